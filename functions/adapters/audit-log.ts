@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Actor } from '../domain/roles.ts';
+import { documentClient, tableName } from './dynamo.ts';
+import { keys } from './table.ts';
+
+export interface AuditEntry {
+  actor: Actor;
+  entity: string;
+  id: string;
+  action: 'create' | 'update' | 'delete';
+  before: unknown;
+  after: unknown;
+}
+
+/** Records who changed which record, when, and how it looked before and after. */
+export async function recordAudit(entry: AuditEntry, now = new Date()): Promise<void> {
+  const at = now.toISOString();
+  await documentClient.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: {
+        pk: keys.auditOf(entry.entity, entry.id),
+        sk: `${at}#${randomUUID()}`,
+        gsi1pk: keys.auditDay(at),
+        gsi1sk: at,
+        at,
+        entity: entry.entity,
+        recordId: entry.id,
+        action: entry.action,
+        who: { sub: entry.actor.sub, fiscalCode: entry.actor.fiscalCode, fullName: entry.actor.fullName, role: entry.actor.role },
+        before: entry.before ?? null,
+        after: entry.after ?? null,
+      },
+    }),
+  );
+}

@@ -1,0 +1,68 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ValidationError } from '../domain/errors.ts';
+import { messages } from '../domain/messages.ts';
+import type { Page } from '../domain/validation.ts';
+
+const requireEnv = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`Missing environment variable ${name}`);
+  return value;
+};
+
+/** Fails at cold start, not on the first request, when the function is not bound to its table. */
+export const tableName = requireEnv('TABLE_NAME');
+
+export const documentClient = DynamoDBDocumentClient.from(
+  new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT || undefined }),
+  { marshallOptions: { removeUndefinedValues: true } },
+);
+
+const encodeCursor = (key: Record<string, unknown> | undefined) =>
+  key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null;
+
+function decodeCursor(cursor: string | undefined): Record<string, unknown> | undefined {
+  if (!cursor) return undefined;
+  try {
+    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (key && typeof key === 'object' && !Array.isArray(key)) return key;
+  } catch {
+    // fall through to the error below
+  }
+  throw new ValidationError(messages.invalidCursor);
+}
+
+/** One page of a Query, with the opaque cursor of the next page (null on the last one). */
+export async function queryPage<T>(
+  input: Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey'>,
+  page: { limit?: number; cursor?: string },
+  toItem: (raw: Record<string, any>) => T,
+  defaultLimit: number,
+): Promise<Page<T>> {
+  const result = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName,
+      ...input,
+      Limit: page.limit ?? defaultLimit,
+      ExclusiveStartKey: decodeCursor(page.cursor),
+    }),
+  );
+  return { items: (result.Items ?? []).map(toItem), nextCursor: encodeCursor(result.LastEvaluatedKey) };
+}
+
+/** True when at least one item sits under that gsi2 key (e.g. a call using a band). */
+export async function hasChildren(gsi2pk: string): Promise<boolean> {
+  const result = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': gsi2pk },
+      Limit: 1,
+    }),
+  );
+  return (result.Items ?? []).length > 0;
+}
+
+export const isConditionFailure = (error: unknown) =>
+  error instanceof Error && error.name === 'ConditionalCheckFailedException';

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { messages } from './messages.ts';
+import { hasAtMostTwoDecimals } from './money.ts';
+import { requiredText } from './validation.ts';
+
+/** The largest amount a band accepts, in euro: far above any real ISEE, low enough to catch typos. */
+const MAX_AMOUNT = 10_000_000;
+
+const amount = z
+  .number({ error: (issue) => (issue.input === undefined || issue.input === null ? messages.required : messages.band.amount) })
+  .min(0, messages.band.negative)
+  .max(MAX_AMOUNT, messages.band.amount)
+  .refine(hasAtMostTwoDecimals, messages.band.amount);
+
+/** The band a form or an API client sends, amounts in euro. */
+export const bandInputSchema = z
+  .object({
+    name: requiredText(100),
+    min: amount,
+    max: amount,
+    percent: z
+      .number({ error: messages.band.percent })
+      .min(0, messages.band.percent)
+      .max(100, messages.band.percent)
+      .refine(hasAtMostTwoDecimals, messages.band.percent)
+      .nullable()
+      .optional(),
+    fixedCost: amount,
+  })
+  .refine((band) => band.min <= band.max, { message: messages.band.minAboveMax, path: ['max'] });
+
+export type BandInput = z.output<typeof bandInputSchema>;
+
+export const bandSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  min: z.number(),
+  max: z.number(),
+  percent: z.number().nullable(),
+  fixedCost: z.number(),
+  /** percent/100 × fixedCost when the band has a percentage, else fixedCost. */
+  hourlyQuota: z.number(),
+});
+export type Band = z.output<typeof bandSchema>;
+
+export function hourlyQuota(band: Pick<Band, 'percent' | 'fixedCost'>): number {
+  const quota = band.percent === null ? band.fixedCost : (band.percent / 100) * band.fixedCost;
+  return Math.round(quota * 100) / 100;
+}
+
+const plainNumber = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+const twoDecimals = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** How the spec shows a band: 'name (percent% di fixedCost €)' or 'name (fixedCost €)'. */
+export function bandLabel(band: Pick<Band, 'name' | 'percent' | 'fixedCost'>): string {
+  const cost = `${twoDecimals.format(band.fixedCost)} €`;
+  return band.percent === null ? `${band.name} (${cost})` : `${band.name} (${plainNumber.format(band.percent)}% di ${cost})`;
+}

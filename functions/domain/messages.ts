@@ -1,0 +1,29 @@
+/** Every user-visible text the API sends, in Italian. Quoted from the spec where it has one. */
+export const messages = {
+  required: 'Il campo non può essere vuoto!',
+  generic: 'Oops qualcosa è andato storto. Riprova più tardi!',
+  invalidJson: 'Il corpo della richiesta non è un JSON valido.',
+  payloadTooLarge: 'La richiesta è troppo grande: il limite è di {limit}.',
+  unauthorized: 'Sessione scaduta o non valida: esegui nuovamente il login.',
+  forbidden: 'Non sei autorizzato a eseguire questa operazione.',
+  notFound: 'La risorsa richiesta non esiste.',
+  invalidCursor: 'Il parametro di paginazione non è valido.',
+  invalidRequest: 'Alcuni dati non sono validi: correggi i campi segnalati.',
+  tooLong: 'Il campo può contenere al massimo {max} caratteri.',
+  band: {
+    notFound: 'La fascia ISEE selezionata non esiste.',
+    inUse: 'La fascia ISEE selezionata è inclusa in un bando in corso.',
+    amount: 'Inserisci un importo valido, con al massimo due decimali.',
+    negative: 'Il valore non può essere negativo.',
+    percent: 'La percentuale deve essere compresa tra 0 e 100.',
+    minAboveMax: 'Il valore minimo non può superare il valore massimo.',
+  },
+  service: {
+    notFound: 'Il servizio selezionato non esiste.',
+    hasCalls: 'Il servizio non può essere eliminato perché ha dei bandi associati.',
+  },
+} as const;
+
+export function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? `{${key}}`));
+}

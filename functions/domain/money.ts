@@ -1,0 +1,20 @@
+/** Money is stored as integer cents and exchanged with the web as euro amounts with at most two decimals. */
+export const toCents = (euros: number): number => Math.round(euros * 100);
+export const toEuros = (cents: number): number => cents / 100;
+
+const euroFormat = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
+export const formatEuro = (euros: number): string => euroFormat.format(euros);
+
+/** True when the number has at most two decimals (12.5 yes, 12.345 no), tolerant of binary fractions. */
+export const hasAtMostTwoDecimals = (value: number): boolean =>
+  Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
+
+/**
+ * Turns what a person types in an Italian amount field into a number:
+ * thousands dots dropped, the comma becomes the decimal point ("1.234,5" → 1234.5).
+ * Returns NaN when the text is not an amount.
+ */
+export function parseItalianAmount(text: string): number {
+  const cleaned = text.trim().replace(/^\+/, '').replace(/\./g, '').replace(',', '.');
+  return /^\d+(\.\d{1,2})?$/.test(cleaned) ? Number(cleaned) : Number.NaN;
+}

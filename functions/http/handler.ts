@@ -1,0 +1,151 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { DomainError, ForbiddenError, NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError } from '../domain/errors.ts';
+import { fill, messages } from '../domain/messages.ts';
+import { actorFromClaims, type Actor } from '../domain/roles.ts';
+import { parseOrThrow } from '../domain/validation.ts';
+import { routeByKey, type OperationsOf, type Resource, type RouteDef } from '../routes.ts';
+import { logger, metrics, tracer } from './observability.ts';
+
+export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
+
+/** What an operation receives: the validated input and who is calling. */
+export interface ApiRequest {
+  params: any;
+  query: any;
+  body: any;
+  actor: Actor | null;
+  route: RouteDef;
+  event: ApiEvent;
+}
+
+export interface ApiResult {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** An operation returns the body to send (with the route's status), or a full ApiResult via `respond`. */
+export type Operation = (request: ApiRequest) => Promise<unknown>;
+
+const RESULT = Symbol('api-result');
+export const respond = (result: ApiResult) => ({ [RESULT]: result });
+
+const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+interface State {
+  route: RouteDef;
+  actor: Actor | null;
+  input: Omit<ApiRequest, 'actor' | 'route' | 'event'>;
+}
+/** As middy's own middlewares do, each step leaves what it found on the context for the next. */
+type ApiContext = Context & { api: State };
+const stateOf = (request: { context: Context }): State => (request.context as ApiContext).api;
+
+/** Finds the route this event was sent to: API Gateway (and the local server) put it in routeKey. */
+const findRoute: MiddlewareObj<ApiEvent> = {
+  before: (request) => {
+    const route = routeByKey.get(request.event.routeKey);
+    if (!route) throw new NotFoundError();
+    (request.context as ApiContext).api = { route, actor: null, input: { params: {}, query: {}, body: undefined } };
+  },
+};
+
+/** The token was verified by the JWT authorizer; here the role is derived and checked against the route. */
+const authorize: MiddlewareObj<ApiEvent> = {
+  before: (request) => {
+    const state = stateOf(request);
+    const claims = request.event.requestContext?.authorizer?.jwt?.claims;
+    state.actor = claims && claims.sub ? actorFromClaims(claims) : null;
+    const { access } = state.route;
+    if (access === 'public') return;
+    if (!state.actor) throw new UnauthorizedError();
+    if (access !== 'signed-in' && !access.includes(state.actor.role)) throw new ForbiddenError();
+  },
+};
+
+/** Size check, JSON parse and schema validation of params, query and body. */
+const parseAndValidate: MiddlewareObj<ApiEvent> = {
+  before: (request) => {
+    const state = stateOf(request);
+    const { route } = state;
+    const { event } = request;
+    let body: unknown;
+    if (route.body) {
+      const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
+      const limit = route.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+      if (Buffer.byteLength(raw, 'utf8') > limit) {
+        throw new PayloadTooLargeError(fill(messages.payloadTooLarge, { limit: `${Math.round(limit / 1024)} KB` }));
+      }
+      try {
+        body = raw === '' ? undefined : JSON.parse(raw);
+      } catch {
+        throw new ValidationError(messages.invalidJson);
+      }
+      if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+        throw new ValidationError(messages.invalidJson);
+      }
+    }
+    const params = event.pathParameters ?? {};
+    state.input = {
+      params: route.params ? parseOrThrow(route.params, params) : params,
+      query: route.query ? parseOrThrow(route.query, event.queryStringParameters ?? {}) : (event.queryStringParameters ?? {}),
+      body: route.body ? parseOrThrow(route.body, body) : undefined,
+    };
+  },
+};
+
+const problem = (status: number, title: string, detail: string, extra: Record<string, unknown> = {}) => ({
+  statusCode: status,
+  headers: { 'content-type': 'application/problem+json' },
+  body: JSON.stringify({ type: 'about:blank', title, status, detail, ...extra }),
+});
+
+/** Named domain errors become problem+json with their Italian detail; anything else is logged and hidden. */
+const problemResponses: MiddlewareObj<ApiEvent> = {
+  onError: (request) => {
+    const { error } = request;
+    if (error instanceof DomainError) {
+      request.response = problem(error.status, error.title, error.message, error.fieldErrors ? { errors: error.fieldErrors } : {});
+      return;
+    }
+    const correlationId = request.context?.awsRequestId ?? request.event.requestContext?.requestId;
+    logger.error('Unhandled failure', { error, correlationId, routeKey: request.event.routeKey });
+    request.response = problem(500, 'Errore interno', messages.generic, { correlationId });
+  },
+};
+
+/**
+ * Builds the Lambda handler of one resource: it dispatches on the routeKey to the operation of that
+ * route, after finding, authorizing and validating the request as the route table says.
+ */
+export function resourceHandler<R extends Resource>(_resource: R, operations: Record<OperationsOf<R>, Operation>) {
+  const dispatch = async (event: ApiEvent, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+    const state = (context as ApiContext).api;
+    const operation = operations[state.route.operationId as OperationsOf<R>];
+    if (!operation) throw new NotFoundError();
+    const outcome = await operation({ ...state.input, actor: state.actor, route: state.route, event } as ApiRequest);
+    const result: ApiResult =
+      outcome && typeof outcome === 'object' && RESULT in outcome ? (outcome as Record<symbol, ApiResult>)[RESULT] : { body: outcome };
+    const status = result.status ?? state.route.status;
+    if (status === 204 || result.body === undefined) return { statusCode: status, headers: result.headers };
+    return {
+      statusCode: status,
+      headers: { 'content-type': 'application/json', ...result.headers },
+      body: JSON.stringify(result.body),
+    };
+  };
+
+
+  return middy(dispatch)
+    .use(injectLambdaContext(logger))
+    .use(logMetrics(metrics))
+    .use(captureLambdaHandler(tracer))
+    .use(problemResponses)
+    .use(findRoute)
+    .use(authorize)
+    .use(parseAndValidate);
+}

@@ -1,0 +1,38 @@
+import path from 'node:path';
+
+/**
+ * Where the local stack listens and keeps its data. Every value can be changed by an environment
+ * variable, so tests can run a second stack beside a developer's.
+ */
+export interface LocalConfig {
+  /** Web app and API on one address. */
+  port: number;
+  idpPort: number;
+  dynamoPort: number;
+  s3Port: number;
+  dataDir: string;
+  host: string;
+}
+
+export function localConfig(env: NodeJS.ProcessEnv = process.env): LocalConfig {
+  const port = Number(env.PORT ?? 3000);
+  return {
+    port,
+    idpPort: Number(env.IDP_PORT ?? port + 100),
+    dynamoPort: Number(env.DYNAMO_PORT ?? port + 1567),
+    s3Port: Number(env.S3_PORT ?? port + 1568),
+    dataDir: path.resolve(env.DATA_DIR ?? '.data'),
+    host: env.HOST ?? 'localhost',
+  };
+}
+
+export const appUrl = (c: LocalConfig) => `http://${c.host}:${c.port}`;
+export const issuerUrl = (c: LocalConfig) => `http://${c.host}:${c.idpPort}`;
+
+/** The web app's OIDC client and the API audience the local provider puts in access tokens. */
+export const OIDC_CLIENT_ID = 'portale-web';
+export const API_AUDIENCE = 'urn:portale-servizi-sociali:api';
+export const TABLE_NAME = 'portale';
+export const REGION = 'eu-south-1';
+/** Access tokens live as long as the spec's session: 9 hours. */
+export const ACCESS_TOKEN_TTL_SECONDS = 9 * 60 * 60;

@@ -1,0 +1,33 @@
+/** Every route of the portal, as the spec names them (part 2 §2.1). */
+export const paths = {
+  home: '/',
+  privacy: '/privacy_policy',
+  authCallback: '/auth/callback',
+  // citizen
+  subscriptions: '/iscrizioni',
+  subscriptionCall: '/iscrizioni/visualizza_servizio',
+  citizenIseeUpload: '/caricamento_ISEE',
+  serviceCalls: '/sessione_servizi',
+  publicCall: '/sessione_servizi/visualizza_servizio',
+  profile: '/profilo',
+  support: '/supporto',
+  // operator
+  users: '/lista_utenti',
+  newUser: '/lista_utenti/nuovo_utente',
+  userRecord: '/lista_utenti/dati_utente',
+  iseeList: '/lista_isee',
+  tickets: '/lista_ticket',
+  payments: '/pagamenti',
+  bands: '/fasce',
+  newBand: '/fasce/nuova_fascia',
+  editBand: '/fasce/modifica_fascia',
+  services: '/servizi',
+  newService: '/servizi/nuovo_servizio',
+  serviceDetail: '/servizi/visualizza_servizio',
+  calls: '/lista_bandi',
+  callDetail: '/lista_bandi/dettaglio_sessione',
+  callPayments: '/lista_bandi/dettaglio_sessione/lista_pagamenti',
+  flows: '/flussi_mypay',
+  configuration: '/configurazione',
+  manual: '/doc/Manuale.pdf',
+} as const;

@@ -1,0 +1,87 @@
+import { runtimeConfig } from './runtime-config';
+
+const GENERIC_ERROR = 'Oops qualcosa è andato storto. Riprova più tardi!';
+
+/** A failed API call, with the Italian message to show and, for forms, each field's message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly fieldErrors: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type TokenProvider = () => string | null;
+let currentToken: TokenProvider = () => null;
+const unauthorizedListeners = new Set<() => void>();
+
+/** The auth module tells the client how to read the current access token. */
+export function setAccessTokenProvider(provider: TokenProvider) {
+  currentToken = provider;
+}
+
+/** Called when the API rejects the token (401): the shell shows the 'SESSIONE SCADUTA' modal. */
+export function onUnauthorized(listener: () => void): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const token = currentToken();
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(`${runtimeConfig().apiBaseUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, GENERIC_ERROR);
+  }
+  if (response.status === 401 && token) unauthorizedListeners.forEach((listener) => listener());
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  const data = text ? safeJson(text) : undefined;
+  if (!response.ok) {
+    // The server's message is preferred, then the body text, then the generic message (spec part 2 §8).
+    const detail = (data as { detail?: string; message?: string } | undefined)?.detail ?? (data as { message?: string })?.message;
+    throw new ApiError(response.status, detail ?? (text || GENERIC_ERROR), (data as { errors?: Record<string, string> })?.errors ?? {});
+  }
+  return data as T;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Query string from an object, skipping empty values. */
+export function query(params: Record<string, string | number | boolean | null | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+export const api = {
+  get: <T>(path: string) => request<T>('GET', path),
+  post: <T>(path: string, body: unknown) => request<T>('POST', path, body),
+  put: <T>(path: string, body: unknown) => request<T>('PUT', path, body),
+  delete: (path: string) => request<void>('DELETE', path),
+};
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
