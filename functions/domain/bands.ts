@@ -49,7 +49,7 @@ export function hourlyQuota(band: Pick<Band, 'percent' | 'fixedCost'>): number {
 }
 
 const plainNumber = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
-const twoDecimals = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const twoDecimals = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: 'always' } as Intl.NumberFormatOptions);
 
 /** How the spec shows a band: 'name (percent% di fixedCost €)' or 'name (fixedCost €)'. */
 export function bandLabel(band: Pick<Band, 'name' | 'percent' | 'fixedCost'>): string {

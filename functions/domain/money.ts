@@ -2,7 +2,7 @@
 export const toCents = (euros: number): number => Math.round(euros * 100);
 export const toEuros = (cents: number): number => cents / 100;
 
-const euroFormat = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
+const euroFormat = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR', useGrouping: 'always' } as Intl.NumberFormatOptions);
 export const formatEuro = (euros: number): string => euroFormat.format(euros);
 
 /** True when the number has at most two decimals (12.5 yes, 12.345 no), tolerant of binary fractions. */

@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sirv from 'sirv';
+import { resources, type Resource } from '../../functions/routes.ts';
+import { createApiListener, type LambdaHandler } from './api-server.ts';
+import { API_AUDIENCE, OIDC_CLIENT_ID, REGION, TABLE_NAME, appUrl, issuerUrl, type LocalConfig } from './config.ts';
+import { seedDemoData } from './demo-data.ts';
+import { startIdentityProvider } from './idp.ts';
+import { ensureTable, startDynamo, startS3, type Closable } from './stores.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const BUCKETS = { documents: 'portale-documents', exports: 'portale-exports' };
+
+export interface LocalStack {
+  appUrl: string;
+  issuer: string;
+  dynamoEndpoint: string;
+  s3Endpoint: string;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** 'dist' serves the built app (npm start), 'dev' runs Vite with hot reload, 'none' serves only the API. */
+  web: 'dist' | 'dev' | 'none';
+  /** Write the demo data when the table is new. */
+  seed: boolean;
+}
+
+/**
+ * Everything the cloud has, on this machine: dynalite, s3rver, the OIDC provider, and one HTTP server
+ * with the web app and the API (the real Lambda handlers behind the API Gateway adapter).
+ */
+export async function startLocalStack(config: LocalConfig, options: StartOptions): Promise<LocalStack> {
+  const opened: Closable[] = [];
+  const close = async () => {
+    for (const item of opened.reverse()) await item.close().catch(() => undefined);
+  };
+  try {
+    const dynamoEndpoint = `http://127.0.0.1:${config.dynamoPort}`;
+    const s3Endpoint = `http://127.0.0.1:${config.s3Port}`;
+    const app = appUrl(config);
+    const issuer = issuerUrl(config);
+
+    // The Lambdas read their configuration at cold start, as in the cloud: set it before loading them.
+    Object.assign(process.env, {
+      AWS_REGION: REGION,
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      TABLE_NAME,
+      DYNAMODB_ENDPOINT: dynamoEndpoint,
+      S3_ENDPOINT: s3Endpoint,
+      DOCUMENTS_BUCKET: BUCKETS.documents,
+      EXPORTS_BUCKET: BUCKETS.exports,
+      POWERTOOLS_METRICS_DISABLED: 'true',
+      POWERTOOLS_TRACE_ENABLED: 'false',
+      POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+    });
+
+    opened.push(await startDynamo(config.dataDir, config.dynamoPort));
+    const isNew = await ensureTable(dynamoEndpoint, TABLE_NAME);
+    opened.push(await startS3(config.dataDir, config.s3Port, Object.values(BUCKETS)));
+    opened.push(await startIdentityProvider({ issuer, port: config.idpPort, appUrl: app, dataDir: config.dataDir }));
+
+    const handlers = {} as Record<Resource, LambdaHandler>;
+    for (const resource of resources) {
+      handlers[resource] = (await import(`../../functions/${resource}/handler.ts`)).handler;
+    }
+    if (isNew && options.seed) await seedDemoData();
+
+    const handleApi = createApiListener({ issuer, audience: API_AUDIENCE, handlers });
+    const handleWeb = await webListener(options.web, { apiBaseUrl: '', issuer, clientId: OIDC_CLIENT_ID, scope: 'openid profile email' }, opened);
+    const server = http.createServer((req, res) => {
+      const pathname = (req.url ?? '/').split('?')[0];
+      const route = pathname === '/api' || pathname.startsWith('/api/') ? handleApi : handleWeb;
+      route(req, res).catch(() => {
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host === 'localhost' ? '127.0.0.1' : config.host, () => resolve());
+    });
+    opened.push({
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    });
+    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** The same security headers CloudFront adds in the cloud, so a CSP mistake shows up locally first. */
+function securityHeaders(issuer: string): Record<string, string> {
+  return {
+    'content-security-policy': [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data: blob:",
+      "font-src 'self'",
+      `connect-src 'self' ${issuer}`,
+      "frame-src 'self' blob:",
+      "object-src 'none'",
+      "base-uri 'self'",
+      `form-action 'self' ${issuer}`,
+      "frame-ancestors 'none'",
+    ].join('; '),
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+  };
+}
+
+async function webListener(mode: StartOptions['web'], runtimeConfig: Record<string, string>, opened: Closable[]): Promise<Listener> {
+  const serveConfig = (res: ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(JSON.stringify(runtimeConfig));
+  };
+  if (mode === 'none') {
+    return async (req, res) => {
+      if (req.url?.startsWith('/config.json')) return serveConfig(res);
+      res.writeHead(404);
+      res.end();
+    };
+  }
+  if (mode === 'dev') {
+    const { createServer } = await import('vite');
+    const vite = await createServer({ configFile: path.join(root, 'web/vite.config.ts'), server: { middlewareMode: true }, appType: 'spa' });
+    opened.push({ close: () => vite.close() });
+    return async (req, res) => {
+      if (req.url?.startsWith('/config.json')) return serveConfig(res);
+      vite.middlewares(req, res);
+    };
+  }
+  const dist = path.join(root, 'web/dist');
+  if (!fs.existsSync(path.join(dist, 'index.html'))) {
+    throw new Error('web/dist non esiste: esegui prima "npm run build:web" (npm start lo fa da sé).');
+  }
+  const headers = securityHeaders(runtimeConfig.issuer);
+  const serveStatic = sirv(dist, {
+    single: true,
+    etag: true,
+    setHeaders: (res, pathname) => {
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      res.setHeader('cache-control', pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  return async (req, res) => {
+    if (req.url?.startsWith('/config.json')) return serveConfig(res);
+    serveStatic(req, res, () => {
+      res.writeHead(404);
+      res.end();
+    });
+  };
+}

@@ -1,0 +1,77 @@
+import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
+import { table } from '../../functions/adapters/table.ts';
+
+const require = createRequire(import.meta.url);
+
+export interface Closable {
+  close(): Promise<void>;
+}
+
+const closeServer = (server: { close(cb: (error?: Error) => void): void }) =>
+  new Promise<void>((resolve) => server.close(() => resolve()));
+
+/** dynalite: DynamoDB's API on LevelDB, persisted in `<dataDir>/dynamo`. */
+export async function startDynamo(dataDir: string, port: number): Promise<Closable> {
+  const dynalite = require('dynalite');
+  const directory = path.join(dataDir, 'dynamo');
+  await fs.mkdir(directory, { recursive: true });
+  const server = dynalite({ path: directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return { close: () => closeServer(server) };
+}
+
+/** Creates the portal's table as table.ts (and the CDK stack) define it; true when it was new. */
+export async function ensureTable(endpoint: string, tableName: string): Promise<boolean> {
+  const client = new DynamoDBClient({ endpoint });
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return false;
+  } catch (error) {
+    if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+  }
+  const attributes = [table.partitionKey, table.sortKey, ...table.indexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: attributes.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      KeySchema: [
+        { AttributeName: table.partitionKey, KeyType: 'HASH' },
+        { AttributeName: table.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: table.indexes.map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    }),
+  );
+  await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: tableName });
+  client.destroy();
+  return true;
+}
+
+/** s3rver: S3's API on the file system, persisted in `<dataDir>/s3`. */
+export async function startS3(dataDir: string, port: number, buckets: string[]): Promise<Closable> {
+  const S3rver = require('s3rver');
+  const directory = path.join(dataDir, 's3');
+  await fs.mkdir(directory, { recursive: true });
+  const server = new S3rver({
+    port,
+    address: '127.0.0.1',
+    directory,
+    silent: true,
+    configureBuckets: buckets.map((name) => ({ name })),
+  });
+  await server.run();
+  return { close: () => server.close() };
+}

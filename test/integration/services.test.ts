@@ -1,0 +1,63 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { as, request } from '../support/api.ts';
+import { localTable } from '../support/dynamo.ts';
+
+const service = { code: 'SAD_TEST', name: 'Assistenza domiciliare (test)', description: 'Aiuto a casa per le persone anziane.' };
+let operator: Awaited<ReturnType<typeof as>>;
+const allServices = async () => (await request('GET', '/api/services?limit=100')).json.items;
+
+beforeAll(async () => {
+  operator = await as('operator');
+});
+
+describe('services over HTTP', () => {
+  it('lets an operator create, edit and delete a service, visible to everyone, audited', async () => {
+    const created = await operator.post('/api/services', service);
+    expect(created.status).toBe(201);
+    const { id } = created.json;
+    expect((await request('GET', `/api/services/${id}`)).json).toEqual({ id, ...service });
+    expect((await allServices()).map((s: { id: string }) => s.id)).toContain(id);
+
+    const updated = await operator.put(`/api/services/${id}`, { ...service, description: 'Nuova descrizione.' });
+    expect(updated.json.description).toBe('Nuova descrizione.');
+    expect((await operator.delete(`/api/services/${id}`)).status).toBe(204);
+    expect((await request('GET', `/api/services/${id}`)).status).toBe(404);
+    expect((await localTable().auditOf('service', id)).map((e) => e.action)).toEqual(['create', 'update', 'delete']);
+  });
+
+  it('refuses to delete a service that has calls, with a clear message, and keeps it', async () => {
+    const { id } = (await operator.post('/api/services', service)).json;
+    await localTable().plantCall('bando-servizio', id, []);
+    const response = await operator.delete(`/api/services/${id}`);
+    expect(response.status).toBe(409);
+    expect(response.json.detail).toBe('Il servizio non può essere eliminato perché ha dei bandi associati.');
+    expect((await request('GET', `/api/services/${id}`)).status).toBe(200);
+  });
+
+  describe('bad input gets an Italian message and changes nothing', () => {
+    const cases: Array<[string, () => Promise<{ status: number; json: any }>, number, string]> = [
+      ['missing code', () => operator.post('/api/services', { ...service, code: '' }), 400, 'Il campo non può essere vuoto!'],
+      ['missing description', () => operator.post('/api/services', { code: 'X', name: 'Y' }), 400, 'Il campo non può essere vuoto!'],
+      ['name too long', () => operator.post('/api/services', { ...service, name: 'x'.repeat(121) }), 400, 'Il campo può contenere al massimo 120 caratteri.'],
+      ['a JSON array instead of an object', () => request('POST', '/api/services', { token: operator.token, rawBody: '[]' }), 400, 'Il corpo della richiesta non è un JSON valido.'],
+      ['unknown id', () => operator.put('/api/services/non-esiste', service), 404, 'Il servizio selezionato non esiste.'],
+    ];
+    for (const [name, send, status, detail] of cases) {
+      it(name, async () => {
+        const before = await allServices();
+        const response = await send();
+        expect(response.status).toBe(status);
+        expect(response.json.detail).toBe(detail);
+        expect(await allServices()).toEqual(before);
+      });
+    }
+  });
+
+  it('refuses a delegate’s and a citizen’s write with 403', async () => {
+    for (const persona of ['delegate', 'citizen'] as const) {
+      const response = await (await as(persona)).post('/api/services', service);
+      expect(response.status).toBe(403);
+      expect(response.json.detail).toBe('Non sei autorizzato a eseguire questa operazione.');
+    }
+  });
+});

@@ -1,0 +1,31 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { inject } from 'vitest';
+import { keys } from '../../functions/adapters/table.ts';
+import { TABLE_NAME } from '../../lib/local/config.ts';
+
+/** Direct access to the local table, to look at what the API stored (or did not). */
+export function localTable() {
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  );
+  return {
+    async auditOf(entity: string, id: string) {
+      const { Items = [] } = await client.send(
+        new QueryCommand({ TableName: TABLE_NAME, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.auditOf(entity, id) } }),
+      );
+      return Items;
+    },
+    /** Stands in for the calls feature (a later issue): a call that uses a band and belongs to a service. */
+    async plantCall(callId: string, serviceId: string, bandIds: string[]) {
+      await client.send(
+        new PutCommand({ TableName: TABLE_NAME, Item: { pk: `CALL#${callId}`, sk: 'CALL', gsi2pk: keys.callsOfService(serviceId), gsi2sk: `CALL#${callId}` } }),
+      );
+      for (const bandId of bandIds) {
+        await client.send(
+          new PutCommand({ TableName: TABLE_NAME, Item: { pk: `CALL#${callId}`, sk: `BAND#${bandId}`, gsi2pk: keys.callsUsingBand(bandId), gsi2sk: `CALL#${callId}` } }),
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { LocalConfig } from '../../lib/local/config.ts';
+import { startLocalStack, type StartOptions } from '../../lib/local/runtime.ts';
+import { freePort } from './ports.ts';
+
+/** A whole local stack on free ports and a fresh data folder, for the integration and browser tests. */
+export async function startTestStack(options: StartOptions) {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'portale-test-'));
+  const config: LocalConfig = {
+    port: await freePort(),
+    idpPort: await freePort(),
+    dynamoPort: await freePort(),
+    s3Port: await freePort(),
+    dataDir,
+    host: 'localhost',
+  };
+  const stack = await startLocalStack(config, options);
+  return {
+    ...stack,
+    dataDir,
+    async close() {
+      await stack.close();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    appUrl: string;
+    issuer: string;
+    dynamoEndpoint: string;
+    dataDir: string;
+  }
+}

@@ -1,0 +1,39 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const resolve = { alias: { '@domain': here('./functions/domain'), '@': here('./web/src') } };
+const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', POWERTOOLS_TRACE_ENABLED: 'false' };
+
+/** The four test tiers of design.md §5, each a vitest project. */
+export default defineConfig({
+  test: {
+    projects: [
+      { resolve, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env: { ...env, TABLE_NAME: 'unit-test-table', AWS_REGION: 'eu-south-1' } } },
+      { resolve, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 300_000, env } },
+      {
+        resolve,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/integration/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          env,
+        },
+      },
+      {
+        resolve,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          env,
+        },
+      },
+    ],
+  },
+});
