@@ -1,5 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -127,6 +128,8 @@ export function resourceHandler<R extends Resource>(_resource: R, operations: Re
     const state = (context as ApiContext).api;
     const operation = operations[state.route.operationId as OperationsOf<R>];
     if (!operation) throw new NotFoundError();
+    metrics.addDimension('operation', state.route.operationId);
+    metrics.addMetric('Request', MetricUnit.Count, 1);
     const outcome = await operation({ ...state.input, actor: state.actor, route: state.route, event } as ApiRequest);
     const result: ApiResult =
       outcome && typeof outcome === 'object' && RESULT in outcome ? (outcome as Record<symbol, ApiResult>)[RESULT] : { body: outcome };

@@ -106,7 +106,11 @@ export function createApiListener({ issuer, audience, handlers }: ApiServerOptio
 
     const body = await readBody(req);
     if (body === 'too-large') {
-      return sendProblem(res, 413, 'Richiesta troppo grande', fill(messages.payloadTooLarge, { limit: '10 MB' }));
+      // Stop reading and do not let the client reuse a connection with half a body on it.
+      res.setHeader('connection', 'close');
+      sendProblem(res, 413, 'Richiesta troppo grande', fill(messages.payloadTooLarge, { limit: '10 MB' }));
+      req.resume();
+      return;
     }
 
     let claims: Record<string, string> | undefined;
