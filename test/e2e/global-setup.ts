@@ -1,0 +1,12 @@
+import type { TestProject } from 'vitest/node';
+import { startTestStack } from '../support/stack.ts';
+
+/** The whole portal as `npm start` runs it (built web app, demo data), on free ports and a fresh data folder. */
+export default async function setup(project: TestProject) {
+  const stack = await startTestStack({ web: 'dist', seed: true });
+  project.provide('appUrl', stack.appUrl);
+  project.provide('issuer', stack.issuer);
+  project.provide('dynamoEndpoint', stack.dynamoEndpoint);
+  project.provide('dataDir', stack.dataDir);
+  return () => stack.close();
+}
