@@ -1,0 +1,95 @@
+import { Pagination } from '@aws-amplify/ui-react';
+import { useCallback, useEffect, useReducer } from 'react';
+import type { Page } from '@/lib/api';
+import { cursorPagesReducer, cursorPagesView, initialCursorPages } from './cursor-pages';
+import { useAsync, type AsyncState } from './use-async';
+
+export interface CursorPaginationProps {
+  /** 1-based index of the page shown. */
+  currentPage: number;
+  /** Pages reached so far. */
+  totalPages: number;
+  /** The API offers a page after the last one reached. */
+  hasMorePages: boolean;
+  onNext: () => void;
+  onPrevious: () => void;
+  /** A page already reached was chosen (1-based). */
+  onChange: (page: number) => void;
+  /** Accessible name of the navigation landmark; 'Paginazione' by default. */
+  label?: string;
+}
+
+/**
+ * Amplify's Pagination with Italian labels, for lists paged by cursor. It renders nothing when the
+ * whole list fits in one page. Use it with `useCursorList`, which supplies every prop.
+ */
+export function CursorPagination({ currentPage, totalPages, hasMorePages, onNext, onPrevious, onChange, label = 'Paginazione' }: CursorPaginationProps) {
+  if (totalPages <= 1 && !hasMorePages) return null;
+  return (
+    <Pagination
+      aria-label={label}
+      currentPage={currentPage}
+      totalPages={totalPages}
+      hasMorePages={hasMorePages}
+      siblingCount={2}
+      onNext={onNext}
+      onPrevious={onPrevious}
+      onChange={(page) => page !== undefined && onChange(page)}
+      currentPageLabel="Pagina corrente"
+      pageLabel="Vai alla pagina"
+      previousLabel="Pagina precedente"
+      nextLabel="Pagina successiva"
+    />
+  );
+}
+
+export interface CursorList<T> extends Omit<AsyncState<Page<T>>, 'data'> {
+  /** The items of the current page ([] until the first answer). */
+  items: T[];
+  /** True once the current page's answer is in (even if empty). */
+  isLoaded: boolean;
+  /** Props for <CursorPagination>. */
+  pagination: CursorPaginationProps;
+  /** Back to the first page. */
+  reset: () => void;
+}
+
+/**
+ * One page of a cursor-paged API list, with the pagination that walks it. `fetchPage` receives the
+ * cursor of the page to load (null for the first). Changing `resetKey` (e.g. the filters) goes back to
+ * the first page. A page past the first that comes back empty (the API offered a cursor but nothing
+ * was left, or its rows were just deleted) sends the list back one page.
+ */
+export function useCursorList<T>(fetchPage: (cursor: string | null) => Promise<Page<T>>, options: { resetKey?: string } = {}): CursorList<T> {
+  const [state, dispatch] = useReducer(cursorPagesReducer, initialCursorPages);
+  const cursor = state.cursors[state.index] ?? null;
+  const index = state.index;
+  const query = useAsync(async () => ({ index, page: await fetchPage(cursor) }), [index, cursor, options.resetKey]);
+
+  useEffect(() => {
+    dispatch({ type: 'reset' });
+  }, [options.resetKey]);
+
+  const current = query.data && query.data.index === index ? query.data.page : undefined;
+  const isEmptyLaterPage = !query.isLoading && current !== undefined && current.items.length === 0 && index > 0;
+  useEffect(() => {
+    if (isEmptyLaterPage) dispatch({ type: 'emptyPage' });
+  }, [isEmptyLaterPage]);
+
+  const view = cursorPagesView(state, current?.nextCursor);
+  const nextCursor = current?.nextCursor ?? null;
+  const onNext = useCallback(() => dispatch({ type: 'next', nextCursor }), [nextCursor]);
+  const onPrevious = useCallback(() => dispatch({ type: 'previous' }), []);
+  const onChange = useCallback((page: number) => dispatch({ type: 'goTo', page }), []);
+  const reset = useCallback(() => dispatch({ type: 'reset' }), []);
+
+  return {
+    items: current?.items ?? [],
+    isLoaded: current !== undefined && !isEmptyLaterPage,
+    error: query.error,
+    isLoading: query.isLoading || isEmptyLaterPage,
+    reload: query.reload,
+    reset,
+    pagination: { ...view, onNext, onPrevious, onChange },
+  };
+}

@@ -1,0 +1,73 @@
+import { Table, TableBody, TableCell, TableHead, TableRow, Text, View, VisuallyHidden } from '@aws-amplify/ui-react';
+import type { ReactNode } from 'react';
+
+export interface DataTableColumn<T> {
+  /** Stable key of the column. */
+  id: string;
+  /** Header text (Italian); with `headerHidden` it is read by screen readers only. */
+  header: string;
+  headerHidden?: boolean;
+  cell: (row: T) => ReactNode;
+  /** Right-align numbers and amounts. */
+  align?: 'start' | 'end';
+  /** The cell names its row (e.g. the band's name): rendered as <th scope="row">. */
+  isRowHeader?: boolean;
+  /** Keep the cell on one line (codes, amounts, action buttons). */
+  noWrap?: boolean;
+}
+
+export interface DataTableProps<T> {
+  /** What the table lists, e.g. 'Elenco delle fasce ISEE': the caption screen readers announce. */
+  caption: string;
+  /** Show the caption on screen too (hidden visually by default: the page title says it). */
+  captionVisible?: boolean;
+  columns: DataTableColumn<T>[];
+  rows: T[];
+  rowKey: (row: T) => string;
+  /** Shown instead of the table when there are no rows, e.g. 'Non sono presenti range'. */
+  emptyText: string;
+}
+
+/** A plain data table: caption, column headers (<th scope="col">), one row per item, an empty text. */
+export function DataTable<T>({ caption, captionVisible = false, columns, rows, rowKey, emptyText }: DataTableProps<T>) {
+  if (rows.length === 0) {
+    return (
+      <Text as="p" className="data-table__empty" padding="medium">
+        {emptyText}
+      </Text>
+    );
+  }
+  return (
+    // The region scrolls sideways on narrow screens; it is focusable so the keyboard can scroll it too.
+    <View className="data-table" overflow="auto" tabIndex={0} role="region" aria-label={caption}>
+      <Table caption={captionVisible ? caption : <VisuallyHidden>{caption}</VisuallyHidden>} variation="striped" highlightOnHover size="small">
+        <TableHead>
+          <TableRow>
+            {columns.map((column) => (
+              <TableCell as="th" scope="col" key={column.id} textAlign={column.align === 'end' ? 'end' : 'start'}>
+                {column.headerHidden ? <VisuallyHidden>{column.header}</VisuallyHidden> : column.header}
+              </TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((row) => (
+            <TableRow key={rowKey(row)}>
+              {columns.map((column) => (
+                <TableCell
+                  key={column.id}
+                  as={column.isRowHeader ? 'th' : 'td'}
+                  scope={column.isRowHeader ? 'row' : undefined}
+                  textAlign={column.align === 'end' ? 'end' : 'start'}
+                  whiteSpace={column.noWrap ? 'nowrap' : undefined}
+                >
+                  {column.cell(row)}
+                </TableCell>
+              ))}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </View>
+  );
+}

@@ -1,0 +1,9 @@
+import type { Service } from '@domain/services';
+import { api } from '@/lib/api';
+import { useAsync } from '@/components/use-async';
+
+/** GET /api/services/{id}. */
+export const getService = (id: string): Promise<Service> => api.get<Service>(`/api/services/${encodeURIComponent(id)}`);
+
+/** One service; nothing is fetched while `id` is missing. */
+export const useService = (id: string | null) => useAsync(() => getService(id!), [id], { enabled: Boolean(id) });
