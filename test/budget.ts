@@ -1,0 +1,28 @@
+/**
+ * The web's first-load budget: the JavaScript and CSS that index.html makes every visitor download
+ * before anything shows (entry script, module preloads, stylesheets), gzipped. Run after `npm run build:web`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const BUDGET_KB = { js: 170, css: 40 };
+
+const dist = path.resolve('web/dist');
+const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(js|css))"/g)].map(([, file, kind]) => ({ file, kind: kind as 'js' | 'css' }));
+
+const totals = { js: 0, css: 0 };
+for (const { file, kind } of assets) {
+  const gzipped = gzipSync(fs.readFileSync(path.join(dist, file))).length / 1024;
+  totals[kind] += gzipped;
+  console.log(`${file.padEnd(48)} ${gzipped.toFixed(1).padStart(7)} KB gzip`);
+}
+
+let failed = false;
+for (const kind of ['js', 'css'] as const) {
+  const ok = totals[kind] <= BUDGET_KB[kind];
+  failed ||= !ok;
+  console.log(`First-load ${kind.toUpperCase()}: ${totals[kind].toFixed(1)} KB gzip (budget ${BUDGET_KB[kind]} KB) ${ok ? 'OK' : 'OVER BUDGET'}`);
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,134 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
+
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  page = await newPage(browser);
+  await signInAs(page, 'Laura Bianchi — Operatrice');
+});
+afterAll(() => browser?.close());
+
+const dialog = () => page.getByRole('dialog');
+
+describe('the operator', () => {
+  it('lands on the operator dashboard with its five cards', async () => {
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('PANNELLO OPERATORE');
+    for (const card of ['ISEE', 'UTENTI', 'TICKET', 'SERVIZI', 'BANDI']) {
+      await expect.poll(() => page.getByRole('link', { name: `Visualizza ${card}` }).count()).toBe(1);
+    }
+    await screenshot(page, 'operator-dashboard');
+    await expectAccessible(page);
+  });
+
+  it('creates, edits and deletes an ISEE band through the screens, seeing the validation messages', async () => {
+    await page.getByRole('navigation', { name: /principale|menu/i }).getByRole('link', { name: 'Fasce' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Fasce ISEE' }).waitFor();
+    await page.getByRole('cell', { name: 'Fascia 1' }).waitFor();
+    await screenshot(page, 'bands-list');
+    await expectAccessible(page);
+
+    await page.getByRole('link', { name: 'Nuova Fascia' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Nuova fascia ISEE' }).waitFor();
+    await page.getByRole('button', { name: 'Conferma' }).click();
+    await expect.poll(() => page.getByText('Il campo non può essere vuoto!').count()).toBe(4);
+    await screenshot(page, 'band-new-required');
+    await expectAccessible(page);
+
+    await page.getByLabel('Nome').fill('Fascia prova E2E');
+    await page.getByLabel('Valore minimo (€)').fill('9000');
+    await page.getByLabel('Valore massimo (€)').fill('8000');
+    await page.getByLabel('Percentuale (%)').fill('150'); // the third digit is ignored: 15
+    await page.getByLabel('Quota fissa (€)').fill('12,505'); // the third decimal is ignored: 12,50
+    expect(await page.getByLabel('Percentuale (%)').inputValue()).toBe('15');
+    expect(await page.getByLabel('Quota fissa (€)').inputValue()).toBe('12,50');
+    await page.getByRole('button', { name: 'Conferma' }).click();
+    await page.getByText('Il valore minimo non può superare il valore massimo.').waitFor();
+    await screenshot(page, 'band-new-min-above-max');
+
+    await page.getByLabel('Valore massimo (€)').fill('9.999,99');
+    await page.getByRole('button', { name: 'Conferma' }).click();
+    await dialog().getByRole('heading', { name: 'Inserimento nuova fascia ISEE' }).waitFor();
+    await dialog().getByRole('button', { name: 'Conferma' }).click();
+    await page.waitForURL((url) => url.pathname === '/fasce');
+    const row = page.getByRole('row', { name: /Fascia prova E2E/ });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('15%');
+    expect(await row.textContent()).toContain('9.999,99 €');
+
+    await page.getByRole('link', { name: 'Dettaglio fascia Fascia prova E2E' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Modifica fascia ISEE' }).waitFor();
+    expect(await page.getByLabel('Nome').isEditable()).toBe(false);
+    await page.getByRole('button', { name: 'Modifica' }).click();
+    await page.getByLabel('Nome').fill('Fascia E2E modificata');
+    await page.getByRole('button', { name: 'Conferma' }).click();
+    await dialog().getByRole('heading', { name: 'Modifica fascia ISEE' }).waitFor();
+    await screenshot(page, 'band-edit-confirm');
+    await dialog().getByRole('button', { name: 'Conferma' }).click();
+    await page.waitForURL((url) => url.pathname === '/fasce');
+    await page.getByRole('row', { name: /Fascia E2E modificata/ }).waitFor();
+
+    await page.getByRole('button', { name: 'Elimina fascia Fascia E2E modificata' }).click();
+    await dialog().getByText('Confermi di voler rimuovere la fascia ISEE selezionata?').waitFor();
+    await dialog().getByRole('button', { name: 'Conferma' }).click();
+    await expect.poll(() => page.getByRole('row', { name: /Fascia E2E modificata/ }).count()).toBe(0);
+  });
+
+  it('creates, edits and deletes a service through the screens', async () => {
+    await page.getByRole('navigation', { name: /principale|menu/i }).getByRole('link', { name: 'Servizi' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Servizi' }).waitFor();
+    await page.getByRole('cell', { name: 'Assistenza domiciliare anziani' }).waitFor();
+    await screenshot(page, 'services-list');
+    await expectAccessible(page);
+
+    await page.getByRole('link', { name: 'Nuovo servizio' }).click();
+    await page.getByRole('button', { name: 'Conferma' }).click();
+    await expect.poll(() => page.getByText('Il campo non può essere vuoto!').count()).toBe(3);
+    await screenshot(page, 'service-new-required');
+    await expectAccessible(page);
+    await page.getByLabel('Nome').fill('Servizio prova E2E');
+    await page.getByLabel('Codice MyPay').fill('E2E_TEST');
+    await page.getByLabel('Descrizione').fill('Servizio creato dal test del browser.');
+    await page.getByRole('button', { name: 'Conferma' }).click();
+    await dialog().getByRole('button', { name: 'Conferma' }).click();
+    await page.waitForURL((url) => url.pathname === '/servizi');
+    await page.getByRole('row', { name: /Servizio prova E2E/ }).waitFor();
+
+    await page.getByRole('link', { name: 'Dettaglio servizio Servizio prova E2E' }).click();
+    await page.getByRole('button', { name: 'Modifica' }).click();
+    await page.getByLabel('Descrizione').fill('Descrizione aggiornata dal test.');
+    await page.getByRole('button', { name: 'Conferma' }).click();
+    await dialog().getByRole('button', { name: 'Conferma' }).click();
+    await page.waitForURL((url) => url.pathname === '/servizi');
+    await page.getByRole('row', { name: /Descrizione aggiornata dal test/ }).waitFor();
+
+    await page.getByRole('button', { name: 'Elimina servizio Servizio prova E2E' }).click();
+    await dialog().getByRole('heading', { name: 'Elimina Servizio' }).waitFor();
+    await dialog().getByRole('button', { name: 'Conferma' }).click();
+    await expect.poll(() => page.getByRole('row', { name: /Servizio prova E2E/ }).count()).toBe(0);
+  });
+
+  it('sees the SESSIONE SCADUTA modal when the API rejects the token', async () => {
+    await page.evaluate(() => {
+      for (const key of Object.keys(sessionStorage)) {
+        const value = sessionStorage.getItem(key)!;
+        if (value.includes('access_token')) {
+          const user = JSON.parse(value);
+          user.access_token = `${user.access_token.slice(0, -6)}AAAAAA`;
+          sessionStorage.setItem(key, JSON.stringify(user));
+        }
+      }
+    });
+    await page.goto(`${inject('appUrl')}/fasce`);
+    await page.getByRole('link', { name: /Dettaglio fascia/ }).first().click();
+    const expired = page.getByRole('dialog', { name: 'SESSIONE SCADUTA' });
+    await expired.getByText('Esegui nuovamente il login').waitFor();
+    expect(await expired.getByRole('button', { name: 'Login' }).count()).toBe(1);
+    await screenshot(page, 'session-expired');
+    await expired.getByRole('button', { name: 'Home' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+  });
+});

@@ -1,0 +1,49 @@
+import { Button } from '@aws-amplify/ui-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
+
+const KEY = 'portale.cookieBar.accepted';
+
+const readAccepted = () => {
+  try {
+    return window.localStorage.getItem(KEY) === 'true';
+  } catch {
+    return false;
+  }
+};
+
+export function useCookieBar() {
+  const [accepted, setAccepted] = useState(readAccepted);
+  const accept = () => {
+    try {
+      window.localStorage.setItem(KEY, 'true');
+    } catch {
+      // Storage refused (private mode): the bar goes away for this visit only.
+    }
+    setAccepted(true);
+  };
+  return { visible: !accepted, accept };
+}
+
+/** The cookie notice: the portal uses technical cookies only (spec part 1 §1). */
+export function CookieBar({ onAccept }: { onAccept: () => void }) {
+  return (
+    <section className="portal-cookiebar" aria-labelledby="cookiebar-title">
+      <div className="portal-container portal-cookiebar__row">
+        <div>
+          <h2 id="cookiebar-title" className="visually-hidden">
+            Informativa sui cookie
+          </h2>
+          <p>
+            Questo portale utilizza solo cookie tecnici, necessari al suo funzionamento: nessun cookie di
+            profilazione o di terze parti. <Link to={paths.privacy}>Leggi l’informativa privacy</Link>.
+          </p>
+        </div>
+        <Button variation="primary" onClick={onAccept} className="portal-cookiebar__button">
+          Ho capito
+        </Button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+import { lazy, type ComponentType } from 'react';
+import { createBrowserRouter } from 'react-router';
+import { paths } from '@/config/paths';
+import { normalisePath } from './access';
+import { RouteErrorPage } from './routes/route-error';
+import { AuthCallbackPage } from './routes/auth-callback';
+import { RouteGate, type PageMap } from './routes/gate';
+import { HomePage } from './routes/home';
+import { Shell } from './layout/shell';
+
+// Feature pages load on demand: the first load carries only the shell and the home pages.
+const bands = () => import('@/features/bands');
+const services = () => import('@/features/services');
+const page = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType) =>
+  lazy(async () => ({ default: pick(await load()) }));
+
+/**
+ * Which component shows each page. Access is decided by the table in access.ts; a page permitted there
+ * and missing here reads 'Questa sezione non è ancora disponibile.'
+ */
+const pages: PageMap = new Map<string, ComponentType>(
+  (
+    [
+      [paths.home, HomePage],
+      [paths.privacy, lazy(() => import('./routes/privacy').then((m) => ({ default: m.PrivacyPage })))],
+      [paths.bands, page(bands, (m) => m.BandsPage)],
+      [paths.newBand, page(bands, (m) => m.NewBandPage)],
+      [paths.editBand, page(bands, (m) => m.EditBandPage)],
+      [paths.services, page(services, (m) => m.ServicesPage)],
+      [paths.newService, page(services, (m) => m.NewServicePage)],
+      [paths.serviceDetail, page(services, (m) => m.ServiceDetailPage)],
+    ] as const
+  ).map(([path, component]) => [normalisePath(path), component]),
+);
+
+export const router = createBrowserRouter([
+  {
+    element: <Shell />,
+    children: [
+      {
+        errorElement: <RouteErrorPage />,
+        children: [
+          { path: paths.authCallback, element: <AuthCallbackPage /> },
+          { path: '*', element: <RouteGate pages={pages} /> },
+        ],
+      },
+    ],
+  },
+]);

@@ -1,0 +1,126 @@
+import type { Service } from '@domain/services';
+import { Alert, Button, Heading, Text } from '@aws-amplify/ui-react';
+import { useCallback, useEffect, useState } from 'react';
+import { Dialog } from '@/components/dialog';
+import { municipality } from '@/config/municipality';
+import { ApiError, api, query, type Page } from '@/lib/api';
+import { useAuth } from '@/lib/auth';
+import { PageLoader } from '../layout/page-loader';
+
+const LOGIN_NEEDED = 'Per poterti iscrivere ai servizi devi effettuare il login con SPID o CIE.';
+const GENERIC_ERROR = 'Oops qualcosa è andato storto. Riprova più tardi!';
+
+interface ServicesState {
+  items: Service[];
+  nextCursor: string | null;
+  loading: boolean;
+  error: string | null;
+}
+
+/** The public list of services, page by page ('Mostra altri servizi'). */
+function useServices() {
+  const [state, setState] = useState<ServicesState>({ items: [], nextCursor: null, loading: true, error: null });
+  const load = useCallback(async (cursor: string | null) => {
+    setState((previous) => ({ ...previous, loading: true, error: null }));
+    try {
+      const page = await api.get<Page<Service>>(`/api/services${query({ cursor })}`);
+      setState((previous) => ({
+        items: cursor ? [...previous.items, ...page.items] : page.items,
+        nextCursor: page.nextCursor,
+        loading: false,
+        error: null,
+      }));
+    } catch (error) {
+      const message = error instanceof ApiError ? error.message : GENERIC_ERROR;
+      setState((previous) => ({ ...previous, loading: false, error: message }));
+    }
+  }, []);
+  useEffect(() => {
+    void load(null);
+  }, [load]);
+  return { ...state, loadMore: () => load(state.nextCursor) };
+}
+
+/** The anonymous visitor's home: what the portal is for, the notice board and the services (spec part 2 §1). */
+export function LandingPage() {
+  const { signIn } = useAuth();
+  const services = useServices();
+  const [loginDialog, setLoginDialog] = useState(false);
+
+  return (
+    <div className="portal-page landing">
+      <section className="landing-hero" aria-labelledby="landing-title">
+        <Heading level={1} id="landing-title">
+          Servizi sociali del {municipality.name}
+        </Heading>
+        <Text className="landing-hero__lead">
+          Il portale per chiedere i servizi di assistenza del Comune: iscriviti ai servizi e ai bandi, carica la tua
+          attestazione ISEE, consulta i pagamenti e chiedi supporto agli uffici, tutto online.
+        </Text>
+        <Text>Per accedere ai servizi serve un’identità digitale SPID o la Carta d’Identità Elettronica (CIE).</Text>
+        <Button variation="primary" size="large" onClick={() => void signIn()}>
+          Accedi con SPID o CIE
+        </Button>
+      </section>
+
+      <section className="landing-section" aria-labelledby="bacheca-title">
+        <Heading level={2} id="bacheca-title">
+          Bacheca
+        </Heading>
+        <Text>Al momento non ci sono bandi aperti da mostrare.</Text>
+      </section>
+
+      <section className="landing-section" aria-labelledby="servizi-title" aria-busy={services.loading}>
+        <Heading level={2} id="servizi-title">
+          Servizi
+        </Heading>
+        {services.error && (
+          <Alert variation="error" heading="Attenzione">
+            {services.error}
+          </Alert>
+        )}
+        {!services.loading && !services.error && services.items.length === 0 && <Text>Non sono presenti servizi</Text>}
+        {services.items.length > 0 && (
+          <ul className="service-list">
+            {services.items.map((service) => (
+              <li key={service.id} className="service-card">
+                <Heading level={3} className="service-card__title">
+                  {service.name}
+                </Heading>
+                <Text className="service-card__text">{service.description}</Text>
+                <Button
+                  variation="primary"
+                  className="service-card__action"
+                  aria-label={`Richiedi ${service.name}`}
+                  onClick={() => setLoginDialog(true)}
+                >
+                  Richiedi
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+        {services.loading && <PageLoader label="Caricamento dei servizi..." />}
+        {!services.loading && services.nextCursor && (
+          <Button onClick={() => void services.loadMore()}>Mostra altri servizi</Button>
+        )}
+      </section>
+
+      <Dialog
+        open={loginDialog}
+        title="Accesso richiesto"
+        onClose={() => setLoginDialog(false)}
+        actions={
+          <>
+            <Button onClick={() => setLoginDialog(false)}>Chiudi</Button>
+            <Button variation="primary" onClick={() => void signIn()}>
+              Accedi con SPID o CIE
+            </Button>
+          </>
+        }
+      >
+        <Text>{LOGIN_NEEDED}</Text>
+      </Dialog>
+    </div>
+  );
+}

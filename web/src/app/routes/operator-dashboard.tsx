@@ -1,0 +1,56 @@
+import { Heading } from '@aws-amplify/ui-react';
+import { paths } from '@/config/paths';
+import { DashboardCard } from '../components/dashboard-card';
+import { Icon } from '../components/icons';
+
+/** Counts for the badges: they come with the ISEE, users and tickets issues; until then no badge. */
+export interface OperatorCounts {
+  isee?: number;
+  loadedUsers?: number;
+  openTickets?: number;
+}
+
+/** The operator's home (spec part 1 §2, 'PANNELLO OPERATORE'). */
+export function OperatorDashboard({ counts = {} }: { counts?: OperatorCounts }) {
+  const usersTarget = (counts.loadedUsers ?? 0) > 0 ? `${paths.users}?loaded=true` : paths.users;
+  return (
+    <section className="portal-page">
+      <Heading level={1}>PANNELLO OPERATORE</Heading>
+      <div className="dashboard-grid">
+        <DashboardCard
+          title="ISEE"
+          to={paths.iseeList}
+          count={counts.isee}
+          description="Attestazioni ISEE caricate dai cittadini e da verificare."
+          icon={<Icon name="document" />}
+        />
+        <DashboardCard
+          title="UTENTI"
+          to={usersTarget}
+          count={counts.loadedUsers}
+          description="Anagrafica dei cittadini, utenti da validare e nuovi utenti."
+          icon={<Icon name="users" />}
+        />
+        <DashboardCard
+          title="TICKET"
+          to={paths.tickets}
+          count={counts.openTickets}
+          description="Richieste di assistenza aperte."
+          icon={<Icon name="ticket" />}
+        />
+        <DashboardCard
+          title="SERVIZI"
+          to={paths.services}
+          description="Servizi offerti dal Comune e relativi bandi."
+          icon={<Icon name="services" />}
+        />
+        <DashboardCard
+          title="BANDI"
+          to={paths.calls}
+          description="Bandi, iscrizioni, graduatorie e pagamenti."
+          icon={<Icon name="calls" />}
+        />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,239 @@
+import type { Me } from '@domain/profile';
+import type { User, UserManager } from 'oidc-client-ts';
+import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { paths } from '@/config/paths';
+import { ApiError, api, onUnauthorized, setAccessTokenProvider } from './api';
+import type { RuntimeConfig } from './runtime-config';
+
+export type { Me };
+export type AuthStatus = 'loading' | 'anonymous' | 'signed-in';
+
+/** The spec's session rule (part 2 §6): session storage is cleared after 9 hours. */
+export const SESSION_MAX_AGE_MS = 32_400_000;
+const SIGNED_IN_AT_KEY = 'portale.signedInAt';
+
+export interface AuthContextValue {
+  status: AuthStatus;
+  /** Who is signed in, as the API sees it (role derived by the server); null unless signed in. */
+  me: Me | null;
+  /** An Italian message when signing in or reading the profile failed. */
+  error: string | null;
+  /** The API refused the token (401): the shell shows 'SESSIONE SCADUTA'. */
+  sessionExpired: boolean;
+  signIn: () => Promise<void>;
+  signOut: () => Promise<void>;
+  /** Forgets the session in this browser tab without asking the identity provider. */
+  endSession: () => void;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+export function useAuth(): AuthContextValue {
+  const value = use(AuthContext);
+  if (!value) throw new Error('useAuth() outside <AuthProvider>');
+  return value;
+}
+
+/**
+ * The OIDC client (oidc-client-ts) is loaded only when needed: to sign in, to finish a sign-in, or when this
+ * tab already holds a session. An anonymous visitor's first load does without it.
+ */
+export async function createUserManager(config: RuntimeConfig, origin = window.location.origin): Promise<UserManager> {
+  const { UserManager, WebStorageStateStore } = await import('oidc-client-ts');
+  const resource = config.resource ? { resource: config.resource } : undefined;
+  const store = new WebStorageStateStore({ store: window.sessionStorage });
+  return new UserManager({
+    authority: config.issuer,
+    client_id: config.clientId,
+    redirect_uri: `${origin}${paths.authCallback}`,
+    post_logout_redirect_uri: `${origin}/`,
+    response_type: 'code', // with PKCE, which oidc-client-ts adds by itself
+    scope: config.scope,
+    extraQueryParams: resource,
+    extraTokenParams: resource,
+    userStore: store,
+    stateStore: store,
+    automaticSilentRenew: false,
+    monitorSession: false,
+    loadUserInfo: false,
+  });
+}
+
+/** oidc-client-ts keeps the signed-in user under "oidc.user:<issuer>:<client>" in the user store. */
+const holdsStoredUser = () =>
+  Object.keys(window.sessionStorage).some((key) => key.startsWith('oidc.user:'));
+
+/** When this tab's session started, kept beside the tokens so that clearing one clears both. */
+export const sessionClock = {
+  signedInAt(): number | null {
+    const value = Number(window.sessionStorage.getItem(SIGNED_IN_AT_KEY));
+    return Number.isFinite(value) && value > 0 ? value : null;
+  },
+  start(now = Date.now()) {
+    window.sessionStorage.setItem(SIGNED_IN_AT_KEY, String(now));
+  },
+  /** Milliseconds left before the 9-hour limit; null when no session was started. */
+  remaining(now = Date.now()): number | null {
+    const start = this.signedInAt();
+    return start === null ? null : start + SESSION_MAX_AGE_MS - now;
+  },
+};
+
+/** The 9-hour limit: clear the session storage and send the user home (a full load resets the app). */
+function expireSession() {
+  window.sessionStorage.clear();
+  window.location.assign('/');
+}
+
+const SIGN_IN_FAILED = 'Accesso non riuscito. Riprova.';
+const PROFILE_FAILED = 'Non è stato possibile leggere il tuo profilo. Riprova più tardi.';
+
+/**
+ * Finds the session of this tab, once per page load (React's strict mode runs effects twice, and a sign-in
+ * response can be redeemed only once): completes a sign-in on the callback page, otherwise reads the
+ * stored user.
+ */
+const bootstraps = new WeakMap<() => Promise<UserManager>, Promise<User | null>>();
+function bootstrap(getUserManager: () => Promise<UserManager>): Promise<User | null> {
+  let pending = bootstraps.get(getUserManager);
+  if (!pending) {
+    pending = (async () => {
+      const remaining = sessionClock.remaining();
+      if (remaining !== null && remaining <= 0) {
+        window.sessionStorage.clear();
+        if (window.location.pathname !== '/') window.location.replace('/');
+        return null;
+      }
+      if (window.location.pathname === paths.authCallback) {
+        const user = await (await getUserManager()).signinRedirectCallback();
+        sessionClock.start();
+        return user;
+      }
+      if (!holdsStoredUser()) return null;
+      const user = await (await getUserManager()).getUser();
+      if (user && sessionClock.signedInAt() === null) sessionClock.start();
+      return user;
+    })();
+    bootstraps.set(getUserManager, pending);
+  }
+  return pending;
+}
+
+interface State {
+  status: AuthStatus;
+  me: Me | null;
+  error: string | null;
+}
+
+/** One client per configuration, created on first use. */
+const managers = new WeakMap<RuntimeConfig, () => Promise<UserManager>>();
+const userManagerOf = (config: RuntimeConfig) => {
+  let get = managers.get(config);
+  if (!get) {
+    let created: Promise<UserManager> | undefined;
+    get = () => (created ??= createUserManager(config));
+    managers.set(config, get);
+  }
+  return get;
+};
+
+export function AuthProvider({ config, children }: { config: RuntimeConfig; children: ReactNode }) {
+  const getUserManager = userManagerOf(config);
+  const { signOutUrl } = config;
+  const [state, setState] = useState<State>({ status: 'loading', me: null, error: null });
+  const [sessionExpired, setSessionExpired] = useState(false);
+  const userRef = useRef<User | null>(null);
+
+  useEffect(() => {
+    setAccessTokenProvider(() => userRef.current?.access_token ?? null);
+    return onUnauthorized(() => setSessionExpired(true));
+  }, []);
+
+  useEffect(() => {
+    let cancelled = false;
+    bootstrap(getUserManager)
+      .then(async (user) => {
+        userRef.current = user;
+        if (!user) return { status: 'anonymous', me: null, error: null } satisfies State;
+        try {
+          const me = await api.get<Me>('/api/me');
+          return { status: 'signed-in', me, error: null } satisfies State;
+        } catch (error) {
+          // A 401 opens 'SESSIONE SCADUTA' through onUnauthorized; anything else is reported on the page.
+          const expired = error instanceof ApiError && error.status === 401;
+          return { status: 'anonymous', me: null, error: expired ? null : PROFILE_FAILED } satisfies State;
+        }
+      })
+      .catch((error: unknown) => {
+        console.error('Accesso non riuscito', error);
+        return { status: 'anonymous', me: null, error: SIGN_IN_FAILED } satisfies State;
+      })
+      .then((next) => {
+        if (!cancelled) setState(next);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [getUserManager]);
+
+  // The 9-hour limit, checked by a timer and whenever the tab comes back (timers sleep with the laptop).
+  useEffect(() => {
+    if (state.status !== 'signed-in') return;
+    const check = () => {
+      // Only a visible page acts: a page being unloaded (reload, link) fires 'hidden' and cannot navigate.
+      if (document.visibilityState !== 'visible') return;
+      const remaining = sessionClock.remaining();
+      if (remaining !== null && remaining <= 0) expireSession();
+    };
+    const remaining = sessionClock.remaining() ?? SESSION_MAX_AGE_MS;
+    const timer = window.setTimeout(check, Math.max(0, Math.min(remaining, 2 ** 31 - 1)) + 50);
+    document.addEventListener('visibilitychange', check);
+    return () => {
+      window.clearTimeout(timer);
+      document.removeEventListener('visibilitychange', check);
+    };
+  }, [state.status]);
+
+  const endSession = useCallback(() => {
+    userRef.current = null;
+    window.sessionStorage.clear();
+    setSessionExpired(false);
+    setState({ status: 'anonymous', me: null, error: null });
+  }, []);
+
+  const signIn = useCallback(async () => {
+    try {
+      await (await getUserManager()).signinRedirect();
+    } catch (error) {
+      console.error('Accesso non riuscito', error);
+      setState((previous) => ({ ...previous, error: SIGN_IN_FAILED }));
+    }
+  }, [getUserManager]);
+
+  const signOut = useCallback(async () => {
+    const idToken = userRef.current?.id_token;
+    const userManager = await getUserManager();
+    const endSessionEndpoint = await userManager.metadataService.getEndSessionEndpoint().catch(() => undefined);
+    // The page keeps showing the signed-in view while the browser leaves for the provider.
+    userRef.current = null;
+    window.sessionStorage.clear();
+    if (endSessionEndpoint) {
+      try {
+        await userManager.signoutRedirect({ id_token_hint: idToken });
+        return;
+      } catch (error) {
+        console.error('Uscita dal provider non riuscita', error);
+      }
+    } else if (signOutUrl) {
+      window.location.assign(signOutUrl);
+      return;
+    }
+    endSession();
+  }, [getUserManager, signOutUrl, endSession]);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({ ...state, sessionExpired, signIn, signOut, endSession }),
+    [state, sessionExpired, signIn, signOut, endSession],
+  );
+  return <AuthContext value={value}>{children}</AuthContext>;
+}

@@ -1,0 +1,34 @@
+import '@fontsource/titillium-web/300.css';
+import '@fontsource/titillium-web/400.css';
+import '@fontsource/titillium-web/600.css';
+import '@fontsource/titillium-web/700.css';
+import '@aws-amplify/ui-react/styles.css';
+import './styles.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/app';
+import { loadRuntimeConfig } from './lib/runtime-config';
+
+const container = document.getElementById('root')!;
+
+loadRuntimeConfig().then(
+  (config) => {
+    createRoot(container).render(
+      <StrictMode>
+        <App config={config} />
+      </StrictMode>,
+    );
+  },
+  (error: unknown) => {
+    // Without its configuration the portal cannot sign anyone in nor reach the API: say so plainly.
+    console.error(error);
+    const main = document.createElement('main');
+    main.className = 'portal-unavailable';
+    const heading = document.createElement('h1');
+    heading.textContent = 'Portale non disponibile';
+    const text = document.createElement('p');
+    text.textContent = 'Il portale dei servizi sociali non è al momento raggiungibile. Riprova più tardi.';
+    main.append(heading, text);
+    container.replaceChildren(main);
+  },
+);
