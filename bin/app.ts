@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+import { buildApp } from '../lib/app.ts';
+
+// The cloud portal. Context values (spidGatewayIssuer, webDomainName, ...) are described in
+// lib/context.ts and lib/README-deploy.md; every one has a default, so `cdk synth` needs none.
+buildApp().app.synth();

@@ -1,0 +1,67 @@
+import { Stack, type StackProps } from 'aws-cdk-lib';
+import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { Construct } from 'constructs';
+import { resources, routes, type Resource } from '../functions/routes.ts';
+import type { DataStack } from './data-stack.ts';
+import { acknowledge } from './nag.ts';
+import { functionAccess, type FunctionAccess } from './function-access.ts';
+import { PortalFunction, type DataAccess } from './portal-function.ts';
+
+export interface ApiStackProps extends StackProps {
+  /** The endpoint and its JWT authorizer, created by the web stack (see WebStack for why). */
+  httpApi: apigwv2.IHttpApi;
+  authorizer: apigwv2.IHttpRouteAuthorizer;
+  data: Pick<DataStack, 'table' | 'documents' | 'exports'>;
+}
+
+/**
+ * The stateless API: one function per resource of the route table and one route per entry of it,
+ * behind a JWT authorizer unless the route is public. Redeploys without touching data or users.
+ */
+export class ApiStack extends Stack {
+  readonly functions: Record<Resource, PortalFunction>;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+
+    const bind: { [K in keyof Required<FunctionAccess>]: (fn: PortalFunction, access: DataAccess) => void } = {
+      table: (fn, access) => fn.bindTable(props.data.table, access),
+      documents: (fn, access) => fn.bindBucket('DOCUMENTS_BUCKET', props.data.documents, access),
+      exports: (fn, access) => fn.bindBucket('EXPORTS_BUCKET', props.data.exports, access),
+    };
+
+    this.functions = Object.fromEntries(
+      resources.map((resource) => {
+        const fn = new PortalFunction(this, resource, {
+          entry: `functions/${resource}/handler.ts`,
+          serviceName: resource,
+          description: `API: ${resource}`,
+        });
+        for (const [what, access] of Object.entries(functionAccess[resource]) as [keyof FunctionAccess, DataAccess][]) {
+          bind[what](fn, access);
+        }
+        return [resource, fn];
+      }),
+    ) as Record<Resource, PortalFunction>;
+
+    const integrations = Object.fromEntries(
+      resources.map((resource) => [resource, new HttpLambdaIntegration(`${resource}Integration`, this.functions[resource])]),
+    ) as Record<Resource, HttpLambdaIntegration>;
+
+    for (const route of routes) {
+      const isPublic = route.access === 'public';
+      const httpRoute = new apigwv2.HttpRoute(this, route.operationId, {
+        httpApi: props.httpApi,
+        routeKey: apigwv2.HttpRouteKey.with(route.path, apigwv2.HttpMethod[route.method]),
+        integration: integrations[route.resource],
+        authorizer: isPublic ? undefined : props.authorizer,
+      });
+      if (isPublic) {
+        acknowledge(httpRoute, {
+          'AwsSolutions-APIG4': `${route.method} ${route.path} is public in the route table (${route.operationId}: ${route.summary}); every other route goes through the JWT authorizer.`,
+        });
+      }
+    }
+  }
+}

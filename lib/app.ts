@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { App, Validations, type Environment } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { ApiStack } from './api-stack.ts';
+import { AuthStack } from './auth-stack.ts';
+import { portalContext } from './context.ts';
+import { DataStack } from './data-stack.ts';
+import { repoRoot } from './portal-function.ts';
+import { WebStack } from './web-stack.ts';
+
+export interface BuildAppOptions {
+  /** Folder of the built web app; default web/dist (context webAssetPath overrides it too). */
+  webAssetPath?: string;
+  /** Context values, as `-c key=value` would give them. */
+  context?: Record<string, unknown>;
+  outdir?: string;
+  env?: Environment;
+  /** Run cdk-nag's AwsSolutions pack at synth (default true; a test turns it off to list raw findings). */
+  nag?: boolean;
+}
+
+/** The feature flags of cdk.json, so an app built in-process (tests) behaves as `cdk synth` does. */
+function cdkJsonContext(): Record<string, unknown> {
+  return JSON.parse(readFileSync(path.join(repoRoot, 'cdk.json'), 'utf8')).context ?? {};
+}
+
+/**
+ * The whole cloud portal, in deployment order: data and auth (stateful), then web (CloudFront, the API
+ * endpoint, the web app's client), then the API (functions and routes). Used by bin/app.ts and the tests.
+ */
+export function buildApp(options: BuildAppOptions = {}) {
+  const app = new App({ outdir: options.outdir, context: { ...cdkJsonContext(), ...options.context } });
+  const context = portalContext(app.node);
+  // The region comes from context, not from CDK_DEFAULT_REGION: the CLI fills that with the profile's
+  // region, or us-east-1 when there is none, and the portal's data must stay in Italy.
+  const env: Environment = options.env ?? { account: process.env.CDK_DEFAULT_ACCOUNT, region: context.region };
+  const prefix = context.stackPrefix;
+  const webAssetPath = path.resolve(repoRoot, options.webAssetPath ?? context.webAssetPath ?? path.join('web', 'dist'));
+
+  const data = new DataStack(app, `${prefix}Data`, {
+    env,
+    description: 'Portale servizi sociali: data (DynamoDB table, S3 buckets)',
+    // The default CloudFront domain is only known once the web stack exists, after this one: without a
+    // custom domain, presigned uploads are allowed from CloudFront domains. CORS only decides whether a
+    // page may read the upload's response; the presigned signature is what authorizes it.
+    uploadOrigins: context.webDomainName ? [`https://${context.webDomainName}`] : ['https://*.cloudfront.net'],
+  });
+  const auth = new AuthStack(app, `${prefix}Auth`, {
+    env,
+    description: 'Portale servizi sociali: Cognito user pool federating the SPID/CIE gateway',
+    spidGateway: context.spidGateway,
+    authDomainPrefix: context.authDomainPrefix,
+  });
+  const web = new WebStack(app, `${prefix}Web`, {
+    env,
+    description: 'Portale servizi sociali: CloudFront, web app, API endpoint, web app client',
+    webAssetPath,
+    userPool: auth.userPool,
+    authDomain: auth.domain,
+    spidGateway: auth.spidGateway,
+    webDomainName: context.webDomainName,
+    certificateArn: context.certificateArn,
+    webAclArn: context.webAclArn,
+  });
+  const api = new ApiStack(app, `${prefix}Api`, {
+    env,
+    description: 'Portale servizi sociali: one Lambda per resource, routes and JWT authorizer',
+    httpApi: web.httpApi,
+    authorizer: web.authorizer,
+    data,
+  });
+
+  // cdk-nag 3 is a policy-validation plugin: any finding not acknowledged (lib/nag.ts) fails the synth.
+  if (options.nag !== false) Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+  return { app, data, auth, web, api, stacks: [data, auth, web, api] };
+}
+
+export type PortalApp = ReturnType<typeof buildApp>;

@@ -1,0 +1,73 @@
+import type { Node } from 'constructs';
+
+/**
+ * Everything a deployment can be told through CDK context (`cdk deploy -c key=value` or the
+ * `context` section of cdk.json). Every value has a default so that `cdk synth` works with none;
+ * the defaults are placeholders for the SPID/CIE gateway and must be replaced before a real deploy.
+ */
+export interface PortalContext {
+  /** Region of every stack: Milan unless told otherwise. */
+  region: string;
+  /** Prefix of the stack names (a second copy in one account needs another one). */
+  stackPrefix: string;
+  /** Folder of the built web app, relative to the repository (default web/dist). */
+  webAssetPath?: string;
+  spidGateway: {
+    /** OIDC issuer of the municipality's SPID/CIE gateway (Cognito reads its discovery document at deploy). */
+    issuer: string;
+    clientId: string;
+    /** Name of the Secrets Manager secret (plain string) holding the gateway client secret. */
+    clientSecretName: string;
+    /** The gateway's claim that carries the fiscal code ('TINIT-<code>' with SPID). */
+    fiscalCodeClaim: string;
+    scopes: string[];
+  };
+  /** Prefix of the Cognito domain `<prefix>.auth.<region>.amazoncognito.com`; unset: derived from the stack id. */
+  authDomainPrefix?: string;
+  /** Custom domain of the web app (e.g. servizisociali.comune.example.it); unset: CloudFront's own domain. */
+  webDomainName?: string;
+  /** ACM certificate for webDomainName, in us-east-1 (required by CloudFront). */
+  certificateArn?: string;
+  /** An existing WAF web ACL (CLOUDFRONT scope, us-east-1) for the distribution. */
+  webAclArn?: string;
+}
+
+export const contextDefaults = {
+  region: 'eu-south-1',
+  stackPrefix: 'Portale',
+  spidGatewayIssuer: 'https://spid-gateway.example.org',
+  spidGatewayClientId: 'portale-servizi-sociali',
+  spidGatewayClientSecretName: 'portale-servizi-sociali/spid-gateway-client-secret',
+  spidGatewayFiscalCodeClaim: 'fiscalNumber',
+  spidGatewayScopes: 'openid profile email',
+} as const;
+
+const text = (node: Node, key: string): string | undefined => {
+  const value = node.tryGetContext(key);
+  return value === undefined || value === null || String(value).trim() === '' ? undefined : String(value).trim();
+};
+
+export function portalContext(node: Node): PortalContext {
+  const webDomainName = text(node, 'webDomainName');
+  const certificateArn = text(node, 'certificateArn');
+  if (webDomainName && !certificateArn) {
+    throw new Error('webDomainName needs certificateArn (an ACM certificate in us-east-1 for CloudFront)');
+  }
+  if (certificateArn && !webDomainName) throw new Error('certificateArn is only used with webDomainName');
+  return {
+    region: text(node, 'region') ?? contextDefaults.region,
+    stackPrefix: text(node, 'stackPrefix') ?? contextDefaults.stackPrefix,
+    webAssetPath: text(node, 'webAssetPath'),
+    spidGateway: {
+      issuer: text(node, 'spidGatewayIssuer') ?? contextDefaults.spidGatewayIssuer,
+      clientId: text(node, 'spidGatewayClientId') ?? contextDefaults.spidGatewayClientId,
+      clientSecretName: text(node, 'spidGatewayClientSecretName') ?? contextDefaults.spidGatewayClientSecretName,
+      fiscalCodeClaim: text(node, 'spidGatewayFiscalCodeClaim') ?? contextDefaults.spidGatewayFiscalCodeClaim,
+      scopes: (text(node, 'spidGatewayScopes') ?? contextDefaults.spidGatewayScopes).split(/[\s,]+/).filter(Boolean),
+    },
+    authDomainPrefix: text(node, 'authDomainPrefix'),
+    webDomainName,
+    certificateArn,
+    webAclArn: text(node, 'webAclArn'),
+  };
+}

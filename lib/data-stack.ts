@@ -1,0 +1,92 @@
+import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import { table as tableKeys } from '../functions/adapters/table.ts';
+
+export interface DataStackProps extends StackProps {
+  /** Origins allowed to upload straight to the documents bucket with presigned requests. */
+  uploadOrigins: string[];
+}
+
+const stringKey = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
+
+/** Private, encrypted, TLS-only: the shape of every bucket of the portal. */
+export const privateBucketDefaults = {
+  blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+  encryption: s3.BucketEncryption.S3_MANAGED,
+  enforceSSL: true,
+  objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+} satisfies s3.BucketProps;
+
+/**
+ * The stateful part: the data outlives every deployment of the code. Termination protection on the
+ * stack and RETAIN on each resource; no physical names, so a second copy can live in the same account.
+ */
+export class DataStack extends Stack {
+  readonly table: dynamodb.Table;
+  readonly documents: s3.Bucket;
+  readonly exports: s3.Bucket;
+  readonly accessLogs: s3.Bucket;
+
+  constructor(scope: Construct, id: string, props: DataStackProps) {
+    super(scope, id, { terminationProtection: true, ...props });
+
+    // The same key schema the local runtime gives dynalite (functions/adapters/table.ts).
+    this.table = new dynamodb.Table(this, 'Table', {
+      partitionKey: stringKey(tableKeys.partitionKey),
+      sortKey: stringKey(tableKeys.sortKey),
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const index of tableKeys.indexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: stringKey(index.partitionKey),
+        sortKey: stringKey(index.sortKey),
+        projectionType: dynamodb.ProjectionType.ALL,
+      });
+    }
+
+    // Target of the other buckets' server access logs (cdk-nag S1 accepts a log target without logs).
+    this.accessLogs = new s3.Bucket(this, 'AccessLogs', {
+      ...privateBucketDefaults,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [{ expiration: Duration.days(365) }],
+    });
+
+    this.documents = new s3.Bucket(this, 'Documents', {
+      ...privateBucketDefaults,
+      removalPolicy: RemovalPolicy.RETAIN,
+      versioned: true,
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: 'documents/',
+      // The browser uploads ISEE PDFs and forms with presigned PUT/POST requests; the API checks each
+      // stored object before accepting it.
+      cors: [
+        {
+          allowedOrigins: props.uploadOrigins,
+          allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.POST],
+          allowedHeaders: ['*'],
+          exposedHeaders: ['ETag'],
+          maxAge: 3000,
+        },
+      ],
+      lifecycleRules: [
+        { noncurrentVersionExpiration: Duration.days(90), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+    });
+
+    this.exports = new s3.Bucket(this, 'Exports', {
+      ...privateBucketDefaults,
+      removalPolicy: RemovalPolicy.RETAIN,
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: 'exports/',
+      // An export file matters until the payment platform has taken it in: a year leaves room for audits.
+      lifecycleRules: [{ expiration: Duration.days(365), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+    });
+  }
+}

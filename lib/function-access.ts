@@ -1,0 +1,23 @@
+import type { Resource } from '../functions/routes.ts';
+import type { DataAccess } from './portal-function.ts';
+
+/** What the function of one resource may touch. Anything not listed is denied. */
+export interface FunctionAccess {
+  /** The single DynamoDB table (TABLE_NAME). */
+  table?: DataAccess;
+  /** ISEE PDFs, call forms, citizens' request files (DOCUMENTS_BUCKET). */
+  documents?: DataAccess;
+  /** Files exported for the payment platform (EXPORTS_BUCKET). */
+  exports?: DataAccess;
+}
+
+/**
+ * Least privilege, in one place. Typed by the route table's resources: a resource added there does not
+ * compile until it has its line here.
+ */
+export const functionAccess: Record<Resource, FunctionAccess> = {
+  bands: { table: 'RW' },
+  services: { table: 'RW' },
+  profile: {},
+  public: {},
+};

@@ -1,0 +1,192 @@
+import { Validations } from 'aws-cdk-lib';
+import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resources, routeKey, routes, type Resource } from '../../functions/routes.ts';
+import { functionAccess } from '../../lib/function-access.ts';
+import { PortalFunction } from '../../lib/portal-function.ts';
+import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
+
+let portal: ScratchApp;
+let api: Template;
+
+beforeAll(() => {
+  portal = scratchApp({ bundle: false });
+  api = Template.fromStack(portal.api);
+});
+afterAll(() => portal.dispose());
+
+const logicalId = (fn: PortalFunction) => portal.api.resolve((fn.node.defaultChild as CfnFunction).logicalId) as string;
+const functionOf = (resource: Resource) => logicalId(portal.api.functions[resource]);
+
+type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
+function statementsOf(resource: Resource): Statement[] {
+  const fn = api.findResources('AWS::Lambda::Function')[functionOf(resource)];
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+  return Object.values(api.findResources('AWS::IAM::Policy'))
+    .filter((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement);
+}
+const actions = (s: Statement) => [s.Action].flat();
+
+describe('api stack: functions', () => {
+  it('has exactly one function per resource of the route table, and nothing else', () => {
+    const functions = api.findResources('AWS::Lambda::Function');
+    expect(Object.keys(functions).sort()).toEqual(resources.map(functionOf).sort());
+    for (const resource of resources) {
+      expect(functions[functionOf(resource)].Properties.Environment.Variables.POWERTOOLS_SERVICE_NAME).toBe(resource);
+    }
+  });
+
+  it('runs every function of the portal on Node.js 22, arm64, traced, with source maps', () => {
+    for (const resource of resources) {
+      api.hasResourceProperties('AWS::Lambda::Function', {
+        FunctionName: Match.absent(),
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        MemorySize: 512,
+        Timeout: 10,
+        TracingConfig: { Mode: 'Active' },
+        Environment: {
+          Variables: {
+            NODE_OPTIONS: '--enable-source-maps',
+            POWERTOOLS_SERVICE_NAME: resource,
+            POWERTOOLS_METRICS_NAMESPACE: 'PortaleServiziSociali',
+            POWERTOOLS_LOG_LEVEL: 'INFO',
+            TABLE_NAME: functionAccess[resource].table ? Match.anyValue() : Match.absent(),
+          },
+        },
+      });
+    }
+  });
+
+  it("tells apart the portal's functions from CDK's own helpers across the app", () => {
+    const kinds = portal.app.node
+      .findAll()
+      .filter((c): c is CfnFunction => c instanceof CfnFunction)
+      .map((cfn) => {
+        if (cfn.node.scope instanceof PortalFunction) return `portal:${cfn.node.scope.node.path}`;
+        if (/\/Custom::CDKBucketDeployment[0-9A-F]{32}/.test(cfn.node.path)) return 'cdk:BucketDeployment';
+        return `unexpected:${cfn.node.path}`;
+      });
+    expect(kinds.sort()).toEqual(
+      [...resources.map((r) => `portal:PortaleApi/${r}`), 'portal:PortaleAuth/PreTokenGeneration', 'cdk:BucketDeployment'].sort(),
+    );
+  });
+
+  it('keeps a log group with a retention for every function', () => {
+    for (const resource of resources) {
+      const fn = api.findResources('AWS::Lambda::Function')[functionOf(resource)];
+      const logGroupId = fn.Properties.LoggingConfig.LogGroup.Ref;
+      expect(api.findResources('AWS::Logs::LogGroup')[logGroupId].Properties.RetentionInDays).toBe(180);
+    }
+  });
+});
+
+describe('api stack: routes (from functions/routes.ts)', () => {
+  const routesInStack = () => Object.values(api.findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties);
+
+  it('has one route per entry of the route table, no more', () => {
+    expect(routesInStack().map((r) => r.RouteKey).sort()).toEqual(routes.map(routeKey).sort());
+  });
+
+  it.each(routes.map((route) => [routeKey(route), route] as const))('%s: authorizer and function as the route table says', (key, route) => {
+    const found = routesInStack().find((r) => r.RouteKey === key)!;
+    if (route.access === 'public') {
+      expect(found.AuthorizationType).toBe('NONE');
+      expect(found.AuthorizerId).toBeUndefined();
+    } else {
+      expect(found.AuthorizationType).toBe('JWT');
+      expect(JSON.stringify(found.AuthorizerId)).toMatch(/CognitoJwt/);
+    }
+    const integrationId = found.Target['Fn::Join'][1][1].Ref;
+    const integration = api.findResources('AWS::ApiGatewayV2::Integration')[integrationId].Properties;
+    expect(integration).toMatchObject({
+      IntegrationType: 'AWS_PROXY',
+      PayloadFormatVersion: '2.0',
+      IntegrationUri: { 'Fn::GetAtt': [functionOf(route.resource), 'Arn'] },
+    });
+  });
+
+  it('lets API Gateway invoke each function only for the paths of its own routes', () => {
+    const permissions = Object.values(api.findResources('AWS::Lambda::Permission')).map((p) => p.Properties);
+    for (const resource of resources) {
+      const paths = permissions
+        .filter((p) => p.FunctionName['Fn::GetAtt'][0] === functionOf(resource))
+        .map((p) => {
+          expect(p.Principal).toBe('apigateway.amazonaws.com');
+          const parts = p.SourceArn['Fn::Join'][1];
+          return String(parts[parts.length - 1]).replace('/*/*', '');
+        });
+      expect(new Set(paths)).toEqual(new Set(routes.filter((r) => r.resource === resource).map((r) => r.path)));
+    }
+  });
+});
+
+describe('api stack: least privilege', () => {
+  it('gives the table only to the resources the access map names, on the table and its indexes only', () => {
+    for (const resource of resources) {
+      const dynamo = statementsOf(resource).filter((s) => actions(s).some((a) => a.startsWith('dynamodb:')));
+      const access = functionAccess[resource].table;
+      if (!access) {
+        expect(dynamo, resource).toEqual([]);
+        continue;
+      }
+      expect(dynamo, resource).toHaveLength(1);
+      const [tableArn, ...indexArns] = dynamo[0].Resource as unknown[];
+      expect(JSON.stringify(tableArn)).toMatch(/PortaleData.*Table.*Arn/);
+      expect(indexArns).toEqual([
+        { 'Fn::Join': ['', [tableArn, '/index/gsi1']] },
+        { 'Fn::Join': ['', [tableArn, '/index/gsi2']] },
+      ]);
+      expect(actions(dynamo[0])).not.toContain('dynamodb:Scan');
+      const writes = actions(dynamo[0]).filter((a) => /Put|Update|Delete|Write/.test(a));
+      expect(writes.length > 0, resource).toBe(access === 'RW');
+    }
+  });
+
+  it('keeps the profile and public functions away from any data', () => {
+    for (const resource of ['profile', 'public'] as const) {
+      const touched = statementsOf(resource).flatMap(actions);
+      expect(touched.filter((a) => /^(dynamodb|s3):/.test(a)), resource).toEqual([]);
+      expect(touched.sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+    }
+  });
+
+  it('writes logs only into the function’s own log group (no managed policy)', () => {
+    for (const role of Object.values(api.findResources('AWS::IAM::Role'))) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    for (const resource of resources) {
+      const logs = statementsOf(resource).find((s) => actions(s).includes('logs:PutLogEvents'))!;
+      const fn = api.findResources('AWS::Lambda::Function')[functionOf(resource)];
+      expect(logs.Resource).toEqual({ 'Fn::GetAtt': [fn.Properties.LoggingConfig.LogGroup.Ref, 'Arn'] });
+    }
+  });
+});
+
+describe('api stack: a bucket bound to a function (as later resources will need)', () => {
+  it('grants object access to that one bucket, with the IAM5 wildcard acknowledged for that bucket only', () => {
+    const bound = scratchApp({ bundle: false });
+    try {
+      bound.api.functions.profile.bindBucket('DOCUMENTS_BUCKET', bound.data.documents, 'RW');
+      // cdk-nag runs in the synth: it fails if the acknowledgement does not match the finding exactly.
+      const template = Template.fromStack(bound.api);
+      const fn = template.findResources('AWS::Lambda::Function')[logicalId(bound.api.functions.profile)];
+      expect(fn.Properties.Environment.Variables.DOCUMENTS_BUCKET).toBeDefined();
+      const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+      const statements = Object.values(template.findResources('AWS::IAM::Policy'))
+        .filter((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[]);
+      const s3 = statements.filter((s) => actions(s).some((a) => a.startsWith('s3:')));
+      expect(s3).toHaveLength(1);
+      expect(actions(s3[0]).sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
+      expect(JSON.stringify(s3[0].Resource)).toMatch(/PortaleData.*Documents.*Arn.*\/\*/);
+      const acknowledged = bound.api.functions.profile.role!.node.metadata
+        .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+        .flatMap((m) => Object.keys(m.data));
+      expect(acknowledged.filter((id) => id.includes('IAM5[Resource::') && id.includes('Documents'))).toHaveLength(1);
+    } finally {
+      bound.dispose();
+    }
+  });
+});

@@ -1,0 +1,120 @@
+import { Template, Match } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { table as tableKeys } from '../../functions/adapters/table.ts';
+import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
+
+let portal: ScratchApp;
+let data: Template;
+
+beforeAll(() => {
+  portal = scratchApp({ bundle: false, context: { webDomainName: 'servizisociali.comune.example.it', certificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/abc' } });
+  data = Template.fromStack(portal.data);
+});
+afterAll(() => portal.dispose());
+
+const buckets = () => Object.entries(data.findResources('AWS::S3::Bucket'));
+const bucketWithLogPrefix = (prefix: string) =>
+  buckets().find(([, b]) => b.Properties.LoggingConfiguration?.LogFilePrefix === prefix)!;
+
+describe('data stack (stateful)', () => {
+  it('is protected against deletion, and so are its table and buckets', () => {
+    expect(portal.data.terminationProtection).toBe(true);
+    for (const [, resource] of [...Object.entries(data.findResources('AWS::DynamoDB::Table')), ...buckets()]) {
+      expect(resource.DeletionPolicy).toBe('Retain');
+      expect(resource.UpdateReplacePolicy).toBe('Retain');
+    }
+  });
+
+  it('has the one table with the key schema the local runtime uses, billed per request', () => {
+    data.resourceCountIs('AWS::DynamoDB::Table', 1);
+    data.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: tableKeys.partitionKey, KeyType: 'HASH' },
+        { AttributeName: tableKeys.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: tableKeys.indexes.map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+      AttributeDefinitions: Match.arrayWith(
+        [tableKeys.partitionKey, tableKeys.sortKey, ...tableKeys.indexes.flatMap((i) => [i.partitionKey, i.sortKey])].map(
+          (name) => ({ AttributeName: name, AttributeType: 'S' }),
+        ),
+      ),
+    });
+  });
+
+  it('keeps point-in-time recovery, encryption at rest and deletion protection on the table', () => {
+    data.hasResourceProperties('AWS::DynamoDB::Table', {
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      // SSEEnabled alone means KMS with the AWS-managed key (aws/dynamodb).
+      SSESpecification: { SSEEnabled: true },
+      DeletionProtectionEnabled: true,
+    });
+  });
+
+  it('has three private, encrypted buckets that refuse plain HTTP', () => {
+    expect(buckets()).toHaveLength(3);
+    for (const [id, bucket] of buckets()) {
+      expect(bucket.Properties.PublicAccessBlockConfiguration, id).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm, id).toBe('AES256');
+      data.hasResourceProperties('AWS::S3::BucketPolicy', {
+        Bucket: { Ref: id },
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('logs access to the documents and exports buckets into the access-log bucket', () => {
+    const [, documents] = bucketWithLogPrefix('documents/');
+    const [, exports] = bucketWithLogPrefix('exports/');
+    const [logsId] = buckets().find(([, b]) => !b.Properties.LoggingConfiguration)!;
+    expect(documents.Properties.LoggingConfiguration.DestinationBucketName).toEqual({ Ref: logsId });
+    expect(exports.Properties.LoggingConfiguration.DestinationBucketName).toEqual({ Ref: logsId });
+  });
+
+  it('versions the documents and lets the web app upload to them from its own origin only', () => {
+    const [, documents] = bucketWithLogPrefix('documents/');
+    expect(documents.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    expect(documents.Properties.CorsConfiguration.CorsRules).toEqual([
+      expect.objectContaining({
+        AllowedOrigins: ['https://servizisociali.comune.example.it'],
+        AllowedMethods: ['PUT', 'POST'],
+      }),
+    ]);
+  });
+
+  it('lets export files expire after a year', () => {
+    const [, exports] = bucketWithLogPrefix('exports/');
+    expect(exports.Properties.LifecycleConfiguration.Rules).toEqual([
+      expect.objectContaining({ ExpirationInDays: 365, Status: 'Enabled' }),
+    ]);
+  });
+});
+
+describe('data stack without a custom web domain', () => {
+  it('allows presigned uploads from CloudFront domains only, never from any origin', () => {
+    const plain = scratchApp({ bundle: false });
+    try {
+      const rules = Template.fromStack(plain.data).findResources('AWS::S3::Bucket');
+      const origins = Object.values(rules).flatMap((b) => b.Properties.CorsConfiguration?.CorsRules ?? []).flatMap((r) => r.AllowedOrigins);
+      expect(origins).toEqual(['https://*.cloudfront.net']);
+    } finally {
+      plain.dispose();
+    }
+  });
+});

@@ -1,0 +1,202 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RuntimeConfig } from '../../web/src/lib/runtime-config.ts';
+import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
+import { spaRewriteCode } from '../../lib/spa-rewrite.ts';
+
+// CloudFront's managed policies (AWS documentation, "Use managed cache/origin request policies").
+const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+
+let portal: ScratchApp;
+let web: Template;
+
+beforeAll(() => {
+  portal = scratchApp({ bundle: false });
+  web = Template.fromStack(portal.web);
+});
+afterAll(() => portal.dispose());
+
+const only = (type: string) => {
+  const found = Object.entries(web.findResources(type));
+  expect(found, type).toHaveLength(1);
+  const [[id, resource]] = found;
+  return { id, ...resource.Properties } as Record<string, any> & { id: string };
+};
+const distributionConfig = () => only('AWS::CloudFront::Distribution').DistributionConfig;
+const csp = (): string => {
+  const value = only('AWS::CloudFront::ResponseHeadersPolicy').ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy
+    .ContentSecurityPolicy;
+  // Tokens (the Cognito domain) are joined in by CloudFormation: keep the literal parts.
+  return typeof value === 'string' ? value : value['Fn::Join'][1].map((p: unknown) => (typeof p === 'string' ? p : '<token>')).join('');
+};
+
+/** config.json as deployed: its markers replaced by the CloudFormation expressions they stand for. */
+function deployedConfig(): Record<keyof RuntimeConfig, unknown> {
+  const deployment = only('Custom::CDKBucketDeployment');
+  const index = deployment.SourceMarkers.findIndex((markers: object) => Object.keys(markers).length > 0);
+  const hash = String(deployment.SourceObjectKeys[index]).replace(/\.zip$/, '');
+  const raw = JSON.parse(readFileSync(path.join(portal.app.outdir, `asset.${hash}`, 'config.json'), 'utf8'));
+  const markers: Record<string, unknown> = deployment.SourceMarkers[index];
+  const expand = (value: string): unknown => (value in markers ? markers[value] : value);
+  return Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, expand(String(value))])) as never;
+}
+
+describe('web stack: the site', () => {
+  it('reads the site from a private bucket through origin access control only', () => {
+    const [siteOrigin] = distributionConfig().Origins;
+    expect(siteOrigin.OriginAccessControlId).toBeDefined();
+    expect(siteOrigin.S3OriginConfig).toEqual({ OriginAccessIdentity: '' });
+    web.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: Match.objectLike({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always' }),
+    });
+    web.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Allow', Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:GetObject' }),
+        ]),
+      },
+    });
+  });
+
+  it('serves index.html for the app routes, without turning errors into the app page', () => {
+    const config = distributionConfig();
+    expect(config.DefaultRootObject).toBe('index.html');
+    expect(config.CustomErrorResponses).toBeUndefined();
+    expect(config.DefaultCacheBehavior.FunctionAssociations).toEqual([
+      { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [only('AWS::CloudFront::Function').id, 'FunctionARN'] } },
+    ]);
+    web.hasResourceProperties('AWS::CloudFront::Function', { FunctionCode: spaRewriteCode });
+  });
+
+  it('rewrites an extension-less path to /index.html and leaves files alone', () => {
+    const handler = new Function(`${spaRewriteCode}; return handler;`)() as (e: { request: { uri: string } }) => { uri: string };
+    const uriFor = (uri: string) => handler({ request: { uri } }).uri;
+    expect(uriFor('/')).toBe('/index.html');
+    expect(uriFor('/iscrizioni')).toBe('/index.html');
+    expect(uriFor('/bandi/42/modifica')).toBe('/index.html');
+    expect(uriFor('/auth/callback')).toBe('/index.html');
+    expect(uriFor('/assets/index-1a2b3c.js')).toBe('/assets/index-1a2b3c.js');
+    expect(uriFor('/config.json')).toBe('/config.json');
+  });
+
+  it('sends security headers with a strict Content-Security-Policy', () => {
+    const policy = csp();
+    expect(policy).toMatch(/(^|; )default-src 'self'(;|$)/);
+    expect(policy).toMatch(/(^|; )script-src 'self'(;|$)/);
+    expect(policy).toMatch(/(^|; )frame-ancestors 'none'(;|$)/);
+    expect(policy).toMatch(/(^|; )object-src 'none'(;|$)/);
+    expect(policy).toContain("connect-src 'self' https://<token>.auth.eu-south-1.amazoncognito.com https://cognito-idp.eu-south-1.amazonaws.com");
+    expect(policy).toContain("form-action 'self' https://<token>.auth.eu-south-1.amazoncognito.com");
+    web.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: {
+        SecurityHeadersConfig: Match.objectLike({
+          StrictTransportSecurity: Match.objectLike({ AccessControlMaxAgeSec: 63072000, Override: true }),
+          ContentTypeOptions: { Override: true },
+          FrameOptions: { FrameOption: 'DENY', Override: true },
+          ReferrerPolicy: { ReferrerPolicy: 'strict-origin-when-cross-origin', Override: true },
+        }),
+      },
+    });
+    const behaviours = [distributionConfig().DefaultCacheBehavior, ...distributionConfig().CacheBehaviors];
+    for (const behaviour of behaviours) expect(behaviour.ResponseHeadersPolicyId).toEqual({ Ref: only('AWS::CloudFront::ResponseHeadersPolicy').id });
+  });
+
+  it('logs requests to a bucket of its own', () => {
+    expect(distributionConfig().Logging).toEqual({ Bucket: expect.anything(), Prefix: 'cloudfront/' });
+  });
+});
+
+describe('web stack: the API behind the same domain', () => {
+  it('routes /api/* to the HTTP API, uncached, with every method and the viewer headers but Host', () => {
+    const config = distributionConfig();
+    const api = config.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === '/api/*');
+    expect(api).toMatchObject({
+      CachePolicyId: CACHING_DISABLED,
+      OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
+      ViewerProtocolPolicy: 'https-only',
+      AllowedMethods: expect.arrayContaining(['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS']),
+    });
+    expect(api.FunctionAssociations).toBeUndefined();
+    const origin = config.Origins.find((o: { Id: string }) => o.Id === api.TargetOriginId);
+    expect(origin.DomainName).toEqual({
+      'Fn::Select': [2, { 'Fn::Split': ['/', { 'Fn::GetAtt': [only('AWS::ApiGatewayV2::Api').id, 'ApiEndpoint'] }] }],
+    });
+    expect(origin.CustomOriginConfig).toEqual({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
+  });
+
+  it('logs every API request and throttles the stage', () => {
+    const accessLogs = Object.keys(web.findResources('AWS::Logs::LogGroup')).find((id) => id.startsWith('ApiAccessLogs'));
+    web.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [accessLogs, 'Arn'] }, Format: Match.stringLikeRegexp('\\$context.requestId') },
+      DefaultRouteSettings: { ThrottlingBurstLimit: 200, ThrottlingRateLimit: 100 },
+    });
+  });
+
+  it('accepts tokens of the user pool for the web app client only (JWT authorizer)', () => {
+    const authorizer = only('AWS::ApiGatewayV2::Authorizer');
+    expect(authorizer.AuthorizerType).toBe('JWT');
+    expect(authorizer.IdentitySource).toEqual(['$request.header.Authorization']);
+    expect(authorizer.JwtConfiguration.Audience).toEqual([{ Ref: only('AWS::Cognito::UserPoolClient').id }]);
+    expect(JSON.stringify(authorizer.JwtConfiguration.Issuer)).toMatch(/PortaleAuth.*ProviderURL/);
+  });
+});
+
+describe('web stack: config.json and sign-in addresses', () => {
+  it('tells the web app to call the API on its own origin, with the issuer and client the API trusts', () => {
+    const config = deployedConfig();
+    const authorizer = only('AWS::ApiGatewayV2::Authorizer');
+    expect(config.apiBaseUrl).toBe('');
+    expect(config.scope).toBe('openid profile email');
+    expect(config.issuer).toEqual(authorizer.JwtConfiguration.Issuer);
+    expect(config.clientId).toEqual(authorizer.JwtConfiguration.Audience[0]);
+    expect(config.resource).toBeUndefined();
+  });
+
+  it("registers the CloudFront domain as the client's callback and logout address when there is no custom domain", () => {
+    const client = only('AWS::Cognito::UserPoolClient');
+    const domain = { 'Fn::GetAtt': [only('AWS::CloudFront::Distribution').id, 'DomainName'] };
+    expect(client.CallbackURLs).toEqual([{ 'Fn::Join': ['', ['https://', domain, '/auth/callback']] }]);
+    expect(client.LogoutURLs).toEqual([{ 'Fn::Join': ['', ['https://', domain, '/']] }]);
+  });
+});
+
+describe('web stack with a custom domain', () => {
+  let custom: ScratchApp;
+  let template: Template;
+  beforeAll(() => {
+    custom = scratchApp({
+      bundle: false,
+      context: {
+        webDomainName: 'servizisociali.comune.example.it',
+        certificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/abc',
+      },
+    });
+    template = Template.fromStack(custom.web);
+  });
+  afterAll(() => custom.dispose());
+
+  it('serves the domain with its certificate and TLS 1.2 at least', () => {
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        Aliases: ['servizisociali.comune.example.it'],
+        ViewerCertificate: {
+          AcmCertificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/abc',
+          MinimumProtocolVersion: 'TLSv1.2_2021',
+          SslSupportMethod: 'sni-only',
+        },
+      }),
+    });
+  });
+
+  it('sends Cognito back to the custom domain', () => {
+    template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      CallbackURLs: ['https://servizisociali.comune.example.it/auth/callback'],
+      LogoutURLs: ['https://servizisociali.comune.example.it/'],
+    });
+  });
+});
