@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { bandInputSchema, bandSchema } from './domain/bands.ts';
 import { meSchema } from './domain/profile.ts';
 import type { Role } from './domain/roles.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { messages } from './messages.ts';
 import { hasAtMostTwoDecimals } from './money.ts';
 import { requiredText } from './validation.ts';

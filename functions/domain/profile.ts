@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { roles } from './roles.ts';
 
 /** What the signed-in person is, as the API sees it: the web builds its menus and routes from this. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { requiredText } from './validation.ts';
 
 /** A social service; `code` is its payment-platform (MyPay) code. */

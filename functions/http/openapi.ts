@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { routes, type RouteDef } from '../routes.ts';
 
 const problemSchema = {
