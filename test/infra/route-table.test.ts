@@ -2,11 +2,12 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../functions/http/openapi.ts';
 import { resources, routeKey, routes } from '../../functions/routes.ts';
+import { matchRoute } from '../../lib/local/api-server.ts';
 import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
 
 /**
  * One route table (functions/routes.ts), several readers that must agree on it: the cloud stack (here),
- * the OpenAPI document (here) and the local API server.
+ * the OpenAPI document and the local API server (all here).
  */
 let portal: ScratchApp;
 let api: Template;
@@ -56,5 +57,18 @@ describe('route table ↔ OpenAPI document', () => {
       const { operation } = operations.find((o) => o.key === routeKey(route))!;
       expect(operation.security, routeKey(route)).toEqual(route.access === 'public' ? [] : undefined);
     }
+  });
+});
+
+describe('route table ↔ local API server', () => {
+  it('routes a concrete request for every route to that route, and nothing to an unknown one', () => {
+    for (const route of routes) {
+      const path = route.path.replace(/\{(\w+)\}/g, 'abc-123');
+      const found = matchRoute(route.method, path);
+      expect(found?.route.operationId, routeKey(route)).toBe(route.operationId);
+      if (route.path.includes('{id}')) expect(found?.params).toEqual({ id: 'abc-123' });
+    }
+    expect(matchRoute('PATCH', '/api/bands')).toBeNull();
+    expect(matchRoute('GET', '/api/bands/a/b')).toBeNull();
   });
 });
