@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
+import { localTable } from '../support/dynamo.ts';
 
 let browser: Browser;
 let page: Page;
@@ -109,6 +110,38 @@ describe('the operator', () => {
     await dialog().getByRole('heading', { name: 'Elimina Servizio' }).waitFor();
     await dialog().getByRole('button', { name: 'Conferma' }).click();
     await expect.poll(() => page.getByRole('row', { name: /Servizio prova E2E/ }).count()).toBe(0);
+  });
+
+  it('is told, and the band stays, when deleting a band that a call uses', async () => {
+    await page.goto(`${inject('appUrl')}/fasce`);
+    const detail = page.getByRole('link', { name: 'Dettaglio fascia Fascia 3' });
+    const bandId = new URL(await detail.getAttribute('href') ?? '', inject('appUrl')).searchParams.get('range')!;
+    await localTable().plantCall('bando-e2e', 'servizio-e2e', [bandId]); // the calls feature is a later issue
+    await page.getByRole('button', { name: 'Elimina fascia Fascia 3' }).click();
+    await dialog().getByRole('button', { name: 'Conferma' }).click();
+    await page.getByRole('alert').getByText('La fascia ISEE selezionata è inclusa in un bando in corso.').waitFor();
+    await screenshot(page, 'band-in-use-alert');
+    expect(await page.getByRole('row', { name: /Fascia 3/ }).count()).toBe(1);
+    // The alert goes away by itself after 4 seconds.
+    await expect.poll(() => page.getByText('La fascia ISEE selezionata è inclusa in un bando in corso.').count(), { timeout: 8000 }).toBe(0);
+  });
+
+  it('goes back with Backspace outside a field, and offers "Torna su" once scrolled', async () => {
+    await page.goto(`${inject('appUrl')}/fasce`);
+    await page.getByRole('link', { name: 'Nuova Fascia' }).click();
+    await page.getByLabel('Nome').fill('abc');
+    await page.getByLabel('Nome').press('Backspace'); // inside a field it only deletes a letter
+    expect(page.url()).toContain('/fasce/nuova_fascia');
+    await page.getByRole('heading', { level: 1 }).click();
+    await page.keyboard.press('Backspace');
+    await page.waitForURL((url) => url.pathname === '/fasce');
+
+    await page.setViewportSize({ width: 1280, height: 400 });
+    expect(await page.getByRole('button', { name: 'Torna su' }).count()).toBe(0);
+    await page.mouse.wheel(0, 600);
+    await page.getByRole('button', { name: 'Torna su' }).click();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('sees the SESSIONE SCADUTA modal when the API rejects the token', async () => {
