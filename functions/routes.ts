@@ -3,13 +3,14 @@ import { bandInputSchema, bandSchema } from './domain/bands.ts';
 import { meSchema } from './domain/profile.ts';
 import type { Role } from './domain/roles.ts';
 import { serviceInputSchema, serviceSchema } from './domain/services.ts';
+import { uploadRequestSchema, uploadTicketSchema } from './domain/files.ts';
 import { idParamsSchema, pageOf, pageQuerySchema } from './domain/validation.ts';
 
 /**
  * The one route table. The CDK stack (routes and Lambdas), the local API server, the authorization
  * check and the OpenAPI document are all derived from it.
  */
-export const resources = ['bands', 'services', 'profile', 'public'] as const;
+export const resources = ['bands', 'services', 'profile', 'public', 'uploads'] as const;
 export type Resource = (typeof resources)[number];
 
 /** 'public': no token needed; 'signed-in': any role; otherwise the roles allowed. */
@@ -48,6 +49,8 @@ export const routes = [
   { operationId: 'deleteService', method: 'DELETE', path: '/api/services/{id}', resource: 'services', access: OPERATOR, summary: 'Eliminazione di un servizio senza bandi associati', params: idParamsSchema, status: 204 },
   // Profile of whoever is signed in
   { operationId: 'getMe', method: 'GET', path: '/api/me', resource: 'profile', access: 'signed-in', summary: 'Ruolo e dati della persona che ha eseguito il login', status: 200, response: meSchema },
+  // File uploads: a presigned POST straight to the documents bucket; the feature that uses the file claims it
+  { operationId: 'createUpload', method: 'POST', path: '/api/uploads', resource: 'uploads', access: ['OPERATOR', 'CITIZEN'], summary: 'Autorizzazione a caricare un file (PDF, JPEG, PNG) direttamente nello storage', body: uploadRequestSchema, status: 201, response: uploadTicketSchema },
   // Public documents
   { operationId: 'getOpenApi', method: 'GET', path: '/api/openapi.json', resource: 'public', access: 'public', summary: 'Questo documento OpenAPI', status: 200 },
 ] as const satisfies readonly RouteDef[];

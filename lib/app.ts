@@ -62,6 +62,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     webDomainName: context.webDomainName,
     certificateArn: context.certificateArn,
     webAclArn: context.webAclArn,
+    documentsBucket: data.documents,
   });
   const api = new ApiStack(app, `${prefix}Api`, {
     env,

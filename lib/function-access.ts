@@ -20,4 +20,5 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   services: { table: 'RW' },
   profile: {},
   public: {},
+  uploads: { documents: 'RW' },
 };

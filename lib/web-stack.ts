@@ -28,6 +28,8 @@ export interface WebStackProps extends StackProps {
   certificateArn?: string;
   /** An existing WAF web ACL (CLOUDFRONT scope, us-east-1) to attach to the distribution. */
   webAclArn?: string;
+  /** The browser uploads to it (presigned POST) and opens files from it (presigned GET). */
+  documentsBucket: s3.IBucket;
 }
 
 const OAUTH_SCOPES = [cognito.OAuthScope.OPENID, cognito.OAuthScope.PROFILE, cognito.OAuthScope.EMAIL];
@@ -73,7 +75,7 @@ export class WebStack extends Stack {
     });
 
     const customDomain = props.webDomainName && props.certificateArn ? props.webDomainName : undefined;
-    const securityHeaders = this.securityHeaders(props.authDomain);
+    const securityHeaders = this.securityHeaders(props.authDomain, props.documentsBucket);
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Portale servizi sociali',
       defaultRootObject: 'index.html',
@@ -207,8 +209,9 @@ export class WebStack extends Stack {
     return httpApi;
   }
 
-  private securityHeaders(authDomain: cognito.UserPoolDomain): cloudfront.ResponseHeadersPolicy {
+  private securityHeaders(authDomain: cognito.UserPoolDomain, documentsBucket: s3.IBucket): cloudfront.ResponseHeadersPolicy {
     const cognitoDomain = authDomain.baseUrl();
+    const storage = `https://${documentsBucket.bucketRegionalDomainName}`;
     // oidc-client-ts reads the discovery document from the issuer (cognito-idp) and redeems the code
     // at the Cognito domain; the sign-in page is a navigation to that domain (form-action covers the
     // redirect chain of its forms).
@@ -217,10 +220,10 @@ export class WebStack extends Stack {
       "default-src 'self'",
       "script-src 'self'",
       "style-src 'self' 'unsafe-inline'", // Amplify UI injects its theme as inline CSS
-      "img-src 'self' data: blob:",
+      `img-src 'self' data: blob: ${storage}`,
       "font-src 'self'",
-      `connect-src 'self' ${cognitoDomain} ${cognitoIdp}`,
-      "frame-src 'self' blob:",
+      `connect-src 'self' ${cognitoDomain} ${cognitoIdp} ${storage}`,
+      `frame-src 'self' blob: ${storage}`,
       "object-src 'none'",
       "base-uri 'self'",
       `form-action 'self' ${cognitoDomain}`,

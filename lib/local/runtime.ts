@@ -46,8 +46,9 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     // The Lambdas read their configuration at cold start, as in the cloud: set it before loading them.
     Object.assign(process.env, {
       AWS_REGION: REGION,
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
+      // s3rver accepts only its own fixed credentials; dynalite accepts any.
+      AWS_ACCESS_KEY_ID: 'S3RVER',
+      AWS_SECRET_ACCESS_KEY: 'S3RVER',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       TABLE_NAME,
       DYNAMODB_ENDPOINT: dynamoEndpoint,
@@ -61,7 +62,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
 
     opened.push(await startDynamo(config.dataDir, config.dynamoPort));
     const isNew = await ensureTable(dynamoEndpoint, TABLE_NAME);
-    opened.push(await startS3(config.dataDir, config.s3Port, Object.values(BUCKETS)));
+    opened.push(await startS3(config.dataDir, config.s3Port, Object.values(BUCKETS), app));
     opened.push(await startIdentityProvider({ issuer, port: config.idpPort, appUrl: app, dataDir: config.dataDir }));
 
     const handlers = {} as Record<Resource, LambdaHandler>;
@@ -71,7 +72,8 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     if (isNew && options.seed) await seedDemoData();
 
     const handleApi = createApiListener({ issuer, audience: API_AUDIENCE, handlers });
-    const handleWeb = await webListener(options.web, { apiBaseUrl: '', issuer, clientId: OIDC_CLIENT_ID, scope: 'openid profile email' }, opened);
+    const runtimeConfig = { apiBaseUrl: '', issuer, clientId: OIDC_CLIENT_ID, scope: 'openid profile email' };
+    const handleWeb = await webListener(options.web, runtimeConfig, s3Endpoint, opened);
     const server = http.createServer((req, res) => {
       const pathname = (req.url ?? '/').split('?')[0];
       const route = pathname === '/api' || pathname.startsWith('/api/') ? handleApi : handleWeb;
@@ -101,16 +103,16 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
 type Listener = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /** The same security headers CloudFront adds in the cloud, so a CSP mistake shows up locally first. */
-function securityHeaders(issuer: string): Record<string, string> {
+function securityHeaders(issuer: string, storage: string): Record<string, string> {
   return {
     'content-security-policy': [
       "default-src 'self'",
       "script-src 'self'",
       "style-src 'self' 'unsafe-inline'",
-      "img-src 'self' data: blob:",
+      `img-src 'self' data: blob: ${storage}`,
       "font-src 'self'",
-      `connect-src 'self' ${issuer}`,
-      "frame-src 'self' blob:",
+      `connect-src 'self' ${issuer} ${storage}`,
+      `frame-src 'self' blob: ${storage}`,
       "object-src 'none'",
       "base-uri 'self'",
       `form-action 'self' ${issuer}`,
@@ -122,7 +124,12 @@ function securityHeaders(issuer: string): Record<string, string> {
   };
 }
 
-async function webListener(mode: StartOptions['web'], runtimeConfig: Record<string, string>, opened: Closable[]): Promise<Listener> {
+async function webListener(
+  mode: StartOptions['web'],
+  runtimeConfig: Record<string, string>,
+  storage: string,
+  opened: Closable[],
+): Promise<Listener> {
   const serveConfig = (res: ServerResponse) => {
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
     res.end(JSON.stringify(runtimeConfig));
@@ -147,7 +154,7 @@ async function webListener(mode: StartOptions['web'], runtimeConfig: Record<stri
   if (!fs.existsSync(path.join(dist, 'index.html'))) {
     throw new Error('web/dist non esiste: esegui prima "npm run build:web" (npm start lo fa da sé).');
   }
-  const headers = securityHeaders(runtimeConfig.issuer);
+  const headers = securityHeaders(runtimeConfig.issuer, storage);
   const serveStatic = sirv(dist, {
     single: true,
     etag: true,

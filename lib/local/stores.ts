@@ -61,7 +61,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
 }
 
 /** s3rver: S3's API on the file system, persisted in `<dataDir>/s3`. */
-export async function startS3(dataDir: string, port: number, buckets: string[]): Promise<Closable> {
+export async function startS3(dataDir: string, port: number, buckets: string[], webOrigin: string): Promise<Closable> {
   const S3rver = require('s3rver');
   const directory = path.join(dataDir, 's3');
   await fs.mkdir(directory, { recursive: true });
@@ -70,8 +70,21 @@ export async function startS3(dataDir: string, port: number, buckets: string[]):
     address: '127.0.0.1',
     directory,
     silent: true,
-    configureBuckets: buckets.map((name) => ({ name })),
+    // The browser uploads with presigned POSTs and opens presigned links: the web app's origin needs CORS.
+    configureBuckets: buckets.map((name) => ({ name, configs: [corsConfiguration(webOrigin)] })),
   });
   await server.run();
   return { close: () => server.close() };
 }
+
+const corsConfiguration = (origin: string) => `<CORSConfiguration>
+  <CORSRule>
+    <AllowedOrigin>${origin}</AllowedOrigin>
+    <AllowedMethod>GET</AllowedMethod>
+    <AllowedMethod>HEAD</AllowedMethod>
+    <AllowedMethod>POST</AllowedMethod>
+    <AllowedMethod>PUT</AllowedMethod>
+    <AllowedHeader>*</AllowedHeader>
+    <MaxAgeSeconds>3000</MaxAgeSeconds>
+  </CORSRule>
+</CORSConfiguration>`;

@@ -41,7 +41,7 @@ function runNextToBundle(fn: PortalFunction, script: string) {
     const result = spawnSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], {
       cwd: dir,
       encoding: 'utf8',
-      env: { ...process.env, TABLE_NAME: 'portale-test', AWS_REGION: 'eu-south-1', POWERTOOLS_DEV: 'false' },
+      env: { ...process.env, TABLE_NAME: 'portale-test', DOCUMENTS_BUCKET: 'portale-documents-test', AWS_REGION: 'eu-south-1', POWERTOOLS_DEV: 'false' },
     });
     expect(result.status, `${fn.node.path}: ${result.stderr}`).toBe(0);
     return JSON.parse(result.stdout.trim().split('\n').pop()!);

@@ -8,5 +8,6 @@ export default async function setup(project: TestProject) {
   project.provide('issuer', stack.issuer);
   project.provide('dynamoEndpoint', stack.dynamoEndpoint);
   project.provide('dataDir', stack.dataDir);
+  project.provide('s3Endpoint', stack.s3Endpoint);
   return () => stack.close();
 }

@@ -23,11 +23,13 @@ const expected: Record<string, Row> = {
   'PUT /api/services/{id}': operatorsOnly(200),
   'DELETE /api/services/{id}': operatorsOnly(204),
   'GET /api/me': { ...everyone(200), anonymous: 401 },
+  'POST /api/uploads': { anonymous: 401, citizen: 201, newCitizen: 201, operator: 201, delegate: 403, entityOperator: 201 },
   'GET /api/openapi.json': everyone(200),
 };
 
 const validBody: Record<string, unknown> = {
   bands: { name: 'Fascia matrice', min: 0, max: 100, percent: 50, fixedCost: 10 },
+  uploads: { purpose: 'subscription-file', fileName: 'documento.pdf', contentType: 'application/pdf', size: 1024 },
   services: { code: 'MATRICE', name: 'Servizio matrice', description: 'Servizio creato dal test dei permessi.' },
 };
 

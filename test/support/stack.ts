@@ -33,5 +33,6 @@ declare module 'vitest' {
     issuer: string;
     dynamoEndpoint: string;
     dataDir: string;
+    s3Endpoint: string;
   }
 }

@@ -1,0 +1,118 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { fileTypeFromBuffer } from 'file-type';
+import { ValidationError } from '../domain/errors.ts';
+import { MAX_FILE_BYTES, fileMessages, isAcceptedType, type UploadRequest, type UploadTicket } from '../domain/files.ts';
+
+/**
+ * Files live in S3 (the local stand-in is s3rver), never in DynamoDB. The browser uploads straight to the
+ * bucket with a presigned POST, so a file can be larger than a Lambda request; the API then "claims" the
+ * staged object: it checks the stored bytes (size, type read from the content, not the name) and moves it
+ * to its final key. s3rver does not enforce POST policies, and even S3 cannot check the content: the claim
+ * is the check that counts.
+ */
+const requireEnv = (name: string) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`Missing environment variable ${name}`);
+  return value;
+};
+export const documentsBucket = requireEnv('DOCUMENTS_BUCKET');
+
+export const s3 = new S3Client({
+  endpoint: process.env.S3_ENDPOINT || undefined,
+  forcePathStyle: !!process.env.S3_ENDPOINT,
+  requestChecksumCalculation: 'WHEN_REQUIRED',
+  responseChecksumValidation: 'WHEN_REQUIRED',
+});
+
+const UPLOAD_TTL_SECONDS = 300;
+/** Links to read a file live this long: enough to open it, too short to share. */
+export const DOWNLOAD_TTL_SECONDS = 300;
+
+/** Staging keys carry a hash of the uploader, so nobody can claim someone else's upload. */
+const ownerTag = (ownerSub: string) => createHash('sha256').update(ownerSub).digest('hex').slice(0, 20);
+const stagingPrefix = (ownerSub: string) => `staging/${ownerTag(ownerSub)}/`;
+
+export async function createUpload(ownerSub: string, request: UploadRequest): Promise<UploadTicket> {
+  const uploadKey = `${stagingPrefix(ownerSub)}${request.purpose}/${randomUUID()}`;
+  const { url, fields } = await createPresignedPost(s3, {
+    Bucket: documentsBucket,
+    Key: uploadKey,
+    Conditions: [['content-length-range', 1, MAX_FILE_BYTES]],
+    Fields: { 'Content-Type': request.contentType },
+    Expires: UPLOAD_TTL_SECONDS,
+  });
+  return { uploadKey, url, fields, expiresInSeconds: UPLOAD_TTL_SECONDS };
+}
+
+export interface ClaimedFile {
+  key: string;
+  contentType: string;
+  size: number;
+}
+
+const notFound = (error: unknown) => error instanceof Error && (error.name === 'NotFound' || error.name === 'NoSuchKey');
+
+/**
+ * Checks a staged upload and moves it to `finalKey`. A file of the wrong type or size is deleted and
+ * refused with the spec's message; nothing else is written.
+ */
+export async function claimUpload(ownerSub: string, uploadKey: string, finalKey: string): Promise<ClaimedFile> {
+  if (!uploadKey.startsWith(stagingPrefix(ownerSub)) || uploadKey.includes('..')) throw new ValidationError(fileMessages.notFound);
+  let size: number;
+  try {
+    const head = await s3.send(new HeadObjectCommand({ Bucket: documentsBucket, Key: uploadKey }));
+    size = head.ContentLength ?? 0;
+  } catch (error) {
+    if (notFound(error)) throw new ValidationError(fileMessages.notFound);
+    throw error;
+  }
+  const refuse = async (message: string) => {
+    await s3.send(new DeleteObjectCommand({ Bucket: documentsBucket, Key: uploadKey }));
+    return new ValidationError(message);
+  };
+  if (size === 0) throw await refuse(fileMessages.empty);
+  if (size > MAX_FILE_BYTES) throw await refuse(fileMessages.tooLarge);
+
+  const head = await s3.send(new GetObjectCommand({ Bucket: documentsBucket, Key: uploadKey, Range: 'bytes=0-4099' }));
+  const bytes = await head.Body!.transformToByteArray();
+  const detected = await fileTypeFromBuffer(bytes);
+  if (!isAcceptedType(detected?.mime)) throw await refuse(fileMessages.unsupported);
+
+  await s3.send(
+    new CopyObjectCommand({
+      Bucket: documentsBucket,
+      Key: finalKey,
+      CopySource: `${documentsBucket}/${encodeURIComponent(uploadKey).replace(/%2F/g, '/')}`,
+      ContentType: detected!.mime,
+      MetadataDirective: 'REPLACE',
+    }),
+  );
+  await s3.send(new DeleteObjectCommand({ Bucket: documentsBucket, Key: uploadKey }));
+  return { key: finalKey, contentType: detected!.mime, size };
+}
+
+/** A short-lived link that opens the file in the browser (inline), named as the user named it. */
+export function downloadUrl(key: string, fileName: string): Promise<string> {
+  const safeName = fileName.replace(/["\\\r\n]/g, '_');
+  return getSignedUrl(
+    s3,
+    new GetObjectCommand({
+      Bucket: documentsBucket,
+      Key: key,
+      ResponseContentDisposition: `inline; filename="${safeName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+    }),
+    { expiresIn: DOWNLOAD_TTL_SECONDS },
+  );
+}
+
+export async function deleteFile(key: string): Promise<void> {
+  await s3.send(new DeleteObjectCommand({ Bucket: documentsBucket, Key: key }));
+}
+
+export async function readFile(key: string): Promise<Uint8Array> {
+  const object = await s3.send(new GetObjectCommand({ Bucket: documentsBucket, Key: key }));
+  return object.Body!.transformToByteArray();
+}

@@ -1,0 +1,53 @@
+import * as z from 'zod';
+import { fill } from './messages.ts';
+
+/** The file types the spec accepts for every upload (part 1 §9, part 2 §9). */
+export const ACCEPTED_TYPES = ['image/jpeg', 'image/jpg', 'image/png', 'application/pdf'] as const;
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+export const fileMessages = {
+  unsupported: 'Carica un file con un formato supportato',
+  missing: 'Non è stato caricato nessun documento',
+  tooLarge: fill('Il file supera la dimensione massima di {mb} MB.', { mb: MAX_FILE_BYTES / 1024 / 1024 }),
+  empty: 'Il file è vuoto.',
+  notFound: 'Il file caricato non è stato trovato: caricalo di nuovo.',
+  tooMany: 'Non è possibile caricare più di cinque allegati.',
+} as const;
+
+/** What an upload is for: decides the final place of the file and who may read it. */
+export const uploadPurposes = ['call-form', 'subscription-file', 'isee'] as const;
+export type UploadPurpose = (typeof uploadPurposes)[number];
+
+/** The browser asks for a presigned upload; the declared type and size are checked again on the stored bytes. */
+export const uploadRequestSchema = z.object({
+  purpose: z.enum(uploadPurposes),
+  fileName: z.string().trim().min(1, fileMessages.missing).max(200),
+  contentType: z.string().refine((type) => (ACCEPTED_TYPES as readonly string[]).includes(type), fileMessages.unsupported),
+  size: z.number().int().min(1, fileMessages.empty).max(MAX_FILE_BYTES, fileMessages.tooLarge),
+});
+export type UploadRequest = z.output<typeof uploadRequestSchema>;
+
+export const uploadTicketSchema = z.object({
+  uploadKey: z.string(),
+  url: z.string(),
+  fields: z.record(z.string(), z.string()),
+  expiresInSeconds: z.number(),
+});
+export type UploadTicket = z.output<typeof uploadTicketSchema>;
+
+/** A stored file as the API shows it: a short-lived link, never the bytes. */
+export const storedFileSchema = z.object({
+  storageFileId: z.string(),
+  name: z.string(),
+  contentType: z.string(),
+  size: z.number(),
+});
+export type StoredFile = z.output<typeof storedFileSchema>;
+
+/** A file reference a form sends after uploading: the key the upload ticket gave, and the file's name. */
+export const uploadedFileSchema = z.object({
+  uploadKey: z.string().min(1).max(300),
+  name: z.string().trim().min(1).max(200),
+});
+
+export const isAcceptedType = (type: string | undefined): boolean => !!type && (ACCEPTED_TYPES as readonly string[]).includes(type);
