@@ -24,6 +24,8 @@ export const keys = {
   service: (id: string) => ({ pk: `SERVICE#${id}`, sk: 'SERVICE' }),
   servicesCollection: 'SERVICES',
   callsOfService: (serviceId: string) => `SERVICE#${serviceId}#CALLS`,
+  user: (id: string) => ({ pk: `USER#${id}`, sk: 'USER' }),
+  userByFiscalCode: (fiscalCode: string) => ({ pk: `USERCF#${fiscalCode.toUpperCase()}`, sk: 'USERCF' }),
   auditOf: (entity: string, id: string) => `AUDIT#${entity}#${id}`,
   auditDay: (isoDate: string) => `AUDIT#${isoDate.slice(0, 10)}`,
 };
