@@ -26,6 +26,7 @@ export const keys = {
   callsOfService: (serviceId: string) => `SERVICE#${serviceId}#CALLS`,
   user: (id: string) => ({ pk: `USER#${id}`, sk: 'USER' }),
   userByFiscalCode: (fiscalCode: string) => ({ pk: `USERCF#${fiscalCode.toUpperCase()}`, sk: 'USERCF' }),
+  isee: (id: string) => ({ pk: `ISEE#${id}`, sk: 'ISEE' }),
   auditOf: (entity: string, id: string) => `AUDIT#${entity}#${id}`,
   auditDay: (isoDate: string) => `AUDIT#${isoDate.slice(0, 10)}`,
 };

@@ -1,0 +1,28 @@
+import * as z from 'zod';
+
+/**
+ * What the portal reads from an INPS ISEE attestation (reference.md), whichever text source produced the
+ * lines (the PDF's text layer, OCR, or Textract). Amounts in euro, dates ISO yyyy-mm-dd.
+ */
+export const iseeExtractionSchema = z.object({
+  protocollo: z.string().nullable(),
+  iseeOrdinario: z.number().nullable(),
+  iseeRistretto: z.number().nullable(),
+  dataRilascio: z.string().nullable(),
+  dataFine: z.string().nullable(),
+  fiscalCodes: z.array(z.string()),
+  /** 0–1: how sure the reading is (text source quality and how many fields were found). */
+  confidence: z.number().min(0).max(1),
+  /** The omissions/discrepancies ("omissioni/difformità") notice, when the attestation has one. */
+  omissionsNotice: z.string().nullable(),
+  source: z.enum(['pdf-text', 'ocr', 'textract']),
+});
+export type IseeExtraction = z.output<typeof iseeExtractionSchema>;
+
+/** PENDING while the reading runs (the verify page shows 'Elaborazione valore ISEE...'). */
+export const extractionStatuses = ['PENDING', 'DONE', 'FAILED', 'NONE'] as const;
+export type ExtractionStatus = (typeof extractionStatuses)[number];
+
+/** Where an ISEE's document is stored: the extraction finds the ISEE from the key. */
+export const iseeDocumentKey = (iseeId: string) => `isee/${iseeId}/document`;
+export const iseeIdFromKey = (key: string): string | null => /^isee\/([^/]+)\/document$/.exec(key)?.[1] ?? null;
