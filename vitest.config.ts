@@ -17,6 +17,8 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/integration/global-setup.ts'],
+          // One shared stack: files run one after the other so a test's data (a citizen's newest ISEE) stays its own.
+          fileParallelism: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
           env,

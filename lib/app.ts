@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { App, Validations, type Environment } from 'aws-cdk-lib';
+import { App, Stack, Validations, type Environment } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ApiStack } from './api-stack.ts';
 import { AuthStack } from './auth-stack.ts';
 import { portalContext } from './context.ts';
 import { DataStack } from './data-stack.ts';
+import { IseeExtraction } from './isee-extraction.ts';
 import { repoRoot } from './portal-function.ts';
 import { WebStack } from './web-stack.ts';
 
@@ -72,9 +73,16 @@ export function buildApp(options: BuildAppOptions = {}) {
     data,
   });
 
+  // The ISEE reading: stateless like the API, in its own stack so each redeploys alone.
+  const extraction = new Stack(app, `${prefix}IseeExtraction`, {
+    env,
+    description: 'Portale servizi sociali: automatic reading of ISEE attestations (EventBridge, Step Functions, Textract)',
+  });
+  const iseeExtraction = new IseeExtraction(extraction, 'IseeExtraction', { table: data.table, documents: data.documents });
+
   // cdk-nag 3 is a policy-validation plugin: any finding not acknowledged (lib/nag.ts) fails the synth.
   if (options.nag !== false) Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
-  return { app, data, auth, web, api, stacks: [data, auth, web, api] };
+  return { app, data, auth, web, api, extraction, iseeExtraction, stacks: [data, auth, web, api, extraction] };
 }
 
 export type PortalApp = ReturnType<typeof buildApp>;

@@ -80,6 +80,10 @@ export class DataStack extends Stack {
       ],
     });
 
+    // "Object Created" events to EventBridge start the ISEE reading (lib/isee-extraction.ts). Set on the
+    // bucket itself: the L2 `eventBridgeEnabled` sets the same flag through a custom resource and its Lambda.
+    (this.documents.node.defaultChild as s3.CfnBucket).addPropertyOverride('NotificationConfiguration.EventBridgeConfiguration.EventBridgeEnabled', true);
+
     this.exports = new s3.Bucket(this, 'Exports', {
       ...privateBucketDefaults,
       removalPolicy: RemovalPolicy.RETAIN,

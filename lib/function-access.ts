@@ -18,7 +18,11 @@ export interface FunctionAccess {
 export const functionAccess: Record<Resource, FunctionAccess> = {
   bands: { table: 'RW' },
   services: { table: 'RW' },
-  profile: {},
+  profile: { table: 'RW' },
   public: {},
   uploads: { documents: 'RW' },
+  users: { table: 'RW' },
+  isee: { table: 'RW', documents: 'RW' },
+  calls: { table: 'RW', documents: 'RW' },
+  subscriptions: { table: 'RW', documents: 'RW' },
 };

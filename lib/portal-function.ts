@@ -22,6 +22,8 @@ export interface PortalFunctionProps {
   serviceName: string;
   description?: string;
   environment?: Record<string, string>;
+  /** Default 10 s: an API request. Background steps (the ISEE reading) may need longer. */
+  timeout?: Duration;
 }
 
 /** ESM bundles may still hold CommonJS code that calls require(): give it one. */
@@ -51,7 +53,7 @@ export class PortalFunction extends NodejsFunction {
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: 512,
-      timeout: Duration.seconds(10),
+      timeout: props.timeout ?? Duration.seconds(10),
       tracing: lambda.Tracing.ACTIVE,
       logGroup,
       role,

@@ -14,6 +14,11 @@ export const table = {
   indexes: [
     { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
     { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    // Users search (README, "DynamoDB keys"): one sparse prefix index per searchable field.
+    { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+    { name: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
+    { name: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
+    { name: 'gsi6', partitionKey: 'gsi6pk', sortKey: 'gsi6sk' },
   ],
 } as const;
 
@@ -24,9 +29,30 @@ export const keys = {
   service: (id: string) => ({ pk: `SERVICE#${id}`, sk: 'SERVICE' }),
   servicesCollection: 'SERVICES',
   callsOfService: (serviceId: string) => `SERVICE#${serviceId}#CALLS`,
+  call: (id: string) => ({ pk: `CALL#${id}`, sk: 'CALL' }),
+  callsCollection: 'CALLS',
+  /** Present only while the call is OPEN: the public board and a service's open calls read these. */
+  openCallMarker: (id: string) => ({ pk: `CALL#${id}`, sk: 'OPEN' }),
+  openCallsCollection: 'OPEN_CALLS',
+  openCallsOfService: (serviceId: string) => `SERVICE#${serviceId}#OPEN_CALLS`,
+  callBandLink: (callId: string, bandId: string) => ({ pk: `CALL#${callId}`, sk: `BAND#${bandId}` }),
+  /** One subscription per citizen and call, by construction: the key is the pair. */
+  subscription: (callId: string, userId: string) => ({ pk: `CALL#${callId}`, sk: `SUBSCRIBER#${userId}` }),
+  subscriptionsOfUser: (userId: string) => `USER#${userId}#SUBSCRIPTIONS`,
+  subscriptionsOfCall: (callId: string) => `CALL#${callId}#SUBSCRIPTIONS`,
   user: (id: string) => ({ pk: `USER#${id}`, sk: 'USER' }),
   userByFiscalCode: (fiscalCode: string) => ({ pk: `USERCF#${fiscalCode.toUpperCase()}`, sk: 'USERCF' }),
   isee: (id: string) => ({ pk: `ISEE#${id}`, sk: 'ISEE' }),
+  /** Users search: gsi1 by last name, gsi2 LOADED (sparse), gsi3 first name, gsi4 fiscal code, gsi5 e-mail, gsi6 phone. */
+  usersByLastName: 'USERS',
+  usersLoaded: 'USERS#LOADED',
+  usersByFirstName: 'USERS#FIRSTNAME',
+  usersByFiscalCode: 'USERS#FISCALCODE',
+  usersByEmail: 'USERS#EMAIL',
+  usersByPhone: 'USERS#PHONE',
+  /** The ISEE of a user, newest first (gsi2), and the ISEE waiting for an operator (gsi1, sparse). */
+  iseesOfUser: (userId: string) => `USER#${userId}#ISEES`,
+  iseesToVerify: 'ISEES#LOADED',
   auditOf: (entity: string, id: string) => `AUDIT#${entity}#${id}`,
   auditDay: (isoDate: string) => `AUDIT#${isoDate.slice(0, 10)}`,
 };

@@ -22,6 +22,20 @@ export const messages = {
     notFound: 'Il servizio selezionato non esiste.',
     hasCalls: 'Il servizio non può essere eliminato perché ha dei bandi associati.',
   },
+  call: {
+    notFound: 'Il bando selezionato non è presente.',
+    notOpen: 'Il bando selezionato non è aperto alle iscrizioni.',
+    hasSubscriptions: 'Il bando non può essere eliminato perché ha delle iscrizioni.',
+    year: 'Inserisci un anno valido di quattro cifre.',
+    state: 'Lo stato del bando non è valido.',
+    fileNotFound: 'L’allegato selezionato non esiste.',
+    changed: 'Il bando è stato modificato nel frattempo: ricarica la pagina e riprova.',
+  },
+  subscription: {
+    alreadySubscribed: 'Hai già inviato una richiesta di iscrizione a questo bando.',
+    notFound: 'L’iscrizione selezionata non è presente.',
+    noValidatedIsee: 'Non è possibile iscriversi ai bandi finché il Comune non ha validato il tuo ISEE: caricalo dalla pagina Caricamento ISEE.',
+  },
 } as const;
 
 export function fill(template: string, values: Record<string, string | number>): string {

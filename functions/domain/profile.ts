@@ -10,5 +10,11 @@ export const meSchema = z.object({
   fiscalCode: z.string().nullable(),
   email: z.string().nullable(),
   workingEntityId: z.string().nullable(),
+  /** The citizen's user record (created at the first sign-in); null for operators and delegates. */
+  userId: z.string().nullable(),
+  /** False while the citizen's profile misses a required field: the portal asks to complete it. */
+  profileComplete: z.boolean(),
+  /** The profile fields still missing ("user info is non-empty when the data is incomplete"). */
+  missingFields: z.array(z.string()),
 });
 export type Me = z.output<typeof meSchema>;

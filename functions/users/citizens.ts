@@ -4,6 +4,8 @@ import { ForbiddenError } from '../domain/errors.ts';
 import type { Actor } from '../domain/roles.ts';
 import { documentClient, isConditionFailure, tableName } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
+import { DEFAULT_NATION } from '../domain/users.ts';
+import { userItem } from './repository.ts';
 
 /**
  * The citizen's user record is found by fiscal code: the same person may have been registered by an
@@ -35,22 +37,28 @@ export async function ensureCitizen(actor: Actor, now = new Date().toISOString()
     if (isConditionFailure(error)) return (await findUserIdByFiscalCode(actor.fiscalCode))!;
     throw error;
   }
+  // The search attributes come with the record, so the citizen is found in /lista_utenti at once.
   await documentClient.send(
     new PutCommand({
       TableName: tableName,
       Item: {
-        ...keys.user(userId),
-        id: userId,
-        fiscalCode: actor.fiscalCode,
-        firstName: actor.firstName,
-        lastName: actor.lastName,
-        email: actor.email,
-        subject: actor.sub,
-        state: 'VALIDATED',
-        dataInsert: now,
+        ...userItem({
+          id: userId,
+          fiscalCode: actor.fiscalCode,
+          firstName: actor.firstName,
+          lastName: actor.lastName,
+          email: actor.email,
+          nation: DEFAULT_NATION,
+          subject: actor.sub,
+          state: 'VALIDATED',
+          dataInsert: now,
+        }),
         updatedAt: now,
       },
+      ConditionExpression: 'attribute_not_exists(pk)',
     }),
-  );
+  ).catch((error) => {
+    if (!isConditionFailure(error)) throw error;
+  });
   return userId;
 }

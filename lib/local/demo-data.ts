@@ -44,4 +44,6 @@ export async function seedDemoData(): Promise<void> {
   const services = await import('../../functions/services/repository.ts');
   for (const band of demoBands) await bands.createBand(band);
   for (const service of demoServices) await services.createService(service);
+  await (await import('./demo-calls.ts')).seedDemoCalls();
+  await (await import('./demo-users.ts')).seedDemoUsers();
 }

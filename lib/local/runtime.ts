@@ -8,6 +8,7 @@ import { createApiListener, type LambdaHandler } from './api-server.ts';
 import { API_AUDIENCE, OIDC_CLIENT_ID, REGION, TABLE_NAME, appUrl, issuerUrl, type LocalConfig } from './config.ts';
 import { seedDemoData } from './demo-data.ts';
 import { startIdentityProvider } from './idp.ts';
+import { startIseeExtraction } from './isee-extraction.ts';
 import { ensureTable, startDynamo, startS3, type Closable } from './stores.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -62,7 +63,8 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
 
     opened.push(await startDynamo(config.dataDir, config.dynamoPort));
     const isNew = await ensureTable(dynamoEndpoint, TABLE_NAME);
-    opened.push(await startS3(config.dataDir, config.s3Port, Object.values(BUCKETS), app));
+    const storage = await startS3(config.dataDir, config.s3Port, Object.values(BUCKETS), app);
+    opened.push(storage);
     opened.push(await startIdentityProvider({ issuer, port: config.idpPort, appUrl: app, dataDir: config.dataDir }));
 
     const handlers = {} as Record<Resource, LambdaHandler>;
@@ -70,6 +72,8 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
       handlers[resource] = (await import(`../../functions/${resource}/handler.ts`)).handler;
     }
     if (isNew && options.seed) await seedDemoData();
+    // The ISEE reading starts when a document lands under isee/, as the S3 → EventBridge rule does in the cloud.
+    opened.push(await startIseeExtraction(storage, BUCKETS.documents));
 
     const handleApi = createApiListener({ issuer, audience: API_AUDIENCE, handlers });
     const runtimeConfig = { apiBaseUrl: '', issuer, clientId: OIDC_CLIENT_ID, scope: 'openid profile email' };

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { table } from '../../functions/adapters/table.ts';
+import type { ObjectCreatedSource } from './isee-extraction.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -60,8 +61,8 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   return true;
 }
 
-/** s3rver: S3's API on the file system, persisted in `<dataDir>/s3`. */
-export async function startS3(dataDir: string, port: number, buckets: string[], webOrigin: string): Promise<Closable> {
+/** s3rver: S3's API on the file system, persisted in `<dataDir>/s3`, with its object-created notifications. */
+export async function startS3(dataDir: string, port: number, buckets: string[], webOrigin: string): Promise<Closable & ObjectCreatedSource> {
   const S3rver = require('s3rver');
   const directory = path.join(dataDir, 's3');
   await fs.mkdir(directory, { recursive: true });
@@ -74,7 +75,14 @@ export async function startS3(dataDir: string, port: number, buckets: string[], 
     configureBuckets: buckets.map((name) => ({ name, configs: [corsConfiguration(webOrigin)] })),
   });
   await server.run();
-  return { close: () => server.close() };
+  return {
+    close: () => server.close(),
+    // s3rver emits 'event' with S3's notification records (ObjectCreated:Put/Post/Copy, ObjectRemoved).
+    onObjectCreated: (listener) =>
+      server.on('event', (event: { Records: { eventName: string; s3: { bucket: { name: string }; object: { key: string } } }[] }) => {
+        for (const record of event.Records) if (record.eventName.startsWith('ObjectCreated:')) listener(record.s3.bucket.name, record.s3.object.key);
+      }),
+  };
 }
 
 const corsConfiguration = (origin: string) => `<CORSConfiguration>

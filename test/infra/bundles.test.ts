@@ -72,7 +72,12 @@ const apiEvent = (routeKey: string, claims?: Record<string, string>) => ({
 describe('Lambda bundles', () => {
   it('builds one bundle per resource and one for the token trigger', () => {
     expect(sizes.map((s) => s.function).sort()).toEqual(
-      [...resources.map((r) => `PortaleApi/${r}`), 'PortaleAuth/PreTokenGeneration'].sort(),
+      [
+        ...resources.map((r) => `PortaleApi/${r}`),
+        'PortaleAuth/PreTokenGeneration',
+        'PortaleIseeExtraction/IseeExtraction/ReadAttestation',
+        'PortaleIseeExtraction/IseeExtraction/WriteExtraction',
+      ].sort(),
     );
   });
 

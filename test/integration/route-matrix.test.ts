@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { giveValidatedIsee } from '../support/isee.ts';
 import { routes, routeKey } from '../../functions/routes.ts';
 import { as, personas, request, tokenFor, type Persona } from '../support/api.ts';
+import { callFields, openCall, upload } from '../support/calls.ts';
+import { samplePdf } from '../support/files.ts';
+import { attestationPdf, randomFiscalCode, stageIseeFile } from '../support/isee.ts';
 
 /**
  * Who may call what, written out by hand from the spec (part 2 §2.1 and §6) — not derived from the
@@ -10,6 +14,9 @@ import { as, personas, request, tokenFor, type Persona } from '../support/api.ts
 type Row = Record<Persona, number>;
 const everyone = (status: number): Row => ({ anonymous: status, citizen: status, newCitizen: status, operator: status, delegate: status, entityOperator: status });
 const operatorsOnly = (ok: number): Row => ({ anonymous: 401, citizen: 403, newCitizen: 403, operator: ok, delegate: 403, entityOperator: ok });
+/** Operators and delegates read (users, ISEE counts). */
+const readers = (ok: number): Row => ({ ...operatorsOnly(ok), delegate: ok });
+const citizensOnly = (ok: number): Row => ({ anonymous: 401, citizen: ok, newCitizen: ok, operator: 403, delegate: 403, entityOperator: 403 });
 
 const expected: Record<string, Row> = {
   'GET /api/bands': everyone(200),
@@ -25,18 +32,123 @@ const expected: Record<string, Row> = {
   'GET /api/me': { ...everyone(200), anonymous: 401 },
   'POST /api/uploads': { anonymous: 401, citizen: 201, newCitizen: 201, operator: 201, delegate: 403, entityOperator: 201 },
   'GET /api/openapi.json': everyone(200),
+  'GET /api/calls': operatorsOnly(200),
+  'GET /api/calls/{id}': operatorsOnly(200),
+  'POST /api/calls': operatorsOnly(201),
+  'PUT /api/calls/{id}': operatorsOnly(200),
+  'DELETE /api/calls/{id}': operatorsOnly(204),
+  'DELETE /api/calls/{id}/files/{fileId}': operatorsOnly(204),
+  'GET /api/services/{id}/calls': operatorsOnly(200),
+  'GET /api/open-calls': everyone(200),
+  'GET /api/open-calls/{id}': everyone(200),
+  'POST /api/calls/{id}/subscriptions': citizensOnly(201),
+  'GET /api/calls/{id}/subscription': citizensOnly(200),
+  'GET /api/subscriptions': citizensOnly(200),
+  'GET /api/profile': citizensOnly(200),
+  'PUT /api/profile': citizensOnly(200),
+  'GET /api/users': readers(200),
+  'GET /api/users/loaded/count': readers(200),
+  'GET /api/users/{id}': readers(200),
+  'POST /api/users': operatorsOnly(201),
+  'PUT /api/users/{id}': operatorsOnly(200),
+  'PUT /api/users/{id}/status': operatorsOnly(200),
+  'DELETE /api/users/{id}': operatorsOnly(204),
+  'GET /api/isee': operatorsOnly(200),
+  'GET /api/isee/to-verify/count': readers(200),
+  // The ISEE is Maria Rossi's ('citizen'): another citizen is told it is not there.
+  'GET /api/isee/{id}': { ...readers(200), citizen: 200, newCitizen: 404 },
+  'POST /api/isee': citizensOnly(201),
+  'PUT /api/isee/{id}/decision': operatorsOnly(200),
+  'DELETE /api/isee/{id}': operatorsOnly(204),
+  'GET /api/me/isee': citizensOnly(200),
+  'GET /api/users/{id}/isee': readers(200),
+  'POST /api/users/{id}/isee': operatorsOnly(201),
+  // The record is Maria Rossi's ('citizen'): any other citizen is told it is not there.
+  'GET /api/subscriptions/{id}': { ...citizensOnly(200), newCitizen: 404 },
 };
 
 const validBody: Record<string, unknown> = {
   bands: { name: 'Fascia matrice', min: 0, max: 100, percent: 50, fixedCost: 10 },
   uploads: { purpose: 'subscription-file', fileName: 'documento.pdf', contentType: 'application/pdf', size: 1024 },
   services: { code: 'MATRICE', name: 'Servizio matrice', description: 'Servizio creato dal test dei permessi.' },
+  // calls: set in beforeAll (it names a real service)
+  subscriptions: { files: [] },
+  // A fresh fiscal code at every read: each test makes a user of its own.
+  get users() {
+    return { ...matrixUser, fiscalCode: randomFiscalCode() };
+  },
+  isee: { value: 1000, year: 2026, date: '2026-01-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000003C-00', scadenza: '2026-12-31', excludeVerification: true },
+};
+
+const matrixUser = {
+  firstName: 'Utente', lastName: 'Matrice', birthDate: '1980-01-01', email: 'matrice@example.it', address: 'Via Roma', addressNumber: '1',
+  cap: '00100', city: 'Roma', country: 'RM', nation: 'IT', municipioId: '1',
+};
+const profileBody = { email: 'cittadino@example.it', birthDate: '1985-03-12', address: 'Via Roma', addressNumber: '12', cap: '00184', city: 'Roma', country: 'RM', nation: 'IT' };
+
+/** Bodies that depend on who sends them (a citizen's ISEE names a file that citizen uploaded). */
+const bodies: Record<string, (persona: Persona) => Promise<unknown>> = {
+  'POST /api/isee': async (persona) => {
+    if (persona !== 'citizen' && persona !== 'newCitizen') return { value: 1 };
+    const client = await as(persona);
+    return { value: 1000, document: await stageIseeFile(client, await attestationPdf({ fullName: 'Cittadino', fiscalCode: 'RSSMRA85C52H501N', protocol: 'INPS-ISEE-2026-00000004D-00', value: '1.000,00' })) };
+  },
+  'PUT /api/profile': async () => profileBody,
+  'PUT /api/users/{id}/status': async () => ({ suspended: true }),
+  'PUT /api/isee/{id}/decision': async () => ({ state: 1, value: 1000 }),
+};
+
+/** An ISEE for Maria Rossi ('citizen'); with a document it waits for review (LOADED). */
+async function matrixIsee(operator: Client, withDocument: boolean) {
+  const userId = (await (await as('citizen')).get('/api/me')).json.userId;
+  const document = withDocument ? await stageIseeFile(operator, await samplePdf('ISEE')) : undefined;
+  const created = await operator.post(`/api/users/${userId}/isee`, { ...(validBody.isee as object), document, excludeVerification: !withDocument });
+  expect(created.status).toBe(201);
+  return created.json.id as string;
+}
+
+type Client = Awaited<ReturnType<typeof as>>;
+
+/** Applying needs a validated ISEE (and the ISEE rows above upload new ones): both citizens get one the real way. */
+async function citizensEligible(operator: Client) {
+  for (const citizen of ['citizen', 'newCitizen'] as const) await giveValidatedIsee(await as(citizen), operator);
+}
+
+/** Routes whose record is not made by POST /api/<resource>: each gets its own, and its path. */
+const setups: Record<string, (operator: Client) => Promise<string>> = {
+  'DELETE /api/calls/{id}/files/{fileId}': async (operator) => {
+    const form = await upload(operator, 'call-form', await samplePdf(), 'modulo.pdf');
+    const call = (await operator.post('/api/calls', { ...(validBody.calls as object), files: [form] })).json;
+    return `/api/calls/${call.id}/files/${call.announcementFiles[0].storageFileId}`;
+  },
+  'GET /api/services/{id}/calls': async (operator) => `/api/services/${(await operator.post('/api/services', validBody.services)).json.id}/calls`,
+  'GET /api/open-calls/{id}': async (operator) => `/api/open-calls/${(await openCall(operator)).call.id}`,
+  'POST /api/calls/{id}/subscriptions': async (operator) => {
+    await citizensEligible(operator);
+    return `/api/calls/${(await openCall(operator)).call.id}/subscriptions`;
+  },
+  'GET /api/calls/{id}/subscription': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/subscription`,
+  'GET /api/isee/{id}': async (operator) => `/api/isee/${await matrixIsee(operator, false)}`,
+  'PUT /api/isee/{id}/decision': async (operator) => `/api/isee/${await matrixIsee(operator, true)}/decision`,
+  'DELETE /api/isee/{id}': async (operator) => `/api/isee/${await matrixIsee(operator, false)}`,
+  'GET /api/users/{id}/isee': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/isee`,
+  'POST /api/users/{id}/isee': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/isee`,
+  'PUT /api/users/{id}/status': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/status`,
+  'GET /api/subscriptions/{id}': async (operator) => {
+    await citizensEligible(operator);
+    const { call } = await openCall(operator);
+    const created = await (await as('citizen')).post(`/api/calls/${call.id}/subscriptions`, { files: [] });
+    expect(created.status).toBe(201);
+    return `/api/subscriptions/${created.json.id}`;
+  },
 };
 
 describe('every route × every role', () => {
   const tokens = {} as Record<Persona, string | undefined>;
   beforeAll(async () => {
     for (const persona of personas) tokens[persona] = await tokenFor(persona);
+    const service = (await (await as('operator')).post('/api/services', validBody.services)).json;
+    validBody.calls = { ...callFields(service.id, 'Bando matrice'), year: 2025, state: 0 };
   });
 
   it('has an expectation for every route of the route table', () => {
@@ -50,14 +162,17 @@ describe('every route × every role', () => {
         const operator = await as('operator');
         // Each call that may change or read a record gets a record of its own, made by the operator.
         let path: string = route.path;
-        if (path.includes('{id}')) {
+        const setup = setups[routeKey(route)];
+        if (setup) path = await setup(operator);
+        else if (path.includes('{id}')) {
           const created = await operator.post(`/api/${route.resource}`, validBody[route.resource]);
           expect(created.status).toBe(201);
           path = path.replace('{id}', created.json.id);
         }
-        const body = route.method === 'POST' || route.method === 'PUT' ? validBody[route.resource] : undefined;
+        const bodyFor = bodies[routeKey(route)];
+        const body = route.method === 'POST' || route.method === 'PUT' ? (bodyFor ? await bodyFor(persona) : validBody[route.resource]) : undefined;
         const response = await request(route.method, path, { token: tokens[persona], body });
-        expect(response.status).toBe(want);
+        expect(response.status, JSON.stringify(response.json)).toBe(want);
         if (response.status >= 400) expect(response.json.detail).toMatch(/[a-zà-ù]/i);
       });
     }

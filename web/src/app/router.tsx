@@ -11,6 +11,11 @@ import { Shell } from './layout/shell';
 // Feature pages load on demand: the first load carries only the shell and the home pages.
 const bands = () => import('@/features/bands');
 const services = () => import('@/features/services');
+const users = () => import('@/features/users');
+const isee = () => import('@/features/isee');
+const profile = () => import('@/features/profile');
+const calls = () => import('@/features/calls');
+const subscriptions = () => import('@/features/subscriptions');
 const page = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType) =>
   lazy(async () => ({ default: pick(await load()) }));
 
@@ -29,6 +34,28 @@ const pages: PageMap = new Map<string, ComponentType>(
       [paths.services, page(services, (m) => m.ServicesPage)],
       [paths.newService, page(services, (m) => m.NewServicePage)],
       [paths.serviceDetail, page(services, (m) => m.ServiceDetailPage)],
+      [paths.users, page(users, (m) => m.UsersPage)],
+      [paths.newUser, page(users, (m) => m.NewUserPage)],
+      [paths.userRecord, page(users, (m) => m.UserRecordPage)],
+      [paths.profile, page(profile, (m) => m.ProfilePage)],
+      [paths.citizenIseeUpload, page(isee, (m) => m.CitizenIseeUploadPage)],
+      [paths.iseeList, page(isee, (m) => m.IseeListPage)],
+      ['/lista_isee/verifica_isee', page(isee, (m) => m.VerifyIseePage)],
+      ['/lista_utenti/dati_utente/verifica_isee', page(isee, (m) => m.VerifyIseePage)],
+      ['/visualizza_isee', page(isee, (m) => m.ViewIseePage)],
+      ['/lista_utenti/dati_utente/visualizza_isee', page(isee, (m) => m.ViewIseePage)],
+      ['/caricamento_ISEE_operatore', page(isee, (m) => m.OperatorIseeUploadPage)],
+      ['/lista_utenti/dati_utente/caricamento_ISEE_operatore', page(isee, (m) => m.OperatorIseeUploadPage)],
+      [paths.calls, page(calls, (m) => m.CallsPage)],
+      [paths.newCall, page(calls, (m) => m.NewCallPage)],
+      [paths.serviceNewCall, page(calls, (m) => m.NewCallPage)],
+      [paths.callDetail, page(calls, (m) => m.CallDetailPage)],
+      [paths.serviceCallDetail, page(calls, (m) => m.CallDetailPage)],
+      [paths.editCall, page(calls, (m) => m.EditCallPage)],
+      [paths.publicCall, page(subscriptions, (m) => m.CallPage)],
+      [paths.subscriptionCall, page(subscriptions, (m) => m.CallPage)],
+      [paths.serviceCalls, page(subscriptions, (m) => m.ServiceOpenCallsPage)],
+      [paths.subscriptions, page(subscriptions, (m) => m.SubscriptionsPage)],
     ] as const
   ).map(([path, component]) => [normalisePath(path), component]),
 );

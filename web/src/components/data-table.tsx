@@ -26,10 +26,12 @@ export interface DataTableProps<T> {
   rowKey: (row: T) => string;
   /** Shown instead of the table when there are no rows, e.g. 'Non sono presenti range'. */
   emptyText: string;
+  /** A class for a row (e.g. a tint for its state). */
+  rowClassName?: (row: T) => string | undefined;
 }
 
 /** A plain data table: caption, column headers (<th scope="col">), one row per item, an empty text. */
-export function DataTable<T>({ caption, captionVisible = false, columns, rows, rowKey, emptyText }: DataTableProps<T>) {
+export function DataTable<T>({ caption, captionVisible = false, columns, rows, rowKey, emptyText, rowClassName }: DataTableProps<T>) {
   if (rows.length === 0) {
     return (
       <Text as="p" className="data-table__empty" padding="medium">
@@ -52,7 +54,7 @@ export function DataTable<T>({ caption, captionVisible = false, columns, rows, r
         </TableHead>
         <TableBody>
           {rows.map((row) => (
-            <TableRow key={rowKey(row)}>
+            <TableRow key={rowKey(row)} className={rowClassName?.(row)}>
               {columns.map((column) => (
                 <TableCell
                   key={column.id}

@@ -3,10 +3,14 @@ import { paths } from '@/config/paths';
 import { useAuth } from '@/lib/auth';
 import { DashboardCard } from '../components/dashboard-card';
 import { Icon } from '../components/icons';
+import { OpenCallsBoard } from '@/features/calls/components/open-calls-board';
+import { CitizenServices } from '@/features/subscriptions/components/services-list';
+import { IseeBanner } from '@/features/isee/components/isee-banner';
+import { ProfileBanner } from '@/features/profile/components/profile-banner';
 
 /**
- * The citizen's home (spec part 2 §2.4): greeting and the four cards. The ISEE banners, the 'Bacheca'
- * and the 'Servizi' list of this page come with the calls and ISEE issues.
+ * The citizen's home (spec part 2 §2.4): greeting, the four cards, the 'Bacheca' (up to 3 open calls)
+ * and the 'Servizi' list. The ISEE banners come with the ISEE issue.
  */
 export function CitizenHome() {
   const { me } = useAuth();
@@ -18,6 +22,8 @@ export function CitizenHome() {
         Questa è la tua area personale dei servizi sociali: da qui segui le tue iscrizioni, carichi l’attestazione
         ISEE e aggiorni i tuoi dati.
       </Text>
+      <ProfileBanner />
+      <IseeBanner />
       <div className="dashboard-grid dashboard-grid--four">
         <DashboardCard
           title="Iscrizioni"
@@ -47,6 +53,8 @@ export function CitizenHome() {
           icon={<Icon name="book" />}
         />
       </div>
+      <OpenCallsBoard />
+      <CitizenServices />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { Heading } from '@aws-amplify/ui-react';
 import { paths } from '@/config/paths';
+import { useDashboardCounts } from './use-dashboard-counts';
 import { DashboardCard } from '../components/dashboard-card';
 import { Icon } from '../components/icons';
 
@@ -12,7 +13,9 @@ export interface DelegateCounts {
  * The delegate's home (spec part 2 §2.3). The ISEE card points at /lista_ISEE as the spec writes it,
  * although the delegate may not open that page: it leads to 'Autorizzazione negata'.
  */
-export function DelegatePanel({ counts = {} }: { counts?: DelegateCounts }) {
+export function DelegatePanel({ counts: given }: { counts?: DelegateCounts }) {
+  const fetched = useDashboardCounts();
+  const counts: DelegateCounts = { ...fetched, ...given };
   return (
     <section className="portal-page">
       <Heading level={1}>Pannello delegato</Heading>

@@ -6,6 +6,7 @@ import { municipality } from '@/config/municipality';
 import { ApiError, api, query, type Page } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { PageLoader } from '../layout/page-loader';
+import { OpenCallsBoard } from '@/features/calls/components/open-calls-board';
 
 const LOGIN_NEEDED = 'Per poterti iscrivere ai servizi devi effettuare il login con SPID o CIE.';
 const GENERIC_ERROR = 'Oops qualcosa è andato storto. Riprova più tardi!';
@@ -63,12 +64,7 @@ export function LandingPage() {
         </Button>
       </section>
 
-      <section className="landing-section" aria-labelledby="bacheca-title">
-        <Heading level={2} id="bacheca-title">
-          Bacheca
-        </Heading>
-        <Text>Al momento non ci sono bandi aperti da mostrare.</Text>
-      </section>
+      <OpenCallsBoard />
 
       <section className="landing-section" aria-labelledby="servizi-title" aria-busy={services.loading}>
         <Heading level={2} id="servizi-title">

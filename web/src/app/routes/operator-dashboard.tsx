@@ -1,5 +1,6 @@
 import { Heading } from '@aws-amplify/ui-react';
 import { paths } from '@/config/paths';
+import { useDashboardCounts } from './use-dashboard-counts';
 import { DashboardCard } from '../components/dashboard-card';
 import { Icon } from '../components/icons';
 
@@ -11,7 +12,9 @@ export interface OperatorCounts {
 }
 
 /** The operator's home (spec part 1 §2, 'PANNELLO OPERATORE'). */
-export function OperatorDashboard({ counts = {} }: { counts?: OperatorCounts }) {
+export function OperatorDashboard({ counts: given }: { counts?: OperatorCounts }) {
+  const fetched = useDashboardCounts();
+  const counts: OperatorCounts = { ...fetched, ...given };
   const usersTarget = (counts.loadedUsers ?? 0) > 0 ? `${paths.users}?loaded=true` : paths.users;
   return (
     <section className="portal-page">

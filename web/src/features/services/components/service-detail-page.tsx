@@ -34,7 +34,7 @@ export function ServiceDetailPage() {
     content = (
       <>
         <ServiceForm key={loaded.id} service={loaded} />
-        <ServiceCalls serviceId={loaded.id} />
+        <ServiceCalls serviceId={loaded.id} serviceName={loaded.name} />
       </>
     );
 

@@ -1,0 +1,198 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Band } from '../domain/bands.ts';
+import { CallState, nameSearchKey, type CallSummary } from '../domain/calls.ts';
+import type { KeptFile } from './files.ts';
+import { documentClient, isConditionFailure, queryPage, tableName } from '../adapters/dynamo.ts';
+import { keys } from '../adapters/table.ts';
+import { getBand } from '../bands/repository.ts';
+
+/**
+ * Calls (bandi). Items under pk "CALL#<id>":
+ * - sk "CALL": the call. gsi1 = "CALLS" / searchable name (operators' list, by name, prefix search);
+ *   gsi2 = "SERVICE#<sid>#CALLS" / name (the calls of a service: also what refuses a service's delete).
+ * - sk "BAND#<bandId>": one link per band, gsi2 = "BAND#<bandId>#CALLS" (refuses the band's delete).
+ * - sk "OPEN": present only while the call is OPEN, with the public summary. gsi1 = "OPEN_CALLS" and
+ *   gsi2 = "SERVICE#<sid>#OPEN_CALLS", both by insert time: the board and a service's open calls.
+ * - sk "SUBSCRIBER#<userId>": the subscriptions (functions/subscriptions).
+ */
+export type StoredCallFile = KeptFile;
+
+export interface CallRecord extends CallSummary {
+  nomeMyPay: string;
+  codAccertamento: string;
+  codCapitolo: string;
+  bandsId: string[];
+  files: StoredCallFile[];
+  serviceDescription: string;
+  version: number;
+  updatedAt: string;
+}
+
+const toSummary = (item: Record<string, any>): CallSummary => ({
+  id: item.id,
+  name: item.name,
+  year: item.year,
+  state: item.state,
+  serviceId: item.serviceId,
+  serviceName: item.serviceName,
+  dataInsert: item.dataInsert,
+});
+
+const toRecord = (item: Record<string, any>): CallRecord => ({
+  ...toSummary(item),
+  nomeMyPay: item.nomeMyPay,
+  codAccertamento: item.codAccertamento,
+  codCapitolo: item.codCapitolo,
+  bandsId: item.bandsId ?? [],
+  files: item.files ?? [],
+  serviceDescription: item.serviceDescription ?? '',
+  version: item.version ?? 0,
+  updatedAt: item.updatedAt,
+});
+
+const sortName = (record: Pick<CallRecord, 'name' | 'id'>) => `${nameSearchKey(record.name)}#${record.id}`;
+
+export async function getCall(id: string): Promise<CallRecord | null> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.call(id) }));
+  return Item ? toRecord(Item) : null;
+}
+
+/** Operators' list: by name; `name` keeps the calls whose name starts with it (case and accents ignored). */
+export function listCalls(query: { name?: string; limit?: number; cursor?: string }, pageSize: number) {
+  const prefix = query.name ? nameSearchKey(query.name) : '';
+  return queryPage(
+    {
+      IndexName: 'gsi1',
+      KeyConditionExpression: prefix ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.callsCollection, ...(prefix ? { ':prefix': prefix } : {}) },
+    },
+    query,
+    toSummary,
+    pageSize,
+  );
+}
+
+/** All the calls of a service, by name. */
+export const listCallsOfService = (serviceId: string, page: { limit?: number; cursor?: string }, pageSize: number) =>
+  queryPage(
+    {
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.callsOfService(serviceId) },
+    },
+    page,
+    toSummary,
+    pageSize,
+  );
+
+/** OPEN calls, newest first: all of them (the board) or those of one service. */
+export const listOpenCalls = (query: { serviceId?: string; limit?: number; cursor?: string }, pageSize: number) =>
+  queryPage(
+    query.serviceId
+      ? {
+          IndexName: 'gsi2',
+          KeyConditionExpression: 'gsi2pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.openCallsOfService(query.serviceId) },
+          ScanIndexForward: false,
+        }
+      : {
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.openCallsCollection },
+          ScanIndexForward: false,
+        },
+    query,
+    toSummary,
+    pageSize,
+  );
+
+function callItem(record: CallRecord) {
+  return {
+    ...keys.call(record.id),
+    gsi1pk: keys.callsCollection,
+    gsi1sk: sortName(record),
+    gsi2pk: keys.callsOfService(record.serviceId),
+    gsi2sk: sortName(record),
+    ...record,
+  };
+}
+
+/** Writes the call and keeps its band links and its open marker in step with it. */
+export async function putCall(record: CallRecord, previous: CallRecord | null): Promise<void> {
+  const condition = previous
+    ? { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': previous.version } }
+    : { ConditionExpression: 'attribute_not_exists(pk)' };
+  await documentClient.send(new PutCommand({ TableName: tableName, Item: callItem(record), ...condition }));
+
+  const before = new Set(previous?.bandsId ?? []);
+  const after = new Set(record.bandsId);
+  for (const bandId of after) {
+    if (before.has(bandId)) continue;
+    await documentClient.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...keys.callBandLink(record.id, bandId), gsi2pk: keys.callsUsingBand(bandId), gsi2sk: `CALL#${record.id}`, callId: record.id, bandId },
+      }),
+    );
+  }
+  for (const bandId of before) {
+    if (!after.has(bandId)) await documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.callBandLink(record.id, bandId) }));
+  }
+
+  if (record.state === CallState.OPEN) {
+    const order = `${record.dataInsert}#${record.id}`;
+    await documentClient.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: {
+          ...keys.openCallMarker(record.id),
+          gsi1pk: keys.openCallsCollection,
+          gsi1sk: order,
+          gsi2pk: keys.openCallsOfService(record.serviceId),
+          gsi2sk: order,
+          ...toSummary(record),
+        },
+      }),
+    );
+  } else if (previous?.state === CallState.OPEN) {
+    await documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.openCallMarker(record.id) }));
+  }
+}
+
+/** True when the call's stored version is no longer the one read (someone else saved in between). */
+export const isStaleWrite = isConditionFailure;
+
+export async function deleteCall(record: CallRecord): Promise<void> {
+  await documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.openCallMarker(record.id) }));
+  for (const bandId of record.bandsId) {
+    await documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.callBandLink(record.id, bandId) }));
+  }
+  await documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.call(record.id) }));
+}
+
+/** How many citizens asked to join the call (one Query on gsi2, counting only). */
+export async function countSubscriptions(callId: string): Promise<number> {
+  let count = 0;
+  let start: Record<string, any> | undefined;
+  do {
+    const result = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.subscriptionsOfCall(callId) },
+        Select: 'COUNT',
+        ExclusiveStartKey: start,
+      }),
+    );
+    count += result.Count ?? 0;
+    start = result.LastEvaluatedKey;
+  } while (start);
+  return count;
+}
+
+/** The bands of a call, in the order of their lower bound (at most a few: one GetItem each, in parallel). */
+export async function bandsOf(bandIds: string[]): Promise<Band[]> {
+  const bands = await Promise.all(bandIds.map((id) => getBand(id)));
+  return bands.filter((band): band is Band => band !== null).sort((a, b) => a.min - b.min);
+}

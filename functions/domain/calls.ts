@@ -1,0 +1,109 @@
+import * as z from 'zod';
+import { bandSchema } from './bands.ts';
+import { fileMessages, storedFileSchema, uploadedFileSchema } from './files.ts';
+import { messages } from './messages.ts';
+import { pageQuerySchema, requiredText } from './validation.ts';
+
+/** Call (bando) states as the spec numbers them (part 2 §4), sent as numbers on the wire. */
+export const CallState = { CREATE: 0, OPEN: 1, CLOSED: 2, ARCHIVED: 3 } as const;
+export type CallStateValue = (typeof CallState)[keyof typeof CallState];
+
+/** The state shown in upper case, in Italian, everywhere a call's state is shown. */
+export const callStateLabels: Record<CallStateValue, string> = { 0: 'CREATO', 1: 'APERTO', 2: 'CHIUSO', 3: 'ARCHIVIATO' };
+export const callStateLabel = (state: number): string => callStateLabels[state as CallStateValue] ?? String(state);
+
+/** Spec limits: up to 5 forms per call; page sizes part 1 §9 and part 2 §9. */
+export const MAX_CALL_FILES = 5;
+export const CALLS_PAGE_SIZE = 15;
+export const OPEN_CALLS_PAGE_SIZE = 6;
+export const BOARD_SIZE = 3;
+
+const idText = z.string({ error: messages.required }).trim().min(1, messages.required).max(64);
+
+const yearSchema = z
+  .number({ error: (issue) => (issue.input === undefined || issue.input === null ? messages.required : messages.call.year) })
+  .int(messages.call.year)
+  .min(2000, messages.call.year)
+  .max(2100, messages.call.year);
+
+const stateSchema = z
+  .number({ error: messages.call.state })
+  .int(messages.call.state)
+  .refine((value) => value in callStateLabels, messages.call.state);
+
+const filesSchema = z.array(uploadedFileSchema).max(MAX_CALL_FILES, fileMessages.tooMany);
+
+/** New call (part 2 §2.12, §5): serviceId, name, codAccertamento, codCapitolo, nomeMyPay required. */
+export const callInputSchema = z.object({
+  serviceId: idText,
+  name: requiredText(200),
+  /** Defaults to the current year. */
+  year: yearSchema.optional(),
+  codAccertamento: requiredText(60),
+  codCapitolo: requiredText(60),
+  nomeMyPay: requiredText(120),
+  bandsId: z.array(z.string().min(1).max(64)).max(50).default([]),
+  /** Forms uploaded with POST /api/uploads (purpose 'call-form'). */
+  files: filesSchema.default([]),
+});
+export type CallInput = z.output<typeof callInputSchema>;
+
+/** Edit (part 2 §5): the same fields plus year and state; `files` are the NEW forms (5 minus those attached). */
+export const callUpdateSchema = callInputSchema.extend({ year: yearSchema, state: stateSchema });
+export type CallUpdate = z.output<typeof callUpdateSchema>;
+
+export const callListQuerySchema = pageQuerySchema.extend({ name: z.string().trim().max(200).optional() });
+export const openCallsQuerySchema = pageQuerySchema.extend({ serviceId: z.string().trim().min(1).max(64).optional() });
+export const callFileParamsSchema = z.object({ id: z.string().min(1).max(64), fileId: z.string().min(1).max(64) });
+
+/** A stored file with its short-lived (5 minutes) link. */
+export const linkedFileSchema = storedFileSchema.extend({ url: z.string() });
+export type LinkedFile = z.output<typeof linkedFileSchema>;
+
+const serviceRefSchema = z.object({ id: z.string(), name: z.string(), description: z.string() });
+
+/** A row of a calls list. */
+export const callSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  year: z.number(),
+  state: z.number(),
+  serviceId: z.string(),
+  serviceName: z.string(),
+  dataInsert: z.string(),
+});
+export type CallSummary = z.output<typeof callSummarySchema>;
+
+/** What everyone may read of an OPEN call: the call, its service, its bands and the municipality's forms. */
+export const publicCallSchema = callSummarySchema.extend({
+  service: serviceRefSchema,
+  bands: z.array(bandSchema),
+  announcementFiles: z.array(linkedFileSchema),
+});
+export type PublicCall = z.output<typeof publicCallSchema>;
+
+/** The operator's call detail. */
+export const callSchema = publicCallSchema.extend({
+  nomeMyPay: z.string(),
+  codAccertamento: z.string(),
+  codCapitolo: z.string(),
+  bandsId: z.array(z.string()),
+  /** How many citizens asked to join (the enrolled-users table comes with a later issue). */
+  subscriptionCount: z.number(),
+});
+export type Call = z.output<typeof callSchema>;
+
+/** The default name of a new call: the service's name plus the current year (part 2 §2.12). */
+export const defaultCallName = (serviceName: string, now = new Date()) => `${serviceName} ${now.getFullYear()}`;
+
+/** Lower case without accents: the key the name search compares (prefix of the name). */
+export const nameSearchKey = (name: string) =>
+  name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLocaleLowerCase('it')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** Forms an edit may still attach (part 2 §5: 5 minus those attached). */
+export const remainingCallFiles = (attached: number) => Math.max(0, MAX_CALL_FILES - attached);

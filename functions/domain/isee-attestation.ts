@@ -1,0 +1,280 @@
+import { fiscalCodeCheckCharacter, fiscalCodePattern } from './fiscal-code.ts';
+import type { IseeExtraction } from './isee-extraction.ts';
+
+/**
+ * The one parser of INPS ISEE attestations: text lines in, fields out, whichever source produced the
+ * lines (the PDF's text layer, tesseract, Textract). Pure: no AWS, no Node.
+ *
+ * Definitions:
+ * - iseeOrdinario: the "ISEE ordinario" (or the plain "Valore ISEE"/"ISEE").
+ * - iseeRistretto: the reduced indicator, computed on the restricted household: any ISEE label saying
+ *   "ristretto" or "ridotto" (e.g. "ISEE sociosanitario ridotto", "ISEE ristretto"). The other
+ *   indicators (minorenni, universitario, residenziale, corrente, sociosanitario) are neither.
+ * - dataRilascio: the attestation's issue date ("rilasciata il"), else the DSU presentation date.
+ * - dataFine: "valida fino al"; when missing, 31/12 of the DSU year (inferred: lower confidence).
+ */
+export type ExtractionSource = IseeExtraction['source'];
+
+/** What a text source gives the parser. */
+export interface DocumentText {
+  lines: string[];
+  source: ExtractionSource;
+  /** 0–1: the OCR's or Textract's mean confidence, 1 for a PDF's own text layer. */
+  quality: number;
+}
+
+/** How far a clean reading of each source can be trusted when it gives no confidence of its own. */
+const sourceQuality: Record<ExtractionSource, number> = { 'pdf-text': 0.99, ocr: 0.85, textract: 0.9 };
+
+export function parseAttestation(lines: string[], source: ExtractionSource, quality = sourceQuality[source]): IseeExtraction {
+  const text = lines.map((line) => line.replace(/\s+/g, ' ').trim()).filter(Boolean).map((raw) => ({ raw, folded: fold(raw) }));
+
+  const protocollo = findProtocol(text.map((l) => l.raw));
+  const { ordinario, ristretto } = findIseeValues(text);
+  const presented = findDateAfter(text, /presentat|presentazion|sottoscrizion|sottoscritt/);
+  const released = findDateAfter(text, /rilasciat|rilascio|emess/);
+  const expiry = findDateAfter(text, /valid[ao]\s*(fino|sino)|scadenz|scade/);
+  const dataRilascio = released ?? presented;
+  const dsuYear = (presented ?? released)?.slice(0, 4) ?? protocollo?.slice(10, 14) ?? null;
+  const dataFine = expiry ?? (dsuYear ? `${dsuYear}-12-31` : null);
+
+  const found = [protocollo, ordinario, dataRilascio, expiry].filter((v) => v !== null).length + (dataFine && !expiry ? 0.5 : 0);
+  const fiscalCodes = findFiscalCodes(text.map((l) => l.raw));
+  const coverage = (found + (fiscalCodes.length > 0 ? 1 : 0)) / 5;
+  const confidence = Math.round(Math.max(0, Math.min(1, quality)) * coverage * 100) / 100;
+
+  return {
+    protocollo,
+    iseeOrdinario: ordinario,
+    iseeRistretto: ristretto,
+    dataRilascio,
+    dataFine,
+    fiscalCodes,
+    confidence,
+    omissionsNotice: findOmissions(text),
+    source,
+  };
+}
+
+interface Line {
+  raw: string;
+  folded: string;
+}
+
+/**
+ * Lower case without accents, with the digits OCR puts in words read as the letters they stand for,
+ * one character for one, so a position in the folded line is the same position in the raw one.
+ */
+function fold(raw: string): string {
+  const chars = [...raw].map((char) => char.normalize('NFD')[0].toLowerCase());
+  const isLetter = (c: string | undefined) => c !== undefined && c >= 'a' && c <= 'z';
+  return chars
+    .map((c, i) => {
+      const asLetter = ({ '1': 'i', '|': 'i', '!': 'i', '0': 'o', '5': 's', '3': 'e' } as Record<string, string>)[c];
+      return asLetter && (isLetter(chars[i - 1]) || isLetter(chars[i + 1])) ? asLetter : c;
+    })
+    .join('');
+}
+
+// --- Protocol -------------------------------------------------------------------------------------
+
+const PROTOCOL = /^INPS-ISEE-[0-9]{4}-[0-9]{8}[A-Z]-[0-9]{2}$/;
+const DIGIT_LIKE: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0', I: '1', l: '1', '|': '1', i: '1', L: '1', S: '5', s: '5', B: '8', Z: '2', z: '2', G: '6', b: '6', A: '4', T: '7' };
+const LETTER_LIKE: Record<string, string> = { '0': 'O', '1': 'I', '5': 'S', '8': 'B', '2': 'Z', '6': 'G', '4': 'A', '7': 'T' };
+const asDigits = (s: string) => [...s].map((c) => DIGIT_LIKE[c] ?? c).join('');
+
+/**
+ * `INPS-ISEE-2025-00597381W-00`, found through OCR noise: the prefix in any spelling close to it (or
+ * none), hyphens missing, doubled or read as other dashes, spaces inside, digits read as letters.
+ */
+function findProtocol(lines: string[]): string | null {
+  const d = '[0-9OoDQIl|iLSsBZzGbAT]';
+  // The letter sometimes comes twice, once read as a digit: "…2015S-00" for "…201S-00".
+  const echo = '(?:5(?=S)|8(?=B)|0(?=[OD])|1(?=I)|2(?=Z)|6(?=G))?';
+  const loose = new RegExp(`(?:[I1l|]?[NnM][PpR]?[Ss5$]\\W*)?[I1l|][Ss5$][Ee3][Ee3]\\W*(${d}{4})\\W*(${d}{8})${echo}\\W*([A-Z0-9]|VV)\\W*(${d}{2})(?![0-9])`);
+  const bare = new RegExp(`(?<![0-9])(2${d}{3})-+(${d}{8})\\s?([A-Z0-9]|VV)-+(${d}{2})(?![0-9])`);
+  for (const line of lines) {
+    const compact = line.replace(/[–—_~=.:]/g, '-').replace(/\s+/g, '');
+    const match = loose.exec(compact) ?? bare.exec(line.replace(/[–—_~]/g, '-').replace(/\s*-\s*/g, '-'));
+    if (!match) continue;
+    const letter = match[3] === 'VV' ? 'W' : (LETTER_LIKE[match[3]] ?? match[3]);
+    const protocol = `INPS-ISEE-${asDigits(match[1])}-${asDigits(match[2])}${letter}-${asDigits(match[4])}`;
+    const year = Number(protocol.slice(10, 14));
+    if (PROTOCOL.test(protocol) && year >= 2015 && year <= 2099) return protocol;
+  }
+  return null;
+}
+
+// --- ISEE values ----------------------------------------------------------------------------------
+
+/** An Italian amount (16.187,98), with the usual OCR slips: 16,187,98 · 16.187.98 · 16 187,98 · 16.187;98. */
+const AMOUNT = /(?<![\d,.])(\d{1,3}(?:[.,' ]\d{3})+|\d+)\s?[,.;]\s?(\d{2})(?![\d])/g;
+
+function amountsIn(raw: string): { value: number; index: number }[] {
+  const repaired = raw.replace(/(?<=[\d.,])[Oo](?=[\d.,O]|$)|(?<=^|\s|€)[Oo](?=[\d.,])/g, '0').replace(/(?<=\d)[lI](?=\d)/g, '1');
+  return [...repaired.matchAll(AMOUNT)].map((m) => ({ value: Number(`${m[1].replace(/[.,' ]/g, '')}.${m[2]}`), index: m.index! }));
+}
+
+type Indicator = 'ordinario' | 'ristretto' | 'other';
+
+// Folded text: OCR may read "i" as "l", "c" for "e"; labels are matched loosely.
+const ISEE = '[il]s[ec][ec]';
+const LABELS: { kind: Indicator; pattern: RegExp }[] = [
+  { kind: 'ristretto', pattern: new RegExp(`${ISEE}(?:(?!${ISEE})[^\\d]){0,40}?(r[il]stre[tl]{2}o|r[il]do[tl]{2}o)`) },
+  { kind: 'other', pattern: new RegExp(`${ISEE}\\W{0,3}(m[il]nor|un[il]vers|res[il]denz|corrent|soc[il]o\\W?san[il]tar|d[il]sab)`) },
+  { kind: 'ordinario', pattern: new RegExp(`${ISEE}\\W{0,3}ord[il]nar[il]o|valore\\W{0,3}(de[il]{2}\\W?)?${ISEE}|(^|\\s)(ind[il]catore\\W{0,3})?${ISEE}\\W{0,3}(?=\\d|e\\s*\\d|$)`) },
+];
+
+/** The labels on one line, in reading order, each with where it ends. */
+function labelsIn(folded: string): { kind: Indicator; start: number; end: number }[] {
+  const hits: { kind: Indicator; start: number; end: number }[] = [];
+  for (const { kind, pattern } of LABELS) {
+    const global = new RegExp(pattern.source, 'g');
+    for (const m of folded.matchAll(global)) {
+      const start = m.index!;
+      if (hits.some((h) => start < h.end && start + m[0].length > h.start)) continue;
+      hits.push({ kind, start, end: start + m[0].length });
+    }
+  }
+  return hits.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * A value sits after its label on the same line, or on the next line when the label stands alone
+ * (a summary box); a row of labels over a row of values (a table header) pairs them by order.
+ */
+function findIseeValues(text: Line[]): { ordinario: number | null; ristretto: number | null } {
+  const values: Partial<Record<Indicator, number>> = {};
+  const set = (kind: Indicator, value: number | undefined) => {
+    if (value !== undefined && values[kind] === undefined) values[kind] = value;
+  };
+  text.forEach((line, i) => {
+    const labels = labelsIn(line.folded);
+    if (labels.length === 0) return;
+    const amounts = amountsIn(line.raw);
+    // The line below, skipping a speck of noise OCR may have read between label and value.
+    const next = /[\p{L}\d]{3}/u.test(text[i + 1]?.raw ?? '') ? text[i + 1] : text[i + 2];
+    const nextAmounts = next && labelsIn(next.folded).length === 0 ? amountsIn(next.raw) : [];
+    labels.forEach((label, k) => {
+      const until = labels[k + 1]?.start ?? Infinity;
+      const sameLine = amounts.find((a) => a.index >= label.end - 1 && a.index < until);
+      if (sameLine) return set(label.kind, sameLine.value);
+      if (amounts.length > 0) return;
+      if (nextAmounts.length === labels.length) return set(label.kind, nextAmounts[k].value);
+      // A label alone on its line: the value starts the next line.
+      if (labels.length === 1 && nextAmounts.length > 0 && startsLine(next.raw, nextAmounts[0].index)) set(label.kind, nextAmounts[0].value);
+    });
+  });
+  return { ordinario: values.ordinario ?? null, ristretto: values.ristretto ?? null };
+}
+
+/** Nothing but symbols (€, |, :) before `index`: the value opens its line. */
+const startsLine = (raw: string, index: number) => !/[\p{L}\d]/u.test(raw.slice(0, index));
+
+// --- Dates ----------------------------------------------------------------------------------------
+
+const DATE = /(?<![\d])([0-3OoIl]?[\dOoIlS])\s?[/\-.]\s?([01Oo]?[\dOoIlS])\s?[/\-.]\s?((?:19|2[0O])[\dOoIlS]{2})(?![\d])/g;
+
+function datesIn(raw: string): { iso: string; index: number }[] {
+  const dates: { iso: string; index: number }[] = [];
+  for (const m of raw.matchAll(DATE)) {
+    const [day, month, year] = [m[1], m[2], m[3]].map((part) => Number(asDigits(part)));
+    const date = new Date(Date.UTC(year, month - 1, day));
+    if (date.getUTCDate() !== day || date.getUTCMonth() !== month - 1) continue;
+    dates.push({ iso: date.toISOString().slice(0, 10), index: m.index! });
+  }
+  return dates;
+}
+
+/** The first date after a label matching `label`, on its line or at the start of the next. */
+function findDateAfter(text: Line[], label: RegExp): string | null {
+  for (let i = 0; i < text.length; i++) {
+    const m = label.exec(text[i].folded);
+    if (!m) continue;
+    const after = datesIn(text[i].raw).find((d) => d.index >= m.index);
+    if (after) return after.iso;
+    const next = text[i + 1] && datesIn(text[i + 1].raw)[0];
+    if (next && startsLine(text[i + 1].raw, next.index)) return next.iso;
+  }
+  return null;
+}
+
+// --- Fiscal codes ---------------------------------------------------------------------------------
+
+// Positions of a fiscal code that hold a letter; the others hold a digit (or a homocodic letter).
+const LETTER_SLOTS = new Set([0, 1, 2, 3, 4, 5, 8, 11, 15]);
+// Clear OCR confusions. In a digit slot L M N P Q R S T U V are homocodic letters, so they stay; S and
+// the lower-case l may also be a misread 5/8 and 1: every reading is tried, and the code must then be
+// well formed (month letter, day) with the right check character.
+const DIGIT_SLOT_REPAIRS: Record<string, string[]> = { O: ['0'], o: ['0'], D: ['0'], I: ['1'], i: ['1'], l: ['1', 'L'], '|': ['1'], Z: ['2'], z: ['2'], B: ['8'], G: ['6'], A: ['4'], S: ['S', '5', '8'], s: ['S', '5', '8'], $: ['S', '5'], g: ['9'], '!': ['1'] };
+const LETTER_SLOT_REPAIRS: Record<string, string[]> = { '0': ['O', 'D'], '1': ['I', 'L'], '5': ['S'], '8': ['B', 'S'], '2': ['Z'], '6': ['G'], '4': ['A'], '9': ['S', 'G'], '|': ['I'], '7': ['T'], $: ['S'], '!': ['I'] };
+const MONTH_LETTERS = 'ABCDEHLMPRST';
+const homocodicDigit = (c: string) => ('LMNPQRSTUV'.includes(c) ? String('LMNPQRSTUV'.indexOf(c)) : c);
+
+const wellFormed = (code: string) => {
+  if (!fiscalCodePattern.test(code) || !MONTH_LETTERS.includes(code[8])) return false;
+  const day = Number(homocodicDigit(code[9]) + homocodicDigit(code[10]));
+  return ((day >= 1 && day <= 31) || (day >= 41 && day <= 71)) && fiscalCodeCheckCharacter(code) === code[15];
+};
+
+/** Every valid fiscal code in the text (check character verified), repaired where OCR is clearly wrong. */
+function findFiscalCodes(lines: string[]): string[] {
+  const codes: string[] = [];
+  for (const line of lines) {
+    // Tokens of letters and digits; OCR sometimes splits a code, so two neighbours are tried together.
+    const tokens = line.split(/[^A-Za-z0-9|$!]+/).filter(Boolean);
+    for (let i = 0; i < tokens.length; i++) {
+      for (const candidate of [tokens[i], tokens[i] + (tokens[i + 1] ?? '')]) {
+        const code = candidate.length === 16 ? repairFiscalCode(candidate) : candidate.length === 17 ? withoutDoubledCharacter(candidate) : null;
+        if (code && !codes.includes(code)) codes.push(code);
+      }
+    }
+  }
+  return codes;
+}
+
+function repairFiscalCode(candidate: string): string | null {
+  let options = [''];
+  for (let i = 0; i < 16; i++) {
+    const char = candidate[i];
+    const choices = (LETTER_SLOTS.has(i) ? LETTER_SLOT_REPAIRS : DIGIT_SLOT_REPAIRS)[char] ?? [char.toUpperCase()];
+    options = options.flatMap((prefix) => choices.map((c) => prefix + c));
+    if (options.length > 256) return null;
+  }
+  return options.find(wellFormed) ?? null;
+}
+
+/** OCR sometimes reads one character twice ("O0", "S5"): a 17-character code without one of a look-alike pair. */
+function withoutDoubledCharacter(candidate: string): string | null {
+  const readings = (c: string) => [c.toUpperCase(), ...(DIGIT_SLOT_REPAIRS[c] ?? [])];
+  const same = (a: string, b: string) => readings(a).some((r) => readings(b).includes(r));
+  for (let i = 1; i < candidate.length; i++) {
+    if (!same(candidate[i - 1], candidate[i])) continue;
+    const code = repairFiscalCode(candidate.slice(0, i) + candidate.slice(i + 1));
+    if (code) return code;
+  }
+  return null;
+}
+
+// --- Omissions ------------------------------------------------------------------------------------
+
+const OMISSIONS = /om[il]ss[il]on|d[il]fform[il]t/;
+const NONE_FOUND = /non\s+(sono\s+)?(state\s+)?(r[il]levat|r[il]scontrat|presenti)|non\s+r[il]sultano|nessun[ao]?\s+(om[il]ss|d[il]ff)|assenza\s+d[il]/;
+// A line that starts another part of the attestation ends the notice.
+const SECTION = /^(pag[il]na|pag\.|[il]s[ec]|[il]sr|[il]sp|protocollo|data|f[il]rma|quadro|s[ec]z[il]one|nucleo|scala|[il]nd[il]cator|valor[ec]|[il]l\s+present[ec]\s+attestaz)/;
+
+/** The omissions/discrepancies notice as the attestation words it; null when it says there are none. */
+function findOmissions(text: Line[]): string | null {
+  const at = text.findIndex((l) => OMISSIONS.test(l.folded));
+  if (at < 0) return null;
+  const heading = text[at];
+  const headingOnly = heading.raw.length <= 40;
+  if (NONE_FOUND.test(heading.folded) || (headingOnly && text[at + 1] && NONE_FOUND.test(text[at + 1].folded))) return null;
+
+  const notice = headingOnly ? [] : [heading.raw];
+  for (let i = at + 1; i < text.length && notice.length < 8; i++) {
+    if (SECTION.test(text[i].folded) || labelsIn(text[i].folded).length > 0) break;
+    notice.push(text[i].raw);
+  }
+  return notice.length > 0 ? notice.join(' ') : heading.raw;
+}

@@ -1,0 +1,130 @@
+import * as z from 'zod';
+import { uploadedFileSchema } from './files.ts';
+import { iseeExtractionSchema, extractionStatuses } from './isee-extraction.ts';
+import { messages } from './messages.ts';
+import { hasAtMostTwoDecimals } from './money.ts';
+
+/** ISEE attestations: citizen upload, operator upload, review (spec part 1 §2/§4/§5, part 2 §2.7/§4/§5). */
+export const iseeMessages = {
+  notFound: 'L’ISEE selezionato non esiste.',
+  value: 'Inserisci un valore valido, con al massimo due decimali.',
+  year: 'Inserisci un anno valido (quattro cifre).',
+  date: 'Inserisci una data valida.',
+  missingDocument: 'Non è stato caricato nessun documento',
+  alreadyDecided: 'L’ISEE non è più in attesa di verifica: è già stato confermato o rifiutato.',
+  noPdf: 'Non è stato caricato nessun PDF',
+  decision: 'Lo stato può essere 1 (conferma) o 2 (rifiuto).',
+  extracting: 'Elaborazione valore ISEE...',
+} as const;
+
+/** LOADED waits for an operator; INVALIDATED was replaced by a newer upload (shown raw, as the spec says). */
+export const iseeStates = ['LOADED', 'VALIDATED', 'REFUSED', 'INVALIDATED'] as const;
+export type IseeState = (typeof iseeStates)[number];
+
+/** Part 2 §4: LOADED 'DA VERIFICARE', VALIDATED 'ACCETTATO', REFUSED 'RIFIUTATO', anything else raw. */
+export const iseeStateLabel = (state: string) =>
+  ({ LOADED: 'DA VERIFICARE', VALIDATED: 'ACCETTATO', REFUSED: 'RIFIUTATO' })[state] ?? state;
+/** Part 1 §4, the users list: Validato, Caricato, Rifiutato. */
+export const iseeStateShortLabel = (state: string) =>
+  ({ LOADED: 'Caricato', VALIDATED: 'Validato', REFUSED: 'Rifiutato' })[state] ?? state;
+
+/** The largest ISEE accepted, in euro: far above any real one, low enough to catch typos. */
+const MAX_VALUE = 10_000_000;
+
+/** An ISEE value in euro, at most two decimals, not negative. */
+export const iseeValue = z
+  .number({ error: (issue) => (issue.input === undefined || issue.input === null ? messages.required : iseeMessages.value) })
+  .min(0, iseeMessages.value)
+  .max(MAX_VALUE, iseeMessages.value)
+  .refine(hasAtMostTwoDecimals, iseeMessages.value);
+
+export const iseeYear = z
+  .number({ error: (issue) => (issue.input === undefined || issue.input === null ? messages.required : iseeMessages.year) })
+  .int(iseeMessages.year)
+  .min(1900, iseeMessages.year)
+  .max(2100, iseeMessages.year);
+
+const isoDate = z
+  .string({ error: messages.required })
+  .trim()
+  .min(1, messages.required)
+  .refine((value) => /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(new Date(value).getTime()), iseeMessages.date);
+
+const text = (max: number) =>
+  z
+    .string({ error: messages.required })
+    .trim()
+    .min(1, messages.required)
+    .max(max, `Il campo può contenere al massimo ${max} caratteri.`);
+
+const document = uploadedFileSchema.nullish();
+
+/** Citizen upload (part 2 §5): the file is required and the value too. */
+export const citizenIseeUploadSchema = z
+  .object({ document, value: iseeValue })
+  .refine((input) => !!input.document, { message: iseeMessages.missingDocument, path: ['document'] })
+  .transform((input) => ({ ...input, document: input.document! }));
+export type CitizenIseeUpload = z.output<typeof citizenIseeUploadSchema>;
+
+/**
+ * Operator upload for a user (part 1 §2 and §5): value, year, protocol and expiry required; the document
+ * is required unless 'Escludi verifica ISEE' is checked. Year and date default to now in the form.
+ */
+export const operatorIseeUploadSchema = z
+  .object({
+    document,
+    excludeVerification: z.boolean().default(false),
+    value: iseeValue,
+    year: iseeYear,
+    date: isoDate,
+    protocollo: text(60),
+    scadenza: isoDate,
+  })
+  .refine((input) => input.excludeVerification || !!input.document, { message: iseeMessages.missingDocument, path: ['document'] });
+export type OperatorIseeUpload = z.output<typeof operatorIseeUploadSchema>;
+
+/** The operator's decision (part 1 §3 'ISEE confirm payload'): state 1 confirms, 2 refuses; the declared value is required. */
+export const iseeDecisionSchema = z.object({
+  state: z.union([z.literal(1), z.literal(2)], { error: iseeMessages.decision }),
+  value: iseeValue,
+  year: iseeYear.optional(),
+  protocollo: z.string().trim().max(60).nullish(),
+  scadenza: z.string().trim().max(30).nullish(),
+});
+export type IseeDecision = z.output<typeof iseeDecisionSchema>;
+
+export const iseeSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  user: z.object({ firstName: z.string(), lastName: z.string(), fiscalCode: z.string(), email: z.string().nullable() }),
+  value: z.number(),
+  year: z.number(),
+  date: z.string(),
+  protocollo: z.string().nullable(),
+  scadenza: z.string().nullable(),
+  state: z.enum(iseeStates),
+  hasFile: z.boolean(),
+  fileName: z.string().nullable(),
+  contentType: z.string().nullable(),
+  uploadedBy: z.enum(['CITIZEN', 'OPERATOR']),
+  excludeVerification: z.boolean(),
+  dataInsert: z.string(),
+  extractionStatus: z.enum(extractionStatuses),
+  extraction: iseeExtractionSchema.nullable(),
+  /** A 5-minute link to the document (detail only). */
+  fileUrl: z.string().nullable().optional(),
+});
+export type Isee = z.output<typeof iseeSchema>;
+
+/** What the citizen's home says about the newest ISEE (part 2 §4); null means no banner. */
+export type IseeBanner = 'waiting' | 'refused' | 'missing' | null;
+export function iseeBanner(newest: { state: string } | null | undefined): IseeBanner {
+  if (!newest) return 'missing';
+  if (newest.state === 'VALIDATED') return null;
+  if (newest.state === 'LOADED') return 'waiting';
+  if (newest.state === 'REFUSED') return 'refused';
+  return 'missing';
+}
+
+/** The current year and the current date-time: the operator upload's defaults. */
+export const currentYear = (now = new Date()) => now.getFullYear();

@@ -1,0 +1,66 @@
+import * as z from 'zod';
+import { fileMessages, uploadedFileSchema } from './files.ts';
+import { linkedFileSchema } from './calls.ts';
+import { pageQuerySchema } from './validation.ts';
+
+/** Subscription (iscrizione) states (part 2 §4). */
+export const subscriptionStates = ['ADDED', 'VALIDATED', 'SUSPENDED', 'REFUSED'] as const;
+export type SubscriptionState = (typeof subscriptionStates)[number];
+
+/** Up to 5 files with a citizen's request (part 2 §9). */
+export const MAX_SUBSCRIPTION_FILES = 5;
+/** /iscrizioni shows 5 cards per page (design §4). */
+export const SUBSCRIPTIONS_PAGE_SIZE = 5;
+
+/** The action shown on a call the citizen has not asked for yet. */
+export const REQUEST_ACTION = 'Richiedi Servizio';
+/** Labels on the citizen's call detail (part 2 §4; VALIDATED per design §4). */
+export const subscriptionDetailLabels: Record<SubscriptionState, string> = {
+  ADDED: 'Richiesta inserita',
+  VALIDATED: 'Richiesta approvata',
+  SUSPENDED: 'Iscrizione sospesa',
+  REFUSED: 'Richiesta rifiutata',
+};
+/** Labels in the citizen's list /iscrizioni (part 2 §4). */
+export const subscriptionListLabels: Record<SubscriptionState, string> = {
+  ADDED: 'RICHIESTA INSERITA',
+  VALIDATED: 'RICHIESTA APPROVATA',
+  SUSPENDED: 'ISCRIZIONE SOSPESA',
+  REFUSED: 'ISCRIZIONE RIFIUTATA',
+};
+
+/** A citizen's request: the files uploaded with POST /api/uploads (purpose 'subscription-file'). */
+export const subscribeSchema = z.object({
+  files: z.array(uploadedFileSchema).max(MAX_SUBSCRIPTION_FILES, fileMessages.tooMany).default([]),
+});
+export type SubscribeInput = z.output<typeof subscribeSchema>;
+
+export const subscriptionListQuerySchema = pageQuerySchema.extend({ state: z.enum(subscriptionStates).optional() });
+/** A subscription id is "<callId>.<userId>": both opaque ids, so it reads its item directly. */
+export const subscriptionParamsSchema = z.object({ id: z.string().min(3).max(140) });
+
+export const subscriptionSummarySchema = z.object({
+  id: z.string(),
+  state: z.enum(subscriptionStates),
+  announcementId: z.string(),
+  announcement: z.object({ id: z.string(), name: z.string(), year: z.number(), service: z.object({ id: z.string(), name: z.string() }) }),
+  rankingScore: z.number().nullable(),
+  /** Set by the operator when the request is approved. */
+  weeklyHour: z.number().nullable(),
+  /** Monthly cost in euro, once approved. */
+  cost: z.number().nullable(),
+  dataInsert: z.string(),
+  dataUpdate: z.string(),
+});
+export type SubscriptionSummary = z.output<typeof subscriptionSummarySchema>;
+
+export const subscriptionSchema = subscriptionSummarySchema.extend({ subscriptionFiles: z.array(linkedFileSchema) });
+export type Subscription = z.output<typeof subscriptionSchema>;
+
+export const mySubscriptionSchema = z.object({ subscription: subscriptionSchema.nullable() });
+
+export const subscriptionId = (callId: string, userId: string) => `${callId}.${userId}`;
+export function parseSubscriptionId(id: string): { callId: string; userId: string } | null {
+  const [callId, userId, ...rest] = id.split('.');
+  return callId && userId && rest.length === 0 ? { callId, userId } : null;
+}

@@ -1,0 +1,244 @@
+import * as z from 'zod';
+import countries from './data/countries.json' with { type: 'json' };
+import provinces from './data/provinces.json' with { type: 'json' };
+import { isValidFiscalCode } from './fiscal-code.ts';
+import { messages } from './messages.ts';
+
+/**
+ * Users (citizens) as the operators manage them and as a citizen keeps their own profile
+ * (spec part 1 §2 'lista_utenti', part 2 §2.13, §3 and §5).
+ */
+export const userMessages = {
+  notFound: 'L’utente selezionato non esiste.',
+  email: "Il formato dell'email non è corretto!",
+  fiscalCode: 'Il codice fiscale è errato!',
+  fiscalCodeTaken: 'Esiste già un utente con questo codice fiscale.',
+  birthDate: 'Inserisci una data di nascita valida.',
+  cap: 'Il CAP è formato da cinque cifre.',
+  phone: 'Il numero di telefono può contenere un + iniziale seguito da 6 a 15 cifre.',
+  province: 'Seleziona una provincia dall’elenco.',
+  nation: 'Seleziona una nazione dall’elenco.',
+  municipio: 'Seleziona un municipio dall’elenco.',
+  hasLinkedData: 'Non è possibile cancellare un utente se ha dati collegati!',
+  delegateReadOnly: 'Il delegato può solo consultare i dati.',
+  noCitizenRecord: 'Il tuo profilo non è ancora stato creato: esegui di nuovo il login.',
+} as const;
+
+/** Spec part 1 §3: LOADED and SUSPEND seen, VALIDATED also occurs. */
+export const userStates = ['VALIDATED', 'LOADED', 'SUSPEND'] as const;
+export type UserState = (typeof userStates)[number];
+
+/** The five municipi of the city (spec part 2 §3, §9). Their neighbourhoods are not in the spec. */
+export const municipi = [
+  { id: '1', name: 'Municipio 1' },
+  { id: '2', name: 'Municipio 2' },
+  { id: '3', name: 'Municipio 3' },
+  { id: '4', name: 'Municipio 4' },
+  { id: '5', name: 'Municipio 5' },
+] as const;
+
+/** Italian provinces, two-letter codes (data of codice-fiscale-js, see functions/domain/data). */
+export const provinceOptions: readonly { code: string; name: string }[] = provinces;
+/** Countries, ISO 3166-1 alpha-2 codes with Italian upper-case names (ICU's Italian names, see functions/domain/data). */
+export const countryOptions: readonly { code: string; name: string }[] = countries;
+export const DEFAULT_NATION = 'IT';
+
+const provinceCodes = new Set(provinceOptions.map((p) => p.code));
+const countryCodes = new Set(countryOptions.map((c) => c.code));
+
+/** 'Il campo non può essere vuoto!' for a missing or blank text. */
+const required = (max: number) =>
+  z
+    .string({ error: messages.required })
+    .trim()
+    .min(1, messages.required)
+    .max(max, `Il campo può contenere al massimo ${max} caratteri.`);
+const optional = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Il campo può contenere al massimo ${max} caratteri.`)
+    .nullish()
+    .transform((value) => (value ? value : null));
+
+/** The spec's "simple address pattern". */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Part 1 §5: an optional plus followed by 6 to 15 digits. */
+export const PHONE_PATTERN = /^\+?\d{6,15}$/;
+
+export const isValidEmail = (email: string | null | undefined) => !!email && email.includes('@');
+export const isValidPhone = (phone: string | null | undefined) => !!phone && PHONE_PATTERN.test(phone.replace(/\s/g, ''));
+
+const email = optional(254).refine((value) => value === null || EMAIL_PATTERN.test(value), userMessages.email);
+const phone = optional(20)
+  .transform((value) => (value ? value.replace(/\s/g, '') : null))
+  .refine((value) => value === null || PHONE_PATTERN.test(value), userMessages.phone);
+
+const fiscalCode = z
+  .string({ error: messages.required })
+  .trim()
+  .min(1, messages.required)
+  .transform((value) => value.toUpperCase())
+  .refine((value) => value.length === 16 && isValidFiscalCode(value), userMessages.fiscalCode);
+
+/** yyyy-mm-dd, a real day, not in the future and not before 1900. */
+export function isValidBirthDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) return false;
+  return value >= '1900-01-01' && date.getTime() <= Date.now();
+}
+const birthDate = required(10).refine(isValidBirthDate, userMessages.birthDate);
+
+/** The address and the rest shared by the three forms. */
+const addressFields = {
+  birthDate,
+  address: required(200),
+  addressNumber: required(20),
+  cap: required(5).refine((value) => /^\d{5}$/.test(value), userMessages.cap),
+  city: required(100),
+  /** The province (spec: "country (province code)"). */
+  country: required(2).refine((value) => provinceCodes.has(value), userMessages.province),
+  /** The nation, ISO code, default IT. */
+  nation: required(2).refine((value) => countryCodes.has(value), userMessages.nation),
+  emailPec: email,
+  phoneNumber: phone,
+};
+
+const municipioId = z
+  .string()
+  .trim()
+  .nullish()
+  .transform((value) => (value ? value : null))
+  .refine((value) => value === null || municipi.some((m) => m.id === value), userMessages.municipio);
+
+/**
+ * New user by an operator (part 2 §5 'New user'): required firstName, lastName, birthDate, fiscalCode,
+ * address, addressNumber, cap, city, country, nation and municipio; email, emailPec, phoneNumber optional.
+ */
+export const newUserSchema = z.object({
+  firstName: required(100),
+  lastName: required(100),
+  fiscalCode,
+  email,
+  ...addressFields,
+  municipioId: z
+    .string({ error: messages.required })
+    .trim()
+    .min(1, messages.required)
+    .refine((value) => municipi.some((m) => m.id === value), userMessages.municipio),
+});
+export type NewUserInput = z.output<typeof newUserSchema>;
+
+/** User edit by an operator (part 2 §5): everything but email, emailPec, phoneNumber, municipio and state required. */
+export const userUpdateSchema = z.object({
+  firstName: required(100),
+  lastName: required(100),
+  fiscalCode,
+  email,
+  ...addressFields,
+  municipioId,
+});
+export type UserUpdateInput = z.output<typeof userUpdateSchema>;
+
+/**
+ * The citizen's own profile (part 2 §5 'Profile'): as the operator's edit, but the e-mail is required,
+ * and first name, last name and fiscal code are not editable (they come from SPID/CIE).
+ */
+export const profileUpdateSchema = z.object({
+  email: required(254).refine((value) => EMAIL_PATTERN.test(value), userMessages.email),
+  ...addressFields,
+  municipioId,
+});
+export type ProfileUpdateInput = z.output<typeof profileUpdateSchema>;
+
+/** The operator's status toggle: 'SOSPENDI' suspends, 'ABILITA' re-enables. */
+export const userStatusSchema = z.object({ suspended: z.boolean({ error: messages.required }) });
+
+/** The newest ISEE as the users list shows it. */
+export const lastIseeSchema = z.object({
+  id: z.string(),
+  value: z.number(),
+  year: z.number(),
+  state: z.string(),
+  hasFile: z.boolean(),
+});
+
+export const userSchema = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  fiscalCode: z.string(),
+  birthDate: z.string().nullable(),
+  email: z.string().nullable(),
+  emailPec: z.string().nullable(),
+  phoneNumber: z.string().nullable(),
+  address: z.string().nullable(),
+  addressNumber: z.string().nullable(),
+  cap: z.string().nullable(),
+  city: z.string().nullable(),
+  country: z.string().nullable(),
+  nation: z.string().nullable(),
+  municipioId: z.string().nullable(),
+  municipio: z.string().nullable(),
+  state: z.enum(userStates),
+  dataInsert: z.string(),
+  lastIsee: lastIseeSchema.nullable(),
+  /** False while the citizen's profile misses a field the 'Profile' rules require. */
+  profileComplete: z.boolean(),
+  /** The user has ISEE (or other linked data): the delete button is disabled. */
+  hasLinkedData: z.boolean(),
+});
+export type User = z.output<typeof userSchema>;
+
+/** Filters of /lista_utenti, mirrored in the query parameters (part 1 §2). */
+export const userSearchSchema = z.object({
+  firstName: z.string().trim().max(100).optional(),
+  lastName: z.string().trim().max(100).optional(),
+  fiscalCode: z.string().trim().max(16).optional(),
+  email: z.string().trim().max(254).optional(),
+  phoneNumber: z.string().trim().max(20).optional(),
+  loaded: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((value) => value === 'true'),
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+  cursor: z.string().max(2000).optional(),
+});
+export type UserSearch = z.output<typeof userSearchSchema>;
+
+export const countSchema = z.object({ count: z.number() });
+
+/** What search compares: lower case, no accents, letters and digits only ("D'Amico" → "damico"). */
+export function normaliseSearchText(text: string | null | undefined): string {
+  return (text ?? '')
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
+}
+/** E-mail addresses are compared lower-cased and trimmed. */
+export const normaliseEmail = (text: string | null | undefined) => (text ?? '').trim().toLowerCase();
+/** Phone numbers are compared on their digits only ("+39 333 1234567" → "393331234567"). */
+export const normalisePhone = (text: string | null | undefined) => (text ?? '').replace(/\D/g, '');
+
+/** Fields the 'Profile' rules require: while one is missing the portal asks the citizen to complete it. */
+export const profileRequiredFields = ['email', 'birthDate', 'address', 'addressNumber', 'cap', 'city', 'country', 'nation'] as const;
+export function missingProfileFields(user: Partial<Record<(typeof profileRequiredFields)[number], unknown>>): string[] {
+  return profileRequiredFields.filter((field) => {
+    const value = user[field];
+    return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
+  });
+}
+
+/**
+ * The as-written confirmation of the status toggle (part 2 §4): the new state is named SOSPESO when the
+ * current state is VALIDATED, otherwise ATTIVO (a LOADED user is "activated" by 'SOSPENDI': kept as is).
+ */
+export function statusToggle(state: UserState) {
+  const label = state === 'SUSPEND' ? 'ABILITA' : 'SOSPENDI';
+  const newStateName = state === 'VALIDATED' ? 'SOSPESO' : 'ATTIVO';
+  return { label, suspend: state !== 'SUSPEND', message: `Confermi di voler cambiare lo stato dell'utente in ${newStateName}?` };
+}
+
+export const municipioName = (id: string | null | undefined) => municipi.find((m) => m.id === id)?.name ?? null;

@@ -1,0 +1,136 @@
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { SubscriptionState, SubscriptionSummary } from '../domain/subscriptions.ts';
+import { subscriptionId } from '../domain/subscriptions.ts';
+import type { Page } from '../domain/validation.ts';
+import { ValidationError } from '../domain/errors.ts';
+import { messages } from '../domain/messages.ts';
+import { documentClient, isConditionFailure, tableName } from '../adapters/dynamo.ts';
+import { keys } from '../adapters/table.ts';
+import type { StoredCallFile } from '../calls/repository.ts';
+
+/**
+ * A subscription is ONE item at pk "CALL#<callId>", sk "SUBSCRIBER#<userId>": a second request of the same
+ * citizen for the same call is a failed conditional write, whatever the timing.
+ * gsi1 = "USER#<userId>#SUBSCRIPTIONS" / insert time (the citizen's list, newest first);
+ * gsi2 = "CALL#<callId>#SUBSCRIPTIONS" / "SUBSCRIBER#<userId>" (the call's subscribers: count, refused delete).
+ */
+export interface SubscriptionRecord extends SubscriptionSummary {
+  userId: string;
+  fiscalCode: string;
+  firstName: string;
+  lastName: string;
+  files: StoredCallFile[];
+}
+
+const toRecord = (item: Record<string, any>): SubscriptionRecord => ({
+  id: item.id,
+  state: item.state,
+  announcementId: item.announcementId,
+  announcement: item.announcement,
+  rankingScore: item.rankingScore ?? null,
+  weeklyHour: item.weeklyHour ?? null,
+  cost: item.cost ?? null,
+  dataInsert: item.dataInsert,
+  dataUpdate: item.dataUpdate,
+  userId: item.userId,
+  fiscalCode: item.fiscalCode,
+  firstName: item.firstName,
+  lastName: item.lastName,
+  files: item.files ?? [],
+});
+
+export async function getSubscription(callId: string, userId: string): Promise<SubscriptionRecord | null> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.subscription(callId, userId) }));
+  return Item ? toRecord(Item) : null;
+}
+
+/** Writes a new subscription; false when the citizen already has one for that call (nothing written). */
+export async function createSubscription(record: SubscriptionRecord): Promise<boolean> {
+  const { id, ...rest } = record;
+  try {
+    await documentClient.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: {
+          ...keys.subscription(record.announcementId, record.userId),
+          gsi1pk: keys.subscriptionsOfUser(record.userId),
+          gsi1sk: `${record.dataInsert}#${record.announcementId}`,
+          gsi2pk: keys.subscriptionsOfCall(record.announcementId),
+          gsi2sk: `SUBSCRIBER#${record.userId}`,
+          id,
+          ...rest,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+const encode = (key: Record<string, unknown>) => Buffer.from(JSON.stringify(key)).toString('base64url');
+function decode(cursor: string | undefined): Record<string, unknown> | undefined {
+  if (!cursor) return undefined;
+  try {
+    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (key && typeof key === 'object' && !Array.isArray(key)) return key;
+  } catch {
+    // below
+  }
+  throw new ValidationError(messages.invalidCursor);
+}
+
+/**
+ * The citizen's subscriptions, newest first, optionally of one state. With a state filter a DynamoDB page
+ * may hold fewer matches than asked, so pages are read until `limit` matches are found: every page but the
+ * last is full, and the cursor points just after the last item returned.
+ */
+export async function listSubscriptionsOfUser(
+  userId: string,
+  query: { state?: SubscriptionState; limit?: number; cursor?: string },
+  pageSize: number,
+): Promise<Page<SubscriptionSummary>> {
+  const limit = query.limit ?? pageSize;
+  const found: Record<string, any>[] = [];
+  let start = decode(query.cursor);
+  let more = true;
+  while (found.length < limit && more) {
+    const result = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.subscriptionsOfUser(userId), ...(query.state ? { ':state': query.state } : {}) },
+        ...(query.state ? { FilterExpression: '#state = :state', ExpressionAttributeNames: { '#state': 'state' } } : {}),
+        ScanIndexForward: false,
+        Limit: limit - found.length + (query.state ? 10 : 0),
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of result.Items ?? []) {
+      if (found.length < limit) found.push(item);
+    }
+    start = result.LastEvaluatedKey;
+    more = Boolean(start);
+  }
+  // A full page may have more after it: the next page starts just after the last item returned.
+  const last = found.at(-1);
+  const nextCursor = last && found.length === limit ? encode({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk }) : null;
+  return { items: found.map((item) => summary(toRecord(item))), nextCursor };
+}
+
+export const summary = (record: SubscriptionRecord): SubscriptionSummary => ({
+  id: record.id,
+  state: record.state,
+  announcementId: record.announcementId,
+  announcement: record.announcement,
+  rankingScore: record.rankingScore,
+  weeklyHour: record.weeklyHour,
+  cost: record.cost,
+  dataInsert: record.dataInsert,
+  dataUpdate: record.dataUpdate,
+});
+
+export { subscriptionId };

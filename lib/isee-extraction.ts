@@ -1,0 +1,110 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { iseeDocumentKey } from '../functions/domain/isee-extraction.ts';
+import { extractionDefinition } from '../functions/isee-extraction/state-machine.ts';
+import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
+import { PortalFunction } from './portal-function.ts';
+
+export interface IseeExtractionProps {
+  table: ITable;
+  /** Must send its events to EventBridge (the data stack enables it). */
+  documents: IBucket;
+}
+
+/** `isee/`: where the ISEE API stores each ISEE's document (`isee/<id>/document`). */
+export const ISEE_PREFIX = iseeDocumentKey('').split('/')[0] + '/';
+
+/**
+ * The automatic reading of ISEE attestations: an S3 "Object Created" event under `isee/` starts a state
+ * machine (functions/isee-extraction/state-machine.ts) that runs Textract text detection and two small
+ * functions: ReadAttestation (Textract's text → the parser) and WriteExtraction (the result, or FAILED,
+ * onto the ISEE item). Each holds only what its step needs.
+ */
+export class IseeExtraction extends Construct {
+  readonly stateMachine: sfn.StateMachine;
+  readonly readFunction: PortalFunction;
+  readonly writeFunction: PortalFunction;
+  readonly rule: events.Rule;
+
+  constructor(scope: Construct, id: string, props: IseeExtractionProps) {
+    super(scope, id);
+    const iseeDocuments = props.documents.arnForObjects(`${ISEE_PREFIX}*`);
+    const textractReason =
+      'Textract text-detection actions (Start/GetDocumentTextDetection, DetectDocumentText) support no resource-level permissions: AWS documents their resource as "*".';
+
+    this.readFunction = new PortalFunction(this, 'ReadAttestation', {
+      entry: 'functions/isee-extraction/read-handler.ts',
+      serviceName: 'isee-extraction',
+      description: 'ISEE: reads the attestation text from Textract and parses it',
+      timeout: Duration.seconds(60),
+    });
+    this.readFunction.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['textract:DetectDocumentText', 'textract:GetDocumentTextDetection'], resources: ['*'] }),
+    );
+    // DetectDocumentText reads the image from S3 with the caller's permissions.
+    this.readFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [iseeDocuments] }));
+
+    this.writeFunction = new PortalFunction(this, 'WriteExtraction', {
+      entry: 'functions/isee-extraction/write-handler.ts',
+      serviceName: 'isee-extraction',
+      description: 'ISEE: writes the reading (or its failure) onto the ISEE item',
+    });
+    // One conditional UpdateItem on the ISEE item: no read, no other write.
+    this.writeFunction.addEnvironment('TABLE_NAME', props.table.tableName);
+    this.writeFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [props.table.tableArn] }));
+
+    const logGroup = new logs.LogGroup(this, 'StateMachineLogs', { retention: logs.RetentionDays.SIX_MONTHS });
+    this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
+      definitionBody: sfn.DefinitionBody.fromString(
+        Stack.of(this).toJsonString(extractionDefinition({ read: this.readFunction.functionArn, write: this.writeFunction.functionArn })),
+      ),
+      tracingEnabled: true,
+      // Execution data would put fiscal codes and ISEE values in the logs: states and errors only.
+      logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
+    });
+    this.readFunction.grantInvoke(this.stateMachine);
+    this.writeFunction.grantInvoke(this.stateMachine);
+    this.stateMachine.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['textract:StartDocumentTextDetection', 'textract:GetDocumentTextDetection'], resources: ['*'] }),
+    );
+    // HeadObject (the document's type), and Textract's asynchronous job reads the PDF as the caller.
+    this.stateMachine.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [iseeDocuments] }));
+
+    this.rule = new events.Rule(this, 'DocumentStored', {
+      description: 'An ISEE document stored in the documents bucket starts its reading',
+      eventPattern: {
+        source: ['aws.s3'],
+        detailType: ['Object Created'],
+        detail: { bucket: { name: [props.documents.bucketName] }, object: { key: [{ prefix: ISEE_PREFIX }] } },
+      },
+      targets: [new targets.SfnStateMachine(this.stateMachine, { retryAttempts: 3, maxEventAge: Duration.hours(2) })],
+    });
+
+    acknowledge(this.readFunction.role!, { 'AwsSolutions-IAM5[Resource::*]': textractReason });
+    acknowledgeWildcardResource(
+      this.readFunction.role!,
+      iseeDocuments,
+      'ReadAttestation reads the ISEE documents only (isee/<id>/document): the ISEE id is known at run time, so the grant covers that prefix.',
+    );
+    acknowledge(this.stateMachine.role, { 'AwsSolutions-IAM5[Resource::*]': textractReason });
+    acknowledgeWildcardResource(
+      this.stateMachine.role,
+      iseeDocuments,
+      'The state machine reads the type of the ISEE document and lets Textract read it: objects under isee/ only, ids known at run time.',
+    );
+    for (const fn of [this.readFunction, this.writeFunction]) {
+      acknowledgeWildcardResource(
+        this.stateMachine.role,
+        `${fn.functionArn}:*`,
+        'grantInvoke allows the function and its versions/aliases (ARN:*); the state machine invokes this one function and nothing else.',
+      );
+    }
+  }
+}

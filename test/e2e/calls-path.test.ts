@@ -1,0 +1,168 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
+import { samplePdf, tinyPng } from '../support/files.ts';
+
+/**
+ * The whole path of issue 3: an operator creates a call with two forms and opens it; an anonymous visitor
+ * sees it on the board and is asked to sign in; a citizen finds it, applies with a file and follows the
+ * request; the operator sees the new subscription's count on the call.
+ */
+let browser: Browser;
+const CALL = `Pasti a domicilio E2E ${Date.now().toString(36)}`;
+let callPath = '';
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+const dialog = (page: Page) => page.getByRole('dialog');
+const appUrl = () => inject('appUrl');
+
+describe('a call from its creation to a citizen’s request', () => {
+  let operator: Page;
+
+  it('the operator creates a call with two forms, sees it in the list, views a form and opens the call', async () => {
+    operator = await newPage(browser);
+    await signInAs(operator, 'Laura Bianchi — Operatrice');
+    await operator.getByRole('navigation', { name: /principale|menu/i }).getByRole('link', { name: 'Lista Bandi' }).click();
+    await operator.getByRole('heading', { level: 1, name: 'Lista bandi' }).waitFor();
+    await operator.getByRole('rowheader', { name: /Assistenza domiciliare anziani/ }).waitFor();
+    expect(await operator.getByRole('row', { name: /Assistenza domiciliare anziani/ }).textContent()).toContain('APERTO');
+    await screenshot(operator, 'calls-list');
+    await expectAccessible(operator);
+
+    await operator.getByRole('link', { name: 'Nuovo bando' }).click();
+    await operator.getByRole('heading', { level: 1, name: 'Nuovo bando' }).waitFor();
+    await operator.getByRole('button', { name: 'Conferma' }).click();
+    await expect.poll(() => operator.getByText('Il campo non può essere vuoto!').count()).toBeGreaterThanOrEqual(4);
+    await screenshot(operator, 'call-new-required');
+    await expectAccessible(operator);
+
+    await operator.getByLabel('Servizio', { exact: true }).selectOption({ label: 'Pasti a domicilio' });
+    await expect.poll(() => operator.getByLabel('Nome del bando').inputValue()).toBe(`Pasti a domicilio ${new Date().getFullYear()}`);
+    await operator.getByLabel('Nome del bando').fill(CALL);
+    await operator.getByLabel('Codice accertamento').fill('ACC-PASTI-09');
+    await operator.getByLabel('Codice capitolo').fill('CAP-12200');
+    await operator.getByLabel('Nome MyPay').fill('PASTI_DOMICILIO');
+    await operator.getByText('Fascia 1 (10% di 20,00 €)', { exact: true }).click();
+    await operator.getByText('Fascia 2 (30% di 20,00 €)', { exact: true }).click();
+    expect(await operator.getByLabel('Fascia 1 (10% di 20,00 €)').isChecked()).toBe(true);
+    await operator.getByLabel('Scegli i moduli da allegare').setInputFiles([
+      { name: 'domanda-pasti.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await samplePdf('Domanda pasti a domicilio')) },
+      { name: 'informativa.png', mimeType: 'image/png', buffer: Buffer.from(tinyPng()) },
+    ]);
+    await operator.getByRole('list', { name: 'Moduli da caricare' }).getByRole('listitem').nth(1).waitFor();
+    await screenshot(operator, 'call-new-filled');
+    await operator.getByRole('button', { name: 'Conferma' }).click();
+    await dialog(operator).getByRole('heading', { name: 'Inserimento nuovo bando' }).waitFor();
+    await dialog(operator).getByRole('button', { name: 'Conferma' }).click();
+
+    await operator.waitForURL((url) => url.pathname === '/lista_bandi' && url.searchParams.get('name') === CALL && Boolean(url.searchParams.get('id')));
+    const row = operator.getByRole('row', { name: new RegExp(CALL) });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('CREATO');
+    await operator.getByText(`Il bando «${CALL}» è stato creato.`).waitFor();
+
+    await row.getByRole('link', { name: `Dettaglio bando ${CALL}` }).click();
+    await operator.getByRole('heading', { level: 1, name: CALL }).waitFor();
+    callPath = new URL(operator.url()).search;
+    await operator.getByRole('button', { name: 'Visualizza domanda-pasti.pdf' }).click();
+    await operator.locator('iframe[title="Anteprima di domanda-pasti.pdf"]').waitFor();
+    await operator.getByRole('button', { name: 'Visualizza informativa.png' }).click();
+    await operator.getByRole('img', { name: 'Anteprima di informativa.png' }).waitFor();
+    expect(await operator.getByRole('list').filter({ hasText: 'Fascia 1' }).textContent()).toContain('Fascia 2 (30% di 20,00 €)');
+    expect(await operator.getByTestId('subscription-count').textContent()).toBe('0');
+    await screenshot(operator, 'call-detail');
+    await expectAccessible(operator);
+
+    await operator.getByRole('link', { name: 'Modifica bando' }).click();
+    await operator.getByRole('heading', { level: 1, name: 'Modifica bando' }).waitFor();
+    await operator.getByText('Moduli già allegati (2 di 5)').waitFor();
+    await operator.getByText('Puoi aggiungere ancora 3 moduli', { exact: false }).waitFor();
+    await operator.getByLabel('Stato', { exact: true }).selectOption({ label: 'APERTO' });
+    await screenshot(operator, 'call-edit');
+    await expectAccessible(operator);
+    await operator.getByRole('button', { name: 'Conferma' }).click();
+    await dialog(operator).getByRole('button', { name: 'Conferma' }).click();
+    await operator.waitForURL((url) => url.pathname === '/lista_bandi/dettaglio_sessione');
+    await operator.getByRole('heading', { level: 1, name: CALL }).waitFor();
+    await expect.poll(() => operator.locator('.detail-list').textContent()).toContain('APERTO');
+  });
+
+  it('an anonymous visitor sees it on the board and is asked to sign in to apply', async () => {
+    for (const width of [1280, 390]) {
+      const visitor = await newPage(browser, width);
+      await visitor.goto(appUrl());
+      const board = visitor.getByRole('region', { name: 'Bacheca' });
+      await board.getByRole('heading', { name: CALL }).waitFor();
+      expect(await board.getByRole('listitem').count()).toBeLessThanOrEqual(3);
+      await screenshot(visitor, `calls-board-anonymous-${width}`);
+      await board.getByRole('link', { name: `Dettaglio del bando ${CALL}` }).click();
+      await visitor.getByRole('heading', { level: 1, name: CALL }).waitFor();
+      await visitor.getByText('Fascia 1 (10% di 20,00 €)').waitFor();
+      await visitor.getByRole('button', { name: 'Richiedi Servizio' }).click();
+      await dialog(visitor).getByText('Per poterti iscrivere ai servizi devi effettuare il login con SPID o CIE.').waitFor();
+      await screenshot(visitor, `call-public-${width}`);
+      await expectAccessible(visitor);
+      await visitor.context().close();
+    }
+  });
+
+  it('a citizen finds it through the service, applies with a file and follows the request', async () => {
+    const citizen = await newPage(browser);
+    await signInAs(citizen, 'Maria Rossi — Cittadina con profilo completo');
+    await citizen.getByRole('region', { name: 'Bacheca' }).getByRole('heading', { name: CALL }).waitFor();
+    await citizen.getByRole('link', { name: 'Bandi di Pasti a domicilio' }).click();
+    await citizen.getByRole('heading', { level: 1, name: 'Pasti a domicilio' }).waitFor();
+    await citizen.getByRole('link', { name: `Dettaglio del bando ${CALL}` }).click();
+    await citizen.getByRole('heading', { level: 1, name: CALL }).waitFor();
+    await citizen.getByText('Non sei iscritto').waitFor();
+    await citizen.getByRole('list', { name: 'Moduli del Comune' }).getByText('domanda-pasti.pdf').waitFor();
+    await screenshot(citizen, 'call-citizen-before');
+    await expectAccessible(citizen);
+
+    await citizen.getByLabel('Scegli i documenti da allegare').setInputFiles({ name: 'certificato.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await samplePdf('Certificato medico')) });
+    await citizen.getByRole('list', { name: 'Documenti da inviare' }).getByText('certificato.pdf').waitFor();
+    await citizen.getByRole('button', { name: 'Richiedi Servizio' }).click();
+    await dialog(citizen).getByRole('heading', { name: 'Richiesta inviata' }).waitFor();
+    await dialog(citizen).getByText('La tua richiesta di iscrizione è stata inserita correttamente').waitFor();
+    await screenshot(citizen, 'call-citizen-sent');
+    // The page reloads by itself 2 s later and shows the request.
+    await citizen.waitForEvent('load', { timeout: 5000 });
+    await citizen.getByText('Richiesta inserita', { exact: true }).waitFor();
+    await citizen.getByRole('list', { name: 'I tuoi documenti' }).getByText('certificato.pdf').waitFor();
+    expect(await citizen.getByRole('button', { name: 'Richiedi Servizio' }).count()).toBe(0);
+    await screenshot(citizen, 'call-citizen-after');
+    await expectAccessible(citizen);
+
+    await citizen.getByRole('navigation', { name: /principale|menu/i }).getByRole('link', { name: 'Iscrizioni' }).click();
+    await citizen.getByRole('heading', { level: 1, name: 'Iscrizioni' }).waitFor();
+    const card = citizen.getByRole('listitem').filter({ hasText: CALL });
+    await card.getByText('RICHIESTA INSERITA').waitFor();
+    await screenshot(citizen, 'subscriptions-list');
+    await expectAccessible(citizen);
+    await citizen.getByLabel('Stato').selectOption({ label: 'ISCRIZIONE RIFIUTATA' });
+    await citizen.getByText('Non sei iscritto a nessun servizio').waitFor();
+
+    await citizen.setViewportSize({ width: 390, height: 900 });
+    await citizen.getByLabel('Stato').selectOption({ label: 'Tutti gli stati' });
+    await card.getByRole('link', { name: `Dettaglio della richiesta per ${CALL}` }).click();
+    await citizen.waitForURL((url) => url.pathname === '/iscrizioni/visualizza_servizio');
+    await citizen.getByText('Richiesta inserita', { exact: true }).waitFor();
+    await screenshot(citizen, 'call-citizen-390');
+    await citizen.context().close();
+  });
+
+  it('the operator sees the new subscription’s count on the call', async () => {
+    await operator.goto(`${appUrl()}/lista_bandi/dettaglio_sessione${callPath}`);
+    await operator.getByRole('heading', { level: 1, name: CALL }).waitFor();
+    await expect.poll(() => operator.getByTestId('subscription-count').textContent()).toBe('1');
+    await operator.getByRole('button', { name: 'Elimina bando' }).click();
+    await dialog(operator).getByRole('button', { name: 'Conferma' }).click();
+    await operator.getByText('Il bando non può essere eliminato perché ha delle iscrizioni.').waitFor();
+    await screenshot(operator, 'call-detail-with-subscription');
+    await expectAccessible(operator);
+  });
+});

@@ -1,0 +1,56 @@
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
+import type { as } from './api.ts';
+import { uploadWithTicket } from './files.ts';
+
+type Client = Awaited<ReturnType<typeof as>>;
+
+/** A one-page INPS-like attestation with the given fiscal code, protocol and ISEE ordinario. */
+export async function attestationPdf(input: { fullName: string; fiscalCode: string; protocol: string; value: string; year?: number }) {
+  const year = input.year ?? new Date().getFullYear();
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([595, 842]);
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const lines = [
+    'ISTITUTO NAZIONALE PREVIDENZA SOCIALE',
+    `Protocollo DSU: ${input.protocol}`,
+    'ATTESTAZIONE I.S.E.E. ORDINARIO',
+    `Dichiarante: ${input.fullName.toUpperCase()}   Codice fiscale: ${input.fiscalCode}`,
+    `Data di presentazione della DSU: 15/01/${year}`,
+    `Data di rilascio: 20/01/${year}`,
+    `Valida fino al: 31/12/${year}`,
+    'Nucleo familiare',
+    `${input.fullName.toUpperCase()}   ${input.fiscalCode}   Dichiarante`,
+    `ISEE ordinario: ${input.value} euro`,
+    `ISEE ristretto: ${input.value} euro`,
+    'Non sono presenti omissioni/difformità.',
+  ];
+  lines.forEach((text, i) => page.drawText(text, { x: 50, y: 800 - i * 22, size: 11, font }));
+  return pdf.save();
+}
+
+/** Uploads bytes for an ISEE as the browser does and returns the reference the API wants. */
+export async function stageIseeFile(client: Client, bytes: Uint8Array, fileName = 'isee.pdf', contentType = 'application/pdf', declaredSize = bytes.length) {
+  const ticket = await client.post('/api/uploads', { purpose: 'isee', fileName, contentType, size: Math.min(declaredSize, 10 * 1024 * 1024) });
+  if (ticket.status !== 201) throw new Error(`ticket refused: ${ticket.status} ${JSON.stringify(ticket.json)}`);
+  await uploadWithTicket(ticket.json, bytes, fileName);
+  return { uploadKey: ticket.json.uploadKey as string, name: fileName };
+}
+
+/** A random fiscal code with a right check character, for records that need a fresh one. */
+export function randomFiscalCode(): string {
+  const letters = () => String.fromCharCode(65 + Math.floor(Math.random() * 26));
+  const digit = () => String(Math.floor(Math.random() * 10));
+  const first15 = `${Array.from({ length: 6 }, letters).join('')}${digit()}${digit()}A${digit()}${digit()}H${digit()}${digit()}${digit()}`;
+  return first15 + fiscalCodeCheckCharacter(first15);
+}
+
+/** The real path to a validated ISEE: the citizen uploads an attestation, the operator confirms it. */
+export async function giveValidatedIsee(citizen: Client, operator: Client, value = 8000) {
+  const me = (await citizen.get('/api/me')).json;
+  const pdf = await attestationPdf({ fullName: me.fullName, fiscalCode: me.fiscalCode, protocol: 'INPS-ISEE-2026-00000001A-00', value: value.toLocaleString('it-IT') });
+  const uploaded = await citizen.post('/api/isee', { document: await stageIseeFile(citizen, pdf), value });
+  if (uploaded.status !== 201) throw new Error(`ISEE not uploaded: ${JSON.stringify(uploaded.json)}`);
+  const decided = await operator.put(`/api/isee/${uploaded.json.id}/decision`, { state: 1, value });
+  if (decided.status !== 200) throw new Error(`ISEE not validated: ${JSON.stringify(decided.json)}`);
+}

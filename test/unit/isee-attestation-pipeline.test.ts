@@ -1,0 +1,135 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { parseAttestation } from '../../functions/domain/isee-attestation.ts';
+import { extractionDefinition, MAX_POLLS } from '../../functions/isee-extraction/state-machine.ts';
+import { linesFromBlocks } from '../../functions/isee-extraction/textract-text.ts';
+import { writeExtraction } from '../../functions/isee-extraction/write-extraction.ts';
+
+// aws-local-stepfunctions 3 needs Promise.withResolvers (Node 22+).
+(Promise as unknown as { withResolvers?: unknown }).withResolvers ??= () => {
+  let resolve, reject;
+  const promise = new Promise((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+};
+const { StateMachine } = await import('aws-local-stepfunctions');
+
+const event = (key: string, bucket = 'documents') => ({ 'detail-type': 'Object Created', source: 'aws.s3', detail: { bucket: { name: bucket }, object: { key } } });
+const extraction = parseAttestation(['INPS-ISEE-2025-00597381W-00', 'ISEE ordinario 16.187,98'], 'textract', 0.95);
+
+/** Runs the state machine with stand-ins for Textract and the two functions, recording what each step got. */
+function run(input: object, steps: { contentType: string; statuses?: string[]; write?: (payload: any) => unknown }) {
+  const calls: Record<string, any[]> = {};
+  const record = (name: string, value: unknown) => (calls[name] ??= []).push(value);
+  const statuses = [...(steps.statuses ?? [])];
+  const handlers = {
+    HeadDocument: (i: any) => (record('HeadDocument', i), { ContentType: steps.contentType }),
+    StartTextDetection: (i: any) => (record('StartTextDetection', i), { JobId: 'job-1' }),
+    CheckTextDetection: (i: any) => (record('CheckTextDetection', i), { JobStatus: statuses.shift() ?? 'IN_PROGRESS' }),
+    ReadAttestation: (i: any) => (record('ReadAttestation', i.Payload), { Payload: extraction }),
+    SaveExtraction: (i: any) => (record('SaveExtraction', i.Payload), { Payload: steps.write?.(i.Payload) ?? { written: true } }),
+    MarkFailed: (i: any) => (record('MarkFailed', i.Payload), { Payload: { written: true } }),
+  };
+  const machine = new StateMachine(extractionDefinition({ read: 'arn:aws:lambda:eu-south-1:111111111111:function:read', write: 'arn:aws:lambda:eu-south-1:111111111111:function:write' }) as never);
+  const execution = machine.run(input as never, {
+    overrides: { taskResourceLocalHandlers: handlers as never, waitTimeOverrides: { WaitForText: 0 }, retryIntervalOverrides: { SaveExtraction: 0, MarkFailed: 0 } },
+  });
+  return { result: execution.result, calls };
+}
+
+describe('the ISEE reading state machine', () => {
+  it('starts Textract on a PDF, polls until the job succeeds, then reads and saves', async () => {
+    const { result, calls } = run(event('isee/abc/document'), { contentType: 'application/pdf', statuses: ['IN_PROGRESS', 'IN_PROGRESS', 'SUCCEEDED'] });
+    await result;
+    expect(calls.StartTextDetection).toEqual([{ DocumentLocation: { S3Object: { Bucket: 'documents', Name: 'isee/abc/document' } } }]);
+    expect(calls.CheckTextDetection).toHaveLength(3);
+    expect(calls.CheckTextDetection[0]).toEqual({ JobId: 'job-1', MaxResults: 1 });
+    expect(calls.ReadAttestation).toEqual([{ iseeId: 'abc', bucket: 'documents', key: 'isee/abc/document', contentType: 'application/pdf', job: { jobId: 'job-1' } }]);
+    expect(calls.SaveExtraction).toEqual([{ iseeId: 'abc', status: 'DONE', extraction }]);
+    expect(calls.MarkFailed).toBeUndefined();
+  });
+
+  it('reads an image at once, without an asynchronous job', async () => {
+    const { result, calls } = run(event('isee/img/document'), { contentType: 'image/jpeg' });
+    await result;
+    expect(calls.StartTextDetection).toBeUndefined();
+    expect(calls.ReadAttestation[0]).toMatchObject({ iseeId: 'img', contentType: 'image/jpeg', job: null });
+    expect(calls.SaveExtraction).toHaveLength(1);
+  });
+
+  it('marks the ISEE FAILED when Textract fails, or never finishes', async () => {
+    const failed = run(event('isee/f1/document'), { contentType: 'application/pdf', statuses: ['IN_PROGRESS', 'FAILED'] });
+    await expect(failed.result).rejects.toThrow();
+    expect(failed.calls.MarkFailed).toEqual([{ iseeId: 'f1', status: 'FAILED', error: { Error: 'TextDetectionFailed', Cause: 'FAILED' } }]);
+
+    const endless = run(event('isee/f2/document'), { contentType: 'application/pdf' });
+    await expect(endless.result).rejects.toThrow();
+    expect(endless.calls.CheckTextDetection).toHaveLength(MAX_POLLS);
+    expect(endless.calls.MarkFailed[0].error.Error).toBe('TextDetectionFailed');
+  });
+
+  it('refuses a document that is neither a PDF nor an image', async () => {
+    const { result, calls } = run(event('isee/zip/document'), { contentType: 'application/zip' });
+    await expect(result).rejects.toThrow();
+    expect(calls.MarkFailed[0].error).toEqual({ Error: 'UnsupportedDocument', Cause: 'application/zip' });
+  });
+
+  it('retries the save while the ISEE is not recorded yet, and gives up quietly if it never is (deleted)', async () => {
+    let attempts = 0;
+    const notThere = () => {
+      attempts++;
+      throw Object.assign(new Error('ISEE non trovato'), { name: 'IseeNotFound' });
+    };
+    const { result, calls } = run(event('isee/gone/document'), { contentType: 'image/png', write: notThere });
+    await expect(result).resolves.toBeDefined();
+    expect(attempts).toBe(5);
+    expect(calls.MarkFailed).toBeUndefined();
+  });
+});
+
+describe('the writer of the reading', () => {
+  const dynamo = mockClient(DynamoDBDocumentClient);
+  beforeEach(() => dynamo.reset());
+
+  it('sets only the extraction and its status, on an ISEE that exists', async () => {
+    dynamo.on(UpdateCommand).resolves({});
+    await writeExtraction({ iseeId: 'abc', status: 'DONE', extraction });
+    const input = dynamo.commandCalls(UpdateCommand)[0].args[0].input;
+    expect(input).toMatchObject({
+      TableName: 'unit-test-table',
+      Key: { pk: 'ISEE#abc', sk: 'ISEE' },
+      ConditionExpression: 'attribute_exists(pk)',
+      UpdateExpression: 'SET extractionStatus = :status, #extraction = :extraction',
+      ExpressionAttributeValues: { ':status': 'DONE', ':extraction': extraction },
+    });
+  });
+
+  it('writes FAILED with a short reason taken from the failed step', async () => {
+    dynamo.on(UpdateCommand).resolves({});
+    const cause = JSON.stringify({ errorType: 'InvalidPDFException', errorMessage: 'Invalid PDF structure.' });
+    await writeExtraction({ iseeId: 'abc', status: 'FAILED', error: { Error: 'InvalidPDFException', Cause: cause } });
+    expect(dynamo.commandCalls(UpdateCommand)[0].args[0].input.ExpressionAttributeValues).toEqual({
+      ':status': 'FAILED',
+      ':extractionFailure': 'InvalidPDFException: Invalid PDF structure.',
+    });
+  });
+
+  it('says IseeNotFound when there is no ISEE item, so the state machine can wait for it', async () => {
+    dynamo.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
+    await expect(writeExtraction({ iseeId: 'gone', status: 'DONE', extraction })).rejects.toMatchObject({ name: 'IseeNotFound' });
+  });
+});
+
+describe('Textract LINE blocks', () => {
+  it('become the parser’s lines, with their mean confidence as quality', () => {
+    const text = linesFromBlocks([
+      { BlockType: 'PAGE' },
+      { BlockType: 'LINE', Text: 'INPS-ISEE-2025-00597381W-00', Confidence: 99 },
+      { BlockType: 'WORD', Text: 'INPS-ISEE-2025-00597381W-00', Confidence: 99 },
+      { BlockType: 'LINE', Text: 'ISEE ordinario 16.187,98', Confidence: 91 },
+    ]);
+    expect(text).toEqual({ lines: ['INPS-ISEE-2025-00597381W-00', 'ISEE ordinario 16.187,98'], source: 'textract', quality: 0.95 });
+  });
+});
+

@@ -1,0 +1,12 @@
+import { useAsync } from '@/components/use-async';
+import { countIseesToVerify } from '@/features/isee/api/isee';
+import { countLoadedUsers } from '@/features/users/api/users';
+
+/** The badges of the operator dashboard and the delegate panel: ISEE to verify and users LOADED. */
+export function useDashboardCounts(): { isee?: number; loadedUsers?: number } {
+  const counts = useAsync(async () => {
+    const [isee, users] = await Promise.all([countIseesToVerify(), countLoadedUsers()]);
+    return { isee: isee.count, loadedUsers: users.count };
+  }, []);
+  return counts.data ?? {};
+}

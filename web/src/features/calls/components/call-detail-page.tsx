@@ -1,0 +1,123 @@
+import { Button, Flex, Heading, Text } from '@aws-amplify/ui-react';
+import { bandLabel } from '@domain/bands';
+import { messages } from '@domain/messages';
+import { useState } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { ButtonLink } from '@/components/button-link';
+import { ConfirmDialog } from '@/components/dialog';
+import { ErrorState } from '@/components/error-state';
+import { LoadingState } from '@/components/loading-state';
+import { PageAlert, useFlashMessage } from '@/components/page-alert';
+import { useAsyncAction } from '@/components/use-async';
+import { paths } from '@/config/paths';
+import { deleteCall, useCall } from '../api/calls';
+import { CallStateBadge } from './call-state-badge';
+import { FileList } from './file-viewer';
+
+/**
+ * /lista_bandi/dettaglio_sessione?id={id} (also under /servizi/visualizza_servizio): the call's data, its
+ * forms (viewed in the page), its ISEE bands, and the place of the enrolled users (a later issue).
+ */
+export function CallDetailPage() {
+  const [params] = useSearchParams();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const id = params.get('id');
+  const call = useCall(id);
+  const remove = useAsyncAction(deleteCall);
+  const flash = useFlashMessage();
+  const [confirming, setConfirming] = useState(false);
+  const loaded = call.data && call.data.id === id ? call.data : undefined;
+  const fromService = pathname.toLowerCase().startsWith(paths.serviceDetail);
+  const back = fromService && loaded ? `${paths.serviceDetail}?id=${encodeURIComponent(loaded.serviceId)}` : paths.calls;
+
+  const confirmDelete = async () => {
+    if (!loaded) return;
+    const result = await remove.run(loaded.id);
+    setConfirming(false);
+    if (result.ok) navigate(back);
+    else flash.show(result.error.message, 'error');
+  };
+
+  if (!id) return <ErrorState message={messages.call.notFound} backTo={paths.calls} backLabel="Torna ai bandi" />;
+  if (call.error && !loaded) return <ErrorState message={call.error.message} backTo={paths.calls} backLabel="Torna ai bandi" />;
+  if (!loaded) return <LoadingState />;
+
+  const data: Array<[string, React.ReactNode]> = [
+    ['Servizio', loaded.serviceName],
+    ['Stato', <CallStateBadge key="state" state={loaded.state} />],
+    ['Anno', loaded.year],
+    ['Nome MyPay', loaded.nomeMyPay],
+    ['Codice accertamento', loaded.codAccertamento],
+    ['Codice capitolo', loaded.codCapitolo],
+  ];
+
+  return (
+    <Flex direction="column" gap="medium">
+      <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="small">
+        <Heading level={1}>{loaded.name}</Heading>
+        <Flex gap="small" wrap="wrap">
+          <ButtonLink to={back}>Indietro</ButtonLink>
+          <ButtonLink to={`${paths.editCall}?sessionId=${encodeURIComponent(loaded.id)}`} variation="primary">
+            Modifica bando
+          </ButtonLink>
+          <Button colorTheme="error" onClick={() => setConfirming(true)}>
+            Elimina bando
+          </Button>
+        </Flex>
+      </Flex>
+      <PageAlert key={flash.key} {...flash.props} autoHideMs={null} />
+
+      <dl className="detail-list">
+        {data.map(([label, value]) => (
+          <div key={label} className="detail-list__row">
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+
+      <section aria-labelledby="forms-title" className="call-section">
+        <Heading level={2} id="forms-title">
+          Moduli allegati
+        </Heading>
+        <FileList files={loaded.announcementFiles} label="Moduli allegati" emptyText="Nessun modulo allegato." />
+      </section>
+
+      <section aria-labelledby="bands-title" className="call-section">
+        <Heading level={2} id="bands-title">
+          Fasce ISEE
+        </Heading>
+        {loaded.bands.length === 0 ? (
+          <Text>Nessuna fascia ISEE associata al bando.</Text>
+        ) : (
+          <ul className="band-list">
+            {loaded.bands.map((band) => (
+              <li key={band.id}>{bandLabel(band)}</li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      {/* Enrolled users: the table (ranking, ISEE, hours...) and its buttons (CSV, MyPay, reset hours) come with a later issue. */}
+      <section aria-labelledby="subscribers-title" className="call-section call-section--placeholder" data-testid="call-subscribers">
+        <Heading level={2} id="subscribers-title">
+          Iscritti al bando
+        </Heading>
+        <Text>
+          Richieste di iscrizione ricevute: <strong data-testid="subscription-count">{loaded.subscriptionCount}</strong>
+        </Text>
+        <Text className="form-hint">La tabella degli iscritti e le sue funzioni (CSV, invio a MyPay, azzeramento ore) saranno disponibili a breve.</Text>
+      </section>
+
+      <ConfirmDialog
+        open={confirming}
+        title="Elimina bando"
+        message="Confermi di voler eliminare il bando? L’operazione è possibile solo se non sono presenti iscrizioni."
+        busy={remove.isRunning}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setConfirming(false)}
+      />
+    </Flex>
+  );
+}

@@ -1,0 +1,36 @@
+import { parseItalianAmount } from '@domain/money';
+
+/** Citizen value (part 2 §5): an optional plus, digits (thousands dots allowed), a comma and at most two decimals. */
+const CITIZEN_VALUE = /^\+?[\d.]*(,\d{0,2})?$/;
+export const acceptCitizenValue = (next: string): string | null => (CITIZEN_VALUE.test(next) ? next : null);
+
+/** Before sending: dots dropped, the comma becomes the decimal point; '' → undefined (required), bad → NaN. */
+export const valueFromText = (text: string): number | undefined => (text.trim() === '' ? undefined : parseItalianAmount(text));
+export const yearFromText = (text: string): number | undefined => {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  const value = parseItalianAmount(trimmed);
+  return Number.isFinite(value) ? value : Number.NaN;
+};
+
+/** The current date-time for a datetime-local input (local time, minutes). */
+export function nowForInput(now = new Date()): string {
+  const local = new Date(now.getTime() - now.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 16);
+}
+
+const euro = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false });
+/** The text an amount field shows for an amount: 12345.6 → '12345,60'. */
+export const valueToText = (value: number | null | undefined) => (value === null || value === undefined ? '' : euro.format(value));
+
+const dateFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric' });
+/** dd/mm/yyyy in Europe/Rome; a plain yyyy-mm-dd is shown as that day. */
+export function formatDay(value: string | null | undefined): string {
+  if (!value) return '—';
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const [y, m, d] = value.split('-');
+    return `${d}/${m}/${y}`;
+  }
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : dateFormat.format(date);
+}

@@ -1,0 +1,2 @@
+export { ProfilePage } from './components/profile-page';
+export { ProfileBanner } from './components/profile-banner';

@@ -1,0 +1,45 @@
+import type { Service } from '@domain/services';
+import { Heading, Text } from '@aws-amplify/ui-react';
+import { useEffect, useState } from 'react';
+import { ButtonLink } from '@/components/button-link';
+import { paths } from '@/config/paths';
+import { ApiError, api, type Page } from '@/lib/api';
+
+/** The citizen's 'Servizi': each service leads to its open calls (/sessione_servizi?id=). */
+export function CitizenServices() {
+  const [state, setState] = useState<{ items: Service[] | null; error: string | null }>({ items: null, error: null });
+  useEffect(() => {
+    let current = true;
+    api.get<Page<Service>>('/api/services?limit=100').then(
+      (page) => current && setState({ items: page.items, error: null }),
+      (error: unknown) => current && setState({ items: [], error: error instanceof ApiError ? error.message : 'Oops qualcosa è andato storto. Riprova più tardi!' }),
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
+  return (
+    <section className="landing-section" aria-labelledby="servizi-title" aria-busy={state.items === null}>
+      <Heading level={2} id="servizi-title">
+        Servizi
+      </Heading>
+      {state.error && <Text role="alert">{state.error}</Text>}
+      {state.items?.length === 0 && !state.error && <Text>Non sono presenti servizi</Text>}
+      {state.items && state.items.length > 0 && (
+        <ul className="service-list">
+          {state.items.map((service) => (
+            <li key={service.id} className="service-card">
+              <Heading level={3} className="service-card__title">
+                {service.name}
+              </Heading>
+              <Text className="service-card__text">{service.description}</Text>
+              <ButtonLink to={`${paths.serviceCalls}?id=${encodeURIComponent(service.id)}`} variation="primary" className="service-card__action" aria-label={`Bandi di ${service.name}`}>
+                Vedi i bandi
+              </ButtonLink>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

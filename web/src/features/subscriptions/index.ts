@@ -1,0 +1,3 @@
+export { CallPage } from './components/call-page';
+export { ServiceOpenCallsPage } from './components/service-open-calls-page';
+export { SubscriptionsPage } from './components/subscriptions-page';

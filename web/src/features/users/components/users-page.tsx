@@ -1,0 +1,189 @@
+import { Button, CheckboxField, Flex, Heading, Text, TextField, VisuallyHidden } from '@aws-amplify/ui-react';
+import { iseeStateShortLabel } from '@domain/isee';
+import { formatEuro } from '@domain/money';
+import { isValidEmail, isValidPhone, type User } from '@domain/users';
+import { useRef, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { ButtonLink } from '@/components/button-link';
+import { CursorPagination } from '@/components/cursor-pagination';
+import { DataTable, type DataTableColumn } from '@/components/data-table';
+import { ConfirmDialog } from '@/components/dialog';
+import { ErrorState } from '@/components/error-state';
+import { LoadingState } from '@/components/loading-state';
+import { PageAlert, useFlashMessage } from '@/components/page-alert';
+import { paths } from '@/config/paths';
+import { AttachmentIcon } from '@/features/isee/components/attachment-icon';
+import { useAuth } from '@/lib/auth';
+import { useDeleteUser, useUsers, type UserFilters } from '../api/users';
+
+const TEXT_FILTERS = [
+  ['firstName', 'Nome'],
+  ['lastName', 'Cognome'],
+  ['fiscalCode', 'Codice fiscale'],
+  ['email', 'E-mail'],
+  ['phoneNumber', 'Telefono'],
+] as const;
+
+const dateFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric' });
+export const formatDate = (iso: string | null | undefined) => (iso ? dateFormat.format(new Date(iso)) : '');
+
+function filtersFrom(params: URLSearchParams): UserFilters {
+  return {
+    firstName: params.get('firstName') ?? '',
+    lastName: params.get('lastName') ?? '',
+    fiscalCode: params.get('fiscalCode') ?? '',
+    email: params.get('email') ?? '',
+    phoneNumber: params.get('phoneNumber') ?? '',
+    loaded: params.get('loaded') === 'true',
+  };
+}
+
+/** A ✓ or ✗ read as 'valido' / 'non valido'. */
+function ValidityIcon({ valid, what }: { valid: boolean; what: string }) {
+  return (
+    <span className={valid ? 'validity validity--ok' : 'validity validity--ko'} title={`${what} ${valid ? 'valido' : 'non valido'}`}>
+      <span aria-hidden="true">{valid ? '✓' : '✗'}</span>
+      <VisuallyHidden>{`${what} ${valid ? 'valido' : 'non valido'}`}</VisuallyHidden>
+    </span>
+  );
+}
+
+function LastIseeCell({ user }: { user: User }) {
+  const isee = user.lastIsee;
+  if (!isee) return <Text as="span">Nessun ISEE</Text>;
+  return (
+    <span className="last-isee">
+      {formatEuro(isee.value)} ({isee.year}) <span className={`isee-state isee-state--${isee.state.toLowerCase()}`}>{iseeStateShortLabel(isee.state)}</span>{' '}
+      <AttachmentIcon hasFile={isee.hasFile} />
+    </span>
+  );
+}
+
+/**
+ * /lista_utenti: filters mirrored in the query string (Enter searches), fifteen users per page, rows
+ * green for LOADED and grey for SUSPEND, delete only for users without linked data.
+ */
+export function UsersPage() {
+  const [params, setParams] = useSearchParams();
+  const applied = filtersFrom(params);
+  const [draft, setDraft] = useState<UserFilters>(applied);
+  const users = useUsers(applied);
+  const remove = useDeleteUser();
+  const flash = useFlashMessage();
+  const { me } = useAuth();
+  const readOnly = me?.role !== 'OPERATOR';
+  const [toDelete, setToDelete] = useState<User | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  const search = (event?: FormEvent) => {
+    event?.preventDefault();
+    const next = new URLSearchParams();
+    for (const [key] of TEXT_FILTERS) if (draft[key].trim()) next.set(key, draft[key].trim());
+    if (draft.loaded) next.set('loaded', 'true');
+    setParams(next);
+  };
+
+  const confirmDelete = async () => {
+    if (!toDelete) return;
+    const result = await remove.run(toDelete.id);
+    setToDelete(null);
+    if (result.ok) {
+      flash.show('L’utente è stato cancellato.', 'success');
+      users.reload();
+      requestAnimationFrame(() => heading.current?.focus());
+    } else flash.show(result.error.message, 'error');
+  };
+
+  const columns: DataTableColumn<User>[] = [
+    { id: 'fiscalCode', header: 'Codice fiscale', cell: (u) => u.fiscalCode, noWrap: true, isRowHeader: true },
+    { id: 'firstName', header: 'Nome', cell: (u) => u.firstName },
+    { id: 'lastName', header: 'Cognome', cell: (u) => u.lastName },
+    { id: 'isee', header: 'Ultimo ISEE', cell: (u) => <LastIseeCell user={u} /> },
+    {
+      id: 'contacts',
+      header: 'E-mail e telefono',
+      cell: (u) => (
+        <Flex gap="xs">
+          <ValidityIcon valid={isValidEmail(u.email)} what="E-mail" />
+          <ValidityIcon valid={isValidPhone(u.phoneNumber)} what="Telefono" />
+        </Flex>
+      ),
+    },
+    { id: 'dataInsert', header: 'Data registrazione', cell: (u) => formatDate(u.dataInsert), noWrap: true },
+    {
+      id: 'actions',
+      header: 'Azioni',
+      cell: (u) => (
+        <Flex gap="xs" justifyContent="flex-end">
+          <ButtonLink to={`${paths.userRecord}?citizen=${encodeURIComponent(u.id)}`} size="small" aria-label={`Dettaglio utente ${u.firstName} ${u.lastName}`}>
+            Dettaglio
+          </ButtonLink>
+          {u.hasLinkedData ? (
+            // A disabled button cannot show a tooltip to the keyboard: the wrapper takes the focus and the title.
+            <span className="tooltip-wrapper" role="button" aria-disabled="true" tabIndex={0} title="Non è possibile cancellare un utente se ha dati collegati!" aria-label={`Elimina utente ${u.firstName} ${u.lastName}: non è possibile cancellare un utente se ha dati collegati!`}>
+              <Button size="small" colorTheme="error" isDisabled tabIndex={-1} aria-hidden="true">
+                Elimina
+              </Button>
+            </span>
+          ) : (
+            <Button size="small" colorTheme="error" isDisabled={readOnly} aria-label={`Elimina utente ${u.firstName} ${u.lastName}`} onClick={() => setToDelete(u)}>
+              Elimina
+            </Button>
+          )}
+        </Flex>
+      ),
+      align: 'end',
+      noWrap: true,
+    },
+  ];
+
+  return (
+    <Flex direction="column" gap="medium">
+      <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="small">
+        <Heading level={1} ref={heading} tabIndex={-1}>
+          Lista utenti
+        </Heading>
+        {!readOnly && (
+          <ButtonLink to={paths.newUser} variation="primary">
+            Nuovo Utente
+          </ButtonLink>
+        )}
+      </Flex>
+      <form onSubmit={search} role="search" aria-label="Ricerca utenti" className="filters">
+        <Flex direction={{ base: 'column', large: 'row' }} gap="small" alignItems={{ base: 'stretch', large: 'flex-end' }} wrap="wrap">
+          {TEXT_FILTERS.map(([key, label]) => (
+            <TextField key={key} name={key} label={label} size="small" value={draft[key]} onChange={(e) => setDraft({ ...draft, [key]: e.target.value })} flex="1" autoComplete="off" />
+          ))}
+          <CheckboxField name="loaded" label="Da validare" value="true" checked={draft.loaded} onChange={(e) => setDraft({ ...draft, loaded: e.target.checked })} />
+          <Button type="submit" variation="primary" size="small">
+            Cerca
+          </Button>
+        </Flex>
+      </form>
+      <PageAlert key={flash.key} {...flash.props} />
+      {users.error ? (
+        <ErrorState message={users.error.message} />
+      ) : !users.isLoaded ? (
+        <LoadingState />
+      ) : (
+        <DataTable
+          caption="Elenco degli utenti"
+          columns={columns}
+          rows={users.items}
+          rowKey={(u) => u.id}
+          rowClassName={(u) => (u.state === 'LOADED' ? 'row--loaded' : u.state === 'SUSPEND' ? 'row--suspended' : undefined)}
+          emptyText="Nessun utente trovato."
+        />
+      )}
+      <CursorPagination {...users.pagination} label="Paginazione degli utenti" />
+      <ConfirmDialog
+        open={toDelete !== null}
+        title={`Rimozione utente: ${toDelete ? `${toDelete.firstName} ${toDelete.lastName}` : ''}`}
+        message="Confermi di voler cancellare l’utente selezionato?"
+        busy={remove.isRunning}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setToDelete(null)}
+      />
+    </Flex>
+  );
+}
