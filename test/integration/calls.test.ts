@@ -3,6 +3,7 @@ import { as, request } from '../support/api.ts';
 import { callFields, openCall, upload } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
 import { renamedExecutable, samplePdf, tinyPng } from '../support/files.ts';
+import { giveValidatedIsee } from '../support/isee.ts';
 
 let operator: Awaited<ReturnType<typeof as>>;
 let citizen: Awaited<ReturnType<typeof as>>;
@@ -12,6 +13,7 @@ let band: { id: string };
 beforeAll(async () => {
   operator = await as('operator');
   citizen = await as('citizen');
+  await giveValidatedIsee(citizen, operator);
   service = (await operator.post('/api/services', { code: 'SAD', name: 'Assistenza domiciliare (bandi)', description: 'Aiuto a casa.' })).json;
   band = (await operator.post('/api/bands', { name: 'Fascia A', min: 0, max: 6000, percent: 10, fixedCost: 20 })).json;
 });
