@@ -21,6 +21,15 @@ export const subscriptionDetailLabels: Record<SubscriptionState, string> = {
   SUSPENDED: 'Iscrizione sospesa',
   REFUSED: 'Richiesta rifiutata',
 };
+/** Labels on the operator's user record (design §4: VALIDATED reads 'Richiesta accettata' there). */
+export const subscriptionOperatorLabels: Record<SubscriptionState, string> = {
+  ADDED: 'Richiesta inserita',
+  VALIDATED: 'Richiesta accettata',
+  SUSPENDED: 'Iscrizione sospesa',
+  REFUSED: 'Richiesta rifiutata',
+};
+/** Subscriptions on the operator's user record, 3 per page (design §4). */
+export const USER_RECORD_SUBSCRIPTIONS_PAGE_SIZE = 3;
 /** Labels in the citizen's list /iscrizioni (part 2 §4). */
 export const subscriptionListLabels: Record<SubscriptionState, string> = {
   ADDED: 'RICHIESTA INSERITA',

@@ -1,13 +1,15 @@
 import { CallState } from '../domain/calls.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
-import { SUBSCRIPTIONS_PAGE_SIZE, parseSubscriptionId, subscriptionId, type SubscribeInput, type Subscription } from '../domain/subscriptions.ts';
+import { SUBSCRIPTIONS_PAGE_SIZE, USER_RECORD_SUBSCRIPTIONS_PAGE_SIZE, parseSubscriptionId, subscriptionId, type SubscribeInput, type Subscription } from '../domain/subscriptions.ts';
 import { recordAudit } from '../adapters/audit-log.ts';
 import { resourceHandler } from '../http/handler.ts';
 import { claimFiles, deleteFiles, linkFiles } from '../calls/files.ts';
 import { getCall } from '../calls/repository.ts';
 import { hasValidatedIsee } from '../isee/repository.ts';
+import { userMessages } from '../domain/users.ts';
 import { ensureCitizen } from '../users/citizens.ts';
+import { getUser } from '../users/repository.ts';
 import * as subscriptions from './repository.ts';
 import type { SubscriptionRecord } from './repository.ts';
 
@@ -67,6 +69,12 @@ export const handler = resourceHandler('subscriptions', {
 
   listMySubscriptions: async ({ query, actor }) =>
     subscriptions.listSubscriptionsOfUser(await ensureCitizen(actor!), query, SUBSCRIPTIONS_PAGE_SIZE),
+
+  /** A user's subscriptions, for the operator's (and the delegate's) user record. */
+  listUserSubscriptions: async ({ params, query }) => {
+    if (!(await getUser(params.id))) throw new NotFoundError(userMessages.notFound);
+    return subscriptions.listSubscriptionsOfUser(params.id, query, USER_RECORD_SUBSCRIPTIONS_PAGE_SIZE);
+  },
 
   /** One of the citizen's own subscriptions; anyone else's is "not there" (404), as design §3 says. */
   getSubscription: async ({ params, actor }) => {

@@ -65,6 +65,7 @@ const expected: Record<string, Row> = {
   'POST /api/users/{id}/isee': operatorsOnly(201),
   // The record is Maria Rossi's ('citizen'): any other citizen is told it is not there.
   'GET /api/subscriptions/{id}': { ...citizensOnly(200), newCitizen: 404 },
+  'GET /api/users/{id}/subscriptions': { anonymous: 401, citizen: 403, newCitizen: 403, operator: 200, delegate: 200, entityOperator: 200 },
 };
 
 const validBody: Record<string, unknown> = {
@@ -133,6 +134,7 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   'DELETE /api/isee/{id}': async (operator) => `/api/isee/${await matrixIsee(operator, false)}`,
   'GET /api/users/{id}/isee': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/isee`,
   'POST /api/users/{id}/isee': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/isee`,
+  'GET /api/users/{id}/subscriptions': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/subscriptions`,
   'PUT /api/users/{id}/status': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/status`,
   'GET /api/subscriptions/{id}': async (operator) => {
     await citizensEligible(operator);

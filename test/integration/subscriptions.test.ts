@@ -147,3 +147,19 @@ describe('the ISEE rule (part 2 §4)', () => {
     expect((await otherCitizen.post(`/api/calls/${call.id}/subscriptions`, { files: [] })).status).toBe(201);
   });
 });
+
+describe('a user’s subscriptions on the operator’s user record', () => {
+  it('lists them newest first, 3 per page, for the operator and the delegate; an unknown user is a 404', async () => {
+    const userId = (await citizen.get('/api/me')).json.userId;
+    const { call } = await openCall(operator);
+    const created = await citizen.post(`/api/calls/${call.id}/subscriptions`, { files: [] });
+    expect(created.status).toBe(201);
+    for (const reader of [operator, await as('delegate')]) {
+      const page = (await reader.get(`/api/users/${userId}/subscriptions`)).json;
+      expect(page.items.length).toBeLessThanOrEqual(3);
+      expect(page.items[0]).toMatchObject({ id: created.json.id, state: 'ADDED', announcement: { id: call.id } });
+    }
+    const unknown = await operator.get('/api/users/non-esiste/subscriptions');
+    expect([unknown.status, unknown.json.detail]).toEqual([404, 'L’utente selezionato non esiste.']);
+  });
+});

@@ -1,5 +1,5 @@
 import type { SubscribeInput, Subscription, SubscriptionState, SubscriptionSummary } from '@domain/subscriptions';
-import { SUBSCRIPTIONS_PAGE_SIZE } from '@domain/subscriptions';
+import { SUBSCRIPTIONS_PAGE_SIZE, USER_RECORD_SUBSCRIPTIONS_PAGE_SIZE } from '@domain/subscriptions';
 import { api, query, type Page } from '@/lib/api';
 import { useAsync } from '@/components/use-async';
 import { useCursorList } from '@/components/cursor-pagination';
@@ -18,4 +18,11 @@ export const useMySubscriptions = (state: SubscriptionState | '') =>
   useCursorList<SubscriptionSummary>(
     (cursor) => api.get<Page<SubscriptionSummary>>(`/api/subscriptions${query({ state, cursor, limit: SUBSCRIPTIONS_PAGE_SIZE })}`),
     { resetKey: state },
+  );
+
+/** GET /api/users/{id}/subscriptions: a user's requests on the operator's user record, 3 per page. */
+export const useUserSubscriptions = (userId: string) =>
+  useCursorList<SubscriptionSummary>(
+    (cursor) => api.get<Page<SubscriptionSummary>>(`/api/users/${enc(userId)}/subscriptions${query({ cursor, limit: USER_RECORD_SUBSCRIPTIONS_PAGE_SIZE })}`),
+    { resetKey: userId },
   );

@@ -10,6 +10,7 @@ import { PageAlert, useFlashMessage } from '@/components/page-alert';
 import { ButtonLink } from '@/components/button-link';
 import { paths } from '@/config/paths';
 import { IseeTable } from '@/features/isee';
+import { UserSubscriptions } from '@/features/subscriptions';
 import { useAuth } from '@/lib/auth';
 import { updateUser, useSetUserStatus, useUser } from '../api/users';
 import { userFields, userToForm, validateUserUpdate } from '../utils/user-form';
@@ -132,7 +133,7 @@ function UserRecord({ user, onChanged }: { user: User; onChanged: () => void }) 
         <Heading level={2} marginBottom="small">
           Iscrizioni
         </Heading>
-        <Text>L’utente non è iscritto a nessun servizio.</Text>
+        <UserSubscriptions userId={user.id} />
       </Card>
       <ConfirmDialog {...form.confirm} title="Modifica utente" message="Confermi di voler modificare i dati dell’utente?" />
       <ConfirmDialog
