@@ -41,7 +41,8 @@ export function DataTable<T>({ caption, captionVisible = false, columns, rows, r
   }
   return (
     // The region scrolls sideways on narrow screens; it is focusable so the keyboard can scroll it too.
-    <View className="data-table" overflow="auto" tabIndex={0} role="region" aria-label={caption}>
+    // position: relative keeps absolutely positioned children (visually hidden labels) inside the scroll box.
+    <View className="data-table" overflow="auto" position="relative" tabIndex={0} role="region" aria-label={caption}>
       <Table caption={captionVisible ? caption : <VisuallyHidden>{caption}</VisuallyHidden>} variation="striped" highlightOnHover size="small">
         <TableHead>
           <TableRow>
