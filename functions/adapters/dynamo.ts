@@ -66,3 +66,13 @@ export async function hasChildren(gsi2pk: string): Promise<boolean> {
 
 export const isConditionFailure = (error: unknown) =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
+/** Awaits a conditional write: its output, or null when its condition did not hold; other errors go on. */
+export async function unlessConditionFails<T>(write: Promise<T>): Promise<T | null> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isConditionFailure(error)) return null;
+    throw error;
+  }
+}

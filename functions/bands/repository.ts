@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { hourlyQuota, type Band, type BandInput } from '../domain/bands.ts';
 import { toCents, toEuros } from '../domain/money.ts';
-import { documentClient, hasChildren, isConditionFailure, queryPage, tableName } from '../adapters/dynamo.ts';
+import { documentClient, hasChildren, queryPage, unlessConditionFails, tableName } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 
 export const BANDS_PAGE_SIZE = 20;
@@ -58,26 +58,18 @@ export async function createBand(input: BandInput, now = new Date().toISOString(
 /** Replaces a band; null when it does not exist (nothing is written then). */
 export async function updateBand(id: string, input: BandInput, now = new Date().toISOString()): Promise<Band | null> {
   const item = toItem(id, input, now);
-  try {
-    const { Attributes } = await documentClient.send(
-      new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_exists(pk)', ReturnValues: 'ALL_OLD' }),
-    );
-    return toBand({ ...item, createdAt: Attributes?.createdAt });
-  } catch (error) {
-    if (isConditionFailure(error)) return null;
-    throw error;
-  }
+  const written = await unlessConditionFails(
+    documentClient.send(new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_exists(pk)', ReturnValues: 'ALL_OLD' })),
+  );
+  return written && toBand({ ...item, createdAt: written.Attributes?.createdAt });
 }
 
 export const bandIsUsedByCalls = (id: string) => hasChildren(keys.callsUsingBand(id));
 
 /** Deletes a band; false when it did not exist. */
 export async function deleteBand(id: string): Promise<boolean> {
-  try {
-    await documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.band(id), ConditionExpression: 'attribute_exists(pk)' }));
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  const deleted = await unlessConditionFails(
+    documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.band(id), ConditionExpression: 'attribute_exists(pk)' })),
+  );
+  return deleted !== null;
 }

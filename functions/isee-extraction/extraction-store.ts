@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, isConditionFailure, tableName } from '../adapters/dynamo.ts';
+import { documentClient, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 /**
@@ -9,8 +9,8 @@ import { keys } from '../adapters/table.ts';
  */
 export async function updateExtraction(iseeId: string, status: 'DONE' | 'FAILED', values: Record<string, unknown>): Promise<boolean> {
   const names = Object.keys(values);
-  try {
-    await documentClient.send(
+  const written = await unlessConditionFails(
+    documentClient.send(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.isee(iseeId),
@@ -19,10 +19,7 @@ export async function updateExtraction(iseeId: string, status: 'DONE' | 'FAILED'
         ExpressionAttributeNames: Object.fromEntries(names.map((n) => [`#${n}`, n])),
         ExpressionAttributeValues: { ':status': status, ...Object.fromEntries(names.map((n) => [`:${n}`, values[n]])) },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
+  return written !== null;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Service, ServiceInput } from '../domain/services.ts';
-import { documentClient, hasChildren, isConditionFailure, queryPage, tableName } from '../adapters/dynamo.ts';
+import { documentClient, hasChildren, queryPage, unlessConditionFails, tableName } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 export const SERVICES_PAGE_SIZE = 20;
@@ -45,26 +45,18 @@ export async function createService(input: ServiceInput, now = new Date().toISOS
 /** Replaces a service; null when it does not exist (nothing is written then). */
 export async function updateService(id: string, input: ServiceInput, now = new Date().toISOString()): Promise<Service | null> {
   const item = toItem(id, input, now);
-  try {
-    const { Attributes } = await documentClient.send(
-      new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_exists(pk)', ReturnValues: 'ALL_OLD' }),
-    );
-    return toService({ ...item, createdAt: Attributes?.createdAt });
-  } catch (error) {
-    if (isConditionFailure(error)) return null;
-    throw error;
-  }
+  const written = await unlessConditionFails(
+    documentClient.send(new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_exists(pk)', ReturnValues: 'ALL_OLD' })),
+  );
+  return written && toService({ ...item, createdAt: written.Attributes?.createdAt });
 }
 
 export const serviceHasCalls = (id: string) => hasChildren(keys.callsOfService(id));
 
 /** Deletes a service; false when it did not exist. */
 export async function deleteService(id: string): Promise<boolean> {
-  try {
-    await documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.service(id), ConditionExpression: 'attribute_exists(pk)' }));
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  const deleted = await unlessConditionFails(
+    documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.service(id), ConditionExpression: 'attribute_exists(pk)' })),
+  );
+  return deleted !== null;
 }

@@ -4,7 +4,7 @@ import { subscriptionId } from '../domain/subscriptions.ts';
 import type { Page } from '../domain/validation.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
-import { documentClient, isConditionFailure, tableName } from '../adapters/dynamo.ts';
+import { documentClient, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 import type { StoredCallFile } from '../calls/repository.ts';
 
@@ -47,8 +47,8 @@ export async function getSubscription(callId: string, userId: string): Promise<S
 /** Writes a new subscription; false when the citizen already has one for that call (nothing written). */
 export async function createSubscription(record: SubscriptionRecord): Promise<boolean> {
   const { id, ...rest } = record;
-  try {
-    await documentClient.send(
+  const written = await unlessConditionFails(
+    documentClient.send(
       new PutCommand({
         TableName: tableName,
         Item: {
@@ -62,12 +62,9 @@ export async function createSubscription(record: SubscriptionRecord): Promise<bo
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
+  return written !== null;
 }
 
 const encode = (key: Record<string, unknown>) => Buffer.from(JSON.stringify(key)).toString('base64url');

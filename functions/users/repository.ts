@@ -16,7 +16,7 @@ import {
   type UserState,
 } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import { documentClient, hasChildren, isConditionFailure, tableName } from '../adapters/dynamo.ts';
+import { documentClient, hasChildren, isConditionFailure, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 export const USERS_PAGE_SIZE = 15;
@@ -126,15 +126,12 @@ export async function getUser(id: string): Promise<User | null> {
 
 /** Claims a fiscal code for a user id; false when another user has it. */
 async function claimFiscalCode(fiscalCode: string, userId: string): Promise<boolean> {
-  try {
-    await documentClient.send(
+  const written = await unlessConditionFails(
+    documentClient.send(
       new PutCommand({ TableName: tableName, Item: { ...keys.userByFiscalCode(fiscalCode), userId }, ConditionExpression: 'attribute_not_exists(pk)' }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
+  return written !== null;
 }
 
 /** A user registered by an operator. The fiscal code must be new. */
