@@ -18,10 +18,11 @@ export const documentClient = DynamoDBDocumentClient.from(
   { marshallOptions: { removeUndefinedValues: true } },
 );
 
-const encodeCursor = (key: Record<string, unknown> | undefined) =>
+/** The opaque cursor of a page: the DynamoDB key it continues from. */
+export const encodeCursor = (key: Record<string, unknown> | undefined | null) =>
   key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null;
 
-function decodeCursor(cursor: string | undefined): Record<string, unknown> | undefined {
+export function decodeCursor(cursor: string | undefined): Record<string, unknown> | undefined {
   if (!cursor) return undefined;
   try {
     const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -62,6 +63,28 @@ export async function hasChildren(gsi2pk: string): Promise<boolean> {
     }),
   );
   return (result.Items ?? []).length > 0;
+}
+
+/** How many items sit under one key of an index (dashboard badges on sparse indexes): COUNT pages only. */
+export async function countUnder(indexName: string, partitionKey: string, value: string): Promise<number> {
+  let count = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: indexName,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': partitionKey },
+        ExpressionAttributeValues: { ':pk': value },
+        Select: 'COUNT',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    count += result.Count ?? 0;
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return count;
 }
 
 export const isConditionFailure = (error: unknown) =>

@@ -5,7 +5,7 @@ import { iseeMessages, type Isee, type IseeDecision, type IseeState } from '../d
 import { iseeDocumentKey } from '../domain/isee-extraction.ts';
 import { toCents, toEuros } from '../domain/money.ts';
 import type { Page } from '../domain/validation.ts';
-import { documentClient, isConditionFailure, queryPage, tableName } from '../adapters/dynamo.ts';
+import { countUnder, documentClient, isConditionFailure, queryPage, tableName } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 import { getUserItem, updateUserFields } from '../users/repository.ts';
 
@@ -232,25 +232,7 @@ export const listIseesToVerify = (page: { limit?: number; cursor?: string }): Pr
     ISEE_PAGE_SIZE,
   );
 
-export async function countIseesToVerify(): Promise<number> {
-  let count = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.iseesToVerify },
-        Select: 'COUNT',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    count += result.Count ?? 0;
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return count;
-}
+export const countIseesToVerify = () => countUnder('gsi1', 'gsi1pk', keys.iseesToVerify);
 
 /** True when the user's newest ISEE is VALIDATED: without it a citizen cannot apply to calls (part 2 §4). */
 export async function hasValidatedIsee(userId: string): Promise<boolean> {

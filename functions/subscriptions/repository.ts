@@ -2,9 +2,7 @@ import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { SubscriptionState, SubscriptionSummary } from '../domain/subscriptions.ts';
 import { subscriptionId } from '../domain/subscriptions.ts';
 import type { Page } from '../domain/validation.ts';
-import { ValidationError } from '../domain/errors.ts';
-import { messages } from '../domain/messages.ts';
-import { documentClient, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { decodeCursor, documentClient, encodeCursor, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 import type { StoredCallFile } from '../calls/repository.ts';
 
@@ -67,17 +65,6 @@ export async function createSubscription(record: SubscriptionRecord): Promise<bo
   return written !== null;
 }
 
-const encode = (key: Record<string, unknown>) => Buffer.from(JSON.stringify(key)).toString('base64url');
-function decode(cursor: string | undefined): Record<string, unknown> | undefined {
-  if (!cursor) return undefined;
-  try {
-    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (key && typeof key === 'object' && !Array.isArray(key)) return key;
-  } catch {
-    // below
-  }
-  throw new ValidationError(messages.invalidCursor);
-}
 
 /**
  * The citizen's subscriptions, newest first, optionally of one state. With a state filter a DynamoDB page
@@ -91,7 +78,7 @@ export async function listSubscriptionsOfUser(
 ): Promise<Page<SubscriptionSummary>> {
   const limit = query.limit ?? pageSize;
   const found: Record<string, any>[] = [];
-  let start = decode(query.cursor);
+  let start = decodeCursor(query.cursor);
   let more = true;
   while (found.length < limit && more) {
     const result = await documentClient.send(
@@ -114,7 +101,7 @@ export async function listSubscriptionsOfUser(
   }
   // A full page may have more after it: the next page starts just after the last item returned.
   const last = found.at(-1);
-  const nextCursor = last && found.length === limit ? encode({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk }) : null;
+  const nextCursor = last && found.length === limit ? encodeCursor({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk }) : null;
   return { items: found.map((item) => summary(toRecord(item))), nextCursor };
 }
 

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
-import { messages } from '../domain/messages.ts';
+import { ConflictError, NotFoundError } from '../domain/errors.ts';
 import { toEuros } from '../domain/money.ts';
 import {
   missingProfileFields,
@@ -16,7 +15,7 @@ import {
   type UserState,
 } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import { documentClient, hasChildren, isConditionFailure, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { countUnder, decodeCursor, documentClient, encodeCursor, hasChildren, isConditionFailure, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 export const USERS_PAGE_SIZE = 15;
@@ -245,17 +244,6 @@ export const searchStats = { consumedCapacity: 0, queries: 0, evaluated: 0 };
 const MAX_ROUNDS = 10;
 const ROUND_LIMIT = 200;
 
-const encodeCursor = (key: Record<string, unknown> | undefined | null) => (key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null);
-function decodeCursor(cursor: string | undefined): Record<string, unknown> | undefined {
-  if (!cursor) return undefined;
-  try {
-    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (key && typeof key === 'object' && !Array.isArray(key)) return key;
-  } catch {
-    // below
-  }
-  throw new ValidationError(messages.invalidCursor);
-}
 
 /**
  * Users matching every filter, fifteen per page, without a scan: the most selective filter picks the
@@ -356,22 +344,4 @@ export async function searchUsers(search: UserSearch): Promise<Page<User>> {
 }
 
 /** How many users wait for their ISEE to be validated (the dashboard badge): a COUNT on the sparse index. */
-export async function countLoadedUsers(): Promise<number> {
-  let count = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.usersLoaded },
-        Select: 'COUNT',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    count += result.Count ?? 0;
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return count;
-}
+export const countLoadedUsers = () => countUnder('gsi2', 'gsi2pk', keys.usersLoaded);
