@@ -1,7 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
+import { as } from '../support/api.ts';
 import { samplePdf, tinyPng } from '../support/files.ts';
+import { giveValidatedIsee } from '../support/isee.ts';
 
 /**
  * The whole path of issue 3: an operator creates a call with two forms and opens it; an anonymous visitor
@@ -14,6 +16,8 @@ let callPath = '';
 
 beforeAll(async () => {
   browser = await launchBrowser();
+  // The e2e files share one stack and another one refuses Maria's ISEE: applying needs a validated one.
+  await giveValidatedIsee(await as('citizen'), await as('operator'));
 });
 afterAll(() => browser?.close());
 
