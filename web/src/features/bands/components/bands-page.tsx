@@ -1,14 +1,14 @@
 import { Button, Flex, Heading, Text, VisuallyHidden } from '@aws-amplify/ui-react';
 import { bandLabel, type Band } from '@domain/bands';
 import { formatEuro } from '@domain/money';
-import { useRef, useState } from 'react';
 import { ButtonLink } from '@/components/button-link';
 import { CursorPagination } from '@/components/cursor-pagination';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { ConfirmDialog } from '@/components/dialog';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
-import { PageAlert, useFlashMessage } from '@/components/page-alert';
+import { PageAlert } from '@/components/page-alert';
+import { useConfirmedDelete } from '@/components/use-confirmed-delete';
 import { paths } from '@/config/paths';
 import { useDeleteBand } from '../api/delete-band';
 import { useBands } from '../api/get-bands';
@@ -31,25 +31,7 @@ function PercentCell({ percent }: { percent: number | null }) {
 /** /fasce: the ISEE bands, twenty per page, with detail and delete. */
 export function BandsPage() {
   const bands = useBands();
-  const remove = useDeleteBand();
-  const flash = useFlashMessage();
-  const [toDelete, setToDelete] = useState<Band | null>(null);
-  const heading = useRef<HTMLHeadingElement>(null);
-
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    const result = await remove.run(toDelete.id);
-    setToDelete(null);
-    if (result.ok) {
-      flash.show('La fascia ISEE è stata rimossa.', 'success');
-      bands.reload();
-      // The row and its button are gone: the page title takes the focus.
-      requestAnimationFrame(() => heading.current?.focus());
-    } else {
-      // 409: 'La fascia ISEE selezionata è inclusa in un bando in corso.' (spec part 1 §8, 4 seconds).
-      flash.show(result.error.message, 'error');
-    }
-  };
+  const deletion = useConfirmedDelete<Band>(useDeleteBand(), 'La fascia ISEE è stata rimossa.', bands.reload);
 
   const columns: DataTableColumn<Band>[] = [
     { id: 'name', header: 'Nome', cell: (band) => band.name, isRowHeader: true },
@@ -65,7 +47,7 @@ export function BandsPage() {
           <ButtonLink to={`${paths.editBand}?range=${encodeURIComponent(band.id)}`} size="small" aria-label={`Dettaglio fascia ${band.name}`}>
             Dettaglio
           </ButtonLink>
-          <Button size="small" colorTheme="error" aria-label={`Elimina fascia ${band.name}`} onClick={() => setToDelete(band)}>
+          <Button size="small" colorTheme="error" aria-label={`Elimina fascia ${band.name}`} onClick={() => deletion.ask(band)}>
             Elimina
           </Button>
         </Flex>
@@ -78,14 +60,14 @@ export function BandsPage() {
   return (
     <Flex direction="column" gap="medium">
       <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="small">
-        <Heading level={1} ref={heading} tabIndex={-1}>
+        <Heading level={1} ref={deletion.heading} tabIndex={-1}>
           Fasce ISEE
         </Heading>
         <ButtonLink to={paths.newBand} variation="primary">
           Nuova Fascia
         </ButtonLink>
       </Flex>
-      <PageAlert key={flash.key} {...flash.props} />
+      <PageAlert key={deletion.flash.key} {...deletion.flash.props} />
       {bands.error ? (
         <ErrorState message={bands.error.message} />
       ) : !bands.isLoaded ? (
@@ -95,17 +77,17 @@ export function BandsPage() {
       )}
       <CursorPagination {...bands.pagination} label="Paginazione delle fasce ISEE" />
       <ConfirmDialog
-        open={toDelete !== null}
+        open={deletion.toDelete !== null}
         title="Rimozione Fascia ISEE"
         message={
           <>
             <Text>Confermi di voler rimuovere la fascia ISEE selezionata?</Text>
-            {toDelete && <Text fontWeight="bold">{bandLabel(toDelete)}</Text>}
+            {deletion.toDelete && <Text fontWeight="bold">{bandLabel(deletion.toDelete)}</Text>}
           </>
         }
-        busy={remove.isRunning}
-        onConfirm={() => void confirmDelete()}
-        onCancel={() => setToDelete(null)}
+        busy={deletion.busy}
+        onConfirm={() => void deletion.confirm()}
+        onCancel={deletion.cancel}
       />
     </Flex>
   );

@@ -1,13 +1,13 @@
 import { Button, Flex, Heading, Text } from '@aws-amplify/ui-react';
 import type { Service } from '@domain/services';
-import { useRef, useState } from 'react';
 import { ButtonLink } from '@/components/button-link';
 import { CursorPagination } from '@/components/cursor-pagination';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { ConfirmDialog } from '@/components/dialog';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
-import { PageAlert, useFlashMessage } from '@/components/page-alert';
+import { PageAlert } from '@/components/page-alert';
+import { useConfirmedDelete } from '@/components/use-confirmed-delete';
 import { paths } from '@/config/paths';
 import { useDeleteService } from '../api/delete-service';
 import { useServices } from '../api/get-services';
@@ -19,24 +19,7 @@ const preview = (text: string) => (text.length > DESCRIPTION_PREVIEW ? `${text.s
 /** /servizi: the services, twenty per page, with detail and delete. */
 export function ServicesPage() {
   const services = useServices();
-  const remove = useDeleteService();
-  const flash = useFlashMessage();
-  const [toDelete, setToDelete] = useState<Service | null>(null);
-  const heading = useRef<HTMLHeadingElement>(null);
-
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    const result = await remove.run(toDelete.id);
-    setToDelete(null);
-    if (result.ok) {
-      flash.show('Il servizio è stato eliminato.', 'success');
-      services.reload();
-      requestAnimationFrame(() => heading.current?.focus());
-    } else {
-      // 409: 'Il servizio non può essere eliminato perché ha dei bandi associati.'
-      flash.show(result.error.message, 'error');
-    }
-  };
+  const deletion = useConfirmedDelete<Service>(useDeleteService(), 'Il servizio è stato eliminato.', services.reload);
 
   const columns: DataTableColumn<Service>[] = [
     { id: 'code', header: 'Codice', cell: (service) => service.code, noWrap: true },
@@ -50,7 +33,7 @@ export function ServicesPage() {
           <ButtonLink to={`${paths.serviceDetail}?id=${encodeURIComponent(service.id)}`} size="small" aria-label={`Dettaglio servizio ${service.name}`}>
             Dettaglio
           </ButtonLink>
-          <Button size="small" colorTheme="error" aria-label={`Elimina servizio ${service.name}`} onClick={() => setToDelete(service)}>
+          <Button size="small" colorTheme="error" aria-label={`Elimina servizio ${service.name}`} onClick={() => deletion.ask(service)}>
             Elimina
           </Button>
         </Flex>
@@ -63,14 +46,14 @@ export function ServicesPage() {
   return (
     <Flex direction="column" gap="medium">
       <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="small">
-        <Heading level={1} ref={heading} tabIndex={-1}>
+        <Heading level={1} ref={deletion.heading} tabIndex={-1}>
           Servizi
         </Heading>
         <ButtonLink to={paths.newService} variation="primary">
           Nuovo servizio
         </ButtonLink>
       </Flex>
-      <PageAlert key={flash.key} {...flash.props} />
+      <PageAlert key={deletion.flash.key} {...deletion.flash.props} />
       {services.error ? (
         <ErrorState message={services.error.message} />
       ) : !services.isLoaded ? (
@@ -80,17 +63,17 @@ export function ServicesPage() {
       )}
       <CursorPagination {...services.pagination} label="Paginazione dei servizi" />
       <ConfirmDialog
-        open={toDelete !== null}
+        open={deletion.toDelete !== null}
         title="Elimina Servizio"
         message={
           <>
             <Text>Confermi di voler eliminare il servizio? L'operazione è possibile solo se non sono presenti bandi associati.</Text>
-            {toDelete && <Text fontWeight="bold">{toDelete.name}</Text>}
+            {deletion.toDelete && <Text fontWeight="bold">{deletion.toDelete.name}</Text>}
           </>
         }
-        busy={remove.isRunning}
-        onConfirm={() => void confirmDelete()}
-        onCancel={() => setToDelete(null)}
+        busy={deletion.busy}
+        onConfirm={() => void deletion.confirm()}
+        onCancel={deletion.cancel}
       />
     </Flex>
   );

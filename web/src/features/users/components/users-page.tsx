@@ -2,7 +2,7 @@ import { Button, CheckboxField, Flex, Heading, Text, TextField, VisuallyHidden }
 import { iseeStateShortLabel } from '@domain/isee';
 import { formatEuro } from '@domain/money';
 import { isValidEmail, isValidPhone, type User } from '@domain/users';
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { ButtonLink } from '@/components/button-link';
 import { CursorPagination } from '@/components/cursor-pagination';
@@ -10,7 +10,8 @@ import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { ConfirmDialog } from '@/components/dialog';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
-import { PageAlert, useFlashMessage } from '@/components/page-alert';
+import { PageAlert } from '@/components/page-alert';
+import { useConfirmedDelete } from '@/components/use-confirmed-delete';
 import { paths } from '@/config/paths';
 import { AttachmentIcon } from '@/features/isee/components/attachment-icon';
 import { useAuth } from '@/lib/auth';
@@ -68,12 +69,9 @@ export function UsersPage() {
   const applied = filtersFrom(params);
   const [draft, setDraft] = useState<UserFilters>(applied);
   const users = useUsers(applied);
-  const remove = useDeleteUser();
-  const flash = useFlashMessage();
+  const deletion = useConfirmedDelete<User>(useDeleteUser(), 'L’utente è stato cancellato.', users.reload);
   const { me } = useAuth();
   const readOnly = me?.role !== 'OPERATOR';
-  const [toDelete, setToDelete] = useState<User | null>(null);
-  const heading = useRef<HTMLHeadingElement>(null);
 
   const search = (event?: FormEvent) => {
     event?.preventDefault();
@@ -81,17 +79,6 @@ export function UsersPage() {
     for (const [key] of TEXT_FILTERS) if (draft[key].trim()) next.set(key, draft[key].trim());
     if (draft.loaded) next.set('loaded', 'true');
     setParams(next);
-  };
-
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    const result = await remove.run(toDelete.id);
-    setToDelete(null);
-    if (result.ok) {
-      flash.show('L’utente è stato cancellato.', 'success');
-      users.reload();
-      requestAnimationFrame(() => heading.current?.focus());
-    } else flash.show(result.error.message, 'error');
   };
 
   const columns: DataTableColumn<User>[] = [
@@ -126,7 +113,7 @@ export function UsersPage() {
               </Button>
             </span>
           ) : (
-            <Button size="small" colorTheme="error" isDisabled={readOnly} aria-label={`Elimina utente ${u.firstName} ${u.lastName}`} onClick={() => setToDelete(u)}>
+            <Button size="small" colorTheme="error" isDisabled={readOnly} aria-label={`Elimina utente ${u.firstName} ${u.lastName}`} onClick={() => deletion.ask(u)}>
               Elimina
             </Button>
           )}
@@ -140,7 +127,7 @@ export function UsersPage() {
   return (
     <Flex direction="column" gap="medium">
       <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="small">
-        <Heading level={1} ref={heading} tabIndex={-1}>
+        <Heading level={1} ref={deletion.heading} tabIndex={-1}>
           Lista utenti
         </Heading>
         {!readOnly && (
@@ -160,7 +147,7 @@ export function UsersPage() {
           </Button>
         </Flex>
       </form>
-      <PageAlert key={flash.key} {...flash.props} />
+      <PageAlert key={deletion.flash.key} {...deletion.flash.props} />
       {users.error ? (
         <ErrorState message={users.error.message} />
       ) : !users.isLoaded ? (
@@ -177,12 +164,12 @@ export function UsersPage() {
       )}
       <CursorPagination {...users.pagination} label="Paginazione degli utenti" />
       <ConfirmDialog
-        open={toDelete !== null}
-        title={`Rimozione utente: ${toDelete ? `${toDelete.firstName} ${toDelete.lastName}` : ''}`}
+        open={deletion.toDelete !== null}
+        title={`Rimozione utente: ${deletion.toDelete ? `${deletion.toDelete.firstName} ${deletion.toDelete.lastName}` : ''}`}
         message="Confermi di voler cancellare l’utente selezionato?"
-        busy={remove.isRunning}
-        onConfirm={() => void confirmDelete()}
-        onCancel={() => setToDelete(null)}
+        busy={deletion.busy}
+        onConfirm={() => void deletion.confirm()}
+        onCancel={deletion.cancel}
       />
     </Flex>
   );

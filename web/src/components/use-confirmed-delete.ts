@@ -1,0 +1,29 @@
+import { useRef, useState } from 'react';
+import { useFlashMessage } from './page-alert';
+import type { AsyncAction } from './use-async';
+
+/**
+ * The list pages' delete: ask with a confirmation dialog, delete, then show the outcome for 4 seconds —
+ * on success reload the list and give the focus to the page title (the row and its button are gone); on a
+ * refusal (e.g. a 409) show the server's Italian message.
+ */
+export function useConfirmedDelete<T extends { id: string }>(remove: AsyncAction<[string], unknown>, successMessage: string, reload: () => void) {
+  const flash = useFlashMessage();
+  const [toDelete, setToDelete] = useState<T | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  const confirm = async () => {
+    if (!toDelete) return;
+    const result = await remove.run(toDelete.id);
+    setToDelete(null);
+    if (result.ok) {
+      flash.show(successMessage, 'success');
+      reload();
+      requestAnimationFrame(() => heading.current?.focus());
+    } else {
+      flash.show(result.error.message, 'error');
+    }
+  };
+
+  return { flash, heading, toDelete, ask: setToDelete, cancel: () => setToDelete(null), confirm, busy: remove.isRunning };
+}
