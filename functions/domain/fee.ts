@@ -1,0 +1,60 @@
+import { hourlyQuota, type Band } from './bands.ts';
+import { toCents } from './money.ts';
+
+/** An ISEE value of 3000 € or less is exempt: no fee, no debt position (design §4). */
+export const EXEMPT_ISEE_CENTS = 300_000;
+
+/** Services counted in rides rather than hours: their name contains 'taxi' (part 2 §2.11). */
+export const isRideService = (serviceName: string): boolean => /taxi/i.test(serviceName);
+
+export type FeeBand = Pick<Band, 'id' | 'name' | 'min' | 'max' | 'percent' | 'fixedCost'>;
+
+export interface FeeInput {
+  /** The citizen's latest VALIDATED ISEE, in cents; null when there is none. */
+  iseeCents: number | null;
+  /** The call's bands. */
+  bands: readonly FeeBand[];
+  /** Weekly hours (or rides), at most two decimals. */
+  weeklyHours: number;
+  year: number;
+  /** 1–12. */
+  month: number;
+}
+
+/**
+ * What the month costs a citizen, or why it costs nothing:
+ * - NO_ISEE: no validated ISEE, so no fee can be computed (the operator sees 'ISEE non caricato');
+ * - EXEMPT: ISEE ≤ 3000 €;
+ * - NO_BAND: the ISEE falls in none of the call's bands (the operator must fix the bands);
+ * - DUE: the amount, which is 0 when the hours are 0.
+ */
+export type Fee =
+  | { kind: 'NO_ISEE'; amountCents: 0 }
+  | { kind: 'EXEMPT'; amountCents: 0 }
+  | { kind: 'NO_BAND'; amountCents: 0 }
+  | { kind: 'DUE'; band: FeeBand; quotaCents: number; amountCents: number };
+
+export const daysInMonth = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/** The band with min ≤ ISEE ≤ max; when bands overlap, the one with the lowest minimum. */
+export function bandFor(iseeCents: number, bands: readonly FeeBand[]): FeeBand | null {
+  const matching = bands.filter((band) => toCents(band.min) <= iseeCents && iseeCents <= toCents(band.max));
+  return matching.sort((a, b) => a.min - b.min)[0] ?? null;
+}
+
+/**
+ * The monthly fee (design §4): quota × weekly hours × days in month / 7, rounded half up to the cent,
+ * where the quota is the band's hourly quota as the bands page shows it (percent/100 × fixedCost, or
+ * fixedCost). Computed on integers, so no binary fraction can tip the rounding.
+ */
+export function monthlyFee(input: FeeInput): Fee {
+  if (input.iseeCents === null) return { kind: 'NO_ISEE', amountCents: 0 };
+  if (input.iseeCents <= EXEMPT_ISEE_CENTS) return { kind: 'EXEMPT', amountCents: 0 };
+  const band = bandFor(input.iseeCents, input.bands);
+  if (!band) return { kind: 'NO_BAND', amountCents: 0 };
+  const quotaCents = toCents(hourlyQuota(band));
+  const hundredthsOfHour = Math.round(input.weeklyHours * 100);
+  const numerator = quotaCents * hundredthsOfHour * daysInMonth(input.year, input.month);
+  const amountCents = Math.floor((2 * numerator + 700) / 1400);
+  return { kind: 'DUE', band, quotaCents, amountCents };
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { bandFor, daysInMonth, isRideService, monthlyFee, type FeeBand } from '../../functions/domain/fee.ts';
+
+const bands: FeeBand[] = [
+  { id: 'b1', name: 'Fascia 1', min: 0, max: 6000, percent: 20, fixedCost: 10 },
+  { id: 'b2', name: 'Fascia 2', min: 6000.01, max: 15000, percent: 50, fixedCost: 10 },
+  { id: 'b3', name: 'Fascia 3', min: 15000.01, max: 40000, percent: null, fixedCost: 12.5 },
+];
+const fee = (iseeEuro: number | null, weeklyHours: number, year = 2025, month = 3) =>
+  monthlyFee({ iseeCents: iseeEuro === null ? null : Math.round(iseeEuro * 100), bands, weeklyHours, year, month });
+
+describe('monthly fee (design §4)', () => {
+  it('is quota × weekly hours × days in month / 7, rounded to the cent (the README example)', () => {
+    // Fascia 2: 50% of 10 € = 5 € an hour; 3 hours a week in March (31 days): 5 × 3 × 31 / 7 = 66.428… → 66,43 €
+    expect(fee(8000, 3)).toEqual({ kind: 'DUE', band: bands[1], quotaCents: 500, amountCents: 6643 });
+  });
+
+  it('uses the fixed cost as the quota when the band has no percentage', () => {
+    // 12,50 € × 2 × 30 / 7 = 107.142… → 107,14 € (April)
+    expect(fee(20000, 2, 2025, 4)).toMatchObject({ kind: 'DUE', quotaCents: 1250, amountCents: 10714 });
+  });
+
+  it('puts a value on a band boundary in the band whose limits include it', () => {
+    expect(bandFor(600000, bands)?.name).toBe('Fascia 1');
+    expect(bandFor(600001, bands)?.name).toBe('Fascia 2');
+    expect(bandFor(1500000, bands)?.name).toBe('Fascia 2');
+    expect(bandFor(1500001, bands)?.name).toBe('Fascia 3');
+  });
+
+  it('exempts an ISEE of 3000 € or less, and charges from 3000,01 €', () => {
+    expect(fee(3000, 3)).toEqual({ kind: 'EXEMPT', amountCents: 0 });
+    expect(fee(0, 3)).toEqual({ kind: 'EXEMPT', amountCents: 0 });
+    // Fascia 1: 20% of 10 € = 2 € an hour; 2 × 3 × 31 / 7 = 26.571… → 26,57 €
+    expect(fee(3000.01, 3)).toMatchObject({ kind: 'DUE', amountCents: 2657 });
+  });
+
+  it('says so when there is no validated ISEE or the ISEE is in no band', () => {
+    expect(fee(null, 3)).toEqual({ kind: 'NO_ISEE', amountCents: 0 });
+    expect(fee(40000.01, 3)).toEqual({ kind: 'NO_BAND', amountCents: 0 });
+  });
+
+  it('counts the days of the month, February of a leap year included', () => {
+    expect(daysInMonth(2024, 2)).toBe(29);
+    expect(daysInMonth(2025, 2)).toBe(28);
+    expect(daysInMonth(2025, 12)).toBe(31);
+    expect(fee(8000, 3, 2024, 2).amountCents).toBe(6214); // 5 × 3 × 29 / 7 = 62.142…
+    expect(fee(8000, 3, 2025, 2).amountCents).toBe(6000); // 5 × 3 × 28 / 7 = 60
+  });
+
+  it('charges nothing for zero hours and handles decimal hours', () => {
+    expect(fee(8000, 0).amountCents).toBe(0);
+    expect(fee(8000, 2.5).amountCents).toBe(5536); // 5 × 2.5 × 31 / 7 = 55.357…
+  });
+
+  it('rounds half a cent up, exactly', () => {
+    const band: FeeBand[] = [{ id: 'c', name: 'Fascia', min: 3000.01, max: 99999, percent: null, fixedCost: 0.29 }];
+    // 0,29 € × 1,75 × 30 / 7 = 2,175 € exactly: half a cent, up to 2,18 € (floating point gives 2,17 €)
+    expect(monthlyFee({ iseeCents: 500000, bands: band, weeklyHours: 1.75, year: 2025, month: 4 }).amountCents).toBe(218);
+  });
+
+  it('applies the same rule to rides, for services named taxi', () => {
+    expect(isRideService('Servizio Taxi sociale')).toBe(true);
+    expect(isRideService('TAXI')).toBe(true);
+    expect(isRideService('Assistenza domiciliare')).toBe(false);
+    // 4 rides a week at Fascia 2's 5 €: 5 × 4 × 30 / 7 = 85.714… → 85,71 €
+    expect(fee(8000, 4, 2025, 6).amountCents).toBe(8571);
+  });
+});
