@@ -14,7 +14,7 @@ let browser: Browser;
 const RUN = Date.now().toString(36);
 const CALL = `Pasti a domicilio E2E ${RUN}`;
 /** Six more open calls of 'Pasti a domicilio', made before CALL: the board (3) is full and the service's open calls (6 a page) take two pages. */
-const OLDER_CALLS = [1, 2, 3, 4, 5, 6].map((n) => `Pasti a domicilio E2E ${RUN} precedente ${n}`);
+const OLDER_CALLS = [1, 2, 3, 4, 5, 6].map((n) => `Bando pasti ${RUN} n. ${n}`);
 let callPath = '';
 
 /** An OPEN call of the service, made by the operator through the API (creation order = board order). */
