@@ -11,13 +11,29 @@ import { giveValidatedIsee } from '../support/isee.ts';
  * request; the operator sees the new subscription's count on the call.
  */
 let browser: Browser;
-const CALL = `Pasti a domicilio E2E ${Date.now().toString(36)}`;
+const RUN = Date.now().toString(36);
+const CALL = `Pasti a domicilio E2E ${RUN}`;
+/** Six more open calls of 'Pasti a domicilio', made before CALL: the board (3) is full and the service's open calls (6 a page) take two pages. */
+const OLDER_CALLS = [1, 2, 3, 4, 5, 6].map((n) => `Bando pasti ${RUN} n. ${n}`);
 let callPath = '';
+
+/** An OPEN call of the service, made by the operator through the API (creation order = board order). */
+async function openCallOf(operator: Awaited<ReturnType<typeof as>>, serviceId: string, name: string) {
+  const fields = { serviceId, name, codAccertamento: 'ACC-PASTI-01', codCapitolo: 'CAP-12200', nomeMyPay: 'PASTI_DOMICILIO', bandsId: [], files: [] };
+  const created = await operator.post('/api/calls', fields);
+  expect(created.status).toBe(201);
+  const opened = await operator.put(`/api/calls/${created.json.id}`, { ...fields, year: created.json.year, state: 1 });
+  expect(opened.status).toBe(200);
+}
 
 beforeAll(async () => {
   browser = await launchBrowser();
+  const operator = await as('operator');
   // The e2e files share one stack and another one refuses Maria's ISEE: applying needs a validated one.
-  await giveValidatedIsee(await as('citizen'), await as('operator'));
+  await giveValidatedIsee(await as('citizen'), operator);
+  const services = (await operator.get('/api/services?limit=100')).json.items as Array<{ id: string; name: string }>;
+  const meals = services.find((service) => service.name === 'Pasti a domicilio')!;
+  for (const name of OLDER_CALLS) await openCallOf(operator, meals.id, name);
 });
 afterAll(() => browser?.close());
 
@@ -101,7 +117,8 @@ describe('a call from its creation to a citizen’s request', () => {
       await visitor.goto(appUrl());
       const board = visitor.getByRole('region', { name: 'Bacheca' });
       await board.getByRole('heading', { name: CALL }).waitFor();
-      expect(await board.getByRole('listitem').count()).toBeLessThanOrEqual(3);
+      // Nine open calls exist: the board shows the three newest, newest first.
+      expect(await board.getByRole('heading').allTextContents()).toEqual(['Bacheca', CALL, OLDER_CALLS[5], OLDER_CALLS[4]]);
       await screenshot(visitor, `calls-board-anonymous-${width}`);
       await board.getByRole('link', { name: `Dettaglio del bando ${CALL}` }).click();
       await visitor.getByRole('heading', { level: 1, name: CALL }).waitFor();
@@ -120,6 +137,15 @@ describe('a call from its creation to a citizen’s request', () => {
     await citizen.getByRole('region', { name: 'Bacheca' }).getByRole('heading', { name: CALL }).waitFor();
     await citizen.getByRole('link', { name: 'Bandi di Pasti a domicilio' }).click();
     await citizen.getByRole('heading', { level: 1, name: 'Pasti a domicilio' }).waitFor();
+    // Seven open calls of the service: six on the first page, newest first, the oldest on the next one.
+    const cardTitles = () => citizen.getByRole('heading', { level: 3 }).allTextContents();
+    await citizen.getByRole('heading', { level: 3, name: CALL }).waitFor();
+    expect(await cardTitles()).toEqual([CALL, ...OLDER_CALLS.slice(1).reverse()]);
+    const pagination = citizen.getByRole('navigation', { name: 'Paginazione dei bandi aperti' });
+    await pagination.getByRole('button', { name: 'Pagina successiva' }).click();
+    await citizen.getByRole('heading', { level: 3, name: OLDER_CALLS[0] }).waitFor();
+    expect(await cardTitles()).toEqual([OLDER_CALLS[0]]);
+    await pagination.getByRole('button', { name: 'Pagina precedente' }).click();
     await citizen.getByRole('link', { name: `Dettaglio del bando ${CALL}` }).click();
     await citizen.getByRole('heading', { level: 1, name: CALL }).waitFor();
     await citizen.getByText('Non sei iscritto').waitFor();

@@ -183,6 +183,14 @@ describe('users screens', () => {
     expect(await page.getByLabel('Codice fiscale').isEditable()).toBe(false);
     await screenshot(page, 'citizen-profile');
     await expectAccessible(page);
+    // The incomplete profile opens in edit mode: 'Indietro' closes the fields and gives the focus to 'Modifica'.
+    const focused = () => page.evaluate(() => document.activeElement?.textContent || document.activeElement?.getAttribute('name'));
+    await page.getByRole('button', { name: 'Indietro' }).click();
+    await expect.poll(focused).toBe('Modifica');
+    expect(await page.getByLabel('Data di nascita').isEditable()).toBe(false);
+    // 'Modifica' opens them again, the focus on the first field the citizen may change.
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toBe('birthDate');
     await page.context().close();
   });
 });

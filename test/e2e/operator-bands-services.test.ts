@@ -63,6 +63,13 @@ describe('the operator', () => {
     await page.getByRole('link', { name: 'Dettaglio fascia Fascia prova E2E' }).click();
     await page.getByRole('heading', { level: 1, name: 'Modifica fascia ISEE' }).waitFor();
     expect(await page.getByLabel('Nome').isEditable()).toBe(false);
+    const focused = () => page.evaluate(() => document.activeElement?.textContent || document.activeElement?.getAttribute('name'));
+    await page.getByRole('button', { name: 'Modifica' }).click();
+    await expect.poll(focused).toBe('name');
+    await page.getByLabel('Nome').fill('Nome da scartare');
+    await page.getByRole('button', { name: 'Indietro' }).click();
+    await expect.poll(focused).toBe('Modifica');
+    expect(await page.getByLabel('Nome').inputValue()).toBe('Fascia prova E2E');
     await page.getByRole('button', { name: 'Modifica' }).click();
     await page.getByLabel('Nome').fill('Fascia E2E modificata');
     await page.getByRole('button', { name: 'Conferma' }).click();

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { messages } from '@domain/messages';
 import { bandToForm, emptyBandForm, validateBandForm, type BandFormValues } from '@/features/bands/utils/band-form';
+
+/** The spec's text (part 1 §5), written out: a wrong constant in the code must fail here. */
+const REQUIRED = 'Il campo non può essere vuoto!';
+/** The portal's own wording for an amount it cannot read (the spec gives none). */
+const AMOUNT = 'Inserisci un importo valido, con al massimo due decimali.';
 
 const filled: BandFormValues = { name: 'Fascia A', min: '0', max: '10000,99', percent: '50', fixedCost: '12,50' };
 
@@ -9,7 +13,7 @@ describe('new and edit band form', () => {
     const result = validateBandForm(emptyBandForm);
     expect(result).toEqual({
       ok: false,
-      errors: { name: messages.required, min: messages.required, max: messages.required, fixedCost: messages.required },
+      errors: { name: REQUIRED, min: REQUIRED, max: REQUIRED, fixedCost: REQUIRED },
     });
   });
 
@@ -23,13 +27,13 @@ describe('new and edit band form', () => {
   });
 
   it('reports a minimum above the maximum on the maximum', () => {
-    expect(validateBandForm({ ...filled, min: '20000' })).toEqual({ ok: false, errors: { max: messages.band.minAboveMax } });
+    expect(validateBandForm({ ...filled, min: '20000' })).toEqual({ ok: false, errors: { max: 'Il valore minimo non può superare il valore massimo.' } });
   });
 
   it('rejects malformed amounts with the schema message', () => {
-    expect(validateBandForm({ ...filled, min: '-1' })).toEqual({ ok: false, errors: { min: messages.band.amount } });
-    expect(validateBandForm({ ...filled, fixedCost: ',' })).toEqual({ ok: false, errors: { fixedCost: messages.band.amount } });
-    expect(validateBandForm({ ...filled, max: '10,005' })).toEqual({ ok: false, errors: { max: messages.band.amount } });
+    expect(validateBandForm({ ...filled, min: '-1' })).toEqual({ ok: false, errors: { min: AMOUNT } });
+    expect(validateBandForm({ ...filled, fixedCost: ',' })).toEqual({ ok: false, errors: { fixedCost: AMOUNT } });
+    expect(validateBandForm({ ...filled, max: '10,005' })).toEqual({ ok: false, errors: { max: AMOUNT } });
   });
 
   it('reads thousands dots the Italian way', () => {
@@ -38,7 +42,7 @@ describe('new and edit band form', () => {
   });
 
   it('trims the name and refuses a blank one', () => {
-    expect(validateBandForm({ ...filled, name: '   ' })).toEqual({ ok: false, errors: { name: messages.required } });
+    expect(validateBandForm({ ...filled, name: '   ' })).toEqual({ ok: false, errors: { name: REQUIRED } });
   });
 
   it('shows a saved band in the fields and validates it back unchanged', () => {

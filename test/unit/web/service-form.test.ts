@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { messages } from '@domain/messages';
 import { ApiError } from '@/lib/api';
 import { splitApiError } from '@/components/form-fields/field-errors';
 import { emptyServiceForm, serviceFields, validateServiceForm } from '@/features/services/utils/service-form';
+
+/** The spec's text (part 1 §5, part 2 §5), written out: a wrong constant in the code must fail here. */
+const REQUIRED = 'Il campo non può essere vuoto!';
+/** The portal's own wording of a 400 with field messages (the spec gives none). */
+const INVALID_REQUEST = 'Alcuni dati non sono validi: correggi i campi segnalati.';
 
 describe('new service form', () => {
   it('requires name, MyPay code and description', () => {
     expect(validateServiceForm(emptyServiceForm)).toEqual({
       ok: false,
-      errors: { name: messages.required, code: messages.required, description: messages.required },
+      errors: { name: REQUIRED, code: REQUIRED, description: REQUIRED },
     });
   });
 
@@ -22,17 +26,17 @@ describe('new service form', () => {
 
 describe('API failures on a form', () => {
   it('puts field messages beside the fields and nothing in the alert', () => {
-    const error = new ApiError(400, messages.invalidRequest, { code: messages.required });
-    expect(splitApiError(error, serviceFields)).toEqual({ errors: { code: messages.required }, alert: null });
+    const error = new ApiError(400, INVALID_REQUEST, { code: REQUIRED });
+    expect(splitApiError(error, serviceFields)).toEqual({ errors: { code: REQUIRED }, alert: null });
   });
 
   it('shows any other failure in the alert', () => {
-    const error = new ApiError(409, messages.service.hasCalls);
-    expect(splitApiError(error, serviceFields)).toEqual({ errors: {}, alert: messages.service.hasCalls });
+    const error = new ApiError(409, 'Il servizio non può essere eliminato perché ha dei bandi associati.');
+    expect(splitApiError(error, serviceFields)).toEqual({ errors: {}, alert: 'Il servizio non può essere eliminato perché ha dei bandi associati.' });
   });
 
   it('keeps the alert when some field messages belong to no field of the form', () => {
-    const error = new ApiError(400, messages.invalidRequest, { name: messages.required, other: 'x' });
-    expect(splitApiError(error, serviceFields)).toEqual({ errors: { name: messages.required }, alert: messages.invalidRequest });
+    const error = new ApiError(400, INVALID_REQUEST, { name: REQUIRED, other: 'x' });
+    expect(splitApiError(error, serviceFields)).toEqual({ errors: { name: REQUIRED }, alert: INVALID_REQUEST });
   });
 });

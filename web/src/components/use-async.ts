@@ -45,7 +45,7 @@ export function useAsync<T>(run: () => Promise<T>, deps: DependencyList, options
     return () => {
       current = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's deps decide when to run
+    // The caller's deps decide when to run (`run` itself is read through a ref).
   }, [...deps, enabled, generation]);
 
   const reload = useCallback(() => setGeneration((count) => count + 1), []);

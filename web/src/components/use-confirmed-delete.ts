@@ -27,3 +27,5 @@ export function useConfirmedDelete<T extends { id: string }>(remove: AsyncAction
 
   return { flash, heading, toDelete, ask: setToDelete, cancel: () => setToDelete(null), confirm, busy: remove.isRunning };
 }
+
+export type ConfirmedDelete<T extends { id: string }> = ReturnType<typeof useConfirmedDelete<T>>;

@@ -4,7 +4,7 @@ import { useAuth } from '@/lib/auth';
 import { DashboardCard } from '../components/dashboard-card';
 import { Icon } from '../components/icons';
 import { OpenCallsBoard } from '@/features/calls/components/open-calls-board';
-import { CitizenServices } from '@/features/subscriptions/components/services-list';
+import { CitizenServices } from '@/features/services/components/citizen-services-list';
 import { IseeBanner } from '@/features/isee/components/isee-banner';
 import { ProfileBanner } from '@/features/profile/components/profile-banner';
 

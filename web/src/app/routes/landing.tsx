@@ -3,10 +3,11 @@ import { Alert, Button, Heading, Text } from '@aws-amplify/ui-react';
 import { useCallback, useEffect, useState } from 'react';
 import { Dialog } from '@/components/dialog';
 import { municipality } from '@/config/municipality';
-import { ApiError, api, query, type Page } from '@/lib/api';
+import { ApiError } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { PageLoader } from '../layout/page-loader';
 import { OpenCallsBoard } from '@/features/calls/components/open-calls-board';
+import { getServices } from '@/features/services/api/get-services';
 
 const LOGIN_NEEDED = 'Per poterti iscrivere ai servizi devi effettuare il login con SPID o CIE.';
 const GENERIC_ERROR = 'Oops qualcosa è andato storto. Riprova più tardi!';
@@ -24,7 +25,7 @@ function useServices() {
   const load = useCallback(async (cursor: string | null) => {
     setState((previous) => ({ ...previous, loading: true, error: null }));
     try {
-      const page = await api.get<Page<Service>>(`/api/services${query({ cursor })}`);
+      const page = await getServices({ cursor });
       setState((previous) => ({
         items: cursor ? [...previous.items, ...page.items] : page.items,
         nextCursor: page.nextCursor,

@@ -1,6 +1,6 @@
 import { useAsync } from '@/components/use-async';
 import { countIseesToVerify } from '@/features/isee/api/isee';
-import { countLoadedUsers } from '@/features/users/api/users';
+import { countLoadedUsers } from '@/features/users/api/count-loaded-users';
 
 /** The badges of the operator dashboard and the delegate panel: ISEE to verify and users LOADED. */
 export function useDashboardCounts(): { isee?: number; loadedUsers?: number } {

@@ -1,4 +1,4 @@
-import { useCallback, useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent, type RefObject } from 'react';
 import { useAsyncAction } from '../use-async';
 import { splitApiError, type FieldErrors } from './field-errors';
 import { useFocusFirstInvalid } from './use-focus-first-invalid';
@@ -13,6 +13,17 @@ export interface ConfirmedFormOptions<V extends Record<F, unknown>, F extends st
   /** The API call, run after 'Conferma' in the confirmation dialog. */
   save: (input: I) => Promise<R>;
   onSaved: (result: R) => void;
+}
+
+/** What a form's page needs from `useConfirmedForm` to render it (see `ConfirmedForm`). */
+export interface ConfirmedFormState {
+  formRef: RefObject<HTMLFormElement | null>;
+  onSubmit: (event: FormEvent) => void;
+  isSaving: boolean;
+  /** Props for <ConfirmDialog> (title and message are the page's). */
+  confirm: { open: boolean; busy: boolean; onConfirm: () => void; onCancel: () => void };
+  /** Props for <PageAlert> (kept until closed). */
+  alert: { message: string | null; autoHideMs: null; onDismiss: () => void };
 }
 
 /**
@@ -70,7 +81,7 @@ export function useConfirmedForm<V extends Record<F, unknown>, F extends string,
     if (Object.keys(split.errors).length > 0) focusFirstInvalid();
   };
 
-  return {
+  const state = {
     values,
     errors,
     setField,
@@ -88,4 +99,5 @@ export function useConfirmedForm<V extends Record<F, unknown>, F extends string,
     /** Props for <PageAlert> (kept until closed). */
     alert: { message: alert, autoHideMs: null, onDismiss: () => setAlert(null) },
   };
+  return state satisfies ConfirmedFormState;
 }

@@ -3,3 +3,8 @@ export { CallsPage } from './components/calls-page';
 export { EditCallPage } from './components/edit-call-page';
 export { NewCallPage } from './components/new-call-page';
 export { ServiceCallsList } from './components/service-calls-list';
+export { CallCards } from './components/open-calls-board';
+export { CallStateBadge } from './components/call-state-badge';
+export { FileList } from './components/file-viewer';
+export { useOpenCall } from './api/get-open-call';
+export { useServiceOpenCalls } from './api/get-open-calls';

@@ -1,13 +1,8 @@
-import { Button, Flex, Heading, Text, VisuallyHidden } from '@aws-amplify/ui-react';
+import { Text, VisuallyHidden } from '@aws-amplify/ui-react';
 import { bandLabel, type Band } from '@domain/bands';
 import { formatEuro } from '@domain/money';
-import { ButtonLink } from '@/components/button-link';
-import { CursorPagination } from '@/components/cursor-pagination';
-import { DataTable, type DataTableColumn } from '@/components/data-table';
-import { ConfirmDialog } from '@/components/dialog';
-import { ErrorState } from '@/components/error-state';
-import { LoadingState } from '@/components/loading-state';
-import { PageAlert } from '@/components/page-alert';
+import type { DataTableColumn } from '@/components/data-table';
+import { ListPage, rowActionsColumn } from '@/components/list-page';
 import { useConfirmedDelete } from '@/components/use-confirmed-delete';
 import { paths } from '@/config/paths';
 import { useDeleteBand } from '../api/delete-band';
@@ -39,56 +34,31 @@ export function BandsPage() {
     { id: 'max', header: 'A', cell: (band) => formatEuro(band.max), align: 'end', noWrap: true },
     { id: 'percent', header: '%', cell: (band) => <PercentCell percent={band.percent} />, align: 'end', noWrap: true },
     { id: 'fixedCost', header: 'Quota', cell: (band) => formatEuro(band.fixedCost), align: 'end', noWrap: true },
-    {
-      id: 'actions',
-      header: 'Azioni',
-      cell: (band) => (
-        <Flex gap="xs" justifyContent="flex-end">
-          <ButtonLink to={`${paths.editBand}?range=${encodeURIComponent(band.id)}`} size="small" aria-label={`Dettaglio fascia ${band.name}`}>
-            Dettaglio
-          </ButtonLink>
-          <Button size="small" colorTheme="error" aria-label={`Elimina fascia ${band.name}`} onClick={() => deletion.ask(band)}>
-            Elimina
-          </Button>
-        </Flex>
-      ),
-      align: 'end',
-      noWrap: true,
-    },
+    rowActionsColumn((band) => ({
+      detailTo: `${paths.editBand}?range=${encodeURIComponent(band.id)}`,
+      detailLabel: `Dettaglio fascia ${band.name}`,
+      deleteLabel: `Elimina fascia ${band.name}`,
+      onDelete: () => deletion.ask(band),
+    })),
   ];
 
   return (
-    <Flex direction="column" gap="medium">
-      <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="small">
-        <Heading level={1} ref={deletion.heading} tabIndex={-1}>
-          Fasce ISEE
-        </Heading>
-        <ButtonLink to={paths.newBand} variation="primary">
-          Nuova Fascia
-        </ButtonLink>
-      </Flex>
-      <PageAlert key={deletion.flash.key} {...deletion.flash.props} />
-      {bands.error ? (
-        <ErrorState message={bands.error.message} />
-      ) : !bands.isLoaded ? (
-        <LoadingState />
-      ) : (
-        <DataTable caption="Elenco delle fasce ISEE" columns={columns} rows={bands.items} rowKey={(band) => band.id} emptyText="Non sono presenti range" />
-      )}
-      <CursorPagination {...bands.pagination} label="Paginazione delle fasce ISEE" />
-      <ConfirmDialog
-        open={deletion.toDelete !== null}
-        title="Rimozione Fascia ISEE"
-        message={
+    <ListPage
+      title="Fasce ISEE"
+      newItem={{ to: paths.newBand, label: 'Nuova Fascia' }}
+      list={bands}
+      deletion={deletion}
+      table={{ caption: 'Elenco delle fasce ISEE', columns, emptyText: 'Non sono presenti range' }}
+      paginationLabel="Paginazione delle fasce ISEE"
+      deleteDialog={(band) => ({
+        title: 'Rimozione Fascia ISEE',
+        message: (
           <>
             <Text>Confermi di voler rimuovere la fascia ISEE selezionata?</Text>
-            {deletion.toDelete && <Text fontWeight="bold">{bandLabel(deletion.toDelete)}</Text>}
+            <Text fontWeight="bold">{bandLabel(band)}</Text>
           </>
-        }
-        busy={deletion.busy}
-        onConfirm={() => void deletion.confirm()}
-        onCancel={deletion.cancel}
-      />
-    </Flex>
+        ),
+      })}
+    />
   );
 }

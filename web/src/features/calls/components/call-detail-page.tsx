@@ -10,7 +10,8 @@ import { LoadingState } from '@/components/loading-state';
 import { PageAlert, useFlashMessage } from '@/components/page-alert';
 import { useAsyncAction } from '@/components/use-async';
 import { paths } from '@/config/paths';
-import { deleteCall, useCall } from '../api/calls';
+import { deleteCall } from '../api/delete-call';
+import { useCall } from '../api/get-call';
 import { CallStateBadge } from './call-state-badge';
 import { FileList } from './file-viewer';
 

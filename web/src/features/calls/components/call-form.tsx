@@ -1,16 +1,15 @@
-import { bandLabel, type Band } from '@domain/bands';
+import { bandLabel } from '@domain/bands';
 import { callInputSchema, callStateLabels, callUpdateSchema, defaultCallName, remainingCallFiles, type Call, type CallInput, type CallUpdate } from '@domain/calls';
 import { fileMessages } from '@domain/files';
-import type { Service } from '@domain/services';
 import { fieldErrors } from '@domain/validation';
-import { Button, CheckboxField, Flex, Heading, SelectField, Text, TextField } from '@aws-amplify/ui-react';
+import { Button, CheckboxField, Flex, SelectField, Text, TextField } from '@aws-amplify/ui-react';
 import { useId, useRef } from 'react';
-import { ButtonLink } from '@/components/button-link';
-import { ConfirmDialog } from '@/components/dialog';
+import { BackAndConfirmButtons, ConfirmedForm } from '@/components/confirmed-form';
 import { pickFieldErrors, useConfirmedForm, type FormValidation } from '@/components/form-fields';
 import { PageAlert } from '@/components/page-alert';
 import { useAsync } from '@/components/use-async';
-import { api, type Page } from '@/lib/api';
+import { getBands } from '@/features/bands';
+import { getServices } from '@/features/services';
 import { checkFile, uploadFile } from '@/lib/upload';
 
 export interface CallFormValues {
@@ -33,8 +32,8 @@ const ACCEPT = '.pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png';
 function useChoices() {
   return useAsync(
     async () => ({
-      services: (await api.get<Page<Service>>('/api/services?limit=100')).items,
-      bands: (await api.get<Page<Band>>('/api/bands?limit=100')).items,
+      services: (await getServices({ limit: 100 })).items,
+      bands: (await getBands({ limit: 100 })).items,
     }),
     [],
   );
@@ -147,135 +146,122 @@ export function CallForm({ mode, initialValues, attached, save, onSaved, backTo 
 
   return (
     <>
-      <PageAlert {...form.alert} />
       {choices.error && <PageAlert message={choices.error.message} autoHideMs={null} />}
-      <form ref={form.formRef} onSubmit={form.onSubmit} noValidate aria-label={mode === 'new' ? 'Nuovo bando' : 'Modifica bando'}>
-        <Flex direction="column" gap="large">
-          <SelectField
-            name="serviceId"
-            label="Servizio"
-            isRequired
-            placeholder="Seleziona un servizio"
-            value={values.serviceId}
-            hasError={Boolean(errors.serviceId)}
-            errorMessage={errors.serviceId}
-            onChange={(event) => chooseService(event.target.value)}
-          >
-            {(choices.data?.services ?? []).map((service) => (
-              <option key={service.id} value={service.id}>
-                {service.name}
-              </option>
-            ))}
-          </SelectField>
-          {text('name', 'Nome del bando', mode === 'new' ? 'Proposto: il nome del servizio e l’anno in corso.' : undefined)}
-          <Flex gap="medium" wrap="wrap">
-            <TextField
-              name="year"
-              label="Anno"
-              isRequired={mode === 'edit'}
-              inputMode="numeric"
-              maxLength={4}
-              width="10rem"
-              value={values.year}
-              hasError={Boolean(errors.year)}
-              errorMessage={errors.year}
-              onChange={(event) => setField('year', event.target.value.replace(/\D/g, ''))}
-            />
-            {mode === 'edit' && (
-              <SelectField name="state" label="Stato" isRequired value={values.state} hasError={Boolean(errors.state)} errorMessage={errors.state} onChange={(event) => setField('state', event.target.value)}>
-                {Object.entries(callStateLabels).map(([value, label]) => (
-                  <option key={value} value={value}>
-                    {label}
-                  </option>
-                ))}
-              </SelectField>
-            )}
-          </Flex>
-          {text('codAccertamento', 'Codice accertamento')}
-          {text('codCapitolo', 'Codice capitolo')}
-          {text('nomeMyPay', 'Nome MyPay', 'Il nome del bando sulla piattaforma dei pagamenti.')}
-
-          <fieldset className="form-fieldset" aria-describedby={errors.bandsId ? `${bandsLegend}-error` : undefined}>
-            <legend id={bandsLegend}>Fasce ISEE del bando</legend>
-            {(choices.data?.bands ?? []).length === 0 && !choices.isLoading && <Text>Non sono presenti range</Text>}
-            {(choices.data?.bands ?? []).map((band) => (
-              <CheckboxField
-                key={band.id}
-                name="bandsId"
-                value={band.id}
-                label={bandLabel(band)}
-                checked={values.bandsId.includes(band.id)}
-                onChange={(event) =>
-                  setField('bandsId', event.target.checked ? [...values.bandsId, band.id] : values.bandsId.filter((id) => id !== band.id))
-                }
-              />
-            ))}
-            {errors.bandsId && (
-              <Text id={`${bandsLegend}-error`} className="form-error">
-                {errors.bandsId}
-              </Text>
-            )}
-          </fieldset>
-
-          <fieldset className="form-fieldset">
-            <legend>Moduli allegati</legend>
-            {remaining === 0 ? (
-              <Text role="status">{fileMessages.tooMany} Elimina un allegato per caricarne un altro.</Text>
-            ) : (
-              <>
-                <Text className="form-hint" id="call-files-hint">
-                  {mode === 'edit' ? `Puoi aggiungere ancora ${remaining} ${remaining === 1 ? 'modulo' : 'moduli'}` : 'Fino a 5 moduli'} in formato PDF, JPEG o PNG, di 10 MB al massimo ciascuno.
-                </Text>
-                <input
-                  ref={fileInput}
-                  id="call-files"
-                  name="files"
-                  type="file"
-                  multiple
-                  accept={ACCEPT}
-                  aria-label="Scegli i moduli da allegare"
-                  aria-describedby="call-files-hint"
-                  aria-invalid={Boolean(errors.files)}
-                  onChange={(event) => addFiles(event.target.files)}
-                />
-              </>
-            )}
-            {values.files.length > 0 && (
-              <ul className="file-list" aria-label="Moduli da caricare">
-                {values.files.map((file, index) => (
-                  <li key={`${file.name}-${index}`} className="file-list__item">
-                    <span className="file-list__name">{file.name}</span>
-                    <Button size="small" aria-label={`Togli ${file.name}`} onClick={() => setField('files', values.files.filter((_, i) => i !== index))}>
-                      Togli
-                    </Button>
-                  </li>
-                ))}
-              </ul>
-            )}
-            {errors.files && (
-              <Text className="form-error" role="alert">
-                {errors.files}
-              </Text>
-            )}
-          </fieldset>
-
-          <Flex gap="small" justifyContent="flex-end" wrap="wrap">
-            <ButtonLink to={backTo}>Indietro</ButtonLink>
-            <Button type="submit" variation="primary" isDisabled={form.isSaving}>
-              Conferma
-            </Button>
-          </Flex>
+      <ConfirmedForm
+        form={form}
+        label={mode === 'new' ? 'Nuovo bando' : 'Modifica bando'}
+        confirmTitle={mode === 'new' ? 'Inserimento nuovo bando' : 'Modifica bando'}
+        confirmMessage={mode === 'new' ? 'Confermi di voler inserire il nuovo bando?' : 'Confermi di voler modificare il bando?'}
+        actions={<BackAndConfirmButtons backTo={backTo} isSaving={form.isSaving} />}
+      >
+        <SelectField
+          name="serviceId"
+          label="Servizio"
+          isRequired
+          placeholder="Seleziona un servizio"
+          value={values.serviceId}
+          hasError={Boolean(errors.serviceId)}
+          errorMessage={errors.serviceId}
+          onChange={(event) => chooseService(event.target.value)}
+        >
+          {(choices.data?.services ?? []).map((service) => (
+            <option key={service.id} value={service.id}>
+              {service.name}
+            </option>
+          ))}
+        </SelectField>
+        {text('name', 'Nome del bando', mode === 'new' ? 'Proposto: il nome del servizio e l’anno in corso.' : undefined)}
+        <Flex gap="medium" wrap="wrap">
+          <TextField
+            name="year"
+            label="Anno"
+            isRequired={mode === 'edit'}
+            inputMode="numeric"
+            maxLength={4}
+            width="10rem"
+            value={values.year}
+            hasError={Boolean(errors.year)}
+            errorMessage={errors.year}
+            onChange={(event) => setField('year', event.target.value.replace(/\D/g, ''))}
+          />
+          {mode === 'edit' && (
+            <SelectField name="state" label="Stato" isRequired value={values.state} hasError={Boolean(errors.state)} errorMessage={errors.state} onChange={(event) => setField('state', event.target.value)}>
+              {Object.entries(callStateLabels).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </SelectField>
+          )}
         </Flex>
-      </form>
-      <ConfirmDialog
-        {...form.confirm}
-        title={mode === 'new' ? 'Inserimento nuovo bando' : 'Modifica bando'}
-        message={mode === 'new' ? 'Confermi di voler inserire il nuovo bando?' : 'Confermi di voler modificare il bando?'}
-      />
+        {text('codAccertamento', 'Codice accertamento')}
+        {text('codCapitolo', 'Codice capitolo')}
+        {text('nomeMyPay', 'Nome MyPay', 'Il nome del bando sulla piattaforma dei pagamenti.')}
+
+        <fieldset className="form-fieldset" aria-describedby={errors.bandsId ? `${bandsLegend}-error` : undefined}>
+          <legend id={bandsLegend}>Fasce ISEE del bando</legend>
+          {(choices.data?.bands ?? []).length === 0 && !choices.isLoading && <Text>Non sono presenti range</Text>}
+          {(choices.data?.bands ?? []).map((band) => (
+            <CheckboxField
+              key={band.id}
+              name="bandsId"
+              value={band.id}
+              label={bandLabel(band)}
+              checked={values.bandsId.includes(band.id)}
+              onChange={(event) =>
+                setField('bandsId', event.target.checked ? [...values.bandsId, band.id] : values.bandsId.filter((id) => id !== band.id))
+              }
+            />
+          ))}
+          {errors.bandsId && (
+            <Text id={`${bandsLegend}-error`} className="form-error">
+              {errors.bandsId}
+            </Text>
+          )}
+        </fieldset>
+
+        <fieldset className="form-fieldset">
+          <legend>Moduli allegati</legend>
+          {remaining === 0 ? (
+            <Text role="status">{fileMessages.tooMany} Elimina un allegato per caricarne un altro.</Text>
+          ) : (
+            <>
+              <Text className="form-hint" id="call-files-hint">
+                {mode === 'edit' ? `Puoi aggiungere ancora ${remaining} ${remaining === 1 ? 'modulo' : 'moduli'}` : 'Fino a 5 moduli'} in formato PDF, JPEG o PNG, di 10 MB al massimo ciascuno.
+              </Text>
+              <input
+                ref={fileInput}
+                id="call-files"
+                name="files"
+                type="file"
+                multiple
+                accept={ACCEPT}
+                aria-label="Scegli i moduli da allegare"
+                aria-describedby="call-files-hint"
+                aria-invalid={Boolean(errors.files)}
+                onChange={(event) => addFiles(event.target.files)}
+              />
+            </>
+          )}
+          {values.files.length > 0 && (
+            <ul className="file-list" aria-label="Moduli da caricare">
+              {values.files.map((file, index) => (
+                <li key={`${file.name}-${index}`} className="file-list__item">
+                  <span className="file-list__name">{file.name}</span>
+                  <Button size="small" aria-label={`Togli ${file.name}`} onClick={() => setField('files', values.files.filter((_, i) => i !== index))}>
+                    Togli
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {errors.files && (
+            <Text className="form-error" role="alert">
+              {errors.files}
+            </Text>
+          )}
+        </fieldset>
+      </ConfirmedForm>
     </>
   );
-}
-
-export function CallFormHeading({ children }: { children: string }) {
-  return <Heading level={1}>{children}</Heading>;
 }

@@ -9,7 +9,7 @@ import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { PageAlert } from '@/components/page-alert';
 import { paths } from '@/config/paths';
-import { useCalls } from '../api/calls';
+import { useCalls } from '../api/get-calls';
 import { CallStateBadge } from './call-state-badge';
 
 export const callDetailLink = (id: string, base: string = paths.callDetail) => `${base}?id=${encodeURIComponent(id)}`;

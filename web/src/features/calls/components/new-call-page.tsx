@@ -2,7 +2,7 @@ import { Flex, Heading } from '@aws-amplify/ui-react';
 import type { CallInput } from '@domain/calls';
 import { useNavigate, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
-import { createCall } from '../api/calls';
+import { createCall } from '../api/create-call';
 import { CallForm, emptyCallForm } from './call-form';
 
 /**

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { ButtonLink } from '@/components/button-link';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api';
-import { getOpenCalls } from '../api/calls';
+import { getOpenCalls } from '../api/get-open-calls';
 
 const GENERIC_ERROR = 'Oops qualcosa è andato storto. Riprova più tardi!';
 const dateFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: 'numeric', month: 'long', year: 'numeric' });

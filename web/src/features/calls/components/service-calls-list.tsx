@@ -7,7 +7,7 @@ import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { paths } from '@/config/paths';
-import { useServiceCalls } from '../api/calls';
+import { useServiceCalls } from '../api/get-service-calls';
 import { CallStateBadge } from './call-state-badge';
 import { callDetailLink } from './calls-page';
 

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { PageAlert } from '@/components/page-alert';
 import { paths } from '@/config/paths';
-import { useProfile } from '../api/profile';
+import { useProfile } from '../api/get-profile';
 
 /** While the profile misses required data the home asks the citizen to complete it. */
 export function ProfileBanner() {

@@ -1,16 +1,16 @@
-import { Button, Card, Flex, Heading } from '@aws-amplify/ui-react';
+import { Card, Flex, Heading } from '@aws-amplify/ui-react';
 import type { User } from '@domain/users';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ConfirmDialog } from '@/components/dialog';
+import { EditableForm, useEditableForm } from '@/components/editable-form';
 import { ErrorState } from '@/components/error-state';
-import { useConfirmedForm } from '@/components/form-fields';
 import { LoadingState } from '@/components/loading-state';
 import { PageAlert } from '@/components/page-alert';
 import { paths } from '@/config/paths';
 import { IseeTable } from '@/features/isee';
 import { PROFILE_REQUIRED, UserFields, userFields, userToForm, validateProfile } from '@/features/users';
-import { updateProfile, useProfile } from '../api/profile';
+import { useProfile } from '../api/get-profile';
+import { updateProfile } from '../api/update-profile';
 
 /** /profilo: read-only until 'Modifica'; names and fiscal code not editable; the uploaded ISEE; ?scroll=true. */
 export function ProfilePage() {
@@ -40,42 +40,23 @@ export function ProfilePage() {
 
 function ProfileForm({ user }: { user: User }) {
   const navigate = useNavigate();
-  const [editing, setEditing] = useState(!user.profileComplete);
-  const form = useConfirmedForm({
+  const form = useEditableForm({
     initialValues: userToForm(user),
     fields: userFields,
     validate: validateProfile,
     save: updateProfile,
     onSaved: () => navigate(paths.home),
+    // A first-time citizen finds the fields open: the profile misses required data.
+    startInEditMode: !user.profileComplete,
   });
   return (
     <Card variation="outlined">
       {!user.profileComplete && (
         <PageAlert variation="info" heading="Completa il tuo profilo" message="Per usare i servizi del portale completa i tuoi dati: indirizzo, data di nascita ed e-mail." autoHideMs={null} isDismissible={false} />
       )}
-      <PageAlert {...form.alert} />
-      <form ref={form.formRef} onSubmit={form.onSubmit} noValidate aria-label="I tuoi dati">
-        <Flex direction="column" gap="large">
-          <UserFields values={form.values} errors={form.errors} readOnly={!editing} locked={['firstName', 'lastName', 'fiscalCode']} required={PROFILE_REQUIRED} onChange={form.setField} />
-          <Flex gap="small" justifyContent="flex-end" wrap="wrap">
-            {editing ? (
-              <>
-                <Button key="back" onClick={() => { form.reset(userToForm(user)); setEditing(false); }} isDisabled={form.isSaving}>
-                  Indietro
-                </Button>
-                <Button key="confirm" type="submit" variation="primary" isDisabled={form.isSaving}>
-                  Conferma
-                </Button>
-              </>
-            ) : (
-              <Button key="edit" variation="primary" onClick={() => setEditing(true)}>
-                Modifica
-              </Button>
-            )}
-          </Flex>
-        </Flex>
-      </form>
-      <ConfirmDialog {...form.confirm} title="Modifica profilo" message="Confermi di voler salvare i tuoi dati?" />
+      <EditableForm form={form} label="I tuoi dati" confirmTitle="Modifica profilo" confirmMessage="Confermi di voler salvare i tuoi dati?">
+        <UserFields values={form.values} errors={form.errors} readOnly={!form.editing} locked={['firstName', 'lastName', 'fiscalCode']} required={PROFILE_REQUIRED} onChange={form.setField} />
+      </EditableForm>
     </Card>
   );
 }

@@ -1,9 +1,6 @@
-import { Button, Flex, Heading } from '@aws-amplify/ui-react';
 import { useNavigate } from 'react-router';
-import { ButtonLink } from '@/components/button-link';
-import { ConfirmDialog } from '@/components/dialog';
 import { useConfirmedForm } from '@/components/form-fields';
-import { PageAlert } from '@/components/page-alert';
+import { NewItemPage } from '@/components/new-item-page';
 import { paths } from '@/config/paths';
 import { createService } from '../api/create-service';
 import { emptyServiceForm, serviceFields, validateServiceForm } from '../utils/service-form';
@@ -19,23 +16,15 @@ export function NewServicePage() {
     save: createService,
     onSaved: () => navigate(paths.services),
   });
-
   return (
-    <Flex direction="column" gap="medium" maxWidth="48rem">
-      <Heading level={1}>Nuovo servizio</Heading>
-      <PageAlert {...form.alert} />
-      <form ref={form.formRef} onSubmit={form.onSubmit} noValidate aria-label="Nuovo servizio">
-        <Flex direction="column" gap="large">
-          <ServiceFields values={form.values} errors={form.errors} onChange={form.setField} />
-          <Flex gap="small" justifyContent="flex-end" wrap="wrap">
-            <ButtonLink to={paths.services}>Indietro</ButtonLink>
-            <Button type="submit" variation="primary" isDisabled={form.isSaving}>
-              Conferma
-            </Button>
-          </Flex>
-        </Flex>
-      </form>
-      <ConfirmDialog {...form.confirm} title="Inserimento nuovo servizio" message="Confermi di voler inserire il nuovo servizio?" />
-    </Flex>
+    <NewItemPage
+      title="Nuovo servizio"
+      backTo={paths.services}
+      form={form}
+      confirmTitle="Inserimento nuovo servizio"
+      confirmMessage="Confermi di voler inserire il nuovo servizio?"
+    >
+      <ServiceFields values={form.values} errors={form.errors} onChange={form.setField} />
+    </NewItemPage>
   );
 }

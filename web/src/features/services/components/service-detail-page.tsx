@@ -1,19 +1,14 @@
-import { Button, Flex, Heading } from '@aws-amplify/ui-react';
+import { Flex, Heading } from '@aws-amplify/ui-react';
 import { messages } from '@domain/messages';
 import type { Service } from '@domain/services';
-import { useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ButtonLink } from '@/components/button-link';
-import { ConfirmDialog } from '@/components/dialog';
-import { ErrorState } from '@/components/error-state';
-import { useConfirmedForm } from '@/components/form-fields';
-import { LoadingState } from '@/components/loading-state';
-import { PageAlert } from '@/components/page-alert';
+import { EditableForm, useEditableForm } from '@/components/editable-form';
+import { RecordContent } from '@/components/record-content';
 import { paths } from '@/config/paths';
+import { ServiceCallsList } from '@/features/calls';
 import { useService } from '../api/get-service';
 import { updateService } from '../api/update-service';
 import { serviceFields, serviceToForm, validateServiceForm } from '../utils/service-form';
-import { ServiceCalls } from './service-calls';
 import { ServiceFields } from './service-fields';
 
 /**
@@ -25,80 +20,33 @@ export function ServiceDetailPage() {
   const id = params.get('id');
   const service = useService(id);
   const loaded = service.data && service.data.id === id ? service.data : undefined;
-
-  let content;
-  if (!id) content = <ErrorState message={messages.service.notFound} backTo={paths.services} backLabel="Torna ai servizi" />;
-  else if (service.error) content = <ErrorState message={service.error.message} backTo={paths.services} backLabel="Torna ai servizi" />;
-  else if (!loaded) content = <LoadingState />;
-  else
-    content = (
-      <>
-        <ServiceForm key={loaded.id} service={loaded} />
-        <ServiceCalls serviceId={loaded.id} serviceName={loaded.name} />
-      </>
-    );
-
   return (
     <Flex direction="column" gap="medium" maxWidth="48rem">
       <Heading level={1}>{loaded?.name ?? 'Dettaglio servizio'}</Heading>
-      {content}
+      <RecordContent id={id} record={service} missingMessage={messages.service.notFound} backTo={paths.services} backLabel="Torna ai servizi">
+        {(record) => (
+          <>
+            <ServiceForm key={record.id} service={record} />
+            <ServiceCallsList serviceId={record.id} serviceName={record.name} />
+          </>
+        )}
+      </RecordContent>
     </Flex>
   );
 }
 
 function ServiceForm({ service }: { service: Service }) {
   const navigate = useNavigate();
-  const [editing, setEditing] = useState(false);
-  const editButton = useRef<HTMLButtonElement>(null);
-  const form = useConfirmedForm({
+  const form = useEditableForm({
     initialValues: serviceToForm(service),
     fields: serviceFields,
     validate: validateServiceForm,
     save: (input) => updateService(service.id, input),
     onSaved: () => navigate(paths.services),
   });
-
-  const startEditing = () => {
-    setEditing(true);
-    requestAnimationFrame(() => form.formRef.current?.querySelector<HTMLInputElement>('input')?.focus());
-  };
-  const stopEditing = () => {
-    form.reset(serviceToForm(service));
-    setEditing(false);
-    requestAnimationFrame(() => editButton.current?.focus());
-  };
-
   return (
-    <>
-      <PageAlert {...form.alert} />
-      <form ref={form.formRef} onSubmit={form.onSubmit} noValidate aria-label="Dati del servizio">
-        <Flex direction="column" gap="large">
-          <ServiceFields values={form.values} errors={form.errors} readOnly={!editing} onChange={form.setField} />
-          <Flex gap="small" justifyContent="flex-end" wrap="wrap">
-            {editing ? (
-              <>
-                {/* Keys: React must not turn the clicked 'Modifica' button into this submit button (it would submit). */}
-                <Button key="back" onClick={stopEditing} isDisabled={form.isSaving}>
-                  Indietro
-                </Button>
-                <Button key="confirm" type="submit" variation="primary" isDisabled={form.isSaving}>
-                  Conferma
-                </Button>
-              </>
-            ) : (
-              <>
-                <ButtonLink key="list" to={paths.services}>
-                  Indietro
-                </ButtonLink>
-                <Button key="edit" ref={editButton} variation="primary" onClick={startEditing}>
-                  Modifica
-                </Button>
-              </>
-            )}
-          </Flex>
-        </Flex>
-      </form>
-      <ConfirmDialog {...form.confirm} title="Modifica servizio" message="Confermi di voler modificare il servizio?" />
-    </>
+    <EditableForm form={form} label="Dati del servizio" backTo={paths.services} confirmTitle="Modifica servizio" confirmMessage="Confermi di voler modificare il servizio?">
+      <ServiceFields values={form.values} errors={form.errors} readOnly={!form.editing} onChange={form.setField} />
+    </EditableForm>
   );
 }

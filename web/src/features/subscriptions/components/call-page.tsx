@@ -11,13 +11,12 @@ import { Dialog } from '@/components/dialog';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { paths } from '@/config/paths';
-import { FileList } from '@/features/calls/components/file-viewer';
-import { CallStateBadge } from '@/features/calls/components/call-state-badge';
-import { useOpenCall } from '@/features/calls/api/calls';
+import { CallStateBadge, FileList, useOpenCall } from '@/features/calls';
 import { ApiError } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { checkFile, uploadFile } from '@/lib/upload';
-import { subscribe, useMySubscription } from '../api/subscriptions';
+import { subscribe } from '../api/create-subscription';
+import { useMySubscription } from '../api/get-my-subscription';
 import { SubscriptionBadge } from './state-labels';
 
 export const LOGIN_NEEDED = 'Per poterti iscrivere ai servizi devi effettuare il login con SPID o CIE.';

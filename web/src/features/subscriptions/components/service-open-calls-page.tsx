@@ -1,23 +1,19 @@
 import { Heading, Flex, Text } from '@aws-amplify/ui-react';
 import { messages } from '@domain/messages';
-import type { CallSummary } from '@domain/calls';
 import { useSearchParams } from 'react-router';
-import { CursorPagination, useCursorList } from '@/components/cursor-pagination';
+import { CursorPagination } from '@/components/cursor-pagination';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
-import { useAsync } from '@/components/use-async';
 import { paths } from '@/config/paths';
-import { CallCards } from '@/features/calls/components/open-calls-board';
-import { getOpenCalls } from '@/features/calls/api/calls';
-import { api } from '@/lib/api';
-import type { Service } from '@domain/services';
+import { CallCards, useServiceOpenCalls } from '@/features/calls';
+import { useService } from '@/features/services';
 
 /** /sessione_servizi?id={serviceId}: the service's open calls, 6 per page. */
 export function ServiceOpenCallsPage() {
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
-  const service = useAsync(() => api.get<Service>(`/api/services/${encodeURIComponent(id)}`), [id], { enabled: Boolean(id) });
-  const calls = useCursorList<CallSummary>((cursor) => getOpenCalls({ serviceId: id, cursor }), { resetKey: id });
+  const service = useService(id || null);
+  const calls = useServiceOpenCalls(id);
 
   if (!id || service.error) return <ErrorState message={service.error?.message ?? messages.service.notFound} backTo={paths.home} backLabel="Torna alla home" />;
   return (

@@ -6,7 +6,7 @@ import { CursorPagination } from '@/components/cursor-pagination';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { paths } from '@/config/paths';
-import { useMySubscriptions } from '../api/subscriptions';
+import { useMySubscriptions } from '../api/get-my-subscriptions';
 import { SubscriptionBadge } from './state-labels';
 
 const dateFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: 'numeric', month: 'long', year: 'numeric' });

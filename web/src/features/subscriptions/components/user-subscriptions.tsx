@@ -3,7 +3,7 @@ import { CursorPagination } from '@/components/cursor-pagination';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
-import { useUserSubscriptions } from '../api/subscriptions';
+import { useUserSubscriptions } from '../api/get-user-subscriptions';
 
 const day = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric' });
 

@@ -1,11 +1,8 @@
-import { Button, Flex, Heading } from '@aws-amplify/ui-react';
 import { useNavigate } from 'react-router';
-import { ButtonLink } from '@/components/button-link';
-import { ConfirmDialog } from '@/components/dialog';
 import { useConfirmedForm } from '@/components/form-fields';
-import { PageAlert } from '@/components/page-alert';
+import { NewItemPage } from '@/components/new-item-page';
 import { paths } from '@/config/paths';
-import { createUser } from '../api/users';
+import { createUser } from '../api/create-user';
 import { emptyUserForm, userFields, validateNewUser } from '../utils/user-form';
 import { NEW_USER_REQUIRED, UserFields } from './user-fields';
 
@@ -20,21 +17,15 @@ export function NewUserPage() {
     onSaved: (user) => navigate(`${paths.userRecord}?citizen=${encodeURIComponent(user.id)}`),
   });
   return (
-    <Flex direction="column" gap="medium" maxWidth="64rem">
-      <Heading level={1}>Nuovo utente</Heading>
-      <PageAlert {...form.alert} />
-      <form ref={form.formRef} onSubmit={form.onSubmit} noValidate aria-label="Nuovo utente">
-        <Flex direction="column" gap="large">
-          <UserFields values={form.values} errors={form.errors} required={NEW_USER_REQUIRED} onChange={form.setField} />
-          <Flex gap="small" justifyContent="flex-end" wrap="wrap">
-            <ButtonLink to={paths.users}>Indietro</ButtonLink>
-            <Button type="submit" variation="primary" isDisabled={form.isSaving}>
-              Conferma
-            </Button>
-          </Flex>
-        </Flex>
-      </form>
-      <ConfirmDialog {...form.confirm} title="Inserimento nuovo utente" message="Confermi di voler inserire il nuovo utente?" />
-    </Flex>
+    <NewItemPage
+      title="Nuovo utente"
+      backTo={paths.users}
+      form={form}
+      confirmTitle="Inserimento nuovo utente"
+      confirmMessage="Confermi di voler inserire il nuovo utente?"
+      maxWidth="64rem"
+    >
+      <UserFields values={form.values} errors={form.errors} required={NEW_USER_REQUIRED} onChange={form.setField} />
+    </NewItemPage>
   );
 }

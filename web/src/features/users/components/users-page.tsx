@@ -1,21 +1,17 @@
-import { Button, CheckboxField, Flex, Heading, Text, TextField, VisuallyHidden } from '@aws-amplify/ui-react';
+import { Button, CheckboxField, Flex, Text, TextField, VisuallyHidden } from '@aws-amplify/ui-react';
 import { iseeStateShortLabel } from '@domain/isee';
 import { formatEuro } from '@domain/money';
 import { isValidEmail, isValidPhone, type User } from '@domain/users';
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { ButtonLink } from '@/components/button-link';
-import { CursorPagination } from '@/components/cursor-pagination';
-import { DataTable, type DataTableColumn } from '@/components/data-table';
-import { ConfirmDialog } from '@/components/dialog';
-import { ErrorState } from '@/components/error-state';
-import { LoadingState } from '@/components/loading-state';
-import { PageAlert } from '@/components/page-alert';
+import type { DataTableColumn } from '@/components/data-table';
+import { ListPage, rowActionsColumn } from '@/components/list-page';
 import { useConfirmedDelete } from '@/components/use-confirmed-delete';
 import { paths } from '@/config/paths';
-import { AttachmentIcon } from '@/features/isee/components/attachment-icon';
+import { AttachmentIcon } from '@/features/isee';
 import { useAuth } from '@/lib/auth';
-import { useDeleteUser, useUsers, type UserFilters } from '../api/users';
+import { useDeleteUser } from '../api/delete-user';
+import { useUsers, type UserFilters } from '../api/search-users';
 
 const TEXT_FILTERS = [
   ['firstName', 'Nome'],
@@ -97,80 +93,45 @@ export function UsersPage() {
       ),
     },
     { id: 'dataInsert', header: 'Data registrazione', cell: (u) => formatDate(u.dataInsert), noWrap: true },
-    {
-      id: 'actions',
-      header: 'Azioni',
-      cell: (u) => (
-        <Flex gap="xs" justifyContent="flex-end">
-          <ButtonLink to={`${paths.userRecord}?citizen=${encodeURIComponent(u.id)}`} size="small" aria-label={`Dettaglio utente ${u.firstName} ${u.lastName}`}>
-            Dettaglio
-          </ButtonLink>
-          {u.hasLinkedData ? (
-            // A disabled button cannot show a tooltip to the keyboard: the wrapper takes the focus and the title.
-            <span className="tooltip-wrapper" role="button" aria-disabled="true" tabIndex={0} title="Non è possibile cancellare un utente se ha dati collegati!" aria-label={`Elimina utente ${u.firstName} ${u.lastName}: non è possibile cancellare un utente se ha dati collegati!`}>
-              <Button size="small" colorTheme="error" isDisabled tabIndex={-1} aria-hidden="true">
-                Elimina
-              </Button>
-            </span>
-          ) : (
-            <Button size="small" colorTheme="error" isDisabled={readOnly} aria-label={`Elimina utente ${u.firstName} ${u.lastName}`} onClick={() => deletion.ask(u)}>
-              Elimina
-            </Button>
-          )}
-        </Flex>
-      ),
-      align: 'end',
-      noWrap: true,
-    },
+    rowActionsColumn((u) => ({
+      detailTo: `${paths.userRecord}?citizen=${encodeURIComponent(u.id)}`,
+      detailLabel: `Dettaglio utente ${u.firstName} ${u.lastName}`,
+      deleteLabel: `Elimina utente ${u.firstName} ${u.lastName}`,
+      onDelete: () => deletion.ask(u),
+      deleteDisabled: readOnly,
+      deleteBlockedReason: u.hasLinkedData ? 'Non è possibile cancellare un utente se ha dati collegati!' : undefined,
+    })),
   ];
 
-  return (
-    <Flex direction="column" gap="medium">
-      <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="small">
-        <Heading level={1} ref={deletion.heading} tabIndex={-1}>
-          Lista utenti
-        </Heading>
-        {!readOnly && (
-          <ButtonLink to={paths.newUser} variation="primary">
-            Nuovo Utente
-          </ButtonLink>
-        )}
+  const filters = (
+    <form onSubmit={search} role="search" aria-label="Ricerca utenti" className="filters">
+      <Flex direction={{ base: 'column', large: 'row' }} gap="small" alignItems={{ base: 'stretch', large: 'flex-end' }} wrap="wrap">
+        {TEXT_FILTERS.map(([key, label]) => (
+          <TextField key={key} name={key} label={label} size="small" value={draft[key]} onChange={(e) => setDraft({ ...draft, [key]: e.target.value })} flex="1" autoComplete="off" />
+        ))}
+        <CheckboxField name="loaded" label="Da validare" value="true" checked={draft.loaded} onChange={(e) => setDraft({ ...draft, loaded: e.target.checked })} />
+        <Button type="submit" variation="primary" size="small">
+          Cerca
+        </Button>
       </Flex>
-      <form onSubmit={search} role="search" aria-label="Ricerca utenti" className="filters">
-        <Flex direction={{ base: 'column', large: 'row' }} gap="small" alignItems={{ base: 'stretch', large: 'flex-end' }} wrap="wrap">
-          {TEXT_FILTERS.map(([key, label]) => (
-            <TextField key={key} name={key} label={label} size="small" value={draft[key]} onChange={(e) => setDraft({ ...draft, [key]: e.target.value })} flex="1" autoComplete="off" />
-          ))}
-          <CheckboxField name="loaded" label="Da validare" value="true" checked={draft.loaded} onChange={(e) => setDraft({ ...draft, loaded: e.target.checked })} />
-          <Button type="submit" variation="primary" size="small">
-            Cerca
-          </Button>
-        </Flex>
-      </form>
-      <PageAlert key={deletion.flash.key} {...deletion.flash.props} />
-      {users.error ? (
-        <ErrorState message={users.error.message} />
-      ) : !users.isLoaded ? (
-        <LoadingState />
-      ) : (
-        <DataTable
-          caption="Elenco degli utenti"
-          columns={columns}
-          rows={users.items}
-          rowKey={(u) => u.id}
-          rowClassName={(u) => (u.state === 'LOADED' ? 'row--loaded' : u.state === 'SUSPEND' ? 'row--suspended' : undefined)}
-          emptyText="Nessun utente trovato."
-        />
-      )}
-      <CursorPagination {...users.pagination} label="Paginazione degli utenti" />
-      <ConfirmDialog
-        open={deletion.toDelete !== null}
-        title={`Rimozione utente: ${deletion.toDelete ? `${deletion.toDelete.firstName} ${deletion.toDelete.lastName}` : ''}`}
-        message="Confermi di voler cancellare l’utente selezionato?"
-        busy={deletion.busy}
-        onConfirm={() => void deletion.confirm()}
-        onCancel={deletion.cancel}
-      />
-    </Flex>
+    </form>
+  );
+
+  return (
+    <ListPage
+      title="Lista utenti"
+      newItem={readOnly ? undefined : { to: paths.newUser, label: 'Nuovo Utente' }}
+      filters={filters}
+      list={users}
+      deletion={deletion}
+      table={{
+        caption: 'Elenco degli utenti',
+        columns,
+        rowClassName: (u) => (u.state === 'LOADED' ? 'row--loaded' : u.state === 'SUSPEND' ? 'row--suspended' : undefined),
+        emptyText: 'Nessun utente trovato.',
+      }}
+      paginationLabel="Paginazione degli utenti"
+      deleteDialog={(u) => ({ title: `Rimozione utente: ${u.firstName} ${u.lastName}`, message: 'Confermi di voler cancellare l’utente selezionato?' })}
+    />
   );
 }

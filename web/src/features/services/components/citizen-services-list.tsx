@@ -3,14 +3,15 @@ import { Heading, Text } from '@aws-amplify/ui-react';
 import { useEffect, useState } from 'react';
 import { ButtonLink } from '@/components/button-link';
 import { paths } from '@/config/paths';
-import { ApiError, api, type Page } from '@/lib/api';
+import { ApiError } from '@/lib/api';
+import { getServices } from '../api/get-services';
 
-/** The citizen's 'Servizi': each service leads to its open calls (/sessione_servizi?id=). */
+/** The citizen's 'Servizi' on the home (up to 100): each service leads to its open calls (/sessione_servizi?id=). */
 export function CitizenServices() {
   const [state, setState] = useState<{ items: Service[] | null; error: string | null }>({ items: null, error: null });
   useEffect(() => {
     let current = true;
-    api.get<Page<Service>>('/api/services?limit=100').then(
+    getServices({ limit: 100 }).then(
       (page) => current && setState({ items: page.items, error: null }),
       (error: unknown) => current && setState({ items: [], error: error instanceof ApiError ? error.message : 'Oops qualcosa è andato storto. Riprova più tardi!' }),
     );

@@ -1,0 +1,11 @@
+import type { CallSummary } from '@domain/calls';
+import { CALLS_PAGE_SIZE } from '@domain/calls';
+import { api, query, type Page } from '@/lib/api';
+import { useCursorList } from '@/components/cursor-pagination';
+
+/** GET /api/services/{id}/calls: every call of a service (operators), 15 per page. */
+export const getServiceCalls = (serviceId: string, cursor: string | null): Promise<Page<CallSummary>> =>
+  api.get<Page<CallSummary>>(`/api/services/${encodeURIComponent(serviceId)}/calls${query({ cursor, limit: CALLS_PAGE_SIZE })}`);
+
+export const useServiceCalls = (serviceId: string) =>
+  useCursorList<CallSummary>((cursor) => getServiceCalls(serviceId, cursor), { resetKey: serviceId });

@@ -1,0 +1,9 @@
+import type { User } from '@domain/users';
+import { api } from '@/lib/api';
+import { useAsyncAction } from '@/components/use-async';
+
+/** PUT /api/users/{id}/status: suspends the user ('SOSPENDI') or enables it again ('ABILITA'). */
+export const setUserStatus = (id: string, suspended: boolean): Promise<User> =>
+  api.put<User>(`/api/users/${encodeURIComponent(id)}/status`, { suspended });
+
+export const useSetUserStatus = () => useAsyncAction(setUserStatus);
