@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ConflictError } from './errors.ts';
 import { uploadedFileSchema } from './files.ts';
 import { iseeExtractionSchema, extractionStatuses } from './isee-extraction.ts';
 import { messages } from './messages.ts';
@@ -128,3 +129,27 @@ export function iseeBanner(newest: { state: string } | null | undefined): IseeBa
 
 /** The current year and the current date-time: the operator upload's defaults. */
 export const currentYear = (now = new Date()) => now.getFullYear();
+
+/**
+ * How an ISEE moves: an operator validates or refuses one that waits (LOADED); a new upload invalidates
+ * the previous one while it still counts (LOADED or VALIDATED, part 2 §4). REFUSED and INVALIDATED are final.
+ */
+export const iseeTransitions: Record<IseeState, readonly IseeState[]> = {
+  LOADED: ['VALIDATED', 'REFUSED', 'INVALIDATED'],
+  VALIDATED: ['INVALIDATED'],
+  REFUSED: [],
+  INVALIDATED: [],
+};
+
+export const canMoveIsee = (from: string, to: IseeState): boolean => iseeTransitions[from as IseeState]?.includes(to) ?? false;
+
+/** Design §4: confirm sends 1 (VALIDATED), refuse 2 (REFUSED); an ISEE no longer LOADED cannot be decided again (409). */
+export function decidedState(current: string, decision: 1 | 2): IseeState {
+  const next: IseeState = decision === 1 ? 'VALIDATED' : 'REFUSED';
+  if (!canMoveIsee(current, next)) throw new ConflictError(iseeMessages.alreadyDecided);
+  return next;
+}
+
+/** What a new upload does to the previous ISEE: INVALIDATED while it still counts, otherwise nothing (null). */
+export const supersededState = (previous: { state: string } | null): IseeState | null =>
+  previous && canMoveIsee(previous.state, 'INVALIDATED') ? 'INVALIDATED' : null;

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import countries from './data/countries.json' with { type: 'json' };
 import provinces from './data/provinces.json' with { type: 'json' };
+import { ConflictError } from './errors.ts';
 import { isValidFiscalCode } from './fiscal-code.ts';
 import { messages } from './messages.ts';
 
@@ -242,3 +243,42 @@ export function statusToggle(state: UserState) {
 }
 
 export const municipioName = (id: string | null | undefined) => municipi.find((m) => m.id === id)?.name ?? null;
+
+/**
+ * The user's state follows their newest ISEE (part 1 §3): LOADED while it waits for an operator,
+ * VALIDATED otherwise; a suspended user stays suspended until an operator re-enables them.
+ */
+export function userStateAfterIsee(current: UserState, newestIsee: { state: string } | null): UserState {
+  if (current === 'SUSPEND') return 'SUSPEND';
+  return newestIsee?.state === 'LOADED' ? 'LOADED' : 'VALIDATED';
+}
+
+/** 'SOSPENDI' suspends; 'ABILITA' re-enables, and a re-enabled user is LOADED again if their newest ISEE still waits. */
+export function userStateAfterToggle(suspended: boolean, newestIsee: { state: string } | null): UserState {
+  return suspended ? 'SUSPEND' : userStateAfterIsee('VALIDATED', newestIsee);
+}
+
+/** What the user's record keeps of their newest ISEE (users list column, delete rule). */
+export interface LastIsee {
+  id: string;
+  valueCents: number;
+  year: number;
+  state: string;
+  hasFile: boolean;
+}
+
+/** The facts the delete rule looks at: the ISEE summary on the record, and whether ISEE or subscriptions exist. */
+export interface LinkedData {
+  iseeCount?: number;
+  lastIsee?: LastIsee | null;
+  hasIsee?: boolean;
+  hasSubscriptions?: boolean;
+}
+
+export const hasLinkedData = (user: LinkedData): boolean =>
+  (user.iseeCount ?? 0) > 0 || !!user.lastIsee || !!user.hasIsee || !!user.hasSubscriptions;
+
+/** A user can be deleted only without linked data (ISEE, subscriptions): otherwise 409 with the spec's message. */
+export function assertUserDeletable(user: LinkedData): void {
+  if (hasLinkedData(user)) throw new ConflictError(userMessages.hasLinkedData);
+}
