@@ -3,7 +3,7 @@ import { ConflictError } from './errors.ts';
 import { uploadedFileSchema } from './files.ts';
 import { iseeExtractionSchema, extractionStatuses } from './isee-extraction.ts';
 import { messages } from './messages.ts';
-import { hasAtMostTwoDecimals } from './money.ts';
+import { hasAtMostTwoDecimals, toEuros } from './money.ts';
 
 /** ISEE attestations: citizen upload, operator upload, review (spec part 1 §2/§4/§5, part 2 §2.7/§4/§5). */
 export const iseeMessages = {
@@ -153,3 +153,31 @@ export function decidedState(current: string, decision: 1 | 2): IseeState {
 /** What a new upload does to the previous ISEE: INVALIDATED while it still counts, otherwise nothing (null). */
 export const supersededState = (previous: { state: string } | null): IseeState | null =>
   previous && canMoveIsee(previous.state, 'INVALIDATED') ? 'INVALIDATED' : null;
+
+/** A stored ISEE (amounts in cents) as the API shows it. */
+export function toIsee(item: Record<string, any>): Isee {
+  return {
+    id: item.id,
+    userId: item.userId,
+    user: {
+      firstName: item.user?.firstName ?? '',
+      lastName: item.user?.lastName ?? '',
+      fiscalCode: item.user?.fiscalCode ?? '',
+      email: item.user?.email ?? null,
+    },
+    value: toEuros(item.valueCents ?? 0),
+    year: item.year,
+    date: item.date,
+    protocollo: item.protocollo ?? null,
+    scadenza: item.scadenza ?? null,
+    state: item.state,
+    hasFile: !!item.hasFile,
+    fileName: item.fileName ?? null,
+    contentType: item.contentType ?? null,
+    uploadedBy: item.uploadedBy ?? 'CITIZEN',
+    excludeVerification: !!item.excludeVerification,
+    dataInsert: item.dataInsert,
+    extractionStatus: item.extractionStatus ?? 'NONE',
+    extraction: item.extraction ?? null,
+  };
+}

@@ -4,6 +4,7 @@ import provinces from './data/provinces.json' with { type: 'json' };
 import { ConflictError } from './errors.ts';
 import { isValidFiscalCode } from './fiscal-code.ts';
 import { messages } from './messages.ts';
+import { toEuros } from './money.ts';
 
 /**
  * Users (citizens) as the operators manage them and as a citizen keeps their own profile
@@ -281,4 +282,35 @@ export const hasLinkedData = (user: LinkedData): boolean =>
 /** A user can be deleted only without linked data (ISEE, subscriptions): otherwise 409 with the spec's message. */
 export function assertUserDeletable(user: LinkedData): void {
   if (hasLinkedData(user)) throw new ConflictError(userMessages.hasLinkedData);
+}
+
+/** A stored user as the API shows it (amounts in euro, empty texts as null). */
+export function toUser(item: Record<string, any>): User {
+  const text = (key: string) => (typeof item[key] === 'string' && item[key] !== '' ? (item[key] as string) : null);
+  const lastIsee = item.lastIsee
+    ? { id: item.lastIsee.id, value: toEuros(item.lastIsee.valueCents), year: item.lastIsee.year, state: item.lastIsee.state, hasFile: !!item.lastIsee.hasFile }
+    : null;
+  return {
+    id: item.id,
+    firstName: item.firstName ?? '',
+    lastName: item.lastName ?? '',
+    fiscalCode: item.fiscalCode,
+    birthDate: text('birthDate'),
+    email: text('email'),
+    emailPec: text('emailPec'),
+    phoneNumber: text('phoneNumber'),
+    address: text('address'),
+    addressNumber: text('addressNumber'),
+    cap: text('cap'),
+    city: text('city'),
+    country: text('country'),
+    nation: text('nation'),
+    municipioId: text('municipioId'),
+    municipio: municipioName(item.municipioId),
+    state: item.state ?? 'VALIDATED',
+    dataInsert: item.dataInsert,
+    lastIsee,
+    profileComplete: missingProfileFields(item).length === 0,
+    hasLinkedData: hasLinkedData(item),
+  };
 }

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Isee, IseeState } from '../domain/isee.ts';
+import { toIsee, type Isee, type IseeState } from '../domain/isee.ts';
 import { iseeDocumentKey } from '../domain/isee-extraction.ts';
-import { toCents, toEuros } from '../domain/money.ts';
+import { toCents } from '../domain/money.ts';
 import type { Page } from '../domain/validation.ts';
 import { countUnder, documentClient, hasChildren, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 export const ISEE_PAGE_SIZE = 5;
+
 
 /** An ISEE item as stored (amounts in cents); the extraction's attributes are written by functions/isee-extraction. */
 export interface StoredIsee {
@@ -21,33 +22,6 @@ export interface StoredIsee {
   hasFile: boolean;
   fileName?: string | null;
   [attribute: string]: any;
-}
-
-export function toIsee(item: Record<string, any>): Isee {
-  return {
-    id: item.id,
-    userId: item.userId,
-    user: {
-      firstName: item.user?.firstName ?? '',
-      lastName: item.user?.lastName ?? '',
-      fiscalCode: item.user?.fiscalCode ?? '',
-      email: item.user?.email ?? null,
-    },
-    value: toEuros(item.valueCents ?? 0),
-    year: item.year,
-    date: item.date,
-    protocollo: item.protocollo ?? null,
-    scadenza: item.scadenza ?? null,
-    state: item.state,
-    hasFile: !!item.hasFile,
-    fileName: item.fileName ?? null,
-    contentType: item.contentType ?? null,
-    uploadedBy: item.uploadedBy ?? 'CITIZEN',
-    excludeVerification: !!item.excludeVerification,
-    dataInsert: item.dataInsert,
-    extractionStatus: item.extractionStatus ?? 'NONE',
-    extraction: item.extraction ?? null,
-  };
 }
 
 /** The ISEE item; null when there is none, or only the reading's result written before the ISEE itself. */

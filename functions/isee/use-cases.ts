@@ -3,6 +3,7 @@ import {
   decidedState,
   iseeMessages,
   supersededState,
+  toIsee,
   type CitizenIseeUpload,
   type Isee,
   type IseeDecision,
@@ -16,7 +17,7 @@ import { userMessages, userStateAfterIsee, type LastIsee } from '../domain/users
 import type { Page } from '../domain/validation.ts';
 import type { AuditLog, Clock, FileStore, IdGenerator } from '../adapters/ports.ts';
 import type { EnsureCitizen, UserRepository } from '../users/use-cases.ts';
-import { toIsee, type NewIsee, type StoredIsee } from './repository.ts';
+import type { NewIsee, StoredIsee } from './repository.ts';
 
 type PageQuery = { limit?: number; cursor?: string };
 

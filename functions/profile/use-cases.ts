@@ -1,9 +1,8 @@
 import { ForbiddenError, NotFoundError } from '../domain/errors.ts';
 import type { Me } from '../domain/profile.ts';
 import type { Actor } from '../domain/roles.ts';
-import { missingProfileFields, userMessages, type ProfileUpdateInput, type User } from '../domain/users.ts';
+import { missingProfileFields, toUser, userMessages, type ProfileUpdateInput, type User } from '../domain/users.ts';
 import type { Clock } from '../adapters/ports.ts';
-import { toUser } from '../users/repository.ts';
 import type { EnsureCitizen, UserRepository } from '../users/use-cases.ts';
 
 export interface ProfileDeps {

@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { toEuros } from '../domain/money.ts';
 import {
-  hasLinkedData,
-  missingProfileFields,
-  municipioName,
   normaliseEmail,
   normalisePhone,
   normaliseSearchText,
@@ -13,6 +9,7 @@ import {
   type User,
   type UserSearch,
   type UserState,
+  toUser,
 } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
 import { countUnder, decodeCursor, documentClient, encodeCursor, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
@@ -87,36 +84,6 @@ export function userItem(user: UserRecord) {
   const item: Record<string, unknown> = { ...keys.user(user.id), ...user, ...searchAttributes(user) };
   for (const [key, value] of Object.entries(item)) if (value === null || value === undefined) delete item[key];
   return item;
-}
-
-export function toUser(item: Record<string, any>): User {
-  const text = (key: string) => (typeof item[key] === 'string' && item[key] !== '' ? (item[key] as string) : null);
-  const lastIsee = item.lastIsee
-    ? { id: item.lastIsee.id, value: toEuros(item.lastIsee.valueCents), year: item.lastIsee.year, state: item.lastIsee.state, hasFile: !!item.lastIsee.hasFile }
-    : null;
-  return {
-    id: item.id,
-    firstName: item.firstName ?? '',
-    lastName: item.lastName ?? '',
-    fiscalCode: item.fiscalCode,
-    birthDate: text('birthDate'),
-    email: text('email'),
-    emailPec: text('emailPec'),
-    phoneNumber: text('phoneNumber'),
-    address: text('address'),
-    addressNumber: text('addressNumber'),
-    cap: text('cap'),
-    city: text('city'),
-    country: text('country'),
-    nation: text('nation'),
-    municipioId: text('municipioId'),
-    municipio: municipioName(item.municipioId),
-    state: item.state ?? 'VALIDATED',
-    dataInsert: item.dataInsert,
-    lastIsee,
-    profileComplete: missingProfileFields(item).length === 0,
-    hasLinkedData: hasLinkedData(item),
-  };
 }
 
 export async function getUserItem(id: string): Promise<StoredUser | null> {

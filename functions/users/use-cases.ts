@@ -9,10 +9,11 @@ import {
   type User,
   type UserSearch,
   type UserUpdateInput,
+  toUser,
 } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
 import type { AuditLog, Clock, IdGenerator } from '../adapters/ports.ts';
-import { toUser, type StoredUser, type UserChanges, type UserRecord } from './repository.ts';
+import type { StoredUser, UserChanges, UserRecord } from './repository.ts';
 
 export interface UserRepository {
   searchUsers(search: UserSearch): Promise<Page<User>>;
