@@ -177,3 +177,19 @@ describe('a user’s subscriptions on the operator’s user record', () => {
     expect([unknown.status, unknown.json.detail]).toEqual([404, 'L’utente selezionato non esiste.']);
   });
 });
+
+describe('a user with subscriptions is linked data', () => {
+  it('cannot be deleted even when none of their ISEE is left', async () => {
+    const { call } = await openCall(operator);
+    expect((await otherCitizen.post(`/api/calls/${call.id}/subscriptions`, { files: [] })).status).toBe(201);
+    const userId = (await otherCitizen.get('/api/me')).json.userId;
+    for (const isee of (await operator.get(`/api/users/${userId}/isee?limit=100`)).json.items) {
+      expect((await operator.delete(`/api/isee/${isee.id}`)).status).toBe(204);
+    }
+    expect((await operator.get(`/api/users/${userId}`)).json.lastIsee).toBeNull();
+    const refused = await operator.delete(`/api/users/${userId}`);
+    expect([refused.status, refused.json.detail]).toEqual([409, 'Non è possibile cancellare un utente se ha dati collegati!']);
+    expect((await operator.get(`/api/users/${userId}`)).status).toBe(200);
+    await giveValidatedIsee(otherCitizen, operator);
+  });
+});
