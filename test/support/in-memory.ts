@@ -195,6 +195,7 @@ export function memoryUsers(): UserRepository & { all: Map<string, StoredUser>; 
   const all = new Map<string, StoredUser>();
   const codes = new Map<string, string>();
   const repository: UserRepository = {
+    // Only the filters these tests use (last name, 'Da validare'); the index choice is the DynamoDB repository's.
     async searchUsers(search) {
       const last = normaliseSearchText(search.lastName);
       const found = [...all.values()]
