@@ -1,17 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Actor } from '../domain/roles.ts';
 import { documentClient, tableName } from './dynamo.ts';
+import type { AuditEntry, AuditLog } from './ports.ts';
 import { keys } from './table.ts';
 
-export interface AuditEntry {
-  actor: Actor;
-  entity: string;
-  id: string;
-  action: 'create' | 'update' | 'delete';
-  before: unknown;
-  after: unknown;
-}
+export type { AuditEntry };
 
 /** Records who changed which record, when, and how it looked before and after. */
 export async function recordAudit(entry: AuditEntry, now = new Date()): Promise<void> {
@@ -35,3 +28,5 @@ export async function recordAudit(entry: AuditEntry, now = new Date()): Promise<
     }),
   );
 }
+
+export const dynamoAuditLog: AuditLog = { record: recordAudit };

@@ -5,6 +5,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { fileTypeFromBuffer } from 'file-type';
 import { ValidationError } from '../domain/errors.ts';
 import { MAX_FILE_BYTES, fileMessages, isAcceptedType, type UploadRequest, type UploadTicket } from '../domain/files.ts';
+import type { ClaimedFile, FileStore } from './ports.ts';
 
 /**
  * Files live in S3 (the local stand-in is s3rver), never in DynamoDB. The browser uploads straight to the
@@ -47,11 +48,6 @@ export async function createUpload(ownerSub: string, request: UploadRequest): Pr
   return { uploadKey, url, fields, expiresInSeconds: UPLOAD_TTL_SECONDS };
 }
 
-export interface ClaimedFile {
-  key: string;
-  contentType: string;
-  size: number;
-}
 
 const notFound = (error: unknown) => error instanceof Error && (error.name === 'NotFound' || error.name === 'NoSuchKey');
 
@@ -116,3 +112,5 @@ export async function readFile(key: string): Promise<Uint8Array> {
   const object = await s3.send(new GetObjectCommand({ Bucket: documentsBucket, Key: key }));
   return object.Body!.transformToByteArray();
 }
+
+export const s3FileStore: FileStore = { createUpload, claimUpload, downloadUrl, deleteFile };

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hourlyQuota, type Band, type BandInput } from '../domain/bands.ts';
 import { toCents, toEuros } from '../domain/money.ts';
-import { documentClient, hasChildren, queryPage, unlessConditionFails, tableName } from '../adapters/dynamo.ts';
+import type { Page } from '../domain/validation.ts';
+import { documentClient, queryPage, unlessConditionFails, tableName } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 
 export const BANDS_PAGE_SIZE = 20;
 
-function toItem(id: string, band: BandInput, now: string) {
+/** The band's attributes (besides its keys and createdAt), amounts in cents. */
+function fieldsOf(id: string, band: BandInput, now: string) {
   const minCents = toCents(band.min);
   return {
-    ...keys.band(id),
     gsi1pk: keys.bandsCollection,
     gsi1sk: `${numericSortKey(minCents)}#${id}`,
     id,
@@ -36,7 +37,7 @@ function toBand(item: Record<string, any>): Band {
 }
 
 /** Bands ordered by their lower bound. */
-export const listBands = (page: { limit?: number; cursor?: string }) =>
+export const listBands = (page: { limit?: number; cursor?: string }): Promise<Page<Band>> =>
   queryPage(
     { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.bandsCollection } },
     page,
@@ -49,22 +50,34 @@ export async function getBand(id: string): Promise<Band | null> {
   return Item ? toBand(Item) : null;
 }
 
-export async function createBand(input: BandInput, now = new Date().toISOString()): Promise<Band> {
-  const item = { ...toItem(randomUUID(), input, now), createdAt: now };
+/** The id and time default to new ones for the demo data (lib/local); the use case passes its own. */
+export async function createBand(input: BandInput, id: string = randomUUID(), now: string = new Date().toISOString()): Promise<Band> {
+  const item = { ...keys.band(id), ...fieldsOf(id, input, now), createdAt: now };
   await documentClient.send(new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
   return toBand(item);
 }
 
-/** Replaces a band; null when it does not exist (nothing is written then). */
-export async function updateBand(id: string, input: BandInput, now = new Date().toISOString()): Promise<Band | null> {
-  const item = toItem(id, input, now);
+/**
+ * Changes a band's fields in place (UpdateItem: createdAt stays); null when it does not exist (nothing
+ * is written then).
+ */
+export async function updateBand(id: string, input: BandInput, now: string): Promise<Band | null> {
+  const fields = Object.entries(fieldsOf(id, input, now));
   const written = await unlessConditionFails(
-    documentClient.send(new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_exists(pk)', ReturnValues: 'ALL_OLD' })),
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.band(id),
+        UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
   );
-  return written && toBand({ ...item, createdAt: written.Attributes?.createdAt });
+  return written?.Attributes ? toBand(written.Attributes) : null;
 }
-
-export const bandIsUsedByCalls = (id: string) => hasChildren(keys.callsUsingBand(id));
 
 /** Deletes a band; false when it did not exist. */
 export async function deleteBand(id: string): Promise<boolean> {

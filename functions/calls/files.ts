@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { LinkedFile } from '../domain/calls.ts';
 import type { StoredFile } from '../domain/files.ts';
-import { claimUpload, deleteFile, downloadUrl } from '../adapters/files.ts';
+import type { FileStore, IdGenerator } from '../adapters/ports.ts';
 
 /** A file kept in the documents bucket, as the table records it (the key never leaves the API). */
 export interface KeptFile extends StoredFile {
@@ -9,28 +8,34 @@ export interface KeptFile extends StoredFile {
 }
 
 /** Short-lived links (5 minutes) to read the files: the API never sends the bytes. */
-export const linkFiles = (files: KeptFile[]): Promise<LinkedFile[]> =>
-  Promise.all(files.map(async ({ key, ...file }) => ({ ...file, url: await downloadUrl(key, file.name) })));
+export const linkFiles = (store: FileStore, files: KeptFile[]): Promise<LinkedFile[]> =>
+  Promise.all(files.map(async ({ key, ...file }) => ({ ...file, url: await store.downloadUrl(key, file.name) })));
 
 /**
  * Claims staged uploads (type read from the content, size) and moves them under `prefix`/<fileId>.
  * If one is refused, those already moved are deleted, so the refusal leaves nothing behind.
  */
-export async function claimFiles(ownerSub: string, prefix: string, uploads: Array<{ uploadKey: string; name: string }>): Promise<KeptFile[]> {
+export async function claimFiles(
+  store: FileStore,
+  ids: IdGenerator,
+  ownerSub: string,
+  prefix: string,
+  uploads: Array<{ uploadKey: string; name: string }>,
+): Promise<KeptFile[]> {
   const claimed: KeptFile[] = [];
   try {
     for (const upload of uploads) {
-      const storageFileId = randomUUID();
-      const file = await claimUpload(ownerSub, upload.uploadKey, `${prefix}/${storageFileId}`);
+      const storageFileId = ids();
+      const file = await store.claimUpload(ownerSub, upload.uploadKey, `${prefix}/${storageFileId}`);
       claimed.push({ storageFileId, name: upload.name, contentType: file.contentType, size: file.size, key: file.key });
     }
   } catch (error) {
-    await deleteFiles(claimed);
+    await deleteFiles(store, claimed);
     throw error;
   }
   return claimed;
 }
 
-export const deleteFiles = async (files: KeptFile[]) => {
-  await Promise.all(files.map((file) => deleteFile(file.key)));
+export const deleteFiles = async (store: FileStore, files: KeptFile[]) => {
+  await Promise.all(files.map((file) => store.deleteFile(file.key)));
 };

@@ -1,10 +1,9 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Band } from '../domain/bands.ts';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { CallState, nameSearchKey, type CallSummary } from '../domain/calls.ts';
+import type { Page } from '../domain/validation.ts';
 import type { KeptFile } from './files.ts';
-import { documentClient, isConditionFailure, queryPage, tableName } from '../adapters/dynamo.ts';
+import { documentClient, hasChildren, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
-import { getBand } from '../bands/repository.ts';
 
 /**
  * Calls (bandi). Items under pk "CALL#<id>":
@@ -13,7 +12,7 @@ import { getBand } from '../bands/repository.ts';
  * - sk "BAND#<bandId>": one link per band, gsi2 = "BAND#<bandId>#CALLS" (refuses the band's delete).
  * - sk "OPEN": present only while the call is OPEN, with the public summary. gsi1 = "OPEN_CALLS" and
  *   gsi2 = "SERVICE#<sid>#OPEN_CALLS", both by insert time: the board and a service's open calls.
- * - sk "SUBSCRIBER#<userId>": the subscriptions (functions/subscriptions).
+ * - sk "SUBSCRIBER#<userId>": the subscriptions (functions/subscriptions/repository.ts, not read here).
  */
 export type StoredCallFile = KeptFile;
 
@@ -58,7 +57,7 @@ export async function getCall(id: string): Promise<CallRecord | null> {
 }
 
 /** Operators' list: by name; `name` keeps the calls whose name starts with it (case and accents ignored). */
-export function listCalls(query: { name?: string; limit?: number; cursor?: string }, pageSize: number) {
+export function listCalls(query: { name?: string; limit?: number; cursor?: string }, pageSize: number): Promise<Page<CallSummary>> {
   const prefix = query.name ? nameSearchKey(query.name) : '';
   return queryPage(
     {
@@ -73,7 +72,7 @@ export function listCalls(query: { name?: string; limit?: number; cursor?: strin
 }
 
 /** All the calls of a service, by name. */
-export const listCallsOfService = (serviceId: string, page: { limit?: number; cursor?: string }, pageSize: number) =>
+export const listCallsOfService = (serviceId: string, page: { limit?: number; cursor?: string }, pageSize: number): Promise<Page<CallSummary>> =>
   queryPage(
     {
       IndexName: 'gsi2',
@@ -86,7 +85,7 @@ export const listCallsOfService = (serviceId: string, page: { limit?: number; cu
   );
 
 /** OPEN calls, newest first: all of them (the board) or those of one service. */
-export const listOpenCalls = (query: { serviceId?: string; limit?: number; cursor?: string }, pageSize: number) =>
+export const listOpenCalls = (query: { serviceId?: string; limit?: number; cursor?: string }, pageSize: number): Promise<Page<CallSummary>> =>
   queryPage(
     query.serviceId
       ? {
@@ -117,12 +116,16 @@ function callItem(record: CallRecord) {
   };
 }
 
-/** Writes the call and keeps its band links and its open marker in step with it. */
-export async function putCall(record: CallRecord, previous: CallRecord | null): Promise<void> {
+/**
+ * Writes the call and keeps its band links and its open marker in step with it. False, and nothing
+ * written, when the stored call is no longer `previous` (someone else saved in between).
+ */
+export async function putCall(record: CallRecord, previous: CallRecord | null): Promise<boolean> {
   const condition = previous
     ? { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': previous.version } }
     : { ConditionExpression: 'attribute_not_exists(pk)' };
-  await documentClient.send(new PutCommand({ TableName: tableName, Item: callItem(record), ...condition }));
+  const written = await unlessConditionFails(documentClient.send(new PutCommand({ TableName: tableName, Item: callItem(record), ...condition })));
+  if (!written) return false;
 
   const before = new Set(previous?.bandsId ?? []);
   const after = new Set(record.bandsId);
@@ -157,10 +160,8 @@ export async function putCall(record: CallRecord, previous: CallRecord | null): 
   } else if (previous?.state === CallState.OPEN) {
     await documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.openCallMarker(record.id) }));
   }
+  return true;
 }
-
-/** True when the call's stored version is no longer the one read (someone else saved in between). */
-export const isStaleWrite = isConditionFailure;
 
 export async function deleteCall(record: CallRecord): Promise<void> {
   await documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.openCallMarker(record.id) }));
@@ -170,29 +171,8 @@ export async function deleteCall(record: CallRecord): Promise<void> {
   await documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.call(record.id) }));
 }
 
-/** How many citizens asked to join the call (one Query on gsi2, counting only). */
-export async function countSubscriptions(callId: string): Promise<number> {
-  let count = 0;
-  let start: Record<string, any> | undefined;
-  do {
-    const result = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.subscriptionsOfCall(callId) },
-        Select: 'COUNT',
-        ExclusiveStartKey: start,
-      }),
-    );
-    count += result.Count ?? 0;
-    start = result.LastEvaluatedKey;
-  } while (start);
-  return count;
-}
+/** "Is this band used by a call?": one Query on the band's links (gsi2), Limit 1. */
+export const bandIsUsedByCalls = (bandId: string) => hasChildren(keys.callsUsingBand(bandId));
 
-/** The bands of a call, in the order of their lower bound (at most a few: one GetItem each, in parallel). */
-export async function bandsOf(bandIds: string[]): Promise<Band[]> {
-  const bands = await Promise.all(bandIds.map((id) => getBand(id)));
-  return bands.filter((band): band is Band => band !== null).sort((a, b) => a.min - b.min);
-}
+/** "Has this service calls?": one Query on the service's calls (gsi2), Limit 1. */
+export const serviceHasCalls = (serviceId: string) => hasChildren(keys.callsOfService(serviceId));

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { bandSchema } from './bands.ts';
+import { ValidationError } from './errors.ts';
 import { fileMessages, storedFileSchema, uploadedFileSchema } from './files.ts';
-import { messages } from './messages.ts';
+import { fill, messages } from './messages.ts';
 import { pageQuerySchema, requiredText } from './validation.ts';
 
 /** Call (bando) states as the spec numbers them (part 2 §4), sent as numbers on the wire. */
@@ -107,3 +108,24 @@ export const nameSearchKey = (name: string) =>
 
 /** Forms an edit may still attach (part 2 §5: 5 minus those attached). */
 export const remainingCallFiles = (attached: number) => Math.max(0, MAX_CALL_FILES - attached);
+
+/**
+ * Where an operator may move a call (the spec leaves the rules open): a call is prepared, opened, closed
+ * and archived; a closed call may be opened again; an archived one is final. Keeping the state (an edit of
+ * the other fields) is always allowed.
+ */
+export const callTransitions: Record<CallStateValue, readonly CallStateValue[]> = {
+  [CallState.CREATE]: [CallState.CREATE, CallState.OPEN],
+  [CallState.OPEN]: [CallState.OPEN, CallState.CLOSED],
+  [CallState.CLOSED]: [CallState.CLOSED, CallState.OPEN, CallState.ARCHIVED],
+  [CallState.ARCHIVED]: [CallState.ARCHIVED],
+};
+
+export const canMoveCall = (from: number, to: number): boolean => callTransitions[from as CallStateValue]?.includes(to as CallStateValue) ?? false;
+
+/** Refuses (400, on the state field) a move the rules above do not allow. */
+export function assertCallTransition(from: number, to: number): void {
+  if (canMoveCall(from, to)) return;
+  const detail = fill(messages.call.transition, { from: callStateLabel(from), to: callStateLabel(to) });
+  throw new ValidationError(detail, { state: detail });
+}

@@ -1,8 +1,9 @@
 import * as z from 'zod';
+import { ConflictError } from './errors.ts';
 import { uploadedFileSchema } from './files.ts';
 import { iseeExtractionSchema, extractionStatuses } from './isee-extraction.ts';
 import { messages } from './messages.ts';
-import { hasAtMostTwoDecimals } from './money.ts';
+import { hasAtMostTwoDecimals, toEuros } from './money.ts';
 
 /** ISEE attestations: citizen upload, operator upload, review (spec part 1 §2/§4/§5, part 2 §2.7/§4/§5). */
 export const iseeMessages = {
@@ -128,3 +129,55 @@ export function iseeBanner(newest: { state: string } | null | undefined): IseeBa
 
 /** The current year and the current date-time: the operator upload's defaults. */
 export const currentYear = (now = new Date()) => now.getFullYear();
+
+/**
+ * How an ISEE moves: an operator validates or refuses one that waits (LOADED); a new upload invalidates
+ * the previous one while it still counts (LOADED or VALIDATED, part 2 §4). REFUSED and INVALIDATED are final.
+ */
+export const iseeTransitions: Record<IseeState, readonly IseeState[]> = {
+  LOADED: ['VALIDATED', 'REFUSED', 'INVALIDATED'],
+  VALIDATED: ['INVALIDATED'],
+  REFUSED: [],
+  INVALIDATED: [],
+};
+
+export const canMoveIsee = (from: string, to: IseeState): boolean => iseeTransitions[from as IseeState]?.includes(to) ?? false;
+
+/** Design §4: confirm sends 1 (VALIDATED), refuse 2 (REFUSED); an ISEE no longer LOADED cannot be decided again (409). */
+export function decidedState(current: string, decision: 1 | 2): IseeState {
+  const next: IseeState = decision === 1 ? 'VALIDATED' : 'REFUSED';
+  if (!canMoveIsee(current, next)) throw new ConflictError(iseeMessages.alreadyDecided);
+  return next;
+}
+
+/** What a new upload does to the previous ISEE: INVALIDATED while it still counts, otherwise nothing (null). */
+export const supersededState = (previous: { state: string } | null): IseeState | null =>
+  previous && canMoveIsee(previous.state, 'INVALIDATED') ? 'INVALIDATED' : null;
+
+/** A stored ISEE (amounts in cents) as the API shows it. */
+export function toIsee(item: Record<string, any>): Isee {
+  return {
+    id: item.id,
+    userId: item.userId,
+    user: {
+      firstName: item.user?.firstName ?? '',
+      lastName: item.user?.lastName ?? '',
+      fiscalCode: item.user?.fiscalCode ?? '',
+      email: item.user?.email ?? null,
+    },
+    value: toEuros(item.valueCents ?? 0),
+    year: item.year,
+    date: item.date,
+    protocollo: item.protocollo ?? null,
+    scadenza: item.scadenza ?? null,
+    state: item.state,
+    hasFile: !!item.hasFile,
+    fileName: item.fileName ?? null,
+    contentType: item.contentType ?? null,
+    uploadedBy: item.uploadedBy ?? 'CITIZEN',
+    excludeVerification: !!item.excludeVerification,
+    dataInsert: item.dataInsert,
+    extractionStatus: item.extractionStatus ?? 'NONE',
+    extraction: item.extraction ?? null,
+  };
+}

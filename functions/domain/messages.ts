@@ -30,11 +30,13 @@ export const messages = {
     state: 'Lo stato del bando non è valido.',
     fileNotFound: 'L’allegato selezionato non esiste.',
     changed: 'Il bando è stato modificato nel frattempo: ricarica la pagina e riprova.',
+    transition: 'Un bando {from} non può passare allo stato {to}.',
   },
   subscription: {
     alreadySubscribed: 'Hai già inviato una richiesta di iscrizione a questo bando.',
     notFound: 'L’iscrizione selezionata non è presente.',
     noValidatedIsee: 'Non è possibile iscriversi ai bandi finché il Comune non ha validato il tuo ISEE: caricalo dalla pagina Caricamento ISEE.',
+    transition: 'Un’iscrizione in stato {from} non può passare allo stato {to}.',
   },
 } as const;
 

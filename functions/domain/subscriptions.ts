@@ -1,6 +1,9 @@
 import * as z from 'zod';
+import { CallState } from './calls.ts';
+import { ConflictError, ValidationError } from './errors.ts';
 import { fileMessages, uploadedFileSchema } from './files.ts';
 import { linkedFileSchema } from './calls.ts';
+import { fill, messages } from './messages.ts';
 import { pageQuerySchema } from './validation.ts';
 
 /** Subscription (iscrizione) states (part 2 §4). */
@@ -72,4 +75,38 @@ export const subscriptionId = (callId: string, userId: string) => `${callId}.${u
 export function parseSubscriptionId(id: string): { callId: string; userId: string } | null {
   const [callId, userId, ...rest] = id.split('.');
   return callId && userId && rest.length === 0 ? { callId, userId } : null;
+}
+
+/**
+ * Part 2 §4: a citizen may apply only to an OPEN call, and only while their newest ISEE is VALIDATED.
+ * Every refusal is a 400 with the spec's message.
+ */
+export function assertCanSubscribe(call: { state: number }, newestIsee: { state: string } | null): void {
+  if (call.state !== CallState.OPEN) throw new ValidationError(messages.call.notOpen);
+  if (newestIsee?.state !== 'VALIDATED') throw new ValidationError(messages.subscription.noValidatedIsee);
+}
+
+/**
+ * The operator's moves (part 2 §4): a request is approved or refused; an approved one is suspended, or
+ * stays approved with new hours; a suspended one is approved again; a refused one goes back to pending.
+ */
+export const subscriptionTransitions: Record<SubscriptionState, readonly SubscriptionState[]> = {
+  ADDED: ['VALIDATED', 'REFUSED'],
+  VALIDATED: ['VALIDATED', 'SUSPENDED'],
+  SUSPENDED: ['VALIDATED'],
+  REFUSED: ['ADDED'],
+};
+
+/** The operator's update codes (part 2 §4): 0 back to pending, 2 approve, 3 refuse, 4 suspend. */
+export const subscriptionStateByCode: Readonly<Record<number, SubscriptionState>> = { 0: 'ADDED', 2: 'VALIDATED', 3: 'REFUSED', 4: 'SUSPENDED' };
+
+export const canMoveSubscription = (from: SubscriptionState, to: SubscriptionState): boolean => subscriptionTransitions[from].includes(to);
+
+/** The state an operator's update code leads to; a move the rules do not allow is refused (409). */
+export function nextSubscriptionState(current: SubscriptionState, code: number): SubscriptionState {
+  const next = subscriptionStateByCode[code];
+  if (!next || !canMoveSubscription(current, next)) {
+    throw new ConflictError(fill(messages.subscription.transition, { from: current, to: next ?? String(code) }));
+  }
+  return next;
 }

@@ -1,8 +1,10 @@
 import * as z from 'zod';
 import countries from './data/countries.json' with { type: 'json' };
 import provinces from './data/provinces.json' with { type: 'json' };
+import { ConflictError } from './errors.ts';
 import { isValidFiscalCode } from './fiscal-code.ts';
 import { messages } from './messages.ts';
+import { toEuros } from './money.ts';
 
 /**
  * Users (citizens) as the operators manage them and as a citizen keeps their own profile
@@ -242,3 +244,73 @@ export function statusToggle(state: UserState) {
 }
 
 export const municipioName = (id: string | null | undefined) => municipi.find((m) => m.id === id)?.name ?? null;
+
+/**
+ * The user's state follows their newest ISEE (part 1 §3): LOADED while it waits for an operator,
+ * VALIDATED otherwise; a suspended user stays suspended until an operator re-enables them.
+ */
+export function userStateAfterIsee(current: UserState, newestIsee: { state: string } | null): UserState {
+  if (current === 'SUSPEND') return 'SUSPEND';
+  return newestIsee?.state === 'LOADED' ? 'LOADED' : 'VALIDATED';
+}
+
+/** 'SOSPENDI' suspends; 'ABILITA' re-enables, and a re-enabled user is LOADED again if their newest ISEE still waits. */
+export function userStateAfterToggle(suspended: boolean, newestIsee: { state: string } | null): UserState {
+  return suspended ? 'SUSPEND' : userStateAfterIsee('VALIDATED', newestIsee);
+}
+
+/** What the user's record keeps of their newest ISEE (users list column, delete rule). */
+export interface LastIsee {
+  id: string;
+  valueCents: number;
+  year: number;
+  state: string;
+  hasFile: boolean;
+}
+
+/** The facts the delete rule looks at: the ISEE summary on the record, and whether ISEE or subscriptions exist. */
+export interface LinkedData {
+  iseeCount?: number;
+  lastIsee?: LastIsee | null;
+  hasIsee?: boolean;
+  hasSubscriptions?: boolean;
+}
+
+export const hasLinkedData = (user: LinkedData): boolean =>
+  (user.iseeCount ?? 0) > 0 || !!user.lastIsee || !!user.hasIsee || !!user.hasSubscriptions;
+
+/** A user can be deleted only without linked data (ISEE, subscriptions): otherwise 409 with the spec's message. */
+export function assertUserDeletable(user: LinkedData): void {
+  if (hasLinkedData(user)) throw new ConflictError(userMessages.hasLinkedData);
+}
+
+/** A stored user as the API shows it (amounts in euro, empty texts as null). */
+export function toUser(item: Record<string, any>): User {
+  const text = (key: string) => (typeof item[key] === 'string' && item[key] !== '' ? (item[key] as string) : null);
+  const lastIsee = item.lastIsee
+    ? { id: item.lastIsee.id, value: toEuros(item.lastIsee.valueCents), year: item.lastIsee.year, state: item.lastIsee.state, hasFile: !!item.lastIsee.hasFile }
+    : null;
+  return {
+    id: item.id,
+    firstName: item.firstName ?? '',
+    lastName: item.lastName ?? '',
+    fiscalCode: item.fiscalCode,
+    birthDate: text('birthDate'),
+    email: text('email'),
+    emailPec: text('emailPec'),
+    phoneNumber: text('phoneNumber'),
+    address: text('address'),
+    addressNumber: text('addressNumber'),
+    cap: text('cap'),
+    city: text('city'),
+    country: text('country'),
+    nation: text('nation'),
+    municipioId: text('municipioId'),
+    municipio: municipioName(item.municipioId),
+    state: item.state ?? 'VALIDATED',
+    dataInsert: item.dataInsert,
+    lastIsee,
+    profileComplete: missingProfileFields(item).length === 0,
+    hasLinkedData: hasLinkedData(item),
+  };
+}

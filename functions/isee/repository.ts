@@ -1,50 +1,37 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, NotFoundError } from '../domain/errors.ts';
-import { iseeMessages, type Isee, type IseeDecision, type IseeState } from '../domain/isee.ts';
+import { toIsee, type Isee, type IseeState } from '../domain/isee.ts';
 import { iseeDocumentKey } from '../domain/isee-extraction.ts';
-import { toCents, toEuros } from '../domain/money.ts';
+import { toCents } from '../domain/money.ts';
 import type { Page } from '../domain/validation.ts';
-import { countUnder, documentClient, isConditionFailure, queryPage, tableName } from '../adapters/dynamo.ts';
+import { countUnder, documentClient, hasChildren, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
-import { getUserItem, updateUserFields } from '../users/repository.ts';
 
 export const ISEE_PAGE_SIZE = 5;
 
-export function toIsee(item: Record<string, any>): Isee {
-  return {
-    id: item.id,
-    userId: item.userId,
-    user: {
-      firstName: item.user?.firstName ?? '',
-      lastName: item.user?.lastName ?? '',
-      fiscalCode: item.user?.fiscalCode ?? '',
-      email: item.user?.email ?? null,
-    },
-    value: toEuros(item.valueCents ?? 0),
-    year: item.year,
-    date: item.date,
-    protocollo: item.protocollo ?? null,
-    scadenza: item.scadenza ?? null,
-    state: item.state,
-    hasFile: !!item.hasFile,
-    fileName: item.fileName ?? null,
-    contentType: item.contentType ?? null,
-    uploadedBy: item.uploadedBy ?? 'CITIZEN',
-    excludeVerification: !!item.excludeVerification,
-    dataInsert: item.dataInsert,
-    extractionStatus: item.extractionStatus ?? 'NONE',
-    extraction: item.extraction ?? null,
-  };
+
+/** An ISEE item as stored (amounts in cents); the extraction's attributes are written by functions/isee-extraction. */
+export interface StoredIsee {
+  id: string;
+  userId: string;
+  user: { firstName: string; lastName: string; fiscalCode: string; email: string | null };
+  valueCents: number;
+  year: number;
+  date: string;
+  state: IseeState;
+  hasFile: boolean;
+  fileName?: string | null;
+  [attribute: string]: any;
 }
 
-export async function getIseeItem(id: string): Promise<Record<string, any> | null> {
+/** The ISEE item; null when there is none, or only the reading's result written before the ISEE itself. */
+export async function getIseeItem(id: string): Promise<StoredIsee | null> {
   const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.isee(id), ConsistentRead: true }));
-  return Item && Item.userId ? Item : null;
+  return Item && Item.userId ? (Item as StoredIsee) : null;
 }
 
 export interface NewIsee {
-  id?: string;
+  id: string;
   userId: string;
   user: { firstName: string; lastName: string; fiscalCode: string; email: string | null };
   value: number;
@@ -62,13 +49,11 @@ export interface NewIsee {
 export const newIseeId = () => randomUUID();
 
 /**
- * Records an ISEE (its document already stored at iseeDocumentKey(id)) and makes it the user's newest:
- * the previous one is invalidated (part 1 §4), the user's summary and state follow (LOADED while it
- * waits for an operator). UpdateItem, not Put: the document reader may already have written its result
- * on the item, and `extraction`/`extractionStatus` are never overwritten here.
+ * Writes a new ISEE (its document already stored at iseeDocumentKey(id)). UpdateItem, not Put: the
+ * document reader may already have written its result on the item, and `extraction`/`extractionStatus`
+ * are never overwritten here.
  */
-export async function createIsee(input: NewIsee & { id: string }, now = new Date().toISOString()): Promise<Isee> {
-  const previous = await newestIseeItem(input.userId);
+export async function createIsee(input: NewIsee, now: string): Promise<StoredIsee> {
   const sortKey = `${now}#${input.id}`;
   const fields: Record<string, unknown> = {
     id: input.id,
@@ -112,28 +97,25 @@ export async function createIsee(input: NewIsee & { id: string }, now = new Date
       ReturnValues: 'ALL_NEW',
     }),
   );
-  if (previous && (previous.state === 'LOADED' || previous.state === 'VALIDATED')) {
-    await setState(previous.id, 'INVALIDATED', previous.state, now).catch((error) => {
-      if (!(error instanceof ConflictError)) throw error;
-    });
-  }
-  await refreshUserSummary(input.userId, now, 1);
-  return toIsee(Attributes!);
+  return Attributes as StoredIsee;
 }
 
-/** Moves an ISEE from one state to another, refused (409) when it is no longer in the expected state. */
-async function setState(id: string, state: IseeState, expected: IseeState, now: string, extra: Record<string, unknown> = {}) {
+/**
+ * Moves an ISEE from `expected` to `state` (it leaves the to-verify list), with the given fields. A
+ * conditional write: null, and nothing written, when the ISEE is gone or no longer in `expected`.
+ */
+export async function changeIseeState(id: string, expected: IseeState, state: IseeState, now: string, fields: Record<string, unknown> = {}): Promise<StoredIsee | null> {
   const names: Record<string, string> = { '#state': 'state' };
   const values: Record<string, unknown> = { ':state': state, ':expected': expected, ':now': now };
   const sets = ['#state = :state', 'updatedAt = :now'];
-  Object.entries(extra).forEach(([key, value], index) => {
+  Object.entries(fields).forEach(([key, value], index) => {
     if (value === undefined) return;
     names[`#x${index}`] = key;
     values[`:x${index}`] = value;
     sets.push(`#x${index} = :x${index}`);
   });
-  try {
-    const { Attributes } = await documentClient.send(
+  const written = await unlessConditionFails(
+    documentClient.send(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.isee(id),
@@ -143,49 +125,21 @@ async function setState(id: string, state: IseeState, expected: IseeState, now: 
         ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
       }),
-    );
-    return Attributes!;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    if (!(await getIseeItem(id))) throw new NotFoundError(iseeMessages.notFound);
-    throw new ConflictError(iseeMessages.alreadyDecided);
-  }
+    ),
+  );
+  return written ? (written.Attributes as StoredIsee) : null;
 }
 
-/**
- * The operator's decision: state 1 validates, 2 refuses. A conditional write on state = LOADED, so of
- * two operators deciding at once only the first succeeds; the other gets 409 and nothing changes.
- */
-export async function decideIsee(id: string, decision: IseeDecision, operatorSub: string, now = new Date().toISOString()) {
-  const before = await getIseeItem(id);
-  if (!before) throw new NotFoundError(iseeMessages.notFound);
-  const after = await setState(id, decision.state === 1 ? 'VALIDATED' : 'REFUSED', 'LOADED', now, {
-    valueCents: toCents(decision.value),
-    year: decision.year,
-    protocollo: decision.protocollo ?? undefined,
-    scadenza: decision.scadenza ?? undefined,
-    decidedAt: now,
-    decidedBySub: operatorSub,
-  });
-  await refreshUserSummary(after.userId, now, 0);
-  return { before: toIsee(before), after: toIsee(after) };
+/** Deletes an ISEE; false when there was none. */
+export async function deleteIsee(id: string): Promise<boolean> {
+  const deleted = await unlessConditionFails(
+    documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.isee(id), ConditionExpression: 'attribute_exists(userId)' })),
+  );
+  return deleted !== null;
 }
 
-/** Deletes an ISEE (operator); the user's summary falls back to the newest remaining one. */
-export async function deleteIsee(id: string, now = new Date().toISOString()) {
-  const item = await getIseeItem(id);
-  if (!item) throw new NotFoundError(iseeMessages.notFound);
-  try {
-    await documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.isee(id), ConditionExpression: 'attribute_exists(userId)' }));
-  } catch (error) {
-    if (isConditionFailure(error)) throw new NotFoundError(iseeMessages.notFound);
-    throw error;
-  }
-  await refreshUserSummary(item.userId, now, -1);
-  return item;
-}
-
-async function newestIseeItem(userId: string): Promise<Record<string, any> | null> {
+/** The user's newest ISEE (gsi2, newest first, Limit 1). */
+export async function newestIseeOfUser(userId: string): Promise<StoredIsee | null> {
   const { Items = [] } = await documentClient.send(
     new QueryCommand({
       TableName: tableName,
@@ -196,23 +150,10 @@ async function newestIseeItem(userId: string): Promise<Record<string, any> | nul
       Limit: 1,
     }),
   );
-  return Items[0] ?? null;
+  return (Items[0] as StoredIsee | undefined) ?? null;
 }
 
-/**
- * The user's record carries the newest ISEE (users list column, delete rule) and the state LOADED
- * while that ISEE waits for an operator; a suspended user stays suspended.
- */
-async function refreshUserSummary(userId: string, now: string, countDelta: number) {
-  const newest = await newestIseeItem(userId);
-  const user = await getUserItem(userId);
-  if (!user) return;
-  const lastIsee = newest
-    ? { id: newest.id, valueCents: newest.valueCents, year: newest.year, state: newest.state, hasFile: !!newest.hasFile }
-    : null;
-  const state = user.state === 'SUSPEND' ? 'SUSPEND' : newest?.state === 'LOADED' ? 'LOADED' : 'VALIDATED';
-  await updateUserFields(userId, { lastIsee, state, iseeCount: Math.max(0, (user.iseeCount ?? 0) + countDelta) }, { now });
-}
+export const userHasIsees = (userId: string) => hasChildren(keys.iseesOfUser(userId));
 
 /** The ISEE of a user, newest first, five per page. */
 export const listIseesOfUser = (userId: string, page: { limit?: number; cursor?: string }): Promise<Page<Isee>> =>
@@ -233,8 +174,3 @@ export const listIseesToVerify = (page: { limit?: number; cursor?: string }): Pr
   );
 
 export const countIseesToVerify = () => countUnder('gsi1', 'gsi1pk', keys.iseesToVerify);
-
-/** True when the user's newest ISEE is VALIDATED: without it a citizen cannot apply to calls (part 2 §4). */
-export async function hasValidatedIsee(userId: string): Promise<boolean> {
-  return (await newestIseeItem(userId))?.state === 'VALIDATED';
-}

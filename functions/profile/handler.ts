@@ -1,38 +1,18 @@
-import { ForbiddenError, NotFoundError } from '../domain/errors.ts';
-import type { Me } from '../domain/profile.ts';
-import { missingProfileFields, userMessages } from '../domain/users.ts';
+import { randomUUID } from 'node:crypto';
+import { systemClock } from '../adapters/ports.ts';
 import { resourceHandler } from '../http/handler.ts';
-import { ensureCitizen } from '../users/citizens.ts';
-import { getUserItem, toUser, updateUserFields } from '../users/repository.ts';
+import * as userRepository from '../users/repository.ts';
+import { makeEnsureCitizen } from '../users/use-cases.ts';
+import { makeProfileUseCases } from './use-cases.ts';
 
-async function ownRecord(actor: Parameters<typeof ensureCitizen>[0]) {
-  const userId = await ensureCitizen(actor);
-  const item = await getUserItem(userId);
-  if (!item) throw new NotFoundError(userMessages.noCitizenRecord);
-  return item;
-}
+const profile = makeProfileUseCases({
+  users: userRepository,
+  ensureCitizen: makeEnsureCitizen({ users: userRepository, ids: randomUUID, clock: systemClock }),
+  clock: systemClock,
+});
 
 export const handler = resourceHandler('profile', {
-  /**
-   * Who is signed in. A citizen's first call creates their record from the token (first sign-in), and
-   * the answer says whether the profile is complete: the portal asks to complete it until it is.
-   */
-  getMe: async ({ actor }): Promise<Me> => {
-    const { role, fullName, firstName, lastName, fiscalCode, email, workingEntityId } = actor!;
-    const me = { role, fullName, firstName, lastName, fiscalCode, email, workingEntityId, userId: null, profileComplete: true, missingFields: [] };
-    if (role !== 'CITIZEN' || !fiscalCode) return me;
-    const item = await ownRecord(actor!);
-    const missingFields = missingProfileFields(item);
-    return { ...me, userId: item.id, profileComplete: missingFields.length === 0, missingFields };
-  },
-
-  getProfile: async ({ actor }) => toUser(await ownRecord(actor!)),
-
-  /** First name, last name and fiscal code come from SPID/CIE and are not editable (part 2 §2.8). */
-  updateProfile: async ({ actor, body }) => {
-    const item = await ownRecord(actor!);
-    const result = await updateUserFields(item.id, body);
-    if (!result) throw new ForbiddenError(userMessages.noCitizenRecord);
-    return toUser(result.after);
-  },
+  getMe: ({ actor }) => profile.getMe(actor!),
+  getProfile: ({ actor }) => profile.getProfile(actor!),
+  updateProfile: ({ actor, body }) => profile.updateProfile(body, actor!),
 });

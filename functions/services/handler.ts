@@ -1,34 +1,17 @@
-import { ConflictError, NotFoundError } from '../domain/errors.ts';
-import { messages } from '../domain/messages.ts';
-import { recordAudit } from '../adapters/audit-log.ts';
+import { randomUUID } from 'node:crypto';
+import { dynamoAuditLog } from '../adapters/audit-log.ts';
+import { systemClock } from '../adapters/ports.ts';
 import { resourceHandler } from '../http/handler.ts';
-import * as services from './repository.ts';
+import * as callRepository from '../calls/repository.ts';
+import * as serviceRepository from './repository.ts';
+import { makeServiceUseCases } from './use-cases.ts';
+
+const services = makeServiceUseCases({ services: serviceRepository, calls: callRepository, audit: dynamoAuditLog, clock: systemClock, ids: randomUUID });
 
 export const handler = resourceHandler('services', {
   listServices: ({ query }) => services.listServices(query),
-
-  getService: async ({ params }) =>
-    (await services.getService(params.id)) ?? Promise.reject(new NotFoundError(messages.service.notFound)),
-
-  createService: async ({ body, actor }) => {
-    const service = await services.createService(body);
-    await recordAudit({ actor: actor!, entity: 'service', id: service.id, action: 'create', before: null, after: service });
-    return service;
-  },
-
-  updateService: async ({ params, body, actor }) => {
-    const before = await services.getService(params.id);
-    const after = before && (await services.updateService(params.id, body));
-    if (!after) throw new NotFoundError(messages.service.notFound);
-    await recordAudit({ actor: actor!, entity: 'service', id: after.id, action: 'update', before, after });
-    return after;
-  },
-
-  deleteService: async ({ params, actor }) => {
-    const before = await services.getService(params.id);
-    if (!before) throw new NotFoundError(messages.service.notFound);
-    if (await services.serviceHasCalls(params.id)) throw new ConflictError(messages.service.hasCalls);
-    if (!(await services.deleteService(params.id))) throw new NotFoundError(messages.service.notFound);
-    await recordAudit({ actor: actor!, entity: 'service', id: params.id, action: 'delete', before, after: null });
-  },
+  getService: ({ params }) => services.getService(params.id),
+  createService: ({ body, actor }) => services.createService(body, actor!),
+  updateService: ({ params, body, actor }) => services.updateService(params.id, body, actor!),
+  deleteService: ({ params, actor }) => services.deleteService(params.id, actor!),
 });

@@ -1,17 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Service, ServiceInput } from '../domain/services.ts';
-import { documentClient, hasChildren, queryPage, unlessConditionFails, tableName } from '../adapters/dynamo.ts';
+import type { Page } from '../domain/validation.ts';
+import { documentClient, queryPage, unlessConditionFails, tableName } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 export const SERVICES_PAGE_SIZE = 20;
 
-const toItem = (id: string, service: ServiceInput, now: string) => ({
-  ...keys.service(id),
+/** The service's attributes (besides its keys and createdAt). */
+const fieldsOf = (id: string, service: ServiceInput, now: string) => ({
   gsi1pk: keys.servicesCollection,
   gsi1sk: `${service.name.toLocaleLowerCase('it')}#${id}`,
   id,
-  ...service,
+  code: service.code,
+  name: service.name,
+  description: service.description,
   updatedAt: now,
 });
 
@@ -23,7 +26,7 @@ const toService = (item: Record<string, any>): Service => ({
 });
 
 /** Services ordered by name. */
-export const listServices = (page: { limit?: number; cursor?: string }) =>
+export const listServices = (page: { limit?: number; cursor?: string }): Promise<Page<Service>> =>
   queryPage(
     { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.servicesCollection } },
     page,
@@ -36,22 +39,31 @@ export async function getService(id: string): Promise<Service | null> {
   return Item ? toService(Item) : null;
 }
 
-export async function createService(input: ServiceInput, now = new Date().toISOString()): Promise<Service> {
-  const item = { ...toItem(randomUUID(), input, now), createdAt: now };
+/** The id and time default to new ones for the demo data (lib/local); the use case passes its own. */
+export async function createService(input: ServiceInput, id: string = randomUUID(), now: string = new Date().toISOString()): Promise<Service> {
+  const item = { ...keys.service(id), ...fieldsOf(id, input, now), createdAt: now };
   await documentClient.send(new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
   return toService(item);
 }
 
-/** Replaces a service; null when it does not exist (nothing is written then). */
-export async function updateService(id: string, input: ServiceInput, now = new Date().toISOString()): Promise<Service | null> {
-  const item = toItem(id, input, now);
+/** Changes a service's fields in place (UpdateItem: createdAt stays); null when it does not exist. */
+export async function updateService(id: string, input: ServiceInput, now: string): Promise<Service | null> {
+  const fields = Object.entries(fieldsOf(id, input, now));
   const written = await unlessConditionFails(
-    documentClient.send(new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_exists(pk)', ReturnValues: 'ALL_OLD' })),
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.service(id),
+        UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
   );
-  return written && toService({ ...item, createdAt: written.Attributes?.createdAt });
+  return written?.Attributes ? toService(written.Attributes) : null;
 }
-
-export const serviceHasCalls = (id: string) => hasChildren(keys.callsOfService(id));
 
 /** Deletes a service; false when it did not exist. */
 export async function deleteService(id: string): Promise<boolean> {

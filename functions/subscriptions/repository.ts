@@ -1,10 +1,9 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { SubscriptionState, SubscriptionSummary } from '../domain/subscriptions.ts';
-import { subscriptionId } from '../domain/subscriptions.ts';
 import type { Page } from '../domain/validation.ts';
-import { decodeCursor, documentClient, encodeCursor, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { countUnder, decodeCursor, documentClient, encodeCursor, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
-import type { StoredCallFile } from '../calls/repository.ts';
+import type { KeptFile } from '../calls/files.ts';
 
 /**
  * A subscription is ONE item at pk "CALL#<callId>", sk "SUBSCRIBER#<userId>": a second request of the same
@@ -17,7 +16,7 @@ export interface SubscriptionRecord extends SubscriptionSummary {
   fiscalCode: string;
   firstName: string;
   lastName: string;
-  files: StoredCallFile[];
+  files: KeptFile[];
 }
 
 const toRecord = (item: Record<string, any>): SubscriptionRecord => ({
@@ -75,7 +74,7 @@ export async function listSubscriptionsOfUser(
   userId: string,
   query: { state?: SubscriptionState; limit?: number; cursor?: string },
   pageSize: number,
-): Promise<Page<SubscriptionSummary>> {
+): Promise<Page<SubscriptionRecord>> {
   const limit = query.limit ?? pageSize;
   const found: Record<string, any>[] = [];
   let start = decodeCursor(query.cursor);
@@ -102,19 +101,22 @@ export async function listSubscriptionsOfUser(
   // A full page may have more after it: the next page starts just after the last item returned.
   const last = found.at(-1);
   const nextCursor = last && found.length === limit ? encodeCursor({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk }) : null;
-  return { items: found.map((item) => summary(toRecord(item))), nextCursor };
+  return { items: found.map(toRecord), nextCursor };
 }
 
-export const summary = (record: SubscriptionRecord): SubscriptionSummary => ({
-  id: record.id,
-  state: record.state,
-  announcementId: record.announcementId,
-  announcement: record.announcement,
-  rankingScore: record.rankingScore,
-  weeklyHour: record.weeklyHour,
-  cost: record.cost,
-  dataInsert: record.dataInsert,
-  dataUpdate: record.dataUpdate,
-});
+/** How many citizens asked to join a call (COUNT on gsi2). */
+export const countSubscriptionsOfCall = (callId: string) => countUnder('gsi2', 'gsi2pk', keys.subscriptionsOfCall(callId));
 
-export { subscriptionId };
+/** True when the user has at least one subscription (one Query on gsi1, Limit 1). */
+export async function userHasSubscriptions(userId: string): Promise<boolean> {
+  const { Items = [] } = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.subscriptionsOfUser(userId) },
+      Limit: 1,
+    }),
+  );
+  return Items.length > 0;
+}

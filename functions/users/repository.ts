@@ -1,21 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, NotFoundError } from '../domain/errors.ts';
-import { toEuros } from '../domain/money.ts';
 import {
-  missingProfileFields,
-  municipioName,
   normaliseEmail,
   normalisePhone,
   normaliseSearchText,
-  userMessages,
+  type LastIsee,
   type NewUserInput,
   type User,
   type UserSearch,
   type UserState,
+  toUser,
 } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import { countUnder, decodeCursor, documentClient, encodeCursor, hasChildren, isConditionFailure, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { countUnder, decodeCursor, documentClient, encodeCursor, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 export const USERS_PAGE_SIZE = 15;
@@ -40,9 +37,15 @@ export interface UserRecord {
   state: UserState;
   dataInsert: string;
   subject?: string | null;
-  lastIsee?: { id: string; valueCents: number; year: number; state: string; hasFile: boolean } | null;
+  lastIsee?: LastIsee | null;
   iseeCount?: number;
 }
+
+/** A user as stored (search attributes aside). */
+export type StoredUser = UserRecord & { updatedAt?: string; createdAt?: string };
+
+/** What an update may change: everything but the id and the insert date. */
+export type UserChanges = Partial<Omit<UserRecord, 'id' | 'dataInsert'>>;
 
 /**
  * The search attributes of a user, derived from its fields (README, "DynamoDB keys"): one sparse
@@ -83,39 +86,9 @@ export function userItem(user: UserRecord) {
   return item;
 }
 
-export function toUser(item: Record<string, any>): User {
-  const text = (key: string) => (typeof item[key] === 'string' && item[key] !== '' ? (item[key] as string) : null);
-  const lastIsee = item.lastIsee
-    ? { id: item.lastIsee.id, value: toEuros(item.lastIsee.valueCents), year: item.lastIsee.year, state: item.lastIsee.state, hasFile: !!item.lastIsee.hasFile }
-    : null;
-  return {
-    id: item.id,
-    firstName: item.firstName ?? '',
-    lastName: item.lastName ?? '',
-    fiscalCode: item.fiscalCode,
-    birthDate: text('birthDate'),
-    email: text('email'),
-    emailPec: text('emailPec'),
-    phoneNumber: text('phoneNumber'),
-    address: text('address'),
-    addressNumber: text('addressNumber'),
-    cap: text('cap'),
-    city: text('city'),
-    country: text('country'),
-    nation: text('nation'),
-    municipioId: text('municipioId'),
-    municipio: municipioName(item.municipioId),
-    state: item.state ?? 'VALIDATED',
-    dataInsert: item.dataInsert,
-    lastIsee,
-    profileComplete: missingProfileFields(item).length === 0,
-    hasLinkedData: (item.iseeCount ?? 0) > 0 || !!item.lastIsee,
-  };
-}
-
-export async function getUserItem(id: string): Promise<Record<string, any> | null> {
+export async function getUserItem(id: string): Promise<StoredUser | null> {
   const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.user(id), ConsistentRead: true }));
-  return Item ?? null;
+  return (Item as StoredUser | undefined) ?? null;
 }
 
 export async function getUser(id: string): Promise<User | null> {
@@ -123,8 +96,17 @@ export async function getUser(id: string): Promise<User | null> {
   return item ? toUser(item) : null;
 }
 
-/** Claims a fiscal code for a user id; false when another user has it. */
-async function claimFiscalCode(fiscalCode: string, userId: string): Promise<boolean> {
+/**
+ * The user record of a fiscal code: the same person may have been registered by an operator before
+ * signing in with SPID/CIE. The record's id is opaque, so fiscal codes stay out of URLs.
+ */
+export async function findUserIdByFiscalCode(fiscalCode: string): Promise<string | null> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.userByFiscalCode(fiscalCode) }));
+  return (Item?.userId as string | undefined) ?? null;
+}
+
+/** Claims a fiscal code for a user id (the fiscal-code lookup item); false when another user has it. */
+export async function claimFiscalCode(fiscalCode: string, userId: string): Promise<boolean> {
   const written = await unlessConditionFails(
     documentClient.send(
       new PutCommand({ TableName: tableName, Item: { ...keys.userByFiscalCode(fiscalCode), userId }, ConditionExpression: 'attribute_not_exists(pk)' }),
@@ -133,34 +115,51 @@ async function claimFiscalCode(fiscalCode: string, userId: string): Promise<bool
   return written !== null;
 }
 
-/** A user registered by an operator. The fiscal code must be new. */
-export async function createUser(input: NewUserInput, now = new Date().toISOString()): Promise<User> {
-  const id = randomUUID();
-  if (!(await claimFiscalCode(input.fiscalCode, id))) throw new ConflictError(userMessages.fiscalCodeTaken);
-  const record: UserRecord = { id, ...input, state: 'VALIDATED', dataInsert: now };
-  const item = { ...userItem(record), updatedAt: now, createdAt: now };
-  await documentClient.send(new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
-  return toUser(item);
+/** Frees a fiscal code, only if it still points at that user. */
+export async function releaseFiscalCode(fiscalCode: string, userId: string): Promise<void> {
+  await unlessConditionFails(
+    documentClient.send(
+      new DeleteCommand({ TableName: tableName, Key: keys.userByFiscalCode(fiscalCode), ConditionExpression: 'userId = :id', ExpressionAttributeValues: { ':id': userId } }),
+    ),
+  );
+}
+
+/** Writes a new user record with its search attributes; false when the id already exists (nothing written). */
+export async function insertUser(record: UserRecord, now: string): Promise<boolean> {
+  const written = await unlessConditionFails(
+    documentClient.send(
+      new PutCommand({ TableName: tableName, Item: { ...userItem(record), updatedAt: now, createdAt: now }, ConditionExpression: 'attribute_not_exists(pk)' }),
+    ),
+  );
+  return written !== null;
 }
 
 /**
- * Changes some fields of a user with one UpdateItem (so the ISEE summary and counters written by the
- * ISEE feature are never overwritten), recomputing the search attributes. null removes a field.
- * Returns the user before and after; null when the user does not exist.
+ * A user registered with a fiscal code of their own: the lookup item is claimed first, then the record
+ * written. null when the fiscal code is taken (nothing written). The id and time default to new ones for
+ * the demo data (lib/local); the use case passes its own.
  */
-export async function updateUserFields(
-  id: string,
-  changes: Partial<Omit<UserRecord, 'id' | 'dataInsert'>>,
-  options: { condition?: string; conditionValues?: Record<string, unknown>; now?: string } = {},
-): Promise<{ before: Record<string, any>; after: Record<string, any> } | null> {
+export async function createUser(input: NewUserInput, id: string = randomUUID(), now: string = new Date().toISOString()): Promise<User | null> {
+  if (!(await claimFiscalCode(input.fiscalCode, id))) return null;
+  const record: UserRecord = { id, ...input, state: 'VALIDATED', dataInsert: now };
+  await insertUser(record, now);
+  return toUser(record);
+}
+
+/**
+ * Changes some fields of a user with one UpdateItem (so fields it does not name are never overwritten),
+ * recomputing the search attributes. null removes a field. Returns the user before and after; null when
+ * the user does not exist.
+ */
+export async function updateUserFields(id: string, changes: UserChanges, now: string): Promise<{ before: StoredUser; after: StoredUser } | null> {
   const before = await getUserItem(id);
   if (!before) return null;
   const merged = { ...before, ...changes } as UserRecord;
-  const fields: Record<string, unknown> = { ...changes, ...searchAttributes(merged), updatedAt: options.now ?? new Date().toISOString() };
+  const fields: Record<string, unknown> = { ...changes, ...searchAttributes(merged), updatedAt: now };
   const set: string[] = [];
   const remove: string[] = [];
   const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ...options.conditionValues };
+  const values: Record<string, unknown> = {};
   Object.entries(fields).forEach(([key, value], index) => {
     names[`#f${index}`] = key;
     if (value === null || value === undefined || value === '') remove.push(`#f${index}`);
@@ -170,61 +169,38 @@ export async function updateUserFields(
     }
   });
   const expression = [set.length ? `SET ${set.join(', ')}` : '', remove.length ? `REMOVE ${remove.join(', ')}` : ''].join(' ').trim();
-  try {
-    const { Attributes } = await documentClient.send(
+  const written = await unlessConditionFails(
+    documentClient.send(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.user(id),
         UpdateExpression: expression,
-        ConditionExpression: ['attribute_exists(pk)', options.condition].filter(Boolean).join(' AND '),
+        ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
         ReturnValues: 'ALL_NEW',
       }),
-    );
-    return { before, after: Attributes! };
-  } catch (error) {
-    if (isConditionFailure(error)) return null;
-    throw error;
-  }
+    ),
+  );
+  return written ? { before, after: written.Attributes as StoredUser } : null;
 }
 
-/** The operator's edit: a changed fiscal code moves the fiscal-code lookup item (refused if taken). */
-export async function updateUser(id: string, changes: Partial<Omit<UserRecord, 'id' | 'dataInsert'>>) {
-  const current = await getUserItem(id);
-  if (!current) return null;
-  const newCode = changes.fiscalCode?.toUpperCase();
-  const moving = newCode && newCode !== current.fiscalCode;
-  if (moving && !(await claimFiscalCode(newCode, id))) throw new ConflictError(userMessages.fiscalCodeTaken);
-  const result = await updateUserFields(id, changes);
-  if (moving) {
-    if (result) await documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.userByFiscalCode(current.fiscalCode) }));
-    else await documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.userByFiscalCode(newCode) }));
-  }
-  return result;
-}
-
-/** A user can be deleted only without linked data (ISEE, subscriptions). */
-export async function deleteUser(id: string): Promise<Record<string, any>> {
-  const item = await getUserItem(id);
-  if (!item) throw new NotFoundError(userMessages.notFound);
-  if ((item.iseeCount ?? 0) > 0 || item.lastIsee || (await hasChildren(keys.iseesOfUser(id))) || (await hasChildren(keys.subscriptionsOfUser(id)))) {
-    throw new ConflictError(userMessages.hasLinkedData);
-  }
-  try {
-    await documentClient.send(
-      new DeleteCommand({ TableName: tableName, Key: keys.user(id), ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(iseeCount) OR iseeCount = :zero)', ExpressionAttributeValues: { ':zero': 0 } }),
-    );
-  } catch (error) {
-    if (isConditionFailure(error)) throw new ConflictError(userMessages.hasLinkedData);
-    throw error;
-  }
-  await documentClient.send(
-    new DeleteCommand({ TableName: tableName, Key: keys.userByFiscalCode(item.fiscalCode), ConditionExpression: 'userId = :id', ExpressionAttributeValues: { ':id': id } }),
-  ).catch((error) => {
-    if (!isConditionFailure(error)) throw error;
-  });
-  return item;
+/**
+ * Deletes a user record, only if its ISEE count is still the one the caller read (an ISEE recorded in
+ * between keeps the user). False when nothing was deleted.
+ */
+export async function deleteUser(id: string, expected: { iseeCount: number }): Promise<boolean> {
+  const deleted = await unlessConditionFails(
+    documentClient.send(
+      new DeleteCommand({
+        TableName: tableName,
+        Key: keys.user(id),
+        ConditionExpression: expected.iseeCount === 0 ? 'attribute_exists(pk) AND (attribute_not_exists(iseeCount) OR iseeCount = :count)' : 'iseeCount = :count',
+        ExpressionAttributeValues: { ':count': expected.iseeCount },
+      }),
+    ),
+  );
+  return deleted !== null;
 }
 
 // ---------------------------------------------------------------------------------------------------

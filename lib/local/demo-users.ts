@@ -63,15 +63,16 @@ export async function demoAttestation(input: { fullName: string; fiscalCode: str
 export async function seedDemoUsers(): Promise<void> {
   const users = await import('../../functions/users/repository.ts');
   const isee = await import('../../functions/isee/repository.ts');
+  const { isee: iseeUseCases } = await import('../../functions/isee/handler.ts');
   const { s3, documentsBucket } = await import('../../functions/adapters/files.ts');
   const year = new Date().getFullYear();
   for (const { isee: demoIsee, ...input } of demoUsers) {
-    const user = await users.createUser(input);
+    const user = (await users.createUser(input))!;
     if (!demoIsee) continue;
     const id = isee.newIseeId();
     const bytes = await demoAttestation({ fullName: `${user.firstName} ${user.lastName}`, fiscalCode: user.fiscalCode, protocol: demoIsee.protocol, value: demoIsee.value, year });
     await s3.send(new PutObjectCommand({ Bucket: documentsBucket, Key: iseeDocumentKey(id), Body: bytes, ContentType: 'application/pdf' }));
-    await isee.createIsee({
+    await iseeUseCases.recordIsee({
       id,
       userId: user.id,
       user: { firstName: user.firstName, lastName: user.lastName, fiscalCode: user.fiscalCode, email: user.email },

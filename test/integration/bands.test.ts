@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SignJWT, generateKeyPair, importJWK } from 'jose';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { keys } from '../../functions/adapters/table.ts';
 import { API_AUDIENCE } from '../../lib/local/config.ts';
 import { as, request } from '../support/api.ts';
 import { localTable } from '../support/dynamo.ts';
@@ -38,6 +39,17 @@ describe('ISEE bands over HTTP', () => {
       after: { name: 'Fascia rinominata' },
     });
     expect(Date.parse(audit[1].at)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('keeps the creation time when an operator edits a band', async () => {
+    const { id } = (await operator.post('/api/bands', band)).json;
+    const created = await table().item(keys.band(id));
+    expect(created?.createdAt).toEqual(expect.any(String));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await operator.put(`/api/bands/${id}`, { ...band, name: 'Fascia modificata' })).status).toBe(200);
+    const edited = await table().item(keys.band(id));
+    expect(edited).toMatchObject({ name: 'Fascia modificata', createdAt: created!.createdAt });
+    expect(edited!.updatedAt > created!.updatedAt).toBe(true);
   });
 
   it('lists bands by their lower bound, 20 per page, with a cursor to the next page', async () => {

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../functions/adapters/table.ts';
 import { as, request } from '../support/api.ts';
 import { localTable } from '../support/dynamo.ts';
 
@@ -23,6 +24,17 @@ describe('services over HTTP', () => {
     expect((await operator.delete(`/api/services/${id}`)).status).toBe(204);
     expect((await request('GET', `/api/services/${id}`)).status).toBe(404);
     expect((await localTable().auditOf('service', id)).map((e) => e.action)).toEqual(['create', 'update', 'delete']);
+  });
+
+  it('keeps the creation time when an operator edits a service', async () => {
+    const { id } = (await operator.post('/api/services', service)).json;
+    const created = await localTable().item(keys.service(id));
+    expect(created?.createdAt).toEqual(expect.any(String));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await operator.put(`/api/services/${id}`, { ...service, name: 'Servizio modificato' })).status).toBe(200);
+    const edited = await localTable().item(keys.service(id));
+    expect(edited).toMatchObject({ name: 'Servizio modificato', createdAt: created!.createdAt });
+    expect(edited!.updatedAt > created!.updatedAt).toBe(true);
   });
 
   it('refuses to delete a service that has calls, with a clear message, and keeps it', async () => {

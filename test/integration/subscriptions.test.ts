@@ -151,15 +151,45 @@ describe('the ISEE rule (part 2 §4)', () => {
 describe('a user’s subscriptions on the operator’s user record', () => {
   it('lists them newest first, 3 per page, for the operator and the delegate; an unknown user is a 404', async () => {
     const userId = (await citizen.get('/api/me')).json.userId;
-    const { call } = await openCall(operator);
-    const created = await citizen.post(`/api/calls/${call.id}/subscriptions`, { files: [] });
-    expect(created.status).toBe(201);
+    const made: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const { call } = await openCall(operator);
+      const created = await citizen.post(`/api/calls/${call.id}/subscriptions`, { files: [] });
+      expect(created.status).toBe(201);
+      made.push(created.json.id);
+    }
     for (const reader of [operator, await as('delegate')]) {
-      const page = (await reader.get(`/api/users/${userId}/subscriptions`)).json;
-      expect(page.items.length).toBeLessThanOrEqual(3);
-      expect(page.items[0]).toMatchObject({ id: created.json.id, state: 'ADDED', announcement: { id: call.id } });
+      const first = (await reader.get(`/api/users/${userId}/subscriptions`)).json;
+      // The three made last, newest first; the fourth is on a later page.
+      expect(first.items.map((s: any) => s.id)).toEqual(made.slice(1).reverse());
+      expect(first.items[0]).toMatchObject({ state: 'ADDED', announcement: { id: made[3].split('.')[0] } });
+      const seen: string[] = first.items.map((s: any) => s.id);
+      let cursor = first.nextCursor;
+      while (cursor) {
+        const page = (await reader.get(`/api/users/${userId}/subscriptions?cursor=${cursor}`)).json;
+        seen.push(...page.items.map((s: any) => s.id));
+        cursor = page.nextCursor;
+      }
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen).toContain(made[0]);
     }
     const unknown = await operator.get('/api/users/non-esiste/subscriptions');
     expect([unknown.status, unknown.json.detail]).toEqual([404, 'L’utente selezionato non esiste.']);
+  });
+});
+
+describe('a user with subscriptions is linked data', () => {
+  it('cannot be deleted even when none of their ISEE is left', async () => {
+    const { call } = await openCall(operator);
+    expect((await otherCitizen.post(`/api/calls/${call.id}/subscriptions`, { files: [] })).status).toBe(201);
+    const userId = (await otherCitizen.get('/api/me')).json.userId;
+    for (const isee of (await operator.get(`/api/users/${userId}/isee?limit=100`)).json.items) {
+      expect((await operator.delete(`/api/isee/${isee.id}`)).status).toBe(204);
+    }
+    expect((await operator.get(`/api/users/${userId}`)).json.lastIsee).toBeNull();
+    const refused = await operator.delete(`/api/users/${userId}`);
+    expect([refused.status, refused.json.detail]).toEqual([409, 'Non è possibile cancellare un utente se ha dati collegati!']);
+    expect((await operator.get(`/api/users/${userId}`)).status).toBe(200);
+    await giveValidatedIsee(otherCitizen, operator);
   });
 });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { as } from '../support/api.ts';
 import { localTable } from '../support/dynamo.ts';
+import { randomFiscalCode } from '../support/isee.ts';
 
 type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client, delegate: Client, citizen: Client;
@@ -99,9 +100,24 @@ describe('users: new, search, edit, status, delete', () => {
     expect((await operator.post('/api/users', valid)).status).toBe(201);
   });
 
-  it('pages fifteen at a time with a cursor', async () => {
-    const first = (await operator.get('/api/users')).json;
-    expect(first.items.length).toBeLessThanOrEqual(15);
+  it('pages fifteen at a time: page 1 is full, the cursor leads to the rest, nothing twice', async () => {
+    // A last name no other test uses, so the filter matches exactly the users made here.
+    const lastName = `Sfoglia${Date.now().toString(36)}`;
+    const made: string[] = [];
+    for (let i = 0; i < 17; i++) {
+      const created = await operator.post('/api/users', { ...valid, lastName, firstName: `Utente ${String(i).padStart(2, '0')}`, fiscalCode: randomFiscalCode() });
+      expect(created.status).toBe(201);
+      made.push(created.json.id);
+    }
+    const first = (await operator.get(`/api/users?lastName=${lastName}`)).json;
+    expect(first.items).toHaveLength(15);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = (await operator.get(`/api/users?lastName=${lastName}&cursor=${first.nextCursor}`)).json;
+    expect(second.items).toHaveLength(2);
+    expect(second.nextCursor).toBeNull();
+    const seen = [...first.items, ...second.items].map((u: { id: string }) => u.id);
+    expect(new Set(seen).size).toBe(17);
+    expect([...seen].sort()).toEqual([...made].sort());
     expect((await operator.get('/api/users?cursor=garbage')).status).toBe(400);
   });
 });

@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { keys } from '../../functions/adapters/table.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
@@ -10,6 +10,11 @@ export function localTable() {
     new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
   );
   return {
+    /** The stored item itself, with the attributes the API never shows (createdAt, updatedAt). */
+    async item(key: { pk: string; sk: string }) {
+      const { Item } = await client.send(new GetCommand({ TableName: TABLE_NAME, Key: key, ConsistentRead: true }));
+      return Item;
+    },
     async auditOf(entity: string, id: string) {
       const { Items = [] } = await client.send(
         new QueryCommand({ TableName: TABLE_NAME, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.auditOf(entity, id) } }),

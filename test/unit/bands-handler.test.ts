@@ -1,4 +1,4 @@
-import { DynamoDBDocumentClient, DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/bands/handler.ts';
@@ -10,21 +10,11 @@ const call = async (...args: Parameters<typeof apiEvent>) => {
   return { ...result, json: result.body ? JSON.parse(result.body) : undefined };
 };
 const band = { name: 'Fascia 1', min: 0, max: 6000, percent: 10, fixedCost: 20 };
-const storedBand = { pk: 'BAND#b1', sk: 'BAND', id: 'b1', name: 'Fascia 1', minCents: 0, maxCents: 600000, percent: 10, fixedCostCents: 2000 };
 
 beforeEach(() => dynamo.reset());
 
+/** What the HTTP layer adds around the use cases (their behaviour: bands-use-cases.test.ts). */
 describe('bands handler', () => {
-  it('creates a band in cents and records who did it', async () => {
-    dynamo.on(PutCommand).resolves({});
-    const response = await call('POST /api/bands', { claims: claimsOf.operator, body: band });
-    expect(response.statusCode).toBe(201);
-    expect(response.json).toMatchObject({ name: 'Fascia 1', min: 0, max: 6000, percent: 10, fixedCost: 20, hourlyQuota: 2 });
-    const [bandPut, auditPut] = dynamo.commandCalls(PutCommand).map((c) => c.args[0].input.Item!);
-    expect(bandPut).toMatchObject({ minCents: 0, maxCents: 600000, fixedCostCents: 2000, gsi1pk: 'BANDS' });
-    expect(auditPut).toMatchObject({ entity: 'band', action: 'create', before: null, who: { sub: 'laura.bianchi', role: 'OPERATOR' } });
-  });
-
   it('refuses a delegate and a citizen with 403 and writes nothing', async () => {
     for (const claims of [claimsOf.delegate, claimsOf.citizen]) {
       const response = await call('POST /api/bands', { claims, body: band });
@@ -56,15 +46,6 @@ describe('bands handler', () => {
     const response = await call('POST /api/bands', { claims: claimsOf.operator, body: { ...band, min: 9000 } });
     expect(response.statusCode).toBe(400);
     expect(response.json.errors).toEqual({ max: 'Il valore minimo non può superare il valore massimo.' });
-  });
-
-  it('refuses to delete a band a call uses, with the spec alert, and keeps it', async () => {
-    dynamo.on(GetCommand).resolves({ Item: storedBand });
-    dynamo.on(QueryCommand).resolves({ Items: [{ pk: 'CALL#c1', sk: 'BAND#b1' }] });
-    const response = await call('DELETE /api/bands/{id}', { claims: claimsOf.operator, pathParameters: { id: 'b1' } });
-    expect(response.statusCode).toBe(409);
-    expect(response.json.detail).toBe('La fascia ISEE selezionata è inclusa in un bando in corso.');
-    expect(dynamo.commandCalls(DeleteCommand)).toHaveLength(0);
   });
 
   it('answers an unknown band with 404', async () => {

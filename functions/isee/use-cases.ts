@@ -1,0 +1,196 @@
+import { ConflictError, NotFoundError } from '../domain/errors.ts';
+import {
+  decidedState,
+  iseeMessages,
+  supersededState,
+  toIsee,
+  type CitizenIseeUpload,
+  type Isee,
+  type IseeDecision,
+  type IseeState,
+  type OperatorIseeUpload,
+} from '../domain/isee.ts';
+import { iseeDocumentKey } from '../domain/isee-extraction.ts';
+import { toCents } from '../domain/money.ts';
+import type { Actor } from '../domain/roles.ts';
+import { userMessages, userStateAfterIsee, type LastIsee } from '../domain/users.ts';
+import type { Page } from '../domain/validation.ts';
+import type { AuditLog, Clock, FileStore, IdGenerator } from '../adapters/ports.ts';
+import type { EnsureCitizen, UserRepository } from '../users/use-cases.ts';
+import type { NewIsee, StoredIsee } from './repository.ts';
+
+type PageQuery = { limit?: number; cursor?: string };
+
+export interface IseeRepository {
+  getIseeItem(id: string): Promise<StoredIsee | null>;
+  createIsee(input: NewIsee, now: string): Promise<StoredIsee>;
+  /** null when the ISEE is gone or no longer in `expected` (nothing written). */
+  changeIseeState(id: string, expected: IseeState, state: IseeState, now: string, fields?: Record<string, unknown>): Promise<StoredIsee | null>;
+  deleteIsee(id: string): Promise<boolean>;
+  newestIseeOfUser(userId: string): Promise<StoredIsee | null>;
+  listIseesOfUser(userId: string, page: PageQuery): Promise<Page<Isee>>;
+  listIseesToVerify(page: PageQuery): Promise<Page<Isee>>;
+  countIseesToVerify(): Promise<number>;
+}
+
+export interface IseeDeps {
+  isees: IseeRepository;
+  users: Pick<UserRepository, 'getUserItem' | 'findUserIdByFiscalCode' | 'updateUserFields'>;
+  ensureCitizen: EnsureCitizen;
+  files: Pick<FileStore, 'claimUpload' | 'downloadUrl' | 'deleteFile'>;
+  audit: AuditLog;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+const lastIseeOf = (isee: StoredIsee | null): LastIsee | null =>
+  isee ? { id: isee.id, valueCents: isee.valueCents, year: isee.year, state: isee.state, hasFile: !!isee.hasFile } : null;
+
+export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, clock, ids }: IseeDeps) {
+  const requireUser = async (id: string) => (await users.getUserItem(id)) ?? Promise.reject(new NotFoundError(userMessages.notFound));
+  const requireIsee = async (id: string) => (await isees.getIseeItem(id)) ?? Promise.reject(new NotFoundError(iseeMessages.notFound));
+
+  /**
+   * The user's record carries their newest ISEE (users list column, delete rule), how many they have, and
+   * the state that follows from it (domain: userStateAfterIsee).
+   */
+  async function refreshUserSummary(userId: string, now: string, countDelta: number) {
+    const [newest, user] = await Promise.all([isees.newestIseeOfUser(userId), users.getUserItem(userId)]);
+    if (!user) return;
+    await users.updateUserFields(
+      userId,
+      { lastIsee: lastIseeOf(newest), state: userStateAfterIsee(user.state, newest), iseeCount: Math.max(0, (user.iseeCount ?? 0) + countDelta) },
+      now,
+    );
+  }
+
+  /**
+   * Records an ISEE (its document, if any, already stored at iseeDocumentKey(id)) and makes it the user's
+   * newest: the previous one is invalidated while it still counts, and the user's summary follows.
+   * Every way in (citizen upload, operator upload, and later the enrolment import) goes through here.
+   */
+  async function recordIsee(input: NewIsee): Promise<Isee> {
+    const now = clock.now().toISOString();
+    const previous = await isees.newestIseeOfUser(input.userId);
+    const created = await isees.createIsee(input, now);
+    const superseded = supersededState(previous);
+    // A previous ISEE decided meanwhile keeps its decision: the conditional write then changes nothing.
+    if (previous && superseded) await isees.changeIseeState(previous.id, previous.state, superseded, now);
+    await refreshUserSummary(input.userId, now, 1);
+    return toIsee(created);
+  }
+
+  const userSummary = (user: { firstName?: string; lastName?: string; fiscalCode: string; email?: string | null }) => ({
+    firstName: user.firstName ?? '',
+    lastName: user.lastName ?? '',
+    fiscalCode: user.fiscalCode,
+    email: user.email ?? null,
+  });
+
+  return {
+    recordIsee,
+
+    listIseesToVerify: (page: PageQuery) => isees.listIseesToVerify(page),
+
+    countIseesToVerify: async () => ({ count: await isees.countIseesToVerify() }),
+
+    /** A citizen reads only their own ISEE: anyone else's is "not found". The document link lives 5 minutes. */
+    async getIsee(id: string, actor: Actor): Promise<Isee> {
+      const item = await requireIsee(id);
+      if (actor.role === 'CITIZEN') {
+        const own = actor.fiscalCode ? await users.findUserIdByFiscalCode(actor.fiscalCode) : null;
+        if (own !== item.userId) throw new NotFoundError(iseeMessages.notFound);
+      }
+      const fileUrl = item.hasFile ? await files.downloadUrl(iseeDocumentKey(item.id), item.fileName ?? 'isee') : null;
+      return { ...toIsee(item), fileUrl };
+    },
+
+    listMyIsees: async (page: PageQuery, actor: Actor) => isees.listIseesOfUser(await ensureCitizen(actor), page),
+
+    async listUserIsees(userId: string, page: PageQuery) {
+      await requireUser(userId);
+      return isees.listIseesOfUser(userId, page);
+    },
+
+    /** Citizen upload (part 2 §2.7): the file is checked on its stored bytes before anything is written; it waits for review. */
+    async uploadMyIsee(input: CitizenIseeUpload, actor: Actor): Promise<Isee> {
+      const userId = await ensureCitizen(actor);
+      const user = await requireUser(userId);
+      const id = ids();
+      const claimed = await files.claimUpload(actor.sub, input.document.uploadKey, iseeDocumentKey(id));
+      const now = clock.now();
+      return recordIsee({
+        id,
+        userId,
+        user: userSummary(user),
+        value: input.value,
+        year: now.getFullYear(),
+        date: now.toISOString(),
+        state: 'LOADED',
+        file: { name: input.document.name, contentType: claimed.contentType, size: claimed.size },
+        uploadedBy: 'CITIZEN',
+        uploadedBySub: actor.sub,
+      });
+    },
+
+    /**
+     * Operator upload for a user (part 1 §2): with 'Escludi verifica ISEE' the ISEE is recorded as
+     * validated (no document needed); otherwise the document is required and the ISEE waits for review.
+     */
+    async uploadUserIsee(userId: string, input: OperatorIseeUpload, actor: Actor): Promise<Isee> {
+      const user = await requireUser(userId);
+      const id = ids();
+      const claimed = input.document ? await files.claimUpload(actor.sub, input.document.uploadKey, iseeDocumentKey(id)) : null;
+      const created = await recordIsee({
+        id,
+        userId,
+        user: userSummary(user),
+        value: input.value,
+        year: input.year,
+        date: new Date(input.date).toISOString(),
+        protocollo: input.protocollo,
+        scadenza: input.scadenza,
+        state: input.excludeVerification ? 'VALIDATED' : 'LOADED',
+        file: claimed && input.document ? { name: input.document.name, contentType: claimed.contentType, size: claimed.size } : null,
+        uploadedBy: 'OPERATOR',
+        uploadedBySub: actor.sub,
+        excludeVerification: input.excludeVerification,
+      });
+      await audit.record({ actor, entity: 'isee', id, action: 'create', before: null, after: created }, clock.now());
+      return created;
+    },
+
+    /**
+     * The operator's decision (domain: decidedState). The write is conditional on the state read, so of two
+     * operators deciding at once only the first succeeds; the other gets 409 and nothing changes.
+     */
+    async decideIsee(id: string, decision: IseeDecision, actor: Actor): Promise<Isee> {
+      const before = await requireIsee(id);
+      const next = decidedState(before.state, decision.state);
+      const now = clock.now();
+      const after = await isees.changeIseeState(id, before.state, next, now.toISOString(), {
+        valueCents: toCents(decision.value),
+        year: decision.year,
+        protocollo: decision.protocollo ?? undefined,
+        scadenza: decision.scadenza ?? undefined,
+        decidedAt: now.toISOString(),
+        decidedBySub: actor.sub,
+      });
+      if (!after) throw (await isees.getIseeItem(id)) ? new ConflictError(iseeMessages.alreadyDecided) : new NotFoundError(iseeMessages.notFound);
+      await refreshUserSummary(after.userId, now.toISOString(), 0);
+      const [beforeIsee, afterIsee] = [toIsee(before), toIsee(after)];
+      await audit.record({ actor, entity: 'isee', id, action: 'update', before: beforeIsee, after: afterIsee }, now);
+      return afterIsee;
+    },
+
+    /** Deletes an ISEE and its document; the user's summary falls back to the newest remaining one. */
+    async deleteIsee(id: string, actor: Actor): Promise<void> {
+      const item = await requireIsee(id);
+      if (!(await isees.deleteIsee(id))) throw new NotFoundError(iseeMessages.notFound);
+      const now = clock.now();
+      await refreshUserSummary(item.userId, now.toISOString(), -1);
+      if (item.hasFile) await files.deleteFile(iseeDocumentKey(item.id));
+      await audit.record({ actor, entity: 'isee', id, action: 'delete', before: toIsee(item), after: null }, now);
+    },
+  };
+}

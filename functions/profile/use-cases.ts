@@ -1,0 +1,45 @@
+import { ForbiddenError, NotFoundError } from '../domain/errors.ts';
+import type { Me } from '../domain/profile.ts';
+import type { Actor } from '../domain/roles.ts';
+import { missingProfileFields, toUser, userMessages, type ProfileUpdateInput, type User } from '../domain/users.ts';
+import type { Clock } from '../adapters/ports.ts';
+import type { EnsureCitizen, UserRepository } from '../users/use-cases.ts';
+
+export interface ProfileDeps {
+  users: Pick<UserRepository, 'getUserItem' | 'updateUserFields'>;
+  ensureCitizen: EnsureCitizen;
+  clock: Clock;
+}
+
+export function makeProfileUseCases({ users, ensureCitizen, clock }: ProfileDeps) {
+  async function ownRecord(actor: Actor) {
+    const item = await users.getUserItem(await ensureCitizen(actor));
+    if (!item) throw new NotFoundError(userMessages.noCitizenRecord);
+    return item;
+  }
+
+  return {
+    /**
+     * Who is signed in. A citizen's first call creates their record from the token (first sign-in), and
+     * the answer says whether the profile is complete: the portal asks to complete it until it is.
+     */
+    async getMe(actor: Actor): Promise<Me> {
+      const { role, fullName, firstName, lastName, fiscalCode, email, workingEntityId } = actor;
+      const me = { role, fullName, firstName, lastName, fiscalCode, email, workingEntityId, userId: null, profileComplete: true, missingFields: [] };
+      if (role !== 'CITIZEN' || !fiscalCode) return me;
+      const item = await ownRecord(actor);
+      const missingFields = missingProfileFields(item);
+      return { ...me, userId: item.id, profileComplete: missingFields.length === 0, missingFields };
+    },
+
+    getProfile: async (actor: Actor): Promise<User> => toUser(await ownRecord(actor)),
+
+    /** First name, last name and fiscal code come from SPID/CIE and are not editable (part 2 §2.8): the schema has none of them. */
+    async updateProfile(input: ProfileUpdateInput, actor: Actor): Promise<User> {
+      const item = await ownRecord(actor);
+      const change = await users.updateUserFields(item.id, input, clock.now().toISOString());
+      if (!change) throw new ForbiddenError(userMessages.noCitizenRecord);
+      return toUser(change.after);
+    },
+  };
+}

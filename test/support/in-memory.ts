@@ -1,0 +1,311 @@
+/**
+ * In-memory stand-ins for the use cases' dependencies (the same interfaces the DynamoDB repositories and
+ * the S3 file store implement), and `portal()`, every use case wired on them. Use-case tests run on these:
+ * no AWS, no mocks, and they assert what an operator or a citizen would notice.
+ */
+import type { AuditEntry, AuditLog, Clock, FileStore } from '../../functions/adapters/ports.ts';
+import type { Band } from '../../functions/domain/bands.ts';
+import { hourlyQuota } from '../../functions/domain/bands.ts';
+import { CallState, nameSearchKey } from '../../functions/domain/calls.ts';
+import { ValidationError } from '../../functions/domain/errors.ts';
+import { fileMessages, isAcceptedType } from '../../functions/domain/files.ts';
+import { toCents } from '../../functions/domain/money.ts';
+import { actorFromClaims } from '../../functions/domain/roles.ts';
+import type { Service } from '../../functions/domain/services.ts';
+import { normaliseSearchText, toUser } from '../../functions/domain/users.ts';
+import type { Page } from '../../functions/domain/validation.ts';
+import { makeBandUseCases, type BandRepository } from '../../functions/bands/use-cases.ts';
+import type { CallRecord } from '../../functions/calls/repository.ts';
+import { makeCallUseCases, type CallRepository } from '../../functions/calls/use-cases.ts';
+import type { StoredIsee } from '../../functions/isee/repository.ts';
+import { toIsee } from '../../functions/domain/isee.ts';
+import { makeIseeUseCases, type IseeRepository } from '../../functions/isee/use-cases.ts';
+import { makeProfileUseCases } from '../../functions/profile/use-cases.ts';
+import { makeServiceUseCases, type ServiceRepository } from '../../functions/services/use-cases.ts';
+import type { SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
+import { makeSubscriptionUseCases, type SubscriptionRepository } from '../../functions/subscriptions/use-cases.ts';
+import type { StoredUser } from '../../functions/users/repository.ts';
+import { makeEnsureCitizen, makeUserUseCases, type UserRepository } from '../../functions/users/use-cases.ts';
+import { claimsOf } from './events.ts';
+
+export const actors = {
+  operator: actorFromClaims(claimsOf.operator),
+  citizen: actorFromClaims(claimsOf.citizen),
+  otherCitizen: actorFromClaims({ sub: 'giuseppe.verdi', role: '[CITIZEN]', given_name: 'Giuseppe', family_name: 'Verdi', fiscal_code: 'VRDGPP90P07F839R' }),
+};
+
+/** A clock that moves one second at every reading, so that "newest first" is never a tie. */
+export function tickingClock(start = '2026-03-01T09:00:00.000Z'): Clock {
+  let time = Date.parse(start);
+  return { now: () => new Date((time += 1000)) };
+}
+
+export function sequentialIds(prefix = 'id') {
+  let next = 0;
+  return () => `${prefix}-${++next}`;
+}
+
+export function memoryAudit(): AuditLog & { entries: Array<AuditEntry & { at: string }> } {
+  const entries: Array<AuditEntry & { at: string }> = [];
+  return { entries, record: async (entry, at) => void entries.push({ ...entry, at: at.toISOString() }) };
+}
+
+/** A page of an in-memory list; the cursor is the offset of the next page. */
+function pageOf<T>(items: T[], page: { limit?: number; cursor?: string }, defaultLimit: number): Page<T> {
+  const start = page.cursor ? Number(page.cursor) : 0;
+  const end = start + (page.limit ?? defaultLimit);
+  return { items: items.slice(start, end), nextCursor: end < items.length ? String(end) : null };
+}
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+/**
+ * The documents bucket: `stage` puts an upload where the browser would (under the uploader's prefix);
+ * a claim checks the owner and the type, as the S3 adapter does on the stored bytes.
+ */
+export function memoryFiles() {
+  let next = 0;
+  const staged = new Map<string, { contentType: string; size: number }>();
+  const stored = new Map<string, { contentType: string; size: number }>();
+  const stagingPrefix = (ownerSub: string) => `staging/${ownerSub}/`;
+  const store: FileStore = {
+    async createUpload(ownerSub, request) {
+      const uploadKey = `${stagingPrefix(ownerSub)}${request.purpose}/${++next}`;
+      staged.set(uploadKey, { contentType: request.contentType, size: request.size });
+      return { uploadKey, url: 'memory://upload', fields: {}, expiresInSeconds: 300 };
+    },
+    async claimUpload(ownerSub, uploadKey, finalKey) {
+      const file = staged.get(uploadKey);
+      if (!file || !uploadKey.startsWith(stagingPrefix(ownerSub))) throw new ValidationError(fileMessages.notFound);
+      staged.delete(uploadKey);
+      if (!isAcceptedType(file.contentType)) throw new ValidationError(fileMessages.unsupported);
+      stored.set(finalKey, file);
+      return { key: finalKey, ...file };
+    },
+    downloadUrl: async (key) => `memory://${key}`,
+    deleteFile: async (key) => void stored.delete(key),
+  };
+  return {
+    ...store,
+    stored,
+    /** What a form sends after uploading `name` as `ownerSub`. */
+    stage(ownerSub: string, name = 'documento.pdf', contentType = 'application/pdf') {
+      const uploadKey = `${stagingPrefix(ownerSub)}memory/${++next}`;
+      staged.set(uploadKey, { contentType, size: 1234 });
+      return { uploadKey, name };
+    },
+  };
+}
+
+export function memoryBands(): BandRepository & { all: Map<string, Band> } {
+  const all = new Map<string, Band>();
+  const toBand = (id: string, input: Omit<Band, 'id' | 'hourlyQuota'>): Band => ({ id, ...input, percent: input.percent ?? null, hourlyQuota: hourlyQuota({ percent: input.percent ?? null, fixedCost: input.fixedCost }) });
+  return {
+    all,
+    listBands: async (page) => pageOf([...all.values()].sort((a, b) => a.min - b.min), page, 20),
+    getBand: async (id) => copy(all.get(id) ?? null),
+    async createBand(input, id) {
+      all.set(id, toBand(id, { ...input, percent: input.percent ?? null }));
+      return copy(all.get(id)!);
+    },
+    async updateBand(id, input) {
+      if (!all.has(id)) return null;
+      all.set(id, toBand(id, { ...input, percent: input.percent ?? null }));
+      return copy(all.get(id)!);
+    },
+    deleteBand: async (id) => all.delete(id),
+  };
+}
+
+export function memoryServices(): ServiceRepository & { all: Map<string, Service> } {
+  const all = new Map<string, Service>();
+  return {
+    all,
+    listServices: async (page) => pageOf([...all.values()].sort((a, b) => a.name.localeCompare(b.name)), page, 20),
+    getService: async (id) => copy(all.get(id) ?? null),
+    async createService(input, id) {
+      all.set(id, { id, ...input });
+      return copy(all.get(id)!);
+    },
+    async updateService(id, input) {
+      if (!all.has(id)) return null;
+      all.set(id, { id, ...input });
+      return copy(all.get(id)!);
+    },
+    deleteService: async (id) => all.delete(id),
+  };
+}
+
+export function memoryCalls() {
+  const all = new Map<string, CallRecord>();
+  const summary = ({ id, name, year, state, serviceId, serviceName, dataInsert }: CallRecord) => ({ id, name, year, state, serviceId, serviceName, dataInsert });
+  const byName = () => [...all.values()].sort((a, b) => nameSearchKey(a.name).localeCompare(nameSearchKey(b.name)));
+  const repository: CallRepository & { bandIsUsedByCalls(id: string): Promise<boolean>; serviceHasCalls(id: string): Promise<boolean> } = {
+    getCall: async (id) => copy(all.get(id) ?? null),
+    listCalls: async (query, pageSize) =>
+      pageOf(byName().filter((c) => nameSearchKey(c.name).startsWith(nameSearchKey(query.name ?? ''))).map(summary), query, pageSize),
+    listCallsOfService: async (serviceId, page, pageSize) => pageOf(byName().filter((c) => c.serviceId === serviceId).map(summary), page, pageSize),
+    listOpenCalls: async (query, pageSize) =>
+      pageOf(
+        [...all.values()]
+          .filter((c) => c.state === CallState.OPEN && (!query.serviceId || c.serviceId === query.serviceId))
+          .sort((a, b) => b.dataInsert.localeCompare(a.dataInsert))
+          .map(summary),
+        query,
+        pageSize,
+      ),
+    async putCall(record, previous) {
+      const stored = all.get(record.id);
+      if (previous ? stored?.version !== previous.version : stored) return false;
+      all.set(record.id, copy(record));
+      return true;
+    },
+    deleteCall: async (record) => void all.delete(record.id),
+    bandIsUsedByCalls: async (bandId) => [...all.values()].some((c) => c.bandsId.includes(bandId)),
+    serviceHasCalls: async (serviceId) => [...all.values()].some((c) => c.serviceId === serviceId),
+  };
+  return { ...repository, all };
+}
+
+export function memorySubscriptions() {
+  const all = new Map<string, SubscriptionRecord>();
+  const repository: SubscriptionRepository = {
+    getSubscription: async (callId, userId) => copy(all.get(`${callId}.${userId}`) ?? null),
+    async createSubscription(record) {
+      if (all.has(record.id)) return false;
+      all.set(record.id, copy(record));
+      return true;
+    },
+    listSubscriptionsOfUser: async (userId, query, pageSize) =>
+      pageOf(
+        [...all.values()].filter((s) => s.userId === userId && (!query.state || s.state === query.state)).sort((a, b) => b.dataInsert.localeCompare(a.dataInsert)),
+        query,
+        pageSize,
+      ),
+  };
+  return {
+    ...repository,
+    all,
+    countSubscriptionsOfCall: async (callId: string) => [...all.values()].filter((s) => s.announcementId === callId).length,
+    userHasSubscriptions: async (userId: string) => [...all.values()].some((s) => s.userId === userId),
+  };
+}
+
+export function memoryUsers(): UserRepository & { all: Map<string, StoredUser>; codes: Map<string, string> } {
+  const all = new Map<string, StoredUser>();
+  const codes = new Map<string, string>();
+  const repository: UserRepository = {
+    // Only the filters these tests use (last name, 'Da validare'); the index choice is the DynamoDB repository's.
+    async searchUsers(search) {
+      const last = normaliseSearchText(search.lastName);
+      const found = [...all.values()]
+        .filter((u) => normaliseSearchText(u.lastName).startsWith(last) && (!search.loaded || u.state === 'LOADED'))
+        .sort((a, b) => normaliseSearchText(a.lastName).localeCompare(normaliseSearchText(b.lastName)));
+      return pageOf(found.map(toUser), search, 15);
+    },
+    countLoadedUsers: async () => [...all.values()].filter((u) => u.state === 'LOADED').length,
+    getUserItem: async (id) => copy(all.get(id) ?? null),
+    findUserIdByFiscalCode: async (fiscalCode) => codes.get(fiscalCode.toUpperCase()) ?? null,
+    async claimFiscalCode(fiscalCode, userId) {
+      if (codes.has(fiscalCode.toUpperCase())) return false;
+      codes.set(fiscalCode.toUpperCase(), userId);
+      return true;
+    },
+    async releaseFiscalCode(fiscalCode, userId) {
+      if (codes.get(fiscalCode.toUpperCase()) === userId) codes.delete(fiscalCode.toUpperCase());
+    },
+    async insertUser(record, now) {
+      if (all.has(record.id)) return false;
+      all.set(record.id, { ...copy(record), createdAt: now, updatedAt: now });
+      return true;
+    },
+    async createUser(input, id, now) {
+      if (!(await repository.claimFiscalCode(input.fiscalCode, id))) return null;
+      await repository.insertUser({ id, ...input, state: 'VALIDATED', dataInsert: now }, now);
+      return toUser(all.get(id)!);
+    },
+    async updateUserFields(id, changes, now) {
+      const before = all.get(id);
+      if (!before) return null;
+      const after: Record<string, any> = { ...before, ...copy(changes), updatedAt: now };
+      for (const [key, value] of Object.entries(after)) if (value === null || value === undefined || value === '') delete after[key];
+      all.set(id, after as StoredUser);
+      return { before: copy(before), after: copy(after as StoredUser) };
+    },
+    async deleteUser(id, expected) {
+      const user = all.get(id);
+      if (!user || (user.iseeCount ?? 0) !== expected.iseeCount) return false;
+      return all.delete(id);
+    },
+  };
+  return { ...repository, all, codes };
+}
+
+export function memoryIsees() {
+  const all = new Map<string, StoredIsee>();
+  const newestFirst = (userId: string) =>
+    [...all.values()].filter((i) => i.userId === userId).sort((a, b) => `${b.dataInsert}#${b.id}`.localeCompare(`${a.dataInsert}#${a.id}`));
+  const repository: IseeRepository = {
+    getIseeItem: async (id) => copy(all.get(id) ?? null),
+    async createIsee(input, now) {
+      const { value, file, ...rest } = input;
+      const item: StoredIsee = {
+        ...rest,
+        valueCents: toCents(value),
+        hasFile: !!file,
+        fileName: file?.name ?? null,
+        contentType: file?.contentType ?? null,
+        excludeVerification: !!input.excludeVerification,
+        extractionStatus: file ? 'PENDING' : 'NONE',
+        dataInsert: now,
+      };
+      all.set(input.id, item);
+      return copy(item);
+    },
+    async changeIseeState(id, expected, state, now, fields = {}) {
+      const item = all.get(id);
+      if (!item || item.state !== expected) return null;
+      const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+      all.set(id, { ...item, ...defined, state, updatedAt: now });
+      return copy(all.get(id)!);
+    },
+    deleteIsee: async (id) => all.delete(id),
+    newestIseeOfUser: async (userId) => copy(newestFirst(userId)[0] ?? null),
+    listIseesOfUser: async (userId, page) => pageOf(newestFirst(userId).map(toIsee), page, 5),
+    listIseesToVerify: async (page) =>
+      pageOf([...all.values()].filter((i) => i.state === 'LOADED').sort((a, b) => a.dataInsert.localeCompare(b.dataInsert)).map(toIsee), page, 5),
+    countIseesToVerify: async () => [...all.values()].filter((i) => i.state === 'LOADED').length,
+  };
+  return { ...repository, all, userHasIsees: async (userId: string) => newestFirst(userId).length > 0 };
+}
+
+/** Every use case of the portal on one set of in-memory stores, as the handlers wire the real ones. */
+export function portal() {
+  const store = {
+    bands: memoryBands(),
+    services: memoryServices(),
+    calls: memoryCalls(),
+    subscriptions: memorySubscriptions(),
+    users: memoryUsers(),
+    isees: memoryIsees(),
+    files: memoryFiles(),
+    audit: memoryAudit(),
+  };
+  const clock = tickingClock();
+  const ids = sequentialIds();
+  const common = { audit: store.audit, clock, ids };
+  const ensureCitizen = makeEnsureCitizen({ users: store.users, ids, clock });
+  return {
+    store,
+    ensureCitizen,
+    bands: makeBandUseCases({ ...common, bands: store.bands, calls: store.calls }),
+    services: makeServiceUseCases({ ...common, services: store.services, calls: store.calls }),
+    calls: makeCallUseCases({ ...common, calls: store.calls, services: store.services, bands: store.bands, subscriptions: store.subscriptions, files: store.files }),
+    subscriptions: makeSubscriptionUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, isees: store.isees, users: store.users, ensureCitizen, files: store.files }),
+    users: makeUserUseCases({ ...common, users: store.users, isees: store.isees, subscriptions: store.subscriptions }),
+    profile: makeProfileUseCases({ users: store.users, ensureCitizen, clock }),
+    isee: makeIseeUseCases({ ...common, isees: store.isees, users: store.users, ensureCitizen, files: store.files }),
+  };
+}
+
+export type Portal = ReturnType<typeof portal>;
