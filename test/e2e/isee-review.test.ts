@@ -54,7 +54,8 @@ describe('a citizen’s ISEE, from upload to review', () => {
     await screenshot(citizen, 'isee-citizen-upload-errors');
     await expectAccessible(citizen);
 
-    const pdf = await attestationPdf({ fullName: 'Maria Rossi', fiscalCode: 'RSSMRA85C52H501N', protocol, value: '12.345,67' });
+    // 19.382,70 / 1,57 = 12.345,67: ISE, scale and ISEE agree.
+    const pdf = await attestationPdf({ fullName: 'Maria Rossi', fiscalCode: 'RSSMRA85C52H501N', protocol, value: '12.345,67', ise: '19.382,70', scale: '1,57' });
     await uploadAsCitizen({ name: 'attestazione-isee.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) }, '12345,67');
     await citizen.getByText('ISEE in attesa di validazione').waitFor();
     await citizen.getByText(/non è possibile iscriversi ai bandi/).first().waitFor();
@@ -81,6 +82,13 @@ describe('a citizen’s ISEE, from upload to review', () => {
     if (await read.isVisible().catch(() => false) || (await read.waitFor({ timeout: 20_000 }).then(() => true).catch(() => false))) {
       await expect.poll(() => operator.getByTestId('fiscal-code-check').textContent()).toContain('presente nel documento');
       await operator.getByText(protocol).waitFor();
+      // What the document says, and that ISEE = ISE / scala di equivalenza.
+      const readValues = operator.locator('dl', { hasText: 'Scala di equivalenza' });
+      await readValues.getByText(/19\.382,70/).waitFor();
+      await readValues.getByText('1,57', { exact: true }).waitFor();
+      await readValues.getByText(/12\.345,67/).waitFor();
+      await operator.getByTestId('coherence-check').waitFor();
+      expect(await operator.getByText(/valori non coerenti/i).count()).toBe(0);
       await read.click();
       expect(await value.inputValue()).toBe('12345,67');
       await screenshot(operator, 'isee-verify-read');
@@ -103,6 +111,25 @@ describe('a citizen’s ISEE, from upload to review', () => {
     expect(await citizen.getByText('ISEE in attesa di validazione').count()).toBe(0);
     expect(await citizen.getByText('ISEE rifiutato').count()).toBe(0);
     expect(await citizen.getByText('ISEE non caricato').count()).toBe(0);
+  });
+
+  it('an attestation whose ISEE is not ISE / scale is flagged, and its value is not proposed', async () => {
+    // 25.000,00 / 1,57 = 15.923,57, not the 12.345,67 printed: an edited document (or a misread one).
+    const pdf = await attestationPdf({ fullName: 'Maria Rossi', fiscalCode: 'RSSMRA85C52H501N', protocol, value: '12.345,67', ise: '25.000,00', scale: '1,57' });
+    await uploadAsCitizen({ name: 'attestazione-modificata.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) }, '9000');
+    await openReview();
+    await operator.getByRole('button', { name: 'Copia valore' }).waitFor({ timeout: 20_000 });
+    await operator.getByText(/valori non coerenti: ISEE diverso da ISE \/ scala di equivalenza/i).waitFor();
+    await operator.locator('dl', { hasText: 'Scala di equivalenza' }).getByText(/25\.000,00/).waitFor();
+    expect(await operator.getByTestId('coherence-check').count()).toBe(0);
+    // The declared value stays the citizen's until the operator copies or types another on purpose.
+    expect(await operator.getByLabel('Valore dichiarato (€)').inputValue()).toBe('9000,00');
+    await screenshot(operator, 'isee-verify-incoherent');
+    await expectAccessible(operator);
+    await operator.getByRole('button', { name: 'Rifiuta' }).click();
+    const dialog = operator.getByRole('dialog', { name: 'Rifiuto ISEE' });
+    await dialog.getByRole('button', { name: 'Conferma' }).click();
+    await operator.waitForURL(`${appUrl()}/lista_isee`);
   });
 
   it('a photographed ISEE refused by the operator shows the refused banner', async () => {
