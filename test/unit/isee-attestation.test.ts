@@ -166,6 +166,9 @@ describe('generated attestations through the PDF text layer', () => {
           protocollo: truth.protocollo,
           iseeOrdinario: truth.iseeOrdinario,
           iseeRistretto: truth.iseeRistretto,
+          ise: truth.ise,
+          scalaEquivalenza: truth.scala,
+          coherent: truth.coherent,
           dataRilascio: truth.dataRilascio,
           dataFine: truth.dataFine,
         });
