@@ -127,6 +127,9 @@ describe('a citizen’s ISEE, from upload to review', () => {
     expect(await operator.getByTestId('coherence-check').count()).toBe(0);
     // The declared value stays the citizen's until the operator copies or types another on purpose.
     expect(await operator.getByLabel('Valore dichiarato (€)').inputValue()).toBe('9000,00');
+    // The cookie bar would cover the values in the picture.
+    const cookies = operator.getByRole('button', { name: 'Ho capito' });
+    if (await cookies.isVisible()) await cookies.click();
     await screenshot(operator, 'isee-verify-incoherent');
     await expectAccessible(operator);
     await operator.getByRole('button', { name: 'Rifiuta' }).click();
