@@ -139,7 +139,7 @@ const LABELS: { label: Label; pattern: RegExp }[] = [
   { label: 'scale', pattern: /scala\W+(?:d[il]\W+)?equ[il]valenz/g },
 ];
 const QUALIFIERS: { indicator: Indicator; pattern: RegExp }[] = [
-  { indicator: 'ristretto', pattern: /r[il]strett|r[il]dott/ },
+  { indicator: 'ristretto', pattern: /r[il]stre[tl]{2}|r[il]do[tl]{2}/ },
   { indicator: 'other', pattern: /m[il]norenn|un[il]vers|soc[il]o\W?san[il]tar|res[il]denz|corrent|dottorat|d[il]sab/ },
   { indicator: 'ordinario', pattern: /ord[il]nar|standard/ },
 ];
