@@ -12,6 +12,7 @@ import type { IseeExtraction } from './isee-extraction.ts';
  *   indicators (minorenni, universitario, residenziale, corrente, sociosanitario) are neither.
  * - dataRilascio: the attestation's issue date ("rilasciata il"), else the DSU presentation date.
  * - dataFine: "valida fino al"; when missing, 31/12 of the DSU year (inferred: lower confidence).
+ * - ise, scalaEquivalenza: those of the ordinary ISEE; coherent: whether ISEE = ISE / scale.
  */
 export type ExtractionSource = IseeExtraction['source'];
 
@@ -25,12 +26,14 @@ export interface DocumentText {
 
 /** How far a clean reading of each source can be trusted when it gives no confidence of its own. */
 const sourceQuality: Record<ExtractionSource, number> = { 'pdf-text': 0.99, ocr: 0.85, textract: 0.9 };
+/** The most a reading whose ISEE is not ISE / scale can claim. */
+export const INCOHERENT_CONFIDENCE = 0.3;
 
 export function parseAttestation(lines: string[], source: ExtractionSource, quality = sourceQuality[source]): IseeExtraction {
   const text = lines.map((line) => line.replace(/\s+/g, ' ').trim()).filter(Boolean).map((raw) => ({ raw, folded: fold(raw) }));
 
   const protocollo = findProtocol(text.map((l) => l.raw));
-  const { ordinario, ristretto } = findIseeValues(text);
+  const { ordinario, ristretto, ise, scale } = findIseeValues(text);
   const presented = findDateAfter(text, /presentat|presentazion|sottoscrizion|sottoscritt/);
   const released = findDateAfter(text, /rilasciat|rilascio|emess/);
   const expiry = findDateAfter(text, /valid[ao]\s*(fino|sino)|scadenz|scade/);
@@ -41,12 +44,19 @@ export function parseAttestation(lines: string[], source: ExtractionSource, qual
   const found = [protocollo, ordinario, dataRilascio, expiry].filter((v) => v !== null).length + (dataFine && !expiry ? 0.5 : 0);
   const fiscalCodes = findFiscalCodes(text.map((l) => l.raw));
   const coverage = (found + (fiscalCodes.length > 0 ? 1 : 0)) / 5;
-  const confidence = Math.round(Math.max(0, Math.min(1, quality)) * coverage * 100) / 100;
+  const coherent = iseeCoherent(ordinario, ise, scale);
+  const read = Math.max(0, Math.min(1, quality)) * coverage;
+  // ISE / scale confirming the ISEE is a second reading of it; disagreeing, one of them is misread (or altered).
+  const checked = coherent === true ? read + (1 - read) / 2 : coherent === false ? Math.min(read, INCOHERENT_CONFIDENCE) : read;
+  const confidence = Math.round(checked * 100) / 100;
 
   return {
     protocollo,
     iseeOrdinario: ordinario,
     iseeRistretto: ristretto,
+    ise,
+    scalaEquivalenza: scale,
+    coherent,
     dataRilascio,
     dataFine,
     fiscalCodes,
@@ -115,57 +125,123 @@ function amountsIn(raw: string): { value: number; index: number }[] {
   return [...repaired.matchAll(AMOUNT)].map((m) => ({ value: Number(`${m[1].replace(/[.,' ]/g, '')}.${m[2]}`), index: m.index! }));
 }
 
+type Label = 'ise' | 'isr' | 'isp' | 'scale' | 'isee';
+/** Which ISEE: the ordinary one, the reduced one (ristretto/ridotto), or another (minorenni, corrente…). */
 type Indicator = 'ordinario' | 'ristretto' | 'other';
 
 // Folded text: OCR may read "i" as "l", "c" for "e"; labels are matched loosely.
-const ISEE = '[il]s[ec][ec]';
-const LABELS: { kind: Indicator; pattern: RegExp }[] = [
-  { kind: 'ristretto', pattern: new RegExp(`${ISEE}(?:(?!${ISEE})[^\\d]){0,40}?(r[il]stre[tl]{2}o|r[il]do[tl]{2}o)`) },
-  { kind: 'other', pattern: new RegExp(`${ISEE}\\W{0,3}(m[il]nor|un[il]vers|res[il]denz|corrent|soc[il]o\\W?san[il]tar|d[il]sab)`) },
-  { kind: 'ordinario', pattern: new RegExp(`${ISEE}\\W{0,3}ord[il]nar[il]o|valore\\W{0,3}(de[il]{2}\\W?)?${ISEE}|(^|\\s)(ind[il]catore\\W{0,3})?${ISEE}\\W{0,3}(?=\\d|e\\s*\\d|$)`) },
+const SITUAZIONE = 'ind[il]cator[ec]\\W+(?:de[il]{1,2}[ae]\\W+)?s[il]tuaz[il]on[ec]\\W+';
+const LABELS: { label: Label; pattern: RegExp }[] = [
+  { label: 'isee', pattern: new RegExp(`${SITUAZIONE}econom[il]ca\\W+equ[il]valent[ec]|(?<![a-z0-9-])[il]s[ec][ec](?![a-z-])`, 'g') },
+  { label: 'ise', pattern: new RegExp(`${SITUAZIONE}econom[il]ca|(?<![a-z0-9])[il]s[ec](?![a-z])`, 'g') },
+  { label: 'isr', pattern: new RegExp(`${SITUAZIONE}redd[il]tual[ec]|(?<![a-z0-9])[il]sr(?![a-z])`, 'g') },
+  { label: 'isp', pattern: new RegExp(`${SITUAZIONE}patr[il]mon[il]al[ec]|(?<![a-z0-9])[il]sp(?![a-z])`, 'g') },
+  { label: 'scale', pattern: /scala\W+(?:d[il]\W+)?equ[il]valenz/g },
+];
+const QUALIFIERS: { indicator: Indicator; pattern: RegExp }[] = [
+  { indicator: 'ristretto', pattern: /r[il]stre[tl]{2}|r[il]do[tl]{2}/ },
+  { indicator: 'other', pattern: /m[il]norenn|un[il]vers|soc[il]o\W?san[il]tar|res[il]denz|corrent|dottorat|d[il]sab/ },
+  { indicator: 'ordinario', pattern: /ord[il]nar|standard/ },
 ];
 
-/** The labels on one line, in reading order, each with where it ends. */
-function labelsIn(folded: string): { kind: Indicator; start: number; end: number }[] {
-  const hits: { kind: Indicator; start: number; end: number }[] = [];
-  for (const { kind, pattern } of LABELS) {
-    const global = new RegExp(pattern.source, 'g');
-    for (const m of folded.matchAll(global)) {
-      const start = m.index!;
-      if (hits.some((h) => start < h.end && start + m[0].length > h.start)) continue;
-      hits.push({ kind, start, end: start + m[0].length });
-    }
-  }
-  return hits.sort((a, b) => a.start - b.start);
+interface Hit {
+  label: Label;
+  /** For an ISEE label: the indicator its own words name, null for a bare "ISEE". */
+  indicator: Indicator | null;
+  start: number;
+  end: number;
 }
 
 /**
- * A value sits after its label on the same line, or on the next line when the label stands alone
- * (a summary box); a row of labels over a row of values (a table header) pairs them by order.
+ * The labels on one line, in reading order. A parenthesis explains the label before it ("Indicatore
+ * della situazione economica (ISE)", "ISEE (ISE / scala di equivalenza)"), so it names nothing itself;
+ * an ISEE label's indicator is in the words that follow it, up to the next label.
  */
-function findIseeValues(text: Line[]): { ordinario: number | null; ristretto: number | null } {
-  const values: Partial<Record<Indicator, number>> = {};
-  const set = (kind: Indicator, value: number | undefined) => {
-    if (value !== undefined && values[kind] === undefined) values[kind] = value;
+function labelsIn(folded: string): Hit[] {
+  const words = folded.replace(/\([^()]*\)/g, (m) => ' '.repeat(m.length));
+  const hits: Hit[] = [];
+  for (const { label, pattern } of LABELS) {
+    for (const m of words.matchAll(pattern)) {
+      const start = m.index!;
+      if (hits.some((h) => start < h.end && start + m[0].length > h.start)) continue;
+      hits.push({ label, indicator: null, start, end: start + m[0].length });
+    }
+  }
+  hits.sort((a, b) => a.start - b.start);
+  hits.forEach((hit, k) => {
+    if (hit.label !== 'isee') return;
+    const qualifier = folded.slice(hit.start, hits[k + 1]?.start).split(/\d/)[0];
+    hit.indicator = QUALIFIERS.find((q) => q.pattern.test(qualifier))?.indicator ?? null;
+  });
+  return hits;
+}
+
+/** An equivalence scale: 1,57 · 2.04 · 1 (a single person). */
+const SCALE = /(?<![\d,.])([1-9])(?:\s?[,.;]\s?(\d{1,4})(?![\d,.]*\d)|(?=\s*$))/g;
+const scalesIn = (raw: string) => [...raw.matchAll(SCALE)].map((m) => ({ value: Number(`${m[1]}.${m[2] ?? '0'}`), index: m.index! }));
+
+interface IseeValues {
+  ordinario: number | null;
+  ristretto: number | null;
+  ise: number | null;
+  scale: number | null;
+}
+
+/**
+ * Each value is read from the line that names it: the ISEE from an ISEE line, never from the ISE, ISR,
+ * ISP or scale lines around it. A heading naming an indicator ("ISEE MINORENNI") says whose block the
+ * lines below are, until the next such heading; a bare "ISEE" line takes the indicator of its block
+ * (ordinario when there is none). A value sits after its label on the same line, or on the next line
+ * when the label stands alone (a summary box); a row of labels over a row of values (a table header)
+ * pairs them by order.
+ */
+function findIseeValues(text: Line[]): IseeValues {
+  const isee: Partial<Record<Indicator, number>> = {};
+  // ISE and scale of each block: the cross-check needs those of the ordinary ISEE.
+  const blocks: Partial<Record<Indicator, { ise?: number; scale?: number }>> = {};
+  let block: Indicator = 'ordinario';
+  const set = (hit: Hit, value: number) => {
+    if (hit.label === 'isee') {
+      isee[hit.indicator ?? block] ??= value;
+    } else if (hit.label === 'ise' || hit.label === 'scale') {
+      const own = (blocks[block] ??= {});
+      own[hit.label] ??= value;
+    }
   };
+  const valuesIn = (label: Label, raw: string) => (label === 'scale' ? scalesIn(raw) : amountsIn(raw));
+
   text.forEach((line, i) => {
-    const labels = labelsIn(line.folded);
-    if (labels.length === 0) return;
-    const amounts = amountsIn(line.raw);
+    const hits = labelsIn(line.folded);
+    if (hits.length === 0) return;
     // The line below, skipping a speck of noise OCR may have read between label and value.
     const next = /[\p{L}\d]{3}/u.test(text[i + 1]?.raw ?? '') ? text[i + 1] : text[i + 2];
-    const nextAmounts = next && labelsIn(next.folded).length === 0 ? amountsIn(next.raw) : [];
-    labels.forEach((label, k) => {
-      const until = labels[k + 1]?.start ?? Infinity;
-      const sameLine = amounts.find((a) => a.index >= label.end - 1 && a.index < until);
-      if (sameLine) return set(label.kind, sameLine.value);
-      if (amounts.length > 0) return;
-      if (nextAmounts.length === labels.length) return set(label.kind, nextAmounts[k].value);
+    const nextIsValues = next !== undefined && labelsIn(next.folded).length === 0;
+    let valued = false;
+    hits.forEach((hit, k) => {
+      const until = hits[k + 1]?.start ?? Infinity;
+      const sameLine = valuesIn(hit.label, line.raw).find((v) => v.index >= hit.end - 1 && v.index < until);
+      if (sameLine) return (valued = true), set(hit, sameLine.value);
+      if (amountsIn(line.raw).length > 0 || !nextIsValues) return;
+      const below = valuesIn(hit.label, next.raw);
+      if (hits.length > 1 && below.length === hits.length) return (valued = true), set(hit, below[k].value);
       // A label alone on its line: the value starts the next line.
-      if (labels.length === 1 && nextAmounts.length > 0 && startsLine(next.raw, nextAmounts[0].index)) set(label.kind, nextAmounts[0].value);
+      if (hits.length === 1 && below.length > 0 && startsLine(next.raw, below[0].index)) (valued = true), set(hit, below[0].value);
     });
+    // A heading: one ISEE label naming an indicator, with no value of its own.
+    if (!valued && hits.length === 1 && hits[0].indicator) block = hits[0].indicator;
   });
-  return { ordinario: values.ordinario ?? null, ristretto: values.ristretto ?? null };
+  const ordinary = blocks.ordinario ?? {};
+  return { ordinario: isee.ordinario ?? null, ristretto: isee.ristretto ?? null, ise: ordinary.ise ?? null, scale: ordinary.scale ?? null };
+}
+
+/**
+ * INPS computes ISEE = ISE / scala di equivalenza and prints it rounded to the cent. Two cents cover the
+ * rounding of ISE and ISEE (the scale has two decimals, at least 1); a misread digit, even a cent, does not
+ * pass. Null when ISE or the scale is missing.
+ */
+export function iseeCoherent(isee: number | null, ise: number | null | undefined, scale: number | null | undefined): boolean | null {
+  if (isee === null || ise == null || scale == null || scale <= 0) return null;
+  return Math.abs(ise / scale - isee) <= 0.02;
 }
 
 /** Nothing but symbols (€, |, :) before `index`: the value opens its line. */
@@ -259,19 +335,26 @@ function withoutDoubledCharacter(candidate: string): string | null {
 // --- Omissions ------------------------------------------------------------------------------------
 
 const OMISSIONS = /om[il]ss[il]on|d[il]fform[il]t/;
-const NONE_FOUND = /non\s+(sono\s+)?(state\s+)?(r[il]levat|r[il]scontrat|presenti)|non\s+r[il]sultano|nessun[ao]?\s+(om[il]ss|d[il]ff)|assenza\s+d[il]/;
+// The box's answer when there are none: "NESSUNA", "assenti", "non rilevate", "non sono state rilevate
+// omissioni…", "non risultano…". Anything else it says (PRESENTI, a list, "sono state rilevate…") is a notice.
+const NONE_FOUND = /nessun|assent|assenza|non\s+(sono\s+)?(stat[ei]\s+)?(r[il]levat|r[il]scontrat|present|emers|segnalat|ev[il]denz)|non\s+r[il]sult|^\W*(no|nulla|niente)\W*$/;
+// A sentence about omissions in general ("eventuali omissioni … sono riportate a pagina 2"), not the answer.
+const HYPOTHETICAL = /eventual|qualora|in\s+caso\s+d|in\s+presenza\s+d/;
+// The words of the box's title: a line with nothing else is a heading, the answer is on the next line.
+const TITLE_WORDS = /om[il]ss[il]on[il]|d[il]fform[il]ta|\be\/o\b|\b[eo]\b|[^a-z]/g;
 // A line that starts another part of the attestation ends the notice.
 const SECTION = /^(pag[il]na|pag\.|[il]s[ec]|[il]sr|[il]sp|protocollo|data|f[il]rma|quadro|s[ec]z[il]one|nucleo|scala|[il]nd[il]cator|valor[ec]|[il]l\s+present[ec]\s+attestaz)/;
 
 /** The omissions/discrepancies notice as the attestation words it; null when it says there are none. */
 function findOmissions(text: Line[]): string | null {
-  const at = text.findIndex((l) => OMISSIONS.test(l.folded));
+  const at = text.findIndex((l) => OMISSIONS.test(l.folded) && !HYPOTHETICAL.test(l.folded));
   if (at < 0) return null;
   const heading = text[at];
-  const headingOnly = heading.raw.length <= 40;
-  if (NONE_FOUND.test(heading.folded) || (headingOnly && text[at + 1] && NONE_FOUND.test(text[at + 1].folded))) return null;
+  const titleOnly = heading.folded.replace(TITLE_WORDS, '') === '';
+  const answer = titleOnly ? text[at + 1] : heading;
+  if (answer && NONE_FOUND.test(answer.folded)) return null;
 
-  const notice = headingOnly ? [] : [heading.raw];
+  const notice = titleOnly ? [] : [heading.raw];
   for (let i = at + 1; i < text.length && notice.length < 8; i++) {
     if (SECTION.test(text[i].folded) || labelsIn(text[i].folded).length > 0) break;
     notice.push(text[i].raw);

@@ -8,6 +8,14 @@ export const iseeExtractionSchema = z.object({
   protocollo: z.string().nullable(),
   iseeOrdinario: z.number().nullable(),
   iseeRistretto: z.number().nullable(),
+  /** ISE and equivalence scale of the ordinary ISEE (absent on readings stored before they were read). */
+  ise: z.number().nullish(),
+  scalaEquivalenza: z.number().nullish(),
+  /**
+   * Whether ISEE ordinario = ISE / scala (INPS rounds to the cent): null when ISE or the scale was not
+   * read. False means the values read do not agree: the operator must check the document.
+   */
+  coherent: z.boolean().nullish(),
   dataRilascio: z.string().nullable(),
   dataFine: z.string().nullable(),
   fiscalCodes: z.array(z.string()),
@@ -18,6 +26,9 @@ export const iseeExtractionSchema = z.object({
   source: z.enum(['pdf-text', 'ocr', 'textract']),
 });
 export type IseeExtraction = z.output<typeof iseeExtractionSchema>;
+
+/** What the verify page tells the operator about a reading whose ISEE is not ISE / scala di equivalenza. */
+export const incoherentValuesWarning = 'Valori non coerenti: ISEE diverso da ISE / scala di equivalenza';
 
 /** PENDING while the reading runs (the verify page shows 'Elaborazione valore ISEE...'). */
 export const extractionStatuses = ['PENDING', 'DONE', 'FAILED', 'NONE'] as const;

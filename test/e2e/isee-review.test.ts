@@ -43,6 +43,10 @@ async function openReview() {
   await operator.getByRole('heading', { level: 1, name: 'Verifica ISEE' }).waitFor();
 }
 
+/** What the verify page shows beside a term of 'Dati letti dal documento'. */
+const readValue = async (term: string) =>
+  ((await operator.locator('dt', { hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd[1]').textContent()) ?? '').trim();
+
 describe('a citizen’s ISEE, from upload to review', () => {
   it('the citizen uploads an attestation PDF and sees the waiting banner', async () => {
     await citizen.goto(`${appUrl()}/caricamento_ISEE`);
@@ -54,7 +58,8 @@ describe('a citizen’s ISEE, from upload to review', () => {
     await screenshot(citizen, 'isee-citizen-upload-errors');
     await expectAccessible(citizen);
 
-    const pdf = await attestationPdf({ fullName: 'Maria Rossi', fiscalCode: 'RSSMRA85C52H501N', protocol, value: '12.345,67' });
+    // 19.382,70 / 1,57 = 12.345,67: ISE, scale and ISEE agree.
+    const pdf = await attestationPdf({ fullName: 'Maria Rossi', fiscalCode: 'RSSMRA85C52H501N', protocol, value: '12.345,67', ise: '19.382,70', scale: '1,57' });
     await uploadAsCitizen({ name: 'attestazione-isee.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) }, '12345,67');
     await citizen.getByText('ISEE in attesa di validazione').waitFor();
     await citizen.getByText(/non è possibile iscriversi ai bandi/).first().waitFor();
@@ -81,6 +86,11 @@ describe('a citizen’s ISEE, from upload to review', () => {
     if (await read.isVisible().catch(() => false) || (await read.waitFor({ timeout: 20_000 }).then(() => true).catch(() => false))) {
       await expect.poll(() => operator.getByTestId('fiscal-code-check').textContent()).toContain('presente nel documento');
       await operator.getByText(protocol).waitFor();
+      // What the document says, and that ISEE = ISE / scala di equivalenza.
+      expect(await readValue('ISE')).toMatch(/^19\.382,70\s€$/);
+      expect(await readValue('Scala di equivalenza')).toBe('1,57');
+      expect(await readValue('ISEE ordinario')).toMatch(/^12\.345,67\s€ ✔ pari a ISE \/ scala$/);
+      expect(await operator.getByText(/valori non coerenti/i).count()).toBe(0);
       await read.click();
       expect(await value.inputValue()).toBe('12345,67');
       await screenshot(operator, 'isee-verify-read');
@@ -103,6 +113,29 @@ describe('a citizen’s ISEE, from upload to review', () => {
     expect(await citizen.getByText('ISEE in attesa di validazione').count()).toBe(0);
     expect(await citizen.getByText('ISEE rifiutato').count()).toBe(0);
     expect(await citizen.getByText('ISEE non caricato').count()).toBe(0);
+  });
+
+  it('an attestation whose ISEE is not ISE / scale is flagged, and its value is not proposed', async () => {
+    // 25.000,00 / 1,57 = 15.923,57, not the 12.345,67 printed: an edited document (or a misread one).
+    const pdf = await attestationPdf({ fullName: 'Maria Rossi', fiscalCode: 'RSSMRA85C52H501N', protocol, value: '12.345,67', ise: '25.000,00', scale: '1,57' });
+    await uploadAsCitizen({ name: 'attestazione-modificata.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) }, '9000');
+    await openReview();
+    await operator.getByRole('button', { name: 'Copia valore' }).waitFor({ timeout: 20_000 });
+    await operator.getByText(/valori non coerenti: ISEE diverso da ISE \/ scala di equivalenza/i).waitFor();
+    expect(await readValue('ISE')).toMatch(/^25\.000,00\s€$/);
+    expect(await readValue('ISEE ordinario')).toMatch(/^12\.345,67\s€$/);
+    expect(await operator.getByTestId('coherence-check').count()).toBe(0);
+    // The declared value stays the citizen's until the operator copies or types another on purpose.
+    expect(await operator.getByLabel('Valore dichiarato (€)').inputValue()).toBe('9000,00');
+    // The cookie bar would cover the values in the picture.
+    const cookies = operator.getByRole('button', { name: 'Ho capito' });
+    if (await cookies.isVisible()) await cookies.click();
+    await screenshot(operator, 'isee-verify-incoherent');
+    await expectAccessible(operator);
+    await operator.getByRole('button', { name: 'Rifiuta' }).click();
+    const dialog = operator.getByRole('dialog', { name: 'Rifiuto ISEE' });
+    await dialog.getByRole('button', { name: 'Conferma' }).click();
+    await operator.waitForURL(`${appUrl()}/lista_isee`);
   });
 
   it('a photographed ISEE refused by the operator shows the refused banner', async () => {

@@ -5,8 +5,8 @@ import { uploadWithTicket } from './files.ts';
 
 type Client = Awaited<ReturnType<typeof as>>;
 
-/** A one-page INPS-like attestation with the given fiscal code, protocol and ISEE ordinario. */
-export async function attestationPdf(input: { fullName: string; fiscalCode: string; protocol: string; value: string; year?: number }) {
+/** A one-page INPS-like attestation with the given fiscal code, protocol and ISEE ordinario (and, if given, ISE and scale). */
+export async function attestationPdf(input: { fullName: string; fiscalCode: string; protocol: string; value: string; year?: number; ise?: string; scale?: string }) {
   const year = input.year ?? new Date().getFullYear();
   const pdf = await PDFDocument.create();
   const page = pdf.addPage([595, 842]);
@@ -21,6 +21,8 @@ export async function attestationPdf(input: { fullName: string; fiscalCode: stri
     `Valida fino al: 31/12/${year}`,
     'Nucleo familiare',
     `${input.fullName.toUpperCase()}   ${input.fiscalCode}   Dichiarante`,
+    ...(input.ise ? [`Indicatore della situazione economica (ISE): ${input.ise} euro`] : []),
+    ...(input.scale ? [`Valore della scala di equivalenza: ${input.scale}`] : []),
     `ISEE ordinario: ${input.value} euro`,
     `ISEE ristretto: ${input.value} euro`,
     'Non sono presenti omissioni/difformità.',

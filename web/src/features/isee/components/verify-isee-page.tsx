@@ -1,5 +1,6 @@
 import { Button, Card, Flex, Heading, Loader, Text } from '@aws-amplify/ui-react';
 import { iseeDecisionSchema, iseeMessages, type Isee } from '@domain/isee';
+import { incoherentValuesWarning } from '@domain/isee-extraction';
 import { formatEuro } from '@domain/money';
 import { fieldErrors } from '@domain/validation';
 import { useEffect, useState } from 'react';
@@ -16,6 +17,8 @@ import { DocumentViewer } from './document-viewer';
 
 const POLL_MS = 2000;
 const percent = new Intl.NumberFormat('it-IT', { style: 'percent', maximumFractionDigits: 0 });
+const scale = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+const euroOrDash = (value: number | null | undefined) => (value === null || value === undefined ? '—' : formatEuro(value));
 
 /** Where the review pages live: under /lista_isee or under the user record. */
 export const reviewBase = (pathname: string) => (pathname.toLowerCase().startsWith('/lista_utenti') ? '/lista_utenti/dati_utente' : '');
@@ -62,6 +65,8 @@ function Review({ isee }: { isee: Isee }) {
   const decide = useDecideIsee();
   const extraction = isee.extraction;
   const fiscalCodeFound = extraction ? extraction.fiscalCodes.includes(isee.user.fiscalCode) : null;
+  // ISEE ≠ ISE / scala: the value read is shown, never proposed; the operator copies or types it on purpose.
+  const incoherent = extraction?.coherent === false;
   const { pathname } = useLocation();
   const back = reviewBase(pathname) ? `/lista_utenti/dati_utente?citizen=${encodeURIComponent(isee.userId)}` : '/lista_isee';
 
@@ -137,16 +142,43 @@ function Review({ isee }: { isee: Isee }) {
                 <dd>{extraction.protocollo ?? '—'}</dd>
                 <dt>Scadenza</dt>
                 <dd>{formatDay(extraction.dataFine)}</dd>
+                <dt>ISE</dt>
+                <dd>{euroOrDash(extraction.ise)}</dd>
+                <dt>Scala di equivalenza</dt>
+                <dd>{extraction.scalaEquivalenza == null ? '—' : scale.format(extraction.scalaEquivalenza)}</dd>
                 <dt>ISEE ordinario</dt>
-                <dd>{extraction.iseeOrdinario === null ? '—' : formatEuro(extraction.iseeOrdinario)}</dd>
+                <dd>
+                  {euroOrDash(extraction.iseeOrdinario)}{' '}
+                  {extraction.coherent === true && (
+                    <span className="check--ok" data-testid="coherence-check">
+                      <span aria-hidden="true">✔</span> pari a ISE / scala
+                    </span>
+                  )}
+                </dd>
                 <dt>ISEE ristretto</dt>
-                <dd>{extraction.iseeRistretto === null ? '—' : formatEuro(extraction.iseeRistretto)}</dd>
+                <dd>{euroOrDash(extraction.iseeRistretto)}</dd>
                 <dt>Affidabilità</dt>
                 <dd>{percent.format(extraction.confidence)}</dd>
               </dl>
+              {incoherent && (
+                <div id="coherence-warning">
+                  <PageAlert
+                    variation="error"
+                    heading={incoherentValuesWarning}
+                    message="Controlla ISE, scala di equivalenza e ISEE sul documento prima di copiare o digitare il valore dichiarato."
+                    autoHideMs={null}
+                    isDismissible={false}
+                  />
+                </div>
+              )}
               {extraction.omissionsNotice && <PageAlert variation="warning" heading="Omissioni o difformità" message={extraction.omissionsNotice} autoHideMs={null} isDismissible={false} />}
               <Flex>
-                <Button size="small" isDisabled={extraction.iseeOrdinario === null} onClick={() => { setValue(valueToText(extraction.iseeOrdinario)); setValueError(undefined); }}>
+                <Button
+                  size="small"
+                  isDisabled={extraction.iseeOrdinario === null}
+                  aria-describedby={incoherent ? 'coherence-warning' : undefined}
+                  onClick={() => { setValue(valueToText(extraction.iseeOrdinario)); setValueError(undefined); }}
+                >
                   Copia valore
                 </Button>
               </Flex>
