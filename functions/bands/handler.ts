@@ -2,9 +2,10 @@ import { ConflictError, NotFoundError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import { recordAudit } from '../adapters/audit-log.ts';
 import { resourceHandler } from '../http/handler.ts';
+import { bandRoutes } from './routes.ts';
 import * as bands from './repository.ts';
 
-export const handler = resourceHandler('bands', {
+export const handler = resourceHandler(bandRoutes, {
   listBands: ({ query }) => bands.listBands(query),
 
   getBand: async ({ params }) => (await bands.getBand(params.id)) ?? Promise.reject(new NotFoundError(messages.band.notFound)),

@@ -5,6 +5,7 @@ import { fileMessages } from '../domain/files.ts';
 import { messages } from '../domain/messages.ts';
 import { recordAudit } from '../adapters/audit-log.ts';
 import { resourceHandler } from '../http/handler.ts';
+import { callRoutes } from './routes.ts';
 import { getBand } from '../bands/repository.ts';
 import { getService } from '../services/repository.ts';
 import * as calls from './repository.ts';
@@ -61,7 +62,7 @@ async function save(record: CallRecord, previous: CallRecord | null, newFiles: S
   }
 }
 
-export const handler = resourceHandler('calls', {
+export const handler = resourceHandler(callRoutes, {
   listCalls: ({ query }) => calls.listCalls(query, CALLS_PAGE_SIZE),
 
   listServiceCalls: async ({ params, query }) => {

@@ -8,8 +8,8 @@ import { DomainError, ForbiddenError, NotFoundError, PayloadTooLargeError, Unaut
 import { fill, messages } from '../domain/messages.ts';
 import { actorFromClaims, type Actor } from '../domain/roles.ts';
 import { parseOrThrow } from '../domain/validation.ts';
-import { routeByKey, type OperationsOf, type Resource, type RouteDef } from '../routes.ts';
 import { logger, metrics, tracer } from './observability.ts';
+import { routeKey, type RouteDef } from './route.ts';
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 
@@ -46,13 +46,16 @@ interface State {
 type ApiContext = Context & { api: State };
 const stateOf = (request: { context: Context }): State => (request.context as ApiContext).api;
 
-/** Finds the route this event was sent to: API Gateway (and the local server) put it in routeKey. */
-const findRoute: MiddlewareObj<ApiEvent> = {
-  before: (request) => {
-    const route = routeByKey.get(request.event.routeKey);
-    if (!route) throw new NotFoundError();
-    (request.context as ApiContext).api = { route, actor: null, input: { params: {}, query: {}, body: undefined } };
-  },
+/** Finds the route this event was sent to, among the function's own: API Gateway (and the local server) put it in routeKey. */
+const findRoute = (routes: readonly RouteDef[]): MiddlewareObj<ApiEvent> => {
+  const routeByKey = new Map(routes.map((route) => [routeKey(route), route]));
+  return {
+    before: (request) => {
+      const route = routeByKey.get(request.event.routeKey);
+      if (!route) throw new NotFoundError();
+      (request.context as ApiContext).api = { route, actor: null, input: { params: {}, query: {}, body: undefined } };
+    },
+  };
 };
 
 /** The token was verified by the JWT authorizer; here the role is derived and checked against the route. */
@@ -120,13 +123,14 @@ const problemResponses: MiddlewareObj<ApiEvent> = {
 };
 
 /**
- * Builds the Lambda handler of one resource: it dispatches on the routeKey to the operation of that
- * route, after finding, authorizing and validating the request as the route table says.
+ * Builds the Lambda handler of one resource from its own routes (functions/<resource>/routes.ts, so the
+ * bundle carries no other resource's schemas): it dispatches on the routeKey to the operation of that
+ * route, after finding, authorizing and validating the request as the route says.
  */
-export function resourceHandler<R extends Resource>(_resource: R, operations: Record<OperationsOf<R>, Operation>) {
+export function resourceHandler<const T extends readonly RouteDef[]>(routes: T, operations: Record<T[number]['operationId'], Operation>) {
   const dispatch = async (event: ApiEvent, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     const state = (context as ApiContext).api;
-    const operation = operations[state.route.operationId as OperationsOf<R>];
+    const operation = operations[state.route.operationId as T[number]['operationId']];
     if (!operation) throw new NotFoundError();
     metrics.addDimension('operation', state.route.operationId);
     metrics.addMetric('Request', MetricUnit.Count, 1);
@@ -148,7 +152,7 @@ export function resourceHandler<R extends Resource>(_resource: R, operations: Re
     .use(logMetrics(metrics))
     .use(captureLambdaHandler(tracer))
     .use(problemResponses)
-    .use(findRoute)
+    .use(findRoute(routes))
     .use(authorize)
     .use(parseAndValidate);
 }

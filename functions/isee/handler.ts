@@ -5,6 +5,7 @@ import { iseeMessages } from '../domain/isee.ts';
 import { iseeDocumentKey } from '../domain/isee-extraction.ts';
 import { userMessages } from '../domain/users.ts';
 import { resourceHandler } from '../http/handler.ts';
+import { iseeRoutes } from './routes.ts';
 import { ensureCitizen, findUserIdByFiscalCode } from '../users/citizens.ts';
 import { getUserItem } from '../users/repository.ts';
 import * as isee from './repository.ts';
@@ -18,7 +19,7 @@ const userSummary = (user: Record<string, any>) => ({
 
 const requireUser = async (id: string) => (await getUserItem(id)) ?? Promise.reject(new NotFoundError(userMessages.notFound));
 
-export const handler = resourceHandler('isee', {
+export const handler = resourceHandler(iseeRoutes, {
   listIseesToVerify: ({ query }) => isee.listIseesToVerify(query),
 
   countIseesToVerify: async () => ({ count: await isee.countIseesToVerify() }),

@@ -2,6 +2,7 @@ import { ForbiddenError, NotFoundError } from '../domain/errors.ts';
 import type { Me } from '../domain/profile.ts';
 import { missingProfileFields, userMessages } from '../domain/users.ts';
 import { resourceHandler } from '../http/handler.ts';
+import { profileRoutes } from './routes.ts';
 import { ensureCitizen } from '../users/citizens.ts';
 import { getUserItem, toUser, updateUserFields } from '../users/repository.ts';
 
@@ -12,7 +13,7 @@ async function ownRecord(actor: Parameters<typeof ensureCitizen>[0]) {
   return item;
 }
 
-export const handler = resourceHandler('profile', {
+export const handler = resourceHandler(profileRoutes, {
   /**
    * Who is signed in. A citizen's first call creates their record from the token (first sign-in), and
    * the answer says whether the profile is complete: the portal asks to complete it until it is.

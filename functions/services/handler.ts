@@ -2,9 +2,10 @@ import { ConflictError, NotFoundError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import { recordAudit } from '../adapters/audit-log.ts';
 import { resourceHandler } from '../http/handler.ts';
+import { serviceRoutes } from './routes.ts';
 import * as services from './repository.ts';
 
-export const handler = resourceHandler('services', {
+export const handler = resourceHandler(serviceRoutes, {
   listServices: ({ query }) => services.listServices(query),
 
   getService: async ({ params }) =>

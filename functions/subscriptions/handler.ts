@@ -4,6 +4,7 @@ import { messages } from '../domain/messages.ts';
 import { SUBSCRIPTIONS_PAGE_SIZE, USER_RECORD_SUBSCRIPTIONS_PAGE_SIZE, parseSubscriptionId, subscriptionId, type SubscribeInput, type Subscription } from '../domain/subscriptions.ts';
 import { recordAudit } from '../adapters/audit-log.ts';
 import { resourceHandler } from '../http/handler.ts';
+import { subscriptionRoutes } from './routes.ts';
 import { claimFiles, deleteFiles, linkFiles } from '../calls/files.ts';
 import { getCall } from '../calls/repository.ts';
 import { hasValidatedIsee } from '../isee/repository.ts';
@@ -18,7 +19,7 @@ const withLinks = async (record: SubscriptionRecord): Promise<Subscription> => (
   subscriptionFiles: await linkFiles(record.files),
 });
 
-export const handler = resourceHandler('subscriptions', {
+export const handler = resourceHandler(subscriptionRoutes, {
   /** A citizen asks to join an OPEN call, with up to 5 files. Every refusal is a 400 (or 404) and writes nothing. */
   subscribe: async ({ params, body, actor }) => {
     const input = body as SubscribeInput;

@@ -2,11 +2,12 @@ import { recordAudit } from '../adapters/audit-log.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import { userMessages, type UserState } from '../domain/users.ts';
 import { resourceHandler } from '../http/handler.ts';
+import { userRoutes } from './routes.ts';
 import * as users from './repository.ts';
 
 const notFound = () => new NotFoundError(userMessages.notFound);
 
-export const handler = resourceHandler('users', {
+export const handler = resourceHandler(userRoutes, {
   searchUsers: ({ query }) => users.searchUsers(query),
 
   countLoadedUsers: async () => ({ count: await users.countLoadedUsers() }),
