@@ -5,6 +5,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { ValidationError } from '../domain/errors.ts';
 import { fileTypeOf } from '../domain/file-signature.ts';
 import { MAX_FILE_BYTES, fileMessages, isAcceptedType, type UploadRequest, type UploadTicket } from '../domain/files.ts';
+import { tracer } from '../http/observability.ts';
 
 /**
  * Files live in S3 (the local stand-in is s3rver), never in DynamoDB. The browser uploads straight to the
@@ -20,12 +21,15 @@ const requireEnv = (name: string) => {
 };
 export const documentsBucket = requireEnv('DOCUMENTS_BUCKET');
 
-export const s3 = new S3Client({
-  endpoint: process.env.S3_ENDPOINT || undefined,
-  forcePathStyle: !!process.env.S3_ENDPOINT,
-  requestChecksumCalculation: 'WHEN_REQUIRED',
-  responseChecksumValidation: 'WHEN_REQUIRED',
-});
+/** Every call is a subsegment of the function's X-Ray trace. */
+export const s3 = tracer.captureAWSv3Client(
+  new S3Client({
+    endpoint: process.env.S3_ENDPOINT || undefined,
+    forcePathStyle: !!process.env.S3_ENDPOINT,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  }),
+);
 
 const UPLOAD_TTL_SECONDS = 300;
 /** Links to read a file live this long: enough to open it, too short to share. */

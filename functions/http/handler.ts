@@ -123,6 +123,22 @@ const problemResponses: MiddlewareObj<ApiEvent> = {
 };
 
 /**
+ * One `Request` metric per invocation, answered or refused, with the operation as a dimension of this
+ * invocation only (`service`, from POWERTOOLS_SERVICE_NAME, is the default one), and one `ServerError`
+ * more for a 5xx. logMetrics publishes them after this step and clears the operation for the next
+ * invocation: every invocation has metrics to publish, and adds its dimension once.
+ */
+const requestMetrics: MiddlewareObj<ApiEvent, APIGatewayProxyStructuredResultV2> = {
+  after: (request) => countRequest(request),
+  onError: (request) => countRequest(request),
+};
+function countRequest(request: { context: Context; response: APIGatewayProxyStructuredResultV2 | null | undefined }) {
+  metrics.addDimension('operation', (request.context as ApiContext).api?.route.operationId ?? 'unknown');
+  metrics.addMetric('Request', MetricUnit.Count, 1);
+  if ((request.response?.statusCode ?? 500) >= 500) metrics.addMetric('ServerError', MetricUnit.Count, 1);
+}
+
+/**
  * Builds the Lambda handler of one resource from its own routes (functions/<resource>/routes.ts, so the
  * bundle carries no other resource's schemas): it dispatches on the routeKey to the operation of that
  * route, after finding, authorizing and validating the request as the route says.
@@ -132,8 +148,6 @@ export function resourceHandler<const T extends readonly RouteDef[]>(routes: T, 
     const state = (context as ApiContext).api;
     const operation = operations[state.route.operationId as T[number]['operationId']];
     if (!operation) throw new NotFoundError();
-    metrics.addDimension('operation', state.route.operationId);
-    metrics.addMetric('Request', MetricUnit.Count, 1);
     const outcome = await operation({ ...state.input, actor: state.actor, route: state.route, event } as ApiRequest);
     const result: ApiResult =
       outcome && typeof outcome === 'object' && RESULT in outcome ? (outcome as Record<symbol, ApiResult>)[RESULT] : { body: outcome };
@@ -150,6 +164,7 @@ export function resourceHandler<const T extends readonly RouteDef[]>(routes: T, 
   return middy(dispatch)
     .use(injectLambdaContext(logger))
     .use(logMetrics(metrics))
+    .use(requestMetrics)
     .use(captureLambdaHandler(tracer))
     .use(problemResponses)
     .use(findRoute(routes))
