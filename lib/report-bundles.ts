@@ -1,7 +1,7 @@
 /**
  * Size of each Lambda bundle of the portal, and the time a fresh Node process takes to import it. As a
  * script (`npm run report:bundles [-- --runs 10]`) it synthesizes the app into a temporary folder, with
- * a placeholder web app, and prints function → size of index.mjs → median import time.
+ * a placeholder web app, and prints function → size of index.mjs → median import time (wall and CPU).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
@@ -68,18 +68,39 @@ export function runNextToBundle(dir: string, script: string, env: Record<string,
 }
 
 const timeImport = `
-  const start = performance.now();
+  const wall = performance.now();
+  const cpu = process.cpuUsage();
   await import('./index.mjs');
-  console.log(performance.now() - start);`;
+  const { user, system } = process.cpuUsage(cpu);
+  console.log(JSON.stringify({ wall: performance.now() - wall, cpu: (user + system) / 1000 }));`;
 
-/** Median, over `runs` fresh processes, of the milliseconds `await import('./index.mjs')` takes. */
-export function importMillis(dir: string, runs = 10): number {
-  const times = Array.from({ length: runs }, () => {
-    const result = runNextToBundle(dir, timeImport);
-    if (result.status !== 0) throw new Error(`${dir}: ${result.stderr}`);
-    return Number(result.stdout.trim().split('\n').pop());
-  }).sort((a, b) => a - b);
-  return runs % 2 ? times[(runs - 1) / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
+export interface ImportTime {
+  /** Milliseconds `await import('./index.mjs')` takes in a fresh Node process: median of the runs. */
+  wall: number;
+  /** The CPU milliseconds of that import (median): steadier than wall time on a busy machine. */
+  cpu: number;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/**
+ * Import time of each bundle folder, over `runs` rounds: every round imports each bundle once, so a
+ * busy moment of the machine weighs on all of them alike.
+ */
+export function importTimes(dirs: string[], runs = 10): ImportTime[] {
+  const samples = dirs.map(() => [] as { wall: number; cpu: number }[]);
+  for (let round = 0; round < runs; round++) {
+    dirs.forEach((dir, i) => {
+      const result = runNextToBundle(dir, timeImport);
+      if (result.status !== 0) throw new Error(`${dir}: ${result.stderr}`);
+      samples[i].push(JSON.parse(result.stdout.trim().split('\n').pop()!));
+    });
+  }
+  return samples.map((runs) => ({ wall: median(runs.map((r) => r.wall)), cpu: median(runs.map((r) => r.cpu)) }));
 }
 
 function main() {
@@ -88,12 +109,15 @@ function main() {
   const portal = scratchApp();
   try {
     portal.app.synth();
-    const rows = portalFunctions(portal.app).map((fn) => {
-      const dir = bundleDir(portal.app, fn);
-      return [fn.node.path, kilobytes(statSync(path.join(dir, 'index.mjs')).size), runs > 0 ? `${importMillis(dir, runs).toFixed(0)} ms` : '-'];
+    const functions = portalFunctions(portal.app);
+    const dirs = functions.map((fn) => bundleDir(portal.app, fn));
+    const times = runs > 0 ? importTimes(dirs, runs) : [];
+    console.log(`| function | minified | import, wall (median of ${runs}) | import, CPU (median) |\n|---|--:|--:|--:|`);
+    functions.forEach((fn, i) => {
+      const size = kilobytes(statSync(path.join(dirs[i], 'index.mjs')).size);
+      const time = times[i] ? [`${times[i].wall.toFixed(0)} ms`, `${times[i].cpu.toFixed(0)} ms`] : ['-', '-'];
+      console.log(`| ${[fn.node.path, size, ...time].join(' | ')} |`);
     });
-    console.log(`| function | minified | import (median of ${runs}) |\n|---|--:|--:|`);
-    for (const row of rows) console.log(`| ${row.join(' | ')} |`);
   } finally {
     portal.dispose();
   }
