@@ -1,4 +1,4 @@
-import middy, { type MiddlewareObj } from '@middy/core';
+import middy, { type MiddlewareObj, type Request } from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
@@ -128,15 +128,12 @@ const problemResponses: MiddlewareObj<ApiEvent> = {
  * more for a 5xx. logMetrics publishes them after this step and clears the operation for the next
  * invocation: every invocation has metrics to publish, and adds its dimension once.
  */
-const requestMetrics: MiddlewareObj<ApiEvent, APIGatewayProxyStructuredResultV2> = {
-  after: (request) => countRequest(request),
-  onError: (request) => countRequest(request),
-};
-function countRequest(request: { context: Context; response: APIGatewayProxyStructuredResultV2 | null | undefined }) {
+const countRequest = (request: Request<ApiEvent, APIGatewayProxyStructuredResultV2>) => {
   metrics.addDimension('operation', (request.context as ApiContext).api?.route.operationId ?? 'unknown');
   metrics.addMetric('Request', MetricUnit.Count, 1);
   if ((request.response?.statusCode ?? 500) >= 500) metrics.addMetric('ServerError', MetricUnit.Count, 1);
-}
+};
+const requestMetrics: MiddlewareObj<ApiEvent, APIGatewayProxyStructuredResultV2> = { after: countRequest, onError: countRequest };
 
 /**
  * Builds the Lambda handler of one resource from its own routes (functions/<resource>/routes.ts, so the
