@@ -66,6 +66,7 @@ export class AuthStack extends Stack {
       entry: 'functions/auth/pre-token-generation.ts',
       serviceName: 'auth',
       description: 'Copies the fiscal code and the working entity into the access token',
+      powertools: false,
     });
     this.userPool.addTrigger(
       cognito.UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG,

@@ -41,7 +41,7 @@ export class IseeExtraction extends Construct {
 
     this.readFunction = new PortalFunction(this, 'ReadAttestation', {
       entry: 'functions/isee-extraction/read-handler.ts',
-      serviceName: 'isee-extraction',
+      serviceName: 'isee-extraction-read',
       description: 'ISEE: reads the attestation text from Textract and parses it',
       timeout: Duration.seconds(60),
     });
@@ -53,7 +53,7 @@ export class IseeExtraction extends Construct {
 
     this.writeFunction = new PortalFunction(this, 'WriteExtraction', {
       entry: 'functions/isee-extraction/write-handler.ts',
-      serviceName: 'isee-extraction',
+      serviceName: 'isee-extraction-write',
       description: 'ISEE: writes the reading (or its failure) onto the ISEE item',
     });
     // One conditional UpdateItem on the ISEE item: no read, no other write.

@@ -1,12 +1,14 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { table as tableKeys } from '../functions/adapters/table.ts';
 import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
@@ -18,12 +20,39 @@ export type DataAccess = 'R' | 'RW';
 export interface PortalFunctionProps {
   /** The handler module, relative to the repository root, exporting `handler`. */
   entry: string;
-  /** POWERTOOLS_SERVICE_NAME: the resource the function serves. */
+  /** POWERTOOLS_SERVICE_NAME: the function's own name in its logs, metrics and traces (e.g. its resource). */
   serviceName: string;
   description?: string;
   environment?: Record<string, string>;
   /** Default 10 s: an API request. Background steps (the ISEE reading) may need longer. */
   timeout?: Duration;
+  /**
+   * Default true: Powertools (logger, metrics, tracer and the X-Ray SDK) comes from the Powertools layer
+   * instead of the bundle. False for a function that imports no Powertools package (the token trigger).
+   */
+  powertools?: boolean;
+}
+
+/** The Powertools version the code is tested with: the one installed from package-lock.json. */
+export const powertoolsVersion: string = JSON.parse(
+  readFileSync(path.join(repoRoot, 'node_modules/@aws-lambda-powertools/logger/package.json'), 'utf8'),
+).version;
+
+/**
+ * AWS publishes, in every commercial region, the ARN of the Powertools layer of each version
+ * (arn:aws:lambda:<region>:094274105915:layer:AWSLambdaPowertoolsTypeScriptV2:<layer version>) as a
+ * public SSM parameter: CloudFormation resolves it at deploy time, so the layer is always the version
+ * of node_modules, in the stack's own region (eu-south-1).
+ */
+export const powertoolsLayerParameter = `/aws/service/powertools/typescript/generic/all/${powertoolsVersion}`;
+
+function powertoolsLayer(scope: Construct): lambda.ILayerVersion {
+  const stack = Stack.of(scope);
+  const existing = stack.node.tryFindChild('PowertoolsLayer') as lambda.ILayerVersion | undefined;
+  return (
+    existing ??
+    lambda.LayerVersion.fromLayerVersionArn(stack, 'PowertoolsLayer', ssm.StringParameter.valueForStringParameter(stack, powertoolsLayerParameter))
+  );
 }
 
 /** ESM bundles may still hold CommonJS code that calls require(): give it one. */
@@ -32,9 +61,10 @@ const requireShim =
 
 /**
  * Every Lambda of the portal: Node.js 22 on arm64, an ESM bundle built by the local esbuild (never
- * Docker), X-Ray tracing, its own log group with a retention, and a role holding nothing but what the
- * bind helpers grant. The helpers set the environment variable and the grant together, so a function
- * cannot know a resource it may not touch, or touch one it does not know.
+ * Docker) next to the Powertools layer, X-Ray tracing, its own service name (POWERTOOLS_SERVICE_NAME),
+ * its own log group with a retention, and a role holding nothing but what the bind helpers grant. The
+ * helpers set the environment variable and the grant together, so a function cannot know a resource it
+ * may not touch, or touch one it does not know.
  */
 export class PortalFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: PortalFunctionProps) {
@@ -43,6 +73,7 @@ export class PortalFunction extends NodejsFunction {
     // policy (logs on every log group of the account): this one may write to its own log group only.
     const role = new iam.Role(scope, `${id}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     logGroup.grantWrite(role);
+    const powertools = props.powertools ?? true;
 
     super(scope, id, {
       entry: path.join(repoRoot, props.entry),
@@ -57,6 +88,7 @@ export class PortalFunction extends NodejsFunction {
       tracing: lambda.Tracing.ACTIVE,
       logGroup,
       role,
+      layers: powertools ? [powertoolsLayer(scope)] : undefined,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: props.serviceName,
@@ -73,7 +105,8 @@ export class PortalFunction extends NodejsFunction {
         // The map still points at file and line; leaving the sources out keeps the package small.
         sourcesContent: false,
         mainFields: ['module', 'main'],
-        externalModules: ['@aws-sdk/*'],
+        // The Lambda runtime has the AWS SDK; the Powertools layer has Powertools and the X-Ray SDK.
+        externalModules: powertools ? ['@aws-sdk/*', '@aws-lambda-powertools/*'] : ['@aws-sdk/*'],
         banner: requireShim,
         logLevel: LogLevel.WARNING,
       },

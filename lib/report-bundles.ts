@@ -1,14 +1,18 @@
 /**
- * Size of each Lambda bundle of the portal. As a script (`npx tsx lib/report-bundles.ts`) it synthesizes
- * the app into a temporary folder, with a placeholder web app, and prints function → size of index.mjs.
+ * Size of each Lambda bundle of the portal, and the time a fresh Node process takes to import it. As a
+ * script (`npm run report:bundles [-- --runs 10]`) it synthesizes the app into a temporary folder, with
+ * a placeholder web app, and prints function → size of index.mjs → median import time (wall and CPU).
  */
-import { statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import type { Stage } from 'aws-cdk-lib';
 import type { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import type { IConstruct } from 'constructs';
-import { PortalFunction } from './portal-function.ts';
+import { PortalFunction, repoRoot } from './portal-function.ts';
 import { scratchApp } from './scratch-app.ts';
 
 export interface BundleSize {
@@ -17,26 +21,103 @@ export interface BundleSize {
   bytes: number;
 }
 
+const portalFunctions = (root: IConstruct) => root.node.findAll().filter((c): c is PortalFunction => c instanceof PortalFunction);
+
+/** The folder `app.synth()` wrote a function's bundle (index.mjs and its map) into. */
+export const bundleDir = (root: Pick<Stage, 'outdir'>, fn: PortalFunction) =>
+  path.join(root.outdir, (fn.node.findChild('Code') as Asset).assetPath);
+
 /** The index.mjs of every PortalFunction under `root`, read from the assembly `app.synth()` wrote. */
 export function bundleSizes(root: IConstruct & Pick<Stage, 'outdir'>): BundleSize[] {
-  return root.node
-    .findAll()
-    .filter((c): c is PortalFunction => c instanceof PortalFunction)
-    .map((fn) => {
-      const code = fn.node.findChild('Code') as Asset;
-      return { function: fn.node.path, bytes: statSync(path.join(root.outdir, code.assetPath, 'index.mjs')).size };
-    });
+  return portalFunctions(root).map((fn) => ({
+    function: fn.node.path,
+    bytes: statSync(path.join(bundleDir(root, fn), 'index.mjs')).size,
+  }));
 }
 
 export const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
+/** What the Lambda runtime (or CDK) gives every function; enough for every bundle's cold start. */
+export const bundleEnv = {
+  TABLE_NAME: 'portale-test',
+  DOCUMENTS_BUCKET: 'portale-documents-test',
+  EXPORTS_BUCKET: 'portale-exports-test',
+  AWS_REGION: 'eu-south-1',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  POWERTOOLS_DEV: 'false',
+};
+
+/**
+ * Runs `script` (an ES module body) in a fresh Node process next to a copy of the bundle, as the Lambda
+ * runtime would load it: what the bundle leaves external (@aws-sdk/*, the Powertools layer's packages)
+ * resolves from the repository's node_modules, as it does from the runtime's and the layer's.
+ */
+export function runNextToBundle(dir: string, script: string, env: Record<string, string | undefined> = {}) {
+  const work = mkdtempSync(path.join(os.tmpdir(), 'portale-bundle-'));
+  try {
+    for (const file of ['index.mjs', 'index.mjs.map']) copyFileSync(path.join(dir, file), path.join(work, file));
+    symlinkSync(path.join(repoRoot, 'node_modules'), path.join(work, 'node_modules'));
+    return spawnSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], {
+      cwd: work,
+      encoding: 'utf8',
+      env: { ...process.env, ...bundleEnv, ...env },
+    });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const timeImport = `
+  const wall = performance.now();
+  const cpu = process.cpuUsage();
+  await import('./index.mjs');
+  const { user, system } = process.cpuUsage(cpu);
+  console.log(JSON.stringify({ wall: performance.now() - wall, cpu: (user + system) / 1000 }));`;
+
+export interface ImportTime {
+  /** Milliseconds `await import('./index.mjs')` takes in a fresh Node process: median of the runs. */
+  wall: number;
+  /** The CPU milliseconds of that import (median): steadier than wall time on a busy machine. */
+  cpu: number;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/**
+ * Import time of each bundle folder, over `runs` rounds: every round imports each bundle once, so a
+ * busy moment of the machine weighs on all of them alike.
+ */
+export function importTimes(dirs: string[], runs = 10): ImportTime[] {
+  const samples = dirs.map(() => [] as { wall: number; cpu: number }[]);
+  for (let round = 0; round < runs; round++) {
+    dirs.forEach((dir, i) => {
+      const result = runNextToBundle(dir, timeImport);
+      if (result.status !== 0) throw new Error(`${dir}: ${result.stderr}`);
+      samples[i].push(JSON.parse(result.stdout.trim().split('\n').pop()!));
+    });
+  }
+  return samples.map((runs) => ({ wall: median(runs.map((r) => r.wall)), cpu: median(runs.map((r) => r.cpu)) }));
+}
+
 function main() {
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' } } });
+  const runs = Number(values.runs);
   const portal = scratchApp();
   try {
     portal.app.synth();
-    const sizes = bundleSizes(portal.app);
-    const width = Math.max(...sizes.map((s) => s.function.length));
-    for (const size of sizes) console.log(`${size.function.padEnd(width)}  ${kilobytes(size.bytes).padStart(10)}`);
+    const functions = portalFunctions(portal.app);
+    const dirs = functions.map((fn) => bundleDir(portal.app, fn));
+    const times = runs > 0 ? importTimes(dirs, runs) : [];
+    console.log(`| function | minified | import, wall (median of ${runs}) | import, CPU (median) |\n|---|--:|--:|--:|`);
+    functions.forEach((fn, i) => {
+      const size = kilobytes(statSync(path.join(dirs[i], 'index.mjs')).size);
+      const time = times[i] ? [`${times[i].wall.toFixed(0)} ms`, `${times[i].cpu.toFixed(0)} ms`] : ['-', '-'];
+      console.log(`| ${[fn.node.path, size, ...time].join(' | ')} |`);
+    });
   } finally {
     portal.dispose();
   }

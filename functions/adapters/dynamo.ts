@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@a
 import { ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
+import { tracer } from '../http/observability.ts';
 
 const requireEnv = (name: string): string => {
   const value = process.env[name];
@@ -13,8 +14,9 @@ const requireEnv = (name: string): string => {
 /** Fails at cold start, not on the first request, when the function is not bound to its table. */
 export const tableName = requireEnv('TABLE_NAME');
 
+/** Every call is a subsegment of the function's X-Ray trace. */
 export const documentClient = DynamoDBDocumentClient.from(
-  new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT || undefined }),
+  tracer.captureAWSv3Client(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT || undefined })),
   { marshallOptions: { removeUndefinedValues: true } },
 );
 

@@ -2,9 +2,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { fileTypeFromBuffer } from 'file-type';
 import { ValidationError } from '../domain/errors.ts';
+import { fileTypeOf } from '../domain/file-signature.ts';
 import { MAX_FILE_BYTES, fileMessages, isAcceptedType, type UploadRequest, type UploadTicket } from '../domain/files.ts';
+import { tracer } from '../http/observability.ts';
 import type { ClaimedFile, FileStore } from './ports.ts';
 
 /**
@@ -21,12 +22,15 @@ const requireEnv = (name: string) => {
 };
 export const documentsBucket = requireEnv('DOCUMENTS_BUCKET');
 
-export const s3 = new S3Client({
-  endpoint: process.env.S3_ENDPOINT || undefined,
-  forcePathStyle: !!process.env.S3_ENDPOINT,
-  requestChecksumCalculation: 'WHEN_REQUIRED',
-  responseChecksumValidation: 'WHEN_REQUIRED',
-});
+/** Every call is a subsegment of the function's X-Ray trace. */
+export const s3 = tracer.captureAWSv3Client(
+  new S3Client({
+    endpoint: process.env.S3_ENDPOINT || undefined,
+    forcePathStyle: !!process.env.S3_ENDPOINT,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  }),
+);
 
 const UPLOAD_TTL_SECONDS = 300;
 /** Links to read a file live this long: enough to open it, too short to share. */
@@ -72,22 +76,21 @@ export async function claimUpload(ownerSub: string, uploadKey: string, finalKey:
   if (size === 0) throw await refuse(fileMessages.empty);
   if (size > MAX_FILE_BYTES) throw await refuse(fileMessages.tooLarge);
 
-  const head = await s3.send(new GetObjectCommand({ Bucket: documentsBucket, Key: uploadKey, Range: 'bytes=0-4099' }));
-  const bytes = await head.Body!.transformToByteArray();
-  const detected = await fileTypeFromBuffer(bytes);
-  if (!isAcceptedType(detected?.mime)) throw await refuse(fileMessages.unsupported);
+  const head = await s3.send(new GetObjectCommand({ Bucket: documentsBucket, Key: uploadKey, Range: 'bytes=0-15' }));
+  const contentType = fileTypeOf(await head.Body!.transformToByteArray());
+  if (!contentType || !isAcceptedType(contentType)) throw await refuse(fileMessages.unsupported);
 
   await s3.send(
     new CopyObjectCommand({
       Bucket: documentsBucket,
       Key: finalKey,
       CopySource: `${documentsBucket}/${encodeURIComponent(uploadKey).replace(/%2F/g, '/')}`,
-      ContentType: detected!.mime,
+      ContentType: contentType,
       MetadataDirective: 'REPLACE',
     }),
   );
   await s3.send(new DeleteObjectCommand({ Bucket: documentsBucket, Key: uploadKey }));
-  return { key: finalKey, contentType: detected!.mime, size };
+  return { key: finalKey, contentType, size };
 }
 
 /** A short-lived link that opens the file in the browser (inline), named as the user named it. */

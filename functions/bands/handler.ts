@@ -5,10 +5,11 @@ import { resourceHandler } from '../http/handler.ts';
 import * as callRepository from '../calls/repository.ts';
 import * as bandRepository from './repository.ts';
 import { makeBandUseCases } from './use-cases.ts';
+import { bandRoutes } from './routes.ts';
 
 const bands = makeBandUseCases({ bands: bandRepository, calls: callRepository, audit: dynamoAuditLog, clock: systemClock, ids: randomUUID });
 
-export const handler = resourceHandler('bands', {
+export const handler = resourceHandler(bandRoutes, {
   listBands: ({ query }) => bands.listBands(query),
   getBand: ({ params }) => bands.getBand(params.id),
   createBand: ({ body, actor }) => bands.createBand(body, actor!),

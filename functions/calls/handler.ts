@@ -8,6 +8,7 @@ import * as serviceRepository from '../services/repository.ts';
 import * as subscriptionRepository from '../subscriptions/repository.ts';
 import * as callRepository from './repository.ts';
 import { makeCallUseCases } from './use-cases.ts';
+import { callRoutes } from './routes.ts';
 
 const calls = makeCallUseCases({
   calls: callRepository,
@@ -20,7 +21,7 @@ const calls = makeCallUseCases({
   ids: randomUUID,
 });
 
-export const handler = resourceHandler('calls', {
+export const handler = resourceHandler(callRoutes, {
   listCalls: ({ query }) => calls.listCalls(query),
   listServiceCalls: ({ params, query }) => calls.listServiceCalls(params.id, query),
   getCall: ({ params }) => calls.getCall(params.id),

@@ -1,4 +1,4 @@
-import middy, { type MiddlewareObj } from '@middy/core';
+import middy, { type MiddlewareObj, type Request } from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
@@ -8,8 +8,8 @@ import { DomainError, ForbiddenError, NotFoundError, PayloadTooLargeError, Unaut
 import { fill, messages } from '../domain/messages.ts';
 import { actorFromClaims, type Actor } from '../domain/roles.ts';
 import { parseOrThrow } from '../domain/validation.ts';
-import { routeByKey, type OperationsOf, type Resource, type RouteDef } from '../routes.ts';
 import { logger, metrics, tracer } from './observability.ts';
+import { routeKey, type RouteDef } from './route.ts';
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 
@@ -46,13 +46,16 @@ interface State {
 type ApiContext = Context & { api: State };
 const stateOf = (request: { context: Context }): State => (request.context as ApiContext).api;
 
-/** Finds the route this event was sent to: API Gateway (and the local server) put it in routeKey. */
-const findRoute: MiddlewareObj<ApiEvent> = {
-  before: (request) => {
-    const route = routeByKey.get(request.event.routeKey);
-    if (!route) throw new NotFoundError();
-    (request.context as ApiContext).api = { route, actor: null, input: { params: {}, query: {}, body: undefined } };
-  },
+/** Finds the route this event was sent to, among the function's own: API Gateway (and the local server) put it in routeKey. */
+const findRoute = (routes: readonly RouteDef[]): MiddlewareObj<ApiEvent> => {
+  const routeByKey = new Map(routes.map((route) => [routeKey(route), route]));
+  return {
+    before: (request) => {
+      const route = routeByKey.get(request.event.routeKey);
+      if (!route) throw new NotFoundError();
+      (request.context as ApiContext).api = { route, actor: null, input: { params: {}, query: {}, body: undefined } };
+    },
+  };
 };
 
 /** The token was verified by the JWT authorizer; here the role is derived and checked against the route. */
@@ -120,16 +123,28 @@ const problemResponses: MiddlewareObj<ApiEvent> = {
 };
 
 /**
- * Builds the Lambda handler of one resource: it dispatches on the routeKey to the operation of that
- * route, after finding, authorizing and validating the request as the route table says.
+ * One `Request` metric per invocation, answered or refused, with the operation as a dimension of this
+ * invocation only (`service`, from POWERTOOLS_SERVICE_NAME, is the default one), and one `ServerError`
+ * more for a 5xx. logMetrics publishes them after this step and clears the operation for the next
+ * invocation: every invocation has metrics to publish, and adds its dimension once.
  */
-export function resourceHandler<R extends Resource>(_resource: R, operations: Record<OperationsOf<R>, Operation>) {
+const countRequest = (request: Request<ApiEvent, APIGatewayProxyStructuredResultV2>) => {
+  metrics.addDimension('operation', (request.context as ApiContext).api?.route.operationId ?? 'unknown');
+  metrics.addMetric('Request', MetricUnit.Count, 1);
+  if ((request.response?.statusCode ?? 500) >= 500) metrics.addMetric('ServerError', MetricUnit.Count, 1);
+};
+const requestMetrics: MiddlewareObj<ApiEvent, APIGatewayProxyStructuredResultV2> = { after: countRequest, onError: countRequest };
+
+/**
+ * Builds the Lambda handler of one resource from its own routes (functions/<resource>/routes.ts, so the
+ * bundle carries no other resource's schemas): it dispatches on the routeKey to the operation of that
+ * route, after finding, authorizing and validating the request as the route says.
+ */
+export function resourceHandler<const T extends readonly RouteDef[]>(routes: T, operations: Record<T[number]['operationId'], Operation>) {
   const dispatch = async (event: ApiEvent, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     const state = (context as ApiContext).api;
-    const operation = operations[state.route.operationId as OperationsOf<R>];
+    const operation = operations[state.route.operationId as T[number]['operationId']];
     if (!operation) throw new NotFoundError();
-    metrics.addDimension('operation', state.route.operationId);
-    metrics.addMetric('Request', MetricUnit.Count, 1);
     const outcome = await operation({ ...state.input, actor: state.actor, route: state.route, event } as ApiRequest);
     const result: ApiResult =
       outcome && typeof outcome === 'object' && RESULT in outcome ? (outcome as Record<symbol, ApiResult>)[RESULT] : { body: outcome };
@@ -146,9 +161,10 @@ export function resourceHandler<R extends Resource>(_resource: R, operations: Re
   return middy(dispatch)
     .use(injectLambdaContext(logger))
     .use(logMetrics(metrics))
+    .use(requestMetrics)
     .use(captureLambdaHandler(tracer))
     .use(problemResponses)
-    .use(findRoute)
+    .use(findRoute(routes))
     .use(authorize)
     .use(parseAndValidate);
 }

@@ -7,6 +7,7 @@ import * as userRepository from '../users/repository.ts';
 import { makeEnsureCitizen } from '../users/use-cases.ts';
 import * as iseeRepository from './repository.ts';
 import { makeIseeUseCases } from './use-cases.ts';
+import { iseeRoutes } from './routes.ts';
 
 /** Exported for the demo data (lib/local/demo-users.ts), which records its ISEE the way the API does. */
 export const isee = makeIseeUseCases({
@@ -19,7 +20,7 @@ export const isee = makeIseeUseCases({
   ids: randomUUID,
 });
 
-export const handler = resourceHandler('isee', {
+export const handler = resourceHandler(iseeRoutes, {
   listIseesToVerify: ({ query }) => isee.listIseesToVerify(query),
   countIseesToVerify: () => isee.countIseesToVerify(),
   getIsee: ({ params, actor }) => isee.getIsee(params.id, actor!),

@@ -4,6 +4,7 @@ import { resourceHandler } from '../http/handler.ts';
 import * as userRepository from '../users/repository.ts';
 import { makeEnsureCitizen } from '../users/use-cases.ts';
 import { makeProfileUseCases } from './use-cases.ts';
+import { profileRoutes } from './routes.ts';
 
 const profile = makeProfileUseCases({
   users: userRepository,
@@ -11,7 +12,7 @@ const profile = makeProfileUseCases({
   clock: systemClock,
 });
 
-export const handler = resourceHandler('profile', {
+export const handler = resourceHandler(profileRoutes, {
   getMe: ({ actor }) => profile.getMe(actor!),
   getProfile: ({ actor }) => profile.getProfile(actor!),
   updateProfile: ({ actor, body }) => profile.updateProfile(body, actor!),

@@ -5,10 +5,11 @@ import { resourceHandler } from '../http/handler.ts';
 import * as callRepository from '../calls/repository.ts';
 import * as serviceRepository from './repository.ts';
 import { makeServiceUseCases } from './use-cases.ts';
+import { serviceRoutes } from './routes.ts';
 
 const services = makeServiceUseCases({ services: serviceRepository, calls: callRepository, audit: dynamoAuditLog, clock: systemClock, ids: randomUUID });
 
-export const handler = resourceHandler('services', {
+export const handler = resourceHandler(serviceRoutes, {
   listServices: ({ query }) => services.listServices(query),
   getService: ({ params }) => services.getService(params.id),
   createService: ({ body, actor }) => services.createService(body, actor!),

@@ -9,6 +9,7 @@ import * as userRepository from '../users/repository.ts';
 import { makeEnsureCitizen } from '../users/use-cases.ts';
 import * as subscriptionRepository from './repository.ts';
 import { makeSubscriptionUseCases } from './use-cases.ts';
+import { subscriptionRoutes } from './routes.ts';
 
 const subscriptions = makeSubscriptionUseCases({
   subscriptions: subscriptionRepository,
@@ -22,7 +23,7 @@ const subscriptions = makeSubscriptionUseCases({
   ids: randomUUID,
 });
 
-export const handler = resourceHandler('subscriptions', {
+export const handler = resourceHandler(subscriptionRoutes, {
   subscribe: ({ params, body, actor }) => subscriptions.subscribe(params.id, body, actor!),
   getMySubscription: ({ params, actor }) => subscriptions.getMySubscription(params.id, actor!),
   listMySubscriptions: ({ query, actor }) => subscriptions.listMySubscriptions(query, actor!),

@@ -6,6 +6,7 @@ import * as iseeRepository from '../isee/repository.ts';
 import * as subscriptionRepository from '../subscriptions/repository.ts';
 import * as userRepository from './repository.ts';
 import { makeUserUseCases } from './use-cases.ts';
+import { userRoutes } from './routes.ts';
 
 const users = makeUserUseCases({
   users: userRepository,
@@ -16,7 +17,7 @@ const users = makeUserUseCases({
   ids: randomUUID,
 });
 
-export const handler = resourceHandler('users', {
+export const handler = resourceHandler(userRoutes, {
   searchUsers: ({ query }) => users.searchUsers(query),
   countLoadedUsers: () => users.countLoadedUsers(),
   getUser: ({ params }) => users.getUser(params.id),

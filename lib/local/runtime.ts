@@ -56,6 +56,8 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
       S3_ENDPOINT: s3Endpoint,
       DOCUMENTS_BUCKET: BUCKETS.documents,
       EXPORTS_BUCKET: BUCKETS.exports,
+      // In the cloud each function has its own service name; here one process runs them all.
+      POWERTOOLS_SERVICE_NAME: 'portale-local',
       POWERTOOLS_METRICS_DISABLED: 'true',
       POWERTOOLS_TRACE_ENABLED: 'false',
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',

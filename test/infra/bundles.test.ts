@@ -1,17 +1,16 @@
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
-import type { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resources } from '../../functions/routes.ts';
-import { PortalFunction, repoRoot } from '../../lib/portal-function.ts';
-import { bundleSizes, kilobytes, type BundleSize } from '../../lib/report-bundles.ts';
+import { PortalFunction, powertoolsLayerParameter, powertoolsVersion, repoRoot } from '../../lib/portal-function.ts';
+import { bundleDir, bundleSizes, kilobytes, runNextToBundle as run, type BundleSize } from '../../lib/report-bundles.ts';
 import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
 
-const LIMIT_BYTES = 1.5 * 1024 * 1024;
+/** design.md §6: each Lambda carries only its own resource. */
+const LIMIT_BYTES = 150 * 1024;
 
 let portal: ScratchApp;
 let sizes: BundleSize[];
@@ -25,29 +24,26 @@ beforeAll(() => {
 afterAll(() => portal.dispose());
 
 const functions = () => portal.app.node.findAll().filter((c): c is PortalFunction => c instanceof PortalFunction);
-const bundleOf = (fn: PortalFunction) =>
-  readFileSync(path.join(portal.app.outdir, (fn.node.findChild('Code') as Asset).assetPath, 'index.mjs'), 'utf8');
+const bundleOf = (fn: PortalFunction) => readFileSync(path.join(bundleDir(portal.app, fn), 'index.mjs'), 'utf8');
+/** The CloudFormation parameters the function's layers come from. */
+function layersOf(fn: PortalFunction) {
+  const stack = Stack.of(fn);
+  const refs = (stack.resolve((fn.node.defaultChild as CfnFunction).layers) ?? []) as { Ref: string }[];
+  const parameters = Template.fromStack(stack).toJSON().Parameters;
+  return refs.map(({ Ref }) => parameters[Ref]);
+}
+const environmentOf = (fn: PortalFunction) =>
+  ((Stack.of(fn).resolve((fn.node.defaultChild as CfnFunction).environment) as { variables?: Record<string, unknown> } | undefined)?.variables ?? {});
 
 /**
- * Runs `script` (an ES module body) next to a copy of the bundle, as the Lambda runtime would load it:
- * @aws-sdk/* resolves from the repository's node_modules, as it does from the runtime's.
+ * Runs `script` (an ES module body) in a fresh Node process next to a copy of the bundle, as the Lambda
+ * runtime would load it (@aws-sdk/* and the layer's packages resolve from node_modules), and returns
+ * the JSON of its last line of output.
  */
-function runNextToBundle(fn: PortalFunction, script: string) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'portale-bundle-'));
-  try {
-    const assetDir = path.join(portal.app.outdir, (fn.node.findChild('Code') as Asset).assetPath);
-    for (const file of ['index.mjs', 'index.mjs.map']) copyFileSync(path.join(assetDir, file), path.join(dir, file));
-    symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'));
-    const result = spawnSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], {
-      cwd: dir,
-      encoding: 'utf8',
-      env: { ...process.env, TABLE_NAME: 'portale-test', DOCUMENTS_BUCKET: 'portale-documents-test', AWS_REGION: 'eu-south-1', POWERTOOLS_DEV: 'false' },
-    });
-    expect(result.status, `${fn.node.path}: ${result.stderr}`).toBe(0);
-    return JSON.parse(result.stdout.trim().split('\n').pop()!);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+function runNextToBundle(fn: PortalFunction, script: string, env: Record<string, string> = {}) {
+  const result = run(bundleDir(portal.app, fn), script, env);
+  expect(result.status, `${fn.node.path}: ${result.stderr}`).toBe(0);
+  return JSON.parse(result.stdout.trim().split('\n').pop()!);
 }
 
 const invoke = (event: object) => `
@@ -81,7 +77,7 @@ describe('Lambda bundles', () => {
     );
   });
 
-  it('keeps every bundle under 1.5 MB minified', () => {
+  it('keeps every bundle under 150 KB minified', () => {
     for (const { function: name, bytes } of sizes) expect(bytes, `${name}: ${kilobytes(bytes)}`).toBeLessThan(LIMIT_BYTES);
   });
 
@@ -100,14 +96,55 @@ describe('Lambda bundles', () => {
     for (const fn of functions()) expect(bundleOf(fn), fn.node.path).not.toContain('DynamoDB_20120810');
   });
 
+  it('leaves Powertools and the X-Ray SDK to the Powertools layer of the installed version', () => {
+    for (const name of ['logger', 'metrics', 'tracer']) {
+      const installed = JSON.parse(readFileSync(path.join(repoRoot, `node_modules/@aws-lambda-powertools/${name}/package.json`), 'utf8'));
+      expect(installed.version, name).toBe(powertoolsVersion);
+    }
+    for (const fn of functions()) {
+      const code = bundleOf(fn);
+      if (fn === portal.auth.node.findChild('PreTokenGeneration')) {
+        expect(layersOf(fn), 'the token trigger uses no Powertools').toEqual([]);
+        continue;
+      }
+      // The layer's ARN is the public SSM parameter of this Powertools version, resolved at deploy time.
+      expect(layersOf(fn), fn.node.path).toEqual([{ Type: 'AWS::SSM::Parameter::Value<String>', Default: powertoolsLayerParameter }]);
+      expect(code, fn.node.path).toMatch(/from"@aws-lambda-powertools\/(logger|tracer)/);
+      // Strings of the X-Ray SDK's and of the logger's own code: present only if they were bundled.
+      expect(code, fn.node.path).not.toContain('AWS_XRAY_CONTEXT_MISSING');
+      expect(code, fn.node.path).not.toContain('POWERTOOLS_LOGGER_LOG_EVENT');
+    }
+  });
+
   it('binds the table to every function whose code reads TABLE_NAME (it fails at cold start otherwise)', () => {
     for (const fn of functions()) {
       const readsTable = bundleOf(fn).includes('TABLE_NAME');
-      const env = Stack.of(fn).resolve((fn.node.defaultChild as CfnFunction).environment) as
-        | { variables?: Record<string, unknown> }
-        | undefined;
-      expect(Boolean(env?.variables?.TABLE_NAME), fn.node.path).toBe(readsTable);
+      expect(Boolean(environmentOf(fn).TABLE_NAME), fn.node.path).toBe(readsTable);
     }
+  });
+
+  it("gives each function its own service name, which its logs and metrics carry, with no metric warning", () => {
+    const names = functions().map((fn) => environmentOf(fn).POWERTOOLS_SERVICE_NAME);
+    expect(new Set(names).size).toBe(names.length);
+
+    const profile = portal.api.functions.profile;
+    const env = { ...environmentOf(profile), POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_TRACE_ENABLED: 'false' } as Record<string, string>;
+    expect(env.POWERTOOLS_SERVICE_NAME).toBe('profile');
+    const claims = { sub: 'abc', 'cognito:groups': '[OPERATOR]', given_name: 'Mario', family_name: 'Rossi' };
+    const twoRequests = `
+      const { handler } = await import('./index.mjs');
+      const context = () => ({ functionName: 'profile', awsRequestId: crypto.randomUUID(), getRemainingTimeInMillis: () => 10000 });
+      for (const event of [${JSON.stringify(apiEvent('GET /api/me', claims))}, ${JSON.stringify(apiEvent('GET /api/me'))}]) await handler(event, context());
+      console.log('{}');`;
+    const result = run(bundleDir(portal.app, profile), twoRequests, env);
+    expect(result.status, result.stderr).toBe(0);
+    const output = `${result.stdout}\n${result.stderr}`;
+    expect(output).not.toMatch(/has already been added|No application metrics to publish/);
+    const metrics = result.stdout.split('\n').filter((line) => line.includes('"_aws"')).map((line) => JSON.parse(line));
+    expect(metrics.map(({ service, operation, Request }) => ({ service, operation, Request }))).toEqual([
+      { service: 'profile', operation: 'getMe', Request: 1 },
+      { service: 'profile', operation: 'getMe', Request: 1 },
+    ]);
   });
 
   it('load as ES modules on Node and export the handler (the table functions included)', () => {

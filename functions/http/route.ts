@@ -1,0 +1,28 @@
+import type * as z from 'zod';
+import type { Role } from '../domain/roles.ts';
+import type { Resource } from '../routes.ts';
+
+/** 'public': no token needed; 'signed-in': any role; otherwise the roles allowed. */
+export type Access = 'public' | 'signed-in' | readonly Role[];
+
+/** One API route: each resource lists its own in functions/<resource>/routes.ts. */
+export interface RouteDef<R extends Resource = Resource> {
+  operationId: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  resource: R;
+  access: Access;
+  summary: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** Largest JSON body accepted, in bytes (default 64 KiB). */
+  maxBodyBytes?: number;
+  status: 200 | 201 | 204;
+  response?: z.ZodType;
+}
+
+export const OPERATOR: readonly Role[] = ['OPERATOR'];
+
+/** The routeKey API Gateway puts in every event: "GET /api/bands/{id}". */
+export const routeKey = (route: Pick<RouteDef, 'method' | 'path'>) => `${route.method} ${route.path}`;
