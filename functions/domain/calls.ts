@@ -111,11 +111,11 @@ export const remainingCallFiles = (attached: number) => Math.max(0, MAX_CALL_FIL
 
 /**
  * Where an operator may move a call (the spec leaves the rules open): a call is prepared, opened, closed
- * and archived; a closed call may be opened again; an archived one is final. Keeping the state (an edit of
- * the other fields) is always allowed.
+ * and archived; a draft never opened may be archived at once; a closed call may be opened again; an
+ * archived one is final. Keeping the state (an edit of the other fields) is always allowed.
  */
 export const callTransitions: Record<CallStateValue, readonly CallStateValue[]> = {
-  [CallState.CREATE]: [CallState.CREATE, CallState.OPEN],
+  [CallState.CREATE]: [CallState.CREATE, CallState.OPEN, CallState.ARCHIVED],
   [CallState.OPEN]: [CallState.OPEN, CallState.CLOSED],
   [CallState.CLOSED]: [CallState.CLOSED, CallState.OPEN, CallState.ARCHIVED],
   [CallState.ARCHIVED]: [CallState.ARCHIVED],

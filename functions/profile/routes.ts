@@ -1,5 +1,6 @@
 import { meSchema } from '../domain/profile.ts';
-import { profileUpdateSchema, userSchema } from '../domain/users.ts';
+import { profileUpdateSchema } from '../domain/user-input.ts';
+import { userSchema } from '../domain/users.ts';
 import { type RouteDef } from '../http/route.ts';
 
 /** Profile of whoever is signed in: the routes of the profile function (the full table is functions/routes.ts). */

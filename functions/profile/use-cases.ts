@@ -1,7 +1,8 @@
 import { ForbiddenError, NotFoundError } from '../domain/errors.ts';
 import type { Me } from '../domain/profile.ts';
 import type { Actor } from '../domain/roles.ts';
-import { missingProfileFields, toUser, userMessages, type ProfileUpdateInput, type User } from '../domain/users.ts';
+import type { ProfileUpdateInput } from '../domain/user-input.ts';
+import { missingProfileFields, toUser, userMessages, type User } from '../domain/users.ts';
 import type { Clock } from '../adapters/ports.ts';
 import type { EnsureCitizen, UserRepository } from '../users/use-cases.ts';
 

@@ -5,12 +5,12 @@ import {
   normalisePhone,
   normaliseSearchText,
   type LastIsee,
-  type NewUserInput,
   type User,
   type UserSearch,
   type UserState,
   toUser,
 } from '../domain/users.ts';
+import type { NewUserInput } from '../domain/user-input.ts';
 import type { Page } from '../domain/validation.ts';
 import { countUnder, decodeCursor, documentClient, encodeCursor, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';

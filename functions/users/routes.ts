@@ -1,5 +1,6 @@
 import { idParamsSchema, pageOf } from '../domain/validation.ts';
-import { countSchema, newUserSchema, userSchema, userSearchSchema, userStatusSchema, userUpdateSchema } from '../domain/users.ts';
+import { newUserSchema, userUpdateSchema } from '../domain/user-input.ts';
+import { countSchema, userSchema, userSearchSchema, userStatusSchema } from '../domain/users.ts';
 import { OPERATOR, type RouteDef } from '../http/route.ts';
 
 /** Users (operators; delegates read only): the routes of the users function (the full table is functions/routes.ts). */

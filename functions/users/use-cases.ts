@@ -5,12 +5,11 @@ import {
   assertUserDeletable,
   userMessages,
   userStateAfterToggle,
-  type NewUserInput,
   type User,
   type UserSearch,
-  type UserUpdateInput,
   toUser,
 } from '../domain/users.ts';
+import type { NewUserInput, UserUpdateInput } from '../domain/user-input.ts';
 import type { Page } from '../domain/validation.ts';
 import type { AuditLog, Clock, IdGenerator } from '../adapters/ports.ts';
 import type { StoredUser, UserChanges, UserRecord } from './repository.ts';

@@ -1,6 +1,6 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { NewUserInput } from '../../functions/domain/users.ts';
+import type { NewUserInput } from '../../functions/domain/user-input.ts';
 import { iseeDocumentKey } from '../../functions/domain/isee-extraction.ts';
 
 /**

@@ -39,8 +39,8 @@ describe('call rules', () => {
 
 describe('call state transitions', () => {
   const allowed = (from: number) => [0, 1, 2, 3].filter((to) => canMoveCall(from, to));
-  it('prepares, opens, closes and archives a call; a closed call may reopen; an archived one is final', () => {
-    expect(allowed(0)).toEqual([0, 1]);
+  it('prepares, opens, closes and archives a call; a draft may be archived; a closed call may reopen; an archived one is final', () => {
+    expect(allowed(0)).toEqual([0, 1, 3]);
     expect(allowed(1)).toEqual([1, 2]);
     expect(allowed(2)).toEqual([1, 2, 3]);
     expect(allowed(3)).toEqual([3]);

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { NewUserInput } from '../../functions/domain/users.ts';
+import type { NewUserInput } from '../../functions/domain/user-input.ts';
 import { actors, portal, type Portal } from '../support/in-memory.ts';
 
 const ettore: NewUserInput = {

@@ -1,5 +1,5 @@
 import { bandLabel } from '@domain/bands';
-import { callInputSchema, callStateLabels, callUpdateSchema, defaultCallName, remainingCallFiles, type Call, type CallInput, type CallUpdate } from '@domain/calls';
+import { callInputSchema, callStateLabels, canMoveCall, callUpdateSchema, defaultCallName, remainingCallFiles, type Call, type CallInput, type CallUpdate } from '@domain/calls';
 import { fileMessages } from '@domain/files';
 import { fieldErrors } from '@domain/validation';
 import { Button, CheckboxField, Flex, SelectField, Text, TextField } from '@aws-amplify/ui-react';
@@ -186,7 +186,9 @@ export function CallForm({ mode, initialValues, attached, save, onSaved, backTo 
           />
           {mode === 'edit' && (
             <SelectField name="state" label="Stato" isRequired value={values.state} hasError={Boolean(errors.state)} errorMessage={errors.state} onChange={(event) => setField('state', event.target.value)}>
-              {Object.entries(callStateLabels).map(([value, label]) => (
+              {Object.entries(callStateLabels)
+                .filter(([value]) => canMoveCall(Number(initialValues.state), Number(value)))
+                .map(([value, label]) => (
                 <option key={value} value={value}>
                   {label}
                 </option>

@@ -1,4 +1,5 @@
-import type { User, UserUpdateInput } from '@domain/users';
+import type { UserUpdateInput } from '@domain/user-input';
+import type { User } from '@domain/users';
 import { api } from '@/lib/api';
 
 /** PUT /api/users/{id}: the operator's edit of a user, answers the saved user. */

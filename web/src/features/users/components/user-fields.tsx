@@ -1,5 +1,6 @@
 import { Flex, SelectField, TextField } from '@aws-amplify/ui-react';
-import { countryOptions, municipi, provinceOptions } from '@domain/users';
+import { countryOptions, provinceOptions } from '@domain/user-input';
+import { municipi } from '@domain/users';
 import { readOnlyFieldProps } from '@/components/form-fields';
 import type { UserField, UserFormErrors, UserFormValues } from '../utils/user-form';
 

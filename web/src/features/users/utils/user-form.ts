@@ -1,4 +1,5 @@
-import { DEFAULT_NATION, newUserSchema, profileUpdateSchema, userUpdateSchema, type User } from '@domain/users';
+import { newUserSchema, profileUpdateSchema, userUpdateSchema } from '@domain/user-input';
+import { DEFAULT_NATION, type User } from '@domain/users';
 import { fieldErrors } from '@domain/validation';
 import type * as z from 'zod';
 import { pickFieldErrors, type FieldErrors } from '@/components/form-fields/field-errors';

@@ -1,0 +1,119 @@
+import * as z from 'zod';
+import countries from './data/countries.json' with { type: 'json' };
+import provinces from './data/provinces.json' with { type: 'json' };
+import { isValidFiscalCode } from './fiscal-code.ts';
+import { messages } from './messages.ts';
+import { EMAIL_PATTERN, PHONE_PATTERN, municipi, userMessages } from './users.ts';
+
+/**
+ * What a form or an API client sends to create or change a user (part 2 §5), with the province and
+ * country lists they are checked against. Kept apart from users.ts so a Lambda that only reads users
+ * does not carry these schemas and lists.
+ */
+
+/** Italian provinces, two-letter codes (data of codice-fiscale-js, see functions/domain/data). */
+export const provinceOptions: readonly { code: string; name: string }[] = provinces;
+/** Countries, ISO 3166-1 alpha-2 codes with Italian upper-case names (ICU's Italian names, see functions/domain/data). */
+export const countryOptions: readonly { code: string; name: string }[] = countries;
+
+const provinceCodes = new Set(provinceOptions.map((p) => p.code));
+const countryCodes = new Set(countryOptions.map((c) => c.code));
+
+/** 'Il campo non può essere vuoto!' for a missing or blank text. */
+const required = (max: number) =>
+  z
+    .string({ error: messages.required })
+    .trim()
+    .min(1, messages.required)
+    .max(max, `Il campo può contenere al massimo ${max} caratteri.`);
+const optional = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Il campo può contenere al massimo ${max} caratteri.`)
+    .nullish()
+    .transform((value) => (value ? value : null));
+
+
+const email = optional(254).refine((value) => value === null || EMAIL_PATTERN.test(value), userMessages.email);
+const phone = optional(20)
+  .transform((value) => (value ? value.replace(/\s/g, '') : null))
+  .refine((value) => value === null || PHONE_PATTERN.test(value), userMessages.phone);
+
+const fiscalCode = z
+  .string({ error: messages.required })
+  .trim()
+  .min(1, messages.required)
+  .transform((value) => value.toUpperCase())
+  .refine((value) => value.length === 16 && isValidFiscalCode(value), userMessages.fiscalCode);
+
+/** yyyy-mm-dd, a real day, not in the future and not before 1900. */
+export function isValidBirthDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) return false;
+  return value >= '1900-01-01' && date.getTime() <= Date.now();
+}
+const birthDate = required(10).refine(isValidBirthDate, userMessages.birthDate);
+
+/** The address and the rest shared by the three forms. */
+const addressFields = {
+  birthDate,
+  address: required(200),
+  addressNumber: required(20),
+  cap: required(5).refine((value) => /^\d{5}$/.test(value), userMessages.cap),
+  city: required(100),
+  /** The province (spec: "country (province code)"). */
+  country: required(2).refine((value) => provinceCodes.has(value), userMessages.province),
+  /** The nation, ISO code, default IT. */
+  nation: required(2).refine((value) => countryCodes.has(value), userMessages.nation),
+  emailPec: email,
+  phoneNumber: phone,
+};
+
+const municipioId = z
+  .string()
+  .trim()
+  .nullish()
+  .transform((value) => (value ? value : null))
+  .refine((value) => value === null || municipi.some((m) => m.id === value), userMessages.municipio);
+
+/**
+ * New user by an operator (part 2 §5 'New user'): required firstName, lastName, birthDate, fiscalCode,
+ * address, addressNumber, cap, city, country, nation and municipio; email, emailPec, phoneNumber optional.
+ */
+export const newUserSchema = z.object({
+  firstName: required(100),
+  lastName: required(100),
+  fiscalCode,
+  email,
+  ...addressFields,
+  municipioId: z
+    .string({ error: messages.required })
+    .trim()
+    .min(1, messages.required)
+    .refine((value) => municipi.some((m) => m.id === value), userMessages.municipio),
+});
+export type NewUserInput = z.output<typeof newUserSchema>;
+
+/** User edit by an operator (part 2 §5): everything but email, emailPec, phoneNumber, municipio and state required. */
+export const userUpdateSchema = z.object({
+  firstName: required(100),
+  lastName: required(100),
+  fiscalCode,
+  email,
+  ...addressFields,
+  municipioId,
+});
+export type UserUpdateInput = z.output<typeof userUpdateSchema>;
+
+/**
+ * The citizen's own profile (part 2 §5 'Profile'): as the operator's edit, but the e-mail is required,
+ * and first name, last name and fiscal code are not editable (they come from SPID/CIE).
+ */
+export const profileUpdateSchema = z.object({
+  email: required(254).refine((value) => EMAIL_PATTERN.test(value), userMessages.email),
+  ...addressFields,
+  municipioId,
+});
+export type ProfileUpdateInput = z.output<typeof profileUpdateSchema>;
