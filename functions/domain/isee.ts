@@ -16,6 +16,7 @@ export const iseeMessages = {
   noPdf: 'Non è stato caricato nessun PDF',
   decision: 'Lo stato può essere 1 (conferma) o 2 (rifiuto).',
   extracting: 'Elaborazione valore ISEE...',
+  usedForFee: 'Non è possibile eliminare un ISEE già usato per calcolare una quota.',
 } as const;
 
 /** LOADED waits for an operator; INVALIDATED was replaced by a newer upload (shown raw, as the spec says). */
@@ -153,6 +154,20 @@ export function decidedState(current: string, decision: 1 | 2): IseeState {
 /** What a new upload does to the previous ISEE: INVALIDATED while it still counts, otherwise nothing (null). */
 export const supersededState = (previous: { state: string } | null): IseeState | null =>
   previous && canMoveIsee(previous.state, 'INVALIDATED') ? 'INVALIDATED' : null;
+
+/**
+ * The attribute the debt-position use case (a later issue) writes on an ISEE item, with the time, when it
+ * computes a fee from that ISEE. The ISEE repository's delete is conditional on its absence too.
+ */
+export const ISEE_FEE_MARKER = 'feeComputedAt';
+
+/** An ISEE that has been used to compute a fee is part of that fee's record. */
+export const isIseeUsedForFee = (isee: Record<string, unknown>): boolean => Boolean(isee[ISEE_FEE_MARKER]);
+
+/** An ISEE may be deleted until it has been used to compute a fee: then 409. */
+export function assertIseeDeletable(isee: Record<string, unknown>): void {
+  if (isIseeUsedForFee(isee)) throw new ConflictError(iseeMessages.usedForFee);
+}
 
 /** A stored ISEE (amounts in cents) as the API shows it. */
 export function toIsee(item: Record<string, any>): Isee {

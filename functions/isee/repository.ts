@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { toIsee, type Isee, type IseeState } from '../domain/isee.ts';
+import { ISEE_FEE_MARKER, toIsee, type Isee, type IseeState } from '../domain/isee.ts';
 import { iseeDocumentKey } from '../domain/isee-extraction.ts';
 import { toCents } from '../domain/money.ts';
 import type { Page } from '../domain/validation.ts';
@@ -130,10 +130,17 @@ export async function changeIseeState(id: string, expected: IseeState, state: Is
   return written ? (written.Attributes as StoredIsee) : null;
 }
 
-/** Deletes an ISEE; false when there was none. */
+/** Deletes an ISEE; false, and nothing deleted, when there is none or it has been used for a fee (domain: ISEE_FEE_MARKER). */
 export async function deleteIsee(id: string): Promise<boolean> {
   const deleted = await unlessConditionFails(
-    documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.isee(id), ConditionExpression: 'attribute_exists(userId)' })),
+    documentClient.send(
+      new DeleteCommand({
+        TableName: tableName,
+        Key: keys.isee(id),
+        ConditionExpression: 'attribute_exists(userId) AND attribute_not_exists(#usedForFee)',
+        ExpressionAttributeNames: { '#usedForFee': ISEE_FEE_MARKER },
+      }),
+    ),
   );
   return deleted !== null;
 }

@@ -1,5 +1,6 @@
 import { ConflictError, NotFoundError } from '../domain/errors.ts';
 import {
+  assertIseeDeletable,
   decidedState,
   iseeMessages,
   supersededState,
@@ -26,6 +27,10 @@ export interface IseeRepository {
   createIsee(input: NewIsee, now: string): Promise<StoredIsee>;
   /** null when the ISEE is gone or no longer in `expected` (nothing written). */
   changeIseeState(id: string, expected: IseeState, state: IseeState, now: string, fields?: Record<string, unknown>): Promise<StoredIsee | null>;
+  /**
+   * Deletes the ISEE unless it is gone or was used for a fee meanwhile (the domain's marker, checked in the
+   * same conditional write): false, and nothing deleted, then.
+   */
   deleteIsee(id: string): Promise<boolean>;
   newestIseeOfUser(userId: string): Promise<StoredIsee | null>;
   listIseesOfUser(userId: string, page: PageQuery): Promise<Page<Isee>>;
@@ -183,10 +188,19 @@ export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, cl
       return afterIsee;
     },
 
-    /** Deletes an ISEE and its document; the user's summary falls back to the newest remaining one. */
+    /**
+     * Deletes an ISEE and its document, audited; the user's summary falls back to the newest remaining one.
+     * An ISEE used to compute a fee stays (domain: assertIseeDeletable, 409), also when the fee is computed
+     * between the read and the delete: the write is conditional, and the fresh read says why it failed.
+     */
     async deleteIsee(id: string, actor: Actor): Promise<void> {
       const item = await requireIsee(id);
-      if (!(await isees.deleteIsee(id))) throw new NotFoundError(iseeMessages.notFound);
+      assertIseeDeletable(item);
+      if (!(await isees.deleteIsee(id))) {
+        // Gone meanwhile: 404; marked meanwhile: 409. The condition has no other way to fail.
+        assertIseeDeletable(await requireIsee(id));
+        throw new Error(`ISEE ${id}: delete refused with neither reason`);
+      }
       const now = clock.now();
       await refreshUserSummary(item.userId, now.toISOString(), -1);
       if (item.hasFile) await files.deleteFile(iseeDocumentKey(item.id));

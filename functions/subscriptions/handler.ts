@@ -4,7 +4,8 @@ import { s3FileStore } from '../adapters/files.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as callRepository from '../calls/repository.ts';
-import * as iseeRepository from '../isee/repository.ts';
+// Only the query it uses: the rest of the ISEE repository (and its writes) stays out of this bundle.
+import { newestIseeOfUser } from '../isee/repository.ts';
 import * as userRepository from '../users/repository.ts';
 import { makeEnsureCitizen } from '../users/use-cases.ts';
 import * as subscriptionRepository from './repository.ts';
@@ -14,7 +15,7 @@ import { subscriptionRoutes } from './routes.ts';
 const subscriptions = makeSubscriptionUseCases({
   subscriptions: subscriptionRepository,
   calls: callRepository,
-  isees: iseeRepository,
+  isees: { newestIseeOfUser },
   users: userRepository,
   ensureCitizen: makeEnsureCitizen({ users: userRepository, ids: randomUUID, clock: systemClock }),
   files: s3FileStore,

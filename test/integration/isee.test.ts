@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { as } from '../support/api.ts';
+import { localTable } from '../support/dynamo.ts';
 import { renamedExecutable, tinyPng } from '../support/files.ts';
 import { attestationPdf, stageIseeFile } from '../support/isee.ts';
 
@@ -39,12 +40,16 @@ describe('a citizen uploads an ISEE and an operator reviews it', () => {
     const { id } = await newest();
     const own = await citizen.get(`/api/isee/${id}`);
     expect(own.status).toBe(200);
-    expect(own.json.fileUrl).toMatch(/X-Amz-Expires=300/);
+    // A presigned link that expires within five minutes.
+    const expires = Number(new URL(own.json.fileUrl).searchParams.get('X-Amz-Expires'));
+    expect(expires).toBeGreaterThan(0);
+    expect(expires).toBeLessThanOrEqual(300);
     const pdf = new Uint8Array(await (await fetch(own.json.fileUrl)).arrayBuffer());
     expect(Buffer.from(pdf.slice(0, 5)).toString()).toBe('%PDF-');
     const stranger = await other.get(`/api/isee/${id}`);
     expect(stranger.status).toBe(404);
     expect(stranger.json.detail).toBe('L’ISEE selezionato non esiste.');
+    expect(JSON.stringify(stranger.json)).not.toContain('X-Amz');
     expect((await delegate.get(`/api/isee/${id}`)).status).toBe(200);
     expect((await other.get(`/api/users/${userId}/isee`)).status).toBe(403);
   });
@@ -165,5 +170,68 @@ describe('bad input gets a clear Italian error and changes nothing', () => {
     expect(decision.status).toBe(404);
     expect(decision.json.detail).toBe('L’ISEE selezionato non esiste.');
     expect((await operator.get(`/api/isee/${id}`)).status).toBe(404);
+  });
+});
+
+describe('an operator deletes an ISEE from the user record', () => {
+  const uploadForMaria = async (protocollo: string) => {
+    const document = await stageIseeFile(operator, await attestationPdf({ ...maria, protocol: protocollo, value: '7.000,00' }));
+    const base = { value: 7000, year: 2026, date: new Date().toISOString(), protocollo, scadenza: '2026-12-31', excludeVerification: false };
+    const created = await operator.post(`/api/users/${userId}/isee`, { ...base, document });
+    expect(created.status).toBe(201);
+    return created.json as { id: string };
+  };
+  const stillThere = async (id: string) => {
+    expect((await operator.get(`/api/isee/${id}`)).status).toBe(200);
+    expect((await operator.get(`/api/users/${userId}/isee?limit=100`)).json.items.map((i: { id: string }) => i.id)).toContain(id);
+    expect((await operator.get(`/api/users/${userId}`)).json.lastIsee.id).toBe(id);
+    expect((await localTable().auditOf('isee', id)).map((e) => e.action)).toEqual(['create']);
+  };
+
+  it('refuses an unknown id (404), a delegate (403), a citizen (403) and an ISEE used for a fee (409): nothing changes', async () => {
+    const { id } = await uploadForMaria('INPS-ISEE-2026-00000003C-00');
+    const unknown = await operator.delete('/api/isee/non-esiste');
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.detail).toBe('L’ISEE selezionato non esiste.');
+    const byDelegate = await delegate.delete(`/api/isee/${id}`);
+    expect(byDelegate.status).toBe(403);
+    expect(byDelegate.json.detail).toBe('Non sei autorizzato a eseguire questa operazione.');
+    // Even the citizen whose ISEE it is cannot delete it.
+    const byOwner = await citizen.delete(`/api/isee/${id}`);
+    expect(byOwner.status).toBe(403);
+    expect(byOwner.json.detail).toBe('Non sei autorizzato a eseguire questa operazione.');
+    expect((await other.delete(`/api/isee/${id}`)).status).toBe(403);
+    await stillThere(id);
+
+    await localTable().markIseeUsedForFee(id, '2026-03-02T10:00:00.000Z');
+    const used = await operator.delete(`/api/isee/${id}`);
+    expect(used.status).toBe(409);
+    expect(used.json.detail).toBe('Non è possibile eliminare un ISEE già usato per calcolare una quota.');
+    await stillThere(id);
+    const link = (await operator.get(`/api/isee/${id}`)).json.fileUrl;
+    expect((await fetch(link)).status).toBe(200);
+    await localTable().markIseeUsedForFee(id, null);
+  });
+
+  it('deletes the record and its document, audited; the user’s summary falls back to the newest remaining ISEE', async () => {
+    const older = await uploadForMaria('INPS-ISEE-2026-00000004D-00');
+    const { id } = await uploadForMaria('INPS-ISEE-2026-00000005E-00');
+    const link = (await operator.get(`/api/isee/${id}`)).json.fileUrl;
+    expect((await operator.get(`/api/users/${userId}`)).json.state).toBe('LOADED');
+
+    const deleted = await operator.delete(`/api/isee/${id}`);
+    expect(deleted.status).toBe(204);
+    expect((await operator.get(`/api/isee/${id}`)).status).toBe(404);
+    expect((await operator.get(`/api/users/${userId}/isee?limit=100`)).json.items.map((i: { id: string }) => i.id)).not.toContain(id);
+    const user = (await operator.get(`/api/users/${userId}`)).json;
+    expect(user.lastIsee.id).toBe(older.id);
+    expect(user.state).toBe('VALIDATED');
+    // The document is gone from the bucket: even a link signed before the delete finds nothing.
+    expect((await fetch(link)).status).toBe(404);
+    const audit = await localTable().auditOf('isee', id);
+    expect(audit.map((e) => e.action)).toEqual(['create', 'delete']);
+    expect(audit[1]).toMatchObject({ who: { sub: expect.any(String), role: 'OPERATOR' }, before: { id, protocollo: 'INPS-ISEE-2026-00000005E-00' }, after: null });
+    // Deleted twice: the second answers 404.
+    expect((await operator.delete(`/api/isee/${id}`)).status).toBe(404);
   });
 });

@@ -1,7 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { keys } from '../../functions/adapters/table.ts';
+import { ISEE_FEE_MARKER } from '../../functions/domain/isee.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 
 /** Direct access to the local table, to look at what the API stored (or did not). */
@@ -31,6 +32,18 @@ export function localTable() {
           new PutCommand({ TableName: TABLE_NAME, Item: { pk: `CALL#${callId}`, sk: `BAND#${bandId}`, gsi2pk: keys.callsUsingBand(bandId), gsi2sk: `CALL#${callId}` } }),
         );
       }
+    },
+    /** Stands in for the debt positions (a later issue): marks an ISEE as used to compute a fee, or (null) not. */
+    async markIseeUsedForFee(iseeId: string, at: string | null) {
+      await client.send(
+        new UpdateCommand({
+          TableName: TABLE_NAME,
+          Key: keys.isee(iseeId),
+          UpdateExpression: at ? 'SET #marker = :at' : 'REMOVE #marker',
+          ExpressionAttributeNames: { '#marker': ISEE_FEE_MARKER },
+          ...(at ? { ExpressionAttributeValues: { ':at': at } } : {}),
+        }),
+      );
     },
   };
 }

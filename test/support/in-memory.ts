@@ -18,7 +18,7 @@ import { makeBandUseCases, type BandRepository } from '../../functions/bands/use
 import type { CallRecord } from '../../functions/calls/repository.ts';
 import { makeCallUseCases, type CallRepository } from '../../functions/calls/use-cases.ts';
 import type { StoredIsee } from '../../functions/isee/repository.ts';
-import { toIsee } from '../../functions/domain/isee.ts';
+import { isIseeUsedForFee, toIsee } from '../../functions/domain/isee.ts';
 import { makeIseeUseCases, type IseeRepository } from '../../functions/isee/use-cases.ts';
 import { makeProfileUseCases } from '../../functions/profile/use-cases.ts';
 import { makeServiceUseCases, type ServiceRepository } from '../../functions/services/use-cases.ts';
@@ -269,7 +269,8 @@ export function memoryIsees() {
       all.set(id, { ...item, ...defined, state, updatedAt: now });
       return copy(all.get(id)!);
     },
-    deleteIsee: async (id) => all.delete(id),
+    // Conditional, as the DynamoDB delete: not an ISEE used for a fee.
+    deleteIsee: async (id) => all.has(id) && !isIseeUsedForFee(all.get(id)!) && all.delete(id),
     newestIseeOfUser: async (userId) => copy(newestFirst(userId)[0] ?? null),
     listIseesOfUser: async (userId, page) => pageOf(newestFirst(userId).map(toIsee), page, 5),
     listIseesToVerify: async (page) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canMoveIsee, decidedState, iseeStates, supersededState } from '../../functions/domain/isee.ts';
+import { assertIseeDeletable, canMoveIsee, decidedState, iseeStates, supersededState } from '../../functions/domain/isee.ts';
 
 describe('ISEE state rules', () => {
   it('confirm (1) validates and refuse (2) refuses an ISEE that waits for review', () => {
@@ -27,5 +27,13 @@ describe('ISEE state rules', () => {
       expect(canMoveIsee('INVALIDATED', to)).toBe(false);
     }
     expect(canMoveIsee('VALIDATED', 'REFUSED')).toBe(false);
+  });
+
+  it('an ISEE can be deleted until it has been used to compute a fee', () => {
+    for (const state of iseeStates) expect(() => assertIseeDeletable({ state })).not.toThrow();
+    expect(() => assertIseeDeletable({ state: 'VALIDATED', feeComputedAt: null })).not.toThrow();
+    expect(() => assertIseeDeletable({ state: 'VALIDATED', feeComputedAt: '2026-03-02T10:00:00.000Z' })).toThrow(
+      expect.objectContaining({ status: 409, message: 'Non è possibile eliminare un ISEE già usato per calcolare una quota.' }),
+    );
   });
 });

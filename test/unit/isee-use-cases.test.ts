@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { actors, portal, type Portal } from '../support/in-memory.ts';
+import { makeIseeUseCases } from '../../functions/isee/use-cases.ts';
+import { actors, portal, sequentialIds, tickingClock, type Portal } from '../support/in-memory.ts';
 
 let app: Portal;
 let userId: string;
@@ -98,7 +99,51 @@ describe('operators record and delete ISEE', () => {
     expect(app.store.files.stored.has(`isee/${newer.id}/document`)).toBe(false);
     expect(await user()).toMatchObject({ state: 'VALIDATED', lastIsee: { id: older.id, state: 'INVALIDATED' } });
     await expect(app.isee.decideIsee(newer.id, { state: 1, value: 1 }, actors.operator)).rejects.toMatchObject({ status: 404 });
-    await expect(app.isee.deleteIsee(newer.id, actors.operator)).rejects.toMatchObject({ status: 404 });
+    await expect(app.isee.deleteIsee(newer.id, actors.operator)).rejects.toMatchObject({ status: 404, message: 'L’ISEE selezionato non esiste.' });
+  });
+
+  it('audits a delete: who, which ISEE, what it was', async () => {
+    const isee = await operatorUpload(false);
+    await app.isee.deleteIsee(isee.id, actors.operator);
+    expect(app.store.audit.entries.at(-1)).toMatchObject({
+      actor: { sub: actors.operator.sub },
+      entity: 'isee',
+      id: isee.id,
+      action: 'delete',
+      before: { id: isee.id, value: 5000, year: 2026, protocollo: 'INPS-ISEE-2026-00000002B-00' },
+      after: null,
+    });
+  });
+
+  it('refuses (409) to delete an ISEE already used to compute a fee, and changes nothing', async () => {
+    const isee = await operatorUpload(false);
+    // What the debt-position use case (a later issue) writes when it computes a fee from this ISEE.
+    app.store.isees.all.get(isee.id)!.feeComputedAt = '2026-03-02T10:00:00.000Z';
+    const auditBefore = app.store.audit.entries.length;
+    await expect(app.isee.deleteIsee(isee.id, actors.operator)).rejects.toMatchObject({
+      status: 409,
+      message: 'Non è possibile eliminare un ISEE già usato per calcolare una quota.',
+    });
+    expect(app.store.isees.all.has(isee.id)).toBe(true);
+    expect(app.store.files.stored.has(`isee/${isee.id}/document`)).toBe(true);
+    expect(await user()).toMatchObject({ lastIsee: { id: isee.id } });
+    expect(app.store.audit.entries.length).toBe(auditBefore);
+  });
+
+  it('refuses (409) also when the fee is computed between the read and the delete', async () => {
+    const isee = await operatorUpload(false);
+    const read = app.store.isees.getIseeItem;
+    let reads = 0;
+    // The first read sees the ISEE unused; the fee is computed right after it.
+    app.store.isees.getIseeItem = async (id) => {
+      const item = await read(id);
+      if (++reads === 1) app.store.isees.all.get(id)!.feeComputedAt = '2026-03-02T10:00:00.000Z';
+      return item;
+    };
+    const useCases = makeIseeUseCases({ isees: app.store.isees, users: app.store.users, ensureCitizen: app.ensureCitizen, files: app.store.files, audit: app.store.audit, clock: tickingClock(), ids: sequentialIds('x') });
+    await expect(useCases.deleteIsee(isee.id, actors.operator)).rejects.toMatchObject({ status: 409 });
+    expect(app.store.isees.all.has(isee.id)).toBe(true);
+    expect(app.store.files.stored.has(`isee/${isee.id}/document`)).toBe(true);
   });
 
   it('answers an unknown user with 404', async () => {

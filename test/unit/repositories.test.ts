@@ -4,7 +4,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { updateBand } from '../../functions/bands/repository.ts';
 import { putCall, type CallRecord } from '../../functions/calls/repository.ts';
-import { changeIseeState } from '../../functions/isee/repository.ts';
+import { changeIseeState, deleteIsee } from '../../functions/isee/repository.ts';
 import { deleteUser } from '../../functions/users/repository.ts';
 
 /** The few places where the DynamoDB key or condition is the point: the rest is covered by the use-case tests. */
@@ -52,5 +52,16 @@ describe('repositories', () => {
     dynamo.on(DeleteCommand).rejects(conditionFails());
     expect(await deleteUser('u1', { iseeCount: 0 })).toBe(false);
     expect(dynamo.commandCalls(DeleteCommand)[0].args[0].input.ConditionExpression).toContain('iseeCount = :count');
+  });
+
+  it('deletes an ISEE only while it exists and has not been used for a fee', async () => {
+    dynamo.on(DeleteCommand).rejectsOnce(conditionFails()).resolvesOnce({});
+    expect(await deleteIsee('i1')).toBe(false);
+    expect(await deleteIsee('i1')).toBe(true);
+    expect(dynamo.commandCalls(DeleteCommand)[0].args[0].input).toMatchObject({
+      Key: { pk: 'ISEE#i1', sk: 'ISEE' },
+      ConditionExpression: 'attribute_exists(userId) AND attribute_not_exists(#usedForFee)',
+      ExpressionAttributeNames: { '#usedForFee': 'feeComputedAt' },
+    });
   });
 });

@@ -9,10 +9,12 @@ export interface DialogProps {
   actions?: ReactNode;
   /** Escape or the browser's cancel closes through this. */
   onClose: () => void;
+  /** Wide enough for a document (the ISEE viewer). */
+  wide?: boolean;
 }
 
 /** A modal dialog on the native <dialog> element: focus is trapped and restored by the browser. */
-export function Dialog({ open, title, children, actions, onClose }: DialogProps) {
+export function Dialog({ open, title, children, actions, onClose, wide = false }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -25,7 +27,7 @@ export function Dialog({ open, title, children, actions, onClose }: DialogProps)
     <dialog
       ref={ref}
       aria-labelledby={titleId}
-      className="portal-dialog"
+      className={wide ? 'portal-dialog portal-dialog--wide' : 'portal-dialog'}
       onCancel={(event) => {
         event.preventDefault();
         onClose();

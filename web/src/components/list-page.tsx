@@ -70,10 +70,12 @@ export function ListPage<T extends { id: string }>({ title, newItem, filters, li
 }
 
 export interface RowActionsProps {
-  /** The item's page ('Dettaglio'). */
-  detailTo: To;
+  /** The item's page ('Dettaglio'); no link without it (e.g. a delegate, who cannot open it). */
+  detailTo?: To;
   /** Names the item for screen readers, e.g. 'Dettaglio fascia Fascia 1'. */
-  detailLabel: string;
+  detailLabel?: string;
+  /** The link's text, 'Dettaglio' by default (e.g. 'Verifica' for an ISEE waiting for review). */
+  detailText?: string;
   /** E.g. 'Elimina fascia Fascia 1'. */
   deleteLabel: string;
   onDelete: () => void;
@@ -84,12 +86,14 @@ export interface RowActionsProps {
 }
 
 /** A row's 'Dettaglio' link and 'Elimina' button. */
-export function RowActions({ detailTo, detailLabel, deleteLabel, onDelete, deleteDisabled = false, deleteBlockedReason }: RowActionsProps) {
+export function RowActions({ detailTo, detailLabel, detailText = 'Dettaglio', deleteLabel, onDelete, deleteDisabled = false, deleteBlockedReason }: RowActionsProps) {
   return (
     <Flex gap="xs" justifyContent="flex-end">
-      <ButtonLink to={detailTo} size="small" aria-label={detailLabel}>
-        Dettaglio
-      </ButtonLink>
+      {detailTo !== undefined && (
+        <ButtonLink to={detailTo} size="small" aria-label={detailLabel}>
+          {detailText}
+        </ButtonLink>
+      )}
       {deleteBlockedReason ? (
         // A disabled button cannot show a tooltip to the keyboard: the wrapper takes the focus and the title.
         <span

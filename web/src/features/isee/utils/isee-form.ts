@@ -1,4 +1,4 @@
-import { parseItalianAmount } from '@domain/money';
+import { formatEuro, parseItalianAmount } from '@domain/money';
 
 /** Citizen value (part 2 §5): an optional plus, digits (thousands dots allowed), a comma and at most two decimals. */
 const CITIZEN_VALUE = /^\+?[\d.]*(,\d{0,2})?$/;
@@ -33,4 +33,10 @@ export function formatDay(value: string | null | undefined): string {
   }
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : dateFormat.format(date);
+}
+
+/** 'Rimozione ISEE': the question names the ISEE (year, value in euro, protocol when there is one). */
+export function deleteIseeQuestion(isee: { year: number; value: number; protocollo: string | null }): string {
+  const protocol = isee.protocollo ? ` (protocollo ${isee.protocollo})` : '';
+  return `Confermi di voler rimuovere l'ISEE ${isee.year} di ${formatEuro(isee.value)}${protocol}?`;
 }

@@ -28,10 +28,7 @@ export function ProfilePage() {
       {profile.error ? <ErrorState message={profile.error.message} /> : !profile.data ? <LoadingState /> : <ProfileForm user={profile.data} />}
       <div ref={iseeCard} id="isee-caricati">
         <Card variation="outlined">
-          <Heading level={2} marginBottom="small">
-            ISEE caricati
-          </Heading>
-          <IseeTable />
+          <IseeTable title="ISEE caricati" />
         </Card>
       </div>
     </Flex>

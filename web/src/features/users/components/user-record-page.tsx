@@ -104,10 +104,7 @@ function UserRecord({ user, onChanged }: { user: User; onChanged: () => void }) 
         </Flex>
       </Card>
       <Card variation="outlined">
-        <Heading level={2} marginBottom="small">
-          ISEE
-        </Heading>
-        <IseeTable userId={user.id} linkBase="/lista_utenti/dati_utente" disabled={readOnly} />
+        <IseeTable title="ISEE" userId={user.id} linkBase="/lista_utenti/dati_utente" disabled={readOnly} onDeleted={onChanged} />
       </Card>
       <Card variation="outlined">
         <Heading level={2} marginBottom="small">
