@@ -6,6 +6,9 @@ import { messages } from './messages.ts';
 import { hasAtMostTwoDecimals, toEuros } from './money.ts';
 
 /** ISEE attestations: citizen upload, operator upload, review (spec part 1 §2/§4/§5, part 2 §2.7/§4/§5). */
+/** ISEE lists show five per page (part 1 §9). */
+export const ISEE_PAGE_SIZE = 5;
+
 export const iseeMessages = {
   notFound: 'L’ISEE selezionato non esiste.',
   value: 'Inserisci un valore valido, con al massimo due decimali.',

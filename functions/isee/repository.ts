@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ISEE_FEE_MARKER, toIsee, type Isee, type IseeState } from '../domain/isee.ts';
+import { ISEE_FEE_MARKER, ISEE_PAGE_SIZE, toIsee, type Isee, type IseeState } from '../domain/isee.ts';
 import { iseeDocumentKey } from '../domain/isee-extraction.ts';
 import { toCents } from '../domain/money.ts';
 import type { Page } from '../domain/validation.ts';
 import { countUnder, documentClient, hasChildren, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
-export const ISEE_PAGE_SIZE = 5;
 
 
 /** An ISEE item as stored (amounts in cents); the extraction's attributes are written by functions/isee-extraction. */

@@ -1,5 +1,5 @@
 import { useAsync } from '@/components/use-async';
-import { countIseesToVerify } from '@/features/isee/api/isee';
+import { countIseesToVerify } from '@/features/isee/api/count-isees-to-verify';
 import { countLoadedUsers } from '@/features/users/api/count-loaded-users';
 
 /** The badges of the operator dashboard and the delegate panel: ISEE to verify and users LOADED. */

@@ -6,4 +6,4 @@ export { AttachmentIcon } from './components/attachment-icon';
 export { OperatorIseeUploadPage } from './components/operator-isee-upload-page';
 export { VerifyIseePage } from './components/verify-isee-page';
 export { ViewIseePage } from './components/view-isee-page';
-export { countIseesToVerify } from './api/isee';
+export { countIseesToVerify } from './api/count-isees-to-verify';

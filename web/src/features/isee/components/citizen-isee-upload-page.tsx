@@ -9,7 +9,7 @@ import { PageAlert } from '@/components/page-alert';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api';
 import { checkFile, uploadFile } from '@/lib/upload';
-import { uploadMyIsee } from '../api/isee';
+import { uploadMyIsee } from '../api/upload-my-isee';
 import { acceptCitizenValue, valueFromText } from '../utils/isee-form';
 import { FileField } from './file-field';
 

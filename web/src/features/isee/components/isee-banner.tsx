@@ -2,7 +2,7 @@ import { iseeBanner } from '@domain/isee';
 import { Link } from 'react-router';
 import { PageAlert } from '@/components/page-alert';
 import { paths } from '@/config/paths';
-import { useNewestIsee } from '../api/isee';
+import { useNewestIsee } from '../api/list-my-isees';
 
 const BLOCKED = 'Fino alla validazione non è possibile iscriversi ai bandi.';
 

@@ -3,7 +3,7 @@ import type { Isee } from '@domain/isee';
 import { Dialog } from '@/components/dialog';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
-import { useIsee } from '../api/isee';
+import { useIsee } from '../api/get-isee';
 import { DocumentViewer } from './document-viewer';
 
 /**

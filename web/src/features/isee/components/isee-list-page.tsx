@@ -6,7 +6,7 @@ import { CursorPagination } from '@/components/cursor-pagination';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
-import { useIseesToVerify } from '../api/isee';
+import { useIseesToVerify } from '../api/list-isees-to-verify';
 import { formatDay } from '../utils/isee-form';
 
 /** /lista_isee: ISEE uploaded and not yet validated, five per page, 'Dettaglio' opens the review. */

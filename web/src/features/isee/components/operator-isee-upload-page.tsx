@@ -10,7 +10,7 @@ import { PageAlert } from '@/components/page-alert';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api';
 import { checkFile, uploadFile } from '@/lib/upload';
-import { uploadUserIsee } from '../api/isee';
+import { uploadUserIsee } from '../api/upload-user-isee';
 import { nowForInput, valueFromText, yearFromText } from '../utils/isee-form';
 import { FileField } from './file-field';
 

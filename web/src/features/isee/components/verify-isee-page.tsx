@@ -11,7 +11,8 @@ import { ErrorState } from '@/components/error-state';
 import { AmountField } from '@/components/form-fields';
 import { LoadingState } from '@/components/loading-state';
 import { PageAlert } from '@/components/page-alert';
-import { useDecideIsee, useIsee } from '../api/isee';
+import { useDecideIsee } from '../api/decide-isee';
+import { useIsee } from '../api/get-isee';
 import { formatDay, valueFromText, valueToText } from '../utils/isee-form';
 import { DocumentViewer } from './document-viewer';
 

@@ -5,7 +5,7 @@ import { useLocation, useSearchParams } from 'react-router';
 import { ButtonLink } from '@/components/button-link';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
-import { useIsee } from '../api/isee';
+import { useIsee } from '../api/get-isee';
 import { formatDay } from '../utils/isee-form';
 import { DocumentViewer } from './document-viewer';
 import { reviewBase } from './verify-isee-page';
