@@ -7,8 +7,6 @@ import type { Page } from '../domain/validation.ts';
 import { countUnder, documentClient, hasChildren, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
-
-
 /** An ISEE item as stored (amounts in cents); the extraction's attributes are written by functions/isee-extraction. */
 export interface StoredIsee {
   id: string;
