@@ -1,8 +1,5 @@
-import '@fontsource/titillium-web/300.css';
-import '@fontsource/titillium-web/400.css';
-import '@fontsource/titillium-web/600.css';
-import '@fontsource/titillium-web/700.css';
-import '@aws-amplify/ui-react/styles.css';
+import './fonts.css';
+import './amplify-styles';
 import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
