@@ -10,7 +10,8 @@
  * first visit with the cookie bar showing).
  *
  * Options (environment): BENCH_RUNS (default 3), BENCH_URL, CHROMIUM_PATH (default /usr/bin/chromium),
- * BENCH_JSON (write every run's figures to this file).
+ * BENCH_JSON (write every run's figures to this file), BENCH_VERBOSE (print each run's layout shifts and
+ * the failed opportunities).
  * Timings are noisy on a shared 2-core machine: read the medians, and compare runs made back to back.
  */
 import fs from 'node:fs/promises';
@@ -90,6 +91,20 @@ async function measure(browser: Browser, appUrl: string, target: Target, formFac
     const finalUrl = result.lhr.finalDisplayedUrl;
     if (target.sub && !(await page.evaluate(() => Object.keys(sessionStorage).some((k) => k.startsWith('oidc.user:'))))) {
       throw new Error(`${target.page}: the session was lost (${finalUrl})`);
+    }
+    if (process.env.BENCH_VERBOSE) {
+      const shifts = (audits['layout-shifts']?.details as { items?: { node?: { selector?: string; snippet?: string }; score?: number }[] } | undefined)?.items ?? [];
+      for (const shift of shifts) console.error(`  shift ${shift.score?.toFixed(3)} ${shift.node?.selector ?? ''} ${shift.node?.snippet?.slice(0, 80) ?? ''}`);
+      type Items = { items?: Record<string, unknown>[] } | undefined;
+      const boot = ((audits['bootup-time']?.details as Items)?.items ?? []).slice(0, 5);
+      for (const item of boot) console.error(`  bootup ${Math.round(Number(item.total))} ms (script ${Math.round(Number(item.scripting))}) ${String(item.url).replace(appUrl, '')}`);
+      const work = (audits['mainthread-work-breakdown']?.details as Items)?.items ?? [];
+      console.error(`  main thread: ${work.map((w) => `${w.groupLabel} ${Math.round(Number(w.duration))}`).join(', ')}`);
+      console.error(`  lcp element: ${JSON.stringify((audits['largest-contentful-paint-element']?.details as Items)?.items?.[0] ?? {}).slice(0, 300)}`);
+      for (const id of ['render-blocking-insight', 'unused-javascript', 'unused-css-rules', 'font-display-insight']) {
+        const audit = audits[id];
+        if (audit && audit.score !== null && audit.score < 1) console.error(`  ${id}: ${audit.displayValue ?? ''}`);
+      }
     }
     return {
       performance: Math.round((categories.performance.score ?? 0) * 100),

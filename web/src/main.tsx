@@ -1,5 +1,6 @@
 import './fonts.css';
 import './amplify-styles';
+import './theme.css';
 import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
