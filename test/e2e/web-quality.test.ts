@@ -121,7 +121,7 @@ describe('the portal in the browser', () => {
           const settled = now.top === last.top;
           last = now;
           return settled;
-        }, { intervals: [200], timeout: 5_000 })
+        }, { interval: 200, timeout: 5_000 })
         .toBe(true);
       expect(last.bottom, `button ${i + 1} under the bar`).toBeLessThanOrEqual(last.barTop);
       expect(last.top).toBeGreaterThanOrEqual(0);
