@@ -1,3 +1,4 @@
+import { runtimeConfigRequest } from './start-up';
 import './fonts.css';
 import './amplify-styles';
 import './theme.css';
@@ -5,11 +6,10 @@ import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
-import { loadRuntimeConfig } from './lib/runtime-config';
 
 const container = document.getElementById('root')!;
 
-loadRuntimeConfig().then(
+runtimeConfigRequest.then(
   (config) => {
     createRoot(container).render(
       <StrictMode>
