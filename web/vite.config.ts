@@ -8,14 +8,17 @@ export default defineConfig({
   root: here('.'),
   plugins: [react()],
   resolve: {
-    alias: {
-      '@domain': here('../functions/domain'),
-      '@': here('./src'),
-    },
+    alias: [
+      { find: '@domain', replacement: here('../functions/domain') },
+      { find: '@', replacement: here('./src') },
+      // zod with its jitless setting applied first (src/lib/zod.ts, which imports 'zod/v4' itself).
+      { find: /^zod$/, replacement: here('./src/lib/zod.ts') },
+    ],
   },
   build: {
     outDir: here('./dist'),
     emptyOutDir: true,
-    sourcemap: true,
+    // No source maps on the public site.
+    sourcemap: false,
   },
 });

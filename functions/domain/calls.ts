@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MAX_CALL_FILES } from './call-limits.ts';
 import { bandSchema } from './bands.ts';
 import { ValidationError } from './errors.ts';
 import { fileMessages, storedFileSchema, uploadedFileSchema } from './files.ts';
@@ -13,11 +14,8 @@ export type CallStateValue = (typeof CallState)[keyof typeof CallState];
 export const callStateLabels: Record<CallStateValue, string> = { 0: 'CREATO', 1: 'APERTO', 2: 'CHIUSO', 3: 'ARCHIVIATO' };
 export const callStateLabel = (state: number): string => callStateLabels[state as CallStateValue] ?? String(state);
 
-/** Spec limits: up to 5 forms per call; page sizes part 1 §9 and part 2 §9. */
-export const MAX_CALL_FILES = 5;
-export const CALLS_PAGE_SIZE = 15;
-export const OPEN_CALLS_PAGE_SIZE = 6;
-export const BOARD_SIZE = 3;
+/** Spec limits (constants only, so the web's first load need not build these schemas). */
+export { BOARD_SIZE, CALLS_PAGE_SIZE, MAX_CALL_FILES, OPEN_CALLS_PAGE_SIZE } from './call-limits.ts';
 
 const idText = z.string({ error: messages.required }).trim().min(1, messages.required).max(64);
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import compression from 'compression';
 import sirv from 'sirv';
 import { resources, type Resource } from '../../functions/routes.ts';
 import { createApiListener, type LambdaHandler } from './api-server.ts';
@@ -27,6 +28,8 @@ export interface StartOptions {
   web: 'dist' | 'dev' | 'none';
   /** Write the demo data when the table is new. */
   seed: boolean;
+  /** The built web app served in 'dist' mode (default web/dist). */
+  webDist?: string;
 }
 
 /**
@@ -79,7 +82,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
 
     const handleApi = createApiListener({ issuer, audience: API_AUDIENCE, handlers });
     const runtimeConfig = { apiBaseUrl: '', issuer, clientId: OIDC_CLIENT_ID, scope: 'openid profile email' };
-    const handleWeb = await webListener(options.web, runtimeConfig, s3Endpoint, opened);
+    const handleWeb = await webListener(options.web, runtimeConfig, s3Endpoint, opened, options.webDist);
     const server = http.createServer((req, res) => {
       const pathname = (req.url ?? '/').split('?')[0];
       const route = pathname === '/api' || pathname.startsWith('/api/') ? handleApi : handleWeb;
@@ -135,6 +138,7 @@ async function webListener(
   runtimeConfig: Record<string, string>,
   storage: string,
   opened: Closable[],
+  webDist = path.join(root, 'web/dist'),
 ): Promise<Listener> {
   const serveConfig = (res: ServerResponse) => {
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
@@ -156,7 +160,7 @@ async function webListener(
       vite.middlewares(req, res);
     };
   }
-  const dist = path.join(root, 'web/dist');
+  const dist = webDist;
   if (!fs.existsSync(path.join(dist, 'index.html'))) {
     throw new Error('web/dist non esiste: esegui prima "npm run build:web" (npm start lo fa da sé).');
   }
@@ -164,16 +168,26 @@ async function webListener(
   const serveStatic = sirv(dist, {
     single: true,
     etag: true,
+    // Look each file up when it is asked for: a list cached at start goes stale when web/dist is rebuilt
+    // (new assets unknown, removed ones still listed and then unreadable).
+    dev: true,
     setHeaders: (res, pathname) => {
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
       res.setHeader('cache-control', pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
+  // Compressed by Accept-Encoding (brotli, else gzip), as CloudFront does in the cloud.
+  const compress = compression();
   return async (req, res) => {
     if (req.url?.startsWith('/config.json')) return serveConfig(res);
-    serveStatic(req, res, () => {
-      res.writeHead(404);
-      res.end();
+    // sirv pipes a read stream without an error handler: a file gone between the lookup and the read would
+    // throw out of the process. End that one response instead.
+    res.on('pipe', (source) => source.once('error', () => res.destroy()));
+    compress(req as Parameters<typeof compress>[0], res as Parameters<typeof compress>[1], () => {
+      serveStatic(req, res, () => {
+        res.writeHead(404);
+        res.end();
+      });
     });
   };
 }

@@ -135,7 +135,7 @@ describe('a call from its creation to a citizen’s request', () => {
     const citizen = await newPage(browser);
     await signInAs(citizen, 'Maria Rossi — Cittadina con profilo completo');
     await citizen.getByRole('region', { name: 'Bacheca' }).getByRole('heading', { name: CALL }).waitFor();
-    await citizen.getByRole('link', { name: 'Bandi di Pasti a domicilio' }).click();
+    await citizen.getByRole('link', { name: 'Vedi i bandi di Pasti a domicilio' }).click();
     await citizen.getByRole('heading', { level: 1, name: 'Pasti a domicilio' }).waitFor();
     // Seven open calls of the service: six on the first page, newest first, the oldest on the next one.
     const cardTitles = () => citizen.getByRole('heading', { level: 3 }).allTextContents();

@@ -1,17 +1,15 @@
-import '@fontsource/titillium-web/300.css';
-import '@fontsource/titillium-web/400.css';
-import '@fontsource/titillium-web/600.css';
-import '@fontsource/titillium-web/700.css';
-import '@aws-amplify/ui-react/styles.css';
+import { runtimeConfigRequest } from './start-up';
+import './fonts.css';
+import './amplify-styles';
+import './theme.css';
 import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
-import { loadRuntimeConfig } from './lib/runtime-config';
 
 const container = document.getElementById('root')!;
 
-loadRuntimeConfig().then(
+runtimeConfigRequest.then(
   (config) => {
     createRoot(container).render(
       <StrictMode>

@@ -1,9 +1,14 @@
-import { createTheme } from '@aws-amplify/ui-react';
+import type { Theme } from '@aws-amplify/ui-react';
 
 /**
  * The portal's look, after the Italian public-administration guidelines (AGID / Designers Italia):
  * Titillium Web, the PA blue #0066CC, neutral greys, 4px corners, strong focus indicators.
  * Every text/background pair used here meets WCAG 2.1 AA (4.5:1 for text).
+ *
+ * The browser never runs Amplify's createTheme (two runs and a 125 KB <style> on every load with its
+ * ThemeProvider): web/theme-css.ts turns this theme into web/src/theme.css, only the CSS variables that
+ * differ from Amplify's defaults, and the app wraps its pages in `data-amplify-theme={THEME_NAME}`.
+ * After a change here run `npx tsx web/theme-css.ts` (a unit test checks that theme.css is up to date).
  */
 export const colors = {
   blue: '#0066CC', // on white 5.57:1
@@ -18,8 +23,10 @@ export const colors = {
 
 const font = "'Titillium Web', Geneva, Tahoma, sans-serif";
 
-export const theme = createTheme({
-  name: 'portale-pa',
+export const THEME_NAME = 'portale-pa';
+
+export const theme: Theme = {
+  name: THEME_NAME,
   tokens: {
     fonts: {
       default: {
@@ -101,4 +108,4 @@ export const theme = createTheme({
       },
     },
   },
-});
+};

@@ -1,16 +1,19 @@
-import { ThemeProvider } from '@aws-amplify/ui-react';
 import { RouterProvider } from 'react-router';
 import { AuthProvider } from '@/lib/auth';
 import type { RuntimeConfig } from '@/lib/runtime-config';
-import { theme } from '@/theme';
+import { THEME_NAME } from '@/theme';
 import { router } from './router';
 
+/**
+ * The theme is static CSS (theme.css, generated from theme.ts): this wrapper is what Amplify's
+ * ThemeProvider would render, without computing the theme nor injecting its 125 KB of variables at run time.
+ */
 export function App({ config }: { config: RuntimeConfig }) {
   return (
-    <ThemeProvider theme={theme} colorMode="light">
+    <div data-amplify-theme={THEME_NAME} data-amplify-color-mode="light" dir="ltr">
       <AuthProvider config={config}>
         <RouterProvider router={router} />
       </AuthProvider>
-    </ThemeProvider>
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import type { CallSummary } from '@domain/calls';
-import { CALLS_PAGE_SIZE } from '@domain/calls';
+import { CALLS_PAGE_SIZE } from '@domain/call-limits';
 import { api, query, type Page } from '@/lib/api';
 import { useCursorList } from '@/components/cursor-pagination';
 

@@ -1,5 +1,5 @@
 import type { CallSummary } from '@domain/calls';
-import { BOARD_SIZE } from '@domain/calls';
+import { BOARD_SIZE } from '@domain/call-limits';
 import { Heading, Text } from '@aws-amplify/ui-react';
 import { useEffect, useState } from 'react';
 import { ButtonLink } from '@/components/button-link';

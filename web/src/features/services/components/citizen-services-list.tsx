@@ -34,7 +34,7 @@ export function CitizenServices() {
                 {service.name}
               </Heading>
               <Text className="service-card__text">{service.description}</Text>
-              <ButtonLink to={`${paths.serviceCalls}?id=${encodeURIComponent(service.id)}`} variation="primary" className="service-card__action" aria-label={`Bandi di ${service.name}`}>
+              <ButtonLink to={`${paths.serviceCalls}?id=${encodeURIComponent(service.id)}`} variation="primary" className="service-card__action" aria-label={`Vedi i bandi di ${service.name}`}>
                 Vedi i bandi
               </ButtonLink>
             </li>

@@ -1,0 +1,152 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { as } from '../support/api.ts';
+import { launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
+
+/**
+ * Issue 13, what a person notices in the browser: no CSP error in the console, the visible text of a
+ * button is part of its name, a long one-word name does not widen the page at 390 px, the cookie bar does
+ * not hide the focused control, focus rings show at once.
+ */
+let browser: Browser;
+const appUrl = () => inject('appUrl');
+const RUN = Date.now().toString(36);
+/** One word of 58 characters, as a service name can be. */
+const LONG_NAME = `Assistenzadomiciliaresociosanitariaintegrata${RUN}`.padEnd(58, 'x').slice(0, 58);
+let longServiceId = '';
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  const created = await (await as('operator')).post('/api/services', { code: 'LUNGO', name: LONG_NAME, description: 'Un servizio dal nome lungo.' });
+  expect(created.status).toBe(201);
+  longServiceId = created.json.id;
+});
+afterAll(async () => {
+  if (longServiceId) await (await as('operator')).delete(`/api/services/${longServiceId}`);
+  await browser?.close();
+});
+
+/** Console errors and CSP violations of a page, from its first script on. */
+async function watchCsp(page: Page) {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy|unsafe-eval/i.test(message.text())) errors.push(message.text());
+  });
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => console.error(`Content Security Policy: ${event.violatedDirective} ${event.blockedURI}`));
+  });
+  return errors;
+}
+
+const widthOf = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+
+describe('the portal in the browser', () => {
+  it('logs no CSP refusal on the landing page, nor on a page whose form loads zod', async () => {
+    const page = await newPage(browser);
+    const errors = await watchCsp(page);
+    await page.goto(appUrl());
+    await page.getByRole('region', { name: 'Bacheca' }).getByRole('link').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(errors).toEqual([]);
+
+    await signInAs(page, 'Laura Bianchi — Operatrice');
+    await page.goto(`${appUrl()}/fasce/nuova_fascia`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Conferma' }).click();
+    await page.getByText('Il campo non può essere vuoto!').first().waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('names the citizen home’s "Vedi i bandi" buttons starting with their visible text', async () => {
+    const page = await newPage(browser);
+    await signInAs(page, 'Maria Rossi — Cittadina con profilo completo');
+    const services = page.getByRole('region', { name: 'Servizi' });
+    await services.getByRole('heading', { level: 3, name: 'Pasti a domicilio' }).waitFor();
+    const cards = await services.getByRole('listitem').count();
+    expect(await services.getByRole('link', { name: /^Vedi i bandi di / }).count()).toBe(cards);
+    const { violations } = await new AxeBuilder({ page }).withRules(['label-content-name-mismatch']).analyze();
+    expect(violations.map((v) => v.nodes.map((n) => n.target.join(' ')))).toEqual([]);
+  });
+
+  it('does not scroll sideways at 390 px with a 58-character one-word service name', async () => {
+    expect(LONG_NAME).toHaveLength(58);
+    const visitor = await newPage(browser, 390);
+    await visitor.goto(appUrl());
+    await visitor.getByRole('heading', { level: 3, name: LONG_NAME }).waitFor();
+    expect(await widthOf(visitor)).toBeLessThanOrEqual(390);
+    await screenshot(visitor, 'long-name-landing-390');
+
+    const citizen = await newPage(browser, 390);
+    await signInAs(citizen, 'Maria Rossi — Cittadina con profilo completo');
+    await citizen.getByRole('heading', { level: 3, name: LONG_NAME }).waitFor();
+    expect(await widthOf(citizen)).toBeLessThanOrEqual(390);
+    await citizen.goto(`${appUrl()}/sessione_servizi?id=${encodeURIComponent(longServiceId)}`);
+    await citizen.getByRole('heading', { level: 1, name: LONG_NAME }).waitFor();
+    expect(await widthOf(citizen)).toBeLessThanOrEqual(390);
+    await screenshot(citizen, 'long-name-service-calls-390');
+
+    const operator = await newPage(browser, 390);
+    await signInAs(operator, 'Laura Bianchi — Operatrice');
+    await operator.goto(`${appUrl()}/servizi/visualizza_servizio?id=${encodeURIComponent(longServiceId)}`);
+    await operator.getByRole('heading', { level: 1, name: LONG_NAME }).waitFor();
+    expect(await widthOf(operator)).toBeLessThanOrEqual(390);
+    await screenshot(operator, 'long-name-service-detail-390');
+  });
+
+  it('keeps a focused control fully above the cookie bar', async () => {
+    const page = await newPage(browser, 390);
+    await page.goto(appUrl());
+    const bar = page.getByRole('region', { name: 'Informativa sui cookie' });
+    await bar.waitFor();
+    const buttons = page.getByRole('button', { name: /^Richiedi / });
+    await buttons.first().waitFor();
+    // Each card's button, first scrolled to the bottom edge of the window (where the bar is), then focused
+    // (as Tab does when it reaches it): it must end fully visible above the bar.
+    for (let i = 0; i < (await buttons.count()); i++) {
+      await buttons.nth(i).evaluate((element) => {
+        const { bottom } = element.getBoundingClientRect();
+        window.scrollTo({ top: window.scrollY + bottom - window.innerHeight + 4, behavior: 'instant' });
+      });
+      await buttons.nth(i).focus();
+      // The page scrolls smoothly: read the positions once the scroll has settled.
+      const place = async () => {
+        const [button, barBox] = await Promise.all([buttons.nth(i).evaluate((e) => e.getBoundingClientRect().toJSON()), bar.evaluate((e) => e.getBoundingClientRect().toJSON())]);
+        return { top: button.top as number, bottom: button.bottom as number, barTop: barBox.top as number };
+      };
+      let last = await place();
+      await expect
+        .poll(async () => {
+          const now = await place();
+          const settled = now.top === last.top;
+          last = now;
+          return settled;
+        }, { interval: 200, timeout: 5_000 })
+        .toBe(true);
+      expect(last.bottom, `button ${i + 1} under the bar`).toBeLessThanOrEqual(last.barTop);
+      expect(last.top).toBeGreaterThanOrEqual(0);
+    }
+    await screenshot(page, 'cookie-bar-focus-390');
+  });
+
+  it('shows the focus ring of a field at once, as for a button', async () => {
+    const page = await newPage(browser);
+    await signInAs(page, 'Laura Bianchi — Operatrice');
+    await page.goto(`${appUrl()}/fasce/nuova_fascia`);
+    const field = page.getByRole('textbox').first();
+    await field.waitFor();
+    const ring = () =>
+      field.evaluate((element) => {
+        const style = getComputedStyle(element);
+        return `${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor} | ${style.boxShadow} | ${style.borderColor}`;
+      });
+    const atOnce = await field.evaluate((element) => {
+      (element as HTMLElement).focus();
+      const style = getComputedStyle(element);
+      return `${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor} | ${style.boxShadow} | ${style.borderColor}`;
+    });
+    await page.waitForTimeout(500);
+    expect(atOnce).toBe(await ring());
+    expect(atOnce).toContain('solid 3px');
+  });
+});
