@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useFlashMessage } from './page-alert';
 import type { AsyncAction } from './use-async';
 
@@ -11,6 +11,15 @@ export function useConfirmedDelete<T extends { id: string }>(remove: AsyncAction
   const flash = useFlashMessage();
   const [toDelete, setToDelete] = useState<T | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
+  const [focusHeading, setFocusHeading] = useState(false);
+
+  // After the commit that closed the dialog: the dialog's own effect (a child's, so it runs first) has
+  // given the focus back to the row's button, which the reload is about to remove; the title takes it.
+  useEffect(() => {
+    if (!focusHeading) return;
+    heading.current?.focus();
+    setFocusHeading(false);
+  }, [focusHeading]);
 
   const confirm = async () => {
     if (!toDelete) return;
@@ -19,7 +28,7 @@ export function useConfirmedDelete<T extends { id: string }>(remove: AsyncAction
     if (result.ok) {
       flash.show(successMessage, 'success');
       reload();
-      requestAnimationFrame(() => heading.current?.focus());
+      setFocusHeading(true);
     } else {
       flash.show(result.error.message, 'error');
     }
