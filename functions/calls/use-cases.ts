@@ -81,14 +81,24 @@ export function makeCallUseCases({ calls, services, bands, subscriptions, files,
   }
 
   /** The service and the bands a call names must exist: otherwise a 400 on the field, and nothing is written. */
-  async function checkReferences(input: CallInput) {
+  /** The fields an operator writes, with the copy of the service the call keeps; service and bands must exist. */
+  async function operatorFields(input: CallInput) {
     const service = await services.getService(input.serviceId);
     if (!service) throw new ValidationError(messages.service.notFound, { serviceId: messages.service.notFound });
     const bandsId = [...new Set(input.bandsId)];
     for (const bandId of bandsId) {
       if (!(await bands.getBand(bandId))) throw new ValidationError(messages.band.notFound, { bandsId: messages.band.notFound });
     }
-    return { service, bandsId };
+    return {
+      name: input.name,
+      serviceId: service.id,
+      serviceName: service.name,
+      serviceDescription: service.description,
+      nomeMyPay: input.nomeMyPay,
+      codAccertamento: input.codAccertamento,
+      codCapitolo: input.codCapitolo,
+      bandsId,
+    };
   }
 
   /** Saves a call; a concurrent save in between is refused (409) and the new forms are dropped. */
@@ -114,22 +124,15 @@ export function makeCallUseCases({ calls, services, bands, subscriptions, files,
 
     /** A new call starts in state CREATE, in the current year unless given, with up to 5 forms. */
     async createCall(input: CallInput, actor: Actor): Promise<Call> {
-      const { service, bandsId } = await checkReferences(input);
+      const fields = await operatorFields(input);
       const id = ids();
       const now = clock.now();
       const claimed = await claimFiles(files, ids, actor.sub, `calls/${id}`, input.files);
       const record: CallRecord = {
         id,
-        name: input.name,
+        ...fields,
         year: input.year ?? now.getFullYear(),
         state: CallState.CREATE,
-        serviceId: service.id,
-        serviceName: service.name,
-        serviceDescription: service.description,
-        nomeMyPay: input.nomeMyPay,
-        codAccertamento: input.codAccertamento,
-        codCapitolo: input.codCapitolo,
-        bandsId,
         files: claimed,
         dataInsert: now.toISOString(),
         updatedAt: now.toISOString(),
@@ -144,22 +147,15 @@ export function makeCallUseCases({ calls, services, bands, subscriptions, files,
     async updateCall(id: string, input: CallUpdate, actor: Actor): Promise<Call> {
       const before = await requireCall(id);
       assertCallTransition(before.state, input.state);
-      const { service, bandsId } = await checkReferences(input);
+      const fields = await operatorFields(input);
       if (input.files.length > remainingCallFiles(before.files.length)) throw new ValidationError(fileMessages.tooMany, { files: fileMessages.tooMany });
       const added = await claimFiles(files, ids, actor.sub, `calls/${before.id}`, input.files);
       const now = clock.now();
       const after: CallRecord = {
         ...before,
-        name: input.name,
+        ...fields,
         year: input.year,
         state: input.state,
-        serviceId: service.id,
-        serviceName: service.name,
-        serviceDescription: service.description,
-        nomeMyPay: input.nomeMyPay,
-        codAccertamento: input.codAccertamento,
-        codCapitolo: input.codCapitolo,
-        bandsId,
         files: [...before.files, ...added].slice(0, MAX_CALL_FILES),
         updatedAt: now.toISOString(),
         version: before.version + 1,
