@@ -36,7 +36,13 @@ const UPLOAD_TTL_SECONDS = 300;
 /** The size the browser declared for an upload, kept as user metadata of the staged object. */
 const DECLARED_SIZE = 'declared-size';
 /** image/jpg is what some browsers declare for a JPEG. */
-const sameType = (declared: string | undefined, stored: string) => (declared === 'image/jpg' ? 'image/jpeg' : declared) === stored;
+/**
+ * The declared and the stored file are of one kind: a PDF, or an image. A photo whose name says .jpg but
+ * whose bytes are a PNG (phones and editors do this) is still the photo the citizen meant, and its link
+ * serves the type read from the bytes; a PDF that is really an image, or the reverse, is refused.
+ */
+const kindOf = (type: string | undefined) => (type === 'application/pdf' ? 'pdf' : type?.startsWith('image/') ? 'image' : type);
+const sameType = (declared: string | undefined, stored: string) => kindOf(declared) === kindOf(stored);
 /** Links to read a file live this long: enough to open it, too short to share. */
 export const DOWNLOAD_TTL_SECONDS = 300;
 

@@ -44,6 +44,14 @@ describe('uploads straight to storage, checked on the stored bytes', () => {
     await expect(files.claimUpload(subOf(citizen.token!), ticket.uploadKey, 'test/x.pdf')).rejects.toThrow('Il file caricato non è stato trovato');
   });
 
+  it('accepts a photo whose name says JPEG but whose content is a PNG: same kind, served as PNG', async () => {
+    const files = await filesAdapter();
+    const png = tinyPng();
+    const ticket = await ticketFor('foto.jpg', 'image/jpeg', png.length);
+    await uploadWithTicket(ticket, png, 'foto.jpg');
+    expect((await files.claimUpload(subOf(citizen.token!), ticket.uploadKey, 'test/foto')).contentType).toBe('image/png');
+  });
+
   it('refuses a stored type other than the declared one (declared PDF, stored PNG), and keeps nothing', async () => {
     const files = await filesAdapter();
     const png = tinyPng();
