@@ -9,7 +9,7 @@ const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOO
 export default defineConfig({
   test: {
     projects: [
-      { resolve, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env: { ...env, TABLE_NAME: 'unit-test-table', AWS_REGION: 'eu-south-1' } } },
+      { resolve, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env: { ...env, TABLE_NAME: 'unit-test-table', CURSOR_SECRET: 'unit-test-cursor-secret', AWS_REGION: 'eu-south-1' } } },
       { resolve, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 300_000, env } },
       {
         resolve,

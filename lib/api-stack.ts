@@ -1,5 +1,6 @@
 import { Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Construct } from 'constructs';
 import { resources, routes, type Resource } from '../functions/routes.ts';
@@ -25,8 +26,17 @@ export class ApiStack extends Stack {
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
 
+    // The key that signs list cursors (functions/adapters/dynamo.ts). A dynamic reference: CloudFormation
+    // resolves it at deploy time, so the value is in no template, only in the functions' configuration.
+    const cursorSecret = new secretsmanager.Secret(this, 'CursorSecret', {
+      description: 'Signs the list cursors of the API (HMAC)',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    acknowledge(cursorSecret, {
+      'AwsSolutions-SMG4': 'A cursor lives for one browsing session; a new value (and a redeploy) only invalidates the cursors in flight, so rotation is done by hand if ever needed.',
+    });
     const bind: { [K in keyof Required<FunctionAccess>]: (fn: PortalFunction, access: DataAccess) => void } = {
-      table: (fn, access) => fn.bindTable(props.data.table, access),
+      table: (fn, access) => fn.bindTable(props.data.table, access).addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap()),
       documents: (fn, access) => fn.bindBucket('DOCUMENTS_BUCKET', props.data.documents, access),
       exports: (fn, access) => fn.bindBucket('EXPORTS_BUCKET', props.data.exports, access),
     };

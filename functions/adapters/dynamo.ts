@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../domain/errors.ts';
@@ -20,17 +21,49 @@ export const documentClient = DynamoDBDocumentClient.from(
   { marshallOptions: { removeUndefinedValues: true } },
 );
 
-/** The opaque cursor of a page: the DynamoDB key it continues from. */
-export const encodeCursor = (key: Record<string, unknown> | undefined | null) =>
-  key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null;
+/** What a cursor is bound to: the index and the key condition of the list (its partition key value). */
+export type CursorList = Pick<QueryCommandInput, 'IndexName' | 'KeyConditionExpression' | 'ExpressionAttributeValues'>;
 
-export function decodeCursor(cursor: string | undefined): Record<string, unknown> | undefined {
+const listIdentity = ({ IndexName, KeyConditionExpression = '', ExpressionAttributeValues = {} }: CursorList) =>
+  JSON.stringify([
+    IndexName ?? 'table',
+    KeyConditionExpression,
+    (KeyConditionExpression.match(/:\w+/g) ?? []).map((name) => [name, ExpressionAttributeValues[name]]),
+  ]);
+
+/** Read when a cursor is made or checked (not at cold start: functions that never page need no secret). */
+const cursorSecret = () => {
+  const secret = process.env.CURSOR_SECRET;
+  if (!secret) throw new Error('Missing environment variable CURSOR_SECRET');
+  return secret;
+};
+
+const signature = (payload: string, list: CursorList) =>
+  createHmac('sha256', cursorSecret()).update(`${listIdentity(list)}\n${payload}`).digest('base64url');
+
+/**
+ * The opaque cursor of a page: the DynamoDB key it continues from, signed (HMAC) together with the list
+ * it belongs to, so a cursor altered, or taken from another list or another user's list, is refused
+ * with a 400 instead of reaching DynamoDB.
+ */
+export function encodeCursor(key: Record<string, unknown> | undefined | null, list: CursorList): string | null {
+  if (!key) return null;
+  const payload = Buffer.from(JSON.stringify(key)).toString('base64url');
+  return `${payload}.${signature(payload, list)}`;
+}
+
+export function decodeCursor(cursor: string | undefined, list: CursorList): Record<string, unknown> | undefined {
   if (!cursor) return undefined;
-  try {
-    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (key && typeof key === 'object' && !Array.isArray(key)) return key;
-  } catch {
-    // fall through to the error below
+  const [payload, mac, ...rest] = cursor.split('.');
+  const expected = Buffer.from(signature(payload ?? '', list));
+  const given = Buffer.from(mac ?? '');
+  if (!rest.length && payload && given.length === expected.length && timingSafeEqual(given, expected)) {
+    try {
+      const key = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+      if (key && typeof key === 'object' && !Array.isArray(key)) return key;
+    } catch {
+      // fall through to the error below
+    }
   }
   throw new ValidationError(messages.invalidCursor);
 }
@@ -47,10 +80,10 @@ export async function queryPage<T>(
       TableName: tableName,
       ...input,
       Limit: page.limit ?? defaultLimit,
-      ExclusiveStartKey: decodeCursor(page.cursor),
+      ExclusiveStartKey: decodeCursor(page.cursor, input),
     }),
   );
-  return { items: (result.Items ?? []).map(toItem), nextCursor: encodeCursor(result.LastEvaluatedKey) };
+  return { items: (result.Items ?? []).map(toItem), nextCursor: encodeCursor(result.LastEvaluatedKey, input) };
 }
 
 /** True when at least one item sits under that gsi2 key (e.g. a call using a band). */

@@ -33,6 +33,16 @@ export const s3 = tracer.captureAWSv3Client(
 );
 
 const UPLOAD_TTL_SECONDS = 300;
+/** The size the browser declared for an upload, kept as user metadata of the staged object. */
+const DECLARED_SIZE = 'declared-size';
+/** image/jpg is what some browsers declare for a JPEG. */
+/**
+ * The declared and the stored file are of one kind: a PDF, or an image. A photo whose name says .jpg but
+ * whose bytes are a PNG (phones and editors do this) is still the photo the citizen meant, and its link
+ * serves the type read from the bytes; a PDF that is really an image, or the reverse, is refused.
+ */
+const kindOf = (type: string | undefined) => (type === 'application/pdf' ? 'pdf' : type?.startsWith('image/') ? 'image' : type);
+const sameType = (declared: string | undefined, stored: string) => kindOf(declared) === kindOf(stored);
 /** Links to read a file live this long: enough to open it, too short to share. */
 export const DOWNLOAD_TTL_SECONDS = 300;
 
@@ -46,7 +56,8 @@ export async function createUpload(ownerSub: string, request: UploadRequest): Pr
     Bucket: documentsBucket,
     Key: uploadKey,
     Conditions: [['content-length-range', 1, MAX_FILE_BYTES]],
-    Fields: { 'Content-Type': request.contentType },
+    // Both are part of the signed policy in S3; the claim compares them with the stored bytes.
+    Fields: { 'Content-Type': request.contentType, [`x-amz-meta-${DECLARED_SIZE}`]: String(request.size) },
     Expires: UPLOAD_TTL_SECONDS,
   });
   return { uploadKey, url, fields, expiresInSeconds: UPLOAD_TTL_SECONDS };
@@ -56,15 +67,18 @@ export async function createUpload(ownerSub: string, request: UploadRequest): Pr
 const notFound = (error: unknown) => error instanceof Error && (error.name === 'NotFound' || error.name === 'NoSuchKey');
 
 /**
- * Checks a staged upload and moves it to `finalKey`. A file of the wrong type or size is deleted and
- * refused with the spec's message; nothing else is written.
+ * Checks a staged upload and moves it to `finalKey`. A file of the wrong type or size, or whose stored
+ * type or size is not the one declared when the upload was asked for, is deleted and refused; nothing
+ * else is written.
  */
 export async function claimUpload(ownerSub: string, uploadKey: string, finalKey: string): Promise<ClaimedFile> {
   if (!uploadKey.startsWith(stagingPrefix(ownerSub)) || uploadKey.includes('..')) throw new ValidationError(fileMessages.notFound);
   let size: number;
+  let declared: { type?: string; size?: string };
   try {
     const head = await s3.send(new HeadObjectCommand({ Bucket: documentsBucket, Key: uploadKey }));
     size = head.ContentLength ?? 0;
+    declared = { type: head.ContentType, size: head.Metadata?.[DECLARED_SIZE] };
   } catch (error) {
     if (notFound(error)) throw new ValidationError(fileMessages.notFound);
     throw error;
@@ -79,6 +93,8 @@ export async function claimUpload(ownerSub: string, uploadKey: string, finalKey:
   const head = await s3.send(new GetObjectCommand({ Bucket: documentsBucket, Key: uploadKey, Range: 'bytes=0-15' }));
   const contentType = fileTypeOf(await head.Body!.transformToByteArray());
   if (!contentType || !isAcceptedType(contentType)) throw await refuse(fileMessages.unsupported);
+  if (!sameType(declared.type, contentType)) throw await refuse(fileMessages.typeMismatch);
+  if (declared.size !== String(size)) throw await refuse(fileMessages.sizeMismatch);
 
   await s3.send(
     new CopyObjectCommand({
@@ -93,15 +109,23 @@ export async function claimUpload(ownerSub: string, uploadKey: string, finalKey:
   return { key: finalKey, contentType, size };
 }
 
-/** A short-lived link that opens the file in the browser (inline), named as the user named it. */
-export function downloadUrl(key: string, fileName: string): Promise<string> {
+/**
+ * A short-lived link to read the file, named as the user named it. It is served with the type the claim
+ * verified (never a type a browser could sniff into a page): inline for a PDF or an image, as an
+ * attachment otherwise. S3 sets no X-Content-Type-Options on a presigned GET, so the type and the
+ * disposition are what the portal controls there.
+ */
+export function downloadUrl(key: string, fileName: string, contentType?: string | null): Promise<string> {
   const safeName = fileName.replace(/["\\\r\n]/g, '_');
+  const verified = isAcceptedType(contentType ?? undefined) ? contentType! : 'application/octet-stream';
+  const disposition = verified === 'application/octet-stream' ? 'attachment' : 'inline';
   return getSignedUrl(
     s3,
     new GetObjectCommand({
       Bucket: documentsBucket,
       Key: key,
-      ResponseContentDisposition: `inline; filename="${safeName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+      ResponseContentType: verified,
+      ResponseContentDisposition: `${disposition}; filename="${safeName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
     }),
     { expiresIn: DOWNLOAD_TTL_SECONDS },
   );

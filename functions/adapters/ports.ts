@@ -34,7 +34,7 @@ export interface ClaimedFile {
 export interface FileStore {
   createUpload(ownerSub: string, request: UploadRequest): Promise<UploadTicket>;
   claimUpload(ownerSub: string, uploadKey: string, finalKey: string): Promise<ClaimedFile>;
-  downloadUrl(key: string, fileName: string): Promise<string>;
+  downloadUrl(key: string, fileName: string, contentType?: string | null): Promise<string>;
   deleteFile(key: string): Promise<void>;
 }
 

@@ -9,7 +9,7 @@ export interface KeptFile extends StoredFile {
 
 /** Short-lived links (5 minutes) to read the files: the API never sends the bytes. */
 export const linkFiles = (store: FileStore, files: KeptFile[]): Promise<LinkedFile[]> =>
-  Promise.all(files.map(async ({ key, ...file }) => ({ ...file, url: await store.downloadUrl(key, file.name) })));
+  Promise.all(files.map(async ({ key, ...file }) => ({ ...file, url: await store.downloadUrl(key, file.name, file.contentType) })));
 
 /**
  * Claims staged uploads (type read from the content, size) and moves them under `prefix`/<fileId>.

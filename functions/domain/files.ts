@@ -12,6 +12,8 @@ export const fileMessages = {
   empty: 'Il file è vuoto.',
   notFound: 'Il file caricato non è stato trovato: caricalo di nuovo.',
   tooMany: 'Non è possibile caricare più di cinque allegati.',
+  typeMismatch: 'Il contenuto del file non corrisponde al formato dichiarato: caricalo di nuovo.',
+  sizeMismatch: 'La dimensione del file caricato non corrisponde a quella dichiarata: caricalo di nuovo.',
 } as const;
 
 /** What an upload is for: decides the final place of the file and who may read it. */

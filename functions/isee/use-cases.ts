@@ -106,7 +106,7 @@ export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, cl
         const own = actor.fiscalCode ? await users.findUserIdByFiscalCode(actor.fiscalCode) : null;
         if (own !== item.userId) throw new NotFoundError(iseeMessages.notFound);
       }
-      const fileUrl = item.hasFile ? await files.downloadUrl(iseeDocumentKey(item.id), item.fileName ?? 'isee') : null;
+      const fileUrl = item.hasFile ? await files.downloadUrl(iseeDocumentKey(item.id), item.fileName ?? 'isee', item.contentType) : null;
       return { ...toIsee(item), fileUrl };
     },
 

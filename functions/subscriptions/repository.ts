@@ -77,15 +77,15 @@ export async function listSubscriptionsOfUser(
 ): Promise<Page<SubscriptionRecord>> {
   const limit = query.limit ?? pageSize;
   const found: Record<string, any>[] = [];
-  let start = decodeCursor(query.cursor);
+  const list = { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.subscriptionsOfUser(userId) } };
+  let start = decodeCursor(query.cursor, list);
   let more = true;
   while (found.length < limit && more) {
     const result = await documentClient.send(
       new QueryCommand({
         TableName: tableName,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.subscriptionsOfUser(userId), ...(query.state ? { ':state': query.state } : {}) },
+        ...list,
+        ExpressionAttributeValues: { ...list.ExpressionAttributeValues, ...(query.state ? { ':state': query.state } : {}) },
         ...(query.state ? { FilterExpression: '#state = :state', ExpressionAttributeNames: { '#state': 'state' } } : {}),
         ScanIndexForward: false,
         Limit: limit - found.length + (query.state ? 10 : 0),
@@ -100,7 +100,7 @@ export async function listSubscriptionsOfUser(
   }
   // A full page may have more after it: the next page starts just after the last item returned.
   const last = found.at(-1);
-  const nextCursor = last && found.length === limit ? encodeCursor({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk }) : null;
+  const nextCursor = last && found.length === limit ? encodeCursor({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk }, list) : null;
   return { items: found.map(toRecord), nextCursor };
 }
 

@@ -282,7 +282,7 @@ export async function searchUsers(search: UserSearch): Promise<Page<User>> {
   };
 
   const found: Record<string, any>[] = [];
-  let startKey = decodeCursor(search.cursor);
+  let startKey = decodeCursor(search.cursor, input);
   let nextKey: Record<string, unknown> | null = null;
   searchStats.consumedCapacity = 0;
   searchStats.queries = 0;
@@ -316,7 +316,7 @@ export async function searchUsers(search: UserSearch): Promise<Page<User>> {
     // Bounded work per request: a very unselective combination returns a short page and a cursor.
     if (round === MAX_ROUNDS - 1) nextKey = startKey;
   }
-  return { items: found.map(toUser), nextCursor: encodeCursor(nextKey) };
+  return { items: found.map(toUser), nextCursor: encodeCursor(nextKey, input) };
 }
 
 /** How many users wait for their ISEE to be validated (the dashboard badge): a COUNT on the sparse index. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -32,6 +33,16 @@ export interface StartOptions {
   webDist?: string;
 }
 
+/** The key that signs list cursors: made on first start and kept in <dataDir>/cursor-secret. */
+function cursorSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'cursor-secret');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
+  }
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
 /**
  * Everything the cloud has, on this machine: dynalite, s3rver, the OIDC provider, and one HTTP server
  * with the web app and the API (the real Lambda handlers behind the API Gateway adapter).
@@ -58,6 +69,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
       DYNAMODB_ENDPOINT: dynamoEndpoint,
       S3_ENDPOINT: s3Endpoint,
       DOCUMENTS_BUCKET: BUCKETS.documents,
+      CURSOR_SECRET: process.env.CURSOR_SECRET || cursorSecret(config.dataDir),
       EXPORTS_BUCKET: BUCKETS.exports,
       // In the cloud each function has its own service name; here one process runs them all.
       POWERTOOLS_SERVICE_NAME: 'portale-local',

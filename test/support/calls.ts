@@ -5,7 +5,7 @@ type Client = Awaited<ReturnType<typeof as>>;
 
 /** Uploads bytes as the browser does (ticket, then presigned POST) and returns what a form sends. */
 export async function upload(client: Client, purpose: 'call-form' | 'subscription-file', bytes: Uint8Array, name: string, contentType = 'application/pdf') {
-  const ticket = await client.post('/api/uploads', { purpose, fileName: name, contentType, size: Math.min(bytes.length, 1024) });
+  const ticket = await client.post('/api/uploads', { purpose, fileName: name, contentType, size: Math.min(bytes.length, 10 * 1024 * 1024) });
   if (ticket.status !== 201) throw new Error(`ticket refused: ${JSON.stringify(ticket.json)}`);
   await uploadWithTicket(ticket.json, bytes, name);
   return { uploadKey: ticket.json.uploadKey as string, name };
