@@ -4,7 +4,7 @@ import { s3FileStore } from '../adapters/files.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as userRepository from '../users/repository.ts';
-import { makeEnsureCitizen } from '../users/use-cases.ts';
+import { ensureCitizen } from '../users/ensure-citizen.ts';
 import * as iseeRepository from './repository.ts';
 import { makeIseeUseCases } from './use-cases.ts';
 import { iseeRoutes } from './routes.ts';
@@ -13,7 +13,7 @@ import { iseeRoutes } from './routes.ts';
 export const isee = makeIseeUseCases({
   isees: iseeRepository,
   users: userRepository,
-  ensureCitizen: makeEnsureCitizen({ users: userRepository, ids: randomUUID, clock: systemClock }),
+  ensureCitizen,
   files: s3FileStore,
   audit: dynamoAuditLog,
   clock: systemClock,

@@ -7,7 +7,7 @@ import * as callRepository from '../calls/repository.ts';
 // Only the query it uses: the rest of the ISEE repository (and its writes) stays out of this bundle.
 import { newestIseeOfUser } from '../isee/repository.ts';
 import * as userRepository from '../users/repository.ts';
-import { makeEnsureCitizen } from '../users/use-cases.ts';
+import { ensureCitizen } from '../users/ensure-citizen.ts';
 import * as subscriptionRepository from './repository.ts';
 import { makeSubscriptionUseCases } from './use-cases.ts';
 import { subscriptionRoutes } from './routes.ts';
@@ -17,7 +17,7 @@ const subscriptions = makeSubscriptionUseCases({
   calls: callRepository,
   isees: { newestIseeOfUser },
   users: userRepository,
-  ensureCitizen: makeEnsureCitizen({ users: userRepository, ids: randomUUID, clock: systemClock }),
+  ensureCitizen,
   files: s3FileStore,
   audit: dynamoAuditLog,
   clock: systemClock,
