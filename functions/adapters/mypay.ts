@@ -125,7 +125,11 @@ export function makeMyPay(config: MyPayConfig, fetchImpl: typeof fetch = fetch):
       return await fetchImpl(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
       const name = (error as Error).name;
-      const reason = name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${timeoutMs} ms` : (error as Error).message;
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const reason =
+        name === 'TimeoutError' || name === 'AbortError'
+          ? `no answer within ${timeoutMs} ms`
+          : `${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`;
       throw new MyPayUnavailable(`${operation}: ${reason}`, operation);
     }
   }
