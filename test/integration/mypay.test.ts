@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import Papa from 'papaparse';
 import { PDFDocument } from 'pdf-lib';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { FAULT_TOKEN_ALREADY_USED, MyPayFault, MyPayUnavailable, makeMyPay } from '../../functions/adapters/mypay.ts';
 import type { MyPay, MyPayImportStatus } from '../../functions/adapters/ports.ts';
@@ -106,6 +108,16 @@ async function runImport(rows: Row[], options: { version?: string; maxPolls?: nu
   return { authorization, status: status!, states, fileName };
 }
 
+/** The text of a PDF's first page, as a reader (pdfjs) sees it. */
+async function pdfText(bytes: Uint8Array) {
+  const standardFontDataUrl = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts/');
+  const document = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl }).promise;
+  const page = await document.getPage(1);
+  const items = (await page.getTextContent()).items as { str: string }[];
+  await document.destroy();
+  return items.map((item) => item.str.replace(/\u00a0/g, ' ')).join('\n');
+}
+
 const rejection = (promise: Promise<unknown>) => promise.then(() => { throw new Error('expected a rejection'); }, (error: Error) => error);
 
 describe('bulk import through the adapter', () => {
@@ -133,10 +145,19 @@ describe('bulk import through the adapter', () => {
 
     const pdfs = unzipSync(await mypay.download(status.urlFileAvvisi!));
     expect(Object.keys(pdfs).sort()).toEqual(accepted.map((r) => `avviso_3${r.codIuv}.pdf`).sort());
-    for (const bytes of Object.values(pdfs)) {
+    const amounts = ['66,43 €', '10,50 €', '120,00 €'];
+    for (const [index, r] of accepted.entries()) {
+      const bytes = pdfs[`avviso_3${r.codIuv}.pdf`];
       const pdf = await PDFDocument.load(bytes);
       expect(pdf.getPageCount()).toBe(1);
-      expect(pdf.getTitle()).toMatch(/^Avviso di pagamento \d{17}$/);
+      expect(pdf.getTitle()).toBe(`Avviso di pagamento ${r.codIuv}`);
+      const text = await pdfText(bytes);
+      expect(text).toContain(`3${r.codIuv}`.replace(/(\d{4})(\d{4})(\d{4})(\d{4})(\d{2})/, '$1 $2 $3 $4 $5')); // NAV
+      expect(text).toContain(r.codIuv);
+      expect(text).toContain(amounts[index]);
+      expect(text).toContain(`${r.anagraficaPagatore} (${r.codiceIdentificativoUnivoco})`);
+      expect(text).toContain('31/12/2026');
+      expect(text).toContain('Assistenza domiciliare - marzo 2026; quota mensile');
     }
   });
 

@@ -1,0 +1,24 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { strToU8, zipSync } from 'fflate';
+import { makeMyPay } from './functions/adapters/mypay.ts';
+import { DEFAULT_ENTITY, IMPORT_COLUMNS, startMyPaySimulator } from './lib/local/mypay-simulator.ts';
+const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-'));
+const sim = await startMyPaySimulator({ port: 4987, dataDir: dir });
+const mypay = makeMyPay({ endpoint: sim.endpoint, codIpaEnte: 'C_DEMO', password: DEFAULT_ENTITY.password, timeoutMs: 30000 });
+const N = Number(process.argv[2] ?? 10000);
+const lines = [IMPORT_COLUMNS.join(';')];
+for (let i = 0; i < N; i++) lines.push([`B-${i}`, '', 'F', 'RSSMRA85C52H501N', 'Maria Rossi', '', '', '', '', '', 'IT', '', '2026-12-31', '66.43', '', 'SERVIZI', 'ALL', 'Quota', '9/0101100IM', '', 'true', 'I'].join(';'));
+const zip = zipSync({ 'a.csv': strToU8(lines.join('\n')) });
+const t0 = Date.now();
+const auth = await mypay.authorize();
+await mypay.upload(auth, zip, 'C_DEMO-BENCH1-1_3.zip');
+const t1 = Date.now();
+let s;
+for (;;) { s = await mypay.importStatus(auth.requestToken); if (s.stato !== 'LOAD_IMPORT' && s.stato !== 'IMPORT_IN_ELAB') break; await new Promise(r => setTimeout(r, 200)); }
+const t2 = Date.now();
+const iuv = await mypay.download(s.urlFileIUV!); const av = await mypay.download(s.urlFileAvvisi!);
+const t3 = Date.now();
+console.log({ N, upload: t1 - t0, processing: t2 - t1, download: t3 - t2, iuvKB: iuv.byteLength >> 10, avvisiKB: av.byteLength >> 10, state: s.stato });
+await sim.close(); await fs.rm(dir, { recursive: true });
