@@ -456,7 +456,9 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
     const seen = new Set<string>();
     let toReject = switches.reject.count;
     switches.reject.count = 0;
-    for (const cells of lines) {
+    for (const [index, cells] of lines.entries()) {
+      // Let status polls and other requests in while a large file is processed.
+      if (index % 250 === 249) await new Promise((resolve) => setImmediate(resolve));
       const row = Object.fromEntries(columns.map((c, i) => [c, cells[i] ?? '']));
       const iud = (row.IUD ?? '').trim();
       const key = positionKey(record.codIpa, iud);
