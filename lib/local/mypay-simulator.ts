@@ -201,7 +201,10 @@ const centsFromDecimal = (text: string) => {
 };
 const decimalFromCents = (cents: number) => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 const euro = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
-const isRealDate = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text) && new Date(`${text}T00:00:00Z`).toISOString().slice(0, 10) === text;
+const isRealDate = (text: string) => {
+  const date = new Date(`${text}T00:00:00Z`);
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+};
 
 const elementsOf = (element: XmlElement | undefined) => (element ? element.children.filter((c): c is XmlElement => c instanceof XmlElement) : []);
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import Papa from 'papaparse';
+import * as soap from 'soap';
 import { PDFDocument } from 'pdf-lib';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
@@ -169,6 +170,7 @@ describe('bulk import through the adapter', () => {
       [row({ importoDovuto: '0.00' }), 'IMPORTO_NON_VALIDO'],
       [row({ dataEsecuzionePagamento: '31/12/2026' }), 'DATA_NON_VALIDA'],
       [row({ dataEsecuzionePagamento: '2026-02-30' }), 'DATA_NON_VALIDA'],
+      [row({ dataEsecuzionePagamento: '2026-13-01' }), 'DATA_NON_VALIDA'],
       [row({ azione: 'X' }), 'AZIONE_NON_VALIDA'],
       [row({ flagGeneraIuv: 'si' }), 'FLAG_GENERA_IUV_NON_VALIDO'],
       [row({ datiSpecificiRiscossione: '' }), 'DATI_SPECIFICI_RISCOSSIONE_OBBLIGATORI'],
@@ -223,6 +225,22 @@ describe('bulk import through the adapter', () => {
     expect(status.urlFileAvvisi).toBeUndefined();
     const onlyScarti = await mypay.importStatus((await runImport([row()])).authorization.requestToken, { scarti: true });
     expect(onlyScarti).toEqual({ stato: 'IMPORT_ESEGUITO', urlFileScarti: undefined, urlFileIUV: undefined, urlFileAvvisi: undefined });
+  });
+});
+
+describe('paaSILImportaDovuto through the soap package (the WSDL works for a generated client too)', () => {
+  it('imports one position with a new IUV and its notice, and answers a bad one with a fault', async () => {
+    const client = await soap.createClientAsync(`${simulator.endpoint}?wsdl`);
+    client.addSoapHeader({ intestazionePPT: { codIpaEnte: CODIPA } }, '', 'ppthead', 'http://www.regione.veneto.it/pagamenti/ente/ppthead');
+    const single = (r: Row) => Buffer.from(csvOf([r]), 'utf8').toString('base64');
+    const good = row({ importoDovuto: '25.00' });
+    const [answer] = await client.paaSILImportaDovutoAsync({ password: PASSWORD, dovuto: single(good), flagGeneraIuv: true });
+    expect(answer).toMatchObject({ esito: 'OK', identificativoUnivocoVersamento: expect.stringMatching(/^\d{17}$/) });
+    expect(isValidIuv(answer.identificativoUnivocoVersamento)).toBe(true);
+    expect(await pdfText(await mypay.download(answer.urlFileAvviso))).toContain('25,00 €');
+
+    const [refused] = await client.paaSILImportaDovutoAsync({ password: PASSWORD, dovuto: single(row({ dataEsecuzionePagamento: '2026-13-01' })), flagGeneraIuv: true });
+    expect(refused.fault).toMatchObject({ faultCode: 'PAA_DATA_NON_VALIDA', faultString: expect.stringContaining('yyyy-MM-dd') });
   });
 });
 
