@@ -296,21 +296,30 @@ describe('refusals', () => {
 });
 
 describe('fault switches', () => {
-  it('turns a 5xx on any SOAP operation into MyPayUnavailable, once', async () => {
+  it('turns a 5xx or a timeout on every SOAP operation into MyPayUnavailable, once', async () => {
     const { authorization } = await runImport([row()]);
+    const payer = { tipoIdentificativoUnivoco: 'F' as const, codiceIdentificativoUnivoco: CITIZENS[0], anagrafica: 'Maria Rossi' };
+    const pay = () => mypay.startPayment(payer, [{ iud: `F-${randomUUID().slice(0, 12)}`, amountCents: 100, causale: 'c', datiSpecificiRiscossione: '9/0101100IM', tipoDovuto: 'T' }], 'http://localhost/esito');
+    const session = await pay();
     const calls: [string, () => Promise<unknown>][] = [
       ['paaSILAutorizzaImportFlusso', () => mypay.authorize()],
       ['paaSILChiediStatoImportFlusso', () => mypay.importStatus(authorization.requestToken)],
+      ['paaSILInviaDovuti', pay],
+      ['paaSILChiediPagati', () => mypay.paymentOutcome(session.idSession)],
       ['paaSILPrenotaExportFlusso', () => mypay.reportPaid('2026-01-01', '2026-01-31')],
+      ['paaSILChiediStatoExportFlusso', () => mypay.reportPaid('2026-01-01', '2026-01-31')],
     ];
-    for (const [operation, call] of calls) {
-      await admin('faults', { operation, kind: '5xx', times: 1 });
-      const error = await rejection(call());
-      expect(error.name, operation).toBe('MyPayUnavailable');
-      expect(error).toBeInstanceOf(MyPayUnavailable);
-      await call(); // the next call goes through
+    for (const kind of ['5xx', 'timeout']) {
+      for (const [operation, call] of calls) {
+        await admin('faults', { operation, kind, times: 1 });
+        const error = await rejection(call());
+        expect(error, `${kind} on ${operation}`).toBeInstanceOf(MyPayUnavailable);
+        expect(error.name).toBe('MyPayUnavailable');
+        expect(error.message).toContain(operation);
+        await call(); // the next call goes through
+      }
     }
-  });
+  }, 60_000);
 
   it('turns a timeout into MyPayUnavailable within the configured timeout', async () => {
     await admin('faults', { operation: 'paaSILAutorizzaImportFlusso', kind: 'timeout', times: 1 });
