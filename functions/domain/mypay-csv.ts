@@ -181,10 +181,11 @@ export function csvRowErrors(rows: readonly MyPayCsvRow[]): string[] {
 export function mypayCsv(rows: readonly MyPayCsvRow[]): string {
   const errors = csvRowErrors(rows);
   if (errors.length) throw new ValidationError(errors.slice(0, 20).join(' · '), { csv: errors.join('\n') });
-  return Papa.unparse(
+  const text = Papa.unparse(
     { fields: [...MYPAY_CSV_COLUMNS], data: rows.map((row) => MYPAY_CSV_COLUMNS.map((column) => row[column])) },
     { delimiter: ';', newline: '\r\n', quotes: false, header: true },
-  ) + '\r\n';
+  );
+  return `${text.replace(/(\r\n)+$/, '')}\r\n`;
 }
 
 /** MyPay's import track versions (reference.md: 1_0 … 1_4). */
