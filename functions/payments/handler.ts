@@ -1,24 +1,25 @@
 import { dynamoAuditLog } from '../adapters/audit-log.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { resourceHandler } from '../http/handler.ts';
-import * as bandRepository from '../bands/repository.ts';
-import * as callRepository from '../calls/repository.ts';
-import * as configurationRepository from '../configuration/repository.ts';
-import * as iseeRepository from '../isee/repository.ts';
-import * as subscriptionRepository from '../subscriptions/repository.ts';
-import * as userRepository from '../users/repository.ts';
+// Named imports (not the whole modules): the bundle keeps only what the payments use.
+import { getBand } from '../bands/repository.ts';
+import { getCall } from '../calls/repository.ts';
+import { getConfiguration } from '../configuration/repository.ts';
+import { markIseeUsedForFee } from '../isee/repository.ts';
+import { listApprovedSubscriptionsOfCall } from '../subscriptions/repository.ts';
+import { getUserItem } from '../users/repository.ts';
 import * as positionRepository from './repository.ts';
 import { paymentRoutes } from './routes.ts';
 import { makePaymentUseCases } from './use-cases.ts';
 
 const payments = makePaymentUseCases({
   positions: positionRepository,
-  calls: callRepository,
-  bands: bandRepository,
-  subscriptions: subscriptionRepository,
-  users: userRepository,
-  isees: iseeRepository,
-  configuration: configurationRepository,
+  calls: { getCall },
+  bands: { getBand },
+  subscriptions: { listApprovedSubscriptionsOfCall },
+  users: { getUserItem },
+  isees: { markIseeUsedForFee },
+  configuration: { getConfiguration },
   audit: dynamoAuditLog,
   clock: systemClock,
 });

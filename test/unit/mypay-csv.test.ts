@@ -77,6 +77,13 @@ describe('MyPay import CSV (reference.md)', () => {
     expect(row![5]).toBe('Via dell’Università');
   });
 
+  it('writes exactly what papaparse’s unparse writes (quotes only where needed)', () => {
+    const names = ['Rossi', 'D’Amico; detta "Nina"', 'Riga\nnuova', 'Virgolette "doppie"', 'àèìòù €'];
+    const rows = names.map((lastName, i) => mypayCsvRow(position(100 + i, { iud: `P202603${String(i).padStart(28, '0')}` }), { ...payer, lastName, address: `Via ${lastName}` }, call, configuration));
+    const expected = Papa.unparse({ fields: [...MYPAY_CSV_COLUMNS], data: rows.map((row) => MYPAY_CSV_COLUMNS.map((c) => row[c])) }, { delimiter: ';', newline: '\r\n', quotes: false });
+    expect(mypayCsv(rows)).toBe(`${expected}\r\n`);
+  });
+
   it('sends the IUV of a known position and never asks MyPay for another; a cancel row is A', () => {
     const known = position(6643, { importoDovuto: 0, codIuv: '01000000001234519', azione: 'A', annullato: true });
     const row = mypayCsvRow(known, payer, call, configuration);
