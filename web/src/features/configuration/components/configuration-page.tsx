@@ -99,7 +99,7 @@ function ConfigurationFields({ values, errors, readOnly, onChange }: FieldsProps
       </Flex>
       <Flex {...row}>
         <TextField {...text('tipoDovuto')} label="Tipo dovuto (tipoDovuto)" maxLength={64} flex="1" />
-        <TextField {...text('tipoVersamento')} label="Tipo versamento (tipoVersamento)" maxLength={64} flex="1" descriptiveText={readOnly ? undefined : 'Es. ALL'} />
+        <TextField {...text('tipoVersamento')} label="Tipo versamento (tipoVersamento)" maxLength={64} flex="1" />
       </Flex>
       <Flex {...row}>
         <SelectField {...select('tipoIdentificativoUnivoco')} label="Tipo identificativo univoco (tipoIdentificativoUnivoco)" placeholder="Seleziona" flex="1">
