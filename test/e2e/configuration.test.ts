@@ -104,4 +104,16 @@ describe('MyPay configuration and the CSV of a month', () => {
     await dialog().getByRole('button', { name: 'Chiudi' }).click();
     expect(await dialog().count()).toBe(0);
   });
+
+  it('a delegate has no configuration page (nor the CSV button: the call detail is denied to delegates)', async () => {
+    const delegatePage = await newPage(browser);
+    await signInAs(delegatePage, 'Paolo Esposito — Delegato');
+    for (const path of ['/configurazione', '/lista_bandi/dettaglio_sessione?id=x']) {
+      await delegatePage.goto(`${inject('appUrl')}${path}`);
+      await delegatePage.getByRole('heading', { level: 1, name: 'Autorizzazione negata' }).waitFor();
+    }
+    expect(await delegatePage.getByRole('link', { name: 'Configurazione' }).count()).toBe(0);
+    expect(await delegatePage.getByRole('button', { name: 'Verifica / genera CSV' }).count()).toBe(0);
+    await delegatePage.context().close();
+  });
 });
