@@ -1,4 +1,4 @@
-import { dynamoAuditLog } from '../adapters/audit-log.ts';
+import { recordAuditBatch } from '../adapters/audit-log.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { resourceHandler } from '../http/handler.ts';
 // Named imports (not the whole modules): the bundle keeps only what the payments use.
@@ -7,7 +7,7 @@ import { getCall } from '../calls/repository.ts';
 import { getConfiguration } from '../configuration/repository.ts';
 import { markIseeUsedForFee } from '../isee/repository.ts';
 import { listApprovedSubscriptionsOfCall } from '../subscriptions/repository.ts';
-import { getUserItem } from '../users/repository.ts';
+import { getUserItems } from '../users/repository.ts';
 import * as positionRepository from './repository.ts';
 import { paymentRoutes } from './routes.ts';
 import { makePaymentUseCases } from './use-cases.ts';
@@ -17,10 +17,10 @@ const payments = makePaymentUseCases({
   calls: { getCall },
   bands: { getBand },
   subscriptions: { listApprovedSubscriptionsOfCall },
-  users: { getUserItem },
+  users: { getUserItems },
   isees: { markIseeUsedForFee },
   configuration: { getConfiguration },
-  audit: dynamoAuditLog,
+  audit: { recordMany: recordAuditBatch },
   clock: systemClock,
 });
 

@@ -16,7 +16,7 @@ import {
 } from '../domain/payments.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
-import type { AuditLog, Clock } from '../adapters/ports.ts';
+import type { AuditEntry, Clock } from '../adapters/ports.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import { requireCompleteConfiguration, type ConfigurationRepository } from '../configuration/use-cases.ts';
 import type { SubscriptionRecord } from '../subscriptions/repository.ts';
@@ -34,12 +34,17 @@ export interface PaymentDeps {
   calls: { getCall(id: string): Promise<CallRecord | null> };
   bands: { getBand(id: string): Promise<Band | null> };
   subscriptions: { listApprovedSubscriptionsOfCall(callId: string): Promise<SubscriptionRecord[]> };
-  users: { getUserItem(id: string): Promise<StoredUser | null> };
+  /** Many users at once (BatchGetItem): a month may hold thousands of subscribers. */
+  users: { getUserItems(ids: readonly string[]): Promise<Map<string, StoredUser>> };
   isees: { markIseeUsedForFee(id: string, at: string): Promise<void> };
   configuration: Pick<ConfigurationRepository, 'getConfiguration'>;
-  audit: AuditLog;
+  /** One entry per changed position, written in batches. */
+  audit: { recordMany(entries: readonly AuditEntry[], at: Date): Promise<void> };
   clock: Clock;
 }
+
+/** Conditional writes in flight at once. */
+const WRITES_AT_ONCE = 50;
 
 /** Runs `work` over `items`, `size` at a time (DynamoDB calls in parallel, but not thousands at once). */
 async function inChunks<T, R>(items: readonly T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -80,8 +85,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       Promise.all(call.bandsId.map((id) => bands.getBand(id))).then((found) => found.filter((band): band is Band => band !== null)),
       positions.listPositionsOfMonth(call.id, period),
     ]);
-    const usersById = new Map<string, StoredUser | null>();
-    await inChunks(approved, 25, async (subscription) => usersById.set(subscription.userId, await users.getUserItem(subscription.userId)));
+    const usersById: Map<string, StoredUser | null> = await users.getUserItems(approved.map((subscription) => subscription.userId));
 
     const planned: PlannedSubscription[] = approved.map((subscription) => {
       const user = usersById.get(subscription.userId) ?? null;
@@ -97,21 +101,20 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     });
     const plan = planMonth({ call: { id: call.id, name: call.name, serviceName: call.serviceName }, period, existing, subscriptions: planned, now: at });
 
-    const created = await inChunks(plan.create, 25, async (position) => ((await positions.createPosition(position)) ? position : null));
+    const created = await inChunks(plan.create, WRITES_AT_ONCE, async (position) => ((await positions.createPosition(position)) ? position : null));
     const changes = [...plan.update.map((c) => ({ ...c, kind: 'update' as const })), ...plan.cancel.map((c) => ({ ...c, kind: 'cancel' as const }))];
-    const changed = await inChunks(changes, 25, async (change) => ((await positions.replacePosition(change.after, change.before.version)) ? change : null));
+    const changed = await inChunks(changes, WRITES_AT_ONCE, async (change) => ((await positions.replacePosition(change.after, change.before.version)) ? change : null));
 
     const writtenCreates = created.filter((p): p is PositionRecord => p !== null);
     const writtenChanges = changed.filter((c): c is (typeof changes)[number] => c !== null);
     const usedIsees = new Set([...writtenCreates, ...writtenChanges.map((c) => c.after)].map((p) => p.iseeId).filter((id): id is string => Boolean(id)));
-    await inChunks([...usedIsees], 25, (id) => isees.markIseeUsedForFee(id, at));
-    await inChunks(
+    await inChunks([...usedIsees], WRITES_AT_ONCE, (id) => isees.markIseeUsedForFee(id, at));
+    await audit.recordMany(
       [
-        ...writtenCreates.map((after) => ({ id: after.iud, action: 'create' as const, before: null, after })),
-        ...writtenChanges.map((c) => ({ id: c.after.iud, action: 'update' as const, before: c.before, after: c.after })),
+        ...writtenCreates.map((after) => ({ actor, entity: 'position', id: after.iud, action: 'create' as const, before: null, after })),
+        ...writtenChanges.map((c) => ({ actor, entity: 'position', id: c.after.iud, action: 'update' as const, before: c.before, after: c.after })),
       ],
-      25,
-      (entry) => audit.record({ actor, entity: 'position', ...entry }, now),
+      now,
     );
 
     const lost = plan.create.length - writtenCreates.length + changes.length - writtenChanges.length;
@@ -154,11 +157,8 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       const pending = (await positions.listPositionsOfMonth(call.id, period))
         .filter(isPendingExport)
         .sort((a, b) => `${a.cognome} ${a.nome} ${a.fiscalCode}`.localeCompare(`${b.cognome} ${b.nome} ${b.fiscalCode}`, 'it'));
-      await inChunks(
-        pending.filter((p) => !usersById.has(p.userId)),
-        25,
-        async (p) => usersById.set(p.userId, await users.getUserItem(p.userId)),
-      );
+      const missing = pending.filter((p) => !usersById.has(p.userId)).map((p) => p.userId);
+      if (missing.length) for (const [id, user] of await users.getUserItems(missing)) usersById.set(id, user);
       const rows = pending.map((position) => mypayCsvRow(position, payerOf(position, usersById.get(position.userId) ?? null), call, config));
       return { ...result, fileName: positionsCsvFileName(call.nomeMyPay, period), content: mypayCsv(rows), rows: rows.length };
     },

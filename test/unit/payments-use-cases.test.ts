@@ -78,10 +78,10 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
     calls: { getCall: async (id) => (id === call.id ? structuredClone(call) : null) },
     bands: { getBand: async (id) => (id === band.id ? band : null) },
     subscriptions: { listApprovedSubscriptionsOfCall: async (callId) => subscriptions.filter((s) => s.announcementId === callId && s.state === 'VALIDATED') },
-    users: { getUserItem: async (id) => structuredClone(users.get(id) ?? null) },
+    users: { getUserItems: async (ids) => new Map(ids.filter((id) => users.has(id)).map((id) => [id, structuredClone(users.get(id)!)])) },
     isees: { markIseeUsedForFee: async (id) => void marked.add(id) },
     configuration: configurationRepository,
-    audit,
+    audit: { recordMany: async (entries, at) => void (await Promise.all(entries.map((entry) => audit.record(entry, at)))) },
     clock,
   });
   const configuration = makeConfigurationUseCases({ configuration: configurationRepository, audit, clock });
