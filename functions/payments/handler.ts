@@ -5,7 +5,7 @@ import { resourceHandler } from '../http/handler.ts';
 import { getBand } from '../bands/repository.ts';
 import { getCall } from '../calls/repository.ts';
 import { getConfiguration } from '../configuration/repository.ts';
-import { markIseeUsedForFee } from '../isee/repository.ts';
+import { iseesNotYetUsedForFee, markIseeUsedForFee } from '../isee/repository.ts';
 import { listApprovedSubscriptionsOfCall } from '../subscriptions/repository.ts';
 import { getUserItems } from '../users/repository.ts';
 import * as positionRepository from './repository.ts';
@@ -18,7 +18,7 @@ const payments = makePaymentUseCases({
   bands: { getBand },
   subscriptions: { listApprovedSubscriptionsOfCall },
   users: { getUserItems },
-  isees: { markIseeUsedForFee },
+  isees: { iseesNotYetUsedForFee, markIseeUsedForFee },
   configuration: { getConfiguration },
   audit: { recordMany: recordAuditBatch },
   clock: systemClock,

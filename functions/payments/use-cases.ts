@@ -36,7 +36,8 @@ export interface PaymentDeps {
   subscriptions: { listApprovedSubscriptionsOfCall(callId: string): Promise<SubscriptionRecord[]> };
   /** Many users at once (BatchGetItem): a month may hold thousands of subscribers. */
   users: { getUserItems(ids: readonly string[]): Promise<Map<string, StoredUser>> };
-  isees: { markIseeUsedForFee(id: string, at: string): Promise<void> };
+  /** The ISEE a fee was computed from cannot be deleted: marked once (those already marked are skipped). */
+  isees: { iseesNotYetUsedForFee(ids: readonly string[]): Promise<string[]>; markIseeUsedForFee(id: string, at: string): Promise<void> };
   configuration: Pick<ConfigurationRepository, 'getConfiguration'>;
   /** One entry per changed position, written in batches. */
   audit: { recordMany(entries: readonly AuditEntry[], at: Date): Promise<void> };
@@ -108,7 +109,8 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     const writtenCreates = created.filter((p): p is PositionRecord => p !== null);
     const writtenChanges = changed.filter((c): c is (typeof changes)[number] => c !== null);
     const usedIsees = new Set([...writtenCreates, ...writtenChanges.map((c) => c.after)].map((p) => p.iseeId).filter((id): id is string => Boolean(id)));
-    await inChunks([...usedIsees], WRITES_AT_ONCE, (id) => isees.markIseeUsedForFee(id, at));
+    const toMark = usedIsees.size ? await isees.iseesNotYetUsedForFee([...usedIsees]) : [];
+    await inChunks(toMark, WRITES_AT_ONCE, (id) => isees.markIseeUsedForFee(id, at));
     await audit.recordMany(
       [
         ...writtenCreates.map((after) => ({ actor, entity: 'position', id: after.iud, action: 'create' as const, before: null, after })),

@@ -3,7 +3,7 @@
  * BENCH_POSITIONS (10,000) approved subscriptions, through the real payments handler on a local dynalite.
  * Seeds users (with a validated ISEE), subscriptions, a call, its band and the configuration with
  * BatchWrite, then times: the first generation (all creates), a second one (nothing to change, the
- * idempotent path) and 'Verifica / genera CSV'.
+ * idempotent path), 'Verifica / genera CSV', and the next month (new positions, ISEE already marked).
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -75,8 +75,8 @@ async function main() {
     };
     await Promise.all(Array.from({ length: 8 }, writer));
 
-    const call = async (route: string, label: string) => {
-      const event = apiEvent(route, { claims: claimsOf.operator, pathParameters: { id: CALL }, body: { mese: 3, anno: 2026 } });
+    const call = async (route: string, label: string, body = { mese: 3, anno: 2026 }) => {
+      const event = apiEvent(route, { claims: claimsOf.operator, pathParameters: { id: CALL }, body });
       const t0 = performance.now();
       const response = (await handler(event, context)) as { statusCode: number; body: string };
       const seconds = (performance.now() - t0) / 1000;
@@ -88,6 +88,7 @@ async function main() {
     await call('POST /api/calls/{id}/positions/generate', 'first generation (all new)');
     await call('POST /api/calls/{id}/positions/generate', 'second generation (nothing to do)');
     await call('POST /api/calls/{id}/positions/csv', 'Verifica / genera CSV');
+    await call('POST /api/calls/{id}/positions/generate', 'next month (all new, ISEE known)', { mese: 4, anno: 2026 });
   } finally {
     await dynamo.close();
     await fs.rm(dataDir, { recursive: true, force: true });

@@ -79,7 +79,7 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
     bands: { getBand: async (id) => (id === band.id ? band : null) },
     subscriptions: { listApprovedSubscriptionsOfCall: async (callId) => subscriptions.filter((s) => s.announcementId === callId && s.state === 'VALIDATED') },
     users: { getUserItems: async (ids) => new Map(ids.filter((id) => users.has(id)).map((id) => [id, structuredClone(users.get(id)!)])) },
-    isees: { markIseeUsedForFee: async (id) => void marked.add(id) },
+    isees: { iseesNotYetUsedForFee: async (ids) => ids.filter((id) => !marked.has(id)), markIseeUsedForFee: async (id) => void marked.add(id) },
     configuration: configurationRepository,
     audit: { recordMany: async (entries, at) => void (await Promise.all(entries.map((entry) => audit.record(entry, at)))) },
     clock,
