@@ -81,8 +81,8 @@ async function main() {
       const response = (await handler(event, context)) as { statusCode: number; body: string };
       const seconds = (performance.now() - t0) / 1000;
       if (response.statusCode !== 200) throw new Error(`${label}: ${response.statusCode} ${response.body.slice(0, 300)}`);
-      const body = JSON.parse(response.body);
-      console.log(`${label.padEnd(34)} ${seconds.toFixed(1).padStart(6)} s   created ${body.created}, updated ${body.updated}, unchanged ${body.unchanged}${body.rows !== undefined ? `, CSV rows ${body.rows} (${(body.content.length / 1024).toFixed(0)} KB)` : ''}`);
+      const answer = JSON.parse(response.body);
+      console.log(`${label.padEnd(34)} ${seconds.toFixed(1).padStart(6)} s   created ${answer.created}, updated ${answer.updated}, unchanged ${answer.unchanged}${answer.rows !== undefined ? `, CSV rows ${answer.rows} (${(answer.content.length / 1024).toFixed(0)} KB)` : ''}`);
     };
     console.log(`${COUNT.toLocaleString('it-IT')} approved subscriptions of one call, month 2026-03 (Node ${process.version}, dynalite):\n`);
     await call('POST /api/calls/{id}/positions/generate', 'first generation (all new)');
