@@ -1,4 +1,4 @@
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -6,7 +6,7 @@ import type { Construct } from 'constructs';
 import { resources, routes, type Resource } from '../functions/routes.ts';
 import type { DataStack } from './data-stack.ts';
 import { acknowledge } from './nag.ts';
-import { functionAccess, type FunctionAccess } from './function-access.ts';
+import { functionAccess, timeoutOf, type FunctionAccess } from './function-access.ts';
 import { PortalFunction, type DataAccess } from './portal-function.ts';
 
 export interface ApiStackProps extends StackProps {
@@ -47,6 +47,7 @@ export class ApiStack extends Stack {
           entry: `functions/${resource}/handler.ts`,
           serviceName: resource,
           description: `API: ${resource}`,
+          timeout: Duration.seconds(timeoutOf(resource)),
         });
         for (const [what, access] of Object.entries(functionAccess[resource]) as [keyof FunctionAccess, DataAccess][]) {
           bind[what](fn, access);

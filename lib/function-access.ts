@@ -25,4 +25,13 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   isee: { table: 'RW', documents: 'RW' },
   calls: { table: 'RW', documents: 'RW' },
   subscriptions: { table: 'RW', documents: 'RW' },
+  configuration: { table: 'RW' },
+  payments: { table: 'RW' },
 };
+
+/**
+ * Lambda timeout in seconds (10 unless listed). The payments function generates a month of debt positions
+ * in one request: up to the 29 s an HTTP API integration may last.
+ */
+export const functionTimeoutSeconds: Partial<Record<Resource, number>> = { payments: 29 };
+export const timeoutOf = (resource: Resource): number => functionTimeoutSeconds[resource] ?? 10;

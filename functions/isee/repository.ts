@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { ISEE_FEE_MARKER, ISEE_PAGE_SIZE, toIsee, type Isee, type IseeState } from '../domain/isee.ts';
 import { iseeDocumentKey } from '../domain/isee-extraction.ts';
 import { toCents } from '../domain/money.ts';
@@ -178,3 +178,37 @@ export const listIseesToVerify = (page: { limit?: number; cursor?: string }): Pr
   );
 
 export const countIseesToVerify = () => countUnder('gsi1', 'gsi1pk', keys.iseesToVerify);
+
+/** Marks an ISEE as used to compute a fee (debt positions): from then on it cannot be deleted. Keeps the first time. */
+export async function markIseeUsedForFee(id: string, at: string): Promise<void> {
+  await unlessConditionFails(
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.isee(id),
+        UpdateExpression: 'SET #usedForFee = if_not_exists(#usedForFee, :at)',
+        ConditionExpression: 'attribute_exists(userId)',
+        ExpressionAttributeNames: { '#usedForFee': ISEE_FEE_MARKER },
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    ),
+  );
+}
+
+/** Of these ISEE ids, those that exist and are not yet marked as used for a fee (BatchGetItem, 100 keys a request). */
+export async function iseesNotYetUsedForFee(ids: readonly string[]): Promise<string[]> {
+  const unmarked: string[] = [];
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += 100) {
+    let request: Record<string, any> | undefined = {
+      [tableName]: { Keys: unique.slice(i, i + 100).map((id) => keys.isee(id)), ProjectionExpression: 'id, userId, #usedForFee', ExpressionAttributeNames: { '#usedForFee': ISEE_FEE_MARKER } },
+    };
+    for (let attempt = 0; request && Object.keys(request).length; attempt++) {
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+      const result: BatchGetCommandOutput = await documentClient.send(new BatchGetCommand({ RequestItems: request }));
+      for (const item of result.Responses?.[tableName] ?? []) if (item.userId && !item[ISEE_FEE_MARKER]) unmarked.push(item.id);
+      request = result.UnprocessedKeys;
+    }
+  }
+  return unmarked;
+}

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type BatchGetCommandOutput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import {
   normaliseEmail,
   normalisePhone,
@@ -321,3 +321,19 @@ export async function searchUsers(search: UserSearch): Promise<Page<User>> {
 
 /** How many users wait for their ISEE to be validated (the dashboard badge): a COUNT on the sparse index. */
 export const countLoadedUsers = () => countUnder('gsi2', 'gsi2pk', keys.usersLoaded);
+
+/** Many users by id (BatchGetItem, 100 keys a request, unprocessed keys retried); missing ids are absent from the map. */
+export async function getUserItems(ids: readonly string[]): Promise<Map<string, StoredUser>> {
+  const found = new Map<string, StoredUser>();
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += 100) {
+    let request: Record<string, any> | undefined = { [tableName]: { Keys: unique.slice(i, i + 100).map((id) => keys.user(id)), ConsistentRead: true } };
+    for (let attempt = 0; request && Object.keys(request).length; attempt++) {
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+      const result: BatchGetCommandOutput = await documentClient.send(new BatchGetCommand({ RequestItems: request }));
+      for (const item of result.Responses?.[tableName] ?? []) found.set(item.id, item as StoredUser);
+      request = result.UnprocessedKeys;
+    }
+  }
+  return found;
+}

@@ -5,6 +5,7 @@ import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { fill, messages } from '../../functions/domain/messages.ts';
 import type { ApiEvent } from '../../functions/http/handler.ts';
 import { routes, routeKey, type Resource, type RouteDef } from '../../functions/routes.ts';
+import { timeoutOf } from '../function-access.ts';
 
 /**
  * The local stand-in for API Gateway's HTTP API: it matches a request against the route table,
@@ -163,7 +164,7 @@ export function createApiListener({ issuer, audience, handlers }: ApiServerOptio
     } as ApiEvent;
 
     const handler = handlers[found.route.resource];
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + timeoutOf(found.route.resource) * 1000;
     const context = {
       awsRequestId: requestId,
       functionName: `local-${found.route.resource}`,

@@ -4,7 +4,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resources, routeKey, routes, type Resource } from '../../functions/routes.ts';
 import { table } from '../../functions/adapters/table.ts';
-import { functionAccess } from '../../lib/function-access.ts';
+import { functionAccess, timeoutOf } from '../../lib/function-access.ts';
 import { PortalFunction } from '../../lib/portal-function.ts';
 import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
 
@@ -47,7 +47,7 @@ describe('api stack: functions', () => {
         Architectures: ['arm64'],
         Handler: 'index.handler',
         MemorySize: 512,
-        Timeout: 10,
+        Timeout: timeoutOf(resource),
         TracingConfig: { Mode: 'Active' },
         Environment: {
           Variables: {
