@@ -1,6 +1,8 @@
 import { bandRoutes } from './bands/routes.ts';
 import { callRoutes } from './calls/routes.ts';
+import { configurationRoutes } from './configuration/routes.ts';
 import { iseeRoutes } from './isee/routes.ts';
+import { paymentRoutes } from './payments/routes.ts';
 import { profileRoutes } from './profile/routes.ts';
 import { publicRoutes } from './public/routes.ts';
 import { serviceRoutes } from './services/routes.ts';
@@ -16,7 +18,7 @@ export { routeKey, type Access, type RouteDef } from './http/route.ts';
  * all that resource's Lambda bundles). The CDK stack (routes and Lambdas), the local API server, the
  * authorization check and the OpenAPI document are all derived from this table.
  */
-export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'users', 'isee'] as const;
+export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'users', 'isee', 'configuration', 'payments'] as const;
 export type Resource = (typeof resources)[number];
 
 export const routes = [
@@ -29,6 +31,8 @@ export const routes = [
   ...callRoutes,
   ...subscriptionRoutes,
   ...publicRoutes,
+  ...configurationRoutes,
+  ...paymentRoutes,
 ] as const satisfies readonly RouteDef[];
 
 export type Route = (typeof routes)[number];

@@ -25,4 +25,6 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   isee: { table: 'RW', documents: 'RW' },
   calls: { table: 'RW', documents: 'RW' },
   subscriptions: { table: 'RW', documents: 'RW' },
+  configuration: { table: 'RW' },
+  payments: { table: 'RW' },
 };

@@ -57,6 +57,16 @@ export const keys = {
   flow: (id: string) => ({ pk: `FLOW#${id}`, sk: 'FLOW' }),
   flowsCollection: 'FLOWS',
   exportLock: (callId: string) => ({ pk: `CALL#${callId}`, sk: 'EXPORT_LOCK' }),
+  /** The council's MyPay configuration: one item. */
+  configuration: { pk: 'CONFIGURATION#MYPAY', sk: 'CONFIGURATION' },
+  /**
+   * Debt positions: a call's month under one partition (pk "CALL#<id>#POSITIONS#<yyyy-mm>", sk "USER#<userId>"),
+   * a citizen's positions on gsi1 ("USER#<userId>#POSITIONS", "<yyyy-mm>#<callId>"), one position by IUD on gsi2.
+   */
+  position: (callId: string, period: string, userId: string) => ({ pk: `CALL#${callId}#POSITIONS#${period}`, sk: `USER#${userId}` }),
+  positionsOfMonth: (callId: string, period: string) => `CALL#${callId}#POSITIONS#${period}`,
+  positionsOfUser: (userId: string) => `USER#${userId}#POSITIONS`,
+  positionByIud: (iud: string) => `IUD#${iud}`,
   auditOf: (entity: string, id: string) => `AUDIT#${entity}#${id}`,
   auditDay: (isoDate: string) => `AUDIT#${isoDate.slice(0, 10)}`,
 };

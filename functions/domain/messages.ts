@@ -38,6 +38,25 @@ export const messages = {
     noValidatedIsee: 'Non è possibile iscriversi ai bandi finché il Comune non ha validato il tuo ISEE: caricalo dalla pagina Caricamento ISEE.',
     transition: 'Un’iscrizione in stato {from} non può passare allo stato {to}.',
   },
+  configuration: {
+    azione: 'L’azione deve essere I (inserimento), M (modifica) o A (annullamento).',
+    tipoIdentificativoUnivoco: 'Il tipo identificativo deve essere F (persona fisica) o G (persona giuridica).',
+    incomplete: 'Configurazione MyPay incompleta: compila tutti i campi nella pagina Configurazione prima di generare le posizioni ({fields}).',
+  },
+  positions: {
+    month: 'Il mese deve essere un numero da 1 a 12.',
+    year: 'Inserisci un anno valido di quattro cifre.',
+    noIsee: 'Nessun ISEE validato: quota non calcolabile',
+    noBand: 'Il valore ISEE non rientra in nessuna fascia del bando',
+    cancelledFinal: 'Posizione annullata: non può essere riaperta',
+    notApproved: 'Iscrizione non più approvata: posizione lasciata invariata',
+    csv: 'Riga {row}, campo {field}: {reason}',
+    csvTooLong: 'supera i {max} caratteri',
+    csvRequired: 'è obbligatorio',
+    csvFormat: 'non ha il formato richiesto',
+    iuf: 'L’identificativo del flusso può contenere solo lettere, cifre e trattino basso.',
+    zipVersion: 'La versione del tracciato deve essere tra 1_0 e 1_4.',
+  },
 } as const;
 
 export function fill(template: string, values: Record<string, string | number>): string {

@@ -178,3 +178,19 @@ export const listIseesToVerify = (page: { limit?: number; cursor?: string }): Pr
   );
 
 export const countIseesToVerify = () => countUnder('gsi1', 'gsi1pk', keys.iseesToVerify);
+
+/** Marks an ISEE as used to compute a fee (debt positions): from then on it cannot be deleted. Keeps the first time. */
+export async function markIseeUsedForFee(id: string, at: string): Promise<void> {
+  await unlessConditionFails(
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.isee(id),
+        UpdateExpression: 'SET #usedForFee = if_not_exists(#usedForFee, :at)',
+        ConditionExpression: 'attribute_exists(userId)',
+        ExpressionAttributeNames: { '#usedForFee': ISEE_FEE_MARKER },
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    ),
+  );
+}

@@ -120,3 +120,28 @@ export async function userHasSubscriptions(userId: string): Promise<boolean> {
   );
   return Items.length > 0;
 }
+
+/**
+ * Every approved (VALIDATED) subscription of a call, for the debt positions: a Query on gsi2
+ * "CALL#<id>#SUBSCRIPTIONS" with a state filter, read page after page to the end.
+ */
+export async function listApprovedSubscriptionsOfCall(callId: string): Promise<SubscriptionRecord[]> {
+  const found: SubscriptionRecord[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const result = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        FilterExpression: '#state = :state',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':pk': keys.subscriptionsOfCall(callId), ':state': 'VALIDATED' },
+        ExclusiveStartKey: start,
+      }),
+    );
+    found.push(...(result.Items ?? []).map(toRecord));
+    start = result.LastEvaluatedKey;
+  } while (start);
+  return found;
+}

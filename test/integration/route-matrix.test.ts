@@ -5,6 +5,7 @@ import { as, personas, request, tokenFor, type Persona } from '../support/api.ts
 import { callFields, openCall, upload } from '../support/calls.ts';
 import { samplePdf } from '../support/files.ts';
 import { attestationPdf, randomFiscalCode, stageIseeFile } from '../support/isee.ts';
+import { mypayConfiguration } from '../support/positions.ts';
 
 /**
  * Who may call what, written out by hand from the spec (part 2 §2.1 and §6) — not derived from the
@@ -66,6 +67,12 @@ const expected: Record<string, Row> = {
   // The record is Maria Rossi's ('citizen'): any other citizen is told it is not there.
   'GET /api/subscriptions/{id}': { ...citizensOnly(200), newCitizen: 404 },
   'GET /api/users/{id}/subscriptions': { anonymous: 401, citizen: 403, newCitizen: 403, operator: 200, delegate: 200, entityOperator: 200 },
+  // Configuration and debt positions: operators only (part 2 §2.1: delegates have neither page).
+  'GET /api/configuration': operatorsOnly(200),
+  'PUT /api/configuration': operatorsOnly(200),
+  'POST /api/calls/{id}/positions/generate': operatorsOnly(200),
+  'POST /api/calls/{id}/positions/csv': operatorsOnly(200),
+  'GET /api/calls/{id}/positions': operatorsOnly(200),
 };
 
 const validBody: Record<string, unknown> = {
@@ -74,6 +81,8 @@ const validBody: Record<string, unknown> = {
   services: { code: 'MATRICE', name: 'Servizio matrice', description: 'Servizio creato dal test dei permessi.' },
   // calls: set in beforeAll (it names a real service)
   subscriptions: { files: [] },
+  configuration: mypayConfiguration,
+  payments: { mese: 3, anno: 2026 },
   // A fresh fiscal code at every read: each test makes a user of its own.
   get users() {
     return { ...matrixUser, fiscalCode: randomFiscalCode() };
@@ -116,7 +125,16 @@ async function citizensEligible(operator: Client) {
 }
 
 /** Routes whose record is not made by POST /api/<resource>: each gets its own, and its path. */
+/** A call whose month can be generated: the configuration is complete first. */
+const positionsPath = (suffix: string) => async (operator: Client) => {
+  expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
+  return `/api/calls/${(await openCall(operator)).call.id}/positions${suffix}`;
+};
+
 const setups: Record<string, (operator: Client) => Promise<string>> = {
+  'POST /api/calls/{id}/positions/generate': positionsPath('/generate'),
+  'POST /api/calls/{id}/positions/csv': positionsPath('/csv'),
+  'GET /api/calls/{id}/positions': positionsPath(''),
   'DELETE /api/calls/{id}/files/{fileId}': async (operator) => {
     const form = await upload(operator, 'call-form', await samplePdf(), 'modulo.pdf');
     const call = (await operator.post('/api/calls', { ...(validBody.calls as object), files: [form] })).json;

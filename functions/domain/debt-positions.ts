@@ -1,0 +1,208 @@
+import { createHash } from 'node:crypto';
+import type { MyPayAction } from './configuration.ts';
+import { daysInMonth, type Fee } from './fee.ts';
+import { messages } from './messages.ts';
+import { monthNames, periodKey, type ExportState, type Period, type Position, type Skipped } from './payments.ts';
+
+/**
+ * Debt positions (posizioni debitorie): one per approved subscription and month with a fee above zero
+ * (design §4). Pure rules: the IUD, the due date, the causale, and `planMonth`, which says what a
+ * (re)generation of a month does. Amounts are integer euro cents.
+ */
+
+/** A position as stored: the API view plus what the rules need. */
+export interface PositionRecord extends Position {
+  /** When MyPay first accepted the position (the export writes it back); null while MyPay does not know it. */
+  exportedAt: string | null;
+  /** The ISEE the amount was computed from. */
+  iseeId: string | null;
+  version: number;
+}
+
+export const IUD_MAX_LENGTH = 35;
+
+/**
+ * The IUD (MyPay's "identificativo univoco dovuto", ≤ 35 characters, unique per entity): 'P', the month
+ * as yyyymm, and the first 28 hex digits (112 bits) of SHA-256(callId NUL userId). Deterministic, so a
+ * month generated or exported twice names the same position. Two different positions can only share an
+ * IUD if they are in the same month AND their (call, citizen) pairs share 112 hash bits: with n pairs
+ * the chance is about n²/2^113 (10^6 pairs → ~10^-22), and the month in clear keeps months apart.
+ */
+export function positionIud(callId: string, userId: string, period: Period): string {
+  const digest = createHash('sha256').update(`${callId}\u0000${userId}`).digest('hex').slice(0, 28).toUpperCase();
+  return `P${periodKey(period).replace('-', '')}${digest}`;
+}
+
+/** Due date (design decision): the last day of the month the fee is for, yyyy-MM-dd (29 February in leap years). */
+export const dueDate = (period: Period): string => `${periodKey(period)}-${String(daysInMonth(period.anno, period.mese)).padStart(2, '0')}`;
+
+export interface PlanCall {
+  id: string;
+  name: string;
+  serviceName: string;
+}
+
+/** An approved subscription with the fee of the month (functions/domain/fee.ts). */
+export interface PlannedSubscription {
+  userId: string;
+  fiscalCode: string;
+  firstName: string;
+  lastName: string;
+  fee: Fee;
+  iseeId: string | null;
+}
+
+/** Position title: the service and the month ("Assistenza domiciliare – Marzo 2026"). */
+export const positionTitle = (call: PlanCall, period: Period) => `${call.serviceName} – ${monthNames[period.mese - 1]} ${period.anno}`;
+
+/**
+ * The causale: which service, which call, whose subscription, which month (citizens asked that the
+ * notice names the beneficiary: reference.md, IO). MyPay allows 1024 characters; pagoPA shows 140, so
+ * the essentials come first.
+ */
+export const positionCausale = (call: PlanCall, subscriber: Pick<PlannedSubscription, 'firstName' | 'lastName' | 'fiscalCode'>, period: Period) =>
+  `Quota ${monthNames[period.mese - 1]} ${period.anno} ${call.serviceName} - ${subscriber.lastName} ${subscriber.firstName} (${subscriber.fiscalCode}) - bando ${call.name}`;
+
+export interface MonthPlan {
+  create: PositionRecord[];
+  update: Array<{ before: PositionRecord; after: PositionRecord }>;
+  cancel: Array<{ before: PositionRecord; after: PositionRecord }>;
+  unchanged: PositionRecord[];
+  exempt: number;
+  skipped: Skipped[];
+}
+
+/** MyPay already holds this position (an import accepted it): changes must go as M / A. */
+export const knownToMyPay = (position: Pick<PositionRecord, 'exportedAt' | 'codIuv'>) => position.exportedAt !== null || position.codIuv !== null;
+
+/** A paid or cancelled position never changes again (design §4). */
+export const isFinal = (position: Pick<PositionRecord, 'isPagato' | 'annullato'>) => position.isPagato || position.annullato;
+
+/** Rows the next import must carry: those with a pending action, never a paid one. */
+export const isPendingExport = (position: Pick<PositionRecord, 'statoExport' | 'isPagato'>) =>
+  !position.isPagato && (position.statoExport === 'DA_ESPORTARE' || position.statoExport === 'ERRORE');
+
+const skip = (s: Pick<PlannedSubscription, 'fiscalCode' | 'firstName' | 'lastName'>, reason: string): Skipped => ({
+  fiscalCode: s.fiscalCode,
+  cognome: s.lastName,
+  nome: s.firstName,
+  reason,
+});
+
+/**
+ * What generating a month does, from the month's positions and the call's approved subscriptions:
+ * - a fee above zero and no position → create (azione I);
+ * - an unpaid, not cancelled position with another amount → update (M if MyPay knows it, else still I);
+ * - an amount now 0 (ISEE ≤ 3000 €, or 0 hours) on an unpaid position → cancel (A; final; a position
+ *   MyPay never saw is cancelled locally with nothing to send);
+ * - a paid position, a position with the same amount → unchanged; a cancelled one stays cancelled
+ *   (reported when a fee is due again: a cancelled position is never reopened);
+ * - no validated ISEE, or an ISEE in none of the call's bands → skipped with the reason (nothing written;
+ *   an existing position stays as it is: the operator fixes the data, then regenerates);
+ * - a position whose citizen is no longer among the approved subscriptions is left as it is and reported
+ *   (suspending someone must not silently cancel money already asked for: cancelling is final).
+ */
+export function planMonth(input: {
+  call: PlanCall;
+  period: Period;
+  existing: readonly PositionRecord[];
+  subscriptions: readonly PlannedSubscription[];
+  now: string;
+}): MonthPlan {
+  const { call, period, now } = input;
+  const existingByUser = new Map(input.existing.map((position) => [position.userId, position]));
+  const plan: MonthPlan = { create: [], update: [], cancel: [], unchanged: [], exempt: 0, skipped: [] };
+  const seen = new Set<string>();
+
+  for (const subscription of input.subscriptions) {
+    if (seen.has(subscription.userId)) continue;
+    seen.add(subscription.userId);
+    const position = existingByUser.get(subscription.userId) ?? null;
+    const { fee } = subscription;
+    if (fee.kind === 'NO_ISEE' || fee.kind === 'NO_BAND') {
+      plan.skipped.push(skip(subscription, fee.kind === 'NO_ISEE' ? messages.positions.noIsee : messages.positions.noBand));
+      if (position) plan.unchanged.push(position);
+      continue;
+    }
+    const amount = fee.amountCents;
+    if (!position) {
+      if (amount > 0) plan.create.push(newPosition(call, period, subscription, amount, now));
+      else plan.exempt += 1;
+      continue;
+    }
+    if (position.annullato) {
+      if (amount > 0) plan.skipped.push(skip(subscription, messages.positions.cancelledFinal));
+      else plan.exempt += 1;
+      plan.unchanged.push(position);
+      continue;
+    }
+    if (position.isPagato || position.importoDovuto === amount) {
+      plan.unchanged.push(position);
+      continue;
+    }
+    if (amount === 0) {
+      const known = knownToMyPay(position);
+      plan.cancel.push({
+        before: position,
+        after: changed(position, { importoDovuto: 0, annullato: true, azione: 'A', statoExport: known ? 'DA_ESPORTARE' : 'NESSUNA', iseeId: subscription.iseeId }, now),
+      });
+      continue;
+    }
+    plan.update.push({
+      before: position,
+      after: changed(position, { importoDovuto: amount, azione: knownToMyPay(position) ? 'M' : 'I', statoExport: 'DA_ESPORTARE', iseeId: subscription.iseeId }, now),
+    });
+  }
+
+  for (const position of input.existing) {
+    if (seen.has(position.userId)) continue;
+    if (!isFinal(position)) plan.skipped.push({ fiscalCode: position.fiscalCode, cognome: position.cognome, nome: position.nome, reason: messages.positions.notApproved });
+    plan.unchanged.push(position);
+  }
+  return plan;
+}
+
+function changed(
+  position: PositionRecord,
+  fields: { importoDovuto: number; azione: MyPayAction; statoExport: ExportState; annullato?: boolean; iseeId: string | null },
+  now: string,
+): PositionRecord {
+  return { ...position, ...fields, lastExportError: null, updatedAt: now, version: position.version + 1 };
+}
+
+function newPosition(call: PlanCall, period: Period, subscription: PlannedSubscription, amount: number, now: string): PositionRecord {
+  const iud = positionIud(call.id, subscription.userId, period);
+  return {
+    id: iud,
+    iud,
+    callId: call.id,
+    userId: subscription.userId,
+    fiscalCode: subscription.fiscalCode,
+    cognome: subscription.lastName,
+    nome: subscription.firstName,
+    mese: period.mese,
+    anno: period.anno,
+    titolo: positionTitle(call, period),
+    descrizione: positionCausale(call, subscription, period),
+    importoDovuto: amount,
+    importoTotalePagato: 0,
+    isPagato: false,
+    annullato: false,
+    codIuv: null,
+    nav: null,
+    dataScadenza: dueDate(period),
+    azione: 'I',
+    statoExport: 'DA_ESPORTARE',
+    lastExportError: null,
+    isEmailSent: false,
+    dataIsEmailSent: null,
+    ioId: null,
+    dataEsitoSingoloPagamento: null,
+    createdAt: now,
+    updatedAt: now,
+    exportedAt: null,
+    iseeId: subscription.iseeId,
+    version: 1,
+  };
+}
+

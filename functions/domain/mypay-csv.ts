@@ -1,0 +1,220 @@
+import type { Configuration } from './configuration.ts';
+import type { PositionRecord } from './debt-positions.ts';
+import { ValidationError } from './errors.ts';
+import { fill, messages } from './messages.ts';
+
+/**
+ * The MyPay bulk-import CSV (reference.md, "Import CSV", version 1_3): `;` separator, a header line,
+ * UTF-8, quotes only where a value needs them, amounts with a dot, dates yyyy-MM-dd. Pure: the export
+ * workflow zips what this returns (functions/adapters/mypay-zip.ts).
+ */
+export const MYPAY_CSV_COLUMNS = [
+  'IUD',
+  'codIuv',
+  'tipoIdentificativoUnivoco',
+  'codiceIdentificativoUnivoco',
+  'anagraficaPagatore',
+  'indirizzoPagatore',
+  'civicoPagatore',
+  'capPagatore',
+  'localitaPagatore',
+  'provinciaPagatore',
+  'nazionePagatore',
+  'mailPagatore',
+  'dataEsecuzionePagamento',
+  'importoDovuto',
+  'commissioneCaricoPa',
+  'tipoDovuto',
+  'tipoVersamento',
+  'causaleVersamento',
+  'datiSpecificiRiscossione',
+  'bilancio',
+  'flagGeneraIuv',
+  'azione',
+] as const;
+export type MyPayCsvColumn = (typeof MYPAY_CSV_COLUMNS)[number];
+export type MyPayCsvRow = Record<MyPayCsvColumn, string>;
+
+/**
+ * Length limits: MyPay's (reference.md) where it states them; the payer's address fields use pagoPA's
+ * RPT limits (indirizzo 70, civico 16, CAP 16, località 35, provincia and nazione 2, e-mail 256).
+ * The payer's name and the causale are built here and cut to their limit; everything else too long is
+ * an error naming the row and the field, so the operator can fix the data.
+ */
+export const MYPAY_CSV_LIMITS: Partial<Record<MyPayCsvColumn, number>> = {
+  IUD: 35,
+  codIuv: 35,
+  codiceIdentificativoUnivoco: 35,
+  anagraficaPagatore: 70,
+  indirizzoPagatore: 70,
+  civicoPagatore: 16,
+  capPagatore: 16,
+  localitaPagatore: 35,
+  provinciaPagatore: 2,
+  nazionePagatore: 2,
+  mailPagatore: 256,
+  tipoDovuto: 64,
+  tipoVersamento: 32,
+  causaleVersamento: 1024,
+  datiSpecificiRiscossione: 140,
+};
+
+const REQUIRED: readonly MyPayCsvColumn[] = [
+  'IUD',
+  'tipoIdentificativoUnivoco',
+  'codiceIdentificativoUnivoco',
+  'anagraficaPagatore',
+  'dataEsecuzionePagamento',
+  'importoDovuto',
+  'tipoDovuto',
+  'tipoVersamento',
+  'causaleVersamento',
+  'datiSpecificiRiscossione',
+  'flagGeneraIuv',
+  'azione',
+];
+
+const FORMATS: Partial<Record<MyPayCsvColumn, RegExp>> = {
+  tipoIdentificativoUnivoco: /^[FG]$/,
+  provinciaPagatore: /^([A-Z]{2})?$/,
+  nazionePagatore: /^([A-Z]{2})?$/,
+  dataEsecuzionePagamento: /^\d{4}-\d{2}-\d{2}$/,
+  importoDovuto: /^\d+\.\d{2}$/,
+  flagGeneraIuv: /^(true|false)$/,
+  azione: /^[IMA]$/,
+  mailPagatore: /^([^\s@;]+@[^\s@;]+\.[^\s@;]+)?$/,
+};
+
+/** The payer as the user record holds it (functions/users). */
+export interface Payer {
+  fiscalCode: string;
+  firstName: string;
+  lastName: string;
+  email?: string | null;
+  address?: string | null;
+  addressNumber?: string | null;
+  cap?: string | null;
+  city?: string | null;
+  /** Province code (two letters). */
+  country?: string | null;
+  /** Country code, default IT. */
+  nation?: string | null;
+}
+
+/** The call's accounting codes (bilancio) and its name on MyPay. */
+export interface CsvCall {
+  codCapitolo: string;
+  codAccertamento: string;
+  nomeMyPay: string;
+}
+
+/** Cents as MyPay wants them: "1234.50". */
+export const formatCents = (cents: number) => `${Math.trunc(cents / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+
+const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+
+/** The `bilancio` XML: one chapter (codCapitolo, codUfficio) with one assessment carrying the whole amount. */
+export const bilancioXml = (call: CsvCall, codUfficio: string, cents: number) =>
+  `<bilancio><capitolo><codCapitolo>${xml(call.codCapitolo)}</codCapitolo>` +
+  (codUfficio ? `<codUfficio>${xml(codUfficio)}</codUfficio>` : '') +
+  `<accertamento><codAccertamento>${xml(call.codAccertamento)}</codAccertamento><importo>${formatCents(cents)}</importo></accertamento></capitolo></bilancio>`;
+
+const oneLine = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim();
+const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max).trimEnd() : text);
+
+/**
+ * One CSV row. The action is the position's own (I new, M changed, A cancelled: debt-positions.ts); the
+ * configuration gives the payer kind, tipoDovuto, tipoVersamento, datiSpecificiRiscossione, codUfficio
+ * (in bilancio) and whether MyPay generates the IUV. A position that already has its IUV sends it and
+ * never asks for a new one.
+ */
+export function mypayCsvRow(position: PositionRecord, payer: Payer, call: CsvCall, configuration: Configuration): MyPayCsvRow {
+  return {
+    IUD: position.iud,
+    codIuv: position.codIuv ?? '',
+    tipoIdentificativoUnivoco: configuration.tipoIdentificativoUnivoco,
+    codiceIdentificativoUnivoco: payer.fiscalCode.toUpperCase(),
+    anagraficaPagatore: cut(oneLine(`${payer.lastName} ${payer.firstName}`), 70),
+    indirizzoPagatore: oneLine(payer.address),
+    civicoPagatore: oneLine(payer.addressNumber),
+    capPagatore: oneLine(payer.cap),
+    localitaPagatore: oneLine(payer.city),
+    provinciaPagatore: oneLine(payer.country).toUpperCase(),
+    nazionePagatore: (oneLine(payer.nation) || 'IT').toUpperCase(),
+    mailPagatore: oneLine(payer.email),
+    dataEsecuzionePagamento: position.dataScadenza,
+    importoDovuto: formatCents(position.importoDovuto),
+    commissioneCaricoPa: '',
+    tipoDovuto: configuration.tipoDovuto,
+    tipoVersamento: configuration.tipoVersamento,
+    causaleVersamento: cut(oneLine(position.descrizione), 1024),
+    datiSpecificiRiscossione: configuration.datiSpecificiRiscossione,
+    bilancio: bilancioXml(call, configuration.codUfficio, position.importoDovuto),
+    flagGeneraIuv: position.codIuv ? 'false' : String(configuration.flgGeneraIuv),
+    azione: position.azione,
+  };
+}
+
+/** Every problem of a set of rows, as Italian messages naming the row (1 = first data row) and the field. */
+export function csvRowErrors(rows: readonly MyPayCsvRow[]): string[] {
+  const errors: string[] = [];
+  const seen = new Set<string>();
+  rows.forEach((row, index) => {
+    const at = (field: string, reason: string) => errors.push(fill(messages.positions.csv, { row: index + 1, field, reason }));
+    for (const column of MYPAY_CSV_COLUMNS) {
+      const value = row[column];
+      if (REQUIRED.includes(column) && !value) at(column, messages.positions.csvRequired);
+      const max = MYPAY_CSV_LIMITS[column];
+      if (max !== undefined && value.length > max) at(column, fill(messages.positions.csvTooLong, { max }));
+      const format = FORMATS[column];
+      if (value && format && !format.test(value)) at(column, messages.positions.csvFormat);
+    }
+    if (row.flagGeneraIuv === 'false' && !row.codIuv) at('codIuv', messages.positions.csvRequired);
+    if (seen.has(row.IUD)) at('IUD', messages.positions.csvFormat);
+    seen.add(row.IUD);
+  });
+  return errors;
+}
+
+/**
+ * RFC 4180 quoting, as papaparse's unparse does with `quotes: false`: a value holding the separator, a
+ * quote or a line break is quoted, its quotes doubled. Written here rather than bundling papaparse
+ * (≈ 21 KB minified, it took the payments Lambda over its 150 KB budget); the tests read every file
+ * back with papaparse, so the two agree.
+ */
+const csvField = (value: string) => (/[;"\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+
+/** The CSV text (header + rows); a row that MyPay would refuse is a 400 listing every problem. */
+export function mypayCsv(rows: readonly MyPayCsvRow[]): string {
+  const errors = csvRowErrors(rows);
+  if (errors.length) throw new ValidationError(errors.slice(0, 20).join(' · '), { csv: errors.join('\n') });
+  const lines = [MYPAY_CSV_COLUMNS.join(';'), ...rows.map((row) => MYPAY_CSV_COLUMNS.map((column) => csvField(row[column])).join(';'))];
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** MyPay's import track versions (reference.md: 1_0 … 1_4). */
+export const MYPAY_VERSIONS = ['1_0', '1_1', '1_2', '1_3', '1_4'] as const;
+export type MyPayVersion = (typeof MYPAY_VERSIONS)[number];
+export const DEFAULT_MYPAY_VERSION: MyPayVersion = '1_3';
+
+const NAME_PART = /^[A-Za-z0-9_]{1,100}$/;
+
+/** The ZIP's name: `<codIPA>-<IUF>-<version>.zip` (reference.md); the parts cannot hold '-'. */
+export function mypayZipName(codIpa: string, iuf: string, version: MyPayVersion = DEFAULT_MYPAY_VERSION): string {
+  if (!NAME_PART.test(codIpa) || !NAME_PART.test(iuf)) throw new ValidationError(messages.positions.iuf);
+  if (!MYPAY_VERSIONS.includes(version)) throw new ValidationError(messages.positions.zipVersion);
+  return `${codIpa}-${iuf}-${version}.zip`;
+}
+
+/** The parts of a ZIP name, or null when it is not `<codIPA>-<IUF>-<version>.zip` with a known version. */
+export function parseMypayZipName(name: string): { codIpa: string; iuf: string; version: MyPayVersion } | null {
+  const match = /^([A-Za-z0-9_]{1,100})-([A-Za-z0-9_]{1,100})-(1_[0-4])\.zip$/.exec(name);
+  return match ? { codIpa: match[1]!, iuf: match[2]!, version: match[3] as MyPayVersion } : null;
+}
+
+/** The CSV inside the ZIP carries the same name with `.csv`. */
+export const mypayCsvEntryName = (zipName: string) => zipName.replace(/\.zip$/, '.csv');
+
+/** A flow's IUF: the call's MyPay name, the month and a sequence ("SERVIZI_SOCIALI_202603_1"). */
+export const flowIuf = (nomeMyPay: string, period: { mese: number; anno: number }, sequence: number) =>
+  `${nomeMyPay.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 60) || 'FLUSSO'}_${period.anno}${String(period.mese).padStart(2, '0')}_${sequence}`;

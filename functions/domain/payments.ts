@@ -1,0 +1,124 @@
+import * as z from 'zod';
+import { messages } from './messages.ts';
+import { pageQuerySchema } from './validation.ts';
+
+/**
+ * The payments resource's payloads (debt positions of a call and month). Kept apart from the rules
+ * (debt-positions.ts, which hashes with node:crypto) so the web can import these schemas.
+ * Amounts are integer euro cents, as stored.
+ */
+
+const monthSchema = z.coerce
+  .number({ error: messages.positions.month })
+  .int(messages.positions.month)
+  .min(1, messages.positions.month)
+  .max(12, messages.positions.month);
+const yearSchema = z.coerce
+  .number({ error: messages.positions.year })
+  .int(messages.positions.year)
+  .min(2000, messages.positions.year)
+  .max(2100, messages.positions.year);
+
+/**
+ * Part 2 §3 "Payment-send period": mese and anno, both optional (default: the current ones in
+ * Europe/Rome). A value given must be valid: month 13 or a year in letters is a 400, not "now".
+ */
+export const periodSchema = z.object({
+  mese: z.preprocess(emptyToUndefined, monthSchema.optional()),
+  anno: z.preprocess(emptyToUndefined, yearSchema.optional()),
+});
+export type PeriodInput = z.output<typeof periodSchema>;
+export interface Period {
+  mese: number;
+  anno: number;
+}
+
+function emptyToUndefined(value: unknown) {
+  return value === '' || value === null ? undefined : value;
+}
+
+export const positionListQuerySchema = pageQuerySchema.extend(periodSchema.shape);
+
+/** The export state of a position: what the next MyPay import must do with it. */
+export const exportStates = ['DA_ESPORTARE', 'ESPORTATA', 'ERRORE', 'NESSUNA'] as const;
+export type ExportState = (typeof exportStates)[number];
+
+export const positionSchema = z.object({
+  id: z.string(),
+  iud: z.string(),
+  callId: z.string(),
+  userId: z.string(),
+  fiscalCode: z.string(),
+  cognome: z.string(),
+  nome: z.string(),
+  mese: z.number(),
+  anno: z.number(),
+  titolo: z.string(),
+  descrizione: z.string(),
+  /** Cents. */
+  importoDovuto: z.number().int(),
+  /** Cents. */
+  importoTotalePagato: z.number().int(),
+  isPagato: z.boolean(),
+  annullato: z.boolean(),
+  codIuv: z.string().nullable(),
+  nav: z.string().nullable(),
+  /** yyyy-MM-dd: the last day of the month. */
+  dataScadenza: z.string(),
+  azione: z.enum(['I', 'M', 'A']),
+  statoExport: z.enum(exportStates),
+  lastExportError: z.string().nullable(),
+  isEmailSent: z.boolean(),
+  dataIsEmailSent: z.string().nullable(),
+  ioId: z.string().nullable(),
+  dataEsitoSingoloPagamento: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Position = z.output<typeof positionSchema>;
+
+export const skippedSchema = z.object({ fiscalCode: z.string(), cognome: z.string(), nome: z.string(), reason: z.string() });
+export type Skipped = z.output<typeof skippedSchema>;
+
+export const generationResultSchema = z.object({
+  mese: z.number(),
+  anno: z.number(),
+  created: z.number(),
+  updated: z.number(),
+  cancelled: z.number(),
+  unchanged: z.number(),
+  /** Approved subscriptions with ISEE ≤ 3000 € (or no hours): no position. */
+  exempt: z.number(),
+  /** Subscriptions whose fee cannot be computed, or whose position cannot change: the operator must look. */
+  skipped: z.array(skippedSchema),
+});
+export type GenerationResult = z.output<typeof generationResultSchema>;
+
+export const positionsCsvSchema = generationResultSchema.extend({
+  fileName: z.string(),
+  /** The MyPay import CSV (UTF-8 text). */
+  content: z.string(),
+  rows: z.number(),
+});
+export type PositionsCsv = z.output<typeof positionsCsvSchema>;
+
+/** The current month and year in Europe/Rome (part 2 §9: "CSV month and year default to the current ones"). */
+export function currentPeriod(now: Date): Period {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Rome', year: 'numeric', month: 'numeric' }).formatToParts(now);
+  const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
+  return { mese: get('month'), anno: get('year') };
+}
+
+export const resolvePeriod = (input: PeriodInput, now: Date): Period => {
+  const current = currentPeriod(now);
+  return { mese: input.mese ?? current.mese, anno: input.anno ?? current.anno };
+};
+
+/** "2026-03". */
+export const periodKey = ({ mese, anno }: Period) => `${anno}-${String(mese).padStart(2, '0')}`;
+
+export const monthNames = ['Gennaio', 'Febbraio', 'Marzo', 'Aprile', 'Maggio', 'Giugno', 'Luglio', 'Agosto', 'Settembre', 'Ottobre', 'Novembre', 'Dicembre'];
+
+/** The file the operator downloads: `<nomeMyPay>_<yyyy>_<mm>.csv`, safe as a file name. */
+export const positionsCsvFileName = (nomeMyPay: string, period: Period) =>
+  `${nomeMyPay.replace(/[^A-Za-z0-9_-]+/g, '_') || 'posizioni'}_${period.anno}_${String(period.mese).padStart(2, '0')}.csv`;

@@ -1,0 +1,92 @@
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { PositionRecord } from '../domain/debt-positions.ts';
+import { periodKey, type Period, type Position } from '../domain/payments.ts';
+import type { Page } from '../domain/validation.ts';
+import { documentClient, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { keys } from '../adapters/table.ts';
+
+/**
+ * Debt positions. One item per call, month and citizen: pk "CALL#<callId>#POSITIONS#<yyyy-mm>",
+ * sk "USER#<userId>" (so a month can never hold two positions of one citizen, whatever the timing);
+ * gsi1 = "USER#<userId>#POSITIONS" / "<yyyy-mm>#<callId>" (the citizen's payments, by month);
+ * gsi2 = "IUD#<iud>" / "POSITION" (the export writes MyPay's answer back by IUD).
+ */
+export const POSITIONS_PAGE_SIZE = 50;
+
+const KEY_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'];
+
+export function toPositionRecord(item: Record<string, any>): PositionRecord {
+  const record = { ...item };
+  for (const key of KEY_ATTRIBUTES) delete record[key];
+  return record as PositionRecord;
+}
+
+/** What the API shows of a position (the internal fields stay in the table). */
+export function toPosition(item: Record<string, any>): Position {
+  const { exportedAt: _e, iseeId: _i, version: _v, ...position } = toPositionRecord(item);
+  return position;
+}
+
+const period = (position: Pick<PositionRecord, 'mese' | 'anno'>) => periodKey(position);
+
+function itemOf(position: PositionRecord) {
+  return {
+    ...keys.position(position.callId, period(position), position.userId),
+    gsi1pk: keys.positionsOfUser(position.userId),
+    gsi1sk: `${period(position)}#${position.callId}`,
+    gsi2pk: keys.positionByIud(position.iud),
+    gsi2sk: 'POSITION',
+    ...position,
+  };
+}
+
+/** Every position of a call's month (one partition, paged through to the end). */
+export async function listPositionsOfMonth(callId: string, month: Period): Promise<PositionRecord[]> {
+  const found: PositionRecord[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const result = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.positionsOfMonth(callId, periodKey(month)) },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    found.push(...(result.Items ?? []).map(toPositionRecord));
+    start = result.LastEvaluatedKey;
+  } while (start);
+  return found;
+}
+
+/** One page of a call's month, by citizen id. */
+export const listPositions = (callId: string, month: Period, page: { limit?: number; cursor?: string }): Promise<Page<Position>> =>
+  queryPage({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.positionsOfMonth(callId, periodKey(month)) } }, page, toPosition, POSITIONS_PAGE_SIZE);
+
+/** Writes a new position; false (nothing written) when the citizen already has one for that call and month. */
+export async function createPosition(position: PositionRecord): Promise<boolean> {
+  const written = await unlessConditionFails(
+    documentClient.send(new PutCommand({ TableName: tableName, Item: itemOf(position), ConditionExpression: 'attribute_not_exists(pk)' })),
+  );
+  return written !== null;
+}
+
+/**
+ * Replaces a position with its next version; false (nothing written) when the stored one is no longer
+ * `expectedVersion`, or has meanwhile been paid or cancelled: a paid or cancelled position never changes.
+ */
+export async function replacePosition(position: PositionRecord, expectedVersion: number): Promise<boolean> {
+  const written = await unlessConditionFails(
+    documentClient.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: itemOf(position),
+        ConditionExpression: '#version = :version AND isPagato = :false AND annullato = :false',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':version': expectedVersion, ':false': false },
+      }),
+    ),
+  );
+  return written !== null;
+}

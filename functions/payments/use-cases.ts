@@ -1,0 +1,174 @@
+import type { Band } from '../domain/bands.ts';
+import type { Configuration } from '../domain/configuration.ts';
+import { isPendingExport, planMonth, type PlannedSubscription, type PositionRecord } from '../domain/debt-positions.ts';
+import { NotFoundError } from '../domain/errors.ts';
+import { monthlyFee } from '../domain/fee.ts';
+import { messages } from '../domain/messages.ts';
+import { mypayCsv, mypayCsvRow, type Payer } from '../domain/mypay-csv.ts';
+import {
+  positionsCsvFileName,
+  resolvePeriod,
+  type GenerationResult,
+  type Period,
+  type PeriodInput,
+  type Position,
+  type PositionsCsv,
+} from '../domain/payments.ts';
+import type { Actor } from '../domain/roles.ts';
+import type { Page } from '../domain/validation.ts';
+import type { AuditLog, Clock } from '../adapters/ports.ts';
+import type { CallRecord } from '../calls/repository.ts';
+import { requireCompleteConfiguration, type ConfigurationRepository } from '../configuration/use-cases.ts';
+import type { SubscriptionRecord } from '../subscriptions/repository.ts';
+import type { StoredUser } from '../users/repository.ts';
+
+export interface PositionRepository {
+  listPositionsOfMonth(callId: string, period: Period): Promise<PositionRecord[]>;
+  listPositions(callId: string, period: Period, page: { limit?: number; cursor?: string }): Promise<Page<Position>>;
+  createPosition(position: PositionRecord): Promise<boolean>;
+  replacePosition(position: PositionRecord, expectedVersion: number): Promise<boolean>;
+}
+
+export interface PaymentDeps {
+  positions: PositionRepository;
+  calls: { getCall(id: string): Promise<CallRecord | null> };
+  bands: { getBand(id: string): Promise<Band | null> };
+  subscriptions: { listApprovedSubscriptionsOfCall(callId: string): Promise<SubscriptionRecord[]> };
+  users: { getUserItem(id: string): Promise<StoredUser | null> };
+  isees: { markIseeUsedForFee(id: string, at: string): Promise<void> };
+  configuration: Pick<ConfigurationRepository, 'getConfiguration'>;
+  audit: AuditLog;
+  clock: Clock;
+}
+
+/** Runs `work` over `items`, `size` at a time (DynamoDB calls in parallel, but not thousands at once). */
+async function inChunks<T, R>(items: readonly T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += size) results.push(...(await Promise.all(items.slice(i, i + size).map(work))));
+  return results;
+}
+
+/** The payer fields of the CSV from the user record (the subscription's copy of the name when the record is gone). */
+const payerOf = (position: PositionRecord, user: StoredUser | null): Payer => ({
+  fiscalCode: user?.fiscalCode ?? position.fiscalCode,
+  firstName: user?.firstName ?? position.nome,
+  lastName: user?.lastName ?? position.cognome,
+  email: user?.email,
+  address: user?.address,
+  addressNumber: user?.addressNumber,
+  cap: user?.cap,
+  city: user?.city,
+  country: user?.country,
+  nation: user?.nation,
+});
+
+export function makePaymentUseCases(deps: PaymentDeps) {
+  const { positions, calls, bands, subscriptions, users, isees, configuration, audit, clock } = deps;
+  const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
+
+  /**
+   * Applies the month's plan (domain planMonth) with conditional writes: a create fails if the position
+   * exists, a change fails if the stored version moved or the position got paid or cancelled meanwhile.
+   * A write that loses such a race changes nothing and counts as unchanged: running twice, or twice at
+   * once, never makes a second position.
+   */
+  async function generate(call: CallRecord, period: Period, actor: Actor) {
+    const now = clock.now();
+    const at = now.toISOString();
+    const [approved, callBands, existing] = await Promise.all([
+      subscriptions.listApprovedSubscriptionsOfCall(call.id),
+      Promise.all(call.bandsId.map((id) => bands.getBand(id))).then((found) => found.filter((band): band is Band => band !== null)),
+      positions.listPositionsOfMonth(call.id, period),
+    ]);
+    const usersById = new Map<string, StoredUser | null>();
+    await inChunks(approved, 25, async (subscription) => usersById.set(subscription.userId, await users.getUserItem(subscription.userId)));
+
+    const planned: PlannedSubscription[] = approved.map((subscription) => {
+      const user = usersById.get(subscription.userId) ?? null;
+      const isee = user?.lastIsee?.state === 'VALIDATED' ? user.lastIsee : null;
+      return {
+        userId: subscription.userId,
+        fiscalCode: user?.fiscalCode ?? subscription.fiscalCode,
+        firstName: user?.firstName ?? subscription.firstName,
+        lastName: user?.lastName ?? subscription.lastName,
+        iseeId: isee?.id ?? null,
+        fee: monthlyFee({ iseeCents: isee ? isee.valueCents : null, bands: callBands, weeklyHours: subscription.weeklyHour ?? 0, year: period.anno, month: period.mese }),
+      };
+    });
+    const plan = planMonth({ call: { id: call.id, name: call.name, serviceName: call.serviceName }, period, existing, subscriptions: planned, now: at });
+
+    const created = await inChunks(plan.create, 25, async (position) => ((await positions.createPosition(position)) ? position : null));
+    const changes = [...plan.update.map((c) => ({ ...c, kind: 'update' as const })), ...plan.cancel.map((c) => ({ ...c, kind: 'cancel' as const }))];
+    const changed = await inChunks(changes, 25, async (change) => ((await positions.replacePosition(change.after, change.before.version)) ? change : null));
+
+    const writtenCreates = created.filter((p): p is PositionRecord => p !== null);
+    const writtenChanges = changed.filter((c): c is (typeof changes)[number] => c !== null);
+    const usedIsees = new Set([...writtenCreates, ...writtenChanges.map((c) => c.after)].map((p) => p.iseeId).filter((id): id is string => Boolean(id)));
+    await inChunks([...usedIsees], 25, (id) => isees.markIseeUsedForFee(id, at));
+    await inChunks(
+      [
+        ...writtenCreates.map((after) => ({ id: after.iud, action: 'create' as const, before: null, after })),
+        ...writtenChanges.map((c) => ({ id: c.after.iud, action: 'update' as const, before: c.before, after: c.after })),
+      ],
+      25,
+      (entry) => audit.record({ actor, entity: 'position', ...entry }, now),
+    );
+
+    const lost = plan.create.length - writtenCreates.length + changes.length - writtenChanges.length;
+    const result: GenerationResult = {
+      mese: period.mese,
+      anno: period.anno,
+      created: writtenCreates.length,
+      updated: writtenChanges.filter((c) => c.kind === 'update').length,
+      cancelled: writtenChanges.filter((c) => c.kind === 'cancel').length,
+      unchanged: plan.unchanged.length + lost,
+      exempt: plan.exempt,
+      skipped: plan.skipped,
+    };
+    return { result, usersById };
+  }
+
+  async function prepare(callId: string, input: PeriodInput) {
+    const call = await requireCall(callId);
+    // Checked before anything is generated: the CSV and the export need every value.
+    const config: Configuration = await requireCompleteConfiguration(configuration);
+    return { call, config, period: resolvePeriod(input, clock.now()) };
+  }
+
+  return {
+    /** POST /api/calls/{id}/positions/generate: the month's positions created, updated or cancelled. */
+    async generatePositions(callId: string, input: PeriodInput, actor: Actor): Promise<GenerationResult> {
+      const { call, period } = await prepare(callId, input);
+      return (await generate(call, period, actor)).result;
+    },
+
+    /**
+     * 'Verifica / genera CSV' (part 2 §2.11, §7 export-csv): generates the month first (so the file is
+     * what an export would send now), then the MyPay CSV of the month's positions with a pending action
+     * (new, changed, cancelled, or refused last time). Paid positions and those already accepted as they
+     * are never appear.
+     */
+    async positionsCsv(callId: string, input: PeriodInput, actor: Actor): Promise<PositionsCsv> {
+      const { call, config, period } = await prepare(callId, input);
+      const { result, usersById } = await generate(call, period, actor);
+      const pending = (await positions.listPositionsOfMonth(call.id, period))
+        .filter(isPendingExport)
+        .sort((a, b) => `${a.cognome} ${a.nome} ${a.fiscalCode}`.localeCompare(`${b.cognome} ${b.nome} ${b.fiscalCode}`, 'it'));
+      await inChunks(
+        pending.filter((p) => !usersById.has(p.userId)),
+        25,
+        async (p) => usersById.set(p.userId, await users.getUserItem(p.userId)),
+      );
+      const rows = pending.map((position) => mypayCsvRow(position, payerOf(position, usersById.get(position.userId) ?? null), call, config));
+      return { ...result, fileName: positionsCsvFileName(call.nomeMyPay, period), content: mypayCsv(rows), rows: rows.length };
+    },
+
+    async listPositions(callId: string, query: PeriodInput & { limit?: number; cursor?: string }): Promise<Page<Position>> {
+      await requireCall(callId);
+      const { limit, cursor, ...periodInput } = query;
+      return positions.listPositions(callId, resolvePeriod(periodInput, clock.now()), { limit, cursor });
+    },
+  };
+}
+
+export type PaymentUseCases = ReturnType<typeof makePaymentUseCases>;

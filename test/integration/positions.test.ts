@@ -1,0 +1,205 @@
+import Papa from 'papaparse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { positionIud } from '../../functions/domain/debt-positions.ts';
+import { MYPAY_CSV_COLUMNS } from '../../functions/domain/mypay-csv.ts';
+import { as } from '../support/api.ts';
+import { openCall } from '../support/calls.ts';
+import { localTable } from '../support/dynamo.ts';
+import { approvedSubscriber, mypayConfiguration, storedPositions, storeRawConfiguration } from '../support/positions.ts';
+
+type Client = Awaited<ReturnType<typeof as>>;
+let operator: Client;
+let delegate: Client;
+const march = { mese: 3, anno: 2026 };
+
+beforeAll(async () => {
+  operator = await as('operator');
+  delegate = await as('delegate');
+  expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
+});
+afterAll(async () => {
+  await operator.put('/api/configuration', mypayConfiguration);
+});
+
+/** An open call (band 0–10.000 €, 40% of 18 € = 7,20 €/h) with three approved citizens. */
+async function callWithSubscribers() {
+  const { call } = await openCall(operator);
+  const rossi = await approvedSubscriber(operator, call, { lastName: 'Rossi', iseeValue: 8000, weeklyHour: 3 }); // 7,20 × 3 × 31 / 7 = 95,66 €
+  const bianchi = await approvedSubscriber(operator, call, { lastName: 'Bianchi', iseeValue: 2500, weeklyHour: 3 }); // exempt
+  const verdi = await approvedSubscriber(operator, call, { lastName: 'Verdi', iseeValue: null, weeklyHour: 2 }); // no ISEE
+  return { call, rossi, bianchi, verdi };
+}
+
+describe('configuration (/configurazione)', () => {
+  it('an operator saves the eight values and reads them back; the change is audited', async () => {
+    const changed = { ...mypayConfiguration, tipoDovuto: 'SERVIZI_SOCIALI_2026' };
+    const saved = await operator.put('/api/configuration', changed);
+    expect(saved.status).toBe(200);
+    expect(saved.json.configuration).toEqual(changed);
+    expect((await operator.get('/api/configuration')).json.configuration).toEqual(changed);
+    const audit = await localTable().auditOf('configuration', 'MYPAY');
+    expect(audit.at(-1)).toMatchObject({ action: 'update', after: changed, who: { fiscalCode: 'BNCLRA79H61F205F' } });
+    await operator.put('/api/configuration', mypayConfiguration);
+  });
+
+  it('refuses empty or wrong values with the Italian message beside each field, and keeps what was saved', async () => {
+    const empty = await operator.put('/api/configuration', { ...mypayConfiguration, codUfficio: '', tipoVersamento: '   ' });
+    expect(empty.status).toBe(400);
+    expect(empty.json.errors).toEqual({ codUfficio: 'Il campo non può essere vuoto!', tipoVersamento: 'Il campo non può essere vuoto!' });
+    const wrong = await operator.put('/api/configuration', { ...mypayConfiguration, azione: 'X', flgGeneraIuv: 'forse' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.errors.azione).toBe('L’azione deve essere I (inserimento), M (modifica) o A (annullamento).');
+    expect(wrong.json.errors.flgGeneraIuv).toBe('Il campo non può essere vuoto!');
+    const missing = await operator.put('/api/configuration', { azione: 'I' });
+    expect(missing.status).toBe(400);
+    expect(Object.keys(missing.json.errors).sort()).toEqual(['codUfficio', 'codeConfig', 'datiSpecificiRiscossione', 'flgGeneraIuv', 'tipoDovuto', 'tipoIdentificativoUnivoco', 'tipoVersamento']);
+    expect((await operator.get('/api/configuration')).json.configuration).toEqual(mypayConfiguration);
+  });
+
+  it('is the operator’s: a delegate is refused reading and writing it (403)', async () => {
+    expect((await delegate.get('/api/configuration')).status).toBe(403);
+    expect((await delegate.put('/api/configuration', mypayConfiguration)).status).toBe(403);
+  });
+});
+
+describe('debt positions of a month', () => {
+  it('generates one position per approved citizen with a fee, reports who was skipped, and twice changes nothing', async () => {
+    const { call, rossi, verdi } = await callWithSubscribers();
+    const first = await operator.post(`/api/calls/${call.id}/positions/generate`, march);
+    expect(first.status).toBe(200);
+    expect(first.json).toEqual({
+      mese: 3, anno: 2026, created: 1, updated: 0, cancelled: 0, unchanged: 0, exempt: 1,
+      skipped: [{ fiscalCode: verdi.fiscalCode, cognome: 'Verdi', nome: 'Anna', reason: 'Nessun ISEE validato: quota non calcolabile' }],
+    });
+    const stored = await storedPositions(call.id, '2026-03');
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ iud: positionIud(call.id, rossi.userId, march), userId: rossi.userId, importoDovuto: 9566, azione: 'I', statoExport: 'DA_ESPORTARE', dataScadenza: '2026-03-31', isPagato: false });
+
+    const second = await operator.post(`/api/calls/${call.id}/positions/generate`, march);
+    expect(second.json).toMatchObject({ created: 0, updated: 0, cancelled: 0, unchanged: 1 });
+    const again = await storedPositions(call.id, '2026-03');
+    expect(again).toEqual(stored);
+    // Two at the same moment: still one position.
+    const other = await operator.post(`/api/calls/${call.id}/positions/generate`, { mese: 4, anno: 2026 });
+    expect(other.json.created).toBe(1);
+    const [a, b] = await Promise.all([1, 2].map(() => operator.post(`/api/calls/${call.id}/positions/generate`, { mese: 5, anno: 2026 })));
+    expect(a!.json.created + b!.json.created).toBe(1);
+    expect(await storedPositions(call.id, '2026-05')).toHaveLength(1);
+
+    const audit = await localTable().auditOf('position', stored[0]!.iud);
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ action: 'create', before: null, after: { importoDovuto: 9566 } });
+    // The ISEE used for the fee can no longer be deleted.
+    const isee = (await operator.get(`/api/users/${rossi.userId}/isee`)).json.items[0];
+    expect((await operator.delete(`/api/isee/${isee.id}`)).status).toBe(409);
+  });
+
+  it('lists the month’s positions page by page (amounts in cents), defaulting to the current month', async () => {
+    const { call } = await callWithSubscribers();
+    await approvedSubscriber(operator, call, { lastName: 'Neri', iseeValue: 9000, weeklyHour: 1 });
+    await operator.post(`/api/calls/${call.id}/positions/generate`, march);
+    const page1 = await operator.get(`/api/calls/${call.id}/positions?mese=3&anno=2026&limit=1`);
+    expect(page1.status).toBe(200);
+    expect(page1.json.items).toHaveLength(1);
+    const page2 = await operator.get(`/api/calls/${call.id}/positions?mese=3&anno=2026&limit=1&cursor=${page1.json.nextCursor}`);
+    const all = [...page1.json.items, ...page2.json.items];
+    expect(all.map((p: any) => p.cognome).sort()).toEqual(['Neri', 'Rossi']);
+    expect(all.find((p: any) => p.cognome === 'Neri').importoDovuto).toBe(3189); // 7,20 × 1 × 31 / 7 = 31,885… → 31,89 €
+    expect(all[0]).not.toHaveProperty('pk');
+    expect(all[0]).not.toHaveProperty('version');
+    const current = await operator.post(`/api/calls/${call.id}/positions/generate`, {});
+    const now = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Rome', year: 'numeric', month: 'numeric' }).formatToParts(new Date());
+    expect([current.json.mese, current.json.anno]).toEqual([Number(now.find((p) => p.type === 'month')!.value), Number(now.find((p) => p.type === 'year')!.value)]);
+    expect((await operator.get(`/api/calls/${call.id}/positions`)).json.items).toHaveLength(2);
+  });
+
+  it('Verifica / genera CSV: the MyPay import file of the month, header and one row per position to send', async () => {
+    const { call, rossi } = await callWithSubscribers();
+    const response = await operator.post(`/api/calls/${call.id}/positions/csv`, march);
+    expect(response.status).toBe(200);
+    expect(response.json).toMatchObject({ fileName: 'SERVIZI_SOCIALI_2026_03.csv', rows: 1, created: 1 });
+    const [header, row, ...rest] = Papa.parse<string[]>(response.json.content.trim(), { delimiter: ';' }).data;
+    expect(header).toEqual([...MYPAY_CSV_COLUMNS]);
+    expect(rest).toEqual([]);
+    const byColumn = Object.fromEntries(header!.map((name, i) => [name, row![i]]));
+    expect(byColumn).toMatchObject({
+      IUD: positionIud(call.id, rossi.userId, march),
+      codIuv: '',
+      tipoIdentificativoUnivoco: 'F',
+      codiceIdentificativoUnivoco: rossi.fiscalCode,
+      anagraficaPagatore: 'Rossi Anna',
+      capPagatore: '00100',
+      provinciaPagatore: 'RM',
+      mailPagatore: 'rossi@example.it',
+      dataEsecuzionePagamento: '2026-03-31',
+      importoDovuto: '95.66',
+      tipoDovuto: 'SERVIZI_SOCIALI',
+      tipoVersamento: 'ALL',
+      datiSpecificiRiscossione: '9/0101100IM/',
+      flagGeneraIuv: 'true',
+      azione: 'I',
+    });
+    expect(byColumn.causaleVersamento).toContain(`Rossi Anna (${rossi.fiscalCode}) - bando ${call.name}`);
+    expect(byColumn.bilancio).toContain('<codCapitolo>CAP-1203</codCapitolo><codUfficio>UFF01</codUfficio><accertamento><codAccertamento>ACC-2025-01</codAccertamento><importo>95.66</importo>');
+    // Asking again gives the same file and writes nothing new.
+    const again = await operator.post(`/api/calls/${call.id}/positions/csv`, march);
+    expect(again.json.content).toBe(response.json.content);
+    expect(again.json).toMatchObject({ created: 0, unchanged: 1 });
+  });
+
+  describe('bad requests get a clear Italian error and change nothing', () => {
+    it('month 13, month 0, a year in letters (400)', async () => {
+      const { call } = await callWithSubscribers();
+      for (const [body, detail] of [
+        [{ mese: 13, anno: 2026 }, 'Il mese deve essere un numero da 1 a 12.'],
+        [{ mese: 0, anno: 2026 }, 'Il mese deve essere un numero da 1 a 12.'],
+        [{ mese: 3, anno: 'duemilaventisei' }, 'Inserisci un anno valido di quattro cifre.'],
+      ] as const) {
+        for (const path of ['generate', 'csv']) {
+          const response = await operator.post(`/api/calls/${call.id}/positions/${path}`, body);
+          expect([response.status, response.json.detail]).toEqual([400, detail]);
+        }
+      }
+      expect((await operator.get(`/api/calls/${call.id}/positions?mese=13`)).status).toBe(400);
+      expect(await storedPositions(call.id, '2026-03')).toEqual([]);
+    });
+
+    it('an unknown call (404)', async () => {
+      for (const path of ['generate', 'csv']) {
+        const response = await operator.post(`/api/calls/nessuno/positions/${path}`, march);
+        expect([response.status, response.json.detail]).toEqual([404, 'Il bando selezionato non è presente.']);
+      }
+      expect((await operator.get('/api/calls/nessuno/positions')).status).toBe(404);
+    });
+
+    it('an incomplete or missing configuration (400 before any position is generated)', async () => {
+      const { call } = await callWithSubscribers();
+      try {
+        const { datiSpecificiRiscossione: _dropped, ...partial } = mypayConfiguration;
+        await storeRawConfiguration({ ...partial, tipoDovuto: '' });
+        for (const path of ['generate', 'csv']) {
+          const response = await operator.post(`/api/calls/${call.id}/positions/${path}`, march);
+          expect(response.status).toBe(400);
+          expect(response.json.detail).toMatch(/^Configurazione MyPay incompleta/);
+          expect(response.json.detail).toContain('tipoDovuto, datiSpecificiRiscossione');
+        }
+        await storeRawConfiguration(null);
+        expect((await operator.get('/api/configuration')).json).toEqual({ configuration: null, updatedAt: null });
+        expect((await operator.post(`/api/calls/${call.id}/positions/generate`, march)).json.detail).toMatch(/^Configurazione MyPay incompleta/);
+        expect(await storedPositions(call.id, '2026-03')).toEqual([]);
+      } finally {
+        await operator.put('/api/configuration', mypayConfiguration);
+      }
+    });
+
+    it('a delegate or a citizen cannot generate (403)', async () => {
+      const { call } = await callWithSubscribers();
+      const citizen = await as('citizen');
+      for (const client of [delegate, citizen]) {
+        expect((await client.post(`/api/calls/${call.id}/positions/generate`, march)).status).toBe(403);
+        expect((await client.post(`/api/calls/${call.id}/positions/csv`, march)).status).toBe(403);
+      }
+      expect(await storedPositions(call.id, '2026-03')).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,87 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { inject } from 'vitest';
+import { keys } from '../../functions/adapters/table.ts';
+import type { Configuration } from '../../functions/domain/configuration.ts';
+import { TABLE_NAME } from '../../lib/local/config.ts';
+import type { as } from './api.ts';
+import { randomFiscalCode } from './isee.ts';
+
+type Client = Awaited<ReturnType<typeof as>>;
+
+export const mypayConfiguration: Configuration = {
+  azione: 'I',
+  codUfficio: 'UFF01',
+  codeConfig: 'CFG01',
+  flgGeneraIuv: true,
+  tipoDovuto: 'SERVIZI_SOCIALI',
+  tipoIdentificativoUnivoco: 'F',
+  datiSpecificiRiscossione: '9/0101100IM/',
+  tipoVersamento: 'ALL',
+};
+
+const client = () =>
+  DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  );
+
+/** Writes the stored configuration as is (even incomplete), as an old or hand-edited item would be. */
+export async function storeRawConfiguration(values: Record<string, unknown> | null) {
+  if (values === null) await client().send(new DeleteCommand({ TableName: TABLE_NAME, Key: keys.configuration }));
+  else await client().send(new PutCommand({ TableName: TABLE_NAME, Item: { ...keys.configuration, values, updatedAt: new Date().toISOString() } }));
+}
+
+/** Every stored position item of a call's month (straight from the table). */
+export async function storedPositions(callId: string, period: string) {
+  const { Items = [] } = await client().send(
+    new QueryCommand({ TableName: TABLE_NAME, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.positionsOfMonth(callId, period) }, ConsistentRead: true }),
+  );
+  return Items;
+}
+
+/**
+ * A citizen approved on a call with `weeklyHour` hours: the user and a validated ISEE are made by the
+ * operator through the API; the approval itself is written as the subscriptions repository writes it
+ * (the operator's approve action belongs to the enrolment work, built alongside).
+ */
+export async function approvedSubscriber(operator: Client, call: { id: string; name: string; year: number; serviceId: string; serviceName: string }, input: { lastName: string; iseeValue: number | null; weeklyHour: number; firstName?: string }) {
+  const fiscalCode = randomFiscalCode();
+  const created = await operator.post('/api/users', {
+    firstName: input.firstName ?? 'Anna', lastName: input.lastName, birthDate: '1980-01-01', email: `${input.lastName.toLowerCase().replace(/\W/g, '')}@example.it`, address: 'Via Roma', addressNumber: '1',
+    cap: '00100', city: 'Roma', country: 'RM', nation: 'IT', municipioId: '1', fiscalCode,
+  });
+  if (created.status !== 201) throw new Error(`user not created: ${JSON.stringify(created.json)}`);
+  const userId = created.json.id as string;
+  if (input.iseeValue !== null) {
+    const isee = await operator.post(`/api/users/${userId}/isee`, { value: input.iseeValue, year: 2026, date: '2026-01-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000003C-00', scadenza: '2026-12-31', excludeVerification: true });
+    if (isee.status !== 201) throw new Error(`ISEE not created: ${JSON.stringify(isee.json)}`);
+  }
+  const now = new Date().toISOString();
+  await client().send(
+    new PutCommand({
+      TableName: TABLE_NAME,
+      Item: {
+        ...keys.subscription(call.id, userId),
+        gsi1pk: keys.subscriptionsOfUser(userId),
+        gsi1sk: `${now}#${call.id}`,
+        gsi2pk: keys.subscriptionsOfCall(call.id),
+        gsi2sk: `SUBSCRIBER#${userId}`,
+        id: `${call.id}.${userId}`,
+        state: 'VALIDATED',
+        announcementId: call.id,
+        announcement: { id: call.id, name: call.name, year: call.year, service: { id: call.serviceId, name: call.serviceName } },
+        rankingScore: null,
+        weeklyHour: input.weeklyHour,
+        cost: null,
+        dataInsert: now,
+        dataUpdate: now,
+        userId,
+        fiscalCode,
+        firstName: input.firstName ?? 'Anna',
+        lastName: input.lastName,
+        files: [],
+      },
+    }),
+  );
+  return { userId, fiscalCode };
+}

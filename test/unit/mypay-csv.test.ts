@@ -1,0 +1,176 @@
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import { buildMypayZip, md5Hex, readZip } from '../../functions/adapters/mypay-zip.ts';
+import { checkConfiguration, configurationSchema, type Configuration } from '../../functions/domain/configuration.ts';
+import { planMonth, type PositionRecord } from '../../functions/domain/debt-positions.ts';
+import { ValidationError } from '../../functions/domain/errors.ts';
+import { bilancioXml, formatCents, MYPAY_CSV_COLUMNS, mypayCsv, mypayCsvRow, mypayZipName, parseMypayZipName, type Payer } from '../../functions/domain/mypay-csv.ts';
+
+const configuration: Configuration = {
+  azione: 'I',
+  codUfficio: 'UFF01',
+  codeConfig: 'CFG01',
+  flgGeneraIuv: true,
+  tipoDovuto: 'SERVIZI_SOCIALI',
+  tipoIdentificativoUnivoco: 'F',
+  datiSpecificiRiscossione: '9/0101100IM/',
+  tipoVersamento: 'ALL',
+};
+const call = { id: 'call-1', name: 'Assistenza domiciliare 2026', serviceName: 'Assistenza domiciliare', codCapitolo: 'CAP-1203', codAccertamento: 'ACC-2026-01', nomeMyPay: 'SERVIZI_SOCIALI' };
+const payer: Payer = { fiscalCode: 'rssmra85c52h501n', firstName: 'Maria', lastName: 'Rossi', email: 'maria.rossi@example.it', address: 'Via Roma', addressNumber: '12', cap: '00184', city: 'Roma', country: 'rm', nation: 'IT' };
+
+function position(amountCents = 6643, overrides: Partial<PositionRecord> = {}): PositionRecord {
+  const [created] = planMonth({
+    call,
+    period: { mese: 3, anno: 2026 },
+    existing: [],
+    subscriptions: [{ userId: 'u1', fiscalCode: 'RSSMRA85C52H501N', firstName: 'Maria', lastName: 'Rossi', iseeId: 'i1', fee: { kind: 'DUE', band: { id: 'b', name: 'F', min: 0, max: 1, percent: null, fixedCost: 1 }, quotaCents: 100, amountCents } }],
+    now: '2026-03-10T10:00:00.000Z',
+  }).create;
+  return { ...created!, ...overrides };
+}
+
+const parse = (csv: string) => Papa.parse<string[]>(csv.trim(), { delimiter: ';' }).data;
+
+describe('MyPay import CSV (reference.md)', () => {
+  it('has the 22 columns in the reference order, a header, ; separators, dot amounts and yyyy-MM-dd dates', () => {
+    const csv = mypayCsv([mypayCsvRow(position(), payer, call, configuration)]);
+    const [header, row] = parse(csv);
+    expect(csv.split('\r\n')[0]).toBe(
+      'IUD;codIuv;tipoIdentificativoUnivoco;codiceIdentificativoUnivoco;anagraficaPagatore;indirizzoPagatore;civicoPagatore;capPagatore;localitaPagatore;provinciaPagatore;nazionePagatore;mailPagatore;dataEsecuzionePagamento;importoDovuto;commissioneCaricoPa;tipoDovuto;tipoVersamento;causaleVersamento;datiSpecificiRiscossione;bilancio;flagGeneraIuv;azione',
+    );
+    expect(header).toEqual([...MYPAY_CSV_COLUMNS]);
+    const byColumn = Object.fromEntries(header!.map((name, i) => [name, row![i]]));
+    expect(byColumn).toEqual({
+      IUD: position().iud,
+      codIuv: '',
+      tipoIdentificativoUnivoco: 'F',
+      codiceIdentificativoUnivoco: 'RSSMRA85C52H501N',
+      anagraficaPagatore: 'Rossi Maria',
+      indirizzoPagatore: 'Via Roma',
+      civicoPagatore: '12',
+      capPagatore: '00184',
+      localitaPagatore: 'Roma',
+      provinciaPagatore: 'RM',
+      nazionePagatore: 'IT',
+      mailPagatore: 'maria.rossi@example.it',
+      dataEsecuzionePagamento: '2026-03-31',
+      importoDovuto: '66.43',
+      commissioneCaricoPa: '',
+      tipoDovuto: 'SERVIZI_SOCIALI',
+      tipoVersamento: 'ALL',
+      causaleVersamento: 'Quota Marzo 2026 Assistenza domiciliare - Rossi Maria (RSSMRA85C52H501N) - bando Assistenza domiciliare 2026',
+      datiSpecificiRiscossione: '9/0101100IM/',
+      bilancio:
+        '<bilancio><capitolo><codCapitolo>CAP-1203</codCapitolo><codUfficio>UFF01</codUfficio><accertamento><codAccertamento>ACC-2026-01</codAccertamento><importo>66.43</importo></accertamento></capitolo></bilancio>',
+      flagGeneraIuv: 'true',
+      azione: 'I',
+    });
+  });
+
+  it('quotes a value holding the separator or a quote, and reads back the same text (UTF-8 accents kept)', () => {
+    const odd = { ...payer, lastName: 'D’Amico; detta "Nina"', firstName: 'Niccolò', address: 'Via dell’Università' };
+    const csv = mypayCsv([mypayCsvRow(position(), odd, call, configuration)]);
+    expect(csv).toContain('"D’Amico; detta ""Nina"" Niccolò"');
+    const [, row] = parse(csv);
+    expect(row![4]).toBe('D’Amico; detta "Nina" Niccolò');
+    expect(row![5]).toBe('Via dell’Università');
+  });
+
+  it('writes exactly what papaparse’s unparse writes (quotes only where needed)', () => {
+    const names = ['Rossi', 'D’Amico; detta "Nina"', 'Riga\nnuova', 'Virgolette "doppie"', 'àèìòù €'];
+    const rows = names.map((lastName, i) => mypayCsvRow(position(100 + i, { iud: `P202603${String(i).padStart(28, '0')}` }), { ...payer, lastName, address: `Via ${lastName}` }, call, configuration));
+    const expected = Papa.unparse({ fields: [...MYPAY_CSV_COLUMNS], data: rows.map((row) => MYPAY_CSV_COLUMNS.map((c) => row[c])) }, { delimiter: ';', newline: '\r\n', quotes: false });
+    expect(mypayCsv(rows)).toBe(`${expected}\r\n`);
+  });
+
+  it('sends the IUV of a known position and never asks MyPay for another; a cancel row is A', () => {
+    const known = position(6643, { importoDovuto: 0, codIuv: '01000000001234519', azione: 'A', annullato: true });
+    const row = mypayCsvRow(known, payer, call, configuration);
+    expect([row.codIuv, row.flagGeneraIuv, row.azione, row.importoDovuto]).toEqual(['01000000001234519', 'false', 'A', '0.00']);
+  });
+
+  it('cuts the payer name at 70 characters and formats cents', () => {
+    const row = mypayCsvRow(position(), { ...payer, lastName: 'X'.repeat(60), firstName: 'Y'.repeat(30) }, call, configuration);
+    expect(row.anagraficaPagatore).toHaveLength(70);
+    expect([formatCents(5), formatCents(100), formatCents(123456)]).toEqual(['0.05', '1.00', '1234.56']);
+  });
+
+  it('escapes XML in the bilancio', () => {
+    expect(bilancioXml({ ...call, codCapitolo: 'A&B<1>' }, '', 100)).toBe(
+      '<bilancio><capitolo><codCapitolo>A&amp;B&lt;1&gt;</codCapitolo><accertamento><codAccertamento>ACC-2026-01</codAccertamento><importo>1.00</importo></accertamento></capitolo></bilancio>',
+    );
+  });
+
+  it('refuses, naming row and field in Italian, what MyPay would refuse', () => {
+    const bad = [
+      mypayCsvRow(position(), { ...payer, country: 'Roma', cap: '1'.repeat(17) }, call, configuration),
+      mypayCsvRow(position(), payer, call, { ...configuration, flgGeneraIuv: false }),
+    ];
+    let error: unknown;
+    try {
+      mypayCsv(bad);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ValidationError);
+    const text = (error as Error).message;
+    expect(text).toContain('Riga 1, campo capPagatore: supera i 16 caratteri');
+    expect(text).toContain('Riga 1, campo provinciaPagatore: supera i 2 caratteri');
+    expect(text).toContain('Riga 2, campo codIuv: è obbligatorio');
+    expect(text).toContain('Riga 2, campo IUD: non ha il formato richiesto'); // the same IUD twice
+  });
+
+  it('an empty month is the header alone', () => {
+    expect(mypayCsv([])).toBe(`${MYPAY_CSV_COLUMNS.join(';')}\r\n`);
+  });
+});
+
+describe('MyPay ZIP', () => {
+  it('is named <codIPA>-<IUF>-<version>.zip, holds the CSV, and carries the MD5 of its bytes', () => {
+    const csv = mypayCsv([mypayCsvRow(position(), payer, call, configuration)]);
+    const zip = buildMypayZip({ codIpa: 'c_h501', iuf: 'SERVIZI_SOCIALI_202603_1', csv });
+    expect(zip.fileName).toBe('c_h501-SERVIZI_SOCIALI_202603_1-1_3.zip');
+    expect(zip.md5).toBe(md5Hex(zip.bytes));
+    expect(zip.md5).toMatch(/^[0-9a-f]{32}$/);
+    const entries = readZip(zip.bytes);
+    expect(Object.keys(entries)).toEqual(['c_h501-SERVIZI_SOCIALI_202603_1-1_3.csv']);
+    expect(new TextDecoder().decode(entries['c_h501-SERVIZI_SOCIALI_202603_1-1_3.csv'])).toBe(csv);
+    // Same input, same bytes: a retried export uploads an identical file.
+    expect(buildMypayZip({ codIpa: 'c_h501', iuf: 'SERVIZI_SOCIALI_202603_1', csv }).md5).toBe(zip.md5);
+  });
+
+  it('refuses a name with a dash in its parts or an unknown version, and parses names back', () => {
+    expect(() => mypayZipName('c_h501', 'A-B')).toThrow('L’identificativo del flusso può contenere solo lettere, cifre e trattino basso.');
+    expect(() => mypayZipName('c_h501', 'AB', '2_0' as never)).toThrow('La versione del tracciato deve essere tra 1_0 e 1_4.');
+    expect(parseMypayZipName('c_h501-FLUSSO_1-1_4.zip')).toEqual({ codIpa: 'c_h501', iuf: 'FLUSSO_1', version: '1_4' });
+    expect(parseMypayZipName('c_h501-FLUSSO_1-1_5.zip')).toBeNull();
+    expect(parseMypayZipName('c_h501-FLUSSO-1-1_3.zip')).toBeNull();
+  });
+});
+
+describe('configuration schema (part 2 §5: all eight required)', () => {
+  it('accepts a complete configuration', () => {
+    expect(configurationSchema.parse(configuration)).toEqual(configuration);
+  });
+
+  it('says "Il campo non può essere vuoto!" for every empty field and checks the fixed values', () => {
+    const empty = configurationSchema.safeParse({ azione: '', codUfficio: ' ', codeConfig: '', tipoDovuto: '', tipoIdentificativoUnivoco: '', datiSpecificiRiscossione: '', tipoVersamento: '' });
+    const byField = Object.fromEntries(empty.error!.issues.map((issue) => [issue.path[0], issue.message]));
+    expect(Object.keys(byField).sort()).toEqual([...Object.keys(configuration)].sort());
+    expect(new Set(Object.values(byField))).toEqual(new Set(['Il campo non può essere vuoto!']));
+
+    const wrong = configurationSchema.safeParse({ ...configuration, azione: 'X', tipoIdentificativoUnivoco: 'P', datiSpecificiRiscossione: 'x'.repeat(141), tipoDovuto: 'x'.repeat(65) });
+    expect(Object.fromEntries(wrong.error!.issues.map((issue) => [issue.path[0], issue.message]))).toEqual({
+      azione: 'L’azione deve essere I (inserimento), M (modifica) o A (annullamento).',
+      tipoIdentificativoUnivoco: 'Il tipo identificativo deve essere F (persona fisica) o G (persona giuridica).',
+      datiSpecificiRiscossione: 'Il campo può contenere al massimo 140 caratteri.',
+      tipoDovuto: 'Il campo può contenere al massimo 64 caratteri.',
+    });
+  });
+
+  it('lists what is missing from a stored configuration', () => {
+    expect(checkConfiguration(null)).toMatchObject({ ok: false });
+    expect(checkConfiguration({ ...configuration, tipoDovuto: '' })).toEqual({ ok: false, missing: ['tipoDovuto'] });
+  });
+});

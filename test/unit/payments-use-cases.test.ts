@@ -1,0 +1,212 @@
+import { describe, expect, it } from 'vitest';
+import type { Band } from '../../functions/domain/bands.ts';
+import type { Configuration } from '../../functions/domain/configuration.ts';
+import { positionIud, type PositionRecord } from '../../functions/domain/debt-positions.ts';
+import { periodKey, type Period } from '../../functions/domain/payments.ts';
+import type { CallRecord } from '../../functions/calls/repository.ts';
+import { makeConfigurationUseCases } from '../../functions/configuration/use-cases.ts';
+import type { StoredConfiguration } from '../../functions/configuration/repository.ts';
+import { makePaymentUseCases, type PositionRepository } from '../../functions/payments/use-cases.ts';
+import type { SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
+import type { StoredUser } from '../../functions/users/repository.ts';
+import { actors, memoryAudit, tickingClock } from '../support/in-memory.ts';
+
+const complete: Configuration = {
+  azione: 'I',
+  codUfficio: 'UFF01',
+  codeConfig: 'CFG01',
+  flgGeneraIuv: true,
+  tipoDovuto: 'SERVIZI_SOCIALI',
+  tipoIdentificativoUnivoco: 'F',
+  datiSpecificiRiscossione: '9/0101100IM/',
+  tipoVersamento: 'ALL',
+};
+const band: Band = { id: 'band-1', name: 'Fascia 2', min: 3000.01, max: 20000, percent: 50, fixedCost: 10, hourlyQuota: 5 };
+const call: CallRecord = {
+  id: 'call-1', name: 'Assistenza domiciliare 2026', year: 2026, state: 1, serviceId: 's1', serviceName: 'Assistenza domiciliare', dataInsert: '2026-01-01T00:00:00.000Z',
+  nomeMyPay: 'SERVIZI_SOCIALI', codAccertamento: 'ACC-1', codCapitolo: 'CAP-1', bandsId: [band.id], files: [], serviceDescription: '', version: 1, updatedAt: '2026-01-01T00:00:00.000Z',
+};
+
+function memoryPositions(): PositionRepository & { all: Map<string, PositionRecord> } {
+  const all = new Map<string, PositionRecord>();
+  const key = (p: { callId: string; userId: string } & Period) => `${p.callId}|${periodKey(p)}|${p.userId}`;
+  const ofMonth = (callId: string, period: Period) => [...all.values()].filter((p) => p.callId === callId && periodKey(p) === periodKey(period));
+  return {
+    all,
+    listPositionsOfMonth: async (callId, period) => structuredClone(ofMonth(callId, period)),
+    listPositions: async (callId, period) => ({ items: ofMonth(callId, period), nextCursor: null }),
+    async createPosition(position) {
+      if (all.has(key(position))) return false;
+      all.set(key(position), structuredClone(position));
+      return true;
+    },
+    async replacePosition(position, expectedVersion) {
+      const stored = all.get(key(position));
+      if (!stored || stored.version !== expectedVersion || stored.isPagato || stored.annullato) return false;
+      all.set(key(position), structuredClone(position));
+      return true;
+    },
+  };
+}
+
+function user(id: string, iseeEuro: number | null, iseeState = 'VALIDATED'): StoredUser {
+  return {
+    id, firstName: 'Nome', lastName: `Cognome ${id}`, fiscalCode: `CF${id}`.toUpperCase().padEnd(16, 'X'), state: 'VALIDATED', dataInsert: '2026-01-01T00:00:00.000Z',
+    email: `${id}@example.it`, address: 'Via Roma', addressNumber: '1', cap: '00100', city: 'Roma', country: 'RM', nation: 'IT',
+    lastIsee: iseeEuro === null ? null : { id: `isee-${id}`, valueCents: Math.round(iseeEuro * 100), year: 2026, state: iseeState, hasFile: false },
+  };
+}
+const subscription = (userId: string, weeklyHour: number | null, state: SubscriptionRecord['state'] = 'VALIDATED'): SubscriptionRecord => ({
+  id: `call-1.${userId}`, state, announcementId: 'call-1', announcement: { id: 'call-1', name: call.name, year: 2026, service: { id: 's1', name: 'Assistenza domiciliare' } },
+  rankingScore: null, weeklyHour, cost: null, dataInsert: '2026-01-01T00:00:00.000Z', dataUpdate: '2026-01-01T00:00:00.000Z', userId, fiscalCode: `CF${userId}`.toUpperCase().padEnd(16, 'X'), firstName: 'Nome', lastName: `Cognome ${userId}`, files: [],
+});
+
+function setup(options: { configuration?: Partial<Configuration> | null } = {}) {
+  const positions = memoryPositions();
+  const users = new Map<string, StoredUser>();
+  const subscriptions: SubscriptionRecord[] = [];
+  const marked = new Set<string>();
+  let stored: StoredConfiguration | null = options.configuration === null ? null : { values: options.configuration ?? complete, updatedAt: '2026-01-01T00:00:00.000Z' };
+  const audit = memoryAudit();
+  const clock = tickingClock('2026-03-10T09:00:00.000Z');
+  const configurationRepository = {
+    getConfiguration: async () => structuredClone(stored),
+    putConfiguration: async (values: Configuration, now: string) => (stored = { values, updatedAt: now }),
+  };
+  const payments = makePaymentUseCases({
+    positions,
+    calls: { getCall: async (id) => (id === call.id ? structuredClone(call) : null) },
+    bands: { getBand: async (id) => (id === band.id ? band : null) },
+    subscriptions: { listApprovedSubscriptionsOfCall: async (callId) => subscriptions.filter((s) => s.announcementId === callId && s.state === 'VALIDATED') },
+    users: { getUserItem: async (id) => structuredClone(users.get(id) ?? null) },
+    isees: { markIseeUsedForFee: async (id) => void marked.add(id) },
+    configuration: configurationRepository,
+    audit,
+    clock,
+  });
+  const configuration = makeConfigurationUseCases({ configuration: configurationRepository, audit, clock });
+  const enrol = (u: StoredUser, hours: number | null, state: SubscriptionRecord['state'] = 'VALIDATED') => {
+    users.set(u.id, u);
+    subscriptions.push(subscription(u.id, hours, state));
+  };
+  return { payments, configuration, positions, users, subscriptions, marked, audit, enrol };
+}
+
+const march = { mese: 3, anno: 2026 };
+
+describe('generating the positions of a month', () => {
+  it('creates one position per approved subscription with a fee, skips what cannot be computed, exempts ISEE ≤ 3000 €', async () => {
+    const t = setup();
+    t.enrol(user('u1', 8000), 3); // Fascia 2: 5 €/h × 3 × 31 / 7 = 66,43 €
+    t.enrol(user('u2', 2500), 3); // exempt
+    t.enrol(user('u3', null), 3); // no ISEE
+    t.enrol(user('u4', 8000, 'LOADED'), 3); // newest ISEE not validated
+    t.enrol(user('u5', 50000), 3); // no band
+    t.enrol(user('u6', 8000), 3, 'ADDED'); // not approved: ignored
+    const result = await t.payments.generatePositions(call.id, march, actors.operator);
+    expect(result).toMatchObject({ mese: 3, anno: 2026, created: 1, updated: 0, cancelled: 0, unchanged: 0, exempt: 1 });
+    expect(result.skipped.map((s) => [s.fiscalCode, s.reason])).toEqual([
+      ['CFU3XXXXXXXXXXXX', 'Nessun ISEE validato: quota non calcolabile'],
+      ['CFU4XXXXXXXXXXXX', 'Nessun ISEE validato: quota non calcolabile'],
+      ['CFU5XXXXXXXXXXXX', 'Il valore ISEE non rientra in nessuna fascia del bando'],
+    ]);
+    const [position] = [...t.positions.all.values()];
+    expect(position).toMatchObject({ userId: 'u1', iud: positionIud(call.id, 'u1', march), importoDovuto: 6643, azione: 'I', iseeId: 'isee-u1' });
+    expect([...t.marked]).toEqual(['isee-u1']);
+    expect(t.audit.entries.map((e) => [e.entity, e.action, e.id, e.actor.fiscalCode])).toEqual([['position', 'create', position!.iud, actors.operator.fiscalCode]]);
+  });
+
+  it('twice → the second run changes nothing; a new amount updates; amount 0 cancels, for good', async () => {
+    const t = setup();
+    t.enrol(user('u1', 8000), 3);
+    await t.payments.generatePositions(call.id, march, actors.operator);
+    const again = await t.payments.generatePositions(call.id, march, actors.operator);
+    expect(again).toMatchObject({ created: 0, updated: 0, cancelled: 0, unchanged: 1 });
+    expect(t.positions.all.size).toBe(1);
+    expect(t.audit.entries).toHaveLength(1);
+
+    t.subscriptions[0]!.weeklyHour = 4; // 5 × 4 × 31 / 7 = 88,57 €
+    expect(await t.payments.generatePositions(call.id, march, actors.operator)).toMatchObject({ updated: 1, created: 0 });
+    expect([...t.positions.all.values()][0]).toMatchObject({ importoDovuto: 8857, version: 2 });
+    expect(t.audit.entries.at(-1)).toMatchObject({ action: 'update', before: { importoDovuto: 6643 }, after: { importoDovuto: 8857 } });
+
+    t.users.set('u1', user('u1', 2000)); // a new ISEE under 3000 €
+    expect(await t.payments.generatePositions(call.id, march, actors.operator)).toMatchObject({ cancelled: 1 });
+    expect([...t.positions.all.values()][0]).toMatchObject({ annullato: true, importoDovuto: 0, azione: 'A' });
+
+    t.users.set('u1', user('u1', 8000));
+    const after = await t.payments.generatePositions(call.id, march, actors.operator);
+    expect(after).toMatchObject({ created: 0, updated: 0, unchanged: 1 });
+    expect(after.skipped[0]!.reason).toBe('Posizione annullata: non può essere riaperta');
+    expect([...t.positions.all.values()][0]).toMatchObject({ annullato: true });
+  });
+
+  it('never changes a paid position', async () => {
+    const t = setup();
+    t.enrol(user('u1', 8000), 3);
+    await t.payments.generatePositions(call.id, march, actors.operator);
+    const [key, stored] = [...t.positions.all.entries()][0]!;
+    t.positions.all.set(key, { ...stored, isPagato: true, importoTotalePagato: 6643 });
+    t.subscriptions[0]!.weeklyHour = 10;
+    expect(await t.payments.generatePositions(call.id, march, actors.operator)).toMatchObject({ updated: 0, unchanged: 1 });
+    expect(t.positions.all.get(key)).toMatchObject({ importoDovuto: 6643, isPagato: true });
+  });
+
+  it('a position that changed meanwhile (lost race) is left alone and counted unchanged', async () => {
+    const t = setup();
+    t.enrol(user('u1', 8000), 3);
+    await t.payments.generatePositions(call.id, march, actors.operator);
+    const [key, stored] = [...t.positions.all.entries()][0]!;
+    const real = t.positions.replacePosition.bind(t.positions);
+    t.positions.replacePosition = async (position, version) => {
+      t.positions.all.set(key, { ...stored, version: 9 }); // someone else wrote first
+      return real(position, version);
+    };
+    t.subscriptions[0]!.weeklyHour = 4;
+    expect(await t.payments.generatePositions(call.id, march, actors.operator)).toMatchObject({ updated: 0, unchanged: 1 });
+  });
+
+  it('refuses an unknown call (404) and an incomplete configuration (400) before writing anything', async () => {
+    const t = setup({ configuration: { ...complete, tipoDovuto: '' } });
+    t.enrol(user('u1', 8000), 3);
+    await expect(t.payments.generatePositions('nope', march, actors.operator)).rejects.toMatchObject({ status: 404, message: 'Il bando selezionato non è presente.' });
+    await expect(t.payments.generatePositions(call.id, march, actors.operator)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^Configurazione MyPay incompleta.*tipoDovuto/),
+    });
+    await expect(t.payments.positionsCsv(call.id, march, actors.operator)).rejects.toMatchObject({ status: 400 });
+    expect(t.positions.all.size).toBe(0);
+    await expect(setup({ configuration: null }).payments.generatePositions(call.id, march, actors.operator)).rejects.toMatchObject({ status: 400 });
+  });
+});
+
+describe('Verifica / genera CSV', () => {
+  it('generates the month, then returns the CSV of the rows to send, named after the call', async () => {
+    const t = setup();
+    t.enrol(user('u2', 9000), 2);
+    t.enrol(user('u1', 8000), 3);
+    const csv = await t.payments.positionsCsv(call.id, march, actors.operator);
+    expect(csv).toMatchObject({ fileName: 'SERVIZI_SOCIALI_2026_03.csv', rows: 2, created: 2 });
+    const lines = csv.content.trim().split('\r\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(`${positionIud(call.id, 'u1', march)};;F;CFU1XXXXXXXXXXXX;Cognome u1 Nome;Via Roma;1;00100;Roma;RM;IT;u1@example.it;2026-03-31;66.43;;SERVIZI_SOCIALI;ALL;`);
+    // Accepted by MyPay and unchanged since: not in the next file.
+    for (const [key, p] of t.positions.all) if (p.userId === 'u2') t.positions.all.set(key, { ...p, statoExport: 'ESPORTATA', exportedAt: '2026-03-10T12:00:00.000Z', codIuv: '01000000001234519' });
+    const next = await t.payments.positionsCsv(call.id, march, actors.operator);
+    expect(next).toMatchObject({ rows: 1, created: 0, unchanged: 2 });
+  });
+});
+
+describe('configuration', () => {
+  it('is null until saved; saving is audited with before and after', async () => {
+    const t = setup({ configuration: null });
+    expect(await t.configuration.getConfiguration()).toEqual({ configuration: null, updatedAt: null });
+    const saved = await t.configuration.updateConfiguration(complete, actors.operator);
+    expect(saved.configuration).toEqual(complete);
+    await t.configuration.updateConfiguration({ ...complete, tipoDovuto: 'ALTRO' }, actors.operator);
+    expect(t.audit.entries.map((e) => [e.entity, e.action, (e.before as Configuration | null)?.tipoDovuto ?? null, (e.after as Configuration).tipoDovuto])).toEqual([
+      ['configuration', 'create', null, 'SERVIZI_SOCIALI'],
+      ['configuration', 'update', 'SERVIZI_SOCIALI', 'ALTRO'],
+    ]);
+  });
+});
