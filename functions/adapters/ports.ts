@@ -39,3 +39,82 @@ export interface FileStore {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * MyPay, the council's pagoPA intermediary (reference.md: SIL bulk import, payment redirect, reporting).
+ * The adapter is functions/adapters/mypay.ts; locally it talks to lib/local/mypay-simulator.ts.
+ * Errors: `MyPayUnavailable` (5xx, timeout, connection refused: retry) and `MyPayFault` (a fault code or
+ * a refusal: retrying the same call changes nothing), by `error.name` so Step Functions can match them.
+ */
+export interface MyPayAuthorization {
+  uploadUrl: string;
+  authorizationToken: string;
+  /** Single-use: identifies the import from the upload on. */
+  requestToken: string;
+  importPath: string;
+}
+
+/** LOAD_IMPORT, IMPORT_IN_ELAB, IMPORT_ESEGUITO, IMPORT_ABORTITO (or another code MyPay sends instead). */
+export interface MyPayImportStatus {
+  stato: string;
+  urlFileScarti?: string;
+  urlFileIUV?: string;
+  urlFileAvvisi?: string;
+}
+
+/** One debt position to pay now (paaSILInviaDovuti): amounts in integer cents. */
+export interface MyPayPaymentItem {
+  iud: string;
+  amountCents: number;
+  causale: string;
+  datiSpecificiRiscossione: string;
+  tipoDovuto: string;
+  /** The position's IUV when it already has one (exported before). */
+  iuv?: string;
+}
+
+export interface MyPayPayer {
+  tipoIdentificativoUnivoco: 'F' | 'G';
+  codiceIdentificativoUnivoco: string;
+  anagrafica: string;
+  email?: string;
+}
+
+export interface MyPayPaymentSession {
+  idSession: string;
+  /** Where to send the citizen to pay. */
+  url: string;
+}
+
+export interface MyPayPaidItem {
+  iud: string;
+  iuv: string;
+  amountCents: number;
+  /** yyyy-MM-dd */
+  paidOn: string;
+  /** identificativoUnivocoRiscossione */
+  iur: string;
+}
+
+export interface MyPayPaymentOutcome {
+  /** PAID: codiceEsitoPagamento 0; FAILED: 1; CANCELLED / PENDING: MyPay's PAA_PAGAMENTO_ANNULLATO / _IN_CORSO, _NON_INIZIATO. */
+  status: 'PAID' | 'FAILED' | 'CANCELLED' | 'PENDING';
+  payments: MyPayPaidItem[];
+}
+
+/** A row of the reporting export (paaSILPrenotaExportFlusso → paaSILChiediStatoExportFlusso → ZIP of a CSV). */
+export interface MyPayPaidRow extends MyPayPaidItem {
+  fiscalCode: string;
+  causale: string;
+}
+
+export interface MyPay {
+  authorize(): Promise<MyPayAuthorization>;
+  upload(authorization: MyPayAuthorization, zip: Uint8Array, fileName: string): Promise<void>;
+  importStatus(requestToken: string, files?: { scarti?: boolean; iuv?: boolean; avvisi?: boolean }): Promise<MyPayImportStatus>;
+  download(url: string): Promise<Uint8Array>;
+  startPayment(payer: MyPayPayer, items: MyPayPaymentItem[], returnUrl: string): Promise<MyPayPaymentSession>;
+  paymentOutcome(idSession: string): Promise<MyPayPaymentOutcome>;
+  /** Books the export of what was paid between the two dates (yyyy-MM-dd, inclusive), waits for it and reads it. */
+  reportPaid(from: string, to: string): Promise<MyPayPaidRow[]>;
+}

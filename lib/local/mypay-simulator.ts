@@ -1,0 +1,1064 @@
+/**
+ * The MyPay simulator: a working stand-in for Regione Veneto's MyPay (reference.md), started by `npm start`.
+ *
+ * - SOAP (soap.listen, the WSDL functions/adapters/mypay/pa-per-ente.wsdl) at /pa/services/PagamentiTelematiciDovutiPagati:
+ *   paaSILAutorizzaImportFlusso, paaSILChiediStatoImportFlusso, paaSILImportaDovuto, paaSILInviaDovuti,
+ *   paaSILChiediPagati, paaSILPrenotaExportFlusso, paaSILChiediStatoExportFlusso;
+ * - MyBox upload (POST /mybox/uploadFlusso, multipart: authorizationToken, md5, one file) and downloads
+ *   (GET /mybox/download/<token>/<file>);
+ * - a checkout page for paaSILInviaDovuti (GET/POST /checkout/<idSession>): the tester picks success, failure
+ *   or cancel and is sent back to the return URL with ?idSession=…&esito=OK|KO|ANNULLATO;
+ * - fault switches (JSON API under /admin, and the page at /): 5xx, timeout or lost answer on any operation
+ *   (once, N times, always), stuck or aborted imports, rejected rows (by IUD or count), a reused request
+ *   token, and "mark positions paid" for the reporting.
+ *
+ * Rows are validated here from reference.md's column table, independently of the portal's CSV builder.
+ * State (positions by IUD with their IUVs, imports, sessions, exports, the next IUV number) lives in
+ * memory and in <dataDir>/mypay/state.json; result files in <dataDir>/mypay/files.
+ */
+import { randomBytes, randomUUID, createHash } from 'node:crypto';
+import fs from 'node:fs';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseXml, XmlElement } from '@rgrove/parse-xml';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import Papa from 'papaparse';
+import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import * as soap from 'soap';
+import { isValidFiscalCode } from '../../functions/domain/fiscal-code.ts';
+import { isValidIuv, iuvBase, makeIuv } from '../../functions/domain/iuv.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const WSDL_PATH = path.resolve(here, '../../functions/adapters/mypay/pa-per-ente.wsdl');
+export const SOAP_PATH = '/pa/services/PagamentiTelematiciDovutiPagati';
+export const OPERATIONS = [
+  'paaSILAutorizzaImportFlusso',
+  'paaSILChiediStatoImportFlusso',
+  'paaSILImportaDovuto',
+  'paaSILInviaDovuti',
+  'paaSILChiediPagati',
+  'paaSILPrenotaExportFlusso',
+  'paaSILChiediStatoExportFlusso',
+] as const;
+/** Operations a fault switch can name: the SOAP operations, the MyBox upload and the file downloads. */
+export const FAULT_TARGETS = [...OPERATIONS, 'upload', 'download'] as const;
+
+/** The import CSV's columns (reference.md, version 1_3), in order. */
+export const IMPORT_COLUMNS = [
+  'IUD',
+  'codIuv',
+  'tipoIdentificativoUnivoco',
+  'codiceIdentificativoUnivoco',
+  'anagraficaPagatore',
+  'indirizzoPagatore',
+  'civicoPagatore',
+  'capPagatore',
+  'localitaPagatore',
+  'provinciaPagatore',
+  'nazionePagatore',
+  'mailPagatore',
+  'dataEsecuzionePagamento',
+  'importoDovuto',
+  'commissioneCaricoPa',
+  'tipoDovuto',
+  'tipoVersamento',
+  'causaleVersamento',
+  'datiSpecificiRiscossione',
+  'bilancio',
+  'flagGeneraIuv',
+  'azione',
+] as const;
+
+/** MyPay's reporting export columns (version 1.0 of the "export pagati" layout). */
+export const EXPORT_COLUMNS = [
+  'iuf', 'numRigaFlusso', 'codIud', 'codIuv', 'versioneOggetto', 'identificativoDominio', 'identificativoStazioneRichiedente',
+  'identificativoMessaggioRicevuta', 'dataOraMessaggioRicevuta', 'riferimentoMessaggioRichiesta', 'riferimentoDataRichiesta',
+  'tipoIdentificativoUnivoco', 'codiceIdentificativoUnivoco', 'denominazioneAttestante', 'codiceUnitOperAttestante',
+  'denomUnitOperAttestante', 'indirizzoAttestante', 'civicoAttestante', 'capAttestante', 'localitaAttestante',
+  'provinciaAttestante', 'nazioneAttestante', 'enteBenefTipoIdentificativoUnivoco', 'enteBenefCodiceIdentificativoUnivoco',
+  'denominazioneBeneficiario', 'codiceUnitOperBeneficiario', 'denomUnitOperBeneficiario', 'indirizzoBeneficiario',
+  'civicoBeneficiario', 'capBeneficiario', 'localitaBeneficiario', 'provinciaBeneficiario', 'nazioneBeneficiario',
+  'soggVersTipoIdentificativoUnivoco', 'soggVersCodiceIdentificativoUnivoco', 'anagraficaVersante', 'indirizzoVersante',
+  'civicoVersante', 'capVersante', 'localitaVersante', 'provinciaVersante', 'nazioneVersante', 'emailVersante',
+  'soggPagTipoIdentificativoUnivoco', 'soggPagCodiceIdentificativoUnivoco', 'anagraficaPagatore', 'indirizzoPagatore',
+  'civicoPagatore', 'capPagatore', 'localitaPagatore', 'provinciaPagatore', 'nazionePagatore', 'emailPagatore',
+  'codiceEsitoPagamento', 'importoTotalePagato', 'identificativoUnivocoVersamento', 'codiceContestoPagamento',
+  'singoloImportoPagato', 'esitoSingoloPagamento', 'dataEsitoSingoloPagamento', 'identificativoUnivocoRiscoss',
+  'causaleVersamento', 'datiSpecificiRiscossione', 'tipoDovuto',
+] as const;
+
+const TIPI_VERSAMENTO = new Set(['ALL', 'BBT', 'BP', 'AD', 'CP', 'PO', 'OBEP', 'JIF', 'MYBK', 'PPAL', 'BPAY']);
+
+export interface SimulatedEntity {
+  codIpa: string;
+  password: string;
+  /** Segregation code of the entity's IUVs (2 digits). */
+  segregationCode: string;
+  name: string;
+}
+
+export interface MyPaySimulatorOptions {
+  port: number;
+  host?: string;
+  /** Where state.json and the result files live (<dataDir>/mypay). */
+  dataDir: string;
+  entities?: SimulatedEntity[];
+  /** How long a "timeout" fault holds a request before dropping the connection (default 60 s). */
+  holdMs?: number;
+}
+
+export const DEFAULT_ENTITY: SimulatedEntity = { codIpa: 'C_DEMO', password: 'Password1!', segregationCode: '01', name: 'Comune di Esempio' };
+
+type PositionStatus = 'DA_PAGARE' | 'PAGATO' | 'ANNULLATO';
+interface Position {
+  codIpa: string;
+  iud: string;
+  iuv: string;
+  status: PositionStatus;
+  amountCents: number;
+  tipoIdentificativoUnivoco: string;
+  fiscalCode: string;
+  anagrafica: string;
+  email: string;
+  causale: string;
+  dueDate: string;
+  tipoDovuto: string;
+  datiSpecificiRiscossione: string;
+  updatedAt: string;
+  paid?: { amountCents: number; paidOn: string; iur: string };
+}
+type ImportState = 'AUTORIZZATO' | 'LOAD_IMPORT' | 'IMPORT_IN_ELAB' | 'IMPORT_ESEGUITO' | 'IMPORT_ABORTITO';
+interface ImportRecord {
+  requestToken: string;
+  codIpa: string;
+  createdAt: string;
+  state: ImportState;
+  mode: 'normal' | 'stuck' | 'aborted';
+  fileName?: string;
+  uploadedAt?: string;
+  processed?: boolean;
+  elabReported?: boolean;
+  rows?: number;
+  accepted?: number;
+  rejected?: number;
+  files: { iuv?: string; scarti?: string; avvisi?: string };
+  error?: string;
+}
+interface SessionRecord {
+  idSession: string;
+  codIpa: string;
+  returnUrl: string;
+  iuds: string[];
+  status: 'NON_INIZIATO' | 'IN_CORSO' | 'PAGATO' | 'KO' | 'ANNULLATO';
+  createdAt: string;
+}
+interface ExportRecord {
+  requestToken: string;
+  codIpa: string;
+  from: string;
+  to: string;
+  polls: number;
+  state: 'LOAD_EXPORT' | 'EXPORT_IN_ELAB' | 'EXPORT_ESEGUITO' | 'EXPORT_ESEGUITO_NESSUN_DOVUTO_TROVATO';
+  file?: string;
+}
+interface State {
+  nextIuv: Record<string, number>;
+  positions: Record<string, Position>;
+  imports: Record<string, ImportRecord>;
+  /** authorizationToken → requestToken */
+  authorizations: Record<string, string>;
+  sessions: Record<string, SessionRecord>;
+  exports: Record<string, ExportRecord>;
+  /** download token → file name under files/ */
+  downloads: Record<string, string>;
+}
+
+export type FaultKind = '5xx' | 'timeout' | 'lost-answer';
+export interface FaultRule {
+  target: string;
+  kind: FaultKind;
+  /** null = always */
+  remaining: number | null;
+}
+export interface Switches {
+  faults: FaultRule[];
+  /** The next imports uploaded stay in IMPORT_IN_ELAB ('stuck') or end in IMPORT_ABORTITO. */
+  importMode: { mode: 'stuck' | 'aborted'; remaining: number | null } | null;
+  /** Rows rejected by the next import: these IUDs (every import while set) and/or the first `count` valid rows (once). */
+  reject: { iuds: string[]; count: number };
+  /** The next authorisations hand out a request token that was already used. */
+  reuseToken: number;
+}
+
+const now = () => new Date().toISOString();
+const today = () => now().slice(0, 10);
+const token = () => randomBytes(18).toString('base64url');
+
+const escapeHtml = (value: string) => value.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&#39;', '"': '&quot;' })[c]!);
+const centsFromDecimal = (text: string) => {
+  const [units, decimals = ''] = text.split('.');
+  return Number(units) * 100 + Number(decimals.padEnd(2, '0'));
+};
+const decimalFromCents = (cents: number) => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+const euro = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
+const isRealDate = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text) && new Date(`${text}T00:00:00Z`).toISOString().slice(0, 10) === text;
+
+const elementsOf = (element: XmlElement | undefined) => (element ? element.children.filter((c): c is XmlElement => c instanceof XmlElement) : []);
+const localName = (name: string) => name.slice(name.indexOf(':') + 1);
+const childOf = (element: XmlElement | undefined, name: string) => elementsOf(element).find((c) => localName(c.name) === name);
+const textOf = (element: XmlElement | undefined, name: string) => childOf(element, name)?.text.trim() ?? '';
+
+class SoapFault {
+  constructor(
+    readonly faultCode: string,
+    readonly faultString: string,
+    readonly description?: string,
+  ) {}
+}
+
+export interface RowRejection {
+  code: string;
+  reason: string;
+}
+
+/**
+ * One CSV row against reference.md's column table and the positions already held (by IUD). Independent of
+ * the portal's CSV builder on purpose: it is what proves that builder right.
+ */
+export function validateRow(row: Record<string, string>, held: Position | undefined): RowRejection | null {
+  const v = (name: string) => (row[name] ?? '').trim();
+  const reject = (code: string, reason: string) => ({ code, reason });
+  const iud = v('IUD');
+  if (!iud) return reject('IUD_OBBLIGATORIO', 'IUD obbligatorio');
+  if (iud.length > 35) return reject('IUD_NON_VALIDO', 'IUD più lungo di 35 caratteri');
+  const azione = v('azione');
+  if (!['I', 'M', 'A'].includes(azione)) return reject('AZIONE_NON_VALIDA', `Azione "${azione}" non valida (I, M, A)`);
+  const tipo = v('tipoIdentificativoUnivoco');
+  if (tipo !== 'F' && tipo !== 'G') return reject('TIPO_IDENTIFICATIVO_NON_VALIDO', 'tipoIdentificativoUnivoco deve essere F o G');
+  const code = v('codiceIdentificativoUnivoco').toUpperCase();
+  if (tipo === 'F' ? !isValidFiscalCode(code) : !/^[0-9]{11}$/.test(code)) {
+    return reject('CODICE_IDENTIFICATIVO_NON_VALIDO', `Codice fiscale "${v('codiceIdentificativoUnivoco')}" non valido`);
+  }
+  if (!v('anagraficaPagatore')) return reject('ANAGRAFICA_OBBLIGATORIA', 'anagraficaPagatore obbligatoria');
+  if (v('anagraficaPagatore').length > 70) return reject('ANAGRAFICA_NON_VALIDA', 'anagraficaPagatore più lunga di 70 caratteri');
+  if (v('provinciaPagatore') && !/^[A-Za-z]{2}$/.test(v('provinciaPagatore'))) return reject('PROVINCIA_NON_VALIDA', 'provinciaPagatore: 2 lettere');
+  if (v('nazionePagatore') && !/^[A-Za-z]{2}$/.test(v('nazionePagatore'))) return reject('NAZIONE_NON_VALIDA', 'nazionePagatore: 2 lettere');
+  if (v('mailPagatore') && !/^[^@\s;]+@[^@\s;]+\.[^@\s;]+$/.test(v('mailPagatore'))) return reject('EMAIL_NON_VALIDA', 'mailPagatore non valida');
+  if (!isRealDate(v('dataEsecuzionePagamento'))) return reject('DATA_NON_VALIDA', 'dataEsecuzionePagamento deve essere yyyy-MM-dd');
+  if (!/^\d{1,9}(\.\d{1,2})?$/.test(v('importoDovuto'))) return reject('IMPORTO_NON_VALIDO', `importoDovuto "${v('importoDovuto')}" non valido (decimale con il punto)`);
+  if (azione !== 'A' && centsFromDecimal(v('importoDovuto')) <= 0) return reject('IMPORTO_NON_VALIDO', 'importoDovuto deve essere maggiore di zero');
+  if (v('commissioneCaricoPa') && !/^\d{1,9}(\.\d{1,2})?$/.test(v('commissioneCaricoPa'))) return reject('COMMISSIONE_NON_VALIDA', 'commissioneCaricoPa non valida');
+  if (!v('tipoDovuto') || v('tipoDovuto').length > 64) return reject('TIPO_DOVUTO_NON_VALIDO', 'tipoDovuto obbligatorio (al massimo 64 caratteri)');
+  if (!TIPI_VERSAMENTO.has(v('tipoVersamento'))) return reject('TIPO_VERSAMENTO_NON_VALIDO', `tipoVersamento "${v('tipoVersamento')}" non valido`);
+  if (!v('causaleVersamento') || v('causaleVersamento').length > 1024) return reject('CAUSALE_NON_VALIDA', 'causaleVersamento obbligatoria (al massimo 1024 caratteri)');
+  const dsr = v('datiSpecificiRiscossione');
+  if (!dsr) return reject('DATI_SPECIFICI_RISCOSSIONE_OBBLIGATORI', 'datiSpecificiRiscossione obbligatorio');
+  if (dsr.length > 140 || !/^[0129]\/\S{3,138}$/.test(dsr)) return reject('DATI_SPECIFICI_RISCOSSIONE_NON_VALIDI', 'datiSpecificiRiscossione: tipo contabilità/codice (es. 9/0101100IM)');
+  if (v('bilancio')) {
+    try {
+      const bilancio = parseXml(v('bilancio')).root!;
+      const capitoli = elementsOf(bilancio).filter((c) => localName(c.name) === 'capitolo');
+      if (!capitoli.length || capitoli.some((c) => !textOf(c, 'codCapitolo'))) throw new Error('capitolo');
+      for (const capitolo of capitoli) {
+        for (const accertamento of elementsOf(capitolo).filter((c) => localName(c.name) === 'accertamento')) {
+          if (!/^\d+(\.\d{1,2})?$/.test(textOf(accertamento, 'importo'))) throw new Error('importo');
+        }
+      }
+    } catch {
+      return reject('BILANCIO_NON_VALIDO', 'bilancio non valido (capitolo/codCapitolo, accertamento/importo)');
+    }
+  }
+  const flag = v('flagGeneraIuv');
+  if (flag !== 'true' && flag !== 'false') return reject('FLAG_GENERA_IUV_NON_VALIDO', 'flagGeneraIuv deve essere true o false');
+  if (flag === 'true' && azione === 'I' && v('codIuv')) return reject('IUV_NON_VALIDO', 'codIuv deve essere vuoto con flagGeneraIuv true');
+  if (flag === 'false' && azione === 'I' && !isValidIuv(v('codIuv'))) return reject('IUV_NON_VALIDO', `codIuv "${v('codIuv')}" non valido`);
+  if (azione === 'I' && held) return reject('DOVUTO_GIA_PRESENTE', `Esiste già un dovuto con IUD ${iud}`);
+  if (azione !== 'I' && !held) return reject('DOVUTO_NON_TROVATO', `Nessun dovuto con IUD ${iud}`);
+  if (held?.status === 'PAGATO' && azione !== 'I') return reject('DOVUTO_PAGATO', `Il dovuto ${iud} è già pagato`);
+  if (held?.status === 'ANNULLATO' && azione !== 'I') return reject('DOVUTO_ANNULLATO', `Il dovuto ${iud} è annullato`);
+  if (held && azione === 'M' && v('codIuv') && v('codIuv') !== held.iuv) return reject('IUV_NON_VALIDO', `Il dovuto ${iud} ha IUV ${held.iuv}`);
+  return null;
+}
+
+/** A one-page payment notice (avviso di pagamento) with the amount, NAV, IUV, payer, causale and due date. */
+export async function renderNotice(position: Position, entity: SimulatedEntity): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  pdf.setTitle(`Avviso di pagamento ${position.iuv}`);
+  const page = pdf.addPage([595, 842]);
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const ascii = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7E]/g, '?');
+  let y = 780;
+  const line = (label: string, value: string, size = 12) => {
+    page.drawText(ascii(label), { x: 50, y, size: 10, font, color: rgb(0.3, 0.3, 0.3) });
+    page.drawText(ascii(value), { x: 200, y, size, font: bold });
+    y -= 28;
+  };
+  page.drawText('AVVISO DI PAGAMENTO pagoPA', { x: 50, y, size: 18, font: bold });
+  y -= 40;
+  line('Ente creditore', entity.name);
+  line('Destinatario', `${position.anagrafica} (${position.fiscalCode})`);
+  line('Oggetto', position.causale.slice(0, 70));
+  line('Importo', euro.format(position.amountCents / 100).replace(/\s/g, ' ').replace('€', 'EUR'), 16);
+  line('Entro il', position.dueDate.split('-').reverse().join('/'));
+  line('Codice avviso', `3${position.iuv}`.replace(/(\d{4})(\d{4})(\d{4})(\d{4})(\d{2})/, '$1 $2 $3 $4 $5'), 14);
+  line('IUV', position.iuv);
+  line('Codice CBILL / Ente', entity.codIpa);
+  return pdf.save({ useObjectStreams: false });
+}
+
+export interface MyPaySimulator {
+  url: string;
+  /** The SOAP endpoint (MYPAY_ENDPOINT). */
+  endpoint: string;
+  entities: SimulatedEntity[];
+  switches: Switches;
+  close(): Promise<void>;
+}
+
+export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promise<MyPaySimulator> {
+  const host = options.host ?? '127.0.0.1';
+  const url = `http://${host === '127.0.0.1' ? 'localhost' : host}:${options.port}`;
+  const entities = options.entities ?? [DEFAULT_ENTITY];
+  const entity = (codIpa: string) => entities.find((e) => e.codIpa === codIpa);
+  const holdMs = options.holdMs ?? 60_000;
+  const directory = path.join(options.dataDir, 'mypay');
+  const filesDirectory = path.join(directory, 'files');
+  fs.mkdirSync(filesDirectory, { recursive: true });
+  const stateFile = path.join(directory, 'state.json');
+
+  const empty = (): State => ({ nextIuv: {}, positions: {}, imports: {}, authorizations: {}, sessions: {}, exports: {}, downloads: {} });
+  let state: State = fs.existsSync(stateFile) ? { ...empty(), ...JSON.parse(fs.readFileSync(stateFile, 'utf8')) } : empty();
+  const switches: Switches = { faults: [], importMode: null, reject: { iuds: [], count: 0 }, reuseToken: 0 };
+
+  let saving: Promise<void> | null = null;
+  let dirty = false;
+  /** Writes state.json (atomically: temp file + rename); calls during a write coalesce into one more. */
+  const save = async () => {
+    dirty = true;
+    if (saving) return saving;
+    saving = (async () => {
+      while (dirty) {
+        dirty = false;
+        const temp = `${stateFile}.${process.pid}.tmp`;
+        await fs.promises.writeFile(temp, JSON.stringify(state));
+        await fs.promises.rename(temp, stateFile);
+      }
+    })().finally(() => (saving = null));
+    return saving;
+  };
+
+  const positionKey = (codIpa: string, iud: string) => `${codIpa}|${iud}`;
+  const newIuv = (e: SimulatedEntity) => {
+    const next = (state.nextIuv[e.codIpa] ?? 0) + 1;
+    state.nextIuv[e.codIpa] = next;
+    return makeIuv({ segregationCode: e.segregationCode, base: iuvBase(next) }).iuv;
+  };
+  const storeFile = (name: string, bytes: Uint8Array) => {
+    const stored = `${randomUUID()}-${name}`;
+    fs.writeFileSync(path.join(filesDirectory, stored), bytes);
+    const downloadToken = token();
+    state.downloads[downloadToken] = stored;
+    return `${url}/mybox/download/${downloadToken}/${encodeURIComponent(name)}`;
+  };
+
+  // ——— fault switches ———
+  const takeFault = (target: string): FaultRule | undefined => {
+    const rule = switches.faults.find((f) => (f.target === target || f.target === '*') && (f.remaining === null || f.remaining > 0));
+    if (rule && rule.remaining !== null) rule.remaining -= 1;
+    switches.faults = switches.faults.filter((f) => f.remaining === null || f.remaining > 0);
+    return rule;
+  };
+  const held = new Set<ServerResponse>();
+  /** Holds the request without answering, then drops the connection: the client sees a timeout. */
+  const hold = (res: ServerResponse) => {
+    held.add(res);
+    const timer = setTimeout(() => {
+      held.delete(res);
+      res.destroy();
+    }, holdMs);
+    res.on('close', () => {
+      clearTimeout(timer);
+      held.delete(res);
+    });
+  };
+  /** Applies a fault before the request is handled; true when the request was answered (or held) by it. */
+  const applyFault = (target: string, res: ServerResponse): boolean => {
+    const rule = takeFault(target);
+    if (!rule) return false;
+    if (rule.kind === '5xx') {
+      res.writeHead(503, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<html><body><h1>503 Service Unavailable</h1></body></html>');
+      return true;
+    }
+    if (rule.kind === 'timeout') {
+      hold(res);
+      return true;
+    }
+    // lost-answer: the request is processed, its answer never arrives
+    res.writeHead = (() => res) as unknown as typeof res.writeHead;
+    res.write = (() => true) as typeof res.write;
+    res.end = (() => {
+      hold(res);
+      return res;
+    }) as typeof res.end;
+    return false;
+  };
+
+  // ——— the import ———
+  async function processImport(record: ImportRecord, csvText: string, version: string) {
+    const e = entity(record.codIpa)!;
+    const parsed = Papa.parse<string[]>(csvText.replace(/^\uFEFF/, ''), { delimiter: ';', skipEmptyLines: 'greedy' });
+    const [header = [], ...lines] = parsed.data;
+    const columns = header.map((c) => c.trim());
+    const missing = IMPORT_COLUMNS.filter((c) => !columns.includes(c));
+    if (missing.length) {
+      record.state = 'IMPORT_ABORTITO';
+      record.error = `Intestazione non valida: mancano ${missing.join(', ')}`;
+      return;
+    }
+    const accepted: string[][] = [];
+    const rejected: string[][] = [];
+    const notices: Position[] = [];
+    const seen = new Set<string>();
+    let toReject = switches.reject.count;
+    switches.reject.count = 0;
+    for (const cells of lines) {
+      const row = Object.fromEntries(columns.map((c, i) => [c, cells[i] ?? '']));
+      const iud = (row.IUD ?? '').trim();
+      const key = positionKey(record.codIpa, iud);
+      let rejection: RowRejection | null =
+        cells.length !== columns.length ? { code: 'NUMERO_CAMPI_ERRATO', reason: `${cells.length} campi invece di ${columns.length}` } : null;
+      if (!rejection && iud && seen.has(iud)) rejection = { code: 'IUD_DUPLICATO', reason: `IUD ${iud} ripetuto nel file` };
+      rejection ??= validateRow(row, state.positions[key]);
+      if (!rejection && (switches.reject.iuds.includes(iud) || toReject > 0)) {
+        if (!switches.reject.iuds.includes(iud)) toReject -= 1;
+        rejection = { code: 'RIFIUTATO_DAL_SIMULATORE', reason: 'Riga rifiutata dal simulatore (interruttore di prova)' };
+      }
+      if (iud) seen.add(iud);
+      if (rejection) {
+        rejected.push([...cells, rejection.code, rejection.reason]);
+        continue;
+      }
+      const existing = state.positions[key];
+      const azione = row.azione.trim();
+      const iuv = existing?.iuv ?? (row.flagGeneraIuv.trim() === 'true' ? newIuv(e) : row.codIuv.trim());
+      const position: Position = {
+        codIpa: record.codIpa,
+        iud,
+        iuv,
+        status: azione === 'A' ? 'ANNULLATO' : 'DA_PAGARE',
+        amountCents: azione === 'A' ? (existing?.amountCents ?? 0) : centsFromDecimal(row.importoDovuto.trim()),
+        tipoIdentificativoUnivoco: row.tipoIdentificativoUnivoco.trim(),
+        fiscalCode: row.codiceIdentificativoUnivoco.trim().toUpperCase(),
+        anagrafica: row.anagraficaPagatore.trim(),
+        email: row.mailPagatore.trim(),
+        causale: row.causaleVersamento.trim(),
+        dueDate: row.dataEsecuzionePagamento.trim(),
+        tipoDovuto: row.tipoDovuto.trim(),
+        datiSpecificiRiscossione: row.datiSpecificiRiscossione.trim(),
+        updatedAt: now(),
+      };
+      state.positions[key] = position;
+      accepted.push(columns.map((c, i) => (c === 'codIuv' ? iuv : (cells[i] ?? ''))));
+      if (azione !== 'A') notices.push(position);
+    }
+    const base = record.fileName!.replace(/\.zip$/i, '');
+    const csv = (rows: string[][], extra: string[] = []) =>
+      '\uFEFF' + Papa.unparse([[...columns, ...extra], ...rows], { delimiter: ';', newline: '\r\n' }) + '\r\n';
+    if (accepted.length) record.files.iuv = storeFile(`${base}_IUV.zip`, zipSync({ [`${base}_IUV.csv`]: strToU8(csv(accepted)) }));
+    if (rejected.length) record.files.scarti = storeFile(`${base}_SCARTI.zip`, zipSync({ [`${base}_SCARTI.csv`]: strToU8(csv(rejected, ['cod_rifiuto', 'de_rifiuto'])) }));
+    // Notices only for layouts 1_3 and 1_4 (reference.md).
+    if (notices.length && (version === '1_3' || version === '1_4')) {
+      const pdfs: Record<string, Uint8Array> = {};
+      for (const position of notices) pdfs[`avviso_3${position.iuv}.pdf`] = await renderNotice(position, e);
+      record.files.avvisi = storeFile(`${base}_AVVISI_PDF.zip`, zipSync(pdfs, { level: 0 }));
+    }
+    record.rows = lines.length;
+    record.accepted = accepted.length;
+    record.rejected = rejected.length;
+  }
+
+  // ——— SOAP operations ———
+  const checkEntity = (codIpa: string | undefined, password: string | undefined) => {
+    const e = codIpa ? entity(codIpa) : undefined;
+    if (!e) throw new SoapFault('PAA_ENTE_NON_VALIDO', 'Ente non valido', `codIpaEnte "${codIpa ?? ''}" sconosciuto`);
+    if (password !== e.password) throw new SoapFault('PAA_ENTE_NON_VALIDO', 'Password non valida');
+    return e;
+  };
+  type Args = Record<string, unknown>;
+  type Headers = { intestazionePPT?: { codIpaEnte?: string } } | undefined;
+  const str = (value: unknown) =>
+    value === undefined || value === null ? undefined : value instanceof Date ? value.toISOString().slice(0, 10) : String(value);
+  const withFaults =
+    (run: (args: Args, headers: Headers) => Promise<object> | object) =>
+    async (args: Args, _callback: unknown, headers: Headers) => {
+      try {
+        return await run(args ?? {}, headers);
+      } catch (error) {
+        if (error instanceof SoapFault) {
+          const fault = { faultCode: error.faultCode, faultString: error.faultString, id: headers?.intestazionePPT?.codIpaEnte ?? 'MYPAY', description: error.description };
+          return { fault };
+        }
+        throw error;
+      }
+    };
+
+  const operations: Record<(typeof OPERATIONS)[number], ReturnType<typeof withFaults>> = {
+    paaSILAutorizzaImportFlusso: withFaults(async (args, headers) => {
+      const e = checkEntity(headers?.intestazionePPT?.codIpaEnte, str(args.password));
+      const authorizationToken = token();
+      let requestToken: string;
+      const used = Object.values(state.imports).filter((i) => i.codIpa === e.codIpa && i.state !== 'AUTORIZZATO');
+      if (switches.reuseToken > 0 && used.length) {
+        switches.reuseToken -= 1;
+        requestToken = used[used.length - 1].requestToken;
+      } else {
+        requestToken = randomUUID();
+        state.imports[requestToken] = { requestToken, codIpa: e.codIpa, createdAt: now(), state: 'AUTORIZZATO', mode: 'normal', files: {} };
+      }
+      state.authorizations[authorizationToken] = requestToken;
+      await save();
+      return { uploadUrl: `${url}/mybox/uploadFlusso`, authorizationToken, requestToken, importPath: `${e.codIpa}/IMPORT` };
+    }),
+
+    paaSILChiediStatoImportFlusso: withFaults(async (args, headers) => {
+      const e = checkEntity(headers?.intestazionePPT?.codIpaEnte, str(args.password));
+      const record = state.imports[str(args.requestToken) ?? ''];
+      if (!record || record.codIpa !== e.codIpa) throw new SoapFault('PAA_REQUEST_TOKEN_NON_VALIDO', 'Request token non valido');
+      if (record.state === 'AUTORIZZATO') throw new SoapFault('PAA_IMPORT_NON_CARICATO', 'Nessun file caricato con questo request token');
+      const answer = (stato: string) => {
+        const files = record.state === 'IMPORT_ESEGUITO' ? record.files : {};
+        return {
+          stato,
+          ...(args.fileScarti && files.scarti ? { urlFileScarti: files.scarti } : {}),
+          ...(args.fileIUV && files.iuv ? { urlFileIUV: files.iuv } : {}),
+          ...(args.fileAvvisi && files.avvisi ? { urlFileAvvisi: files.avvisi } : {}),
+        };
+      };
+      if (record.state === 'LOAD_IMPORT') {
+        record.state = 'IMPORT_IN_ELAB';
+        await save();
+        return answer('LOAD_IMPORT');
+      }
+      // Every import is seen IMPORT_IN_ELAB at least once, however quick the processing.
+      if (record.state === 'IMPORT_IN_ELAB' && !record.elabReported) {
+        record.elabReported = true;
+        return answer('IMPORT_IN_ELAB');
+      }
+      if (record.state === 'IMPORT_IN_ELAB' && record.processed && record.mode !== 'stuck') {
+        record.state = record.mode === 'aborted' || record.error ? 'IMPORT_ABORTITO' : 'IMPORT_ESEGUITO';
+        await save();
+      }
+      return answer(record.state);
+    }),
+
+    paaSILImportaDovuto: withFaults(async (args, headers) => {
+      const e = checkEntity(headers?.intestazionePPT?.codIpaEnte, str(args.password));
+      // One position as a single-row CSV (header + row), base64: the same validation as the bulk import.
+      const text = Buffer.from(str(args.dovuto) ?? '', 'base64').toString('utf8');
+      const [header = [], cells = []] = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { delimiter: ';', skipEmptyLines: 'greedy' }).data;
+      const row = Object.fromEntries(header.map((c, i) => [c.trim(), cells[i] ?? '']));
+      if (args.flagGeneraIuv !== undefined) row.flagGeneraIuv = String(args.flagGeneraIuv);
+      const key = positionKey(e.codIpa, (row.IUD ?? '').trim());
+      const rejection = validateRow(row, state.positions[key]);
+      if (rejection) throw new SoapFault(`PAA_${rejection.code}`, rejection.reason);
+      const existing = state.positions[key];
+      const iuv = existing?.iuv ?? (row.flagGeneraIuv === 'true' ? newIuv(e) : row.codIuv.trim());
+      state.positions[key] = {
+        codIpa: e.codIpa,
+        iud: row.IUD.trim(),
+        iuv,
+        status: row.azione === 'A' ? 'ANNULLATO' : 'DA_PAGARE',
+        amountCents: row.azione === 'A' ? (existing?.amountCents ?? 0) : centsFromDecimal(row.importoDovuto.trim()),
+        tipoIdentificativoUnivoco: row.tipoIdentificativoUnivoco.trim(),
+        fiscalCode: row.codiceIdentificativoUnivoco.trim().toUpperCase(),
+        anagrafica: row.anagraficaPagatore.trim(),
+        email: row.mailPagatore?.trim() ?? '',
+        causale: row.causaleVersamento.trim(),
+        dueDate: row.dataEsecuzionePagamento.trim(),
+        tipoDovuto: row.tipoDovuto.trim(),
+        datiSpecificiRiscossione: row.datiSpecificiRiscossione.trim(),
+        updatedAt: now(),
+      };
+      const pdf = await renderNotice(state.positions[key], e);
+      const urlFileAvviso = storeFile(`avviso_3${iuv}.pdf`, pdf);
+      await save();
+      return { esito: 'OK', identificativoUnivocoVersamento: iuv, urlFileAvviso };
+    }),
+
+    paaSILInviaDovuti: withFaults(async (args, headers) => {
+      const e = checkEntity(headers?.intestazionePPT?.codIpaEnte, str(args.password));
+      let dovuti: XmlElement;
+      try {
+        dovuti = parseXml(Buffer.from(str(args.dovuti) ?? '', 'base64').toString('utf8')).root!;
+      } catch {
+        throw new SoapFault('PAA_XML_NON_VALIDO', 'dovuti non è un XML valido');
+      }
+      const payer = childOf(dovuti, 'soggettoPagatore');
+      const id = childOf(payer, 'identificativoUnivocoPagatore');
+      const fiscalCode = textOf(id, 'codiceIdentificativoUnivoco').toUpperCase();
+      if (!isValidFiscalCode(fiscalCode) && !/^[0-9]{11}$/.test(fiscalCode)) throw new SoapFault('PAA_PAGATORE_NON_VALIDO', 'Codice fiscale del pagatore non valido');
+      const items = elementsOf(childOf(dovuti, 'datiVersamento')).filter((c) => localName(c.name) === 'datiSingoloVersamento');
+      if (items.length < 1 || items.length > 5) throw new SoapFault('PAA_DOVUTI_NON_VALIDI', 'Da 1 a 5 dovuti per carrello');
+      const iuds: string[] = [];
+      for (const item of items) {
+        const iud = textOf(item, 'identificativoUnivocoDovuto');
+        const amount = textOf(item, 'importoSingoloVersamento');
+        if (!iud || iud.length > 35) throw new SoapFault('PAA_DOVUTI_NON_VALIDI', 'identificativoUnivocoDovuto mancante o troppo lungo');
+        if (!/^\d{1,9}(\.\d{1,2})?$/.test(amount) || centsFromDecimal(amount) <= 0) throw new SoapFault('PAA_DOVUTI_NON_VALIDI', `Importo "${amount}" non valido`);
+        const key = positionKey(e.codIpa, iud);
+        const existing = state.positions[key];
+        if (existing?.status === 'PAGATO') throw new SoapFault('PAA_DOVUTO_GIA_PAGATO', `Il dovuto ${iud} è già pagato`);
+        if (existing?.status === 'ANNULLATO') throw new SoapFault('PAA_DOVUTO_ANNULLATO', `Il dovuto ${iud} è annullato`);
+        state.positions[key] = {
+          codIpa: e.codIpa,
+          iud,
+          iuv: existing?.iuv ?? newIuv(e),
+          status: 'DA_PAGARE',
+          amountCents: centsFromDecimal(amount),
+          tipoIdentificativoUnivoco: textOf(id, 'tipoIdentificativoUnivoco') || 'F',
+          fiscalCode,
+          anagrafica: textOf(payer, 'anagraficaPagatore'),
+          email: textOf(payer, 'e-mailPagatore'),
+          causale: textOf(item, 'causaleVersamento'),
+          dueDate: existing?.dueDate ?? today(),
+          tipoDovuto: textOf(item, 'identificativoTipoDovuto'),
+          datiSpecificiRiscossione: textOf(item, 'datiSpecificiRiscossione'),
+          updatedAt: now(),
+        };
+        iuds.push(iud);
+      }
+      const idSession = randomUUID();
+      state.sessions[idSession] = { idSession, codIpa: e.codIpa, returnUrl: str(args.enteSILInviaRispostaPagamentoUrl) ?? '', iuds, status: 'NON_INIZIATO', createdAt: now() };
+      await save();
+      return { esito: 'OK', idSession, redirect: 1, url: `${url}/checkout/${idSession}` };
+    }),
+
+    paaSILChiediPagati: withFaults(async (args) => {
+      const e = checkEntity(str(args.codIpaEnte), str(args.password));
+      const session = state.sessions[str(args.idSession) ?? ''];
+      if (!session || session.codIpa !== e.codIpa) throw new SoapFault('PAA_ID_SESSION_NON_VALIDO', 'idSession non valido');
+      if (session.status === 'NON_INIZIATO') throw new SoapFault('PAA_PAGAMENTO_NON_INIZIATO', 'Pagamento non iniziato');
+      if (session.status === 'IN_CORSO') throw new SoapFault('PAA_PAGAMENTO_IN_CORSO', 'Pagamento in corso');
+      if (session.status === 'ANNULLATO') throw new SoapFault('PAA_PAGAMENTO_ANNULLATO', 'Pagamento annullato dal cittadino');
+      const positions = session.iuds.map((iud) => state.positions[positionKey(e.codIpa, iud)]);
+      const ok = session.status === 'PAGATO';
+      const first = positions[0];
+      const xml =
+        `<?xml version="1.0" encoding="UTF-8"?><Pagati xmlns="http://www.regione.veneto.it/schemas/2012/Pagamenti/Ente/">` +
+        `<versioneOggetto>6.2</versioneOggetto><soggettoPagatore><identificativoUnivocoPagatore><tipoIdentificativoUnivoco>${first.tipoIdentificativoUnivoco}</tipoIdentificativoUnivoco>` +
+        `<codiceIdentificativoUnivoco>${first.fiscalCode}</codiceIdentificativoUnivoco></identificativoUnivocoPagatore><anagraficaPagatore>${escapeHtml(first.anagrafica)}</anagraficaPagatore></soggettoPagatore>` +
+        `<datiPagamento><codiceEsitoPagamento>${ok ? 0 : 1}</codiceEsitoPagamento><importoTotalePagato>${decimalFromCents(ok ? positions.reduce((s, p) => s + p.amountCents, 0) : 0)}</importoTotalePagato>` +
+        positions
+          .map(
+            (p) =>
+              `<datiSingoloPagamento><identificativoUnivocoDovuto>${escapeHtml(p.iud)}</identificativoUnivocoDovuto><identificativoUnivocoVersamento>${p.iuv}</identificativoUnivocoVersamento>` +
+              `<singoloImportoPagato>${decimalFromCents(ok ? p.amountCents : 0)}</singoloImportoPagato><esitoSingoloPagamento>${ok ? 'ESEGUITO' : 'NON ESEGUITO'}</esitoSingoloPagamento>` +
+              `<dataEsitoSingoloPagamento>${p.paid?.paidOn ?? today()}</dataEsitoSingoloPagamento><identificativoUnivocoRiscossione>${p.paid?.iur ?? ''}</identificativoUnivocoRiscossione>` +
+              `<causaleVersamento>${escapeHtml(p.causale)}</causaleVersamento><datiSpecificiRiscossione>${escapeHtml(p.datiSpecificiRiscossione)}</datiSpecificiRiscossione></datiSingoloPagamento>`,
+          )
+          .join('') +
+        `</datiPagamento></Pagati>`;
+      return { esito: ok ? 'OK' : 'KO', pagati: Buffer.from(xml, 'utf8').toString('base64') };
+    }),
+
+    paaSILPrenotaExportFlusso: withFaults(async (args, headers) => {
+      const e = checkEntity(headers?.intestazionePPT?.codIpaEnte, str(args.password));
+      const from = String(str(args.dateFrom) ?? '').slice(0, 10);
+      const to = String(str(args.dateTo) ?? '').slice(0, 10);
+      if (!isRealDate(from) || !isRealDate(to) || from > to) throw new SoapFault('PAA_DATE_NON_VALIDE', 'dateFrom/dateTo non validi');
+      const requestToken = randomUUID();
+      state.exports[requestToken] = { requestToken, codIpa: e.codIpa, from, to, polls: 0, state: 'LOAD_EXPORT' };
+      await save();
+      return { requestToken };
+    }),
+
+    paaSILChiediStatoExportFlusso: withFaults(async (args, headers) => {
+      const e = checkEntity(headers?.intestazionePPT?.codIpaEnte, str(args.password));
+      const record = state.exports[str(args.requestToken) ?? ''];
+      if (!record || record.codIpa !== e.codIpa) throw new SoapFault('PAA_REQUEST_TOKEN_NON_VALIDO', 'Request token non valido');
+      record.polls += 1;
+      if (record.state === 'LOAD_EXPORT') record.state = 'EXPORT_IN_ELAB';
+      else if (record.state === 'EXPORT_IN_ELAB') {
+        const paid = Object.values(state.positions).filter((p) => p.codIpa === e.codIpa && p.paid && p.paid.paidOn >= record.from && p.paid.paidOn <= record.to);
+        if (!paid.length) record.state = 'EXPORT_ESEGUITO_NESSUN_DOVUTO_TROVATO';
+        else {
+          const rows = paid.map((p, index) => {
+            const values: Record<string, string> = {
+              iuf: `EXPORT-${record.requestToken.slice(0, 8)}`,
+              numRigaFlusso: String(index + 1),
+              codIud: p.iud,
+              codIuv: p.iuv,
+              versioneOggetto: '6.2',
+              identificativoDominio: e.codIpa,
+              soggPagTipoIdentificativoUnivoco: p.tipoIdentificativoUnivoco,
+              soggPagCodiceIdentificativoUnivoco: p.fiscalCode,
+              anagraficaPagatore: p.anagrafica,
+              emailPagatore: p.email,
+              codiceEsitoPagamento: '0',
+              importoTotalePagato: decimalFromCents(p.paid!.amountCents),
+              identificativoUnivocoVersamento: p.iuv,
+              singoloImportoPagato: decimalFromCents(p.paid!.amountCents),
+              esitoSingoloPagamento: 'ESEGUITO',
+              dataEsitoSingoloPagamento: p.paid!.paidOn,
+              identificativoUnivocoRiscoss: p.paid!.iur,
+              causaleVersamento: p.causale,
+              datiSpecificiRiscossione: p.datiSpecificiRiscossione,
+              tipoDovuto: p.tipoDovuto,
+            };
+            return EXPORT_COLUMNS.map((c) => values[c] ?? '');
+          });
+          const name = `${e.codIpa}_EXPORT_${record.from}_${record.to}`;
+          const csv = Papa.unparse([[...EXPORT_COLUMNS], ...rows], { delimiter: ';', newline: '\r\n' }) + '\r\n';
+          record.file = storeFile(`${name}.zip`, zipSync({ [`${name}.csv`]: strToU8(csv) }));
+          record.state = 'EXPORT_ESEGUITO';
+        }
+      }
+      await save();
+      return { stato: record.state, ...(record.file ? { downloadUrl: record.file } : {}) };
+    }),
+  };
+
+  const wsdl = fs.readFileSync(WSDL_PATH, 'utf8').replace(/location="[^"]*"/, `location="${url}${SOAP_PATH}"`);
+  // soap.listen attaches to a server; this one never listens: the real server hands it the SOAP requests
+  // after the fault switches have had their say.
+  const soapHost = http.createServer();
+  soap.listen(soapHost, SOAP_PATH, { PagamentiTelematiciDovutiPagatiService: { PagamentiTelematiciDovutiPagatiPort: operations } }, wsdl);
+
+  // ——— HTTP: upload, downloads, checkout, admin, page ———
+  const readBody = (req: IncomingMessage) =>
+    new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => resolve(Buffer.concat(chunks)));
+      req.on('error', reject);
+    });
+  const json = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify(body));
+  };
+  const formOrJson = async (req: IncomingMessage): Promise<Record<string, unknown>> => {
+    const body = (await readBody(req)).toString('utf8');
+    if ((req.headers['content-type'] ?? '').includes('application/json')) return body ? JSON.parse(body) : {};
+    return Object.fromEntries(new URLSearchParams(body));
+  };
+
+  async function upload(req: IncomingMessage, res: ServerResponse) {
+    const refuse = (codice: string, descrizione: string) => json(res, 200, [{ codice, descrizione }]);
+    let form: FormData;
+    try {
+      const body = await readBody(req);
+      form = await new Request(`${url}${req.url}`, { method: 'POST', headers: req.headers as Record<string, string>, body: new Uint8Array(body) }).formData();
+    } catch {
+      return refuse('400', 'Richiesta multipart non valida');
+    }
+    const query = new URL(req.url ?? '/', url).searchParams;
+    const authorizationToken = String(form.get('authorizationToken') ?? query.get('authorizationToken') ?? '');
+    const files = [...form.values()].filter((v): v is File => v instanceof File && v.size > 0);
+    if (files.length !== 1) return refuse('400', `Richiesta multipart non valida, file presenti: ${files.length}`);
+    const file = files[0];
+    const requestToken = state.authorizations[authorizationToken];
+    const record = requestToken ? state.imports[requestToken] : undefined;
+    if (!record) return refuse('400', 'Authorization token non valido');
+    if (record.state !== 'AUTORIZZATO') return refuse('400', 'Request token già usato');
+    const match = /^([A-Za-z0-9_]+)-([A-Za-z0-9_.]+)-(1_[0-4])\.zip$/.exec(file.name);
+    if (!match) return refuse('400', `Nome file "${file.name}" non valido: <codIPA>-<IUF>-<versione 1_0…1_4>.zip`);
+    const [, codIpa, , version] = match;
+    if (codIpa !== record.codIpa) return refuse('400', `Il file è dell'ente ${codIpa}, l'autorizzazione dell'ente ${record.codIpa}`);
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const md5 = createHash('md5').update(bytes).digest('hex');
+    const declared = String(form.get('md5') ?? '').trim().toLowerCase();
+    if (declared && declared !== md5) return refuse('400', `MD5 non corrispondente: dichiarato ${declared}, ricevuto ${md5}`);
+    let csvText: string;
+    try {
+      const entries = Object.entries(unzipSync(bytes)).filter(([name]) => !name.endsWith('/'));
+      const csvs = entries.filter(([name]) => name.toLowerCase().endsWith('.csv'));
+      if (csvs.length !== 1) return refuse('400', `Lo ZIP deve contenere un solo file CSV (trovati ${csvs.length})`);
+      csvText = strFromU8(csvs[0][1]);
+    } catch {
+      return refuse('400', 'Il file non è uno ZIP valido');
+    }
+    fs.writeFileSync(path.join(filesDirectory, `${record.requestToken}-${file.name}`), bytes);
+    fs.writeFileSync(path.join(filesDirectory, `${record.requestToken}-${file.name.replace(/\.zip$/, '.md5')}`), md5);
+    record.fileName = file.name;
+    record.uploadedAt = now();
+    record.state = 'LOAD_IMPORT';
+    if (switches.importMode && (switches.importMode.remaining === null || switches.importMode.remaining > 0)) {
+      record.mode = switches.importMode.mode;
+      if (switches.importMode.remaining !== null && --switches.importMode.remaining <= 0) switches.importMode = null;
+    }
+    await save();
+    json(res, 200, [{ fileName: file.name, fileSize: String(bytes.byteLength), fileType: file.type || 'application/zip' }]);
+    // The import runs in the background, as MyPay's batch does; the status polls report its progress.
+    setImmediate(() => {
+      processImport(record, csvText, version)
+        .catch((error) => {
+          record.error = (error as Error).message;
+        })
+        .finally(() => {
+          record.processed = true;
+          void save();
+        });
+    });
+  }
+
+  function download(req: IncomingMessage, res: ServerResponse, downloadToken: string) {
+    const stored = state.downloads[downloadToken];
+    const file = stored && path.join(filesDirectory, stored);
+    if (!file || !fs.existsSync(file)) {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+      return res.end('File non disponibile');
+    }
+    const name = stored.slice(37);
+    res.writeHead(200, {
+      'content-type': name.endsWith('.pdf') ? 'application/pdf' : 'application/zip',
+      'content-disposition': `attachment; filename="${name}"`,
+    });
+    fs.createReadStream(file).pipe(res);
+  }
+
+  const sessionPositions = (session: SessionRecord) => session.iuds.map((iud) => state.positions[positionKey(session.codIpa, iud)]).filter(Boolean);
+  function checkoutPage(res: ServerResponse, session: SessionRecord) {
+    const positions = sessionPositions(session);
+    const total = positions.reduce((s, p) => s + p.amountCents, 0);
+    const done = !['NON_INIZIATO', 'IN_CORSO'].includes(session.status);
+    page(
+      res,
+      'Pagamento pagoPA (simulatore MyPay)',
+      `<h1>Pagamento pagoPA <small>(simulatore MyPay)</small></h1>
+      <table><caption>Posizioni da pagare</caption><thead><tr><th scope="col">Causale</th><th scope="col">Avviso</th><th scope="col">Importo</th></tr></thead><tbody>
+      ${positions.map((p) => `<tr><td>${escapeHtml(p.causale)}</td><td>3${p.iuv}</td><td>${euro.format(p.amountCents / 100)}</td></tr>`).join('')}
+      </tbody></table>
+      <p>Totale: <strong>${euro.format(total / 100)}</strong></p>
+      ${
+        done
+          ? `<p>Sessione già conclusa: ${session.status}.</p>`
+          : `<form method="post"><fieldset><legend>Esito del pagamento</legend>
+        <button name="esito" value="success">Paga (esito positivo)</button>
+        <button name="esito" value="failure">Pagamento rifiutato (esito negativo)</button>
+        <button name="esito" value="cancel">Annulla</button></fieldset></form>`
+      }`,
+    );
+  }
+  async function checkout(req: IncomingMessage, res: ServerResponse, idSession: string) {
+    const session = state.sessions[idSession];
+    if (!session) {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+      return res.end('Sessione di pagamento sconosciuta');
+    }
+    if (req.method === 'GET') {
+      if (session.status === 'NON_INIZIATO') {
+        session.status = 'IN_CORSO';
+        await save();
+      }
+      return checkoutPage(res, session);
+    }
+    const { esito } = await formOrJson(req);
+    if (!['NON_INIZIATO', 'IN_CORSO'].includes(session.status)) return checkoutPage(res, session);
+    if (esito === 'success') {
+      session.status = 'PAGATO';
+      for (const p of sessionPositions(session)) {
+        p.status = 'PAGATO';
+        p.paid = { amountCents: p.amountCents, paidOn: today(), iur: `IUR${randomBytes(8).toString('hex').toUpperCase()}` };
+      }
+    } else if (esito === 'failure') session.status = 'KO';
+    else if (esito === 'cancel') session.status = 'ANNULLATO';
+    else {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+      return res.end('esito: success, failure o cancel');
+    }
+    await save();
+    const target = new URL(session.returnUrl || `${url}/`);
+    target.searchParams.set('idSession', session.idSession);
+    target.searchParams.set('esito', session.status === 'PAGATO' ? 'OK' : session.status === 'KO' ? 'KO' : 'ANNULLATO');
+    res.writeHead(303, { location: target.toString() });
+    res.end();
+  }
+
+  /** Marks positions paid (by IUD, IUV, or the first `count` unpaid ones), as if citizens had paid them. */
+  function markPaid(body: Record<string, unknown>) {
+    const list = (value: unknown) =>
+      (Array.isArray(value) ? value : String(value ?? '').split(/[\s,;]+/)).map((v) => String(v).trim()).filter(Boolean);
+    const iuds = list(body.iuds);
+    const iuvs = list(body.iuvs);
+    const count = Number(body.count ?? 0);
+    const paidOn = isRealDate(String(body.paidOn ?? '')) ? String(body.paidOn) : today();
+    const unpaid = Object.values(state.positions).filter((p) => p.status === 'DA_PAGARE');
+    const chosen = unpaid.filter((p) => iuds.includes(p.iud) || iuvs.includes(p.iuv));
+    if (count > 0) chosen.push(...unpaid.filter((p) => !chosen.includes(p)).slice(0, count));
+    for (const p of chosen) {
+      p.status = 'PAGATO';
+      p.paid = { amountCents: p.amountCents, paidOn, iur: `IUR${randomBytes(8).toString('hex').toUpperCase()}` };
+    }
+    return chosen.map((p) => ({ iud: p.iud, iuv: p.iuv, amountCents: p.amountCents, paidOn }));
+  }
+
+  async function admin(req: IncomingMessage, res: ServerResponse, action: string) {
+    const fromForm = !(req.headers['content-type'] ?? '').includes('application/json');
+    const done = (body: unknown) => {
+      if (fromForm && req.method === 'POST') {
+        res.writeHead(303, { location: '/' });
+        return res.end();
+      }
+      json(res, 200, body);
+    };
+    const times = (value: unknown): number | null => (value === 'always' || value === undefined || value === '' ? (value === 'always' ? null : 1) : Math.max(1, Number(value)));
+    if (req.method === 'GET' && action === 'state') return json(res, 200, { switches, ...state });
+    if (req.method !== 'POST') return json(res, 405, { error: 'POST' });
+    let body: Record<string, unknown>;
+    try {
+      body = await formOrJson(req);
+    } catch {
+      return json(res, 400, { error: 'JSON non valido' });
+    }
+    switch (action) {
+      case 'faults': {
+        const target = String(body.operation ?? body.target ?? '');
+        const kind = String(body.kind ?? '') as FaultKind;
+        if (![...FAULT_TARGETS, '*'].includes(target as never)) return json(res, 400, { error: `operation: one of ${FAULT_TARGETS.join(', ')}, *` });
+        if (!['5xx', 'timeout', 'lost-answer'].includes(kind)) return json(res, 400, { error: 'kind: 5xx, timeout or lost-answer' });
+        switches.faults.push({ target, kind, remaining: times(body.times) });
+        return done({ switches });
+      }
+      case 'import': {
+        const mode = String(body.mode ?? '');
+        if (mode === 'normal') switches.importMode = null;
+        else if (mode === 'stuck' || mode === 'aborted') switches.importMode = { mode, remaining: times(body.times) };
+        else return json(res, 400, { error: 'mode: normal, stuck or aborted' });
+        return done({ switches });
+      }
+      case 'reject': {
+        const iuds = (Array.isArray(body.iuds) ? body.iuds : String(body.iuds ?? '').split(/[\s,;]+/)).map(String).filter(Boolean);
+        switches.reject = { iuds, count: Math.max(0, Number(body.count ?? 0) || 0) };
+        return done({ switches });
+      }
+      case 'reuse-token': {
+        switches.reuseToken = Math.max(0, Number(body.times ?? 1) || 0);
+        return done({ switches });
+      }
+      case 'paid': {
+        const paid = markPaid(body);
+        await save();
+        return done({ paid });
+      }
+      case 'reset': {
+        switches.faults = [];
+        switches.importMode = null;
+        switches.reject = { iuds: [], count: 0 };
+        switches.reuseToken = 0;
+        if (body.state === true || body.state === 'true') {
+          state = empty();
+          await save();
+        }
+        return done({ switches });
+      }
+      default:
+        return json(res, 404, { error: 'unknown admin action' });
+    }
+  }
+
+  function page(res: ServerResponse, title: string, body: string) {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(`<!doctype html><html lang="it"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:72rem;color:#1a1a1a}table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #999;padding:.25rem .5rem;text-align:left}
+caption{text-align:left;font-weight:bold}form{margin:.5rem 0}fieldset{margin:1rem 0}button{margin:.25rem;padding:.4rem .8rem}label{margin-right:.5rem}code{background:#eee}</style></head><body>${body}</body></html>`);
+  }
+
+  function home(res: ServerResponse) {
+    const imports = Object.values(state.imports).filter((i) => i.state !== 'AUTORIZZATO').slice(-50).reverse();
+    const positions = Object.values(state.positions).slice(-100).reverse();
+    const targets = FAULT_TARGETS.map((t) => `<option>${t}</option>`).join('');
+    page(
+      res,
+      'Simulatore MyPay',
+      `<h1>Simulatore MyPay</h1>
+      <p>SOAP: <code>${url}${SOAP_PATH}</code> (WSDL: <a href="${SOAP_PATH}?wsdl">?wsdl</a>). Enti: ${entities.map((e) => `<code>${e.codIpa}</code>`).join(', ')}. Stato: <a href="/admin/state">/admin/state</a>.</p>
+      <h2>Interruttori di guasto</h2>
+      <p>Attivi: <code>${escapeHtml(JSON.stringify(switches))}</code></p>
+      <form method="post" action="/admin/faults"><fieldset><legend>Errore su un'operazione</legend>
+        <label for="f-op">Operazione</label><select id="f-op" name="operation"><option>*</option>${targets}</select>
+        <label for="f-kind">Tipo</label><select id="f-kind" name="kind"><option value="5xx">5xx</option><option value="timeout">timeout</option><option value="lost-answer">risposta persa</option></select>
+        <label for="f-times">Volte</label><input id="f-times" name="times" value="1" size="6"> (numero o <code>always</code>)
+        <button>Attiva</button></fieldset></form>
+      <form method="post" action="/admin/import"><fieldset><legend>Import</legend>
+        <label for="i-mode">Esito dei prossimi import</label><select id="i-mode" name="mode"><option value="stuck">bloccato in IMPORT_IN_ELAB</option><option value="aborted">IMPORT_ABORTITO</option><option value="normal">normale</option></select>
+        <label for="i-times">Volte</label><input id="i-times" name="times" value="1" size="6"><button>Imposta</button></fieldset></form>
+      <form method="post" action="/admin/reject"><fieldset><legend>Righe scartate</legend>
+        <label for="r-iuds">IUD</label><input id="r-iuds" name="iuds" size="40"><label for="r-count">oppure le prime N righe valide</label><input id="r-count" name="count" value="0" size="4"><button>Imposta</button></fieldset></form>
+      <form method="post" action="/admin/reuse-token"><fieldset><legend>Request token riusato</legend>
+        <label for="t-times">Prossime autorizzazioni</label><input id="t-times" name="times" value="1" size="4"><button>Imposta</button></fieldset></form>
+      <form method="post" action="/admin/paid"><fieldset><legend>Segna come pagate (rendicontazione)</legend>
+        <label for="p-iuds">IUD</label><input id="p-iuds" name="iuds" size="40"><label for="p-count">oppure le prime N da pagare</label><input id="p-count" name="count" value="0" size="4"><button>Segna pagate</button></fieldset></form>
+      <form method="post" action="/admin/reset"><button>Spegni tutti gli interruttori</button></form>
+      <h2>Import (ultimi 50)</h2>
+      <table><thead><tr><th scope="col">File</th><th scope="col">Request token</th><th scope="col">Stato</th><th scope="col">Righe</th><th scope="col">Accettate</th><th scope="col">Scartate</th><th scope="col">File di esito</th></tr></thead><tbody>
+      ${imports
+        .map(
+          (i) =>
+            `<tr><td>${escapeHtml(i.fileName ?? '')}</td><td><code>${i.requestToken}</code></td><td>${i.state}${i.mode !== 'normal' ? ` (${i.mode})` : ''}</td><td>${i.rows ?? ''}</td><td>${i.accepted ?? ''}</td><td>${i.rejected ?? ''}</td>
+            <td>${(['iuv', 'scarti', 'avvisi'] as const).map((k) => (i.files[k] ? `<a href="${i.files[k]}">${k.toUpperCase()}</a>` : '')).join(' ')}</td></tr>`,
+        )
+        .join('')}
+      </tbody></table>
+      <h2>Posizioni (ultime 100 di ${Object.keys(state.positions).length})</h2>
+      <table><thead><tr><th scope="col">IUD</th><th scope="col">IUV</th><th scope="col">Pagatore</th><th scope="col">Importo</th><th scope="col">Scadenza</th><th scope="col">Stato</th></tr></thead><tbody>
+      ${positions.map((p) => `<tr><td>${escapeHtml(p.iud)}</td><td>${p.iuv}</td><td>${escapeHtml(p.anagrafica)} ${p.fiscalCode}</td><td>${euro.format(p.amountCents / 100)}</td><td>${p.dueDate}</td><td>${p.status}${p.paid ? ` il ${p.paid.paidOn}` : ''}</td></tr>`).join('')}
+      </tbody></table>`,
+    );
+  }
+
+  const server = http.createServer((req, res) => {
+    const pathname = new URL(req.url ?? '/', url).pathname;
+    const handle = async () => {
+      if (pathname === SOAP_PATH) {
+        if (req.method === 'POST') {
+          const operation = String(req.headers.soapaction ?? '').replace(/"/g, '');
+          if (applyFault(operation, res)) return;
+        }
+        soapHost.emit('request', req, res);
+        return;
+      }
+      if (pathname === '/mybox/uploadFlusso' && req.method === 'POST') {
+        if (applyFault('upload', res)) return;
+        return upload(req, res);
+      }
+      const downloadMatch = /^\/mybox\/download\/([^/]+)\//.exec(pathname);
+      if (downloadMatch && req.method === 'GET') {
+        if (applyFault('download', res)) return;
+        return download(req, res, downloadMatch[1]);
+      }
+      const checkoutMatch = /^\/checkout\/([^/]+)$/.exec(pathname);
+      if (checkoutMatch) return checkout(req, res, checkoutMatch[1]);
+      const adminMatch = /^\/admin\/([a-z-]+)$/.exec(pathname);
+      if (adminMatch) return admin(req, res, adminMatch[1]);
+      if (pathname === '/' && req.method === 'GET') return home(res);
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('Non trovato');
+    };
+    handle().catch((error) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(`Errore del simulatore: ${(error as Error).message}`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => resolve());
+  });
+
+  return {
+    url,
+    endpoint: `${url}${SOAP_PATH}`,
+    entities,
+    switches,
+    async close() {
+      for (const res of held) res.destroy();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await saving;
+    },
+  };
+}
