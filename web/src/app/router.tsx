@@ -16,6 +16,7 @@ const isee = () => import('@/features/isee');
 const profile = () => import('@/features/profile');
 const calls = () => import('@/features/calls');
 const subscriptions = () => import('@/features/subscriptions');
+const configuration = () => import('@/features/configuration');
 const page = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType) =>
   lazy(async () => ({ default: pick(await load()) }));
 
@@ -56,6 +57,7 @@ const pages: PageMap = new Map<string, ComponentType>(
       [paths.subscriptionCall, page(subscriptions, (m) => m.CallPage)],
       [paths.serviceCalls, page(subscriptions, (m) => m.ServiceOpenCallsPage)],
       [paths.subscriptions, page(subscriptions, (m) => m.SubscriptionsPage)],
+      [paths.configuration, page(configuration, (m) => m.ConfigurationPage)],
     ] as const
   ).map(([path, component]) => [normalisePath(path), component]),
 );

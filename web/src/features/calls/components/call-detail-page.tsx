@@ -10,6 +10,7 @@ import { LoadingState } from '@/components/loading-state';
 import { PageAlert, useFlashMessage } from '@/components/page-alert';
 import { useAsyncAction } from '@/components/use-async';
 import { paths } from '@/config/paths';
+import { CallPaymentActions } from '@/features/payments';
 import { deleteCall } from '../api/delete-call';
 import { useCall } from '../api/get-call';
 import { CallStateBadge } from './call-state-badge';
@@ -59,6 +60,7 @@ export function CallDetailPage() {
         <Heading level={1}>{loaded.name}</Heading>
         <Flex gap="small" wrap="wrap">
           <ButtonLink to={back}>Indietro</ButtonLink>
+          <CallPaymentActions callId={loaded.id} />
           <ButtonLink to={`${paths.editCall}?sessionId=${encodeURIComponent(loaded.id)}`} variation="primary">
             Modifica bando
           </ButtonLink>

@@ -1,0 +1,8 @@
+import type { ConfigurationView } from '@domain/configuration';
+import { api } from '@/lib/api';
+import { useAsync } from '@/components/use-async';
+
+/** GET /api/configuration: the saved MyPay configuration, or null before the first save. */
+export const getConfiguration = (): Promise<ConfigurationView> => api.get<ConfigurationView>('/api/configuration');
+
+export const useConfiguration = () => useAsync(getConfiguration, []);

@@ -1,0 +1,1 @@
+export { ConfigurationPage } from './components/configuration-page';

@@ -1,0 +1,141 @@
+import { Button, Flex, SelectField, Text, TextField } from '@aws-amplify/ui-react';
+import { currentPeriod, monthNames, periodSchema, type PositionsCsv } from '@domain/payments';
+import { fieldErrors } from '@domain/validation';
+import { useState, type FormEvent } from 'react';
+import { DataTable } from '@/components/data-table';
+import { Dialog } from '@/components/dialog';
+import { PageAlert } from '@/components/page-alert';
+import { useAsyncAction } from '@/components/use-async';
+import { positionsCsv } from '../api/positions-csv';
+
+export const CSV_BUTTON = 'Verifica / genera CSV';
+
+/** The browser saves the CSV under the name the API gives (`<nomeMyPay>_<yyyy>_<mm>.csv`). */
+function download(fileName: string, content: string) {
+  const url = URL.createObjectURL(new Blob([content], { type: 'text/csv;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/**
+ * The payment buttons of the operator's call detail (part 2 §2.11). 'Verifica / genera CSV' asks for the
+ * month and year (the current ones by default), generates that month's debt positions and downloads the
+ * MyPay import CSV, then tells what changed and which citizens were skipped and why.
+ */
+export function CallPaymentActions({ callId }: { callId: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button onClick={() => setOpen(true)}>{CSV_BUTTON}</Button>
+      {open && <CsvDialog callId={callId} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function CsvDialog({ callId, onClose }: { callId: string; onClose: () => void }) {
+  const now = currentPeriod(new Date());
+  const [mese, setMese] = useState(String(now.mese));
+  const [anno, setAnno] = useState(String(now.anno));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [result, setResult] = useState<PositionsCsv | null>(null);
+  const action = useAsyncAction(positionsCsv);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = periodSchema.safeParse({ mese, anno: anno.trim() });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      return;
+    }
+    setErrors({});
+    setResult(null);
+    const answer = await action.run(callId, parsed.data);
+    if (answer.ok) {
+      setResult(answer.data);
+      download(answer.data.fileName, answer.data.content);
+    }
+  };
+
+  return (
+    <Dialog
+      open
+      title={CSV_BUTTON}
+      onClose={onClose}
+      actions={
+        <>
+          <Button onClick={onClose} isDisabled={action.isRunning}>
+            {result ? 'Chiudi' : 'Annulla'}
+          </Button>
+          <Button type="submit" form="positions-csv-form" variation="primary" isLoading={action.isRunning} loadingText="Generazione in corso...">
+            Genera e scarica CSV
+          </Button>
+        </>
+      }
+    >
+      <form id="positions-csv-form" onSubmit={(event) => void submit(event)} noValidate>
+        <Flex direction="column" gap="medium">
+          <Text>Genera o aggiorna le posizioni debitorie del mese e scarica il CSV di importazione per MyPay, da verificare prima dell’invio.</Text>
+          <Flex direction={{ base: 'column', medium: 'row' }} gap="medium">
+            <SelectField label="Mese" name="mese" value={mese} onChange={(event) => setMese(event.target.value)} hasError={Boolean(errors.mese)} errorMessage={errors.mese} flex="1">
+              {monthNames.map((name, index) => (
+                <option key={name} value={String(index + 1)}>
+                  {name}
+                </option>
+              ))}
+            </SelectField>
+            <TextField
+              label="Anno"
+              name="anno"
+              inputMode="numeric"
+              maxLength={4}
+              autoComplete="off"
+              value={anno}
+              onChange={(event) => setAnno(event.target.value)}
+              hasError={Boolean(errors.anno)}
+              errorMessage={errors.anno}
+              flex="1"
+            />
+          </Flex>
+          <PageAlert message={action.error?.message} autoHideMs={null} onDismiss={action.clearError} />
+          {result && <CsvSummary result={result} />}
+        </Flex>
+      </form>
+    </Dialog>
+  );
+}
+
+function CsvSummary({ result }: { result: PositionsCsv }) {
+  const month = `${monthNames[result.mese - 1]} ${result.anno}`;
+  return (
+    <Flex direction="column" gap="small" data-testid="csv-summary">
+      <PageAlert
+        variation="success"
+        autoHideMs={null}
+        isDismissible={false}
+        message={`CSV di ${month} scaricato (${result.fileName}): ${result.rows} ${result.rows === 1 ? 'posizione' : 'posizioni'} da inviare.`}
+      />
+      <Text>
+        Posizioni create: {result.created} · aggiornate: {result.updated} · annullate: {result.cancelled} · invariate: {result.unchanged} · esenti (ISEE fino a 3.000 €): {result.exempt}
+      </Text>
+      {result.skipped.length > 0 && (
+        <DataTable
+          caption="Iscritti senza posizione"
+          captionVisible
+          columns={[
+            { id: 'name', header: 'Cognome e nome', cell: (s) => `${s.cognome} ${s.nome}`, isRowHeader: true },
+            { id: 'cf', header: 'Codice fiscale', cell: (s) => s.fiscalCode, noWrap: true },
+            { id: 'reason', header: 'Motivo', cell: (s) => s.reason },
+          ]}
+          rows={result.skipped}
+          rowKey={(s) => s.fiscalCode}
+          emptyText=""
+        />
+      )}
+    </Flex>
+  );
+}

@@ -1,0 +1,1 @@
+export { CallPaymentActions } from './components/call-payment-actions';
