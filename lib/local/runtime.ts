@@ -11,6 +11,7 @@ import { API_AUDIENCE, OIDC_CLIENT_ID, REGION, TABLE_NAME, appUrl, issuerUrl, ty
 import { seedDemoData } from './demo-data.ts';
 import { startIdentityProvider } from './idp.ts';
 import { startIseeExtraction } from './isee-extraction.ts';
+import { DEFAULT_ENTITY, startMyPaySimulator } from './mypay-simulator.ts';
 import { ensureTable, startDynamo, startS3, type Closable } from './stores.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -21,6 +22,9 @@ export interface LocalStack {
   issuer: string;
   dynamoEndpoint: string;
   s3Endpoint: string;
+  /** The MyPay simulator's page (fault switches) and its SOAP endpoint. */
+  myPayUrl: string;
+  myPayEndpoint: string;
   close(): Promise<void>;
 }
 
@@ -78,6 +82,14 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
     });
 
+    // MyPay: the simulator, with the same settings the cloud takes from the deployment (endpoint, entity,
+    // password; the password from Secrets Manager there). A value already in the environment wins.
+    const myPay = await startMyPaySimulator({ port: config.myPayPort, host: '127.0.0.1', dataDir: config.dataDir });
+    opened.push(myPay);
+    process.env.MYPAY_ENDPOINT ||= myPay.endpoint;
+    process.env.MYPAY_COD_IPA ||= DEFAULT_ENTITY.codIpa;
+    process.env.MYPAY_PASSWORD ||= DEFAULT_ENTITY.password;
+
     opened.push(await startDynamo(config.dataDir, config.dynamoPort));
     const isNew = await ensureTable(dynamoEndpoint, TABLE_NAME);
     const storage = await startS3(config.dataDir, config.s3Port, Object.values(BUCKETS), app);
@@ -114,7 +126,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
           server.closeAllConnections();
         }),
     });
-    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, close };
+    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, myPayUrl: myPay.url, myPayEndpoint: myPay.endpoint, close };
   } catch (error) {
     await close();
     throw error;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import Papa from 'papaparse';
 import { PDFDocument } from 'pdf-lib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { FAULT_TOKEN_ALREADY_USED, MyPayFault, MyPayUnavailable, makeMyPay } from '../../functions/adapters/mypay.ts';
 import type { MyPay, MyPayImportStatus } from '../../functions/adapters/ports.ts';
 import { isValidIuv } from '../../functions/domain/iuv.ts';
@@ -416,5 +416,16 @@ describe('reporting (paaSILPrenotaExportFlusso + paaSILChiediStatoExportFlusso)'
 
   it('refuses a reversed date range with a fault', async () => {
     expect(await rejection(mypay.reportPaid('2025-07-31', '2025-07-01'))).toMatchObject({ faultCode: 'PAA_DATE_NON_VALIDE' });
+  });
+});
+
+describe('the local stack', () => {
+  it('runs the simulator beside the portal and serves the WSDL at the endpoint the Lambdas are given', async () => {
+    const endpoint = inject('myPayEndpoint');
+    const wsdl = await (await fetch(`${endpoint}?wsdl`)).text();
+    expect(wsdl).toContain('name="paaSILAutorizzaImportFlusso"');
+    expect(wsdl).toContain(`location="${endpoint}"`);
+    const stackMyPay = makeMyPay({ endpoint, codIpaEnte: CODIPA, password: PASSWORD, timeoutMs: 2000 });
+    expect((await stackMyPay.authorize()).uploadUrl).toBe(`${new URL(endpoint).origin}/mybox/uploadFlusso`);
   });
 });
