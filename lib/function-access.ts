@@ -27,4 +27,5 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   subscriptions: { table: 'RW', documents: 'RW' },
   configuration: { table: 'RW' },
   payments: { table: 'RW' },
+  flows: { table: 'RW', exports: 'R' },
 };

@@ -1,8 +1,7 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, SecretValue, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
-import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { exportDefinition } from '../functions/flows/state-machine.ts';
@@ -12,8 +11,8 @@ import { PortalFunction } from './portal-function.ts';
 export interface PaymentExportProps {
   table: ITable;
   exports: IBucket;
-  /** MyPay's endpoint, entity code and password (JSON: endpoint, codIpa, password): a deployment setting. */
-  mypaySecret: secretsmanager.ISecret;
+  /** Name of the secret with MyPay's endpoint, entity code and password (JSON: endpoint, codIpa, password). */
+  mypaySecretName: string;
   /** The API function that starts exports ('Invia a MyPay', 'Rielabora'). */
   starter: PortalFunction;
 }
@@ -37,10 +36,11 @@ export class PaymentExport extends Construct {
       timeout: Duration.minutes(5),
     });
     this.taskFunction.bindTable(props.table, 'RW').bindBucket('EXPORTS_BUCKET', props.exports, 'RW');
-    // Resolved by CloudFormation at deploy time: the values are in no template.
-    this.taskFunction.addEnvironment('MYPAY_ENDPOINT', props.mypaySecret.secretValueFromJson('endpoint').unsafeUnwrap());
-    this.taskFunction.addEnvironment('MYPAY_COD_IPA', props.mypaySecret.secretValueFromJson('codIpa').unsafeUnwrap());
-    this.taskFunction.addEnvironment('MYPAY_PASSWORD', props.mypaySecret.secretValueFromJson('password').unsafeUnwrap());
+    // Dynamic references, resolved by CloudFormation at deploy time: the values are in no template.
+    const mypay = (jsonField: string) => SecretValue.secretsManager(props.mypaySecretName, { jsonField }).unsafeUnwrap();
+    this.taskFunction.addEnvironment('MYPAY_ENDPOINT', mypay('endpoint'));
+    this.taskFunction.addEnvironment('MYPAY_COD_IPA', mypay('codIpa'));
+    this.taskFunction.addEnvironment('MYPAY_PASSWORD', mypay('password'));
 
     const logGroup = new logs.LogGroup(this, 'StateMachineLogs', { retention: logs.RetentionDays.SIX_MONTHS });
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {

@@ -18,7 +18,7 @@ import {
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
-import type { AuditLog, Clock, IdGenerator } from '../adapters/ports.ts';
+import type { AuditLog, Clock, IdGenerator, MyPayAuthorization, MyPayImportStatus } from '../adapters/ports.ts';
 
 /** What the flow item holds besides what the operator sees. */
 export interface FlowRecord {
@@ -45,6 +45,8 @@ export interface FlowRecord {
   uploadedAt: string | null;
   files: Record<FlowFileKind, string | null>;
   collectedAt: string | null;
+  /** Who started the export: the positions it (re)generates are audited as theirs. */
+  startedBy: Actor;
 }
 
 export interface FlowRepository {
@@ -64,7 +66,7 @@ export interface FlowRepository {
 /** The positions side of an export (functions/payments): what to send, and MyPay's verdict on each row. */
 export interface ExportPositions {
   /** The MyPay import CSV of the call's month (one citizen only when fiscalCode is set), and how many rows it has. */
-  buildExport(request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string }): Promise<{ csv: string; rows: number }>;
+  buildExport(request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string }, actor: Actor): Promise<{ csv: string; rows: number }>;
   /** IUV and NAV onto each accepted position, the reason onto each rejected one (idempotent). */
   recordResults(request: { callId: string; mese: number; anno: number; flowId: string }, results: ExportResults): Promise<void>;
 }
@@ -76,10 +78,11 @@ export interface ExportResults {
 
 /** MyPay's bulk import (functions/adapters/mypay.ts; the simulator locally). */
 export interface MyPayImport {
-  authorise(): Promise<{ uploadUrl: string; authorizationToken: string; requestToken: string; importPath?: string }>;
-  upload(ticket: { uploadUrl: string; authorizationToken: string; requestToken: string; importPath?: string }, zip: Uint8Array, fileName: string, md5: string): Promise<void>;
-  /** null when MyPay does not know the token (the upload never reached it). */
-  importStatus(requestToken: string): Promise<{ stato: string; urlFileScarti?: string | null; urlFileIUV?: string | null; urlFileAvvisi?: string | null } | null>;
+  authorize(): Promise<MyPayAuthorization>;
+  /** Sends the ZIP (the adapter sends its MD5 with it). */
+  upload(authorization: MyPayAuthorization, zip: Uint8Array, fileName: string): Promise<void>;
+  /** null when MyPay has no file for the token (the upload never reached it). */
+  importStatus(requestToken: string): Promise<MyPayImportStatus | null>;
   download(url: string): Promise<Uint8Array>;
 }
 
@@ -98,13 +101,21 @@ export interface FlowRunner {
 export interface FlowDeps {
   flows: FlowRepository;
   calls: { getCall(id: string): Promise<{ id: string; name: string; serviceId: string; serviceName: string } | null> };
-  positions: ExportPositions;
-  mypay: MyPayImport;
-  exportFiles: ExportFiles;
+  exportFiles: Pick<ExportFiles, 'downloadUrl'>;
   runner: FlowRunner;
   audit: AuditLog;
   clock: Clock;
   ids: IdGenerator;
+}
+
+/** What the export's steps need (functions/flows/task-handler.ts). */
+export interface ExportStepDeps {
+  flows: FlowRepository;
+  positions: ExportPositions;
+  mypay: MyPayImport;
+  exportFiles: ExportFiles;
+  clock: Clock;
+  /** The council's entity code at MyPay: it names the ZIP. */
   codIpa: string;
 }
 
@@ -153,8 +164,11 @@ export const navOfIuv = (iuv: string) => `3${iuv}`;
 const resultFileName = (zipName: string, kind: FlowFileKind) =>
   zipName.replace(/\.zip$/, '') + { avvisi: '_AVVISI_PDF.zip', iuv: '_IUV.zip', scarti: '_SCARTI.zip' }[kind];
 
-export function makeFlowUseCases({ flows, calls, positions, mypay, exportFiles, runner, audit, clock, ids, codIpa }: FlowDeps) {
-  const requireFlow = async (id: string) => (await flows.getFlow(id)) ?? Promise.reject(new NotFoundError(flowMessages.notFound));
+const requireFlowIn = (flows: FlowRepository) => async (id: string) => (await flows.getFlow(id)) ?? Promise.reject(new NotFoundError(flowMessages.notFound));
+
+/** The operator's side: start an export, follow it, restart it, open its files. */
+export function makeFlowUseCases({ flows, calls, exportFiles, runner, audit, clock, ids }: FlowDeps) {
+  const requireFlow = requireFlowIn(flows);
   const now = () => clock.now().toISOString();
 
   return {
@@ -188,6 +202,7 @@ export function makeFlowUseCases({ flows, calls, positions, mypay, exportFiles, 
         uploadedAt: null,
         files: { avvisi: null, iuv: null, scarti: null },
         collectedAt: null,
+        startedBy: actor,
       };
       if (!(await flows.takeExportLock(call.id, record.id))) throw new ConflictError(flowMessages.exportRunning);
       await flows.createFlow(record);
@@ -228,14 +243,22 @@ export function makeFlowUseCases({ flows, calls, positions, mypay, exportFiles, 
 
     /** Whether an export of the call is running (the hours reset waits for it). */
     isExportRunning: async (callId: string) => (await flows.runningExportOf(callId)) !== null,
+  };
+}
 
-    // ---- The workflow's steps (functions/flows/state-machine.ts); each one is idempotent on the flow item. ----
-
+/** The workflow's steps (functions/flows/state-machine.ts); each one is idempotent on the flow item. */
+export function makeExportSteps({ flows, positions, mypay, exportFiles, clock, codIpa }: ExportStepDeps) {
+  const requireFlow = requireFlowIn(flows);
+  const now = () => clock.now().toISOString();
+  return {
     /** The CSV of the month's positions → the ZIP MyPay expects, with its MD5, in the exports bucket. */
     async prepare(flowId: string): Promise<{ rows: number }> {
       const flow = await requireFlow(flowId);
       if (flow.zipKey) return { rows: flow.num };
-      const { csv, rows } = await positions.buildExport({ callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, fiscalCode: flow.fiscalCode, flowId });
+      const { csv, rows } = await positions.buildExport(
+        { callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, fiscalCode: flow.fiscalCode, flowId },
+        flow.startedBy,
+      );
       if (rows === 0) {
         await flows.updateFlow(flowId, { step: 'COMPLETATO', stato: 'IMPORT_ESEGUITO', num: 0, accepted: 0, rejected: 0, error: flowMessages.nothingToSend }, now());
         await flows.releaseExportLock(flow.announcement.id, flowId);
@@ -262,9 +285,9 @@ export function makeFlowUseCases({ flows, calls, positions, mypay, exportFiles, 
       }
       if (!flow.zipKey || !flow.zipName || !flow.md5) throw new Error('Il file del flusso non è stato preparato.');
       const zip = await exportFiles.get(flow.zipKey);
-      const ticket = await mypay.authorise();
-      await flows.updateFlow(flowId, { requestToken: ticket.requestToken }, now());
-      await mypay.upload(ticket, zip, flow.zipName, flow.md5);
+      const authorization = await mypay.authorize();
+      await flows.updateFlow(flowId, { requestToken: authorization.requestToken }, now());
+      await mypay.upload(authorization, zip, flow.zipName);
       await flows.updateFlow(flowId, { uploadedAt: now(), stato: 'LOAD_IMPORT', step: 'ATTESA_ESITO' }, now());
     },
 
@@ -346,3 +369,4 @@ function describeFailure(error: { Error?: string; Cause?: string } | null): stri
 }
 
 export type FlowUseCases = ReturnType<typeof makeFlowUseCases>;
+export type ExportSteps = ReturnType<typeof makeExportSteps>;

@@ -5,6 +5,7 @@ import { resourceHandler } from '../http/handler.ts';
 import { getBand } from '../bands/repository.ts';
 import { getCall } from '../calls/repository.ts';
 import { getConfiguration } from '../configuration/repository.ts';
+import { runningExportOf } from '../flows/repository.ts';
 import { markIseeUsedForFee } from '../isee/repository.ts';
 import { listApprovedSubscriptionsOfCall } from '../subscriptions/repository.ts';
 import { getUserItem } from '../users/repository.ts';
@@ -20,6 +21,7 @@ const payments = makePaymentUseCases({
   users: { getUserItem },
   isees: { markIseeUsedForFee },
   configuration: { getConfiguration },
+  exports: { runningExportOf },
   audit: dynamoAuditLog,
   clock: systemClock,
 });

@@ -12,6 +12,8 @@ export interface LocalStateMachine {
   functions: Record<string, TaskFunction>;
   /** Wait states shortened on this machine (milliseconds), e.g. a poll interval. */
   waitTimeOverrides?: Record<string, number>;
+  /** Pauses between retries shortened on this machine (milliseconds, per state). */
+  retryIntervalOverrides?: Record<string, number>;
 }
 
 export const localStateMachineArn = (name: string) => `arn:aws:states:eu-south-1:000000000000:stateMachine:${name}`;
@@ -70,7 +72,7 @@ export async function startStepFunctions(port: number, machines: LocalStateMachi
     const execution: Execution = { executionArn, stateMachineArn: body.stateMachineArn!, name, status: 'RUNNING', startDate: Date.now(), input: body.input ?? '{}' };
     executions.set(executionArn, execution);
     const { result, abort } = found.runner.run(JSON.parse(execution.input), {
-      overrides: { taskResourceLocalHandlers: taskHandlers(found.machine), waitTimeOverrides: found.machine.waitTimeOverrides },
+      overrides: { taskResourceLocalHandlers: taskHandlers(found.machine), waitTimeOverrides: found.machine.waitTimeOverrides, retryIntervalOverrides: found.machine.retryIntervalOverrides },
       noThrowOnAbort: true,
     });
     const done = result

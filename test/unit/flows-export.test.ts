@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { exportDefinition } from '../../functions/flows/state-machine.ts';
-import { makeFlowUseCases, type ExportPositions, type FlowRecord, type FlowRepository, type MyPayImport } from '../../functions/flows/use-cases.ts';
+import { makeExportSteps, makeFlowUseCases, type ExportPositions, type FlowRecord, type FlowRepository, type MyPayImport } from '../../functions/flows/use-cases.ts';
 import { actors, memoryAudit, sequentialIds, tickingClock } from '../support/in-memory.ts';
 
 /**
@@ -42,11 +42,11 @@ function fakeMyPay() {
   };
   const mypay: MyPayImport & { imports: typeof imports } = {
     imports,
-    async authorise() {
+    async authorize() {
       fail('authorise');
       const requestToken = `tok-${++tokens}`;
       imports.set(requestToken, { rows: [], polls: 0, uploaded: false });
-      return { uploadUrl: 'http://mypay/upload', authorizationToken: 'auth', requestToken };
+      return { uploadUrl: 'http://mypay/upload', authorizationToken: 'auth', requestToken, importPath: 'C_X999/IMPORT' };
     },
     async upload(ticket, zip) {
       fail('upload');
@@ -142,9 +142,23 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
   const runs: Promise<unknown>[] = [];
   let crashAfterUpload = false;
   const machine = new StateMachine(exportDefinition('arn:aws:lambda:eu-south-1:000000000000:function:FlowTask'));
+  const exportFiles = {
+    put: async (key: string, body: Uint8Array) => void files.set(key, body),
+    get: async (key: string) => files.get(key)!,
+    downloadUrl: async (key: string) => `https://exports/${key}?ttl=300`,
+  };
+  const clock = tickingClock();
   const useCases = makeFlowUseCases({
     flows,
     calls: { getCall: async (id) => (id === 'C1' ? { id, name: 'Assistenza domiciliare 2026', serviceId: 'S1', serviceName: 'Assistenza domiciliare' } : null) },
+    exportFiles,
+    runner: { start: async (flowId) => void runs.push(run(flowId)) },
+    audit: memoryAudit(),
+    clock,
+    ids: sequentialIds('flow'),
+  });
+  const stepsOf = makeExportSteps({
+    flows,
     positions: positions.port,
     mypay: {
       ...mypay.mypay,
@@ -156,23 +170,16 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
         }
       },
     },
-    exportFiles: {
-      put: async (key, body) => void files.set(key, body),
-      get: async (key) => files.get(key)!,
-      downloadUrl: async (key) => `https://exports/${key}?ttl=300`,
-    },
-    runner: { start: async (flowId) => void runs.push(run(flowId)) },
-    audit: memoryAudit(),
-    clock: tickingClock(),
-    ids: sequentialIds('flow'),
+    exportFiles,
+    clock,
     codIpa: 'C_X999',
   });
   const steps: Record<string, (p: any) => Promise<unknown>> = {
-    Prepare: (p) => useCases.prepare(p.flowId),
-    Send: (p) => useCases.send(p.flowId),
-    CheckImport: (p) => useCases.checkImport(p.flowId),
-    Collect: (p) => useCases.collect(p.flowId),
-    MarkFailed: (p) => useCases.markFailed(p.flowId, p.error),
+    Prepare: (p) => stepsOf.prepare(p.flowId),
+    Send: (p) => stepsOf.send(p.flowId),
+    CheckImport: (p) => stepsOf.checkImport(p.flowId),
+    Collect: (p) => stepsOf.collect(p.flowId),
+    MarkFailed: (p) => stepsOf.markFailed(p.flowId, p.error),
   };
   const asLambda = (name: string) => async (input: any) => {
     try {
