@@ -287,7 +287,14 @@ export function makeExportSteps({ flows, positions, mypay, exportFiles, clock, c
       const zip = await exportFiles.get(flow.zipKey);
       const authorization = await mypay.authorize();
       await flows.updateFlow(flowId, { requestToken: authorization.requestToken }, now());
-      await mypay.upload(authorization, zip, flow.zipName);
+      try {
+        await mypay.upload(authorization, zip, flow.zipName);
+      } catch (error) {
+        // MyPay answered and refused the file (e.g. a request token already used): the token is not this
+        // flow's, so a restart must not follow it. Any other failure keeps it: MyPay may have the file.
+        if ((error as Error).name === 'MyPayFault') await flows.updateFlow(flowId, { requestToken: null }, now());
+        throw error;
+      }
       await flows.updateFlow(flowId, { uploadedAt: now(), stato: 'LOAD_IMPORT', step: 'ATTESA_ESITO' }, now());
     },
 

@@ -28,6 +28,7 @@ function fakeMyPay() {
   const faults: { op: string; times: number }[] = [];
   let tokens = 0;
   let abort = false;
+  let stuck = false;
   const rejectIuds = new Set<string>();
   const fail = (op: string) => {
     const fault = faults.find((f) => f.op === op && f.times > 0);
@@ -64,6 +65,7 @@ function fakeMyPay() {
       if (!entry?.uploaded) return null;
       entry.polls += 1;
       if (abort) return { stato: 'IMPORT_ABORTITO' };
+      if (stuck) return { stato: 'IMPORT_IN_ELAB' };
       if (entry.polls < 3) return { stato: entry.polls === 1 ? 'LOAD_IMPORT' : 'IMPORT_IN_ELAB' };
       return { stato: 'IMPORT_ESEGUITO', urlFileIUV: `iuv:${token}`, urlFileScarti: `scarti:${token}`, urlFileAvvisi: `avvisi:${token}` };
     },
@@ -83,6 +85,7 @@ function fakeMyPay() {
     failNext: (op: string, times = 1) => faults.push({ op, times }),
     clearFaults: () => void faults.splice(0),
     setAbort: (value: boolean) => (abort = value),
+    setStuck: (value: boolean) => (stuck = value),
     reject: (iud: string) => rejectIuds.add(iud),
     uploads: () => [...imports.values()].filter((i) => i.uploaded),
   };
@@ -288,6 +291,22 @@ describe('the export of a month to MyPay', () => {
     expect(await t.useCases.getFlow(id)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
     expect(t.mypay.uploads()).toHaveLength(2);
     expect([...t.positions.positions.values()].every((p) => p.writes === 1)).toBe(true);
+  });
+
+  it('an import stuck at MyPay ends after the last poll as a visible error, with the call still locked', async () => {
+    const t = setup();
+    t.mypay.setStuck(true);
+    const { id } = await t.useCases.startExport('C1', month, actors.operator);
+    await t.settle();
+    const flow = await t.useCases.getFlow(id);
+    expect(flow).toMatchObject({ step: 'ERRORE', stato: 'IMPORT_ERROR_SL' });
+    expect(flow.error).toContain('IMPORT_IN_ELAB');
+    expect(await t.useCases.isExportRunning('C1')).toBe(true);
+    t.mypay.setStuck(false);
+    await t.useCases.restartFlow(id, actors.operator);
+    await t.settle();
+    expect(await t.useCases.getFlow(id)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
+    expect(t.mypay.uploads()).toHaveLength(1);
   });
 
   it('a second export of the same month sends nothing already exported', async () => {
