@@ -1,5 +1,6 @@
 import { bandRoutes } from './bands/routes.ts';
 import { callRoutes } from './calls/routes.ts';
+import { flowRoutes } from './flows/routes.ts';
 import { configurationRoutes } from './configuration/routes.ts';
 import { iseeRoutes } from './isee/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
@@ -18,7 +19,7 @@ export { routeKey, type Access, type RouteDef } from './http/route.ts';
  * all that resource's Lambda bundles). The CDK stack (routes and Lambdas), the local API server, the
  * authorization check and the OpenAPI document are all derived from this table.
  */
-export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'users', 'isee', 'configuration', 'payments'] as const;
+export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'users', 'isee', 'configuration', 'payments', 'flows'] as const;
 export type Resource = (typeof resources)[number];
 
 export const routes = [
@@ -31,6 +32,7 @@ export const routes = [
   ...callRoutes,
   ...subscriptionRoutes,
   ...publicRoutes,
+  ...flowRoutes,
   ...configurationRoutes,
   ...paymentRoutes,
 ] as const satisfies readonly RouteDef[];

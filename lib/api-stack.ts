@@ -7,6 +7,7 @@ import { resources, routes, type Resource } from '../functions/routes.ts';
 import type { DataStack } from './data-stack.ts';
 import { acknowledge } from './nag.ts';
 import { functionAccess, timeoutOf, type FunctionAccess } from './function-access.ts';
+import { PaymentExport } from './payment-export.ts';
 import { PortalFunction, type DataAccess } from './portal-function.ts';
 
 export interface ApiStackProps extends StackProps {
@@ -14,6 +15,8 @@ export interface ApiStackProps extends StackProps {
   httpApi: apigwv2.IHttpApi;
   authorizer: apigwv2.IHttpRouteAuthorizer;
   data: Pick<DataStack, 'table' | 'documents' | 'exports'>;
+  /** The Secrets Manager secret with MyPay's endpoint, entity code and password (context mypaySecretName). */
+  mypaySecretName: string;
 }
 
 /**
@@ -22,6 +25,7 @@ export interface ApiStackProps extends StackProps {
  */
 export class ApiStack extends Stack {
   readonly functions: Record<Resource, PortalFunction>;
+  readonly paymentExport: PaymentExport;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -55,6 +59,14 @@ export class ApiStack extends Stack {
         return [resource, fn];
       }),
     ) as Record<Resource, PortalFunction>;
+
+    // 'Invia a MyPay': the flows function starts the export's state machine, whose steps talk to MyPay.
+    this.paymentExport = new PaymentExport(this, 'PaymentExport', {
+      table: props.data.table,
+      exports: props.data.exports,
+      mypaySecretName: props.mypaySecretName,
+      starter: this.functions.flows,
+    });
 
     const integrations = Object.fromEntries(
       resources.map((resource) => [resource, new HttpLambdaIntegration(`${resource}Integration`, this.functions[resource])]),

@@ -30,6 +30,8 @@ export interface PortalContext {
   certificateArn?: string;
   /** An existing WAF web ACL (CLOUDFRONT scope, us-east-1) for the distribution. */
   webAclArn?: string;
+  /** Name of the Secrets Manager secret (JSON: endpoint, codIpa, password) with the council's MyPay access. */
+  mypaySecretName: string;
 }
 
 export const contextDefaults = {
@@ -40,6 +42,7 @@ export const contextDefaults = {
   spidGatewayClientSecretName: 'portale-servizi-sociali/spid-gateway-client-secret',
   spidGatewayFiscalCodeClaim: 'fiscalNumber',
   spidGatewayScopes: 'openid profile email',
+  mypaySecretName: 'portale-servizi-sociali/mypay',
 } as const;
 
 const text = (node: Node, key: string): string | undefined => {
@@ -69,5 +72,6 @@ export function portalContext(node: Node): PortalContext {
     webDomainName,
     certificateArn,
     webAclArn: text(node, 'webAclArn'),
+    mypaySecretName: text(node, 'mypaySecretName') ?? contextDefaults.mypaySecretName,
   };
 }

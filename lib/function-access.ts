@@ -27,6 +27,7 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   subscriptions: { table: 'RW', documents: 'RW' },
   configuration: { table: 'RW' },
   payments: { table: 'RW' },
+  flows: { table: 'RW', exports: 'R' },
 };
 
 /**

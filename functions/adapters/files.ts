@@ -1,12 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { ValidationError } from '../domain/errors.ts';
 import { fileTypeOf } from '../domain/file-signature.ts';
 import { MAX_FILE_BYTES, fileMessages, isAcceptedType, type UploadRequest, type UploadTicket } from '../domain/files.ts';
-import { tracer } from '../http/observability.ts';
 import type { ClaimedFile, FileStore } from './ports.ts';
+import { requireEnv, s3 } from './s3-client.ts';
+
+export { s3 };
 
 /**
  * Files live in S3 (the local stand-in is s3rver), never in DynamoDB. The browser uploads straight to the
@@ -15,22 +17,8 @@ import type { ClaimedFile, FileStore } from './ports.ts';
  * to its final key. s3rver does not enforce POST policies, and even S3 cannot check the content: the claim
  * is the check that counts.
  */
-const requireEnv = (name: string) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`Missing environment variable ${name}`);
-  return value;
-};
 export const documentsBucket = requireEnv('DOCUMENTS_BUCKET');
 
-/** Every call is a subsegment of the function's X-Ray trace. */
-export const s3 = tracer.captureAWSv3Client(
-  new S3Client({
-    endpoint: process.env.S3_ENDPOINT || undefined,
-    forcePathStyle: !!process.env.S3_ENDPOINT,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  }),
-);
 
 const UPLOAD_TTL_SECONDS = 300;
 /** The size the browser declared for an upload, kept as user metadata of the staged object. */

@@ -53,6 +53,10 @@ export const keys = {
   /** The ISEE of a user, newest first (gsi2), and the ISEE waiting for an operator (gsi1, sparse). */
   iseesOfUser: (userId: string) => `USER#${userId}#ISEES`,
   iseesToVerify: 'ISEES#LOADED',
+  /** Payment flows (the flows page, newest first on gsi1) and the one-export-per-call lock. */
+  flow: (id: string) => ({ pk: `FLOW#${id}`, sk: 'FLOW' }),
+  flowsCollection: 'FLOWS',
+  exportLock: (callId: string) => ({ pk: `CALL#${callId}`, sk: 'EXPORT_LOCK' }),
   /** The council's MyPay configuration: one item. */
   configuration: { pk: 'CONFIGURATION#MYPAY', sk: 'CONFIGURATION' },
   /**

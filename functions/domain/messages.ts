@@ -56,6 +56,7 @@ export const messages = {
     csvFormat: 'non ha il formato richiesto',
     iuf: 'L’identificativo del flusso può contenere solo lettere, cifre e trattino basso.',
     zipVersion: 'La versione del tracciato deve essere tra 1_0 e 1_4.',
+    exportRunning: 'È in corso un invio a MyPay per questo bando: le posizioni debitorie non si possono ricalcolare finché non termina.',
   },
 } as const;
 

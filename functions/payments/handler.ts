@@ -1,28 +1,6 @@
-import { recordAuditBatch } from '../adapters/audit-log.ts';
-import { systemClock } from '../adapters/ports.ts';
 import { resourceHandler } from '../http/handler.ts';
-// Named imports (not the whole modules): the bundle keeps only what the payments use.
-import { getBand } from '../bands/repository.ts';
-import { getCall } from '../calls/repository.ts';
-import { getConfiguration } from '../configuration/repository.ts';
-import { iseesNotYetUsedForFee, markIseeUsedForFee } from '../isee/repository.ts';
-import { listApprovedSubscriptionsOfCall } from '../subscriptions/repository.ts';
-import { getUserItems } from '../users/repository.ts';
-import * as positionRepository from './repository.ts';
 import { paymentRoutes } from './routes.ts';
-import { makePaymentUseCases } from './use-cases.ts';
-
-const payments = makePaymentUseCases({
-  positions: positionRepository,
-  calls: { getCall },
-  bands: { getBand },
-  subscriptions: { listApprovedSubscriptionsOfCall },
-  users: { getUserItems },
-  isees: { iseesNotYetUsedForFee, markIseeUsedForFee },
-  configuration: { getConfiguration },
-  audit: { recordMany: recordAuditBatch },
-  clock: systemClock,
-});
+import { payments } from './wired.ts';
 
 export const handler = resourceHandler(paymentRoutes, {
   generatePositions: ({ params, body, actor }) => payments.generatePositions(params.id, body, actor!),

@@ -1,5 +1,6 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PositionRecord } from '../domain/debt-positions.ts';
+import type { ExportOutcome } from './use-cases.ts';
 import { periodKey, type Period, type Position } from '../domain/payments.ts';
 import type { Page } from '../domain/validation.ts';
 import { documentClient, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
@@ -85,6 +86,39 @@ export async function replacePosition(position: PositionRecord, expectedVersion:
         ConditionExpression: '#version = :version AND isPagato = :false AND annullato = :false',
         ExpressionAttributeNames: { '#version': 'version' },
         ExpressionAttributeValues: { ':version': expectedVersion, ':false': false },
+      }),
+    ),
+  );
+  return written !== null;
+}
+
+/**
+ * MyPay's verdict on one exported position, found by its IUD (gsi2). Accepted: its IUV and notice number,
+ * and it is known to MyPay from then on; rejected: the reason, and it stays to export. False (nothing
+ * written) when the same verdict is already there, or no position has that IUD.
+ */
+export async function recordExportOutcome(iud: string, outcome: ExportOutcome): Promise<boolean> {
+  const { Items = [] } = await documentClient.send(
+    new QueryCommand({ TableName: tableName, IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': keys.positionByIud(iud) }, Limit: 1 }),
+  );
+  const item = Items[0];
+  if (!item) return false;
+  const accepted = outcome.kind === 'accepted';
+  const written = await unlessConditionFails(
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { pk: item.pk, sk: item.sk },
+        UpdateExpression: accepted
+          ? 'SET codIuv = :iuv, nav = :nav, statoExport = :state, lastExportError = :null, exportedAt = if_not_exists(exportedAt, :at), updatedAt = :at, #version = #version + :one'
+          : 'SET statoExport = :state, lastExportError = :reason, updatedAt = :at, #version = #version + :one',
+        ConditionExpression: accepted
+          ? 'attribute_exists(pk) AND NOT (statoExport = :state AND codIuv = :iuv)'
+          : 'attribute_exists(pk) AND NOT (statoExport = :state AND lastExportError = :reason)',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: accepted
+          ? { ':iuv': outcome.iuv, ':nav': outcome.nav, ':state': 'ESPORTATA', ':null': null, ':at': outcome.at, ':one': 1 }
+          : { ':state': 'ERRORE', ':reason': outcome.reason, ':at': outcome.at, ':one': 1 },
       }),
     ),
   );

@@ -1,7 +1,7 @@
 import type { Band } from '../domain/bands.ts';
 import type { Configuration } from '../domain/configuration.ts';
 import { isPendingExport, planMonth, type PlannedSubscription, type PositionRecord } from '../domain/debt-positions.ts';
-import { NotFoundError } from '../domain/errors.ts';
+import { ConflictError, NotFoundError } from '../domain/errors.ts';
 import { monthlyFee } from '../domain/fee.ts';
 import { messages } from '../domain/messages.ts';
 import { mypayCsv, mypayCsvRow, type Payer } from '../domain/mypay-csv.ts';
@@ -17,6 +17,7 @@ import {
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
 import type { AuditEntry, Clock } from '../adapters/ports.ts';
+import type { ExportResults } from '../flows/use-cases.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import { requireCompleteConfiguration, type ConfigurationRepository } from '../configuration/use-cases.ts';
 import type { SubscriptionRecord } from '../subscriptions/repository.ts';
@@ -24,10 +25,14 @@ import type { StoredUser } from '../users/repository.ts';
 
 export interface PositionRepository {
   listPositionsOfMonth(callId: string, period: Period): Promise<PositionRecord[]>;
+  /** MyPay's verdict on an exported position, unless it changed since the file was built (false then). */
+  recordExportOutcome(iud: string, outcome: ExportOutcome): Promise<boolean>;
   listPositions(callId: string, period: Period, page: { limit?: number; cursor?: string }): Promise<Page<Position>>;
   createPosition(position: PositionRecord): Promise<boolean>;
   replacePosition(position: PositionRecord, expectedVersion: number): Promise<boolean>;
 }
+
+export type ExportOutcome = { kind: 'accepted'; iuv: string; nav: string; at: string } | { kind: 'rejected'; reason: string; at: string };
 
 export interface PaymentDeps {
   positions: PositionRepository;
@@ -41,6 +46,8 @@ export interface PaymentDeps {
   configuration: Pick<ConfigurationRepository, 'getConfiguration'>;
   /** One entry per changed position, written in batches. */
   audit: { recordMany(entries: readonly AuditEntry[], at: Date): Promise<void> };
+  /** The flow exporting a call now, if any: its positions do not change while MyPay reads them. */
+  exports: { runningExportOf(callId: string): Promise<string | null> };
   clock: Clock;
 }
 
@@ -69,7 +76,7 @@ const payerOf = (position: PositionRecord, user: StoredUser | null): Payer => ({
 });
 
 export function makePaymentUseCases(deps: PaymentDeps) {
-  const { positions, calls, bands, subscriptions, users, isees, configuration, audit, clock } = deps;
+  const { positions, calls, bands, subscriptions, users, isees, configuration, exports, audit, clock } = deps;
   const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
 
   /**
@@ -133,11 +140,26 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     return { result, usersById };
   }
 
-  async function prepare(callId: string, input: PeriodInput) {
+  async function prepare(callId: string, input: PeriodInput, exportingFlow: string | null = null) {
     const call = await requireCall(callId);
+    const running = await exports.runningExportOf(callId);
+    if (running && running !== exportingFlow) throw new ConflictError(messages.positions.exportRunning);
     // Checked before anything is generated: the CSV and the export need every value.
     const config: Configuration = await requireCompleteConfiguration(configuration);
     return { call, config, period: resolvePeriod(input, clock.now()) };
+  }
+
+  /** Generates the month, then the MyPay CSV of its positions with a pending action (of one citizen, if given). */
+  async function pendingCsv(call: CallRecord, config: Configuration, period: Period, fiscalCode: string | null, actor: Actor) {
+    const { result, usersById } = await generate(call, period, actor);
+    const pending = (await positions.listPositionsOfMonth(call.id, period))
+      .filter(isPendingExport)
+      .filter((p) => !fiscalCode || p.fiscalCode.toUpperCase() === fiscalCode)
+      .sort((a, b) => `${a.cognome} ${a.nome} ${a.fiscalCode}`.localeCompare(`${b.cognome} ${b.nome} ${b.fiscalCode}`, 'it'));
+    const missing = pending.filter((p) => !usersById.has(p.userId)).map((p) => p.userId);
+    if (missing.length) for (const [id, user] of await users.getUserItems(missing)) usersById.set(id, user);
+    const rows = pending.map((position) => mypayCsvRow(position, payerOf(position, usersById.get(position.userId) ?? null), call, config));
+    return { result, content: mypayCsv(rows), rows: rows.length };
   }
 
   return {
@@ -155,14 +177,32 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      */
     async positionsCsv(callId: string, input: PeriodInput, actor: Actor): Promise<PositionsCsv> {
       const { call, config, period } = await prepare(callId, input);
-      const { result, usersById } = await generate(call, period, actor);
-      const pending = (await positions.listPositionsOfMonth(call.id, period))
-        .filter(isPendingExport)
-        .sort((a, b) => `${a.cognome} ${a.nome} ${a.fiscalCode}`.localeCompare(`${b.cognome} ${b.nome} ${b.fiscalCode}`, 'it'));
-      const missing = pending.filter((p) => !usersById.has(p.userId)).map((p) => p.userId);
-      if (missing.length) for (const [id, user] of await users.getUserItems(missing)) usersById.set(id, user);
-      const rows = pending.map((position) => mypayCsvRow(position, payerOf(position, usersById.get(position.userId) ?? null), call, config));
-      return { ...result, fileName: positionsCsvFileName(call.nomeMyPay, period), content: mypayCsv(rows), rows: rows.length };
+      const { result, content, rows } = await pendingCsv(call, config, period, null, actor);
+      return { ...result, fileName: positionsCsvFileName(call.nomeMyPay, period), content, rows };
+    },
+
+    /**
+     * The export's file (functions/flows, step Prepare): the same month generation and the same CSV as
+     * 'Verifica / genera CSV', run by the flow that holds the call's export lock; one citizen only for the
+     * single payment.
+     */
+    async exportCsv(request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string }, actor: Actor) {
+      const { call, config, period } = await prepare(request.callId, { mese: request.mese, anno: request.anno }, request.flowId);
+      const { content, rows } = await pendingCsv(call, config, period, request.fiscalCode, actor);
+      return { csv: content, rows };
+    },
+
+    /**
+     * MyPay's verdict, written back by IUD: an accepted position gets its IUV and notice number (and is
+     * known to MyPay from then on), a rejected one the reason. Writing the same verdict twice changes
+     * nothing; a position that changed since the file was built keeps its pending change.
+     */
+    async recordExportResults(results: ExportResults): Promise<void> {
+      const at = clock.now().toISOString();
+      await inChunks(results.accepted, WRITES_AT_ONCE, ({ iud, iuv, nav }) => positions.recordExportOutcome(iud, { kind: 'accepted', iuv, nav, at }));
+      await inChunks(results.rejected, WRITES_AT_ONCE, ({ iud, code, reason }) =>
+        positions.recordExportOutcome(iud, { kind: 'rejected', reason: `${code ? `${code}: ` : ''}${reason}`.slice(0, 500), at }),
+      );
     },
 
     async listPositions(callId: string, query: PeriodInput & { limit?: number; cursor?: string }): Promise<Page<Position>> {

@@ -12,6 +12,8 @@ export interface LocalConfig {
   s3Port: number;
   /** The MyPay simulator (lib/local/mypay-simulator.ts). */
   myPayPort: number;
+  /** Step Functions (StartExecution, DescribeExecution) running the export's definition. */
+  stepFunctionsPort: number;
   dataDir: string;
   host: string;
 }
@@ -24,6 +26,7 @@ export function localConfig(env: NodeJS.ProcessEnv = process.env): LocalConfig {
     dynamoPort: Number(env.DYNAMO_PORT ?? port + 1567),
     s3Port: Number(env.S3_PORT ?? port + 1568),
     myPayPort: Number(env.MYPAY_PORT ?? port + 1569),
+    stepFunctionsPort: Number(env.SFN_PORT ?? port + 1570),
     dataDir: path.resolve(env.DATA_DIR ?? '.data'),
     host: env.HOST ?? 'localhost',
   };

@@ -829,8 +829,9 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
     await save();
     json(res, 200, [{ fileName: file.name, fileSize: String(bytes.byteLength), fileType: file.type || 'application/zip' }]);
     // The import runs in the background, as MyPay's batch does; the status polls report its progress.
+    // An aborted import never loads the file (reference.md: IMPORT_ABORTITO): no position is kept.
     setImmediate(() => {
-      processImport(record, csvText, version)
+      (record.mode === 'aborted' ? Promise.resolve() : processImport(record, csvText, version))
         .catch((error) => {
           record.error = (error as Error).message;
         })

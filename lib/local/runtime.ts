@@ -11,6 +11,7 @@ import { API_AUDIENCE, OIDC_CLIENT_ID, REGION, TABLE_NAME, appUrl, issuerUrl, ty
 import { seedDemoData } from './demo-data.ts';
 import { startIdentityProvider } from './idp.ts';
 import { startIseeExtraction } from './isee-extraction.ts';
+import { localFunctionArn, localStateMachineArn, startStepFunctions } from './step-functions.ts';
 import { DEFAULT_ENTITY, startMyPaySimulator } from './mypay-simulator.ts';
 import { ensureTable, startDynamo, startS3, type Closable } from './stores.ts';
 
@@ -45,6 +46,28 @@ function cursorSecret(dataDir: string): string {
     fs.writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
   }
   return fs.readFileSync(file, 'utf8').trim();
+}
+
+const EXPORT_MACHINE = 'PaymentExport';
+/** Locally MyPay answers at once: the export polls its import state every second instead of every ten. */
+const LOCAL_IMPORT_POLL_MS = 1000;
+
+/** The MyPay export's state machine, its steps run by the export's task function (loaded after the environment is set). */
+async function startLocalExport(port: number) {
+  const [{ exportDefinition, FLOW_STEPS }, { runFlowStep }] = await Promise.all([
+    import('../../functions/flows/state-machine.ts'),
+    import('../../functions/flows/task-handler.ts'),
+  ]);
+  return startStepFunctions(port, [
+    {
+      name: EXPORT_MACHINE,
+      definition: exportDefinition(localFunctionArn('FlowTask')),
+      functions: { FlowTask: runFlowStep },
+      waitTimeOverrides: { WaitForImport: LOCAL_IMPORT_POLL_MS },
+      // Retries after a MyPay fault: half a second apart here, seconds with backoff in the cloud.
+      retryIntervalOverrides: Object.fromEntries(FLOW_STEPS.map((step) => [step, 500])),
+    },
+  ]);
 }
 
 /**
@@ -89,6 +112,13 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     process.env.MYPAY_ENDPOINT ||= myPay.endpoint;
     process.env.MYPAY_COD_IPA ||= DEFAULT_ENTITY.codIpa;
     process.env.MYPAY_PASSWORD ||= DEFAULT_ENTITY.password;
+    process.env.SFN_ENDPOINT = `http://127.0.0.1:${config.stepFunctionsPort}`;
+    process.env.EXPORT_STATE_MACHINE_ARN = localStateMachineArn(EXPORT_MACHINE);
+
+    // Step Functions: the export's state machine, its task the same function as in the cloud. The flows
+    // function starts it through @aws-sdk/client-sfn, as in the cloud.
+    const stepFunctions = await startLocalExport(config.stepFunctionsPort);
+    opened.push(stepFunctions);
 
     opened.push(await startDynamo(config.dataDir, config.dynamoPort));
     const isNew = await ensureTable(dynamoEndpoint, TABLE_NAME);

@@ -14,6 +14,7 @@ export async function startTestStack(options: StartOptions) {
     dynamoPort: await freePort(),
     s3Port: await freePort(),
     myPayPort: await freePort(),
+    stepFunctionsPort: await freePort(),
     dataDir,
     host: 'localhost',
   };

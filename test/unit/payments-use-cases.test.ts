@@ -1,3 +1,4 @@
+import { messages } from '../../functions/domain/messages.ts';
 import { describe, expect, it } from 'vitest';
 import type { Band } from '../../functions/domain/bands.ts';
 import type { Configuration } from '../../functions/domain/configuration.ts';
@@ -46,6 +47,18 @@ function memoryPositions(): PositionRepository & { all: Map<string, PositionReco
       all.set(key(position), structuredClone(position));
       return true;
     },
+    async recordExportOutcome(iud, outcome) {
+      const stored = [...all.values()].find((p) => p.iud === iud);
+      if (!stored) return false;
+      if (outcome.kind === 'accepted') {
+        if (stored.statoExport === 'ESPORTATA' && stored.codIuv === outcome.iuv) return false;
+        Object.assign(stored, { codIuv: outcome.iuv, nav: outcome.nav, statoExport: 'ESPORTATA', lastExportError: null, exportedAt: stored.exportedAt ?? outcome.at, version: stored.version + 1 });
+      } else {
+        if (stored.statoExport === 'ERRORE' && stored.lastExportError === outcome.reason) return false;
+        Object.assign(stored, { statoExport: 'ERRORE', lastExportError: outcome.reason, version: stored.version + 1 });
+      }
+      return true;
+    },
   };
 }
 
@@ -66,6 +79,7 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
   const users = new Map<string, StoredUser>();
   const subscriptions: SubscriptionRecord[] = [];
   const marked = new Set<string>();
+  const exportLocks = new Map<string, string>();
   let stored: StoredConfiguration | null = options.configuration === null ? null : { values: options.configuration ?? complete, updatedAt: '2026-01-01T00:00:00.000Z' };
   const audit = memoryAudit();
   const clock = tickingClock('2026-03-10T09:00:00.000Z');
@@ -80,6 +94,7 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
     subscriptions: { listApprovedSubscriptionsOfCall: async (callId) => subscriptions.filter((s) => s.announcementId === callId && s.state === 'VALIDATED') },
     users: { getUserItems: async (ids) => new Map(ids.filter((id) => users.has(id)).map((id) => [id, structuredClone(users.get(id)!)])) },
     isees: { iseesNotYetUsedForFee: async (ids) => ids.filter((id) => !marked.has(id)), markIseeUsedForFee: async (id) => void marked.add(id) },
+    exports: { runningExportOf: async (callId) => exportLocks.get(callId) ?? null },
     configuration: configurationRepository,
     audit: { recordMany: async (entries, at) => void (await Promise.all(entries.map((entry) => audit.record(entry, at)))) },
     clock,
@@ -89,7 +104,7 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
     users.set(u.id, u);
     subscriptions.push(subscription(u.id, hours, state));
   };
-  return { payments, configuration, positions, users, subscriptions, marked, audit, enrol };
+  return { payments, configuration, positions, users, subscriptions, marked, audit, enrol, exportLocks };
 }
 
 const march = { mese: 3, anno: 2026 };
@@ -194,6 +209,51 @@ describe('Verifica / genera CSV', () => {
     for (const [key, p] of t.positions.all) if (p.userId === 'u2') t.positions.all.set(key, { ...p, statoExport: 'ESPORTATA', exportedAt: '2026-03-10T12:00:00.000Z', codIuv: '01000000001234519' });
     const next = await t.payments.positionsCsv(call.id, march, actors.operator);
     expect(next).toMatchObject({ rows: 1, created: 0, unchanged: 2 });
+  });
+});
+
+describe('the export to MyPay (the flow\'s side of the positions)', () => {
+  it('while an export of the call runs, only that flow may (re)generate the month: Sincronizza and Verifica / genera CSV get a 409', async () => {
+    const t = setup();
+    t.enrol(user('u1', 8000), 3);
+    t.exportLocks.set(call.id, 'flow-1');
+    await expect(t.payments.generatePositions(call.id, march, actors.operator)).rejects.toMatchObject({ status: 409, message: messages.positions.exportRunning });
+    await expect(t.payments.positionsCsv(call.id, march, actors.operator)).rejects.toMatchObject({ status: 409 });
+    expect(t.positions.all.size).toBe(0);
+    const file = await t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId: 'flow-1' }, actors.operator);
+    expect(file.rows).toBe(1);
+    await expect(t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId: 'flow-2' }, actors.operator)).rejects.toMatchObject({ status: 409 });
+  });
+
+  it('the single payment carries one citizen\'s row only', async () => {
+    const t = setup();
+    t.enrol(user('u1', 8000), 3);
+    t.enrol(user('u2', 9000), 2);
+    const file = await t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: 'CFU2XXXXXXXXXXXX', flowId: 'f' }, actors.operator);
+    expect(file.rows).toBe(1);
+    expect(file.csv).toContain('CFU2XXXXXXXXXXXX');
+    expect(file.csv).not.toContain('CFU1XXXXXXXXXXXX');
+  });
+
+  it('writes the IUV and NAV of accepted rows and the reason of rejected ones; twice changes nothing; exported positions leave the next file', async () => {
+    const t = setup();
+    t.enrol(user('u1', 8000), 3);
+    t.enrol(user('u2', 9000), 2);
+    await t.payments.generatePositions(call.id, march, actors.operator);
+    const [p1, p2] = [...t.positions.all.values()].sort((a, b) => a.userId.localeCompare(b.userId));
+    const results = {
+      accepted: [{ iud: p1!.iud, iuv: '01000000001234519', nav: '301000000001234519' }],
+      rejected: [{ iud: p2!.iud, code: 'PAA_CF_NON_VALIDO', reason: 'Codice fiscale non valido' }],
+    };
+    await t.payments.recordExportResults(results);
+    const after = structuredClone([...t.positions.all.values()]);
+    expect(after.find((p) => p.iud === p1!.iud)).toMatchObject({ codIuv: '01000000001234519', nav: '301000000001234519', statoExport: 'ESPORTATA' });
+    expect(after.find((p) => p.iud === p2!.iud)).toMatchObject({ codIuv: null, statoExport: 'ERRORE', lastExportError: 'PAA_CF_NON_VALIDO: Codice fiscale non valido' });
+    await t.payments.recordExportResults(results);
+    expect([...t.positions.all.values()]).toEqual(after);
+    const next = await t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId: 'f' }, actors.operator);
+    expect(next.rows).toBe(1);
+    expect(next.csv).toContain(p2!.iud);
   });
 });
 

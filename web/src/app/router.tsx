@@ -17,6 +17,7 @@ const profile = () => import('@/features/profile');
 const calls = () => import('@/features/calls');
 const subscriptions = () => import('@/features/subscriptions');
 const configuration = () => import('@/features/configuration');
+const flows = () => import('@/features/flows');
 const page = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType) =>
   lazy(async () => ({ default: pick(await load()) }));
 
@@ -58,6 +59,7 @@ const pages: PageMap = new Map<string, ComponentType>(
       [paths.serviceCalls, page(subscriptions, (m) => m.ServiceOpenCallsPage)],
       [paths.subscriptions, page(subscriptions, (m) => m.SubscriptionsPage)],
       [paths.configuration, page(configuration, (m) => m.ConfigurationPage)],
+      [paths.flows, page(flows, (m) => m.FlowsPage)],
     ] as const
   ).map(([path, component]) => [normalisePath(path), component]),
 );

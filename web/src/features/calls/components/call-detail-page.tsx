@@ -11,6 +11,7 @@ import { PageAlert, useFlashMessage } from '@/components/page-alert';
 import { useAsyncAction } from '@/components/use-async';
 import { paths } from '@/config/paths';
 import { CallPaymentActions } from '@/features/payments';
+import { SendToMyPay } from '@/features/flows';
 import { deleteCall } from '../api/delete-call';
 import { useCall } from '../api/get-call';
 import { CallStateBadge } from './call-state-badge';
@@ -61,6 +62,7 @@ export function CallDetailPage() {
         <Flex gap="small" wrap="wrap">
           <ButtonLink to={back}>Indietro</ButtonLink>
           <CallPaymentActions callId={loaded.id} />
+          <SendToMyPay callId={loaded.id} />
           <ButtonLink to={`${paths.editCall}?sessionId=${encodeURIComponent(loaded.id)}`} variation="primary">
             Modifica bando
           </ButtonLink>

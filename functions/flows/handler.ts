@@ -1,0 +1,28 @@
+import { randomUUID } from 'node:crypto';
+import { dynamoAuditLog } from '../adapters/audit-log.ts';
+import { s3ExportFiles } from '../adapters/export-files.ts';
+import { systemClock } from '../adapters/ports.ts';
+import { getCall } from '../calls/repository.ts';
+import { resourceHandler } from '../http/handler.ts';
+import * as flowRepository from './repository.ts';
+import { flowRoutes } from './routes.ts';
+import { stepFunctionsRunner } from './runner.ts';
+import { makeFlowUseCases } from './use-cases.ts';
+
+const flows = makeFlowUseCases({
+  flows: flowRepository,
+  calls: { getCall },
+  exportFiles: s3ExportFiles,
+  runner: stepFunctionsRunner,
+  audit: dynamoAuditLog,
+  clock: systemClock,
+  ids: randomUUID,
+});
+
+export const handler = resourceHandler(flowRoutes, {
+  startExport: ({ params, body, actor }) => flows.startExport(params.id, body, actor!),
+  listFlows: ({ query }) => flows.listFlows(query),
+  getFlow: ({ params }) => flows.getFlow(params.id),
+  restartFlow: ({ params, actor }) => flows.restartFlow(params.id, actor!),
+  getFlowFile: ({ params }) => flows.flowFileLink(params.id, params.kind),
+});

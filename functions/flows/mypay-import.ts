@@ -1,0 +1,23 @@
+import { MyPayFault, makeMyPay, myPayConfigFromEnv } from '../adapters/mypay.ts';
+import type { MyPayImport } from './use-cases.ts';
+
+/** MyPay answers these when it has no file for a request token: the upload never reached it. */
+const NO_FILE_FOR_TOKEN = new Set(['PAA_IMPORT_NON_CARICATO', 'PAA_REQUEST_TOKEN_NON_VALIDO']);
+
+/** MyPay's bulk import for the export's steps (MYPAY_ENDPOINT, MYPAY_COD_IPA, MYPAY_PASSWORD). */
+export function myPayImport(): MyPayImport {
+  const mypay = makeMyPay(myPayConfigFromEnv());
+  return {
+    authorize: () => mypay.authorize(),
+    upload: (authorization, zip, fileName) => mypay.upload(authorization, zip, fileName),
+    async importStatus(requestToken) {
+      try {
+        return await mypay.importStatus(requestToken);
+      } catch (error) {
+        if (error instanceof MyPayFault && NO_FILE_FOR_TOKEN.has(error.faultCode)) return null;
+        throw error;
+      }
+    },
+    download: (url) => mypay.download(url),
+  };
+}

@@ -1,0 +1,109 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { nameSearchKey } from '../domain/calls.ts';
+import type { Page } from '../domain/validation.ts';
+import { decodeCursor, documentClient, encodeCursor, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { keys } from '../adapters/table.ts';
+import type { FlowRecord } from './use-cases.ts';
+
+/**
+ * Payment flows. pk "FLOW#<id>", sk "FLOW"; gsi1 = "FLOWS" / insert time (the flows page, newest first).
+ * The export lock of a call is pk "CALL#<callId>", sk "EXPORT_LOCK" with the flow that holds it.
+ */
+const FIELDS = [
+  'id', 'stato', 'step', 'dataInsert', 'dataUpdate', 'announcement', 'mese', 'anno', 'fiscalCode', 'num', 'accepted', 'rejected',
+  'isEmailSent', 'error', 'zipKey', 'zipName', 'md5', 'requestToken', 'uploadedAt', 'files', 'collectedAt', 'startedBy',
+] as const;
+
+const toRecord = (item: Record<string, any>): FlowRecord => Object.fromEntries(FIELDS.map((field) => [field, item[field] ?? null])) as unknown as FlowRecord;
+
+export async function getFlow(id: string): Promise<FlowRecord | null> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.flow(id), ConsistentRead: true }));
+  return Item ? toRecord(Item) : null;
+}
+
+export async function createFlow(flow: FlowRecord): Promise<void> {
+  await documentClient.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: {
+        ...keys.flow(flow.id),
+        gsi1pk: keys.flowsCollection,
+        gsi1sk: `${flow.dataInsert}#${flow.id}`,
+        searchText: nameSearchKey(`${flow.announcement.name} ${flow.announcement.service.name}`),
+        ...flow,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function updateFlow(id: string, fields: Partial<FlowRecord>, now: string): Promise<FlowRecord> {
+  const entries = Object.entries({ ...fields, dataUpdate: now }).filter(([name]) => name !== 'id');
+  const { Attributes } = await documentClient.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.flow(id),
+      UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value ?? null])),
+      ConditionExpression: 'attribute_exists(pk)',
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return toRecord(Attributes!);
+}
+
+export async function takeExportLock(callId: string, flowId: string): Promise<boolean> {
+  const written = await unlessConditionFails(
+    documentClient.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...keys.exportLock(callId), flowId },
+        ConditionExpression: 'attribute_not_exists(pk) OR flowId = :flow',
+        ExpressionAttributeValues: { ':flow': flowId },
+      }),
+    ),
+  );
+  return written !== null;
+}
+
+export async function releaseExportLock(callId: string, flowId: string): Promise<void> {
+  await unlessConditionFails(
+    documentClient.send(
+      new DeleteCommand({ TableName: tableName, Key: keys.exportLock(callId), ConditionExpression: 'flowId = :flow', ExpressionAttributeValues: { ':flow': flowId } }),
+    ),
+  );
+}
+
+export async function runningExportOf(callId: string): Promise<string | null> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.exportLock(callId), ConsistentRead: true }));
+  return (Item?.flowId as string | undefined) ?? null;
+}
+
+/**
+ * The flows page: newest first; `descrizione` keeps the flows whose call or service name contains it. With
+ * a filter a DynamoDB page may hold fewer matches, so pages are read until the page is full or the list ends.
+ */
+export async function listFlows(query: { descrizione?: string; cursor?: string }, pageSize: number): Promise<Page<FlowRecord>> {
+  const list = { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.flowsCollection } };
+  const text = query.descrizione ? nameSearchKey(query.descrizione) : '';
+  const found: Record<string, any>[] = [];
+  let start = decodeCursor(query.cursor, list);
+  do {
+    const result = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        ...list,
+        ...(text ? { FilterExpression: 'contains(searchText, :text)', ExpressionAttributeValues: { ...list.ExpressionAttributeValues, ':text': text } } : {}),
+        ScanIndexForward: false,
+        Limit: pageSize - found.length,
+        ExclusiveStartKey: start,
+      }),
+    );
+    found.push(...(result.Items ?? []));
+    start = result.LastEvaluatedKey;
+  } while (found.length < pageSize && start);
+  const last = found.at(-1);
+  const nextCursor = last && found.length === pageSize && start ? encodeCursor({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk }, list) : null;
+  return { items: found.map(toRecord), nextCursor };
+}

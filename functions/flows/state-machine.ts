@@ -1,0 +1,111 @@
+import { IMPORT_POLL_SECONDS, MAX_IMPORT_POLLS } from '../domain/flows.ts';
+
+/**
+ * The export of a month's debt positions to MyPay, as an Amazon States Language definition: one definition
+ * for the cloud (CDK puts the task function's ARN in it) and for the local stack (aws-local-stepfunctions
+ * runs it with the same task handler).
+ *
+ * Input: { flowId }. Every step is one call of the task function (functions/flows/task-handler.ts) with the
+ * step's name, and every step is idempotent on the flow item: a restart ('Rielabora') runs the same
+ * definition again and each step skips what is already done, so no file is sent twice and no position is
+ * written twice.
+ *
+ * Prepare (CSV → ZIP + MD5 in the exports bucket) → Send (one-use request token, upload) → wait and poll
+ * the import state → Collect (IUV, SCARTI and AVVISI files into the exports bucket; IUV and NAV, or the
+ * rejection, onto each position). MyPay's 5xx and timeouts (MyPayUnavailable) are retried with backoff;
+ * anything else → MarkFailed (IMPORT_ERROR_SL, or IMPORT_ABORTITO when MyPay aborted the import).
+ */
+export const FLOW_STEPS = ['Prepare', 'Send', 'CheckImport', 'Collect', 'MarkFailed'] as const;
+export type FlowTaskStep = (typeof FLOW_STEPS)[number];
+
+const mypayUnavailable = { ErrorEquals: ['MyPayUnavailable'], IntervalSeconds: 5, MaxAttempts: 6, BackoffRate: 2, MaxDelaySeconds: 120 };
+const lambdaTransient = {
+  ErrorEquals: ['Lambda.ServiceException', 'Lambda.AWSLambdaException', 'Lambda.SdkClientException', 'Lambda.TooManyRequestsException'],
+  IntervalSeconds: 2,
+  MaxAttempts: 3,
+  BackoffRate: 2,
+};
+const catchAll = [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'MarkFailed' }];
+
+const task = (taskFunction: string, step: FlowTaskStep, extra: Record<string, unknown> = {}) => ({
+  Type: 'Task',
+  Resource: 'arn:aws:states:::lambda:invoke',
+  Parameters: { FunctionName: taskFunction, Payload: { step, 'flowId.$': '$.flowId', ...extra } },
+  ResultSelector: { 'value.$': '$.Payload' },
+  Retry: [mypayUnavailable, lambdaTransient],
+});
+
+export function exportDefinition(taskFunction: string) {
+  return {
+    Comment: 'Invio delle posizioni debitorie di un mese a MyPay e aggiornamento degli IUV',
+    StartAt: 'Prepare',
+    TimeoutSeconds: 3600,
+    States: {
+      Prepare: {
+        ...task(taskFunction, 'Prepare'),
+        ResultPath: '$.prepared',
+        Catch: catchAll,
+        Next: 'HasRows',
+      },
+      HasRows: {
+        Type: 'Choice',
+        Choices: [{ Variable: '$.prepared.value.rows', NumericGreaterThan: 0, Next: 'Send' }],
+        Default: 'NothingToSend',
+      },
+      NothingToSend: { Type: 'Succeed', Comment: 'No position to send for that month: the flow says so.' },
+      Send: {
+        ...task(taskFunction, 'Send'),
+        ResultPath: null,
+        Catch: catchAll,
+        Next: 'InitPolls',
+      },
+      InitPolls: { Type: 'Pass', Result: { value: 0 }, ResultPath: '$.polls', Next: 'WaitForImport' },
+      WaitForImport: { Type: 'Wait', Seconds: IMPORT_POLL_SECONDS, Next: 'CheckImport' },
+      CheckImport: {
+        ...task(taskFunction, 'CheckImport'),
+        ResultPath: '$.import',
+        Catch: catchAll,
+        Next: 'CountPoll',
+      },
+      CountPoll: {
+        Type: 'Pass',
+        Parameters: { 'value.$': 'States.MathAdd($.polls.value, 1)' },
+        ResultPath: '$.polls',
+        Next: 'IsImportDone',
+      },
+      IsImportDone: {
+        Type: 'Choice',
+        Choices: [
+          { Variable: '$.import.value.stato', StringEquals: 'IMPORT_ESEGUITO', Next: 'Collect' },
+          {
+            And: [
+              { Or: [{ Variable: '$.import.value.stato', StringEquals: 'LOAD_IMPORT' }, { Variable: '$.import.value.stato', StringEquals: 'IMPORT_IN_ELAB' }] },
+              { Variable: '$.polls.value', NumericLessThan: MAX_IMPORT_POLLS },
+            ],
+            Next: 'WaitForImport',
+          },
+        ],
+        Default: 'ImportNotDone',
+      },
+      ImportNotDone: {
+        Type: 'Pass',
+        Parameters: { Error: 'ImportNotDone', 'Cause.$': '$.import.value.stato' },
+        ResultPath: '$.error',
+        Next: 'MarkFailed',
+      },
+      Collect: {
+        ...task(taskFunction, 'Collect'),
+        ResultPath: null,
+        Catch: catchAll,
+        End: true,
+      },
+      MarkFailed: {
+        ...task(taskFunction, 'MarkFailed', { 'error.$': '$.error' }),
+        ResultPath: null,
+        Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: null, Next: 'Failed' }],
+        Next: 'Failed',
+      },
+      Failed: { Type: 'Fail', Error: 'FlowFailed', Cause: 'L’invio a MyPay non è riuscito: il flusso è segnato in errore e si può rielaborare.' },
+    },
+  };
+}

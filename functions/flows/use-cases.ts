@@ -1,0 +1,379 @@
+import { createHash } from 'node:crypto';
+import { unzipSync, zipSync, strToU8, strFromU8 } from 'fflate';
+import Papa from 'papaparse';
+import { ConflictError, NotFoundError } from '../domain/errors.ts';
+import {
+  FLOWS_PAGE_SIZE,
+  assertRestartable,
+  flowFileName,
+  flowMessages,
+  flowStateLabel,
+  flowStepLabels,
+  type ExportRequest,
+  type Flow,
+  type FlowFileKind,
+  type FlowState,
+  type FlowStep,
+} from '../domain/flows.ts';
+import { messages } from '../domain/messages.ts';
+import type { Actor } from '../domain/roles.ts';
+import type { Page } from '../domain/validation.ts';
+import type { AuditLog, Clock, IdGenerator, MyPayAuthorization, MyPayImportStatus } from '../adapters/ports.ts';
+
+/** What the flow item holds besides what the operator sees. */
+export interface FlowRecord {
+  id: string;
+  stato: FlowState | string;
+  step: FlowStep;
+  dataInsert: string;
+  dataUpdate: string;
+  announcement: Flow['announcement'];
+  mese: number;
+  anno: number;
+  fiscalCode: string | null;
+  num: number;
+  accepted: number | null;
+  rejected: number | null;
+  isEmailSent: boolean;
+  error: string | null;
+  /** The ZIP sent to MyPay, in the exports bucket, and its MD5 (hex). */
+  zipKey: string | null;
+  zipName: string | null;
+  md5: string | null;
+  /** Set once MyPay has given a token for this flow's upload (before the upload: see send()). */
+  requestToken: string | null;
+  uploadedAt: string | null;
+  files: Record<FlowFileKind, string | null>;
+  collectedAt: string | null;
+  /** Who started the export: the positions it (re)generates are audited as theirs. */
+  startedBy: Actor;
+}
+
+export interface FlowRepository {
+  getFlow(id: string): Promise<FlowRecord | null>;
+  /** One export per call at a time: false when another flow holds the call's lock (taking it again is fine). */
+  takeExportLock(callId: string, flowId: string): Promise<boolean>;
+  createFlow(flow: FlowRecord): Promise<void>;
+  /** Merges fields onto the flow. */
+  updateFlow(id: string, fields: Partial<FlowRecord>, now: string): Promise<FlowRecord>;
+  /** The call's export lock goes (an export of that call may start again). */
+  releaseExportLock(callId: string, flowId: string): Promise<void>;
+  /** The flow that holds the call's export lock, if any. */
+  runningExportOf(callId: string): Promise<string | null>;
+  listFlows(query: { descrizione?: string; cursor?: string }, pageSize: number): Promise<Page<FlowRecord>>;
+}
+
+/** The positions side of an export (functions/payments): what to send, and MyPay's verdict on each row. */
+export interface ExportPositions {
+  /** The MyPay import CSV of the call's month (one citizen only when fiscalCode is set), and how many rows it has. */
+  buildExport(request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string }, actor: Actor): Promise<{ csv: string; rows: number }>;
+  /** IUV and NAV onto each accepted position, the reason onto each rejected one (idempotent). */
+  recordResults(request: { callId: string; mese: number; anno: number; flowId: string }, results: ExportResults): Promise<void>;
+}
+
+export interface ExportResults {
+  accepted: { iud: string; iuv: string; nav: string }[];
+  rejected: { iud: string; code: string; reason: string }[];
+}
+
+/** MyPay's bulk import (functions/adapters/mypay.ts; the simulator locally). */
+export interface MyPayImport {
+  authorize(): Promise<MyPayAuthorization>;
+  /** Sends the ZIP (the adapter sends its MD5 with it). */
+  upload(authorization: MyPayAuthorization, zip: Uint8Array, fileName: string): Promise<void>;
+  /** null when MyPay has no file for the token (the upload never reached it). */
+  importStatus(requestToken: string): Promise<MyPayImportStatus | null>;
+  download(url: string): Promise<Uint8Array>;
+}
+
+/** The exports bucket. */
+export interface ExportFiles {
+  put(key: string, body: Uint8Array, contentType: string): Promise<void>;
+  get(key: string): Promise<Uint8Array>;
+  downloadUrl(key: string, fileName: string): Promise<string>;
+}
+
+/** Starts the export state machine for a flow (Step Functions in the cloud, aws-local-stepfunctions here). */
+export interface FlowRunner {
+  start(flowId: string): Promise<void>;
+}
+
+export interface FlowDeps {
+  flows: FlowRepository;
+  calls: { getCall(id: string): Promise<{ id: string; name: string; serviceId: string; serviceName: string } | null> };
+  exportFiles: Pick<ExportFiles, 'downloadUrl'>;
+  runner: FlowRunner;
+  audit: AuditLog;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+/** What the export's steps need (functions/flows/task-handler.ts). */
+export interface ExportStepDeps {
+  flows: FlowRepository;
+  positions: ExportPositions;
+  mypay: MyPayImport;
+  exportFiles: ExportFiles;
+  clock: Clock;
+  /** The council's entity code at MyPay: it names the ZIP. */
+  codIpa: string;
+}
+
+export const toFlow = (record: FlowRecord): Flow => ({
+  id: record.id,
+  stato: record.stato,
+  statoLabel: flowStateLabel(record.stato),
+  step: record.step,
+  stepLabel: flowStepLabels[record.step],
+  dataInsert: record.dataInsert,
+  dataUpdate: record.dataUpdate,
+  announcement: record.announcement,
+  mese: record.mese,
+  anno: record.anno,
+  fiscalCode: record.fiscalCode,
+  num: record.num,
+  accepted: record.accepted,
+  rejected: record.rejected,
+  isEmailSent: record.isEmailSent,
+  available: Boolean(record.collectedAt),
+  error: record.error,
+  files: {
+    avvisi: { available: Boolean(record.files.avvisi) },
+    iuv: { available: Boolean(record.files.iuv) },
+    scarti: { available: Boolean(record.files.scarti) },
+  },
+});
+
+const md5Hex = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
+
+/** The CSV rows of the first CSV file in a MyPay result ZIP, by header name. */
+export function rowsOfResultZip(zip: Uint8Array): Record<string, string>[] {
+  const files = Object.entries(unzipSync(zip)).filter(([name]) => name.toLowerCase().endsWith('.csv'));
+  const rows: Record<string, string>[] = [];
+  for (const [, bytes] of files) {
+    const text = strFromU8(bytes).replace(/^\uFEFF/, '');
+    const parsed = Papa.parse<Record<string, string>>(text, { header: true, delimiter: ';', skipEmptyLines: true });
+    rows.push(...parsed.data);
+  }
+  return rows;
+}
+
+/** NAV with aux digit 3: "3" + the IUV (segregation code, base, check digits: reference.md). */
+export const navOfIuv = (iuv: string) => `3${iuv}`;
+
+const resultFileName = (zipName: string, kind: FlowFileKind) =>
+  zipName.replace(/\.zip$/, '') + { avvisi: '_AVVISI_PDF.zip', iuv: '_IUV.zip', scarti: '_SCARTI.zip' }[kind];
+
+const requireFlowIn = (flows: FlowRepository) => async (id: string) => (await flows.getFlow(id)) ?? Promise.reject(new NotFoundError(flowMessages.notFound));
+
+/** The operator's side: start an export, follow it, restart it, open its files. */
+export function makeFlowUseCases({ flows, calls, exportFiles, runner, audit, clock, ids }: FlowDeps) {
+  const requireFlow = requireFlowIn(flows);
+  const now = () => clock.now().toISOString();
+
+  return {
+    /**
+     * 'Invia a MyPay': a new flow for the call's month (one citizen for the single payment) and its
+     * workflow. One export per call at a time (a lock item, conditional write): a second one is a 409.
+     */
+    async startExport(callId: string, request: ExportRequest, actor: Actor): Promise<Flow> {
+      const call = await calls.getCall(callId);
+      if (!call) throw new NotFoundError(messages.call.notFound);
+      const at = now();
+      const record: FlowRecord = {
+        id: ids().replace(/-/g, '').slice(0, 20),
+        stato: 'IN_PREPARAZIONE',
+        step: 'PREPARAZIONE',
+        dataInsert: at,
+        dataUpdate: at,
+        announcement: { id: call.id, name: call.name, service: { id: call.serviceId, name: call.serviceName } },
+        mese: request.mese,
+        anno: request.anno,
+        fiscalCode: request.fiscalCode ?? null,
+        num: 0,
+        accepted: null,
+        rejected: null,
+        isEmailSent: false,
+        error: null,
+        zipKey: null,
+        zipName: null,
+        md5: null,
+        requestToken: null,
+        uploadedAt: null,
+        files: { avvisi: null, iuv: null, scarti: null },
+        collectedAt: null,
+        startedBy: actor,
+      };
+      if (!(await flows.takeExportLock(call.id, record.id))) throw new ConflictError(flowMessages.exportRunning);
+      await flows.createFlow(record);
+      await audit.record({ actor, entity: 'flow', id: record.id, action: 'create', before: null, after: record }, clock.now());
+      await runner.start(record.id);
+      return toFlow(record);
+    },
+
+    async getFlow(id: string): Promise<Flow> {
+      return toFlow(await requireFlow(id));
+    },
+
+    async listFlows(query: { descrizione?: string; cursor?: string }): Promise<Page<Flow>> {
+      const page = await flows.listFlows(query, FLOWS_PAGE_SIZE);
+      return { items: page.items.map(toFlow), nextCursor: page.nextCursor };
+    },
+
+    /** 'Rielabora': the workflow runs again on a flow that stopped; every step resumes where it stopped. */
+    async restartFlow(id: string, actor: Actor): Promise<Flow> {
+      const before = await requireFlow(id);
+      assertRestartable(before);
+      if (!(await flows.takeExportLock(before.announcement.id, id))) throw new ConflictError(flowMessages.exportRunning);
+      // An aborted import never loaded the file: it is sent again, with a new token.
+      const resend = before.stato === 'IMPORT_ABORTITO' ? { requestToken: null, uploadedAt: null } : {};
+      const after = await flows.updateFlow(id, { ...resend, step: before.zipKey ? 'INVIO' : 'PREPARAZIONE', error: null }, now());
+      await audit.record({ actor, entity: 'flow', id, action: 'update', before, after }, clock.now());
+      await runner.start(id);
+      return toFlow(after);
+    },
+
+    /** A short-lived link to one of MyPay's result files of the flow. */
+    async flowFileLink(id: string, kind: FlowFileKind): Promise<{ url: string }> {
+      const flow = await requireFlow(id);
+      const key = flow.files[kind];
+      if (!key || !flow.zipName) throw new NotFoundError('Nessun link presente');
+      return { url: await exportFiles.downloadUrl(key, resultFileName(flow.zipName, kind)) };
+    },
+
+    /** Whether an export of the call is running (the hours reset waits for it). */
+    isExportRunning: async (callId: string) => (await flows.runningExportOf(callId)) !== null,
+  };
+}
+
+/** The workflow's steps (functions/flows/state-machine.ts); each one is idempotent on the flow item. */
+export function makeExportSteps({ flows, positions, mypay, exportFiles, clock, codIpa }: ExportStepDeps) {
+  const requireFlow = requireFlowIn(flows);
+  const now = () => clock.now().toISOString();
+  return {
+    /** The CSV of the month's positions → the ZIP MyPay expects, with its MD5, in the exports bucket. */
+    async prepare(flowId: string): Promise<{ rows: number }> {
+      const flow = await requireFlow(flowId);
+      if (flow.zipKey) return { rows: flow.num };
+      const { csv, rows } = await positions.buildExport(
+        { callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, fiscalCode: flow.fiscalCode, flowId },
+        flow.startedBy,
+      );
+      if (rows === 0) {
+        await flows.updateFlow(flowId, { step: 'COMPLETATO', stato: 'IMPORT_ESEGUITO', num: 0, accepted: 0, rejected: 0, error: flowMessages.nothingToSend }, now());
+        await flows.releaseExportLock(flow.announcement.id, flowId);
+        return { rows: 0 };
+      }
+      const zipName = flowFileName(codIpa, flowId);
+      const zip = zipSync({ [zipName.replace(/\.zip$/, '.csv')]: strToU8(csv) });
+      const zipKey = `flows/${flowId}/${zipName}`;
+      await exportFiles.put(zipKey, zip, 'application/zip');
+      await flows.updateFlow(flowId, { zipKey, zipName, md5: md5Hex(zip), num: rows, step: 'INVIO' }, now());
+      return { rows };
+    },
+
+    /**
+     * Authorise and upload. The one-use request token is saved BEFORE the upload: after a crash the
+     * restart asks MyPay about that token first and uploads again only if MyPay never received the file.
+     */
+    async send(flowId: string): Promise<void> {
+      const flow = await requireFlow(flowId);
+      if (flow.uploadedAt) return;
+      if (flow.requestToken && (await mypay.importStatus(flow.requestToken)) !== null) {
+        await flows.updateFlow(flowId, { uploadedAt: now(), step: 'ATTESA_ESITO' }, now());
+        return;
+      }
+      if (!flow.zipKey || !flow.zipName || !flow.md5) throw new Error('Il file del flusso non è stato preparato.');
+      const zip = await exportFiles.get(flow.zipKey);
+      const authorization = await mypay.authorize();
+      await flows.updateFlow(flowId, { requestToken: authorization.requestToken }, now());
+      try {
+        await mypay.upload(authorization, zip, flow.zipName);
+      } catch (error) {
+        // MyPay answered and refused the file (e.g. a request token already used): the token is not this
+        // flow's, so a restart must not follow it. Any other failure keeps it: MyPay may have the file.
+        if ((error as Error).name === 'MyPayFault') await flows.updateFlow(flowId, { requestToken: null }, now());
+        throw error;
+      }
+      await flows.updateFlow(flowId, { uploadedAt: now(), stato: 'LOAD_IMPORT', step: 'ATTESA_ESITO' }, now());
+    },
+
+    /** MyPay's import state, recorded on the flow. */
+    async checkImport(flowId: string): Promise<{ stato: string }> {
+      const flow = await requireFlow(flowId);
+      if (flow.collectedAt) return { stato: 'IMPORT_ESEGUITO' };
+      const status = flow.requestToken ? await mypay.importStatus(flow.requestToken) : null;
+      const stato = status?.stato ?? 'IMPORT_ERROR_SL';
+      if (stato !== flow.stato) await flows.updateFlow(flowId, { stato }, now());
+      return { stato };
+    },
+
+    /**
+     * MyPay's result files into the exports bucket, then each accepted row's IUV and NAV and each rejected
+     * row's reason onto its position. Writing the same results twice changes nothing.
+     */
+    async collect(flowId: string): Promise<void> {
+      const flow = await requireFlow(flowId);
+      if (flow.collectedAt) return;
+      const status = await mypay.importStatus(flow.requestToken!);
+      if (!status || status.stato !== 'IMPORT_ESEGUITO') throw new Error(`Stato del flusso inatteso: ${status?.stato ?? 'sconosciuto'}`);
+      const urls: Record<FlowFileKind, string | null | undefined> = { avvisi: status.urlFileAvvisi, iuv: status.urlFileIUV, scarti: status.urlFileScarti };
+      const files: Record<FlowFileKind, string | null> = { avvisi: null, iuv: null, scarti: null };
+      const results: ExportResults = { accepted: [], rejected: [] };
+      for (const kind of ['iuv', 'scarti', 'avvisi'] as const) {
+        const url = urls[kind];
+        if (!url) continue;
+        const bytes = await mypay.download(url);
+        const key = `flows/${flowId}/${resultFileName(flow.zipName!, kind)}`;
+        await exportFiles.put(key, bytes, 'application/zip');
+        files[kind] = key;
+        if (kind === 'iuv') {
+          for (const row of rowsOfResultZip(bytes)) {
+            if (row.IUD && row.codIuv) results.accepted.push({ iud: row.IUD, iuv: row.codIuv, nav: navOfIuv(row.codIuv) });
+          }
+        }
+        if (kind === 'scarti') {
+          for (const row of rowsOfResultZip(bytes)) {
+            if (row.IUD) results.rejected.push({ iud: row.IUD, code: row.cod_rifiuto ?? '', reason: row.de_rifiuto ?? '' });
+          }
+        }
+      }
+      await positions.recordResults({ callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, flowId }, results);
+      await flows.updateFlow(
+        flowId,
+        { files, accepted: results.accepted.length, rejected: results.rejected.length, stato: 'IMPORT_ESEGUITO', step: 'COMPLETATO', collectedAt: now(), error: null },
+        now(),
+      );
+      await flows.releaseExportLock(flow.announcement.id, flowId);
+    },
+
+    /**
+     * The workflow stopped: the flow says why (IMPORT_ABORTITO when MyPay aborted the import, otherwise the
+     * portal's IMPORT_ERROR_SL). The call stays locked if MyPay may hold the file (restart resumes from it).
+     */
+    async markFailed(flowId: string, error: { Error?: string; Cause?: string } | null): Promise<void> {
+      const flow = await requireFlow(flowId);
+      const aborted = error?.Error === 'ImportNotDone' && error.Cause === 'IMPORT_ABORTITO';
+      const reason = aborted ? 'MyPay non ha potuto caricare il file (IMPORT_ABORTITO).' : describeFailure(error);
+      await flows.updateFlow(flowId, { step: 'ERRORE', stato: aborted ? 'IMPORT_ABORTITO' : 'IMPORT_ERROR_SL', error: reason }, now());
+      if (!flow.requestToken) await flows.releaseExportLock(flow.announcement.id, flowId);
+    },
+  };
+}
+
+/** An Italian line for the operator out of a Step Functions error ({ Error, Cause }). */
+function describeFailure(error: { Error?: string; Cause?: string } | null): string {
+  if (!error) return 'Errore interno durante l’invio.';
+  if (error.Error === 'MyPayUnavailable') return 'MyPay non risponde: riprova più tardi con «Rielabora».';
+  if (error.Error === 'ImportNotDone') return `MyPay non ha completato l’importazione (stato ${error.Cause ?? 'sconosciuto'}).`;
+  let cause = error.Cause ?? '';
+  try {
+    cause = JSON.parse(cause).errorMessage ?? cause;
+  } catch {
+    // Not JSON: the cause as it is.
+  }
+  return `Errore interno durante l’invio${cause ? `: ${cause.slice(0, 300)}` : '.'}`;
+}
+
+export type FlowUseCases = ReturnType<typeof makeFlowUseCases>;
+export type ExportSteps = ReturnType<typeof makeExportSteps>;

@@ -1,0 +1,26 @@
+import { recordAuditBatch } from '../adapters/audit-log.ts';
+import { systemClock } from '../adapters/ports.ts';
+// Named imports (not the whole modules): the bundle keeps only what the payments use.
+import { getBand } from '../bands/repository.ts';
+import { getCall } from '../calls/repository.ts';
+import { getConfiguration } from '../configuration/repository.ts';
+import { runningExportOf } from '../flows/repository.ts';
+import { iseesNotYetUsedForFee, markIseeUsedForFee } from '../isee/repository.ts';
+import { listApprovedSubscriptionsOfCall } from '../subscriptions/repository.ts';
+import { getUserItems } from '../users/repository.ts';
+import * as positionRepository from './repository.ts';
+import { makePaymentUseCases } from './use-cases.ts';
+
+/** The payments' use cases on the real adapters: the payments API and the MyPay export's steps share them. */
+export const payments = makePaymentUseCases({
+  positions: positionRepository,
+  calls: { getCall },
+  bands: { getBand },
+  subscriptions: { listApprovedSubscriptionsOfCall },
+  users: { getUserItems },
+  isees: { iseesNotYetUsedForFee, markIseeUsedForFee },
+  configuration: { getConfiguration },
+  exports: { runningExportOf },
+  audit: { recordMany: recordAuditBatch },
+  clock: systemClock,
+});

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { Closable } from './stores.ts';
+
+/** A Lambda handler as Step Functions invokes it: the task's Payload in, the function's result out. */
+export type TaskFunction = (payload: any) => Promise<unknown>;
+
+export interface LocalStateMachine {
+  name: string;
+  definition: object;
+  /** The functions its Task states invoke, by function name (the last part of the ARN in the definition). */
+  functions: Record<string, TaskFunction>;
+  /** Wait states shortened on this machine (milliseconds), e.g. a poll interval. */
+  waitTimeOverrides?: Record<string, number>;
+  /** Pauses between retries shortened on this machine (milliseconds, per state). */
+  retryIntervalOverrides?: Record<string, number>;
+}
+
+export const localStateMachineArn = (name: string) => `arn:aws:states:eu-south-1:000000000000:stateMachine:${name}`;
+export const localFunctionArn = (name: string) => `arn:aws:lambda:eu-south-1:000000000000:function:${name}`;
+
+interface Execution {
+  executionArn: string;
+  stateMachineArn: string;
+  name: string;
+  status: 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'ABORTED';
+  startDate: number;
+  stopDate?: number;
+  input: string;
+  output?: string;
+  error?: string;
+  cause?: string;
+}
+
+/**
+ * Step Functions on this machine: an HTTP endpoint speaking the service's JSON protocol (StartExecution,
+ * DescribeExecution), so the functions use the real @aws-sdk/client-sfn with SFN_ENDPOINT; each execution
+ * runs the very same definition in aws-local-stepfunctions, its Lambda tasks calling the same handlers.
+ */
+export async function startStepFunctions(port: number, machines: LocalStateMachine[]): Promise<Closable & { endpoint: string; settle(): Promise<void> }> {
+  // aws-local-stepfunctions 3 uses Promise.withResolvers, which Node 20 lacks: define it before loading it.
+  (Promise as unknown as { withResolvers?: unknown }).withResolvers ??= function withResolvers<T>() {
+    let resolve!: (value: T | PromiseLike<T>) => void;
+    let reject!: (reason?: unknown) => void;
+    const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+    return { promise, resolve, reject };
+  };
+  const { StateMachine } = await import('aws-local-stepfunctions');
+  const byArn = new Map(machines.map((machine) => [localStateMachineArn(machine.name), { machine, runner: new StateMachine(machine.definition as never) }]));
+  const executions = new Map<string, Execution>();
+  const running = new Map<Promise<unknown>, () => void>();
+
+  const taskHandlers = (machine: LocalStateMachine) => {
+    const handlers: Record<string, (input: any) => Promise<any>> = {};
+    for (const [stateName, state] of Object.entries((machine.definition as { States: Record<string, any> }).States)) {
+      const functionName = String(state.Parameters?.FunctionName ?? '').split(':').at(-1);
+      if (state.Type !== 'Task' || !functionName) continue;
+      const fn = machine.functions[functionName];
+      if (!fn) throw new Error(`Local Step Functions: no function ${functionName} for ${machine.name}.${stateName}`);
+      // lambda:invoke answers { StatusCode, Payload }; a thrown error keeps its name (Lambda's errorType).
+      handlers[stateName] = async (input) => ({ StatusCode: 200, Payload: (await fn(input.Payload)) ?? null });
+    }
+    return handlers;
+  };
+
+  function startExecution(body: { stateMachineArn?: string; input?: string; name?: string }) {
+    const found = body.stateMachineArn ? byArn.get(body.stateMachineArn) : undefined;
+    if (!found) return { status: 400, body: { __type: 'StateMachineDoesNotExist', message: `State machine does not exist: ${body.stateMachineArn}` } };
+    const name = body.name ?? randomUUID();
+    const executionArn = `${body.stateMachineArn!.replace(':stateMachine:', ':execution:')}:${name}`;
+    if (executions.has(executionArn)) return { status: 400, body: { __type: 'ExecutionAlreadyExists', message: `Execution already exists: ${executionArn}` } };
+    const execution: Execution = { executionArn, stateMachineArn: body.stateMachineArn!, name, status: 'RUNNING', startDate: Date.now(), input: body.input ?? '{}' };
+    executions.set(executionArn, execution);
+    const { result, abort } = found.runner.run(JSON.parse(execution.input), {
+      overrides: { taskResourceLocalHandlers: taskHandlers(found.machine), waitTimeOverrides: found.machine.waitTimeOverrides, retryIntervalOverrides: found.machine.retryIntervalOverrides },
+      noThrowOnAbort: true,
+    });
+    const done = result
+      .then((output: unknown) => Object.assign(execution, { status: 'SUCCEEDED', output: JSON.stringify(output ?? null) }))
+      .catch((error: Error & { cause?: unknown }) =>
+        Object.assign(execution, { status: 'FAILED', error: error.name, cause: error.message }),
+      )
+      .finally(() => {
+        execution.stopDate = Date.now();
+        running.delete(done);
+      });
+    running.set(done, abort);
+    return { status: 200, body: { executionArn, startDate: execution.startDate / 1000 } };
+  }
+
+  function describeExecution(body: { executionArn?: string }) {
+    const execution = body.executionArn ? executions.get(body.executionArn) : undefined;
+    if (!execution) return { status: 400, body: { __type: 'ExecutionDoesNotExist', message: `Execution does not exist: ${body.executionArn}` } };
+    return { status: 200, body: { ...execution, startDate: execution.startDate / 1000, stopDate: execution.stopDate && execution.stopDate / 1000 } };
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const target = String(req.headers['x-amz-target'] ?? '').split('.').at(-1);
+      let answer: { status: number; body: unknown };
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+        answer =
+          target === 'StartExecution'
+            ? startExecution(body)
+            : target === 'DescribeExecution'
+              ? describeExecution(body)
+              : { status: 400, body: { __type: 'UnknownOperationException', message: `Unsupported operation ${target}` } };
+      } catch (error) {
+        answer = { status: 400, body: { __type: 'SerializationException', message: (error as Error).message } };
+      }
+      res.writeHead(answer.status, { 'content-type': 'application/x-amz-json-1.0' });
+      res.end(JSON.stringify(answer.body));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  const endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`;
+
+  return {
+    endpoint,
+    /** Waits for every execution running now (tests). */
+    async settle() {
+      while (running.size) await Promise.allSettled([...running.keys()]);
+    },
+    async close() {
+      for (const abort of running.values()) abort();
+      await Promise.allSettled([...running.keys()]);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { Duration, SecretValue, Stack } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { exportDefinition } from '../functions/flows/state-machine.ts';
+import { acknowledgeWildcardResource } from './nag.ts';
+import { PortalFunction } from './portal-function.ts';
+
+export interface PaymentExportProps {
+  table: ITable;
+  exports: IBucket;
+  /** Name of the secret with MyPay's endpoint, entity code and password (JSON: endpoint, codIpa, password). */
+  mypaySecretName: string;
+  /** The API function that starts exports ('Invia a MyPay', 'Rielabora'). */
+  starter: PortalFunction;
+}
+
+/**
+ * The export of debt positions to MyPay: a state machine (functions/flows/state-machine.ts) whose steps
+ * are one task function (functions/flows/task-handler.ts). The flows API function may start it and
+ * nothing else; the task function reads and writes the table and the exports bucket and talks to MyPay.
+ */
+export class PaymentExport extends Construct {
+  readonly stateMachine: sfn.StateMachine;
+  readonly taskFunction: PortalFunction;
+
+  constructor(scope: Construct, id: string, props: PaymentExportProps) {
+    super(scope, id);
+    this.taskFunction = new PortalFunction(this, 'FlowTask', {
+      entry: 'functions/flows/task-handler.ts',
+      serviceName: 'flows-export',
+      description: 'MyPay export: prepares, sends, follows and writes back one flow',
+      // An upload of a large ZIP or the write-back of thousands of IUVs.
+      timeout: Duration.minutes(5),
+    });
+    this.taskFunction.bindTable(props.table, 'RW').bindBucket('EXPORTS_BUCKET', props.exports, 'RW');
+    // Dynamic references, resolved by CloudFormation at deploy time: the values are in no template.
+    const mypay = (jsonField: string) => SecretValue.secretsManager(props.mypaySecretName, { jsonField }).unsafeUnwrap();
+    this.taskFunction.addEnvironment('MYPAY_ENDPOINT', mypay('endpoint'));
+    this.taskFunction.addEnvironment('MYPAY_COD_IPA', mypay('codIpa'));
+    this.taskFunction.addEnvironment('MYPAY_PASSWORD', mypay('password'));
+
+    const logGroup = new logs.LogGroup(this, 'StateMachineLogs', { retention: logs.RetentionDays.SIX_MONTHS });
+    this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
+      definitionBody: sfn.DefinitionBody.fromString(Stack.of(this).toJsonString(exportDefinition(this.taskFunction.functionArn))),
+      tracingEnabled: true,
+      // Execution data would put fiscal codes and amounts in the logs: states and errors only.
+      logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
+    });
+    this.taskFunction.grantInvoke(this.stateMachine);
+    acknowledgeWildcardResource(
+      this.stateMachine.role,
+      `${this.taskFunction.functionArn}:*`,
+      'grantInvoke allows the function and its versions/aliases (ARN:*); the state machine invokes this one function and nothing else.',
+    );
+
+    this.stateMachine.grantStartExecution(props.starter);
+    props.starter.addEnvironment('EXPORT_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
+  }
+}

@@ -1,0 +1,206 @@
+import { unzipSync } from 'fflate';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { isValidIuv } from '../../functions/domain/iuv.ts';
+import { as } from '../support/api.ts';
+import { openCall } from '../support/calls.ts';
+import { localTable } from '../support/dynamo.ts';
+import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+
+/**
+ * 'Invia a MyPay' over the real local stack: the flows API starts the export through the local Step
+ * Functions endpoint, the same state machine runs the task function, which talks to the MyPay simulator.
+ * Faults are switched on in the simulator; every test checks what the operator sees (the flow) and what
+ * the money depends on (each position exported once with its IUV, or failed with its reason).
+ */
+type Client = Awaited<ReturnType<typeof as>>;
+let operator: Client;
+let delegate: Client;
+let citizen: Client;
+const november = { mese: 11, anno: 2026 };
+const simulator = () => inject('myPayEndpoint').replace(/\/pa\/services.*$/, '');
+
+async function admin(action: string, body: object) {
+  const response = await fetch(`${simulator()}/admin/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect(response.status).toBe(200);
+}
+async function simulatorState() {
+  return (await (await fetch(`${simulator()}/admin/state`)).json()) as { imports: Record<string, { fileName?: string; state: string }> };
+}
+const importsOf = async (flowId: string) => Object.values((await simulatorState()).imports).filter((i) => i.fileName?.includes(flowId));
+
+beforeAll(async () => {
+  operator = await as('operator');
+  delegate = await as('delegate');
+  citizen = await as('citizen');
+  expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
+});
+beforeEach(() => admin('reset', {}));
+afterAll(() => admin('reset', {}));
+
+/** An open call with three approved citizens whose fee is above zero (7,20 €/h). */
+async function callWithThreeDue() {
+  const { call } = await openCall(operator);
+  const people = [];
+  for (const lastName of ['Rossi', 'Bianchi', 'Verdi']) people.push(await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 }));
+  return { call, people };
+}
+
+/** Waits until the flow stops moving (completed or stopped on an error). */
+async function settled(flowId: string, timeoutMs = 25_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const flow = (await operator.get(`/api/flows/${flowId}`)).json;
+    if (flow.step === 'COMPLETATO' || flow.step === 'ERRORE') return flow;
+    if (Date.now() > until) throw new Error(`flow still at ${flow.step} (${flow.stato})`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
+/** Every position of the month: each exported exactly once with a valid IUV, or failed with its reason. */
+async function positionsOf(callId: string) {
+  return (await storedPositions(callId, '2026-11')).map((p) => ({ iud: p.iud as string, fiscalCode: p.fiscalCode as string, codIuv: p.codIuv as string | null, nav: p.nav as string | null, statoExport: p.statoExport as string, lastExportError: p.lastExportError as string | null }));
+}
+
+describe('Invia a MyPay', () => {
+  it('exports the month: IUV and notice number on each accepted position, the rejected row with its reason, files to open', async () => {
+    const { call, people } = await callWithThreeDue();
+    const rejectedCf = people[1]!.fiscalCode;
+    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(3);
+    const positions0 = await positionsOf(call.id);
+    // MyPay is told to refuse one of the three rows.
+    await admin('reject', { iuds: [positions0.find((p) => p.fiscalCode === rejectedCf)!.iud] });
+    const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+    expect(started.status).toBe(201);
+    expect(started.json).toMatchObject({ step: 'PREPARAZIONE', statoLabel: 'In preparazione', mese: 11, anno: 2026 });
+
+    const flow = await settled(started.json.id);
+    expect(flow).toMatchObject({ step: 'COMPLETATO', stato: 'IMPORT_ESEGUITO', statoLabel: 'Flusso approvato', num: 3, accepted: 2, rejected: 1, available: true });
+    const positions = await positionsOf(call.id);
+    for (const p of positions.filter((p) => p.fiscalCode !== rejectedCf)) {
+      expect(p.statoExport).toBe('ESPORTATA');
+      expect(isValidIuv(p.codIuv!)).toBe(true);
+      expect(p.nav).toBe(`3${p.codIuv}`);
+    }
+    expect(positions.find((p) => p.fiscalCode === rejectedCf)).toMatchObject({ codIuv: null, statoExport: 'ERRORE', lastExportError: expect.stringMatching(/\S/) });
+    expect(await importsOf(started.json.id)).toHaveLength(1);
+
+    for (const kind of ['iuv', 'scarti', 'avvisi']) {
+      const link = await operator.get(`/api/flows/${flow.id}/files/${kind}`);
+      expect(link.status).toBe(200);
+      expect(link.json.url).toMatch(/X-Amz-Expires=300/);
+      const zip = new Uint8Array(await (await fetch(link.json.url)).arrayBuffer());
+      expect(Object.keys(unzipSync(zip)).length).toBeGreaterThan(0);
+    }
+    const list = await operator.get(`/api/flows?descrizione=${encodeURIComponent(call.name.slice(-6))}`);
+    expect(list.json.items.map((f: { id: string }) => f.id)).toContain(flow.id);
+    const audit = await localTable().auditOf('flow', flow.id);
+    expect(audit[0]).toMatchObject({ action: 'create', who: { fiscalCode: 'BNCLRA79H61F205F' } });
+
+    // The month again: only the refused row goes, and it is accepted this time.
+    await admin('reset', {});
+    const again = await operator.post(`/api/calls/${call.id}/exports`, november);
+    expect(await settled(again.json.id)).toMatchObject({ num: 1, accepted: 1, rejected: 0 });
+    expect((await positionsOf(call.id)).every((p) => p.statoExport === 'ESPORTATA' && isValidIuv(p.codIuv!))).toBe(true);
+  });
+
+  it.each([
+    ['paaSILAutorizzaImportFlusso', '5xx'],
+    ['upload', '5xx'],
+    ['paaSILChiediStatoImportFlusso', '5xx'],
+    ['download', '5xx'],
+    ['upload', 'lost-answer'],
+  ])('%s answering %s twice: retried, sent once, every position exported once', async (operation, kind) => {
+    const { call } = await callWithThreeDue();
+    await admin('faults', { operation, kind, times: 2 });
+    const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+    expect(await settled(started.json.id)).toMatchObject({ step: 'COMPLETATO', accepted: 3, rejected: 0 });
+    expect(await importsOf(started.json.id)).toHaveLength(1);
+    const positions = await positionsOf(call.id);
+    expect(positions.every((p) => p.statoExport === 'ESPORTATA' && isValidIuv(p.codIuv!))).toBe(true);
+    expect(new Set(positions.map((p) => p.codIuv)).size).toBe(3);
+  });
+
+  it('MyPay down for good: "Errore flusso interno" with the reason; the call stays locked; Rielabora finishes it without sending twice', async () => {
+    const { call } = await callWithThreeDue();
+    await admin('faults', { operation: 'paaSILChiediStatoImportFlusso', kind: '5xx', times: 'always' });
+    const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+    const failed = await settled(started.json.id);
+    expect(failed).toMatchObject({ step: 'ERRORE', stato: 'IMPORT_ERROR_SL', statoLabel: 'Errore flusso interno' });
+    expect(failed.error).toContain('MyPay non risponde');
+    expect((await operator.post(`/api/calls/${call.id}/exports`, november)).status).toBe(409);
+    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).status).toBe(409);
+
+    await admin('reset', {});
+    const restarted = await operator.post(`/api/flows/${failed.id}/restart`, {});
+    expect(restarted.status).toBe(200);
+    expect(await settled(failed.id)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
+    expect(await importsOf(failed.id)).toHaveLength(1);
+    expect((await positionsOf(call.id)).every((p) => p.statoExport === 'ESPORTATA')).toBe(true);
+    expect((await operator.post(`/api/flows/${failed.id}/restart`, {})).status).toBe(409);
+  });
+
+  it('an aborted import is visible ("Errore flusso") and Rielabora sends the file again', async () => {
+    const { call } = await callWithThreeDue();
+    await admin('import', { mode: 'aborted', times: 1 });
+    const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+    expect(await settled(started.json.id)).toMatchObject({ step: 'ERRORE', stato: 'IMPORT_ABORTITO', statoLabel: 'Errore flusso' });
+    expect((await positionsOf(call.id)).every((p) => p.codIuv === null)).toBe(true);
+    await operator.post(`/api/flows/${started.json.id}/restart`, {});
+    const done = await settled(started.json.id);
+    expect(done, JSON.stringify(await positionsOf(call.id))).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
+    expect(await importsOf(started.json.id)).toHaveLength(2);
+  });
+
+  it('a reused request token is refused by MyPay: the flow stops with the reason, and Rielabora sends it with a fresh token', async () => {
+    const { call } = await callWithThreeDue();
+    await admin('reuse-token', { times: 1 });
+    const first = await operator.post(`/api/calls/${call.id}/exports`, november);
+    const settledFirst = await settled(first.json.id);
+    expect(settledFirst).toMatchObject({ step: 'ERRORE', statoLabel: 'Errore flusso interno' });
+    expect(settledFirst.error).toContain('PAA_REQUEST_TOKEN_GIA_USATO');
+    await operator.post(`/api/flows/${first.json.id}/restart`, {});
+    expect(await settled(first.json.id)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
+    const positions = await positionsOf(call.id);
+    expect(new Set(positions.map((p) => p.codIuv)).size).toBe(3);
+  });
+
+  it('the single payment sends one citizen of the month', async () => {
+    const { call, people } = await callWithThreeDue();
+    const one = await operator.post(`/api/calls/${call.id}/exports`, { ...november, fiscalCode: people[2]!.fiscalCode });
+    expect(await settled(one.json.id)).toMatchObject({ num: 1, accepted: 1, fiscalCode: people[2]!.fiscalCode });
+    const positions = await positionsOf(call.id);
+    expect(positions.filter((p) => p.statoExport === 'ESPORTATA').map((p) => p.fiscalCode)).toEqual([people[2]!.fiscalCode]);
+  });
+});
+
+describe('flows: who and what', () => {
+  it('refuses delegates and citizens (403) on every flows route', async () => {
+    const { call } = await openCall(operator);
+    for (const client of [delegate, citizen]) {
+      expect((await client.post(`/api/calls/${call.id}/exports`, november)).status).toBe(403);
+      expect((await client.get('/api/flows')).status).toBe(403);
+      expect((await client.get('/api/flows/x')).status).toBe(403);
+      expect((await client.post('/api/flows/x/restart', {})).status).toBe(403);
+      expect((await client.get('/api/flows/x/files/iuv')).status).toBe(403);
+    }
+  });
+
+  it('answers bad input with an Italian 400/404 and starts nothing', async () => {
+    const { call } = await openCall(operator);
+    const before = (await operator.get('/api/flows')).json.items.length;
+    expect((await operator.post(`/api/calls/${call.id}/exports`, { mese: 13, anno: 2026 })).json.detail).toBe('Il mese non è valido.');
+    expect((await operator.post(`/api/calls/${call.id}/exports`, { mese: 1, anno: 'duemila' })).status).toBe(400);
+    expect((await operator.post(`/api/calls/${call.id}/exports`, { ...november, fiscalCode: 'NONVALIDO' })).status).toBe(400);
+    expect((await operator.post('/api/calls/nope/exports', november)).status).toBe(404);
+    expect((await operator.get('/api/flows/nope')).json.detail).toBe('Il flusso richiesto non esiste.');
+    expect((await operator.get('/api/flows/nope/files/pdf')).status).toBe(400);
+    expect((await operator.get('/api/flows')).json.items.length).toBe(before);
+  });
+
+  it('a month with nothing to send ends at once and says so', async () => {
+    const { call } = await openCall(operator);
+    const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+    expect(await settled(started.json.id)).toMatchObject({ step: 'COMPLETATO', num: 0, error: 'Nessuna posizione debitoria da inviare per il mese scelto.' });
+    expect((await operator.get(`/api/flows/${started.json.id}/files/iuv`)).json.detail).toBe('Nessun link presente');
+  });
+});

@@ -1,0 +1,5 @@
+import type { Flow } from '@domain/flows';
+import { api } from '@/lib/api';
+
+/** GET /api/flows/{id}: one flow and where its export stands. */
+export const getFlow = (id: string) => api.get<Flow>(`/api/flows/${encodeURIComponent(id)}`);

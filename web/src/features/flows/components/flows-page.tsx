@@ -1,0 +1,215 @@
+import { Badge, Button, Flex, Heading, TextField } from '@aws-amplify/ui-react';
+import { flowMessages, isFlowRunning, type Flow, type FlowFileKind } from '@domain/flows';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { CursorPagination } from '@/components/cursor-pagination';
+import { DataTable, type DataTableColumn } from '@/components/data-table';
+import { ErrorState } from '@/components/error-state';
+import { LoadingState } from '@/components/loading-state';
+import { PageAlert, useFlashMessage } from '@/components/page-alert';
+import { getFlowFile } from '../api/get-flow-file';
+import { useFlows } from '../api/get-flows';
+import { restartFlow } from '../api/restart-flow';
+
+const dateTimeFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'short', timeStyle: 'short' });
+const monthFormat = new Intl.DateTimeFormat('it-IT', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+const NO_LINK = 'Nessun link presente';
+/** While a flow advances the page asks again this often, so the operator sees it without reloading. */
+const REFRESH_MS = 3000;
+
+function StateBadge({ flow }: { flow: Flow }) {
+  const variation = flow.stato === 'IMPORT_ESEGUITO' ? 'success' : isFlowRunning(flow) ? 'info' : 'error';
+  return <Badge variation={variation}>{flow.statoLabel}</Badge>;
+}
+
+/** A button that cannot be used, and says why in a tooltip reachable from the keyboard. */
+function DisabledWithReason({ label, reason, text }: { label: string; reason: string; text: string }) {
+  return (
+    <span className="tooltip-wrapper" role="button" aria-disabled="true" tabIndex={0} title={reason} aria-label={`${label}: ${reason}`}>
+      <Button size="small" isDisabled tabIndex={-1} aria-hidden="true">
+        {text}
+      </Button>
+    </span>
+  );
+}
+
+const FILES: { kind: FlowFileKind; label: string }[] = [
+  { kind: 'avvisi', label: 'Avvisi' },
+  { kind: 'iuv', label: 'IUV' },
+  { kind: 'scarti', label: 'Scartati' },
+];
+
+/** The expandable area with the links to MyPay's result files; closed and disabled while none is there. */
+function FlowFiles({ flow, onError }: { flow: Flow; onError: (message: string) => void }) {
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  if (!flow.available) return <DisabledWithReason label={`Esiti del flusso ${flow.announcement.name}`} reason={NO_LINK} text="Esiti" />;
+  const openFile = async (kind: FlowFileKind) => {
+    try {
+      const { url } = await getFlowFile(flow.id, kind);
+      window.location.assign(url);
+    } catch (error) {
+      onError((error as Error).message);
+    }
+  };
+  return (
+    <div>
+      <Button size="small" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
+        Esiti
+      </Button>
+      <div id={panelId} hidden={!open} className="flow-files">
+        <Flex gap="xs" wrap="wrap" marginTop="xs">
+          {FILES.map(({ kind, label }) =>
+            flow.files[kind].available ? (
+              <Button key={kind} size="small" variation="link" onClick={() => void openFile(kind)} aria-label={`${label} del flusso ${flow.announcement.name}`}>
+                {label}
+              </Button>
+            ) : (
+              <DisabledWithReason key={kind} label={`${label} del flusso ${flow.announcement.name}`} reason={NO_LINK} text={label} />
+            ),
+          )}
+        </Flex>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * /flussi_mypay ('Flussi MyPay'): the exports sent to MyPay, newest first, one hundred per page; search by
+ * title (kept in `descrizione`), each flow's state and files, 'Rielabora' for a flow that stopped.
+ */
+export function FlowsPage() {
+  const [params, setParams] = useSearchParams();
+  const descrizione = params.get('descrizione') ?? '';
+  const [text, setText] = useState(descrizione);
+  const flows = useFlows(descrizione);
+  const flash = useFlashMessage();
+  const [restarting, setRestarting] = useState<string | null>(null);
+  const anyRunning = flows.items.some(isFlowRunning);
+  const { reload } = flows;
+
+  useEffect(() => {
+    if (!anyRunning) return;
+    const timer = window.setInterval(reload, REFRESH_MS);
+    return () => window.clearInterval(timer);
+  }, [anyRunning, reload]);
+
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    setParams(text.trim() ? { descrizione: text.trim() } : {});
+  };
+  const clear = () => {
+    setText('');
+    setParams({});
+  };
+  const restart = async (flow: Flow) => {
+    setRestarting(flow.id);
+    try {
+      await restartFlow(flow.id);
+      flash.show(flowMessages.restarted, 'success');
+      reload();
+    } catch {
+      flash.show(flowMessages.restartFailed, 'error');
+    } finally {
+      setRestarting(null);
+    }
+  };
+
+  const columns: DataTableColumn<Flow>[] = [
+    { id: 'dataInsert', header: 'Data inserimento', cell: (f) => dateTimeFormat.format(new Date(f.dataInsert)), noWrap: true },
+    { id: 'stato', header: 'Stato', cell: (f) => <StateBadge flow={f} /> },
+    {
+      id: 'email',
+      header: 'Email',
+      cell: (f) => <Badge variation={f.isEmailSent ? 'success' : 'warning'}>{f.isEmailSent ? 'Email inviate' : 'Email non inviate'}</Badge>,
+    },
+    { id: 'service', header: 'Servizio', cell: (f) => f.announcement.service.name },
+    { id: 'call', header: 'Bando', cell: (f) => f.announcement.name, isRowHeader: true },
+    {
+      id: 'month',
+      header: 'Mese',
+      cell: (f) => (
+        <>
+          {monthFormat.format(new Date(Date.UTC(f.anno, f.mese - 1, 1)))}
+          {f.fiscalCode && <div className="form-hint">Solo {f.fiscalCode}</div>}
+        </>
+      ),
+      noWrap: true,
+    },
+    {
+      id: 'num',
+      header: 'Numero',
+      cell: (f) => (
+        <span aria-label={`${f.num} posizioni${f.accepted !== null ? `, ${f.accepted} accettate, ${f.rejected} scartate` : ''}`}>
+          {f.num}
+          {f.accepted !== null && (
+            <span className="form-hint">
+              {' '}
+              ({f.accepted} ✓ · {f.rejected} ✗)
+            </span>
+          )}
+        </span>
+      ),
+      align: 'end',
+    },
+    {
+      id: 'progress',
+      header: 'Avanzamento',
+      cell: (f) => (
+        <>
+          <span className={f.available ? 'flow-valid' : undefined}>{f.stepLabel}</span>
+          {f.error && <div className="form-hint flow-error">{f.error}</div>}
+        </>
+      ),
+    },
+    {
+      id: 'actions',
+      header: 'Azioni',
+      align: 'end',
+      noWrap: true,
+      cell: (f) => (
+        <Flex gap="xs" justifyContent="flex-end" alignItems="flex-start">
+          <DisabledWithReason
+            label={`Invia le email del flusso ${f.announcement.name}`}
+            reason="L’invio degli avvisi per email non è ancora disponibile."
+            text="Invia email"
+          />
+          {f.step === 'ERRORE' ? (
+            <Button size="small" isLoading={restarting === f.id} aria-label={`Rielabora il flusso ${f.announcement.name}`} onClick={() => void restart(f)}>
+              Rielabora
+            </Button>
+          ) : (
+            <DisabledWithReason label={`Rielabora il flusso ${f.announcement.name}`} reason="Il flusso non è interrotto." text="Rielabora" />
+          )}
+          <FlowFiles flow={f} onError={(message) => flash.show(message, 'error')} />
+        </Flex>
+      ),
+    },
+  ];
+
+  return (
+    <Flex direction="column" gap="medium">
+      <Heading level={1}>Flussi MyPay</Heading>
+      <form onSubmit={search} role="search" aria-label="Ricerca dei flussi">
+        <Flex gap="small" alignItems="flex-end" wrap="wrap">
+          <TextField label="Titolo" name="descrizione" value={text} onChange={(event) => setText(event.target.value)} maxLength={100} />
+          <Button type="button" onClick={clear}>
+            Annulla
+          </Button>
+          <Button type="submit" variation="primary">
+            Cerca
+          </Button>
+        </Flex>
+      </form>
+      <PageAlert key={flash.key} {...flash.props} />
+      {flows.error ? (
+        <ErrorState message={flows.error.message} />
+      ) : !flows.isLoaded ? (
+        <LoadingState />
+      ) : (
+        <DataTable caption="Flussi inviati a MyPay" columns={columns} rows={flows.items} rowKey={(f) => f.id} emptyText="Nessun flusso trovato." />
+      )}
+      <CursorPagination {...flows.pagination} label="Paginazione dei flussi" />
+    </Flex>
+  );
+}

@@ -1,0 +1,134 @@
+import { Button, Flex, SelectField, Text } from '@aws-amplify/ui-react';
+import { flowMessages, isFlowRunning, type Flow } from '@domain/flows';
+import { useEffect, useState } from 'react';
+import { ButtonLink } from '@/components/button-link';
+import { Dialog } from '@/components/dialog';
+import { PageAlert } from '@/components/page-alert';
+import { paths } from '@/config/paths';
+import { getFlow } from '../api/get-flow';
+import { startExport } from '../api/start-export';
+
+const MONTHS = ['Gennaio', 'Febbraio', 'Marzo', 'Aprile', 'Maggio', 'Giugno', 'Luglio', 'Agosto', 'Settembre', 'Ottobre', 'Novembre', 'Dicembre'];
+/** How often the dialog asks where the export stands. */
+const POLL_MS = 2000;
+
+/** The current month and year in Rome (the spec's defaults). */
+function currentMonth() {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Rome', month: 'numeric', year: 'numeric' }).formatToParts(new Date());
+  return { mese: Number(parts.find((p) => p.type === 'month')!.value), anno: Number(parts.find((p) => p.type === 'year')!.value) };
+}
+
+/** Where the export stands, as the dialog shows it while it runs and when it ends. */
+export function ExportProgress({ flow }: { flow: Flow }) {
+  const done = flow.step === 'COMPLETATO';
+  return (
+    <Flex direction="column" gap="small">
+      <dl className="export-progress" aria-live="polite">
+        <dt>Fase</dt>
+        <dd>{flow.stepLabel}</dd>
+        <dt>Stato</dt>
+        <dd>{flow.statoLabel}</dd>
+        <dt>Posizioni inviate</dt>
+        <dd>{flow.num}</dd>
+        <dt>Accettate</dt>
+        <dd>{flow.accepted ?? '—'}</dd>
+        <dt>Scartate</dt>
+        <dd>{flow.rejected ?? '—'}</dd>
+      </dl>
+      {isFlowRunning(flow) && <progress aria-label="Invio a MyPay in corso" />}
+      {done && flow.num > 0 && <PageAlert message={flowMessages.started} variation="success" autoHideMs={null} isDismissible={false} />}
+      {done && flow.num === 0 && <PageAlert message={flowMessages.nothingToSend} variation="info" autoHideMs={null} isDismissible={false} />}
+      {flow.step === 'ERRORE' && <PageAlert message={flow.error ?? flow.statoLabel} variation="error" autoHideMs={null} isDismissible={false} />}
+    </Flex>
+  );
+}
+
+/**
+ * 'Invia a MyPay' on the operator's call detail: month and year (the current ones by default), then the
+ * export's progress, polled until it ends. Closing the dialog does not stop it: the flow goes on and is
+ * on the flows page.
+ */
+export function SendToMyPay({ callId }: { callId: string }) {
+  const [open, setOpen] = useState(false);
+  const [period, setPeriod] = useState(currentMonth);
+  const [flow, setFlow] = useState<Flow | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!flow || !isFlowRunning(flow)) return;
+    const timer = window.setTimeout(() => {
+      getFlow(flow.id).then(setFlow, (e: Error) => setError(e.message));
+    }, POLL_MS);
+    return () => window.clearTimeout(timer);
+  }, [flow]);
+
+  const close = () => {
+    setOpen(false);
+    setFlow(null);
+    setError(null);
+  };
+  const send = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setFlow(await startExport(callId, period));
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const year = currentMonth().anno;
+
+  return (
+    <>
+      <Button onClick={() => setOpen(true)}>Invia a MyPay</Button>
+      <Dialog
+        open={open}
+        title="Invia a MyPay"
+        onClose={close}
+        actions={
+          flow ? (
+            <>
+              <ButtonLink to={paths.flows}>Vai ai flussi</ButtonLink>
+              <Button onClick={close}>Chiudi</Button>
+            </>
+          ) : (
+            <>
+              <Button onClick={close}>Annulla</Button>
+              <Button variation="primary" isLoading={busy} onClick={() => void send()}>
+                Invia
+              </Button>
+            </>
+          )
+        }
+      >
+        {flow ? (
+          <ExportProgress flow={flow} />
+        ) : (
+          <Flex direction="column" gap="small">
+            <Text>Le posizioni debitorie del mese scelto vengono inviate a MyPay; puoi seguire l’invio anche dalla pagina dei flussi.</Text>
+            <Flex gap="small" wrap="wrap">
+              <SelectField label="Mese" value={String(period.mese)} onChange={(e) => setPeriod({ ...period, mese: Number(e.target.value) })}>
+                {MONTHS.map((name, i) => (
+                  <option key={name} value={i + 1}>
+                    {name}
+                  </option>
+                ))}
+              </SelectField>
+              <SelectField label="Anno" value={String(period.anno)} onChange={(e) => setPeriod({ ...period, anno: Number(e.target.value) })}>
+                {[year - 1, year, year + 1].map((y) => (
+                  <option key={y} value={y}>
+                    {y}
+                  </option>
+                ))}
+              </SelectField>
+            </Flex>
+          </Flex>
+        )}
+        <PageAlert message={error} onDismiss={() => setError(null)} autoHideMs={null} />
+      </Dialog>
+    </>
+  );
+}

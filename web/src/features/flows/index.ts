@@ -1,0 +1,2 @@
+export { FlowsPage } from './components/flows-page';
+export { SendToMyPay } from './components/send-to-mypay';
