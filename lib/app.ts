@@ -71,6 +71,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     httpApi: web.httpApi,
     authorizer: web.authorizer,
     data,
+    mail: context.mail,
   });
 
   // The ISEE reading: stateless like the API, in its own stack so each redeploys alone.

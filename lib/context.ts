@@ -30,6 +30,14 @@ export interface PortalContext {
   certificateArn?: string;
   /** An existing WAF web ACL (CLOUDFRONT scope, us-east-1) for the distribution. */
   webAclArn?: string;
+  mail: {
+    /** Sender of every e-mail (a verified SES identity, or an address of a verified domain). */
+    from: string;
+    /** The council's support office, which receives the support form's messages. */
+    supportAddress: string;
+    /** The SES identity the functions may send from; unset: the sender's domain in the stack's account and region. */
+    identityArn?: string;
+  };
 }
 
 export const contextDefaults = {
@@ -40,6 +48,8 @@ export const contextDefaults = {
   spidGatewayClientSecretName: 'portale-servizi-sociali/spid-gateway-client-secret',
   spidGatewayFiscalCodeClaim: 'fiscalNumber',
   spidGatewayScopes: 'openid profile email',
+  mailFrom: 'noreply@comune.example.it',
+  supportEmail: 'supporto@comune.example.it',
 } as const;
 
 const text = (node: Node, key: string): string | undefined => {
@@ -69,5 +79,10 @@ export function portalContext(node: Node): PortalContext {
     webDomainName,
     certificateArn,
     webAclArn: text(node, 'webAclArn'),
+    mail: {
+      from: text(node, 'mailFrom') ?? contextDefaults.mailFrom,
+      supportAddress: text(node, 'supportEmail') ?? contextDefaults.supportEmail,
+      identityArn: text(node, 'mailIdentityArn'),
+    },
   };
 }

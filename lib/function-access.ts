@@ -9,6 +9,8 @@ export interface FunctionAccess {
   documents?: DataAccess;
   /** Files exported for the payment platform (EXPORTS_BUCKET). */
   exports?: DataAccess;
+  /** E-mail through SES v2 (ses:SendEmail on the deployment's identity only; MAIL_FROM, SUPPORT_EMAIL). */
+  mail?: 'SEND';
 }
 
 /**
@@ -25,4 +27,5 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   isee: { table: 'RW', documents: 'RW' },
   calls: { table: 'RW', documents: 'RW' },
   subscriptions: { table: 'RW', documents: 'RW' },
+  tickets: { table: 'RW', mail: 'SEND' },
 };

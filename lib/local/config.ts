@@ -10,6 +10,8 @@ export interface LocalConfig {
   idpPort: number;
   dynamoPort: number;
   s3Port: number;
+  /** aws-ses-v2-local: SES v2 API and the inbox page. */
+  sesPort: number;
   dataDir: string;
   host: string;
 }
@@ -21,6 +23,7 @@ export function localConfig(env: NodeJS.ProcessEnv = process.env): LocalConfig {
     idpPort: Number(env.IDP_PORT ?? port + 100),
     dynamoPort: Number(env.DYNAMO_PORT ?? port + 1567),
     s3Port: Number(env.S3_PORT ?? port + 1568),
+    sesPort: Number(env.SES_PORT ?? port + 1569),
     dataDir: path.resolve(env.DATA_DIR ?? '.data'),
     host: env.HOST ?? 'localhost',
   };

@@ -11,6 +11,7 @@ import { API_AUDIENCE, OIDC_CLIENT_ID, REGION, TABLE_NAME, appUrl, issuerUrl, ty
 import { seedDemoData } from './demo-data.ts';
 import { startIdentityProvider } from './idp.ts';
 import { startIseeExtraction } from './isee-extraction.ts';
+import { LOCAL_MAIL, startMail } from './mail.ts';
 import { ensureTable, startDynamo, startS3, type Closable } from './stores.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -21,6 +22,8 @@ export interface LocalStack {
   issuer: string;
   dynamoEndpoint: string;
   s3Endpoint: string;
+  /** aws-ses-v2-local: `${sesEndpoint}/` is the inbox, `${sesEndpoint}/store` the messages as JSON. */
+  sesEndpoint: string;
   close(): Promise<void>;
 }
 
@@ -55,6 +58,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
   try {
     const dynamoEndpoint = `http://127.0.0.1:${config.dynamoPort}`;
     const s3Endpoint = `http://127.0.0.1:${config.s3Port}`;
+    const sesEndpoint = `http://127.0.0.1:${config.sesPort}`;
     const app = appUrl(config);
     const issuer = issuerUrl(config);
 
@@ -71,6 +75,9 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
       DOCUMENTS_BUCKET: BUCKETS.documents,
       CURSOR_SECRET: process.env.CURSOR_SECRET || cursorSecret(config.dataDir),
       EXPORTS_BUCKET: BUCKETS.exports,
+      SES_ENDPOINT: sesEndpoint,
+      MAIL_FROM: process.env.MAIL_FROM || LOCAL_MAIL.from,
+      SUPPORT_EMAIL: process.env.SUPPORT_EMAIL || LOCAL_MAIL.supportAddress,
       // In the cloud each function has its own service name; here one process runs them all.
       POWERTOOLS_SERVICE_NAME: 'portale-local',
       POWERTOOLS_METRICS_DISABLED: 'true',
@@ -82,6 +89,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     const isNew = await ensureTable(dynamoEndpoint, TABLE_NAME);
     const storage = await startS3(config.dataDir, config.s3Port, Object.values(BUCKETS), app);
     opened.push(storage);
+    opened.push(await startMail(config.sesPort));
     opened.push(await startIdentityProvider({ issuer, port: config.idpPort, appUrl: app, dataDir: config.dataDir }));
 
     const handlers = {} as Record<Resource, LambdaHandler>;
@@ -114,7 +122,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
           server.closeAllConnections();
         }),
     });
-    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, close };
+    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, sesEndpoint, close };
   } catch (error) {
     await close();
     throw error;

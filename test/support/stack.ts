@@ -13,6 +13,7 @@ export async function startTestStack(options: StartOptions) {
     idpPort: await freePort(),
     dynamoPort: await freePort(),
     s3Port: await freePort(),
+    sesPort: await freePort(),
     dataDir,
     host: 'localhost',
   };
@@ -34,5 +35,6 @@ declare module 'vitest' {
     dynamoEndpoint: string;
     dataDir: string;
     s3Endpoint: string;
+    sesEndpoint: string;
   }
 }
