@@ -16,6 +16,7 @@ const isee = () => import('@/features/isee');
 const profile = () => import('@/features/profile');
 const calls = () => import('@/features/calls');
 const subscriptions = () => import('@/features/subscriptions');
+const tickets = () => import('@/features/tickets');
 const page = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType) =>
   lazy(async () => ({ default: pick(await load()) }));
 
@@ -56,6 +57,11 @@ const pages: PageMap = new Map<string, ComponentType>(
       [paths.subscriptionCall, page(subscriptions, (m) => m.CallPage)],
       [paths.serviceCalls, page(subscriptions, (m) => m.ServiceOpenCallsPage)],
       [paths.subscriptions, page(subscriptions, (m) => m.SubscriptionsPage)],
+      [paths.support, page(tickets, (m) => m.SupportPage)],
+      [paths.myTickets, page(tickets, (m) => m.MyTicketsPage)],
+      [paths.tickets, page(tickets, (m) => m.TicketsPage)],
+      [paths.userTickets, page(tickets, (m) => m.UserTicketsPage)],
+      [paths.ticketDetail, page(tickets, (m) => m.TicketPage)],
     ] as const
   ).map(([path, component]) => [normalisePath(path), component]),
 );
