@@ -26,6 +26,7 @@ Portale dei servizi sociali — ambiente locale
   API (OpenAPI):    ${stack.appUrl}/api/openapi.json
   Accesso (OIDC):   ${stack.issuer}
   MyPay:            ${stack.myPayUrl}  (simulatore: import, posizioni, interruttori di guasto)
+  Posta (SES):      ${stack.sesEndpoint}/  (le e-mail inviate dal portale)
   Dati:             ${config.dataDir}  (npm run reset per ripartire dai dati dimostrativi)
 
 Identità di prova (premi "Accedi" sul portale e scegli una di queste):

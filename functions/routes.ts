@@ -8,6 +8,7 @@ import { profileRoutes } from './profile/routes.ts';
 import { publicRoutes } from './public/routes.ts';
 import { serviceRoutes } from './services/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
+import { ticketRoutes } from './tickets/routes.ts';
 import { uploadRoutes } from './uploads/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import type { RouteDef } from './http/route.ts';
@@ -19,7 +20,7 @@ export { routeKey, type Access, type RouteDef } from './http/route.ts';
  * all that resource's Lambda bundles). The CDK stack (routes and Lambdas), the local API server, the
  * authorization check and the OpenAPI document are all derived from this table.
  */
-export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'users', 'isee', 'configuration', 'payments', 'flows'] as const;
+export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'users', 'isee', 'configuration', 'payments', 'flows', 'tickets'] as const;
 export type Resource = (typeof resources)[number];
 
 export const routes = [
@@ -35,6 +36,7 @@ export const routes = [
   ...flowRoutes,
   ...configurationRoutes,
   ...paymentRoutes,
+  ...ticketRoutes,
 ] as const satisfies readonly RouteDef[];
 
 export type Route = (typeof routes)[number];

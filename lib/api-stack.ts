@@ -1,14 +1,16 @@
-import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Construct } from 'constructs';
 import { resources, routes, type Resource } from '../functions/routes.ts';
+import type { PortalContext } from './context.ts';
 import type { DataStack } from './data-stack.ts';
 import { acknowledge } from './nag.ts';
 import { functionAccess, timeoutOf, type FunctionAccess } from './function-access.ts';
 import { PaymentExport } from './payment-export.ts';
-import { PortalFunction, type DataAccess } from './portal-function.ts';
+import { PortalFunction } from './portal-function.ts';
 
 export interface ApiStackProps extends StackProps {
   /** The endpoint and its JWT authorizer, created by the web stack (see WebStack for why). */
@@ -17,6 +19,8 @@ export interface ApiStackProps extends StackProps {
   data: Pick<DataStack, 'table' | 'documents' | 'exports'>;
   /** The Secrets Manager secret with MyPay's endpoint, entity code and password (context mypaySecretName). */
   mypaySecretName: string;
+  /** Sender, support address and SES identity (context mailFrom, supportEmail, mailIdentityArn). */
+  mail: PortalContext['mail'];
 }
 
 /**
@@ -39,10 +43,24 @@ export class ApiStack extends Stack {
     acknowledge(cursorSecret, {
       'AwsSolutions-SMG4': 'A cursor lives for one browsing session; a new value (and a redeploy) only invalidates the cursors in flight, so rotation is done by hand if ever needed.',
     });
-    const bind: { [K in keyof Required<FunctionAccess>]: (fn: PortalFunction, access: DataAccess) => void } = {
+    const mailIdentityArn =
+      props.mail.identityArn ??
+      this.formatArn({ service: 'ses', resource: 'identity', resourceName: props.mail.from.split('@').pop()!, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
+    const bind: { [K in keyof Required<FunctionAccess>]: (fn: PortalFunction, access: Required<FunctionAccess>[K]) => void } = {
       table: (fn, access) => fn.bindTable(props.data.table, access).addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap()),
       documents: (fn, access) => fn.bindBucket('DOCUMENTS_BUCKET', props.data.documents, access),
       exports: (fn, access) => fn.bindBucket('EXPORTS_BUCKET', props.data.exports, access),
+      mail: (fn) => {
+        fn.addEnvironment('MAIL_FROM', props.mail.from).addEnvironment('SUPPORT_EMAIL', props.mail.supportAddress);
+        // Least privilege: SendEmail only, on the one identity, and only from the configured sender.
+        fn.addToRolePolicy(
+          new iam.PolicyStatement({
+            actions: ['ses:SendEmail'],
+            resources: [mailIdentityArn],
+            conditions: { StringEquals: { 'ses:FromAddress': props.mail.from } },
+          }),
+        );
+      },
     };
 
     this.functions = Object.fromEntries(
@@ -53,8 +71,8 @@ export class ApiStack extends Stack {
           description: `API: ${resource}`,
           timeout: Duration.seconds(timeoutOf(resource)),
         });
-        for (const [what, access] of Object.entries(functionAccess[resource]) as [keyof FunctionAccess, DataAccess][]) {
-          bind[what](fn, access);
+        for (const [what, access] of Object.entries(functionAccess[resource]) as [keyof FunctionAccess, unknown][]) {
+          (bind[what] as (fn: PortalFunction, access: unknown) => void)(fn, access);
         }
         return [resource, fn];
       }),

@@ -72,6 +72,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     authorizer: web.authorizer,
     data,
     mypaySecretName: context.mypaySecretName,
+    mail: context.mail,
   });
 
   // The ISEE reading: stateless like the API, in its own stack so each redeploys alone.

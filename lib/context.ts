@@ -32,6 +32,14 @@ export interface PortalContext {
   webAclArn?: string;
   /** Name of the Secrets Manager secret (JSON: endpoint, codIpa, password) with the council's MyPay access. */
   mypaySecretName: string;
+  mail: {
+    /** Sender of every e-mail (a verified SES identity, or an address of a verified domain). */
+    from: string;
+    /** The council's support office, which receives the support form's messages. */
+    supportAddress: string;
+    /** The SES identity the functions may send from; unset: the sender's domain in the stack's account and region. */
+    identityArn?: string;
+  };
 }
 
 export const contextDefaults = {
@@ -43,6 +51,8 @@ export const contextDefaults = {
   spidGatewayFiscalCodeClaim: 'fiscalNumber',
   spidGatewayScopes: 'openid profile email',
   mypaySecretName: 'portale-servizi-sociali/mypay',
+  mailFrom: 'noreply@comune.example.it',
+  supportEmail: 'supporto@comune.example.it',
 } as const;
 
 const text = (node: Node, key: string): string | undefined => {
@@ -73,5 +83,10 @@ export function portalContext(node: Node): PortalContext {
     certificateArn,
     webAclArn: text(node, 'webAclArn'),
     mypaySecretName: text(node, 'mypaySecretName') ?? contextDefaults.mypaySecretName,
+    mail: {
+      from: text(node, 'mailFrom') ?? contextDefaults.mailFrom,
+      supportAddress: text(node, 'supportEmail') ?? contextDefaults.supportEmail,
+      identityArn: text(node, 'mailIdentityArn'),
+    },
   };
 }

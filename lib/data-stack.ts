@@ -41,6 +41,8 @@ export class DataStack extends Stack {
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
+      // Short-lived items (the support form's rate-limit counters) carry their expiry in epoch seconds.
+      timeToLiveAttribute: 'expiresAt',
     });
     for (const index of tableKeys.indexes) {
       this.table.addGlobalSecondaryIndex({

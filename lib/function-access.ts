@@ -9,6 +9,8 @@ export interface FunctionAccess {
   documents?: DataAccess;
   /** Files exported for the payment platform (EXPORTS_BUCKET). */
   exports?: DataAccess;
+  /** E-mail through SES v2 (ses:SendEmail on the deployment's identity only; MAIL_FROM, SUPPORT_EMAIL). */
+  mail?: 'SEND';
 }
 
 /**
@@ -28,6 +30,7 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   configuration: { table: 'RW' },
   payments: { table: 'RW' },
   flows: { table: 'RW', exports: 'R' },
+  tickets: { table: 'RW', mail: 'SEND' },
 };
 
 /**

@@ -42,6 +42,8 @@ export const bundleEnv = {
   TABLE_NAME: 'portale-test',
   DOCUMENTS_BUCKET: 'portale-documents-test',
   EXPORTS_BUCKET: 'portale-exports-test',
+  MAIL_FROM: 'noreply@comune.example.it',
+  SUPPORT_EMAIL: 'supporto@comune.example.it',
   AWS_REGION: 'eu-south-1',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   POWERTOOLS_DEV: 'false',

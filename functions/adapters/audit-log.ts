@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand, PutCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from './dynamo.ts';
-import type { AuditEntry, AuditLog } from './ports.ts';
+import { documentClient, queryPage, tableName } from './dynamo.ts';
+import type { AuditEntry, AuditHistory, AuditLog, StoredAuditEntry } from './ports.ts';
 import { keys } from './table.ts';
 
 export type { AuditEntry };
@@ -43,3 +43,14 @@ export async function recordAuditBatch(entries: readonly AuditEntry[], now = new
     }
   }
 }
+
+/** A record's audit entries, oldest first (one Query on its own partition), e.g. the ticket history. */
+export const dynamoAuditHistory: AuditHistory = {
+  historyOf: (entity, id, page) =>
+    queryPage(
+      { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.auditOf(entity, id) } },
+      page,
+      (item): StoredAuditEntry => ({ at: item.at, action: item.action, who: item.who, before: item.before, after: item.after }),
+      50,
+    ),
+};

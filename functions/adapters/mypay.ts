@@ -33,7 +33,6 @@ import type {
 export const MYPAY_NAMESPACE = 'http://www.regione.veneto.it/pagamenti/ente/';
 export const MYPAY_HEAD_NAMESPACE = 'http://www.regione.veneto.it/pagamenti/ente/ppthead';
 /** Secrets Manager secret holding the MyPay password in the cloud (never in the table or the template). */
-export const MYPAY_PASSWORD_SECRET_NAME = 'portale-servizi-sociali/mypay-password';
 
 /** Transient: MyPay did not answer (5xx, timeout, refused connection). Retry with backoff. */
 export class MyPayUnavailable extends Error {
@@ -79,14 +78,14 @@ export interface MyPayConfig {
 
 /**
  * The deployment settings: MYPAY_ENDPOINT, MYPAY_COD_IPA, MYPAY_PASSWORD (locally; in the cloud the
- * function reads the secret MYPAY_PASSWORD_SECRET_NAME and passes it as `password`), MYPAY_TIMEOUT_MS.
+ * three come from the secret named by the CDK context mypaySecretName, resolved at deploy), MYPAY_TIMEOUT_MS.
  */
 export function myPayConfigFromEnv(env: NodeJS.ProcessEnv = process.env, password?: () => Promise<string>): MyPayConfig {
   const endpoint = env.MYPAY_ENDPOINT;
   const codIpaEnte = env.MYPAY_COD_IPA;
   if (!endpoint || !codIpaEnte) throw new Error('MyPay is not configured: set MYPAY_ENDPOINT and MYPAY_COD_IPA');
   const secret = password ?? env.MYPAY_PASSWORD;
-  if (!secret) throw new Error(`MyPay password missing: MYPAY_PASSWORD, or the secret ${MYPAY_PASSWORD_SECRET_NAME}`);
+  if (!secret) throw new Error('MyPay password missing: set MYPAY_PASSWORD');
   return { endpoint, codIpaEnte, password: secret, timeoutMs: env.MYPAY_TIMEOUT_MS ? Number(env.MYPAY_TIMEOUT_MS) : undefined };
 }
 

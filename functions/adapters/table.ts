@@ -67,6 +67,16 @@ export const keys = {
   positionsOfMonth: (callId: string, period: string) => `CALL#${callId}#POSITIONS#${period}`,
   positionsOfUser: (userId: string) => `USER#${userId}#POSITIONS`,
   positionByIud: (iud: string) => `IUD#${iud}`,
+  /** Tickets: gsi1 the open ones (sparse, states 0–1), gsi2 a user's, gsi3/4/5 search by surname, fiscal code, category. */
+  ticket: (id: string) => ({ pk: `TICKET#${id}`, sk: 'TICKET' }),
+  ticketCounter: { pk: 'COUNTER#TICKETS', sk: 'COUNTER' },
+  ticketsOpen: 'TICKETS#OPEN',
+  ticketsOfUser: (userId: string) => `USER#${userId}#TICKETS`,
+  ticketsBySurname: 'TICKETS#SURNAME',
+  ticketsByFiscalCode: 'TICKETS#FISCALCODE',
+  ticketsByCategory: 'TICKETS#CATEGORY',
+  /** One counter per citizen and rate-limit window of the support form. */
+  supportRate: (userId: string, window: string, key: string) => ({ pk: `SUPPORTRATE#${userId}`, sk: `${window}#${key}` }),
   auditOf: (entity: string, id: string) => `AUDIT#${entity}#${id}`,
   auditDay: (isoDate: string) => `AUDIT#${isoDate.slice(0, 10)}`,
 };

@@ -43,3 +43,8 @@ export class PayloadTooLargeError extends DomainError {
     super(413, 'Richiesta troppo grande', detail);
   }
 }
+export class TooManyRequestsError extends DomainError {
+  constructor(detail: string) {
+    super(429, 'Troppe richieste', detail);
+  }
+}

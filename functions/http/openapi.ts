@@ -41,6 +41,7 @@ function operation(route: RouteDef) {
   if (route.access !== 'public') Object.assign(responses, { 401: problem, 403: problem });
   if (route.params) responses[404] = problem;
   if (route.body) responses[413] = problem;
+  for (const status of route.problems ?? []) responses[status] = problem;
   return {
     operationId: route.operationId,
     summary: route.summary,

@@ -20,6 +20,8 @@ export interface RouteDef<R extends Resource = Resource> {
   maxBodyBytes?: number;
   status: 200 | 201 | 204;
   response?: z.ZodType;
+  /** Further problem statuses the route answers besides the usual ones (e.g. 409, 429), for the OpenAPI document. */
+  problems?: readonly number[];
 }
 
 export const OPERATOR: readonly Role[] = ['OPERATOR'];

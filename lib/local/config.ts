@@ -14,6 +14,8 @@ export interface LocalConfig {
   myPayPort: number;
   /** Step Functions (StartExecution, DescribeExecution) running the export's definition. */
   stepFunctionsPort: number;
+  /** aws-ses-v2-local: SES v2 API and the inbox page. */
+  sesPort: number;
   dataDir: string;
   host: string;
 }
@@ -27,6 +29,7 @@ export function localConfig(env: NodeJS.ProcessEnv = process.env): LocalConfig {
     s3Port: Number(env.S3_PORT ?? port + 1568),
     myPayPort: Number(env.MYPAY_PORT ?? port + 1569),
     stepFunctionsPort: Number(env.SFN_PORT ?? port + 1570),
+    sesPort: Number(env.SES_PORT ?? port + 1571),
     dataDir: path.resolve(env.DATA_DIR ?? '.data'),
     host: env.HOST ?? 'localhost',
   };

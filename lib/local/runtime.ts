@@ -13,6 +13,7 @@ import { startIdentityProvider } from './idp.ts';
 import { startIseeExtraction } from './isee-extraction.ts';
 import { localFunctionArn, localStateMachineArn, startStepFunctions } from './step-functions.ts';
 import { DEFAULT_ENTITY, startMyPaySimulator } from './mypay-simulator.ts';
+import { LOCAL_MAIL, startMail } from './mail.ts';
 import { ensureTable, startDynamo, startS3, type Closable } from './stores.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -26,6 +27,8 @@ export interface LocalStack {
   /** The MyPay simulator's page (fault switches) and its SOAP endpoint. */
   myPayUrl: string;
   myPayEndpoint: string;
+  /** aws-ses-v2-local: `${sesEndpoint}/` is the inbox, `${sesEndpoint}/store` the messages as JSON. */
+  sesEndpoint: string;
   close(): Promise<void>;
 }
 
@@ -82,6 +85,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
   try {
     const dynamoEndpoint = `http://127.0.0.1:${config.dynamoPort}`;
     const s3Endpoint = `http://127.0.0.1:${config.s3Port}`;
+    const sesEndpoint = `http://127.0.0.1:${config.sesPort}`;
     const app = appUrl(config);
     const issuer = issuerUrl(config);
 
@@ -98,6 +102,9 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
       DOCUMENTS_BUCKET: BUCKETS.documents,
       CURSOR_SECRET: process.env.CURSOR_SECRET || cursorSecret(config.dataDir),
       EXPORTS_BUCKET: BUCKETS.exports,
+      SES_ENDPOINT: sesEndpoint,
+      MAIL_FROM: process.env.MAIL_FROM || LOCAL_MAIL.from,
+      SUPPORT_EMAIL: process.env.SUPPORT_EMAIL || LOCAL_MAIL.supportAddress,
       // In the cloud each function has its own service name; here one process runs them all.
       POWERTOOLS_SERVICE_NAME: 'portale-local',
       POWERTOOLS_METRICS_DISABLED: 'true',
@@ -124,6 +131,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     const isNew = await ensureTable(dynamoEndpoint, TABLE_NAME);
     const storage = await startS3(config.dataDir, config.s3Port, Object.values(BUCKETS), app);
     opened.push(storage);
+    opened.push(await startMail(config.sesPort));
     opened.push(await startIdentityProvider({ issuer, port: config.idpPort, appUrl: app, dataDir: config.dataDir }));
 
     const handlers = {} as Record<Resource, LambdaHandler>;
@@ -156,7 +164,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
           server.closeAllConnections();
         }),
     });
-    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, myPayUrl: myPay.url, myPayEndpoint: myPay.endpoint, close };
+    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, myPayUrl: myPay.url, myPayEndpoint: myPay.endpoint, sesEndpoint, close };
   } catch (error) {
     await close();
     throw error;

@@ -9,5 +9,6 @@ export default async function setup(project: TestProject) {
   project.provide('dynamoEndpoint', stack.dynamoEndpoint);
   project.provide('dataDir', stack.dataDir);
   project.provide('s3Endpoint', stack.s3Endpoint);
+  project.provide('sesEndpoint', stack.sesEndpoint);
   return () => stack.close();
 }

@@ -166,6 +166,42 @@ describe('api stack: least privilege', () => {
   });
 });
 
+describe('api stack: e-mail (SES v2)', () => {
+  const ses = (resource: Resource) => statementsOf(resource).filter((s) => actions(s).some((a) => a.startsWith('ses:')));
+
+  it('lets only the functions the access map names send mail: SendEmail alone, on the sender’s identity, from the sender only', () => {
+    for (const resource of resources) {
+      const statements = ses(resource);
+      if (!functionAccess[resource].mail) {
+        expect(statements, resource).toEqual([]);
+        continue;
+      }
+      expect(statements, resource).toHaveLength(1);
+      const [statement] = statements as (Statement & { Condition: unknown })[];
+      expect(actions(statement)).toEqual(['ses:SendEmail']);
+      expect(JSON.stringify(statement.Resource)).toMatch(/:ses:.*:identity\/comune\.example\.it/);
+      expect(statement.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'noreply@comune.example.it' } });
+    }
+    expect(functionAccess.tickets.mail).toBe('SEND');
+  });
+
+  it('passes the sender and the support address from context, never from code', () => {
+    const configured = scratchApp({ bundle: false, context: { mailFrom: 'servizi@comune.trento.it', supportEmail: 'help@comune.trento.it', mailIdentityArn: 'arn:aws:ses:eu-south-1:111111111111:identity/comune.trento.it' } });
+    try {
+      const template = Template.fromStack(configured.api);
+      const fn = template.findResources('AWS::Lambda::Function')[configured.api.resolve((configured.api.functions.tickets.node.defaultChild as CfnFunction).logicalId)];
+      expect(fn.Properties.Environment.Variables).toMatchObject({ MAIL_FROM: 'servizi@comune.trento.it', SUPPORT_EMAIL: 'help@comune.trento.it' });
+      const statement = Object.values(template.findResources('AWS::IAM::Policy'))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement as (Statement & { Condition: unknown })[])
+        .find((s) => actions(s).includes('ses:SendEmail'))!;
+      expect(statement.Resource).toBe('arn:aws:ses:eu-south-1:111111111111:identity/comune.trento.it');
+      expect(statement.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'servizi@comune.trento.it' } });
+    } finally {
+      configured.dispose();
+    }
+  });
+});
+
 describe('api stack: a bucket bound to a function (as later resources will need)', () => {
   it('grants object access to that one bucket, with the IAM5 wildcard acknowledged for that bucket only', () => {
     const bound = scratchApp({ bundle: false });

@@ -58,6 +58,10 @@ describe('data stack (stateful)', () => {
     });
   });
 
+  it('expires short-lived items (the support form’s rate-limit counters) by their expiresAt attribute', () => {
+    data.hasResourceProperties('AWS::DynamoDB::Table', { TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true } });
+  });
+
   it('has three private, encrypted buckets that refuse plain HTTP', () => {
     expect(buckets()).toHaveLength(3);
     for (const [id, bucket] of buckets()) {

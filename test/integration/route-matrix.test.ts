@@ -73,6 +73,20 @@ const expected: Record<string, Row> = {
   'POST /api/calls/{id}/positions/generate': operatorsOnly(200),
   'POST /api/calls/{id}/positions/csv': operatorsOnly(200),
   'GET /api/calls/{id}/positions': operatorsOnly(200),
+  // Tickets: citizens write to support and read their own; operators the rest. The spec gives delegates no
+  // ticket page and disables the record's 'Ticket' button (part 2 §2.1, §2.13, §6): every ticket route is 403.
+  'POST /api/support': citizensOnly(201),
+  'GET /api/support/subjects': citizensOnly(200),
+  'GET /api/me/tickets': citizensOnly(200),
+  'GET /api/tickets/aperti': operatorsOnly(200),
+  'GET /api/tickets/aperti/count': operatorsOnly(200),
+  'GET /api/tickets/cerca': operatorsOnly(200),
+  'POST /api/tickets': operatorsOnly(201),
+  // The ticket is Maria Rossi's ('citizen'): another citizen is told it is not there.
+  'GET /api/tickets/{id}': { ...operatorsOnly(200), citizen: 200, newCitizen: 404 },
+  'PUT /api/tickets/{id}/modifica': operatorsOnly(200),
+  'GET /api/tickets/{id}/storico': operatorsOnly(200),
+  'GET /api/users/{id}/tickets': operatorsOnly(200),
 };
 
 const validBody: Record<string, unknown> = {
@@ -87,6 +101,7 @@ const validBody: Record<string, unknown> = {
   get users() {
     return { ...matrixUser, fiscalCode: randomFiscalCode() };
   },
+  support: { emailUser: 'matrice@example.it', subject: 'Altro', message: 'Messaggio del test dei permessi.' },
   isee: { value: 1000, year: 2026, date: '2026-01-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000003C-00', scadenza: '2026-12-31', excludeVerification: true },
 };
 
@@ -106,6 +121,17 @@ const bodies: Record<string, (persona: Persona) => Promise<unknown>> = {
   'PUT /api/profile': async () => profileBody,
   'PUT /api/users/{id}/status': async () => ({ suspended: true }),
   'PUT /api/isee/{id}/decision': async () => ({ state: 1, value: 1000 }),
+  'POST /api/support': async () => validBody.support,
+  'POST /api/tickets': async () => ({ userId: await mariaId(), categoria: 'Altro', dettagli: 'Ticket del test dei permessi.' }),
+  'PUT /api/tickets/{id}/modifica': async () => ({ stato: 1, categoria: 'Altro', dettagli: 'Presa in carico.', assegnatoA: 'Operatore' }),
+};
+
+const mariaId = async () => (await (await as('citizen')).get('/api/me')).json.userId as string;
+/** A ticket of Maria Rossi ('citizen'), made by the operator (support messages are rate-limited per citizen). */
+const matrixTicket = async (operator: Client) => {
+  const created = await operator.post('/api/tickets', { userId: await mariaId(), categoria: 'Altro', dettagli: 'Ticket del test dei permessi.' });
+  expect(created.status).toBe(201);
+  return created.json.id as string;
 };
 
 /** An ISEE for Maria Rossi ('citizen'); with a document it waits for review (LOADED). */
@@ -154,6 +180,11 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   'POST /api/users/{id}/isee': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/isee`,
   'GET /api/users/{id}/subscriptions': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/subscriptions`,
   'PUT /api/users/{id}/status': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/status`,
+  'GET /api/tickets/cerca': async () => '/api/tickets/cerca?q=rossi',
+  'GET /api/tickets/{id}': async (operator) => `/api/tickets/${await matrixTicket(operator)}`,
+  'PUT /api/tickets/{id}/modifica': async (operator) => `/api/tickets/${await matrixTicket(operator)}/modifica`,
+  'GET /api/tickets/{id}/storico': async (operator) => `/api/tickets/${await matrixTicket(operator)}/storico`,
+  'GET /api/users/{id}/tickets': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/tickets`,
   'GET /api/subscriptions/{id}': async (operator) => {
     await citizensEligible(operator);
     const { call } = await openCall(operator);

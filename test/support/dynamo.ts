@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { keys } from '../../functions/adapters/table.ts';
 import { ISEE_FEE_MARKER } from '../../functions/domain/isee.ts';
@@ -15,6 +15,17 @@ export function localTable() {
     async item(key: { pk: string; sk: string }) {
       const { Item } = await client.send(new GetCommand({ TableName: TABLE_NAME, Key: key, ConsistentRead: true }));
       return Item;
+    },
+    async putItem(item: Record<string, unknown>) {
+      await client.send(new PutCommand({ TableName: TABLE_NAME, Item: item }));
+    },
+    /** Every item of one partition (e.g. a citizen's support rate-limit counters). */
+    async partition(pk: string) {
+      const { Items = [] } = await client.send(new QueryCommand({ TableName: TABLE_NAME, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }));
+      return Items;
+    },
+    async deleteItem(key: { pk: string; sk: string }) {
+      await client.send(new DeleteCommand({ TableName: TABLE_NAME, Key: key }));
     },
     async auditOf(entity: string, id: string) {
       const { Items = [] } = await client.send(

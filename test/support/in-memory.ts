@@ -3,7 +3,7 @@
  * the S3 file store implement), and `portal()`, every use case wired on them. Use-case tests run on these:
  * no AWS, no mocks, and they assert what an operator or a citizen would notice.
  */
-import type { AuditEntry, AuditLog, Clock, FileStore } from '../../functions/adapters/ports.ts';
+import type { AuditEntry, AuditHistory, AuditLog, Clock, FileStore, MailMessage, Mailer } from '../../functions/adapters/ports.ts';
 import type { Band } from '../../functions/domain/bands.ts';
 import { hourlyQuota } from '../../functions/domain/bands.ts';
 import { CallState, nameSearchKey } from '../../functions/domain/calls.ts';
@@ -25,6 +25,9 @@ import { makeServiceUseCases, type ServiceRepository } from '../../functions/ser
 import type { SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
 import { makeSubscriptionUseCases, type SubscriptionRepository } from '../../functions/subscriptions/use-cases.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
+import { isOpenTicket, searchKey } from '../../functions/domain/tickets.ts';
+import type { StoredTicket } from '../../functions/tickets/repository.ts';
+import { makeTicketUseCases, type TicketRepository } from '../../functions/tickets/use-cases.ts';
 import { makeEnsureCitizen, makeUserUseCases, type UserRepository } from '../../functions/users/use-cases.ts';
 import { claimsOf } from './events.ts';
 
@@ -45,9 +48,77 @@ export function sequentialIds(prefix = 'id') {
   return () => `${prefix}-${++next}`;
 }
 
-export function memoryAudit(): AuditLog & { entries: Array<AuditEntry & { at: string }> } {
+export function memoryAudit(): AuditLog & AuditHistory & { entries: Array<AuditEntry & { at: string }> } {
   const entries: Array<AuditEntry & { at: string }> = [];
-  return { entries, record: async (entry, at) => void entries.push({ ...entry, at: at.toISOString() }) };
+  return {
+    entries,
+    record: async (entry, at) => void entries.push(copy({ ...entry, at: at.toISOString() })),
+    historyOf: async (entity, id, page) =>
+      pageOf(
+        entries
+          .filter((e) => e.entity === entity && e.id === id)
+          .map((e) => ({ at: e.at, action: e.action, who: { sub: e.actor.sub, fiscalCode: e.actor.fiscalCode, fullName: e.actor.fullName, role: e.actor.role }, before: e.before, after: e.after })),
+        page,
+        50,
+      ),
+  };
+}
+
+/** The mail stand-in of the use-case tests: what was sent, or a failure on demand. */
+export function memoryMailer(): Mailer & { sent: MailMessage[]; failNext: number } {
+  const state = {
+    sent: [] as MailMessage[],
+    failNext: 0,
+    async send(message: MailMessage) {
+      if (state.failNext > 0) {
+        state.failNext--;
+        throw new Error('SES non raggiungibile');
+      }
+      state.sent.push(copy(message));
+      return { messageId: `mail-${state.sent.length}` };
+    },
+  };
+  return state;
+}
+
+export function memoryTickets() {
+  const all = new Map<string, StoredTicket>();
+  const rates = new Map<string, number>();
+  let counter = 0;
+  const byOpening = (list: StoredTicket[]) => list.sort((a, b) => `${a.dataApertura}#${a.id}`.localeCompare(`${b.dataApertura}#${b.id}`));
+  const strip = ({ richiedenteCognome: _s, origin: _o, ...ticket }: StoredTicket) => copy(ticket);
+  const repository: TicketRepository = {
+    nextTicketId: async () => String(++counter),
+    async createTicket(input, id) {
+      const item: StoredTicket = { ...copy(input), id, stato: 0, ultimoAggiornamento: input.dataApertura };
+      all.set(id, item);
+      return copy(item);
+    },
+    getTicketItem: async (id) => copy(all.get(id) ?? null),
+    async updateTicket(current, changes, now) {
+      const stored = all.get(current.id);
+      if (!stored || !isOpenTicket(stored.stato) || stored.ultimoAggiornamento !== current.ultimoAggiornamento) return null;
+      all.set(current.id, { ...stored, ...copy(changes), ultimoAggiornamento: now });
+      return copy(all.get(current.id)!);
+    },
+    listOpenTickets: async (page) => pageOf(byOpening([...all.values()].filter((t) => isOpenTicket(t.stato))).map(strip), page, 10),
+    countOpenTickets: async () => [...all.values()].filter((t) => isOpenTicket(t.stato)).length,
+    listTicketsOfUser: async (userId, page) => pageOf(byOpening([...all.values()].filter((t) => t.userId === userId)).reverse().map(strip), page, 10),
+    searchByFiscalCode: async (prefix, page) => pageOf(byOpening([...all.values()].filter((t) => (t.fiscalCode ?? '').startsWith(prefix))).map(strip), page, 10),
+    searchByText: async (prefix, page) =>
+      pageOf(byOpening([...all.values()].filter((t) => searchKey(t.richiedenteCognome).startsWith(prefix) || searchKey(t.categoria).startsWith(prefix))).map(strip), page, 10),
+    async countSupportMessage(userId, window, key, max) {
+      const name = `${userId}|${window}|${key}`;
+      if ((rates.get(name) ?? 0) >= max) return false;
+      rates.set(name, (rates.get(name) ?? 0) + 1);
+      return true;
+    },
+    async uncountSupportMessage(userId, window, key) {
+      const name = `${userId}|${window}|${key}`;
+      rates.set(name, (rates.get(name) ?? 1) - 1);
+    },
+  };
+  return { ...repository, all, rates };
 }
 
 /** A page of an in-memory list; the cursor is the offset of the next page. */
@@ -291,6 +362,9 @@ export function portal() {
     isees: memoryIsees(),
     files: memoryFiles(),
     audit: memoryAudit(),
+    tickets: memoryTickets(),
+    mailer: memoryMailer(),
+    mailFailures: [] as { ticketId: string; message: string }[],
   };
   const clock = tickingClock();
   const ids = sequentialIds();
@@ -306,6 +380,18 @@ export function portal() {
     users: makeUserUseCases({ ...common, users: store.users, isees: store.isees, subscriptions: store.subscriptions }),
     profile: makeProfileUseCases({ users: store.users, ensureCitizen, clock }),
     isee: makeIseeUseCases({ ...common, isees: store.isees, users: store.users, ensureCitizen, files: store.files }),
+    tickets: makeTicketUseCases({
+      tickets: store.tickets,
+      users: store.users,
+      services: store.services,
+      ensureCitizen,
+      mailer: store.mailer,
+      supportAddress: () => 'supporto@comune.example.it',
+      audit: store.audit,
+      history: store.audit,
+      clock,
+      onMailFailure: (error, ticketId) => store.mailFailures.push({ ticketId, message: (error as Error).message }),
+    }),
   };
 }
 

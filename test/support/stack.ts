@@ -15,6 +15,7 @@ export async function startTestStack(options: StartOptions) {
     s3Port: await freePort(),
     myPayPort: await freePort(),
     stepFunctionsPort: await freePort(),
+    sesPort: await freePort(),
     dataDir,
     host: 'localhost',
   };
@@ -37,5 +38,6 @@ declare module 'vitest' {
     dataDir: string;
     s3Endpoint: string;
     myPayEndpoint: string;
+    sesEndpoint: string;
   }
 }

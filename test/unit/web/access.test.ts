@@ -4,7 +4,8 @@ import { canOpen, routeRules, type Audience } from '../../../web/src/app/access.
 /** Spec part 2 §2.1, written out again by hand, so a wrong line in the access table fails here. */
 const spec: Record<Audience, string[]> = {
   ANONYMOUS: ['/', '/privacy_policy', '/sessione_servizi/visualizza_servizio'],
-  CITIZEN: ['/', '/iscrizioni', '/iscrizioni/visualizza_servizio', '/caricamento_ISEE', '/sessione_servizi', '/sessione_servizi/visualizza_servizio', '/profilo', '/supporto', '/privacy_policy'],
+  // '/supporto/segnalazioni' ('Le mie segnalazioni', reached from /supporto) is issue 10's addition to the spec's list.
+  CITIZEN: ['/', '/iscrizioni', '/iscrizioni/visualizza_servizio', '/caricamento_ISEE', '/sessione_servizi', '/sessione_servizi/visualizza_servizio', '/profilo', '/supporto', '/supporto/segnalazioni', '/privacy_policy'],
   // The privacy notice is open to delegates too (see access.ts): the spec's list omits it.
   DELEGATE: ['/', '/lista_utenti', '/lista_utenti/dati_utente', '/lista_bandi/dettaglio_sessione/lista_pagamenti', '/privacy_policy'],
   OPERATOR: [

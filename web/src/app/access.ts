@@ -40,6 +40,7 @@ export const routeRules: readonly RouteRule[] = [
   { path: paths.serviceCalls, roles: [CITIZEN], title: 'Bandi del servizio', query: 'id' },
   { path: paths.profile, roles: [CITIZEN], title: 'Profilo' },
   { path: paths.support, roles: [CITIZEN], title: 'Supporto' },
+  { path: paths.myTickets, roles: [CITIZEN], title: 'Le mie segnalazioni' },
 
   // Users (operator; the delegate reads the list and the record)
   { path: paths.users, roles: [OPERATOR, DELEGATE], title: 'Lista utenti' },
@@ -51,8 +52,8 @@ export const routeRules: readonly RouteRule[] = [
     query: 'citizen',
     withoutQueryGoTo: paths.users,
   },
-  { path: '/lista_utenti/dati_utente/ticket', roles: [OPERATOR], title: 'Ticket utente', query: 'userId' },
-  { path: '/lista_utenti/dati_utente/ticket/dettaglio', roles: [OPERATOR], title: 'Dettaglio ticket' },
+  { path: paths.userTickets, roles: [OPERATOR], title: 'Ticket utente', query: 'userId' },
+  { path: paths.ticketDetail, roles: [OPERATOR], title: 'Dettaglio ticket' },
 
   // ISEE (operator)
   { path: paths.iseeList, roles: [OPERATOR], title: 'Lista ISEE' },

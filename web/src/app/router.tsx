@@ -18,6 +18,7 @@ const calls = () => import('@/features/calls');
 const subscriptions = () => import('@/features/subscriptions');
 const configuration = () => import('@/features/configuration');
 const flows = () => import('@/features/flows');
+const tickets = () => import('@/features/tickets');
 const page = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType) =>
   lazy(async () => ({ default: pick(await load()) }));
 
@@ -60,6 +61,11 @@ const pages: PageMap = new Map<string, ComponentType>(
       [paths.subscriptions, page(subscriptions, (m) => m.SubscriptionsPage)],
       [paths.configuration, page(configuration, (m) => m.ConfigurationPage)],
       [paths.flows, page(flows, (m) => m.FlowsPage)],
+      [paths.support, page(tickets, (m) => m.SupportPage)],
+      [paths.myTickets, page(tickets, (m) => m.MyTicketsPage)],
+      [paths.tickets, page(tickets, (m) => m.TicketsPage)],
+      [paths.userTickets, page(tickets, (m) => m.UserTicketsPage)],
+      [paths.ticketDetail, page(tickets, (m) => m.TicketPage)],
     ] as const
   ).map(([path, component]) => [normalisePath(path), component]),
 );

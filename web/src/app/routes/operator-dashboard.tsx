@@ -4,7 +4,7 @@ import { useDashboardCounts } from './use-dashboard-counts';
 import { DashboardCard } from '../components/dashboard-card';
 import { Icon } from '../components/icons';
 
-/** Counts for the badges: they come with the ISEE, users and tickets issues; until then no badge. */
+/** Counts for the badges: ISEE to verify, users LOADED, open tickets (0 Aperto, 1 In Corso). */
 export interface OperatorCounts {
   isee?: number;
   loadedUsers?: number;
@@ -13,7 +13,7 @@ export interface OperatorCounts {
 
 /** The operator's home (spec part 1 §2, 'PANNELLO OPERATORE'). */
 export function OperatorDashboard({ counts: given }: { counts?: OperatorCounts }) {
-  const fetched = useDashboardCounts();
+  const fetched = useDashboardCounts({ openTickets: true });
   const counts: OperatorCounts = { ...fetched, ...given };
   const usersTarget = (counts.loadedUsers ?? 0) > 0 ? `${paths.users}?loaded=true` : paths.users;
   return (

@@ -84,9 +84,15 @@ function UserRecord({ user, onChanged }: { user: User; onChanged: () => void }) 
                 <Button key="status" onClick={() => setConfirmStatus(true)} isDisabled={readOnly} colorTheme={toggle.suspend ? 'warning' : 'success'}>
                   {toggle.label}
                 </Button>
-                <Button key="ticket" isDisabled title="I ticket arriveranno con la funzione di assistenza.">
-                  Ticket
-                </Button>
+                {readOnly ? (
+                  <Button key="ticket" isDisabled>
+                    Ticket
+                  </Button>
+                ) : (
+                  <ButtonLink key="ticket" to={`${paths.userTickets}?userId=${encodeURIComponent(user.id)}`}>
+                    Ticket
+                  </ButtonLink>
+                )}
                 {readOnly ? (
                   <Button key="isee" isDisabled>
                     Nuovo ISEE

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { SESv2Client, SendEmailCommand, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
+import { tracer } from '../http/observability.ts';
+import type { MailMessage, Mailer } from './ports.ts';
+
+/**
+ * The mail adapter: SES v2 `SendEmail`. In the cloud the function's role may send only from the
+ * deployment's identity (lib/api-stack.ts); locally SES_ENDPOINT points at aws-ses-v2-local
+ * (lib/local/mail.ts), whose inbox shows every message. A message without attachments goes as
+ * Content.Simple; with attachments (payment notices) as Content.Raw, a MIME message built here.
+ */
+const client = tracer.captureAWSv3Client(new SESv2Client({ endpoint: process.env.SES_ENDPOINT || undefined }));
+
+/** The sender and the council's support address are deployment settings (README, "Configuration"). */
+export function mailSettings(env: NodeJS.ProcessEnv = process.env): { from: string; supportAddress: string } {
+  const from = env.MAIL_FROM?.trim();
+  const supportAddress = env.SUPPORT_EMAIL?.trim();
+  if (!from) throw new Error('Missing environment variable MAIL_FROM');
+  if (!supportAddress) throw new Error('Missing environment variable SUPPORT_EMAIL');
+  return { from, supportAddress };
+}
+
+const encodedWord = (text: string) => (/^[\x20-\x7e]*$/.test(text) ? text : `=?UTF-8?B?${Buffer.from(text, 'utf8').toString('base64')}?=`);
+const base64Lines = (data: Uint8Array | string) =>
+  (Buffer.from(data).toString('base64').match(/.{1,76}/g) ?? []).join('\r\n');
+
+/** A MIME message (multipart/mixed: the text, the optional HTML, the attachments), for Content.Raw. */
+export function mimeMessage(message: MailMessage, from: string): Uint8Array {
+  const boundary = `portale-${randomUUID()}`;
+  const alternative = `alt-${randomUUID()}`;
+  const headers = [
+    `From: ${from}`,
+    `To: ${message.to.join(', ')}`,
+    ...(message.replyTo?.length ? [`Reply-To: ${message.replyTo.join(', ')}`] : []),
+    `Subject: ${encodedWord(message.subject)}`,
+    'MIME-Version: 1.0',
+    `Content-Type: multipart/mixed; boundary="${boundary}"`,
+  ];
+  const bodies = [
+    `Content-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${base64Lines(message.text)}`,
+    ...(message.html ? [`Content-Type: text/html; charset=UTF-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${base64Lines(message.html)}`] : []),
+  ];
+  const parts = [
+    `Content-Type: multipart/alternative; boundary="${alternative}"\r\n\r\n${bodies.map((b) => `--${alternative}\r\n${b}\r\n`).join('')}--${alternative}--`,
+    ...(message.attachments ?? []).map(
+      (a) =>
+        `Content-Type: ${a.contentType}; name="${encodedWord(a.fileName)}"\r\nContent-Disposition: attachment; filename="${encodedWord(a.fileName)}"\r\nContent-Transfer-Encoding: base64\r\n\r\n${base64Lines(a.content)}`,
+    ),
+  ];
+  const text = `${headers.join('\r\n')}\r\n\r\n${parts.map((p) => `--${boundary}\r\n${p}\r\n`).join('')}--${boundary}--\r\n`;
+  return Buffer.from(text, 'utf8');
+}
+
+/** The SendEmail request for a message (exported for the unit test). */
+export function sendEmailInput(message: MailMessage, defaultFrom: string): SendEmailCommandInput {
+  const from = message.from ?? defaultFrom;
+  const common = { FromEmailAddress: from, Destination: { ToAddresses: message.to }, ReplyToAddresses: message.replyTo };
+  if (message.attachments?.length) return { ...common, Content: { Raw: { Data: mimeMessage(message, from) } } };
+  return {
+    ...common,
+    Content: {
+      Simple: {
+        Subject: { Data: message.subject, Charset: 'UTF-8' },
+        Body: {
+          Text: { Data: message.text, Charset: 'UTF-8' },
+          ...(message.html ? { Html: { Data: message.html, Charset: 'UTF-8' } } : {}),
+        },
+      },
+    },
+  };
+}
+
+export const sesMailer: Mailer = {
+  async send(message) {
+    const { MessageId } = await client.send(new SendEmailCommand(sendEmailInput(message, mailSettings().from)));
+    return { messageId: MessageId ?? '' };
+  },
+};

@@ -1,0 +1,166 @@
+import * as z from 'zod';
+import { ConflictError } from './errors.ts';
+import { messages } from './messages.ts';
+import { EMAIL_PATTERN, normaliseSearchText } from './users.ts';
+import { requiredText } from './validation.ts';
+
+/**
+ * Tickets and support messages (spec part 2 §2.9, §2.14, §3, §4, §5; part 1 §2, §7; design.md §4).
+ * States: 0 Aperto, 1 In Corso, 2 Risolto, 3 Chiuso; unknown values read as Chiuso. Open = 0 and 1.
+ */
+export const TICKET_PAGE_SIZE = 10;
+/** Part 2 §5 and §9: a support message has at most 400 characters. */
+export const SUPPORT_MESSAGE_MAX = 400;
+/** The subject chosen when no service fits (part 2 §5). */
+export const OTHER_SUBJECT = 'Altro';
+
+export const ticketMessages = {
+  notFound: 'Il ticket selezionato non esiste.',
+  email: 'Il formato della mail non è corretto!',
+  subject: 'Scegli l’oggetto tra i servizi elencati o Altro.',
+  state: 'Lo stato del ticket deve essere compreso tra 0 (Aperto) e 3 (Chiuso).',
+  readOnly: 'Il ticket è risolto o chiuso: non può più essere modificato.',
+  tooManyPerHour: 'Hai inviato troppe segnalazioni nell’ultima ora: riprova più tardi.',
+  tooManyPerDay: 'Hai raggiunto il numero massimo di segnalazioni per oggi: riprova domani.',
+  sent: 'Segnalazione avvenuta con successo, risponderemo alla mail indicata!',
+  query: 'Scrivi almeno 2 caratteri da cercare.',
+} as const;
+
+export const TicketState = { OPEN: 0, IN_PROGRESS: 1, RESOLVED: 2, CLOSED: 3 } as const;
+export const ticketStates = [0, 1, 2, 3] as const;
+export type TicketStateValue = (typeof ticketStates)[number];
+
+const STATE_LABELS = ['Aperto', 'In Corso', 'Risolto', 'Chiuso'] as const;
+/** Part 2 §4: 0 Aperto, 1 In Corso, 2 Risolto, 3 Chiuso; any other value reads Chiuso. */
+export const ticketStateLabel = (state: unknown): string =>
+  typeof state === 'number' && Number.isInteger(state) && state >= 0 && state <= 3 ? STATE_LABELS[state] : 'Chiuso';
+
+/** design.md §4: open tickets (dashboard badge, /lista_ticket) are 0 Aperto and 1 In Corso. */
+export const isOpenTicket = (state: unknown) => state === TicketState.OPEN || state === TicketState.IN_PROGRESS;
+
+/** Part 2 §2.14: Risolto or Chiuso (and anything unknown, which reads Chiuso) is read-only. */
+export const isTicketReadOnly = (state: unknown) => !isOpenTicket(state);
+
+export function assertTicketEditable(ticket: { stato: unknown }): void {
+  if (isTicketReadOnly(ticket.stato)) throw new ConflictError(ticketMessages.readOnly);
+}
+
+const emailField = z
+  .string({ error: messages.required })
+  .trim()
+  .min(1, messages.required)
+  .max(254, ticketMessages.email)
+  .refine((value) => EMAIL_PATTERN.test(value), ticketMessages.email);
+
+/** Part 2 §3 'Support message': emailUser, subject, message. The subject is checked against the services by the use case. */
+export const supportMessageSchema = z.object({
+  emailUser: emailField,
+  subject: requiredText(120),
+  message: requiredText(SUPPORT_MESSAGE_MAX),
+});
+export type SupportMessage = z.output<typeof supportMessageSchema>;
+
+/** The subjects a citizen may choose: the service names, then 'Altro'. */
+export const supportSubjects = (serviceNames: readonly string[]) => [...serviceNames.filter((name) => name !== OTHER_SUBJECT), OTHER_SUBJECT];
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Il campo può contenere al massimo ${max} caratteri.`)
+    .nullish()
+    .transform((value) => (value ? value : null));
+
+const stateField = z.number({ error: ticketMessages.state }).int(ticketMessages.state).min(0, ticketMessages.state).max(3, ticketMessages.state);
+
+/** A new ticket made by an operator for a user (part 2 §2.14: no state choice, it starts Aperto). */
+export const newTicketSchema = z.strictObject(
+  {
+    userId: z.string({ error: messages.required }).trim().min(1, messages.required).max(64),
+    categoria: requiredText(120),
+    dettagli: requiredText(2000),
+    assegnatoA: optionalText(120),
+  },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? 'Un nuovo ticket non ha stato: nasce Aperto.' : undefined) },
+);
+export type NewTicketInput = z.output<typeof newTicketSchema>;
+
+/** An edit (part 2 §2.14): state 0–3, assignee, category, details. */
+export const ticketUpdateSchema = z.object({
+  stato: stateField,
+  categoria: requiredText(120),
+  dettagli: requiredText(2000),
+  assegnatoA: optionalText(120),
+});
+export type TicketUpdate = z.output<typeof ticketUpdateSchema>;
+
+/** Part 2 §3 'Ticket': id, dataApertura, stato, richiedente, ultimoAggiornamento, categoria, dettagli, assegnatoA, userId. */
+export const ticketSchema = z.object({
+  id: z.string(),
+  dataApertura: z.string(),
+  stato: z.number().int(),
+  richiedente: z.string(),
+  ultimoAggiornamento: z.string(),
+  categoria: z.string(),
+  dettagli: z.string(),
+  assegnatoA: z.string().nullable(),
+  userId: z.string(),
+  fiscalCode: z.string().nullable(),
+  emailUser: z.string().nullable(),
+});
+export type Ticket = z.output<typeof ticketSchema>;
+
+/** One line of a ticket's history: who changed what, and when. */
+export const ticketHistoryEntrySchema = z.object({
+  at: z.string(),
+  who: z.string(),
+  role: z.string(),
+  action: z.enum(['create', 'update', 'delete']),
+  changes: z.array(z.object({ field: z.string(), before: z.string().nullable(), after: z.string().nullable() })),
+});
+export type TicketHistoryEntry = z.output<typeof ticketHistoryEntrySchema>;
+
+const TRACKED_FIELDS = ['stato', 'categoria', 'dettagli', 'assegnatoA'] as const;
+const shown = (field: string, value: unknown): string | null =>
+  value === null || value === undefined || value === '' ? null : field === 'stato' ? ticketStateLabel(value) : String(value);
+
+/** What changed between two versions of a ticket (null before: a creation, every field set). */
+export function ticketChanges(before: Partial<Ticket> | null, after: Partial<Ticket> | null): TicketHistoryEntry['changes'] {
+  return TRACKED_FIELDS.flatMap((field) => {
+    const [from, to] = [shown(field, before?.[field]), shown(field, after?.[field])];
+    return from === to ? [] : [{ field, before: from, after: to }];
+  });
+}
+
+/** `cerca?q=`: the query, and how it is looked up (README, "Ticket search"). */
+export const ticketSearchQuerySchema = z.object({
+  q: z.string({ error: ticketMessages.query }).trim().min(2, ticketMessages.query).max(100, ticketMessages.query),
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+  cursor: z.string().max(4000).optional(),
+});
+export type TicketSearch = z.output<typeof ticketSearchQuerySchema>;
+
+export type TicketSearchKind = { kind: 'id'; id: string } | { kind: 'fiscalCode'; prefix: string } | { kind: 'text'; prefix: string };
+
+/**
+ * Which index answers a query: digits only → the ticket's number; letters with digits (no spaces) → a
+ * fiscal-code prefix; anything else → a prefix of the requester's surname or of the category, normalised.
+ */
+export function ticketSearchKind(q: string): TicketSearchKind {
+  const compact = q.replace(/\s+/g, '');
+  if (/^\d+$/.test(compact)) return { kind: 'id', id: String(Number(compact)) };
+  if (/^[A-Za-z0-9]+$/.test(compact) && /\d/.test(compact)) return { kind: 'fiscalCode', prefix: compact.toUpperCase() };
+  return { kind: 'text', prefix: searchKey(q) };
+}
+
+/** The normalised form stored in the search keys: lower case, no accents, letters and digits only. */
+export const searchKey = (text: string | null | undefined) => normaliseSearchText(text);
+
+/**
+ * Rate limit of the support form, per citizen: at most 5 messages in a clock hour and 20 in a day (UTC).
+ * Each window is a counter item, incremented only while under its maximum (a conditional write).
+ */
+export const SUPPORT_RATE_LIMITS = [
+  { window: 'day', max: 20, message: ticketMessages.tooManyPerDay, key: (now: Date) => now.toISOString().slice(0, 10) },
+  { window: 'hour', max: 5, message: ticketMessages.tooManyPerHour, key: (now: Date) => now.toISOString().slice(0, 13) },
+] as const;

@@ -1,0 +1,185 @@
+import { Button, Card, Flex, Heading, SelectField, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
+import { isTicketReadOnly, newTicketSchema, ticketMessages, ticketStateLabel, ticketUpdateSchema, type Ticket } from '@domain/tickets';
+import { fieldErrors } from '@domain/validation';
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { ButtonLink } from '@/components/button-link';
+import { CursorPagination } from '@/components/cursor-pagination';
+import { ErrorState } from '@/components/error-state';
+import { readOnlyFieldProps, useFocusFirstInvalid } from '@/components/form-fields';
+import { LoadingState } from '@/components/loading-state';
+import { PageAlert } from '@/components/page-alert';
+import { paths } from '@/config/paths';
+import { ApiError } from '@/lib/api';
+import { useTicket } from '../api/get-ticket';
+import { useTicketHistory } from '../api/get-ticket-history';
+import { createTicket, updateTicket } from '../api/save-ticket';
+import { fieldLabel, formatDateTime } from '../utils/format';
+import { TICKET_DETAIL_PATH } from './tickets-table';
+
+type Field = 'stato' | 'categoria' | 'dettagli' | 'assegnatoA';
+type Values = Record<Field, string>;
+
+/**
+ * /lista_utenti/dati_utente/ticket/dettaglio: ?id= shows and edits a ticket (state 0–3, assignee, category,
+ * details; read-only once Risolto or Chiuso) with its history; ?userId= creates one (no state choice).
+ */
+export function TicketPage() {
+  const [params] = useSearchParams();
+  const id = params.get('id');
+  const userId = params.get('userId');
+  const ticket = useTicket(id);
+  if (!id) {
+    return userId ? <TicketForm userId={userId} /> : <ErrorState message={ticketMessages.notFound} />;
+  }
+  if (ticket.error) return <ErrorState message={ticket.error.message} />;
+  if (!ticket.data) return <LoadingState />;
+  return <TicketForm key={ticket.data.ultimoAggiornamento} ticket={ticket.data} onSaved={ticket.reload} />;
+}
+
+function TicketForm({ ticket, userId, onSaved }: { ticket?: Ticket; userId?: string; onSaved?: () => void }) {
+  const navigate = useNavigate();
+  const readOnly = !!ticket && isTicketReadOnly(ticket.stato);
+  const [values, setValues] = useState<Values>({
+    stato: String(ticket?.stato ?? 0),
+    categoria: ticket?.categoria ?? '',
+    dettagli: ticket?.dettagli ?? '',
+    assegnatoA: ticket?.assegnatoA ?? '',
+  });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [alert, setAlert] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
+  const owner = ticket?.userId ?? userId!;
+  const set = (field: Field, value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setAlert(null);
+    const common = { categoria: values.categoria, dettagli: values.dettagli, assegnatoA: values.assegnatoA };
+    const parsed = ticket ? ticketUpdateSchema.safeParse({ ...common, stato: Number(values.stato) }) : newTicketSchema.safeParse({ ...common, userId: owner });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      focusFirstInvalid();
+      return;
+    }
+    setBusy(true);
+    try {
+      if (ticket) {
+        await updateTicket(ticket.id, parsed.data as Parameters<typeof updateTicket>[1]);
+        setSaved('Il ticket è stato aggiornato.');
+        onSaved?.();
+      } else {
+        const created = await createTicket(parsed.data as Parameters<typeof createTicket>[0]);
+        navigate(`${TICKET_DETAIL_PATH}?id=${encodeURIComponent(created.id)}`);
+      }
+    } catch (error) {
+      const apiError = error instanceof ApiError ? error : new ApiError(0, 'Oops qualcosa è andato storto. Riprova più tardi!');
+      if (Object.keys(apiError.fieldErrors).length) setErrors(apiError.fieldErrors);
+      else setAlert(apiError.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const fieldProps = (field: Field) => ({ name: field, ...readOnlyFieldProps(readOnly), hasError: !!errors[field], errorMessage: errors[field] });
+  return (
+    <Flex direction="column" gap="large">
+      <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="small">
+        <Heading level={1}>{ticket ? `Ticket ${ticket.id}` : 'Nuovo ticket'}</Heading>
+        <Flex gap="small" wrap="wrap">
+          <ButtonLink to={paths.tickets}>Lista ticket</ButtonLink>
+          <ButtonLink to={`/lista_utenti/dati_utente/ticket?userId=${encodeURIComponent(owner)}`}>Ticket dell’utente</ButtonLink>
+        </Flex>
+      </Flex>
+      {ticket && (
+        <Card variation="outlined">
+          <dl className="ticket-summary">
+            <dt>Richiedente</dt>
+            <dd>
+              {ticket.richiedente}
+              {ticket.fiscalCode ? ` (${ticket.fiscalCode})` : ''}
+            </dd>
+            <dt>E-mail</dt>
+            <dd>{ticket.emailUser ?? '—'}</dd>
+            <dt>Data apertura</dt>
+            <dd>{formatDateTime(ticket.dataApertura)}</dd>
+            <dt>Ultimo aggiornamento</dt>
+            <dd>{formatDateTime(ticket.ultimoAggiornamento)}</dd>
+            <dt>Stato</dt>
+            <dd>
+              <strong>{ticketStateLabel(ticket.stato)}</strong>
+            </dd>
+          </dl>
+        </Card>
+      )}
+      {readOnly && <PageAlert variation="info" message="Il ticket è risolto o chiuso: è in sola lettura." autoHideMs={null} isDismissible={false} />}
+      <PageAlert message={alert} autoHideMs={null} onDismiss={() => setAlert(null)} />
+      <PageAlert variation="success" message={saved} onDismiss={() => setSaved(null)} />
+      <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate aria-label={ticket ? `Modifica ticket ${ticket.id}` : 'Nuovo ticket'}>
+        <Flex direction="column" gap="medium">
+          {ticket && (
+            <SelectField {...fieldProps('stato')} label="Stato" isDisabled={readOnly} value={values.stato} onChange={(e) => set('stato', e.target.value)}>
+              {[0, 1, 2, 3].map((s) => (
+                <option key={s} value={String(s)}>
+                  {ticketStateLabel(s)}
+                </option>
+              ))}
+            </SelectField>
+          )}
+          <TextField {...fieldProps('assegnatoA')} label="Assegnato a" value={values.assegnatoA} onChange={(e) => set('assegnatoA', e.target.value)} />
+          <TextField {...fieldProps('categoria')} label="Categoria" isRequired value={values.categoria} onChange={(e) => set('categoria', e.target.value)} />
+          <TextAreaField {...fieldProps('dettagli')} label="Dettagli" isRequired rows={6} value={values.dettagli} onChange={(e) => set('dettagli', e.target.value)} />
+          {!readOnly && (
+            <Flex>
+              <Button type="submit" variation="primary" isLoading={busy} loadingText="Salvataggio…">
+                {ticket ? 'Salva' : 'Crea ticket'}
+              </Button>
+            </Flex>
+          )}
+        </Flex>
+      </form>
+      {ticket && <TicketHistory ticket={ticket} />}
+    </Flex>
+  );
+}
+
+function TicketHistory({ ticket }: { ticket: Ticket }) {
+  const history = useTicketHistory(ticket.id, ticket.ultimoAggiornamento);
+  return (
+    <Card variation="outlined">
+      <Heading level={2} marginBottom="small">
+        Storico
+      </Heading>
+      {history.error ? (
+        <ErrorState message={history.error.message} />
+      ) : !history.isLoaded ? (
+        <LoadingState />
+      ) : (
+        <ol className="ticket-history">
+          {history.items.map((entry, index) => (
+            <li key={`${entry.at}-${index}`}>
+              <Text>
+                <strong>{formatDateTime(entry.at)}</strong> — {entry.who}: {entry.action === 'create' ? 'ha aperto il ticket' : 'ha modificato il ticket'}
+              </Text>
+              {entry.action !== 'create' && entry.changes.length > 0 && (
+                <ul>
+                  {entry.changes.map((change) => (
+                    <li key={change.field}>
+                      {fieldLabel[change.field] ?? change.field}: {change.before ?? '—'} → {change.after ?? '—'}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+      <CursorPagination {...history.pagination} label="Paginazione dello storico" />
+    </Card>
+  );
+}
