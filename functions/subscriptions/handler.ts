@@ -24,10 +24,24 @@ const subscriptions = makeSubscriptionUseCases({
   ids: randomUUID,
 });
 
+const notYet = async () => {
+  throw new Error('not implemented yet');
+};
+
 export const handler = resourceHandler(subscriptionRoutes, {
   subscribe: ({ params, body, actor }) => subscriptions.subscribe(params.id, body, actor!),
   getMySubscription: ({ params, actor }) => subscriptions.getMySubscription(params.id, actor!),
   listMySubscriptions: ({ query, actor }) => subscriptions.listMySubscriptions(query, actor!),
   listUserSubscriptions: ({ params, query }) => subscriptions.listUserSubscriptions(params.id, query),
   getSubscription: ({ params, actor }) => subscriptions.getSubscription(params.id, actor!),
+  // Enrolment management (issue 7): contract first, implementation follows.
+  listEnrolments: notYet,
+  enrolUser: notYet,
+  updateEnrolment: notYet,
+  rankEnrolment: notYet,
+  unenrol: notYet,
+  resetHours: notYet,
+  exportEnrolments: notYet,
+  enrolmentTemplate: notYet,
+  importEnrolments: notYet,
 });
