@@ -32,7 +32,8 @@ export const decimalComma = (value: number | null | undefined): string =>
 export function enrolmentCsv(rows: (string | number | null)[][]): string {
   const data = rows.map((row) => row.map((cell) => (cell === null ? '' : String(cell))));
   const body = Papa.unparse({ fields: [...ENROLMENT_CSV_COLUMNS], data }, { delimiter: ';', newline: '\r\n', quotes: false, escapeFormulae: /^[=+@\t\r]|^-(?!\d)/ });
-  return `${BOM}${body}\r\n`;
+  // With no rows unparse already ends the header line.
+  return `${BOM}${body.endsWith('\r\n') ? body : `${body}\r\n`}`;
 }
 
 /** A file name a Windows or macOS file system accepts, from a call's name. */

@@ -66,6 +66,16 @@ const expected: Record<string, Row> = {
   // The record is Maria Rossi's ('citizen'): any other citizen is told it is not there.
   'GET /api/subscriptions/{id}': { ...citizensOnly(200), newCitizen: 404 },
   'GET /api/users/{id}/subscriptions': { anonymous: 401, citizen: 403, newCitizen: 403, operator: 200, delegate: 200, entityOperator: 200 },
+  // Enrolment management (issue 7): operators run it, delegates read the table and the export.
+  'GET /api/calls/{id}/enrolments': readers(200),
+  'POST /api/calls/{id}/enrolments': operatorsOnly(201),
+  'PUT /api/enrolments/{id}/state': operatorsOnly(200),
+  'PUT /api/enrolments/{id}/ranking': operatorsOnly(200),
+  'DELETE /api/enrolments/{id}': operatorsOnly(204),
+  'POST /api/calls/{id}/enrolments/reset-hours': operatorsOnly(200),
+  'GET /api/calls/{id}/enrolments/csv': readers(200),
+  'GET /api/enrolments/template': operatorsOnly(200),
+  'POST /api/calls/{id}/enrolments/import': operatorsOnly(200),
 };
 
 const validBody: Record<string, unknown> = {
@@ -97,7 +107,27 @@ const bodies: Record<string, (persona: Persona) => Promise<unknown>> = {
   'PUT /api/profile': async () => profileBody,
   'PUT /api/users/{id}/status': async () => ({ suspended: true }),
   'PUT /api/isee/{id}/decision': async () => ({ state: 1, value: 1000 }),
+  'POST /api/calls/{id}/enrolments': async () => ({ userId: enrolmentUserId }),
+  'PUT /api/enrolments/{id}/state': async () => ({ state: 3 }),
+  'PUT /api/enrolments/{id}/ranking': async () => ({ rankingScore: 1 }),
+  'POST /api/calls/{id}/enrolments/import': async () => ({
+    fileContentBase64: Buffer.from('codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee\r\n').toString('base64'),
+    contentType: 'text/csv', updateIsees: false, removeOldSubscriptions: false, apply: false,
+  }),
 };
+
+/** The user the enrol route enrols (made by its setup). */
+let enrolmentUserId = '';
+
+/** An open call with a user enrolled by the operator (approved with hours when asked): its subscription id. */
+async function enrolment(operator: Client, approve = false) {
+  const { call } = await openCall(operator);
+  const user = (await operator.post('/api/users', validBody.users)).json;
+  const created = await operator.post(`/api/calls/${call.id}/enrolments`, { userId: user.id });
+  expect(created.status).toBe(201);
+  if (approve) expect((await operator.put(`/api/enrolments/${created.json.id}/state`, { state: 2, weeklyHour: 3 })).status).toBe(200);
+  return { callId: call.id as string, id: created.json.id as string };
+}
 
 /** An ISEE for Maria Rossi ('citizen'); with a document it waits for review (LOADED). */
 async function matrixIsee(operator: Client, withDocument: boolean) {
@@ -136,6 +166,18 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   'POST /api/users/{id}/isee': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/isee`,
   'GET /api/users/{id}/subscriptions': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/subscriptions`,
   'PUT /api/users/{id}/status': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/status`,
+  'GET /api/calls/{id}/enrolments': async (operator) => `/api/calls/${(await enrolment(operator)).callId}/enrolments`,
+  'POST /api/calls/{id}/enrolments': async (operator) => {
+    const { call } = await openCall(operator);
+    enrolmentUserId = (await operator.post('/api/users', validBody.users)).json.id;
+    return `/api/calls/${call.id}/enrolments`;
+  },
+  'PUT /api/enrolments/{id}/state': async (operator) => `/api/enrolments/${(await enrolment(operator)).id}/state`,
+  'PUT /api/enrolments/{id}/ranking': async (operator) => `/api/enrolments/${(await enrolment(operator)).id}/ranking`,
+  'DELETE /api/enrolments/{id}': async (operator) => `/api/enrolments/${(await enrolment(operator, true)).id}`,
+  'POST /api/calls/{id}/enrolments/reset-hours': async (operator) => `/api/calls/${(await enrolment(operator, true)).callId}/enrolments/reset-hours`,
+  'GET /api/calls/{id}/enrolments/csv': async (operator) => `/api/calls/${(await enrolment(operator)).callId}/enrolments/csv`,
+  'POST /api/calls/{id}/enrolments/import': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/enrolments/import`,
   'GET /api/subscriptions/{id}': async (operator) => {
     await citizensEligible(operator);
     const { call } = await openCall(operator);

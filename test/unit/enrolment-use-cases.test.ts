@@ -105,7 +105,7 @@ describe('the operator runs a call’s subscriptions', () => {
     await app.enrolments.rankEnrolment(`${callId}.${anna}`, { rankingScore: 7 }, actors.operator);
     await app.enrolments.rankEnrolment(`${callId}.${luca}`, { rankingScore: 2 }, actors.operator);
     await app.enrolments.updateEnrolment(`${callId}.${luca}`, { state: 2, weeklyHour: 1 }, actors.operator);
-    const list = (query: object) => app.enrolments.listEnrolments(callId, { sort: 'ranking', limit: 10, confirmed: false, ...query });
+    const list = (query: object) => app.enrolments.listEnrolments(callId, { sort: 'ranking', limit: 10, confirmed: false, iseeAbove: undefined, ...query });
     const names = async (query: object) => (await list(query)).items.map((row) => row.lastName);
     expect((await names({})).slice(0, 2)).toEqual(['Ferrari', 'Bruno']);
     expect((await names({ sort: '-ranking' })).slice(0, 2)).toEqual(['Bruno', 'Ferrari']);
@@ -124,7 +124,7 @@ describe('the operator runs a call’s subscriptions', () => {
     const added = await app.enrolments.enrolUser(callId, { userId: anna }, actors.operator);
     expect(added.isee).toBeNull();
     await validatedIsee(anna, 15000);
-    const [row] = (await app.enrolments.listEnrolments(callId, { sort: 'ranking', limit: 10, confirmed: false })).items;
+    const [row] = (await app.enrolments.listEnrolments(callId, { sort: 'ranking', limit: 10, confirmed: false, iseeAbove: undefined })).items;
     expect(row.isee).toEqual({ valueCents: 1_500_000, year, state: 'VALIDATED' });
   });
 
