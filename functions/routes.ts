@@ -1,5 +1,7 @@
 import { bandRoutes } from './bands/routes.ts';
 import { callRoutes } from './calls/routes.ts';
+import { enrolmentCsvRoutes } from './enrolment-csv/routes.ts';
+import { enrolmentRoutes } from './enrolments/routes.ts';
 import { iseeRoutes } from './isee/routes.ts';
 import { profileRoutes } from './profile/routes.ts';
 import { publicRoutes } from './public/routes.ts';
@@ -16,7 +18,7 @@ export { routeKey, type Access, type RouteDef } from './http/route.ts';
  * all that resource's Lambda bundles). The CDK stack (routes and Lambdas), the local API server, the
  * authorization check and the OpenAPI document are all derived from this table.
  */
-export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'users', 'isee'] as const;
+export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'users', 'isee', 'enrolments', 'enrolment-csv'] as const;
 export type Resource = (typeof resources)[number];
 
 export const routes = [
@@ -28,6 +30,8 @@ export const routes = [
   ...uploadRoutes,
   ...callRoutes,
   ...subscriptionRoutes,
+  ...enrolmentRoutes,
+  ...enrolmentCsvRoutes,
   ...publicRoutes,
 ] as const satisfies readonly RouteDef[];
 

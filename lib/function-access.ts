@@ -25,4 +25,7 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   isee: { table: 'RW', documents: 'RW' },
   calls: { table: 'RW', documents: 'RW' },
   subscriptions: { table: 'RW', documents: 'RW' },
+  // Unenrolling (and the import's removals) delete the request's files.
+  enrolments: { table: 'RW', documents: 'RW' },
+  'enrolment-csv': { table: 'RW', documents: 'RW' },
 };

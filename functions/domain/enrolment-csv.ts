@@ -1,10 +1,11 @@
 import Papa from 'papaparse';
 import { ValidationError } from './errors.ts';
 import { isValidFiscalCode } from './fiscal-code.ts';
-import { fill, messages } from './messages.ts';
+import { fill } from './messages.ts';
 import { formatEuro, hasAtMostTwoDecimals } from './money.ts';
 import {
   ENROLMENT_CSV_COLUMNS,
+  enrolmentMessages,
   ENROLMENT_CSV_CONTENT_TYPES,
   MAX_IMPORT_ROWS,
   MAX_RANKING_SCORE,
@@ -117,8 +118,8 @@ export function parseEnrolmentCsv(text: string, now: Date): ParsedCsv {
       records.push({ cells: result.data, line });
     },
   });
-  if (failure === 'tooMany') throw new ValidationError(fill(messages.enrolment.tooManyRows, { max: MAX_IMPORT_ROWS }));
-  if (failure) throw new ValidationError(fill(messages.enrolment.notCsv, { reason: failure }));
+  if (failure === 'tooMany') throw new ValidationError(fill(enrolmentMessages.tooManyRows, { max: MAX_IMPORT_ROWS }));
+  if (failure) throw new ValidationError(fill(enrolmentMessages.notCsv, { reason: failure }));
 
   const nonBlank = records.filter((record) => record.cells.some((cell) => cell.trim() !== ''));
   const header = nonBlank.shift();
@@ -128,7 +129,7 @@ export function parseEnrolmentCsv(text: string, now: Date): ParsedCsv {
     if (index >= 0) columnIndex.set(column, index);
   }
   if (!columnIndex.has('codiceFiscale')) {
-    throw new ValidationError(fill(messages.enrolment.missingColumns, { columns: 'codiceFiscale' }));
+    throw new ValidationError(fill(enrolmentMessages.missingColumns, { columns: 'codiceFiscale' }));
   }
   const cell = (cells: string[], column: Column) => {
     const index = columnIndex.get(column);
@@ -146,13 +147,13 @@ export function parseEnrolmentCsv(text: string, now: Date): ParsedCsv {
     const reject = (template: string, value: string, extra: Record<string, string | number> = {}) =>
       rejected.push({ line, fiscalCode: isValidFiscalCode(fiscalCode) ? fiscalCode : raw || null, reason: fill(template, { line, value, ...extra }) });
     if (!isValidFiscalCode(fiscalCode)) {
-      reject(messages.enrolment.rowFiscalCode, raw);
+      reject(enrolmentMessages.rowFiscalCode, raw);
       continue;
     }
     named.add(fiscalCode);
     const first = firstLineOf.get(fiscalCode);
     if (first !== undefined) {
-      reject(messages.enrolment.rowDuplicate, fiscalCode, { first });
+      reject(enrolmentMessages.rowDuplicate, fiscalCode, { first });
       continue;
     }
     firstLineOf.set(fiscalCode, line);
@@ -160,29 +161,29 @@ export function parseEnrolmentCsv(text: string, now: Date): ParsedCsv {
     const scoreText = cell(cells, 'punteggio');
     const rankingScore = scoreText === '' ? null : /^[+-]?\d+$/.test(scoreText) ? Number(scoreText) : Number.NaN;
     if (Number.isNaN(rankingScore) || (rankingScore !== null && Math.abs(rankingScore) > MAX_RANKING_SCORE)) {
-      reject(messages.enrolment.rowScore, scoreText);
+      reject(enrolmentMessages.rowScore, scoreText);
       continue;
     }
     const hoursText = cell(cells, 'oreSettimanali');
     const weeklyHour = hoursText === '' ? null : /^\d+([.,]\d+)?$/.test(hoursText) ? Number(hoursText.replace(',', '.')) : Number.NaN;
     if (Number.isNaN(weeklyHour) || (weeklyHour !== null && (weeklyHour <= 0 || weeklyHour > MAX_WEEKLY_HOURS || !hasAtMostTwoDecimals(weeklyHour)))) {
-      reject(messages.enrolment.rowHours, hoursText);
+      reject(enrolmentMessages.rowHours, hoursText);
       continue;
     }
     const valueText = cell(cells, 'valoreIsee');
     const iseeValueCents = valueText === '' ? null : parseEuroToCents(valueText);
     if (Number.isNaN(iseeValueCents)) {
-      reject(messages.enrolment.rowIseeValue, valueText);
+      reject(enrolmentMessages.rowIseeValue, valueText);
       continue;
     }
     const yearText = cell(cells, 'annoIsee');
     const iseeYear = yearText === '' ? null : /^\d{4}$/.test(yearText) && Number(yearText) >= 1900 && Number(yearText) <= currentYear + 1 ? Number(yearText) : Number.NaN;
     if (Number.isNaN(iseeYear)) {
-      reject(messages.enrolment.rowIseeYear, yearText);
+      reject(enrolmentMessages.rowIseeYear, yearText);
       continue;
     }
     if ((iseeValueCents === null) !== (iseeYear === null)) {
-      reject(messages.enrolment.rowIseeIncomplete, '');
+      reject(enrolmentMessages.rowIseeIncomplete, '');
       continue;
     }
     rows.push({ line, fiscalCode, lastName: cell(cells, 'cognome'), firstName: cell(cells, 'nome'), rankingScore, weeklyHour, iseeValueCents, iseeYear });
@@ -246,7 +247,7 @@ export function planImport(
   for (const row of parsed.rows) {
     const user = usersByFiscalCode.get(row.fiscalCode);
     if (!user) {
-      rejected.push({ line: row.line, fiscalCode: row.fiscalCode, reason: fill(messages.enrolment.rowUnknownCitizen, { line: row.line, value: row.fiscalCode }) });
+      rejected.push({ line: row.line, fiscalCode: row.fiscalCode, reason: fill(enrolmentMessages.rowUnknownCitizen, { line: row.line, value: row.fiscalCode }) });
       continue;
     }
     inFile.add(user.id);

@@ -1,7 +1,41 @@
 import * as z from 'zod';
+export { romeMonth, subscriptionFee } from './enrolment-fee.ts';
 import { subscriptionStates } from './subscriptions.ts';
 import { hasAtMostTwoDecimals, parseItalianAmount, toCents } from './money.ts';
-import { messages } from './messages.ts';
+
+/**
+ * The enrolment messages, kept with their rules (as userMessages and iseeMessages are): every other
+ * function's bundle carries messages.ts, and none of them needs these.
+ */
+export const enrolmentMessages = {
+  required: 'Il campo non può essere vuoto!',
+    changed: 'L’iscrizione è stata modificata da un altro operatore: ricarica la pagina e riprova.',
+    alreadyEnrolled: 'L’utente è già iscritto a questo bando.',
+    archivedCall: 'Il bando è archiviato: non è possibile modificarne le iscrizioni.',
+    userNotFound: 'L’utente selezionato non è presente.',
+    onlyValidatedDelete: 'Si può cancellare solo un’iscrizione approvata.',
+    iseeAbove: 'Inserisci un valore ISEE valido, ad esempio 10.000,50.',
+    confirmed: 'Il filtro “confermati” deve valere true o false.',
+    sort: 'Ordinamento non valido: usa ranking, -ranking, isee o -isee.',
+    pageSize: 'Il numero di righe per pagina deve essere 10, 25 o 50.',
+    stateCode: 'Il codice di stato deve essere 0, 2, 3 o 4.',
+    weeklyHour: 'Inserisci un numero di ore (o corse) maggiore di zero e fino a 168, con al massimo due decimali.',
+    rankingScore: 'Il punteggio deve essere un numero intero.',
+    noFile: 'Nessun file caricato',
+    unsupportedFile: 'Carica un file con un formato supportato',
+    fileTooLarge: 'Il file è troppo grande: al massimo 10.000 righe.',
+    notCsv: 'Il file non è un CSV leggibile: {reason}',
+    missingColumns: 'Nel file mancano le colonne: {columns}.',
+    tooManyRows: 'Il file ha troppe righe: al massimo {max}.',
+    rowFiscalCode: 'Riga {line}: il codice fiscale “{value}” non è valido.',
+    rowUnknownCitizen: 'Riga {line}: il codice fiscale {value} non appartiene a un cittadino registrato: crea prima l’utente.',
+    rowDuplicate: 'Riga {line}: il codice fiscale {value} compare già alla riga {first}.',
+    rowScore: 'Riga {line}: il punteggio “{value}” non è un numero intero.',
+    rowHours: 'Riga {line}: le ore settimanali “{value}” non sono un numero valido (maggiore di zero, fino a 168, al massimo due decimali).',
+    rowIseeValue: 'Riga {line}: il valore ISEE “{value}” non è un importo valido.',
+    rowIseeYear: 'Riga {line}: l’anno ISEE “{value}” non è valido.',
+    rowIseeIncomplete: 'Riga {line}: per l’ISEE servono sia il valore sia l’anno.',
+} as const;
 
 /**
  * Enrolment management (issue 7): the operator's side of a call's subscriptions. Shared by the API
@@ -68,19 +102,19 @@ export const enrolmentListQuerySchema = z.object({
         if (text === undefined) return undefined;
         const cents = parseEuroToCents(text);
         if (Number.isNaN(cents)) {
-          ctx.addIssue({ code: 'custom', message: messages.enrolment.iseeAbove });
+          ctx.addIssue({ code: 'custom', message: enrolmentMessages.iseeAbove });
           return z.NEVER;
         }
         return cents;
       }),
   ),
-  confirmed: z.preprocess(emptyToUndefined, z.enum(['true', 'false'], { error: messages.enrolment.confirmed }).optional()).transform((v) => v === 'true'),
-  sort: z.preprocess(emptyToUndefined, z.enum(enrolmentSorts, { error: messages.enrolment.sort }).default('ranking')),
+  confirmed: z.preprocess(emptyToUndefined, z.enum(['true', 'false'], { error: enrolmentMessages.confirmed }).optional()).transform((v) => v === 'true'),
+  sort: z.preprocess(emptyToUndefined, z.enum(enrolmentSorts, { error: enrolmentMessages.sort }).default('ranking')),
   limit: z.preprocess(
     emptyToUndefined,
     z.coerce
-      .number({ error: messages.enrolment.pageSize })
-      .refine((n) => (ENROLMENT_PAGE_SIZES as readonly number[]).includes(n), messages.enrolment.pageSize)
+      .number({ error: enrolmentMessages.pageSize })
+      .refine((n) => (ENROLMENT_PAGE_SIZES as readonly number[]).includes(n), enrolmentMessages.pageSize)
       .default(ENROLMENT_DEFAULT_PAGE_SIZE),
   ),
   cursor: z.string().max(2000).optional(),
@@ -115,17 +149,17 @@ export type EnrolmentRow = z.output<typeof enrolmentRowSchema>;
 export const enrolmentPageSchema = z.object({ items: z.array(enrolmentRowSchema), nextCursor: z.string().nullable(), total: z.number().int() });
 export type EnrolmentPage = z.output<typeof enrolmentPageSchema>;
 
-export const enrolUserSchema = z.object({ userId: z.string({ error: messages.required }).trim().min(1, messages.required).max(64) });
+export const enrolUserSchema = z.object({ userId: z.string({ error: enrolmentMessages.required }).trim().min(1, enrolmentMessages.required).max(64) });
 export type EnrolUserInput = z.output<typeof enrolUserSchema>;
 
 /** Weekly hours (or rides): > 0, ≤ 168, at most two decimals; "12,5" is accepted as 12.5. */
 export const weeklyHourSchema = z.preprocess(
   (value) => (value === '' || value === null || value === undefined ? undefined : parseDecimal(value)),
   z
-    .number({ error: messages.required })
-    .refine((n) => !Number.isNaN(n), messages.enrolment.weeklyHour)
-    .refine((n) => n > 0 && n <= MAX_WEEKLY_HOURS, messages.enrolment.weeklyHour)
-    .refine(hasAtMostTwoDecimals, messages.enrolment.weeklyHour),
+    .number({ error: enrolmentMessages.required })
+    .refine((n) => !Number.isNaN(n), enrolmentMessages.weeklyHour)
+    .refine((n) => n > 0 && n <= MAX_WEEKLY_HOURS, enrolmentMessages.weeklyHour)
+    .refine(hasAtMostTwoDecimals, enrolmentMessages.weeklyHour),
 );
 
 const dataUpdateSchema = z.string().max(40).optional();
@@ -134,7 +168,7 @@ const dataUpdateSchema = z.string().max(40).optional();
 export const enrolmentStateCodes = [0, 2, 3, 4] as const;
 
 export const updateEnrolmentSchema = z.object({
-  state: z.union([z.literal(0), z.literal(2), z.literal(3), z.literal(4)], { error: messages.enrolment.stateCode }),
+  state: z.union([z.literal(0), z.literal(2), z.literal(3), z.literal(4)], { error: enrolmentMessages.stateCode }),
   weeklyHour: weeklyHourSchema.optional(),
   dataUpdate: dataUpdateSchema,
 });
@@ -148,8 +182,8 @@ export const rankingScoreSchema = z.preprocess(
     return value;
   },
   z
-    .number({ error: (issue) => (issue.input === undefined ? messages.required : messages.enrolment.rankingScore) })
-    .refine((n) => Number.isInteger(n) && Math.abs(n) <= MAX_RANKING_SCORE, messages.enrolment.rankingScore),
+    .number({ error: (issue) => (issue.input === undefined ? enrolmentMessages.required : enrolmentMessages.rankingScore) })
+    .refine((n) => Number.isInteger(n) && Math.abs(n) <= MAX_RANKING_SCORE, enrolmentMessages.rankingScore),
 );
 
 export const rankEnrolmentSchema = z.object({ rankingScore: rankingScoreSchema, dataUpdate: dataUpdateSchema });
@@ -162,8 +196,8 @@ export const csvFileSchema = z.object({ fileName: z.string(), content: z.string(
 export type CsvFile = z.output<typeof csvFileSchema>;
 
 export const importEnrolmentsSchema = z.object({
-  fileContentBase64: z.string({ error: messages.enrolment.noFile }).max(MAX_IMPORT_BODY_BYTES, messages.enrolment.fileTooLarge),
-  contentType: z.string({ error: messages.enrolment.unsupportedFile }).max(200),
+  fileContentBase64: z.string({ error: enrolmentMessages.noFile }).max(MAX_IMPORT_BODY_BYTES, enrolmentMessages.fileTooLarge),
+  contentType: z.string({ error: enrolmentMessages.unsupportedFile }).max(200),
   updateIsees: z.boolean().default(false),
   removeOldSubscriptions: z.boolean().default(false),
   apply: z.boolean().default(false),
@@ -192,3 +226,4 @@ export const importPreviewSchema = z.object({
   applied: z.boolean(),
 });
 export type ImportPreview = z.output<typeof importPreviewSchema>;
+

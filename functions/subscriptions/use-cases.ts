@@ -20,7 +20,7 @@ import type { CallRecord } from '../calls/repository.ts';
 import type { EnsureCitizen } from '../users/use-cases.ts';
 import type { SubscriptionRecord } from './repository.ts';
 import type { FeeBand } from '../domain/fee.ts';
-import { subscriptionFee } from './enrolment-use-cases.ts';
+import { subscriptionFee } from '../domain/enrolment-fee.ts';
 
 type ListQuery = { state?: SubscriptionState; limit?: number; cursor?: string };
 

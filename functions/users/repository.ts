@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import {
   normaliseEmail,
   normalisePhone,
@@ -103,40 +103,6 @@ export async function getUser(id: string): Promise<User | null> {
 export async function findUserIdByFiscalCode(fiscalCode: string): Promise<string | null> {
   const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.userByFiscalCode(fiscalCode) }));
   return (Item?.userId as string | undefined) ?? null;
-}
-
-/** Reads items by key, 100 per BatchGet, a few batches at a time, retrying what DynamoDB leaves unprocessed. */
-async function batchGet(keyList: Record<string, string>[]): Promise<Record<string, any>[]> {
-  const found: Record<string, any>[] = [];
-  const batches: Record<string, string>[][] = [];
-  for (let i = 0; i < keyList.length; i += 100) batches.push(keyList.slice(i, i + 100));
-  const worker = async () => {
-    for (let batch = batches.shift(); batch; batch = batches.shift()) {
-      let pending: Record<string, any>[] | undefined = batch;
-      for (let attempt = 0; pending?.length && attempt < 8; attempt++) {
-        const result = await documentClient.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }));
-        found.push(...(result.Responses?.[tableName] ?? []));
-        pending = result.UnprocessedKeys?.[tableName]?.Keys as Record<string, any>[] | undefined;
-        if (pending?.length) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 4 }, worker));
-  return found;
-}
-
-/** The users of many fiscal codes at once (the enrolment import): fiscal code → user; unknown codes are absent. */
-export async function getUsersByFiscalCodes(fiscalCodes: string[]): Promise<Map<string, StoredUser>> {
-  const codes = [...new Set(fiscalCodes.map((code) => code.toUpperCase()))];
-  const lookups = await batchGet(codes.map((code) => keys.userByFiscalCode(code)));
-  const users = await batchGet([...new Set(lookups.map((item) => item.userId as string))].map((id) => keys.user(id)));
-  const byId = new Map(users.map((user) => [user.id as string, user as StoredUser]));
-  const found = new Map<string, StoredUser>();
-  for (const lookup of lookups) {
-    const user = byId.get(lookup.userId);
-    if (user) found.set((lookup.pk as string).slice('USERCF#'.length), user);
-  }
-  return found;
 }
 
 /** Claims a fiscal code for a user id (the fiscal-code lookup item); false when another user has it. */

@@ -23,7 +23,8 @@ import { makeIseeUseCases, type IseeRepository } from '../../functions/isee/use-
 import { makeProfileUseCases } from '../../functions/profile/use-cases.ts';
 import { makeServiceUseCases, type ServiceRepository } from '../../functions/services/use-cases.ts';
 import type { EnrolmentIsee, SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
-import { makeEnrolmentUseCases, type EnrolmentRepository } from '../../functions/subscriptions/enrolment-use-cases.ts';
+import { makeEnrolmentUseCases, type EnrolmentRepository } from '../../functions/enrolments/use-cases.ts';
+import { makeEnrolmentCsvUseCases } from '../../functions/enrolment-csv/use-cases.ts';
 import { makeSubscriptionUseCases, type SubscriptionRepository } from '../../functions/subscriptions/use-cases.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
 import { makeEnsureCitizen, makeUserUseCases, type UserRepository } from '../../functions/users/use-cases.ts';
@@ -361,7 +362,8 @@ export function portal() {
     users: makeUserUseCases({ ...common, users: store.users, isees: store.isees, subscriptions: store.subscriptions }),
     profile: makeProfileUseCases({ users: store.users, ensureCitizen, clock }),
     isee,
-    enrolments: makeEnrolmentUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, users: store.users, isees: isee, files: store.files }),
+    enrolments: makeEnrolmentUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, users: store.users, files: store.files }),
+    enrolmentCsv: makeEnrolmentCsvUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, users: store.users, isees: isee, files: store.files }),
   };
 }
 

@@ -143,17 +143,17 @@ describe('CSV export, template and import', () => {
     await app.enrolments.enrolUser(callId, { userId: anna }, actors.operator);
     await app.enrolments.updateEnrolment(`${callId}.${anna}`, { state: 2, weeklyHour: 2.5 }, actors.operator);
     await app.enrolments.rankEnrolment(`${callId}.${anna}`, { rankingScore: 3 }, actors.operator);
-    const file = await app.enrolments.exportEnrolments(callId);
+    const file = await app.enrolmentCsv.exportEnrolments(callId);
     expect(file.fileName).toBe('Assistenza domiciliare 2026.csv');
     expect(file.content).toBe(`\uFEFF${HEADER}\r\n${CF.anna};Bruno;Anna;3;2,5;12000,5;${year}\r\n`);
-    const again = await app.enrolments.importEnrolments(callId, { ...csv([]), fileContentBase64: Buffer.from(file.content).toString('base64'), updateIsees: true, removeOldSubscriptions: true }, actors.operator);
+    const again = await app.enrolmentCsv.importEnrolments(callId, { ...csv([]), fileContentBase64: Buffer.from(file.content).toString('base64'), updateIsees: true, removeOldSubscriptions: true }, actors.operator);
     expect(again).toMatchObject({ add: [], update: [], remove: [], unchanged: 1, rejected: [] });
   });
 
   it('gives a template the import accepts as it is', async () => {
-    const template = await app.enrolments.enrolmentTemplate();
+    const template = await app.enrolmentCsv.enrolmentTemplate();
     expect(template.fileName).toMatch(/^Template_\d{4}-\d{2}-\d{2}\.csv$/);
-    const preview = await app.enrolments.importEnrolments(callId, { ...csv([]), fileContentBase64: Buffer.from(template.content).toString('base64') }, actors.operator);
+    const preview = await app.enrolmentCsv.importEnrolments(callId, { ...csv([]), fileContentBase64: Buffer.from(template.content).toString('base64') }, actors.operator);
     expect(preview).toMatchObject({ add: [], update: [], remove: [], unchanged: 0, rejected: [] });
   });
 
@@ -163,7 +163,7 @@ describe('CSV export, template and import', () => {
       ...csv([HEADER, `${CF.anna};Bruno;Anna;5;"3,5";"12.000,00";${year}`, `${CF.luca};Ferrari;Luca;8;;;`, '', `${CF.giulia};Colombo;Giulia;;;;`, 'XXX;Nessuno;Nessuno;;;;', `${CF.anna};Bruno;Anna;1;;;`]),
       updateIsees: true,
     };
-    const preview = await app.enrolments.importEnrolments(callId, input, actors.operator);
+    const preview = await app.enrolmentCsv.importEnrolments(callId, input, actors.operator);
     expect(preview.applied).toBe(false);
     expect(preview.add.map((r) => [r.fiscalCode, r.changes])).toEqual([[CF.anna, ['nuova iscrizione approvata, 3,5 ore', `nuovo ISEE 12.000,00\u00a0€ (${year})`, 'punteggio 5']]]);
     expect(preview.update.map((r) => [r.fiscalCode, r.changes])).toEqual([[CF.luca, ['punteggio — → 8']]]);
@@ -174,13 +174,13 @@ describe('CSV export, template and import', () => {
     expect(app.store.subscriptions.all.size).toBe(1);
     expect(app.store.isees.all.size).toBe(0);
 
-    const applied = await app.enrolments.importEnrolments(callId, { ...input, apply: true }, actors.operator);
+    const applied = await app.enrolmentCsv.importEnrolments(callId, { ...input, apply: true }, actors.operator);
     expect(applied).toEqual({ ...preview, applied: true });
     expect(app.store.subscriptions.all.get(`${callId}.${anna}`)).toMatchObject({ state: 'VALIDATED', weeklyHour: 3.5, rankingScore: 5, isee: { valueCents: 1_200_000, year, state: 'VALIDATED' } });
     expect(app.store.subscriptions.all.get(`${callId}.${luca}`)).toMatchObject({ state: 'ADDED', rankingScore: 8 });
     expect([...app.store.isees.all.values()].map((i) => [i.userId, i.valueCents, i.state])).toEqual([[anna, 1_200_000, 'VALIDATED']]);
 
-    const second = await app.enrolments.importEnrolments(callId, { ...input, apply: true }, actors.operator);
+    const second = await app.enrolmentCsv.importEnrolments(callId, { ...input, apply: true }, actors.operator);
     expect(second).toMatchObject({ add: [], update: [], remove: [], unchanged: 2 });
     expect(app.store.isees.all.size).toBe(1);
   });
@@ -188,16 +188,16 @@ describe('CSV export, template and import', () => {
   it('removes the subscriptions of citizens not in the file, when asked', async () => {
     for (const userId of [anna, luca]) await app.enrolments.enrolUser(callId, { userId }, actors.operator);
     const input = { ...csv([HEADER, `${CF.anna};;;;;;`]), removeOldSubscriptions: true };
-    expect((await app.enrolments.importEnrolments(callId, input, actors.operator)).remove.map((r) => r.fiscalCode)).toEqual([CF.luca]);
-    await app.enrolments.importEnrolments(callId, { ...input, apply: true }, actors.operator);
+    expect((await app.enrolmentCsv.importEnrolments(callId, input, actors.operator)).remove.map((r) => r.fiscalCode)).toEqual([CF.luca]);
+    await app.enrolmentCsv.importEnrolments(callId, { ...input, apply: true }, actors.operator);
     expect([...app.store.subscriptions.all.keys()]).toEqual([`${callId}.${anna}`]);
   });
 
   it('refuses a missing file, a type that is not CSV and a file without the fiscal-code column (400), writing nothing', async () => {
-    await expect(app.enrolments.importEnrolments(callId, { ...csv([]), fileContentBase64: '' }, actors.operator)).rejects.toMatchObject({ status: 400, message: 'Nessun file caricato' });
-    await expect(app.enrolments.importEnrolments(callId, { ...csv([HEADER]), contentType: 'application/pdf' }, actors.operator)).rejects.toMatchObject({ status: 400, message: 'Carica un file con un formato supportato' });
-    await expect(app.enrolments.importEnrolments(callId, csv(['nome;cognome', 'A;B']), actors.operator)).rejects.toMatchObject({ status: 400, message: 'Nel file mancano le colonne: codiceFiscale.' });
-    await expect(app.enrolments.importEnrolments('nope', csv([HEADER]), actors.operator)).rejects.toMatchObject({ status: 404 });
+    await expect(app.enrolmentCsv.importEnrolments(callId, { ...csv([]), fileContentBase64: '' }, actors.operator)).rejects.toMatchObject({ status: 400, message: 'Nessun file caricato' });
+    await expect(app.enrolmentCsv.importEnrolments(callId, { ...csv([HEADER]), contentType: 'application/pdf' }, actors.operator)).rejects.toMatchObject({ status: 400, message: 'Carica un file con un formato supportato' });
+    await expect(app.enrolmentCsv.importEnrolments(callId, csv(['nome;cognome', 'A;B']), actors.operator)).rejects.toMatchObject({ status: 400, message: 'Nel file mancano le colonne: codiceFiscale.' });
+    await expect(app.enrolmentCsv.importEnrolments('nope', csv([HEADER]), actors.operator)).rejects.toMatchObject({ status: 404 });
     expect(app.store.subscriptions.all.size).toBe(0);
   });
 });
