@@ -46,4 +46,5 @@ export async function seedDemoData(): Promise<void> {
   for (const service of demoServices) await services.createService(service);
   await (await import('./demo-calls.ts')).seedDemoCalls();
   await (await import('./demo-users.ts')).seedDemoUsers();
+  await (await import('./demo-enrolments.ts')).seedDemoEnrolments();
 }
