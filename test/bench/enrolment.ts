@@ -195,7 +195,7 @@ async function runSeed(seed: number) {
     console.log(line(header));
     console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
     for (const row of rows) console.log(line(row));
-    console.log(`${RUNS} requests per page through functions/enrolments/handler.ts on dynalite (Node ${process.version}).`);
+    console.log(`${RUNS} requests per page through functions/enrolments/handler.ts on dynalite (Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs).`);
 
     // A 5,000-row import of the same call: new scores for a tenth, new hours for another tenth, 25 unknown
     // citizens and 25 malformed codes, as an office's spreadsheet would have.
@@ -214,7 +214,11 @@ async function runSeed(seed: number) {
       const t0 = performance.now();
       const response = (await csvHandler(importEvent(apply), importContext)) as { statusCode: number; body: string };
       const elapsed = performance.now() - t0;
-      if (response.statusCode !== 200) throw new Error(`import: ${response.statusCode} ${response.body.slice(0, 300)}`);
+      if (response.statusCode !== 200) {
+        // Reported, not thrown: apply has no time bar in the brief, but more than API Gateway's 29 s is a finding.
+        console.log(`Import ${apply ? 'apply  ' : 'preview'}: ${response.statusCode} after ${(elapsed / 1000).toFixed(2)} s (the 29 s budget ran out).`);
+        continue;
+      }
       const preview = JSON.parse(response.body);
       console.log(
         `Import ${apply ? 'apply  ' : 'preview'} of ${people.length + 50} rows (${(body.fileContentBase64.length / 1024).toFixed(0)} KB base64): ${(elapsed / 1000).toFixed(2)} s, ${reads.capacity.toFixed(0)} RCU+WCU — add ${preview.add.length}, update ${preview.update.length}, remove ${preview.remove.length}, unchanged ${preview.unchanged}, rejected ${preview.rejected.length}.`,
