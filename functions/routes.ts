@@ -2,6 +2,8 @@ import { bandRoutes } from './bands/routes.ts';
 import { callRoutes } from './calls/routes.ts';
 import { flowRoutes } from './flows/routes.ts';
 import { configurationRoutes } from './configuration/routes.ts';
+import { enrolmentCsvRoutes } from './enrolment-csv/routes.ts';
+import { enrolmentRoutes } from './enrolments/routes.ts';
 import { iseeRoutes } from './isee/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
 import { profileRoutes } from './profile/routes.ts';
@@ -20,7 +22,7 @@ export { routeKey, type Access, type RouteDef } from './http/route.ts';
  * all that resource's Lambda bundles). The CDK stack (routes and Lambdas), the local API server, the
  * authorization check and the OpenAPI document are all derived from this table.
  */
-export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'users', 'isee', 'configuration', 'payments', 'flows', 'tickets'] as const;
+export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'enrolments', 'enrolment-csv', 'users', 'isee', 'configuration', 'payments', 'flows', 'tickets'] as const;
 export type Resource = (typeof resources)[number];
 
 export const routes = [
@@ -32,6 +34,8 @@ export const routes = [
   ...uploadRoutes,
   ...callRoutes,
   ...subscriptionRoutes,
+  ...enrolmentRoutes,
+  ...enrolmentCsvRoutes,
   ...publicRoutes,
   ...flowRoutes,
   ...configurationRoutes,

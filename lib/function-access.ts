@@ -31,6 +31,9 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   payments: { table: 'RW' },
   flows: { table: 'RW', exports: 'R' },
   tickets: { table: 'RW', mail: 'SEND' },
+  // Unenrolling (and the import's removals) delete the request's files.
+  enrolments: { table: 'RW', documents: 'RW' },
+  'enrolment-csv': { table: 'RW', documents: 'RW' },
 };
 
 /**

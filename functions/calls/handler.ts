@@ -5,7 +5,8 @@ import { systemClock } from '../adapters/ports.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as bandRepository from '../bands/repository.ts';
 import * as serviceRepository from '../services/repository.ts';
-import * as subscriptionRepository from '../subscriptions/repository.ts';
+// Only what it asks of the subscriptions: the rest of their repository (the enrolment table) stays out of this bundle.
+import { countSubscriptionsOfCall } from '../subscriptions/repository.ts';
 import * as callRepository from './repository.ts';
 import { makeCallUseCases } from './use-cases.ts';
 import { callRoutes } from './routes.ts';
@@ -14,7 +15,7 @@ const calls = makeCallUseCases({
   calls: callRepository,
   services: serviceRepository,
   bands: bandRepository,
-  subscriptions: subscriptionRepository,
+  subscriptions: { countSubscriptionsOfCall },
   files: s3FileStore,
   audit: dynamoAuditLog,
   clock: systemClock,

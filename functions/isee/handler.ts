@@ -6,6 +6,8 @@ import { resourceHandler } from '../http/handler.ts';
 import * as userRepository from '../users/repository.ts';
 import { ensureCitizen } from '../users/ensure-citizen.ts';
 import * as iseeRepository from './repository.ts';
+// Only the ISEE copy on the user's subscriptions: the rest of the subscriptions repository stays out of this bundle.
+import { syncUserIsee } from '../subscriptions/repository.ts';
 import { makeIseeUseCases } from './use-cases.ts';
 import { iseeRoutes } from './routes.ts';
 
@@ -18,6 +20,7 @@ export const isee = makeIseeUseCases({
   audit: dynamoAuditLog,
   clock: systemClock,
   ids: randomUUID,
+  subscriptions: { syncUserIsee },
 });
 
 export const handler = resourceHandler(iseeRoutes, {

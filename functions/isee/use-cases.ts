@@ -46,12 +46,18 @@ export interface IseeDeps {
   audit: AuditLog;
   clock: Clock;
   ids: IdGenerator;
+  /**
+   * The user's subscriptions carry a copy of their newest ISEE (the enrolment table filters, sorts and
+   * computes the fee on it): every change of the newest ISEE is copied there. Optional: without it the
+   * copies are not kept (test wiring that has no subscriptions).
+   */
+  subscriptions?: { syncUserIsee(userId: string, isee: { valueCents: number; year: number; state: string } | null, now: string): Promise<unknown> };
 }
 
 const lastIseeOf = (isee: StoredIsee | null): LastIsee | null =>
   isee ? { id: isee.id, valueCents: isee.valueCents, year: isee.year, state: isee.state, hasFile: !!isee.hasFile } : null;
 
-export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, clock, ids }: IseeDeps) {
+export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, clock, ids, subscriptions }: IseeDeps) {
   const requireUser = async (id: string) => (await users.getUserItem(id)) ?? Promise.reject(new NotFoundError(userMessages.notFound));
   const requireIsee = async (id: string) => (await isees.getIseeItem(id)) ?? Promise.reject(new NotFoundError(iseeMessages.notFound));
 
@@ -62,11 +68,13 @@ export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, cl
   async function refreshUserSummary(userId: string, now: string, countDelta: number) {
     const [newest, user] = await Promise.all([isees.newestIseeOfUser(userId), users.getUserItem(userId)]);
     if (!user) return;
+    const lastIsee = lastIseeOf(newest);
     await users.updateUserFields(
       userId,
-      { lastIsee: lastIseeOf(newest), state: userStateAfterIsee(user.state, newest), iseeCount: Math.max(0, (user.iseeCount ?? 0) + countDelta) },
+      { lastIsee, state: userStateAfterIsee(user.state, newest), iseeCount: Math.max(0, (user.iseeCount ?? 0) + countDelta) },
       now,
     );
+    await subscriptions?.syncUserIsee(userId, lastIsee && { valueCents: lastIsee.valueCents, year: lastIsee.year, state: lastIsee.state }, now);
   }
 
   /**

@@ -4,10 +4,11 @@ import { s3FileStore } from '../adapters/files.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as callRepository from '../calls/repository.ts';
-// Only the query it uses: the rest of the ISEE repository (and its writes) stays out of this bundle.
-import { newestIseeOfUser } from '../isee/repository.ts';
 import * as userRepository from '../users/repository.ts';
 import { ensureCitizen } from '../users/ensure-citizen.ts';
+import { getBand } from '../bands/repository.ts';
+// Only the query it uses: the rest of the ISEE repository (and its writes) stays out of this bundle.
+import { newestIseeOfUser } from '../isee/repository.ts';
 import * as subscriptionRepository from './repository.ts';
 import { makeSubscriptionUseCases } from './use-cases.ts';
 import { subscriptionRoutes } from './routes.ts';
@@ -16,6 +17,7 @@ const subscriptions = makeSubscriptionUseCases({
   subscriptions: subscriptionRepository,
   calls: callRepository,
   isees: { newestIseeOfUser },
+  bands: { getBand },
   users: userRepository,
   ensureCitizen,
   files: s3FileStore,

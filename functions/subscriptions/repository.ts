@@ -1,15 +1,18 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { EnrolmentSort } from '../domain/enrolment.ts';
 import type { SubscriptionState, SubscriptionSummary } from '../domain/subscriptions.ts';
+import { normaliseSearchText } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import { countUnder, decodeCursor, documentClient, encodeCursor, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
-import { keys } from '../adapters/table.ts';
+import { countUnder, decodeCursor, documentClient, encodeCursor, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
+import { keys, numericSortKey } from '../adapters/table.ts';
 import type { KeptFile } from '../calls/files.ts';
 
 /**
  * A subscription is ONE item at pk "CALL#<callId>", sk "SUBSCRIBER#<userId>": a second request of the same
  * citizen for the same call is a failed conditional write, whatever the timing.
  * gsi1 = "USER#<userId>#SUBSCRIPTIONS" / insert time (the citizen's list, newest first);
- * gsi2 = "CALL#<callId>#SUBSCRIPTIONS" / "SUBSCRIBER#<userId>" (the call's subscribers: count, refused delete).
+ * gsi2 = "CALL#<callId>#SUBSCRIPTIONS" / "<FISCALCODE>#<userId>" (the call's subscribers: count, refused delete,
+ * fiscal-code prefix of the enrolment table); gsi3–gsi6: the enrolment table's orders (below).
  */
 export interface SubscriptionRecord extends SubscriptionSummary {
   userId: string;
@@ -17,6 +20,8 @@ export interface SubscriptionRecord extends SubscriptionSummary {
   firstName: string;
   lastName: string;
   files: KeptFile[];
+  /** The user's newest ISEE (any state), copied here for the enrolment table; null when there is none. */
+  isee?: EnrolmentIsee | null;
 }
 
 const toRecord = (item: Record<string, any>): SubscriptionRecord => ({
@@ -34,6 +39,7 @@ const toRecord = (item: Record<string, any>): SubscriptionRecord => ({
   firstName: item.firstName,
   lastName: item.lastName,
   files: item.files ?? [],
+  isee: item.isee ?? null,
 });
 
 export async function getSubscription(callId: string, userId: string): Promise<SubscriptionRecord | null> {
@@ -42,28 +48,7 @@ export async function getSubscription(callId: string, userId: string): Promise<S
 }
 
 /** Writes a new subscription; false when the citizen already has one for that call (nothing written). */
-export async function createSubscription(record: SubscriptionRecord): Promise<boolean> {
-  const { id, ...rest } = record;
-  const written = await unlessConditionFails(
-    documentClient.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: {
-          ...keys.subscription(record.announcementId, record.userId),
-          gsi1pk: keys.subscriptionsOfUser(record.userId),
-          gsi1sk: `${record.dataInsert}#${record.announcementId}`,
-          gsi2pk: keys.subscriptionsOfCall(record.announcementId),
-          gsi2sk: `SUBSCRIBER#${record.userId}`,
-          id,
-          ...rest,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
-  return written !== null;
-}
-
+export const createSubscription = (record: SubscriptionRecord): Promise<boolean> => putSubscription(record, null);
 
 /**
  * The citizen's subscriptions, newest first, optionally of one state. With a state filter a DynamoDB page
@@ -144,4 +129,450 @@ export async function listApprovedSubscriptionsOfCall(callId: string): Promise<S
     start = result.LastEvaluatedKey;
   } while (start);
   return found;
+}
+// ---------------------------------------------------------------------------------------------------
+// Enrolment management (issue 7): the operator's table of a call's subscriptions.
+//
+// What the table filters and sorts on is denormalised onto the subscription item, and each order or
+// prefix has its own index, under a partition per call (the generic GSIs are shared with the users
+// search: their partition values never collide, so no new index is needed):
+// - gsi2 = "CALL#<c>#SUBSCRIPTIONS" / "<FISCALCODE>#<userId>"  (fiscal-code prefix; also the count and
+//   "who is subscribed" as before: nothing read its sort key)
+// - gsi3 = "CALL#<c>#ENROL#RANK"  / rankKey: "S#<score + 10^9, 10 digits>#<userId>", "U#<userId>" unscored
+// - gsi4 = "CALL#<c>#ENROL#ISEE"  / iseeKey: "S#<cents, 12 digits>#<userId>", "U#<userId>" without ISEE
+// - gsi5 = "CALL#<c>#ENROL#LAST"  / "<lastname>#<firstname>#<userId>" (normalised: lower case, no accents)
+// - gsi6 = "CALL#<c>#ENROL#FIRST" / "<firstname>#<lastname>#<userId>"
+// Scored (or with-ISEE) rows are one key range and the others another: "unscored last" in both
+// directions is two ranges read one after the other (the cursor says which), never a sort in memory.
+//
+// `total` is kept cheap by a counter item per call (pk "CALL#<c>", sk "ENROLMENT_COUNTS"): every write of
+// a subscription ADDs the difference of what the item counts for before and after (all, per state, and
+// per 200 € ISEE bucket, all and VALIDATED only). A COUNT over 5,000 items reads them all (≈260 RCU and
+// ≈0.5 s on dynalite, measured): the counter is one GetItem. "ISEE above X" adds the buckets above X's
+// and counts X's own bucket (≈1/300 of the range). dynalite has no transactions, so the counter write
+// follows the subscription's conditional write: a crash between the two leaves it off by one, and the
+// next full read of the call (export, import) rewrites it from the items (recountEnrolments).
+// ---------------------------------------------------------------------------------------------------
+
+/** The latest ISEE of the user, copied onto the subscription (kept in step by the ISEE use cases). */
+export interface EnrolmentIsee {
+  valueCents: number;
+  year: number;
+  state: string;
+}
+
+const ISEE_BUCKET_CENTS = 20_000;
+const RANK_OFFSET = 1_000_000_000;
+const COUNTS_SK = 'ENROLMENT_COUNTS';
+const enrolKeys = {
+  rank: (callId: string) => `CALL#${callId}#ENROL#RANK`,
+  isee: (callId: string) => `CALL#${callId}#ENROL#ISEE`,
+  last: (callId: string) => `CALL#${callId}#ENROL#LAST`,
+  first: (callId: string) => `CALL#${callId}#ENROL#FIRST`,
+  counts: (callId: string) => ({ pk: `CALL#${callId}`, sk: COUNTS_SK }),
+};
+
+export const rankKey = (score: number | null, userId: string) =>
+  score === null ? `U#${userId}` : `S#${String(score + RANK_OFFSET).padStart(10, '0')}#${userId}`;
+export const iseeKey = (isee: EnrolmentIsee | null | undefined, userId: string) =>
+  isee ? `S#${numericSortKey(isee.valueCents)}#${userId}` : `U#${userId}`;
+const normaliseFiscalCode = (text: string | null | undefined) => (text ?? '').toUpperCase().replace(/[^A-Z0-9]/g, '');
+
+/** The whole item of a subscription: its fields and every key and filter attribute derived from them. */
+export function subscriptionItem(record: SubscriptionRecord): Record<string, unknown> {
+  const { announcementId: callId, userId } = record;
+  const nLast = normaliseSearchText(record.lastName);
+  const nFirst = normaliseSearchText(record.firstName);
+  const nFiscal = normaliseFiscalCode(record.fiscalCode);
+  const item: Record<string, unknown> = {
+    ...keys.subscription(callId, userId),
+    gsi1pk: keys.subscriptionsOfUser(userId),
+    gsi1sk: `${record.dataInsert}#${callId}`,
+    gsi2pk: keys.subscriptionsOfCall(callId),
+    gsi2sk: `${nFiscal}#${userId}`,
+    gsi3pk: enrolKeys.rank(callId),
+    gsi3sk: rankKey(record.rankingScore, userId),
+    gsi4pk: enrolKeys.isee(callId),
+    gsi4sk: iseeKey(record.isee, userId),
+    gsi5pk: enrolKeys.last(callId),
+    gsi5sk: `${nLast}#${nFirst}#${userId}`,
+    gsi6pk: enrolKeys.first(callId),
+    gsi6sk: `${nFirst}#${nLast}#${userId}`,
+    nLast,
+    nFirst,
+    nFiscal,
+    ...(record.isee ? { iseeCents: record.isee.valueCents } : {}),
+    ...record,
+  };
+  for (const [key, value] of Object.entries(item)) if (value === null || value === undefined) delete item[key];
+  return item;
+}
+
+/** The counters an item counts for (see above). */
+export function countKeys(record: Pick<SubscriptionRecord, 'state' | 'isee'> | null): string[] {
+  if (!record) return [];
+  const counted = ['c_all', `c_${record.state}`];
+  if (record.isee) {
+    const bucket = Math.floor(record.isee.valueCents / ISEE_BUCKET_CENTS);
+    counted.push(`b_${bucket}`);
+    if (record.state === 'VALIDATED') counted.push(`v_${bucket}`);
+  }
+  return counted;
+}
+
+/** What to ADD to each counter when items go from `before` to `after`. */
+export function countDeltas(changes: { before: Pick<SubscriptionRecord, 'state' | 'isee'> | null; after: Pick<SubscriptionRecord, 'state' | 'isee'> | null }[]) {
+  const deltas: Record<string, number> = {};
+  for (const { before, after } of changes) {
+    for (const key of countKeys(before)) deltas[key] = (deltas[key] ?? 0) - 1;
+    for (const key of countKeys(after)) deltas[key] = (deltas[key] ?? 0) + 1;
+  }
+  for (const key of Object.keys(deltas)) if (deltas[key] === 0) delete deltas[key];
+  return deltas;
+}
+
+export const enrolmentStats = { consumedCapacity: 0, requests: 0 };
+const track = <T extends { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }>(result: T): T => {
+  enrolmentStats.requests += 1;
+  const capacity = result.ConsumedCapacity;
+  for (const entry of Array.isArray(capacity) ? capacity : capacity ? [capacity] : []) enrolmentStats.consumedCapacity += entry.CapacityUnits ?? 0;
+  return result;
+};
+
+export async function applyCountDeltas(callId: string, deltas: Record<string, number>): Promise<void> {
+  const entries = Object.entries(deltas);
+  if (!entries.length) return;
+  const names: Record<string, string> = {};
+  const values: Record<string, number> = {};
+  const adds = entries.map(([key, delta], index) => {
+    names[`#c${index}`] = key;
+    values[`:c${index}`] = delta;
+    return `#c${index} :c${index}`;
+  });
+  await documentClient.send(
+    new UpdateCommand({ TableName: tableName, Key: enrolKeys.counts(callId), UpdateExpression: `ADD ${adds.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values }),
+  );
+}
+
+async function readCounts(callId: string): Promise<Record<string, number>> {
+  const result = track(await documentClient.send(new GetCommand({ TableName: tableName, Key: enrolKeys.counts(callId), ReturnConsumedCapacity: 'TOTAL' })));
+  return (result.Item ?? {}) as Record<string, number>;
+}
+
+/** Rewrites the counters from the items (after a full read of the call). */
+export async function recountEnrolments(callId: string, records: SubscriptionRecord[]): Promise<void> {
+  const counts = countDeltas(records.map((after) => ({ before: null, after })));
+  await documentClient.send(new PutCommand({ TableName: tableName, Item: { ...enrolKeys.counts(callId), ...counts } }));
+}
+
+/** Every subscription of a call (export, import, reset): the call's partition, SUBSCRIBER# items only. */
+export async function listAllSubscriptionsOfCall(callId: string): Promise<SubscriptionRecord[]> {
+  const found: SubscriptionRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = track(
+      await documentClient.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+          ExpressionAttributeValues: { ':pk': keys.call(callId).pk, ':sk': 'SUBSCRIBER#' },
+          ExclusiveStartKey: startKey,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      ),
+    );
+    for (const item of result.Items ?? []) found.push(toRecord(item));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return found;
+}
+
+/**
+ * Writes a subscription whose stored version is `expected` (its dataUpdate and state), or a new one when
+ * `expected` is null. False, and nothing written, when someone else changed (or created) it meanwhile.
+ */
+export async function putSubscription(record: SubscriptionRecord, previous: SubscriptionRecord | null, counters = true): Promise<boolean> {
+  const condition = previous
+    ? {
+        ConditionExpression: 'dataUpdate = :du AND #state = :state',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':du': previous.dataUpdate, ':state': previous.state },
+      }
+    : { ConditionExpression: 'attribute_not_exists(pk)' };
+  const written = await unlessConditionFails(documentClient.send(new PutCommand({ TableName: tableName, Item: subscriptionItem(record), ...condition })));
+  if (!written) return false;
+  if (counters) await applyCountDeltas(record.announcementId, countDeltas([{ before: previous, after: record }]));
+  return true;
+}
+
+/** Deletes a subscription still at `previous`'s version; false (nothing deleted) otherwise. */
+export async function deleteSubscription(previous: SubscriptionRecord, counters = true): Promise<boolean> {
+  const deleted = await unlessConditionFails(
+    documentClient.send(
+      new DeleteCommand({
+        TableName: tableName,
+        Key: keys.subscription(previous.announcementId, previous.userId),
+        ConditionExpression: 'dataUpdate = :du AND #state = :state',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':du': previous.dataUpdate, ':state': previous.state },
+      }),
+    ),
+  );
+  if (!deleted) return false;
+  if (counters) await applyCountDeltas(previous.announcementId, countDeltas([{ before: previous, after: null }]));
+  return true;
+}
+
+/** All the subscriptions of a user (a citizen has a few): the ISEE use cases keep their ISEE copy in step. */
+async function subscriptionsOfUser(userId: string): Promise<SubscriptionRecord[]> {
+  const found: SubscriptionRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await documentClient.send(
+      new QueryCommand({ TableName: tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.subscriptionsOfUser(userId) }, ExclusiveStartKey: startKey }),
+    );
+    for (const item of result.Items ?? []) found.push(toRecord(item));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return found;
+}
+
+const sameIsee = (a: EnrolmentIsee | null | undefined, b: EnrolmentIsee | null | undefined) =>
+  (a ?? null) === (b ?? null) || (!!a && !!b && a.valueCents === b.valueCents && a.year === b.year && a.state === b.state);
+
+/**
+ * Copies the user's newest ISEE onto each of their subscriptions (value, year, state: the table's ISEE
+ * column, filter, sort and fee). A subscription changed meanwhile is read again (a few tries).
+ */
+export async function syncUserIsee(userId: string, isee: EnrolmentIsee | null, now: string): Promise<number> {
+  let changed = 0;
+  for (const current of await subscriptionsOfUser(userId)) {
+    let record: SubscriptionRecord | null = current;
+    for (let attempt = 0; record && attempt < 5; attempt++) {
+      if (sameIsee(record.isee, isee)) break;
+      const next = { ...record, isee: isee ? { valueCents: isee.valueCents, year: isee.year, state: isee.state } : null, dataUpdate: laterThan(record.dataUpdate, now) };
+      if (await putSubscription(next, record)) {
+        changed += 1;
+        break;
+      }
+      record = await getSubscription(record.announcementId, record.userId);
+    }
+  }
+  return changed;
+}
+
+/** A new version stamp, strictly after the previous one (two changes in the same millisecond stay distinct). */
+export function laterThan(previous: string, now: string): string {
+  if (now > previous) return now;
+  return new Date(new Date(previous).getTime() + 1).toISOString();
+}
+
+// --- the table's pages -----------------------------------------------------------------------------
+
+export interface EnrolmentFilters {
+  fiscalCode?: string;
+  firstName?: string;
+  lastName?: string;
+  /** Cents: rows whose ISEE is greater than this. */
+  iseeAbove?: number;
+  confirmed?: boolean;
+  sort: EnrolmentSort;
+  limit: number;
+  cursor?: string;
+}
+
+export type EnrolmentRecordPage = Page<SubscriptionRecord> & { total: number };
+
+const MAX_ROUNDS = 8;
+
+const compareBySort = (sort: EnrolmentSort) => {
+  const descending = sort.startsWith('-');
+  const valueOf = sort.endsWith('ranking') ? (r: SubscriptionRecord) => r.rankingScore : (r: SubscriptionRecord) => r.isee?.valueCents ?? null;
+  return (a: SubscriptionRecord, b: SubscriptionRecord) => {
+    const [x, y] = [valueOf(a), valueOf(b)];
+    if (x === null || y === null) return x === y ? a.userId.localeCompare(b.userId) : x === null ? 1 : -1;
+    return (descending ? y - x : x - y) || a.userId.localeCompare(b.userId);
+  };
+};
+
+/** The rows matching the filters, one page in the requested order, and how many match in all. */
+export async function listEnrolments(callId: string, filters: EnrolmentFilters): Promise<EnrolmentRecordPage> {
+  const fiscal = normaliseFiscalCode(filters.fiscalCode);
+  const last = normaliseSearchText(filters.lastName);
+  const first = normaliseSearchText(filters.firstName);
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const conditions: string[] = [];
+  const addCondition = (condition: string, name: string, attribute: string, value: unknown) => {
+    names[`#${name}`] = attribute;
+    values[`:${name}`] = value;
+    conditions.push(condition);
+  };
+  // The cursor is bound to the call, the filters and the order: it cannot be replayed on another list.
+  const list: CursorList = {
+    IndexName: `enrolments:${filters.sort}`,
+    KeyConditionExpression: 'call = :call AND filters = :filters',
+    ExpressionAttributeValues: { ':call': callId, ':filters': JSON.stringify([fiscal, last, first, filters.iseeAbove ?? null, !!filters.confirmed]) },
+  };
+  const position = decodeCursor(filters.cursor, list) as { ph?: number; k?: Record<string, unknown> | null; o?: number } | undefined;
+  enrolmentStats.consumedCapacity = 0;
+  enrolmentStats.requests = 0;
+
+  // 1. A prefix filter: its own index reads exactly the matches; they are ordered in memory.
+  const prefix = fiscal
+    ? { index: 'gsi2', pk: keys.subscriptionsOfCall(callId), value: fiscal }
+    : last
+      ? { index: 'gsi5', pk: enrolKeys.last(callId), value: last }
+      : first
+        ? { index: 'gsi6', pk: enrolKeys.first(callId), value: first }
+        : null;
+  if (fiscal && prefix?.index !== 'gsi2') addCondition('begins_with(#fc, :fc)', 'fc', 'nFiscal', fiscal);
+  if (last && prefix?.index !== 'gsi5') addCondition('begins_with(#ln, :ln)', 'ln', 'nLast', last);
+  if (first && prefix?.index !== 'gsi6') addCondition('begins_with(#fn, :fn)', 'fn', 'nFirst', first);
+  if (filters.confirmed) addCondition('#st = :st', 'st', 'state', 'VALIDATED');
+  if (filters.iseeAbove !== undefined) addCondition('#ic > :ic', 'ic', 'iseeCents', filters.iseeAbove);
+  const filter = conditions.length ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeNames: names } : {};
+
+  if (prefix) {
+    const matches: SubscriptionRecord[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const result = track(
+        await documentClient.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: prefix.index,
+            KeyConditionExpression: `#pk = :pk AND begins_with(#sk, :prefix)`,
+            ...filter,
+            ExpressionAttributeNames: { ...names, '#pk': `${prefix.index}pk`, '#sk': `${prefix.index}sk` },
+            ExpressionAttributeValues: { ...values, ':pk': prefix.pk, ':prefix': prefix.value },
+            ExclusiveStartKey: startKey,
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+      for (const item of result.Items ?? []) matches.push(toRecord(item));
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+    return offsetPage(matches.sort(compareBySort(filters.sort)), position?.o ?? 0, filters.limit, list);
+  }
+
+  // 2. No prefix: the index of the order, scored (with ISEE) range first, then the others.
+  const counts = readCounts(callId);
+  const byIsee = filters.sort.endsWith('isee');
+  const descending = filters.sort.startsWith('-');
+  const index = byIsee ? 'gsi4' : 'gsi3';
+  const pk = byIsee ? enrolKeys.isee(callId) : enrolKeys.rank(callId);
+  const total = enrolmentTotal(callId, filters, counts);
+
+  // "ISEE above" on the ISEE order is a key range: no filter needed for it.
+  const iseeRange = byIsee && filters.iseeAbove !== undefined;
+  if (iseeRange) {
+    conditions.splice(conditions.indexOf('#ic > :ic'), 1);
+    delete names['#ic'];
+    delete values[':ic'];
+  }
+  const phaseFilter = conditions.length ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeNames: names } : { ExpressionAttributeNames: {} };
+  const phases = [
+    iseeRange
+      ? { condition: '#pk = :pk AND #sk BETWEEN :from AND :to', values: { ':from': `S#${numericSortKey(filters.iseeAbove! + 1)}`, ':to': 'S#~' }, forward: !descending }
+      : { condition: '#pk = :pk AND begins_with(#sk, :range)', values: { ':range': 'S#' }, forward: !descending },
+    ...(filters.iseeAbove !== undefined ? [] : [{ condition: '#pk = :pk AND begins_with(#sk, :range)', values: { ':range': 'U#' }, forward: true }]),
+  ];
+  // Rounds large enough for the share of rows the filters keep (from the counters), so a filtered page
+  // is usually one Query.
+  const [counted, expected] = await Promise.all([counts, total]);
+  const share = conditions.length ? Math.max(0.02, Math.min(1, expected / Math.max(1, counted.c_all ?? 1))) : 1;
+
+  const found: SubscriptionRecord[] = [];
+  let phase = position?.ph ?? 0;
+  let startKey = position?.k ?? undefined;
+  let next: { ph: number; k: Record<string, unknown> | null } | null = null;
+  for (let round = 0; phase < phases.length && round < MAX_ROUNDS; round++) {
+    const need = filters.limit - found.length;
+    const current = phases[phase];
+    const result = track(
+      await documentClient.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: index,
+          KeyConditionExpression: current.condition,
+          ...phaseFilter,
+          ExpressionAttributeNames: { ...phaseFilter.ExpressionAttributeNames, '#pk': `${index}pk`, '#sk': `${index}sk` },
+          ExpressionAttributeValues: { ...values, ':pk': pk, ...current.values },
+          ScanIndexForward: current.forward,
+          // One more than needed: a page that ends a range knows it did.
+          Limit: Math.min(500, Math.ceil((need + 1) / share)),
+          ExclusiveStartKey: startKey,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      ),
+    );
+    const items = result.Items ?? [];
+    let stopped = false;
+    for (const item of items) {
+      if (found.length === filters.limit) {
+        // One more match than the page: the next page starts after the last one returned.
+        const lastItem = found.at(-1)!;
+        next = { ph: phase, k: { pk: keys.subscription(lastItem.announcementId, lastItem.userId).pk, sk: keys.subscription(lastItem.announcementId, lastItem.userId).sk, [`${index}pk`]: pk, [`${index}sk`]: byIsee ? iseeKey(lastItem.isee, lastItem.userId) : rankKey(lastItem.rankingScore, lastItem.userId) } };
+        stopped = true;
+        break;
+      }
+      found.push(toRecord(item));
+    }
+    if (stopped) break;
+    if (result.LastEvaluatedKey) {
+      startKey = result.LastEvaluatedKey;
+      if (round === MAX_ROUNDS - 1) next = { ph: phase, k: startKey };
+      continue;
+    }
+    phase += 1;
+    startKey = undefined;
+    if (found.length === filters.limit && phase < phases.length) {
+      next = { ph: phase, k: null };
+      break;
+    }
+  }
+  return { items: found, nextCursor: next ? encodeCursor(next, list) : null, total: await total };
+}
+
+function offsetPage(matches: SubscriptionRecord[], offset: number, limit: number, list: CursorList): EnrolmentRecordPage {
+  const items = matches.slice(offset, offset + limit);
+  return { items, nextCursor: offset + limit < matches.length ? encodeCursor({ o: offset + limit }, list) : null, total: matches.length };
+}
+
+/** How many rows match filters without a prefix: from the counters, plus one bucket counted for "ISEE above". */
+async function enrolmentTotal(callId: string, filters: EnrolmentFilters, counts: Promise<Record<string, number>>): Promise<number> {
+  const counted = await counts;
+  if (filters.iseeAbove === undefined) return (filters.confirmed ? counted.c_VALIDATED : counted.c_all) ?? 0;
+  const bucket = Math.floor(filters.iseeAbove / ISEE_BUCKET_CENTS);
+  const prefix = filters.confirmed ? 'v_' : 'b_';
+  let total = 0;
+  for (const [key, value] of Object.entries(counted)) {
+    if (key.startsWith(prefix) && Number(key.slice(2)) > bucket) total += Number(value);
+  }
+  // Within X's own bucket: the rows above X, a short key range of the ISEE index.
+  const bucketEnd = (bucket + 1) * ISEE_BUCKET_CENTS - 1;
+  if (filters.iseeAbove < bucketEnd) {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const result = track(
+        await documentClient.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: 'gsi4',
+            KeyConditionExpression: 'gsi4pk = :pk AND gsi4sk BETWEEN :from AND :to',
+            ...(filters.confirmed ? { FilterExpression: '#st = :st', ExpressionAttributeNames: { '#st': 'state' } } : {}),
+            ExpressionAttributeValues: { ':pk': enrolKeys.isee(callId), ':from': `S#${numericSortKey(filters.iseeAbove + 1)}`, ':to': `S#${numericSortKey(bucketEnd)}#~`, ...(filters.confirmed ? { ':st': 'VALIDATED' } : {}) },
+            Select: 'COUNT',
+            ExclusiveStartKey: startKey,
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+      total += result.Count ?? 0;
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+  }
+  return total;
 }

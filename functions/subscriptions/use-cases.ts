@@ -19,6 +19,8 @@ import { claimFiles, deleteFiles, linkFiles } from '../calls/files.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import type { EnsureCitizen } from '../users/use-cases.ts';
 import type { SubscriptionRecord } from './repository.ts';
+import type { FeeBand } from '../domain/fee.ts';
+import { subscriptionFee } from '../domain/enrolment-fee.ts';
 
 type ListQuery = { state?: SubscriptionState; limit?: number; cursor?: string };
 
@@ -32,7 +34,9 @@ export interface SubscriptionRepository {
 export interface SubscriptionDeps {
   subscriptions: SubscriptionRepository;
   calls: { getCall(id: string): Promise<CallRecord | null> };
-  isees: { newestIseeOfUser(userId: string): Promise<{ state: string } | null> };
+  /** The call's bands, for the citizen's monthly cost. */
+  bands: { getBand(id: string): Promise<FeeBand | null> };
+  isees: { newestIseeOfUser(userId: string): Promise<{ state: string; valueCents: number; year: number } | null> };
   users: { getUserItem(id: string): Promise<object | null> };
   ensureCitizen: EnsureCitizen;
   files: FileStore;
@@ -53,15 +57,28 @@ export const toSummary = (record: SubscriptionRecord): SubscriptionSummary => ({
   dataUpdate: record.dataUpdate,
 });
 
-export function makeSubscriptionUseCases({ subscriptions, calls, isees, users, ensureCitizen, files, audit, clock, ids }: SubscriptionDeps) {
+export function makeSubscriptionUseCases({ subscriptions, calls, bands, isees, users, ensureCitizen, files, audit, clock, ids }: SubscriptionDeps) {
+  /**
+   * What the citizen sees (issue 7): once approved, `cost` is the current month's fee in euro (design §4,
+   * monthlyFee on the call's bands and the latest validated ISEE); null otherwise.
+   */
+  const withCost = async (record: SubscriptionRecord): Promise<SubscriptionSummary> => {
+    const summary = toSummary(record);
+    if (record.state !== 'VALIDATED' || record.weeklyHour === null) return { ...summary, cost: null };
+    const call = await calls.getCall(record.announcementId);
+    const callBands = call ? (await Promise.all(call.bandsId.map((id) => bands.getBand(id)))).filter((b): b is FeeBand => b !== null) : [];
+    const fee = subscriptionFee(record, callBands, clock.now());
+    return { ...summary, cost: fee ? fee.amountCents / 100 : null };
+  };
+
   const withLinks = async (record: SubscriptionRecord): Promise<Subscription> => ({
-    ...toSummary(record),
+    ...(await withCost(record)),
     subscriptionFiles: await linkFiles(files, record.files),
   });
 
   const summaries = async (page: Promise<Page<SubscriptionRecord>>): Promise<Page<SubscriptionSummary>> => {
     const { items, nextCursor } = await page;
-    return { items: items.map(toSummary), nextCursor };
+    return { items: await Promise.all(items.map(withCost)), nextCursor };
   };
 
   return {
@@ -73,7 +90,8 @@ export function makeSubscriptionUseCases({ subscriptions, calls, isees, users, e
       const userId = await ensureCitizen(actor);
       const call = await calls.getCall(callId);
       if (!call) throw new NotFoundError(messages.call.notFound);
-      assertCanSubscribe(call, await isees.newestIseeOfUser(userId));
+      const newestIsee = await isees.newestIseeOfUser(userId);
+      assertCanSubscribe(call, newestIsee);
       if (await subscriptions.getSubscription(call.id, userId)) throw new ValidationError(messages.subscription.alreadySubscribed);
 
       const id = subscriptionId(call.id, userId);
@@ -94,6 +112,7 @@ export function makeSubscriptionUseCases({ subscriptions, calls, isees, users, e
         firstName: actor.firstName,
         lastName: actor.lastName,
         files: claimed,
+        isee: newestIsee ? { valueCents: newestIsee.valueCents, year: newestIsee.year, state: newestIsee.state } : null,
       };
       if (!(await subscriptions.createSubscription(record))) {
         // Two requests at once: the other one won; this one's files go.

@@ -47,4 +47,5 @@ export async function seedDemoData(): Promise<void> {
   await (await import('./demo-calls.ts')).seedDemoCalls();
   await (await import('./demo-users.ts')).seedDemoUsers();
   await (await import('./demo-configuration.ts')).seedDemoConfiguration();
+  await (await import('./demo-enrolments.ts')).seedDemoEnrolments();
 }

@@ -87,6 +87,23 @@ const expected: Record<string, Row> = {
   'PUT /api/tickets/{id}/modifica': operatorsOnly(200),
   'GET /api/tickets/{id}/storico': operatorsOnly(200),
   'GET /api/users/{id}/tickets': operatorsOnly(200),
+  // Enrolment management (issue 7): operators run it, delegates read the table and the export.
+  'GET /api/calls/{id}/enrolments': readers(200),
+  'POST /api/calls/{id}/enrolments': operatorsOnly(201),
+  'PUT /api/enrolments/{id}/state': operatorsOnly(200),
+  'PUT /api/enrolments/{id}/ranking': operatorsOnly(200),
+  'DELETE /api/enrolments/{id}': operatorsOnly(204),
+  'POST /api/calls/{id}/enrolments/reset-hours': operatorsOnly(200),
+  'GET /api/calls/{id}/enrolments/csv': readers(200),
+  'GET /api/enrolments/template': operatorsOnly(200),
+  'POST /api/calls/{id}/enrolments/import': operatorsOnly(200),
+  // MyPay exports and flows: operators only. The matrix's flow is a month with nothing to send, which
+  // completes at once: restarting it is refused (409) and it has no file (404) — past the role check.
+  'POST /api/calls/{id}/exports': operatorsOnly(201),
+  'GET /api/flows': operatorsOnly(200),
+  'GET /api/flows/{id}': operatorsOnly(200),
+  'POST /api/flows/{id}/restart': operatorsOnly(409),
+  'GET /api/flows/{id}/files/{kind}': operatorsOnly(404),
 };
 
 const validBody: Record<string, unknown> = {
@@ -97,6 +114,7 @@ const validBody: Record<string, unknown> = {
   subscriptions: { files: [] },
   configuration: mypayConfiguration,
   payments: { mese: 3, anno: 2026 },
+  flows: { mese: 3, anno: 2026 },
   // A fresh fiscal code at every read: each test makes a user of its own.
   get users() {
     return { ...matrixUser, fiscalCode: randomFiscalCode() };
@@ -124,7 +142,15 @@ const bodies: Record<string, (persona: Persona) => Promise<unknown>> = {
   'POST /api/support': async () => validBody.support,
   'POST /api/tickets': async () => ({ userId: await mariaId(), categoria: 'Altro', dettagli: 'Ticket del test dei permessi.' }),
   'PUT /api/tickets/{id}/modifica': async () => ({ stato: 1, categoria: 'Altro', dettagli: 'Presa in carico.', assegnatoA: 'Operatore' }),
+  'POST /api/calls/{id}/enrolments': async () => ({ userId: enrolmentUserId }),
+  'PUT /api/enrolments/{id}/state': async () => ({ state: 3 }),
+  'PUT /api/enrolments/{id}/ranking': async () => ({ rankingScore: 1 }),
+  'POST /api/calls/{id}/enrolments/import': async () => ({
+    fileContentBase64: Buffer.from('codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee\r\n').toString('base64'),
+    contentType: 'text/csv', updateIsees: false, removeOldSubscriptions: false, apply: false,
+  }),
 };
+
 
 const mariaId = async () => (await (await as('citizen')).get('/api/me')).json.userId as string;
 /** A ticket of Maria Rossi ('citizen'), made by the operator (support messages are rate-limited per citizen). */
@@ -133,6 +159,19 @@ const matrixTicket = async (operator: Client) => {
   expect(created.status).toBe(201);
   return created.json.id as string;
 };
+
+/** The user the enrol route enrols (made by its setup). */
+let enrolmentUserId = '';
+
+/** An open call with a user enrolled by the operator (approved with hours when asked): its subscription id. */
+async function enrolment(operator: Client, approve = false) {
+  const { call } = await openCall(operator);
+  const user = (await operator.post('/api/users', validBody.users)).json;
+  const created = await operator.post(`/api/calls/${call.id}/enrolments`, { userId: user.id });
+  expect(created.status).toBe(201);
+  if (approve) expect((await operator.put(`/api/enrolments/${created.json.id}/state`, { state: 2, weeklyHour: 3 })).status).toBe(200);
+  return { callId: call.id as string, id: created.json.id as string };
+}
 
 /** An ISEE for Maria Rossi ('citizen'); with a document it waits for review (LOADED). */
 async function matrixIsee(operator: Client, withDocument: boolean) {
@@ -157,7 +196,19 @@ const positionsPath = (suffix: string) => async (operator: Client) => {
   return `/api/calls/${(await openCall(operator)).call.id}/positions${suffix}`;
 };
 
+/** A flow of a month with nothing to send (it completes at once). */
+const matrixFlow = async (operator: Client) => {
+  const started = await operator.post(`/api/calls/${(await openCall(operator)).call.id}/exports`, validBody.flows);
+  expect(started.status).toBe(201);
+  for (let i = 0; i < 50 && (await operator.get(`/api/flows/${started.json.id}`)).json.step !== 'COMPLETATO'; i++) await new Promise((r) => setTimeout(r, 100));
+  return started.json.id as string;
+};
+
 const setups: Record<string, (operator: Client) => Promise<string>> = {
+  'POST /api/calls/{id}/exports': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/exports`,
+  'GET /api/flows/{id}': async (operator) => `/api/flows/${await matrixFlow(operator)}`,
+  'POST /api/flows/{id}/restart': async (operator) => `/api/flows/${await matrixFlow(operator)}/restart`,
+  'GET /api/flows/{id}/files/{kind}': async (operator) => `/api/flows/${await matrixFlow(operator)}/files/iuv`,
   'POST /api/calls/{id}/positions/generate': positionsPath('/generate'),
   'POST /api/calls/{id}/positions/csv': positionsPath('/csv'),
   'GET /api/calls/{id}/positions': positionsPath(''),
@@ -185,6 +236,18 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   'PUT /api/tickets/{id}/modifica': async (operator) => `/api/tickets/${await matrixTicket(operator)}/modifica`,
   'GET /api/tickets/{id}/storico': async (operator) => `/api/tickets/${await matrixTicket(operator)}/storico`,
   'GET /api/users/{id}/tickets': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/tickets`,
+  'GET /api/calls/{id}/enrolments': async (operator) => `/api/calls/${(await enrolment(operator)).callId}/enrolments`,
+  'POST /api/calls/{id}/enrolments': async (operator) => {
+    const { call } = await openCall(operator);
+    enrolmentUserId = (await operator.post('/api/users', validBody.users)).json.id;
+    return `/api/calls/${call.id}/enrolments`;
+  },
+  'PUT /api/enrolments/{id}/state': async (operator) => `/api/enrolments/${(await enrolment(operator)).id}/state`,
+  'PUT /api/enrolments/{id}/ranking': async (operator) => `/api/enrolments/${(await enrolment(operator)).id}/ranking`,
+  'DELETE /api/enrolments/{id}': async (operator) => `/api/enrolments/${(await enrolment(operator, true)).id}`,
+  'POST /api/calls/{id}/enrolments/reset-hours': async (operator) => `/api/calls/${(await enrolment(operator, true)).callId}/enrolments/reset-hours`,
+  'GET /api/calls/{id}/enrolments/csv': async (operator) => `/api/calls/${(await enrolment(operator)).callId}/enrolments/csv`,
+  'POST /api/calls/{id}/enrolments/import': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/enrolments/import`,
   'GET /api/subscriptions/{id}': async (operator) => {
     await citizensEligible(operator);
     const { call } = await openCall(operator);

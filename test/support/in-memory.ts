@@ -22,7 +22,9 @@ import { isIseeUsedForFee, toIsee } from '../../functions/domain/isee.ts';
 import { makeIseeUseCases, type IseeRepository } from '../../functions/isee/use-cases.ts';
 import { makeProfileUseCases } from '../../functions/profile/use-cases.ts';
 import { makeServiceUseCases, type ServiceRepository } from '../../functions/services/use-cases.ts';
-import type { SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
+import type { EnrolmentIsee, SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
+import { makeEnrolmentUseCases, type EnrolmentRepository } from '../../functions/enrolments/use-cases.ts';
+import { makeEnrolmentCsvUseCases } from '../../functions/enrolment-csv/use-cases.ts';
 import { makeSubscriptionUseCases, type SubscriptionRepository } from '../../functions/subscriptions/use-cases.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
 import { isOpenTicket, searchKey } from '../../functions/domain/tickets.ts';
@@ -240,7 +242,12 @@ export function memoryCalls() {
 
 export function memorySubscriptions() {
   const all = new Map<string, SubscriptionRecord>();
-  const repository: SubscriptionRepository = {
+  /** Conditional as the DynamoDB writes: on the version (dataUpdate) and state read, or on absence. */
+  const unchanged = (previous: SubscriptionRecord | null) => {
+    const stored = previous ? all.get(previous.id) : undefined;
+    return previous ? !!stored && stored.dataUpdate === previous.dataUpdate && stored.state === previous.state : true;
+  };
+  const repository: SubscriptionRepository & EnrolmentRepository = {
     getSubscription: async (callId, userId) => copy(all.get(`${callId}.${userId}`) ?? null),
     async createSubscription(record) {
       if (all.has(record.id)) return false;
@@ -253,16 +260,52 @@ export function memorySubscriptions() {
         query,
         pageSize,
       ),
+    async putSubscription(record, previous) {
+      if (previous ? !unchanged(previous) : all.has(record.id)) return false;
+      all.set(record.id, copy(record));
+      return true;
+    },
+    async deleteSubscription(previous) {
+      if (!unchanged(previous)) return false;
+      return all.delete(previous.id);
+    },
+    // The same semantics as the DynamoDB pages, on a plain filter and sort (the index choice is DynamoDB's).
+    async listEnrolments(callId, filters) {
+      const prefix = (value: string, wanted: string | undefined) => !wanted || normaliseSearchText(value).startsWith(normaliseSearchText(wanted));
+      const value = (s: SubscriptionRecord) => (filters.sort.endsWith('ranking') ? s.rankingScore : (s.isee?.valueCents ?? null));
+      const sign = filters.sort.startsWith('-') ? -1 : 1;
+      const found = [...all.values()]
+        .filter(
+          (s) =>
+            s.announcementId === callId &&
+            s.fiscalCode.startsWith((filters.fiscalCode ?? '').toUpperCase()) &&
+            prefix(s.firstName, filters.firstName) &&
+            prefix(s.lastName, filters.lastName) &&
+            (!filters.confirmed || s.state === 'VALIDATED') &&
+            (filters.iseeAbove === undefined || (!!s.isee && s.isee.valueCents > filters.iseeAbove)),
+        )
+        .sort((a, b) => {
+          const [x, y] = [value(a), value(b)];
+          if (x === null || y === null) return x === y ? a.userId.localeCompare(b.userId) : x === null ? 1 : -1;
+          return sign * (x - y) || a.userId.localeCompare(b.userId);
+        });
+      return { ...pageOf(found.map(copy), filters, 10), total: found.length };
+    },
+    listAllSubscriptionsOfCall: async (callId) => [...all.values()].filter((s) => s.announcementId === callId).map(copy),
+    recountEnrolments: async () => undefined,
   };
   return {
     ...repository,
     all,
     countSubscriptionsOfCall: async (callId: string) => [...all.values()].filter((s) => s.announcementId === callId).length,
     userHasSubscriptions: async (userId: string) => [...all.values()].some((s) => s.userId === userId),
+    async syncUserIsee(userId: string, isee: EnrolmentIsee | null, now: string) {
+      for (const s of all.values()) if (s.userId === userId) all.set(s.id, { ...s, isee: isee && { ...isee }, dataUpdate: now > s.dataUpdate ? now : s.dataUpdate });
+    },
   };
 }
 
-export function memoryUsers(): UserRepository & { all: Map<string, StoredUser>; codes: Map<string, string> } {
+export function memoryUsers(): UserRepository & { all: Map<string, StoredUser>; codes: Map<string, string>; getUsersByFiscalCodes(codes: string[]): Promise<Map<string, StoredUser>> } {
   const all = new Map<string, StoredUser>();
   const codes = new Map<string, string>();
   const repository: UserRepository = {
@@ -309,7 +352,19 @@ export function memoryUsers(): UserRepository & { all: Map<string, StoredUser>; 
       return all.delete(id);
     },
   };
-  return { ...repository, all, codes };
+  return {
+    ...repository,
+    all,
+    codes,
+    async getUsersByFiscalCodes(fiscalCodes: string[]) {
+      const found = new Map<string, StoredUser>();
+      for (const code of fiscalCodes) {
+        const id = codes.get(code.toUpperCase());
+        if (id && all.has(id)) found.set(code.toUpperCase(), copy(all.get(id)!));
+      }
+      return found;
+    },
+  };
 }
 
 export function memoryIsees() {
@@ -370,16 +425,17 @@ export function portal() {
   const ids = sequentialIds();
   const common = { audit: store.audit, clock, ids };
   const ensureCitizen = makeEnsureCitizen({ users: store.users, ids, clock });
+  const isee = makeIseeUseCases({ ...common, isees: store.isees, users: store.users, ensureCitizen, files: store.files, subscriptions: store.subscriptions });
   return {
     store,
     ensureCitizen,
     bands: makeBandUseCases({ ...common, bands: store.bands, calls: store.calls }),
     services: makeServiceUseCases({ ...common, services: store.services, calls: store.calls }),
     calls: makeCallUseCases({ ...common, calls: store.calls, services: store.services, bands: store.bands, subscriptions: store.subscriptions, files: store.files }),
-    subscriptions: makeSubscriptionUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, isees: store.isees, users: store.users, ensureCitizen, files: store.files }),
+    subscriptions: makeSubscriptionUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, isees: store.isees, users: store.users, ensureCitizen, files: store.files }),
     users: makeUserUseCases({ ...common, users: store.users, isees: store.isees, subscriptions: store.subscriptions }),
     profile: makeProfileUseCases({ users: store.users, ensureCitizen, clock }),
-    isee: makeIseeUseCases({ ...common, isees: store.isees, users: store.users, ensureCitizen, files: store.files }),
+    isee,
     tickets: makeTicketUseCases({
       tickets: store.tickets,
       users: store.users,
@@ -392,6 +448,8 @@ export function portal() {
       clock,
       onMailFailure: (error, ticketId) => store.mailFailures.push({ ticketId, message: (error as Error).message }),
     }),
+    enrolments: makeEnrolmentUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, users: store.users, files: store.files }),
+    enrolmentCsv: makeEnrolmentCsvUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, users: store.users, isees: isee, files: store.files }),
   };
 }
 

@@ -1,0 +1,314 @@
+import Papa from 'papaparse';
+import { ValidationError } from './errors.ts';
+import { isValidFiscalCode } from './fiscal-code.ts';
+import { fill } from './messages.ts';
+import { formatEuro, hasAtMostTwoDecimals } from './money.ts';
+import {
+  ENROLMENT_CSV_COLUMNS,
+  enrolmentMessages,
+  ENROLMENT_CSV_CONTENT_TYPES,
+  MAX_IMPORT_ROWS,
+  MAX_RANKING_SCORE,
+  MAX_WEEKLY_HOURS,
+  parseEuroToCents,
+  type ImportPreview,
+  type ImportRow,
+} from './enrolment.ts';
+import type { SubscriptionState } from './subscriptions.ts';
+
+/**
+ * The enrolment CSV (design §4): one format for the template, the export and the import. Written with
+ * papaparse's `unparse` and read with its parser (quoted fields, `;` or `,`), as Excel with Italian
+ * settings writes and reads it: UTF-8 with BOM, `;`, decimal comma, CRLF.
+ */
+
+const BOM = '\uFEFF';
+type Column = (typeof ENROLMENT_CSV_COLUMNS)[number];
+
+/** "12,5" for 12.5; "" for null. No thousands separator: Excel reads it back as the same number. */
+export const decimalComma = (value: number | null | undefined): string =>
+  value === null || value === undefined ? '' : String(Number(value.toFixed(2))).replace('.', ',');
+
+/** The file a spreadsheet opens: BOM, header, one line per row, CRLF. */
+export function enrolmentCsv(rows: (string | number | null)[][]): string {
+  const data = rows.map((row) => row.map((cell) => (cell === null ? '' : String(cell))));
+  const body = Papa.unparse({ fields: [...ENROLMENT_CSV_COLUMNS], data }, { delimiter: ';', newline: '\r\n', quotes: false, escapeFormulae: /^[=+@\t\r]|^-(?!\d)/ });
+  // With no rows unparse already ends the header line.
+  return `${BOM}${body.endsWith('\r\n') ? body : `${body}\r\n`}`;
+}
+
+/** A file name a Windows or macOS file system accepts, from a call's name. */
+export const csvFileName = (name: string): string =>
+  `${name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').replace(/\s+/g, ' ').trim().replace(/^\.+/, '') || 'iscrizioni'}.csv`;
+
+/** The content types accepted for the import (parameters such as charset ignored). */
+export function isCsvContentType(contentType: string): boolean {
+  const type = contentType.split(';')[0].trim().toLowerCase();
+  return (ENROLMENT_CSV_CONTENT_TYPES as readonly string[]).includes(type);
+}
+
+/** UTF-8 (with or without BOM) when the bytes are valid UTF-8, Windows-1252 otherwise (Excel's "CSV" on Windows). */
+export function decodeCsv(bytes: Uint8Array): string {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    text = new TextDecoder('windows-1252').decode(bytes);
+  }
+  return text.startsWith(BOM) ? text.slice(1) : text;
+}
+
+export interface CsvRow {
+  line: number;
+  fiscalCode: string;
+  lastName: string;
+  firstName: string;
+  rankingScore: number | null;
+  weeklyHour: number | null;
+  iseeValueCents: number | null;
+  iseeYear: number | null;
+}
+
+export interface Rejection {
+  line: number;
+  fiscalCode: string | null;
+  reason: string;
+}
+
+export interface ParsedCsv {
+  rows: CsvRow[];
+  rejected: Rejection[];
+  /** Every fiscal code the file names in a well-formed way, rejected rows included: removal spares them. */
+  named: Set<string>;
+}
+
+const headerKey = (text: string) => text.replace(/^\uFEFF/, '').trim().toLowerCase();
+
+/**
+ * Reads the import file: the header names its columns (any case, any order; codiceFiscale required), each
+ * other non-blank line is a row. A row with a bad value is rejected with its line number and an Italian
+ * reason; a fiscal code seen twice keeps its first row. A file that is not a CSV at all is a 400.
+ */
+export function parseEnrolmentCsv(text: string, now: Date): ParsedCsv {
+  const firstLine = text.split(/\r\n|\n|\r/).find((line) => line.trim() !== '') ?? '';
+  const delimiter = firstLine.includes(';') || !firstLine.includes(',') ? ';' : ',';
+  const records: { cells: string[]; line: number }[] = [];
+  let newlines = 0;
+  let counted = 0;
+  let rowStart = 0;
+  let failure: string | null = null;
+  Papa.parse<string[]>(text, {
+    delimiter,
+    skipEmptyLines: false,
+    step: (result, parser) => {
+      for (; counted < rowStart; counted++) if (text[counted] === '\n' || (text[counted] === '\r' && text[counted + 1] !== '\n')) newlines++;
+      const line = newlines + 1;
+      rowStart = result.meta.cursor;
+      const quoteError = result.errors.find((error) => error.type === 'Quotes');
+      if (quoteError) {
+        failure = `virgolette non chiuse alla riga ${line}`;
+        parser.abort();
+        return;
+      }
+      if (records.length > MAX_IMPORT_ROWS + 1) {
+        failure = 'tooMany';
+        parser.abort();
+        return;
+      }
+      records.push({ cells: result.data, line });
+    },
+  });
+  if (failure === 'tooMany') throw new ValidationError(fill(enrolmentMessages.tooManyRows, { max: MAX_IMPORT_ROWS }));
+  if (failure) throw new ValidationError(fill(enrolmentMessages.notCsv, { reason: failure }));
+
+  const nonBlank = records.filter((record) => record.cells.some((cell) => cell.trim() !== ''));
+  const header = nonBlank.shift();
+  const columnIndex = new Map<Column, number>();
+  for (const column of ENROLMENT_CSV_COLUMNS) {
+    const index = header ? header.cells.findIndex((cell) => headerKey(cell) === column.toLowerCase()) : -1;
+    if (index >= 0) columnIndex.set(column, index);
+  }
+  if (!columnIndex.has('codiceFiscale')) {
+    throw new ValidationError(fill(enrolmentMessages.missingColumns, { columns: 'codiceFiscale' }));
+  }
+  const cell = (cells: string[], column: Column) => {
+    const index = columnIndex.get(column);
+    return index === undefined ? '' : (cells[index] ?? '').trim();
+  };
+
+  const rows: CsvRow[] = [];
+  const rejected: Rejection[] = [];
+  const named = new Set<string>();
+  const firstLineOf = new Map<string, number>();
+  const currentYear = now.getUTCFullYear();
+  for (const { cells, line } of nonBlank) {
+    const raw = cell(cells, 'codiceFiscale');
+    const fiscalCode = raw.toUpperCase().replace(/\s/g, '');
+    const reject = (template: string, value: string, extra: Record<string, string | number> = {}) =>
+      rejected.push({ line, fiscalCode: isValidFiscalCode(fiscalCode) ? fiscalCode : raw || null, reason: fill(template, { line, value, ...extra }) });
+    if (!isValidFiscalCode(fiscalCode)) {
+      reject(enrolmentMessages.rowFiscalCode, raw);
+      continue;
+    }
+    named.add(fiscalCode);
+    const first = firstLineOf.get(fiscalCode);
+    if (first !== undefined) {
+      reject(enrolmentMessages.rowDuplicate, fiscalCode, { first });
+      continue;
+    }
+    firstLineOf.set(fiscalCode, line);
+
+    const scoreText = cell(cells, 'punteggio');
+    const rankingScore = scoreText === '' ? null : /^[+-]?\d+$/.test(scoreText) ? Number(scoreText) : Number.NaN;
+    if (Number.isNaN(rankingScore) || (rankingScore !== null && Math.abs(rankingScore) > MAX_RANKING_SCORE)) {
+      reject(enrolmentMessages.rowScore, scoreText);
+      continue;
+    }
+    const hoursText = cell(cells, 'oreSettimanali');
+    const weeklyHour = hoursText === '' ? null : /^\d+([.,]\d+)?$/.test(hoursText) ? Number(hoursText.replace(',', '.')) : Number.NaN;
+    if (Number.isNaN(weeklyHour) || (weeklyHour !== null && (weeklyHour <= 0 || weeklyHour > MAX_WEEKLY_HOURS || !hasAtMostTwoDecimals(weeklyHour)))) {
+      reject(enrolmentMessages.rowHours, hoursText);
+      continue;
+    }
+    const valueText = cell(cells, 'valoreIsee');
+    const iseeValueCents = valueText === '' ? null : parseEuroToCents(valueText);
+    if (Number.isNaN(iseeValueCents)) {
+      reject(enrolmentMessages.rowIseeValue, valueText);
+      continue;
+    }
+    const yearText = cell(cells, 'annoIsee');
+    const iseeYear = yearText === '' ? null : /^\d{4}$/.test(yearText) && Number(yearText) >= 1900 && Number(yearText) <= currentYear + 1 ? Number(yearText) : Number.NaN;
+    if (Number.isNaN(iseeYear)) {
+      reject(enrolmentMessages.rowIseeYear, yearText);
+      continue;
+    }
+    if ((iseeValueCents === null) !== (iseeYear === null)) {
+      reject(enrolmentMessages.rowIseeIncomplete, '');
+      continue;
+    }
+    rows.push({ line, fiscalCode, lastName: cell(cells, 'cognome'), firstName: cell(cells, 'nome'), rankingScore, weeklyHour, iseeValueCents, iseeYear });
+  }
+  return { rows, rejected, named };
+}
+
+// --- the plan: what an import changes ----------------------------------------------------------------
+
+export interface ImportUser {
+  id: string;
+  fiscalCode: string;
+  firstName: string;
+  lastName: string;
+  /** The user's newest ISEE (it is the latest validated one when its state is VALIDATED). */
+  lastIsee?: { valueCents: number; year: number; state: string } | null;
+}
+
+export interface ImportSubscription {
+  userId: string;
+  fiscalCode: string;
+  firstName: string;
+  lastName: string;
+  state: SubscriptionState;
+  rankingScore: number | null;
+  weeklyHour: number | null;
+  iseeValueCents?: number | null;
+  iseeYear?: number | null;
+}
+
+export interface ImportAction {
+  kind: 'add' | 'update' | 'remove';
+  userId: string;
+  row: ImportRow;
+  /** add: the new state (VALIDATED when hours are given, ADDED otherwise). */
+  state?: SubscriptionState;
+  rankingScore?: number | null;
+  weeklyHour?: number | null;
+  /** A new VALIDATED ISEE to record first (updateIsees). */
+  isee?: { valueCents: number; year: number } | null;
+}
+
+const formatHours = (hours: number | null) => (hours === null ? '—' : decimalComma(hours));
+
+/**
+ * What importing the file would do (design §4), before anything is written: the operator sees it as a
+ * preview, and applying performs exactly these actions. A file applied twice plans nothing the second time.
+ */
+export function planImport(
+  parsed: ParsedCsv,
+  usersByFiscalCode: ReadonlyMap<string, ImportUser>,
+  existing: readonly ImportSubscription[],
+  options: { updateIsees: boolean; removeOldSubscriptions: boolean },
+): { preview: ImportPreview; actions: ImportAction[] } {
+  const rejected = [...parsed.rejected];
+  const byUser = new Map(existing.map((subscription) => [subscription.userId, subscription]));
+  const actions: ImportAction[] = [];
+  const preview: ImportPreview = { add: [], update: [], remove: [], unchanged: 0, rejected: [], applied: false };
+  const inFile = new Set<string>();
+
+  for (const row of parsed.rows) {
+    const user = usersByFiscalCode.get(row.fiscalCode);
+    if (!user) {
+      rejected.push({ line: row.line, fiscalCode: row.fiscalCode, reason: fill(enrolmentMessages.rowUnknownCitizen, { line: row.line, value: row.fiscalCode }) });
+      continue;
+    }
+    inFile.add(user.id);
+    const changes: string[] = [];
+    const validated = user.lastIsee?.state === 'VALIDATED' ? user.lastIsee : null;
+    const newIsee =
+      options.updateIsees && row.iseeValueCents !== null && row.iseeYear !== null && (!validated || validated.valueCents !== row.iseeValueCents || validated.year !== row.iseeYear)
+        ? { valueCents: row.iseeValueCents, year: row.iseeYear }
+        : null;
+    if (newIsee) changes.push(`nuovo ISEE ${formatEuro(newIsee.valueCents / 100)} (${newIsee.year})`);
+    const importRow: ImportRow = {
+      fiscalCode: row.fiscalCode,
+      lastName: user.lastName,
+      firstName: user.firstName,
+      rankingScore: row.rankingScore,
+      weeklyHour: row.weeklyHour,
+      iseeValueCents: row.iseeValueCents,
+      iseeYear: row.iseeYear,
+      changes,
+    };
+    const current = byUser.get(user.id);
+    if (!current) {
+      const state: SubscriptionState = row.weeklyHour !== null ? 'VALIDATED' : 'ADDED';
+      changes.unshift(state === 'VALIDATED' ? `nuova iscrizione approvata, ${formatHours(row.weeklyHour)} ore` : 'nuova iscrizione (richiesta inserita)');
+      if (row.rankingScore !== null) changes.push(`punteggio ${row.rankingScore}`);
+      preview.add.push(importRow);
+      actions.push({ kind: 'add', userId: user.id, row: importRow, state, rankingScore: row.rankingScore, weeklyHour: row.weeklyHour, isee: newIsee });
+      continue;
+    }
+    // An empty cell leaves the value as it is.
+    const rankingScore = row.rankingScore !== null && row.rankingScore !== current.rankingScore ? row.rankingScore : undefined;
+    const weeklyHour = row.weeklyHour !== null && row.weeklyHour !== current.weeklyHour ? row.weeklyHour : undefined;
+    if (rankingScore !== undefined) changes.push(`punteggio ${current.rankingScore ?? '—'} → ${rankingScore}`);
+    if (weeklyHour !== undefined) changes.push(`ore ${formatHours(current.weeklyHour)} → ${formatHours(weeklyHour)}`);
+    if (!changes.length) {
+      preview.unchanged += 1;
+      continue;
+    }
+    preview.update.push(importRow);
+    actions.push({ kind: 'update', userId: user.id, row: importRow, rankingScore, weeklyHour, isee: newIsee });
+  }
+
+  if (options.removeOldSubscriptions) {
+    // A citizen the file names, even on a rejected row, keeps the subscription.
+    const spared = new Set([...parsed.named].map((code) => usersByFiscalCode.get(code)?.id).filter(Boolean));
+    for (const subscription of existing) {
+      if (inFile.has(subscription.userId) || spared.has(subscription.userId)) continue;
+      const row: ImportRow = {
+        fiscalCode: subscription.fiscalCode,
+        lastName: subscription.lastName,
+        firstName: subscription.firstName,
+        rankingScore: subscription.rankingScore,
+        weeklyHour: subscription.weeklyHour,
+        iseeValueCents: subscription.iseeValueCents ?? null,
+        iseeYear: subscription.iseeYear ?? null,
+        changes: ['iscrizione rimossa: il cittadino non è nel file'],
+      };
+      preview.remove.push(row);
+      actions.push({ kind: 'remove', userId: subscription.userId, row });
+    }
+  }
+  preview.rejected = rejected.sort((a, b) => a.line - b.line);
+  return { preview, actions };
+}

@@ -1,0 +1,229 @@
+import * as z from 'zod';
+export { romeMonth, subscriptionFee } from './enrolment-fee.ts';
+import { subscriptionStates } from './subscriptions.ts';
+import { hasAtMostTwoDecimals, parseItalianAmount, toCents } from './money.ts';
+
+/**
+ * The enrolment messages, kept with their rules (as userMessages and iseeMessages are): every other
+ * function's bundle carries messages.ts, and none of them needs these.
+ */
+export const enrolmentMessages = {
+  required: 'Il campo non può essere vuoto!',
+    changed: 'L’iscrizione è stata modificata da un altro operatore: ricarica la pagina e riprova.',
+    alreadyEnrolled: 'L’utente è già iscritto a questo bando.',
+    archivedCall: 'Il bando è archiviato: non è possibile modificarne le iscrizioni.',
+    userNotFound: 'L’utente selezionato non è presente.',
+    onlyValidatedDelete: 'Si può cancellare solo un’iscrizione approvata.',
+    iseeAbove: 'Inserisci un valore ISEE valido, ad esempio 10.000,50.',
+    confirmed: 'Il filtro “confermati” deve valere true o false.',
+    sort: 'Ordinamento non valido: usa ranking, -ranking, isee o -isee.',
+    pageSize: 'Il numero di righe per pagina deve essere 10, 25 o 50.',
+    stateCode: 'Il codice di stato deve essere 0, 2, 3 o 4.',
+    weeklyHour: 'Inserisci un numero di ore (o corse) maggiore di zero e fino a 168, con al massimo due decimali.',
+    rankingScore: 'Il punteggio deve essere un numero intero.',
+    noFile: 'Nessun file caricato',
+    unsupportedFile: 'Carica un file con un formato supportato',
+    fileTooLarge: 'Il file è troppo grande: al massimo 10.000 righe.',
+    notCsv: 'Il file non è un CSV leggibile: {reason}',
+    missingColumns: 'Nel file mancano le colonne: {columns}.',
+    tooManyRows: 'Il file ha troppe righe: al massimo {max}.',
+    rowFiscalCode: 'Riga {line}: il codice fiscale “{value}” non è valido.',
+    rowUnknownCitizen: 'Riga {line}: il codice fiscale {value} non appartiene a un cittadino registrato: crea prima l’utente.',
+    rowDuplicate: 'Riga {line}: il codice fiscale {value} compare già alla riga {first}.',
+    rowScore: 'Riga {line}: il punteggio “{value}” non è un numero intero.',
+    rowHours: 'Riga {line}: le ore settimanali “{value}” non sono un numero valido (maggiore di zero, fino a 168, al massimo due decimali).',
+    rowIseeValue: 'Riga {line}: il valore ISEE “{value}” non è un importo valido.',
+    rowIseeYear: 'Riga {line}: l’anno ISEE “{value}” non è valido.',
+    rowIseeIncomplete: 'Riga {line}: per l’ISEE servono sia il valore sia l’anno.',
+} as const;
+
+/**
+ * Enrolment management (issue 7): the operator's side of a call's subscriptions. Shared by the API
+ * (functions/subscriptions) and the web (call detail), so a rule is written once.
+ */
+
+/** 'Mostro N su M': the table shows 10, 25 or 50 rows (part 2 §2.11), 10 by default. */
+export const ENROLMENT_PAGE_SIZES = [10, 25, 50] as const;
+export const ENROLMENT_DEFAULT_PAGE_SIZE = 10;
+export const enrolmentSorts = ['ranking', '-ranking', 'isee', '-isee'] as const;
+export type EnrolmentSort = (typeof enrolmentSorts)[number];
+
+/** The one CSV format (design §4): template, import and export. */
+export const ENROLMENT_CSV_COLUMNS = ['codiceFiscale', 'cognome', 'nome', 'punteggio', 'oreSettimanali', 'valoreIsee', 'annoIsee'] as const;
+/** The content types a browser sends for a .csv file: text/csv, and Windows' Excel association. */
+export const ENROLMENT_CSV_CONTENT_TYPES = ['text/csv', 'application/vnd.ms-excel'] as const;
+/** Rows an import may carry (a call of 5,000 subscriptions, with room to spare). */
+export const MAX_IMPORT_ROWS = 10_000;
+/** Largest import body: 10,000 rows of ~120 bytes, base64 (4/3), with room to spare. */
+export const MAX_IMPORT_BODY_BYTES = 3 * 1024 * 1024;
+
+/** Scores are integers within ±999,999,999 (so they sort as fixed-width text). */
+export const MAX_RANKING_SCORE = 999_999_999;
+/** A week has 168 hours; rides are counted the same way. */
+export const MAX_WEEKLY_HOURS = 168;
+
+/**
+ * An amount typed the Italian way ("10000", "10000,50", "10.000,50", also "10000.50") in cents, or NaN.
+ * A single dot followed by one or two digits is a decimal point; any other dot groups thousands.
+ */
+export function parseEuroToCents(text: string): number {
+  const trimmed = text.trim().replace(/\s|€/g, '');
+  if (/^\+?\d+\.\d{1,2}$/.test(trimmed)) return Math.round(Number(trimmed.replace('+', '')) * 100);
+  if (/^\+?\d{1,3}(\.\d{3})+(,\d{1,2})?$/.test(trimmed) || /^\+?\d+(,\d{1,2})?$/.test(trimmed)) {
+    const euros = parseItalianAmount(trimmed);
+    return Number.isNaN(euros) ? Number.NaN : toCents(euros);
+  }
+  return Number.NaN;
+}
+
+/** A decimal typed with a comma or a point ("12,5", "12.5") or sent as a number; NaN when it is not one. */
+export function parseDecimal(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value !== 'string') return Number.NaN;
+  const text = value.trim().replace(',', '.');
+  return /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+}
+
+const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
+
+const prefixFilter = z.preprocess(emptyToUndefined, z.string().trim().max(100).optional());
+
+export const enrolmentListQuerySchema = z.object({
+  fiscalCode: prefixFilter,
+  firstName: prefixFilter,
+  lastName: prefixFilter,
+  /** Euro, Italian format; becomes cents. */
+  iseeAbove: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .optional()
+      .transform((text, ctx) => {
+        if (text === undefined) return undefined;
+        const cents = parseEuroToCents(text);
+        if (Number.isNaN(cents)) {
+          ctx.addIssue({ code: 'custom', message: enrolmentMessages.iseeAbove });
+          return z.NEVER;
+        }
+        return cents;
+      }),
+  ),
+  confirmed: z.preprocess(emptyToUndefined, z.enum(['true', 'false'], { error: enrolmentMessages.confirmed }).optional()).transform((v) => v === 'true'),
+  sort: z.preprocess(emptyToUndefined, z.enum(enrolmentSorts, { error: enrolmentMessages.sort }).default('ranking')),
+  limit: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: enrolmentMessages.pageSize })
+      .refine((n) => (ENROLMENT_PAGE_SIZES as readonly number[]).includes(n), enrolmentMessages.pageSize)
+      .default(ENROLMENT_DEFAULT_PAGE_SIZE),
+  ),
+  cursor: z.string().max(2000).optional(),
+});
+export type EnrolmentListQuery = z.output<typeof enrolmentListQuerySchema>;
+
+export const feeKinds = ['DUE', 'EXEMPT', 'NO_ISEE', 'NO_BAND'] as const;
+
+export const enrolmentRowSchema = z.object({
+  /** "<callId>.<userId>" */
+  id: z.string(),
+  userId: z.string(),
+  state: z.enum(subscriptionStates),
+  rankingScore: z.number().int().nullable(),
+  weeklyHour: z.number().nullable(),
+  fiscalCode: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  /** The user's latest ISEE whatever its state; year 1900 reads 'Errore ISEE'. */
+  isee: z.object({ valueCents: z.number().int(), year: z.number().int(), state: z.string() }).nullable(),
+  /** The current month's fee (Europe/Rome); null while no hours are set. */
+  fee: z.object({ kind: z.enum(feeKinds), amountCents: z.number().int() }).nullable(),
+  /** Red border: VALIDATED or ADDED and the latest ISEE's year is not the call's (or there is none). */
+  iseeYearMismatch: z.boolean(),
+  /** VALIDATED and latest ISEE above 3000 €. */
+  singlePaymentAllowed: z.boolean(),
+  /** The version the web sends back with a change. */
+  dataUpdate: z.string(),
+});
+export type EnrolmentRow = z.output<typeof enrolmentRowSchema>;
+
+export const enrolmentPageSchema = z.object({ items: z.array(enrolmentRowSchema), nextCursor: z.string().nullable(), total: z.number().int() });
+export type EnrolmentPage = z.output<typeof enrolmentPageSchema>;
+
+export const enrolUserSchema = z.object({ userId: z.string({ error: enrolmentMessages.required }).trim().min(1, enrolmentMessages.required).max(64) });
+export type EnrolUserInput = z.output<typeof enrolUserSchema>;
+
+/** Weekly hours (or rides): > 0, ≤ 168, at most two decimals; "12,5" is accepted as 12.5. */
+export const weeklyHourSchema = z.preprocess(
+  (value) => (value === '' || value === null || value === undefined ? undefined : parseDecimal(value)),
+  z
+    .number({ error: enrolmentMessages.required })
+    .refine((n) => !Number.isNaN(n), enrolmentMessages.weeklyHour)
+    .refine((n) => n > 0 && n <= MAX_WEEKLY_HOURS, enrolmentMessages.weeklyHour)
+    .refine(hasAtMostTwoDecimals, enrolmentMessages.weeklyHour),
+);
+
+const dataUpdateSchema = z.string().max(40).optional();
+
+/** Operator update codes (part 2 §4): 0 back to pending, 2 approve / reactivate / edit hours, 3 refuse, 4 suspend. */
+export const enrolmentStateCodes = [0, 2, 3, 4] as const;
+
+export const updateEnrolmentSchema = z.object({
+  state: z.union([z.literal(0), z.literal(2), z.literal(3), z.literal(4)], { error: enrolmentMessages.stateCode }),
+  weeklyHour: weeklyHourSchema.optional(),
+  dataUpdate: dataUpdateSchema,
+});
+export type UpdateEnrolmentInput = z.output<typeof updateEnrolmentSchema>;
+
+/** A ranking score: required ('Il campo non può essere vuoto!'), an integer ("5" is accepted as 5). */
+export const rankingScoreSchema = z.preprocess(
+  (value) => {
+    if (value === '' || value === null || value === undefined) return undefined;
+    if (typeof value === 'string') return /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+    return value;
+  },
+  z
+    .number({ error: (issue) => (issue.input === undefined ? enrolmentMessages.required : enrolmentMessages.rankingScore) })
+    .refine((n) => Number.isInteger(n) && Math.abs(n) <= MAX_RANKING_SCORE, enrolmentMessages.rankingScore),
+);
+
+export const rankEnrolmentSchema = z.object({ rankingScore: rankingScoreSchema, dataUpdate: dataUpdateSchema });
+export type RankEnrolmentInput = z.output<typeof rankEnrolmentSchema>;
+
+export const resetHoursResponseSchema = z.object({ reset: z.number().int() });
+
+/** A CSV file handed to the browser to save. */
+export const csvFileSchema = z.object({ fileName: z.string(), content: z.string() });
+export type CsvFile = z.output<typeof csvFileSchema>;
+
+export const importEnrolmentsSchema = z.object({
+  fileContentBase64: z.string({ error: enrolmentMessages.noFile }).max(MAX_IMPORT_BODY_BYTES, enrolmentMessages.fileTooLarge),
+  contentType: z.string({ error: enrolmentMessages.unsupportedFile }).max(200),
+  updateIsees: z.boolean().default(false),
+  removeOldSubscriptions: z.boolean().default(false),
+  apply: z.boolean().default(false),
+});
+export type ImportEnrolmentsInput = z.output<typeof importEnrolmentsSchema>;
+
+export const importRowSchema = z.object({
+  fiscalCode: z.string(),
+  lastName: z.string(),
+  firstName: z.string(),
+  rankingScore: z.number().int().nullable(),
+  weeklyHour: z.number().nullable(),
+  iseeValueCents: z.number().int().nullable(),
+  iseeYear: z.number().int().nullable(),
+  /** What the row changes, in Italian ('punteggio 3 → 5', 'nuovo ISEE 12.000,00 € (2026)'). */
+  changes: z.array(z.string()),
+});
+export type ImportRow = z.output<typeof importRowSchema>;
+
+export const importPreviewSchema = z.object({
+  add: z.array(importRowSchema),
+  update: z.array(importRowSchema),
+  remove: z.array(importRowSchema),
+  unchanged: z.number().int(),
+  rejected: z.array(z.object({ line: z.number().int(), fiscalCode: z.string().nullable(), reason: z.string() })),
+  applied: z.boolean(),
+});
+export type ImportPreview = z.output<typeof importPreviewSchema>;
+

@@ -1,0 +1,231 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { as } from '../support/api.ts';
+import { openCall } from '../support/calls.ts';
+import { randomFiscalCode } from '../support/isee.ts';
+
+/**
+ * Enrolment management (issue 7) over real HTTP on the local stack: every new route as operator,
+ * delegate and citizen, bad input, and two operators acting at once.
+ */
+type Client = Awaited<ReturnType<typeof as>>;
+let operator: Client;
+let delegate: Client;
+let citizen: Client;
+
+beforeAll(async () => {
+  [operator, delegate, citizen] = await Promise.all([as('operator'), as('delegate'), as('citizen')]);
+});
+
+const userBody = (lastName: string, fiscalCode = randomFiscalCode()) => ({
+  firstName: 'Utente', lastName, fiscalCode, birthDate: '1980-01-01', email: null, address: 'Via Roma', addressNumber: '1',
+  cap: '00100', city: 'Roma', country: 'RM', nation: 'IT', municipioId: '1',
+});
+
+/** A user registered by the operator, with a validated ISEE of `value` € (none when null). */
+async function newUser(lastName: string, value: number | null = 8000, year = new Date().getFullYear()) {
+  const created = await operator.post('/api/users', userBody(lastName));
+  expect(created.status, JSON.stringify(created.json)).toBe(201);
+  if (value !== null) {
+    const isee = await operator.post(`/api/users/${created.json.id}/isee`, { value, year, date: new Date().toISOString(), protocollo: 'INPS-ISEE-2026-00000009Z-00', scadenza: `${year}-12-31`, excludeVerification: true });
+    expect(isee.status, JSON.stringify(isee.json)).toBe(201);
+  }
+  return created.json as { id: string; fiscalCode: string; lastName: string };
+}
+
+const enrol = async (callId: string, userId: string) => {
+  const response = await operator.post(`/api/calls/${callId}/enrolments`, { userId });
+  expect(response.status, JSON.stringify(response.json)).toBe(201);
+  return response.json;
+};
+const csvBody = (lines: string[], extra: object = {}) => ({
+  fileContentBase64: Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`).toString('base64'),
+  contentType: 'text/csv',
+  updateIsees: false,
+  removeOldSubscriptions: false,
+  apply: false,
+  ...extra,
+});
+const HEADER = 'codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee';
+
+describe('the operator runs the enrolled users table', () => {
+  it('enrols, confirms with hours, ranks, suspends, reactivates and deletes; each change shows in the table', async () => {
+    const { call } = await openCall(operator);
+    const [a, b] = [await newUser('Alfieri', 5000), await newUser('Bassi', null)];
+    const added = await enrol(call.id, a.id);
+    expect(added).toMatchObject({ id: `${call.id}.${a.id}`, state: 'ADDED', weeklyHour: null, fee: null, isee: { valueCents: 500_000, state: 'VALIDATED' }, iseeYearMismatch: false });
+    await enrol(call.id, b.id);
+    expect((await operator.post(`/api/calls/${call.id}/enrolments`, { userId: b.id })).status).toBe(400);
+
+    const confirmed = await operator.put(`/api/enrolments/${added.id}/state`, { state: 2, weeklyHour: 7, dataUpdate: added.dataUpdate });
+    expect(confirmed.status, JSON.stringify(confirmed.json)).toBe(200);
+    // The band of openCall(): 40% of 18 € = 7,20 €/h; 7 h a week for the days of this month.
+    expect(confirmed.json).toMatchObject({ state: 'VALIDATED', weeklyHour: 7, fee: { kind: 'DUE' }, singlePaymentAllowed: true });
+    expect(confirmed.json.fee.amountCents % 720).toBe(0);
+    const ranked = await operator.put(`/api/enrolments/${added.id}/ranking`, { rankingScore: 4 });
+    expect(ranked.json.rankingScore).toBe(4);
+
+    const page = await operator.get(`/api/calls/${call.id}/enrolments`);
+    expect(page.status).toBe(200);
+    expect(page.json.total).toBe(2);
+    expect(page.json.items.map((r: any) => [r.lastName, r.rankingScore, r.isee?.valueCents ?? null, r.iseeYearMismatch])).toEqual([
+      ['Alfieri', 4, 500_000, false],
+      ['Bassi', null, null, true],
+    ]);
+    expect((await operator.get(`/api/calls/${call.id}/enrolments?confirmed=true`)).json).toMatchObject({ total: 1, items: [{ lastName: 'Alfieri' }] });
+    expect((await operator.get(`/api/calls/${call.id}/enrolments?lastName=bas`)).json).toMatchObject({ total: 1, items: [{ lastName: 'Bassi' }] });
+    expect((await operator.get(`/api/calls/${call.id}/enrolments?iseeAbove=4.999,99`)).json).toMatchObject({ total: 1, items: [{ lastName: 'Alfieri' }] });
+    expect((await operator.get(`/api/calls/${call.id}/enrolments?iseeAbove=5000`)).json).toMatchObject({ total: 0, items: [] });
+
+    expect((await operator.put(`/api/enrolments/${added.id}/state`, { state: 4 })).json.state).toBe('SUSPENDED');
+    expect((await operator.put(`/api/enrolments/${added.id}/state`, { state: 2 })).json).toMatchObject({ state: 'VALIDATED', weeklyHour: 7 });
+    expect((await operator.delete(`/api/enrolments/${added.id}`)).status).toBe(204);
+    expect((await operator.get(`/api/calls/${call.id}/enrolments`)).json.total).toBe(1);
+  });
+
+  it('pages 10/25/50 rows with a cursor, ranking order with unscored last both ways', async () => {
+    const { call } = await openCall(operator);
+    const users = [];
+    for (let i = 0; i < 12; i++) users.push(await newUser(`Pagina${String(i).padStart(2, '0')}`, 4000 + i * 100));
+    for (const [i, user] of users.entries()) {
+      const row = await enrol(call.id, user.id);
+      if (i < 8) expect((await operator.put(`/api/enrolments/${row.id}/ranking`, { rankingScore: i % 4 })).status).toBe(200);
+    }
+    const first = (await operator.get(`/api/calls/${call.id}/enrolments`)).json;
+    expect(first.items).toHaveLength(10);
+    expect(first.total).toBe(12);
+    const second = (await operator.get(`/api/calls/${call.id}/enrolments?cursor=${encodeURIComponent(first.nextCursor)}`)).json;
+    expect(second.items).toHaveLength(2);
+    expect(second.nextCursor).toBeNull();
+    const ascending = [...first.items, ...second.items].map((r: any) => r.rankingScore);
+    expect(ascending).toEqual([0, 0, 1, 1, 2, 2, 3, 3, null, null, null, null]);
+    const down = (await operator.get(`/api/calls/${call.id}/enrolments?sort=-ranking&limit=25`)).json.items.map((r: any) => r.rankingScore);
+    expect(down).toEqual([3, 3, 2, 2, 1, 1, 0, 0, null, null, null, null]);
+    const byIsee = (await operator.get(`/api/calls/${call.id}/enrolments?sort=-isee&limit=25`)).json.items.map((r: any) => r.isee.valueCents);
+    expect(byIsee).toEqual([...byIsee].sort((x, y) => y - x));
+    // A cursor of another list is refused.
+    expect((await operator.get(`/api/calls/${call.id}/enrolments?sort=-isee&cursor=${encodeURIComponent(first.nextCursor)}`)).status).toBe(400);
+  });
+
+  it('resets the hours, exports the CSV and gives the template', async () => {
+    const { call } = await openCall(operator);
+    const user = await newUser('Esporta', 12345.6);
+    const row = await enrol(call.id, user.id);
+    await operator.put(`/api/enrolments/${row.id}/state`, { state: 2, weeklyHour: 2.5 });
+    const exported = await operator.get(`/api/calls/${call.id}/enrolments/csv`);
+    expect(exported.status).toBe(200);
+    expect(exported.json.fileName).toBe(`${call.name}.csv`);
+    expect(exported.json.content).toBe(`\uFEFF${HEADER}\r\n${user.fiscalCode};Esporta;Utente;;2,5;12345,6;${new Date().getFullYear()}\r\n`);
+    expect((await delegate.get(`/api/calls/${call.id}/enrolments/csv`)).status).toBe(200);
+
+    expect((await operator.post(`/api/calls/${call.id}/enrolments/reset-hours`, {})).json).toEqual({ reset: 1 });
+    expect((await operator.get(`/api/calls/${call.id}/enrolments`)).json.items[0]).toMatchObject({ state: 'VALIDATED', weeklyHour: null, fee: null });
+
+    const template = await operator.get('/api/enrolments/template');
+    expect(template.json.fileName).toMatch(/^Template_\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(template.json.content).toBe(`\uFEFF${HEADER}\r\n`);
+  });
+
+  it('imports a CSV: preview writes nothing, apply writes the same plan, the second apply changes nothing', async () => {
+    const { call } = await openCall(operator);
+    const [a, b] = [await newUser('Importa', 9000), await newUser('Rimuovi', 9000)];
+    await enrol(call.id, b.id);
+    const body = csvBody([HEADER, `${a.fiscalCode};Importa;Utente;2;"3,5";"10.000,00";${new Date().getFullYear()}`, `${randomFiscalCode()};Sconosciuto;X;;;;`], { updateIsees: true, removeOldSubscriptions: true });
+    const preview = await operator.post(`/api/calls/${call.id}/enrolments/import`, body);
+    expect(preview.status, JSON.stringify(preview.json)).toBe(200);
+    expect(preview.json).toMatchObject({ add: [{ fiscalCode: a.fiscalCode }], update: [], remove: [{ fiscalCode: b.fiscalCode }], applied: false });
+    expect(preview.json.rejected).toEqual([expect.objectContaining({ line: 3, reason: expect.stringMatching(/^Riga 3: .* non appartiene a un cittadino registrato/) })]);
+    expect((await operator.get(`/api/calls/${call.id}/enrolments`)).json.total).toBe(1);
+
+    const applied = await operator.post(`/api/calls/${call.id}/enrolments/import`, { ...body, apply: true });
+    expect(applied.json).toEqual({ ...preview.json, applied: true });
+    const rows = (await operator.get(`/api/calls/${call.id}/enrolments`)).json;
+    expect(rows.total).toBe(1);
+    expect(rows.items[0]).toMatchObject({ userId: a.id, state: 'VALIDATED', weeklyHour: 3.5, rankingScore: 2, isee: { valueCents: 1_000_000, state: 'VALIDATED' } });
+    const again = await operator.post(`/api/calls/${call.id}/enrolments/import`, { ...body, apply: true });
+    expect(again.json).toMatchObject({ add: [], update: [], remove: [], unchanged: 1, applied: true });
+  });
+});
+
+describe('who may do what, and bad input', () => {
+  it('lets the delegate read (200) and refuses every change (403); a citizen reaches none of it', async () => {
+    const { call } = await openCall(operator);
+    const user = await newUser('Permessi');
+    const row = await enrol(call.id, user.id);
+    expect((await delegate.get(`/api/calls/${call.id}/enrolments`)).status).toBe(200);
+    const writes = [
+      delegate.post(`/api/calls/${call.id}/enrolments`, { userId: user.id }),
+      delegate.put(`/api/enrolments/${row.id}/state`, { state: 3 }),
+      delegate.put(`/api/enrolments/${row.id}/ranking`, { rankingScore: 1 }),
+      delegate.delete(`/api/enrolments/${row.id}`),
+      delegate.post(`/api/calls/${call.id}/enrolments/reset-hours`, {}),
+      delegate.post(`/api/calls/${call.id}/enrolments/import`, csvBody([HEADER])),
+      delegate.get('/api/enrolments/template'),
+    ];
+    expect((await Promise.all(writes)).map((r) => r.status)).toEqual([403, 403, 403, 403, 403, 403, 403]);
+    const citizenCalls = [citizen.get(`/api/calls/${call.id}/enrolments`), citizen.get(`/api/calls/${call.id}/enrolments/csv`), citizen.put(`/api/enrolments/${row.id}/state`, { state: 3 })];
+    expect((await Promise.all(citizenCalls)).map((r) => r.status)).toEqual([403, 403, 403]);
+    expect((await operator.get(`/api/calls/${call.id}/enrolments`)).json.items[0]).toMatchObject({ state: 'ADDED', dataUpdate: row.dataUpdate });
+  });
+
+  it('answers bad codes, hours, scores, filters and ids with an Italian 400/404/409, and writes nothing', async () => {
+    const { call } = await openCall(operator);
+    const user = await newUser('Errori');
+    const row = await enrol(call.id, user.id);
+    const cases: [Promise<{ status: number; json: any }>, number, string | RegExp][] = [
+      [operator.put(`/api/enrolments/${row.id}/state`, { state: 2 }), 400, 'Il campo non può essere vuoto!'],
+      [operator.put(`/api/enrolments/${row.id}/state`, { state: 2, weeklyHour: 0 }), 400, /ore/],
+      [operator.put(`/api/enrolments/${row.id}/state`, { state: 2, weeklyHour: 1.234 }), 400, /due decimali/],
+      [operator.put(`/api/enrolments/${row.id}/state`, { state: 7 }), 400, 'Il codice di stato deve essere 0, 2, 3 o 4.'],
+      [operator.put(`/api/enrolments/${row.id}/state`, { state: 4 }), 409, /non può passare/],
+      [operator.put(`/api/enrolments/${row.id}/ranking`, { rankingScore: '' }), 400, 'Il campo non può essere vuoto!'],
+      [operator.put(`/api/enrolments/${row.id}/ranking`, { rankingScore: 2.5 }), 400, 'Il punteggio deve essere un numero intero.'],
+      [operator.delete(`/api/enrolments/${row.id}`), 409, 'Si può cancellare solo un’iscrizione approvata.'],
+      [operator.put(`/api/enrolments/${call.id}.nessuno/state`, { state: 3 }), 404, 'L’iscrizione selezionata non è presente.'],
+      [operator.get(`/api/calls/nessuno/enrolments`), 404, 'Il bando selezionato non è presente.'],
+      [operator.get(`/api/calls/${call.id}/enrolments?iseeAbove=dieci`), 400, /valore ISEE valido/],
+      [operator.get(`/api/calls/${call.id}/enrolments?limit=20`), 400, /10, 25 o 50/],
+      [operator.post(`/api/calls/${call.id}/enrolments`, { userId: 'nessuno' }), 404, 'L’utente selezionato non è presente.'],
+      [operator.post(`/api/calls/${call.id}/enrolments/import`, { ...csvBody([HEADER]), contentType: 'application/pdf' }), 400, 'Carica un file con un formato supportato'],
+      [operator.post(`/api/calls/${call.id}/enrolments/import`, { ...csvBody([]), fileContentBase64: '' }), 400, 'Nessun file caricato'],
+      [operator.post(`/api/calls/${call.id}/enrolments/import`, { contentType: 'text/csv' }), 400, 'Nessun file caricato'],
+    ];
+    for (const [response, status, detail] of cases) {
+      const { status: got, json } = await response;
+      expect([got, json.detail], JSON.stringify(json)).toEqual([status, expect.any(String)]);
+      expect(json.detail).toMatch(detail);
+    }
+    expect((await operator.get(`/api/calls/${call.id}/enrolments`)).json).toMatchObject({ total: 1, items: [{ state: 'ADDED', rankingScore: null, dataUpdate: row.dataUpdate }] });
+  });
+
+  it('lets exactly one of two operators acting at once win; the other gets 409 and nothing of it is written', async () => {
+    const { call } = await openCall(operator);
+    const user = await newUser('Concorrenza');
+    const row = await enrol(call.id, user.id);
+    const second = await as('entityOperator');
+    const [one, two] = await Promise.all([
+      operator.put(`/api/enrolments/${row.id}/state`, { state: 2, weeklyHour: 5, dataUpdate: row.dataUpdate }),
+      second.put(`/api/enrolments/${row.id}/state`, { state: 3, dataUpdate: row.dataUpdate }),
+    ]);
+    expect([one.status, two.status].sort()).toEqual([200, 409]);
+    const loser = one.status === 409 ? one : two;
+    expect(loser.json.detail).toBe('L’iscrizione è stata modificata da un altro operatore: ricarica la pagina e riprova.');
+    const winner = one.status === 200 ? one : two;
+    expect((await operator.get(`/api/calls/${call.id}/enrolments`)).json.items[0]).toMatchObject({ state: winner.json.state, dataUpdate: winner.json.dataUpdate });
+    // Without a version from the web: the write is conditional on what the server read.
+    const [r1, r2] = await Promise.all([1, 2].map((score) => operator.put(`/api/enrolments/${row.id}/ranking`, { rankingScore: score })));
+    expect([r1.status, r2.status]).toContain(200);
+  });
+});
+
+describe('the citizen sees the state and, once approved, the monthly cost', () => {
+  it('shows weeklyHour and cost on the call detail after the operator approves', async () => {
+    const { call } = await openCall(operator);
+    const me = (await citizen.get('/api/me')).json;
+    const row = await enrol(call.id, me.userId);
+    expect((await citizen.get(`/api/calls/${call.id}/subscription`)).json.subscription).toMatchObject({ state: 'ADDED', cost: null });
+    const approved = (await operator.put(`/api/enrolments/${row.id}/state`, { state: 2, weeklyHour: 7 })).json;
+    const mine = (await citizen.get(`/api/calls/${call.id}/subscription`)).json.subscription;
+    expect(mine).toMatchObject({ state: 'VALIDATED', weeklyHour: 7, cost: approved.fee.amountCents / 100 });
+    expect((await citizen.get('/api/subscriptions?limit=100')).json.items.find((s: any) => s.id === row.id)).toMatchObject({ cost: approved.fee.amountCents / 100 });
+  });
+});
