@@ -68,8 +68,8 @@ describe('the modals’ inputs (part 2 §5)', () => {
     expect(parseHoursInput('   ')).toEqual({ error: 'Il campo non può essere vuoto!' });
     expect(parseHoursInput('12,5')).toEqual({ value: 12.5 });
     expect(parseHoursInput('12.25')).toEqual({ value: 12.25 });
-    expect(parseHoursInput('0')).toEqual({ value: 0 });
-    for (const bad of ['abc', '-3', '1,234', '1e3', '12,5,1']) expect(parseHoursInput(bad)).toHaveProperty('error');
+    expect(parseHoursInput('168')).toEqual({ value: 168 });
+    for (const bad of ['abc', '-3', '0', '0,00', '168,01', '200', '1,234', '1e3', '12,5,1']) expect(parseHoursInput(bad)).toHaveProperty('error');
   });
 
   it('ranking score: required integer', () => {
@@ -83,6 +83,10 @@ describe('the modals’ inputs (part 2 §5)', () => {
     expect(parseIseeAbove('')).toBeNull();
     expect(parseIseeAbove('12.000,50')).toBe(12000.5);
     expect(parseIseeAbove('3000')).toBe(3000);
+    expect(parseIseeAbove('10000.50')).toBe(10000.5);
+    expect(parseIseeAbove('12.000')).toBe(12000);
+    expect(parseIseeAbove('12000,5 €')).toBe(12000.5);
+    expect(parseIseeAbove('1.2.3')).toBeNaN();
     expect(parseIseeAbove('tremila')).toBeNaN();
   });
 

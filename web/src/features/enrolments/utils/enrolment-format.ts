@@ -21,7 +21,9 @@ export const NO_FILE = 'Nessun file caricato';
 export const SINGLE_PAYMENT_PENDING = 'Disponibile con l’invio dei pagamenti a MyPay';
 export const SINGLE_PAYMENT_EXEMPT = 'Pagamento singolo non disponibile: ISEE pari o inferiore a 3.000,00 €';
 export const ISEE_YEAR_MISMATCH_HINT = 'Anno dell’ultimo ISEE diverso dall’anno del bando';
-export const NUMBER_ERROR = 'Inserisci un numero valido (es. 12,5).';
+/** The API's rule (weeklyHourSchema): more than 0, at most 168 (a week's hours), at most two decimals. */
+export const MAX_WEEKLY_HOURS = 168;
+export const NUMBER_ERROR = 'Inserisci un numero di ore (o corse) maggiore di zero e fino a 168, con al massimo due decimali.';
 export const INTEGER_ERROR = 'Il punteggio deve essere un numero intero.';
 
 /** The ISEE cell: value in euro and year, 'ISEE non caricato', or 'Errore ISEE' for year 1900. */
@@ -75,12 +77,13 @@ export function actionsFor(state: SubscriptionState, readOnly: boolean): Enrolme
   }
 }
 
-/** Weekly hours typed by the operator ('12,5' or '12.5'): required, a number ≥ 0 with at most two decimals. */
+/** Weekly hours typed by the operator ('12,5' or '12.5'): required, more than 0 and at most 168, two decimals at most. */
 export function parseHoursInput(text: string): { value: number } | { error: string } {
   const trimmed = text.trim();
   if (trimmed === '') return { error: messages.required };
   if (!/^\d{1,3}([.,]\d{1,2})?$/.test(trimmed)) return { error: NUMBER_ERROR };
-  return { value: Number(trimmed.replace(',', '.')) };
+  const value = Number(trimmed.replace(',', '.'));
+  return value > 0 && value <= MAX_WEEKLY_HOURS ? { value } : { error: NUMBER_ERROR };
 }
 
 /** The ranking score: required, an integer (spec part 2 §5). */
@@ -91,10 +94,16 @@ export function parseRankingInput(text: string): { value: number } | { error: st
   return { value: Number(trimmed) };
 }
 
-/** 'ISEE maggiore di', typed the Italian way: '' → null (no filter), '1.234,5' → 1234.5, bad text → NaN. */
+/**
+ * 'ISEE maggiore di', typed the Italian way: '' → null (no filter), '1.234,5' → 1234.5, '1234.50' → 1234.5
+ * (one dot and one or two digits is a decimal point, as the API reads it), bad text → NaN.
+ */
 export function parseIseeAbove(text: string): number | null {
-  if (text.trim() === '') return null;
-  return parseItalianAmount(text);
+  const trimmed = text.trim().replace(/\s|€/g, '');
+  if (trimmed === '') return null;
+  if (/^\+?\d+\.\d{1,2}$/.test(trimmed)) return Number(trimmed.replace('+', ''));
+  if (/^\+?\d{1,3}(\.\d{3})+(,\d{1,2})?$/.test(trimmed) || /^\+?\d+(,\d{1,2})?$/.test(trimmed)) return parseItalianAmount(trimmed);
+  return Number.NaN;
 }
 
 export const emptyFilters: EnrolmentFilters = { fiscalCode: '', firstName: '', lastName: '', iseeAbove: '', confirmed: false };
