@@ -115,7 +115,7 @@ export function EnrolUserDialog({ open, callId, preselectedUserId, busy, onEnrol
         {searching ? (
           <LoadingState label="Ricerca in corso..." />
         ) : (
-          results !== null && <DataTable caption="Utenti trovati" captionVisible columns={columns} rows={results} rowKey={(u) => u.id} emptyText="Nessun utente trovato." />
+          results !== null && <DataTable caption="Utenti trovati" columns={columns} rows={results} rowKey={(u) => u.id} emptyText="Nessun utente trovato." />
         )}
       </Flex>
     </Dialog>

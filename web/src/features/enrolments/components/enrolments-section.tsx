@@ -52,7 +52,7 @@ export interface EnrolmentsSectionProps {
   readOnly: boolean;
 }
 
-const stateIcons: Record<SubscriptionState, string> = { ADDED: '⏳', VALIDATED: '✓', SUSPENDED: '⏸', REFUSED: '✗' };
+const stateIcons: Record<SubscriptionState, string> = { ADDED: '○', VALIDATED: '✓', SUSPENDED: '‖', REFUSED: '✗' };
 
 function StateIcon({ state }: { state: SubscriptionState }) {
   const label = subscriptionOperatorLabels[state];
@@ -124,6 +124,8 @@ export function EnrolmentsSection({ call, readOnly }: EnrolmentsSectionProps) {
       return true;
     } catch (failure) {
       actionError.show(failure instanceof ApiError ? failure.message : 'Oops qualcosa è andato storto. Riprova più tardi!');
+      // What the operator saw may be stale (another operator's change): show the table as it is now.
+      list.reload();
       return false;
     } finally {
       setBusy(false);
@@ -173,7 +175,7 @@ export function EnrolmentsSection({ call, readOnly }: EnrolmentsSectionProps) {
     const who = name(row);
     const record = `${paths.userRecord}?citizen=${encodeURIComponent(row.userId)}`;
     return (
-      <Flex gap="xs" justifyContent="flex-end" wrap="wrap">
+      <Flex gap="xs" justifyContent="flex-end" wrap="wrap" className="enrolment-actions">
         {actionsFor(row.state, readOnly).map((action) => {
           switch (action) {
             case 'confirm':
@@ -400,7 +402,7 @@ export function EnrolmentsSection({ call, readOnly }: EnrolmentsSectionProps) {
             busy={busy}
             onCancel={() => setConfirming(null)}
             onConfirm={(row, weeklyHour) =>
-              void act(() => updateEnrolmentState(row, 2, weeklyHour), `L’iscrizione di ${name(row)} è stata confermata.`).then((ok) => ok && setConfirming(null))
+              void act(() => updateEnrolmentState(row, 2, weeklyHour), `L’iscrizione di ${name(row)} è stata confermata.`).then(() => setConfirming(null))
             }
           />
           <EditEnrolmentDialog
@@ -413,7 +415,7 @@ export function EnrolmentsSection({ call, readOnly }: EnrolmentsSectionProps) {
                 let current = row;
                 if (change.rankingScore !== undefined) current = await updateEnrolmentRanking(current, change.rankingScore);
                 if (change.weeklyHour !== undefined) await updateEnrolmentState(current, 2, change.weeklyHour);
-              }, `L’iscrizione di ${name(row)} è stata aggiornata.`).then((ok) => ok && setEditing(null))
+              }, `L’iscrizione di ${name(row)} è stata aggiornata.`).then(() => setEditing(null))
             }
           />
           <ConfirmDialog
@@ -425,7 +427,7 @@ export function EnrolmentsSection({ call, readOnly }: EnrolmentsSectionProps) {
             onConfirm={() => pending && void act(pending.run, pending.done).then(() => setPending(null))}
           />
           <EnrolUserDialog open={enrolOpen} callId={call.id} preselectedUserId={enrolUserId} busy={busy} onEnrol={(user) => void enrol(user)} onClose={closeEnrol} />
-          <ImportDialog open={importOpen} callId={call.id} onClose={() => setImportOpen(false)} onApplied={() => list.reload()} />
+          <ImportDialog open={importOpen} callId={call.id} serviceName={call.serviceName} onClose={() => setImportOpen(false)} onApplied={() => list.reload()} />
         </>
       )}
       <ActionError state={actionError} />

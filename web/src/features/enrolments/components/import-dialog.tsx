@@ -7,7 +7,7 @@ import { ApiError } from '@/lib/api';
 import { importEnrolments } from '../api/import-enrolments';
 import type { ImportPreview, ImportRequest, ImportRow } from '../api/types';
 import { fileToBase64 } from '../utils/download';
-import { csvFileProblem, formatHours } from '../utils/enrolment-format';
+import { csvFileProblem, formatHours, hoursHeader } from '../utils/enrolment-format';
 import { formatEuro, toEuros } from '@domain/money';
 
 /** Rows shown per preview list: a 5,000-row file stays readable; the counts say the rest. */
@@ -24,16 +24,18 @@ type Phase =
 export interface ImportDialogProps {
   open: boolean;
   callId: string;
+  /** 'Ore' or 'Corse' (taxi services) in the preview. */
+  serviceName: string;
   onClose: () => void;
   /** After 'Applica': the table reloads. */
   onApplied: (preview: ImportPreview) => void;
 }
 
-const rowColumns: DataTableColumn<ImportRow>[] = [
+const rowColumns = (serviceName: string): DataTableColumn<ImportRow>[] => [
   { id: 'fiscalCode', header: 'Codice fiscale', cell: (r) => r.fiscalCode, isRowHeader: true, noWrap: true },
   { id: 'name', header: 'Cognome e nome', cell: (r) => `${r.lastName} ${r.firstName}` },
   { id: 'ranking', header: 'Punteggio', cell: (r) => (r.rankingScore === null ? '—' : String(r.rankingScore)), align: 'end' },
-  { id: 'hours', header: 'Ore', cell: (r) => formatHours(r.weeklyHour), align: 'end' },
+  { id: 'hours', header: hoursHeader(serviceName), cell: (r) => formatHours(r.weeklyHour), align: 'end' },
   { id: 'isee', header: 'ISEE', cell: (r) => (r.iseeValueCents === null ? '—' : `${formatEuro(toEuros(r.iseeValueCents))}${r.iseeYear ? ` (${r.iseeYear})` : ''}`), noWrap: true },
   { id: 'changes', header: 'Modifiche', cell: (r) => r.changes.join(', ') },
 ];
@@ -60,13 +62,14 @@ function PreviewList<T>({ title, rows, columns, rowKey }: { title: string; rows:
   );
 }
 
-function Preview({ preview }: { preview: ImportPreview }) {
+function Preview({ preview, serviceName }: { preview: ImportPreview; serviceName: string }) {
+  const columns = rowColumns(serviceName);
   return (
     <Flex direction="column" gap="small" className="import-preview">
       <Text>{`Righe invariate: ${preview.unchanged}.`}</Text>
-      <PreviewList title="Da aggiungere" rows={preview.add} columns={rowColumns} rowKey={(r) => `a-${r.fiscalCode}`} />
-      <PreviewList title="Da aggiornare" rows={preview.update} columns={rowColumns} rowKey={(r) => `u-${r.fiscalCode}`} />
-      <PreviewList title="Da rimuovere" rows={preview.remove} columns={rowColumns} rowKey={(r) => `r-${r.fiscalCode}`} />
+      <PreviewList title="Da aggiungere" rows={preview.add} columns={columns} rowKey={(r) => `a-${r.fiscalCode}`} />
+      <PreviewList title="Da aggiornare" rows={preview.update} columns={columns} rowKey={(r) => `u-${r.fiscalCode}`} />
+      <PreviewList title="Da rimuovere" rows={preview.remove} columns={columns} rowKey={(r) => `r-${r.fiscalCode}`} />
       <PreviewList title="Righe scartate" rows={preview.rejected} columns={rejectedColumns} rowKey={(r, i) => `x-${r.line}-${i}`} />
     </Flex>
   );
@@ -76,7 +79,7 @@ function Preview({ preview }: { preview: ImportPreview }) {
  * 'Importa CSV': a .csv file, the options 'Aggiorna ISEE' and 'Rimuovi iscrizioni non presenti nel file',
  * 'Anteprima' (upload progress, then the analysis), the preview of every effect, and only then 'Applica'.
  */
-export function ImportDialog({ open, callId, onClose, onApplied }: ImportDialogProps) {
+export function ImportDialog({ open, callId, serviceName, onClose, onApplied }: ImportDialogProps) {
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const [updateIsees, setUpdateIsees] = useState(false);
@@ -224,7 +227,7 @@ export function ImportDialog({ open, callId, onClose, onApplied }: ImportDialogP
         ) : (
           <>
             <Text>Anteprima: controlla le modifiche, poi premi «Applica» per salvarle.</Text>
-            <Preview preview={phase.preview} />
+            <Preview preview={phase.preview} serviceName={serviceName} />
           </>
         )}
         <PageAlert message={error} autoHideMs={null} onDismiss={() => setError(null)} />
