@@ -6,7 +6,7 @@ import { Dialog } from '@/components/dialog';
 import { LoadingState } from '@/components/loading-state';
 import { PageAlert } from '@/components/page-alert';
 import { paths } from '@/config/paths';
-import { getUser, searchUsers, type UserFilters } from '@/features/users';
+import type { UserFilters } from '@/features/users';
 import { ApiError } from '@/lib/api';
 
 const FIELDS = [
@@ -16,6 +16,9 @@ const FIELDS = [
   ['email', 'E-mail'],
   ['phoneNumber', 'Telefono'],
 ] as const;
+
+/** The users feature (its search and record fetchers) loads when the modal first needs it, not with the call's page. */
+const usersApi = () => import('@/features/users');
 
 const noFilters: UserFilters = { firstName: '', lastName: '', fiscalCode: '', email: '', phoneNumber: '', loaded: false };
 
@@ -44,7 +47,7 @@ export function EnrolUserDialog({ open, callId, preselectedUserId, busy, onEnrol
     if (!open || !preselectedUserId) return;
     let current = true;
     setSearching(true);
-    getUser(preselectedUserId).then(
+    usersApi().then(({ getUser }) => getUser(preselectedUserId)).then(
       (user) => current && (setResults([user]), setSearching(false)),
       (failure: unknown) => current && (setError(failure instanceof ApiError ? failure.message : 'Utente non trovato.'), setSearching(false)),
     );
@@ -58,6 +61,7 @@ export function EnrolUserDialog({ open, callId, preselectedUserId, busy, onEnrol
     setSearching(true);
     setError(null);
     try {
+      const { searchUsers } = await usersApi();
       setResults((await searchUsers(draft, null)).items);
     } catch (failure) {
       setError(failure instanceof ApiError ? failure.message : 'Oops qualcosa è andato storto. Riprova più tardi!');
