@@ -137,7 +137,7 @@ describe('an operator runs a call’s enrolments', () => {
     await expect.poll(() => maria().textContent()).toContain('Richiesta rifiutata');
     await citizenSees(citizen, 'Richiesta rifiutata');
     await citizen.goto(`${appUrl()}/iscrizioni`);
-    await citizen.getByText('ISCRIZIONE RIFIUTATA').first().waitFor();
+    await citizen.locator('.subscription-state', { hasText: 'ISCRIZIONE RIFIUTATA' }).first().waitFor();
     // A refused request offers only 'Riattiva' (back to pending).
     expect(await maria().getByRole('button').allTextContents()).toEqual(['Riattiva']);
     await maria().getByRole('button', { name: 'Riattiva Maria Rossi' }).click();
@@ -246,7 +246,9 @@ describe('an operator runs a call’s enrolments', () => {
 
     await operator.getByRole('button', { name: 'Annulla' }).click();
     await operator.getByText('Mostro 5 su 5').waitFor();
-    await operator.getByLabel('Confermati').check();
+    // Amplify's checkbox input is visually hidden: a person clicks its label.
+    await operator.getByText('Confermati', { exact: true }).click();
+    expect(await operator.getByLabel('Confermati').isChecked()).toBe(true);
     await operator.getByRole('button', { name: 'Cerca' }).click();
     await operator.getByText('Mostro 2 su 2').waitFor();
     await operator.getByLabel('ISEE maggiore di (€)').fill('7.000');
@@ -340,7 +342,10 @@ describe('an operator runs a call’s enrolments', () => {
     await dialog(operator).getByText('Confermi di voler azzerare le ore degli utenti accettati?').waitFor();
     await dialog(operator).getByRole('button', { name: 'Conferma' }).click();
     await operator.getByText(/Ore azzerate per \d+ utent/).waitFor();
-    await expect.poll(() => row(operator, MARIA).getByRole('cell').nth(4).textContent()).toBe('0');
+    // The accepted users keep their state and lose their hours (and so the month's cost) until new ones are set.
+    await expect.poll(() => row(operator, MARIA).getByRole('cell').nth(4).textContent()).toBe('—');
+    expect(await row(operator, MARIA).textContent()).toContain('Richiesta accettata');
+    expect(await row(operator, people.dario.fiscalCode).getByRole('cell').nth(4).textContent()).toBe('—');
   });
 
   it('a user created in another tab comes back ready to enrol', async () => {
