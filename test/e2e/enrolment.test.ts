@@ -97,8 +97,10 @@ describe('an operator runs a call’s enrolments', () => {
   it('shows the enrolled users with ISEE, cost, state and the red border of an ISEE of another year', async () => {
     operator = await newPage(browser);
     await signInAs(operator, 'Laura Bianchi — Operatrice');
+    await operator.getByRole('button', { name: 'Ho capito' }).click();
     citizen = await newPage(browser);
     await signInAs(citizen, 'Maria Rossi — Cittadina con profilo completo');
+    await citizen.getByRole('button', { name: 'Ho capito' }).click();
     await citizenSees(citizen, 'Richiesta inserita');
 
     await openCallDetail(operator);
@@ -128,6 +130,8 @@ describe('an operator runs a call’s enrolments', () => {
     await dialog(operator).waitFor({ state: 'hidden' });
     await operator.getByText('Mostro 5 su 5').waitFor();
     expect(await row(operator, people.elena.fiscalCode).textContent()).toContain('ISEE non caricato');
+    // No ISEE at all: the red border too, with its own reason.
+    expect(await row(operator, people.elena.fiscalCode).textContent()).toContain('Nessun ISEE dell’anno del bando');
   });
 
   it('the citizen follows a refusal, a request back to pending, the approval with its cost, a suspension and a reactivation', async () => {
@@ -345,7 +349,9 @@ describe('an operator runs a call’s enrolments', () => {
     // The accepted users keep their state and lose their hours (and so the month's cost) until new ones are set.
     await expect.poll(() => row(operator, MARIA).getByRole('cell').nth(4).textContent()).toBe('—');
     expect(await row(operator, MARIA).textContent()).toContain('Richiesta accettata');
-    expect(await row(operator, people.dario.fiscalCode).getByRole('cell').nth(4).textContent()).toBe('—');
+    // Bruno was suspended (by the other operator above): only accepted users are reset, he keeps his 6 hours.
+    expect(await row(operator, people.bruno.fiscalCode).textContent()).toContain('Iscrizione sospesa');
+    expect(await row(operator, people.bruno.fiscalCode).getByRole('cell').nth(4).textContent()).toBe('6');
   });
 
   it('a user created in another tab comes back ready to enrol', async () => {

@@ -7,6 +7,7 @@ import {
   formatIsee,
   hoursHeader,
   hoursQuestion,
+  iseeYearHint,
   paramsWithView,
   parseHoursInput,
   parseIseeAbove,
@@ -27,6 +28,8 @@ describe('the enrolled-users table reads as the spec says (part 2 §2.11)', () =
     expect(euro(formatIsee({ valueCents: 1_234_550, year: 2025, state: 'VALIDATED' }))).toBe('12.345,50 € (2025)');
     expect(formatIsee(null)).toBe('ISEE non caricato');
     expect(formatIsee({ valueCents: 100, year: 1900, state: 'VALIDATED' })).toBe('Errore ISEE');
+    expect(iseeYearHint(null)).toBe('Nessun ISEE dell’anno del bando');
+    expect(iseeYearHint({ valueCents: 100, year: 2025, state: 'VALIDATED' })).toBe('Anno dell’ultimo ISEE diverso dall’anno del bando');
   });
 
   it('cost: the fee in euro, or why there is none', () => {

@@ -29,7 +29,7 @@ import {
   formatHours,
   formatIsee,
   hoursHeader,
-  ISEE_YEAR_MISMATCH_HINT,
+  iseeYearHint,
   NO_BAND_TEXT,
   paramsWithView,
   parseIseeAbove,
@@ -268,10 +268,10 @@ export function EnrolmentsSection({ call, readOnly }: EnrolmentsSectionProps) {
         <>
           {formatIsee(r.isee)}
           {r.iseeYearMismatch && (
-            <span className="isee-mismatch" title={ISEE_YEAR_MISMATCH_HINT}>
+            <span className="isee-mismatch" title={iseeYearHint(r.isee)}>
               {' '}
               <span aria-hidden="true">⚠</span>
-              <VisuallyHidden>{ISEE_YEAR_MISMATCH_HINT}</VisuallyHidden>
+              <VisuallyHidden>{iseeYearHint(r.isee)}</VisuallyHidden>
             </span>
           )}
         </>

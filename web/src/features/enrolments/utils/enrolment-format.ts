@@ -21,6 +21,9 @@ export const NO_FILE = 'Nessun file caricato';
 export const SINGLE_PAYMENT_PENDING = 'Disponibile con l’invio dei pagamenti a MyPay';
 export const SINGLE_PAYMENT_EXEMPT = 'Pagamento singolo non disponibile: ISEE pari o inferiore a 3.000,00 €';
 export const ISEE_YEAR_MISMATCH_HINT = 'Anno dell’ultimo ISEE diverso dall’anno del bando';
+export const ISEE_NONE_FOR_YEAR_HINT = 'Nessun ISEE dell’anno del bando';
+/** Why a row has the red border: its latest ISEE is of another year than the call's, or there is none. */
+export const iseeYearHint = (isee: EnrolmentRow['isee']) => (isee ? ISEE_YEAR_MISMATCH_HINT : ISEE_NONE_FOR_YEAR_HINT);
 /** The API's rule (weeklyHourSchema): more than 0, at most 168 (a week's hours), at most two decimals. */
 export const MAX_WEEKLY_HOURS = 168;
 export const NUMBER_ERROR = 'Inserisci un numero di ore (o corse) maggiore di zero e fino a 168, con al massimo due decimali.';
