@@ -264,6 +264,14 @@ describe('an operator runs a call’s enrolments', () => {
     await operator.getByRole('button', { name: 'Annulla' }).click();
     await operator.getByText('Mostro 5 su 5').waitFor();
 
+    // Page size 10 (default), 25 or 50, kept in the address.
+    await operator.getByLabel('Righe per pagina').selectOption('25');
+    await operator.waitForURL((url) => url.searchParams.get('limit') === '25');
+    await operator.getByText('Mostro 5 su 5').waitFor();
+    await operator.reload();
+    expect(await operator.getByLabel('Righe per pagina').inputValue()).toBe('25');
+    await operator.getByLabel('Righe per pagina').selectOption('10');
+
     // Nothing matches: the spec's empty text.
     await operator.getByRole('search', { name: 'Filtra gli iscritti' }).getByLabel('Codice fiscale').fill('ZZZZZZ');
     await operator.getByRole('button', { name: 'Cerca' }).click();
