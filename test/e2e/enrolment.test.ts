@@ -129,6 +129,7 @@ describe('an operator runs a call’s enrolments', () => {
     await dialog(operator).getByRole('button', { name: `Iscrivi Elena ${people.elena.lastName}` }).click();
     await dialog(operator).waitFor({ state: 'hidden' });
     await operator.getByText('Mostro 5 su 5').waitFor();
+    await expect.poll(() => operator.getByTestId('subscription-count').textContent()).toBe('5');
     expect(await row(operator, people.elena.fiscalCode).textContent()).toContain('ISEE non caricato');
     // No ISEE at all: the red border too, with its own reason.
     expect(await row(operator, people.elena.fiscalCode).textContent()).toContain('Nessun ISEE dell’anno del bando');

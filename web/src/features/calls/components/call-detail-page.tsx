@@ -106,7 +106,7 @@ export function CallDetailPage() {
       </section>
 
       <Suspense fallback={<LoadingState />}>
-        <EnrolmentsSection call={loaded} readOnly={me?.role !== 'OPERATOR'} />
+        <EnrolmentsSection call={loaded} readOnly={me?.role !== 'OPERATOR'} onChanged={call.reload} />
       </Suspense>
 
       <ConfirmDialog

@@ -50,6 +50,8 @@ export interface EnrolmentsSectionProps {
   call: { id: string; name: string; serviceName: string; subscriptionCount: number };
   /** A delegate reads the table: no action, no import, no reset, no enrolment. */
   readOnly: boolean;
+  /** After a change: the page reloads the call (its count of requests). */
+  onChanged?: () => void;
 }
 
 const stateIcons: Record<SubscriptionState, string> = { ADDED: '○', VALIDATED: '✓', SUSPENDED: '‖', REFUSED: '✗' };
@@ -96,7 +98,7 @@ type Pending = { title: string; message: string; run: () => Promise<unknown>; do
  * and 'Reset ore'. Every change sends the version the operator saw (dataUpdate); a failure shows the
  * server's message in the corner for 5 s and in an 'Errore' dialog (spec part 2 §8).
  */
-export function EnrolmentsSection({ call, readOnly }: EnrolmentsSectionProps) {
+export function EnrolmentsSection({ call, readOnly, onChanged }: EnrolmentsSectionProps) {
   const [params, setParams] = useSearchParams();
   const view = viewFromParams(params);
   const [draft, setDraft] = useState<EnrolmentFilters>(view.filters);
@@ -121,6 +123,7 @@ export function EnrolmentsSection({ call, readOnly }: EnrolmentsSectionProps) {
       const result = await run();
       flash.show(typeof result === 'string' ? result : done, 'success');
       list.reload();
+      onChanged?.();
       return true;
     } catch (failure) {
       actionError.show(failure instanceof ApiError ? failure.message : 'Oops qualcosa è andato storto. Riprova più tardi!');
@@ -427,7 +430,10 @@ export function EnrolmentsSection({ call, readOnly }: EnrolmentsSectionProps) {
             onConfirm={() => pending && void act(pending.run, pending.done).then(() => setPending(null))}
           />
           <EnrolUserDialog open={enrolOpen} callId={call.id} preselectedUserId={enrolUserId} busy={busy} onEnrol={(user) => void enrol(user)} onClose={closeEnrol} />
-          <ImportDialog open={importOpen} callId={call.id} serviceName={call.serviceName} onClose={() => setImportOpen(false)} onApplied={() => list.reload()} />
+          <ImportDialog open={importOpen} callId={call.id} serviceName={call.serviceName} onClose={() => setImportOpen(false)} onApplied={() => {
+              list.reload();
+              onChanged?.();
+            }} />
         </>
       )}
       <ActionError state={actionError} />
