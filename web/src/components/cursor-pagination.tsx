@@ -52,6 +52,8 @@ export interface CursorList<T> extends Omit<AsyncState<Page<T>>, 'data'> {
   pagination: CursorPaginationProps;
   /** Back to the first page. */
   reset: () => void;
+  /** How many items match in all, when the API counts them. */
+  total: number | undefined;
 }
 
 /**
@@ -90,6 +92,7 @@ export function useCursorList<T>(fetchPage: (cursor: string | null) => Promise<P
     isLoading: query.isLoading || isEmptyLaterPage,
     reload: query.reload,
     reset,
+    total: current?.total,
     pagination: { ...view, onNext, onPrevious, onChange },
   };
 }

@@ -14,6 +14,8 @@ export interface DataTableColumn<T> {
   isRowHeader?: boolean;
   /** Keep the cell on one line (codes, amounts, action buttons). */
   noWrap?: boolean;
+  /** A sortable column: its header is a button that toggles the order, and the header says the order (aria-sort). */
+  sort?: { direction: 'ascending' | 'descending' | 'none'; onToggle: () => void };
 }
 
 export interface DataTableProps<T> {
@@ -47,8 +49,25 @@ export function DataTable<T>({ caption, captionVisible = false, columns, rows, r
         <TableHead>
           <TableRow>
             {columns.map((column) => (
-              <TableCell as="th" scope="col" key={column.id} textAlign={column.align === 'end' ? 'end' : 'start'}>
-                {column.headerHidden ? <VisuallyHidden>{column.header}</VisuallyHidden> : column.header}
+              <TableCell
+                as="th"
+                scope="col"
+                key={column.id}
+                textAlign={column.align === 'end' ? 'end' : 'start'}
+                aria-sort={column.sort ? column.sort.direction : undefined}
+              >
+                {column.sort ? (
+                  <button type="button" className="sort-button" onClick={column.sort.onToggle}>
+                    {column.header}
+                    <span aria-hidden="true" className="sort-button__icon">
+                      {column.sort.direction === 'ascending' ? '▲' : column.sort.direction === 'descending' ? '▼' : '⇅'}
+                    </span>
+                  </button>
+                ) : column.headerHidden ? (
+                  <VisuallyHidden>{column.header}</VisuallyHidden>
+                ) : (
+                  column.header
+                )}
               </TableCell>
             ))}
           </TableRow>

@@ -84,4 +84,36 @@ export const api = {
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
+  /** How many items match in all, for lists that count them ('Mostro N su M'). */
+  total?: number;
+}
+
+/**
+ * POST with a JSON body through XMLHttpRequest, which (unlike fetch) reports the upload's progress:
+ * `onUploadProgress(fraction)` runs from 0 to 1 while the body is sent, then the server works on it.
+ * Same token, same errors (ApiError with the server's Italian detail) as the other calls.
+ */
+export function postWithUploadProgress<T>(path: string, body: unknown, onUploadProgress: (fraction: number) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const token = currentToken();
+    xhr.open('POST', `${runtimeConfig().apiBaseUrl}${path}`);
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.setRequestHeader('content-type', 'application/json');
+    if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onUploadProgress(event.loaded / event.total);
+    };
+    xhr.upload.onload = () => onUploadProgress(1);
+    xhr.onerror = () => reject(new ApiError(0, GENERIC_ERROR));
+    xhr.onload = () => {
+      if (xhr.status === 401 && token) unauthorizedListeners.forEach((listener) => listener());
+      const text = xhr.responseText;
+      const data = text ? safeJson(text) : undefined;
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(data as T);
+      const detail = (data as { detail?: string; message?: string } | undefined)?.detail ?? (data as { message?: string })?.message;
+      reject(new ApiError(xhr.status, detail ?? (text || GENERIC_ERROR), (data as { errors?: Record<string, string> })?.errors ?? {}));
+    };
+    xhr.send(JSON.stringify(body));
+  });
 }

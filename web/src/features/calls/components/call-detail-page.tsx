@@ -1,7 +1,7 @@
 import { Button, Flex, Heading, Text } from '@aws-amplify/ui-react';
 import { bandLabel } from '@domain/bands';
 import { messages } from '@domain/messages';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ButtonLink } from '@/components/button-link';
 import { ConfirmDialog } from '@/components/dialog';
@@ -9,6 +9,7 @@ import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { PageAlert, useFlashMessage } from '@/components/page-alert';
 import { useAsyncAction } from '@/components/use-async';
+import { useAuth } from '@/lib/auth';
 import { paths } from '@/config/paths';
 import { CallPaymentActions } from '@/features/payments';
 import { SendToMyPay } from '@/features/flows';
@@ -17,9 +18,12 @@ import { useCall } from '../api/get-call';
 import { CallStateBadge } from './call-state-badge';
 import { FileList } from './file-viewer';
 
+// The enrolled users (table, modals, CSV import) load in their own chunk, after the call's data.
+const EnrolmentsSection = lazy(() => import('@/features/enrolments').then((m) => ({ default: m.EnrolmentsSection })));
+
 /**
  * /lista_bandi/dettaglio_sessione?id={id} (also under /servizi/visualizza_servizio): the call's data, its
- * forms (viewed in the page), its ISEE bands, and the place of the enrolled users (a later issue).
+ * forms (viewed in the page), its ISEE bands, and its enrolled users (read-only for a delegate).
  */
 export function CallDetailPage() {
   const [params] = useSearchParams();
@@ -30,6 +34,7 @@ export function CallDetailPage() {
   const remove = useAsyncAction(deleteCall);
   const flash = useFlashMessage();
   const [confirming, setConfirming] = useState(false);
+  const { me } = useAuth();
   const loaded = call.data && call.data.id === id ? call.data : undefined;
   const fromService = pathname.toLowerCase().startsWith(paths.serviceDetail);
   const back = fromService && loaded ? `${paths.serviceDetail}?id=${encodeURIComponent(loaded.serviceId)}` : paths.calls;
@@ -104,16 +109,9 @@ export function CallDetailPage() {
         )}
       </section>
 
-      {/* Enrolled users: the table (ranking, ISEE, hours...) and its buttons (CSV, MyPay, reset hours) come with a later issue. */}
-      <section aria-labelledby="subscribers-title" className="call-section call-section--placeholder" data-testid="call-subscribers">
-        <Heading level={2} id="subscribers-title">
-          Iscritti al bando
-        </Heading>
-        <Text>
-          Richieste di iscrizione ricevute: <strong data-testid="subscription-count">{loaded.subscriptionCount}</strong>
-        </Text>
-        <Text className="form-hint">La tabella degli iscritti e le sue funzioni (CSV, invio a MyPay, azzeramento ore) saranno disponibili a breve.</Text>
-      </section>
+      <Suspense fallback={<LoadingState />}>
+        <EnrolmentsSection call={loaded} readOnly={me?.role !== 'OPERATOR'} onChanged={call.reload} />
+      </Suspense>
 
       <ConfirmDialog
         open={confirming}

@@ -1,6 +1,7 @@
 import { Alert, Button, Flex, Heading, Text } from '@aws-amplify/ui-react';
 import { bandLabel } from '@domain/bands';
 import type { PublicCall } from '@domain/calls';
+import { isRideService } from '@domain/fee';
 import { fileMessages } from '@domain/files';
 import { formatEuro } from '@domain/money';
 import { messages } from '@domain/messages';
@@ -125,7 +126,7 @@ function CitizenCall({ call }: { call: PublicCall }) {
             <dd>{subscription.cost === null ? 'In calcolo' : formatEuro(subscription.cost)}</dd>
           </div>
           <div className="detail-list__row">
-            <dt>Ore settimanali</dt>
+            <dt>{isRideService(call.service.name) ? 'Corse settimanali' : 'Ore settimanali'}</dt>
             <dd>{subscription.weeklyHour === null ? '—' : String(subscription.weeklyHour).replace('.', ',')}</dd>
           </div>
         </dl>

@@ -1,0 +1,1 @@
+export { EnrolmentsSection } from './components/enrolments-section';

@@ -1,0 +1,180 @@
+/**
+ * Pure helpers of the enrolled-users table (spec part 2 §2.11, §4, §5): how ISEE, fee and hours read,
+ * what the operator may do in each state, how the filters live in the address, and how the modals'
+ * inputs are read. No React here: unit-tested in test/unit/web/enrolment-format.test.ts.
+ */
+import { isRideService } from '@domain/fee';
+import { fileMessages } from '@domain/files';
+import { messages } from '@domain/messages';
+import { formatEuro, parseItalianAmount, toEuros } from '@domain/money';
+import type { SubscriptionState } from '@domain/subscriptions';
+import { ENROLMENT_PAGE_SIZES, type EnrolmentFilters, type EnrolmentPageSize, type EnrolmentRow, type EnrolmentSort } from '../api/types';
+
+/** ISEE year 1900 marks an ISEE error (spec part 2 §9). */
+export const ISEE_ERROR_YEAR = 1900;
+export const ISEE_MISSING = 'ISEE non caricato';
+export const ISEE_ERROR = 'Errore ISEE';
+export const NO_BAND_TEXT = 'Fascia ISEE non trovata';
+export const EXEMPT_TEXT = 'Esente';
+export const EMPTY_TABLE = 'Non ci sono utenti iscritti.';
+export const NO_FILE = 'Nessun file caricato';
+export const SINGLE_PAYMENT_PENDING = 'Disponibile con l’invio dei pagamenti a MyPay';
+export const SINGLE_PAYMENT_EXEMPT = 'Pagamento singolo non disponibile: ISEE pari o inferiore a 3.000,00 €';
+export const ISEE_YEAR_MISMATCH_HINT = 'Anno dell’ultimo ISEE diverso dall’anno del bando';
+export const ISEE_NONE_FOR_YEAR_HINT = 'Nessun ISEE dell’anno del bando';
+/** Why a row has the red border: its latest ISEE is of another year than the call's, or there is none. */
+export const iseeYearHint = (isee: EnrolmentRow['isee']) => (isee ? ISEE_YEAR_MISMATCH_HINT : ISEE_NONE_FOR_YEAR_HINT);
+/** The API's rule (weeklyHourSchema): more than 0, at most 168 (a week's hours), at most two decimals. */
+export const MAX_WEEKLY_HOURS = 168;
+export const NUMBER_ERROR = 'Inserisci un numero di ore (o corse) maggiore di zero e fino a 168, con al massimo due decimali.';
+export const INTEGER_ERROR = 'Il punteggio deve essere un numero intero.';
+
+/** The ISEE cell: value in euro and year, 'ISEE non caricato', or 'Errore ISEE' for year 1900. */
+export function formatIsee(isee: EnrolmentRow['isee']): string {
+  if (!isee) return ISEE_MISSING;
+  if (isee.year === ISEE_ERROR_YEAR) return ISEE_ERROR;
+  return `${formatEuro(toEuros(isee.valueCents))} (${isee.year})`;
+}
+
+/** The cost cell: the month's fee, or why there is none. */
+export function formatFee(fee: EnrolmentRow['fee']): string {
+  if (!fee) return '—';
+  switch (fee.kind) {
+    case 'DUE':
+      return formatEuro(toEuros(fee.amountCents));
+    case 'EXEMPT':
+      return EXEMPT_TEXT;
+    case 'NO_ISEE':
+      return ISEE_MISSING;
+    case 'NO_BAND':
+      return NO_BAND_TEXT;
+  }
+}
+
+/** Hours, or rides for taxi services (spec part 2 §2.11). */
+export const hoursHeader = (serviceName: string) => (isRideService(serviceName) ? 'Corse' : 'Ore');
+/** What the confirm modal asks, and the citizen's label. */
+export const hoursQuestion = (serviceName: string) => (isRideService(serviceName) ? 'Corse' : 'Ore settimanali');
+export const weeklyHoursLabel = (serviceName: string) => (isRideService(serviceName) ? 'Corse settimanali' : 'Ore settimanali');
+
+/** 12.5 → '12,5'; null → '—'. */
+export function formatHours(value: number | null): string {
+  if (value === null) return '—';
+  return new Intl.NumberFormat('it-IT', { maximumFractionDigits: 2 }).format(value);
+}
+
+export type EnrolmentAction = 'confirm' | 'refuse' | 'delete' | 'edit' | 'view' | 'suspend' | 'singlePayment' | 'reactivate' | 'viewPayments' | 'reopen';
+
+/** What the operator may do on a row (spec part 2 §4); a delegate reads only. */
+export function actionsFor(state: SubscriptionState, readOnly: boolean): EnrolmentAction[] {
+  if (readOnly) return [];
+  switch (state) {
+    case 'ADDED':
+      return ['confirm', 'refuse'];
+    case 'VALIDATED':
+      return ['edit', 'view', 'suspend', 'singlePayment', 'delete'];
+    case 'SUSPENDED':
+      return ['reactivate', 'viewPayments'];
+    case 'REFUSED':
+      return ['reopen'];
+  }
+}
+
+/** Weekly hours typed by the operator ('12,5' or '12.5'): required, more than 0 and at most 168, two decimals at most. */
+export function parseHoursInput(text: string): { value: number } | { error: string } {
+  const trimmed = text.trim();
+  if (trimmed === '') return { error: messages.required };
+  if (!/^\d{1,3}([.,]\d{1,2})?$/.test(trimmed)) return { error: NUMBER_ERROR };
+  const value = Number(trimmed.replace(',', '.'));
+  return value > 0 && value <= MAX_WEEKLY_HOURS ? { value } : { error: NUMBER_ERROR };
+}
+
+/** The ranking score: required, an integer (spec part 2 §5). */
+export function parseRankingInput(text: string): { value: number } | { error: string } {
+  const trimmed = text.trim();
+  if (trimmed === '') return { error: messages.required };
+  if (!/^-?\d{1,9}$/.test(trimmed)) return { error: INTEGER_ERROR };
+  return { value: Number(trimmed) };
+}
+
+/**
+ * 'ISEE maggiore di', typed the Italian way: '' → null (no filter), '1.234,5' → 1234.5, '1234.50' → 1234.5
+ * (one dot and one or two digits is a decimal point, as the API reads it), bad text → NaN.
+ */
+export function parseIseeAbove(text: string): number | null {
+  const trimmed = text.trim().replace(/\s|€/g, '');
+  if (trimmed === '') return null;
+  if (/^\+?\d+\.\d{1,2}$/.test(trimmed)) return Number(trimmed.replace('+', ''));
+  if (/^\+?\d{1,3}(\.\d{3})+(,\d{1,2})?$/.test(trimmed) || /^\+?\d+(,\d{1,2})?$/.test(trimmed)) return parseItalianAmount(trimmed);
+  return Number.NaN;
+}
+
+export const emptyFilters: EnrolmentFilters = { fiscalCode: '', firstName: '', lastName: '', iseeAbove: '', confirmed: false };
+const SORTS: readonly EnrolmentSort[] = ['ranking', '-ranking', 'isee', '-isee'];
+export const DEFAULT_SORT: EnrolmentSort = 'ranking';
+export const DEFAULT_PAGE_SIZE: EnrolmentPageSize = 10;
+
+export interface EnrolmentView {
+  filters: EnrolmentFilters;
+  sort: EnrolmentSort;
+  limit: EnrolmentPageSize;
+}
+
+/** The table's filters, order and page size as kept in the address (so reload and back keep them). */
+export function viewFromParams(params: URLSearchParams): EnrolmentView {
+  const sort = params.get('sort') as EnrolmentSort | null;
+  const limit = Number(params.get('limit'));
+  return {
+    filters: {
+      fiscalCode: params.get('fiscalCode') ?? '',
+      firstName: params.get('firstName') ?? '',
+      lastName: params.get('lastName') ?? '',
+      iseeAbove: params.get('iseeAbove') ?? '',
+      confirmed: params.get('confirmed') === 'true',
+    },
+    sort: sort && SORTS.includes(sort) ? sort : DEFAULT_SORT,
+    limit: (ENROLMENT_PAGE_SIZES as readonly number[]).includes(limit) ? (limit as EnrolmentPageSize) : DEFAULT_PAGE_SIZE,
+  };
+}
+
+/** Writes the view into the address, keeping the page's other parameters (id, ...); defaults are left out. */
+export function paramsWithView(params: URLSearchParams, view: EnrolmentView): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const key of ['fiscalCode', 'firstName', 'lastName', 'iseeAbove', 'confirmed', 'sort', 'limit']) next.delete(key);
+  const { filters } = view;
+  if (filters.fiscalCode.trim()) next.set('fiscalCode', filters.fiscalCode.trim().toUpperCase());
+  if (filters.firstName.trim()) next.set('firstName', filters.firstName.trim());
+  if (filters.lastName.trim()) next.set('lastName', filters.lastName.trim());
+  if (filters.iseeAbove.trim()) next.set('iseeAbove', filters.iseeAbove.trim());
+  if (filters.confirmed) next.set('confirmed', 'true');
+  if (view.sort !== DEFAULT_SORT) next.set('sort', view.sort);
+  if (view.limit !== DEFAULT_PAGE_SIZE) next.set('limit', String(view.limit));
+  return next;
+}
+
+/** A header's click: the ranking toggles ranking/-ranking, the ISEE isee/-isee; another column starts ascending. */
+export function toggleSort(current: EnrolmentSort, column: 'ranking' | 'isee'): EnrolmentSort {
+  if (current === column) return `-${column}`;
+  return column;
+}
+
+export function sortDirection(current: EnrolmentSort, column: 'ranking' | 'isee'): 'ascending' | 'descending' | 'none' {
+  if (current === column) return 'ascending';
+  if (current === `-${column}`) return 'descending';
+  return 'none';
+}
+
+/**
+ * The CSV chosen for import: none → 'Nessun file caricato'; anything but a CSV → 'Carica un file con un
+ * formato supportato'. Browsers on Windows with Excel report a .csv as application/vnd.ms-excel (or no
+ * type): a .csv file name is accepted with those, and sent as text/csv.
+ */
+export function csvFileProblem(file: { name: string; type: string } | null | undefined): string | null {
+  if (!file) return NO_FILE;
+  if (file.type === 'text/csv') return null;
+  if (/\.csv$/i.test(file.name) && ['', 'application/vnd.ms-excel', 'text/plain'].includes(file.type)) return null;
+  return fileMessages.unsupported;
+}
+
+/** 'Mostro N su M'. */
+export const showingText = (shown: number, total: number) => `Mostro ${shown} su ${total}`;
