@@ -5,7 +5,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { exportDefinition } from '../functions/flows/state-machine.ts';
-import { acknowledgeWildcardResource } from './nag.ts';
+import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
 import { PortalFunction } from './portal-function.ts';
 
 export interface PaymentExportProps {
@@ -50,6 +50,10 @@ export class PaymentExport extends Construct {
       logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
     });
     this.taskFunction.grantInvoke(this.stateMachine);
+    acknowledge(this.stateMachine.role, {
+      'AwsSolutions-IAM5[Resource::*]':
+        'Added by Step Functions for tracing and execution logs: X-Ray (PutTraceSegments, PutTelemetryRecords, GetSamplingRules, GetSamplingTargets) and CloudWatch Logs delivery (CreateLogDelivery, GetLogDelivery, …) support no resource-level permissions.',
+    });
     acknowledgeWildcardResource(
       this.stateMachine.role,
       `${this.taskFunction.functionArn}:*`,
