@@ -1,8 +1,7 @@
 import * as z from 'zod';
-import countries from './data/countries.json' with { type: 'json' };
-import provinces from './data/provinces.json' with { type: 'json' };
 import { isValidFiscalCode } from './fiscal-code.ts';
 import { messages } from './messages.ts';
+import { COUNTRY_CODES as countryCodes, PROVINCE_CODES as provinceCodes } from './place-codes.ts';
 import { EMAIL_PATTERN, PHONE_PATTERN, municipi, userMessages } from './users.ts';
 
 /**
@@ -11,13 +10,6 @@ import { EMAIL_PATTERN, PHONE_PATTERN, municipi, userMessages } from './users.ts
  * does not carry these schemas and lists.
  */
 
-/** Italian provinces, two-letter codes (data of codice-fiscale-js, see functions/domain/data). */
-export const provinceOptions: readonly { code: string; name: string }[] = provinces;
-/** Countries, ISO 3166-1 alpha-2 codes with Italian upper-case names (ICU's Italian names, see functions/domain/data). */
-export const countryOptions: readonly { code: string; name: string }[] = countries;
-
-const provinceCodes = new Set(provinceOptions.map((p) => p.code));
-const countryCodes = new Set(countryOptions.map((c) => c.code));
 
 /** 'Il campo non può essere vuoto!' for a missing or blank text. */
 const required = (max: number) =>

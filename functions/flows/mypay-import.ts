@@ -6,18 +6,20 @@ const NO_FILE_FOR_TOKEN = new Set(['PAA_IMPORT_NON_CARICATO', 'PAA_REQUEST_TOKEN
 
 /** MyPay's bulk import for the export's steps (MYPAY_ENDPOINT, MYPAY_COD_IPA, MYPAY_PASSWORD). */
 export function myPayImport(): MyPayImport {
-  const mypay = makeMyPay(myPayConfigFromEnv());
+  // Made at the first step that needs it: a missing setting fails that step (visibly), not the cold start.
+  let client: ReturnType<typeof makeMyPay> | undefined;
+  const mypay = () => (client ??= makeMyPay(myPayConfigFromEnv()));
   return {
-    authorize: () => mypay.authorize(),
-    upload: (authorization, zip, fileName) => mypay.upload(authorization, zip, fileName),
+    authorize: () => mypay().authorize(),
+    upload: (authorization, zip, fileName) => mypay().upload(authorization, zip, fileName),
     async importStatus(requestToken) {
       try {
-        return await mypay.importStatus(requestToken);
+        return await mypay().importStatus(requestToken);
       } catch (error) {
         if (error instanceof MyPayFault && NO_FILE_FOR_TOKEN.has(error.faultCode)) return null;
         throw error;
       }
     },
-    download: (url) => mypay.download(url),
+    download: (url) => mypay().download(url),
   };
 }

@@ -31,9 +31,9 @@ function statementsOf(resource: Resource): Statement[] {
 const actions = (s: Statement) => [s.Action].flat();
 
 describe('api stack: functions', () => {
-  it('has exactly one function per resource of the route table, and nothing else', () => {
+  it('has exactly one function per resource of the route table, the MyPay export\'s task, and nothing else', () => {
     const functions = api.findResources('AWS::Lambda::Function');
-    expect(Object.keys(functions).sort()).toEqual(resources.map(functionOf).sort());
+    expect(Object.keys(functions).sort()).toEqual([...resources.map(functionOf), logicalId(portal.api.paymentExport.taskFunction)].sort());
     for (const resource of resources) {
       expect(functions[functionOf(resource)].Properties.Environment.Variables.POWERTOOLS_SERVICE_NAME).toBe(resource);
     }
@@ -74,6 +74,7 @@ describe('api stack: functions', () => {
     expect(kinds.sort()).toEqual(
       [
         ...resources.map((r) => `portal:PortaleApi/${r}`),
+        'portal:PortaleApi/PaymentExport/FlowTask',
         'portal:PortaleAuth/PreTokenGeneration',
         'portal:PortaleIseeExtraction/IseeExtraction/ReadAttestation',
         'portal:PortaleIseeExtraction/IseeExtraction/WriteExtraction',

@@ -1,5 +1,5 @@
 import { Flex, SelectField, TextField } from '@aws-amplify/ui-react';
-import { countryOptions, provinceOptions } from '@domain/user-input';
+import { countryOptions, provinceOptions } from '@domain/place-options';
 import { municipi } from '@domain/users';
 import { readOnlyFieldProps } from '@/components/form-fields';
 import type { UserField, UserFormErrors, UserFormValues } from '../utils/user-form';
