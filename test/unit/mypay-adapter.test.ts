@@ -81,7 +81,7 @@ describe('MyPay amounts and configuration', () => {
       timeoutMs: 5000,
     });
     expect(() => myPayConfigFromEnv({ MYPAY_COD_IPA: 'C_DEMO', MYPAY_PASSWORD: 'p' })).toThrow(/MYPAY_ENDPOINT/);
-    expect(() => myPayConfigFromEnv({ MYPAY_ENDPOINT: 'http://x', MYPAY_COD_IPA: 'C_DEMO' })).toThrow(/mypay-password/);
+    expect(() => myPayConfigFromEnv({ MYPAY_ENDPOINT: 'http://x', MYPAY_COD_IPA: 'C_DEMO' })).toThrow(/MYPAY_PASSWORD/);
     const fromSecret = async () => 'dal-secret';
     expect(myPayConfigFromEnv({ MYPAY_ENDPOINT: 'http://x', MYPAY_COD_IPA: 'C_DEMO' }, fromSecret).password).toBe(fromSecret);
   });
