@@ -10,6 +10,7 @@ import { hasAtMostTwoDecimals, parseItalianAmount, toCents } from './money.ts';
 export const enrolmentMessages = {
   required: 'Il campo non può essere vuoto!',
     changed: 'L’iscrizione è stata modificata da un altro operatore: ricarica la pagina e riprova.',
+    exportRunning: 'È in corso un invio a MyPay per questo bando: le ore si potranno azzerare quando sarà terminato.',
     alreadyEnrolled: 'L’utente è già iscritto a questo bando.',
     archivedCall: 'Il bando è archiviato: non è possibile modificarne le iscrizioni.',
     userNotFound: 'L’utente selezionato non è presente.',

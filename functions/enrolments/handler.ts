@@ -5,6 +5,7 @@ import { systemClock } from '../adapters/ports.ts';
 import { resourceHandler } from '../http/handler.ts';
 import { getBand } from '../bands/repository.ts';
 import { getCall } from '../calls/repository.ts';
+import { runningExportOf } from '../flows/repository.ts';
 import { deleteSubscription, getSubscription, listAllSubscriptionsOfCall, listEnrolments, putSubscription, recountEnrolments } from '../subscriptions/repository.ts';
 import { getUserItem } from '../users/repository.ts';
 import { makeEnrolmentUseCases } from './use-cases.ts';
@@ -16,6 +17,7 @@ const enrolments = makeEnrolmentUseCases({
   bands: { getBand },
   users: { getUserItem },
   files: s3FileStore,
+  exports: { runningExportOf },
   audit: dynamoAuditLog,
   clock: systemClock,
   ids: randomUUID,

@@ -27,6 +27,8 @@ export interface EnrolmentDeps {
   bands: { getBand(id: string): Promise<FeeBand | null> };
   users: { getUserItem(id: string): Promise<StoredUser | null> };
   files: Pick<FileStore, 'deleteFile'>;
+  /** The flow exporting a call to MyPay now, if any: the hours stay as they are until it ends. */
+  exports: { runningExportOf(callId: string): Promise<string | null> };
   audit: AuditLog;
   clock: Clock;
   ids: () => string;
@@ -68,7 +70,7 @@ export async function inPool<T>(items: readonly T[], size: number, task: (item: 
   }));
 }
 
-export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, files, audit, clock }: EnrolmentDeps) {
+export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, files, exports, audit, clock }: EnrolmentDeps) {
   const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
   const requireWritableCall = async (id: string) => {
     const call = await requireCall(id);
@@ -196,6 +198,7 @@ export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, file
     /** 'Reset ore': the hours of every approved subscription of the call go back to none. */
     async resetHours(callId: string, actor: Actor): Promise<{ reset: number }> {
       const call = await requireWritableCall(callId);
+      if (await exports.runningExportOf(call.id)) throw new ConflictError(enrolmentMessages.exportRunning);
       const now = clock.now();
       const reset: { id: string; weeklyHour: number | null }[] = [];
       const targets = (await subscriptions.listAllSubscriptionsOfCall(call.id)).filter((s) => s.state === 'VALIDATED' && s.weeklyHour !== null);

@@ -420,6 +420,8 @@ export function portal() {
     tickets: memoryTickets(),
     mailer: memoryMailer(),
     mailFailures: [] as { ticketId: string; message: string }[],
+    /** callId → the flow exporting it (the MyPay export lock). */
+    exportLocks: new Map<string, string>(),
   };
   const clock = tickingClock();
   const ids = sequentialIds();
@@ -448,7 +450,7 @@ export function portal() {
       clock,
       onMailFailure: (error, ticketId) => store.mailFailures.push({ ticketId, message: (error as Error).message }),
     }),
-    enrolments: makeEnrolmentUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, users: store.users, files: store.files }),
+    enrolments: makeEnrolmentUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, users: store.users, files: store.files, exports: { runningExportOf: async (callId) => store.exportLocks.get(callId) ?? null } }),
     enrolmentCsv: makeEnrolmentCsvUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, users: store.users, isees: isee, files: store.files }),
   };
 }

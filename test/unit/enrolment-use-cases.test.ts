@@ -135,6 +135,14 @@ describe('the operator runs a call’s subscriptions', () => {
     expect(app.store.subscriptions.all.get(`${callId}.${anna}`)).toMatchObject({ state: 'VALIDATED', weeklyHour: null });
     expect(app.store.audit.entries.at(-1)).toMatchObject({ entity: 'call', id: callId, action: 'update' });
   });
+
+  it('refuses to reset the hours while the call is being exported to MyPay (409), changing nothing', async () => {
+    await app.enrolments.enrolUser(callId, { userId: anna }, actors.operator);
+    await app.enrolments.updateEnrolment(`${callId}.${anna}`, { state: 2, weeklyHour: 4 }, actors.operator);
+    app.store.exportLocks.set(callId, 'flow-1');
+    await expect(app.enrolments.resetHours(callId, actors.operator)).rejects.toMatchObject({ status: 409 });
+    expect(app.store.subscriptions.all.get(`${callId}.${anna}`)).toMatchObject({ weeklyHour: 4 });
+  });
 });
 
 describe('CSV export, template and import', () => {
