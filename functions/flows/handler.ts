@@ -3,6 +3,8 @@ import { dynamoAuditLog } from '../adapters/audit-log.ts';
 import { s3ExportFiles } from '../adapters/export-files.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { getCall } from '../calls/repository.ts';
+import { getConfiguration } from '../configuration/repository.ts';
+import { requireCompleteConfiguration } from '../configuration/use-cases.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as flowRepository from './repository.ts';
 import { flowRoutes } from './routes.ts';
@@ -11,6 +13,7 @@ import { makeFlowUseCases } from './use-cases.ts';
 
 const flows = makeFlowUseCases({
   flows: flowRepository,
+  configuration: { requireComplete: () => requireCompleteConfiguration({ getConfiguration }) },
   calls: { getCall },
   exportFiles: s3ExportFiles,
   runner: stepFunctionsRunner,

@@ -100,6 +100,8 @@ export interface FlowRunner {
 
 export interface FlowDeps {
   flows: FlowRepository;
+  /** An export needs the whole MyPay configuration: checked before anything starts (400 otherwise). */
+  configuration: { requireComplete(): Promise<unknown> };
   calls: { getCall(id: string): Promise<{ id: string; name: string; serviceId: string; serviceName: string } | null> };
   exportFiles: Pick<ExportFiles, 'downloadUrl'>;
   runner: FlowRunner;
@@ -167,7 +169,7 @@ const resultFileName = (zipName: string, kind: FlowFileKind) =>
 const requireFlowIn = (flows: FlowRepository) => async (id: string) => (await flows.getFlow(id)) ?? Promise.reject(new NotFoundError(flowMessages.notFound));
 
 /** The operator's side: start an export, follow it, restart it, open its files. */
-export function makeFlowUseCases({ flows, calls, exportFiles, runner, audit, clock, ids }: FlowDeps) {
+export function makeFlowUseCases({ flows, configuration, calls, exportFiles, runner, audit, clock, ids }: FlowDeps) {
   const requireFlow = requireFlowIn(flows);
   const now = () => clock.now().toISOString();
 
@@ -179,6 +181,7 @@ export function makeFlowUseCases({ flows, calls, exportFiles, runner, audit, clo
     async startExport(callId: string, request: ExportRequest, actor: Actor): Promise<Flow> {
       const call = await calls.getCall(callId);
       if (!call) throw new NotFoundError(messages.call.notFound);
+      await configuration.requireComplete();
       const at = now();
       const record: FlowRecord = {
         id: ids().replace(/-/g, '').slice(0, 20),

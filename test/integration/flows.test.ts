@@ -4,7 +4,7 @@ import { isValidIuv } from '../../functions/domain/iuv.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
-import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { approvedSubscriber, mypayConfiguration, storedPositions, storeRawConfiguration } from '../support/positions.ts';
 
 /**
  * 'Invia a MyPay' over the real local stack: the flows API starts the export through the local Step
@@ -194,6 +194,11 @@ describe('flows: who and what', () => {
     expect((await operator.post('/api/calls/nope/exports', november)).status).toBe(404);
     expect((await operator.get('/api/flows/nope')).json.detail).toBe('Il flusso richiesto non esiste.');
     expect((await operator.get('/api/flows/nope/files/pdf')).status).toBe(400);
+    await storeRawConfiguration({ ...mypayConfiguration, tipoDovuto: '' });
+    const incomplete = await operator.post(`/api/calls/${call.id}/exports`, november);
+    expect(incomplete.status).toBe(400);
+    expect(incomplete.json.detail).toMatch(/Configurazione MyPay incompleta/);
+    expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
     expect((await operator.get('/api/flows')).json.items.length).toBe(before);
   });
 

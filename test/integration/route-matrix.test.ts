@@ -198,6 +198,7 @@ const positionsPath = (suffix: string) => async (operator: Client) => {
 
 /** A flow of a month with nothing to send (it completes at once). */
 const matrixFlow = async (operator: Client) => {
+  expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
   const started = await operator.post(`/api/calls/${(await openCall(operator)).call.id}/exports`, validBody.flows);
   expect(started.status).toBe(201);
   for (let i = 0; i < 50 && (await operator.get(`/api/flows/${started.json.id}`)).json.step !== 'COMPLETATO'; i++) await new Promise((r) => setTimeout(r, 100));
@@ -205,7 +206,10 @@ const matrixFlow = async (operator: Client) => {
 };
 
 const setups: Record<string, (operator: Client) => Promise<string>> = {
-  'POST /api/calls/{id}/exports': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/exports`,
+  'POST /api/calls/{id}/exports': async (operator) => {
+    expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
+    return `/api/calls/${(await openCall(operator)).call.id}/exports`;
+  },
   'GET /api/flows/{id}': async (operator) => `/api/flows/${await matrixFlow(operator)}`,
   'POST /api/flows/{id}/restart': async (operator) => `/api/flows/${await matrixFlow(operator)}/restart`,
   'GET /api/flows/{id}/files/{kind}': async (operator) => `/api/flows/${await matrixFlow(operator)}/files/iuv`,

@@ -137,6 +137,8 @@ function memoryFlows(): FlowRepository & { all: Map<string, FlowRecord> } {
   };
 }
 
+const setConfigurationComplete = (t: { restoreConfiguration: () => void }) => t.restoreConfiguration();
+
 function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611', 'C1-BNCLRA79H61F205F-202611']) {
   const mypay = fakeMyPay();
   const positions = fakePositions(iuds);
@@ -144,6 +146,7 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
   const files = new Map<string, Uint8Array>();
   const runs: Promise<unknown>[] = [];
   let crashAfterUpload = false;
+  let configurationComplete = true;
   const machine = new StateMachine(exportDefinition('arn:aws:lambda:eu-south-1:000000000000:function:FlowTask'));
   const exportFiles = {
     put: async (key: string, body: Uint8Array) => void files.set(key, body),
@@ -153,6 +156,7 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
   const clock = tickingClock();
   const useCases = makeFlowUseCases({
     flows,
+    configuration: { requireComplete: async () => (configurationComplete ? {} : Promise.reject(Object.assign(new Error('Configurazione MyPay incompleta'), { status: 400 }))) },
     calls: { getCall: async (id) => (id === 'C1' ? { id, name: 'Assistenza domiciliare 2026', serviceId: 'S1', serviceName: 'Assistenza domiciliare' } : null) },
     exportFiles,
     runner: { start: async (flowId) => void runs.push(run(flowId)) },
@@ -206,7 +210,7 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
   const settle = async () => {
     while (runs.length) await runs.shift();
   };
-  return { useCases, mypay, positions, flows, files, settle, crashAfterUpload: () => (crashAfterUpload = true) };
+  return { useCases, mypay, positions, flows, files, settle, crashAfterUpload: () => (crashAfterUpload = true), incompleteConfiguration: () => (configurationComplete = false), restoreConfiguration: () => void (configurationComplete = true) };
 }
 
 const month = { mese: 11, anno: 2026 };
@@ -329,6 +333,11 @@ describe('the export of a month to MyPay', () => {
   it('refuses an unknown call, a restart of a flow that did not stop, and links to files not there', async () => {
     const t = setup();
     await expect(t.useCases.startExport('NOPE', month, actors.operator)).rejects.toMatchObject({ status: 404 });
+    t.incompleteConfiguration();
+    await expect(t.useCases.startExport('C1', month, actors.operator)).rejects.toMatchObject({ status: 400 });
+    expect(t.flows.all.size).toBe(0);
+    expect(await t.useCases.isExportRunning('C1')).toBe(false);
+    setConfigurationComplete(t);
     t.mypay.failNext('status', 50);
     const { id } = await t.useCases.startExport('C1', month, actors.operator);
     await expect(t.useCases.flowFileLink(id, 'avvisi')).rejects.toMatchObject({ status: 404, message: 'Nessun link presente' });
