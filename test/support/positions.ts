@@ -40,9 +40,8 @@ export async function storedPositions(callId: string, period: string) {
 }
 
 /**
- * A citizen approved on a call with `weeklyHour` hours: the user and a validated ISEE are made by the
- * operator through the API; the approval itself is written as the subscriptions repository writes it
- * (the operator's approve action belongs to the enrolment work, built alongside).
+ * A citizen approved on a call with `weeklyHour` hours: the user, a validated ISEE, the enrolment and its
+ * approval are all made by the operator through the API.
  */
 export async function approvedSubscriber(operator: Client, call: { id: string; name: string; year: number; serviceId: string; serviceName: string }, input: { lastName: string; iseeValue: number | null; weeklyHour: number; firstName?: string }) {
   const fiscalCode = randomFiscalCode();
@@ -56,32 +55,10 @@ export async function approvedSubscriber(operator: Client, call: { id: string; n
     const isee = await operator.post(`/api/users/${userId}/isee`, { value: input.iseeValue, year: 2026, date: '2026-01-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000003C-00', scadenza: '2026-12-31', excludeVerification: true });
     if (isee.status !== 201) throw new Error(`ISEE not created: ${JSON.stringify(isee.json)}`);
   }
-  const now = new Date().toISOString();
-  await client().send(
-    new PutCommand({
-      TableName: TABLE_NAME,
-      Item: {
-        ...keys.subscription(call.id, userId),
-        gsi1pk: keys.subscriptionsOfUser(userId),
-        gsi1sk: `${now}#${call.id}`,
-        gsi2pk: keys.subscriptionsOfCall(call.id),
-        gsi2sk: `SUBSCRIBER#${userId}`,
-        id: `${call.id}.${userId}`,
-        state: 'VALIDATED',
-        announcementId: call.id,
-        announcement: { id: call.id, name: call.name, year: call.year, service: { id: call.serviceId, name: call.serviceName } },
-        rankingScore: null,
-        weeklyHour: input.weeklyHour,
-        cost: null,
-        dataInsert: now,
-        dataUpdate: now,
-        userId,
-        fiscalCode,
-        firstName: input.firstName ?? 'Anna',
-        lastName: input.lastName,
-        files: [],
-      },
-    }),
-  );
+  // Enrolled and approved with its hours by the operator, through the enrolment API (issue 7).
+  const enrolled = await operator.post(`/api/calls/${call.id}/enrolments`, { userId });
+  if (enrolled.status !== 201) throw new Error(`not enrolled: ${JSON.stringify(enrolled.json)}`);
+  const approved = await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: input.weeklyHour });
+  if (approved.status !== 200) throw new Error(`not approved: ${JSON.stringify(approved.json)}`);
   return { userId, fiscalCode };
 }
