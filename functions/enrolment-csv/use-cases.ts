@@ -14,7 +14,6 @@ import { CallState } from '../domain/calls.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
-import { subscriptionId } from '../domain/subscriptions.ts';
 import type { AuditLog, Clock, FileStore } from '../adapters/ports.ts';
 import { deleteFiles } from '../calls/files.ts';
 import type { CallRecord } from '../calls/repository.ts';
@@ -22,6 +21,7 @@ import type { NewIsee } from '../isee/repository.ts';
 import type { StoredUser } from '../users/repository.ts';
 import type { SubscriptionRecord } from '../subscriptions/repository.ts';
 import { inPool, laterThan, userIsee, type EnrolmentRepository } from '../enrolments/use-cases.ts';
+import { newSubscription } from '../subscriptions/new-subscription.ts';
 
 export interface EnrolmentCsvDeps {
   subscriptions: Pick<EnrolmentRepository, 'getSubscription' | 'putSubscription' | 'deleteSubscription' | 'listAllSubscriptionsOfCall' | 'recountEnrolments'>;
@@ -124,23 +124,15 @@ export function makeEnrolmentCsvUseCases({ subscriptions, calls, users, isees, f
         const user = userById.get(action.userId);
         if (action.kind === 'add' && user) {
           const fresh = action.isee ? await users.getUserItem(user.id) : user;
-          const record: SubscriptionRecord = {
-            id: subscriptionId(call.id, user.id),
+          const record = newSubscription({
+            call,
+            person: { userId: user.id, fiscalCode: user.fiscalCode, firstName: user.firstName, lastName: user.lastName },
+            now,
             state: action.state!,
-            announcementId: call.id,
-            announcement: { id: call.id, name: call.name, year: call.year, service: { id: call.serviceId, name: call.serviceName } },
             rankingScore: action.rankingScore ?? null,
             weeklyHour: action.weeklyHour ?? null,
-            cost: null,
-            dataInsert: now.toISOString(),
-            dataUpdate: now.toISOString(),
-            userId: user.id,
-            fiscalCode: user.fiscalCode,
-            firstName: user.firstName,
-            lastName: user.lastName,
-            files: [],
             isee: userIsee(fresh ?? user),
-          };
+          });
           // Subscribed meanwhile (another import, the citizen): left as it is.
           if (await subscriptions.putSubscription(record, null)) applied.push({ action, before: null, after: record });
           return;

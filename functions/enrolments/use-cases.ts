@@ -4,12 +4,13 @@ import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.
 import { EXEMPT_ISEE_CENTS, type FeeBand } from '../domain/fee.ts';
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
-import { nextSubscriptionState, parseSubscriptionId, subscriptionId } from '../domain/subscriptions.ts';
+import { nextSubscriptionState, parseSubscriptionId } from '../domain/subscriptions.ts';
 import type { AuditLog, Clock, FileStore } from '../adapters/ports.ts';
 import { deleteFiles } from '../calls/files.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import type { StoredUser } from '../users/repository.ts';
 import type { EnrolmentFilters, EnrolmentIsee, EnrolmentRecordPage, SubscriptionRecord } from '../subscriptions/repository.ts';
+import { newSubscription } from '../subscriptions/new-subscription.ts';
 
 export interface EnrolmentRepository {
   getSubscription(callId: string, userId: string): Promise<SubscriptionRecord | null>;
@@ -138,23 +139,12 @@ export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, file
       if (!user) throw new NotFoundError(enrolmentMessages.userNotFound);
       if (await subscriptions.getSubscription(call.id, user.id)) throw new ValidationError(messages.subscription.alreadySubscribed);
       const now = clock.now();
-      const record: SubscriptionRecord = {
-        id: subscriptionId(call.id, user.id),
-        state: 'ADDED',
-        announcementId: call.id,
-        announcement: { id: call.id, name: call.name, year: call.year, service: { id: call.serviceId, name: call.serviceName } },
-        rankingScore: null,
-        weeklyHour: null,
-        cost: null,
-        dataInsert: now.toISOString(),
-        dataUpdate: now.toISOString(),
-        userId: user.id,
-        fiscalCode: user.fiscalCode,
-        firstName: user.firstName,
-        lastName: user.lastName,
-        files: [],
+      const record = newSubscription({
+        call,
+        person: { userId: user.id, fiscalCode: user.fiscalCode, firstName: user.firstName, lastName: user.lastName },
+        now,
         isee: userIsee(user),
-      };
+      });
       if (!(await subscriptions.putSubscription(record, null))) throw new ValidationError(messages.subscription.alreadySubscribed);
       await audit.record({ actor, entity: 'subscription', id: record.id, action: 'create', before: null, after: record }, now);
       return toEnrolmentRow(record, call, await bandsOf(call), now);

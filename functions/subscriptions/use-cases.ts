@@ -19,6 +19,7 @@ import { claimFiles, deleteFiles, linkFiles } from '../calls/files.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import type { EnsureCitizen } from '../users/use-cases.ts';
 import type { SubscriptionRecord } from './repository.ts';
+import { newSubscription } from './new-subscription.ts';
 import type { FeeBand } from '../domain/fee.ts';
 import { subscriptionFee } from '../domain/enrolment-fee.ts';
 
@@ -97,23 +98,13 @@ export function makeSubscriptionUseCases({ subscriptions, calls, bands, isees, u
       const id = subscriptionId(call.id, userId);
       const claimed = await claimFiles(files, ids, actor.sub, `subscriptions/${id}`, input.files);
       const now = clock.now();
-      const record: SubscriptionRecord = {
-        id,
-        state: 'ADDED',
-        announcementId: call.id,
-        announcement: { id: call.id, name: call.name, year: call.year, service: { id: call.serviceId, name: call.serviceName } },
-        rankingScore: null,
-        weeklyHour: null,
-        cost: null,
-        dataInsert: now.toISOString(),
-        dataUpdate: now.toISOString(),
-        userId,
-        fiscalCode: actor.fiscalCode!,
-        firstName: actor.firstName,
-        lastName: actor.lastName,
+      const record = newSubscription({
+        call,
+        person: { userId, fiscalCode: actor.fiscalCode!, firstName: actor.firstName, lastName: actor.lastName },
+        now,
         files: claimed,
         isee: newestIsee ? { valueCents: newestIsee.valueCents, year: newestIsee.year, state: newestIsee.state } : null,
-      };
+      });
       if (!(await subscriptions.createSubscription(record))) {
         // Two requests at once: the other one won; this one's files go.
         await deleteFiles(files, claimed);
