@@ -173,11 +173,14 @@ describe('an operator runs a call’s enrolments', () => {
     await screenshot(citizen, 'enrolment-citizen-approved');
     await expectAccessible(citizen);
 
-    // An approved row: the single payment is visibly disabled and says why.
-    const single = maria().getByRole('button', { name: 'Pagamento singolo Maria Rossi' });
-    expect(await single.getAttribute('aria-disabled')).toBe('true');
-    await single.focus();
-    await operator.getByRole('tooltip', { name: /MyPay/ }).waitFor();
+    // An approved row: the single payment sends Maria's position of this month to MyPay (one-citizen export).
+    await maria().getByRole('button', { name: 'Pagamento singolo Maria Rossi' }).click();
+    await confirmInDialog(operator, 'Pagamento singolo');
+    await operator.getByText('Invio a MyPay avviato: l’avanzamento è in Flussi MyPay.').waitFor();
+    const api = await as('operator');
+    const mariaFlow = async () => (await api.get('/api/flows')).json.items.find((f: { fiscalCode: string | null; announcement: { id: string } }) => f.fiscalCode === MARIA && f.announcement.id === callId);
+    await expect.poll(async () => (await mariaFlow())?.step, { timeout: 30_000 }).toBe('COMPLETATO');
+    expect(await mariaFlow()).toMatchObject({ num: 1, accepted: 1 });
 
     await maria().getByRole('button', { name: 'Sospendi Maria Rossi' }).click();
     await confirmInDialog(operator, 'Sospendi iscrizione');

@@ -1,2 +1,3 @@
 export { FlowsPage } from './components/flows-page';
 export { SendToMyPay } from './components/send-to-mypay';
+export { startExport } from './api/start-export';

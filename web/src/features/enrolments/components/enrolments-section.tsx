@@ -1,4 +1,5 @@
 import { Button, CheckboxField, Flex, Heading, SelectField, Text, TextField, VisuallyHidden } from '@aws-amplify/ui-react';
+import { currentPeriod } from '@domain/payments';
 import { subscriptionOperatorLabels, type SubscriptionState } from '@domain/subscriptions';
 import type { User } from '@domain/users';
 import { useId, useState, type FormEvent } from 'react';
@@ -11,6 +12,7 @@ import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { PageAlert, useFlashMessage } from '@/components/page-alert';
 import { paths } from '@/config/paths';
+import { startExport } from '@/features/flows';
 import { ApiError } from '@/lib/api';
 import { deleteEnrolment } from '../api/delete-enrolment';
 import { enrolUser } from '../api/enrol-user';
@@ -35,7 +37,6 @@ import {
   parseIseeAbove,
   showingText,
   SINGLE_PAYMENT_EXEMPT,
-  SINGLE_PAYMENT_PENDING,
   sortDirection,
   toggleSort,
   viewFromParams,
@@ -66,10 +67,20 @@ function StateIcon({ state }: { state: SubscriptionState }) {
   );
 }
 
-/** The single-payment button: visibly disabled, with its reason in a tooltip that the keyboard reaches too. */
-function SinglePaymentButton({ row }: { row: EnrolmentRow }) {
+/**
+ * The single payment: sends this month's position of one citizen to MyPay (an export of one fiscal code).
+ * Visibly disabled, with its reason in a tooltip the keyboard reaches too, when the ISEE is 3000 € or less.
+ */
+function SinglePaymentButton({ row, onSend }: { row: EnrolmentRow; onSend: () => void }) {
   const tipId = useId();
-  const reason = row.singlePaymentAllowed ? SINGLE_PAYMENT_PENDING : SINGLE_PAYMENT_EXEMPT;
+  if (row.singlePaymentAllowed) {
+    return (
+      <Button size="small" aria-label={`Pagamento singolo ${row.firstName} ${row.lastName}`} onClick={onSend}>
+        Pagamento singolo
+      </Button>
+    );
+  }
+  const reason = SINGLE_PAYMENT_EXEMPT;
   return (
     <span className="tooltip-host">
       <button
@@ -230,7 +241,20 @@ export function EnrolmentsSection({ call, readOnly, onChanged }: EnrolmentsSecti
                 </Button>
               );
             case 'singlePayment':
-              return <SinglePaymentButton key={action} row={row} />;
+              return (
+                <SinglePaymentButton
+                  key={action}
+                  row={row}
+                  onSend={() =>
+                    setPending({
+                      title: 'Pagamento singolo',
+                      message: `Confermi di inviare a MyPay la posizione di questo mese di ${who}?`,
+                      done: 'Invio a MyPay avviato: l’avanzamento è in Flussi MyPay.',
+                      run: () => startExport(call.id, { ...currentPeriod(new Date()), fiscalCode: row.fiscalCode }),
+                    })
+                  }
+                />
+              );
             case 'delete':
               return (
                 <Button

@@ -18,7 +18,6 @@ export const NO_BAND_TEXT = 'Fascia ISEE non trovata';
 export const EXEMPT_TEXT = 'Esente';
 export const EMPTY_TABLE = 'Non ci sono utenti iscritti.';
 export const NO_FILE = 'Nessun file caricato';
-export const SINGLE_PAYMENT_PENDING = 'Disponibile con l’invio dei pagamenti a MyPay';
 export const SINGLE_PAYMENT_EXEMPT = 'Pagamento singolo non disponibile: ISEE pari o inferiore a 3.000,00 €';
 export const ISEE_YEAR_MISMATCH_HINT = 'Anno dell’ultimo ISEE diverso dall’anno del bando';
 export const ISEE_NONE_FOR_YEAR_HINT = 'Nessun ISEE dell’anno del bando';

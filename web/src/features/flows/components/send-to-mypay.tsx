@@ -1,5 +1,6 @@
 import { Button, Flex, SelectField, Text } from '@aws-amplify/ui-react';
 import { flowMessages, isFlowRunning, type Flow } from '@domain/flows';
+import { currentPeriod } from '@domain/payments';
 import { useEffect, useState } from 'react';
 import { ButtonLink } from '@/components/button-link';
 import { Dialog } from '@/components/dialog';
@@ -13,10 +14,7 @@ const MONTHS = ['Gennaio', 'Febbraio', 'Marzo', 'Aprile', 'Maggio', 'Giugno', 'L
 const POLL_MS = 2000;
 
 /** The current month and year in Rome (the spec's defaults). */
-function currentMonth() {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Rome', month: 'numeric', year: 'numeric' }).formatToParts(new Date());
-  return { mese: Number(parts.find((p) => p.type === 'month')!.value), anno: Number(parts.find((p) => p.type === 'year')!.value) };
-}
+const currentMonth = () => currentPeriod(new Date());
 
 /** Where the export stands, as the dialog shows it while it runs and when it ends. */
 export function ExportProgress({ flow }: { flow: Flow }) {
