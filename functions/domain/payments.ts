@@ -122,3 +122,13 @@ export const monthNames = ['Gennaio', 'Febbraio', 'Marzo', 'Aprile', 'Maggio', '
 /** The file the operator downloads: `<nomeMyPay>_<yyyy>_<mm>.csv`, safe as a file name. */
 export const positionsCsvFileName = (nomeMyPay: string, period: Period) =>
   `${nomeMyPay.replace(/[^A-Za-z0-9_-]+/g, '_') || 'posizioni'}_${period.anno}_${String(period.mese).padStart(2, '0')}.csv`;
+
+/** Operator-admin §4 "Payment badge": paid with total 0 = 'Annullato'; paid = 'Pagato'; otherwise 'Da pagare'. */
+export type PaymentBadge = 'Annullato' | 'Pagato' | 'Da pagare';
+export function paymentBadge(position: Pick<Position, 'isPagato' | 'annullato' | 'importoTotalePagato'>): PaymentBadge {
+  if (position.annullato || (position.isPagato && position.importoTotalePagato === 0)) return 'Annullato';
+  return position.isPagato ? 'Pagato' : 'Da pagare';
+}
+
+/** Operator-admin §4 "IO badge": sent when an IO id exists and is not -1. */
+export const sentToIo = (position: Pick<Position, 'ioId'>) => position.ioId !== null && position.ioId !== '-1';

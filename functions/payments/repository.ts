@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PositionRecord } from '../domain/debt-positions.ts';
 import type { ExportOutcome } from './use-cases.ts';
 import { periodKey, type Period, type Position } from '../domain/payments.ts';
@@ -64,6 +64,36 @@ export async function listPositionsOfMonth(callId: string, month: Period): Promi
 /** One page of a call's month, by citizen id. */
 export const listPositions = (callId: string, month: Period, page: { limit?: number; cursor?: string }): Promise<Page<Position>> =>
   queryPage({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.positionsOfMonth(callId, periodKey(month)) } }, page, toPosition, POSITIONS_PAGE_SIZE);
+
+/**
+ * One position by its id (the IUD), read consistently from the table (gsi2 only says where it is); null
+ * when no position has that IUD.
+ */
+export async function getPositionByIud(iud: string): Promise<PositionRecord | null> {
+  const { Items = [] } = await documentClient.send(
+    new QueryCommand({ TableName: tableName, IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': keys.positionByIud(iud) }, Limit: 1 }),
+  );
+  const located = Items[0];
+  if (!located) return null;
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: { pk: located.pk, sk: located.sk }, ConsistentRead: true }));
+  return Item ? toPositionRecord(Item) : null;
+}
+
+/** One page of a citizen's positions (gsi1), newest month first; only those of one call when `callId` is given. */
+export const listPositionsOfUser = (userId: string, filter: { callId?: string }, page: { limit?: number; cursor?: string }): Promise<Page<Position>> =>
+  queryPage(
+    {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ...(filter.callId
+        ? { FilterExpression: 'callId = :callId', ExpressionAttributeValues: { ':pk': keys.positionsOfUser(userId), ':callId': filter.callId } }
+        : { ExpressionAttributeValues: { ':pk': keys.positionsOfUser(userId) } }),
+      ScanIndexForward: false,
+    },
+    page,
+    toPosition,
+    POSITIONS_PAGE_SIZE,
+  );
 
 /** Writes a new position; false (nothing written) when the citizen already has one for that call and month. */
 export async function createPosition(position: PositionRecord): Promise<boolean> {
