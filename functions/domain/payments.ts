@@ -132,3 +132,9 @@ export function paymentBadge(position: Pick<Position, 'isPagato' | 'annullato' |
 
 /** Operator-admin §4 "IO badge": sent when an IO id exists and is not -1. */
 export const sentToIo = (position: Pick<Position, 'ioId'>) => position.ioId !== null && position.ioId !== '-1';
+
+/**
+ * Where a position's payment-notice PDF (MyPay's avviso) is kept in the exports bucket once an export
+ * brought it back: the e-mail notice attaches it, the citizen and the operator download it.
+ */
+export const noticePdfKey = (iud: string) => `notices/${iud}.pdf`;
