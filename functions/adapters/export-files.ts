@@ -17,11 +17,11 @@ export const s3ExportFiles: ExportFiles = {
     const object = await s3.send(new GetObjectCommand({ Bucket: exportsBucket, Key: key }));
     return object.Body!.transformToByteArray();
   },
-  downloadUrl(key, fileName) {
+  downloadUrl(key, fileName, contentType = 'application/zip') {
     const safeName = fileName.replace(/["\\\r\n]/g, '_');
     return getSignedUrl(
       s3,
-      new GetObjectCommand({ Bucket: exportsBucket, Key: key, ResponseContentType: 'application/zip', ResponseContentDisposition: `attachment; filename="${safeName}"` }),
+      new GetObjectCommand({ Bucket: exportsBucket, Key: key, ResponseContentType: contentType, ResponseContentDisposition: `attachment; filename="${safeName}"` }),
       { expiresIn: EXPORT_LINK_TTL_SECONDS },
     );
   },

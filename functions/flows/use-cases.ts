@@ -90,7 +90,8 @@ export interface MyPayImport {
 export interface ExportFiles {
   put(key: string, body: Uint8Array, contentType: string): Promise<void>;
   get(key: string): Promise<Uint8Array>;
-  downloadUrl(key: string, fileName: string): Promise<string>;
+  /** A link of a few minutes that downloads the file (a ZIP unless another type is given). */
+  downloadUrl(key: string, fileName: string, contentType?: string): Promise<string>;
 }
 
 /** Starts the export state machine for a flow (Step Functions in the cloud, aws-local-stepfunctions here). */
