@@ -1,10 +1,5 @@
 import { monthlyFee, type FeeBand } from './fee.ts';
-
-/** Year and month (1–12) of an instant in Europe/Rome: the month a fee is for. */
-export function romeMonth(at: Date): { year: number; month: number } {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Rome', year: 'numeric', month: 'numeric' }).formatToParts(at);
-  return { year: Number(parts.find((p) => p.type === 'year')!.value), month: Number(parts.find((p) => p.type === 'month')!.value) };
-}
+import { currentPeriod } from './payments.ts';
 
 /**
  * The current month's fee of a subscription (design §4: monthlyFee), from its call's bands and the user's
@@ -13,7 +8,7 @@ export function romeMonth(at: Date): { year: number; month: number } {
  */
 export function subscriptionFee(record: { weeklyHour: number | null; isee?: { valueCents: number; state: string } | null }, bands: readonly FeeBand[], at: Date) {
   if (record.weeklyHour === null) return null;
-  const { year, month } = romeMonth(at);
+  const { anno: year, mese: month } = currentPeriod(at);
   const validated = record.isee?.state === 'VALIDATED' ? record.isee.valueCents : null;
   return monthlyFee({ iseeCents: validated, bands, weeklyHours: record.weeklyHour, year, month });
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-export { romeMonth, subscriptionFee } from './enrolment-fee.ts';
+export { subscriptionFee } from './enrolment-fee.ts';
 import { subscriptionStates } from './subscriptions.ts';
 import { hasAtMostTwoDecimals, parseItalianAmount, toCents } from './money.ts';
 
