@@ -137,7 +137,7 @@ export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, file
       const call = await requireWritableCall(callId);
       const user = await users.getUserItem(input.userId);
       if (!user) throw new NotFoundError(enrolmentMessages.userNotFound);
-      if (await subscriptions.getSubscription(call.id, user.id)) throw new ValidationError(messages.subscription.alreadySubscribed);
+      if (await subscriptions.getSubscription(call.id, user.id)) throw new ValidationError(enrolmentMessages.alreadyEnrolled);
       const now = clock.now();
       const record = newSubscription({
         call,
@@ -145,7 +145,7 @@ export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, file
         now,
         isee: userIsee(user),
       });
-      if (!(await subscriptions.putSubscription(record, null))) throw new ValidationError(messages.subscription.alreadySubscribed);
+      if (!(await subscriptions.putSubscription(record, null))) throw new ValidationError(enrolmentMessages.alreadyEnrolled);
       await audit.record({ actor, entity: 'subscription', id: record.id, action: 'create', before: null, after: record }, now);
       return toEnrolmentRow(record, call, await bandsOf(call), now);
     },

@@ -49,7 +49,7 @@ describe('the operator runs a call’s subscriptions', () => {
     await validatedIsee(anna, 12000);
     const added = await app.enrolments.enrolUser(callId, { userId: anna }, actors.operator);
     expect(added).toMatchObject({ state: 'ADDED', weeklyHour: null, fee: null, isee: { valueCents: 1_200_000, year, state: 'VALIDATED' }, iseeYearMismatch: false });
-    await expect(app.enrolments.enrolUser(callId, { userId: anna }, actors.operator)).rejects.toMatchObject({ status: 400 });
+    await expect(app.enrolments.enrolUser(callId, { userId: anna }, actors.operator)).rejects.toMatchObject({ status: 400, message: 'L’utente è già iscritto a questo bando.' });
     await expect(app.enrolments.enrolUser(callId, { userId: 'nobody' }, actors.operator)).rejects.toMatchObject({ status: 404 });
 
     const confirmed = await app.enrolments.updateEnrolment(added.id, { state: 2, weeklyHour: 7 }, actors.operator);
