@@ -347,6 +347,8 @@ describe('an operator runs a call’s enrolments', () => {
     const message = (await dialog(operator).locator('p').textContent())!;
     expect(message.length).toBeGreaterThan(10);
     expect(await corner.textContent()).toContain(message);
+    // The alert sits in the top layer (a popover raised after the dialog), not under the modal's backdrop.
+    expect(await corner.evaluate((element) => element.matches(':popover-open'))).toBe(true);
     await screenshot(operator, 'enrolment-error');
     await dialog(operator).getByRole('button', { name: 'Chiudi' }).click();
     await corner.waitFor({ state: 'hidden', timeout: 6000 });

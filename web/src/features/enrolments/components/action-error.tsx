@@ -1,5 +1,5 @@
 import { Alert, Button, Text } from '@aws-amplify/ui-react';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Dialog } from '@/components/dialog';
 
 /** Spec part 2 §8/§9: the operator's confirm or update failure shows for 5 seconds in the corner. */
@@ -21,24 +21,31 @@ export function useActionError() {
 
 export function ActionError({ state }: { state: ReturnType<typeof useActionError> }) {
   const { error, clear } = state;
+  const corner = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!error) return;
     const timer = window.setTimeout(clear, ACTION_ERROR_MS);
     return () => window.clearTimeout(timer);
     // A new error (new key) restarts the 5 seconds.
   }, [error?.key]);
+  // The corner alert is a manual popover shown after the 'Errore' dialog opens: both sit in the top layer,
+  // the later one above, so the modal's backdrop does not cover it.
+  useEffect(() => {
+    const element = corner.current;
+    if (error && element && !element.matches(':popover-open')) element.showPopover();
+  }, [error?.key]);
   return (
     <>
+      <Dialog open={state.dialogText !== null} title="Errore" onClose={state.closeDialog} actions={<Button onClick={state.closeDialog}>Chiudi</Button>}>
+        <Text>{state.dialogText}</Text>
+      </Dialog>
       {error && (
-        <div className="corner-alert" data-testid="action-error">
+        <div ref={corner} popover="manual" className="corner-alert" data-testid="action-error">
           <Alert key={error.key} variation="error" heading="Errore" role="alert" isDismissible dismissButtonLabel="Chiudi avviso" onDismiss={clear}>
             {error.text}
           </Alert>
         </div>
       )}
-      <Dialog open={state.dialogText !== null} title="Errore" onClose={state.closeDialog} actions={<Button onClick={state.closeDialog}>Chiudi</Button>}>
-        <Text>{state.dialogText}</Text>
-      </Dialog>
     </>
   );
 }
