@@ -61,14 +61,20 @@ export const messages = {
     descriptionRequired: 'Il campo descrizione è obbligatorio!',
     descriptionTooLong: 'Il campo Descrizione deve essere massimo 300 caratteri!',
     amount: 'L’importo deve essere un numero maggiore o uguale a 0, con al massimo due decimali.',
-    notFound: 'Posizione debitoria non trovata.',
-    final: 'La posizione debitoria è già pagata o annullata: non si può modificare.',
-    changed: 'La posizione debitoria è stata modificata nel frattempo: ricarica e riprova.',
-    exportRunningEdit: 'È in corso un invio a MyPay per questo bando: la posizione debitoria non si può modificare finché non termina.',
-    // 'Sincronizza' (operator-admin §2 Payment list).
-    syncRunning: 'È già in corso un ricalcolo delle posizioni debitorie per questo bando.',
-    syncFailed: 'Il ricalcolo delle posizioni debitorie non è riuscito.',
   },
+} as const;
+
+/**
+ * The payment edit and 'Sincronizza' answers of the use cases (operator-admin §2, §5). Apart from
+ * `messages`, which every bundle carries with the schemas: only the payments and jobs functions need these.
+ */
+export const positionOpsMessages = {
+  notFound: 'Posizione debitoria non trovata.',
+  final: 'La posizione debitoria è già pagata o annullata: non si può modificare.',
+  changed: 'La posizione debitoria è stata modificata nel frattempo: ricarica e riprova.',
+  exportRunningEdit: 'È in corso un invio a MyPay per questo bando: la posizione debitoria non si può modificare finché non termina.',
+  syncRunning: 'È già in corso un ricalcolo delle posizioni debitorie per questo bando.',
+  syncFailed: 'Il ricalcolo delle posizioni debitorie non è riuscito.',
 } as const;
 
 export function fill(template: string, values: Record<string, string | number>): string {

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import { systemClock } from '../adapters/ports.ts';
-import { messages } from '../domain/messages.ts';
+import { positionOpsMessages } from '../domain/messages.ts';
 import { logger, tracer } from '../http/observability.ts';
 import { SYNC_JOB } from '../payments/use-cases.ts';
 import { payments } from '../payments/wired.ts';
@@ -15,7 +15,7 @@ import { makeJobWorker, type JobKind, type JobRun } from './use-cases.ts';
  * (bounded work from a cursor, idempotent) and the line shown when it fails.
  */
 const kinds: Record<string, JobKind> = {
-  [SYNC_JOB]: { slice: payments.syncSlice, failure: messages.positions.syncFailed },
+  [SYNC_JOB]: { slice: payments.syncSlice, failure: positionOpsMessages.syncFailed },
 };
 
 const worker = makeJobWorker({ jobs: jobRepository, kinds, clock: systemClock });

@@ -13,7 +13,7 @@ import {
 import type { JobRecord } from '../domain/jobs.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { monthlyFee } from '../domain/fee.ts';
-import { messages } from '../domain/messages.ts';
+import { messages, positionOpsMessages } from '../domain/messages.ts';
 import { mypayCsv, mypayCsvRow, type Payer } from '../domain/mypay-csv.ts';
 import {
   currentPeriod,
@@ -199,7 +199,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     total: job?.total ?? null,
     startedAt: job?.startedAt ?? null,
     endedAt: job?.endedAt ?? null,
-    error: job && !running && job.state === 'RUNNING' ? messages.positions.syncFailed : (job?.error ?? null),
+    error: job && !running && job.state === 'RUNNING' ? positionOpsMessages.syncFailed : (job?.error ?? null),
   });
 
   async function generatePositions(callId: string, input: PeriodInput, actor: Actor): Promise<GenerationResult> {
@@ -219,13 +219,13 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      */
     async editPosition(iud: string, input: PositionEdit, actor: Actor): Promise<Position> {
       const before = await positions.getPositionByIud(iud);
-      if (!before) throw new NotFoundError(messages.positions.notFound);
-      if (isFinal(before)) throw new ConflictError(messages.positions.final);
-      if (await exports.runningExportOf(before.callId)) throw new ConflictError(messages.positions.exportRunningEdit);
+      if (!before) throw new NotFoundError(positionOpsMessages.notFound);
+      if (isFinal(before)) throw new ConflictError(positionOpsMessages.final);
+      if (await exports.runningExportOf(before.callId)) throw new ConflictError(positionOpsMessages.exportRunningEdit);
       if (before.importoDovuto === input.importoCents && before.descrizione === input.descrizione) return publicPosition(before);
       const now = clock.now();
       const { after } = withAmount(before, input.importoCents, { descrizione: input.descrizione }, now.toISOString());
-      if (!(await positions.replacePosition(after, before.version))) throw new ConflictError(messages.positions.changed);
+      if (!(await positions.replacePosition(after, before.version))) throw new ConflictError(positionOpsMessages.changed);
       await audit.recordMany([{ actor, entity: 'position', id: after.iud, action: 'update', before, after }], now);
       return publicPosition(after);
     },
@@ -240,7 +240,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       if (await exports.runningExportOf(call.id)) throw new ConflictError(messages.positions.exportRunning);
       await requireCompleteConfiguration(configuration);
       const job = await (await requireJobs()).start(SYNC_JOB, call.id, { callId: call.id }, actor);
-      if (!job) throw new ConflictError(messages.positions.syncRunning);
+      if (!job) throw new ConflictError(positionOpsMessages.syncRunning);
       await audit.recordMany([{ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }], clock.now());
       return syncStatusOf({ job, running: true });
     },

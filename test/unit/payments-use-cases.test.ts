@@ -1,4 +1,4 @@
-import { messages } from '../../functions/domain/messages.ts';
+import { messages, positionOpsMessages } from '../../functions/domain/messages.ts';
 import { describe, expect, it } from 'vitest';
 import type { Band } from '../../functions/domain/bands.ts';
 import type { Configuration } from '../../functions/domain/configuration.ts';
@@ -310,7 +310,7 @@ describe('the payment edit modal (PUT /api/positions/{id})', () => {
   it('0 cancels for good: A to send when MyPay knows it, NESSUNA when it never saw it; then 409', async () => {
     const { t, position } = await generated();
     expect(await t.payments.editPosition(position().iud, edit('Annullata', 0), actors.operator)).toMatchObject({ annullato: true, importoDovuto: 0, azione: 'A', statoExport: 'NESSUNA' });
-    await expect(t.payments.editPosition(position().iud, edit('Riapro', 10), actors.operator)).rejects.toMatchObject({ status: 409, message: messages.positions.final });
+    await expect(t.payments.editPosition(position().iud, edit('Riapro', 10), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.final });
 
     const known = await generated();
     await known.t.payments.recordExportResults({ accepted: [{ iud: known.position().iud, iuv: '01000000000000012', nav: '301000000000000012' }], rejected: [] });
@@ -319,9 +319,9 @@ describe('the payment edit modal (PUT /api/positions/{id})', () => {
 
   it('refuses an unknown (404), a paid one (409), one being exported (409) and a lost race (409), writing nothing', async () => {
     const { t, position } = await generated();
-    await expect(t.payments.editPosition('PNOPE', edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 404, message: messages.positions.notFound });
+    await expect(t.payments.editPosition('PNOPE', edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 404, message: positionOpsMessages.notFound });
     t.exportLocks.set(call.id, 'flow-1');
-    await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 409, message: messages.positions.exportRunningEdit });
+    await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.exportRunningEdit });
     t.exportLocks.clear();
     const key = [...t.positions.all.keys()][0]!;
     const real = t.positions.replacePosition.bind(t.positions);
@@ -329,9 +329,9 @@ describe('the payment edit modal (PUT /api/positions/{id})', () => {
       t.positions.all.set(key, { ...t.positions.all.get(key)!, version: 7 });
       return real(p, v);
     };
-    await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 409, message: messages.positions.changed });
+    await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.changed });
     t.positions.all.set(key, { ...position(), isPagato: true, importoTotalePagato: 6643 });
-    await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 409, message: messages.positions.final });
+    await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.final });
     expect(position()).toMatchObject({ importoDovuto: 6643, descrizione: expect.stringMatching(/^Quota Marzo 2026/) });
     expect(t.audit.entries).toHaveLength(1);
   });
