@@ -69,7 +69,10 @@ export function EditPositionDialog({ position, onClose, onSaved }: { position: P
             name="descrizione"
             rows={4}
             value={descrizione}
-            onChange={(event) => setDescrizione(event.target.value)}
+            onChange={(event) => {
+              setDescrizione(event.target.value);
+              setErrors(({ descrizione: _, ...rest }) => rest);
+            }}
             descriptiveText={`${descrizione.length}/${DESCRIPTION_MAX_LENGTH} caratteri`}
             hasError={Boolean(errors.descrizione)}
             errorMessage={errors.descrizione}
@@ -83,7 +86,10 @@ export function EditPositionDialog({ position, onClose, onSaved }: { position: P
             step="0.01"
             min={0}
             value={importo}
-            onChange={(event) => setImporto(event.target.value)}
+            onChange={(event) => {
+              setImporto(event.target.value);
+              setErrors(({ importo: _, ...rest }) => rest);
+            }}
             descriptiveText="0 annulla la posizione debitoria."
             hasError={Boolean(errors.importo)}
             errorMessage={errors.importo}
