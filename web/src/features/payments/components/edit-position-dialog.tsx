@@ -71,7 +71,7 @@ export function EditPositionDialog({ position, onClose, onSaved }: { position: P
             value={descrizione}
             onChange={(event) => {
               setDescrizione(event.target.value);
-              setErrors(({ descrizione: _, ...rest }) => rest);
+              setErrors((previous) => ({ ...previous, descrizione: '' }));
             }}
             descriptiveText={`${descrizione.length}/${DESCRIPTION_MAX_LENGTH} caratteri`}
             hasError={Boolean(errors.descrizione)}
@@ -88,7 +88,7 @@ export function EditPositionDialog({ position, onClose, onSaved }: { position: P
             value={importo}
             onChange={(event) => {
               setImporto(event.target.value);
-              setErrors(({ importo: _, ...rest }) => rest);
+              setErrors((previous) => ({ ...previous, importo: '' }));
             }}
             descriptiveText="0 annulla la posizione debitoria."
             hasError={Boolean(errors.importo)}
