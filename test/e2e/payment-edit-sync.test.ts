@@ -1,8 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { keys } from '../../functions/adapters/table.ts';
 import { as } from '../support/api.ts';
 import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
 import { openCall } from '../support/calls.ts';
+import { localTable } from '../support/dynamo.ts';
 import { approvedSubscriber, mypayConfiguration } from '../support/positions.ts';
 
 /**
@@ -80,4 +82,22 @@ describe('payment edit modal and Sincronizza', () => {
     expect((await operator.get(`/api/calls/${call.id}/positions/sync`)).json).toMatchObject({ isUpdating: false, state: 'SUCCEEDED' });
     await screenshot(page, 'payment-sync-done');
   }, 120_000);
+
+  it('after a reload the button asks the status: a recalculation still running keeps it disabled until it ends', async () => {
+    const operator = await as('operator');
+    const { call } = await openCall(operator, `Bando ricarica ${Date.now().toString(36)}`);
+    // A run of this call in progress, as another operator's click (or the tab closed meanwhile) leaves it.
+    const now = new Date().toISOString();
+    const job = { id: 'e2e-job', kind: 'sync-positions', key: call.id, state: 'RUNNING', input: { callId: call.id }, cursor: null, done: 0, total: 2, error: null, startedAt: now, updatedAt: now, endedAt: null };
+    await localTable().putItem({ ...keys.job('sync-positions', call.id), ...job, actor: { sub: 'x', role: 'OPERATOR', fiscalCode: null, firstName: 'A', lastName: 'B', fullName: 'A B', email: null, workingEntityId: null } });
+    await page.goto(`${inject('appUrl')}/lista_bandi/dettaglio_sessione?id=${call.id}`);
+    const running = page.getByRole('button', { name: 'Importazione in corso...' });
+    await running.waitFor();
+    expect(await running.isDisabled()).toBe(true);
+    await page.reload();
+    await running.waitFor();
+    // The run ends: the next poll brings the button back.
+    await localTable().putItem({ ...(await localTable().item(keys.job('sync-positions', call.id)))!, state: 'SUCCEEDED', done: 2, endedAt: new Date().toISOString() });
+    await page.getByRole('button', { name: 'Sincronizza' }).waitFor({ timeout: 30_000 });
+  });
 });
