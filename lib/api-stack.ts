@@ -9,6 +9,7 @@ import type { PortalContext } from './context.ts';
 import type { DataStack } from './data-stack.ts';
 import { acknowledge } from './nag.ts';
 import { functionAccess, timeoutOf, type FunctionAccess } from './function-access.ts';
+import { BackgroundJobs } from './background-jobs.ts';
 import { PaymentExport } from './payment-export.ts';
 import { PortalFunction } from './portal-function.ts';
 
@@ -30,6 +31,7 @@ export interface ApiStackProps extends StackProps {
 export class ApiStack extends Stack {
   readonly functions: Record<Resource, PortalFunction>;
   readonly paymentExport: PaymentExport;
+  readonly backgroundJobs: BackgroundJobs;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -85,6 +87,9 @@ export class ApiStack extends Stack {
       mypaySecretName: props.mypaySecretName,
       starter: this.functions.flows,
     });
+
+    // Work longer than a request ('Sincronizza'): the payments function starts the background jobs' state machine.
+    this.backgroundJobs = new BackgroundJobs(this, 'BackgroundJobs', { table: props.data.table, starters: [this.functions.payments] });
 
     const integrations = Object.fromEntries(
       resources.map((resource) => [resource, new HttpLambdaIntegration(`${resource}Integration`, this.functions[resource])]),

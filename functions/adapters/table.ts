@@ -77,6 +77,8 @@ export const keys = {
   ticketsByCategory: 'TICKETS#CATEGORY',
   /** One counter per citizen and rate-limit window of the support form. */
   supportRate: (userId: string, window: string, key: string) => ({ pk: `SUPPORTRATE#${userId}`, sk: `${window}#${key}` }),
+  /** A background job's record and lock: one item per kind and key (functions/jobs), holding the latest run. */
+  job: (kind: string, key: string) => ({ pk: `JOB#${kind}#${key}`, sk: 'JOB' }),
   auditOf: (entity: string, id: string) => `AUDIT#${entity}#${id}`,
   auditDay: (isoDate: string) => `AUDIT#${isoDate.slice(0, 10)}`,
 };

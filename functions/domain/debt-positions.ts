@@ -21,6 +21,25 @@ export interface PositionRecord extends Position {
 
 export const IUD_MAX_LENGTH = 35;
 
+/** What the API shows of a stored position (the internal fields stay in the table). */
+export function publicPosition(record: PositionRecord): Position {
+  const { exportedAt: _e, iseeId: _i, version: _v, ...position } = record;
+  return position;
+}
+
+/**
+ * The months 'Sincronizza' looks at for a call of `callYear`: from January of that year to December of it,
+ * or to the current month when later, at most the last 36 (a call's unpaid positions are within these).
+ */
+export function syncCandidateMonths(callYear: number, current: Period): Period[] {
+  const index = (p: Period) => p.anno * 12 + (p.mese - 1);
+  const end = Math.max(index({ anno: callYear, mese: 12 }), index(current));
+  const start = Math.max(index({ anno: callYear, mese: 1 }), end - 35);
+  const months: Period[] = [];
+  for (let i = start; i <= end; i++) months.push({ anno: Math.floor(i / 12), mese: (i % 12) + 1 });
+  return months;
+}
+
 /**
  * The IUD (MyPay's "identificativo univoco dovuto", ≤ 35 characters, unique per entity): 'P', the month
  * as yyyymm, and the first 28 hex digits (112 bits) of SHA-256(callId NUL userId). Deterministic, so a
@@ -140,18 +159,8 @@ export function planMonth(input: {
       plan.unchanged.push(position);
       continue;
     }
-    if (amount === 0) {
-      const known = knownToMyPay(position);
-      plan.cancel.push({
-        before: position,
-        after: changed(position, { importoDovuto: 0, annullato: true, azione: 'A', statoExport: known ? 'DA_ESPORTARE' : 'NESSUNA', iseeId: subscription.iseeId }, now),
-      });
-      continue;
-    }
-    plan.update.push({
-      before: position,
-      after: changed(position, { importoDovuto: amount, azione: knownToMyPay(position) ? 'M' : 'I', statoExport: 'DA_ESPORTARE', iseeId: subscription.iseeId }, now),
-    });
+    const change = withAmount(position, amount, { iseeId: subscription.iseeId }, now);
+    (change.kind === 'cancel' ? plan.cancel : plan.update).push({ before: position, after: change.after });
   }
 
   for (const position of input.existing) {
@@ -162,9 +171,29 @@ export function planMonth(input: {
   return plan;
 }
 
+/**
+ * A new amount on an unpaid, not cancelled position (the month's generation and the operator's edit):
+ * 0 cancels it (final; azione A to send when MyPay knows it, else cancelled locally with nothing to send);
+ * another amount is a change (M once MyPay knows it, still I before), to export.
+ */
+export function withAmount(
+  position: PositionRecord,
+  amount: number,
+  extra: { iseeId?: string | null; descrizione?: string },
+  now: string,
+): { kind: 'cancel' | 'update'; after: PositionRecord } {
+  const known = knownToMyPay(position);
+  const iseeId = extra.iseeId === undefined ? position.iseeId : extra.iseeId;
+  const fields = extra.descrizione === undefined ? {} : { descrizione: extra.descrizione };
+  if (amount === 0) {
+    return { kind: 'cancel', after: changed(position, { ...fields, importoDovuto: 0, annullato: true, azione: 'A', statoExport: known ? 'DA_ESPORTARE' : 'NESSUNA', iseeId }, now) };
+  }
+  return { kind: 'update', after: changed(position, { ...fields, importoDovuto: amount, azione: known ? 'M' : 'I', statoExport: 'DA_ESPORTARE', iseeId }, now) };
+}
+
 function changed(
   position: PositionRecord,
-  fields: { importoDovuto: number; azione: MyPayAction; statoExport: ExportState; annullato?: boolean; iseeId: string | null },
+  fields: { importoDovuto: number; azione: MyPayAction; statoExport: ExportState; annullato?: boolean; iseeId: string | null; descrizione?: string },
   now: string,
 ): PositionRecord {
   return { ...position, ...fields, lastExportError: null, updatedAt: now, version: position.version + 1 };

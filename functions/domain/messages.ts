@@ -57,7 +57,24 @@ export const messages = {
     iuf: 'L’identificativo del flusso può contenere solo lettere, cifre e trattino basso.',
     zipVersion: 'La versione del tracciato deve essere tra 1_0 e 1_4.',
     exportRunning: 'È in corso un invio a MyPay per questo bando: le posizioni debitorie non si possono ricalcolare finché non termina.',
+    // Payment edit modal (operator-admin §5, §9).
+    descriptionRequired: 'Il campo descrizione è obbligatorio!',
+    descriptionTooLong: 'Il campo Descrizione deve essere massimo 300 caratteri!',
+    amount: 'L’importo deve essere un numero maggiore o uguale a 0, con al massimo due decimali.',
   },
+} as const;
+
+/**
+ * The payment edit and 'Sincronizza' answers of the use cases (operator-admin §2, §5). Apart from
+ * `messages`, which every bundle carries with the schemas: only the payments and jobs functions need these.
+ */
+export const positionOpsMessages = {
+  notFound: 'Posizione debitoria non trovata.',
+  final: 'La posizione debitoria è già pagata o annullata: non si può modificare.',
+  changed: 'La posizione debitoria è stata modificata nel frattempo: ricarica e riprova.',
+  exportRunningEdit: 'È in corso un invio a MyPay per questo bando: la posizione debitoria non si può modificare finché non termina.',
+  syncRunning: 'È già in corso un ricalcolo delle posizioni debitorie per questo bando.',
+  syncFailed: 'Il ricalcolo delle posizioni debitorie non è riuscito.',
 } as const;
 
 export function fill(template: string, values: Record<string, string | number>): string {

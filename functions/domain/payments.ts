@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { messages } from './messages.ts';
+import { hasAtMostTwoDecimals, toCents } from './money.ts';
 import { pageQuerySchema } from './validation.ts';
 
 /**
@@ -138,3 +139,56 @@ export const sentToIo = (position: Pick<Position, 'ioId'>) => position.ioId !== 
  * brought it back: the e-mail notice attaches it, the citizen and the operator download it.
  */
 export const noticePdfKey = (iud: string) => `notices/${iud}.pdf`;
+
+/** Operator-admin §9: a payment's description is at most 300 characters. */
+export const DESCRIPTION_MAX_LENGTH = 300;
+
+/** An amount field's text: the comma is the decimal point; empty is missing (never 0: 0 cancels). */
+function amountInput(value: unknown) {
+  if (typeof value !== 'string') return value;
+  const text = value.trim().replace(',', '.');
+  if (text === '') return undefined;
+  return /^[-+]?\d+(\.\d*)?$|^[-+]?\.\d+$/.test(text) ? Number(text) : value;
+}
+
+/**
+ * The payment edit modal (operator-admin §5), for the web form and for PUT /api/positions/{id}: description
+ * required, at most 300 characters; amount in euro, a number ≥ 0 with at most two decimals (step 0.01),
+ * 0 cancels the position. The output carries the amount in cents.
+ */
+export const positionEditSchema = z
+  .object({
+    descrizione: z
+      .string({ error: messages.positions.descriptionRequired })
+      .trim()
+      .min(1, messages.positions.descriptionRequired)
+      .max(DESCRIPTION_MAX_LENGTH, messages.positions.descriptionTooLong),
+    importo: z.preprocess(
+      amountInput,
+      z
+        .number({ error: messages.positions.amount })
+        .finite(messages.positions.amount)
+        .min(0, messages.positions.amount)
+        .max(10_000_000, messages.positions.amount)
+        .refine(hasAtMostTwoDecimals, messages.positions.amount),
+    ),
+  })
+  .transform(({ descrizione, importo }) => ({ descrizione, importoCents: toCents(importo) }));
+export type PositionEditInput = z.input<typeof positionEditSchema>;
+export type PositionEdit = z.output<typeof positionEditSchema>;
+
+/** Operator-admin §9: the import status is polled every 10000 ms. */
+export const SYNC_POLL_MS = 10_000;
+
+/** 'Sincronizza' (operator-admin §7 "GET import status"): whether a recalculation of the call runs, and how far it is. */
+export const syncStatusSchema = z.object({
+  isUpdating: z.boolean(),
+  state: z.enum(['NONE', 'RUNNING', 'SUCCEEDED', 'FAILED']),
+  /** Months recalculated so far and months to do (known once the job has looked). */
+  done: z.number().int(),
+  total: z.number().int().nullable(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type SyncStatus = z.output<typeof syncStatusSchema>;

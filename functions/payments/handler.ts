@@ -1,9 +1,20 @@
 import { resourceHandler } from '../http/handler.ts';
 import { paymentRoutes } from './routes.ts';
-import { payments } from './wired.ts';
+import { randomUUID } from 'node:crypto';
+import { systemClock } from '../adapters/ports.ts';
+import * as jobRepository from '../jobs/repository.ts';
+import { stepFunctionsJobRunner } from '../jobs/runner.ts';
+import { makeJobs } from '../jobs/use-cases.ts';
+import { paymentUseCases } from './wired.ts';
+
+/** The API's payments: the wired use cases, and the background jobs that 'Sincronizza' starts. */
+const payments = paymentUseCases({ jobs: makeJobs({ jobs: jobRepository, runner: stepFunctionsJobRunner, clock: systemClock, ids: randomUUID }) });
 
 export const handler = resourceHandler(paymentRoutes, {
   generatePositions: ({ params, body, actor }) => payments.generatePositions(params.id, body, actor!),
   positionsCsv: ({ params, body, actor }) => payments.positionsCsv(params.id, body, actor!),
   listPositions: ({ params, query }) => payments.listPositions(params.id, query),
+  editPosition: ({ params, body, actor }) => payments.editPosition(params.id, body, actor!),
+  startPositionsSync: ({ params, actor }) => payments.startSync(params.id, actor!),
+  positionsSyncStatus: ({ params }) => payments.syncStatus(params.id),
 });

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { PositionRecord } from '../domain/debt-positions.ts';
+import { publicPosition, type PositionRecord } from '../domain/debt-positions.ts';
 import type { ExportOutcome } from './use-cases.ts';
 import { periodKey, type Period, type Position } from '../domain/payments.ts';
 import type { Page } from '../domain/validation.ts';
@@ -23,10 +23,7 @@ export function toPositionRecord(item: Record<string, any>): PositionRecord {
 }
 
 /** What the API shows of a position (the internal fields stay in the table). */
-export function toPosition(item: Record<string, any>): Position {
-  const { exportedAt: _e, iseeId: _i, version: _v, ...position } = toPositionRecord(item);
-  return position;
-}
+export const toPosition = (item: Record<string, any>): Position => publicPosition(toPositionRecord(item));
 
 const period = (position: Pick<PositionRecord, 'mese' | 'anno'>) => periodKey(position);
 
@@ -59,6 +56,29 @@ export async function listPositionsOfMonth(callId: string, month: Period): Promi
     start = result.LastEvaluatedKey;
   } while (start);
   return found;
+}
+
+/**
+ * Whether a call's month holds a position that is neither paid nor cancelled ('Sincronizza' recalculates
+ * those months): a COUNT over the month's partition, read until the first one is found.
+ */
+export async function hasOpenPositions(callId: string, month: Period): Promise<boolean> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const result = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk',
+        FilterExpression: 'isPagato = :false AND annullato = :false',
+        ExpressionAttributeValues: { ':pk': keys.positionsOfMonth(callId, periodKey(month)), ':false': false },
+        Select: 'COUNT',
+        ExclusiveStartKey: start,
+      }),
+    );
+    if ((result.Count ?? 0) > 0) return true;
+    start = result.LastEvaluatedKey;
+  } while (start);
+  return false;
 }
 
 /** One page of a call's month, by citizen id. */

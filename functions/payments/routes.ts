@@ -1,4 +1,4 @@
-import { generationResultSchema, periodSchema, positionListQuerySchema, positionSchema, positionsCsvSchema } from '../domain/payments.ts';
+import { generationResultSchema, periodSchema, positionEditSchema, positionListQuerySchema, positionSchema, positionsCsvSchema, syncStatusSchema } from '../domain/payments.ts';
 import { idParamsSchema, pageOf } from '../domain/validation.ts';
 import { OPERATOR, type RouteDef } from '../http/route.ts';
 
@@ -7,4 +7,7 @@ export const paymentRoutes = [
   { operationId: 'generatePositions', method: 'POST', path: '/api/calls/{id}/positions/generate', resource: 'payments', access: OPERATOR, summary: 'Genera o aggiorna le posizioni debitorie del mese (mese e anno: quelli correnti se assenti)', params: idParamsSchema, body: periodSchema, status: 200, response: generationResultSchema },
   { operationId: 'positionsCsv', method: 'POST', path: '/api/calls/{id}/positions/csv', resource: 'payments', access: OPERATOR, summary: 'Verifica / genera CSV: aggiorna le posizioni del mese e restituisce il CSV di importazione MyPay', params: idParamsSchema, body: periodSchema, status: 200, response: positionsCsvSchema },
   { operationId: 'listPositions', method: 'GET', path: '/api/calls/{id}/positions', resource: 'payments', access: OPERATOR, summary: 'Posizioni debitorie di un bando per mese (importi in centesimi)', params: idParamsSchema, query: positionListQuerySchema, status: 200, response: pageOf(positionSchema) },
+  { operationId: 'editPosition', method: 'PUT', path: '/api/positions/{id}', resource: 'payments', access: OPERATOR, summary: 'Modifica una posizione (importo 0: annullata)', params: idParamsSchema, body: positionEditSchema, status: 200, response: positionSchema, problems: [409] },
+  { operationId: 'startPositionsSync', method: 'POST', path: '/api/calls/{id}/positions/sync', resource: 'payments', access: OPERATOR, summary: 'Sincronizza: ricalcolo in background', params: idParamsSchema, status: 200, response: syncStatusSchema, problems: [409] },
+  { operationId: 'positionsSyncStatus', method: 'GET', path: '/api/calls/{id}/positions/sync', resource: 'payments', access: OPERATOR, summary: 'Stato del ricalcolo (isUpdating)', params: idParamsSchema, status: 200, response: syncStatusSchema },
 ] as const satisfies readonly RouteDef<'payments'>[];

@@ -1,13 +1,27 @@
 import type { Band } from '../domain/bands.ts';
 import type { Configuration } from '../domain/configuration.ts';
-import { isPendingExport, planMonth, type PlannedSubscription, type PositionRecord } from '../domain/debt-positions.ts';
-import { ConflictError, NotFoundError } from '../domain/errors.ts';
+import {
+  isFinal,
+  isPendingExport,
+  planMonth,
+  publicPosition,
+  syncCandidateMonths,
+  withAmount,
+  type PlannedSubscription,
+  type PositionRecord,
+} from '../domain/debt-positions.ts';
+import type { JobRecord } from '../domain/jobs.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { monthlyFee } from '../domain/fee.ts';
-import { messages } from '../domain/messages.ts';
+import { messages, positionOpsMessages } from '../domain/messages.ts';
 import { mypayCsv, mypayCsvRow, type Payer } from '../domain/mypay-csv.ts';
 import {
+  currentPeriod,
+  periodKey,
   positionsCsvFileName,
   resolvePeriod,
+  type PositionEdit,
+  type SyncStatus,
   type GenerationResult,
   type Period,
   type PeriodInput,
@@ -29,8 +43,20 @@ export interface PositionRepository {
   recordExportOutcome(iud: string, outcome: ExportOutcome): Promise<boolean>;
   listPositions(callId: string, period: Period, page: { limit?: number; cursor?: string }): Promise<Page<Position>>;
   createPosition(position: PositionRecord): Promise<boolean>;
+  /** The one write of an existing position: conditional on the version, and on it being neither paid nor cancelled. */
   replacePosition(position: PositionRecord, expectedVersion: number): Promise<boolean>;
+  getPositionByIud(iud: string): Promise<PositionRecord | null>;
+  /** Whether the call's month holds a position neither paid nor cancelled. */
+  hasOpenPositions(callId: string, period: Period): Promise<boolean>;
 }
+
+/** The background jobs (functions/jobs): 'Sincronizza' runs as the kind 'sync-positions', keyed by call. */
+export interface PaymentJobs {
+  start(kind: string, key: string, input: Record<string, unknown>, actor: Actor): Promise<JobRecord | null>;
+  status(kind: string, key: string): Promise<{ job: JobRecord | null; running: boolean }>;
+}
+
+export const SYNC_JOB = 'sync-positions';
 
 export type ExportOutcome = { kind: 'accepted'; iuv: string; nav: string; at: string } | { kind: 'rejected'; reason: string; at: string };
 
@@ -48,6 +74,8 @@ export interface PaymentDeps {
   audit: { recordMany(entries: readonly AuditEntry[], at: Date): Promise<void> };
   /** The flow exporting a call now, if any: its positions do not change while MyPay reads them. */
   exports: { runningExportOf(callId: string): Promise<string | null> };
+  /** Only the API needs it (Sincronizza); the job's own slices do not. */
+  jobs?: PaymentJobs;
   clock: Clock;
 }
 
@@ -76,7 +104,7 @@ const payerOf = (position: PositionRecord, user: StoredUser | null): Payer => ({
 });
 
 export function makePaymentUseCases(deps: PaymentDeps) {
-  const { positions, calls, bands, subscriptions, users, isees, configuration, exports, audit, clock } = deps;
+  const { positions, calls, bands, subscriptions, users, isees, configuration, exports, audit, jobs, clock } = deps;
   const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
 
   /**
@@ -162,11 +190,89 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     return { result, content: mypayCsv(rows), rows: rows.length };
   }
 
+  const requireJobs = () => jobs ?? Promise.reject(new Error('Background jobs are not wired here'));
+
+  const syncStatusOf = ({ job, running }: { job: JobRecord | null; running: boolean }): SyncStatus => ({
+    isUpdating: running,
+    state: !job ? 'NONE' : running ? 'RUNNING' : job.state === 'RUNNING' ? 'FAILED' : job.state,
+    done: job?.done ?? 0,
+    total: job?.total ?? null,
+    startedAt: job?.startedAt ?? null,
+    endedAt: job?.endedAt ?? null,
+    error: job && !running && job.state === 'RUNNING' ? positionOpsMessages.syncFailed : (job?.error ?? null),
+  });
+
+  async function generatePositions(callId: string, input: PeriodInput, actor: Actor): Promise<GenerationResult> {
+    const { call, period } = await prepare(callId, input);
+    return (await generate(call, period, actor)).result;
+  }
+
   return {
     /** POST /api/calls/{id}/positions/generate: the month's positions created, updated or cancelled. */
-    async generatePositions(callId: string, input: PeriodInput, actor: Actor): Promise<GenerationResult> {
-      const { call, period } = await prepare(callId, input);
-      return (await generate(call, period, actor)).result;
+    generatePositions,
+
+    /**
+     * PUT /api/positions/{id} (the payment edit modal, operator-admin §5): a new description and amount.
+     * 0 cancels the position (final), another amount changes it (both with the rule planMonth applies,
+     * `withAmount`); a paid or cancelled position, or one of a call being exported, is a 409. One
+     * conditional write on the version read: an edit racing another change writes nothing.
+     */
+    async editPosition(iud: string, input: PositionEdit, actor: Actor): Promise<Position> {
+      const before = await positions.getPositionByIud(iud);
+      if (!before) throw new NotFoundError(positionOpsMessages.notFound);
+      if (isFinal(before)) throw new ConflictError(positionOpsMessages.final);
+      if (await exports.runningExportOf(before.callId)) throw new ConflictError(positionOpsMessages.exportRunningEdit);
+      if (before.importoDovuto === input.importoCents && before.descrizione === input.descrizione) return publicPosition(before);
+      const now = clock.now();
+      const { after } = withAmount(before, input.importoCents, { descrizione: input.descrizione }, now.toISOString());
+      if (!(await positions.replacePosition(after, before.version))) throw new ConflictError(positionOpsMessages.changed);
+      await audit.recordMany([{ actor, entity: 'position', id: after.iud, action: 'update', before, after }], now);
+      return publicPosition(after);
+    },
+
+    /**
+     * 'Sincronizza' (POST /api/calls/{id}/positions/sync): starts the background recalculation of the call's
+     * unpaid positions (the job 'sync-positions'). Refused while an export of the call runs, or while a
+     * recalculation of it runs (409); the configuration must be complete, as for a generation.
+     */
+    async startSync(callId: string, actor: Actor): Promise<SyncStatus> {
+      const call = await requireCall(callId);
+      if (await exports.runningExportOf(call.id)) throw new ConflictError(messages.positions.exportRunning);
+      await requireCompleteConfiguration(configuration);
+      const job = await (await requireJobs()).start(SYNC_JOB, call.id, { callId: call.id }, actor);
+      if (!job) throw new ConflictError(positionOpsMessages.syncRunning);
+      await audit.recordMany([{ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }], clock.now());
+      return syncStatusOf({ job, running: true });
+    },
+
+    /** GET /api/calls/{id}/positions/sync: the spec's import status (isUpdating) and how far the recalculation is. */
+    async syncStatus(callId: string): Promise<SyncStatus> {
+      const call = await requireCall(callId);
+      return syncStatusOf(await (await requireJobs()).status(SYNC_JOB, call.id));
+    },
+
+    /**
+     * One slice of 'Sincronizza' (the job kind 'sync-positions'). The first finds the months to recalculate:
+     * those with a position neither paid nor cancelled, and the current month; each next one regenerates one
+     * month with the month's generation (generatePositions: current hours and ISEE, the same rules, the same
+     * audit). The cursor is the list of months and the next one; regenerating is idempotent, so a slice run
+     * twice changes nothing more.
+     */
+    async syncSlice(input: Record<string, unknown>, cursor: string | null, actor: Actor): Promise<{ cursor: string | null; done: number; total: number }> {
+      const callId = String(input.callId ?? '');
+      if (cursor === null) {
+        const call = await requireCall(callId);
+        const current = currentPeriod(clock.now());
+        const candidates = syncCandidateMonths(call.year, current);
+        const open = await inChunks(candidates, 6, async (period) => ((await positions.hasOpenPositions(call.id, period)) ? periodKey(period) : null));
+        const months = [...new Set([...open.filter((m): m is string => m !== null), periodKey(current)])].sort();
+        return { cursor: JSON.stringify({ months, next: 0 }), done: 0, total: months.length };
+      }
+      const { months, next } = parseSyncCursor(cursor);
+      const [anno, mese] = months[next].split('-').map(Number);
+      await generatePositions(callId, { mese, anno }, actor);
+      const done = next + 1;
+      return { cursor: done < months.length ? JSON.stringify({ months, next: done }) : null, done, total: months.length };
     },
 
     /**
@@ -211,6 +317,14 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       return positions.listPositions(callId, resolvePeriod(periodInput, clock.now()), { limit, cursor });
     },
   };
+}
+
+function parseSyncCursor(cursor: string): { months: string[]; next: number } {
+  const parsed = JSON.parse(cursor) as { months?: unknown; next?: unknown };
+  const months = Array.isArray(parsed.months) ? parsed.months.filter((m): m is string => typeof m === 'string' && /^\d{4}-\d{2}$/.test(m)) : [];
+  const next = typeof parsed.next === 'number' ? parsed.next : -1;
+  if (!months.length || next < 0 || next >= months.length) throw new ValidationError('Cursore del ricalcolo non valido.');
+  return { months, next };
 }
 
 export type PaymentUseCases = ReturnType<typeof makePaymentUseCases>;

@@ -9,10 +9,11 @@ import { iseesNotYetUsedForFee, markIseeUsedForFee } from '../isee/repository.ts
 import { listApprovedSubscriptionsOfCall } from '../subscriptions/repository.ts';
 import { getUserItems } from '../users/repository.ts';
 import * as positionRepository from './repository.ts';
-import { makePaymentUseCases } from './use-cases.ts';
+import { makePaymentUseCases, type PaymentDeps } from './use-cases.ts';
 
 /** The payments' use cases on the real adapters: the payments API and the MyPay export's steps share them. */
-export const payments = makePaymentUseCases({
+export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs'> = {}) =>
+  makePaymentUseCases({
   positions: positionRepository,
   calls: { getCall },
   bands: { getBand },
@@ -23,4 +24,8 @@ export const payments = makePaymentUseCases({
   exports: { runningExportOf },
   audit: { recordMany: recordAuditBatch },
   clock: systemClock,
+  ...extra,
 });
+
+/** Without the background jobs: the MyPay export's steps and the jobs' own slices. */
+export const payments = paymentUseCases();

@@ -55,13 +55,21 @@ const EXPORT_MACHINE = 'PaymentExport';
 /** Locally MyPay answers at once: the export polls its import state every second instead of every ten. */
 const LOCAL_IMPORT_POLL_MS = 1000;
 
-/** The MyPay export's state machine, its steps run by the export's task function (loaded after the environment is set). */
+const JOBS_MACHINE = 'BackgroundJobs';
+
+/**
+ * The MyPay export's state machine, its steps run by the export's task function, and the background jobs'
+ * state machine with the job function (loaded after the environment is set).
+ */
 async function startLocalExport(port: number) {
-  const [{ exportDefinition, FLOW_STEPS }, { runFlowStep }] = await Promise.all([
+  const [{ exportDefinition, FLOW_STEPS }, { runFlowStep }, { jobDefinition }, { runJobStep }] = await Promise.all([
     import('../../functions/flows/state-machine.ts'),
     import('../../functions/flows/task-handler.ts'),
+    import('../../functions/jobs/state-machine.ts'),
+    import('../../functions/jobs/task-handler.ts'),
   ]);
   return startStepFunctions(port, [
+    { name: JOBS_MACHINE, definition: jobDefinition(localFunctionArn('JobTask')), functions: { JobTask: runJobStep } },
     {
       name: EXPORT_MACHINE,
       definition: exportDefinition(localFunctionArn('FlowTask')),
@@ -121,6 +129,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     process.env.MYPAY_PASSWORD ||= DEFAULT_ENTITY.password;
     process.env.SFN_ENDPOINT = `http://127.0.0.1:${config.stepFunctionsPort}`;
     process.env.EXPORT_STATE_MACHINE_ARN = localStateMachineArn(EXPORT_MACHINE);
+    process.env.JOBS_STATE_MACHINE_ARN = localStateMachineArn(JOBS_MACHINE);
 
     // Step Functions: the export's state machine, its task the same function as in the cloud. The flows
     // function starts it through @aws-sdk/client-sfn, as in the cloud.

@@ -80,6 +80,7 @@ describe('Lambda bundles', () => {
       [
         ...resources.map((r) => `PortaleApi/${r}`),
         'PortaleApi/PaymentExport/FlowTask',
+        'PortaleApi/BackgroundJobs/JobTask',
         'PortaleAuth/PreTokenGeneration',
         'PortaleIseeExtraction/IseeExtraction/ReadAttestation',
         'PortaleIseeExtraction/IseeExtraction/WriteExtraction',

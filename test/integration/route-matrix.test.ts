@@ -5,7 +5,7 @@ import { as, personas, request, tokenFor, type Persona } from '../support/api.ts
 import { callFields, openCall, upload } from '../support/calls.ts';
 import { samplePdf } from '../support/files.ts';
 import { attestationPdf, randomFiscalCode, stageIseeFile } from '../support/isee.ts';
-import { mypayConfiguration } from '../support/positions.ts';
+import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
 
 /**
  * Who may call what, written out by hand from the spec (part 2 §2.1 and §6) — not derived from the
@@ -73,6 +73,10 @@ const expected: Record<string, Row> = {
   'POST /api/calls/{id}/positions/generate': operatorsOnly(200),
   'POST /api/calls/{id}/positions/csv': operatorsOnly(200),
   'GET /api/calls/{id}/positions': operatorsOnly(200),
+  // The payment edit modal and Sincronizza (operator-admin §2, §5): operators only.
+  'PUT /api/positions/{id}': operatorsOnly(200),
+  'POST /api/calls/{id}/positions/sync': operatorsOnly(200),
+  'GET /api/calls/{id}/positions/sync': operatorsOnly(200),
   // Tickets: citizens write to support and read their own; operators the rest. The spec gives delegates no
   // ticket page and disables the record's 'Ticket' button (part 2 §2.1, §2.13, §6): every ticket route is 403.
   'POST /api/support': citizensOnly(201),
@@ -145,6 +149,7 @@ const bodies: Record<string, (persona: Persona) => Promise<unknown>> = {
   'POST /api/calls/{id}/enrolments': async () => ({ userId: enrolmentUserId }),
   'PUT /api/enrolments/{id}/state': async () => ({ state: 3 }),
   'PUT /api/enrolments/{id}/ranking': async () => ({ rankingScore: 1 }),
+  'PUT /api/positions/{id}': async () => ({ descrizione: 'Quota rivista dal test dei permessi', importo: 12.5 }),
   'POST /api/calls/{id}/enrolments/import': async () => ({
     fileContentBase64: Buffer.from('codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee\r\n').toString('base64'),
     contentType: 'text/csv', updateIsees: false, removeOldSubscriptions: false, apply: false,
@@ -216,6 +221,17 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   'POST /api/calls/{id}/positions/generate': positionsPath('/generate'),
   'POST /api/calls/{id}/positions/csv': positionsPath('/csv'),
   'GET /api/calls/{id}/positions': positionsPath(''),
+  'POST /api/calls/{id}/positions/sync': positionsPath('/sync'),
+  'GET /api/calls/{id}/positions/sync': positionsPath('/sync'),
+  // A position of its own: an approved citizen's month, generated.
+  'PUT /api/positions/{id}': async (operator) => {
+    expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
+    const { call } = await openCall(operator);
+    await approvedSubscriber(operator, call, { lastName: 'Matrice', iseeValue: 8000, weeklyHour: 2 });
+    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, { mese: 3, anno: 2026 })).json.created).toBe(1);
+    const [position] = await storedPositions(call.id, '2026-03');
+    return `/api/positions/${position!.iud}`;
+  },
   'DELETE /api/calls/{id}/files/{fileId}': async (operator) => {
     const form = await upload(operator, 'call-form', await samplePdf(), 'modulo.pdf');
     const call = (await operator.post('/api/calls', { ...(validBody.calls as object), files: [form] })).json;

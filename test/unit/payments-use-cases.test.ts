@@ -1,9 +1,9 @@
-import { messages } from '../../functions/domain/messages.ts';
+import { messages, positionOpsMessages } from '../../functions/domain/messages.ts';
 import { describe, expect, it } from 'vitest';
 import type { Band } from '../../functions/domain/bands.ts';
 import type { Configuration } from '../../functions/domain/configuration.ts';
-import { positionIud, type PositionRecord } from '../../functions/domain/debt-positions.ts';
-import { periodKey, type Period } from '../../functions/domain/payments.ts';
+import { positionIud, syncCandidateMonths, type PositionRecord } from '../../functions/domain/debt-positions.ts';
+import { periodKey, positionEditSchema, type Period } from '../../functions/domain/payments.ts';
 import type { CallRecord } from '../../functions/calls/repository.ts';
 import { makeConfigurationUseCases } from '../../functions/configuration/use-cases.ts';
 import type { StoredConfiguration } from '../../functions/configuration/repository.ts';
@@ -47,6 +47,8 @@ function memoryPositions(): PositionRepository & { all: Map<string, PositionReco
       all.set(key(position), structuredClone(position));
       return true;
     },
+    getPositionByIud: async (iud) => structuredClone([...all.values()].find((p) => p.iud === iud) ?? null),
+    hasOpenPositions: async (callId, period) => ofMonth(callId, period).some((p) => !p.isPagato && !p.annullato),
     async recordExportOutcome(iud, outcome) {
       const stored = [...all.values()].find((p) => p.iud === iud);
       if (!stored) return false;
@@ -268,5 +270,105 @@ describe('configuration', () => {
       ['configuration', 'create', null, 'SERVIZI_SOCIALI'],
       ['configuration', 'update', 'SERVIZI_SOCIALI', 'ALTRO'],
     ]);
+  });
+});
+
+describe('the payment edit modal (PUT /api/positions/{id})', () => {
+  const edit = (descrizione: string, importo: unknown) => positionEditSchema.parse({ descrizione, importo });
+
+  it('validates description and amount with the spec’s messages; euro in, cents out', () => {
+    const errors = (input: unknown) => positionEditSchema.safeParse(input).error?.issues.map((i) => i.message);
+    expect(errors({ descrizione: '   ', importo: 10 })).toEqual(['Il campo descrizione è obbligatorio!']);
+    expect(errors({ importo: 10 })).toEqual(['Il campo descrizione è obbligatorio!']);
+    expect(errors({ descrizione: 'x'.repeat(301), importo: 10 })).toEqual(['Il campo Descrizione deve essere massimo 300 caratteri!']);
+    for (const bad of [-1, 'dieci', '', null, 12.345, '1e3x', Number.POSITIVE_INFINITY]) expect(errors({ descrizione: 'Quota', importo: bad }), String(bad)).toEqual([messages.positions.amount]);
+    expect(edit('x'.repeat(300), 66.43)).toEqual({ descrizione: 'x'.repeat(300), importoCents: 6643 });
+    expect(edit(' Quota ', '12,5')).toEqual({ descrizione: 'Quota', importoCents: 1250 });
+    expect(edit('Quota', 0)).toEqual({ descrizione: 'Quota', importoCents: 0 });
+  });
+
+  async function generated() {
+    const t = setup();
+    t.enrol(user('u1', 8000), 3);
+    await t.payments.generatePositions(call.id, march, actors.operator);
+    const position = () => [...t.positions.all.values()][0]!;
+    return { t, position };
+  }
+
+  it('changes description and amount (I before MyPay knows it, M after), audited', async () => {
+    const { t, position } = await generated();
+    const answer = await t.payments.editPosition(position().iud, edit('Quota rivista', 50), actors.operator);
+    expect(answer).toMatchObject({ descrizione: 'Quota rivista', importoDovuto: 5000, azione: 'I', statoExport: 'DA_ESPORTARE' });
+    expect(answer).not.toHaveProperty('version');
+    expect(position()).toMatchObject({ importoDovuto: 5000, version: 2 });
+    expect(t.audit.entries.at(-1)).toMatchObject({ entity: 'position', action: 'update', id: position().iud, before: { importoDovuto: 6643 }, after: { importoDovuto: 5000 } });
+
+    await t.payments.recordExportResults({ accepted: [{ iud: position().iud, iuv: '01000000000000012', nav: '301000000000000012' }], rejected: [] });
+    expect(await t.payments.editPosition(position().iud, edit('Quota rivista', 40), actors.operator)).toMatchObject({ importoDovuto: 4000, azione: 'M', statoExport: 'DA_ESPORTARE' });
+  });
+
+  it('0 cancels for good: A to send when MyPay knows it, NESSUNA when it never saw it; then 409', async () => {
+    const { t, position } = await generated();
+    expect(await t.payments.editPosition(position().iud, edit('Annullata', 0), actors.operator)).toMatchObject({ annullato: true, importoDovuto: 0, azione: 'A', statoExport: 'NESSUNA' });
+    await expect(t.payments.editPosition(position().iud, edit('Riapro', 10), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.final });
+
+    const known = await generated();
+    await known.t.payments.recordExportResults({ accepted: [{ iud: known.position().iud, iuv: '01000000000000012', nav: '301000000000000012' }], rejected: [] });
+    expect(await known.t.payments.editPosition(known.position().iud, edit('Annullata', 0), actors.operator)).toMatchObject({ annullato: true, azione: 'A', statoExport: 'DA_ESPORTARE' });
+  });
+
+  it('refuses an unknown (404), a paid one (409), one being exported (409) and a lost race (409), writing nothing', async () => {
+    const { t, position } = await generated();
+    await expect(t.payments.editPosition('PNOPE', edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 404, message: positionOpsMessages.notFound });
+    t.exportLocks.set(call.id, 'flow-1');
+    await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.exportRunningEdit });
+    t.exportLocks.clear();
+    const key = [...t.positions.all.keys()][0]!;
+    const real = t.positions.replacePosition.bind(t.positions);
+    t.positions.replacePosition = async (p, v) => {
+      t.positions.all.set(key, { ...t.positions.all.get(key)!, version: 7 });
+      return real(p, v);
+    };
+    await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.changed });
+    t.positions.all.set(key, { ...position(), isPagato: true, importoTotalePagato: 6643 });
+    await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.final });
+    expect(position()).toMatchObject({ importoDovuto: 6643, descrizione: expect.stringMatching(/^Quota Marzo 2026/) });
+    expect(t.audit.entries).toHaveLength(1);
+  });
+});
+
+describe('Sincronizza: the job’s slices', () => {
+  it('finds the months with open positions plus the current one, then regenerates one month per slice', async () => {
+    const t = setup(); // the clock is in March 2026
+    t.enrol(user('u1', 8000), 3);
+    t.enrol(user('u2', 8000), 3);
+    await t.payments.generatePositions(call.id, { mese: 1, anno: 2026 }, actors.operator);
+    await t.payments.generatePositions(call.id, { mese: 2, anno: 2026 }, actors.operator);
+    // January: both paid → nothing to recalculate there.
+    for (const [key, p] of t.positions.all) if (p.mese === 1) t.positions.all.set(key, { ...p, isPagato: true, importoTotalePagato: p.importoDovuto });
+
+    const first = await t.payments.syncSlice({ callId: call.id }, null, actors.operator);
+    expect(first).toMatchObject({ done: 0, total: 2 });
+    expect(JSON.parse(first.cursor!)).toEqual({ months: ['2026-02', '2026-03'], next: 0 });
+
+    t.subscriptions[0]!.weeklyHour = 4; // 5 × 4 × 28 / 7 = 80,00 € in February
+    const second = await t.payments.syncSlice({ callId: call.id }, first.cursor, actors.operator);
+    expect(second).toMatchObject({ done: 1, total: 2 });
+    const feb = [...t.positions.all.values()].find((p) => p.mese === 2 && p.userId === 'u1')!;
+    expect(feb).toMatchObject({ importoDovuto: 8000, azione: 'I' });
+    const last = await t.payments.syncSlice({ callId: call.id }, second.cursor, actors.operator);
+    expect(last).toEqual({ cursor: null, done: 2, total: 2 });
+    expect([...t.positions.all.values()].filter((p) => p.mese === 3)).toHaveLength(2);
+    // Paid January untouched.
+    expect([...t.positions.all.values()].filter((p) => p.mese === 1).map((p) => [p.importoDovuto, p.isPagato, p.version])).toEqual([[6643, true, 1], [6643, true, 1]]);
+    await expect(t.payments.syncSlice({ callId: call.id }, '{"months":[],"next":0}', actors.operator)).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('lists the call’s year, or up to the current month, at most 36 months', () => {
+    expect(syncCandidateMonths(2026, { mese: 3, anno: 2026 }).map(periodKey)).toEqual([...Array(12)].map((_, i) => `2026-${String(i + 1).padStart(2, '0')}`));
+    const long = syncCandidateMonths(2020, { mese: 3, anno: 2026 });
+    expect(long).toHaveLength(36);
+    expect(periodKey(long[0]!)).toBe('2023-04');
+    expect(periodKey(long.at(-1)!)).toBe('2026-03');
   });
 });

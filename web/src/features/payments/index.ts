@@ -1,1 +1,4 @@
 export { CallPaymentActions } from './components/call-payment-actions';
+export { CallPositionsSection } from './components/call-positions-section';
+export { EditPositionDialog } from './components/edit-position-dialog';
+export { SyncPositionsButton } from './components/sync-positions-button';

@@ -11,7 +11,7 @@ import { PageAlert, useFlashMessage } from '@/components/page-alert';
 import { useAsyncAction } from '@/components/use-async';
 import { useAuth } from '@/lib/auth';
 import { paths } from '@/config/paths';
-import { CallPaymentActions } from '@/features/payments';
+import { CallPaymentActions, CallPositionsSection } from '@/features/payments';
 import { SendToMyPay } from '@/features/flows';
 import { deleteCall } from '../api/delete-call';
 import { useCall } from '../api/get-call';
@@ -108,6 +108,8 @@ export function CallDetailPage() {
           </ul>
         )}
       </section>
+
+      {me?.role === 'OPERATOR' && <CallPositionsSection callId={loaded.id} readOnly={false} />}
 
       <Suspense fallback={<LoadingState />}>
         <EnrolmentsSection call={loaded} readOnly={me?.role !== 'OPERATOR'} onChanged={call.reload} />

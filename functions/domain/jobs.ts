@@ -1,0 +1,52 @@
+import type { Actor } from './roles.ts';
+
+/**
+ * Background jobs (functions/jobs): work longer than an API request, run by a small state machine in bounded
+ * slices. One record per kind and key holds the latest run; while it runs it is also the key's lock.
+ */
+export const jobStates = ['RUNNING', 'SUCCEEDED', 'FAILED'] as const;
+export type JobState = (typeof jobStates)[number];
+
+export interface JobRecord {
+  id: string;
+  kind: string;
+  /** What the job works on (e.g. a call id): one job per kind and key at a time. */
+  key: string;
+  state: JobState;
+  /** The kind's own input, as given at the start. */
+  input: Record<string, unknown>;
+  /** Who started it: the kind's writes are audited in their name. */
+  actor: Actor;
+  /** Where the next slice starts (the kind's own text); null before the first slice and once done. */
+  cursor: string | null;
+  /** Units done so far and in all (null until the job knows). */
+  done: number;
+  total: number | null;
+  error: string | null;
+  startedAt: string;
+  updatedAt: string;
+  endedAt: string | null;
+}
+
+/**
+ * A running job whose record has not moved for this long is taken as dead (its state machine timed out or
+ * was stopped without marking it): the key may start again. A slice lasts at most the job function's
+ * timeout (5 minutes), retries included well under this.
+ */
+export const JOB_STALE_AFTER_MS = 20 * 60 * 1000;
+
+export const isJobRunning = (job: Pick<JobRecord, 'state' | 'updatedAt'> | null, now: Date): boolean =>
+  job !== null && job.state === 'RUNNING' && now.getTime() - Date.parse(job.updatedAt) < JOB_STALE_AFTER_MS;
+
+/** An Italian line for the operator out of a Step Functions error ({ Error, Cause }): a domain error's own message, else the kind's generic one. */
+export function jobFailureText(error: { Error?: string; Cause?: string } | null | undefined, generic: string): string {
+  if (!error) return generic;
+  let cause = error.Cause ?? '';
+  try {
+    cause = JSON.parse(cause).errorMessage ?? cause;
+  } catch {
+    // Not JSON (the local Step Functions passes the message as it is).
+  }
+  const domain = ['ValidationError', 'NotFoundError', 'ConflictError', 'ForbiddenError'].includes(error.Error ?? '');
+  return domain && cause ? cause.slice(0, 500) : generic;
+}

@@ -1,0 +1,38 @@
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import { systemClock } from '../adapters/ports.ts';
+import { positionOpsMessages } from '../domain/messages.ts';
+import { logger, tracer } from '../http/observability.ts';
+import { SYNC_JOB } from '../payments/use-cases.ts';
+import { payments } from '../payments/wired.ts';
+import * as jobRepository from './repository.ts';
+import type { JobTaskStep } from './state-machine.ts';
+import { makeJobWorker, type JobKind, type JobRun } from './use-cases.ts';
+
+/**
+ * The kinds of background job, by name. A new kind is a line here: a `slice` over the use cases it needs
+ * (bounded work from a cursor, idempotent) and the line shown when it fails.
+ */
+const kinds: Record<string, JobKind> = {
+  [SYNC_JOB]: { slice: payments.syncSlice, failure: positionOpsMessages.syncFailed },
+};
+
+const worker = makeJobWorker({ jobs: jobRepository, kinds, clock: systemClock });
+
+export interface JobTaskEvent extends JobRun {
+  step: JobTaskStep;
+  error?: { Error?: string; Cause?: string } | null;
+}
+
+/** One step of a background job (functions/jobs/state-machine.ts): a thrown error keeps its name for Retry/Catch. */
+export async function runJobStep(event: JobTaskEvent): Promise<unknown> {
+  switch (event.step) {
+    case 'Slice':
+      return worker.slice(event);
+    case 'MarkFailed':
+      return worker.markFailed(event);
+  }
+}
+
+export const handler = middy(runJobStep).use(injectLambdaContext(logger)).use(captureLambdaHandler(tracer));

@@ -1,0 +1,74 @@
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resources } from '../../functions/routes.ts';
+import type { PortalFunction } from '../../lib/portal-function.ts';
+import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
+
+let portal: ScratchApp;
+let api: Template;
+
+beforeAll(() => {
+  portal = scratchApp({ bundle: false });
+  api = Template.fromStack(portal.api);
+});
+afterAll(() => portal.dispose());
+
+const logicalId = (construct: { node: { defaultChild?: unknown } }) => portal.api.resolve((construct.node.defaultChild as CfnFunction).logicalId) as string;
+type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
+const actions = (s: Statement) => [s.Action].flat();
+
+/** The statements of the policies attached to a role (by its logical id). */
+function statementsOfRole(roleId: string): Statement[] {
+  return Object.values(api.findResources('AWS::IAM::Policy'))
+    .filter((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement);
+}
+const roleOfFunction = (fn: PortalFunction) => api.findResources('AWS::Lambda::Function')[logicalId(fn)].Properties.Role['Fn::GetAtt'][0] as string;
+
+describe('background jobs (lib/background-jobs.ts)', () => {
+  const machineId = () => logicalId(portal.api.backgroundJobs.stateMachine);
+
+  it('is a state machine that loops over slices of the job function until finished, and marks a failure', () => {
+    const machine = api.findResources('AWS::StepFunctions::StateMachine')[machineId()].Properties;
+    const jobFunction = logicalId(portal.api.backgroundJobs.jobFunction);
+    const parts = machine.DefinitionString['Fn::Join'][1] as unknown[];
+    const definition = JSON.parse(parts.map((part) => (typeof part === 'string' ? part : `<${(part as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]}>`)).join(''));
+    expect(Object.keys(definition.States).sort()).toEqual(['Done', 'Failed', 'IsFinished', 'MarkFailed', 'NextSlice', 'Slice']);
+    expect(definition.States.Slice.Parameters.FunctionName).toBe(`<${jobFunction}>`);
+    expect(definition.States.MarkFailed.Parameters.FunctionName).toBe(`<${jobFunction}>`);
+    expect(definition.States.Slice.Catch[0].Next).toBe('MarkFailed');
+    expect(definition.States.NextSlice.Next).toBe('Slice');
+    expect(machine.TracingConfiguration).toEqual({ Enabled: true });
+    expect(machine.LoggingConfiguration.IncludeExecutionData).toBe(false);
+  });
+
+  it('lets the state machine invoke the job function and nothing else', () => {
+    const roleId = api.findResources('AWS::StepFunctions::StateMachine')[machineId()].Properties.RoleArn['Fn::GetAtt'][0];
+    const invoke = statementsOfRole(roleId).filter((s) => actions(s).some((a) => a.startsWith('lambda:')));
+    expect(invoke.flatMap(actions)).toEqual(['lambda:InvokeFunction']);
+    expect(JSON.stringify(invoke[0]!.Resource)).toContain(logicalId(portal.api.backgroundJobs.jobFunction));
+    expect(JSON.stringify(invoke[0]!.Resource)).not.toContain(logicalId(portal.api.paymentExport.taskFunction));
+  });
+
+  it('gives the job function the table and nothing else (no bucket, no mail, no state machine)', () => {
+    const statements = statementsOfRole(roleOfFunction(portal.api.backgroundJobs.jobFunction));
+    const services = new Set(statements.flatMap(actions).map((a) => a.split(':')[0]));
+    expect([...services].sort()).toEqual(['dynamodb', 'logs', 'xray'].filter((s) => services.has(s)).sort());
+    expect(services.has('dynamodb')).toBe(true);
+    expect(api.findResources('AWS::Lambda::Function')[logicalId(portal.api.backgroundJobs.jobFunction)].Properties.Timeout).toBe(300);
+  });
+
+  it('lets only the payments function start it (StartExecution on this machine), and tells it the ARN', () => {
+    const starters = resources.filter((resource) =>
+      statementsOfRole(roleOfFunction(portal.api.functions[resource])).some(
+        (s) => actions(s).includes('states:StartExecution') && JSON.stringify(s.Resource).includes(machineId()),
+      ),
+    );
+    expect(starters).toEqual(['payments']);
+    const payments = statementsOfRole(roleOfFunction(portal.api.functions.payments));
+    expect(payments.filter((s) => actions(s).some((a) => a.startsWith('states:'))).flatMap(actions)).toEqual(['states:StartExecution']);
+    const env = api.findResources('AWS::Lambda::Function')[logicalId(portal.api.functions.payments)].Properties.Environment.Variables;
+    expect(env.JOBS_STATE_MACHINE_ARN).toEqual({ Ref: machineId() });
+  });
+});

@@ -1,0 +1,100 @@
+import { Badge, Button, Flex, Heading, SelectField } from '@aws-amplify/ui-react';
+import { currentPeriod, monthNames, paymentBadge, type Period, type Position } from '@domain/payments';
+import { formatEuro } from '@domain/money';
+import { useState } from 'react';
+import { CursorPagination, useCursorList } from '@/components/cursor-pagination';
+import { DataTable } from '@/components/data-table';
+import { PageAlert } from '@/components/page-alert';
+import { getPositions } from '../api/get-positions';
+import { EditPositionDialog } from './edit-position-dialog';
+import { SyncPositionsButton } from './sync-positions-button';
+
+const badgeVariation = { Annullato: 'warning', Pagato: 'success', 'Da pagare': 'info' } as const;
+
+/**
+ * The call detail's debt positions of one month (operators): amount, description, payment badge and the
+ * edit modal per row, with 'Sincronizza' for the whole call. Where the edit and 'Sincronizza' live until
+ * the payment list page takes them.
+ */
+export function CallPositionsSection({ callId, readOnly }: { callId: string; readOnly: boolean }) {
+  const [period, setPeriod] = useState<Period>(() => currentPeriod(new Date()));
+  const [editing, setEditing] = useState<Position | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const list = useCursorList((cursor) => getPositions(callId, period, cursor ?? undefined), { resetKey: `${period.anno}-${period.mese}` });
+  const year = currentPeriod(new Date()).anno;
+
+  return (
+    <section aria-labelledby="positions-title" className="call-section">
+      <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="small">
+        <Heading level={2} id="positions-title">
+          Posizioni debitorie
+        </Heading>
+        {!readOnly && <SyncPositionsButton callId={callId} onDone={list.reload} />}
+      </Flex>
+      <Flex gap="small" wrap="wrap" alignItems="flex-end">
+        <SelectField label="Mese delle posizioni" value={String(period.mese)} onChange={(e) => setPeriod({ ...period, mese: Number(e.target.value) })}>
+          {monthNames.map((name, i) => (
+            <option key={name} value={i + 1}>
+              {name}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Anno delle posizioni" value={String(period.anno)} onChange={(e) => setPeriod({ ...period, anno: Number(e.target.value) })}>
+          {[year - 1, year, year + 1].map((y) => (
+            <option key={y} value={y}>
+              {y}
+            </option>
+          ))}
+        </SelectField>
+      </Flex>
+      <PageAlert message={saved} variation="success" onDismiss={() => setSaved(null)} />
+      <PageAlert message={list.error?.message} autoHideMs={null} isDismissible={false} />
+      <DataTable
+        caption={`Posizioni debitorie di ${monthNames[period.mese - 1]} ${period.anno}`}
+        columns={[
+          { id: 'name', header: 'Cognome e nome', cell: (p) => `${p.cognome} ${p.nome}`, isRowHeader: true },
+          { id: 'cf', header: 'Codice fiscale', cell: (p) => p.fiscalCode, noWrap: true },
+          { id: 'amount', header: 'Importo', cell: (p) => formatEuro(p.importoDovuto / 100), align: 'end', noWrap: true },
+          { id: 'description', header: 'Descrizione', cell: (p) => p.descrizione },
+          {
+            id: 'state',
+            header: 'Stato',
+            cell: (p) => {
+              const badge = paymentBadge(p);
+              return <Badge variation={badgeVariation[badge]}>{badge}</Badge>;
+            },
+          },
+          ...(readOnly
+            ? []
+            : [
+                {
+                  id: 'actions',
+                  header: 'Azioni',
+                  headerHidden: true,
+                  cell: (p: Position) => (
+                    <Button size="small" isDisabled={p.isPagato || p.annullato} onClick={() => setEditing(p)} aria-label={`Modifica pagamento di ${p.cognome} ${p.nome}`}>
+                      Modifica
+                    </Button>
+                  ),
+                },
+              ]),
+        ]}
+        rows={list.items}
+        rowKey={(p) => p.iud}
+        emptyText={list.isLoaded ? 'Non ci sono pagamenti!' : 'Caricamento...'}
+      />
+      <CursorPagination {...list.pagination} label="Paginazione delle posizioni" />
+      {editing && (
+        <EditPositionDialog
+          position={editing}
+          onClose={() => setEditing(null)}
+          onSaved={(position) => {
+            setEditing(null);
+            setSaved(position.annullato ? 'Posizione debitoria annullata.' : 'Pagamento modificato.');
+            list.reload();
+          }}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,104 @@
+import { Button, Flex, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
+import { DESCRIPTION_MAX_LENGTH, positionEditSchema, type Position } from '@domain/payments';
+import { fieldErrors } from '@domain/validation';
+import { useState, type FormEvent } from 'react';
+import { Dialog } from '@/components/dialog';
+import { PageAlert } from '@/components/page-alert';
+import { useAsyncAction } from '@/components/use-async';
+import { editPosition } from '../api/edit-position';
+
+export const CANCEL_WARNING = 'Con importo 0 la posizione debitoria viene annullata definitivamente e non potrà essere riaperta. Confermi?';
+
+/**
+ * The payment edit modal (operator-admin §5): description (required, at most 300 characters, with a
+ * counter) and amount in euro (step 0.01), validated with the API's own schema. An amount of 0 cancels
+ * the position for good: the dialog asks to confirm first. A failure reads 'Attenzione.' and the server's
+ * message (§8).
+ */
+export function EditPositionDialog({ position, onClose, onSaved }: { position: Position; onClose: () => void; onSaved: (saved: Position) => void }) {
+  const [descrizione, setDescrizione] = useState(position.descrizione);
+  const [importo, setImporto] = useState((position.importoDovuto / 100).toFixed(2));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const save = useAsyncAction(editPosition);
+
+  const send = async () => {
+    const answer = await save.run(position.iud, { descrizione, importo });
+    if (answer.ok) onSaved(answer.data);
+    else setConfirmingCancel(false);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = positionEditSchema.safeParse({ descrizione, importo });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      return;
+    }
+    setErrors({});
+    if (parsed.data.importoCents === 0 && !confirmingCancel) {
+      setConfirmingCancel(true);
+      return;
+    }
+    void send();
+  };
+
+  return (
+    <Dialog
+      open
+      title="Modifica pagamento"
+      onClose={onClose}
+      actions={
+        <>
+          <Button onClick={confirmingCancel ? () => setConfirmingCancel(false) : onClose} isDisabled={save.isRunning}>
+            Annulla
+          </Button>
+          <Button type="submit" form="edit-position-form" variation="primary" isLoading={save.isRunning} loadingText="Salvataggio...">
+            {confirmingCancel ? 'Conferma annullamento' : 'Salva'}
+          </Button>
+        </>
+      }
+    >
+      <form id="edit-position-form" onSubmit={submit} noValidate>
+        <Flex direction="column" gap="medium">
+          <Text>
+            {position.cognome} {position.nome} ({position.fiscalCode}) · {position.titolo}
+          </Text>
+          <TextAreaField
+            label="Descrizione"
+            name="descrizione"
+            rows={4}
+            value={descrizione}
+            onChange={(event) => {
+              setDescrizione(event.target.value);
+              setErrors((previous) => ({ ...previous, descrizione: '' }));
+            }}
+            descriptiveText={`${descrizione.length}/${DESCRIPTION_MAX_LENGTH} caratteri`}
+            hasError={Boolean(errors.descrizione)}
+            errorMessage={errors.descrizione}
+            isDisabled={confirmingCancel}
+          />
+          <TextField
+            label="Importo (€)"
+            name="importo"
+            type="number"
+            inputMode="decimal"
+            step="0.01"
+            min={0}
+            value={importo}
+            onChange={(event) => {
+              setImporto(event.target.value);
+              setErrors((previous) => ({ ...previous, importo: '' }));
+            }}
+            descriptiveText="0 annulla la posizione debitoria."
+            hasError={Boolean(errors.importo)}
+            errorMessage={errors.importo}
+            isDisabled={confirmingCancel}
+          />
+          {confirmingCancel && <PageAlert variation="warning" heading="Annullamento" message={CANCEL_WARNING} autoHideMs={null} isDismissible={false} />}
+          <PageAlert heading="Attenzione." message={save.error?.message} autoHideMs={null} onDismiss={save.clearError} />
+        </Flex>
+      </form>
+    </Dialog>
+  );
+}
