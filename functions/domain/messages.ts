@@ -58,6 +58,22 @@ export const messages = {
     zipVersion: 'La versione del tracciato deve essere tra 1_0 e 1_4.',
     exportRunning: 'È in corso un invio a MyPay per questo bando: le posizioni debitorie non si possono ricalcolare finché non termina.',
   },
+  notices: {
+    positionNotFound: 'La posizione debitoria selezionata non esiste.',
+    notExported: 'La posizione non ha ancora un avviso di pagamento: inviala prima a MyPay.',
+    paid: 'La posizione risulta già pagata: l’avviso non viene inviato.',
+    cancelled: 'La posizione è annullata: l’avviso non viene inviato.',
+    noEmail: 'Il cittadino non ha un indirizzo e-mail: l’avviso non può essere inviato per e-mail.',
+    noPdf: 'Il PDF dell’avviso non è disponibile: rielabora il flusso che ha inviato la posizione a MyPay.',
+    mailFailed: 'L’invio dell’e-mail non è riuscito: riprova più tardi.',
+    ioNoProfile: 'Il cittadino non ha attivato l’app IO: il messaggio non può essere inviato.',
+    ioSenderNotAllowed: 'Il cittadino ha disattivato i messaggi del Comune sull’app IO: il messaggio non è stato inviato.',
+    ioUnavailable: 'L’app IO non risponde: riprova più tardi.',
+    ioRefused: 'L’app IO ha rifiutato il messaggio: {reason}',
+    flowNotCollected: 'Il flusso non ha ancora gli esiti di MyPay: non ci sono avvisi da inviare.',
+    flowDone: 'Rielaborazione avvenuta con successo.',
+    flowInProgress: 'Invio delle e-mail in corso: {sent} inviate finora. Premi di nuovo il pulsante per continuare.',
+  },
 } as const;
 
 export function fill(template: string, values: Record<string, string | number>): string {
