@@ -8,7 +8,7 @@ import { OPERATOR, type RouteDef } from '../http/route.ts';
  * (id = its IUD) or every notice of a flow. Operators only: delegates read, citizens download their PDF.
  */
 export const noticeRoutes = [
-  { operationId: 'emailNotice', method: 'POST', path: '/api/positions/{id}/email', resource: 'notices', access: OPERATOR, summary: 'Avviso per e-mail', params: idParamsSchema, status: 200, response: positionSchema, problems: [409, 503] },
-  { operationId: 'ioNotice', method: 'POST', path: '/api/positions/{id}/io', resource: 'notices', access: OPERATOR, summary: 'Avviso su IO', params: idParamsSchema, status: 200, response: positionSchema, problems: [409, 422, 503] },
-  { operationId: 'emailFlow', method: 'POST', path: '/api/flows/{id}/email', resource: 'notices', access: OPERATOR, summary: 'Avvisi del flusso per e-mail (202 se in corso)', params: idParamsSchema, status: 200, response: flowEmailResultSchema, problems: [409] },
+  { operationId: 'emailNotice', method: 'POST', path: '/api/positions/{id}/email', resource: 'notices', access: OPERATOR, summary: 'Avviso e-mail', params: idParamsSchema, status: 200, response: positionSchema, problems: [409] },
+  { operationId: 'ioNotice', method: 'POST', path: '/api/positions/{id}/io', resource: 'notices', access: OPERATOR, summary: 'Avviso su IO', params: idParamsSchema, status: 200, response: positionSchema, problems: [409] },
+  { operationId: 'emailFlow', method: 'POST', path: '/api/flows/{id}/email', resource: 'notices', access: OPERATOR, summary: 'Avvisi e-mail del flusso', params: idParamsSchema, status: 200, response: flowEmailResultSchema, problems: [409] },
 ] as const satisfies readonly RouteDef<'notices'>[];

@@ -20,7 +20,8 @@ import type { Closable } from './stores.ts';
  *
  * State lives in memory: a restart empties it.
  */
-export const LOCAL_IO = { apiKey: 'local-io-subscription-key', payeeFiscalCode: '01234567890' } as const;
+/** The demo council's fiscal code is web/src/config/municipality.ts's. */
+export const LOCAL_IO = { apiKey: 'local-io-subscription-key', payeeFiscalCode: '80012340123' } as const;
 
 const FISCAL_CODE = /^[A-Z]{6}[0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z]$/;
 const ORGANIZATION_FISCAL_CODE = /^[0-9]{11}$/;

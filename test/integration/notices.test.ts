@@ -139,7 +139,7 @@ describe('notice to the IO app', () => {
     expect(message).toBeDefined();
     expect(sent.json.ioId).toBe(message!.id);
     expect(message!.feature_level_type).toBe('STANDARD');
-    expect(message!.content.payment_data).toEqual({ amount: position.importoDovuto, notice_number: position.nav, invalid_after_due_date: false, payee: { fiscal_code: '01234567890' } });
+    expect(message!.content.payment_data).toEqual({ amount: position.importoDovuto, notice_number: position.nav, invalid_after_due_date: false, payee: { fiscal_code: '80012340123' } });
     expect(Number.isInteger(message!.content.payment_data.amount)).toBe(true);
     expect(message!.content.due_date).toBe('2026-11-30T22:59:59.000Z');
     expect((await localTable().auditOf('position', position.iud)).at(-1)).toMatchObject({ after: { ioId: message!.id } });
