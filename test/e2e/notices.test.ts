@@ -38,7 +38,7 @@ describe('Flussi MyPay: Invia email', () => {
     await page.goto(`${inject('appUrl')}/flussi_mypay?descrizione=${encodeURIComponent(name)}`);
     const row = page.getByRole('row', { name: new RegExp(name) });
     await row.getByText('Email non inviate').waitFor();
-    await row.getByRole('button', { name: `Invia le email degli avvisi del flusso ${name}` }).click();
+    await row.getByRole('button', { name: `Invia le email del flusso ${name}` }).click();
     await page.getByText('Rielaborazione avvenuta con successo.').waitFor({ timeout: 30_000 });
     await row.getByText('Email inviate').waitFor();
     await screenshot(page, 'notices-flow-email');
@@ -52,6 +52,6 @@ describe('Flussi MyPay: Invia email', () => {
       expect(attachment).toMatchObject({ contentType: 'application/pdf', filename: expect.stringMatching(/^avviso_3\d{17}\.pdf$/) });
     }
     // Pressed again it resends (the button now says so).
-    await row.getByRole('button', { name: `Reinvia le email degli avvisi del flusso ${name}` }).waitFor();
+    await row.getByRole('button', { name: `Reinvia le email del flusso ${name}` }).waitFor();
   });
 });

@@ -190,7 +190,7 @@ export function FlowsPage() {
               size="small"
               isLoading={emailing === f.id}
               loadingText="Invio in corso..."
-              aria-label={`${f.isEmailSent ? 'Reinvia' : 'Invia'} le email degli avvisi del flusso ${f.announcement.name}`}
+              aria-label={`${f.isEmailSent ? 'Reinvia' : 'Invia'} le email del flusso ${f.announcement.name}`}
               onClick={() => void sendEmails(f)}
             >
               {f.isEmailSent ? 'Reinvia email' : 'Invia email'}
