@@ -27,6 +27,7 @@ Portale dei servizi sociali — ambiente locale
   Accesso (OIDC):   ${stack.issuer}
   MyPay:            ${stack.myPayUrl}  (simulatore: import, posizioni, interruttori di guasto)
   Posta (SES):      ${stack.sesEndpoint}/  (le e-mail inviate dal portale)
+  App IO:           ${stack.ioUrl}/  (simulatore: messaggi ricevuti, profili, interruttori di guasto)
   Dati:             ${config.dataDir}  (npm run reset per ripartire dai dati dimostrativi)
 
 Identità di prova (premi "Accedi" sul portale e scegli una di queste):

@@ -1,4 +1,4 @@
-import { ArnFormat, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, Duration, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -22,6 +22,8 @@ export interface ApiStackProps extends StackProps {
   mypaySecretName: string;
   /** Sender, support address and SES identity (context mailFrom, supportEmail, mailIdentityArn). */
   mail: PortalContext['mail'];
+  /** IO app: base URL, the secret with the subscription key, the payee's fiscal code (context ioBaseUrl, ioSecretName, ioPayeeFiscalCode). */
+  io: PortalContext['io'];
 }
 
 /**
@@ -62,6 +64,12 @@ export class ApiStack extends Stack {
             conditions: { StringEquals: { 'ses:FromAddress': props.mail.from } },
           }),
         );
+      },
+      io: (fn) => {
+        // The key is a dynamic reference, resolved by CloudFormation at deploy time: it is in no template.
+        fn.addEnvironment('IO_BASE_URL', props.io.baseUrl)
+          .addEnvironment('IO_PAYEE_FISCAL_CODE', props.io.payeeFiscalCode)
+          .addEnvironment('IO_API_KEY', SecretValue.secretsManager(props.io.secretName).unsafeUnwrap());
       },
     };
 

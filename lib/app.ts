@@ -73,6 +73,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     data,
     mypaySecretName: context.mypaySecretName,
     mail: context.mail,
+    io: context.io,
   });
 
   // The ISEE reading: stateless like the API, in its own stack so each redeploys alone.

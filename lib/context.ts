@@ -32,6 +32,11 @@ export interface PortalContext {
   webAclArn?: string;
   /** Name of the Secrets Manager secret (JSON: endpoint, codIpa, password) with the council's MyPay access. */
   mypaySecretName: string;
+  /**
+   * The IO app: base URL of its API, the Secrets Manager secret (plain string) holding the service's
+   * subscription key (Ocp-Apim-Subscription-Key), and the council's fiscal code, the payee of every payment.
+   */
+  io: { baseUrl: string; secretName: string; payeeFiscalCode: string };
   mail: {
     /** Sender of every e-mail (a verified SES identity, or an address of a verified domain). */
     from: string;
@@ -51,6 +56,10 @@ export const contextDefaults = {
   spidGatewayFiscalCodeClaim: 'fiscalNumber',
   spidGatewayScopes: 'openid profile email',
   mypaySecretName: 'portale-servizi-sociali/mypay',
+  ioBaseUrl: 'https://api.io.pagopa.it',
+  ioSecretName: 'portale-servizi-sociali/io-api-key',
+  /** A placeholder: the council's own fiscal code (11 digits) must be given before a real deploy. */
+  ioPayeeFiscalCode: '00000000000',
   mailFrom: 'noreply@comune.example.it',
   supportEmail: 'supporto@comune.example.it',
 } as const;
@@ -67,6 +76,8 @@ export function portalContext(node: Node): PortalContext {
     throw new Error('webDomainName needs certificateArn (an ACM certificate in us-east-1 for CloudFront)');
   }
   if (certificateArn && !webDomainName) throw new Error('certificateArn is only used with webDomainName');
+  const payee = text(node, 'ioPayeeFiscalCode');
+  if (payee && !/^[0-9]{11}$/.test(payee)) throw new Error('ioPayeeFiscalCode must be the council’s fiscal code: 11 digits');
   return {
     region: text(node, 'region') ?? contextDefaults.region,
     stackPrefix: text(node, 'stackPrefix') ?? contextDefaults.stackPrefix,
@@ -83,6 +94,11 @@ export function portalContext(node: Node): PortalContext {
     certificateArn,
     webAclArn: text(node, 'webAclArn'),
     mypaySecretName: text(node, 'mypaySecretName') ?? contextDefaults.mypaySecretName,
+    io: {
+      baseUrl: text(node, 'ioBaseUrl') ?? contextDefaults.ioBaseUrl,
+      secretName: text(node, 'ioSecretName') ?? contextDefaults.ioSecretName,
+      payeeFiscalCode: text(node, 'ioPayeeFiscalCode') ?? contextDefaults.ioPayeeFiscalCode,
+    },
     mail: {
       from: text(node, 'mailFrom') ?? contextDefaults.mailFrom,
       supportAddress: text(node, 'supportEmail') ?? contextDefaults.supportEmail,

@@ -11,6 +11,8 @@ export interface FunctionAccess {
   exports?: DataAccess;
   /** E-mail through SES v2 (ses:SendEmail on the deployment's identity only; MAIL_FROM, SUPPORT_EMAIL). */
   mail?: 'SEND';
+  /** The IO app (IO_BASE_URL, IO_PAYEE_FISCAL_CODE; IO_API_KEY from Secrets Manager, a dynamic reference). */
+  io?: 'SEND';
 }
 
 /**
@@ -31,6 +33,8 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   payments: { table: 'RW' },
   flows: { table: 'RW', exports: 'R' },
   tickets: { table: 'RW', mail: 'SEND' },
+  // Payment notices: the positions and flows, MyPay's PDFs in the exports bucket, SES and IO.
+  notices: { table: 'RW', exports: 'R', mail: 'SEND', io: 'SEND' },
   // Unenrolling (and the import's removals) delete the request's files.
   enrolments: { table: 'RW', documents: 'RW' },
   'enrolment-csv': { table: 'RW', documents: 'RW' },
@@ -40,5 +44,5 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
  * Lambda timeout in seconds (10 unless listed). The payments function generates a month of debt positions
  * in one request: up to the 29 s an HTTP API integration may last.
  */
-export const functionTimeoutSeconds: Partial<Record<Resource, number>> = { payments: 29 };
+export const functionTimeoutSeconds: Partial<Record<Resource, number>> = { payments: 29, notices: 29 };
 export const timeoutOf = (resource: Resource): number => functionTimeoutSeconds[resource] ?? 10;

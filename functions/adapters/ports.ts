@@ -1,4 +1,5 @@
 import type { UploadRequest, UploadTicket } from '../domain/files.ts';
+import type { IoMessageContent } from '../domain/notices.ts';
 import type { Actor } from '../domain/roles.ts';
 
 /**
@@ -154,4 +155,14 @@ export interface MyPay {
   paymentOutcome(idSession: string): Promise<MyPayPaymentOutcome>;
   /** Books the export of what was paid between the two dates (yyyy-MM-dd, inclusive), waits for it and reads it. */
   reportPaid(from: string, to: string): Promise<MyPayPaidRow[]>;
+}
+
+/**
+ * The IO app (reference.md "IO app messages"): the profile check, then the message with payment data.
+ * The adapter is functions/adapters/io.ts; locally it talks to lib/local/io-simulator.ts. Errors by name:
+ * `IoRefused` (no IO profile, sender not allowed, message refused: reported, never retried) and
+ * `IoUnavailable` (5xx or timeouts still failing after the adapter's retries with backoff).
+ */
+export interface IoMessages {
+  sendMessage(fiscalCode: string, content: IoMessageContent): Promise<{ id: string }>;
 }

@@ -16,9 +16,12 @@ import {
   type FlowStep,
 } from '../domain/flows.ts';
 import { messages } from '../domain/messages.ts';
+import { iuvOfNoticeFile } from '../domain/notices.ts';
+import { noticePdfKey } from '../domain/payments.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
 import type { AuditLog, Clock, IdGenerator, MyPayAuthorization, MyPayImportStatus } from '../adapters/ports.ts';
+import type { FlowEmailRun } from '../notices/use-cases.ts';
 
 /** What the flow item holds besides what the operator sees. */
 export interface FlowRecord {
@@ -47,6 +50,9 @@ export interface FlowRecord {
   collectedAt: string | null;
   /** Who started the export: the positions it (re)generates are audited as theirs. */
   startedBy: Actor;
+  /** When the notices of the flow were last e-mailed, and the progress of the e-mail run (functions/notices). */
+  dataIsEmailSent?: string | null;
+  emailRun?: FlowEmailRun | null;
 }
 
 export interface FlowRepository {
@@ -159,6 +165,28 @@ export function rowsOfResultZip(zip: Uint8Array): Record<string, string>[] {
     rows.push(...parsed.data);
   }
   return rows;
+}
+
+/** PDFs written to the exports bucket at once. */
+const PDF_WRITES_AT_ONCE = 20;
+
+/**
+ * Each accepted position's notice PDF out of MyPay's AVVISI ZIP, at `noticePdfKey(iud)` in the exports
+ * bucket (the e-mail notice attaches it; the citizen and the operator download it). MyPay names each PDF
+ * after the notice number, so a PDF is matched to its position by IUV; a PDF of no accepted row of this
+ * flow is left out. Writing the same PDFs again (a restart) puts the same objects again.
+ */
+export async function storeNoticePdfs(exportFiles: Pick<ExportFiles, 'put'>, zip: Uint8Array, accepted: ExportResults['accepted']): Promise<number> {
+  const iudByIuv = new Map(accepted.map((row) => [row.iuv, row.iud]));
+  const pdfs: { iud: string; bytes: Uint8Array }[] = [];
+  for (const [name, bytes] of Object.entries(unzipSync(zip))) {
+    const iud = iudByIuv.get(iuvOfNoticeFile(name) ?? '');
+    if (iud) pdfs.push({ iud, bytes });
+  }
+  for (let i = 0; i < pdfs.length; i += PDF_WRITES_AT_ONCE) {
+    await Promise.all(pdfs.slice(i, i + PDF_WRITES_AT_ONCE).map(({ iud, bytes }) => exportFiles.put(noticePdfKey(iud), bytes, 'application/pdf')));
+  }
+  return pdfs.length;
 }
 
 /** NAV with aux digit 3: "3" + the IUV (segregation code, base, check digits: reference.md). */
@@ -340,7 +368,7 @@ export function makeExportSteps({ flows, positions, mypay, exportFiles, clock, c
           for (const row of rowsOfResultZip(bytes)) {
             if (row.IUD) results.rejected.push({ iud: row.IUD, code: row.cod_rifiuto ?? '', reason: row.de_rifiuto ?? '' });
           }
-        }
+        }        if (kind === 'avvisi') await storeNoticePdfs(exportFiles, bytes, results.accepted);
       }
       await positions.recordResults({ callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, flowId }, results);
       await flows.updateFlow(

@@ -174,3 +174,46 @@ export async function recordExportOutcome(iud: string, outcome: ExportOutcome): 
   );
   return written !== null;
 }
+
+/** The stored position after a notice write (null when the condition failed: paid or cancelled meanwhile, or gone). */
+async function updateNoticeFields(
+  position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>,
+  set: Record<string, unknown>,
+  extraCondition = '',
+  extraValues: Record<string, unknown> = {},
+): Promise<PositionRecord | null> {
+  const names = Object.keys(set);
+  const result = await unlessConditionFails(
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.position(position.callId, period(position), position.userId),
+        UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :v${i}`).join(', ')}, #version = #version + :one`,
+        ConditionExpression: `attribute_exists(pk) AND isPagato = :false AND annullato = :false${extraCondition}`,
+        ExpressionAttributeNames: { ...Object.fromEntries(names.map((name, i) => [`#n${i}`, name])), '#version': 'version' },
+        ExpressionAttributeValues: { ...Object.fromEntries(names.map((name, i) => [`:v${i}`, set[name]])), ':one': 1, ':false': false, ...extraValues },
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  return result?.Attributes ? toPositionRecord(result.Attributes) : null;
+}
+
+/**
+ * The notice e-mail went: isEmailSent and its date (a second send moves the date). The version moves too, so
+ * a month regeneration that read the position before cannot put the old flags back.
+ */
+export const recordNoticeEmail = (position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>, at: string) =>
+  updateNoticeFields(position, { isEmailSent: true, dataIsEmailSent: at, updatedAt: at });
+
+/**
+ * The IO message id (or '-1' when IO could not deliver). With `keepSent`, an id already there and not '-1'
+ * is kept (a refused resend does not hide that a message went before): null then.
+ */
+export const recordIoMessage = (position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>, ioId: string, at: string, keepSent = false) =>
+  updateNoticeFields(
+    position,
+    { ioId, dataIoSent: at, updatedAt: at },
+    keepSent ? ' AND (attribute_not_exists(ioId) OR ioId = :nullId OR ioId = :notDelivered)' : '',
+    keepSent ? { ':nullId': null, ':notDelivered': '-1' } : {},
+  );

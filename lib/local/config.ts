@@ -16,6 +16,8 @@ export interface LocalConfig {
   stepFunctionsPort: number;
   /** aws-ses-v2-local: SES v2 API and the inbox page. */
   sesPort: number;
+  /** The IO app simulator (lib/local/io-simulator.ts). */
+  ioPort: number;
   dataDir: string;
   host: string;
 }
@@ -30,6 +32,7 @@ export function localConfig(env: NodeJS.ProcessEnv = process.env): LocalConfig {
     myPayPort: Number(env.MYPAY_PORT ?? port + 1569),
     stepFunctionsPort: Number(env.SFN_PORT ?? port + 1570),
     sesPort: Number(env.SES_PORT ?? port + 1571),
+    ioPort: Number(env.IO_PORT ?? port + 1572),
     dataDir: path.resolve(env.DATA_DIR ?? '.data'),
     host: env.HOST ?? 'localhost',
   };

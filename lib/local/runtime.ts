@@ -14,6 +14,7 @@ import { startIseeExtraction } from './isee-extraction.ts';
 import { localFunctionArn, localStateMachineArn, startStepFunctions } from './step-functions.ts';
 import { DEFAULT_ENTITY, startMyPaySimulator } from './mypay-simulator.ts';
 import { LOCAL_MAIL, startMail } from './mail.ts';
+import { LOCAL_IO, startIoSimulator } from './io-simulator.ts';
 import { ensureTable, startDynamo, startS3, type Closable } from './stores.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -29,6 +30,8 @@ export interface LocalStack {
   myPayEndpoint: string;
   /** aws-ses-v2-local: `${sesEndpoint}/` is the inbox, `${sesEndpoint}/store` the messages as JSON. */
   sesEndpoint: string;
+  /** The IO app simulator: `${ioUrl}/` lists the messages, `${ioUrl}/admin/…` the switches. */
+  ioUrl: string;
   close(): Promise<void>;
 }
 
@@ -127,6 +130,12 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     process.env.MYPAY_ENDPOINT ||= myPay.endpoint;
     process.env.MYPAY_COD_IPA ||= DEFAULT_ENTITY.codIpa;
     process.env.MYPAY_PASSWORD ||= DEFAULT_ENTITY.password;
+    // IO: the simulator, with the settings the cloud takes from context and Secrets Manager.
+    const io = await startIoSimulator({ port: config.ioPort, host: '127.0.0.1' });
+    opened.push(io);
+    process.env.IO_BASE_URL ||= `http://127.0.0.1:${config.ioPort}`;
+    process.env.IO_API_KEY ||= io.apiKey;
+    process.env.IO_PAYEE_FISCAL_CODE ||= LOCAL_IO.payeeFiscalCode;
     process.env.SFN_ENDPOINT = `http://127.0.0.1:${config.stepFunctionsPort}`;
     process.env.EXPORT_STATE_MACHINE_ARN = localStateMachineArn(EXPORT_MACHINE);
     process.env.JOBS_STATE_MACHINE_ARN = localStateMachineArn(JOBS_MACHINE);
@@ -173,7 +182,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
           server.closeAllConnections();
         }),
     });
-    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, myPayUrl: myPay.url, myPayEndpoint: myPay.endpoint, sesEndpoint, close };
+    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, myPayUrl: myPay.url, myPayEndpoint: myPay.endpoint, sesEndpoint, ioUrl: io.url, close };
   } catch (error) {
     await close();
     throw error;

@@ -10,6 +10,7 @@ export default async function setup(project: TestProject) {
   project.provide('dataDir', stack.dataDir);
   project.provide('s3Endpoint', stack.s3Endpoint);
   project.provide('sesEndpoint', stack.sesEndpoint);
+  project.provide('ioUrl', stack.ioUrl);
   project.provide('myPayEndpoint', stack.myPayEndpoint);
   return () => stack.close();
 }

@@ -206,6 +206,46 @@ describe('api stack: e-mail (SES v2)', () => {
   });
 });
 
+describe('api stack: the IO app (notices)', () => {
+  const ioEnv = ['IO_API_KEY', 'IO_BASE_URL', 'IO_PAYEE_FISCAL_CODE'];
+
+  it('gives the IO settings to the notices function alone, the key as a Secrets Manager dynamic reference', () => {
+    const functions = api.findResources('AWS::Lambda::Function');
+    for (const resource of resources) {
+      const variables = functions[functionOf(resource)].Properties.Environment.Variables;
+      const has = ioEnv.filter((name) => name in variables);
+      expect(has, resource).toEqual(functionAccess[resource].io ? ioEnv : []);
+    }
+    const variables = functions[functionOf('notices')].Properties.Environment.Variables;
+    expect(variables.IO_API_KEY).toBe('{{resolve:secretsmanager:portale-servizi-sociali/io-api-key:SecretString:::}}');
+    expect(variables).toMatchObject({ IO_BASE_URL: 'https://api.io.pagopa.it', MAIL_FROM: 'noreply@comune.example.it' });
+    expect(functions[functionOf('notices')].Properties.Timeout).toBe(29);
+  });
+
+  it('lets the notices function read the exports bucket (the PDFs) and never write it', () => {
+    const s3 = statementsOf('notices').filter((s) => actions(s).some((a) => a.startsWith('s3:')));
+    expect(s3.length).toBeGreaterThan(0);
+    expect(s3.flatMap(actions).filter((a) => /^s3:(Put|Delete)/.test(a))).toEqual([]);
+    expect(functionAccess.notices).toEqual({ table: 'RW', exports: 'R', mail: 'SEND', io: 'SEND' });
+  });
+
+  it('takes base URL, secret name and payee from context; a payee that is not 11 digits stops the synth', () => {
+    const configured = scratchApp({ bundle: false, context: { ioBaseUrl: 'https://io.example.org', ioSecretName: 'comune/io', ioPayeeFiscalCode: '80012340123' } });
+    try {
+      const template = Template.fromStack(configured.api);
+      const fn = template.findResources('AWS::Lambda::Function')[configured.api.resolve((configured.api.functions.notices.node.defaultChild as CfnFunction).logicalId)];
+      expect(fn.Properties.Environment.Variables).toMatchObject({
+        IO_BASE_URL: 'https://io.example.org',
+        IO_PAYEE_FISCAL_CODE: '80012340123',
+        IO_API_KEY: '{{resolve:secretsmanager:comune/io:SecretString:::}}',
+      });
+    } finally {
+      configured.dispose();
+    }
+    expect(() => scratchApp({ bundle: false, context: { ioPayeeFiscalCode: 'COMUNE' } })).toThrow(/11 digits/);
+  });
+});
+
 describe('api stack: a bucket bound to a function (as later resources will need)', () => {
   it('grants object access to that one bucket, with the IAM5 wildcard acknowledged for that bucket only', () => {
     const bound = scratchApp({ bundle: false });

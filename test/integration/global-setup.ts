@@ -11,5 +11,6 @@ export default async function setup(project: TestProject) {
   project.provide('s3Endpoint', stack.s3Endpoint);
   project.provide('myPayEndpoint', stack.myPayEndpoint);
   project.provide('sesEndpoint', stack.sesEndpoint);
+  project.provide('ioUrl', stack.ioUrl);
   return () => stack.close();
 }

@@ -108,6 +108,11 @@ const expected: Record<string, Row> = {
   'GET /api/flows/{id}': operatorsOnly(200),
   'POST /api/flows/{id}/restart': operatorsOnly(409),
   'GET /api/flows/{id}/files/{kind}': operatorsOnly(404),
+  // Notices (issue 9): operators send, delegates and citizens are refused. A position id no one has is a 404
+  // past the role check; the matrix's flow has nothing to e-mail and answers 200 at once.
+  'POST /api/positions/{id}/email': operatorsOnly(404),
+  'POST /api/positions/{id}/io': operatorsOnly(404),
+  'POST /api/flows/{id}/email': operatorsOnly(200),
 };
 
 const validBody: Record<string, unknown> = {
@@ -217,6 +222,9 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   },
   'GET /api/flows/{id}': async (operator) => `/api/flows/${await matrixFlow(operator)}`,
   'POST /api/flows/{id}/restart': async (operator) => `/api/flows/${await matrixFlow(operator)}/restart`,
+  'POST /api/flows/{id}/email': async (operator) => `/api/flows/${await matrixFlow(operator)}/email`,
+  'POST /api/positions/{id}/email': async () => '/api/positions/P202611NESSUNAPOSIZIONE/email',
+  'POST /api/positions/{id}/io': async () => '/api/positions/P202611NESSUNAPOSIZIONE/io',
   'GET /api/flows/{id}/files/{kind}': async (operator) => `/api/flows/${await matrixFlow(operator)}/files/iuv`,
   'POST /api/calls/{id}/positions/generate': positionsPath('/generate'),
   'POST /api/calls/{id}/positions/csv': positionsPath('/csv'),

@@ -16,6 +16,7 @@ export async function startTestStack(options: StartOptions) {
     myPayPort: await freePort(),
     stepFunctionsPort: await freePort(),
     sesPort: await freePort(),
+    ioPort: await freePort(),
     dataDir,
     host: 'localhost',
   };
@@ -39,5 +40,6 @@ declare module 'vitest' {
     s3Endpoint: string;
     myPayEndpoint: string;
     sesEndpoint: string;
+    ioUrl: string;
   }
 }

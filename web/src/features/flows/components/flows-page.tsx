@@ -9,6 +9,7 @@ import { LoadingState } from '@/components/loading-state';
 import { PageAlert, useFlashMessage } from '@/components/page-alert';
 import { getFlowFile } from '../api/get-flow-file';
 import { useFlows } from '../api/get-flows';
+import { emailFlow } from '../api/email-flow';
 import { restartFlow } from '../api/restart-flow';
 
 const dateTimeFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'short', timeStyle: 'short' });
@@ -85,6 +86,7 @@ export function FlowsPage() {
   const flows = useFlows(descrizione);
   const flash = useFlashMessage();
   const [restarting, setRestarting] = useState<string | null>(null);
+  const [emailing, setEmailing] = useState<string | null>(null);
   const anyRunning = flows.items.some(isFlowRunning);
   const { reload } = flows;
 
@@ -112,6 +114,20 @@ export function FlowsPage() {
       flash.show(flowMessages.restartFailed, 'error');
     } finally {
       setRestarting(null);
+    }
+  };
+
+  /** 'Invia email': the notices of every accepted position; a long run answers 'in corso' and the button continues it. */
+  const sendEmails = async (flow: Flow) => {
+    setEmailing(flow.id);
+    try {
+      const result = await emailFlow(flow.id);
+      flash.show(result.message, result.done ? 'success' : 'info');
+      reload();
+    } catch (error) {
+      flash.show((error as Error).message, 'error');
+    } finally {
+      setEmailing(null);
     }
   };
 
@@ -169,11 +185,19 @@ export function FlowsPage() {
       noWrap: true,
       cell: (f) => (
         <Flex gap="xs" justifyContent="flex-end" alignItems="flex-start">
-          <DisabledWithReason
-            label={`Invia le email del flusso ${f.announcement.name}`}
-            reason="L’invio degli avvisi per email non è ancora disponibile."
-            text="Invia email"
-          />
+          {f.step === 'COMPLETATO' ? (
+            <Button
+              size="small"
+              isLoading={emailing === f.id}
+              loadingText="Invio in corso..."
+              aria-label={`${f.isEmailSent ? 'Reinvia' : 'Invia'} le email del flusso ${f.announcement.name}`}
+              onClick={() => void sendEmails(f)}
+            >
+              {f.isEmailSent ? 'Reinvia email' : 'Invia email'}
+            </Button>
+          ) : (
+            <DisabledWithReason label={`Invia le email del flusso ${f.announcement.name}`} reason="Il flusso non è ancora completato." text="Invia email" />
+          )}
           {f.step === 'ERRORE' ? (
             <Button size="small" isLoading={restarting === f.id} aria-label={`Rielabora il flusso ${f.announcement.name}`} onClick={() => void restart(f)}>
               Rielabora

@@ -1,0 +1,14 @@
+import { flowEmailResultSchema } from '../domain/notice-schemas.ts';
+import { positionSchema } from '../domain/payments.ts';
+import { idParamsSchema } from '../domain/validation.ts';
+import { OPERATOR, type RouteDef } from '../http/route.ts';
+
+/**
+ * Payment notices to the citizen (issue 9): by e-mail with MyPay's PDF, and to the IO app; one position
+ * (id = its IUD) or every notice of a flow. Operators only: delegates read, citizens download their PDF.
+ */
+export const noticeRoutes = [
+  { operationId: 'emailNotice', method: 'POST', path: '/api/positions/{id}/email', resource: 'notices', access: OPERATOR, summary: 'Avviso e-mail', params: idParamsSchema, status: 200, response: positionSchema, problems: [409] },
+  { operationId: 'ioNotice', method: 'POST', path: '/api/positions/{id}/io', resource: 'notices', access: OPERATOR, summary: 'Avviso su IO', params: idParamsSchema, status: 200, response: positionSchema, problems: [409] },
+  { operationId: 'emailFlow', method: 'POST', path: '/api/flows/{id}/email', resource: 'notices', access: OPERATOR, summary: 'Avvisi e-mail del flusso', params: idParamsSchema, status: 200, response: flowEmailResultSchema, problems: [409] },
+] as const satisfies readonly RouteDef<'notices'>[];

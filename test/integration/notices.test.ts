@@ -1,0 +1,210 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { as } from '../support/api.ts';
+import { openCall } from '../support/calls.ts';
+import { localTable } from '../support/dynamo.ts';
+import { inbox } from '../support/mail.ts';
+import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+
+/**
+ * Payment notices over the real local stack: a month exported through 'Invia a MyPay' (MyPay simulator,
+ * local Step Functions), then the notice e-mailed (aws-ses-v2-local: the mail with MyPay's PDF arrives) and
+ * sent to IO (the IO simulator receives it), one position or a whole flow.
+ */
+type Client = Awaited<ReturnType<typeof as>>;
+let operator: Client;
+const november = { mese: 11, anno: 2026 };
+const io = () => inject('ioUrl');
+const mypay = () => inject('myPayEndpoint').replace(/\/pa\/services.*$/, '');
+
+async function post(base: string, path: string, body: object) {
+  const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect(response.status).toBe(200);
+}
+async function ioMessages(fiscalCode: string) {
+  return (await (await fetch(`${io()}/admin/messages?fiscal_code=${fiscalCode}`)).json()).messages as Array<{ id: string; content: any; feature_level_type: string }>;
+}
+
+beforeAll(async () => {
+  operator = await as('operator');
+  expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
+});
+beforeEach(async () => {
+  await post(io(), '/admin/reset', {});
+  await post(mypay(), '/admin/reset', {});
+});
+afterAll(() => post(io(), '/admin/reset', {}));
+
+async function settled(flowId: string) {
+  for (let i = 0; i < 100; i++) {
+    const flow = (await operator.get(`/api/flows/${flowId}`)).json;
+    if (flow.step === 'COMPLETATO' || flow.step === 'ERRORE') return flow;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error('flow not settled');
+}
+
+/** An open call with citizens approved and their November exported to MyPay: the flow and the positions. */
+async function exportedMonth(lastNames: string[]) {
+  const { call } = await openCall(operator);
+  const people = [];
+  for (const lastName of lastNames) people.push({ lastName, ...(await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 })) });
+  const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+  expect(started.status).toBe(201);
+  const flow = await settled(started.json.id);
+  expect(flow).toMatchObject({ step: 'COMPLETATO', accepted: lastNames.length });
+  const positions = await storedPositions(call.id, '2026-11');
+  return { call, flow, people, positions };
+}
+
+const mailsTo = async (address: string) => (await inbox()).filter((m) => m.destination.to.some((to) => to.includes(address)));
+
+describe('notice by e-mail', () => {
+  it('sends the notice with the amount, due date, NAV, beneficiary and MyPay’s PDF; the position records it; a resend moves the date', async () => {
+    const { positions, people } = await exportedMonth(['Gialli']);
+    const position = positions[0]!;
+    const email = 'gialli@example.it';
+    expect(position.nav).toMatch(/^3\d{17}$/);
+
+    const sent = await operator.post(`/api/positions/${position.iud}/email`, {});
+    expect(sent.status, JSON.stringify(sent.json)).toBe(200);
+    expect(sent.json).toMatchObject({ iud: position.iud, isEmailSent: true, dataIsEmailSent: expect.any(String) });
+
+    const [mail] = await mailsTo(email);
+    expect(mail).toBeDefined();
+    expect(mail!.subject).toContain(position.titolo);
+    const text = mail!.body.text!;
+    expect(text).toContain(`Importo: ${new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' }).format(position.importoDovuto / 100)}`);
+    expect(text).toContain('30/11/2026');
+    expect(text.replace(/\s/g, '')).toContain(position.nav);
+    expect(text).toContain(`Gialli`);
+    expect(text).toContain(people[0]!.fiscalCode);
+    const attachments = (mail as unknown as { attachments: Array<{ filename: string; contentType: string; content: string }> }).attachments;
+    expect(attachments).toHaveLength(1);
+    expect(attachments[0]).toMatchObject({ filename: `avviso_${position.nav}.pdf`, contentType: 'application/pdf' });
+    const pdf = Buffer.from(attachments[0]!.content, 'base64').toString('latin1');
+    expect(pdf.startsWith('%PDF')).toBe(true);
+
+    const audit = await localTable().auditOf('position', position.iud);
+    expect(audit.at(-1)).toMatchObject({ action: 'update', who: { fiscalCode: 'BNCLRA79H61F205F' }, before: { isEmailSent: false }, after: { isEmailSent: true } });
+
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const again = await operator.post(`/api/positions/${position.iud}/email`, {});
+    expect(again.status).toBe(200);
+    expect(again.json.dataIsEmailSent > sent.json.dataIsEmailSent).toBe(true);
+    expect(await mailsTo(email)).toHaveLength(2);
+  });
+
+  it('refuses what has no notice: unknown id 404, not exported 409, citizen without e-mail 409; nothing sent, nothing changed', async () => {
+    expect((await operator.post('/api/positions/P202611SCONOSCIUTA/email', {})).status).toBe(404);
+
+    const { call } = await openCall(operator);
+    await approvedSubscriber(operator, call, { lastName: 'Neri', iseeValue: 8000, weeklyHour: 2 });
+    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
+    const [pending] = await storedPositions(call.id, '2026-11');
+    const before = (await inbox()).length;
+    const refused = await operator.post(`/api/positions/${pending!.iud}/email`, {});
+    expect(refused.status).toBe(409);
+    expect(refused.json.detail).toBe('La posizione non ha ancora un avviso di pagamento: inviala prima a MyPay.');
+    const io = await operator.post(`/api/positions/${pending!.iud}/io`, {});
+    expect(io.status).toBe(409);
+    expect((await inbox()).length).toBe(before);
+    expect((await storedPositions(call.id, '2026-11'))[0]).toMatchObject({ isEmailSent: false, ioId: null });
+
+    // A citizen whose record has no e-mail.
+    const { positions, people } = await exportedMonth(['Senzamail']);
+    const user = await localTable().item({ pk: `USER#${people[0]!.userId}`, sk: 'USER' });
+    await localTable().putItem({ ...user, email: null });
+    const noEmail = await operator.post(`/api/positions/${positions[0]!.iud}/email`, {});
+    expect(noEmail.status, JSON.stringify(noEmail.json)).toBe(409);
+    expect(noEmail.json.detail).toContain('e-mail');
+  });
+
+  it('delegates and citizens cannot send notices (403)', async () => {
+    const { positions } = await exportedMonth(['Azzurri']);
+    for (const persona of ['delegate', 'citizen'] as const) {
+      const client = await as(persona);
+      expect((await client.post(`/api/positions/${positions[0]!.iud}/email`, {})).status).toBe(403);
+      expect((await client.post(`/api/positions/${positions[0]!.iud}/io`, {})).status).toBe(403);
+    }
+  });
+});
+
+describe('notice to the IO app', () => {
+  it('sends the message with the amount in cents and the NAV; the message id becomes the ioId; audited', async () => {
+    const { positions } = await exportedMonth(['Viola']);
+    const position = positions[0]!;
+    const sent = await operator.post(`/api/positions/${position.iud}/io`, {});
+    expect(sent.status, JSON.stringify(sent.json)).toBe(200);
+    const [message] = await ioMessages(position.fiscalCode);
+    expect(message).toBeDefined();
+    expect(sent.json.ioId).toBe(message!.id);
+    expect(message!.feature_level_type).toBe('STANDARD');
+    expect(message!.content.payment_data).toEqual({ amount: position.importoDovuto, notice_number: position.nav, invalid_after_due_date: false, payee: { fiscal_code: '80012340123' } });
+    expect(Number.isInteger(message!.content.payment_data.amount)).toBe(true);
+    expect(message!.content.due_date).toBe('2026-11-30T22:59:59.000Z');
+    expect((await localTable().auditOf('position', position.iud)).at(-1)).toMatchObject({ after: { ioId: message!.id } });
+  });
+
+  it('a citizen without IO is reported (409), the position gets ioId -1; one who blocks the council likewise; no message', async () => {
+    const { positions } = await exportedMonth(['Senzaio', 'Bloccato']);
+    const [first, second] = positions;
+    await post(io(), '/admin/profiles', { fiscalCode: first!.fiscalCode, state: 'none' });
+    await post(io(), '/admin/profiles', { fiscalCode: second!.fiscalCode, state: 'blocked' });
+    const none = await operator.post(`/api/positions/${first!.iud}/io`, {});
+    expect(none.status).toBe(409);
+    expect(none.json.detail).toBe('Il cittadino non ha attivato l’app IO: il messaggio non può essere inviato.');
+    const blocked = await operator.post(`/api/positions/${second!.iud}/io`, {});
+    expect(blocked.status).toBe(409);
+    expect(blocked.json.detail).toContain('disattivato');
+    const stored = await storedPositions(positions[0]!.callId, '2026-11');
+    expect(stored.map((p) => p.ioId)).toEqual(['-1', '-1']);
+    expect(await ioMessages(first!.fiscalCode)).toHaveLength(0);
+    expect(await ioMessages(second!.fiscalCode)).toHaveLength(0);
+
+    // The citizen activates IO: the send goes and the real id replaces -1.
+    await post(io(), '/admin/reset', {});
+    const ok = await operator.post(`/api/positions/${first!.iud}/io`, {});
+    expect(ok.status).toBe(200);
+    expect(ok.json.ioId).toMatch(/^[A-Z0-9]{26}$/);
+  });
+
+  it('IO answering 5xx is retried: the message arrives once; IO down for good is a 503 with an Italian message', async () => {
+    const { positions } = await exportedMonth(['Arancio']);
+    const position = positions[0]!;
+    await post(io(), '/admin/faults', { operation: 'profiles', kind: '5xx', times: 1 });
+    await post(io(), '/admin/faults', { operation: 'messages', kind: '5xx', times: 2 });
+    const sent = await operator.post(`/api/positions/${position.iud}/io`, {});
+    expect(sent.status, JSON.stringify(sent.json)).toBe(200);
+    expect(await ioMessages(position.fiscalCode)).toHaveLength(1);
+
+    await post(io(), '/admin/faults', { operation: '*', kind: '5xx', times: 'always' });
+    const down = await operator.post(`/api/positions/${position.iud}/io`, {});
+    expect(down.status).toBe(503);
+    expect(down.json.detail).toBe('L’app IO non risponde: riprova più tardi.');
+    expect((await storedPositions(position.callId, '2026-11'))[0]!.ioId).toBe(sent.json.ioId);
+  });
+});
+
+describe('flow e-mail', () => {
+  it('sends the notice of every accepted position of the flow; the flow records it; pressing again resends', async () => {
+    const { flow, positions } = await exportedMonth(['Blu', 'Verde', 'Rosa']);
+    const sent = await operator.post(`/api/flows/${flow.id}/email`, {});
+    expect(sent.status, JSON.stringify(sent.json)).toBe(200);
+    expect(sent.json).toEqual({ done: true, sent: 3, skipped: 0, failed: 0, message: 'Rielaborazione avvenuta con successo.' });
+    for (const name of ['blu', 'verde', 'rosa']) {
+      const mails = await mailsTo(`${name}@example.it`);
+      expect(mails).toHaveLength(1);
+      expect((mails[0] as unknown as { attachments: unknown[] }).attachments).toHaveLength(1);
+    }
+    expect((await operator.get(`/api/flows/${flow.id}`)).json.isEmailSent).toBe(true);
+    expect((await storedPositions(positions[0]!.callId, '2026-11')).every((p) => p.isEmailSent)).toBe(true);
+
+    const again = await operator.post(`/api/flows/${flow.id}/email`, {});
+    expect(again.json).toMatchObject({ done: true, sent: 3 });
+    expect(await mailsTo('blu@example.it')).toHaveLength(2);
+  });
+
+  it('an unknown flow is a 404', async () => {
+    expect((await operator.post('/api/flows/nessunflusso/email', {})).status).toBe(404);
+  });
+});

@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import type { IoMessages } from '../../functions/adapters/ports.ts';
+import { IoRefused, IoUnavailable } from '../../functions/adapters/io.ts';
+import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
+import { noticePdfKey, type Position } from '../../functions/domain/payments.ts';
+import type { FlowRecord } from '../../functions/flows/use-cases.ts';
+import { makeNoticeUseCases, type NoticePositions, type NoticeRecipient } from '../../functions/notices/use-cases.ts';
+import { actors, memoryAudit, memoryMailer, tickingClock } from '../support/in-memory.ts';
+
+/** The notices' use cases on in-memory positions, users, flows and PDFs: what a citizen and an operator would notice. */
+function position(n: number, fields: Partial<PositionRecord> = {}): PositionRecord {
+  const iud = `P202611${String(n).padStart(28, '0')}`;
+  return {
+    id: iud, iud, callId: 'call-1', userId: `user-${n}`, fiscalCode: 'RSSMRA85C52H501N', cognome: `Cognome${n}`, nome: 'Anna', mese: 11, anno: 2026,
+    titolo: 'Assistenza – Novembre 2026', descrizione: `Quota Novembre 2026 Assistenza - Cognome${n} Anna`, importoDovuto: 1000 + n, importoTotalePagato: 0,
+    isPagato: false, annullato: false, codIuv: `0100000000000${String(n).padStart(4, '0')}`, nav: `30100000000000${String(n).padStart(4, '0')}`,
+    dataScadenza: '2026-11-30', azione: 'I', statoExport: 'ESPORTATA', lastExportError: null, isEmailSent: false, dataIsEmailSent: null, ioId: null,
+    dataEsitoSingoloPagamento: null, createdAt: '2026-11-01T00:00:00.000Z', updatedAt: '2026-11-01T00:00:00.000Z', version: 1, iseeId: null,
+    ...fields,
+  } as PositionRecord;
+}
+
+function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEmail?: string[]; withoutPdf?: string[] } = {}) {
+  const stored = new Map(records.map((p) => [p.iud, structuredClone(p)]));
+  const positions: NoticePositions = {
+    getPositionByIud: async (iud) => structuredClone(stored.get(iud) ?? null),
+    async listPositions(_callId, _period, page) {
+      const all = [...stored.values()].sort((a, b) => a.userId.localeCompare(b.userId));
+      const start = page.cursor ? Number(page.cursor) : 0;
+      const end = start + (page.limit ?? 50);
+      return { items: all.slice(start, end).map((p) => structuredClone(p) as Position), nextCursor: end < all.length ? String(end) : null };
+    },
+    async recordNoticeEmail(key, at) {
+      const p = [...stored.values()].find((x) => x.userId === key.userId)!;
+      if (p.isPagato || p.annullato) return null;
+      Object.assign(p, { isEmailSent: true, dataIsEmailSent: at, version: p.version + 1 });
+      return structuredClone(p);
+    },
+    async recordIoMessage(key, ioId, at, keepSent) {
+      const p = [...stored.values()].find((x) => x.userId === key.userId)!;
+      if (keepSent && p.ioId && p.ioId !== '-1') return null;
+      Object.assign(p, { ioId, version: p.version + 1 });
+      return structuredClone(p);
+    },
+  };
+  const users = new Map<string, NoticeRecipient>(
+    records.map((p) => [p.userId, { firstName: 'Anna', lastName: p.cognome, fiscalCode: p.fiscalCode, email: options.withoutEmail?.includes(p.userId) ? null : `${p.userId}@example.it` }]),
+  );
+  const flow = { id: 'flow-1', step: 'COMPLETATO', announcement: { id: 'call-1', name: 'Bando', service: { id: 's', name: 'Assistenza' } }, mese: 11, anno: 2026, fiscalCode: null, isEmailSent: false, collectedAt: '2026-11-02T00:00:00.000Z' } as unknown as FlowRecord;
+  const mailer = memoryMailer();
+  const audit = memoryAudit();
+  let elapsed = 0;
+  const useCases = makeNoticeUseCases({
+    positions,
+    users: { getUserItems: async (ids) => new Map(ids.filter((id) => users.has(id)).map((id) => [id, users.get(id)!])) },
+    flows: { getFlow: async (id) => (id === flow.id ? structuredClone(flow) : null), updateFlow: async (_id, fields) => Object.assign(flow, fields) },
+    noticePdf: async (key) => (options.withoutPdf?.some((iud) => key === noticePdfKey(iud)) ? null : new TextEncoder().encode(`%PDF-1.4 ${key}`)),
+    mailer,
+    io: options.io ?? { sendMessage: async () => ({ id: 'IO-1' }) },
+    payeeFiscalCode: () => '80012340123',
+    audit,
+    clock: tickingClock('2026-11-10T09:00:00.000Z'),
+    // Each page read "takes" 10 ms, so a small budget stops after a page or two.
+    elapsed: () => (elapsed += 10),
+  });
+  return { useCases, stored, mailer, audit, flow };
+}
+
+describe('notice e-mail of one position', () => {
+  it('sends the PDF to the citizen and records the date; a resend moves it', async () => {
+    const { useCases, mailer, audit } = setup([position(1)]);
+    const first = await useCases.emailNotice(position(1).iud, actors.operator);
+    expect(first.isEmailSent).toBe(true);
+    expect(mailer.sent[0]).toMatchObject({ to: ['user-1@example.it'], attachments: [{ fileName: 'avviso_301000000000000001.pdf', contentType: 'application/pdf' }] });
+    const second = await useCases.emailNotice(position(1).iud, actors.operator);
+    expect(second.dataIsEmailSent! > first.dataIsEmailSent!).toBe(true);
+    expect(audit.entries.map((e) => e.entity)).toEqual(['position', 'position']);
+  });
+
+  it.each([
+    ['not exported', { nav: null, codIuv: null }, 'inviala prima a MyPay'],
+    ['paid', { isPagato: true }, 'già pagata'],
+    ['cancelled', { annullato: true }, 'annullata'],
+  ])('refuses a position %s with 409 and sends nothing', async (_label, fields, text) => {
+    const { useCases, mailer, stored } = setup([position(1, fields as Partial<PositionRecord>)]);
+    await expect(useCases.emailNotice(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 409, message: expect.stringContaining(text) });
+    expect(mailer.sent).toHaveLength(0);
+    expect(stored.get(position(1).iud)!.isEmailSent).toBe(false);
+  });
+
+  it('no e-mail address or no PDF: 409; SES down: 503; nothing recorded', async () => {
+    const { useCases, mailer, stored } = setup([position(1), position(2)], { withoutEmail: ['user-1'], withoutPdf: [position(2).iud] });
+    await expect(useCases.emailNotice(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 409 });
+    await expect(useCases.emailNotice(position(2).iud, actors.operator)).rejects.toMatchObject({ status: 409, message: expect.stringContaining('PDF') });
+    await expect(useCases.emailNotice('P-nessuna', actors.operator)).rejects.toMatchObject({ status: 404 });
+    const ok = setup([position(3)]);
+    ok.mailer.failNext = 1;
+    await expect(ok.useCases.emailNotice(position(3).iud, actors.operator)).rejects.toMatchObject({ status: 503 });
+    expect(ok.stored.get(position(3).iud)!.isEmailSent).toBe(false);
+    expect(mailer.sent).toHaveLength(0);
+    expect([...stored.values()].every((p) => !p.isEmailSent)).toBe(true);
+  });
+});
+
+describe('IO', () => {
+  it('stores the message id; a refusal stores -1 (unless a message went before) and is a 409; IO down is a 503', async () => {
+    let answer: () => Promise<{ id: string }> = async () => ({ id: 'IO-42' });
+    const { useCases, stored } = setup([position(1)], { io: { sendMessage: () => answer() } });
+    expect((await useCases.sendToIo(position(1).iud, actors.operator)).ioId).toBe('IO-42');
+    answer = async () => Promise.reject(new IoRefused('NO_PROFILE'));
+    await expect(useCases.sendToIo(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 409 });
+    expect(stored.get(position(1).iud)!.ioId).toBe('IO-42');
+
+    const fresh = setup([position(2)], { io: { sendMessage: async () => Promise.reject(new IoRefused('SENDER_NOT_ALLOWED')) } });
+    await expect(fresh.useCases.sendToIo(position(2).iud, actors.operator)).rejects.toMatchObject({ status: 409, message: expect.stringContaining('disattivato') });
+    expect(fresh.stored.get(position(2).iud)!.ioId).toBe('-1');
+
+    const down = setup([position(3)], { io: { sendMessage: async () => Promise.reject(new IoUnavailable('down')) } });
+    await expect(down.useCases.sendToIo(position(3).iud, actors.operator)).rejects.toMatchObject({ status: 503 });
+    expect(down.stored.get(position(3).iud)!.ioId).toBeNull();
+  });
+});
+
+describe('flow e-mail in bounded slices', () => {
+  it('slices continue from the cursor; a slice run again after a crash sends nothing twice; paid and cancelled are skipped', async () => {
+    const records = Array.from({ length: 60 }, (_, i) => position(i + 1, i === 0 ? { isPagato: true } : i === 1 ? { annullato: true } : {}));
+    const { useCases, mailer } = setup(records, { withoutEmail: ['user-3'] });
+    const first = await useCases.sendFlowEmails('flow-1', { cursor: null, budgetMs: 1 }, actors.operator);
+    expect(first.nextCursor).not.toBeNull();
+    expect(first).toMatchObject({ sent: 22, skipped: 2, failed: 1 });
+
+    // The next slice is lost after sending (no cursor saved): running the first cursor again skips what this run sent.
+    const second = await useCases.sendFlowEmails('flow-1', { cursor: first.nextCursor, budgetMs: 1 }, actors.operator);
+    const replay = await useCases.sendFlowEmails('flow-1', { cursor: first.nextCursor, budgetMs: 1 }, actors.operator);
+    expect(replay.sent).toBe(0);
+    expect(replay.skipped).toBe(second.sent + second.skipped);
+    const rest = await useCases.sendFlowEmails('flow-1', { cursor: replay.nextCursor, budgetMs: 10_000 }, actors.operator);
+    expect(rest.nextCursor).toBeNull();
+    expect(first.sent + second.sent + rest.sent).toBe(57);
+    expect(new Set(mailer.sent.map((m) => m.to[0])).size).toBe(57);
+    expect(mailer.sent).toHaveLength(57);
+  });
+
+  it('the route answers "in corso" until done, then records isEmailSent; pressed again it is a new run (resend)', async () => {
+    const records = Array.from({ length: 30 }, (_, i) => position(i + 1));
+    const { useCases, flow, mailer } = setup(records);
+    const partial = await useCases.emailFlow('flow-1', actors.operator, 1);
+    expect(partial).toMatchObject({ done: false, sent: 25, message: expect.stringContaining('in corso') });
+    expect(flow.isEmailSent).toBe(false);
+    const done = await useCases.emailFlow('flow-1', actors.operator, 1);
+    expect(done).toEqual({ done: true, sent: 30, skipped: 0, failed: 0, message: 'Rielaborazione avvenuta con successo.' });
+    expect(flow.isEmailSent).toBe(true);
+    expect(mailer.sent).toHaveLength(30);
+    const resend = await useCases.emailFlow('flow-1', actors.operator, 10_000);
+    expect(resend).toMatchObject({ done: true, sent: 30 });
+    expect(mailer.sent).toHaveLength(60);
+    await expect(useCases.sendFlowEmails('flow-1', { cursor: 'non-valido', budgetMs: 1 }, actors.operator)).rejects.toMatchObject({ status: 400 });
+    await expect(useCases.emailFlow('altro', actors.operator)).rejects.toMatchObject({ status: 404 });
+  });
+});
