@@ -7,6 +7,7 @@ import { DataTable } from '@/components/data-table';
 import { PageAlert } from '@/components/page-alert';
 import { getPositions } from '../api/get-positions';
 import { EditPositionDialog } from './edit-position-dialog';
+import { NoticeButtons } from './notice-buttons';
 import { SyncPositionsButton } from './sync-positions-button';
 
 const badgeVariation = { Annullato: 'warning', Pagato: 'success', 'Da pagare': 'info' } as const;
@@ -72,9 +73,12 @@ export function CallPositionsSection({ callId, readOnly }: { callId: string; rea
                   header: 'Azioni',
                   headerHidden: true,
                   cell: (p: Position) => (
-                    <Button size="small" isDisabled={p.isPagato || p.annullato} onClick={() => setEditing(p)} aria-label={`Modifica pagamento di ${p.cognome} ${p.nome}`}>
-                      Modifica
-                    </Button>
+                    <Flex gap="xs" wrap="wrap" justifyContent="flex-end">
+                      <Button size="small" isDisabled={p.isPagato || p.annullato} onClick={() => setEditing(p)} aria-label={`Modifica pagamento di ${p.cognome} ${p.nome}`}>
+                        Modifica
+                      </Button>
+                      <NoticeButtons position={p} onSent={() => list.reload()} />
+                    </Flex>
                   ),
                 },
               ]),
