@@ -197,8 +197,9 @@ async function main() {
       for (const p of notExported) reasons.set(String(p.lastExportError ?? p.statoExport), (reasons.get(String(p.lastExportError ?? p.statoExport)) ?? 0) + 1);
       problems.push(`${notExported.length} positions without a valid IUV/NAV: ${[...reasons].slice(0, 5).map(([r, n]) => `${n} × ${r}`).join('; ')}`);
     }
-    const iuvs = new Set(positions.map((p) => p.codIuv));
-    if (iuvs.size !== positions.length) problems.push(`${positions.length - iuvs.size} IUVs given twice`);
+    const withIuv = positions.filter((p) => p.codIuv);
+    const iuvs = new Set(withIuv.map((p) => p.codIuv));
+    if (iuvs.size !== withIuv.length) problems.push(`${withIuv.length - iuvs.size} IUVs given twice`);
     const state = (await (await fetch(`${simulatorAdmin}/state`)).json()) as { imports: Record<string, { fileName?: string; state: string }>; positions: Record<string, { iud: string; iuv: string }> };
     for (const flow of finished) {
       const imports = Object.values(state.imports).filter((i) => i.fileName?.includes(flow!.id));

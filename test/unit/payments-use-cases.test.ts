@@ -262,7 +262,18 @@ describe('the export to MyPay (the flow\'s side of the positions)', () => {
     const after = structuredClone([...t.positions.all.values()]);
     expect(after.find((p) => p.iud === p1!.iud)).toMatchObject({ codIuv: '01000000001234519', nav: '301000000001234519', statoExport: 'ESPORTATA' });
     expect(after.find((p) => p.iud === p2!.iud)).toMatchObject({ codIuv: null, statoExport: 'ERRORE', lastExportError: 'PAA_CF_NON_VALIDO: Codice fiscale non valido' });
+    // Again (a restarted Collect): nothing is written, the verdicts are already there.
+    const writes: string[] = [];
+    const record = t.positions.recordExportOutcome;
+    t.positions.recordExportOutcome = (position, outcome) => (writes.push(position.iud), record(position, outcome));
     await t.payments.recordExportResults({ callId: call.id, ...march }, results);
+    expect(writes).toEqual([]);
+    expect([...t.positions.all.values()]).toEqual(after);
+    // A verdict for an IUD that is not a position of that call's month changes nothing.
+    await t.payments.recordExportResults({ callId: call.id, ...march }, { accepted: [{ iud: 'P-OTHER', iuv: '01000000009999919', nav: '301000000009999919' }], rejected: [] });
+    expect(writes).toEqual([]);
+    await t.payments.recordExportResults({ callId: call.id, mese: 4, anno: 2026 }, results);
+    expect(writes).toEqual([]);
     expect([...t.positions.all.values()]).toEqual(after);
     const next = await t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId: 'f' }, actors.operator);
     expect(next.rows).toBe(1);
