@@ -30,7 +30,8 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   calls: { table: 'RW', documents: 'RW' },
   subscriptions: { table: 'RW', documents: 'RW' },
   configuration: { table: 'RW' },
-  payments: { table: 'RW' },
+  // 'Verifica / genera CSV' leaves the month's file in the exports bucket and answers a link to it.
+  payments: { table: 'RW', exports: 'RW' },
   flows: { table: 'RW', exports: 'R' },
   tickets: { table: 'RW', mail: 'SEND' },
   // Payment notices: the positions and flows, MyPay's PDFs in the exports bucket, SES and IO.

@@ -4,7 +4,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { exportDefinition } from '../functions/flows/state-machine.ts';
+import { TASK_TIMEOUT_SECONDS, exportDefinition } from '../functions/flows/state-machine.ts';
 import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
 import { PortalFunction } from './portal-function.ts';
 
@@ -32,8 +32,8 @@ export class PaymentExport extends Construct {
       entry: 'functions/flows/task-handler.ts',
       serviceName: 'flows-export',
       description: 'MyPay export: prepares, sends, follows and writes back one flow',
-      // An upload of a large ZIP or the write-back of thousands of IUVs.
-      timeout: Duration.minutes(5),
+      // An upload of a large ZIP or the write-back of thousands of IUVs; each Task state waits as long.
+      timeout: Duration.seconds(TASK_TIMEOUT_SECONDS),
     });
     this.taskFunction.bindTable(props.table, 'RW').bindBucket('EXPORTS_BUCKET', props.exports, 'RW');
     // Dynamic references, resolved by CloudFormation at deploy time: the values are in no template.

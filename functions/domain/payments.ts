@@ -97,8 +97,11 @@ export type GenerationResult = z.output<typeof generationResultSchema>;
 
 export const positionsCsvSchema = generationResultSchema.extend({
   fileName: z.string(),
-  /** The MyPay import CSV (UTF-8 text). */
-  content: z.string(),
+  /**
+   * A link of a few minutes to the MyPay import CSV (UTF-8, text/csv) in the exports bucket: a month of
+   * thousands of rows is megabytes, over what an API answer may carry.
+   */
+  url: z.string(),
   rows: z.number(),
 });
 export type PositionsCsv = z.output<typeof positionsCsvSchema>;

@@ -18,6 +18,13 @@ import { IMPORT_POLL_SECONDS, MAX_IMPORT_POLLS } from '../domain/flows.ts';
 export const FLOW_STEPS = ['Prepare', 'Send', 'CheckImport', 'Collect', 'MarkFailed'] as const;
 export type FlowTaskStep = (typeof FLOW_STEPS)[number];
 
+/**
+ * How long one step may run: the task function's own timeout (lib/payment-export.ts). Without it a Task
+ * state times out after the States Language's default of 60 s (aws-local-stepfunctions applies it), which
+ * cut the Prepare of a 10,000-position month short on the local stack (States.Timeout).
+ */
+export const TASK_TIMEOUT_SECONDS = 300;
+
 const mypayUnavailable = { ErrorEquals: ['MyPayUnavailable'], IntervalSeconds: 5, MaxAttempts: 6, BackoffRate: 2, MaxDelaySeconds: 120 };
 const lambdaTransient = {
   ErrorEquals: ['Lambda.ServiceException', 'Lambda.AWSLambdaException', 'Lambda.SdkClientException', 'Lambda.TooManyRequestsException'],
@@ -32,6 +39,7 @@ const task = (taskFunction: string, step: FlowTaskStep, extra: Record<string, un
   Resource: 'arn:aws:states:::lambda:invoke',
   Parameters: { FunctionName: taskFunction, Payload: { step, 'flowId.$': '$.flowId', ...extra } },
   ResultSelector: { 'value.$': '$.Payload' },
+  TimeoutSeconds: TASK_TIMEOUT_SECONDS,
   Retry: [mypayUnavailable, lambdaTransient],
 });
 

@@ -12,7 +12,7 @@ import { makeExportSteps } from './use-cases.ts';
 
 const steps = makeExportSteps({
   flows: flowRepository,
-  positions: { buildExport: payments.exportCsv, recordResults: (_request, results) => payments.recordExportResults(results) },
+  positions: { buildExport: payments.exportCsv, recordResults: (request, results) => payments.recordExportResults(request, results) },
   mypay: myPayImport(),
   exportFiles: s3ExportFiles,
   clock: systemClock,

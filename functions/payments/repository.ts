@@ -143,32 +143,28 @@ export async function replacePosition(position: PositionRecord, expectedVersion:
 }
 
 /**
- * MyPay's verdict on one exported position, found by its IUD (gsi2). Accepted: its IUV and notice number,
- * and it is known to MyPay from then on; rejected: the reason, and it stays to export. False (nothing
- * written) when the same verdict is already there, or no position has that IUD.
+ * MyPay's verdict on one exported position, written on its item (the key from call, month and citizen;
+ * the IUD must match). Accepted: its IUV and notice number, and it is known to MyPay from then on;
+ * rejected: the reason, and it stays to export. False (nothing written) when the same verdict is already
+ * there, or that item is not the position with that IUD.
  */
-export async function recordExportOutcome(iud: string, outcome: ExportOutcome): Promise<boolean> {
-  const { Items = [] } = await documentClient.send(
-    new QueryCommand({ TableName: tableName, IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': keys.positionByIud(iud) }, Limit: 1 }),
-  );
-  const item = Items[0];
-  if (!item) return false;
+export async function recordExportOutcome(position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId' | 'iud'>, outcome: ExportOutcome): Promise<boolean> {
   const accepted = outcome.kind === 'accepted';
   const written = await unlessConditionFails(
     documentClient.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: { pk: item.pk, sk: item.sk },
+        Key: keys.position(position.callId, period(position), position.userId),
         UpdateExpression: accepted
           ? 'SET codIuv = :iuv, nav = :nav, statoExport = :state, lastExportError = :null, exportedAt = if_not_exists(exportedAt, :at), updatedAt = :at, #version = #version + :one'
           : 'SET statoExport = :state, lastExportError = :reason, updatedAt = :at, #version = #version + :one',
         ConditionExpression: accepted
-          ? 'attribute_exists(pk) AND NOT (statoExport = :state AND codIuv = :iuv)'
-          : 'attribute_exists(pk) AND NOT (statoExport = :state AND lastExportError = :reason)',
+          ? 'iud = :iud AND NOT (statoExport = :state AND codIuv = :iuv)'
+          : 'iud = :iud AND NOT (statoExport = :state AND lastExportError = :reason)',
         ExpressionAttributeNames: { '#version': 'version' },
         ExpressionAttributeValues: accepted
-          ? { ':iuv': outcome.iuv, ':nav': outcome.nav, ':state': 'ESPORTATA', ':null': null, ':at': outcome.at, ':one': 1 }
-          : { ':state': 'ERRORE', ':reason': outcome.reason, ':at': outcome.at, ':one': 1 },
+          ? { ':iud': position.iud, ':iuv': outcome.iuv, ':nav': outcome.nav, ':state': 'ESPORTATA', ':null': null, ':at': outcome.at, ':one': 1 }
+          : { ':iud': position.iud, ':state': 'ERRORE', ':reason': outcome.reason, ':at': outcome.at, ':one': 1 },
       }),
     ),
   );

@@ -31,7 +31,7 @@ import {
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
 import type { AuditEntry, Clock } from '../adapters/ports.ts';
-import type { ExportResults } from '../flows/use-cases.ts';
+import type { ExportFiles, ExportResults } from '../flows/use-cases.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import { requireCompleteConfiguration, type ConfigurationRepository } from '../configuration/use-cases.ts';
 import type { SubscriptionRecord } from '../subscriptions/repository.ts';
@@ -39,8 +39,11 @@ import type { StoredUser } from '../users/repository.ts';
 
 export interface PositionRepository {
   listPositionsOfMonth(callId: string, period: Period): Promise<PositionRecord[]>;
-  /** MyPay's verdict on an exported position, unless it changed since the file was built (false then). */
-  recordExportOutcome(iud: string, outcome: ExportOutcome): Promise<boolean>;
+  /**
+   * MyPay's verdict on an exported position, written on that position (its key, and its IUD checked),
+   * unless it changed since the file was built or already has that verdict (false then).
+   */
+  recordExportOutcome(position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId' | 'iud'>, outcome: ExportOutcome): Promise<boolean>;
   listPositions(callId: string, period: Period, page: { limit?: number; cursor?: string }): Promise<Page<Position>>;
   createPosition(position: PositionRecord): Promise<boolean>;
   /** The one write of an existing position: conditional on the version, and on it being neither paid nor cancelled. */
@@ -76,8 +79,12 @@ export interface PaymentDeps {
   exports: { runningExportOf(callId: string): Promise<string | null> };
   /** Only the API needs it (Sincronizza); the job's own slices do not. */
   jobs?: PaymentJobs;
+  /** The exports bucket: 'Verifica / genera CSV' leaves its file there and answers a short-lived link. */
+  exportFiles: Pick<ExportFiles, 'put' | 'downloadUrl'>;
   clock: Clock;
 }
+
+const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
 /** Conditional writes in flight at once. */
 const WRITES_AT_ONCE = 50;
@@ -104,7 +111,7 @@ const payerOf = (position: PositionRecord, user: StoredUser | null): Payer => ({
 });
 
 export function makePaymentUseCases(deps: PaymentDeps) {
-  const { positions, calls, bands, subscriptions, users, isees, configuration, exports, audit, jobs, clock } = deps;
+  const { positions, calls, bands, subscriptions, users, isees, configuration, exports, exportFiles, audit, jobs, clock } = deps;
   const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
 
   /**
@@ -155,6 +162,9 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     );
 
     const lost = plan.create.length - writtenCreates.length + changes.length - writtenChanges.length;
+    // The month as it now stands, without reading it again: what was there, with what this run wrote. A
+    // write that lost a race leaves that position unknown here: then the caller reads the month again.
+    const month = lost ? null : [...new Map([...existing, ...writtenCreates, ...writtenChanges.map((c) => c.after)].map((p) => [p.userId, p])).values()];
     const result: GenerationResult = {
       mese: period.mese,
       anno: period.anno,
@@ -165,7 +175,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       exempt: plan.exempt,
       skipped: plan.skipped,
     };
-    return { result, usersById };
+    return { result, usersById, month };
   }
 
   async function prepare(callId: string, input: PeriodInput, exportingFlow: string | null = null) {
@@ -179,8 +189,8 @@ export function makePaymentUseCases(deps: PaymentDeps) {
 
   /** Generates the month, then the MyPay CSV of its positions with a pending action (of one citizen, if given). */
   async function pendingCsv(call: CallRecord, config: Configuration, period: Period, fiscalCode: string | null, actor: Actor) {
-    const { result, usersById } = await generate(call, period, actor);
-    const pending = (await positions.listPositionsOfMonth(call.id, period))
+    const { result, usersById, month } = await generate(call, period, actor);
+    const pending = (month ?? (await positions.listPositionsOfMonth(call.id, period)))
       .filter(isPendingExport)
       .filter((p) => !fiscalCode || p.fiscalCode.toUpperCase() === fiscalCode)
       .sort((a, b) => `${a.cognome} ${a.nome} ${a.fiscalCode}`.localeCompare(`${b.cognome} ${b.nome} ${b.fiscalCode}`, 'it'));
@@ -284,7 +294,10 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     async positionsCsv(callId: string, input: PeriodInput, actor: Actor): Promise<PositionsCsv> {
       const { call, config, period } = await prepare(callId, input);
       const { result, content, rows } = await pendingCsv(call, config, period, null, actor);
-      return { ...result, fileName: positionsCsvFileName(call.nomeMyPay, period), content, rows };
+      const fileName = positionsCsvFileName(call.nomeMyPay, period);
+      const key = `csv/${call.id}/${periodKey(period)}/${clock.now().toISOString()}/${fileName}`;
+      await exportFiles.put(key, new TextEncoder().encode(content), CSV_CONTENT_TYPE);
+      return { ...result, fileName, url: await exportFiles.downloadUrl(key, fileName, CSV_CONTENT_TYPE), rows };
     },
 
     /**
@@ -303,12 +316,17 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      * known to MyPay from then on), a rejected one the reason. Writing the same verdict twice changes
      * nothing; a position that changed since the file was built keeps its pending change.
      */
-    async recordExportResults(results: ExportResults): Promise<void> {
+    async recordExportResults(request: { callId: string; mese: number; anno: number }, results: ExportResults): Promise<void> {
       const at = clock.now().toISOString();
-      await inChunks(results.accepted, WRITES_AT_ONCE, ({ iud, iuv, nav }) => positions.recordExportOutcome(iud, { kind: 'accepted', iuv, nav, at }));
-      await inChunks(results.rejected, WRITES_AT_ONCE, ({ iud, code, reason }) =>
-        positions.recordExportOutcome(iud, { kind: 'rejected', reason: `${code ? `${code}: ` : ''}${reason}`.slice(0, 500), at }),
-      );
+      // The month's positions in one read (not one index lookup per row): each verdict goes to its
+      // position by key, and one that is already there is not written again (a restarted Collect).
+      const byIud = new Map((await positions.listPositionsOfMonth(request.callId, request)).map((p) => [p.iud, p]));
+      const accepted = results.accepted.filter(({ iud, iuv }) => byIud.has(iud) && !(byIud.get(iud)!.statoExport === 'ESPORTATA' && byIud.get(iud)!.codIuv === iuv));
+      const rejected = results.rejected
+        .map(({ iud, code, reason }) => ({ iud, reason: `${code ? `${code}: ` : ''}${reason}`.slice(0, 500) }))
+        .filter(({ iud, reason }) => byIud.has(iud) && !(byIud.get(iud)!.statoExport === 'ERRORE' && byIud.get(iud)!.lastExportError === reason));
+      await inChunks(accepted, WRITES_AT_ONCE, ({ iud, iuv, nav }) => positions.recordExportOutcome(byIud.get(iud)!, { kind: 'accepted', iuv, nav, at }));
+      await inChunks(rejected, WRITES_AT_ONCE, ({ iud, reason }) => positions.recordExportOutcome(byIud.get(iud)!, { kind: 'rejected', reason, at }));
     },
 
     async listPositions(callId: string, query: PeriodInput & { limit?: number; cursor?: string }): Promise<Page<Position>> {

@@ -1,4 +1,5 @@
 import { recordAuditBatch } from '../adapters/audit-log.ts';
+import { s3ExportFiles } from '../adapters/export-files.ts';
 import { systemClock } from '../adapters/ports.ts';
 // Named imports (not the whole modules): the bundle keeps only what the payments use.
 import { getBand } from '../bands/repository.ts';
@@ -22,6 +23,7 @@ export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs'> = {}) =>
   isees: { iseesNotYetUsedForFee, markIseeUsedForFee },
   configuration: { getConfiguration },
   exports: { runningExportOf },
+  exportFiles: s3ExportFiles,
   audit: { recordMany: recordAuditBatch },
   clock: systemClock,
   ...extra,

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../functions/adapters/table.ts';
-import { ensureTable, startDynamo } from '../../lib/local/stores.ts';
+import { ensureTable, startDynamo, startS3 } from '../../lib/local/stores.ts';
 import { demoConfiguration } from '../../lib/local/demo-configuration.ts';
 import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
 
@@ -30,8 +30,12 @@ async function main() {
   const port = await freePort();
   const dynamo = await startDynamo(dataDir, port);
   const endpoint = `http://127.0.0.1:${port}`;
+  // 'Verifica / genera CSV' leaves its file in the exports bucket (s3rver, which takes only its own keys).
+  const s3Port = await freePort();
+  const s3 = await startS3(dataDir, s3Port, ['bench-exports'], 'http://localhost');
   Object.assign(process.env, {
-    AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', TABLE_NAME: TABLE, DYNAMODB_ENDPOINT: endpoint, CURSOR_SECRET: 'bench',
+    AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', TABLE_NAME: TABLE, DYNAMODB_ENDPOINT: endpoint, CURSOR_SECRET: 'bench',
+    S3_ENDPOINT: `http://127.0.0.1:${s3Port}`, EXPORTS_BUCKET: 'bench-exports',
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', POWERTOOLS_TRACE_ENABLED: 'false', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   });
   try {
@@ -82,7 +86,8 @@ async function main() {
       const seconds = (performance.now() - t0) / 1000;
       if (response.statusCode !== 200) throw new Error(`${label}: ${response.statusCode} ${response.body.slice(0, 300)}`);
       const answer = JSON.parse(response.body);
-      console.log(`${label.padEnd(34)} ${seconds.toFixed(1).padStart(6)} s   created ${answer.created}, updated ${answer.updated}, unchanged ${answer.unchanged}${answer.rows !== undefined ? `, CSV rows ${answer.rows} (${(answer.content.length / 1024).toFixed(0)} KB)` : ''}`);
+      const size = answer.url ? (await (await fetch(answer.url)).arrayBuffer()).byteLength : 0;
+      console.log(`${label.padEnd(34)} ${seconds.toFixed(1).padStart(6)} s   created ${answer.created}, updated ${answer.updated}, unchanged ${answer.unchanged}${answer.rows !== undefined ? `, CSV rows ${answer.rows} (${(size / 1024).toFixed(0)} KB, by link)` : ''}`);
     };
     console.log(`${COUNT.toLocaleString('it-IT')} approved subscriptions of one call, month 2026-03 (Node ${process.version}, dynalite):\n`);
     await call('POST /api/calls/{id}/positions/generate', 'first generation (all new)');
@@ -90,6 +95,7 @@ async function main() {
     await call('POST /api/calls/{id}/positions/csv', 'Verifica / genera CSV');
     await call('POST /api/calls/{id}/positions/generate', 'next month (all new, ISEE known)', { mese: 4, anno: 2026 });
   } finally {
+    await s3.close();
     await dynamo.close();
     await fs.rm(dataDir, { recursive: true, force: true });
   }

@@ -79,6 +79,9 @@ describe('MyPay configuration and the CSV of a month', () => {
     await dialog().getByLabel('Anno').fill('2026');
     const [download] = await Promise.all([page.waitForEvent('download'), dialog().getByRole('button', { name: 'Genera e scarica CSV' }).click()]);
     expect(download.suggestedFilename()).toBe('SERVIZI_SOCIALI_2026_03.csv');
+    // Downloaded from the API's five-minute link to the exports bucket, not carried inside the JSON answer.
+    expect(new URL(download.url()).origin).toBe(new URL(inject('s3Endpoint')).origin);
+    expect(new URL(download.url()).searchParams.get('X-Amz-Expires')).toBe('300');
     const text = await fs.readFile((await download.path())!, 'utf8');
     const [header, ...rows] = Papa.parse<string[]>(text.trim(), { delimiter: ';' }).data;
     expect(header).toEqual([...MYPAY_CSV_COLUMNS]);

@@ -118,7 +118,15 @@ describe('debt positions of a month', () => {
     const response = await operator.post(`/api/calls/${call.id}/positions/csv`, march);
     expect(response.status).toBe(200);
     expect(response.json).toMatchObject({ fileName: 'SERVIZI_SOCIALI_2026_03.csv', rows: 1, created: 1 });
-    const [header, row, ...rest] = Papa.parse<string[]>(response.json.content.trim(), { delimiter: ';' }).data;
+    // The file is not in the answer (a big month would pass API Gateway's limits): a link of minutes to it.
+    expect(response.json).not.toHaveProperty('content');
+    expect(new URL(response.json.url).searchParams.get('X-Amz-Expires')).toBe('300');
+    const file = await fetch(response.json.url);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(file.headers.get('content-disposition')).toBe('attachment; filename="SERVIZI_SOCIALI_2026_03.csv"');
+    const content = await file.text();
+    const [header, row, ...rest] = Papa.parse<string[]>(content.trim(), { delimiter: ';' }).data;
     expect(header).toEqual([...MYPAY_CSV_COLUMNS]);
     expect(rest).toEqual([]);
     const byColumn = Object.fromEntries(header!.map((name, i) => [name, row![i]]));
@@ -143,7 +151,7 @@ describe('debt positions of a month', () => {
     expect(byColumn.bilancio).toContain('<codCapitolo>CAP-1203</codCapitolo><codUfficio>UFF01</codUfficio><accertamento><codAccertamento>ACC-2025-01</codAccertamento><importo>95.66</importo>');
     // Asking again gives the same file and writes nothing new.
     const again = await operator.post(`/api/calls/${call.id}/positions/csv`, march);
-    expect(again.json.content).toBe(response.json.content);
+    expect(await (await fetch(again.json.url)).text()).toBe(content);
     expect(again.json).toMatchObject({ created: 0, unchanged: 1 });
   });
 

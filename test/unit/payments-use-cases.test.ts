@@ -49,9 +49,9 @@ function memoryPositions(): PositionRepository & { all: Map<string, PositionReco
     },
     getPositionByIud: async (iud) => structuredClone([...all.values()].find((p) => p.iud === iud) ?? null),
     hasOpenPositions: async (callId, period) => ofMonth(callId, period).some((p) => !p.isPagato && !p.annullato),
-    async recordExportOutcome(iud, outcome) {
-      const stored = [...all.values()].find((p) => p.iud === iud);
-      if (!stored) return false;
+    async recordExportOutcome(position, outcome) {
+      const stored = all.get(key(position));
+      if (!stored || stored.iud !== position.iud) return false;
       if (outcome.kind === 'accepted') {
         if (stored.statoExport === 'ESPORTATA' && stored.codIuv === outcome.iuv) return false;
         Object.assign(stored, { codIuv: outcome.iuv, nav: outcome.nav, statoExport: 'ESPORTATA', lastExportError: null, exportedAt: stored.exportedAt ?? outcome.at, version: stored.version + 1 });
@@ -85,6 +85,13 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
   let stored: StoredConfiguration | null = options.configuration === null ? null : { values: options.configuration ?? complete, updatedAt: '2026-01-01T00:00:00.000Z' };
   const audit = memoryAudit();
   const clock = tickingClock('2026-03-10T09:00:00.000Z');
+  /** The exports bucket: what was put (key → body, type) and the links handed out (key, name, type). */
+  const files = new Map<string, { body: Uint8Array; contentType: string }>();
+  const links: { key: string; fileName: string; contentType?: string }[] = [];
+  const exportFiles = {
+    put: async (key: string, body: Uint8Array, contentType: string) => void files.set(key, { body, contentType }),
+    downloadUrl: async (key: string, fileName: string, contentType?: string) => (links.push({ key, fileName, contentType }), `https://exports/${key}?ttl=300`),
+  };
   const configurationRepository = {
     getConfiguration: async () => structuredClone(stored),
     putConfiguration: async (values: Configuration, now: string) => (stored = { values, updatedAt: now }),
@@ -97,6 +104,7 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
     users: { getUserItems: async (ids) => new Map(ids.filter((id) => users.has(id)).map((id) => [id, structuredClone(users.get(id)!)])) },
     isees: { iseesNotYetUsedForFee: async (ids) => ids.filter((id) => !marked.has(id)), markIseeUsedForFee: async (id) => void marked.add(id) },
     exports: { runningExportOf: async (callId) => exportLocks.get(callId) ?? null },
+    exportFiles,
     configuration: configurationRepository,
     audit: { recordMany: async (entries, at) => void (await Promise.all(entries.map((entry) => audit.record(entry, at)))) },
     clock,
@@ -106,7 +114,7 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
     users.set(u.id, u);
     subscriptions.push(subscription(u.id, hours, state));
   };
-  return { payments, configuration, positions, users, subscriptions, marked, audit, enrol, exportLocks };
+  return { payments, configuration, positions, users, subscriptions, marked, audit, enrol, exportLocks, files, links };
 }
 
 const march = { mese: 3, anno: 2026 };
@@ -198,13 +206,18 @@ describe('generating the positions of a month', () => {
 });
 
 describe('Verifica / genera CSV', () => {
-  it('generates the month, then returns the CSV of the rows to send, named after the call', async () => {
+  it('generates the month, then leaves the CSV of the rows to send in the exports bucket and answers a link named after the call', async () => {
     const t = setup();
     t.enrol(user('u2', 9000), 2);
     t.enrol(user('u1', 8000), 3);
     const csv = await t.payments.positionsCsv(call.id, march, actors.operator);
     expect(csv).toMatchObject({ fileName: 'SERVIZI_SOCIALI_2026_03.csv', rows: 2, created: 2 });
-    const lines = csv.content.trim().split('\r\n');
+    expect(csv).not.toHaveProperty('content');
+    expect(t.links).toEqual([{ key: expect.stringMatching(/^csv\/call-1\/2026-03\/.+\/SERVIZI_SOCIALI_2026_03\.csv$/), fileName: 'SERVIZI_SOCIALI_2026_03.csv', contentType: 'text/csv; charset=utf-8' }]);
+    expect(csv.url).toBe(`https://exports/${t.links[0]!.key}?ttl=300`);
+    const stored = t.files.get(t.links[0]!.key)!;
+    expect(stored.contentType).toBe('text/csv; charset=utf-8');
+    const lines = new TextDecoder().decode(stored.body).trim().split('\r\n');
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(`${positionIud(call.id, 'u1', march)};;F;CFU1XXXXXXXXXXXX;Cognome u1 Nome;Via Roma;1;00100;Roma;RM;IT;u1@example.it;2026-03-31;66.43;;SERVIZI_SOCIALI;ALL;`);
     // Accepted by MyPay and unchanged since: not in the next file.
@@ -247,11 +260,22 @@ describe('the export to MyPay (the flow\'s side of the positions)', () => {
       accepted: [{ iud: p1!.iud, iuv: '01000000001234519', nav: '301000000001234519' }],
       rejected: [{ iud: p2!.iud, code: 'PAA_CF_NON_VALIDO', reason: 'Codice fiscale non valido' }],
     };
-    await t.payments.recordExportResults(results);
+    await t.payments.recordExportResults({ callId: call.id, ...march }, results);
     const after = structuredClone([...t.positions.all.values()]);
     expect(after.find((p) => p.iud === p1!.iud)).toMatchObject({ codIuv: '01000000001234519', nav: '301000000001234519', statoExport: 'ESPORTATA' });
     expect(after.find((p) => p.iud === p2!.iud)).toMatchObject({ codIuv: null, statoExport: 'ERRORE', lastExportError: 'PAA_CF_NON_VALIDO: Codice fiscale non valido' });
-    await t.payments.recordExportResults(results);
+    // Again (a restarted Collect): nothing is written, the verdicts are already there.
+    const writes: string[] = [];
+    const record = t.positions.recordExportOutcome;
+    t.positions.recordExportOutcome = (position, outcome) => (writes.push(position.iud), record(position, outcome));
+    await t.payments.recordExportResults({ callId: call.id, ...march }, results);
+    expect(writes).toEqual([]);
+    expect([...t.positions.all.values()]).toEqual(after);
+    // A verdict for an IUD that is not a position of that call's month changes nothing.
+    await t.payments.recordExportResults({ callId: call.id, ...march }, { accepted: [{ iud: 'P-OTHER', iuv: '01000000009999919', nav: '301000000009999919' }], rejected: [] });
+    expect(writes).toEqual([]);
+    await t.payments.recordExportResults({ callId: call.id, mese: 4, anno: 2026 }, results);
+    expect(writes).toEqual([]);
     expect([...t.positions.all.values()]).toEqual(after);
     const next = await t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId: 'f' }, actors.operator);
     expect(next.rows).toBe(1);
@@ -303,7 +327,7 @@ describe('the payment edit modal (PUT /api/positions/{id})', () => {
     expect(position()).toMatchObject({ importoDovuto: 5000, version: 2 });
     expect(t.audit.entries.at(-1)).toMatchObject({ entity: 'position', action: 'update', id: position().iud, before: { importoDovuto: 6643 }, after: { importoDovuto: 5000 } });
 
-    await t.payments.recordExportResults({ accepted: [{ iud: position().iud, iuv: '01000000000000012', nav: '301000000000000012' }], rejected: [] });
+    await t.payments.recordExportResults({ callId: call.id, ...march }, { accepted: [{ iud: position().iud, iuv: '01000000000000012', nav: '301000000000000012' }], rejected: [] });
     expect(await t.payments.editPosition(position().iud, edit('Quota rivista', 40), actors.operator)).toMatchObject({ importoDovuto: 4000, azione: 'M', statoExport: 'DA_ESPORTARE' });
   });
 
@@ -313,7 +337,7 @@ describe('the payment edit modal (PUT /api/positions/{id})', () => {
     await expect(t.payments.editPosition(position().iud, edit('Riapro', 10), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.final });
 
     const known = await generated();
-    await known.t.payments.recordExportResults({ accepted: [{ iud: known.position().iud, iuv: '01000000000000012', nav: '301000000000000012' }], rejected: [] });
+    await known.t.payments.recordExportResults({ callId: call.id, ...march }, { accepted: [{ iud: known.position().iud, iuv: '01000000000000012', nav: '301000000000000012' }], rejected: [] });
     expect(await known.t.payments.editPosition(known.position().iud, edit('Annullata', 0), actors.operator)).toMatchObject({ annullato: true, azione: 'A', statoExport: 'DA_ESPORTARE' });
   });
 

@@ -10,17 +10,11 @@ import { positionsCsv } from '../api/positions-csv';
 
 export const CSV_BUTTON = 'Verifica / genera CSV';
 
-/** The browser saves the CSV under the name the API gives (`<nomeMyPay>_<yyyy>_<mm>.csv`). */
-function download(fileName: string, content: string) {
-  const url = URL.createObjectURL(new Blob([content], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+/**
+ * The browser downloads the CSV from the API's short-lived link to the exports bucket; the link answers it
+ * as an attachment under the name the API gives (`<nomeMyPay>_<yyyy>_<mm>.csv`), as the flows' files.
+ */
+const download = (url: string) => window.location.assign(url);
 
 /**
  * The payment buttons of the operator's call detail (part 2 §2.11). 'Verifica / genera CSV' asks for the
@@ -57,7 +51,7 @@ function CsvDialog({ callId, onClose }: { callId: string; onClose: () => void })
     const answer = await action.run(callId, parsed.data);
     if (answer.ok) {
       setResult(answer.data);
-      download(answer.data.fileName, answer.data.content);
+      download(answer.data.url);
     }
   };
 
