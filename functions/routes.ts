@@ -8,10 +8,12 @@ import { iseeRoutes } from './isee/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
 import { profileRoutes } from './profile/routes.ts';
 import { publicRoutes } from './public/routes.ts';
+import { reportingRoutes } from './reporting/routes.ts';
 import { serviceRoutes } from './services/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 import { ticketRoutes } from './tickets/routes.ts';
 import { uploadRoutes } from './uploads/routes.ts';
+import { userPositionRoutes } from './user-positions/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import type { RouteDef } from './http/route.ts';
 
@@ -22,7 +24,7 @@ export { routeKey, type Access, type RouteDef } from './http/route.ts';
  * all that resource's Lambda bundles). The CDK stack (routes and Lambdas), the local API server, the
  * authorization check and the OpenAPI document are all derived from this table.
  */
-export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'enrolments', 'enrolment-csv', 'users', 'isee', 'configuration', 'payments', 'flows', 'tickets'] as const;
+export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'enrolments', 'enrolment-csv', 'users', 'isee', 'configuration', 'payments', 'flows', 'tickets', 'user-positions', 'reporting'] as const;
 export type Resource = (typeof resources)[number];
 
 export const routes = [
@@ -41,6 +43,8 @@ export const routes = [
   ...configurationRoutes,
   ...paymentRoutes,
   ...ticketRoutes,
+  ...userPositionRoutes,
+  ...reportingRoutes,
 ] as const satisfies readonly RouteDef[];
 
 export type Route = (typeof routes)[number];

@@ -17,6 +17,8 @@ export interface PositionRecord extends Position {
   /** The ISEE the amount was computed from. */
   iseeId: string | null;
   version: number;
+  /** identificativoUnivocoRiscossione of the payment (position-payment.ts), once paid. */
+  iur?: string | null;
 }
 
 export const IUD_MAX_LENGTH = 35;

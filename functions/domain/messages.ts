@@ -58,6 +58,24 @@ export const messages = {
     zipVersion: 'La versione del tracciato deve essere tra 1_0 e 1_4.',
     exportRunning: 'È in corso un invio a MyPay per questo bando: le posizioni debitorie non si possono ricalcolare finché non termina.',
   },
+  payment: {
+    notFound: 'Il pagamento selezionato non esiste.',
+    noPayments: 'Non ci sono pagamenti per l’utente selezionato.',
+    alreadyPaid: 'Il pagamento risulta già effettuato.',
+    cancelled: 'Il pagamento è stato annullato e non può essere pagato.',
+    fiscalCode: 'Il codice fiscale è errato!',
+    returnUrl: 'L’indirizzo di ritorno dal pagamento non è valido.',
+    sessionNotFound: 'La sessione di pagamento non esiste.',
+    paid: 'Pagamento avvenuto con successo: la posizione risulta pagata.',
+    paidBefore: 'Il pagamento era già stato registrato: la posizione risulta pagata.',
+    failed: 'Il pagamento non è andato a buon fine: la posizione resta da pagare.',
+    cancelledByCitizen: 'Il pagamento è stato annullato: la posizione resta da pagare.',
+    pending: 'Il pagamento è ancora in corso: ricarica la pagina tra qualche minuto per vederne l’esito.',
+    mismatch: 'MyPay ha registrato un pagamento diverso da quello richiesto: contatta il Comune.',
+    unavailable: 'Il servizio di pagamento non è al momento raggiungibile. Riprova più tardi.',
+    reportingInProgress: 'La rendicontazione è in corso',
+    reportingDone: 'Rendicontazione completata: {marked} posizioni segnate come pagate, {alreadyPaid} già pagate, {unmatched} non riconosciute.',
+  },
 } as const;
 
 export function fill(template: string, values: Record<string, string | number>): string {

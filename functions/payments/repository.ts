@@ -24,7 +24,7 @@ export function toPositionRecord(item: Record<string, any>): PositionRecord {
 
 /** What the API shows of a position (the internal fields stay in the table). */
 export function toPosition(item: Record<string, any>): Position {
-  const { exportedAt: _e, iseeId: _i, version: _v, ...position } = toPositionRecord(item);
+  const { exportedAt: _e, iseeId: _i, version: _v, iur: _r, ...position } = toPositionRecord(item);
   return position;
 }
 
@@ -120,6 +120,15 @@ export async function replacePosition(position: PositionRecord, expectedVersion:
     ),
   );
   return written !== null;
+}
+
+/**
+ * The one write of a payment (the citizen's return from MyPay, the reporting): the position's next
+ * version with the paid fields (domain applyPayment). Conditional like every position write: false
+ * (nothing written) when the stored one is no longer `expectedVersion`, or got paid or cancelled meanwhile.
+ */
+export async function recordPayment(position: PositionRecord, expectedVersion: number): Promise<boolean> {
+  return replacePosition(position, expectedVersion);
 }
 
 /**
