@@ -60,7 +60,7 @@ export const messages = {
   },
   payment: {
     notFound: 'Il pagamento selezionato non esiste.',
-    noPayments: 'Non ci sono pagamenti per l’utente selezionato.',
+    noPayments: "Non ci sono pagamenti per l'utente selezionato.",
     alreadyPaid: 'Il pagamento risulta già effettuato.',
     cancelled: 'Il pagamento è stato annullato e non può essere pagato.',
     fiscalCode: 'Il codice fiscale è errato!',
