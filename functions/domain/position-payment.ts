@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { navOfIuv } from './iuv.ts';
 import { messages } from './messages.ts';
 import { paymentBadge, positionSchema, type Position } from './payments.ts';
-import { pageQuerySchema } from './validation.ts';
+import { idParamsSchema, pageQuerySchema } from './validation.ts';
 
 /**
  * Paying a debt position (issue 9, citizens; issue 8, 'Rendicontazione'). One rule for both paths — the
@@ -82,18 +82,12 @@ export type CheckoutStatus = 'PAID' | 'FAILED' | 'CANCELLED' | 'PENDING';
 
 // ——— The payloads of the citizen's and the operators' payment routes ———
 
-export const positionIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
-
 /** GET /api/me/positions: optionally only one call's positions. */
-export const myPositionsQuerySchema = pageQuerySchema.extend({ callId: z.string().min(1).max(64).optional() });
+export const myPositionsQuerySchema = pageQuerySchema.extend({ callId: idParamsSchema.shape.id.optional() });
 
 /** GET /api/positions?fiscalCode= (operators' 'Pagamenti' page). */
 export const positionsByFiscalCodeQuerySchema = pageQuerySchema.extend({
-  fiscalCode: z
-    .string({ error: messages.payment.fiscalCode })
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z0-9]{16}$/, messages.payment.fiscalCode),
+  fiscalCode: z.string({ error: messages.payment.fiscalCode }).trim().toUpperCase().regex(/^[A-Z0-9]{16}$/, messages.payment.fiscalCode),
 });
 
 /** A position as its owner and the operators see it: the stored fields, its badge and its notice PDF. */
@@ -113,13 +107,12 @@ export const toPositionView = (position: Position, noticeUrl: string | null): Po
 });
 
 /** POST /api/me/positions/{id}/pay: the page MyPay sends the citizen back to (same site, a citizen page). */
-export const payBodySchema = z.object({ returnUrl: z.string({ error: messages.payment.returnUrl }).min(1, messages.payment.returnUrl).max(2000, messages.payment.returnUrl) });
+const text = (max: number, error: string) => z.string({ error }).trim().min(1, error).max(max, error);
+export const payBodySchema = z.object({ returnUrl: text(2000, messages.payment.returnUrl) });
 export const checkoutSchema = z.object({ url: z.string(), idSession: z.string() });
 
 /** POST /api/me/payments/return: the session the portal page read from MyPay's redirect. */
-export const paymentReturnBodySchema = z.object({
-  idSession: z.string({ error: messages.payment.sessionNotFound }).trim().min(1, messages.payment.sessionNotFound).max(100, messages.payment.sessionNotFound),
-});
+export const paymentReturnBodySchema = z.object({ idSession: text(100, messages.payment.sessionNotFound) });
 export const paymentReturnSchema = z.object({
   /** What MyPay says, never what the URL said. */
   esito: z.enum(['PAID', 'FAILED', 'CANCELLED', 'PENDING']),

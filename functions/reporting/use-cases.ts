@@ -1,6 +1,6 @@
 import type { PositionRecord } from '../domain/debt-positions.ts';
 import { DomainError, NotFoundError } from '../domain/errors.ts';
-import { fill, messages } from '../domain/messages.ts';
+import { fill, messages, paymentOutcomeMessages } from '../domain/messages.ts';
 import { applyPayment, type ReportingResult } from '../domain/position-payment.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { AuditEntry, Clock, MyPay, MyPayPaidRow } from '../adapters/ports.ts';
@@ -57,14 +57,14 @@ export function makeReportingUseCases({ calls, positions, mypay, audit, clock, d
         const name = (error as Error)?.name;
         // MyPay still preparing the export after the polls this request can afford: say so, don't time out.
         if (name === 'MyPayUnavailable' && /not ready/.test((error as Error).message)) {
-          return { ...base, inProgress: true, marked: 0, alreadyPaid: 0, unmatched: 0, message: messages.payment.reportingInProgress };
+          return { ...base, inProgress: true, marked: 0, alreadyPaid: 0, unmatched: 0, message: paymentOutcomeMessages.reportingInProgress };
         }
-        if (name === 'MyPayUnavailable' || name === 'MyPayFault') throw new DomainError(503, 'Servizio non disponibile', messages.payment.unavailable);
+        if (name === 'MyPayUnavailable' || name === 'MyPayFault') throw new DomainError(503, 'Servizio non disponibile', paymentOutcomeMessages.unavailable);
         throw error;
       } finally {
         clearTimeout(timer);
       }
-      if (rows === NOT_READY) return { ...base, inProgress: true, marked: 0, alreadyPaid: 0, unmatched: 0, message: messages.payment.reportingInProgress };
+      if (rows === NOT_READY) return { ...base, inProgress: true, marked: 0, alreadyPaid: 0, unmatched: 0, message: paymentOutcomeMessages.reportingInProgress };
 
       let marked = 0;
       let alreadyPaid = 0;
@@ -98,7 +98,7 @@ export function makeReportingUseCases({ calls, positions, mypay, audit, clock, d
       }
       for (let i = 0; i < rows.length; i += LOOKUPS_AT_ONCE) await Promise.all(rows.slice(i, i + LOOKUPS_AT_ONCE).map(settle));
       if (entries.length) await audit.recordMany(entries, now);
-      return { ...base, inProgress: false, marked, alreadyPaid, unmatched, message: fill(messages.payment.reportingDone, { marked, alreadyPaid, unmatched }) };
+      return { ...base, inProgress: false, marked, alreadyPaid, unmatched, message: fill(paymentOutcomeMessages.reportingDone, { marked, alreadyPaid, unmatched }) };
     },
   };
 }

@@ -4,7 +4,6 @@ import {
   payBodySchema,
   paymentReturnBodySchema,
   paymentReturnSchema,
-  positionIdParamsSchema,
   positionsByFiscalCodeQuerySchema,
   positionViewSchema,
 } from '../domain/position-payment.ts';
@@ -16,9 +15,9 @@ import { OPERATOR, type RouteDef } from '../http/route.ts';
  * delegates (the user-positions function; the full table is functions/routes.ts).
  */
 export const userPositionRoutes = [
-  { operationId: 'listMyPositions', method: 'GET', path: '/api/me/positions', resource: 'user-positions', access: ['CITIZEN'], summary: 'Le posizioni debitorie del cittadino, dal mese più recente (di un bando, con callId), con badge e link all’avviso PDF', query: myPositionsQuerySchema, status: 200, response: pageOf(positionViewSchema) },
-  { operationId: 'payPosition', method: 'POST', path: '/api/me/positions/{id}/pay', resource: 'user-positions', access: ['CITIZEN'], summary: 'Paga: apre il pagamento pagoPA della posizione su MyPay e restituisce l’indirizzo a cui andare', params: positionIdParamsSchema, body: payBodySchema, status: 200, response: checkoutSchema, problems: [409, 503] },
-  { operationId: 'paymentReturn', method: 'POST', path: '/api/me/payments/return', resource: 'user-positions', access: ['CITIZEN'], summary: 'Ritorno dal pagamento: chiede l’esito a MyPay e, se pagato, registra il pagamento sulla posizione (una volta sola)', body: paymentReturnBodySchema, status: 200, response: paymentReturnSchema, problems: [503] },
-  { operationId: 'listUserPositions', method: 'GET', path: '/api/users/{id}/positions', resource: 'user-positions', access: ['OPERATOR', 'DELEGATE'], summary: 'I pagamenti di un utente (scheda utente), dal mese più recente', params: idParamsSchema, query: pageQuerySchema, status: 200, response: pageOf(positionViewSchema) },
-  { operationId: 'listPositionsByFiscalCode', method: 'GET', path: '/api/positions', resource: 'user-positions', access: OPERATOR, summary: 'Pagamenti: le posizioni di un cittadino cercato per codice fiscale (15 per pagina)', query: positionsByFiscalCodeQuerySchema, status: 200, response: pageOf(positionViewSchema) },
+  { operationId: 'listMyPositions', method: 'GET', path: '/api/me/positions', resource: 'user-positions', access: ['CITIZEN'], summary: 'I pagamenti del cittadino', query: myPositionsQuerySchema, status: 200, response: pageOf(positionViewSchema) },
+  { operationId: 'payPosition', method: 'POST', path: '/api/me/positions/{id}/pay', resource: 'user-positions', access: ['CITIZEN'], summary: 'Paga su MyPay', params: idParamsSchema, body: payBodySchema, status: 200, response: checkoutSchema, problems: [409, 503] },
+  { operationId: 'paymentReturn', method: 'POST', path: '/api/me/payments/return', resource: 'user-positions', access: ['CITIZEN'], summary: 'Esito del pagamento', body: paymentReturnBodySchema, status: 200, response: paymentReturnSchema, problems: [503] },
+  { operationId: 'listUserPositions', method: 'GET', path: '/api/users/{id}/positions', resource: 'user-positions', access: ['OPERATOR', 'DELEGATE'], summary: 'I pagamenti di un utente', params: idParamsSchema, query: pageQuerySchema, status: 200, response: pageOf(positionViewSchema) },
+  { operationId: 'listPositionsByFiscalCode', method: 'GET', path: '/api/positions', resource: 'user-positions', access: OPERATOR, summary: 'Pagamenti per codice fiscale', query: positionsByFiscalCodeQuerySchema, status: 200, response: pageOf(positionViewSchema) },
 ] as const satisfies readonly RouteDef<'user-positions'>[];

@@ -1,7 +1,7 @@
 import type { Configuration } from '../domain/configuration.ts';
 import type { PositionRecord } from '../domain/debt-positions.ts';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../domain/errors.ts';
-import { messages } from '../domain/messages.ts';
+import { messages, paymentOutcomeMessages } from '../domain/messages.ts';
 import type { Position } from '../domain/payments.ts';
 import { applyPayment, isPayable, toPositionView, type CheckoutStatus, type PaymentReturn, type PositionView } from '../domain/position-payment.ts';
 import type { Actor } from '../domain/roles.ts';
@@ -68,7 +68,7 @@ export function checkReturnUrl(returnUrl: string, requestHost: string | null): s
 const unavailable = (error: unknown): never => {
   if (error instanceof DomainError) throw error;
   const name = (error as Error)?.name;
-  if (name === 'MyPayUnavailable' || name === 'MyPayFault') throw new DomainError(503, 'Servizio non disponibile', messages.payment.unavailable);
+  if (name === 'MyPayUnavailable' || name === 'MyPayFault') throw new DomainError(503, 'Servizio non disponibile', paymentOutcomeMessages.unavailable);
   throw error;
 };
 
@@ -109,8 +109,8 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
      */
     async pay(iud: string, body: { returnUrl: string }, actor: Actor, requestHost: string | null): Promise<{ url: string; idSession: string }> {
       const { userId, position } = await ownPosition(iud, actor);
-      if (position.isPagato) throw new ConflictError(messages.payment.alreadyPaid);
-      if (!isPayable(position)) throw new ConflictError(messages.payment.cancelled);
+      if (position.isPagato) throw new ConflictError(paymentOutcomeMessages.alreadyPaid);
+      if (!isPayable(position)) throw new ConflictError(paymentOutcomeMessages.cancelled);
       const returnUrl = checkReturnUrl(body.returnUrl, requestHost);
       const config: Configuration = await requireCompleteConfiguration(configuration);
       const user = await users.getUserItem(userId);
@@ -155,24 +155,24 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
       if (!current || current.userId !== userId) throw new NotFoundError(messages.payment.notFound);
 
       if (outcome.status !== 'PAID') {
-        const message = { FAILED: messages.payment.failed, CANCELLED: messages.payment.cancelledByCitizen, PENDING: messages.payment.pending }[outcome.status];
-        return { esito: outcome.status, recorded: false, message: current.isPagato ? messages.payment.paidBefore : message, position: await view(publicView(current)) };
+        const message = { FAILED: paymentOutcomeMessages.failed, CANCELLED: paymentOutcomeMessages.cancelledByCitizen, PENDING: paymentOutcomeMessages.pending }[outcome.status];
+        return { esito: outcome.status, recorded: false, message: current.isPagato ? paymentOutcomeMessages.paidBefore : message, position: await view(publicView(current)) };
       }
       const receipt = outcome.payments.find((p) => p.iud === current.iud);
-      if (!receipt) return { esito: 'PAID', recorded: false, message: messages.payment.mismatch, position: await view(publicView(current)) };
+      if (!receipt) return { esito: 'PAID', recorded: false, message: paymentOutcomeMessages.mismatch, position: await view(publicView(current)) };
       // A write that loses a race (another return, the reporting) re-reads and finds the position paid.
       for (let attempt = 0; attempt < 3; attempt++) {
         const position = attempt === 0 ? current : await positions.getPositionByIud(session.iud);
         if (!position) throw new NotFoundError(messages.payment.notFound);
         const effect = applyPayment(position, receipt, now.toISOString());
-        if (effect.kind === 'already-paid') return { esito: 'PAID', recorded: false, message: messages.payment.paidBefore, position: await view(publicView(position)) };
-        if (effect.kind !== 'paid') return { esito: 'PAID', recorded: false, message: effect.kind === 'cancelled' ? messages.payment.cancelled : messages.payment.mismatch, position: await view(publicView(position)) };
+        if (effect.kind === 'already-paid') return { esito: 'PAID', recorded: false, message: paymentOutcomeMessages.paidBefore, position: await view(publicView(position)) };
+        if (effect.kind !== 'paid') return { esito: 'PAID', recorded: false, message: effect.kind === 'cancelled' ? paymentOutcomeMessages.cancelled : paymentOutcomeMessages.mismatch, position: await view(publicView(position)) };
         if (await positions.recordPayment(effect.after, position.version)) {
           await audit.record({ actor, entity: 'position', id: position.iud, action: 'update', before: position, after: effect.after }, now);
-          return { esito: 'PAID', recorded: true, message: messages.payment.paid, position: await view(publicView(effect.after)) };
+          return { esito: 'PAID', recorded: true, message: paymentOutcomeMessages.paid, position: await view(publicView(effect.after)) };
         }
       }
-      throw new ConflictError(messages.payment.unavailable);
+      throw new ConflictError(paymentOutcomeMessages.unavailable);
     },
 
     /** GET /api/users/{id}/positions: the payments section of the user record (operators, delegates). */

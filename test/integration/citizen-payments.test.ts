@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { messages } from '../../functions/domain/messages.ts';
+import { messages, paymentOutcomeMessages } from '../../functions/domain/messages.ts';
 import { as } from '../support/api.ts';
+import { randomFiscalCode } from '../support/isee.ts';
 import { openCall } from '../support/calls.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
 
@@ -92,9 +93,9 @@ describe('the citizen pays a position', () => {
 
     const first = await citizen.post('/api/me/payments/return', { idSession });
     expect(first.status).toBe(200);
-    expect(first.json).toMatchObject({ esito: 'PAID', recorded: true, message: messages.payment.paid, position: { badge: 'Pagato', isPagato: true, payable: false, importoTotalePagato: position.importoDovuto, codIuv: listed.codIuv } });
+    expect(first.json).toMatchObject({ esito: 'PAID', recorded: true, message: paymentOutcomeMessages.paid, position: { badge: 'Pagato', isPagato: true, payable: false, importoTotalePagato: position.importoDovuto, codIuv: listed.codIuv } });
     const reload = await citizen.post('/api/me/payments/return', { idSession });
-    expect(reload.json).toMatchObject({ esito: 'PAID', recorded: false, message: messages.payment.paidBefore });
+    expect(reload.json).toMatchObject({ esito: 'PAID', recorded: false, message: paymentOutcomeMessages.paidBefore });
     const [stored] = await storedPositions(call.id, '2026-11');
     expect(stored).toMatchObject({ isPagato: true, importoTotalePagato: position.importoDovuto });
     expect(stored.dataEsitoSingoloPagamento).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -126,7 +127,7 @@ describe('the citizen pays a position', () => {
     // A session left on the checkout page (nothing chosen): still in progress, not paid.
     const pending = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnUrl: returnUrl(call.id) });
     await fetch(pending.json.url);
-    expect((await citizen.post('/api/me/payments/return', { idSession: pending.json.idSession })).json).toMatchObject({ esito: 'PENDING', recorded: false, message: messages.payment.pending });
+    expect((await citizen.post('/api/me/payments/return', { idSession: pending.json.idSession })).json).toMatchObject({ esito: 'PENDING', recorded: false, message: paymentOutcomeMessages.pending });
     const [stored] = await storedPositions(call.id, '2026-11');
     expect(stored.isPagato).toBe(false);
   });
@@ -164,7 +165,7 @@ describe('operators read a citizen’s payments', () => {
     const found = await operator.get('/api/positions?fiscalCode=rssmra85c52h501n&limit=15');
     expect(found.status).toBe(200);
     expect(found.json.items.map((p: { iud: string }) => p.iud)).toContain(position.iud);
-    expect((await operator.get('/api/positions?fiscalCode=XXXXXXXXXXXXXXXX')).json).toEqual({ items: [], nextCursor: null });
+    expect((await operator.get(`/api/positions?fiscalCode=${randomFiscalCode()}`)).json).toEqual({ items: [], nextCursor: null });
     const bad = await operator.get('/api/positions?fiscalCode=abc');
     expect(bad.status).toBe(400);
     expect(bad.json.detail).toBe(messages.payment.fiscalCode);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
-import { messages } from '../../functions/domain/messages.ts';
+import { messages, paymentOutcomeMessages } from '../../functions/domain/messages.ts';
 import { applyPayment, isPayable, type PaymentReceipt } from '../../functions/domain/position-payment.ts';
 import type { MyPay, MyPayPaidRow, MyPayPaymentOutcome } from '../../functions/adapters/ports.ts';
 import type { CallRecord } from '../../functions/calls/repository.ts';
@@ -164,13 +164,13 @@ describe('the citizen’s positions and paying them', () => {
     expect(mypay.returnUrls).toEqual(['http://localhost:3000/iscrizioni/visualizza_servizio?id=call-1']);
     settle(checkout.idSession, 'PAID');
     const first = await useCases.paymentReturn({ idSession: checkout.idSession }, actors.citizen);
-    expect(first).toMatchObject({ esito: 'PAID', recorded: true, message: messages.payment.paid, position: { badge: 'Pagato', payable: false } });
+    expect(first).toMatchObject({ esito: 'PAID', recorded: true, message: paymentOutcomeMessages.paid, position: { badge: 'Pagato', payable: false } });
     const again = await useCases.paymentReturn({ idSession: checkout.idSession }, actors.citizen);
-    expect(again).toMatchObject({ esito: 'PAID', recorded: false, message: messages.payment.paidBefore });
+    expect(again).toMatchObject({ esito: 'PAID', recorded: false, message: paymentOutcomeMessages.paidBefore });
     expect(writes()).toBe(1);
     expect(stored.get(maria.iud)).toMatchObject({ isPagato: true, importoTotalePagato: 6643, dataEsitoSingoloPagamento: '2026-03-12', iur: 'IUR-1' });
     expect(audit.entries.filter((e) => e.entity === 'position')).toHaveLength(1);
-    await expect(pay()).rejects.toMatchObject({ status: 409, message: messages.payment.alreadyPaid });
+    await expect(pay()).rejects.toMatchObject({ status: 409, message: paymentOutcomeMessages.alreadyPaid });
   });
 
   it('leaves the position payable when MyPay says FAILED, CANCELLED or still PENDING, whatever the URL claimed', async () => {
@@ -200,9 +200,9 @@ describe('the citizen’s positions and paying them', () => {
   it('refuses to pay a cancelled position (409) and reports MyPay down as 503, writing nothing', async () => {
     const { pay, stored, maria, mypay } = citizenPortal();
     mypay.unavailable = true;
-    await expect(pay()).rejects.toMatchObject({ status: 503, message: messages.payment.unavailable });
+    await expect(pay()).rejects.toMatchObject({ status: 503, message: paymentOutcomeMessages.unavailable });
     stored.set(maria.iud, { ...maria, annullato: true, importoDovuto: 0 });
-    await expect(pay()).rejects.toMatchObject({ status: 409, message: messages.payment.cancelled });
+    await expect(pay()).rejects.toMatchObject({ status: 409, message: paymentOutcomeMessages.cancelled });
   });
 });
 

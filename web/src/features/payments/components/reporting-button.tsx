@@ -1,5 +1,5 @@
 import { Button, Flex } from '@aws-amplify/ui-react';
-import { messages } from '@domain/messages';
+import { paymentOutcomeMessages } from '@domain/messages';
 import type { ReportingResult } from '@domain/position-payment';
 import { useState } from 'react';
 import { PageAlert } from '@/components/page-alert';
@@ -23,7 +23,7 @@ export function ReportingButton({ callId }: { callId: string }) {
   };
   return (
     <Flex direction="column" gap="xs">
-      <Button onClick={() => void run()} isLoading={action.isRunning} loadingText={messages.payment.reportingInProgress}>
+      <Button onClick={() => void run()} isLoading={action.isRunning} loadingText={paymentOutcomeMessages.reportingInProgress}>
         {REPORTING_BUTTON}
       </Button>
       {result && <PageAlert variation={result.inProgress ? 'info' : 'success'} message={result.message} autoHideMs={null} onDismiss={() => setResult(null)} />}
