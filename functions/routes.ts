@@ -9,10 +9,12 @@ import { noticeRoutes } from './notices/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
 import { profileRoutes } from './profile/routes.ts';
 import { publicRoutes } from './public/routes.ts';
+import { reportingRoutes } from './reporting/routes.ts';
 import { serviceRoutes } from './services/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 import { ticketRoutes } from './tickets/routes.ts';
 import { uploadRoutes } from './uploads/routes.ts';
+import { userPositionRoutes } from './user-positions/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import type { RouteDef } from './http/route.ts';
 
@@ -23,7 +25,7 @@ export { routeKey, type Access, type RouteDef } from './http/route.ts';
  * all that resource's Lambda bundles). The CDK stack (routes and Lambdas), the local API server, the
  * authorization check and the OpenAPI document are all derived from this table.
  */
-export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'enrolments', 'enrolment-csv', 'users', 'isee', 'configuration', 'payments', 'flows', 'tickets', 'notices'] as const;
+export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'enrolments', 'enrolment-csv', 'users', 'isee', 'configuration', 'payments', 'flows', 'tickets', 'notices', 'user-positions', 'reporting'] as const;
 export type Resource = (typeof resources)[number];
 
 export const routes = [
@@ -43,6 +45,8 @@ export const routes = [
   ...paymentRoutes,
   ...ticketRoutes,
   ...noticeRoutes,
+  ...userPositionRoutes,
+  ...reportingRoutes,
 ] as const satisfies readonly RouteDef[];
 
 export type Route = (typeof routes)[number];

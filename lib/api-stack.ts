@@ -54,6 +54,11 @@ export class ApiStack extends Stack {
       table: (fn, access) => fn.bindTable(props.data.table, access).addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap()),
       documents: (fn, access) => fn.bindBucket('DOCUMENTS_BUCKET', props.data.documents, access),
       exports: (fn, access) => fn.bindBucket('EXPORTS_BUCKET', props.data.exports, access),
+      mypay: (fn) => {
+        // Dynamic references, resolved by CloudFormation at deploy time: the values are in no template.
+        const mypay = (jsonField: string) => SecretValue.secretsManager(props.mypaySecretName, { jsonField }).unsafeUnwrap();
+        fn.addEnvironment('MYPAY_ENDPOINT', mypay('endpoint')).addEnvironment('MYPAY_COD_IPA', mypay('codIpa')).addEnvironment('MYPAY_PASSWORD', mypay('password'));
+      },
       mail: (fn) => {
         fn.addEnvironment('MAIL_FROM', props.mail.from).addEnvironment('SUPPORT_EMAIL', props.mail.supportAddress);
         // Least privilege: SendEmail only, on the one identity, and only from the configured sender.

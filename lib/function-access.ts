@@ -13,6 +13,8 @@ export interface FunctionAccess {
   mail?: 'SEND';
   /** The IO app (IO_BASE_URL, IO_PAYEE_FISCAL_CODE; IO_API_KEY from Secrets Manager, a dynamic reference). */
   io?: 'SEND';
+  /** MyPay's endpoint, entity code and password (MYPAY_*), from the secret named by the context mypaySecretName. */
+  mypay?: true;
 }
 
 /**
@@ -39,11 +41,15 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   // Unenrolling (and the import's removals) delete the request's files.
   enrolments: { table: 'RW', documents: 'RW' },
   'enrolment-csv': { table: 'RW', documents: 'RW' },
+  // 'Paga' and the return from MyPay; the notice PDFs are read (links) from the exports bucket.
+  'user-positions': { table: 'RW', exports: 'R', mypay: true },
+  // 'Rendicontazione': MyPay's export of what was paid.
+  reporting: { table: 'RW', mypay: true },
 };
 
 /**
  * Lambda timeout in seconds (10 unless listed). The payments function generates a month of debt positions
  * in one request: up to the 29 s an HTTP API integration may last.
  */
-export const functionTimeoutSeconds: Partial<Record<Resource, number>> = { payments: 29, notices: 29 };
+export const functionTimeoutSeconds: Partial<Record<Resource, number>> = { payments: 29, notices: 29, reporting: 29 };
 export const timeoutOf = (resource: Resource): number => functionTimeoutSeconds[resource] ?? 10;

@@ -67,6 +67,8 @@ export const keys = {
   positionsOfMonth: (callId: string, period: string) => `CALL#${callId}#POSITIONS#${period}`,
   positionsOfUser: (userId: string) => `USER#${userId}#POSITIONS`,
   positionByIud: (iud: string) => `IUD#${iud}`,
+  /** A citizen's MyPay checkout session (idSession → position and citizen), so the return can be checked. */
+  paymentSession: (idSession: string) => ({ pk: `PAYSESSION#${idSession}`, sk: 'PAYSESSION' }),
   /** Tickets: gsi1 the open ones (sparse, states 0–1), gsi2 a user's, gsi3/4/5 search by surname, fiscal code, category. */
   ticket: (id: string) => ({ pk: `TICKET#${id}`, sk: 'TICKET' }),
   ticketCounter: { pk: 'COUNTER#TICKETS', sk: 'COUNTER' },

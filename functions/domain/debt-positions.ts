@@ -17,13 +17,15 @@ export interface PositionRecord extends Position {
   /** The ISEE the amount was computed from. */
   iseeId: string | null;
   version: number;
+  /** identificativoUnivocoRiscossione of the payment (position-payment.ts), once paid. */
+  iur?: string | null;
 }
 
 export const IUD_MAX_LENGTH = 35;
 
 /** What the API shows of a stored position (the internal fields stay in the table). */
 export function publicPosition(record: PositionRecord): Position {
-  const { exportedAt: _e, iseeId: _i, version: _v, ...position } = record;
+  const { exportedAt: _e, iseeId: _i, version: _v, iur: _r, ...position } = record;
   return position;
 }
 

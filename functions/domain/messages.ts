@@ -78,6 +78,13 @@ export const messages = {
     flowDone: 'Rielaborazione avvenuta con successo.',
     flowInProgress: 'Invio delle e-mail in corso: {sent} inviate finora. Premi di nuovo il pulsante per continuare.',
   },
+  payment: {
+    notFound: 'Il pagamento selezionato non esiste.',
+    noPayments: "Non ci sono pagamenti per l'utente selezionato.",
+    fiscalCode: 'Il codice fiscale è errato!',
+    returnUrl: 'L’indirizzo di ritorno dal pagamento non è valido.',
+    sessionNotFound: 'La sessione di pagamento non esiste.',
+  },
 } as const;
 
 /**
@@ -91,6 +98,25 @@ export const positionOpsMessages = {
   exportRunningEdit: 'È in corso un invio a MyPay per questo bando: la posizione debitoria non si può modificare finché non termina.',
   syncRunning: 'È già in corso un ricalcolo delle posizioni debitorie per questo bando.',
   syncFailed: 'Il ricalcolo delle posizioni debitorie non è riuscito.',
+} as const;
+
+/**
+ * What the citizen's payment and the reporting answer (functions/user-positions, functions/reporting):
+ * apart from `messages` so that only those two functions carry them (the OpenAPI function bundles every
+ * schema's messages, and is near its 150 KB).
+ */
+export const paymentOutcomeMessages = {
+  alreadyPaid: 'Il pagamento risulta già effettuato.',
+  cancelled: 'Il pagamento è stato annullato e non può essere pagato.',
+  paid: 'Pagamento avvenuto con successo: la posizione risulta pagata.',
+  paidBefore: 'Il pagamento era già stato registrato: la posizione risulta pagata.',
+  failed: 'Il pagamento non è andato a buon fine: la posizione resta da pagare.',
+  cancelledByCitizen: 'Il pagamento è stato annullato: la posizione resta da pagare.',
+  pending: 'Il pagamento è ancora in corso: ricarica la pagina tra qualche minuto per vederne l’esito.',
+  mismatch: 'MyPay ha registrato un pagamento diverso da quello richiesto: contatta il Comune.',
+  unavailable: 'Il servizio di pagamento non è al momento raggiungibile. Riprova più tardi.',
+  reportingInProgress: 'La rendicontazione è in corso',
+  reportingDone: 'Rendicontazione completata: {marked} posizioni segnate come pagate, {alreadyPaid} già pagate, {unmatched} non riconosciute.',
 } as const;
 
 export function fill(template: string, values: Record<string, string | number>): string {

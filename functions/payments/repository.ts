@@ -143,6 +143,15 @@ export async function replacePosition(position: PositionRecord, expectedVersion:
 }
 
 /**
+ * The one write of a payment (the citizen's return from MyPay, the reporting): the position's next
+ * version with the paid fields (domain applyPayment). Conditional like every position write: false
+ * (nothing written) when the stored one is no longer `expectedVersion`, or got paid or cancelled meanwhile.
+ */
+export async function recordPayment(position: PositionRecord, expectedVersion: number): Promise<boolean> {
+  return replacePosition(position, expectedVersion);
+}
+
+/**
  * MyPay's verdict on one exported position, written on its item (the key from call, month and citizen;
  * the IUD must match). Accepted: its IUV and notice number, and it is known to MyPay from then on;
  * rejected: the reason, and it stays to export. False (nothing written) when the same verdict is already

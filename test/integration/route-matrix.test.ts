@@ -113,6 +113,15 @@ const expected: Record<string, Row> = {
   'POST /api/positions/{id}/email': operatorsOnly(404),
   'POST /api/positions/{id}/io': operatorsOnly(404),
   'POST /api/flows/{id}/email': operatorsOnly(200),
+  // A citizen's positions and paying them (issue 9): the matrix's position and session belong to nobody,
+  // so a citizen is told they are not there; operators and delegates read one citizen's positions.
+  'GET /api/me/positions': citizensOnly(200),
+  'POST /api/me/positions/{id}/pay': citizensOnly(404),
+  'POST /api/me/payments/return': citizensOnly(404),
+  'GET /api/users/{id}/positions': readers(200),
+  'GET /api/positions': operatorsOnly(200),
+  // Rendicontazione (issue 8): operators only.
+  'POST /api/calls/{id}/reporting': operatorsOnly(200),
 };
 
 const validBody: Record<string, unknown> = {
@@ -124,6 +133,8 @@ const validBody: Record<string, unknown> = {
   configuration: mypayConfiguration,
   payments: { mese: 3, anno: 2026 },
   flows: { mese: 3, anno: 2026 },
+  'user-positions': { returnUrl: 'http://localhost/iscrizioni/visualizza_servizio?id=matrice' },
+  reporting: {},
   // A fresh fiscal code at every read: each test makes a user of its own.
   get users() {
     return { ...matrixUser, fiscalCode: randomFiscalCode() };
@@ -140,6 +151,7 @@ const profileBody = { email: 'cittadino@example.it', birthDate: '1985-03-12', ad
 
 /** Bodies that depend on who sends them (a citizen's ISEE names a file that citizen uploaded). */
 const bodies: Record<string, (persona: Persona) => Promise<unknown>> = {
+  'POST /api/me/payments/return': async () => ({ idSession: 'sessione-della-matrice' }),
   'POST /api/isee': async (persona) => {
     if (persona !== 'citizen' && persona !== 'newCitizen') return { value: 1 };
     const client = await as(persona);
@@ -240,6 +252,10 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
     const [position] = await storedPositions(call.id, '2026-03');
     return `/api/positions/${position!.iud}`;
   },
+  'POST /api/me/positions/{id}/pay': async () => '/api/me/positions/P2026030000000000000000000000000000/pay',
+  'GET /api/users/{id}/positions': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/positions`,
+  'GET /api/positions': async () => '/api/positions?fiscalCode=RSSMRA85C52H501N',
+  'POST /api/calls/{id}/reporting': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/reporting`,
   'DELETE /api/calls/{id}/files/{fileId}': async (operator) => {
     const form = await upload(operator, 'call-form', await samplePdf(), 'modulo.pdf');
     const call = (await operator.post('/api/calls', { ...(validBody.calls as object), files: [form] })).json;

@@ -3,3 +3,8 @@ export { CallPositionsSection } from './components/call-positions-section';
 export { EditPositionDialog } from './components/edit-position-dialog';
 export { SyncPositionsButton } from './components/sync-positions-button';
 export { NoticeBadges, NoticeButtons, type NoticeButtonsProps } from './components/notice-buttons';
+export { MyPayments } from './components/my-payments';
+export { PaymentsPage } from './components/payments-page';
+export { PositionsTable, PaymentBadge, NoticeLink } from './components/positions-table';
+export { ReportingButton, REPORTING_BUTTON } from './components/reporting-button';
+export { UserPayments } from './components/user-payments';

@@ -7,6 +7,7 @@ import { Dialog } from '@/components/dialog';
 import { PageAlert } from '@/components/page-alert';
 import { useAsyncAction } from '@/components/use-async';
 import { positionsCsv } from '../api/positions-csv';
+import { ReportingButton } from './reporting-button';
 
 export const CSV_BUTTON = 'Verifica / genera CSV';
 
@@ -27,6 +28,7 @@ export function CallPaymentActions({ callId }: { callId: string }) {
     <>
       <Button onClick={() => setOpen(true)}>{CSV_BUTTON}</Button>
       {open && <CsvDialog callId={callId} onClose={() => setOpen(false)} />}
+      <ReportingButton callId={callId} />
     </>
   );
 }

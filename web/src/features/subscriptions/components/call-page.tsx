@@ -13,6 +13,7 @@ import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { paths } from '@/config/paths';
 import { CallStateBadge, FileList, useOpenCall } from '@/features/calls';
+import { MyPayments } from '@/features/payments';
 import { ApiError } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { checkFile, uploadFile } from '@/lib/upload';
@@ -149,6 +150,7 @@ function CitizenCall({ call }: { call: PublicCall }) {
           <FileList files={subscription.subscriptionFiles} label="I tuoi documenti" emptyText="Non hai allegato documenti alla richiesta." />
         </section>
       )}
+      {subscription && <MyPayments callId={call.id} />}
       {subscription === null && <RequestForm callId={call.id} />}
     </Flex>
   );

@@ -42,6 +42,11 @@ export function SubscriptionsPage() {
               <Text className="call-card__service">{item.announcement.service.name}</Text>
               <SubscriptionBadge state={item.state} list />
               <Text className="call-card__meta">Richiesta del {dateFormat.format(new Date(item.dataInsert))}</Text>
+              {(item.state === 'VALIDATED' || item.state === 'SUSPENDED') && (
+                <ButtonLink to={`${paths.subscriptionCall}?id=${encodeURIComponent(item.announcementId)}#pagamenti`} aria-label={`Pagamenti per ${item.announcement.name}`}>
+                  Pagamenti
+                </ButtonLink>
+              )}
               <ButtonLink to={`${paths.subscriptionCall}?id=${encodeURIComponent(item.announcementId)}`} variation="primary" aria-label={`Dettaglio della richiesta per ${item.announcement.name}`}>
                 Dettaglio
               </ButtonLink>

@@ -10,6 +10,7 @@ import { PageAlert, useFlashMessage } from '@/components/page-alert';
 import { RecordContent } from '@/components/record-content';
 import { paths } from '@/config/paths';
 import { IseeTable } from '@/features/isee';
+import { UserPayments } from '@/features/payments';
 import { UserSubscriptions } from '@/features/subscriptions';
 import { useAuth } from '@/lib/auth';
 import { useUser } from '../api/get-user';
@@ -117,6 +118,12 @@ function UserRecord({ user, onChanged }: { user: User; onChanged: () => void }) 
           Iscrizioni
         </Heading>
         <UserSubscriptions userId={user.id} />
+      </Card>
+      <Card variation="outlined">
+        <Heading level={2} marginBottom="small">
+          Pagamenti
+        </Heading>
+        <UserPayments userId={user.id} />
       </Card>
       <ConfirmDialog
         open={confirmStatus}

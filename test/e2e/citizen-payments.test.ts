@@ -1,0 +1,108 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { as } from '../support/api.ts';
+import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
+import { openCall } from '../support/calls.ts';
+import { mypayConfiguration } from '../support/positions.ts';
+
+/**
+ * Issue 9's citizen path in the browser: Maria Rossi opens her payment from /iscrizioni, presses 'Paga',
+ * chooses success on the MyPay simulator's checkout page, comes back and sees 'Pagato'; the operator sees
+ * it paid in the user record and on 'Pagamenti', and 'Rendicontazione' finds nothing more to mark.
+ */
+let browser: Browser;
+let citizenPage: Page;
+let operatorPage: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  citizenPage = await newPage(browser);
+  operatorPage = await newPage(browser);
+  await signInAs(citizenPage, 'Maria Rossi — Cittadina con profilo completo');
+  await signInAs(operatorPage, 'Laura Bianchi — Operatrice');
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** An open call on which Maria is approved, with her November position exported to MyPay. */
+async function mariasPosition() {
+  const operator = await as('operator');
+  expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
+  const mariaId = (await (await as('citizen')).get('/api/me')).json.userId as string;
+  const { call } = await openCall(operator, `Bando pagamenti ${Date.now().toString(36)}`);
+  const isee = await operator.post(`/api/users/${mariaId}/isee`, { value: 8000, year: 2026, date: '2026-01-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000003C-00', scadenza: '2026-12-31', excludeVerification: true });
+  expect(isee.status).toBe(201);
+  const enrolled = await operator.post(`/api/calls/${call.id}/enrolments`, { userId: mariaId });
+  expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(200);
+  const started = await operator.post(`/api/calls/${call.id}/exports`, { mese: 11, anno: 2026 });
+  expect(started.status).toBe(201);
+  await expect.poll(async () => (await operator.get(`/api/flows/${started.json.id}`)).json.step, { timeout: 30_000, interval: 300 }).toBe('COMPLETATO');
+  return { call: call as { id: string; name: string }, mariaId };
+}
+
+describe('the citizen pays a position', () => {
+  it('opens the payment from Iscrizioni, pays it on MyPay’s checkout and comes back to ‘Pagato’; the operator sees it paid', async () => {
+    const { call, mariaId } = await mariasPosition();
+
+    await citizenPage.goto(`${inject('appUrl')}/iscrizioni`);
+    await citizenPage.getByRole('heading', { level: 1, name: 'Iscrizioni' }).waitFor();
+    await citizenPage.getByRole('link', { name: `Pagamenti per ${call.name}` }).click();
+    await citizenPage.getByRole('heading', { level: 1, name: call.name }).waitFor();
+    const table = citizenPage.getByRole('table', { name: 'I tuoi pagamenti per questo servizio' });
+    const row = table.getByRole('row', { name: /Novembre 2026/ });
+    await row.getByText('Da pagare').waitFor();
+    expect(await row.innerText()).toMatch(/61,71\s€[\s\S]*30\/11\/2026[\s\S]*3\d{17}/);
+    await screenshot(citizenPage, 'citizen-payments-to-pay');
+    await expectAccessible(citizenPage);
+
+    await row.getByRole('button', { name: /^Paga / }).click();
+    // MyPay's checkout (the simulator's page, another site).
+    await citizenPage.waitForURL((url) => url.pathname.startsWith('/checkout/'));
+    await citizenPage.getByRole('button', { name: 'Paga (esito positivo)' }).click();
+    // Back on the portal: the outcome is MyPay's, asked by the server.
+    await citizenPage.waitForURL((url) => url.origin === inject('appUrl') && url.pathname === '/iscrizioni/visualizza_servizio');
+    await citizenPage.getByText('Pagamento avvenuto con successo: la posizione risulta pagata.').waitFor();
+    await row.getByText('Pagato', { exact: true }).waitFor();
+    expect(await row.getByRole('button', { name: /^Paga / }).count()).toBe(0);
+    await expect.poll(() => new URL(citizenPage.url()).searchParams.has('idSession')).toBe(false);
+    await screenshot(citizenPage, 'citizen-payments-paid');
+    await expectAccessible(citizenPage);
+
+    // The operator's user record and 'Pagamenti' page show it paid.
+    await operatorPage.goto(`${inject('appUrl')}/lista_utenti/dati_utente?citizen=${mariaId}`);
+    const recordRow = operatorPage.getByRole('table', { name: 'Pagamenti dell’utente' }).getByRole('row', { name: new RegExp(`Novembre 2026`) });
+    await recordRow.first().getByText('Pagato', { exact: true }).first().waitFor();
+    await screenshot(operatorPage, 'user-record-payments');
+    await expectAccessible(operatorPage);
+
+    await operatorPage.goto(`${inject('appUrl')}/pagamenti`);
+    await operatorPage.getByRole('heading', { level: 1, name: 'Pagamenti' }).waitFor();
+    await operatorPage.getByLabel('Codice fiscale').fill('rssmra85c52h501n');
+    await operatorPage.getByRole('button', { name: 'Cerca' }).click();
+    await expect.poll(() => operatorPage.url()).toContain('fiscalCode=RSSMRA85C52H501N');
+    const cards = operatorPage.getByRole('list', { name: 'Pagamenti di RSSMRA85C52H501N' });
+    await cards.getByText('Pagato', { exact: true }).first().waitFor();
+    await screenshot(operatorPage, 'payments-page');
+    await expectAccessible(operatorPage);
+
+    // Rendicontazione on the call: MyPay reports it paid, the portal already knew.
+    await operatorPage.goto(`${inject('appUrl')}/lista_bandi/dettaglio_sessione?id=${call.id}`);
+    await operatorPage.getByRole('heading', { level: 1, name: call.name }).waitFor();
+    await operatorPage.getByRole('button', { name: 'Rendicontazione' }).click();
+    await operatorPage.getByText(/Rendicontazione completata: 0 posizioni segnate come pagate, 1 già pagate/).waitFor({ timeout: 30_000 });
+    await screenshot(operatorPage, 'call-reporting');
+    await expectAccessible(operatorPage);
+  });
+
+  it('shows the bad fiscal code message on Pagamenti and the empty text for a citizen without payments', async () => {
+    await operatorPage.goto(`${inject('appUrl')}/pagamenti`);
+    await operatorPage.getByLabel('Codice fiscale').fill('abc');
+    await operatorPage.getByRole('button', { name: 'Cerca' }).click();
+    await operatorPage.getByText('Il codice fiscale è errato!').waitFor();
+    await operatorPage.getByLabel('Codice fiscale').fill('BNCLRA79H61F205F');
+    await operatorPage.getByRole('button', { name: 'Cerca' }).click();
+    await operatorPage.getByText("Non ci sono pagamenti per l'utente selezionato.").waitFor();
+    await expectAccessible(operatorPage);
+  });
+});
