@@ -8,3 +8,4 @@ export { PaymentsPage } from './components/payments-page';
 export { PositionsTable, PaymentBadge, NoticeLink } from './components/positions-table';
 export { ReportingButton, REPORTING_BUTTON } from './components/reporting-button';
 export { UserPayments } from './components/user-payments';
+export { PositionActions } from './components/position-actions';

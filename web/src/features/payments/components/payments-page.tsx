@@ -1,20 +1,21 @@
 import { Button, Flex, Heading, Text, TextField } from '@aws-amplify/ui-react';
 import { messages } from '@domain/messages';
 import { formatEuro, toEuros } from '@domain/money';
-import { positionsByFiscalCodeQuerySchema, type PositionView } from '@domain/position-payment';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { positionsByFiscalCodeQuerySchema } from '@domain/position-payment';
+import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { CursorPagination, useCursorList } from '@/components/cursor-pagination';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { getPositionsByFiscalCode } from '../api/user-positions';
+import { PositionActions } from './position-actions';
 import { formatDueDate, NoticeLink, PaymentBadge } from './positions-table';
 
 /**
  * /pagamenti ('Pagamenti', operator-admin §2 "Payments of a citizen card list"): a citizen looked up by
  * fiscal code (kept in the query parameter fiscalCode), their payments as cards, 15 per page.
  */
-export function PaymentsPage({ actions }: { actions?: (position: PositionView, reload: () => void) => ReactNode }) {
+export function PaymentsPage() {
   const [params, setParams] = useSearchParams();
   const fiscalCode = params.get('fiscalCode') ?? '';
   const [typed, setTyped] = useState(fiscalCode);
@@ -52,12 +53,12 @@ export function PaymentsPage({ actions }: { actions?: (position: PositionView, r
           </Button>
         </Flex>
       </form>
-      {fiscalCode ? <PaymentCards fiscalCode={fiscalCode} actions={actions} /> : <Text>Inserisci il codice fiscale del cittadino per vederne i pagamenti.</Text>}
+      {fiscalCode ? <PaymentCards fiscalCode={fiscalCode} /> : <Text>Inserisci il codice fiscale del cittadino per vederne i pagamenti.</Text>}
     </Flex>
   );
 }
 
-function PaymentCards({ fiscalCode, actions }: { fiscalCode: string; actions?: (position: PositionView, reload: () => void) => ReactNode }) {
+function PaymentCards({ fiscalCode }: { fiscalCode: string }) {
   const list = useCursorList<PositionView>((cursor) => getPositionsByFiscalCode(fiscalCode, cursor), { resetKey: fiscalCode });
   return (
     <>
@@ -90,7 +91,7 @@ function PaymentCards({ fiscalCode, actions }: { fiscalCode: string; actions?: (
                   <NoticeLink position={p} />
                 </dd>
               </dl>
-              {actions?.(p, list.reload)}
+              <PositionActions position={p} reload={list.reload} />
             </li>
           ))}
         </ul>

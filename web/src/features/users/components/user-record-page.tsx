@@ -10,7 +10,7 @@ import { PageAlert, useFlashMessage } from '@/components/page-alert';
 import { RecordContent } from '@/components/record-content';
 import { paths } from '@/config/paths';
 import { IseeTable } from '@/features/isee';
-import { UserPayments } from '@/features/payments';
+import { PositionActions, UserPayments } from '@/features/payments';
 import { UserSubscriptions } from '@/features/subscriptions';
 import { useAuth } from '@/lib/auth';
 import { useUser } from '../api/get-user';
@@ -123,7 +123,7 @@ function UserRecord({ user, onChanged }: { user: User; onChanged: () => void }) 
         <Heading level={2} marginBottom="small">
           Pagamenti
         </Heading>
-        <UserPayments userId={user.id} />
+        <UserPayments userId={user.id} actions={(position, reload) => <PositionActions position={position} reload={reload} readOnly={readOnly} />} />
       </Card>
       <ConfirmDialog
         open={confirmStatus}
