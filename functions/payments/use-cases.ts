@@ -21,6 +21,7 @@ import type { ExportResults } from '../flows/use-cases.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import { requireCompleteConfiguration, type ConfigurationRepository } from '../configuration/use-cases.ts';
 import type { SubscriptionRecord } from '../subscriptions/repository.ts';
+import type { DebtSummaryUseCases } from './debt-summaries.ts';
 import type { StoredUser } from '../users/repository.ts';
 
 export interface PositionRepository {
@@ -48,6 +49,8 @@ export interface PaymentDeps {
   audit: { recordMany(entries: readonly AuditEntry[], at: Date): Promise<void> };
   /** The flow exporting a call now, if any: its positions do not change while MyPay reads them. */
   exports: { runningExportOf(callId: string): Promise<string | null> };
+  /** The payment list's aggregates (functions/payments/debt-summaries.ts): every position write refreshes them. */
+  summaries: Pick<DebtSummaryUseCases, 'refreshDebtSummaries'>;
   clock: Clock;
 }
 
@@ -76,7 +79,7 @@ const payerOf = (position: PositionRecord, user: StoredUser | null): Payer => ({
 });
 
 export function makePaymentUseCases(deps: PaymentDeps) {
-  const { positions, calls, bands, subscriptions, users, isees, configuration, exports, audit, clock } = deps;
+  const { positions, calls, bands, subscriptions, users, isees, configuration, exports, audit, summaries, clock } = deps;
   const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
 
   /**
@@ -115,6 +118,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
 
     const writtenCreates = created.filter((p): p is PositionRecord => p !== null);
     const writtenChanges = changed.filter((c): c is (typeof changes)[number] => c !== null);
+    await summaries.refreshDebtSummaries([...writtenCreates, ...writtenChanges.map((c) => c.after)].map((p) => ({ callId: p.callId, userId: p.userId, anno: p.anno })));
     const usedIsees = new Set([...writtenCreates, ...writtenChanges.map((c) => c.after)].map((p) => p.iseeId).filter((id): id is string => Boolean(id)));
     const toMark = usedIsees.size ? await isees.iseesNotYetUsedForFee([...usedIsees]) : [];
     await inChunks(toMark, WRITES_AT_ONCE, (id) => isees.markIseeUsedForFee(id, at));
