@@ -73,6 +73,9 @@ const expected: Record<string, Row> = {
   'POST /api/calls/{id}/positions/generate': operatorsOnly(200),
   'POST /api/calls/{id}/positions/csv': operatorsOnly(200),
   'GET /api/calls/{id}/positions': operatorsOnly(200),
+  // The payment list of a call: delegates read it too (part 2 §2.1, /lista_bandi/dettaglio_sessione/lista_pagamenti).
+  'GET /api/calls/{id}/payment-list': readers(200),
+  'GET /api/calls/{id}/payment-totals': readers(200),
   // Tickets: citizens write to support and read their own; operators the rest. The spec gives delegates no
   // ticket page and disables the record's 'Ticket' button (part 2 §2.1, §2.13, §6): every ticket route is 403.
   'POST /api/support': citizensOnly(201),
@@ -216,6 +219,8 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   'POST /api/calls/{id}/positions/generate': positionsPath('/generate'),
   'POST /api/calls/{id}/positions/csv': positionsPath('/csv'),
   'GET /api/calls/{id}/positions': positionsPath(''),
+  'GET /api/calls/{id}/payment-list': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/payment-list`,
+  'GET /api/calls/{id}/payment-totals': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/payment-totals`,
   'DELETE /api/calls/{id}/files/{fileId}': async (operator) => {
     const form = await upload(operator, 'call-form', await samplePdf(), 'modulo.pdf');
     const call = (await operator.post('/api/calls', { ...(validBody.calls as object), files: [form] })).json;
