@@ -16,11 +16,14 @@ import type { Position } from './payments.ts';
  */
 
 export const debtListMessages = {
-  year: 'L’anno deve essere un numero di quattro cifre dal 2025 in poi (i totali partono dal 01/01/2025).',
-  sort: 'Ordinamento non valido: usa importo, -importo, nome o -nome.',
-  pageSize: 'Il numero di righe per pagina deve essere 10, 25 o 50.',
-  chkNoSendMail: 'Il filtro “Email non inviata” deve valere true o false.',
-  name: 'Il testo da cercare può avere al massimo 100 caratteri.',
+  year: 'Anno non valido: i pagamenti partono dal 2025.',
+  sort: 'Ordinamento non valido.',
+  pageSize: 'Righe per pagina: 10, 25 o 50.',
+  chkNoSendMail: 'Email non inviata: true o false.',
+  name: 'Al massimo 100 caratteri.',
+} as const;
+/** The page's texts (the web only: kept out of the Lambda bundles). */
+export const paymentListTexts = {
   empty: 'Non ci sono pagamenti!',
   nothingToExport: 'Nessun pagamento selezionato per esportare.',
 } as const;
@@ -29,12 +32,15 @@ export const debtListMessages = {
 export const DEBT_TOTALS_START_YEAR = 2025;
 export const DEBT_PAGE_SIZES = [10, 25, 50] as const;
 export const DEBT_DEFAULT_PAGE_SIZE = 10;
+/** 'Scarica Excel' reads the whole filter in pages of this size (10,000 rows: 10 requests). */
+export const DEBT_EXPORT_PAGE_SIZE = 1000;
 /** Amount ascending/descending, surname+name ascending/descending. */
 export const debtSorts = ['importo', '-importo', 'nome', '-nome'] as const;
 export type DebtSort = (typeof debtSorts)[number];
 /** A text filter counts and sums at most this many matching rows ('Record trovati' says "oltre" beyond). */
 export const DEBT_FILTER_COUNT_CAP = 2000;
 
+const int = z.number().int();
 const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 
 const yearSchema = z.preprocess(
@@ -66,7 +72,7 @@ export const debtListQuerySchema = z.object({
     emptyToUndefined,
     z.coerce
       .number({ error: debtListMessages.pageSize })
-      .refine((n) => (DEBT_PAGE_SIZES as readonly number[]).includes(n), debtListMessages.pageSize)
+      .refine((n) => (DEBT_PAGE_SIZES as readonly number[]).includes(n) || n === DEBT_EXPORT_PAGE_SIZE, debtListMessages.pageSize)
       .default(DEBT_DEFAULT_PAGE_SIZE),
   ),
   cursor: z.string().max(2000).optional(),
@@ -82,47 +88,37 @@ export const debtSummaryRowSchema = z.object({
   telefono: z.string().nullable(),
   email: z.string().nullable(),
   /** Cents. */
-  importoTotale: z.number().int(),
+  importoTotale: int,
   paymentIds: z.array(z.string()),
 });
 export type DebtSummaryRow = z.output<typeof debtSummaryRowSchema>;
 
-/** A call-year's figures (a totals item holds them, kept by the summaries' deltas). Amounts in cents. */
-export const debtTotalsSchema = z.object({
-  /** Citizens with at least one position (= rows of the unfiltered list). */
-  cittadini: z.number().int(),
-  posizioni: z.number().int(),
-  /** Sum of importoDovuto of the positions not cancelled (= the sum of the rows' importoTotale). */
-  dovuto: z.number().int(),
-  /** Sum of importoTotalePagato of the paid positions. */
-  pagato: z.number().int(),
-  /** Sum of importoDovuto of the pending positions. */
-  daPagare: z.number().int(),
-  pagate: z.number().int(),
-  daPagareCount: z.number().int(),
-  annullate: z.number().int(),
-  /** Rows (and their importoTotale) with a pending position whose e-mail was not sent. */
-  cittadiniSenzaEmail: z.number().int(),
-  importoSenzaEmail: z.number().int(),
-});
-export type DebtTotals = z.output<typeof debtTotalsSchema>;
-export const debtTotalKeys = Object.keys(debtTotalsSchema.shape) as Array<keyof DebtTotals>;
+/**
+ * A call-year's figures, amounts in cents (a totals item holds them, kept by the summaries' deltas):
+ * cittadini = rows of the unfiltered list; posizioni; dovuto = importoDovuto of the positions not
+ * cancelled (= the sum of the rows' importoTotale); pagato = importoTotalePagato of the paid ones;
+ * daPagare = importoDovuto of the pending ones; pagate, daPagareCount, annullate = how many;
+ * cittadiniSenzaEmail and importoSenzaEmail = the rows (and their sum) with 'Email non inviata'.
+ */
+export const debtTotalKeys = ['cittadini', 'posizioni', 'dovuto', 'pagato', 'daPagare', 'pagate', 'daPagareCount', 'annullate', 'cittadiniSenzaEmail', 'importoSenzaEmail'] as const;
+export type DebtTotals = Record<(typeof debtTotalKeys)[number], number>;
+export const debtTotalsSchema = z.object(Object.fromEntries(debtTotalKeys.map((key) => [key, int])) as Record<(typeof debtTotalKeys)[number], typeof int>);
 export const zeroTotals = (): DebtTotals => Object.fromEntries(debtTotalKeys.map((k) => [k, 0])) as DebtTotals;
 
-export const debtTotalsResponseSchema = debtTotalsSchema.extend({ callId: z.string(), anno: z.number().int(), dal: z.string() });
+export const debtTotalsResponseSchema = debtTotalsSchema.extend({ callId: z.string(), anno: int, dal: z.string() });
 export type DebtTotalsResponse = z.output<typeof debtTotalsResponseSchema>;
 
 export const debtListResponseSchema = z.object({
   items: z.array(debtSummaryRowSchema),
   nextCursor: z.string().nullable(),
   /** 'Record trovati'. */
-  count: z.number().int(),
+  count: int,
   /** True when a text filter matched more than DEBT_FILTER_COUNT_CAP rows: count and sum are lower bounds. */
   countCapped: z.boolean(),
   /** The sum of the matching rows' importoTotale, cents. */
-  sum: z.number().int(),
+  sum: int,
   callName: z.string(),
-  anno: z.number().int(),
+  anno: int,
 });
 export type DebtListResponse = z.output<typeof debtListResponseSchema>;
 

@@ -128,9 +128,9 @@ describe('the payment list of a call', () => {
 
   it('bad queries are a 400 with an Italian message, a forged cursor too', async () => {
     const cases: Array<[string, string]> = [
-      ['&sort=cognome', 'Ordinamento non valido: usa importo, -importo, nome o -nome.'],
-      ['&limit=20', 'Il numero di righe per pagina deve essere 10, 25 o 50.'],
-      ['&chkNoSendMail=forse', 'Il filtro “Email non inviata” deve valere true o false.'],
+      ['&sort=cognome', 'Ordinamento non valido.'],
+      ['&limit=20', 'Righe per pagina: 10, 25 o 50.'],
+      ['&chkNoSendMail=forse', 'Email non inviata: true o false.'],
       ['&cursor=abc.def', 'Il parametro di paginazione non è valido.'],
     ];
     for (const [query, detail] of cases) {
@@ -140,7 +140,7 @@ describe('the payment list of a call', () => {
     }
     const oldYear = await operator.get(`/api/calls/${call.id}/payment-list?anno=2024`);
     expect(oldYear.status).toBe(400);
-    expect(oldYear.json.detail).toBe('L’anno deve essere un numero di quattro cifre dal 2025 in poi (i totali partono dal 01/01/2025).');
+    expect(oldYear.json.detail).toBe('Anno non valido: i pagamenti partono dal 2025.');
     expect((await operator.get(`/api/calls/${call.id}/payment-totals?anno=abc`)).status).toBe(400);
     // A cursor of another list (the amount order's) is refused on the name order.
     const amountPage = await list('&sort=importo');

@@ -19,6 +19,7 @@ const subscriptions = () => import('@/features/subscriptions');
 const configuration = () => import('@/features/configuration');
 const flows = () => import('@/features/flows');
 const tickets = () => import('@/features/tickets');
+const payments = () => import('@/features/payments');
 const page = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType) =>
   lazy(async () => ({ default: pick(await load()) }));
 
@@ -61,6 +62,7 @@ const pages: PageMap = new Map<string, ComponentType>(
       [paths.subscriptions, page(subscriptions, (m) => m.SubscriptionsPage)],
       [paths.configuration, page(configuration, (m) => m.ConfigurationPage)],
       [paths.flows, page(flows, (m) => m.FlowsPage)],
+      [paths.callPayments, page(payments, (m) => m.PaymentListPage)],
       [paths.support, page(tickets, (m) => m.SupportPage)],
       [paths.myTickets, page(tickets, (m) => m.MyTicketsPage)],
       [paths.tickets, page(tickets, (m) => m.TicketsPage)],
