@@ -5,6 +5,7 @@ import { configurationRoutes } from './configuration/routes.ts';
 import { enrolmentCsvRoutes } from './enrolment-csv/routes.ts';
 import { enrolmentRoutes } from './enrolments/routes.ts';
 import { iseeRoutes } from './isee/routes.ts';
+import { paymentListRoutes } from './payment-list/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
 import { profileRoutes } from './profile/routes.ts';
 import { publicRoutes } from './public/routes.ts';
@@ -22,7 +23,7 @@ export { routeKey, type Access, type RouteDef } from './http/route.ts';
  * all that resource's Lambda bundles). The CDK stack (routes and Lambdas), the local API server, the
  * authorization check and the OpenAPI document are all derived from this table.
  */
-export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'enrolments', 'enrolment-csv', 'users', 'isee', 'configuration', 'payments', 'flows', 'tickets'] as const;
+export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'enrolments', 'enrolment-csv', 'users', 'isee', 'configuration', 'payments', 'flows', 'tickets', 'payment-list'] as const;
 export type Resource = (typeof resources)[number];
 
 export const routes = [
@@ -41,6 +42,7 @@ export const routes = [
   ...configurationRoutes,
   ...paymentRoutes,
   ...ticketRoutes,
+  ...paymentListRoutes,
 ] as const satisfies readonly RouteDef[];
 
 export type Route = (typeof routes)[number];

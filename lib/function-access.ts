@@ -29,6 +29,8 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   subscriptions: { table: 'RW', documents: 'RW' },
   configuration: { table: 'RW' },
   payments: { table: 'RW' },
+  // The payment list reads its summaries and totals (the payments function writes them).
+  'payment-list': { table: 'R' },
   flows: { table: 'RW', exports: 'R' },
   tickets: { table: 'RW', mail: 'SEND' },
   // Unenrolling (and the import's removals) delete the request's files.

@@ -1,5 +1,4 @@
 import { generationResultSchema, periodSchema, positionListQuerySchema, positionSchema, positionsCsvSchema } from '../domain/payments.ts';
-import { debtListQuerySchema, debtListResponseSchema, debtTotalsQuerySchema, debtTotalsResponseSchema } from '../domain/debt-summaries.ts';
 import { idParamsSchema, pageOf } from '../domain/validation.ts';
 import { OPERATOR, type RouteDef } from '../http/route.ts';
 
@@ -8,6 +7,4 @@ export const paymentRoutes = [
   { operationId: 'generatePositions', method: 'POST', path: '/api/calls/{id}/positions/generate', resource: 'payments', access: OPERATOR, summary: 'Genera o aggiorna le posizioni debitorie del mese (mese e anno: quelli correnti se assenti)', params: idParamsSchema, body: periodSchema, status: 200, response: generationResultSchema },
   { operationId: 'positionsCsv', method: 'POST', path: '/api/calls/{id}/positions/csv', resource: 'payments', access: OPERATOR, summary: 'Verifica / genera CSV: aggiorna le posizioni del mese e restituisce il CSV di importazione MyPay', params: idParamsSchema, body: periodSchema, status: 200, response: positionsCsvSchema },
   { operationId: 'listPositions', method: 'GET', path: '/api/calls/{id}/positions', resource: 'payments', access: OPERATOR, summary: 'Posizioni debitorie di un bando per mese (importi in centesimi)', params: idParamsSchema, query: positionListQuerySchema, status: 200, response: pageOf(positionSchema) },
-  { operationId: 'listDebtSummaries', method: 'GET', path: '/api/calls/{id}/payment-list', resource: 'payments', access: ['OPERATOR', 'DELEGATE'], summary: 'Lista pagamenti di un bando per cittadino e anno', params: idParamsSchema, query: debtListQuerySchema, status: 200, response: debtListResponseSchema },
-  { operationId: 'debtTotals', method: 'GET', path: '/api/calls/{id}/payment-totals', resource: 'payments', access: ['OPERATOR', 'DELEGATE'], summary: 'Totali dei pagamenti di un bando per anno', params: idParamsSchema, query: debtTotalsQuerySchema, status: 200, response: debtTotalsResponseSchema },
 ] as const satisfies readonly RouteDef<'payments'>[];

@@ -21,7 +21,7 @@ import type { ExportResults } from '../flows/use-cases.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import { requireCompleteConfiguration, type ConfigurationRepository } from '../configuration/use-cases.ts';
 import type { SubscriptionRecord } from '../subscriptions/repository.ts';
-import type { DebtSummaryUseCases } from './debt-summaries.ts';
+import type { DebtRefreshUseCases } from '../payment-list/use-cases.ts';
 import type { StoredUser } from '../users/repository.ts';
 
 export interface PositionRepository {
@@ -49,8 +49,8 @@ export interface PaymentDeps {
   audit: { recordMany(entries: readonly AuditEntry[], at: Date): Promise<void> };
   /** The flow exporting a call now, if any: its positions do not change while MyPay reads them. */
   exports: { runningExportOf(callId: string): Promise<string | null> };
-  /** The payment list's aggregates (functions/payments/debt-summaries.ts): every position write refreshes them. */
-  summaries: Pick<DebtSummaryUseCases, 'refreshDebtSummaries'>;
+  /** The payment list's aggregates (functions/payment-list/use-cases.ts): every position write refreshes them. */
+  summaries: Pick<DebtRefreshUseCases, 'refreshDebtSummaries'>;
   clock: Clock;
 }
 

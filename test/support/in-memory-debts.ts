@@ -6,8 +6,8 @@ import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { addTotals, compareRows, nameKey, zeroTotals, type DebtSummaryRow, type DebtTotals } from '../../functions/domain/debt-summaries.ts';
 import { ValidationError } from '../../functions/domain/errors.ts';
 import { messages } from '../../functions/domain/messages.ts';
-import type { DebtSummaryRepository } from '../../functions/payments/debt-summaries.ts';
-import type { StoredDebtSummary } from '../../functions/payments/debt-summaries-repository.ts';
+import type { DebtSummaryRepository } from '../../functions/payment-list/use-cases.ts';
+import type { StoredDebtSummary } from '../../functions/payment-list/repository.ts';
 
 const summaryKeyOf = (k: { callId: string; anno: number; userId: string }) => `${k.callId}|${k.anno}|${k.userId}`;
 const toRow = ({ userId, cognome, nome, codiceFiscale, telefono, email, importoTotale, paymentIds }: StoredDebtSummary): DebtSummaryRow => ({

@@ -4,7 +4,7 @@ import { debtListMessages, debtListQuerySchema, paymentsWorkbookName, readNameFi
 import { ValidationError } from '../../functions/domain/errors.ts';
 import { parseOrThrow } from '../../functions/domain/validation.ts';
 import type { CallRecord } from '../../functions/calls/repository.ts';
-import { makeDebtSummaryUseCases } from '../../functions/payments/debt-summaries.ts';
+import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
 import { tickingClock } from '../support/in-memory.ts';
 import { memoryDebts } from '../support/in-memory-debts.ts';

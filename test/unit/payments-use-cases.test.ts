@@ -10,7 +10,7 @@ import type { StoredConfiguration } from '../../functions/configuration/reposito
 import { makePaymentUseCases, type PositionRepository } from '../../functions/payments/use-cases.ts';
 import type { SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
-import { makeDebtSummaryUseCases } from '../../functions/payments/debt-summaries.ts';
+import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.ts';
 import { actors, memoryAudit, tickingClock } from '../support/in-memory.ts';
 import { memoryDebts } from '../support/in-memory-debts.ts';
 

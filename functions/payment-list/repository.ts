@@ -2,10 +2,12 @@ import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, t
 import type { PositionRecord } from '../domain/debt-positions.ts';
 import { debtTotalKeys, nameKey, zeroTotals, type DebtSort, type DebtSummary, type DebtSummaryRow, type DebtTotals } from '../domain/debt-summaries.ts';
 import { periodKey } from '../domain/payments.ts';
+import { ValidationError } from '../domain/errors.ts';
+import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
 import { decodeCursor, documentClient, encodeCursor, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
-import { toPositionRecord } from './repository.ts';
+import { toPositionRecord } from '../payments/repository.ts';
 
 /**
  * The payment list's maintained aggregates (README "The payment list"). DynamoDB only, no rules: the
@@ -52,7 +54,8 @@ export const toRow = (item: Record<string, any>): DebtSummaryRow => ({
   paymentIds: item.paymentIds ?? [],
 });
 
-function itemOf(summary: StoredDebtSummary) {
+/** The stored item of a summary, with its index keys (the bench seeds with it). */
+export function debtSummaryItem(summary: StoredDebtSummary) {
   const list = keys.debtList(summary.callId, summary.anno);
   const noMail = keys.debtListNoMail(summary.callId, summary.anno);
   const amount = `${numericSortKey(summary.importoTotale)}#${summary.userId}`;
@@ -107,7 +110,7 @@ export async function putDebtSummary(summary: StoredDebtSummary, expectedVersion
     documentClient.send(
       new PutCommand({
         TableName: tableName,
-        Item: itemOf(summary),
+        Item: debtSummaryItem(summary),
         ...(expectedVersion === null
           ? { ConditionExpression: 'attribute_not_exists(pk)' }
           : { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': expectedVersion } }),
@@ -242,6 +245,10 @@ export async function listDebtSummaries(
   sort: DebtSort,
   page: { limit: number; cursor?: string },
 ): Promise<Page<DebtSummaryRow>> {
+  if (filter.text?.kind === 'name' && sort.endsWith('importo')) {
+    const few = await fewByName(callId, anno, filter, sort, page);
+    if (few) return few;
+  }
   const { keyed, ...query } = plan(callId, anno, filter, sort);
   const list = cursorList(query);
   let start = decodeCursor(page.cursor, list);
@@ -264,6 +271,32 @@ export async function listDebtSummaries(
     if (!start || items.length === page.limit) break;
   }
   return { items: items.map(toRow), nextCursor: encodeCursor(start, list) };
+}
+
+/** A name prefix matching at most this many rows is read whole through the name index and ordered by amount here. */
+const FEW = 200;
+
+/**
+ * A name prefix in amount order, when it matches few rows (the usual case: a surname): one keyed Query
+ * on the name index reads them all, they are ordered by amount here and the page is an offset (signed,
+ * bound to the same list). Null when more than FEW match: the amount index with a filter then pages.
+ */
+async function fewByName(callId: string, anno: number, filter: DebtListFilter, sort: DebtSort, page: { limit: number; cursor?: string }): Promise<Page<DebtSummaryRow> | null> {
+  const { keyed: _keyed, ScanIndexForward: _forward, ...query } = plan(callId, anno, filter, 'nome');
+  const list = cursorList(query);
+  const offset = page.cursor ? Number(decodeCursor(page.cursor, list)?.offset) : 0;
+  const result = await documentClient.send(new QueryCommand({ TableName: tableName, ...query, Limit: FEW + 1 }));
+  const found = result.Items ?? [];
+  if (found.length > FEW || result.LastEvaluatedKey) {
+    if (page.cursor) throw new ValidationError(messages.invalidCursor);
+    return null;
+  }
+  if (!Number.isInteger(offset) || offset < 0) throw new ValidationError(messages.invalidCursor);
+  const key = (item: Record<string, any>) => `${numericSortKey(item.importoTotale)}#${item.userId}`;
+  const ordered = found.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  if (sort.startsWith('-')) ordered.reverse();
+  const next = offset + page.limit < ordered.length ? encodeCursor({ offset: offset + page.limit }, list) : null;
+  return { items: ordered.slice(offset, offset + page.limit).map(toRow), nextCursor: next };
 }
 
 /**

@@ -24,7 +24,7 @@ import type { Page } from '../domain/validation.ts';
 import type { Clock } from '../adapters/ports.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import type { StoredUser } from '../users/repository.ts';
-import type { DebtListFilter, StoredDebtSummary, SummaryKey } from './debt-summaries-repository.ts';
+import type { DebtListFilter, StoredDebtSummary, SummaryKey } from './repository.ts';
 
 /**
  * The payment list (operator-admin §2 "Payment list") on maintained aggregates, so that its pages and
@@ -38,21 +38,32 @@ import type { DebtListFilter, StoredDebtSummary, SummaryKey } from './debt-summa
  *   crash between a summary's write and its ADD would otherwise leave the totals off): 'Sincronizza'.
  */
 
-export interface DebtSummaryRepository {
+/** What refreshing and reconciling need (the payments function, every position writer). */
+export interface DebtWriteRepository {
   getDebtSummaries(which: readonly SummaryKey[]): Promise<Map<string, StoredDebtSummary>>;
   positionsOfYears(which: readonly SummaryKey[]): Promise<PositionRecord[]>;
   putDebtSummary(summary: StoredDebtSummary, expectedVersion: number | null): Promise<boolean>;
   addToDebtTotals(callId: string, anno: number, delta: DebtTotals, at: string): Promise<void>;
-  getDebtTotals(callId: string, anno: number): Promise<DebtTotals>;
   putDebtTotals(callId: string, anno: number, totals: DebtTotals, at: string): Promise<void>;
   sumDebtSummaries(callId: string, anno: number): Promise<DebtTotals>;
+}
+
+/** What the payment list reads (the payment-list function). */
+export interface DebtReadRepository {
+  getDebtTotals(callId: string, anno: number): Promise<DebtTotals>;
   listDebtSummaries(callId: string, anno: number, filter: DebtListFilter, sort: DebtSort, page: { limit: number; cursor?: string }): Promise<Page<DebtSummaryRow>>;
   countDebtSummaries(callId: string, anno: number, filter: DebtListFilter & { text: NonNullable<DebtListFilter['text']> }, cap: number): Promise<{ count: number; sum: number; capped: boolean }>;
 }
 
-export interface DebtSummaryDeps {
-  debts: DebtSummaryRepository;
+export type DebtSummaryRepository = DebtWriteRepository & DebtReadRepository;
+
+export interface DebtRefreshDeps {
+  debts: DebtWriteRepository;
   users: { getUserItems(ids: readonly string[]): Promise<Map<string, StoredUser>> };
+  clock: Clock;
+}
+export interface DebtListDeps {
+  debts: DebtReadRepository;
   calls: { getCall(id: string): Promise<CallRecord | null> };
   clock: Clock;
 }
@@ -80,10 +91,9 @@ function sameSummary(a: DebtSummary, b: DebtSummary): boolean {
   return view(a) === view(b);
 }
 
-export function makeDebtSummaryUseCases(deps: DebtSummaryDeps) {
-  const { debts, users, calls, clock } = deps;
-  const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
-  const yearOf = (anno: number | undefined) => anno ?? currentPeriod(clock.now()).anno;
+/** Refresh and reconcile: what every position writer needs (kept apart from the list's reads, and its bundle). */
+export function makeDebtRefreshUseCases(deps: DebtRefreshDeps) {
+  const { debts, users, clock } = deps;
 
   async function refreshChunk(changes: readonly SummaryKey[], at: string) {
     let pending = [...changes];
@@ -143,6 +153,15 @@ export function makeDebtSummaryUseCases(deps: DebtSummaryDeps) {
       return totals;
     },
 
+  };
+}
+
+/** The payment list's reads (the payment-list function): the page with its count and sum, and the totals. */
+export function makeDebtListUseCases(deps: DebtListDeps) {
+  const { debts, calls, clock } = deps;
+  const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
+  const yearOf = (anno: number | undefined) => anno ?? currentPeriod(clock.now()).anno;
+  return {
     /** GET /api/calls/{id}/payment-list: one page of the call-year's rows, 'Record trovati' and the sum. */
     async listDebtSummaries(callId: string, query: DebtListQuery): Promise<DebtListResponse> {
       const anno = yearOf(query.anno);
@@ -171,4 +190,7 @@ export function makeDebtSummaryUseCases(deps: DebtSummaryDeps) {
   };
 }
 
-export type DebtSummaryUseCases = ReturnType<typeof makeDebtSummaryUseCases>;
+export type DebtRefreshUseCases = ReturnType<typeof makeDebtRefreshUseCases>;
+
+/** Both sides on one set of dependencies (the use-case tests). */
+export const makeDebtSummaryUseCases = (deps: DebtRefreshDeps & DebtListDeps & { debts: DebtSummaryRepository }) => ({ ...makeDebtRefreshUseCases(deps), ...makeDebtListUseCases(deps) });
