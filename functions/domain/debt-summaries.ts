@@ -32,8 +32,8 @@ export const paymentListTexts = {
 export const DEBT_TOTALS_START_YEAR = 2025;
 export const DEBT_PAGE_SIZES = [10, 25, 50] as const;
 export const DEBT_DEFAULT_PAGE_SIZE = 10;
-/** 'Scarica Excel' reads the whole filter in pages of this size (10,000 rows: 10 requests). */
-export const DEBT_EXPORT_PAGE_SIZE = 1000;
+/** 'Scarica Excel' reads the whole filter in pages of up to this size (DynamoDB stops a Query at 1 MB: ~2,500 rows). */
+export const DEBT_EXPORT_PAGE_SIZE = 2500;
 /** Amount ascending/descending, surname+name ascending/descending. */
 export const debtSorts = ['importo', '-importo', 'nome', '-nome'] as const;
 export type DebtSort = (typeof debtSorts)[number];
