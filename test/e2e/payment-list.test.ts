@@ -189,6 +189,7 @@ describe('Lista pagamenti', () => {
     await table(delegate).waitFor();
     expect(await delegate.getByLabel('Bando', { exact: true }).isDisabled()).toBe(true);
     expect(await delegate.getByRole('button', { name: 'Sincronizza' }).count()).toBe(0);
+    expect(await delegate.getByRole('link', { name: 'Indietro' }).count()).toBe(0); // the call detail is not the delegate's
     expect(await operator.getByLabel('Bando', { exact: true }).isDisabled()).toBe(false);
     await screenshot(delegate, 'payment-list-delegate');
     await expectAccessible(delegate);

@@ -243,7 +243,8 @@ export function PaymentListPage() {
       <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="small">
         <Heading level={1}>Lista pagamenti</Heading>
         <Flex gap="small" wrap="wrap">
-          <ButtonLink to={`${paths.callDetail}?id=${encodeURIComponent(callId)}`}>Indietro</ButtonLink>
+          {/* The call detail is the operator's: a delegate has nowhere to go back to. */}
+          {!readOnly && <ButtonLink to={`${paths.callDetail}?id=${encodeURIComponent(callId)}`}>Indietro</ButtonLink>}
           <Button onClick={() => void downloadExcel()} isDisabled={exporting !== null}>
             {exporting === null ? 'Scarica Excel' : `Preparazione Excel… ${exporting} righe`}
           </Button>
