@@ -6,6 +6,7 @@ import { enrolmentCsvRoutes } from './enrolment-csv/routes.ts';
 import { enrolmentRoutes } from './enrolments/routes.ts';
 import { iseeRoutes } from './isee/routes.ts';
 import { noticeRoutes } from './notices/routes.ts';
+import { paymentListRoutes } from './payment-list/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
 import { profileRoutes } from './profile/routes.ts';
 import { publicRoutes } from './public/routes.ts';
@@ -25,7 +26,7 @@ export { routeKey, type Access, type RouteDef } from './http/route.ts';
  * all that resource's Lambda bundles). The CDK stack (routes and Lambdas), the local API server, the
  * authorization check and the OpenAPI document are all derived from this table.
  */
-export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'enrolments', 'enrolment-csv', 'users', 'isee', 'configuration', 'payments', 'flows', 'tickets', 'notices', 'user-positions', 'reporting'] as const;
+export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'enrolments', 'enrolment-csv', 'users', 'isee', 'configuration', 'payments', 'flows', 'tickets', 'notices', 'user-positions', 'reporting', 'payment-list'] as const;
 export type Resource = (typeof resources)[number];
 
 export const routes = [
@@ -47,6 +48,7 @@ export const routes = [
   ...noticeRoutes,
   ...userPositionRoutes,
   ...reportingRoutes,
+  ...paymentListRoutes,
 ] as const satisfies readonly RouteDef[];
 
 export type Route = (typeof routes)[number];

@@ -34,6 +34,8 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   configuration: { table: 'RW' },
   // 'Verifica / genera CSV' leaves the month's file in the exports bucket and answers a link to it.
   payments: { table: 'RW', exports: 'RW' },
+  // The payment list reads its summaries and totals (the payments function writes them).
+  'payment-list': { table: 'R' },
   flows: { table: 'RW', exports: 'R' },
   tickets: { table: 'RW', mail: 'SEND' },
   // Payment notices: the positions and flows, MyPay's PDFs in the exports bucket, SES and IO.

@@ -69,6 +69,17 @@ export const keys = {
   positionByIud: (iud: string) => `IUD#${iud}`,
   /** A citizen's MyPay checkout session (idSession → position and citizen), so the return can be checked. */
   paymentSession: (idSession: string) => ({ pk: `PAYSESSION#${idSession}`, sk: 'PAYSESSION' }),
+  /**
+   * The payment list (functions/payments/debt-summaries-repository.ts): one summary per call, year and citizen
+   * (pk "CALL#<callId>#DEBTS#<anno>", sk "USER#<userId>") and the call-year's totals (same pk, sk "TOTALS");
+   * the summaries' orders on gsi1 (amount), gsi2 (surname+name), gsi5 (fiscal code) under "DEBTS#<callId>#<anno>",
+   * and, only while an e-mail is missing (sparse), gsi3 (name) and gsi4 (amount) under "…#NOMAIL".
+   */
+  debtSummary: (callId: string, anno: number, userId: string) => ({ pk: `CALL#${callId}#DEBTS#${anno}`, sk: `USER#${userId}` }),
+  debtTotals: (callId: string, anno: number) => ({ pk: `CALL#${callId}#DEBTS#${anno}`, sk: 'TOTALS' }),
+  debtSummariesOf: (callId: string, anno: number) => `CALL#${callId}#DEBTS#${anno}`,
+  debtList: (callId: string, anno: number) => `DEBTS#${callId}#${anno}`,
+  debtListNoMail: (callId: string, anno: number) => `DEBTS#${callId}#${anno}#NOMAIL`,
   /** Tickets: gsi1 the open ones (sparse, states 0–1), gsi2 a user's, gsi3/4/5 search by surname, fiscal code, category. */
   ticket: (id: string) => ({ pk: `TICKET#${id}`, sk: 'TICKET' }),
   ticketCounter: { pk: 'COUNTER#TICKETS', sk: 'COUNTER' },

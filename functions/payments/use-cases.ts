@@ -35,6 +35,7 @@ import type { ExportFiles, ExportResults } from '../flows/use-cases.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import { requireCompleteConfiguration, type ConfigurationRepository } from '../configuration/use-cases.ts';
 import type { SubscriptionRecord } from '../subscriptions/repository.ts';
+import type { DebtRefreshUseCases } from '../payment-list/use-cases.ts';
 import type { StoredUser } from '../users/repository.ts';
 
 export interface PositionRepository {
@@ -81,6 +82,8 @@ export interface PaymentDeps {
   jobs?: PaymentJobs;
   /** The exports bucket: 'Verifica / genera CSV' leaves its file there and answers a short-lived link. */
   exportFiles: Pick<ExportFiles, 'put' | 'downloadUrl'>;
+  /** The payment list's aggregates (functions/payment-list/use-cases.ts): every position write refreshes them. */
+  summaries: Pick<DebtRefreshUseCases, 'refreshDebtSummaries'>;
   clock: Clock;
 }
 
@@ -111,7 +114,7 @@ const payerOf = (position: PositionRecord, user: StoredUser | null): Payer => ({
 });
 
 export function makePaymentUseCases(deps: PaymentDeps) {
-  const { positions, calls, bands, subscriptions, users, isees, configuration, exports, exportFiles, audit, jobs, clock } = deps;
+  const { positions, calls, bands, subscriptions, users, isees, configuration, exports, exportFiles, audit, summaries, jobs, clock } = deps;
   const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
 
   /**
@@ -150,6 +153,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
 
     const writtenCreates = created.filter((p): p is PositionRecord => p !== null);
     const writtenChanges = changed.filter((c): c is (typeof changes)[number] => c !== null);
+    await summaries.refreshDebtSummaries([...writtenCreates, ...writtenChanges.map((c) => c.after)].map((p) => ({ callId: p.callId, userId: p.userId, anno: p.anno })));
     const usedIsees = new Set([...writtenCreates, ...writtenChanges.map((c) => c.after)].map((p) => p.iseeId).filter((id): id is string => Boolean(id)));
     const toMark = usedIsees.size ? await isees.iseesNotYetUsedForFee([...usedIsees]) : [];
     await inChunks(toMark, WRITES_AT_ONCE, (id) => isees.markIseeUsedForFee(id, at));

@@ -77,6 +77,9 @@ const expected: Record<string, Row> = {
   'PUT /api/positions/{id}': operatorsOnly(200),
   'POST /api/calls/{id}/positions/sync': operatorsOnly(200),
   'GET /api/calls/{id}/positions/sync': operatorsOnly(200),
+  // The payment list of a call: delegates read it too (part 2 §2.1, /lista_bandi/dettaglio_sessione/lista_pagamenti).
+  'GET /api/calls/{id}/payment-list': readers(200),
+  'GET /api/calls/{id}/payment-totals': readers(200),
   // Tickets: citizens write to support and read their own; operators the rest. The spec gives delegates no
   // ticket page and disables the record's 'Ticket' button (part 2 §2.1, §2.13, §6): every ticket route is 403.
   'POST /api/support': citizensOnly(201),
@@ -256,6 +259,8 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   'GET /api/users/{id}/positions': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/positions`,
   'GET /api/positions': async () => '/api/positions?fiscalCode=RSSMRA85C52H501N',
   'POST /api/calls/{id}/reporting': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/reporting`,
+  'GET /api/calls/{id}/payment-list': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/payment-list`,
+  'GET /api/calls/{id}/payment-totals': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/payment-totals`,
   'DELETE /api/calls/{id}/files/{fileId}': async (operator) => {
     const form = await upload(operator, 'call-form', await samplePdf(), 'modulo.pdf');
     const call = (await operator.post('/api/calls', { ...(validBody.calls as object), files: [form] })).json;

@@ -10,7 +10,9 @@ import type { StoredConfiguration } from '../../functions/configuration/reposito
 import { makePaymentUseCases, type PositionRepository } from '../../functions/payments/use-cases.ts';
 import type { SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
+import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.ts';
 import { actors, memoryAudit, tickingClock } from '../support/in-memory.ts';
+import { memoryDebts } from '../support/in-memory-debts.ts';
 
 const complete: Configuration = {
   azione: 'I',
@@ -96,17 +98,22 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
     getConfiguration: async () => structuredClone(stored),
     putConfiguration: async (values: Configuration, now: string) => (stored = { values, updatedAt: now }),
   };
+  const getCall = async (id: string) => (id === call.id ? structuredClone(call) : null);
+  const getUserItems = async (ids: readonly string[]) => new Map(ids.filter((id) => users.has(id)).map((id) => [id, structuredClone(users.get(id)!)]));
+  const debts = memoryDebts(() => positions.all.values());
+  const debtSummaries = makeDebtSummaryUseCases({ debts, users: { getUserItems }, calls: { getCall }, clock });
   const payments = makePaymentUseCases({
     positions,
-    calls: { getCall: async (id) => (id === call.id ? structuredClone(call) : null) },
+    calls: { getCall },
     bands: { getBand: async (id) => (id === band.id ? band : null) },
     subscriptions: { listApprovedSubscriptionsOfCall: async (callId) => subscriptions.filter((s) => s.announcementId === callId && s.state === 'VALIDATED') },
-    users: { getUserItems: async (ids) => new Map(ids.filter((id) => users.has(id)).map((id) => [id, structuredClone(users.get(id)!)])) },
+    users: { getUserItems },
     isees: { iseesNotYetUsedForFee: async (ids) => ids.filter((id) => !marked.has(id)), markIseeUsedForFee: async (id) => void marked.add(id) },
     exports: { runningExportOf: async (callId) => exportLocks.get(callId) ?? null },
     exportFiles,
     configuration: configurationRepository,
     audit: { recordMany: async (entries, at) => void (await Promise.all(entries.map((entry) => audit.record(entry, at)))) },
+    summaries: debtSummaries,
     clock,
   });
   const configuration = makeConfigurationUseCases({ configuration: configurationRepository, audit, clock });
@@ -114,7 +121,7 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
     users.set(u.id, u);
     subscriptions.push(subscription(u.id, hours, state));
   };
-  return { payments, configuration, positions, users, subscriptions, marked, audit, enrol, exportLocks, files, links };
+  return { payments, configuration, positions, users, subscriptions, marked, audit, enrol, exportLocks, files, links, debts, debtSummaries };
 }
 
 const march = { mese: 3, anno: 2026 };
@@ -202,6 +209,28 @@ describe('generating the positions of a month', () => {
     await expect(t.payments.positionsCsv(call.id, march, actors.operator)).rejects.toMatchObject({ status: 400 });
     expect(t.positions.all.size).toBe(0);
     await expect(setup({ configuration: null }).payments.generatePositions(call.id, march, actors.operator)).rejects.toMatchObject({ status: 400 });
+  });
+});
+
+describe('the payment list follows the generation', () => {
+  it('creating, updating and cancelling positions refreshes the citizen\'s row and the call-year totals', async () => {
+    const t = setup();
+    t.enrol(user('u1', 8000), 3); // 66,43 € in March
+    t.enrol(user('u2', 8000), 2); // 5 × 2 × 31 / 7 = 44,29 €
+    await t.payments.generatePositions(call.id, march, actors.operator);
+    await t.payments.generatePositions(call.id, { mese: 4, anno: 2026 }, actors.operator); // April: 64,29 € and 42,86 €
+    const list = await t.debtSummaries.listDebtSummaries(call.id, { anno: 2026, sort: '-importo', limit: 10, chkNoSendMail: false });
+    expect(list.items.map((r) => [r.userId, r.importoTotale, r.paymentIds.length])).toEqual([['u1', 6643 + 6429, 2], ['u2', 4429 + 4286, 2]]);
+    expect([list.count, list.sum]).toEqual([2, 6643 + 6429 + 4429 + 4286]);
+
+    t.subscriptions[0]!.weeklyHour = 4; // March and April of u1 change: 88,57 € + 85,71 €
+    await t.payments.generatePositions(call.id, march, actors.operator);
+    t.users.set('u2', user('u2', 2000)); // u2 exempt from now on: March cancelled
+    await t.payments.generatePositions(call.id, march, actors.operator);
+    const totals = await t.debtSummaries.debtTotals(call.id, { anno: 2026 });
+    expect(totals).toMatchObject({ cittadini: 2, posizioni: 4, annullate: 1, dovuto: 8857 + 6429 + 4286, daPagare: 8857 + 6429 + 4286, daPagareCount: 3, pagato: 0 });
+    const reconciled = await t.debtSummaries.reconcileDebtTotals(call.id, 2026);
+    expect(reconciled).toEqual(await t.debts.getDebtTotals(call.id, 2026));
   });
 });
 

@@ -63,6 +63,7 @@ const pages: PageMap = new Map<string, ComponentType>(
       [paths.configuration, page(configuration, (m) => m.ConfigurationPage)],
       [paths.flows, page(flows, (m) => m.FlowsPage)],
       [paths.payments, page(payments, (m) => m.PaymentsPage)],
+      [paths.callPayments, page(payments, (m) => m.PaymentListPage)],
       [paths.support, page(tickets, (m) => m.SupportPage)],
       [paths.myTickets, page(tickets, (m) => m.MyTicketsPage)],
       [paths.tickets, page(tickets, (m) => m.TicketsPage)],

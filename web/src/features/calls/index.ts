@@ -8,3 +8,4 @@ export { CallStateBadge } from './components/call-state-badge';
 export { FileList } from './components/file-viewer';
 export { useOpenCall } from './api/get-open-call';
 export { useServiceOpenCalls } from './api/get-open-calls';
+export { getCalls } from './api/get-calls';

@@ -9,3 +9,4 @@ export { PositionsTable, PaymentBadge, NoticeLink } from './components/positions
 export { ReportingButton, REPORTING_BUTTON } from './components/reporting-button';
 export { UserPayments } from './components/user-payments';
 export { PositionActions } from './components/position-actions';
+export { PaymentListPage } from './components/payment-list-page';

@@ -66,6 +66,7 @@ export function CallDetailPage() {
         <Heading level={1}>{loaded.name}</Heading>
         <Flex gap="small" wrap="wrap">
           <ButtonLink to={back}>Indietro</ButtonLink>
+          <ButtonLink to={`${paths.callPayments}?id=${encodeURIComponent(loaded.id)}`}>Lista pagamenti</ButtonLink>
           <CallPaymentActions callId={loaded.id} />
           <SendToMyPay callId={loaded.id} />
           <ButtonLink to={`${paths.editCall}?sessionId=${encodeURIComponent(loaded.id)}`} variation="primary">

@@ -1,7 +1,7 @@
 import { Button, Flex, Heading, Text, TextField } from '@aws-amplify/ui-react';
 import { messages } from '@domain/messages';
 import { formatEuro, toEuros } from '@domain/money';
-import { positionsByFiscalCodeQuerySchema } from '@domain/position-payment';
+import { positionsByFiscalCodeQuerySchema, type PositionView } from '@domain/position-payment';
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { CursorPagination, useCursorList } from '@/components/cursor-pagination';

@@ -1,0 +1,196 @@
+import type { PositionRecord } from '../domain/debt-positions.ts';
+import {
+  DEBT_FILTER_COUNT_CAP,
+  addTotals,
+  debtTotalKeys,
+  isZeroDelta,
+  readNameFilter,
+  summarize,
+  totalsDelta,
+  zeroTotals,
+  type DebtListQuery,
+  type DebtListResponse,
+  type DebtSort,
+  type DebtSummary,
+  type DebtSummaryRow,
+  type DebtTotals,
+  type DebtTotalsQuery,
+  type DebtTotalsResponse,
+} from '../domain/debt-summaries.ts';
+import { NotFoundError } from '../domain/errors.ts';
+import { messages } from '../domain/messages.ts';
+import { currentPeriod } from '../domain/payments.ts';
+import type { Page } from '../domain/validation.ts';
+import type { Clock } from '../adapters/ports.ts';
+import type { CallRecord } from '../calls/repository.ts';
+import type { StoredUser } from '../users/repository.ts';
+import type { DebtListFilter, StoredDebtSummary, SummaryKey } from './repository.ts';
+
+/**
+ * The payment list (operator-admin §2 "Payment list") on maintained aggregates, so that its pages and
+ * totals cost the same with 600 or 600,000 positions (README "The payment list"):
+ *
+ * - `refreshDebtSummaries(changes)` recomputes the summary of each (call, year, citizen) from that
+ *   citizen's twelve positions of the year (read consistently by key) and writes it only if the stored
+ *   one is still the version it read; the writer that wins adds the change's delta to the call-year's
+ *   totals (ADD), a loser reads again and retries. EVERY path that writes a position calls it.
+ * - `reconcileDebtTotals(callId, anno)` recomputes a call-year's totals exactly from its summaries (a
+ *   crash between a summary's write and its ADD would otherwise leave the totals off): 'Sincronizza'.
+ */
+
+/** What refreshing and reconciling need (the payments function, every position writer). */
+export interface DebtWriteRepository {
+  getDebtSummaries(which: readonly SummaryKey[]): Promise<Map<string, StoredDebtSummary>>;
+  positionsOfYears(which: readonly SummaryKey[]): Promise<PositionRecord[]>;
+  putDebtSummary(summary: StoredDebtSummary, expectedVersion: number | null): Promise<boolean>;
+  addToDebtTotals(callId: string, anno: number, delta: DebtTotals, at: string): Promise<void>;
+  putDebtTotals(callId: string, anno: number, totals: DebtTotals, at: string): Promise<void>;
+  sumDebtSummaries(callId: string, anno: number): Promise<DebtTotals>;
+}
+
+/** What the payment list reads (the payment-list function). */
+export interface DebtReadRepository {
+  getDebtTotals(callId: string, anno: number): Promise<DebtTotals>;
+  listDebtSummaries(callId: string, anno: number, filter: DebtListFilter, sort: DebtSort, page: { limit: number; cursor?: string }): Promise<Page<DebtSummaryRow>>;
+  countDebtSummaries(callId: string, anno: number, filter: DebtListFilter & { text: NonNullable<DebtListFilter['text']> }, cap: number): Promise<{ count: number; sum: number; capped: boolean }>;
+}
+
+export type DebtSummaryRepository = DebtWriteRepository & DebtReadRepository;
+
+export interface DebtRefreshDeps {
+  debts: DebtWriteRepository;
+  users: { getUserItems(ids: readonly string[]): Promise<Map<string, StoredUser>> };
+  clock: Clock;
+}
+export interface DebtListDeps {
+  debts: DebtReadRepository;
+  calls: { getCall(id: string): Promise<CallRecord | null> };
+  clock: Clock;
+}
+
+/** A position write to reflect: which call, citizen and year changed. */
+export interface DebtChange {
+  callId: string;
+  userId: string;
+  anno: number;
+}
+
+/** Summaries refreshed at once (each reads 12 positions by key: 600 keys, 6 BatchGetItem calls). */
+const REFRESH_CHUNK = 50;
+/** A summary whose conditional write keeps losing is read and computed again, at most this often. */
+const MAX_ATTEMPTS = 8;
+
+const keyOf = (k: SummaryKey) => `${k.callId}|${k.anno}|${k.userId}`;
+const callYearOf = (k: Pick<SummaryKey, 'callId' | 'anno'>) => `${k.callId}|${k.anno}`;
+
+const personOf = (user: StoredUser | undefined) =>
+  user ? { cognome: user.lastName, nome: user.firstName, codiceFiscale: user.fiscalCode, telefono: user.phoneNumber ?? null, email: user.email ?? null } : null;
+
+function sameSummary(a: DebtSummary, b: DebtSummary): boolean {
+  const view = (s: DebtSummary) => JSON.stringify([s.cognome, s.nome, s.codiceFiscale, s.telefono, s.email, s.importoTotale, s.paymentIds, s.senzaEmail, debtTotalKeys.map((key) => s.contribution[key])]);
+  return view(a) === view(b);
+}
+
+/** Refresh and reconcile: what every position writer needs (kept apart from the list's reads, and its bundle). */
+export function makeDebtRefreshUseCases(deps: DebtRefreshDeps) {
+  const { debts, users, clock } = deps;
+
+  async function refreshChunk(changes: readonly SummaryKey[], at: string) {
+    let pending = [...changes];
+    const people = await users.getUserItems([...new Set(changes.map((c) => c.userId))]);
+    let written = 0;
+    for (let attempt = 0; pending.length && attempt < MAX_ATTEMPTS; attempt++) {
+      const [stored, positions] = await Promise.all([debts.getDebtSummaries(pending), debts.positionsOfYears(pending)]);
+      const positionsByKey = new Map<string, PositionRecord[]>();
+      for (const position of positions) {
+        const key = keyOf({ callId: position.callId, anno: position.anno, userId: position.userId });
+        positionsByKey.set(key, [...(positionsByKey.get(key) ?? []), position]);
+      }
+      const deltas = new Map<string, { callId: string; anno: number; delta: DebtTotals }>();
+      const lost: SummaryKey[] = [];
+      await Promise.all(
+        pending.map(async (change) => {
+          const key = keyOf(change);
+          const before = stored.get(key) ?? null;
+          const next = summarize({ ...change, positions: positionsByKey.get(key) ?? [], person: personOf(people.get(change.userId)) });
+          // No position (none was ever written for that year): nothing to list. Positions are never deleted.
+          if (!next || (before && sameSummary(before, next))) return;
+          const won = await debts.putDebtSummary({ ...next, version: (before?.version ?? 0) + 1, updatedAt: at }, before?.version ?? null);
+          if (!won) return void lost.push(change);
+          written += 1;
+          const delta = totalsDelta(before?.contribution ?? null, next.contribution);
+          const entry = deltas.get(callYearOf(change)) ?? { callId: change.callId, anno: change.anno, delta: zeroTotals() };
+          entry.delta = addTotals(entry.delta, delta);
+          deltas.set(callYearOf(change), entry);
+        }),
+      );
+      // Only the writers whose conditional put won add their delta: one ADD per call-year of the chunk.
+      await Promise.all([...deltas.values()].filter((d) => !isZeroDelta(d.delta)).map((d) => debts.addToDebtTotals(d.callId, d.anno, d.delta, at)));
+      pending = lost;
+    }
+    if (pending.length) throw new Error(`Riepiloghi dei pagamenti non aggiornati dopo ${MAX_ATTEMPTS} tentativi: ${pending.map(keyOf).join(', ')}`);
+    return written;
+  }
+
+  return {
+    /**
+     * Brings the payment list up to date after position writes: one call per batch of writes, with the
+     * (call, citizen, year) of each written position (duplicates are fine). Idempotent: a summary that
+     * already matches its positions is not written again.
+     */
+    async refreshDebtSummaries(changes: readonly DebtChange[]): Promise<{ refreshed: number }> {
+      const unique = [...new Map(changes.map((c) => [keyOf(c), { callId: c.callId, anno: c.anno, userId: c.userId }])).values()];
+      const at = clock.now().toISOString();
+      let refreshed = 0;
+      for (let i = 0; i < unique.length; i += REFRESH_CHUNK) refreshed += await refreshChunk(unique.slice(i, i + REFRESH_CHUNK), at);
+      return { refreshed };
+    },
+
+    /** Recomputes a call-year's totals exactly from its summaries (for 'Sincronizza'); returns them. */
+    async reconcileDebtTotals(callId: string, anno: number): Promise<DebtTotals> {
+      const totals = await debts.sumDebtSummaries(callId, anno);
+      await debts.putDebtTotals(callId, anno, totals, clock.now().toISOString());
+      return totals;
+    },
+
+  };
+}
+
+/** The payment list's reads (the payment-list function): the page with its count and sum, and the totals. */
+export function makeDebtListUseCases(deps: DebtListDeps) {
+  const { debts, calls, clock } = deps;
+  const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
+  const yearOf = (anno: number | undefined) => anno ?? currentPeriod(clock.now()).anno;
+  return {
+    /** GET /api/calls/{id}/payment-list: one page of the call-year's rows, 'Record trovati' and the sum. */
+    async listDebtSummaries(callId: string, query: DebtListQuery): Promise<DebtListResponse> {
+      const anno = yearOf(query.anno);
+      const [call, totals] = await Promise.all([requireCall(callId), query.name ? Promise.resolve(null) : debts.getDebtTotals(callId, anno)]);
+      const text = readNameFilter(query.name);
+      const filter: DebtListFilter = { text, noMail: query.chkNoSendMail };
+      const [page, counted] = await Promise.all([
+        debts.listDebtSummaries(callId, anno, filter, query.sort, { limit: query.limit, cursor: query.cursor }),
+        text
+          ? debts.countDebtSummaries(callId, anno, { ...filter, text }, DEBT_FILTER_COUNT_CAP)
+          : Promise.resolve(
+              query.chkNoSendMail
+                ? { count: totals?.cittadiniSenzaEmail ?? 0, sum: totals?.importoSenzaEmail ?? 0, capped: false }
+                : { count: totals?.cittadini ?? 0, sum: totals?.dovuto ?? 0, capped: false },
+            ),
+      ]);
+      return { ...page, count: counted.count, countCapped: counted.capped, sum: counted.sum, callName: call.name, anno };
+    },
+
+    /** GET /api/calls/{id}/payment-totals: the call-year's totals (years from 2025, the fixed start date). */
+    async debtTotals(callId: string, query: DebtTotalsQuery): Promise<DebtTotalsResponse> {
+      const anno = yearOf(query.anno);
+      const [, totals] = await Promise.all([requireCall(callId), debts.getDebtTotals(callId, anno)]);
+      return { callId, anno, dal: `${anno}-01-01`, ...totals };
+    },
+  };
+}
+
+export type DebtRefreshUseCases = ReturnType<typeof makeDebtRefreshUseCases>;
+
+/** Both sides on one set of dependencies (the use-case tests). */
+export const makeDebtSummaryUseCases = (deps: DebtRefreshDeps & DebtListDeps & { debts: DebtSummaryRepository }) => ({ ...makeDebtRefreshUseCases(deps), ...makeDebtListUseCases(deps) });

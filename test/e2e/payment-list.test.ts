@@ -1,0 +1,197 @@
+import fs from 'node:fs/promises';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import ExcelJS from 'exceljs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { keys } from '../../functions/adapters/table.ts';
+import { currentPeriod } from '../../functions/domain/payments.ts';
+import { TABLE_NAME } from '../../lib/local/config.ts';
+import { as } from '../support/api.ts';
+import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
+import { openCall } from '../support/calls.ts';
+import { randomFiscalCode } from '../support/isee.ts';
+import { approvedSubscriber, mypayConfiguration } from '../support/positions.ts';
+
+/**
+ * Lista pagamenti (operator-admin §2): the operator opens it from the call detail, filters, sorts,
+ * downloads the Excel and the test opens it; an empty filter says so; a delegate reads the page without
+ * write buttons; a 10,000-row export is timed and the page's longest frame during it measured.
+ */
+type Client = Awaited<ReturnType<typeof as>>;
+let browser: Browser;
+let operatorApi: Client;
+const YEAR = currentPeriod(new Date()).anno;
+// Letters only: a text with a digit is read as a fiscal code.
+const RUN = Date.now().toString(36).slice(-5).toUpperCase().replace(/\d/g, (d) => 'ABCDEFGHIJ'[Number(d)]!);
+let call: { id: string; name: string; year: number; serviceId: string; serviceName: string };
+let big: { id: string; name: string };
+const surnames = { rossi: `Rossi${RUN}`, bianchi: `Bianchi${RUN}`, verdi: `Verdi${RUN}` };
+const appUrl = () => inject('appUrl');
+const table = (page: Page) => page.getByRole('table', { name: 'Pagamenti del bando per cittadino' });
+const firstRowName = async (page: Page) => (await table(page).getByRole('rowheader').first().textContent())?.trim();
+
+/** 10,000 rows of a second call written straight into the table (with their totals), as the refresh would. */
+async function seedBigCall(callId: string) {
+  Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+  const { debtSummaryItem } = await import('../../functions/payment-list/repository.ts');
+  const { summarize, addTotals, zeroTotals } = await import('../../functions/domain/debt-summaries.ts');
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+  const items: Record<string, unknown>[] = [];
+  let totals = zeroTotals();
+  for (let i = 0; i < 10_000; i++) {
+    const userId = `big-${RUN}-${i}`;
+    const summary = summarize({
+      callId, anno: YEAR, userId,
+      person: { cognome: `Cognome${String(i).padStart(5, '0')}`, nome: 'Nome', codiceFiscale: randomFiscalCode(), telefono: '3331234567', email: `${userId}@example.it` },
+      positions: [1, 2, 3].map((mese) => ({ id: `P${YEAR}0${mese}${i}`, mese, importoDovuto: 1000 + (i % 97) * 10, importoTotalePagato: 0, isPagato: mese === 1, annullato: false, isEmailSent: false, cognome: '', nome: '', fiscalCode: '' })),
+    })!;
+    totals = addTotals(totals, summary.contribution);
+    items.push(debtSummaryItem({ ...summary, version: 1, updatedAt: new Date().toISOString() }));
+  }
+  items.push({ ...keys.debtTotals(callId, YEAR), callId, anno: YEAR, ...totals });
+  for (let i = 0; i < items.length; i += 25) {
+    let request: Record<string, any> | undefined = { [TABLE_NAME]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
+    while (request && Object.keys(request).length) request = (await client.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
+  }
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  operatorApi = await as('operator');
+  expect((await operatorApi.put('/api/configuration', mypayConfiguration)).status).toBe(200);
+  call = (await openCall(operatorApi, `Assistenza ${RUN}`)).call;
+  await approvedSubscriber(operatorApi, call, { lastName: surnames.rossi, firstName: 'Maria', iseeValue: 8000, weeklyHour: 3 });
+  await approvedSubscriber(operatorApi, call, { lastName: surnames.bianchi, firstName: 'Luca', iseeValue: 8000, weeklyHour: 6 });
+  await approvedSubscriber(operatorApi, call, { lastName: surnames.verdi, firstName: 'Anna', iseeValue: 8000, weeklyHour: 1 });
+  for (const mese of [1, 2]) expect((await operatorApi.post(`/api/calls/${call.id}/positions/generate`, { mese, anno: YEAR })).json.created).toBe(3);
+  big = (await openCall(operatorApi, `Grande ${RUN}`)).call;
+  await seedBigCall(big.id);
+}, 240_000);
+afterAll(() => browser?.close());
+
+describe('Lista pagamenti', () => {
+  let operator: Page;
+
+  it('opens from the call detail with the statistics, Record trovati and the sum, one row per citizen', async () => {
+    operator = await newPage(browser);
+    await signInAs(operator, 'Laura Bianchi — Operatrice');
+    await operator.getByRole('button', { name: 'Ho capito' }).click();
+    await operator.goto(`${appUrl()}/lista_bandi/dettaglio_sessione?id=${encodeURIComponent(call.id)}`);
+    await operator.getByRole('link', { name: 'Lista pagamenti' }).click();
+    await operator.getByRole('heading', { level: 1, name: 'Lista pagamenti' }).waitFor();
+    await table(operator).waitFor();
+    const totals = (await operatorApi.get(`/api/calls/${call.id}/payment-totals?anno=${YEAR}`)).json;
+    const euro = (cents: number) => new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' }).format(cents / 100);
+    await operator.getByTestId('records-found').filter({ hasText: `Record trovati: 3 — Totale: ${euro(totals.dovuto)}` }).waitFor();
+    const stats = operator.getByTestId('payment-stats');
+    expect(await stats.textContent()).toContain(`Dovuto${euro(totals.dovuto)}`);
+    expect(await stats.textContent()).toContain(`dal 01/01/${YEAR}`);
+    expect(await table(operator).getByRole('row').count()).toBe(4);
+    // The badge counts the two pending months; the button opens the user record.
+    const rossiRow = table(operator).getByRole('row').filter({ hasText: surnames.rossi });
+    expect(await rossiRow.getByTestId('pending-badge').textContent()).toBe('2');
+    expect(await rossiRow.getByRole('link', { name: /Pagamenti di/ }).getAttribute('href')).toMatch(/^\/lista_utenti\/dati_utente\?citizen=/);
+    await screenshot(operator, 'payment-list');
+    await expectAccessible(operator);
+  });
+
+  it('filters by surname and sorts by amount and by name, both ways', async () => {
+    await operator.getByLabel('Cerca per cognome e nome o codice fiscale').fill(surnames.rossi.toLowerCase());
+    await operator.getByRole('button', { name: 'Cerca' }).click();
+    await operator.getByTestId('records-found').filter({ hasText: 'Record trovati: 1' }).waitFor();
+    expect(await firstRowName(operator)).toBe(`${surnames.rossi} Maria`);
+    await operator.getByRole('button', { name: 'Annulla' }).click();
+    await operator.getByTestId('records-found').filter({ hasText: 'Record trovati: 3' }).waitFor();
+
+    await operator.getByLabel('Ordina per').selectOption({ label: 'Importo decrescente' });
+    await operator.waitForURL(/sort=-importo/);
+    await table(operator).getByRole('rowheader', { name: `${surnames.bianchi} Luca` }).waitFor();
+    expect(await firstRowName(operator)).toBe(`${surnames.bianchi} Luca`); // 6 hours a week
+    await operator.getByLabel('Ordina per').selectOption({ label: 'Importo crescente' });
+    await operator.waitForURL(/sort=importo/);
+    await operator.waitForFunction(() => document.querySelector('table th[scope="row"]')?.textContent?.includes('Verdi'));
+    await operator.getByLabel('Ordina per').selectOption({ label: 'Cognome e nome (Z-A)' });
+    await operator.waitForURL(/sort=-nome/);
+    await operator.waitForFunction(() => document.querySelector('table th[scope="row"]')?.textContent?.includes('Verdi'));
+    await operator.getByLabel('Ordina per').selectOption({ label: 'Cognome e nome (A-Z)' });
+    await operator.waitForFunction(() => document.querySelector('table th[scope="row"]')?.textContent?.includes('Bianchi'));
+  });
+
+  it('Scarica Excel: a real .xlsx, sheet Pagamenti, amounts as euro numbers, the date as a date', async () => {
+    const [download] = await Promise.all([operator.waitForEvent('download'), operator.getByRole('button', { name: 'Scarica Excel' }).click()]);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(new Date());
+    expect(download.suggestedFilename()).toBe(`${today}_${call.name}.xlsx`);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await fs.readFile((await download.path())!)) as never);
+    const sheet = workbook.getWorksheet('Pagamenti')!;
+    expect(sheet).toBeDefined();
+    expect(sheet.rowCount).toBe(4);
+    expect(sheet.getRow(1).getCell(1).value).toBe('Cognome');
+    const rows = (await operatorApi.get(`/api/calls/${call.id}/payment-list?anno=${YEAR}`)).json.items;
+    const bianchi = rows.find((r: any) => r.cognome === surnames.bianchi);
+    const row = [2, 3, 4].map((n) => sheet.getRow(n)).find((r) => r.getCell(1).value === surnames.bianchi)!;
+    const amount = row.getCell(6);
+    expect(typeof amount.value).toBe('number');
+    expect(amount.value).toBe(bianchi.importoTotale / 100);
+    expect(amount.numFmt).toContain('€');
+    expect(row.getCell(7).value).toBe(2);
+    expect(row.getCell(11).value).toBeInstanceOf(Date);
+    expect((row.getCell(11).value as Date).toISOString().slice(0, 10)).toBe(today);
+  });
+
+  it('an empty filter: Non ci sono pagamenti!, and Scarica Excel has nothing to export', async () => {
+    await operator.getByLabel('Cerca per cognome e nome o codice fiscale').fill('zzzz');
+    await operator.getByRole('button', { name: 'Cerca' }).click();
+    await operator.getByText('Non ci sono pagamenti!').waitFor();
+    await operator.getByRole('button', { name: 'Scarica Excel' }).click();
+    await operator.getByText('Nessun pagamento selezionato per esportare.').waitFor();
+    await expectAccessible(operator);
+  });
+
+  it('exports 10,000 rows within 10 s, the page keeps painting', async () => {
+    await operator.goto(`${appUrl()}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${encodeURIComponent(big.id)}`);
+    await operator.getByTestId('records-found').filter({ hasText: 'Record trovati: 10000' }).waitFor();
+    // The longest gap between two animation frames while the export runs: what a user would feel as a freeze.
+    await operator.evaluate(() => {
+      const w = window as unknown as { maxGap: number; last: number; watching: boolean };
+      w.maxGap = 0;
+      w.last = performance.now();
+      w.watching = true;
+      const tick = (now: number) => {
+        w.maxGap = Math.max(w.maxGap, now - w.last);
+        w.last = now;
+        if (w.watching) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    const started = Date.now();
+    const [download] = await Promise.all([operator.waitForEvent('download', { timeout: 60_000 }), operator.getByRole('button', { name: 'Scarica Excel' }).click()]);
+    const elapsed = Date.now() - started;
+    const maxGap = await operator.evaluate(() => {
+      const w = window as unknown as { maxGap: number; watching: boolean };
+      w.watching = false;
+      return w.maxGap;
+    });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await fs.readFile((await download.path())!)) as never);
+    expect(workbook.getWorksheet('Pagamenti')!.rowCount).toBe(10_001);
+    console.log(`Excel of 10,000 rows: ${elapsed} ms from the click to the download; longest frame gap ${Math.round(maxGap)} ms; in-page ${await operator.evaluate(() => JSON.stringify(document.body.dataset))}`);
+    expect(elapsed).toBeLessThanOrEqual(10_000);
+  }, 90_000);
+
+  it('a delegate reads the page: no call to switch to, no write button', async () => {
+    const delegate = await newPage(browser);
+    await signInAs(delegate, 'Paolo Esposito — Delegato');
+    await delegate.getByRole('button', { name: 'Ho capito' }).click();
+    await delegate.goto(`${appUrl()}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${encodeURIComponent(call.id)}`);
+    await delegate.getByRole('heading', { level: 1, name: 'Lista pagamenti' }).waitFor();
+    await table(delegate).waitFor();
+    expect(await delegate.getByLabel('Bando', { exact: true }).isDisabled()).toBe(true);
+    expect(await delegate.getByRole('button', { name: 'Sincronizza' }).count()).toBe(0);
+    expect(await delegate.getByRole('link', { name: 'Indietro' }).count()).toBe(0); // the call detail is not the delegate's
+    expect(await operator.getByLabel('Bando', { exact: true }).isDisabled()).toBe(false);
+    await screenshot(delegate, 'payment-list-delegate');
+    await expectAccessible(delegate);
+  });
+});

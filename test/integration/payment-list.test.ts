@@ -1,0 +1,150 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { as } from '../support/api.ts';
+import { openCall } from '../support/calls.ts';
+import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+
+/**
+ * The payment list of a call over HTTP (operator-admin §2 "Payment list"): rows per citizen and year,
+ * filters, both orders both ways, pages followed to the end, the totals after a generation and after a
+ * change, who may read it, and bad queries.
+ */
+type Client = Awaited<ReturnType<typeof as>>;
+let operator: Client;
+let call: { id: string; name: string; year: number; serviceId: string; serviceName: string };
+const people: Array<{ userId: string; fiscalCode: string; lastName: string }> = [];
+// Eleven citizens (one more than a page of 10); 2,0 to 7,0 hours a week; ISEE 8.000 € (band 40% of 18 € = 7,20 €/h).
+const SURNAMES = ['Rossi', 'Rossini', 'Bianchi', 'Verdi', 'Russo', 'Ferrari', 'Esposito', 'Romano', 'Colombo', 'Ricci', 'Marino'];
+
+const list = (query = '') => operator.get(`/api/calls/${call.id}/payment-list?anno=2026${query}`);
+/** What the stored positions of March and April add up to, read straight from the table. */
+async function storedDue() {
+  const positions = [...(await storedPositions(call.id, '2026-03')), ...(await storedPositions(call.id, '2026-04'))];
+  const byUser = new Map<string, number>();
+  for (const p of positions) if (!p.annullato) byUser.set(p.userId, (byUser.get(p.userId) ?? 0) + p.importoDovuto);
+  return { positions, byUser, total: [...byUser.values()].reduce((a, b) => a + b, 0) };
+}
+
+beforeAll(async () => {
+  operator = await as('operator');
+  expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
+  call = (await openCall(operator, `Lista pagamenti ${Math.random().toString(36).slice(2, 6)}`)).call;
+  for (const [i, lastName] of SURNAMES.entries()) {
+    const { userId, fiscalCode } = await approvedSubscriber(operator, call, { lastName, firstName: 'Anna', iseeValue: 8000, weeklyHour: 2 + (i % 6) });
+    people.push({ userId, fiscalCode, lastName });
+  }
+  for (const mese of [3, 4]) expect((await operator.post(`/api/calls/${call.id}/positions/generate`, { mese, anno: 2026 })).json.created).toBe(SURNAMES.length);
+}, 120_000);
+
+describe('the payment list of a call', () => {
+  it('one row per citizen for the year, its amount the sum of its months, two pending ids; Record trovati and the sum', async () => {
+    const response = await list();
+    expect(response.status).toBe(200);
+    const due = await storedDue();
+    expect(response.json).toMatchObject({ count: SURNAMES.length, sum: due.total, countCapped: false, callName: call.name, anno: 2026 });
+    expect(response.json.items).toHaveLength(10);
+    const rossi = response.json.items.find((r: any) => r.cognome === 'Rossi');
+    const person = people.find((p) => p.lastName === 'Rossi')!;
+    expect(rossi).toMatchObject({ userId: person.userId, nome: 'Anna', codiceFiscale: person.fiscalCode, email: 'rossi@example.it', importoTotale: due.byUser.get(person.userId) });
+    expect(rossi.paymentIds).toHaveLength(2);
+    expect(rossi.paymentIds.sort()).toEqual(due.positions.filter((p) => p.userId === person.userId).map((p) => p.id).sort());
+  });
+
+  it('orders by surname+name and by amount, both ways, and pages follow their cursors to the end', async () => {
+    const all = async (sort: string) => {
+      const rows: any[] = [];
+      let cursor = '';
+      for (let pages = 0; pages < 5; pages++) {
+        const page = await list(`&sort=${sort}&limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        expect(page.status).toBe(200);
+        rows.push(...page.json.items);
+        if (!page.json.nextCursor) break;
+        cursor = page.json.nextCursor;
+      }
+      return rows;
+    };
+    const byName = await all('nome');
+    expect(byName.map((r) => r.cognome)).toEqual([...SURNAMES].sort((a, b) => a.localeCompare(b)));
+    expect((await all('-nome')).map((r) => r.cognome)).toEqual(byName.map((r) => r.cognome).reverse());
+    const byAmount = (await all('importo')).map((r) => r.importoTotale);
+    expect(byAmount).toHaveLength(SURNAMES.length);
+    expect(byAmount).toEqual([...byAmount].sort((a, b) => a - b));
+    expect(new Set(byAmount).size).toBeGreaterThan(3);
+    const descending = (await all('-importo')).map((r) => r.importoTotale);
+    expect(descending).toEqual([...byAmount].reverse());
+  });
+
+  it('filters: a surname prefix, a fiscal-code prefix, and the totals follow', async () => {
+    const ross = await list('&name=ross');
+    expect(ross.json.items.map((r: any) => r.cognome)).toEqual(['Rossi', 'Rossini']);
+    expect(ross.json.count).toBe(2);
+    expect(ross.json.sum).toBe(ross.json.items.reduce((s: number, r: any) => s + r.importoTotale, 0));
+    const byAmountDesc = await list('&name=ross&sort=-importo');
+    expect(byAmountDesc.json.items.map((r: any) => r.importoTotale)).toEqual(ross.json.items.map((r: any) => r.importoTotale).sort((a: number, b: number) => b - a));
+    const verdi = people.find((p) => p.lastName === 'Verdi')!;
+    const byCode = await list(`&name=${verdi.fiscalCode.slice(0, 11).toLowerCase()}`);
+    expect(byCode.json.items.map((r: any) => r.userId)).toEqual([verdi.userId]);
+    expect((await list('&name=zzzz')).json).toMatchObject({ items: [], count: 0, sum: 0 });
+  });
+
+  it('totals per key for the year, then a change (more hours, an ISEE under 3.000 € cancelling a month) moves rows and totals', async () => {
+    const before = await operator.get(`/api/calls/${call.id}/payment-totals?anno=2026`);
+    expect(before.status).toBe(200);
+    const due = await storedDue();
+    expect(before.json).toMatchObject({ callId: call.id, anno: 2026, dal: '2026-01-01', cittadini: SURNAMES.length, posizioni: 2 * SURNAMES.length, dovuto: due.total, daPagare: due.total, pagato: 0, annullate: 0 });
+
+    // Marino: the operator moves the hours to 10 (March is regenerated); Bianchi: a new ISEE of 2.000 € cancels March.
+    const marino = people.find((p) => p.lastName === 'Marino')!;
+    const bianchi = people.find((p) => p.lastName === 'Bianchi')!;
+    const enrolment = (await operator.get(`/api/calls/${call.id}/enrolments?fiscalCode=${marino.fiscalCode}`)).json.items[0];
+    expect((await operator.put(`/api/enrolments/${enrolment.id}/state`, { state: 2, weeklyHour: 10, dataUpdate: enrolment.dataUpdate })).status).toBeLessThan(300);
+    expect((await operator.post(`/api/users/${bianchi.userId}/isee`, { value: 2000, year: 2026, date: '2026-02-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000004C-00', scadenza: '2026-12-31', excludeVerification: true })).status).toBe(201);
+    const regenerated = await operator.post(`/api/calls/${call.id}/positions/generate`, { mese: 3, anno: 2026 });
+    expect(regenerated.json).toMatchObject({ updated: 1, cancelled: 1 });
+
+    const after = await operator.get(`/api/calls/${call.id}/payment-totals?anno=2026`);
+    const dueAfter = await storedDue();
+    expect(after.json).toMatchObject({ cittadini: SURNAMES.length, posizioni: 2 * SURNAMES.length, annullate: 1, dovuto: dueAfter.total, daPagare: dueAfter.total, daPagareCount: 2 * SURNAMES.length - 1 });
+    expect(after.json.dovuto).not.toBe(before.json.dovuto);
+    const rows = (await list('&name=bianchi')).json.items;
+    expect(rows[0]).toMatchObject({ importoTotale: dueAfter.byUser.get(bianchi.userId) });
+    expect(rows[0].paymentIds).toHaveLength(1);
+    expect((await list('&name=marino')).json.items[0].importoTotale).toBe(dueAfter.byUser.get(marino.userId));
+    // 'Email non inviata': every citizen still has a pending month without its e-mail.
+    expect((await list('&chkNoSendMail=true')).json).toMatchObject({ count: SURNAMES.length, sum: dueAfter.total });
+    expect((await list()).json.sum).toBe(dueAfter.total);
+  });
+
+  it('delegates read it; citizens are refused (403); an unknown call is 404', async () => {
+    const delegate = await as('delegate');
+    expect((await delegate.get(`/api/calls/${call.id}/payment-list?anno=2026`)).json.count).toBe(SURNAMES.length);
+    expect((await delegate.get(`/api/calls/${call.id}/payment-totals?anno=2026`)).status).toBe(200);
+    const citizen = await as('citizen');
+    expect((await citizen.get(`/api/calls/${call.id}/payment-list?anno=2026`)).status).toBe(403);
+    expect((await citizen.get(`/api/calls/${call.id}/payment-totals`)).status).toBe(403);
+    const unknown = await operator.get('/api/calls/nessuno/payment-list?anno=2026');
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.detail).toBe('Il bando selezionato non è presente.');
+  });
+
+  it('bad queries are a 400 with an Italian message, a forged cursor too', async () => {
+    const cases: Array<[string, string]> = [
+      ['&sort=cognome', 'Ordinamento non valido.'],
+      ['&limit=20', 'Righe per pagina: 10, 25 o 50.'],
+      ['&chkNoSendMail=forse', 'Email non inviata: true o false.'],
+      ['&cursor=abc.def', 'Il parametro di paginazione non è valido.'],
+    ];
+    for (const [query, detail] of cases) {
+      const response = await list(query);
+      expect(response.status, query).toBe(400);
+      expect(response.json.detail).toBe(detail);
+    }
+    const oldYear = await operator.get(`/api/calls/${call.id}/payment-list?anno=2024`);
+    expect(oldYear.status).toBe(400);
+    expect(oldYear.json.detail).toBe('Anno non valido: i pagamenti partono dal 2025.');
+    expect((await operator.get(`/api/calls/${call.id}/payment-totals?anno=abc`)).status).toBe(400);
+    // A cursor of another list (the amount order's) is refused on the name order.
+    const amountPage = await list('&sort=importo');
+    const foreign = await list(`&name=ross&cursor=${encodeURIComponent(amountPage.json.nextCursor)}`);
+    expect(foreign.status).toBe(400);
+  });
+});
