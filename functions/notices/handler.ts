@@ -4,6 +4,7 @@ import { ioConfigFromEnv, makeIo } from '../adapters/io.ts';
 import { sesMailer } from '../adapters/mail.ts';
 import { systemClock, type IoMessages } from '../adapters/ports.ts';
 import { getFlow, updateFlow } from '../flows/repository.ts';
+import { refreshingAfter } from '../payment-list/refresh.ts';
 import { resourceHandler, respond } from '../http/handler.ts';
 import { getPositionByIud, listPositions, recordIoMessage, recordNoticeEmail } from '../payments/repository.ts';
 import { getUserItems } from '../users/repository.ts';
@@ -15,7 +16,7 @@ let ioClient: IoMessages | undefined;
 const io: IoMessages = { sendMessage: (fiscalCode, content) => (ioClient ??= makeIo(ioConfigFromEnv())).sendMessage(fiscalCode, content) };
 
 const notices = makeNoticeUseCases({
-  positions: { getPositionByIud, listPositions, recordNoticeEmail, recordIoMessage },
+  positions: { getPositionByIud, listPositions, recordNoticeEmail: refreshingAfter(recordNoticeEmail, (after) => after), recordIoMessage },
   users: { getUserItems },
   flows: { getFlow, updateFlow },
   noticePdf: (key) => s3ExportFiles.get(key).catch((error: Error) => (error.name === 'NoSuchKey' ? null : Promise.reject(error))),

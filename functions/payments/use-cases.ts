@@ -83,7 +83,7 @@ export interface PaymentDeps {
   /** The exports bucket: 'Verifica / genera CSV' leaves its file there and answers a short-lived link. */
   exportFiles: Pick<ExportFiles, 'put' | 'downloadUrl'>;
   /** The payment list's aggregates (functions/payment-list/use-cases.ts): every position write refreshes them. */
-  summaries: Pick<DebtRefreshUseCases, 'refreshDebtSummaries'>;
+  summaries: Pick<DebtRefreshUseCases, 'refreshDebtSummaries' | 'reconcileDebtTotals'>;
   clock: Clock;
 }
 
@@ -240,6 +240,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       const now = clock.now();
       const { after } = withAmount(before, input.importoCents, { descrizione: input.descrizione }, now.toISOString());
       if (!(await positions.replacePosition(after, before.version))) throw new ConflictError(positionOpsMessages.changed);
+      await summaries.refreshDebtSummaries([{ callId: after.callId, userId: after.userId, anno: after.anno }]);
       await audit.recordMany([{ actor, entity: 'position', id: after.iud, action: 'update', before, after }], now);
       return publicPosition(after);
     },
@@ -286,6 +287,9 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       const [anno, mese] = months[next].split('-').map(Number);
       await generatePositions(callId, { mese, anno }, actor);
       const done = next + 1;
+      // The last slice also recomputes the payment list's totals of those years from their rows (a write
+      // interrupted between a row and its totals is repaired here).
+      if (done === months.length) for (const year of new Set(months.map((month) => Number(month.slice(0, 4))))) await summaries.reconcileDebtTotals(callId, year);
       return { cursor: done < months.length ? JSON.stringify({ months, next: done }) : null, done, total: months.length };
     },
 

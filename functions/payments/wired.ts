@@ -9,17 +9,10 @@ import { runningExportOf } from '../flows/repository.ts';
 import { iseesNotYetUsedForFee, markIseeUsedForFee } from '../isee/repository.ts';
 import { listApprovedSubscriptionsOfCall } from '../subscriptions/repository.ts';
 import { getUserItems } from '../users/repository.ts';
-import { addToDebtTotals, getDebtSummaries, positionsOfYears, putDebtSummary, putDebtTotals, sumDebtSummaries } from '../payment-list/repository.ts';
-import { makeDebtRefreshUseCases } from '../payment-list/use-cases.ts';
+import { debtSummaries } from '../payment-list/refresh.ts';
 import * as positionRepository from './repository.ts';
 import { makePaymentUseCases, type PaymentDeps } from './use-cases.ts';
 
-/** The payment list's aggregates: refreshed by every position write, reconciled by 'Sincronizza'. */
-export const debtSummaries = makeDebtRefreshUseCases({
-  debts: { getDebtSummaries, positionsOfYears, putDebtSummary, addToDebtTotals, putDebtTotals, sumDebtSummaries },
-  users: { getUserItems },
-  clock: systemClock,
-});
 
 /** The payments' use cases on the real adapters: the payments API and the MyPay export's steps share them. */
 export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs'> = {}) =>

@@ -2,6 +2,7 @@ import { recordAuditBatch } from '../adapters/audit-log.ts';
 import { makeMyPay, myPayConfigFromEnv } from '../adapters/mypay.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { getCall } from '../calls/repository.ts';
+import { refreshingAfter } from '../payment-list/refresh.ts';
 import { resourceHandler } from '../http/handler.ts';
 import { getPositionByIud, recordPayment } from '../payments/repository.ts';
 import { reportingRoutes } from './routes.ts';
@@ -22,7 +23,7 @@ const mypay = () => {
 
 const reporting = makeReportingUseCases({
   calls: { getCall },
-  positions: { getPositionByIud, recordPayment },
+  positions: { getPositionByIud, recordPayment: refreshingAfter(recordPayment, (written, position) => (written ? position : null)) },
   mypay: { reportPaid: (from, to) => mypay().reportPaid(from, to) },
   audit: { recordMany: recordAuditBatch },
   clock: systemClock,

@@ -3,6 +3,7 @@ import { makeMyPayCheckout, myPayConfigFromEnv } from '../adapters/mypay-soap.ts
 import { makeNoticeLinks } from '../adapters/notice-links.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { getConfiguration } from '../configuration/repository.ts';
+import { refreshingAfter } from '../payment-list/refresh.ts';
 import { resourceHandler } from '../http/handler.ts';
 import { getPositionByIud, listPositionsOfUser, recordPayment } from '../payments/repository.ts';
 import { findUserIdByFiscalCode, getUserItem } from '../users/repository.ts';
@@ -15,7 +16,7 @@ let checkout: ReturnType<typeof makeMyPayCheckout> | undefined;
 const mypay = () => (checkout ??= makeMyPayCheckout(myPayConfigFromEnv()));
 
 const positions = makeUserPositionUseCases({
-  positions: { getPositionByIud, listPositionsOfUser, recordPayment },
+  positions: { getPositionByIud, listPositionsOfUser, recordPayment: refreshingAfter(recordPayment, (written, position) => (written ? position : null)) },
   users: { findUserIdByFiscalCode, getUserItem },
   sessions,
   configuration: { getConfiguration },

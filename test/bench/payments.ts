@@ -75,7 +75,7 @@ async function runSeed(seed: number) {
     const calls = await import('../../functions/calls/repository.ts');
     const users = await import('../../functions/users/repository.ts');
     const { debtSummaryItem } = await import('../../functions/payment-list/repository.ts');
-    const { debtSummaries } = await import('../../functions/payments/wired.ts');
+    const { debtSummaries } = await import('../../functions/payment-list/refresh.ts');
     const { handler } = await import('../../functions/payment-list/handler.ts');
     const reads = { capacity: 0, scans: 0 };
     documentClient.middlewareStack.add(

@@ -26,6 +26,7 @@ import { paths } from '@/config/paths';
 import { getCalls } from '@/features/calls';
 import { ApiError } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
+import { SyncPositionsButton } from './sync-positions-button';
 import { getAllPayments, getPaymentList, getPaymentTotals, type PaymentFilters, type PaymentPageSize } from '../api/payment-list';
 
 const euro = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
@@ -248,7 +249,15 @@ export function PaymentListPage() {
           <Button onClick={() => void downloadExcel()} isDisabled={exporting !== null}>
             {exporting === null ? 'Scarica Excel' : `Preparazione Excel… ${exporting} righe`}
           </Button>
-          {/* Sincronizza: {!readOnly && <SyncPositionsButton callId={callId} />} goes here (operators only) */}
+          {!readOnly && (
+            <SyncPositionsButton
+              callId={callId}
+              onDone={() => {
+                list.reload();
+                totals.reload();
+              }}
+            />
+          )}
         </Flex>
       </Flex>
       {meta?.callName && <Text className="payment-list-page__call">Bando: {meta.callName}</Text>}
