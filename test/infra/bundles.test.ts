@@ -21,9 +21,9 @@ const OVER_LIMIT: Record<string, number> = {
   // +5 KB: generating a month now refreshes the payment list's rows (functions/payment-list, issue 9).
   'PortaleApi/PaymentExport/FlowTask': 210 * 1024,
   // The OpenAPI function bundles every route's schemas and messages: each new route grows it (the
-  // citizen's payments and the reporting took it from ~148 to ~150.3 KB). The way back is the same, or an
-  // openapi.json generated at build time instead of in the Lambda.
-  'PortaleApi/public': 152 * 1024,
+  // payment routes of issue 9 took it from ~148 to ~155.3 KB). The way back: an openapi.json generated at
+  // build time instead of in the Lambda (known debt).
+  'PortaleApi/public': 158 * 1024,
 };
 
 let portal: ScratchApp;
