@@ -6,7 +6,8 @@ import { iseeDocumentKey } from '../../functions/domain/isee-extraction.ts';
 /**
  * Demo users: Maria Rossi (the test identity) with a complete profile and a validated ISEE, and a few
  * citizens registered by the operators, two of them with an ISEE waiting for review (so the operator's
- * badges and /lista_isee show something). Giuseppe Verdi has no record: he signs in for the first time.
+ * badges and /lista_isee show something), and Paolo Greco, approved on the first demo call with his debt
+ * positions of last month and this one (so the payment screens show something). Giuseppe Verdi has no record: he signs in for the first time.
  */
 export const demoUsers: (NewUserInput & { isee?: { value: number; state: 'LOADED' | 'VALIDATED'; protocol: string } })[] = [
   {
@@ -27,6 +28,11 @@ export const demoUsers: (NewUserInput & { isee?: { value: number; state: 'LOADED
   {
     firstName: 'Marco', lastName: 'Ricci', fiscalCode: 'RCCMRC60A01H501V', birthDate: '1960-01-01', email: null,
     emailPec: null, phoneNumber: '0612345678', address: 'Via Appia Nuova', addressNumber: '101', cap: '00183', city: 'Roma', country: 'RM', nation: 'IT', municipioId: '4',
+  },
+  {
+    firstName: 'Paolo', lastName: 'Greco', fiscalCode: 'GRCPLA70A01F205T', birthDate: '1970-01-01', email: 'paolo.greco@example.it',
+    emailPec: null, phoneNumber: '3289988776', address: 'Via Manzoni', addressNumber: '21', cap: '20121', city: 'Milano', country: 'MI', nation: 'IT', municipioId: '2',
+    isee: { value: 9800, state: 'VALIDATED', protocol: 'INPS-ISEE-2026-00456789D-00' },
   },
   {
     firstName: 'Anna', lastName: 'Bruno', fiscalCode: 'BRNNNA88M41F839L', birthDate: '1988-08-01', email: 'anna.bruno@example.it',

@@ -11,7 +11,7 @@ import { NoticeButtons } from './notice-buttons';
 export function PositionActions({ position, reload, readOnly = false }: { position: Position; reload: () => void; readOnly?: boolean }) {
   const [editing, setEditing] = useState(false);
   return (
-    <Flex gap="xs" wrap="wrap" justifyContent="flex-end">
+    <Flex gap="xs" wrap="wrap" justifyContent="flex-end" alignItems="flex-start">
       {!readOnly && (
         <Button size="small" isDisabled={position.isPagato || position.annullato} onClick={() => setEditing(true)} aria-label={`Modifica pagamento ${position.titolo} di ${position.cognome} ${position.nome}`}>
           Modifica
