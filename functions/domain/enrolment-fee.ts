@@ -1,5 +1,5 @@
 import { monthlyFee, type FeeBand } from './fee.ts';
-import { currentPeriod } from './payments.ts';
+import { currentPeriod } from './period.ts';
 
 /**
  * The current month's fee of a subscription (design §4: monthlyFee), from its call's bands and the user's

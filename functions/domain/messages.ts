@@ -62,22 +62,6 @@ export const messages = {
     descriptionTooLong: 'Il campo Descrizione deve essere massimo 300 caratteri!',
     amount: 'L’importo deve essere un numero maggiore o uguale a 0, con al massimo due decimali.',
   },
-  notices: {
-    positionNotFound: 'La posizione debitoria selezionata non esiste.',
-    notExported: 'La posizione non ha ancora un avviso di pagamento: inviala prima a MyPay.',
-    paid: 'La posizione risulta già pagata: l’avviso non viene inviato.',
-    cancelled: 'La posizione è annullata: l’avviso non viene inviato.',
-    noEmail: 'Il cittadino non ha un indirizzo e-mail: l’avviso non può essere inviato per e-mail.',
-    noPdf: 'Il PDF dell’avviso non è disponibile: rielabora il flusso che ha inviato la posizione a MyPay.',
-    mailFailed: 'L’invio dell’e-mail non è riuscito: riprova più tardi.',
-    ioNoProfile: 'Il cittadino non ha attivato l’app IO: il messaggio non può essere inviato.',
-    ioSenderNotAllowed: 'Il cittadino ha disattivato i messaggi del Comune sull’app IO: il messaggio non è stato inviato.',
-    ioUnavailable: 'L’app IO non risponde: riprova più tardi.',
-    ioRefused: 'L’app IO ha rifiutato il messaggio: {reason}',
-    flowNotCollected: 'Il flusso non ha ancora gli esiti di MyPay: non ci sono avvisi da inviare.',
-    flowDone: 'Rielaborazione avvenuta con successo.',
-    flowInProgress: 'Invio delle e-mail in corso: {sent} inviate finora. Premi di nuovo il pulsante per continuare.',
-  },
   payment: {
     notFound: 'Il pagamento selezionato non esiste.',
     noPayments: "Non ci sono pagamenti per l'utente selezionato.",
@@ -122,3 +106,24 @@ export const paymentOutcomeMessages = {
 export function fill(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? `{${key}}`));
 }
+
+/**
+ * The notices' answers (e-mail and IO, one position or a whole flow): apart from `messages` so that only the
+ * notices function (and the export's Collect step) carry them.
+ */
+export const noticeMessages = {
+  positionNotFound: 'La posizione debitoria selezionata non esiste.',
+  notExported: 'La posizione non ha ancora un avviso di pagamento: inviala prima a MyPay.',
+  paid: 'La posizione risulta già pagata: l’avviso non viene inviato.',
+  cancelled: 'La posizione è annullata: l’avviso non viene inviato.',
+  noEmail: 'Il cittadino non ha un indirizzo e-mail: l’avviso non può essere inviato per e-mail.',
+  noPdf: 'Il PDF dell’avviso non è disponibile: rielabora il flusso che ha inviato la posizione a MyPay.',
+  mailFailed: 'L’invio dell’e-mail non è riuscito: riprova più tardi.',
+  ioNoProfile: 'Il cittadino non ha attivato l’app IO: il messaggio non può essere inviato.',
+  ioSenderNotAllowed: 'Il cittadino ha disattivato i messaggi del Comune sull’app IO: il messaggio non è stato inviato.',
+  ioUnavailable: 'L’app IO non risponde: riprova più tardi.',
+  ioRefused: 'L’app IO ha rifiutato il messaggio: {reason}',
+  flowNotCollected: 'Il flusso non ha ancora gli esiti di MyPay: non ci sono avvisi da inviare.',
+  flowDone: 'Rielaborazione avvenuta con successo.',
+  flowInProgress: 'Invio delle e-mail in corso: {sent} inviate finora. Premi di nuovo il pulsante per continuare.',
+} as const;

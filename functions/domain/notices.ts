@@ -1,5 +1,5 @@
 import { ConflictError } from './errors.ts';
-import { fill, messages } from './messages.ts';
+import { fill, noticeMessages } from './messages.ts';
 import { formatEuro, toEuros } from './money.ts';
 import type { Position } from './payments.ts';
 
@@ -18,9 +18,9 @@ type NoticePosition = Pick<Position, 'iud' | 'titolo' | 'descrizione' | 'importo
  * gets none. 409 otherwise, with the reason.
  */
 export function assertNoticeSendable(position: NoticePosition): asserts position is NoticePosition & { nav: string } {
-  if (position.annullato) throw new ConflictError(messages.notices.cancelled);
-  if (position.isPagato) throw new ConflictError(messages.notices.paid);
-  if (!position.nav) throw new ConflictError(messages.notices.notExported);
+  if (position.annullato) throw new ConflictError(noticeMessages.cancelled);
+  if (position.isPagato) throw new ConflictError(noticeMessages.paid);
+  if (!position.nav) throw new ConflictError(noticeMessages.notExported);
 }
 
 /** Whether a position is one the flow e-mail sends (the same rule, as a test). */
@@ -136,4 +136,4 @@ export function ioMessageContent(position: NoticePosition & { nav: string }, pay
 export const IO_NOT_DELIVERED = '-1';
 
 export const flowEmailMessage = (result: { done: boolean; sent: number }) =>
-  result.done ? messages.notices.flowDone : fill(messages.notices.flowInProgress, { sent: result.sent });
+  result.done ? noticeMessages.flowDone : fill(noticeMessages.flowInProgress, { sent: result.sent });

@@ -2,6 +2,9 @@ import * as z from 'zod';
 import { messages } from './messages.ts';
 import { hasAtMostTwoDecimals, toCents } from './money.ts';
 import { pageQuerySchema } from './validation.ts';
+import { currentPeriod, type Period } from './period.ts';
+
+export { currentPeriod, type Period };
 
 /**
  * The payments resource's payloads (debt positions of a call and month). Kept apart from the rules
@@ -29,10 +32,6 @@ export const periodSchema = z.object({
   anno: z.preprocess(emptyToUndefined, yearSchema.optional()),
 });
 export type PeriodInput = z.output<typeof periodSchema>;
-export interface Period {
-  mese: number;
-  anno: number;
-}
 
 function emptyToUndefined(value: unknown) {
   return value === '' || value === null ? undefined : value;
@@ -106,12 +105,6 @@ export const positionsCsvSchema = generationResultSchema.extend({
 });
 export type PositionsCsv = z.output<typeof positionsCsvSchema>;
 
-/** The current month and year in Europe/Rome (part 2 §9: "CSV month and year default to the current ones"). */
-export function currentPeriod(now: Date): Period {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Rome', year: 'numeric', month: 'numeric' }).formatToParts(now);
-  const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
-  return { mese: get('month'), anno: get('year') };
-}
 
 export const resolvePeriod = (input: PeriodInput, now: Date): Period => {
   const current = currentPeriod(now);

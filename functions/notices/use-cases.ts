@@ -2,7 +2,7 @@ import type { AuditLog, Clock, IoMessages, Mailer } from '../adapters/ports.ts';
 import type { PositionRecord } from '../domain/debt-positions.ts';
 import { DomainError, ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { flowMessages } from '../domain/flows.ts';
-import { fill, messages } from '../domain/messages.ts';
+import { fill, messages, noticeMessages } from '../domain/messages.ts';
 import {
   IO_NOT_DELIVERED,
   assertNoticeSendable,
@@ -90,7 +90,7 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
   const { positions, users, flows, noticePdf, mailer, io, payeeFiscalCode, audit, clock } = deps;
   const elapsed = deps.elapsed ?? (() => Date.now());
 
-  const requirePosition = async (iud: string) => (await positions.getPositionByIud(iud)) ?? Promise.reject(new NotFoundError(messages.notices.positionNotFound));
+  const requirePosition = async (iud: string) => (await positions.getPositionByIud(iud)) ?? Promise.reject(new NotFoundError(noticeMessages.positionNotFound));
   const publicView = (record: PositionRecord): Position => {
     const { exportedAt: _e, iseeId: _i, version: _v, ...position } = record as PositionRecord & { exportedAt?: unknown };
     return position as Position;
@@ -103,18 +103,18 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
   async function mailOne(position: Position | PositionRecord, recipient: NoticeRecipient | undefined, actor: Actor): Promise<PositionRecord> {
     assertNoticeSendable(position);
     const email = recipient?.email?.trim();
-    if (!recipient || !email) throw new ConflictError(messages.notices.noEmail);
+    if (!recipient || !email) throw new ConflictError(noticeMessages.noEmail);
     const pdf = await noticePdf(noticePdfKey(position.iud));
-    if (!pdf) throw new ConflictError(messages.notices.noPdf);
+    if (!pdf) throw new ConflictError(noticeMessages.noPdf);
     const { subject, text } = noticeEmail(position, recipient);
     try {
       await mailer.send({ to: [email], subject, text, attachments: [{ fileName: noticePdfFileName(position.nav), contentType: 'application/pdf', content: pdf }] });
     } catch {
-      throw unavailable(messages.notices.mailFailed);
+      throw unavailable(noticeMessages.mailFailed);
     }
     const now = clock.now();
     const after = await positions.recordNoticeEmail(position, now.toISOString());
-    if (!after) throw new ConflictError(messages.notices.paid);
+    if (!after) throw new ConflictError(noticeMessages.paid);
     await audit.record({ actor, entity: 'position', id: position.iud, action: 'update', before: position, after }, now);
     return after;
   }
@@ -129,7 +129,7 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
     const found = await flows.getFlow(flowId);
     if (!found) throw new NotFoundError(flowMessages.notFound);
     // A running or stopped flow has no verdict yet; a completed one may have had nothing to send (no notices).
-    if (found.step !== 'COMPLETATO') throw new ConflictError(messages.notices.flowNotCollected);
+    if (found.step !== 'COMPLETATO') throw new ConflictError(noticeMessages.flowNotCollected);
     const started = elapsed();
     let state: FlowEmailCursor = options.cursor ? decodeFlowCursor(options.cursor) : { since: clock.now().toISOString(), page: null };
     const totals = { sent: 0, skipped: 0, failed: 0 };
@@ -175,18 +175,18 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
         const name = (error as Error).name;
         if (name === 'IoRefused') {
           const { reason, detail } = error as Error & { reason: string; detail: string };
-          if (reason === 'REJECTED') throw new DomainError(422, 'Messaggio rifiutato', fill(messages.notices.ioRefused, { reason: detail || 'richiesta non valida' }));
+          if (reason === 'REJECTED') throw new DomainError(422, 'Messaggio rifiutato', fill(noticeMessages.ioRefused, { reason: detail || 'richiesta non valida' }));
           const now = clock.now();
           const after = await positions.recordIoMessage(position, IO_NOT_DELIVERED, now.toISOString(), true);
           if (after) await audit.record({ actor, entity: 'position', id: iud, action: 'update', before: position, after }, now);
-          throw new ConflictError(reason === 'NO_PROFILE' ? messages.notices.ioNoProfile : messages.notices.ioSenderNotAllowed);
+          throw new ConflictError(reason === 'NO_PROFILE' ? noticeMessages.ioNoProfile : noticeMessages.ioSenderNotAllowed);
         }
-        if (name === 'IoUnavailable') throw unavailable(messages.notices.ioUnavailable);
+        if (name === 'IoUnavailable') throw unavailable(noticeMessages.ioUnavailable);
         throw error;
       }
       const now = clock.now();
       const after = await positions.recordIoMessage(position, id, now.toISOString());
-      if (!after) throw new ConflictError(messages.notices.paid);
+      if (!after) throw new ConflictError(noticeMessages.paid);
       await audit.record({ actor, entity: 'position', id: iud, action: 'update', before: position, after }, now);
       return publicView(after);
     },

@@ -1,0 +1,12 @@
+/** A month of a year (1–12), as the debt positions and the fees count them. Apart from payments.ts (zod schemas) so light bundles can use it. */
+export interface Period {
+  mese: number;
+  anno: number;
+}
+
+/** The current month and year in Europe/Rome (part 2 §9: "CSV month and year default to the current ones"). */
+export function currentPeriod(now: Date): Period {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Rome', year: 'numeric', month: 'numeric' }).formatToParts(now);
+  const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
+  return { mese: get('month'), anno: get('year') };
+}
