@@ -77,8 +77,12 @@ describe('the citizen pays a position', () => {
     expect(started.status).toBe(201);
     await exported(started.json.id);
     const [listed] = (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items;
-    expect(listed).toMatchObject({ iud: position.iud, badge: 'Da pagare', payable: true, importoDovuto: position.importoDovuto, dataScadenza: '2026-11-30', noticeUrl: null });
+    expect(listed).toMatchObject({ iud: position.iud, badge: 'Da pagare', payable: true, importoDovuto: position.importoDovuto, dataScadenza: '2026-11-30' });
     expect(listed.nav).toMatch(/^3\d{17}$/);
+    // The export brought MyPay's notice back: a short-lived link to this position's PDF.
+    const notice = await fetch(listed.noticeUrl as string);
+    expect([notice.status, notice.headers.get('content-type'), new URL(listed.noticeUrl as string).pathname]).toEqual([200, 'application/pdf', expect.stringContaining(`/notices/${position.iud}.pdf`)]);
+    expect(Buffer.from(await notice.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
     // Another citizen sees none of it.
     expect((await otherCitizen.get(`/api/me/positions?callId=${call.id}`)).json.items).toEqual([]);
 

@@ -104,7 +104,8 @@ describe('editing a position (payment edit modal)', () => {
 
     const csv = await operator.post(`/api/calls/${call.id}/positions/csv`, october);
     expect(csv.status).toBe(200);
-    const row = (csv.json.content as string).split('\r\n').find((line) => line.includes(position.iud as string));
+    const content = await (await fetch(csv.json.url as string)).text();
+    const row = content.split('\r\n').find((line) => line.includes(position.iud as string));
     expect(row).toBeDefined();
     expect(row!.split(';')).toContain('A');
 
