@@ -71,8 +71,10 @@ describe('the citizen pays a position', () => {
 
     // The operator's user record and 'Pagamenti' page show it paid.
     await operatorPage.goto(`${inject('appUrl')}/lista_utenti/dati_utente?citizen=${mariaId}`);
-    const recordRow = operatorPage.getByRole('table', { name: 'Pagamenti dell’utente' }).getByRole('row', { name: new RegExp(`Novembre 2026`) });
-    await recordRow.first().getByText('Pagato', { exact: true }).first().waitFor();
+    // Maria may owe other November positions made by other browser tests: this call's row is the one named
+    // after its service ('Servizio <call name> – Novembre 2026').
+    const recordRow = operatorPage.getByRole('table', { name: 'Pagamenti dell’utente' }).getByRole('row').filter({ hasText: `${call.name} – Novembre 2026` });
+    await recordRow.getByText('Pagato', { exact: true }).waitFor();
     await screenshot(operatorPage, 'user-record-payments');
     await expectAccessible(operatorPage);
 
@@ -82,7 +84,7 @@ describe('the citizen pays a position', () => {
     await operatorPage.getByRole('button', { name: 'Cerca' }).click();
     await expect.poll(() => operatorPage.url()).toContain('fiscalCode=RSSMRA85C52H501N');
     const cards = operatorPage.getByRole('list', { name: 'Pagamenti di RSSMRA85C52H501N' });
-    await cards.getByText('Pagato', { exact: true }).first().waitFor();
+    await cards.getByRole('listitem').filter({ hasText: `${call.name} – Novembre 2026` }).getByText('Pagato', { exact: true }).waitFor();
     await screenshot(operatorPage, 'payments-page');
     await expectAccessible(operatorPage);
 
