@@ -92,6 +92,9 @@ export const keys = {
   supportRate: (userId: string, window: string, key: string) => ({ pk: `SUPPORTRATE#${userId}`, sk: `${window}#${key}` }),
   /** A background job's record and lock: one item per kind and key (functions/jobs), holding the latest run. */
   job: (kind: string, key: string) => ({ pk: `JOB#${kind}#${key}`, sk: 'JOB' }),
+  /** An enrolment import's approved preview (functions/enrolment-csv/plan-repository.ts): its header, and its slices in order. */
+  importPlan: (previewId: string) => ({ pk: `IMPORTPLAN#${previewId}`, sk: 'PLAN' }),
+  importPlanSlice: (previewId: string, n: number) => ({ pk: `IMPORTPLAN#${previewId}`, sk: `SLICE#${String(n).padStart(5, '0')}` }),
   auditOf: (entity: string, id: string) => `AUDIT#${entity}#${id}`,
   auditDay: (isoDate: string) => `AUDIT#${isoDate.slice(0, 10)}`,
 };

@@ -241,7 +241,7 @@ export function planImport(
   const rejected = [...parsed.rejected];
   const byUser = new Map(existing.map((subscription) => [subscription.userId, subscription]));
   const actions: ImportAction[] = [];
-  const preview: ImportPreview = { add: [], update: [], remove: [], unchanged: 0, rejected: [], applied: false };
+  const preview: ImportPreview = { add: [], update: [], remove: [], unchanged: 0, rejected: [], applied: false, previewId: null };
   const inFile = new Set<string>();
 
   for (const row of parsed.rows) {

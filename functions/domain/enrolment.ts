@@ -36,6 +36,13 @@ export const enrolmentMessages = {
     rowIseeValue: 'Riga {line}: il valore ISEE “{value}” non è un importo valido.',
     rowIseeYear: 'Riga {line}: l’anno ISEE “{value}” non è valido.',
     rowIseeIncomplete: 'Riga {line}: per l’ISEE servono sia il valore sia l’anno.',
+    previewRequired: 'Manca l’anteprima da applicare: carica il file e premi «Anteprima».',
+    previewNotFound: 'Anteprima non trovata: carica di nuovo il file e premi «Anteprima».',
+    previewExpired: 'L’anteprima è scaduta: carica di nuovo il file e premi «Anteprima».',
+    previewStale: 'Le iscrizioni del bando sono cambiate dopo l’anteprima: carica di nuovo il file per vedere una nuova anteprima.',
+    importRunning: 'È già in corso un’importazione per questo bando: attendi che termini.',
+    importExportRunning: 'È in corso un invio a MyPay per questo bando: l’importazione si potrà applicare quando sarà terminato.',
+    importFailed: 'L’importazione non è riuscita: carica di nuovo il file per vedere cosa resta da applicare.',
 } as const;
 
 /**
@@ -201,7 +208,6 @@ export const importEnrolmentsSchema = z.object({
   contentType: z.string({ error: enrolmentMessages.unsupportedFile }).max(200),
   updateIsees: z.boolean().default(false),
   removeOldSubscriptions: z.boolean().default(false),
-  apply: z.boolean().default(false),
 });
 export type ImportEnrolmentsInput = z.output<typeof importEnrolmentsSchema>;
 
@@ -225,6 +231,30 @@ export const importPreviewSchema = z.object({
   unchanged: z.number().int(),
   rejected: z.array(z.object({ line: z.number().int(), fiscalCode: z.string().nullable(), reason: z.string() })),
   applied: z.boolean(),
+  /** The stored plan of this preview: 'Applica' sends it back (POST …/import/apply), and exactly that is applied. */
+  previewId: z.string().nullable(),
 });
 export type ImportPreview = z.output<typeof importPreviewSchema>;
 
+
+/** 'Applica': the preview the operator saw, by its id. */
+export const applyImportSchema = z.object({
+  previewId: z.string({ error: enrolmentMessages.previewRequired }).trim().min(1, enrolmentMessages.previewRequired).max(100, enrolmentMessages.previewNotFound),
+});
+export type ApplyImportInput = z.output<typeof applyImportSchema>;
+
+/** The import's background run (functions/jobs, kind 'enrolment-import'): asked on mount and every IMPORT_POLL_MS while it runs. */
+export const importStatusSchema = z.object({
+  isRunning: z.boolean(),
+  state: z.enum(['NONE', 'RUNNING', 'SUCCEEDED', 'FAILED']),
+  /** Rows (planned changes) applied so far, and in all. */
+  done: z.number().int(),
+  total: z.number().int().nullable(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  error: z.string().nullable(),
+  /** What the applied preview holds. */
+  summary: z.object({ add: z.number().int(), update: z.number().int(), remove: z.number().int(), rejected: z.number().int() }).nullable(),
+});
+export type ImportStatus = z.output<typeof importStatusSchema>;
+export const IMPORT_POLL_MS = 1000;

@@ -1,38 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { dynamoAuditLog } from '../adapters/audit-log.ts';
-import { s3FileStore } from '../adapters/files.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { resourceHandler } from '../http/handler.ts';
 import { getCall } from '../calls/repository.ts';
-import * as iseeRepository from '../isee/repository.ts';
-import { makeIseeUseCases } from '../isee/use-cases.ts';
-import { deleteSubscription, getSubscription, listAllSubscriptionsOfCall, putSubscription, recountEnrolments, syncUserIsee } from '../subscriptions/repository.ts';
-import { findUserIdByFiscalCode, getUserItem, updateUserFields } from '../users/repository.ts';
+import { runningExportOf } from '../flows/repository.ts';
+import * as jobRepository from '../jobs/repository.ts';
+import { stepFunctionsJobRunner } from '../jobs/runner.ts';
+import { makeJobs } from '../jobs/use-cases.ts';
+import { listAllSubscriptionsOfCall } from '../subscriptions/repository.ts';
 import { getUsersByFiscalCodes } from '../users/lookup.ts';
+import { getPlan, savePlan } from './plan-repository.ts';
 import { makeEnrolmentCsvUseCases } from './use-cases.ts';
 import { enrolmentCsvRoutes } from './routes.ts';
 
-/** The import records ISEE the one way there is (recordIsee), which keeps the subscriptions' copies in step. */
-const isee = makeIseeUseCases({
-  isees: iseeRepository,
-  users: { getUserItem, findUserIdByFiscalCode, updateUserFields },
-  // The import records operator-entered ISEE only: nobody signs in here as a citizen.
-  ensureCitizen: async () => {
-    throw new Error('not a citizen route');
-  },
-  files: s3FileStore,
-  audit: dynamoAuditLog,
-  clock: systemClock,
-  ids: randomUUID,
-  subscriptions: { syncUserIsee },
-});
-
+/**
+ * Export, template, preview and the start of 'Applica'. Applying runs in the background job function
+ * (functions/jobs, kind 'enrolment-import': functions/enrolment-csv/import-apply.ts), which records the
+ * ISEE and writes the subscriptions; this function only reads them and stores the preview.
+ */
 const enrolmentCsv = makeEnrolmentCsvUseCases({
-  subscriptions: { getSubscription, putSubscription, deleteSubscription, listAllSubscriptionsOfCall, recountEnrolments },
+  subscriptions: { listAllSubscriptionsOfCall },
   calls: { getCall },
-  users: { getUserItem, getUsersByFiscalCodes },
-  isees: { recordIsee: isee.recordIsee },
-  files: s3FileStore,
+  users: { getUsersByFiscalCodes },
+  plans: { savePlan, getPlan },
+  jobs: makeJobs({ jobs: jobRepository, runner: stepFunctionsJobRunner, clock: systemClock, ids: randomUUID }),
+  exports: { runningExportOf },
   audit: dynamoAuditLog,
   clock: systemClock,
   ids: randomUUID,
@@ -42,4 +34,6 @@ export const handler = resourceHandler(enrolmentCsvRoutes, {
   exportEnrolments: ({ params }) => enrolmentCsv.exportEnrolments(params.id),
   enrolmentTemplate: () => enrolmentCsv.enrolmentTemplate(),
   importEnrolments: ({ params, body, actor }) => enrolmentCsv.importEnrolments(params.id, body, actor!),
+  applyEnrolmentImport: ({ params, body, actor }) => enrolmentCsv.startImport(params.id, body, actor!),
+  enrolmentImportStatus: ({ params }) => enrolmentCsv.importStatus(params.id),
 });

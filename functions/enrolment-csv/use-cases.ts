@@ -1,4 +1,13 @@
 import {
+  IMPORT_JOB,
+  IMPORT_PREVIEW_TTL_MS,
+  importStatusOf,
+  sliceActions,
+  subscriptionsFingerprint,
+  type PlannedImportAction,
+} from '../domain/enrolment-import.ts';
+import type { JobRecord } from '../domain/jobs.ts';
+import {
   csvFileName,
   decimalComma,
   decodeCsv,
@@ -6,30 +15,34 @@ import {
   isCsvContentType,
   parseEnrolmentCsv,
   planImport,
-  type ImportAction,
   type ImportSubscription,
 } from '../domain/enrolment-csv.ts';
-import { enrolmentMessages, type CsvFile, type ImportEnrolmentsInput, type ImportPreview } from '../domain/enrolment.ts';
+import { enrolmentMessages, type ApplyImportInput, type CsvFile, type ImportEnrolmentsInput, type ImportPreview, type ImportStatus } from '../domain/enrolment.ts';
 import { CallState } from '../domain/calls.ts';
-import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
-import type { AuditLog, Clock, FileStore } from '../adapters/ports.ts';
-import { deleteFiles } from '../calls/files.ts';
+import type { AuditLog, Clock } from '../adapters/ports.ts';
 import type { CallRecord } from '../calls/repository.ts';
-import type { NewIsee } from '../isee/repository.ts';
 import type { StoredUser } from '../users/repository.ts';
-import type { SubscriptionRecord } from '../subscriptions/repository.ts';
-import { inPool, laterThan, userIsee, type EnrolmentRepository } from '../enrolments/use-cases.ts';
-import { newSubscription } from '../subscriptions/new-subscription.ts';
+import type { EnrolmentRepository } from '../enrolments/use-cases.ts';
+import type { ImportPlanRepository } from './import-apply.ts';
+
+/** The background jobs (functions/jobs): the import is applied as the kind 'enrolment-import', keyed by call. */
+export interface ImportJobs {
+  start(kind: string, key: string, input: Record<string, unknown>, actor: Actor): Promise<JobRecord | null>;
+  status(kind: string, key: string): Promise<{ job: JobRecord | null; running: boolean }>;
+}
 
 export interface EnrolmentCsvDeps {
-  subscriptions: Pick<EnrolmentRepository, 'getSubscription' | 'putSubscription' | 'deleteSubscription' | 'listAllSubscriptionsOfCall' | 'recountEnrolments'>;
+  subscriptions: Pick<EnrolmentRepository, 'listAllSubscriptionsOfCall'>;
   calls: { getCall(id: string): Promise<CallRecord | null> };
-  users: { getUserItem(id: string): Promise<StoredUser | null>; getUsersByFiscalCodes(codes: string[]): Promise<Map<string, StoredUser>> };
-  /** The ISEE use case's recordIsee: the one way to record an ISEE (it keeps the user's subscriptions in step). */
-  isees: { recordIsee(input: NewIsee): Promise<unknown> };
-  files: Pick<FileStore, 'deleteFile'>;
+  users: { getUsersByFiscalCodes(codes: string[]): Promise<Map<string, StoredUser>> };
+  /** Where a preview is stored for 'Applica'. */
+  plans: Pick<ImportPlanRepository, 'savePlan' | 'getPlan'>;
+  jobs: ImportJobs;
+  /** The flow exporting a call to MyPay now, if any: no import is applied meanwhile. */
+  exports: { runningExportOf(callId: string): Promise<string | null> };
   audit: AuditLog;
   clock: Clock;
   ids: () => string;
@@ -38,7 +51,7 @@ export interface EnrolmentCsvDeps {
 const romeDate = (at: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 
 /** The enrolment CSV (design §4): export, template and import with its preview. */
-export function makeEnrolmentCsvUseCases({ subscriptions, calls, users, isees, files, audit, clock, ids }: EnrolmentCsvDeps) {
+export function makeEnrolmentCsvUseCases({ subscriptions, calls, users, plans, jobs, exports, audit, clock, ids }: EnrolmentCsvDeps) {
   const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
   const requireWritableCall = async (id: string) => {
     const call = await requireCall(id);
@@ -72,8 +85,8 @@ export function makeEnrolmentCsvUseCases({ subscriptions, calls, users, isees, f
     enrolmentTemplate: async (): Promise<CsvFile> => ({ fileName: `Template_${romeDate(clock.now())}.csv`, content: enrolmentCsv([]) }),
 
     /**
-     * CSV import (design §4): `apply: false` previews, writing nothing; `apply: true` performs the same plan
-     * (rejected rows skipped) and returns it. Applying the same file again plans nothing.
+     * CSV import (design §4): the preview, writing no subscription, ISEE or user; the plan behind it is
+     * stored (previewId) for 'Applica'. Previewing the same file again once applied plans nothing.
      */
     async importEnrolments(callId: string, input: ImportEnrolmentsInput, actor: Actor): Promise<ImportPreview> {
       const call = await requireWritableCall(callId);
@@ -96,83 +109,61 @@ export function makeEnrolmentCsvUseCases({ subscriptions, calls, users, isees, f
         iseeYear: s.isee?.state === 'VALIDATED' ? s.isee.year : null,
       }));
       const { preview, actions } = planImport(parsed, found, current, input);
-      if (!input.apply) return preview;
+      // The preview is stored as it is planned: 'Applica' applies exactly this, in the background.
+      const previewId = ids();
+      const planned: PlannedImportAction[] = actions.map((a) => ({
+        kind: a.kind,
+        userId: a.userId,
+        fiscalCode: a.row.fiscalCode,
+        firstName: a.row.firstName,
+        lastName: a.row.lastName,
+        state: a.state,
+        rankingScore: a.rankingScore,
+        weeklyHour: a.weeklyHour,
+        isee: a.isee,
+      }));
+      const slices = sliceActions(planned);
+      await plans.savePlan(
+        {
+          previewId,
+          callId: call.id,
+          fingerprint: subscriptionsFingerprint(existing),
+          createdAt: now.toISOString(),
+          createdBy: actor.sub,
+          total: planned.length,
+          slices: slices.length,
+          summary: { add: preview.add.length, update: preview.update.length, remove: preview.remove.length, rejected: preview.rejected.length },
+        },
+        slices,
+      );
+      return { ...preview, previewId };
+    },
 
-      const byUser = new Map(existing.map((s) => [s.userId, s]));
-      const userById = new Map([...found.values()].map((u) => [u.id, u]));
-      const applied: { action: ImportAction; before: SubscriptionRecord | null; after: SubscriptionRecord | null }[] = [];
-      // First the new ISEE (through recordIsee, which also updates the user's existing subscriptions).
-      await inPool(actions.filter((a) => a.isee), 4, async (action) => {
-        const user = (await users.getUserItem(action.userId)) ?? userById.get(action.userId)!;
-        const id = ids();
-        await isees.recordIsee({
-          id,
-          userId: user.id,
-          user: { firstName: user.firstName, lastName: user.lastName, fiscalCode: user.fiscalCode, email: user.email ?? null },
-          value: action.isee!.valueCents / 100,
-          year: action.isee!.year,
-          date: now.toISOString(),
-          state: 'VALIDATED',
-          file: null,
-          uploadedBy: 'OPERATOR',
-          uploadedBySub: actor.sub,
-          excludeVerification: true,
-        });
-        await audit.record({ actor, entity: 'isee', id, action: 'create', before: null, after: { userId: user.id, valueCents: action.isee!.valueCents, year: action.isee!.year, state: 'VALIDATED', source: 'import' } }, now);
-      });
-      await inPool(actions, 8, async (action) => {
-        const user = userById.get(action.userId);
-        if (action.kind === 'add' && user) {
-          const fresh = action.isee ? await users.getUserItem(user.id) : user;
-          const record = newSubscription({
-            call,
-            person: { userId: user.id, fiscalCode: user.fiscalCode, firstName: user.firstName, lastName: user.lastName },
-            now,
-            state: action.state!,
-            rankingScore: action.rankingScore ?? null,
-            weeklyHour: action.weeklyHour ?? null,
-            isee: userIsee(fresh ?? user),
-          });
-          // Subscribed meanwhile (another import, the citizen): left as it is.
-          if (await subscriptions.putSubscription(record, null)) applied.push({ action, before: null, after: record });
-          return;
-        }
-        // The ISEE step may have updated the subscription: changes apply to what is stored now.
-        let before = action.isee ? await subscriptions.getSubscription(call.id, action.userId) : (byUser.get(action.userId) ?? null);
-        for (let attempt = 0; before && attempt < 3; attempt++) {
-          if (action.kind === 'remove') {
-            if (await subscriptions.deleteSubscription(before)) {
-              await deleteFiles(files as FileStore, before.files);
-              applied.push({ action, before, after: null });
-              return;
-            }
-          } else {
-            const after: SubscriptionRecord = {
-              ...before,
-              rankingScore: action.rankingScore !== undefined ? action.rankingScore : before.rankingScore,
-              weeklyHour: action.weeklyHour !== undefined ? action.weeklyHour : before.weeklyHour,
-              dataUpdate: laterThan(before.dataUpdate, now),
-            };
-            if (after.rankingScore === before.rankingScore && after.weeklyHour === before.weeklyHour) return;
-            if (await subscriptions.putSubscription(after, before)) {
-              applied.push({ action, before, after });
-              return;
-            }
-          }
-          before = await subscriptions.getSubscription(call.id, action.userId);
-        }
-      });
-      // Audited in chunks (an item holds at most 400 KB): who, when, each subscription before and after.
-      for (let i = 0; i < applied.length; i += 100) {
-        const chunk = applied.slice(i, i + 100);
-        await audit.record(
-          { actor, entity: 'subscription-import', id: call.id, action: 'update', before: chunk.map((c) => c.before), after: chunk.map((c) => c.after) },
-          now,
-        );
-      }
-      // The import read the whole call: the counters are rewritten from what it holds now.
-      await subscriptions.recountEnrolments(call.id, await subscriptions.listAllSubscriptionsOfCall(call.id));
-      return { ...preview, applied: true };
+    /**
+     * 'Applica' (POST …/import/apply): starts applying the stored preview in the background (the job
+     * 'enrolment-import', one per call at a time). Refused with nothing written when the preview is unknown
+     * or of another call (404), expired, or the call's subscriptions changed since (409: preview again),
+     * while an export of the call to MyPay runs, or while an import of the call runs (409).
+     */
+    async startImport(callId: string, input: ApplyImportInput, actor: Actor): Promise<ImportStatus> {
+      const call = await requireWritableCall(callId);
+      const plan = await plans.getPlan(input.previewId);
+      if (!plan || plan.callId !== call.id) throw new NotFoundError(enrolmentMessages.previewNotFound);
+      if (clock.now().getTime() - Date.parse(plan.createdAt) > IMPORT_PREVIEW_TTL_MS) throw new ConflictError(enrolmentMessages.previewExpired);
+      if (await exports.runningExportOf(call.id)) throw new ConflictError(enrolmentMessages.importExportRunning);
+      const running = await jobs.status(IMPORT_JOB, call.id);
+      if (running.running) throw new ConflictError(enrolmentMessages.importRunning);
+      if (subscriptionsFingerprint(await subscriptions.listAllSubscriptionsOfCall(call.id)) !== plan.fingerprint) throw new ConflictError(enrolmentMessages.previewStale);
+      const job = await jobs.start(IMPORT_JOB, call.id, { callId: call.id, previewId: plan.previewId, summary: plan.summary }, actor);
+      if (!job) throw new ConflictError(enrolmentMessages.importRunning);
+      await audit.record({ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }, clock.now());
+      return importStatusOf({ job: { ...job, total: plan.total }, running: true });
+    },
+
+    /** GET …/import: the latest import of the call (asked on mount, and polled while it runs). */
+    async importStatus(callId: string): Promise<ImportStatus> {
+      const call = await requireCall(callId);
+      return importStatusOf(await jobs.status(IMPORT_JOB, call.id));
     },
   };
 }

@@ -6,6 +6,9 @@ import { positionOpsMessages } from '../domain/messages.ts';
 import { logger, tracer } from '../http/observability.ts';
 import { SYNC_JOB } from '../payments/use-cases.ts';
 import { payments } from '../payments/wired.ts';
+import { IMPORT_JOB } from '../domain/enrolment-import.ts';
+import { enrolmentMessages } from '../domain/enrolment.ts';
+import { enrolmentImport } from '../enrolment-csv/wired-import.ts';
 import * as jobRepository from './repository.ts';
 import type { JobTaskStep } from './state-machine.ts';
 import { makeJobWorker, type JobKind, type JobRun } from './use-cases.ts';
@@ -16,6 +19,7 @@ import { makeJobWorker, type JobKind, type JobRun } from './use-cases.ts';
  */
 const kinds: Record<string, JobKind> = {
   [SYNC_JOB]: { slice: payments.syncSlice, failure: positionOpsMessages.syncFailed },
+  [IMPORT_JOB]: { slice: enrolmentImport.applySlice, failure: enrolmentMessages.importFailed },
 };
 
 const worker = makeJobWorker({ jobs: jobRepository, kinds, clock: systemClock });

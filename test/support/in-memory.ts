@@ -25,6 +25,10 @@ import { makeServiceUseCases, type ServiceRepository } from '../../functions/ser
 import type { EnrolmentIsee, SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
 import { makeEnrolmentUseCases, type EnrolmentRepository } from '../../functions/enrolments/use-cases.ts';
 import { makeEnrolmentCsvUseCases } from '../../functions/enrolment-csv/use-cases.ts';
+import { makeImportApply, type ImportPlanRepository } from '../../functions/enrolment-csv/import-apply.ts';
+import type { ImportPlan, PlannedImportAction } from '../../functions/domain/enrolment-import.ts';
+import type { JobRecord } from '../../functions/domain/jobs.ts';
+import { makeJobs, makeJobWorker, type JobRepository, type JobRun } from '../../functions/jobs/use-cases.ts';
 import { makeSubscriptionUseCases, type SubscriptionRepository } from '../../functions/subscriptions/use-cases.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
 import { isOpenTicket, searchKey } from '../../functions/domain/tickets.ts';
@@ -406,6 +410,44 @@ export function memoryIsees() {
   return { ...repository, all, userHasIsees: async (userId: string) => newestFirst(userId).length > 0 };
 }
 
+/** The background jobs' records with the same conditions as functions/jobs/repository.ts. */
+export function memoryJobs(): JobRepository & { all: Map<string, JobRecord> } {
+  const all = new Map<string, JobRecord>();
+  const key = (kind: string, k: string) => `${kind}#${k}`;
+  return {
+    all,
+    getJob: async (kind, k) => structuredClone(all.get(key(kind, k)) ?? null),
+    async takeJob(job, staleBefore) {
+      const current = all.get(key(job.kind, job.key));
+      if (current && current.state === 'RUNNING' && current.updatedAt >= staleBefore) return false;
+      all.set(key(job.kind, job.key), structuredClone(job));
+      return true;
+    },
+    async updateJob(kind, k, id, fields) {
+      const current = all.get(key(kind, k));
+      if (!current || current.id !== id || current.state !== 'RUNNING') return false;
+      Object.assign(current, fields);
+      return true;
+    },
+  };
+}
+
+/** Stored import previews (functions/enrolment-csv/plan-repository.ts). */
+export function memoryImportPlans(): ImportPlanRepository & { plans: Map<string, ImportPlan>; slices: Map<string, PlannedImportAction[]> } {
+  const plans = new Map<string, ImportPlan>();
+  const slices = new Map<string, PlannedImportAction[]>();
+  return {
+    plans,
+    slices,
+    async savePlan(plan, planSlices) {
+      planSlices.forEach((actions, n) => slices.set(`${plan.previewId}#${n}`, structuredClone(actions)));
+      plans.set(plan.previewId, structuredClone(plan));
+    },
+    getPlan: async (previewId) => structuredClone(plans.get(previewId) ?? null),
+    getPlanSlice: async (previewId, n) => structuredClone(slices.get(`${previewId}#${n}`) ?? null),
+  };
+}
+
 /** Every use case of the portal on one set of in-memory stores, as the handlers wire the real ones. */
 export function portal() {
   const store = {
@@ -422,13 +464,43 @@ export function portal() {
     mailFailures: [] as { ticketId: string; message: string }[],
     /** callId → the flow exporting it (the MyPay export lock). */
     exportLocks: new Map<string, string>(),
+    jobs: memoryJobs(),
+    importPlans: memoryImportPlans(),
+    /** The runs started (what Step Functions would execute). */
+    jobRuns: [] as JobRun[],
   };
   const clock = tickingClock();
   const ids = sequentialIds();
   const common = { audit: store.audit, clock, ids };
   const ensureCitizen = makeEnsureCitizen({ users: store.users, ids, clock });
   const isee = makeIseeUseCases({ ...common, isees: store.isees, users: store.users, ensureCitizen, files: store.files, subscriptions: store.subscriptions });
+  const exports = { runningExportOf: async (callId: string) => store.exportLocks.get(callId) ?? null };
+  const jobs = makeJobs({ jobs: store.jobs, runner: { start: async (run) => void store.jobRuns.push(run) }, clock, ids });
+  const getUserItems = async (userIds: readonly string[]) => {
+    const found = new Map<string, StoredUser>();
+    for (const id of userIds) {
+      const user = await store.users.getUserItem(id);
+      if (user) found.set(id, user);
+    }
+    return found;
+  };
+  const enrolmentImport = makeImportApply({ ...common, plans: store.importPlans, subscriptions: store.subscriptions, calls: store.calls, users: { getUserItems }, isees: isee, files: store.files, exports });
+  const jobWorker = makeJobWorker({ jobs: store.jobs, kinds: { 'enrolment-import': { slice: enrolmentImport.applySlice, failure: 'Importazione non riuscita.' } }, clock });
+  /** What the state machine does with the latest run started: slices until finished (the number of slices). */
+  async function runLatestJob(): Promise<number> {
+    const run = store.jobRuns.at(-1)!;
+    let cursor = run.cursor;
+    for (let i = 1; i < 1000; i++) {
+      const result = await jobWorker.slice({ ...run, cursor });
+      if (result.finished) return i;
+      cursor = result.cursor;
+    }
+    throw new Error('job never finished');
+  }
   return {
+    jobWorker,
+    runLatestJob,
+    enrolmentImport,
     store,
     ensureCitizen,
     bands: makeBandUseCases({ ...common, bands: store.bands, calls: store.calls }),
@@ -450,8 +522,8 @@ export function portal() {
       clock,
       onMailFailure: (error, ticketId) => store.mailFailures.push({ ticketId, message: (error as Error).message }),
     }),
-    enrolments: makeEnrolmentUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, users: store.users, files: store.files, exports: { runningExportOf: async (callId) => store.exportLocks.get(callId) ?? null } }),
-    enrolmentCsv: makeEnrolmentCsvUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, users: store.users, isees: isee, files: store.files }),
+    enrolments: makeEnrolmentUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, users: store.users, files: store.files, exports }),
+    enrolmentCsv: makeEnrolmentCsvUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, users: store.users, plans: store.importPlans, jobs, exports }),
   };
 }
 

@@ -25,7 +25,7 @@ async function makeUser(firstName: string, lastName: string, fiscalCode: string)
 const validatedIsee = (userId: string, value: number, iseeYear = year) =>
   app.isee.uploadUserIsee(userId, { excludeVerification: true, document: null, value, year: iseeYear, date: '2026-01-20', protocollo: 'P', scadenza: '2026-12-31' }, actors.operator);
 
-const csv = (lines: string[]) => ({ fileContentBase64: Buffer.from(lines.join('\r\n'), 'utf8').toString('base64'), contentType: 'text/csv', updateIsees: false, removeOldSubscriptions: false, apply: false });
+const csv = (lines: string[]) => ({ fileContentBase64: Buffer.from(lines.join('\r\n'), 'utf8').toString('base64'), contentType: 'text/csv', updateIsees: false, removeOldSubscriptions: false });
 const HEADER = 'codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee';
 
 let anna: string;
@@ -182,22 +182,108 @@ describe('CSV export, template and import', () => {
     expect(app.store.subscriptions.all.size).toBe(1);
     expect(app.store.isees.all.size).toBe(0);
 
-    const applied = await app.enrolmentCsv.importEnrolments(callId, { ...input, apply: true }, actors.operator);
-    expect(applied).toEqual({ ...preview, applied: true });
+    expect(preview.previewId).toEqual(expect.any(String));
+
+    // 'Applica' starts the background job; nothing is written until its slices run.
+    const started = await app.enrolmentCsv.startImport(callId, { previewId: preview.previewId! }, actors.operator);
+    expect(started).toMatchObject({ isRunning: true, state: 'RUNNING', done: 0, total: 2, summary: { add: 1, update: 1, remove: 0, rejected: 3 } });
+    expect(app.store.subscriptions.all.size).toBe(1);
+    await app.runLatestJob();
+    expect(await app.enrolmentCsv.importStatus(callId)).toMatchObject({ isRunning: false, state: 'SUCCEEDED', done: 2, total: 2, error: null });
     expect(app.store.subscriptions.all.get(`${callId}.${anna}`)).toMatchObject({ state: 'VALIDATED', weeklyHour: 3.5, rankingScore: 5, isee: { valueCents: 1_200_000, year, state: 'VALIDATED' } });
     expect(app.store.subscriptions.all.get(`${callId}.${luca}`)).toMatchObject({ state: 'ADDED', rankingScore: 8 });
     expect([...app.store.isees.all.values()].map((i) => [i.userId, i.valueCents, i.state])).toEqual([[anna, 1_200_000, 'VALIDATED']]);
+    const imported = app.store.audit.entries.filter((e) => e.entity === 'subscription-import');
+    expect(imported).toHaveLength(1);
+    expect((imported[0].after as unknown[]).length).toBe(2);
 
-    const second = await app.enrolmentCsv.importEnrolments(callId, { ...input, apply: true }, actors.operator);
-    expect(second).toMatchObject({ add: [], update: [], remove: [], unchanged: 2 });
+    // Re-running the slice (a retried Lambda) changes nothing more, and is not audited again.
+    const before = structuredClone([...app.store.subscriptions.all.values()]);
+    await app.enrolmentImport.applySlice({ previewId: preview.previewId }, null, actors.operator);
+    expect([...app.store.subscriptions.all.values()]).toEqual(before);
     expect(app.store.isees.all.size).toBe(1);
+    expect(app.store.audit.entries.filter((e) => e.entity === 'subscription-import')).toHaveLength(1);
+
+    // The same file again plans nothing.
+    const second = await app.enrolmentCsv.importEnrolments(callId, input, actors.operator);
+    expect(second).toMatchObject({ add: [], update: [], remove: [], unchanged: 2 });
+    // The applied preview cannot be applied again: the call changed since it was made.
+    await expect(app.enrolmentCsv.startImport(callId, { previewId: preview.previewId! }, actors.operator)).rejects.toMatchObject({
+      status: 409,
+      message: 'Le iscrizioni del bando sono cambiate dopo l’anteprima: carica di nuovo il file per vedere una nuova anteprima.',
+    });
+    expect(app.store.isees.all.size).toBe(1);
+  });
+
+  it('applies a large preview in slices of 200, reporting the rows applied', async () => {
+    // 450 planned changes: the same subscription's score set on each of 450 rows is not possible, so
+    // the plan is stored directly as a preview would store it.
+    await app.enrolments.enrolUser(callId, { userId: luca }, actors.operator);
+    const preview = await app.enrolmentCsv.importEnrolments(callId, csv([HEADER, `${CF.luca};Ferrari;Luca;8;;;`]), actors.operator);
+    const plan = app.store.importPlans.plans.get(preview.previewId!)!;
+    const filler = Array.from({ length: 449 }, () => ({ ...app.store.importPlans.slices.get(`${plan.previewId}#0`)![0] }));
+    const actions = [...app.store.importPlans.slices.get(`${plan.previewId}#0`)!, ...filler];
+    await app.store.importPlans.savePlan({ ...plan, total: actions.length, slices: 3 }, [actions.slice(0, 200), actions.slice(200, 400), actions.slice(400)]);
+    await app.enrolmentCsv.startImport(callId, { previewId: plan.previewId }, actors.operator);
+    const run = app.store.jobRuns.at(-1)!;
+    const first = await app.jobWorker.slice(run);
+    expect(first).toEqual({ cursor: '1', finished: false });
+    expect(await app.enrolmentCsv.importStatus(callId)).toMatchObject({ isRunning: true, done: 200, total: 450 });
+    // A second click while it runs starts nothing.
+    await expect(app.enrolmentCsv.startImport(callId, { previewId: plan.previewId }, actors.operator)).rejects.toMatchObject({
+      status: 409,
+      message: 'È già in corso un’importazione per questo bando: attendi che termini.',
+    });
+    expect(app.store.jobRuns).toHaveLength(1);
+    expect(await app.jobWorker.slice({ ...run, cursor: '1' })).toEqual({ cursor: '2', finished: false });
+    expect(await app.jobWorker.slice({ ...run, cursor: '2' })).toEqual({ cursor: null, finished: true });
+    expect(await app.enrolmentCsv.importStatus(callId)).toMatchObject({ isRunning: false, state: 'SUCCEEDED', done: 450, total: 450 });
+    expect(app.store.subscriptions.all.get(`${callId}.${luca}`)).toMatchObject({ rankingScore: 8 });
+  });
+
+  it('refuses an unknown, foreign, stale or expired preview and an import during an export, starting nothing', async () => {
+    await app.enrolments.enrolUser(callId, { userId: luca }, actors.operator);
+    const preview = await app.enrolmentCsv.importEnrolments(callId, csv([HEADER, `${CF.luca};Ferrari;Luca;8;;;`]), actors.operator);
+    const previewId = preview.previewId!;
+    await expect(app.enrolmentCsv.startImport(callId, { previewId: 'nope' }, actors.operator)).rejects.toMatchObject({ status: 404, message: 'Anteprima non trovata: carica di nuovo il file e premi «Anteprima».' });
+    const current = app.store.calls.all.get(callId)!;
+    const other = await app.calls.createCall({ serviceId: current.serviceId, name: 'Altro bando', codAccertamento: 'A', codCapitolo: 'C', nomeMyPay: 'M', bandsId: [], files: [] }, actors.operator);
+    await expect(app.enrolmentCsv.startImport(other.id, { previewId }, actors.operator)).rejects.toMatchObject({ status: 404 });
+    app.store.exportLocks.set(callId, 'flow-1');
+    await expect(app.enrolmentCsv.startImport(callId, { previewId }, actors.operator)).rejects.toMatchObject({
+      status: 409,
+      message: 'È in corso un invio a MyPay per questo bando: l’importazione si potrà applicare quando sarà terminato.',
+    });
+    app.store.exportLocks.delete(callId);
+    // Another operator changes the subscription after the preview: the preview no longer says what would happen.
+    await app.enrolments.rankEnrolment(`${callId}.${luca}`, { rankingScore: 2 }, actors.operator);
+    await expect(app.enrolmentCsv.startImport(callId, { previewId }, actors.operator)).rejects.toMatchObject({ status: 409 });
+    const fresh = await app.enrolmentCsv.importEnrolments(callId, csv([HEADER, `${CF.luca};Ferrari;Luca;8;;;`]), actors.operator);
+    app.store.importPlans.plans.get(fresh.previewId!)!.createdAt = '2000-01-01T00:00:00.000Z';
+    await expect(app.enrolmentCsv.startImport(callId, { previewId: fresh.previewId! }, actors.operator)).rejects.toMatchObject({
+      status: 409,
+      message: 'L’anteprima è scaduta: carica di nuovo il file e premi «Anteprima».',
+    });
+    expect(app.store.jobRuns).toHaveLength(0);
+    expect(app.store.subscriptions.all.get(`${callId}.${luca}`)).toMatchObject({ rankingScore: 2 });
+  });
+
+  it('fails the job with the Italian reason when an export starts meanwhile', async () => {
+    await app.enrolments.enrolUser(callId, { userId: luca }, actors.operator);
+    const preview = await app.enrolmentCsv.importEnrolments(callId, csv([HEADER, `${CF.luca};Ferrari;Luca;8;;;`]), actors.operator);
+    await app.enrolmentCsv.startImport(callId, { previewId: preview.previewId! }, actors.operator);
+    app.store.exportLocks.set(callId, 'flow-1');
+    await expect(app.enrolmentImport.applySlice({ previewId: preview.previewId }, null, actors.operator)).rejects.toMatchObject({ status: 409 });
+    expect(app.store.subscriptions.all.get(`${callId}.${luca}`)).toMatchObject({ rankingScore: null });
   });
 
   it('removes the subscriptions of citizens not in the file, when asked', async () => {
     for (const userId of [anna, luca]) await app.enrolments.enrolUser(callId, { userId }, actors.operator);
     const input = { ...csv([HEADER, `${CF.anna};;;;;;`]), removeOldSubscriptions: true };
-    expect((await app.enrolmentCsv.importEnrolments(callId, input, actors.operator)).remove.map((r) => r.fiscalCode)).toEqual([CF.luca]);
-    await app.enrolmentCsv.importEnrolments(callId, { ...input, apply: true }, actors.operator);
+    const preview = await app.enrolmentCsv.importEnrolments(callId, input, actors.operator);
+    expect(preview.remove.map((r) => r.fiscalCode)).toEqual([CF.luca]);
+    await app.enrolmentCsv.startImport(callId, { previewId: preview.previewId! }, actors.operator);
+    await app.runLatestJob();
     expect([...app.store.subscriptions.all.keys()]).toEqual([`${callId}.${anna}`]);
   });
 
