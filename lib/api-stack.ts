@@ -101,8 +101,12 @@ export class ApiStack extends Stack {
       starter: this.functions.flows,
     });
 
-    // Work longer than a request ('Sincronizza'): the payments function starts the background jobs' state machine.
-    this.backgroundJobs = new BackgroundJobs(this, 'BackgroundJobs', { table: props.data.table, starters: [this.functions.payments] });
+    // Work longer than a request ('Sincronizza', the enrolment import's 'Applica'): those functions start the background jobs' state machine.
+    this.backgroundJobs = new BackgroundJobs(this, 'BackgroundJobs', {
+      table: props.data.table,
+      documents: props.data.documents,
+      starters: [this.functions.payments, this.functions['enrolment-csv']],
+    });
 
     const integrations = Object.fromEntries(
       resources.map((resource) => [resource, new HttpLambdaIntegration(`${resource}Integration`, this.functions[resource])]),

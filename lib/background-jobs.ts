@@ -1,5 +1,6 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
@@ -9,7 +10,9 @@ import { PortalFunction } from './portal-function.ts';
 
 export interface BackgroundJobsProps {
   table: ITable;
-  /** The API functions that start jobs (the payments function: 'Sincronizza'). */
+  /** The documents bucket: an enrolment import removing a subscription deletes its files. */
+  documents: IBucket;
+  /** The API functions that start jobs (the payments function: 'Sincronizza'; enrolment-csv: the import's 'Applica'). */
   starters: PortalFunction[];
 }
 
@@ -28,11 +31,12 @@ export class BackgroundJobs extends Construct {
     this.jobFunction = new PortalFunction(this, 'JobTask', {
       entry: 'functions/jobs/task-handler.ts',
       serviceName: 'jobs',
-      description: 'Background jobs: one bounded slice of work per invocation (recalculation of debt positions, …)',
+      description: 'Background jobs: one bounded slice of work per invocation (recalculation of debt positions, enrolment imports, …)',
       // One slice: a month of a call's debt positions (thousands of conditional writes).
       timeout: Duration.minutes(5),
     });
     this.jobFunction.bindTable(props.table, 'RW');
+    this.jobFunction.bindBucket('DOCUMENTS_BUCKET', props.documents, 'RW');
 
     const logGroup = new logs.LogGroup(this, 'StateMachineLogs', { retention: logs.RetentionDays.SIX_MONTHS });
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {

@@ -42,7 +42,7 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   notices: { table: 'RW', exports: 'R', mail: 'SEND', io: 'SEND' },
   // Unenrolling (and the import's removals) delete the request's files.
   enrolments: { table: 'RW', documents: 'RW' },
-  'enrolment-csv': { table: 'RW', documents: 'RW' },
+  'enrolment-csv': { table: 'RW' },
   // 'Paga' and the return from MyPay; the notice PDFs are read (links) from the exports bucket.
   'user-positions': { table: 'RW', exports: 'R', mypay: true },
   // 'Rendicontazione': MyPay's export of what was paid.

@@ -316,10 +316,17 @@ describe('an operator runs a call’s enrolments', () => {
     // Nothing is written before 'Applica'.
     expect((await operatorApi.get(`/api/calls/${callId}/enrolments?fiscalCode=${people.fabio.fiscalCode}`)).json.total).toBe(0);
 
+    // 'Applica' starts the import in the background: the dialog closes and the section shows its progress
+    // (rows applied of the total) until the job ends, then the result, without reloading the page.
     await dialog(operator).getByRole('button', { name: 'Applica' }).click();
-    await dialog(operator).getByText(/Importazione completata: 1 iscrizioni aggiunte, 1 aggiornate/).waitFor();
-    await dialog(operator).getByRole('button', { name: 'Chiudi' }).click();
+    const progress = operator.getByTestId('import-progress');
+    await progress.getByText(/^Importazione in corso: \d righe applicate su 2$/).waitFor();
+    expect(await progress.getByRole('progressbar').getAttribute('max')).toBe('2');
+    await screenshot(operator, 'enrolment-import-progress');
+    await operator.getByText('Importazione completata: 1 iscrizioni aggiunte, 1 aggiornate, 0 rimosse, 1 righe scartate.').waitFor();
+    expect(await progress.count()).toBe(0);
     await operator.getByText('Mostro 6 su 6').waitFor();
+    await screenshot(operator, 'enrolment-import-done');
     expect(await row(operator, people.dario.fiscalCode).getByRole('cell').first().textContent()).toBe('70');
   });
 

@@ -51,24 +51,30 @@ describe('background jobs (lib/background-jobs.ts)', () => {
     expect(JSON.stringify(invoke[0]!.Resource)).not.toContain(logicalId(portal.api.paymentExport.taskFunction));
   });
 
-  it('gives the job function the table and nothing else (no bucket, no mail, no state machine)', () => {
+  it('gives the job function the table and the documents bucket and nothing else (no exports, no mail, no state machine)', () => {
     const statements = statementsOfRole(roleOfFunction(portal.api.backgroundJobs.jobFunction));
     const services = new Set(statements.flatMap(actions).map((a) => a.split(':')[0]));
-    expect([...services].sort()).toEqual(['dynamodb', 'logs', 'xray'].filter((s) => services.has(s)).sort());
+    expect([...services].sort()).toEqual(['dynamodb', 'logs', 's3', 'xray'].filter((s) => services.has(s)).sort());
     expect(services.has('dynamodb')).toBe(true);
+    // An enrolment import removing a subscription deletes its files: the documents bucket, not the exports one.
+    const s3 = JSON.stringify(statements.filter((s) => actions(s).some((a) => a.startsWith('s3:'))).map((s) => s.Resource));
+    expect(s3).toContain(logicalId(portal.data.documents));
+    expect(s3).not.toContain(logicalId(portal.data.exports));
     expect(api.findResources('AWS::Lambda::Function')[logicalId(portal.api.backgroundJobs.jobFunction)].Properties.Timeout).toBe(300);
   });
 
-  it('lets only the payments function start it (StartExecution on this machine), and tells it the ARN', () => {
+  it('lets only the payments and enrolment-csv functions start it (StartExecution on this machine), and tells them the ARN', () => {
     const starters = resources.filter((resource) =>
       statementsOfRole(roleOfFunction(portal.api.functions[resource])).some(
         (s) => actions(s).includes('states:StartExecution') && JSON.stringify(s.Resource).includes(machineId()),
       ),
     );
-    expect(starters).toEqual(['payments']);
-    const payments = statementsOfRole(roleOfFunction(portal.api.functions.payments));
-    expect(payments.filter((s) => actions(s).some((a) => a.startsWith('states:'))).flatMap(actions)).toEqual(['states:StartExecution']);
-    const env = api.findResources('AWS::Lambda::Function')[logicalId(portal.api.functions.payments)].Properties.Environment.Variables;
-    expect(env.JOBS_STATE_MACHINE_ARN).toEqual({ Ref: machineId() });
+    expect(starters.sort()).toEqual(['enrolment-csv', 'payments']);
+    for (const starter of starters) {
+      const statements = statementsOfRole(roleOfFunction(portal.api.functions[starter]));
+      expect(statements.filter((s) => actions(s).some((a) => a.startsWith('states:'))).flatMap(actions)).toEqual(['states:StartExecution']);
+      const env = api.findResources('AWS::Lambda::Function')[logicalId(portal.api.functions[starter])].Properties.Environment.Variables;
+      expect(env.JOBS_STATE_MACHINE_ARN).toEqual({ Ref: machineId() });
+    }
   });
 });

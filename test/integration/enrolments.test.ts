@@ -42,9 +42,19 @@ const csvBody = (lines: string[], extra: object = {}) => ({
   contentType: 'text/csv',
   updateIsees: false,
   removeOldSubscriptions: false,
-  apply: false,
   ...extra,
 });
+
+/** Polls the import's status until the background job ends (the local Step Functions runs it). */
+async function importFinished(callId: string) {
+  for (let i = 0; i < 200; i++) {
+    const status = await operator.get(`/api/calls/${callId}/enrolments/import`);
+    expect(status.status, JSON.stringify(status.json)).toBe(200);
+    if (!status.json.isRunning) return status.json;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the import never finished');
+}
 const HEADER = 'codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee';
 
 describe('the operator runs the enrolled users table', () => {
@@ -125,7 +135,7 @@ describe('the operator runs the enrolled users table', () => {
     expect(template.json.content).toBe(`\uFEFF${HEADER}\r\n`);
   });
 
-  it('imports a CSV: preview writes nothing, apply writes the same plan, the second apply changes nothing', async () => {
+  it('imports a CSV: preview writes nothing, Applica applies that preview in the background, the same file again changes nothing', async () => {
     const { call } = await openCall(operator);
     const [a, b] = [await newUser('Importa', 9000), await newUser('Rimuovi', 9000)];
     await enrol(call.id, b.id);
@@ -136,13 +146,56 @@ describe('the operator runs the enrolled users table', () => {
     expect(preview.json.rejected).toEqual([expect.objectContaining({ line: 3, reason: expect.stringMatching(/^Riga 3: .* non appartiene a un cittadino registrato/) })]);
     expect((await operator.get(`/api/calls/${call.id}/enrolments`)).json.total).toBe(1);
 
-    const applied = await operator.post(`/api/calls/${call.id}/enrolments/import`, { ...body, apply: true });
-    expect(applied.json).toEqual({ ...preview.json, applied: true });
+    expect((await operator.get(`/api/calls/${call.id}/enrolments/import`)).json).toMatchObject({ isRunning: false, state: 'NONE' });
+
+    const started = await operator.post(`/api/calls/${call.id}/enrolments/import/apply`, { previewId: preview.json.previewId });
+    expect(started.status, JSON.stringify(started.json)).toBe(200);
+    expect(started.json).toMatchObject({ isRunning: true, state: 'RUNNING', total: 2, summary: { add: 1, update: 0, remove: 1, rejected: 1 } });
+    expect(await importFinished(call.id)).toMatchObject({ state: 'SUCCEEDED', done: 2, total: 2, error: null });
     const rows = (await operator.get(`/api/calls/${call.id}/enrolments`)).json;
     expect(rows.total).toBe(1);
     expect(rows.items[0]).toMatchObject({ userId: a.id, state: 'VALIDATED', weeklyHour: 3.5, rankingScore: 2, isee: { valueCents: 1_000_000, state: 'VALIDATED' } });
-    const again = await operator.post(`/api/calls/${call.id}/enrolments/import`, { ...body, apply: true });
-    expect(again.json).toMatchObject({ add: [], update: [], remove: [], unchanged: 1, applied: true });
+    const again = await operator.post(`/api/calls/${call.id}/enrolments/import`, body);
+    expect(again.json).toMatchObject({ add: [], update: [], remove: [], unchanged: 1, applied: false });
+    // The preview already applied describes a call that changed since: refused, nothing written.
+    const twice = await operator.post(`/api/calls/${call.id}/enrolments/import/apply`, { previewId: preview.json.previewId });
+    expect([twice.status, twice.json.detail]).toEqual([409, 'Le iscrizioni del bando sono cambiate dopo l’anteprima: carica di nuovo il file per vedere una nuova anteprima.']);
+    expect((await operator.get(`/api/calls/${call.id}/enrolments`)).json).toMatchObject({ total: 1, items: [{ userId: a.id, dataUpdate: rows.items[0].dataUpdate }] });
+  });
+
+  it('refuses to apply a preview that is unknown, of another call or stale, or a second time while it runs', async () => {
+    const { call } = await openCall(operator);
+    const { call: other } = await openCall(operator);
+    const user = await newUser('Anteprima', 9000);
+    const row = await enrol(call.id, user.id);
+    const body = csvBody([HEADER, `${user.fiscalCode};Anteprima;Utente;4;;;`]);
+    const preview = (await operator.post(`/api/calls/${call.id}/enrolments/import`, body)).json;
+    const cases: [Promise<{ status: number; json: any }>, number, string | RegExp][] = [
+      [operator.post(`/api/calls/${call.id}/enrolments/import/apply`, {}), 400, 'Manca l’anteprima da applicare: carica il file e premi «Anteprima».'],
+      [operator.post(`/api/calls/${call.id}/enrolments/import/apply`, { previewId: 'sconosciuta' }), 404, 'Anteprima non trovata: carica di nuovo il file e premi «Anteprima».'],
+      [operator.post(`/api/calls/${other.id}/enrolments/import/apply`, { previewId: preview.previewId }), 404, 'Anteprima non trovata: carica di nuovo il file e premi «Anteprima».'],
+      [operator.post(`/api/calls/nessuno/enrolments/import/apply`, { previewId: preview.previewId }), 404, 'Il bando selezionato non è presente.'],
+      [operator.get(`/api/calls/nessuno/enrolments/import`), 404, 'Il bando selezionato non è presente.'],
+    ];
+    for (const [response, status, detail] of cases) {
+      const { status: got, json } = await response;
+      expect([got, json.detail], JSON.stringify(json)).toEqual([status, detail]);
+    }
+    // Another operator changes the subscription after the preview: 409, the preview is not applied.
+    expect((await operator.put(`/api/enrolments/${row.id}/ranking`, { rankingScore: 9 })).status).toBe(200);
+    const stale = await operator.post(`/api/calls/${call.id}/enrolments/import/apply`, { previewId: preview.previewId });
+    expect([stale.status, stale.json.detail]).toEqual([409, 'Le iscrizioni del bando sono cambiate dopo l’anteprima: carica di nuovo il file per vedere una nuova anteprima.']);
+    expect((await operator.get(`/api/calls/${call.id}/enrolments`)).json.items[0]).toMatchObject({ rankingScore: 9 });
+    expect((await operator.get(`/api/calls/${call.id}/enrolments/import`)).json).toMatchObject({ state: 'NONE' });
+
+    // Two clicks at once: one import starts, the other is refused.
+    const fresh = (await operator.post(`/api/calls/${call.id}/enrolments/import`, body)).json;
+    const clicks = await Promise.all([1, 2].map(() => operator.post(`/api/calls/${call.id}/enrolments/import/apply`, { previewId: fresh.previewId })));
+    expect(clicks.map((c) => c.status)).toContain(200);
+    const refused = clicks.filter((c) => c.status !== 200);
+    for (const click of refused) expect(click.status).toBe(409);
+    expect(await importFinished(call.id)).toMatchObject({ state: 'SUCCEEDED', done: 1, total: 1 });
+    expect((await operator.get(`/api/calls/${call.id}/enrolments`)).json.items[0]).toMatchObject({ rankingScore: 4 });
   });
 });
 
@@ -160,10 +213,18 @@ describe('who may do what, and bad input', () => {
       delegate.post(`/api/calls/${call.id}/enrolments/reset-hours`, {}),
       delegate.post(`/api/calls/${call.id}/enrolments/import`, csvBody([HEADER])),
       delegate.get('/api/enrolments/template'),
+      delegate.post(`/api/calls/${call.id}/enrolments/import/apply`, { previewId: 'x' }),
+      delegate.get(`/api/calls/${call.id}/enrolments/import`),
     ];
-    expect((await Promise.all(writes)).map((r) => r.status)).toEqual([403, 403, 403, 403, 403, 403, 403]);
-    const citizenCalls = [citizen.get(`/api/calls/${call.id}/enrolments`), citizen.get(`/api/calls/${call.id}/enrolments/csv`), citizen.put(`/api/enrolments/${row.id}/state`, { state: 3 })];
-    expect((await Promise.all(citizenCalls)).map((r) => r.status)).toEqual([403, 403, 403]);
+    expect((await Promise.all(writes)).map((r) => r.status)).toEqual([403, 403, 403, 403, 403, 403, 403, 403, 403]);
+    const citizenCalls = [
+      citizen.get(`/api/calls/${call.id}/enrolments`),
+      citizen.get(`/api/calls/${call.id}/enrolments/csv`),
+      citizen.put(`/api/enrolments/${row.id}/state`, { state: 3 }),
+      citizen.post(`/api/calls/${call.id}/enrolments/import/apply`, { previewId: 'x' }),
+      citizen.get(`/api/calls/${call.id}/enrolments/import`),
+    ];
+    expect((await Promise.all(citizenCalls)).map((r) => r.status)).toEqual([403, 403, 403, 403, 403]);
     expect((await operator.get(`/api/calls/${call.id}/enrolments`)).json.items[0]).toMatchObject({ state: 'ADDED', dataUpdate: row.dataUpdate });
   });
 

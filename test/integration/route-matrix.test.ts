@@ -104,6 +104,8 @@ const expected: Record<string, Row> = {
   'GET /api/calls/{id}/enrolments/csv': readers(200),
   'GET /api/enrolments/template': operatorsOnly(200),
   'POST /api/calls/{id}/enrolments/import': operatorsOnly(200),
+  'POST /api/calls/{id}/enrolments/import/apply': operatorsOnly(200),
+  'GET /api/calls/{id}/enrolments/import': operatorsOnly(200),
   // MyPay exports and flows: operators only. The matrix's flow is a month with nothing to send, which
   // completes at once: restarting it is refused (409) and it has no file (404) — past the role check.
   'POST /api/calls/{id}/exports': operatorsOnly(201),
@@ -172,9 +174,13 @@ const bodies: Record<string, (persona: Persona) => Promise<unknown>> = {
   'PUT /api/positions/{id}': async () => ({ descrizione: 'Quota rivista dal test dei permessi', importo: 12.5 }),
   'POST /api/calls/{id}/enrolments/import': async () => ({
     fileContentBase64: Buffer.from('codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee\r\n').toString('base64'),
-    contentType: 'text/csv', updateIsees: false, removeOldSubscriptions: false, apply: false,
+    contentType: 'text/csv', updateIsees: false, removeOldSubscriptions: false,
   }),
+  'POST /api/calls/{id}/enrolments/import/apply': async () => ({ previewId: importPreviewId }),
 };
+
+/** The preview the apply route applies (made by its setup, on a call of its own). */
+let importPreviewId = '';
 
 
 const mariaId = async () => (await (await as('citizen')).get('/api/me')).json.userId as string;
@@ -297,6 +303,17 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   'POST /api/calls/{id}/enrolments/reset-hours': async (operator) => `/api/calls/${(await enrolment(operator, true)).callId}/enrolments/reset-hours`,
   'GET /api/calls/{id}/enrolments/csv': async (operator) => `/api/calls/${(await enrolment(operator)).callId}/enrolments/csv`,
   'POST /api/calls/{id}/enrolments/import': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/enrolments/import`,
+  'POST /api/calls/{id}/enrolments/import/apply': async (operator) => {
+    const { callId } = await enrolment(operator);
+    const preview = await operator.post(`/api/calls/${callId}/enrolments/import`, {
+      fileContentBase64: Buffer.from('codiceFiscale;cognome;nome\r\n').toString('base64'),
+      contentType: 'text/csv',
+    });
+    expect(preview.status, JSON.stringify(preview.json)).toBe(200);
+    importPreviewId = preview.json.previewId;
+    return `/api/calls/${callId}/enrolments/import/apply`;
+  },
+  'GET /api/calls/{id}/enrolments/import': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/enrolments/import`,
   'GET /api/subscriptions/{id}': async (operator) => {
     await citizensEligible(operator);
     const { call } = await openCall(operator);

@@ -9,6 +9,7 @@ export {
   type EnrolmentSort,
   type ImportPreview,
   type ImportRow,
+  type ImportStatus,
 } from '@domain/enrolment';
 export type FeeKind = 'DUE' | 'EXEMPT' | 'NO_ISEE' | 'NO_BAND';
 export type EnrolmentPageSize = (typeof import('@domain/enrolment').ENROLMENT_PAGE_SIZES)[number];

@@ -46,6 +46,7 @@ import { ActionError, useActionError } from './action-error';
 import { ConfirmEnrolmentDialog, EditEnrolmentDialog } from './enrolment-dialogs';
 import { EnrolUserDialog } from './enrol-user-dialog';
 import { ImportDialog } from './import-dialog';
+import { ImportProgress, useImportStatus } from './import-progress';
 
 export interface EnrolmentsSectionProps {
   call: { id: string; name: string; serviceName: string; subscriptionCount: number };
@@ -124,6 +125,14 @@ export function EnrolmentsSection({ call, readOnly, onChanged }: EnrolmentsSecti
   const enrolUserId = params.get('enrolUserId');
   const [enrolOpen, setEnrolOpen] = useState(!readOnly && Boolean(enrolUserId));
   const [importOpen, setImportOpen] = useState(false);
+  const importStatus = useImportStatus(
+    call.id,
+    () => {
+      list.reload();
+      onChanged?.();
+    },
+    !readOnly,
+  );
 
   const setView = (next: Partial<typeof view>) => setParams(paramsWithView(params, { ...view, ...next }), { replace: false });
 
@@ -338,7 +347,9 @@ export function EnrolmentsSection({ call, readOnly, onChanged }: EnrolmentsSecti
               Iscrivi utente
             </Button>
             <Button onClick={() => void download(getEnrolmentTemplate)}>Scarica template CSV</Button>
-            <Button onClick={() => setImportOpen(true)}>Importa CSV</Button>
+            <Button onClick={() => setImportOpen(true)} isDisabled={importStatus.running}>
+              Importa CSV
+            </Button>
             <Button onClick={() => void download(() => exportEnrolments(call.id))}>Esporta CSV</Button>
             <Button
               onClick={() =>
@@ -389,6 +400,7 @@ export function EnrolmentsSection({ call, readOnly, onChanged }: EnrolmentsSecti
       </form>
 
       <PageAlert key={flash.key} {...flash.props} />
+      {!readOnly && <ImportProgress status={importStatus.status} watched={importStatus.watched} onDismiss={importStatus.dismiss} />}
       {noBand && <PageAlert variation="warning" autoHideMs={null} isDismissible={false} message={`${NO_BAND_TEXT} per alcuni iscritti: correggi le fasce ISEE del bando.`} />}
       {list.error ? (
         <ErrorState message={list.error.message} />
@@ -454,10 +466,7 @@ export function EnrolmentsSection({ call, readOnly, onChanged }: EnrolmentsSecti
             onConfirm={() => pending && void act(pending.run, pending.done).then(() => setPending(null))}
           />
           <EnrolUserDialog open={enrolOpen} callId={call.id} preselectedUserId={enrolUserId} busy={busy} onEnrol={(user) => void enrol(user)} onClose={closeEnrol} />
-          <ImportDialog open={importOpen} callId={call.id} serviceName={call.serviceName} onClose={() => setImportOpen(false)} onApplied={() => {
-              list.reload();
-              onChanged?.();
-            }} />
+          <ImportDialog open={importOpen} callId={call.id} serviceName={call.serviceName} onClose={() => setImportOpen(false)} onStarted={importStatus.started} />
         </>
       )}
       <ActionError state={actionError} />

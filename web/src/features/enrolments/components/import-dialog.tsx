@@ -4,8 +4,9 @@ import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { Dialog } from '@/components/dialog';
 import { PageAlert } from '@/components/page-alert';
 import { ApiError } from '@/lib/api';
+import { applyImport } from '../api/apply-import';
 import { importEnrolments } from '../api/import-enrolments';
-import type { ImportPreview, ImportRequest, ImportRow } from '../api/types';
+import type { ImportPreview, ImportRequest, ImportRow, ImportStatus } from '../api/types';
 import { fileToBase64 } from '../utils/download';
 import { csvFileProblem, formatHours, hoursHeader } from '../utils/enrolment-format';
 import { formatEuro, toEuros } from '@domain/money';
@@ -18,8 +19,7 @@ type Phase =
   | { kind: 'uploading'; fraction: number }
   | { kind: 'analysing' }
   | { kind: 'preview'; preview: ImportPreview; request: ImportRequest }
-  | { kind: 'applying'; preview: ImportPreview; request: ImportRequest }
-  | { kind: 'applied'; preview: ImportPreview };
+  | { kind: 'applying'; preview: ImportPreview; request: ImportRequest };
 
 export interface ImportDialogProps {
   open: boolean;
@@ -27,8 +27,8 @@ export interface ImportDialogProps {
   /** 'Ore' or 'Corse' (taxi services) in the preview. */
   serviceName: string;
   onClose: () => void;
-  /** After 'Applica': the table reloads. */
-  onApplied: (preview: ImportPreview) => void;
+  /** 'Applica' started the background import: the dialog closes and the section follows its progress. */
+  onStarted: (status: ImportStatus) => void;
 }
 
 const rowColumns = (serviceName: string): DataTableColumn<ImportRow>[] => [
@@ -79,7 +79,7 @@ function Preview({ preview, serviceName }: { preview: ImportPreview; serviceName
  * 'Importa CSV': a .csv file, the options 'Aggiorna ISEE' and 'Rimuovi iscrizioni non presenti nel file',
  * 'Anteprima' (upload progress, then the analysis), the preview of every effect, and only then 'Applica'.
  */
-export function ImportDialog({ open, callId, serviceName, onClose, onApplied }: ImportDialogProps) {
+export function ImportDialog({ open, callId, serviceName, onClose, onStarted }: ImportDialogProps) {
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const [updateIsees, setUpdateIsees] = useState(false);
@@ -112,7 +112,6 @@ export function ImportDialog({ open, callId, serviceName, onClose, onApplied }: 
       contentType: 'text/csv',
       updateIsees,
       removeOldSubscriptions: removeOld,
-      apply: false,
     };
     setPhase({ kind: 'uploading', fraction: 0 });
     try {
@@ -130,9 +129,10 @@ export function ImportDialog({ open, callId, serviceName, onClose, onApplied }: 
     if (phase.kind !== 'preview') return;
     setPhase({ kind: 'applying', preview: phase.preview, request: phase.request });
     try {
-      const applied = await importEnrolments(callId, { ...phase.request, apply: true });
-      setPhase({ kind: 'applied', preview: applied });
-      onApplied(applied);
+      // Exactly the preview shown is applied (the server stored it); a changed call is refused (409).
+      const status = await applyImport(callId, phase.preview.previewId ?? '');
+      reset();
+      onStarted(status);
     } catch (failure) {
       setError(failure instanceof ApiError ? failure.message : 'Oops qualcosa è andato storto. Riprova più tardi!');
       setPhase({ kind: 'preview', preview: phase.preview, request: phase.request });
@@ -143,7 +143,7 @@ export function ImportDialog({ open, callId, serviceName, onClose, onApplied }: 
   const actions = (
     <>
       <Button onClick={close} isDisabled={working && phase.kind === 'applying'}>
-        {phase.kind === 'applied' ? 'Chiudi' : 'Annulla'}
+        Annulla
       </Button>
       {(phase.kind === 'choose' || phase.kind === 'uploading' || phase.kind === 'analysing') && (
         <Button variation="primary" onClick={() => void previewFile()} isLoading={working} loadingText="Anteprima in corso...">
@@ -155,7 +155,7 @@ export function ImportDialog({ open, callId, serviceName, onClose, onApplied }: 
           <Button onClick={reset} isDisabled={phase.kind === 'applying'}>
             Cambia file
           </Button>
-          <Button variation="primary" onClick={() => void apply()} isLoading={phase.kind === 'applying'} loadingText="Applicazione in corso...">
+          <Button variation="primary" onClick={() => void apply()} isLoading={phase.kind === 'applying'} loadingText="Avvio dell’importazione...">
             Applica
           </Button>
         </>
@@ -217,16 +217,9 @@ export function ImportDialog({ open, callId, serviceName, onClose, onApplied }: 
               </Flex>
             )}
           </>
-        ) : phase.kind === 'applied' ? (
-          <PageAlert
-            variation="success"
-            autoHideMs={null}
-            isDismissible={false}
-            message={`Importazione completata: ${phase.preview.add.length} iscrizioni aggiunte, ${phase.preview.update.length} aggiornate, ${phase.preview.remove.length} rimosse, ${phase.preview.rejected.length} righe scartate.`}
-          />
         ) : (
           <>
-            <Text>Anteprima: controlla le modifiche, poi premi «Applica» per salvarle.</Text>
+            <Text>Anteprima: controlla le modifiche, poi premi «Applica» per salvarle. L’importazione prosegue anche se chiudi la pagina.</Text>
             <Preview preview={phase.preview} serviceName={serviceName} />
           </>
         )}

@@ -1,0 +1,81 @@
+import { Flex } from '@aws-amplify/ui-react';
+import { IMPORT_POLL_MS } from '@domain/enrolment';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { PageAlert } from '@/components/page-alert';
+import { getImportStatus } from '../api/get-import-status';
+import type { ImportStatus } from '../api/types';
+
+const count = new Intl.NumberFormat('it-IT');
+
+export const importDoneText = (summary: ImportStatus['summary']) =>
+  summary
+    ? `Importazione completata: ${summary.add} iscrizioni aggiunte, ${summary.update} aggiornate, ${summary.remove} rimosse, ${summary.rejected} righe scartate.`
+    : 'Importazione completata.';
+
+/**
+ * The call's import, applied in the background (functions/jobs, kind 'enrolment-import'): its status is
+ * asked on mount (a reload, or a browser closed meanwhile, shows a running one) and every IMPORT_POLL_MS
+ * while it runs (not for a delegate: `enabled` false). `started` hands over a run just started from the dialog; `onFinished` reloads the table.
+ */
+export function useImportStatus(callId: string, onFinished: () => void, enabled = true) {
+  const [status, setStatus] = useState<ImportStatus | null>(null);
+  /** Only an end seen while this page watched it is announced (not last week's import on mount). */
+  const [watched, setWatched] = useState(false);
+  const finished = useRef(onFinished);
+  finished.current = onFinished;
+
+  useEffect(() => {
+    if (!enabled) return;
+    let current = true;
+    getImportStatus(callId).then(
+      (answer) => {
+        if (!current) return;
+        setStatus(answer);
+        if (answer.isRunning) setWatched(true);
+      },
+      () => undefined, // 'Other failures in these screens: only logged' (§8).
+    );
+    return () => {
+      current = false;
+    };
+  }, [callId, enabled]);
+
+  const running = status?.isRunning ?? false;
+  useEffect(() => {
+    if (!running) return;
+    const timer = window.setTimeout(() => {
+      getImportStatus(callId).then(
+        (answer) => {
+          setStatus(answer);
+          if (!answer.isRunning) finished.current();
+        },
+        // A failed poll keeps waiting: the next one tries again.
+        () => setStatus((previous) => (previous ? { ...previous } : previous)),
+      );
+    }, IMPORT_POLL_MS);
+    return () => window.clearTimeout(timer);
+  }, [callId, running, status]);
+
+  const started = useCallback((answer: ImportStatus) => {
+    setWatched(true);
+    setStatus(answer);
+  }, []);
+  return { status, running, watched, started, dismiss: () => setWatched(false) };
+}
+
+export function ImportProgress({ status, watched, onDismiss }: { status: ImportStatus | null; watched: boolean; onDismiss: () => void }) {
+  if (!status || !watched) return null;
+  if (status.isRunning) {
+    const total = status.total ?? 0;
+    const label = total ? `Importazione in corso: ${count.format(status.done)} righe applicate su ${count.format(total)}` : 'Importazione in corso…';
+    return (
+      <Flex direction="column" gap="xxs" role="status" className="import-progress" data-testid="import-progress">
+        <label htmlFor="import-apply-progress">{label}</label>
+        <progress id="import-apply-progress" max={total || undefined} value={total ? status.done : undefined} />
+      </Flex>
+    );
+  }
+  if (status.state === 'SUCCEEDED') return <PageAlert variation="success" autoHideMs={null} message={importDoneText(status.summary)} onDismiss={onDismiss} />;
+  if (status.state === 'FAILED') return <PageAlert autoHideMs={null} message={status.error ?? 'L’importazione non è riuscita.'} onDismiss={onDismiss} />;
+  return null;
+}
