@@ -207,24 +207,46 @@ async function runSeed(seed: number) {
     }
     for (let i = 0; i < 25; i++) lines.push(`${g.fiscalCode()};Nuovo;Cittadino;1;;;`);
     for (let i = 0; i < 25; i++) lines.push(`XX${i};Errato;Codice;1;;;`);
-    const body = { fileContentBase64: Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`).toString('base64'), contentType: 'text/csv', updateIsees: false, removeOldSubscriptions: false, apply: false };
-    const importEvent = (apply: boolean) => apiEvent('POST /api/calls/{id}/enrolments/import', { claims: claimsOf.operator, pathParameters: { id: callId }, body: { ...body, apply } });
-    for (const apply of [false, true]) {
-      reads.capacity = 0;
-      const t0 = performance.now();
-      const response = (await csvHandler(importEvent(apply), importContext)) as { statusCode: number; body: string };
-      const elapsed = performance.now() - t0;
-      if (response.statusCode !== 200) {
-        // Reported, not thrown: apply has no time bar in the brief, but more than API Gateway's 29 s is a finding.
-        console.log(`Import ${apply ? 'apply  ' : 'preview'}: ${response.statusCode} after ${(elapsed / 1000).toFixed(2)} s (the 29 s budget ran out).`);
-        continue;
-      }
-      const preview = JSON.parse(response.body);
-      console.log(
-        `Import ${apply ? 'apply  ' : 'preview'} of ${people.length + 50} rows (${(body.fileContentBase64.length / 1024).toFixed(0)} KB base64): ${(elapsed / 1000).toFixed(2)} s, ${reads.capacity.toFixed(0)} RCU+WCU — add ${preview.add.length}, update ${preview.update.length}, remove ${preview.remove.length}, unchanged ${preview.unchanged}, rejected ${preview.rejected.length}.`,
-      );
+    const body = { fileContentBase64: Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`).toString('base64'), contentType: 'text/csv', updateIsees: false, removeOldSubscriptions: false };
+    const importEvent = () => apiEvent('POST /api/calls/{id}/enrolments/import', { claims: claimsOf.operator, pathParameters: { id: callId }, body });
+    reads.capacity = 0;
+    let t0 = performance.now();
+    const previewResponse = (await csvHandler(importEvent(), importContext)) as { statusCode: number; body: string };
+    let elapsed = performance.now() - t0;
+    if (previewResponse.statusCode !== 200) throw new Error(`preview: ${previewResponse.statusCode} ${previewResponse.body}`);
+    const preview = JSON.parse(previewResponse.body);
+    console.log(
+      `Import preview of ${people.length + 50} rows (${(body.fileContentBase64.length / 1024).toFixed(0)} KB base64): ${(elapsed / 1000).toFixed(2)} s, ${reads.capacity.toFixed(0)} RCU+WCU (the stored plan included) — add ${preview.add.length}, update ${preview.update.length}, remove ${preview.remove.length}, unchanged ${preview.unchanged}, rejected ${preview.rejected.length}.`,
+    );
+    // 'Applica': the background job 'enrolment-import', its slices run here one after the other as the state machine does.
+    const { IMPORT_JOB } = await import('../../functions/domain/enrolment-import.ts');
+    const { makeJobs, makeJobWorker } = await import('../../functions/jobs/use-cases.ts');
+    const jobRepository = await import('../../functions/jobs/repository.ts');
+    const { enrolmentImport } = await import('../../functions/enrolment-csv/wired-import.ts');
+    const { systemClock } = await import('../../functions/adapters/ports.ts');
+    const { actorFromClaims } = await import('../../functions/domain/roles.ts');
+    const runs: { kind: string; key: string; jobId: string; cursor: string | null }[] = [];
+    const jobs = makeJobs({ jobs: jobRepository, runner: { start: async (run) => void runs.push(run) }, clock: systemClock, ids: () => crypto.randomUUID() });
+    const worker = makeJobWorker({ jobs: jobRepository, kinds: { [IMPORT_JOB]: { slice: enrolmentImport.applySlice, failure: 'failed' } }, clock: systemClock });
+    const actor = actorFromClaims(claimsOf.operator as never);
+    await jobs.start(IMPORT_JOB, callId, { callId, previewId: preview.previewId }, actor);
+    reads.capacity = 0;
+    t0 = performance.now();
+    const sliceTimes: number[] = [];
+    let cursor: string | null = null;
+    for (;;) {
+      const s0 = performance.now();
+      const result = await worker.slice({ ...runs[0], cursor });
+      sliceTimes.push(performance.now() - s0);
+      if (result.finished) break;
+      cursor = result.cursor;
     }
-    const again = JSON.parse(((await csvHandler(importEvent(false), importContext)) as { body: string }).body);
+    elapsed = performance.now() - t0;
+    const status = (await jobs.status(IMPORT_JOB, callId)).job!;
+    console.log(
+      `Import apply (background job, ${sliceTimes.length} slices): ${(elapsed / 1000).toFixed(2)} s in all, slowest slice ${(Math.max(...sliceTimes) / 1000).toFixed(2)} s, ${reads.capacity.toFixed(0)} RCU+WCU — ${status.state}, ${status.done} of ${status.total} rows.`,
+    );
+    const again = JSON.parse(((await csvHandler(importEvent(), importContext)) as { body: string }).body);
     console.log(`Preview of the same file after applying it: add ${again.add.length}, update ${again.update.length}, remove ${again.remove.length}, unchanged ${again.unchanged}.`);
   } finally {
     await dynamo.close();

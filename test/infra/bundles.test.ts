@@ -17,7 +17,11 @@ const LIMIT_BYTES = 150 * 1024;
  * back under 150 KB is zod/mini across the domain schemas (about 65 KB less per function).
  */
 const OVER_LIMIT: Record<string, number> = {
-  'PortaleApi/enrolment-csv': 180 * 1024,
+  // Issue 7: the import's apply (ISEE recording, subscription writes, file deletion) moved to the background
+  // job function, which took it from ~175 to ~160 KB; zod (~97 KB) and papaparse (~21 KB, parse and unparse in
+  // one module) are most of the rest. The way back: zod/mini, or the preview in a function of its own with
+  // a smaller parser.
+  'PortaleApi/enrolment-csv': 162 * 1024,
   // Issue 9: every function that writes a position also refreshes the payment list's row (functions/
   // payment-list/refresh.ts), which brings the aggregates' domain (debt-summaries.ts, with the list's zod
   // schemas) and its repository. The way back: the refresh maths in a module of their own, without the
@@ -26,7 +30,10 @@ const OVER_LIMIT: Record<string, number> = {
   'PortaleApi/payments': 158 * 1024,
   'PortaleApi/reporting': 162 * 1024,
   'PortaleApi/user-positions': 153 * 1024,
-  'PortaleApi/BackgroundJobs/JobTask': 153 * 1024,
+  // The job function carries every job kind: 'Sincronizza' (the payments' month generation) and, since issue 7,
+  // the enrolment import's apply (recordIsee with the ISEE repository, the subscriptions' writes, the
+  // documents bucket for removed subscriptions' files): ~177 KB. The way back: zod/mini, or one job function per kind.
+  'PortaleApi/BackgroundJobs/JobTask': 180 * 1024,
   // The OpenAPI function bundles every route's schemas and messages: each new route grows it (the
   // payment routes of issue 9 took it from ~148 to ~155.3 KB). The way back: an openapi.json generated at
   // build time instead of in the Lambda (known debt).
