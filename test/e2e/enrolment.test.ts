@@ -319,6 +319,7 @@ describe('an operator runs a call’s enrolments', () => {
     // 'Applica' starts the import in the background: the dialog closes and the section shows its progress
     // (rows applied of the total) until the job ends, then the result, without reloading the page.
     await dialog(operator).getByRole('button', { name: 'Applica' }).click();
+    await dialog(operator).waitFor({ state: 'hidden' });
     const progress = operator.getByTestId('import-progress');
     await progress.getByText(/^Importazione in corso: \d righe applicate su 2$/).waitFor();
     expect(await progress.getByRole('progressbar').getAttribute('max')).toBe('2');

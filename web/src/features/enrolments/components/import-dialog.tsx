@@ -131,7 +131,7 @@ export function ImportDialog({ open, callId, serviceName, onClose, onStarted }: 
     try {
       // Exactly the preview shown is applied (the server stored it); a changed call is refused (409).
       const status = await applyImport(callId, phase.preview.previewId ?? '');
-      reset();
+      close();
       onStarted(status);
     } catch (failure) {
       setError(failure instanceof ApiError ? failure.message : 'Oops qualcosa è andato storto. Riprova più tardi!');
