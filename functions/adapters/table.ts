@@ -41,6 +41,8 @@ export const keys = {
   subscriptionsOfUser: (userId: string) => `USER#${userId}#SUBSCRIPTIONS`,
   subscriptionsOfCall: (callId: string) => `CALL#${callId}#SUBSCRIPTIONS`,
   user: (id: string) => ({ pk: `USER#${id}`, sk: 'USER' }),
+  /** A user's names item: the last and first name search (gsi1 under usersByNames, interleaved names key). */
+  userNames: (id: string) => ({ pk: `USER#${id}`, sk: 'NAMES' }),
   userByFiscalCode: (fiscalCode: string) => ({ pk: `USERCF#${fiscalCode.toUpperCase()}`, sk: 'USERCF' }),
   isee: (id: string) => ({ pk: `ISEE#${id}`, sk: 'ISEE' }),
   /** Users search: gsi1 by last name, gsi2 LOADED (sparse), gsi3 first name, gsi4 fiscal code, gsi5 e-mail, gsi6 phone. */
@@ -50,6 +52,7 @@ export const keys = {
   usersByFiscalCode: 'USERS#FISCALCODE',
   usersByEmail: 'USERS#EMAIL',
   usersByPhone: 'USERS#PHONE',
+  usersByNames: 'USERS#NAMES',
   /** The ISEE of a user, newest first (gsi2), and the ISEE waiting for an operator (gsi1, sparse). */
   iseesOfUser: (userId: string) => `USER#${userId}#ISEES`,
   iseesToVerify: 'ISEES#LOADED',

@@ -112,6 +112,18 @@ export function normaliseSearchText(text: string | null | undefined): string {
     .toLowerCase()
     .replace(/[^a-z0-9]/g, '');
 }
+/**
+ * The sort key of the "last and first name together" search (issue 13): the two normalised names
+ * interleaved letter by letter ("rossi", "maria" → "rmoasrsiia"), '_' standing for a letter past the end of
+ * the shorter one. A search for last-name prefix L and first-name prefix F is then one begins_with on the
+ * interleaving of their first min(|L|, |F|) letters, so it reads (almost) only the matching users, whatever
+ * the two prefixes' lengths.
+ */
+export function interleaveNames(last: string, first: string): string {
+  let key = '';
+  for (let i = 0; i < Math.max(last.length, first.length); i++) key += (last[i] ?? '_') + (first[i] ?? '_');
+  return key;
+}
 /** E-mail addresses are compared lower-cased and trimmed. */
 export const normaliseEmail = (text: string | null | undefined) => (text ?? '').trim().toLowerCase();
 /** Phone numbers are compared on their digits only ("+39 333 1234567" → "393331234567"). */

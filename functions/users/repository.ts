@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type BatchGetCommandOutput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type BatchGetCommandOutput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import {
+  interleaveNames,
   normaliseEmail,
   normalisePhone,
   normaliseSearchText,
@@ -79,6 +80,21 @@ export function searchAttributes(user: Pick<UserRecord, 'id' | 'firstName' | 'la
   };
 }
 
+/**
+ * The names item of a user (pk USER#<id>, sk NAMES): the search by last and first name together, on gsi1
+ * under USERS#NAMES with the two names interleaved (domain/users.ts interleaveNames), so that combination
+ * reads only its page. Written with the user (insertUser), rewritten when a name changes, deleted with it;
+ * backfillUserNames writes it for users stored before it existed.
+ */
+export function nameItem(user: Pick<UserRecord, 'id' | 'firstName' | 'lastName'>) {
+  const last = normaliseSearchText(user.lastName);
+  const first = normaliseSearchText(user.firstName);
+  return { ...keys.userNames(user.id), gsi1pk: keys.usersByNames, gsi1sk: `${interleaveNames(last, first)}#${user.id}`, userId: user.id, nLast: last, nFirst: first };
+}
+
+/** Every item a new user is stored as: the user and its names item (the seed, the benchmarks, insertUser). */
+export const userItems = (user: UserRecord) => [userItem(user), nameItem(user)];
+
 /** The whole item of a user, for a first write (null attributes dropped). */
 export function userItem(user: UserRecord) {
   const item: Record<string, unknown> = { ...keys.user(user.id), ...user, ...searchAttributes(user) };
@@ -131,7 +147,47 @@ export async function insertUser(record: UserRecord, now: string): Promise<boole
       new PutCommand({ TableName: tableName, Item: { ...userItem(record), updatedAt: now, createdAt: now }, ConditionExpression: 'attribute_not_exists(pk)' }),
     ),
   );
+  if (written !== null) await putNameItem(record);
   return written !== null;
+}
+
+/** Writes (or rewrites) a user's names item; the search checks each hit against the user itself. */
+async function putNameItem(user: Pick<UserRecord, 'id' | 'firstName' | 'lastName'>): Promise<void> {
+  await documentClient.send(new PutCommand({ TableName: tableName, Item: nameItem(user) }));
+}
+
+/**
+ * Writes the names item of every user stored before it existed (a one-off after the deploy that brought
+ * it; locally at each start, lib/local/runtime.ts): the users in pages of gsi1, their names items in
+ * batches of 25, through nameItem, the same function the seed and insertUser use. Idempotent. Returns
+ * how many users it went through.
+ */
+export async function backfillUserNames(): Promise<number> {
+  let count = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.usersByLastName },
+        ProjectionExpression: 'id, firstName, lastName',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const users = (page.Items ?? []) as Pick<UserRecord, 'id' | 'firstName' | 'lastName'>[];
+    for (let i = 0; i < users.length; i += 25) {
+      let request: Record<string, any> | undefined = { [tableName]: users.slice(i, i + 25).map((user) => ({ PutRequest: { Item: nameItem(user) } })) };
+      for (let attempt = 0; request && Object.keys(request).length; attempt++) {
+        if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+        request = (await documentClient.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
+      }
+    }
+    count += users.length;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return count;
 }
 
 /**
@@ -182,7 +238,10 @@ export async function updateUserFields(id: string, changes: UserChanges, now: st
       }),
     ),
   );
-  return written ? { before, after: written.Attributes as StoredUser } : null;
+  if (!written) return null;
+  const after = written.Attributes as StoredUser;
+  if (changes.firstName !== undefined || changes.lastName !== undefined) await putNameItem(after);
+  return { before, after };
 }
 
 /**
@@ -200,6 +259,7 @@ export async function deleteUser(id: string, expected: { iseeCount: number }): P
       }),
     ),
   );
+  if (deleted !== null) await documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.userNames(id) }));
   return deleted !== null;
 }
 
@@ -219,13 +279,17 @@ export const searchStats = { consumedCapacity: 0, queries: 0, evaluated: 0 };
 
 const MAX_ROUNDS = 10;
 const ROUND_LIMIT = 200;
+/** An e-mail prefix this long picks the e-mail index even when a name is given too. */
+const SELECTIVE_EMAIL = 5;
 
 
 /**
  * Users matching every filter, fifteen per page, without a scan: the most selective filter picks the
- * index (fiscal code, phone, e-mail, 'Da validare', last name, first name; none → all users by last
- * name), queried with begins_with on its sort key; the other filters are a FilterExpression on the
- * normalised attributes. Filtered pages are filled by a few bounded rounds of Query.
+ * index (fiscal code, phone, e-mail, 'Da validare', last and first name together, last name, first name;
+ * none → all users by last name), queried with begins_with on its sort key; the other filters are a
+ * FilterExpression on the normalised attributes. Filtered pages are filled by a few bounded rounds of Query.
+ * Last and first name together read the names items (nameItem), whose key holds both names, then get the
+ * page's users in one BatchGetItem; a hit whose user no longer matches (a rename in between) is dropped.
  */
 export async function searchUsers(search: UserSearch): Promise<Page<User>> {
   const limit = search.limit ?? USERS_PAGE_SIZE;
@@ -235,13 +299,17 @@ export async function searchUsers(search: UserSearch): Promise<Page<User>> {
   const last = normaliseSearchText(search.lastName);
   const first = normaliseSearchText(search.firstName);
   const loaded = search.loaded;
+  // Both names and nothing more selective: the names items, keyed by the two names interleaved.
+  const byNames = !fiscalCode && !phone && !email && !loaded && !!last && !!first;
+  const shared = Math.min(last.length, first.length);
 
-  const filters: { attr: string; value: string; used: boolean }[] = [];
   let choice: IndexChoice;
   if (fiscalCode) choice = { index: 'gsi4', pkName: 'gsi4pk', skName: 'gsi4sk', pk: keys.usersByFiscalCode, prefix: fiscalCode };
   else if (phone) choice = { index: 'gsi6', pkName: 'gsi6pk', skName: 'gsi6sk', pk: keys.usersByPhone, prefix: phone };
-  else if (email) choice = { index: 'gsi5', pkName: 'gsi5pk', skName: 'gsi5sk', pk: keys.usersByEmail, prefix: email };
+  // A short e-mail prefix (the start of a first name, usually) selects less than a name prefix: the name's index reads instead.
+  else if (email && (email.length >= SELECTIVE_EMAIL || (!last && !first))) choice = { index: 'gsi5', pkName: 'gsi5pk', skName: 'gsi5sk', pk: keys.usersByEmail, prefix: email };
   else if (loaded) choice = { index: 'gsi2', pkName: 'gsi2pk', skName: 'gsi2sk', pk: keys.usersLoaded, prefix: last ? `${last}` : null };
+  else if (byNames) choice = { index: 'gsi1', pkName: 'gsi1pk', skName: 'gsi1sk', pk: keys.usersByNames, prefix: interleaveNames(last.slice(0, shared), first.slice(0, shared)) };
   else if (last) choice = { index: 'gsi1', pkName: 'gsi1pk', skName: 'gsi1sk', pk: keys.usersByLastName, prefix: last };
   else if (first) choice = { index: 'gsi3', pkName: 'gsi3pk', skName: 'gsi3sk', pk: keys.usersByFirstName, prefix: first };
   else choice = { index: 'gsi1', pkName: 'gsi1pk', skName: 'gsi1sk', pk: keys.usersByLastName, prefix: null };
@@ -259,18 +327,23 @@ export async function searchUsers(search: UserSearch): Promise<Page<User>> {
     values[`:${attr}`] = value;
     conditions.push(`begins_with(#${attr}, :${attr})`);
   };
-  addFilter('fiscalCode', fiscalCode, 'gsi4');
-  addFilter('nPhone', phone, 'gsi6');
-  addFilter('nEmail', email, 'gsi5');
-  // The loaded index is sorted by last name, so its prefix already applies the last name.
-  if (!(choice.index === 'gsi2' && last)) addFilter('nLast', last, 'gsi1');
-  addFilter('nFirst', first, 'gsi3');
+  if (byNames) {
+    // The key holds the first `shared` letters of each name: the longer prefix's rest is a filter.
+    if (last.length > shared) addFilter('nLast', last, '');
+    if (first.length > shared) addFilter('nFirst', first, '');
+  } else {
+    addFilter('fiscalCode', fiscalCode, 'gsi4');
+    addFilter('nPhone', phone, 'gsi6');
+    addFilter('nEmail', email, 'gsi5');
+    // The loaded index is sorted by last name, so its prefix already applies the last name.
+    if (!(choice.index === 'gsi2' && last)) addFilter('nLast', last, 'gsi1');
+    addFilter('nFirst', first, 'gsi3');
+  }
   if (loaded && choice.index !== 'gsi2') {
     names['#state'] = 'state';
     values[':loaded'] = 'LOADED';
     conditions.push('#state = :loaded');
   }
-  void filters;
 
   const input: Omit<QueryCommandInput, 'TableName'> = {
     IndexName: choice.index,
@@ -292,8 +365,10 @@ export async function searchUsers(search: UserSearch): Promise<Page<User>> {
       new QueryCommand({
         TableName: tableName,
         ...input,
-        // Without filters a page is exactly one Query; with filters, larger rounds fill the page.
-        Limit: conditions.length ? ROUND_LIMIT : limit - found.length,
+        // Without filters a page is exactly one Query; with filters, growing rounds fill the page (DynamoDB
+        // reads Limit items whatever the filter keeps, so a first round of a page's size wastes nothing when
+        // the filter keeps most of them, as on the names items).
+        Limit: conditions.length ? Math.min(ROUND_LIMIT, (limit - found.length) * (byNames ? 2 ** round : 4 ** (round + 1))) : limit - found.length,
         ExclusiveStartKey: startKey,
       }),
     );
@@ -316,7 +391,29 @@ export async function searchUsers(search: UserSearch): Promise<Page<User>> {
     // Bounded work per request: a very unselective combination returns a short page and a cursor.
     if (round === MAX_ROUNDS - 1) nextKey = startKey;
   }
-  return { items: found.map(toUser), nextCursor: encodeCursor(nextKey, input) };
+  const users = byNames ? await usersOfNameItems(found, last, first) : found;
+  return { items: users.map(toUser), nextCursor: encodeCursor(nextKey, input) };
+}
+
+/**
+ * The users of a page of names items, in the page's order (one eventually consistent BatchGetItem, its
+ * read capacity counted in searchStats); a user gone or renamed since is left out.
+ */
+async function usersOfNameItems(hits: Record<string, any>[], last: string, first: string): Promise<Record<string, any>[]> {
+  if (!hits.length) return [];
+  const byId = new Map<string, Record<string, any>>();
+  let request: Record<string, any> | undefined = { [tableName]: { Keys: hits.map((hit) => keys.user(hit.userId)) } };
+  for (let attempt = 0; request && Object.keys(request).length; attempt++) {
+    if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+    const result: BatchGetCommandOutput = await documentClient.send(new BatchGetCommand({ RequestItems: request, ReturnConsumedCapacity: 'TOTAL' }));
+    searchStats.queries += 1;
+    searchStats.consumedCapacity += (result.ConsumedCapacity ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+    for (const item of result.Responses?.[tableName] ?? []) byId.set(item.id, item);
+    request = result.UnprocessedKeys;
+  }
+  return hits
+    .map((hit) => byId.get(hit.userId))
+    .filter((user): user is Record<string, any> => !!user && normaliseSearchText(user.lastName).startsWith(last) && normaliseSearchText(user.firstName).startsWith(first));
 }
 
 /** How many users wait for their ISEE to be validated (the dashboard badge): a COUNT on the sparse index. */

@@ -160,6 +160,9 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
       handlers[resource] = (await import(`../../functions/${resource}/handler.ts`)).handler;
     }
     if (isNew && options.seed) await seedDemoData();
+    // Data kept from an earlier version: the users' names items (the search by last and first name) are
+    // written by the same function the seed uses (idempotent, a few items locally).
+    if (!isNew) await (await import('../../functions/users/repository.ts')).backfillUserNames();
     // The ISEE reading starts when a document lands under isee/, as the S3 → EventBridge rule does in the cloud.
     opened.push(await startIseeExtraction(storage, BUCKETS.documents));
 

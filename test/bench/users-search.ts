@@ -52,10 +52,14 @@ async function main() {
   Object.assign(process.env, {
     AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', TABLE_NAME: TABLE, DYNAMODB_ENDPOINT: endpoint,
     POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', POWERTOOLS_TRACE_ENABLED: 'false', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    CURSOR_SECRET: 'bench-cursor-secret',
   });
   try {
     await ensureTable(endpoint, TABLE);
-    const { userItem, searchStats } = await import('../../functions/users/repository.ts');
+    const repository: Record<string, any> = await import('../../functions/users/repository.ts');
+    const { searchStats } = repository;
+    // Every item a user is stored as (the user and its names item), as the seed writes them.
+    const userItems: (user: Record<string, unknown>) => Record<string, unknown>[] = repository.userItems ?? ((user) => [repository.userItem(user)]);
     const { handler } = await import('../../functions/users/handler.ts');
     const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint }));
 
@@ -69,8 +73,8 @@ async function main() {
       const code = fiscalCode();
       const email = random() < 0.85 ? `${firstName}.${lastName.replace(/\W/g, '')}${i}@example.it`.toLowerCase() : null;
       const phone = random() < 0.7 ? `+393${String(100_000_000 + Math.floor(random() * 899_999_999))}` : null;
-      const item = userItem({ id: `u${String(i).padStart(6, '0')}`, firstName, lastName, fiscalCode: code, email, phoneNumber: phone, state: random() < 0.05 ? 'LOADED' : 'VALIDATED', dataInsert: new Date().toISOString() });
-      items.push(item);
+      const stored = userItems({ id: `u${String(i).padStart(6, '0')}`, firstName, lastName, fiscalCode: code, email, phoneNumber: phone, state: random() < 0.05 ? 'LOADED' : 'VALIDATED', dataInsert: new Date().toISOString() });
+      items.push(...stored);
       if (i % 500 === 0 && email && phone) samples.push({ lastName, firstName, fiscalCode: code, email, phone });
     }
     let next = 0;
@@ -99,8 +103,19 @@ async function main() {
       ['phone (prefix 8 digits)', (s) => ({ phoneNumber: s.phone.slice(1, 9) })],
       ['Da validare (loaded=true)', () => ({ loaded: 'true' })],
       ['last + first name', (s) => ({ lastName: s.lastName.slice(0, 4), firstName: s.firstName.slice(0, 3) })],
+      ['last + first name (whole)', (s) => ({ lastName: s.lastName, firstName: s.firstName })],
+      ['last (1 letter) + first name', (s) => ({ lastName: s.lastName.slice(0, 1), firstName: s.firstName })],
+      ['last name + first (1 letter)', (s) => ({ lastName: s.lastName, firstName: s.firstName.slice(0, 1) })],
       ['Da validare + last name', (s) => ({ loaded: 'true', lastName: s.lastName.slice(0, 3) })],
+      ['Da validare + first name', (s) => ({ loaded: 'true', firstName: s.firstName.slice(0, 3) })],
+      ['Da validare + last + first', (s) => ({ loaded: 'true', lastName: s.lastName.slice(0, 3), firstName: s.firstName.slice(0, 3) })],
       ['first name + e-mail', (s) => ({ firstName: s.firstName.slice(0, 3), email: s.email.slice(0, 3) })],
+      ['last name + e-mail', (s) => ({ lastName: s.lastName.slice(0, 4), email: s.email.slice(0, 3) })],
+      ['last + first + e-mail', (s) => ({ lastName: s.lastName.slice(0, 4), firstName: s.firstName.slice(0, 3), email: s.email.slice(0, 3) })],
+      ['last name + phone', (s) => ({ lastName: s.lastName.slice(0, 4), phoneNumber: s.phone.slice(1, 9) })],
+      ['last name + fiscal code', (s) => ({ lastName: s.lastName.slice(0, 4), fiscalCode: s.fiscalCode.slice(0, 6) })],
+      ['Da validare + e-mail', (s) => ({ loaded: 'true', email: s.email.slice(0, 3) })],
+      ['every filter', (s) => ({ lastName: s.lastName.slice(0, 4), firstName: s.firstName.slice(0, 3), fiscalCode: s.fiscalCode.slice(0, 6), email: s.email.slice(0, 3), phoneNumber: s.phone.slice(1, 9), loaded: 'true' })],
     ];
     const rows: string[][] = [];
     for (const [name, query] of cases) {
@@ -127,7 +142,7 @@ async function main() {
     console.log(line(header));
     console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
     for (const row of rows) console.log(line(row));
-    console.log(`\n${RUNS} requests per filter, page size 15, through functions/users/handler.ts on dynalite (Node ${process.version}).`);
+    console.log(`\n${RUNS} requests per filter, page size 15, through functions/users/handler.ts on dynalite (Node ${process.version}); load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}.`);
   } finally {
     await dynamo.close();
     await fs.rm(dataDir, { recursive: true, force: true });

@@ -1,4 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { keys } from '../../functions/adapters/table.ts';
+import { TABLE_NAME } from '../../lib/local/config.ts';
 import { as } from '../support/api.ts';
 import { localTable } from '../support/dynamo.ts';
 import { randomFiscalCode } from '../support/isee.ts';
@@ -119,6 +121,45 @@ describe('users: new, search, edit, status, delete', () => {
     expect(new Set(seen).size).toBe(17);
     expect([...seen].sort()).toEqual([...made].sort());
     expect((await operator.get('/api/users?cursor=garbage')).status).toBe(400);
+  });
+
+  it('last and first name together: their own key, paged, kept through renames and deletes, back-filled for older users', async () => {
+    const lastName = `Coppia${Date.now().toString(36)}`;
+    const made: string[] = [];
+    for (let i = 0; i < 17; i++) {
+      const created = await operator.post('/api/users', { ...valid, lastName, firstName: `Gianmaria ${String(i).padStart(2, '0')}`, fiscalCode: randomFiscalCode() });
+      made.push(created.json.id);
+    }
+    const otherCode = randomFiscalCode();
+    const other = (await operator.post('/api/users', { ...valid, lastName, firstName: 'Ottavio', fiscalCode: otherCode })).json.id;
+    const ids = async (q: string) => (await operator.get(`/api/users?${q}`)).json.items.map((u: { id: string }) => u.id);
+    // Short prefixes of both, the whole last name with a short first name, and the reverse.
+    const first = (await operator.get(`/api/users?lastName=${lastName.slice(0, 9)}&firstName=gi`)).json;
+    expect(first.items).toHaveLength(15);
+    const second = (await operator.get(`/api/users?lastName=${lastName.slice(0, 9)}&firstName=gi&cursor=${first.nextCursor}`)).json;
+    expect(second.nextCursor).toBeNull();
+    expect([...first.items, ...second.items].map((u: { id: string }) => u.id).sort()).toEqual([...made].sort());
+    expect(await ids(`lastName=${lastName}&firstName=OTT`)).toEqual([other]);
+    expect(await ids(`lastName=c&firstName=ottavio`)).toContain(other);
+    expect(await ids(`lastName=${lastName}&firstName=gianmaria 16`)).toEqual([made[16]]);
+    // A cursor of the names list is refused on another list.
+    expect((await operator.get(`/api/users?lastName=${lastName}&cursor=${first.nextCursor}`)).status).toBe(400);
+
+    // Renamed: found by the new names only. Deleted: gone.
+    expect((await operator.put(`/api/users/${other}`, { ...valid, lastName, firstName: 'Ugo', fiscalCode: otherCode })).status).toBe(200);
+    expect(await ids(`lastName=${lastName}&firstName=ott`)).toEqual([]);
+    expect(await ids(`lastName=${lastName}&firstName=ugo`)).toEqual([other]);
+    expect((await operator.delete(`/api/users/${other}`)).status).toBe(204);
+    expect(await ids(`lastName=${lastName}&firstName=ugo`)).toEqual([]);
+    expect(await localTable().item(keys.userNames(other))).toBeUndefined();
+
+    // A user stored before the names items existed: found once the back-fill (run at each local start) wrote it.
+    await localTable().deleteItem(keys.userNames(made[3]));
+    expect(await ids(`lastName=${lastName}&firstName=gianmaria 03`)).toEqual([]);
+    Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+    const { backfillUserNames } = await import('../../functions/users/repository.ts');
+    expect(await backfillUserNames()).toBeGreaterThanOrEqual(17);
+    expect(await ids(`lastName=${lastName}&firstName=gianmaria 03`)).toEqual([made[3]]);
   });
 });
 

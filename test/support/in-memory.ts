@@ -12,7 +12,7 @@ import { fileMessages, isAcceptedType } from '../../functions/domain/files.ts';
 import { toCents } from '../../functions/domain/money.ts';
 import { actorFromClaims } from '../../functions/domain/roles.ts';
 import type { Service } from '../../functions/domain/services.ts';
-import { normaliseSearchText, toUser } from '../../functions/domain/users.ts';
+import { interleaveNames, normaliseEmail, normalisePhone, normaliseSearchText, toUser } from '../../functions/domain/users.ts';
 import type { Page } from '../../functions/domain/validation.ts';
 import { makeBandUseCases, type BandRepository } from '../../functions/bands/use-cases.ts';
 import type { CallRecord } from '../../functions/calls/repository.ts';
@@ -313,12 +313,30 @@ export function memoryUsers(): UserRepository & { all: Map<string, StoredUser>; 
   const all = new Map<string, StoredUser>();
   const codes = new Map<string, string>();
   const repository: UserRepository = {
-    // Only the filters these tests use (last name, 'Da validare'); the index choice is the DynamoDB repository's.
+    // Every filter of /lista_utenti, as the DynamoDB repository applies them (prefixes of the normalised
+    // values); ordered by the index it would read: both names → their interleaving, else last name.
     async searchUsers(search) {
       const last = normaliseSearchText(search.lastName);
+      const first = normaliseSearchText(search.firstName);
+      const fiscalCode = (search.fiscalCode ?? '').toUpperCase().replace(/[^A-Z0-9]/g, '');
+      const email = normaliseEmail(search.email);
+      const phone = normalisePhone(search.phoneNumber);
+      const byNames = !!last && !!first && !fiscalCode && !email && !phone && !search.loaded;
+      const order = (u: StoredUser) => {
+        const [l, f] = [normaliseSearchText(u.lastName), normaliseSearchText(u.firstName)];
+        return `${byNames ? interleaveNames(l, f) : `${l}#${f}`}#${u.id}`;
+      };
       const found = [...all.values()]
-        .filter((u) => normaliseSearchText(u.lastName).startsWith(last) && (!search.loaded || u.state === 'LOADED'))
-        .sort((a, b) => normaliseSearchText(a.lastName).localeCompare(normaliseSearchText(b.lastName)));
+        .filter(
+          (u) =>
+            normaliseSearchText(u.lastName).startsWith(last) &&
+            normaliseSearchText(u.firstName).startsWith(first) &&
+            u.fiscalCode.toUpperCase().startsWith(fiscalCode) &&
+            (!email || normaliseEmail(u.email).startsWith(email)) &&
+            (!phone || normalisePhone(u.phoneNumber).startsWith(phone)) &&
+            (!search.loaded || u.state === 'LOADED'),
+        )
+        .sort((a, b) => (order(a) < order(b) ? -1 : 1)); // byte order, as DynamoDB sorts keys
       return pageOf(found.map(toUser), search, 15);
     },
     countLoadedUsers: async () => [...all.values()].filter((u) => u.state === 'LOADED').length,

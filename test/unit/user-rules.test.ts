@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertUserDeletable, hasLinkedData, statusToggle, userStateAfterIsee, userStateAfterToggle } from '../../functions/domain/users.ts';
+import { assertUserDeletable, hasLinkedData, interleaveNames, normaliseSearchText, statusToggle, userStateAfterIsee, userStateAfterToggle } from '../../functions/domain/users.ts';
 
 describe('the user’s state', () => {
   it('follows the newest ISEE: LOADED while it waits, VALIDATED otherwise', () => {
@@ -34,6 +34,34 @@ describe('deleting a user', () => {
     for (const facts of linked) {
       expect(hasLinkedData(facts)).toBe(true);
       expect(() => assertUserDeletable(facts)).toThrow(expect.objectContaining({ status: 409, message: 'Non è possibile cancellare un utente se ha dati collegati!' }));
+    }
+  });
+});
+
+describe('the key of the search by last and first name together', () => {
+  it('interleaves the two names letter by letter, past the shorter one with _', () => {
+    expect(interleaveNames('rossi', 'maria')).toBe('rmoasrsiia');
+    expect(interleaveNames('li', 'anna')).toBe('lain_n_a');
+  });
+
+  it('a begins_with on the interleaved prefixes finds exactly the users whose names start with both prefixes', () => {
+    const people = [
+      ['Rossi', 'Maria'], ['Rossi', 'Marco'], ['Rossini', 'Mario'], ['Russo', 'Maria'], ['Li', 'Anna'], ['Lionetti', 'Andrea'],
+      ['De Luca', 'Ma'], ['D’Angelo', 'Àngela'], ['Ro', 'Marianna'], ['Ross', 'M'],
+    ].map(([last, first]) => ({ last: normaliseSearchText(last), first: normaliseSearchText(first) }));
+    const prefixes = ['r', 'ro', 'ross', 'rossi', 'rossin', 'li', 'l', 'de', 'dangelo', 'm', 'ma', 'mar', 'maria', 'a', 'an', 'angela', 'zz'];
+    for (const lastPrefix of prefixes) {
+      for (const firstPrefix of prefixes) {
+        const shared = Math.min(lastPrefix.length, firstPrefix.length);
+        const keyPrefix = interleaveNames(lastPrefix.slice(0, shared), firstPrefix.slice(0, shared));
+        // The repository: begins_with on the key, then the longer prefix's rest as a filter.
+        const byKey = people.filter((p) => interleaveNames(p.last, p.first).startsWith(keyPrefix) && p.last.startsWith(lastPrefix) && p.first.startsWith(firstPrefix));
+        const keyOnly = people.filter((p) => interleaveNames(p.last, p.first).startsWith(keyPrefix));
+        const expected = people.filter((p) => p.last.startsWith(lastPrefix) && p.first.startsWith(firstPrefix));
+        expect(byKey, `${lastPrefix} + ${firstPrefix}`).toEqual(expected);
+        // The key alone never loses a match (the filter only removes).
+        for (const match of expected) expect(keyOnly).toContain(match);
+      }
     }
   });
 });
