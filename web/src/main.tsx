@@ -3,7 +3,7 @@ import './fonts.css';
 import './amplify-styles';
 import './theme.css';
 import './styles.css';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 
@@ -11,10 +11,15 @@ const container = document.getElementById('root')!;
 
 runtimeConfigRequest.then(
   (config) => {
-    createRoot(container).render(
-      <StrictMode>
-        <App config={config} />
-      </StrictMode>,
+    const root = createRoot(container);
+    // A transition: React renders the first page in slices of a few milliseconds and lets the browser
+    // breathe in between, instead of one long task that a phone's slow CPU would block on.
+    startTransition(() =>
+      root.render(
+        <StrictMode>
+          <App config={config} />
+        </StrictMode>,
+      ),
     );
   },
   (error: unknown) => {

@@ -1,6 +1,6 @@
 import type { Me } from '@domain/profile';
 import type { User, UserManager } from 'oidc-client-ts';
-import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, startTransition, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { paths } from '@/config/paths';
 import { ApiError, api, onUnauthorized, setAccessTokenProvider } from './api';
 import type { RuntimeConfig } from './runtime-config';
@@ -62,6 +62,28 @@ export async function createUserManager(config: RuntimeConfig, origin = window.l
 /** oidc-client-ts keeps the signed-in user under "oidc.user:<issuer>:<client>" in the user store. */
 const holdsStoredUser = () =>
   Object.keys(window.sessionStorage).some((key) => key.startsWith('oidc.user:'));
+
+/**
+ * The access token of the user stored for this configuration, read without the OIDC client: /api/me is
+ * asked for with it while the client loads, instead of after (the client then confirms the same user).
+ */
+function storedAccessToken(config: RuntimeConfig): string | null {
+  try {
+    const stored = JSON.parse(window.sessionStorage.getItem(`oidc.user:${config.issuer}:${config.clientId}`) ?? 'null') as {
+      access_token?: unknown;
+    } | null;
+    return typeof stored?.access_token === 'string' && stored.access_token ? stored.access_token : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A session to find (a sign-in to finish, a stored user, a session clock to check), or an anonymous visit. */
+const sessionToFind = () =>
+  window.location.pathname === paths.authCallback || holdsStoredUser() || sessionClock.signedInAt() !== null;
+
+/** The role of this tab's last profile: the home page loads that role's page early (app/routes/home.tsx). */
+export const ROLE_HINT_KEY = 'portale.role';
 
 /** When this tab's session started, kept beside the tokens so that clearing one clears both. */
 export const sessionClock = {
@@ -140,7 +162,10 @@ const userManagerOf = (config: RuntimeConfig) => {
 export function AuthProvider({ config, children }: { config: RuntimeConfig; children: ReactNode }) {
   const getUserManager = userManagerOf(config);
   const { signOutUrl } = config;
-  const [state, setState] = useState<State>({ status: 'loading', me: null, error: null });
+  // An anonymous visit (nothing stored, no sign-in to finish) is known at once: no loading step to render.
+  const [state, setState] = useState<State>(() =>
+    sessionToFind() ? { status: 'loading', me: null, error: null } : { status: 'anonymous', me: null, error: null },
+  );
   const [sessionExpired, setSessionExpired] = useState(false);
   const userRef = useRef<User | null>(null);
 
@@ -151,12 +176,21 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
 
   useEffect(() => {
     let cancelled = false;
+    // The stored user's profile, asked for while the OIDC client loads; used if the client confirms that user.
+    const earlyToken = window.location.pathname === paths.authCallback ? null : storedAccessToken(config);
+    const earlyProfile = earlyToken ? api.get<Me>('/api/me', earlyToken) : null;
+    earlyProfile?.catch(() => undefined);
     bootstrap(getUserManager)
       .then(async (user) => {
         userRef.current = user;
         if (!user) return { status: 'anonymous', me: null, error: null } satisfies State;
         try {
-          const me = await api.get<Me>('/api/me');
+          const me = await (earlyProfile && user.access_token === earlyToken ? earlyProfile : api.get<Me>('/api/me'));
+          try {
+            window.sessionStorage.setItem(ROLE_HINT_KEY, me.role);
+          } catch {
+            // No session storage: no hint, the home page loads when the profile says which.
+          }
           return { status: 'signed-in', me, error: null } satisfies State;
         } catch (error) {
           // A 401 opens 'SESSIONE SCADUTA' through onUnauthorized; anything else is reported on the page.
@@ -169,12 +203,19 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
         return { status: 'anonymous', me: null, error: SIGN_IN_FAILED } satisfies State;
       })
       .then((next) => {
-        if (!cancelled) setState(next);
+        if (cancelled) return;
+        // The signed-in page renders in a transition (in slices, see main.tsx); an unchanged anonymous state
+        // renders nothing again.
+        startTransition(() =>
+          setState((previous) =>
+            previous.status === next.status && previous.me === next.me && previous.error === next.error ? previous : next,
+          ),
+        );
       });
     return () => {
       cancelled = true;
     };
-  }, [getUserManager]);
+  }, [getUserManager, config]);
 
   // The 9-hour limit, checked by a timer and whenever the tab comes back (timers sleep with the laptop).
   useEffect(() => {
