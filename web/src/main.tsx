@@ -6,11 +6,13 @@ import './styles.css';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { requestProfileEarly } from './lib/auth';
 
 const container = document.getElementById('root')!;
 
 runtimeConfigRequest.then(
   (config) => {
+    requestProfileEarly(config);
     const root = createRoot(container);
     // A transition: React renders the first page in slices of a few milliseconds and lets the browser
     // breathe in between, instead of one long task that a phone's slow CPU would block on.

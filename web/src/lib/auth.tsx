@@ -78,6 +78,31 @@ function storedAccessToken(config: RuntimeConfig): string | null {
   }
 }
 
+let earlyProfile: { token: string; request: Promise<Me> } | null = null;
+
+/**
+ * Asks for /api/me with the stored user's token as soon as the configuration is known (main.tsx, before the
+ * first render), while the OIDC client loads; the provider uses the answer if the client confirms that user.
+ */
+export function requestProfileEarly(config: RuntimeConfig) {
+  try {
+    if (window.location.pathname === paths.authCallback || (sessionClock.remaining() ?? 1) <= 0) return;
+    const token = storedAccessToken(config);
+    if (!token) return;
+    const request = api.get<Me>('/api/me', token);
+    request.catch(() => undefined);
+    earlyProfile = { token, request };
+  } catch {
+    // No session storage: the provider asks for the profile itself.
+  }
+}
+
+function takeEarlyProfile(token: string): Promise<Me> | null {
+  const early = earlyProfile;
+  earlyProfile = null;
+  return early && early.token === token ? early.request : null;
+}
+
 /** A session to find (a sign-in to finish, a stored user, a session clock to check), or an anonymous visit. */
 const sessionToFind = () =>
   window.location.pathname === paths.authCallback || holdsStoredUser() || sessionClock.signedInAt() !== null;
@@ -176,16 +201,12 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
 
   useEffect(() => {
     let cancelled = false;
-    // The stored user's profile, asked for while the OIDC client loads; used if the client confirms that user.
-    const earlyToken = window.location.pathname === paths.authCallback ? null : storedAccessToken(config);
-    const earlyProfile = earlyToken ? api.get<Me>('/api/me', earlyToken) : null;
-    earlyProfile?.catch(() => undefined);
     bootstrap(getUserManager)
       .then(async (user) => {
         userRef.current = user;
         if (!user) return { status: 'anonymous', me: null, error: null } satisfies State;
         try {
-          const me = await (earlyProfile && user.access_token === earlyToken ? earlyProfile : api.get<Me>('/api/me'));
+          const me = await (takeEarlyProfile(user.access_token) ?? api.get<Me>('/api/me'));
           try {
             window.sessionStorage.setItem(ROLE_HINT_KEY, me.role);
           } catch {
@@ -195,6 +216,8 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
         } catch (error) {
           // A 401 opens 'SESSIONE SCADUTA' through onUnauthorized; anything else is reported on the page.
           const expired = error instanceof ApiError && error.status === 401;
+          // (An early request may have been refused before this provider listened: say it here as well.)
+          if (expired) setSessionExpired(true);
           return { status: 'anonymous', me: null, error: expired ? null : PROFILE_FAILED } satisfies State;
         }
       })
@@ -215,7 +238,7 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
     return () => {
       cancelled = true;
     };
-  }, [getUserManager, config]);
+  }, [getUserManager]);
 
   // The 9-hour limit, checked by a timer and whenever the tab comes back (timers sleep with the laptop).
   useEffect(() => {
