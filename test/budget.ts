@@ -1,7 +1,8 @@
 /**
  * The web's first-load budget: the JavaScript and CSS that index.html makes every visitor download
  * before anything shows (entry script, module preloads, stylesheets), gzipped (design.md §6: JS ≤ 135 KB,
- * CSS ≤ 30 KB). Also: no source map is published with the site. Run after `npm run build:web`.
+ * CSS ≤ 30 KB). Also: no source map is published with the site, and no Amplify theme is computed by the first
+ * load. Run after `npm run build:web`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,6 +26,15 @@ for (const kind of ['js', 'css'] as const) {
   const ok = totals[kind] <= BUDGET_KB[kind];
   failed ||= !ok;
   console.log(`First-load ${kind.toUpperCase()}: ${totals[kind].toFixed(1)} KB gzip (budget ${BUDGET_KB[kind]} KB) ${ok ? 'OK' : 'OVER BUDGET'}`);
+}
+// No theme computed in the browser: Amplify's createTheme (which writes the theme's `cssText`) is not in the
+// first load; its ThemeContext default is built at build time (web/static-theme-context.ts).
+const themeBuilders = assets.filter(({ file, kind }) => kind === 'js' && /\bcssText\b/.test(fs.readFileSync(path.join(dist, file), 'utf8')));
+if (themeBuilders.length > 0) {
+  failed = true;
+  console.log(`Amplify's createTheme in the first load: ${themeBuilders.map(({ file }) => file).join(', ')}`);
+} else {
+  console.log('Theme: none computed in the browser');
 }
 // Source maps would publish the whole source: none in the build, and no asset pointing at one.
 const files = fs.readdirSync(dist, { recursive: true, encoding: 'utf8' });

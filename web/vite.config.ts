@@ -1,12 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { staticThemeContext } from './static-theme-context.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig({
   root: here('.'),
-  plugins: [react()],
+  // The Amplify theme context's default built here, not computed by every visitor (static-theme-context.ts).
+  plugins: [react(), staticThemeContext()],
   resolve: {
     alias: [
       { find: '@domain', replacement: here('../functions/domain') },

@@ -227,7 +227,8 @@ async function webListener(
   webDist = path.join(root, 'web/dist'),
 ): Promise<Listener> {
   const serveConfig = (res: ServerResponse) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    // no-cache (revalidate every time) rather than no-store: index.html preloads it for the app's fetch.
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
     res.end(JSON.stringify(runtimeConfig));
   };
   if (mode === 'none') {

@@ -10,8 +10,9 @@
  * first visit with the cookie bar showing).
  *
  * Options (environment): BENCH_RUNS (default 3), BENCH_URL, CHROMIUM_PATH (default /usr/bin/chromium),
- * BENCH_JSON (write every run's figures to this file), BENCH_VERBOSE (print each run's layout shifts and
- * the failed opportunities).
+ * BENCH_JSON (write every run's figures to this file), BENCH_VERBOSE (print each run's layout shifts, the
+ * LCP element and its subparts, the long tasks, the requests and the failed opportunities), BENCH_PAGES and
+ * BENCH_FORM_FACTORS (comma-separated parts of the names, e.g. "citizen" and "mobile": measure only those).
  * Timings are noisy on a shared 2-core machine: read the medians, and compare runs made back to back.
  */
 import fs from 'node:fs/promises';
@@ -27,12 +28,16 @@ interface Target {
   /** Test identity to sign in as, or none for an anonymous visitor. */
   sub?: string;
 }
-const targets: Target[] = [
+const allTargets: Target[] = [
   { page: 'landing' },
   { page: 'citizen home', sub: 'maria.rossi' },
   { page: 'operator dashboard', sub: 'laura.bianchi' },
 ];
-const formFactors = ['mobile', 'desktop'] as const;
+const allFormFactors = ['mobile', 'desktop'] as const;
+// BENCH_PAGES / BENCH_FORM_FACTORS (comma-separated, e.g. "landing,citizen" / "mobile") narrow a diagnostic run.
+const chosen = (names: string | undefined, name: string) => !names || names.split(',').some((n) => name.includes(n.trim()));
+const targets = allTargets.filter((t) => chosen(process.env.BENCH_PAGES, t.page));
+const formFactors = allFormFactors.filter((f) => chosen(process.env.BENCH_FORM_FACTORS, f));
 
 interface Figures {
   performance: number;
@@ -77,7 +82,7 @@ async function clickByText(page: Page, selector: string, text: string) {
   ]);
 }
 
-async function measure(browser: Browser, appUrl: string, target: Target, formFactor: (typeof formFactors)[number]): Promise<Figures> {
+async function measure(browser: Browser, appUrl: string, target: Target, formFactor: (typeof allFormFactors)[number]): Promise<Figures> {
   const context = await browser.createBrowserContext();
   try {
     const page = await context.newPage();
@@ -100,7 +105,16 @@ async function measure(browser: Browser, appUrl: string, target: Target, formFac
       for (const item of boot) console.error(`  bootup ${Math.round(Number(item.total))} ms (script ${Math.round(Number(item.scripting))}) ${String(item.url).replace(appUrl, '')}`);
       const work = (audits['mainthread-work-breakdown']?.details as Items)?.items ?? [];
       console.error(`  main thread: ${work.map((w) => `${w.groupLabel} ${Math.round(Number(w.duration))}`).join(', ')}`);
-      console.error(`  lcp element: ${JSON.stringify((audits['largest-contentful-paint-element']?.details as Items)?.items?.[0] ?? {}).slice(0, 300)}`);
+      // Lighthouse 13: the LCP element and its subparts are in the LCP breakdown insight (a list of two tables).
+      const lcpParts = ((audits['lcp-breakdown-insight']?.details as Items)?.items ?? []) as { type?: string; items?: { label?: string; duration?: number }[]; selector?: string; snippet?: string }[];
+      for (const part of lcpParts) {
+        if (part.type === 'node') console.error(`  lcp element: ${part.selector ?? ''} ${part.snippet?.slice(0, 100) ?? ''}`);
+        else if (part.items) console.error(`  lcp subparts: ${part.items.map((i) => `${i.label} ${Math.round(Number(i.duration))}`).join(', ')}`);
+      }
+      const longTasks = ((audits['long-tasks']?.details as Items)?.items ?? []).slice(0, 8);
+      console.error(`  long tasks: ${longTasks.map((t) => `${Math.round(Number(t.startTime))}+${Math.round(Number(t.duration))} ${String(t.url).replace(appUrl, '')}`).join(', ')}`);
+      const requests = ((audits['network-requests']?.details as Items)?.items ?? []).filter((r) => !String(r.url).startsWith('data:'));
+      console.error(`  requests: ${requests.map((r) => `${String(r.url).replace(appUrl, '').slice(0, 40)}@${Math.round(Number(r.networkRequestTime))}-${Math.round(Number(r.networkEndTime))}`).join(', ')}`);
       for (const id of ['render-blocking-insight', 'unused-javascript', 'unused-css-rules', 'font-display-insight']) {
         const audit = audits[id];
         if (audit && audit.score !== null && audit.score < 1) console.error(`  ${id}: ${audit.displayValue ?? ''}`);

@@ -3,18 +3,25 @@ import './fonts.css';
 import './amplify-styles';
 import './theme.css';
 import './styles.css';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { requestProfileEarly } from './lib/auth';
 
 const container = document.getElementById('root')!;
 
 runtimeConfigRequest.then(
   (config) => {
-    createRoot(container).render(
-      <StrictMode>
-        <App config={config} />
-      </StrictMode>,
+    requestProfileEarly(config);
+    const root = createRoot(container);
+    // A transition: React renders the first page in slices of a few milliseconds and lets the browser
+    // breathe in between, instead of one long task that a phone's slow CPU would block on.
+    startTransition(() =>
+      root.render(
+        <StrictMode>
+          <App config={config} />
+        </StrictMode>,
+      ),
     );
   },
   (error: unknown) => {

@@ -7,7 +7,8 @@ import type { Theme } from '@aws-amplify/ui-react';
  *
  * The browser never runs Amplify's createTheme (two runs and a 125 KB <style> on every load with its
  * ThemeProvider): web/theme-css.ts turns this theme into web/src/theme.css, only the CSS variables that
- * differ from Amplify's defaults, and the app wraps its pages in `data-amplify-theme={THEME_NAME}`.
+ * differ from Amplify's defaults, and the app wraps its pages in `data-amplify-theme={THEME_NAME}`; the
+ * theme context's default (breakpoints, style-prop tokens) is built from it by web/static-theme-context.ts.
  * After a change here run `npx tsx web/theme-css.ts` (a unit test checks that theme.css is up to date).
  */
 export const colors = {

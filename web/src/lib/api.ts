@@ -29,8 +29,8 @@ export function onUnauthorized(listener: () => void): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const token = currentToken();
+async function request<T>(method: string, path: string, body?: unknown, withToken?: string): Promise<T> {
+  const token = withToken ?? currentToken();
   const headers: Record<string, string> = { accept: 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -75,7 +75,8 @@ export function query(params: Record<string, string | number | boolean | null | 
 }
 
 export const api = {
-  get: <T>(path: string) => request<T>('GET', path),
+  /** `token`: a given access token instead of the current one (the stored session's, at start-up). */
+  get: <T>(path: string, token?: string) => request<T>('GET', path, undefined, token),
   post: <T>(path: string, body: unknown) => request<T>('POST', path, body),
   put: <T>(path: string, body: unknown) => request<T>('PUT', path, body),
   delete: (path: string) => request<void>('DELETE', path),

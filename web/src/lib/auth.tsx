@@ -1,6 +1,6 @@
 import type { Me } from '@domain/profile';
 import type { User, UserManager } from 'oidc-client-ts';
-import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, startTransition, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { paths } from '@/config/paths';
 import { ApiError, api, onUnauthorized, setAccessTokenProvider } from './api';
 import type { RuntimeConfig } from './runtime-config';
@@ -62,6 +62,53 @@ export async function createUserManager(config: RuntimeConfig, origin = window.l
 /** oidc-client-ts keeps the signed-in user under "oidc.user:<issuer>:<client>" in the user store. */
 const holdsStoredUser = () =>
   Object.keys(window.sessionStorage).some((key) => key.startsWith('oidc.user:'));
+
+/**
+ * The access token of the user stored for this configuration, read without the OIDC client: /api/me is
+ * asked for with it while the client loads, instead of after (the client then confirms the same user).
+ */
+function storedAccessToken(config: RuntimeConfig): string | null {
+  try {
+    const stored = JSON.parse(window.sessionStorage.getItem(`oidc.user:${config.issuer}:${config.clientId}`) ?? 'null') as {
+      access_token?: unknown;
+    } | null;
+    return typeof stored?.access_token === 'string' && stored.access_token ? stored.access_token : null;
+  } catch {
+    return null;
+  }
+}
+
+let earlyProfile: { token: string; request: Promise<Me> } | null = null;
+
+/**
+ * Asks for /api/me with the stored user's token as soon as the configuration is known (main.tsx, before the
+ * first render), while the OIDC client loads; the provider uses the answer if the client confirms that user.
+ */
+export function requestProfileEarly(config: RuntimeConfig) {
+  try {
+    if (window.location.pathname === paths.authCallback || (sessionClock.remaining() ?? 1) <= 0) return;
+    const token = storedAccessToken(config);
+    if (!token) return;
+    const request = api.get<Me>('/api/me', token);
+    request.catch(() => undefined);
+    earlyProfile = { token, request };
+  } catch {
+    // No session storage: the provider asks for the profile itself.
+  }
+}
+
+function takeEarlyProfile(token: string): Promise<Me> | null {
+  const early = earlyProfile;
+  earlyProfile = null;
+  return early && early.token === token ? early.request : null;
+}
+
+/** A session to find (a sign-in to finish, a stored user, a session clock to check), or an anonymous visit. */
+const sessionToFind = () =>
+  window.location.pathname === paths.authCallback || holdsStoredUser() || sessionClock.signedInAt() !== null;
+
+/** The role of this tab's last profile: the home page loads that role's page early (app/routes/home.tsx). */
+export const ROLE_HINT_KEY = 'portale.role';
 
 /** When this tab's session started, kept beside the tokens so that clearing one clears both. */
 export const sessionClock = {
@@ -140,7 +187,10 @@ const userManagerOf = (config: RuntimeConfig) => {
 export function AuthProvider({ config, children }: { config: RuntimeConfig; children: ReactNode }) {
   const getUserManager = userManagerOf(config);
   const { signOutUrl } = config;
-  const [state, setState] = useState<State>({ status: 'loading', me: null, error: null });
+  // An anonymous visit (nothing stored, no sign-in to finish) is known at once: no loading step to render.
+  const [state, setState] = useState<State>(() =>
+    sessionToFind() ? { status: 'loading', me: null, error: null } : { status: 'anonymous', me: null, error: null },
+  );
   const [sessionExpired, setSessionExpired] = useState(false);
   const userRef = useRef<User | null>(null);
 
@@ -156,11 +206,18 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
         userRef.current = user;
         if (!user) return { status: 'anonymous', me: null, error: null } satisfies State;
         try {
-          const me = await api.get<Me>('/api/me');
+          const me = await (takeEarlyProfile(user.access_token) ?? api.get<Me>('/api/me'));
+          try {
+            window.sessionStorage.setItem(ROLE_HINT_KEY, me.role);
+          } catch {
+            // No session storage: no hint, the home page loads when the profile says which.
+          }
           return { status: 'signed-in', me, error: null } satisfies State;
         } catch (error) {
           // A 401 opens 'SESSIONE SCADUTA' through onUnauthorized; anything else is reported on the page.
           const expired = error instanceof ApiError && error.status === 401;
+          // (An early request may have been refused before this provider listened: say it here as well.)
+          if (expired) setSessionExpired(true);
           return { status: 'anonymous', me: null, error: expired ? null : PROFILE_FAILED } satisfies State;
         }
       })
@@ -169,7 +226,14 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
         return { status: 'anonymous', me: null, error: SIGN_IN_FAILED } satisfies State;
       })
       .then((next) => {
-        if (!cancelled) setState(next);
+        if (cancelled) return;
+        // The signed-in page renders in a transition (in slices, see main.tsx); an unchanged anonymous state
+        // renders nothing again.
+        startTransition(() =>
+          setState((previous) =>
+            previous.status === next.status && previous.me === next.me && previous.error === next.error ? previous : next,
+          ),
+        );
       });
     return () => {
       cancelled = true;

@@ -19,7 +19,9 @@ let loaded: RuntimeConfig | undefined;
 
 export async function loadRuntimeConfig(): Promise<RuntimeConfig> {
   if (!loaded) {
-    const response = await fetch('/config.json', { cache: 'no-store' });
+    // index.html preloads /config.json: this request takes the preloaded response (same URL, mode and
+    // credentials, default cache mode); the server marks it no-cache, so a visit never uses a stale copy.
+    const response = await fetch('/config.json');
     if (!response.ok) throw new Error('Configurazione non disponibile');
     loaded = (await response.json()) as RuntimeConfig;
   }

@@ -1,0 +1,36 @@
+import { createTheme } from '@aws-amplify/ui-react';
+import { describe, expect, it } from 'vitest';
+import { staticThemeContextSource } from '../../web/static-theme-context.ts';
+import { theme } from '../../web/src/theme.ts';
+
+type Tree = { [key: string]: unknown };
+
+/** Every design token (an object with a `value`) under a tree: path → value. */
+function tokenPaths(tree: Tree, prefix: string[] = []): Map<string, unknown> {
+  if ('value' in tree) return new Map([[prefix.join('.'), tree.value]]);
+  const paths = new Map<string, unknown>();
+  for (const [key, child] of Object.entries(tree)) {
+    if (typeof child === 'object' && child !== null) for (const entry of tokenPaths(child as Tree, [...prefix, key])) paths.set(...entry);
+  }
+  return paths;
+}
+
+describe("Amplify's theme context built at build time (web/static-theme-context.ts)", () => {
+  it('holds the breakpoints and every style-prop token of createTheme(theme), and computes nothing in the browser', async () => {
+    const source = await staticThemeContextSource();
+    const json = /JSON\.parse\(("(?:[^"\\]|\\.)*")\)/.exec(source)![1];
+    const built = JSON.parse(JSON.parse(json) as string) as { name: string; breakpoints: unknown; tokens: Tree };
+    const computed = createTheme(theme);
+
+    expect(built.name).toBe('portale-pa');
+    expect(built.breakpoints).toEqual(computed.breakpoints);
+    // The groups style props map to (`padding="medium"` → space.medium, `color="font.primary"` → colors.font.primary).
+    for (const group of ['colors', 'space', 'fontSizes', 'fontWeights', 'fonts', 'lineHeights', 'radii', 'shadows', 'borderWidths', 'opacities']) {
+      const expected = tokenPaths((computed.tokens as unknown as Tree)[group] as Tree);
+      expect(expected.size).toBeGreaterThan(0);
+      expect(tokenPaths(built.tokens[group] as Tree)).toEqual(expected);
+    }
+    expect(built.tokens.components).toBeUndefined();
+    expect(source).not.toMatch(/createTheme|@aws-amplify/);
+  }, 60_000);
+});
