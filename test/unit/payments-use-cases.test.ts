@@ -11,6 +11,7 @@ import { makePaymentUseCases, type PositionRepository } from '../../functions/pa
 import type { SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
 import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.ts';
+import { makeMonthSummaryRefresh } from '../../functions/payment-list/month-refresh.ts';
 import { actors, memoryAudit, tickingClock } from '../support/in-memory.ts';
 import { memoryDebts } from '../support/in-memory-debts.ts';
 
@@ -42,6 +43,9 @@ function memoryPositions(): PositionRepository & { all: Map<string, PositionReco
       if (all.has(key(position))) return false;
       all.set(key(position), structuredClone(position));
       return true;
+    },
+    async createPositions(created) {
+      for (const position of created) all.set(key(position), structuredClone(position));
     },
     async replacePosition(position, expectedVersion) {
       const stored = all.get(key(position));
@@ -102,6 +106,16 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
   const getUserItems = async (ids: readonly string[]) => new Map(ids.filter((id) => users.has(id)).map((id) => [id, structuredClone(users.get(id)!)]));
   const debts = memoryDebts(() => positions.all.values());
   const debtSummaries = makeDebtSummaryUseCases({ debts, users: { getUserItems }, calls: { getCall }, clock });
+  const monthSummaries = makeMonthSummaryRefresh({
+    debts: {
+      summariesOfYear: async (callId, anno) => new Map([...debts.summaries.values()].filter((s) => s.callId === callId && s.anno === anno).map((s) => [s.userId, structuredClone(s)])),
+      putDebtSummaries: async (written) => void written.forEach((s) => debts.summaries.set(`${s.callId}|${s.anno}|${s.userId}`, structuredClone(s))),
+      addToDebtTotals: debts.addToDebtTotals,
+    },
+    positions,
+    refresh: debtSummaries,
+    clock,
+  });
   const payments = makePaymentUseCases({
     positions,
     calls: { getCall },
@@ -113,7 +127,7 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
     exportFiles,
     configuration: configurationRepository,
     audit: { recordMany: async (entries, at) => void (await Promise.all(entries.map((entry) => audit.record(entry, at)))) },
-    summaries: debtSummaries,
+    summaries: { ...debtSummaries, ...monthSummaries },
     clock,
   });
   const configuration = makeConfigurationUseCases({ configuration: configurationRepository, audit, clock });
