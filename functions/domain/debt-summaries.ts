@@ -176,6 +176,18 @@ export function summarize(input: { callId: string; anno: number; userId: string;
   };
 }
 
+/** What a summary shows of the citizen, from the user record (null when the record is gone: the positions' copy). */
+export const summaryPersonOf = (
+  user: { lastName: string; firstName: string; fiscalCode: string; phoneNumber?: string | null; email?: string | null } | null | undefined,
+): SummaryPerson | null =>
+  user ? { cognome: user.lastName, nome: user.firstName, codiceFiscale: user.fiscalCode, telefono: user.phoneNumber ?? null, email: user.email ?? null } : null;
+
+/** Whether two summaries show and add up the same (a refresh writes only a summary that differs). */
+export function sameSummary(a: DebtSummary, b: DebtSummary): boolean {
+  const view = (s: DebtSummary) => JSON.stringify([s.cognome, s.nome, s.codiceFiscale, s.telefono, s.email, s.importoTotale, s.paymentIds, s.senzaEmail, debtTotalKeys.map((key) => s.contribution[key])]);
+  return view(a) === view(b);
+}
+
 /** What replacing `before` by `after` adds to the totals (either may be absent). */
 export function totalsDelta(before: DebtTotals | null, after: DebtTotals | null): DebtTotals {
   const delta = zeroTotals();

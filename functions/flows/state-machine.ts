@@ -12,7 +12,7 @@ import { IMPORT_POLL_SECONDS, MAX_IMPORT_POLLS } from '../domain/flows.ts';
  *
  * Prepare (CSV → ZIP + MD5 in the exports bucket) → Send (one-use request token, upload) → wait and poll
  * the import state → Collect (IUV, SCARTI and AVVISI files into the exports bucket; IUV and NAV, or the
- * rejection, onto each position). MyPay's 5xx and timeouts (MyPayUnavailable) are retried with backoff;
+ * rejection, onto each position; in slices, the step called again until it answers done). MyPay's 5xx and timeouts (MyPayUnavailable) are retried with backoff;
  * anything else → MarkFailed (IMPORT_ERROR_SL, or IMPORT_ABORTITO when MyPay aborted the import).
  */
 export const FLOW_STEPS = ['Prepare', 'Send', 'CheckImport', 'Collect', 'MarkFailed'] as const;
@@ -103,10 +103,17 @@ export function exportDefinition(taskFunction: string) {
       },
       Collect: {
         ...task(taskFunction, 'Collect'),
-        ResultPath: null,
+        ResultPath: '$.collected',
         Catch: catchAll,
-        End: true,
+        Next: 'IsCollected',
       },
+      // Collect writes the results back a slice at a time (COLLECT_SLICE rows a call): again until done.
+      IsCollected: {
+        Type: 'Choice',
+        Choices: [{ Variable: '$.collected.value.done', BooleanEquals: false, Next: 'Collect' }],
+        Default: 'Collected',
+      },
+      Collected: { Type: 'Succeed' },
       MarkFailed: {
         ...task(taskFunction, 'MarkFailed', { 'error.$': '$.error' }),
         ResultPath: null,

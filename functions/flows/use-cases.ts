@@ -47,6 +47,11 @@ export interface FlowRecord {
   requestToken: string | null;
   uploadedAt: string | null;
   files: Record<FlowFileKind, string | null>;
+  /**
+   * Collect writes MyPay's verdicts back in slices (COLLECT_SLICE rows a call of the step): null until the
+   * result files are in the exports bucket, then the number of rows already written back.
+   */
+  collectCursor?: number | null;
   collectedAt: string | null;
   /** Who started the export: the positions it (re)generates are audited as theirs. */
   startedBy: Actor;
@@ -126,6 +131,8 @@ export interface ExportStepDeps {
   clock: Clock;
   /** The council's entity code at MyPay: it names the ZIP. */
   codIpa: string;
+  /** Rows written back per call of Collect (COLLECT_SLICE unless a test sets another). */
+  collectSlice?: number;
 }
 
 export const toFlow = (record: FlowRecord): Flow => ({
@@ -167,6 +174,13 @@ export function rowsOfResultZip(zip: Uint8Array): Record<string, string>[] {
   return rows;
 }
 
+/**
+ * Rows of MyPay's result files written back per call of the Collect step (the step loops in the state
+ * machine until the last slice): 10,000 positions and their notice PDFs in one call would take minutes
+ * on a busy machine, near the task's timeout.
+ */
+export const COLLECT_SLICE = 2500;
+
 /** PDFs written to the exports bucket at once. */
 const PDF_WRITES_AT_ONCE = 20;
 
@@ -179,7 +193,8 @@ const PDF_WRITES_AT_ONCE = 20;
 export async function storeNoticePdfs(exportFiles: Pick<ExportFiles, 'put'>, zip: Uint8Array, accepted: ExportResults['accepted']): Promise<number> {
   const iudByIuv = new Map(accepted.map((row) => [row.iuv, row.iud]));
   const pdfs: { iud: string; bytes: Uint8Array }[] = [];
-  for (const [name, bytes] of Object.entries(unzipSync(zip))) {
+  // Only the PDFs of these rows are decompressed (a slice of Collect takes its own out of the whole ZIP).
+  for (const [name, bytes] of Object.entries(unzipSync(zip, { filter: (file) => iudByIuv.has(iuvOfNoticeFile(file.name) ?? '') }))) {
     const iud = iudByIuv.get(iuvOfNoticeFile(name) ?? '');
     if (iud) pdfs.push({ iud, bytes });
   }
@@ -279,7 +294,7 @@ export function makeFlowUseCases({ flows, configuration, calls, exportFiles, run
 }
 
 /** The workflow's steps (functions/flows/state-machine.ts); each one is idempotent on the flow item. */
-export function makeExportSteps({ flows, positions, mypay, exportFiles, clock, codIpa }: ExportStepDeps) {
+export function makeExportSteps({ flows, positions, mypay, exportFiles, clock, codIpa, collectSlice = COLLECT_SLICE }: ExportStepDeps) {
   const requireFlow = requireFlowIn(flows);
   const now = () => clock.now().toISOString();
   return {
@@ -341,42 +356,64 @@ export function makeExportSteps({ flows, positions, mypay, exportFiles, clock, c
     },
 
     /**
-     * MyPay's result files into the exports bucket, then each accepted row's IUV and NAV and each rejected
-     * row's reason onto its position. Writing the same results twice changes nothing.
+     * MyPay's result files into the exports bucket (first call), then each accepted row's IUV and NAV and
+     * each rejected row's reason onto its position, COLLECT_SLICE rows a call: `done` false means the state
+     * machine calls the step again, which goes on from the flow's collectCursor. Writing the same results
+     * twice changes nothing, so a restart after a crash mid-slice is safe.
      */
-    async collect(flowId: string): Promise<void> {
+    async collect(flowId: string): Promise<{ done: boolean }> {
       const flow = await requireFlow(flowId);
-      if (flow.collectedAt) return;
-      const status = await mypay.importStatus(flow.requestToken!);
-      if (!status || status.stato !== 'IMPORT_ESEGUITO') throw new Error(`Stato del flusso inatteso: ${status?.stato ?? 'sconosciuto'}`);
-      const urls: Record<FlowFileKind, string | null | undefined> = { avvisi: status.urlFileAvvisi, iuv: status.urlFileIUV, scarti: status.urlFileScarti };
-      const files: Record<FlowFileKind, string | null> = { avvisi: null, iuv: null, scarti: null };
-      const results: ExportResults = { accepted: [], rejected: [] };
-      for (const kind of ['iuv', 'scarti', 'avvisi'] as const) {
-        const url = urls[kind];
-        if (!url) continue;
-        const bytes = await mypay.download(url);
-        const key = `flows/${flowId}/${resultFileName(flow.zipName!, kind)}`;
-        await exportFiles.put(key, bytes, 'application/zip');
-        files[kind] = key;
-        if (kind === 'iuv') {
-          for (const row of rowsOfResultZip(bytes)) {
-            if (row.IUD && row.codIuv) results.accepted.push({ iud: row.IUD, iuv: row.codIuv, nav: navOfIuv(row.codIuv) });
-          }
+      if (flow.collectedAt) return { done: true };
+      const fetched: Partial<Record<FlowFileKind, Uint8Array>> = {};
+      let files = flow.files;
+      let cursor = flow.collectCursor ?? null;
+      if (cursor === null) {
+        const status = await mypay.importStatus(flow.requestToken!);
+        if (!status || status.stato !== 'IMPORT_ESEGUITO') throw new Error(`Stato del flusso inatteso: ${status?.stato ?? 'sconosciuto'}`);
+        const urls: Record<FlowFileKind, string | null | undefined> = { avvisi: status.urlFileAvvisi, iuv: status.urlFileIUV, scarti: status.urlFileScarti };
+        files = { avvisi: null, iuv: null, scarti: null };
+        for (const kind of ['iuv', 'scarti', 'avvisi'] as const) {
+          const url = urls[kind];
+          if (!url) continue;
+          const bytes = await mypay.download(url);
+          const key = `flows/${flowId}/${resultFileName(flow.zipName!, kind)}`;
+          await exportFiles.put(key, bytes, 'application/zip');
+          files[kind] = key;
+          fetched[kind] = bytes;
         }
-        if (kind === 'scarti') {
-          for (const row of rowsOfResultZip(bytes)) {
-            if (row.IUD) results.rejected.push({ iud: row.IUD, code: row.cod_rifiuto ?? '', reason: row.de_rifiuto ?? '' });
-          }
-        }        if (kind === 'avvisi') await storeNoticePdfs(exportFiles, bytes, results.accepted);
+        cursor = 0;
+        await flows.updateFlow(flowId, { files, collectCursor: cursor }, now());
       }
-      await positions.recordResults({ callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, flowId }, results);
+      const fileOf = async (kind: FlowFileKind) => fetched[kind] ?? (files[kind] ? await exportFiles.get(files[kind]!) : null);
+      const results: ExportResults = { accepted: [], rejected: [] };
+      const iuvZip = await fileOf('iuv');
+      for (const row of iuvZip ? rowsOfResultZip(iuvZip) : []) {
+        if (row.IUD && row.codIuv) results.accepted.push({ iud: row.IUD, iuv: row.codIuv, nav: navOfIuv(row.codIuv) });
+      }
+      const scartiZip = await fileOf('scarti');
+      for (const row of scartiZip ? rowsOfResultZip(scartiZip) : []) {
+        if (row.IUD) results.rejected.push({ iud: row.IUD, code: row.cod_rifiuto ?? '', reason: row.de_rifiuto ?? '' });
+      }
+      // This call's slice: the accepted rows first, then the rejected ones, in the files' order.
+      const end = Math.min(cursor + collectSlice, results.accepted.length + results.rejected.length);
+      const slice: ExportResults = {
+        accepted: results.accepted.slice(cursor, end),
+        rejected: results.rejected.slice(Math.max(0, cursor - results.accepted.length), Math.max(0, end - results.accepted.length)),
+      };
+      const avvisiZip = slice.accepted.length ? await fileOf('avvisi') : null;
+      if (avvisiZip) await storeNoticePdfs(exportFiles, avvisiZip, slice.accepted);
+      await positions.recordResults({ callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, flowId }, slice);
+      if (end < results.accepted.length + results.rejected.length) {
+        await flows.updateFlow(flowId, { collectCursor: end }, now());
+        return { done: false };
+      }
       await flows.updateFlow(
         flowId,
-        { files, accepted: results.accepted.length, rejected: results.rejected.length, stato: 'IMPORT_ESEGUITO', step: 'COMPLETATO', collectedAt: now(), error: null },
+        { files, accepted: results.accepted.length, rejected: results.rejected.length, stato: 'IMPORT_ESEGUITO', step: 'COMPLETATO', collectedAt: now(), collectCursor: end, error: null },
         now(),
       );
       await flows.releaseExportLock(flow.announcement.id, flowId);
+      return { done: true };
     },
 
     /**

@@ -37,7 +37,7 @@ export const summaryKeyOf = (k: SummaryKey) => `${k.callId}|${k.anno}|${k.userId
 
 const INDEX_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk', 'gsi5pk', 'gsi5sk', 'nName', 'kind'];
 
-function toStored(item: Record<string, any>): StoredDebtSummary {
+export function toStored(item: Record<string, any>): StoredDebtSummary {
   const record = { ...item };
   for (const key of INDEX_ATTRIBUTES) delete record[key];
   return record as StoredDebtSummary;

@@ -2,8 +2,9 @@ import type { PositionRecord } from '../domain/debt-positions.ts';
 import {
   DEBT_FILTER_COUNT_CAP,
   addTotals,
-  debtTotalKeys,
   isZeroDelta,
+  sameSummary,
+  summaryPersonOf,
   readNameFilter,
   summarize,
   totalsDelta,
@@ -11,7 +12,6 @@ import {
   type DebtListQuery,
   type DebtListResponse,
   type DebtSort,
-  type DebtSummary,
   type DebtSummaryRow,
   type DebtTotals,
   type DebtTotalsQuery,
@@ -83,13 +83,7 @@ const MAX_ATTEMPTS = 8;
 const keyOf = (k: SummaryKey) => `${k.callId}|${k.anno}|${k.userId}`;
 const callYearOf = (k: Pick<SummaryKey, 'callId' | 'anno'>) => `${k.callId}|${k.anno}`;
 
-const personOf = (user: StoredUser | undefined) =>
-  user ? { cognome: user.lastName, nome: user.firstName, codiceFiscale: user.fiscalCode, telefono: user.phoneNumber ?? null, email: user.email ?? null } : null;
-
-function sameSummary(a: DebtSummary, b: DebtSummary): boolean {
-  const view = (s: DebtSummary) => JSON.stringify([s.cognome, s.nome, s.codiceFiscale, s.telefono, s.email, s.importoTotale, s.paymentIds, s.senzaEmail, debtTotalKeys.map((key) => s.contribution[key])]);
-  return view(a) === view(b);
-}
+const personOf = summaryPersonOf;
 
 /** Refresh and reconcile: what every position writer needs (kept apart from the list's reads, and its bundle). */
 export function makeDebtRefreshUseCases(deps: DebtRefreshDeps) {

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { publicPosition, type PositionRecord } from '../domain/debt-positions.ts';
 import type { ExportOutcome } from './use-cases.ts';
 import { periodKey, type Period, type Position } from '../domain/payments.ts';
@@ -121,6 +121,28 @@ export async function createPosition(position: PositionRecord): Promise<boolean>
     documentClient.send(new PutCommand({ TableName: tableName, Item: itemOf(position), ConditionExpression: 'attribute_not_exists(pk)' })),
   );
   return written !== null;
+}
+
+/** Puts items with BatchWriteItem, 25 a request, until none is left unprocessed (backing off). */
+export async function batchPut(items: readonly Record<string, unknown>[]): Promise<void> {
+  for (let i = 0; i < items.length; i += 25) {
+    let request: Record<string, any> | undefined = { [tableName]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
+    for (let attempt = 0; request && Object.keys(request).length; attempt++) {
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+      const result: BatchWriteCommandOutput = await documentClient.send(new BatchWriteCommand({ RequestItems: request }));
+      request = result.UnprocessedItems;
+    }
+  }
+}
+
+/**
+ * New positions of a month in batches of 25 (BatchWriteItem: no condition). Only for the export that holds
+ * the call's export lock, right after a consistent read found none of these keys: while the lock is held
+ * every other generation of the call is refused (409), and a position that does not exist yet cannot have
+ * been paid, edited or exported, so no write of anyone else can be overwritten (design §4, README).
+ */
+export async function createPositions(positions: readonly PositionRecord[]): Promise<void> {
+  await batchPut(positions.map(itemOf));
 }
 
 /**

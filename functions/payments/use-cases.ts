@@ -36,6 +36,7 @@ import type { CallRecord } from '../calls/repository.ts';
 import { requireCompleteConfiguration, type ConfigurationRepository } from '../configuration/use-cases.ts';
 import type { SubscriptionRecord } from '../subscriptions/repository.ts';
 import type { DebtRefreshUseCases } from '../payment-list/use-cases.ts';
+import type { MonthSummaryRefresh } from '../payment-list/month-refresh.ts';
 import type { StoredUser } from '../users/repository.ts';
 
 export interface PositionRepository {
@@ -47,6 +48,11 @@ export interface PositionRepository {
   recordExportOutcome(position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId' | 'iud'>, outcome: ExportOutcome): Promise<boolean>;
   listPositions(callId: string, period: Period, page: { limit?: number; cursor?: string }): Promise<Page<Position>>;
   createPosition(position: PositionRecord): Promise<boolean>;
+  /**
+   * New positions in batches, without a condition: only while this generation's export holds the call's
+   * export lock and a consistent read has just found none of them (repository.createPositions).
+   */
+  createPositions(positions: readonly PositionRecord[]): Promise<void>;
   /** The one write of an existing position: conditional on the version, and on it being neither paid nor cancelled. */
   replacePosition(position: PositionRecord, expectedVersion: number): Promise<boolean>;
   getPositionByIud(iud: string): Promise<PositionRecord | null>;
@@ -83,7 +89,7 @@ export interface PaymentDeps {
   /** The exports bucket: 'Verifica / genera CSV' leaves its file there and answers a short-lived link. */
   exportFiles: Pick<ExportFiles, 'put' | 'downloadUrl'>;
   /** The payment list's aggregates (functions/payment-list/use-cases.ts): every position write refreshes them. */
-  summaries: Pick<DebtRefreshUseCases, 'refreshDebtSummaries' | 'reconcileDebtTotals'>;
+  summaries: Pick<DebtRefreshUseCases, 'refreshDebtSummaries' | 'reconcileDebtTotals'> & Pick<MonthSummaryRefresh, 'refreshMonthSummaries'>;
   clock: Clock;
 }
 
@@ -91,6 +97,13 @@ const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
 /** Conditional writes in flight at once. */
 const WRITES_AT_ONCE = 50;
+
+/**
+ * From this many written positions on, the payment list's rows are refreshed for the whole month at once
+ * (a few Queries and batched writes: payment-list/month-refresh.ts) instead of citizen by citizen (two or
+ * three DynamoDB calls each).
+ */
+const MONTH_REFRESH_FROM = 200;
 
 /** Runs `work` over `items`, `size` at a time (DynamoDB calls in parallel, but not thousands at once). */
 async function inChunks<T, R>(items: readonly T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -123,7 +136,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
    * A write that loses such a race changes nothing and counts as unchanged: running twice, or twice at
    * once, never makes a second position.
    */
-  async function generate(call: CallRecord, period: Period, actor: Actor) {
+  async function generate(call: CallRecord, period: Period, actor: Actor, lock: { exportingFlow: string | null } = { exportingFlow: null }) {
     const now = clock.now();
     const at = now.toISOString();
     const [approved, callBands, existing] = await Promise.all([
@@ -147,13 +160,32 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     });
     const plan = planMonth({ call: { id: call.id, name: call.name, serviceName: call.serviceName }, period, existing, subscriptions: planned, now: at });
 
-    const created = await inChunks(plan.create, WRITES_AT_ONCE, async (position) => ((await positions.createPosition(position)) ? position : null));
+    // The export holding the call's lock creates in batches of 25 (no other generation of the call can run);
+    // anything else creates each position with its condition (a concurrent generation loses, writes nothing).
+    const created = lock.exportingFlow
+      ? await positions.createPositions(plan.create).then(() => plan.create)
+      : await inChunks(plan.create, WRITES_AT_ONCE, async (position) => ((await positions.createPosition(position)) ? position : null));
     const changes = [...plan.update.map((c) => ({ ...c, kind: 'update' as const })), ...plan.cancel.map((c) => ({ ...c, kind: 'cancel' as const }))];
     const changed = await inChunks(changes, WRITES_AT_ONCE, async (change) => ((await positions.replacePosition(change.after, change.before.version)) ? change : null));
 
     const writtenCreates = created.filter((p): p is PositionRecord => p !== null);
     const writtenChanges = changed.filter((c): c is (typeof changes)[number] => c !== null);
-    await summaries.refreshDebtSummaries([...writtenCreates, ...writtenChanges.map((c) => c.after)].map((p) => ({ callId: p.callId, userId: p.userId, anno: p.anno })));
+    const written = [...writtenCreates, ...writtenChanges.map((c) => c.after)];
+    const lost = plan.create.length - writtenCreates.length + changes.length - writtenChanges.length;
+    // The month as it now stands, without reading it again: what was there, with what this run wrote. A
+    // write that lost a race leaves that position unknown here: then the caller reads the month again.
+    const month = lost ? null : [...new Map([...existing, ...written].map((p) => [p.userId, p])).values()];
+    if (written.length >= MONTH_REFRESH_FROM) {
+      await summaries.refreshMonthSummaries({
+        callId: call.id,
+        period,
+        month: month ?? (await positions.listPositionsOfMonth(call.id, period)),
+        userIds: written.map((p) => p.userId),
+        people: usersById,
+      });
+    } else {
+      await summaries.refreshDebtSummaries(written.map((p) => ({ callId: p.callId, userId: p.userId, anno: p.anno })));
+    }
     const usedIsees = new Set([...writtenCreates, ...writtenChanges.map((c) => c.after)].map((p) => p.iseeId).filter((id): id is string => Boolean(id)));
     const toMark = usedIsees.size ? await isees.iseesNotYetUsedForFee([...usedIsees]) : [];
     await inChunks(toMark, WRITES_AT_ONCE, (id) => isees.markIseeUsedForFee(id, at));
@@ -165,10 +197,6 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       now,
     );
 
-    const lost = plan.create.length - writtenCreates.length + changes.length - writtenChanges.length;
-    // The month as it now stands, without reading it again: what was there, with what this run wrote. A
-    // write that lost a race leaves that position unknown here: then the caller reads the month again.
-    const month = lost ? null : [...new Map([...existing, ...writtenCreates, ...writtenChanges.map((c) => c.after)].map((p) => [p.userId, p])).values()];
     const result: GenerationResult = {
       mese: period.mese,
       anno: period.anno,
@@ -188,12 +216,14 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     if (running && running !== exportingFlow) throw new ConflictError(messages.positions.exportRunning);
     // Checked before anything is generated: the CSV and the export need every value.
     const config: Configuration = await requireCompleteConfiguration(configuration);
-    return { call, config, period: resolvePeriod(input, clock.now()) };
+    /** The flow that holds the call's export lock, when this generation is its own. */
+    const lockedBy = running !== null && running === exportingFlow ? running : null;
+    return { call, config, period: resolvePeriod(input, clock.now()), lockedBy };
   }
 
   /** Generates the month, then the MyPay CSV of its positions with a pending action (of one citizen, if given). */
-  async function pendingCsv(call: CallRecord, config: Configuration, period: Period, fiscalCode: string | null, actor: Actor) {
-    const { result, usersById, month } = await generate(call, period, actor);
+  async function pendingCsv(call: CallRecord, config: Configuration, period: Period, fiscalCode: string | null, actor: Actor, exportingFlow: string | null = null) {
+    const { result, usersById, month } = await generate(call, period, actor, { exportingFlow });
     const pending = (month ?? (await positions.listPositionsOfMonth(call.id, period)))
       .filter(isPendingExport)
       .filter((p) => !fiscalCode || p.fiscalCode.toUpperCase() === fiscalCode)
@@ -314,8 +344,9 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      * single payment.
      */
     async exportCsv(request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string }, actor: Actor) {
-      const { call, config, period } = await prepare(request.callId, { mese: request.mese, anno: request.anno }, request.flowId);
-      const { content, rows } = await pendingCsv(call, config, period, request.fiscalCode, actor);
+      const { call, config, period, lockedBy } = await prepare(request.callId, { mese: request.mese, anno: request.anno }, request.flowId);
+      // Only a flow that holds the call's export lock may batch its creates (generate).
+      const { content, rows } = await pendingCsv(call, config, period, request.fiscalCode, actor, lockedBy);
       return { csv: content, rows };
     },
 

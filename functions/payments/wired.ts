@@ -10,9 +10,19 @@ import { iseesNotYetUsedForFee, markIseeUsedForFee } from '../isee/repository.ts
 import { listApprovedSubscriptionsOfCall } from '../subscriptions/repository.ts';
 import { getUserItems } from '../users/repository.ts';
 import { debtSummaries } from '../payment-list/refresh.ts';
+import { addToDebtTotals } from '../payment-list/repository.ts';
+import { makeMonthSummaryRefresh } from '../payment-list/month-refresh.ts';
+import { putDebtSummaries, summariesOfYear } from '../payment-list/summary-batch-repository.ts';
 import * as positionRepository from './repository.ts';
 import { makePaymentUseCases, type PaymentDeps } from './use-cases.ts';
 
+/** A month generation's refresh of the payment list, all its citizens at once (payment-list/month-refresh.ts). */
+const monthSummaries = makeMonthSummaryRefresh({
+  debts: { summariesOfYear, putDebtSummaries, addToDebtTotals },
+  positions: { listPositionsOfMonth: positionRepository.listPositionsOfMonth },
+  refresh: debtSummaries,
+  clock: systemClock,
+});
 
 /** The payments' use cases on the real adapters: the payments API and the MyPay export's steps share them. */
 export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs'> = {}) =>
@@ -26,7 +36,7 @@ export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs'> = {}) =>
   configuration: { getConfiguration },
   exports: { runningExportOf },
   exportFiles: s3ExportFiles,
-  summaries: debtSummaries,
+  summaries: { ...debtSummaries, ...monthSummaries },
   audit: { recordMany: recordAuditBatch },
   clock: systemClock,
   ...extra,

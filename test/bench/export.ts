@@ -139,10 +139,23 @@ async function main() {
     );
 
     // --- the export(s), as the operator starts them; each flow's steps timed from its own progress
+    // DynamoDB and S3 calls of the whole stack (one process), counted on the clients' middleware: the work
+    // per position, which does not depend on how busy the machine is.
+    const calls = new Map<string, number>();
+    const { documentClient } = await import('../../functions/adapters/dynamo.ts');
+    const { s3 } = await import('../../functions/adapters/s3-client.ts');
+    const counter = (service: string) => (next: any, context: any) => (args: any) => {
+      const name = `${service}.${String(context.commandName ?? '?').replace(/Command$/, '')}`;
+      calls.set(name, (calls.get(name) ?? 0) + 1);
+      return next(args);
+    };
+    documentClient.middlewareStack.add(counter('dynamodb'), { step: 'initialize', name: 'benchCallCounter' });
+    s3.middlewareStack.add(counter('s3'), { step: 'initialize', name: 'benchCallCounter' });
+    const snapshot = () => new Map(calls);
     const start = performance.now();
     const cpuAtStart = process.cpuUsage();
     const flows = await Promise.all(callIds.map((id) => api('POST', `/api/calls/${id}/exports`, MONTH)));
-    const marks = flows.map(() => [] as { at: number; label: string }[]);
+    const marks = flows.map(() => [] as { at: number; label: string; calls: Map<string, number> }[]);
     const last = flows.map(() => '');
     const finished = flows.map(() => null as null | Record<string, any>);
     while (finished.some((f) => f === null)) {
@@ -152,7 +165,7 @@ async function main() {
           if (finished[index]) return;
           const current = await api('GET', `/api/flows/${flow.id}`);
           const label = `${current.step} ${current.stato}`;
-          if (label !== last[index]) marks[index]!.push({ at: performance.now() - start, label }), (last[index] = label);
+          if (label !== last[index]) marks[index]!.push({ at: performance.now() - start, label, calls: snapshot() }), (last[index] = label);
           if (current.step === 'COMPLETATO' || current.step === 'ERRORE') finished[index] = current;
         }),
       );
@@ -160,6 +173,7 @@ async function main() {
     }
     const total = performance.now() - start;
     const cpu = process.cpuUsage(cpuAtStart);
+    const callsAtEnd = snapshot();
 
     const STEP_NAMES: Record<string, string> = {
       PREPARAZIONE: 'Prepare: month generation, CSV, ZIP + MD5, to the exports bucket',
@@ -172,22 +186,30 @@ async function main() {
     for (const [index, flow] of finished.entries()) {
       console.log(`flow ${flow!.id} (${callIds[index]}): ${flow!.step} ${flow!.stato}, rows ${flow!.num}, accepted ${flow!.accepted}, rejected ${flow!.rejected}${flow!.error ? `, error: ${flow!.error}` : ''}`);
       // Consecutive progress marks with the same step name merge into one phase.
-      const phases: { name: string; ms: number }[] = [];
+      const phases: { name: string; ms: number; calls: Map<string, number> }[] = [];
       let from = 0;
+      let fromCalls = new Map<string, number>();
       let name = STEP_NAMES.PREPARAZIONE!;
+      const diff = (a: Map<string, number>, b: Map<string, number>) => new Map([...b].map(([k, v]) => [k, v - (a.get(k) ?? 0)] as const).filter(([, v]) => v > 0));
       for (const mark of marks[index]!) {
         const next = STEP_NAMES[mark.label] ?? STEP_NAMES[mark.label.split(' ')[0]!] ?? mark.label;
         if (next === name) continue;
-        phases.push({ name, ms: mark.at - from });
+        phases.push({ name, ms: mark.at - from, calls: diff(fromCalls, mark.calls) });
         from = mark.at;
+        fromCalls = mark.calls;
         name = next;
       }
-      for (const phase of phases) console.log(`  ${phase.name.padEnd(72)} ${ms(phase.ms).padStart(8)}`);
+      const describe = (counts: Map<string, number>) => [...counts].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ');
+      for (const phase of phases) console.log(`  ${phase.name.padEnd(72)} ${ms(phase.ms).padStart(8)}${CALLS === 1 ? `   calls: ${describe(phase.calls) || '–'}` : ''}`);
       slowest.push(...phases);
     }
     console.log(`\nTOTAL end to end (start → last flow completed)${' '.repeat(28)} ${ms(total).padStart(8)}   ${total <= 60_000 ? '≤ 60 s ✓' : '> 60 s ✗'}`);
     // The whole stack is this one process: its CPU time is the figure that does not depend on how busy the machine is.
     console.log(`CPU used by the stack meanwhile (dynalite, s3rver, simulator, state machine, handlers) ${ms((cpu.user + cpu.system) / 1000).padStart(8)}; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.availableParallelism()} cores`);
+    const dynamoCalls = [...callsAtEnd].filter(([k]) => k.startsWith('dynamodb.')).reduce((sum, [, v]) => sum + v, 0);
+    const s3Calls = [...callsAtEnd].filter(([k]) => k.startsWith('s3.')).reduce((sum, [, v]) => sum + v, 0);
+    console.log(`DynamoDB calls ${dynamoCalls} (${(dynamoCalls / Math.max(1, expected)).toFixed(2)} per position), S3 calls ${s3Calls} (${(s3Calls / Math.max(1, expected)).toFixed(2)} per position), export start → end incl. the progress polls`);
+    console.log(`  by operation: ${[...callsAtEnd].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     const worst = slowest.sort((a, b) => b.ms - a.ms)[0];
     if (worst) console.log(`slowest step: ${worst.name} (${ms(worst.ms)})`);
 

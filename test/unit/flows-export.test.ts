@@ -94,12 +94,20 @@ function fakeMyPay() {
 /** Positions of one call/month: IUD → state, as the payments side keeps them. */
 function fakePositions(iuds: string[]) {
   const positions = new Map(iuds.map((iud) => [iud, { iuv: null as string | null, nav: null as string | null, rejection: null as string | null, writes: 0 }]));
+  /** Each call of recordResults (a slice of Collect): its IUDs; `crashAt` makes that call fail once. */
+  const calls: string[][] = [];
+  let crashAt: number | null = null;
   const port: ExportPositions = {
     async buildExport({ fiscalCode }) {
       const rows = [...positions.entries()].filter(([iud, p]) => !p.iuv && (!fiscalCode || iud.includes(fiscalCode)));
       return { csv: ['IUD;importoDovuto', ...rows.map(([iud]) => `${iud};10.00`)].join('\n'), rows: rows.length };
     },
     async recordResults(_request, results) {
+      calls.push([...results.accepted, ...results.rejected].map((r) => r.iud));
+      if (crashAt === calls.length) {
+        crashAt = null;
+        throw new Error('Task timed out');
+      }
       for (const { iud, iuv, nav } of results.accepted) {
         const p = positions.get(iud)!;
         if (p.iuv !== iuv) Object.assign(p, { iuv, nav, rejection: null, writes: p.writes + 1 });
@@ -110,7 +118,7 @@ function fakePositions(iuds: string[]) {
       }
     },
   };
-  return { port, positions };
+  return { port, positions, calls, crashAtCall: (n: number) => (crashAt = n) };
 }
 
 function memoryFlows(): FlowRepository & { all: Map<string, FlowRecord> } {
@@ -139,7 +147,7 @@ function memoryFlows(): FlowRepository & { all: Map<string, FlowRecord> } {
 
 const setConfigurationComplete = (t: { restoreConfiguration: () => void }) => t.restoreConfiguration();
 
-function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611', 'C1-BNCLRA79H61F205F-202611']) {
+function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611', 'C1-BNCLRA79H61F205F-202611'], collectSlice?: number) {
   const mypay = fakeMyPay();
   const positions = fakePositions(iuds);
   const flows = memoryFlows();
@@ -180,6 +188,7 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
     exportFiles,
     clock,
     codIpa: 'C_X999',
+    collectSlice,
   });
   const steps: Record<string, (p: any) => Promise<unknown>> = {
     Prepare: (p) => stepsOf.prepare(p.flowId),
@@ -281,6 +290,30 @@ describe('the export of a month to MyPay', () => {
     expect(await t.useCases.getFlow(id)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
     expect(t.mypay.uploads()).toHaveLength(1);
     expect([...t.positions.positions.values()].every((p) => p.writes === 1 && p.iuv)).toBe(true);
+  });
+
+  it('writes the results back in slices (the step loops), and a crash mid-way resumes from the slice it stopped at', async () => {
+    const iuds = Array.from({ length: 7 }, (_, i) => `C1-POS${i}-202611`);
+    const t = setup(iuds, 3);
+    t.mypay.reject('C1-POS5-202611');
+    t.positions.crashAtCall(2);
+    const { id } = await t.useCases.startExport('C1', month, actors.operator);
+    await t.settle();
+    expect(await t.useCases.getFlow(id)).toMatchObject({ step: 'ERRORE' });
+    // The first slice (3 accepted rows) is written; the second failed.
+    expect(t.positions.calls.map((c) => c.length)).toEqual([3, 3]);
+    expect([...t.positions.positions.values()].filter((p) => p.iuv)).toHaveLength(3);
+    await t.useCases.restartFlow(id, actors.operator);
+    await t.settle();
+    expect(await t.useCases.getFlow(id)).toMatchObject({ step: 'COMPLETATO', accepted: 6, rejected: 1 });
+    // Resumed at the second slice: 3 + 3 failed, then 3 (again) + 1 (the rejected row).
+    expect(t.positions.calls.map((c) => c.length)).toEqual([3, 3, 3, 1]);
+    expect(t.positions.calls[3]).toEqual(['C1-POS5-202611']);
+    expect(t.mypay.uploads()).toHaveLength(1);
+    for (const [iud, p] of t.positions.positions) {
+      if (iud === 'C1-POS5-202611') expect(p).toMatchObject({ iuv: null, writes: 0, rejection: expect.any(String) });
+      else expect(p).toMatchObject({ writes: 1, iuv: expect.stringMatching(/^\d{17}$/) });
+    }
   });
 
   it('an aborted import is visible, and Rielabora sends the file again with a new token', async () => {

@@ -11,6 +11,7 @@ import { makePaymentUseCases, type PositionRepository } from '../../functions/pa
 import type { SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
 import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.ts';
+import { makeMonthSummaryRefresh } from '../../functions/payment-list/month-refresh.ts';
 import { actors, memoryAudit, tickingClock } from '../support/in-memory.ts';
 import { memoryDebts } from '../support/in-memory-debts.ts';
 
@@ -42,6 +43,9 @@ function memoryPositions(): PositionRepository & { all: Map<string, PositionReco
       if (all.has(key(position))) return false;
       all.set(key(position), structuredClone(position));
       return true;
+    },
+    async createPositions(created) {
+      for (const position of created) all.set(key(position), structuredClone(position));
     },
     async replacePosition(position, expectedVersion) {
       const stored = all.get(key(position));
@@ -102,6 +106,24 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
   const getUserItems = async (ids: readonly string[]) => new Map(ids.filter((id) => users.has(id)).map((id) => [id, structuredClone(users.get(id)!)]));
   const debts = memoryDebts(() => positions.all.values());
   const debtSummaries = makeDebtSummaryUseCases({ debts, users: { getUserItems }, calls: { getCall }, clock });
+  /** The month refresh's batched summary writes: how many, and a concurrent change to run just before the next. */
+  const batched = { summaryWrites: 0, beforeNextBatch: null as null | (() => Promise<void>) };
+  const monthSummaries = makeMonthSummaryRefresh({
+    debts: {
+      summariesOfYear: async (callId, anno) => new Map([...debts.summaries.values()].filter((s) => s.callId === callId && s.anno === anno).map((s) => [s.userId, structuredClone(s)])),
+      async putDebtSummaries(written) {
+        const race = batched.beforeNextBatch;
+        batched.beforeNextBatch = null;
+        if (race) await race();
+        batched.summaryWrites += written.length;
+        for (const s of written) debts.summaries.set(`${s.callId}|${s.anno}|${s.userId}`, structuredClone(s));
+      },
+      addToDebtTotals: debts.addToDebtTotals,
+    },
+    positions,
+    refresh: debtSummaries,
+    clock,
+  });
   const payments = makePaymentUseCases({
     positions,
     calls: { getCall },
@@ -113,7 +135,7 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
     exportFiles,
     configuration: configurationRepository,
     audit: { recordMany: async (entries, at) => void (await Promise.all(entries.map((entry) => audit.record(entry, at)))) },
-    summaries: debtSummaries,
+    summaries: { ...debtSummaries, ...monthSummaries },
     clock,
   });
   const configuration = makeConfigurationUseCases({ configuration: configurationRepository, audit, clock });
@@ -121,7 +143,7 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
     users.set(u.id, u);
     subscriptions.push(subscription(u.id, hours, state));
   };
-  return { payments, configuration, positions, users, subscriptions, marked, audit, enrol, exportLocks, files, links, debts, debtSummaries };
+  return { payments, configuration, positions, users, subscriptions, marked, audit, enrol, exportLocks, files, links, debts, debtSummaries, batched };
 }
 
 const march = { mese: 3, anno: 2026 };
@@ -309,6 +331,113 @@ describe('the export to MyPay (the flow\'s side of the positions)', () => {
     const next = await t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId: 'f' }, actors.operator);
     expect(next.rows).toBe(1);
     expect(next.csv).toContain(p2!.iud);
+  });
+});
+
+describe('the export\'s month generation, in batches (a month of hundreds of citizens)', () => {
+  const MANY = 240; // above the month refresh's threshold (200 written positions)
+  const exportMonth = (t: ReturnType<typeof setup>, flowId = 'flow-1') => t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId }, actors.operator);
+  /** Counts the position writes of each kind. */
+  function countWrites(t: ReturnType<typeof setup>) {
+    const counts = { createPosition: 0, createPositions: 0, batchedCreates: 0 };
+    const { createPosition, createPositions } = t.positions;
+    t.positions.createPosition = async (p) => (counts.createPosition++, createPosition.call(t.positions, p));
+    t.positions.createPositions = async (ps) => (counts.createPositions++, (counts.batchedCreates += ps.length), createPositions.call(t.positions, ps));
+    return counts;
+  }
+  /** Every row of the payment list and the totals, recomputed from the positions (what they must show). */
+  async function expectListMatchesPositions(t: ReturnType<typeof setup>) {
+    const { summarize, summaryPersonOf, debtTotalKeys } = await import('../../functions/domain/debt-summaries.ts');
+    const byUser = new Map<string, PositionRecord[]>();
+    for (const p of t.positions.all.values()) byUser.set(p.userId, [...(byUser.get(p.userId) ?? []), p]);
+    const expectedTotals = Object.fromEntries(debtTotalKeys.map((k) => [k, 0])) as Record<string, number>;
+    for (const [userId, positions] of byUser) {
+      const expected = summarize({ callId: call.id, anno: 2026, userId, positions, person: summaryPersonOf(t.users.get(userId)) })!;
+      const stored = t.debts.summaries.get(`${call.id}|2026|${userId}`);
+      expect(stored, userId).toMatchObject({ importoTotale: expected.importoTotale, paymentIds: expected.paymentIds, contribution: expected.contribution });
+      for (const k of debtTotalKeys) expectedTotals[k]! += expected.contribution[k];
+    }
+    expect(await t.debtSummaries.debtTotals(call.id, { anno: 2026 })).toMatchObject(expectedTotals);
+  }
+
+  it('the flow holding the lock creates in batches; the list shows every citizen; a second export changes nothing', async () => {
+    const t = setup();
+    for (let i = 0; i < MANY; i++) t.enrol(user(`u${i}`, 8000), 1 + (i % 4));
+    t.exportLocks.set(call.id, 'flow-1');
+    const counts = countWrites(t);
+    const first = await exportMonth(t);
+    expect(first.rows).toBe(MANY);
+    expect(counts).toEqual({ createPosition: 0, createPositions: 1, batchedCreates: MANY });
+    expect(t.positions.all.size).toBe(MANY);
+    expect(t.batched.summaryWrites).toBe(MANY);
+    await expectListMatchesPositions(t);
+    expect(t.audit.entries.filter((e) => e.entity === 'position')).toHaveLength(MANY);
+
+    const before = structuredClone([...t.positions.all.values()]);
+    const summariesBefore = structuredClone([...t.debts.summaries.values()]);
+    const again = await exportMonth(t);
+    expect(again.rows).toBe(MANY); // not exported yet: the same rows again, and nothing written
+    expect([...t.positions.all.values()]).toEqual(before);
+    expect([...t.debts.summaries.values()]).toEqual(summariesBefore);
+    expect(t.audit.entries.filter((e) => e.entity === 'position')).toHaveLength(MANY);
+    expect(counts.batchedCreates).toBe(MANY);
+  });
+
+  it('without the lock (the API\'s generation) every create keeps its condition', async () => {
+    const t = setup();
+    for (let i = 0; i < MANY; i++) t.enrol(user(`u${i}`, 8000), 2);
+    const counts = countWrites(t);
+    expect(await t.payments.generatePositions(call.id, march, actors.operator)).toMatchObject({ created: MANY });
+    expect(counts).toMatchObject({ createPosition: MANY, createPositions: 0 });
+    await expectListMatchesPositions(t);
+    // A flow that does not hold the lock (none held) does not batch either.
+    t.subscriptions.push(subscription('late', 2));
+    t.users.set('late', user('late', 8000));
+    await t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId: 'not-holding' }, actors.operator);
+    expect(counts).toMatchObject({ createPosition: MANY + 1, createPositions: 0 });
+  });
+
+  it('a paid position is never touched, a cancelled one stays cancelled, the others follow the new hours', async () => {
+    const t = setup();
+    for (let i = 0; i < MANY; i++) t.enrol(user(`u${i}`, 8000), 3);
+    t.exportLocks.set(call.id, 'flow-1');
+    await exportMonth(t);
+    const keyOf = (userId: string) => [...t.positions.all.entries()].find(([, p]) => p.userId === userId)![0];
+    const paidKey = keyOf('u0');
+    const cancelledKey = keyOf('u1');
+    t.positions.all.set(paidKey, { ...t.positions.all.get(paidKey)!, isPagato: true, importoTotalePagato: 6643, version: 2 });
+    t.positions.all.set(cancelledKey, { ...t.positions.all.get(cancelledKey)!, annullato: true, importoDovuto: 0, azione: 'A', version: 2 });
+    const paid = structuredClone(t.positions.all.get(paidKey));
+    const cancelled = structuredClone(t.positions.all.get(cancelledKey));
+    for (const s of t.subscriptions) s.weeklyHour = 4;
+    await exportMonth(t);
+    expect(t.positions.all.get(paidKey)).toEqual(paid);
+    expect(t.positions.all.get(cancelledKey)).toEqual(cancelled);
+    const others = [...t.positions.all.entries()].filter(([k]) => k !== paidKey && k !== cancelledKey).map(([, p]) => p);
+    expect(new Set(others.map((p) => [p.importoDovuto, p.version].join()))).toEqual(new Set(['8857,2']));
+    await t.debtSummaries.refreshDebtSummaries([paidKey, cancelledKey].map((k) => ({ callId: call.id, anno: 2026, userId: t.positions.all.get(k)!.userId })));
+    await expectListMatchesPositions(t);
+  });
+
+  it('a citizen paying an older month while the rows are written keeps the payment, and the list repairs that row', async () => {
+    const t = setup();
+    for (let i = 0; i < MANY; i++) t.enrol(user(`u${i}`, 8000), 3);
+    t.exportLocks.set(call.id, 'flow-1');
+    await t.payments.exportCsv({ callId: call.id, mese: 2, anno: 2026, fiscalCode: null, flowId: 'flow-1' }, actors.operator);
+    const february = [...t.positions.all.entries()].find(([, p]) => p.userId === 'u7' && p.mese === 2)!;
+    // Between the month refresh's reads and its batched writes, u7 pays February and the payment's own
+    // (conditional) refresh writes u7's row: the batch then overwrites that row with what it computed before.
+    t.batched.beforeNextBatch = async () => {
+      const [key, position] = february;
+      expect(await t.positions.replacePosition({ ...position, isPagato: true, importoTotalePagato: position.importoDovuto, version: position.version + 1 }, position.version)).toBe(true);
+      await t.debtSummaries.refreshDebtSummaries([{ callId: call.id, anno: 2026, userId: 'u7' }]);
+      expect(t.positions.all.get(key)).toMatchObject({ isPagato: true });
+    };
+    await exportMonth(t);
+    expect(t.batched.beforeNextBatch).toBeNull();
+    expect(t.positions.all.get(february[0])).toMatchObject({ isPagato: true, importoTotalePagato: february[1].importoDovuto });
+    expect(t.debts.summaries.get(`${call.id}|2026|u7`)).toMatchObject({ contribution: { pagate: 1, daPagareCount: 1 } });
+    await expectListMatchesPositions(t);
   });
 });
 

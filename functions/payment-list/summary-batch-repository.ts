@@ -1,0 +1,34 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from '../adapters/dynamo.ts';
+import { keys } from '../adapters/table.ts';
+import { batchPut } from '../payments/repository.ts';
+import { debtSummaryItem, toStored, type StoredDebtSummary } from './repository.ts';
+
+/**
+ * The payment list's summaries of a whole call-year at once, for the month generation of an export
+ * (functions/payment-list/month-refresh.ts): one Query of the call-year's partition instead of a read per
+ * citizen, and BatchWriteItem instead of a conditional put per citizen (the refresh checks afterwards).
+ */
+
+/** Every stored summary of a call-year (consistent, paged to the end), by citizen id. */
+export async function summariesOfYear(callId: string, anno: number): Promise<Map<string, StoredDebtSummary>> {
+  const found = new Map<string, StoredDebtSummary>();
+  let start: Record<string, unknown> | undefined;
+  do {
+    const result = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :user)',
+        ExpressionAttributeValues: { ':pk': keys.debtSummariesOf(callId, anno), ':user': 'USER#' },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of result.Items ?? []) found.set(String(item.userId), toStored(item));
+    start = result.LastEvaluatedKey;
+  } while (start);
+  return found;
+}
+
+/** Writes summaries without a condition, 25 a request (the caller checks for a concurrent writer afterwards). */
+export const putDebtSummaries = (summaries: readonly StoredDebtSummary[]) => batchPut(summaries.map(debtSummaryItem));
