@@ -56,7 +56,9 @@ export async function writePaymentsWorkbook(Excel: typeof ExcelJS, rows: readonl
       estrazione: extraction,
     });
   }
-  return (await workbook.xlsx.writeBuffer()) as ArrayBuffer;
+  // exceljs answers a Buffer (a view, maybe on a larger pool): the file's own bytes, transferable.
+  const bytes = new Uint8Array(await workbook.xlsx.writeBuffer());
+  return bytes.buffer.byteLength === bytes.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
 }
 
 type WorkerAnswer = { ok: true; buffer: ArrayBuffer } | { ok: false; message: string };
