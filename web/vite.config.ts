@@ -17,6 +17,8 @@ export default defineConfig({
       { find: /^zod$/, replacement: here('./src/lib/zod.ts') },
     ],
   },
+  // Module workers (the payment list's Excel worker): their chunks may share code with the page.
+  worker: { format: 'es' },
   build: {
     outDir: here('./dist'),
     emptyOutDir: true,

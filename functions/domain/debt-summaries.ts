@@ -37,8 +37,11 @@ export const DEBT_EXPORT_PAGE_SIZE = 2500;
 /** Amount ascending/descending, surname+name ascending/descending. */
 export const debtSorts = ['importo', '-importo', 'nome', '-nome'] as const;
 export type DebtSort = (typeof debtSorts)[number];
-/** A text filter counts and sums at most this many matching rows ('Record trovati' says "oltre" beyond). */
-export const DEBT_FILTER_COUNT_CAP = 2000;
+/**
+ * A text filter counts and sums at most this many matching rows (a bounded read, ~20 RCU at most);
+ * beyond it 'Record trovati' and the sum are lower bounds and the page says so.
+ */
+export const DEBT_FILTER_COUNT_CAP = 200;
 
 const int = z.number().int();
 const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);

@@ -230,6 +230,14 @@ function plan(callId: string, anno: number, filter: DebtListFilter, sort: DebtSo
 /** Items a FilterExpression page reads per round, and rounds per request: a request's work is bounded. */
 const ROUND_SIZE = 200;
 const MAX_ROUNDS = 10;
+const KEYED_ROUNDS = 4;
+
+/** What a page reads of each row: the row's fields and the keys a cursor needs (not the totals' contribution, nor the other indexes' keys). */
+const ROW_ATTRIBUTES = ['userId', 'cognome', 'nome', 'codiceFiscale', 'telefono', 'email', 'importoTotale', 'paymentIds'] as const;
+function rowProjection(index: string) {
+  const names = [...ROW_ATTRIBUTES, 'pk', 'sk', `${index}pk`, `${index}sk`];
+  return { ProjectionExpression: names.map((_, i) => `#p${i}`).join(', '), ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#p${i}`, name])) };
+}
 
 const cursorList = (q: Omit<ListQuery, 'keyed'>): CursorList => ({ IndexName: q.IndexName, KeyConditionExpression: q.KeyConditionExpression, ExpressionAttributeValues: q.ExpressionAttributeValues });
 
@@ -253,9 +261,11 @@ export async function listDebtSummaries(
   const list = cursorList(query);
   let start = decodeCursor(page.cursor, list);
   const items: Record<string, any>[] = [];
-  for (let round = 0; round < (keyed ? 1 : MAX_ROUNDS); round++) {
+  // A keyed page reads exactly its rows; one Query stops at 1 MB (an export page of 2,500), so up to
+  // KEYED_ROUNDS Queries continue it within the request rather than answer a short page.
+  for (let round = 0; round < (keyed ? KEYED_ROUNDS : MAX_ROUNDS); round++) {
     const result = await documentClient.send(
-      new QueryCommand({ TableName: tableName, ...query, Limit: keyed ? page.limit : ROUND_SIZE, ExclusiveStartKey: start }),
+      new QueryCommand({ TableName: tableName, ...query, ...rowProjection(query.IndexName), Limit: keyed ? page.limit - items.length : ROUND_SIZE, ExclusiveStartKey: start }),
     );
     const found = result.Items ?? [];
     if (items.length + found.length > page.limit) {
@@ -285,7 +295,7 @@ async function fewByName(callId: string, anno: number, filter: DebtListFilter, s
   const { keyed: _keyed, ScanIndexForward: _forward, ...query } = plan(callId, anno, filter, 'nome');
   const list = cursorList(query);
   const offset = page.cursor ? Number(decodeCursor(page.cursor, list)?.offset) : 0;
-  const result = await documentClient.send(new QueryCommand({ TableName: tableName, ...query, Limit: FEW + 1 }));
+  const result = await documentClient.send(new QueryCommand({ TableName: tableName, ...query, ...rowProjection(query.IndexName), Limit: FEW + 1 }));
   const found = result.Items ?? [];
   if (found.length > FEW || result.LastEvaluatedKey) {
     if (page.cursor) throw new ValidationError(messages.invalidCursor);

@@ -156,22 +156,28 @@ export function makeDebtListUseCases(deps: DebtListDeps) {
   const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
   const yearOf = (anno: number | undefined) => anno ?? currentPeriod(clock.now()).anno;
   return {
-    /** GET /api/calls/{id}/payment-list: one page of the call-year's rows, 'Record trovati' and the sum. */
+    /**
+     * GET /api/calls/{id}/payment-list: one page of the call-year's rows, 'Record trovati' and the sum.
+     * Without text they are the maintained totals (one GetItem). With text they are counted, bounded: a
+     * first page that holds every match needs no count; otherwise at most DEBT_FILTER_COUNT_CAP + 1
+     * matches are read (their amounts only), and beyond the cap the figures are lower bounds, flagged
+     * `countCapped` (the page says so). The request's reads never grow with the table.
+     */
     async listDebtSummaries(callId: string, query: DebtListQuery): Promise<DebtListResponse> {
       const anno = yearOf(query.anno);
-      const [call, totals] = await Promise.all([requireCall(callId), query.name ? Promise.resolve(null) : debts.getDebtTotals(callId, anno)]);
       const text = readNameFilter(query.name);
       const filter: DebtListFilter = { text, noMail: query.chkNoSendMail };
-      const [page, counted] = await Promise.all([
-        debts.listDebtSummaries(callId, anno, filter, query.sort, { limit: query.limit, cursor: query.cursor }),
-        text
-          ? debts.countDebtSummaries(callId, anno, { ...filter, text }, DEBT_FILTER_COUNT_CAP)
-          : Promise.resolve(
-              query.chkNoSendMail
-                ? { count: totals?.cittadiniSenzaEmail ?? 0, sum: totals?.importoSenzaEmail ?? 0, capped: false }
-                : { count: totals?.cittadini ?? 0, sum: totals?.dovuto ?? 0, capped: false },
-            ),
-      ]);
+      const pageOf = () => debts.listDebtSummaries(callId, anno, filter, query.sort, { limit: query.limit, cursor: query.cursor });
+      if (!text) {
+        const [call, totals, page] = await Promise.all([requireCall(callId), debts.getDebtTotals(callId, anno), pageOf()]);
+        const counted = query.chkNoSendMail ? { count: totals.cittadiniSenzaEmail, sum: totals.importoSenzaEmail } : { count: totals.cittadini, sum: totals.dovuto };
+        return { ...page, ...counted, countCapped: false, callName: call.name, anno };
+      }
+      const [call, page] = await Promise.all([requireCall(callId), pageOf()]);
+      const counted =
+        !query.cursor && !page.nextCursor
+          ? { count: page.items.length, sum: page.items.reduce((sum, row) => sum + row.importoTotale, 0), capped: false }
+          : await debts.countDebtSummaries(callId, anno, { ...filter, text }, DEBT_FILTER_COUNT_CAP);
       return { ...page, count: counted.count, countCapped: counted.capped, sum: counted.sum, callName: call.name, anno };
     },
 

@@ -27,7 +27,7 @@ export const toPosition = (item: Record<string, any>): Position => publicPositio
 
 const period = (position: Pick<PositionRecord, 'mese' | 'anno'>) => periodKey(position);
 
-function itemOf(position: PositionRecord) {
+export function itemOf(position: PositionRecord) {
   return {
     ...keys.position(position.callId, period(position), position.userId),
     gsi1pk: keys.positionsOfUser(position.userId),

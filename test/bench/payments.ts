@@ -11,7 +11,7 @@
  * against a sum made here. Seed 42 (the one the code was looked at with) and seed 7, held out: both
  * printed. BENCH_CITIZENS (default 50,000), BENCH_SEEDS (default 42,7), BENCH_RUNS (default 60).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,18 +19,20 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../functions/adapters/table.ts';
-import { positionIud, type PositionRecord } from '../../functions/domain/debt-positions.ts';
-import { summarize, zeroTotals, addTotals, debtTotalKeys } from '../../functions/domain/debt-summaries.ts';
+import { planMonth, withAmount, type PositionRecord } from '../../functions/domain/debt-positions.ts';
+import { summarize, zeroTotals, addTotals, debtTotalKeys, type DebtTotals } from '../../functions/domain/debt-summaries.ts';
+import { monthlyFee, type FeeBand } from '../../functions/domain/fee.ts';
 import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
 import { periodKey } from '../../functions/domain/payments.ts';
-import { ensureTable, startDynamo } from '../../lib/local/stores.ts';
+import { applyPayment } from '../../functions/domain/position-payment.ts';
+import { ensureTable } from '../../lib/local/stores.ts';
 import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
 import { freePort } from '../support/ports.ts';
 
 const CITIZENS = Number(process.env.BENCH_CITIZENS ?? 50_000);
 const RUNS = Math.max(20, Number(process.env.BENCH_RUNS ?? 60));
-const SEEDS = (process.env.BENCH_SEEDS ?? '42,7').split(',').map(Number);
+/** Seed 42 at full size, tuned on; seed 7 at 10,000 citizens, held out (never looked at while tuning). */
+const SEEDS = (process.env.BENCH_SEEDS ?? `42:${CITIZENS},7:10000`).split(',');
 const YEAR = 2026;
 
 const FIRST = ['Maria', 'Giuseppe', 'Anna', 'Luca', 'Giulia', 'Marco', 'Francesca', 'Alessandro', 'Chiara', 'Andrea', 'Sara', 'Matteo', 'Elena', 'Lorenzo', 'Martina', 'Davide', 'Valentina', 'Simone', 'Federica', 'Stefano', 'Paola', 'Roberto', 'Silvia', 'Antonio', 'Laura', 'Nicola', 'Ilaria', 'Fabio', 'Elisa', 'Paolo'];
@@ -58,10 +60,59 @@ function generator(seed: number) {
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 
-async function runSeed(seed: number) {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-payments-'));
+const BANDS: FeeBand[] = [
+  { id: 'b1', name: 'Fascia 1', min: 3000.01, max: 10000, percent: 10, fixedCost: 20 },
+  { id: 'b2', name: 'Fascia 2', min: 10000.01, max: 20000, percent: 25, fixedCost: 20 },
+  { id: 'b3', name: 'Fascia 3', min: 20000.01, max: 40000, percent: 50, fixedCost: 20 },
+  { id: 'b4', name: 'Fascia 4', min: 40000.01, max: 999999, fixedCost: 20, percent: 100 },
+];
+/** Bump when what the seed writes changes: a persisted data directory of another format is not reused. */
+const SEED_FORMAT = 2;
+
+type Person = { id: string; lastName: string; firstName: string; fiscalCode: string; iseeCents: number; weeklyHours: number };
+
+/** The same people for a seed and size on every run (the persisted table is reused, the samples are not stored). */
+function peopleOf(seed: number, citizens: number): { people: Person[]; g: ReturnType<typeof generator> } {
+  const g = generator(seed);
+  const people: Person[] = [];
+  for (let i = 0; i < citizens; i++) {
+    people.push({
+      id: `u${seed}-${String(i).padStart(6, '0')}`, lastName: g.lastName(), firstName: g.zipf(FIRST), fiscalCode: g.fiscalCode(),
+      iseeCents: 300_001 + Math.floor(g.random() * 5_000_000), weeklyHours: 1 + Math.floor(g.random() * 20),
+    });
+  }
+  return { people, g };
+}
+
+/** dynalite in a process of its own (the second core), on a data directory that outlives the run. */
+async function startDynamoProcess(directory: string, port: number) {
+  await fs.mkdir(directory, { recursive: true });
+  const child = spawn(process.execPath, ['-e', `require('dynalite')({ path: ${JSON.stringify(directory)}, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }).listen(${port}, '127.0.0.1', () => console.log('ready'))`], {
+    cwd: path.dirname(fileURLToPath(import.meta.url)),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`dynalite exited (${code})`)));
+    child.stdout!.once('data', () => resolve());
+  });
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.removeAllListeners('exit');
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+async function runSeed(seed: number, citizens: number) {
+  const dataRoot = process.env.BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'bench-payments-data');
+  const dataDir = path.join(dataRoot, `v${SEED_FORMAT}-seed${seed}-${citizens}`);
+  const marker = path.join(dataDir, 'seeded.json');
+  const seededBefore = JSON.parse(await fs.readFile(marker, 'utf8').catch(() => 'null')) as { seconds: number; items: number; loadAverage: number } | null;
+  if (!seededBefore) await fs.rm(dataDir, { recursive: true, force: true });
   const port = await freePort();
-  const dynamo = await startDynamo(dataDir, port);
+  const dynamo = await startDynamoProcess(path.join(dataDir, 'dynamo'), port);
   const endpoint = `http://127.0.0.1:${port}`;
   const TABLE = `bench-payments-${seed}`;
   Object.assign(process.env, {
@@ -74,13 +125,15 @@ async function runSeed(seed: number) {
     const { documentClient } = await import('../../functions/adapters/dynamo.ts');
     const calls = await import('../../functions/calls/repository.ts');
     const users = await import('../../functions/users/repository.ts');
+    const { itemOf: positionItem } = await import('../../functions/payments/repository.ts');
     const { debtSummaryItem } = await import('../../functions/payment-list/repository.ts');
     const { debtSummaries } = await import('../../functions/payment-list/refresh.ts');
     const { handler } = await import('../../functions/payment-list/handler.ts');
-    const reads = { capacity: 0, scans: 0 };
+    const reads = { capacity: 0, scans: 0, calls: 0 };
     documentClient.middlewareStack.add(
       (next: any, context: any) => async (args: any) => {
         if (context.commandName === 'ScanCommand') reads.scans += 1;
+        reads.calls += 1;
         args.input.ReturnConsumedCapacity ??= 'TOTAL';
         const result = await next(args);
         const consumed = result.output?.ConsumedCapacity;
@@ -90,6 +143,8 @@ async function runSeed(seed: number) {
       { step: 'initialize', name: 'benchCapacity' },
     );
     const raw = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint }), { marshallOptions: { removeUndefinedValues: true } });
+    /** BatchWriteItem, 25 items a request, WRITERS requests in flight, unprocessed items sent again. */
+    const WRITERS = Number(process.env.BENCH_WRITERS ?? 12);
     const writeAll = async (items: Record<string, unknown>[]) => {
       let next = 0;
       const writer = async () => {
@@ -100,56 +155,73 @@ async function runSeed(seed: number) {
           while (request && Object.keys(request).length) request = (await raw.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
         }
       };
-      await Promise.all(Array.from({ length: 8 }, writer));
+      await Promise.all(Array.from({ length: WRITERS }, writer));
     };
 
     const callId = `bench-call-${seed}`;
-    const now = new Date().toISOString();
-    await calls.putCall({ id: callId, name: `Assistenza domiciliare ${YEAR}`, year: YEAR, state: 1, serviceId: 'svc', serviceName: 'Assistenza domiciliare', serviceDescription: '', nomeMyPay: 'M', codAccertamento: 'A', codCapitolo: 'C', bandsId: [], files: [], dataInsert: now, updatedAt: now, version: 1 }, null);
-
-    // 50,000 citizens × 12 months: past months mostly paid, a few cancelled, notices e-mailed for most.
-    const g = generator(seed);
-    const people: Array<{ id: string; lastName: string; firstName: string; fiscalCode: string }> = [];
+    const call = { id: callId, name: `Assistenza domiciliare ${YEAR}`, serviceName: 'Assistenza domiciliare' };
+    const { people, g } = peopleOf(seed, citizens);
     const expected = { totals: zeroTotals() };
-    const started = performance.now();
-    const CHUNK = 500;
-    for (let from = 0; from < CITIZENS; from += CHUNK) {
-      const items: Record<string, unknown>[] = [];
-      for (let i = from; i < Math.min(CITIZENS, from + CHUNK); i++) {
-        const id = `u${seed}-${String(i).padStart(6, '0')}`;
-        const person = { id, lastName: g.lastName(), firstName: g.zipf(FIRST), fiscalCode: g.fiscalCode() };
-        people.push(person);
-        const hours = 1 + Math.floor(g.random() * 20);
-        const quota = [100, 300, 500, 720, 1000][Math.floor(g.random() * 5)]!;
-        const positions: PositionRecord[] = [];
+    let reconciled: DebtTotals;
+    if (seededBefore) {
+      console.log(`\nSeed ${seed}: ${(citizens * 12).toLocaleString('it-IT')} positions of ${citizens.toLocaleString('it-IT')} citizens reused from ${dataDir} (seeded once in ${seededBefore.seconds.toFixed(0)} s, ${seededBefore.items.toLocaleString('it-IT')} items, load average ${seededBefore.loadAverage.toFixed(1)}).`);
+      reconciled = await debtSummaries.reconcileDebtTotals(callId, YEAR);
+    } else {
+      const now = new Date().toISOString();
+      await calls.putCall({ id: callId, name: call.name, year: YEAR, state: 1, serviceId: 'svc', serviceName: call.serviceName, serviceDescription: '', nomeMyPay: 'M', codAccertamento: 'A', codCapitolo: 'C', bandsId: BANDS.map((b) => b.id), files: [], dataInsert: now, updatedAt: now, version: 1 }, null);
+      // 50,000 citizens × 12 months, built as the product builds them: planMonth creates each month's positions
+      // from the fee (monthlyFee: ISEE band × hours), MyPay's import marks them exported, past months are mostly
+      // paid (applyPayment), a few cancelled with 0 (withAmount), notices e-mailed for most.
+      const started = performance.now();
+      let written = 0;
+      const CHUNK = 500;
+      for (let from = 0; from < citizens; from += CHUNK) {
+        const chunk = people.slice(from, from + CHUNK);
+        const byUser = new Map<string, PositionRecord[]>(chunk.map((p) => [p.id, []]));
         for (let mese = 1; mese <= 12; mese++) {
-          const amount = Math.round((quota * hours * 30) / 7);
-          const cancelled = g.random() < 0.02;
-          const paid = !cancelled && mese <= 9 && g.random() < 0.85;
-          const iud = positionIud(callId, id, { mese, anno: YEAR });
-          positions.push({
-            id: iud, iud, callId, userId: id, fiscalCode: person.fiscalCode, cognome: person.lastName, nome: person.firstName, mese, anno: YEAR, titolo: 't', descrizione: 'd',
-            importoDovuto: cancelled ? 0 : amount, importoTotalePagato: paid ? amount : 0, isPagato: paid, annullato: cancelled, codIuv: null, nav: null,
-            dataScadenza: `${periodKey({ mese, anno: YEAR })}-28`, azione: cancelled ? 'A' : 'I', statoExport: 'ESPORTATA', lastExportError: null,
-            isEmailSent: g.random() < 0.95, dataIsEmailSent: null, ioId: null, dataEsitoSingoloPagamento: null, createdAt: now, updatedAt: now, exportedAt: now, iseeId: null, version: 1,
-          });
+          const period = { mese, anno: YEAR };
+          const subscriptions = chunk.map((p) => ({
+            userId: p.id, fiscalCode: p.fiscalCode, firstName: p.firstName, lastName: p.lastName, iseeId: `isee-${p.id}`,
+            fee: monthlyFee({ iseeCents: p.iseeCents, bands: BANDS, weeklyHours: p.weeklyHours, year: YEAR, month: mese }),
+          }));
+          const plan = planMonth({ call, period, existing: [], subscriptions, now });
+          for (const created of plan.create) {
+            let position: PositionRecord = { ...created, statoExport: 'ESPORTATA', exportedAt: now, codIuv: `0${String(g.random()).slice(2, 16).padEnd(16, '0')}`, nav: null };
+            if (g.random() < 0.02) position = withAmount(position, 0, {}, now).after;
+            else if (mese <= 9 && g.random() < 0.85) {
+              const paid = applyPayment(position, { iud: position.iud, iuv: position.codIuv!, amountCents: position.importoDovuto, paidOn: `${periodKey(period)}-20`, iur: `IUR${position.iud}` }, now);
+              if (paid.kind === 'paid') position = paid.after;
+            }
+            if (g.random() < 0.95) position = { ...position, isEmailSent: true, dataIsEmailSent: now };
+            byUser.get(position.userId)!.push(position);
+          }
         }
-        for (const p of positions) {
-          items.push({ ...keys.position(callId, periodKey(p), id), gsi1pk: keys.positionsOfUser(id), gsi1sk: `${periodKey(p)}#${callId}`, gsi2pk: keys.positionByIud(p.iud), gsi2sk: 'POSITION', ...p });
+        const items: Record<string, unknown>[] = [];
+        for (const person of chunk) {
+          const positions = byUser.get(person.id)!;
+          for (const p of positions) items.push(positionItem(p));
+          const contact = { telefono: '3331234567', email: `${person.id}@example.it` };
+          items.push(users.userItem({ id: person.id, firstName: person.firstName, lastName: person.lastName, fiscalCode: person.fiscalCode, state: 'VALIDATED', dataInsert: now, email: contact.email, phoneNumber: contact.telefono, lastIsee: null } as never));
+          const summary = summarize({ callId, anno: YEAR, userId: person.id, positions, person: { cognome: person.lastName, nome: person.firstName, codiceFiscale: person.fiscalCode, ...contact } });
+          if (!summary) continue;
+          items.push(debtSummaryItem({ ...summary, version: 1, updatedAt: now }));
+          expected.totals = addTotals(expected.totals, summary.contribution);
         }
-        const summary = summarize({ callId, anno: YEAR, userId: id, positions, person: { cognome: person.lastName, nome: person.firstName, codiceFiscale: person.fiscalCode, telefono: '3331234567', email: `${id}@example.it` } })!;
-        items.push(debtSummaryItem({ ...summary, version: 1, updatedAt: now }));
-        items.push(users.userItem({ id, firstName: person.firstName, lastName: person.lastName, fiscalCode: person.fiscalCode, state: 'VALIDATED', dataInsert: now, email: `${id}@example.it`, phoneNumber: '3331234567', lastIsee: null } as never));
-        expected.totals = addTotals(expected.totals, summary.contribution);
+        await writeAll(items);
+        written += items.length;
+        if ((from / CHUNK) % 10 === 9) console.log(`  … ${(from + chunk.length).toLocaleString('it-IT')} citizens, ${written.toLocaleString('it-IT')} items, ${((performance.now() - started) / 1000).toFixed(0)} s (${(written / ((performance.now() - started) / 1000)).toFixed(0)} items/s, load average ${os.loadavg()[0].toFixed(1)})`);
       }
-      await writeAll(items);
-      if ((from / CHUNK) % 20 === 19) console.log(`  … ${people.length.toLocaleString('it-IT')} citizens (${(people.length * 12).toLocaleString('it-IT')} positions), ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      reconciled = await debtSummaries.reconcileDebtTotals(callId, YEAR);
+      const seconds = (performance.now() - started) / 1000;
+      console.log(`\nSeed ${seed}: ${(citizens * 12).toLocaleString('it-IT')} positions of ${citizens.toLocaleString('it-IT')} citizens, their rows, user items and the reconciled totals seeded in ${seconds.toFixed(0)} s (${written.toLocaleString('it-IT')} items, ${(written / seconds).toFixed(0)} items/s, load average ${os.loadavg()[0].toFixed(1)}); kept in ${dataDir}.`);
+      console.log(`Totals reconciled from the rows ${debtTotalKeys.every((k) => reconciled[k] === expected.totals[k]) ? 'equal the sum made while seeding' : 'DIFFER from the sum made while seeding'}.`);
+      if (!debtTotalKeys.every((k) => reconciled[k] === expected.totals[k])) throw new Error('totals differ');
+      await fs.writeFile(marker, JSON.stringify({ seconds, items: written, loadAverage: os.loadavg()[0] }));
     }
-    console.log(`\nSeed ${seed}: ${(CITIZENS * 12).toLocaleString('it-IT')} positions of ${CITIZENS.toLocaleString('it-IT')} citizens (with their rows and user items) seeded in ${((performance.now() - started) / 1000).toFixed(0)} s.`);
     reads.capacity = 0;
     let t0 = performance.now();
-    const reconciled = await debtSummaries.reconcileDebtTotals(callId, YEAR);
-    console.log(`Reconcile of the call-year's totals from ${CITIZENS.toLocaleString('it-IT')} rows: ${((performance.now() - t0) / 1000).toFixed(1)} s, ${reads.capacity.toFixed(0)} RCU+WCU; ${debtTotalKeys.every((k) => reconciled[k] === expected.totals[k]) ? 'equal to the sum made while seeding' : 'DIFFERENT from the sum made while seeding'}.`);
+    await debtSummaries.reconcileDebtTotals(callId, YEAR);
+    console.log(`Reconcile of the call-year's totals from ${citizens.toLocaleString('it-IT')} rows (Sincronizza's last slice): ${((performance.now() - t0) / 1000).toFixed(1)} s, ${reads.capacity.toFixed(0)} RCU+WCU; totals: ${reconciled.cittadini.toLocaleString('it-IT')} rows, ${reconciled.posizioni.toLocaleString('it-IT')} positions.`);
 
     const samples = people.filter((_, i) => i % 211 === 0);
     const list = (query: Record<string, string>) => apiEvent('GET /api/calls/{id}/payment-list', { claims: claimsOf.operator, pathParameters: { id: callId }, query: { anno: String(YEAR), ...query } });
@@ -173,11 +245,13 @@ async function runSeed(seed: number) {
     for (const [name, event] of cases) {
       const times: number[] = [];
       const capacity: number[] = [];
+      let dynamoCalls = 0;
       let results = 0;
       let found = 0;
       for (let run = -2; run < RUNS; run++) {
         const request = event(samples[(run + 2) % samples.length]!);
         reads.capacity = 0;
+        reads.calls = 0;
         const start = performance.now();
         const response = (await handler(request, lambdaContext)) as { statusCode: number; body: string };
         const elapsed = performance.now() - start;
@@ -185,13 +259,14 @@ async function runSeed(seed: number) {
         if (run < 0) continue;
         times.push(elapsed);
         capacity.push(reads.capacity);
+        dynamoCalls += reads.calls;
         const body = JSON.parse(response.body);
         results += body.items?.length ?? 0;
         found += body.count ?? body.cittadini ?? 0;
       }
-      rows.push([name, percentile(times, 50).toFixed(1), percentile(times, 95).toFixed(1), (capacity.reduce((a, b) => a + b, 0) / RUNS).toFixed(1), (results / RUNS).toFixed(1), (found / RUNS).toFixed(0)]);
+      rows.push([name, percentile(times, 50).toFixed(1), percentile(times, 95).toFixed(1), (capacity.reduce((a, b) => a + b, 0) / RUNS).toFixed(1), (dynamoCalls / RUNS).toFixed(1), (results / RUNS).toFixed(1), (found / RUNS).toFixed(0)]);
     }
-    const header = ['request', 'p50 ms', 'p95 ms', 'RCU/request', 'rows', 'Record trovati'];
+    const header = ['request', 'p50 ms', 'p95 ms', 'RCU/request', 'DynamoDB calls', 'rows', 'Record trovati'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
     console.log(line(header));
@@ -207,15 +282,15 @@ async function runSeed(seed: number) {
     console.log(`Refresh of 1,000 unchanged rows (reads 12 positions each, writes nothing): ${((performance.now() - t0) / 1000).toFixed(2)} s, ${reads.capacity.toFixed(0)} capacity units, ${refreshed.refreshed} written.`);
   } finally {
     await dynamo.close();
-    await fs.rm(dataDir, { recursive: true, force: true });
   }
 }
 
-// The modules read TABLE_NAME once: each seed runs in a process of its own.
-if (process.env.BENCH_ONE_SEED) await runSeed(Number(process.env.BENCH_ONE_SEED));
+// The modules read TABLE_NAME once: each seed runs in a process of its own. BENCH_SEEDS: seed:citizens pairs.
+if (process.env.BENCH_ONE_SEED) await runSeed(Number(process.env.BENCH_ONE_SEED), Number(process.env.BENCH_ONE_SIZE));
 else {
-  for (const seed of SEEDS) {
-    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, BENCH_ONE_SEED: String(seed) } });
+  for (const entry of SEEDS) {
+    const [seed, size] = entry.split(':');
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, BENCH_ONE_SEED: seed, BENCH_ONE_SIZE: String(Number(size ?? CITIZENS)) } });
     if (child.status !== 0) process.exit(child.status ?? 1);
   }
 }

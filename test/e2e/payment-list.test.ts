@@ -149,12 +149,27 @@ describe('Lista pagamenti', () => {
     await expectAccessible(operator);
   });
 
+  it('a prefix matching more rows than are counted says so: Record trovati and the sum are lower bounds', async () => {
+    await operator.goto(`${appUrl()}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${encodeURIComponent(big.id)}&name=cognome`);
+    await operator
+      .getByTestId('records-found')
+      .filter({ hasText: /^Record trovati: più di 200 — Totale: almeno .+ € \(conteggio fermato a 200 record: restringi la ricerca per i valori esatti\)$/ })
+      .waitFor();
+    expect(await table(operator).getByRole('rowheader').count()).toBe(10);
+    expect(await firstRowName(operator)).toBe('Cognome00000 Nome');
+    await expectAccessible(operator);
+    await screenshot(operator, 'payment-list-capped-count');
+  });
+
   it('exports 10,000 rows within 10 s, the page keeps painting', async () => {
     await operator.goto(`${appUrl()}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${encodeURIComponent(big.id)}`);
     await operator.getByTestId('records-found').filter({ hasText: 'Record trovati: 10000' }).waitFor();
     // The longest gap between two animation frames while the export runs: what a user would feel as a freeze.
     await operator.evaluate(() => {
-      const w = window as unknown as { maxGap: number; last: number; watching: boolean };
+      const w = window as unknown as { maxGap: number; last: number; watching: boolean; longTasks: number[] };
+      // The main thread's long tasks (> 50 ms), as the browser itself reports them.
+      w.longTasks = [];
+      new PerformanceObserver((list) => w.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
       w.maxGap = 0;
       w.last = performance.now();
       w.watching = true;
@@ -168,16 +183,21 @@ describe('Lista pagamenti', () => {
     const started = Date.now();
     const [download] = await Promise.all([operator.waitForEvent('download', { timeout: 60_000 }), operator.getByRole('button', { name: 'Scarica Excel' }).click()]);
     const elapsed = Date.now() - started;
-    const maxGap = await operator.evaluate(() => {
-      const w = window as unknown as { maxGap: number; watching: boolean };
+    const { maxGap, longTasks } = await operator.evaluate(() => {
+      const w = window as unknown as { maxGap: number; watching: boolean; longTasks: number[] };
       w.watching = false;
-      return w.maxGap;
+      return { maxGap: w.maxGap, longTasks: w.longTasks };
     });
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load((await fs.readFile((await download.path())!)) as never);
     expect(workbook.getWorksheet('Pagamenti')!.rowCount).toBe(10_001);
-    console.log(`Excel of 10,000 rows: ${elapsed} ms from the click to the download; longest frame gap ${Math.round(maxGap)} ms; in-page ${await operator.evaluate(() => JSON.stringify(document.body.dataset))}`);
+    const longest = Math.round(Math.max(0, ...longTasks));
+    console.log(
+      `Excel of 10,000 rows: ${elapsed} ms from the click to the download; longest frame gap ${Math.round(maxGap)} ms; ${longTasks.length} long tasks, longest ${longest} ms; in-page ${await operator.evaluate(() => JSON.stringify(document.body.dataset))}`,
+    );
     expect(elapsed).toBeLessThanOrEqual(10_000);
+    // exceljs writes in a Web Worker: the page's own thread never blocks for long (it did for 1.2 s on it).
+    expect(longest).toBeLessThanOrEqual(200);
   }, 90_000);
 
   it('a delegate reads the page: no call to switch to, no write button', async () => {

@@ -1,4 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { keys } from '../../functions/adapters/table.ts';
+import { DEBT_FILTER_COUNT_CAP, addTotals, summarize, zeroTotals } from '../../functions/domain/debt-summaries.ts';
+import { debtSummaryItem } from '../../functions/payment-list/repository.ts';
+import { TABLE_NAME } from '../../lib/local/config.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
@@ -146,5 +152,68 @@ describe('the payment list of a call', () => {
     const amountPage = await list('&sort=importo');
     const foreign = await list(`&name=ross&cursor=${encodeURIComponent(amountPage.json.nextCursor)}`);
     expect(foreign.status).toBe(400);
+  });
+});
+
+describe('a large call: a bounded count, export pages past one Query\'s 1 MB', () => {
+  const ROWS = 2600;
+  let large: { id: string; name: string };
+  const listLarge = (query = '') => operator.get(`/api/calls/${large.id}/payment-list?anno=2026${query}`);
+
+  /** 2,600 rows (with their totals) written straight into the table, as the refresh writes them. */
+  beforeAll(async () => {
+    large = (await openCall(operator, `Lista grande ${Math.random().toString(36).slice(2, 6)}`)).call;
+    const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+    const items: Record<string, unknown>[] = [];
+    let totals = zeroTotals();
+    for (let i = 0; i < ROWS; i++) {
+      const userId = `large-${large.id}-${String(i).padStart(4, '0')}`;
+      const summary = summarize({
+        callId: large.id, anno: 2026, userId,
+        person: { cognome: i % 2 ? `Cappelli${String(i).padStart(4, '0')}` : `Zanardi${String(i).padStart(4, '0')}`, nome: 'Anna', codiceFiscale: `ZZZ${String(i).padStart(13, '0')}`, telefono: '3331234567', email: `${userId}@example.it` },
+        positions: [1, 2, 3].map((mese) => ({ id: `P20260${mese}${userId}`, mese, importoDovuto: 1000 + i, importoTotalePagato: 0, isPagato: false, annullato: false, isEmailSent: true, cognome: '', nome: '', fiscalCode: '' })),
+      })!;
+      totals = addTotals(totals, summary.contribution);
+      items.push(debtSummaryItem({ ...summary, version: 1, updatedAt: new Date().toISOString() }));
+    }
+    items.push({ ...keys.debtTotals(large.id, 2026), callId: large.id, anno: 2026, ...totals });
+    const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        for (let batch = batches.shift(); batch; batch = batches.shift()) {
+          let request: Record<string, any> | undefined = { [TABLE_NAME]: batch.map((Item) => ({ PutRequest: { Item } })) };
+          while (request && Object.keys(request).length) request = (await client.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
+        }
+      }),
+    );
+  }, 180_000);
+
+  it('a prefix matching more rows than the cap: Record trovati and the sum are flagged as lower bounds, the page is right', async () => {
+    const wide = await listLarge('&name=capp');
+    expect(wide.status).toBe(200);
+    expect(wide.json).toMatchObject({ count: DEBT_FILTER_COUNT_CAP, countCapped: true });
+    const cappelli = Array.from({ length: ROWS }, (_, i) => i).filter((i) => i % 2);
+    // The first rows in surname order, each with all its fields.
+    expect(wide.json.items.map((r: any) => r.cognome)).toEqual(cappelli.slice(0, 10).map((i) => `Cappelli${String(i).padStart(4, '0')}`));
+    expect(wide.json.items[0]).toEqual({ userId: expect.any(String), cognome: 'Cappelli0001', nome: 'Anna', codiceFiscale: 'ZZZ0000000000001', telefono: '3331234567', email: expect.stringContaining('@example.it'), importoTotale: 3 * 1001, paymentIds: expect.any(Array) });
+    // A lower bound: the amounts of the first 200 matches, less than the whole.
+    expect(wide.json.sum).toBe(cappelli.slice(0, DEBT_FILTER_COUNT_CAP).reduce((s, i) => s + 3 * (1000 + i), 0));
+    // Under the cap: exact (a fiscal-code prefix matching 100 rows, then 10).
+    const upTo = (n: number) => Array.from({ length: n }, (_, i) => 3 * (1000 + i)).reduce((a, b) => a + b, 0);
+    expect((await listLarge('&name=zzz00000000000&limit=50')).json).toMatchObject({ count: 100, countCapped: false, sum: upTo(100) });
+    expect((await listLarge('&name=zzz000000000000&limit=25')).json).toMatchObject({ count: 10, countCapped: false, sum: upTo(10), nextCursor: null });
+    // No text: the maintained totals, exact.
+    expect((await listLarge()).json).toMatchObject({ count: ROWS, countCapped: false });
+  });
+
+  it("the export's pages of 2,500 are full (one Query stops at 1 MB: the request continues it) and follow to the end", async () => {
+    const first = await listLarge('&limit=2500&sort=-importo');
+    expect(first.status).toBe(200);
+    expect(first.json.items).toHaveLength(2500);
+    expect(first.json.items[0].importoTotale).toBe(3 * (1000 + ROWS - 1));
+    const second = await listLarge(`&limit=2500&sort=-importo&cursor=${encodeURIComponent(first.json.nextCursor)}`);
+    expect(second.json.items).toHaveLength(ROWS - 2500);
+    expect(second.json.nextCursor).toBeNull();
+    expect(new Set([...first.json.items, ...second.json.items].map((r: any) => r.userId)).size).toBe(ROWS);
   });
 });

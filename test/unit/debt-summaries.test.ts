@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
-import { debtListMessages, debtListQuerySchema, paymentsWorkbookName, readNameFilter, summarize, type DebtListQuery } from '../../functions/domain/debt-summaries.ts';
+import { DEBT_FILTER_COUNT_CAP, debtListMessages, debtListQuerySchema, paymentsWorkbookName, readNameFilter, summarize, type DebtListQuery } from '../../functions/domain/debt-summaries.ts';
 import { ValidationError } from '../../functions/domain/errors.ts';
 import { parseOrThrow } from '../../functions/domain/validation.ts';
 import type { CallRecord } from '../../functions/calls/repository.ts';
@@ -185,6 +185,56 @@ describe('listing, sorting and filtering', () => {
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
     expect(seen).toEqual(many.map((p) => p.userId).reverse());
+  });
+
+  it('a text filter is counted with a bounded read: beyond the cap the count and the sum are flagged as lower bounds', async () => {
+    const t = setup();
+    const many = DEBT_FILTER_COUNT_CAP + 5;
+    await t.write(...Array.from({ length: many }, (_, i) => position(`r${String(i).padStart(4, '0')}`, 3, 1000 + i, { cognome: 'Rossi' })), position('v1', 3, 7000, { cognome: 'Verdi' }));
+    const counted: number[] = [];
+    const countDebtSummaries = t.debts.countDebtSummaries.bind(t.debts);
+    t.debts.countDebtSummaries = async (...args) => {
+      counted.push(args[3]);
+      return countDebtSummaries(...args);
+    };
+    const wide = await t.list({ name: 'ross' });
+    expect(wide.items).toHaveLength(10);
+    expect(counted).toEqual([DEBT_FILTER_COUNT_CAP]);
+    const trueSum = Array.from({ length: many }, (_, i) => 1000 + i).reduce((a, b) => a + b, 0);
+    expect(wide).toMatchObject({ count: DEBT_FILTER_COUNT_CAP, countCapped: true });
+    expect(wide.sum).toBeLessThan(trueSum);
+    // Narrow enough: the exact figures.
+    expect(await t.list({ name: 'rossi cognome' } as never)).toMatchObject({ count: 0, countCapped: false });
+    // Without text: the maintained totals, never capped.
+    expect(await t.list()).toMatchObject({ count: many + 1, countCapped: false, sum: trueSum + 7000 });
+  });
+
+  it('a filter whose first page holds every match takes its figures from that page (no count read); a later page counts', async () => {
+    const t = await seeded();
+    let counts = 0;
+    const countDebtSummaries = t.debts.countDebtSummaries.bind(t.debts);
+    t.debts.countDebtSummaries = async (...args) => {
+      counts += 1;
+      return countDebtSummaries(...args);
+    };
+    expect(await t.list({ name: 'ross' })).toMatchObject({ count: 2, sum: 4000, countCapped: false, nextCursor: null });
+    expect(counts).toBe(0);
+    const first = await t.list({ name: 'r', limit: 10 } as never);
+    expect(first).toMatchObject({ count: 3, sum: 6000, nextCursor: null });
+    const big = setup();
+    await big.write(...Array.from({ length: 12 }, (_, i) => position(`b${String(i).padStart(2, '0')}`, 3, 100, { cognome: 'Bianchi' })));
+    const countBig = big.debts.countDebtSummaries.bind(big.debts);
+    let bigCounts = 0;
+    big.debts.countDebtSummaries = async (...args) => {
+      bigCounts += 1;
+      return countBig(...args);
+    };
+    const page1 = await big.list({ name: 'bian' });
+    expect(page1).toMatchObject({ count: 12, sum: 1200 });
+    const page2 = await big.list({ name: 'bian', cursor: page1.nextCursor! } as never);
+    expect(page2).toMatchObject({ count: 12, sum: 1200, nextCursor: null });
+    expect(page2.items).toHaveLength(2);
+    expect(bigCounts).toBe(2);
   });
 
   it('bad queries are a 400 with an Italian message', () => {

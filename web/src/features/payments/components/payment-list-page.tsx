@@ -32,6 +32,15 @@ import { getAllPayments, getPaymentList, getPaymentTotals, type PaymentFilters, 
 const euro = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
 export const formatCents = (cents: number) => euro.format(cents / 100);
 
+/**
+ * 'Record trovati' and the sum. A text filter counts at most DEBT_FILTER_COUNT_CAP rows: beyond that
+ * both figures are lower bounds, and the line says so rather than show them as exact.
+ */
+export const recordsFound = (count: number, sum: number, capped: boolean) =>
+  capped
+    ? `Record trovati: più di ${count} — Totale: almeno ${formatCents(sum)} (conteggio fermato a ${count} record: restringi la ricerca per i valori esatti)`
+    : `Record trovati: ${count} — Totale: ${formatCents(sum)}`;
+
 const sortLabels: Record<DebtSort, string> = {
   importo: 'Importo crescente',
   '-importo': 'Importo decrescente',
@@ -298,9 +307,7 @@ export function PaymentListPage() {
 
       <Flex justifyContent="space-between" alignItems="flex-end" wrap="wrap" gap="small">
         <Text role="status" data-testid="records-found">
-          {list.isLoaded && list.total !== undefined && meta
-            ? `Record trovati: ${meta.countCapped ? 'oltre ' : ''}${list.total} — Totale: ${formatCents(meta.sum)}`
-            : ''}
+          {list.isLoaded && list.total !== undefined && meta ? recordsFound(list.total, meta.sum, meta.countCapped) : ''}
         </Text>
         <Flex gap="small" wrap="wrap" alignItems="flex-end">
           <SelectField label="Ordina per" size="small" value={view.sort} onChange={(e) => setView({ sort: e.target.value as DebtSort })}>

@@ -1,19 +1,26 @@
 import type { DebtSummaryRow } from '@domain/debt-summaries';
+import type ExcelJS from 'exceljs';
 
 /** Excel's number format for euro amounts, Italian style (1.234,56 €). */
 export const EURO_FORMAT = '#,##0.00 [$€-410]';
 export const DATE_FORMAT = 'dd/mm/yyyy';
 export const SHEET_NAME = 'Pagamenti';
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+export interface WorkbookInfo {
+  callName: string;
+  anno: number;
+  extractedAt: Date;
+}
 
 /**
  * The 'Scarica Excel' workbook: one sheet 'Pagamenti', a row per citizen, amounts as numbers in euro
- * (formatted as such), the extraction date as a date. exceljs is loaded here, when the button is
- * pressed: it never weighs on the first load. Yields to the browser between blocks of rows so the page
- * stays responsive while a large list is written.
+ * (formatted as such), the extraction date as a date. Written by a Web Worker
+ * (payments-workbook.worker.ts), so the page never freezes while exceljs works; exceljs is in that
+ * worker's chunk (or loaded on the press when no worker can start): it never weighs on the first load.
  */
-export async function paymentsWorkbook(rows: readonly DebtSummaryRow[], info: { callName: string; anno: number; extractedAt: Date }): Promise<Blob> {
-  const { default: ExcelJS } = await import('exceljs');
-  const workbook = new ExcelJS.Workbook();
+export async function writePaymentsWorkbook(Excel: typeof ExcelJS, rows: readonly DebtSummaryRow[], info: WorkbookInfo): Promise<ArrayBuffer> {
+  const workbook = new Excel.Workbook();
   workbook.creator = 'Portale dei servizi sociali';
   workbook.created = info.extractedAt;
   const sheet = workbook.addWorksheet(SHEET_NAME);
@@ -34,26 +41,49 @@ export async function paymentsWorkbook(rows: readonly DebtSummaryRow[], info: { 
   // A date at midnight UTC of the extraction day in Rome: Excel shows it as that day whatever the zone.
   const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(info.extractedAt);
   const extraction = new Date(`${day}T00:00:00.000Z`);
-  for (let i = 0; i < rows.length; i += 1000) {
-    for (const row of rows.slice(i, i + 1000)) {
-      sheet.addRow({
-        cognome: row.cognome,
-        nome: row.nome,
-        codiceFiscale: row.codiceFiscale,
-        telefono: row.telefono ?? '',
-        email: row.email ?? '',
-        importo: row.importoTotale / 100,
-        pendenti: row.paymentIds.length,
-        paymentIds: row.paymentIds.join(';'),
-        bando: info.callName,
-        anno: info.anno,
-        estrazione: extraction,
-      });
-    }
-    await new Promise((resolve) => setTimeout(resolve, 0));
+  for (const row of rows) {
+    sheet.addRow({
+      cognome: row.cognome,
+      nome: row.nome,
+      codiceFiscale: row.codiceFiscale,
+      telefono: row.telefono ?? '',
+      email: row.email ?? '',
+      importo: row.importoTotale / 100,
+      pendenti: row.paymentIds.length,
+      paymentIds: row.paymentIds.join(';'),
+      bando: info.callName,
+      anno: info.anno,
+      estrazione: extraction,
+    });
   }
-  const buffer = await workbook.xlsx.writeBuffer();
-  return new Blob([buffer], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+  // exceljs answers a Buffer (a view, maybe on a larger pool): the file's own bytes, transferable.
+  const bytes = new Uint8Array(await workbook.xlsx.writeBuffer());
+  return bytes.buffer.byteLength === bytes.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
+}
+
+type WorkerAnswer = { ok: true; buffer: ArrayBuffer } | { ok: false; message: string };
+
+/**
+ * The workbook as a Blob, written off the page's thread: rows go to the worker, the file's bytes come
+ * back (transferred, not copied). Without Worker support it is written here, on the page.
+ */
+export async function paymentsWorkbook(rows: readonly DebtSummaryRow[], info: WorkbookInfo): Promise<Blob> {
+  if (typeof Worker === 'undefined') {
+    const { default: Excel } = await import('exceljs');
+    return new Blob([await writePaymentsWorkbook(Excel, rows, info)], { type: XLSX_TYPE });
+  }
+  const worker = new Worker(new URL('./payments-workbook.worker.ts', import.meta.url), { type: 'module', name: 'excel-pagamenti' });
+  try {
+    const answer = await new Promise<WorkerAnswer>((resolve, reject) => {
+      worker.onmessage = (event: MessageEvent<WorkerAnswer>) => resolve(event.data);
+      worker.onerror = (event) => reject(new Error(event.message || 'Excel non generato.'));
+      worker.postMessage({ rows, info });
+    });
+    if (!answer.ok) throw new Error(answer.message);
+    return new Blob([answer.buffer], { type: XLSX_TYPE });
+  } finally {
+    worker.terminate();
+  }
 }
 
 /** Saves a file under its name (a download). */
