@@ -1,4 +1,4 @@
-import Papa from 'papaparse';
+import { dsvFormat } from 'd3-dsv';
 import { ValidationError } from './errors.ts';
 import { isValidFiscalCode } from './fiscal-code.ts';
 import { fill } from './messages.ts';
@@ -17,9 +17,9 @@ import {
 import type { SubscriptionState } from './subscriptions.ts';
 
 /**
- * The enrolment CSV (design §4): one format for the template, the export and the import. Written with
- * papaparse's `unparse` and read with its parser (quoted fields, `;` or `,`), as Excel with Italian
- * settings writes and reads it: UTF-8 with BOM, `;`, decimal comma, CRLF.
+ * The enrolment CSV (design §4): one format for the template, the export and the import. Written and read
+ * with d3-dsv (quoted fields, `;` or `,`; ~3 KB where papaparse was ~21 KB of the function's bundle), as
+ * Excel with Italian settings writes and reads it: UTF-8 with BOM, `;`, decimal comma, CRLF.
  */
 
 const BOM = '\uFEFF';
@@ -31,11 +31,15 @@ export const decimalComma = (value: number | null | undefined): string =>
 
 /** The file a spreadsheet opens: BOM, header, one line per row, CRLF. */
 export function enrolmentCsv(rows: (string | number | null)[][]): string {
-  const data = rows.map((row) => row.map((cell) => (cell === null ? '' : String(cell))));
-  const body = Papa.unparse({ fields: [...ENROLMENT_CSV_COLUMNS], data }, { delimiter: ';', newline: '\r\n', quotes: false, escapeFormulae: /^[=+@\t\r]|^-(?!\d)/ });
-  // With no rows unparse already ends the header line.
-  return `${BOM}${body.endsWith('\r\n') ? body : `${body}\r\n`}`;
+  const lines = [[...ENROLMENT_CSV_COLUMNS], ...rows].map((row) => row.map((cell) => csvCell(cell === null ? '' : String(cell))).join(';'));
+  return `${BOM}${lines.join('\r\n')}\r\n`;
 }
+
+const semicolonCsv = dsvFormat(';');
+/** A cell a spreadsheet would run as a formula (=, +, @, tab, CR, or - not followed by a digit). */
+const FORMULA = /^[=+@\t\r]|^-(?!\d)/;
+/** Quoted only where needed; a would-be formula is written as text ('…), quoted. */
+const csvCell = (value: string) => (FORMULA.test(value) ? `"'${value.replace(/"/g, '""')}"` : semicolonCsv.formatValue(value));
 
 /** A file name a Windows or macOS file system accepts, from a call's name. */
 export const csvFileName = (name: string): string =>
@@ -93,31 +97,21 @@ export function parseEnrolmentCsv(text: string, now: Date): ParsedCsv {
   const firstLine = text.split(/\r\n|\n|\r/).find((line) => line.trim() !== '') ?? '';
   const delimiter = firstLine.includes(';') || !firstLine.includes(',') ? ';' : ',';
   const records: { cells: string[]; line: number }[] = [];
-  let newlines = 0;
-  let counted = 0;
-  let rowStart = 0;
   let failure: string | null = null;
-  Papa.parse<string[]>(text, {
-    delimiter,
-    skipEmptyLines: false,
-    step: (result, parser) => {
-      for (; counted < rowStart; counted++) if (text[counted] === '\n' || (text[counted] === '\r' && text[counted + 1] !== '\n')) newlines++;
-      const line = newlines + 1;
-      rowStart = result.meta.cursor;
-      const quoteError = result.errors.find((error) => error.type === 'Quotes');
-      if (quoteError) {
-        failure = `virgolette non chiuse alla riga ${line}`;
-        parser.abort();
-        return;
-      }
-      if (records.length > MAX_IMPORT_ROWS + 1) {
-        failure = 'tooMany';
-        parser.abort();
-        return;
-      }
-      records.push({ cells: result.data, line });
-    },
-  });
+  // One row per line: none of the columns holds a line break, so a cell with one is a quote left open
+  // (it runs on to the end of the file) or a spreadsheet cell written on two lines; either way the file is refused.
+  for (const cells of dsvFormat(delimiter).parseRows(text)) {
+    const line = records.length + 1;
+    if (cells.some((cell) => /[\r\n]/.test(cell))) {
+      failure = `virgolette non chiuse o a capo dentro un campo alla riga ${line}`;
+      break;
+    }
+    if (records.length > MAX_IMPORT_ROWS + 1) {
+      failure = 'tooMany';
+      break;
+    }
+    records.push({ cells, line });
+  }
   if (failure === 'tooMany') throw new ValidationError(fill(enrolmentMessages.tooManyRows, { max: MAX_IMPORT_ROWS }));
   if (failure) throw new ValidationError(fill(enrolmentMessages.notCsv, { reason: failure }));
 

@@ -17,11 +17,6 @@ const LIMIT_BYTES = 150 * 1024;
  * back under 150 KB is zod/mini across the domain schemas (about 65 KB less per function).
  */
 const OVER_LIMIT: Record<string, number> = {
-  // Issue 7: the import's apply (ISEE recording, subscription writes, file deletion) moved to the background
-  // job function, which took it from ~175 to ~160 KB; zod (~97 KB) and papaparse (~21 KB, parse and unparse in
-  // one module) are most of the rest. The way back: zod/mini, or the preview in a function of its own with
-  // a smaller parser.
-  'PortaleApi/enrolment-csv': 162 * 1024,
   // Issue 9: every function that writes a position also refreshes the payment list's row (functions/
   // payment-list/refresh.ts), which brings the aggregates' domain (debt-summaries.ts, with the list's zod
   // schemas) and its repository. The way back: the refresh maths in a module of their own, without the

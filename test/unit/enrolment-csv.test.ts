@@ -31,6 +31,11 @@ describe('reading the enrolment CSV as offices produce it', () => {
     expect(comma.rows[0]).toMatchObject({ fiscalCode: LUCA, weeklyHour: 7.25, iseeValueCents: 800_000 });
   });
 
+  it('refuses a file with a quote left open (it would swallow the rest of the file), naming its line', () => {
+    const text = `${HEADER}\r\n${ANNA};Bruno;Anna;4;;;\r\n${LUCA};"Ferrari;Luca;;;;\r\n${ANNA};Bruno;Anna;5;;;\r\n`;
+    expect(() => parse(text)).toThrow('Il file non è un CSV leggibile: virgolette non chiuse o a capo dentro un campo alla riga 3');
+  });
+
   it('rejects each bad row with its line number and an Italian reason, and keeps the good ones', () => {
     const parsed = parse(
       [
