@@ -12,7 +12,8 @@
  * Options (environment): BENCH_RUNS (default 3), BENCH_URL, CHROMIUM_PATH (default /usr/bin/chromium),
  * BENCH_JSON (write every run's figures to this file), BENCH_VERBOSE (print each run's layout shifts, the
  * LCP element and its subparts, the long tasks, the requests and the failed opportunities), BENCH_PAGES and
- * BENCH_FORM_FACTORS (comma-separated parts of the names, e.g. "citizen" and "mobile": measure only those).
+ * BENCH_FORM_FACTORS (comma-separated parts of the names, e.g. "citizen" and "mobile": measure only those),
+ * BENCH_WEB_DIST (serve another build of the web app, e.g. a baseline's, to compare back to back).
  * Timings are noisy on a shared 2-core machine: read the medians, and compare runs made back to back.
  */
 import fs from 'node:fs/promises';
@@ -140,7 +141,7 @@ const median = (values: number[]) => {
 };
 
 async function main() {
-  const stack = process.env.BENCH_URL ? null : await startTestStack({ web: 'dist', seed: true });
+  const stack = process.env.BENCH_URL ? null : await startTestStack({ web: 'dist', seed: true, webDist: process.env.BENCH_WEB_DIST });
   const appUrl = (process.env.BENCH_URL ?? stack!.appUrl).replace(/\/$/, '');
   const browser = await puppeteer.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
