@@ -163,13 +163,28 @@ export class WebStack extends Stack {
       // Cognito publishes no end_session_endpoint: its /logout needs the client and a registered logout URL.
       signOutUrl: `${props.authDomain.baseUrl()}/logout?client_id=${this.client.userPoolClientId}&logout_uri=${this.webUrl}/`,
     };
+    // Vite names every file under assets/ by its content: cached for a year and never pruned, so a tab opened
+    // before a deployment still finds its chunks. index.html and config.json change under the same name: browsers
+    // revalidate them on every visit (the web app fetches config.json with the default cache mode).
+    const assets = new s3deploy.BucketDeployment(this, 'DeployAssets', {
+      sources: [s3deploy.Source.asset(props.webAssetPath)],
+      exclude: ['*'],
+      include: ['assets/*'],
+      prune: false,
+      cacheControl: [s3deploy.CacheControl.setPublic(), s3deploy.CacheControl.maxAge(Duration.days(365)), s3deploy.CacheControl.immutable()],
+      destinationBucket: site,
+      memoryLimit: 512,
+    });
     const deployment = new s3deploy.BucketDeployment(this, 'DeploySite', {
       sources: [s3deploy.Source.asset(props.webAssetPath), s3deploy.Source.jsonData('config.json', runtimeConfig)],
+      exclude: ['assets/*'],
+      cacheControl: [s3deploy.CacheControl.noCache()],
       destinationBucket: site,
       distribution: this.distribution,
       distributionPaths: ['/*'],
       memoryLimit: 512,
     });
+    deployment.node.addDependency(assets);
     this.acknowledgeDeploymentHelper(deployment, site);
 
     new CfnOutput(this, 'WebUrl', { value: this.webUrl });

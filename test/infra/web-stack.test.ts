@@ -33,9 +33,17 @@ const csp = (): string => {
   return typeof value === 'string' ? value : value['Fn::Join'][1].map((p: unknown) => (typeof p === 'string' ? p : '<token>')).join('');
 };
 
+const deployments = () => Object.values(web.findResources('Custom::CDKBucketDeployment')).map((r) => r.Properties);
+/** The deployment of index.html, config.json and the other files not named by their content. */
+const siteDeployment = () => {
+  const found = deployments().filter((d) => (d.SourceMarkers ?? []).some((markers: object) => Object.keys(markers).length > 0));
+  expect(found).toHaveLength(1);
+  return found[0];
+};
+
 /** config.json as deployed: its markers replaced by the CloudFormation expressions they stand for. */
 function deployedConfig(): Record<keyof RuntimeConfig, unknown> {
-  const deployment = only('Custom::CDKBucketDeployment');
+  const deployment = siteDeployment();
   const index = deployment.SourceMarkers.findIndex((markers: object) => Object.keys(markers).length > 0);
   const hash = String(deployment.SourceObjectKeys[index]).replace(/\.zip$/, '');
   const raw = JSON.parse(readFileSync(path.join(portal.app.outdir, `asset.${hash}`, 'config.json'), 'utf8'));
@@ -45,6 +53,17 @@ function deployedConfig(): Record<keyof RuntimeConfig, unknown> {
 }
 
 describe('web stack: the site', () => {
+  it('caches the content-named assets for a year and keeps old ones; index.html and config.json are revalidated on every visit', () => {
+    const site = siteDeployment();
+    expect(site.SystemMetadata).toEqual({ 'cache-control': 'no-cache' });
+    expect(site.Exclude).toEqual(['assets/*']);
+    expect(site.Prune).not.toBe(false);
+    const assets = deployments().filter((d) => d !== site);
+    expect(assets).toHaveLength(1);
+    expect(assets[0]).toMatchObject({ Exclude: ['*'], Include: ['assets/*'], Prune: false });
+    expect(assets[0].SystemMetadata['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
   it('reads the site from a private bucket through origin access control only', () => {
     const [siteOrigin] = distributionConfig().Origins;
     expect(siteOrigin.OriginAccessControlId).toBeDefined();
