@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { planMonth, withAmount, type PositionRecord } from '../../functions/domain/debt-positions.ts';
-import { summarize, zeroTotals, addTotals, debtTotalKeys, type DebtTotals } from '../../functions/domain/debt-summaries.ts';
+import { DEBT_EXPORT_PAGE_SIZE, summarize, zeroTotals, addTotals, debtTotalKeys, type DebtTotals } from '../../functions/domain/debt-summaries.ts';
 import { monthlyFee, type FeeBand } from '../../functions/domain/fee.ts';
 import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
 import { periodKey } from '../../functions/domain/payments.ts';
@@ -273,6 +273,25 @@ async function runSeed(seed: number, citizens: number) {
     console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
     for (const row of rows) console.log(line(row));
     console.log(`${RUNS} requests each through functions/payment-list/handler.ts on dynalite (Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs); Scan commands sent: ${reads.scans}.`);
+
+    // 'Scarica Excel' reads: 10,000 rows in pages of DEBT_EXPORT_PAGE_SIZE through the handler, cursor to cursor.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      reads.capacity = 0;
+      reads.calls = 0;
+      const t1 = performance.now();
+      let cursor: string | undefined;
+      let rowsRead = 0;
+      let requests = 0;
+      do {
+        const response = (await handler(list({ limit: String(DEBT_EXPORT_PAGE_SIZE), ...(cursor ? { cursor } : {}) }), lambdaContext)) as { statusCode: number; body: string };
+        if (response.statusCode !== 200) throw new Error(`export page: ${response.statusCode} ${response.body}`);
+        const body = JSON.parse(response.body);
+        rowsRead += body.items.length;
+        requests += 1;
+        cursor = body.nextCursor ?? undefined;
+      } while (cursor && rowsRead < 10_000);
+      console.log(`Excel read${attempt ? '' : ' (warm-up)'}: ${rowsRead.toLocaleString('it-IT')} rows in ${requests} requests of ${DEBT_EXPORT_PAGE_SIZE}, ${((performance.now() - t1) / 1000).toFixed(2)} s, ${reads.capacity.toFixed(0)} RCU, ${reads.calls} DynamoDB calls (load average ${os.loadavg()[0].toFixed(1)}).`);
+    }
 
     // The write side: what a writer pays after its writes, for 1,000 citizens' rows.
     const changed = people.slice(0, 1000);
