@@ -6,10 +6,13 @@
  * as DynamoDB would) and a check that no request scans. Then the write side: refreshing 1,000 citizens'
  * rows after a change of their positions, and the reconcile of the call-year's totals.
  *
- * Positions are written straight into the table (batched), their rows (the maintained summaries) from
- * the same pure `summarize` the refresh uses, and the totals by `reconcileDebtTotals`, then checked
- * against a sum made here. Seed 42 (the one the code was looked at with) and seed 7, held out: both
- * printed. BENCH_CITIZENS (default 50,000), BENCH_SEEDS (default 42,7), BENCH_RUNS (default 60).
+ * Seeding: each month's positions are built by the product's own rules (monthlyFee → planMonth; MyPay's
+ * import marks them exported; applyPayment pays most past months; withAmount(0) cancels a few), written
+ * with BatchWriteItem (BENCH_WRITERS requests in flight) into a dynalite running in a process of its own;
+ * the rows from the same `summarize` the refresh uses, the totals by `reconcileDebtTotals`, checked against
+ * a sum made here. The seeded data directory is kept (BENCH_DATA_DIR, default /tmp/bench-payments-data,
+ * keyed by format, seed and size) and reused by later runs. BENCH_SEEDS = seed:citizens pairs, default
+ * 42:50000 (the one the code was looked at with) and 7:10000, held out. BENCH_RUNS (default 60).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
