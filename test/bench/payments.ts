@@ -6,10 +6,13 @@
  * as DynamoDB would) and a check that no request scans. Then the write side: refreshing 1,000 citizens'
  * rows after a change of their positions, and the reconcile of the call-year's totals.
  *
- * Positions are written straight into the table (batched), their rows (the maintained summaries) from
- * the same pure `summarize` the refresh uses, and the totals by `reconcileDebtTotals`, then checked
- * against a sum made here. Seed 42 (the one the code was looked at with) and seed 7, held out: both
- * printed. BENCH_CITIZENS (default 50,000), BENCH_SEEDS (default 42,7), BENCH_RUNS (default 60).
+ * Seeding: each month's positions are built by the product's own rules (monthlyFee → planMonth; MyPay's
+ * import marks them exported; applyPayment pays most past months; withAmount(0) cancels a few), written
+ * with BatchWriteItem (BENCH_WRITERS requests in flight) into a dynalite running in a process of its own;
+ * the rows from the same `summarize` the refresh uses, the totals by `reconcileDebtTotals`, checked against
+ * a sum made here. The seeded data directory is kept (BENCH_DATA_DIR, default /tmp/bench-payments-data,
+ * keyed by format, seed and size) and reused by later runs. BENCH_SEEDS = seed:citizens pairs, default
+ * 42:50000 (the one the code was looked at with) and 7:10000, held out. BENCH_RUNS (default 60).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -20,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { planMonth, withAmount, type PositionRecord } from '../../functions/domain/debt-positions.ts';
-import { summarize, zeroTotals, addTotals, debtTotalKeys, type DebtTotals } from '../../functions/domain/debt-summaries.ts';
+import { DEBT_EXPORT_PAGE_SIZE, summarize, zeroTotals, addTotals, debtTotalKeys, type DebtTotals } from '../../functions/domain/debt-summaries.ts';
 import { monthlyFee, type FeeBand } from '../../functions/domain/fee.ts';
 import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
 import { periodKey } from '../../functions/domain/payments.ts';
@@ -273,6 +276,25 @@ async function runSeed(seed: number, citizens: number) {
     console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
     for (const row of rows) console.log(line(row));
     console.log(`${RUNS} requests each through functions/payment-list/handler.ts on dynalite (Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs); Scan commands sent: ${reads.scans}.`);
+
+    // 'Scarica Excel' reads: 10,000 rows in pages of DEBT_EXPORT_PAGE_SIZE through the handler, cursor to cursor.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      reads.capacity = 0;
+      reads.calls = 0;
+      const t1 = performance.now();
+      let cursor: string | undefined;
+      let rowsRead = 0;
+      let requests = 0;
+      do {
+        const response = (await handler(list({ limit: String(DEBT_EXPORT_PAGE_SIZE), ...(cursor ? { cursor } : {}) }), lambdaContext)) as { statusCode: number; body: string };
+        if (response.statusCode !== 200) throw new Error(`export page: ${response.statusCode} ${response.body}`);
+        const body = JSON.parse(response.body);
+        rowsRead += body.items.length;
+        requests += 1;
+        cursor = body.nextCursor ?? undefined;
+      } while (cursor && rowsRead < 10_000);
+      console.log(`Excel read${attempt ? '' : ' (warm-up)'}: ${rowsRead.toLocaleString('it-IT')} rows in ${requests} requests of ${DEBT_EXPORT_PAGE_SIZE}, ${((performance.now() - t1) / 1000).toFixed(2)} s, ${reads.capacity.toFixed(0)} RCU, ${reads.calls} DynamoDB calls (load average ${os.loadavg()[0].toFixed(1)}).`);
+    }
 
     // The write side: what a writer pays after its writes, for 1,000 citizens' rows.
     const changed = people.slice(0, 1000);

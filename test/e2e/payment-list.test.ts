@@ -153,7 +153,7 @@ describe('Lista pagamenti', () => {
     await operator.goto(`${appUrl()}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${encodeURIComponent(big.id)}&name=cognome`);
     await operator
       .getByTestId('records-found')
-      .filter({ hasText: /^Record trovati: più di 200 — Totale: almeno .+ € \(conteggio fermato a 200 record: restringi la ricerca per i valori esatti\)$/ })
+      .filter({ hasText: /^Record trovati: più di 200 — Totale: almeno .+\s€ \(conteggio fermato a 200 record: restringi la ricerca per i valori esatti\)$/ })
       .waitFor();
     expect(await table(operator).getByRole('rowheader').count()).toBe(10);
     expect(await firstRowName(operator)).toBe('Cognome00000 Nome');
