@@ -11,7 +11,7 @@ import type { FlowRecord } from './use-cases.ts';
  */
 const FIELDS = [
   'id', 'stato', 'step', 'dataInsert', 'dataUpdate', 'announcement', 'mese', 'anno', 'fiscalCode', 'num', 'accepted', 'rejected',
-  'isEmailSent', 'error', 'zipKey', 'zipName', 'md5', 'requestToken', 'uploadedAt', 'files', 'collectCursor', 'collectedAt', 'startedBy',
+  'isEmailSent', 'error', 'zipKey', 'zipName', 'md5', 'requestToken', 'uploadedAt', 'files', 'iseeKey', 'iseeCursor', 'collectCursor', 'collectedAt', 'startedBy',
   'dataIsEmailSent', 'emailRun',
 ] as const;
 

@@ -15,7 +15,7 @@ import { IMPORT_POLL_SECONDS, MAX_IMPORT_POLLS } from '../domain/flows.ts';
  * rejection, onto each position; in slices, the step called again until it answers done). MyPay's 5xx and timeouts (MyPayUnavailable) are retried with backoff;
  * anything else → MarkFailed (IMPORT_ERROR_SL, or IMPORT_ABORTITO when MyPay aborted the import).
  */
-export const FLOW_STEPS = ['Prepare', 'Send', 'CheckImport', 'Collect', 'MarkFailed'] as const;
+export const FLOW_STEPS = ['Prepare', 'MarkIsees', 'Send', 'CheckImport', 'Collect', 'MarkFailed'] as const;
 export type FlowTaskStep = (typeof FLOW_STEPS)[number];
 
 /**
@@ -57,10 +57,22 @@ export function exportDefinition(taskFunction: string) {
       },
       HasRows: {
         Type: 'Choice',
-        Choices: [{ Variable: '$.prepared.value.rows', NumericGreaterThan: 0, Next: 'Send' }],
+        Choices: [{ Variable: '$.prepared.value.rows', NumericGreaterThan: 0, Next: 'MarkIsees' }],
         Default: 'NothingToSend',
       },
       NothingToSend: { Type: 'Succeed', Comment: 'No position to send for that month: the flow says so.' },
+      // The ISEEs of the month's fees marked as used, a slice a call (ISEE_SLICE): again until done.
+      MarkIsees: {
+        ...task(taskFunction, 'MarkIsees'),
+        ResultPath: '$.marked',
+        Catch: catchAll,
+        Next: 'AreIseesMarked',
+      },
+      AreIseesMarked: {
+        Type: 'Choice',
+        Choices: [{ Variable: '$.marked.value.done', BooleanEquals: false, Next: 'MarkIsees' }],
+        Default: 'Send',
+      },
       Send: {
         ...task(taskFunction, 'Send'),
         ResultPath: null,

@@ -12,7 +12,11 @@ import { makeExportSteps } from './use-cases.ts';
 
 const steps = makeExportSteps({
   flows: flowRepository,
-  positions: { buildExport: payments.exportCsv, recordResults: (request, results) => payments.recordExportResults(request, results) },
+  positions: {
+    buildExport: payments.exportCsv,
+    markIsees: async (ids) => void (await payments.markIseesUsedForFee(ids)),
+    recordResults: (request, results) => payments.recordExportResults(request, results),
+  },
   mypay: myPayImport(),
   exportFiles: s3ExportFiles,
   clock: systemClock,
@@ -30,6 +34,8 @@ export async function runFlowStep(event: FlowTaskEvent): Promise<unknown> {
   switch (event.step) {
     case 'Prepare':
       return steps.prepare(event.flowId);
+    case 'MarkIsees':
+      return steps.markIsees(event.flowId);
     case 'Send':
       return steps.send(event.flowId);
     case 'CheckImport':

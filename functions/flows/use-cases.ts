@@ -52,6 +52,9 @@ export interface FlowRecord {
    * result files are in the exports bucket, then the number of rows already written back.
    */
   collectCursor?: number | null;
+  /** The ISEEs the month generation used (a JSON list in the exports bucket), and how many MarkIsees has done. */
+  iseeKey?: string | null;
+  iseeCursor?: number | null;
   collectedAt: string | null;
   /** Who started the export: the positions it (re)generates are audited as theirs. */
   startedBy: Actor;
@@ -77,7 +80,12 @@ export interface FlowRepository {
 /** The positions side of an export (functions/payments): what to send, and MyPay's verdict on each row. */
 export interface ExportPositions {
   /** The MyPay import CSV of the call's month (one citizen only when fiscalCode is set), and how many rows it has. */
-  buildExport(request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string }, actor: Actor): Promise<{ csv: string; rows: number }>;
+  buildExport(
+    request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string },
+    actor: Actor,
+  ): Promise<{ csv: string; rows: number; iseeIds?: readonly string[] }>;
+  /** Marks these ISEEs as used for a fee (the ISEEs the month's fees came from: they can no longer be deleted). */
+  markIsees(ids: readonly string[]): Promise<void>;
   /** IUV and NAV onto each accepted position, the reason onto each rejected one (idempotent). */
   recordResults(request: { callId: string; mese: number; anno: number; flowId: string }, results: ExportResults): Promise<void>;
 }
@@ -133,6 +141,8 @@ export interface ExportStepDeps {
   codIpa: string;
   /** Rows written back per call of Collect (COLLECT_SLICE unless a test sets another). */
   collectSlice?: number;
+  /** ISEEs marked per call of MarkIsees (ISEE_SLICE unless a test sets another). */
+  iseeSlice?: number;
 }
 
 export const toFlow = (record: FlowRecord): Flow => ({
@@ -180,6 +190,9 @@ export function rowsOfResultZip(zip: Uint8Array): Record<string, string>[] {
  * on a busy machine, near the task's timeout.
  */
 export const COLLECT_SLICE = 2500;
+
+/** ISEEs marked per call of the MarkIsees step (one conditional write each). */
+export const ISEE_SLICE = 2500;
 
 /** PDFs written to the exports bucket at once. */
 const PDF_WRITES_AT_ONCE = 20;
@@ -294,19 +307,37 @@ export function makeFlowUseCases({ flows, configuration, calls, exportFiles, run
 }
 
 /** The workflow's steps (functions/flows/state-machine.ts); each one is idempotent on the flow item. */
-export function makeExportSteps({ flows, positions, mypay, exportFiles, clock, codIpa, collectSlice = COLLECT_SLICE }: ExportStepDeps) {
+export function makeExportSteps({ flows, positions, mypay, exportFiles, clock, codIpa, collectSlice = COLLECT_SLICE, iseeSlice = ISEE_SLICE }: ExportStepDeps) {
   const requireFlow = requireFlowIn(flows);
   const now = () => clock.now().toISOString();
+
+  async function markIseeSlice(flowId: string, slice: number): Promise<{ done: boolean }> {
+    const flow = await requireFlow(flowId);
+    if (!flow.iseeKey) return { done: true };
+    const ids = JSON.parse(strFromU8(await exportFiles.get(flow.iseeKey))) as string[];
+    const from = flow.iseeCursor ?? 0;
+    if (from >= ids.length) return { done: true };
+    const to = Math.min(ids.length, from + slice);
+    await positions.markIsees(ids.slice(from, to));
+    await flows.updateFlow(flowId, { iseeCursor: to }, now());
+    return { done: to >= ids.length };
+  }
+
   return {
     /** The CSV of the month's positions → the ZIP MyPay expects, with its MD5, in the exports bucket. */
     async prepare(flowId: string): Promise<{ rows: number }> {
       const flow = await requireFlow(flowId);
       if (flow.zipKey) return { rows: flow.num };
-      const { csv, rows } = await positions.buildExport(
+      const { csv, rows, iseeIds = [] } = await positions.buildExport(
         { callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, fiscalCode: flow.fiscalCode, flowId },
         flow.startedBy,
       );
+      // The ISEEs to mark go to the bucket (10,000 ids would not fit in the flow item); MarkIsees marks them.
+      const iseeKey = iseeIds.length ? `flows/${flowId}/isees.json` : null;
+      if (iseeKey) await exportFiles.put(iseeKey, strToU8(JSON.stringify(iseeIds)), 'application/json');
+      if (iseeKey) await flows.updateFlow(flowId, { iseeKey, iseeCursor: 0 }, now());
       if (rows === 0) {
+        if (iseeKey) await markIseeSlice(flowId, Number.MAX_SAFE_INTEGER);
         await flows.updateFlow(flowId, { step: 'COMPLETATO', stato: 'IMPORT_ESEGUITO', num: 0, accepted: 0, rejected: 0, error: flowMessages.nothingToSend }, now());
         await flows.releaseExportLock(flow.announcement.id, flowId);
         return { rows: 0 };
@@ -318,6 +349,13 @@ export function makeExportSteps({ flows, positions, mypay, exportFiles, clock, c
       await flows.updateFlow(flowId, { zipKey, zipName, md5: md5Hex(zip), num: rows, step: 'INVIO' }, now());
       return { rows };
     },
+
+    /**
+     * The ISEEs of the month's fees marked as used (they can no longer be deleted), ISEE_SLICE a call:
+     * `done` false means the state machine calls the step again; it goes on from the flow's iseeCursor.
+     * Marking twice changes nothing (an ISEE already marked is skipped).
+     */
+    markIsees: (flowId: string) => markIseeSlice(flowId, iseeSlice),
 
     /**
      * Authorise and upload. The one-use request token is saved BEFORE the upload: after a crash the

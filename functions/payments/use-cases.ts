@@ -136,6 +136,14 @@ export function makePaymentUseCases(deps: PaymentDeps) {
    * A write that loses such a race changes nothing and counts as unchanged: running twice, or twice at
    * once, never makes a second position.
    */
+  /** Marks these ISEEs as used for a fee (those already marked are skipped: one BatchGet per 100). */
+  async function markIseesUsedForFee(ids: readonly (string | null)[], at: string): Promise<number> {
+    const used = new Set(ids.filter((id): id is string => Boolean(id)));
+    const toMark = used.size ? await isees.iseesNotYetUsedForFee([...used]) : [];
+    await inChunks(toMark, WRITES_AT_ONCE, (id) => isees.markIseeUsedForFee(id, at));
+    return toMark.length;
+  }
+
   async function generate(call: CallRecord, period: Period, actor: Actor, lock: { exportingFlow: string | null } = { exportingFlow: null }) {
     const now = clock.now();
     const at = now.toISOString();
@@ -186,9 +194,8 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     } else {
       await summaries.refreshDebtSummaries(written.map((p) => ({ callId: p.callId, userId: p.userId, anno: p.anno })));
     }
-    const usedIsees = new Set([...writtenCreates, ...writtenChanges.map((c) => c.after)].map((p) => p.iseeId).filter((id): id is string => Boolean(id)));
-    const toMark = usedIsees.size ? await isees.iseesNotYetUsedForFee([...usedIsees]) : [];
-    await inChunks(toMark, WRITES_AT_ONCE, (id) => isees.markIseeUsedForFee(id, at));
+    // The export marks the ISEEs in a step of its own, in slices (MarkIsees): one conditional write each.
+    if (!lock.exportingFlow) await markIseesUsedForFee(written.map((p) => p.iseeId), at);
     await audit.recordMany(
       [
         ...writtenCreates.map((after) => ({ actor, entity: 'position', id: after.iud, action: 'create' as const, before: null, after })),
@@ -224,14 +231,18 @@ export function makePaymentUseCases(deps: PaymentDeps) {
   /** Generates the month, then the MyPay CSV of its positions with a pending action (of one citizen, if given). */
   async function pendingCsv(call: CallRecord, config: Configuration, period: Period, fiscalCode: string | null, actor: Actor, exportingFlow: string | null = null) {
     const { result, usersById, month } = await generate(call, period, actor, { exportingFlow });
-    const pending = (month ?? (await positions.listPositionsOfMonth(call.id, period)))
+    const current = month ?? (await positions.listPositionsOfMonth(call.id, period));
+    const pending = current
       .filter(isPendingExport)
       .filter((p) => !fiscalCode || p.fiscalCode.toUpperCase() === fiscalCode)
       .sort((a, b) => `${a.cognome} ${a.nome} ${a.fiscalCode}`.localeCompare(`${b.cognome} ${b.nome} ${b.fiscalCode}`, 'it'));
     const missing = pending.filter((p) => !usersById.has(p.userId)).map((p) => p.userId);
     if (missing.length) for (const [id, user] of await users.getUserItems(missing)) usersById.set(id, user);
     const rows = pending.map((position) => mypayCsvRow(position, payerOf(position, usersById.get(position.userId) ?? null), call, config));
-    return { result, content: mypayCsv(rows), rows: rows.length };
+    // The ISEEs of the month's positions (not only those written now: a Prepare that stopped after its
+    // writes left its ISEEs unmarked); the export marks those not marked yet (MarkIsees).
+    const iseeIds = [...new Set(current.map((p) => p.iseeId).filter((id): id is string => Boolean(id)))];
+    return { result, content: mypayCsv(rows), rows: rows.length, iseeIds };
   }
 
   const requireJobs = () => jobs ?? Promise.reject(new Error('Background jobs are not wired here'));
@@ -346,8 +357,14 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     async exportCsv(request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string }, actor: Actor) {
       const { call, config, period, lockedBy } = await prepare(request.callId, { mese: request.mese, anno: request.anno }, request.flowId);
       // Only a flow that holds the call's export lock may batch its creates (generate).
-      const { content, rows } = await pendingCsv(call, config, period, request.fiscalCode, actor, lockedBy);
-      return { csv: content, rows };
+      const { content, rows, iseeIds } = await pendingCsv(call, config, period, request.fiscalCode, actor, lockedBy);
+      // Without the lock the generation marked its ISEEs itself.
+      return { csv: content, rows, iseeIds: lockedBy ? iseeIds : [] };
+    },
+
+    /** The export's step MarkIsees: one slice of the ISEEs its month generation used (see generate). */
+    async markIseesUsedForFee(ids: readonly string[]): Promise<{ marked: number }> {
+      return { marked: await markIseesUsedForFee(ids, clock.now().toISOString()) };
     },
 
     /**

@@ -71,11 +71,22 @@ async function main() {
     );
     const { accessToken } = await signIn({ issuer: stack.issuer, appUrl: stack.appUrl, sub: identities[2].sub });
     const api = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${stack.appUrl}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${accessToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
+      const send = () =>
+        fetch(`${stack.appUrl}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${accessToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      // A progress read may meet a kept-alive socket the busy server has just closed (ECONNRESET): read again.
+      let response: Response;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          response = await send();
+          break;
+        } catch (error) {
+          if (method !== 'GET' || attempt >= 3) throw error;
+        }
+      }
       const json = await response.json().catch(() => null);
       if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json).slice(0, 300)}`);
       return json;

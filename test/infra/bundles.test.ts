@@ -22,7 +22,8 @@ const OVER_LIMIT: Record<string, number> = {
   // schemas) and its repository. The way back: the refresh maths in a module of their own, without the
   // list's schemas; and zod/mini.
   'PortaleApi/PaymentExport/FlowTask': 220 * 1024,
-  'PortaleApi/payments': 158 * 1024,
+  // The month generation's batched refresh of the payment list (payment-list/month-refresh.ts): +~1 KB.
+  'PortaleApi/payments': 160 * 1024,
   'PortaleApi/reporting': 162 * 1024,
   'PortaleApi/user-positions': 153 * 1024,
   // The job function carries every job kind: 'Sincronizza' (the payments' month generation) and, since issue 7,

@@ -97,10 +97,17 @@ function fakePositions(iuds: string[]) {
   /** Each call of recordResults (a slice of Collect): its IUDs; `crashAt` makes that call fail once. */
   const calls: string[][] = [];
   let crashAt: number | null = null;
+  /** The ISEEs marked as used for a fee, and each call of markIsees (a slice of MarkIsees). */
+  const marked = new Set<string>();
+  const markCalls: string[][] = [];
   const port: ExportPositions = {
     async buildExport({ fiscalCode }) {
       const rows = [...positions.entries()].filter(([iud, p]) => !p.iuv && (!fiscalCode || iud.includes(fiscalCode)));
-      return { csv: ['IUD;importoDovuto', ...rows.map(([iud]) => `${iud};10.00`)].join('\n'), rows: rows.length };
+      return { csv: ['IUD;importoDovuto', ...rows.map(([iud]) => `${iud};10.00`)].join('\n'), rows: rows.length, iseeIds: [...positions.keys()].map((iud) => `isee-${iud}`) };
+    },
+    async markIsees(ids) {
+      markCalls.push([...ids]);
+      for (const id of ids) marked.add(id);
     },
     async recordResults(_request, results) {
       calls.push([...results.accepted, ...results.rejected].map((r) => r.iud));
@@ -118,7 +125,7 @@ function fakePositions(iuds: string[]) {
       }
     },
   };
-  return { port, positions, calls, crashAtCall: (n: number) => (crashAt = n) };
+  return { port, positions, calls, marked, markCalls, crashAtCall: (n: number) => (crashAt = n) };
 }
 
 function memoryFlows(): FlowRepository & { all: Map<string, FlowRecord> } {
@@ -147,7 +154,7 @@ function memoryFlows(): FlowRepository & { all: Map<string, FlowRecord> } {
 
 const setConfigurationComplete = (t: { restoreConfiguration: () => void }) => t.restoreConfiguration();
 
-function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611', 'C1-BNCLRA79H61F205F-202611'], collectSlice?: number) {
+function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611', 'C1-BNCLRA79H61F205F-202611'], collectSlice?: number, iseeSlice?: number) {
   const mypay = fakeMyPay();
   const positions = fakePositions(iuds);
   const flows = memoryFlows();
@@ -189,9 +196,11 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
     clock,
     codIpa: 'C_X999',
     collectSlice,
+    iseeSlice,
   });
   const steps: Record<string, (p: any) => Promise<unknown>> = {
     Prepare: (p) => stepsOf.prepare(p.flowId),
+    MarkIsees: (p) => stepsOf.markIsees(p.flowId),
     Send: (p) => stepsOf.send(p.flowId),
     CheckImport: (p) => stepsOf.checkImport(p.flowId),
     Collect: (p) => stepsOf.collect(p.flowId),
@@ -210,9 +219,9 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
   const run = (flowId: string) =>
     machine.run({ flowId }, {
       overrides: {
-        taskResourceLocalHandlers: Object.fromEntries(['Prepare', 'Send', 'CheckImport', 'Collect', 'MarkFailed'].map((s) => [s, asLambda(s)])),
+        taskResourceLocalHandlers: Object.fromEntries(['Prepare', 'MarkIsees', 'Send', 'CheckImport', 'Collect', 'MarkFailed'].map((s) => [s, asLambda(s)])),
         waitTimeOverrides: { WaitForImport: 0 },
-        retryIntervalOverrides: { Prepare: 0, Send: 0, CheckImport: 0, Collect: 0, MarkFailed: 0 },
+        retryIntervalOverrides: { Prepare: 0, MarkIsees: 0, Send: 0, CheckImport: 0, Collect: 0, MarkFailed: 0 },
       },
       noThrowOnAbort: true,
     }).result.catch(() => undefined);
@@ -294,7 +303,7 @@ describe('the export of a month to MyPay', () => {
 
   it('writes the results back in slices (the step loops), and a crash mid-way resumes from the slice it stopped at', async () => {
     const iuds = Array.from({ length: 7 }, (_, i) => `C1-POS${i}-202611`);
-    const t = setup(iuds, 3);
+    const t = setup(iuds, 3, 4);
     t.mypay.reject('C1-POS5-202611');
     t.positions.crashAtCall(2);
     const { id } = await t.useCases.startExport('C1', month, actors.operator);
@@ -310,6 +319,9 @@ describe('the export of a month to MyPay', () => {
     expect(t.positions.calls.map((c) => c.length)).toEqual([3, 3, 3, 1]);
     expect(t.positions.calls[3]).toEqual(['C1-POS5-202611']);
     expect(t.mypay.uploads()).toHaveLength(1);
+    // The ISEEs of the month's fees: marked before the upload, 4 a call (7 → 4 + 3), not again on the restart.
+    expect(t.positions.markCalls.map((c) => c.length)).toEqual([4, 3]);
+    expect(t.positions.marked).toEqual(new Set(iuds.map((iud) => `isee-${iud}`)));
     for (const [iud, p] of t.positions.positions) {
       if (iud === 'C1-POS5-202611') expect(p).toMatchObject({ iuv: null, writes: 0, rejection: expect.any(String) });
       else expect(p).toMatchObject({ writes: 1, iuv: expect.stringMatching(/^\d{17}$/) });

@@ -368,6 +368,11 @@ describe('the export\'s month generation, in batches (a month of hundreds of cit
     const first = await exportMonth(t);
     expect(first.rows).toBe(MANY);
     expect(counts).toEqual({ createPosition: 0, createPositions: 1, batchedCreates: MANY });
+    // The ISEEs are left to the flow's MarkIsees step: named, not marked yet; then marked once.
+    expect(t.marked.size).toBe(0);
+    expect(new Set(first.iseeIds)).toEqual(new Set([...t.users.values()].map((u) => u.lastIsee!.id)));
+    expect(await t.payments.markIseesUsedForFee(first.iseeIds)).toEqual({ marked: MANY });
+    expect(await t.payments.markIseesUsedForFee(first.iseeIds)).toEqual({ marked: 0 });
     expect(t.positions.all.size).toBe(MANY);
     expect(t.batched.summaryWrites).toBe(MANY);
     await expectListMatchesPositions(t);
