@@ -101,8 +101,13 @@ export class ApiStack extends Stack {
       starter: this.functions.flows,
     });
 
-    // Work longer than a request ('Sincronizza'): the payments function starts the background jobs' state machine.
-    this.backgroundJobs = new BackgroundJobs(this, 'BackgroundJobs', { table: props.data.table, starters: [this.functions.payments] });
+    // Work longer than a request: 'Sincronizza' (payments) and the flow e-mail (notices) start the background jobs' state machine.
+    this.backgroundJobs = new BackgroundJobs(this, 'BackgroundJobs', { table: props.data.table, starters: [this.functions.payments, this.functions.notices] });
+    // The flow e-mail's slices read the list cursors of a month's positions, MyPay's PDFs, and send through SES.
+    const jobFunction = this.backgroundJobs.jobFunction;
+    jobFunction.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
+    bind.exports(jobFunction, 'R');
+    bind.mail(jobFunction, 'SEND');
 
     const integrations = Object.fromEntries(
       resources.map((resource) => [resource, new HttpLambdaIntegration(`${resource}Integration`, this.functions[resource])]),

@@ -51,24 +51,29 @@ describe('background jobs (lib/background-jobs.ts)', () => {
     expect(JSON.stringify(invoke[0]!.Resource)).not.toContain(logicalId(portal.api.paymentExport.taskFunction));
   });
 
-  it('gives the job function the table and nothing else (no bucket, no mail, no state machine)', () => {
+  it('gives the job function the table, reading the exports bucket and SES sending (the flow e-mail), nothing else', () => {
     const statements = statementsOfRole(roleOfFunction(portal.api.backgroundJobs.jobFunction));
     const services = new Set(statements.flatMap(actions).map((a) => a.split(':')[0]));
-    expect([...services].sort()).toEqual(['dynamodb', 'logs', 'xray'].filter((s) => services.has(s)).sort());
+    expect([...services].sort()).toEqual(['dynamodb', 'logs', 's3', 'ses', 'xray'].filter((s) => services.has(s)).sort());
     expect(services.has('dynamodb')).toBe(true);
+    expect(statements.flatMap(actions).filter((a) => a.startsWith('s3:')).every((a) => /^s3:(Get|List)/.test(a))).toBe(true);
+    expect(statements.flatMap(actions).filter((a) => a.startsWith('ses:'))).toEqual(['ses:SendEmail']);
+    expect(statements.flatMap(actions).some((a) => a.startsWith('states:'))).toBe(false);
     expect(api.findResources('AWS::Lambda::Function')[logicalId(portal.api.backgroundJobs.jobFunction)].Properties.Timeout).toBe(300);
   });
 
-  it('lets only the payments function start it (StartExecution on this machine), and tells it the ARN', () => {
+  it('lets only the payments and notices functions start it (StartExecution on this machine), and tells them the ARN', () => {
     const starters = resources.filter((resource) =>
       statementsOfRole(roleOfFunction(portal.api.functions[resource])).some(
         (s) => actions(s).includes('states:StartExecution') && JSON.stringify(s.Resource).includes(machineId()),
       ),
     );
-    expect(starters).toEqual(['payments']);
-    const payments = statementsOfRole(roleOfFunction(portal.api.functions.payments));
-    expect(payments.filter((s) => actions(s).some((a) => a.startsWith('states:'))).flatMap(actions)).toEqual(['states:StartExecution']);
-    const env = api.findResources('AWS::Lambda::Function')[logicalId(portal.api.functions.payments)].Properties.Environment.Variables;
-    expect(env.JOBS_STATE_MACHINE_ARN).toEqual({ Ref: machineId() });
+    expect(starters.sort()).toEqual(['notices', 'payments']);
+    for (const starter of ['payments', 'notices'] as const) {
+      const statements = statementsOfRole(roleOfFunction(portal.api.functions[starter]));
+      expect(statements.filter((s) => actions(s).some((a) => a.startsWith('states:'))).flatMap(actions)).toEqual(['states:StartExecution']);
+      const env = api.findResources('AWS::Lambda::Function')[logicalId(portal.api.functions[starter])].Properties.Environment.Variables;
+      expect(env.JOBS_STATE_MACHINE_ARN).toEqual({ Ref: machineId() });
+    }
   });
 });
