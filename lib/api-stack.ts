@@ -101,12 +101,17 @@ export class ApiStack extends Stack {
       starter: this.functions.flows,
     });
 
-    // Work longer than a request ('Sincronizza', the enrolment import's 'Applica'): those functions start the background jobs' state machine.
+    // Work longer than a request ('Sincronizza', the enrolment import's 'Applica', the flow e-mail): those functions start the background jobs' state machine.
     this.backgroundJobs = new BackgroundJobs(this, 'BackgroundJobs', {
       table: props.data.table,
       documents: props.data.documents,
-      starters: [this.functions.payments, this.functions['enrolment-csv']],
+      starters: [this.functions.payments, this.functions['enrolment-csv'], this.functions.notices],
     });
+    // The flow e-mail's slices read the list cursors of a month's positions, MyPay's PDFs, and send through SES.
+    const jobFunction = this.backgroundJobs.jobFunction;
+    jobFunction.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
+    bind.exports(jobFunction, 'R');
+    bind.mail(jobFunction, 'SEND');
 
     const integrations = Object.fromEntries(
       resources.map((resource) => [resource, new HttpLambdaIntegration(`${resource}Integration`, this.functions[resource])]),

@@ -88,6 +88,18 @@ export async function queryPage<T>(
   return { items: (result.Items ?? []).map(toItem), nextCursor: encodeCursor(result.LastEvaluatedKey, input) };
 }
 
+/** Every item of a Query, read page after page to the end (bounded lists only: a month, a call, a year). */
+export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, any>[]> {
+  const found: Record<string, any>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const result = await documentClient.send(new QueryCommand({ TableName: tableName, ...input, ExclusiveStartKey: start }));
+    found.push(...(result.Items ?? []));
+    start = result.LastEvaluatedKey;
+  } while (start);
+  return found;
+}
+
 /** True when at least one item sits under that gsi2 key (e.g. a call using a band). */
 export async function hasChildren(gsi2pk: string): Promise<boolean> {
   const result = await documentClient.send(

@@ -125,5 +125,6 @@ export const noticeMessages = {
   ioRefused: 'L’app IO ha rifiutato il messaggio: {reason}',
   flowNotCollected: 'Il flusso non ha ancora gli esiti di MyPay: non ci sono avvisi da inviare.',
   flowDone: 'Rielaborazione avvenuta con successo.',
-  flowInProgress: 'Invio delle e-mail in corso: {sent} inviate finora. Premi di nuovo il pulsante per continuare.',
+  flowInProgress: 'Invio delle e-mail in corso: {sent} inviate finora.',
+  flowEmailFailed: 'L’invio delle e-mail del flusso non è riuscito: riprova.',
 } as const;

@@ -5,11 +5,14 @@ import * as z from 'zod';
  * function's OpenAPI document with it, carries only the schema).
  */
 export const flowEmailResultSchema = z.object({
-  /** False while the run is not finished (the API answers 202: press the button again to continue). */
+  /** False while the run (a background job) is not finished: the flows page polls GET /api/flows/{id}/email. */
   done: z.boolean(),
   sent: z.number().int(),
   skipped: z.number().int(),
   failed: z.number().int(),
   message: z.string(),
+  /** The latest run's state (NONE: never run as a job) and, when it failed, why. */
+  state: z.enum(['NONE', 'RUNNING', 'SUCCEEDED', 'FAILED']),
+  error: z.string().nullable(),
 });
 export type FlowEmailResult = z.output<typeof flowEmailResultSchema>;

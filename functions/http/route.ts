@@ -18,7 +18,7 @@ export interface RouteDef<R extends Resource = Resource> {
   body?: z.ZodType;
   /** Largest JSON body accepted, in bytes (default 64 KiB). */
   maxBodyBytes?: number;
-  status: 200 | 201 | 204;
+  status: 200 | 201 | 202 | 204;
   response?: z.ZodType;
   /** Further problem statuses the route answers besides the usual ones (e.g. 409, 429), for the OpenAPI document. */
   problems?: readonly number[];

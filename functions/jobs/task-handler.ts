@@ -2,8 +2,10 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import { systemClock } from '../adapters/ports.ts';
-import { positionOpsMessages } from '../domain/messages.ts';
+import { noticeMessages, positionOpsMessages } from '../domain/messages.ts';
 import { logger, tracer } from '../http/observability.ts';
+import { FLOW_EMAIL_JOB } from '../notices/use-cases.ts';
+import { noticeUseCases } from '../notices/wired.ts';
 import { SYNC_JOB } from '../payments/use-cases.ts';
 import { payments } from '../payments/wired.ts';
 import { IMPORT_JOB } from '../domain/enrolment-import.ts';
@@ -17,9 +19,11 @@ import { makeJobWorker, type JobKind, type JobRun } from './use-cases.ts';
  * The kinds of background job, by name. A new kind is a line here: a `slice` over the use cases it needs
  * (bounded work from a cursor, idempotent) and the line shown when it fails.
  */
+const notices = noticeUseCases();
 const kinds: Record<string, JobKind> = {
   [SYNC_JOB]: { slice: payments.syncSlice, failure: positionOpsMessages.syncFailed },
   [IMPORT_JOB]: { slice: enrolmentImport.applySlice, failure: enrolmentMessages.importFailed },
+  [FLOW_EMAIL_JOB]: { slice: notices.flowEmailSlice, failure: noticeMessages.flowEmailFailed },
 };
 
 const worker = makeJobWorker({ jobs: jobRepository, kinds, clock: systemClock });

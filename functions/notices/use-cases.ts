@@ -1,5 +1,6 @@
 import type { AuditLog, Clock, IoMessages, Mailer } from '../adapters/ports.ts';
 import type { PositionRecord } from '../domain/debt-positions.ts';
+import type { JobRecord } from '../domain/jobs.ts';
 import { DomainError, ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { flowMessages } from '../domain/flows.ts';
 import { fill, messages, noticeMessages } from '../domain/messages.ts';
@@ -50,7 +51,19 @@ export interface NoticeDeps {
   clock: Clock;
   /** Elapsed-time source for the flow e-mail's budget (ms); Date.now by default. */
   elapsed?: () => number;
+  /** The background jobs (functions/jobs): the flow e-mail runs as the kind 'flow-email', keyed by flow (the API function only). */
+  jobs?: NoticeJobs;
 }
+
+export interface NoticeJobs {
+  start(kind: string, key: string, input: Record<string, unknown>, actor: Actor): Promise<JobRecord | null>;
+  status(kind: string, key: string): Promise<{ job: JobRecord | null; running: boolean }>;
+}
+
+/** The flow e-mail's background job: one run per flow at a time (the job's lock), slices of FLOW_EMAIL_SLICE_MS. */
+export const FLOW_EMAIL_JOB = 'flow-email';
+/** What one slice of the job spends before handing over to the next (the job function stops at 5 minutes). */
+export const FLOW_EMAIL_SLICE_MS = 60_000;
 
 /** A slice of the flow e-mail: a run's start (positions e-mailed since then are done) and the page to read next. */
 interface FlowEmailCursor {
@@ -81,8 +94,6 @@ export interface FlowEmailRun {
 /** Positions read per page and e-mails in flight at once. */
 const FLOW_PAGE = 25;
 const MAILS_AT_ONCE = 5;
-/** What one API request spends on the flow e-mail before answering 202 (the HTTP API stops at 29 s). */
-export const FLOW_EMAIL_REQUEST_BUDGET_MS = 20_000;
 
 const unavailable = (detail: string) => new DomainError(503, 'Servizio non disponibile', detail);
 
@@ -194,34 +205,74 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
     sendFlowEmails,
 
     /**
-     * POST /api/flows/{id}/email ('send or resend the e-mail for all notices'): slices of the flow e-mail
-     * until it ends or the request's budget is spent. Done: the flow records isEmailSent (200). Not done:
-     * the progress is kept on the flow and the answer is 202; pressing the button again continues the same
-     * run. A finished run pressed again starts a new one (everything is sent again: a resend).
+     * POST /api/flows/{id}/email ('send or resend the e-mail for all notices'): starts the background job
+     * that e-mails every notice of the flow (FLOW_EMAIL_JOB), or joins the one running on this flow; it goes
+     * on if the browser closes. The answer is the run's progress (GET .../email polls it). A run started
+     * after a finished one sends everything again (a resend); within one run a position gets one e-mail.
      */
-    async emailFlow(flowId: string, actor: Actor, budgetMs = FLOW_EMAIL_REQUEST_BUDGET_MS): Promise<FlowEmailResult> {
+    async startFlowEmail(flowId: string, actor: Actor): Promise<FlowEmailResult> {
+      const flow = await flows.getFlow(flowId);
+      if (!flow) throw new NotFoundError(flowMessages.notFound);
+      if (flow.step !== 'COMPLETATO') throw new ConflictError(noticeMessages.flowNotCollected);
+      const jobs = requireJobs();
+      const job = await jobs.start(FLOW_EMAIL_JOB, flowId, { flowId }, actor);
+      if (job) await audit.record({ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }, clock.now());
+      return flowEmailProgress(await jobs.status(FLOW_EMAIL_JOB, flowId), flow);
+    },
+
+    /** GET /api/flows/{id}/email: how far the flow's e-mail run is (the flows page polls it while it runs). */
+    async flowEmailStatus(flowId: string): Promise<FlowEmailResult> {
+      const flow = await flows.getFlow(flowId);
+      if (!flow) throw new NotFoundError(flowMessages.notFound);
+      return flowEmailProgress(await requireJobs().status(FLOW_EMAIL_JOB, flowId), flow);
+    },
+
+    /**
+     * One slice of the job 'flow-email': sendFlowEmails from the job's cursor for FLOW_EMAIL_SLICE_MS, its
+     * counts added to the flow's run; the last one records isEmailSent on the flow (audited). A slice run
+     * twice sends nothing twice (positions e-mailed since the run began are skipped).
+     */
+    async flowEmailSlice(input: Record<string, unknown>, cursor: string | null, actor: Actor): Promise<{ cursor: string | null; done: number; total: number | null }> {
+      const flowId = String(input.flowId ?? '');
       const before = await flows.getFlow(flowId);
       if (!before) throw new NotFoundError(flowMessages.notFound);
-      const previous = before.emailRun ?? null;
-      const continuing = previous && previous.cursor ? previous : null;
-      const run: FlowEmailRun = continuing ?? { startedAt: clock.now().toISOString(), cursor: null, sent: 0, skipped: 0, failed: 0, finishedAt: null };
-      const slice = await sendFlowEmails(flowId, { cursor: run.cursor, budgetMs }, actor);
+      const slice = await sendFlowEmails(flowId, { cursor, budgetMs: FLOW_EMAIL_SLICE_MS }, actor);
       const nowDate = clock.now();
       const now = nowDate.toISOString();
+      const previous = cursor !== null ? (before.emailRun ?? null) : null;
       const next: FlowEmailRun = {
-        startedAt: run.startedAt,
+        startedAt: previous?.startedAt ?? now,
         cursor: slice.nextCursor,
-        sent: run.sent + slice.sent,
-        skipped: run.skipped + slice.skipped,
-        failed: run.failed + slice.failed,
+        sent: (previous?.sent ?? 0) + slice.sent,
+        skipped: (previous?.skipped ?? 0) + slice.skipped,
+        failed: (previous?.failed ?? 0) + slice.failed,
         finishedAt: slice.nextCursor ? null : now,
       };
-      const done = !slice.nextCursor;
-      const after = await flows.updateFlow(flowId, done ? { emailRun: next, isEmailSent: next.sent > 0 || before.isEmailSent, dataIsEmailSent: next.sent > 0 ? now : (before.dataIsEmailSent ?? null) } : { emailRun: next }, now);
-      if (done) await audit.record({ actor, entity: 'flow', id: flowId, action: 'update', before, after }, nowDate);
-      return { done, sent: next.sent, skipped: next.skipped, failed: next.failed, message: flowEmailMessage({ done, sent: next.sent }) };
+      const finished = !slice.nextCursor;
+      const after = await flows.updateFlow(
+        flowId,
+        finished ? { emailRun: next, isEmailSent: next.sent > 0 || before.isEmailSent, dataIsEmailSent: next.sent > 0 ? now : (before.dataIsEmailSent ?? null) } : { emailRun: next },
+        now,
+      );
+      if (finished) await audit.record({ actor, entity: 'flow', id: flowId, action: 'update', before, after }, nowDate);
+      return { cursor: slice.nextCursor, done: next.sent + next.skipped + next.failed, total: null };
     },
   };
+
+  function requireJobs(): NoticeJobs {
+    if (!deps.jobs) throw new Error('The flow e-mail needs the background jobs (deps.jobs)');
+    return deps.jobs;
+  }
+
+  /** The run's state and counts: the flow's run only if it belongs to the latest job (a newer job starts at 0). */
+  function flowEmailProgress({ job, running }: { job: JobRecord | null; running: boolean }, flow: FlowRecord): FlowEmailResult {
+    const state = !job ? 'NONE' : running ? 'RUNNING' : job.state === 'RUNNING' ? 'FAILED' : job.state;
+    const run = job && flow.emailRun && flow.emailRun.startedAt >= job.startedAt ? flow.emailRun : null;
+    const counts = { sent: run?.sent ?? 0, skipped: run?.skipped ?? 0, failed: run?.failed ?? 0 };
+    const error = state === 'FAILED' ? (job?.error ?? noticeMessages.flowEmailFailed) : null;
+    const done = state !== 'RUNNING';
+    return { done, ...counts, state, error, message: state === 'NONE' ? '' : (error ?? flowEmailMessage({ done, sent: counts.sent })) };
+  }
 }
 
 export type NoticeUseCases = ReturnType<typeof makeNoticeUseCases>;

@@ -5,7 +5,7 @@ import { periodKey } from '../domain/payments.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
-import { decodeCursor, documentClient, encodeCursor, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
+import { decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 import { toPositionRecord } from '../payments/repository.ts';
 
@@ -154,21 +154,13 @@ export async function putDebtTotals(callId: string, anno: number, totals: DebtTo
 /** Every summary's contribution of a call-year, summed (the reconcile: one partition, paged to the end). */
 export async function sumDebtSummaries(callId: string, anno: number): Promise<DebtTotals> {
   const sum = zeroTotals();
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :user)',
-        ExpressionAttributeValues: { ':pk': keys.debtSummariesOf(callId, anno), ':user': 'USER#' },
-        ProjectionExpression: 'contribution',
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of result.Items ?? []) for (const key of debtTotalKeys) sum[key] += Number(item.contribution?.[key] ?? 0);
-    start = result.LastEvaluatedKey;
-  } while (start);
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :user)',
+    ExpressionAttributeValues: { ':pk': keys.debtSummariesOf(callId, anno), ':user': 'USER#' },
+    ProjectionExpression: 'contribution',
+    ConsistentRead: true,
+  });
+  for (const item of items) for (const key of debtTotalKeys) sum[key] += Number(item.contribution?.[key] ?? 0);
   return sum;
 }
 

@@ -3,7 +3,7 @@ import { publicPosition, type PositionRecord } from '../domain/debt-positions.ts
 import type { ExportOutcome } from './use-cases.ts';
 import { periodKey, type Period, type Position } from '../domain/payments.ts';
 import type { Page } from '../domain/validation.ts';
-import { documentClient, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { documentClient, queryAll, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 /**
@@ -40,22 +40,8 @@ export function itemOf(position: PositionRecord) {
 
 /** Every position of a call's month (one partition, paged through to the end). */
 export async function listPositionsOfMonth(callId: string, month: Period): Promise<PositionRecord[]> {
-  const found: PositionRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.positionsOfMonth(callId, periodKey(month)) },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    found.push(...(result.Items ?? []).map(toPositionRecord));
-    start = result.LastEvaluatedKey;
-  } while (start);
-  return found;
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.positionsOfMonth(callId, periodKey(month)) }, ConsistentRead: true });
+  return items.map(toPositionRecord);
 }
 
 /**

@@ -3,7 +3,7 @@ import type { EnrolmentSort } from '../domain/enrolment.ts';
 import type { SubscriptionState, SubscriptionSummary } from '../domain/subscriptions.ts';
 import { normaliseSearchText } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import { countUnder, decodeCursor, documentClient, encodeCursor, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
+import { countUnder, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 import type { KeptFile } from '../calls/files.ts';
 
@@ -111,24 +111,14 @@ export async function userHasSubscriptions(userId: string): Promise<boolean> {
  * "CALL#<id>#SUBSCRIPTIONS" with a state filter, read page after page to the end.
  */
 export async function listApprovedSubscriptionsOfCall(callId: string): Promise<SubscriptionRecord[]> {
-  const found: SubscriptionRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :pk',
-        FilterExpression: '#state = :state',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':pk': keys.subscriptionsOfCall(callId), ':state': 'VALIDATED' },
-        ExclusiveStartKey: start,
-      }),
-    );
-    found.push(...(result.Items ?? []).map(toRecord));
-    start = result.LastEvaluatedKey;
-  } while (start);
-  return found;
+  const items = await queryAll({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk',
+    FilterExpression: '#state = :state',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':pk': keys.subscriptionsOfCall(callId), ':state': 'VALIDATED' },
+  });
+  return items.map(toRecord);
 }
 // ---------------------------------------------------------------------------------------------------
 // Enrolment management (issue 7): the operator's table of a call's subscriptions.

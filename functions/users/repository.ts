@@ -13,7 +13,7 @@ import {
 } from '../domain/users.ts';
 import type { NewUserInput } from '../domain/user-input.ts';
 import type { Page } from '../domain/validation.ts';
-import { countUnder, decodeCursor, documentClient, encodeCursor, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { countUnder, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 export const USERS_PAGE_SIZE = 15;
@@ -158,36 +158,25 @@ async function putNameItem(user: Pick<UserRecord, 'id' | 'firstName' | 'lastName
 
 /**
  * Writes the names item of every user stored before it existed (a one-off after the deploy that brought
- * it; locally at each start, lib/local/runtime.ts): the users in pages of gsi1, their names items in
+ * it; locally at each start, lib/local/runtime.ts): the users of gsi1 (queryAll), their names items in
  * batches of 25, through nameItem, the same function the seed and insertUser use. Idempotent. Returns
  * how many users it went through.
  */
 export async function backfillUserNames(): Promise<number> {
-  let count = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.usersByLastName },
-        ProjectionExpression: 'id, firstName, lastName',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    const users = (page.Items ?? []) as Pick<UserRecord, 'id' | 'firstName' | 'lastName'>[];
-    for (let i = 0; i < users.length; i += 25) {
-      let request: Record<string, any> | undefined = { [tableName]: users.slice(i, i + 25).map((user) => ({ PutRequest: { Item: nameItem(user) } })) };
-      for (let attempt = 0; request && Object.keys(request).length; attempt++) {
-        if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
-        request = (await documentClient.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
-      }
+  const users = (await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.usersByLastName },
+    ProjectionExpression: 'id, firstName, lastName',
+  })) as Pick<UserRecord, 'id' | 'firstName' | 'lastName'>[];
+  for (let i = 0; i < users.length; i += 25) {
+    let request: Record<string, any> | undefined = { [tableName]: users.slice(i, i + 25).map((user) => ({ PutRequest: { Item: nameItem(user) } })) };
+    for (let attempt = 0; request && Object.keys(request).length; attempt++) {
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+      request = (await documentClient.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
     }
-    count += users.length;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return count;
+  }
+  return users.length;
 }
 
 /**

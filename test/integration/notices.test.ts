@@ -185,14 +185,18 @@ describe('notice to the IO app', () => {
   });
 });
 
-describe('flow e-mail', () => {
-  it('sends the notice of every accepted position of the flow; the flow records it; pressing again resends', async () => {
+describe('flow e-mail (a background job)', () => {
+  it('sends the notice of every accepted position of the flow in the background; the flow records it; pressed while running it joins; pressed again it resends', async () => {
     const { flow, positions } = await exportedMonth(['Blu', 'Verde', 'Rosa']);
-    const sent = await operator.post(`/api/flows/${flow.id}/email`, {});
-    expect(sent.status, JSON.stringify(sent.json)).toBe(200);
-    expect(sent.json).toEqual({ done: true, sent: 3, skipped: 0, failed: 0, message: 'Rielaborazione avvenuta con successo.' });
+    expect((await operator.get(`/api/flows/${flow.id}/email`)).json).toMatchObject({ done: true, state: 'NONE', sent: 0 });
+    const [sent, joined] = await Promise.all([operator.post(`/api/flows/${flow.id}/email`, {}), operator.post(`/api/flows/${flow.id}/email`, {})]);
+    expect(sent.status, JSON.stringify(sent.json)).toBe(202);
+    expect(joined.status).toBe(202);
+    const final = await until(async () => (await operator.get(`/api/flows/${flow.id}/email`)).json, (p) => p.done);
+    expect(final).toEqual({ done: true, state: 'SUCCEEDED', sent: 3, skipped: 0, failed: 0, error: null, message: 'Rielaborazione avvenuta con successo.' });
     for (const name of ['blu', 'verde', 'rosa']) {
       const mails = await mailsTo(`${name}@example.it`);
+      // One job for the two presses: each citizen has one e-mail.
       expect(mails).toHaveLength(1);
       expect((mails[0] as unknown as { attachments: unknown[] }).attachments).toHaveLength(1);
     }
@@ -200,11 +204,23 @@ describe('flow e-mail', () => {
     expect((await storedPositions(positions[0]!.callId, '2026-11')).every((p) => p.isEmailSent)).toBe(true);
 
     const again = await operator.post(`/api/flows/${flow.id}/email`, {});
-    expect(again.json).toMatchObject({ done: true, sent: 3 });
+    expect(again.status).toBe(202);
+    expect(await until(async () => (await operator.get(`/api/flows/${flow.id}/email`)).json, (p) => p.done)).toMatchObject({ state: 'SUCCEEDED', sent: 3 });
     expect(await mailsTo('blu@example.it')).toHaveLength(2);
   });
 
   it('an unknown flow is a 404', async () => {
     expect((await operator.post('/api/flows/nessunflusso/email', {})).status).toBe(404);
+    expect((await operator.get('/api/flows/nessunflusso/email')).status).toBe(404);
   });
 });
+
+/** Asks `read` every 300 ms until `ready` says yes (15 s at most). */
+async function until<T>(read: () => Promise<T>, ready: (value: T) => boolean): Promise<T> {
+  for (let i = 0; i < 50; i++) {
+    const value = await read();
+    if (ready(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error('timed out');
+}

@@ -114,10 +114,11 @@ const expected: Record<string, Row> = {
   'POST /api/flows/{id}/restart': operatorsOnly(409),
   'GET /api/flows/{id}/files/{kind}': operatorsOnly(404),
   // Notices (issue 9): operators send, delegates and citizens are refused. A position id no one has is a 404
-  // past the role check; the matrix's flow has nothing to e-mail and answers 200 at once.
+  // past the role check; the flow e-mail is a background job: accepted (202), its progress read back.
   'POST /api/positions/{id}/email': operatorsOnly(404),
   'POST /api/positions/{id}/io': operatorsOnly(404),
-  'POST /api/flows/{id}/email': operatorsOnly(200),
+  'POST /api/flows/{id}/email': operatorsOnly(202),
+  'GET /api/flows/{id}/email': operatorsOnly(200),
   // A citizen's positions and paying them (issue 9): the matrix's position and session belong to nobody,
   // so a citizen is told they are not there; operators and delegates read one citizen's positions.
   'GET /api/me/positions': citizensOnly(200),
@@ -244,6 +245,7 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   'GET /api/flows/{id}': async (operator) => `/api/flows/${await matrixFlow(operator)}`,
   'POST /api/flows/{id}/restart': async (operator) => `/api/flows/${await matrixFlow(operator)}/restart`,
   'POST /api/flows/{id}/email': async (operator) => `/api/flows/${await matrixFlow(operator)}/email`,
+  'GET /api/flows/{id}/email': async (operator) => `/api/flows/${await matrixFlow(operator)}/email`,
   'POST /api/positions/{id}/email': async () => '/api/positions/P202611NESSUNAPOSIZIONE/email',
   'POST /api/positions/{id}/io': async () => '/api/positions/P202611NESSUNAPOSIZIONE/io',
   'GET /api/flows/{id}/files/{kind}': async (operator) => `/api/flows/${await matrixFlow(operator)}/files/iuv`,

@@ -1,29 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { JOB_STALE_AFTER_MS, jobFailureText, type JobRecord } from '../../functions/domain/jobs.ts';
-import { makeJobs, makeJobWorker, type JobKind, type JobRepository, type JobRun } from '../../functions/jobs/use-cases.ts';
-import { actors, sequentialIds } from '../support/in-memory.ts';
-
-/** The job records with the same conditions as functions/jobs/repository.ts. */
-function memoryJobs(): JobRepository & { all: Map<string, JobRecord> } {
-  const all = new Map<string, JobRecord>();
-  const key = (kind: string, k: string) => `${kind}#${k}`;
-  return {
-    all,
-    getJob: async (kind, k) => structuredClone(all.get(key(kind, k)) ?? null),
-    async takeJob(job, staleBefore) {
-      const current = all.get(key(job.kind, job.key));
-      if (current && current.state === 'RUNNING' && current.updatedAt >= staleBefore) return false;
-      all.set(key(job.kind, job.key), structuredClone(job));
-      return true;
-    },
-    async updateJob(kind, k, id, fields) {
-      const current = all.get(key(kind, k));
-      if (!current || current.id !== id || current.state !== 'RUNNING') return false;
-      Object.assign(current, fields);
-      return true;
-    },
-  };
-}
+import { JOB_STALE_AFTER_MS, jobFailureText } from '../../functions/domain/jobs.ts';
+import { makeJobs, makeJobWorker, type JobKind, type JobRun } from '../../functions/jobs/use-cases.ts';
+import { actors, memoryJobs, sequentialIds } from '../support/in-memory.ts';
 
 function setup(options: { failStart?: boolean } = {}) {
   let time = Date.parse('2026-03-10T09:00:00.000Z');

@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { IoMessages } from '../../functions/adapters/ports.ts';
 import { IoRefused, IoUnavailable } from '../../functions/adapters/io.ts';
 import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
+import { noticeMessages } from '../../functions/domain/messages.ts';
 import { noticePdfKey, type Position } from '../../functions/domain/payments.ts';
 import type { FlowRecord } from '../../functions/flows/use-cases.ts';
-import { makeNoticeUseCases, type NoticePositions, type NoticeRecipient } from '../../functions/notices/use-cases.ts';
-import { actors, memoryAudit, memoryMailer, tickingClock } from '../support/in-memory.ts';
+import { makeJobs, makeJobWorker, type JobRun } from '../../functions/jobs/use-cases.ts';
+import { FLOW_EMAIL_JOB, FLOW_EMAIL_SLICE_MS, makeNoticeUseCases, type NoticePositions, type NoticeRecipient } from '../../functions/notices/use-cases.ts';
+import { actors, memoryAudit, memoryJobs, memoryMailer, sequentialIds, tickingClock } from '../support/in-memory.ts';
 
 /** The notices' use cases on in-memory positions, users, flows and PDFs: what a citizen and an operator would notice. */
 function position(n: number, fields: Partial<PositionRecord> = {}): PositionRecord {
@@ -20,7 +22,7 @@ function position(n: number, fields: Partial<PositionRecord> = {}): PositionReco
   } as PositionRecord;
 }
 
-function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEmail?: string[]; withoutPdf?: string[] } = {}) {
+function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEmail?: string[]; withoutPdf?: string[]; flowStep?: string; pageMs?: number } = {}) {
   const stored = new Map(records.map((p) => [p.iud, structuredClone(p)]));
   const positions: NoticePositions = {
     getPositionByIud: async (iud) => structuredClone(stored.get(iud) ?? null),
@@ -46,10 +48,14 @@ function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEma
   const users = new Map<string, NoticeRecipient>(
     records.map((p) => [p.userId, { firstName: 'Anna', lastName: p.cognome, fiscalCode: p.fiscalCode, email: options.withoutEmail?.includes(p.userId) ? null : `${p.userId}@example.it` }]),
   );
-  const flow = { id: 'flow-1', step: 'COMPLETATO', announcement: { id: 'call-1', name: 'Bando', service: { id: 's', name: 'Assistenza' } }, mese: 11, anno: 2026, fiscalCode: null, isEmailSent: false, collectedAt: '2026-11-02T00:00:00.000Z' } as unknown as FlowRecord;
+  const flow = { id: 'flow-1', step: options.flowStep ?? 'COMPLETATO', announcement: { id: 'call-1', name: 'Bando', service: { id: 's', name: 'Assistenza' } }, mese: 11, anno: 2026, fiscalCode: null, isEmailSent: false, collectedAt: '2026-11-02T00:00:00.000Z' } as unknown as FlowRecord;
   const mailer = memoryMailer();
   const audit = memoryAudit();
   let elapsed = 0;
+  const clock = tickingClock('2026-11-10T09:00:00.000Z');
+  // The background jobs as functions/jobs runs them: the runner only records the start; runToEnd is the state machine.
+  const jobs = memoryJobs();
+  const runs: JobRun[] = [];
   const useCases = makeNoticeUseCases({
     positions,
     users: { getUserItems: async (ids) => new Map(ids.filter((id) => users.has(id)).map((id) => [id, users.get(id)!])) },
@@ -59,11 +65,22 @@ function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEma
     io: options.io ?? { sendMessage: async () => ({ id: 'IO-1' }) },
     payeeFiscalCode: () => '80012340123',
     audit,
-    clock: tickingClock('2026-11-10T09:00:00.000Z'),
-    // Each page read "takes" 10 ms, so a small budget stops after a page or two.
-    elapsed: () => (elapsed += 10),
+    clock,
+    // Each page read "takes" 10 ms (or pageMs), so a small budget stops after a page or two.
+    elapsed: () => (elapsed += options.pageMs ?? 10),
+    jobs: makeJobs({ jobs, runner: { start: async (run) => void runs.push(run) }, clock, ids: sequentialIds('job') }),
   });
-  return { useCases, stored, mailer, audit, flow };
+  const worker = makeJobWorker({ jobs, kinds: { [FLOW_EMAIL_JOB]: { slice: useCases.flowEmailSlice, failure: noticeMessages.flowEmailFailed } }, clock });
+  async function runToEnd(run: JobRun) {
+    let cursor = run.cursor;
+    for (let i = 1; i < 100; i++) {
+      const result = await worker.slice({ ...run, cursor });
+      if (result.finished) return i;
+      cursor = result.cursor;
+    }
+    throw new Error('never finished');
+  }
+  return { useCases, stored, mailer, audit, flow, runs, runToEnd, worker };
 }
 
 describe('notice e-mail of one position', () => {
@@ -141,20 +158,52 @@ describe('flow e-mail in bounded slices', () => {
     expect(mailer.sent).toHaveLength(57);
   });
 
-  it('the route answers "in corso" until done, then records isEmailSent; pressed again it is a new run (resend)', async () => {
+  it('runs as a background job: started (or joined) by the route, every slice sends, the flow records it at the end; started again it resends', async () => {
     const records = Array.from({ length: 30 }, (_, i) => position(i + 1));
-    const { useCases, flow, mailer } = setup(records);
-    const partial = await useCases.emailFlow('flow-1', actors.operator, 1);
-    expect(partial).toMatchObject({ done: false, sent: 25, message: expect.stringContaining('in corso') });
-    expect(flow.isEmailSent).toBe(false);
-    const done = await useCases.emailFlow('flow-1', actors.operator, 1);
-    expect(done).toEqual({ done: true, sent: 30, skipped: 0, failed: 0, message: 'Rielaborazione avvenuta con successo.' });
+    // A page "takes" a slice's whole budget: a slice sends one page (25), so 30 positions need two slices.
+    const { useCases, flow, mailer, audit, runs, runToEnd } = setup(records, { pageMs: FLOW_EMAIL_SLICE_MS });
+    const started = await useCases.startFlowEmail('flow-1', actors.operator);
+    expect(started).toMatchObject({ done: false, state: 'RUNNING', sent: 0, message: 'Invio delle e-mail in corso: 0 inviate finora.' });
+    // A second press while it runs joins it: no second job.
+    expect(await useCases.startFlowEmail('flow-1', actors.operator)).toMatchObject({ done: false, state: 'RUNNING' });
+    expect(runs).toHaveLength(1);
+    expect(mailer.sent).toHaveLength(0);
+
+    const slices = await runToEnd(runs[0]!);
+    expect(slices).toBeGreaterThan(1); // 30 positions, a page of 25 per budget: more than one slice
+    const done = await useCases.flowEmailStatus('flow-1');
+    expect(done).toEqual({ done: true, state: 'SUCCEEDED', sent: 30, skipped: 0, failed: 0, error: null, message: 'Rielaborazione avvenuta con successo.' });
     expect(flow.isEmailSent).toBe(true);
+    expect(new Set(mailer.sent.map((m) => m.to[0])).size).toBe(30);
     expect(mailer.sent).toHaveLength(30);
-    const resend = await useCases.emailFlow('flow-1', actors.operator, 10_000);
-    expect(resend).toMatchObject({ done: true, sent: 30 });
+    expect(audit.entries.filter((e) => e.entity === 'flow')).toHaveLength(1);
+
+    // Pressed again after the end: a new run, everything sent again (a resend); its counts start at 0.
+    expect(await useCases.startFlowEmail('flow-1', actors.operator)).toMatchObject({ done: false, sent: 0 });
+    await runToEnd(runs[1]!);
+    expect(await useCases.flowEmailStatus('flow-1')).toMatchObject({ done: true, sent: 30 });
     expect(mailer.sent).toHaveLength(60);
+  });
+
+  it('a slice run twice (a retried Lambda) e-mails nobody twice; a failed run says why; bad flows are refused', async () => {
+    const records = Array.from({ length: 30 }, (_, i) => position(i + 1));
+    const { useCases, mailer, runs, worker } = setup(records, { pageMs: FLOW_EMAIL_SLICE_MS });
+    await useCases.startFlowEmail('flow-1', actors.operator);
+    const first = await worker.slice({ ...runs[0]!, cursor: null });
+    await useCases.flowEmailSlice({ flowId: 'flow-1' }, first.cursor, actors.operator);
+    await useCases.flowEmailSlice({ flowId: 'flow-1' }, first.cursor, actors.operator);
+    expect(mailer.sent).toHaveLength(30);
+
+    const failing = setup(records);
+    await failing.useCases.startFlowEmail('flow-1', actors.operator);
+    await failing.worker.markFailed({ ...failing.runs[0]!, error: { Error: 'Error', Cause: 'boom' } });
+    expect(await failing.useCases.flowEmailStatus('flow-1')).toMatchObject({ done: true, state: 'FAILED', error: expect.stringContaining('riprova') });
+
+    await expect(useCases.startFlowEmail('altro', actors.operator)).rejects.toMatchObject({ status: 404 });
+    await expect(useCases.flowEmailStatus('altro')).rejects.toMatchObject({ status: 404 });
+    const running = setup(records, { flowStep: 'INVIATO' });
+    await expect(running.useCases.startFlowEmail('flow-1', actors.operator)).rejects.toMatchObject({ status: 409 });
+    expect(running.runs).toHaveLength(0);
     await expect(useCases.sendFlowEmails('flow-1', { cursor: 'non-valido', budgetMs: 1 }, actors.operator)).rejects.toMatchObject({ status: 400 });
-    await expect(useCases.emailFlow('altro', actors.operator)).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -1,13 +1,8 @@
+import { saveBlob } from '@/lib/save-blob';
+
 /** Saves a text file the API sent (CSV) under its name, as a download. */
 export function downloadText(fileName: string, content: string, type = 'text/csv;charset=utf-8') {
-  const url = URL.createObjectURL(new Blob([content], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveBlob(fileName, new Blob([content], { type }));
 }
 
 /** A file's bytes as base64, for a JSON body. */

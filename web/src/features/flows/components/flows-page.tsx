@@ -1,6 +1,7 @@
 import { Badge, Button, Flex, Heading, TextField } from '@aws-amplify/ui-react';
 import { flowMessages, isFlowRunning, type Flow, type FlowFileKind } from '@domain/flows';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import type { FlowEmailResult } from '@domain/notice-schemas';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { CursorPagination } from '@/components/cursor-pagination';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
@@ -9,8 +10,8 @@ import { LoadingState } from '@/components/loading-state';
 import { PageAlert, useFlashMessage } from '@/components/page-alert';
 import { getFlowFile } from '../api/get-flow-file';
 import { useFlows } from '../api/get-flows';
-import { emailFlow } from '../api/email-flow';
 import { restartFlow } from '../api/restart-flow';
+import { FlowEmailButton } from './flow-email-button';
 
 const dateTimeFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'short', timeStyle: 'short' });
 const monthFormat = new Intl.DateTimeFormat('it-IT', { month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -86,7 +87,6 @@ export function FlowsPage() {
   const flows = useFlows(descrizione);
   const flash = useFlashMessage();
   const [restarting, setRestarting] = useState<string | null>(null);
-  const [emailing, setEmailing] = useState<string | null>(null);
   const anyRunning = flows.items.some(isFlowRunning);
   const { reload } = flows;
 
@@ -117,19 +117,16 @@ export function FlowsPage() {
     }
   };
 
-  /** 'Invia email': the notices of every accepted position; a long run answers 'in corso' and the button continues it. */
-  const sendEmails = async (flow: Flow) => {
-    setEmailing(flow.id);
-    try {
-      const result = await emailFlow(flow.id);
-      flash.show(result.message, result.done ? 'success' : 'info');
+  /** 'Invia email' came back: the run's message (success for 4 s, as the spec's flow e-mail), or why it failed. */
+  const showFlash = flash.show;
+  const emailsDone = useCallback(
+    (result: FlowEmailResult | Error) => {
+      if (result instanceof Error) showFlash(result.message, 'error');
+      else showFlash(result.error ?? result.message, result.state === 'FAILED' ? 'error' : 'success');
       reload();
-    } catch (error) {
-      flash.show((error as Error).message, 'error');
-    } finally {
-      setEmailing(null);
-    }
-  };
+    },
+    [showFlash, reload],
+  );
 
   const columns: DataTableColumn<Flow>[] = [
     { id: 'dataInsert', header: 'Data inserimento', cell: (f) => dateTimeFormat.format(new Date(f.dataInsert)), noWrap: true },
@@ -186,15 +183,7 @@ export function FlowsPage() {
       cell: (f) => (
         <Flex gap="xs" justifyContent="flex-end" alignItems="flex-start">
           {f.step === 'COMPLETATO' ? (
-            <Button
-              size="small"
-              isLoading={emailing === f.id}
-              loadingText="Invio in corso..."
-              aria-label={`${f.isEmailSent ? 'Reinvia' : 'Invia'} le email del flusso ${f.announcement.name}`}
-              onClick={() => void sendEmails(f)}
-            >
-              {f.isEmailSent ? 'Reinvia email' : 'Invia email'}
-            </Button>
+            <FlowEmailButton flow={f} onDone={emailsDone} />
           ) : (
             <DisabledWithReason label={`Invia le email del flusso ${f.announcement.name}`} reason="Il flusso non è ancora completato." text="Invia email" />
           )}

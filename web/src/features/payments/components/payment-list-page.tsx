@@ -28,6 +28,7 @@ import { ApiError } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { SyncPositionsButton } from './sync-positions-button';
 import { getAllPayments, getPaymentList, getPaymentTotals, type PaymentFilters, type PaymentPageSize } from '../api/payment-list';
+import { saveBlob } from '@/lib/save-blob';
 
 const euro = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
 export const formatCents = (cents: number) => euro.format(cents / 100);
@@ -195,11 +196,11 @@ export function PaymentListPage() {
       const rows = await getAllPayments(callId, view.filters, view.sort, setExporting);
       const fetched = performance.now();
       if (!rows.length) return show(paymentListTexts.nothingToExport, 'info');
-      const { paymentsWorkbook, saveFile } = await import('../utils/payments-workbook');
+      const { paymentsWorkbook } = await import('../utils/payments-workbook');
       const now = new Date();
       const blob = await paymentsWorkbook(rows, { callName: meta?.callName ?? '', anno: view.filters.anno, extractedAt: now });
       const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(now);
-      saveFile(paymentsWorkbookName(meta?.callName, today), blob);
+      saveBlob(paymentsWorkbookName(meta?.callName, today), blob);
       // What the export took (read by the browser test): reading the rows, then writing the workbook.
       Object.assign(document.body.dataset, { exportReadMs: String(Math.round(fetched - started)), exportWriteMs: String(Math.round(performance.now() - fetched)) });
       show(`Excel scaricato: ${rows.length} ${rows.length === 1 ? 'riga' : 'righe'}.`, 'success');

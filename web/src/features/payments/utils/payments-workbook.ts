@@ -85,15 +85,3 @@ export async function paymentsWorkbook(rows: readonly DebtSummaryRow[], info: Wo
     worker.terminate();
   }
 }
-
-/** Saves a file under its name (a download). */
-export function saveFile(fileName: string, blob: Blob) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 1000);
-}

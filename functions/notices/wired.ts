@@ -1,0 +1,36 @@
+import { dynamoAuditLog } from '../adapters/audit-log.ts';
+import { s3ExportFiles } from '../adapters/export-files.ts';
+import { ioConfigFromEnv, makeIo } from '../adapters/io.ts';
+import { sesMailer } from '../adapters/mail.ts';
+import { systemClock, type IoMessages } from '../adapters/ports.ts';
+import { getFlow, updateFlow } from '../flows/repository.ts';
+import { refreshingAfter } from '../payment-list/refresh.ts';
+import { getPositionByIud, listPositions, recordIoMessage, recordNoticeEmail } from '../payments/repository.ts';
+import { getUserItems } from '../users/repository.ts';
+import { makeNoticeUseCases, type NoticeDeps } from './use-cases.ts';
+
+// The IO client is made at the first send: a function deployed without the IO settings still e-mails.
+let ioClient: IoMessages | undefined;
+const io: IoMessages = { sendMessage: (fiscalCode, content) => (ioClient ??= makeIo(ioConfigFromEnv())).sendMessage(fiscalCode, content) };
+
+/**
+ * The notices' use cases on DynamoDB, S3, SES and IO: for the API function (with the background jobs, which
+ * start the flow e-mail) and for the job function (its slices, functions/jobs/task-handler.ts).
+ */
+export const noticeUseCases = (extra: Pick<NoticeDeps, 'jobs'> = {}) =>
+  makeNoticeUseCases({
+    positions: { getPositionByIud, listPositions, recordNoticeEmail: refreshingAfter(recordNoticeEmail, (after) => after), recordIoMessage },
+    users: { getUserItems },
+    flows: { getFlow, updateFlow },
+    noticePdf: (key) => s3ExportFiles.get(key).catch((error: Error) => (error.name === 'NoSuchKey' ? null : Promise.reject(error))),
+    mailer: sesMailer,
+    io,
+    payeeFiscalCode: () => {
+      const code = process.env.IO_PAYEE_FISCAL_CODE?.trim();
+      if (!code) throw new Error('Missing environment variable IO_PAYEE_FISCAL_CODE');
+      return code;
+    },
+    audit: dynamoAuditLog,
+    clock: systemClock,
+    ...extra,
+  });

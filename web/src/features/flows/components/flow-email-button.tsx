@@ -1,0 +1,62 @@
+import { Button } from '@aws-amplify/ui-react';
+import type { Flow } from '@domain/flows';
+import type { FlowEmailResult } from '@domain/notice-schemas';
+import { useEffect, useState } from 'react';
+import { emailFlow, getFlowEmail } from '../api/email-flow';
+
+/** While the e-mails go out the button asks how far they are this often. */
+export const FLOW_EMAIL_POLL_MS = 3000;
+
+/**
+ * 'Invia email' / 'Reinvia email' of a completed flow: starts the background job that e-mails every notice
+ * (or joins the one running). While it runs the button is disabled and shows how many went out, asking the
+ * progress every FLOW_EMAIL_POLL_MS as 'Sincronizza' does; when done it comes back and `onDone` gets the
+ * outcome (the page shows its message). Closing the browser does not stop the job.
+ */
+export function FlowEmailButton({ flow, onDone }: { flow: Flow; onDone: (result: FlowEmailResult | Error) => void }) {
+  const [progress, setProgress] = useState<FlowEmailResult | null>(null);
+  const [starting, setStarting] = useState(false);
+  const running = progress !== null && !progress.done;
+
+  useEffect(() => {
+    if (!running) return;
+    const timer = window.setTimeout(() => {
+      getFlowEmail(flow.id).then(
+        (answer) => {
+          setProgress(answer);
+          if (answer.done) onDone(answer);
+        },
+        // A failed poll keeps the button waiting: the next one tries again.
+        () => setProgress((previous) => (previous ? { ...previous } : previous)),
+      );
+    }, FLOW_EMAIL_POLL_MS);
+    return () => window.clearTimeout(timer);
+  }, [flow.id, running, progress, onDone]);
+
+  const start = async () => {
+    setStarting(true);
+    try {
+      const answer = await emailFlow(flow.id);
+      setProgress(answer);
+      if (answer.done) onDone(answer);
+    } catch (error) {
+      onDone(error as Error);
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  const label = flow.isEmailSent ? 'Reinvia email' : 'Invia email';
+  return (
+    <Button
+      size="small"
+      isDisabled={running}
+      isLoading={starting}
+      loadingText="Invio in corso..."
+      aria-label={running ? `Invio delle email del flusso ${flow.announcement.name} in corso` : `${flow.isEmailSent ? 'Reinvia' : 'Invia'} le email del flusso ${flow.announcement.name}`}
+      onClick={() => void start()}
+    >
+      {running ? `Invio in corso... (${progress.sent} inviate)` : label}
+    </Button>
+  );
+}
