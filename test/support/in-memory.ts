@@ -35,8 +35,6 @@ import { isOpenTicket, searchKey } from '../../functions/domain/tickets.ts';
 import type { StoredTicket } from '../../functions/tickets/repository.ts';
 import { makeTicketUseCases, type TicketRepository } from '../../functions/tickets/use-cases.ts';
 import { makeEnsureCitizen, makeUserUseCases, type UserRepository } from '../../functions/users/use-cases.ts';
-import type { JobRecord } from '../../functions/domain/jobs.ts';
-import type { JobRepository } from '../../functions/jobs/use-cases.ts';
 import { claimsOf } from './events.ts';
 
 export const actors = {
@@ -549,24 +547,3 @@ export function portal() {
 
 export type Portal = ReturnType<typeof portal>;
 
-/** The job records with the same conditions as functions/jobs/repository.ts. */
-export function memoryJobs(): JobRepository & { all: Map<string, JobRecord> } {
-  const all = new Map<string, JobRecord>();
-  const key = (kind: string, k: string) => `${kind}#${k}`;
-  return {
-    all,
-    getJob: async (kind, k) => structuredClone(all.get(key(kind, k)) ?? null),
-    async takeJob(job, staleBefore) {
-      const current = all.get(key(job.kind, job.key));
-      if (current && current.state === 'RUNNING' && current.updatedAt >= staleBefore) return false;
-      all.set(key(job.kind, job.key), structuredClone(job));
-      return true;
-    },
-    async updateJob(kind, k, id, fields) {
-      const current = all.get(key(kind, k));
-      if (!current || current.id !== id || current.state !== 'RUNNING') return false;
-      Object.assign(current, fields);
-      return true;
-    },
-  };
-}
