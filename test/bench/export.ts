@@ -188,7 +188,7 @@ async function main() {
 
     const STEP_NAMES: Record<string, string> = {
       PREPARAZIONE: 'Prepare: month generation, CSV, ZIP + MD5, to the exports bucket',
-      INVIO: 'Send: authorise + upload to MyPay',
+      INVIO: 'MarkIsees (ISEEs used for the fees) + Send: authorise, upload',
       'ATTESA_ESITO LOAD_IMPORT': 'MyPay import (simulator: validation, IUVs, notice PDFs) + polling',
       'ATTESA_ESITO IMPORT_IN_ELAB': 'MyPay import (simulator: validation, IUVs, notice PDFs) + polling',
       'ATTESA_ESITO IMPORT_ESEGUITO': 'Collect: result files to the bucket, IUV + NAV on each position',

@@ -21,7 +21,8 @@ const OVER_LIMIT: Record<string, number> = {
   // payment-list/refresh.ts), which brings the aggregates' domain (debt-summaries.ts, with the list's zod
   // schemas) and its repository. The way back: the refresh maths in a module of their own, without the
   // list's schemas; and zod/mini.
-  'PortaleApi/PaymentExport/FlowTask': 220 * 1024,
+  // + the export's MarkIsees step and sliced Collect (export-speed): 220.3 KB.
+  'PortaleApi/PaymentExport/FlowTask': 222 * 1024,
   // The month generation's batched refresh of the payment list (payment-list/month-refresh.ts): +~1 KB.
   'PortaleApi/payments': 160 * 1024,
   'PortaleApi/reporting': 162 * 1024,
