@@ -4,7 +4,8 @@ import { s3FileStore } from '../adapters/files.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as callRepository from '../calls/repository.ts';
-import * as userRepository from '../users/repository.ts';
+// Only the lookup it uses: the users' search stays out of this bundle.
+import { getUserItem } from '../users/repository.ts';
 import { ensureCitizen } from '../users/ensure-citizen.ts';
 import { getBand } from '../bands/repository.ts';
 // Only the query it uses: the rest of the ISEE repository (and its writes) stays out of this bundle.
@@ -18,7 +19,7 @@ const subscriptions = makeSubscriptionUseCases({
   calls: callRepository,
   isees: { newestIseeOfUser },
   bands: { getBand },
-  users: userRepository,
+  users: { getUserItem },
   ensureCitizen,
   files: s3FileStore,
   audit: dynamoAuditLog,

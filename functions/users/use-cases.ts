@@ -39,7 +39,7 @@ export interface UserLinks {
  * The signed-in citizen's user id, creating the record from the token at the first sign-in. Race-safe:
  * the fiscal-code lookup is claimed only if absent, and a loser reads the winner's id.
  */
-export function makeEnsureCitizen({ users, ids, clock }: { users: UserRepository; ids: IdGenerator; clock: Clock }) {
+export function makeEnsureCitizen({ users, ids, clock }: { users: Pick<UserRepository, 'findUserIdByFiscalCode' | 'claimFiscalCode' | 'insertUser'>; ids: IdGenerator; clock: Clock }) {
   return async function ensureCitizen(actor: Actor): Promise<string> {
     if (!actor.fiscalCode) throw new ForbiddenError('Il tuo profilo non contiene il codice fiscale: esegui di nuovo il login con SPID o CIE.');
     const existing = await users.findUserIdByFiscalCode(actor.fiscalCode);
