@@ -156,7 +156,7 @@ describe('a citizen’s ISEE, from upload to review', () => {
 
   it('the refused ISEE opens read-only from the user record', async () => {
     await operator.goto(`${appUrl()}/lista_utenti?lastName=rossi&firstName=maria`);
-    await operator.getByRole('link', { name: 'Dettaglio utente Maria Rossi' }).click();
+    await operator.getByRole('link', { name: 'Dettaglio utente Maria Rossi', exact: true }).click();
     await operator.getByRole('heading', { level: 1, name: 'Dati utente' }).waitFor();
     await operator.getByRole('cell', { name: 'RIFIUTATO' }).first().waitFor();
     await screenshot(operator, 'user-record');
