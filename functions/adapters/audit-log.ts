@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { BatchWriteCommand, PutCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { documentClient, queryPage, tableName } from './dynamo.ts';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { batchPut, documentClient, queryPage, tableName } from './dynamo.ts';
 import type { AuditEntry, AuditHistory, AuditLog, StoredAuditEntry } from './ports.ts';
 import { keys } from './table.ts';
 
@@ -34,14 +34,7 @@ export const dynamoAuditLog: AuditLog = { record: recordAudit };
 export async function recordAuditBatch(entries: readonly AuditEntry[], now = new Date()): Promise<void> {
   const at = now.toISOString();
   const items = entries.map((entry) => auditItem(entry, at));
-  for (let i = 0; i < items.length; i += 25) {
-    let request: Record<string, any> | undefined = { [tableName]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
-    for (let attempt = 0; request && Object.keys(request).length; attempt++) {
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
-      const result: BatchWriteCommandOutput = await documentClient.send(new BatchWriteCommand({ RequestItems: request }));
-      request = result.UnprocessedItems;
-    }
-  }
+  await batchPut(items);
 }
 
 /** A record's audit entries, oldest first (one Query on its own partition), e.g. the ticket history. */

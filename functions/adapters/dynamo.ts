@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, type BatchWriteCommandOutput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
@@ -98,6 +98,18 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'Exc
     start = result.LastEvaluatedKey;
   } while (start);
   return found;
+}
+
+/** Puts items with BatchWriteItem, 25 a request, until none is left unprocessed (backing off). */
+export async function batchPut(items: readonly Record<string, unknown>[]): Promise<void> {
+  for (let i = 0; i < items.length; i += 25) {
+    let request: Record<string, any> | undefined = { [tableName]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
+    for (let attempt = 0; request && Object.keys(request).length; attempt++) {
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+      const result: BatchWriteCommandOutput = await documentClient.send(new BatchWriteCommand({ RequestItems: request }));
+      request = result.UnprocessedItems;
+    }
+  }
 }
 
 /** True when at least one item sits under that gsi2 key (e.g. a call using a band). */

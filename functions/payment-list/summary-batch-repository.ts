@@ -1,7 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from '../adapters/dynamo.ts';
+import { batchPut, documentClient, tableName } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
-import { batchPut } from '../payments/repository.ts';
 import { debtSummaryItem, toStored, type StoredDebtSummary } from './repository.ts';
 
 /**

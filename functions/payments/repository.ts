@@ -1,9 +1,9 @@
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { publicPosition, type PositionRecord } from '../domain/debt-positions.ts';
 import type { ExportOutcome } from './use-cases.ts';
 import { periodKey, type Period, type Position } from '../domain/payments.ts';
 import type { Page } from '../domain/validation.ts';
-import { documentClient, queryAll, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { batchPut, documentClient, queryAll, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 /**
@@ -107,18 +107,6 @@ export async function createPosition(position: PositionRecord): Promise<boolean>
     documentClient.send(new PutCommand({ TableName: tableName, Item: itemOf(position), ConditionExpression: 'attribute_not_exists(pk)' })),
   );
   return written !== null;
-}
-
-/** Puts items with BatchWriteItem, 25 a request, until none is left unprocessed (backing off). */
-export async function batchPut(items: readonly Record<string, unknown>[]): Promise<void> {
-  for (let i = 0; i < items.length; i += 25) {
-    let request: Record<string, any> | undefined = { [tableName]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
-    for (let attempt = 0; request && Object.keys(request).length; attempt++) {
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
-      const result: BatchWriteCommandOutput = await documentClient.send(new BatchWriteCommand({ RequestItems: request }));
-      request = result.UnprocessedItems;
-    }
-  }
 }
 
 /**

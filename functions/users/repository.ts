@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type BatchGetCommandOutput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type BatchGetCommandOutput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import {
   interleaveNames,
   normaliseEmail,
@@ -13,7 +13,7 @@ import {
 } from '../domain/users.ts';
 import type { NewUserInput } from '../domain/user-input.ts';
 import type { Page } from '../domain/validation.ts';
-import { countUnder, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { batchPut, countUnder, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 export const USERS_PAGE_SIZE = 15;
@@ -169,13 +169,7 @@ export async function backfillUserNames(): Promise<number> {
     ExpressionAttributeValues: { ':pk': keys.usersByLastName },
     ProjectionExpression: 'id, firstName, lastName',
   })) as Pick<UserRecord, 'id' | 'firstName' | 'lastName'>[];
-  for (let i = 0; i < users.length; i += 25) {
-    let request: Record<string, any> | undefined = { [tableName]: users.slice(i, i + 25).map((user) => ({ PutRequest: { Item: nameItem(user) } })) };
-    for (let attempt = 0; request && Object.keys(request).length; attempt++) {
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
-      request = (await documentClient.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
-    }
-  }
+  await batchPut(users.map(nameItem));
   return users.length;
 }
 
