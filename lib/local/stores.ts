@@ -1,8 +1,10 @@
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { table } from '../../functions/adapters/table.ts';
+import { cacheTableDefinitions, tableCacheStats, type DynaliteStore, type TableCacheStats } from './dynalite-table-cache.ts';
 import type { ObjectCreatedSource } from './isee-extraction.ts';
 
 const require = createRequire(import.meta.url);
@@ -14,17 +16,39 @@ export interface Closable {
 const closeServer = (server: { close(cb: (error?: Error) => void): void }) =>
   new Promise<void>((resolve) => server.close(() => resolve()));
 
+export interface DynamoOptions {
+  /**
+   * Keep the table definitions in memory (lib/local/dynalite-table-cache.ts). On by default;
+   * DYNALITE_TABLE_CACHE=off turns it off (to compare a benchmark before/after under the same load).
+   */
+  cacheTables?: boolean;
+}
+
 /** dynalite: DynamoDB's API on LevelDB, persisted in `<dataDir>/dynamo`. */
-export async function startDynamo(dataDir: string, port: number): Promise<Closable> {
+export async function startDynamo(
+  dataDir: string,
+  port: number,
+  options: DynamoOptions = {},
+): Promise<Closable & { server: Server; tableCacheStats: () => TableCacheStats | undefined }> {
   const dynalite = require('dynalite');
   const directory = path.join(dataDir, 'dynamo');
   await fs.mkdir(directory, { recursive: true });
-  const server = dynalite({ path: directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  // dynalite() builds its store with its db module's create(): wrap the store it makes, for this server only.
+  const db: { create: (options: object) => DynaliteStore } = require('dynalite/db');
+  const create = db.create;
+  let store: DynaliteStore | undefined;
+  if (options.cacheTables ?? process.env.DYNALITE_TABLE_CACHE !== 'off') db.create = (storeOptions) => (store = cacheTableDefinitions(create(storeOptions)));
+  let server: Server;
+  try {
+    server = dynalite({ path: directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  } finally {
+    db.create = create;
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
-  return { close: () => closeServer(server) };
+  return { server, close: () => closeServer(server), tableCacheStats: () => store && tableCacheStats(store) };
 }
 
 /** Creates the portal's table as table.ts (and the CDK stack) define it; true when it was new. */
