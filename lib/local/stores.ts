@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { table } from '../../functions/adapters/table.ts';
+import { serveInProcess } from './dynalite-in-process.ts';
 import { cacheTableDefinitions, tableCacheStats, type DynaliteStore, type TableCacheStats } from './dynalite-table-cache.ts';
 import type { ObjectCreatedSource } from './isee-extraction.ts';
 
@@ -22,6 +23,11 @@ export interface DynamoOptions {
    * DYNALITE_TABLE_CACHE=off turns it off (to compare a benchmark before/after under the same load).
    */
   cacheTables?: boolean;
+  /**
+   * The SDK clients of this process reach dynalite in memory, through its own request handler, instead of
+   * over loopback HTTP (lib/local/dynalite-in-process.ts). On by default; DYNALITE_IN_PROCESS=off turns it off.
+   */
+  inProcess?: boolean;
 }
 
 /** dynalite: DynamoDB's API on LevelDB, persisted in `<dataDir>/dynamo`. */
@@ -48,7 +54,12 @@ export async function startDynamo(
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
-  return { server, close: () => closeServer(server), tableCacheStats: () => store && tableCacheStats(store) };
+  const stopInProcess = (options.inProcess ?? process.env.DYNALITE_IN_PROCESS !== 'off') ? serveInProcess(server, '127.0.0.1', port) : () => undefined;
+  const close = () => {
+    stopInProcess();
+    return closeServer(server);
+  };
+  return { server, close, tableCacheStats: () => store && tableCacheStats(store) };
 }
 
 /** Creates the portal's table as table.ts (and the CDK stack) define it; true when it was new. */

@@ -6,12 +6,15 @@
  * Per operation, N sequential calls: BatchWriteItem (25 items), GetItem, PutItem, conditional UpdateItem
  * (attribute_exists + ADD), Query on gsi1 (10 items a page) and a conditional PutItem that fails
  * (attribute_not_exists on an existing key). Prints µs of wall time and of CPU (client + dynalite, one
- * process) per call, the TCP connections dynalite accepted (keep-alive: 1 for the whole run) and the read
+ * process) per call, the TCP connections dynalite accepted (keep-alive: 1 for the whole run over HTTP, 0 in
+ * process) and the read
  * capacity the Queries consumed (independent of load).
  *
  * Each variant runs in a child process, alternated A/B/A/B so both see the same machine load:
- *   baseline   dynalite as published (reads the table definition from LevelDB on every request)
- *   cached     lib/local/stores.ts' startDynamo: the table definitions kept in memory
+ *   baseline     dynalite as published (reads the table definition from LevelDB on every request), over HTTP
+ *   cached       the table definitions kept in memory (lib/local/dynalite-table-cache.ts), over HTTP
+ *   in-process   cached, and the SDK's requests handed to dynalite's request handler in memory
+ *                (lib/local/dynalite-in-process.ts): what startDynamo does by default
  *
  *   BENCH_N=2000 npm run bench:dynalite          calls per operation (default 1000)
  *   BENCH_ROUNDS=3 npm run bench:dynalite        A/B rounds (default 2)
@@ -31,7 +34,7 @@ const N = Number(process.env.BENCH_N ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const TABLE = 'bench-dynalite';
-const VARIANTS = ['baseline', 'cached'] as const;
+const VARIANTS = ['baseline', 'cached', 'in-process'] as const;
 type Variant = (typeof VARIANTS)[number];
 
 interface OperationResult {
@@ -53,7 +56,7 @@ async function child(variant: Variant): Promise<void> {
   const { freePort } = await import('../support/ports.ts');
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-dynalite-'));
   const port = await freePort();
-  const dynamo = await startDynamo(dataDir, port, { cacheTables: variant === 'cached' });
+  const dynamo = await startDynamo(dataDir, port, { cacheTables: variant !== 'baseline', inProcess: variant === 'in-process' });
   let connections = 0;
   dynamo.server.on('connection', () => connections++);
   const endpoint = `http://127.0.0.1:${port}`;
@@ -188,15 +191,18 @@ async function main() {
     return values.reduce((a, b) => a + b, 0) / values.length;
   };
   const rows = names.map((name) => {
-    const [bw, bc, cw, cc] = [mean('baseline', name, 'wallUs'), mean('baseline', name, 'cpuUs'), mean('cached', name, 'wallUs'), mean('cached', name, 'cpuUs')];
-    return {
-      operation: name,
-      'baseline wall µs': Math.round(bw), 'baseline CPU µs': Math.round(bc),
-      'cached wall µs': Math.round(cw), 'cached CPU µs': Math.round(cc),
-      'CPU ratio': (bc / cc).toFixed(2), 'wall ratio': (bw / cw).toFixed(2),
-    };
+    const row: Record<string, string | number> = { operation: name };
+    const [baseWall, baseCpu] = [mean('baseline', name, 'wallUs'), mean('baseline', name, 'cpuUs')];
+    for (const variant of VARIANTS) {
+      const [wall, cpu] = [mean(variant, name, 'wallUs'), mean(variant, name, 'cpuUs')];
+      row[`${variant} wall µs`] = Math.round(wall);
+      row[`${variant} CPU µs`] = Math.round(cpu);
+      if (variant !== 'baseline') row[`${variant} CPU/wall ×`] = `${(baseCpu / cpu).toFixed(2)}/${(baseWall / wall).toFixed(2)}`;
+    }
+    return row;
   });
   console.table(rows);
+  console.log('(× = baseline ÷ variant: how many times cheaper than dynalite as published over HTTP)');
   for (const variant of VARIANTS) {
     const of = results.filter((r) => r.variant === variant);
     console.log(`${variant}: TCP connections to dynalite per run ${of.map((r) => r.connections).join(', ')}; Query: ${of[0].queryItems.toFixed(1)} items, ${of[0].queryReadCapacity.toFixed(2)} RCU a call`);
