@@ -91,7 +91,9 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
       })),
     }),
   );
-  await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: tableName });
+  // dynalite makes the table ACTIVE a moment after answering (CREATING first, as DynamoDB): poll briefly,
+  // not the waiter's default 20 s.
+  await waitUntilTableExists({ client, maxWaitTime: 30, minDelay: 0.05, maxDelay: 0.5 }, { TableName: tableName });
   client.destroy();
   return true;
 }

@@ -10,6 +10,8 @@ import {
   PutItemCommand,
   QueryCommand,
   UpdateTableCommand,
+  waitUntilTableExists,
+  waitUntilTableNotExists,
   type CreateTableCommandInput,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +44,12 @@ async function stop() {
   client.destroy();
   await dynamo.close();
 }
+// As with DynamoDB, a table is CREATING, then ACTIVE: wait as the portal's ensureTable does (polling briefly).
+const waiter = () => ({ client, maxWaitTime: 10, minDelay: 0.05, maxDelay: 0.2 });
+async function createTable(input: CreateTableCommandInput) {
+  await client.send(new CreateTableCommand(input));
+  await waitUntilTableExists(waiter(), { TableName: input.TableName });
+}
 const errorOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: Error) => error);
 
 beforeAll(async () => {
@@ -55,7 +63,7 @@ afterAll(async () => {
 
 describe('dynalite with the table definitions in memory', () => {
   it('answers repeated requests from the cache', async () => {
-    await client.send(new CreateTableCommand(simpleTable(TABLE)));
+    await createTable(simpleTable(TABLE));
     await client.send(new PutItemCommand({ TableName: TABLE, Item: { pk: { S: 'a' }, city: { S: 'Roma' } } }));
     const before = dynamo.tableCacheStats()!;
     const hits = before.hits;
@@ -81,19 +89,18 @@ describe('dynalite with the table definitions in memory', () => {
   it('sees a table deleted and created again with another key and an index after the cache is warm', async () => {
     await client.send(new GetItemCommand({ TableName: TABLE, Key: { pk: { S: 'a' } } }));
     await client.send(new DeleteTableCommand({ TableName: TABLE }));
+    await waitUntilTableNotExists(waiter(), { TableName: TABLE });
     const gone = await errorOf(client.send(new GetItemCommand({ TableName: TABLE, Key: { pk: { S: 'a' } } })));
     expect(gone?.name).toBe('ResourceNotFoundException');
 
-    await client.send(
-      new CreateTableCommand({
+    await createTable({
         ...simpleTable(TABLE, 'id'),
         AttributeDefinitions: [
           { AttributeName: 'id', AttributeType: 'S' },
           { AttributeName: 'city', AttributeType: 'S' },
         ],
         GlobalSecondaryIndexes: [{ IndexName: 'byCity', KeySchema: [{ AttributeName: 'city', KeyType: 'HASH' }], Projection: { ProjectionType: 'ALL' } }],
-      }),
-    );
+    });
     const oldKey = await errorOf(client.send(new PutItemCommand({ TableName: TABLE, Item: { pk: { S: 'a' } } })));
     expect(oldKey?.name).toBe('ValidationException');
     await client.send(new PutItemCommand({ TableName: TABLE, Item: { id: { S: 'x' }, city: { S: 'Milano' }, note: { S: 'nuova' } } }));
@@ -113,6 +120,33 @@ describe('dynalite with the table definitions in memory', () => {
     expect(Table?.KeySchema).toEqual([{ AttributeName: 'id', KeyType: 'HASH' }]);
     expect(Table?.TableStatus).toBe('ACTIVE');
     await client.send(new PutItemCommand({ TableName: TABLE, Item: { id: { S: 'y' } } }));
+  });
+
+  it('answers this process in memory with what the HTTP endpoint answers: items, capacity, conditional failures', async () => {
+    let connections = 0;
+    dynamo.server.on('connection', () => connections++);
+    const put = { TableName: TABLE, Item: { id: { S: 'w' }, city: { S: 'Roma' } }, ConditionExpression: 'attribute_not_exists(id)' };
+    await client.send(new PutItemCommand(put));
+    const failed = await errorOf(client.send(new PutItemCommand(put)));
+    expect(failed?.name).toBe('ConditionalCheckFailedException');
+    const overHttp = await fetch(`http://127.0.0.1:${(dynamo.server.address() as { port: number }).port}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amz-target': 'DynamoDB_20120810.PutItem',
+        'x-amz-date': '20260101T000000Z',
+        authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/eu-south-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+      },
+      body: JSON.stringify(put),
+    });
+    expect(overHttp.status).toBe(400);
+    expect((await overHttp.json()).__type).toBe(`com.amazonaws.dynamodb.v20120810#${failed?.name}`);
+    expect(connections).toBe(1); // the fetch above; the SDK client opened none
+    const { Count, ConsumedCapacity } = await client.send(
+      new QueryCommand({ TableName: TABLE, IndexName: 'byCity', KeyConditionExpression: 'city = :c', ExpressionAttributeValues: { ':c': { S: 'Roma' } }, ReturnConsumedCapacity: 'TOTAL' }),
+    );
+    expect(Count).toBe(1);
+    expect(ConsumedCapacity).toEqual({ TableName: TABLE, CapacityUnits: 0.5 });
   });
 
   it('keeps the definitions on disk: a restart on the same folder finds the table and its items', async () => {
