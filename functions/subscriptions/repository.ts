@@ -531,12 +531,15 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
       : { condition: '#pk = :pk AND begins_with(#sk, :range)', values: { ':range': 'S#' }, forward: !descending },
     ...(filters.iseeAbove !== undefined ? [] : [{ condition: '#pk = :pk AND begins_with(#sk, :range)', values: { ':range': 'U#' }, forward: true }]),
   ];
-  // Rounds large enough for the share of rows the filters keep (from the counters), so a filtered page
-  // is usually one Query; without a filter the page is read while the counters are.
+  // Rounds large enough for the share of the rows read that the filters keep (estimated from the
+  // counters alone, so the page is read while the exact total is counted), with a quarter more, so a
+  // filtered page is one Query; without a filter the page is read while the counters are.
   let share = 1;
   if (conditions.length) {
-    const [counted, expected] = await Promise.all([counts, total]);
-    share = Math.max(0.02, Math.min(1, expected / Math.max(1, counted.c_all ?? 1)));
+    const counted = await counts;
+    const kept = estimateTotal(counted, filters);
+    const read = iseeRange ? estimateTotal(counted, { iseeAbove: filters.iseeAbove }) : (counted.c_all ?? 0);
+    share = Math.max(0.02, Math.min(1, kept / Math.max(1, read)) / 1.25);
   }
 
   const found: EnrolmentListRecord[] = [];
@@ -595,6 +598,21 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
 function offsetPage(matches: EnrolmentListRecord[], offset: number, limit: number, list: CursorList): EnrolmentRecordPage {
   const items = matches.slice(offset, offset + limit);
   return { items, nextCursor: offset + limit < matches.length ? encodeCursor({ o: offset + limit }, list) : null, total: matches.length };
+}
+
+/** How many rows match the state and "ISEE above" filters, from the counters alone: X's own bucket counts half. */
+function estimateTotal(counted: Record<string, number>, filters: Pick<EnrolmentFilters, 'iseeAbove' | 'confirmed'>): number {
+  if (filters.iseeAbove === undefined) return (filters.confirmed ? counted.c_VALIDATED : counted.c_all) ?? 0;
+  const bucket = Math.floor(filters.iseeAbove / ISEE_BUCKET_CENTS);
+  const prefix = filters.confirmed ? 'v_' : 'b_';
+  let total = 0;
+  for (const [key, value] of Object.entries(counted)) {
+    if (!key.startsWith(prefix)) continue;
+    const n = Number(key.slice(2));
+    if (n > bucket) total += Number(value);
+    else if (n === bucket) total += Number(value) / 2;
+  }
+  return total;
 }
 
 /** How many rows match filters without a prefix: from the counters, plus one bucket counted for "ISEE above". */
