@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, type BatchWriteCommandOutput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, type BatchGetCommandOutput, type BatchWriteCommandOutput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
@@ -110,6 +110,24 @@ export async function batchPut(items: readonly Record<string, unknown>[]): Promi
       request = result.UnprocessedItems;
     }
   }
+}
+
+/**
+ * Gets items by key with BatchGetItem, 100 a request, until none is left unprocessed (backing off):
+ * the items found, in no particular order (a missing key is simply absent).
+ */
+export async function batchGet(itemKeys: readonly Record<string, unknown>[]): Promise<Record<string, any>[]> {
+  const found: Record<string, any>[] = [];
+  for (let i = 0; i < itemKeys.length; i += 100) {
+    let request: Record<string, any> | undefined = { [tableName]: { Keys: itemKeys.slice(i, i + 100) } };
+    for (let attempt = 0; request && Object.keys(request).length; attempt++) {
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+      const result: BatchGetCommandOutput = await documentClient.send(new BatchGetCommand({ RequestItems: request }));
+      found.push(...(result.Responses?.[tableName] ?? []));
+      request = result.UnprocessedKeys;
+    }
+  }
+  return found;
 }
 
 /** True when at least one item sits under that gsi2 key (e.g. a call using a band). */

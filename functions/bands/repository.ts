@@ -3,7 +3,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { hourlyQuota, type Band, type BandInput } from '../domain/bands.ts';
 import { toCents, toEuros } from '../domain/money.ts';
 import type { Page } from '../domain/validation.ts';
-import { documentClient, queryPage, unlessConditionFails, tableName } from '../adapters/dynamo.ts';
+import { batchGet, documentClient, queryPage, unlessConditionFails, tableName } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 
 export const BANDS_PAGE_SIZE = 20;
@@ -48,6 +48,13 @@ export const listBands = (page: { limit?: number; cursor?: string }): Promise<Pa
 export async function getBand(id: string): Promise<Band | null> {
   const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.band(id) }));
   return Item ? toBand(Item) : null;
+}
+
+/** Several bands in one BatchGetItem (a call's bands), in the order of `ids`; unknown ids are left out. */
+export async function getBands(ids: readonly string[]): Promise<Band[]> {
+  if (!ids.length) return [];
+  const byId = new Map((await batchGet([...new Set(ids)].map(keys.band))).map((item) => [item.id as string, toBand(item)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** The id and time default to new ones for the demo data (lib/local); the use case passes its own. */

@@ -4,9 +4,13 @@ export interface Period {
   anno: number;
 }
 
+let romeMonth: Intl.DateTimeFormat | undefined;
+
 /** The current month and year in Europe/Rome (part 2 §9: "CSV month and year default to the current ones"). */
 export function currentPeriod(now: Date): Period {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Rome', year: 'numeric', month: 'numeric' }).formatToParts(now);
+  // One formatter for the process: making one costs ~0.1 ms, and the enrolment table asks once per row.
+  romeMonth ??= new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Rome', year: 'numeric', month: 'numeric' });
+  const parts = romeMonth.formatToParts(now);
   const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
   return { mese: get('month'), anno: get('year') };
 }

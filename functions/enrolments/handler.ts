@@ -3,7 +3,7 @@ import { dynamoAuditLog } from '../adapters/audit-log.ts';
 import { s3FileStore } from '../adapters/files.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { resourceHandler } from '../http/handler.ts';
-import { getBand } from '../bands/repository.ts';
+import { getBands } from '../bands/repository.ts';
 import { getCall } from '../calls/repository.ts';
 import { runningExportOf } from '../flows/repository.ts';
 import { deleteSubscription, getSubscription, listAllSubscriptionsOfCall, listEnrolments, putSubscription, recountEnrolments } from '../subscriptions/repository.ts';
@@ -14,7 +14,7 @@ import { enrolmentRoutes } from './routes.ts';
 const enrolments = makeEnrolmentUseCases({
   subscriptions: { getSubscription, putSubscription, deleteSubscription, listEnrolments, listAllSubscriptionsOfCall, recountEnrolments },
   calls: { getCall },
-  bands: { getBand },
+  bands: { getBands },
   users: { getUserItem },
   files: s3FileStore,
   exports: { runningExportOf },

@@ -9,7 +9,7 @@ import type { AuditLog, Clock, FileStore } from '../adapters/ports.ts';
 import { deleteFiles } from '../calls/files.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import type { StoredUser } from '../users/repository.ts';
-import type { EnrolmentFilters, EnrolmentIsee, EnrolmentRecordPage, SubscriptionRecord } from '../subscriptions/repository.ts';
+import type { EnrolmentFilters, EnrolmentIsee, EnrolmentListRecord, EnrolmentRecordPage, SubscriptionRecord } from '../subscriptions/repository.ts';
 import { newSubscription } from '../subscriptions/new-subscription.ts';
 
 export interface EnrolmentRepository {
@@ -25,7 +25,8 @@ export interface EnrolmentRepository {
 export interface EnrolmentDeps {
   subscriptions: EnrolmentRepository;
   calls: { getCall(id: string): Promise<CallRecord | null> };
-  bands: { getBand(id: string): Promise<FeeBand | null> };
+  /** A call's bands, in one read (BatchGetItem). */
+  bands: { getBands(ids: readonly string[]): Promise<FeeBand[]> };
   users: { getUserItem(id: string): Promise<StoredUser | null> };
   files: Pick<FileStore, 'deleteFile'>;
   /** The flow exporting a call to MyPay now, if any: the hours stay as they are until it ends. */
@@ -40,7 +41,7 @@ export interface EnrolmentDeps {
 export const laterThan = (previous: string, now: Date) =>
   now.toISOString() > previous ? now.toISOString() : new Date(new Date(previous).getTime() + 1).toISOString();
 
-export function toEnrolmentRow(record: SubscriptionRecord, call: Pick<CallRecord, 'year'>, bands: readonly FeeBand[], at: Date): EnrolmentRow {
+export function toEnrolmentRow(record: EnrolmentListRecord, call: Pick<CallRecord, 'year'>, bands: readonly FeeBand[], at: Date): EnrolmentRow {
   const isee = record.isee ?? null;
   const fee = subscriptionFee(record, bands, at);
   return {
@@ -78,8 +79,7 @@ export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, file
     if (call.state === CallState.ARCHIVED) throw new ValidationError(enrolmentMessages.archivedCall);
     return call;
   };
-  const bandsOf = async (call: CallRecord): Promise<FeeBand[]> =>
-    (await Promise.all(call.bandsId.map((id) => bands.getBand(id)))).filter((band): band is FeeBand => band !== null);
+  const bandsOf = (call: CallRecord): Promise<FeeBand[]> => bands.getBands(call.bandsId);
 
   async function requireSubscription(id: string) {
     const parsed = parseSubscriptionId(id);

@@ -331,17 +331,22 @@ const sameIsee = (a: EnrolmentIsee | null | undefined, b: EnrolmentIsee | null |
   (a ?? null) === (b ?? null) || (!!a && !!b && a.valueCents === b.valueCents && a.year === b.year && a.state === b.state);
 
 /**
- * Copies the user's newest ISEE onto each of their subscriptions (value, year, state: the table's ISEE
- * column, filter, sort and fee). A subscription changed meanwhile is read again (a few tries).
+ * Rewrites each subscription of a user whose copy of the user differs (`differs`) with `copy` applied,
+ * through putSubscription (so every key derived from the copy moves with it). A subscription changed
+ * meanwhile is read again (a few tries). Returns how many were rewritten.
  */
-export async function syncUserIsee(userId: string, isee: EnrolmentIsee | null, now: string): Promise<number> {
+async function syncUserCopies(
+  userId: string,
+  differs: (record: SubscriptionRecord) => boolean,
+  copy: (record: SubscriptionRecord) => Partial<SubscriptionRecord>,
+  now: string,
+): Promise<number> {
   let changed = 0;
   for (const current of await subscriptionsOfUser(userId)) {
     let record: SubscriptionRecord | null = current;
     for (let attempt = 0; record && attempt < 5; attempt++) {
-      if (sameIsee(record.isee, isee)) break;
-      const next = { ...record, isee: isee ? { valueCents: isee.valueCents, year: isee.year, state: isee.state } : null, dataUpdate: laterThan(record.dataUpdate, now) };
-      if (await putSubscription(next, record)) {
+      if (!differs(record)) break;
+      if (await putSubscription({ ...record, ...copy(record), dataUpdate: laterThan(record.dataUpdate, now) }, record)) {
         changed += 1;
         break;
       }
@@ -350,6 +355,37 @@ export async function syncUserIsee(userId: string, isee: EnrolmentIsee | null, n
   }
   return changed;
 }
+
+/**
+ * Copies the user's newest ISEE onto each of their subscriptions (value, year, state: the table's ISEE
+ * column, filter, sort and fee).
+ */
+export const syncUserIsee = (userId: string, isee: EnrolmentIsee | null, now: string): Promise<number> =>
+  syncUserCopies(
+    userId,
+    (record) => !sameIsee(record.isee, isee),
+    () => ({ isee: isee ? { valueCents: isee.valueCents, year: isee.year, state: isee.state } : null }),
+    now,
+  );
+
+/** The names and fiscal code a subscription copies from its user (the enrolment table's columns and filters). */
+export interface SubscribedPerson {
+  fiscalCode: string;
+  firstName: string;
+  lastName: string;
+}
+
+/**
+ * Copies a user's edited names and fiscal code onto each of their subscriptions: the table shows them,
+ * and the surname, first-name and fiscal-code filters read the keys made from them.
+ */
+export const syncUserNames = (userId: string, person: SubscribedPerson, now: string): Promise<number> =>
+  syncUserCopies(
+    userId,
+    (record) => record.fiscalCode !== person.fiscalCode || record.firstName !== person.firstName || record.lastName !== person.lastName,
+    () => ({ fiscalCode: person.fiscalCode, firstName: person.firstName, lastName: person.lastName }),
+    now,
+  );
 
 /** A new version stamp, strictly after the previous one (two changes in the same millisecond stay distinct). */
 export function laterThan(previous: string, now: string): string {
@@ -371,14 +407,39 @@ export interface EnrolmentFilters {
   cursor?: string;
 }
 
-export type EnrolmentRecordPage = Page<SubscriptionRecord> & { total: number };
+/** What a row of the table needs of a subscription: the list reads only these attributes (ProjectionExpression). */
+export type EnrolmentListRecord = Pick<
+  SubscriptionRecord,
+  'id' | 'userId' | 'announcementId' | 'state' | 'rankingScore' | 'weeklyHour' | 'fiscalCode' | 'firstName' | 'lastName' | 'isee' | 'dataUpdate'
+>;
+export type EnrolmentRecordPage = Page<EnrolmentListRecord> & { total: number };
+
+const LIST_FIELDS = ['id', 'userId', 'announcementId', 'state', 'rankingScore', 'weeklyHour', 'fiscalCode', 'firstName', 'lastName', 'isee', 'dataUpdate'] as const;
+/** The list's ProjectionExpression: a row's attributes, a third of the item (the call's copy, the files and the keys stay). */
+const listProjection = {
+  ProjectionExpression: LIST_FIELDS.map((_, i) => `#p${i}`).join(', '),
+  names: Object.fromEntries(LIST_FIELDS.map((field, i) => [`#p${i}`, field])),
+};
+const toListRecord = (item: Record<string, any>): EnrolmentListRecord => ({
+  id: item.id,
+  userId: item.userId,
+  announcementId: item.announcementId,
+  state: item.state,
+  rankingScore: item.rankingScore ?? null,
+  weeklyHour: item.weeklyHour ?? null,
+  fiscalCode: item.fiscalCode,
+  firstName: item.firstName,
+  lastName: item.lastName,
+  isee: item.isee ?? null,
+  dataUpdate: item.dataUpdate,
+});
 
 const MAX_ROUNDS = 8;
 
 const compareBySort = (sort: EnrolmentSort) => {
   const descending = sort.startsWith('-');
-  const valueOf = sort.endsWith('ranking') ? (r: SubscriptionRecord) => r.rankingScore : (r: SubscriptionRecord) => r.isee?.valueCents ?? null;
-  return (a: SubscriptionRecord, b: SubscriptionRecord) => {
+  const valueOf = sort.endsWith('ranking') ? (r: EnrolmentListRecord) => r.rankingScore : (r: EnrolmentListRecord) => r.isee?.valueCents ?? null;
+  return (a: EnrolmentListRecord, b: EnrolmentListRecord) => {
     const [x, y] = [valueOf(a), valueOf(b)];
     if (x === null || y === null) return x === y ? a.userId.localeCompare(b.userId) : x === null ? 1 : -1;
     return (descending ? y - x : x - y) || a.userId.localeCompare(b.userId);
@@ -424,7 +485,7 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
   const filter = conditions.length ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeNames: names } : {};
 
   if (prefix) {
-    const matches: SubscriptionRecord[] = [];
+    const matches: EnrolmentListRecord[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
       const result = track(
@@ -434,14 +495,15 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
             IndexName: prefix.index,
             KeyConditionExpression: `#pk = :pk AND begins_with(#sk, :prefix)`,
             ...filter,
-            ExpressionAttributeNames: { ...names, '#pk': `${prefix.index}pk`, '#sk': `${prefix.index}sk` },
+            ProjectionExpression: listProjection.ProjectionExpression,
+            ExpressionAttributeNames: { ...names, ...listProjection.names, '#pk': `${prefix.index}pk`, '#sk': `${prefix.index}sk` },
             ExpressionAttributeValues: { ...values, ':pk': prefix.pk, ':prefix': prefix.value },
             ExclusiveStartKey: startKey,
             ReturnConsumedCapacity: 'TOTAL',
           }),
         ),
       );
-      for (const item of result.Items ?? []) matches.push(toRecord(item));
+      for (const item of result.Items ?? []) matches.push(toListRecord(item));
       startKey = result.LastEvaluatedKey;
     } while (startKey);
     return offsetPage(matches.sort(compareBySort(filters.sort)), position?.o ?? 0, filters.limit, list);
@@ -469,12 +531,18 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
       : { condition: '#pk = :pk AND begins_with(#sk, :range)', values: { ':range': 'S#' }, forward: !descending },
     ...(filters.iseeAbove !== undefined ? [] : [{ condition: '#pk = :pk AND begins_with(#sk, :range)', values: { ':range': 'U#' }, forward: true }]),
   ];
-  // Rounds large enough for the share of rows the filters keep (from the counters), so a filtered page
-  // is usually one Query.
-  const [counted, expected] = await Promise.all([counts, total]);
-  const share = conditions.length ? Math.max(0.02, Math.min(1, expected / Math.max(1, counted.c_all ?? 1))) : 1;
+  // Rounds large enough for the share of the rows read that the filters keep (estimated from the
+  // counters alone, so the page is read while the exact total is counted), with a quarter more, so a
+  // filtered page is one Query; without a filter the page is read while the counters are.
+  let share = 1;
+  if (conditions.length) {
+    const counted = await counts;
+    const kept = estimateTotal(counted, filters);
+    const read = iseeRange ? estimateTotal(counted, { iseeAbove: filters.iseeAbove }) : (counted.c_all ?? 0);
+    share = Math.max(0.02, Math.min(1, kept / Math.max(1, read)) / 1.25);
+  }
 
-  const found: SubscriptionRecord[] = [];
+  const found: EnrolmentListRecord[] = [];
   let phase = position?.ph ?? 0;
   let startKey = position?.k ?? undefined;
   let next: { ph: number; k: Record<string, unknown> | null } | null = null;
@@ -488,7 +556,8 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
           IndexName: index,
           KeyConditionExpression: current.condition,
           ...phaseFilter,
-          ExpressionAttributeNames: { ...phaseFilter.ExpressionAttributeNames, '#pk': `${index}pk`, '#sk': `${index}sk` },
+          ProjectionExpression: listProjection.ProjectionExpression,
+          ExpressionAttributeNames: { ...phaseFilter.ExpressionAttributeNames, ...listProjection.names, '#pk': `${index}pk`, '#sk': `${index}sk` },
           ExpressionAttributeValues: { ...values, ':pk': pk, ...current.values },
           ScanIndexForward: current.forward,
           // One more than needed: a page that ends a range knows it did.
@@ -508,7 +577,7 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
         stopped = true;
         break;
       }
-      found.push(toRecord(item));
+      found.push(toListRecord(item));
     }
     if (stopped) break;
     if (result.LastEvaluatedKey) {
@@ -526,9 +595,24 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
   return { items: found, nextCursor: next ? encodeCursor(next, list) : null, total: await total };
 }
 
-function offsetPage(matches: SubscriptionRecord[], offset: number, limit: number, list: CursorList): EnrolmentRecordPage {
+function offsetPage(matches: EnrolmentListRecord[], offset: number, limit: number, list: CursorList): EnrolmentRecordPage {
   const items = matches.slice(offset, offset + limit);
   return { items, nextCursor: offset + limit < matches.length ? encodeCursor({ o: offset + limit }, list) : null, total: matches.length };
+}
+
+/** How many rows match the state and "ISEE above" filters, from the counters alone: X's own bucket counts half. */
+function estimateTotal(counted: Record<string, number>, filters: Pick<EnrolmentFilters, 'iseeAbove' | 'confirmed'>): number {
+  if (filters.iseeAbove === undefined) return (filters.confirmed ? counted.c_VALIDATED : counted.c_all) ?? 0;
+  const bucket = Math.floor(filters.iseeAbove / ISEE_BUCKET_CENTS);
+  const prefix = filters.confirmed ? 'v_' : 'b_';
+  let total = 0;
+  for (const [key, value] of Object.entries(counted)) {
+    if (!key.startsWith(prefix)) continue;
+    const n = Number(key.slice(2));
+    if (n > bucket) total += Number(value);
+    else if (n === bucket) total += Number(value) / 2;
+  }
+  return total;
 }
 
 /** How many rows match filters without a prefix: from the counters, plus one bucket counted for "ISEE above". */

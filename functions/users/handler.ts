@@ -4,7 +4,7 @@ import { systemClock } from '../adapters/ports.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as iseeRepository from '../isee/repository.ts';
 // Only what it asks of the subscriptions: the rest of their repository (the enrolment table) stays out of this bundle.
-import { userHasSubscriptions } from '../subscriptions/repository.ts';
+import { syncUserNames, userHasSubscriptions } from '../subscriptions/repository.ts';
 import * as userRepository from './repository.ts';
 import { makeUserUseCases } from './use-cases.ts';
 import { userRoutes } from './routes.ts';
@@ -12,7 +12,7 @@ import { userRoutes } from './routes.ts';
 const users = makeUserUseCases({
   users: userRepository,
   isees: iseeRepository,
-  subscriptions: { userHasSubscriptions },
+  subscriptions: { userHasSubscriptions, syncUserNames },
   audit: dynamoAuditLog,
   clock: systemClock,
   ids: randomUUID,

@@ -32,7 +32,11 @@ export interface UserRepository {
 /** The other resources the delete rule asks about. */
 export interface UserLinks {
   isees: { userHasIsees(userId: string): Promise<boolean> };
-  subscriptions: { userHasSubscriptions(userId: string): Promise<boolean> };
+  subscriptions: {
+    userHasSubscriptions(userId: string): Promise<boolean>;
+    /** Copies edited names and fiscal code onto the user's subscriptions (the enrolment table shows and filters on them). */
+    syncUserNames(userId: string, person: { fiscalCode: string; firstName: string; lastName: string }, now: string): Promise<unknown>;
+  };
 }
 
 /**
@@ -115,6 +119,10 @@ export function makeUserUseCases({ users, isees, subscriptions, audit, clock, id
       const change = await users.updateUserFields(id, input, now.toISOString());
       if (moving) await users.releaseFiscalCode(change ? current.fiscalCode : newCode, id);
       if (!change) throw notFound();
+      const { before, after } = change;
+      if (before.fiscalCode !== after.fiscalCode || before.firstName !== after.firstName || before.lastName !== after.lastName) {
+        await subscriptions.syncUserNames(id, { fiscalCode: after.fiscalCode, firstName: after.firstName, lastName: after.lastName }, now.toISOString());
+      }
       return audited(actor, id, change, now);
     },
 

@@ -116,6 +116,23 @@ describe('the operator runs the enrolled users table', () => {
     expect((await operator.get(`/api/calls/${call.id}/enrolments?sort=-isee&cursor=${encodeURIComponent(first.nextCursor)}`)).status).toBe(400);
   });
 
+  it('finds a renamed user under the new surname, first name and fiscal code, and no longer under the old ones', async () => {
+    const { call } = await openCall(operator);
+    const tag = Math.random().toString(36).slice(2, 7).toUpperCase();
+    const user = await newUser(`Vecchio${tag}`);
+    await enrol(call.id, user.id);
+    const edited = await operator.put(`/api/users/${user.id}`, { ...userBody(`Nuovo${tag}`, randomFiscalCode()), firstName: `Rinominato${tag}` });
+    expect(edited.status, JSON.stringify(edited.json)).toBe(200);
+    const rows = async (query: string) => (await operator.get(`/api/calls/${call.id}/enrolments?${query}`)).json.items.map((r: any) => [r.lastName, r.firstName, r.fiscalCode]);
+    const renamed = [[`Nuovo${tag}`, `Rinominato${tag}`, edited.json.fiscalCode]];
+    expect(await rows(`lastName=nuovo${tag.toLowerCase()}`)).toEqual(renamed);
+    expect(await rows(`firstName=Rinominato${tag}`)).toEqual(renamed);
+    expect(await rows(`fiscalCode=${edited.json.fiscalCode}`)).toEqual(renamed);
+    expect(await rows(`lastName=Vecchio${tag}`)).toEqual([]);
+    expect(await rows(`fiscalCode=${user.fiscalCode}`)).toEqual([]);
+    expect(await rows('')).toEqual(renamed);
+  });
+
   it('resets the hours, exports the CSV and gives the template', async () => {
     const { call } = await openCall(operator);
     const user = await newUser('Esporta', 12345.6);

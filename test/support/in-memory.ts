@@ -174,13 +174,14 @@ export function memoryFiles() {
   };
 }
 
-export function memoryBands(): BandRepository & { all: Map<string, Band> } {
+export function memoryBands(): BandRepository & { all: Map<string, Band>; getBands(ids: readonly string[]): Promise<Band[]> } {
   const all = new Map<string, Band>();
   const toBand = (id: string, input: Omit<Band, 'id' | 'hourlyQuota'>): Band => ({ id, ...input, percent: input.percent ?? null, hourlyQuota: hourlyQuota({ percent: input.percent ?? null, fixedCost: input.fixedCost }) });
   return {
     all,
     listBands: async (page) => pageOf([...all.values()].sort((a, b) => a.min - b.min), page, 20),
     getBand: async (id) => copy(all.get(id) ?? null),
+    getBands: async (ids) => ids.flatMap((id) => (all.has(id) ? [copy(all.get(id)!)] : [])),
     async createBand(input, id) {
       all.set(id, toBand(id, { ...input, percent: input.percent ?? null }));
       return copy(all.get(id)!);
@@ -303,6 +304,9 @@ export function memorySubscriptions() {
     all,
     countSubscriptionsOfCall: async (callId: string) => [...all.values()].filter((s) => s.announcementId === callId).length,
     userHasSubscriptions: async (userId: string) => [...all.values()].some((s) => s.userId === userId),
+    async syncUserNames(userId: string, person: { fiscalCode: string; firstName: string; lastName: string }, now: string) {
+      for (const s of all.values()) if (s.userId === userId) all.set(s.id, { ...s, ...person, dataUpdate: now > s.dataUpdate ? now : s.dataUpdate });
+    },
     async syncUserIsee(userId: string, isee: EnrolmentIsee | null, now: string) {
       for (const s of all.values()) if (s.userId === userId) all.set(s.id, { ...s, isee: isee && { ...isee }, dataUpdate: now > s.dataUpdate ? now : s.dataUpdate });
     },
