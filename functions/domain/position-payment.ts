@@ -138,28 +138,3 @@ export const reportingResultSchema = z.object({
   message: z.string(),
 });
 export type ReportingResult = z.output<typeof reportingResultSchema>;
-
-/** What a payment wrote on a position (domain applyPayment): its receipt, and what a repair puts back. */
-export interface PaymentRecord {
-  userId: string;
-  iud: string;
-  isPagato: boolean;
-  importoTotalePagato: number;
-  dataEsitoSingoloPagamento: string | null;
-  iur: string | null;
-  codIuv: string | null;
-  nav: string | null;
-  updatedAt: string;
-}
-
-export const receiptOf = (paid: Position & { iur?: string | null }): PaymentRecord => ({
-  userId: paid.userId,
-  iud: paid.iud,
-  isPagato: paid.isPagato,
-  importoTotalePagato: paid.importoTotalePagato,
-  dataEsitoSingoloPagamento: paid.dataEsitoSingoloPagamento ?? null,
-  iur: paid.iur ?? null,
-  codIuv: paid.codIuv ?? null,
-  nav: paid.nav ?? null,
-  updatedAt: paid.updatedAt,
-});

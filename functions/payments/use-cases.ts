@@ -38,7 +38,7 @@ import type { SubscriptionRecord } from '../subscriptions/repository.ts';
 import type { DebtRefreshUseCases } from '../payment-list/use-cases.ts';
 import type { MonthSummaryRefresh } from '../payment-list/month-refresh.ts';
 import type { StoredUser } from '../users/repository.ts';
-import type { PaymentRecord } from '../domain/position-payment.ts';
+import type { PaymentRecord } from '../domain/payment-record.ts';
 
 export interface PositionRepository {
   listPositionsOfMonth(callId: string, period: Period): Promise<PositionRecord[]>;
