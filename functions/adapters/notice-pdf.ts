@@ -1,4 +1,4 @@
-import { unzipSync } from 'fflate';
+import { inflateRawSync } from 'node:zlib';
 import { iuvOfNoticeFile } from '../domain/notices.ts';
 import { noticePdfKey } from '../domain/payments.ts';
 
@@ -49,7 +49,7 @@ export function makeNoticePdfs(files: NoticePdfFiles) {
         if (!key || !iuv) continue;
         const zip = await zipOf(key);
         if (!zip) continue;
-        const entry = Object.values(unzipSync(zip, { filter: (file) => iuvOfNoticeFile(file.name) === iuv }))[0];
+        const entry = zipEntry(zip, (name) => iuvOfNoticeFile(name) === iuv);
         if (entry) return entry;
       }
       return files.get(noticePdfKey(position.iud));
@@ -58,3 +58,35 @@ export function makeNoticePdfs(files: NoticePdfFiles) {
 }
 
 export type NoticePdfs = ReturnType<typeof makeNoticePdfs>;
+
+/**
+ * The first entry of a ZIP whose name matches, decompressed alone: its central directory read, then the one
+ * entry (stored, or deflated: node:zlib). Not fflate here: this runs in the API functions that link or mail
+ * a notice, whose bundles have no room for a ZIP library (test/infra/bundles.test.ts); the export's own ZIPs
+ * are fflate's (functions/flows). No ZIP64: MyPay's notice ZIPs are far below 4 GB and 65,535 entries.
+ */
+export function zipEntry(zip: Uint8Array, matches: (name: string) => boolean): Uint8Array | null {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  let end = zip.length - 22;
+  while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end--;
+  if (end < 0) return null;
+  const count = view.getUint16(end + 10, true);
+  let at = view.getUint32(end + 16, true);
+  const decoder = new TextDecoder();
+  for (let i = 0; i < count && view.getUint32(at, true) === 0x02014b50; i++) {
+    const method = view.getUint16(at + 10, true);
+    const size = view.getUint32(at + 20, true);
+    const nameLength = view.getUint16(at + 28, true);
+    const name = decoder.decode(zip.subarray(at + 46, at + 46 + nameLength));
+    if (matches(name)) {
+      const local = view.getUint32(at + 42, true);
+      const data = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+      const bytes = zip.subarray(data, data + size);
+      if (method === 0) return bytes.slice();
+      if (method === 8) return new Uint8Array(inflateRawSync(bytes));
+      return null;
+    }
+    at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+  }
+  return null;
+}
