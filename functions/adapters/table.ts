@@ -70,6 +70,11 @@ export const keys = {
   positionsOfMonth: (callId: string, period: string) => `CALL#${callId}#POSITIONS#${period}`,
   positionsOfUser: (userId: string) => `USER#${userId}#POSITIONS`,
   positionByIud: (iud: string) => `IUD#${iud}`,
+  /**
+   * The write-back fence of a call's month: open while the export's Collect batch-writes MyPay's verdicts
+   * (BatchWriteItem, no condition); a payment recorded meanwhile leaves its receipt on it (payments/repository.ts).
+   */
+  writeBackFence: (callId: string, period: string) => ({ pk: `CALL#${callId}#WRITEBACK#${period}`, sk: 'WRITEBACK' }),
   /** A citizen's MyPay checkout session (idSession → position and citizen), so the return can be checked. */
   paymentSession: (idSession: string) => ({ pk: `PAYSESSION#${idSession}`, sk: 'PAYSESSION' }),
   /**

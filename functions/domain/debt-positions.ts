@@ -19,13 +19,15 @@ export interface PositionRecord extends Position {
   version: number;
   /** identificativoUnivocoRiscossione of the payment (position-payment.ts), once paid. */
   iur?: string | null;
+  /** MyPay's AVVISI ZIP (exports bucket) holding the notice PDF, written back with the IUV (adapters/notice-pdf.ts). */
+  noticeZip?: string | null;
 }
 
 export const IUD_MAX_LENGTH = 35;
 
 /** What the API shows of a stored position (the internal fields stay in the table). */
 export function publicPosition(record: PositionRecord): Position {
-  const { exportedAt: _e, iseeId: _i, version: _v, iur: _r, ...position } = record;
+  const { exportedAt: _e, iseeId: _i, version: _v, iur: _r, noticeZip: _z, ...position } = record;
   return position;
 }
 

@@ -16,8 +16,6 @@ import {
   type FlowStep,
 } from '../domain/flows.ts';
 import { messages } from '../domain/messages.ts';
-import { iuvOfNoticeFile } from '../domain/notices.ts';
-import { noticePdfKey } from '../domain/payments.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
 import type { AuditLog, Clock, IdGenerator, MyPayAuthorization, MyPayImportStatus } from '../adapters/ports.ts';
@@ -87,7 +85,7 @@ export interface ExportPositions {
   /** Marks these ISEEs as used for a fee (the ISEEs the month's fees came from: they can no longer be deleted). */
   markIsees(ids: readonly string[]): Promise<void>;
   /** IUV and NAV onto each accepted position, the reason onto each rejected one (idempotent). */
-  recordResults(request: { callId: string; mese: number; anno: number; flowId: string }, results: ExportResults): Promise<void>;
+  recordResults(request: { callId: string; mese: number; anno: number; flowId: string; noticeZip: string | null }, results: ExportResults): Promise<void>;
 }
 
 export interface ExportResults {
@@ -193,29 +191,6 @@ export const COLLECT_SLICE = 2500;
 
 /** ISEEs marked per call of the MarkIsees step (one conditional write each). */
 export const ISEE_SLICE = 2500;
-
-/** PDFs written to the exports bucket at once. */
-const PDF_WRITES_AT_ONCE = 20;
-
-/**
- * Each accepted position's notice PDF out of MyPay's AVVISI ZIP, at `noticePdfKey(iud)` in the exports
- * bucket (the e-mail notice attaches it; the citizen and the operator download it). MyPay names each PDF
- * after the notice number, so a PDF is matched to its position by IUV; a PDF of no accepted row of this
- * flow is left out. Writing the same PDFs again (a restart) puts the same objects again.
- */
-export async function storeNoticePdfs(exportFiles: Pick<ExportFiles, 'put'>, zip: Uint8Array, accepted: ExportResults['accepted']): Promise<number> {
-  const iudByIuv = new Map(accepted.map((row) => [row.iuv, row.iud]));
-  const pdfs: { iud: string; bytes: Uint8Array }[] = [];
-  // Only the PDFs of these rows are decompressed (a slice of Collect takes its own out of the whole ZIP).
-  for (const [name, bytes] of Object.entries(unzipSync(zip, { filter: (file) => iudByIuv.has(iuvOfNoticeFile(file.name) ?? '') }))) {
-    const iud = iudByIuv.get(iuvOfNoticeFile(name) ?? '');
-    if (iud) pdfs.push({ iud, bytes });
-  }
-  for (let i = 0; i < pdfs.length; i += PDF_WRITES_AT_ONCE) {
-    await Promise.all(pdfs.slice(i, i + PDF_WRITES_AT_ONCE).map(({ iud, bytes }) => exportFiles.put(noticePdfKey(iud), bytes, 'application/pdf')));
-  }
-  return pdfs.length;
-}
 
 /** NAV with aux digit 3: "3" + the IUV (segregation code, base, check digits: reference.md). */
 export const navOfIuv = (iuv: string) => `3${iuv}`;
@@ -438,9 +413,9 @@ export function makeExportSteps({ flows, positions, mypay, exportFiles, clock, c
         accepted: results.accepted.slice(cursor, end),
         rejected: results.rejected.slice(Math.max(0, cursor - results.accepted.length), Math.max(0, end - results.accepted.length)),
       };
-      const avvisiZip = slice.accepted.length ? await fileOf('avvisi') : null;
-      if (avvisiZip) await storeNoticePdfs(exportFiles, avvisiZip, slice.accepted);
-      await positions.recordResults({ callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, flowId }, slice);
+      // The notice PDFs stay in MyPay's AVVISI ZIP as it came: each accepted position is told where its own
+      // is, and is served from it on demand (functions/adapters/notice-pdf.ts).
+      await positions.recordResults({ callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, flowId, noticeZip: files.avvisi }, slice);
       if (end < results.accepted.length + results.rejected.length) {
         await flows.updateFlow(flowId, { collectCursor: end }, now());
         return { done: false };

@@ -14,7 +14,7 @@ import {
   noticePdfFileName,
   type FlowEmailResult,
 } from '../domain/notices.ts';
-import { noticePdfKey, type Period, type Position } from '../domain/payments.ts';
+import type { Period, Position } from '../domain/payments.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
 import type { FlowRecord } from '../flows/use-cases.ts';
@@ -41,8 +41,11 @@ export interface NoticeDeps {
   positions: NoticePositions;
   users: { getUserItems(ids: readonly string[]): Promise<Map<string, NoticeRecipient>> };
   flows: { getFlow(id: string): Promise<FlowRecord | null>; updateFlow(id: string, fields: Partial<FlowRecord>, now: string): Promise<FlowRecord> };
-  /** MyPay's notice PDF of a position (the exports bucket, `noticePdfKey(iud)`); null when there is none. */
-  noticePdf(key: string): Promise<Uint8Array | null>;
+  /**
+   * MyPay's notice PDF of a position (adapters/notice-pdf.ts: out of its flow's AVVISI ZIP, `zipKey` first
+   * when given); null when there is none.
+   */
+  noticePdf(position: Position | PositionRecord, zipKey?: string | null): Promise<Uint8Array | null>;
   mailer: Mailer;
   io: IoMessages;
   /** The council's fiscal code: the payee of every IO payment (deployment setting IO_PAYEE_FISCAL_CODE). */
@@ -103,7 +106,7 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
 
   const requirePosition = async (iud: string) => (await positions.getPositionByIud(iud)) ?? Promise.reject(new NotFoundError(noticeMessages.positionNotFound));
   const publicView = (record: PositionRecord): Position => {
-    const { exportedAt: _e, iseeId: _i, version: _v, ...position } = record as PositionRecord & { exportedAt?: unknown };
+    const { exportedAt: _e, iseeId: _i, version: _v, noticeZip: _z, ...position } = record as PositionRecord & { exportedAt?: unknown };
     return position as Position;
   };
 
@@ -111,11 +114,11 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
    * Sends one position's notice e-mail; throws the Italian reason when it cannot (409) or SES fails (503).
    * Records isEmailSent and the date (a second send moves it) and audits the change.
    */
-  async function mailOne(position: Position | PositionRecord, recipient: NoticeRecipient | undefined, actor: Actor): Promise<PositionRecord> {
+  async function mailOne(position: Position | PositionRecord, recipient: NoticeRecipient | undefined, actor: Actor, zipKey: string | null = null): Promise<PositionRecord> {
     assertNoticeSendable(position);
     const email = recipient?.email?.trim();
     if (!recipient || !email) throw new ConflictError(noticeMessages.noEmail);
-    const pdf = await noticePdf(noticePdfKey(position.iud));
+    const pdf = await noticePdf(position, zipKey);
     if (!pdf) throw new ConflictError(noticeMessages.noPdf);
     const { subject, text } = noticeEmail(position, recipient);
     try {
@@ -152,7 +155,7 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
       totals.skipped += page.items.length - due.length;
       const recipients = due.length ? await users.getUserItems([...new Set(due.map((p) => p.userId))]) : new Map<string, NoticeRecipient>();
       for (let i = 0; i < due.length; i += MAILS_AT_ONCE) {
-        const outcomes = await Promise.allSettled(due.slice(i, i + MAILS_AT_ONCE).map((p) => mailOne(p, recipients.get(p.userId), actor)));
+        const outcomes = await Promise.allSettled(due.slice(i, i + MAILS_AT_ONCE).map((p) => mailOne(p, recipients.get(p.userId), actor, found.files?.avvisi ?? null)));
         for (const outcome of outcomes) totals[outcome.status === 'fulfilled' ? 'sent' : 'failed'] += 1;
       }
       state = { ...state, page: page.nextCursor };

@@ -1,5 +1,6 @@
 import { dynamoAuditLog } from '../adapters/audit-log.ts';
 import { s3ExportFiles } from '../adapters/export-files.ts';
+import { makeNoticePdfs } from '../adapters/notice-pdf.ts';
 import { ioConfigFromEnv, makeIo } from '../adapters/io.ts';
 import { sesMailer } from '../adapters/mail.ts';
 import { systemClock, type IoMessages } from '../adapters/ports.ts';
@@ -8,6 +9,8 @@ import { refreshingAfter } from '../payment-list/refresh.ts';
 import { getPositionByIud, listPositions, recordIoMessage, recordNoticeEmail } from '../payments/repository.ts';
 import { getUserItems } from '../users/repository.ts';
 import { makeNoticeUseCases, type NoticeDeps } from './use-cases.ts';
+
+const noticePdfs = makeNoticePdfs({ get: (key) => s3ExportFiles.get(key).catch((error: Error) => (error.name === 'NoSuchKey' ? null : Promise.reject(error))) });
 
 // The IO client is made at the first send: a function deployed without the IO settings still e-mails.
 let ioClient: IoMessages | undefined;
@@ -22,7 +25,15 @@ export const noticeUseCases = (extra: Pick<NoticeDeps, 'jobs'> = {}) =>
     positions: { getPositionByIud, listPositions, recordNoticeEmail: refreshingAfter(recordNoticeEmail, (after) => after), recordIoMessage },
     users: { getUserItems },
     flows: { getFlow, updateFlow },
-    noticePdf: (key) => s3ExportFiles.get(key).catch((error: Error) => (error.name === 'NoSuchKey' ? null : Promise.reject(error))),
+    // The flow's ZIP first (the flow e-mail), then the position's own (a position listed by page does not
+    // carry it: read then), then the PDF an earlier export stored on its own.
+    async noticePdf(position, zipKey) {
+      const own = 'noticeZip' in position ? position.noticeZip : undefined;
+      const found = await noticePdfs.noticePdf(position, [zipKey, own]);
+      if (found || own !== undefined) return found;
+      const record = await getPositionByIud(position.iud);
+      return record?.noticeZip ? noticePdfs.noticePdf(record) : null;
+    },
     mailer: sesMailer,
     io,
     payeeFiscalCode: () => {

@@ -1,5 +1,8 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { publicPosition, type PositionRecord } from '../domain/debt-positions.ts';
+import { receiptOf, type PaymentRecord } from '../domain/payment-record.ts';
+
+export { receiptOf, type PaymentRecord };
 import type { ExportOutcome } from './use-cases.ts';
 import { periodKey, type Period, type Position } from '../domain/payments.ts';
 import type { Page } from '../domain/validation.ts';
@@ -139,12 +142,131 @@ export async function replacePosition(position: PositionRecord, expectedVersion:
 }
 
 /**
+ * MyPay's verdicts of an export written back in batches of 25 (BatchWriteItem: no condition), each item the
+ * position as Collect has just read it with the verdict on it. Only positions that no one but a payment can
+ * write meanwhile (unpaid, not cancelled, without a notice number: no notice e-mail; generations and edits
+ * wait for the call's export lock), and only between openWriteBack and closeWriteBack: a payment recorded
+ * in between leaves its receipt on the fence, and Collect puts it back (repairPayment) if its batch
+ * overwrote it (payments/use-cases.ts recordExportResults).
+ */
+export async function putPositions(positions: readonly PositionRecord[]): Promise<void> {
+  await batchPut(positions.map(itemOf));
+}
+
+/**
+ * A fence older than this belongs to a Collect that stopped (one slice runs at most TASK_TIMEOUT_SECONDS,
+ * 5 minutes): a payment does not rely on it, it checks its own write (the restarted Collect repairs too).
+ */
+export const FENCE_STALE_MS = 10 * 60_000;
+
+type MonthKey = { callId: string; mese: number; anno: number };
+const fenceKey = (month: MonthKey) => keys.writeBackFence(month.callId, periodKey(month));
+
+/** Opens (or takes over, keeping its receipts) the write-back fence of the month. */
+export async function openWriteBack(month: MonthKey, flowId: string, at: string): Promise<void> {
+  await documentClient.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: fenceKey(month),
+      UpdateExpression: 'SET flowId = :flow, openedAt = :at, receipts = if_not_exists(receipts, :none), receiptCount = if_not_exists(receiptCount, :zero)',
+      ExpressionAttributeValues: { ':flow': flowId, ':at': at, ':none': [], ':zero': 0 },
+    }),
+  );
+}
+
+/** The receipts of the payments recorded while the fence was open, and how many (closeWriteBack's condition). */
+export async function writeBackReceipts(month: MonthKey): Promise<{ receipts: PaymentRecord[]; count: number }> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: fenceKey(month), ConsistentRead: true }));
+  return { receipts: (Item?.receipts as PaymentRecord[] | undefined) ?? [], count: Number(Item?.receiptCount ?? 0) };
+}
+
+/** Closes the fence; false (still open) when a receipt arrived since `count` was read. */
+export async function closeWriteBack(month: MonthKey, count: number): Promise<boolean> {
+  const deleted = await unlessConditionFails(
+    documentClient.send(
+      new DeleteCommand({ TableName: tableName, Key: fenceKey(month), ConditionExpression: 'attribute_not_exists(pk) OR receiptCount = :count', ExpressionAttributeValues: { ':count': count } }),
+    ),
+  );
+  return deleted !== null;
+}
+
+/** Leaves the payment's receipt on the month's open fence; false when no fence is open (or it is stale). */
+async function leaveReceipt(month: MonthKey, receipt: PaymentRecord, now: number): Promise<boolean> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: fenceKey(month), ConsistentRead: true }));
+  if (!Item || now - Date.parse(String(Item.openedAt)) > FENCE_STALE_MS) return false;
+  const written = await unlessConditionFails(
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: fenceKey(month),
+        UpdateExpression: 'SET receipts = list_append(receipts, :receipt), receiptCount = receiptCount + :one',
+        ConditionExpression: 'attribute_exists(pk) AND openedAt = :openedAt',
+        ExpressionAttributeValues: { ':receipt': [receipt], ':one': 1, ':openedAt': Item.openedAt },
+      }),
+    ),
+  );
+  return written !== null;
+}
+
+/**
+ * Puts a payment back on its position if a write-back batch overwrote it: nothing when the position is
+ * paid (this payment or any other) or cancelled. A conditional write on the version read; read again
+ * when it loses a race. 'repaired' when it wrote, 'paid' when the position was paid already.
+ */
+export async function repairPayment(month: MonthKey, receipt: PaymentRecord): Promise<'repaired' | 'paid' | 'none'> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: tableName, Key: keys.position(month.callId, periodKey(month), receipt.userId), ConsistentRead: true }),
+    );
+    if (!Item || Item.iud !== receipt.iud || Item.annullato) return 'none';
+    if (Item.isPagato) return 'paid';
+    const set: Record<string, unknown> = {
+      isPagato: receipt.isPagato,
+      importoTotalePagato: receipt.importoTotalePagato,
+      dataEsitoSingoloPagamento: receipt.dataEsitoSingoloPagamento,
+      iur: receipt.iur,
+      updatedAt: receipt.updatedAt,
+      // MyPay's IUV, once the write-back brought it, stays; the receipt's fills a position without one.
+      ...(Item.codIuv ? {} : { codIuv: receipt.codIuv, nav: receipt.nav }),
+    };
+    const names = Object.keys(set);
+    const written = await unlessConditionFails(
+      documentClient.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.position(month.callId, periodKey(month), receipt.userId),
+          UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :v${i}`).join(', ')}, #version = :next`,
+          ConditionExpression: '#version = :version AND isPagato = :false AND annullato = :false',
+          ExpressionAttributeNames: { ...Object.fromEntries(names.map((name, i) => [`#n${i}`, name])), '#version': 'version' },
+          ExpressionAttributeValues: { ...Object.fromEntries(names.map((name, i) => [`:v${i}`, set[name]])), ':version': Item.version, ':next': Number(Item.version) + 1, ':false': false },
+        }),
+      ),
+    );
+    if (written) return 'repaired';
+  }
+  return 'none';
+}
+
+/**
  * The one write of a payment (the citizen's return from MyPay, the reporting): the position's next
  * version with the paid fields (domain applyPayment). Conditional like every position write: false
  * (nothing written) when the stored one is no longer `expectedVersion`, or got paid or cancelled meanwhile.
+ *
+ * An export's Collect may be batch-writing this month (putPositions) from a read taken before this
+ * payment: then the payment leaves its receipt on the open fence and Collect puts it back. With no fence
+ * open (none yet: Collect will read this payment; or it has just closed), the payment checks that it is
+ * still on the position and puts itself back if a batch overwrote it.
  */
 export async function recordPayment(position: PositionRecord, expectedVersion: number): Promise<boolean> {
-  return replacePosition(position, expectedVersion);
+  if (!(await replacePosition(position, expectedVersion))) return false;
+  if (!position.isPagato) return true;
+  const receipt = receiptOf(position);
+  // A repair is a write like the payment's: it too may meet an open fence (the next slice of Collect).
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (await leaveReceipt(position, receipt, Date.now())) break;
+    if ((await repairPayment(position, receipt)) !== 'repaired') break;
+  }
+  return true;
 }
 
 /**
@@ -161,14 +283,14 @@ export async function recordExportOutcome(position: Pick<PositionRecord, 'callId
         TableName: tableName,
         Key: keys.position(position.callId, period(position), position.userId),
         UpdateExpression: accepted
-          ? 'SET codIuv = :iuv, nav = :nav, statoExport = :state, lastExportError = :null, exportedAt = if_not_exists(exportedAt, :at), updatedAt = :at, #version = #version + :one'
+          ? `SET codIuv = :iuv, nav = :nav, statoExport = :state, lastExportError = :null, exportedAt = if_not_exists(exportedAt, :at), updatedAt = :at, #version = #version + :one${outcome.noticeZip ? ', noticeZip = :zip' : ''}`
           : 'SET statoExport = :state, lastExportError = :reason, updatedAt = :at, #version = #version + :one',
         ConditionExpression: accepted
           ? 'iud = :iud AND NOT (statoExport = :state AND codIuv = :iuv)'
           : 'iud = :iud AND NOT (statoExport = :state AND lastExportError = :reason)',
         ExpressionAttributeNames: { '#version': 'version' },
         ExpressionAttributeValues: accepted
-          ? { ':iud': position.iud, ':iuv': outcome.iuv, ':nav': outcome.nav, ':state': 'ESPORTATA', ':null': null, ':at': outcome.at, ':one': 1 }
+          ? { ':iud': position.iud, ':iuv': outcome.iuv, ':nav': outcome.nav, ':state': 'ESPORTATA', ':null': null, ':at': outcome.at, ':one': 1, ...(outcome.noticeZip ? { ':zip': outcome.noticeZip } : {}) }
           : { ':iud': position.iud, ':state': 'ERRORE', ':reason': outcome.reason, ':at': outcome.at, ':one': 1 },
       }),
     ),

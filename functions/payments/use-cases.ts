@@ -38,6 +38,7 @@ import type { SubscriptionRecord } from '../subscriptions/repository.ts';
 import type { DebtRefreshUseCases } from '../payment-list/use-cases.ts';
 import type { MonthSummaryRefresh } from '../payment-list/month-refresh.ts';
 import type { StoredUser } from '../users/repository.ts';
+import type { PaymentRecord } from '../domain/payment-record.ts';
 
 export interface PositionRepository {
   listPositionsOfMonth(callId: string, period: Period): Promise<PositionRecord[]>;
@@ -58,7 +59,19 @@ export interface PositionRepository {
   getPositionByIud(iud: string): Promise<PositionRecord | null>;
   /** Whether the call's month holds a position neither paid nor cancelled. */
   hasOpenPositions(callId: string, period: Period): Promise<boolean>;
+  /**
+   * The batched write-back of an export (repository.putPositions, no condition) and its fence: open before
+   * the month is read, closed once every receipt of a payment recorded meanwhile has been repaired.
+   */
+  putPositions(positions: readonly PositionRecord[]): Promise<void>;
+  openWriteBack(month: MonthOf, flowId: string, at: string): Promise<void>;
+  writeBackReceipts(month: MonthOf): Promise<{ receipts: PaymentRecord[]; count: number }>;
+  closeWriteBack(month: MonthOf, count: number): Promise<boolean>;
+  /** Puts a payment back on its position unless it is paid or cancelled ('repaired' when it wrote). */
+  repairPayment(month: MonthOf, receipt: PaymentRecord): Promise<'repaired' | 'paid' | 'none'>;
 }
+
+type MonthOf = { callId: string; mese: number; anno: number };
 
 /** The background jobs (functions/jobs): 'Sincronizza' runs as the kind 'sync-positions', keyed by call. */
 export interface PaymentJobs {
@@ -68,7 +81,33 @@ export interface PaymentJobs {
 
 export const SYNC_JOB = 'sync-positions';
 
-export type ExportOutcome = { kind: 'accepted'; iuv: string; nav: string; at: string } | { kind: 'rejected'; reason: string; at: string };
+export type ExportOutcome = { kind: 'accepted'; iuv: string; nav: string; at: string; noticeZip?: string | null } | { kind: 'rejected'; reason: string; at: string };
+
+/**
+ * The position with MyPay's verdict on it, as repository.recordExportOutcome's update writes it: accepted,
+ * its IUV, notice number and where its notice PDF is (the flow's AVVISI ZIP); rejected, the reason.
+ */
+export function withExportOutcome(position: PositionRecord, outcome: ExportOutcome): PositionRecord {
+  if (outcome.kind === 'rejected') return { ...position, statoExport: 'ERRORE', lastExportError: outcome.reason, updatedAt: outcome.at, version: position.version + 1 };
+  return {
+    ...position,
+    codIuv: outcome.iuv,
+    nav: outcome.nav,
+    statoExport: 'ESPORTATA',
+    lastExportError: null,
+    exportedAt: position.exportedAt ?? outcome.at,
+    ...(outcome.noticeZip ? { noticeZip: outcome.noticeZip } : {}),
+    updatedAt: outcome.at,
+    version: position.version + 1,
+  };
+}
+
+/**
+ * Written in batches (no condition): positions that only a payment can change while the export holds the
+ * call's lock (unpaid, not cancelled, no notice number yet: no notice e-mail or IO message goes to them).
+ * The others keep the conditional update, one each.
+ */
+const batchableWriteBack = (position: PositionRecord) => !position.isPagato && !position.annullato && !position.nav;
 
 export interface PaymentDeps {
   positions: PositionRepository;
@@ -371,18 +410,42 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      * MyPay's verdict, written back by IUD: an accepted position gets its IUV and notice number (and is
      * known to MyPay from then on), a rejected one the reason. Writing the same verdict twice changes
      * nothing; a position that changed since the file was built keeps its pending change.
+     *
+     * Positions only a payment can change meanwhile go in batches of 25 (BatchWriteItem, no condition),
+     * each the position as read with the verdict on it; the month is read after the fence opens, and a
+     * payment recorded while it is open leaves its receipt there (repository.recordPayment). Then the
+     * check: every receipt is put back on its position if the batch overwrote it (a paid position stays
+     * paid; a cancelled one stays cancelled), and the fence closes only when no receipt came since the
+     * last look. The others (paid, cancelled, already with a notice number) keep one conditional update each.
      */
-    async recordExportResults(request: { callId: string; mese: number; anno: number }, results: ExportResults): Promise<void> {
+    async recordExportResults(request: { callId: string; mese: number; anno: number; flowId?: string; noticeZip?: string | null }, results: ExportResults): Promise<void> {
       const at = clock.now().toISOString();
+      const month = { callId: request.callId, mese: request.mese, anno: request.anno };
+      const fence = results.accepted.length + results.rejected.length > 0;
+      if (fence) await positions.openWriteBack(month, request.flowId ?? '', at);
       // The month's positions in one read (not one index lookup per row): each verdict goes to its
       // position by key, and one that is already there is not written again (a restarted Collect).
       const byIud = new Map((await positions.listPositionsOfMonth(request.callId, request)).map((p) => [p.iud, p]));
-      const accepted = results.accepted.filter(({ iud, iuv }) => byIud.has(iud) && !(byIud.get(iud)!.statoExport === 'ESPORTATA' && byIud.get(iud)!.codIuv === iuv));
-      const rejected = results.rejected
-        .map(({ iud, code, reason }) => ({ iud, reason: `${code ? `${code}: ` : ''}${reason}`.slice(0, 500) }))
-        .filter(({ iud, reason }) => byIud.has(iud) && !(byIud.get(iud)!.statoExport === 'ERRORE' && byIud.get(iud)!.lastExportError === reason));
-      await inChunks(accepted, WRITES_AT_ONCE, ({ iud, iuv, nav }) => positions.recordExportOutcome(byIud.get(iud)!, { kind: 'accepted', iuv, nav, at }));
-      await inChunks(rejected, WRITES_AT_ONCE, ({ iud, reason }) => positions.recordExportOutcome(byIud.get(iud)!, { kind: 'rejected', reason, at }));
+      const outcomes: { position: PositionRecord; outcome: ExportOutcome }[] = [];
+      for (const { iud, iuv, nav } of results.accepted) {
+        const position = byIud.get(iud);
+        if (position && !(position.statoExport === 'ESPORTATA' && position.codIuv === iuv)) outcomes.push({ position, outcome: { kind: 'accepted', iuv, nav, at, noticeZip: request.noticeZip ?? null } });
+      }
+      for (const { iud, code, reason: text } of results.rejected) {
+        const position = byIud.get(iud);
+        const reason = `${code ? `${code}: ` : ''}${text}`.slice(0, 500);
+        if (position && !(position.statoExport === 'ERRORE' && position.lastExportError === reason)) outcomes.push({ position, outcome: { kind: 'rejected', reason, at } });
+      }
+      const batched = outcomes.filter(({ position }) => batchableWriteBack(position));
+      const oneByOne = outcomes.filter(({ position }) => !batchableWriteBack(position));
+      await positions.putPositions(batched.map(({ position, outcome }) => withExportOutcome(position, outcome)));
+      await inChunks(oneByOne, WRITES_AT_ONCE, ({ position, outcome }) => positions.recordExportOutcome(position, outcome));
+      if (!fence) return;
+      for (;;) {
+        const { receipts, count } = await positions.writeBackReceipts(month);
+        for (const receipt of receipts) await positions.repairPayment(month, receipt);
+        if (await positions.closeWriteBack(month, count)) break;
+      }
     },
 
     async listPositions(callId: string, query: PeriodInput & { limit?: number; cursor?: string }): Promise<Page<Position>> {

@@ -21,7 +21,7 @@ const positions = makeUserPositionUseCases({
   sessions,
   configuration: { getConfiguration },
   mypay: { startPayment: (...args) => mypay().startPayment(...args), paymentOutcome: (idSession) => mypay().paymentOutcome(idSession) },
-  notices: makeNoticeLinks(),
+  notices: makeNoticeLinks({ getPositionByIud }),
   audit: dynamoAuditLog,
   clock: systemClock,
 });

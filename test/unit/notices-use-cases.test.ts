@@ -60,7 +60,7 @@ function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEma
     positions,
     users: { getUserItems: async (ids) => new Map(ids.filter((id) => users.has(id)).map((id) => [id, users.get(id)!])) },
     flows: { getFlow: async (id) => (id === flow.id ? structuredClone(flow) : null), updateFlow: async (_id, fields) => Object.assign(flow, fields) },
-    noticePdf: async (key) => (options.withoutPdf?.some((iud) => key === noticePdfKey(iud)) ? null : new TextEncoder().encode(`%PDF-1.4 ${key}`)),
+    noticePdf: async (position) => (options.withoutPdf?.includes(position.iud) ? null : new TextEncoder().encode(`%PDF-1.4 ${noticePdfKey(position.iud)}`)),
     mailer,
     io: options.io ?? { sendMessage: async () => ({ id: 'IO-1' }) },
     payeeFiscalCode: () => '80012340123',

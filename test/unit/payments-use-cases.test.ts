@@ -8,6 +8,7 @@ import type { CallRecord } from '../../functions/calls/repository.ts';
 import { makeConfigurationUseCases } from '../../functions/configuration/use-cases.ts';
 import type { StoredConfiguration } from '../../functions/configuration/repository.ts';
 import { makePaymentUseCases, type PositionRepository } from '../../functions/payments/use-cases.ts';
+import { receiptOf, type PaymentRecord } from '../../functions/domain/payment-record.ts';
 import type { SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
 import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.ts';
@@ -31,13 +32,63 @@ const call: CallRecord = {
   nomeMyPay: 'SERVIZI_SOCIALI', codAccertamento: 'ACC-1', codCapitolo: 'CAP-1', bandsId: [band.id], files: [], serviceDescription: '', version: 1, updatedAt: '2026-01-01T00:00:00.000Z',
 };
 
-function memoryPositions(): PositionRepository & { all: Map<string, PositionRecord> } {
+/**
+ * The positions on a map, with the export's write-back fence as payments/repository.ts keeps it: `pay` is
+ * repository.recordPayment (the conditional write, then the receipt on an open fence, else the check and
+ * repair of its own write); `beforeNextBatch` runs a concurrent change just before the next batched write.
+ */
+function memoryPositions(): PositionRepository & {
+  all: Map<string, PositionRecord>;
+  fences: Map<string, { receipts: PaymentRecord[]; count: number }>;
+  pay(position: PositionRecord, expectedVersion: number): Promise<boolean>;
+  beforeNextBatch: null | (() => Promise<void>);
+  batchedWrites: number;
+} {
   const all = new Map<string, PositionRecord>();
+  const fences = new Map<string, { receipts: PaymentRecord[]; count: number }>();
+  const fenceKey = (m: { callId: string } & Period) => `${m.callId}|${periodKey(m)}`;
   const key = (p: { callId: string; userId: string } & Period) => `${p.callId}|${periodKey(p)}|${p.userId}`;
   const ofMonth = (callId: string, period: Period) => [...all.values()].filter((p) => p.callId === callId && periodKey(p) === periodKey(period));
-  return {
+  const repository = {
     all,
-    listPositionsOfMonth: async (callId, period) => structuredClone(ofMonth(callId, period)),
+    fences,
+    beforeNextBatch: null as null | (() => Promise<void>),
+    batchedWrites: 0,
+    async putPositions(written: readonly PositionRecord[]) {
+      const race = repository.beforeNextBatch;
+      repository.beforeNextBatch = null;
+      if (race) await race();
+      repository.batchedWrites += written.length;
+      for (const position of written) all.set(key(position), structuredClone(position));
+    },
+    async openWriteBack(month: { callId: string } & Period) {
+      if (!fences.has(fenceKey(month))) fences.set(fenceKey(month), { receipts: [], count: 0 });
+    },
+    writeBackReceipts: async (month: { callId: string } & Period) => structuredClone(fences.get(fenceKey(month)) ?? { receipts: [], count: 0 }),
+    async closeWriteBack(month: { callId: string } & Period, count: number) {
+      const fence = fences.get(fenceKey(month));
+      if (fence && fence.count !== count) return false;
+      fences.delete(fenceKey(month));
+      return true;
+    },
+    async repairPayment(month: { callId: string } & Period, receipt: PaymentRecord): Promise<'repaired' | 'paid' | 'none'> {
+      const stored = all.get(key({ ...month, userId: receipt.userId }));
+      if (!stored || stored.iud !== receipt.iud || stored.annullato) return 'none';
+      if (stored.isPagato) return 'paid';
+      const { userId: _u, iud: _i, codIuv, nav, ...paid } = receipt;
+      Object.assign(stored, paid, stored.codIuv ? {} : { codIuv, nav }, { version: stored.version + 1 });
+      return 'repaired';
+    },
+    async pay(position: PositionRecord, expectedVersion: number) {
+      if (!(await repository.replacePosition(position, expectedVersion))) return false;
+      const fence = fences.get(fenceKey(position));
+      if (fence) {
+        fence.receipts.push(receiptOf(position));
+        fence.count++;
+      } else await repository.repairPayment(position, receiptOf(position));
+      return true;
+    },
+    listPositionsOfMonth: async (callId: string, period: Period) => structuredClone(ofMonth(callId, period)),
     listPositions: async (callId, period) => ({ items: ofMonth(callId, period), nextCursor: null }),
     async createPosition(position) {
       if (all.has(key(position))) return false;
@@ -67,7 +118,8 @@ function memoryPositions(): PositionRepository & { all: Map<string, PositionReco
       }
       return true;
     },
-  };
+  } satisfies PositionRepository & Record<string, unknown>;
+  return repository;
 }
 
 function user(id: string, iseeEuro: number | null, iseeState = 'VALIDATED'): StoredUser {
@@ -319,6 +371,8 @@ describe('the export to MyPay (the flow\'s side of the positions)', () => {
     const writes: string[] = [];
     const record = t.positions.recordExportOutcome;
     t.positions.recordExportOutcome = (position, outcome) => (writes.push(position.iud), record(position, outcome));
+    const put = t.positions.putPositions;
+    t.positions.putPositions = (positions) => (writes.push(...positions.map((p) => p.iud)), put(positions));
     await t.payments.recordExportResults({ callId: call.id, ...march }, results);
     expect(writes).toEqual([]);
     expect([...t.positions.all.values()]).toEqual(after);
@@ -331,6 +385,81 @@ describe('the export to MyPay (the flow\'s side of the positions)', () => {
     const next = await t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId: 'f' }, actors.operator);
     expect(next.rows).toBe(1);
     expect(next.csv).toContain(p2!.iud);
+  });
+});
+
+describe('the export\'s write-back in batches (no condition) and its check', () => {
+  const accept = (p: PositionRecord, n: number) => ({ iud: p.iud, iuv: `0100000000000${String(n).padStart(2, '0')}19`, nav: `30100000000000${String(n).padStart(2, '0')}19` });
+  async function exported(citizens = 3) {
+    const t = setup();
+    for (let i = 1; i <= citizens; i++) t.enrol(user(`u${i}`, 8000 + i), 3);
+    await t.payments.generatePositions(call.id, march, actors.operator);
+    const positions = [...t.positions.all.values()].sort((a, b) => a.userId.localeCompare(b.userId));
+    const results = { accepted: positions.map((p, i) => accept(p, i + 1)), rejected: [] };
+    const stored = (iud: string) => [...t.positions.all.values()].find((p) => p.iud === iud)!;
+    /** The citizen's payment (applyPayment, repository.recordPayment's protocol) on the position as it now is. */
+    const pay = async (iud: string) => {
+      const before = structuredClone(stored(iud));
+      const after = { ...before, isPagato: true, importoTotalePagato: before.importoDovuto, dataEsitoSingoloPagamento: '2026-03-12', iur: 'IUR-1', updatedAt: '2026-03-12T10:00:00.000Z', version: before.version + 1 };
+      expect(await t.positions.pay(after, before.version)).toBe(true);
+    };
+    return { t, positions, results, stored, pay };
+  }
+
+  it('writes the unpaid positions in batches, and the verdict is the same as the conditional update\'s', async () => {
+    const { t, positions, results, stored } = await exported();
+    let oneByOne = 0;
+    const record = t.positions.recordExportOutcome;
+    t.positions.recordExportOutcome = (position, outcome) => (oneByOne++, record(position, outcome));
+    await t.payments.recordExportResults({ callId: call.id, ...march, flowId: 'f1', noticeZip: 'flows/f1/x_AVVISI_PDF.zip' }, results);
+    expect([t.positions.batchedWrites, oneByOne]).toEqual([3, 0]);
+    for (const [i, p] of positions.entries()) {
+      expect(stored(p.iud)).toMatchObject({ codIuv: results.accepted[i]!.iuv, nav: results.accepted[i]!.nav, statoExport: 'ESPORTATA', lastExportError: null, noticeZip: 'flows/f1/x_AVVISI_PDF.zip', version: p.version + 1, isPagato: false });
+    }
+    expect(t.positions.fences.size).toBe(0);
+  });
+
+  it('a citizen paying between the read and the batch keeps the payment (and gets the IUV)', async () => {
+    const { t, positions, results, stored, pay } = await exported();
+    const paying = positions[1]!;
+    t.positions.beforeNextBatch = () => pay(paying.iud);
+    await t.payments.recordExportResults({ callId: call.id, ...march, flowId: 'f1' }, results);
+    expect(stored(paying.iud)).toMatchObject({ isPagato: true, importoTotalePagato: paying.importoDovuto, dataEsitoSingoloPagamento: '2026-03-12', iur: 'IUR-1', codIuv: results.accepted[1]!.iuv, statoExport: 'ESPORTATA' });
+    expect(stored(positions[0]!.iud)).toMatchObject({ isPagato: false, codIuv: results.accepted[0]!.iuv });
+    expect(t.positions.fences.size).toBe(0);
+  });
+
+  it('a paid position is not batch-written (one conditional update), and stays paid', async () => {
+    const { t, positions, results, stored, pay } = await exported();
+    await pay(positions[0]!.iud);
+    await t.payments.recordExportResults({ callId: call.id, ...march, flowId: 'f1' }, results);
+    expect(t.positions.batchedWrites).toBe(2);
+    expect(stored(positions[0]!.iud)).toMatchObject({ isPagato: true, iur: 'IUR-1', codIuv: results.accepted[0]!.iuv });
+  });
+
+  it('a cancelled position stays cancelled: not batch-written, and a receipt never reopens it', async () => {
+    const { t, positions, results, stored } = await exported();
+    const cancelled = positions[2]!;
+    await t.payments.editPosition(cancelled.iud, { descrizione: 'Annullata', importoCents: 0 }, actors.operator);
+    // A payment receipt of it left on the fence (a payment that lost to the cancellation): the check skips it.
+    t.positions.beforeNextBatch = async () => {
+      const fence = t.positions.fences.get(`${call.id}|${periodKey(march)}`)!;
+      fence.receipts.push(receiptOf({ ...stored(cancelled.iud), isPagato: true, importoTotalePagato: 6643 }));
+      fence.count++;
+    };
+    await t.payments.recordExportResults({ callId: call.id, ...march, flowId: 'f1' }, results);
+    expect(t.positions.batchedWrites).toBe(2);
+    expect(stored(cancelled.iud)).toMatchObject({ annullato: true, isPagato: false, importoDovuto: 0 });
+  });
+
+  it('a rerun (a restarted Collect) writes nothing', async () => {
+    const { t, results } = await exported();
+    await t.payments.recordExportResults({ callId: call.id, ...march, flowId: 'f1' }, results);
+    const after = structuredClone([...t.positions.all.values()]);
+    const writes = t.positions.batchedWrites;
+    await t.payments.recordExportResults({ callId: call.id, ...march, flowId: 'f1' }, results);
+    expect(t.positions.batchedWrites).toBe(writes);
+    expect([...t.positions.all.values()]).toEqual(after);
   });
 });
 
