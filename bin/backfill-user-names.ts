@@ -1,9 +1,9 @@
 /**
- * One-off after the deploy that brought the users' names key (README, "Deploy"): writes the names item of
- * every user stored before it, so searching by last and first name together finds them. Idempotent.
+ * One-off after a deploy that changed the users' search item (README, "Deploy"): writes the search item of
+ * every user (the names, e-mail, phone, fiscal code and state the combined filters read). Idempotent.
  * Usage: TABLE_NAME=<the data stack's table> npm run backfill:user-names (AWS credentials of the account).
  */
 import { backfillUserNames } from '../functions/users/repository.ts';
 
 const count = await backfillUserNames();
-console.log(`Names items written for ${count} users in ${process.env.TABLE_NAME}.`);
+console.log(`Search items written for ${count} users in ${process.env.TABLE_NAME}.`);

@@ -41,7 +41,11 @@ export const keys = {
   subscriptionsOfUser: (userId: string) => `USER#${userId}#SUBSCRIPTIONS`,
   subscriptionsOfCall: (callId: string) => `CALL#${callId}#SUBSCRIPTIONS`,
   user: (id: string) => ({ pk: `USER#${id}`, sk: 'USER' }),
-  /** A user's names item: the last and first name search (gsi1 under usersByNames, interleaved names key). */
+  /**
+   * A user's search item (functions/users/repository.ts searchItem): small, with what every filter needs, keyed for the
+   * combined filters: gsi1 last+first interleaved (usersByNames), gsi2 'Da validare' by first name (usersLoadedByFirst,
+   * sparse), gsi3 first name, gsi4 last name, gsi5 e-mail, gsi6 last name and e-mail interleaved (usersSearchBy*).
+   */
   userNames: (id: string) => ({ pk: `USER#${id}`, sk: 'NAMES' }),
   userByFiscalCode: (fiscalCode: string) => ({ pk: `USERCF#${fiscalCode.toUpperCase()}`, sk: 'USERCF' }),
   isee: (id: string) => ({ pk: `ISEE#${id}`, sk: 'ISEE' }),
@@ -53,6 +57,11 @@ export const keys = {
   usersByEmail: 'USERS#EMAIL',
   usersByPhone: 'USERS#PHONE',
   usersByNames: 'USERS#NAMES',
+  usersLoadedByFirst: 'USERS#LOADED#FIRST',
+  usersSearchByFirst: 'USERS#S#FIRST',
+  usersSearchByLast: 'USERS#S#LAST',
+  usersSearchByEmail: 'USERS#S#EMAIL',
+  usersSearchByLastEmail: 'USERS#S#LASTEMAIL',
   /** The ISEE of a user, newest first (gsi2), and the ISEE waiting for an operator (gsi1, sparse). */
   iseesOfUser: (userId: string) => `USER#${userId}#ISEES`,
   iseesToVerify: 'ISEES#LOADED',

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 export { subscriptionFee } from './enrolment-fee.ts';
+import { jobStatusSchema } from './jobs.ts';
 import { subscriptionStates } from './subscriptions.ts';
 import { hasAtMostTwoDecimals, parseItalianAmount, toCents } from './money.ts';
 
@@ -243,16 +244,9 @@ export const applyImportSchema = z.object({
 });
 export type ApplyImportInput = z.output<typeof applyImportSchema>;
 
-/** The import's background run (functions/jobs, kind 'enrolment-import'): asked on mount and every IMPORT_POLL_MS while it runs. */
-export const importStatusSchema = z.object({
+/** The import's background run (functions/jobs, kind 'enrolment-import'; done/total: rows, planned changes, applied so far and in all): asked on mount and every IMPORT_POLL_MS while it runs. */
+export const importStatusSchema = jobStatusSchema.extend({
   isRunning: z.boolean(),
-  state: z.enum(['NONE', 'RUNNING', 'SUCCEEDED', 'FAILED']),
-  /** Rows (planned changes) applied so far, and in all. */
-  done: z.number().int(),
-  total: z.number().int().nullable(),
-  startedAt: z.string().nullable(),
-  endedAt: z.string().nullable(),
-  error: z.string().nullable(),
   /** What the applied preview holds. */
   summary: z.object({ add: z.number().int(), update: z.number().int(), remove: z.number().int(), rejected: z.number().int() }).nullable(),
 });

@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import type { Actor } from './roles.ts';
 
 /**
@@ -6,6 +7,21 @@ import type { Actor } from './roles.ts';
  */
 export const jobStates = ['RUNNING', 'SUCCEEDED', 'FAILED'] as const;
 export type JobState = (typeof jobStates)[number];
+
+/**
+ * A background job's status as the API answers it (NONE: never run): its state, units done and in all, when it
+ * started and ended, and why it failed. Each kind's status schema extends it (domain/enrolment.ts
+ * importStatusSchema, domain/payments.ts syncStatusSchema); the web polls it with useJobStatus.
+ */
+export const jobStatusSchema = z.object({
+  state: z.enum(['NONE', ...jobStates]),
+  done: z.number().int(),
+  total: z.number().int().nullable(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type JobStatus = z.output<typeof jobStatusSchema>;
 
 export interface JobRecord {
   id: string;

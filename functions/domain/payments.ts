@@ -3,6 +3,7 @@ import { messages } from './messages.ts';
 import { hasAtMostTwoDecimals, toCents } from './money.ts';
 import { pageQuerySchema } from './validation.ts';
 import { currentPeriod, type Period } from './period.ts';
+import { jobStatusSchema } from './jobs.ts';
 
 export { currentPeriod, type Period };
 
@@ -177,14 +178,6 @@ export type PositionEdit = z.output<typeof positionEditSchema>;
 export const SYNC_POLL_MS = 10_000;
 
 /** 'Sincronizza' (operator-admin §7 "GET import status"): whether a recalculation of the call runs, and how far it is. */
-export const syncStatusSchema = z.object({
-  isUpdating: z.boolean(),
-  state: z.enum(['NONE', 'RUNNING', 'SUCCEEDED', 'FAILED']),
-  /** Months recalculated so far and months to do (known once the job has looked). */
-  done: z.number().int(),
-  total: z.number().int().nullable(),
-  startedAt: z.string().nullable(),
-  endedAt: z.string().nullable(),
-  error: z.string().nullable(),
-});
+/** done/total: months recalculated so far and months to do (known once the job has looked). */
+export const syncStatusSchema = jobStatusSchema.extend({ isUpdating: z.boolean() });
 export type SyncStatus = z.output<typeof syncStatusSchema>;

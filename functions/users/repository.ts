@@ -80,20 +80,48 @@ export function searchAttributes(user: Pick<UserRecord, 'id' | 'firstName' | 'la
   };
 }
 
+/** The fields a user's search item is derived from. */
+type Searchable = Pick<UserRecord, 'id' | 'firstName' | 'lastName' | 'fiscalCode' | 'email' | 'phoneNumber' | 'state'>;
+
 /**
- * The names item of a user (pk USER#<id>, sk NAMES): the search by last and first name together, on gsi1
- * under USERS#NAMES with the two names interleaved (domain/users.ts interleaveNames), so that combination
- * reads only its page. Written with the user (insertUser), rewritten when a name changes, deleted with it;
- * backfillUserNames writes it for users stored before it existed.
+ * The search item of a user (pk USER#<id>, sk NAMES): a small item carrying what every filter needs (the
+ * normalised names, e-mail and phone, the fiscal code and the state), keyed for the combined filters, so
+ * a combination reads small items under its most selective key and filters the rest on them (README,
+ * "DynamoDB keys"): gsi1 the two names interleaved (domain/users.ts interleaveNames), gsi2 'Da validare'
+ * by first name (sparse), gsi3 first name, gsi4 last name, gsi5 e-mail and gsi6 last name and e-mail interleaved
+ * (when there is one). Written with
+ * the user (insertUser), rewritten when a searched field changes (updateUserFields), deleted with it;
+ * backfillUserNames writes it for users stored before it (or before its latest fields).
  */
-export function nameItem(user: Pick<UserRecord, 'id' | 'firstName' | 'lastName'>) {
+export function searchItem(user: Searchable) {
   const last = normaliseSearchText(user.lastName);
   const first = normaliseSearchText(user.firstName);
-  return { ...keys.userNames(user.id), gsi1pk: keys.usersByNames, gsi1sk: `${interleaveNames(last, first)}#${user.id}`, userId: user.id, nLast: last, nFirst: first };
+  const email = normaliseEmail(user.email);
+  const phone = normalisePhone(user.phoneNumber);
+  const loaded = user.state === 'LOADED';
+  return {
+    ...keys.userNames(user.id),
+    userId: user.id,
+    nLast: last,
+    nFirst: first,
+    fiscalCode: user.fiscalCode.toUpperCase(),
+    state: user.state,
+    ...(email
+      ? { nEmail: email, gsi5pk: keys.usersSearchByEmail, gsi5sk: `${email}#${user.id}`, gsi6pk: keys.usersSearchByLastEmail, gsi6sk: `${interleaveNames(last, email)}#${user.id}` }
+      : {}),
+    ...(phone ? { nPhone: phone } : {}),
+    gsi1pk: keys.usersByNames,
+    gsi1sk: `${interleaveNames(last, first)}#${user.id}`,
+    ...(loaded ? { gsi2pk: keys.usersLoadedByFirst, gsi2sk: `${first}#${last}#${user.id}` } : {}),
+    gsi3pk: keys.usersSearchByFirst,
+    gsi3sk: `${first}#${last}#${user.id}`,
+    gsi4pk: keys.usersSearchByLast,
+    gsi4sk: `${last}#${first}#${user.id}`,
+  };
 }
 
-/** Every item a new user is stored as: the user and its names item (the seed, the benchmarks, insertUser). */
-export const userItems = (user: UserRecord) => [userItem(user), nameItem(user)];
+/** Every item a new user is stored as: the user and its search item (the seed, the benchmarks, insertUser). */
+export const userItems = (user: UserRecord) => [userItem(user), searchItem(user)];
 
 /** The whole item of a user, for a first write (null attributes dropped). */
 export function userItem(user: UserRecord) {
@@ -147,29 +175,32 @@ export async function insertUser(record: UserRecord, now: string): Promise<boole
       new PutCommand({ TableName: tableName, Item: { ...userItem(record), updatedAt: now, createdAt: now }, ConditionExpression: 'attribute_not_exists(pk)' }),
     ),
   );
-  if (written !== null) await putNameItem(record);
+  if (written !== null) await putSearchItem(record);
   return written !== null;
 }
 
-/** Writes (or rewrites) a user's names item; the search checks each hit against the user itself. */
-async function putNameItem(user: Pick<UserRecord, 'id' | 'firstName' | 'lastName'>): Promise<void> {
-  await documentClient.send(new PutCommand({ TableName: tableName, Item: nameItem(user) }));
+/** Writes (or rewrites) a user's search item; the search checks each hit against the user itself. */
+async function putSearchItem(user: Searchable): Promise<void> {
+  await documentClient.send(new PutCommand({ TableName: tableName, Item: searchItem(user) }));
 }
 
+/** The user fields its search item carries: changing one rewrites it. */
+const SEARCHED_FIELDS = ['firstName', 'lastName', 'fiscalCode', 'email', 'phoneNumber', 'state'] as const;
+
 /**
- * Writes the names item of every user stored before it existed (a one-off after the deploy that brought
- * it; locally at each start, lib/local/runtime.ts): the users of gsi1 (queryAll), their names items in
- * batches of 25, through nameItem, the same function the seed and insertUser use. Idempotent. Returns
- * how many users it went through.
+ * Writes the search item of every user (a one-off after a deploy that changed it; locally at each start,
+ * lib/local/runtime.ts): the users of gsi1 (queryAll), their search items in batches of 25, through
+ * searchItem, the same function the seed and insertUser use. Idempotent. Returns how many users it went through.
  */
 export async function backfillUserNames(): Promise<number> {
   const users = (await queryAll({
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.usersByLastName },
-    ProjectionExpression: 'id, firstName, lastName',
-  })) as Pick<UserRecord, 'id' | 'firstName' | 'lastName'>[];
-  await batchPut(users.map(nameItem));
+    ExpressionAttributeNames: { '#state': 'state' },
+    ProjectionExpression: `id, ${SEARCHED_FIELDS.map((f) => (f === 'state' ? '#state' : f)).join(', ')}`,
+  })) as Searchable[];
+  await batchPut(users.map(searchItem));
   return users.length;
 }
 
@@ -223,7 +254,7 @@ export async function updateUserFields(id: string, changes: UserChanges, now: st
   );
   if (!written) return null;
   const after = written.Attributes as StoredUser;
-  if (changes.firstName !== undefined || changes.lastName !== undefined) await putNameItem(after);
+  if (SEARCHED_FIELDS.some((field) => changes[field] !== undefined)) await putSearchItem(after);
   return { before, after };
 }
 
@@ -249,53 +280,104 @@ export async function deleteUser(id: string, expected: { iseeCount: number }): P
 // ---------------------------------------------------------------------------------------------------
 // Search
 
+/** A key to read: an index, its partition and the begins_with prefix of its sort key; `search` = search items (then the users). */
 interface IndexChoice {
   index: string;
   pkName: string;
   skName: string;
   pk: string;
   prefix: string | null;
+  search: boolean;
+}
+
+/** The normalised filters of a search; empty strings are absent filters. */
+interface Filters {
+  fiscalCode: string;
+  phone: string;
+  email: string;
+  last: string;
+  first: string;
+  loaded: boolean;
 }
 
 /** Read cost of the last search, for the metrics and the benchmark. */
 export const searchStats = { consumedCapacity: 0, queries: 0, evaluated: 0 };
 
 const MAX_ROUNDS = 10;
-const ROUND_LIMIT = 200;
-/** An e-mail prefix this long picks the e-mail index even when a name is given too. */
+/**
+ * Items one request may read under its key before it answers (a short page and a cursor to continue): the
+ * work per request stays bounded, however unselective the combination, and a scan of the users never happens.
+ */
+export const SEARCH_READ_BUDGET = 240;
+/** An e-mail prefix this long picks the e-mail key even when a name is given too. */
 const SELECTIVE_EMAIL = 5;
 
+const userKey = (index: 'gsi1' | 'gsi2' | 'gsi3' | 'gsi4' | 'gsi5' | 'gsi6', pk: string, prefix: string | null): IndexChoice => ({ index, pkName: `${index}pk`, skName: `${index}sk`, pk, prefix, search: false });
+const searchKey = (index: 'gsi1' | 'gsi2' | 'gsi3' | 'gsi4' | 'gsi5' | 'gsi6', pk: string, prefix: string | null): IndexChoice => ({ ...userKey(index, pk, prefix), search: true });
 
 /**
- * Users matching every filter, fifteen per page, without a scan: the most selective filter picks the
- * index (fiscal code, phone, e-mail, 'Da validare', last and first name together, last name, first name;
- * none → all users by last name), queried with begins_with on its sort key; the other filters are a
- * FilterExpression on the normalised attributes. Filtered pages are filled by a few bounded rounds of Query.
- * Last and first name together read the names items (nameItem), whose key holds both names, then get the
- * page's users in one BatchGetItem; a hit whose user no longer matches (a rename in between) is dropped.
+ * The key a search reads, the most selective its filters allow: fiscal code, phone, a long e-mail prefix,
+ * then 'Da validare' with a name, last and first name together (interleaved: the key holds both), one name,
+ * a short e-mail alone; none → all users by last name. A single filter reads the user items of its index (one
+ * Query, no filter); a combination reads the small search items (searchItem) and filters the rest on them.
+ */
+export function chooseKey(f: Filters): IndexChoice {
+  const others = [f.fiscalCode, f.phone, f.email, f.last, f.first].filter(Boolean).length + (f.loaded ? 1 : 0) - 1;
+  if (f.fiscalCode) return userKey('gsi4', keys.usersByFiscalCode, f.fiscalCode);
+  if (f.phone) return userKey('gsi6', keys.usersByPhone, f.phone);
+  if (f.email && !others) return userKey('gsi5', keys.usersByEmail, f.email);
+  if (f.email && f.email.length >= SELECTIVE_EMAIL) return searchKey('gsi5', keys.usersSearchByEmail, f.email);
+  if (f.loaded) {
+    // Few users wait for validation: their index by last name, or their small search items by first name.
+    if (f.last || !others) return userKey('gsi2', keys.usersLoaded, f.last || null);
+    return searchKey('gsi2', keys.usersLoadedByFirst, f.first || null);
+  }
+  if (f.last && f.email) return searchKey('gsi6', keys.usersSearchByLastEmail, interleavedPrefix(f.last, f.email));
+  if (f.last && f.first) return searchKey('gsi1', keys.usersByNames, interleavedPrefix(f.last, f.first));
+  if (f.last) return others ? searchKey('gsi4', keys.usersSearchByLast, f.last) : userKey('gsi1', keys.usersByLastName, f.last);
+  if (f.first) return others ? searchKey('gsi3', keys.usersSearchByFirst, f.first) : userKey('gsi3', keys.usersByFirstName, f.first);
+  return userKey('gsi1', keys.usersByLastName, null);
+}
+
+/** The prefix of an interleaved key two typed prefixes give: the first `shared` letters of each, then the first one's next letter. */
+const interleavedPrefix = (a: string, b: string) => {
+  const shared = Math.min(a.length, b.length);
+  return interleaveNames(a.slice(0, shared), b.slice(0, shared)) + a.slice(shared, shared + 1);
+};
+/** Whether the interleaved key's prefix holds all of the first (a) or second (b) value. */
+const interleavedHolds = (a: string, b: string) => ({ a: a.length <= Math.min(a.length, b.length) + 1, b: b.length <= a.length });
+
+/** Whether a stored user (or search item: same attribute names) passes every filter. */
+function matches(item: Record<string, any>, f: Filters): boolean {
+  const starts = (value: unknown, prefix: string) => !prefix || (typeof value === 'string' && value.startsWith(prefix));
+  return (
+    starts(normaliseSearchText(item.lastName ?? ''), f.last) &&
+    starts(normaliseSearchText(item.firstName ?? ''), f.first) &&
+    starts(String(item.fiscalCode ?? '').toUpperCase(), f.fiscalCode) &&
+    starts(normaliseEmail(item.email), f.email) &&
+    starts(normalisePhone(item.phoneNumber), f.phone) &&
+    (!f.loaded || item.state === 'LOADED')
+  );
+}
+
+/**
+ * Users matching every filter, fifteen per page, without a scan: chooseKey picks the key, queried with
+ * begins_with on its sort key; the filters it does not hold are a FilterExpression on the normalised
+ * attributes (which the user and search items both carry). Filtered pages are filled by a few growing rounds
+ * of Query within SEARCH_READ_BUDGET items; past it, the page is returned short with a cursor. Search items
+ * lead to their users in one BatchGetItem; a hit whose user no longer matches (a change in between) is dropped.
  */
 export async function searchUsers(search: UserSearch): Promise<Page<User>> {
   const limit = search.limit ?? USERS_PAGE_SIZE;
-  const fiscalCode = (search.fiscalCode ?? '').toUpperCase().replace(/[^A-Z0-9]/g, '');
-  const phone = normalisePhone(search.phoneNumber);
-  const email = normaliseEmail(search.email);
-  const last = normaliseSearchText(search.lastName);
-  const first = normaliseSearchText(search.firstName);
-  const loaded = search.loaded;
-  // Both names and nothing more selective: the names items, keyed by the two names interleaved.
-  const byNames = !fiscalCode && !phone && !email && !loaded && !!last && !!first;
-  const shared = Math.min(last.length, first.length);
-
-  let choice: IndexChoice;
-  if (fiscalCode) choice = { index: 'gsi4', pkName: 'gsi4pk', skName: 'gsi4sk', pk: keys.usersByFiscalCode, prefix: fiscalCode };
-  else if (phone) choice = { index: 'gsi6', pkName: 'gsi6pk', skName: 'gsi6sk', pk: keys.usersByPhone, prefix: phone };
-  // A short e-mail prefix (the start of a first name, usually) selects less than a name prefix: the name's index reads instead.
-  else if (email && (email.length >= SELECTIVE_EMAIL || (!last && !first))) choice = { index: 'gsi5', pkName: 'gsi5pk', skName: 'gsi5sk', pk: keys.usersByEmail, prefix: email };
-  else if (loaded) choice = { index: 'gsi2', pkName: 'gsi2pk', skName: 'gsi2sk', pk: keys.usersLoaded, prefix: last ? `${last}` : null };
-  else if (byNames) choice = { index: 'gsi1', pkName: 'gsi1pk', skName: 'gsi1sk', pk: keys.usersByNames, prefix: interleaveNames(last.slice(0, shared), first.slice(0, shared)) };
-  else if (last) choice = { index: 'gsi1', pkName: 'gsi1pk', skName: 'gsi1sk', pk: keys.usersByLastName, prefix: last };
-  else if (first) choice = { index: 'gsi3', pkName: 'gsi3pk', skName: 'gsi3sk', pk: keys.usersByFirstName, prefix: first };
-  else choice = { index: 'gsi1', pkName: 'gsi1pk', skName: 'gsi1sk', pk: keys.usersByLastName, prefix: null };
+  const f: Filters = {
+    fiscalCode: (search.fiscalCode ?? '').toUpperCase().replace(/[^A-Z0-9]/g, ''),
+    phone: normalisePhone(search.phoneNumber),
+    email: normaliseEmail(search.email),
+    last: normaliseSearchText(search.lastName),
+    first: normaliseSearchText(search.firstName),
+    loaded: !!search.loaded,
+  };
+  const choice = chooseKey(f);
 
   const conditions: string[] = [];
   const values: Record<string, unknown> = { ':pk': choice.pk };
@@ -304,25 +386,23 @@ export async function searchUsers(search: UserSearch): Promise<Page<User>> {
     names['#sk'] = choice.skName;
     values[':prefix'] = choice.prefix;
   }
-  const addFilter = (attr: string, value: string, index: string) => {
-    if (!value || choice.index === index) return;
+  const addFilter = (attr: string, value: string) => {
+    if (!value) return;
     names[`#${attr}`] = attr;
     values[`:${attr}`] = value;
     conditions.push(`begins_with(#${attr}, :${attr})`);
   };
-  if (byNames) {
-    // The key holds the first `shared` letters of each name: the longer prefix's rest is a filter.
-    if (last.length > shared) addFilter('nLast', last, '');
-    if (first.length > shared) addFilter('nFirst', first, '');
-  } else {
-    addFilter('fiscalCode', fiscalCode, 'gsi4');
-    addFilter('nPhone', phone, 'gsi6');
-    addFilter('nEmail', email, 'gsi5');
-    // The loaded index is sorted by last name, so its prefix already applies the last name.
-    if (!(choice.index === 'gsi2' && last)) addFilter('nLast', last, 'gsi1');
-    addFilter('nFirst', first, 'gsi3');
-  }
-  if (loaded && choice.index !== 'gsi2') {
+  // A filter the key's prefix already applies is left out.
+  const byNames = choice.pk === keys.usersByNames ? interleavedHolds(f.last, f.first) : null;
+  const byLastEmail = choice.pk === keys.usersSearchByLastEmail ? interleavedHolds(f.last, f.email) : null;
+  if (choice.pk !== keys.usersByFiscalCode) addFilter('fiscalCode', f.fiscalCode);
+  if (choice.pk !== keys.usersByPhone) addFilter('nPhone', f.phone);
+  if (!(choice.pk === keys.usersByEmail || choice.pk === keys.usersSearchByEmail || byLastEmail?.b)) addFilter('nEmail', f.email);
+  const lastKeyed = [keys.usersByLastName, keys.usersLoaded, keys.usersSearchByLast].includes(choice.pk) || !!byNames?.a || !!byLastEmail?.a;
+  const firstKeyed = [keys.usersByFirstName, keys.usersLoadedByFirst, keys.usersSearchByFirst].includes(choice.pk) || !!byNames?.b;
+  if (!lastKeyed) addFilter('nLast', f.last);
+  if (!firstKeyed) addFilter('nFirst', f.first);
+  if (f.loaded && choice.pk !== keys.usersLoaded && choice.pk !== keys.usersLoadedByFirst) {
     names['#state'] = 'state';
     values[':loaded'] = 'LOADED';
     conditions.push('#state = :loaded');
@@ -344,14 +424,18 @@ export async function searchUsers(search: UserSearch): Promise<Page<User>> {
   searchStats.queries = 0;
   searchStats.evaluated = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
+    const need = limit - found.length;
+    const budget = SEARCH_READ_BUDGET - searchStats.evaluated;
+    // The rate the filters kept so far sizes the next round; none kept yet: fourfold growth.
+    const rate = found.length ? found.length / searchStats.evaluated : 0;
+    const guess = rate ? Math.ceil((need / rate) * 1.25) + 1 : need * 4 ** (round + 1);
     const result = await documentClient.send(
       new QueryCommand({
         TableName: tableName,
         ...input,
-        // Without filters a page is exactly one Query; with filters, growing rounds fill the page (DynamoDB
-        // reads Limit items whatever the filter keeps, so a first round of a page's size wastes nothing when
-        // the filter keeps most of them, as on the names items).
-        Limit: conditions.length ? Math.min(ROUND_LIMIT, (limit - found.length) * (byNames ? 2 ** round : 4 ** (round + 1))) : limit - found.length,
+        // Without filters a page is exactly one Query. With filters, DynamoDB reads Limit items whatever the
+        // filter keeps: the rounds are sized on the rate kept so far, within the budget.
+        Limit: conditions.length ? Math.max(1, Math.min(budget, guess)) : need,
         ExclusiveStartKey: startKey,
       }),
     );
@@ -359,11 +443,10 @@ export async function searchUsers(search: UserSearch): Promise<Page<User>> {
     searchStats.evaluated += result.ScannedCount ?? 0;
     searchStats.consumedCapacity += result.ConsumedCapacity?.CapacityUnits ?? 0;
     const items = result.Items ?? [];
-    let stoppedEarly = false;
     for (const item of items) {
       found.push(item);
       if (found.length === limit) {
-        stoppedEarly = item !== items[items.length - 1] || !!result.LastEvaluatedKey;
+        const stoppedEarly = item !== items[items.length - 1] || !!result.LastEvaluatedKey;
         nextKey = stoppedEarly ? { pk: item.pk, sk: item.sk, [choice.pkName]: item[choice.pkName], [choice.skName]: item[choice.skName] } : null;
         break;
       }
@@ -371,18 +454,21 @@ export async function searchUsers(search: UserSearch): Promise<Page<User>> {
     if (found.length === limit) break;
     startKey = result.LastEvaluatedKey;
     if (!startKey) break;
-    // Bounded work per request: a very unselective combination returns a short page and a cursor.
-    if (round === MAX_ROUNDS - 1) nextKey = startKey;
+    // Bounded work per request: an unselective combination returns a short page and a cursor.
+    if (searchStats.evaluated >= SEARCH_READ_BUDGET || round === MAX_ROUNDS - 1) {
+      nextKey = startKey;
+      break;
+    }
   }
-  const users = byNames ? await usersOfNameItems(found, last, first) : found;
+  const users = choice.search ? await usersOfSearchItems(found, f) : found;
   return { items: users.map(toUser), nextCursor: encodeCursor(nextKey, input) };
 }
 
 /**
- * The users of a page of names items, in the page's order (one eventually consistent BatchGetItem, its
- * read capacity counted in searchStats); a user gone or renamed since is left out.
+ * The users of a page of search items, in the page's order (one eventually consistent BatchGetItem, its
+ * read capacity counted in searchStats); a user gone, or changed since so that a filter fails, is left out.
  */
-async function usersOfNameItems(hits: Record<string, any>[], last: string, first: string): Promise<Record<string, any>[]> {
+async function usersOfSearchItems(hits: Record<string, any>[], f: Filters): Promise<Record<string, any>[]> {
   if (!hits.length) return [];
   const byId = new Map<string, Record<string, any>>();
   let request: Record<string, any> | undefined = { [tableName]: { Keys: hits.map((hit) => keys.user(hit.userId)) } };
@@ -394,9 +480,7 @@ async function usersOfNameItems(hits: Record<string, any>[], last: string, first
     for (const item of result.Responses?.[tableName] ?? []) byId.set(item.id, item);
     request = result.UnprocessedKeys;
   }
-  return hits
-    .map((hit) => byId.get(hit.userId))
-    .filter((user): user is Record<string, any> => !!user && normaliseSearchText(user.lastName).startsWith(last) && normaliseSearchText(user.firstName).startsWith(first));
+  return hits.map((hit) => byId.get(hit.userId)).filter((user): user is Record<string, any> => !!user && matches(user, f));
 }
 
 /** How many users wait for their ISEE to be validated (the dashboard badge): a COUNT on the sparse index. */

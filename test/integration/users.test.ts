@@ -3,7 +3,8 @@ import { keys } from '../../functions/adapters/table.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { as } from '../support/api.ts';
 import { localTable } from '../support/dynamo.ts';
-import { randomFiscalCode } from '../support/isee.ts';
+import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
+import { attestationPdf, randomFiscalCode, stageIseeFile } from '../support/isee.ts';
 
 type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client, delegate: Client, citizen: Client;
@@ -123,6 +124,83 @@ describe('users: new, search, edit, status, delete', () => {
     expect((await operator.get('/api/users?cursor=garbage')).status).toBe(400);
   });
 
+  it('every combination of filters: each filter applied (a user failing only that one is left out), none over-applied, pages followed to the end', async () => {
+    const t = Date.now().toString(36);
+    const digits = () => String(Math.floor(Math.random() * 1e9)).padStart(9, '0');
+    const base = { lastName: `Lx${t}`, firstName: `Fx${t}`, email: `ex${t}@example.it`, phoneNumber: `+39 3${digits()}` };
+    // The target passes every filter; each decoy fails exactly one (the 'loaded' decoy is not 'Da validare').
+    const variants: Record<string, Partial<typeof base>> = {
+      target: {},
+      lastName: { lastName: `Ly${t}` },
+      firstName: { firstName: `Fy${t}` },
+      email: { email: `ey${t}@example.it` },
+      phoneNumber: { phoneNumber: `+39 3${digits()}` },
+      fiscalCode: {},
+      loaded: {},
+    };
+    // Every fiscal code starts with the same six letters, but the 'fiscalCode' decoy's.
+    const shared = randomFiscalCode().slice(0, 6);
+    const codeStarting = (start: string) => {
+      const first15 = start + randomFiscalCode().slice(6, 15);
+      return first15 + fiscalCodeCheckCharacter(first15);
+    };
+    const made: Record<string, { id: string; fiscalCode: string }> = {};
+    for (const [name, change] of Object.entries(variants)) {
+      const fiscalCode = name === 'fiscalCode' ? randomFiscalCode() : codeStarting(shared);
+      const created = await operator.post('/api/users', { ...valid, ...base, ...change, fiscalCode });
+      expect(created.status).toBe(201);
+      made[name] = { id: created.json.id, fiscalCode };
+    }
+    // 'Da validare': an ISEE with its document waiting for review (the state change path).
+    for (const name of Object.keys(variants).filter((n) => n !== 'loaded')) {
+      const document = await stageIseeFile(operator, await attestationPdf({ fullName: `${base.firstName} ${base.lastName}`, fiscalCode: made[name].fiscalCode, protocol: 'INPS-ISEE-2026-00000009Z-00', value: '5.000,00' }));
+      const isee = await operator.post(`/api/users/${made[name].id}/isee`, { value: 5000, year: 2026, date: new Date().toISOString(), protocollo: 'INPS-ISEE-2026-00000009Z-00', scadenza: '2026-12-31', document, excludeVerification: false });
+      expect(isee.status).toBe(201);
+    }
+    const target = made.target;
+    const digitsOf = (phone: string) => phone.replace(/\D/g, '');
+    // Short prefixes (a name's first two letters, an e-mail's two: other users match too) and whole values.
+    const short = { lastName: 'LX', firstName: 'fx', email: 'ex', phoneNumber: digitsOf(base.phoneNumber).slice(0, 10), fiscalCode: shared, loaded: 'true' };
+    const whole = { lastName: base.lastName, firstName: base.firstName, email: base.email, phoneNumber: digitsOf(base.phoneNumber), fiscalCode: shared, loaded: 'true' };
+    const mixed = { ...whole, firstName: 'fX', email: `ex${t}`.slice(0, 4) };
+    const reverse = { ...whole, lastName: 'lx', email: `ex${t}` };
+    const fields = ['lastName', 'firstName', 'email', 'phoneNumber', 'fiscalCode', 'loaded'] as const;
+    const all = async (query: Record<string, string>) => {
+      const found: string[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < 60; page++) {
+        const response = await operator.get(`/api/users?${new URLSearchParams({ ...query, ...(cursor ? { cursor } : {}) })}`);
+        expect(response.status, JSON.stringify(query)).toBe(200);
+        found.push(...response.json.items.map((u: { id: string }) => u.id));
+        cursor = response.json.nextCursor;
+        if (!cursor) return found;
+      }
+      throw new Error(`more than 60 pages for ${JSON.stringify(query)}`);
+    };
+    let checked = 0;
+    for (let mask = 1; mask < 1 << fields.length; mask++) {
+      const used = fields.filter((_, i) => mask & (1 << i));
+      if (used.length < 2) continue;
+      for (const values of [short, whole, mixed, reverse]) {
+        const query = Object.fromEntries(used.map((field) => [field, values[field]]));
+        const found = new Set(await all(query));
+        const expected = Object.keys(made).filter((name) => name === 'target' || !used.includes(name as (typeof fields)[number]));
+        expect(Object.keys(made).filter((name) => found.has(made[name].id)).sort(), JSON.stringify(query)).toEqual(expected.sort());
+        checked += 1;
+      }
+    }
+    expect(checked).toBe(57 * 4);
+
+    // Every write path keeps the search item: an e-mail change, a state change, a phone change.
+    const ids = async (query: Record<string, string>) => new Set(await all(query));
+    expect((await operator.put(`/api/users/${target.id}`, { ...valid, ...base, email: `ez${t}@example.it`, fiscalCode: target.fiscalCode })).status).toBe(200);
+    expect((await ids({ lastName: 'lx', email: `ex${t}` })).has(target.id)).toBe(false);
+    expect((await ids({ lastName: 'lx', email: `ez${t}` })).has(target.id)).toBe(true);
+    expect((await operator.put(`/api/users/${target.id}/status`, { suspended: true })).json.state).toBe('SUSPEND');
+    expect((await ids({ loaded: 'true', firstName: base.firstName })).has(target.id)).toBe(false);
+    expect((await ids({ firstName: base.firstName, email: `ez${t}` })).has(target.id)).toBe(true);
+  });
+
   it('last and first name together: their own key, paged, kept through renames and deletes, back-filled for older users', async () => {
     const lastName = `Coppia${Date.now().toString(36)}`;
     const made: string[] = [];
@@ -160,6 +238,8 @@ describe('users: new, search, edit, status, delete', () => {
     const { backfillUserNames } = await import('../../functions/users/repository.ts');
     expect(await backfillUserNames()).toBeGreaterThanOrEqual(17);
     expect(await ids(`lastName=${lastName}&firstName=gianmaria 03`)).toEqual([made[3]]);
+    // The back-filled search item carries the e-mail too (the e-mail key, the names filtered on it).
+    expect(await ids(`lastName=${lastName}&firstName=gianmaria 03&email=ettore@`)).toEqual([made[3]]);
   });
 });
 

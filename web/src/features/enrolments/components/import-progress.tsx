@@ -1,7 +1,8 @@
 import { Flex } from '@aws-amplify/ui-react';
 import { IMPORT_POLL_MS } from '@domain/enrolment';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { PageAlert } from '@/components/page-alert';
+import { useJobStatus } from '@/components/use-job-status';
 import { getImportStatus } from '../api/get-import-status';
 import type { ImportStatus } from '../api/types';
 
@@ -18,48 +19,27 @@ export const importDoneText = (summary: ImportStatus['summary']) =>
  * while it runs (not for a delegate: `enabled` false). `started` hands over a run just started from the dialog; `onFinished` reloads the table.
  */
 export function useImportStatus(callId: string, onFinished: () => void, enabled = true) {
-  const [status, setStatus] = useState<ImportStatus | null>(null);
+  const { status, running, setStatus } = useJobStatus({
+    key: callId,
+    fetch: () => getImportStatus(callId),
+    isRunning: (answer: ImportStatus) => answer.isRunning,
+    pollMs: IMPORT_POLL_MS,
+    onEnd: () => onFinished(),
+    enabled,
+  });
   /** Only an end seen while this page watched it is announced (not last week's import on mount). */
   const [watched, setWatched] = useState(false);
-  const finished = useRef(onFinished);
-  finished.current = onFinished;
-
   useEffect(() => {
-    if (!enabled) return;
-    let current = true;
-    getImportStatus(callId).then(
-      (answer) => {
-        if (!current) return;
-        setStatus(answer);
-        if (answer.isRunning) setWatched(true);
-      },
-      () => undefined, // 'Other failures in these screens: only logged' (§8).
-    );
-    return () => {
-      current = false;
-    };
-  }, [callId, enabled]);
+    if (running) setWatched(true);
+  }, [running]);
 
-  const running = status?.isRunning ?? false;
-  useEffect(() => {
-    if (!running) return;
-    const timer = window.setTimeout(() => {
-      getImportStatus(callId).then(
-        (answer) => {
-          setStatus(answer);
-          if (!answer.isRunning) finished.current();
-        },
-        // A failed poll keeps waiting: the next one tries again.
-        () => setStatus((previous) => (previous ? { ...previous } : previous)),
-      );
-    }, IMPORT_POLL_MS);
-    return () => window.clearTimeout(timer);
-  }, [callId, running, status]);
-
-  const started = useCallback((answer: ImportStatus) => {
-    setWatched(true);
-    setStatus(answer);
-  }, []);
+  const started = useCallback(
+    (answer: ImportStatus) => {
+      setWatched(true);
+      setStatus(answer);
+    },
+    [setStatus],
+  );
   return { status, running, watched, started, dismiss: () => setWatched(false) };
 }
 

@@ -1,7 +1,8 @@
 import { Button } from '@aws-amplify/ui-react';
 import type { Flow } from '@domain/flows';
 import type { FlowEmailResult } from '@domain/notice-schemas';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useJobStatus } from '@/components/use-job-status';
 import { emailFlow, getFlowEmail } from '../api/email-flow';
 
 /** While the e-mails go out the button asks how far they are this often. */
@@ -14,24 +15,16 @@ export const FLOW_EMAIL_POLL_MS = 3000;
  * outcome (the page shows its message). Closing the browser does not stop the job.
  */
 export function FlowEmailButton({ flow, onDone }: { flow: Flow; onDone: (result: FlowEmailResult | Error) => void }) {
-  const [progress, setProgress] = useState<FlowEmailResult | null>(null);
   const [starting, setStarting] = useState(false);
-  const running = progress !== null && !progress.done;
-
-  useEffect(() => {
-    if (!running) return;
-    const timer = window.setTimeout(() => {
-      getFlowEmail(flow.id).then(
-        (answer) => {
-          setProgress(answer);
-          if (answer.done) onDone(answer);
-        },
-        // A failed poll keeps the button waiting: the next one tries again.
-        () => setProgress((previous) => (previous ? { ...previous } : previous)),
-      );
-    }, FLOW_EMAIL_POLL_MS);
-    return () => window.clearTimeout(timer);
-  }, [flow.id, running, progress, onDone]);
+  // Not asked on mount (one request per row of the flows page): a run started here is followed.
+  const { status: progress, running, setStatus: setProgress } = useJobStatus({
+    key: flow.id,
+    fetch: () => getFlowEmail(flow.id),
+    isRunning: (answer: FlowEmailResult) => !answer.done,
+    pollMs: FLOW_EMAIL_POLL_MS,
+    onEnd: onDone,
+    askOnMount: false,
+  });
 
   const start = async () => {
     setStarting(true);
@@ -56,7 +49,7 @@ export function FlowEmailButton({ flow, onDone }: { flow: Flow; onDone: (result:
       aria-label={running ? `Invio delle email del flusso ${flow.announcement.name} in corso` : `${flow.isEmailSent ? 'Reinvia' : 'Invia'} le email del flusso ${flow.announcement.name}`}
       onClick={() => void start()}
     >
-      {running ? `Invio in corso... (${progress.sent} inviate)` : label}
+      {running ? `Invio in corso... (${progress?.sent ?? 0} inviate)` : label}
     </Button>
   );
 }

@@ -1,8 +1,9 @@
 import { Button } from '@aws-amplify/ui-react';
 import { SYNC_POLL_MS, type SyncStatus } from '@domain/payments';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ConfirmDialog } from '@/components/dialog';
 import { PageAlert } from '@/components/page-alert';
+import { useJobStatus } from '@/components/use-job-status';
 import { getPositionsSync } from '../api/get-positions-sync';
 import { startPositionsSync } from '../api/start-positions-sync';
 
@@ -16,40 +17,19 @@ export const SYNC_RUNNING_LABEL = 'Importazione in corso...';
  * done. The status is asked on mount too, so a reload (or another operator's click) shows a running one.
  */
 export function SyncPositionsButton({ callId, onDone }: { callId: string; onDone?: () => void }) {
-  const [status, setStatus] = useState<SyncStatus | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const running = status?.isUpdating ?? false;
-
-  useEffect(() => {
-    let current = true;
-    getPositionsSync(callId).then(
-      (answer) => current && setStatus(answer),
-      () => undefined, // 'Other failures in these screens: only logged' (§8); the button stays usable.
-    );
-    return () => {
-      current = false;
-    };
-  }, [callId]);
-
-  useEffect(() => {
-    if (!running) return;
-    const timer = window.setTimeout(() => {
-      getPositionsSync(callId).then(
-        (answer) => {
-          setStatus(answer);
-          if (!answer.isUpdating) {
-            if (answer.state === 'FAILED') setError(answer.error);
-            onDone?.();
-          }
-        },
-        // A failed poll keeps the button waiting: the next one tries again.
-        () => setStatus((previous) => (previous ? { ...previous } : previous)),
-      );
-    }, SYNC_POLL_MS);
-    return () => window.clearTimeout(timer);
-  }, [callId, running, status, onDone]);
+  const { running, setStatus } = useJobStatus({
+    key: callId,
+    fetch: () => getPositionsSync(callId),
+    isRunning: (answer: SyncStatus) => answer.isUpdating,
+    pollMs: SYNC_POLL_MS,
+    onEnd: (answer) => {
+      if (answer.state === 'FAILED') setError(answer.error);
+      onDone?.();
+    },
+  });
 
   const start = async () => {
     setStarting(true);
