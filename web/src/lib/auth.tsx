@@ -107,8 +107,13 @@ function takeEarlyProfile(token: string): Promise<Me> | null {
 const sessionToFind = () =>
   window.location.pathname === paths.authCallback || holdsStoredUser() || sessionClock.signedInAt() !== null;
 
-/** The role of this tab's last profile: the home page loads that role's page early (app/routes/home.tsx). */
+/**
+ * The role of this tab's last profile: the home page loads that role's page early (app/routes/home.tsx), and
+ * index.html's prerendered shell shows that role's heading, with the greeting's name (public/boot.js). Hints
+ * only, never trusted for access: what the page shows and allows comes from /api/me.
+ */
 export const ROLE_HINT_KEY = 'portale.role';
+export const GREETING_HINT_KEY = 'portale.greeting';
 
 /** When this tab's session started, kept beside the tokens so that clearing one clears both. */
 export const sessionClock = {
@@ -209,6 +214,9 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
           const me = await (takeEarlyProfile(user.access_token) ?? api.get<Me>('/api/me'));
           try {
             window.sessionStorage.setItem(ROLE_HINT_KEY, me.role);
+            const greeting = me.firstName || me.fullName;
+            if (greeting) window.sessionStorage.setItem(GREETING_HINT_KEY, greeting);
+            else window.sessionStorage.removeItem(GREETING_HINT_KEY);
           } catch {
             // No session storage: no hint, the home page loads when the profile says which.
           }
