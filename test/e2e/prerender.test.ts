@@ -66,7 +66,12 @@ describe('the prerendered shell', () => {
     });
     expect(shell['main h1']?.text).toBe('Ciao, Maria');
     expect(shell['main .portal-page__lead']?.text).toMatch(/^Questa è la tua area personale dei servizi sociali/);
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(new URL(request.url()).pathname));
     const app = await appBoxes(page, selectors);
+    // A tab holding a session does without the OIDC client until it signs out (it reads its stored tokens).
+    expect(requests.filter((path) => path.includes('oidc-client-ts'))).toEqual([]);
+    expect(requests).toContain('/api/me');
     // The account actions are the app's own (they need it): only the band's height is the shell's.
     expect({ ...shell, '.portal-header__slim': { ...shell['.portal-header__slim'], text: '' } }).toEqual({
       ...app,
