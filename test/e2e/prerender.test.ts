@@ -117,4 +117,17 @@ describe('the prerendered shell', () => {
     const expired = await withoutTheApp(page, () => boxes(page, ['main h1']));
     expect(expired['main h1']).toBeNull();
   });
+
+  it('takes "Ho capito" on the shell’s cookie notice, before the app has arrived', async () => {
+    const page = await newPage(browser, 412);
+    await page.goto(appUrl());
+    await withoutTheApp(page, async () => {
+      await page.locator('#portal-prerender').getByRole('button', { name: 'Ho capito' }).click();
+      await page.locator('#portal-prerender .portal-cookiebar').waitFor({ state: 'hidden' });
+    });
+    await page.reload();
+    await page.locator('#portal-prerender').waitFor({ state: 'detached' });
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    expect(await page.getByRole('button', { name: 'Ho capito' }).count()).toBe(0);
+  });
 });

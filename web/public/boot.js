@@ -10,11 +10,25 @@
  */
 (function () {
   var root = document.documentElement;
+  var COOKIES_KEY = 'portale.cookieBar.accepted';
   try {
-    if (window.localStorage.getItem('portale.cookieBar.accepted') === 'true') root.setAttribute('data-portal-cookies', 'accepted');
+    if (window.localStorage.getItem(COOKIES_KEY) === 'true') root.setAttribute('data-portal-cookies', 'accepted');
   } catch (e) {
     // No storage: the bar shows, as the app would show it.
   }
+  // 'Ho capito' on the shell's notice works before the app has arrived (the app's bar hears of it:
+  // app/layout/cookie-bar.tsx).
+  document.addEventListener('click', function (event) {
+    var target = event.target;
+    if (!(target instanceof Element) || !target.closest('#portal-prerender .portal-cookiebar__button')) return;
+    try {
+      window.localStorage.setItem(COOKIES_KEY, 'true');
+    } catch (e) {
+      // Storage refused: the notice goes away for this visit only.
+    }
+    root.setAttribute('data-portal-cookies', 'accepted');
+    window.dispatchEvent(new Event('portale:cookies-accepted'));
+  });
   try {
     if (window.location.pathname !== '/') return;
     var storage = window.sessionStorage;
