@@ -7,12 +7,16 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { requestProfileEarly } from './lib/auth';
+import { takeOverFromPrerender } from './app/prerender';
 
 const container = document.getElementById('root')!;
 
 runtimeConfigRequest.then(
   (config) => {
     requestProfileEarly(config);
+    // The app takes the prerendered shell's place when it shows a page (app/layout/shell.tsx); should that
+    // not happen (a session that takes too long to answer), it shows whatever it has.
+    window.setTimeout(takeOverFromPrerender, 10_000);
     const root = createRoot(container);
     // A transition: React renders the first page in slices of a few milliseconds and lets the browser
     // breathe in between, instead of one long task that a phone's slow CPU would block on.
@@ -34,6 +38,7 @@ runtimeConfigRequest.then(
     const text = document.createElement('p');
     text.textContent = 'Il portale dei servizi sociali non è al momento raggiungibile. Riprova più tardi.';
     main.append(heading, text);
+    takeOverFromPrerender();
     container.replaceChildren(main);
   },
 );

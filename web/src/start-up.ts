@@ -1,14 +1,12 @@
 /**
  * Imported first by main.tsx, so that it runs before the rest of the app is evaluated: /config.json is
- * requested at once, and a tab that holds a session starts loading the OIDC client alongside it.
+ * requested at once, and a sign-in being finished (the provider's redirect back) starts loading the OIDC
+ * client alongside it. A tab that holds a session does without the client until it signs out (lib/auth.tsx).
  * (This module must not import the app: only what it starts.)
  */
+import { paths } from './config/paths';
 import { loadRuntimeConfig } from './lib/runtime-config';
 
 export const runtimeConfigRequest = loadRuntimeConfig();
 
-try {
-  if (Object.keys(window.sessionStorage).some((key) => key.startsWith('oidc.user:'))) void import('oidc-client-ts');
-} catch {
-  // No session storage (a privacy mode): nothing to preload.
-}
+if (window.location.pathname === paths.authCallback) void import('oidc-client-ts');

@@ -63,16 +63,23 @@ export async function createUserManager(config: RuntimeConfig, origin = window.l
 const holdsStoredUser = () =>
   Object.keys(window.sessionStorage).some((key) => key.startsWith('oidc.user:'));
 
+/** A signed-in user as this module uses it: its tokens (an oidc-client-ts User, or the same read from storage). */
+type SessionUser = Pick<User, 'access_token' | 'id_token'>;
+
 /**
- * The access token of the user stored for this configuration, read without the OIDC client: /api/me is
- * asked for with it while the client loads, instead of after (the client then confirms the same user).
+ * The user stored for this configuration, read without the OIDC client (the JSON that oidc-client-ts keeps
+ * under "oidc.user:<issuer>:<client>"): a tab that holds a session needs the client only to sign out or in
+ * again, so its first load does without it. Expiry is the API's to judge, as with the client's getUser():
+ * a refused token opens 'SESSIONE SCADUTA'.
  */
-function storedAccessToken(config: RuntimeConfig): string | null {
+function storedUser(config: RuntimeConfig): SessionUser | null {
   try {
     const stored = JSON.parse(window.sessionStorage.getItem(`oidc.user:${config.issuer}:${config.clientId}`) ?? 'null') as {
       access_token?: unknown;
+      id_token?: unknown;
     } | null;
-    return typeof stored?.access_token === 'string' && stored.access_token ? stored.access_token : null;
+    if (typeof stored?.access_token !== 'string' || !stored.access_token) return null;
+    return { access_token: stored.access_token, id_token: typeof stored.id_token === 'string' ? stored.id_token : undefined };
   } catch {
     return null;
   }
@@ -87,7 +94,7 @@ let earlyProfile: { token: string; request: Promise<Me> } | null = null;
 export function requestProfileEarly(config: RuntimeConfig) {
   try {
     if (window.location.pathname === paths.authCallback || (sessionClock.remaining() ?? 1) <= 0) return;
-    const token = storedAccessToken(config);
+    const token = storedUser(config)?.access_token;
     if (!token) return;
     const request = api.get<Me>('/api/me', token);
     request.catch(() => undefined);
@@ -107,8 +114,13 @@ function takeEarlyProfile(token: string): Promise<Me> | null {
 const sessionToFind = () =>
   window.location.pathname === paths.authCallback || holdsStoredUser() || sessionClock.signedInAt() !== null;
 
-/** The role of this tab's last profile: the home page loads that role's page early (app/routes/home.tsx). */
+/**
+ * The role of this tab's last profile: the home page loads that role's page early (app/routes/home.tsx), and
+ * index.html's prerendered shell shows that role's heading, with the greeting's name (public/boot.js). Hints
+ * only, never trusted for access: what the page shows and allows comes from /api/me.
+ */
 export const ROLE_HINT_KEY = 'portale.role';
+export const GREETING_HINT_KEY = 'portale.greeting';
 
 /** When this tab's session started, kept beside the tokens so that clearing one clears both. */
 export const sessionClock = {
@@ -140,8 +152,8 @@ const PROFILE_FAILED = 'Non è stato possibile leggere il tuo profilo. Riprova p
  * response can be redeemed only once): completes a sign-in on the callback page, otherwise reads the
  * stored user.
  */
-const bootstraps = new WeakMap<() => Promise<UserManager>, Promise<User | null>>();
-function bootstrap(getUserManager: () => Promise<UserManager>): Promise<User | null> {
+const bootstraps = new WeakMap<() => Promise<UserManager>, Promise<SessionUser | null>>();
+function bootstrap(config: RuntimeConfig, getUserManager: () => Promise<UserManager>): Promise<SessionUser | null> {
   let pending = bootstraps.get(getUserManager);
   if (!pending) {
     pending = (async () => {
@@ -157,7 +169,7 @@ function bootstrap(getUserManager: () => Promise<UserManager>): Promise<User | n
         return user;
       }
       if (!holdsStoredUser()) return null;
-      const user = await (await getUserManager()).getUser();
+      const user = storedUser(config) ?? (await (await getUserManager()).getUser());
       if (user && sessionClock.signedInAt() === null) sessionClock.start();
       return user;
     })();
@@ -192,7 +204,7 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
     sessionToFind() ? { status: 'loading', me: null, error: null } : { status: 'anonymous', me: null, error: null },
   );
   const [sessionExpired, setSessionExpired] = useState(false);
-  const userRef = useRef<User | null>(null);
+  const userRef = useRef<SessionUser | null>(null);
 
   useEffect(() => {
     setAccessTokenProvider(() => userRef.current?.access_token ?? null);
@@ -201,7 +213,7 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
 
   useEffect(() => {
     let cancelled = false;
-    bootstrap(getUserManager)
+    bootstrap(config, getUserManager)
       .then(async (user) => {
         userRef.current = user;
         if (!user) return { status: 'anonymous', me: null, error: null } satisfies State;
@@ -209,6 +221,9 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
           const me = await (takeEarlyProfile(user.access_token) ?? api.get<Me>('/api/me'));
           try {
             window.sessionStorage.setItem(ROLE_HINT_KEY, me.role);
+            const greeting = me.firstName || me.fullName;
+            if (greeting) window.sessionStorage.setItem(GREETING_HINT_KEY, greeting);
+            else window.sessionStorage.removeItem(GREETING_HINT_KEY);
           } catch {
             // No session storage: no hint, the home page loads when the profile says which.
           }
@@ -238,7 +253,7 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
     return () => {
       cancelled = true;
     };
-  }, [getUserManager]);
+  }, [config, getUserManager]);
 
   // The 9-hour limit, checked by a timer and whenever the tab comes back (timers sleep with the laptop).
   useEffect(() => {

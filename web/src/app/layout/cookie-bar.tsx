@@ -1,5 +1,5 @@
 import { Button } from '@aws-amplify/ui-react';
-import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 
@@ -13,8 +13,16 @@ const readAccepted = () => {
   }
 };
 
+/** Accepted on the prerendered shell's notice before the app took its place (public/boot.js). */
+export const COOKIES_ACCEPTED_EVENT = 'portale:cookies-accepted';
+
 export function useCookieBar() {
   const [accepted, setAccepted] = useState(readAccepted);
+  useEffect(() => {
+    const heard = () => setAccepted(true);
+    window.addEventListener(COOKIES_ACCEPTED_EVENT, heard);
+    return () => window.removeEventListener(COOKIES_ACCEPTED_EVENT, heard);
+  }, []);
   const accept = () => {
     try {
       window.localStorage.setItem(KEY, 'true');

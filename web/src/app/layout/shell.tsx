@@ -1,9 +1,10 @@
 import { Alert } from '@aws-amplify/ui-react';
-import { Suspense } from 'react';
+import { Suspense, useLayoutEffect } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { paths } from '@/config/paths';
 import { useAuth } from '@/lib/auth';
 import { audienceOf } from '../access';
+import { prerenderShowsHome, takeOverFromPrerender } from '../prerender';
 import { useBackspaceGoesBack, useFocusOnNavigation } from '../hooks';
 import { BackToTop } from './back-to-top';
 import { PortalBreadcrumbs } from './breadcrumbs';
@@ -14,6 +15,19 @@ import { PageLoader } from './page-loader';
 import { SessionExpiredDialog } from './session-expired-dialog';
 
 export const MAIN_ID = 'contenuto-principale';
+
+/**
+ * Inside the page's Suspense boundary, so that it commits with the page, not with the loader: the app
+ * takes the place of index.html's prerendered shell once it shows a page (app/prerender.ts). On the home page
+ * of a tab holding a session the shell shows the role's heading: the app keeps it until the session is known.
+ */
+function TakeOverFromPrerender() {
+  const { status } = useAuth();
+  useLayoutEffect(() => {
+    if (status !== 'loading' || !prerenderShowsHome()) takeOverFromPrerender();
+  }, [status]);
+  return null;
+}
 
 /** The frame of every page (spec part 1 §1, part 2 §2.2). */
 export function Shell() {
@@ -41,6 +55,7 @@ export function Shell() {
           )}
           <Suspense fallback={<PageLoader />}>
             <Outlet />
+            <TakeOverFromPrerender />
           </Suspense>
         </div>
       </main>
