@@ -104,6 +104,11 @@ export const flowSchema = z.object({
   accepted: z.number().nullable(),
   rejected: z.number().nullable(),
   isEmailSent: z.boolean(),
+  /**
+   * The notice e-mail job while it runs (null when none runs), as the flow item holds it (its first slice sets the run, its last
+   * one finishes it): the page shows "Invio in corso..." on load and polls the job's status from there.
+   */
+  emailJob: z.object({ sent: z.number().int() }).nullable(),
   /** False while MyPay's result files are not yet in the exports bucket. */
   available: z.boolean(),
   error: z.string().nullable(),

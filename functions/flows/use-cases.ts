@@ -159,6 +159,7 @@ export const toFlow = (record: FlowRecord): Flow => ({
   accepted: record.accepted,
   rejected: record.rejected,
   isEmailSent: record.isEmailSent,
+  emailJob: record.emailRun && !record.emailRun.finishedAt ? { sent: record.emailRun.sent } : null,
   available: Boolean(record.collectedAt),
   error: record.error,
   files: {

@@ -18,6 +18,8 @@ import { toPositionRecord } from '../payments/repository.ts';
  *   gsi1 "DEBTS#<callId>#<anno>" / "<importoTotale, 12 digits>#<userId>" (amount order),
  *   gsi2 same pk / "<cognome nome normalised>#<userId>" (name order and name prefix),
  *   gsi5 same pk / "<FISCAL CODE>#<userId>" (fiscal-code prefix),
+ *   gsi6 same pk / "<first word of the name key>#<importoTotale, 12 digits>#<userId>" (a surname's rows in
+ *   amount order: a one-word prefix in amount order merges the few words it spans, see mergedByAmount),
  *   and only while the citizen has a pending position without e-mail (sparse, 'Email non inviata'):
  *   gsi3 "DEBTS#<callId>#<anno>#NOMAIL" / name key, gsi4 the same pk / amount key;
  * - the call-year's totals: same pk, sk "TOTALS", kept by `ADD` of each summary change's delta.
@@ -35,7 +37,7 @@ export interface SummaryKey {
 }
 export const summaryKeyOf = (k: SummaryKey) => `${k.callId}|${k.anno}|${k.userId}`;
 
-const INDEX_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk', 'gsi5pk', 'gsi5sk', 'nName', 'kind'];
+const INDEX_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk', 'gsi5pk', 'gsi5sk', 'gsi6pk', 'gsi6sk', 'nName', 'kind'];
 
 export function toStored(item: Record<string, any>): StoredDebtSummary {
   const record = { ...item };
@@ -54,6 +56,12 @@ export const toRow = (item: Record<string, any>): DebtSummaryRow => ({
   paymentIds: item.paymentIds ?? [],
 });
 
+/** The first word of the name key ("de rossi maria" → "de"): a row's group on gsi6. */
+const firstWord = (name: string) => name.split(' ')[0] ?? '';
+/** gsi6's sort key: the group, then the amount order's own key (so a merge of groups is the amount order). */
+const groupKey = (summary: Pick<DebtSummary, 'cognome' | 'nome' | 'importoTotale' | 'userId'>) =>
+  `${firstWord(nameKey(summary.cognome, summary.nome))}#${numericSortKey(summary.importoTotale)}#${summary.userId}`;
+
 /** The stored item of a summary, with its index keys (the bench seeds with it). */
 export function debtSummaryItem(summary: StoredDebtSummary) {
   const list = keys.debtList(summary.callId, summary.anno);
@@ -69,6 +77,8 @@ export function debtSummaryItem(summary: StoredDebtSummary) {
     gsi2sk: name,
     gsi5pk: list,
     gsi5sk: `${summary.codiceFiscale.toUpperCase()}#${summary.userId}`,
+    gsi6pk: list,
+    gsi6sk: groupKey(summary),
     ...(summary.senzaEmail ? { gsi3pk: noMail, gsi3sk: name, gsi4pk: noMail, gsi4sk: amount } : {}),
     nName: nameKey(summary.cognome, summary.nome),
     ...summary,
@@ -233,10 +243,23 @@ function rowProjection(index: string) {
 
 const cursorList = (q: Omit<ListQuery, 'keyed'>): CursorList => ({ IndexName: q.IndexName, KeyConditionExpression: q.KeyConditionExpression, ExpressionAttributeValues: q.ExpressionAttributeValues });
 
+/** A cursor of this list, or undefined when it belongs to another (the caller tries the next reading). */
+function cursorOf(cursor: string, list: CursorList): Record<string, unknown> | undefined {
+  try {
+    return decodeCursor(cursor, list);
+  } catch (error) {
+    if (error instanceof ValidationError) return undefined;
+    throw error;
+  }
+}
+
 /**
- * One page of a call-year's summaries. A filter the index key answers reads exactly the page; a name
- * prefix in amount order is a FilterExpression over the amount index, filled by at most 10 rounds of 200
- * items (a rare name may give a short page and a cursor, as the users search does).
+ * One page of a call-year's summaries. A filter the index key answers reads exactly the page. A name
+ * prefix in amount order: a one-word prefix spanning at most MERGE_GROUPS first words (a whole surname:
+ * "rossi" → rossi, rossini) merges those words' rows, each read in amount order on gsi6 (mergedByAmount);
+ * otherwise at most FEW matches are read through the name index and ordered here (fewByName); beyond, a
+ * FilterExpression over the amount index, filled by at most 10 rounds of 200 items (a rare name may give
+ * a short page and a cursor, as the users search does). A cursor continues the reading that wrote it.
  */
 export async function listDebtSummaries(
   callId: string,
@@ -246,8 +269,25 @@ export async function listDebtSummaries(
   page: { limit: number; cursor?: string },
 ): Promise<Page<DebtSummaryRow>> {
   if (filter.text?.kind === 'name' && sort.endsWith('importo')) {
-    const few = await fewByName(callId, anno, filter, sort, page);
-    if (few) return few;
+    const merge = mergeList(callId, anno, filter.text.prefix, sort);
+    if (page.cursor) {
+      const state = cursorOf(page.cursor, merge);
+      if (state) return mergedByAmount(page.limit, sort, readMergeCursor(state), groupReader(callId, anno, sort, page.limit), merge);
+      const few = cursorOf(page.cursor, fewList(callId, anno, filter).list);
+      if (few) return (await fewByName(callId, anno, filter, sort, page.limit, few.offset)) ?? Promise.reject(new ValidationError(messages.invalidCursor));
+    } else {
+      // Each word's first read starts as soon as the word is found (while the next one is looked for).
+      const started = new Map<string, Promise<GroupRead>>();
+      const read = groupReader(callId, anno, sort, page.limit);
+      const groups = filter.noMail || filter.text.prefix.includes(' ') ? null : await groupsOf(keys.debtList(callId, anno), filter.text.prefix, (word) => {
+        const first = read(word, null);
+        first.catch(() => undefined); // a word past MERGE_GROUPS drops the reads already started
+        started.set(word, first);
+      });
+      if (groups) return mergedByAmount(page.limit, sort, groups.map((word) => [word, null]), (word) => started.get(word)!, merge);
+      const few = await fewByName(callId, anno, filter, sort, page.limit, 0);
+      if (few) return few;
+    }
   }
   const { keyed, ...query } = plan(callId, anno, filter, sort);
   const list = cursorList(query);
@@ -275,30 +315,124 @@ export async function listDebtSummaries(
   return { items: items.map(toRow), nextCursor: encodeCursor(start, list) };
 }
 
+/** A one-word prefix spanning more first words than this is not merged (a 3-letter prefix spans dozens). */
+const MERGE_GROUPS = 6;
+
+/**
+ * The first words (gsi6's groups) starting with a one-word prefix, in key order: one Query of one key
+ * per word, each starting after the previous word ("<word>$": '$' sorts right after the '#' that ends a
+ * word's keys and before any letter or digit). Null when there are more than MERGE_GROUPS.
+ */
+async function groupsOf(pk: string, prefix: string, found: (word: string) => void): Promise<string[] | null> {
+  const groups: string[] = [];
+  for (let from = prefix; groups.length <= MERGE_GROUPS; ) {
+    const { Items } = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'gsi6',
+        KeyConditionExpression: 'gsi6pk = :pk AND gsi6sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': `${prefix}\uffff` },
+        ProjectionExpression: 'gsi6sk',
+        Limit: 1,
+      }),
+    );
+    const key = Items?.[0]?.gsi6sk as string | undefined;
+    if (!key) return groups;
+    const word = key.slice(0, key.indexOf('#'));
+    groups.push(word);
+    if (groups.length <= MERGE_GROUPS) found(word);
+    from = `${word}$`;
+  }
+  return null;
+}
+
+/** Where each merged word stands: null = from its first row, a gsi6 key = after that row, true = read to the end. */
+type MergeState = Array<[word: string, after: string | null | true]>;
+
+const mergeList = (callId: string, anno: number, prefix: string, sort: DebtSort): CursorList => ({
+  // What the cursor is bound to (never sent: the words are read one by one): the list, the prefix and the order.
+  IndexName: 'gsi6',
+  KeyConditionExpression: 'gsi6pk = :pk AND begins_with(gsi6sk, :prefix) BY :sort',
+  ExpressionAttributeValues: { ':pk': keys.debtList(callId, anno), ':prefix': prefix, ':sort': sort },
+});
+
+function readMergeCursor(state: Record<string, unknown>): MergeState {
+  const words = state.m;
+  const valid =
+    Array.isArray(words) &&
+    words.length <= MERGE_GROUPS &&
+    words.every((entry) => Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && (entry[1] === null || entry[1] === true || typeof entry[1] === 'string'));
+  if (!valid) throw new ValidationError(messages.invalidCursor);
+  return words as MergeState;
+}
+
+type GroupRead = { items: Record<string, any>[]; more: boolean };
+
+/** A word's next `limit` rows in the order, after a gsi6 key (null: from its first row): one Query on gsi6. */
+const groupReader = (callId: string, anno: number, sort: DebtSort, limit: number) => async (word: string, after: string | null): Promise<GroupRead> => {
+  const pk = keys.debtList(callId, anno);
+  const result = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: 'gsi6',
+      KeyConditionExpression: 'gsi6pk = :pk AND begins_with(gsi6sk, :word)',
+      ExpressionAttributeValues: { ':pk': pk, ':word': `${word}#` },
+      ...rowProjection('gsi6'),
+      ScanIndexForward: !sort.startsWith('-'),
+      Limit: limit,
+      ExclusiveStartKey: after === null ? undefined : { ...keys.debtSummary(callId, anno, after.slice(after.lastIndexOf('#') + 1)), gsi6pk: pk, gsi6sk: after },
+    }),
+  );
+  return { items: result.Items ?? [], more: Boolean(result.LastEvaluatedKey) };
+};
+
+/**
+ * A page of the rows of a few first words in amount order: each word not read to its end gives its next
+ * `limit` rows in the order (in parallel), the page takes the first `limit` of them all by gsi6's
+ * "<amount>#<userId>" (the amount index's own order), and the cursor says where each word stands
+ * (signed, bound to the prefix and the order).
+ */
+async function mergedByAmount(limit: number, sort: DebtSort, state: MergeState, read: (word: string, after: string | null) => Promise<GroupRead>, list: CursorList): Promise<Page<DebtSummaryRow>> {
+  const forward = !sort.startsWith('-');
+  const reads = await Promise.all(state.map(([word, after]) => (after === true ? { items: [], more: false } : read(word, after))));
+  const orderKey = (item: Record<string, any>) => String(item.gsi6sk).slice(String(item.gsi6sk).indexOf('#') + 1);
+  const candidates = reads.flatMap((read, group) => read.items.map((item) => ({ item, group, key: orderKey(item) })));
+  candidates.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) * (forward ? 1 : -1));
+  const taken = candidates.slice(0, limit);
+  const next: MergeState = state.map(([word, after], group) => {
+    const mine = taken.filter((c) => c.group === group);
+    const read = reads[group]!;
+    if (after === true || (mine.length === read.items.length && !read.more)) return [word, true];
+    return [word, mine.length ? String(mine[mine.length - 1]!.item.gsi6sk) : after];
+  });
+  return { items: taken.map((c) => toRow(c.item)), nextCursor: next.every(([, after]) => after === true) ? null : encodeCursor({ m: next }, list) };
+}
+
 /** A name prefix matching at most this many rows is read whole through the name index and ordered by amount here. */
 const FEW = 200;
 
+const fewList = (callId: string, anno: number, filter: DebtListFilter) => {
+  const { keyed: _keyed, ScanIndexForward: _forward, ...query } = plan(callId, anno, filter, 'nome');
+  return { query, list: cursorList(query) };
+};
+
 /**
- * A name prefix in amount order, when it matches few rows (the usual case: a surname): one keyed Query
- * on the name index reads them all, they are ordered by amount here and the page is an offset (signed,
+ * A name prefix in amount order, when it matches few rows (a surname and a name): one keyed Query on
+ * the name index reads them all, they are ordered by amount here and the page is an offset (signed,
  * bound to the same list). Null when more than FEW match: the amount index with a filter then pages.
  */
-async function fewByName(callId: string, anno: number, filter: DebtListFilter, sort: DebtSort, page: { limit: number; cursor?: string }): Promise<Page<DebtSummaryRow> | null> {
-  const { keyed: _keyed, ScanIndexForward: _forward, ...query } = plan(callId, anno, filter, 'nome');
-  const list = cursorList(query);
-  const offset = page.cursor ? Number(decodeCursor(page.cursor, list)?.offset) : 0;
+async function fewByName(callId: string, anno: number, filter: DebtListFilter, sort: DebtSort, limit: number, offset: unknown): Promise<Page<DebtSummaryRow> | null> {
+  if (!Number.isInteger(offset) || (offset as number) < 0) throw new ValidationError(messages.invalidCursor);
+  const from = offset as number;
+  const { query, list } = fewList(callId, anno, filter);
   const result = await documentClient.send(new QueryCommand({ TableName: tableName, ...query, ...rowProjection(query.IndexName), Limit: FEW + 1 }));
   const found = result.Items ?? [];
-  if (found.length > FEW || result.LastEvaluatedKey) {
-    if (page.cursor) throw new ValidationError(messages.invalidCursor);
-    return null;
-  }
-  if (!Number.isInteger(offset) || offset < 0) throw new ValidationError(messages.invalidCursor);
+  if (found.length > FEW || result.LastEvaluatedKey) return null;
   const key = (item: Record<string, any>) => `${numericSortKey(item.importoTotale)}#${item.userId}`;
   const ordered = found.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   if (sort.startsWith('-')) ordered.reverse();
-  const next = offset + page.limit < ordered.length ? encodeCursor({ offset: offset + page.limit }, list) : null;
-  return { items: ordered.slice(offset, offset + page.limit).map(toRow), nextCursor: next };
+  const next = from + limit < ordered.length ? encodeCursor({ offset: from + limit }, list) : null;
+  return { items: ordered.slice(from, from + limit).map(toRow), nextCursor: next };
 }
 
 /**
@@ -322,4 +456,44 @@ export async function countDebtSummaries(callId: string, anno: number, filter: D
     start = result.LastEvaluatedKey;
   } while (start);
   return { count, sum, capped: false };
+}
+
+/**
+ * One-off for rows stored before gsi6 (README "The payment list"): gives every call-year's rows without a
+ * gsi6 key their key, each with the row's version as its condition (a refresh that wins meanwhile writes
+ * the key itself). Idempotent; returns how many rows it keyed.
+ */
+export async function backfillDebtGroupKeys(firstYear: number, lastYear: number): Promise<number> {
+  const calls = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.callsCollection }, ProjectionExpression: 'id' });
+  let keyed = 0;
+  for (const { id } of calls) {
+    for (let anno = firstYear; anno <= lastYear; anno++) {
+      const rows = await queryAll({
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :user)',
+        FilterExpression: 'attribute_not_exists(gsi6sk)',
+        ExpressionAttributeValues: { ':pk': keys.debtSummariesOf(id, anno), ':user': 'USER#' },
+        ProjectionExpression: 'userId, cognome, nome, importoTotale, version',
+      });
+      let next = 0;
+      const worker = async () => {
+        for (let row = rows[next++]; row; row = rows[next++]) {
+          const written = await unlessConditionFails(
+            documentClient.send(
+              new UpdateCommand({
+                TableName: tableName,
+                Key: keys.debtSummary(id, anno, row.userId),
+                UpdateExpression: 'SET gsi6pk = :list, gsi6sk = :group',
+                ConditionExpression: '#version = :version',
+                ExpressionAttributeNames: { '#version': 'version' },
+                ExpressionAttributeValues: { ':list': keys.debtList(id, anno), ':group': groupKey(row as DebtSummary), ':version': row.version },
+              }),
+            ),
+          );
+          if (written !== null) keyed += 1;
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, worker));
+    }
+  }
+  return keyed;
 }

@@ -158,9 +158,9 @@ export function makeDebtListUseCases(deps: DebtListDeps) {
   return {
     /**
      * GET /api/calls/{id}/payment-list: one page of the call-year's rows, 'Record trovati' and the sum.
-     * Without text they are the maintained totals (one GetItem). With text they are counted, bounded: a
-     * first page that holds every match needs no count; otherwise at most DEBT_FILTER_COUNT_CAP + 1
-     * matches are read (their amounts only), and beyond the cap the figures are lower bounds, flagged
+     * Without text they are the maintained totals (one GetItem). With text they are counted, bounded, in
+     * parallel with the page: at most DEBT_FILTER_COUNT_CAP + 1 matches are read (their amounts only),
+     * and beyond the cap the figures are lower bounds, flagged
      * `countCapped` (the page says so). The request's reads never grow with the table.
      */
     async listDebtSummaries(callId: string, query: DebtListQuery): Promise<DebtListResponse> {
@@ -173,11 +173,9 @@ export function makeDebtListUseCases(deps: DebtListDeps) {
         const counted = query.chkNoSendMail ? { count: totals.cittadiniSenzaEmail, sum: totals.importoSenzaEmail } : { count: totals.cittadini, sum: totals.dovuto };
         return { ...page, ...counted, countCapped: false, callName: call.name, anno };
       }
-      const [call, page] = await Promise.all([requireCall(callId), pageOf()]);
-      const counted =
-        !query.cursor && !page.nextCursor
-          ? { count: page.items.length, sum: page.items.reduce((sum, row) => sum + row.importoTotale, 0), capped: false }
-          : await debts.countDebtSummaries(callId, anno, { ...filter, text }, DEBT_FILTER_COUNT_CAP);
+      // The count reads alongside the page, not after it: one round of reads, not two (a match set the
+      // first page holds whole is read twice, a page's worth of items at most).
+      const [call, page, counted] = await Promise.all([requireCall(callId), pageOf(), debts.countDebtSummaries(callId, anno, { ...filter, text }, DEBT_FILTER_COUNT_CAP)]);
       return { ...page, count: counted.count, countCapped: counted.capped, sum: counted.sum, callName: call.name, anno };
     },
 

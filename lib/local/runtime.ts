@@ -163,6 +163,8 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     // Data kept from an earlier version: the users' names items (the search by last and first name) are
     // written by the same function the seed uses (idempotent, a few items locally).
     if (!isNew) await (await import('../../functions/users/repository.ts')).backfillUserNames();
+    // …and the payment list's gsi6 keys (a surname in amount order) of rows written before them.
+    if (!isNew) await (await import('../../functions/payment-list/repository.ts')).backfillDebtGroupKeys(2025, new Date().getUTCFullYear() + 1);
     // The ISEE reading starts when a document lands under isee/, as the S3 → EventBridge rule does in the cloud.
     opened.push(await startIseeExtraction(storage, BUCKETS.documents));
 

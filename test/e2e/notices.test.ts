@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { as } from '../support/api.ts';
 import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
 import { openCall } from '../support/calls.ts';
+import { localTable } from '../support/dynamo.ts';
 import { inbox } from '../support/mail.ts';
+import { keys } from '../../functions/adapters/table.ts';
 import { approvedSubscriber, mypayConfiguration } from '../support/positions.ts';
 
 /**
@@ -53,5 +55,21 @@ describe('Flussi MyPay: Invia email', () => {
     }
     // Pressed again it resends (the button now says so).
     await row.getByRole('button', { name: `Reinvia le email del flusso ${name}` }).waitFor();
+
+    // The browser reopened while a run goes on: the flow item holds a run not finished (as between two
+    // slices of the job), and the page shows it on load, without the button being pressed; the button
+    // polls the job, finds it finished and comes back.
+    const table = localTable();
+    const stored = (await table.item(keys.flow(started.json.id)))!;
+    await table.putItem({ ...stored, emailRun: { ...stored.emailRun, finishedAt: null } });
+    const listed = await operator.get(`/api/flows?descrizione=${encodeURIComponent(name)}`);
+    expect(listed.json.items[0].emailJob).toEqual({ sent: 2 });
+    await page.reload();
+    const running = page.getByRole('button', { name: `Invio delle email del flusso ${name} in corso` });
+    await running.waitFor();
+    expect(await running.textContent()).toBe('Invio in corso... (2 inviate)');
+    expect(await running.isDisabled()).toBe(true);
+    await screenshot(page, 'flow-email-running-on-load');
+    await page.getByRole('row', { name: new RegExp(name) }).getByRole('button', { name: `Reinvia le email del flusso ${name}` }).waitFor({ timeout: 15_000 });
   });
 });

@@ -155,6 +155,86 @@ describe('the payment list of a call', () => {
   });
 });
 
+/** Items written straight into the table (as the refresh writes them), 25 a request, 6 requests in flight. */
+async function writeItems(items: Record<string, unknown>[]) {
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+  const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
+  await Promise.all(
+    Array.from({ length: 6 }, async () => {
+      for (let batch = batches.shift(); batch; batch = batches.shift()) {
+        let request: Record<string, any> | undefined = { [TABLE_NAME]: batch.map((Item) => ({ PutRequest: { Item } })) };
+        while (request && Object.keys(request).length) request = (await client.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
+      }
+    }),
+  );
+}
+
+/** A stored row of a citizen with one position of `cents` (importoTotale = cents). */
+function rowItem(callId: string, userId: string, cognome: string, nome: string, cents: number) {
+  const summary = summarize({
+    callId, anno: 2026, userId,
+    person: { cognome, nome, codiceFiscale: `GLL${userId.slice(-13).padStart(13, '0')}`.toUpperCase(), telefono: null, email: `${userId}@example.it` },
+    positions: [{ id: `P202603${userId}`, mese: 3, importoDovuto: cents, importoTotalePagato: 0, isPagato: false, annullato: false, isEmailSent: true, cognome: '', nome: '', fiscalCode: '' }],
+  })!;
+  return debtSummaryItem({ ...summary, version: 1, updatedAt: new Date().toISOString() });
+}
+
+describe('a whole surname in amount order: the first words it spans merged, pages to the end, both ways', () => {
+  let galli: { id: string };
+  const listGalli = (query: string) => operator.get(`/api/calls/${galli.id}/payment-list?anno=2026${query}`);
+  // 'galli' spans Galli, Galli Rossi (a double surname: first word galli) and Gallini, not Gallo; amounts repeat (ties go by id).
+  const rows = [
+    ...Array.from({ length: 120 }, (_, i) => ({ cognome: 'Galli', nome: i % 2 ? 'Anna' : 'Luca' })),
+    ...Array.from({ length: 90 }, () => ({ cognome: 'Gallini', nome: 'Sara' })),
+    ...Array.from({ length: 40 }, () => ({ cognome: 'Galli Rossi', nome: 'Marco' })),
+    ...Array.from({ length: 20 }, () => ({ cognome: 'Gallo', nome: 'Pia' })),
+  ].map((person, i) => ({ ...person, userId: `galli-${String((i * 53) % 270).padStart(4, '0')}-${i}`, cents: 1000 + ((i * 37) % 97) * 10 }));
+  const expected = (prefix: RegExp, descending: boolean) => {
+    const order = rows.filter((r) => prefix.test(`${r.cognome} ${r.nome}`.toLowerCase())).sort((a, b) => a.cents - b.cents || (a.userId < b.userId ? -1 : 1)).map((r) => r.userId);
+    return descending ? order.reverse() : order;
+  };
+  const walk = async (query: string) => {
+    const seen: string[] = [];
+    let cursor = '';
+    for (let pages = 0; pages < 20; pages++) {
+      const page = await listGalli(`${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(page.status).toBe(200);
+      seen.push(...page.json.items.map((r: any) => r.userId));
+      if (!page.json.nextCursor) return { seen, pages: pages + 1 };
+      cursor = page.json.nextCursor;
+    }
+    throw new Error('more than 20 pages');
+  };
+
+  beforeAll(async () => {
+    galli = (await openCall(operator, `Lista Galli ${Math.random().toString(36).slice(2, 6)}`)).call;
+    await writeItems(rows.map((r) => rowItem(galli.id, r.userId, r.cognome, r.nome, r.cents)));
+  }, 120_000);
+
+  it('"galli" by amount ascending and descending: every match once, in the order of the amount then the id, page after page', async () => {
+    const up = await walk('&name=galli&sort=importo&limit=25');
+    expect(up.seen).toEqual(expected(/^galli/, false));
+    expect(up.seen).toHaveLength(250);
+    expect(up.pages).toBe(10);
+    const down = await walk('&name=Galli&sort=-importo&limit=50');
+    expect(down.seen).toEqual(expected(/^galli/, true));
+    const first = await listGalli('&name=galli&sort=-importo');
+    expect(first.json.items.map((r: any) => r.importoTotale)).toEqual(expected(/^galli/, true).slice(0, 10).map((id) => rows.find((r) => r.userId === id)!.cents));
+    expect(first.json).toMatchObject({ count: DEBT_FILTER_COUNT_CAP, countCapped: true });
+  });
+
+  it('a surname and a name ("galli rossi"), and a single word ("gallini"), in amount order; a cursor of one order is refused by the other', async () => {
+    expect((await walk('&name=galli rossi&sort=-importo&limit=10')).seen).toEqual(expected(/^galli rossi/, true));
+    expect((await walk('&name=gallini&sort=importo&limit=50')).seen).toEqual(expected(/^gallini/, false));
+    const down = await listGalli('&name=galli&sort=-importo&limit=10');
+    const crossed = await listGalli(`&name=galli&sort=importo&limit=10&cursor=${encodeURIComponent(down.json.nextCursor)}`);
+    expect(crossed.status).toBe(400);
+    expect(crossed.json.detail).toMatch(/[a-z]/);
+    const otherName = await listGalli(`&name=gallo&sort=-importo&limit=10&cursor=${encodeURIComponent(down.json.nextCursor)}`);
+    expect(otherName.status).toBe(400);
+  });
+});
+
 describe('a large call: a bounded count, export pages past one Query\'s 1 MB', () => {
   const ROWS = 2600;
   let large: { id: string; name: string };
@@ -163,7 +243,6 @@ describe('a large call: a bounded count, export pages past one Query\'s 1 MB', (
   /** 2,600 rows (with their totals) written straight into the table, as the refresh writes them. */
   beforeAll(async () => {
     large = (await openCall(operator, `Lista grande ${Math.random().toString(36).slice(2, 6)}`)).call;
-    const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
     const items: Record<string, unknown>[] = [];
     let totals = zeroTotals();
     for (let i = 0; i < ROWS; i++) {
@@ -177,15 +256,7 @@ describe('a large call: a bounded count, export pages past one Query\'s 1 MB', (
       items.push(debtSummaryItem({ ...summary, version: 1, updatedAt: new Date().toISOString() }));
     }
     items.push({ ...keys.debtTotals(large.id, 2026), callId: large.id, anno: 2026, ...totals });
-    const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
-    await Promise.all(
-      Array.from({ length: 6 }, async () => {
-        for (let batch = batches.shift(); batch; batch = batches.shift()) {
-          let request: Record<string, any> | undefined = { [TABLE_NAME]: batch.map((Item) => ({ PutRequest: { Item } })) };
-          while (request && Object.keys(request).length) request = (await client.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
-        }
-      }),
-    );
+    await writeItems(items);
   }, 180_000);
 
   it('a prefix matching more rows than the cap: Record trovati and the sum are flagged as lower bounds, the page is right', async () => {

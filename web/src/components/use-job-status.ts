@@ -15,6 +15,8 @@ export interface JobStatusOptions<S> {
   askOnMount?: boolean;
   /** False: never ask (e.g. a delegate, who cannot see it). */
   enabled?: boolean;
+  /** The status known before asking (e.g. from the list the page already holds). */
+  initial?: S | null;
 }
 
 /**
@@ -22,8 +24,8 @@ export interface JobStatusOptions<S> {
  * runs; a failed poll keeps waiting (the next one tries again; 'other failures: only logged', §8).
  * `setStatus` hands over the answer of the request that started the job.
  */
-export function useJobStatus<S>({ key, fetch, isRunning, pollMs, onEnd, askOnMount = true, enabled = true }: JobStatusOptions<S>) {
-  const [status, setStatus] = useState<S | null>(null);
+export function useJobStatus<S>({ key, fetch, isRunning, pollMs, onEnd, askOnMount = true, enabled = true, initial = null }: JobStatusOptions<S>) {
+  const [status, setStatus] = useState<S | null>(initial);
   const latest = useRef({ fetch, isRunning, onEnd });
   latest.current = { fetch, isRunning, onEnd };
 

@@ -12,7 +12,8 @@ export const FLOW_EMAIL_POLL_MS = 3000;
  * 'Invia email' / 'Reinvia email' of a completed flow: starts the background job that e-mails every notice
  * (or joins the one running). While it runs the button is disabled and shows how many went out, asking the
  * progress every FLOW_EMAIL_POLL_MS as 'Sincronizza' does; when done it comes back and `onDone` gets the
- * outcome (the page shows its message). Closing the browser does not stop the job.
+ * outcome (the page shows its message). Closing the browser does not stop the job: a flow listed with its
+ * `emailJob` running starts in that state and polls.
  */
 export function FlowEmailButton({ flow, onDone }: { flow: Flow; onDone: (result: FlowEmailResult | Error) => void }) {
   const [starting, setStarting] = useState(false);
@@ -24,6 +25,10 @@ export function FlowEmailButton({ flow, onDone }: { flow: Flow; onDone: (result:
     pollMs: FLOW_EMAIL_POLL_MS,
     onEnd: onDone,
     askOnMount: false,
+    // A run already going when the page loads (started before the browser was reopened) shows at once.
+    initial: flow.emailJob
+      ? { done: false, sent: flow.emailJob.sent, skipped: 0, failed: 0, message: '', state: 'RUNNING', error: null }
+      : null,
   });
 
   const start = async () => {
