@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { as } from '../support/api.ts';
 import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
 import { openCall } from '../support/calls.ts';
-import { mypayConfiguration } from '../support/positions.ts';
+import { approveUser, exportMonth, operatorWithMyPay } from '../support/positions.ts';
 
 /**
  * Issue 9's citizen path in the browser: Maria Rossi opens her payment from /iscrizioni, presses 'Paga',
@@ -27,17 +27,11 @@ afterAll(async () => {
 
 /** An open call on which Maria is approved, with her November position exported to MyPay. */
 async function mariasPosition() {
-  const operator = await as('operator');
-  expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
+  const operator = await operatorWithMyPay();
   const mariaId = (await (await as('citizen')).get('/api/me')).json.userId as string;
   const { call } = await openCall(operator, `Bando pagamenti ${Date.now().toString(36)}`);
-  const isee = await operator.post(`/api/users/${mariaId}/isee`, { value: 8000, year: 2026, date: '2026-01-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000003C-00', scadenza: '2026-12-31', excludeVerification: true });
-  expect(isee.status).toBe(201);
-  const enrolled = await operator.post(`/api/calls/${call.id}/enrolments`, { userId: mariaId });
-  expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(200);
-  const started = await operator.post(`/api/calls/${call.id}/exports`, { mese: 11, anno: 2026 });
-  expect(started.status).toBe(201);
-  await expect.poll(async () => (await operator.get(`/api/flows/${started.json.id}`)).json.step, { timeout: 30_000, interval: 300 }).toBe('COMPLETATO');
+  await approveUser(operator, call.id, mariaId, { iseeValue: 8000, weeklyHour: 2 });
+  await exportMonth(operator, call.id, { mese: 11, anno: 2026 });
   return { call: call as { id: string; name: string }, mariaId };
 }
 

@@ -6,7 +6,7 @@ import { openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
 import { inbox } from '../support/mail.ts';
 import { keys } from '../../functions/adapters/table.ts';
-import { approvedSubscriber, mypayConfiguration } from '../support/positions.ts';
+import { approvedSubscriber, exportMonth, operatorWithMyPay } from '../support/positions.ts';
 
 /**
  * Issue 9's flow e-mail in the browser: on 'Flussi MyPay' the operator sends the notices of a completed
@@ -20,7 +20,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   page = await newPage(browser);
   await signInAs(page, 'Laura Bianchi — Operatrice');
-  expect((await (await as('operator')).put('/api/configuration', mypayConfiguration)).status).toBe(200);
+  await operatorWithMyPay();
 });
 afterAll(async () => {
   await browser?.close();
@@ -33,9 +33,7 @@ describe('Flussi MyPay: Invia email', () => {
     const { call } = await openCall(operator, name);
     const surnames = ['Marini', 'Fontana'];
     for (const lastName of surnames) await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 });
-    const started = await operator.post(`/api/calls/${call.id}/exports`, { mese: 11, anno: 2026 });
-    expect(started.status).toBe(201);
-    await expect.poll(async () => (await operator.get(`/api/flows/${started.json.id}`)).json.step, { timeout: 30_000 }).toBe('COMPLETATO');
+    const { flowId } = await exportMonth(operator, call.id, { mese: 11, anno: 2026 });
 
     await page.goto(`${inject('appUrl')}/flussi_mypay?descrizione=${encodeURIComponent(name)}`);
     const row = page.getByRole('row', { name: new RegExp(name) });
@@ -60,7 +58,7 @@ describe('Flussi MyPay: Invia email', () => {
     // slices of the job), and the page shows it on load, without the button being pressed; the button
     // polls the job, finds it finished and comes back.
     const table = localTable();
-    const stored = (await table.item(keys.flow(started.json.id)))!;
+    const stored = (await table.item(keys.flow(flowId)))!;
     await table.putItem({ ...stored, emailRun: { ...stored.emailRun, finishedAt: null } });
     const listed = await operator.get(`/api/flows?descrizione=${encodeURIComponent(name)}`);
     expect(listed.json.items[0].emailJob).toEqual({ sent: 2 });

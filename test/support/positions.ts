@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { keys } from '../../functions/adapters/table.ts';
 import type { Configuration } from '../../functions/domain/configuration.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
-import type { as } from './api.ts';
+import { as } from './api.ts';
 import { randomFiscalCode } from './isee.ts';
 
 type Client = Awaited<ReturnType<typeof as>>;
@@ -39,11 +39,32 @@ export async function storedPositions(callId: string, period: string) {
   return Items;
 }
 
+/** The operator's client with MyPay's configuration stored (the exports and notices need it). */
+export async function operatorWithMyPay(): Promise<Client> {
+  const operator = await as('operator');
+  const saved = await operator.put('/api/configuration', mypayConfiguration);
+  if (saved.status !== 200) throw new Error(`configuration not saved: ${JSON.stringify(saved.json)}`);
+  return operator;
+}
+
+/** An existing user approved on a call by the operator through the API: a validated ISEE (unless null), the enrolment, its approval. */
+export async function approveUser(operator: Client, callId: string, userId: string, input: { iseeValue: number | null; weeklyHour: number }) {
+  if (input.iseeValue !== null) {
+    const isee = await operator.post(`/api/users/${userId}/isee`, { value: input.iseeValue, year: 2026, date: '2026-01-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000003C-00', scadenza: '2026-12-31', excludeVerification: true });
+    if (isee.status !== 201) throw new Error(`ISEE not created: ${JSON.stringify(isee.json)}`);
+  }
+  // Enrolled and approved with its hours by the operator, through the enrolment API (issue 7).
+  const enrolled = await operator.post(`/api/calls/${callId}/enrolments`, { userId });
+  if (enrolled.status !== 201) throw new Error(`not enrolled: ${JSON.stringify(enrolled.json)}`);
+  const approved = await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: input.weeklyHour });
+  if (approved.status !== 200) throw new Error(`not approved: ${JSON.stringify(approved.json)}`);
+}
+
 /**
  * A citizen approved on a call with `weeklyHour` hours: the user, a validated ISEE, the enrolment and its
  * approval are all made by the operator through the API.
  */
-export async function approvedSubscriber(operator: Client, call: { id: string; name: string; year: number; serviceId: string; serviceName: string }, input: { lastName: string; iseeValue: number | null; weeklyHour: number; firstName?: string }) {
+export async function approvedSubscriber(operator: Client, call: { id: string }, input: { lastName: string; iseeValue: number | null; weeklyHour: number; firstName?: string }) {
   const fiscalCode = randomFiscalCode();
   const created = await operator.post('/api/users', {
     firstName: input.firstName ?? 'Anna', lastName: input.lastName, birthDate: '1980-01-01', email: `${input.lastName.toLowerCase().replace(/\W/g, '')}@example.it`, address: 'Via Roma', addressNumber: '1',
@@ -51,14 +72,23 @@ export async function approvedSubscriber(operator: Client, call: { id: string; n
   });
   if (created.status !== 201) throw new Error(`user not created: ${JSON.stringify(created.json)}`);
   const userId = created.json.id as string;
-  if (input.iseeValue !== null) {
-    const isee = await operator.post(`/api/users/${userId}/isee`, { value: input.iseeValue, year: 2026, date: '2026-01-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000003C-00', scadenza: '2026-12-31', excludeVerification: true });
-    if (isee.status !== 201) throw new Error(`ISEE not created: ${JSON.stringify(isee.json)}`);
-  }
-  // Enrolled and approved with its hours by the operator, through the enrolment API (issue 7).
-  const enrolled = await operator.post(`/api/calls/${call.id}/enrolments`, { userId });
-  if (enrolled.status !== 201) throw new Error(`not enrolled: ${JSON.stringify(enrolled.json)}`);
-  const approved = await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: input.weeklyHour });
-  if (approved.status !== 200) throw new Error(`not approved: ${JSON.stringify(approved.json)}`);
+  await approveUser(operator, call.id, userId, input);
   return { userId, fiscalCode };
+}
+
+/**
+ * A month of a call exported to MyPay through the flows (issue 8), waited until the flow is COMPLETATO: the
+ * call's positions of that month then have their IUV and NAV (the notices and the checkout need them).
+ */
+export async function exportMonth(operator: Client, callId: string, period: { mese: number; anno: number }) {
+  const started = await operator.post(`/api/calls/${callId}/exports`, period);
+  if (started.status !== 201) throw new Error(`export not started: ${JSON.stringify(started.json)}`);
+  // A loop rather than expect.poll, so that a beforeAll can call it too.
+  const deadline = Date.now() + 30_000;
+  for (let step = ''; step !== 'COMPLETATO'; ) {
+    if (Date.now() > deadline) throw new Error(`flow ${started.json.id} still ${step} after 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    step = (await operator.get(`/api/flows/${started.json.id}`)).json.step;
+  }
+  return { flowId: started.json.id as string };
 }
