@@ -114,12 +114,14 @@ export async function batchPut(items: readonly Record<string, unknown>[]): Promi
 
 /**
  * Gets items by key with BatchGetItem, 100 a request, until none is left unprocessed (backing off):
- * the items found, in no particular order (a missing key is simply absent).
+ * the items found, in no particular order (a missing key is simply absent). `consistent`: strongly consistent reads.
  */
-export async function batchGet(itemKeys: readonly Record<string, unknown>[]): Promise<Record<string, any>[]> {
+export async function batchGet(itemKeys: readonly Record<string, unknown>[], { consistent = false } = {}): Promise<Record<string, any>[]> {
   const found: Record<string, any>[] = [];
   for (let i = 0; i < itemKeys.length; i += 100) {
-    let request: Record<string, any> | undefined = { [tableName]: { Keys: itemKeys.slice(i, i + 100) } };
+    let request: Record<string, any> | undefined = {
+      [tableName]: { Keys: itemKeys.slice(i, i + 100), ...(consistent ? { ConsistentRead: true } : {}) },
+    };
     for (let attempt = 0; request && Object.keys(request).length; attempt++) {
       if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
       const result: BatchGetCommandOutput = await documentClient.send(new BatchGetCommand({ RequestItems: request }));

@@ -1,11 +1,11 @@
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type BatchGetCommandOutput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { PositionRecord } from '../domain/debt-positions.ts';
 import { debtTotalKeys, nameKey, zeroTotals, type DebtSort, type DebtSummary, type DebtSummaryRow, type DebtTotals } from '../domain/debt-summaries.ts';
 import { periodKey } from '../domain/payments.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
-import { decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
+import { batchGet, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 import { toPositionRecord } from '../payments/repository.ts';
 
@@ -85,23 +85,12 @@ export function debtSummaryItem(summary: StoredDebtSummary) {
   };
 }
 
-async function batchGet(requestKeys: Record<string, unknown>[]): Promise<Record<string, any>[]> {
-  const found: Record<string, any>[] = [];
-  for (let i = 0; i < requestKeys.length; i += 100) {
-    let request: Record<string, any> | undefined = { [tableName]: { Keys: requestKeys.slice(i, i + 100), ConsistentRead: true } };
-    for (let attempt = 0; request && Object.keys(request).length; attempt++) {
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
-      const result: BatchGetCommandOutput = await documentClient.send(new BatchGetCommand({ RequestItems: request }));
-      found.push(...(result.Responses?.[tableName] ?? []));
-      request = result.UnprocessedKeys;
-    }
-  }
-  return found;
-}
-
 /** The stored summaries of these citizens (consistent reads), by summaryKeyOf. */
 export async function getDebtSummaries(which: readonly SummaryKey[]): Promise<Map<string, StoredDebtSummary>> {
-  const items = await batchGet(which.map((k) => keys.debtSummary(k.callId, k.anno, k.userId)));
+  const items = await batchGet(
+    which.map((k) => keys.debtSummary(k.callId, k.anno, k.userId)),
+    { consistent: true },
+  );
   return new Map(items.map((item) => [summaryKeyOf(item as SummaryKey), toStored(item)]));
 }
 
@@ -111,7 +100,7 @@ export async function getDebtSummaries(which: readonly SummaryKey[]): Promise<Ma
  */
 export async function positionsOfYears(which: readonly SummaryKey[]): Promise<PositionRecord[]> {
   const requestKeys = which.flatMap((k) => Array.from({ length: 12 }, (_, m) => keys.position(k.callId, periodKey({ anno: k.anno, mese: m + 1 }), k.userId)));
-  return (await batchGet(requestKeys)).map(toPositionRecord);
+  return (await batchGet(requestKeys, { consistent: true })).map(toPositionRecord);
 }
 
 /** Writes a summary if the stored one is still `expectedVersion` (null: none yet); false when another writer won. */
