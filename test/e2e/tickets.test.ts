@@ -106,6 +106,8 @@ describe('a support message, from the citizen to a resolved ticket', () => {
     await operator.getByText('Il ticket è stato aggiornato.').waitFor();
     await operator.getByText('Stato: Aperto → In Corso').waitFor();
     await operator.getByText('Assegnato a: — → Laura Bianchi').waitFor();
+    // The message stays once the saved ticket and its history are shown again (it used to vanish with the reload).
+    expect(await operator.getByText('Il ticket è stato aggiornato.').isVisible()).toBe(true);
     await screenshot(operator, 'tickets-detail-in-progress');
     await expectAccessible(operator);
   });

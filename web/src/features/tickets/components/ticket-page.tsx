@@ -29,15 +29,40 @@ export function TicketPage() {
   const id = params.get('id');
   const userId = params.get('userId');
   const ticket = useTicket(id);
+  // Kept here: the form below is re-created when the reloaded ticket arrives, and the message must outlive it.
+  const [saved, setSaved] = useState<string | null>(null);
   if (!id) {
     return userId ? <TicketForm userId={userId} /> : <ErrorState message={ticketMessages.notFound} />;
   }
   if (ticket.error) return <ErrorState message={ticket.error.message} />;
   if (!ticket.data) return <LoadingState />;
-  return <TicketForm key={ticket.data.ultimoAggiornamento} ticket={ticket.data} onSaved={ticket.reload} />;
+  return (
+    <TicketForm
+      key={ticket.data.ultimoAggiornamento}
+      ticket={ticket.data}
+      saved={saved}
+      onSaved={() => {
+        setSaved('Il ticket è stato aggiornato.');
+        ticket.reload();
+      }}
+      onDismissSaved={() => setSaved(null)}
+    />
+  );
 }
 
-function TicketForm({ ticket, userId, onSaved }: { ticket?: Ticket; userId?: string; onSaved?: () => void }) {
+function TicketForm({
+  ticket,
+  userId,
+  saved = null,
+  onSaved,
+  onDismissSaved,
+}: {
+  ticket?: Ticket;
+  userId?: string;
+  saved?: string | null;
+  onSaved?: () => void;
+  onDismissSaved?: () => void;
+}) {
   const navigate = useNavigate();
   const readOnly = !!ticket && isTicketReadOnly(ticket.stato);
   const [values, setValues] = useState<Values>({
@@ -48,7 +73,6 @@ function TicketForm({ ticket, userId, onSaved }: { ticket?: Ticket; userId?: str
   });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [alert, setAlert] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
   const owner = ticket?.userId ?? userId!;
@@ -71,7 +95,6 @@ function TicketForm({ ticket, userId, onSaved }: { ticket?: Ticket; userId?: str
     try {
       if (ticket) {
         await updateTicket(ticket.id, parsed.data as Parameters<typeof updateTicket>[1]);
-        setSaved('Il ticket è stato aggiornato.');
         onSaved?.();
       } else {
         const created = await createTicket(parsed.data as Parameters<typeof createTicket>[0]);
@@ -119,7 +142,7 @@ function TicketForm({ ticket, userId, onSaved }: { ticket?: Ticket; userId?: str
       )}
       {readOnly && <PageAlert variation="info" message="Il ticket è risolto o chiuso: è in sola lettura." autoHideMs={null} isDismissible={false} />}
       <PageAlert message={alert} autoHideMs={null} onDismiss={() => setAlert(null)} />
-      <PageAlert variation="success" message={saved} onDismiss={() => setSaved(null)} />
+      <PageAlert variation="success" message={saved} onDismiss={() => onDismissSaved?.()} />
       <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate aria-label={ticket ? `Modifica ticket ${ticket.id}` : 'Nuovo ticket'}>
         <Flex direction="column" gap="medium">
           {ticket && (
