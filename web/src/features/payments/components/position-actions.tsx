@@ -10,19 +10,24 @@ import { NoticeButtons } from './notice-buttons';
  */
 export function PositionActions({ position, reload, readOnly = false }: { position: Position; reload: () => void; readOnly?: boolean }) {
   const [editing, setEditing] = useState(false);
+  // What the last save answered, shown until the reloaded list hands over a newer position: reopened at
+  // once, the modal holds the text just saved, not the one the page loaded.
+  const [saved, setSaved] = useState<{ over: Position; position: Position }>();
+  const current = saved?.over === position ? saved.position : position;
   return (
     <Flex gap="xs" wrap="wrap" justifyContent="flex-end" alignItems="flex-start">
       {!readOnly && (
-        <Button size="small" isDisabled={position.isPagato || position.annullato} onClick={() => setEditing(true)} aria-label={`Modifica pagamento ${position.titolo} di ${position.cognome} ${position.nome}`}>
+        <Button size="small" isDisabled={current.isPagato || current.annullato} onClick={() => setEditing(true)} aria-label={`Modifica pagamento ${current.titolo} di ${current.cognome} ${current.nome}`}>
           Modifica
         </Button>
       )}
-      <NoticeButtons position={position} onSent={reload} readOnly={readOnly} />
+      <NoticeButtons position={current} onSent={reload} readOnly={readOnly} />
       {editing && (
         <EditPositionDialog
-          position={position}
+          position={current}
           onClose={() => setEditing(false)}
-          onSaved={() => {
+          onSaved={(answer) => {
+            setSaved({ over: position, position: answer });
             setEditing(false);
             reload();
           }}
