@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
-import { OPS, getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { OPS, getDocument } from './pdfjs.ts';
 import { createWorker, type Worker } from 'tesseract.js';
 import type { DocumentText } from '../domain/isee-attestation.ts';
 

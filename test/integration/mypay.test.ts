@@ -7,7 +7,7 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import Papa from 'papaparse';
 import * as soap from 'soap';
 import { PDFDocument } from 'pdf-lib';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument } from '../../functions/isee-extraction/pdfjs.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { FAULT_TOKEN_ALREADY_USED, MyPayFault, MyPayUnavailable, makeMyPay } from '../../functions/adapters/mypay.ts';
 import type { MyPay, MyPayImportStatus } from '../../functions/adapters/ports.ts';
