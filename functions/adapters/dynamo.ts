@@ -100,35 +100,55 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'Exc
   return found;
 }
 
-/** Puts items with BatchWriteItem, 25 a request, until none is left unprocessed (backing off). */
+/**
+ * Batch requests in flight at once: the next one travels while DynamoDB works on the others (locally,
+ * dynalite's thread works while this one builds the next request).
+ */
+const BATCHES_AT_ONCE = 4;
+
+/** Runs `work` on each item, at most `limit` at a time. */
+async function eachAtMost<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
+const slices = <T>(items: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+/**
+ * Puts items with BatchWriteItem, 25 a request, a few requests at once, until none is left unprocessed
+ * (backing off). A key given twice is written once, with its last item, as writing one after the other would.
+ */
 export async function batchPut(items: readonly Record<string, unknown>[]): Promise<void> {
-  for (let i = 0; i < items.length; i += 25) {
-    let request: Record<string, any> | undefined = { [tableName]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
+  const lastOfEachKey = [...new Map(items.map((item) => [`${item.pk}\u0000${item.sk}`, item])).values()];
+  await eachAtMost(slices(lastOfEachKey, 25), BATCHES_AT_ONCE, async (batch) => {
+    let request: Record<string, any> | undefined = { [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) };
     for (let attempt = 0; request && Object.keys(request).length; attempt++) {
       if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
       const result: BatchWriteCommandOutput = await documentClient.send(new BatchWriteCommand({ RequestItems: request }));
       request = result.UnprocessedItems;
     }
-  }
+  });
 }
 
 /**
- * Gets items by key with BatchGetItem, 100 a request, until none is left unprocessed (backing off):
- * the items found, in no particular order (a missing key is simply absent). `consistent`: strongly consistent reads.
+ * Gets items by key with BatchGetItem, 100 a request, a few requests at once, until none is left
+ * unprocessed (backing off): the items found, in no particular order (a missing key is simply absent).
+ * `consistent`: strongly consistent reads.
  */
 export async function batchGet(itemKeys: readonly Record<string, unknown>[], { consistent = false } = {}): Promise<Record<string, any>[]> {
   const found: Record<string, any>[] = [];
-  for (let i = 0; i < itemKeys.length; i += 100) {
-    let request: Record<string, any> | undefined = {
-      [tableName]: { Keys: itemKeys.slice(i, i + 100), ...(consistent ? { ConsistentRead: true } : {}) },
-    };
+  await eachAtMost(slices(itemKeys, 100), BATCHES_AT_ONCE, async (keys) => {
+    let request: Record<string, any> | undefined = { [tableName]: { Keys: keys, ...(consistent ? { ConsistentRead: true } : {}) } };
     for (let attempt = 0; request && Object.keys(request).length; attempt++) {
       if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
       const result: BatchGetCommandOutput = await documentClient.send(new BatchGetCommand({ RequestItems: request }));
       found.push(...(result.Responses?.[tableName] ?? []));
       request = result.UnprocessedKeys;
     }
-  }
+  });
   return found;
 }
 

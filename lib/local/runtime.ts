@@ -15,6 +15,7 @@ import { localFunctionArn, localStateMachineArn, startStepFunctions } from './st
 import { DEFAULT_ENTITY, startMyPaySimulator } from './mypay-simulator.ts';
 import { LOCAL_MAIL, startMail } from './mail.ts';
 import { LOCAL_IO, startIoSimulator } from './io-simulator.ts';
+import { startDynamoThread } from './dynalite-thread.ts';
 import { ensureTable, startDynamo, startS3, type Closable } from './stores.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -148,7 +149,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     const stepFunctions = await startLocalExport(config.stepFunctionsPort);
     opened.push(stepFunctions);
 
-    opened.push(await startDynamo(config.dataDir, config.dynamoPort));
+    opened.push(process.env.DYNALITE_THREAD === 'off' ? await startDynamo(config.dataDir, config.dynamoPort) : await startDynamoThread(config.dataDir, config.dynamoPort));
     const isNew = await ensureTable(dynamoEndpoint, TABLE_NAME);
     const storage = await startS3(config.dataDir, config.s3Port, Object.values(BUCKETS), app);
     opened.push(storage);
