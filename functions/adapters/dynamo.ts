@@ -133,18 +133,31 @@ export async function batchPut(items: readonly Record<string, unknown>[]): Promi
   });
 }
 
+export interface BatchGetOptions {
+  /** Strongly consistent reads. */
+  consistent?: boolean;
+  /** Only these attributes (a ProjectionExpression, with its names). */
+  projection?: string;
+  names?: Record<string, string>;
+  /** Told the read capacity of each request (the users' search statistics). */
+  onConsumed?: (capacityUnits: number) => void;
+}
+
 /**
  * Gets items by key with BatchGetItem, 100 a request, a few requests at once, until none is left
  * unprocessed (backing off): the items found, in no particular order (a missing key is simply absent).
- * `consistent`: strongly consistent reads.
  */
-export async function batchGet(itemKeys: readonly Record<string, unknown>[], { consistent = false } = {}): Promise<Record<string, any>[]> {
+export async function batchGet(itemKeys: readonly Record<string, unknown>[], { consistent = false, projection, names, onConsumed }: BatchGetOptions = {}): Promise<Record<string, any>[]> {
   const found: Record<string, any>[] = [];
+  const read = { ...(consistent ? { ConsistentRead: true } : {}), ...(projection ? { ProjectionExpression: projection } : {}), ...(names ? { ExpressionAttributeNames: names } : {}) };
   await eachAtMost(slices(itemKeys, 100), BATCHES_AT_ONCE, async (keys) => {
-    let request: Record<string, any> | undefined = { [tableName]: { Keys: keys, ...(consistent ? { ConsistentRead: true } : {}) } };
+    let request: Record<string, any> | undefined = { [tableName]: { Keys: keys, ...read } };
     for (let attempt = 0; request && Object.keys(request).length; attempt++) {
       if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
-      const result: BatchGetCommandOutput = await documentClient.send(new BatchGetCommand({ RequestItems: request }));
+      const result: BatchGetCommandOutput = await documentClient.send(
+        new BatchGetCommand({ RequestItems: request, ...(onConsumed ? { ReturnConsumedCapacity: 'TOTAL' } : {}) }),
+      );
+      onConsumed?.((result.ConsumedCapacity ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0));
       found.push(...(result.Responses?.[tableName] ?? []));
       request = result.UnprocessedKeys;
     }

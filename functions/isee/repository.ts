@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { BatchGetCommand, DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ISEE_FEE_MARKER, ISEE_PAGE_SIZE, toIsee, type Isee, type IseeState } from '../domain/isee.ts';
 import { iseeDocumentKey } from '../domain/isee-extraction.ts';
 import { toCents } from '../domain/money.ts';
 import type { Page } from '../domain/validation.ts';
-import { countUnder, documentClient, hasChildren, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { batchGet, countUnder, documentClient, hasChildren, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 /** An ISEE item as stored (amounts in cents); the extraction's attributes are written by functions/isee-extraction. */
@@ -197,18 +197,6 @@ export async function markIseeUsedForFee(id: string, at: string): Promise<void> 
 
 /** Of these ISEE ids, those that exist and are not yet marked as used for a fee (BatchGetItem, 100 keys a request). */
 export async function iseesNotYetUsedForFee(ids: readonly string[]): Promise<string[]> {
-  const unmarked: string[] = [];
-  const unique = [...new Set(ids)];
-  for (let i = 0; i < unique.length; i += 100) {
-    let request: Record<string, any> | undefined = {
-      [tableName]: { Keys: unique.slice(i, i + 100).map((id) => keys.isee(id)), ProjectionExpression: 'id, userId, #usedForFee', ExpressionAttributeNames: { '#usedForFee': ISEE_FEE_MARKER } },
-    };
-    for (let attempt = 0; request && Object.keys(request).length; attempt++) {
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
-      const result: BatchGetCommandOutput = await documentClient.send(new BatchGetCommand({ RequestItems: request }));
-      for (const item of result.Responses?.[tableName] ?? []) if (item.userId && !item[ISEE_FEE_MARKER]) unmarked.push(item.id);
-      request = result.UnprocessedKeys;
-    }
-  }
-  return unmarked;
+  const found = await batchGet([...new Set(ids)].map((id) => keys.isee(id)), { projection: 'id, userId, #usedForFee', names: { '#usedForFee': ISEE_FEE_MARKER } });
+  return found.filter((item) => item.userId && !item[ISEE_FEE_MARKER]).map((item) => item.id as string);
 }

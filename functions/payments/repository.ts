@@ -159,6 +159,16 @@ export async function putPositions(positions: readonly PositionRecord[]): Promis
  */
 export const FENCE_STALE_MS = 10 * 60_000;
 
+/** `#n0 = :v0, #n1 = :v1…` of an UpdateExpression's SET, with its names and values (attribute names are never inlined). */
+function assignments(set: Record<string, unknown>) {
+  const names = Object.keys(set);
+  return {
+    clause: names.map((_, i) => `#n${i} = :v${i}`).join(', '),
+    names: Object.fromEntries(names.map((name, i) => [`#n${i}`, name])),
+    values: Object.fromEntries(names.map((name, i) => [`:v${i}`, set[name]])),
+  };
+}
+
 type MonthKey = { callId: string; mese: number; anno: number };
 const fenceKey = (month: MonthKey) => keys.writeBackFence(month.callId, periodKey(month));
 
@@ -229,16 +239,16 @@ export async function repairPayment(month: MonthKey, receipt: PaymentRecord): Pr
       // MyPay's IUV, once the write-back brought it, stays; the receipt's fills a position without one.
       ...(Item.codIuv ? {} : { codIuv: receipt.codIuv, nav: receipt.nav }),
     };
-    const names = Object.keys(set);
+    const { clause, names, values } = assignments(set);
     const written = await unlessConditionFails(
       documentClient.send(
         new UpdateCommand({
           TableName: tableName,
           Key: keys.position(month.callId, periodKey(month), receipt.userId),
-          UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :v${i}`).join(', ')}, #version = :next`,
+          UpdateExpression: `SET ${clause}, #version = :next`,
           ConditionExpression: '#version = :version AND isPagato = :false AND annullato = :false',
-          ExpressionAttributeNames: { ...Object.fromEntries(names.map((name, i) => [`#n${i}`, name])), '#version': 'version' },
-          ExpressionAttributeValues: { ...Object.fromEntries(names.map((name, i) => [`:v${i}`, set[name]])), ':version': Item.version, ':next': Number(Item.version) + 1, ':false': false },
+          ExpressionAttributeNames: { ...names, '#version': 'version' },
+          ExpressionAttributeValues: { ...values, ':version': Item.version, ':next': Number(Item.version) + 1, ':false': false },
         }),
       ),
     );
@@ -305,16 +315,16 @@ async function updateNoticeFields(
   extraCondition = '',
   extraValues: Record<string, unknown> = {},
 ): Promise<PositionRecord | null> {
-  const names = Object.keys(set);
+  const { clause, names, values } = assignments(set);
   const result = await unlessConditionFails(
     documentClient.send(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.position(position.callId, period(position), position.userId),
-        UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :v${i}`).join(', ')}, #version = #version + :one`,
+        UpdateExpression: `SET ${clause}, #version = #version + :one`,
         ConditionExpression: `attribute_exists(pk) AND isPagato = :false AND annullato = :false${extraCondition}`,
-        ExpressionAttributeNames: { ...Object.fromEntries(names.map((name, i) => [`#n${i}`, name])), '#version': 'version' },
-        ExpressionAttributeValues: { ...Object.fromEntries(names.map((name, i) => [`:v${i}`, set[name]])), ':one': 1, ':false': false, ...extraValues },
+        ExpressionAttributeNames: { ...names, '#version': 'version' },
+        ExpressionAttributeValues: { ...values, ':one': 1, ':false': false, ...extraValues },
         ReturnValues: 'ALL_NEW',
       }),
     ),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type BatchGetCommandOutput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import {
   interleaveNames,
   normaliseEmail,
@@ -13,7 +13,7 @@ import {
 } from '../domain/users.ts';
 import type { NewUserInput } from '../domain/user-input.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchPut, countUnder, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { batchGet, batchPut, countUnder, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 export const USERS_PAGE_SIZE = 15;
@@ -470,16 +470,16 @@ export async function searchUsers(search: UserSearch): Promise<Page<User>> {
  */
 async function usersOfSearchItems(hits: Record<string, any>[], f: Filters): Promise<Record<string, any>[]> {
   if (!hits.length) return [];
-  const byId = new Map<string, Record<string, any>>();
-  let request: Record<string, any> | undefined = { [tableName]: { Keys: hits.map((hit) => keys.user(hit.userId)) } };
-  for (let attempt = 0; request && Object.keys(request).length; attempt++) {
-    if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
-    const result: BatchGetCommandOutput = await documentClient.send(new BatchGetCommand({ RequestItems: request, ReturnConsumedCapacity: 'TOTAL' }));
-    searchStats.queries += 1;
-    searchStats.consumedCapacity += (result.ConsumedCapacity ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
-    for (const item of result.Responses?.[tableName] ?? []) byId.set(item.id, item);
-    request = result.UnprocessedKeys;
-  }
+  const users = await batchGet(
+    hits.map((hit) => keys.user(hit.userId)),
+    {
+      onConsumed: (units) => {
+        searchStats.queries += 1;
+        searchStats.consumedCapacity += units;
+      },
+    },
+  );
+  const byId = new Map(users.map((user) => [user.id as string, user]));
   return hits.map((hit) => byId.get(hit.userId)).filter((user): user is Record<string, any> => !!user && matches(user, f));
 }
 
@@ -488,16 +488,6 @@ export const countLoadedUsers = () => countUnder('gsi2', 'gsi2pk', keys.usersLoa
 
 /** Many users by id (BatchGetItem, 100 keys a request, unprocessed keys retried); missing ids are absent from the map. */
 export async function getUserItems(ids: readonly string[]): Promise<Map<string, StoredUser>> {
-  const found = new Map<string, StoredUser>();
-  const unique = [...new Set(ids)];
-  for (let i = 0; i < unique.length; i += 100) {
-    let request: Record<string, any> | undefined = { [tableName]: { Keys: unique.slice(i, i + 100).map((id) => keys.user(id)), ConsistentRead: true } };
-    for (let attempt = 0; request && Object.keys(request).length; attempt++) {
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
-      const result: BatchGetCommandOutput = await documentClient.send(new BatchGetCommand({ RequestItems: request }));
-      for (const item of result.Responses?.[tableName] ?? []) found.set(item.id, item as StoredUser);
-      request = result.UnprocessedKeys;
-    }
-  }
-  return found;
+  const users = await batchGet([...new Set(ids)].map((id) => keys.user(id)), { consistent: true });
+  return new Map(users.map((user) => [user.id as string, user as StoredUser]));
 }

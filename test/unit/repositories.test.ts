@@ -1,7 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { batchPut } from '../../functions/adapters/dynamo.ts';
 import { updateBand } from '../../functions/bands/repository.ts';
 import { putCall, type CallRecord } from '../../functions/calls/repository.ts';
 import { changeIseeState, deleteIsee } from '../../functions/isee/repository.ts';
@@ -63,5 +64,23 @@ describe('repositories', () => {
       ConditionExpression: 'attribute_exists(userId) AND attribute_not_exists(#usedForFee)',
       ExpressionAttributeNames: { '#usedForFee': 'feeComputedAt' },
     });
+  });
+
+  it('batch-writes every item once, a key given twice with its last item, and sends again what DynamoDB left unprocessed', async () => {
+    const items = Array.from({ length: 60 }, (_, i) => ({ pk: `P#${i}`, sk: 'S', n: i }));
+    items.push({ pk: 'P#7', sk: 'S', n: 700 });
+    let leftOnce = false;
+    dynamo.on(BatchWriteCommand).callsFake((input: { RequestItems: Record<string, { PutRequest: { Item: Record<string, unknown> } }[]> }) => {
+      const [requests] = Object.values(input.RequestItems);
+      if (leftOnce || !requests!.some((r) => r.PutRequest.Item.pk === 'P#40')) return {};
+      leftOnce = true;
+      return { UnprocessedItems: { 'unit-test-table': requests!.filter((r) => r.PutRequest.Item.pk === 'P#40') } };
+    });
+    await batchPut(items);
+    const written = dynamo.commandCalls(BatchWriteCommand).flatMap((c) => Object.values(c.args[0].input.RequestItems!)[0]!.map((r) => r.PutRequest!.Item!));
+    expect(dynamo.commandCalls(BatchWriteCommand).every((c) => Object.values(c.args[0].input.RequestItems!)[0]!.length <= 25)).toBe(true);
+    expect(written.filter((item) => item.pk === 'P#7')).toEqual([{ pk: 'P#7', sk: 'S', n: 700 }]);
+    expect(written.filter((item) => item.pk === 'P#40')).toHaveLength(2);
+    expect(new Set(written.map((item) => item.pk)).size).toBe(60);
   });
 });
