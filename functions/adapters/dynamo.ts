@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, type BatchGetCommandOutput, type BatchWriteCommandOutput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { mapAtMost } from '../domain/at-most.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
@@ -106,15 +107,6 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'Exc
  */
 const BATCHES_AT_ONCE = 4;
 
-/** Runs `work` on each item, at most `limit` at a time. */
-async function eachAtMost<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-}
-
 const slices = <T>(items: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /**
@@ -123,7 +115,7 @@ const slices = <T>(items: readonly T[], size: number): T[][] => Array.from({ len
  */
 export async function batchPut(items: readonly Record<string, unknown>[]): Promise<void> {
   const lastOfEachKey = [...new Map(items.map((item) => [`${item.pk}\u0000${item.sk}`, item])).values()];
-  await eachAtMost(slices(lastOfEachKey, 25), BATCHES_AT_ONCE, async (batch) => {
+  await mapAtMost(slices(lastOfEachKey, 25), BATCHES_AT_ONCE, async (batch) => {
     let request: Record<string, any> | undefined = { [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) };
     for (let attempt = 0; request && Object.keys(request).length; attempt++) {
       if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
@@ -150,7 +142,7 @@ export interface BatchGetOptions {
 export async function batchGet(itemKeys: readonly Record<string, unknown>[], { consistent = false, projection, names, onConsumed }: BatchGetOptions = {}): Promise<Record<string, any>[]> {
   const found: Record<string, any>[] = [];
   const read = { ...(consistent ? { ConsistentRead: true } : {}), ...(projection ? { ProjectionExpression: projection } : {}), ...(names ? { ExpressionAttributeNames: names } : {}) };
-  await eachAtMost(slices(itemKeys, 100), BATCHES_AT_ONCE, async (keys) => {
+  await mapAtMost(slices(itemKeys, 100), BATCHES_AT_ONCE, async (keys) => {
     let request: Record<string, any> | undefined = { [tableName]: { Keys: keys, ...read } };
     for (let attempt = 0; request && Object.keys(request).length; attempt++) {
       if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));

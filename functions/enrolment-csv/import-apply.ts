@@ -1,3 +1,4 @@
+import { mapAtMost } from '../domain/at-most.ts';
 import { enrolmentMessages } from '../domain/enrolment.ts';
 import { IMPORT_SLICE_ROWS, parseImportCursor, type ImportPlan, type PlannedImportAction } from '../domain/enrolment-import.ts';
 import { ConflictError, NotFoundError } from '../domain/errors.ts';
@@ -9,7 +10,7 @@ import type { CallRecord } from '../calls/repository.ts';
 import type { NewIsee } from '../isee/repository.ts';
 import type { StoredUser } from '../users/repository.ts';
 import type { SubscriptionRecord } from '../subscriptions/repository.ts';
-import { inPool, laterThan, userIsee, type EnrolmentRepository } from '../enrolments/use-cases.ts';
+import { laterThan, userIsee, type EnrolmentRepository } from '../enrolments/use-cases.ts';
 import { newSubscription } from '../subscriptions/new-subscription.ts';
 
 /** The stored previews (functions/enrolment-csv/plan-repository.ts). */
@@ -96,11 +97,11 @@ export function makeImportApply({ plans, subscriptions, calls, users, isees, fil
     // First the new ISEE (through recordIsee, which also updates the user's existing subscriptions).
     const withIsee = actions.filter((a) => a.isee);
     const before = await users.getUserItems(withIsee.map((a) => a.userId));
-    await inPool(withIsee, WRITES_AT_ONCE, (action) => applyIsee(action, before.get(action.userId), actor, now));
+    await mapAtMost(withIsee, WRITES_AT_ONCE, (action) => applyIsee(action, before.get(action.userId), actor, now));
     const adds = actions.filter((a) => a.kind === 'add');
     const fresh = await users.getUserItems(adds.map((a) => a.userId));
 
-    await inPool(actions, WRITES_AT_ONCE, async (action) => {
+    await mapAtMost(actions, WRITES_AT_ONCE, async (action) => {
       if (action.kind === 'add') {
         const user = fresh.get(action.userId);
         if (!user) return; // Deleted since the preview: nothing to enrol.

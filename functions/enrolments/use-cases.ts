@@ -1,3 +1,4 @@
+import { mapAtMost } from '../domain/at-most.ts';
 import { CallState } from '../domain/calls.ts';
 import { enrolmentMessages, subscriptionFee, type EnrolmentListQuery, type EnrolmentPage, type EnrolmentRow, type EnrolUserInput, type RankEnrolmentInput, type UpdateEnrolmentInput } from '../domain/enrolment.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
@@ -64,13 +65,6 @@ export function toEnrolmentRow(record: EnrolmentListRecord, call: Pick<CallRecor
 export const userIsee = (user: Pick<StoredUser, 'lastIsee'>): EnrolmentIsee | null =>
   user.lastIsee ? { valueCents: user.lastIsee.valueCents, year: user.lastIsee.year, state: user.lastIsee.state } : null;
 
-/** Runs tasks a few at a time (the import's writes). */
-export async function inPool<T>(items: readonly T[], size: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, async () => {
-    while (next < items.length) await task(items[next++]);
-  }));
-}
 
 export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, files, exports, audit, clock }: EnrolmentDeps) {
   const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
@@ -192,7 +186,7 @@ export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, file
       const now = clock.now();
       const reset: { id: string; weeklyHour: number | null }[] = [];
       const targets = (await subscriptions.listAllSubscriptionsOfCall(call.id)).filter((s) => s.state === 'VALIDATED' && s.weeklyHour !== null);
-      await inPool(targets, 8, async (first) => {
+      await mapAtMost(targets, 8, async (first) => {
         // One that changed meanwhile is read again: still approved with hours, it is reset too.
         let current: SubscriptionRecord | null = first;
         for (let attempt = 0; current && current.state === 'VALIDATED' && current.weeklyHour !== null && attempt < 3; attempt++) {

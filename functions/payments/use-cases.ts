@@ -1,3 +1,4 @@
+import { mapAtMost } from '../domain/at-most.ts';
 import type { Band } from '../domain/bands.ts';
 import type { Configuration } from '../domain/configuration.ts';
 import {
@@ -144,12 +145,6 @@ const WRITES_AT_ONCE = 50;
  */
 const MONTH_REFRESH_FROM = 200;
 
-/** Runs `work` over `items`, `size` at a time (DynamoDB calls in parallel, but not thousands at once). */
-async function inChunks<T, R>(items: readonly T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  for (let i = 0; i < items.length; i += size) results.push(...(await Promise.all(items.slice(i, i + size).map(work))));
-  return results;
-}
 
 /** The payer fields of the CSV from the user record (the subscription's copy of the name when the record is gone). */
 const payerOf = (position: PositionRecord, user: StoredUser | null): Payer => ({
@@ -179,7 +174,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
   async function markIseesUsedForFee(ids: readonly (string | null)[], at: string): Promise<number> {
     const used = new Set(ids.filter((id): id is string => Boolean(id)));
     const toMark = used.size ? await isees.iseesNotYetUsedForFee([...used]) : [];
-    await inChunks(toMark, WRITES_AT_ONCE, (id) => isees.markIseeUsedForFee(id, at));
+    await mapAtMost(toMark, WRITES_AT_ONCE, (id) => isees.markIseeUsedForFee(id, at));
     return toMark.length;
   }
 
@@ -211,9 +206,9 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     // anything else creates each position with its condition (a concurrent generation loses, writes nothing).
     const created = lock.exportingFlow
       ? await positions.createPositions(plan.create).then(() => plan.create)
-      : await inChunks(plan.create, WRITES_AT_ONCE, async (position) => ((await positions.createPosition(position)) ? position : null));
+      : await mapAtMost(plan.create, WRITES_AT_ONCE, async (position) => ((await positions.createPosition(position)) ? position : null));
     const changes = [...plan.update.map((c) => ({ ...c, kind: 'update' as const })), ...plan.cancel.map((c) => ({ ...c, kind: 'cancel' as const }))];
-    const changed = await inChunks(changes, WRITES_AT_ONCE, async (change) => ((await positions.replacePosition(change.after, change.before.version)) ? change : null));
+    const changed = await mapAtMost(changes, WRITES_AT_ONCE, async (change) => ((await positions.replacePosition(change.after, change.before.version)) ? change : null));
 
     const writtenCreates = created.filter((p): p is PositionRecord => p !== null);
     const writtenChanges = changed.filter((c): c is (typeof changes)[number] => c !== null);
@@ -359,7 +354,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
         const call = await requireCall(callId);
         const current = currentPeriod(clock.now());
         const candidates = syncCandidateMonths(call.year, current);
-        const open = await inChunks(candidates, 6, async (period) => ((await positions.hasOpenPositions(call.id, period)) ? periodKey(period) : null));
+        const open = await mapAtMost(candidates, 6, async (period) => ((await positions.hasOpenPositions(call.id, period)) ? periodKey(period) : null));
         const months = [...new Set([...open.filter((m): m is string => m !== null), periodKey(current)])].sort();
         return { cursor: JSON.stringify({ months, next: 0 }), done: 0, total: months.length };
       }
@@ -439,7 +434,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       const batched = outcomes.filter(({ position }) => batchableWriteBack(position));
       const oneByOne = outcomes.filter(({ position }) => !batchableWriteBack(position));
       await positions.putPositions(batched.map(({ position, outcome }) => withExportOutcome(position, outcome)));
-      await inChunks(oneByOne, WRITES_AT_ONCE, ({ position, outcome }) => positions.recordExportOutcome(position, outcome));
+      await mapAtMost(oneByOne, WRITES_AT_ONCE, ({ position, outcome }) => positions.recordExportOutcome(position, outcome));
       if (!fence) return;
       for (;;) {
         const { receipts, count } = await positions.writeBackReceipts(month);
