@@ -19,6 +19,7 @@ export async function startDynamoThread(dataDir: string, dynamoPort: number): Pr
   let closed: () => void = () => undefined;
   const failAll = (error: Error) => {
     failure = error;
+    closed();
     for (const { reject } of pending.values()) reject(error);
     pending.clear();
   };
@@ -26,7 +27,7 @@ export async function startDynamoThread(dataDir: string, dynamoPort: number): Pr
   const [first] = (await Promise.race([once(worker, 'message'), once(worker, 'error').then(([error]) => Promise.reject(error))])) as [{ ready?: true; failed?: string }];
   if (!first.ready) {
     await worker.terminate();
-    throw new Error(`dynalite non è partito: ${first.failed}`);
+    throw new Error(`dynalite did not start: ${first.failed}`);
   }
   worker.on('message', (message: { id?: number; response?: DynaliteResponse; error?: string; closed?: true }) => {
     if (message.closed) closed();
