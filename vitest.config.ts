@@ -1,9 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { untracedFunctionEnv } from './lib/local/untraced-env.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const resolve = { alias: { '@domain': here('./functions/domain'), '@': here('./web/src') } };
-const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', POWERTOOLS_TRACE_ENABLED: 'false' };
+const env = { ...untracedFunctionEnv, POWERTOOLS_LOG_LEVEL: 'SILENT' };
 
 /** The four test tiers of design.md §5, each a vitest project. */
 export default defineConfig({

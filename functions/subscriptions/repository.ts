@@ -3,7 +3,7 @@ import type { EnrolmentSort } from '../domain/enrolment.ts';
 import type { SubscriptionState, SubscriptionSummary } from '../domain/subscriptions.ts';
 import { normaliseSearchText } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import { countUnder, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
+import { batchGet, batchPut, countUnder, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 import type { KeptFile } from '../calls/files.ts';
 
@@ -130,8 +130,15 @@ export async function listApprovedSubscriptionsOfCall(callId: string): Promise<S
 //   "who is subscribed" as before: nothing read its sort key)
 // - gsi3 = "CALL#<c>#ENROL#RANK"  / rankKey: "S#<score + 10^9, 10 digits>#<userId>", "U#<userId>" unscored
 // - gsi4 = "CALL#<c>#ENROL#ISEE"  / iseeKey: "S#<cents, 12 digits>#<userId>", "U#<userId>" without ISEE
-// - gsi5 = "CALL#<c>#ENROL#LAST"  / "<lastname>#<firstname>#<userId>" (normalised: lower case, no accents)
-// - gsi6 = "CALL#<c>#ENROL#FIRST" / "<firstname>#<lastname>#<userId>"
+// - gsi5 = "CALL#<c>#ENROLSEARCH#LAST"  / "<lastname>#<firstname>#<userId>" (normalised: lower case, no accents)
+// - gsi6 = "CALL#<c>#ENROLSEARCH#FIRST" / "<firstname>#<lastname>#<userId>"
+//   These two key a small search item per subscription (pk "CALL#<c>", sk "ENROLSEARCH#<userId>"), not the
+//   subscription: a name prefix must read every match to order it, and a common one ("Ros…") matches
+//   hundreds. The search item holds only what the filters and orders read (250 bytes against the
+//   subscription's 1,240): dynalite reads 700 of them in less than half the time (p50 44 → 19 ms, measured).
+//   The page's rows are then read whole. It is written after the subscription, only when what it holds
+//   changed, and never over a newer version (its dataUpdate): a crash between the two writes leaves it a
+//   version behind until the subscription's next write.
 // Scored (or with-ISEE) rows are one key range and the others another: "unscored last" in both
 // directions is two ranges read one after the other (the cursor says which), never a sort in memory.
 //
@@ -157,8 +164,9 @@ const COUNTS_SK = 'ENROLMENT_COUNTS';
 const enrolKeys = {
   rank: (callId: string) => `CALL#${callId}#ENROL#RANK`,
   isee: (callId: string) => `CALL#${callId}#ENROL#ISEE`,
-  last: (callId: string) => `CALL#${callId}#ENROL#LAST`,
-  first: (callId: string) => `CALL#${callId}#ENROL#FIRST`,
+  last: (callId: string) => `CALL#${callId}#ENROLSEARCH#LAST`,
+  first: (callId: string) => `CALL#${callId}#ENROLSEARCH#FIRST`,
+  search: (callId: string, userId: string) => ({ pk: `CALL#${callId}`, sk: `ENROLSEARCH#${userId}` }),
   counts: (callId: string) => ({ pk: `CALL#${callId}`, sk: COUNTS_SK }),
 };
 
@@ -184,10 +192,6 @@ export function subscriptionItem(record: SubscriptionRecord): Record<string, unk
     gsi3sk: rankKey(record.rankingScore, userId),
     gsi4pk: enrolKeys.isee(callId),
     gsi4sk: iseeKey(record.isee, userId),
-    gsi5pk: enrolKeys.last(callId),
-    gsi5sk: `${nLast}#${nFirst}#${userId}`,
-    gsi6pk: enrolKeys.first(callId),
-    gsi6sk: `${nFirst}#${nLast}#${userId}`,
     nLast,
     nFirst,
     nFiscal,
@@ -197,6 +201,37 @@ export function subscriptionItem(record: SubscriptionRecord): Record<string, unk
   for (const [key, value] of Object.entries(item)) if (value === null || value === undefined) delete item[key];
   return item;
 }
+
+/** The search item of a subscription (see above): what the name filters and the orders read. */
+export function enrolmentSearchItem(record: SubscriptionRecord): Record<string, unknown> {
+  const { announcementId: callId, userId } = record;
+  const nLast = normaliseSearchText(record.lastName);
+  const nFirst = normaliseSearchText(record.firstName);
+  const item: Record<string, unknown> = {
+    ...enrolKeys.search(callId, userId),
+    gsi5pk: enrolKeys.last(callId),
+    gsi5sk: `${nLast}#${nFirst}#${userId}`,
+    gsi6pk: enrolKeys.first(callId),
+    gsi6sk: `${nFirst}#${nLast}#${userId}`,
+    userId,
+    state: record.state,
+    nLast,
+    nFirst,
+    rankingScore: record.rankingScore,
+    iseeCents: record.isee?.valueCents,
+    dataUpdate: record.dataUpdate,
+  };
+  for (const [key, value] of Object.entries(item)) if (value === null || value === undefined) delete item[key];
+  return item;
+}
+
+const searchedChanged = (before: SubscriptionRecord | null, after: SubscriptionRecord) =>
+  !before ||
+  before.state !== after.state ||
+  before.rankingScore !== after.rankingScore ||
+  (before.isee?.valueCents ?? null) !== (after.isee?.valueCents ?? null) ||
+  before.firstName !== after.firstName ||
+  before.lastName !== after.lastName;
 
 /** The counters an item counts for (see above). */
 export function countKeys(record: Pick<SubscriptionRecord, 'state' | 'isee'> | null): string[] {
@@ -255,6 +290,21 @@ export async function recountEnrolments(callId: string, records: SubscriptionRec
   await documentClient.send(new PutCommand({ TableName: tableName, Item: { ...enrolKeys.counts(callId), ...counts } }));
 }
 
+/**
+ * Writes the search item of every subscription (data stored before the search items existed): idempotent.
+ * Run by the local portal at start and, once after such a deploy, by `npm run backfill:enrolment-search`.
+ */
+export async function backfillEnrolmentSearch(): Promise<number> {
+  const calls = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.callsCollection }, ProjectionExpression: 'id' });
+  let written = 0;
+  for (const call of calls) {
+    const records = await listAllSubscriptionsOfCall(call.id as string);
+    await batchPut(records.map(enrolmentSearchItem));
+    written += records.length;
+  }
+  return written;
+}
+
 /** Every subscription of a call (export, import, reset): the call's partition, SUBSCRIBER# items only. */
 export async function listAllSubscriptionsOfCall(callId: string): Promise<SubscriptionRecord[]> {
   const found: SubscriptionRecord[] = [];
@@ -291,6 +341,18 @@ export async function putSubscription(record: SubscriptionRecord, previous: Subs
     : { ConditionExpression: 'attribute_not_exists(pk)' };
   const written = await unlessConditionFails(documentClient.send(new PutCommand({ TableName: tableName, Item: subscriptionItem(record), ...condition })));
   if (!written) return false;
+  if (searchedChanged(previous, record)) {
+    await unlessConditionFails(
+      documentClient.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: enrolmentSearchItem(record),
+          ConditionExpression: 'attribute_not_exists(pk) OR dataUpdate < :du',
+          ExpressionAttributeValues: { ':du': record.dataUpdate },
+        }),
+      ),
+    );
+  }
   if (counters) await applyCountDeltas(record.announcementId, countDeltas([{ before: previous, after: record }]));
   return true;
 }
@@ -309,6 +371,17 @@ export async function deleteSubscription(previous: SubscriptionRecord, counters 
     ),
   );
   if (!deleted) return false;
+  // Not a search item written since by a new subscription of the same user.
+  await unlessConditionFails(
+    documentClient.send(
+      new DeleteCommand({
+        TableName: tableName,
+        Key: enrolKeys.search(previous.announcementId, previous.userId),
+        ConditionExpression: 'attribute_not_exists(pk) OR dataUpdate <= :du',
+        ExpressionAttributeValues: { ':du': previous.dataUpdate },
+      }),
+    ),
+  );
   if (counters) await applyCountDeltas(previous.announcementId, countDeltas([{ before: previous, after: null }]));
   return true;
 }
@@ -436,10 +509,22 @@ const toListRecord = (item: Record<string, any>): EnrolmentListRecord => ({
 
 const MAX_ROUNDS = 8;
 
+/** What a prefix filter reads of every match: enough to put it in the table's order. */
+interface SortFields {
+  userId: string;
+  rankingScore: number | null;
+  iseeCents: number | null;
+}
+const SORT_FIELDS = ['userId', 'rankingScore', 'iseeCents'] as const;
+const sortProjection = {
+  ProjectionExpression: SORT_FIELDS.map((_, i) => `#s${i}`).join(', '),
+  names: Object.fromEntries(SORT_FIELDS.map((field, i) => [`#s${i}`, field])),
+};
+
 const compareBySort = (sort: EnrolmentSort) => {
   const descending = sort.startsWith('-');
-  const valueOf = sort.endsWith('ranking') ? (r: EnrolmentListRecord) => r.rankingScore : (r: EnrolmentListRecord) => r.isee?.valueCents ?? null;
-  return (a: EnrolmentListRecord, b: EnrolmentListRecord) => {
+  const valueOf = sort.endsWith('ranking') ? (r: SortFields) => r.rankingScore : (r: SortFields) => r.iseeCents;
+  return (a: SortFields, b: SortFields) => {
     const [x, y] = [valueOf(a), valueOf(b)];
     if (x === null || y === null) return x === y ? a.userId.localeCompare(b.userId) : x === null ? 1 : -1;
     return (descending ? y - x : x - y) || a.userId.localeCompare(b.userId);
@@ -469,7 +554,8 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
   enrolmentStats.consumedCapacity = 0;
   enrolmentStats.requests = 0;
 
-  // 1. A prefix filter: its own index reads exactly the matches; they are ordered in memory.
+  // 1. A prefix filter: its own index reads exactly the matches (the fiscal code's on the subscriptions, the
+  // names' on the search items), ordered in memory; then only the page's rows are read whole.
   const prefix = fiscal
     ? { index: 'gsi2', pk: keys.subscriptionsOfCall(callId), value: fiscal }
     : last
@@ -485,7 +571,7 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
   const filter = conditions.length ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeNames: names } : {};
 
   if (prefix) {
-    const matches: EnrolmentListRecord[] = [];
+    const matches: SortFields[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
       const result = track(
@@ -495,18 +581,27 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
             IndexName: prefix.index,
             KeyConditionExpression: `#pk = :pk AND begins_with(#sk, :prefix)`,
             ...filter,
-            ProjectionExpression: listProjection.ProjectionExpression,
-            ExpressionAttributeNames: { ...names, ...listProjection.names, '#pk': `${prefix.index}pk`, '#sk': `${prefix.index}sk` },
+            ProjectionExpression: sortProjection.ProjectionExpression,
+            ExpressionAttributeNames: { ...names, ...sortProjection.names, '#pk': `${prefix.index}pk`, '#sk': `${prefix.index}sk` },
             ExpressionAttributeValues: { ...values, ':pk': prefix.pk, ':prefix': prefix.value },
             ExclusiveStartKey: startKey,
             ReturnConsumedCapacity: 'TOTAL',
           }),
         ),
       );
-      for (const item of result.Items ?? []) matches.push(toListRecord(item));
+      for (const item of result.Items ?? []) matches.push({ userId: item.userId, rankingScore: item.rankingScore ?? null, iseeCents: item.iseeCents ?? null });
       startKey = result.LastEvaluatedKey;
     } while (startKey);
-    return offsetPage(matches.sort(compareBySort(filters.sort)), position?.o ?? 0, filters.limit, list);
+    const offset = position?.o ?? 0;
+    const page = matches.sort(compareBySort(filters.sort)).slice(offset, offset + filters.limit);
+    const rows = await batchGet(
+      page.map((match) => keys.subscription(callId, match.userId)),
+      { projection: listProjection.ProjectionExpression, names: listProjection.names, onConsumed: (units) => track({ ConsumedCapacity: { CapacityUnits: units } }) },
+    );
+    const byUser = new Map(rows.map((item) => [item.userId as string, toListRecord(item)]));
+    // A row deleted since its search item was read is left out.
+    const items = page.flatMap((match) => byUser.get(match.userId) ?? []);
+    return { items, nextCursor: offset + filters.limit < matches.length ? encodeCursor({ o: offset + filters.limit }, list) : null, total: matches.length };
   }
 
   // 2. No prefix: the index of the order, scored (with ISEE) range first, then the others.
@@ -593,11 +688,6 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
     }
   }
   return { items: found, nextCursor: next ? encodeCursor(next, list) : null, total: await total };
-}
-
-function offsetPage(matches: EnrolmentListRecord[], offset: number, limit: number, list: CursorList): EnrolmentRecordPage {
-  const items = matches.slice(offset, offset + limit);
-  return { items, nextCursor: offset + limit < matches.length ? encodeCursor({ o: offset + limit }, list) : null, total: matches.length };
 }
 
 /** How many rows match the state and "ISEE above" filters, from the counters alone: X's own bucket counts half. */

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { divertRequests, type DynaliteRequest, type DynaliteResponse } from './dynalite-in-process.ts';
-import type { Closable } from './stores.ts';
+import { startDynamo, type Closable } from './stores.ts';
 
 /**
  * dynalite in a thread of its own. The local stack is one Node process: with dynalite in it, its work
@@ -62,3 +62,7 @@ export async function startDynamoThread(dataDir: string, dynamoPort: number): Pr
     },
   };
 }
+
+/** dynalite as the local stack runs it (the portal and the benchmarks): in its own thread, or here with DYNALITE_THREAD=off. */
+export const startLocalDynamo = (dataDir: string, port: number): Promise<Closable> =>
+  process.env.DYNALITE_THREAD === 'off' ? startDynamo(dataDir, port) : startDynamoThread(dataDir, port);

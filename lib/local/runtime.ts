@@ -15,8 +15,9 @@ import { localFunctionArn, localStateMachineArn, startStepFunctions } from './st
 import { DEFAULT_ENTITY, startMyPaySimulator } from './mypay-simulator.ts';
 import { LOCAL_MAIL, startMail } from './mail.ts';
 import { LOCAL_IO, startIoSimulator } from './io-simulator.ts';
-import { startDynamoThread } from './dynalite-thread.ts';
-import { ensureTable, startDynamo, startS3, type Closable } from './stores.ts';
+import { startLocalDynamo } from './dynalite-thread.ts';
+import { ensureTable, startS3, type Closable } from './stores.ts';
+import { untracedFunctionEnv } from './untraced-env.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BUCKETS = { documents: 'portale-documents', exports: 'portale-exports' };
@@ -107,7 +108,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
       // s3rver accepts only its own fixed credentials; dynalite accepts any.
       AWS_ACCESS_KEY_ID: 'S3RVER',
       AWS_SECRET_ACCESS_KEY: 'S3RVER',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ...untracedFunctionEnv,
       TABLE_NAME,
       DYNAMODB_ENDPOINT: dynamoEndpoint,
       S3_ENDPOINT: s3Endpoint,
@@ -119,11 +120,6 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
       SUPPORT_EMAIL: process.env.SUPPORT_EMAIL || LOCAL_MAIL.supportAddress,
       // In the cloud each function has its own service name; here one process runs them all.
       POWERTOOLS_SERVICE_NAME: 'portale-local',
-      POWERTOOLS_METRICS_DISABLED: 'true',
-      POWERTOOLS_TRACE_ENABLED: 'false',
-      // With tracing off, the X-Ray SDK's automatic mode would still hook every promise of this one process
-      // (cls-hooked async hooks: a quarter to a half more CPU per DynamoDB call here); manual mode does not.
-      AWS_XRAY_MANUAL_MODE: 'true',
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
     });
 
@@ -149,7 +145,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     const stepFunctions = await startLocalExport(config.stepFunctionsPort);
     opened.push(stepFunctions);
 
-    opened.push(process.env.DYNALITE_THREAD === 'off' ? await startDynamo(config.dataDir, config.dynamoPort) : await startDynamoThread(config.dataDir, config.dynamoPort));
+    opened.push(await startLocalDynamo(config.dataDir, config.dynamoPort));
     const isNew = await ensureTable(dynamoEndpoint, TABLE_NAME);
     const storage = await startS3(config.dataDir, config.s3Port, Object.values(BUCKETS), app);
     opened.push(storage);
@@ -164,6 +160,8 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     // Data kept from an earlier version: the users' names items (the search by last and first name) are
     // written by the same function the seed uses (idempotent, a few items locally).
     if (!isNew) await (await import('../../functions/users/repository.ts')).backfillUserNames();
+    // …the enrolment table's search items (its surname and first-name filters)…
+    if (!isNew) await (await import('../../functions/subscriptions/repository.ts')).backfillEnrolmentSearch();
     // …and the payment list's gsi6 keys (a surname in amount order) of rows written before them.
     if (!isNew) await (await import('../../functions/payment-list/repository.ts')).backfillDebtGroupKeys(2025, new Date().getUTCFullYear() + 1);
     // The ISEE reading starts when a document lands under isee/, as the S3 → EventBridge rule does in the cloud.

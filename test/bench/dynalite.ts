@@ -28,6 +28,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { untracedFunctionEnv } from '../../lib/local/untraced-env.ts';
 
 const here = fileURLToPath(import.meta.url);
 const N = Number(process.env.BENCH_N ?? 1000);
@@ -62,8 +63,7 @@ async function child(variant: Variant): Promise<void> {
   const endpoint = `http://127.0.0.1:${port}`;
   Object.assign(process.env, {
     AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', TABLE_NAME: TABLE, DYNAMODB_ENDPOINT: endpoint,
-    POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', POWERTOOLS_TRACE_ENABLED: 'false',
-    AWS_XRAY_MANUAL_MODE: 'true', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', CURSOR_SECRET: 'bench',
+    POWERTOOLS_LOG_LEVEL: 'SILENT', ...untracedFunctionEnv, CURSOR_SECRET: 'bench',
   });
   try {
     await ensureTable(endpoint, TABLE);

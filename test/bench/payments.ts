@@ -31,6 +31,7 @@ import { applyPayment } from '../../functions/domain/position-payment.ts';
 import { ensureTable } from '../../lib/local/stores.ts';
 import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
 import { freePort } from '../support/ports.ts';
+import { untracedFunctionEnv } from '../../lib/local/untraced-env.ts';
 
 const CITIZENS = Number(process.env.BENCH_CITIZENS ?? 50_000);
 const RUNS = Math.max(20, Number(process.env.BENCH_RUNS ?? 60));
@@ -121,7 +122,7 @@ async function runSeed(seed: number, citizens: number) {
   Object.assign(process.env, {
     AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', TABLE_NAME: TABLE, DYNAMODB_ENDPOINT: endpoint,
     CURSOR_SECRET: 'bench-secret', DOCUMENTS_BUCKET: 'bench-documents', EXPORTS_BUCKET: 'bench-exports', S3_ENDPOINT: 'http://127.0.0.1:1',
-    POWERTOOLS_LOG_LEVEL: process.env.BENCH_LOG ?? 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', POWERTOOLS_TRACE_ENABLED: 'false', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    POWERTOOLS_LOG_LEVEL: process.env.BENCH_LOG ?? 'SILENT', ...untracedFunctionEnv,
   });
   try {
     await ensureTable(endpoint, TABLE);

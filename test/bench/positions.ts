@@ -12,13 +12,15 @@ import { performance } from 'node:perf_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../functions/adapters/table.ts';
-import { ensureTable, startDynamo, startS3 } from '../../lib/local/stores.ts';
+import { ensureTable, startS3 } from '../../lib/local/stores.ts';
+import { startLocalDynamo } from '../../lib/local/dynalite-thread.ts';
 import { demoConfiguration } from '../../lib/local/demo-configuration.ts';
 import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
 
 /** A Lambda given its longest run (15 minutes): the bench measures, the timeout does not cut it short. */
 const context = { ...lambdaContext, getRemainingTimeInMillis: () => 900_000 };
 import { freePort } from '../support/ports.ts';
+import { untracedFunctionEnv } from '../../lib/local/untraced-env.ts';
 
 const COUNT = Number(process.env.BENCH_POSITIONS ?? 10_000);
 const TABLE = 'bench-positions';
@@ -28,7 +30,7 @@ const BAND = 'bench-band';
 async function main() {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-positions-'));
   const port = await freePort();
-  const dynamo = await startDynamo(dataDir, port);
+  const dynamo = await startLocalDynamo(dataDir, port);
   const endpoint = `http://127.0.0.1:${port}`;
   // 'Verifica / genera CSV' leaves its file in the exports bucket (s3rver, which takes only its own keys).
   const s3Port = await freePort();
@@ -36,7 +38,7 @@ async function main() {
   Object.assign(process.env, {
     AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', TABLE_NAME: TABLE, DYNAMODB_ENDPOINT: endpoint, CURSOR_SECRET: 'bench',
     S3_ENDPOINT: `http://127.0.0.1:${s3Port}`, EXPORTS_BUCKET: 'bench-exports',
-    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', POWERTOOLS_TRACE_ENABLED: 'false', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'SILENT', ...untracedFunctionEnv,
   });
   try {
     await ensureTable(endpoint, TABLE);

@@ -2,7 +2,8 @@
  * npm run bench:users — user search with 50,000 users, through the real handler, on a local dynalite.
  * Seeds the users with BatchWrite (search attributes as the repository writes them), then measures,
  * for each filter of /lista_utenti, the p50/p95 latency of GET /api/users and the read capacity it
- * consumed (dynalite reports ConsumedCapacity as DynamoDB would). No request scans the table.
+ * consumed (dynalite reports ConsumedCapacity as DynamoDB would). No request scans the table. dynalite runs as
+ * the local stack runs it, in its own thread (DYNALITE_THREAD=off: in this one).
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -11,9 +12,11 @@ import { performance } from 'node:perf_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
-import { ensureTable, startDynamo } from '../../lib/local/stores.ts';
+import { ensureTable } from '../../lib/local/stores.ts';
+import { startLocalDynamo } from '../../lib/local/dynalite-thread.ts';
 import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
 import { freePort } from '../support/ports.ts';
+import { untracedFunctionEnv } from '../../lib/local/untraced-env.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 50_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
@@ -48,11 +51,11 @@ const percentile = (values: number[], p: number) => {
 async function main() {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-users-'));
   const port = await freePort();
-  const dynamo = await startDynamo(dataDir, port);
+  const dynamo = await startLocalDynamo(dataDir, port);
   const endpoint = `http://127.0.0.1:${port}`;
   Object.assign(process.env, {
     AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', TABLE_NAME: TABLE, DYNAMODB_ENDPOINT: endpoint,
-    POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true', POWERTOOLS_TRACE_ENABLED: 'false', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    POWERTOOLS_LOG_LEVEL: 'SILENT', ...untracedFunctionEnv,
     CURSOR_SECRET: 'bench-cursor-secret',
   });
   try {

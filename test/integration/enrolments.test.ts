@@ -116,6 +116,31 @@ describe('the operator runs the enrolled users table', () => {
     expect((await operator.get(`/api/calls/${call.id}/enrolments?sort=-isee&cursor=${encodeURIComponent(first.nextCursor)}`)).status).toBe(400);
   });
 
+  it('a surname filter follows each change of its rows: ranking order, state, ISEE and a deletion', async () => {
+    const { call } = await openCall(operator);
+    const tag = Math.random().toString(36).slice(2, 7).toUpperCase();
+    const [first, second, third] = [await newUser(`Filtro${tag}a`, 4000), await newUser(`Filtro${tag}b`, 6000), await newUser(`Filtro${tag}c`, 8000)];
+    const rows = [await enrol(call.id, first.id), await enrol(call.id, second.id), await enrol(call.id, third.id)];
+    const surname = `lastName=filtro${tag.toLowerCase()}`;
+    const names = async (query: string) => {
+      const page = (await operator.get(`/api/calls/${call.id}/enrolments?${surname}&${query}`)).json;
+      return { total: page.total, names: page.items.map((r: any) => r.lastName.slice(-1)) };
+    };
+    for (const [i, score] of [3, 1, 2].entries()) expect((await operator.put(`/api/enrolments/${rows[i].id}/ranking`, { rankingScore: score })).status).toBe(200);
+    expect(await names('sort=ranking')).toEqual({ total: 3, names: ['b', 'c', 'a'] });
+    expect(await names('sort=-ranking')).toEqual({ total: 3, names: ['a', 'c', 'b'] });
+    expect(await names('sort=-isee')).toEqual({ total: 3, names: ['c', 'b', 'a'] });
+
+    const confirmed = await operator.put(`/api/enrolments/${rows[2].id}/state`, { state: 2, weeklyHour: 5 });
+    expect(confirmed.status, JSON.stringify(confirmed.json)).toBe(200);
+    expect(await names('confirmed=true')).toEqual({ total: 1, names: ['c'] });
+    expect(await names('iseeAbove=5000')).toEqual({ total: 2, names: ['b', 'c'] });
+
+    expect((await operator.delete(`/api/enrolments/${confirmed.json.id}`)).status).toBe(204);
+    expect(await names('sort=ranking')).toEqual({ total: 2, names: ['b', 'a'] });
+    expect(await names('confirmed=true')).toEqual({ total: 0, names: [] });
+  });
+
   it('finds a renamed user under the new surname, first name and fiscal code, and no longer under the old ones', async () => {
     const { call } = await openCall(operator);
     const tag = Math.random().toString(36).slice(2, 7).toUpperCase();
