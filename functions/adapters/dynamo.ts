@@ -5,6 +5,7 @@ import { mapAtMost } from '../domain/at-most.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
+import { table } from './table.ts';
 import { tracer } from '../http/observability.ts';
 
 const requireEnv = (name: string): string => {
@@ -114,7 +115,7 @@ const slices = <T>(items: readonly T[], size: number): T[][] => Array.from({ len
  * (backing off). A key given twice is written once, with its last item, as writing one after the other would.
  */
 export async function batchPut(items: readonly Record<string, unknown>[]): Promise<void> {
-  const lastOfEachKey = [...new Map(items.map((item) => [`${item.pk}\u0000${item.sk}`, item])).values()];
+  const lastOfEachKey = [...new Map(items.map((item) => [`${item[table.partitionKey]}\u0000${item[table.sortKey]}`, item])).values()];
   await mapAtMost(slices(lastOfEachKey, 25), BATCHES_AT_ONCE, async (batch) => {
     let request: Record<string, any> | undefined = { [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) };
     for (let attempt = 0; request && Object.keys(request).length; attempt++) {

@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandI
 import type { PositionRecord } from '../domain/debt-positions.ts';
 import { debtTotalKeys, nameKey, zeroTotals, type DebtSort, type DebtSummary, type DebtSummaryRow, type DebtTotals } from '../domain/debt-summaries.ts';
 import { periodKey } from '../domain/payments.ts';
+import { mapAtMost } from '../domain/at-most.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
@@ -463,25 +464,21 @@ export async function backfillDebtGroupKeys(firstYear: number, lastYear: number)
         ExpressionAttributeValues: { ':pk': keys.debtSummariesOf(id, anno), ':user': 'USER#' },
         ProjectionExpression: 'userId, cognome, nome, importoTotale, version',
       });
-      let next = 0;
-      const worker = async () => {
-        for (let row = rows[next++]; row; row = rows[next++]) {
-          const written = await unlessConditionFails(
-            documentClient.send(
-              new UpdateCommand({
-                TableName: tableName,
-                Key: keys.debtSummary(id, anno, row.userId),
-                UpdateExpression: 'SET gsi6pk = :list, gsi6sk = :group',
-                ConditionExpression: '#version = :version',
-                ExpressionAttributeNames: { '#version': 'version' },
-                ExpressionAttributeValues: { ':list': keys.debtList(id, anno), ':group': groupKey(row as DebtSummary), ':version': row.version },
-              }),
-            ),
-          );
-          if (written !== null) keyed += 1;
-        }
-      };
-      await Promise.all(Array.from({ length: 8 }, worker));
+      await mapAtMost(rows, 8, async (row) => {
+        const written = await unlessConditionFails(
+          documentClient.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: keys.debtSummary(id, anno, row.userId),
+              UpdateExpression: 'SET gsi6pk = :list, gsi6sk = :group',
+              ConditionExpression: '#version = :version',
+              ExpressionAttributeNames: { '#version': 'version' },
+              ExpressionAttributeValues: { ':list': keys.debtList(id, anno), ':group': groupKey(row as DebtSummary), ':version': row.version },
+            }),
+          ),
+        );
+        if (written !== null) keyed += 1;
+      });
     }
   }
   return keyed;
