@@ -326,7 +326,7 @@ export function EnrolmentsSection({ call, readOnly, onChanged }: EnrolmentsSecti
             <VisuallyHidden>: correggi le fasce ISEE del bando</VisuallyHidden>
           </span>
         ) : (
-          formatFee(r.fee)
+          formatFee(r.fee, r.isee)
         ),
     },
     { id: 'state', header: 'Stato', cell: (r) => <StateIcon state={r.state} /> },

@@ -13,6 +13,8 @@ import { ENROLMENT_PAGE_SIZES, type EnrolmentFilters, type EnrolmentPageSize, ty
 /** ISEE year 1900 marks an ISEE error (spec part 2 §9). */
 export const ISEE_ERROR_YEAR = 1900;
 export const ISEE_MISSING = 'ISEE non caricato';
+/** The fee waits for an ISEE the operators have not validated yet (the user record's label for it). */
+export const ISEE_TO_VALIDATE = 'ISEE da validare';
 export const ISEE_ERROR = 'Errore ISEE';
 export const NO_BAND_TEXT = 'Fascia ISEE non trovata';
 export const EXEMPT_TEXT = 'Esente';
@@ -35,8 +37,8 @@ export function formatIsee(isee: EnrolmentRow['isee']): string {
   return `${formatEuro(toEuros(isee.valueCents))} (${isee.year})`;
 }
 
-/** The cost cell: the month's fee, or why there is none. */
-export function formatFee(fee: EnrolmentRow['fee']): string {
+/** The cost cell: the month's fee, or why there is none (an ISEE not validated yet is not a missing one). */
+export function formatFee(fee: EnrolmentRow['fee'], isee: EnrolmentRow['isee'] = null): string {
   if (!fee) return '—';
   switch (fee.kind) {
     case 'DUE':
@@ -44,7 +46,7 @@ export function formatFee(fee: EnrolmentRow['fee']): string {
     case 'EXEMPT':
       return EXEMPT_TEXT;
     case 'NO_ISEE':
-      return ISEE_MISSING;
+      return isee?.state === 'LOADED' ? ISEE_TO_VALIDATE : ISEE_MISSING;
     case 'NO_BAND':
       return NO_BAND_TEXT;
   }
