@@ -108,6 +108,11 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'Exc
  */
 const BATCHES_AT_ONCE = 4;
 
+/** An item without its null or undefined attributes: a missing key keeps the item out of a sparse index. */
+export function withoutEmpty(item: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(item).filter(([, value]) => value !== null && value !== undefined));
+}
+
 const slices = <T>(items: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /**

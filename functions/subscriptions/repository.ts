@@ -3,7 +3,7 @@ import type { EnrolmentSort } from '../domain/enrolment.ts';
 import type { SubscriptionState, SubscriptionSummary } from '../domain/subscriptions.ts';
 import { normaliseSearchText } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, batchPut, countUnder, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
+import { batchGet, batchPut, countUnder, withoutEmpty, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 import type { KeptFile } from '../calls/files.ts';
 
@@ -198,8 +198,7 @@ export function subscriptionItem(record: SubscriptionRecord): Record<string, unk
     ...(record.isee ? { iseeCents: record.isee.valueCents } : {}),
     ...record,
   };
-  for (const [key, value] of Object.entries(item)) if (value === null || value === undefined) delete item[key];
-  return item;
+  return withoutEmpty(item);
 }
 
 /** The search item of a subscription (see above): what the name filters and the orders read. */
@@ -221,8 +220,7 @@ export function enrolmentSearchItem(record: SubscriptionRecord): Record<string, 
     iseeCents: record.isee?.valueCents,
     dataUpdate: record.dataUpdate,
   };
-  for (const [key, value] of Object.entries(item)) if (value === null || value === undefined) delete item[key];
-  return item;
+  return withoutEmpty(item);
 }
 
 const searchedChanged = (before: SubscriptionRecord | null, after: SubscriptionRecord) =>

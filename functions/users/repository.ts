@@ -13,7 +13,7 @@ import {
 } from '../domain/users.ts';
 import type { NewUserInput } from '../domain/user-input.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, batchPut, countUnder, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { batchGet, batchPut, countUnder, withoutEmpty, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 export const USERS_PAGE_SIZE = 15;
@@ -125,9 +125,7 @@ export const userItems = (user: UserRecord) => [userItem(user), searchItem(user)
 
 /** The whole item of a user, for a first write (null attributes dropped). */
 export function userItem(user: UserRecord) {
-  const item: Record<string, unknown> = { ...keys.user(user.id), ...user, ...searchAttributes(user) };
-  for (const [key, value] of Object.entries(item)) if (value === null || value === undefined) delete item[key];
-  return item;
+  return withoutEmpty({ ...keys.user(user.id), ...user, ...searchAttributes(user) });
 }
 
 export async function getUserItem(id: string): Promise<StoredUser | null> {
