@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createLocalJWKSet, decodeJwt, generateKeyPair, jwtVerify, SignJWT, type JSONWebKeySet } from 'jose';
@@ -7,15 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_AUDIENCE, OIDC_CLIENT_ID } from '../../lib/local/config.ts';
 import { identities, loginButtonName } from '../../lib/local/identities.ts';
 import { startIdentityProvider } from '../../lib/local/idp.ts';
+import { freePort } from '../support/ports.ts';
 import { authorize, CookieBrowser, exchangeCode, loginForms, signIn } from '../support/sign-in.ts';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 let dataDir: string;
 let port: number;
