@@ -5,8 +5,9 @@ import { systemClock } from '../adapters/ports.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as bandRepository from '../bands/repository.ts';
 import * as serviceRepository from '../services/repository.ts';
-// Only what it asks of the subscriptions: the rest of their repository (the enrolment table) stays out of this bundle.
-import { countSubscriptionsOfCall } from '../subscriptions/repository.ts';
+// Only what it asks of the subscriptions and users: the rest of their repositories stays out of this bundle.
+import { countSubscriptionsOfCall, getSubscription } from '../subscriptions/repository.ts';
+import { findUserIdByFiscalCode } from '../users/repository.ts';
 import * as callRepository from './repository.ts';
 import { makeCallUseCases } from './use-cases.ts';
 import { callRoutes } from './routes.ts';
@@ -15,7 +16,8 @@ const calls = makeCallUseCases({
   calls: callRepository,
   services: serviceRepository,
   bands: bandRepository,
-  subscriptions: { countSubscriptionsOfCall },
+  subscriptions: { countSubscriptionsOfCall, getSubscription },
+  citizens: { findUserIdByFiscalCode },
   files: s3FileStore,
   audit: dynamoAuditLog,
   clock: systemClock,
@@ -32,4 +34,5 @@ export const handler = resourceHandler(callRoutes, {
   deleteCallFile: ({ params, actor }) => calls.deleteCallFile(params.id, params.fileId, actor!),
   listOpenCalls: ({ query }) => calls.listOpenCalls(query),
   getOpenCall: ({ params }) => calls.getOpenCall(params.id),
+  getCitizenCall: ({ params, actor }) => calls.getCitizenCall(params.id, actor!),
 });

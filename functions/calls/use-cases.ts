@@ -38,14 +38,15 @@ export interface CallDeps {
   calls: CallRepository;
   services: { getService(id: string): Promise<Service | null> };
   bands: { getBand(id: string): Promise<Band | null> };
-  subscriptions: { countSubscriptionsOfCall(callId: string): Promise<number> };
+  subscriptions: { countSubscriptionsOfCall(callId: string): Promise<number>; getSubscription(callId: string, userId: string): Promise<unknown> };
+  citizens: { findUserIdByFiscalCode(fiscalCode: string): Promise<string | null> };
   files: FileStore;
   audit: AuditLog;
   clock: Clock;
   ids: IdGenerator;
 }
 
-export function makeCallUseCases({ calls, services, bands, subscriptions, files, audit, clock, ids }: CallDeps) {
+export function makeCallUseCases({ calls, services, bands, subscriptions, citizens, files, audit, clock, ids }: CallDeps) {
   const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
 
   /** The bands of a call, in the order of their lower bound (a few GetItem, in parallel). */
@@ -191,6 +192,18 @@ export function makeCallUseCases({ calls, services, bands, subscriptions, files,
     async getOpenCall(id: string): Promise<PublicCall> {
       const record = await calls.getCall(id);
       if (!record || record.state !== CallState.OPEN) throw new NotFoundError(messages.call.notFound);
+      return toPublicCall(record);
+    },
+
+    /**
+     * A call as the signed-in citizen sees it: any OPEN call, and a call in any other state they are enrolled
+     * in, so their payments and forms stay reachable after it closes. Any other call is not there (404).
+     */
+    async getCitizenCall(id: string, actor: Actor): Promise<PublicCall> {
+      const record = await calls.getCall(id);
+      if (record?.state === CallState.OPEN) return toPublicCall(record);
+      const userId = record && actor.fiscalCode ? await citizens.findUserIdByFiscalCode(actor.fiscalCode) : null;
+      if (!record || !userId || !(await subscriptions.getSubscription(id, userId))) throw new NotFoundError(messages.call.notFound);
       return toPublicCall(record);
     },
   };

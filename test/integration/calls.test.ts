@@ -113,6 +113,19 @@ describe('operators publish calls', () => {
     expect((await localTable().auditOf('call', call.id)).map((e) => e.action)).toEqual(['create', 'delete']);
   });
 
+  it('keeps a closed call’s page for the citizens enrolled in it, and for nobody else', async () => {
+    const { call } = await openCall(operator);
+    expect((await citizen.post(`/api/calls/${call.id}/subscriptions`, { files: [] })).status).toBe(201);
+    const other = await as('newCitizen');
+    expect((await other.get(`/api/me/calls/${call.id}`)).json).toMatchObject({ id: call.id, state: 1 });
+    expect((await operator.put(`/api/calls/${call.id}`, update(call, { state: 2 }))).status).toBe(200);
+    const mine = await citizen.get(`/api/me/calls/${call.id}`);
+    expect([mine.status, mine.json.state, mine.json.service.id]).toEqual([200, 2, call.serviceId]);
+    const foreign = await other.get(`/api/me/calls/${call.id}`);
+    expect([foreign.status, foreign.json.detail]).toEqual([404, 'Il bando selezionato non è presente.']);
+    expect((await request('GET', `/api/open-calls/${call.id}`)).status).toBe(404);
+  });
+
   it('refuses to delete a call with subscriptions (409, clear message) and keeps it', async () => {
     const { call } = await openCall(operator);
     expect((await citizen.post(`/api/calls/${call.id}/subscriptions`, { files: [] })).status).toBe(201);

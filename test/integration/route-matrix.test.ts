@@ -42,6 +42,7 @@ const expected: Record<string, Row> = {
   'GET /api/services/{id}/calls': operatorsOnly(200),
   'GET /api/open-calls': everyone(200),
   'GET /api/open-calls/{id}': everyone(200),
+  'GET /api/me/calls/{id}': citizensOnly(200),
   'POST /api/calls/{id}/subscriptions': citizensOnly(201),
   'GET /api/calls/{id}/subscription': citizensOnly(200),
   'GET /api/subscriptions': citizensOnly(200),
@@ -276,6 +277,7 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   },
   'GET /api/services/{id}/calls': async (operator) => `/api/services/${(await operator.post('/api/services', validBody.services)).json.id}/calls`,
   'GET /api/open-calls/{id}': async (operator) => `/api/open-calls/${(await openCall(operator)).call.id}`,
+  'GET /api/me/calls/{id}': async (operator) => `/api/me/calls/${(await openCall(operator)).call.id}`,
   'POST /api/calls/{id}/subscriptions': async (operator) => {
     await citizensEligible(operator);
     return `/api/calls/${(await openCall(operator)).call.id}/subscriptions`;

@@ -57,7 +57,7 @@ describe('an operator publishes a call', () => {
   it('refuses a save when someone else saved in between (409), and drops the new forms', async () => {
     const call = await app.calls.createCall(fields(), actors.operator);
     const racing = makeCallUseCases({
-      ...{ services: app.store.services, bands: app.store.bands, subscriptions: app.store.subscriptions, files: app.store.files, audit: app.store.audit },
+      ...{ services: app.store.services, bands: app.store.bands, subscriptions: app.store.subscriptions, citizens: app.store.users, files: app.store.files, audit: app.store.audit },
       calls: { ...app.store.calls, putCall: async () => false },
       clock: tickingClock(),
       ids: sequentialIds('race'),
@@ -80,6 +80,23 @@ describe('a call moves through its states', () => {
     expect(await app.calls.getOpenCall(call.id)).toMatchObject({ id: call.id, state: 1, service: { id: serviceId } });
     await app.calls.updateCall(call.id, edit(call, { state: 2 }), actors.operator);
     expect((await app.calls.listOpenCalls({})).items).toEqual([]);
+  });
+
+  it('stays visible to a citizen enrolled in it after it closes, and to nobody else', async () => {
+    const call = await app.calls.createCall(fields(), actors.operator);
+    await expect(app.calls.getCitizenCall(call.id, actors.citizen)).rejects.toMatchObject({ status: 404, message: 'Il bando selezionato non è presente.' });
+    await app.calls.updateCall(call.id, edit(call, { state: 1 }), actors.operator);
+    expect(await app.calls.getCitizenCall(call.id, actors.otherCitizen)).toMatchObject({ id: call.id, state: 1 });
+    const userId = await app.ensureCitizen(actors.citizen);
+    await app.isee.recordIsee({ id: 'isee-1', userId, user: { firstName: 'Maria', lastName: 'Rossi', fiscalCode: 'RSSMRA85C52H501N', email: null }, value: 8000, year: 2026, date: '2026-01-20', state: 'VALIDATED', file: null, uploadedBy: 'OPERATOR', uploadedBySub: 'op' });
+    await app.subscriptions.subscribe(call.id, { files: [] }, actors.citizen);
+    for (const state of [2, 3]) {
+      await app.calls.updateCall(call.id, edit(call, { state }), actors.operator);
+      await expect(app.calls.getOpenCall(call.id)).rejects.toMatchObject({ status: 404 });
+      expect(await app.calls.getCitizenCall(call.id, actors.citizen)).toMatchObject({ id: call.id, state, service: { id: serviceId } });
+      await expect(app.calls.getCitizenCall(call.id, actors.otherCitizen)).rejects.toMatchObject({ status: 404, message: 'Il bando selezionato non è presente.' });
+    }
+    await expect(app.calls.getCitizenCall('nope', actors.citizen)).rejects.toMatchObject({ status: 404 });
   });
 
   it('refuses a move the rules do not allow, on the state field, and changes nothing', async () => {

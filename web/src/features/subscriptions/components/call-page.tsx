@@ -12,7 +12,7 @@ import { Dialog } from '@/components/dialog';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { paths } from '@/config/paths';
-import { CallStateBadge, FileList, useOpenCall } from '@/features/calls';
+import { CallStateBadge, FileList, useVisibleCall } from '@/features/calls';
 import { MyPayments } from '@/features/payments';
 import { ApiError } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
@@ -27,15 +27,16 @@ export const RELOAD_AFTER_REQUEST_MS = 2000;
 
 /**
  * /sessione_servizi/visualizza_servizio?id={callId} (anonymous and citizens) and /iscrizioni/visualizza_servizio.
- * Anonymous visitors get the public summary and the sign-in prompt; citizens the whole page and the request.
+ * Anonymous visitors get the public summary of an OPEN call and the sign-in prompt; citizens the whole page and
+ * the request, and the page of a call they are enrolled in stays theirs after it closes (payments, documents).
  */
 export function CallPage() {
   const [params] = useSearchParams();
   const id = params.get('id');
   const auth = useAuth();
-  const call = useOpenCall(id);
+  const call = useVisibleCall(id, auth.status === 'signed-in');
   const loaded = call.data && call.data.id === id ? call.data : undefined;
-  const backTo = auth.status === 'signed-in' ? paths.home : paths.home;
+  const backTo = paths.home;
 
   if (!id) return <ErrorState message={messages.call.notFound} backTo={backTo} backLabel="Torna alla home" />;
   if (call.error && !loaded) return <ErrorState message={call.error.message} backTo={backTo} backLabel="Torna alla home" />;
