@@ -51,6 +51,9 @@ export interface JobRecord {
  */
 export const JOB_STALE_AFTER_MS = 20 * 60 * 1000;
 
+/** 'Sincronizza': the recalculation of a call's unpaid positions (keyed by call); no export of the call runs beside it. */
+export const SYNC_JOB = 'sync-positions';
+
 export const isJobRunning = (job: Pick<JobRecord, 'state' | 'updatedAt'> | null, now: Date): boolean =>
   job !== null && job.state === 'RUNNING' && now.getTime() - Date.parse(job.updatedAt) < JOB_STALE_AFTER_MS;
 

@@ -4,6 +4,8 @@ import { s3ExportFiles } from '../adapters/export-files.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { getCall } from '../calls/repository.ts';
 import { getConfiguration } from '../configuration/repository.ts';
+import { isJobRunning, SYNC_JOB } from '../domain/jobs.ts';
+import { getJob } from '../jobs/repository.ts';
 import { requireCompleteConfiguration } from '../configuration/use-cases.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as flowRepository from './repository.ts';
@@ -17,6 +19,7 @@ const flows = makeFlowUseCases({
   calls: { getCall },
   exportFiles: s3ExportFiles,
   runner: stepFunctionsRunner,
+  positionsSync: { isRunning: async (callId) => isJobRunning(await getJob(SYNC_JOB, callId), systemClock.now()) },
   audit: dynamoAuditLog,
   clock: systemClock,
   ids: randomUUID,

@@ -123,6 +123,8 @@ export interface FlowDeps {
   calls: { getCall(id: string): Promise<{ id: string; name: string; serviceId: string; serviceName: string } | null> };
   exportFiles: Pick<ExportFiles, 'downloadUrl'>;
   runner: FlowRunner;
+  /** Whether 'Sincronizza' is recalculating the call's positions: no export starts beside it. */
+  positionsSync: { isRunning(callId: string): Promise<boolean> };
   audit: AuditLog;
   clock: Clock;
   ids: IdGenerator;
@@ -203,9 +205,22 @@ const resultFileName = (zipName: string, kind: FlowFileKind) =>
 const requireFlowIn = (flows: FlowRepository) => async (id: string) => (await flows.getFlow(id)) ?? Promise.reject(new NotFoundError(flowMessages.notFound));
 
 /** The operator's side: start an export, follow it, restart it, open its files. */
-export function makeFlowUseCases({ flows, configuration, calls, exportFiles, runner, audit, clock, ids }: FlowDeps) {
+export function makeFlowUseCases({ flows, configuration, calls, exportFiles, runner, positionsSync, audit, clock, ids }: FlowDeps) {
   const requireFlow = requireFlowIn(flows);
   const now = () => clock.now().toISOString();
+
+  /**
+   * Takes the call's export lock for the flow, then makes sure 'Sincronizza' is not recalculating the call.
+   * Each side writes its own mark before it reads the other's (every slice of the recalculation reads the
+   * lock), so the two never write the call's positions together. `keepLock`: the flow already held the lock
+   * (MyPay may hold its file), which stays with it.
+   */
+  async function lockCallForExport(callId: string, flowId: string, keepLock = false): Promise<void> {
+    if (!(await flows.takeExportLock(callId, flowId))) throw new ConflictError(flowMessages.exportRunning);
+    if (!(await positionsSync.isRunning(callId))) return;
+    if (!keepLock) await flows.releaseExportLock(callId, flowId);
+    throw new ConflictError(flowMessages.syncRunning);
+  }
 
   return {
     /**
@@ -241,7 +256,7 @@ export function makeFlowUseCases({ flows, configuration, calls, exportFiles, run
         collectedAt: null,
         startedBy: actor,
       };
-      if (!(await flows.takeExportLock(call.id, record.id))) throw new ConflictError(flowMessages.exportRunning);
+      await lockCallForExport(call.id, record.id);
       await flows.createFlow(record);
       await audit.record({ actor, entity: 'flow', id: record.id, action: 'create', before: null, after: record }, clock.now());
       await runner.start(record.id);
@@ -261,7 +276,8 @@ export function makeFlowUseCases({ flows, configuration, calls, exportFiles, run
     async restartFlow(id: string, actor: Actor): Promise<Flow> {
       const before = await requireFlow(id);
       assertRestartable(before);
-      if (!(await flows.takeExportLock(before.announcement.id, id))) throw new ConflictError(flowMessages.exportRunning);
+      // markFailed kept the lock exactly when MyPay may hold the file (a request token).
+      await lockCallForExport(before.announcement.id, id, before.requestToken !== null);
       // An aborted import never loaded the file: it is sent again, with a new token.
       const resend = before.stato === 'IMPORT_ABORTITO' ? { requestToken: null, uploadedAt: null } : {};
       const after = await flows.updateFlow(id, { ...resend, step: before.zipKey ? 'INVIO' : 'PREPARAZIONE', error: null }, now());

@@ -11,7 +11,7 @@ import {
   type PlannedSubscription,
   type PositionRecord,
 } from '../domain/debt-positions.ts';
-import type { JobRecord } from '../domain/jobs.ts';
+import { SYNC_JOB, type JobRecord } from '../domain/jobs.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { monthlyFee } from '../domain/fee.ts';
 import { messages, positionOpsMessages } from '../domain/messages.ts';
@@ -79,8 +79,6 @@ export interface PaymentJobs {
   start(kind: string, key: string, input: Record<string, unknown>, actor: Actor): Promise<JobRecord | null>;
   status(kind: string, key: string): Promise<{ job: JobRecord | null; running: boolean }>;
 }
-
-export const SYNC_JOB = 'sync-positions';
 
 export type ExportOutcome = { kind: 'accepted'; iuv: string; nav: string; at: string; noticeZip?: string | null } | { kind: 'rejected'; reason: string; at: string };
 

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { keys } from '../../functions/adapters/table.ts';
+import { flowMessages } from '../../functions/domain/flows.ts';
+import { SYNC_JOB } from '../../functions/domain/jobs.ts';
 import { messages, positionOpsMessages } from '../../functions/domain/messages.ts';
 import { currentPeriod, periodKey } from '../../functions/domain/payments.ts';
 import { subscriptionId } from '../../functions/domain/subscriptions.ts';
@@ -154,7 +156,7 @@ describe('Sincronizza (background job sync-positions)', () => {
     await waitUntilDone(call.id);
   });
 
-  it('is refused while an export of the call runs, for an unknown call, and to delegates and citizens', async () => {
+  it('is refused while an export of the call runs (and no export starts while it runs), for an unknown call, and to delegates and citizens', async () => {
     const { call } = await openCall(operator);
     await localTable().putItem({ ...keys.exportLock(call.id), flowId: 'flow-del-test' });
     const locked = await operator.post(`/api/calls/${call.id}/positions/sync`, {});
@@ -162,6 +164,14 @@ describe('Sincronizza (background job sync-positions)', () => {
     expect(locked.json.detail).toBe(messages.positions.exportRunning);
     expect((await operator.get(`/api/calls/${call.id}/positions/sync`)).json).toMatchObject({ isUpdating: false, state: 'NONE' });
     await localTable().deleteItem(keys.exportLock(call.id));
+
+    // And the other way round: while the recalculation runs, no export of the call starts (nor takes the lock).
+    const now = new Date().toISOString();
+    await localTable().putItem({ ...keys.job(SYNC_JOB, call.id), id: 'job-test', kind: SYNC_JOB, key: call.id, state: 'RUNNING', input: { callId: call.id }, actor: null, cursor: null, done: 0, total: null, error: null, startedAt: now, updatedAt: now, endedAt: null });
+    const export_ = await operator.post(`/api/calls/${call.id}/exports`, october);
+    expect([export_.status, export_.json.detail]).toEqual([409, flowMessages.syncRunning]);
+    expect(await localTable().item(keys.exportLock(call.id))).toBeUndefined();
+    await localTable().putItem({ ...keys.job(SYNC_JOB, call.id), id: 'job-test', kind: SYNC_JOB, key: call.id, state: 'SUCCEEDED', input: { callId: call.id }, actor: null, cursor: null, done: 1, total: 1, error: null, startedAt: now, updatedAt: now, endedAt: now });
 
     expect((await operator.post('/api/calls/nessuno/positions/sync', {})).status).toBe(404);
     expect((await operator.get('/api/calls/nessuno/positions/sync')).status).toBe(404);

@@ -162,6 +162,7 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
   const runs: Promise<unknown>[] = [];
   let crashAfterUpload = false;
   let configurationComplete = true;
+  let syncing = false;
   const machine = new StateMachine(exportDefinition('arn:aws:lambda:eu-south-1:000000000000:function:FlowTask'));
   const exportFiles = {
     put: async (key: string, body: Uint8Array) => void files.set(key, body),
@@ -175,6 +176,7 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
     calls: { getCall: async (id) => (id === 'C1' ? { id, name: 'Assistenza domiciliare 2026', serviceId: 'S1', serviceName: 'Assistenza domiciliare' } : null) },
     exportFiles,
     runner: { start: async (flowId) => void runs.push(run(flowId)) },
+    positionsSync: { isRunning: async () => syncing },
     audit: memoryAudit(),
     clock,
     ids: sequentialIds('flow'),
@@ -228,7 +230,7 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
   const settle = async () => {
     while (runs.length) await runs.shift();
   };
-  return { useCases, mypay, positions, flows, files, settle, crashAfterUpload: () => (crashAfterUpload = true), incompleteConfiguration: () => (configurationComplete = false), restoreConfiguration: () => void (configurationComplete = true) };
+  return { useCases, mypay, positions, flows, files, settle, crashAfterUpload: () => (crashAfterUpload = true), incompleteConfiguration: () => (configurationComplete = false), restoreConfiguration: () => void (configurationComplete = true), setSyncing: (value: boolean) => (syncing = value) };
 }
 
 const month = { mese: 11, anno: 2026 };
@@ -373,6 +375,32 @@ describe('the export of a month to MyPay', () => {
     const { id } = await t.useCases.startExport('C1', { ...month, fiscalCode: 'VRDGPP90P07F839R' }, actors.operator);
     await t.settle();
     expect(await t.useCases.getFlow(id)).toMatchObject({ num: 1, accepted: 1 });
+  });
+
+  it('waits for Sincronizza: no export or restart starts while it recalculates the call, and the lock stays as it was', async () => {
+    const t = setup();
+    const syncRunning = { status: 409, message: 'È in corso il ricalcolo delle posizioni debitorie di questo bando: l’invio a MyPay si potrà fare quando sarà terminato.' };
+    t.setSyncing(true);
+    await expect(t.useCases.startExport('C1', month, actors.operator)).rejects.toMatchObject(syncRunning);
+    expect(t.flows.all.size).toBe(0);
+    expect(await t.useCases.isExportRunning('C1')).toBe(false);
+
+    // A flow stopped before MyPay had its file (no token) leaves the call free; its restart waits too.
+    t.setSyncing(false);
+    t.mypay.failNext('authorise', 50);
+    const early = await t.useCases.startExport('C1', month, actors.operator);
+    await t.settle();
+    expect(await t.useCases.isExportRunning('C1')).toBe(false);
+    t.setSyncing(true);
+    await expect(t.useCases.restartFlow(early.id, actors.operator)).rejects.toMatchObject(syncRunning);
+    expect(await t.useCases.isExportRunning('C1')).toBe(false);
+    expect(t.mypay.uploads()).toHaveLength(0);
+
+    t.setSyncing(false);
+    t.mypay.clearFaults();
+    await t.useCases.restartFlow(early.id, actors.operator);
+    await t.settle();
+    expect(await t.useCases.getFlow(early.id)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
   });
 
   it('refuses an unknown call, a restart of a flow that did not stop, and links to files not there', async () => {
