@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { isValidFiscalCode } from './fiscal-code.ts';
 import { navOfIuv } from './iuv.ts';
 import { messages } from './messages.ts';
 import { paymentBadge, positionSchema, type Position } from './payments.ts';
@@ -87,7 +88,7 @@ export const myPositionsQuerySchema = pageQuerySchema.extend({ callId: idParamsS
 
 /** GET /api/positions?fiscalCode= (operators' 'Pagamenti' page). */
 export const positionsByFiscalCodeQuerySchema = pageQuerySchema.extend({
-  fiscalCode: z.string({ error: messages.payment.fiscalCode }).trim().toUpperCase().regex(/^[A-Z0-9]{16}$/, messages.payment.fiscalCode),
+  fiscalCode: z.string({ error: messages.payment.fiscalCode }).trim().toUpperCase().refine(isValidFiscalCode, messages.payment.fiscalCode),
 });
 
 /** A position as its owner and the operators see it: the stored fields, its badge and its notice PDF. */
