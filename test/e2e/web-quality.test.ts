@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { as } from '../support/api.ts';
 import { launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
@@ -40,6 +40,30 @@ async function watchCsp(page: Page) {
 }
 
 const widthOf = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+
+/** Scrolls so the element's bottom edge is at the window's, then focuses it (as Tab does when it reaches it). */
+async function focusAtBottomEdge(element: Locator) {
+  await element.evaluate((e) => {
+    const { bottom } = e.getBoundingClientRect();
+    window.scrollTo({ top: window.scrollY + bottom - window.innerHeight + 4, behavior: 'instant' });
+  });
+  await element.focus();
+}
+
+/** The element's box once the page's smooth scroll has settled. */
+async function settledBox(element: Locator) {
+  const box = () => element.evaluate((e) => e.getBoundingClientRect().toJSON() as { top: number; bottom: number; left: number; right: number });
+  let last = await box();
+  await expect
+    .poll(async () => {
+      const now = await box();
+      const settled = now.top === last.top;
+      last = now;
+      return settled;
+    }, { interval: 200, timeout: 5_000 })
+    .toBe(true);
+  return last;
+}
 
 describe('the portal in the browser', () => {
   it('logs no CSP refusal on the landing page, nor on a page whose form loads zod', async () => {
@@ -101,32 +125,44 @@ describe('the portal in the browser', () => {
     await bar.waitFor();
     const buttons = page.getByRole('button', { name: /^Richiedi / });
     await buttons.first().waitFor();
-    // Each card's button, first scrolled to the bottom edge of the window (where the bar is), then focused
-    // (as Tab does when it reaches it): it must end fully visible above the bar.
+    // Each card's button, at the bottom edge of the window (where the bar is) when it gets the focus: it
+    // must end fully visible above the bar.
     for (let i = 0; i < (await buttons.count()); i++) {
-      await buttons.nth(i).evaluate((element) => {
-        const { bottom } = element.getBoundingClientRect();
-        window.scrollTo({ top: window.scrollY + bottom - window.innerHeight + 4, behavior: 'instant' });
-      });
-      await buttons.nth(i).focus();
-      // The page scrolls smoothly: read the positions once the scroll has settled.
-      const place = async () => {
-        const [button, barBox] = await Promise.all([buttons.nth(i).evaluate((e) => e.getBoundingClientRect().toJSON()), bar.evaluate((e) => e.getBoundingClientRect().toJSON())]);
-        return { top: button.top as number, bottom: button.bottom as number, barTop: barBox.top as number };
-      };
-      let last = await place();
-      await expect
-        .poll(async () => {
-          const now = await place();
-          const settled = now.top === last.top;
-          last = now;
-          return settled;
-        }, { interval: 200, timeout: 5_000 })
-        .toBe(true);
-      expect(last.bottom, `button ${i + 1} under the bar`).toBeLessThanOrEqual(last.barTop);
-      expect(last.top).toBeGreaterThanOrEqual(0);
+      await focusAtBottomEdge(buttons.nth(i));
+      const button = await settledBox(buttons.nth(i));
+      const barTop = (await bar.boundingBox())!.y;
+      expect(button.bottom, `button ${i + 1} under the bar`).toBeLessThanOrEqual(barTop);
+      expect(button.top).toBeGreaterThanOrEqual(0);
     }
     await screenshot(page, 'cookie-bar-focus-390');
+  });
+
+  it('keeps a focused control clear of the floating "Torna su" button', async () => {
+    const page = await newPage(browser);
+    await signInAs(page, 'Laura Bianchi — Operatrice');
+    await page.getByRole('button', { name: 'Ho capito' }).click();
+    await page.setViewportSize({ width: 1280, height: 420 });
+    await page.goto(`${appUrl()}/lista_utenti`);
+    const rows = page.getByRole('table').first().getByRole('row').filter({ has: page.getByRole('button').or(page.getByRole('link')) });
+    await rows.nth(4).waitFor();
+    await page.evaluate(() => window.scrollTo({ top: 400, behavior: 'instant' }));
+    const backToTop = page.getByRole('button', { name: 'Torna su' });
+    await backToTop.waitFor();
+    // Each row's last action (the one at the right edge, under the floating button) reached by Tab at the
+    // bottom edge of the window: where the button shows (the page scrolled by more than 300 px), the
+    // action must end above it, not under it.
+    let checked = 0;
+    for (let i = 0; i < (await rows.count()); i++) {
+      const action = rows.nth(i).getByRole('button').or(rows.nth(i).getByRole('link')).last();
+      await focusAtBottomEdge(action);
+      const box = await settledBox(action);
+      if (!(await backToTop.isVisible())) continue;
+      const floating = (await backToTop.boundingBox())!;
+      expect(box.bottom, `row ${i + 1}: its last action under "Torna su"`).toBeLessThanOrEqual(floating.y);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThanOrEqual(3);
+    await screenshot(page, 'back-to-top-focus');
   });
 
   it('shows the focus ring of a field at once, as for a button', async () => {

@@ -59,22 +59,23 @@ export function CookieBar({ onAccept }: { onAccept: () => void }) {
 }
 
 /**
- * The bar sticks to the bottom of the window: while it shows, the page's scroll padding at the bottom is
- * the bar's height, so a control that gets the focus (Tab, a form's first invalid field) is scrolled
- * fully above the bar instead of under it (WCAG 2.4.11). Follows the bar's height as it wraps.
+ * The bar sticks to the bottom of the window: while it shows, its height (--portal-cookiebar-height) is part
+ * of the page's scroll padding at the bottom (styles.css), so a control that gets the focus (Tab, a form's
+ * first invalid field) is scrolled fully above the bar instead of under it (WCAG 2.4.11). Follows the bar's
+ * height as it wraps.
  */
 function useKeepFocusAboveBar(ref: RefObject<HTMLElement | null>) {
   useLayoutEffect(() => {
     const bar = ref.current;
     if (!bar) return;
     const root = document.documentElement;
-    const update = () => root.style.setProperty('scroll-padding-bottom', `${bar.getBoundingClientRect().height}px`);
+    const update = () => root.style.setProperty('--portal-cookiebar-height', `${bar.getBoundingClientRect().height}px`);
     update();
     const observer = new ResizeObserver(update);
     observer.observe(bar);
     return () => {
       observer.disconnect();
-      root.style.removeProperty('scroll-padding-bottom');
+      root.style.removeProperty('--portal-cookiebar-height');
     };
   }, [ref]);
 }
