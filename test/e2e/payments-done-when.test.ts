@@ -195,7 +195,11 @@ describe('issue 9, done when', () => {
     // The operator: Maria's row on the list owes nothing more, and her record shows it paid.
     await operatorPage.reload();
     await listTable().getByRole('link', { name: 'Pagamenti di Rossi Maria: 0 da pagare' }).click();
-    await operatorPage.getByRole('table', { name: 'Pagamenti dell’utente' }).getByRole('row').filter({ hasText: `${call.name} – ${month}` }).getByText('Pagato', { exact: true }).waitFor();
+    const paidRow = operatorPage.getByRole('table', { name: 'Pagamenti dell’utente' }).getByRole('row').filter({ hasText: `${call.name} – ${month}` });
+    await paidRow.getByText('Pagato', { exact: true }).waitFor();
+    // A notice never sent is no longer a warning once the position is paid: its badges are neutral.
+    expect(await paidRow.getByText('Non inviato su IO').count()).toBe(1);
+    expect(await paidRow.locator('.amplify-badge--warning').count()).toBe(0);
     expect(new URL(operatorPage.url()).searchParams.get('citizen')).toBe(mariaId);
     await screenshot(operatorPage, 'done-when-6-operator-sees-paid');
     await expectAccessible(operatorPage);

@@ -24,17 +24,22 @@ export interface NoticeButtonsProps {
   readOnly?: boolean;
 }
 
-/** Operator-admin §4: the e-mail badge (sent, with its date, or not) and the IO badge (sent when an id exists and is not -1). */
+/**
+ * Operator-admin §4: the e-mail badge (sent, with its date, or not) and the IO badge (sent when an id exists
+ * and is not -1). A notice not sent is a warning only while it can still be sent: once the position is paid
+ * or cancelled there is nothing to remind the operator of, and the badge is neutral.
+ */
 export function NoticeBadges({ position }: { position: NoticePosition }) {
   const onIo = sentToIo(position);
+  const notSent = isNoticeSendable(position) ? 'warning' : undefined;
   return (
     <Flex gap="xs" wrap="wrap">
-      <Badge variation={position.isEmailSent ? 'success' : 'warning'}>
+      <Badge variation={position.isEmailSent ? 'success' : notSent}>
         {position.isEmailSent
           ? `Email inviata${position.dataIsEmailSent ? ` il ${sentAtFormat.format(new Date(position.dataIsEmailSent))}` : ''}`
           : 'Email non inviata'}
       </Badge>
-      <Badge variation={onIo ? 'success' : 'warning'}>{onIo ? 'Inviato su IO' : 'Non inviato su IO'}</Badge>
+      <Badge variation={onIo ? 'success' : notSent}>{onIo ? 'Inviato su IO' : 'Non inviato su IO'}</Badge>
     </Flex>
   );
 }
