@@ -138,7 +138,7 @@ function CitizenCall({ call }: { call: PublicCall }) {
         <Heading level={2} id="forms-title">
           Moduli del Comune
         </Heading>
-        <Text className="form-hint">Scarica i moduli, compilali e caricali con la tua richiesta.</Text>
+        {!subscription && <Text className="form-hint">Scarica i moduli, compilali e caricali con la tua richiesta.</Text>}
         <FileList files={call.announcementFiles} label="Moduli del Comune" emptyText="Nessun modulo da scaricare per questo bando." />
       </section>
       {mine.error && <ErrorState message={mine.error.message} />}
