@@ -8,6 +8,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly fieldErrors: Record<string, string> = {},
+    /** Whether the message is the server's own (a problem's detail), not the body text or a fallback. */
+    readonly fromServer = false,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -51,7 +53,7 @@ async function request<T>(method: string, path: string, body?: unknown, withToke
   if (!response.ok) {
     // The server's message is preferred, then the body text, then the generic message (spec part 2 §8).
     const detail = (data as { detail?: string; message?: string } | undefined)?.detail ?? (data as { message?: string })?.message;
-    throw new ApiError(response.status, detail ?? (text || GENERIC_ERROR), (data as { errors?: Record<string, string> })?.errors ?? {});
+    throw new ApiError(response.status, detail ?? (text || GENERIC_ERROR), (data as { errors?: Record<string, string> })?.errors ?? {}, detail !== undefined);
   }
   return data as T;
 }
@@ -113,7 +115,7 @@ export function postWithUploadProgress<T>(path: string, body: unknown, onUploadP
       const data = text ? safeJson(text) : undefined;
       if (xhr.status >= 200 && xhr.status < 300) return resolve(data as T);
       const detail = (data as { detail?: string; message?: string } | undefined)?.detail ?? (data as { message?: string })?.message;
-      reject(new ApiError(xhr.status, detail ?? (text || GENERIC_ERROR), (data as { errors?: Record<string, string> })?.errors ?? {}));
+      reject(new ApiError(xhr.status, detail ?? (text || GENERIC_ERROR), (data as { errors?: Record<string, string> })?.errors ?? {}, detail !== undefined));
     };
     xhr.send(JSON.stringify(body));
   });

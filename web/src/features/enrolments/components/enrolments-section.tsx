@@ -1,5 +1,4 @@
 import { Button, CheckboxField, Flex, Heading, SelectField, Text, TextField, VisuallyHidden } from '@aws-amplify/ui-react';
-import { currentPeriod } from '@domain/payments';
 import { subscriptionOperatorLabels, type SubscriptionState } from '@domain/subscriptions';
 import type { User } from '@domain/users';
 import { useId, useState, type FormEvent } from 'react';
@@ -12,7 +11,6 @@ import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { PageAlert, useFlashMessage } from '@/components/page-alert';
 import { paths } from '@/config/paths';
-import { startExport } from '@/features/flows';
 import { ApiError } from '@/lib/api';
 import { deleteEnrolment } from '../api/delete-enrolment';
 import { enrolUser } from '../api/enrol-user';
@@ -20,6 +18,7 @@ import { exportEnrolments } from '../api/export-enrolments';
 import { getEnrolmentTemplate } from '../api/get-template';
 import { useEnrolments } from '../api/list-enrolments';
 import { resetHours } from '../api/reset-hours';
+import { sendSinglePayment } from '../api/send-single-payment';
 import { ENROLMENT_PAGE_SIZES, type EnrolmentRow, type EnrolmentFilters, type StateCode } from '../api/types';
 import { updateEnrolmentRanking } from '../api/update-enrolment-ranking';
 import { updateEnrolmentState } from '../api/update-enrolment-state';
@@ -259,7 +258,7 @@ export function EnrolmentsSection({ call, readOnly, onChanged }: EnrolmentsSecti
                       title: 'Pagamento singolo',
                       message: `Confermi di inviare a MyPay la posizione di questo mese di ${who}?`,
                       done: 'Invio a MyPay avviato: l’avanzamento è in Flussi MyPay.',
-                      run: () => startExport(call.id, { ...currentPeriod(new Date()), fiscalCode: row.fiscalCode }),
+                      run: () => sendSinglePayment(call.id, row.fiscalCode),
                     })
                   }
                 />
