@@ -59,23 +59,24 @@ export function CookieBar({ onAccept }: { onAccept: () => void }) {
 }
 
 /**
- * The bar sticks to the bottom of the window: while it shows, its height (--portal-cookiebar-height) is part
- * of the page's scroll padding at the bottom (styles.css), so a control that gets the focus (Tab, a form's
+ * The bar sticks to the bottom of the window: while it shows, the page's scroll padding at the bottom is the
+ * bar's height plus the room of 'Torna su' (styles.css), so a control that gets the focus (Tab, a form's
  * first invalid field) is scrolled fully above the bar instead of under it (WCAG 2.4.11). Follows the bar's
- * height as it wraps.
+ * height as it wraps. (The padding itself is written, not an inherited custom property: changing one of
+ * those on the root restyles the whole page.)
  */
 function useKeepFocusAboveBar(ref: RefObject<HTMLElement | null>) {
   useLayoutEffect(() => {
     const bar = ref.current;
     if (!bar) return;
     const root = document.documentElement;
-    const update = () => root.style.setProperty('--portal-cookiebar-height', `${bar.getBoundingClientRect().height}px`);
+    const update = () => root.style.setProperty('scroll-padding-bottom', `calc(${bar.getBoundingClientRect().height}px + var(--portal-backtotop-room))`);
     update();
     const observer = new ResizeObserver(update);
     observer.observe(bar);
     return () => {
       observer.disconnect();
-      root.style.removeProperty('--portal-cookiebar-height');
+      root.style.removeProperty('scroll-padding-bottom');
     };
   }, [ref]);
 }
