@@ -67,7 +67,6 @@ export const flowMessages = {
   notFound: 'Il flusso richiesto non esiste.',
   notRestartable: 'Il flusso non è interrotto: non c’è nulla da rielaborare.',
   exportRunning: 'È già in corso un invio a MyPay per questo bando: attendi che finisca.',
-  syncRunning: 'È in corso il ricalcolo delle posizioni debitorie di questo bando: l’invio a MyPay si potrà fare quando sarà terminato.',
   nothingToSend: 'Nessuna posizione debitoria da inviare per il mese scelto.',
   restarted: 'Rielaborazione avvenuta con successo.',
   restartFailed: 'Errore nella rielaborazione, riprova.',

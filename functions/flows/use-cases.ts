@@ -15,7 +15,7 @@ import {
   type FlowState,
   type FlowStep,
 } from '../domain/flows.ts';
-import { messages } from '../domain/messages.ts';
+import { messages, positionOpsMessages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
 import type { AuditLog, Clock, IdGenerator, MyPayAuthorization, MyPayImportStatus } from '../adapters/ports.ts';
@@ -219,7 +219,7 @@ export function makeFlowUseCases({ flows, configuration, calls, exportFiles, run
     if (!(await flows.takeExportLock(callId, flowId))) throw new ConflictError(flowMessages.exportRunning);
     if (!(await positionsSync.isRunning(callId))) return;
     if (!keepLock) await flows.releaseExportLock(callId, flowId);
-    throw new ConflictError(flowMessages.syncRunning);
+    throw new ConflictError(positionOpsMessages.syncRunning);
   }
 
   return {

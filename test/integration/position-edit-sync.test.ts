@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { keys } from '../../functions/adapters/table.ts';
-import { flowMessages } from '../../functions/domain/flows.ts';
 import { SYNC_JOB } from '../../functions/domain/jobs.ts';
 import { messages, positionOpsMessages } from '../../functions/domain/messages.ts';
 import { currentPeriod, periodKey } from '../../functions/domain/payments.ts';
@@ -169,7 +168,7 @@ describe('Sincronizza (background job sync-positions)', () => {
     const now = new Date().toISOString();
     await localTable().putItem({ ...keys.job(SYNC_JOB, call.id), id: 'job-test', kind: SYNC_JOB, key: call.id, state: 'RUNNING', input: { callId: call.id }, actor: null, cursor: null, done: 0, total: null, error: null, startedAt: now, updatedAt: now, endedAt: null });
     const export_ = await operator.post(`/api/calls/${call.id}/exports`, october);
-    expect([export_.status, export_.json.detail]).toEqual([409, flowMessages.syncRunning]);
+    expect([export_.status, export_.json.detail]).toEqual([409, positionOpsMessages.syncRunning]);
     expect(await localTable().item(keys.exportLock(call.id))).toBeUndefined();
     await localTable().putItem({ ...keys.job(SYNC_JOB, call.id), id: 'job-test', kind: SYNC_JOB, key: call.id, state: 'SUCCEEDED', input: { callId: call.id }, actor: null, cursor: null, done: 1, total: 1, error: null, startedAt: now, updatedAt: now, endedAt: now });
 

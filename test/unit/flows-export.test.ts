@@ -379,7 +379,7 @@ describe('the export of a month to MyPay', () => {
 
   it('waits for Sincronizza: no export or restart starts while it recalculates the call, and the lock stays as it was', async () => {
     const t = setup();
-    const syncRunning = { status: 409, message: 'È in corso il ricalcolo delle posizioni debitorie di questo bando: l’invio a MyPay si potrà fare quando sarà terminato.' };
+    const syncRunning = { status: 409, message: 'È già in corso un ricalcolo delle posizioni debitorie per questo bando.' };
     t.setSyncing(true);
     await expect(t.useCases.startExport('C1', month, actors.operator)).rejects.toMatchObject(syncRunning);
     expect(t.flows.all.size).toBe(0);
