@@ -3,6 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { as } from '../support/api.ts';
 import { launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
+import { randomFiscalCode } from '../support/isee.ts';
 
 /**
  * Issue 13, what a person notices in the browser: no CSP error in the console, the visible text of a
@@ -15,12 +16,23 @@ const RUN = Date.now().toString(36);
 /** One word of 58 characters, as a service name can be. */
 const LONG_NAME = `Assistenzadomiciliaresociosanitariaintegrata${RUN}`.padEnd(58, 'x').slice(0, 58);
 let longServiceId = '';
+/** A surname of this run only (letters), shared by the users of the 'Torna su' test: their list is theirs alone. */
+const SURNAME = `Scorrimento${RUN.replace(/\d/g, (d) => 'abcdefghij'[Number(d)])}`;
+const LISTED_USERS = 12;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   const created = await (await as('operator')).post('/api/services', { code: 'LUNGO', name: LONG_NAME, description: 'Un servizio dal nome lungo.' });
   expect(created.status).toBe(201);
   longServiceId = created.json.id;
+  const operator = await as('operator');
+  for (let i = 0; i < LISTED_USERS; i++) {
+    const user = await operator.post('/api/users', {
+      firstName: `Utente${'abcdefghijkl'[i]}`, lastName: SURNAME, birthDate: '1980-01-01', address: 'Via Roma', addressNumber: '1',
+      cap: '00100', city: 'Roma', country: 'RM', nation: 'IT', municipioId: '1', fiscalCode: randomFiscalCode(),
+    });
+    expect(user.status).toBe(201);
+  }
 });
 afterAll(async () => {
   if (longServiceId) await (await as('operator')).delete(`/api/services/${longServiceId}`);
@@ -142,9 +154,9 @@ describe('the portal in the browser', () => {
     await signInAs(page, 'Laura Bianchi — Operatrice');
     await page.getByRole('button', { name: 'Ho capito' }).click();
     await page.setViewportSize({ width: 1280, height: 420 });
-    await page.goto(`${appUrl()}/lista_utenti`);
+    await page.goto(`${appUrl()}/lista_utenti?lastName=${SURNAME}`);
     const rows = page.getByRole('table').first().getByRole('row').filter({ has: page.getByRole('button').or(page.getByRole('link')) });
-    await rows.nth(4).waitFor();
+    await rows.nth(LISTED_USERS - 1).waitFor();
     await page.evaluate(() => window.scrollTo({ top: 400, behavior: 'instant' }));
     const backToTop = page.getByRole('button', { name: 'Torna su' });
     await backToTop.waitFor();

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
+import { revealFocusedAboveFloating } from './keep-focus-visible';
 
 /** 'Torna su' appears once the page is scrolled by more than 300 px (spec part 2 §2.2). */
 export function BackToTop({ raised }: { raised: boolean }) {
@@ -9,10 +10,14 @@ export function BackToTop({ raised }: { raised: boolean }) {
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => window.removeEventListener('scroll', onScroll);
   }, []);
+  useLayoutEffect(() => {
+    if (visible) revealFocusedAboveFloating();
+  }, [visible]);
   if (!visible) return null;
   return (
     <button
       type="button"
+      data-floating=""
       className={`portal-backtotop${raised ? ' portal-backtotop--raised' : ''}`}
       onClick={() => {
         const smooth = !window.matchMedia('(prefers-reduced-motion: reduce)').matches;

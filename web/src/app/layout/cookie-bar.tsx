@@ -1,5 +1,5 @@
 import { Button } from '@aws-amplify/ui-react';
-import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 
@@ -36,10 +36,8 @@ export function useCookieBar() {
 
 /** The cookie notice: the portal uses technical cookies only (spec part 1 §1). */
 export function CookieBar({ onAccept }: { onAccept: () => void }) {
-  const ref = useRef<HTMLElement>(null);
-  useKeepFocusAboveBar(ref);
   return (
-    <section ref={ref} className="portal-cookiebar" aria-labelledby="cookiebar-title">
+    <section data-floating="" className="portal-cookiebar" aria-labelledby="cookiebar-title">
       <div className="portal-container portal-cookiebar__row">
         <div>
           <h2 id="cookiebar-title" className="visually-hidden">
@@ -56,27 +54,4 @@ export function CookieBar({ onAccept }: { onAccept: () => void }) {
       </div>
     </section>
   );
-}
-
-/**
- * The bar sticks to the bottom of the window: while it shows, the page's scroll padding at the bottom is the
- * bar's height plus the room of 'Torna su' (styles.css), so a control that gets the focus (Tab, a form's
- * first invalid field) is scrolled fully above the bar instead of under it (WCAG 2.4.11). Follows the bar's
- * height as it wraps. (The padding itself is written, not an inherited custom property: changing one of
- * those on the root restyles the whole page.)
- */
-function useKeepFocusAboveBar(ref: RefObject<HTMLElement | null>) {
-  useLayoutEffect(() => {
-    const bar = ref.current;
-    if (!bar) return;
-    const root = document.documentElement;
-    const update = () => root.style.setProperty('scroll-padding-bottom', `calc(${bar.getBoundingClientRect().height}px + var(--portal-backtotop-room))`);
-    update();
-    const observer = new ResizeObserver(update);
-    observer.observe(bar);
-    return () => {
-      observer.disconnect();
-      root.style.removeProperty('scroll-padding-bottom');
-    };
-  }, [ref]);
 }

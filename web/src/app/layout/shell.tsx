@@ -11,6 +11,7 @@ import { PortalBreadcrumbs } from './breadcrumbs';
 import { CookieBar, useCookieBar } from './cookie-bar';
 import { Footer } from './footer';
 import { Header } from './header';
+import { useKeepFocusVisible } from './keep-focus-visible';
 import { PageLoader } from './page-loader';
 import { SessionExpiredDialog } from './session-expired-dialog';
 
@@ -37,6 +38,7 @@ export function Shell() {
   const { pathname } = useLocation();
   useFocusOnNavigation(MAIN_ID);
   useBackspaceGoesBack();
+  useKeepFocusVisible();
 
   return (
     <div className="portal">
