@@ -37,6 +37,8 @@ export default defineConfig({
           env,
         },
       },
+      // npm run bench:excel: browser timings, outside the test tiers.
+      { resolve, test: { name: 'bench-browser', include: ['test/bench/**/*.browser.ts'], globalSetup: ['test/e2e/global-setup.ts'], testTimeout: 600_000, hookTimeout: 300_000, env } },
     ],
   },
 });
