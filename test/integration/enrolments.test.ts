@@ -177,7 +177,7 @@ describe('the operator runs the enrolled users table', () => {
     expect(exported.status).toBe(200);
     expect(exported.json.fileName).toBe(`${call.name}.csv`);
     expect(exported.json.content).toBe(`\uFEFF${HEADER}\r\n${user.fiscalCode};Esporta;Utente;;2,5;12345,6;${new Date().getFullYear()}\r\n`);
-    expect((await delegate.get(`/api/calls/${call.id}/enrolments/csv`)).status).toBe(200);
+    expect((await delegate.get(`/api/calls/${call.id}/enrolments/csv`)).status).toBe(403); // outside the delegate’s slice (part 2 §2.1, §6)
 
     expect((await operator.post(`/api/calls/${call.id}/enrolments/reset-hours`, {})).json).toEqual({ reset: 1 });
     expect((await operator.get(`/api/calls/${call.id}/enrolments`)).json.items[0]).toMatchObject({ state: 'VALIDATED', weeklyHour: null, fee: null });

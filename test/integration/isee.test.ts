@@ -50,7 +50,7 @@ describe('a citizen uploads an ISEE and an operator reviews it', () => {
     expect(stranger.status).toBe(404);
     expect(stranger.json.detail).toBe('L’ISEE selezionato non esiste.');
     expect(JSON.stringify(stranger.json)).not.toContain('X-Amz');
-    expect((await delegate.get(`/api/isee/${id}`)).status).toBe(200);
+    expect((await delegate.get(`/api/isee/${id}`)).status).toBe(403); // the record lists the ISEE; the document is the operators’
     expect((await other.get(`/api/users/${userId}/isee`)).status).toBe(403);
   });
 
