@@ -8,6 +8,7 @@ import { DomainError, ForbiddenError, NotFoundError, PayloadTooLargeError, Unaut
 import { fill, messages } from '../domain/messages.ts';
 import { actorFromClaims, type Actor } from '../domain/roles.ts';
 import { parseOrThrow } from '../domain/validation.ts';
+import { declaredFields } from './declared-fields.ts';
 import { logger, metrics, tracer } from './observability.ts';
 import { routeKey, type RouteDef } from './route.ts';
 
@@ -150,10 +151,12 @@ export function resourceHandler<const T extends readonly RouteDef[]>(routes: T, 
       outcome && typeof outcome === 'object' && RESULT in outcome ? (outcome as Record<symbol, ApiResult>)[RESULT] : { body: outcome };
     const status = result.status ?? state.route.status;
     if (status === 204 || result.body === undefined) return { statusCode: status, headers: result.headers };
+    // Only what the route's response schema declares leaves the function (issue 21): no keys, no storage paths.
+    const body = status === state.route.status ? declaredFields(state.route.response, result.body) : result.body;
     return {
       statusCode: status,
       headers: { 'content-type': 'application/json', ...result.headers },
-      body: JSON.stringify(result.body),
+      body: JSON.stringify(body),
     };
   };
 

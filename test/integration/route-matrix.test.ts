@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { giveValidatedIsee } from '../support/isee.ts';
 import { routes, routeKey } from '../../functions/routes.ts';
 import { as, personas, request, tokenFor, type Persona } from '../support/api.ts';
+import { responseSchema, servedDocument, undeclaredFields } from '../support/openapi-fields.ts';
 import { callFields, openCall, upload } from '../support/calls.ts';
 import { samplePdf } from '../support/files.ts';
 import { attestationPdf, randomFiscalCode, stageIseeFile } from '../support/isee.ts';
@@ -15,7 +16,7 @@ import { approvedSubscriber, mypayConfiguration, storedPositions } from '../supp
 type Row = Record<Persona, number>;
 const everyone = (status: number): Row => ({ anonymous: status, citizen: status, newCitizen: status, operator: status, delegate: status, entityOperator: status });
 const operatorsOnly = (ok: number): Row => ({ anonymous: 401, citizen: 403, newCitizen: 403, operator: ok, delegate: 403, entityOperator: ok });
-/** Operators and delegates read (users, ISEE counts). */
+/** Operators and delegates read: the delegate's slice (part 2 §2.1, §6) is the users list and record, a call's payment list and the panel's counts. */
 const readers = (ok: number): Row => ({ ...operatorsOnly(ok), delegate: ok });
 const citizensOnly = (ok: number): Row => ({ anonymous: 401, citizen: ok, newCitizen: ok, operator: 403, delegate: 403, entityOperator: 403 });
 
@@ -57,8 +58,9 @@ const expected: Record<string, Row> = {
   'DELETE /api/users/{id}': operatorsOnly(204),
   'GET /api/isee': operatorsOnly(200),
   'GET /api/isee/to-verify/count': readers(200),
-  // The ISEE is Maria Rossi's ('citizen'): another citizen is told it is not there.
-  'GET /api/isee/{id}': { ...readers(200), citizen: 200, newCitizen: 404 },
+  // The ISEE is Maria Rossi's ('citizen'): another citizen is told it is not there. A delegate reads the
+  // record's ISEE list, not one ISEE with its document (the review pages are the operators').
+  'GET /api/isee/{id}': { ...operatorsOnly(200), citizen: 200, newCitizen: 404 },
   'POST /api/isee': citizensOnly(201),
   'PUT /api/isee/{id}/decision': operatorsOnly(200),
   'DELETE /api/isee/{id}': operatorsOnly(204),
@@ -95,14 +97,15 @@ const expected: Record<string, Row> = {
   'PUT /api/tickets/{id}/modifica': operatorsOnly(200),
   'GET /api/tickets/{id}/storico': operatorsOnly(200),
   'GET /api/users/{id}/tickets': operatorsOnly(200),
-  // Enrolment management (issue 7): operators run it, delegates read the table and the export.
-  'GET /api/calls/{id}/enrolments': readers(200),
+  // Enrolment management (issue 7): operators only. The call detail is outside the delegate's slice, so
+  // neither its table nor its CSV (fiscal codes, ISEE, hours) is theirs to read.
+  'GET /api/calls/{id}/enrolments': operatorsOnly(200),
   'POST /api/calls/{id}/enrolments': operatorsOnly(201),
   'PUT /api/enrolments/{id}/state': operatorsOnly(200),
   'PUT /api/enrolments/{id}/ranking': operatorsOnly(200),
   'DELETE /api/enrolments/{id}': operatorsOnly(204),
   'POST /api/calls/{id}/enrolments/reset-hours': operatorsOnly(200),
-  'GET /api/calls/{id}/enrolments/csv': readers(200),
+  'GET /api/calls/{id}/enrolments/csv': operatorsOnly(200),
   'GET /api/enrolments/template': operatorsOnly(200),
   'POST /api/calls/{id}/enrolments/import': operatorsOnly(200),
   'POST /api/calls/{id}/enrolments/import/apply': operatorsOnly(200),
@@ -358,6 +361,10 @@ describe('every route × every role', () => {
         const response = await request(route.method, path, { token: tokens[persona], body });
         expect(response.status, JSON.stringify(response.json)).toBe(want);
         if (response.status >= 400) expect(response.json.detail).toMatch(/[a-zà-ù]/i);
+        // A success carries only the fields its schema in the served OpenAPI document declares (issue 21).
+        const document = await servedDocument();
+        const schema = response.status < 300 ? responseSchema(document, route.method, route.path, response.status) : undefined;
+        if (schema) expect(undeclaredFields(schema, response.json, document), 'fields the schema does not declare').toEqual([]);
       });
     }
   }

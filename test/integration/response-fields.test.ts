@@ -1,0 +1,86 @@
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { as } from '../support/api.ts';
+import { openCall } from '../support/calls.ts';
+import { responseSchema, servedDocument, undeclaredFields } from '../support/openapi-fields.ts';
+import { exportMonth, mypayConfiguration } from '../support/positions.ts';
+
+/**
+ * Responses carry only the fields of their schema (issue 21). The route × role test checks every route's
+ * success this way; here, the answers that once carried stored items' keys or storage paths, with the data
+ * that makes those fields appear: a ticket, and a position exported to MyPay with its notice ZIP (the
+ * payment return answered it with the ZIP's storage key).
+ */
+type Client = Awaited<ReturnType<typeof as>>;
+let operator: Client;
+let citizen: Client;
+let mariaId: string;
+
+/** The fields of an answer that the served OpenAPI document does not declare for its route ('/api/tickets/{id}'). */
+async function undeclared(method: string, template: string, response: { status: number; json: unknown }) {
+  const document = await servedDocument();
+  const schema = responseSchema(document, method, template, response.status);
+  expect(schema, `${method} ${template} declares its answer`).toBeDefined();
+  return undeclaredFields(schema!, response.json, document);
+}
+
+beforeAll(async () => {
+  [operator, citizen] = await Promise.all([as('operator'), as('citizen')]);
+  expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
+  mariaId = (await citizen.get('/api/me')).json.userId;
+});
+
+describe('a response carries only what its schema declares', () => {
+  it('a ticket, read and edited, has no table keys (pk, sk, gsi1pk…gsi5sk)', async () => {
+    const created = await operator.post('/api/tickets', { userId: mariaId, categoria: 'Altro', dettagli: 'Richiesta di informazioni.' });
+    expect(created.status).toBe(201);
+    const path = `/api/tickets/${created.json.id}`;
+    for (const [method, response] of [
+      ['GET', await operator.get(path)],
+      ['GET', await citizen.get(path)],
+      ['PUT', await operator.put(`${path}/modifica`, { stato: 1, categoria: 'Altro', dettagli: 'Presa in carico.', assegnatoA: 'Ufficio' })],
+    ] as const) {
+      expect(response.status).toBe(200);
+      expect(await undeclared(method, method === 'PUT' ? '/api/tickets/{id}/modifica' : '/api/tickets/{id}', response)).toEqual([]);
+      expect(Object.keys(response.json).filter((key) => /^(pk|sk|gsi\d(pk|sk))$/.test(key))).toEqual([]);
+    }
+  });
+
+  it('a citizen’s position exported to MyPay has no notice ZIP key, for her or for the operators', async () => {
+    const { call } = await openCall(operator);
+    expect((await operator.post(`/api/users/${mariaId}/isee`, { value: 8000, year: 2026, date: '2026-01-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000003C-00', scadenza: '2026-12-31', excludeVerification: true })).status).toBe(201);
+    const enrolled = await operator.post(`/api/calls/${call.id}/enrolments`, { userId: mariaId });
+    expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(200);
+    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, { mese: 11, anno: 2026 })).json.created).toBe(1);
+    await exportMonth(operator, call.id, { mese: 11, anno: 2026 });
+
+    const mine = await citizen.get(`/api/me/positions?callId=${call.id}`);
+    expect(mine.status).toBe(200);
+    const [position] = mine.json.items;
+    // Exported with its notice: the PDF link is there, the storage key it was made from is not.
+    expect(position).toMatchObject({ badge: 'Da pagare', noticeUrl: expect.stringContaining('http') });
+    expect(await undeclared('GET', '/api/me/positions', mine)).toEqual([]);
+    expect(JSON.stringify(mine.json)).not.toMatch(/noticeZip|\.zip/);
+
+    const fiscalCode = position.fiscalCode as string;
+    for (const [template, path] of [
+      ['/api/users/{id}/positions', `/api/users/${mariaId}/positions`],
+      ['/api/positions', `/api/positions?fiscalCode=${fiscalCode}`],
+    ] as const) {
+      const read = await operator.get(path);
+      expect(read.status).toBe(200);
+      expect(read.json.items.length).toBeGreaterThan(0);
+      expect(await undeclared('GET', template, read)).toEqual([]);
+    }
+
+    // Back from MyPay's checkout (cancelled there): the answer holds the position as the citizen sees it.
+    const paid = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnUrl: `${inject('appUrl')}/iscrizioni/visualizza_servizio?id=${call.id}` });
+    expect(paid.status).toBe(200);
+    const cancelled = await fetch(paid.json.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ esito: 'cancel' }), redirect: 'manual' });
+    const idSession = new URL(cancelled.headers.get('location')!).searchParams.get('idSession');
+    const back = await citizen.post('/api/me/payments/return', { idSession });
+    expect(back.status).toBe(200);
+    expect(back.json).toMatchObject({ esito: 'CANCELLED', position: { iud: position.iud, badge: 'Da pagare' } });
+    expect(await undeclared('POST', '/api/me/payments/return', back)).toEqual([]);
+    expect(JSON.stringify(back.json)).not.toMatch(/noticeZip|\.zip/);
+  });
+});
