@@ -10,6 +10,8 @@ export const messages = {
   invalidCursor: 'Il parametro di paginazione non è valido.',
   invalidRequest: 'Alcuni dati non sono validi: correggi i campi segnalati.',
   tooLong: 'Il campo può contenere al massimo {max} caratteri.',
+  /** A save made on a copy another operator changed since it was read (tickets, debt positions). */
+  staleRecord: 'Il record è stato modificato da un altro operatore: ricarica la pagina.',
   band: {
     notFound: 'La fascia ISEE selezionata non esiste.',
     inUse: 'La fascia ISEE selezionata è inclusa in un bando in corso.',

@@ -85,12 +85,16 @@ export const newTicketSchema = z.strictObject(
 );
 export type NewTicketInput = z.output<typeof newTicketSchema>;
 
-/** An edit (part 2 §2.14): state 0–3, assignee, category, details. */
+/**
+ * An edit (part 2 §2.14): state 0–3, assignee, category, details, and the `ultimoAggiornamento` of the copy
+ * the operator edited: a copy another operator has saved over since is refused (409), never overwritten.
+ */
 export const ticketUpdateSchema = z.object({
   stato: stateField,
   categoria: requiredText(120),
   dettagli: requiredText(2000),
   assegnatoA: optionalText(120),
+  ultimoAggiornamento: z.string().max(40).optional(),
 });
 export type TicketUpdate = z.output<typeof ticketUpdateSchema>;
 

@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError, TooManyRequestsError, ValidationError } from '../domain/errors.ts';
+import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Service } from '../domain/services.ts';
 import {
@@ -87,7 +88,12 @@ export function makeTicketUseCases({ tickets, users, services, ensureCitizen, ma
     }
   }
 
-  async function notify(ticket: StoredTicket, message: SupportMessage) {
+  /**
+   * The office's mail, whose reply-to is the address typed in the form (the office answers there), and the
+   * citizen's receipt, sent only to the e-mail of the citizen's profile (none without one): the form's
+   * address is never a recipient, so the council's mail cannot carry a text to an address of anyone's choosing.
+   */
+  async function notify(ticket: StoredTicket, message: SupportMessage, profileEmail: string | null) {
     const support = mailer.send({
       to: [supportAddress()],
       replyTo: [message.emailUser],
@@ -102,21 +108,23 @@ export function makeTicketUseCases({ tickets, users, services, ensureCitizen, ma
         message.message,
       ].join('\n'),
     });
-    const receipt = mailer.send({
-      to: [message.emailUser],
-      subject: `Abbiamo ricevuto la tua segnalazione (ticket n. ${ticket.id})`,
-      text: [
-        `Gentile ${ticket.richiedente},`,
-        '',
-        `abbiamo ricevuto la tua segnalazione "${message.subject}" (ticket n. ${ticket.id}). Ti risponderemo a questo indirizzo.`,
-        '',
-        'Il tuo messaggio:',
-        message.message,
-        '',
-        'Portale dei servizi sociali',
-      ].join('\n'),
-    });
-    for (const result of await Promise.allSettled([support, receipt])) {
+    const receipt = profileEmail
+      ? mailer.send({
+          to: [profileEmail],
+          subject: `Abbiamo ricevuto la tua segnalazione (ticket n. ${ticket.id})`,
+          text: [
+            `Gentile ${ticket.richiedente},`,
+            '',
+            `abbiamo ricevuto la tua segnalazione "${message.subject}" (ticket n. ${ticket.id}). Ti risponderemo all’indirizzo indicato nel modulo: ${message.emailUser}.`,
+            '',
+            'Il tuo messaggio:',
+            message.message,
+            '',
+            'Portale dei servizi sociali',
+          ].join('\n'),
+        })
+      : null;
+    for (const result of await Promise.allSettled([support, ...(receipt ? [receipt] : [])])) {
       if (result.status === 'rejected') onMailFailure?.(result.reason, ticket.id);
     }
   }
@@ -166,7 +174,7 @@ export function makeTicketUseCases({ tickets, users, services, ensureCitizen, ma
       );
       const ticket = publicTicket(created);
       await audit.record({ actor, entity: ENTITY, id: ticket.id, action: 'create', before: null, after: ticket }, now);
-      await notify(created, message);
+      await notify(created, message, user.email?.trim() || null);
       return ticket;
     },
 
@@ -226,17 +234,19 @@ export function makeTicketUseCases({ tickets, users, services, ensureCitizen, ma
     },
 
     /**
-     * An edit: state 0–3, assignee, category, details. Risolto and Chiuso are read-only (409). The write is
-     * conditional on the ticket read, so an edit racing another, or the ticket's closing, changes nothing.
+     * An edit: state 0–3, assignee, category, details. Risolto and Chiuso are read-only (409). An edit of a
+     * copy older than the stored ticket (another operator saved in between) is refused with 409, and the
+     * write is conditional on the ticket read, so an edit racing another, or the ticket's closing, changes nothing.
      */
-    async updateTicket(id: string, input: TicketUpdate, actor: Actor): Promise<Ticket> {
+    async updateTicket(id: string, { ultimoAggiornamento: editedCopy, ...changes }: TicketUpdate, actor: Actor): Promise<Ticket> {
       const before = await requireTicket(id);
       assertTicketEditable(before);
+      if (editedCopy !== undefined && editedCopy !== before.ultimoAggiornamento) throw new ConflictError(messages.staleRecord);
       const now = clock.now();
-      const after = await tickets.updateTicket(before, input, now.toISOString());
+      const after = await tickets.updateTicket(before, changes, now.toISOString());
       if (!after) {
         assertTicketEditable(await requireTicket(id));
-        throw new ConflictError('Il ticket è stato modificato nel frattempo: ricarica la pagina e riprova.');
+        throw new ConflictError(messages.staleRecord);
       }
       const [beforeTicket, afterTicket] = [publicTicket(before), publicTicket(after)];
       await audit.record({ actor, entity: ENTITY, id, action: 'update', before: beforeTicket, after: afterTicket }, now);

@@ -3,6 +3,8 @@ import { makeTicketUseCases } from '../../functions/tickets/use-cases.ts';
 import { actors, memoryAudit, memoryMailer, memoryServices, memoryTickets, memoryUsers, portal, type Portal } from '../support/in-memory.ts';
 import { makeEnsureCitizen } from '../../functions/users/use-cases.ts';
 
+/** Maria Rossi signed in with SPID: the e-mail of her claims is her profile's, where the receipt goes. */
+const maria = { ...actors.citizen, email: 'maria.rossi@example.it' };
 let app: Portal;
 let citizenId: string;
 const message = (change: Partial<{ emailUser: string; subject: string; message: string }> = {}) => ({
@@ -15,24 +17,24 @@ const message = (change: Partial<{ emailUser: string; subject: string; message: 
 beforeEach(async () => {
   app = portal();
   await app.services.createService({ code: 'AD', name: 'Assistenza domiciliare', description: 'Aiuto a casa' }, actors.operator);
-  citizenId = await app.ensureCitizen(actors.citizen);
+  citizenId = await app.ensureCitizen(maria);
 });
 
 describe('support message → ticket + e-mails', () => {
   it('makes an open ticket of the citizen (categoria = subject), mails the office and sends the citizen a receipt', async () => {
-    const ticket = await app.tickets.sendSupportMessage(message(), actors.citizen);
+    const ticket = await app.tickets.sendSupportMessage(message(), maria);
     expect(ticket).toMatchObject({ id: '1', stato: 0, categoria: 'Assistenza domiciliare', dettagli: 'Vorrei sapere quando inizia il servizio.', userId: citizenId, richiedente: 'Maria Rossi', emailUser: 'maria.rossi@example.it', assegnatoA: null });
     expect(app.store.mailer.sent.map((m) => m.to)).toEqual([['supporto@comune.example.it'], ['maria.rossi@example.it']]);
     expect(app.store.mailer.sent[0]).toMatchObject({ replyTo: ['maria.rossi@example.it'], subject: '[Ticket 1] Assistenza domiciliare' });
     expect(app.store.mailer.sent[0].text).toContain('Vorrei sapere quando inizia il servizio.');
     expect(app.store.mailer.sent[1].subject).toBe('Abbiamo ricevuto la tua segnalazione (ticket n. 1)');
-    expect((await app.tickets.listMyTickets({}, actors.citizen)).items.map((t) => t.id)).toEqual(['1']);
+    expect((await app.tickets.listMyTickets({}, maria)).items.map((t) => t.id)).toEqual(['1']);
     expect(await app.tickets.countOpenTickets()).toEqual({ count: 1 });
   });
 
   it('accepts Altro, and refuses a subject that is neither a service nor Altro, leaving nothing behind', async () => {
-    await app.tickets.sendSupportMessage(message({ subject: 'Altro' }), actors.citizen);
-    await expect(app.tickets.sendSupportMessage(message({ subject: 'Servizio inventato' }), actors.citizen)).rejects.toMatchObject({
+    await app.tickets.sendSupportMessage(message({ subject: 'Altro' }), maria);
+    await expect(app.tickets.sendSupportMessage(message({ subject: 'Servizio inventato' }), maria)).rejects.toMatchObject({
       status: 400,
       message: 'Scegli l’oggetto tra i servizi elencati o Altro.',
     });
@@ -42,7 +44,7 @@ describe('support message → ticket + e-mails', () => {
 
   it('keeps the ticket when an e-mail cannot be sent, and reports the failure', async () => {
     app.store.mailer.failNext = 1;
-    const ticket = await app.tickets.sendSupportMessage(message(), actors.citizen);
+    const ticket = await app.tickets.sendSupportMessage(message(), maria);
     expect(app.store.tickets.all.has(ticket.id)).toBe(true);
     expect(app.store.mailFailures).toEqual([{ ticketId: ticket.id, message: 'SES non raggiungibile' }]);
   });
@@ -68,8 +70,8 @@ describe('rate limit of the support form', () => {
 
   it('takes 5 messages in an hour; the 6th is 429 in Italian and changes nothing', async () => {
     const { useCases, tickets, mailer } = wiredAt(['2026-03-01T10:00:00Z']);
-    for (let i = 0; i < 5; i++) await useCases.sendSupportMessage(message({ subject: 'Altro' }), actors.citizen);
-    await expect(useCases.sendSupportMessage(message({ subject: 'Altro' }), actors.citizen)).rejects.toMatchObject({
+    for (let i = 0; i < 5; i++) await useCases.sendSupportMessage(message({ subject: 'Altro' }), maria);
+    await expect(useCases.sendSupportMessage(message({ subject: 'Altro' }), maria)).rejects.toMatchObject({
       status: 429,
       message: 'Hai inviato troppe segnalazioni nell’ultima ora: riprova più tardi.',
     });
@@ -82,8 +84,8 @@ describe('rate limit of the support form', () => {
   it('takes 20 a day across hours; the 21st is refused with the daily message, and the next hour stays free', async () => {
     const times = Array.from({ length: 21 }, (_, i) => `2026-03-01T${String(Math.floor(i / 5) + 8).padStart(2, '0')}:00:00Z`);
     const { useCases, tickets } = wiredAt(times);
-    for (let i = 0; i < 20; i++) await useCases.sendSupportMessage(message({ subject: 'Altro' }), actors.citizen);
-    await expect(useCases.sendSupportMessage(message({ subject: 'Altro' }), actors.citizen)).rejects.toMatchObject({
+    for (let i = 0; i < 20; i++) await useCases.sendSupportMessage(message({ subject: 'Altro' }), maria);
+    await expect(useCases.sendSupportMessage(message({ subject: 'Altro' }), maria)).rejects.toMatchObject({
       status: 429,
       message: 'Hai raggiunto il numero massimo di segnalazioni per oggi: riprova domani.',
     });
@@ -93,7 +95,7 @@ describe('rate limit of the support form', () => {
 
   it('counts per citizen: another citizen is not limited by the first', async () => {
     const app2 = portal();
-    for (let i = 0; i < 5; i++) await app2.tickets.sendSupportMessage(message({ subject: 'Altro' }), actors.citizen);
+    for (let i = 0; i < 5; i++) await app2.tickets.sendSupportMessage(message({ subject: 'Altro' }), maria);
     await expect(app2.tickets.sendSupportMessage(message({ subject: 'Altro' }), actors.otherCitizen)).resolves.toMatchObject({ richiedente: 'Giuseppe Verdi' });
   });
 });
@@ -101,7 +103,7 @@ describe('rate limit of the support form', () => {
 describe('operators work the tickets', () => {
   let id: string;
   beforeEach(async () => {
-    id = (await app.tickets.sendSupportMessage(message(), actors.citizen)).id;
+    id = (await app.tickets.sendSupportMessage(message(), maria)).id;
   });
 
   it('takes a ticket In Corso, resolves it, and then it is read-only (409, nothing changed)', async () => {
@@ -156,7 +158,7 @@ describe('operators work the tickets', () => {
   });
 
   it('lets a citizen read their own ticket and answers 404 for anyone else’s or an unknown one', async () => {
-    expect((await app.tickets.getTicket(id, actors.citizen)).id).toBe(id);
+    expect((await app.tickets.getTicket(id, maria)).id).toBe(id);
     await expect(app.tickets.getTicket(id, actors.otherCitizen)).rejects.toMatchObject({ status: 404, message: 'Il ticket selezionato non esiste.' });
     await expect(app.tickets.getTicket('999', actors.operator)).rejects.toMatchObject({ status: 404 });
     expect((await app.tickets.listMyTickets({}, actors.otherCitizen)).items).toEqual([]);

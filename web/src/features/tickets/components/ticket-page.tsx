@@ -85,7 +85,10 @@ function TicketForm({
     event.preventDefault();
     setAlert(null);
     const common = { categoria: values.categoria, dettagli: values.dettagli, assegnatoA: values.assegnatoA };
-    const parsed = ticket ? ticketUpdateSchema.safeParse({ ...common, stato: Number(values.stato) }) : newTicketSchema.safeParse({ ...common, userId: owner });
+    // An edit names the copy it was made on: if another operator saved since, the API refuses it (409).
+    const parsed = ticket
+      ? ticketUpdateSchema.safeParse({ ...common, stato: Number(values.stato), ultimoAggiornamento: ticket.ultimoAggiornamento })
+      : newTicketSchema.safeParse({ ...common, userId: owner });
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error));
       focusFirstInvalid();
