@@ -10,19 +10,74 @@ export const requiredText = (max: number) =>
     .min(1, messages.required)
     .max(max, fill(messages.tooLong, { max }));
 
-/** The field → message map a form shows beside each field. */
+/** A value was given: not missing, not null, not a blank text. */
+const isGiven = (input: unknown) => input !== undefined && input !== null && !(typeof input === 'string' && input.trim() === '');
+
+/** What zod reports of one problem (its raw issue in the error map, its final issue in a ZodError). */
+interface IssueFacts {
+  code?: string;
+  input?: unknown;
+  expected?: string;
+  origin?: string;
+  minimum?: unknown;
+  maximum?: unknown;
+  inclusive?: boolean;
+  values?: readonly unknown[];
+  keys?: readonly string[];
+}
+
+/**
+ * The Italian message of a problem by its kind (issue 23): a missing or empty field is 'Il campo non può
+ * essere vuoto!'; a value of the wrong kind says which kind was expected (a text, a number, true or
+ * false…); a value out of range or not among the choices says so. Zod's own messages are English.
+ */
+export function issueMessage(issue: IssueFacts): string {
+  const text = messages.input;
+  const bound = (value: unknown) => String(value);
+  switch (issue.code) {
+    case 'invalid_type':
+      if (!isGiven(issue.input)) return messages.required;
+      return text[issue.expected as 'string' | 'number' | 'int' | 'boolean' | 'array' | 'object'] ?? text.type;
+    case 'invalid_value':
+      return issue.values?.length ? fill(text.choice, { values: issue.values.map(String).join(', ') }) : text.invalid;
+    case 'too_small':
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? messages.required : fill(text.tooShort, { min: bound(issue.minimum) });
+      if (issue.origin === 'array' || issue.origin === 'set') return fill(text.fewItems, { min: bound(issue.minimum) });
+      return fill(issue.inclusive === false ? text.above : text.atLeast, { min: bound(issue.minimum) });
+    case 'too_big':
+      if (issue.origin === 'string') return fill(messages.tooLong, { max: bound(issue.maximum) });
+      if (issue.origin === 'array' || issue.origin === 'set') return fill(text.manyItems, { max: bound(issue.maximum) });
+      return fill(issue.inclusive === false ? text.below : text.atMost, { max: bound(issue.maximum) });
+    case 'invalid_format':
+      return text.format;
+    case 'unrecognized_keys':
+      return fill(text.unknownFields, { keys: (issue.keys ?? []).join(', ') });
+    default:
+      return text.invalid;
+  }
+}
+
+// The one error map of every schema (API and web forms): any problem a schema gives no message of its own.
+z.config({ customError: (issue) => issueMessage(issue as IssueFacts) });
+
+/**
+ * The field → message map a form shows beside each field. A schema's 'Il campo non può essere vuoto!' is
+ * kept for an empty field only: given a value of the wrong kind (`true` for a text, "forse" for a flag), the
+ * field says what is wrong — when the issues carry their input (parseOrThrow asks zod for it).
+ */
 export function fieldErrors(error: z.ZodError): Record<string, string> {
   const byField: Record<string, string> = {};
   for (const issue of error.issues) {
     const field = issue.path.join('.') || '_';
-    byField[field] ??= issue.message;
+    const wrongKind = issue.message === messages.required && 'input' in issue && isGiven(issue.input);
+    byField[field] ??= wrongKind ? issueMessage(issue as IssueFacts) : issue.message;
   }
   return byField;
 }
 
 /** Parses input against a schema; a failure becomes a 400 carrying each field's Italian message. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   const byField = fieldErrors(result.error);
   const detail = Object.keys(byField).length === 1 ? Object.values(byField)[0] : messages.invalidRequest;
