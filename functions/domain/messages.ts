@@ -10,30 +10,6 @@ export const messages = {
   invalidCursor: 'Il parametro di paginazione non è valido.',
   invalidRequest: 'Alcuni dati non sono validi: correggi i campi segnalati.',
   tooLong: 'Il campo può contenere al massimo {max} caratteri.',
-  /**
-   * What is wrong with a value no schema gave its own message for, by kind of error (validation.ts: the one
-   * error map of every payload); 'required' is only for a field that is missing or empty.
-   */
-  input: {
-    string: 'Il campo deve essere un testo.',
-    number: 'Il campo deve essere un numero.',
-    int: 'Il campo deve essere un numero intero.',
-    boolean: 'Il campo deve essere vero o falso (true o false).',
-    array: 'Il campo deve essere un elenco.',
-    object: 'Il campo deve essere un insieme di campi (oggetto JSON).',
-    type: 'Il campo contiene un tipo di valore non ammesso.',
-    choice: 'Il valore deve essere uno tra: {values}.',
-    atLeast: 'Il valore deve essere almeno {min}.',
-    above: 'Il valore deve essere maggiore di {min}.',
-    atMost: 'Il valore può essere al massimo {max}.',
-    below: 'Il valore deve essere minore di {max}.',
-    tooShort: 'Il campo deve contenere almeno {min} caratteri.',
-    fewItems: 'Servono almeno {min} elementi.',
-    manyItems: 'Sono ammessi al massimo {max} elementi.',
-    format: 'Il formato del campo non è valido.',
-    unknownFields: 'Campi non previsti: {keys}.',
-    invalid: 'Il valore del campo non è valido.',
-  },
   /** A save made on a copy another operator changed since it was read (tickets, debt positions). */
   staleRecord: 'Il record è stato modificato da un altro operatore: ricarica la pagina.',
   band: {

@@ -10,6 +10,31 @@ export const requiredText = (max: number) =>
     .min(1, messages.required)
     .max(max, fill(messages.tooLong, { max }));
 
+/**
+ * What is wrong with a value no schema gave its own message for, by kind of error (issue 23); 'required' is
+ * only for a field that is missing or empty. Here rather than in `messages`, which the web's first load carries.
+ */
+export const inputMessages = {
+  string: 'Il campo deve essere un testo.',
+  number: 'Il campo deve essere un numero.',
+  int: 'Il campo deve essere un numero intero.',
+  boolean: 'Il campo deve essere vero o falso (true o false).',
+  array: 'Il campo deve essere un elenco.',
+  object: 'Il campo deve essere un insieme di campi (oggetto JSON).',
+  type: 'Il campo contiene un tipo di valore non ammesso.',
+  choice: 'Il valore deve essere uno tra: {values}.',
+  atLeast: 'Il valore deve essere almeno {min}.',
+  above: 'Il valore deve essere maggiore di {min}.',
+  atMost: 'Il valore può essere al massimo {max}.',
+  below: 'Il valore deve essere minore di {max}.',
+  tooShort: 'Il campo deve contenere almeno {min} caratteri.',
+  fewItems: 'Servono almeno {min} elementi.',
+  manyItems: 'Sono ammessi al massimo {max} elementi.',
+  format: 'Il formato del campo non è valido.',
+  unknownFields: 'Campi non previsti: {keys}.',
+  invalid: 'Il valore del campo non è valido.',
+} as const;
+
 /** A value was given: not missing, not null, not a blank text. */
 const isGiven = (input: unknown) => input !== undefined && input !== null && !(typeof input === 'string' && input.trim() === '');
 
@@ -32,7 +57,7 @@ interface IssueFacts {
  * false…); a value out of range or not among the choices says so. Zod's own messages are English.
  */
 export function issueMessage(issue: IssueFacts): string {
-  const text = messages.input;
+  const text = inputMessages;
   const bound = (value: unknown) => String(value);
   switch (issue.code) {
     case 'invalid_type':
