@@ -121,6 +121,23 @@ const sessionToFind = () =>
  */
 export const ROLE_HINT_KEY = 'portale.role';
 export const GREETING_HINT_KEY = 'portale.greeting';
+/** This tab's last profile (/api/me), to keep the page drawn behind 'SESSIONE SCADUTA' after a reload. */
+const LAST_PROFILE_KEY = 'portale.lastProfile';
+
+/**
+ * The profile this tab last read, when the API refuses the stored token at start-up: the page the person was
+ * on is drawn for it behind 'SESSIONE SCADUTA', as when the token expires during a visit, until they choose
+ * Login or Home. A picture only: every call is refused (401) until they sign in again.
+ */
+function lastProfile(): Me | null {
+  try {
+    const stored = JSON.parse(window.sessionStorage.getItem(LAST_PROFILE_KEY) ?? 'null') as Partial<Me> | null;
+    const roles: readonly unknown[] = ['OPERATOR', 'DELEGATE', 'CITIZEN'];
+    return stored && roles.includes(stored.role) && typeof stored.fullName === 'string' ? (stored as Me) : null;
+  } catch {
+    return null;
+  }
+}
 
 /** When this tab's session started, kept beside the tokens so that clearing one clears both. */
 export const sessionClock = {
@@ -221,6 +238,7 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
           const me = await (takeEarlyProfile(user.access_token) ?? api.get<Me>('/api/me'));
           try {
             window.sessionStorage.setItem(ROLE_HINT_KEY, me.role);
+            window.sessionStorage.setItem(LAST_PROFILE_KEY, JSON.stringify(me));
             const greeting = me.firstName || me.fullName;
             if (greeting) window.sessionStorage.setItem(GREETING_HINT_KEY, greeting);
             else window.sessionStorage.removeItem(GREETING_HINT_KEY);
@@ -233,6 +251,8 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
           const expired = error instanceof ApiError && error.status === 401;
           // (An early request may have been refused before this provider listened: say it here as well.)
           if (expired) setSessionExpired(true);
+          const last = expired ? lastProfile() : null;
+          if (last) return { status: 'signed-in', me: last, error: null } satisfies State;
           return { status: 'anonymous', me: null, error: expired ? null : PROFILE_FAILED } satisfies State;
         }
       })

@@ -1,5 +1,5 @@
 import { Badge, Heading, Text } from '@aws-amplify/ui-react';
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { ButtonLink } from '@/components/button-link';
 
 /** The badge of a dashboard card: 'Notifica' for one, 'Notifiche' otherwise (spec part 1 §2). */
@@ -15,11 +15,14 @@ export interface DashboardCardProps {
   action?: string;
   /** Opens in a new tab (a document rather than a page of the portal). */
   newTab?: boolean;
+  /** Why this person may not open the page: the button is shown disabled, with this reason in a tooltip. */
+  disabledReason?: string;
   icon?: ReactNode;
 }
 
-export function DashboardCard({ title, to, description, count, action = 'Visualizza', newTab, icon }: DashboardCardProps) {
+export function DashboardCard({ title, to, description, count, action = 'Visualizza', newTab, icon, disabledReason }: DashboardCardProps) {
   const accessibleName = `${action} ${title}${newTab ? ' (si apre in una nuova scheda)' : ''}`;
+  const tipId = useId();
   return (
     <article className="dashboard-card">
       <div className="dashboard-card__head">
@@ -38,7 +41,24 @@ export function DashboardCard({ title, to, description, count, action = 'Visuali
         )}
       </div>
       {description && <Text className="dashboard-card__text">{description}</Text>}
-      {newTab ? (
+      {disabledReason ? (
+        // Disabled but reachable by the keyboard, so that the tooltip shows on focus as on hover.
+        <span className="tooltip-host tooltip-host--start dashboard-card__action">
+          <button
+            type="button"
+            className="amplify-button amplify-button--primary amplify-button--disabled"
+            aria-disabled="true"
+            aria-label={accessibleName}
+            aria-describedby={tipId}
+            onClick={(event) => event.preventDefault()}
+          >
+            {action}
+          </button>
+          <span role="tooltip" id={tipId} className="tooltip">
+            {disabledReason}
+          </span>
+        </span>
+      ) : newTab ? (
         <a href={to} target="_blank" rel="noopener" className="amplify-button amplify-button--primary dashboard-card__action" aria-label={accessibleName}>
           {action}
         </a>

@@ -9,9 +9,12 @@ export interface DelegateCounts {
   loadedUsers?: number;
 }
 
+/** Why the delegate's ISEE card does not open /lista_ISEE (part 2 §2.1 denies it to delegates). */
+export const ISEE_LIST_FOR_OPERATORS = 'La lista degli ISEE da verificare è riservata agli operatori.';
+
 /**
- * The delegate's home (spec part 2 §2.3). The ISEE card points at /lista_ISEE as the spec writes it,
- * although the delegate may not open that page: it leads to 'Autorizzazione negata'.
+ * The delegate's home (spec part 2 §2.3): the ISEE card with its count, its 'Visualizza' disabled with a
+ * tooltip (design.md §4: /lista_ISEE is the operators'), and the UTENTI card.
  */
 export function DelegatePanel({ counts: given }: { counts?: DelegateCounts }) {
   const fetched = useDashboardCounts();
@@ -23,6 +26,7 @@ export function DelegatePanel({ counts: given }: { counts?: DelegateCounts }) {
         <DashboardCard
           title="ISEE"
           to="/lista_ISEE"
+          disabledReason={ISEE_LIST_FOR_OPERATORS}
           count={counts.isee}
           description="Attestazioni ISEE caricate dai cittadini."
           icon={<Icon name="document" />}

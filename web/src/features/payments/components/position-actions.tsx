@@ -6,7 +6,8 @@ import { NoticeButtons } from './notice-buttons';
 
 /**
  * The operator's buttons on one payment (operator-admin §2, §5): 'Modifica' (the payment edit modal) and the
- * e-mail and IO notices. Delegates see the notice badges with the buttons disabled and no 'Modifica'.
+ * e-mail and IO notices. Delegates see them all disabled (operator-admin §6: edit and IO disabled; hidden is
+ * the citizen's rule).
  */
 export function PositionActions({ position, reload, readOnly = false }: { position: Position; reload: () => void; readOnly?: boolean }) {
   const [editing, setEditing] = useState(false);
@@ -16,11 +17,9 @@ export function PositionActions({ position, reload, readOnly = false }: { positi
   const current = saved?.over === position ? saved.position : position;
   return (
     <Flex gap="xs" wrap="wrap" justifyContent="flex-end" alignItems="flex-start">
-      {!readOnly && (
-        <Button size="small" isDisabled={current.isPagato || current.annullato} onClick={() => setEditing(true)} aria-label={`Modifica pagamento ${current.titolo} di ${current.cognome} ${current.nome}`}>
-          Modifica
-        </Button>
-      )}
+      <Button size="small" isDisabled={readOnly || current.isPagato || current.annullato} onClick={() => setEditing(true)} aria-label={`Modifica pagamento ${current.titolo} di ${current.cognome} ${current.nome}`}>
+        Modifica
+      </Button>
       <NoticeButtons position={current} onSent={reload} readOnly={readOnly} />
       {editing && (
         <EditPositionDialog
