@@ -58,7 +58,8 @@ interface IssueFacts {
  */
 export function issueMessage(issue: IssueFacts): string {
   const text = inputMessages;
-  const bound = (value: unknown) => String(value);
+  const [min, max] = [String(issue.minimum), String(issue.maximum)];
+  const collection = issue.origin === 'array' || issue.origin === 'set';
   switch (issue.code) {
     case 'invalid_type':
       if (!isGiven(issue.input)) return messages.required;
@@ -66,13 +67,10 @@ export function issueMessage(issue: IssueFacts): string {
     case 'invalid_value':
       return issue.values?.length ? fill(text.choice, { values: issue.values.map(String).join(', ') }) : text.invalid;
     case 'too_small':
-      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? messages.required : fill(text.tooShort, { min: bound(issue.minimum) });
-      if (issue.origin === 'array' || issue.origin === 'set') return fill(text.fewItems, { min: bound(issue.minimum) });
-      return fill(issue.inclusive === false ? text.above : text.atLeast, { min: bound(issue.minimum) });
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? messages.required : fill(text.tooShort, { min });
+      return fill(collection ? text.fewItems : issue.inclusive === false ? text.above : text.atLeast, { min });
     case 'too_big':
-      if (issue.origin === 'string') return fill(messages.tooLong, { max: bound(issue.maximum) });
-      if (issue.origin === 'array' || issue.origin === 'set') return fill(text.manyItems, { max: bound(issue.maximum) });
-      return fill(issue.inclusive === false ? text.below : text.atMost, { max: bound(issue.maximum) });
+      return fill(issue.origin === 'string' ? messages.tooLong : collection ? text.manyItems : issue.inclusive === false ? text.below : text.atMost, { max });
     case 'invalid_format':
       return text.format;
     case 'unrecognized_keys':
