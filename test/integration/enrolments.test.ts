@@ -252,11 +252,11 @@ describe('the operator runs the enrolled users table', () => {
 });
 
 describe('who may do what, and bad input', () => {
-  it('lets the delegate read (200) and refuses every change (403); a citizen reaches none of it', async () => {
+  it('refuses the delegate the table (outside their slice, part 2 §2.1, §6) and every change (403); a citizen reaches none of it', async () => {
     const { call } = await openCall(operator);
     const user = await newUser('Permessi');
     const row = await enrol(call.id, user.id);
-    expect((await delegate.get(`/api/calls/${call.id}/enrolments`)).status).toBe(200);
+    expect((await delegate.get(`/api/calls/${call.id}/enrolments`)).status).toBe(403);
     const writes = [
       delegate.post(`/api/calls/${call.id}/enrolments`, { userId: user.id }),
       delegate.put(`/api/enrolments/${row.id}/state`, { state: 3 }),

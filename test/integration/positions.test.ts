@@ -49,7 +49,7 @@ describe('configuration (/configurazione)', () => {
     const wrong = await operator.put('/api/configuration', { ...mypayConfiguration, azione: 'X', flgGeneraIuv: 'forse' });
     expect(wrong.status).toBe(400);
     expect(wrong.json.errors.azione).toBe('L’azione deve essere I (inserimento), M (modifica) o A (annullamento).');
-    expect(wrong.json.errors.flgGeneraIuv).toBe('Il campo non può essere vuoto!');
+    expect(wrong.json.errors.flgGeneraIuv).toBe('Il campo deve essere vero o falso (true o false).');
     const missing = await operator.put('/api/configuration', { azione: 'I' });
     expect(missing.status).toBe(400);
     expect(Object.keys(missing.json.errors).sort()).toEqual(['codUfficio', 'codeConfig', 'datiSpecificiRiscossione', 'flgGeneraIuv', 'tipoDovuto', 'tipoIdentificativoUnivoco', 'tipoVersamento']);

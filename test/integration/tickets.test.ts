@@ -52,7 +52,9 @@ describe('a citizen writes to support', () => {
     const toOffice = mails.find((m) => m.destination.to.includes(SUPPORT))!;
     expect(toOffice).toMatchObject({ from: 'portale@comune.example.it', subject: `[Ticket ${ticket.id}] Trasporto sociale`, replyTo: ['maria.rossi@example.it'] });
     expect(toOffice.body.text).toContain('Non riesco ad aprire il modulo del bando.');
-    const receipt = mails.find((m) => m.destination.to.includes('maria.rossi@example.it'))!;
+    // The receipt goes to the e-mail of her profile (the typed one is the office's reply-to).
+    const profileEmail = (await citizen.get('/api/profile')).json.email as string;
+    const receipt = mails.find((m) => m.destination.to.includes(profileEmail))!;
     expect(receipt.subject).toBe(`Abbiamo ricevuto la tua segnalazione (ticket n. ${ticket.id})`);
 
     const audit = await table().auditOf('ticket', ticket.id);
