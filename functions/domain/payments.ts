@@ -148,8 +148,8 @@ export type IoBadge = { state: 'sent' | 'pending' | 'not-sent'; label: string; r
 const ioReasons: Partial<Record<IoStatus, string>> = {
   NO_PROFILE: 'il cittadino non ha attivato l’app IO',
   SENDER_NOT_ALLOWED: 'il cittadino ha disattivato i messaggi del Comune',
-  REJECTED: 'rifiutato da IO: profilo non attivo o messaggi del Comune bloccati',
-  FAILED: 'IO non è riuscito a recapitarlo',
+  REJECTED: 'messaggio rifiutato (profilo non attivo o messaggi del Comune bloccati)',
+  FAILED: 'messaggio non recapitato per un errore di IO',
 };
 export function ioBadge(position: Pick<Position, 'ioId' | 'ioStatus'>): IoBadge {
   const status = position.ioStatus ?? null;
