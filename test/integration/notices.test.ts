@@ -216,6 +216,7 @@ describe('notice to the IO app', () => {
     expect(blocked.json.detail).toContain('disattivato');
     const stored = await storedPositions(positions[0]!.callId, '2026-11');
     expect(stored.map((p) => p.ioId)).toEqual(['-1', '-1']);
+    expect(stored.map((p) => p.ioStatus).sort()).toEqual(['NO_PROFILE', 'SENDER_NOT_ALLOWED']);
     expect(await ioMessages(first!.fiscalCode)).toHaveLength(0);
     expect(await ioMessages(second!.fiscalCode)).toHaveLength(0);
 
@@ -223,7 +224,12 @@ describe('notice to the IO app', () => {
     await post(io(), '/admin/reset', {});
     const ok = await operator.post(`/api/positions/${first!.iud}/io`, {});
     expect(ok.status).toBe(200);
-    expect(ok.json.ioId).toMatch(/^[A-Z0-9]{26}$/);
+    expect(ok.json).toMatchObject({ ioId: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/), ioStatus: 'PROCESSED' });
+    // A resend refused later (the citizen left IO) does not hide the message delivered before.
+    await post(io(), '/admin/profiles', { fiscalCode: first!.fiscalCode, state: 'none' });
+    expect((await operator.post(`/api/positions/${first!.iud}/io`, {})).status).toBe(409);
+    const kept = (await storedPositions(first!.callId, '2026-11')).find((p) => p.iud === first!.iud);
+    expect(kept).toMatchObject({ ioId: ok.json.ioId, ioStatus: 'PROCESSED' });
   });
 
   it('IO answering 5xx is retried: the message arrives once; IO down for good is a 503 with an Italian message', async () => {
