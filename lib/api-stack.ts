@@ -22,7 +22,7 @@ export interface ApiStackProps extends StackProps {
   mypaySecretName: string;
   /** Sender, support address and SES identity (context mailFrom, supportEmail, mailIdentityArn). */
   mail: PortalContext['mail'];
-  /** IO app: base URL, the secret with the subscription key, the payee's fiscal code (context ioBaseUrl, ioSecretName, ioPayeeFiscalCode). */
+  /** IO app: base URL and the secret with the subscription key (context ioBaseUrl, ioSecretName). */
   io: PortalContext['io'];
 }
 
@@ -72,9 +72,7 @@ export class ApiStack extends Stack {
       },
       io: (fn) => {
         // The key is a dynamic reference, resolved by CloudFormation at deploy time: it is in no template.
-        fn.addEnvironment('IO_BASE_URL', props.io.baseUrl)
-          .addEnvironment('IO_PAYEE_FISCAL_CODE', props.io.payeeFiscalCode)
-          .addEnvironment('IO_API_KEY', SecretValue.secretsManager(props.io.secretName).unsafeUnwrap());
+        fn.addEnvironment('IO_BASE_URL', props.io.baseUrl).addEnvironment('IO_API_KEY', SecretValue.secretsManager(props.io.secretName).unsafeUnwrap());
       },
     };
 

@@ -33,10 +33,10 @@ export interface PortalContext {
   /** Name of the Secrets Manager secret (JSON: endpoint, codIpa, password) with the council's MyPay access. */
   mypaySecretName: string;
   /**
-   * The IO app: base URL of its API, the Secrets Manager secret (plain string) holding the service's
-   * subscription key (Ocp-Apim-Subscription-Key), and the council's fiscal code, the payee of every payment.
+   * The IO app: base URL of its API and the Secrets Manager secret (plain string) holding the service's
+   * subscription key (Ocp-Apim-Subscription-Key). No payee: IO makes the service's organisation the payee.
    */
-  io: { baseUrl: string; secretName: string; payeeFiscalCode: string };
+  io: { baseUrl: string; secretName: string };
   mail: {
     /** Sender of every e-mail (a verified SES identity, or an address of a verified domain). */
     from: string;
@@ -58,8 +58,6 @@ export const contextDefaults = {
   mypaySecretName: 'portale-servizi-sociali/mypay',
   ioBaseUrl: 'https://api.io.pagopa.it',
   ioSecretName: 'portale-servizi-sociali/io-api-key',
-  /** A placeholder: the council's own fiscal code (11 digits) must be given before a real deploy. */
-  ioPayeeFiscalCode: '00000000000',
   mailFrom: 'noreply@comune.example.it',
   supportEmail: 'supporto@comune.example.it',
 } as const;
@@ -76,8 +74,9 @@ export function portalContext(node: Node): PortalContext {
     throw new Error('webDomainName needs certificateArn (an ACM certificate in us-east-1 for CloudFront)');
   }
   if (certificateArn && !webDomainName) throw new Error('certificateArn is only used with webDomainName');
-  const payee = text(node, 'ioPayeeFiscalCode');
-  if (payee && !/^[0-9]{11}$/.test(payee)) throw new Error('ioPayeeFiscalCode must be the council’s fiscal code: 11 digits');
+  if (text(node, 'ioPayeeFiscalCode')) {
+    throw new Error('ioPayeeFiscalCode is no longer a setting: IO refuses a payee from a key without the group ApiMessageWriteWithPayee and makes the IO service’s organisation the payee. Remove it from the context.');
+  }
   return {
     region: text(node, 'region') ?? contextDefaults.region,
     stackPrefix: text(node, 'stackPrefix') ?? contextDefaults.stackPrefix,
@@ -97,7 +96,6 @@ export function portalContext(node: Node): PortalContext {
     io: {
       baseUrl: text(node, 'ioBaseUrl') ?? contextDefaults.ioBaseUrl,
       secretName: text(node, 'ioSecretName') ?? contextDefaults.ioSecretName,
-      payeeFiscalCode: text(node, 'ioPayeeFiscalCode') ?? contextDefaults.ioPayeeFiscalCode,
     },
     mail: {
       from: text(node, 'mailFrom') ?? contextDefaults.mailFrom,

@@ -11,7 +11,7 @@ export interface FunctionAccess {
   exports?: DataAccess;
   /** E-mail through SES v2 (ses:SendEmail on the deployment's identity only; MAIL_FROM, SUPPORT_EMAIL). */
   mail?: 'SEND';
-  /** The IO app (IO_BASE_URL, IO_PAYEE_FISCAL_CODE; IO_API_KEY from Secrets Manager, a dynamic reference). */
+  /** The IO app (IO_BASE_URL; IO_API_KEY from Secrets Manager, a dynamic reference). */
   io?: 'SEND';
   /** MyPay's endpoint, entity code and password (MYPAY_*), from the secret named by the context mypaySecretName. */
   mypay?: true;

@@ -157,12 +157,17 @@ export interface MyPay {
   reportPaid(from: string, to: string): Promise<MyPayPaidRow[]>;
 }
 
+/** IO's processing status of a message (io-functions-commons `MessageStatusValue`). */
+export type IoMessageStatus = 'ACCEPTED' | 'THROTTLED' | 'PROCESSED' | 'REJECTED' | 'FAILED';
+
 /**
- * The IO app (reference.md "IO app messages"): the profile check, then the message with payment data.
- * The adapter is functions/adapters/io.ts; locally it talks to lib/local/io-simulator.ts. Errors by name:
- * `IoRefused` (no IO profile, sender not allowed, message refused: reported, never retried) and
- * `IoUnavailable` (5xx or timeouts still failing after the adapter's retries with backoff).
+ * The IO app (reference.md "IO app messages"): the profile check, then the message with payment data, then
+ * its status. The adapter is functions/adapters/io.ts; locally it talks to lib/local/io-simulator.ts. Errors
+ * by name: `IoRefused` (with its `reason`: the citizen's profile, the amount, the key's permissions, a 400;
+ * reported, never retried) and `IoUnavailable` (5xx, timeouts or a 429 still in the way when the time is up).
+ * `deadline` (epoch ms): no call goes on past it.
  */
 export interface IoMessages {
-  sendMessage(fiscalCode: string, content: IoMessageContent): Promise<{ id: string }>;
+  sendMessage(fiscalCode: string, content: IoMessageContent, options?: { deadline?: number }): Promise<{ id: string }>;
+  messageStatus(fiscalCode: string, id: string, options?: { deadline?: number }): Promise<IoMessageStatus>;
 }

@@ -124,7 +124,18 @@ export const noticeMessages = {
   ioNoProfile: 'Il cittadino non ha attivato l’app IO: il messaggio non può essere inviato.',
   ioSenderNotAllowed: 'Il cittadino ha disattivato i messaggi del Comune sull’app IO: il messaggio non è stato inviato.',
   ioUnavailable: 'L’app IO non risponde: riprova più tardi.',
+  ioBusy: 'L’app IO ha ricevuto troppe richieste dal Comune e chiede di attendere {seconds} secondi: riprova tra poco. Il messaggio non è stato inviato.',
   ioRefused: 'L’app IO ha rifiutato il messaggio: {reason}',
+  ioAmountNotAllowed:
+    'L’app IO non accetta l’importo di {amount}: il servizio del Comune può chiedere al massimo {max}. Il servizio va abilitato ai pagamenti (o il suo limite alzato) nell’Area Riservata di IO; il messaggio non è stato inviato.',
+  ioRecipientNotAuthorized:
+    'L’app IO non permette al servizio del Comune di scrivere a questo cittadino: la chiave del servizio è di prova (solo i destinatari di test autorizzati) o la scheda del servizio su IO è incompleta. Va sistemato nell’Area Riservata di IO; il messaggio non è stato inviato.',
+  ioForbidden:
+    'L’app IO rifiuta le richieste del portale: la chiave del servizio non ha i permessi necessari o l’indirizzo IP del portale non è tra quelli autorizzati per il servizio. Va sistemato nell’Area Riservata di IO; il messaggio non è stato inviato.',
+  ioUnauthorized: 'L’app IO non riconosce la chiave del servizio del Comune: va aggiornata nella configurazione del portale (chiedi all’amministratore di sistema). Il messaggio non è stato inviato.',
+  ioRejected: 'L’app IO ha accettato il messaggio ma poi lo ha rifiutato: il cittadino non ha un profilo IO attivo o ha bloccato i messaggi del Comune. Il messaggio non è stato recapitato.',
+  ioFailed: 'L’app IO non è riuscita a recapitare il messaggio (errore definitivo di IO): invia l’avviso per e-mail o riprova più tardi.',
+  ioNoMessage: 'Per questa posizione non è stato inviato alcun messaggio su IO: non c’è uno stato da verificare.',
   flowNotCollected: 'Il flusso non ha ancora gli esiti di MyPay: non ci sono avvisi da inviare.',
   flowDone: 'Rielaborazione avvenuta con successo.',
   flowInProgress: 'Invio delle e-mail in corso: {sent} inviate finora.',

@@ -44,6 +44,15 @@ export const positionListQuerySchema = pageQuerySchema.extend(periodSchema.shape
 export const exportStates = ['DA_ESPORTARE', 'ESPORTATA', 'ERRORE', 'NESSUNA'] as const;
 export type ExportState = (typeof exportStates)[number];
 
+/**
+ * What became of a position's IO notice. IO's own message statuses once a message was created
+ * (io-functions-commons openapi/definitions_v2.yaml `MessageStatusValue`): ACCEPTED and THROTTLED are on their
+ * way, PROCESSED is in the citizen's inbox, REJECTED (no profile, sender blocked) and FAILED never arrive. When
+ * no message was created because the profile check refused it: NO_PROFILE, SENDER_NOT_ALLOWED (ioId '-1').
+ */
+export const ioStatuses = ['ACCEPTED', 'THROTTLED', 'PROCESSED', 'REJECTED', 'FAILED', 'NO_PROFILE', 'SENDER_NOT_ALLOWED'] as const;
+export type IoStatus = (typeof ioStatuses)[number];
+
 export const positionSchema = z.object({
   id: z.string(),
   iud: z.string(),
@@ -72,6 +81,8 @@ export const positionSchema = z.object({
   isEmailSent: z.boolean(),
   dataIsEmailSent: z.string().nullable(),
   ioId: z.string().nullable(),
+  /** What became of the IO notice (ioStatuses); absent on positions sent to IO before it was recorded. */
+  ioStatus: z.enum(ioStatuses).nullable().optional(),
   dataEsitoSingoloPagamento: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -128,8 +139,26 @@ export function paymentBadge(position: Pick<Position, 'isPagato' | 'annullato' |
   return position.isPagato ? 'Pagato' : 'Da pagare';
 }
 
-/** Operator-admin §4 "IO badge": sent when an IO id exists and is not -1. */
-export const sentToIo = (position: Pick<Position, 'ioId'>) => position.ioId !== null && position.ioId !== '-1';
+/**
+ * Operator-admin §4 "IO badge", as IO really behaves: an IO answer 201 only means accepted, so the notice is
+ * sent when IO processed the message (it is in the citizen's inbox); on its way while IO has not decided (or
+ * for a message sent before the status was recorded: 'Verifica' reads it); otherwise not sent, with why.
+ */
+export type IoBadge = { state: 'sent' | 'pending' | 'not-sent'; label: string; reason: string | null };
+const ioReasons: Partial<Record<IoStatus, string>> = {
+  NO_PROFILE: 'il cittadino non ha attivato l’app IO',
+  SENDER_NOT_ALLOWED: 'il cittadino ha disattivato i messaggi del Comune',
+  REJECTED: 'messaggio rifiutato (profilo non attivo o messaggi del Comune bloccati)',
+  FAILED: 'messaggio non recapitato per un errore di IO',
+};
+export function ioBadge(position: Pick<Position, 'ioId' | 'ioStatus'>): IoBadge {
+  const status = position.ioStatus ?? null;
+  const messageId = position.ioId !== null && position.ioId !== '-1';
+  if (status === 'PROCESSED') return { state: 'sent', label: 'Inviato su IO', reason: null };
+  if (messageId && (status === null || status === 'ACCEPTED' || status === 'THROTTLED')) return { state: 'pending', label: 'In consegna su IO', reason: null };
+  return { state: 'not-sent', label: 'Non inviato su IO', reason: (status && ioReasons[status]) ?? null };
+}
+export const sentToIo = (position: Pick<Position, 'ioId' | 'ioStatus'>) => ioBadge(position).state === 'sent';
 
 /**
  * Where a position's payment-notice PDF (MyPay's avviso) is kept in the exports bucket once an export

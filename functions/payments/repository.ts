@@ -4,7 +4,7 @@ import { receiptOf, type PaymentRecord } from '../domain/payment-record.ts';
 
 export { receiptOf, type PaymentRecord };
 import type { ExportOutcome } from './use-cases.ts';
-import { periodKey, type Period, type Position } from '../domain/payments.ts';
+import { periodKey, type IoStatus, type Period, type Position } from '../domain/payments.ts';
 import type { Page } from '../domain/validation.ts';
 import { batchPut, documentClient, queryAll, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
@@ -340,13 +340,23 @@ export const recordNoticeEmail = (position: Pick<PositionRecord, 'callId' | 'mes
   updateNoticeFields(position, { isEmailSent: true, dataIsEmailSent: at, updatedAt: at });
 
 /**
- * The IO message id (or '-1' when IO could not deliver). With `keepSent`, an id already there and not '-1'
- * is kept (a refused resend does not hide that a message went before): null then.
+ * What became of an IO notice: the message id (or '-1' when no message was created) and its status. With
+ * `keepDelivered`, a message IO delivered before (PROCESSED, or an id recorded before statuses were) is kept:
+ * a refused or rejected resend does not hide that the citizen has the notice in IO (null then).
  */
-export const recordIoMessage = (position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>, ioId: string, at: string, keepSent = false) =>
+export const recordIoMessage = (
+  position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>,
+  outcome: { ioId: string; ioStatus: IoStatus },
+  at: string,
+  keepDelivered = false,
+) =>
   updateNoticeFields(
     position,
-    { ioId, dataIoSent: at, updatedAt: at },
-    keepSent ? ' AND (attribute_not_exists(ioId) OR ioId = :nullId OR ioId = :notDelivered)' : '',
-    keepSent ? { ':nullId': null, ':notDelivered': '-1' } : {},
+    { ioId: outcome.ioId, ioStatus: outcome.ioStatus, dataIoSent: at, updatedAt: at },
+    keepDelivered ? ' AND NOT (ioStatus = :processed OR (attribute_not_exists(ioStatus) AND attribute_type(ioId, :string) AND ioId <> :notDelivered))' : '',
+    keepDelivered ? { ':processed': 'PROCESSED', ':string': 'S', ':notDelivered': '-1' } : {},
   );
+
+/** IO's later status of the message `ioId` (null when the position now holds another message, or is paid or cancelled). */
+export const recordIoStatus = (position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>, ioId: string, ioStatus: IoStatus, at: string) =>
+  updateNoticeFields(position, { ioStatus, updatedAt: at }, ' AND ioId = :ioId', { ':ioId': ioId });

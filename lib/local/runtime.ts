@@ -14,7 +14,7 @@ import { startIseeExtraction } from './isee-extraction.ts';
 import { localFunctionArn, localStateMachineArn, startStepFunctions } from './step-functions.ts';
 import { DEFAULT_ENTITY, startMyPaySimulator } from './mypay-simulator.ts';
 import { LOCAL_MAIL, startMail } from './mail.ts';
-import { LOCAL_IO, startIoSimulator } from './io-simulator.ts';
+import { startIoSimulator } from './io-simulator.ts';
 import { startLocalDynamo } from './dynalite-thread.ts';
 import { ensureTable, startS3, type Closable } from './stores.ts';
 import { untracedFunctionEnv } from './untraced-env.ts';
@@ -135,7 +135,6 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     opened.push(io);
     process.env.IO_BASE_URL ||= `http://127.0.0.1:${config.ioPort}`;
     process.env.IO_API_KEY ||= io.apiKey;
-    process.env.IO_PAYEE_FISCAL_CODE ||= LOCAL_IO.payeeFiscalCode;
     process.env.SFN_ENDPOINT = `http://127.0.0.1:${config.stepFunctionsPort}`;
     process.env.EXPORT_STATE_MACHINE_ARN = localStateMachineArn(EXPORT_MACHINE);
     process.env.JOBS_STATE_MACHINE_ARN = localStateMachineArn(JOBS_MACHINE);

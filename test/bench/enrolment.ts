@@ -19,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
+import { randomFiscalCodeFrom } from '../support/fiscal-codes.ts';
 import type { SubscriptionState } from '../../functions/domain/subscriptions.ts';
 import type { SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
 import { ensureTable } from '../../lib/local/stores.ts';
@@ -49,12 +49,7 @@ function generator(seed: number) {
   // Zipf-like: the first stems are much more common, as Rossi and Russo are.
   const zipf = <T>(list: readonly T[]) => list[Math.min(list.length - 1, Math.floor(list.length * random() ** 2.2))];
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
-  const letter = () => String.fromCharCode(65 + Math.floor(random() * 26));
-  const digit = () => String(Math.floor(random() * 10));
-  const fiscalCode = () => {
-    const first15 = `${letter()}${letter()}${letter()}${letter()}${letter()}${letter()}${digit()}${digit()}${letter()}${digit()}${digit()}${letter()}${digit()}${digit()}${digit()}`;
-    return first15 + fiscalCodeCheckCharacter(first15);
-  };
+  const fiscalCode = () => randomFiscalCodeFrom(random);
   return { random, zipf, pick, fiscalCode, lastName: () => `${zipf(STEMS)}${pick(ENDINGS)}${random() < 0.08 ? ` ${zipf(STEMS)}${pick(ENDINGS)}` : ''}` };
 }
 

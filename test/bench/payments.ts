@@ -25,7 +25,7 @@ import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb
 import { planMonth, withAmount, type PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { DEBT_EXPORT_PAGE_SIZE, summarize, zeroTotals, addTotals, debtTotalKeys, type DebtTotals } from '../../functions/domain/debt-summaries.ts';
 import { monthlyFee, type FeeBand } from '../../functions/domain/fee.ts';
-import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
+import { randomFiscalCodeFrom } from '../support/fiscal-codes.ts';
 import { periodKey } from '../../functions/domain/payments.ts';
 import { applyPayment } from '../../functions/domain/position-payment.ts';
 import { ensureTable } from '../../lib/local/stores.ts';
@@ -53,12 +53,7 @@ function generator(seed: number) {
   };
   const zipf = <T>(list: readonly T[]) => list[Math.min(list.length - 1, Math.floor(list.length * random() ** 2.2))]!;
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
-  const letter = () => String.fromCharCode(65 + Math.floor(random() * 26));
-  const digit = () => String(Math.floor(random() * 10));
-  const fiscalCode = () => {
-    const first15 = `${letter()}${letter()}${letter()}${letter()}${letter()}${letter()}${digit()}${digit()}${letter()}${digit()}${digit()}${letter()}${digit()}${digit()}${digit()}`;
-    return first15 + fiscalCodeCheckCharacter(first15);
-  };
+  const fiscalCode = () => randomFiscalCodeFrom(random);
   return { random, zipf, pick, fiscalCode, lastName: () => `${zipf(STEMS)}${pick(ENDINGS)}${random() < 0.08 ? ` ${zipf(STEMS)}${pick(ENDINGS)}` : ''}` };
 }
 

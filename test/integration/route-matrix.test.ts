@@ -121,6 +121,7 @@ const expected: Record<string, Row> = {
   // past the role check; the flow e-mail is a background job: accepted (202), its progress read back.
   'POST /api/positions/{id}/email': operatorsOnly(404),
   'POST /api/positions/{id}/io': operatorsOnly(404),
+  'POST /api/positions/{id}/io/status': operatorsOnly(404),
   'POST /api/flows/{id}/email': operatorsOnly(202),
   'GET /api/flows/{id}/email': operatorsOnly(200),
   // A citizen's positions and paying them (issue 9): the matrix's position and session belong to nobody,
@@ -252,6 +253,7 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   'GET /api/flows/{id}/email': async (operator) => `/api/flows/${await matrixFlow(operator)}/email`,
   'POST /api/positions/{id}/email': async () => '/api/positions/P202611NESSUNAPOSIZIONE/email',
   'POST /api/positions/{id}/io': async () => '/api/positions/P202611NESSUNAPOSIZIONE/io',
+  'POST /api/positions/{id}/io/status': async () => '/api/positions/P202611NESSUNAPOSIZIONE/io/status',
   'GET /api/flows/{id}/files/{kind}': async (operator) => `/api/flows/${await matrixFlow(operator)}/files/iuv`,
   'POST /api/calls/{id}/positions/generate': positionsPath('/generate'),
   'POST /api/calls/{id}/positions/csv': positionsPath('/csv'),

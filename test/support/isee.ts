@@ -1,7 +1,7 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
 import type { as } from './api.ts';
 import { uploadWithTicket } from './files.ts';
+import { randomFiscalCodeFrom } from './fiscal-codes.ts';
 
 type Client = Awaited<ReturnType<typeof as>>;
 
@@ -40,12 +40,7 @@ export async function stageIseeFile(client: Client, bytes: Uint8Array, fileName 
 }
 
 /** A random fiscal code with a right check character, for records that need a fresh one. */
-export function randomFiscalCode(): string {
-  const letters = () => String.fromCharCode(65 + Math.floor(Math.random() * 26));
-  const digit = () => String(Math.floor(Math.random() * 10));
-  const first15 = `${Array.from({ length: 6 }, letters).join('')}${digit()}${digit()}A${digit()}${digit()}H${digit()}${digit()}${digit()}`;
-  return first15 + fiscalCodeCheckCharacter(first15);
-}
+export const randomFiscalCode = (): string => randomFiscalCodeFrom();
 
 /** The real path to a validated ISEE: the citizen uploads an attestation, the operator confirms it. */
 export async function giveValidatedIsee(citizen: Client, operator: Client, value = 8000) {

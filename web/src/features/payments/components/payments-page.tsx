@@ -8,6 +8,7 @@ import { CursorPagination, useCursorList } from '@/components/cursor-pagination'
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { getPositionsByFiscalCode } from '../api/user-positions';
+import { NoticeNumber } from './notice-number';
 import { PositionActions } from './position-actions';
 import { formatDueDate, NoticeLink, PaymentBadge } from './positions-table';
 
@@ -85,7 +86,9 @@ function PaymentCards({ fiscalCode }: { fiscalCode: string }) {
                 <dt>Scadenza</dt>
                 <dd>{formatDueDate(p.dataScadenza)}</dd>
                 <dt>Numero avviso</dt>
-                <dd>{p.nav ?? '—'}</dd>
+                <dd>
+                  <NoticeNumber nav={p.nav} />
+                </dd>
                 <dt>Avviso</dt>
                 <dd>
                   <NoticeLink position={p} />

@@ -3,6 +3,7 @@ import { formatEuro, toEuros } from '@domain/money';
 import type { PositionView } from '@domain/position-payment';
 import type { ReactNode } from 'react';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
+import { NoticeNumber } from './notice-number';
 
 const day = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric' });
 /** A due date (yyyy-MM-dd) as the citizen reads it. */
@@ -45,7 +46,7 @@ export function PositionsTable({ caption, rows, emptyText, actions, showPayer = 
     ...(showPayer ? [{ id: 'payer', header: 'Intestatario', cell: (p: PositionView) => `${p.cognome} ${p.nome}` }] : []),
     { id: 'amount', header: 'Importo', cell: (p) => formatEuro(toEuros(p.importoDovuto)), align: 'end', noWrap: true },
     { id: 'due', header: 'Scadenza', cell: (p) => formatDueDate(p.dataScadenza), noWrap: true },
-    { id: 'nav', header: 'Numero avviso', cell: (p) => p.nav ?? '—', noWrap: true },
+    { id: 'nav', header: 'Numero avviso', cell: (p) => <NoticeNumber nav={p.nav} />, noWrap: true },
     { id: 'state', header: 'Stato', cell: (p) => <PaymentBadge position={p} />, noWrap: true },
     { id: 'notice', header: 'Avviso', cell: (p) => <NoticeLink position={p} />, noWrap: true },
     ...(actions ? [{ id: 'actions', header: 'Azioni', headerHidden: true, cell: actions, noWrap: true }] : []),
