@@ -334,6 +334,11 @@ describe('who may do what, and bad input', () => {
       [operator.post(`/api/calls/${call.id}/enrolments/import`, { ...csvBody([HEADER]), contentType: 'application/pdf' }), 400, 'Carica un file con un formato supportato'],
       [operator.post(`/api/calls/${call.id}/enrolments/import`, { ...csvBody([]), fileContentBase64: '' }), 400, 'Nessun file caricato'],
       [operator.post(`/api/calls/${call.id}/enrolments/import`, { contentType: 'text/csv' }), 400, 'Nessun file caricato'],
+      [operator.post(`/api/calls/${call.id}/enrolments/import`, csvBody(['codiceFiscale;nome;ore;isee', `${user.fiscalCode};Utente;12;8000`])), 400, /Attese: codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee\. Trovate: codiceFiscale;nome;ore;isee\./],
+      [operator.post(`/api/calls/${call.id}/enrolments/import`, { ...csvBody([]), fileContentBase64: Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00]).toString('base64') }), 400, /^Il file non è un CSV: contiene dati binari/],
+      // A file of 2,5 MB: the limit is said as the file's size, not as the encoded request's.
+      [operator.post(`/api/calls/${call.id}/enrolments/import`, { ...csvBody([]), fileContentBase64: Buffer.alloc(2_500_000, 'a').toString('base64') }), 413, 'Il file è troppo grande: la dimensione massima è 2 MB.'],
+      [operator.post(`/api/calls/${call.id}/enrolments/import`, { ...csvBody([]), fileContentBase64: Buffer.alloc(2_098_000, 'a').toString('base64') }), 400, 'Il file è troppo grande: la dimensione massima è 2 MB.'],
     ];
     for (const [response, status, detail] of cases) {
       const { status: got, json } = await response;
