@@ -1,5 +1,6 @@
 import { Badge, Button, Flex, Heading, TextField } from '@aws-amplify/ui-react';
 import { flowMessages, isFlowRunning, type Flow, type FlowFileKind } from '@domain/flows';
+import { counted } from '@domain/messages';
 import type { FlowEmailResult } from '@domain/notice-schemas';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
@@ -153,7 +154,7 @@ export function FlowsPage() {
       id: 'num',
       header: 'Numero',
       cell: (f) => (
-        <span aria-label={`${f.num} posizioni${f.accepted !== null ? `, ${f.accepted} accettate, ${f.rejected} scartate` : ''}`}>
+        <span aria-label={`${counted(f.num, ['posizione', 'posizioni'])}${f.accepted !== null ? `, ${counted(f.accepted, ['accettata', 'accettate'])}, ${counted(f.rejected ?? 0, ['scartata', 'scartate'])}` : ''}`}>
           {f.num}
           {f.accepted !== null && (
             <span className="form-hint">

@@ -11,6 +11,7 @@ import {
   type DebtSummaryRow,
   type DebtTotalsResponse,
 } from '@domain/debt-summaries';
+import { counted } from '@domain/messages';
 import { currentPeriod } from '@domain/payments';
 import { fieldErrors } from '@domain/validation';
 import { useRef, useState, type FormEvent } from 'react';
@@ -203,7 +204,7 @@ export function PaymentListPage() {
       saveBlob(paymentsWorkbookName(meta?.callName, today), blob);
       // What the export took (read by the browser test): reading the rows, then writing the workbook.
       Object.assign(document.body.dataset, { exportReadMs: String(Math.round(fetched - started)), exportWriteMs: String(Math.round(performance.now() - fetched)) });
-      show(`Excel scaricato: ${rows.length} ${rows.length === 1 ? 'riga' : 'righe'}.`, 'success');
+      show(`Excel scaricato: ${counted(rows.length, ['riga', 'righe'])}.`, 'success');
     } catch (failure) {
       show(`Attenzione. ${failure instanceof ApiError ? failure.message : 'Oops qualcosa è andato storto. Riprova più tardi!'}`, 'error');
     } finally {
@@ -257,7 +258,7 @@ export function PaymentListPage() {
           {/* The call detail is the operator's: a delegate has nowhere to go back to. */}
           {!readOnly && <ButtonLink to={`${paths.callDetail}?id=${encodeURIComponent(callId)}`}>Indietro</ButtonLink>}
           <Button onClick={() => void downloadExcel()} isDisabled={exporting !== null}>
-            {exporting === null ? 'Scarica Excel' : `Preparazione Excel… ${exporting} righe`}
+            {exporting === null ? 'Scarica Excel' : `Preparazione Excel… ${counted(exporting, ['riga', 'righe'])}`}
           </Button>
           {!readOnly && (
             <SyncPositionsButton
