@@ -112,6 +112,10 @@ export function fill(template: string, values: Record<string, string | number>):
   return template.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? `{${key}}`));
 }
 
+const countFormat = new Intl.NumberFormat('it-IT', { useGrouping: 'always' } as Intl.NumberFormatOptions);
+/** A count with the thousands dot, as the amounts have it ('1.234'). */
+export const formatCount = (count: number): string => countFormat.format(count);
+
 /** A count as it is said: '1 posizione', '0 posizioni', '2 posizioni' (Italian takes the plural for zero). */
 export const counted = (count: number, [one, many]: readonly [string, string], format: (n: number) => string = String): string =>
   `${format(count)} ${count === 1 ? one : many}`;

@@ -62,7 +62,7 @@ describe('Lista pagamenti', () => {
     // The badge counts the two pending months; the button opens the user record.
     const rossiRow = table(operator).getByRole('row').filter({ hasText: surnames.rossi });
     expect(await rossiRow.getByTestId('pending-badge').textContent()).toBe('2');
-    expect(await rossiRow.getByRole('link', { name: /Pagamenti di/ }).getAttribute('href')).toMatch(/^\/lista_utenti\/dati_utente\?citizen=/);
+    expect(await rossiRow.getByRole('link', { name: /^Pagamenti: \d+ da pagare, di / }).getAttribute('href')).toMatch(/^\/lista_utenti\/dati_utente\?citizen=/);
     await screenshot(operator, 'payment-list');
     await expectAccessible(operator);
   });
