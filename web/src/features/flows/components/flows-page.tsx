@@ -14,7 +14,7 @@ import { useFlows } from '../api/get-flows';
 import { restartFlow } from '../api/restart-flow';
 import { FlowEmailButton } from './flow-email-button';
 
-const dateTimeFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'short', timeStyle: 'short' });
+const dateTimeFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 const monthFormat = new Intl.DateTimeFormat('it-IT', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 const NO_LINK = 'Nessun link presente';
 /** While a flow advances the page asks again this often, so the operator sees it without reloading. */
@@ -137,8 +137,8 @@ export function FlowsPage() {
       header: 'Email',
       cell: (f) => <Badge variation={f.isEmailSent ? 'success' : 'warning'}>{f.isEmailSent ? 'Email inviate' : 'Email non inviate'}</Badge>,
     },
-    { id: 'service', header: 'Servizio', cell: (f) => f.announcement.service.name },
-    { id: 'call', header: 'Bando', cell: (f) => f.announcement.name, isRowHeader: true },
+    { id: 'service', header: 'Servizio', cell: (f) => f.announcement.service.name, breakWords: true },
+    { id: 'call', header: 'Bando', cell: (f) => f.announcement.name, isRowHeader: true, breakWords: true },
     {
       id: 'month',
       header: 'Mese',
