@@ -6,7 +6,7 @@ import { Dialog } from '@/components/dialog';
 import { emailNotice } from '../api/email-notice';
 import { sendIoNotice } from '../api/send-io-notice';
 
-const sentAtFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'short', timeStyle: 'short' });
+const sentAtFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 
 type NoticePosition = Pick<
   Position,
