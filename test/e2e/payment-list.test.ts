@@ -134,7 +134,7 @@ describe('Lista pagamenti', () => {
 
   it('exports 10,000 rows into one sheet, written off the page’s own thread', async () => {
     await operator.goto(`${appUrl()}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${encodeURIComponent(big.id)}`);
-    await operator.getByTestId('records-found').filter({ hasText: 'Record trovati: 10000' }).waitFor();
+    await operator.getByTestId('records-found').filter({ hasText: 'Record trovati: 10.000' }).waitFor();
     // exceljs writes in a Web Worker: the page stays responsive (it froze for 1.2 s when it wrote on the page).
     const workers: string[] = [];
     operator.on('worker', (worker) => workers.push(worker.url()));
