@@ -30,7 +30,9 @@ const OVER_LIMIT: Record<string, number> = {
   'PortaleApi/payments': 163 * 1024,
   // + one shared batchGet with options (projection, read capacity) and mapAtMost, in place of four local copies
   // elsewhere: 162.1 KB.
-  'PortaleApi/reporting': 163 * 1024,
+  // + its answer said in the right number ('1 posizione segnata come pagata', issue 23: the singular and plural
+  // words and counted()): 163.2 KB.
+  'PortaleApi/reporting': 164 * 1024,
   // + a payment's fence check and the notice PDF taken out of the flow's ZIP on the first link (export-collect).
   'PortaleApi/user-positions': 156 * 1024,
   // The job function carries every job kind: 'Sincronizza' (the payments' month generation), the enrolment
