@@ -101,11 +101,13 @@ export const paymentOutcomeMessages = {
   unavailable: 'Il servizio di pagamento non è al momento raggiungibile. Riprova più tardi.',
   reportingInProgress: 'La rendicontazione è in corso',
   reportingDone: 'Rendicontazione completata: {marked}, {alreadyPaid}, {unmatched}.',
-  reportingCounts: {
-    marked: ['posizione segnata come pagata', 'posizioni segnate come pagate'],
-    alreadyPaid: ['già pagata', 'già pagate'],
-    unmatched: ['non riconosciuta', 'non riconosciute'],
-  },
+} as const;
+
+/** The counts of reportingDone, singular and plural (apart: only the reporting function says them, not the web's first load). */
+export const reportingCountWords = {
+  marked: ['posizione segnata come pagata', 'posizioni segnate come pagate'],
+  alreadyPaid: ['già pagata', 'già pagate'],
+  unmatched: ['non riconosciuta', 'non riconosciute'],
 } as const;
 
 export function fill(template: string, values: Record<string, string | number>): string {

@@ -1,6 +1,6 @@
 import type { PositionRecord } from '../domain/debt-positions.ts';
 import { DomainError, NotFoundError } from '../domain/errors.ts';
-import { counted, fill, messages, paymentOutcomeMessages } from '../domain/messages.ts';
+import { counted, fill, messages, paymentOutcomeMessages, reportingCountWords } from '../domain/messages.ts';
 import { applyPayment, type ReportingResult } from '../domain/position-payment.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { AuditEntry, Clock, MyPay, MyPayPaidRow } from '../adapters/ports.ts';
@@ -105,7 +105,7 @@ export function makeReportingUseCases({ calls, positions, mypay, audit, clock, d
 
 /** 'Rendicontazione completata: 1 posizione segnata come pagata, 0 già pagate, 2 non riconosciute.' */
 export const reportingMessage = (counts: { marked: number; alreadyPaid: number; unmatched: number }) => {
-  const words = paymentOutcomeMessages.reportingCounts;
+  const words = reportingCountWords;
   return fill(paymentOutcomeMessages.reportingDone, {
     marked: counted(counts.marked, words.marked),
     alreadyPaid: counted(counts.alreadyPaid, words.alreadyPaid),
