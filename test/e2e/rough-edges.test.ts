@@ -22,8 +22,8 @@ const appUrl = () => inject('appUrl');
 const mypay = () => inject('myPayEndpoint').replace(/\/pa\/services.*$/, '');
 // Letters only: a text with a digit is read as a fiscal code by the payment list's filter.
 const RUN = Date.now().toString(36).slice(-6).toUpperCase().replace(/\d/g, (d) => 'ABCDEFGHIJ'[Number(d)]!);
-/** One word of 50 letters, as a call's name can be: with its service's ('Servizio …'), two such columns in Flussi MyPay. */
-const LONG_WORD = `Assistenzadomiciliaresociosanitariaintegrata${RUN}`;
+/** One word of 60 letters, as a call's name can be: with its service's ('Servizio …'), two such columns in Flussi MyPay. */
+const LONG_WORD = `Assistenzadomiciliaresociosanitariaintegratapermanente${RUN}`;
 const PERIOD = currentPeriod(new Date());
 const MONTH = `${PERIOD.anno}-${String(PERIOD.mese).padStart(2, '0')}`;
 /** Another month of the same year, generated beforehand for the payment list and exported for Flussi MyPay: this month starts empty. */
@@ -268,6 +268,14 @@ describe('with the cookie bar showing, Tab never lands on a control under it', (
       await request.waitFor();
       await tabUntil(page, page.getByLabel('Scegli i documenti da allegare'));
       await tabUntil(page, request);
+      // The service's long one-word name does not widen the page, and the bar's text is not under 'Torna su'.
+      const serviceLine = await page.getByText(/^Servizio: /).boundingBox();
+      expect(serviceLine!.x + serviceLine!.width, 'la riga del servizio esce dalla pagina').toBeLessThanOrEqual(width);
+      await page.evaluate(() => window.scrollTo({ top: 400, behavior: 'instant' }));
+      const backToTop = page.getByRole('button', { name: 'Torna su' });
+      await backToTop.waitFor();
+      const barText = page.getByRole('region', { name: 'Informativa sui cookie' }).getByText(/^Questo portale utilizza solo cookie tecnici/);
+      expect(overlap((await barText.boundingBox())!, (await backToTop.boundingBox())!), 'il testo della barra dei cookie sotto «Torna su»').toBe(false);
       await screenshot(page, `cookie-bar-tab-call-${width}`);
     });
   }
