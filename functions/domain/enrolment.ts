@@ -25,9 +25,11 @@ export const enrolmentMessages = {
     rankingScore: 'Il punteggio deve essere un numero intero.',
     noFile: 'Nessun file caricato',
     unsupportedFile: 'Carica un file con un formato supportato',
-    fileTooLarge: 'Il file è troppo grande: al massimo 10.000 righe.',
+    fileTooLarge: 'Il file è troppo grande: la dimensione massima è 2 MB.',
     notCsv: 'Il file non è un CSV leggibile: {reason}',
-    missingColumns: 'Nel file mancano le colonne: {columns}.',
+    binaryFile: 'Il file non è un CSV: contiene dati binari (ad esempio è un foglio Excel .xlsx o un PDF). In Excel usa «Salva con nome» e scegli il formato «CSV UTF-8».',
+    missingColumns: 'Le colonne del file non sono quelle del template. Attese: {expected}. Trovate: {found}. Mancano: {missing}.',
+    noColumns: 'nessuna (il file è vuoto)',
     tooManyRows: 'Il file ha troppe righe: al massimo {max}.',
     rowFiscalCode: 'Riga {line}: il codice fiscale “{value}” non è valido.',
     rowUnknownCitizen: 'Riga {line}: il codice fiscale {value} non appartiene a un cittadino registrato: crea prima l’utente.',
@@ -63,8 +65,10 @@ export const ENROLMENT_CSV_COLUMNS = ['codiceFiscale', 'cognome', 'nome', 'punte
 export const ENROLMENT_CSV_CONTENT_TYPES = ['text/csv', 'application/vnd.ms-excel'] as const;
 /** Rows an import may carry (a call of 5,000 subscriptions, with room to spare). */
 export const MAX_IMPORT_ROWS = 10_000;
-/** Largest import body: 10,000 rows of ~120 bytes, base64 (4/3), with room to spare. */
-export const MAX_IMPORT_BODY_BYTES = 3 * 1024 * 1024;
+/** Largest import file: 10,000 rows of ~120 bytes, with room to spare ('la dimensione massima è 2 MB'). */
+export const MAX_IMPORT_FILE_BYTES = 2 * 1024 * 1024;
+/** The same file in base64, as the request carries it (4 characters for every 3 bytes). */
+export const MAX_IMPORT_BODY_BYTES = Math.ceil(MAX_IMPORT_FILE_BYTES / 3) * 4;
 
 /** Scores are integers within ±999,999,999 (so they sort as fixed-width text). */
 export const MAX_RANKING_SCORE = 999_999_999;
@@ -231,6 +235,8 @@ export const importPreviewSchema = z.object({
   remove: z.array(importRowSchema),
   unchanged: z.number().int(),
   rejected: z.array(z.object({ line: z.number().int(), fiscalCode: z.string().nullable(), reason: z.string() })),
+  /** Rows of registered citizens whose names in the file differ from the registry's (the registry's are kept). */
+  differentNames: z.array(z.object({ line: z.number().int(), fiscalCode: z.string(), inFile: z.string(), registered: z.string() })),
   applied: z.boolean(),
   /** The stored plan of this preview: 'Applica' sends it back (POST …/import/apply), and exactly that is applied. */
   previewId: z.string().nullable(),

@@ -102,12 +102,28 @@ export const paymentOutcomeMessages = {
   mismatch: 'MyPay ha registrato un pagamento diverso da quello richiesto: contatta il Comune.',
   unavailable: 'Il servizio di pagamento non è al momento raggiungibile. Riprova più tardi.',
   reportingInProgress: 'La rendicontazione è in corso',
-  reportingDone: 'Rendicontazione completata: {marked} posizioni segnate come pagate, {alreadyPaid} già pagate, {unmatched} non riconosciute.',
+  reportingDone: 'Rendicontazione completata: {marked}, {alreadyPaid}, {unmatched}.',
+} as const;
+
+/** The counts of reportingDone, singular and plural (apart: only the reporting function says them, not the web's first load). */
+export const reportingCountWords = {
+  marked: ['posizione segnata come pagata', 'posizioni segnate come pagate'],
+  alreadyPaid: ['già pagata', 'già pagate'],
+  unmatched: ['non riconosciuta', 'non riconosciute'],
 } as const;
 
 export function fill(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? `{${key}}`));
 }
+
+// Pure: a function that never shows a count does not carry it.
+const countFormat = /* @__PURE__ */ new Intl.NumberFormat('it-IT', { useGrouping: 'always' } as Intl.NumberFormatOptions);
+/** A count with the thousands dot, as the amounts have it ('1.234'). */
+export const formatCount = (count: number): string => countFormat.format(count);
+
+/** A count as it is said: '1 posizione', '0 posizioni', '2 posizioni' (Italian takes the plural for zero). */
+export const counted = (count: number, [one, many]: readonly [string, string], format: (n: number) => string = String): string =>
+  `${format(count)} ${count === 1 ? one : many}`;
 
 /**
  * The notices' answers (e-mail and IO, one position or a whole flow): apart from `messages` so that only the
@@ -138,6 +154,7 @@ export const noticeMessages = {
   ioNoMessage: 'Per questa posizione non è stato inviato alcun messaggio su IO: non c’è uno stato da verificare.',
   flowNotCollected: 'Il flusso non ha ancora gli esiti di MyPay: non ci sono avvisi da inviare.',
   flowDone: 'Rielaborazione avvenuta con successo.',
-  flowInProgress: 'Invio delle e-mail in corso: {sent} inviate finora.',
+  flowInProgress: 'Invio delle e-mail in corso: {sent} finora.',
+  flowSent: ['inviata', 'inviate'],
   flowEmailFailed: 'L’invio delle e-mail del flusso non è riuscito: riprova.',
 } as const;

@@ -1,5 +1,5 @@
 import { ConflictError } from './errors.ts';
-import { fill, noticeMessages } from './messages.ts';
+import { counted, fill, noticeMessages } from './messages.ts';
 import { formatEuro, toEuros } from './money.ts';
 import type { Position } from './payments.ts';
 
@@ -158,4 +158,4 @@ export function ioMessageContent(position: NoticePosition & { nav: string }): Io
 export const IO_NOT_DELIVERED = '-1';
 
 export const flowEmailMessage = (result: { done: boolean; sent: number }) =>
-  result.done ? noticeMessages.flowDone : fill(noticeMessages.flowInProgress, { sent: result.sent });
+  result.done ? noticeMessages.flowDone : fill(noticeMessages.flowInProgress, { sent: counted(result.sent, noticeMessages.flowSent) });

@@ -1,6 +1,6 @@
 import type { PositionRecord } from '../domain/debt-positions.ts';
 import { DomainError, NotFoundError } from '../domain/errors.ts';
-import { fill, messages, paymentOutcomeMessages } from '../domain/messages.ts';
+import { counted, fill, messages, paymentOutcomeMessages, reportingCountWords } from '../domain/messages.ts';
 import { applyPayment, type ReportingResult } from '../domain/position-payment.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { AuditEntry, Clock, MyPay, MyPayPaidRow } from '../adapters/ports.ts';
@@ -98,7 +98,17 @@ export function makeReportingUseCases({ calls, positions, mypay, audit, clock, d
       }
       for (let i = 0; i < rows.length; i += LOOKUPS_AT_ONCE) await Promise.all(rows.slice(i, i + LOOKUPS_AT_ONCE).map(settle));
       if (entries.length) await audit.recordMany(entries, now);
-      return { ...base, inProgress: false, marked, alreadyPaid, unmatched, message: fill(paymentOutcomeMessages.reportingDone, { marked, alreadyPaid, unmatched }) };
+      return { ...base, inProgress: false, marked, alreadyPaid, unmatched, message: reportingMessage({ marked, alreadyPaid, unmatched }) };
     },
   };
 }
+
+/** 'Rendicontazione completata: 1 posizione segnata come pagata, 0 già pagate, 2 non riconosciute.' */
+export const reportingMessage = (counts: { marked: number; alreadyPaid: number; unmatched: number }) => {
+  const words = reportingCountWords;
+  return fill(paymentOutcomeMessages.reportingDone, {
+    marked: counted(counts.marked, words.marked),
+    alreadyPaid: counted(counts.alreadyPaid, words.alreadyPaid),
+    unmatched: counted(counts.unmatched, words.unmatched),
+  });
+};

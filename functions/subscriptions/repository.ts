@@ -622,7 +622,9 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
     iseeRange
       ? { condition: '#pk = :pk AND #sk BETWEEN :from AND :to', values: { ':from': `S#${numericSortKey(filters.iseeAbove! + 1)}`, ':to': 'S#~' }, forward: !descending }
       : { condition: '#pk = :pk AND begins_with(#sk, :range)', values: { ':range': 'S#' }, forward: !descending },
-    ...(filters.iseeAbove !== undefined ? [] : [{ condition: '#pk = :pk AND begins_with(#sk, :range)', values: { ':range': 'U#' }, forward: true }]),
+    // The ISEE index's "U#" rows have no ISEE, so none is above X; the ranking index's are the unscored
+    // rows, whatever their ISEE: the filter keeps those above X.
+    ...(iseeRange ? [] : [{ condition: '#pk = :pk AND begins_with(#sk, :range)', values: { ':range': 'U#' }, forward: true }]),
   ];
   // Rounds large enough for the share of the rows read that the filters keep (estimated from the
   // counters alone, so the page is read while the exact total is counted), with a quarter more, so a

@@ -86,7 +86,7 @@ describe('the citizen pays a position', () => {
     await operatorPage.goto(`${inject('appUrl')}/lista_bandi/dettaglio_sessione?id=${call.id}`);
     await operatorPage.getByRole('heading', { level: 1, name: call.name }).waitFor();
     await operatorPage.getByRole('button', { name: 'Rendicontazione' }).click();
-    await operatorPage.getByText(/Rendicontazione completata: 0 posizioni segnate come pagate, 1 già pagate/).waitFor({ timeout: 30_000 });
+    await operatorPage.getByText(/Rendicontazione completata: 0 posizioni segnate come pagate, 1 già pagata,/).waitFor({ timeout: 30_000 });
     await screenshot(operatorPage, 'call-reporting');
     await expectAccessible(operatorPage);
   });

@@ -62,7 +62,7 @@ describe('Lista pagamenti', () => {
     // The badge counts the two pending months; the button opens the user record.
     const rossiRow = table(operator).getByRole('row').filter({ hasText: surnames.rossi });
     expect(await rossiRow.getByTestId('pending-badge').textContent()).toBe('2');
-    expect(await rossiRow.getByRole('link', { name: /Pagamenti di/ }).getAttribute('href')).toMatch(/^\/lista_utenti\/dati_utente\?citizen=/);
+    expect(await rossiRow.getByRole('link', { name: /^Pagamenti: \d+ da pagare, di / }).getAttribute('href')).toMatch(/^\/lista_utenti\/dati_utente\?citizen=/);
     await screenshot(operator, 'payment-list');
     await expectAccessible(operator);
   });
@@ -134,7 +134,7 @@ describe('Lista pagamenti', () => {
 
   it('exports 10,000 rows into one sheet, written off the page’s own thread', async () => {
     await operator.goto(`${appUrl()}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${encodeURIComponent(big.id)}`);
-    await operator.getByTestId('records-found').filter({ hasText: 'Record trovati: 10000' }).waitFor();
+    await operator.getByTestId('records-found').filter({ hasText: 'Record trovati: 10.000' }).waitFor();
     // exceljs writes in a Web Worker: the page stays responsive (it froze for 1.2 s when it wrote on the page).
     const workers: string[] = [];
     operator.on('worker', (worker) => workers.push(worker.url()));

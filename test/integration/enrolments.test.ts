@@ -118,6 +118,39 @@ describe('the operator runs the enrolled users table', () => {
     expect((await operator.get(`/api/calls/${call.id}/enrolments?sort=-isee&cursor=${encodeURIComponent(first.nextCursor)}`)).status).toBe(400);
   });
 
+  it('keeps the unscored rows in the ranking order under "ISEE maggiore di", after the scored ones and across pages', async () => {
+    const { call } = await openCall(operator);
+    const tag = Math.random().toString(36).slice(2, 7).toUpperCase();
+    // Eleven citizens with an ISEE above 10.000 €: eight ranked, three not (one of them at 45.000 €); two below.
+    const scored = [];
+    for (let i = 0; i < 8; i++) scored.push(await newUser(`Soglia${tag}S${i}`, 11_000 + i * 1000));
+    const unscored = [await newUser(`Soglia${tag}U0`, 45_000), await newUser(`Soglia${tag}U1`, 12_500), await newUser(`Soglia${tag}U2`, 20_000)];
+    const below = [await newUser(`Soglia${tag}B0`, 9_000), await newUser(`Soglia${tag}B1`, null)];
+    for (const [i, user] of scored.entries()) {
+      const row = await enrol(call.id, user.id);
+      expect((await operator.put(`/api/enrolments/${row.id}/ranking`, { rankingScore: 10 - i })).status).toBe(200);
+    }
+    for (const user of [...unscored, ...below]) await enrol(call.id, user.id);
+
+    const first = (await operator.get(`/api/calls/${call.id}/enrolments?iseeAbove=10000`)).json;
+    expect(first.total).toBe(11);
+    expect(first.items).toHaveLength(10);
+    expect(first.items.slice(0, 8).map((r: any) => r.rankingScore)).toEqual([3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(first.items.slice(8).map((r: any) => r.rankingScore)).toEqual([null, null]);
+    expect(first.nextCursor).not.toBeNull();
+    const second = (await operator.get(`/api/calls/${call.id}/enrolments?iseeAbove=10000&cursor=${encodeURIComponent(first.nextCursor)}`)).json;
+    expect(second.items).toHaveLength(1);
+    expect(second.nextCursor).toBeNull();
+    const shown = [...first.items, ...second.items].map((r: any) => r.lastName);
+    expect(new Set(shown)).toEqual(new Set([...scored, ...unscored].map((u) => u.lastName)));
+
+    // Descending too, unscored still last.
+    const down = (await operator.get(`/api/calls/${call.id}/enrolments?iseeAbove=10000&sort=-ranking&limit=25`)).json;
+    expect(down.items.map((r: any) => r.rankingScore)).toEqual([10, 9, 8, 7, 6, 5, 4, 3, null, null, null]);
+    // Only the unscored 45.000 € citizen is above 40.000 €: counted and shown.
+    expect((await operator.get(`/api/calls/${call.id}/enrolments?iseeAbove=40000`)).json).toMatchObject({ total: 1, items: [{ lastName: unscored[0].lastName, rankingScore: null }] });
+  });
+
   it('a surname filter follows each change of its rows: ranking order, state, ISEE and a deletion', async () => {
     const { call } = await openCall(operator);
     const tag = Math.random().toString(36).slice(2, 7).toUpperCase();
@@ -301,6 +334,11 @@ describe('who may do what, and bad input', () => {
       [operator.post(`/api/calls/${call.id}/enrolments/import`, { ...csvBody([HEADER]), contentType: 'application/pdf' }), 400, 'Carica un file con un formato supportato'],
       [operator.post(`/api/calls/${call.id}/enrolments/import`, { ...csvBody([]), fileContentBase64: '' }), 400, 'Nessun file caricato'],
       [operator.post(`/api/calls/${call.id}/enrolments/import`, { contentType: 'text/csv' }), 400, 'Nessun file caricato'],
+      [operator.post(`/api/calls/${call.id}/enrolments/import`, csvBody(['codiceFiscale;nome;ore;isee', `${user.fiscalCode};Utente;12;8000`])), 400, /Attese: codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee\. Trovate: codiceFiscale;nome;ore;isee\./],
+      [operator.post(`/api/calls/${call.id}/enrolments/import`, { ...csvBody([]), fileContentBase64: Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00]).toString('base64') }), 400, /^Il file non è un CSV: contiene dati binari/],
+      // A file of 2,5 MB: the limit is said as the file's size, not as the encoded request's.
+      [operator.post(`/api/calls/${call.id}/enrolments/import`, { ...csvBody([]), fileContentBase64: Buffer.alloc(2_500_000, 'a').toString('base64') }), 413, 'Il file è troppo grande: la dimensione massima è 2 MB.'],
+      [operator.post(`/api/calls/${call.id}/enrolments/import`, { ...csvBody([]), fileContentBase64: Buffer.alloc(2_098_000, 'a').toString('base64') }), 400, 'Il file è troppo grande: la dimensione massima è 2 MB.'],
     ];
     for (const [response, status, detail] of cases) {
       const { status: got, json } = await response;

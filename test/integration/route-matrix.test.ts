@@ -315,7 +315,7 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   'POST /api/calls/{id}/enrolments/import/apply': async (operator) => {
     const { callId } = await enrolment(operator);
     const preview = await operator.post(`/api/calls/${callId}/enrolments/import`, {
-      fileContentBase64: Buffer.from('codiceFiscale;cognome;nome\r\n').toString('base64'),
+      fileContentBase64: Buffer.from('codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee\r\n').toString('base64'),
       contentType: 'text/csv',
     });
     expect(preview.status, JSON.stringify(preview.json)).toBe(200);

@@ -287,10 +287,16 @@ describe('CSV export, template and import', () => {
     expect([...app.store.subscriptions.all.keys()]).toEqual([`${callId}.${anna}`]);
   });
 
-  it('refuses a missing file, a type that is not CSV and a file without the fiscal-code column (400), writing nothing', async () => {
+  it('refuses a missing file, a type that is not CSV, a file without the template’s columns and a binary file (400), writing nothing', async () => {
     await expect(app.enrolmentCsv.importEnrolments(callId, { ...csv([]), fileContentBase64: '' }, actors.operator)).rejects.toMatchObject({ status: 400, message: 'Nessun file caricato' });
     await expect(app.enrolmentCsv.importEnrolments(callId, { ...csv([HEADER]), contentType: 'application/pdf' }, actors.operator)).rejects.toMatchObject({ status: 400, message: 'Carica un file con un formato supportato' });
-    await expect(app.enrolmentCsv.importEnrolments(callId, csv(['nome;cognome', 'A;B']), actors.operator)).rejects.toMatchObject({ status: 400, message: 'Nel file mancano le colonne: codiceFiscale.' });
+    await expect(app.enrolmentCsv.importEnrolments(callId, csv(['nome;cognome', 'A;B']), actors.operator)).rejects.toMatchObject({
+      status: 400,
+      message: 'Le colonne del file non sono quelle del template. Attese: codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee. Trovate: nome;cognome. Mancano: codiceFiscale, punteggio, oreSettimanali, valoreIsee, annoIsee.',
+    });
+    // An .xlsx is a ZIP: its bytes are no text.
+    const xlsx = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00]), Buffer.from('[Content_Types].xml')]).toString('base64');
+    await expect(app.enrolmentCsv.importEnrolments(callId, { ...csv([]), fileContentBase64: xlsx }, actors.operator)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/^Il file non è un CSV: contiene dati binari/) });
     await expect(app.enrolmentCsv.importEnrolments('nope', csv([HEADER]), actors.operator)).rejects.toMatchObject({ status: 404 });
     expect(app.store.subscriptions.all.size).toBe(0);
   });

@@ -242,6 +242,7 @@ describe('Rendicontazione', () => {
     const { useCases, stored, asked, audit } = reportingPortal(rows);
     const first = await useCases.runReporting('call-1', actors.operator);
     expect(first).toMatchObject({ inProgress: false, marked: 2, alreadyPaid: 0, unmatched: 1, from: '2026-02-01', to: '2026-03-10' });
+    expect(first.message).toBe('Rendicontazione completata: 2 posizioni segnate come pagate, 0 già pagate, 1 non riconosciuta.');
     expect(asked).toEqual([['2026-02-01', '2026-03-10']]);
     expect(stored.get(portal.a.iud)!.isPagato).toBe(true);
     expect(stored.get(portal.otherCall.iud)!.isPagato).toBe(false); // another call's reporting marks it
@@ -256,6 +257,13 @@ describe('Rendicontazione', () => {
     const { useCases, stored } = reportingPortal([row(portal.a, { amountCents: 100 })]);
     expect(await useCases.runReporting('call-1', actors.operator)).toMatchObject({ marked: 0, unmatched: 1 });
     expect(stored.get(portal.a.iud)!.isPagato).toBe(false);
+  });
+
+  it('says each count in the singular for one and in the plural otherwise', async () => {
+    const portal = reportingPortal([]);
+    const { useCases } = reportingPortal([row(portal.a), row(portal.a, { iud: 'P202603UNKNOWNUNKNOWNUNKNOWNUNKNOWN1' })]);
+    expect((await useCases.runReporting('call-1', actors.operator)).message).toBe('Rendicontazione completata: 1 posizione segnata come pagata, 0 già pagate, 1 non riconosciuta.');
+    expect((await useCases.runReporting('call-1', actors.operator)).message).toBe('Rendicontazione completata: 0 posizioni segnate come pagate, 1 già pagata, 1 non riconosciuta.');
   });
 
   it('answers ‘La rendicontazione è in corso’ when MyPay’s export is not ready in time, and 404 for an unknown call', async () => {

@@ -11,7 +11,7 @@ import { PageAlert, useFlashMessage } from '@/components/page-alert';
 import { useAsyncAction } from '@/components/use-async';
 import { useAuth } from '@/lib/auth';
 import { paths } from '@/config/paths';
-import { CallPaymentActions, CallPositionsSection } from '@/features/payments';
+import { CallPaymentActions, CallPositionsSection, type PositionsChange } from '@/features/payments';
 import { SendToMyPay } from '@/features/flows';
 import { deleteCall } from '../api/delete-call';
 import { useCall } from '../api/get-call';
@@ -34,6 +34,7 @@ export function CallDetailPage() {
   const remove = useAsyncAction(deleteCall);
   const flash = useFlashMessage();
   const [confirming, setConfirming] = useState(false);
+  const [positionsChange, setPositionsChange] = useState<PositionsChange>({ version: 0 });
   const { me } = useAuth();
   const loaded = call.data && call.data.id === id ? call.data : undefined;
   const fromService = pathname.toLowerCase().startsWith(paths.serviceDetail);
@@ -67,7 +68,11 @@ export function CallDetailPage() {
         <Flex gap="small" wrap="wrap">
           <ButtonLink to={back}>Indietro</ButtonLink>
           <ButtonLink to={`${paths.callPayments}?id=${encodeURIComponent(loaded.id)}`}>Lista pagamenti</ButtonLink>
-          <CallPaymentActions callId={loaded.id} />
+          <CallPaymentActions
+            callId={loaded.id}
+            onPositionsChanged={(period) => setPositionsChange((change) => ({ version: change.version + 1, period }))}
+            onMessage={flash.show}
+          />
           <SendToMyPay callId={loaded.id} />
           <ButtonLink to={`${paths.editCall}?sessionId=${encodeURIComponent(loaded.id)}`} variation="primary">
             Modifica bando
@@ -110,7 +115,7 @@ export function CallDetailPage() {
         )}
       </section>
 
-      {me?.role === 'OPERATOR' && <CallPositionsSection callId={loaded.id} readOnly={false} />}
+      {me?.role === 'OPERATOR' && <CallPositionsSection callId={loaded.id} readOnly={false} changed={positionsChange} />}
 
       <Suspense fallback={<LoadingState />}>
         <EnrolmentsSection call={loaded} readOnly={me?.role !== 'OPERATOR'} onChanged={call.reload} />

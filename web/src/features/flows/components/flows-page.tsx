@@ -1,5 +1,6 @@
 import { Badge, Button, Flex, Heading, TextField } from '@aws-amplify/ui-react';
 import { flowMessages, isFlowRunning, type Flow, type FlowFileKind } from '@domain/flows';
+import { counted } from '@domain/messages';
 import type { FlowEmailResult } from '@domain/notice-schemas';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
@@ -13,7 +14,7 @@ import { useFlows } from '../api/get-flows';
 import { restartFlow } from '../api/restart-flow';
 import { FlowEmailButton } from './flow-email-button';
 
-const dateTimeFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'short', timeStyle: 'short' });
+const dateTimeFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 const monthFormat = new Intl.DateTimeFormat('it-IT', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 const NO_LINK = 'Nessun link presente';
 /** While a flow advances the page asks again this often, so the operator sees it without reloading. */
@@ -136,8 +137,8 @@ export function FlowsPage() {
       header: 'Email',
       cell: (f) => <Badge variation={f.isEmailSent ? 'success' : 'warning'}>{f.isEmailSent ? 'Email inviate' : 'Email non inviate'}</Badge>,
     },
-    { id: 'service', header: 'Servizio', cell: (f) => f.announcement.service.name },
-    { id: 'call', header: 'Bando', cell: (f) => f.announcement.name, isRowHeader: true },
+    { id: 'service', header: 'Servizio', cell: (f) => f.announcement.service.name, breakWords: true },
+    { id: 'call', header: 'Bando', cell: (f) => f.announcement.name, isRowHeader: true, breakWords: true },
     {
       id: 'month',
       header: 'Mese',
@@ -153,7 +154,7 @@ export function FlowsPage() {
       id: 'num',
       header: 'Numero',
       cell: (f) => (
-        <span aria-label={`${f.num} posizioni${f.accepted !== null ? `, ${f.accepted} accettate, ${f.rejected} scartate` : ''}`}>
+        <span aria-label={`${counted(f.num, ['posizione', 'posizioni'])}${f.accepted !== null ? `, ${counted(f.accepted, ['accettata', 'accettate'])}, ${counted(f.rejected ?? 0, ['scartata', 'scartate'])}` : ''}`}>
           {f.num}
           {f.accepted !== null && (
             <span className="form-hint">

@@ -5,6 +5,7 @@ import { formatEuro } from '@domain/money';
 import { fieldErrors } from '@domain/validation';
 import { useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useBreadcrumbQuery } from '@/components/breadcrumb-query';
 import { ButtonLink } from '@/components/button-link';
 import { ConfirmDialog } from '@/components/dialog';
 import { ErrorState } from '@/components/error-state';
@@ -35,6 +36,7 @@ export function VerifyIseePage() {
   const id = params.get('idIsee');
   const isee = useIsee(id);
   const pending = isee.data?.extractionStatus === 'PENDING';
+  useBreadcrumbQuery({ citizen: isee.data?.userId });
   const { reload } = isee;
   useEffect(() => {
     if (!pending) return;

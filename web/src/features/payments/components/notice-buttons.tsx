@@ -8,7 +8,7 @@ import { emailNotice } from '../api/email-notice';
 import { checkIoNotice, sendIoNotice } from '../api/send-io-notice';
 import { NoticeNumber } from './notice-number';
 
-const sentAtFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'short', timeStyle: 'short' });
+const sentAtFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 
 type NoticePosition = Pick<
   Position,

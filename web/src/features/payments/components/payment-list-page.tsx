@@ -11,6 +11,8 @@ import {
   type DebtSummaryRow,
   type DebtTotalsResponse,
 } from '@domain/debt-summaries';
+import { counted, formatCount } from '@domain/messages';
+import { formatEuroCents } from '@domain/money';
 import { currentPeriod } from '@domain/payments';
 import { fieldErrors } from '@domain/validation';
 import { useRef, useState, type FormEvent } from 'react';
@@ -30,8 +32,6 @@ import { SyncPositionsButton } from './sync-positions-button';
 import { getAllPayments, getPaymentList, getPaymentTotals, type PaymentFilters, type PaymentPageSize } from '../api/payment-list';
 import { saveBlob } from '@/lib/save-blob';
 
-const euro = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
-export const formatCents = (cents: number) => euro.format(cents / 100);
 
 /**
  * 'Record trovati' and the sum. A text filter counts at most DEBT_FILTER_COUNT_CAP rows: beyond that
@@ -39,8 +39,8 @@ export const formatCents = (cents: number) => euro.format(cents / 100);
  */
 export const recordsFound = (count: number, sum: number, capped: boolean) =>
   capped
-    ? `Record trovati: più di ${count} — Totale: almeno ${formatCents(sum)} (conteggio fermato a ${count} record: restringi la ricerca per i valori esatti)`
-    : `Record trovati: ${count} — Totale: ${formatCents(sum)}`;
+    ? `Record trovati: più di ${formatCount(count)} — Totale: almeno ${formatEuroCents(sum)} (conteggio fermato a ${formatCount(count)} record: restringi la ricerca per i valori esatti)`
+    : `Record trovati: ${formatCount(count)} — Totale: ${formatEuroCents(sum)}`;
 
 const sortLabels: Record<DebtSort, string> = {
   importo: 'Importo crescente',
@@ -88,13 +88,13 @@ const years = () => Array.from({ length: thisYear() + 2 - DEBT_TOTALS_START_YEAR
 
 function Statistics({ totals }: { totals: DebtTotalsResponse }) {
   const entries: Array<[string, string]> = [
-    ['Dovuto', formatCents(totals.dovuto)],
-    ['Pagato', formatCents(totals.pagato)],
-    ['Da pagare', formatCents(totals.daPagare)],
-    ['Cittadini', String(totals.cittadini)],
-    ['Posizioni', String(totals.posizioni)],
-    ['Pagate', String(totals.pagate)],
-    ['Annullate', String(totals.annullate)],
+    ['Dovuto', formatEuroCents(totals.dovuto)],
+    ['Pagato', formatEuroCents(totals.pagato)],
+    ['Da pagare', formatEuroCents(totals.daPagare)],
+    ['Cittadini', formatCount(totals.cittadini)],
+    ['Posizioni', formatCount(totals.posizioni)],
+    ['Pagate', formatCount(totals.pagate)],
+    ['Annullate', formatCount(totals.annullate)],
   ];
   return (
     <section aria-labelledby="payment-stats-title" className="payment-stats" data-testid="payment-stats">
@@ -203,7 +203,7 @@ export function PaymentListPage() {
       saveBlob(paymentsWorkbookName(meta?.callName, today), blob);
       // What the export took (read by the browser test): reading the rows, then writing the workbook.
       Object.assign(document.body.dataset, { exportReadMs: String(Math.round(fetched - started)), exportWriteMs: String(Math.round(performance.now() - fetched)) });
-      show(`Excel scaricato: ${rows.length} ${rows.length === 1 ? 'riga' : 'righe'}.`, 'success');
+      show(`Excel scaricato: ${counted(rows.length, ['riga', 'righe'], formatCount)}.`, 'success');
     } catch (failure) {
       show(`Attenzione. ${failure instanceof ApiError ? failure.message : 'Oops qualcosa è andato storto. Riprova più tardi!'}`, 'error');
     } finally {
@@ -225,7 +225,7 @@ export function PaymentListPage() {
         </Flex>
       ),
     },
-    { id: 'amount', header: 'Importo', cell: (r) => formatCents(r.importoTotale), align: 'end', noWrap: true },
+    { id: 'amount', header: 'Importo', cell: (r) => formatEuroCents(r.importoTotale), align: 'end', noWrap: true },
     {
       id: 'record',
       header: 'Pagamenti',
@@ -235,7 +235,8 @@ export function PaymentListPage() {
         <ButtonLink
           to={`${paths.userRecord}?citizen=${encodeURIComponent(r.userId)}`}
           size="small"
-          aria-label={`Pagamenti di ${r.cognome} ${r.nome}: ${r.paymentIds.length} da pagare`}
+          // The name starts with the visible text, 'Pagamenti 1' (WCAG 2.5.3): a voice user says what they see.
+          aria-label={`Pagamenti: ${r.paymentIds.length} da pagare, di ${r.cognome} ${r.nome}`}
           className="payment-record-link"
         >
           Pagamenti{' '}
@@ -257,7 +258,7 @@ export function PaymentListPage() {
           {/* The call detail is the operator's: a delegate has nowhere to go back to. */}
           {!readOnly && <ButtonLink to={`${paths.callDetail}?id=${encodeURIComponent(callId)}`}>Indietro</ButtonLink>}
           <Button onClick={() => void downloadExcel()} isDisabled={exporting !== null}>
-            {exporting === null ? 'Scarica Excel' : `Preparazione Excel… ${exporting} righe`}
+            {exporting === null ? 'Scarica Excel' : `Preparazione Excel… ${counted(exporting, ['riga', 'righe'], formatCount)}`}
           </Button>
           {!readOnly && (
             <SyncPositionsButton
