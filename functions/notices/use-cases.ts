@@ -1,4 +1,4 @@
-import type { AuditLog, Clock, IoMessages, Mailer } from '../adapters/ports.ts';
+import { noMetrics, type AuditLog, type BusinessMetrics, type Clock, type IoMessages, type Mailer } from '../adapters/ports.ts';
 import type { PositionRecord } from '../domain/debt-positions.ts';
 import type { JobRecord } from '../domain/jobs.ts';
 import { DomainError, ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
@@ -54,6 +54,8 @@ export interface NoticeDeps {
   clock: Clock;
   /** Elapsed-time source for the flow e-mail's budget (ms); Date.now by default. */
   elapsed?: () => number;
+  /** NoticesSent and NoticesFailed by channel (functions/domain/business-metrics.ts). */
+  metrics?: BusinessMetrics;
   /** The background jobs (functions/jobs): the flow e-mail runs as the kind 'flow-email', keyed by flow (the API function only). */
   jobs?: NoticeJobs;
 }
@@ -101,7 +103,7 @@ const MAILS_AT_ONCE = 5;
 const unavailable = (detail: string) => new DomainError(503, 'Servizio non disponibile', detail);
 
 export function makeNoticeUseCases(deps: NoticeDeps) {
-  const { positions, users, flows, noticePdf, mailer, io, payeeFiscalCode, audit, clock } = deps;
+  const { positions, users, flows, noticePdf, mailer, io, payeeFiscalCode, audit, clock, metrics = noMetrics } = deps;
   const elapsed = deps.elapsed ?? (() => Date.now());
 
   const requirePosition = async (iud: string) => (await positions.getPositionByIud(iud)) ?? Promise.reject(new NotFoundError(noticeMessages.positionNotFound));
@@ -124,8 +126,10 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
     try {
       await mailer.send({ to: [email], subject, text, attachments: [{ fileName: noticePdfFileName(position.nav), contentType: 'application/pdf', content: pdf }] });
     } catch {
+      metrics.count('NoticesFailed', 1, { notice: 'email' });
       throw unavailable(noticeMessages.mailFailed);
     }
+    metrics.count('NoticesSent', 1, { notice: 'email' });
     const now = clock.now();
     const after = await positions.recordNoticeEmail(position, now.toISOString());
     if (!after) throw new ConflictError(noticeMessages.paid);
@@ -189,15 +193,20 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
         const name = (error as Error).name;
         if (name === 'IoRefused') {
           const { reason, detail } = error as Error & { reason: string; detail: string };
-          if (reason === 'REJECTED') throw new DomainError(422, 'Messaggio rifiutato', fill(noticeMessages.ioRefused, { reason: detail || 'richiesta non valida' }));
+          if (reason === 'REJECTED') {
+            metrics.count('NoticesFailed', 1, { notice: 'io' });
+            throw new DomainError(422, 'Messaggio rifiutato', fill(noticeMessages.ioRefused, { reason: detail || 'richiesta non valida' }));
+          }
           const now = clock.now();
           const after = await positions.recordIoMessage(position, IO_NOT_DELIVERED, now.toISOString(), true);
           if (after) await audit.record({ actor, entity: 'position', id: iud, action: 'update', before: position, after }, now);
           throw new ConflictError(reason === 'NO_PROFILE' ? noticeMessages.ioNoProfile : noticeMessages.ioSenderNotAllowed);
         }
+        metrics.count('NoticesFailed', 1, { notice: 'io' });
         if (name === 'IoUnavailable') throw unavailable(noticeMessages.ioUnavailable);
         throw error;
       }
+      metrics.count('NoticesSent', 1, { notice: 'io' });
       const now = clock.now();
       const after = await positions.recordIoMessage(position, id, now.toISOString());
       if (!after) throw new ConflictError(noticeMessages.paid);
