@@ -45,7 +45,15 @@ export interface PortalContext {
     /** The SES identity the functions may send from; unset: the sender's domain in the stack's account and region. */
     identityArn?: string;
   };
+  /** Who gets the alarms by e-mail (an SNS subscription to confirm from the first message); unset: nobody yet. */
+  alarmEmail?: string;
 }
+
+/**
+ * The CloudWatch namespace of the deployment's metrics (Powertools' POWERTOOLS_METRICS_NAMESPACE): one per
+ * copy of the portal, so a staging copy in the same account never feeds production's alarms and dashboard.
+ */
+export const metricsNamespace = (stackPrefix: string) => `PortaleServiziSociali/${stackPrefix}`;
 
 export const contextDefaults = {
   region: 'eu-south-1',
@@ -69,6 +77,9 @@ const text = (node: Node, key: string): string | undefined => {
   return value === undefined || value === null || String(value).trim() === '' ? undefined : String(value).trim();
 };
 
+/** The prefix of the stack names (context stackPrefix): what tells two copies of the portal in one account apart. */
+export const stackPrefixOf = (node: Node): string => text(node, 'stackPrefix') ?? contextDefaults.stackPrefix;
+
 export function portalContext(node: Node): PortalContext {
   const webDomainName = text(node, 'webDomainName');
   const certificateArn = text(node, 'certificateArn');
@@ -78,9 +89,11 @@ export function portalContext(node: Node): PortalContext {
   if (certificateArn && !webDomainName) throw new Error('certificateArn is only used with webDomainName');
   const payee = text(node, 'ioPayeeFiscalCode');
   if (payee && !/^[0-9]{11}$/.test(payee)) throw new Error('ioPayeeFiscalCode must be the council’s fiscal code: 11 digits');
+  const alarmEmail = text(node, 'alarmEmail');
+  if (alarmEmail && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail)) throw new Error('alarmEmail must be an e-mail address');
   return {
     region: text(node, 'region') ?? contextDefaults.region,
-    stackPrefix: text(node, 'stackPrefix') ?? contextDefaults.stackPrefix,
+    stackPrefix: stackPrefixOf(node),
     webAssetPath: text(node, 'webAssetPath'),
     spidGateway: {
       issuer: text(node, 'spidGatewayIssuer') ?? contextDefaults.spidGatewayIssuer,
@@ -104,5 +117,6 @@ export function portalContext(node: Node): PortalContext {
       supportAddress: text(node, 'supportEmail') ?? contextDefaults.supportEmail,
       identityArn: text(node, 'mailIdentityArn'),
     },
+    alarmEmail,
   };
 }

@@ -44,7 +44,8 @@ export const businessMetricDefinitions = {
 } as const satisfies Record<string, MetricDefinition>;
 
 export type BusinessMetric = keyof typeof businessMetricDefinitions;
-export const businessMetricNames = Object.keys(businessMetricDefinitions) as BusinessMetric[];
+// Pure: a bundle that imports the module for BUSINESS_SERVICE alone (every function, through observability.ts) drops the catalogue.
+export const businessMetricNames = /* @__PURE__ */ Object.keys(businessMetricDefinitions) as BusinessMetric[];
 
 /** The dimension a metric must be counted with (none for most). */
 export type DimensionOf<M extends BusinessMetric> = (typeof businessMetricDefinitions)[M] extends { dimension: infer D extends BusinessDimension }
