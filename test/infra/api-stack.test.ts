@@ -81,6 +81,8 @@ describe('api stack: functions', () => {
         'portal:PortaleAuth/PreTokenGeneration',
         'portal:PortaleIseeExtraction/IseeExtraction/ReadAttestation',
         'portal:PortaleIseeExtraction/IseeExtraction/WriteExtraction',
+        'portal:PortaleOperations/Migrations/MigrationTask',
+        'portal:PortaleOperations/Migrations/StartMigrations',
         'cdk:BucketDeployment',
       ].sort(),
     );
