@@ -84,14 +84,13 @@ export function buildApp(options: BuildAppOptions = {}) {
   });
   const iseeExtraction = new IseeExtraction(extraction, 'IseeExtraction', { table: data.table, documents: data.documents });
 
-  // Running it: alarms on everything above (found in the stacks, so construct new stacks before this one),
-  // the dashboard, the data migrations. Deployed last.
+  // Running it: alarms on every function and state machine of the stacks above (found in them: a new stack
+  // goes before this one), the dashboard, the data migrations. Deployed last.
   const operations = new OperationsStack(app, `${prefix}Operations`, {
     env,
     description: 'Portale servizi sociali: alarms, dashboard and data migrations',
     stackPrefix: prefix,
     alarmEmail: context.alarmEmail,
-    watched: [data, auth, web, api, extraction],
     table: data.table,
     httpApi: web.httpApi,
     apiFunctions: api.functions,

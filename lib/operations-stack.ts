@@ -18,8 +18,11 @@ export interface OperationsStackProps extends StackProps {
   stackPrefix: string;
   /** Who gets the alarms by e-mail (context alarmEmail); none: subscribe later (docs/operations.md). */
   alarmEmail?: string;
-  /** The stacks watched: every Lambda function and state machine in them gets its alarms. */
-  watched: Stack[];
+  /**
+   * The stacks watched: every Lambda function and state machine in them gets its alarms. Default: every stack
+   * of the app made before this one (build the operations stack last).
+   */
+  watched?: Stack[];
   table: dynamodb.ITable;
   httpApi: apigwv2.IHttpApi;
   /** The API's functions by resource (their duration is watched against the timeout, and graphed one by one). */
@@ -44,6 +47,7 @@ export class OperationsStack extends Stack {
   readonly migrations: DataMigrations;
 
   constructor(scope: Construct, id: string, props: OperationsStackProps) {
+    const watched = props.watched ?? scope.node.children.filter((c): c is Stack => Stack.isStack(c));
     super(scope, id, props);
     const namespace = metricsNamespace(props.stackPrefix);
 
@@ -81,9 +85,9 @@ export class OperationsStack extends Stack {
 
     this.alarms = new PortalAlarms(this, 'Alarms', { stackPrefix: props.stackPrefix, topic: this.topic, namespace });
     const apiFunctions = new Set<unknown>(Object.values(props.apiFunctions));
-    const functions = functionsOf([...props.watched, this]);
+    const functions = functionsOf([...watched, this]);
     for (const fn of functions) this.alarms.watchFunction(fn, { api: apiFunctions.has(fn) });
-    const stateMachines = stateMachinesOf([...props.watched, this]);
+    const stateMachines = stateMachinesOf([...watched, this]);
     for (const machine of stateMachines) this.alarms.watchStateMachine(machine);
     this.alarms.watchHttpApi(props.httpApi);
     this.alarms.watchTable(props.table);
