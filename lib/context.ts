@@ -77,6 +77,13 @@ const text = (node: Node, key: string): string | undefined => {
   return value === undefined || value === null || String(value).trim() === '' ? undefined : String(value).trim();
 };
 
+/**
+ * Context secretsRevision: any new text (e.g. the day of a rotation) changes every function's configuration,
+ * so the next deploy updates them all and CloudFormation resolves their secrets' dynamic references again (it
+ * resolves them only for a resource it updates). docs/operations.md, "Rotating secrets".
+ */
+export const secretsRevisionOf = (node: Node): string | undefined => text(node, 'secretsRevision');
+
 /** The prefix of the stack names (context stackPrefix): what tells two copies of the portal in one account apart. */
 export const stackPrefixOf = (node: Node): string => text(node, 'stackPrefix') ?? contextDefaults.stackPrefix;
 

@@ -327,6 +327,22 @@ describe('a staging copy (stackPrefix)', () => {
   });
 });
 
+describe('rotating secrets (context secretsRevision)', () => {
+  it('changes every function’s configuration, so a deploy resolves their secrets again; without it nothing is added', () => {
+    const functionsOfApp = (portal: ScratchApp) =>
+      portal.app.node.children.filter((c): c is Stack => Stack.isStack(c)).flatMap((stack) => resourcesOf(Template.fromStack(stack).toJSON(), 'AWS::Lambda::Function'));
+    const rotated = scratchApp({ bundle: false, context: { secretsRevision: '2026-05-01' } });
+    try {
+      const portalFunctions = functionsOfApp(rotated).filter(([, fn]) => fn.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME);
+      expect(portalFunctions.length).toBeGreaterThan(20);
+      for (const [id, fn] of portalFunctions) expect(fn.Properties.Environment.Variables.SECRETS_REVISION, id).toBe('2026-05-01');
+    } finally {
+      rotated.dispose();
+    }
+    expect(functionsOfApp(s.portal).some(([, fn]) => fn.Properties.Environment?.Variables?.SECRETS_REVISION)).toBe(false);
+  });
+});
+
 // The operations stack is built last: a stack made after it would not be watched.
 it('is the last stack of the app', () => {
   expect(s.portal.app.node.children.filter((c) => Stack.isStack(c)).at(-1)).toBeInstanceOf(OperationsStack);
