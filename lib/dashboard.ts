@@ -123,7 +123,7 @@ export function portalDashboard(scope: Construct, props: PortalDashboardProps): 
       ...businessDimensions.notice.map((notice) => business('NoticesFailed', { period: DAY, dimension: notice, label: `Non riusciti (${notice})` })),
     ], { width: HALF }),
     graph('Letture ISEE', [
-      ...businessDimensions.document.map((document) => business('IseeRead', { period: DAY, dimension: document, label: `Lette (${document})` })),
+      ...businessDimensions.source.map((source) => business('IseeRead', { period: DAY, dimension: source, label: `Lette (${source})` })),
       businessTotal(namespace, 'IseeReadWithWarning', { period: DAY, label: 'Con avviso (omissioni, valori non coerenti)' }),
       business('IseeReadFailed', { period: DAY, label: 'Non riuscite' }),
     ], { width: HALF }),

@@ -13,8 +13,11 @@ export const businessDimensions = {
   channel: ['checkout', 'reporting'],
   /** How a payment notice went out. */
   notice: ['email', 'io'],
-  /** What kind of document the ISEE reading read (Textract: a PDF asynchronously, an image at once). */
-  document: ['pdf', 'image'],
+  /**
+   * Where an ISEE reading came from: an uploaded PDF (Textract, asynchronously) or image (at once). An ISEE
+   * fetched from INPS through PDND, when it comes, is one more value here.
+   */
+  source: ['pdf', 'image'],
 } as const;
 export type BusinessDimension = keyof typeof businessDimensions;
 
@@ -37,8 +40,8 @@ export const businessMetricDefinitions = {
   },
   NoticesSent: { description: 'Avvisi di pagamento inviati', dimension: 'notice' },
   NoticesFailed: { description: 'Avvisi non inviati per un errore di SES o di IO (non per un cittadino senza e-mail o senza IO)', dimension: 'notice' },
-  IseeRead: { description: 'Attestazioni ISEE lette', dimension: 'document' },
-  IseeReadWithWarning: { description: 'Attestazioni lette con un avviso: omissioni/difformità, o ISEE diverso da ISE / scala', dimension: 'document' },
+  IseeRead: { description: 'Attestazioni ISEE lette', dimension: 'source' },
+  IseeReadWithWarning: { description: 'Attestazioni lette con un avviso: omissioni/difformità, o ISEE diverso da ISE / scala', dimension: 'source' },
   IseeReadFailed: { description: 'Letture di attestazioni ISEE non riuscite (extractionStatus FAILED)' },
   SupportMessages: { description: 'Messaggi del modulo di assistenza ricevuti' },
 } as const satisfies Record<string, MetricDefinition>;

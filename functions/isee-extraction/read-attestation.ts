@@ -15,7 +15,7 @@ export interface ReadInput {
 /**
  * The ReadAttestation step, whatever reads the text (Textract in the cloud, the local text sources on
  * this machine): text → the one parser. Small enough to travel in the state (a few hundred bytes). Counts
- * IseeRead by document kind, and IseeReadWithWarning when the attestation reports omissions or
+ * IseeRead by source (a PDF or an image), and IseeReadWithWarning when the attestation reports omissions or
  * discrepancies or its ISEE is not ISE / scala (the operator must look closer).
  */
 export const readAttestation =
@@ -23,8 +23,8 @@ export const readAttestation =
   async (input: ReadInput): Promise<IseeExtraction> => {
     const text = await readText(input);
     const extraction = parseAttestation(text.lines, text.source, text.quality);
-    const document = input.contentType === 'application/pdf' ? 'pdf' : 'image';
-    metrics.count('IseeRead', 1, { document });
-    if (extraction.omissionsNotice !== null || extraction.coherent === false) metrics.count('IseeReadWithWarning', 1, { document });
+    const source = input.contentType === 'application/pdf' ? 'pdf' : 'image';
+    metrics.count('IseeRead', 1, { source });
+    if (extraction.omissionsNotice !== null || extraction.coherent === false) metrics.count('IseeReadWithWarning', 1, { source });
     return extraction;
   };

@@ -128,13 +128,13 @@ describe('the readings counted for the dashboard and the alarms', () => {
   beforeEach(() => dynamo.reset());
   const input = (contentType: string) => ({ iseeId: 'abc', bucket: 'documents', key: 'isee/abc/document', contentType, job: null });
 
-  it('counts each reading by document kind, those with an omissions notice as read with a warning, and each failure', async () => {
+  it('counts each reading by source (PDF or image), those with an omissions notice as read with a warning, and each failure', async () => {
     const metrics = memoryMetrics();
     const clean = ['INPS-ISEE-2025-00597381W-00', 'ISEE ordinario 16.187,98', 'Non sono state rilevate omissioni o difformità nei dati della DSU.'];
     const flagged = ['INPS-ISEE-2025-00597381W-00', 'ISEE ordinario 16.187,98', 'Per la presente DSU sono state rilevate le seguenti omissioni/difformità:', '- saldo del conto corrente'];
     await readAttestation(async () => ({ lines: clean, source: 'textract', quality: 0.9 }), metrics)(input('application/pdf'));
     await readAttestation(async () => ({ lines: flagged, source: 'textract', quality: 0.9 }), metrics)(input('image/jpeg'));
-    expect([metrics.total('IseeRead', { document: 'pdf' }), metrics.total('IseeRead', { document: 'image' }), metrics.total('IseeReadWithWarning', { document: 'image' }), metrics.total('IseeReadWithWarning')]).toEqual([1, 1, 1, 1]);
+    expect([metrics.total('IseeRead', { source: 'pdf' }), metrics.total('IseeRead', { source: 'image' }), metrics.total('IseeReadWithWarning', { source: 'image' }), metrics.total('IseeReadWithWarning')]).toEqual([1, 1, 1, 1]);
 
     dynamo.on(UpdateCommand).resolves({});
     await writeExtraction({ iseeId: 'abc', status: 'DONE', extraction }, metrics);
