@@ -45,7 +45,15 @@ export interface PortalContext {
     /** The SES identity the functions may send from; unset: the sender's domain in the stack's account and region. */
     identityArn?: string;
   };
+  /** Who gets the alarms by e-mail (an SNS subscription to confirm from the first message); unset: nobody yet. */
+  alarmEmail?: string;
 }
+
+/**
+ * The CloudWatch namespace of the deployment's metrics (Powertools' POWERTOOLS_METRICS_NAMESPACE): one per
+ * copy of the portal, so a staging copy in the same account never feeds production's alarms and dashboard.
+ */
+export const metricsNamespace = (stackPrefix: string) => `PortaleServiziSociali/${stackPrefix}`;
 
 export const contextDefaults = {
   region: 'eu-south-1',
@@ -67,6 +75,16 @@ const text = (node: Node, key: string): string | undefined => {
   return value === undefined || value === null || String(value).trim() === '' ? undefined : String(value).trim();
 };
 
+/**
+ * Context secretsRevision: any new text (e.g. the day of a rotation) changes every function's configuration,
+ * so the next deploy updates them all and CloudFormation resolves their secrets' dynamic references again (it
+ * resolves them only for a resource it updates). docs/operations.md, "Rotating secrets".
+ */
+export const secretsRevisionOf = (node: Node): string | undefined => text(node, 'secretsRevision');
+
+/** The prefix of the stack names (context stackPrefix): what tells two copies of the portal in one account apart. */
+export const stackPrefixOf = (node: Node): string => text(node, 'stackPrefix') ?? contextDefaults.stackPrefix;
+
 export function portalContext(node: Node): PortalContext {
   const webDomainName = text(node, 'webDomainName');
   const certificateArn = text(node, 'certificateArn');
@@ -77,9 +95,11 @@ export function portalContext(node: Node): PortalContext {
   if (text(node, 'ioPayeeFiscalCode')) {
     throw new Error('ioPayeeFiscalCode is no longer a setting: IO refuses a payee from a key without the group ApiMessageWriteWithPayee and makes the IO service’s organisation the payee. Remove it from the context.');
   }
+  const alarmEmail = text(node, 'alarmEmail');
+  if (alarmEmail && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail)) throw new Error('alarmEmail must be an e-mail address');
   return {
     region: text(node, 'region') ?? contextDefaults.region,
-    stackPrefix: text(node, 'stackPrefix') ?? contextDefaults.stackPrefix,
+    stackPrefix: stackPrefixOf(node),
     webAssetPath: text(node, 'webAssetPath'),
     spidGateway: {
       issuer: text(node, 'spidGatewayIssuer') ?? contextDefaults.spidGatewayIssuer,
@@ -102,5 +122,6 @@ export function portalContext(node: Node): PortalContext {
       supportAddress: text(node, 'supportEmail') ?? contextDefaults.supportEmail,
       identityArn: text(node, 'mailIdentityArn'),
     },
+    alarmEmail,
   };
 }

@@ -211,3 +211,14 @@ export async function unlessConditionFails<T>(write: Promise<T>): Promise<T | nu
     throw error;
   }
 }
+
+/**
+ * One page of a data migration's walk (functions/migrations): how many items it wrote, and the key the next
+ * page starts from (none after the last). A page reads at most BACKFILL_PAGE items, so each step of a
+ * migration is seconds of work whatever the table holds.
+ */
+export interface BackfillPage {
+  written: number;
+  next?: Record<string, unknown>;
+}
+export const BACKFILL_PAGE = 500;

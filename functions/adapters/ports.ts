@@ -1,3 +1,4 @@
+import type { BusinessMetric, DimensionOf } from '../domain/business-metrics.ts';
 import type { UploadRequest, UploadTicket } from '../domain/files.ts';
 import type { IoMessageContent } from '../domain/notices.ts';
 import type { Actor } from '../domain/roles.ts';
@@ -77,6 +78,18 @@ export interface Mailer {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * The business metrics a use case counts as it does the work (functions/domain/business-metrics.ts names
+ * them and says which take a dimension): Powertools Metrics (EMF) in Lambda (functions/http/observability.ts
+ * `businessMetrics`), nothing locally, a recorder in the unit tests.
+ */
+export interface BusinessMetrics {
+  count<M extends BusinessMetric>(metric: M, value: number, ...dimension: DimensionOf<M> extends undefined ? [] : [DimensionOf<M>]): void;
+}
+
+/** For use cases built without metrics (a script, a benchmark). */
+export const noMetrics: BusinessMetrics = { count: () => undefined };
 
 /**
  * MyPay, the council's pagoPA intermediary (reference.md: SIL bulk import, payment redirect, reporting).

@@ -3,7 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import { s3ExportFiles } from '../adapters/export-files.ts';
 import { systemClock } from '../adapters/ports.ts';
-import { logger, tracer } from '../http/observability.ts';
+import { businessMetrics, logger, tracer } from '../http/observability.ts';
 import { payments } from '../payments/wired.ts';
 import { myPayImport } from './mypay-import.ts';
 import * as flowRepository from './repository.ts';
@@ -21,6 +21,7 @@ const steps = makeExportSteps({
   exportFiles: s3ExportFiles,
   clock: systemClock,
   codIpa: process.env.MYPAY_COD_IPA ?? '',
+  metrics: businessMetrics,
 });
 
 export interface FlowTaskEvent {

@@ -18,7 +18,7 @@ import {
 import { messages, positionOpsMessages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
-import type { AuditLog, Clock, IdGenerator, MyPayAuthorization, MyPayImportStatus } from '../adapters/ports.ts';
+import { noMetrics, type AuditLog, type BusinessMetrics, type Clock, type IdGenerator, type MyPayAuthorization, type MyPayImportStatus } from '../adapters/ports.ts';
 import type { FlowEmailRun } from '../notices/use-cases.ts';
 
 /** What the flow item holds besides what the operator sees. */
@@ -143,6 +143,8 @@ export interface ExportStepDeps {
   collectSlice?: number;
   /** ISEEs marked per call of MarkIsees (ISEE_SLICE unless a test sets another). */
   iseeSlice?: number;
+  /** ExportsCompleted, ExportsFailed, PositionsExported, MyPayRowsRejected (functions/domain/business-metrics.ts). */
+  metrics?: BusinessMetrics;
 }
 
 export const toFlow = (record: FlowRecord): Flow => ({
@@ -300,7 +302,7 @@ export function makeFlowUseCases({ flows, configuration, calls, exportFiles, run
 }
 
 /** The workflow's steps (functions/flows/state-machine.ts); each one is idempotent on the flow item. */
-export function makeExportSteps({ flows, positions, mypay, exportFiles, clock, codIpa, collectSlice = COLLECT_SLICE, iseeSlice = ISEE_SLICE }: ExportStepDeps) {
+export function makeExportSteps({ flows, positions, mypay, exportFiles, clock, codIpa, collectSlice = COLLECT_SLICE, iseeSlice = ISEE_SLICE, metrics = noMetrics }: ExportStepDeps) {
   const requireFlow = requireFlowIn(flows);
   const now = () => clock.now().toISOString();
 
@@ -333,6 +335,7 @@ export function makeExportSteps({ flows, positions, mypay, exportFiles, clock, c
         if (iseeKey) await markIseeSlice(flowId, Number.MAX_SAFE_INTEGER);
         await flows.updateFlow(flowId, { step: 'COMPLETATO', stato: 'IMPORT_ESEGUITO', num: 0, accepted: 0, rejected: 0, error: flowMessages.nothingToSend }, now());
         await flows.releaseExportLock(flow.announcement.id, flowId);
+        metrics.count('ExportsCompleted', 1);
         return { rows: 0 };
       }
       const zipName = flowFileName(codIpa, flowId);
@@ -444,6 +447,9 @@ export function makeExportSteps({ flows, positions, mypay, exportFiles, clock, c
         now(),
       );
       await flows.releaseExportLock(flow.announcement.id, flowId);
+      metrics.count('ExportsCompleted', 1);
+      metrics.count('PositionsExported', results.accepted.length);
+      metrics.count('MyPayRowsRejected', results.rejected.length);
       return { done: true };
     },
 
@@ -457,6 +463,7 @@ export function makeExportSteps({ flows, positions, mypay, exportFiles, clock, c
       const reason = aborted ? 'MyPay non ha potuto caricare il file (IMPORT_ABORTITO).' : describeFailure(error);
       await flows.updateFlow(flowId, { step: 'ERRORE', stato: aborted ? 'IMPORT_ABORTITO' : 'IMPORT_ERROR_SL', error: reason }, now());
       if (!flow.requestToken) await flows.releaseExportLock(flow.announcement.id, flowId);
+      metrics.count('ExportsFailed', 1);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { AuditLog, Clock, IoMessages, IoMessageStatus, Mailer } from '../adapters/ports.ts';
+import { noMetrics, type AuditLog, type BusinessMetrics, type Clock, type IoMessages, type IoMessageStatus, type Mailer } from '../adapters/ports.ts';
 import type { PositionRecord } from '../domain/debt-positions.ts';
 import type { JobRecord } from '../domain/jobs.ts';
 import { DomainError, ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
@@ -58,6 +58,8 @@ export interface NoticeDeps {
   elapsed?: () => number;
   /** Waits between IO status reads (setTimeout by default). */
   sleep?: (ms: number) => Promise<void>;
+  /** NoticesSent and NoticesFailed by channel (functions/domain/business-metrics.ts). */
+  metrics?: BusinessMetrics;
   /** The background jobs (functions/jobs): the flow e-mail runs as the kind 'flow-email', keyed by flow (the API function only). */
   jobs?: NoticeJobs;
 }
@@ -142,7 +144,7 @@ function ioProblem(error: Error & { reason?: string; detail?: string; maxAllowed
 }
 
 export function makeNoticeUseCases(deps: NoticeDeps) {
-  const { positions, users, flows, noticePdf, mailer, io, audit, clock } = deps;
+  const { positions, users, flows, noticePdf, mailer, io, audit, clock, metrics = noMetrics } = deps;
   const elapsed = deps.elapsed ?? (() => Date.now());
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
@@ -166,8 +168,10 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
     try {
       await mailer.send({ to: [email], subject, text, attachments: [{ fileName: noticePdfFileName(position.nav), contentType: 'application/pdf', content: pdf }] });
     } catch {
+      metrics.count('NoticesFailed', 1, { notice: 'email' });
       throw unavailable(noticeMessages.mailFailed);
     }
+    metrics.count('NoticesSent', 1, { notice: 'email' });
     const now = clock.now();
     const after = await positions.recordNoticeEmail(position, now.toISOString());
     if (!after) throw new ConflictError(noticeMessages.paid);
@@ -254,6 +258,8 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
           await recordIo(position, { ioId: IO_NOT_DELIVERED, ioStatus: reason }, actor, true);
           throw new ConflictError(reason === 'NO_PROFILE' ? noticeMessages.ioNoProfile : noticeMessages.ioSenderNotAllowed);
         }
+        // The citizen without IO above is not a failure of IO; what follows is.
+        metrics.count('NoticesFailed', 1, { notice: 'io' });
         throw ioProblem(error as Error, position.importoDovuto) ?? error;
       }
       // Stored before anything else can fail: the citizen may already have it.
@@ -271,8 +277,12 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
         }
         if (decided(status)) break;
       }
-      if (status === 'ACCEPTED') return publicView(accepted);
+      if (status === 'ACCEPTED') {
+        metrics.count('NoticesSent', 1, { notice: 'io' });
+        return publicView(accepted);
+      }
       const after = (await recordStatus(accepted, id, status, actor)) ?? accepted;
+      metrics.count(status === 'REJECTED' || status === 'FAILED' ? 'NoticesFailed' : 'NoticesSent', 1, { notice: 'io' });
       if (status === 'REJECTED') throw new ConflictError(noticeMessages.ioRejected);
       if (status === 'FAILED') throw new ConflictError(noticeMessages.ioFailed);
       return publicView(after);

@@ -8,6 +8,7 @@ import { getFlow, updateFlow } from '../flows/repository.ts';
 import { refreshingAfter } from '../payment-list/refresh.ts';
 import { getPositionByIud, listPositions, recordIoMessage, recordIoStatus, recordNoticeEmail } from '../payments/repository.ts';
 import { getUserItems } from '../users/repository.ts';
+import { businessMetrics } from '../http/observability.ts';
 import { makeNoticeUseCases, type NoticeDeps } from './use-cases.ts';
 
 const noticePdfs = makeNoticePdfs({ get: (key) => s3ExportFiles.get(key).catch((error: Error) => (error.name === 'NoSuchKey' ? null : Promise.reject(error))) });
@@ -42,5 +43,6 @@ export const noticeUseCases = (extra: Pick<NoticeDeps, 'jobs'> = {}) =>
     io,
     audit: dynamoAuditLog,
     clock: systemClock,
+    metrics: businessMetrics,
     ...extra,
   });

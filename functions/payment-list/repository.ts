@@ -6,7 +6,7 @@ import { mapAtMost } from '../domain/at-most.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
+import { BACKFILL_PAGE, batchGet, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type BackfillPage, type CursorList } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 import { toPositionRecord } from '../payments/repository.ts';
 
@@ -449,37 +449,39 @@ export async function countDebtSummaries(callId: string, anno: number, filter: D
 }
 
 /**
- * One-off for rows stored before gsi6 (README "The payment list"): gives every call-year's rows without a
- * gsi6 key their key, each with the row's version as its condition (a refresh that wins meanwhile writes
- * the key itself). Idempotent; returns how many rows it keyed.
+ * For rows stored before gsi6 (README "The payment list"): one page of a call-year's rows from `start`,
+ * those without a gsi6 key given their key, each with the row's version as its condition (a refresh that
+ * wins meanwhile writes the key itself). Idempotent. The data migration 'payment-list-gsi6-v1'
+ * (functions/migrations) walks every call and year with it, a page a step.
  */
-export async function backfillDebtGroupKeys(firstYear: number, lastYear: number): Promise<number> {
-  const calls = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.callsCollection }, ProjectionExpression: 'id' });
+export async function backfillDebtGroupKeysPage(callId: string, anno: number, start?: Record<string, unknown>, limit = BACKFILL_PAGE): Promise<BackfillPage> {
+  const result = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :user)',
+      FilterExpression: 'attribute_not_exists(gsi6sk)',
+      ExpressionAttributeValues: { ':pk': keys.debtSummariesOf(callId, anno), ':user': 'USER#' },
+      ProjectionExpression: 'userId, cognome, nome, importoTotale, version',
+      ExclusiveStartKey: start,
+      Limit: limit,
+    }),
+  );
   let keyed = 0;
-  for (const { id } of calls) {
-    for (let anno = firstYear; anno <= lastYear; anno++) {
-      const rows = await queryAll({
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :user)',
-        FilterExpression: 'attribute_not_exists(gsi6sk)',
-        ExpressionAttributeValues: { ':pk': keys.debtSummariesOf(id, anno), ':user': 'USER#' },
-        ProjectionExpression: 'userId, cognome, nome, importoTotale, version',
-      });
-      await mapAtMost(rows, 8, async (row) => {
-        const written = await unlessConditionFails(
-          documentClient.send(
-            new UpdateCommand({
-              TableName: tableName,
-              Key: keys.debtSummary(id, anno, row.userId),
-              UpdateExpression: 'SET gsi6pk = :list, gsi6sk = :group',
-              ConditionExpression: '#version = :version',
-              ExpressionAttributeNames: { '#version': 'version' },
-              ExpressionAttributeValues: { ':list': keys.debtList(id, anno), ':group': groupKey(row as DebtSummary), ':version': row.version },
-            }),
-          ),
-        );
-        if (written !== null) keyed += 1;
-      });
-    }
-  }
-  return keyed;
+  await mapAtMost(result.Items ?? [], 8, async (row) => {
+    const written = await unlessConditionFails(
+      documentClient.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.debtSummary(callId, anno, row.userId),
+          UpdateExpression: 'SET gsi6pk = :list, gsi6sk = :group',
+          ConditionExpression: '#version = :version',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':list': keys.debtList(callId, anno), ':group': groupKey(row as DebtSummary), ':version': row.version },
+        }),
+      ),
+    );
+    if (written !== null) keyed += 1;
+  });
+  return { written: keyed, next: result.LastEvaluatedKey };
 }
+

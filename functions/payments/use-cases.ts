@@ -31,7 +31,7 @@ import {
 } from '../domain/payments.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
-import type { AuditEntry, Clock } from '../adapters/ports.ts';
+import { noMetrics, type AuditEntry, type BusinessMetrics, type Clock } from '../adapters/ports.ts';
 import type { ExportFiles, ExportResults } from '../flows/use-cases.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import { requireCompleteConfiguration, type ConfigurationRepository } from '../configuration/use-cases.ts';
@@ -129,6 +129,8 @@ export interface PaymentDeps {
   /** The payment list's aggregates (functions/payment-list/use-cases.ts): every position write refreshes them. */
   summaries: Pick<DebtRefreshUseCases, 'refreshDebtSummaries' | 'reconcileDebtTotals'> & Pick<MonthSummaryRefresh, 'refreshMonthSummaries'>;
   clock: Clock;
+  /** PositionsGenerated (functions/domain/business-metrics.ts); none when not given. */
+  metrics?: BusinessMetrics;
 }
 
 const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
@@ -159,7 +161,7 @@ const payerOf = (position: PositionRecord, user: StoredUser | null): Payer => ({
 });
 
 export function makePaymentUseCases(deps: PaymentDeps) {
-  const { positions, calls, bands, subscriptions, users, isees, configuration, exports, exportFiles, audit, summaries, jobs, clock } = deps;
+  const { positions, calls, bands, subscriptions, users, isees, configuration, exports, exportFiles, audit, summaries, jobs, clock, metrics = noMetrics } = deps;
   const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
 
   /**
@@ -235,6 +237,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       ],
       now,
     );
+    metrics.count('PositionsGenerated', writtenCreates.length);
 
     const result: GenerationResult = {
       mese: period.mese,

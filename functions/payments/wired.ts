@@ -1,6 +1,7 @@
 import { recordAuditBatch } from '../adapters/audit-log.ts';
 import { s3ExportFiles } from '../adapters/export-files.ts';
 import { systemClock } from '../adapters/ports.ts';
+import { businessMetrics } from '../http/observability.ts';
 // Named imports (not the whole modules): the bundle keeps only what the payments use.
 import { getBand } from '../bands/repository.ts';
 import { getCall } from '../calls/repository.ts';
@@ -39,6 +40,7 @@ export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs'> = {}) =>
   summaries: { ...debtSummaries, ...monthSummaries },
   audit: { recordMany: recordAuditBatch },
   clock: systemClock,
+  metrics: businessMetrics,
   ...extra,
 });
 

@@ -4,6 +4,7 @@ import { systemClock } from '../adapters/ports.ts';
 import { getCall } from '../calls/repository.ts';
 import { refreshingAfter } from '../payment-list/refresh.ts';
 import { resourceHandler } from '../http/handler.ts';
+import { businessMetrics } from '../http/observability.ts';
 import { getPositionByIud, recordPayment } from '../payments/repository.ts';
 import { reportingRoutes } from './routes.ts';
 import { makeReportingUseCases } from './use-cases.ts';
@@ -27,6 +28,7 @@ const reporting = makeReportingUseCases({
   mypay: { reportPaid: (from, to) => mypay().reportPaid(from, to) },
   audit: { recordMany: recordAuditBatch },
   clock: systemClock,
+  metrics: businessMetrics,
 });
 
 export const handler = resourceHandler(reportingRoutes, {

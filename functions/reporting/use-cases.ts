@@ -3,7 +3,7 @@ import { DomainError, NotFoundError } from '../domain/errors.ts';
 import { counted, fill, messages, paymentOutcomeMessages, reportingCountWords } from '../domain/messages.ts';
 import { applyPayment, type ReportingResult } from '../domain/position-payment.ts';
 import type { Actor } from '../domain/roles.ts';
-import type { AuditEntry, Clock, MyPay, MyPayPaidRow } from '../adapters/ports.ts';
+import { noMetrics, type AuditEntry, type BusinessMetrics, type Clock, type MyPay, type MyPayPaidRow } from '../adapters/ports.ts';
 import type { CallRecord } from '../calls/repository.ts';
 
 /**
@@ -23,6 +23,8 @@ export interface ReportingDeps {
   clock: Clock;
   /** How long the request waits for MyPay's export before answering 'La rendicontazione è in corso' (ms). */
   deadlineMs?: number;
+  /** PaymentsRecorded and PaymentsToReconcile, channel reporting (functions/domain/business-metrics.ts). */
+  metrics?: BusinessMetrics;
 }
 
 const NOT_READY = Symbol('not-ready');
@@ -35,7 +37,7 @@ export const romeDate = (now: Date) => new Intl.DateTimeFormat('en-CA', { timeZo
 
 const LOOKUPS_AT_ONCE = 25;
 
-export function makeReportingUseCases({ calls, positions, mypay, audit, clock, deadlineMs = 20_000 }: ReportingDeps) {
+export function makeReportingUseCases({ calls, positions, mypay, audit, clock, deadlineMs = 20_000, metrics = noMetrics }: ReportingDeps) {
   return {
     async runReporting(callId: string, actor: Actor): Promise<ReportingResult> {
       const call = await calls.getCall(callId);
@@ -69,6 +71,8 @@ export function makeReportingUseCases({ calls, positions, mypay, audit, clock, d
       let marked = 0;
       let alreadyPaid = 0;
       let unmatched = 0;
+      /** Receipts for a position of this call that cannot be applied (another amount, a cancelled position). */
+      let toReconcile = 0;
       const entries: AuditEntry[] = [];
       const at = now.toISOString();
       async function settle(row: MyPayPaidRow) {
@@ -86,6 +90,7 @@ export function makeReportingUseCases({ calls, positions, mypay, audit, clock, d
           }
           if (effect.kind !== 'paid') {
             unmatched += 1;
+            toReconcile += 1;
             return;
           }
           if (await positions.recordPayment(effect.after, position.version)) {
@@ -98,6 +103,8 @@ export function makeReportingUseCases({ calls, positions, mypay, audit, clock, d
       }
       for (let i = 0; i < rows.length; i += LOOKUPS_AT_ONCE) await Promise.all(rows.slice(i, i + LOOKUPS_AT_ONCE).map(settle));
       if (entries.length) await audit.recordMany(entries, now);
+      metrics.count('PaymentsRecorded', marked, { channel: 'reporting' });
+      metrics.count('PaymentsToReconcile', toReconcile, { channel: 'reporting' });
       return { ...base, inProgress: false, marked, alreadyPaid, unmatched, message: reportingMessage({ marked, alreadyPaid, unmatched }) };
     },
   };

@@ -3,7 +3,7 @@ import type { EnrolmentSort } from '../domain/enrolment.ts';
 import type { SubscriptionState, SubscriptionSummary } from '../domain/subscriptions.ts';
 import { normaliseSearchText } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, batchPut, countUnder, withoutEmpty, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
+import { BACKFILL_PAGE, batchGet, batchPut, countUnder, withoutEmpty, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type BackfillPage, type CursorList } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 import type { KeptFile } from '../calls/files.ts';
 
@@ -289,39 +289,43 @@ export async function recountEnrolments(callId: string, records: SubscriptionRec
 }
 
 /**
- * Writes the search item of every subscription (data stored before the search items existed): idempotent.
- * Run by the local portal at start and, once after such a deploy, by `npm run backfill:enrolment-search`.
+ * One page of a call's subscriptions from `start`, their search items written (data stored before the search
+ * items existed): idempotent. The data migration 'enrolment-search-item-v1' (functions/migrations) walks
+ * every call with it, a page a step.
  */
-export async function backfillEnrolmentSearch(): Promise<number> {
-  const calls = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.callsCollection }, ProjectionExpression: 'id' });
-  let written = 0;
-  for (const call of calls) {
-    const records = await listAllSubscriptionsOfCall(call.id as string);
-    await batchPut(records.map(enrolmentSearchItem));
-    written += records.length;
-  }
-  return written;
+export async function backfillEnrolmentSearchPage(callId: string, start?: Record<string, unknown>, limit = BACKFILL_PAGE): Promise<BackfillPage> {
+  const page = await subscriptionsOfCallPage(callId, start, limit);
+  await batchPut(page.records.map(enrolmentSearchItem));
+  return { written: page.records.length, next: page.next };
 }
 
-/** Every subscription of a call (export, import, reset): the call's partition, SUBSCRIBER# items only. */
+
+/** One page of a call's subscriptions: the call's partition, SUBSCRIBER# items only. */
+async function subscriptionsOfCallPage(callId: string, start?: Record<string, unknown>, limit?: number) {
+  const result = track(
+    await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+        ExpressionAttributeValues: { ':pk': keys.call(callId).pk, ':sk': 'SUBSCRIBER#' },
+        ExclusiveStartKey: start,
+        Limit: limit,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    ),
+  );
+  return { records: (result.Items ?? []).map(toRecord), next: result.LastEvaluatedKey };
+}
+
+/** Every subscription of a call (export, import, reset). */
 export async function listAllSubscriptionsOfCall(callId: string): Promise<SubscriptionRecord[]> {
   const found: SubscriptionRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
+  let start: Record<string, unknown> | undefined;
   do {
-    const result = track(
-      await documentClient.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-          ExpressionAttributeValues: { ':pk': keys.call(callId).pk, ':sk': 'SUBSCRIBER#' },
-          ExclusiveStartKey: startKey,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      ),
-    );
-    for (const item of result.Items ?? []) found.push(toRecord(item));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
+    const page = await subscriptionsOfCallPage(callId, start);
+    found.push(...page.records);
+    start = page.next;
+  } while (start);
   return found;
 }
 

@@ -5,6 +5,7 @@ import { systemClock } from '../adapters/ports.ts';
 import { getConfiguration } from '../configuration/repository.ts';
 import { refreshingAfter } from '../payment-list/refresh.ts';
 import { resourceHandler } from '../http/handler.ts';
+import { businessMetrics } from '../http/observability.ts';
 import { getPositionByIud, listPositionsOfUser, recordPayment } from '../payments/repository.ts';
 import { findUserIdByFiscalCode, getUserItem } from '../users/repository.ts';
 import * as sessions from './repository.ts';
@@ -24,6 +25,7 @@ const positions = makeUserPositionUseCases({
   notices: makeNoticeLinks({ getPositionByIud }),
   audit: dynamoAuditLog,
   clock: systemClock,
+  metrics: businessMetrics,
 });
 
 /** The host the browser called (the portal's own site): MyPay may only send the citizen back there. */

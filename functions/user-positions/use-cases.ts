@@ -7,7 +7,7 @@ import { applyPayment, isPayable, toPositionView, type CheckoutStatus, type Paym
 import type { Actor } from '../domain/roles.ts';
 import { userMessages } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import type { AuditLog, Clock, MyPay } from '../adapters/ports.ts';
+import { noMetrics, type AuditLog, type BusinessMetrics, type Clock, type MyPay } from '../adapters/ports.ts';
 import { requireCompleteConfiguration, type ConfigurationRepository } from '../configuration/use-cases.ts';
 import type { StoredUser } from '../users/repository.ts';
 import type { PaymentSession } from './repository.ts';
@@ -38,6 +38,8 @@ export interface UserPositionDeps {
   notices: { noticeUrl(position: Pick<Position, 'iud' | 'nav'>): Promise<string | null> };
   audit: AuditLog;
   clock: Clock;
+  /** PaymentsRecorded and PaymentsToReconcile, channel checkout (functions/domain/business-metrics.ts). */
+  metrics?: BusinessMetrics;
 }
 
 /** The citizen pages MyPay may send the citizen back to (calls-citizens-roles §2.1, §2.5, §2.6). */
@@ -73,7 +75,8 @@ const unavailable = (error: unknown): never => {
 };
 
 export function makeUserPositionUseCases(deps: UserPositionDeps) {
-  const { positions, users, sessions, configuration, mypay, notices, audit, clock } = deps;
+  const { positions, users, sessions, configuration, mypay, notices, audit, clock, metrics = noMetrics } = deps;
+  const toReconcile = () => metrics.count('PaymentsToReconcile', 1, { channel: 'checkout' });
 
   const view = async (position: Position): Promise<PositionView> => toPositionView(position, await notices.noticeUrl(position));
   const views = async (page: Page<Position>): Promise<Page<PositionView>> => ({ items: await Promise.all(page.items.map(view)), nextCursor: page.nextCursor });
@@ -159,16 +162,23 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
         return { esito: outcome.status, recorded: false, message: current.isPagato ? paymentOutcomeMessages.paidBefore : message, position: await view(publicView(current)) };
       }
       const receipt = outcome.payments.find((p) => p.iud === current.iud);
-      if (!receipt) return { esito: 'PAID', recorded: false, message: paymentOutcomeMessages.mismatch, position: await view(publicView(current)) };
+      if (!receipt) {
+        toReconcile();
+        return { esito: 'PAID', recorded: false, message: paymentOutcomeMessages.mismatch, position: await view(publicView(current)) };
+      }
       // A write that loses a race (another return, the reporting) re-reads and finds the position paid.
       for (let attempt = 0; attempt < 3; attempt++) {
         const position = attempt === 0 ? current : await positions.getPositionByIud(session.iud);
         if (!position) throw new NotFoundError(messages.payment.notFound);
         const effect = applyPayment(position, receipt, now.toISOString());
         if (effect.kind === 'already-paid') return { esito: 'PAID', recorded: false, message: paymentOutcomeMessages.paidBefore, position: await view(publicView(position)) };
-        if (effect.kind !== 'paid') return { esito: 'PAID', recorded: false, message: effect.kind === 'cancelled' ? paymentOutcomeMessages.cancelled : paymentOutcomeMessages.mismatch, position: await view(publicView(position)) };
+        if (effect.kind !== 'paid') {
+          toReconcile();
+          return { esito: 'PAID', recorded: false, message: effect.kind === 'cancelled' ? paymentOutcomeMessages.cancelled : paymentOutcomeMessages.mismatch, position: await view(publicView(position)) };
+        }
         if (await positions.recordPayment(effect.after, position.version)) {
           await audit.record({ actor, entity: 'position', id: position.iud, action: 'update', before: position, after: effect.after }, now);
+          metrics.count('PaymentsRecorded', 1, { channel: 'checkout' });
           return { esito: 'PAID', recorded: true, message: paymentOutcomeMessages.paid, position: await view(publicView(effect.after)) };
         }
       }

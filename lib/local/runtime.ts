@@ -156,13 +156,12 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
       handlers[resource] = (await import(`../../functions/${resource}/handler.ts`)).handler;
     }
     if (isNew && options.seed) await seedDemoData();
-    // Data kept from an earlier version: the users' names items (the search by last and first name) are
-    // written by the same function the seed uses (idempotent, a few items locally).
-    if (!isNew) await (await import('../../functions/users/repository.ts')).backfillUserNames();
-    // …the enrolment table's search items (its surname and first-name filters)…
-    if (!isNew) await (await import('../../functions/subscriptions/repository.ts')).backfillEnrolmentSearch();
-    // …and the payment list's gsi6 keys (a surname in amount order) of rows written before them.
-    if (!isNew) await (await import('../../functions/payment-list/repository.ts')).backfillDebtGroupKeys(2025, new Date().getUTCFullYear() + 1);
+    // The data migrations the cloud's deployment runs (functions/migrations): those not yet recorded on this
+    // table, to the end. On data kept from an earlier version they say what they wrote.
+    const { migrationRunner } = await import('../../functions/migrations/catalogue.ts');
+    await migrationRunner((message, fields) => {
+      if (!isNew && message === 'Migration applied') console.log(`Migrazione dei dati applicata: ${fields.migration} (elementi: ${fields.processed})`);
+    }).runAll();
     // The ISEE reading starts when a document lands under isee/, as the S3 → EventBridge rule does in the cloud.
     opened.push(await startIseeExtraction(storage, BUCKETS.documents));
 

@@ -125,7 +125,8 @@ async function runSeed(seed: number, citizens: number) {
     const calls = await import('../../functions/calls/repository.ts');
     const users = await import('../../functions/users/repository.ts');
     const { itemOf: positionItem } = await import('../../functions/payments/repository.ts');
-    const { debtSummaryItem, backfillDebtGroupKeys } = await import('../../functions/payment-list/repository.ts');
+    const { debtSummaryItem } = await import('../../functions/payment-list/repository.ts');
+    const { runMigrationSteps } = await import('../../functions/migrations/catalogue.ts');
     const { debtSummaries } = await import('../../functions/payment-list/refresh.ts');
     const { handler } = await import('../../functions/payment-list/handler.ts');
     const reads = { capacity: 0, scans: 0, calls: 0 };
@@ -167,7 +168,7 @@ async function runSeed(seed: number, citizens: number) {
       reconciled = await debtSummaries.reconcileDebtTotals(callId, YEAR);
       // Rows seeded before gsi6 (a surname's rows in amount order) get it once, as the portal's rows do.
       const t = performance.now();
-      const keyed = await backfillDebtGroupKeys(YEAR, YEAR);
+      const keyed = await runMigrationSteps('payment-list-gsi6-v1');
       if (keyed) console.log(`gsi6 keys written for ${keyed.toLocaleString('it-IT')} rows seeded before it (npm run backfill:payment-list): ${((performance.now() - t) / 1000).toFixed(0)} s.`);
     } else {
       const now = new Date().toISOString();

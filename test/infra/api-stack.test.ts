@@ -55,7 +55,7 @@ describe('api stack: functions', () => {
           Variables: {
             NODE_OPTIONS: '--enable-source-maps',
             POWERTOOLS_SERVICE_NAME: resource,
-            POWERTOOLS_METRICS_NAMESPACE: 'PortaleServiziSociali',
+            POWERTOOLS_METRICS_NAMESPACE: 'PortaleServiziSociali/Portale',
             POWERTOOLS_LOG_LEVEL: 'INFO',
             TABLE_NAME: functionAccess[resource].table ? Match.anyValue() : Match.absent(),
           },
@@ -81,6 +81,8 @@ describe('api stack: functions', () => {
         'portal:PortaleAuth/PreTokenGeneration',
         'portal:PortaleIseeExtraction/IseeExtraction/ReadAttestation',
         'portal:PortaleIseeExtraction/IseeExtraction/WriteExtraction',
+        'portal:PortaleOperations/Migrations/MigrationTask',
+        'portal:PortaleOperations/Migrations/StartMigrations',
         'cdk:BucketDeployment',
       ].sort(),
     );

@@ -235,8 +235,8 @@ describe('users: new, search, edit, status, delete', () => {
     await localTable().deleteItem(keys.userNames(made[3]));
     expect(await ids(`lastName=${lastName}&firstName=gianmaria 03`)).toEqual([]);
     Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
-    const { backfillUserNames } = await import('../../functions/users/repository.ts');
-    expect(await backfillUserNames()).toBeGreaterThanOrEqual(17);
+    const { runMigrationSteps } = await import('../../functions/migrations/catalogue.ts');
+    expect(await runMigrationSteps('users-search-item-v1')).toBeGreaterThanOrEqual(17);
     expect(await ids(`lastName=${lastName}&firstName=gianmaria 03`)).toEqual([made[3]]);
     // The back-filled search item carries the e-mail too (the e-mail key, the names filtered on it).
     expect(await ids(`lastName=${lastName}&firstName=gianmaria 03&email=ettore@`)).toEqual([made[3]]);

@@ -3,7 +3,8 @@
  * the S3 file store implement), and `portal()`, every use case wired on them. Use-case tests run on these:
  * no AWS, no mocks, and they assert what an operator or a citizen would notice.
  */
-import type { AuditEntry, AuditHistory, AuditLog, Clock, FileStore, MailMessage, Mailer } from '../../functions/adapters/ports.ts';
+import type { AuditEntry, AuditHistory, AuditLog, BusinessMetrics, Clock, FileStore, MailMessage, Mailer } from '../../functions/adapters/ports.ts';
+import type { BusinessMetric } from '../../functions/domain/business-metrics.ts';
 import type { Band } from '../../functions/domain/bands.ts';
 import { hourlyQuota } from '../../functions/domain/bands.ts';
 import { CallState, nameSearchKey } from '../../functions/domain/calls.ts';
@@ -67,6 +68,19 @@ export function memoryAudit(): AuditLog & AuditHistory & { entries: Array<AuditE
         page,
         50,
       ),
+  };
+}
+
+/** The business metrics a use case counted: `total(metric, dimension?)` sums them (the dimension's values must match). */
+export function memoryMetrics(): BusinessMetrics & { counted: { metric: BusinessMetric; value: number; dimension?: Record<string, string> }[]; total(metric: BusinessMetric, dimension?: Record<string, string>): number } {
+  const counted: { metric: BusinessMetric; value: number; dimension?: Record<string, string> }[] = [];
+  return {
+    counted,
+    count: (metric, value, ...dimension) => void counted.push({ metric, value, dimension: dimension[0] as Record<string, string> | undefined }),
+    total: (metric, dimension) =>
+      counted
+        .filter((c) => c.metric === metric && Object.entries(dimension ?? {}).every(([name, value]) => c.dimension?.[name] === value))
+        .reduce((sum, c) => sum + c.value, 0),
   };
 }
 

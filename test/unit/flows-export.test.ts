@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { exportDefinition } from '../../functions/flows/state-machine.ts';
 import { makeExportSteps, makeFlowUseCases, type ExportPositions, type FlowRecord, type FlowRepository, type MyPayImport } from '../../functions/flows/use-cases.ts';
-import { actors, memoryAudit, sequentialIds, tickingClock } from '../support/in-memory.ts';
+import { actors, memoryAudit, memoryMetrics, sequentialIds, tickingClock } from '../support/in-memory.ts';
 
 /**
  * The export workflow end to end at unit level: the real state-machine definition runs in
@@ -170,6 +170,7 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
     downloadUrl: async (key: string) => `https://exports/${key}?ttl=300`,
   };
   const clock = tickingClock();
+  const metrics = memoryMetrics();
   const useCases = makeFlowUseCases({
     flows,
     configuration: { requireComplete: async () => (configurationComplete ? {} : Promise.reject(Object.assign(new Error('Configurazione MyPay incompleta'), { status: 400 }))) },
@@ -199,6 +200,7 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
     codIpa: 'C_X999',
     collectSlice,
     iseeSlice,
+    metrics,
   });
   const steps: Record<string, (p: any) => Promise<unknown>> = {
     Prepare: (p) => stepsOf.prepare(p.flowId),
@@ -230,7 +232,7 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
   const settle = async () => {
     while (runs.length) await runs.shift();
   };
-  return { useCases, mypay, positions, flows, files, settle, crashAfterUpload: () => (crashAfterUpload = true), incompleteConfiguration: () => (configurationComplete = false), restoreConfiguration: () => void (configurationComplete = true), setSyncing: (value: boolean) => (syncing = value) };
+  return { useCases, mypay, positions, flows, files, metrics, settle, crashAfterUpload: () => (crashAfterUpload = true), incompleteConfiguration: () => (configurationComplete = false), restoreConfiguration: () => void (configurationComplete = true), setSyncing: (value: boolean) => (syncing = value) };
 }
 
 const month = { mese: 11, anno: 2026 };
@@ -260,6 +262,20 @@ describe('the export of a month to MyPay', () => {
     await t.settle();
     expect(await t.useCases.getFlow(id)).toMatchObject({ accepted: 2, rejected: 1 });
     expect(t.positions.positions.get('C1-VRDGPP90P07F839R-202611')).toMatchObject({ iuv: null, rejection: 'Codice fiscale non valido' });
+  });
+
+  it('counts for the dashboard and the alarms: a completed export with its accepted and rejected rows, an aborted one as failed', async () => {
+    const t = setup();
+    t.mypay.reject('C1-VRDGPP90P07F839R-202611');
+    await t.useCases.startExport('C1', month, actors.operator);
+    await t.settle();
+    expect([t.metrics.total('ExportsCompleted'), t.metrics.total('PositionsExported'), t.metrics.total('MyPayRowsRejected'), t.metrics.total('ExportsFailed')]).toEqual([1, 2, 1, 0]);
+
+    const aborted = setup();
+    aborted.mypay.setAbort(true);
+    await aborted.useCases.startExport('C1', month, actors.operator);
+    await aborted.settle();
+    expect([aborted.metrics.total('ExportsFailed'), aborted.metrics.total('ExportsCompleted'), aborted.metrics.total('PositionsExported')]).toEqual([1, 0, 0]);
   });
 
   it('retries MyPay 5xx and timeouts on every operation and still sends exactly once', async () => {

@@ -6,6 +6,8 @@ import { parseAttestation } from '../../functions/domain/isee-attestation.ts';
 import { extractionDefinition, MAX_POLLS } from '../../functions/isee-extraction/state-machine.ts';
 import { linesFromBlocks } from '../../functions/isee-extraction/textract-text.ts';
 import { writeExtraction } from '../../functions/isee-extraction/write-extraction.ts';
+import { readAttestation } from '../../functions/isee-extraction/read-attestation.ts';
+import { memoryMetrics } from '../support/in-memory.ts';
 
 // aws-local-stepfunctions 3 needs Promise.withResolvers (Node 22+).
 (Promise as unknown as { withResolvers?: unknown }).withResolvers ??= () => {
@@ -118,6 +120,26 @@ describe('the writer of the reading', () => {
   it('says IseeNotFound when there is no ISEE item, so the state machine can wait for it', async () => {
     dynamo.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
     await expect(writeExtraction({ iseeId: 'gone', status: 'DONE', extraction })).rejects.toMatchObject({ name: 'IseeNotFound' });
+  });
+});
+
+describe('the readings counted for the dashboard and the alarms', () => {
+  const dynamo = mockClient(DynamoDBDocumentClient);
+  beforeEach(() => dynamo.reset());
+  const input = (contentType: string) => ({ iseeId: 'abc', bucket: 'documents', key: 'isee/abc/document', contentType, job: null });
+
+  it('counts each reading by source (PDF or image), those with an omissions notice as read with a warning, and each failure', async () => {
+    const metrics = memoryMetrics();
+    const clean = ['INPS-ISEE-2025-00597381W-00', 'ISEE ordinario 16.187,98', 'Non sono state rilevate omissioni o difformità nei dati della DSU.'];
+    const flagged = ['INPS-ISEE-2025-00597381W-00', 'ISEE ordinario 16.187,98', 'Per la presente DSU sono state rilevate le seguenti omissioni/difformità:', '- saldo del conto corrente'];
+    await readAttestation(async () => ({ lines: clean, source: 'textract', quality: 0.9 }), metrics)(input('application/pdf'));
+    await readAttestation(async () => ({ lines: flagged, source: 'textract', quality: 0.9 }), metrics)(input('image/jpeg'));
+    expect([metrics.total('IseeRead', { source: 'pdf' }), metrics.total('IseeRead', { source: 'image' }), metrics.total('IseeReadWithWarning', { source: 'image' }), metrics.total('IseeReadWithWarning')]).toEqual([1, 1, 1, 1]);
+
+    dynamo.on(UpdateCommand).resolves({});
+    await writeExtraction({ iseeId: 'abc', status: 'DONE', extraction }, metrics);
+    await writeExtraction({ iseeId: 'abc', status: 'FAILED', error: { Error: 'TextDetectionFailed', Cause: 'FAILED' } }, metrics);
+    expect(metrics.total('IseeReadFailed')).toBe(1);
   });
 });
 

@@ -7,7 +7,7 @@ import { noticePdfKey, type Position } from '../../functions/domain/payments.ts'
 import type { FlowRecord } from '../../functions/flows/use-cases.ts';
 import { makeJobs, makeJobWorker, type JobRun } from '../../functions/jobs/use-cases.ts';
 import { FLOW_EMAIL_JOB, FLOW_EMAIL_SLICE_MS, makeNoticeUseCases, type NoticePositions, type NoticeRecipient } from '../../functions/notices/use-cases.ts';
-import { actors, memoryAudit, memoryJobs, memoryMailer, sequentialIds, tickingClock } from '../support/in-memory.ts';
+import { actors, memoryAudit, memoryJobs, memoryMailer, memoryMetrics, sequentialIds, tickingClock } from '../support/in-memory.ts';
 
 /** The notices' use cases on in-memory positions, users, flows and PDFs: what a citizen and an operator would notice. */
 function position(n: number, fields: Partial<PositionRecord> = {}): PositionRecord {
@@ -58,6 +58,7 @@ function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEma
   const flow = { id: 'flow-1', step: options.flowStep ?? 'COMPLETATO', announcement: { id: 'call-1', name: 'Bando', service: { id: 's', name: 'Assistenza' } }, mese: 11, anno: 2026, fiscalCode: null, isEmailSent: false, collectedAt: '2026-11-02T00:00:00.000Z' } as unknown as FlowRecord;
   const mailer = memoryMailer();
   const audit = memoryAudit();
+  const metrics = memoryMetrics();
   let elapsed = 0;
   const clock = tickingClock('2026-11-10T09:00:00.000Z');
   // The background jobs as functions/jobs runs them: the runner only records the start; runToEnd is the state machine.
@@ -77,6 +78,7 @@ function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEma
     // IO's status reads wait without waiting: the time "passes" as the waits say.
     sleep: async (ms) => void (elapsed += ms),
     jobs: makeJobs({ jobs, runner: { start: async (run) => void runs.push(run) }, clock, ids: sequentialIds('job') }),
+    metrics,
   });
   const worker = makeJobWorker({ jobs, kinds: { [FLOW_EMAIL_JOB]: { slice: useCases.flowEmailSlice, failure: noticeMessages.flowEmailFailed } }, clock });
   async function runToEnd(run: JobRun) {
@@ -88,7 +90,7 @@ function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEma
     }
     throw new Error('never finished');
   }
-  return { useCases, stored, mailer, audit, flow, runs, runToEnd, worker };
+  return { useCases, stored, mailer, audit, metrics, flow, runs, runToEnd, worker };
 }
 
 describe('notice e-mail of one position', () => {
@@ -124,6 +126,27 @@ describe('notice e-mail of one position', () => {
     expect(ok.stored.get(position(3).iud)!.isEmailSent).toBe(false);
     expect(mailer.sent).toHaveLength(0);
     expect([...stored.values()].every((p) => !p.isEmailSent)).toBe(true);
+  });
+});
+
+describe('notices counted for the dashboard and the alarms', () => {
+  it('counts each notice sent by channel, and as failed only what SES or IO could not deliver (not a citizen without e-mail or IO)', async () => {
+    let io: () => Promise<{ id: string }> = async () => ({ id: 'IO-1' });
+    const t = setup([position(1), position(2)], { withoutEmail: ['user-2'], io: { sendMessage: () => io(), messageStatus: async () => 'PROCESSED' } });
+    await t.useCases.emailNotice(position(1).iud, actors.operator);
+    await t.useCases.sendToIo(position(1).iud, actors.operator);
+    await expect(t.useCases.emailNotice(position(2).iud, actors.operator)).rejects.toMatchObject({ status: 409 });
+    io = async () => Promise.reject(new IoRefused('NO_PROFILE'));
+    await expect(t.useCases.sendToIo(position(2).iud, actors.operator)).rejects.toMatchObject({ status: 409 });
+    expect([t.metrics.total('NoticesSent', { notice: 'email' }), t.metrics.total('NoticesSent', { notice: 'io' }), t.metrics.total('NoticesFailed')]).toEqual([1, 1, 0]);
+
+    t.mailer.failNext = 1;
+    await expect(t.useCases.emailNotice(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 503 });
+    io = async () => Promise.reject(new IoUnavailable('down'));
+    await expect(t.useCases.sendToIo(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 503 });
+    io = async () => Promise.reject(new IoRefused('REJECTED', 'subject troppo corto'));
+    await expect(t.useCases.sendToIo(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 422 });
+    expect([t.metrics.total('NoticesFailed', { notice: 'email' }), t.metrics.total('NoticesFailed', { notice: 'io' }), t.metrics.total('NoticesSent')]).toEqual([1, 2, 2]);
   });
 });
 

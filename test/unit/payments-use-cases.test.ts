@@ -13,7 +13,7 @@ import type { SubscriptionRecord } from '../../functions/subscriptions/repositor
 import type { StoredUser } from '../../functions/users/repository.ts';
 import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.ts';
 import { makeMonthSummaryRefresh } from '../../functions/payment-list/month-refresh.ts';
-import { actors, memoryAudit, tickingClock } from '../support/in-memory.ts';
+import { actors, memoryAudit, memoryMetrics, tickingClock } from '../support/in-memory.ts';
 import { memoryDebts } from '../support/in-memory-debts.ts';
 
 const complete: Configuration = {
@@ -142,6 +142,7 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
   const exportLocks = new Map<string, string>();
   let stored: StoredConfiguration | null = options.configuration === null ? null : { values: options.configuration ?? complete, updatedAt: '2026-01-01T00:00:00.000Z' };
   const audit = memoryAudit();
+  const metrics = memoryMetrics();
   const clock = tickingClock('2026-03-10T09:00:00.000Z');
   /** The exports bucket: what was put (key → body, type) and the links handed out (key, name, type). */
   const files = new Map<string, { body: Uint8Array; contentType: string }>();
@@ -189,13 +190,14 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
     audit: { recordMany: async (entries, at) => void (await Promise.all(entries.map((entry) => audit.record(entry, at)))) },
     summaries: { ...debtSummaries, ...monthSummaries },
     clock,
+    metrics,
   });
   const configuration = makeConfigurationUseCases({ configuration: configurationRepository, audit, clock });
   const enrol = (u: StoredUser, hours: number | null, state: SubscriptionRecord['state'] = 'VALIDATED') => {
     users.set(u.id, u);
     subscriptions.push(subscription(u.id, hours, state));
   };
-  return { payments, configuration, positions, users, subscriptions, marked, audit, enrol, exportLocks, files, links, debts, debtSummaries, batched };
+  return { payments, configuration, positions, users, subscriptions, marked, audit, metrics, enrol, exportLocks, files, links, debts, debtSummaries, batched };
 }
 
 const march = { mese: 3, anno: 2026 };
@@ -245,6 +247,17 @@ describe('generating the positions of a month', () => {
     expect(after).toMatchObject({ created: 0, updated: 0, unchanged: 1 });
     expect(after.skipped[0]!.reason).toBe('Posizione annullata: non può essere riaperta');
     expect([...t.positions.all.values()][0]).toMatchObject({ annullato: true });
+  });
+
+  it('counts the positions it creates for the dashboard: a second run counts none', async () => {
+    const t = setup();
+    t.enrol(user('u1', 8000), 3);
+    t.enrol(user('u2', 9000), 2);
+    t.enrol(user('u3', 2500), 3); // exempt
+    await t.payments.generatePositions(call.id, march, actors.operator);
+    expect(t.metrics.total('PositionsGenerated')).toBe(2);
+    await t.payments.generatePositions(call.id, march, actors.operator);
+    expect(t.metrics.total('PositionsGenerated')).toBe(2);
   });
 
   it('never changes a paid position', async () => {

@@ -9,7 +9,7 @@ import { makeReportingUseCases } from '../../functions/reporting/use-cases.ts';
 import type { PaymentSession } from '../../functions/user-positions/repository.ts';
 import { checkReturnUrl, makeUserPositionUseCases } from '../../functions/user-positions/use-cases.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
-import { actors, memoryAudit, tickingClock } from '../support/in-memory.ts';
+import { actors, memoryAudit, memoryMetrics, tickingClock } from '../support/in-memory.ts';
 
 const NOW = '2026-03-10T10:00:00.000Z';
 
@@ -114,6 +114,7 @@ function citizenPortal() {
   };
   const { mypay, settle } = fakeMyPay();
   const audit = memoryAudit();
+  const metrics = memoryMetrics();
   const config: StoredConfiguration = {
     values: { azione: 'I', codUfficio: 'U', codeConfig: 'C', flgGeneraIuv: true, tipoDovuto: 'SERVIZI_SOCIALI', tipoIdentificativoUnivoco: 'F', datiSpecificiRiscossione: '9/0101100IM/', tipoVersamento: 'ALL' },
     updatedAt: NOW,
@@ -144,10 +145,11 @@ function citizenPortal() {
     notices: { noticeUrl: async (p) => (p.iud === maria.iud ? `https://exports.test/${p.iud}.pdf` : null) },
     audit,
     clock: tickingClock(NOW),
+    metrics,
   });
   const returnUrl = 'http://localhost:3000/iscrizioni/visualizza_servizio?id=call-1';
   const pay = (iud = maria.iud, actor = actors.citizen) => useCases.pay(iud, { returnUrl }, actor, 'localhost:3000');
-  return { useCases, stored, maria, giuseppe, mypay, settle, audit, pay, writes: () => writes };
+  return { useCases, stored, maria, giuseppe, mypay, settle, audit, metrics, pay, writes: () => writes };
 }
 
 describe('the citizen’s positions and paying them', () => {
@@ -171,6 +173,23 @@ describe('the citizen’s positions and paying them', () => {
     expect(stored.get(maria.iud)).toMatchObject({ isPagato: true, importoTotalePagato: 6643, dataEsitoSingoloPagamento: '2026-03-12', iur: 'IUR-1' });
     expect(audit.entries.filter((e) => e.entity === 'position')).toHaveLength(1);
     await expect(pay()).rejects.toMatchObject({ status: 409, message: paymentOutcomeMessages.alreadyPaid });
+  });
+
+  it('counts a payment recorded once, and a receipt for a cancelled position as one to reconcile', async () => {
+    const { useCases, pay, settle, stored, maria, metrics } = citizenPortal();
+    const { idSession } = await pay();
+    settle(idSession, 'PAID');
+    await useCases.paymentReturn({ idSession }, actors.citizen);
+    await useCases.paymentReturn({ idSession }, actors.citizen);
+    expect([metrics.total('PaymentsRecorded', { channel: 'checkout' }), metrics.total('PaymentsToReconcile')]).toEqual([1, 0]);
+
+    const other = citizenPortal();
+    const second = await other.pay();
+    other.settle(second.idSession, 'PAID');
+    other.stored.set(other.maria.iud, { ...other.maria, annullato: true });
+    expect(await other.useCases.paymentReturn({ idSession: second.idSession }, actors.citizen)).toMatchObject({ recorded: false });
+    expect([other.metrics.total('PaymentsToReconcile', { channel: 'checkout' }), other.metrics.total('PaymentsRecorded')]).toEqual([1, 0]);
+    expect(stored.get(maria.iud)!.isPagato).toBe(true);
   });
 
   it('leaves the position payable when MyPay says FAILED, CANCELLED or still PENDING, whatever the URL claimed', async () => {
@@ -216,6 +235,7 @@ describe('Rendicontazione', () => {
     for (const p of [a, b, otherCall]) stored.set(p.iud, p);
     const asked: string[][] = [];
     const audit: unknown[] = [];
+    const metrics = memoryMetrics();
     const useCases = makeReportingUseCases({
       calls: { getCall: async (id) => (id === call.id ? call : null) },
       positions: {
@@ -231,8 +251,9 @@ describe('Rendicontazione', () => {
       audit: { recordMany: async (entries) => void audit.push(...entries) },
       clock: { now: () => new Date(NOW) },
       deadlineMs: 50,
+      metrics,
     });
-    return { useCases, stored, a, b, otherCall, asked, audit };
+    return { useCases, stored, a, b, otherCall, asked, audit, metrics };
   }
   const row = (p: PositionRecord, overrides: Partial<MyPayPaidRow> = {}): MyPayPaidRow => ({ ...receiptFor(p), fiscalCode: p.fiscalCode, causale: '', ...overrides });
 
@@ -250,6 +271,14 @@ describe('Rendicontazione', () => {
     const second = await useCases.runReporting('call-1', actors.operator);
     expect(second).toMatchObject({ marked: 0, alreadyPaid: 2, unmatched: 1 });
     expect(audit).toHaveLength(2);
+  });
+
+  it('counts the payments it marks, and a receipt of another amount as one to reconcile (not a row of no position of the portal)', async () => {
+    const portal = reportingPortal([]);
+    const rows = [row(portal.a), row(portal.b, { amountCents: 100 }), row(portal.a, { iud: 'P202603UNKNOWNUNKNOWNUNKNOWNUNKNOWN1' })];
+    const { useCases, metrics } = reportingPortal(rows);
+    await useCases.runReporting('call-1', actors.operator);
+    expect([metrics.total('PaymentsRecorded', { channel: 'reporting' }), metrics.total('PaymentsToReconcile', { channel: 'reporting' })]).toEqual([1, 1]);
   });
 
   it('does not mark a position MyPay reports with another amount', async () => {
