@@ -43,18 +43,23 @@ export function bandFor(iseeCents: number, bands: readonly FeeBand[]): FeeBand |
 }
 
 /**
- * The monthly fee (design §4): quota × weekly hours × days in month / 7, rounded half up to the cent,
- * where the quota is the band's hourly quota as the bands page shows it (percent/100 × fixedCost, or
- * fixedCost). Computed on integers, so no binary fraction can tip the rounding.
+ * The monthly fee (design §4): quota × weekly hours × days in month / 7, rounded half up to the cent once,
+ * at the end. The quota is percent/100 × fixedCost (or fixedCost), NOT rounded first: '33% di 17,77 €' is
+ * 5,8641 € an hour, and 3 hours in a 30-day month are 75,40 € (rounding the quota to 5,86 € first gave
+ * 75,34 €). Computed on integers (percent in hundredths, cost in cents, hours in hundredths), so no binary
+ * fraction can tip the rounding. `quotaCents` is the quota as the bands page shows it (rounded): display only.
  */
 export function monthlyFee(input: FeeInput): Fee {
   if (input.iseeCents === null) return { kind: 'NO_ISEE', amountCents: 0 };
   if (input.iseeCents <= EXEMPT_ISEE_CENTS) return { kind: 'EXEMPT', amountCents: 0 };
   const band = bandFor(input.iseeCents, input.bands);
   if (!band) return { kind: 'NO_BAND', amountCents: 0 };
-  const quotaCents = toCents(hourlyQuota(band));
-  const hundredthsOfHour = Math.round(input.weeklyHours * 100);
-  const numerator = quotaCents * hundredthsOfHour * daysInMonth(input.year, input.month);
-  const amountCents = Math.floor((2 * numerator + 700) / 1400);
-  return { kind: 'DUE', band, quotaCents, amountCents };
+  const costCents = BigInt(toCents(band.fixedCost));
+  // The quota as a fraction of cents: percent in hundredths over 10,000, or the cost itself.
+  const [quotaNumerator, quotaDenominator] = band.percent === null ? [costCents, 1n] : [BigInt(Math.round(band.percent * 100)) * costCents, 10_000n];
+  const hundredthsOfHour = BigInt(Math.round(input.weeklyHours * 100));
+  const numerator = quotaNumerator * hundredthsOfHour * BigInt(daysInMonth(input.year, input.month));
+  const denominator = quotaDenominator * 100n * 7n;
+  const amountCents = Number((2n * numerator + denominator) / (2n * denominator));
+  return { kind: 'DUE', band, quotaCents: toCents(hourlyQuota(band)), amountCents };
 }
