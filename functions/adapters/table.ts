@@ -87,6 +87,15 @@ export const keys = {
   /** A citizen's MyPay checkout session (idSession → position and citizen), so the return can be checked. */
   paymentSession: (idSession: string) => ({ pk: `PAYSESSION#${idSession}`, sk: 'PAYSESSION' }),
   /**
+   * A live checkout of a call's position, by month (sk "<yyyy-mm>#<iud>", with `until`): 'Sincronizza', a
+   * month's generation and an export look here before they start (one Query), so they can refuse with 409
+   * while a citizen pays; the position's own `checkoutUntil` is what every write's condition checks.
+   */
+  checkoutMarker: (callId: string, period: string, iud: string) => ({ pk: `CHECKOUTS#${callId}`, sk: `${period}#${iud}` }),
+  checkoutsOfCall: (callId: string) => `CHECKOUTS#${callId}`,
+  /** A payment-list row with a payment to reconcile (sparse, same partition as the rows): the 'Pagamento da riconciliare' filter. */
+  debtToReconcile: (callId: string, anno: number, userId: string) => ({ pk: `CALL#${callId}#DEBTS#${anno}`, sk: `RECONCILE#${userId}` }),
+  /**
    * The payment list (functions/payments/debt-summaries-repository.ts): one summary per call, year and citizen
    * (pk "CALL#<callId>#DEBTS#<anno>", sk "USER#<userId>") and the call-year's totals (same pk, sk "TOTALS");
    * the summaries' orders on gsi1 (amount), gsi2 (surname+name), gsi5 (fiscal code) under "DEBTS#<callId>#<anno>",

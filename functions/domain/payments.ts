@@ -44,6 +44,21 @@ export const positionListQuerySchema = pageQuerySchema.extend(periodSchema.shape
 export const exportStates = ['DA_ESPORTARE', 'ESPORTATA', 'ERRORE', 'NESSUNA'] as const;
 export type ExportState = (typeof exportStates)[number];
 
+/**
+ * Why a payment must be reconciled by an operator (issue 21): MyPay collected another amount than the one
+ * due, money for a cancelled position, or a second payment of one position. `differenza` = paid − due,
+ * cents (positive: the council holds more than asked; negative: less).
+ */
+export const reconciliationReasons = ['IMPORTO_DIVERSO', 'ANNULLATA', 'PAGATA_PIU_VOLTE'] as const;
+export const reconciliationSchema = z.object({ motivo: z.enum(reconciliationReasons), differenza: z.number().int() });
+export type Reconciliation = z.output<typeof reconciliationSchema>;
+export const RECONCILE_LABEL = 'Pagamento da riconciliare';
+export const reconciliationTexts: Record<Reconciliation['motivo'], string> = {
+  IMPORTO_DIVERSO: 'importo pagato diverso dal dovuto',
+  ANNULLATA: 'pagamento di una posizione annullata',
+  PAGATA_PIU_VOLTE: 'posizione pagata più volte',
+};
+
 export const positionSchema = z.object({
   id: z.string(),
   iud: z.string(),
@@ -73,6 +88,10 @@ export const positionSchema = z.object({
   dataIsEmailSent: z.string().nullable(),
   ioId: z.string().nullable(),
   dataEsitoSingoloPagamento: z.string().nullable(),
+  /** Set while a payment MyPay collected waits for an operator (null or absent otherwise). */
+  riconciliazione: reconciliationSchema.nullable().optional(),
+  /** Until when a citizen's MyPay checkout holds the position (ISO; null or absent: none). */
+  checkoutUntil: z.string().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -121,11 +140,16 @@ export const monthNames = ['Gennaio', 'Febbraio', 'Marzo', 'Aprile', 'Maggio', '
 export const positionsCsvFileName = (nomeMyPay: string, period: Period) =>
   `${nomeMyPay.replace(/[^A-Za-z0-9_-]+/g, '_') || 'posizioni'}_${period.anno}_${String(period.mese).padStart(2, '0')}.csv`;
 
-/** Operator-admin §4 "Payment badge": paid with total 0 = 'Annullato'; paid = 'Pagato'; otherwise 'Da pagare'. */
+/**
+ * Operator-admin §4 "Payment badge": paid with total 0 = 'Annullato'; paid = 'Pagato'; otherwise 'Da pagare'.
+ * Money collected wins: a cancelled position that MyPay reports paid reads 'Pagato' (the citizen paid; the
+ * operator also sees 'Pagamento da riconciliare').
+ */
 export type PaymentBadge = 'Annullato' | 'Pagato' | 'Da pagare';
 export function paymentBadge(position: Pick<Position, 'isPagato' | 'annullato' | 'importoTotalePagato'>): PaymentBadge {
-  if (position.annullato || (position.isPagato && position.importoTotalePagato === 0)) return 'Annullato';
-  return position.isPagato ? 'Pagato' : 'Da pagare';
+  if (position.isPagato && position.importoTotalePagato > 0) return 'Pagato';
+  if (position.annullato || position.isPagato) return 'Annullato';
+  return 'Da pagare';
 }
 
 /** Operator-admin §4 "IO badge": sent when an IO id exists and is not -1. */

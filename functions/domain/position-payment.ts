@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { isValidFiscalCode } from './fiscal-code.ts';
 import { navOfIuv } from './iuv.ts';
 import { messages } from './messages.ts';
-import { paymentBadge, positionSchema, type Position } from './payments.ts';
+import type { PositionRecord, RecordedPayment } from './debt-positions.ts';
+import { paymentBadge, positionSchema, type Position, type Reconciliation } from './payments.ts';
 import { idParamsSchema, pageQuerySchema } from './validation.ts';
 
 /**
@@ -32,46 +33,104 @@ export interface PaidFields {
   dataEsitoSingoloPagamento: string | null;
   codIuv: string | null;
   nav: string | null;
-  /** identificativoUnivocoRiscossione of the payment, once paid. */
+  /** identificativoUnivocoRiscossione of the first payment, once paid. */
   iur?: string | null;
+  pagamenti?: RecordedPayment[];
+  riconciliazione?: Reconciliation | null;
 }
 
-type Payable = Pick<Position, 'iud' | 'isPagato' | 'annullato' | 'importoDovuto' | 'codIuv' | 'nav' | 'updatedAt'> & PaidFields & { version: number };
+type Payable = Pick<Position, 'iud' | 'isPagato' | 'annullato' | 'importoDovuto' | 'codIuv' | 'nav' | 'updatedAt'> &
+  PaidFields &
+  Pick<PositionRecord, 'checkoutSession' | 'checkoutUrl' | 'checkoutUntil'> & { version: number };
 
 /** A position can be paid while it is neither paid nor cancelled and asks for some money. */
 export const isPayable = (position: Pick<Position, 'isPagato' | 'annullato' | 'importoDovuto'>) =>
   !position.isPagato && !position.annullato && position.importoDovuto > 0;
 
-export type PaymentEffect<P> =
-  | { kind: 'paid'; after: P }
-  /** Already paid: nothing changes (the same payment again, or any other: a paid position never changes). */
-  | { kind: 'already-paid' }
-  /** Cancelled (amount 0, final): a payment cannot reopen it. */
-  | { kind: 'cancelled' }
-  /** The receipt is for another position, or for another amount: nothing is written. */
-  | { kind: 'mismatch'; reason: 'iud' | 'amount' };
+/**
+ * The portal sends the citizen to pay a position only once MyPay holds it exactly as shown: accepted by an
+ * import (a notice number) with no change waiting to be sent. MyPay4 pays an imported position by its own
+ * record (paaSILChiediPosizioniAperte's urlPagamento), so an amount changed here but not yet exported would
+ * be collected at the old one.
+ */
+export const isPayableOnline = (position: Pick<Position, 'isPagato' | 'annullato' | 'importoDovuto' | 'nav' | 'statoExport'>) =>
+  isPayable(position) && position.nav !== null && position.statoExport === 'ESPORTATA';
 
 /**
- * Marks a position paid from MyPay's receipt: from unpaid and not cancelled to isPagato, with the amount
- * paid (cents), dataEsitoSingoloPagamento, the IUR and the IUV (and its notice number); the next version.
- * Idempotent: a paid position is left as it is, whatever the receipt says.
+ * How long a citizen's checkout holds the position: MyPay4 expires a cart not started within 15 minutes
+ * (application.properties task.scadenzaCarrello.minutiScadenzaCarrello) and pagoPA's payment token lives 30
+ * (activatePaymentNotice's default expirationTime, 1800 s). A receipt arriving later is still recorded
+ * (settlePayment), marked for reconciliation if the position changed meanwhile.
  */
-export function applyPayment<P extends Payable>(position: P, receipt: PaymentReceipt, now: string): PaymentEffect<P> {
-  if (receipt.iud !== position.iud) return { kind: 'mismatch', reason: 'iud' };
-  if (position.isPagato) return { kind: 'already-paid' };
-  if (position.annullato) return { kind: 'cancelled' };
-  if (receipt.amountCents !== position.importoDovuto) return { kind: 'mismatch', reason: 'amount' };
-  const iuv = receipt.iuv || position.codIuv;
+export const CHECKOUT_HOLD_MS = 30 * 60_000;
+
+/** Whether a citizen's checkout holds the position now. */
+export const hasLiveCheckout = (position: Pick<PositionRecord, 'checkoutUntil'>, now: Date) =>
+  Boolean(position.checkoutUntil) && Date.parse(position.checkoutUntil!) > now.getTime();
+
+/** The payments recorded on a position: the list, or the one payment of a position paid before the list existed. */
+export function paymentsOf(position: Pick<Payable, 'pagamenti' | 'isPagato' | 'importoTotalePagato' | 'iur' | 'codIuv' | 'dataEsitoSingoloPagamento' | 'updatedAt'>): RecordedPayment[] {
+  if (position.pagamenti) return position.pagamenti;
+  if (!position.isPagato || position.importoTotalePagato <= 0) return [];
+  return [{ iur: position.iur ?? '', iuv: position.codIuv ?? '', importo: position.importoTotalePagato, data: position.dataEsitoSingoloPagamento ?? '', registratoIl: position.updatedAt }];
+}
+
+/**
+ * Whether an operator must reconcile what MyPay collected (design §4): money for a cancelled position, a
+ * position paid more than once, or an amount other than the one due. Null when the payment matches.
+ */
+export function reconciliationOf(position: Pick<Position, 'annullato' | 'importoDovuto'>, payments: readonly RecordedPayment[]): Reconciliation | null {
+  if (!payments.length) return null;
+  const paid = payments.reduce((sum, p) => sum + p.importo, 0);
+  if (position.annullato) return { motivo: 'ANNULLATA', differenza: paid };
+  if (payments.length > 1) return { motivo: 'PAGATA_PIU_VOLTE', differenza: paid - position.importoDovuto };
+  if (paid !== position.importoDovuto) return { motivo: 'IMPORTO_DIVERSO', differenza: paid - position.importoDovuto };
+  return null;
+}
+
+/** The same receipt again (a reload, the reporting after the return): by pagoPA's IUR, or all its data when it has none. */
+const sameReceipt = (recorded: RecordedPayment, receipt: PaymentReceipt) =>
+  receipt.iur ? recorded.iur === receipt.iur : !recorded.iur && recorded.iuv === receipt.iuv && recorded.importo === receipt.amountCents && recorded.data === receipt.paidOn;
+
+export type SettlementEffect<P> =
+  /** Recorded now; `reconciliation` when an operator must look at it. */
+  | { kind: 'recorded'; after: P; reconciliation: Reconciliation | null }
+  /** This receipt was recorded before: nothing changes. */
+  | { kind: 'already-recorded' }
+  /** The receipt is for another position: nothing is written. */
+  | { kind: 'mismatch' };
+
+/**
+ * Records what MyPay says was paid (design §4, issue 21): whatever MyPay collected is kept, never dropped.
+ * The first payment of an unpaid position makes it paid with the amount actually paid, the date, the IUR and
+ * the IUV (and its notice number); a payment of another amount, of a cancelled position, or a second
+ * payment is recorded too and marks the position for reconciliation with the difference. The same receipt
+ * twice changes nothing. A live checkout ends with the payment. The next version.
+ */
+export function settlePayment<P extends Payable>(position: P, receipt: PaymentReceipt, now: string): SettlementEffect<P> {
+  if (receipt.iud !== position.iud) return { kind: 'mismatch' };
+  const before = paymentsOf(position);
+  if (before.some((recorded) => sameReceipt(recorded, receipt))) return { kind: 'already-recorded' };
+  const pagamenti = [...before, { iur: receipt.iur, iuv: receipt.iuv || position.codIuv || '', importo: receipt.amountCents, data: receipt.paidOn, registratoIl: now }];
+  const first = pagamenti[0]!;
+  const reconciliation = reconciliationOf(position, pagamenti);
+  const iuv = position.codIuv || receipt.iuv || null;
   return {
-    kind: 'paid',
+    kind: 'recorded',
+    reconciliation,
     after: {
       ...position,
       isPagato: true,
-      importoTotalePagato: receipt.amountCents,
-      dataEsitoSingoloPagamento: receipt.paidOn,
-      iur: receipt.iur || null,
+      importoTotalePagato: pagamenti.reduce((sum, p) => sum + p.importo, 0),
+      dataEsitoSingoloPagamento: first.data,
+      iur: first.iur || null,
+      pagamenti,
+      riconciliazione: reconciliation,
       codIuv: iuv,
       nav: iuv ? (position.nav ?? navOfIuv(iuv)) : position.nav,
+      checkoutSession: null,
+      checkoutUrl: null,
+      checkoutUntil: null,
       updatedAt: now,
       version: position.version + 1,
     },
@@ -79,7 +138,7 @@ export function applyPayment<P extends Payable>(position: P, receipt: PaymentRec
 }
 
 /** MyPay's answer to paaSILChiediPagati, as the adapter reads it (functions/adapters/ports.ts). */
-export type CheckoutStatus = 'PAID' | 'FAILED' | 'CANCELLED' | 'PENDING';
+export type CheckoutStatus = 'PAID' | 'FAILED' | 'CANCELLED' | 'PENDING' | 'EXPIRED';
 
 // ——— The payloads of the citizen's and the operators' payment routes ———
 
@@ -96,27 +155,54 @@ export const positionViewSchema = positionSchema.extend({
   badge: z.enum(['Annullato', 'Pagato', 'Da pagare']),
   /** The notice PDF (a link of a few minutes), when the export brought it back; null otherwise. */
   noticeUrl: z.string().nullable(),
+  /** 'Paga' is offered: payable, and MyPay holds the position as shown (isPayableOnline). */
   payable: z.boolean(),
+  /** A citizen's payment of it is in progress on MyPay ('Pagamento in corso'; 'Paga' resumes it). */
+  inCorso: z.boolean(),
 });
 export type PositionView = z.output<typeof positionViewSchema>;
 
-export const toPositionView = (position: Position, noticeUrl: string | null): PositionView => ({
-  ...position,
-  badge: paymentBadge(position),
-  noticeUrl,
-  payable: isPayable(position),
-});
+export const toPositionView = (position: Position, noticeUrl: string | null, now: Date): PositionView => {
+  const inCorso = hasLiveCheckout(position, now);
+  return { ...position, badge: paymentBadge(position), noticeUrl, payable: isPayableOnline(position), inCorso };
+};
 
-/** POST /api/me/positions/{id}/pay: the page MyPay sends the citizen back to (same site, a citizen page). */
+/**
+ * The portal pages MyPay may send the citizen back to (calls-citizens-roles §2.1, §2.5, §2.6): the client
+ * names one of them (a path, with the call's id); the server puts it on the portal's own configured address
+ * (PORTAL_URL), so no header and no client value decides where a citizen lands (issue 21, open redirect).
+ */
+export const PAYMENT_RETURN_PAGES = ['/iscrizioni/visualizza_servizio', '/sessione_servizi/visualizza_servizio', '/iscrizioni'] as const;
+
+/** The page a return path names, normalised ("/iscrizioni/visualizza_servizio?id=c1"), or null when it is not one of them. */
+export function paymentReturnPath(text: string): string | null {
+  const base = 'https://portale.invalid';
+  let url: URL;
+  try {
+    url = new URL(text, base);
+  } catch {
+    return null;
+  }
+  // An absolute URL, a scheme-relative "//host" or "/\host" lands on another origin: refused.
+  if (url.origin !== base || !text.startsWith('/') || !(PAYMENT_RETURN_PAGES as readonly string[]).includes(url.pathname)) return null;
+  const names = [...url.searchParams.keys()];
+  const id = url.searchParams.get('id');
+  if (names.some((name) => name !== 'id') || (id !== null && !/^[A-Za-z0-9_-]{1,100}$/.test(id))) return null;
+  return id ? `${url.pathname}?id=${id}` : url.pathname;
+}
+
+/** POST /api/me/positions/{id}/pay: the portal page MyPay sends the citizen back to (a path, never a site). */
 const text = (max: number, error: string) => z.string({ error }).trim().min(1, error).max(max, error);
-export const payBodySchema = z.object({ returnUrl: text(2000, messages.payment.returnUrl) });
-export const checkoutSchema = z.object({ url: z.string(), idSession: z.string() });
+export const payBodySchema = z.object({
+  returnPath: text(300, messages.payment.returnUrl).refine((path) => paymentReturnPath(path) !== null, messages.payment.returnUrl),
+});
+export const checkoutSchema = z.object({ url: z.string(), idSession: z.string(), resumed: z.boolean() });
 
 /** POST /api/me/payments/return: the session the portal page read from MyPay's redirect. */
 export const paymentReturnBodySchema = z.object({ idSession: text(100, messages.payment.sessionNotFound) });
 export const paymentReturnSchema = z.object({
   /** What MyPay says, never what the URL said. */
-  esito: z.enum(['PAID', 'FAILED', 'CANCELLED', 'PENDING']),
+  esito: z.enum(['PAID', 'FAILED', 'CANCELLED', 'PENDING', 'EXPIRED']),
   /** Paid now by this return (false on a reload: it was recorded before). */
   recorded: z.boolean(),
   message: z.string(),
@@ -128,11 +214,13 @@ export type PaymentReturn = z.output<typeof paymentReturnSchema>;
 export const reportingResultSchema = z.object({
   /** The export is still being prepared by MyPay: run it again in a moment. */
   inProgress: z.boolean(),
-  /** Positions of the call marked paid now. */
+  /** Payments of the call's positions recorded now. */
   marked: z.number(),
-  /** Positions of the call MyPay reports paid that were already paid here. */
+  /** Payments MyPay reports that were already recorded here. */
   alreadyPaid: z.number(),
-  /** Rows MyPay reports paid that match no position (unknown IUD, or another amount). */
+  /** Of the payments recorded now, those an operator must reconcile (another amount, a cancelled position, paid twice). */
+  toReconcile: z.number(),
+  /** Rows MyPay reports paid that match no position of the portal (unknown IUD). */
   unmatched: z.number(),
   from: z.string(),
   to: z.string(),

@@ -4,7 +4,8 @@ import { systemClock } from '../adapters/ports.ts';
 import { getCall } from '../calls/repository.ts';
 import { refreshingAfter } from '../payment-list/refresh.ts';
 import { resourceHandler } from '../http/handler.ts';
-import { getPositionByIud, recordPayment } from '../payments/repository.ts';
+import { deleteCheckoutMarker, getPositionByIud, recordPayment } from '../payments/repository.ts';
+import { makePaymentSettlement } from '../payments/settlement.ts';
 import { reportingRoutes } from './routes.ts';
 import { makeReportingUseCases } from './use-cases.ts';
 
@@ -23,9 +24,12 @@ const mypay = () => {
 
 const reporting = makeReportingUseCases({
   calls: { getCall },
-  positions: { getPositionByIud, recordPayment: refreshingAfter(recordPayment, (written, position) => (written ? position : null)) },
+  settlement: makePaymentSettlement({
+    positions: { getPositionByIud, recordPayment: refreshingAfter(recordPayment, (written, position) => (written ? position : null)), deleteCheckoutMarker },
+    audit: { recordMany: recordAuditBatch },
+    clock: systemClock,
+  }),
   mypay: { reportPaid: (from, to) => mypay().reportPaid(from, to) },
-  audit: { recordMany: recordAuditBatch },
   clock: systemClock,
 });
 
