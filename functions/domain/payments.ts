@@ -193,8 +193,13 @@ export const positionEditSchema = z
         .max(10_000_000, messages.positions.amount)
         .refine(hasAtMostTwoDecimals, messages.positions.amount),
     ),
+    /**
+     * The position's `updatedAt` as the operator read it (issue 21): a save made on a copy that another
+     * operator has changed since is a 409 'Il record è stato modificato da un altro operatore: ricarica la pagina.'
+     */
+    updatedAt: z.string().max(40).optional(),
   })
-  .transform(({ descrizione, importo }) => ({ descrizione, importoCents: toCents(importo) }));
+  .transform(({ descrizione, importo, updatedAt }) => ({ descrizione, importoCents: toCents(importo), ...(updatedAt ? { updatedAt } : {}) }));
 export type PositionEditInput = z.input<typeof positionEditSchema>;
 export type PositionEdit = z.output<typeof positionEditSchema>;
 

@@ -181,29 +181,7 @@ export async function releaseCheckout(position: Pick<PositionRecord, 'callId' | 
   );
 }
 
-/** The call-level marker of a live checkout (keys.checkoutMarker): written before the position is held. */
-export async function putCheckoutMarker(position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'iud'>, until: string): Promise<void> {
-  await documentClient.send(new PutCommand({ TableName: tableName, Item: { ...keys.checkoutMarker(position.callId, period(position), position.iud), until } }));
-}
-
-export async function deleteCheckoutMarker(position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'iud'>): Promise<void> {
-  await documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.checkoutMarker(position.callId, period(position), position.iud) }));
-}
-
-/** Whether a checkout of the call (of one month, when given) is live at `now`: one Query of the call's markers. */
-export async function hasLiveCheckouts(callId: string, month: Period | null, now: string): Promise<boolean> {
-  const { Items = [] } = await documentClient.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: month ? 'pk = :pk AND begins_with(sk, :month)' : 'pk = :pk',
-      FilterExpression: '#until > :now',
-      ExpressionAttributeNames: { '#until': 'until' },
-      ExpressionAttributeValues: { ':pk': keys.checkoutsOfCall(callId), ':now': now, ...(month ? { ':month': `${periodKey(month)}#` } : {}) },
-      ConsistentRead: true,
-    }),
-  );
-  return Items.length > 0;
-}
+export { deleteCheckoutMarker, hasLiveCheckouts, putCheckoutMarker } from './checkout-markers.ts';
 
 /**
  * MyPay's verdicts of an export written back in batches of 25 (BatchWriteItem: no condition), each item the
