@@ -300,7 +300,7 @@ describe('the payment list follows the generation', () => {
     t.enrol(user('u2', 8000), 2); // 5 × 2 × 31 / 7 = 44,29 €
     await t.payments.generatePositions(call.id, march, actors.operator);
     await t.payments.generatePositions(call.id, { mese: 4, anno: 2026 }, actors.operator); // April: 64,29 € and 42,86 €
-    const list = await t.debtSummaries.listDebtSummaries(call.id, { anno: 2026, sort: '-importo', limit: 10, chkNoSendMail: false });
+    const list = await t.debtSummaries.listDebtSummaries(call.id, { anno: 2026, sort: '-importo', limit: 10, chkNoSendMail: false, chkDaRiconciliare: false });
     expect(list.items.map((r) => [r.userId, r.importoTotale, r.paymentIds.length])).toEqual([['u1', 6643 + 6429, 2], ['u2', 4429 + 4286, 2]]);
     expect([list.count, list.sum]).toEqual([2, 6643 + 6429 + 4429 + 4286]);
 

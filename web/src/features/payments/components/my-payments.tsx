@@ -82,9 +82,18 @@ export function MyPayments({ callId }: { callId: string }) {
             emptyText="Non ci sono pagamenti per questo servizio."
             actions={(p) =>
               p.payable ? (
-                <Button size="small" variation="primary" onClick={() => void startPayment(p.iud)} isLoading={pay.isRunning} loadingText="Apertura del pagamento..." aria-label={`Paga ${p.titolo}`}>
-                  Paga
+                <Button
+                  size="small"
+                  variation="primary"
+                  onClick={() => void startPayment(p.iud)}
+                  isLoading={pay.isRunning}
+                  loadingText="Apertura del pagamento..."
+                  aria-label={`${p.inCorso ? 'Riprendi il pagamento' : 'Paga'} ${p.titolo}`}
+                >
+                  {p.inCorso ? 'Riprendi il pagamento' : 'Paga'}
                 </Button>
+              ) : p.badge === 'Da pagare' && !p.nav ? (
+                <span className="payment-hint">Avviso in preparazione</span>
               ) : null
             }
           />

@@ -9,7 +9,7 @@ import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { getPositionsByFiscalCode } from '../api/user-positions';
 import { PositionActions } from './position-actions';
-import { formatDueDate, NoticeLink, PaymentBadge } from './positions-table';
+import { formatDueDate, NoticeLink, paidAmount, PaymentBadge } from './positions-table';
 
 /**
  * /pagamenti ('Pagamenti', operator-admin §2 "Payments of a citizen card list"): a citizen looked up by
@@ -78,10 +78,12 @@ function PaymentCards({ fiscalCode }: { fiscalCode: string }) {
               <Text className="call-card__service">
                 {p.cognome} {p.nome} · {p.fiscalCode}
               </Text>
-              <PaymentBadge position={p} />
+              <PaymentBadge position={p} reconciliation />
               <dl className="payment-card__facts">
                 <dt>Importo</dt>
                 <dd>{formatEuro(toEuros(p.importoDovuto))}</dd>
+                <dt>Pagato</dt>
+                <dd>{paidAmount(p)}</dd>
                 <dt>Scadenza</dt>
                 <dd>{formatDueDate(p.dataScadenza)}</dd>
                 <dt>Numero avviso</dt>
