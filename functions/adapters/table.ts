@@ -87,15 +87,6 @@ export const keys = {
   /** A citizen's MyPay checkout session (idSession → position and citizen), so the return can be checked. */
   paymentSession: (idSession: string) => ({ pk: `PAYSESSION#${idSession}`, sk: 'PAYSESSION' }),
   /**
-   * A live checkout of a call's position, by month (sk "<yyyy-mm>#<iud>", with `until`): 'Sincronizza', a
-   * month's generation and an export look here before they start (one Query), so they can refuse with 409
-   * while a citizen pays; the position's own `checkoutUntil` is what every write's condition checks.
-   */
-  checkoutMarker: (callId: string, period: string, iud: string) => ({ pk: `CHECKOUTS#${callId}`, sk: `${period}#${iud}` }),
-  checkoutsOfCall: (callId: string) => `CHECKOUTS#${callId}`,
-  /** A payment-list row with a payment to reconcile (sparse, same partition as the rows): the 'Pagamento da riconciliare' filter. */
-  debtToReconcile: (callId: string, anno: number, userId: string) => ({ pk: `CALL#${callId}#DEBTS#${anno}`, sk: `RECONCILE#${userId}` }),
-  /**
    * The payment list (functions/payments/debt-summaries-repository.ts): one summary per call, year and citizen
    * (pk "CALL#<callId>#DEBTS#<anno>", sk "USER#<userId>") and the call-year's totals (same pk, sk "TOTALS");
    * the summaries' orders on gsi1 (amount), gsi2 (surname+name), gsi5 (fiscal code) under "DEBTS#<callId>#<anno>",
@@ -123,6 +114,21 @@ export const keys = {
   importPlanSlice: (previewId: string, n: number) => ({ pk: `IMPORTPLAN#${previewId}`, sk: `SLICE#${String(n).padStart(5, '0')}` }),
   auditOf: (entity: string, id: string) => `AUDIT#${entity}#${id}`,
   auditDay: (isoDate: string) => `AUDIT#${isoDate.slice(0, 10)}`,
+};
+
+/**
+ * Keys of the payment side of issue 21, apart from `keys` (one object every function bundles) so that only
+ * the functions that use them carry them:
+ * - a live checkout of a call's position, by month (sk "<yyyy-mm>#<iud>", with `until`): 'Sincronizza', a
+ *   month's generation and an export look here before they start (one Query), so they can refuse with 409
+ *   while a citizen pays; the position's own `checkoutUntil` is what every write's condition checks;
+ * - a payment-list row with a payment to reconcile (sparse, same partition as the rows): the 'Pagamento da
+ *   riconciliare' filter.
+ */
+export const paymentKeys = {
+  checkoutMarker: (callId: string, period: string, iud: string) => ({ pk: `CHECKOUTS#${callId}`, sk: `${period}#${iud}` }),
+  checkoutsOfCall: (callId: string) => `CHECKOUTS#${callId}`,
+  debtToReconcile: (callId: string, anno: number, userId: string) => ({ pk: `CALL#${callId}#DEBTS#${anno}`, sk: `RECONCILE#${userId}` }),
 };
 
 /** Sort keys that order numbers as text: 12 digits cover up to 9.999.999.999,99 € in cents. */

@@ -54,12 +54,10 @@ export function monthlyFee(input: FeeInput): Fee {
   if (input.iseeCents <= EXEMPT_ISEE_CENTS) return { kind: 'EXEMPT', amountCents: 0 };
   const band = bandFor(input.iseeCents, input.bands);
   if (!band) return { kind: 'NO_BAND', amountCents: 0 };
-  const costCents = BigInt(toCents(band.fixedCost));
-  // The quota as a fraction of cents: percent in hundredths over 10,000, or the cost itself.
-  const [quotaNumerator, quotaDenominator] = band.percent === null ? [costCents, 1n] : [BigInt(Math.round(band.percent * 100)) * costCents, 10_000n];
-  const hundredthsOfHour = BigInt(Math.round(input.weeklyHours * 100));
-  const numerator = quotaNumerator * hundredthsOfHour * BigInt(daysInMonth(input.year, input.month));
-  const denominator = quotaDenominator * 100n * 7n;
-  const amountCents = Number((2n * numerator + denominator) / (2n * denominator));
+  // The hourly quota in ten-thousandths of a cent (percent in hundredths × cost in cents), hours in
+  // hundredths: amount = quota × hours × days / (10,000 × 100 × 7), rounded half up.
+  const quota = BigInt(band.percent === null ? 10_000 : Math.round(band.percent * 100)) * BigInt(toCents(band.fixedCost));
+  const numerator = quota * BigInt(Math.round(input.weeklyHours * 100)) * BigInt(daysInMonth(input.year, input.month));
+  const amountCents = Number((numerator + 3_500_000n) / 7_000_000n);
   return { kind: 'DUE', band, quotaCents: toCents(hourlyQuota(band)), amountCents };
 }

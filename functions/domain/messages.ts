@@ -82,10 +82,10 @@ export const positionOpsMessages = {
   exportRunningEdit: 'È in corso un invio a MyPay per questo bando: la posizione debitoria non si può modificare finché non termina.',
   /** Issue 21: a second operator saving on a stale copy. */
   staleCopy: 'Il record è stato modificato da un altro operatore: ricarica la pagina.',
-  checkoutLive: 'Il cittadino sta pagando questa posizione su MyPay: non si può modificare né annullare finché il pagamento non termina (al massimo 30 minuti).',
-  checkoutLiveCall: 'Un cittadino sta pagando una posizione di questo bando su MyPay: il ricalcolo non può partire finché il pagamento non termina (al massimo 30 minuti).',
-  checkoutLiveMonth: 'Un cittadino sta pagando una posizione di questo mese su MyPay: le posizioni del mese non si possono ricalcolare né inviare finché il pagamento non termina (al massimo 30 minuti).',
-  archived: 'Il bando è archiviato: non si generano né si inviano a MyPay nuove posizioni debitorie.',
+  checkoutLive: 'Il cittadino sta pagando questa posizione su MyPay: riprova tra qualche minuto (al massimo 30).',
+  checkoutLiveCall: 'Un cittadino sta pagando una posizione di questo bando su MyPay: riprova tra qualche minuto (al massimo 30).',
+  checkoutLiveMonth: 'Un cittadino sta pagando una posizione di questo mese su MyPay: riprova tra qualche minuto (al massimo 30).',
+  archived: 'Il bando è archiviato: non si generano più posizioni debitorie.',
   syncRunning: 'È già in corso un ricalcolo delle posizioni debitorie per questo bando.',
   syncFailed: 'Il ricalcolo delle posizioni debitorie non è riuscito.',
 } as const;

@@ -2,10 +2,10 @@ import * as z from 'zod';
 import { messages } from './messages.ts';
 import { hasAtMostTwoDecimals, toCents } from './money.ts';
 import { pageQuerySchema } from './validation.ts';
-import { currentPeriod, type Period } from './period.ts';
+import { currentPeriod, periodKey, type Period } from './period.ts';
 import { jobStatusSchema } from './jobs.ts';
 
-export { currentPeriod, type Period };
+export { currentPeriod, periodKey, type Period };
 
 /**
  * The payments resource's payloads (debt positions of a call and month). Kept apart from the rules
@@ -131,8 +131,6 @@ export const resolvePeriod = (input: PeriodInput, now: Date): Period => {
   return { mese: input.mese ?? current.mese, anno: input.anno ?? current.anno };
 };
 
-/** "2026-03". */
-export const periodKey = ({ mese, anno }: Period) => `${anno}-${String(mese).padStart(2, '0')}`;
 
 export const monthNames = ['Gennaio', 'Febbraio', 'Marzo', 'Aprile', 'Maggio', 'Giugno', 'Luglio', 'Agosto', 'Settembre', 'Ottobre', 'Novembre', 'Dicembre'];
 

@@ -6,7 +6,7 @@ import { getCall } from '../calls/repository.ts';
 import { getConfiguration } from '../configuration/repository.ts';
 import { isJobRunning, SYNC_JOB } from '../domain/jobs.ts';
 import { getJob } from '../jobs/repository.ts';
-import { hasLiveCheckouts } from '../payments/checkout-markers.ts';
+import { hasLiveCheckouts } from '../payments/checkouts.ts';
 import { requireCompleteConfiguration } from '../configuration/use-cases.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as flowRepository from './repository.ts';

@@ -7,7 +7,7 @@ import { ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
 import { batchGet, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
-import { keys, numericSortKey } from '../adapters/table.ts';
+import { keys, numericSortKey, paymentKeys } from '../adapters/table.ts';
 import { toPositionRecord } from '../payments/repository.ts';
 
 /**
@@ -24,7 +24,7 @@ import { toPositionRecord } from '../payments/repository.ts';
  *   and only while the citizen has a pending position without e-mail (sparse, 'Email non inviata'):
  *   gsi3 "DEBTS#<callId>#<anno>#NOMAIL" / name key, gsi4 the same pk / amount key;
  * - the call-year's totals: same pk, sk "TOTALS", kept by `ADD` of each summary change's delta;
- * - a marker per row with a payment to reconcile: same pk, sk "RECONCILE#<userId>" (keys.debtToReconcile),
+ * - a marker per row with a payment to reconcile: same pk, sk "RECONCILE#<userId>" (paymentKeys.debtToReconcile),
  *   written before the row when it has one and deleted after it when it no longer has: the 'Pagamento da
  *   riconciliare' filter reads them (few, by nature) and re-checks each row, so a stale marker shows nothing.
  */
@@ -108,7 +108,7 @@ export async function positionsOfYears(which: readonly SummaryKey[]): Promise<Po
   return (await batchGet(requestKeys, { consistent: true })).map(toPositionRecord);
 }
 
-const reconcileMarker = (summary: Pick<DebtSummary, 'callId' | 'anno' | 'userId'>) => ({ ...keys.debtToReconcile(summary.callId, summary.anno, summary.userId), userId: summary.userId });
+const reconcileMarker = (summary: Pick<DebtSummary, 'callId' | 'anno' | 'userId'>) => ({ ...paymentKeys.debtToReconcile(summary.callId, summary.anno, summary.userId), userId: summary.userId });
 
 /**
  * Writes a summary if the stored one is still `expectedVersion` (null: none yet); false when another writer
@@ -128,7 +128,7 @@ export async function putDebtSummary(summary: StoredDebtSummary, expectedVersion
     ),
   );
   if (written !== null && hadToReconcile && summary.daRiconciliare === 0) {
-    await documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.debtToReconcile(summary.callId, summary.anno, summary.userId) }));
+    await documentClient.send(new DeleteCommand({ TableName: tableName, Key: paymentKeys.debtToReconcile(summary.callId, summary.anno, summary.userId) }));
   }
   return written !== null;
 }

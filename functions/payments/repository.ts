@@ -8,6 +8,7 @@ import { periodKey, type Period, type Position } from '../domain/payments.ts';
 import type { Page } from '../domain/validation.ts';
 import { batchPut, documentClient, queryAll, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
+import { NO_LIVE_CHECKOUT } from './checkouts.ts';
 
 /**
  * Debt positions. One item per call, month and citizen: pk "CALL#<callId>#POSITIONS#<yyyy-mm>",
@@ -122,8 +123,6 @@ export async function createPositions(positions: readonly PositionRecord[]): Pro
   await batchPut(positions.map(itemOf));
 }
 
-/** No citizen's checkout holds the position at `now` (ISO): none, or one that has expired. */
-const NO_LIVE_CHECKOUT = '(attribute_not_exists(checkoutUntil) OR checkoutUntil = :nullValue OR checkoutUntil < :now)';
 
 /**
  * Replaces a position with its next version; false (nothing written) when the stored one is no longer
@@ -145,43 +144,6 @@ export async function replacePosition(position: PositionRecord, expectedVersion:
   return written !== null;
 }
 
-/**
- * A citizen's checkout takes the position (position-payment.ts CHECKOUT_HOLD_MS): only the version read,
- * still unpaid and not cancelled, and not held by a live checkout. The version does not move (nothing the
- * operator sees changed); every other write's condition refuses while it holds. False when it lost.
- */
-export async function holdForCheckout(position: PositionRecord, hold: { session: string; url: string; until: string; now: string }): Promise<boolean> {
-  const written = await unlessConditionFails(
-    documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.position(position.callId, period(position), position.userId),
-        UpdateExpression: 'SET checkoutSession = :session, checkoutUrl = :url, checkoutUntil = :until',
-        ConditionExpression: `#version = :version AND isPagato = :false AND annullato = :false AND ${NO_LIVE_CHECKOUT}`,
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':session': hold.session, ':url': hold.url, ':until': hold.until, ':version': position.version, ':false': false, ':nullValue': null, ':now': hold.now },
-      }),
-    ),
-  );
-  return written !== null;
-}
-
-/** The checkout `session` ended without a payment (refused, cancelled, expired): the position is free again. */
-export async function releaseCheckout(position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>, session: string): Promise<void> {
-  await unlessConditionFails(
-    documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.position(position.callId, period(position), position.userId),
-        UpdateExpression: 'REMOVE checkoutSession, checkoutUrl, checkoutUntil',
-        ConditionExpression: 'checkoutSession = :session',
-        ExpressionAttributeValues: { ':session': session },
-      }),
-    ),
-  );
-}
-
-export { deleteCheckoutMarker, hasLiveCheckouts, putCheckoutMarker } from './checkout-markers.ts';
 
 /**
  * MyPay's verdicts of an export written back in batches of 25 (BatchWriteItem: no condition), each item the

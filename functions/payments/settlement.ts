@@ -1,6 +1,6 @@
 import type { PositionRecord } from '../domain/debt-positions.ts';
 import type { Reconciliation } from '../domain/payments.ts';
-import { settlePayment, type PaymentReceipt } from '../domain/position-payment.ts';
+import { settlePayment, type PaymentReceipt } from '../domain/payment-rules.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { AuditEntry, Clock } from '../adapters/ports.ts';
 

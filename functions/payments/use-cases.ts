@@ -13,7 +13,7 @@ import {
 } from '../domain/debt-positions.ts';
 import { SYNC_JOB, type JobRecord } from '../domain/jobs.ts';
 import { CallState } from '../domain/call-limits.ts';
-import { hasLiveCheckout } from '../domain/position-payment.ts';
+import { hasLiveCheckout } from '../domain/payment-rules.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { monthlyFee } from '../domain/fee.ts';
 import { messages, positionOpsMessages } from '../domain/messages.ts';
@@ -72,7 +72,7 @@ export interface PositionRepository {
   closeWriteBack(month: MonthOf, count: number): Promise<boolean>;
   /** Puts a payment back on its position unless it holds it already ('repaired' when it wrote). */
   repairPayment(month: MonthOf, receipt: PaymentRecord): Promise<'repaired' | 'paid' | 'none'>;
-  /** Whether a citizen's MyPay checkout holds a position of the call (of one month, when given) at `now` (checkout-markers.ts). */
+  /** Whether a citizen's MyPay checkout holds a position of the call (of one month, when given) at `now` (checkouts.ts). */
   hasLiveCheckouts(callId: string, month: Period | null, now: string): Promise<boolean>;
 }
 

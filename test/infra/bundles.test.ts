@@ -24,22 +24,36 @@ const OVER_LIMIT: Record<string, number> = {
   // + the export's MarkIsees step and sliced Collect (export-speed): 220.3 KB.
   // + the batched write-back's fence and payment repair in payments/repository.ts (export-collect), less the
   // per-position PDF puts: ~222.7 KB. The way back: the fence in a module only Collect and recordPayment import.
-  'PortaleApi/PaymentExport/FlowTask': 224 * 1024,
+  // + issue 21: the checkout hold in every position write's condition and the live-checkout check (payments/
+  // checkouts.ts), the payments recorded and reconciled (payment-rules.ts, the list's reconcile markers and
+  // totals, debt-summaries.ts), the fee in BigInt, the MyPay adapter's open positions: 227.9 KB.
+  'PortaleApi/PaymentExport/FlowTask': 228 * 1024,
   // The month generation's batched refresh of the payment list (payment-list/month-refresh.ts): +~1 KB;
   // the export's batched write-back and its fence (export-collect): +~3.5 KB.
-  'PortaleApi/payments': 163 * 1024,
+  // + issue 21: the live-checkout check and hold condition (payments/checkouts.ts), the stale-copy and archived
+  // refusals, the payments to reconcile in the list's rows and totals (debt-summaries.ts, reconcile markers),
+  // the fee in BigInt: 166.1 KB.
+  'PortaleApi/payments': 167 * 1024,
   // + one shared batchGet with options (projection, read capacity) and mapAtMost, in place of four local copies
   // elsewhere: 162.1 KB.
-  'PortaleApi/reporting': 163 * 1024,
+  // + issues 21 and 26: the settlement use case (payments/settlement.ts, payment-rules.ts: every payment
+  // recorded, the others to reconcile), the paid rows read as MyPay writes them, the open positions and the
+  // double Base64 of the adapter, the reconcile markers and totals of the list: 167.3 KB.
+  'PortaleApi/reporting': 168 * 1024,
   // + a payment's fence check and the notice PDF taken out of the flow's ZIP on the first link (export-collect).
-  'PortaleApi/user-positions': 156 * 1024,
+  // + issues 21 and 26: MyPay4's open-position checkout (paaSILChiediPosizioniAperte), the checkout's hold and
+  // markers (payments/checkouts.ts), the settlement shared with the reporting, the return path checked and
+  // put on PORTAL_URL: 160.6 KB.
+  'PortaleApi/user-positions': 161 * 1024,
   // The job function carries every job kind: 'Sincronizza' (the payments' month generation), the enrolment
   // import's apply (recordIsee with the ISEE repository, the subscriptions' writes, the documents bucket for
   // removed subscriptions' files) and the flow's notice e-mail (notices, PDFs, SES): ~195 KB. The way back:
   // one job function per kind (a Choice on the kind in functions/jobs/state-machine.ts), or zod/mini.
   // + the notice PDF out of the flow's AVVISI ZIP (adapters/notice-pdf.ts) and the payments' fence (export-collect).
   // + the enrolment table's search item, written with each subscription the import applies: 202.2 KB.
-  'PortaleApi/BackgroundJobs/JobTask': 203 * 1024,
+  // + issue 21: Sincronizza's live-checkout check and hold condition, the list's reconcile markers and totals,
+  // the fee in BigInt: 205.7 KB.
+  'PortaleApi/BackgroundJobs/JobTask': 206 * 1024,
   // The OpenAPI function bundles every route's schemas and messages: each new route grows it (the
   // payment routes of issue 9 took it from ~148 to ~155.3 KB). The way back: an openapi.json generated at
   // build time instead of in the Lambda (known debt).

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { keys } from '../../functions/adapters/table.ts';
+import { paymentKeys } from '../../functions/adapters/table.ts';
 import { messages, paymentOutcomeMessages, positionOpsMessages } from '../../functions/domain/messages.ts';
 import { as } from '../support/api.ts';
 import { callFields, openCall } from '../support/calls.ts';
@@ -73,7 +73,7 @@ const stored = async (callId: string, period = november) => (await storedPositio
 async function holdLapses(callId: string, period = november) {
   const item = await stored(callId, period);
   await localTable().putItem({ ...item, checkoutUntil: '2000-01-01T00:00:00.000Z' });
-  await localTable().deleteItem(keys.checkoutMarker(callId, monthKey(period), item.iud as string));
+  await localTable().deleteItem(paymentKeys.checkoutMarker(callId, monthKey(period), item.iud as string));
 }
 
 describe('the citizen pays a position', () => {
