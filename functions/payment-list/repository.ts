@@ -274,7 +274,7 @@ const MAX_ROUNDS = 10;
 const KEYED_ROUNDS = 4;
 
 /** What a page reads of each row: the row's fields and the keys a cursor needs (not the totals' contribution, nor the other indexes' keys). */
-const ROW_ATTRIBUTES = ['userId', 'cognome', 'nome', 'codiceFiscale', 'telefono', 'email', 'importoTotale', 'paymentIds'] as const;
+const ROW_ATTRIBUTES = ['userId', 'cognome', 'nome', 'codiceFiscale', 'telefono', 'email', 'importoTotale', 'paymentIds', 'daRiconciliare'] as const;
 function rowProjection(index: string) {
   const names = [...ROW_ATTRIBUTES, 'pk', 'sk', `${index}pk`, `${index}sk`];
   return { ProjectionExpression: names.map((_, i) => `#p${i}`).join(', '), ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#p${i}`, name])) };

@@ -233,9 +233,11 @@ describe('a payment MyPay collected never disappears (issue 21)', () => {
     const [mine] = (await operator.get(`/api/users/${mariaId}/positions`)).json.items.filter((p: { iud: string }) => p.iud === position.iud);
     expect(mine).toMatchObject({ badge: 'Pagato', riconciliazione: { motivo: 'ANNULLATA' } });
     // The payment list: the row, its filter and the statistics box.
-    const list = (await operator.get(`/api/calls/${call.id}/payment-list?anno=2026&chkDaRiconciliare=true`)).json;
-    expect(list.items.map((r: { userId: string; daRiconciliare: number }) => [r.userId, r.daRiconciliare])).toEqual([[mariaId, 1]]);
-    expect(list.count).toBe(1);
+    for (const query of ['&chkDaRiconciliare=true', '', '&sort=-importo']) {
+      const list = (await operator.get(`/api/calls/${call.id}/payment-list?anno=2026${query}`)).json;
+      expect(list.items.map((r: { userId: string; daRiconciliare: number }) => [r.userId, r.daRiconciliare]), query).toEqual([[mariaId, 1]]);
+      expect(list.count).toBe(1);
+    }
     expect((await operator.get(`/api/calls/${call.id}/payment-totals?anno=2026`)).json).toMatchObject({ daRiconciliare: 1, cittadiniDaRiconciliare: 1, differenzaDaRiconciliare: position.importoDovuto });
     expect((await operator.post(`/api/calls/${call.id}/reporting`, {})).json).toMatchObject({ marked: 0, alreadyPaid: 1 });
     expect((await stored(call.id)).pagamenti).toHaveLength(1);

@@ -82,7 +82,7 @@ function PaymentCards({ fiscalCode }: { fiscalCode: string }) {
               <dl className="payment-card__facts">
                 <dt>Importo</dt>
                 <dd>{formatEuro(toEuros(p.importoDovuto))}</dd>
-                <dt>Pagato</dt>
+                <dt>Importo pagato</dt>
                 <dd>{paidAmount(p)}</dd>
                 <dt>Scadenza</dt>
                 <dd>{formatDueDate(p.dataScadenza)}</dd>

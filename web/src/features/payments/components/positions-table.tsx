@@ -71,7 +71,7 @@ export function PositionsTable({ caption, rows, emptyText, actions, showPayer = 
     { id: 'title', header: 'Pagamento', cell: (p) => p.titolo, isRowHeader: true },
     ...(showPayer ? [{ id: 'payer', header: 'Intestatario', cell: (p: PositionView) => `${p.cognome} ${p.nome}` }] : []),
     { id: 'amount', header: 'Importo', cell: (p) => formatEuro(toEuros(p.importoDovuto)), align: 'end', noWrap: true },
-    { id: 'paid', header: 'Pagato', cell: paidAmount, align: 'end', noWrap: true },
+    { id: 'paid', header: 'Importo pagato', cell: paidAmount, align: 'end', noWrap: true },
     { id: 'due', header: 'Scadenza', cell: (p) => formatDueDate(p.dataScadenza), noWrap: true },
     { id: 'nav', header: 'Numero avviso', cell: (p) => p.nav ?? '—', noWrap: true },
     { id: 'state', header: 'Stato', cell: (p) => <PaymentBadge position={p} reconciliation={showReconciliation} /> },
