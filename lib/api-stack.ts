@@ -24,6 +24,8 @@ export interface ApiStackProps extends StackProps {
   mail: PortalContext['mail'];
   /** IO app: base URL and the secret with the subscription key (context ioBaseUrl, ioSecretName). */
   io: PortalContext['io'];
+  /** The portal's own address (the web stack's URL): MyPay sends citizens back there only (PORTAL_URL). */
+  portalUrl: string;
 }
 
 /**
@@ -70,6 +72,7 @@ export class ApiStack extends Stack {
           }),
         );
       },
+      portal: (fn) => fn.addEnvironment('PORTAL_URL', props.portalUrl),
       io: (fn) => {
         // The key is a dynamic reference, resolved by CloudFormation at deploy time: it is in no template.
         fn.addEnvironment('IO_BASE_URL', props.io.baseUrl).addEnvironment('IO_API_KEY', SecretValue.secretsManager(props.io.secretName).unsafeUnwrap());

@@ -75,6 +75,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     mypaySecretName: context.mypaySecretName,
     mail: context.mail,
     io: context.io,
+    portalUrl: web.webUrl,
   });
 
   // The ISEE reading: stateless like the API, in its own stack so each redeploys alone.

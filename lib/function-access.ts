@@ -15,6 +15,8 @@ export interface FunctionAccess {
   io?: 'SEND';
   /** MyPay's endpoint, entity code and password (MYPAY_*), from the secret named by the context mypaySecretName. */
   mypay?: true;
+  /** The portal's own address (PORTAL_URL: the web stack's URL), where MyPay sends citizens back. */
+  portal?: true;
 }
 
 /**
@@ -44,7 +46,7 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   enrolments: { table: 'RW', documents: 'RW' },
   'enrolment-csv': { table: 'RW' },
   // 'Paga' and the return from MyPay; the notice PDFs are read (links) from the exports bucket.
-  'user-positions': { table: 'RW', exports: 'R', mypay: true },
+  'user-positions': { table: 'RW', exports: 'R', mypay: true, portal: true },
   // 'Rendicontazione': MyPay's export of what was paid.
   reporting: { table: 'RW', mypay: true },
 };

@@ -128,6 +128,20 @@ export function makeMyPay(config: MyPayConfig, fetchImpl: typeof fetch = fetch):
 
 const semicolonSeparated = dsvFormat(';');
 
+/**
+ * Whether a row of MyPay's export is a payment. MyPay writes esitoSingoloPagamento as it got the receipt:
+ * `0` for pagoPA's paSendRT (SendRtOutcomeService.java, CODICE_ESITO_PAGAMENTO_ESEGUITO), `PAGATO CON
+ * RENDICONTAZIONE 9` for a payment known only from the reporting (Constants.PAGATO_CON_RENDICONTAZIONE_9), or
+ * the receipt's own text on the older paths; a negative outcome is codiceEsitoPagamento 1 or a text such as
+ * 'NON PAGATO' (EsitoService.java). So: an amount above zero, not a negative code, not a negative text.
+ */
+export function isPaidRow(row: { codiceEsitoPagamento?: string; esitoSingoloPagamento?: string; singoloImportoPagato?: string }): boolean {
+  const amount = (row.singoloImportoPagato ?? '').trim();
+  if (!/^\d+(\.\d{1,2})?$/.test(amount) || decimalToCents(amount) <= 0) return false;
+  if ((row.codiceEsitoPagamento ?? '').trim() === '1') return false;
+  return !/^\s*non\b/i.test(row.esitoSingoloPagamento ?? '');
+}
+
 /** The reporting ZIP: one CSV (`;`, header line) with MyPay's export columns; the paid rows. */
 export function parsePaidExport(zip: Uint8Array): MyPayPaidRow[] {
   const files = Object.entries(unzipSync(zip)).filter(([name]) => name.toLowerCase().endsWith('.csv'));
@@ -137,7 +151,7 @@ export function parsePaidExport(zip: Uint8Array): MyPayPaidRow[] {
     const parsed = semicolonSeparated.parse(strFromU8(content).replace(/^\uFEFF/, '').replace(/(\r?\n)+$/, ''));
     for (const row of parsed) {
       if (!row.codIud && !row.codIuv) continue; // a blank line
-      if (row.esitoSingoloPagamento && row.esitoSingoloPagamento !== 'ESEGUITO') continue;
+      if (!isPaidRow(row)) continue;
       rows.push({
         iud: row.codIud ?? '',
         iuv: row.codIuv || row.identificativoUnivocoVersamento || '',

@@ -113,28 +113,19 @@ export interface MyPayImportStatus {
   urlFileAvvisi?: string;
 }
 
-/** One debt position to pay now (paaSILInviaDovuti): amounts in integer cents. */
-export interface MyPayPaymentItem {
-  iud: string;
-  amountCents: number;
-  causale: string;
-  datiSpecificiRiscossione: string;
-  tipoDovuto: string;
-  /** The position's IUV when it already has one (exported before). */
-  iuv?: string;
-}
-
+/** Who pays (identificativoUnivocoPersonaFG): F a person by fiscal code, G a company by VAT number. */
 export interface MyPayPayer {
   tipoIdentificativoUnivoco: 'F' | 'G';
   codiceIdentificativoUnivoco: string;
-  anagrafica: string;
-  email?: string;
 }
 
 export interface MyPayPaymentSession {
+  /** MyPay's session of the position (fixed per position: a second checkout of it has the same one). */
   idSession: string;
-  /** Where to send the citizen to pay. */
+  /** Where to send the citizen to pay (MyPay's landing, with the portal's page to come back to). */
   url: string;
+  /** What MyPay will collect, in cents (its own record of the position). */
+  amountCents: number;
 }
 
 export interface MyPayPaidItem {
@@ -148,8 +139,11 @@ export interface MyPayPaidItem {
 }
 
 export interface MyPayPaymentOutcome {
-  /** PAID: codiceEsitoPagamento 0; FAILED: 1; CANCELLED / PENDING: MyPay's PAA_PAGAMENTO_ANNULLATO / _IN_CORSO, _NON_INIZIATO. */
-  status: 'PAID' | 'FAILED' | 'CANCELLED' | 'PENDING';
+  /**
+   * PAID: codiceEsitoPagamento 0 (or 2, the paid items of a cart); FAILED: 1; CANCELLED, EXPIRED, PENDING:
+   * MyPay's faults PAA_PAGAMENTO_ANNULLATO, PAA_PAGAMENTO_SCADUTO, PAA_PAGAMENTO_IN_CORSO / _NON_INIZIATO.
+   */
+  status: 'PAID' | 'FAILED' | 'CANCELLED' | 'PENDING' | 'EXPIRED';
   payments: MyPayPaidItem[];
 }
 
@@ -164,7 +158,8 @@ export interface MyPay {
   upload(authorization: MyPayAuthorization, zip: Uint8Array, fileName: string): Promise<void>;
   importStatus(requestToken: string, files?: { scarti?: boolean; iuv?: boolean; avvisi?: boolean }): Promise<MyPayImportStatus>;
   download(url: string): Promise<Uint8Array>;
-  startPayment(payer: MyPayPayer, items: MyPayPaymentItem[], returnUrl: string): Promise<MyPayPaymentSession>;
+  /** The checkout of a position MyPay holds (imported), back to `returnUrl`; null when MyPay lists it as not payable. */
+  openPositionCheckout(payer: MyPayPayer, iud: string, returnUrl: string): Promise<MyPayPaymentSession | null>;
   paymentOutcome(idSession: string): Promise<MyPayPaymentOutcome>;
   /** Books the export of what was paid between the two dates (yyyy-MM-dd, inclusive), waits for it and reads it. */
   reportPaid(from: string, to: string): Promise<MyPayPaidRow[]>;

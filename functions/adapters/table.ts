@@ -116,5 +116,20 @@ export const keys = {
   auditDay: (isoDate: string) => `AUDIT#${isoDate.slice(0, 10)}`,
 };
 
+/**
+ * Keys of the payment side of issue 21, apart from `keys` (one object every function bundles) so that only
+ * the functions that use them carry them:
+ * - a live checkout of a call's position, by month (sk "<yyyy-mm>#<iud>", with `until`): 'Sincronizza', a
+ *   month's generation and an export look here before they start (one Query), so they can refuse with 409
+ *   while a citizen pays; the position's own `checkoutUntil` is what every write's condition checks;
+ * - a payment-list row with a payment to reconcile (sparse, same partition as the rows): the 'Pagamento da
+ *   riconciliare' filter.
+ */
+export const paymentKeys = {
+  checkoutMarker: (callId: string, period: string, iud: string) => ({ pk: `CHECKOUTS#${callId}`, sk: `${period}#${iud}` }),
+  checkoutsOfCall: (callId: string) => `CHECKOUTS#${callId}`,
+  debtToReconcile: (callId: string, anno: number, userId: string) => ({ pk: `CALL#${callId}#DEBTS#${anno}`, sk: `RECONCILE#${userId}` }),
+};
+
 /** Sort keys that order numbers as text: 12 digits cover up to 9.999.999.999,99 € in cents. */
 export const numericSortKey = (cents: number) => String(cents).padStart(12, '0');

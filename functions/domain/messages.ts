@@ -82,6 +82,12 @@ export const positionOpsMessages = {
   final: 'La posizione debitoria è già pagata o annullata: non si può modificare.',
   changed: 'La posizione debitoria è stata modificata nel frattempo: ricarica e riprova.',
   exportRunningEdit: 'È in corso un invio a MyPay per questo bando: la posizione debitoria non si può modificare finché non termina.',
+  /** Issue 21: a second operator saving on a stale copy. */
+  staleCopy: 'Il record è stato modificato da un altro operatore: ricarica la pagina.',
+  checkoutLive: 'Il cittadino sta pagando questa posizione su MyPay: riprova tra qualche minuto (al massimo 30).',
+  checkoutLiveCall: 'Un cittadino sta pagando una posizione di questo bando su MyPay: riprova tra qualche minuto (al massimo 30).',
+  checkoutLiveMonth: 'Un cittadino sta pagando una posizione di questo mese su MyPay: riprova tra qualche minuto (al massimo 30).',
+  archived: 'Il bando è archiviato: non si generano più posizioni debitorie.',
   syncRunning: 'È già in corso un ricalcolo delle posizioni debitorie per questo bando.',
   syncFailed: 'Il ricalcolo delle posizioni debitorie non è riuscito.',
 } as const;
@@ -100,9 +106,15 @@ export const paymentOutcomeMessages = {
   cancelledByCitizen: 'Il pagamento è stato annullato: la posizione resta da pagare.',
   pending: 'Il pagamento è ancora in corso: ricarica la pagina tra qualche minuto per vederne l’esito.',
   mismatch: 'MyPay ha registrato un pagamento diverso da quello richiesto: contatta il Comune.',
+  /** The payment is recorded, and an operator will look at it (another amount, a cancelled position, paid twice). */
+  paidToReconcile: 'Pagamento registrato: il Comune verificherà l’importo pagato e ti contatterà se necessario.',
+  expired: 'La sessione di pagamento è scaduta: la posizione resta da pagare e puoi pagarla di nuovo.',
   unavailable: 'Il servizio di pagamento non è al momento raggiungibile. Riprova più tardi.',
+  notIssued: 'L’avviso di pagamento non è ancora disponibile su MyPay: potrai pagare quando il Comune lo avrà emesso.',
+  positionChanged: 'La posizione è stata aggiornata nel frattempo: ricarica la pagina.',
+  notOpenOnMyPay: 'MyPay non riporta questa posizione come da pagare: potrebbe essere già stata pagata. Ricarica la pagina tra qualche minuto.',
   reportingInProgress: 'La rendicontazione è in corso',
-  reportingDone: 'Rendicontazione completata: {marked}, {alreadyPaid}, {unmatched}.',
+  reportingDone: 'Rendicontazione completata: {marked}{toReconcile}, {alreadyPaid}, {unmatched}.',
 } as const;
 
 /** The counts of reportingDone, singular and plural (apart: only the reporting function says them, not the web's first load). */

@@ -2,10 +2,10 @@ import * as z from 'zod';
 import { messages } from './messages.ts';
 import { hasAtMostTwoDecimals, toCents } from './money.ts';
 import { pageQuerySchema } from './validation.ts';
-import { currentPeriod, type Period } from './period.ts';
+import { currentPeriod, periodKey, type Period } from './period.ts';
 import { jobStatusSchema } from './jobs.ts';
 
-export { currentPeriod, type Period };
+export { currentPeriod, periodKey, type Period };
 
 /**
  * The payments resource's payloads (debt positions of a call and month). Kept apart from the rules
@@ -53,6 +53,21 @@ export type ExportState = (typeof exportStates)[number];
 export const ioStatuses = ['ACCEPTED', 'THROTTLED', 'PROCESSED', 'REJECTED', 'FAILED', 'NO_PROFILE', 'SENDER_NOT_ALLOWED'] as const;
 export type IoStatus = (typeof ioStatuses)[number];
 
+/**
+ * Why a payment must be reconciled by an operator (issue 21): MyPay collected another amount than the one
+ * due, money for a cancelled position, or a second payment of one position. `differenza` = paid − due,
+ * cents (positive: the council holds more than asked; negative: less).
+ */
+export const reconciliationReasons = ['IMPORTO_DIVERSO', 'ANNULLATA', 'PAGATA_PIU_VOLTE'] as const;
+export const reconciliationSchema = z.object({ motivo: z.enum(reconciliationReasons), differenza: z.number().int() });
+export type Reconciliation = z.output<typeof reconciliationSchema>;
+export const RECONCILE_LABEL = 'Pagamento da riconciliare';
+export const reconciliationTexts: Record<Reconciliation['motivo'], string> = {
+  IMPORTO_DIVERSO: 'importo pagato diverso dal dovuto',
+  ANNULLATA: 'pagamento di una posizione annullata',
+  PAGATA_PIU_VOLTE: 'posizione pagata più volte',
+};
+
 export const positionSchema = z.object({
   id: z.string(),
   iud: z.string(),
@@ -84,6 +99,10 @@ export const positionSchema = z.object({
   /** What became of the IO notice (ioStatuses); absent on positions sent to IO before it was recorded. */
   ioStatus: z.enum(ioStatuses).nullable().optional(),
   dataEsitoSingoloPagamento: z.string().nullable(),
+  /** Set while a payment MyPay collected waits for an operator (null or absent otherwise). */
+  riconciliazione: reconciliationSchema.nullable().optional(),
+  /** Until when a citizen's MyPay checkout holds the position (ISO; null or absent: none). */
+  checkoutUntil: z.string().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -123,8 +142,6 @@ export const resolvePeriod = (input: PeriodInput, now: Date): Period => {
   return { mese: input.mese ?? current.mese, anno: input.anno ?? current.anno };
 };
 
-/** "2026-03". */
-export const periodKey = ({ mese, anno }: Period) => `${anno}-${String(mese).padStart(2, '0')}`;
 
 export const monthNames = ['Gennaio', 'Febbraio', 'Marzo', 'Aprile', 'Maggio', 'Giugno', 'Luglio', 'Agosto', 'Settembre', 'Ottobre', 'Novembre', 'Dicembre'];
 
@@ -132,11 +149,16 @@ export const monthNames = ['Gennaio', 'Febbraio', 'Marzo', 'Aprile', 'Maggio', '
 export const positionsCsvFileName = (nomeMyPay: string, period: Period) =>
   `${nomeMyPay.replace(/[^A-Za-z0-9_-]+/g, '_') || 'posizioni'}_${period.anno}_${String(period.mese).padStart(2, '0')}.csv`;
 
-/** Operator-admin §4 "Payment badge": paid with total 0 = 'Annullato'; paid = 'Pagato'; otherwise 'Da pagare'. */
+/**
+ * Operator-admin §4 "Payment badge": paid with total 0 = 'Annullato'; paid = 'Pagato'; otherwise 'Da pagare'.
+ * Money collected wins: a cancelled position that MyPay reports paid reads 'Pagato' (the citizen paid; the
+ * operator also sees 'Pagamento da riconciliare').
+ */
 export type PaymentBadge = 'Annullato' | 'Pagato' | 'Da pagare';
 export function paymentBadge(position: Pick<Position, 'isPagato' | 'annullato' | 'importoTotalePagato'>): PaymentBadge {
-  if (position.annullato || (position.isPagato && position.importoTotalePagato === 0)) return 'Annullato';
-  return position.isPagato ? 'Pagato' : 'Da pagare';
+  if (position.isPagato && position.importoTotalePagato > 0) return 'Pagato';
+  if (position.annullato || position.isPagato) return 'Annullato';
+  return 'Da pagare';
 }
 
 /**
@@ -198,8 +220,13 @@ export const positionEditSchema = z
         .max(10_000_000, messages.positions.amount)
         .refine(hasAtMostTwoDecimals, messages.positions.amount),
     ),
+    /**
+     * The position's `updatedAt` as the operator read it (issue 21): a save made on a copy that another
+     * operator has changed since is a 409 'Il record è stato modificato da un altro operatore: ricarica la pagina.'
+     */
+    updatedAt: z.string().max(40).optional(),
   })
-  .transform(({ descrizione, importo }) => ({ descrizione, importoCents: toCents(importo) }));
+  .transform(({ descrizione, importo, updatedAt }) => ({ descrizione, importoCents: toCents(importo), ...(updatedAt ? { updatedAt } : {}) }));
 export type PositionEditInput = z.input<typeof positionEditSchema>;
 export type PositionEdit = z.output<typeof positionEditSchema>;
 

@@ -14,3 +14,6 @@ export function currentPeriod(now: Date): Period {
   const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
   return { mese: get('month'), anno: get('year') };
 }
+
+/** "2026-03". */
+export const periodKey = ({ mese, anno }: Period) => `${anno}-${String(mese).padStart(2, '0')}`;

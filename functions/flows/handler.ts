@@ -6,6 +6,7 @@ import { getCall } from '../calls/repository.ts';
 import { getConfiguration } from '../configuration/repository.ts';
 import { isJobRunning, SYNC_JOB } from '../domain/jobs.ts';
 import { getJob } from '../jobs/repository.ts';
+import { hasLiveCheckouts } from '../payments/checkouts.ts';
 import { requireCompleteConfiguration } from '../configuration/use-cases.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as flowRepository from './repository.ts';
@@ -17,6 +18,7 @@ const flows = makeFlowUseCases({
   flows: flowRepository,
   configuration: { requireComplete: () => requireCompleteConfiguration({ getConfiguration }) },
   calls: { getCall },
+  checkouts: { hasLiveCheckouts },
   exportFiles: s3ExportFiles,
   runner: stepFunctionsRunner,
   positionsSync: { isRunning: async (callId) => isJobRunning(await getJob(SYNC_JOB, callId), systemClock.now()) },

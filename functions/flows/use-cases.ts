@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { unzipSync, zipSync, strToU8, strFromU8 } from 'fflate';
 import Papa from 'papaparse';
+import { CallState } from '../domain/call-limits.ts';
 import { ConflictError, NotFoundError } from '../domain/errors.ts';
 import {
   FLOWS_PAGE_SIZE,
@@ -120,7 +121,9 @@ export interface FlowDeps {
   flows: FlowRepository;
   /** An export needs the whole MyPay configuration: checked before anything starts (400 otherwise). */
   configuration: { requireComplete(): Promise<unknown> };
-  calls: { getCall(id: string): Promise<{ id: string; name: string; serviceId: string; serviceName: string } | null> };
+  calls: { getCall(id: string): Promise<{ id: string; name: string; serviceId: string; serviceName: string; state?: number } | null> };
+  /** Whether a citizen's MyPay checkout holds a position of the call's month (payments/repository.ts hasLiveCheckouts). */
+  checkouts?: { hasLiveCheckouts(callId: string, month: { mese: number; anno: number } | null, now: string): Promise<boolean> };
   exportFiles: Pick<ExportFiles, 'downloadUrl'>;
   runner: FlowRunner;
   /** Whether 'Sincronizza' is recalculating the call's positions: no export starts beside it. */
@@ -207,7 +210,7 @@ const resultFileName = (zipName: string, kind: FlowFileKind) =>
 const requireFlowIn = (flows: FlowRepository) => async (id: string) => (await flows.getFlow(id)) ?? Promise.reject(new NotFoundError(flowMessages.notFound));
 
 /** The operator's side: start an export, follow it, restart it, open its files. */
-export function makeFlowUseCases({ flows, configuration, calls, exportFiles, runner, positionsSync, audit, clock, ids }: FlowDeps) {
+export function makeFlowUseCases({ flows, configuration, calls, checkouts, exportFiles, runner, positionsSync, audit, clock, ids }: FlowDeps) {
   const requireFlow = requireFlowIn(flows);
   const now = () => clock.now().toISOString();
 
@@ -232,7 +235,11 @@ export function makeFlowUseCases({ flows, configuration, calls, exportFiles, run
     async startExport(callId: string, request: ExportRequest, actor: Actor): Promise<Flow> {
       const call = await calls.getCall(callId);
       if (!call) throw new NotFoundError(messages.call.notFound);
+      // An archived call is over: it is billed no more (a closed one keeps billing its approved subscriptions).
+      if (call.state === CallState.ARCHIVED) throw new ConflictError(positionOpsMessages.archived);
       await configuration.requireComplete();
+      // The export regenerates the month: not while a citizen pays one of its positions.
+      if (await checkouts?.hasLiveCheckouts(call.id, { mese: request.mese, anno: request.anno }, now())) throw new ConflictError(positionOpsMessages.checkoutLiveMonth);
       const at = now();
       const record: FlowRecord = {
         id: ids().replace(/-/g, '').slice(0, 20),

@@ -1,13 +1,13 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { PositionRecord } from '../domain/debt-positions.ts';
-import { debtTotalKeys, nameKey, zeroTotals, type DebtSort, type DebtSummary, type DebtSummaryRow, type DebtTotals } from '../domain/debt-summaries.ts';
+import { compareRows, debtTotalKeys, nameKey, zeroTotals, type DebtSort, type DebtSummary, type DebtSummaryRow, type DebtTotals } from '../domain/debt-summaries.ts';
 import { periodKey } from '../domain/payments.ts';
 import { mapAtMost } from '../domain/at-most.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
 import { BACKFILL_PAGE, batchGet, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type BackfillPage, type CursorList } from '../adapters/dynamo.ts';
-import { keys, numericSortKey } from '../adapters/table.ts';
+import { keys, numericSortKey, paymentKeys } from '../adapters/table.ts';
 import { toPositionRecord } from '../payments/repository.ts';
 
 /**
@@ -23,7 +23,10 @@ import { toPositionRecord } from '../payments/repository.ts';
  *   amount order: a one-word prefix in amount order merges the few words it spans, see mergedByAmount),
  *   and only while the citizen has a pending position without e-mail (sparse, 'Email non inviata'):
  *   gsi3 "DEBTS#<callId>#<anno>#NOMAIL" / name key, gsi4 the same pk / amount key;
- * - the call-year's totals: same pk, sk "TOTALS", kept by `ADD` of each summary change's delta.
+ * - the call-year's totals: same pk, sk "TOTALS", kept by `ADD` of each summary change's delta;
+ * - a marker per row with a payment to reconcile: same pk, sk "RECONCILE#<userId>" (paymentKeys.debtToReconcile),
+ *   written before the row when it has one and deleted after it when it no longer has: the 'Pagamento da
+ *   riconciliare' filter reads them (few, by nature) and re-checks each row, so a stale marker shows nothing.
  */
 
 export interface StoredDebtSummary extends DebtSummary {
@@ -55,6 +58,7 @@ export const toRow = (item: Record<string, any>): DebtSummaryRow => ({
   email: item.email ?? null,
   importoTotale: item.importoTotale,
   paymentIds: item.paymentIds ?? [],
+  daRiconciliare: Number(item.daRiconciliare ?? 0),
 });
 
 /** The first word of the name key ("de rossi maria" → "de"): a row's group on gsi6. */
@@ -104,8 +108,14 @@ export async function positionsOfYears(which: readonly SummaryKey[]): Promise<Po
   return (await batchGet(requestKeys, { consistent: true })).map(toPositionRecord);
 }
 
-/** Writes a summary if the stored one is still `expectedVersion` (null: none yet); false when another writer won. */
-export async function putDebtSummary(summary: StoredDebtSummary, expectedVersion: number | null): Promise<boolean> {
+const reconcileMarker = (summary: Pick<DebtSummary, 'callId' | 'anno' | 'userId'>) => ({ ...paymentKeys.debtToReconcile(summary.callId, summary.anno, summary.userId), userId: summary.userId });
+
+/**
+ * Writes a summary if the stored one is still `expectedVersion` (null: none yet); false when another writer
+ * won. Its 'Pagamento da riconciliare' marker follows (`hadToReconcile`: the stored row had one).
+ */
+export async function putDebtSummary(summary: StoredDebtSummary, expectedVersion: number | null, hadToReconcile = false): Promise<boolean> {
+  if (summary.daRiconciliare > 0) await documentClient.send(new PutCommand({ TableName: tableName, Item: reconcileMarker(summary) }));
   const written = await unlessConditionFails(
     documentClient.send(
       new PutCommand({
@@ -117,8 +127,14 @@ export async function putDebtSummary(summary: StoredDebtSummary, expectedVersion
       }),
     ),
   );
+  if (written !== null && hadToReconcile && summary.daRiconciliare === 0) {
+    await documentClient.send(new DeleteCommand({ TableName: tableName, Key: paymentKeys.debtToReconcile(summary.callId, summary.anno, summary.userId) }));
+  }
   return written !== null;
 }
+
+/** The markers of a whole batch of summaries (the month refresh's batched writes): rows with a payment to reconcile. */
+export const reconcileMarkersOf = (summaries: readonly StoredDebtSummary[]) => summaries.filter((s) => s.daRiconciliare > 0).map(reconcileMarker);
 
 /** Adds a delta to the call-year's totals (ADD: concurrent writers add up, none overwrites another). */
 export async function addToDebtTotals(callId: string, anno: number, delta: DebtTotals, at: string): Promise<void> {
@@ -168,6 +184,39 @@ export interface DebtListFilter {
   /** From readNameFilter: a prefix of the name key or of the fiscal code. */
   text: { kind: 'fiscalCode' | 'name'; prefix: string } | null;
   noMail: boolean;
+  /** Only the rows with a payment to reconcile (read through their markers). */
+  toReconcile?: boolean;
+}
+
+/** A filtered set this large is read whole through the markers; beyond it the page and the count are cut there. */
+const RECONCILE_CAP = 200;
+
+const reconcileList = (callId: string, anno: number): CursorList => ({
+  KeyConditionExpression: 'pk = :pk AND begins_with(sk, :reconcile)',
+  ExpressionAttributeValues: { ':pk': keys.debtSummariesOf(callId, anno), ':reconcile': 'RECONCILE#' },
+});
+
+/**
+ * The rows with a payment to reconcile: the markers of the call-year (at most RECONCILE_CAP + 1, one
+ * Query), their rows read consistently by key and checked (a stale marker drops out), the other filters and
+ * the order applied here. Payments to reconcile are exceptions: the set is small.
+ */
+async function rowsToReconcile(callId: string, anno: number, filter: DebtListFilter, sort: DebtSort): Promise<{ rows: DebtSummaryRow[]; capped: boolean }> {
+  const { Items = [], LastEvaluatedKey } = await documentClient.send(
+    new QueryCommand({ TableName: tableName, ...reconcileList(callId, anno), ProjectionExpression: 'userId', ConsistentRead: true, Limit: RECONCILE_CAP + 1 }),
+  );
+  const capped = Items.length > RECONCILE_CAP || Boolean(LastEvaluatedKey);
+  const items = await batchGet(
+    Items.slice(0, RECONCILE_CAP).map((marker) => keys.debtSummary(callId, anno, String(marker.userId))),
+    { consistent: true },
+  );
+  const { text } = filter;
+  const rows = items
+    .filter((item) => Number(item.daRiconciliare ?? 0) > 0 && (!filter.noMail || item.senzaEmail))
+    .filter((item) => !text || (text.kind === 'fiscalCode' ? String(item.codiceFiscale).toUpperCase().startsWith(text.prefix) : String(item.nName ?? '').startsWith(text.prefix)))
+    .map(toRow)
+    .sort(compareRows(sort));
+  return { rows, capped };
 }
 
 /**
@@ -225,7 +274,7 @@ const MAX_ROUNDS = 10;
 const KEYED_ROUNDS = 4;
 
 /** What a page reads of each row: the row's fields and the keys a cursor needs (not the totals' contribution, nor the other indexes' keys). */
-const ROW_ATTRIBUTES = ['userId', 'cognome', 'nome', 'codiceFiscale', 'telefono', 'email', 'importoTotale', 'paymentIds'] as const;
+const ROW_ATTRIBUTES = ['userId', 'cognome', 'nome', 'codiceFiscale', 'telefono', 'email', 'importoTotale', 'paymentIds', 'daRiconciliare'] as const;
 function rowProjection(index: string) {
   const names = [...ROW_ATTRIBUTES, 'pk', 'sk', `${index}pk`, `${index}sk`];
   return { ProjectionExpression: names.map((_, i) => `#p${i}`).join(', '), ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#p${i}`, name])) };
@@ -258,6 +307,13 @@ export async function listDebtSummaries(
   sort: DebtSort,
   page: { limit: number; cursor?: string },
 ): Promise<Page<DebtSummaryRow>> {
+  if (filter.toReconcile) {
+    const list = reconcileList(callId, anno);
+    const offset = page.cursor ? Number(decodeCursor(page.cursor, list)?.offset) : 0;
+    if (!Number.isInteger(offset) || offset < 0) throw new ValidationError(messages.invalidCursor);
+    const { rows } = await rowsToReconcile(callId, anno, filter, sort);
+    return { items: rows.slice(offset, offset + page.limit), nextCursor: offset + page.limit < rows.length ? encodeCursor({ offset: offset + page.limit }, list) : null };
+  }
   if (filter.text?.kind === 'name' && sort.endsWith('importo')) {
     const merge = mergeList(callId, anno, filter.text.prefix, sort);
     if (page.cursor) {
@@ -429,7 +485,11 @@ async function fewByName(callId: string, anno: number, filter: DebtListFilter, s
  * 'Record trovati' and the sum for a text filter: the matching summaries read through the index the
  * prefix keys (name or fiscal code), at most `cap` + 1 of them (beyond that the figures are lower bounds).
  */
-export async function countDebtSummaries(callId: string, anno: number, filter: DebtListFilter & { text: NonNullable<DebtListFilter['text']> }, cap: number) {
+export async function countDebtSummaries(callId: string, anno: number, filter: DebtListFilter, cap: number) {
+  if (filter.toReconcile) {
+    const { rows, capped } = await rowsToReconcile(callId, anno, filter, 'nome');
+    return { count: rows.length, sum: rows.reduce((sum, row) => sum + row.importoTotale, 0), capped };
+  }
   const { keyed: _keyed, ScanIndexForward: _forward, ...query } = plan(callId, anno, filter, 'nome');
   let count = 0;
   let sum = 0;

@@ -12,6 +12,8 @@ import {
   type PositionRecord,
 } from '../domain/debt-positions.ts';
 import { SYNC_JOB, type JobRecord } from '../domain/jobs.ts';
+import { CallState } from '../domain/call-limits.ts';
+import { hasLiveCheckout } from '../domain/payment-rules.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { monthlyFee } from '../domain/fee.ts';
 import { messages, positionOpsMessages } from '../domain/messages.ts';
@@ -68,8 +70,10 @@ export interface PositionRepository {
   openWriteBack(month: MonthOf, flowId: string, at: string): Promise<void>;
   writeBackReceipts(month: MonthOf): Promise<{ receipts: PaymentRecord[]; count: number }>;
   closeWriteBack(month: MonthOf, count: number): Promise<boolean>;
-  /** Puts a payment back on its position unless it is paid or cancelled ('repaired' when it wrote). */
+  /** Puts a payment back on its position unless it holds it already ('repaired' when it wrote). */
   repairPayment(month: MonthOf, receipt: PaymentRecord): Promise<'repaired' | 'paid' | 'none'>;
+  /** Whether a citizen's MyPay checkout holds a position of the call (of one month, when given) at `now` (checkouts.ts). */
+  hasLiveCheckouts(callId: string, month: Period | null, now: string): Promise<boolean>;
 }
 
 type MonthOf = { callId: string; mese: number; anno: number };
@@ -254,13 +258,19 @@ export function makePaymentUseCases(deps: PaymentDeps) {
 
   async function prepare(callId: string, input: PeriodInput, exportingFlow: string | null = null) {
     const call = await requireCall(callId);
+    const period = resolvePeriod(input, clock.now());
+    // An archived call is over: no new positions (a closed one keeps billing). The export's own step was
+    // allowed when its flow started ('Invia a MyPay' checks it).
+    if (!exportingFlow && call.state === CallState.ARCHIVED) throw new ConflictError(positionOpsMessages.archived);
     const running = await exports.runningExportOf(callId);
     if (running && running !== exportingFlow) throw new ConflictError(messages.positions.exportRunning);
     // Checked before anything is generated: the CSV and the export need every value.
     const config: Configuration = await requireCompleteConfiguration(configuration);
+    // Not while a citizen pays a position of the month (each write's condition holds it anyway).
+    if (!exportingFlow && (await positions.hasLiveCheckouts(call.id, period, clock.now().toISOString()))) throw new ConflictError(positionOpsMessages.checkoutLiveMonth);
     /** The flow that holds the call's export lock, when this generation is its own. */
     const lockedBy = running !== null && running === exportingFlow ? running : null;
-    return { call, config, period: resolvePeriod(input, clock.now()), lockedBy };
+    return { call, config, period, lockedBy };
   }
 
   /** Generates the month, then the MyPay CSV of its positions with a pending action (of one citizen, if given). */
@@ -310,12 +320,21 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     async editPosition(iud: string, input: PositionEdit, actor: Actor): Promise<Position> {
       const before = await positions.getPositionByIud(iud);
       if (!before) throw new NotFoundError(positionOpsMessages.notFound);
+      const now = clock.now();
       if (isFinal(before)) throw new ConflictError(positionOpsMessages.final);
+      if (hasLiveCheckout(before, now)) throw new ConflictError(positionOpsMessages.checkoutLive);
+      // The copy the operator edited is no longer the stored one: another operator saved in between.
+      if (input.updatedAt && input.updatedAt !== before.updatedAt) throw new ConflictError(positionOpsMessages.staleCopy);
       if (await exports.runningExportOf(before.callId)) throw new ConflictError(positionOpsMessages.exportRunningEdit);
       if (before.importoDovuto === input.importoCents && before.descrizione === input.descrizione) return publicPosition(before);
-      const now = clock.now();
       const { after } = withAmount(before, input.importoCents, { descrizione: input.descrizione }, now.toISOString());
-      if (!(await positions.replacePosition(after, before.version))) throw new ConflictError(positionOpsMessages.changed);
+      if (!(await positions.replacePosition(after, before.version))) {
+        // Lost to another write: say which.
+        const current = await positions.getPositionByIud(iud);
+        if (current && isFinal(current)) throw new ConflictError(positionOpsMessages.final);
+        if (current && hasLiveCheckout(current, clock.now())) throw new ConflictError(positionOpsMessages.checkoutLive);
+        throw new ConflictError(positionOpsMessages.staleCopy);
+      }
       await summaries.refreshDebtSummaries([{ callId: after.callId, userId: after.userId, anno: after.anno }]);
       await audit.recordMany([{ actor, entity: 'position', id: after.iud, action: 'update', before, after }], now);
       return publicPosition(after);
@@ -328,8 +347,10 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      */
     async startSync(callId: string, actor: Actor): Promise<SyncStatus> {
       const call = await requireCall(callId);
+      if (call.state === CallState.ARCHIVED) throw new ConflictError(positionOpsMessages.archived);
       if (await exports.runningExportOf(call.id)) throw new ConflictError(messages.positions.exportRunning);
       await requireCompleteConfiguration(configuration);
+      if (await positions.hasLiveCheckouts(call.id, null, clock.now().toISOString())) throw new ConflictError(positionOpsMessages.checkoutLiveCall);
       const job = await (await requireJobs()).start(SYNC_JOB, call.id, { callId: call.id }, actor);
       if (!job) throw new ConflictError(positionOpsMessages.syncRunning);
       await audit.recordMany([{ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }], clock.now());

@@ -5,7 +5,9 @@ import { getCall } from '../calls/repository.ts';
 import { refreshingAfter } from '../payment-list/refresh.ts';
 import { resourceHandler } from '../http/handler.ts';
 import { businessMetrics } from '../http/observability.ts';
+import { deleteCheckoutMarker } from '../payments/checkouts.ts';
 import { getPositionByIud, recordPayment } from '../payments/repository.ts';
+import { makePaymentSettlement } from '../payments/settlement.ts';
 import { reportingRoutes } from './routes.ts';
 import { makeReportingUseCases } from './use-cases.ts';
 
@@ -24,11 +26,14 @@ const mypay = () => {
 
 const reporting = makeReportingUseCases({
   calls: { getCall },
-  positions: { getPositionByIud, recordPayment: refreshingAfter(recordPayment, (written, position) => (written ? position : null)) },
+  settlement: makePaymentSettlement({
+    positions: { getPositionByIud, recordPayment: refreshingAfter(recordPayment, (written, position) => (written ? position : null)), deleteCheckoutMarker },
+    audit: { recordMany: recordAuditBatch },
+    clock: systemClock,
+    metrics: businessMetrics,
+  }),
   mypay: { reportPaid: (from, to) => mypay().reportPaid(from, to) },
-  audit: { recordMany: recordAuditBatch },
   clock: systemClock,
-  metrics: businessMetrics,
 });
 
 export const handler = resourceHandler(reportingRoutes, {

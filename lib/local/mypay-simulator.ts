@@ -6,8 +6,11 @@
  *   paaSILChiediPagati, paaSILPrenotaExportFlusso, paaSILChiediStatoExportFlusso;
  * - MyBox upload (POST /mybox/uploadFlusso, multipart: authorizationToken, md5, one file) and downloads
  *   (GET /mybox/download/<token>/<file>);
- * - a checkout page for paaSILInviaDovuti (GET/POST /checkout/<idSession>): the tester picks success, failure
- *   or cancel and is sent back to the return URL with ?idSession=…&esito=OK|KO|ANNULLATO;
+ * - paying a position MyPay holds as MyPay4 does it: paaSILChiediPosizioniAperte lists a person's unpaid
+ *   positions with an urlPagamento (/public/landing/precaricato?id=<a session fixed per position>), the landing
+ *   takes backUrl and opens the checkout (ChiediPosizioniAperteService.java, LandingController.java);
+ * - a checkout page (GET/POST /checkout/<idSession>) standing for pagoPA's: the tester picks success, failure
+ *   or cancel and is sent back to the return URL with ?idSession=…&esito=OK|ERROR&pollingToken=… (LandingController);
  * - fault switches (JSON API under /admin, and the page at /): 5xx, timeout or lost answer on any operation
  *   (once, N times, always), stuck or aborted imports, rejected rows (by IUD or count), a reused request
  *   token, and "mark positions paid" for the reporting.
@@ -25,6 +28,7 @@ import { parseXml, XmlElement } from '@rgrove/parse-xml';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import Papa from 'papaparse';
 import * as soap from 'soap';
+import { XmlDocument, XsdValidator } from 'libxml2-wasm';
 import { isValidFiscalCode } from '../../functions/domain/fiscal-code.ts';
 import { isValidIuv, iuvBase, makeIuv } from '../../functions/domain/iuv.ts';
 
@@ -39,6 +43,7 @@ export const OPERATIONS = [
   'paaSILChiediPagati',
   'paaSILPrenotaExportFlusso',
   'paaSILChiediStatoExportFlusso',
+  'paaSILChiediPosizioniAperte',
 ] as const;
 /** Operations a fault switch can name: the SOAP operations, the MyBox upload and the file downloads. */
 export const FAULT_TARGETS = [...OPERATIONS, 'upload', 'download'] as const;
@@ -105,7 +110,17 @@ export interface MyPaySimulatorOptions {
   entities?: SimulatedEntity[];
   /** How long a "timeout" fault holds a request before dropping the connection (default 60 s). */
   holdMs?: number;
+  /**
+   * MyPay's default entity (pa.codIpaEntePredefinito): paaSILChiediPosizioniAperte checks its password, not
+   * the caller's (ChiediPosizioniAperteService.java). Default: the first entity.
+   */
+  defaultEntity?: string;
 }
+
+/** The XSD MyPay4 validates paaSILInviaDovuti's `dovuti` against (PagamentiTelematiciDovutiPagatiImpl.java). */
+export const DOVUTI_XSD_PATH = path.resolve(here, 'mypay/PagInf_Dovuti_Pagati_6_2_0.xsd');
+/** MyPay4 expires a cart not started within 15 minutes (application.properties task.scadenzaCarrello.minutiScadenzaCarrello). */
+export const CART_EXPIRY_MS = 15 * 60_000;
 
 export const DEFAULT_ENTITY: SimulatedEntity = { codIpa: 'C_DEMO', password: 'Password1!', segregationCode: '01', name: 'Comune di Esempio' };
 
@@ -125,7 +140,18 @@ interface Position {
   tipoDovuto: string;
   datiSpecificiRiscossione: string;
   updatedAt: string;
-  paid?: { amountCents: number; paidOn: string; iur: string };
+  /** esito: esitoSingoloPagamento as MyPay stores it ('0' for pagoPA's paSendRT, 'PAGATO CON RENDICONTAZIONE 9', or a receipt's text). */
+  paid?: PaymentRecord;
+  /** Payments after the first (a notice paid twice through two channels): reported too. */
+  morePayments?: PaymentRecord[];
+  /** The session MyPay4 fixes for the position when paaSILChiediPosizioniAperte first lists it (dovuto.idSession). */
+  idSession?: string;
+}
+interface PaymentRecord {
+  amountCents: number;
+  paidOn: string;
+  iur: string;
+  esito?: string;
 }
 type ImportState = 'AUTORIZZATO' | 'LOAD_IMPORT' | 'IMPORT_IN_ELAB' | 'IMPORT_ESEGUITO' | 'IMPORT_ABORTITO';
 interface ImportRecord {
@@ -149,8 +175,10 @@ interface SessionRecord {
   codIpa: string;
   returnUrl: string;
   iuds: string[];
-  status: 'NON_INIZIATO' | 'IN_CORSO' | 'PAGATO' | 'KO' | 'ANNULLATO';
+  status: 'NON_INIZIATO' | 'IN_CORSO' | 'PAGATO' | 'KO' | 'ANNULLATO' | 'SCADUTO';
   createdAt: string;
+  /** The payment each position got in this session (by IUD), when paid. */
+  payments?: Record<string, PaymentRecord>;
 }
 interface ExportRecord {
   requestToken: string;
@@ -210,6 +238,45 @@ const elementsOf = (element: XmlElement | undefined) => (element ? element.child
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);
 const childOf = (element: XmlElement | undefined, name: string) => elementsOf(element).find((c) => localName(c.name) === name);
 const textOf = (element: XmlElement | undefined, name: string) => childOf(element, name)?.text.trim() ?? '';
+
+let dovutiValidator: XsdValidator | undefined;
+/** The schema's first complaint about a Dovuti XML (libxml2's XSD validation), or null when it is valid. */
+export function dovutiSchemaErrors(xml: string): string | null {
+  dovutiValidator ??= XsdValidator.fromDoc(XmlDocument.fromString(fs.readFileSync(DOVUTI_XSD_PATH, 'utf8')));
+  let doc: XmlDocument;
+  try {
+    doc = XmlDocument.fromString(xml);
+  } catch (error) {
+    return `XML non ben formato: ${(error as Error).message}`;
+  }
+  try {
+    dovutiValidator.validate(doc);
+    return null;
+  } catch (error) {
+    return (error as Error).message.trim();
+  } finally {
+    doc.dispose();
+  }
+}
+
+/** A position as MyPay4's paaSILChiediPosizioniAperte describes it (ChiediPosizioniAperteService.mapDebitoToNewDovuti). */
+function dovutiXml(p: Position): string {
+  const el = (name: string, value: string) => (value ? `<${name}>${escapeHtml(value)}</${name}>` : '');
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?><Dovuti xmlns="http://www.regione.veneto.it/schemas/2012/Pagamenti/Ente/"><versioneOggetto>6.2</versioneOggetto>` +
+    `<soggettoPagatore><identificativoUnivocoPagatore>${el('tipoIdentificativoUnivoco', p.tipoIdentificativoUnivoco)}${el('codiceIdentificativoUnivoco', p.fiscalCode)}</identificativoUnivocoPagatore>` +
+    `${el('anagraficaPagatore', p.anagrafica)}${el('e-mailPagatore', p.email)}</soggettoPagatore>` +
+    `<datiVersamento><tipoVersamento>ALL</tipoVersamento>${el('identificativoUnivocoVersamento', p.iuv)}<datiSingoloVersamento>` +
+    `${el('identificativoUnivocoDovuto', p.iud)}<importoSingoloVersamento>${decimalFromCents(p.amountCents)}</importoSingoloVersamento>` +
+    `${el('identificativoTipoDovuto', p.tipoDovuto)}${el('causaleVersamento', p.causale)}${el('datiSpecificiRiscossione', p.datiSpecificiRiscossione)}` +
+    `</datiSingoloVersamento></datiVersamento></Dovuti>`
+  );
+}
+
+/** A cart never started within MyPay4's 15 minutes is expired (ScadenzaCarrelloTaskService). */
+function expireIfStale(session: SessionRecord, at = Date.now()) {
+  if (session.status === 'NON_INIZIATO' && at - Date.parse(session.createdAt) > CART_EXPIRY_MS) session.status = 'SCADUTO';
+}
 
 class SoapFault {
   constructor(
@@ -625,47 +692,55 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
       return { esito: 'OK', identificativoUnivocoVersamento: iuv, urlFileAvviso };
     }),
 
+    /**
+     * A new cart of positions MyPay does not hold yet (MyPay4 PagamentiTelematiciDovutiPagatiImpl.paaSILInviaDovuti):
+     * `dovuti` must be valid against PagInf_Dovuti_Pagati_6_2_0.xsd (PAA_XML_NON_VALIDO), carry no IUV
+     * (PAA_IUV_NON_VALIDO: deprecated) and no IUD the entity already has (PAA_IUD_DUPLICATO). The new
+     * positions' due date is today: MyPay has no other.
+     */
     paaSILInviaDovuti: withFaults(async (args, headers) => {
       const e = checkEntity(headers?.intestazionePPT?.codIpaEnte, str(args.password));
-      let dovuti: XmlElement;
-      try {
-        dovuti = parseXml(Buffer.from(str(args.dovuti) ?? '', 'base64').toString('utf8')).root!;
-      } catch {
-        throw new SoapFault('PAA_XML_NON_VALIDO', 'dovuti non è un XML valido');
-      }
+      const xml = Buffer.from(str(args.dovuti) ?? '', 'base64').toString('utf8');
+      const invalid = dovutiSchemaErrors(xml);
+      if (invalid) throw new SoapFault('PAA_XML_NON_VALIDO', 'XML dei dovuti non valido', invalid);
+      const dovuti = parseXml(xml).root!;
+      const versamento = childOf(dovuti, 'datiVersamento');
+      if (textOf(versamento, 'identificativoUnivocoVersamento')) throw new SoapFault('PAA_IUV_NON_VALIDO', "l'inserimento dello IUV è deprecato");
+      const tipoVersamento = textOf(versamento, 'tipoVersamento');
+      if (!tipoVersamento.split('|').every((t) => TIPI_VERSAMENTO.has(t))) throw new SoapFault('PAA_TIPO_VERSAMENTO_NON_VALIDO', `Tipo versamento non valido [${tipoVersamento}]`);
       const payer = childOf(dovuti, 'soggettoPagatore');
       const id = childOf(payer, 'identificativoUnivocoPagatore');
       const fiscalCode = textOf(id, 'codiceIdentificativoUnivoco').toUpperCase();
-      if (!isValidFiscalCode(fiscalCode) && !/^[0-9]{11}$/.test(fiscalCode)) throw new SoapFault('PAA_PAGATORE_NON_VALIDO', 'Codice fiscale del pagatore non valido');
-      const items = elementsOf(childOf(dovuti, 'datiVersamento')).filter((c) => localName(c.name) === 'datiSingoloVersamento');
-      if (items.length < 1 || items.length > 5) throw new SoapFault('PAA_DOVUTI_NON_VALIDI', 'Da 1 a 5 dovuti per carrello');
+      if (textOf(id, 'tipoIdentificativoUnivoco') === 'F' ? !isValidFiscalCode(fiscalCode) : !/^[0-9]{11}$/.test(fiscalCode)) {
+        throw new SoapFault('PAA_CODICE_FISCALE_NON_VALIDO', `Codice fiscale non valido [${fiscalCode}]`);
+      }
+      const items = elementsOf(versamento).filter((c) => localName(c.name) === 'datiSingoloVersamento');
       const iuds: string[] = [];
       for (const item of items) {
         const iud = textOf(item, 'identificativoUnivocoDovuto');
-        const amount = textOf(item, 'importoSingoloVersamento');
-        if (!iud || iud.length > 35) throw new SoapFault('PAA_DOVUTI_NON_VALIDI', 'identificativoUnivocoDovuto mancante o troppo lungo');
-        if (!/^\d{1,9}(\.\d{1,2})?$/.test(amount) || centsFromDecimal(amount) <= 0) throw new SoapFault('PAA_DOVUTI_NON_VALIDI', `Importo "${amount}" non valido`);
-        const key = positionKey(e.codIpa, iud);
-        const existing = state.positions[key];
-        if (existing?.status === 'PAGATO') throw new SoapFault('PAA_DOVUTO_GIA_PAGATO', `Il dovuto ${iud} è già pagato`);
-        if (existing?.status === 'ANNULLATO') throw new SoapFault('PAA_DOVUTO_ANNULLATO', `Il dovuto ${iud} è annullato`);
-        state.positions[key] = {
+        if (state.positions[positionKey(e.codIpa, iud)] || iuds.includes(iud)) throw new SoapFault('PAA_IUD_DUPLICATO', `IUD [${iud}] già inviato`);
+        if (centsFromDecimal(textOf(item, 'importoSingoloVersamento')) <= 0) throw new SoapFault('PAA_IMPORTO_SINGOLO_VERSAMENTO_NON_VALIDO', 'ImportoSingoloVersamento non valido');
+        if (!textOf(item, 'causaleVersamento')) throw new SoapFault('PAA_CAUSALE_NON_PRESENTE', 'Causale versamento obbligatoria mancante');
+        iuds.push(iud);
+      }
+      for (const item of items) {
+        const iud = textOf(item, 'identificativoUnivocoDovuto');
+        state.positions[positionKey(e.codIpa, iud)] = {
           codIpa: e.codIpa,
           iud,
-          iuv: existing?.iuv ?? newIuv(e),
+          iuv: newIuv(e),
           status: 'DA_PAGARE',
-          amountCents: centsFromDecimal(amount),
-          tipoIdentificativoUnivoco: textOf(id, 'tipoIdentificativoUnivoco') || 'F',
+          amountCents: centsFromDecimal(textOf(item, 'importoSingoloVersamento')),
+          tipoIdentificativoUnivoco: textOf(id, 'tipoIdentificativoUnivoco'),
           fiscalCode,
           anagrafica: textOf(payer, 'anagraficaPagatore'),
           email: textOf(payer, 'e-mailPagatore'),
           causale: textOf(item, 'causaleVersamento'),
-          dueDate: existing?.dueDate ?? today(),
+          dueDate: today(),
           tipoDovuto: textOf(item, 'identificativoTipoDovuto'),
           datiSpecificiRiscossione: textOf(item, 'datiSpecificiRiscossione'),
           updatedAt: now(),
         };
-        iuds.push(iud);
       }
       const idSession = randomUUID();
       state.sessions[idSession] = { idSession, codIpa: e.codIpa, returnUrl: str(args.enteSILInviaRispostaPagamentoUrl) ?? '', iuds, status: 'NON_INIZIATO', createdAt: now() };
@@ -673,32 +748,75 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
       return { esito: 'OK', idSession, redirect: 1, url: `${url}/checkout/${idSession}` };
     }),
 
+    /**
+     * MyPay4 ChiediPosizioniAperteService: the person's unpaid positions (of one entity, when codIpaEnte is
+     * given), each with its Dovuti XML (base64Binary) and the landing that pays it. The password is the
+     * default entity's. Each position gets a session fixed the first time it is listed.
+     */
+    paaSILChiediPosizioniAperte: withFaults(async (args) => {
+      const admin = entity(options.defaultEntity ?? entities[0]!.codIpa)!;
+      if (str(args.password) !== admin.password) throw new SoapFault('PAA_ENTE_NON_VALIDO', `Password non valida per ente [${admin.codIpa}]`);
+      const codIpa = str(args.codIpaEnte);
+      if (codIpa && !entity(codIpa)) throw new SoapFault('PAA_ENTE_NON_VALIDO', `codice IPA Ente [${codIpa}] non valido`);
+      const person = (args.identificativoUnivocoPersonaFG ?? {}) as Record<string, unknown>;
+      const kind = str(person.tipoIdentificativoUnivoco);
+      const code = (str(person.codiceIdentificativoUnivoco) ?? '').toUpperCase();
+      if (!(kind === 'F' ? isValidFiscalCode(code) : kind === 'G' && /^[0-9]{11}$/.test(code))) {
+        throw new SoapFault('PAA_IDENTIFICATIVO_UNIVOCO_PERSONA_NON_VALIDO', 'Identificativo univoco persona non valido');
+      }
+      const open = Object.values(state.positions).filter((p) => p.status === 'DA_PAGARE' && p.fiscalCode === code && p.tipoIdentificativoUnivoco === kind && (!codIpa || p.codIpa === codIpa));
+      for (const p of open) p.idSession ??= randomUUID();
+      if (open.length) await save();
+      return {
+        paaSILPosizioniAperte: open.map((p) => ({
+          codIpaEnte: p.codIpa,
+          deNomeEnte: entity(p.codIpa)!.name,
+          urlPagamento: `${url}/public/landing/precaricato?id=${p.idSession}`,
+          dovuti: Buffer.from(dovutiXml(p)).toString('base64'),
+        })),
+      };
+    }),
+
+    /**
+     * MyPay4 paaSILChiediPagati: the session's outcome. `pagati` is Base64 of the Pagati XML wrapped in a
+     * DataHandler, which the SOAP layer encodes again: Base64 twice on the wire. Not started, in progress,
+     * cancelled and expired sessions answer with their fault codes.
+     */
     paaSILChiediPagati: withFaults(async (args) => {
       const e = checkEntity(str(args.codIpaEnte), str(args.password));
       const session = state.sessions[str(args.idSession) ?? ''];
       if (!session || session.codIpa !== e.codIpa) throw new SoapFault('PAA_ID_SESSION_NON_VALIDO', 'idSession non valido');
+      expireIfStale(session);
       if (session.status === 'NON_INIZIATO') throw new SoapFault('PAA_PAGAMENTO_NON_INIZIATO', 'Pagamento non iniziato');
       if (session.status === 'IN_CORSO') throw new SoapFault('PAA_PAGAMENTO_IN_CORSO', 'Pagamento in corso');
       if (session.status === 'ANNULLATO') throw new SoapFault('PAA_PAGAMENTO_ANNULLATO', 'Pagamento annullato dal cittadino');
-      const positions = session.iuds.map((iud) => state.positions[positionKey(e.codIpa, iud)]);
+      if (session.status === 'SCADUTO') throw new SoapFault('PAA_PAGAMENTO_SCADUTO', 'Pagamento scaduto per idSession specificato');
+      const positions = sessionPositions(session);
       const ok = session.status === 'PAGATO';
-      const first = positions[0];
+      const first = positions[0]!;
+      const paidHere = (p: Position) => (ok ? (session.payments?.[p.iud] ?? p.paid) : undefined);
       const xml =
         `<?xml version="1.0" encoding="UTF-8"?><Pagati xmlns="http://www.regione.veneto.it/schemas/2012/Pagamenti/Ente/">` +
-        `<versioneOggetto>6.2</versioneOggetto><soggettoPagatore><identificativoUnivocoPagatore><tipoIdentificativoUnivoco>${first.tipoIdentificativoUnivoco}</tipoIdentificativoUnivoco>` +
+        `<versioneOggetto>6.2</versioneOggetto><dominio><identificativoDominio>${e.codIpa}</identificativoDominio></dominio>` +
+        `<identificativoMessaggioRicevuta>${session.idSession}</identificativoMessaggioRicevuta>` +
+        `<soggettoPagatore><identificativoUnivocoPagatore><tipoIdentificativoUnivoco>${first.tipoIdentificativoUnivoco}</tipoIdentificativoUnivoco>` +
         `<codiceIdentificativoUnivoco>${first.fiscalCode}</codiceIdentificativoUnivoco></identificativoUnivocoPagatore><anagraficaPagatore>${escapeHtml(first.anagrafica)}</anagraficaPagatore></soggettoPagatore>` +
-        `<datiPagamento><codiceEsitoPagamento>${ok ? 0 : 1}</codiceEsitoPagamento><importoTotalePagato>${decimalFromCents(ok ? positions.reduce((s, p) => s + p.amountCents, 0) : 0)}</importoTotalePagato>` +
+        `<datiPagamento><codiceEsitoPagamento>${ok ? 0 : 1}</codiceEsitoPagamento><importoTotalePagato>${decimalFromCents(positions.reduce((sum, p) => sum + (paidHere(p)?.amountCents ?? 0), 0))}</importoTotalePagato>` +
+        `<identificativoUnivocoVersamento>${first.iuv}</identificativoUnivocoVersamento><codiceContestoPagamento>${session.idSession.slice(0, 35)}</codiceContestoPagamento>` +
         positions
+          .map((p) => [p, paidHere(p)] as const)
+          .filter(([, paid]) => paid)
           .map(
-            (p) =>
-              `<datiSingoloPagamento><identificativoUnivocoDovuto>${escapeHtml(p.iud)}</identificativoUnivocoDovuto><identificativoUnivocoVersamento>${p.iuv}</identificativoUnivocoVersamento>` +
-              `<singoloImportoPagato>${decimalFromCents(ok ? p.amountCents : 0)}</singoloImportoPagato><esitoSingoloPagamento>${ok ? 'ESEGUITO' : 'NON ESEGUITO'}</esitoSingoloPagamento>` +
-              `<dataEsitoSingoloPagamento>${p.paid?.paidOn ?? today()}</dataEsitoSingoloPagamento><identificativoUnivocoRiscossione>${p.paid?.iur ?? ''}</identificativoUnivocoRiscossione>` +
-              `<causaleVersamento>${escapeHtml(p.causale)}</causaleVersamento><datiSpecificiRiscossione>${escapeHtml(p.datiSpecificiRiscossione)}</datiSpecificiRiscossione></datiSingoloPagamento>`,
+            ([p, paid]) =>
+              `<datiSingoloPagamento><singoloImportoPagato>${decimalFromCents(paid!.amountCents)}</singoloImportoPagato><esitoSingoloPagamento>${escapeHtml(paid!.esito ?? '0')}</esitoSingoloPagamento>` +
+              `<dataEsitoSingoloPagamento>${paid!.paidOn}</dataEsitoSingoloPagamento><identificativoUnivocoRiscossione>${paid!.iur}</identificativoUnivocoRiscossione>` +
+              `<causaleVersamento>${escapeHtml(p.causale)}</causaleVersamento><datiSpecificiRiscossione>${escapeHtml(p.datiSpecificiRiscossione)}</datiSpecificiRiscossione>` +
+              `<identificativoUnivocoDovuto>${escapeHtml(p.iud)}</identificativoUnivocoDovuto></datiSingoloPagamento>`,
           )
           .join('') +
         `</datiPagamento></Pagati>`;
-      return { esito: ok ? 'OK' : 'KO', pagati: Buffer.from(xml, 'utf8').toString('base64') };
+      const once = Buffer.from(xml, 'utf8').toString('base64');
+      return { esito: ok ? 'OK' : 'KO', pagati: Buffer.from(once, 'ascii').toString('base64') };
     }),
 
     paaSILPrenotaExportFlusso: withFaults(async (args, headers) => {
@@ -719,10 +837,14 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
       record.polls += 1;
       if (record.state === 'LOAD_EXPORT') record.state = 'EXPORT_IN_ELAB';
       else if (record.state === 'EXPORT_IN_ELAB') {
-        const paid = Object.values(state.positions).filter((p) => p.codIpa === e.codIpa && p.paid && p.paid.paidOn >= record.from && p.paid.paidOn <= record.to);
+        // One row per payment (a position paid twice has two), as MyPay stores each receipt.
+        const paid = Object.values(state.positions)
+          .filter((p) => p.codIpa === e.codIpa)
+          .flatMap((p) => [p.paid, ...(p.morePayments ?? [])].filter((r): r is PaymentRecord => Boolean(r)).map((payment) => ({ p, payment })))
+          .filter(({ payment }) => payment.paidOn >= record.from && payment.paidOn <= record.to);
         if (!paid.length) record.state = 'EXPORT_ESEGUITO_NESSUN_DOVUTO_TROVATO';
         else {
-          const rows = paid.map((p, index) => {
+          const rows = paid.map(({ p, payment }, index) => {
             const values: Record<string, string> = {
               iuf: `EXPORT-${record.requestToken.slice(0, 8)}`,
               numRigaFlusso: String(index + 1),
@@ -735,12 +857,12 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
               anagraficaPagatore: p.anagrafica,
               emailPagatore: p.email,
               codiceEsitoPagamento: '0',
-              importoTotalePagato: decimalFromCents(p.paid!.amountCents),
+              importoTotalePagato: decimalFromCents(payment.amountCents),
               identificativoUnivocoVersamento: p.iuv,
-              singoloImportoPagato: decimalFromCents(p.paid!.amountCents),
-              esitoSingoloPagamento: 'ESEGUITO',
-              dataEsitoSingoloPagamento: p.paid!.paidOn,
-              identificativoUnivocoRiscoss: p.paid!.iur,
+              singoloImportoPagato: decimalFromCents(payment.amountCents),
+              esitoSingoloPagamento: payment.esito ?? '0',
+              dataEsitoSingoloPagamento: payment.paidOn,
+              identificativoUnivocoRiscoss: payment.iur,
               causaleVersamento: p.causale,
               datiSpecificiRiscossione: p.datiSpecificiRiscossione,
               tipoDovuto: p.tipoDovuto,
@@ -886,6 +1008,7 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
       return res.end('Sessione di pagamento sconosciuta');
     }
+    expireIfStale(session);
     if (req.method === 'GET') {
       if (session.status === 'NON_INIZIATO') {
         session.status = 'IN_CORSO';
@@ -897,9 +1020,14 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
     if (!['NON_INIZIATO', 'IN_CORSO'].includes(session.status)) return checkoutPage(res, session);
     if (esito === 'success') {
       session.status = 'PAGATO';
+      session.payments = {};
       for (const p of sessionPositions(session)) {
+        // A receipt through pagoPA's paSendRT: MyPay stores esitoSingoloPagamento '0' (SendRtOutcomeService.java).
+        const payment = { amountCents: p.amountCents, paidOn: today(), iur: `IUR${randomBytes(8).toString('hex').toUpperCase()}`, esito: '0' };
+        if (p.paid) (p.morePayments ??= []).push(payment);
+        else p.paid = payment;
         p.status = 'PAGATO';
-        p.paid = { amountCents: p.amountCents, paidOn: today(), iur: `IUR${randomBytes(8).toString('hex').toUpperCase()}` };
+        session.payments[p.iud] = payment;
       }
     } else if (esito === 'failure') session.status = 'KO';
     else if (esito === 'cancel') session.status = 'ANNULLATO';
@@ -908,14 +1036,48 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
       return res.end('esito: success, failure o cancel');
     }
     await save();
+    // LandingController.landingPaymentResponse: back to the caller's URL with idSession, esito OK or ERROR, pollingToken.
     const target = new URL(session.returnUrl || `${url}/`);
     target.searchParams.set('idSession', session.idSession);
-    target.searchParams.set('esito', session.status === 'PAGATO' ? 'OK' : session.status === 'KO' ? 'KO' : 'ANNULLATO');
+    target.searchParams.set('esito', session.status === 'PAGATO' ? 'OK' : 'ERROR');
+    target.searchParams.set('pollingToken', token());
     res.writeHead(303, { location: target.toString() });
     res.end();
   }
 
-  /** Marks positions paid (by IUD, IUV, or the first `count` unpaid ones), as if citizens had paid them. */
+  /**
+   * MyPay4 LandingController.landingPrecaricatoAnonimoEnte (GET /public/landing/precaricato?id&backUrl[&email]):
+   * the position whose fixed session is `id`, paid on MyPay's own record of it (amount, due date). A new
+   * attempt of a session that ended without a payment replaces it (CarrelloMultiBeneficiarioService); a
+   * position no longer payable is a 400, as MyPay4's "dovuto non trovato".
+   */
+  async function landingPrecaricato(req: IncomingMessage, res: ServerResponse) {
+    const query = new URL(req.url ?? '/', url).searchParams;
+    const id = query.get('id') ?? '';
+    const backUrl = query.get('backUrl') ?? '';
+    const bad = (text: string) => {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(text);
+    };
+    if (!id) return bad('id parameter is mandatory');
+    if (!backUrl) return bad('backUrl parameter is mandatory');
+    const position = Object.values(state.positions).find((p) => p.idSession === id && p.status === 'DA_PAGARE');
+    if (!position) return bad(`dovuto non trovato per idSession = ${id}`);
+    const current = state.sessions[id];
+    if (current) expireIfStale(current);
+    if (!current || !['NON_INIZIATO', 'IN_CORSO'].includes(current.status)) {
+      state.sessions[id] = { idSession: id, codIpa: position.codIpa, returnUrl: backUrl, iuds: [position.iud], status: 'NON_INIZIATO', createdAt: now() };
+    } else current.returnUrl = backUrl;
+    await save();
+    res.writeHead(302, { location: `${url}/checkout/${id}` });
+    res.end();
+  }
+
+  /**
+   * Marks positions paid (by IUD, IUV, or the first `count` unpaid ones), as if citizens had paid them at a
+   * counter or in a bank's app: `esito` is what MyPay stores as esitoSingoloPagamento ('0' by default),
+   * `amountCents` another amount than the one due, `again` a second payment of a position already paid.
+   */
   function markPaid(body: Record<string, unknown>) {
     const list = (value: unknown) =>
       (Array.isArray(value) ? value : String(value ?? '').split(/[\s,;]+/)).map((v) => String(v).trim()).filter(Boolean);
@@ -923,14 +1085,19 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
     const iuvs = list(body.iuvs);
     const count = Number(body.count ?? 0);
     const paidOn = isRealDate(String(body.paidOn ?? '')) ? String(body.paidOn) : today();
-    const unpaid = Object.values(state.positions).filter((p) => p.status === 'DA_PAGARE');
-    const chosen = unpaid.filter((p) => iuds.includes(p.iud) || iuvs.includes(p.iuv));
-    if (count > 0) chosen.push(...unpaid.filter((p) => !chosen.includes(p)).slice(0, count));
-    for (const p of chosen) {
+    const esito = String(body.esito ?? '0') || '0';
+    const again = body.again === true || body.again === 'true';
+    const amount = Number(body.amountCents);
+    const payable = Object.values(state.positions).filter((p) => p.status === 'DA_PAGARE' || (again && p.status === 'PAGATO'));
+    const chosen = payable.filter((p) => iuds.includes(p.iud) || iuvs.includes(p.iuv));
+    if (count > 0) chosen.push(...payable.filter((p) => !chosen.includes(p)).slice(0, count));
+    return chosen.map((p) => {
+      const payment = { amountCents: Number.isInteger(amount) && amount > 0 ? amount : p.amountCents, paidOn, iur: `IUR${randomBytes(8).toString('hex').toUpperCase()}`, esito };
+      if (p.paid) (p.morePayments ??= []).push(payment);
+      else p.paid = payment;
       p.status = 'PAGATO';
-      p.paid = { amountCents: p.amountCents, paidOn, iur: `IUR${randomBytes(8).toString('hex').toUpperCase()}` };
-    }
-    return chosen.map((p) => ({ iud: p.iud, iuv: p.iuv, amountCents: p.amountCents, paidOn }));
+      return { iud: p.iud, iuv: p.iuv, amountCents: payment.amountCents, paidOn, iur: payment.iur };
+    });
   }
 
   async function admin(req: IncomingMessage, res: ServerResponse, action: string) {
@@ -980,6 +1147,14 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
         const paid = markPaid(body);
         await save();
         return done({ paid });
+      }
+      case 'expire': {
+        // Ages a session past MyPay4's expiry, as if 15 minutes went by without a payment starting.
+        const session = state.sessions[String(body.idSession ?? '')];
+        if (!session) return json(res, 400, { error: 'idSession sconosciuto' });
+        if (['NON_INIZIATO', 'IN_CORSO'].includes(session.status)) session.status = 'SCADUTO';
+        await save();
+        return done({ session });
       }
       case 'reset': {
         switches.faults = [];
@@ -1067,6 +1242,7 @@ caption{text-align:left;font-weight:bold}form{margin:.5rem 0}fieldset{margin:1re
         if (applyFault('download', res)) return;
         return download(req, res, downloadMatch[1]);
       }
+      if (pathname === '/public/landing/precaricato' && req.method === 'GET') return landingPrecaricato(req, res);
       const checkoutMatch = /^\/checkout\/([^/]+)$/.exec(pathname);
       if (checkoutMatch) return checkout(req, res, checkoutMatch[1]);
       const adminMatch = /^\/admin\/([a-z-]+)$/.exec(pathname);

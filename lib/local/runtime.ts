@@ -130,6 +130,8 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     process.env.MYPAY_ENDPOINT ||= myPay.endpoint;
     process.env.MYPAY_COD_IPA ||= DEFAULT_ENTITY.codIpa;
     process.env.MYPAY_PASSWORD ||= DEFAULT_ENTITY.password;
+    // The portal's own address: where MyPay sends citizens back after paying (in the cloud, the web stack's URL).
+    process.env.PORTAL_URL ||= app;
     // IO: the simulator, with the settings the cloud takes from context and Secrets Manager.
     const io = await startIoSimulator({ port: config.ioPort, host: '127.0.0.1' });
     opened.push(io);

@@ -7,7 +7,7 @@
  * rows after a change of their positions, and the reconcile of the call-year's totals.
  *
  * Seeding: each month's positions are built by the product's own rules (monthlyFee → planMonth; MyPay's
- * import marks them exported; applyPayment pays most past months; withAmount(0) cancels a few), written
+ * import marks them exported; settlePayment pays most past months; withAmount(0) cancels a few), written
  * with BatchWriteItem (BENCH_WRITERS requests in flight) into a dynalite running in a process of its own;
  * the rows from the same `summarize` the refresh uses, the totals by `reconcileDebtTotals`, checked against
  * a sum made here. The seeded data directory is kept (BENCH_DATA_DIR, default /tmp/bench-payments-data,
@@ -27,7 +27,7 @@ import { DEBT_EXPORT_PAGE_SIZE, summarize, zeroTotals, addTotals, debtTotalKeys,
 import { monthlyFee, type FeeBand } from '../../functions/domain/fee.ts';
 import { randomFiscalCodeFrom } from '../support/fiscal-codes.ts';
 import { periodKey } from '../../functions/domain/payments.ts';
-import { applyPayment } from '../../functions/domain/position-payment.ts';
+import { settlePayment } from '../../functions/domain/position-payment.ts';
 import { ensureTable } from '../../lib/local/stores.ts';
 import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
 import { freePort } from '../support/ports.ts';
@@ -175,7 +175,7 @@ async function runSeed(seed: number, citizens: number) {
       await calls.putCall({ id: callId, name: call.name, year: YEAR, state: 1, serviceId: 'svc', serviceName: call.serviceName, serviceDescription: '', nomeMyPay: 'M', codAccertamento: 'A', codCapitolo: 'C', bandsId: BANDS.map((b) => b.id), files: [], dataInsert: now, updatedAt: now, version: 1 }, null);
       // 50,000 citizens × 12 months, built as the product builds them: planMonth creates each month's positions
       // from the fee (monthlyFee: ISEE band × hours), MyPay's import marks them exported, past months are mostly
-      // paid (applyPayment), a few cancelled with 0 (withAmount), notices e-mailed for most.
+      // paid (settlePayment), a few cancelled with 0 (withAmount), notices e-mailed for most.
       const started = performance.now();
       let written = 0;
       const CHUNK = 500;
@@ -193,8 +193,8 @@ async function runSeed(seed: number, citizens: number) {
             let position: PositionRecord = { ...created, statoExport: 'ESPORTATA', exportedAt: now, codIuv: `0${String(g.random()).slice(2, 16).padEnd(16, '0')}`, nav: null };
             if (g.random() < 0.02) position = withAmount(position, 0, {}, now).after;
             else if (mese <= 9 && g.random() < 0.85) {
-              const paid = applyPayment(position, { iud: position.iud, iuv: position.codIuv!, amountCents: position.importoDovuto, paidOn: `${periodKey(period)}-20`, iur: `IUR${position.iud}` }, now);
-              if (paid.kind === 'paid') position = paid.after;
+              const paid = settlePayment(position, { iud: position.iud, iuv: position.codIuv!, amountCents: position.importoDovuto, paidOn: `${periodKey(period)}-20`, iur: `IUR${position.iud}` }, now);
+              if (paid.kind === 'recorded') position = paid.after;
             }
             if (g.random() < 0.95) position = { ...position, isEmailSent: true, dataIsEmailSent: now };
             byUser.get(position.userId)!.push(position);

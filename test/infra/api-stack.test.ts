@@ -208,6 +208,20 @@ describe('api stack: e-mail (SES v2)', () => {
   });
 });
 
+describe('api stack: where MyPay sends citizens back (issue 21, open redirect)', () => {
+  it('gives the portal’s own address, the web stack’s URL, to the citizen payments function alone', () => {
+    const functions = api.findResources('AWS::Lambda::Function');
+    for (const resource of resources) {
+      const variables = functions[functionOf(resource)].Properties.Environment.Variables;
+      expect('PORTAL_URL' in variables, resource).toBe(resource === 'user-positions');
+    }
+    const portalUrl = JSON.stringify(functions[functionOf('user-positions')].Properties.Environment.Variables.PORTAL_URL);
+    // A reference to the web stack's distribution (its domain), never a value a request could choose.
+    expect(portalUrl).toContain('https://');
+    expect(portalUrl).toMatch(/Fn::ImportValue|DomainName/);
+  });
+});
+
 describe('api stack: the IO app (notices)', () => {
   const ioEnv = ['IO_API_KEY', 'IO_BASE_URL'];
 

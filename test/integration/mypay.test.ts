@@ -297,14 +297,15 @@ describe('refusals', () => {
 
 describe('fault switches', () => {
   it('turns a 5xx or a timeout on every SOAP operation into MyPayUnavailable, once', async () => {
-    const { authorization } = await runImport([row()]);
-    const payer = { tipoIdentificativoUnivoco: 'F' as const, codiceIdentificativoUnivoco: CITIZENS[0], anagrafica: 'Maria Rossi' };
-    const pay = () => mypay.startPayment(payer, [{ iud: `F-${randomUUID().slice(0, 12)}`, amountCents: 100, causale: 'c', datiSpecificiRiscossione: '9/0101100IM', tipoDovuto: 'T' }], 'http://localhost/esito');
-    const session = await pay();
+    const imported = row();
+    const { authorization } = await runImport([imported]);
+    const pay = () => mypay.openPositionCheckout({ tipoIdentificativoUnivoco: 'F', codiceIdentificativoUnivoco: CITIZENS[0] }, imported.IUD, 'http://localhost/esito');
+    const session = (await pay())!;
+    await fetch(session.url, { redirect: 'manual' }); // the landing opens MyPay's session
     const calls: [string, () => Promise<unknown>][] = [
       ['paaSILAutorizzaImportFlusso', () => mypay.authorize()],
       ['paaSILChiediStatoImportFlusso', () => mypay.importStatus(authorization.requestToken)],
-      ['paaSILInviaDovuti', pay],
+      ['paaSILChiediPosizioniAperte', pay],
       ['paaSILChiediPagati', () => mypay.paymentOutcome(session.idSession)],
       ['paaSILPrenotaExportFlusso', () => mypay.reportPaid('2026-01-01', '2026-01-31')],
       ['paaSILChiediStatoExportFlusso', () => mypay.reportPaid('2026-01-01', '2026-01-31')],
@@ -388,60 +389,7 @@ describe('fault switches', () => {
   });
 });
 
-describe('paying now (paaSILInviaDovuti) and the checkout page', () => {
-  const returnUrl = 'http://localhost:3000/pagamenti/esito?ref=abc';
-  const payer = { tipoIdentificativoUnivoco: 'F' as const, codiceIdentificativoUnivoco: CITIZENS[0], anagrafica: 'Maria Rossi', email: 'maria@example.org' };
-  const item = () => ({ iud: `P-${randomUUID().slice(0, 16)}`, amountCents: 6643, causale: 'Quota marzo', datiSpecificiRiscossione: '9/0101100IM', tipoDovuto: 'SERVIZI_SOCIALI' });
-
-  async function choose(url: string, esito: string) {
-    const page = await fetch(url);
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain('66,43');
-    return fetch(url, { method: 'POST', body: new URLSearchParams({ esito }), redirect: 'manual' });
-  }
-
-  it('sends the citizen to the checkout, back to the return URL with esito=OK, and reports the payment', async () => {
-    const position = item();
-    const session = await mypay.startPayment(payer, [position], returnUrl);
-    expect(session.url).toBe(`${simulator.url}/checkout/${session.idSession}`);
-    expect(await mypay.paymentOutcome(session.idSession)).toEqual({ status: 'PENDING', payments: [] });
-
-    const back = await choose(session.url, 'success');
-    expect(back.status).toBe(303);
-    const location = new URL(back.headers.get('location')!);
-    expect(`${location.origin}${location.pathname}`).toBe('http://localhost:3000/pagamenti/esito');
-    expect(Object.fromEntries(location.searchParams)).toEqual({ ref: 'abc', idSession: session.idSession, esito: 'OK' });
-
-    const outcome = await mypay.paymentOutcome(session.idSession);
-    expect(outcome.status).toBe('PAID');
-    expect(outcome.payments).toEqual([{ iud: position.iud, iuv: expect.any(String), amountCents: 6643, paidOn: new Date().toISOString().slice(0, 10), iur: expect.stringMatching(/^IUR/) }]);
-    expect(isValidIuv(outcome.payments[0].iuv)).toBe(true);
-    // a paid position cannot be paid again
-    expect(await rejection(mypay.startPayment(payer, [position], returnUrl))).toMatchObject({ faultCode: 'PAA_DOVUTO_GIA_PAGATO' });
-  });
-
-  it('reports a refused payment as FAILED and a cancelled one as CANCELLED', async () => {
-    const refused = await mypay.startPayment(payer, [item()], returnUrl);
-    expect(new URL((await choose(refused.url, 'failure')).headers.get('location')!).searchParams.get('esito')).toBe('KO');
-    expect(await mypay.paymentOutcome(refused.idSession)).toEqual({ status: 'FAILED', payments: [] });
-
-    const cancelled = await mypay.startPayment(payer, [item()], returnUrl);
-    expect(new URL((await choose(cancelled.url, 'cancel')).headers.get('location')!).searchParams.get('esito')).toBe('ANNULLATO');
-    expect(await mypay.paymentOutcome(cancelled.idSession)).toEqual({ status: 'CANCELLED', payments: [] });
-  });
-
-  it('pays an already exported position with its own IUV, and refuses bad input', async () => {
-    const exported = row();
-    const iuv = readCsvZip(await mypay.download((await runImport([exported])).status.urlFileIUV!))[0].codIuv;
-    const session = await mypay.startPayment(payer, [{ ...item(), iud: exported.IUD }], returnUrl);
-    await choose(session.url, 'success');
-    expect((await mypay.paymentOutcome(session.idSession)).payments[0]).toMatchObject({ iud: exported.IUD, iuv });
-
-    expect(await rejection(mypay.startPayment({ ...payer, codiceIdentificativoUnivoco: 'NONVALIDO' }, [item()], returnUrl))).toMatchObject({ faultCode: 'PAA_PAGATORE_NON_VALIDO' });
-    expect(await rejection(mypay.startPayment(payer, [{ ...item(), amountCents: 0 }], returnUrl))).toMatchObject({ faultCode: 'PAA_DOVUTI_NON_VALIDI' });
-    expect(await rejection(mypay.paymentOutcome('non-esiste'))).toMatchObject({ faultCode: 'PAA_ID_SESSION_NON_VALIDO' });
-  });
-});
+// Paying a position and the outcome of its session: test/integration/mypay-payments.test.ts.
 
 describe('reporting (paaSILPrenotaExportFlusso + paaSILChiediStatoExportFlusso)', () => {
   it('returns the positions marked paid in the date range, with amount, date and IUV', async () => {

@@ -266,7 +266,7 @@ describe('a large call: a bounded count, export pages past one Query\'s 1 MB', (
     const cappelli = Array.from({ length: ROWS }, (_, i) => i).filter((i) => i % 2);
     // The first rows in surname order, each with all its fields.
     expect(wide.json.items.map((r: any) => r.cognome)).toEqual(cappelli.slice(0, 10).map((i) => `Cappelli${String(i).padStart(4, '0')}`));
-    expect(wide.json.items[0]).toEqual({ userId: expect.any(String), cognome: 'Cappelli0001', nome: 'Anna', codiceFiscale: 'ZZZ0000000000001', telefono: '3331234567', email: expect.stringContaining('@example.it'), importoTotale: 3 * 1001, paymentIds: expect.any(Array) });
+    expect(wide.json.items[0]).toEqual({ userId: expect.any(String), cognome: 'Cappelli0001', nome: 'Anna', codiceFiscale: 'ZZZ0000000000001', telefono: '3331234567', email: expect.stringContaining('@example.it'), importoTotale: 3 * 1001, paymentIds: expect.any(Array), daRiconciliare: 0 });
     // A lower bound: the amounts of the first 200 matches, less than the whole.
     expect(wide.json.sum).toBe(cappelli.slice(0, DEBT_FILTER_COUNT_CAP).reduce((s, i) => s + 3 * (1000 + i), 0));
     // Under the cap: exact (a fiscal-code prefix matching 100 rows, then 10).

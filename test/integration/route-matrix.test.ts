@@ -144,7 +144,7 @@ const validBody: Record<string, unknown> = {
   configuration: mypayConfiguration,
   payments: { mese: 3, anno: 2026 },
   flows: { mese: 3, anno: 2026 },
-  'user-positions': { returnUrl: 'http://localhost/iscrizioni/visualizza_servizio?id=matrice' },
+  'user-positions': { returnPath: '/iscrizioni/visualizza_servizio?id=matrice' },
   reporting: {},
   // A fresh fiscal code at every read: each test makes a user of its own.
   get users() {

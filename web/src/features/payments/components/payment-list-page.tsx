@@ -13,7 +13,7 @@ import {
 } from '@domain/debt-summaries';
 import { counted, formatCount } from '@domain/messages';
 import { formatEuroCents } from '@domain/money';
-import { currentPeriod } from '@domain/payments';
+import { currentPeriod, RECONCILE_LABEL } from '@domain/payments';
 import { fieldErrors } from '@domain/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
@@ -65,6 +65,7 @@ function viewFromParams(params: URLSearchParams): View {
     filters: {
       name: params.get('name') ?? '',
       chkNoSendMail: params.get('chkNoSendMail') === 'true',
+      chkDaRiconciliare: params.get('chkDaRiconciliare') === 'true',
       anno: Number.isInteger(anno) && anno >= DEBT_TOTALS_START_YEAR && anno <= 2100 ? anno : thisYear(),
     },
     sort: sort && (debtSorts as readonly string[]).includes(sort) ? sort : 'nome',
@@ -74,9 +75,10 @@ function viewFromParams(params: URLSearchParams): View {
 
 function paramsWithView(params: URLSearchParams, view: View): URLSearchParams {
   const next = new URLSearchParams(params);
-  for (const key of ['name', 'chkNoSendMail', 'anno', 'sort', 'limit']) next.delete(key);
+  for (const key of ['name', 'chkNoSendMail', 'chkDaRiconciliare', 'anno', 'sort', 'limit']) next.delete(key);
   if (view.filters.name.trim()) next.set('name', view.filters.name.trim());
   if (view.filters.chkNoSendMail) next.set('chkNoSendMail', 'true');
+  if (view.filters.chkDaRiconciliare) next.set('chkDaRiconciliare', 'true');
   if (view.filters.anno !== thisYear()) next.set('anno', String(view.filters.anno));
   if (view.sort !== 'nome') next.set('sort', view.sort);
   if (view.limit !== 10) next.set('limit', String(view.limit));
@@ -95,6 +97,7 @@ function Statistics({ totals }: { totals: DebtTotalsResponse }) {
     ['Posizioni', formatCount(totals.posizioni)],
     ['Pagate', formatCount(totals.pagate)],
     ['Annullate', formatCount(totals.annullate)],
+    [RECONCILE_LABEL, totals.daRiconciliare ? `${formatCount(totals.daRiconciliare)} (differenza ${formatEuroCents(totals.differenzaDaRiconciliare)})` : '0'],
   ];
   return (
     <section aria-labelledby="payment-stats-title" className="payment-stats" data-testid="payment-stats">
@@ -176,13 +179,13 @@ export function PaymentListPage() {
   const search = (event: FormEvent) => {
     event.preventDefault();
     // The API's own schema: the same messages beside the field.
-    const parsed = debtListQuerySchema.safeParse({ name: draft.name, chkNoSendMail: String(draft.chkNoSendMail), anno: String(draft.anno) });
+    const parsed = debtListQuerySchema.safeParse({ name: draft.name, chkNoSendMail: String(draft.chkNoSendMail), chkDaRiconciliare: String(draft.chkDaRiconciliare), anno: String(draft.anno) });
     if (!parsed.success) return setNameError(fieldErrors(parsed.error).name ?? debtListMessages.name);
     setNameError(null);
     setView({ filters: draft });
   };
   const cancel = () => {
-    const empty = { name: '', chkNoSendMail: false, anno: thisYear() };
+    const empty = { name: '', chkNoSendMail: false, chkDaRiconciliare: false, anno: thisYear() };
     setDraft(empty);
     setNameError(null);
     setView({ filters: empty });
@@ -225,7 +228,21 @@ export function PaymentListPage() {
         </Flex>
       ),
     },
-    { id: 'amount', header: 'Importo', cell: (r) => formatEuroCents(r.importoTotale), align: 'end', noWrap: true },
+    {
+      id: 'amount',
+      header: 'Importo',
+      align: 'end',
+      cell: (r) => (
+        <Flex direction="column" gap="xxs" alignItems="flex-end">
+          <span>{formatEuroCents(r.importoTotale)}</span>
+          {r.daRiconciliare > 0 && (
+            <Badge size="small" variation="error" className="reconcile-badge" data-testid="reconcile-badge">
+              {RECONCILE_LABEL}
+            </Badge>
+          )}
+        </Flex>
+      ),
+    },
     {
       id: 'record',
       header: 'Pagamenti',
@@ -288,6 +305,7 @@ export function PaymentListPage() {
             descriptiveText="Inizio del cognome (e del nome) o del codice fiscale"
           />
           <CheckboxField name="chkNoSendMail" label="Email non inviata" value="true" checked={draft.chkNoSendMail} onChange={(e) => setDraft({ ...draft, chkNoSendMail: e.target.checked })} />
+          <CheckboxField name="chkDaRiconciliare" label={RECONCILE_LABEL} value="true" checked={draft.chkDaRiconciliare} onChange={(e) => setDraft({ ...draft, chkDaRiconciliare: e.target.checked })} />
           <SelectField label="Anno" name="anno" size="small" value={String(draft.anno)} onChange={(e) => setDraft({ ...draft, anno: Number(e.target.value) })}>
             {years().map((y) => (
               <option key={y} value={y}>
