@@ -20,6 +20,8 @@ export interface ApiStackProps extends StackProps {
   data: Pick<DataStack, 'table' | 'documents' | 'exports'>;
   /** The Secrets Manager secret with MyPay's endpoint, entity code and password (context mypaySecretName). */
   mypaySecretName: string;
+  /** How long the export waits for MyPay to process an import (context mypayImportMaxWaitMinutes; default 48 hours). */
+  mypayImportMaxWaitMinutes?: number;
   /** Sender, support address and SES identity (context mailFrom, supportEmail, mailIdentityArn). */
   mail: PortalContext['mail'];
   /** IO app: base URL, the secret with the subscription key, the payee's fiscal code (context ioBaseUrl, ioSecretName, ioPayeeFiscalCode). */
@@ -98,6 +100,7 @@ export class ApiStack extends Stack {
       table: props.data.table,
       exports: props.data.exports,
       mypaySecretName: props.mypaySecretName,
+      importMaxWaitMinutes: props.mypayImportMaxWaitMinutes,
       starter: this.functions.flows,
     });
 

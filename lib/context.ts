@@ -33,6 +33,11 @@ export interface PortalContext {
   /** Name of the Secrets Manager secret (JSON: endpoint, codIpa, password) with the council's MyPay access. */
   mypaySecretName: string;
   /**
+   * How long MyPay may keep an import in LOAD_IMPORT / IMPORT_IN_ELAB before the export stops asking and the
+   * flow is suspended (not failed); an entity with GPD enabled holds imports until pagoPA has them. Minutes.
+   */
+  mypayImportMaxWaitMinutes: number;
+  /**
    * The IO app: base URL of its API, the Secrets Manager secret (plain string) holding the service's
    * subscription key (Ocp-Apim-Subscription-Key), and the council's fiscal code, the payee of every payment.
    */
@@ -56,6 +61,7 @@ export const contextDefaults = {
   spidGatewayFiscalCodeClaim: 'fiscalNumber',
   spidGatewayScopes: 'openid profile email',
   mypaySecretName: 'portale-servizi-sociali/mypay',
+  mypayImportMaxWaitMinutes: 48 * 60,
   ioBaseUrl: 'https://api.io.pagopa.it',
   ioSecretName: 'portale-servizi-sociali/io-api-key',
   /** A placeholder: the council's own fiscal code (11 digits) must be given before a real deploy. */
@@ -78,6 +84,11 @@ export function portalContext(node: Node): PortalContext {
   if (certificateArn && !webDomainName) throw new Error('certificateArn is only used with webDomainName');
   const payee = text(node, 'ioPayeeFiscalCode');
   if (payee && !/^[0-9]{11}$/.test(payee)) throw new Error('ioPayeeFiscalCode must be the council’s fiscal code: 11 digits');
+  const maxWait = text(node, 'mypayImportMaxWaitMinutes');
+  // Step Functions runs a standard execution for at most a year: the wait plus the work must fit.
+  if (maxWait && !(/^\d+$/.test(maxWait) && Number(maxWait) >= 1 && Number(maxWait) <= 180 * 24 * 60)) {
+    throw new Error('mypayImportMaxWaitMinutes must be a whole number of minutes from 1 to 259200 (180 days)');
+  }
   return {
     region: text(node, 'region') ?? contextDefaults.region,
     stackPrefix: text(node, 'stackPrefix') ?? contextDefaults.stackPrefix,
@@ -94,6 +105,7 @@ export function portalContext(node: Node): PortalContext {
     certificateArn,
     webAclArn: text(node, 'webAclArn'),
     mypaySecretName: text(node, 'mypaySecretName') ?? contextDefaults.mypaySecretName,
+    mypayImportMaxWaitMinutes: maxWait ? Number(maxWait) : contextDefaults.mypayImportMaxWaitMinutes,
     io: {
       baseUrl: text(node, 'ioBaseUrl') ?? contextDefaults.ioBaseUrl,
       secretName: text(node, 'ioSecretName') ?? contextDefaults.ioSecretName,
