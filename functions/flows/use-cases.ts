@@ -22,6 +22,7 @@ import {
   type FlowStep,
 } from '../domain/flows.ts';
 import { messages, positionOpsMessages } from '../domain/messages.ts';
+import { iuvOfNoticeFile } from '../domain/notices.ts';
 import type { Skipped } from '../domain/payments.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
@@ -104,7 +105,8 @@ export interface ExportPositions {
 }
 
 export interface ExportResults {
-  accepted: { iud: string; iuv: string; nav: string }[];
+  /** `notice` false: MyPay made no notice PDF for it (MyPay4 makes one only for a row with flagGeneraIuv true). */
+  accepted: { iud: string; iuv: string; nav: string; notice?: boolean }[];
   rejected: { iud: string; code: string; reason: string }[];
 }
 
@@ -525,9 +527,10 @@ export function makeExportSteps({
     const fileOf = async (kind: FlowFileKind) => fetched[kind] ?? (files[kind] ? await exportFiles.get(files[kind]!) : null);
     const results: ExportResults = { accepted: [], rejected: [] };
     const iuvZip = await fileOf('iuv');
+    const avvisi = files.avvisi ? noticeIuvs(await fileOf('avvisi')) : new Set<string>();
     for (const row of iuvZip ? rowsOfResultZip(iuvZip) : []) {
       const [iud, iuv] = row;
-      if (iud && iuv) results.accepted.push({ iud, iuv, nav: navOfIuv(iuv) });
+      if (iud && iuv) results.accepted.push({ iud, iuv, nav: navOfIuv(iuv), notice: avvisi.has(iuv) });
     }
     const scartiZip = await fileOf('scarti');
     for (const row of scartiZip ? rowsOfResultZip(scartiZip) : []) {
@@ -589,6 +592,21 @@ export function makeExportSteps({
     if (flow.uploadedAt && (flow.stato === 'LOAD_IMPORT' || flow.stato === 'IMPORT_IN_ELAB')) return markFailed(event.flowId, { Error: 'ImportNotDone', Cause: flow.stato });
     await markFailed(event.flowId, { Error: `Execution.${event.status}`, Cause: flowMessages.executionStopped });
   }
+}
+
+/** The IUVs of the notices in MyPay's AVVISI ZIP, from its entries' names alone (nothing is inflated). */
+function noticeIuvs(zip: Uint8Array | null): Set<string> {
+  const iuvs = new Set<string>();
+  if (zip) {
+    unzipSync(zip, {
+      filter: (file) => {
+        const iuv = iuvOfNoticeFile(file.name);
+        if (iuv) iuvs.add(iuv);
+        return false;
+      },
+    });
+  }
+  return iuvs;
 }
 
 /** A rejected row of MyPay's SCARTI file: its code(s) and text are the row's last two fields ("|CODE|CODE" and "|text|text"). */

@@ -457,9 +457,11 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       // position by key, and one that is already there is not written again (a restarted Collect).
       const byIud = new Map((await positions.listPositionsOfMonth(request.callId, request)).map((p) => [p.iud, p]));
       const outcomes: { position: PositionRecord; outcome: ExportOutcome }[] = [];
-      for (const { iud, iuv, nav } of results.accepted) {
+      for (const { iud, iuv, nav, notice } of results.accepted) {
         const position = byIud.get(iud);
-        if (position && !(position.statoExport === 'ESPORTATA' && position.codIuv === iuv)) outcomes.push({ position, outcome: { kind: 'accepted', iuv, nav, at, noticeZip: request.noticeZip ?? null } });
+        // A position MyPay made no new notice for (a change of one it held) keeps the notice it had.
+        const noticeZip = notice === false ? null : (request.noticeZip ?? null);
+        if (position && !(position.statoExport === 'ESPORTATA' && position.codIuv === iuv)) outcomes.push({ position, outcome: { kind: 'accepted', iuv, nav, at, noticeZip } });
       }
       for (const { iud, code, reason: text } of results.rejected) {
         const position = byIud.get(iud);

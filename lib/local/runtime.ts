@@ -34,6 +34,8 @@ export interface LocalStack {
   sesEndpoint: string;
   /** The IO app simulator: `${ioUrl}/` lists the messages, `${ioUrl}/admin/…` the switches. */
   ioUrl: string;
+  /** The local Step Functions endpoint (StartExecution, DescribeExecution, StopExecution). */
+  stepFunctionsEndpoint: string;
   close(): Promise<void>;
 }
 
@@ -194,7 +196,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
           server.closeAllConnections();
         }),
     });
-    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, myPayUrl: myPay.url, myPayEndpoint: myPay.endpoint, sesEndpoint, ioUrl: io.url, close };
+    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, myPayUrl: myPay.url, myPayEndpoint: myPay.endpoint, sesEndpoint, ioUrl: io.url, stepFunctionsEndpoint: stepFunctions.endpoint, close };
   } catch (error) {
     await close();
     throw error;

@@ -69,7 +69,7 @@ export async function startStepFunctions(port: number, machines: LocalStateMachi
   const running = new Map<Promise<unknown>, () => void>();
   const stops = new Map<string, () => void>();
 
-  const taskHandlers = (machine: LocalStateMachine) => {
+  const taskHandlers = (machine: LocalStateMachine, execution: Execution) => {
     const handlers: Record<string, (input: any) => Promise<any>> = {};
     for (const [stateName, state] of Object.entries((machine.definition as { States: Record<string, any> }).States)) {
       const functionName = String(state.Parameters?.FunctionName ?? '').split(':').at(-1);
@@ -77,7 +77,12 @@ export async function startStepFunctions(port: number, machines: LocalStateMachi
       const fn = machine.functions[functionName];
       if (!fn) throw new Error(`Local Step Functions: no function ${functionName} for ${machine.name}.${stateName}`);
       // lambda:invoke answers { StatusCode, Payload }; a thrown error keeps its name (Lambda's errorType).
-      handlers[stateName] = async (input) => ({ StatusCode: 200, Payload: (await fn(input.Payload)) ?? null });
+      // An execution that was stopped or timed out invokes nothing more (aws-local-stepfunctions would still
+      // retry a task that failed after the abort; Step Functions does not).
+      handlers[stateName] = async (input) => {
+        if (execution.stopping || execution.status !== 'RUNNING') throw Object.assign(new Error('Execution stopped'), { name: 'States.Runtime' });
+        return { StatusCode: 200, Payload: (await fn(input.Payload)) ?? null };
+      };
     }
     return handlers;
   };
@@ -91,7 +96,7 @@ export async function startStepFunctions(port: number, machines: LocalStateMachi
     const execution: Execution = { executionArn, stateMachineArn: body.stateMachineArn!, name, status: 'RUNNING', startDate: Date.now(), input: body.input ?? '{}' };
     executions.set(executionArn, execution);
     const { result, abort } = found.runner.run(JSON.parse(execution.input), {
-      overrides: { taskResourceLocalHandlers: taskHandlers(found.machine), waitTimeOverrides: found.machine.waitTimeOverrides, retryIntervalOverrides: found.machine.retryIntervalOverrides },
+      overrides: { taskResourceLocalHandlers: taskHandlers(found.machine, execution), waitTimeOverrides: found.machine.waitTimeOverrides, retryIntervalOverrides: found.machine.retryIntervalOverrides },
       noThrowOnAbort: true,
     });
     const done = result

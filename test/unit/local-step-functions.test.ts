@@ -38,6 +38,25 @@ async function start(timeoutSeconds?: number) {
 }
 
 describe('the local Step Functions', () => {
+  it('invokes nothing more for a stopped execution: a task failing after StopExecution is not retried (as in AWS)', async () => {
+    let calls = 0;
+    let fail!: () => void;
+    const flaky = () => new Promise<unknown>((_, reject) => ((calls += 1), (fail = () => reject(Object.assign(new Error('down'), { name: 'Down' })))));
+    const definition = {
+      StartAt: 'Work',
+      States: { Work: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: localFunctionArn('Flaky'), 'Payload.$': '$' }, Retry: [{ ErrorEquals: ['States.ALL'], IntervalSeconds: 1, MaxAttempts: 5 }], End: true } },
+    };
+    const sfn = await startStepFunctions(await freePort(), [{ name: 'R', definition, functions: { Flaky: flaky }, retryIntervalOverrides: { Work: 0 } }]);
+    close = () => sfn.close();
+    const client = new SFNClient({ endpoint: sfn.endpoint, region: 'eu-south-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const { executionArn } = await client.send(new StartExecutionCommand({ stateMachineArn: localStateMachineArn('R'), input: '{}' }));
+    await client.send(new StopExecutionCommand({ executionArn }));
+    fail();
+    await sfn.settle();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toBe(1);
+  });
+
   it('ends an execution past its TimeoutSeconds TIMED_OUT, not through the Catch, and reports it as EventBridge would', async () => {
     const { sfn, client, executionArn, ended } = await start(1);
     await sfn.settle();
