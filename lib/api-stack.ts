@@ -115,6 +115,11 @@ export class ApiStack extends Stack {
     jobFunction.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
     bind.exports(jobFunction, 'R');
     bind.mail(jobFunction, 'SEND');
+    // The flow e-mail keeps to the account's sending rate, which it reads (SES v2 GetAccount: SendQuota).
+    jobFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:GetAccount'], resources: ['*'] }));
+    acknowledge(jobFunction.role!, {
+      'AwsSolutions-IAM5[Resource::*]': 'ses:GetAccount reads the account’s own sending quota and supports no resource-level permission (SES v2 service authorization reference); it grants no sending.',
+    });
 
     const integrations = Object.fromEntries(
       resources.map((resource) => [resource, new HttpLambdaIntegration(`${resource}Integration`, this.functions[resource])]),

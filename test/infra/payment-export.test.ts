@@ -45,3 +45,19 @@ describe('the MyPay export state machine', () => {
     }
   });
 });
+
+describe('the flow e-mail (background jobs)', () => {
+  it('may read the SES account’s sending rate (GetAccount), and send only as the API functions may', () => {
+    const jobs = Object.entries(api.findResources('AWS::Lambda::Function')).find(([id]) => id.includes('BackgroundJobsJobTask'))!;
+    const roleId = jobs[1].Properties.Role['Fn::GetAtt'][0];
+    const statements = Object.values(api.findResources('AWS::IAM::Policy'))
+      .filter((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+    const ses = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('ses:')));
+    const actionsOf = (s: { Action: string | string[] }) => [s.Action].flat().filter((a) => a.startsWith('ses:'));
+    expect(ses.flatMap(actionsOf).sort()).toEqual(['ses:GetAccount', 'ses:SendEmail']);
+    // Sending stays on the sender's identity; GetAccount (no resource-level permission) grants no sending.
+    expect(ses.find((s) => actionsOf(s).includes('ses:SendEmail'))!.Resource).not.toBe('*');
+    expect(ses.find((s) => actionsOf(s).includes('ses:GetAccount'))!.Resource).toBe('*');
+  });
+});
