@@ -269,10 +269,6 @@ export function makeFlowUseCases({ flows, configuration, calls, positions, expor
       const call = await calls.getCall(callId);
       if (!call) throw new NotFoundError(messages.call.notFound);
       await configuration.requireComplete();
-      // Nothing new to send: no flow (a row of 'Flusso approvato' with nothing in it would only mislead).
-      if ((await positions.pendingCount({ callId: call.id, mese: request.mese, anno: request.anno, fiscalCode: request.fiscalCode ?? null })) === 0) {
-        throw new ConflictError(flowMessages.nothingToSend);
-      }
       const at = now();
       const record: FlowRecord = {
         id: ids().replace(/-/g, '').slice(0, 20),
@@ -302,6 +298,16 @@ export function makeFlowUseCases({ flows, configuration, calls, positions, expor
         execution: null,
       };
       await lockCallForExport(call.id, record.id);
+      // Nothing new to send: no flow (a row of 'Flusso approvato' with nothing in it would only mislead).
+      // Asked with the lock held, so no other export or recalculation changes the month meanwhile.
+      const pending = await positions.pendingCount({ callId: call.id, mese: request.mese, anno: request.anno, fiscalCode: request.fiscalCode ?? null }).catch(async (error: unknown) => {
+        await flows.releaseExportLock(call.id, record.id);
+        throw error;
+      });
+      if (pending === 0) {
+        await flows.releaseExportLock(call.id, record.id);
+        throw new ConflictError(flowMessages.nothingToSend);
+      }
       await flows.createFlow(record);
       await audit.record({ actor, entity: 'flow', id: record.id, action: 'create', before: null, after: record }, clock.now());
       return toFlow(await run(record.id));
