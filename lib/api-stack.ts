@@ -20,6 +20,8 @@ export interface ApiStackProps extends StackProps {
   data: Pick<DataStack, 'table' | 'documents' | 'exports'>;
   /** The Secrets Manager secret with MyPay's endpoint, entity code and password (context mypaySecretName). */
   mypaySecretName: string;
+  /** How long the export waits for MyPay to process an import (context mypayImportMaxWaitMinutes; default 48 hours). */
+  mypayImportMaxWaitMinutes?: number;
   /** Sender, support address and SES identity (context mailFrom, supportEmail, mailIdentityArn). */
   mail: PortalContext['mail'];
   /** IO app: base URL and the secret with the subscription key (context ioBaseUrl, ioSecretName). */
@@ -99,6 +101,7 @@ export class ApiStack extends Stack {
       table: props.data.table,
       exports: props.data.exports,
       mypaySecretName: props.mypaySecretName,
+      importMaxWaitMinutes: props.mypayImportMaxWaitMinutes,
       starter: this.functions.flows,
     });
 
@@ -113,6 +116,11 @@ export class ApiStack extends Stack {
     jobFunction.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
     bind.exports(jobFunction, 'R');
     bind.mail(jobFunction, 'SEND');
+    // The flow e-mail keeps to the account's sending rate, which it reads (SES v2 GetAccount: SendQuota).
+    jobFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:GetAccount'], resources: ['*'] }));
+    acknowledge(jobFunction.role!, {
+      'AwsSolutions-IAM5[Resource::*]': 'ses:GetAccount reads the account’s own sending quota and supports no resource-level permission (SES v2 service authorization reference); it grants no sending.',
+    });
 
     const integrations = Object.fromEntries(
       resources.map((resource) => [resource, new HttpLambdaIntegration(`${resource}Integration`, this.functions[resource])]),

@@ -73,6 +73,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     authorizer: web.authorizer,
     data,
     mypaySecretName: context.mypaySecretName,
+    mypayImportMaxWaitMinutes: context.mypayImportMaxWaitMinutes,
     mail: context.mail,
     io: context.io,
     portalUrl: web.webUrl,

@@ -33,6 +33,11 @@ export interface PortalContext {
   /** Name of the Secrets Manager secret (JSON: endpoint, codIpa, password) with the council's MyPay access. */
   mypaySecretName: string;
   /**
+   * How long MyPay may keep an import in LOAD_IMPORT / IMPORT_IN_ELAB before the export stops asking and the
+   * flow is suspended (not failed); an entity with GPD enabled holds imports until pagoPA has them. Minutes.
+   */
+  mypayImportMaxWaitMinutes: number;
+  /**
    * The IO app: base URL of its API and the Secrets Manager secret (plain string) holding the service's
    * subscription key (Ocp-Apim-Subscription-Key). No payee: IO makes the service's organisation the payee.
    */
@@ -64,6 +69,7 @@ export const contextDefaults = {
   spidGatewayFiscalCodeClaim: 'fiscalNumber',
   spidGatewayScopes: 'openid profile email',
   mypaySecretName: 'portale-servizi-sociali/mypay',
+  mypayImportMaxWaitMinutes: 48 * 60,
   ioBaseUrl: 'https://api.io.pagopa.it',
   ioSecretName: 'portale-servizi-sociali/io-api-key',
   mailFrom: 'noreply@comune.example.it',
@@ -97,6 +103,11 @@ export function portalContext(node: Node): PortalContext {
   }
   const alarmEmail = text(node, 'alarmEmail');
   if (alarmEmail && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail)) throw new Error('alarmEmail must be an e-mail address');
+  const maxWait = text(node, 'mypayImportMaxWaitMinutes');
+  // Step Functions runs a standard execution for at most a year: the wait plus the work must fit.
+  if (maxWait && !(/^\d+$/.test(maxWait) && Number(maxWait) >= 1 && Number(maxWait) <= 180 * 24 * 60)) {
+    throw new Error('mypayImportMaxWaitMinutes must be a whole number of minutes from 1 to 259200 (180 days)');
+  }
   return {
     region: text(node, 'region') ?? contextDefaults.region,
     stackPrefix: stackPrefixOf(node),
@@ -113,6 +124,7 @@ export function portalContext(node: Node): PortalContext {
     certificateArn,
     webAclArn: text(node, 'webAclArn'),
     mypaySecretName: text(node, 'mypaySecretName') ?? contextDefaults.mypaySecretName,
+    mypayImportMaxWaitMinutes: maxWait ? Number(maxWait) : contextDefaults.mypayImportMaxWaitMinutes,
     io: {
       baseUrl: text(node, 'ioBaseUrl') ?? contextDefaults.ioBaseUrl,
       secretName: text(node, 'ioSecretName') ?? contextDefaults.ioSecretName,

@@ -73,8 +73,11 @@ export function makeMyPay(config: MyPayConfig, fetchImpl: typeof fetch = fetch):
       }
       if (!response.ok || !answer) throw new MyPayFault(operation, `HTTP_${response.status}`, 'Risposta non valida', body.slice(0, 200));
       if (answer.codice) {
-        const code = /già usato|already used/i.test(answer.descrizione ?? '') ? FAULT_TOKEN_ALREADY_USED : `MYBOX_${answer.codice}`;
-        throw new MyPayFault(operation, code, answer.descrizione ?? 'File rifiutato');
+        // MyBox answers its refusals in words (MyBoxController.uploadByWS, FlussoService.validateFile): the two
+        // the export acts on get a code of their own.
+        const text = answer.descrizione ?? '';
+        const code = /già usato|already used/i.test(text) ? FAULT_TOKEN_ALREADY_USED : /stesso nome di file/i.test(text) ? 'MYBOX_NOME_FILE_DUPLICATO' : `MYBOX_${answer.codice}`;
+        throw new MyPayFault(operation, code, 'File rifiutato', text);
       }
       if (Number(answer.fileSize) !== zip.byteLength) {
         throw new MyPayFault(operation, 'MYBOX_SIZE', `MyBox ha ricevuto ${answer.fileSize} byte invece di ${zip.byteLength}`);

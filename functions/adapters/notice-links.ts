@@ -2,7 +2,7 @@ import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { noticePdfKey, type Position } from '../domain/payments.ts';
 import type { PositionRecord } from '../domain/debt-positions.ts';
-import { EXPORT_LINK_TTL_SECONDS } from './export-files.ts';
+import { EXPORT_LINK_TTL_SECONDS, getExportRange } from './export-files.ts';
 import { makeNoticePdfs } from './notice-pdf.ts';
 import { requireEnv, s3 } from './s3-client.ts';
 
@@ -24,7 +24,15 @@ export function makeNoticeLinks(positions: { getPositionByIud(iud: string): Prom
       throw error;
     }
   };
-  const noticePdfs = makeNoticePdfs({ get });
+  const getRange = async (key: string, start: number, end: number) => {
+    try {
+      return await getExportRange(key, start, end, bucket);
+    } catch (error) {
+      if (notFound(error)) return null;
+      throw error;
+    }
+  };
+  const noticePdfs = makeNoticePdfs({ get, getRange });
   const exists = async (key: string) => {
     try {
       await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));

@@ -75,6 +75,8 @@ export interface MailMessage {
 /** Outgoing e-mail: SES v2 in the cloud, aws-ses-v2-local on this machine (functions/adapters/mail.ts). */
 export interface Mailer {
   send(message: MailMessage): Promise<{ messageId: string }>;
+  /** How many messages a second the sender may send (SES: the account's SendQuota.MaxSendRate); none: no limit. */
+  maxSendRate?(): Promise<number>;
 }
 
 export const systemClock: Clock = { now: () => new Date() };

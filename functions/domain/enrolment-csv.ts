@@ -4,6 +4,7 @@ import { isValidFiscalCode } from './fiscal-code.ts';
 import { fill } from './messages.ts';
 import { formatEuro, hasAtMostTwoDecimals } from './money.ts';
 import { normaliseSearchText } from './users.ts';
+import { neutraliseCell, startsLikeFormula } from './spreadsheet-cells.ts';
 import {
   ENROLMENT_CSV_COLUMNS,
   enrolmentMessages,
@@ -32,15 +33,14 @@ export const decimalComma = (value: number | null | undefined): string =>
 
 /** The file a spreadsheet opens: BOM, header, one line per row, CRLF. */
 export function enrolmentCsv(rows: (string | number | null)[][]): string {
-  const lines = [[...ENROLMENT_CSV_COLUMNS], ...rows].map((row) => row.map((cell) => csvCell(cell === null ? '' : String(cell))).join(';'));
+  const lines = [[...ENROLMENT_CSV_COLUMNS], ...rows].map((row) => row.map(csvCell).join(';'));
   return `${BOM}${lines.join('\r\n')}\r\n`;
 }
 
 const semicolonCsv = dsvFormat(';');
-/** A cell a spreadsheet would run as a formula (=, +, @, tab, CR, or - not followed by a digit). */
-const FORMULA = /^[=+@\t\r]|^-(?!\d)/;
-/** Quoted only where needed; a would-be formula is written as text ('…), quoted. */
-const csvCell = (value: string) => (FORMULA.test(value) ? `"'${value.replace(/"/g, '""')}"` : semicolonCsv.formatValue(value));
+/** Quoted only where needed; a text a spreadsheet would run as a formula is written as text ('…); numbers as they are. */
+const csvCell = (cell: string | number | null) =>
+  cell === null ? '' : typeof cell === 'number' ? String(cell) : semicolonCsv.formatValue(neutraliseCell(cell));
 
 /** A file name a Windows or macOS file system accepts, from a call's name. */
 export const csvFileName = (name: string): string =>
@@ -206,7 +206,13 @@ export function parseEnrolmentCsv(text: string, now: Date): ParsedCsv {
       reject(enrolmentMessages.rowIseeIncomplete, '');
       continue;
     }
-    rows.push({ line, fiscalCode, lastName: cell(cells, 'cognome'), firstName: cell(cells, 'nome'), rankingScore, weeklyHour, iseeValueCents, iseeYear });
+    const names = [cell(cells, 'cognome'), cell(cells, 'nome')];
+    const formula = names.find(startsLikeFormula);
+    if (formula !== undefined) {
+      reject(enrolmentMessages.rowFormula, formula);
+      continue;
+    }
+    rows.push({ line, fiscalCode, lastName: names[0]!, firstName: names[1]!, rankingScore, weeklyHour, iseeValueCents, iseeYear });
   }
   return { rows, rejected, named };
 }

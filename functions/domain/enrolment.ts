@@ -39,6 +39,7 @@ export const enrolmentMessages = {
     rowIseeValue: 'Riga {line}: il valore ISEE “{value}” non è un importo valido.',
     rowIseeYear: 'Riga {line}: l’anno ISEE “{value}” non è valido.',
     rowIseeIncomplete: 'Riga {line}: per l’ISEE servono sia il valore sia l’anno.',
+    rowFormula: 'Riga {line}: il cognome o il nome “{value}” non può iniziare con =, +, -, @, una tabulazione o un a capo.',
     previewRequired: 'Manca l’anteprima da applicare: carica il file e premi «Anteprima».',
     previewNotFound: 'Anteprima non trovata: carica di nuovo il file e premi «Anteprima».',
     previewExpired: 'L’anteprima è scaduta: carica di nuovo il file e premi «Anteprima».',

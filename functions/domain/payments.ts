@@ -133,6 +133,11 @@ export const positionsCsvSchema = generationResultSchema.extend({
    */
   url: z.string(),
   rows: z.number(),
+  /**
+   * Positions due but not in the file: MyPay would refuse them for the citizen's data (CAP, civic number,
+   * province, nation, e-mail), or a text of theirs would run as a formula; each with the reason to fix.
+   */
+  heldBack: z.array(skippedSchema),
 });
 export type PositionsCsv = z.output<typeof positionsCsvSchema>;
 

@@ -12,7 +12,7 @@ import type { FlowRecord } from './use-cases.ts';
 const FIELDS = [
   'id', 'stato', 'step', 'dataInsert', 'dataUpdate', 'announcement', 'mese', 'anno', 'fiscalCode', 'num', 'accepted', 'rejected',
   'isEmailSent', 'error', 'zipKey', 'zipName', 'md5', 'requestToken', 'uploadedAt', 'files', 'iseeKey', 'iseeCursor', 'collectCursor', 'collectedAt', 'startedBy',
-  'dataIsEmailSent', 'emailRun',
+  'dataIsEmailSent', 'emailRun', 'heldBack', 'attempt', 'execution', 'pollingSince',
 ] as const;
 
 const toRecord = (item: Record<string, any>): FlowRecord => Object.fromEntries(FIELDS.map((field) => [field, item[field] ?? null])) as unknown as FlowRecord;

@@ -54,9 +54,9 @@ export interface NoticeDeps {
   io: IoMessages;
   audit: AuditLog;
   clock: Clock;
-  /** Elapsed-time source for the flow e-mail's and the IO send's budgets (epoch ms, the IO adapter's clock); Date.now by default. */
+  /** Elapsed-time source for the flow e-mail's budget and pace and the IO send's budget (epoch ms, the IO adapter's clock); Date.now by default. */
   elapsed?: () => number;
-  /** Waits between IO status reads (setTimeout by default). */
+  /** Waits between IO status reads and for the flow e-mail's pace (setTimeout by default). */
   sleep?: (ms: number) => Promise<void>;
   /** NoticesSent and NoticesFailed by channel (functions/domain/business-metrics.ts). */
   metrics?: BusinessMetrics;
@@ -209,6 +209,17 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
     const started = elapsed();
     let state: FlowEmailCursor = options.cursor ? decodeFlowCursor(options.cursor) : { since: clock.now().toISOString(), page: null };
     const totals = { sent: 0, skipped: 0, failed: 0 };
+    // SES refuses what goes past the account's sending rate: each message waits for its turn (1/rate apart).
+    const rate = (await mailer.maxSendRate?.()) ?? Number.POSITIVE_INFINITY;
+    const gapMs = rate > 0 && Number.isFinite(rate) ? 1000 / rate : 0;
+    let nextTurn = elapsed();
+    const inTurn = async <T>(send: () => Promise<T>): Promise<T> => {
+      const turn = Math.max(nextTurn, elapsed());
+      nextTurn = turn + gapMs;
+      const wait = turn - elapsed();
+      if (wait > 0) await sleep(wait);
+      return send();
+    };
     for (;;) {
       const page = await positions.listPositions(found.announcement.id, { mese: found.mese, anno: found.anno }, { limit: FLOW_PAGE, cursor: state.page ?? undefined });
       const due = page.items.filter(
@@ -217,7 +228,7 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
       totals.skipped += page.items.length - due.length;
       const recipients = due.length ? await users.getUserItems([...new Set(due.map((p) => p.userId))]) : new Map<string, NoticeRecipient>();
       for (let i = 0; i < due.length; i += MAILS_AT_ONCE) {
-        const outcomes = await Promise.allSettled(due.slice(i, i + MAILS_AT_ONCE).map((p) => mailOne(p, recipients.get(p.userId), actor, found.files?.avvisi ?? null)));
+        const outcomes = await Promise.allSettled(due.slice(i, i + MAILS_AT_ONCE).map((p) => inTurn(() => mailOne(p, recipients.get(p.userId), actor, found.files?.avvisi ?? null))));
         for (const outcome of outcomes) totals[outcome.status === 'fulfilled' ? 'sent' : 'failed'] += 1;
       }
       state = { ...state, page: page.nextCursor };

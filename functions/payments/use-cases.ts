@@ -17,7 +17,7 @@ import { hasLiveCheckout } from '../domain/payment-rules.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { monthlyFee } from '../domain/fee.ts';
 import { messages, positionOpsMessages } from '../domain/messages.ts';
-import { mypayCsv, mypayCsvRow, type Payer } from '../domain/mypay-csv.ts';
+import { heldBackReasons, mypayCsv, mypayCsvRow, type Payer } from '../domain/mypay-csv.ts';
 import {
   currentPeriod,
   periodKey,
@@ -30,6 +30,7 @@ import {
   type PeriodInput,
   type Position,
   type PositionsCsv,
+  type Skipped,
 } from '../domain/payments.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
@@ -164,27 +165,13 @@ const payerOf = (position: PositionRecord, user: StoredUser | null): Payer => ({
   nation: user?.nation,
 });
 
-export function makePaymentUseCases(deps: PaymentDeps) {
-  const { positions, calls, bands, subscriptions, users, isees, configuration, exports, exportFiles, audit, summaries, jobs, clock, metrics = noMetrics } = deps;
-  const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
-
-  /**
-   * Applies the month's plan (domain planMonth) with conditional writes: a create fails if the position
-   * exists, a change fails if the stored version moved or the position got paid or cancelled meanwhile.
-   * A write that loses such a race changes nothing and counts as unchanged: running twice, or twice at
-   * once, never makes a second position.
-   */
-  /** Marks these ISEEs as used for a fee (those already marked are skipped: one BatchGet per 100). */
-  async function markIseesUsedForFee(ids: readonly (string | null)[], at: string): Promise<number> {
-    const used = new Set(ids.filter((id): id is string => Boolean(id)));
-    const toMark = used.size ? await isees.iseesNotYetUsedForFee([...used]) : [];
-    await mapAtMost(toMark, WRITES_AT_ONCE, (id) => isees.markIseeUsedForFee(id, at));
-    return toMark.length;
-  }
-
-  async function generate(call: CallRecord, period: Period, actor: Actor, lock: { exportingFlow: string | null } = { exportingFlow: null }) {
-    const now = clock.now();
-    const at = now.toISOString();
+/**
+ * The month's plan (domain planMonth) from the approved subscriptions, their users' ISEEs and hours and the
+ * positions already there: writes nothing. Its own function so that 'Invia a MyPay' (the flows function) can
+ * ask what a month would send without carrying the rest of the payments.
+ */
+export function makeMonthPlanner({ subscriptions, bands, users, positions }: Pick<PaymentDeps, 'subscriptions' | 'bands' | 'users'> & { positions: Pick<PositionRepository, 'listPositionsOfMonth'> }) {
+  async function planOf(call: Pick<CallRecord, 'id' | 'name' | 'serviceName' | 'bandsId'>, period: Period, at: string) {
     const [approved, callBands, existing] = await Promise.all([
       subscriptions.listApprovedSubscriptionsOfCall(call.id),
       Promise.all(call.bandsId.map((id) => bands.getBand(id))).then((found) => found.filter((band): band is Band => band !== null)),
@@ -204,7 +191,48 @@ export function makePaymentUseCases(deps: PaymentDeps) {
         fee: monthlyFee({ iseeCents: isee ? isee.valueCents : null, bands: callBands, weeklyHours: subscription.weeklyHour ?? 0, year: period.anno, month: period.mese }),
       };
     });
-    const plan = planMonth({ call: { id: call.id, name: call.name, serviceName: call.serviceName }, period, existing, subscriptions: planned, now: at });
+    return { plan: planMonth({ call: { id: call.id, name: call.name, serviceName: call.serviceName }, period, existing, subscriptions: planned, now: at }), usersById, existing };
+  }
+
+  return {
+    planOf,
+    /**
+     * How many positions of the month (of one citizen, if given) an export would send now: the month as its
+     * generation would leave it, the positions with a pending action. 0: 'Invia a MyPay' creates no flow.
+     */
+    async pendingExportCount(call: Pick<CallRecord, 'id' | 'name' | 'serviceName' | 'bandsId'>, request: { mese: number; anno: number; fiscalCode: string | null }, at: string): Promise<number> {
+      const { plan, existing } = await planOf(call, { mese: request.mese, anno: request.anno }, at);
+      const month = new Map(existing.map((p) => [p.userId, p]));
+      for (const created of plan.create) month.set(created.userId, created);
+      for (const { after } of [...plan.update, ...plan.cancel]) month.set(after.userId, after);
+      return [...month.values()].filter((p) => isPendingExport(p) && (!request.fiscalCode || p.fiscalCode.toUpperCase() === request.fiscalCode)).length;
+    },
+  };
+}
+
+export function makePaymentUseCases(deps: PaymentDeps) {
+  const { positions, calls, users, isees, configuration, exports, exportFiles, audit, summaries, jobs, clock, metrics = noMetrics } = deps;
+  const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
+  const { planOf } = makeMonthPlanner(deps);
+
+  /**
+   * Applies the month's plan (domain planMonth) with conditional writes: a create fails if the position
+   * exists, a change fails if the stored version moved or the position got paid or cancelled meanwhile.
+   * A write that loses such a race changes nothing and counts as unchanged: running twice, or twice at
+   * once, never makes a second position.
+   */
+  /** Marks these ISEEs as used for a fee (those already marked are skipped: one BatchGet per 100). */
+  async function markIseesUsedForFee(ids: readonly (string | null)[], at: string): Promise<number> {
+    const used = new Set(ids.filter((id): id is string => Boolean(id)));
+    const toMark = used.size ? await isees.iseesNotYetUsedForFee([...used]) : [];
+    await mapAtMost(toMark, WRITES_AT_ONCE, (id) => isees.markIseeUsedForFee(id, at));
+    return toMark.length;
+  }
+
+  async function generate(call: CallRecord, period: Period, actor: Actor, lock: { exportingFlow: string | null } = { exportingFlow: null }) {
+    const now = clock.now();
+    const at = now.toISOString();
+    const { plan, usersById, existing } = await planOf(call, period, at);
 
     // The export holding the call's lock creates in batches of 25 (no other generation of the call can run);
     // anything else creates each position with its condition (a concurrent generation loses, writes nothing).
@@ -283,11 +311,20 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       .sort((a, b) => `${a.cognome} ${a.nome} ${a.fiscalCode}`.localeCompare(`${b.cognome} ${b.nome} ${b.fiscalCode}`, 'it'));
     const missing = pending.filter((p) => !usersById.has(p.userId)).map((p) => p.userId);
     if (missing.length) for (const [id, user] of await users.getUserItems(missing)) usersById.set(id, user);
-    const rows = pending.map((position) => mypayCsvRow(position, payerOf(position, usersById.get(position.userId) ?? null), call, config));
+    // A row MyPay would refuse for the citizen's data, or with a text that would run as a formula, stays out
+    // of the file with its reason: the operator fixes the record and sends it again (it stays pending).
+    const rows: ReturnType<typeof mypayCsvRow>[] = [];
+    const heldBack: Skipped[] = [];
+    for (const position of pending) {
+      const row = mypayCsvRow(position, payerOf(position, usersById.get(position.userId) ?? null), call, config);
+      const reasons = heldBackReasons(row);
+      if (reasons.length) heldBack.push({ fiscalCode: position.fiscalCode, cognome: position.cognome, nome: position.nome, reason: reasons.join('; ') });
+      else rows.push(row);
+    }
     // The ISEEs of the month's positions (not only those written now: a Prepare that stopped after its
     // writes left its ISEEs unmarked); the export marks those not marked yet (MarkIsees).
     const iseeIds = [...new Set(current.map((p) => p.iseeId).filter((id): id is string => Boolean(id)))];
-    return { result, content: mypayCsv(rows), rows: rows.length, iseeIds };
+    return { result, content: mypayCsv(rows), rows: rows.length, heldBack, iseeIds };
   }
 
   const requireJobs = () => jobs ?? Promise.reject(new Error('Background jobs are not wired here'));
@@ -398,11 +435,11 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      */
     async positionsCsv(callId: string, input: PeriodInput, actor: Actor): Promise<PositionsCsv> {
       const { call, config, period } = await prepare(callId, input);
-      const { result, content, rows } = await pendingCsv(call, config, period, null, actor);
+      const { result, content, rows, heldBack } = await pendingCsv(call, config, period, null, actor);
       const fileName = positionsCsvFileName(call.nomeMyPay, period);
       const key = `csv/${call.id}/${periodKey(period)}/${clock.now().toISOString()}/${fileName}`;
       await exportFiles.put(key, new TextEncoder().encode(content), CSV_CONTENT_TYPE);
-      return { ...result, fileName, url: await exportFiles.downloadUrl(key, fileName, CSV_CONTENT_TYPE), rows };
+      return { ...result, fileName, url: await exportFiles.downloadUrl(key, fileName, CSV_CONTENT_TYPE), rows, heldBack };
     },
 
     /**
@@ -413,9 +450,9 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     async exportCsv(request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string }, actor: Actor) {
       const { call, config, period, lockedBy } = await prepare(request.callId, { mese: request.mese, anno: request.anno }, request.flowId);
       // Only a flow that holds the call's export lock may batch its creates (generate).
-      const { content, rows, iseeIds } = await pendingCsv(call, config, period, request.fiscalCode, actor, lockedBy);
+      const { content, rows, heldBack, iseeIds } = await pendingCsv(call, config, period, request.fiscalCode, actor, lockedBy);
       // Without the lock the generation marked its ISEEs itself.
-      return { csv: content, rows, iseeIds: lockedBy ? iseeIds : [] };
+      return { csv: content, rows, heldBack, iseeIds: lockedBy ? iseeIds : [] };
     },
 
     /** The export's step MarkIsees: one slice of the ISEEs its month generation used (see generate). */
@@ -444,9 +481,11 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       // position by key, and one that is already there is not written again (a restarted Collect).
       const byIud = new Map((await positions.listPositionsOfMonth(request.callId, request)).map((p) => [p.iud, p]));
       const outcomes: { position: PositionRecord; outcome: ExportOutcome }[] = [];
-      for (const { iud, iuv, nav } of results.accepted) {
+      for (const { iud, iuv, nav, notice } of results.accepted) {
         const position = byIud.get(iud);
-        if (position && !(position.statoExport === 'ESPORTATA' && position.codIuv === iuv)) outcomes.push({ position, outcome: { kind: 'accepted', iuv, nav, at, noticeZip: request.noticeZip ?? null } });
+        // A position MyPay made no new notice for (a change of one it held) keeps the notice it had.
+        const noticeZip = notice === false ? null : (request.noticeZip ?? null);
+        if (position && !(position.statoExport === 'ESPORTATA' && position.codIuv === iuv)) outcomes.push({ position, outcome: { kind: 'accepted', iuv, nav, at, noticeZip } });
       }
       for (const { iud, code, reason: text } of results.rejected) {
         const position = byIud.get(iud);

@@ -34,6 +34,8 @@ export interface LocalStack {
   sesEndpoint: string;
   /** The IO app simulator: `${ioUrl}/` lists the messages, `${ioUrl}/admin/…` the switches. */
   ioUrl: string;
+  /** The local Step Functions endpoint (StartExecution, DescribeExecution, StopExecution). */
+  stepFunctionsEndpoint: string;
   close(): Promise<void>;
 }
 
@@ -67,7 +69,7 @@ const JOBS_MACHINE = 'BackgroundJobs';
  * state machine with the job function (loaded after the environment is set).
  */
 async function startLocalExport(port: number) {
-  const [{ exportDefinition, FLOW_STEPS }, { runFlowStep }, { jobDefinition }, { runJobStep }] = await Promise.all([
+  const [{ exportDefinition, FLOW_STEPS }, { runFlowStep, importMaxWaitMinutes }, { jobDefinition }, { runJobStep }] = await Promise.all([
     import('../../functions/flows/state-machine.ts'),
     import('../../functions/flows/task-handler.ts'),
     import('../../functions/jobs/state-machine.ts'),
@@ -77,11 +79,13 @@ async function startLocalExport(port: number) {
     { name: JOBS_MACHINE, definition: jobDefinition(localFunctionArn('JobTask')), functions: { JobTask: runJobStep } },
     {
       name: EXPORT_MACHINE,
-      definition: exportDefinition(localFunctionArn('FlowTask')),
+      definition: exportDefinition(localFunctionArn('FlowTask'), importMaxWaitMinutes()),
       functions: { FlowTask: runFlowStep },
       waitTimeOverrides: { WaitForImport: LOCAL_IMPORT_POLL_MS },
       // Retries after a MyPay fault: half a second apart here, seconds with backoff in the cloud.
       retryIntervalOverrides: Object.fromEntries(FLOW_STEPS.map((step) => [step, 500])),
+      // An execution that timed out or was stopped: the same task function, as the EventBridge rule in the cloud.
+      onExecutionEnd: runFlowStep,
     },
   ]);
 }
@@ -132,6 +136,9 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     process.env.MYPAY_PASSWORD ||= DEFAULT_ENTITY.password;
     // The portal's own address: where MyPay sends citizens back after paying (in the cloud, the web stack's URL).
     process.env.PORTAL_URL ||= app;
+    // How long MyPay may keep an import in IMPORT_IN_ELAB before the flow is suspended: 48 hours in the cloud
+    // (an entity with GPD enabled), ten minutes here, where the simulator holds one only when told to.
+    process.env.MYPAY_IMPORT_MAX_WAIT_MINUTES ||= '10';
     // IO: the simulator, with the settings the cloud takes from context and Secrets Manager.
     const io = await startIoSimulator({ port: config.ioPort, host: '127.0.0.1' });
     opened.push(io);
@@ -189,7 +196,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
           server.closeAllConnections();
         }),
     });
-    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, myPayUrl: myPay.url, myPayEndpoint: myPay.endpoint, sesEndpoint, ioUrl: io.url, close };
+    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, myPayUrl: myPay.url, myPayEndpoint: myPay.endpoint, sesEndpoint, ioUrl: io.url, stepFunctionsEndpoint: stepFunctions.endpoint, close };
   } catch (error) {
     await close();
     throw error;

@@ -49,7 +49,8 @@ async function importRows(count: number) {
   const rows = Array.from({ length: count }, (_, i) =>
     [`E2E-${i}`, '', 'F', 'RSSMRA85C52H501N', 'Maria Rossi', '', '', '', '', '', 'IT', '', '2026-12-31', `${10 + i}.50`, '', 'SERVIZI_SOCIALI', 'ALL', `Quota ${i + 1}`, '9/0101100IM', '', 'true', 'I'].join(';'),
   );
-  const zip = zipSync({ 'flusso.csv': strToU8([IMPORT_COLUMNS.join(';'), ...rows].join('\n')) });
+  // MyPay wants the CSV inside named as the ZIP (FlussoService.validateFile).
+  const zip = zipSync({ 'C_DEMO-E2E1-1_3.csv': strToU8([IMPORT_COLUMNS.join(';'), ...rows].join('\n')) });
   const authorization = await mypay.authorize();
   await mypay.upload(authorization, zip, `${DEFAULT_ENTITY.codIpa}-E2E1-1_3.zip`);
   for (let i = 0; i < 20; i++) {

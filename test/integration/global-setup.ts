@@ -3,6 +3,9 @@ import { startTestStack } from '../support/stack.ts';
 
 /** One local stack (API, dynalite, s3rver, OIDC provider) for every integration test file. */
 export default async function setup(project: TestProject) {
+  // How long the export waits for an import MyPay keeps in IMPORT_IN_ELAB before suspending the flow: short
+  // here, so the test of that wait sees it end (the imports of the other tests take a few seconds).
+  process.env.MYPAY_IMPORT_MAX_WAIT_MINUTES ||= '0.25';
   const stack = await startTestStack({ web: 'none', seed: false });
   project.provide('appUrl', stack.appUrl);
   project.provide('issuer', stack.issuer);
@@ -12,5 +15,6 @@ export default async function setup(project: TestProject) {
   project.provide('myPayEndpoint', stack.myPayEndpoint);
   project.provide('sesEndpoint', stack.sesEndpoint);
   project.provide('ioUrl', stack.ioUrl);
+  project.provide('sfnEndpoint', stack.stepFunctionsEndpoint);
   return () => stack.close();
 }

@@ -7,6 +7,8 @@ import { callFields, openCall, upload } from '../support/calls.ts';
 import { samplePdf } from '../support/files.ts';
 import { attestationPdf, randomFiscalCode, stageIseeFile } from '../support/isee.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { keys } from '../../functions/adapters/table.ts';
+import { localTable } from '../support/dynamo.ts';
 
 /**
  * Who may call what, written out by hand from the spec (part 2 §2.1 and §6) — not derived from the
@@ -110,9 +112,10 @@ const expected: Record<string, Row> = {
   'POST /api/calls/{id}/enrolments/import': operatorsOnly(200),
   'POST /api/calls/{id}/enrolments/import/apply': operatorsOnly(200),
   'GET /api/calls/{id}/enrolments/import': operatorsOnly(200),
-  // MyPay exports and flows: operators only. The matrix's flow is a month with nothing to send, which
-  // completes at once: restarting it is refused (409) and it has no file (404) — past the role check.
-  'POST /api/calls/{id}/exports': operatorsOnly(201),
+  // MyPay exports and flows: operators only. A month with nothing to send creates no flow (409, past the role
+  // check). The matrix's flow holds its one position back (its citizen's stored address would run as a formula):
+  // it completes at once, restarting it is refused (409) and it has no file (404) — past the role check.
+  'POST /api/calls/{id}/exports': operatorsOnly(409),
   'GET /api/flows': operatorsOnly(200),
   'GET /api/flows/{id}': operatorsOnly(200),
   'POST /api/flows/{id}/restart': operatorsOnly(409),
@@ -233,14 +236,20 @@ const positionsPath = (suffix: string) => async (operator: Client) => {
   return `/api/calls/${(await openCall(operator)).call.id}/positions${suffix}`;
 };
 
-/** A flow of a month with nothing to send (it completes at once). */
-const matrixFlow = async (operator: Client) => {
-  expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
-  const started = await operator.post(`/api/calls/${(await openCall(operator)).call.id}/exports`, validBody.flows);
-  expect(started.status).toBe(201);
-  for (let i = 0; i < 50 && (await operator.get(`/api/flows/${started.json.id}`)).json.step !== 'COMPLETATO'; i++) await new Promise((r) => setTimeout(r, 100));
-  return started.json.id as string;
-};
+/** A flow whose one position is held back (it sends nothing to MyPay and completes at once): made once, read by every persona. */
+let heldBackFlow: Promise<string> | undefined;
+const matrixFlow = (operator: Client) =>
+  (heldBackFlow ??= (async () => {
+    expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
+    const { call } = await openCall(operator);
+    const { userId } = await approvedSubscriber(operator, call, { lastName: 'Matrice', iseeValue: 8000, weeklyHour: 2 });
+    const user = (await localTable().item(keys.user(userId)))!;
+    await localTable().putItem({ ...user, address: '=HYPERLINK("http://evil.example","x")' });
+    const started = await operator.post(`/api/calls/${call.id}/exports`, validBody.flows);
+    expect(started.status).toBe(201);
+    for (let i = 0; i < 100 && (await operator.get(`/api/flows/${started.json.id}`)).json.step !== 'COMPLETATO'; i++) await new Promise((r) => setTimeout(r, 100));
+    return started.json.id as string;
+  })());
 
 const setups: Record<string, (operator: Client) => Promise<string>> = {
   'POST /api/calls/{id}/exports': async (operator) => {

@@ -41,5 +41,6 @@ declare module 'vitest' {
     myPayEndpoint: string;
     sesEndpoint: string;
     ioUrl: string;
+    sfnEndpoint: string;
   }
 }

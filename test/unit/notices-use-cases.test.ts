@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { IoMessages } from '../../functions/adapters/ports.ts';
 import { IoRefused, IoUnavailable } from '../../functions/adapters/io.ts';
 import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
@@ -22,7 +22,7 @@ function position(n: number, fields: Partial<PositionRecord> = {}): PositionReco
   } as PositionRecord;
 }
 
-function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEmail?: string[]; withoutPdf?: string[]; flowStep?: string; pageMs?: number } = {}) {
+function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEmail?: string[]; withoutPdf?: string[]; flowStep?: string; pageMs?: number; sendRate?: number } = {}) {
   const stored = new Map(records.map((p) => [p.iud, structuredClone(p)]));
   const positions: NoticePositions = {
     getPositionByIud: async (iud) => structuredClone(stored.get(iud) ?? null),
@@ -56,10 +56,15 @@ function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEma
     records.map((p) => [p.userId, { firstName: 'Anna', lastName: p.cognome, fiscalCode: p.fiscalCode, email: options.withoutEmail?.includes(p.userId) ? null : `${p.userId}@example.it` }]),
   );
   const flow = { id: 'flow-1', step: options.flowStep ?? 'COMPLETATO', announcement: { id: 'call-1', name: 'Bando', service: { id: 's', name: 'Assistenza' } }, mese: 11, anno: 2026, fiscalCode: null, isEmailSent: false, collectedAt: '2026-11-02T00:00:00.000Z' } as unknown as FlowRecord;
-  const mailer = memoryMailer();
-  const audit = memoryAudit();
+  const mailer = Object.assign(memoryMailer(), { sentAt: [] as number[] });
   const metrics = memoryMetrics();
   let elapsed = 0;
+  if (options.sendRate) {
+    // SES's account rate (adapters/mail.ts reads it with GetAccount); each message sent is stamped with the virtual time.
+    const send = mailer.send;
+    Object.assign(mailer, { maxSendRate: async () => options.sendRate!, send: (message: Parameters<typeof send>[0]) => (mailer.sentAt.push(Date.now()), send(message)) });
+  }
+  const audit = memoryAudit();
   const clock = tickingClock('2026-11-10T09:00:00.000Z');
   // The background jobs as functions/jobs runs them: the runner only records the start; runToEnd is the state machine.
   const jobs = memoryJobs();
@@ -74,9 +79,9 @@ function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEma
     audit,
     clock,
     // Each page read "takes" 10 ms (or pageMs), so a small budget stops after a page or two.
-    elapsed: () => (elapsed += options.pageMs ?? 10),
-    // IO's status reads wait without waiting: the time "passes" as the waits say.
-    sleep: async (ms) => void (elapsed += ms),
+    // With a sending rate the real clock and timers run (faked by the test: nothing waits); else each page read
+    // "takes" pageMs, and IO's status reads wait without waiting: the time "passes" as the waits say.
+    ...(options.sendRate ? {} : { elapsed: () => (elapsed += options.pageMs ?? 10), sleep: async (ms: number) => void (elapsed += ms) }),
     jobs: makeJobs({ jobs, runner: { start: async (run) => void runs.push(run) }, clock, ids: sequentialIds('job') }),
     metrics,
   });
@@ -283,6 +288,28 @@ describe('flow e-mail in bounded slices', () => {
     await runToEnd(runs[1]!);
     expect(await useCases.flowEmailStatus('flow-1')).toMatchObject({ done: true, sent: 30 });
     expect(mailer.sent).toHaveLength(60);
+  });
+
+  it('keeps to SES’s sending rate: never more messages in a second than the account may send', async () => {
+    const records = Array.from({ length: 30 }, (_, i) => position(i + 1));
+    const { useCases, mailer } = setup(records, { sendRate: 2 });
+    vi.useFakeTimers();
+    let result;
+    try {
+      const running = useCases.sendFlowEmails('flow-1', { cursor: null, budgetMs: 600_000 }, actors.operator);
+      await vi.runAllTimersAsync();
+      result = await running;
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(result).toMatchObject({ sent: 30, failed: 0, nextCursor: null });
+    const times = mailer.sentAt;
+    expect(times).toHaveLength(30);
+    for (let i = 2; i < times.length; i++) expect(times[i]! - times[i - 2]!, `messages ${i - 2}..${i}`).toBeGreaterThanOrEqual(1000);
+    // Without a rate to keep (another mailer), nothing waits.
+    const free = setup(records, { pageMs: 1 });
+    await free.useCases.sendFlowEmails('flow-1', { cursor: null, budgetMs: 600_000 }, actors.operator);
+    expect(free.mailer.sent).toHaveLength(30);
   });
 
   it('a slice run twice (a retried Lambda) e-mails nobody twice; a failed run says why; bad flows are refused', async () => {

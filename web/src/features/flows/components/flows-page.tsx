@@ -13,6 +13,7 @@ import { getFlowFile } from '../api/get-flow-file';
 import { useFlows } from '../api/get-flows';
 import { restartFlow } from '../api/restart-flow';
 import { FlowEmailButton } from './flow-email-button';
+import { HeldBackList } from './send-to-mypay';
 
 const dateTimeFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 const monthFormat = new Intl.DateTimeFormat('it-IT', { month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -21,7 +22,8 @@ const NO_LINK = 'Nessun link presente';
 const REFRESH_MS = 3000;
 
 function StateBadge({ flow }: { flow: Flow }) {
-  const variation = flow.stato === 'IMPORT_ESEGUITO' ? 'success' : isFlowRunning(flow) ? 'info' : 'error';
+  // A suspended flow waits for MyPay: not an error.
+  const variation = flow.stato === 'IMPORT_ESEGUITO' ? 'success' : isFlowRunning(flow) ? 'info' : flow.step === 'SOSPESO' ? 'warning' : 'error';
   return <Badge variation={variation}>{flow.statoLabel}</Badge>;
 }
 
@@ -172,7 +174,8 @@ export function FlowsPage() {
       cell: (f) => (
         <>
           <span className={f.available ? 'flow-valid' : undefined}>{f.stepLabel}</span>
-          {f.error && <div className="form-hint flow-error">{f.error}</div>}
+          {f.error && <div className={`form-hint ${f.step === 'ERRORE' ? 'flow-error' : ''}`}>{f.error}</div>}
+          <HeldBackList flow={f} />
         </>
       ),
     },
@@ -188,7 +191,7 @@ export function FlowsPage() {
           ) : (
             <DisabledWithReason label={`Invia le email del flusso ${f.announcement.name}`} reason="Il flusso non è ancora completato." text="Invia email" />
           )}
-          {f.step === 'ERRORE' ? (
+          {f.step === 'ERRORE' || f.step === 'SOSPESO' ? (
             <Button size="small" isLoading={restarting === f.id} aria-label={`Rielabora il flusso ${f.announcement.name}`} onClick={() => void restart(f)}>
               Rielabora
             </Button>

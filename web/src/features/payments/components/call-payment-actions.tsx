@@ -130,11 +130,27 @@ function CsvSummary({ result }: { result: PositionsCsv }) {
         variation="success"
         autoHideMs={null}
         isDismissible={false}
-        message={`CSV di ${month} scaricato (${result.fileName}): ${counted(result.rows, ['posizione', 'posizioni'])} da inviare.`}
+        message={`CSV di ${month} scaricato (${result.fileName}): ${counted(result.rows, ['posizione', 'posizioni'])} da inviare${
+          result.heldBack.length ? `, ${counted(result.heldBack.length, ['trattenuta', 'trattenute'])} per dati da correggere` : ''
+        }.`}
       />
       <Text>
         Posizioni create: {result.created} · aggiornate: {result.updated} · annullate: {result.cancelled} · invariate: {result.unchanged} · esenti (ISEE fino a 3.000 €): {result.exempt}
       </Text>
+      {result.heldBack.length > 0 && (
+        <DataTable
+          caption="Posizioni trattenute (non nel CSV)"
+          captionVisible
+          columns={[
+            { id: 'name', header: 'Cognome e nome', cell: (s) => `${s.cognome} ${s.nome}`, isRowHeader: true },
+            { id: 'cf', header: 'Codice fiscale', cell: (s) => s.fiscalCode, noWrap: true },
+            { id: 'reason', header: 'Dati da correggere', cell: (s) => s.reason },
+          ]}
+          rows={result.heldBack}
+          rowKey={(s) => s.fiscalCode}
+          emptyText=""
+        />
+      )}
       {result.skipped.length > 0 && (
         <DataTable
           caption="Iscritti senza posizione"
