@@ -79,9 +79,9 @@ export function buildApp(options: BuildAppOptions = {}) {
   // The ISEE reading: stateless like the API, in its own stack so each redeploys alone.
   const extraction = new Stack(app, `${prefix}IseeExtraction`, {
     env,
-    description: 'Portale servizi sociali: automatic reading of ISEE attestations (EventBridge, Step Functions, Textract)',
+    description: `Portale servizi sociali: automatic reading of ISEE attestations (EventBridge, Step Functions, PDF text layer, Textract in ${context.textractRegion})`,
   });
-  const iseeExtraction = new IseeExtraction(extraction, 'IseeExtraction', { table: data.table, documents: data.documents });
+  const iseeExtraction = new IseeExtraction(extraction, 'IseeExtraction', { table: data.table, documents: data.documents, textractRegion: context.textractRegion });
 
   // cdk-nag 3 is a policy-validation plugin: any finding not acknowledged (lib/nag.ts) fails the synth.
   if (options.nag !== false) Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
