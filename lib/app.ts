@@ -60,6 +60,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     userPool: auth.userPool,
     authDomain: auth.domain,
     spidGateway: auth.spidGateway,
+    spidGatewayProviderName: context.spidGateway.providerName,
     webDomainName: context.webDomainName,
     certificateArn: context.certificateArn,
     webAclArn: context.webAclArn,
