@@ -266,9 +266,9 @@ function findIseeValues(text: Line[]): IseeValues {
     const nextIsValues = next !== undefined && labelsIn(next.folded).length === 0;
     let valued = false;
     hits.forEach((hit, k) => {
-      const until = hits[k + 1]?.start ?? line.raw.length;
-      // The value that ends this label's part of the line.
-      const sameLine = valuesIn(hit.label, line.raw).findLast((v) => v.index >= hit.end - 1 && v.end <= until && endsText(line.raw.slice(v.end, until)));
+      // The value that ends this label's part of the line (OCR may glue it to the label: "ISE41.772,77").
+      const part = line.raw.slice(hit.end, hits[k + 1]?.start ?? line.raw.length);
+      const sameLine = valuesIn(hit.label, part).findLast((v) => endsText(part.slice(v.end)));
       if (sameLine) return (valued = true), set(hit, sameLine.value, i);
       if (amountsIn(line.raw).length > 0 || !nextIsValues) return;
       const below = valuesIn(hit.label, next.raw);
