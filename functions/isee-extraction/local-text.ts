@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
 import { createWorker, type Worker } from 'tesseract.js';
+import { fileTypeOf } from '../domain/file-signature.ts';
 import type { DocumentText } from '../domain/isee-attestation.ts';
 import { meanConfidence, pageLines, type PlacedText, type TextLine } from '../domain/text-layout.ts';
 import { withPdfPages, type PdfPage } from './pdf-pages.ts';
@@ -22,13 +23,6 @@ const italianData = path.join(path.dirname(require.resolve('@tesseract.js-data/i
 const RENDER_SCALE = 2.5;
 /** Images narrower than this (a thumbnail, a chat-app copy) are scaled up before OCR. */
 const MIN_OCR_WIDTH = 1200;
-
-const kindOf = (bytes: Uint8Array) =>
-  bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46
-    ? 'pdf'
-    : (bytes[0] === 0x89 && bytes[1] === 0x50) || (bytes[0] === 0xff && bytes[1] === 0xd8)
-      ? 'image'
-      : 'unknown';
 
 /** `workers` OCR workers (one per core for a batch), started on the first image and reused. */
 export function createLocalTextSource(options: { workers?: number } = {}): LocalTextSource {
@@ -83,12 +77,12 @@ export function createLocalTextSource(options: { workers?: number } = {}): Local
 
   return {
     async read(bytes) {
-      const kind = kindOf(bytes);
-      if (kind === 'image') {
+      const type = fileTypeOf(bytes);
+      if (type === 'image/jpeg' || type === 'image/png') {
         const lines = await ocr(Buffer.from(bytes));
         return { lines, source: 'ocr', quality: meanConfidence(lines) };
       }
-      if (kind !== 'pdf') throw new Error('Formato del documento non riconosciuto');
+      if (type !== 'application/pdf') throw new Error('Formato del documento non riconosciuto');
 
       return withPdfPages(bytes, async (pages) => {
         if (!pages.some((p) => 'scanned' in p)) return { lines: pages.flatMap((p) => ('lines' in p ? p.lines : [])), source: 'pdf-text', quality: 1 };
