@@ -61,6 +61,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     userPool: auth.userPool,
     authDomain: auth.domain,
     spidGateway: auth.spidGateway,
+    spidGatewayProviderName: context.spidGateway.providerName,
     webDomainName: context.webDomainName,
     certificateArn: context.certificateArn,
     webAclArn: context.webAclArn,
@@ -82,9 +83,9 @@ export function buildApp(options: BuildAppOptions = {}) {
   // The ISEE reading: stateless like the API, in its own stack so each redeploys alone.
   const extraction = new Stack(app, `${prefix}IseeExtraction`, {
     env,
-    description: 'Portale servizi sociali: automatic reading of ISEE attestations (EventBridge, Step Functions, Textract)',
+    description: `Portale servizi sociali: automatic reading of ISEE attestations (EventBridge, Step Functions, PDF text layer, Textract in ${context.textractRegion})`,
   });
-  const iseeExtraction = new IseeExtraction(extraction, 'IseeExtraction', { table: data.table, documents: data.documents });
+  const iseeExtraction = new IseeExtraction(extraction, 'IseeExtraction', { table: data.table, documents: data.documents, textractRegion: context.textractRegion });
 
   // Running it: alarms on every function and state machine of the stacks above (found in them: a new stack
   // goes before this one), the dashboard, the data migrations. Deployed last.

@@ -1,4 +1,5 @@
 import type { Node } from 'constructs';
+import { DEFAULT_TEXTRACT_REGION, TEXTRACT_REGIONS } from './textract-regions.ts';
 
 /**
  * Everything a deployment can be told through CDK context (`cdk deploy -c key=value` or the
@@ -8,11 +9,21 @@ import type { Node } from 'constructs';
 export interface PortalContext {
   /** Region of every stack: Milan unless told otherwise. */
   region: string;
+  /**
+   * Region of the Textract endpoint that reads photographed attestations (Milan has none): pages are sent
+   * to it in the request and nothing is stored there. Must be one of TEXTRACT_REGIONS.
+   */
+  textractRegion: string;
   /** Prefix of the stack names (a second copy in one account needs another one). */
   stackPrefix: string;
   /** Folder of the built web app, relative to the repository (default web/dist). */
   webAssetPath?: string;
   spidGateway: {
+    /**
+     * The gateway's identity provider name in the user pool: sent as identity_provider on the authorize
+     * request, so citizens go straight to the SPID/CIE gateway instead of Cognito's own page.
+     */
+    providerName: string;
     /** OIDC issuer of the municipality's SPID/CIE gateway (Cognito reads its discovery document at deploy). */
     issuer: string;
     clientId: string;
@@ -62,7 +73,9 @@ export const metricsNamespace = (stackPrefix: string) => `PortaleServiziSociali/
 
 export const contextDefaults = {
   region: 'eu-south-1',
+  textractRegion: DEFAULT_TEXTRACT_REGION,
   stackPrefix: 'Portale',
+  spidGatewayProviderName: 'SpidCie',
   spidGatewayIssuer: 'https://spid-gateway.example.org',
   spidGatewayClientId: 'portale-servizi-sociali',
   spidGatewayClientSecretName: 'portale-servizi-sociali/spid-gateway-client-secret',
@@ -108,11 +121,22 @@ export function portalContext(node: Node): PortalContext {
   if (maxWait && !(/^\d+$/.test(maxWait) && Number(maxWait) >= 1 && Number(maxWait) <= 180 * 24 * 60)) {
     throw new Error('mypayImportMaxWaitMinutes must be a whole number of minutes from 1 to 259200 (180 days)');
   }
+  const textractRegion = text(node, 'textractRegion') ?? contextDefaults.textractRegion;
+  if (!(TEXTRACT_REGIONS as readonly string[]).includes(textractRegion)) {
+    throw new Error(`textractRegion ${textractRegion} has no Amazon Textract endpoint: choose one of ${TEXTRACT_REGIONS.join(', ')} (an EU one: eu-central-1, eu-west-1, eu-west-3, eu-south-2)`);
+  }
+  const providerName = text(node, 'spidGatewayProviderName') ?? contextDefaults.spidGatewayProviderName;
+  // Cognito's identity provider names: up to 32 characters, no blanks (CreateIdentityProvider, ProviderName).
+  if (!/^[^_\s]\S{0,31}$/u.test(providerName)) {
+    throw new Error(`spidGatewayProviderName ${providerName}: 1 to 32 characters, no spaces, not starting with an underscore`);
+  }
   return {
     region: text(node, 'region') ?? contextDefaults.region,
+    textractRegion,
     stackPrefix: stackPrefixOf(node),
     webAssetPath: text(node, 'webAssetPath'),
     spidGateway: {
+      providerName,
       issuer: text(node, 'spidGatewayIssuer') ?? contextDefaults.spidGatewayIssuer,
       clientId: text(node, 'spidGatewayClientId') ?? contextDefaults.spidGatewayClientId,
       clientSecretName: text(node, 'spidGatewayClientSecretName') ?? contextDefaults.spidGatewayClientSecretName,

@@ -27,6 +27,8 @@ export interface PortalFunctionProps {
   environment?: Record<string, string>;
   /** Default 10 s: an API request. Background steps (the ISEE reading) may need longer. */
   timeout?: Duration;
+  /** Default 512 MB. */
+  memorySize?: number;
   /**
    * Default true: Powertools (logger, metrics, tracer and the X-Ray SDK) comes from the Powertools layer
    * instead of the bundle. False for a function that imports no Powertools package (the token trigger).
@@ -84,7 +86,7 @@ export class PortalFunction extends NodejsFunction {
       description: props.description,
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: 512,
+      memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(10),
       tracing: lambda.Tracing.ACTIVE,
       logGroup,

@@ -51,3 +51,22 @@ export async function giveValidatedIsee(citizen: Client, operator: Client, value
   const decided = await operator.put(`/api/isee/${uploaded.json.id}/decision`, { state: 1, value });
   if (decided.status !== 200) throw new Error(`ISEE not validated: ${JSON.stringify(decided.json)}`);
 }
+
+/**
+ * A photographed attestation cropped above its ISE and scale: protocol, dates, the declarant, and the ISEE
+ * after a dotted leader (a PNG, as a flatbed scan would give it). Read right, it still cannot be checked.
+ */
+export async function croppedAttestationPhoto(input: { fiscalCode: string; protocol: string; value: string; year?: number }): Promise<Buffer> {
+  const { toImage } = await import('../fixtures/isee/generate.ts');
+  const year = input.year ?? new Date().getFullYear();
+  const lines = [
+    `Protocollo DSU n. ${input.protocol}`,
+    'ATTESTAZIONE ISEE',
+    `Dichiarazione Sostitutiva Unica (DSU) presentata il 15/01/${year}`,
+    `Dichiarante: ROSSI MARIA    Codice fiscale: ${input.fiscalCode}`,
+    `La presente attestazione è valida fino al 31/12/${year}`,
+    `ISEE ORDINARIO ....................................... ${input.value}`,
+  ];
+  const ops = lines.map((text, i) => ({ kind: 'text' as const, page: 0, x: 50, y: 80 + i * 32, text, size: 14 }));
+  return toImage({ truth: {} as never, pages: 1, ops }, 0, 'scan', 3, 'png');
+}
