@@ -341,7 +341,7 @@ describe('Rendicontazione', () => {
     const first = await operator.post(`/api/calls/${call.id}/reporting`, {});
     expect(first.status).toBe(200);
     expect(first.json).toMatchObject({ inProgress: false, marked: 2, alreadyPaid: 0 });
-    expect(first.json.message).toContain('2 pagamenti registrati');
+    expect(first.json.message).toContain('2 posizioni segnate come pagate');
     const after = await storedPositions(call.id, '2026-11');
     expect(after.filter((p) => p.isPagato).map((p) => p.iud).sort()).toEqual([...chosen].sort());
     for (const p of after.filter((p) => p.isPagato)) expect(p.importoTotalePagato).toBe(p.importoDovuto);

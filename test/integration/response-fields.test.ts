@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { responseSchema, servedDocument, undeclaredFields } from '../support/openapi-fields.ts';
@@ -73,9 +73,11 @@ describe('a response carries only what its schema declares', () => {
     }
 
     // Back from MyPay's checkout (cancelled there): the answer holds the position as the citizen sees it.
-    const paid = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnUrl: `${inject('appUrl')}/iscrizioni/visualizza_servizio?id=${call.id}` });
+    const paid = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: `/iscrizioni/visualizza_servizio?id=${call.id}` });
     expect(paid.status).toBe(200);
-    const cancelled = await fetch(paid.json.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ esito: 'cancel' }), redirect: 'manual' });
+    // MyPay's landing, then its checkout page: the citizen cancels there.
+    const checkoutPage = (await fetch(paid.json.url, { redirect: 'manual' })).headers.get('location')!;
+    const cancelled = await fetch(checkoutPage, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ esito: 'cancel' }), redirect: 'manual' });
     const idSession = new URL(cancelled.headers.get('location')!).searchParams.get('idSession');
     const back = await citizen.post('/api/me/payments/return', { idSession });
     expect(back.status).toBe(200);
