@@ -7,7 +7,8 @@ import type { Construct } from 'constructs';
 import { resources, routes, type Resource } from '../functions/routes.ts';
 import type { PortalContext } from './context.ts';
 import type { DataStack } from './data-stack.ts';
-import { acknowledge } from './nag.ts';
+import { NOTICE_PDF_PREFIX } from '../functions/domain/payments.ts';
+import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
 import { functionAccess, timeoutOf, type FunctionAccess } from './function-access.ts';
 import { BackgroundJobs } from './background-jobs.ts';
 import { PaymentExport } from './payment-export.ts';
@@ -54,6 +55,11 @@ export class ApiStack extends Stack {
       table: (fn, access) => fn.bindTable(props.data.table, access).addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap()),
       documents: (fn, access) => fn.bindBucket('DOCUMENTS_BUCKET', props.data.documents, access),
       exports: (fn, access) => fn.bindBucket('EXPORTS_BUCKET', props.data.exports, access),
+      noticePdfs: (fn) => {
+        const noticeObjects = props.data.exports.arnForObjects(`${NOTICE_PDF_PREFIX}*`);
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [noticeObjects] }));
+        acknowledgeWildcardResource(fn.role!, noticeObjects, `EXPORTS_BUCKET ${NOTICE_PDF_PREFIX}: one notice PDF per position (its IUD), named at run time.`);
+      },
       mypay: (fn) => {
         // Dynamic references, resolved by CloudFormation at deploy time: the values are in no template.
         const mypay = (jsonField: string) => SecretValue.secretsManager(props.mypaySecretName, { jsonField }).unsafeUnwrap();

@@ -9,6 +9,11 @@ export interface FunctionAccess {
   documents?: DataAccess;
   /** Files exported for the payment platform (EXPORTS_BUCKET). */
   exports?: DataAccess;
+  /**
+   * Writes the notice PDFs it cuts out of MyPay's AVVISI ZIP (s3:PutObject on `notices/*` of the exports
+   * bucket only: functions/adapters/notice-links.ts), with exports 'R' for the rest.
+   */
+  noticePdfs?: 'WRITE';
   /** E-mail through SES v2 (ses:SendEmail on the deployment's identity only; MAIL_FROM, SUPPORT_EMAIL). */
   mail?: 'SEND';
   /** The IO app (IO_BASE_URL, IO_PAYEE_FISCAL_CODE; IO_API_KEY from Secrets Manager, a dynamic reference). */
@@ -43,8 +48,9 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   // Unenrolling (and the import's removals) delete the request's files.
   enrolments: { table: 'RW', documents: 'RW' },
   'enrolment-csv': { table: 'RW' },
-  // 'Paga' and the return from MyPay; the notice PDFs are read (links) from the exports bucket.
-  'user-positions': { table: 'RW', exports: 'R', mypay: true },
+  // 'Paga' and the return from MyPay; the notice PDFs are read (links) from the exports bucket, and the first
+  // link of a position leaves its PDF there.
+  'user-positions': { table: 'RW', exports: 'R', noticePdfs: 'WRITE', mypay: true },
   // 'Rendicontazione': MyPay's export of what was paid.
   reporting: { table: 'RW', mypay: true },
 };

@@ -133,9 +133,11 @@ export const sentToIo = (position: Pick<Position, 'ioId'>) => position.ioId !== 
 
 /**
  * Where a position's payment-notice PDF (MyPay's avviso) is kept in the exports bucket once an export
- * brought it back: the e-mail notice attaches it, the citizen and the operator download it.
+ * brought it back: the e-mail notice attaches it, the citizen and the operator download it. The
+ * user-positions function, which leaves it there at the first link, may write under this prefix only.
  */
-export const noticePdfKey = (iud: string) => `notices/${iud}.pdf`;
+export const NOTICE_PDF_PREFIX = 'notices/';
+export const noticePdfKey = (iud: string) => `${NOTICE_PDF_PREFIX}${iud}.pdf`;
 
 /** Operator-admin §9: a payment's description is at most 300 characters. */
 export const DESCRIPTION_MAX_LENGTH = 300;

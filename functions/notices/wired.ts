@@ -1,5 +1,6 @@
 import { dynamoAuditLog } from '../adapters/audit-log.ts';
 import { s3ExportFiles } from '../adapters/export-files.ts';
+import { isMissingObject } from '../adapters/s3-client.ts';
 import { makeNoticePdfs } from '../adapters/notice-pdf.ts';
 import { ioConfigFromEnv, makeIo } from '../adapters/io.ts';
 import { sesMailer } from '../adapters/mail.ts';
@@ -10,7 +11,7 @@ import { getPositionByIud, listPositions, recordIoMessage, recordNoticeEmail } f
 import { getUserItems } from '../users/repository.ts';
 import { makeNoticeUseCases, type NoticeDeps } from './use-cases.ts';
 
-const noticePdfs = makeNoticePdfs({ get: (key) => s3ExportFiles.get(key).catch((error: Error) => (error.name === 'NoSuchKey' ? null : Promise.reject(error))) });
+const noticePdfs = makeNoticePdfs({ get: (key) => s3ExportFiles.get(key).catch((error: unknown) => (isMissingObject(error) ? null : Promise.reject(error))) });
 
 // The IO client is made at the first send: a function deployed without the IO settings still e-mails.
 let ioClient: IoMessages | undefined;

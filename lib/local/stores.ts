@@ -98,9 +98,31 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   return true;
 }
 
+/**
+ * How S3 answers a request for a key that is not there. S3 says "not there" (404 NoSuchKey; a HEAD's bare 404)
+ * only to a caller allowed s3:ListBucket on the bucket; to one that is not, it answers 403 AccessDenied (a
+ * HEAD's bare 403), so that the answer does not tell which keys exist (Amazon S3 API Reference, GetObject and
+ * HeadObject, "Permissions"). The portal's roles hold object actions only (lib/portal-function.ts), so the
+ * local S3 answers as S3 answers them: 'AccessDenied', unless a test switches it.
+ */
+export type MissingKeyAnswer = 'AccessDenied' | 'NoSuchKey';
+
+/**
+ * The local stack's own switches on s3rver, under a path no bucket can have (bucket names start with a letter
+ * or a digit): `PUT <endpoint>/__local/missing-key` with the body `AccessDenied` or `NoSuchKey`; GET reads it.
+ */
+export const S3_SWITCH_PATH = '/__local/missing-key';
+
 /** s3rver: S3's API on the file system, persisted in `<dataDir>/s3`, with its object-created notifications. */
-export async function startS3(dataDir: string, port: number, buckets: string[], webOrigin: string): Promise<Closable & ObjectCreatedSource> {
+export async function startS3(
+  dataDir: string,
+  port: number,
+  buckets: string[],
+  webOrigin: string,
+  options: { missingKey?: MissingKeyAnswer } = {},
+): Promise<Closable & ObjectCreatedSource> {
   const S3rver = require('s3rver');
+  const S3Error = require('s3rver/lib/models/error');
   const directory = path.join(dataDir, 's3');
   await fs.mkdir(directory, { recursive: true });
   const server = new S3rver({
@@ -111,6 +133,17 @@ export async function startS3(dataDir: string, port: number, buckets: string[], 
     // The browser uploads with presigned POSTs and opens presigned links: the web app's origin needs CORS.
     configureBuckets: buckets.map((name) => ({ name, configs: [corsConfiguration(webOrigin)] })),
   });
+  let missingKey: MissingKeyAnswer = options.missingKey ?? 'AccessDenied';
+  // First of s3rver's middleware: the switch, and a missing key answered as S3 answers a role without ListBucket.
+  server.middleware.unshift(async (ctx: S3rverContext, next: () => Promise<void>) => {
+    if (ctx.path === S3_SWITCH_PATH) return answerSwitch(ctx, (value) => (missingKey = value ?? missingKey));
+    try {
+      await next();
+    } catch (error) {
+      if ((error as { code?: string }).code === 'NoSuchKey' && missingKey === 'AccessDenied') throw new S3Error('AccessDenied', 'Access Denied');
+      throw error;
+    }
+  });
   await server.run();
   return {
     close: () => server.close(),
@@ -120,6 +153,30 @@ export async function startS3(dataDir: string, port: number, buckets: string[], 
         for (const record of event.Records) if (record.eventName.startsWith('ObjectCreated:')) listener(record.s3.bucket.name, record.s3.object.key);
       }),
   };
+}
+
+interface S3rverContext {
+  path: string;
+  method: string;
+  status: number;
+  body: unknown;
+  req: AsyncIterable<Buffer>;
+}
+
+async function answerSwitch(ctx: S3rverContext, set: (value?: MissingKeyAnswer) => MissingKeyAnswer) {
+  if (ctx.method === 'PUT') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of ctx.req) chunks.push(chunk);
+    const value = Buffer.concat(chunks).toString('utf8').trim();
+    if (value !== 'AccessDenied' && value !== 'NoSuchKey') {
+      ctx.status = 400;
+      ctx.body = 'AccessDenied or NoSuchKey';
+      return;
+    }
+    set(value);
+  }
+  ctx.status = 200;
+  ctx.body = set();
 }
 
 const corsConfiguration = (origin: string) => `<CORSConfiguration>
