@@ -116,19 +116,48 @@ export function withoutEmpty(item: Record<string, unknown>): Record<string, unkn
 const slices = <T>(items: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /**
+ * A batch request refused whole: DynamoDB answers ProvisionedThroughputExceededException when none of its items
+ * could be processed (provisioned capacity), ThrottlingException or RequestLimitExceeded when on-demand capacity
+ * or the account's limit is exceeded (API Reference, BatchWriteItem and BatchGetItem; Developer Guide, "Error
+ * handling with DynamoDB"). The SDK retries it three times at once-ish; past that, the batch helpers back off.
+ */
+const THROTTLED = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+export const isThrottled = (error: unknown) => error instanceof Error && THROTTLED.has(error.name);
+
+/** Attempts of one batch request (the SDK's own three retries inside each): about 25 s of backoff in all. */
+const BATCH_ATTEMPTS = 12;
+/** Exponential backoff with full jitter (50 ms × 2^attempt, at most 4 s). */
+const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(4000, 50 * 2 ** attempt)));
+
+/**
+ * Sends one batch request until nothing is left of it: what the answer leaves unprocessed is sent again, and a
+ * request refused whole for throughput is sent again, both after a backoff; any other error, or still
+ * throttled after BATCH_ATTEMPTS, goes on to the caller.
+ */
+async function untilProcessed<Request>(request: Request | undefined, send: (request: Request) => Promise<Request | undefined>): Promise<void> {
+  for (let attempt = 0; request; attempt++) {
+    if (attempt) await backoff(attempt);
+    try {
+      request = await send(request);
+    } catch (error) {
+      if (!isThrottled(error) || attempt + 1 >= BATCH_ATTEMPTS) throw error;
+    }
+  }
+}
+const leftOf = <T extends object>(left: T | undefined) => (left && Object.keys(left).length ? left : undefined);
+
+/**
  * Puts items with BatchWriteItem, 25 a request, a few requests at once, until none is left unprocessed
  * (backing off). A key given twice is written once, with its last item, as writing one after the other would.
  */
 export async function batchPut(items: readonly Record<string, unknown>[]): Promise<void> {
   const lastOfEachKey = [...new Map(items.map((item) => [`${item[table.partitionKey]}\u0000${item[table.sortKey]}`, item])).values()];
-  await mapAtMost(slices(lastOfEachKey, 25), BATCHES_AT_ONCE, async (batch) => {
-    let request: Record<string, any> | undefined = { [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) };
-    for (let attempt = 0; request && Object.keys(request).length; attempt++) {
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+  await mapAtMost(slices(lastOfEachKey, 25), BATCHES_AT_ONCE, (batch) =>
+    untilProcessed<Record<string, any>>({ [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) }, async (request) => {
       const result: BatchWriteCommandOutput = await documentClient.send(new BatchWriteCommand({ RequestItems: request }));
-      request = result.UnprocessedItems;
-    }
-  });
+      return leftOf(result.UnprocessedItems);
+    }),
+  );
 }
 
 export interface BatchGetOptions {
@@ -148,18 +177,16 @@ export interface BatchGetOptions {
 export async function batchGet(itemKeys: readonly Record<string, unknown>[], { consistent = false, projection, names, onConsumed }: BatchGetOptions = {}): Promise<Record<string, any>[]> {
   const found: Record<string, any>[] = [];
   const read = { ...(consistent ? { ConsistentRead: true } : {}), ...(projection ? { ProjectionExpression: projection } : {}), ...(names ? { ExpressionAttributeNames: names } : {}) };
-  await mapAtMost(slices(itemKeys, 100), BATCHES_AT_ONCE, async (keys) => {
-    let request: Record<string, any> | undefined = { [tableName]: { Keys: keys, ...read } };
-    for (let attempt = 0; request && Object.keys(request).length; attempt++) {
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+  await mapAtMost(slices(itemKeys, 100), BATCHES_AT_ONCE, (keys) =>
+    untilProcessed<Record<string, any>>({ [tableName]: { Keys: keys, ...read } }, async (request) => {
       const result: BatchGetCommandOutput = await documentClient.send(
         new BatchGetCommand({ RequestItems: request, ...(onConsumed ? { ReturnConsumedCapacity: 'TOTAL' } : {}) }),
       );
       onConsumed?.((result.ConsumedCapacity ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0));
       found.push(...(result.Responses?.[tableName] ?? []));
-      request = result.UnprocessedKeys;
-    }
-  });
+      return leftOf(result.UnprocessedKeys);
+    }),
+  );
   return found;
 }
 
