@@ -107,16 +107,18 @@ export async function userHasSubscriptions(userId: string): Promise<boolean> {
 }
 
 /**
- * Every approved (VALIDATED) subscription of a call, for the debt positions: a Query on gsi2
- * "CALL#<id>#SUBSCRIPTIONS" with a state filter, read page after page to the end.
+ * Every approved (VALIDATED) subscription of a call, for the debt positions: a Query of the call's partition
+ * (SUBSCRIBER# items) with a state filter, read page after page to the end.
  */
 export async function listApprovedSubscriptionsOfCall(callId: string): Promise<SubscriptionRecord[]> {
+  // The call's own partition, strongly consistent: the month is billed on the approvals and hours as they are
+  // now, not as gsi2 (eventually consistent) may still show them a moment after an operator changed them.
   const items = await queryAll({
-    IndexName: 'gsi2',
-    KeyConditionExpression: 'gsi2pk = :pk',
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
     FilterExpression: '#state = :state',
     ExpressionAttributeNames: { '#state': 'state' },
-    ExpressionAttributeValues: { ':pk': keys.subscriptionsOfCall(callId), ':state': 'VALIDATED' },
+    ExpressionAttributeValues: { ':pk': keys.call(callId).pk, ':sk': 'SUBSCRIBER#', ':state': 'VALIDATED' },
+    ConsistentRead: true,
   });
   return items.map(toRecord);
 }
@@ -303,7 +305,10 @@ export async function backfillEnrolmentSearch(): Promise<number> {
   return written;
 }
 
-/** Every subscription of a call (export, import, reset): the call's partition, SUBSCRIBER# items only. */
+/**
+ * Every subscription of a call (export, import, reset): the call's partition, SUBSCRIBER# items only, strongly
+ * consistent (the import's recount reads it right after its own writes).
+ */
 export async function listAllSubscriptionsOfCall(callId: string): Promise<SubscriptionRecord[]> {
   const found: SubscriptionRecord[] = [];
   let startKey: Record<string, unknown> | undefined;
@@ -314,6 +319,7 @@ export async function listAllSubscriptionsOfCall(callId: string): Promise<Subscr
           TableName: tableName,
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
           ExpressionAttributeValues: { ':pk': keys.call(callId).pk, ':sk': 'SUBSCRIBER#' },
+          ConsistentRead: true,
           ExclusiveStartKey: startKey,
           ReturnConsumedCapacity: 'TOTAL',
         }),

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { table } from '../../functions/adapters/table.ts';
 import { serveInProcess } from './dynalite-in-process.ts';
+import { lagGlobalIndexes } from './dynalite-index-lag.ts';
 import { cacheTableDefinitions, tableCacheStats, type DynaliteStore, type TableCacheStats } from './dynalite-table-cache.ts';
 import type { ObjectCreatedSource } from './isee-extraction.ts';
 
@@ -28,6 +29,18 @@ export interface DynamoOptions {
    * over loopback HTTP (lib/local/dynalite-in-process.ts). On by default; DYNALITE_IN_PROCESS=off turns it off.
    */
   inProcess?: boolean;
+  /**
+   * Global secondary indexes see each write this many milliseconds after it is answered, as DynamoDB's may
+   * (lib/local/dynalite-index-lag.ts). Default DYNALITE_INDEX_LAG_MS, else 0 (dynalite's own: at once).
+   */
+  indexLagMs?: number;
+}
+
+/** The index lag asked for by the environment (DYNALITE_INDEX_LAG_MS), in milliseconds; 0 when unset. */
+export function indexLagFromEnv(): number {
+  const value = Number(process.env.DYNALITE_INDEX_LAG_MS ?? 0);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`DYNALITE_INDEX_LAG_MS must be a number of milliseconds, not "${process.env.DYNALITE_INDEX_LAG_MS}"`);
+  return value;
 }
 
 /** dynalite: DynamoDB's API on LevelDB, persisted in `<dataDir>/dynamo`. */
@@ -43,23 +56,27 @@ export async function startDynamo(
   const db: { create: (options: object) => DynaliteStore } = require('dynalite/db');
   const create = db.create;
   let store: DynaliteStore | undefined;
-  if (options.cacheTables ?? process.env.DYNALITE_TABLE_CACHE !== 'off') db.create = (storeOptions) => (store = cacheTableDefinitions(create(storeOptions)));
+  const cacheTables = options.cacheTables ?? process.env.DYNALITE_TABLE_CACHE !== 'off';
+  db.create = (storeOptions) => (store = cacheTables ? cacheTableDefinitions(create(storeOptions)) : create(storeOptions));
   let server: Server;
   try {
     server = dynalite({ path: directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   } finally {
     db.create = create;
   }
+  const lagMs = options.indexLagMs ?? indexLagFromEnv();
+  const lag = lagMs > 0 ? lagGlobalIndexes(store!, lagMs) : null;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
   const stopInProcess = (options.inProcess ?? process.env.DYNALITE_IN_PROCESS !== 'off') ? serveInProcess(server, '127.0.0.1', port) : () => undefined;
-  const close = () => {
+  const close = async () => {
     stopInProcess();
+    await lag?.flush();
     return closeServer(server);
   };
-  return { server, close, tableCacheStats: () => store && tableCacheStats(store) };
+  return { server, close, tableCacheStats: () => (cacheTables && store ? tableCacheStats(store) : undefined) };
 }
 
 /** Creates the portal's table as table.ts (and the CDK stack) define it; true when it was new. */

@@ -1,9 +1,18 @@
 import type { TestProject } from 'vitest/node';
 import { startTestStack } from '../support/stack.ts';
 
+/**
+ * The global secondary indexes' lag of the integration tier: DynamoDB's GSIs are eventually consistent
+ * (lib/local/dynalite-index-lag.ts), so the tier runs with index reads this far behind the writes, and a test
+ * passes only if the code never reads its own write through an index (and the test itself waits for a list
+ * as a user reloads it). DYNALITE_INDEX_LAG_MS overrides it (0: dynalite's own, synchronous indexes).
+ */
+export const INTEGRATION_INDEX_LAG_MS = 250;
+
 /** One local stack (API, dynalite, s3rver, OIDC provider) for every integration test file. */
 export default async function setup(project: TestProject) {
-  const stack = await startTestStack({ web: 'none', seed: false });
+  const indexLagMs = process.env.DYNALITE_INDEX_LAG_MS === undefined ? INTEGRATION_INDEX_LAG_MS : Number(process.env.DYNALITE_INDEX_LAG_MS);
+  const stack = await startTestStack({ web: 'none', seed: false, indexLagMs });
   project.provide('appUrl', stack.appUrl);
   project.provide('issuer', stack.issuer);
   project.provide('dynamoEndpoint', stack.dynamoEndpoint);

@@ -423,7 +423,7 @@ export function memoryIsees() {
     },
     // Conditional, as the DynamoDB delete: not an ISEE used for a fee.
     deleteIsee: async (id) => all.has(id) && !isIseeUsedForFee(all.get(id)!) && all.delete(id),
-    newestIseeOfUser: async (userId) => copy(newestFirst(userId)[0] ?? null),
+    recentIseesOfUser: async (userId, limit) => newestFirst(userId).slice(0, limit).map((isee) => copy(isee)!),
     listIseesOfUser: async (userId, page) => pageOf(newestFirst(userId).map(toIsee), page, 5),
     listIseesToVerify: async (page) =>
       pageOf([...all.values()].filter((i) => i.state === 'LOADED').sort((a, b) => a.dataInsert.localeCompare(b.dataInsert)).map(toIsee), page, 5),
@@ -528,7 +528,7 @@ export function portal() {
     bands: makeBandUseCases({ ...common, bands: store.bands, calls: store.calls }),
     services: makeServiceUseCases({ ...common, services: store.services, calls: store.calls }),
     calls: makeCallUseCases({ ...common, calls: store.calls, services: store.services, bands: store.bands, subscriptions: store.subscriptions, citizens: store.users, files: store.files }),
-    subscriptions: makeSubscriptionUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, isees: store.isees, users: store.users, ensureCitizen, files: store.files }),
+    subscriptions: makeSubscriptionUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, users: store.users, ensureCitizen, files: store.files }),
     users: makeUserUseCases({ ...common, users: store.users, isees: store.isees, subscriptions: store.subscriptions }),
     profile: makeProfileUseCases({ users: store.users, ensureCitizen, clock }),
     isee,
