@@ -3,7 +3,7 @@ import type { EnrolmentSort } from '../domain/enrolment.ts';
 import type { SubscriptionState, SubscriptionSummary } from '../domain/subscriptions.ts';
 import { normaliseSearchText } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, batchPut, countUnder, withoutEmpty, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
+import { batchGet, batchPut, withoutEmpty, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 import type { KeptFile } from '../calls/files.ts';
 
@@ -89,8 +89,29 @@ export async function listSubscriptionsOfUser(
   return { items: found.map(toRecord), nextCursor };
 }
 
-/** How many citizens asked to join a call (COUNT on gsi2). */
-export const countSubscriptionsOfCall = (callId: string) => countUnder('gsi2', 'gsi2pk', keys.subscriptionsOfCall(callId));
+/**
+ * How many citizens asked to join a call: a COUNT of the call's own partition (SUBSCRIBER# items), strongly
+ * consistent, so a call is never deleted for want of a subscription made a moment ago (gsi2 may not list it yet).
+ */
+export async function countSubscriptionsOfCall(callId: string): Promise<number> {
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const result = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+        ExpressionAttributeValues: { ':pk': keys.call(callId).pk, ':sk': 'SUBSCRIBER#' },
+        Select: 'COUNT',
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    count += result.Count ?? 0;
+    start = result.LastEvaluatedKey;
+  } while (start);
+  return count;
+}
 
 /** True when the user has at least one subscription (one Query on gsi1, Limit 1). */
 export async function userHasSubscriptions(userId: string): Promise<boolean> {
@@ -128,8 +149,8 @@ export async function listApprovedSubscriptionsOfCall(callId: string): Promise<S
 // What the table filters and sorts on is denormalised onto the subscription item, and each order or
 // prefix has its own index, under a partition per call (the generic GSIs are shared with the users
 // search: their partition values never collide, so no new index is needed):
-// - gsi2 = "CALL#<c>#SUBSCRIPTIONS" / "<FISCALCODE>#<userId>"  (fiscal-code prefix; also the count and
-//   "who is subscribed" as before: nothing read its sort key)
+// - gsi2 = "CALL#<c>#SUBSCRIPTIONS" / "<FISCALCODE>#<userId>"  (fiscal-code prefix; the count and the approved
+//   ones are read from the call's own partition, strongly consistent)
 // - gsi3 = "CALL#<c>#ENROL#RANK"  / rankKey: "S#<score + 10^9, 10 digits>#<userId>", "U#<userId>" unscored
 // - gsi4 = "CALL#<c>#ENROL#ISEE"  / iseeKey: "S#<cents, 12 digits>#<userId>", "U#<userId>" without ISEE
 // - gsi5 = "CALL#<c>#ENROLSEARCH#LAST"  / "<lastname>#<firstname>#<userId>" (normalised: lower case, no accents)

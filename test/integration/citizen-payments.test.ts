@@ -40,9 +40,10 @@ async function mariaOwes() {
   expect(enrolled.status).toBe(201);
   expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(200);
   expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
-  const mine = (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items;
-  expect(mine).toHaveLength(1);
-  return { call, position: mine[0] };
+  // Her list reads a global index: it shows the new position a moment later, as on a reload.
+  const mine = async () => (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items;
+  await expect.poll(mine).toHaveLength(1);
+  return { call, position: (await mine())[0] };
 }
 
 /** Waits for an export flow to finish. */

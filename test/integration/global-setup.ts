@@ -7,7 +7,7 @@ import { startTestStack } from '../support/stack.ts';
  * passes only if the code never reads its own write through an index (and the test itself waits for a list
  * as a user reloads it). DYNALITE_INDEX_LAG_MS overrides it (0: dynalite's own, synchronous indexes).
  */
-export const INTEGRATION_INDEX_LAG_MS = 250;
+export const INTEGRATION_INDEX_LAG_MS = 100;
 
 /** One local stack (API, dynalite, s3rver, OIDC provider) for every integration test file. */
 export default async function setup(project: TestProject) {

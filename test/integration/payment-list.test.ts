@@ -7,6 +7,7 @@ import { debtSummaryItem } from '../../functions/payment-list/repository.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
+import { indexesCaughtUp } from '../support/dynamo.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
 
 /**
@@ -39,6 +40,8 @@ beforeAll(async () => {
     people.push({ userId, fiscalCode, lastName });
   }
   for (const mese of [3, 4]) expect((await operator.post(`/api/calls/${call.id}/positions/generate`, { mese, anno: 2026 })).json.created).toBe(SURNAMES.length);
+  // The list's orders are global indexes, which show the rows a moment later (as DynamoDB's, eventually consistent).
+  await indexesCaughtUp();
 }, 120_000);
 
 describe('the payment list of a call', () => {
@@ -106,6 +109,7 @@ describe('the payment list of a call', () => {
     expect((await operator.post(`/api/users/${bianchi.userId}/isee`, { value: 2000, year: 2026, date: '2026-02-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000004C-00', scadenza: '2026-12-31', excludeVerification: true })).status).toBe(201);
     const regenerated = await operator.post(`/api/calls/${call.id}/positions/generate`, { mese: 3, anno: 2026 });
     expect(regenerated.json).toMatchObject({ updated: 1, cancelled: 1 });
+    await indexesCaughtUp();
 
     const after = await operator.get(`/api/calls/${call.id}/payment-totals?anno=2026`);
     const dueAfter = await storedDue();
@@ -209,6 +213,7 @@ describe('a whole surname in amount order: the first words it spans merged, page
   beforeAll(async () => {
     galli = (await openCall(operator, `Lista Galli ${Math.random().toString(36).slice(2, 6)}`)).call;
     await writeItems(rows.map((r) => rowItem(galli.id, r.userId, r.cognome, r.nome, r.cents)));
+    await indexesCaughtUp();
   }, 120_000);
 
   it('"galli" by amount ascending and descending: every match once, in the order of the amount then the id, page after page', async () => {
@@ -257,6 +262,7 @@ describe('a large call: a bounded count, export pages past one Query\'s 1 MB', (
     }
     items.push({ ...keys.debtTotals(large.id, 2026), callId: large.id, anno: 2026, ...totals });
     await writeItems(items);
+    await indexesCaughtUp();
   }, 180_000);
 
   it('a prefix matching more rows than the cap: Record trovati and the sum are flagged as lower bounds, the page is right', async () => {

@@ -6,7 +6,7 @@ import { currentPeriod, periodKey } from '../../functions/domain/payments.ts';
 import { subscriptionId } from '../../functions/domain/subscriptions.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
-import { localTable } from '../support/dynamo.ts';
+import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
 
 /**
@@ -34,6 +34,8 @@ async function octoberPosition() {
   const rossi = await approvedSubscriber(operator, call, { lastName: 'Rossi', iseeValue: 8000, weeklyHour: 3 });
   expect((await operator.post(`/api/calls/${call.id}/positions/generate`, october)).status).toBe(200);
   const [position] = await storedPositions(call.id, '2026-10');
+  // A position is found by its IUD through gsi2, which lists it a moment after the generation.
+  await indexesCaughtUp();
   return { call, rossi, position: position! };
 }
 

@@ -90,8 +90,8 @@ describe('debt positions of a month', () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ action: 'create', before: null, after: { importoDovuto: 9566 } });
     // The ISEE used for the fee can no longer be deleted.
-    const isee = (await operator.get(`/api/users/${rossi.userId}/isee`)).json.items[0];
-    expect((await operator.delete(`/api/isee/${isee.id}`)).status).toBe(409);
+    const { lastIsee } = (await operator.get(`/api/users/${rossi.userId}`)).json;
+    expect((await operator.delete(`/api/isee/${lastIsee.id}`)).status).toBe(409);
   });
 
   it('lists the month’s positions page by page (amounts in cents), defaulting to the current month', async () => {

@@ -6,6 +6,7 @@ import { callFields, openCall, upload } from '../support/calls.ts';
 import { samplePdf } from '../support/files.ts';
 import { attestationPdf, randomFiscalCode, stageIseeFile } from '../support/isee.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { indexesCaughtUp } from '../support/dynamo.ts';
 
 /**
  * Who may call what, written out by hand from the spec (part 2 §2.1 and §6) — not derived from the
@@ -262,6 +263,8 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
     await approvedSubscriber(operator, call, { lastName: 'Matrice', iseeValue: 8000, weeklyHour: 2 });
     expect((await operator.post(`/api/calls/${call.id}/positions/generate`, { mese: 3, anno: 2026 })).json.created).toBe(1);
     const [position] = await storedPositions(call.id, '2026-03');
+    // Found by its IUD through gsi2, which lists it a moment after the generation.
+    await indexesCaughtUp();
     return `/api/positions/${position!.iud}`;
   },
   'POST /api/me/positions/{id}/pay': async () => '/api/me/positions/P2026030000000000000000000000000000/pay',

@@ -6,7 +6,7 @@ import { noticeMessages } from '../../functions/domain/messages.ts';
 import { S3_SWITCH_PATH, type MissingKeyAnswer } from '../../lib/local/stores.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
-import { localTable } from '../support/dynamo.ts';
+import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 import { approveUser, exportMonth, operatorWithMyPay, storedPositions } from '../support/positions.ts';
 
 /**
@@ -67,6 +67,8 @@ describe.each(['AccessDenied', 'NoSuchKey'] as const)('with S3 answering a missi
     await approveUser(operator, call.id, mariaId, { iseeValue: 8000, weeklyHour: 2 });
     expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
     await exportMonth(operator, call.id, november);
+    // Her list and the IUD lookup read global indexes, which show the export's writes a moment later.
+    await indexesCaughtUp();
   });
 
   it('the citizen’s payments list the exported position with a link to its notice, cut out of MyPay’s ZIP the first time', async () => {
@@ -91,6 +93,7 @@ describe.each(['AccessDenied', 'NoSuchKey'] as const)('with S3 answering a missi
     // Another one with no PDF anywhere (its IUD's key never written): 409 with the reason, not a failure.
     const december = position!.iud.replace('P202611', 'P202612');
     await localTable().putItem({ ...item, ...keys.position(call.id, '2026-12', mariaId), iud: december, gsi2pk: keys.positionByIud(december), gsi1sk: `2026-12#${call.id}`, noticeZip: null });
+    await indexesCaughtUp();
     const none = await operator.post(`/api/positions/${december}/email`, {});
     expect([none.status, none.json.detail]).toEqual([409, noticeMessages.noPdf]);
   });

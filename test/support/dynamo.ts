@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
@@ -57,4 +58,27 @@ export function localTable() {
       );
     },
   };
+}
+
+/**
+ * Waits until the table's global indexes have caught up with every write made so far: the integration tier runs
+ * with lagging indexes, as DynamoDB's are eventually consistent (test/integration/global-setup.ts). It writes a
+ * marker and waits for gsi1 to list it; the local lag applies index writes in the order they were made, so
+ * every earlier write is then indexed. For a check that something did NOT change (a count, a refused delete),
+ * which a poll cannot wait for; a list that must show a new item waits with expect.poll, as a user reloads.
+ */
+export async function indexesCaughtUp(): Promise<void> {
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  );
+  const marker = { pk: `TEST#CAUGHTUP#${randomUUID()}`, sk: 'MARKER' };
+  await client.send(new PutCommand({ TableName: TABLE_NAME, Item: { ...marker, gsi1pk: 'TEST#CAUGHTUP', gsi1sk: marker.pk } }));
+  const listed = async () =>
+    (await client.send(new QueryCommand({ TableName: TABLE_NAME, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk', ExpressionAttributeValues: { ':pk': 'TEST#CAUGHTUP', ':sk': marker.pk } }))).Count;
+  for (let waited = 0; !(await listed()); waited += 25) {
+    if (waited > 10_000) throw new Error('the indexes did not catch up in 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  await client.send(new DeleteCommand({ TableName: TABLE_NAME, Key: marker }));
+  client.destroy();
 }
