@@ -103,6 +103,89 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'Exc
 }
 
 /**
+ * Where each stream of a merged read stands: null = from its start, a key = after that item (ExclusiveStartKey),
+ * true = read to its end.
+ */
+export type StreamPosition = Record<string, unknown> | null | true;
+
+export interface MergedReadOptions {
+  /** The order of the merged list: a string of the item's index sort key (it must also work on a LastEvaluatedKey). */
+  order: (item: Record<string, any>) => string;
+  forward: boolean;
+  limit: number;
+  /** Items a stream reads at a time (default `limit`): larger with a FilterExpression. */
+  roundSize?: number;
+  /** Rounds of reads a page may take (a request's work is bounded): past it the page comes back short, with its positions. */
+  maxRounds?: number;
+  /** The key of an item, to continue its stream after it (table keys and the index's keys). */
+  keyOf: (item: Record<string, any>) => Record<string, unknown>;
+}
+
+/**
+ * One page of several Queries merged in one order: the read fan-out of a write-sharded key (a list spread over
+ * partitions "<key>#<shard>", README "DynamoDB keys"), and of a few groups read in one order (the payment list's
+ * surname words). Each stream is read in rounds of `roundSize` from its position; an item is taken only when no
+ * stream could still hold one before it (each stream's LastEvaluatedKey says how far it has been read, a
+ * FilterExpression included), so the page is exactly the merged order. The positions say where each stream
+ * goes on (items read but not taken are read again by the next page); null when every stream is read to its end.
+ */
+export async function mergedQueryPage(
+  streams: readonly Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey' | 'ScanIndexForward'>[],
+  positions: readonly StreamPosition[],
+  { order, forward, limit, roundSize = limit, maxRounds = 4, keyOf }: MergedReadOptions,
+): Promise<{ items: Record<string, any>[]; positions: StreamPosition[] | null }> {
+  const before = (a: string, b: string) => (forward ? a < b : a > b);
+  const state = streams.map((query, i) => {
+    const position = positions[i] ?? null;
+    return { query, start: position, readFrom: position === true ? undefined : (position ?? undefined), exhausted: position === true, buffer: [] as Record<string, any>[], frontier: undefined as string | undefined, lastTaken: undefined as Record<string, any> | undefined };
+  });
+  const read = async (stream: (typeof state)[number]) => {
+    const result = await documentClient.send(
+      new QueryCommand({ TableName: tableName, ...stream.query, ScanIndexForward: forward, Limit: roundSize, ExclusiveStartKey: stream.readFrom }),
+    );
+    stream.buffer.push(...(result.Items ?? []));
+    if (result.LastEvaluatedKey) {
+      stream.readFrom = result.LastEvaluatedKey;
+      stream.frontier = order(result.LastEvaluatedKey);
+    } else stream.exhausted = true;
+  };
+  const items: Record<string, any>[] = [];
+  for (let rounds = 0; items.length < limit; ) {
+    let head: (typeof state)[number] | undefined;
+    for (const stream of state) if (stream.buffer.length && (!head || before(order(stream.buffer[0]!), order(head.buffer[0]!)))) head = stream;
+    const headKey = head && order(head.buffer[0]!);
+    // A stream with nothing buffered that may still hold an item before the head must be read first.
+    const blockers = state.filter((s) => !s.exhausted && !s.buffer.length && (headKey === undefined || s.frontier === undefined || before(s.frontier, headKey)));
+    if (blockers.length) {
+      if (rounds++ >= maxRounds) break;
+      await Promise.all(blockers.map(read));
+      continue;
+    }
+    if (!head) break;
+    const taken = head.buffer.shift()!;
+    head.lastTaken = taken;
+    items.push(taken);
+  }
+  const next: StreamPosition[] = state.map((s) => {
+    if (!s.buffer.length) return s.exhausted ? true : (s.readFrom ?? s.start);
+    return s.lastTaken ? keyOf(s.lastTaken) : s.start;
+  });
+  return { items, positions: next.every((p) => p === true) ? null : next };
+}
+
+/** The positions of a merged read from its signed cursor (undefined: from the start); a cursor of another list is a 400. */
+export function readMergedCursor(cursor: string | undefined, list: CursorList, streams: number): StreamPosition[] {
+  if (!cursor) return Array.from({ length: streams }, () => null);
+  const { m } = decodeCursor(cursor, list) as { m?: unknown };
+  const valid = Array.isArray(m) && m.length === streams && m.every((p) => p === null || p === true || (typeof p === 'object' && !Array.isArray(p)));
+  if (!valid) throw new ValidationError(messages.invalidCursor);
+  return m as StreamPosition[];
+}
+
+/** The signed cursor of a merged read's positions (null at the end). */
+export const mergedCursor = (positions: StreamPosition[] | null, list: CursorList): string | null => (positions ? encodeCursor({ m: positions }, list) : null);
+
+/**
  * Batch requests in flight at once: the next one travels while DynamoDB works on the others (locally,
  * dynalite's thread works while this one builds the next request).
  */

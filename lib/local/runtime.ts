@@ -169,6 +169,8 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     if (!isNew) await (await import('../../functions/subscriptions/repository.ts')).backfillEnrolmentSearch();
     // …and the payment list's gsi6 keys (a surname in amount order) of rows written before them.
     if (!isNew) await (await import('../../functions/payment-list/repository.ts')).backfillDebtGroupKeys(2025, new Date().getUTCFullYear() + 1);
+    // …and the audit entries of a day written before its shards (gsi1 "AUDIT#<day>#<shard>").
+    if (!isNew) await (await import('../../functions/adapters/audit-log.ts')).backfillAuditDays('2025-01-01');
     // The ISEE reading starts when a document lands under isee/, as the S3 → EventBridge rule does in the cloud.
     opened.push(await startIseeExtraction(storage, BUCKETS.documents));
 
