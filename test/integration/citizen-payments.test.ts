@@ -77,9 +77,11 @@ describe('the citizen pays a position', () => {
     const started = await operator.post(`/api/calls/${call.id}/exports`, november);
     expect(started.status).toBe(201);
     await exported(started.json.id);
-    const [listed] = (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items;
+    // Her list (a global index) shows the export's notice number a moment later, as on a reload.
+    const herFirst = async () => (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items[0];
+    await expect.poll(async () => (await herFirst()).nav ?? '').toMatch(/^3\d{17}$/);
+    const listed = await herFirst();
     expect(listed).toMatchObject({ iud: position.iud, badge: 'Da pagare', payable: true, importoDovuto: position.importoDovuto, dataScadenza: '2026-11-30' });
-    expect(listed.nav).toMatch(/^3\d{17}$/);
     // The export brought MyPay's notice back: a short-lived link to this position's PDF.
     const notice = await fetch(listed.noticeUrl as string);
     expect([notice.status, notice.headers.get('content-type'), new URL(listed.noticeUrl as string).pathname]).toEqual([200, 'application/pdf', expect.stringContaining(`/notices/${position.iud}.pdf`)]);
@@ -108,9 +110,10 @@ describe('the citizen pays a position', () => {
 
     // Paying again is refused; the operator and the delegate see it paid in the user record.
     expect((await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnUrl: returnUrl(call.id) })).status).toBe(409);
+    // The user record's list reads a global index: paid a moment later, as on a reload.
     for (const reader of [operator, delegate]) {
-      const items = (await reader.get(`/api/users/${mariaId}/positions`)).json.items;
-      expect(items.find((p: { iud: string }) => p.iud === position.iud)).toMatchObject({ badge: 'Pagato' });
+      const badge = async () => (await reader.get(`/api/users/${mariaId}/positions`)).json.items.find((p: { iud: string }) => p.iud === position.iud)?.badge;
+      await expect.poll(badge).toBe('Pagato');
     }
   });
 
