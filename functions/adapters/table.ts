@@ -89,14 +89,19 @@ export const keys = {
   /**
    * The payment list (functions/payments/debt-summaries-repository.ts): one summary per call, year and citizen
    * (pk "CALL#<callId>#DEBTS#<anno>", sk "USER#<userId>") and the call-year's totals (same pk, sk "TOTALS");
-   * the summaries' orders on gsi1 (amount), gsi2 (surname+name), gsi5 (fiscal code) under "DEBTS#<callId>#<anno>",
-   * and, only while an e-mail is missing (sparse), gsi3 (name) and gsi4 (amount) under "…#NOMAIL".
+   * the summaries' orders on gsi1 (amount), gsi2 (surname+name), gsi5 (fiscal code), gsi6 (first word, amount)
+   * under "DEBTS#<callId>#<anno>#<shard>", and, only while an e-mail is missing (sparse), gsi3 (name) and gsi4
+   * (amount) under "…#<shard>#NOMAIL".
    */
   debtSummary: (callId: string, anno: number, userId: string) => ({ pk: `CALL#${callId}#DEBTS#${anno}`, sk: `USER#${userId}` }),
   debtTotals: (callId: string, anno: number) => ({ pk: `CALL#${callId}#DEBTS#${anno}`, sk: 'TOTALS' }),
   debtSummariesOf: (callId: string, anno: number) => `CALL#${callId}#DEBTS#${anno}`,
-  debtList: (callId: string, anno: number) => `DEBTS#${callId}#${anno}`,
-  debtListNoMail: (callId: string, anno: number) => `DEBTS#${callId}#${anno}#NOMAIL`,
+  /**
+   * The list's orders, write-sharded by citizen (DEBT_LIST_SHARDS): a month's generation rewrites every row of
+   * the call-year on each of these indexes at once (README "DynamoDB keys"); every reading merges the shards.
+   */
+  debtList: (callId: string, anno: number, shard: number) => `DEBTS#${callId}#${anno}#${shard}`,
+  debtListNoMail: (callId: string, anno: number, shard: number) => `DEBTS#${callId}#${anno}#${shard}#NOMAIL`,
   /** Tickets: gsi1 the open ones (sparse, states 0–1), gsi2 a user's, gsi3/4/5 search by surname, fiscal code, category. */
   ticket: (id: string) => ({ pk: `TICKET#${id}`, sk: 'TICKET' }),
   ticketCounter: { pk: 'COUNTER#TICKETS', sk: 'COUNTER' },
@@ -123,6 +128,9 @@ export const keys = {
   /** The unsharded key of entries written before the shards (npm run backfill:audit-days moves them). */
   auditDayUnsharded: (isoDate: string) => `AUDIT#${isoDate.slice(0, 10)}`,
 };
+
+/** How many partitions of each index a call-year's payment list is spread over (by citizen): 4 × 1,000 writes a second. */
+export const DEBT_LIST_SHARDS = 4;
 
 /** How many gsi1 partitions a day's audit entries are spread over: 16 × 1,000 writes a second. */
 export const AUDIT_DAY_SHARDS = 16;

@@ -168,7 +168,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     // …the enrolment table's search items (its surname and first-name filters)…
     if (!isNew) await (await import('../../functions/subscriptions/repository.ts')).backfillEnrolmentSearch();
     // …and the payment list's gsi6 keys (a surname in amount order) of rows written before them.
-    if (!isNew) await (await import('../../functions/payment-list/repository.ts')).backfillDebtGroupKeys(2025, new Date().getUTCFullYear() + 1);
+    if (!isNew) await (await import('../../functions/payment-list/repository.ts')).backfillDebtListKeys(2025, new Date().getUTCFullYear() + 1);
     // …and the audit entries of a day written before its shards (gsi1 "AUDIT#<day>#<shard>").
     if (!isNew) await (await import('../../functions/adapters/audit-log.ts')).backfillAuditDays('2025-01-01');
     // The ISEE reading starts when a document lands under isee/, as the S3 → EventBridge rule does in the cloud.

@@ -294,3 +294,26 @@ describe('a large call: a bounded count, export pages past one Query\'s 1 MB', (
     expect(new Set([...first.json.items, ...second.json.items].map((r: any) => r.userId)).size).toBe(ROWS);
   });
 });
+
+describe('rows stored before the list was spread over shards', () => {
+  it('are listed again once the back-fill rewrote their keys (npm run backfill:payment-list)', async () => {
+    const old = (await openCall(operator, `Lista vecchia ${Math.random().toString(36).slice(2, 6)}`)).call;
+    // The keys rows had before the shards: every order of the call-year under one partition "DEBTS#<call>#<anno>".
+    const unsharded = (row: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(row).map(([key, value]) => [key, /^gsi\dpk$/.test(key) ? String(value).replace(/^(DEBTS#[^#]+#\d{4})#\d+/, '$1') : value]));
+    const rows = ['Bianchi', 'Neri', 'Rossi'].map((cognome, i) => unsharded(rowItem(old.id, `vecchio-${i}`, cognome, 'Anna', 1000 * (i + 1))));
+    expect(rows[0]!.gsi1pk).toBe(`DEBTS#${old.id}#2026`);
+    await writeItems(rows);
+    await indexesCaughtUp();
+    const listOld = (query = '') => operator.get(`/api/calls/${old.id}/payment-list?anno=2026${query}`);
+    expect((await listOld('&sort=nome')).json.items).toEqual([]);
+
+    Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+    const { backfillDebtListKeys } = await import('../../functions/payment-list/repository.ts');
+    expect(await backfillDebtListKeys(2026, 2026)).toBeGreaterThanOrEqual(3);
+    await indexesCaughtUp();
+    expect((await listOld('&sort=nome')).json.items.map((r: any) => r.cognome)).toEqual(['Bianchi', 'Neri', 'Rossi']);
+    expect((await listOld('&name=rossi&sort=-importo')).json.items.map((r: any) => r.importoTotale)).toEqual([3000]);
+    expect(await backfillDebtListKeys(2026, 2026)).toBe(0);
+  });
+});
