@@ -107,17 +107,20 @@ export class ApiStack extends Stack {
       starter: this.functions.flows,
     });
 
-    // Work longer than a request ('Sincronizza', the enrolment import's 'Applica', the flow e-mail): those functions start the background jobs' state machine.
+    // Work longer than a request ('Sincronizza', the month's generation and CSV, the enrolment import's 'Applica',
+    // 'Reset ore', the flow e-mail, 'Rendicontazione'): those functions start the background jobs' state machine.
     this.backgroundJobs = new BackgroundJobs(this, 'BackgroundJobs', {
       table: props.data.table,
       documents: props.data.documents,
-      starters: [this.functions.payments, this.functions['enrolment-csv'], this.functions.notices],
+      starters: [this.functions.payments, this.functions['enrolment-csv'], this.functions.notices, this.functions.reporting, this.functions.enrolments],
     });
-    // The flow e-mail's slices read the list cursors of a month's positions, MyPay's PDFs, and send through SES.
+    // The flow e-mail's slices read the list cursors of a month's positions, MyPay's PDFs, and send through SES;
+    // 'Verifica / genera CSV' leaves its file in the exports bucket; 'Rendicontazione' asks MyPay.
     const jobFunction = this.backgroundJobs.jobFunction;
     jobFunction.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
-    bind.exports(jobFunction, 'R');
+    bind.exports(jobFunction, 'RW');
     bind.mail(jobFunction, 'SEND');
+    bind.mypay(jobFunction, true);
 
     const integrations = Object.fromEntries(
       resources.map((resource) => [resource, new HttpLambdaIntegration(`${resource}Integration`, this.functions[resource])]),

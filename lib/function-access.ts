@@ -37,8 +37,8 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   calls: { table: 'RW', documents: 'RW' },
   subscriptions: { table: 'RW', documents: 'RW' },
   configuration: { table: 'RW' },
-  // 'Verifica / genera CSV' leaves the month's file in the exports bucket and answers a link to it.
-  payments: { table: 'RW', exports: 'RW' },
+  // 'Verifica / genera CSV' (a background job) leaves the month's file in the exports bucket: this function links to it.
+  payments: { table: 'RW', exports: 'R' },
   // The payment list reads its summaries and totals (the payments function writes them).
   'payment-list': { table: 'R' },
   flows: { table: 'RW', exports: 'R' },
@@ -51,13 +51,15 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   // 'Paga' and the return from MyPay; the notice PDFs are read (links) from the exports bucket, and the first
   // link of a position leaves its PDF there.
   'user-positions': { table: 'RW', exports: 'R', noticePdfs: 'WRITE', mypay: true },
-  // 'Rendicontazione': MyPay's export of what was paid.
-  reporting: { table: 'RW', mypay: true },
+  // 'Rendicontazione': starts the background job that asks MyPay what was paid (the job function holds MyPay's settings).
+  reporting: { table: 'RW' },
 };
 
 /**
- * Lambda timeout in seconds (10 unless listed). The payments function generates a month of debt positions
- * in one request: up to the 29 s an HTTP API integration may last.
+ * Lambda timeout in seconds (10 unless listed; an HTTP API integration lasts at most 29 s). Work that grows
+ * with a call's size (a month's generation and its CSV, the reporting, the hours reset, an import) runs as a
+ * background job (lib/background-jobs.ts), not in a request. The notices function calls IO and SES for one
+ * position, with retries.
  */
-export const functionTimeoutSeconds: Partial<Record<Resource, number>> = { payments: 29, notices: 29, reporting: 29 };
+export const functionTimeoutSeconds: Partial<Record<Resource, number>> = { notices: 29 };
 export const timeoutOf = (resource: Resource): number => functionTimeoutSeconds[resource] ?? 10;

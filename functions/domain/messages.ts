@@ -82,6 +82,10 @@ export const positionOpsMessages = {
   exportRunningEdit: 'È in corso un invio a MyPay per questo bando: la posizione debitoria non si può modificare finché non termina.',
   syncRunning: 'È già in corso un ricalcolo delle posizioni debitorie per questo bando.',
   syncFailed: 'Il ricalcolo delle posizioni debitorie non è riuscito.',
+  generationRunning: 'È già in corso la generazione delle posizioni debitorie per questo bando: attendi che termini.',
+  generationFailed: 'La generazione delle posizioni debitorie non è riuscita.',
+  csvRunning: 'È già in corso la generazione del CSV per questo bando: attendi che termini.',
+  csvFailed: 'La generazione del CSV non è riuscita.',
 } as const;
 
 /**
@@ -101,6 +105,8 @@ export const paymentOutcomeMessages = {
   unavailable: 'Il servizio di pagamento non è al momento raggiungibile. Riprova più tardi.',
   reportingInProgress: 'La rendicontazione è in corso',
   reportingDone: 'Rendicontazione completata: {marked} posizioni segnate come pagate, {alreadyPaid} già pagate, {unmatched} non riconosciute.',
+  reportingRunning: 'È già in corso una rendicontazione per questo bando: attendi che termini.',
+  reportingFailed: 'La rendicontazione non è riuscita: riprova più tardi.',
 } as const;
 
 export function fill(template: string, values: Record<string, string | number>): string {

@@ -3,7 +3,7 @@ import { messages } from './messages.ts';
 import { hasAtMostTwoDecimals, toCents } from './money.ts';
 import { pageQuerySchema } from './validation.ts';
 import { currentPeriod, type Period } from './period.ts';
-import { jobStatusSchema } from './jobs.ts';
+import { jobStatusSchema, resultJobStatusSchema } from './jobs.ts';
 
 export { currentPeriod, type Period };
 
@@ -90,10 +90,22 @@ export const generationResultSchema = z.object({
   unchanged: z.number(),
   /** Approved subscriptions with ISEE ≤ 3000 € (or no hours): no position. */
   exempt: z.number(),
-  /** Subscriptions whose fee cannot be computed, or whose position cannot change: the operator must look. */
+  /**
+   * Subscriptions whose fee cannot be computed, or whose position cannot change: the operator must look. The
+   * first SKIPPED_SHOWN of them (the answer is kept on the job's record, an item of at most 400 KB).
+   */
   skipped: z.array(skippedSchema),
+  /** How many were skipped in all. */
+  skippedCount: z.number(),
 });
 export type GenerationResult = z.output<typeof generationResultSchema>;
+
+/** Skipped subscriptions listed in a generation's answer (a few KB each hundred). */
+export const SKIPPED_SHOWN = 500;
+
+/** 'Genera' as a background job (domain/jobs.ts GENERATE_JOB): its status, and its counts once done. */
+export const generationStatusSchema = resultJobStatusSchema(generationResultSchema);
+export type GenerationStatus = z.output<typeof generationStatusSchema>;
 
 export const positionsCsvSchema = generationResultSchema.extend({
   fileName: z.string(),
@@ -105,6 +117,10 @@ export const positionsCsvSchema = generationResultSchema.extend({
   rows: z.number(),
 });
 export type PositionsCsv = z.output<typeof positionsCsvSchema>;
+
+/** 'Verifica / genera CSV' as a background job (domain/jobs.ts CSV_JOB): its status, and the file once done (a fresh link at each ask). */
+export const positionsCsvStatusSchema = resultJobStatusSchema(positionsCsvSchema);
+export type PositionsCsvStatus = z.output<typeof positionsCsvStatusSchema>;
 
 
 export const resolvePeriod = (input: PeriodInput, now: Date): Period => {

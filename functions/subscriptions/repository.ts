@@ -43,7 +43,9 @@ const toRecord = (item: Record<string, any>): SubscriptionRecord => ({
 });
 
 export async function getSubscription(callId: string, userId: string): Promise<SubscriptionRecord | null> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.subscription(callId, userId) }));
+  // Strongly consistent: it is read again after a conditional write lost to another (an eventually consistent
+  // GetItem may still return the version that lost).
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.subscription(callId, userId), ConsistentRead: true }));
   return Item ? toRecord(Item) : null;
 }
 

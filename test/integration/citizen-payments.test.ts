@@ -4,6 +4,7 @@ import { as } from '../support/api.ts';
 import { randomFiscalCode } from '../support/isee.ts';
 import { openCall } from '../support/calls.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * A citizen pays a position through MyPay's checkout (the simulator), over the real local stack; the
@@ -39,7 +40,7 @@ async function mariaOwes() {
   const enrolled = await operator.post(`/api/calls/${call.id}/enrolments`, { userId: mariaId });
   expect(enrolled.status).toBe(201);
   expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(200);
-  expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
+  expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
   // Her list reads a global index: it shows the new position a moment later, as on a reload.
   const mine = async () => (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items;
   await expect.poll(mine).toHaveLength(1);
@@ -189,15 +190,15 @@ describe('Rendicontazione', () => {
     const { call } = await openCall(operator);
     const people: { fiscalCode: string }[] = [];
     for (const lastName of ['Neri', 'Gialli', 'Blu']) people.push(await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 }));
-    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(3);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(3);
     const started = await operator.post(`/api/calls/${call.id}/exports`, november);
     await exported(started.json.id);
     const positions = await storedPositions(call.id, '2026-11');
     const chosen = positions.filter((p) => p.fiscalCode !== people[2]!.fiscalCode).map((p) => p.iud as string);
     await admin('paid', { iuds: chosen });
 
-    for (const other of [delegate, citizen]) expect((await other.post(`/api/calls/${call.id}/reporting`, {})).status).toBe(403);
-    const first = await operator.post(`/api/calls/${call.id}/reporting`, {});
+    for (const other of [delegate, citizen]) expect((await jobAnswer(other, `/api/calls/${call.id}/reporting`, {})).status).toBe(403);
+    const first = await jobAnswer(operator, `/api/calls/${call.id}/reporting`, {});
     expect(first.status).toBe(200);
     expect(first.json).toMatchObject({ inProgress: false, marked: 2, alreadyPaid: 0 });
     expect(first.json.message).toContain('2 posizioni segnate come pagate');
@@ -205,7 +206,7 @@ describe('Rendicontazione', () => {
     expect(after.filter((p) => p.isPagato).map((p) => p.iud).sort()).toEqual([...chosen].sort());
     for (const p of after.filter((p) => p.isPagato)) expect(p.importoTotalePagato).toBe(p.importoDovuto);
 
-    const second = await operator.post(`/api/calls/${call.id}/reporting`, {});
+    const second = await jobAnswer(operator, `/api/calls/${call.id}/reporting`, {});
     expect(second.json).toMatchObject({ marked: 0, alreadyPaid: 2 });
     expect((await operator.post('/api/calls/bando-inesistente/reporting', {})).status).toBe(404);
   });

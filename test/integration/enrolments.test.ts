@@ -4,6 +4,7 @@ import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 import { randomFiscalCode } from '../support/isee.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * Enrolment management (issue 7) over real HTTP on the local stack: every new route as operator,
@@ -192,7 +193,7 @@ describe('the operator runs the enrolled users table', () => {
     expect(exported.json.content).toBe(`\uFEFF${HEADER}\r\n${user.fiscalCode};Esporta;Utente;;2,5;12345,6;${new Date().getFullYear()}\r\n`);
     expect((await delegate.get(`/api/calls/${call.id}/enrolments/csv`)).status).toBe(200);
 
-    expect((await operator.post(`/api/calls/${call.id}/enrolments/reset-hours`, {})).json).toEqual({ reset: 1 });
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/enrolments/reset-hours`, {})).json).toEqual({ reset: 1 });
     expect((await enrolments(call.id)).json.items[0]).toMatchObject({ state: 'VALIDATED', weeklyHour: null, fee: null });
 
     const template = await operator.get('/api/enrolments/template');
@@ -275,7 +276,7 @@ describe('who may do what, and bad input', () => {
       delegate.put(`/api/enrolments/${row.id}/state`, { state: 3 }),
       delegate.put(`/api/enrolments/${row.id}/ranking`, { rankingScore: 1 }),
       delegate.delete(`/api/enrolments/${row.id}`),
-      delegate.post(`/api/calls/${call.id}/enrolments/reset-hours`, {}),
+      jobAnswer(delegate, `/api/calls/${call.id}/enrolments/reset-hours`, {}),
       delegate.post(`/api/calls/${call.id}/enrolments/import`, csvBody([HEADER])),
       delegate.get('/api/enrolments/template'),
       delegate.post(`/api/calls/${call.id}/enrolments/import/apply`, { previewId: 'x' }),
@@ -355,5 +356,82 @@ describe('the citizen sees the state and, once approved, the monthly cost', () =
     // Her list reads a global index: as on a reload, a moment later.
     await indexesCaughtUp();
     expect((await citizen.get('/api/subscriptions?limit=100')).json.items.find((s: any) => s.id === row.id)).toMatchObject({ cost: approved.fee.amountCents / 100 });
+  });
+});
+
+/**
+ * An item holds at most 400 KB, attribute names included (DynamoDB Developer Guide, "Constraints", Items:
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Constraints.html#limits-items). An operation on a
+ * large call is audited in entries cut by size before anything is written, so none is refused after the change.
+ */
+describe('a large call: audits that DynamoDB can hold', () => {
+  const ITEM_LIMIT = 400 * 1024;
+  let repositories: { subscriptionItem: (r: any) => Record<string, unknown>; enrolmentSearchItem: (r: any) => Record<string, unknown>; newSubscription: (input: any) => any; recount: (callId: string) => Promise<void> };
+
+  beforeAll(async () => {
+    Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+    const subscriptions = await import('../../functions/subscriptions/repository.ts');
+    const { newSubscription } = await import('../../functions/subscriptions/new-subscription.ts');
+    repositories = {
+      subscriptionItem: subscriptions.subscriptionItem,
+      enrolmentSearchItem: subscriptions.enrolmentSearchItem,
+      newSubscription,
+      recount: async (callId) => subscriptions.recountEnrolments(callId, await subscriptions.listAllSubscriptionsOfCall(callId)),
+    };
+  });
+
+  /** Subscriptions written straight into the table, as the API writes them, for `people` of a call. */
+  async function seed(callId: string, people: { userId: string; fiscalCode: string; lastName: string }[], extra: Record<string, unknown>) {
+    const call = (await localTable().item({ pk: `CALL#${callId}`, sk: 'CALL' }))!;
+    const records = people.map((person) => repositories.newSubscription({ call, person: { ...person, firstName: 'Anna' }, now: new Date(), state: 'VALIDATED', ...extra }));
+    await localTable().putItems(records.flatMap((record) => [repositories.subscriptionItem(record), repositories.enrolmentSearchItem(record)]));
+    await repositories.recount(callId);
+  }
+  const sizeOf = (item: Record<string, unknown>) => Buffer.byteLength(JSON.stringify(item));
+
+  it('resets the hours of 2,500 approved subscriptions, every one audited, in entries under 400 KB', async () => {
+    const { call } = await openCall(operator);
+    const people = Array.from({ length: 2500 }, (_, i) => ({ userId: `reset-${call.id}-${String(i).padStart(4, '0')}`, fiscalCode: randomFiscalCode(), lastName: `Reset${i}` }));
+    await seed(call.id, people, { weeklyHour: 3 });
+    const reset = await jobAnswer(operator, `/api/calls/${call.id}/enrolments/reset-hours`, {});
+    expect([reset.status, reset.json]).toEqual([200, { reset: 2500 }]);
+    // The call's own entries (its creation) aside: those of the reset.
+    const entries = (await localTable().auditOf('call', call.id)).filter((entry) => entry.before?.weeklyHours);
+    const audited = entries.flatMap((entry) => entry.before.weeklyHours.map((h: { id: string; weeklyHour: number }) => [h.id, h.weeklyHour]));
+    expect(audited).toHaveLength(2500);
+    expect(new Set(audited.map(([id]) => id)).size).toBe(2500);
+    expect(audited.every(([, hours]) => hours === 3)).toBe(true);
+    for (const entry of entries) expect(sizeOf(entry)).toBeLessThan(ITEM_LIMIT);
+    expect((await enrolments(call.id, '?confirmed=true&limit=10')).json.items.every((row: { weeklyHour: number | null }) => row.weeklyHour === null)).toBe(true);
+  });
+
+  it('imports new hours for 150 subscriptions carrying five files each: every change audited, in entries under 400 KB', async () => {
+    const { call } = await openCall(operator);
+    const users = await import('../../functions/users/repository.ts');
+    const people = [];
+    for (let i = 0; i < 150; i++) {
+      const fiscalCode = randomFiscalCode();
+      const userId = `import-${call.id}-${String(i).padStart(3, '0')}`;
+      const now = new Date().toISOString();
+      expect(await users.claimFiscalCode(fiscalCode, userId)).toBe(true);
+      await users.insertUser({ id: userId, fiscalCode, firstName: 'Anna', lastName: `Allegati${i}`, state: 'VALIDATED', dataInsert: now, nation: 'IT' }, now);
+      people.push({ userId, fiscalCode, lastName: `Allegati${i}` });
+    }
+    const file = (n: number) => ({ id: `file-${n}`, name: `${'Documentazione allegata alla domanda di iscrizione '.repeat(3)}${n}.pdf`, contentType: 'application/pdf', size: 123_456, key: `subscriptions/${call.id}/${'x'.repeat(60)}-${n}` });
+    await seed(call.id, people, { weeklyHour: 2, rankingScore: 1, files: [1, 2, 3, 4, 5].map(file) });
+
+    const body = csvBody([HEADER, ...people.map((p) => `${p.fiscalCode};${p.lastName};Anna;7;"4,5";;`)]);
+    const preview = await operator.post(`/api/calls/${call.id}/enrolments/import`, body);
+    expect(preview.status, JSON.stringify(preview.json).slice(0, 300)).toBe(200);
+    expect(preview.json.update).toHaveLength(150);
+    expect((await operator.post(`/api/calls/${call.id}/enrolments/import/apply`, { previewId: preview.json.previewId })).status).toBe(200);
+    expect(await importFinished(call.id)).toMatchObject({ state: 'SUCCEEDED', done: 150, total: 150, error: null });
+
+    const entries = await localTable().auditOf('subscription-import', call.id);
+    const after = entries.flatMap((entry) => entry.after as { id: string; weeklyHour: number; files: unknown[] }[]);
+    expect(after).toHaveLength(150);
+    expect(after.every((record) => record.weeklyHour === 4.5 && record.files.length === 5)).toBe(true);
+    expect(entries.length).toBeGreaterThan(1);
+    for (const entry of entries) expect(sizeOf(entry)).toBeLessThan(ITEM_LIMIT);
   });
 });

@@ -9,6 +9,7 @@ import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { indexesCaughtUp } from '../support/dynamo.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * The payment list of a call over HTTP (operator-admin §2 "Payment list"): rows per citizen and year,
@@ -39,7 +40,7 @@ beforeAll(async () => {
     const { userId, fiscalCode } = await approvedSubscriber(operator, call, { lastName, firstName: 'Anna', iseeValue: 8000, weeklyHour: 2 + (i % 6) });
     people.push({ userId, fiscalCode, lastName });
   }
-  for (const mese of [3, 4]) expect((await operator.post(`/api/calls/${call.id}/positions/generate`, { mese, anno: 2026 })).json.created).toBe(SURNAMES.length);
+  for (const mese of [3, 4]) expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese, anno: 2026 })).json.created).toBe(SURNAMES.length);
   // The list's orders are global indexes, which show the rows a moment later (as DynamoDB's, eventually consistent).
   await indexesCaughtUp();
 }, 120_000);
@@ -107,7 +108,7 @@ describe('the payment list of a call', () => {
     const enrolment = (await operator.get(`/api/calls/${call.id}/enrolments?fiscalCode=${marino.fiscalCode}`)).json.items[0];
     expect((await operator.put(`/api/enrolments/${enrolment.id}/state`, { state: 2, weeklyHour: 10, dataUpdate: enrolment.dataUpdate })).status).toBeLessThan(300);
     expect((await operator.post(`/api/users/${bianchi.userId}/isee`, { value: 2000, year: 2026, date: '2026-02-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000004C-00', scadenza: '2026-12-31', excludeVerification: true })).status).toBe(201);
-    const regenerated = await operator.post(`/api/calls/${call.id}/positions/generate`, { mese: 3, anno: 2026 });
+    const regenerated = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 3, anno: 2026 });
     expect(regenerated.json).toMatchObject({ updated: 1, cancelled: 1 });
     await indexesCaughtUp();
 

@@ -8,6 +8,7 @@ import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 import { approveUser, exportMonth, operatorWithMyPay, storedPositions } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * S3 answers a read of a key that is not there with 404 NoSuchKey only to a caller allowed s3:ListBucket on
@@ -65,7 +66,7 @@ describe.each(['AccessDenied', 'NoSuchKey'] as const)('with S3 answering a missi
     await setMissingKey(answer);
     ({ call } = await openCall(operator));
     await approveUser(operator, call.id, mariaId, { iseeValue: 8000, weeklyHour: 2 });
-    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
     await exportMonth(operator, call.id, november);
     // Her list and the IUD lookup read global indexes, which show the export's writes a moment later.
     await indexesCaughtUp();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { keys } from '../../functions/adapters/table.ts';
 import { ISEE_FEE_MARKER } from '../../functions/domain/isee.ts';
@@ -28,11 +28,25 @@ export function localTable() {
     async deleteItem(key: { pk: string; sk: string }) {
       await client.send(new DeleteCommand({ TableName: TABLE_NAME, Key: key }));
     },
+    /** A record's audit entries, oldest first, every page (a large operation writes several). */
     async auditOf(entity: string, id: string) {
-      const { Items = [] } = await client.send(
-        new QueryCommand({ TableName: TABLE_NAME, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.auditOf(entity, id) } }),
-      );
-      return Items;
+      const items: Record<string, any>[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await client.send(
+          new QueryCommand({ TableName: TABLE_NAME, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.auditOf(entity, id) }, ExclusiveStartKey: start }),
+        );
+        items.push(...(page.Items ?? []));
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return items;
+    },
+    /** Items written straight into the table (a large call's seed), 25 a request. */
+    async putItems(items: Record<string, unknown>[]) {
+      for (let i = 0; i < items.length; i += 25) {
+        let request: Record<string, any> | undefined = { [TABLE_NAME]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
+        while (request && Object.keys(request).length) request = (await client.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
+      }
     },
     /** Stands in for the calls feature (a later issue): a call that uses a band and belongs to a service. */
     async plantCall(callId: string, serviceId: string, bandIds: string[]) {

@@ -27,7 +27,7 @@ import { makeEnrolmentUseCases, type EnrolmentRepository } from '../../functions
 import { makeEnrolmentCsvUseCases } from '../../functions/enrolment-csv/use-cases.ts';
 import { makeImportApply, type ImportPlanRepository } from '../../functions/enrolment-csv/import-apply.ts';
 import type { ImportPlan, PlannedImportAction } from '../../functions/domain/enrolment-import.ts';
-import type { JobRecord } from '../../functions/domain/jobs.ts';
+import { RESET_HOURS_JOB, type JobRecord } from '../../functions/domain/jobs.ts';
 import { makeJobs, makeJobWorker, type JobRepository, type JobRun } from '../../functions/jobs/use-cases.ts';
 import { makeSubscriptionUseCases, type SubscriptionRepository } from '../../functions/subscriptions/use-cases.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
@@ -507,7 +507,15 @@ export function portal() {
     return found;
   };
   const enrolmentImport = makeImportApply({ ...common, plans: store.importPlans, subscriptions: store.subscriptions, calls: store.calls, users: { getUserItems }, isees: isee, files: store.files, exports });
-  const jobWorker = makeJobWorker({ jobs: store.jobs, kinds: { 'enrolment-import': { slice: enrolmentImport.applySlice, failure: 'Importazione non riuscita.' } }, clock });
+  const enrolments = makeEnrolmentUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, users: store.users, files: store.files, exports, jobs });
+  const jobWorker = makeJobWorker({
+    jobs: store.jobs,
+    kinds: {
+      'enrolment-import': { slice: enrolmentImport.applySlice, failure: 'Importazione non riuscita.' },
+      [RESET_HOURS_JOB]: { slice: enrolments.resetHoursSlice, failure: 'Azzeramento non riuscito.' },
+    },
+    clock,
+  });
   /** What the state machine does with the latest run started: slices until finished (the number of slices). */
   async function runLatestJob(): Promise<number> {
     const run = store.jobRuns.at(-1)!;
@@ -544,7 +552,7 @@ export function portal() {
       clock,
       onMailFailure: (error, ticketId) => store.mailFailures.push({ ticketId, message: (error as Error).message }),
     }),
-    enrolments: makeEnrolmentUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, users: store.users, files: store.files, exports }),
+    enrolments,
     enrolmentCsv: makeEnrolmentCsvUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, users: store.users, plans: store.importPlans, jobs, exports }),
   };
 }
