@@ -99,6 +99,23 @@ describe('debt positions of a month', () => {
     expect((await operator.delete(`/api/isee/${lastIsee.id}`)).status).toBe(409);
   });
 
+  /**
+   * An HTTP API integration lasts at most 29 s (API Gateway quotas, HTTP API "Integration timeout":
+   * https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-quotas.html), and a month of a large
+   * call is thousands of writes: the generation runs as a background job, the routes answer its status.
+   */
+  it('runs the month’s generation in the background: the start answers its status at once, the status reads the counts once done', async () => {
+    const { call } = await callWithSubscribers();
+    const path = `/api/calls/${call.id}/positions/generate`;
+    expect((await operator.get(path)).json).toMatchObject({ isRunning: false, state: 'NONE', result: null });
+    const started = await operator.post(path, march);
+    expect(started.status).toBe(200);
+    expect(started.json).toMatchObject({ isRunning: true, state: 'RUNNING', done: 0, result: null, error: null });
+    await expect.poll(async () => (await operator.get(path)).json.state).toBe('SUCCEEDED');
+    expect((await operator.get(path)).json).toMatchObject({ isRunning: false, done: 1, total: 1, endedAt: expect.any(String), result: { mese: 3, anno: 2026, created: 1, exempt: 1, skippedCount: 1 } });
+    expect(await storedPositions(call.id, '2026-03')).toHaveLength(1);
+  });
+
   it('lists the month’s positions page by page (amounts in cents), defaulting to the current month', async () => {
     const { call } = await callWithSubscribers();
     await approvedSubscriber(operator, call, { lastName: 'Neri', iseeValue: 9000, weeklyHour: 1 });
