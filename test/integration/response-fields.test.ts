@@ -3,6 +3,7 @@ import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { responseSchema, servedDocument, undeclaredFields } from '../support/openapi-fields.ts';
 import { exportMonth, mypayConfiguration } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * Responses carry only the fields of their schema (issue 21). The route × role test checks every route's
@@ -50,7 +51,7 @@ describe('a response carries only what its schema declares', () => {
     expect((await operator.post(`/api/users/${mariaId}/isee`, { value: 8000, year: 2026, date: '2026-01-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000003C-00', scadenza: '2026-12-31', excludeVerification: true })).status).toBe(201);
     const enrolled = await operator.post(`/api/calls/${call.id}/enrolments`, { userId: mariaId });
     expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(200);
-    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, { mese: 11, anno: 2026 })).json.created).toBe(1);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 11, anno: 2026 })).json.created).toBe(1);
     await exportMonth(operator, call.id, { mese: 11, anno: 2026 });
 
     const mine = await citizen.get(`/api/me/positions?callId=${call.id}`);
