@@ -78,6 +78,18 @@ describe('Invia a MyPay and Flussi MyPay', () => {
     await admin('reset', {});
   });
 
+  it('the call detail lists the positions ‘Invia a MyPay’ generated, without a reload', async () => {
+    const call = await callToExport(`Bando da aggiornare ${Date.now().toString(36)}`);
+    await page.goto(`${inject('appUrl')}/lista_bandi/dettaglio_sessione?id=${call.id}`);
+    const positions = page.getByRole('region', { name: 'Posizioni debitorie' });
+    await positions.getByText('Non ci sono pagamenti!').waitFor();
+    const dialog = await sendFromCallDetail(call);
+    await dialog.getByText('Flusso inviato correttamente a MyPay').waitFor({ timeout: 30_000 });
+    await dialog.getByRole('button', { name: 'Chiudi' }).click();
+    for (const lastName of ['Galli', 'Conti', 'Greco']) await positions.getByRole('row').filter({ hasText: lastName }).getByText('Da pagare').waitFor();
+    await screenshot(page, 'call-detail-after-export');
+  });
+
   it('a flow stopped by MyPay being down reads "Errore flusso interno"; Rielabora finishes it', async () => {
     const call = await callToExport(`Bando guasto ${Date.now().toString(36)}`);
     await admin('faults', { operation: 'paaSILChiediStatoImportFlusso', kind: '5xx', times: 'always' });

@@ -97,15 +97,15 @@ describe('the operator', () => {
     await expect.poll(() => page.getByText('Il campo non può essere vuoto!').count()).toBe(3);
     await screenshot(page, 'service-new-required');
     await expectAccessible(page);
-    await page.getByLabel('Nome').fill('Servizio prova E2E');
+    await page.getByLabel('Nome').fill('Accoglienza prova E2E');
     await page.getByLabel('Codice MyPay').fill('E2E_TEST');
     await page.getByLabel('Descrizione').fill('Servizio creato dal test del browser.');
     await page.getByRole('button', { name: 'Conferma' }).click();
     await dialog().getByRole('button', { name: 'Conferma' }).click();
     await page.waitForURL((url) => url.pathname === '/servizi');
-    await page.getByRole('row', { name: /Servizio prova E2E/ }).waitFor();
+    await page.getByRole('row', { name: /Accoglienza prova E2E/ }).waitFor();
 
-    await page.getByRole('link', { name: 'Dettaglio servizio Servizio prova E2E' }).click();
+    await page.getByRole('link', { name: 'Dettaglio servizio Accoglienza prova E2E' }).click();
     await page.getByRole('button', { name: 'Modifica' }).click();
     await page.getByLabel('Descrizione').fill('Descrizione aggiornata dal test.');
     await page.getByRole('button', { name: 'Conferma' }).click();
@@ -113,10 +113,10 @@ describe('the operator', () => {
     await page.waitForURL((url) => url.pathname === '/servizi');
     await page.getByRole('row', { name: /Descrizione aggiornata dal test/ }).waitFor();
 
-    await page.getByRole('button', { name: 'Elimina servizio Servizio prova E2E' }).click();
+    await page.getByRole('button', { name: 'Elimina servizio Accoglienza prova E2E' }).click();
     await dialog().getByRole('heading', { name: 'Elimina Servizio' }).waitFor();
     await dialog().getByRole('button', { name: 'Conferma' }).click();
-    await expect.poll(() => page.getByRole('row', { name: /Servizio prova E2E/ }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('row', { name: /Accoglienza prova E2E/ }).count()).toBe(0);
   });
 
   it('is told, and the band stays, when deleting a band that a call uses', async () => {

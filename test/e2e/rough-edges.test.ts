@@ -291,11 +291,11 @@ describe('Flussi MyPay', () => {
     const row = table.getByRole('row').filter({ hasText: LONG_WORD }).first();
     await row.waitFor();
     const region = page.getByRole('region', { name: 'Flussi inviati a MyPay' });
+    await screenshot(page, 'flows-long-names-1280');
     expect(await region.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
     const rework = row.getByText('Rielabora');
     const box = (await rework.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual((await region.boundingBox())!.x + (await region.boundingBox())!.width);
-    await screenshot(page, 'flows-long-names-1280');
   });
 });
 

@@ -73,7 +73,7 @@ export function CallDetailPage() {
             onPositionsChanged={(period) => setPositionsChange((change) => ({ version: change.version + 1, period }))}
             onMessage={flash.show}
           />
-          <SendToMyPay callId={loaded.id} />
+          <SendToMyPay callId={loaded.id} onPositionsChanged={(period) => setPositionsChange((change) => ({ version: change.version + 1, period }))} />
           <ButtonLink to={`${paths.editCall}?sessionId=${encodeURIComponent(loaded.id)}`} variation="primary">
             Modifica bando
           </ButtonLink>

@@ -183,13 +183,13 @@ export function FlowsPage() {
       id: 'actions',
       header: 'Azioni',
       align: 'end',
-      noWrap: true,
+      // The buttons wrap rather than push the table wider ('Invio in corso... (12 inviate)' is long).
       cell: (f) => (
-        <Flex gap="xs" justifyContent="flex-end" alignItems="flex-start">
+        <Flex gap="xs" justifyContent="flex-end" alignItems="flex-start" wrap="wrap">
           {f.step === 'COMPLETATO' ? (
             <FlowEmailButton flow={f} onDone={emailsDone} />
           ) : (
-            <DisabledWithReason label={`Invia le email del flusso ${f.announcement.name}`} reason="Il flusso non è ancora completato." text="Invia email" />
+            <DisabledWithReason label={`Invia email del flusso ${f.announcement.name}`} reason="Il flusso non è ancora completato." text="Invia email" />
           )}
           {f.step === 'ERRORE' || f.step === 'SOSPESO' ? (
             <Button size="small" isLoading={restarting === f.id} aria-label={`Rielabora il flusso ${f.announcement.name}`} onClick={() => void restart(f)}>

@@ -68,7 +68,7 @@ export function ExportProgress({ flow }: { flow: Flow }) {
  * export's progress, polled until it ends. Closing the dialog does not stop it: the flow goes on and is
  * on the flows page.
  */
-export function SendToMyPay({ callId }: { callId: string }) {
+export function SendToMyPay({ callId, onPositionsChanged }: { callId: string; onPositionsChanged?: (period: { mese: number; anno: number }) => void }) {
   const [open, setOpen] = useState(false);
   const [period, setPeriod] = useState(currentMonth);
   const [flow, setFlow] = useState<Flow | null>(null);
@@ -80,7 +80,11 @@ export function SendToMyPay({ callId }: { callId: string }) {
   useEffect(() => {
     if (!flow || !isFlowRunning(flow)) return;
     const timer = window.setTimeout(() => {
-      getFlow(flow.id).then(setFlow, (e: Error) => setError(e.message));
+      getFlow(flow.id).then((next) => {
+        setFlow(next);
+        // The export ended: the call's positions now carry MyPay's IUV and notice number (or its refusal).
+        if (!isFlowRunning(next)) onPositionsChanged?.({ mese: next.mese, anno: next.anno });
+      }, (e: Error) => setError(e.message));
     }, POLL_MS);
     return () => window.clearTimeout(timer);
   }, [flow]);
@@ -96,7 +100,10 @@ export function SendToMyPay({ callId }: { callId: string }) {
     setError(null);
     setNotice(null);
     try {
-      setFlow(await startExport(callId, period));
+      const started = await startExport(callId, period);
+      setFlow(started);
+      // Sending generates the month's positions first: the call's positions change at once.
+      onPositionsChanged?.(period);
     } catch (e) {
       const message = (e as Error).message;
       if (message === flowMessages.nothingToSend) setNotice(message);
