@@ -7,7 +7,8 @@ import type { Construct } from 'constructs';
 import { resources, routes, type Resource } from '../functions/routes.ts';
 import type { PortalContext } from './context.ts';
 import type { DataStack } from './data-stack.ts';
-import { acknowledge } from './nag.ts';
+import { NOTICE_PDF_PREFIX } from '../functions/domain/payments.ts';
+import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
 import { functionAccess, timeoutOf, type FunctionAccess } from './function-access.ts';
 import { BackgroundJobs } from './background-jobs.ts';
 import { PaymentExport } from './payment-export.ts';
@@ -58,6 +59,11 @@ export class ApiStack extends Stack {
       table: (fn, access) => fn.bindTable(props.data.table, access).addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap()),
       documents: (fn, access) => fn.bindBucket('DOCUMENTS_BUCKET', props.data.documents, access),
       exports: (fn, access) => fn.bindBucket('EXPORTS_BUCKET', props.data.exports, access),
+      noticePdfs: (fn) => {
+        const noticeObjects = props.data.exports.arnForObjects(`${NOTICE_PDF_PREFIX}*`);
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [noticeObjects] }));
+        acknowledgeWildcardResource(fn.role!, noticeObjects, `EXPORTS_BUCKET ${NOTICE_PDF_PREFIX}: one notice PDF per position (its IUD), named at run time.`);
+      },
       mypay: (fn) => {
         // Dynamic references, resolved by CloudFormation at deploy time: the values are in no template.
         const mypay = (jsonField: string) => SecretValue.secretsManager(props.mypaySecretName, { jsonField }).unsafeUnwrap();
@@ -105,22 +111,25 @@ export class ApiStack extends Stack {
       starter: this.functions.flows,
     });
 
-    // Work longer than a request ('Sincronizza', the enrolment import's 'Applica', the flow e-mail): those functions start the background jobs' state machine.
+    // Work longer than a request ('Sincronizza', the month's generation and CSV, the enrolment import's 'Applica',
+    // 'Reset ore', the flow e-mail, 'Rendicontazione'): those functions start the background jobs' state machine.
     this.backgroundJobs = new BackgroundJobs(this, 'BackgroundJobs', {
       table: props.data.table,
       documents: props.data.documents,
-      starters: [this.functions.payments, this.functions['enrolment-csv'], this.functions.notices],
+      starters: [this.functions.payments, this.functions['enrolment-csv'], this.functions.notices, this.functions.reporting, this.functions.enrolments],
     });
-    // The flow e-mail's slices read the list cursors of a month's positions, MyPay's PDFs, and send through SES.
+    // The flow e-mail's slices read the list cursors of a month's positions, MyPay's PDFs, and send through SES;
+    // 'Verifica / genera CSV' leaves its file in the exports bucket; 'Rendicontazione' asks MyPay.
     const jobFunction = this.backgroundJobs.jobFunction;
     jobFunction.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
-    bind.exports(jobFunction, 'R');
+    bind.exports(jobFunction, 'RW');
     bind.mail(jobFunction, 'SEND');
     // The flow e-mail keeps to the account's sending rate, which it reads (SES v2 GetAccount: SendQuota).
     jobFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:GetAccount'], resources: ['*'] }));
     acknowledge(jobFunction.role!, {
       'AwsSolutions-IAM5[Resource::*]': 'ses:GetAccount reads the account’s own sending quota and supports no resource-level permission (SES v2 service authorization reference); it grants no sending.',
     });
+    bind.mypay(jobFunction, true);
 
     const integrations = Object.fromEntries(
       resources.map((resource) => [resource, new HttpLambdaIntegration(`${resource}Integration`, this.functions[resource])]),

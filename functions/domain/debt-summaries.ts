@@ -85,7 +85,8 @@ export const debtListQuerySchema = z.object({
       .refine((n) => (DEBT_PAGE_SIZES as readonly number[]).includes(n) || n === DEBT_EXPORT_PAGE_SIZE, debtListMessages.pageSize)
       .default(DEBT_DEFAULT_PAGE_SIZE),
   ),
-  cursor: z.string().max(2000).optional(),
+  // A merged reading's cursor holds every shard's (and word's) place: up to 24 sort keys, about 1,900 characters.
+  cursor: z.string().max(4000).optional(),
 });
 export type DebtListQuery = z.output<typeof debtListQuerySchema>;
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 export { subscriptionFee } from './enrolment-fee.ts';
-import { jobStatusSchema } from './jobs.ts';
+import { jobStatusSchema, resultJobStatusSchema } from './jobs.ts';
 import { subscriptionStates } from './subscriptions.ts';
 import { hasAtMostTwoDecimals, parseItalianAmount, toCents } from './money.ts';
 
@@ -12,6 +12,8 @@ export const enrolmentMessages = {
   required: 'Il campo non può essere vuoto!',
     changed: 'L’iscrizione è stata modificata da un altro operatore: ricarica la pagina e riprova.',
     exportRunning: 'È in corso un invio a MyPay per questo bando: le ore si potranno azzerare quando sarà terminato.',
+    resetRunning: 'È già in corso l’azzeramento delle ore di questo bando: attendi che termini.',
+    resetFailed: 'L’azzeramento delle ore non è riuscito: riprova.',
     alreadyEnrolled: 'L’utente è già iscritto a questo bando.',
     archivedCall: 'Il bando è archiviato: non è possibile modificarne le iscrizioni.',
     userNotFound: 'L’utente selezionato non è presente.',
@@ -204,6 +206,10 @@ export const rankEnrolmentSchema = z.object({ rankingScore: rankingScoreSchema, 
 export type RankEnrolmentInput = z.output<typeof rankEnrolmentSchema>;
 
 export const resetHoursResponseSchema = z.object({ reset: z.number().int() });
+
+/** 'Reset ore' as a background job (domain/jobs.ts RESET_HOURS_JOB): its status, and how many were reset once done. */
+export const resetHoursStatusSchema = resultJobStatusSchema(resetHoursResponseSchema);
+export type ResetHoursStatus = z.output<typeof resetHoursStatusSchema>;
 
 /** A CSV file handed to the browser to save. */
 export const csvFileSchema = z.object({ fileName: z.string(), content: z.string() });

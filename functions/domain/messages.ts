@@ -90,6 +90,10 @@ export const positionOpsMessages = {
   archived: 'Il bando è archiviato: non si generano più posizioni debitorie.',
   syncRunning: 'È già in corso un ricalcolo delle posizioni debitorie per questo bando.',
   syncFailed: 'Il ricalcolo delle posizioni debitorie non è riuscito.',
+  generationRunning: 'È già in corso la generazione delle posizioni debitorie per questo bando: attendi che termini.',
+  generationFailed: 'La generazione delle posizioni debitorie non è riuscita.',
+  csvRunning: 'È già in corso la generazione del CSV per questo bando: attendi che termini.',
+  csvFailed: 'La generazione del CSV non è riuscita.',
 } as const;
 
 /**
@@ -115,6 +119,8 @@ export const paymentOutcomeMessages = {
   notOpenOnMyPay: 'MyPay non riporta questa posizione come da pagare: potrebbe essere già stata pagata. Ricarica la pagina tra qualche minuto.',
   reportingInProgress: 'La rendicontazione è in corso',
   reportingDone: 'Rendicontazione completata: {marked}{toReconcile}, {alreadyPaid}, {unmatched}.',
+  reportingRunning: 'È già in corso una rendicontazione per questo bando: attendi che termini.',
+  reportingFailed: 'La rendicontazione non è riuscita: riprova più tardi.',
 } as const;
 
 /** The counts of reportingDone, singular and plural (apart: only the reporting function says them, not the web's first load). */

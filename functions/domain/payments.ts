@@ -3,7 +3,7 @@ import { messages } from './messages.ts';
 import { hasAtMostTwoDecimals, toCents } from './money.ts';
 import { pageQuerySchema } from './validation.ts';
 import { currentPeriod, periodKey, type Period } from './period.ts';
-import { jobStatusSchema } from './jobs.ts';
+import { jobStatusSchema, resultJobStatusSchema } from './jobs.ts';
 
 export { currentPeriod, periodKey, type Period };
 
@@ -120,10 +120,22 @@ export const generationResultSchema = z.object({
   unchanged: z.number(),
   /** Approved subscriptions with ISEE ≤ 3000 € (or no hours): no position. */
   exempt: z.number(),
-  /** Subscriptions whose fee cannot be computed, or whose position cannot change: the operator must look. */
+  /**
+   * Subscriptions whose fee cannot be computed, or whose position cannot change: the operator must look. The
+   * first SKIPPED_SHOWN of them (the answer is kept on the job's record, an item of at most 400 KB).
+   */
   skipped: z.array(skippedSchema),
+  /** How many were skipped in all. */
+  skippedCount: z.number(),
 });
 export type GenerationResult = z.output<typeof generationResultSchema>;
+
+/** Skipped subscriptions listed in a generation's answer (a few KB each hundred). */
+export const SKIPPED_SHOWN = 500;
+
+/** 'Genera' as a background job (domain/jobs.ts GENERATE_JOB): its status, and its counts once done. */
+export const generationStatusSchema = resultJobStatusSchema(generationResultSchema);
+export type GenerationStatus = z.output<typeof generationStatusSchema>;
 
 export const positionsCsvSchema = generationResultSchema.extend({
   fileName: z.string(),
@@ -140,6 +152,10 @@ export const positionsCsvSchema = generationResultSchema.extend({
   heldBack: z.array(skippedSchema),
 });
 export type PositionsCsv = z.output<typeof positionsCsvSchema>;
+
+/** 'Verifica / genera CSV' as a background job (domain/jobs.ts CSV_JOB): its status, and the file once done (a fresh link at each ask). */
+export const positionsCsvStatusSchema = resultJobStatusSchema(positionsCsvSchema);
+export type PositionsCsvStatus = z.output<typeof positionsCsvStatusSchema>;
 
 
 export const resolvePeriod = (input: PeriodInput, now: Date): Period => {
@@ -189,9 +205,11 @@ export const sentToIo = (position: Pick<Position, 'ioId' | 'ioStatus'>) => ioBad
 
 /**
  * Where a position's payment-notice PDF (MyPay's avviso) is kept in the exports bucket once an export
- * brought it back: the e-mail notice attaches it, the citizen and the operator download it.
+ * brought it back: the e-mail notice attaches it, the citizen and the operator download it. The
+ * user-positions function, which leaves it there at the first link, may write under this prefix only.
  */
-export const noticePdfKey = (iud: string) => `notices/${iud}.pdf`;
+export const NOTICE_PDF_PREFIX = 'notices/';
+export const noticePdfKey = (iud: string) => `${NOTICE_PDF_PREFIX}${iud}.pdf`;
 
 /** Operator-admin §9: a payment's description is at most 300 characters. */
 export const DESCRIPTION_MAX_LENGTH = 300;

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { isValidFiscalCode } from './fiscal-code.ts';
+import { resultJobStatusSchema } from './jobs.ts';
 import { messages } from './messages.ts';
 import { paymentBadge, positionSchema, type Position } from './payments.ts';
 import { idParamsSchema, pageQuerySchema } from './validation.ts';
@@ -100,3 +101,7 @@ export const reportingResultSchema = z.object({
   message: z.string(),
 });
 export type ReportingResult = z.output<typeof reportingResultSchema>;
+
+/** 'Rendicontazione' as a background job (domain/jobs.ts REPORTING_JOB): its status, and its outcome once done. */
+export const reportingStatusSchema = resultJobStatusSchema(reportingResultSchema);
+export type ReportingStatus = z.output<typeof reportingStatusSchema>;

@@ -85,6 +85,8 @@ export interface FlowRepository {
   createFlow(flow: FlowRecord): Promise<void>;
   /** Merges fields onto the flow. */
   updateFlow(id: string, fields: Partial<FlowRecord>, now: string): Promise<FlowRecord>;
+  /** Merges fields onto a flow still running; throws (FlowStopped) once it completed, failed or was suspended. */
+  advanceFlow(id: string, fields: Partial<FlowRecord>, now: string): Promise<FlowRecord>;
   /** The call's export lock goes (an export of that call may start again). */
   releaseExportLock(callId: string, flowId: string): Promise<void>;
   /** The flow that holds the call's export lock, if any. */
@@ -388,7 +390,7 @@ export function makeExportSteps({
     } catch (error) {
       if (error instanceof Error && error.name === 'MyPayFault') {
         const { faultCode, description } = error as Error & { faultCode: string; description?: string };
-        await flows.updateFlow(flowId, { stato: faultCode, error: mypayFailureReason(faultCode, description) }, now());
+        await flows.advanceFlow(flowId, { stato: faultCode, error: mypayFailureReason(faultCode, description) }, now());
       }
       throw error;
     }
@@ -409,7 +411,7 @@ export function makeExportSteps({
     const zip = zipSync({ [zipName.replace(/\.zip$/, '.csv')]: csv });
     const zipKey = `flows/${flow.id}/${zipName}`;
     await exportFiles.put(zipKey, zip, 'application/zip');
-    await flows.updateFlow(flow.id, { zipKey, zipName, md5: md5Hex(zip) }, now());
+    await flows.advanceFlow(flow.id, { zipKey, zipName, md5: md5Hex(zip) }, now());
     return { zip, zipName };
   }
 
@@ -421,7 +423,7 @@ export function makeExportSteps({
     if (from >= ids.length) return { done: true };
     const to = Math.min(ids.length, from + slice);
     await positions.markIsees(ids.slice(from, to));
-    await flows.updateFlow(flowId, { iseeCursor: to }, now());
+    await flows.advanceFlow(flowId, { iseeCursor: to }, now());
     return { done: to >= ids.length };
   }
 
@@ -434,15 +436,15 @@ export function makeExportSteps({
         { callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, fiscalCode: flow.fiscalCode, flowId },
         flow.startedBy,
       );
-      if (heldBack.length) await flows.updateFlow(flowId, { heldBack: heldBack.slice(0, HELD_BACK_KEPT) }, now());
+      if (heldBack.length) await flows.advanceFlow(flowId, { heldBack: heldBack.slice(0, HELD_BACK_KEPT) }, now());
       // The ISEEs to mark go to the bucket (10,000 ids would not fit in the flow item); MarkIsees marks them.
       const iseeKey = iseeIds.length ? `flows/${flowId}/isees.json` : null;
       if (iseeKey) await exportFiles.put(iseeKey, strToU8(JSON.stringify(iseeIds)), 'application/json');
-      if (iseeKey) await flows.updateFlow(flowId, { iseeKey, iseeCursor: 0 }, now());
+      if (iseeKey) await flows.advanceFlow(flowId, { iseeKey, iseeCursor: 0 }, now());
       if (rows === 0) {
         if (iseeKey) await markIseeSlice(flowId, Number.MAX_SAFE_INTEGER);
         const error = heldBack.length ? flowMessages.allHeldBack : flowMessages.nothingToSend;
-        await flows.updateFlow(flowId, { step: 'COMPLETATO', stato: 'IMPORT_ESEGUITO', num: 0, accepted: 0, rejected: 0, error }, now());
+        await flows.advanceFlow(flowId, { step: 'COMPLETATO', stato: 'IMPORT_ESEGUITO', num: 0, accepted: 0, rejected: 0, error }, now());
         await flows.releaseExportLock(flow.announcement.id, flowId);
         metrics.count('ExportsCompleted', 1);
         return { rows: 0 };
@@ -451,7 +453,7 @@ export function makeExportSteps({
       const zip = zipSync({ [zipName.replace(/\.zip$/, '.csv')]: strToU8(csv) });
       const zipKey = `flows/${flowId}/${zipName}`;
       await exportFiles.put(zipKey, zip, 'application/zip');
-      await flows.updateFlow(flowId, { zipKey, zipName, md5: md5Hex(zip), num: rows, step: 'INVIO' }, now());
+      await flows.advanceFlow(flowId, { zipKey, zipName, md5: md5Hex(zip), num: rows, step: 'INVIO' }, now());
       return { rows };
     },
 
@@ -471,21 +473,21 @@ export function makeExportSteps({
         const flow = await requireFlow(flowId);
         if (flow.uploadedAt) return;
         if (flow.requestToken && (await mypay.importStatus(flow.requestToken)) !== null) {
-          await flows.updateFlow(flowId, { uploadedAt: now(), pollingSince: now(), step: 'ATTESA_ESITO' }, now());
+          await flows.advanceFlow(flowId, { uploadedAt: now(), pollingSince: now(), step: 'ATTESA_ESITO' }, now());
           return;
         }
         const { zip, zipName } = await zipForAttempt(flow);
         const authorization = await mypay.authorize();
-        await flows.updateFlow(flowId, { requestToken: authorization.requestToken }, now());
+        await flows.advanceFlow(flowId, { requestToken: authorization.requestToken }, now());
         try {
           await mypay.upload(authorization, zip, zipName);
         } catch (error) {
           // MyPay answered and refused the file (e.g. a request token already used): the token is not this
           // flow's, so a restart must not follow it. Any other failure keeps it: MyPay may have the file.
-          if ((error as Error).name === 'MyPayFault') await flows.updateFlow(flowId, { requestToken: null }, now());
+          if ((error as Error).name === 'MyPayFault') await flows.advanceFlow(flowId, { requestToken: null }, now());
           throw error;
         }
-        await flows.updateFlow(flowId, { uploadedAt: now(), pollingSince: now(), stato: 'LOAD_IMPORT', step: 'ATTESA_ESITO' }, now());
+        await flows.advanceFlow(flowId, { uploadedAt: now(), pollingSince: now(), stato: 'LOAD_IMPORT', step: 'ATTESA_ESITO' }, now());
       }),
 
     /**
@@ -500,7 +502,7 @@ export function makeExportSteps({
         const status = flow.requestToken ? await mypay.importStatus(flow.requestToken) : null;
         const stato = status?.stato ?? 'IMPORT_ERROR_SL';
         const failed = isMyPayFailure(stato);
-        if (stato !== flow.stato) await flows.updateFlow(flowId, { stato, ...(failed ? { error: mypayFailureReason(stato) } : {}) }, now());
+        if (stato !== flow.stato) await flows.advanceFlow(flowId, { stato, ...(failed ? { error: mypayFailureReason(stato) } : {}) }, now());
         const waited = clock.now().getTime() - Date.parse(flow.pollingSince ?? flow.uploadedAt ?? now());
         const working = stato === 'LOAD_IMPORT' || stato === 'IMPORT_IN_ELAB';
         return { stato, waitMore: working && waited < importMaxWaitMinutes * 60_000, waitSeconds: nextImportPollSeconds(waited) };
@@ -539,7 +541,7 @@ export function makeExportSteps({
         fetched[kind] = bytes;
       }
       cursor = 0;
-      await flows.updateFlow(flowId, { files, collectCursor: cursor }, now());
+      await flows.advanceFlow(flowId, { files, collectCursor: cursor }, now());
     }
     const fileOf = async (kind: FlowFileKind) => fetched[kind] ?? (files[kind] ? await exportFiles.get(files[kind]!) : null);
     const results: ExportResults = { accepted: [], rejected: [] };
@@ -563,10 +565,10 @@ export function makeExportSteps({
     // is, and is served from it on demand (functions/adapters/notice-pdf.ts).
     await positions.recordResults({ callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, flowId, noticeZip: files.avvisi }, slice);
     if (end < results.accepted.length + results.rejected.length) {
-      await flows.updateFlow(flowId, { collectCursor: end }, now());
+      await flows.advanceFlow(flowId, { collectCursor: end }, now());
       return { done: false };
     }
-    await flows.updateFlow(
+    await flows.advanceFlow(
       flowId,
       { files, accepted: results.accepted.length, rejected: results.rejected.length, stato: 'IMPORT_ESEGUITO', step: 'COMPLETATO', collectedAt: now(), collectCursor: end, error: null },
       now(),

@@ -1,12 +1,30 @@
 import { systemClock } from '../adapters/ports.ts';
 import { DEBT_TOTALS_START_YEAR } from '../domain/debt-summaries.ts';
-import { backfillDebtGroupKeysPage } from '../payment-list/repository.ts';
+import { backfillAuditDay } from '../adapters/audit-log.ts';
+import { backfillDebtListKeysPage } from '../payment-list/repository.ts';
 import { backfillEnrolmentSearchPage } from '../subscriptions/repository.ts';
 import { backfillUserNamesPage } from '../users/repository.ts';
 import { MIGRATION_IDS, type MigrationId } from './ids.ts';
 import * as store from './repository.ts';
 import { callIds } from './repository.ts';
 import { makeMigrationRunner, walkPages, walkUnits, type Migration, type MigrationDeps } from './use-cases.ts';
+
+/** Every call and payment-list year: "<callId>#<anno>". */
+async function callYears() {
+  const years = Array.from({ length: new Date().getUTCFullYear() + 2 - DEBT_TOTALS_START_YEAR }, (_, i) => DEBT_TOTALS_START_YEAR + i);
+  return (await callIds()).flatMap((id) => years.map((anno) => `${id}#${anno}`));
+}
+const debtListKeysPage = (unit: string, start: Record<string, unknown> | undefined) => {
+  const [callId, anno] = unit.split('#');
+  return backfillDebtListKeysPage(callId!, Number(anno), start);
+};
+
+/** Every day (yyyy-mm-dd, UTC) from the portal's first, 2025-01-01, to today: one Query each. */
+async function auditDays() {
+  const days: string[] = [];
+  for (const day = new Date('2025-01-01T00:00:00Z'); day <= new Date(); day.setUTCDate(day.getUTCDate() + 1)) days.push(day.toISOString().slice(0, 10));
+  return days;
+}
 
 /** What each migration of ids.ts does: a page of one list (or of one call, one call-year) a step. */
 const steps: Record<MigrationId, Omit<Migration, 'id'>> = {
@@ -16,20 +34,19 @@ const steps: Record<MigrationId, Omit<Migration, 'id'>> = {
   },
   'payment-list-gsi6-v1': {
     description: 'The gsi6 key of the payment list rows (a surname in amount order)',
-    step: walkUnits(
-      async () => {
-        const years = Array.from({ length: new Date().getUTCFullYear() + 2 - DEBT_TOTALS_START_YEAR }, (_, i) => DEBT_TOTALS_START_YEAR + i);
-        return (await callIds()).flatMap((id) => years.map((anno) => `${id}#${anno}`));
-      },
-      (unit, start) => {
-        const [callId, anno] = unit.split('#');
-        return backfillDebtGroupKeysPage(callId!, Number(anno), start);
-      },
-    ),
+    step: walkUnits(callYears, debtListKeysPage),
   },
   'enrolment-search-item-v1': {
     description: 'The search item of every subscription (the surname and first-name filters of the enrolment table)',
     step: walkUnits(callIds, (callId, start) => backfillEnrolmentSearchPage(callId, start)),
+  },
+  'payment-list-shards-v1': {
+    description: 'The payment list rows keyed on their shard of each index (DEBTS#<call>#<year>#<shard>)',
+    step: walkUnits(callYears, debtListKeysPage),
+  },
+  'audit-day-shards-v1': {
+    description: 'The audit entries of each day moved to their gsi1 shard (AUDIT#<day>#<shard>)',
+    step: walkUnits(auditDays, async (day) => ({ written: await backfillAuditDay(day) })),
   },
 };
 

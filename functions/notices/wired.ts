@@ -1,5 +1,6 @@
 import { dynamoAuditLog } from '../adapters/audit-log.ts';
 import { getExportRange, s3ExportFiles } from '../adapters/export-files.ts';
+import { isMissingObject } from '../adapters/s3-client.ts';
 import { makeNoticePdfs } from '../adapters/notice-pdf.ts';
 import { ioConfigFromEnv, makeIo } from '../adapters/io.ts';
 import { sesMailer } from '../adapters/mail.ts';
@@ -11,7 +12,7 @@ import { getUserItems } from '../users/repository.ts';
 import { businessMetrics } from '../http/observability.ts';
 import { makeNoticeUseCases, type NoticeDeps } from './use-cases.ts';
 
-const missing = <T>(read: Promise<T>) => read.catch((error: Error) => (error.name === 'NoSuchKey' ? null : Promise.reject(error)));
+const missing = <T>(read: Promise<T>) => read.catch((error: unknown) => (isMissingObject(error) ? null : Promise.reject(error)));
 const noticePdfs = makeNoticePdfs({ get: (key) => missing(s3ExportFiles.get(key)), getRange: (key, start, end) => missing(getExportRange(key, start, end)) });
 
 // The IO client is made at the first send: a function deployed without the IO settings still e-mails.

@@ -11,7 +11,7 @@ import {
   type PlannedSubscription,
   type PositionRecord,
 } from '../domain/debt-positions.ts';
-import { SYNC_JOB, type JobRecord } from '../domain/jobs.ts';
+import { CSV_JOB, GENERATE_JOB, SYNC_JOB, resultJobStatus, type JobRecord } from '../domain/jobs.ts';
 import { CallState } from '../domain/call-limits.ts';
 import { hasLiveCheckout } from '../domain/payment-rules.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
@@ -25,7 +25,10 @@ import {
   resolvePeriod,
   type PositionEdit,
   type SyncStatus,
+  SKIPPED_SHOWN,
   type GenerationResult,
+  type GenerationStatus,
+  type PositionsCsvStatus,
   type Period,
   type PeriodInput,
   type Position,
@@ -140,6 +143,25 @@ export interface PaymentDeps {
 
 const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
+/** A job's progress reporter (functions/jobs: the record's done and total while its one slice runs). */
+export type Progress = (done: number, total: number) => Promise<unknown>;
+
+/** The CSV job's answer as kept: the file's key (a link is made at each ask). */
+type StoredCsv = Omit<PositionsCsv, 'url'> & { key: string };
+
+/** Wraps each write of a run so that every PROGRESS_EVERY of them (and the last) reports how many are done. */
+const PROGRESS_EVERY = 500;
+function countingProgress(total: number, progress?: Progress) {
+  let done = 0;
+  return <T, R>(write: (item: T) => Promise<R>) =>
+    async (item: T): Promise<R> => {
+      const result = await write(item);
+      done += 1;
+      if (progress && (done % PROGRESS_EVERY === 0 || done === total)) await progress(done, total);
+      return result;
+    };
+}
+
 /** Conditional writes in flight at once. */
 const WRITES_AT_ONCE = 50;
 
@@ -229,18 +251,19 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     return toMark.length;
   }
 
-  async function generate(call: CallRecord, period: Period, actor: Actor, lock: { exportingFlow: string | null } = { exportingFlow: null }) {
+  async function generate(call: CallRecord, period: Period, actor: Actor, lock: { exportingFlow: string | null } = { exportingFlow: null }, progress?: Progress) {
     const now = clock.now();
     const at = now.toISOString();
     const { plan, usersById, existing } = await planOf(call, period, at);
 
     // The export holding the call's lock creates in batches of 25 (no other generation of the call can run);
     // anything else creates each position with its condition (a concurrent generation loses, writes nothing).
+    const changes = [...plan.update.map((c) => ({ ...c, kind: 'update' as const })), ...plan.cancel.map((c) => ({ ...c, kind: 'cancel' as const }))];
+    const counted = countingProgress(plan.create.length + changes.length, progress);
     const created = lock.exportingFlow
       ? await positions.createPositions(plan.create).then(() => plan.create)
-      : await mapAtMost(plan.create, WRITES_AT_ONCE, async (position) => ((await positions.createPosition(position)) ? position : null));
-    const changes = [...plan.update.map((c) => ({ ...c, kind: 'update' as const })), ...plan.cancel.map((c) => ({ ...c, kind: 'cancel' as const }))];
-    const changed = await mapAtMost(changes, WRITES_AT_ONCE, async (change) => ((await positions.replacePosition(change.after, change.before.version)) ? change : null));
+      : await mapAtMost(plan.create, WRITES_AT_ONCE, counted(async (position) => ((await positions.createPosition(position)) ? position : null)));
+    const changed = await mapAtMost(changes, WRITES_AT_ONCE, counted(async (change) => ((await positions.replacePosition(change.after, change.before.version)) ? change : null)));
 
     const writtenCreates = created.filter((p): p is PositionRecord => p !== null);
     const writtenChanges = changed.filter((c): c is (typeof changes)[number] => c !== null);
@@ -279,7 +302,8 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       cancelled: writtenChanges.filter((c) => c.kind === 'cancel').length,
       unchanged: plan.unchanged.length + lost,
       exempt: plan.exempt,
-      skipped: plan.skipped,
+      skipped: plan.skipped.slice(0, SKIPPED_SHOWN),
+      skippedCount: plan.skipped.length,
     };
     return { result, usersById, month };
   }
@@ -302,8 +326,8 @@ export function makePaymentUseCases(deps: PaymentDeps) {
   }
 
   /** Generates the month, then the MyPay CSV of its positions with a pending action (of one citizen, if given). */
-  async function pendingCsv(call: CallRecord, config: Configuration, period: Period, fiscalCode: string | null, actor: Actor, exportingFlow: string | null = null) {
-    const { result, usersById, month } = await generate(call, period, actor, { exportingFlow });
+  async function pendingCsv(call: CallRecord, config: Configuration, period: Period, fiscalCode: string | null, actor: Actor, exportingFlow: string | null = null, progress?: Progress) {
+    const { result, usersById, month } = await generate(call, period, actor, { exportingFlow }, progress);
     const current = month ?? (await positions.listPositionsOfMonth(call.id, period));
     const pending = current
       .filter(isPendingExport)
@@ -339,14 +363,76 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     error: job && !running && job.state === 'RUNNING' ? positionOpsMessages.syncFailed : (job?.error ?? null),
   });
 
-  async function generatePositions(callId: string, input: PeriodInput, actor: Actor): Promise<GenerationResult> {
+  async function generatePositions(callId: string, input: PeriodInput, actor: Actor, progress?: Progress): Promise<GenerationResult> {
     const { call, period } = await prepare(callId, input);
-    return (await generate(call, period, actor)).result;
+    return (await generate(call, period, actor, undefined, progress)).result;
   }
 
+  /** 'Verifica / genera CSV': the month generated, then its file left in the exports bucket (the key, not a link). */
+  async function positionsCsvFile(callId: string, input: PeriodInput, actor: Actor, progress?: Progress): Promise<StoredCsv> {
+    const { call, config, period } = await prepare(callId, input);
+    const { result, content, rows, heldBack } = await pendingCsv(call, config, period, null, actor, null, progress);
+    const fileName = positionsCsvFileName(call.nomeMyPay, period);
+    const key = `csv/${call.id}/${periodKey(period)}/${clock.now().toISOString()}/${fileName}`;
+    await exportFiles.put(key, new TextEncoder().encode(content), CSV_CONTENT_TYPE);
+    return { ...result, fileName, key, rows, heldBack };
+  }
+
+  const generationStatusOf = (status: { job: JobRecord | null; running: boolean }): GenerationStatus =>
+    resultJobStatus(status, positionOpsMessages.generationFailed, (stored) => stored as GenerationResult);
+  const csvStatusOf = async (status: { job: JobRecord | null; running: boolean }): Promise<PositionsCsvStatus> => {
+    const view = resultJobStatus(status, positionOpsMessages.csvFailed, (stored) => stored as StoredCsv);
+    if (!view.result) return { ...view, result: null };
+    // The link is made at each ask: it lives five minutes, the job's answer stays.
+    const { key, ...result } = view.result;
+    return { ...view, result: { ...result, url: await exportFiles.downloadUrl(key, result.fileName, CSV_CONTENT_TYPE) } };
+  };
+
+  /** Starts a month's job of `kind` on the call (its checks first: 404, an export running, the configuration). */
+  async function startMonthJob(kind: string, running: string, callId: string, input: PeriodInput, actor: Actor) {
+    const { call, period } = await prepare(callId, input);
+    const job = await (await requireJobs()).start(kind, call.id, { callId: call.id, mese: period.mese, anno: period.anno }, actor);
+    if (!job) throw new ConflictError(running);
+    await audit.recordMany([{ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }], clock.now());
+    return job;
+  }
+  const periodOf = (input: Record<string, unknown>): PeriodInput => ({ mese: Number(input.mese), anno: Number(input.anno) });
+
   return {
-    /** POST /api/calls/{id}/positions/generate: the month's positions created, updated or cancelled. */
+    /** The month's positions created, updated or cancelled (the job's slice, 'Sincronizza', the tests). */
     generatePositions,
+
+    /**
+     * POST /api/calls/{id}/positions/generate: starts the month's generation as a background job (a month of
+     * thousands of positions is longer than an API request may last): the status, at once; 409 while one
+     * runs for the call. GET the same path: the status, with the counts once done.
+     */
+    async startGeneration(callId: string, input: PeriodInput, actor: Actor): Promise<GenerationStatus> {
+      return generationStatusOf({ job: await startMonthJob(GENERATE_JOB, positionOpsMessages.generationRunning, callId, input, actor), running: true });
+    },
+    async generationStatus(callId: string): Promise<GenerationStatus> {
+      const call = await requireCall(callId);
+      return generationStatusOf(await (await requireJobs()).status(GENERATE_JOB, call.id));
+    },
+    /** The job 'generate-positions': the whole month in one slice (the job function may run minutes), with its progress. */
+    async generationSlice(input: Record<string, unknown>, _cursor: string | null, actor: Actor, progress?: Progress) {
+      const result = await generatePositions(String(input.callId ?? ''), periodOf(input), actor, progress);
+      return { cursor: null, done: 1, total: 1, result };
+    },
+
+    /** POST /api/calls/{id}/positions/csv: 'Verifica / genera CSV' as a background job; GET: its status, with the file's link once done. */
+    async startCsv(callId: string, input: PeriodInput, actor: Actor): Promise<PositionsCsvStatus> {
+      return csvStatusOf({ job: await startMonthJob(CSV_JOB, positionOpsMessages.csvRunning, callId, input, actor), running: true });
+    },
+    async csvStatus(callId: string): Promise<PositionsCsvStatus> {
+      const call = await requireCall(callId);
+      return csvStatusOf(await (await requireJobs()).status(CSV_JOB, call.id));
+    },
+    /** The job 'positions-csv': the generation, then the file in the exports bucket; its answer keeps the file's key. */
+    async csvSlice(input: Record<string, unknown>, _cursor: string | null, actor: Actor, progress?: Progress) {
+      const result = await positionsCsvFile(String(input.callId ?? ''), periodOf(input), actor, progress);
+      return { cursor: null, done: 1, total: 1, result };
+    },
 
     /**
      * PUT /api/positions/{id} (the payment edit modal, operator-admin §5): a new description and amount.
@@ -434,12 +520,8 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      * are never appear.
      */
     async positionsCsv(callId: string, input: PeriodInput, actor: Actor): Promise<PositionsCsv> {
-      const { call, config, period } = await prepare(callId, input);
-      const { result, content, rows, heldBack } = await pendingCsv(call, config, period, null, actor);
-      const fileName = positionsCsvFileName(call.nomeMyPay, period);
-      const key = `csv/${call.id}/${periodKey(period)}/${clock.now().toISOString()}/${fileName}`;
-      await exportFiles.put(key, new TextEncoder().encode(content), CSV_CONTENT_TYPE);
-      return { ...result, fileName, url: await exportFiles.downloadUrl(key, fileName, CSV_CONTENT_TYPE), rows, heldBack };
+      const { key, ...result } = await positionsCsvFile(callId, input, actor);
+      return { ...result, url: await exportFiles.downloadUrl(key, result.fileName, CSV_CONTENT_TYPE) };
     },
 
     /**

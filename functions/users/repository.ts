@@ -39,6 +39,11 @@ export interface UserRecord {
   dataInsert: string;
   subject?: string | null;
   lastIsee?: LastIsee | null;
+  /**
+   * The ids of the user's latest ISEE, newest first (at most RECENT_ISEES), kept with lastIsee: when the newest is
+   * deleted, the one before it is found here, from the table, even if gsi2 does not list it yet.
+   */
+  recentIseeIds?: string[];
   iseeCount?: number;
 }
 
@@ -143,7 +148,10 @@ export async function getUser(id: string): Promise<User | null> {
  * signing in with SPID/CIE. The record's id is opaque, so fiscal codes stay out of URLs.
  */
 export async function findUserIdByFiscalCode(fiscalCode: string): Promise<string | null> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.userByFiscalCode(fiscalCode) }));
+  // Strongly consistent: after losing the claim to a concurrent first sign-in, ensureCitizen reads the winner's
+  // id here at once (an eventually consistent GetItem may not see a write just made: DynamoDB Developer Guide,
+  // "Read consistency").
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.userByFiscalCode(fiscalCode), ConsistentRead: true }));
   return (Item?.userId as string | undefined) ?? null;
 }
 

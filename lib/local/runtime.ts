@@ -46,6 +46,11 @@ export interface StartOptions {
   seed: boolean;
   /** The built web app served in 'dist' mode (default web/dist). */
   webDist?: string;
+  /**
+   * Global secondary indexes see a write this many milliseconds late, as DynamoDB's may (default
+   * DYNALITE_INDEX_LAG_MS, else 0; lib/local/dynalite-index-lag.ts). The integration tests run with one.
+   */
+  indexLagMs?: number;
 }
 
 /** The key that signs list cursors: made on first start and kept in <dataDir>/cursor-secret. */
@@ -153,7 +158,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     const stepFunctions = await startLocalExport(config.stepFunctionsPort);
     opened.push(stepFunctions);
 
-    opened.push(await startLocalDynamo(config.dataDir, config.dynamoPort));
+    opened.push(await startLocalDynamo(config.dataDir, config.dynamoPort, { indexLagMs: options.indexLagMs }));
     const isNew = await ensureTable(dynamoEndpoint, TABLE_NAME);
     const storage = await startS3(config.dataDir, config.s3Port, Object.values(BUCKETS), app);
     opened.push(storage);

@@ -27,6 +27,7 @@ import { startLocalDynamo } from '../../lib/local/dynalite-thread.ts';
 import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
 import { freePort } from '../support/ports.ts';
 import { untracedFunctionEnv } from '../../lib/local/untraced-env.ts';
+import { timeoutOf } from '../../lib/function-access.ts';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 5_000);
 const RUNS = Math.max(50, Number(process.env.BENCH_RUNS ?? 60));
@@ -78,8 +79,9 @@ async function runSeed(seed: number) {
     const calls = await import('../../functions/calls/repository.ts');
     const { handler } = await import('../../functions/enrolments/handler.ts');
     const { handler: csvHandler } = await import('../../functions/enrolment-csv/handler.ts');
-    // API Gateway waits 29 s: the import gets that much (the pages keep the 10 s of lambdaContext).
-    const importContext = { ...lambdaContext, getRemainingTimeInMillis: () => 29_000 };
+    // The import's preview gets the enrolment-csv function's deployed timeout (lib/function-access.ts), the pages
+    // the 10 s of lambdaContext.
+    const importContext = { ...lambdaContext, getRemainingTimeInMillis: () => timeoutOf('enrolment-csv') * 1000 };
     // Every read of a request counts: ReturnConsumedCapacity on each command, summed here.
     const reads = { capacity: 0, requests: 0 };
     {

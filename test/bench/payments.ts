@@ -166,10 +166,10 @@ async function runSeed(seed: number, citizens: number) {
     if (seededBefore) {
       console.log(`\nSeed ${seed}: ${(citizens * 12).toLocaleString('it-IT')} positions of ${citizens.toLocaleString('it-IT')} citizens reused from ${dataDir} (seeded once in ${seededBefore.seconds.toFixed(0)} s, ${seededBefore.items.toLocaleString('it-IT')} items, load average ${seededBefore.loadAverage.toFixed(1)}).`);
       reconciled = await debtSummaries.reconcileDebtTotals(callId, YEAR);
-      // Rows seeded before gsi6 (a surname's rows in amount order) get it once, as the portal's rows do.
+      // Rows seeded before their present keys (gsi6, the shards) get them once, as the portal's rows do.
       const t = performance.now();
-      const keyed = await runMigrationSteps('payment-list-gsi6-v1');
-      if (keyed) console.log(`gsi6 keys written for ${keyed.toLocaleString('it-IT')} rows seeded before it (npm run backfill:payment-list): ${((performance.now() - t) / 1000).toFixed(0)} s.`);
+      const keyed = await runMigrationSteps('payment-list-shards-v1');
+      if (keyed) console.log(`Index keys rewritten for ${keyed.toLocaleString('it-IT')} rows seeded before them (npm run backfill:payment-list): ${((performance.now() - t) / 1000).toFixed(0)} s.`);
     } else {
       const now = new Date().toISOString();
       await calls.putCall({ id: callId, name: call.name, year: YEAR, state: 1, serviceId: 'svc', serviceName: call.serviceName, serviceDescription: '', nomeMyPay: 'M', codAccertamento: 'A', codCapitolo: 'C', bandsId: BANDS.map((b) => b.id), files: [], dataInsert: now, updatedAt: now, version: 1 }, null);

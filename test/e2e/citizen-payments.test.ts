@@ -4,6 +4,7 @@ import { as } from '../support/api.ts';
 import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
 import { openCall } from '../support/calls.ts';
 import { approveUser, exportMonth, operatorWithMyPay } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * Issue 9's citizen path in the browser: Maria Rossi opens her payment from /iscrizioni, presses 'Paga',
@@ -115,7 +116,7 @@ describe('the citizen pays a position', () => {
     // August paid late, as due; November paid at a counter with another amount: the reporting records both.
     expect((await simulatorAdmin('paid', { iuds: [late.iud] })).status).toBe(200);
     expect((await simulatorAdmin('paid', { iuds: [odd.iud], amountCents: 5000 })).status).toBe(200);
-    expect((await operator.post(`/api/calls/${call.id}/reporting`, {})).json).toMatchObject({ marked: 2, toReconcile: 1 });
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({ marked: 2, toReconcile: 1 });
 
     for (const width of [1280, 390]) {
       const page = await newPage(browser, width);

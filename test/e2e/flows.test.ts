@@ -6,6 +6,7 @@ import { openCall } from '../support/calls.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { localTable } from '../support/dynamo.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * Issue 8's path in the browser: the operator sends a call's month to MyPay (the simulator) and watches
@@ -53,7 +54,7 @@ describe('Invia a MyPay and Flussi MyPay', () => {
   it('sends a month, shows it advance to approval with one rejected row, and lists the flow with its files', async () => {
     const call = await callToExport(`Bando MyPay ${Date.now().toString(36)}`);
     const operator = await as('operator');
-    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, { mese: 11, anno: 2026 })).json.created).toBe(3);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 11, anno: 2026 })).json.created).toBe(3);
     const [toReject] = await storedPositions(call.id, '2026-11');
     await admin('reject', { iuds: [toReject!.iud] });
 

@@ -8,6 +8,7 @@ import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '
 import { openCall } from '../support/calls.ts';
 import { seedBigPaymentList } from '../support/payment-list-seed.ts';
 import { approvedSubscriber, mypayConfiguration } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * Lista pagamenti (operator-admin §2): the operator opens it from the call detail, filters, sorts,
@@ -35,7 +36,7 @@ beforeAll(async () => {
   await approvedSubscriber(operatorApi, call, { lastName: surnames.rossi, firstName: 'Maria', iseeValue: 8000, weeklyHour: 3 });
   await approvedSubscriber(operatorApi, call, { lastName: surnames.bianchi, firstName: 'Luca', iseeValue: 8000, weeklyHour: 6 });
   await approvedSubscriber(operatorApi, call, { lastName: surnames.verdi, firstName: 'Anna', iseeValue: 8000, weeklyHour: 1 });
-  for (const mese of [1, 2]) expect((await operatorApi.post(`/api/calls/${call.id}/positions/generate`, { mese, anno: YEAR })).json.created).toBe(3);
+  for (const mese of [1, 2]) expect((await jobAnswer(operatorApi, `/api/calls/${call.id}/positions/generate`, { mese, anno: YEAR })).json.created).toBe(3);
   big = (await openCall(operatorApi, `Grande ${RUN}`)).call;
   await seedBigPaymentList(big.id, YEAR, RUN);
 }, 240_000);

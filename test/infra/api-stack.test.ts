@@ -174,6 +174,26 @@ describe('api stack: least privilege', () => {
   });
 });
 
+describe('api stack: S3 objects (Amazon S3 API Reference, GetObject / HeadObject "Permissions")', () => {
+  const s3Statements = (resource: Resource) => statementsOf(resource).filter((s) => actions(s).some((a) => a.startsWith('s3:')));
+
+  it('lets the citizen’s payments function leave a notice PDF under notices/ of the exports bucket, and write nothing else', () => {
+    const statements = s3Statements('user-positions');
+    const writes = statements.filter((s) => actions(s).some((a) => /^s3:(Put|Delete)/.test(a)));
+    expect(writes).toHaveLength(1);
+    expect(actions(writes[0]!)).toEqual(['s3:PutObject']);
+    expect(JSON.stringify(writes[0]!.Resource)).toMatch(/PortaleData.*Exports.*Arn.*\/notices\/\*/);
+    // It reads every key it looks up (the notice PDFs, MyPay's ZIPs): a 403 there can only mean "not there".
+    const reads = statements.filter((s) => actions(s).includes('s3:GetObject'));
+    expect(reads.map((s) => JSON.stringify(s.Resource))).toEqual([expect.stringMatching(/PortaleData.*Exports.*Arn.*\/\*"/)]);
+  });
+
+  it('grants no s3:ListBucket: a missing key answers 403 AccessDenied, which the code reads as missing (functions/adapters/s3-client.ts)', () => {
+    const all = Object.values(api.findResources('AWS::IAM::Policy')).flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[]);
+    expect(all.flatMap(actions).filter((a) => /^s3:(ListBucket|\*)/.test(a))).toEqual([]);
+  });
+});
+
 describe('api stack: e-mail (SES v2)', () => {
   const ses = (resource: Resource) => statementsOf(resource).filter((s) => actions(s).some((a) => a.startsWith('ses:')));
 

@@ -6,6 +6,7 @@ import { callFields, openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
 import { randomFiscalCode } from '../support/isee.ts';
 import { approvedSubscriber, exportMonth, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * A citizen pays a position through MyPay (the simulator, which follows MyPay4), over the real local stack;
@@ -43,12 +44,13 @@ async function mariaOwes(period = november, options: { exported?: boolean } = { 
   const enrolled = await operator.post(`/api/calls/${call.id}/enrolments`, { userId: mariaId });
   expect(enrolled.status).toBe(201);
   expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(200);
-  expect((await operator.post(`/api/calls/${call.id}/positions/generate`, period)).json.created).toBe(1);
+  expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, period)).json.created).toBe(1);
   // Sent to MyPay first (IUV and notice number), as the council does every month: only then can it be paid.
   if (options.exported !== false) await exportMonth(operator, call.id, period);
-  const mine = (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items;
-  expect(mine).toHaveLength(1);
-  return { call, position: mine[0], opened };
+  // Her list reads a global index: it shows the position (and the export's notice number) a moment later, as on a reload.
+  const mine = async () => (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items;
+  await expect.poll(async () => (await mine()).filter((p: { nav: string | null }) => options.exported === false || p.nav).length).toBe(1);
+  return { call, position: (await mine())[0], opened };
 }
 
 const monthKey = (period: { mese: number; anno: number }) => `${period.anno}-${String(period.mese).padStart(2, '0')}`;
@@ -110,12 +112,13 @@ describe('the citizen pays a position', () => {
 
     // Paying again is refused; the operator and the delegate see it paid in the user record.
     expect((await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) })).status).toBe(409);
+    // The user record's list reads a global index: paid a moment later, as on a reload.
     for (const reader of [operator, delegate]) {
-      const items = (await reader.get(`/api/users/${mariaId}/positions`)).json.items;
-      expect(items.find((p: { iud: string }) => p.iud === position.iud)).toMatchObject({ badge: 'Pagato' });
+      const badge = async () => (await reader.get(`/api/users/${mariaId}/positions`)).json.items.find((p: { iud: string }) => p.iud === position.iud)?.badge;
+      await expect.poll(badge).toBe('Pagato');
     }
     // The reporting finds the same receipt: nothing changes.
-    expect((await operator.post(`/api/calls/${call.id}/reporting`, {})).json).toMatchObject({ marked: 0, alreadyPaid: 1, toReconcile: 0 });
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({ marked: 0, alreadyPaid: 1, toReconcile: 0 });
   });
 
   it('a second Paga while the checkout lives resumes it (never a second payment); a refused or cancelled one frees the position; a forged esito=OK changes nothing', async () => {
@@ -123,7 +126,9 @@ describe('the citizen pays a position', () => {
     const first = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
     const second = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
     expect(second.json).toEqual({ url: first.json.url, idSession: first.json.idSession, resumed: true });
-    expect((await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items[0]).toMatchObject({ inCorso: true, badge: 'Da pagare' });
+    // The citizen's list reads a global index: the live checkout shows a moment later, as on a reload.
+    const listed = async () => (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items[0];
+    await expect.poll(listed).toMatchObject({ inCorso: true, badge: 'Da pagare' });
     for (const [choice, outcome] of [
       ['failure', 'FAILED'],
       ['cancel', 'CANCELLED'],
@@ -216,7 +221,7 @@ describe('a payment MyPay collected never disappears (issue 21)', () => {
     // The payment arrives: recorded as due; the reporting after it changes nothing.
     const back = await checkout(paying.json.url, 'success');
     expect((await citizen.post('/api/me/payments/return', { idSession: back.searchParams.get('idSession') })).json).toMatchObject({ esito: 'PAID', recorded: true, position: { badge: 'Pagato', riconciliazione: null } });
-    expect((await operator.post(`/api/calls/${call.id}/reporting`, {})).json).toMatchObject({ marked: 0, alreadyPaid: 1 });
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({ marked: 0, alreadyPaid: 1 });
   });
 
   it('a position cancelled during a checkout whose payment then arrives: recorded, Pagato for the citizen, to reconcile for the operators; the reporting changes nothing', async () => {
@@ -230,8 +235,8 @@ describe('a payment MyPay collected never disappears (issue 21)', () => {
     const answer = await citizen.post('/api/me/payments/return', { idSession: back.searchParams.get('idSession') });
     expect(answer.json).toMatchObject({ esito: 'PAID', recorded: true, message: paymentOutcomeMessages.paidToReconcile, position: { badge: 'Pagato', importoTotalePagato: position.importoDovuto } });
     expect(await stored(call.id)).toMatchObject({ annullato: true, isPagato: true, importoTotalePagato: position.importoDovuto, riconciliazione: { motivo: 'ANNULLATA', differenza: position.importoDovuto } });
-    const [mine] = (await operator.get(`/api/users/${mariaId}/positions`)).json.items.filter((p: { iud: string }) => p.iud === position.iud);
-    expect(mine).toMatchObject({ badge: 'Pagato', riconciliazione: { motivo: 'ANNULLATA' } });
+    const mine = async () => (await operator.get(`/api/users/${mariaId}/positions`)).json.items.find((p: { iud: string }) => p.iud === position.iud);
+    await expect.poll(mine).toMatchObject({ badge: 'Pagato', riconciliazione: { motivo: 'ANNULLATA' } });
     // The payment list: the row, its filter and the statistics box.
     for (const query of ['&chkDaRiconciliare=true', '', '&sort=-importo']) {
       const list = (await operator.get(`/api/calls/${call.id}/payment-list?anno=2026${query}`)).json;
@@ -239,7 +244,7 @@ describe('a payment MyPay collected never disappears (issue 21)', () => {
       expect(list.count).toBe(1);
     }
     expect((await operator.get(`/api/calls/${call.id}/payment-totals?anno=2026`)).json).toMatchObject({ daRiconciliare: 1, cittadiniDaRiconciliare: 1, differenzaDaRiconciliare: position.importoDovuto });
-    expect((await operator.post(`/api/calls/${call.id}/reporting`, {})).json).toMatchObject({ marked: 0, alreadyPaid: 1 });
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({ marked: 0, alreadyPaid: 1 });
     expect((await stored(call.id)).pagamenti).toHaveLength(1);
   });
 
@@ -249,12 +254,12 @@ describe('a payment MyPay collected never disappears (issue 21)', () => {
     const back = await checkout(paying.json.url, 'success');
     expect((await citizen.post('/api/me/payments/return', { idSession: back.searchParams.get('idSession') })).json.recorded).toBe(true);
     await admin('paid', { iuds: [position.iud], again: true });
-    const first = await operator.post(`/api/calls/${call.id}/reporting`, {});
+    const first = await jobAnswer(operator, `/api/calls/${call.id}/reporting`);
     expect(first.json).toMatchObject({ marked: 1, toReconcile: 1, alreadyPaid: 1 });
     expect(await stored(call.id)).toMatchObject({ importoTotalePagato: 2 * position.importoDovuto, riconciliazione: { motivo: 'PAGATA_PIU_VOLTE', differenza: position.importoDovuto } });
-    const second = await operator.post(`/api/calls/${call.id}/reporting`, {});
+    const second = await jobAnswer(operator, `/api/calls/${call.id}/reporting`);
     expect(second.json).toMatchObject({ marked: 0, toReconcile: 0, alreadyPaid: 2 });
-    expect((await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items[0]).toMatchObject({ badge: 'Pagato', importoTotalePagato: 2 * position.importoDovuto });
+    await expect.poll(async () => (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items[0]).toMatchObject({ badge: 'Pagato', importoTotalePagato: 2 * position.importoDovuto });
   });
 
   it('a past-due position paid late keeps its own due date in what MyPay holds', async () => {
@@ -273,7 +278,11 @@ describe('a payment MyPay collected never disappears (issue 21)', () => {
     expect((await operator.put(`/api/positions/${position.iud}`, { descrizione: 'Prima', importo: 12, updatedAt: read })).status).toBe(200);
     const second = await operator.put(`/api/positions/${position.iud}`, { descrizione: 'Seconda', importo: 13, updatedAt: read });
     expect([second.status, second.json.detail]).toEqual([409, 'Il record è stato modificato da un altro operatore: ricarica la pagina.']);
-    expect((await citizen.get(`/api/me/positions`)).json.items.find((p: { iud: string }) => p.iud === position.iud)).toMatchObject({ descrizione: 'Prima', importoDovuto: 1200 });
+    const seen = async () => (await citizen.get(`/api/me/positions`)).json.items.find((p: { iud: string }) => p.iud === position.iud);
+    await expect.poll(seen).toMatchObject({ descrizione: 'Prima', importoDovuto: 1200 });
+    // Still the first operator's once the index has caught up with every write.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await seen()).toMatchObject({ descrizione: 'Prima', importoDovuto: 1200 });
   });
 });
 
@@ -305,7 +314,7 @@ describe('calls that are over are not billed (issue 21)', () => {
 
   it('a CLOSED call keeps billing its approved subscriptions', async () => {
     const call = await callIn(2);
-    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
   });
 });
 
@@ -331,22 +340,22 @@ describe('Rendicontazione', () => {
     const { call } = await openCall(operator);
     const people: { fiscalCode: string }[] = [];
     for (const lastName of ['Neri', 'Gialli', 'Blu']) people.push(await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 }));
-    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(3);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(3);
     await exportMonth(operator, call.id, november);
     const positions = await storedPositions(call.id, '2026-11');
     const chosen = positions.filter((p) => p.fiscalCode !== people[2]!.fiscalCode).map((p) => p.iud as string);
     await admin('paid', { iuds: chosen });
 
-    for (const other of [delegate, citizen]) expect((await other.post(`/api/calls/${call.id}/reporting`, {})).status).toBe(403);
-    const first = await operator.post(`/api/calls/${call.id}/reporting`, {});
+    for (const other of [delegate, citizen]) expect((await jobAnswer(other, `/api/calls/${call.id}/reporting`, {})).status).toBe(403);
+    const first = await jobAnswer(operator, `/api/calls/${call.id}/reporting`, {});
     expect(first.status).toBe(200);
     expect(first.json).toMatchObject({ inProgress: false, marked: 2, alreadyPaid: 0 });
-    expect(first.json.message).toContain('2 pagamenti registrati');
+    expect(first.json.message).toContain('2 posizioni segnate come pagate');
     const after = await storedPositions(call.id, '2026-11');
     expect(after.filter((p) => p.isPagato).map((p) => p.iud).sort()).toEqual([...chosen].sort());
     for (const p of after.filter((p) => p.isPagato)) expect(p.importoTotalePagato).toBe(p.importoDovuto);
 
-    const second = await operator.post(`/api/calls/${call.id}/reporting`, {});
+    const second = await jobAnswer(operator, `/api/calls/${call.id}/reporting`, {});
     expect(second.json).toMatchObject({ marked: 0, alreadyPaid: 2 });
     expect((await operator.post('/api/calls/bando-inesistente/reporting', {})).status).toBe(404);
   });

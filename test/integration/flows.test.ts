@@ -7,6 +7,7 @@ import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions, storeRawConfiguration } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * 'Invia a MyPay' over the real local stack: the flows API starts the export through the local Step
@@ -78,7 +79,7 @@ describe('Invia a MyPay', () => {
   it('exports the month: IUV and notice number on each accepted position, the rejected row with its reason, files to open', async () => {
     const { call, people } = await callWithThreeDue();
     const rejectedCf = people[1]!.fiscalCode;
-    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(3);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(3);
     const positions0 = await positionsOf(call.id);
     // MyPay is told to refuse one of the three rows.
     await admin('reject', { iuds: [positions0.find((p) => p.fiscalCode === rejectedCf)!.iud] });
@@ -141,7 +142,7 @@ describe('Invia a MyPay', () => {
     expect(failed).toMatchObject({ step: 'ERRORE', stato: 'IMPORT_ERROR_SL', statoLabel: 'Errore flusso interno' });
     expect(failed.error).toContain('MyPay non risponde');
     expect((await operator.post(`/api/calls/${call.id}/exports`, november)).status).toBe(409);
-    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).status).toBe(409);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).status).toBe(409);
 
     await admin('reset', {});
     const restarted = await operator.post(`/api/flows/${failed.id}/restart`, {});

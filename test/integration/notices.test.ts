@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
-import { localTable } from '../support/dynamo.ts';
+import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 import { inbox } from '../support/mail.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * Payment notices over the real local stack: a month exported through 'Invia a MyPay' (MyPay simulator,
@@ -99,8 +100,10 @@ describe('notice by e-mail', () => {
 
     const { call } = await openCall(operator);
     await approvedSubscriber(operator, call, { lastName: 'Neri', iseeValue: 8000, weeklyHour: 2 });
-    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
     const [pending] = await storedPositions(call.id, '2026-11');
+    // A position is found by its IUD through gsi2, which lists it a moment after the generation.
+    await indexesCaughtUp();
     const before = (await inbox()).length;
     const refused = await operator.post(`/api/positions/${pending!.iud}/email`, {});
     expect(refused.status).toBe(409);

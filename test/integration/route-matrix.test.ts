@@ -8,7 +8,8 @@ import { samplePdf } from '../support/files.ts';
 import { attestationPdf, randomFiscalCode, stageIseeFile } from '../support/isee.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
 import { keys } from '../../functions/adapters/table.ts';
-import { localTable } from '../support/dynamo.ts';
+import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * Who may call what, written out by hand from the spec (part 2 §2.1 and §6) — not derived from the
@@ -76,7 +77,9 @@ const expected: Record<string, Row> = {
   'GET /api/configuration': operatorsOnly(200),
   'PUT /api/configuration': operatorsOnly(200),
   'POST /api/calls/{id}/positions/generate': operatorsOnly(200),
+  'GET /api/calls/{id}/positions/generate': operatorsOnly(200),
   'POST /api/calls/{id}/positions/csv': operatorsOnly(200),
+  'GET /api/calls/{id}/positions/csv': operatorsOnly(200),
   'GET /api/calls/{id}/positions': operatorsOnly(200),
   // The payment edit modal and Sincronizza (operator-admin §2, §5): operators only.
   'PUT /api/positions/{id}': operatorsOnly(200),
@@ -107,6 +110,7 @@ const expected: Record<string, Row> = {
   'PUT /api/enrolments/{id}/ranking': operatorsOnly(200),
   'DELETE /api/enrolments/{id}': operatorsOnly(204),
   'POST /api/calls/{id}/enrolments/reset-hours': operatorsOnly(200),
+  'GET /api/calls/{id}/enrolments/reset-hours': operatorsOnly(200),
   'GET /api/calls/{id}/enrolments/csv': operatorsOnly(200),
   'GET /api/enrolments/template': operatorsOnly(200),
   'POST /api/calls/{id}/enrolments/import': operatorsOnly(200),
@@ -136,6 +140,7 @@ const expected: Record<string, Row> = {
   'GET /api/positions': operatorsOnly(200),
   // Rendicontazione (issue 8): operators only.
   'POST /api/calls/{id}/reporting': operatorsOnly(200),
+  'GET /api/calls/{id}/reporting': operatorsOnly(200),
 };
 
 const validBody: Record<string, unknown> = {
@@ -265,7 +270,9 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   'POST /api/positions/{id}/io/status': async () => '/api/positions/P202611NESSUNAPOSIZIONE/io/status',
   'GET /api/flows/{id}/files/{kind}': async (operator) => `/api/flows/${await matrixFlow(operator)}/files/iuv`,
   'POST /api/calls/{id}/positions/generate': positionsPath('/generate'),
+  'GET /api/calls/{id}/positions/generate': positionsPath('/generate'),
   'POST /api/calls/{id}/positions/csv': positionsPath('/csv'),
+  'GET /api/calls/{id}/positions/csv': positionsPath('/csv'),
   'GET /api/calls/{id}/positions': positionsPath(''),
   'POST /api/calls/{id}/positions/sync': positionsPath('/sync'),
   'GET /api/calls/{id}/positions/sync': positionsPath('/sync'),
@@ -274,14 +281,17 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
     expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
     const { call } = await openCall(operator);
     await approvedSubscriber(operator, call, { lastName: 'Matrice', iseeValue: 8000, weeklyHour: 2 });
-    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, { mese: 3, anno: 2026 })).json.created).toBe(1);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 3, anno: 2026 })).json.created).toBe(1);
     const [position] = await storedPositions(call.id, '2026-03');
+    // Found by its IUD through gsi2, which lists it a moment after the generation.
+    await indexesCaughtUp();
     return `/api/positions/${position!.iud}`;
   },
   'POST /api/me/positions/{id}/pay': async () => '/api/me/positions/P2026030000000000000000000000000000/pay',
   'GET /api/users/{id}/positions': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/positions`,
   'GET /api/positions': async () => '/api/positions?fiscalCode=RSSMRA85C52H501N',
   'POST /api/calls/{id}/reporting': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/reporting`,
+  'GET /api/calls/{id}/reporting': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/reporting`,
   'GET /api/calls/{id}/payment-list': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/payment-list`,
   'GET /api/calls/{id}/payment-totals': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/payment-totals`,
   'DELETE /api/calls/{id}/files/{fileId}': async (operator) => {
@@ -319,6 +329,7 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   'PUT /api/enrolments/{id}/ranking': async (operator) => `/api/enrolments/${(await enrolment(operator)).id}/ranking`,
   'DELETE /api/enrolments/{id}': async (operator) => `/api/enrolments/${(await enrolment(operator, true)).id}`,
   'POST /api/calls/{id}/enrolments/reset-hours': async (operator) => `/api/calls/${(await enrolment(operator, true)).callId}/enrolments/reset-hours`,
+  'GET /api/calls/{id}/enrolments/reset-hours': async (operator) => `/api/calls/${(await enrolment(operator)).callId}/enrolments/reset-hours`,
   'GET /api/calls/{id}/enrolments/csv': async (operator) => `/api/calls/${(await enrolment(operator)).callId}/enrolments/csv`,
   'POST /api/calls/{id}/enrolments/import': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/enrolments/import`,
   'POST /api/calls/{id}/enrolments/import/apply': async (operator) => {

@@ -39,6 +39,8 @@ async function month() {
     now: '2026-03-10T09:00:00.000Z',
   });
   await repository.createPositions(plan.create);
+  // A payment finds its position by IUD through a global index, which lags behind the write (as in DynamoDB).
+  for (const position of plan.create) await expect.poll(() => repository.getPositionByIud(position.iud)).not.toBeNull();
   const results: ExportResults = { accepted: plan.create.map((p, i) => ({ iud: p.iud, iuv: `0100000000000${i}119`, nav: `30100000000000${i}119` })), rejected: [] };
   return { callId, positions: plan.create, results };
 }

@@ -28,7 +28,7 @@ import { makeEnrolmentUseCases, type EnrolmentRepository } from '../../functions
 import { makeEnrolmentCsvUseCases } from '../../functions/enrolment-csv/use-cases.ts';
 import { makeImportApply, type ImportPlanRepository } from '../../functions/enrolment-csv/import-apply.ts';
 import type { ImportPlan, PlannedImportAction } from '../../functions/domain/enrolment-import.ts';
-import type { JobRecord } from '../../functions/domain/jobs.ts';
+import { RESET_HOURS_JOB, type JobRecord } from '../../functions/domain/jobs.ts';
 import { makeJobs, makeJobWorker, type JobRepository, type JobRun } from '../../functions/jobs/use-cases.ts';
 import { makeSubscriptionUseCases, type SubscriptionRepository } from '../../functions/subscriptions/use-cases.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
@@ -444,7 +444,7 @@ export function memoryIsees() {
     },
     // Conditional, as the DynamoDB delete: not an ISEE used for a fee.
     deleteIsee: async (id) => all.has(id) && !isIseeUsedForFee(all.get(id)!) && all.delete(id),
-    newestIseeOfUser: async (userId) => copy(newestFirst(userId)[0] ?? null),
+    recentIseesOfUser: async (userId, limit) => newestFirst(userId).slice(0, limit).map((isee) => copy(isee)!),
     listIseesOfUser: async (userId, page) => pageOf(newestFirst(userId).map(toIsee), page, 5),
     listIseesToVerify: async (page) =>
       pageOf([...all.values()].filter((i) => i.state === 'LOADED').sort((a, b) => a.dataInsert.localeCompare(b.dataInsert)).map(toIsee), page, 5),
@@ -528,7 +528,15 @@ export function portal() {
     return found;
   };
   const enrolmentImport = makeImportApply({ ...common, plans: store.importPlans, subscriptions: store.subscriptions, calls: store.calls, users: { getUserItems }, isees: isee, files: store.files, exports });
-  const jobWorker = makeJobWorker({ jobs: store.jobs, kinds: { 'enrolment-import': { slice: enrolmentImport.applySlice, failure: 'Importazione non riuscita.' } }, clock });
+  const enrolments = makeEnrolmentUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, users: store.users, files: store.files, exports, jobs });
+  const jobWorker = makeJobWorker({
+    jobs: store.jobs,
+    kinds: {
+      'enrolment-import': { slice: enrolmentImport.applySlice, failure: 'Importazione non riuscita.' },
+      [RESET_HOURS_JOB]: { slice: enrolments.resetHoursSlice, failure: 'Azzeramento non riuscito.' },
+    },
+    clock,
+  });
   /** What the state machine does with the latest run started: slices until finished (the number of slices). */
   async function runLatestJob(): Promise<number> {
     const run = store.jobRuns.at(-1)!;
@@ -549,7 +557,7 @@ export function portal() {
     bands: makeBandUseCases({ ...common, bands: store.bands, calls: store.calls }),
     services: makeServiceUseCases({ ...common, services: store.services, calls: store.calls }),
     calls: makeCallUseCases({ ...common, calls: store.calls, services: store.services, bands: store.bands, subscriptions: store.subscriptions, citizens: store.users, files: store.files }),
-    subscriptions: makeSubscriptionUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, isees: store.isees, users: store.users, ensureCitizen, files: store.files }),
+    subscriptions: makeSubscriptionUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, users: store.users, ensureCitizen, files: store.files }),
     users: makeUserUseCases({ ...common, users: store.users, isees: store.isees, subscriptions: store.subscriptions }),
     profile: makeProfileUseCases({ users: store.users, ensureCitizen, clock }),
     isee,
@@ -565,7 +573,7 @@ export function portal() {
       clock,
       onMailFailure: (error, ticketId) => store.mailFailures.push({ ticketId, message: (error as Error).message }),
     }),
-    enrolments: makeEnrolmentUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, users: store.users, files: store.files, exports }),
+    enrolments,
     enrolmentCsv: makeEnrolmentCsvUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, users: store.users, plans: store.importPlans, jobs, exports }),
   };
 }

@@ -131,7 +131,9 @@ describe('the operator runs a call’s subscriptions', () => {
   it('resets the hours of the approved subscriptions only, audited', async () => {
     for (const userId of [anna, luca]) await app.enrolments.enrolUser(callId, { userId }, actors.operator);
     await app.enrolments.updateEnrolment(`${callId}.${anna}`, { state: 2, weeklyHour: 4 }, actors.operator);
-    expect(await app.enrolments.resetHours(callId, actors.operator)).toEqual({ reset: 1 });
+    expect(await app.enrolments.startResetHours(callId, actors.operator)).toMatchObject({ isRunning: true, state: 'RUNNING', result: null });
+    await app.runLatestJob();
+    expect(await app.enrolments.resetHoursStatus(callId)).toMatchObject({ isRunning: false, state: 'SUCCEEDED', done: 1, total: 1, result: { reset: 1 } });
     expect(app.store.subscriptions.all.get(`${callId}.${anna}`)).toMatchObject({ state: 'VALIDATED', weeklyHour: null });
     expect(app.store.audit.entries.at(-1)).toMatchObject({ entity: 'call', id: callId, action: 'update' });
   });
@@ -140,7 +142,7 @@ describe('the operator runs a call’s subscriptions', () => {
     await app.enrolments.enrolUser(callId, { userId: anna }, actors.operator);
     await app.enrolments.updateEnrolment(`${callId}.${anna}`, { state: 2, weeklyHour: 4 }, actors.operator);
     app.store.exportLocks.set(callId, 'flow-1');
-    await expect(app.enrolments.resetHours(callId, actors.operator)).rejects.toMatchObject({ status: 409 });
+    await expect(app.enrolments.startResetHours(callId, actors.operator)).rejects.toMatchObject({ status: 409 });
     expect(app.store.subscriptions.all.get(`${callId}.${anna}`)).toMatchObject({ weeklyHour: 4 });
   });
 });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { exportDefinition } from '../../functions/flows/state-machine.ts';
+import { isFlowRunning } from '../../functions/domain/flows.ts';
 import { makeExportSteps, makeFlowUseCases, type ExportPositions, type FlowRecord, type FlowRepository, type MyPayImport } from '../../functions/flows/use-cases.ts';
 import { actors, memoryAudit, memoryMetrics, sequentialIds, tickingClock } from '../support/in-memory.ts';
 
@@ -173,6 +174,12 @@ function memoryFlows(): FlowRepository & { all: Map<string, FlowRecord> } {
     },
     createFlow: async (flow) => void all.set(flow.id, structuredClone(flow)),
     updateFlow: async (id, fields, now) => {
+      const next = { ...all.get(id)!, ...structuredClone(fields), dataUpdate: now };
+      all.set(id, next);
+      return structuredClone(next);
+    },
+    advanceFlow: async (id, fields, now) => {
+      if (!isFlowRunning(all.get(id)!)) throw Object.assign(new Error('not running'), { name: 'FlowStopped' });
       const next = { ...all.get(id)!, ...structuredClone(fields), dataUpdate: now };
       all.set(id, next);
       return structuredClone(next);
@@ -460,6 +467,9 @@ describe('the export of a month to MyPay', () => {
     expect(failed).toMatchObject({ step: 'ERRORE', stato: 'IMPORT_ERROR_SL', statoLabel: 'Errore flusso interno' });
     expect(failed.error).toContain('«Rielabora» lo riprende');
     expect(await t.useCases.isExportRunning('C1')).toBe(false);
+    // A step the stopped execution had already invoked finishes late: it cannot move the failed flow back.
+    await expect(t.steps.prepare(id)).rejects.toMatchObject({ name: 'FlowStopped' });
+    expect(await t.useCases.getFlow(id)).toMatchObject({ step: 'ERRORE', stato: 'IMPORT_ERROR_SL' });
     t.stopExecutions(false);
     await t.useCases.restartFlow(id, actors.operator);
     await t.settle();

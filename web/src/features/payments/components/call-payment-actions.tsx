@@ -165,6 +165,7 @@ function CsvSummary({ result }: { result: PositionsCsv }) {
           emptyText=""
         />
       )}
+      {result.skippedCount > result.skipped.length && <Text>… e altri {result.skippedCount - result.skipped.length} iscritti senza posizione.</Text>}
     </Flex>
   );
 }
