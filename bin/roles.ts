@@ -73,11 +73,11 @@ if (missing.length) refuse(`Manca ${missing.join(' e ')} nell'ambiente (nel clou
 const local = Boolean(process.env.COGNITO_ENDPOINT);
 
 // Loaded after the environment is set: the table's client reads its endpoint and name when it loads.
-const [{ DomainError }, { dynamoAuditLog }, { systemClock }, repository, { cognitoUserPool }, { makeRoleGrants }] = await Promise.all([
+const [{ DomainError }, { dynamoAuditLog }, { systemClock }, signIns, { cognitoUserPool }, { makeRoleGrants }] = await Promise.all([
   import('../functions/domain/errors.ts'),
   import('../functions/adapters/audit-log.ts'),
   import('../functions/adapters/ports.ts'),
-  import('../functions/users/repository.ts'),
+  import('../functions/users/sign-ins.ts'),
   import('../functions/adapters/user-pool.ts'),
   import('../functions/users/role-grants.ts'),
 ]);
@@ -105,7 +105,7 @@ const personLine = (person: PersonRoles) => `${person.name || 'Nome non indicato
 
 try {
   const grants = makeRoleGrants({
-    signIns: { subjectsSignedInWith: repository.subjectsSignedInWith },
+    signIns,
     userPool: cognitoUserPool(process.env.USER_POOL_ID!),
     audit: dynamoAuditLog,
     clock: systemClock,
