@@ -181,7 +181,11 @@ describe('npm run roles: Giuseppe Verdi, a citizen, becomes an operator and stop
 describe('npm run roles: finding the person', () => {
   it('finds an operator who never had a citizen record, by the sign-in /api/me recorded', async () => {
     await signInAgain('laura.bianchi');
-    expect(await localTable().item(keys.signIn('BNCLRA79H61F205F', 'laura.bianchi'))).toMatchObject({ sub: 'laura.bianchi' });
+    const recorded = await localTable().item(keys.signIn('BNCLRA79H61F205F', 'laura.bianchi'));
+    expect(recorded).toMatchObject({ sub: 'laura.bianchi', fiscalCode: 'BNCLRA79H61F205F' });
+    // Recorded once: a later sign-in keeps the first one's time.
+    await signInAgain('laura.bianchi');
+    expect(await localTable().item(keys.signIn('BNCLRA79H61F205F', 'laura.bianchi'))).toEqual(recorded);
     const shown = await roles('list', 'bnclra79h61f205f');
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain('Laura Bianchi (BNCLRA79H61F205F)');
