@@ -160,8 +160,6 @@ describe('api stack: least privilege', () => {
     const touched = statementsOf('public').flatMap(actions);
     expect(touched.sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
     expect(statementsOf('profile').flatMap(actions).filter((a) => a.startsWith('s3:'))).toEqual([]);
-    // GET /api/me records who signed in with which fiscal code (the roles command finds people through it).
-    expect(statementsOf('profile').flatMap(actions)).toContain('dynamodb:PutItem');
   });
 
   it('writes logs only into the function’s own log group (no managed policy)', () => {
