@@ -100,6 +100,8 @@ export class AuthStack extends Stack {
     this.domain = this.userPool.addDomain('Domain', { cognitoDomain: { domainPrefix } });
 
     new CfnOutput(this, 'Issuer', { value: this.issuer });
+    // USER_POOL_ID of `npm run roles` (README, "After the first deploy").
+    new CfnOutput(this, 'UserPoolId', { value: this.userPool.userPoolId });
     // The redirect URI to register with the SPID/CIE gateway for this client.
     new CfnOutput(this, 'SpidGatewayRedirectUri', { value: `${this.domain.baseUrl()}/oauth2/idpresponse` });
   }

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
@@ -52,6 +52,8 @@ export class DataStack extends Stack {
         projectionType: dynamodb.ProjectionType.ALL,
       });
     }
+    // TABLE_NAME of the commands an engineer runs (npm run roles, the backfills).
+    new CfnOutput(this, 'TableName', { value: this.table.tableName });
 
     // Target of the other buckets' server access logs (cdk-nag S1 accepts a log target without logs).
     this.accessLogs = new s3.Bucket(this, 'AccessLogs', {

@@ -48,6 +48,8 @@ export const keys = {
    */
   userNames: (id: string) => ({ pk: `USER#${id}`, sk: 'NAMES' }),
   userByFiscalCode: (fiscalCode: string) => ({ pk: `USERCF#${fiscalCode.toUpperCase()}`, sk: 'USERCF' }),
+  /** A Cognito user (its `sub`) that signed in with the fiscal code, beside the fiscal-code lookup: the roles command's way to the person. */
+  signIn: (fiscalCode: string, sub: string) => ({ pk: `USERCF#${fiscalCode.toUpperCase()}`, sk: `SIGNIN#${sub}` }),
   isee: (id: string) => ({ pk: `ISEE#${id}`, sk: 'ISEE' }),
   /** Users search: gsi1 by last name, gsi2 LOADED (sparse), gsi3 first name, gsi4 fiscal code, gsi5 e-mail, gsi6 phone. */
   usersByLastName: 'USERS',

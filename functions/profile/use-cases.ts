@@ -7,7 +7,7 @@ import type { Clock } from '../adapters/ports.ts';
 import type { EnsureCitizen, UserRepository } from '../users/use-cases.ts';
 
 export interface ProfileDeps {
-  users: Pick<UserRepository, 'getUserItem' | 'updateUserFields'>;
+  users: Pick<UserRepository, 'getUserItem' | 'updateUserFields' | 'recordSignIn'>;
   ensureCitizen: EnsureCitizen;
   clock: Clock;
 }
@@ -22,13 +22,19 @@ export function makeProfileUseCases({ users, ensureCitizen, clock }: ProfileDeps
   return {
     /**
      * Who is signed in. A citizen's first call creates their record from the token (first sign-in), and
-     * the answer says whether the profile is complete: the portal asks to complete it until it is.
+     * the answer says whether the profile is complete: the portal asks to complete it until it is. Every
+     * role's sign-in is recorded by fiscal code: the roles command finds the person's Cognito user by it.
      */
     async getMe(actor: Actor): Promise<Me> {
       const { role, fullName, firstName, lastName, fiscalCode, email, workingEntityId } = actor;
       const me = { role, fullName, firstName, lastName, fiscalCode, email, workingEntityId, userId: null, profileComplete: true, missingFields: [] };
-      if (role !== 'CITIZEN' || !fiscalCode) return me;
-      const item = await ownRecord(actor);
+      if (!fiscalCode) return me;
+      const signedIn = users.recordSignIn(fiscalCode, actor.sub, clock.now().toISOString());
+      if (role !== 'CITIZEN') {
+        await signedIn;
+        return me;
+      }
+      const [item] = await Promise.all([ownRecord(actor), signedIn]);
       const missingFields = missingProfileFields(item);
       return { ...me, userId: item.id, profileComplete: missingFields.length === 0, missingFields };
     },

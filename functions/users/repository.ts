@@ -174,6 +174,27 @@ export async function releaseFiscalCode(fiscalCode: string, userId: string): Pro
   );
 }
 
+/**
+ * Records that a Cognito user (its `sub`) signed in with this fiscal code (GET /api/me, every role): once, the
+ * first time. Cognito cannot search its users by fiscal code, a custom attribute, so the roles command
+ * (bin/roles.ts) finds the person's Cognito users through these, by their `sub`. /api/me is called on every
+ * page load: a read (a fifth of a write's price) spares the write once the sign-in is recorded.
+ */
+export async function recordSignIn(fiscalCode: string, sub: string, now: string): Promise<void> {
+  const key = keys.signIn(fiscalCode, sub);
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: key, ProjectionExpression: 'pk' }));
+  if (Item) return;
+  await unlessConditionFails(
+    documentClient.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...key, fiscalCode: fiscalCode.toUpperCase(), sub, firstSignInAt: now },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
+  );
+}
+
 /** Writes a new user record with its search attributes; false when the id already exists (nothing written). */
 export async function insertUser(record: UserRecord, now: string): Promise<boolean> {
   const written = await unlessConditionFails(

@@ -20,6 +20,8 @@ export interface UserRepository {
   getUserItem(id: string): Promise<StoredUser | null>;
   findUserIdByFiscalCode(fiscalCode: string): Promise<string | null>;
   claimFiscalCode(fiscalCode: string, userId: string): Promise<boolean>;
+  /** Records that a Cognito user (`sub`) signed in with the fiscal code (once; repository.ts recordSignIn). */
+  recordSignIn(fiscalCode: string, sub: string, now: string): Promise<void>;
   releaseFiscalCode(fiscalCode: string, userId: string): Promise<void>;
   insertUser(record: UserRecord, now: string): Promise<boolean>;
   /** null when the fiscal code is taken. */

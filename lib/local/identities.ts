@@ -8,8 +8,12 @@ export interface TestIdentity {
   familyName: string;
   fiscalCode: string;
   email: string;
-  /** The role claim as the SPID/CIE gateway or the user pool would send it. */
-  roles: string[];
+  /**
+   * The user pool groups the identity is in when it first signs in (what an engineer gave it with `npm run roles`
+   * before; citizens have none): lib/local/user-pool.ts makes the user with them and the working entity.
+   */
+  groups: string[];
+  /** The user's `custom:working_entity` attribute: an operator recognised by their working entity. */
   workingEntityId?: string;
   /** Shown after the name on the login button: "<full name> — <roleLabel>". */
   roleLabel: string;
@@ -22,7 +26,7 @@ export const identities: TestIdentity[] = [
     familyName: 'Rossi',
     fiscalCode: 'RSSMRA85C52H501N',
     email: 'maria.rossi@example.it',
-    roles: ['CITIZEN'],
+    groups: [],
     roleLabel: 'Cittadina con profilo completo',
   },
   {
@@ -31,7 +35,7 @@ export const identities: TestIdentity[] = [
     familyName: 'Verdi',
     fiscalCode: 'VRDGPP90P07F839R',
     email: 'giuseppe.verdi@example.it',
-    roles: ['CITIZEN'],
+    groups: [],
     roleLabel: 'Cittadino al primo accesso',
   },
   {
@@ -40,7 +44,7 @@ export const identities: TestIdentity[] = [
     familyName: 'Bianchi',
     fiscalCode: 'BNCLRA79H61F205F',
     email: 'laura.bianchi@comune.example.it',
-    roles: ['OPERATOR'],
+    groups: ['OPERATOR'],
     roleLabel: 'Operatrice',
   },
   {
@@ -50,7 +54,7 @@ export const identities: TestIdentity[] = [
     fiscalCode: 'SPSPLA68S02L219G',
     email: 'paolo.esposito@example.it',
     // A delegate who is also an operator: the delegate role wins, as the spec says.
-    roles: ['OPERATOR', 'DELEGATE'],
+    groups: ['OPERATOR', 'DELEGATE'],
     roleLabel: 'Delegato',
   },
   {
@@ -59,7 +63,7 @@ export const identities: TestIdentity[] = [
     familyName: 'Romano',
     fiscalCode: 'RMNFNC82A70A944B',
     email: 'francesca.romano@comune.example.it',
-    roles: [],
+    groups: [],
     workingEntityId: 'SERVIZI-SOCIALI-MUNICIPIO-1',
     roleLabel: 'Operatrice riconosciuta dall’ente di lavoro',
   },

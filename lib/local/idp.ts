@@ -1,7 +1,9 @@
 /**
  * The local stand-in for the user pool and the municipality's SPID/CIE gateway: a real OpenID
  * Connect provider (oidc-provider) with one test identity per role. It signs RS256 JWT access
- * tokens for the API audience, carrying the same claims the API reads in the cloud.
+ * tokens for the API audience, carrying the same claims the API reads in the cloud: the groups and
+ * attributes of the identity's user in the local user pool (lib/local/user-pool.ts), whose Cognito
+ * admin API it serves on the same address.
  */
 import { createHash, createHmac } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -16,8 +18,10 @@ import Provider, { errors } from 'oidc-provider';
 // "quick start" default. Sessions and grants are lost on restart; tokens stay valid (persisted key).
 // @ts-expect-error -- untyped package
 import { createMemoryAdapter } from 'oidc-provider/lib/adapters/memory_adapter.js';
+import { accessTokenClaims } from '../../functions/auth/pre-token-generation.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, API_AUDIENCE, OIDC_CLIENT_ID } from './config.ts';
 import { fullName, identities, loginButtonName, type TestIdentity } from './identities.ts';
+import { isCognitoRequest, LocalUserPool } from './user-pool.ts';
 
 export interface IdentityProviderOptions {
   issuer: string;
@@ -69,6 +73,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
   const { issuer, port, appUrl, dataDir } = options;
   const appOrigin = new URL(appUrl).origin;
   const signingKey = await loadOrCreateSigningKey(dataDir);
+  const userPool = LocalUserPool.open(dataDir);
 
   const provider = new Provider(issuer, {
     adapter: createMemoryAdapter(15),
@@ -123,18 +128,18 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
         }),
       };
     },
-    // The claims the API reads (functions/domain/roles.ts), as the user pool would put them.
+    // The claims the API reads (functions/domain/roles.ts), as the user pool puts them when it issues the token:
+    // the user's groups now (`cognito:groups`, absent without any), its username, and the attributes the
+    // pre-token-generation trigger adds (the same function).
     extraTokenClaims: async (_ctx: unknown, token: { accountId?: string }) => {
       const identity = token.accountId ? identityFor(token.accountId) : undefined;
       if (!identity) return undefined;
+      const user = userPool.userSigningIn(identity);
       return {
-        role: identity.roles,
-        fiscal_code: identity.fiscalCode,
-        given_name: identity.givenName,
-        family_name: identity.familyName,
+        ...(user.groups.length ? { 'cognito:groups': [...user.groups] } : {}),
+        username: user.username,
+        ...accessTokenClaims(user.attributes),
         name: fullName(identity),
-        email: identity.email,
-        ...(identity.workingEntityId ? { working_entity_id: identity.workingEntityId } : {}),
       };
     },
     // There is no consent screen: whatever the portal asks for is granted.
@@ -209,6 +214,14 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
 
   const providerHandler: http.RequestListener = provider.callback();
   const server = http.createServer((req, res) => {
+    if (isCognitoRequest(req)) {
+      userPool.handle(req, res).catch((error: unknown) => {
+        console.error('[idp] user pool request failed', error);
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+      return;
+    }
     const { pathname } = new URL(req.url ?? '/', issuer);
     const uid = /^\/interaction\/([\w-]+)$/.exec(pathname)?.[1];
     if (!uid) return providerHandler(req, res);

@@ -49,6 +49,11 @@ describe('auth stack', () => {
     );
   });
 
+  it('gives the user pool id as an output, for npm run roles (USER_POOL_ID)', () => {
+    const [poolId] = Object.keys(auth.findResources('AWS::Cognito::UserPool'));
+    auth.hasOutput('UserPoolId', { Value: { Ref: poolId } });
+  });
+
   it('has one group per role of the portal', () => {
     const groups = Object.values(auth.findResources('AWS::Cognito::UserPoolGroup')).map((g) => g.Properties.GroupName);
     expect(groups.sort()).toEqual([...roles].sort());

@@ -255,8 +255,24 @@ describe('Lambda bundles', () => {
       given_name: 'Mario',
       family_name: 'Rossi',
     };
-    const response = runNextToBundle(portal.api.functions.profile, invoke(apiEvent('GET /api/me', claims)));
+    // Every sign-in is recorded by fiscal code (npm run roles finds the person by it): the bundle talks to dynalite.
+    const script = `
+      const { default: dynalite } = await import('dynalite');
+      const { DynamoDBClient, CreateTableCommand, GetItemCommand } = await import('@aws-sdk/client-dynamodb');
+      const server = dynalite({ createTableMs: 0 });
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+      process.env.DYNAMODB_ENDPOINT = 'http://127.0.0.1:' + server.address().port;
+      const client = new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+      await client.send(new CreateTableCommand({ TableName: process.env.TABLE_NAME, BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'S' }],
+        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }] }));
+      ${invoke(apiEvent('GET /api/me', claims)).replace('console.log(JSON.stringify(', 'const response = ((')}
+      const { Item } = await client.send(new GetItemCommand({ TableName: process.env.TABLE_NAME, Key: { pk: { S: 'USERCF#RSSMRA80A01H501U' }, sk: { S: 'SIGNIN#abc' } } }));
+      server.close();
+      console.log(JSON.stringify({ response, signIn: Item ?? null }));`;
+    const { response, signIn } = runNextToBundle(portal.api.functions.profile, script, { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', POWERTOOLS_TRACE_ENABLED: 'false' });
     expect(response.statusCode).toBe(200);
     expect(JSON.parse(response.body)).toMatchObject({ role: 'OPERATOR', fiscalCode: 'RSSMRA80A01H501U', fullName: 'Mario Rossi', workingEntityId: 'ente-1' });
+    expect(signIn).toMatchObject({ sub: { S: 'abc' } });
   });
 });

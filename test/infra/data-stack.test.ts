@@ -25,6 +25,11 @@ describe('data stack (stateful)', () => {
     }
   });
 
+  it('gives the table name as an output, for the commands an engineer runs (TABLE_NAME)', () => {
+    const [tableId] = Object.keys(data.findResources('AWS::DynamoDB::Table'));
+    data.hasOutput('TableName', { Value: { Ref: tableId } });
+  });
+
   it('has the one table with the key schema the local runtime uses, billed per request', () => {
     data.resourceCountIs('AWS::DynamoDB::Table', 1);
     data.hasResourceProperties('AWS::DynamoDB::Table', {

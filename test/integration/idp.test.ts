@@ -101,7 +101,7 @@ describe('local identity provider', () => {
   });
 
   describe.each(identities)('signing in as $sub', (identity) => {
-    it('gives an access token for the API with the identity’s claims', async () => {
+    it('gives an access token for the API with the claims of the identity’s user in the local user pool', async () => {
       const { accessToken, idToken } = await signIn({ issuer, appUrl, sub: identity.sub });
       const { payload, protectedHeader } = await jwtVerify(accessToken, await fetchJwks(), {
         issuer,
@@ -110,13 +110,16 @@ describe('local identity provider', () => {
       expect(protectedHeader.alg).toBe('RS256');
       expect(payload).toMatchObject({
         sub: identity.sub,
-        role: identity.roles,
+        username: `SpidCie_${identity.sub}`,
         fiscal_code: identity.fiscalCode,
         given_name: identity.givenName,
         family_name: identity.familyName,
         name: `${identity.givenName} ${identity.familyName}`,
         email: identity.email,
       });
+      // As Cognito: the groups in `cognito:groups`, no claim at all without a group.
+      if (identity.groups.length) expect(payload['cognito:groups']).toEqual(identity.groups);
+      else expect(payload).not.toHaveProperty('cognito:groups');
       if (identity.workingEntityId) expect(payload.working_entity_id).toBe(identity.workingEntityId);
       else expect(payload).not.toHaveProperty('working_entity_id');
       expect(payload.exp! - payload.iat!).toBe(9 * 60 * 60);
@@ -200,7 +203,7 @@ describe('local identity provider', () => {
     idp = await start();
 
     const { payload } = await jwtVerify(accessToken, await fetchJwks(), { issuer, audience: API_AUDIENCE });
-    expect(payload.role).toEqual(['OPERATOR', 'DELEGATE']);
+    expect(payload['cognito:groups']).toEqual(['OPERATOR', 'DELEGATE']);
     // And signing in still works after the restart.
     await expect(exchangeCode(await authorize({ issuer, appUrl, sub: 'paolo.esposito' }))).resolves.toHaveProperty(
       'accessToken',

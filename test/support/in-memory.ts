@@ -327,9 +327,11 @@ export function memorySubscriptions() {
   };
 }
 
-export function memoryUsers(): UserRepository & { all: Map<string, StoredUser>; codes: Map<string, string>; getUsersByFiscalCodes(codes: string[]): Promise<Map<string, StoredUser>> } {
+export function memoryUsers(): UserRepository & { all: Map<string, StoredUser>; codes: Map<string, string>; signIns: Map<string, Set<string>>; getUsersByFiscalCodes(codes: string[]): Promise<Map<string, StoredUser>> } {
   const all = new Map<string, StoredUser>();
   const codes = new Map<string, string>();
+  /** The Cognito subs that signed in, by fiscal code. */
+  const signIns = new Map<string, Set<string>>();
   const repository: UserRepository = {
     // Every filter of /lista_utenti, as the DynamoDB repository applies them (prefixes of the normalised
     // values); ordered by the index it would read: both names → their interleaving, else last name.
@@ -368,6 +370,10 @@ export function memoryUsers(): UserRepository & { all: Map<string, StoredUser>; 
     async releaseFiscalCode(fiscalCode, userId) {
       if (codes.get(fiscalCode.toUpperCase()) === userId) codes.delete(fiscalCode.toUpperCase());
     },
+    async recordSignIn(fiscalCode, sub) {
+      const code = fiscalCode.toUpperCase();
+      signIns.set(code, (signIns.get(code) ?? new Set()).add(sub));
+    },
     async insertUser(record, now) {
       if (all.has(record.id)) return false;
       all.set(record.id, { ...copy(record), createdAt: now, updatedAt: now });
@@ -396,6 +402,7 @@ export function memoryUsers(): UserRepository & { all: Map<string, StoredUser>; 
     ...repository,
     all,
     codes,
+    signIns,
     async getUsersByFiscalCodes(fiscalCodes: string[]) {
       const found = new Map<string, StoredUser>();
       for (const code of fiscalCodes) {
