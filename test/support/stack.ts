@@ -17,6 +17,8 @@ export async function startTestStack(options: StartOptions) {
     stepFunctionsPort: await freePort(),
     sesPort: await freePort(),
     ioPort: await freePort(),
+    pdndPort: await freePort(),
+    inpsPort: await freePort(),
     dataDir,
     host: 'localhost',
   };
@@ -41,5 +43,7 @@ declare module 'vitest' {
     myPayEndpoint: string;
     sesEndpoint: string;
     ioUrl: string;
+    pdndUrl: string;
+    inpsUrl: string;
   }
 }
