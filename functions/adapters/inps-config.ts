@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { INPS_BENEFIT_CODE } from '../domain/inps.ts';
-import { makeInpsIsee, type InpsIseePort } from './inps-isee.ts';
+import { makeInpsIsee } from './inps-isee.ts';
+import type { InpsIsee } from './ports.ts';
 import { makePdndClient, type PdndClient } from './pdnd.ts';
 import { kmsSigner, localKeySigner } from './pdnd-signers.ts';
 
@@ -23,7 +24,7 @@ import { kmsSigner, localKeySigner } from './pdnd-signers.ts';
  * | INPS_RATE_PER_SECOND | queries a second the refresh jobs send at most (default 10) |
  */
 export interface InpsRuntime {
-  inps: InpsIseePort;
+  inps: InpsIsee;
   pdnd: PdndClient;
   benefitCode: string;
   purposes: { attestazione: string; indicatore: string };

@@ -1,7 +1,6 @@
 import { parseXml, XmlElement } from '@rgrove/parse-xml';
 import type {
   InpsAnswer,
-  InpsApplicationState,
   InpsAttestation,
   InpsEsito,
   InpsIndicator,
@@ -11,6 +10,7 @@ import type {
 import { inpsEsiti } from '../domain/inps.ts';
 import { child, children, childElements, decimalToCents, escapeXml, localName, text } from './mypay-soap.ts';
 import type { PdndClient, Voucher } from './pdnd.ts';
+import type { InpsIsee, InpsRequest } from './ports.ts';
 
 /**
  * INPS's ConsultazioneISEE e-services through PDND (reference.md; the WSDL/XSD v2.8 for PDND in
@@ -53,23 +53,6 @@ export interface InpsSettings {
   audience: string;
   /** Send the audit information (AUDIT_REST_02) with every call: only when the e-service asks for it. */
   auditRest02: boolean;
-}
-
-/** What a query asks (RicercaCFType): send every field, as reference.md says. */
-export interface InpsRequest {
-  fiscalCode: string;
-  /** yyyy-mm-dd: the DSU valid on this day. */
-  dataValidita: string;
-  benefitCode: string;
-  applicationNumber: string;
-  applicationState: InpsApplicationState;
-  /** For the audit token (AUDIT_REST_02): who asks. */
-  requestedBy?: { userID: string; LoA: string };
-}
-
-export interface InpsIseePort {
-  attestation(request: InpsRequest): Promise<InpsAnswer<InpsAttestation>>;
-  indicator(request: InpsRequest, tipoIndicatore?: string): Promise<InpsAnswer<InpsIndicator>>;
 }
 
 export interface InpsAdapterOptions {
@@ -212,7 +195,7 @@ export function readIndicator(indicatore: XmlElement): InpsIndicator {
   };
 }
 
-export function makeInpsIsee(options: InpsAdapterOptions): InpsIseePort {
+export function makeInpsIsee(options: InpsAdapterOptions): InpsIsee {
   const { settings, pdnd } = options;
   const doFetch = options.fetch ?? fetch;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));

@@ -112,6 +112,19 @@ export const keys = {
   /** An enrolment import's approved preview (functions/enrolment-csv/plan-repository.ts): its header, and its slices in order. */
   importPlan: (previewId: string) => ({ pk: `IMPORTPLAN#${previewId}`, sk: 'PLAN' }),
   importPlanSlice: (previewId: string, n: number) => ({ pk: `IMPORTPLAN#${previewId}`, sk: `SLICE#${String(n).padStart(5, '0')}` }),
+  /**
+   * Every query the council makes to INPS about a citizen (accountability: reference.md), newest last under
+   * the citizen, and on gsi1 by day, purpose and outcome (PDND's tracing counts them per purpose and status).
+   */
+  inpsQuery: (userId: string, at: string, id: string) => ({ pk: `INPSQUERY#${userId}`, sk: `${at}#${id}` }),
+  inpsQueriesOfUser: (userId: string) => `INPSQUERY#${userId}`,
+  inpsQueriesOfDay: (isoDate: string) => `INPSQUERIES#${isoDate.slice(0, 10)}`,
+  /** What a refresh of ISEE from INPS found, one item per citizen (functions/isee/refresh.ts), by outcome. */
+  inpsRefreshResult: (runId: string, outcome: string, sortName: string, userId: string) => ({ pk: `INPSREFRESH#${runId}`, sk: `${outcome}#${sortName}#${userId}` }),
+  inpsRefreshResults: (runId: string) => `INPSREFRESH#${runId}`,
+  /** The ISEE expiring or expired among active subscribers in a year (the expiry job), one item per citizen. */
+  iseeExpiry: (year: number, userId: string) => ({ pk: `ISEEEXPIRY#${year}`, sk: `USER#${userId}` }),
+  iseeExpiryOf: (year: number) => `ISEEEXPIRY#${year}`,
   auditOf: (entity: string, id: string) => `AUDIT#${entity}#${id}`,
   auditDay: (isoDate: string) => `AUDIT#${isoDate.slice(0, 10)}`,
 };

@@ -14,3 +14,11 @@ export function currentPeriod(now: Date): Period {
   const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
   return { mese: get('month'), anno: get('year') };
 }
+
+let romeDayFormat: Intl.DateTimeFormat | undefined;
+
+/** Today's date in Europe/Rome, yyyy-mm-dd. */
+export function romeDay(now: Date): string {
+  romeDayFormat ??= new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: 'numeric', month: '2-digit', day: '2-digit' });
+  return romeDayFormat.format(now);
+}

@@ -51,11 +51,11 @@ export interface IseeDeps {
    * computes the fee on it): every change of the newest ISEE is copied there. Optional: without it the
    * copies are not kept (test wiring that has no subscriptions).
    */
-  subscriptions?: { syncUserIsee(userId: string, isee: { valueCents: number; year: number; state: string } | null, now: string): Promise<unknown> };
+  subscriptions?: { syncUserIsee(userId: string, isee: { valueCents: number; year: number; state: string; scadenza?: string | null } | null, now: string): Promise<unknown> };
 }
 
 const lastIseeOf = (isee: StoredIsee | null): LastIsee | null =>
-  isee ? { id: isee.id, valueCents: isee.valueCents, year: isee.year, state: isee.state, hasFile: !!isee.hasFile } : null;
+  isee ? { id: isee.id, valueCents: isee.valueCents, year: isee.year, state: isee.state, hasFile: !!isee.hasFile, scadenza: isee.scadenza ?? null } : null;
 
 export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, clock, ids, subscriptions }: IseeDeps) {
   const requireUser = async (id: string) => (await users.getUserItem(id)) ?? Promise.reject(new NotFoundError(userMessages.notFound));
@@ -74,7 +74,7 @@ export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, cl
       { lastIsee, state: userStateAfterIsee(user.state, newest), iseeCount: Math.max(0, (user.iseeCount ?? 0) + countDelta) },
       now,
     );
-    await subscriptions?.syncUserIsee(userId, lastIsee && { valueCents: lastIsee.valueCents, year: lastIsee.year, state: lastIsee.state }, now);
+    await subscriptions?.syncUserIsee(userId, lastIsee && { valueCents: lastIsee.valueCents, year: lastIsee.year, state: lastIsee.state, scadenza: lastIsee.scadenza ?? null }, now);
   }
 
   /**

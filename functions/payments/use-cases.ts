@@ -13,7 +13,7 @@ import {
 } from '../domain/debt-positions.ts';
 import { SYNC_JOB, type JobRecord } from '../domain/jobs.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
-import { monthlyFee } from '../domain/fee.ts';
+import { iseeForMonth, monthlyFee } from '../domain/fee.ts';
 import { messages, positionOpsMessages } from '../domain/messages.ts';
 import { mypayCsv, mypayCsvRow, type Payer } from '../domain/mypay-csv.ts';
 import {
@@ -188,14 +188,14 @@ export function makePaymentUseCases(deps: PaymentDeps) {
 
     const planned: PlannedSubscription[] = approved.map((subscription) => {
       const user = usersById.get(subscription.userId) ?? null;
-      const isee = user?.lastIsee?.state === 'VALIDATED' ? user.lastIsee : null;
+      const isee = iseeForMonth(user?.lastIsee, period.anno, period.mese);
       return {
         userId: subscription.userId,
         fiscalCode: user?.fiscalCode ?? subscription.fiscalCode,
         firstName: user?.firstName ?? subscription.firstName,
         lastName: user?.lastName ?? subscription.lastName,
         iseeId: isee?.id ?? null,
-        fee: monthlyFee({ iseeCents: isee ? isee.valueCents : null, bands: callBands, weeklyHours: subscription.weeklyHour ?? 0, year: period.anno, month: period.mese }),
+        fee: monthlyFee({ isee, bands: callBands, weeklyHours: subscription.weeklyHour ?? 0, year: period.anno, month: period.mese }),
       };
     });
     const plan = planMonth({ call: { id: call.id, name: call.name, serviceName: call.serviceName }, period, existing, subscriptions: planned, now: at });

@@ -156,6 +156,8 @@ export interface EnrolmentIsee {
   valueCents: number;
   year: number;
   state: string;
+  /** Its expiry (yyyy-mm-dd): the month's fee counts it only until then (domain/fee.ts). */
+  scadenza?: string | null;
 }
 
 const ISEE_BUCKET_CENTS = 20_000;
@@ -399,7 +401,7 @@ async function subscriptionsOfUser(userId: string): Promise<SubscriptionRecord[]
 }
 
 const sameIsee = (a: EnrolmentIsee | null | undefined, b: EnrolmentIsee | null | undefined) =>
-  (a ?? null) === (b ?? null) || (!!a && !!b && a.valueCents === b.valueCents && a.year === b.year && a.state === b.state);
+  (a ?? null) === (b ?? null) || (!!a && !!b && a.valueCents === b.valueCents && a.year === b.year && a.state === b.state && (a.scadenza ?? null) === (b.scadenza ?? null));
 
 /**
  * Rewrites each subscription of a user whose copy of the user differs (`differs`) with `copy` applied,
@@ -435,7 +437,7 @@ export const syncUserIsee = (userId: string, isee: EnrolmentIsee | null, now: st
   syncUserCopies(
     userId,
     (record) => !sameIsee(record.isee, isee),
-    () => ({ isee: isee ? { valueCents: isee.valueCents, year: isee.year, state: isee.state } : null }),
+    () => ({ isee: isee ? { valueCents: isee.valueCents, year: isee.year, state: isee.state, scadenza: isee.scadenza ?? null } : null }),
     now,
   );
 

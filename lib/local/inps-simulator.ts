@@ -27,7 +27,7 @@ import type { Closable } from './stores.ts';
  *   with omissions, one expired (last year), and no DSU for every other code. `POST /admin/dsu` gives a fiscal
  *   code a DSU (also from the page at `/`), kept in <dataDir>/inps/dsus.json.
  * - Switches: `POST /admin/faults` { kind: 'DATABASE_OFFLINE' | 'ERRORE_INTERNO' | '429' | 'slow' | 'malformed' |
- *   'fault' | '503', times: n | 'always', ms? }, `POST /admin/rate-limit` { perSecond } (429 with Retry-After
+ *   'fault' | '503' | 'voucher-expired', times: n | 'always', ms? }, `POST /admin/rate-limit` { perSecond } (429 with Retry-After
  *   beyond it), `POST /admin/reset` {}, `GET /admin/state`.
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -187,8 +187,9 @@ export interface InpsSimulator extends Closable {
   stats(): { requests: number; rateLimited: number; byEsito: Record<string, number>; unauthorized: number };
 }
 
-type FaultKind = 'DATABASE_OFFLINE' | 'ERRORE_INTERNO' | '429' | 'slow' | 'malformed' | 'fault' | '503';
-const FAULT_KINDS: FaultKind[] = ['DATABASE_OFFLINE', 'ERRORE_INTERNO', '429', 'slow', 'malformed', 'fault', '503'];
+/** 'voucher-expired': a 401 as for a voucher past its exp (the client must ask PDND for a new one). */
+type FaultKind = 'DATABASE_OFFLINE' | 'ERRORE_INTERNO' | '429' | 'slow' | 'malformed' | 'fault' | '503' | 'voucher-expired';
+const FAULT_KINDS: FaultKind[] = ['DATABASE_OFFLINE', 'ERRORE_INTERNO', '429', 'slow', 'malformed', 'fault', '503', 'voucher-expired'];
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 const validDay = (value: string | undefined) => !!value && ISO_DAY.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
@@ -305,7 +306,7 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
     const operation = OPERATIONS.find((op) => action === `${NAMESPACE}/ISvcConsultazione/${op}`);
     const body = await readBody(req);
     if (!operation) return soapFault(res, 'Client', `SOAPAction non riconosciuta: ${action || '(assente)'}`);
-    const refused = await voucherProblem(req, operation);
+    const refused = fault?.kind === 'voucher-expired' ? { status: 401 as const, reason: 'voucher scaduto' } : await voucherProblem(req, operation);
     if (refused) {
       counts.unauthorized += 1;
       res.writeHead(refused.status, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer' });

@@ -132,6 +132,12 @@ const expected: Record<string, Row> = {
   'GET /api/positions': operatorsOnly(200),
   // Rendicontazione (issue 8): operators only.
   'POST /api/calls/{id}/reporting': operatorsOnly(200),
+  // The ISEE from INPS (issue 24): the citizen for themself only, operators for anyone; delegates never.
+  'POST /api/me/isee/inps': citizensOnly(200),
+  'GET /api/me/inps-queries': citizensOnly(200),
+  'POST /api/users/{id}/isee/inps': operatorsOnly(200),
+  'GET /api/users/{id}/inps-queries': operatorsOnly(200),
+  'POST /api/isee/{id}/inps-check': operatorsOnly(200),
 };
 
 const validBody: Record<string, unknown> = {
@@ -287,6 +293,9 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   },
   'GET /api/calls/{id}/subscription': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/subscription`,
   'GET /api/isee/{id}': async (operator) => `/api/isee/${await matrixIsee(operator, false)}`,
+  'POST /api/isee/{id}/inps-check': async (operator) => `/api/isee/${await matrixIsee(operator, true)}/inps-check`,
+  'POST /api/users/{id}/isee/inps': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/isee/inps`,
+  'GET /api/users/{id}/inps-queries': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/inps-queries`,
   'PUT /api/isee/{id}/decision': async (operator) => `/api/isee/${await matrixIsee(operator, true)}/decision`,
   'DELETE /api/isee/{id}': async (operator) => `/api/isee/${await matrixIsee(operator, false)}`,
   'GET /api/users/{id}/isee': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/isee`,
