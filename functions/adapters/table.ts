@@ -80,6 +80,12 @@ export const keys = {
   positionsOfUser: (userId: string) => `USER#${userId}#POSITIONS`,
   positionByIud: (iud: string) => `IUD#${iud}`,
   /**
+   * Who a month's generation left without a position for 'ISEE scaduto o mancante' (the payment list shows
+   * them): one item per call and month under the call-year (pk "CALL#<callId>#NOISEE#<anno>", sk "<mm>").
+   */
+  missingIsee: (callId: string, anno: number, mese: number) => ({ pk: `CALL#${callId}#NOISEE#${anno}`, sk: String(mese).padStart(2, '0') }),
+  missingIseeOfYear: (callId: string, anno: number) => `CALL#${callId}#NOISEE#${anno}`,
+  /**
    * The write-back fence of a call's month: open while the export's Collect batch-writes MyPay's verdicts
    * (BatchWriteItem, no condition); a payment recorded meanwhile leaves its receipt on it (payments/repository.ts).
    */

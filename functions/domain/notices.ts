@@ -89,11 +89,12 @@ export function endOfDayInRome(isoDate: string): string {
 }
 
 /** The IO message body's content (reference.md): payment data in integer cents with the notice number. */
+/** A message's content (io-functions-services NewMessage): due date and payment data only for a payment notice. */
 export interface IoMessageContent {
   subject: string;
   markdown: string;
-  due_date: string;
-  payment_data: { amount: number; notice_number: string; invalid_after_due_date: boolean; payee: { fiscal_code: string } };
+  due_date?: string;
+  payment_data?: { amount: number; notice_number: string; invalid_after_due_date: boolean; payee: { fiscal_code: string } };
 }
 
 export function ioMessageContent(position: NoticePosition & { nav: string }, payeeFiscalCode: string): IoMessageContent {

@@ -483,3 +483,9 @@ export async function backfillDebtGroupKeys(firstYear: number, lastYear: number)
   }
   return keyed;
 }
+
+/** The months of a call-year that left subscribers without a position for 'ISEE scaduto o mancante' (payments/repository.ts putMissingIsee). */
+export async function listMissingIsee(callId: string, anno: number) {
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.missingIseeOfYear(callId, anno) } });
+  return items.map((item) => ({ mese: item.mese as number, count: item.count as number, people: item.people as { fiscalCode: string; cognome: string; nome: string }[], generatedAt: item.generatedAt as string }));
+}

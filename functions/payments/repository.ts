@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { publicPosition, type PositionRecord } from '../domain/debt-positions.ts';
+import { MISSING_ISEE_NAMES } from '../domain/debt-summaries.ts';
 import { receiptOf, type PaymentRecord } from '../domain/payment-record.ts';
 
 export { receiptOf, type PaymentRecord };
@@ -350,3 +351,17 @@ export const recordIoMessage = (position: Pick<PositionRecord, 'callId' | 'mese'
     keepSent ? ' AND (attribute_not_exists(ioId) OR ioId = :nullId OR ioId = :notDelivered)' : '',
     keepSent ? { ':nullId': null, ':notDelivered': '-1' } : {},
   );
+
+/**
+ * Who the month's generation left without a position for 'ISEE scaduto o mancante': rewritten at every
+ * generation of the month (removed when nobody is left out), the first MISSING_ISEE_NAMES names kept.
+ */
+export async function putMissingIsee(callId: string, period: Period, people: readonly { fiscalCode: string; cognome: string; nome: string }[], at: string): Promise<void> {
+  const key = keys.missingIsee(callId, period.anno, period.mese);
+  if (!people.length) {
+    await documentClient.send(new DeleteCommand({ TableName: tableName, Key: key }));
+    return;
+  }
+  const names = people.slice(0, MISSING_ISEE_NAMES).map(({ fiscalCode, cognome, nome }) => ({ fiscalCode, cognome, nome }));
+  await documentClient.send(new PutCommand({ TableName: tableName, Item: { ...key, mese: period.mese, anno: period.anno, count: people.length, people: names, generatedAt: at } }));
+}

@@ -28,6 +28,7 @@ import {
   type PeriodInput,
   type Position,
   type PositionsCsv,
+  type Skipped,
 } from '../domain/payments.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
@@ -126,6 +127,8 @@ export interface PaymentDeps {
   jobs?: PaymentJobs;
   /** The exports bucket: 'Verifica / genera CSV' leaves its file there and answers a short-lived link. */
   exportFiles: Pick<ExportFiles, 'put' | 'downloadUrl'>;
+  /** Who each generation left without a position for 'ISEE scaduto o mancante' (the payment list shows them). */
+  missingIsee?: { putMissingIsee(callId: string, period: Period, people: readonly Skipped[], at: string): Promise<void> };
   /** The payment list's aggregates (functions/payment-list/use-cases.ts): every position write refreshes them. */
   summaries: Pick<DebtRefreshUseCases, 'refreshDebtSummaries' | 'reconcileDebtTotals'> & Pick<MonthSummaryRefresh, 'refreshMonthSummaries'>;
   clock: Clock;
@@ -199,6 +202,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       };
     });
     const plan = planMonth({ call: { id: call.id, name: call.name, serviceName: call.serviceName }, period, existing, subscriptions: planned, now: at });
+    await deps.missingIsee?.putMissingIsee(call.id, period, plan.skipped.filter((s) => s.reason === messages.positions.noIsee), at);
 
     // The export holding the call's lock creates in batches of 25 (no other generation of the call can run);
     // anything else creates each position with its condition (a concurrent generation loses, writes nothing).

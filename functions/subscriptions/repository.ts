@@ -3,7 +3,7 @@ import type { EnrolmentSort } from '../domain/enrolment.ts';
 import type { SubscriptionState, SubscriptionSummary } from '../domain/subscriptions.ts';
 import { normaliseSearchText } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, batchPut, countUnder, withoutEmpty, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
+import { batchGet, batchPut, countUnder, withoutEmpty, decodeCursor, documentClient, encodeCursor, queryAll, queryPage, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 import type { KeptFile } from '../calls/files.ts';
 
@@ -120,6 +120,21 @@ export async function listApprovedSubscriptionsOfCall(callId: string): Promise<S
   });
   return items.map(toRecord);
 }
+/** A page of a call's approved subscriptions (the ISEE refresh jobs walk them with the cursor). */
+export const pageApprovedSubscriptionsOfCall = (callId: string, page: { limit?: number; cursor?: string }): Promise<Page<SubscriptionRecord>> =>
+  queryPage(
+    {
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      FilterExpression: '#state = :state',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':pk': keys.subscriptionsOfCall(callId), ':state': 'VALIDATED' },
+    },
+    page,
+    toRecord,
+    100,
+  );
+
 // ---------------------------------------------------------------------------------------------------
 // Enrolment management (issue 7): the operator's table of a call's subscriptions.
 //
@@ -283,6 +298,9 @@ async function readCounts(callId: string): Promise<Record<string, number>> {
   const result = track(await documentClient.send(new GetCommand({ TableName: tableName, Key: enrolKeys.counts(callId), ReturnConsumedCapacity: 'TOTAL' })));
   return (result.Item ?? {}) as Record<string, number>;
 }
+
+/** How many approved subscriptions the call has (its counters: no read of the items). */
+export const countApprovedSubscriptions = async (callId: string): Promise<number> => (await readCounts(callId)).c_VALIDATED ?? 0;
 
 /** Rewrites the counters from the items (after a full read of the call). */
 export async function recountEnrolments(callId: string, records: SubscriptionRecord[]): Promise<void> {

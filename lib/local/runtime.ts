@@ -142,6 +142,8 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     process.env.IO_BASE_URL ||= `http://127.0.0.1:${config.ioPort}`;
     process.env.IO_API_KEY ||= io.apiKey;
     process.env.IO_PAYEE_FISCAL_CODE ||= LOCAL_IO.payeeFiscalCode;
+    // The portal's address in the ISEE reminders (the link to fetch the new ISEE from INPS).
+    process.env.PORTAL_URL ||= app;
     const { pdnd, inps } = await startLocalPdndAndInps(config);
     opened.push(pdnd, inps);
     process.env.SFN_ENDPOINT = `http://127.0.0.1:${config.stepFunctionsPort}`;

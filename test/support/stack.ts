@@ -22,6 +22,8 @@ export async function startTestStack(options: StartOptions) {
     dataDir,
     host: 'localhost',
   };
+  // The December reminders go from ISEE_REMINDER_FROM (MM-DD): the tests run any day of the year.
+  process.env.ISEE_REMINDER_FROM ??= '01-01';
   const stack = await startLocalStack(config, options);
   return {
     ...stack,
