@@ -13,6 +13,7 @@ import { useAuth } from '@/lib/auth';
 import { paths } from '@/config/paths';
 import { CallPaymentActions, CallPositionsSection } from '@/features/payments';
 import { SendToMyPay } from '@/features/flows';
+import { CallIseeRefresh } from '@/features/isee';
 import { deleteCall } from '../api/delete-call';
 import { useCall } from '../api/get-call';
 import { CallStateBadge } from './call-state-badge';
@@ -111,6 +112,8 @@ export function CallDetailPage() {
       </section>
 
       {me?.role === 'OPERATOR' && <CallPositionsSection callId={loaded.id} readOnly={false} />}
+
+      {me?.role === 'OPERATOR' && <CallIseeRefresh callId={loaded.id} />}
 
       <Suspense fallback={<LoadingState />}>
         <EnrolmentsSection call={loaded} readOnly={me?.role !== 'OPERATOR'} onChanged={call.reload} />
