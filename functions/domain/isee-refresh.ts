@@ -63,13 +63,15 @@ export type RefreshStatus = z.output<typeof refreshStatusSchema>;
 /**
  * Where an active subscriber's ISEE stands at the end of `year`: IN_SCADENZA (validated, expiring on or after
  * today but within the year: a DSU lasts until 31 December), SCADUTO (validated, expired before today),
- * MANCANTE (no validated ISEE); null when it is valid beyond the year (nothing to do).
+ * IN_VERIFICA (the newest waits for the operators: none counts meanwhile), MANCANTE (no validated ISEE);
+ * null when it is valid beyond the year (nothing to do).
  */
-export const expiryStatuses = ['IN_SCADENZA', 'SCADUTO', 'MANCANTE'] as const;
+export const expiryStatuses = ['IN_SCADENZA', 'SCADUTO', 'IN_VERIFICA', 'MANCANTE'] as const;
 export type ExpiryStatus = (typeof expiryStatuses)[number];
-export const expiryStatusLabel: Record<ExpiryStatus, string> = { IN_SCADENZA: 'In scadenza', SCADUTO: 'Scaduto', MANCANTE: 'Mancante' };
+export const expiryStatusLabel: Record<ExpiryStatus, string> = { IN_SCADENZA: 'In scadenza', SCADUTO: 'Scaduto', IN_VERIFICA: 'Da verificare', MANCANTE: 'Mancante' };
 
 export function expiryStatus(isee: FeeIsee | null | undefined, today: string): ExpiryStatus | null {
+  if (isee?.state === 'LOADED') return 'IN_VERIFICA';
   if (!isee || isee.state !== 'VALIDATED') return 'MANCANTE';
   const expiry = iseeExpiry(isee);
   if (expiry < today) return 'SCADUTO';

@@ -81,6 +81,7 @@ export const TEST_DSUS: TestDsuSpec[] = [
   { fiscalCode: 'GRCPLA70A01F205T', firstName: 'PAOLO', lastName: 'GRECO', iseeCents: 980_000, kind: 'valid', members: 2 },
   { fiscalCode: 'RCCMRC60A01H501V', firstName: 'MARCO', lastName: 'RICCI', iseeCents: 730_000, kind: 'omissions', members: 1 },
   { fiscalCode: 'BRNNNA88M41F839L', firstName: 'ANNA', lastName: 'BRUNO', iseeCents: 1_210_000, kind: 'expired', members: 2 },
+  { fiscalCode: 'NRECHR88E45F205C', firstName: 'CHIARA', lastName: 'NERI', iseeCents: 678_015, kind: 'valid', members: 3 },
 ];
 
 /** The equivalence scale of a household of n (DPCM 159/2013, Allegato 1). */

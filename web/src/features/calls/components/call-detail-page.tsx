@@ -35,6 +35,8 @@ export function CallDetailPage() {
   const remove = useAsyncAction(deleteCall);
   const flash = useFlashMessage();
   const [confirming, setConfirming] = useState(false);
+  // Each ISEE refresh from INPS that ends: the subscribers' table is read again.
+  const [iseeRuns, setIseeRuns] = useState(0);
   const { me } = useAuth();
   const loaded = call.data && call.data.id === id ? call.data : undefined;
   const fromService = pathname.toLowerCase().startsWith(paths.serviceDetail);
@@ -113,10 +115,10 @@ export function CallDetailPage() {
 
       {me?.role === 'OPERATOR' && <CallPositionsSection callId={loaded.id} readOnly={false} />}
 
-      {me?.role === 'OPERATOR' && <CallIseeRefresh callId={loaded.id} />}
+      {me?.role === 'OPERATOR' && <CallIseeRefresh callId={loaded.id} onDone={() => setIseeRuns((n) => n + 1)} />}
 
       <Suspense fallback={<LoadingState />}>
-        <EnrolmentsSection call={loaded} readOnly={me?.role !== 'OPERATOR'} onChanged={call.reload} />
+        <EnrolmentsSection key={iseeRuns} call={loaded} readOnly={me?.role !== 'OPERATOR'} onChanged={call.reload} />
       </Suspense>
 
       <ConfirmDialog

@@ -16,11 +16,11 @@ export const REFRESH_QUESTION = 'Il Comune chiederà all’INPS, tramite PDND, l
  * background job, its progress while it runs, and the report: who has a new value, who has none, who has
  * omissions (to review) and whom INPS did not answer. A failed run says why; pressed again, it resumes.
  */
-export function CallIseeRefresh({ callId }: { callId: string }) {
+export function CallIseeRefresh({ callId, onDone }: { callId: string; onDone?: () => void }) {
   const [confirming, setConfirming] = useState(false);
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const { status, running, setStatus } = useJobStatus<RefreshStatus>({ key: callId, fetch: () => getCallIseeRefresh(callId), isRunning: (s) => s.isUpdating, pollMs: POLL_MS });
+  const { status, running, setStatus } = useJobStatus<RefreshStatus>({ key: callId, fetch: () => getCallIseeRefresh(callId), isRunning: (s) => s.isUpdating, pollMs: POLL_MS, onEnd: () => onDone?.() });
   const start = async () => {
     setStarting(true);
     setError(null);

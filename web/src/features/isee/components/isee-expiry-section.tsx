@@ -50,7 +50,7 @@ export function IseeExpirySection() {
     {
       id: 'status',
       header: 'ISEE',
-      cell: (r) => (r.renewed ? <Badge variation="success">Rinnovato</Badge> : <Badge variation={r.status === 'IN_SCADENZA' ? 'warning' : 'error'}>{r.statusLabel}</Badge>),
+      cell: (r) => (r.renewed ? <Badge variation="success">Rinnovato</Badge> : <Badge variation={r.status === 'IN_SCADENZA' || r.status === 'IN_VERIFICA' ? 'warning' : 'error'}>{r.statusLabel}</Badge>),
       noWrap: true,
     },
     { id: 'expiry', header: 'Scadenza', cell: (r) => italianDay(r.scadenza), noWrap: true },
