@@ -17,13 +17,19 @@ export interface ApiStackProps extends StackProps {
   /** The endpoint and its JWT authorizer, created by the web stack (see WebStack for why). */
   httpApi: apigwv2.IHttpApi;
   authorizer: apigwv2.IHttpRouteAuthorizer;
-  data: Pick<DataStack, 'table' | 'documents' | 'exports'>;
+  data: Pick<DataStack, 'table' | 'documents' | 'exports' | 'pdndKey'>;
   /** The Secrets Manager secret with MyPay's endpoint, entity code and password (context mypaySecretName). */
   mypaySecretName: string;
   /** Sender, support address and SES identity (context mailFrom, supportEmail, mailIdentityArn). */
   mail: PortalContext['mail'];
   /** IO app: base URL, the secret with the subscription key, the payee's fiscal code (context ioBaseUrl, ioSecretName, ioPayeeFiscalCode). */
   io: PortalContext['io'];
+  /** PDND and INPS's ISEE e-services (context pdnd*, inps*), and the first day of the December reminders. */
+  pdnd: PortalContext['pdnd'];
+  inps: PortalContext['inps'];
+  iseeReminderFrom: string;
+  /** The portal's address (the link in the ISEE reminders). */
+  portalUrl: string;
 }
 
 /**
@@ -70,6 +76,30 @@ export class ApiStack extends Stack {
           }),
         );
       },
+      inps: (fn) => {
+        const { pdnd, inps } = props;
+        const settings: Record<string, string> = {
+          PDND_TOKEN_URL: pdnd.tokenUrl,
+          PDND_CLIENT_ID: pdnd.clientId,
+          PDND_KID: pdnd.kid,
+          PDND_AUDIENCE: pdnd.assertionAudience,
+          PDND_KMS_KEY_ID: props.data.pdndKey.keyArn,
+          INPS_ENDPOINT: inps.endpoint,
+          INPS_AUDIENCE: inps.audience,
+          INPS_PURPOSE_ATTESTAZIONE: inps.purposeAttestazione,
+          INPS_PURPOSE_INDICATORE: inps.purposeIndicatore,
+          INPS_USER_ID: inps.userId,
+          INPS_CODICE_UFFICIO: inps.codiceUfficio,
+          INPS_BENEFIT_CODE: inps.benefitCode,
+          INPS_AUDIT_REST_02: String(inps.auditRest02),
+          INPS_RATE_PER_SECOND: String(inps.ratePerSecond),
+          ISEE_REMINDER_FROM: props.iseeReminderFrom,
+          PORTAL_URL: props.portalUrl,
+        };
+        for (const [name, value] of Object.entries(settings)) fn.addEnvironment(name, value);
+        // The client assertion is signed inside KMS: Sign on this one key, nothing else (not even GetPublicKey).
+        props.data.pdndKey.grant(fn, 'kms:Sign');
+      },
       io: (fn) => {
         // The key is a dynamic reference, resolved by CloudFormation at deploy time: it is in no template.
         fn.addEnvironment('IO_BASE_URL', props.io.baseUrl)
@@ -101,17 +131,23 @@ export class ApiStack extends Stack {
       starter: this.functions.flows,
     });
 
-    // Work longer than a request ('Sincronizza', the enrolment import's 'Applica', the flow e-mail): those functions start the background jobs' state machine.
+    // Work longer than a request ('Sincronizza', the enrolment import's 'Applica', the flow e-mail, the ISEE
+    // refreshes from INPS): those functions start the background jobs' state machine; the ISEE schedules too.
     this.backgroundJobs = new BackgroundJobs(this, 'BackgroundJobs', {
       table: props.data.table,
       documents: props.data.documents,
-      starters: [this.functions.payments, this.functions['enrolment-csv'], this.functions.notices],
+      starters: [this.functions.payments, this.functions['enrolment-csv'], this.functions.notices, this.functions.isee],
+      iseeReminderFrom: props.iseeReminderFrom,
     });
-    // The flow e-mail's slices read the list cursors of a month's positions, MyPay's PDFs, and send through SES.
+    // The flow e-mail's slices read the list cursors of a month's positions, MyPay's PDFs, and send through SES;
+    // the ISEE jobs ask INPS through PDND and send the December reminders (IO and e-mail).
     const jobFunction = this.backgroundJobs.jobFunction;
     jobFunction.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
     bind.exports(jobFunction, 'R');
     bind.mail(jobFunction, 'SEND');
+    bind.io(jobFunction, 'SEND');
+    bind.inps(jobFunction, 'QUERY');
+    this.backgroundJobs.scheduledJobs.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
 
     const integrations = Object.fromEntries(
       resources.map((resource) => [resource, new HttpLambdaIntegration(`${resource}Integration`, this.functions[resource])]),

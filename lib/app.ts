@@ -74,6 +74,10 @@ export function buildApp(options: BuildAppOptions = {}) {
     mypaySecretName: context.mypaySecretName,
     mail: context.mail,
     io: context.io,
+    pdnd: context.pdnd,
+    inps: context.inps,
+    iseeReminderFrom: context.iseeReminderFrom,
+    portalUrl: web.webUrl,
   });
 
   // The ISEE reading: stateless like the API, in its own stack so each redeploys alone.

@@ -80,12 +80,6 @@ export const keys = {
   positionsOfUser: (userId: string) => `USER#${userId}#POSITIONS`,
   positionByIud: (iud: string) => `IUD#${iud}`,
   /**
-   * Who a month's generation left without a position for 'ISEE scaduto o mancante' (the payment list shows
-   * them): one item per call and month under the call-year (pk "CALL#<callId>#NOISEE#<anno>", sk "<mm>").
-   */
-  missingIsee: (callId: string, anno: number, mese: number) => ({ pk: `CALL#${callId}#NOISEE#${anno}`, sk: String(mese).padStart(2, '0') }),
-  missingIseeOfYear: (callId: string, anno: number) => `CALL#${callId}#NOISEE#${anno}`,
-  /**
    * The write-back fence of a call's month: open while the export's Collect batch-writes MyPay's verdicts
    * (BatchWriteItem, no condition); a payment recorded meanwhile leaves its receipt on it (payments/repository.ts).
    */
@@ -118,19 +112,6 @@ export const keys = {
   /** An enrolment import's approved preview (functions/enrolment-csv/plan-repository.ts): its header, and its slices in order. */
   importPlan: (previewId: string) => ({ pk: `IMPORTPLAN#${previewId}`, sk: 'PLAN' }),
   importPlanSlice: (previewId: string, n: number) => ({ pk: `IMPORTPLAN#${previewId}`, sk: `SLICE#${String(n).padStart(5, '0')}` }),
-  /**
-   * Every query the council makes to INPS about a citizen (accountability: reference.md), newest last under
-   * the citizen, and on gsi1 by day, purpose and outcome (PDND's tracing counts them per purpose and status).
-   */
-  inpsQuery: (userId: string, at: string, id: string) => ({ pk: `INPSQUERY#${userId}`, sk: `${at}#${id}` }),
-  inpsQueriesOfUser: (userId: string) => `INPSQUERY#${userId}`,
-  inpsQueriesOfDay: (isoDate: string) => `INPSQUERIES#${isoDate.slice(0, 10)}`,
-  /** What a refresh of ISEE from INPS found, one item per citizen (functions/isee/refresh.ts), by outcome. */
-  inpsRefreshResult: (runId: string, outcome: string, sortName: string, userId: string) => ({ pk: `INPSREFRESH#${runId}`, sk: `${outcome}#${sortName}#${userId}` }),
-  inpsRefreshResults: (runId: string) => `INPSREFRESH#${runId}`,
-  /** The ISEE expiring or expired among active subscribers in a year (the expiry job), one item per citizen. */
-  iseeExpiry: (year: number, userId: string) => ({ pk: `ISEEEXPIRY#${year}`, sk: `USER#${userId}` }),
-  iseeExpiryOf: (year: number) => `ISEEEXPIRY#${year}`,
   auditOf: (entity: string, id: string) => `AUDIT#${entity}#${id}`,
   auditDay: (isoDate: string) => `AUDIT#${isoDate.slice(0, 10)}`,
 };

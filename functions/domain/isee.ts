@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ConflictError } from './errors.ts';
 import { uploadedFileSchema } from './files.ts';
-import { inpsDetailsSchema, inpsFetchOutcomes, toInpsDetails } from './inps.ts';
+import { inpsDetailsSchema, inpsFetchOutcomes, toInpsDetails } from './inps-details.ts';
 import { iseeExtractionSchema, extractionStatuses } from './isee-extraction.ts';
 import { messages } from './messages.ts';
 import { hasAtMostTwoDecimals, toEuros } from './money.ts';

@@ -2,7 +2,13 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { inpsQueryReasonLabel, inpsResultLabel, type InpsQuery, type InpsQueryReason } from '../domain/inps.ts';
 import type { Page } from '../domain/validation.ts';
 import { documentClient, queryPage, tableName } from '../adapters/dynamo.ts';
-import { keys } from '../adapters/table.ts';
+
+/** The keys of these items (here, not in adapters/table.ts: only the ISEE function and the jobs use them). */
+const keys = {
+  inpsQuery: (userId: string, at: string, id: string) => ({ pk: `INPSQUERY#${userId}`, sk: `${at}#${id}` }),
+  inpsQueriesOfUser: (userId: string) => `INPSQUERY#${userId}`,
+  inpsQueriesOfDay: (isoDate: string) => `INPSQUERIES#${isoDate.slice(0, 10)}`,
+};
 
 /**
  * The accountability record of every query to INPS (reference.md: purpose, voucher jti, fiscal code, benefit

@@ -3,7 +3,13 @@ import { refreshOutcomeLabel, REFRESH_LIST_SIZE, type ExpiryStatus, type Reminde
 import { toEuros } from '../domain/money.ts';
 import type { Page } from '../domain/validation.ts';
 import { batchGet, countUnder, documentClient, queryPage, tableName } from '../adapters/dynamo.ts';
-import { keys } from '../adapters/table.ts';
+
+/** The keys of these items (here, not in adapters/table.ts: only the ISEE function and the jobs use them). */
+const keys = {
+  inpsRefreshResults: (reportId: string) => `INPSREFRESH#${reportId}`,
+  iseeExpiry: (year: number, userId: string) => ({ pk: `ISEEEXPIRY#${year}`, sk: `USER#${userId}` }),
+  iseeExpiryOf: (year: number) => `ISEEEXPIRY#${year}`,
+};
 
 /**
  * What the ISEE refresh jobs and the expiry job keep (functions/isee/refresh.ts):

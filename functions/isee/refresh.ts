@@ -90,16 +90,6 @@ const IN_FLIGHT = 8;
 /** INPS failing this many times in a row, or for all a page asked, stops the run (it resumes later from where it stopped). */
 const FAILURES_TO_STOP = 10;
 
-export const SYSTEM_ACTOR: Actor = {
-  sub: 'system:isee-scheduler',
-  role: 'OPERATOR',
-  fiscalCode: null,
-  firstName: 'Sistema',
-  lastName: 'Portale',
-  fullName: 'Lavoro pianificato del portale',
-  email: null,
-  workingEntityId: null,
-};
 
 const emptyCounts = () => Object.fromEntries(refreshOutcomes.map((o) => [o, 0])) as Record<RefreshOutcome, number>;
 
@@ -343,17 +333,6 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
 
     /** The operators' list: expiring and expired ISEE among active subscribers, with the reminders sent and who has renewed since. */
     expiryList,
-
-    /**
-     * The schedules (EventBridge Scheduler in the cloud, the same on demand locally): the expiry job every day
-     * of December from the configured day; the January refresh in the first days of January. A run already
-     * going is left alone.
-     */
-    async scheduled(kind: typeof EXPIRY_JOB | typeof NEW_YEAR_JOB): Promise<string> {
-      const year = Number(today().slice(0, 4));
-      const job = await (await requireJobs()).start(kind, String(year), { year, scheduled: true, reportId: deps.ids() }, SYSTEM_ACTOR);
-      return job ? `started ${job.id}` : 'already running';
-    },
   };
 }
 

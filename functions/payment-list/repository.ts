@@ -8,7 +8,7 @@ import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
 import { batchGet, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
-import { toPositionRecord } from '../payments/repository.ts';
+import { missingIseeKeys, toPositionRecord } from '../payments/repository.ts';
 
 /**
  * The payment list's maintained aggregates (README "The payment list"). DynamoDB only, no rules: the
@@ -486,6 +486,6 @@ export async function backfillDebtGroupKeys(firstYear: number, lastYear: number)
 
 /** The months of a call-year that left subscribers without a position for 'ISEE scaduto o mancante' (payments/repository.ts putMissingIsee). */
 export async function listMissingIsee(callId: string, anno: number) {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.missingIseeOfYear(callId, anno) } });
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': missingIseeKeys.year(callId, anno) } });
   return items.map((item) => ({ mese: item.mese as number, count: item.count as number, people: item.people as { fiscalCode: string; cognome: string; nome: string }[], generatedAt: item.generatedAt as string }));
 }

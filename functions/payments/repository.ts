@@ -353,11 +353,20 @@ export const recordIoMessage = (position: Pick<PositionRecord, 'callId' | 'mese'
   );
 
 /**
+ * Who a month's generation left without a position for 'ISEE scaduto o mancante' (the payment list shows
+ * them): one item per call and month under the call-year (pk "CALL#<callId>#NOISEE#<anno>", sk "<mm>").
+ */
+export const missingIseeKeys = {
+  month: (callId: string, anno: number, mese: number) => ({ pk: `CALL#${callId}#NOISEE#${anno}`, sk: String(mese).padStart(2, '0') }),
+  year: (callId: string, anno: number) => `CALL#${callId}#NOISEE#${anno}`,
+};
+
+/**
  * Who the month's generation left without a position for 'ISEE scaduto o mancante': rewritten at every
  * generation of the month (removed when nobody is left out), the first MISSING_ISEE_NAMES names kept.
  */
 export async function putMissingIsee(callId: string, period: Period, people: readonly { fiscalCode: string; cognome: string; nome: string }[], at: string): Promise<void> {
-  const key = keys.missingIsee(callId, period.anno, period.mese);
+  const key = missingIseeKeys.month(callId, period.anno, period.mese);
   if (!people.length) {
     await documentClient.send(new DeleteCommand({ TableName: tableName, Key: key }));
     return;
