@@ -22,6 +22,9 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // A list read through a global index shows a write a moment later (global-setup.ts: the index lag):
+          // expect.poll reads it again, as a user reloads, for a few seconds at most.
+          expect: { poll: { interval: 50, timeout: 5_000 } },
           env,
         },
       },

@@ -1,9 +1,10 @@
 /**
- * One-off after the deploy that brought the enrolment table's search items (README, "Deploy"): writes the
- * search item of every subscription (what the surname and first-name filters read). Idempotent.
+ * For emergencies: the data migration 'enrolment-search-item-v1' (functions/migrations) run again by hand,
+ * whatever the table records: the search item of every subscription. Each deployment runs the migrations
+ * itself (README, "Deploy"). Idempotent.
  * Usage: TABLE_NAME=<the data stack's table> npm run backfill:enrolment-search (AWS credentials of the account).
  */
-import { backfillEnrolmentSearch } from '../functions/subscriptions/repository.ts';
+import { runMigrationSteps } from '../functions/migrations/catalogue.ts';
 
-const count = await backfillEnrolmentSearch();
+const count = await runMigrationSteps('enrolment-search-item-v1');
 console.log(`Search items written for ${count} subscriptions in ${process.env.TABLE_NAME}.`);

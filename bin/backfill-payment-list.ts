@@ -1,10 +1,10 @@
 /**
- * One-off after the deploy that brought the payment list's gsi6 key (a surname's rows in amount order,
- * README "The payment list"): keys the rows stored before it. Idempotent.
+ * For emergencies: the data migration 'payment-list-shards-v1' (functions/migrations) run again by hand,
+ * whatever the table records: every payment-list row's index keys as they are now (gsi6, the list's shards
+ * "DEBTS#<callId>#<anno>#<shard>"). Each deployment runs the migrations itself (README, "Deploy"). Idempotent.
  * Usage: TABLE_NAME=<the data stack's table> npm run backfill:payment-list (AWS credentials of the account).
  */
-import { DEBT_TOTALS_START_YEAR } from '../functions/domain/debt-summaries.ts';
-import { backfillDebtGroupKeys } from '../functions/payment-list/repository.ts';
+import { runMigrationSteps } from '../functions/migrations/catalogue.ts';
 
-const count = await backfillDebtGroupKeys(DEBT_TOTALS_START_YEAR, new Date().getUTCFullYear() + 1);
-console.log(`gsi6 keys written for ${count} payment-list rows in ${process.env.TABLE_NAME}.`);
+const count = await runMigrationSteps('payment-list-shards-v1');
+console.log(`Index keys rewritten for ${count} payment-list rows in ${process.env.TABLE_NAME}.`);

@@ -7,7 +7,8 @@ import type { Construct } from 'constructs';
 import { resources, routes, type Resource } from '../functions/routes.ts';
 import type { PortalContext } from './context.ts';
 import type { DataStack } from './data-stack.ts';
-import { acknowledge } from './nag.ts';
+import { NOTICE_PDF_PREFIX } from '../functions/domain/payments.ts';
+import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
 import { functionAccess, timeoutOf, type FunctionAccess } from './function-access.ts';
 import { BackgroundJobs } from './background-jobs.ts';
 import { PaymentExport } from './payment-export.ts';
@@ -20,15 +21,17 @@ export interface ApiStackProps extends StackProps {
   data: Pick<DataStack, 'table' | 'documents' | 'exports' | 'pdndKey'>;
   /** The Secrets Manager secret with MyPay's endpoint, entity code and password (context mypaySecretName). */
   mypaySecretName: string;
+  /** How long the export waits for MyPay to process an import (context mypayImportMaxWaitMinutes; default 48 hours). */
+  mypayImportMaxWaitMinutes?: number;
   /** Sender, support address and SES identity (context mailFrom, supportEmail, mailIdentityArn). */
   mail: PortalContext['mail'];
-  /** IO app: base URL, the secret with the subscription key, the payee's fiscal code (context ioBaseUrl, ioSecretName, ioPayeeFiscalCode). */
+  /** IO app: base URL and the secret with the subscription key (context ioBaseUrl, ioSecretName). */
   io: PortalContext['io'];
   /** PDND and INPS's ISEE e-services (context pdnd*, inps*), and the first day of the December reminders. */
   pdnd: PortalContext['pdnd'];
   inps: PortalContext['inps'];
   iseeReminderFrom: string;
-  /** The portal's address (the link in the ISEE reminders). */
+  /** The portal's own address (the web stack's URL): MyPay sends citizens back there only, the ISEE reminders link to it (PORTAL_URL). */
   portalUrl: string;
 }
 
@@ -60,6 +63,11 @@ export class ApiStack extends Stack {
       table: (fn, access) => fn.bindTable(props.data.table, access).addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap()),
       documents: (fn, access) => fn.bindBucket('DOCUMENTS_BUCKET', props.data.documents, access),
       exports: (fn, access) => fn.bindBucket('EXPORTS_BUCKET', props.data.exports, access),
+      noticePdfs: (fn) => {
+        const noticeObjects = props.data.exports.arnForObjects(`${NOTICE_PDF_PREFIX}*`);
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [noticeObjects] }));
+        acknowledgeWildcardResource(fn.role!, noticeObjects, `EXPORTS_BUCKET ${NOTICE_PDF_PREFIX}: one notice PDF per position (its IUD), named at run time.`);
+      },
       mypay: (fn) => {
         // Dynamic references, resolved by CloudFormation at deploy time: the values are in no template.
         const mypay = (jsonField: string) => SecretValue.secretsManager(props.mypaySecretName, { jsonField }).unsafeUnwrap();
@@ -100,11 +108,10 @@ export class ApiStack extends Stack {
         // The client assertion is signed inside KMS: Sign on this one key, nothing else (not even GetPublicKey).
         props.data.pdndKey.grant(fn, 'kms:Sign');
       },
+      portal: (fn) => fn.addEnvironment('PORTAL_URL', props.portalUrl),
       io: (fn) => {
         // The key is a dynamic reference, resolved by CloudFormation at deploy time: it is in no template.
-        fn.addEnvironment('IO_BASE_URL', props.io.baseUrl)
-          .addEnvironment('IO_PAYEE_FISCAL_CODE', props.io.payeeFiscalCode)
-          .addEnvironment('IO_API_KEY', SecretValue.secretsManager(props.io.secretName).unsafeUnwrap());
+        fn.addEnvironment('IO_BASE_URL', props.io.baseUrl).addEnvironment('IO_API_KEY', SecretValue.secretsManager(props.io.secretName).unsafeUnwrap());
       },
     };
 
@@ -128,23 +135,32 @@ export class ApiStack extends Stack {
       table: props.data.table,
       exports: props.data.exports,
       mypaySecretName: props.mypaySecretName,
+      importMaxWaitMinutes: props.mypayImportMaxWaitMinutes,
       starter: this.functions.flows,
     });
 
-    // Work longer than a request ('Sincronizza', the enrolment import's 'Applica', the flow e-mail, the ISEE
-    // refreshes from INPS): those functions start the background jobs' state machine; the ISEE schedules too.
+    // Work longer than a request ('Sincronizza', the month's generation and CSV, the enrolment import's 'Applica',
+    // 'Reset ore', the flow e-mail, 'Rendicontazione', the ISEE refreshes from INPS): those functions start the
+    // background jobs' state machine; the ISEE schedules too.
     this.backgroundJobs = new BackgroundJobs(this, 'BackgroundJobs', {
       table: props.data.table,
       documents: props.data.documents,
-      starters: [this.functions.payments, this.functions['enrolment-csv'], this.functions.notices, this.functions.isee],
+      starters: [this.functions.payments, this.functions['enrolment-csv'], this.functions.notices, this.functions.reporting, this.functions.enrolments, this.functions.isee],
       iseeReminderFrom: props.iseeReminderFrom,
     });
     // The flow e-mail's slices read the list cursors of a month's positions, MyPay's PDFs, and send through SES;
-    // the ISEE jobs ask INPS through PDND and send the December reminders (IO and e-mail).
+    // 'Verifica / genera CSV' leaves its file in the exports bucket; 'Rendicontazione' asks MyPay; the ISEE jobs
+    // ask INPS through PDND and send the December reminders (IO and e-mail).
     const jobFunction = this.backgroundJobs.jobFunction;
     jobFunction.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
-    bind.exports(jobFunction, 'R');
+    bind.exports(jobFunction, 'RW');
     bind.mail(jobFunction, 'SEND');
+    // The flow e-mail keeps to the account's sending rate, which it reads (SES v2 GetAccount: SendQuota).
+    jobFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:GetAccount'], resources: ['*'] }));
+    acknowledge(jobFunction.role!, {
+      'AwsSolutions-IAM5[Resource::*]': 'ses:GetAccount reads the account’s own sending quota and supports no resource-level permission (SES v2 service authorization reference); it grants no sending.',
+    });
+    bind.mypay(jobFunction, true);
     bind.io(jobFunction, 'SEND');
     bind.inps(jobFunction, 'QUERY');
     this.backgroundJobs.scheduledJobs.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());

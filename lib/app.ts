@@ -7,6 +7,7 @@ import { AuthStack } from './auth-stack.ts';
 import { portalContext } from './context.ts';
 import { DataStack } from './data-stack.ts';
 import { IseeExtraction } from './isee-extraction.ts';
+import { OperationsStack } from './operations-stack.ts';
 import { repoRoot } from './portal-function.ts';
 import { WebStack } from './web-stack.ts';
 
@@ -60,6 +61,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     userPool: auth.userPool,
     authDomain: auth.domain,
     spidGateway: auth.spidGateway,
+    spidGatewayProviderName: context.spidGateway.providerName,
     webDomainName: context.webDomainName,
     certificateArn: context.certificateArn,
     webAclArn: context.webAclArn,
@@ -72,6 +74,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     authorizer: web.authorizer,
     data,
     mypaySecretName: context.mypaySecretName,
+    mypayImportMaxWaitMinutes: context.mypayImportMaxWaitMinutes,
     mail: context.mail,
     io: context.io,
     pdnd: context.pdnd,
@@ -83,13 +86,27 @@ export function buildApp(options: BuildAppOptions = {}) {
   // The ISEE reading: stateless like the API, in its own stack so each redeploys alone.
   const extraction = new Stack(app, `${prefix}IseeExtraction`, {
     env,
-    description: 'Portale servizi sociali: automatic reading of ISEE attestations (EventBridge, Step Functions, Textract)',
+    description: `Portale servizi sociali: automatic reading of ISEE attestations (EventBridge, Step Functions, PDF text layer, Textract in ${context.textractRegion})`,
   });
-  const iseeExtraction = new IseeExtraction(extraction, 'IseeExtraction', { table: data.table, documents: data.documents });
+  const iseeExtraction = new IseeExtraction(extraction, 'IseeExtraction', { table: data.table, documents: data.documents, textractRegion: context.textractRegion });
+
+  // Running it: alarms on every function and state machine of the stacks above (found in them: a new stack
+  // goes before this one), the dashboard, the data migrations. Deployed last.
+  const operations = new OperationsStack(app, `${prefix}Operations`, {
+    env,
+    description: 'Portale servizi sociali: alarms, dashboard and data migrations',
+    stackPrefix: prefix,
+    alarmEmail: context.alarmEmail,
+    table: data.table,
+    httpApi: web.httpApi,
+    apiFunctions: api.functions,
+    paymentExport: api.paymentExport.stateMachine,
+    migrateAfter: [api],
+  });
 
   // cdk-nag 3 is a policy-validation plugin: any finding not acknowledged (lib/nag.ts) fails the synth.
   if (options.nag !== false) Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
-  return { app, data, auth, web, api, extraction, iseeExtraction, stacks: [data, auth, web, api, extraction] };
+  return { app, data, auth, web, api, extraction, iseeExtraction, operations, stacks: [data, auth, web, api, extraction, operations] };
 }
 
 export type PortalApp = ReturnType<typeof buildApp>;

@@ -77,7 +77,7 @@ export class AuthStack extends Stack {
     const gateway = props.spidGateway;
     this.spidGateway = new cognito.UserPoolIdentityProviderOidc(this, 'SpidCieGateway', {
       userPool: this.userPool,
-      name: 'SpidCie',
+      name: gateway.providerName,
       issuerUrl: gateway.issuer,
       clientId: gateway.clientId,
       // A CloudFormation dynamic reference: resolved by CloudFormation at deploy time, the secret

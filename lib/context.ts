@@ -1,6 +1,7 @@
 import { INPS_BENEFIT_CODE } from '../functions/domain/inps.ts';
 import { REMINDER_FROM } from '../functions/domain/isee-refresh.ts';
 import type { Node } from 'constructs';
+import { DEFAULT_TEXTRACT_REGION, TEXTRACT_REGIONS } from './textract-regions.ts';
 
 /**
  * Everything a deployment can be told through CDK context (`cdk deploy -c key=value` or the
@@ -10,11 +11,21 @@ import type { Node } from 'constructs';
 export interface PortalContext {
   /** Region of every stack: Milan unless told otherwise. */
   region: string;
+  /**
+   * Region of the Textract endpoint that reads photographed attestations (Milan has none): pages are sent
+   * to it in the request and nothing is stored there. Must be one of TEXTRACT_REGIONS.
+   */
+  textractRegion: string;
   /** Prefix of the stack names (a second copy in one account needs another one). */
   stackPrefix: string;
   /** Folder of the built web app, relative to the repository (default web/dist). */
   webAssetPath?: string;
   spidGateway: {
+    /**
+     * The gateway's identity provider name in the user pool: sent as identity_provider on the authorize
+     * request, so citizens go straight to the SPID/CIE gateway instead of Cognito's own page.
+     */
+    providerName: string;
     /** OIDC issuer of the municipality's SPID/CIE gateway (Cognito reads its discovery document at deploy). */
     issuer: string;
     clientId: string;
@@ -35,10 +46,15 @@ export interface PortalContext {
   /** Name of the Secrets Manager secret (JSON: endpoint, codIpa, password) with the council's MyPay access. */
   mypaySecretName: string;
   /**
-   * The IO app: base URL of its API, the Secrets Manager secret (plain string) holding the service's
-   * subscription key (Ocp-Apim-Subscription-Key), and the council's fiscal code, the payee of every payment.
+   * How long MyPay may keep an import in LOAD_IMPORT / IMPORT_IN_ELAB before the export stops asking and the
+   * flow is suspended (not failed); an entity with GPD enabled holds imports until pagoPA has them. Minutes.
    */
-  io: { baseUrl: string; secretName: string; payeeFiscalCode: string };
+  mypayImportMaxWaitMinutes: number;
+  /**
+   * The IO app: base URL of its API and the Secrets Manager secret (plain string) holding the service's
+   * subscription key (Ocp-Apim-Subscription-Key). No payee: IO makes the service's organisation the payee.
+   */
+  io: { baseUrl: string; secretName: string };
   /**
    * PDND Interoperabilità (reference.md "Voucher"): the environment picks the token endpoint and the client
    * assertion's audience; the e-service client's id and the kid PDND gave its public key (the private key is
@@ -67,21 +83,30 @@ export interface PortalContext {
     /** The SES identity the functions may send from; unset: the sender's domain in the stack's account and region. */
     identityArn?: string;
   };
+  /** Who gets the alarms by e-mail (an SNS subscription to confirm from the first message); unset: nobody yet. */
+  alarmEmail?: string;
 }
+
+/**
+ * The CloudWatch namespace of the deployment's metrics (Powertools' POWERTOOLS_METRICS_NAMESPACE): one per
+ * copy of the portal, so a staging copy in the same account never feeds production's alarms and dashboard.
+ */
+export const metricsNamespace = (stackPrefix: string) => `PortaleServiziSociali/${stackPrefix}`;
 
 export const contextDefaults = {
   region: 'eu-south-1',
+  textractRegion: DEFAULT_TEXTRACT_REGION,
   stackPrefix: 'Portale',
+  spidGatewayProviderName: 'SpidCie',
   spidGatewayIssuer: 'https://spid-gateway.example.org',
   spidGatewayClientId: 'portale-servizi-sociali',
   spidGatewayClientSecretName: 'portale-servizi-sociali/spid-gateway-client-secret',
   spidGatewayFiscalCodeClaim: 'fiscalNumber',
   spidGatewayScopes: 'openid profile email',
   mypaySecretName: 'portale-servizi-sociali/mypay',
+  mypayImportMaxWaitMinutes: 48 * 60,
   ioBaseUrl: 'https://api.io.pagopa.it',
   ioSecretName: 'portale-servizi-sociali/io-api-key',
-  /** A placeholder: the council's own fiscal code (11 digits) must be given before a real deploy. */
-  ioPayeeFiscalCode: '00000000000',
   mailFrom: 'noreply@comune.example.it',
   supportEmail: 'supporto@comune.example.it',
   pdndEnvironment: 'collaudo',
@@ -92,6 +117,8 @@ export const contextDefaults = {
   inpsEndpoint: 'https://api.inps.it/pdnd/soap/ConsultazioneISEE/v1',
   inpsPurposeAttestazione: '00000000-0000-0000-0000-000000000001',
   inpsPurposeIndicatore: '00000000-0000-0000-0000-000000000002',
+  /** The Identity header's UserId: the council's fiscal code (placeholder). */
+  inpsUserId: '00000000000',
   inpsCodiceUfficio: '001',
   inpsBenefitCode: 'A2.07',
   inpsRatePerSecond: 10,
@@ -109,6 +136,16 @@ const text = (node: Node, key: string): string | undefined => {
   return value === undefined || value === null || String(value).trim() === '' ? undefined : String(value).trim();
 };
 
+/**
+ * Context secretsRevision: any new text (e.g. the day of a rotation) changes every function's configuration,
+ * so the next deploy updates them all and CloudFormation resolves their secrets' dynamic references again (it
+ * resolves them only for a resource it updates). docs/operations.md, "Rotating secrets".
+ */
+export const secretsRevisionOf = (node: Node): string | undefined => text(node, 'secretsRevision');
+
+/** The prefix of the stack names (context stackPrefix): what tells two copies of the portal in one account apart. */
+export const stackPrefixOf = (node: Node): string => text(node, 'stackPrefix') ?? contextDefaults.stackPrefix;
+
 export function portalContext(node: Node): PortalContext {
   const webDomainName = text(node, 'webDomainName');
   const certificateArn = text(node, 'certificateArn');
@@ -116,8 +153,25 @@ export function portalContext(node: Node): PortalContext {
     throw new Error('webDomainName needs certificateArn (an ACM certificate in us-east-1 for CloudFront)');
   }
   if (certificateArn && !webDomainName) throw new Error('certificateArn is only used with webDomainName');
-  const payee = text(node, 'ioPayeeFiscalCode');
-  if (payee && !/^[0-9]{11}$/.test(payee)) throw new Error('ioPayeeFiscalCode must be the council’s fiscal code: 11 digits');
+  if (text(node, 'ioPayeeFiscalCode')) {
+    throw new Error('ioPayeeFiscalCode is no longer a setting: IO refuses a payee from a key without the group ApiMessageWriteWithPayee and makes the IO service’s organisation the payee. Remove it from the context.');
+  }
+  const alarmEmail = text(node, 'alarmEmail');
+  if (alarmEmail && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail)) throw new Error('alarmEmail must be an e-mail address');
+  const maxWait = text(node, 'mypayImportMaxWaitMinutes');
+  // Step Functions runs a standard execution for at most a year: the wait plus the work must fit.
+  if (maxWait && !(/^\d+$/.test(maxWait) && Number(maxWait) >= 1 && Number(maxWait) <= 180 * 24 * 60)) {
+    throw new Error('mypayImportMaxWaitMinutes must be a whole number of minutes from 1 to 259200 (180 days)');
+  }
+  const textractRegion = text(node, 'textractRegion') ?? contextDefaults.textractRegion;
+  if (!(TEXTRACT_REGIONS as readonly string[]).includes(textractRegion)) {
+    throw new Error(`textractRegion ${textractRegion} has no Amazon Textract endpoint: choose one of ${TEXTRACT_REGIONS.join(', ')} (an EU one: eu-central-1, eu-west-1, eu-west-3, eu-south-2)`);
+  }
+  const providerName = text(node, 'spidGatewayProviderName') ?? contextDefaults.spidGatewayProviderName;
+  // Cognito's identity provider names: up to 32 characters, no blanks (CreateIdentityProvider, ProviderName).
+  if (!/^[^_\s]\S{0,31}$/u.test(providerName)) {
+    throw new Error(`spidGatewayProviderName ${providerName}: 1 to 32 characters, no spaces, not starting with an underscore`);
+  }
   const pdndEnvironment = text(node, 'pdndEnvironment') ?? contextDefaults.pdndEnvironment;
   if (pdndEnvironment !== 'collaudo' && pdndEnvironment !== 'produzione') throw new Error('pdndEnvironment must be collaudo or produzione');
   const uuid = (key: string, fallback: string) => {
@@ -125,6 +179,8 @@ export function portalContext(node: Node): PortalContext {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) throw new Error(`${key} must be a UUID (PDND’s back office gives it)`);
     return value;
   };
+  const inpsUserId = text(node, 'inpsUserId') ?? contextDefaults.inpsUserId;
+  if (!/^[0-9]{11}$/.test(inpsUserId)) throw new Error('inpsUserId must be the council’s fiscal code: 11 digits');
   const benefitCode = text(node, 'inpsBenefitCode') ?? contextDefaults.inpsBenefitCode;
   if (!INPS_BENEFIT_CODE.test(benefitCode)) throw new Error('inpsBenefitCode must be one of the XSD’s PrestazioneDaErogare codes (A1.01 … A3.03, Z9.99)');
   const reminderFrom = text(node, 'iseeReminderFrom') ?? contextDefaults.iseeReminderFrom;
@@ -134,9 +190,11 @@ export function portalContext(node: Node): PortalContext {
   const inpsEndpoint = text(node, 'inpsEndpoint') ?? contextDefaults.inpsEndpoint;
   return {
     region: text(node, 'region') ?? contextDefaults.region,
-    stackPrefix: text(node, 'stackPrefix') ?? contextDefaults.stackPrefix,
+    textractRegion,
+    stackPrefix: stackPrefixOf(node),
     webAssetPath: text(node, 'webAssetPath'),
     spidGateway: {
+      providerName,
       issuer: text(node, 'spidGatewayIssuer') ?? contextDefaults.spidGatewayIssuer,
       clientId: text(node, 'spidGatewayClientId') ?? contextDefaults.spidGatewayClientId,
       clientSecretName: text(node, 'spidGatewayClientSecretName') ?? contextDefaults.spidGatewayClientSecretName,
@@ -148,10 +206,10 @@ export function portalContext(node: Node): PortalContext {
     certificateArn,
     webAclArn: text(node, 'webAclArn'),
     mypaySecretName: text(node, 'mypaySecretName') ?? contextDefaults.mypaySecretName,
+    mypayImportMaxWaitMinutes: maxWait ? Number(maxWait) : contextDefaults.mypayImportMaxWaitMinutes,
     io: {
       baseUrl: text(node, 'ioBaseUrl') ?? contextDefaults.ioBaseUrl,
       secretName: text(node, 'ioSecretName') ?? contextDefaults.ioSecretName,
-      payeeFiscalCode: text(node, 'ioPayeeFiscalCode') ?? contextDefaults.ioPayeeFiscalCode,
     },
     pdnd: {
       environment: pdndEnvironment,
@@ -165,7 +223,7 @@ export function portalContext(node: Node): PortalContext {
       audience: text(node, 'inpsAudience') ?? inpsEndpoint,
       purposeAttestazione: uuid('inpsPurposeAttestazione', contextDefaults.inpsPurposeAttestazione),
       purposeIndicatore: uuid('inpsPurposeIndicatore', contextDefaults.inpsPurposeIndicatore),
-      userId: text(node, 'inpsUserId') ?? text(node, 'ioPayeeFiscalCode') ?? contextDefaults.ioPayeeFiscalCode,
+      userId: inpsUserId,
       codiceUfficio: text(node, 'inpsCodiceUfficio') ?? contextDefaults.inpsCodiceUfficio,
       benefitCode,
       auditRest02: text(node, 'inpsAuditRest02') === 'true',
@@ -177,5 +235,6 @@ export function portalContext(node: Node): PortalContext {
       supportAddress: text(node, 'supportEmail') ?? contextDefaults.supportEmail,
       identityArn: text(node, 'mailIdentityArn'),
     },
+    alarmEmail,
   };
 }

@@ -9,14 +9,21 @@ export interface FunctionAccess {
   documents?: DataAccess;
   /** Files exported for the payment platform (EXPORTS_BUCKET). */
   exports?: DataAccess;
+  /**
+   * Writes the notice PDFs it cuts out of MyPay's AVVISI ZIP (s3:PutObject on `notices/*` of the exports
+   * bucket only: functions/adapters/notice-links.ts), with exports 'R' for the rest.
+   */
+  noticePdfs?: 'WRITE';
   /** E-mail through SES v2 (ses:SendEmail on the deployment's identity only; MAIL_FROM, SUPPORT_EMAIL). */
   mail?: 'SEND';
-  /** The IO app (IO_BASE_URL, IO_PAYEE_FISCAL_CODE; IO_API_KEY from Secrets Manager, a dynamic reference). */
+  /** The IO app (IO_BASE_URL; IO_API_KEY from Secrets Manager, a dynamic reference). */
   io?: 'SEND';
   /** MyPay's endpoint, entity code and password (MYPAY_*), from the secret named by the context mypaySecretName. */
   mypay?: true;
   /** INPS's ISEE e-services through PDND (PDND_*, INPS_*): kms:Sign with the PDND client's key, nothing else on it. */
   inps?: 'QUERY';
+  /** The portal's own address (PORTAL_URL: the web stack's URL), where MyPay sends citizens back. */
+  portal?: true;
 }
 
 /**
@@ -35,8 +42,8 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   calls: { table: 'RW', documents: 'RW' },
   subscriptions: { table: 'RW', documents: 'RW' },
   configuration: { table: 'RW' },
-  // 'Verifica / genera CSV' leaves the month's file in the exports bucket and answers a link to it.
-  payments: { table: 'RW', exports: 'RW' },
+  // 'Verifica / genera CSV' (a background job) leaves the month's file in the exports bucket: this function links to it.
+  payments: { table: 'RW', exports: 'R' },
   // The payment list reads its summaries and totals (the payments function writes them).
   'payment-list': { table: 'R' },
   flows: { table: 'RW', exports: 'R' },
@@ -46,15 +53,19 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   // Unenrolling (and the import's removals) delete the request's files.
   enrolments: { table: 'RW', documents: 'RW' },
   'enrolment-csv': { table: 'RW' },
-  // 'Paga' and the return from MyPay; the notice PDFs are read (links) from the exports bucket.
-  'user-positions': { table: 'RW', exports: 'R', mypay: true },
-  // 'Rendicontazione': MyPay's export of what was paid.
-  reporting: { table: 'RW', mypay: true },
+  // 'Paga' and the return from MyPay; the notice PDFs are read (links) from the exports bucket, and the first
+  // link of a position leaves its PDF there.
+  'user-positions': { table: 'RW', exports: 'R', noticePdfs: 'WRITE', mypay: true, portal: true },
+  // 'Rendicontazione': starts the background job that asks MyPay what was paid (the job function holds MyPay's settings).
+  reporting: { table: 'RW' },
 };
 
 /**
- * Lambda timeout in seconds (10 unless listed). The payments function generates a month of debt positions
- * in one request: up to the 29 s an HTTP API integration may last.
+ * Lambda timeout in seconds (10 unless listed; an HTTP API integration lasts at most 29 s). Work that grows
+ * with a call's size (a month's generation and its CSV, the reporting, the hours reset, an import's apply) runs
+ * as a background job (lib/background-jobs.ts), not in a request. The notices function calls IO and SES for one
+ * position, with retries; the enrolment import's preview reads a whole file (npm run bench:enrolment times
+ * 5,000 rows against this same timeout).
  */
-export const functionTimeoutSeconds: Partial<Record<Resource, number>> = { payments: 29, notices: 29, reporting: 29 };
+export const functionTimeoutSeconds: Partial<Record<Resource, number>> = { notices: 29, 'enrolment-csv': 29 };
 export const timeoutOf = (resource: Resource): number => functionTimeoutSeconds[resource] ?? 10;

@@ -16,6 +16,8 @@ export interface IseeExtractionProps {
   table: ITable;
   /** Must send its events to EventBridge (the data stack enables it). */
   documents: IBucket;
+  /** Where Textract reads photographed pages (context textractRegion: Milan has no Textract). */
+  textractRegion: string;
 }
 
 /** `isee/`: where the ISEE API stores each ISEE's document (`isee/<id>/document`). */
@@ -23,9 +25,11 @@ export const ISEE_PREFIX = iseeDocumentKey('').split('/')[0] + '/';
 
 /**
  * The automatic reading of ISEE attestations: an S3 "Object Created" event under `isee/` starts a state
- * machine (functions/isee-extraction/state-machine.ts) that runs Textract text detection and two small
- * functions: ReadAttestation (Textract's text → the parser) and WriteExtraction (the result, or FAILED,
- * onto the ISEE item). Each holds only what its step needs.
+ * machine (functions/isee-extraction/state-machine.ts) that runs two small functions: ReadAttestation (the
+ * document from the bucket; a PDF's own text layer, and Textract's synchronous DetectDocumentText in
+ * `textractRegion` for images and scanned pages, the bytes in the request; then the parser) and
+ * WriteExtraction (the result, or FAILED, onto the ISEE item). Each holds only what its step needs; the
+ * state machine itself calls no Textract and no other region.
  */
 export class IseeExtraction extends Construct {
   readonly stateMachine: sfn.StateMachine;
@@ -37,18 +41,21 @@ export class IseeExtraction extends Construct {
     super(scope, id);
     const iseeDocuments = props.documents.arnForObjects(`${ISEE_PREFIX}*`);
     const textractReason =
-      'Textract text-detection actions (Start/GetDocumentTextDetection, DetectDocumentText) support no resource-level permissions: AWS documents their resource as "*".';
+      'textract:DetectDocumentText supports no resource-level permissions: AWS documents its resource as "*" (Service Authorization Reference, Amazon Textract).';
 
     this.readFunction = new PortalFunction(this, 'ReadAttestation', {
       entry: 'functions/isee-extraction/read-handler.ts',
       serviceName: 'isee-extraction-read',
-      description: 'ISEE: reads the attestation text from Textract and parses it',
-      timeout: Duration.seconds(60),
+      description: `ISEE: reads the attestation (PDF text layer; Textract in ${props.textractRegion} for pictures) and parses it`,
+      // Up to 8 scanned pages, one synchronous Textract call each, with the SDK's retries on its quota.
+      timeout: Duration.minutes(2),
+      // pdfjs and a 10 MB picture in memory; more memory is also more CPU for pdfjs.
+      memorySize: 1024,
+      environment: { TEXTRACT_REGION: props.textractRegion },
     });
-    this.readFunction.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['textract:DetectDocumentText', 'textract:GetDocumentTextDetection'], resources: ['*'] }),
-    );
-    // DetectDocumentText reads the image from S3 with the caller's permissions.
+    // The text of pictures only: no asynchronous job (it would need a bucket in Textract's region).
+    this.readFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['textract:DetectDocumentText'], resources: ['*'] }));
+    // The document itself, read from the bucket in the stack's region and sent in the request.
     this.readFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [iseeDocuments] }));
 
     this.writeFunction = new PortalFunction(this, 'WriteExtraction', {
@@ -71,10 +78,7 @@ export class IseeExtraction extends Construct {
     });
     this.readFunction.grantInvoke(this.stateMachine);
     this.writeFunction.grantInvoke(this.stateMachine);
-    this.stateMachine.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['textract:StartDocumentTextDetection', 'textract:GetDocumentTextDetection'], resources: ['*'] }),
-    );
-    // HeadObject (the document's type), and Textract's asynchronous job reads the PDF as the caller.
+    // HeadObject (the document's type) needs s3:GetObject.
     this.stateMachine.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [iseeDocuments] }));
 
     this.rule = new events.Rule(this, 'DocumentStored', {
@@ -93,11 +97,14 @@ export class IseeExtraction extends Construct {
       iseeDocuments,
       'ReadAttestation reads the ISEE documents only (isee/<id>/document): the ISEE id is known at run time, so the grant covers that prefix.',
     );
-    acknowledge(this.stateMachine.role, { 'AwsSolutions-IAM5[Resource::*]': textractReason });
+    acknowledge(this.stateMachine.role, {
+      'AwsSolutions-IAM5[Resource::*]':
+        'X-Ray tracing of the state machine (tracingEnabled): the xray actions CDK grants support no resource-level permission, so their resource is "*".',
+    });
     acknowledgeWildcardResource(
       this.stateMachine.role,
       iseeDocuments,
-      'The state machine reads the type of the ISEE document and lets Textract read it: objects under isee/ only, ids known at run time.',
+      'The state machine reads the type of the ISEE document: objects under isee/ only, ids known at run time.',
     );
     for (const fn of [this.readFunction, this.writeFunction]) {
       acknowledgeWildcardResource(

@@ -1,9 +1,12 @@
 import { Duration, SecretValue, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { DEFAULT_IMPORT_MAX_WAIT_MINUTES } from '../functions/domain/flows.ts';
 import { TASK_TIMEOUT_SECONDS, exportDefinition } from '../functions/flows/state-machine.ts';
 import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
 import { PortalFunction } from './portal-function.ts';
@@ -15,6 +18,8 @@ export interface PaymentExportProps {
   mypaySecretName: string;
   /** The API function that starts exports ('Invia a MyPay', 'Rielabora'). */
   starter: PortalFunction;
+  /** How long MyPay may keep an import in IMPORT_IN_ELAB before the flow is suspended (minutes; default 48 hours). */
+  importMaxWaitMinutes?: number;
 }
 
 /**
@@ -41,10 +46,12 @@ export class PaymentExport extends Construct {
     this.taskFunction.addEnvironment('MYPAY_ENDPOINT', mypay('endpoint'));
     this.taskFunction.addEnvironment('MYPAY_COD_IPA', mypay('codIpa'));
     this.taskFunction.addEnvironment('MYPAY_PASSWORD', mypay('password'));
+    const importMaxWaitMinutes = props.importMaxWaitMinutes ?? DEFAULT_IMPORT_MAX_WAIT_MINUTES;
+    this.taskFunction.addEnvironment('MYPAY_IMPORT_MAX_WAIT_MINUTES', String(importMaxWaitMinutes));
 
     const logGroup = new logs.LogGroup(this, 'StateMachineLogs', { retention: logs.RetentionDays.SIX_MONTHS });
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
-      definitionBody: sfn.DefinitionBody.fromString(Stack.of(this).toJsonString(exportDefinition(this.taskFunction.functionArn))),
+      definitionBody: sfn.DefinitionBody.fromString(Stack.of(this).toJsonString(exportDefinition(this.taskFunction.functionArn, importMaxWaitMinutes))),
       tracingEnabled: true,
       // Execution data would put fiscal codes and amounts in the logs: states and errors only.
       logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
@@ -59,6 +66,18 @@ export class PaymentExport extends Construct {
       `${this.taskFunction.functionArn}:*`,
       'grantInvoke allows the function and its versions/aliases (ARN:*); the state machine invokes this one function and nothing else.',
     );
+
+    // The execution's own timeout and an abort bypass every Catch: the machine's status changes come back to
+    // the task function (functions/flows/task-handler.ts), which fails the flow cleanly and frees the call.
+    new events.Rule(this, 'ExecutionEnded', {
+      description: 'MyPay export: an execution that failed, timed out or was aborted fails its flow',
+      eventPattern: {
+        source: ['aws.states'],
+        detailType: ['Step Functions Execution Status Change'],
+        detail: { stateMachineArn: [this.stateMachine.stateMachineArn], status: ['FAILED', 'TIMED_OUT', 'ABORTED'] },
+      },
+      targets: [new targets.LambdaFunction(this.taskFunction, { retryAttempts: 8, maxEventAge: Duration.hours(24) })],
+    });
 
     this.stateMachine.grantStartExecution(props.starter);
     props.starter.addEnvironment('EXPORT_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);

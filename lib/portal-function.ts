@@ -11,6 +11,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { table as tableKeys } from '../functions/adapters/table.ts';
+import { metricsNamespace, secretsRevisionOf, stackPrefixOf } from './context.ts';
 import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
 
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -26,6 +27,8 @@ export interface PortalFunctionProps {
   environment?: Record<string, string>;
   /** Default 10 s: an API request. Background steps (the ISEE reading) may need longer. */
   timeout?: Duration;
+  /** Default 512 MB. */
+  memorySize?: number;
   /**
    * Default true: Powertools (logger, metrics, tracer and the X-Ray SDK) comes from the Powertools layer
    * instead of the bundle. False for a function that imports no Powertools package (the token trigger).
@@ -83,7 +86,7 @@ export class PortalFunction extends NodejsFunction {
       description: props.description,
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: 512,
+      memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(10),
       tracing: lambda.Tracing.ACTIVE,
       logGroup,
@@ -92,8 +95,10 @@ export class PortalFunction extends NodejsFunction {
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: props.serviceName,
-        POWERTOOLS_METRICS_NAMESPACE: 'PortaleServiziSociali',
+        POWERTOOLS_METRICS_NAMESPACE: metricsNamespace(stackPrefixOf(scope.node)),
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        // A rotated secret reaches the functions when they are updated: a new revision updates them all.
+        ...(secretsRevisionOf(scope.node) && { SECRETS_REVISION: secretsRevisionOf(scope.node)! }),
         ...props.environment,
       },
       bundling: {

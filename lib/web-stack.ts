@@ -23,6 +23,8 @@ export interface WebStackProps extends StackProps {
   userPool: cognito.UserPool;
   authDomain: cognito.UserPoolDomain;
   spidGateway: cognito.UserPoolIdentityProviderOidc;
+  /** The gateway's name in the user pool (context spidGatewayProviderName), sent as identity_provider. */
+  spidGatewayProviderName: string;
   /** Custom domain and its us-east-1 certificate; without them CloudFront's own domain is used. */
   webDomainName?: string;
   certificateArn?: string;
@@ -160,8 +162,11 @@ export class WebStack extends Stack {
       issuer: props.userPool.userPoolProviderUrl,
       clientId: this.client.userPoolClientId,
       scope: OAUTH_SCOPES.map((s) => s.scopeName).join(' '),
-      // Cognito publishes no end_session_endpoint: its /logout needs the client and a registered logout URL.
-      signOutUrl: `${props.authDomain.baseUrl()}/logout?client_id=${this.client.userPoolClientId}&logout_uri=${this.webUrl}/`,
+      // Cognito's /logout wants client_id and logout_uri (one of the client's logoutUrls, `${webUrl}/`): the app
+      // builds the request (web/src/lib/auth.tsx, cognitoLogoutUrl), so the address is encoded in the browser.
+      logoutEndpoint: `${props.authDomain.baseUrl()}/logout`,
+      // Straight to the SPID/CIE gateway, without Cognito's own sign-in page.
+      identityProvider: props.spidGatewayProviderName,
     };
     // Vite names every file under assets/ by its content: cached for a year and never pruned, so a tab opened
     // before a deployment still finds its chunks. index.html and config.json change under the same name: browsers

@@ -103,6 +103,89 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'Exc
 }
 
 /**
+ * Where each stream of a merged read stands: null = from its start, a key = after that item (ExclusiveStartKey),
+ * true = read to its end.
+ */
+export type StreamPosition = Record<string, unknown> | null | true;
+
+export interface MergedReadOptions {
+  /** The order of the merged list: a string of the item's index sort key (it must also work on a LastEvaluatedKey). */
+  order: (item: Record<string, any>) => string;
+  forward: boolean;
+  limit: number;
+  /** Items a stream reads at a time (default `limit`): larger with a FilterExpression. */
+  roundSize?: number;
+  /** Rounds of reads a page may take (a request's work is bounded): past it the page comes back short, with its positions. */
+  maxRounds?: number;
+  /** The key of an item, to continue its stream after it (table keys and the index's keys). */
+  keyOf: (item: Record<string, any>) => Record<string, unknown>;
+}
+
+/**
+ * One page of several Queries merged in one order: the read fan-out of a write-sharded key (a list spread over
+ * partitions "<key>#<shard>", README "DynamoDB keys"), and of a few groups read in one order (the payment list's
+ * surname words). Each stream is read in rounds of `roundSize` from its position; an item is taken only when no
+ * stream could still hold one before it (each stream's LastEvaluatedKey says how far it has been read, a
+ * FilterExpression included), so the page is exactly the merged order. The positions say where each stream
+ * goes on (items read but not taken are read again by the next page); null when every stream is read to its end.
+ */
+export async function mergedQueryPage(
+  streams: readonly Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey' | 'ScanIndexForward'>[],
+  positions: readonly StreamPosition[],
+  { order, forward, limit, roundSize = limit, maxRounds = 4, keyOf }: MergedReadOptions,
+): Promise<{ items: Record<string, any>[]; positions: StreamPosition[] | null }> {
+  const before = (a: string, b: string) => (forward ? a < b : a > b);
+  const state = streams.map((query, i) => {
+    const position = positions[i] ?? null;
+    return { query, start: position, readFrom: position === true ? undefined : (position ?? undefined), exhausted: position === true, buffer: [] as Record<string, any>[], frontier: undefined as string | undefined, lastTaken: undefined as Record<string, any> | undefined };
+  });
+  const read = async (stream: (typeof state)[number]) => {
+    const result = await documentClient.send(
+      new QueryCommand({ TableName: tableName, ...stream.query, ScanIndexForward: forward, Limit: roundSize, ExclusiveStartKey: stream.readFrom }),
+    );
+    stream.buffer.push(...(result.Items ?? []));
+    if (result.LastEvaluatedKey) {
+      stream.readFrom = result.LastEvaluatedKey;
+      stream.frontier = order(result.LastEvaluatedKey);
+    } else stream.exhausted = true;
+  };
+  const items: Record<string, any>[] = [];
+  for (let rounds = 0; items.length < limit; ) {
+    let head: (typeof state)[number] | undefined;
+    for (const stream of state) if (stream.buffer.length && (!head || before(order(stream.buffer[0]!), order(head.buffer[0]!)))) head = stream;
+    const headKey = head && order(head.buffer[0]!);
+    // A stream with nothing buffered that may still hold an item before the head must be read first.
+    const blockers = state.filter((s) => !s.exhausted && !s.buffer.length && (headKey === undefined || s.frontier === undefined || before(s.frontier, headKey)));
+    if (blockers.length) {
+      if (rounds++ >= maxRounds) break;
+      await Promise.all(blockers.map(read));
+      continue;
+    }
+    if (!head) break;
+    const taken = head.buffer.shift()!;
+    head.lastTaken = taken;
+    items.push(taken);
+  }
+  const next: StreamPosition[] = state.map((s) => {
+    if (!s.buffer.length) return s.exhausted ? true : (s.readFrom ?? s.start);
+    return s.lastTaken ? keyOf(s.lastTaken) : s.start;
+  });
+  return { items, positions: next.every((p) => p === true) ? null : next };
+}
+
+/** The positions of a merged read from its signed cursor (undefined: from the start); a cursor of another list is a 400. */
+export function readMergedCursor(cursor: string | undefined, list: CursorList, streams: number): StreamPosition[] {
+  if (!cursor) return Array.from({ length: streams }, () => null);
+  const { m } = decodeCursor(cursor, list) as { m?: unknown };
+  const valid = Array.isArray(m) && m.length === streams && m.every((p) => p === null || p === true || (typeof p === 'object' && !Array.isArray(p)));
+  if (!valid) throw new ValidationError(messages.invalidCursor);
+  return m as StreamPosition[];
+}
+
+/** The signed cursor of a merged read's positions (null at the end). */
+export const mergedCursor = (positions: StreamPosition[] | null, list: CursorList): string | null => (positions ? encodeCursor({ m: positions }, list) : null);
+
+/**
  * Batch requests in flight at once: the next one travels while DynamoDB works on the others (locally,
  * dynalite's thread works while this one builds the next request).
  */
@@ -116,19 +199,48 @@ export function withoutEmpty(item: Record<string, unknown>): Record<string, unkn
 const slices = <T>(items: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /**
+ * A batch request refused whole: DynamoDB answers ProvisionedThroughputExceededException when none of its items
+ * could be processed (provisioned capacity), ThrottlingException or RequestLimitExceeded when on-demand capacity
+ * or the account's limit is exceeded (API Reference, BatchWriteItem and BatchGetItem; Developer Guide, "Error
+ * handling with DynamoDB"). The SDK retries it three times at once-ish; past that, the batch helpers back off.
+ */
+const THROTTLED = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+export const isThrottled = (error: unknown) => error instanceof Error && THROTTLED.has(error.name);
+
+/** Attempts of one batch request (the SDK's own three retries inside each): about 25 s of backoff in all. */
+const BATCH_ATTEMPTS = 12;
+/** Exponential backoff with full jitter (50 ms × 2^attempt, at most 4 s). */
+const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(4000, 50 * 2 ** attempt)));
+
+/**
+ * Sends one batch request until nothing is left of it: what the answer leaves unprocessed is sent again, and a
+ * request refused whole for throughput is sent again, both after a backoff; any other error, or still
+ * throttled after BATCH_ATTEMPTS, goes on to the caller.
+ */
+async function untilProcessed<Request>(request: Request | undefined, send: (request: Request) => Promise<Request | undefined>): Promise<void> {
+  for (let attempt = 0; request; attempt++) {
+    if (attempt) await backoff(attempt);
+    try {
+      request = await send(request);
+    } catch (error) {
+      if (!isThrottled(error) || attempt + 1 >= BATCH_ATTEMPTS) throw error;
+    }
+  }
+}
+const leftOf = <T extends object>(left: T | undefined) => (left && Object.keys(left).length ? left : undefined);
+
+/**
  * Puts items with BatchWriteItem, 25 a request, a few requests at once, until none is left unprocessed
  * (backing off). A key given twice is written once, with its last item, as writing one after the other would.
  */
 export async function batchPut(items: readonly Record<string, unknown>[]): Promise<void> {
   const lastOfEachKey = [...new Map(items.map((item) => [`${item[table.partitionKey]}\u0000${item[table.sortKey]}`, item])).values()];
-  await mapAtMost(slices(lastOfEachKey, 25), BATCHES_AT_ONCE, async (batch) => {
-    let request: Record<string, any> | undefined = { [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) };
-    for (let attempt = 0; request && Object.keys(request).length; attempt++) {
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+  await mapAtMost(slices(lastOfEachKey, 25), BATCHES_AT_ONCE, (batch) =>
+    untilProcessed<Record<string, any>>({ [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) }, async (request) => {
       const result: BatchWriteCommandOutput = await documentClient.send(new BatchWriteCommand({ RequestItems: request }));
-      request = result.UnprocessedItems;
-    }
-  });
+      return leftOf(result.UnprocessedItems);
+    }),
+  );
 }
 
 export interface BatchGetOptions {
@@ -148,18 +260,16 @@ export interface BatchGetOptions {
 export async function batchGet(itemKeys: readonly Record<string, unknown>[], { consistent = false, projection, names, onConsumed }: BatchGetOptions = {}): Promise<Record<string, any>[]> {
   const found: Record<string, any>[] = [];
   const read = { ...(consistent ? { ConsistentRead: true } : {}), ...(projection ? { ProjectionExpression: projection } : {}), ...(names ? { ExpressionAttributeNames: names } : {}) };
-  await mapAtMost(slices(itemKeys, 100), BATCHES_AT_ONCE, async (keys) => {
-    let request: Record<string, any> | undefined = { [tableName]: { Keys: keys, ...read } };
-    for (let attempt = 0; request && Object.keys(request).length; attempt++) {
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+  await mapAtMost(slices(itemKeys, 100), BATCHES_AT_ONCE, (keys) =>
+    untilProcessed<Record<string, any>>({ [tableName]: { Keys: keys, ...read } }, async (request) => {
       const result: BatchGetCommandOutput = await documentClient.send(
         new BatchGetCommand({ RequestItems: request, ...(onConsumed ? { ReturnConsumedCapacity: 'TOTAL' } : {}) }),
       );
       onConsumed?.((result.ConsumedCapacity ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0));
       found.push(...(result.Responses?.[tableName] ?? []));
-      request = result.UnprocessedKeys;
-    }
-  });
+      return leftOf(result.UnprocessedKeys);
+    }),
+  );
   return found;
 }
 
@@ -211,3 +321,14 @@ export async function unlessConditionFails<T>(write: Promise<T>): Promise<T | nu
     throw error;
   }
 }
+
+/**
+ * One page of a data migration's walk (functions/migrations): how many items it wrote, and the key the next
+ * page starts from (none after the last). A page reads at most BACKFILL_PAGE items, so each step of a
+ * migration is seconds of work whatever the table holds.
+ */
+export interface BackfillPage {
+  written: number;
+  next?: Record<string, unknown>;
+}
+export const BACKFILL_PAGE = 500;

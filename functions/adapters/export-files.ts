@@ -9,6 +9,16 @@ const exportsBucket = requireEnv('EXPORTS_BUCKET');
 /** Links to MyPay's result files live five minutes (they carry fiscal codes and amounts). */
 export const EXPORT_LINK_TTL_SECONDS = 300;
 
+/**
+ * Bytes [start, end) of an object of the exports bucket and its whole size (GetObject with a Range): a notice
+ * out of MyPay's AVVISI ZIP without reading the ZIP whole (adapters/notice-pdf.ts).
+ */
+export async function getExportRange(key: string, start: number, end: number, bucket = exportsBucket): Promise<{ bytes: Uint8Array; size: number }> {
+  const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${Math.max(start, end - 1)}` }));
+  const size = Number(/\/(\d+)$/.exec(object.ContentRange ?? '')?.[1] ?? object.ContentLength ?? 0);
+  return { bytes: await object.Body!.transformToByteArray(), size };
+}
+
 export const s3ExportFiles: ExportFiles = {
   async put(key, body, contentType) {
     await s3.send(new PutObjectCommand({ Bucket: exportsBucket, Key: key, Body: body, ContentType: contentType }));

@@ -6,7 +6,7 @@ import { ValidationError } from '../domain/errors.ts';
 import { fileTypeOf } from '../domain/file-signature.ts';
 import { MAX_FILE_BYTES, fileMessages, isAcceptedType, type UploadRequest, type UploadTicket } from '../domain/files.ts';
 import type { ClaimedFile, FileStore } from './ports.ts';
-import { requireEnv, s3 } from './s3-client.ts';
+import { isMissingObject, requireEnv, s3 } from './s3-client.ts';
 
 export { s3 };
 
@@ -52,8 +52,6 @@ export async function createUpload(ownerSub: string, request: UploadRequest): Pr
 }
 
 
-const notFound = (error: unknown) => error instanceof Error && (error.name === 'NotFound' || error.name === 'NoSuchKey');
-
 /**
  * Checks a staged upload and moves it to `finalKey`. A file of the wrong type or size, or whose stored
  * type or size is not the one declared when the upload was asked for, is deleted and refused; nothing
@@ -68,7 +66,7 @@ export async function claimUpload(ownerSub: string, uploadKey: string, finalKey:
     size = head.ContentLength ?? 0;
     declared = { type: head.ContentType, size: head.Metadata?.[DECLARED_SIZE] };
   } catch (error) {
-    if (notFound(error)) throw new ValidationError(fileMessages.notFound);
+    if (isMissingObject(error)) throw new ValidationError(fileMessages.notFound);
     throw error;
   }
   const refuse = async (message: string) => {

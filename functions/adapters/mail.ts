@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SESv2Client, SendEmailCommand, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
+import { GetAccountCommand, SESv2Client, SendEmailCommand, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
 import { tracer } from '../http/observability.ts';
 import type { MailMessage, Mailer } from './ports.ts';
 
@@ -70,9 +70,30 @@ export function sendEmailInput(message: MailMessage, defaultFrom: string): SendE
   };
 }
 
+/** SES's own floor: an account in the sandbox may send one message a second. */
+export const SES_SANDBOX_SEND_RATE = 1;
+/** How long the account's sending rate is trusted before it is asked again (AWS raises it on request). */
+const SEND_RATE_TTL_MS = 10 * 60_000;
+let sendRate: { value: number; until: number } | null = null;
+
 export const sesMailer: Mailer = {
   async send(message) {
     const { MessageId } = await client.send(new SendEmailCommand(sendEmailInput(message, mailSettings().from)));
     return { messageId: MessageId ?? '' };
+  },
+  /**
+   * The account's maximum sending rate (SES v2 GetAccount, SendQuota.MaxSendRate: messages a second); past
+   * it SES refuses messages (TooManyRequestsException). When it cannot be read, the sandbox's rate.
+   */
+  async maxSendRate() {
+    if (sendRate && sendRate.until > Date.now()) return sendRate.value;
+    let value = SES_SANDBOX_SEND_RATE;
+    try {
+      value = (await client.send(new GetAccountCommand({}))).SendQuota?.MaxSendRate || SES_SANDBOX_SEND_RATE;
+    } catch {
+      // Not allowed or not answered: send no faster than any SES account may.
+    }
+    sendRate = { value, until: Date.now() + SEND_RATE_TTL_MS };
+    return value;
   },
 };

@@ -5,10 +5,12 @@
  * citizen's positions) bundles neither the ZIP nor the CSV reader of the reporting.
  */
 import { parseXml, XmlElement } from '@rgrove/parse-xml';
-import type { MyPay, MyPayPaidItem, MyPayPayer, MyPayPaymentItem, MyPayPaymentOutcome, MyPayPaymentSession } from './ports.ts';
+import type { MyPay, MyPayPaidItem, MyPayPayer, MyPayPaymentOutcome, MyPayPaymentSession } from './ports.ts';
 
 export const MYPAY_NAMESPACE = 'http://www.regione.veneto.it/pagamenti/ente/';
 export const MYPAY_HEAD_NAMESPACE = 'http://www.regione.veneto.it/pagamenti/ente/ppthead';
+/** The Dovuti/Pagati schema's namespace (PagInf_Dovuti_Pagati_6_2_0.xsd, elementFormDefault qualified). */
+export const MYPAY_SCHEMA_NAMESPACE = 'http://www.regione.veneto.it/schemas/2012/Pagamenti/Ente/';
 /** Secrets Manager secret holding the MyPay password in the cloud (never in the table or the template). */
 
 /** Transient: MyPay did not answer (5xx, timeout, refused connection). Retry with backoff. */
@@ -46,6 +48,12 @@ export interface MyPayConfig {
   codIpaEnte: string;
   /** The password, or a function that fetches it (Secrets Manager in the cloud). */
   password: string | (() => Promise<string>);
+  /**
+   * The password MyPay checks for paaSILChiediPosizioniAperte: MyPay4 verifies it against its default entity
+   * (ChiediPosizioniAperteService.java, pa.codIpaEntePredefinito), not the caller's. Defaults to `password`
+   * (a MyPay whose default entity is the council).
+   */
+  openPositionsPassword?: string;
   /** Per HTTP call (default 10 s). */
   timeoutMs?: number;
   /** reportPaid: wait between export polls (default 2 s) and how many polls at most (default 30). */
@@ -63,17 +71,24 @@ export function myPayConfigFromEnv(env: NodeJS.ProcessEnv = process.env, passwor
   if (!endpoint || !codIpaEnte) throw new Error('MyPay is not configured: set MYPAY_ENDPOINT and MYPAY_COD_IPA');
   const secret = password ?? env.MYPAY_PASSWORD;
   if (!secret) throw new Error('MyPay password missing: set MYPAY_PASSWORD');
-  return { endpoint, codIpaEnte, password: secret, timeoutMs: env.MYPAY_TIMEOUT_MS ? Number(env.MYPAY_TIMEOUT_MS) : undefined };
+  return {
+    endpoint,
+    codIpaEnte,
+    password: secret,
+    openPositionsPassword: env.MYPAY_OPEN_POSITIONS_PASSWORD || undefined,
+    timeoutMs: env.MYPAY_TIMEOUT_MS ? Number(env.MYPAY_TIMEOUT_MS) : undefined,
+  };
 }
 
 export const escapeXml = (value: string) =>
   value.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
 
-export type Fields = [name: string, value: string | boolean | undefined][];
+/** A value, or `{ xml }`: elements already written (escaped) by the caller, for a nested type. */
+export type Fields = [name: string, value: string | boolean | undefined | { xml: string }][];
 export const elements = (fields: Fields) =>
   fields
     .filter(([, value]) => value !== undefined)
-    .map(([name, value]) => `<${name}>${escapeXml(String(value))}</${name}>`)
+    .map(([name, value]) => `<${name}>${typeof value === 'object' ? value.xml : escapeXml(String(value))}</${name}>`)
     .join('');
 
 /** "12.34" → 1234, exactly (no floating point). */
@@ -177,11 +192,12 @@ export function makeSoapClient(config: MyPayConfig, fetchImpl: typeof fetch = fe
     }
   }
 
-  const paidItem = (item: XmlElement): MyPayPaidItem => ({
+  /** A datiSingoloPagamento of a Pagati document; the IUV is datiPagamento's (MyPay4 PagamentiTelematiciDovutiPagatiHelper.creaPagatiDocument). */
+  const paidItem = (item: XmlElement, iuv = ''): MyPayPaidItem => ({
     iud: text(item, 'identificativoUnivocoDovuto') ?? '',
-    iuv: text(item, 'identificativoUnivocoVersamento') ?? '',
+    iuv: text(item, 'identificativoUnivocoVersamento') ?? iuv,
     amountCents: decimalToCents(text(item, 'singoloImportoPagato') ?? '0'),
-    paidOn: text(item, 'dataEsitoSingoloPagamento') ?? '',
+    paidOn: (text(item, 'dataEsitoSingoloPagamento') ?? '').slice(0, 10),
     iur: text(item, 'identificativoUnivocoRiscossione') ?? '',
   });
 
@@ -189,51 +205,58 @@ export function makeSoapClient(config: MyPayConfig, fetchImpl: typeof fetch = fe
 }
 export type SoapClient = ReturnType<typeof makeSoapClient>;
 
-/** Paying now: the checkout session and its outcome. */
-export function checkoutOperations(client: SoapClient): Pick<MyPay, 'startPayment' | 'paymentOutcome'> {
+/** A base64Binary element's bytes as text (`null` when it is not base64). */
+const fromBase64 = (encoded: string): string | null => (/^[A-Za-z0-9+/=\s]+$/.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : null);
+
+/** Paying a position MyPay holds, and the outcome of the session. */
+export function checkoutOperations(client: SoapClient): Pick<MyPay, 'openPositionCheckout' | 'paymentOutcome'> {
   const { config, password, soap, required, paidItem } = client;
   return {
     /**
-     * paaSILInviaDovuti: `dovuti` is the base64 of a Dovuti XML (after MyPay's PagInf_Dovuti_Pagati schema,
-     * reduced to what the portal sends: the payer and one datiSingoloVersamento per position).
+     * How MyPay4 lets a SIL send a citizen to pay a position the council imported (the import gave it its IUV
+     * and notice; paaSILInviaDovuti is for new positions only and refuses an IUD MyPay has: PAA_IUD_DUPLICATO):
+     * paaSILChiediPosizioniAperte lists the person's unpaid positions, each with its Dovuti XML and an
+     * `urlPagamento` (/public/landing/precaricato?id=<a session fixed for that position>,
+     * ChiediPosizioniAperteService.java); the landing takes `backUrl`, runs pagoPA's checkout on MyPay's own
+     * record of the position (its amount, its due date) and sends the citizen back to backUrl with
+     * ?idSession=<that session>&esito=OK|ERROR (LandingController.java). paaSILChiediPagati(idSession) then
+     * says what was paid. Null when MyPay lists no unpaid position with that IUD (paid, cancelled, unknown).
      */
-    async startPayment(payer: MyPayPayer, items: MyPayPaymentItem[], returnUrl: string): Promise<MyPayPaymentSession> {
-      const operation = 'paaSILInviaDovuti';
-      if (items.length < 1 || items.length > 5) throw new MyPayFault(operation, 'PAA_DOVUTI_NON_VALIDI', 'Da 1 a 5 posizioni per pagamento');
-      const dovuti =
-        `<?xml version="1.0" encoding="UTF-8"?><Dovuti xmlns="http://www.regione.veneto.it/schemas/2012/Pagamenti/Ente/">` +
-        elements([['versioneOggetto', '6.2']]) +
-        `<soggettoPagatore><identificativoUnivocoPagatore>${elements([
-          ['tipoIdentificativoUnivoco', payer.tipoIdentificativoUnivoco],
-          ['codiceIdentificativoUnivoco', payer.codiceIdentificativoUnivoco],
-        ])}</identificativoUnivocoPagatore>${elements([
-          ['anagraficaPagatore', payer.anagrafica],
-          ['e-mailPagatore', payer.email],
-        ])}</soggettoPagatore>` +
-        `<datiVersamento>${elements([['tipoVersamento', 'ALL']])}` +
-        items
-          .map(
-            (item) =>
-              `<datiSingoloVersamento>${elements([
-                ['identificativoUnivocoDovuto', item.iud],
-                ['identificativoUnivocoVersamento', item.iuv],
-                ['importoSingoloVersamento', centsToDecimal(item.amountCents)],
-                ['identificativoTipoDovuto', item.tipoDovuto],
-                ['causaleVersamento', item.causale],
-                ['datiSpecificiRiscossione', item.datiSpecificiRiscossione],
-              ])}</datiSingoloVersamento>`,
-          )
-          .join('') +
-        `</datiVersamento></Dovuti>`;
+    async openPositionCheckout(payer: MyPayPayer, iud: string, returnUrl: string): Promise<MyPayPaymentSession | null> {
+      const operation = 'paaSILChiediPosizioniAperte';
+      const person = `<pay_i:tipoIdentificativoUnivoco xmlns:pay_i="${MYPAY_SCHEMA_NAMESPACE}">${escapeXml(payer.tipoIdentificativoUnivoco)}</pay_i:tipoIdentificativoUnivoco><pay_i:codiceIdentificativoUnivoco xmlns:pay_i="${MYPAY_SCHEMA_NAMESPACE}">${escapeXml(payer.codiceIdentificativoUnivoco)}</pay_i:codiceIdentificativoUnivoco>`;
       const answer = await soap(operation, [
-        ['password', await password()],
-        ['dovuti', Buffer.from(dovuti, 'utf8').toString('base64')],
-        ['enteSILInviaRispostaPagamentoUrl', returnUrl],
-      ]);
-      return { idSession: required(operation, answer, 'idSession'), url: required(operation, answer, 'url') };
+        ['password', config.openPositionsPassword ?? (await password())],
+        ['codIpaEnte', config.codIpaEnte],
+        ['identificativoUnivocoPersonaFG', { xml: person }],
+      ], false);
+      for (const open of children(answer, 'paaSILPosizioniAperte')) {
+        // dovuti: base64Binary of the Dovuti XML (a DataHandler of the marshalled bytes: encoded once, by the SOAP layer).
+        const xml = fromBase64(text(open, 'dovuti') ?? '');
+        let dovuti: XmlElement | undefined;
+        try {
+          dovuti = xml ? (parseXml(xml).root ?? undefined) : undefined;
+        } catch {
+          dovuti = undefined;
+        }
+        const items = children(child(dovuti, 'datiVersamento'), 'datiSingoloVersamento');
+        const item = items.find((i) => text(i, 'identificativoUnivocoDovuto') === iud);
+        const url = text(open, 'urlPagamento');
+        if (!item || !url) continue;
+        const landing = new URL(url);
+        const idSession = landing.searchParams.get('id');
+        if (!idSession) throw new MyPayFault(operation, 'RISPOSTA_INCOMPLETA', 'urlPagamento senza id');
+        landing.searchParams.set('backUrl', returnUrl);
+        return { idSession, url: landing.toString(), amountCents: decimalToCents(text(item, 'importoSingoloVersamento') ?? '0') };
+      }
+      return null;
     },
 
-    /** paaSILChiediPagati: `pagati` is the base64 of a Pagati XML; "not yet"/"cancelled" come as fault codes. */
+    /**
+     * paaSILChiediPagati: `pagati` is Base64 of the Pagati XML put in a DataHandler, which the SOAP layer
+     * encodes once more (PagamentiTelematiciDovutiPagatiImpl.java: Base64.encodeBase64 then a base64Binary
+     * element): decoded twice. Not started / in progress / cancelled / expired come as fault codes.
+     */
     async paymentOutcome(idSession): Promise<MyPayPaymentOutcome> {
       const operation = 'paaSILChiediPagati';
       let answer: XmlElement;
@@ -250,18 +273,30 @@ export function checkoutOperations(client: SoapClient): Pick<MyPay, 'startPaymen
       } catch (error) {
         if (error instanceof MyPayFault) {
           if (error.faultCode === 'PAA_PAGAMENTO_ANNULLATO') return { status: 'CANCELLED', payments: [] };
+          if (error.faultCode === 'PAA_PAGAMENTO_SCADUTO') return { status: 'EXPIRED', payments: [] };
           if (error.faultCode === 'PAA_PAGAMENTO_IN_CORSO' || error.faultCode === 'PAA_PAGAMENTO_NON_INIZIATO') return { status: 'PENDING', payments: [] };
         }
         throw error;
       }
-      const encoded = required(operation, answer, 'pagati');
-      const pagati = parseXml(Buffer.from(encoded, 'base64').toString('utf8')).root!;
+      const once = fromBase64(required(operation, answer, 'pagati'));
+      const xml = once === null ? null : fromBase64(once);
+      let pagati: XmlElement | undefined;
+      try {
+        pagati = xml ? (parseXml(xml).root ?? undefined) : undefined;
+      } catch {
+        pagati = undefined;
+      }
+      if (!pagati) throw new MyPayFault(operation, 'RISPOSTA_NON_VALIDA', 'pagati non è un documento Pagati in Base64');
       const datiPagamento = child(pagati, 'datiPagamento');
+      // codiceEsitoPagamento 0 paid, 1 not paid, 2 partly paid (a cart): the items with an IUR are the paid ones.
       const esito = text(datiPagamento, 'codiceEsitoPagamento');
-      const payments = children(datiPagamento, 'datiSingoloPagamento').map(paidItem);
-      return { status: esito === '0' ? 'PAID' : 'FAILED', payments: esito === '0' ? payments : [] };
+      const iuv = text(datiPagamento, 'identificativoUnivocoVersamento') ?? '';
+      const payments = children(datiPagamento, 'datiSingoloPagamento')
+        .map((item) => paidItem(item, iuv))
+        .filter((item) => item.iur && item.amountCents > 0);
+      const paid = (esito === '0' || esito === '2') && payments.length > 0;
+      return { status: paid ? 'PAID' : 'FAILED', payments: paid ? payments : [] };
     },
-
   };
 }
 

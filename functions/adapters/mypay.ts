@@ -73,8 +73,11 @@ export function makeMyPay(config: MyPayConfig, fetchImpl: typeof fetch = fetch):
       }
       if (!response.ok || !answer) throw new MyPayFault(operation, `HTTP_${response.status}`, 'Risposta non valida', body.slice(0, 200));
       if (answer.codice) {
-        const code = /già usato|already used/i.test(answer.descrizione ?? '') ? FAULT_TOKEN_ALREADY_USED : `MYBOX_${answer.codice}`;
-        throw new MyPayFault(operation, code, answer.descrizione ?? 'File rifiutato');
+        // MyBox answers its refusals in words (MyBoxController.uploadByWS, FlussoService.validateFile): the two
+        // the export acts on get a code of their own.
+        const text = answer.descrizione ?? '';
+        const code = /già usato|already used/i.test(text) ? FAULT_TOKEN_ALREADY_USED : /stesso nome di file/i.test(text) ? 'MYBOX_NOME_FILE_DUPLICATO' : `MYBOX_${answer.codice}`;
+        throw new MyPayFault(operation, code, 'File rifiutato', text);
       }
       if (Number(answer.fileSize) !== zip.byteLength) {
         throw new MyPayFault(operation, 'MYBOX_SIZE', `MyBox ha ricevuto ${answer.fileSize} byte invece di ${zip.byteLength}`);
@@ -128,6 +131,20 @@ export function makeMyPay(config: MyPayConfig, fetchImpl: typeof fetch = fetch):
 
 const semicolonSeparated = dsvFormat(';');
 
+/**
+ * Whether a row of MyPay's export is a payment. MyPay writes esitoSingoloPagamento as it got the receipt:
+ * `0` for pagoPA's paSendRT (SendRtOutcomeService.java, CODICE_ESITO_PAGAMENTO_ESEGUITO), `PAGATO CON
+ * RENDICONTAZIONE 9` for a payment known only from the reporting (Constants.PAGATO_CON_RENDICONTAZIONE_9), or
+ * the receipt's own text on the older paths; a negative outcome is codiceEsitoPagamento 1 or a text such as
+ * 'NON PAGATO' (EsitoService.java). So: an amount above zero, not a negative code, not a negative text.
+ */
+export function isPaidRow(row: { codiceEsitoPagamento?: string; esitoSingoloPagamento?: string; singoloImportoPagato?: string }): boolean {
+  const amount = (row.singoloImportoPagato ?? '').trim();
+  if (!/^\d+(\.\d{1,2})?$/.test(amount) || decimalToCents(amount) <= 0) return false;
+  if ((row.codiceEsitoPagamento ?? '').trim() === '1') return false;
+  return !/^\s*non\b/i.test(row.esitoSingoloPagamento ?? '');
+}
+
 /** The reporting ZIP: one CSV (`;`, header line) with MyPay's export columns; the paid rows. */
 export function parsePaidExport(zip: Uint8Array): MyPayPaidRow[] {
   const files = Object.entries(unzipSync(zip)).filter(([name]) => name.toLowerCase().endsWith('.csv'));
@@ -137,7 +154,7 @@ export function parsePaidExport(zip: Uint8Array): MyPayPaidRow[] {
     const parsed = semicolonSeparated.parse(strFromU8(content).replace(/^\uFEFF/, '').replace(/(\r?\n)+$/, ''));
     for (const row of parsed) {
       if (!row.codIud && !row.codIuv) continue; // a blank line
-      if (row.esitoSingoloPagamento && row.esitoSingoloPagamento !== 'ESEGUITO') continue;
+      if (!isPaidRow(row)) continue;
       rows.push({
         iud: row.codIud ?? '',
         iuv: row.codIuv || row.identificativoUnivocoVersamento || '',

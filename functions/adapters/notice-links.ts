@@ -2,11 +2,9 @@ import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { noticePdfKey, type Position } from '../domain/payments.ts';
 import type { PositionRecord } from '../domain/debt-positions.ts';
-import { EXPORT_LINK_TTL_SECONDS } from './export-files.ts';
+import { EXPORT_LINK_TTL_SECONDS, getExportRange } from './export-files.ts';
 import { makeNoticePdfs } from './notice-pdf.ts';
-import { requireEnv, s3 } from './s3-client.ts';
-
-const notFound = (error: unknown) => error instanceof Error && (error.name === 'NotFound' || error.name === 'NoSuchKey' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404);
+import { isMissingObject, requireEnv, s3 } from './s3-client.ts';
 
 /**
  * The notice PDF link of a position: a link of a few minutes to `noticePdfKey(iud)` in the exports bucket.
@@ -20,17 +18,25 @@ export function makeNoticeLinks(positions: { getPositionByIud(iud: string): Prom
       const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       return await object.Body!.transformToByteArray();
     } catch (error) {
-      if (notFound(error)) return null;
+      if (isMissingObject(error)) return null;
       throw error;
     }
   };
-  const noticePdfs = makeNoticePdfs({ get });
+  const getRange = async (key: string, start: number, end: number) => {
+    try {
+      return await getExportRange(key, start, end, bucket);
+    } catch (error) {
+      if (isMissingObject(error)) return null;
+      throw error;
+    }
+  };
+  const noticePdfs = makeNoticePdfs({ get, getRange });
   const exists = async (key: string) => {
     try {
       await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
       return true;
     } catch (error) {
-      if (notFound(error)) return false;
+      if (isMissingObject(error)) return false;
       throw error;
     }
   };

@@ -1,3 +1,4 @@
+import type { BusinessMetric, DimensionOf } from '../domain/business-metrics.ts';
 import type { UploadRequest, UploadTicket } from '../domain/files.ts';
 import type { InpsAnswer, InpsApplicationState, InpsAttestation, InpsIndicator } from '../domain/inps.ts';
 import type { IoMessageContent } from '../domain/notices.ts';
@@ -24,6 +25,39 @@ export interface AuditEntry {
 
 export interface AuditLog {
   record(entry: AuditEntry, at: Date): Promise<void>;
+}
+
+/**
+ * An item holds at most 400 KB, attribute names included (DynamoDB Developer Guide, "Constraints": Items;
+ * "DynamoDB item sizes and formats"): an operation that changes many records at once (the hours reset, an
+ * import's slice) is audited in entries whose changes take at most this many bytes as JSON, which is larger than
+ * their size as an item (no quotes, one to three bytes of overhead per element there); the rest of the entry
+ * (keys, who, what) takes under 2 KB.
+ */
+export const AUDIT_CHANGES_MAX_BYTES = 300 * 1024;
+
+/**
+ * One operation's changes cut into chunks whose audit (`audited`: what the entry keeps of a change, before and
+ * after) takes at most AUDIT_CHANGES_MAX_BYTES, in order. Cut before the changes are written, so that an audit
+ * entry can never be refused for its size after the data changed. A single change larger than that is a chunk
+ * of its own.
+ */
+export function auditChunks<T>(changes: readonly T[], audited: (change: T) => unknown = (change) => change, maxBytes = AUDIT_CHANGES_MAX_BYTES): T[][] {
+  const chunks: T[][] = [];
+  let current: T[] = [];
+  let bytes = 2;
+  for (const change of changes) {
+    const size = Buffer.byteLength(JSON.stringify(audited(change)) ?? 'null') + 1;
+    if (current.length && bytes + size > maxBytes) {
+      chunks.push(current);
+      current = [];
+      bytes = 2;
+    }
+    current.push(change);
+    bytes += size;
+  }
+  if (current.length) chunks.push(current);
+  return chunks;
 }
 
 export interface ClaimedFile {
@@ -75,9 +109,23 @@ export interface MailMessage {
 /** Outgoing e-mail: SES v2 in the cloud, aws-ses-v2-local on this machine (functions/adapters/mail.ts). */
 export interface Mailer {
   send(message: MailMessage): Promise<{ messageId: string }>;
+  /** How many messages a second the sender may send (SES: the account's SendQuota.MaxSendRate); none: no limit. */
+  maxSendRate?(): Promise<number>;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * The business metrics a use case counts as it does the work (functions/domain/business-metrics.ts names
+ * them and says which take a dimension): Powertools Metrics (EMF) in Lambda (functions/http/observability.ts
+ * `businessMetrics`), nothing locally, a recorder in the unit tests.
+ */
+export interface BusinessMetrics {
+  count<M extends BusinessMetric>(metric: M, value: number, ...dimension: DimensionOf<M> extends undefined ? [] : [DimensionOf<M>]): void;
+}
+
+/** For use cases built without metrics (a script, a benchmark). */
+export const noMetrics: BusinessMetrics = { count: () => undefined };
 
 /**
  * MyPay, the council's pagoPA intermediary (reference.md: SIL bulk import, payment redirect, reporting).
@@ -101,28 +149,19 @@ export interface MyPayImportStatus {
   urlFileAvvisi?: string;
 }
 
-/** One debt position to pay now (paaSILInviaDovuti): amounts in integer cents. */
-export interface MyPayPaymentItem {
-  iud: string;
-  amountCents: number;
-  causale: string;
-  datiSpecificiRiscossione: string;
-  tipoDovuto: string;
-  /** The position's IUV when it already has one (exported before). */
-  iuv?: string;
-}
-
+/** Who pays (identificativoUnivocoPersonaFG): F a person by fiscal code, G a company by VAT number. */
 export interface MyPayPayer {
   tipoIdentificativoUnivoco: 'F' | 'G';
   codiceIdentificativoUnivoco: string;
-  anagrafica: string;
-  email?: string;
 }
 
 export interface MyPayPaymentSession {
+  /** MyPay's session of the position (fixed per position: a second checkout of it has the same one). */
   idSession: string;
-  /** Where to send the citizen to pay. */
+  /** Where to send the citizen to pay (MyPay's landing, with the portal's page to come back to). */
   url: string;
+  /** What MyPay will collect, in cents (its own record of the position). */
+  amountCents: number;
 }
 
 export interface MyPayPaidItem {
@@ -136,8 +175,11 @@ export interface MyPayPaidItem {
 }
 
 export interface MyPayPaymentOutcome {
-  /** PAID: codiceEsitoPagamento 0; FAILED: 1; CANCELLED / PENDING: MyPay's PAA_PAGAMENTO_ANNULLATO / _IN_CORSO, _NON_INIZIATO. */
-  status: 'PAID' | 'FAILED' | 'CANCELLED' | 'PENDING';
+  /**
+   * PAID: codiceEsitoPagamento 0 (or 2, the paid items of a cart); FAILED: 1; CANCELLED, EXPIRED, PENDING:
+   * MyPay's faults PAA_PAGAMENTO_ANNULLATO, PAA_PAGAMENTO_SCADUTO, PAA_PAGAMENTO_IN_CORSO / _NON_INIZIATO.
+   */
+  status: 'PAID' | 'FAILED' | 'CANCELLED' | 'PENDING' | 'EXPIRED';
   payments: MyPayPaidItem[];
 }
 
@@ -152,20 +194,26 @@ export interface MyPay {
   upload(authorization: MyPayAuthorization, zip: Uint8Array, fileName: string): Promise<void>;
   importStatus(requestToken: string, files?: { scarti?: boolean; iuv?: boolean; avvisi?: boolean }): Promise<MyPayImportStatus>;
   download(url: string): Promise<Uint8Array>;
-  startPayment(payer: MyPayPayer, items: MyPayPaymentItem[], returnUrl: string): Promise<MyPayPaymentSession>;
+  /** The checkout of a position MyPay holds (imported), back to `returnUrl`; null when MyPay lists it as not payable. */
+  openPositionCheckout(payer: MyPayPayer, iud: string, returnUrl: string): Promise<MyPayPaymentSession | null>;
   paymentOutcome(idSession: string): Promise<MyPayPaymentOutcome>;
   /** Books the export of what was paid between the two dates (yyyy-MM-dd, inclusive), waits for it and reads it. */
   reportPaid(from: string, to: string): Promise<MyPayPaidRow[]>;
 }
 
+/** IO's processing status of a message (io-functions-commons `MessageStatusValue`). */
+export type IoMessageStatus = 'ACCEPTED' | 'THROTTLED' | 'PROCESSED' | 'REJECTED' | 'FAILED';
+
 /**
- * The IO app (reference.md "IO app messages"): the profile check, then the message with payment data.
- * The adapter is functions/adapters/io.ts; locally it talks to lib/local/io-simulator.ts. Errors by name:
- * `IoRefused` (no IO profile, sender not allowed, message refused: reported, never retried) and
- * `IoUnavailable` (5xx or timeouts still failing after the adapter's retries with backoff).
+ * The IO app (reference.md "IO app messages"): the profile check, then the message with payment data, then
+ * its status. The adapter is functions/adapters/io.ts; locally it talks to lib/local/io-simulator.ts. Errors
+ * by name: `IoRefused` (with its `reason`: the citizen's profile, the amount, the key's permissions, a 400;
+ * reported, never retried) and `IoUnavailable` (5xx, timeouts or a 429 still in the way when the time is up).
+ * `deadline` (epoch ms): no call goes on past it.
  */
 export interface IoMessages {
-  sendMessage(fiscalCode: string, content: IoMessageContent): Promise<{ id: string }>;
+  sendMessage(fiscalCode: string, content: IoMessageContent, options?: { deadline?: number }): Promise<{ id: string }>;
+  messageStatus(fiscalCode: string, id: string, options?: { deadline?: number }): Promise<IoMessageStatus>;
 }
 
 /** What a query to INPS asks (the XSD's RicercaCFType): every field is sent, as reference.md says. */

@@ -19,3 +19,19 @@ export const s3 = tracer.captureAWSv3Client(
     responseChecksumValidation: 'WHEN_REQUIRED',
   }),
 );
+
+/**
+ * The answer to a read (GetObject, HeadObject) of a key that is not there. S3 answers 404 (NoSuchKey; a HEAD's
+ * bare 404, NotFound) only to a caller allowed s3:ListBucket on the bucket, and 403 (AccessDenied; a HEAD's bare
+ * 403) to one that is not (Amazon S3 API Reference, GetObject and HeadObject, "Permissions"). The portal's
+ * roles hold object actions only, no ListBucket (lib/portal-function.ts bindBucket), and each may read every
+ * key it looks up (test/infra/api-stack.test.ts): from them, an AccessDenied means the key is not there.
+ * Other 403s (a bad signature, a skewed clock) carry their own code and stay errors.
+ */
+export function isMissingObject(error: unknown): boolean {
+  const { $metadata, Code } = (error ?? {}) as { $metadata?: { httpStatusCode?: number }; Code?: string };
+  const status = $metadata?.httpStatusCode;
+  if (status === 404) return true;
+  // A HEAD answer has no body, hence no code: its bare 403 is the AccessDenied of a GET.
+  return status === 403 && (Code === undefined || Code === 'AccessDenied');
+}

@@ -4,7 +4,7 @@
  * Key design (every list is a Query, never a Scan):
  * - an entity lives at  pk = "<TYPE>#<id>", sk = "<TYPE>"            → GetItem by id
  * - gsi1 lists a collection in display order: gsi1pk = "<COLLECTION>", gsi1sk = sort key
- *     bands by min value ("BANDS"), services by name ("SERVICES"), audit entries by day ("AUDIT#<yyyy-mm-dd>")
+ *     bands by min value ("BANDS"), services by name ("SERVICES"), audit entries by day ("AUDIT#<yyyy-mm-dd>#<shard>")
  * - gsi2 answers "who points at me": gsi2pk = "<PARENT>#<id>#<CHILDREN>", gsi2sk = child key
  *     e.g. the calls of a service ("SERVICE#<id>#CALLS"), the calls using a band ("BAND#<id>#CALLS")
  */
@@ -89,14 +89,19 @@ export const keys = {
   /**
    * The payment list (functions/payments/debt-summaries-repository.ts): one summary per call, year and citizen
    * (pk "CALL#<callId>#DEBTS#<anno>", sk "USER#<userId>") and the call-year's totals (same pk, sk "TOTALS");
-   * the summaries' orders on gsi1 (amount), gsi2 (surname+name), gsi5 (fiscal code) under "DEBTS#<callId>#<anno>",
-   * and, only while an e-mail is missing (sparse), gsi3 (name) and gsi4 (amount) under "…#NOMAIL".
+   * the summaries' orders on gsi1 (amount), gsi2 (surname+name), gsi5 (fiscal code), gsi6 (first word, amount)
+   * under "DEBTS#<callId>#<anno>#<shard>", and, only while an e-mail is missing (sparse), gsi3 (name) and gsi4
+   * (amount) under "…#<shard>#NOMAIL".
    */
   debtSummary: (callId: string, anno: number, userId: string) => ({ pk: `CALL#${callId}#DEBTS#${anno}`, sk: `USER#${userId}` }),
   debtTotals: (callId: string, anno: number) => ({ pk: `CALL#${callId}#DEBTS#${anno}`, sk: 'TOTALS' }),
   debtSummariesOf: (callId: string, anno: number) => `CALL#${callId}#DEBTS#${anno}`,
-  debtList: (callId: string, anno: number) => `DEBTS#${callId}#${anno}`,
-  debtListNoMail: (callId: string, anno: number) => `DEBTS#${callId}#${anno}#NOMAIL`,
+  /**
+   * The list's orders, write-sharded by citizen (DEBT_LIST_SHARDS): a month's generation rewrites every row of
+   * the call-year on each of these indexes at once (README "DynamoDB keys"); every reading merges the shards.
+   */
+  debtList: (callId: string, anno: number, shard: number) => `DEBTS#${callId}#${anno}#${shard}`,
+  debtListNoMail: (callId: string, anno: number, shard: number) => `DEBTS#${callId}#${anno}#${shard}#NOMAIL`,
   /** Tickets: gsi1 the open ones (sparse, states 0–1), gsi2 a user's, gsi3/4/5 search by surname, fiscal code, category. */
   ticket: (id: string) => ({ pk: `TICKET#${id}`, sk: 'TICKET' }),
   ticketCounter: { pk: 'COUNTER#TICKETS', sk: 'COUNTER' },
@@ -113,8 +118,43 @@ export const keys = {
   importPlan: (previewId: string) => ({ pk: `IMPORTPLAN#${previewId}`, sk: 'PLAN' }),
   importPlanSlice: (previewId: string, n: number) => ({ pk: `IMPORTPLAN#${previewId}`, sk: `SLICE#${String(n).padStart(5, '0')}` }),
   auditOf: (entity: string, id: string) => `AUDIT#${entity}#${id}`,
-  auditDay: (isoDate: string) => `AUDIT#${isoDate.slice(0, 10)}`,
+  /**
+   * A day's audit entries on gsi1, write-sharded: "AUDIT#<yyyy-mm-dd>#<shard>" (AUDIT_DAY_SHARDS shards, by the
+   * record's entity and id), sort key "<ISO time>#<uuid>". A month's generation audits 10,000 positions at once:
+   * one partition would take them at DynamoDB's 1,000 writes a second (README "DynamoDB keys"); the day is read by
+   * querying every shard and merging them in time order (functions/adapters/audit-log.ts auditOfDay).
+   */
+  auditDay: (isoDate: string, shard: number) => `AUDIT#${isoDate.slice(0, 10)}#${String(shard).padStart(2, '0')}`,
+  /** The unsharded key of entries written before the shards (npm run backfill:audit-days moves them). */
+  auditDayUnsharded: (isoDate: string) => `AUDIT#${isoDate.slice(0, 10)}`,
 };
+
+/**
+ * Keys of the payment side of issue 21, apart from `keys` (one object every function bundles) so that only
+ * the functions that use them carry them:
+ * - a live checkout of a call's position, by month (sk "<yyyy-mm>#<iud>", with `until`): 'Sincronizza', a
+ *   month's generation and an export look here before they start (one Query), so they can refuse with 409
+ *   while a citizen pays; the position's own `checkoutUntil` is what every write's condition checks;
+ * - a payment-list row with a payment to reconcile (sparse, same partition as the rows): the 'Pagamento da
+ *   riconciliare' filter.
+ */
+export const paymentKeys = {
+  checkoutMarker: (callId: string, period: string, iud: string) => ({ pk: `CHECKOUTS#${callId}`, sk: `${period}#${iud}` }),
+  checkoutsOfCall: (callId: string) => `CHECKOUTS#${callId}`,
+  debtToReconcile: (callId: string, anno: number, userId: string) => ({ pk: `CALL#${callId}#DEBTS#${anno}`, sk: `RECONCILE#${userId}` }),
+};
+/** How many partitions of each index a call-year's payment list is spread over (by citizen): 4 × 1,000 writes a second. */
+export const DEBT_LIST_SHARDS = 4;
+
+/** How many gsi1 partitions a day's audit entries are spread over: 16 × 1,000 writes a second. */
+export const AUDIT_DAY_SHARDS = 16;
+
+/** The shard of a key, 0 … shards - 1: the same key always in the same shard, keys spread evenly (FNV-1a). */
+export function shardOf(key: string, shards: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % shards;
+}
 
 /** Sort keys that order numbers as text: 12 digits cover up to 9.999.999.999,99 € in cents. */
 export const numericSortKey = (cents: number) => String(cents).padStart(12, '0');

@@ -6,9 +6,8 @@ import { fileMessages, storedFileSchema, uploadedFileSchema } from './files.ts';
 import { fill, messages } from './messages.ts';
 import { pageQuerySchema, requiredText } from './validation.ts';
 
-/** Call (bando) states as the spec numbers them (part 2 §4), sent as numbers on the wire. */
-export const CallState = { CREATE: 0, OPEN: 1, CLOSED: 2, ARCHIVED: 3 } as const;
-export type CallStateValue = (typeof CallState)[keyof typeof CallState];
+export { CallState, type CallStateValue } from './call-limits.ts';
+import { CallState, type CallStateValue } from './call-limits.ts';
 
 /** The state shown in upper case, in Italian, everywhere a call's state is shown. */
 export const callStateLabels: Record<CallStateValue, string> = { 0: 'CREATO', 1: 'APERTO', 2: 'CHIUSO', 3: 'ARCHIVIATO' };

@@ -21,13 +21,34 @@ export interface PositionRecord extends Position {
   iur?: string | null;
   /** MyPay's AVVISI ZIP (exports bucket) holding the notice PDF, written back with the IUV (adapters/notice-pdf.ts). */
   noticeZip?: string | null;
+  /** Every payment MyPay reported for the position, oldest first (position-payment.ts settlePayment). */
+  pagamenti?: RecordedPayment[];
+  /**
+   * A citizen's MyPay checkout of this position, while live (position-payment.ts): its session, where to
+   * resume it, and until when it holds the position (ISO). No edit, recalculation or export touches it then.
+   */
+  checkoutSession?: string | null;
+  checkoutUrl?: string | null;
+}
+
+/** One payment MyPay collected for a position (a receipt of paaSILChiediPagati or of the reporting). */
+export interface RecordedPayment {
+  /** identificativoUnivocoRiscossione: pagoPA's id of the receipt (empty when MyPay gave none). */
+  iur: string;
+  iuv: string;
+  /** Cents. */
+  importo: number;
+  /** yyyy-MM-dd (dataEsitoSingoloPagamento). */
+  data: string;
+  /** When the portal recorded it (ISO). */
+  registratoIl: string;
 }
 
 export const IUD_MAX_LENGTH = 35;
 
 /** What the API shows of a stored position (the internal fields stay in the table). */
 export function publicPosition(record: PositionRecord): Position {
-  const { exportedAt: _e, iseeId: _i, version: _v, iur: _r, noticeZip: _z, ...position } = record;
+  const { exportedAt: _e, iseeId: _i, version: _v, iur: _r, noticeZip: _z, pagamenti: _p, checkoutSession: _s, checkoutUrl: _u, ...position } = record;
   return position;
 }
 

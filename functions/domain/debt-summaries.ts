@@ -12,7 +12,9 @@ import type { Position } from './payments.ts';
  *   not cancelled (a cancelled position asks nothing);
  * - paymentIds = the ids of the PENDING positions (neither paid nor cancelled): the web joins them with
  *   ';' and the badge counts them;
- * - 'Email non inviata' = the citizen has a pending position whose notice e-mail was not sent.
+ * - 'Email non inviata' = the citizen has a pending position whose notice e-mail was not sent;
+ * - daRiconciliare = the citizen's positions with a payment an operator must reconcile ('Pagamento da
+ *   riconciliare': another amount, a cancelled position, paid twice; issue 21).
  */
 
 export const debtListMessages = {
@@ -20,6 +22,7 @@ export const debtListMessages = {
   sort: 'Ordinamento non valido.',
   pageSize: 'Righe per pagina: 10, 25 o 50.',
   chkNoSendMail: 'Email non inviata: true o false.',
+  chkDaRiconciliare: 'Pagamento da riconciliare: true o false.',
   name: 'Al massimo 100 caratteri.',
 } as const;
 /** The page's texts (the web only: kept out of the Lambda bundles). */
@@ -69,6 +72,10 @@ export const debtListQuerySchema = z.object({
   chkNoSendMail: z
     .preprocess(emptyToUndefined, z.enum(['true', 'false'], { error: debtListMessages.chkNoSendMail }).optional())
     .transform((v) => v === 'true'),
+  /** Only the citizens with a payment to reconcile (issue 21). */
+  chkDaRiconciliare: z
+    .preprocess(emptyToUndefined, z.enum(['true', 'false'], { error: debtListMessages.chkDaRiconciliare }).optional())
+    .transform((v) => v === 'true'),
   anno: yearSchema,
   sort: z.preprocess(emptyToUndefined, z.enum(debtSorts, { error: debtListMessages.sort }).default('nome')),
   limit: z.preprocess(
@@ -78,7 +85,8 @@ export const debtListQuerySchema = z.object({
       .refine((n) => (DEBT_PAGE_SIZES as readonly number[]).includes(n) || n === DEBT_EXPORT_PAGE_SIZE, debtListMessages.pageSize)
       .default(DEBT_DEFAULT_PAGE_SIZE),
   ),
-  cursor: z.string().max(2000).optional(),
+  // A merged reading's cursor holds every shard's (and word's) place: up to 24 sort keys, about 1,900 characters.
+  cursor: z.string().max(4000).optional(),
 });
 export type DebtListQuery = z.output<typeof debtListQuerySchema>;
 
@@ -93,6 +101,8 @@ export const debtSummaryRowSchema = z.object({
   /** Cents. */
   importoTotale: int,
   paymentIds: z.array(z.string()),
+  /** Positions with a payment to reconcile ('Pagamento da riconciliare'). */
+  daRiconciliare: int,
 });
 export type DebtSummaryRow = z.output<typeof debtSummaryRowSchema>;
 
@@ -101,9 +111,25 @@ export type DebtSummaryRow = z.output<typeof debtSummaryRowSchema>;
  * cittadini = rows of the unfiltered list; posizioni; dovuto = importoDovuto of the positions not
  * cancelled (= the sum of the rows' importoTotale); pagato = importoTotalePagato of the paid ones;
  * daPagare = importoDovuto of the pending ones; pagate, daPagareCount, annullate = how many;
- * cittadiniSenzaEmail and importoSenzaEmail = the rows (and their sum) with 'Email non inviata'.
+ * cittadiniSenzaEmail and importoSenzaEmail = the rows (and their sum) with 'Email non inviata';
+ * daRiconciliare, cittadiniDaRiconciliare = positions and rows with a payment to reconcile, and
+ * differenzaDaRiconciliare the sum of their differences (paid − due).
  */
-export const debtTotalKeys = ['cittadini', 'posizioni', 'dovuto', 'pagato', 'daPagare', 'pagate', 'daPagareCount', 'annullate', 'cittadiniSenzaEmail', 'importoSenzaEmail'] as const;
+export const debtTotalKeys = [
+  'cittadini',
+  'posizioni',
+  'dovuto',
+  'pagato',
+  'daPagare',
+  'pagate',
+  'daPagareCount',
+  'annullate',
+  'cittadiniSenzaEmail',
+  'importoSenzaEmail',
+  'daRiconciliare',
+  'cittadiniDaRiconciliare',
+  'differenzaDaRiconciliare',
+] as const;
 export type DebtTotals = Record<(typeof debtTotalKeys)[number], number>;
 export const debtTotalsSchema = z.object(Object.fromEntries(debtTotalKeys.map((key) => [key, int])) as Record<(typeof debtTotalKeys)[number], typeof int>);
 export const zeroTotals = (): DebtTotals => Object.fromEntries(debtTotalKeys.map((k) => [k, 0])) as DebtTotals;
@@ -126,7 +152,7 @@ export const debtListResponseSchema = z.object({
 export type DebtListResponse = z.output<typeof debtListResponseSchema>;
 
 /** What a summary needs of a position. */
-export type SummaryPosition = Pick<Position, 'id' | 'mese' | 'importoDovuto' | 'importoTotalePagato' | 'isPagato' | 'annullato' | 'isEmailSent' | 'cognome' | 'nome' | 'fiscalCode'>;
+export type SummaryPosition = Pick<Position, 'id' | 'mese' | 'importoDovuto' | 'importoTotalePagato' | 'isPagato' | 'annullato' | 'isEmailSent' | 'cognome' | 'nome' | 'fiscalCode' | 'riconciliazione'>;
 /** What a summary shows of the citizen (the user record; the position's copy when the record is gone). */
 export interface SummaryPerson {
   cognome: string;
@@ -155,17 +181,21 @@ export function summarize(input: { callId: string; anno: number; userId: string;
   const pending = positions.filter(isPending);
   const dovuto = positions.filter((p) => !p.annullato).reduce((sum, p) => sum + p.importoDovuto, 0);
   const senzaEmail = pending.some((p) => !p.isEmailSent);
+  const toReconcile = positions.filter((p) => p.riconciliazione);
   const contribution: DebtTotals = {
     cittadini: 1,
     posizioni: positions.length,
     dovuto,
     pagato: positions.filter((p) => p.isPagato).reduce((sum, p) => sum + p.importoTotalePagato, 0),
     daPagare: pending.reduce((sum, p) => sum + p.importoDovuto, 0),
-    pagate: positions.filter((p) => p.isPagato && !p.annullato).length,
+    pagate: positions.filter((p) => p.isPagato && p.importoTotalePagato > 0).length,
     daPagareCount: pending.length,
     annullate: positions.filter((p) => p.annullato).length,
     cittadiniSenzaEmail: senzaEmail ? 1 : 0,
     importoSenzaEmail: senzaEmail ? dovuto : 0,
+    daRiconciliare: toReconcile.length,
+    cittadiniDaRiconciliare: toReconcile.length ? 1 : 0,
+    differenzaDaRiconciliare: toReconcile.reduce((sum, p) => sum + (p.riconciliazione?.differenza ?? 0), 0),
   };
   return {
     callId: input.callId,
@@ -174,6 +204,7 @@ export function summarize(input: { callId: string; anno: number; userId: string;
     ...person,
     importoTotale: dovuto,
     paymentIds: pending.map((p) => p.id),
+    daRiconciliare: toReconcile.length,
     senzaEmail,
     contribution,
   };
@@ -187,7 +218,8 @@ export const summaryPersonOf = (
 
 /** Whether two summaries show and add up the same (a refresh writes only a summary that differs). */
 export function sameSummary(a: DebtSummary, b: DebtSummary): boolean {
-  const view = (s: DebtSummary) => JSON.stringify([s.cognome, s.nome, s.codiceFiscale, s.telefono, s.email, s.importoTotale, s.paymentIds, s.senzaEmail, debtTotalKeys.map((key) => s.contribution[key])]);
+  const view = (s: DebtSummary) =>
+    JSON.stringify([s.cognome, s.nome, s.codiceFiscale, s.telefono, s.email, s.importoTotale, s.paymentIds, s.senzaEmail, s.daRiconciliare ?? 0, debtTotalKeys.map((key) => s.contribution[key] ?? 0)]);
   return view(a) === view(b);
 }
 

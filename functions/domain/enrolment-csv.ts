@@ -3,6 +3,8 @@ import { ValidationError } from './errors.ts';
 import { isValidFiscalCode } from './fiscal-code.ts';
 import { fill } from './messages.ts';
 import { formatEuro, hasAtMostTwoDecimals } from './money.ts';
+import { normaliseSearchText } from './users.ts';
+import { neutraliseCell, startsLikeFormula } from './spreadsheet-cells.ts';
 import {
   ENROLMENT_CSV_COLUMNS,
   enrolmentMessages,
@@ -31,15 +33,14 @@ export const decimalComma = (value: number | null | undefined): string =>
 
 /** The file a spreadsheet opens: BOM, header, one line per row, CRLF. */
 export function enrolmentCsv(rows: (string | number | null)[][]): string {
-  const lines = [[...ENROLMENT_CSV_COLUMNS], ...rows].map((row) => row.map((cell) => csvCell(cell === null ? '' : String(cell))).join(';'));
+  const lines = [[...ENROLMENT_CSV_COLUMNS], ...rows].map((row) => row.map(csvCell).join(';'));
   return `${BOM}${lines.join('\r\n')}\r\n`;
 }
 
 const semicolonCsv = dsvFormat(';');
-/** A cell a spreadsheet would run as a formula (=, +, @, tab, CR, or - not followed by a digit). */
-const FORMULA = /^[=+@\t\r]|^-(?!\d)/;
-/** Quoted only where needed; a would-be formula is written as text ('…), quoted. */
-const csvCell = (value: string) => (FORMULA.test(value) ? `"'${value.replace(/"/g, '""')}"` : semicolonCsv.formatValue(value));
+/** Quoted only where needed; a text a spreadsheet would run as a formula is written as text ('…); numbers as they are. */
+const csvCell = (cell: string | number | null) =>
+  cell === null ? '' : typeof cell === 'number' ? String(cell) : semicolonCsv.formatValue(neutraliseCell(cell));
 
 /** A file name a Windows or macOS file system accepts, from a call's name. */
 export const csvFileName = (name: string): string =>
@@ -51,14 +52,26 @@ export function isCsvContentType(contentType: string): boolean {
   return (ENROLMENT_CSV_CONTENT_TYPES as readonly string[]).includes(type);
 }
 
-/** UTF-8 (with or without BOM) when the bytes are valid UTF-8, Windows-1252 otherwise (Excel's "CSV" on Windows). */
+/** Control characters no text file holds (tab, line feed, form feed and carriage return are text). */
+const BINARY = /[\u0000-\u0008\u000e-\u001f]/;
+
+/**
+ * UTF-8 (with or without BOM) when the bytes are valid UTF-8, UTF-16 with its BOM (Excel's "Unicode text"),
+ * Windows-1252 otherwise (Excel's "CSV" on Windows). A binary file (an .xlsx, which is a ZIP, an old .xls,
+ * a PDF, an image) is refused as such, not read as a CSV without columns.
+ */
 export function decodeCsv(bytes: Uint8Array): string {
   let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    text = new TextDecoder('windows-1252').decode(bytes);
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    text = new TextDecoder(bytes[0] === 0xff ? 'utf-16le' : 'utf-16be').decode(bytes);
+  } else {
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      text = new TextDecoder('windows-1252').decode(bytes);
+    }
   }
+  if (BINARY.test(text)) throw new ValidationError(enrolmentMessages.binaryFile);
   return text.startsWith(BOM) ? text.slice(1) : text;
 }
 
@@ -87,10 +100,15 @@ export interface ParsedCsv {
 }
 
 const headerKey = (text: string) => text.replace(/^\uFEFF/, '').trim().toLowerCase();
+/** The header as the operator wrote it, for the message naming the columns found (cut, in case it is not a header at all). */
+const foundColumns = (cells: string[]) => {
+  const found = cells.map((cell) => cell.replace(/^\uFEFF/, '').trim()).join(';');
+  return found.length > 200 ? `${found.slice(0, 200)}…` : found;
+};
 
 /**
- * Reads the import file: the header names its columns (any case, any order; codiceFiscale required), each
- * other non-blank line is a row. A row with a bad value is rejected with its line number and an Italian
+ * Reads the import file: the header names its columns (any case, any order; every column of the template
+ * required, others ignored), each other non-blank line is a row. A row with a bad value is rejected with its line number and an Italian
  * reason; a fiscal code seen twice keeps its first row. A file that is not a CSV at all is a 400.
  */
 export function parseEnrolmentCsv(text: string, now: Date): ParsedCsv {
@@ -122,8 +140,16 @@ export function parseEnrolmentCsv(text: string, now: Date): ParsedCsv {
     const index = header ? header.cells.findIndex((cell) => headerKey(cell) === column.toLowerCase()) : -1;
     if (index >= 0) columnIndex.set(column, index);
   }
-  if (!columnIndex.has('codiceFiscale')) {
-    throw new ValidationError(fill(enrolmentMessages.missingColumns, { columns: 'codiceFiscale' }));
+  // A column left out would silently change nothing (an empty cell keeps the value): the file is refused instead.
+  const missing = ENROLMENT_CSV_COLUMNS.filter((column) => !columnIndex.has(column));
+  if (missing.length) {
+    throw new ValidationError(
+      fill(enrolmentMessages.missingColumns, {
+        expected: ENROLMENT_CSV_COLUMNS.join(';'),
+        found: header ? foundColumns(header.cells) : enrolmentMessages.noColumns,
+        missing: missing.join(', '),
+      }),
+    );
   }
   const cell = (cells: string[], column: Column) => {
     const index = columnIndex.get(column);
@@ -180,7 +206,13 @@ export function parseEnrolmentCsv(text: string, now: Date): ParsedCsv {
       reject(enrolmentMessages.rowIseeIncomplete, '');
       continue;
     }
-    rows.push({ line, fiscalCode, lastName: cell(cells, 'cognome'), firstName: cell(cells, 'nome'), rankingScore, weeklyHour, iseeValueCents, iseeYear });
+    const names = [cell(cells, 'cognome'), cell(cells, 'nome')];
+    const formula = names.find(startsLikeFormula);
+    if (formula !== undefined) {
+      reject(enrolmentMessages.rowFormula, formula);
+      continue;
+    }
+    rows.push({ line, fiscalCode, lastName: names[0]!, firstName: names[1]!, rankingScore, weeklyHour, iseeValueCents, iseeYear });
   }
   return { rows, rejected, named };
 }
@@ -235,7 +267,7 @@ export function planImport(
   const rejected = [...parsed.rejected];
   const byUser = new Map(existing.map((subscription) => [subscription.userId, subscription]));
   const actions: ImportAction[] = [];
-  const preview: ImportPreview = { add: [], update: [], remove: [], unchanged: 0, rejected: [], applied: false, previewId: null };
+  const preview: ImportPreview = { add: [], update: [], remove: [], unchanged: 0, rejected: [], differentNames: [], applied: false, previewId: null };
   const inFile = new Set<string>();
 
   for (const row of parsed.rows) {
@@ -245,6 +277,11 @@ export function planImport(
       continue;
     }
     inFile.add(user.id);
+    // The registry's names are kept: a file that spells them otherwise is said so, not silently overruled.
+    const named = (file: string, registered: string) => file !== '' && normaliseSearchText(file) !== normaliseSearchText(registered);
+    if (named(row.lastName, user.lastName) || named(row.firstName, user.firstName)) {
+      preview.differentNames.push({ line: row.line, fiscalCode: row.fiscalCode, inFile: `${row.lastName} ${row.firstName}`.trim(), registered: `${user.lastName} ${user.firstName}` });
+    }
     const changes: string[] = [];
     const validated = user.lastIsee?.state === 'VALIDATED' ? user.lastIsee : null;
     const newIsee =
@@ -265,7 +302,7 @@ export function planImport(
     const current = byUser.get(user.id);
     if (!current) {
       const state: SubscriptionState = row.weeklyHour !== null ? 'VALIDATED' : 'ADDED';
-      changes.unshift(state === 'VALIDATED' ? `nuova iscrizione approvata, ${formatHours(row.weeklyHour)} ore` : 'nuova iscrizione (richiesta inserita)');
+      changes.unshift(state === 'VALIDATED' ? `nuova iscrizione approvata, ${formatHours(row.weeklyHour)} ${row.weeklyHour === 1 ? 'ora' : 'ore'}` : 'nuova iscrizione (richiesta inserita)');
       if (row.rankingScore !== null) changes.push(`punteggio ${row.rankingScore}`);
       preview.add.push(importRow);
       actions.push({ kind: 'add', userId: user.id, row: importRow, state, rankingScore: row.rankingScore, weeklyHour: row.weeklyHour, isee: newIsee });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 export { subscriptionFee } from './enrolment-fee.ts';
-import { jobStatusSchema } from './jobs.ts';
+import { jobStatusSchema, resultJobStatusSchema } from './jobs.ts';
 import { subscriptionStates } from './subscriptions.ts';
 import { hasAtMostTwoDecimals, parseItalianAmount, toCents } from './money.ts';
 
@@ -12,6 +12,8 @@ export const enrolmentMessages = {
   required: 'Il campo non può essere vuoto!',
     changed: 'L’iscrizione è stata modificata da un altro operatore: ricarica la pagina e riprova.',
     exportRunning: 'È in corso un invio a MyPay per questo bando: le ore si potranno azzerare quando sarà terminato.',
+    resetRunning: 'È già in corso l’azzeramento delle ore di questo bando: attendi che termini.',
+    resetFailed: 'L’azzeramento delle ore non è riuscito: riprova.',
     alreadyEnrolled: 'L’utente è già iscritto a questo bando.',
     archivedCall: 'Il bando è archiviato: non è possibile modificarne le iscrizioni.',
     userNotFound: 'L’utente selezionato non è presente.',
@@ -25,9 +27,11 @@ export const enrolmentMessages = {
     rankingScore: 'Il punteggio deve essere un numero intero.',
     noFile: 'Nessun file caricato',
     unsupportedFile: 'Carica un file con un formato supportato',
-    fileTooLarge: 'Il file è troppo grande: al massimo 10.000 righe.',
+    fileTooLarge: 'Il file è troppo grande: la dimensione massima è 2 MB.',
     notCsv: 'Il file non è un CSV leggibile: {reason}',
-    missingColumns: 'Nel file mancano le colonne: {columns}.',
+    binaryFile: 'Il file non è un CSV: contiene dati binari (ad esempio è un foglio Excel .xlsx o un PDF). In Excel usa «Salva con nome» e scegli il formato «CSV UTF-8».',
+    missingColumns: 'Le colonne del file non sono quelle del template. Attese: {expected}. Trovate: {found}. Mancano: {missing}.',
+    noColumns: 'nessuna (il file è vuoto)',
     tooManyRows: 'Il file ha troppe righe: al massimo {max}.',
     rowFiscalCode: 'Riga {line}: il codice fiscale “{value}” non è valido.',
     rowUnknownCitizen: 'Riga {line}: il codice fiscale {value} non appartiene a un cittadino registrato: crea prima l’utente.',
@@ -37,6 +41,7 @@ export const enrolmentMessages = {
     rowIseeValue: 'Riga {line}: il valore ISEE “{value}” non è un importo valido.',
     rowIseeYear: 'Riga {line}: l’anno ISEE “{value}” non è valido.',
     rowIseeIncomplete: 'Riga {line}: per l’ISEE servono sia il valore sia l’anno.',
+    rowFormula: 'Riga {line}: il cognome o il nome “{value}” non può iniziare con =, +, -, @, una tabulazione o un a capo.',
     previewRequired: 'Manca l’anteprima da applicare: carica il file e premi «Anteprima».',
     previewNotFound: 'Anteprima non trovata: carica di nuovo il file e premi «Anteprima».',
     previewExpired: 'L’anteprima è scaduta: carica di nuovo il file e premi «Anteprima».',
@@ -63,8 +68,10 @@ export const ENROLMENT_CSV_COLUMNS = ['codiceFiscale', 'cognome', 'nome', 'punte
 export const ENROLMENT_CSV_CONTENT_TYPES = ['text/csv', 'application/vnd.ms-excel'] as const;
 /** Rows an import may carry (a call of 5,000 subscriptions, with room to spare). */
 export const MAX_IMPORT_ROWS = 10_000;
-/** Largest import body: 10,000 rows of ~120 bytes, base64 (4/3), with room to spare. */
-export const MAX_IMPORT_BODY_BYTES = 3 * 1024 * 1024;
+/** Largest import file: 10,000 rows of ~120 bytes, with room to spare ('la dimensione massima è 2 MB'). */
+export const MAX_IMPORT_FILE_BYTES = 2 * 1024 * 1024;
+/** The same file in base64, as the request carries it (4 characters for every 3 bytes). */
+export const MAX_IMPORT_BODY_BYTES = Math.ceil(MAX_IMPORT_FILE_BYTES / 3) * 4;
 
 /** Scores are integers within ±999,999,999 (so they sort as fixed-width text). */
 export const MAX_RANKING_SCORE = 999_999_999;
@@ -200,6 +207,10 @@ export type RankEnrolmentInput = z.output<typeof rankEnrolmentSchema>;
 
 export const resetHoursResponseSchema = z.object({ reset: z.number().int() });
 
+/** 'Reset ore' as a background job (domain/jobs.ts RESET_HOURS_JOB): its status, and how many were reset once done. */
+export const resetHoursStatusSchema = resultJobStatusSchema(resetHoursResponseSchema);
+export type ResetHoursStatus = z.output<typeof resetHoursStatusSchema>;
+
 /** A CSV file handed to the browser to save. */
 export const csvFileSchema = z.object({ fileName: z.string(), content: z.string() });
 export type CsvFile = z.output<typeof csvFileSchema>;
@@ -231,6 +242,8 @@ export const importPreviewSchema = z.object({
   remove: z.array(importRowSchema),
   unchanged: z.number().int(),
   rejected: z.array(z.object({ line: z.number().int(), fiscalCode: z.string().nullable(), reason: z.string() })),
+  /** Rows of registered citizens whose names in the file differ from the registry's (the registry's are kept). */
+  differentNames: z.array(z.object({ line: z.number().int(), fiscalCode: z.string(), inFile: z.string(), registered: z.string() })),
   applied: z.boolean(),
   /** The stored plan of this preview: 'Applica' sends it back (POST …/import/apply), and exactly that is applied. */
   previewId: z.string().nullable(),

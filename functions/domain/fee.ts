@@ -71,9 +71,11 @@ export function bandFor(iseeCents: number, bands: readonly FeeBand[]): FeeBand |
 }
 
 /**
- * The monthly fee (design §4): quota × weekly hours × days in month / 7, rounded half up to the cent,
- * where the quota is the band's hourly quota as the bands page shows it (percent/100 × fixedCost, or
- * fixedCost). Computed on integers, so no binary fraction can tip the rounding.
+ * The monthly fee (design §4): quota × weekly hours × days in month / 7, rounded half up to the cent once,
+ * at the end. The quota is percent/100 × fixedCost (or fixedCost), NOT rounded first: '33% di 17,77 €' is
+ * 5,8641 € an hour, and 3 hours in a 30-day month are 75,40 € (rounding the quota to 5,86 € first gave
+ * 75,34 €). Computed on integers (percent in hundredths, cost in cents, hours in hundredths), so no binary
+ * fraction can tip the rounding. `quotaCents` is the quota as the bands page shows it (rounded): display only.
  */
 export function monthlyFee(input: FeeInput): Fee {
   const isee = iseeForMonth(input.isee, input.year, input.month);
@@ -81,9 +83,10 @@ export function monthlyFee(input: FeeInput): Fee {
   if (isee.valueCents <= EXEMPT_ISEE_CENTS) return { kind: 'EXEMPT', amountCents: 0 };
   const band = bandFor(isee.valueCents, input.bands);
   if (!band) return { kind: 'NO_BAND', amountCents: 0 };
-  const quotaCents = toCents(hourlyQuota(band));
-  const hundredthsOfHour = Math.round(input.weeklyHours * 100);
-  const numerator = quotaCents * hundredthsOfHour * daysInMonth(input.year, input.month);
-  const amountCents = Math.floor((2 * numerator + 700) / 1400);
-  return { kind: 'DUE', band, quotaCents, amountCents };
+  // The hourly quota in ten-thousandths of a cent (percent in hundredths × cost in cents), hours in
+  // hundredths: amount = quota × hours × days / (10,000 × 100 × 7), rounded half up.
+  const quota = BigInt(band.percent === null ? 10_000 : Math.round(band.percent * 100)) * BigInt(toCents(band.fixedCost));
+  const numerator = quota * BigInt(Math.round(input.weeklyHours * 100)) * BigInt(daysInMonth(input.year, input.month));
+  const amountCents = Number((numerator + 3_500_000n) / 7_000_000n);
+  return { kind: 'DUE', band, quotaCents: toCents(hourlyQuota(band)), amountCents };
 }

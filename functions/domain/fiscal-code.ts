@@ -1,8 +1,12 @@
 /**
- * Italian fiscal codes (codice fiscale): shape and check character, as the Agenzia delle Entrate
- * defines them. Homocodic codes replace digits with the letters L M N P Q R S T U V (0–9).
+ * Italian fiscal codes (codice fiscale): shape and check character, as the Agenzia delle Entrate defines
+ * them. The ninth character is the month of birth, one of the twelve letters A B C D E H L M P R S T
+ * (January … December): IO checks exactly this shape (io-ts-commons `FiscalCode`,
+ * `^[A-Z]{6}[0-9LMNPQRSTUV]{2}[ABCDEHLMPRST][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z]$`) and refuses any
+ * other. Homocodic codes replace digits with the letters L M N P Q R S T U V (0–9).
  */
-export const fiscalCodePattern = /^[A-Z]{6}[0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z]$/;
+export const FISCAL_CODE_MONTH_LETTERS = 'ABCDEHLMPRST';
+export const fiscalCodePattern = /^[A-Z]{6}[0-9LMNPQRSTUV]{2}[ABCDEHLMPRST][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z]$/;
 
 // Values of the characters in odd positions (1st, 3rd, ...): digits and letters share one table.
 const ODD = [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23];

@@ -1,5 +1,6 @@
 import { fiscalCodeCheckCharacter, fiscalCodePattern } from './fiscal-code.ts';
 import type { IseeExtraction } from './isee-extraction.ts';
+import type { TextLine } from './text-layout.ts';
 
 /**
  * The one parser of INPS ISEE attestations: text lines in, fields out, whichever source produced the
@@ -13,14 +14,18 @@ import type { IseeExtraction } from './isee-extraction.ts';
  * - dataRilascio: the attestation's issue date ("rilasciata il"), else the DSU presentation date.
  * - dataFine: "valida fino al"; when missing, 31/12 of the DSU year (inferred: lower confidence).
  * - ise, scalaEquivalenza: those of the ordinary ISEE; coherent: whether ISEE = ISE / scale.
+ * - confidence: how sure the lines that carry the ISEE, ISE and scale were read (not the mean of every
+ *   line), times the share of fields found; raised when ISE / scale confirms the ISEE, at most
+ *   INCOHERENT_CONFIDENCE when it contradicts it, at most UNVERIFIED_CONFIDENCE when it cannot be checked.
  */
 export type ExtractionSource = IseeExtraction['source'];
 
 /** What a text source gives the parser. */
 export interface DocumentText {
-  lines: string[];
+  /** The printed rows, each with how sure its reading is (text-layout.ts puts them together). */
+  lines: (string | TextLine)[];
   source: ExtractionSource;
-  /** 0–1: the OCR's or Textract's mean confidence, 1 for a PDF's own text layer. */
+  /** 0–1: the confidence of a line given as a bare string (1 for a PDF's own text layer). */
   quality: number;
 }
 
@@ -28,12 +33,22 @@ export interface DocumentText {
 const sourceQuality: Record<ExtractionSource, number> = { 'pdf-text': 0.99, ocr: 0.85, textract: 0.9 };
 /** The most a reading whose ISEE is not ISE / scale can claim. */
 export const INCOHERENT_CONFIDENCE = 0.3;
+/**
+ * The most a reading can claim whose ISEE could not be checked against ISE / scale (either was not read):
+ * below what the operator's page shows as reliable, however clean the lines looked. A dotted leader read
+ * as digits once gave a wrong ISEE with 0.82 and no warning.
+ */
+export const UNVERIFIED_CONFIDENCE = 0.5;
 
-export function parseAttestation(lines: string[], source: ExtractionSource, quality = sourceQuality[source]): IseeExtraction {
-  const text = lines.map((line) => line.replace(/\s+/g, ' ').trim()).filter(Boolean).map((raw) => ({ raw, folded: fold(raw) }));
+export function parseAttestation(lines: (string | TextLine)[], source: ExtractionSource, quality = sourceQuality[source]): IseeExtraction {
+  const text = lines
+    .map((line) => (typeof line === 'string' ? { text: line, confidence: quality } : line))
+    .map((line) => ({ raw: line.text.replace(/\s+/g, ' ').trim(), confidence: line.confidence }))
+    .filter((line) => line.raw)
+    .map((line) => ({ ...line, folded: fold(line.raw) }));
 
   const protocollo = findProtocol(text.map((l) => l.raw));
-  const { ordinario, ristretto, ise, scale } = findIseeValues(text);
+  const { ordinario, ristretto, ise, scale, carriers } = findIseeValues(text);
   const presented = findDateAfter(text, /presentat|presentazion|sottoscrizion|sottoscritt/);
   const released = findDateAfter(text, /rilasciat|rilascio|emess/);
   const expiry = findDateAfter(text, /valid[ao]\s*(fino|sino)|scadenz|scade/);
@@ -45,9 +60,14 @@ export function parseAttestation(lines: string[], source: ExtractionSource, qual
   const fiscalCodes = findFiscalCodes(text.map((l) => l.raw));
   const coverage = (found + (fiscalCodes.length > 0 ? 1 : 0)) / 5;
   const coherent = iseeCoherent(ordinario, ise, scale);
-  const read = Math.max(0, Math.min(1, quality)) * coverage;
-  // ISE / scale confirming the ISEE is a second reading of it; disagreeing, one of them is misread (or altered).
-  const checked = coherent === true ? read + (1 - read) / 2 : coherent === false ? Math.min(read, INCOHERENT_CONFIDENCE) : read;
+  // How sure the lines the values come from were read; without values, the document's own quality.
+  const carried = carriers.map((i) => text[i].confidence);
+  const valuesQuality = carried.length ? Math.round((carried.reduce((a, b) => a + b, 0) / carried.length) * 1e4) / 1e4 : quality;
+  const read = Math.max(0, Math.min(1, valuesQuality)) * coverage;
+  // ISE / scale confirming the ISEE is a second reading of it; disagreeing, one of them is misread (or altered);
+  // missing, nothing confirms the ISEE read.
+  const checked =
+    coherent === true ? read + (1 - read) / 2 : coherent === false ? Math.min(read, INCOHERENT_CONFIDENCE) : ordinario !== null ? Math.min(read, UNVERIFIED_CONFIDENCE) : read;
   const confidence = Math.round(checked * 100) / 100;
 
   return {
@@ -69,6 +89,8 @@ export function parseAttestation(lines: string[], source: ExtractionSource, qual
 interface Line {
   raw: string;
   folded: string;
+  /** 0–1: how sure the source was of this line. */
+  confidence: number;
 }
 
 /**
@@ -117,13 +139,26 @@ function findProtocol(lines: string[]): string | null {
 
 // --- ISEE values ----------------------------------------------------------------------------------
 
-/** An Italian amount (16.187,98), with the usual OCR slips: 16,187,98 · 16.187.98 · 16 187,98 · 16.187;98. */
-const AMOUNT = /(?<![\d,.])(\d{1,3}(?:[.,' ]\d{3})+|\d+)\s?[,.;]\s?(\d{2})(?![\d])/g;
+/**
+ * An Italian amount (16.187,98), with the usual OCR slips: 16,187,98 · 16.187.98 · 16 187,98 · 16.187;98 ·
+ * 16.187, 98. It starts a word: digits glued to letters or to the dots of a leader ("ssscc0. 77.895, 81")
+ * are not an amount.
+ */
+const AMOUNT = /(?<![\p{L}\d,.])(\d{1,3}(?:[.,' ]\d{3})+|\d+)\s?[,.;]\s?(\d{2})(?!\d)/gu;
 
-function amountsIn(raw: string): { value: number; index: number }[] {
-  const repaired = raw.replace(/(?<=[\d.,])[Oo](?=[\d.,O]|$)|(?<=^|\s|€)[Oo](?=[\d.,])/g, '0').replace(/(?<=\d)[lI](?=\d)/g, '1');
-  return [...repaired.matchAll(AMOUNT)].map((m) => ({ value: Number(`${m[1].replace(/[.,' ]/g, '')}.${m[2]}`), index: m.index! }));
+/** A dotted (or dashed) leader between a label and its value, as a run of blanks of the same length. */
+const blankLeaders = (raw: string) => raw.replace(/(?:[.·…_]\s?){3,}/g, (leader) => ' '.repeat(leader.length));
+
+function amountsIn(raw: string): { value: number; index: number; end: number }[] {
+  const repaired = blankLeaders(raw.replace(/(?<=[\d.,])[Oo](?=[\d.,O]|$)|(?<=^|\s|€)[Oo](?=[\d.,])/g, '0').replace(/(?<=\d)[lI](?=\d)/g, '1'));
+  return [...repaired.matchAll(AMOUNT)].map((m) => ({ value: Number(`${m[1].replace(/[.,' ]/g, '')}.${m[2]}`), index: m.index!, end: m.index! + m[0].length }));
 }
+
+/**
+ * Whether nothing but the value's trimmings follows it: a currency, symbols, an explanation in brackets,
+ * a speck OCR made of a shadow (two characters at most).
+ */
+const endsText = (rest: string) => rest.replace(/\([^()]*\)?|€|\beur(o)?\b/gi, ' ').split(/\s+/).every((token) => !/[\p{L}\d]/u.test(token) || token.length <= 2 && !/\d/.test(token));
 
 type Label = 'ise' | 'isr' | 'isp' | 'scale' | 'isee';
 /** Which ISEE: the ordinary one, the reduced one (ristretto/ridotto), or another (minorenni, corrente…). */
@@ -168,6 +203,13 @@ function labelsIn(folded: string): Hit[] {
     }
   }
   hits.sort((a, b) => a.start - b.start);
+  // One label spelt twice, the acronym and its words ("ISE - Indicatore della Situazione Economica").
+  for (let k = hits.length - 1; k > 0; k--) {
+    if (hits[k].label === hits[k - 1].label && !/[\p{L}\d]/u.test(words.slice(hits[k - 1].end, hits[k].start))) {
+      hits[k - 1].end = hits[k].end;
+      hits.splice(k, 1);
+    }
+  }
   hits.forEach((hit, k) => {
     if (hit.label !== 'isee') return;
     const qualifier = folded.slice(hit.start, hits[k + 1]?.start).split(/\d/)[0];
@@ -177,35 +219,38 @@ function labelsIn(folded: string): Hit[] {
 }
 
 /** An equivalence scale: 1,57 · 2.04 · 1 (a single person). */
-const SCALE = /(?<![\d,.])([1-9])(?:\s?[,.;]\s?(\d{1,4})(?![\d,.]*\d)|(?=\s*$))/g;
-const scalesIn = (raw: string) => [...raw.matchAll(SCALE)].map((m) => ({ value: Number(`${m[1]}.${m[2] ?? '0'}`), index: m.index! }));
+const SCALE = /(?<![\p{L}\d,.])([1-9])(?:\s?[,.;]\s?(\d{1,4})(?![\d,.]*\d)|(?=\s*$))/gu;
+const scalesIn = (raw: string) =>
+  [...blankLeaders(raw).matchAll(SCALE)].map((m) => ({ value: Number(`${m[1]}.${m[2] ?? '0'}`), index: m.index!, end: m.index! + m[0].length }));
 
 interface IseeValues {
   ordinario: number | null;
   ristretto: number | null;
   ise: number | null;
   scale: number | null;
+  /** The lines the ordinary ISEE, its ISE and its scale were read from. */
+  carriers: number[];
 }
 
 /**
  * Each value is read from the line that names it: the ISEE from an ISEE line, never from the ISE, ISR,
  * ISP or scale lines around it. A heading naming an indicator ("ISEE MINORENNI") says whose block the
  * lines below are, until the next such heading; a bare "ISEE" line takes the indicator of its block
- * (ordinario when there is none). A value sits after its label on the same line, or on the next line
- * when the label stands alone (a summary box); a row of labels over a row of values (a table header)
- * pairs them by order.
+ * (ordinario when there is none). A value is the amount that ends its label's part of the line (never
+ * digits out of the leader before it), or opens the next line when the label stands alone (a summary
+ * box); a row of labels over a row of values (a table header) pairs them by order.
  */
 function findIseeValues(text: Line[]): IseeValues {
-  const isee: Partial<Record<Indicator, number>> = {};
+  const isee: Partial<Record<Indicator, { value: number; line: number }>> = {};
   // ISE and scale of each block: the cross-check needs those of the ordinary ISEE.
-  const blocks: Partial<Record<Indicator, { ise?: number; scale?: number }>> = {};
+  const blocks: Partial<Record<Indicator, { ise?: { value: number; line: number }; scale?: { value: number; line: number } }>> = {};
   let block: Indicator = 'ordinario';
-  const set = (hit: Hit, value: number) => {
+  const set = (hit: Hit, value: number, line: number) => {
     if (hit.label === 'isee') {
-      isee[hit.indicator ?? block] ??= value;
+      isee[hit.indicator ?? block] ??= { value, line };
     } else if (hit.label === 'ise' || hit.label === 'scale') {
       const own = (blocks[block] ??= {});
-      own[hit.label] ??= value;
+      own[hit.label] ??= { value, line };
     }
   };
   const valuesIn = (label: Label, raw: string) => (label === 'scale' ? scalesIn(raw) : amountsIn(raw));
@@ -213,25 +258,37 @@ function findIseeValues(text: Line[]): IseeValues {
   text.forEach((line, i) => {
     const hits = labelsIn(line.folded);
     if (hits.length === 0) return;
-    // The line below, skipping a speck of noise OCR may have read between label and value.
-    const next = /[\p{L}\d]{3}/u.test(text[i + 1]?.raw ?? '') ? text[i + 1] : text[i + 2];
+    // The line below, skipping a speck of noise OCR may have read between label and value (a figure,
+    // 0,00 or 1,57, is never a speck).
+    const speck = (l: Line | undefined) => l !== undefined && !/[\p{L}\d]{3}|\d\s?[,.]\s?\d/u.test(l.raw);
+    const nextAt = speck(text[i + 1]) ? i + 2 : i + 1;
+    const next = text[nextAt];
     const nextIsValues = next !== undefined && labelsIn(next.folded).length === 0;
     let valued = false;
     hits.forEach((hit, k) => {
-      const until = hits[k + 1]?.start ?? Infinity;
-      const sameLine = valuesIn(hit.label, line.raw).find((v) => v.index >= hit.end - 1 && v.index < until);
-      if (sameLine) return (valued = true), set(hit, sameLine.value);
+      // The value that ends this label's part of the line (OCR may glue it to the label: "ISE41.772,77").
+      const part = line.raw.slice(hit.end, hits[k + 1]?.start ?? line.raw.length);
+      const sameLine = valuesIn(hit.label, part).findLast((v) => endsText(part.slice(v.end)));
+      if (sameLine) return (valued = true), set(hit, sameLine.value, i);
       if (amountsIn(line.raw).length > 0 || !nextIsValues) return;
       const below = valuesIn(hit.label, next.raw);
-      if (hits.length > 1 && below.length === hits.length) return (valued = true), set(hit, below[k].value);
-      // A label alone on its line: the value starts the next line.
-      if (hits.length === 1 && below.length > 0 && startsLine(next.raw, below[0].index)) (valued = true), set(hit, below[0].value);
+      if (hits.length > 1 && below.length === hits.length) return (valued = true), set(hit, below[k].value, nextAt);
+      // A label alone on its line: the value is the whole of the next line.
+      const alone = below.length === 1 ? below[0] : undefined;
+      if (hits.length === 1 && alone && startsLine(next.raw, alone.index) && endsText(next.raw.slice(alone.end))) (valued = true), set(hit, alone.value, nextAt);
     });
     // A heading: one ISEE label naming an indicator, with no value of its own.
     if (!valued && hits.length === 1 && hits[0].indicator) block = hits[0].indicator;
   });
   const ordinary = blocks.ordinario ?? {};
-  return { ordinario: isee.ordinario ?? null, ristretto: isee.ristretto ?? null, ise: ordinary.ise ?? null, scale: ordinary.scale ?? null };
+  const found = [isee.ordinario, ordinary.ise, ordinary.scale].filter((v) => v !== undefined);
+  return {
+    ordinario: isee.ordinario?.value ?? null,
+    ristretto: isee.ristretto?.value ?? null,
+    ise: ordinary.ise?.value ?? null,
+    scale: ordinary.scale?.value ?? null,
+    carriers: [...new Set(found.map((v) => v.line))],
+  };
 }
 
 /**

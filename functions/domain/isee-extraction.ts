@@ -30,6 +30,15 @@ export type IseeExtraction = z.output<typeof iseeExtractionSchema>;
 /** What the verify page tells the operator about a reading whose ISEE is not ISE / scala di equivalenza. */
 export const incoherentValuesWarning = 'Valori non coerenti: ISEE diverso da ISE / scala di equivalenza';
 
+/**
+ * What the verify page tells the operator about a reading whose ISEE could not be checked against ISE /
+ * scala di equivalenza (either was not read): its confidence is at most UNVERIFIED_CONFIDENCE.
+ */
+export const unverifiedValuesWarning = 'Valore non verificato: ISE o scala di equivalenza non letti';
+
+/** Whether the ISEE read could not be checked against ISE / scala (coherent null with an ISEE read). */
+export const isUnverified = (extraction: Pick<IseeExtraction, 'iseeOrdinario' | 'coherent'>) => extraction.iseeOrdinario !== null && extraction.coherent == null;
+
 /** PENDING while the reading runs (the verify page shows 'Elaborazione valore ISEE...'). */
 export const extractionStatuses = ['PENDING', 'DONE', 'FAILED', 'NONE'] as const;
 export type ExtractionStatus = (typeof extractionStatuses)[number];

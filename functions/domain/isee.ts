@@ -23,16 +23,19 @@ export const iseeMessages = {
   usedForFee: 'Non è possibile eliminare un ISEE già usato per calcolare una quota.',
 } as const;
 
-/** LOADED waits for an operator; INVALIDATED was replaced by a newer upload (shown raw, as the spec says). */
+/** LOADED waits for an operator; INVALIDATED was replaced by a newer upload (the portal's own state, 'SOSTITUITO'). */
 export const iseeStates = ['LOADED', 'VALIDATED', 'REFUSED', 'INVALIDATED'] as const;
 export type IseeState = (typeof iseeStates)[number];
 
-/** Part 2 §4: LOADED 'DA VERIFICARE', VALIDATED 'ACCETTATO', REFUSED 'RIFIUTATO', anything else raw. */
+/**
+ * Part 2 §4: LOADED 'DA VERIFICARE', VALIDATED 'ACCETTATO', REFUSED 'RIFIUTATO', a value the portal does not
+ * know raw. INVALIDATED is the portal's own (an earlier ISEE a new upload replaced): 'SOSTITUITO'.
+ */
 export const iseeStateLabel = (state: string) =>
-  ({ LOADED: 'DA VERIFICARE', VALIDATED: 'ACCETTATO', REFUSED: 'RIFIUTATO' })[state] ?? state;
-/** Part 1 §4, the users list: Validato, Caricato, Rifiutato. */
+  ({ LOADED: 'DA VERIFICARE', VALIDATED: 'ACCETTATO', REFUSED: 'RIFIUTATO', INVALIDATED: 'SOSTITUITO' })[state] ?? state;
+/** Part 1 §4, the users list: Validato, Caricato, Rifiutato (and the portal's Sostituito). */
 export const iseeStateShortLabel = (state: string) =>
-  ({ LOADED: 'Caricato', VALIDATED: 'Validato', REFUSED: 'Rifiutato' })[state] ?? state;
+  ({ LOADED: 'Caricato', VALIDATED: 'Validato', REFUSED: 'Rifiutato', INVALIDATED: 'Sostituito' })[state] ?? state;
 
 /** The largest ISEE accepted, in euro: far above any real one, low enough to catch typos. */
 const MAX_VALUE = 10_000_000;

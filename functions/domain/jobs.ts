@@ -39,6 +39,11 @@ export interface JobRecord {
   done: number;
   total: number | null;
   error: string | null;
+  /**
+   * What a finished run answers (a kind whose work used to be one API request: the generation's counts, the
+   * CSV's file, the reporting's outcome), kept small: under a few tens of KB (the record is an item of 400 KB).
+   */
+  result?: Record<string, unknown> | null;
   startedAt: string;
   updatedAt: string;
   endedAt: string | null;
@@ -66,6 +71,40 @@ export function jobFailureText(error: { Error?: string; Cause?: string } | null 
   } catch {
     // Not JSON (the local Step Functions passes the message as it is).
   }
-  const domain = ['ValidationError', 'NotFoundError', 'ConflictError', 'ForbiddenError'].includes(error.Error ?? '');
+  const domain = ['DomainError', 'ValidationError', 'NotFoundError', 'ConflictError', 'ForbiddenError'].includes(error.Error ?? '');
   return domain && cause ? cause.slice(0, 500) : generic;
+}
+
+/**
+ * Work that grows with a call's size and used to be one API request: an API Gateway integration lasts at most
+ * 29 s (and a request's Lambda 10 s here), so each runs as a background job whose last slice keeps its answer
+ * (JobRecord.result). The route that starts it answers the status at once, the web asks again until it ends.
+ */
+export const GENERATE_JOB = 'generate-positions';
+export const CSV_JOB = 'positions-csv';
+export const REPORTING_JOB = 'reporting';
+export const RESET_HOURS_JOB = 'reset-hours';
+
+/** How often the web asks for the status of such a job while it runs. */
+export const RESULT_JOB_POLL_MS = 1500;
+
+/** The status of a job that answers a result: the common status, whether it runs, and its answer once it succeeded. */
+export const resultJobStatusSchema = <T extends z.ZodType>(result: T) => jobStatusSchema.extend({ isRunning: z.boolean(), result: result.nullable() });
+
+/**
+ * A job's status as the API answers it (NONE: never run); a run whose record stopped moving long ago (dead)
+ * reads as failed, with `deadText`. `result` is the kind's own view of the stored answer.
+ */
+export function resultJobStatus<R>({ job, running }: { job: JobRecord | null; running: boolean }, deadText: string, result: (stored: Record<string, unknown>) => R) {
+  const dead = !!job && job.state === 'RUNNING' && !running;
+  return {
+    isRunning: running,
+    state: !job ? ('NONE' as const) : dead ? ('FAILED' as const) : job.state,
+    done: job?.done ?? 0,
+    total: job?.total ?? null,
+    startedAt: job?.startedAt ?? null,
+    endedAt: job?.endedAt ?? null,
+    error: dead ? deadText : (job?.error ?? null),
+    result: job && job.state === 'SUCCEEDED' && job.result ? result(job.result) : null,
+  };
 }

@@ -82,8 +82,18 @@ export const positionOpsMessages = {
   final: 'La posizione debitoria è già pagata o annullata: non si può modificare.',
   changed: 'La posizione debitoria è stata modificata nel frattempo: ricarica e riprova.',
   exportRunningEdit: 'È in corso un invio a MyPay per questo bando: la posizione debitoria non si può modificare finché non termina.',
+  /** Issue 21: a second operator saving on a stale copy. */
+  staleCopy: 'Il record è stato modificato da un altro operatore: ricarica la pagina.',
+  checkoutLive: 'Il cittadino sta pagando questa posizione su MyPay: riprova tra qualche minuto (al massimo 30).',
+  checkoutLiveCall: 'Un cittadino sta pagando una posizione di questo bando su MyPay: riprova tra qualche minuto (al massimo 30).',
+  checkoutLiveMonth: 'Un cittadino sta pagando una posizione di questo mese su MyPay: riprova tra qualche minuto (al massimo 30).',
+  archived: 'Il bando è archiviato: non si generano più posizioni debitorie.',
   syncRunning: 'È già in corso un ricalcolo delle posizioni debitorie per questo bando.',
   syncFailed: 'Il ricalcolo delle posizioni debitorie non è riuscito.',
+  generationRunning: 'È già in corso la generazione delle posizioni debitorie per questo bando: attendi che termini.',
+  generationFailed: 'La generazione delle posizioni debitorie non è riuscita.',
+  csvRunning: 'È già in corso la generazione del CSV per questo bando: attendi che termini.',
+  csvFailed: 'La generazione del CSV non è riuscita.',
 } as const;
 
 /**
@@ -100,14 +110,38 @@ export const paymentOutcomeMessages = {
   cancelledByCitizen: 'Il pagamento è stato annullato: la posizione resta da pagare.',
   pending: 'Il pagamento è ancora in corso: ricarica la pagina tra qualche minuto per vederne l’esito.',
   mismatch: 'MyPay ha registrato un pagamento diverso da quello richiesto: contatta il Comune.',
+  /** The payment is recorded, and an operator will look at it (another amount, a cancelled position, paid twice). */
+  paidToReconcile: 'Pagamento registrato: il Comune verificherà l’importo pagato e ti contatterà se necessario.',
+  expired: 'La sessione di pagamento è scaduta: la posizione resta da pagare e puoi pagarla di nuovo.',
   unavailable: 'Il servizio di pagamento non è al momento raggiungibile. Riprova più tardi.',
+  notIssued: 'L’avviso di pagamento non è ancora disponibile su MyPay: potrai pagare quando il Comune lo avrà emesso.',
+  positionChanged: 'La posizione è stata aggiornata nel frattempo: ricarica la pagina.',
+  notOpenOnMyPay: 'MyPay non riporta questa posizione come da pagare: potrebbe essere già stata pagata. Ricarica la pagina tra qualche minuto.',
   reportingInProgress: 'La rendicontazione è in corso',
-  reportingDone: 'Rendicontazione completata: {marked} posizioni segnate come pagate, {alreadyPaid} già pagate, {unmatched} non riconosciute.',
+  reportingDone: 'Rendicontazione completata: {marked}{toReconcile}, {alreadyPaid}, {unmatched}.',
+  reportingRunning: 'È già in corso una rendicontazione per questo bando: attendi che termini.',
+  reportingFailed: 'La rendicontazione non è riuscita: riprova più tardi.',
+} as const;
+
+/** The counts of reportingDone, singular and plural (apart: only the reporting function says them, not the web's first load). */
+export const reportingCountWords = {
+  marked: ['posizione segnata come pagata', 'posizioni segnate come pagate'],
+  alreadyPaid: ['già pagata', 'già pagate'],
+  unmatched: ['non riconosciuta', 'non riconosciute'],
 } as const;
 
 export function fill(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? `{${key}}`));
 }
+
+// Pure: a function that never shows a count does not carry it.
+const countFormat = /* @__PURE__ */ new Intl.NumberFormat('it-IT', { useGrouping: 'always' } as Intl.NumberFormatOptions);
+/** A count with the thousands dot, as the amounts have it ('1.234'). */
+export const formatCount = (count: number): string => countFormat.format(count);
+
+/** A count as it is said: '1 posizione', '0 posizioni', '2 posizioni' (Italian takes the plural for zero). */
+export const counted = (count: number, [one, many]: readonly [string, string], format: (n: number) => string = String): string =>
+  `${format(count)} ${count === 1 ? one : many}`;
 
 /**
  * The notices' answers (e-mail and IO, one position or a whole flow): apart from `messages` so that only the
@@ -124,9 +158,21 @@ export const noticeMessages = {
   ioNoProfile: 'Il cittadino non ha attivato l’app IO: il messaggio non può essere inviato.',
   ioSenderNotAllowed: 'Il cittadino ha disattivato i messaggi del Comune sull’app IO: il messaggio non è stato inviato.',
   ioUnavailable: 'L’app IO non risponde: riprova più tardi.',
+  ioBusy: 'L’app IO ha ricevuto troppe richieste dal Comune e chiede di attendere {seconds} secondi: riprova tra poco. Il messaggio non è stato inviato.',
   ioRefused: 'L’app IO ha rifiutato il messaggio: {reason}',
+  ioAmountNotAllowed:
+    'L’app IO non accetta l’importo di {amount}: il servizio del Comune può chiedere al massimo {max}. Il servizio va abilitato ai pagamenti (o il suo limite alzato) nell’Area Riservata di IO; il messaggio non è stato inviato.',
+  ioRecipientNotAuthorized:
+    'L’app IO non permette al servizio del Comune di scrivere a questo cittadino: la chiave del servizio è di prova (solo i destinatari di test autorizzati) o la scheda del servizio su IO è incompleta. Va sistemato nell’Area Riservata di IO; il messaggio non è stato inviato.',
+  ioForbidden:
+    'L’app IO rifiuta le richieste del portale: la chiave del servizio non ha i permessi necessari o l’indirizzo IP del portale non è tra quelli autorizzati per il servizio. Va sistemato nell’Area Riservata di IO; il messaggio non è stato inviato.',
+  ioUnauthorized: 'L’app IO non riconosce la chiave del servizio del Comune: va aggiornata nella configurazione del portale (chiedi all’amministratore di sistema). Il messaggio non è stato inviato.',
+  ioRejected: 'L’app IO ha accettato il messaggio ma poi lo ha rifiutato: il cittadino non ha un profilo IO attivo o ha bloccato i messaggi del Comune. Il messaggio non è stato recapitato.',
+  ioFailed: 'L’app IO non è riuscita a recapitare il messaggio (errore definitivo di IO): invia l’avviso per e-mail o riprova più tardi.',
+  ioNoMessage: 'Per questa posizione non è stato inviato alcun messaggio su IO: non c’è uno stato da verificare.',
   flowNotCollected: 'Il flusso non ha ancora gli esiti di MyPay: non ci sono avvisi da inviare.',
   flowDone: 'Rielaborazione avvenuta con successo.',
-  flowInProgress: 'Invio delle e-mail in corso: {sent} inviate finora.',
+  flowInProgress: 'Invio delle e-mail in corso: {sent} finora.',
+  flowSent: ['inviata', 'inviate'],
   flowEmailFailed: 'L’invio delle e-mail del flusso non è riuscito: riprova.',
 } as const;

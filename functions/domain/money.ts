@@ -3,7 +3,10 @@ export const toCents = (euros: number): number => Math.round(euros * 100);
 export const toEuros = (cents: number): number => cents / 100;
 
 const euroFormat = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR', useGrouping: 'always' } as Intl.NumberFormatOptions);
+/** The one way the portal shows money: Italian format, thousands dot always ('1.075,07 €', also for four digits), euro sign. */
 export const formatEuro = (euros: number): string => euroFormat.format(euros);
+/** The same, from the integer cents the API stores and sends. */
+export const formatEuroCents = (cents: number): string => formatEuro(toEuros(cents));
 
 /** True when the number has at most two decimals (12.5 yes, 12.345 no), tolerant of binary fractions. */
 export const hasAtMostTwoDecimals = (value: number): boolean =>

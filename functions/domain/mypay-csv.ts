@@ -2,6 +2,8 @@ import type { Configuration } from './configuration.ts';
 import type { PositionRecord } from './debt-positions.ts';
 import { ValidationError } from './errors.ts';
 import { fill, messages } from './messages.ts';
+import { COUNTRY_CODES, PROVINCE_CODES } from './place-codes.ts';
+import { startsLikeFormula } from './spreadsheet-cells.ts';
 
 /**
  * The MyPay bulk-import CSV (reference.md, "Import CSV", version 1_3): `;` separator, a header line,
@@ -74,15 +76,13 @@ const REQUIRED: readonly MyPayCsvColumn[] = [
   'azione',
 ];
 
+/** The payer's own fields are MyPay's rules, checked by heldBackReasons (a row held back, not the whole file). */
 const FORMATS: Partial<Record<MyPayCsvColumn, RegExp>> = {
   tipoIdentificativoUnivoco: /^[FG]$/,
-  provinciaPagatore: /^([A-Z]{2})?$/,
-  nazionePagatore: /^([A-Z]{2})?$/,
   dataEsecuzionePagamento: /^\d{4}-\d{2}-\d{2}$/,
   importoDovuto: /^\d+\.\d{2}$/,
   flagGeneraIuv: /^(true|false)$/,
   azione: /^[IMA]$/,
-  mailPagatore: /^([^\s@;]+@[^\s@;]+\.[^\s@;]+)?$/,
 };
 
 /** The payer as the user record holds it (functions/users). */
@@ -174,6 +174,73 @@ export function csvRowErrors(rows: readonly MyPayCsvRow[]): string[] {
     seen.add(row.IUD);
   });
   return errors;
+}
+
+/** The columns that come from the citizen's record, named as the operator knows them. */
+const PAYER_FIELDS: Partial<Record<MyPayCsvColumn, string>> = {
+  anagraficaPagatore: 'cognome e nome',
+  indirizzoPagatore: 'indirizzo',
+  civicoPagatore: 'numero civico',
+  capPagatore: 'CAP',
+  localitaPagatore: 'località',
+  provinciaPagatore: 'provincia',
+  nazionePagatore: 'nazione',
+  mailPagatore: 'e-mail',
+};
+
+/** Other columns as the operator knows them (the causale is the position's description; the rest is configuration). */
+const FIELD_NAMES: Partial<Record<MyPayCsvColumn, string>> = {
+  ...PAYER_FIELDS,
+  causaleVersamento: 'causale',
+  tipoDovuto: 'tipo dovuto della configurazione',
+  tipoVersamento: 'tipo versamento della configurazione',
+  datiSpecificiRiscossione: 'dati specifici di riscossione della configurazione',
+};
+
+/** MyPay4's e-mail pattern (util/Constants.java EMAIL_PATTERN), stricter than the portal's. */
+const MYPAY_EMAIL = /^[a-zA-Z0-9_!#$%&'*+/=?`{|}~^.-]+@[a-zA-Z0-9.-]+$/;
+/** Printable ASCII, as MyPay4's Utilities.validaCivicoAnagrafica checks the civic number. */
+const ASCII = /^[\x20-\x7e]*$/;
+
+export const heldBackMessages = {
+  formula: 'il campo {field} inizia con =, +, -, @, una tabulazione o un a capo',
+  cap: 'il CAP “{value}” non è accettato da MyPay (solo lettere e cifre, al massimo 16)',
+  civic: 'il numero civico “{value}” non è accettato da MyPay (solo caratteri senza accenti né simboli speciali, al massimo 16)',
+  province: 'la provincia “{value}” non è una sigla conosciuta da MyPay',
+  nation: 'la nazione “{value}” non è un codice conosciuto da MyPay',
+  email: 'l’e-mail “{value}” non è accettata da MyPay',
+  tooLong: 'il campo {field} supera i {max} caratteri accettati da MyPay',
+  missing: 'manca il campo {field}',
+} as const;
+
+/**
+ * Why MyPay would refuse a row for the citizen's data, or why the row must not leave the portal, as Italian
+ * reasons for the operator: none when the row can go. MyPay's own checks (ImportFlussoTaskService.java,
+ * leggiVerificaRiga and validaElabora; Utilities.java): CAP `^[a-zA-Z0-9]{1,16}$`, civic number printable
+ * ASCII, province a known code when the nation is IT, nation a known code, its e-mail pattern, the lengths.
+ * A text cell that a spreadsheet would run (=, +, -, @, tab, CR: OWASP CSV injection) is held back too:
+ * the file goes to MyPay and to the operator's spreadsheet. The portal cannot know whether MyPay holds
+ * the configuration's tipoDovuto as active for the entity (no operation says so): that one comes back in
+ * Scartati (PAA_IMPORT_SINTASSI_CSV_TIPO_DOVUTO_NON_ATTIVO_PER_ENTE).
+ */
+export function heldBackReasons(row: MyPayCsvRow): string[] {
+  const reasons: string[] = [];
+  const named = (column: MyPayCsvColumn) => FIELD_NAMES[column] ?? column;
+  for (const column of MYPAY_CSV_COLUMNS) {
+    if (startsLikeFormula(row[column])) reasons.push(fill(heldBackMessages.formula, { field: named(column) }));
+  }
+  if (!row.anagraficaPagatore) reasons.push(fill(heldBackMessages.missing, { field: named('anagraficaPagatore') }));
+  for (const column of Object.keys(PAYER_FIELDS) as MyPayCsvColumn[]) {
+    const max = MYPAY_CSV_LIMITS[column]!;
+    if (row[column].length > max) reasons.push(fill(heldBackMessages.tooLong, { field: named(column), max }));
+  }
+  const { capPagatore: cap, civicoPagatore: civic, provinciaPagatore: province, nazionePagatore: nation, mailPagatore: email } = row;
+  if (cap && !/^[a-zA-Z0-9]{1,16}$/.test(cap)) reasons.push(fill(heldBackMessages.cap, { value: cap }));
+  if (civic && !ASCII.test(civic)) reasons.push(fill(heldBackMessages.civic, { value: civic }));
+  if (nation && !COUNTRY_CODES.has(nation)) reasons.push(fill(heldBackMessages.nation, { value: nation }));
+  if (province && nation === 'IT' && !PROVINCE_CODES.has(province)) reasons.push(fill(heldBackMessages.province, { value: province }));
+  if (email && !MYPAY_EMAIL.test(email)) reasons.push(fill(heldBackMessages.email, { value: email }));
+  return reasons;
 }
 
 /**

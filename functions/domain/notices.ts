@@ -1,5 +1,5 @@
 import { ConflictError } from './errors.ts';
-import { fill, noticeMessages } from './messages.ts';
+import { counted, fill, noticeMessages } from './messages.ts';
 import { formatEuro, toEuros } from './money.ts';
 import type { Position } from './payments.ts';
 
@@ -29,8 +29,10 @@ export const isNoticeSendable = (position: NoticePosition) => !position.annullat
 /** "2026-11-30" → "30/11/2026". */
 export const italianDate = (isoDate: string) => isoDate.slice(0, 10).split('-').reverse().join('/');
 
-/** The notice number grouped as pagoPA prints it: "3010 0000 0012 3451 9" style groups of four. */
-export const groupedNav = (nav: string) => nav.replace(/(\d{4})(?=\d)/g, '$1 ');
+/** The notice number in the groups of four pagoPA prints on notices: ['3010', '0000', '0000', '0011', '54']. */
+export const navGroups = (nav: string): string[] => nav.match(/.{1,4}/g) ?? [];
+/** The notice number as a person reads it: "3010 0000 0000 0011 54" (e-mail, IO message; the screens group it too). */
+export const groupedNav = (nav: string) => navGroups(nav).join(' ');
 
 /** The PDF's name in the e-mail: avviso_<NAV>.pdf, as MyPay names it. */
 export const noticePdfFileName = (nav: string) => `avviso_${nav}.pdf`;
@@ -77,6 +79,20 @@ export const NOTICE_NUMBER_PATTERN = /^[0123][0-9]{17}$/;
 
 const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
+/**
+ * A text from data (a call's or service's name, a causale) as literal text in the IO message's markdown, at
+ * most `max` characters: every character the app's renderer would read as markup (emphasis, headings, links,
+ * code, HTML, entities) gets a CommonMark backslash escape, and line breaks become spaces (the text sits
+ * inside a line). Clipped without leaving half an escape before the ellipsis.
+ */
+export function markdownText(text: string, max = Infinity): string {
+  const escaped = text.replace(/\s+/g, ' ').replace(/[\\`*_#[\]<>~|&]/g, '\\$&');
+  if (escaped.length <= max) return escaped;
+  let head = escaped.slice(0, max - 1);
+  if ((/\\+$/.exec(head)?.[0].length ?? 0) % 2 === 1) head = head.slice(0, -1);
+  return `${head}…`;
+}
+
 /** The end of a day in Europe/Rome as an ISO UTC instant ("2026-11-30" → "2026-11-30T22:59:59.000Z"). */
 export function endOfDayInRome(isoDate: string): string {
   const [year, month, day] = isoDate.slice(0, 10).split('-').map(Number) as [number, number, number];
@@ -88,33 +104,40 @@ export function endOfDayInRome(isoDate: string): string {
   return new Date(asUtc - (romeWallClock - asUtc)).toISOString();
 }
 
-/** The IO message body's content (reference.md): payment data in integer cents with the notice number. */
-/** A message's content (io-functions-services NewMessage): due date and payment data only for a payment notice. */
+/**
+ * The IO message body's content (reference.md): payment data in integer cents with the notice number (a
+ * payment notice only; a reminder has neither due date nor payment data), and no `payee`. IO refuses a payee
+ * with 403 unless the key has the group ApiMessageWriteWithPayee, which is not granted by default (io-messages
+ * apps/services-func/src/functions/CreateMessage/handler.ts); without it IO makes the service's organisation
+ * fiscal code the payee (ProcessMessage/handler.ts), the council's own.
+ */
 export interface IoMessageContent {
   subject: string;
   markdown: string;
   due_date?: string;
-  payment_data?: { amount: number; notice_number: string; invalid_after_due_date: boolean; payee: { fiscal_code: string } };
+  payment_data?: { amount: number; notice_number: string; invalid_after_due_date: boolean };
 }
 
-export function ioMessageContent(position: NoticePosition & { nav: string }, payeeFiscalCode: string): IoMessageContent {
+export function ioMessageContent(position: NoticePosition & { nav: string }): IoMessageContent {
   const amount = formatEuro(toEuros(position.importoDovuto));
   const due = italianDate(position.dataScadenza);
   const subject = clip(`Avviso di pagamento: ${position.titolo}`, IO_SUBJECT.max).padEnd(IO_SUBJECT.min, '.');
-  const markdown = clip(
+  const lines = (title: string, causale: string) =>
     [
-      `Il Comune ti invia l’avviso di pagamento di **${position.titolo}**.`,
+      `Il Comune ti invia l’avviso di pagamento di **${title}**.`,
       '',
-      `**Beneficiario e causale**: ${position.descrizione}`,
+      `**Beneficiario e causale**: ${causale}`,
       '',
       `**Importo**: ${amount}  `,
       `**Scadenza**: ${due}  `,
       `**Codice avviso**: ${groupedNav(position.nav)}`,
       '',
       'Puoi pagare direttamente dall’app IO con il pulsante di pagamento di questo messaggio.',
-    ].join('\n'),
-    IO_MARKDOWN.max,
-  );
+    ].join('\n');
+  // Amount, due date and notice number always fit: a very long title or causale is what gets clipped.
+  const room = IO_MARKDOWN.max - lines('', '').length;
+  const title = markdownText(position.titolo, Math.floor(room / 4));
+  const markdown = lines(title, markdownText(position.descrizione, room - title.length));
   return {
     subject,
     markdown,
@@ -124,7 +147,6 @@ export function ioMessageContent(position: NoticePosition & { nav: string }, pay
       notice_number: position.nav,
       // A late payment is still accepted by the council.
       invalid_after_due_date: false,
-      payee: { fiscal_code: payeeFiscalCode },
     },
   };
 }
@@ -137,4 +159,4 @@ export function ioMessageContent(position: NoticePosition & { nav: string }, pay
 export const IO_NOT_DELIVERED = '-1';
 
 export const flowEmailMessage = (result: { done: boolean; sent: number }) =>
-  result.done ? noticeMessages.flowDone : fill(noticeMessages.flowInProgress, { sent: result.sent });
+  result.done ? noticeMessages.flowDone : fill(noticeMessages.flowInProgress, { sent: counted(result.sent, noticeMessages.flowSent) });

@@ -1,8 +1,10 @@
-import type { Position } from './payments.ts';
+import type { PositionRecord, RecordedPayment } from './debt-positions.ts';
+import type { Reconciliation } from './payments.ts';
 
 /**
- * What a payment wrote on a position (domain applyPayment): the receipt it leaves on an export's write-back
- * fence, and what a repair puts back (payments/repository.ts). No zod here: the repository imports it.
+ * What a payment wrote on a position (domain settlePayment): the receipt it leaves on an export's write-back
+ * fence, and what a repair puts back (payments/repository.ts). Cumulative: the position's payments so far,
+ * so the receipt with more payments is the later one. No zod here: the repository imports it.
  */
 export interface PaymentRecord {
   userId: string;
@@ -13,10 +15,12 @@ export interface PaymentRecord {
   iur: string | null;
   codIuv: string | null;
   nav: string | null;
+  pagamenti: RecordedPayment[];
+  riconciliazione: Reconciliation | null;
   updatedAt: string;
 }
 
-export const receiptOf = (paid: Position & { iur?: string | null }): PaymentRecord => ({
+export const receiptOf = (paid: PositionRecord): PaymentRecord => ({
   userId: paid.userId,
   iud: paid.iud,
   isPagato: paid.isPagato,
@@ -25,5 +29,7 @@ export const receiptOf = (paid: Position & { iur?: string | null }): PaymentReco
   iur: paid.iur ?? null,
   codIuv: paid.codIuv ?? null,
   nav: paid.nav ?? null,
+  pagamenti: paid.pagamenti ?? [],
+  riconciliazione: paid.riconciliazione ?? null,
   updatedAt: paid.updatedAt,
 });

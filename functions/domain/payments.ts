@@ -2,10 +2,10 @@ import * as z from 'zod';
 import { messages } from './messages.ts';
 import { hasAtMostTwoDecimals, toCents } from './money.ts';
 import { pageQuerySchema } from './validation.ts';
-import { currentPeriod, type Period } from './period.ts';
-import { jobStatusSchema } from './jobs.ts';
+import { currentPeriod, periodKey, type Period } from './period.ts';
+import { jobStatusSchema, resultJobStatusSchema } from './jobs.ts';
 
-export { currentPeriod, type Period };
+export { currentPeriod, periodKey, type Period };
 
 /**
  * The payments resource's payloads (debt positions of a call and month). Kept apart from the rules
@@ -44,6 +44,30 @@ export const positionListQuerySchema = pageQuerySchema.extend(periodSchema.shape
 export const exportStates = ['DA_ESPORTARE', 'ESPORTATA', 'ERRORE', 'NESSUNA'] as const;
 export type ExportState = (typeof exportStates)[number];
 
+/**
+ * What became of a position's IO notice. IO's own message statuses once a message was created
+ * (io-functions-commons openapi/definitions_v2.yaml `MessageStatusValue`): ACCEPTED and THROTTLED are on their
+ * way, PROCESSED is in the citizen's inbox, REJECTED (no profile, sender blocked) and FAILED never arrive. When
+ * no message was created because the profile check refused it: NO_PROFILE, SENDER_NOT_ALLOWED (ioId '-1').
+ */
+export const ioStatuses = ['ACCEPTED', 'THROTTLED', 'PROCESSED', 'REJECTED', 'FAILED', 'NO_PROFILE', 'SENDER_NOT_ALLOWED'] as const;
+export type IoStatus = (typeof ioStatuses)[number];
+
+/**
+ * Why a payment must be reconciled by an operator (issue 21): MyPay collected another amount than the one
+ * due, money for a cancelled position, or a second payment of one position. `differenza` = paid − due,
+ * cents (positive: the council holds more than asked; negative: less).
+ */
+export const reconciliationReasons = ['IMPORTO_DIVERSO', 'ANNULLATA', 'PAGATA_PIU_VOLTE'] as const;
+export const reconciliationSchema = z.object({ motivo: z.enum(reconciliationReasons), differenza: z.number().int() });
+export type Reconciliation = z.output<typeof reconciliationSchema>;
+export const RECONCILE_LABEL = 'Pagamento da riconciliare';
+export const reconciliationTexts: Record<Reconciliation['motivo'], string> = {
+  IMPORTO_DIVERSO: 'importo pagato diverso dal dovuto',
+  ANNULLATA: 'pagamento di una posizione annullata',
+  PAGATA_PIU_VOLTE: 'posizione pagata più volte',
+};
+
 export const positionSchema = z.object({
   id: z.string(),
   iud: z.string(),
@@ -72,7 +96,13 @@ export const positionSchema = z.object({
   isEmailSent: z.boolean(),
   dataIsEmailSent: z.string().nullable(),
   ioId: z.string().nullable(),
+  /** What became of the IO notice (ioStatuses); absent on positions sent to IO before it was recorded. */
+  ioStatus: z.enum(ioStatuses).nullable().optional(),
   dataEsitoSingoloPagamento: z.string().nullable(),
+  /** Set while a payment MyPay collected waits for an operator (null or absent otherwise). */
+  riconciliazione: reconciliationSchema.nullable().optional(),
+  /** Until when a citizen's MyPay checkout holds the position (ISO; null or absent: none). */
+  checkoutUntil: z.string().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -90,10 +120,22 @@ export const generationResultSchema = z.object({
   unchanged: z.number(),
   /** Approved subscriptions with ISEE ≤ 3000 € (or no hours): no position. */
   exempt: z.number(),
-  /** Subscriptions whose fee cannot be computed, or whose position cannot change: the operator must look. */
+  /**
+   * Subscriptions whose fee cannot be computed, or whose position cannot change: the operator must look. The
+   * first SKIPPED_SHOWN of them (the answer is kept on the job's record, an item of at most 400 KB).
+   */
   skipped: z.array(skippedSchema),
+  /** How many were skipped in all. */
+  skippedCount: z.number(),
 });
 export type GenerationResult = z.output<typeof generationResultSchema>;
+
+/** Skipped subscriptions listed in a generation's answer (a few KB each hundred). */
+export const SKIPPED_SHOWN = 500;
+
+/** 'Genera' as a background job (domain/jobs.ts GENERATE_JOB): its status, and its counts once done. */
+export const generationStatusSchema = resultJobStatusSchema(generationResultSchema);
+export type GenerationStatus = z.output<typeof generationStatusSchema>;
 
 export const positionsCsvSchema = generationResultSchema.extend({
   fileName: z.string(),
@@ -103,8 +145,17 @@ export const positionsCsvSchema = generationResultSchema.extend({
    */
   url: z.string(),
   rows: z.number(),
+  /**
+   * Positions due but not in the file: MyPay would refuse them for the citizen's data (CAP, civic number,
+   * province, nation, e-mail), or a text of theirs would run as a formula; each with the reason to fix.
+   */
+  heldBack: z.array(skippedSchema),
 });
 export type PositionsCsv = z.output<typeof positionsCsvSchema>;
+
+/** 'Verifica / genera CSV' as a background job (domain/jobs.ts CSV_JOB): its status, and the file once done (a fresh link at each ask). */
+export const positionsCsvStatusSchema = resultJobStatusSchema(positionsCsvSchema);
+export type PositionsCsvStatus = z.output<typeof positionsCsvStatusSchema>;
 
 
 export const resolvePeriod = (input: PeriodInput, now: Date): Period => {
@@ -112,8 +163,6 @@ export const resolvePeriod = (input: PeriodInput, now: Date): Period => {
   return { mese: input.mese ?? current.mese, anno: input.anno ?? current.anno };
 };
 
-/** "2026-03". */
-export const periodKey = ({ mese, anno }: Period) => `${anno}-${String(mese).padStart(2, '0')}`;
 
 export const monthNames = ['Gennaio', 'Febbraio', 'Marzo', 'Aprile', 'Maggio', 'Giugno', 'Luglio', 'Agosto', 'Settembre', 'Ottobre', 'Novembre', 'Dicembre'];
 
@@ -121,21 +170,46 @@ export const monthNames = ['Gennaio', 'Febbraio', 'Marzo', 'Aprile', 'Maggio', '
 export const positionsCsvFileName = (nomeMyPay: string, period: Period) =>
   `${nomeMyPay.replace(/[^A-Za-z0-9_-]+/g, '_') || 'posizioni'}_${period.anno}_${String(period.mese).padStart(2, '0')}.csv`;
 
-/** Operator-admin §4 "Payment badge": paid with total 0 = 'Annullato'; paid = 'Pagato'; otherwise 'Da pagare'. */
+/**
+ * Operator-admin §4 "Payment badge": paid with total 0 = 'Annullato'; paid = 'Pagato'; otherwise 'Da pagare'.
+ * Money collected wins: a cancelled position that MyPay reports paid reads 'Pagato' (the citizen paid; the
+ * operator also sees 'Pagamento da riconciliare').
+ */
 export type PaymentBadge = 'Annullato' | 'Pagato' | 'Da pagare';
 export function paymentBadge(position: Pick<Position, 'isPagato' | 'annullato' | 'importoTotalePagato'>): PaymentBadge {
-  if (position.annullato || (position.isPagato && position.importoTotalePagato === 0)) return 'Annullato';
-  return position.isPagato ? 'Pagato' : 'Da pagare';
+  if (position.isPagato && position.importoTotalePagato > 0) return 'Pagato';
+  if (position.annullato || position.isPagato) return 'Annullato';
+  return 'Da pagare';
 }
 
-/** Operator-admin §4 "IO badge": sent when an IO id exists and is not -1. */
-export const sentToIo = (position: Pick<Position, 'ioId'>) => position.ioId !== null && position.ioId !== '-1';
+/**
+ * Operator-admin §4 "IO badge", as IO really behaves: an IO answer 201 only means accepted, so the notice is
+ * sent when IO processed the message (it is in the citizen's inbox); on its way while IO has not decided (or
+ * for a message sent before the status was recorded: 'Verifica' reads it); otherwise not sent, with why.
+ */
+export type IoBadge = { state: 'sent' | 'pending' | 'not-sent'; label: string; reason: string | null };
+const ioReasons: Partial<Record<IoStatus, string>> = {
+  NO_PROFILE: 'il cittadino non ha attivato l’app IO',
+  SENDER_NOT_ALLOWED: 'il cittadino ha disattivato i messaggi del Comune',
+  REJECTED: 'messaggio rifiutato (profilo non attivo o messaggi del Comune bloccati)',
+  FAILED: 'messaggio non recapitato per un errore di IO',
+};
+export function ioBadge(position: Pick<Position, 'ioId' | 'ioStatus'>): IoBadge {
+  const status = position.ioStatus ?? null;
+  const messageId = position.ioId !== null && position.ioId !== '-1';
+  if (status === 'PROCESSED') return { state: 'sent', label: 'Inviato su IO', reason: null };
+  if (messageId && (status === null || status === 'ACCEPTED' || status === 'THROTTLED')) return { state: 'pending', label: 'In consegna su IO', reason: null };
+  return { state: 'not-sent', label: 'Non inviato su IO', reason: (status && ioReasons[status]) ?? null };
+}
+export const sentToIo = (position: Pick<Position, 'ioId' | 'ioStatus'>) => ioBadge(position).state === 'sent';
 
 /**
  * Where a position's payment-notice PDF (MyPay's avviso) is kept in the exports bucket once an export
- * brought it back: the e-mail notice attaches it, the citizen and the operator download it.
+ * brought it back: the e-mail notice attaches it, the citizen and the operator download it. The
+ * user-positions function, which leaves it there at the first link, may write under this prefix only.
  */
-export const noticePdfKey = (iud: string) => `notices/${iud}.pdf`;
+export const NOTICE_PDF_PREFIX = 'notices/';
+export const noticePdfKey = (iud: string) => `${NOTICE_PDF_PREFIX}${iud}.pdf`;
 
 /** Operator-admin §9: a payment's description is at most 300 characters. */
 export const DESCRIPTION_MAX_LENGTH = 300;
@@ -169,8 +243,13 @@ export const positionEditSchema = z
         .max(10_000_000, messages.positions.amount)
         .refine(hasAtMostTwoDecimals, messages.positions.amount),
     ),
+    /**
+     * The position's `updatedAt` as the operator read it (issue 21): a save made on a copy that another
+     * operator has changed since is a 409 'Il record è stato modificato da un altro operatore: ricarica la pagina.'
+     */
+    updatedAt: z.string().max(40).optional(),
   })
-  .transform(({ descrizione, importo }) => ({ descrizione, importoCents: toCents(importo) }));
+  .transform(({ descrizione, importo, updatedAt }) => ({ descrizione, importoCents: toCents(importo), ...(updatedAt ? { updatedAt } : {}) }));
 export type PositionEditInput = z.input<typeof positionEditSchema>;
 export type PositionEdit = z.output<typeof positionEditSchema>;
 

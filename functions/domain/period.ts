@@ -22,3 +22,5 @@ export function romeDay(now: Date): string {
   romeDayFormat ??= new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: 'numeric', month: '2-digit', day: '2-digit' });
   return romeDayFormat.format(now);
 }
+/** "2026-03". */
+export const periodKey = ({ mese, anno }: Period) => `${anno}-${String(mese).padStart(2, '0')}`;

@@ -1,85 +1,18 @@
 import * as z from 'zod';
 import { isValidFiscalCode } from './fiscal-code.ts';
-import { navOfIuv } from './iuv.ts';
+import { resultJobStatusSchema } from './jobs.ts';
 import { messages } from './messages.ts';
 import { paymentBadge, positionSchema, type Position } from './payments.ts';
 import { idParamsSchema, pageQuerySchema } from './validation.ts';
 
-/**
- * Paying a debt position (issue 9, citizens; issue 8, 'Rendicontazione'). One rule for both paths — the
- * citizen's return from MyPay's checkout and the reporting of what MyPay says was paid — so a position is
- * marked paid the same way whichever comes first, and only once. Pure: no AWS, no node:crypto (the web
- * imports the schemas below).
- */
-
-/** What MyPay says about one paid position (paaSILChiediPagati or the reporting export). */
-export interface PaymentReceipt {
-  iud: string;
-  /** The IUV MyPay paid it under (the position's own when it had one). */
-  iuv: string;
-  /** Cents actually paid. */
-  amountCents: number;
-  /** yyyy-MM-dd (dataEsitoSingoloPagamento). */
-  paidOn: string;
-  /** identificativoUnivocoRiscossione: pagoPA's id of the transaction. */
-  iur: string;
-}
-
-/** The fields a payment writes on a position (a record keeps them; the API shows isPagato and the date). */
-export interface PaidFields {
-  isPagato: boolean;
-  importoTotalePagato: number;
-  dataEsitoSingoloPagamento: string | null;
-  codIuv: string | null;
-  nav: string | null;
-  /** identificativoUnivocoRiscossione of the payment, once paid. */
-  iur?: string | null;
-}
-
-type Payable = Pick<Position, 'iud' | 'isPagato' | 'annullato' | 'importoDovuto' | 'codIuv' | 'nav' | 'updatedAt'> & PaidFields & { version: number };
-
-/** A position can be paid while it is neither paid nor cancelled and asks for some money. */
-export const isPayable = (position: Pick<Position, 'isPagato' | 'annullato' | 'importoDovuto'>) =>
-  !position.isPagato && !position.annullato && position.importoDovuto > 0;
-
-export type PaymentEffect<P> =
-  | { kind: 'paid'; after: P }
-  /** Already paid: nothing changes (the same payment again, or any other: a paid position never changes). */
-  | { kind: 'already-paid' }
-  /** Cancelled (amount 0, final): a payment cannot reopen it. */
-  | { kind: 'cancelled' }
-  /** The receipt is for another position, or for another amount: nothing is written. */
-  | { kind: 'mismatch'; reason: 'iud' | 'amount' };
+import { hasLiveCheckout, isPayableOnline } from './payment-rules.ts';
 
 /**
- * Marks a position paid from MyPay's receipt: from unpaid and not cancelled to isPagato, with the amount
- * paid (cents), dataEsitoSingoloPagamento, the IUR and the IUV (and its notice number); the next version.
- * Idempotent: a paid position is left as it is, whatever the receipt says.
+ * Paying a debt position (issue 9, citizens; issue 8, 'Rendicontazione'; issues 21, 26): the payloads of
+ * the payment routes, and the rules of payment-rules.ts (re-exported). Pure: no AWS, no node:crypto (the
+ * web imports the schemas below).
  */
-export function applyPayment<P extends Payable>(position: P, receipt: PaymentReceipt, now: string): PaymentEffect<P> {
-  if (receipt.iud !== position.iud) return { kind: 'mismatch', reason: 'iud' };
-  if (position.isPagato) return { kind: 'already-paid' };
-  if (position.annullato) return { kind: 'cancelled' };
-  if (receipt.amountCents !== position.importoDovuto) return { kind: 'mismatch', reason: 'amount' };
-  const iuv = receipt.iuv || position.codIuv;
-  return {
-    kind: 'paid',
-    after: {
-      ...position,
-      isPagato: true,
-      importoTotalePagato: receipt.amountCents,
-      dataEsitoSingoloPagamento: receipt.paidOn,
-      iur: receipt.iur || null,
-      codIuv: iuv,
-      nav: iuv ? (position.nav ?? navOfIuv(iuv)) : position.nav,
-      updatedAt: now,
-      version: position.version + 1,
-    },
-  };
-}
-
-/** MyPay's answer to paaSILChiediPagati, as the adapter reads it (functions/adapters/ports.ts). */
-export type CheckoutStatus = 'PAID' | 'FAILED' | 'CANCELLED' | 'PENDING';
+export * from './payment-rules.ts';
 
 // ——— The payloads of the citizen's and the operators' payment routes ———
 
@@ -96,27 +29,54 @@ export const positionViewSchema = positionSchema.extend({
   badge: z.enum(['Annullato', 'Pagato', 'Da pagare']),
   /** The notice PDF (a link of a few minutes), when the export brought it back; null otherwise. */
   noticeUrl: z.string().nullable(),
+  /** 'Paga' is offered: payable, and MyPay holds the position as shown (isPayableOnline). */
   payable: z.boolean(),
+  /** A citizen's payment of it is in progress on MyPay ('Pagamento in corso'; 'Paga' resumes it). */
+  inCorso: z.boolean(),
 });
 export type PositionView = z.output<typeof positionViewSchema>;
 
-export const toPositionView = (position: Position, noticeUrl: string | null): PositionView => ({
-  ...position,
-  badge: paymentBadge(position),
-  noticeUrl,
-  payable: isPayable(position),
-});
+export const toPositionView = (position: Position, noticeUrl: string | null, now: Date): PositionView => {
+  const inCorso = hasLiveCheckout(position, now);
+  return { ...position, badge: paymentBadge(position), noticeUrl, payable: isPayableOnline(position), inCorso };
+};
 
-/** POST /api/me/positions/{id}/pay: the page MyPay sends the citizen back to (same site, a citizen page). */
+/**
+ * The portal pages MyPay may send the citizen back to (calls-citizens-roles §2.1, §2.5, §2.6): the client
+ * names one of them (a path, with the call's id); the server puts it on the portal's own configured address
+ * (PORTAL_URL), so no header and no client value decides where a citizen lands (issue 21, open redirect).
+ */
+export const PAYMENT_RETURN_PAGES = ['/iscrizioni/visualizza_servizio', '/sessione_servizi/visualizza_servizio', '/iscrizioni'] as const;
+
+/** The page a return path names, normalised ("/iscrizioni/visualizza_servizio?id=c1"), or null when it is not one of them. */
+export function paymentReturnPath(text: string): string | null {
+  const base = 'https://portale.invalid';
+  let url: URL;
+  try {
+    url = new URL(text, base);
+  } catch {
+    return null;
+  }
+  // An absolute URL, a scheme-relative "//host" or "/\host" lands on another origin: refused.
+  if (url.origin !== base || !text.startsWith('/') || !(PAYMENT_RETURN_PAGES as readonly string[]).includes(url.pathname)) return null;
+  const names = [...url.searchParams.keys()];
+  const id = url.searchParams.get('id');
+  if (names.some((name) => name !== 'id') || (id !== null && !/^[A-Za-z0-9_-]{1,100}$/.test(id))) return null;
+  return id ? `${url.pathname}?id=${id}` : url.pathname;
+}
+
+/** POST /api/me/positions/{id}/pay: the portal page MyPay sends the citizen back to (a path, never a site). */
 const text = (max: number, error: string) => z.string({ error }).trim().min(1, error).max(max, error);
-export const payBodySchema = z.object({ returnUrl: text(2000, messages.payment.returnUrl) });
-export const checkoutSchema = z.object({ url: z.string(), idSession: z.string() });
+export const payBodySchema = z.object({
+  returnPath: text(300, messages.payment.returnUrl).refine((path) => paymentReturnPath(path) !== null, messages.payment.returnUrl),
+});
+export const checkoutSchema = z.object({ url: z.string(), idSession: z.string(), resumed: z.boolean() });
 
 /** POST /api/me/payments/return: the session the portal page read from MyPay's redirect. */
 export const paymentReturnBodySchema = z.object({ idSession: text(100, messages.payment.sessionNotFound) });
 export const paymentReturnSchema = z.object({
   /** What MyPay says, never what the URL said. */
-  esito: z.enum(['PAID', 'FAILED', 'CANCELLED', 'PENDING']),
+  esito: z.enum(['PAID', 'FAILED', 'CANCELLED', 'PENDING', 'EXPIRED']),
   /** Paid now by this return (false on a reload: it was recorded before). */
   recorded: z.boolean(),
   message: z.string(),
@@ -128,14 +88,20 @@ export type PaymentReturn = z.output<typeof paymentReturnSchema>;
 export const reportingResultSchema = z.object({
   /** The export is still being prepared by MyPay: run it again in a moment. */
   inProgress: z.boolean(),
-  /** Positions of the call marked paid now. */
+  /** Payments of the call's positions recorded now. */
   marked: z.number(),
-  /** Positions of the call MyPay reports paid that were already paid here. */
+  /** Payments MyPay reports that were already recorded here. */
   alreadyPaid: z.number(),
-  /** Rows MyPay reports paid that match no position (unknown IUD, or another amount). */
+  /** Of the payments recorded now, those an operator must reconcile (another amount, a cancelled position, paid twice). */
+  toReconcile: z.number(),
+  /** Rows MyPay reports paid that match no position of the portal (unknown IUD). */
   unmatched: z.number(),
   from: z.string(),
   to: z.string(),
   message: z.string(),
 });
 export type ReportingResult = z.output<typeof reportingResultSchema>;
+
+/** 'Rendicontazione' as a background job (domain/jobs.ts REPORTING_JOB): its status, and its outcome once done. */
+export const reportingStatusSchema = resultJobStatusSchema(reportingResultSchema);
+export type ReportingStatus = z.output<typeof reportingStatusSchema>;

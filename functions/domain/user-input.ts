@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { isValidFiscalCode } from './fiscal-code.ts';
 import { messages } from './messages.ts';
 import { COUNTRY_CODES as countryCodes, PROVINCE_CODES as provinceCodes } from './place-codes.ts';
+import { formulaMessage, startsLikeFormula } from './spreadsheet-cells.ts';
 import { EMAIL_PATTERN, PHONE_PATTERN, municipi, userMessages } from './users.ts';
 
 /**
@@ -27,7 +28,13 @@ const optional = (max: number) =>
     .transform((value) => (value ? value : null));
 
 
-const email = optional(254).refine((value) => value === null || EMAIL_PATTERN.test(value), userMessages.email);
+/** Names, addresses, cities and e-mails end up in the operators' downloads: none may start like a formula. */
+const notFormula = (value: string | null) => value === null || !startsLikeFormula(value);
+const text = (max: number) => required(max).refine(notFormula, formulaMessage);
+
+const email = optional(254)
+  .refine((value) => value === null || EMAIL_PATTERN.test(value), userMessages.email)
+  .refine(notFormula, formulaMessage);
 const phone = optional(20)
   .transform((value) => (value ? value.replace(/\s/g, '') : null))
   .refine((value) => value === null || PHONE_PATTERN.test(value), userMessages.phone);
@@ -51,10 +58,10 @@ const birthDate = required(10).refine(isValidBirthDate, userMessages.birthDate);
 /** The address and the rest shared by the three forms. */
 const addressFields = {
   birthDate,
-  address: required(200),
+  address: text(200),
   addressNumber: required(20),
   cap: required(5).refine((value) => /^\d{5}$/.test(value), userMessages.cap),
-  city: required(100),
+  city: text(100),
   /** The province (spec: "country (province code)"). */
   country: required(2).refine((value) => provinceCodes.has(value), userMessages.province),
   /** The nation, ISO code, default IT. */
@@ -75,8 +82,8 @@ const municipioId = z
  * address, addressNumber, cap, city, country, nation and municipio; email, emailPec, phoneNumber optional.
  */
 export const newUserSchema = z.object({
-  firstName: required(100),
-  lastName: required(100),
+  firstName: text(100),
+  lastName: text(100),
   fiscalCode,
   email,
   ...addressFields,
@@ -90,8 +97,8 @@ export type NewUserInput = z.output<typeof newUserSchema>;
 
 /** User edit by an operator (part 2 §5): everything but email, emailPec, phoneNumber, municipio and state required. */
 export const userUpdateSchema = z.object({
-  firstName: required(100),
-  lastName: required(100),
+  firstName: text(100),
+  lastName: text(100),
   fiscalCode,
   email,
   ...addressFields,
@@ -104,7 +111,7 @@ export type UserUpdateInput = z.output<typeof userUpdateSchema>;
  * and first name, last name and fiscal code are not editable (they come from SPID/CIE).
  */
 export const profileUpdateSchema = z.object({
-  email: required(254).refine((value) => EMAIL_PATTERN.test(value), userMessages.email),
+  email: text(254).refine((value) => EMAIL_PATTERN.test(value), userMessages.email),
   ...addressFields,
   municipioId,
 });

@@ -4,7 +4,7 @@ import { IMPORT_SLICE_ROWS, parseImportCursor, type ImportPlan, type PlannedImpo
 import { ConflictError, NotFoundError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
-import type { AuditLog, Clock, FileStore } from '../adapters/ports.ts';
+import { auditChunks, type AuditLog, type Clock, type FileStore } from '../adapters/ports.ts';
 import { deleteFiles } from '../calls/files.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import type { NewIsee } from '../isee/repository.ts';
@@ -140,9 +140,9 @@ export function makeImportApply({ plans, subscriptions, calls, users, isees, fil
         current = await subscriptions.getSubscription(call.id, action.userId);
       }
     });
-    // Audited in chunks (an item holds at most 400 KB): who, when, each subscription before and after.
-    for (let i = 0; i < applied.length; i += 100) {
-      const chunk = applied.slice(i, i + 100);
+    // Audited in chunks cut by size (an item holds at most 400 KB: a subscription with its files is kilobytes, so a
+    // count of pairs does not bound it): who, when, each subscription before and after.
+    for (const chunk of auditChunks(applied)) {
       await audit.record({ actor, entity: 'subscription-import', id: call.id, action: 'update', before: chunk.map((c) => c.before), after: chunk.map((c) => c.after) }, now);
     }
   }

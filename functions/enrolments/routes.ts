@@ -6,7 +6,7 @@ import {
   enrolmentPageSchema,
   enrolmentRowSchema,
   rankEnrolmentSchema,
-  resetHoursResponseSchema,
+  resetHoursStatusSchema,
   updateEnrolmentSchema,
 } from '../domain/enrolment.ts';
 import { OPERATOR, type RouteDef } from '../http/route.ts';
@@ -23,5 +23,6 @@ export const enrolmentRoutes = [
   { operationId: 'updateEnrolment', method: 'PUT', path: '/api/enrolments/{id}/state', resource: 'enrolments', access: OPERATOR, summary: 'Cambio di stato di un’iscrizione con i codici 0/2/3/4 (2 chiede le ore)', params: subscriptionParamsSchema, body: updateEnrolmentSchema, status: 200, response: enrolmentRowSchema },
   { operationId: 'rankEnrolment', method: 'PUT', path: '/api/enrolments/{id}/ranking', resource: 'enrolments', access: OPERATOR, summary: 'Punteggio in graduatoria di un’iscrizione (intero)', params: subscriptionParamsSchema, body: rankEnrolmentSchema, status: 200, response: enrolmentRowSchema },
   { operationId: 'unenrol', method: 'DELETE', path: '/api/enrolments/{id}', resource: 'enrolments', access: OPERATOR, summary: 'Cancellazione di un’iscrizione approvata', params: subscriptionParamsSchema, status: 204 },
-  { operationId: 'resetHours', method: 'POST', path: '/api/calls/{id}/enrolments/reset-hours', resource: 'enrolments', access: OPERATOR, summary: 'Reset ore: azzera le ore delle iscrizioni approvate del bando', params: idParamsSchema, status: 200, response: resetHoursResponseSchema },
+  { operationId: 'resetHours', method: 'POST', path: '/api/calls/{id}/enrolments/reset-hours', resource: 'enrolments', access: OPERATOR, summary: 'Reset ore: avvia in background l’azzeramento delle ore delle iscrizioni approvate del bando', params: idParamsSchema, status: 200, response: resetHoursStatusSchema, problems: [409] },
+  { operationId: 'resetHoursStatus', method: 'GET', path: '/api/calls/{id}/enrolments/reset-hours', resource: 'enrolments', access: OPERATOR, summary: 'Stato del Reset ore, con quante ore sono state azzerate', params: idParamsSchema, status: 200, response: resetHoursStatusSchema },
 ] as const satisfies readonly RouteDef<'enrolments'>[];

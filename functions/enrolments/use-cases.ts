@@ -1,12 +1,13 @@
 import { mapAtMost } from '../domain/at-most.ts';
 import { CallState } from '../domain/calls.ts';
-import { enrolmentMessages, subscriptionFee, type EnrolmentListQuery, type EnrolmentPage, type EnrolmentRow, type EnrolUserInput, type RankEnrolmentInput, type UpdateEnrolmentInput } from '../domain/enrolment.ts';
+import { enrolmentMessages, subscriptionFee, type EnrolmentListQuery, type EnrolmentPage, type EnrolmentRow, type EnrolUserInput, type RankEnrolmentInput, type ResetHoursStatus, type UpdateEnrolmentInput } from '../domain/enrolment.ts';
+import { RESET_HOURS_JOB, resultJobStatus, type JobRecord } from '../domain/jobs.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { EXEMPT_ISEE_CENTS, type FeeBand } from '../domain/fee.ts';
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
 import { nextSubscriptionState, parseSubscriptionId } from '../domain/subscriptions.ts';
-import type { AuditLog, Clock, FileStore } from '../adapters/ports.ts';
+import { auditChunks, type AuditLog, type Clock, type FileStore } from '../adapters/ports.ts';
 import { deleteFiles } from '../calls/files.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import type { StoredUser } from '../users/repository.ts';
@@ -35,6 +36,11 @@ export interface EnrolmentDeps {
   audit: AuditLog;
   clock: Clock;
   ids: () => string;
+  /** The background jobs ('Reset ore'): the API starts them; the job function's own wiring has none. */
+  jobs?: {
+    start(kind: string, key: string, input: Record<string, unknown>, actor: Actor): Promise<JobRecord | null>;
+    status(kind: string, key: string): Promise<{ job: JobRecord | null; running: boolean }>;
+  };
 }
 
 
@@ -66,7 +72,13 @@ export const userIsee = (user: Pick<StoredUser, 'lastIsee'>): EnrolmentIsee | nu
   user.lastIsee ? { valueCents: user.lastIsee.valueCents, year: user.lastIsee.year, state: user.lastIsee.state, scadenza: user.lastIsee.scadenza ?? null } : null;
 
 
-export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, files, exports, audit, clock }: EnrolmentDeps) {
+export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, files, exports, audit, clock, jobs }: EnrolmentDeps) {
+  const requireJobs = () => {
+    if (!jobs) throw new Error('Background jobs are not wired here');
+    return jobs;
+  };
+  const resetStatusOf = (status: { job: JobRecord | null; running: boolean }): ResetHoursStatus =>
+    resultJobStatus(status, enrolmentMessages.resetFailed, (stored) => ({ reset: Number(stored.reset ?? 0) }));
   const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
   const requireWritableCall = async (id: string) => {
     const call = await requireCall(id);
@@ -179,31 +191,60 @@ export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, file
       await audit.record({ actor, entity: 'subscription', id: before.id, action: 'delete', before, after: null }, clock.now());
     },
 
-    /** 'Reset ore': the hours of every approved subscription of the call go back to none. */
-    async resetHours(callId: string, actor: Actor): Promise<{ reset: number }> {
+    /**
+     * 'Reset ore' (POST /api/calls/{id}/enrolments/reset-hours): the hours of every approved subscription of the
+     * call go back to none, as a background job (a call of thousands is longer than a request may last); 409 while
+     * an export of the call, or another reset, runs. GET the same path: its status, and how many once done.
+     */
+    async startResetHours(callId: string, actor: Actor): Promise<ResetHoursStatus> {
       const call = await requireWritableCall(callId);
       if (await exports.runningExportOf(call.id)) throw new ConflictError(enrolmentMessages.exportRunning);
+      const job = await requireJobs().start(RESET_HOURS_JOB, call.id, { callId: call.id }, actor);
+      if (!job) throw new ConflictError(enrolmentMessages.resetRunning);
+      await audit.record({ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }, clock.now());
+      return resetStatusOf({ job, running: true });
+    },
+    async resetHoursStatus(callId: string): Promise<ResetHoursStatus> {
+      const call = await requireCall(callId);
+      return resetStatusOf(await requireJobs().status(RESET_HOURS_JOB, call.id));
+    },
+
+    /**
+     * One slice of 'Reset ore' (the job kind 'reset-hours'): of the call's approved subscriptions that still have
+     * hours, as many as one audit entry can hold (DynamoDB's 400 KB per item: cut before anything is written) are
+     * reset, each conditional on what was read (one changed meanwhile is read again: still approved with hours,
+     * it is reset too), then audited with what was reset. A slice run twice finds them reset already; the job
+     * ends when none is left (or a slice could reset none: every one of them changing under it).
+     */
+    async resetHoursSlice(input: Record<string, unknown>, cursor: string | null, actor: Actor) {
+      const call = await requireWritableCall(String(input.callId ?? ''));
+      if (await exports.runningExportOf(call.id)) throw new ConflictError(enrolmentMessages.exportRunning);
+      const before = cursor ? (JSON.parse(cursor) as { reset: number; total: number }) : null;
       const now = clock.now();
-      const reset: { id: string; weeklyHour: number | null }[] = [];
       const targets = (await subscriptions.listAllSubscriptionsOfCall(call.id)).filter((s) => s.state === 'VALIDATED' && s.weeklyHour !== null);
-      await mapAtMost(targets, 8, async (first) => {
-        // One that changed meanwhile is read again: still approved with hours, it is reset too.
+      const total = before?.total ?? targets.length;
+      // A change's audit is its id with the hours before and after.
+      const [chunk = []] = auditChunks(targets, (s) => [{ id: s.id, weeklyHour: s.weeklyHour }, { id: s.id, weeklyHour: null }]);
+      const done: { id: string; weeklyHour: number | null }[] = [];
+      await mapAtMost(chunk, 8, async (first) => {
         let current: SubscriptionRecord | null = first;
         for (let attempt = 0; current && current.state === 'VALIDATED' && current.weeklyHour !== null && attempt < 3; attempt++) {
           if (await subscriptions.putSubscription({ ...current, weeklyHour: null, dataUpdate: laterThan(current.dataUpdate, now) }, current, false)) {
-            reset.push({ id: current.id, weeklyHour: current.weeklyHour });
+            done.push({ id: current.id, weeklyHour: current.weeklyHour });
             break;
           }
           current = await subscriptions.getSubscription(current.announcementId, current.userId);
         }
       });
-      if (reset.length) {
+      if (done.length) {
         await audit.record(
-          { actor, entity: 'call', id: call.id, action: 'update', before: { weeklyHours: reset }, after: { weeklyHours: reset.map(({ id }) => ({ id, weeklyHour: null })) } },
+          { actor, entity: 'call', id: call.id, action: 'update', before: { weeklyHours: done }, after: { weeklyHours: done.map(({ id }) => ({ id, weeklyHour: null })) } },
           now,
         );
       }
-      return { reset: reset.length };
+      const reset = (before?.reset ?? 0) + done.length;
+      const more = done.length > 0 && chunk.length < targets.length;
+      return { cursor: more ? JSON.stringify({ reset, total }) : null, done: reset, total, result: { reset } };
     },
 
   };

@@ -1,8 +1,11 @@
 import { MyPayFault, makeMyPay, myPayConfigFromEnv } from '../adapters/mypay.ts';
 import type { MyPayImport } from './use-cases.ts';
 
-/** MyPay answers these when it has no file for a request token: the upload never reached it. */
-const NO_FILE_FOR_TOKEN = new Set(['PAA_IMPORT_NON_CARICATO', 'PAA_REQUEST_TOKEN_NON_VALIDO']);
+/**
+ * MyPay answers this when it has no import for a request token (PagamentiTelematiciDovutiPagatiHelper
+ * .verificaImportDovuti: the import is recorded at the upload): the upload never reached it.
+ */
+const NO_FILE_FOR_TOKEN = new Set(['PAA_REQUEST_TOKEN_NON_VALIDO']);
 
 /** MyPay's bulk import for the export's steps (MYPAY_ENDPOINT, MYPAY_COD_IPA, MYPAY_PASSWORD). */
 export function myPayImport(): MyPayImport {

@@ -12,7 +12,7 @@ import type { FlowRecord } from './use-cases.ts';
 const FIELDS = [
   'id', 'stato', 'step', 'dataInsert', 'dataUpdate', 'announcement', 'mese', 'anno', 'fiscalCode', 'num', 'accepted', 'rejected',
   'isEmailSent', 'error', 'zipKey', 'zipName', 'md5', 'requestToken', 'uploadedAt', 'files', 'iseeKey', 'iseeCursor', 'collectCursor', 'collectedAt', 'startedBy',
-  'dataIsEmailSent', 'emailRun',
+  'dataIsEmailSent', 'emailRun', 'heldBack', 'attempt', 'execution', 'pollingSince',
 ] as const;
 
 const toRecord = (item: Record<string, any>): FlowRecord => Object.fromEntries(FIELDS.map((field) => [field, item[field] ?? null])) as unknown as FlowRecord;
@@ -38,16 +38,37 @@ export async function createFlow(flow: FlowRecord): Promise<void> {
   );
 }
 
-export async function updateFlow(id: string, fields: Partial<FlowRecord>, now: string): Promise<FlowRecord> {
+export function updateFlow(id: string, fields: Partial<FlowRecord>, now: string): Promise<FlowRecord> {
+  return writeFlow(id, fields, now, false);
+}
+
+/**
+ * Merges fields onto a flow that is still running. A step of an execution that was stopped (or timed out)
+ * may finish after the flow was failed for it: its write is refused (FlowStopped), so it cannot move a
+ * failed flow back to a running step.
+ */
+export async function advanceFlow(id: string, fields: Partial<FlowRecord>, now: string): Promise<FlowRecord> {
+  try {
+    return await writeFlow(id, fields, now, true);
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    throw Object.assign(new Error(`Il flusso ${id} non è più in corso.`), { name: 'FlowStopped' });
+  }
+}
+
+async function writeFlow(id: string, fields: Partial<FlowRecord>, now: string, onlyWhileRunning: boolean): Promise<FlowRecord> {
   const entries = Object.entries({ ...fields, dataUpdate: now }).filter(([name]) => name !== 'id');
   const { Attributes } = await documentClient.send(
     new UpdateCommand({
       TableName: tableName,
       Key: keys.flow(id),
       UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
-      ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value ?? null])),
-      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])), ...(onlyWhileRunning ? { '#step': 'step' } : {}) },
+      ExpressionAttributeValues: {
+        ...Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value ?? null])),
+        ...(onlyWhileRunning ? { ':completed': 'COMPLETATO', ':failed': 'ERRORE', ':suspended': 'SOSPESO' } : {}),
+      },
+      ConditionExpression: onlyWhileRunning ? 'attribute_exists(pk) AND NOT (#step IN (:completed, :failed, :suspended))' : 'attribute_exists(pk)',
       ReturnValues: 'ALL_NEW',
     }),
   );

@@ -1,4 +1,4 @@
-import { IMPORT_POLL_SECONDS, MAX_IMPORT_POLLS } from '../domain/flows.ts';
+import { DEFAULT_IMPORT_MAX_WAIT_MINUTES, IMPORT_POLL_SECONDS } from '../domain/flows.ts';
 
 /**
  * The export of a month's debt positions to MyPay, as an Amazon States Language definition: one definition
@@ -11,11 +11,22 @@ import { IMPORT_POLL_SECONDS, MAX_IMPORT_POLLS } from '../domain/flows.ts';
  * written twice.
  *
  * Prepare (CSV → ZIP + MD5 in the exports bucket) → Send (one-use request token, upload) → wait and poll
- * the import state → Collect (IUV, SCARTI and AVVISI files into the exports bucket; IUV and NAV, or the
- * rejection, onto each position; in slices, the step called again until it answers done). MyPay's 5xx and timeouts (MyPayUnavailable) are retried with backoff;
- * anything else → MarkFailed (IMPORT_ERROR_SL, or IMPORT_ABORTITO when MyPay aborted the import).
+ * the import state (CheckImport says how long to wait next, and whether to wait more) → Collect (IUV,
+ * SCARTI and AVVISI files into the exports bucket; IUV and NAV, or the rejection, onto each position; in
+ * slices, the step called again until it answers done). MyPay's 5xx and timeouts (MyPayUnavailable) are
+ * retried with backoff; anything else → MarkFailed (MyPay's failure, the portal's IMPORT_ERROR_SL, or the
+ * flow suspended when MyPay still works on the import after the deployment's wait).
+ *
+ * The execution's own timeout (TimeoutSeconds) and an abort bypass every Catch: the EventBridge rule on
+ * the machine's "Execution Status Change" (lib/payment-export.ts; lib/local/step-functions.ts here) sends
+ * them to the task function (step ExecutionEnded), which fails the flow as MarkFailed would.
  */
 export const FLOW_STEPS = ['Prepare', 'MarkIsees', 'Send', 'CheckImport', 'Collect', 'MarkFailed'] as const;
+
+/** The time the work around the wait may take (Prepare, the upload, Collect of a large month, retries). */
+const WORK_SECONDS = 2 * 60 * 60;
+/** The execution's timeout: the longest wait for MyPay plus the work around it. */
+export const executionTimeoutSeconds = (importMaxWaitMinutes: number) => importMaxWaitMinutes * 60 + WORK_SECONDS;
 export type FlowTaskStep = (typeof FLOW_STEPS)[number];
 
 /**
@@ -43,11 +54,11 @@ const task = (taskFunction: string, step: FlowTaskStep, extra: Record<string, un
   Retry: [mypayUnavailable, lambdaTransient],
 });
 
-export function exportDefinition(taskFunction: string) {
+export function exportDefinition(taskFunction: string, importMaxWaitMinutes: number = DEFAULT_IMPORT_MAX_WAIT_MINUTES) {
   return {
     Comment: 'Invio delle posizioni debitorie di un mese a MyPay e aggiornamento degli IUV',
     StartAt: 'Prepare',
-    TimeoutSeconds: 3600,
+    TimeoutSeconds: executionTimeoutSeconds(importMaxWaitMinutes),
     States: {
       Prepare: {
         ...task(taskFunction, 'Prepare'),
@@ -79,31 +90,19 @@ export function exportDefinition(taskFunction: string) {
         Catch: catchAll,
         Next: 'InitPolls',
       },
-      InitPolls: { Type: 'Pass', Result: { value: 0 }, ResultPath: '$.polls', Next: 'WaitForImport' },
-      WaitForImport: { Type: 'Wait', Seconds: IMPORT_POLL_SECONDS, Next: 'CheckImport' },
+      InitPolls: { Type: 'Pass', Result: { value: { waitSeconds: IMPORT_POLL_SECONDS } }, ResultPath: '$.import', Next: 'WaitForImport' },
+      WaitForImport: { Type: 'Wait', SecondsPath: '$.import.value.waitSeconds', Next: 'CheckImport' },
       CheckImport: {
         ...task(taskFunction, 'CheckImport'),
         ResultPath: '$.import',
         Catch: catchAll,
-        Next: 'CountPoll',
-      },
-      CountPoll: {
-        Type: 'Pass',
-        Parameters: { 'value.$': 'States.MathAdd($.polls.value, 1)' },
-        ResultPath: '$.polls',
         Next: 'IsImportDone',
       },
       IsImportDone: {
         Type: 'Choice',
         Choices: [
           { Variable: '$.import.value.stato', StringEquals: 'IMPORT_ESEGUITO', Next: 'Collect' },
-          {
-            And: [
-              { Or: [{ Variable: '$.import.value.stato', StringEquals: 'LOAD_IMPORT' }, { Variable: '$.import.value.stato', StringEquals: 'IMPORT_IN_ELAB' }] },
-              { Variable: '$.polls.value', NumericLessThan: MAX_IMPORT_POLLS },
-            ],
-            Next: 'WaitForImport',
-          },
+          { Variable: '$.import.value.waitMore', BooleanEquals: true, Next: 'WaitForImport' },
         ],
         Default: 'ImportNotDone',
       },

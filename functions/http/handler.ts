@@ -83,7 +83,7 @@ const parseAndValidate: MiddlewareObj<ApiEvent> = {
       const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
       const limit = route.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
       if (Buffer.byteLength(raw, 'utf8') > limit) {
-        throw new PayloadTooLargeError(fill(messages.payloadTooLarge, { limit: `${Math.round(limit / 1024)} KB` }));
+        throw new PayloadTooLargeError(route.tooLargeMessage ?? fill(messages.payloadTooLarge, { limit: `${Math.round(limit / 1024)} KB` }));
       }
       try {
         body = raw === '' ? undefined : JSON.parse(raw);

@@ -18,6 +18,8 @@ export interface RouteDef<R extends Resource = Resource> {
   body?: z.ZodType;
   /** Largest JSON body accepted, in bytes (default 64 KiB). */
   maxBodyBytes?: number;
+  /** What a larger body is told, when the generic 'il limite è di N KB' would speak of the request rather than of what the person chose (a file). */
+  tooLargeMessage?: string;
   status: 200 | 201 | 202 | 204;
   response?: z.ZodType;
   /** Further problem statuses the route answers besides the usual ones (e.g. 409, 429), for the OpenAPI document. */

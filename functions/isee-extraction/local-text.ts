@@ -1,9 +1,11 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
-import { OPS, getDocument } from './pdfjs.ts';
 import { createWorker, type Worker } from 'tesseract.js';
+import { fileTypeOf } from '../domain/file-signature.ts';
 import type { DocumentText } from '../domain/isee-attestation.ts';
+import { meanConfidence, pageLines, type PlacedText, type TextLine } from '../domain/text-layout.ts';
+import { withPdfPages, type PdfPage } from './pdf-pages.ts';
 
 /**
  * The local stand-in for Textract: the PDF's own text layer (pdfjs-dist), and OCR (tesseract.js with the
@@ -19,17 +21,8 @@ const italianData = path.join(path.dirname(require.resolve('@tesseract.js-data/i
 
 /** Pixels per PDF point when a scanned page is rendered for OCR (180 dpi). */
 const RENDER_SCALE = 2.5;
-/** An attestation has a few pages: a longer upload is read up to here (each scanned page costs ~1 s of OCR). */
-const MAX_PAGES = 8;
 /** Images narrower than this (a thumbnail, a chat-app copy) are scaled up before OCR. */
 const MIN_OCR_WIDTH = 1200;
-
-const kindOf = (bytes: Uint8Array) =>
-  bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46
-    ? 'pdf'
-    : (bytes[0] === 0x89 && bytes[1] === 0x50) || (bytes[0] === 0xff && bytes[1] === 0xd8)
-      ? 'image'
-      : 'unknown';
 
 /** `workers` OCR workers (one per core for a batch), started on the first image and reused. */
 export function createLocalTextSource(options: { workers?: number } = {}): LocalTextSource {
@@ -55,43 +48,48 @@ export function createLocalTextSource(options: { workers?: number } = {}): Local
     else idle.push(worker);
   };
 
-  const ocr = async (image: Buffer | Canvas): Promise<{ lines: string[]; confidences: number[] }> => {
+  /** One picture's lines: tesseract's lines placed by their boxes, put into rows like Textract's (text-layout.ts). */
+  const ocr = async (image: Buffer | Canvas): Promise<TextLine[]> => {
     const worker = await borrow();
     try {
-      const { data } = await worker.recognize(await prepareForOcr(image), {}, { blocks: true, text: false });
+      const prepared = await prepareForOcr(image);
+      const { data } = await worker.recognize(prepared.pgm, {}, { blocks: true, text: false });
       const lines = (data.blocks ?? []).flatMap((b) => b.paragraphs.flatMap((p) => p.lines));
-      return { lines: lines.map((l) => l.text.trim()), confidences: lines.flatMap((l) => l.words.map((w) => w.confidence)) };
+      const at = (x: number, y: number) => ({ X: x / prepared.width, Y: y / prepared.height });
+      return pageLines(
+        lines.map(({ text, confidence, bbox, baseline, rowAttributes }) => {
+          // Along the line's baseline, not its box: the box of a line slanted across a photo spans the rows
+          // above and below it.
+          const slope = baseline.x1 > baseline.x0 ? (baseline.y1 - baseline.y0) / (baseline.x1 - baseline.x0) : 0;
+          const base = (x: number) => baseline.y0 + (x - baseline.x0) * slope;
+          const [up, down] = baseline.x1 > baseline.x0 ? [Math.max(rowAttributes.rowHeight, 1), Math.abs(rowAttributes.descenders)] : [0, 0];
+          const polygon: PlacedText['polygon'] =
+            baseline.x1 > baseline.x0
+              ? [at(bbox.x0, base(bbox.x0) - up), at(bbox.x1, base(bbox.x1) - up), at(bbox.x1, base(bbox.x1) + down), at(bbox.x0, base(bbox.x0) + down)]
+              : [at(bbox.x0, bbox.y0), at(bbox.x1, bbox.y0), at(bbox.x1, bbox.y1), at(bbox.x0, bbox.y1)];
+          return { text: text.trim(), confidence: confidence / 100, polygon } satisfies PlacedText;
+        }),
+      );
     } finally {
       giveBack(worker);
     }
   };
-  const fromOcr = (pages: { lines: string[]; confidences: number[] }[]): DocumentText => {
-    const confidences = pages.flatMap((p) => p.confidences);
-    const mean = confidences.length ? confidences.reduce((a, b) => a + b, 0) / confidences.length / 100 : 0;
-    return { lines: pages.flatMap((p) => p.lines), source: 'ocr', quality: mean };
-  };
 
   return {
     async read(bytes) {
-      const kind = kindOf(bytes);
-      if (kind === 'image') return fromOcr([await ocr(Buffer.from(bytes))]);
-      if (kind !== 'pdf') throw new Error('Formato del documento non riconosciuto');
-
-      const pdf = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, disableFontFace: true, verbosity: 0 }).promise;
-      try {
-        const pages: { lines: string[]; scanned?: Canvas }[] = [];
-        for (let n = 1; n <= Math.min(pdf.numPages, MAX_PAGES); n++) {
-          const page = await pdf.getPage(n);
-          const lines = textLines((await page.getTextContent()).items as TextItem[]);
-          if (lines.length === 0 && (await hasImages(page))) pages.push({ lines, scanned: await render(page) });
-          else pages.push({ lines });
-        }
-        if (!pages.some((p) => p.scanned)) return { lines: pages.flatMap((p) => p.lines), source: 'pdf-text', quality: 1 };
-        // A scan, or a mix: OCR the scanned pages, keep the text of the others.
-        return fromOcr(await Promise.all(pages.map((p) => (p.scanned ? ocr(p.scanned) : { lines: p.lines, confidences: [] }))));
-      } finally {
-        await pdf.destroy();
+      const type = fileTypeOf(bytes);
+      if (type === 'image/jpeg' || type === 'image/png') {
+        const lines = await ocr(Buffer.from(bytes));
+        return { lines, source: 'ocr', quality: meanConfidence(lines) };
       }
+      if (type !== 'application/pdf') throw new Error('Formato del documento non riconosciuto');
+
+      return withPdfPages(bytes, async (pages) => {
+        if (!pages.some((p) => 'scanned' in p)) return { lines: pages.flatMap((p) => ('lines' in p ? p.lines : [])), source: 'pdf-text', quality: 1 };
+        // A scan, or a mix: OCR the scanned pages, keep the text of the others.
+        const lines = (await Promise.all(pages.map(async (p) => ('scanned' in p ? ocr(await render(p.scanned)) : p.lines)))).flat();
+        return { lines, source: 'ocr', quality: meanConfidence(lines) };
+      });
     },
     async close() {
       if (pool) await Promise.all((await pool).map((w) => w.terminate()));
@@ -99,39 +97,6 @@ export function createLocalTextSource(options: { workers?: number } = {}): Local
       idle.length = 0;
     },
   };
-}
-
-interface TextItem {
-  str: string;
-  transform: number[];
-  width: number;
-}
-
-/** The text layer as lines: items within 2 pt of each other vertically, left to right. */
-export function textLines(items: TextItem[]): string[] {
-  const rows: { y: number; items: TextItem[] }[] = [];
-  for (const item of items) {
-    if (!item.str?.trim()) continue;
-    const y = item.transform[5];
-    const row = rows.find((r) => Math.abs(r.y - y) <= 2);
-    if (row) row.items.push(item);
-    else rows.push({ y, items: [item] });
-  }
-  return rows
-    .sort((a, b) => b.y - a.y)
-    .map((row) =>
-      row.items
-        .sort((a, b) => a.transform[4] - b.transform[4])
-        .map((i) => i.str.trim())
-        .join(' '),
-    );
-}
-
-type PdfPage = Awaited<ReturnType<Awaited<ReturnType<typeof getDocument>['promise']>['getPage']>>;
-
-async function hasImages(page: PdfPage): Promise<boolean> {
-  const { fnArray } = await page.getOperatorList();
-  return fnArray.some((op) => op === OPS.paintImageXObject || op === OPS.paintInlineImageXObject || op === OPS.paintImageXObjectRepeat);
 }
 
 async function render(page: PdfPage): Promise<Canvas> {
@@ -150,7 +115,7 @@ async function render(page: PdfPage): Promise<Canvas> {
  * nothing (tesseract copes with ±3° by itself). Handed over as PGM: encoding a noisy photo as PNG
  * took longer than reading it.
  */
-async function prepareForOcr(image: Buffer | Canvas): Promise<Buffer> {
+async function prepareForOcr(image: Buffer | Canvas): Promise<{ pgm: Buffer; width: number; height: number }> {
   const picture = Buffer.isBuffer(image) ? await loadImage(image) : image;
   const scale = picture.width < MIN_OCR_WIDTH ? MIN_OCR_WIDTH / picture.width : 1;
   const canvas = createCanvas(Math.round(picture.width * scale), Math.round(picture.height * scale));
@@ -159,5 +124,5 @@ async function prepareForOcr(image: Buffer | Canvas): Promise<Buffer> {
   const header = Buffer.from(`P5\n${canvas.width} ${canvas.height}\n255\n`, 'ascii');
   const grey = Buffer.alloc(canvas.width * canvas.height);
   for (let i = 0, p = 0; p < grey.length; i += 4, p++) grey[p] = (data[i] * 299 + data[i + 1] * 587 + data[i + 2] * 114) / 1000;
-  return Buffer.concat([header, grey]);
+  return { pgm: Buffer.concat([header, grey]), width: canvas.width, height: canvas.height };
 }

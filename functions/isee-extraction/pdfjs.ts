@@ -5,6 +5,10 @@
  * DynamoDB call (the SDK and dynalite both speak JSON) paid for it once an ISEE had been read. The native
  * ones are put back as soon as pdfjs has loaded; what it adds without replacing anything
  * (Promise.withResolvers, Uint8Array.prototype.toHex…) stays, since pdfjs needs it on Node 20.
+ *
+ * The worker's code is imported here and handed to pdfjs as `globalThis.pdfjsWorker` (pdfjs then runs it
+ * in this thread, as it does on Node), instead of pdfjs importing it by a file path at run time: a
+ * bundled Lambda has no such file. The ReadAttestation Lambda imports this module only when a PDF comes.
  */
 const replacedByPolyfills = [
   [JSON, 'stringify'],
@@ -13,7 +17,12 @@ const replacedByPolyfills = [
   [Function.prototype, 'toString'],
 ] as const;
 const natives = replacedByPolyfills.map(([owner, name]) => [owner, name, Object.getOwnPropertyDescriptor(owner, name)!] as const);
-const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+const [pdfjs, worker] = await Promise.all([
+  import('pdfjs-dist/legacy/build/pdf.mjs'),
+  // @ts-expect-error -- pdfjs-dist ships no type declarations for its worker module
+  import('pdfjs-dist/legacy/build/pdf.worker.mjs'),
+]);
 for (const [owner, name, descriptor] of natives) Object.defineProperty(owner, name, descriptor);
+(globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;
 
 export const { getDocument, OPS } = pdfjs;

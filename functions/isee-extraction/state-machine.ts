@@ -3,12 +3,12 @@
  * functions' ARNs in it) and for the local stack (aws-local-stepfunctions runs it with local handlers).
  *
  * Input: the EventBridge "Object Created" event of `isee/<id>/document` in the documents bucket.
- * PDF → StartDocumentTextDetection (asynchronous, multi-page) → wait and poll → ReadAttestation;
- * image → ReadAttestation (synchronous DetectDocumentText). ReadAttestation fetches the text (every
- * result page) and parses it, so Textract's blocks stay out of the state (its payload is capped at
- * 256 KB); SaveExtraction writes the result on the ISEE. Any failure → MarkFailed (extractionStatus
- * FAILED). No ISEE item: retried for ~30 s (the API records the ISEE just after storing its file), then
- * nothing is written (the ISEE was deleted).
+ * HeadDocument (its type) → ReadAttestation (a PDF's own text layer, and Textract's synchronous
+ * DetectDocumentText for images and scanned pages, the bytes in the request: no job, no copy of the
+ * document in another region; then the parser) → SaveExtraction writes the result on the ISEE. Textract's
+ * blocks stay inside ReadAttestation (a state's payload is capped at 256 KB). Any failure → MarkFailed
+ * (extractionStatus FAILED with the reason). No ISEE item: retried for ~30 s (the API records the ISEE just
+ * after storing its file), then nothing is written (the ISEE was deleted).
  */
 export interface ExtractionFunctions {
   /** Text (Textract) → parser → the extraction. */
@@ -17,15 +17,15 @@ export interface ExtractionFunctions {
   write: string;
 }
 
-/** Seconds between two polls of the Textract job, and how many polls before giving up (~10 minutes). */
-export const POLL_SECONDS = 5;
-export const MAX_POLLS = 120;
-
 const catchAll = (next = 'MarkFailed') => [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: next }];
-const throttling = {
-  ErrorEquals: ['Textract.ThrottlingException', 'Textract.ProvisionedThroughputExceededException', 'Textract.LimitExceededException'],
-  IntervalSeconds: 5,
-  MaxAttempts: 5,
+/**
+ * Textract's answers that mean "later" (its per-second quota, a fault on its side), as the ReadAttestation
+ * function throws them (the SDK's error names), once the SDK's own retries are spent.
+ */
+const textractBusy = {
+  ErrorEquals: ['ThrottlingException', 'ProvisionedThroughputExceededException', 'LimitExceededException', 'InternalServerError'],
+  IntervalSeconds: 10,
+  MaxAttempts: 4,
   BackoffRate: 2,
 };
 const lambdaTransient = {
@@ -59,8 +59,6 @@ export function extractionDefinition(functions: ExtractionFunctions) {
           'bucket.$': '$.detail.bucket.name',
           'key.$': '$.detail.object.key',
           'iseeId.$': "States.ArrayGetItem(States.StringSplit($.detail.object.key, '/'), 1)",
-          job: null,
-          pollCount: { value: 0 },
         },
         Next: 'HeadDocument',
       },
@@ -76,60 +74,17 @@ export function extractionDefinition(functions: ExtractionFunctions) {
       ByType: {
         Type: 'Choice',
         Choices: [
-          { Variable: '$.document.contentType', StringEquals: 'application/pdf', Next: 'StartTextDetection' },
+          { Variable: '$.document.contentType', StringEquals: 'application/pdf', Next: 'ReadAttestation' },
           { Variable: '$.document.contentType', StringMatches: 'image/*', Next: 'ReadAttestation' },
         ],
         Default: 'Unsupported',
       },
       Unsupported: failWith('UnsupportedDocument', { 'Cause.$': '$.document.contentType' }),
-      StartTextDetection: {
-        Type: 'Task',
-        Resource: 'arn:aws:states:::aws-sdk:textract:startDocumentTextDetection',
-        Parameters: { DocumentLocation: { S3Object: { 'Bucket.$': '$.bucket', 'Name.$': '$.key' } } },
-        ResultSelector: { 'jobId.$': '$.JobId' },
-        ResultPath: '$.job',
-        Retry: [throttling],
-        Catch: catchAll(),
-        Next: 'WaitForText',
-      },
-      WaitForText: { Type: 'Wait', Seconds: POLL_SECONDS, Next: 'CheckTextDetection' },
-      CheckTextDetection: {
-        Type: 'Task',
-        Resource: 'arn:aws:states:::aws-sdk:textract:getDocumentTextDetection',
-        // One block is enough to learn the status; ReadAttestation reads every page of the result.
-        Parameters: { 'JobId.$': '$.job.jobId', MaxResults: 1 },
-        ResultSelector: { 'status.$': '$.JobStatus' },
-        ResultPath: '$.detection',
-        Retry: [throttling],
-        Catch: catchAll(),
-        Next: 'CountPoll',
-      },
-      CountPoll: {
-        Type: 'Pass',
-        Parameters: { 'value.$': 'States.MathAdd($.pollCount.value, 1)' },
-        ResultPath: '$.pollCount',
-        Next: 'IsTextReady',
-      },
-      IsTextReady: {
-        Type: 'Choice',
-        Choices: [
-          { Variable: '$.detection.status', StringEquals: 'SUCCEEDED', Next: 'ReadAttestation' },
-          {
-            And: [
-              { Variable: '$.detection.status', StringEquals: 'IN_PROGRESS' },
-              { Variable: '$.pollCount.value', NumericLessThan: MAX_POLLS },
-            ],
-            Next: 'WaitForText',
-          },
-        ],
-        Default: 'TextDetectionFailed',
-      },
-      TextDetectionFailed: failWith('TextDetectionFailed', { 'Cause.$': '$.detection.status' }),
       ReadAttestation: {
-        ...invoke(functions.read, { 'iseeId.$': '$.iseeId', 'bucket.$': '$.bucket', 'key.$': '$.key', 'contentType.$': '$.document.contentType', 'job.$': '$.job' }),
+        ...invoke(functions.read, { 'iseeId.$': '$.iseeId', 'bucket.$': '$.bucket', 'key.$': '$.key', 'contentType.$': '$.document.contentType' }),
         ResultSelector: { 'extraction.$': '$.Payload' },
         ResultPath: '$.read',
-        Retry: [lambdaTransient],
+        Retry: [lambdaTransient, textractBusy],
         Catch: catchAll(),
         Next: 'SaveExtraction',
       },

@@ -1,33 +1,51 @@
-import { DetectDocumentTextCommand, GetDocumentTextDetectionCommand, type Block, type TextractClient } from '@aws-sdk/client-textract';
+import { DetectDocumentTextCommand, type Block, type Point as TextractPoint, type TextractClient } from '@aws-sdk/client-textract';
 import type { DocumentText } from '../domain/isee-attestation.ts';
+import { meanConfidence, pageLines, type PlacedText, type Point, type TextLine } from '../domain/text-layout.ts';
 
-/** Textract's LINE blocks, page by page, as the parser's lines; quality is their mean confidence. */
-export function linesFromBlocks(blocks: Block[]): DocumentText {
-  const lines = blocks.filter((b) => b.BlockType === 'LINE' && b.Text);
-  const mean = lines.length ? lines.reduce((sum, b) => sum + (b.Confidence ?? 0), 0) / lines.length / 100 : 0;
-  return { lines: lines.map((b) => b.Text!), source: 'textract', quality: mean };
+/** One answer of DetectDocumentText (one page), or a page of an asynchronous result (its blocks carry `Page`). */
+export interface TextractAnswer {
+  Blocks?: Block[];
 }
 
-export interface StoredDocument {
-  bucket: string;
-  key: string;
+const corners = (block: Block): PlacedText['polygon'] | null => {
+  const polygon = block.Geometry?.Polygon;
+  if (polygon?.length === 4 && polygon.every((p: TextractPoint) => p.X !== undefined && p.Y !== undefined)) return polygon as [Point, Point, Point, Point];
+  const box = block.Geometry?.BoundingBox;
+  if (!box || box.Left === undefined || box.Top === undefined || box.Width === undefined || box.Height === undefined) return null;
+  const [left, top, right, bottom] = [box.Left, box.Top, box.Left + box.Width, box.Top + box.Height];
+  return [{ X: left, Y: top }, { X: right, Y: top }, { X: right, Y: bottom }, { X: left, Y: bottom }];
+};
+
+/** Textract's text: always lines put together from geometry. */
+export interface TextractText extends DocumentText {
+  lines: TextLine[];
 }
 
-/** An image: synchronous text detection, one page. */
-export async function detectText(textract: TextractClient, document: StoredDocument): Promise<DocumentText> {
-  const result = await textract.send(new DetectDocumentTextCommand({ Document: { S3Object: { Bucket: document.bucket, Name: document.key } } }));
-  return linesFromBlocks(result.Blocks ?? []);
+/** A page's LINE blocks as runs placed on it: their text, confidence (0–1) and polygon. */
+export function placedLines(blocks: Block[]): PlacedText[] {
+  return blocks.flatMap((block) => {
+    const polygon = block.BlockType === 'LINE' && block.Text?.trim() ? corners(block) : null;
+    return polygon ? [{ text: block.Text!, confidence: (block.Confidence ?? 0) / 100, polygon }] : [];
+  });
 }
 
-/** A PDF: the blocks of a finished asynchronous job, every page of results (NextToken). */
-export async function textDetectionResult(textract: TextractClient, jobId: string): Promise<DocumentText> {
-  const blocks: Block[] = [];
-  let nextToken: string | undefined;
-  do {
-    const page = await textract.send(new GetDocumentTextDetectionCommand({ JobId: jobId, NextToken: nextToken }));
-    if (page.JobStatus !== 'SUCCEEDED') throw new Error(`Textract job ${jobId}: ${page.JobStatus} ${page.StatusMessage ?? ''}`.trim());
-    blocks.push(...(page.Blocks ?? []));
-    nextToken = page.NextToken;
-  } while (nextToken);
-  return linesFromBlocks(blocks);
+/**
+ * Textract's answers as the parser's lines: each page's LINEs put back into printed rows by their geometry
+ * (text-layout.ts), pages in order. An answer's blocks without `Page` (DetectDocumentText) are its own page.
+ */
+export function textFromTextract(answers: TextractAnswer[]): TextractText {
+  const pages = new Map<string, Block[]>();
+  answers.forEach((answer, i) => {
+    for (const block of answer.Blocks ?? []) {
+      const page = `${i}:${block.Page ?? 1}`;
+      pages.set(page, [...(pages.get(page) ?? []), block]);
+    }
+  });
+  const lines = [...pages.values()].flatMap((blocks) => pageLines(placedLines(blocks)));
+  return { lines, source: 'textract', quality: meanConfidence(lines) };
+}
+
+/** One page (an image, or a one-page PDF) read by the synchronous DetectDocumentText, its bytes in the request. */
+export async function detectText(textract: TextractClient, bytes: Uint8Array): Promise<TextractAnswer> {
+  return textract.send(new DetectDocumentTextCommand({ Document: { Bytes: bytes } }));
 }

@@ -45,7 +45,7 @@ export interface InpsIseeDeps {
   /** Lazy: the settings are read at the first query, not when a function that never asks INPS loads. */
   inps: () => InpsIsee;
   settings: () => { benefitCode: string };
-  isees: { getIseeItem(id: string): Promise<StoredIsee | null>; newestIseeOfUser(userId: string): Promise<StoredIsee | null>; recordIsee(input: NewIsee): Promise<Isee> };
+  isees: { getIseeItem(id: string): Promise<StoredIsee | null>; recordIsee(input: NewIsee): Promise<Isee> };
   users: Pick<UserRepository, 'getUserItem'>;
   ensureCitizen: EnsureCitizen;
   queries: InpsQueryRepository;
@@ -166,7 +166,8 @@ export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
     if (kind === 'NOT_FOUND') return { outcome: 'NOT_FOUND', isee: null, valueCents: null };
     const attestation = answer.data!;
     const ordinario = attestation.ordinario!;
-    const newest = await isees.newestIseeOfUser(userId);
+    // The newest the user's record names, read from the table (never through an index right after a write).
+    const newest = user.lastIsee ? await isees.getIseeItem(user.lastIsee.id) : null;
     if (isSameDsu(newest, attestation)) return { outcome: 'UNCHANGED', isee: toIsee(newest!), valueCents: ordinario.iseeCents };
     const now = clock.now();
     const review = needsReview(attestation);

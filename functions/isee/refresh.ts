@@ -67,7 +67,7 @@ export interface IseeRefreshDeps {
     start(kind: string, key: string, input: Record<string, unknown>, actor: Actor): Promise<JobRecord | null>;
     status(kind: string, key: string): Promise<{ job: JobRecord | null; running: boolean }>;
   };
-  io: IoMessages;
+  io: Pick<IoMessages, 'sendMessage'>;
   mailer: Mailer;
   audit: { record(entry: AuditEntry, at: Date): Promise<void> };
   settings: () => { reminderFrom: string; portalUrl: string; sliceMs: number };

@@ -147,8 +147,11 @@ export async function deleteIsee(id: string): Promise<boolean> {
   return deleted !== null;
 }
 
-/** The user's newest ISEE (gsi2, newest first, Limit 1). */
-export async function newestIseeOfUser(userId: string): Promise<StoredIsee | null> {
+/**
+ * A user's most recent ISEE (gsi2, newest first): eventually consistent, so the use cases take them as candidates
+ * and read each from the table (functions/isee/use-cases.ts newestOf).
+ */
+export async function recentIseesOfUser(userId: string, limit: number): Promise<StoredIsee[]> {
   const { Items = [] } = await documentClient.send(
     new QueryCommand({
       TableName: tableName,
@@ -156,10 +159,10 @@ export async function newestIseeOfUser(userId: string): Promise<StoredIsee | nul
       KeyConditionExpression: 'gsi2pk = :pk',
       ExpressionAttributeValues: { ':pk': keys.iseesOfUser(userId) },
       ScanIndexForward: false,
-      Limit: 1,
+      Limit: limit,
     }),
   );
-  return (Items[0] as StoredIsee | undefined) ?? null;
+  return Items as StoredIsee[];
 }
 
 export const userHasIsees = (userId: string) => hasChildren(keys.iseesOfUser(userId));

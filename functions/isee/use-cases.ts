@@ -17,6 +17,7 @@ import type { Actor } from '../domain/roles.ts';
 import { userMessages, userStateAfterIsee, type LastIsee } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
 import type { AuditLog, Clock, FileStore, IdGenerator } from '../adapters/ports.ts';
+import type { StoredUser } from '../users/repository.ts';
 import type { EnsureCitizen, UserRepository } from '../users/use-cases.ts';
 import type { NewIsee, StoredIsee } from './repository.ts';
 
@@ -32,7 +33,11 @@ export interface IseeRepository {
    * same conditional write): false, and nothing deleted, then.
    */
   deleteIsee(id: string): Promise<boolean>;
-  newestIseeOfUser(userId: string): Promise<StoredIsee | null>;
+  /**
+   * A user's most recent ISEE, newest first, as gsi2 lists them: eventually consistent (an ISEE written a moment
+   * ago may be missing, one deleted still there), so only candidates to confirm from the table.
+   */
+  recentIseesOfUser(userId: string, limit: number): Promise<StoredIsee[]>;
   listIseesOfUser(userId: string, page: PageQuery): Promise<Page<Isee>>;
   listIseesToVerify(page: PageQuery): Promise<Page<Isee>>;
   countIseesToVerify(): Promise<number>;
@@ -54,6 +59,11 @@ export interface IseeDeps {
   subscriptions?: { syncUserIsee(userId: string, isee: { valueCents: number; year: number; state: string; scadenza?: string | null } | null, now: string): Promise<unknown> };
 }
 
+/** ISEE ids kept on the user's record, newest first (UserRecord.recentIseeIds). */
+const RECENT_ISEES = 5;
+/** How many of gsi2's newest are confirmed from the table when none of those ids is left. */
+const CANDIDATES = 10;
+
 const lastIseeOf = (isee: StoredIsee | null): LastIsee | null =>
   isee ? { id: isee.id, valueCents: isee.valueCents, year: isee.year, state: isee.state, hasFile: !!isee.hasFile, scadenza: isee.scadenza ?? null } : null;
 
@@ -62,19 +72,43 @@ export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, cl
   const requireIsee = async (id: string) => (await isees.getIseeItem(id)) ?? Promise.reject(new NotFoundError(iseeMessages.notFound));
 
   /**
-   * The user's record carries their newest ISEE (users list column, delete rule), how many they have, and
-   * the state that follows from it (domain: userStateAfterIsee).
+   * The user's record carries their newest ISEE (users list column, delete rule, the subscriptions' copies, the
+   * enrolment import's idempotence), how many they have, and the state that follows from it (domain:
+   * userStateAfterIsee). The newest is never read back through gsi2 right after a write: a global index is
+   * eventually consistent, and would give the ISEE before the one just recorded, or the one just deleted
+   * (DynamoDB Developer Guide, "Using Global Secondary Indexes": reads from a GSI are eventually consistent).
+   * It is the ISEE just written, or the one the user's record names, read from the table.
    */
-  async function refreshUserSummary(userId: string, now: string, countDelta: number) {
-    const [newest, user] = await Promise.all([isees.newestIseeOfUser(userId), users.getUserItem(userId)]);
-    if (!user) return;
+  async function writeSummary(user: StoredUser, newest: StoredIsee | null, now: string, change: { recorded: string } | { deleted: string } | null) {
     const lastIsee = lastIseeOf(newest);
+    const recent = user.recentIseeIds ?? (user.lastIsee ? [user.lastIsee.id] : []);
+    const recentIseeIds = !change ? recent : 'recorded' in change ? [change.recorded, ...recent].slice(0, RECENT_ISEES) : recent.filter((id) => id !== change.deleted);
+    const countDelta = !change ? 0 : 'recorded' in change ? 1 : -1;
     await users.updateUserFields(
-      userId,
-      { lastIsee, state: userStateAfterIsee(user.state, newest), iseeCount: Math.max(0, (user.iseeCount ?? 0) + countDelta) },
+      user.id,
+      { lastIsee, recentIseeIds, state: userStateAfterIsee(user.state, newest), iseeCount: Math.max(0, (user.iseeCount ?? 0) + countDelta) },
       now,
     );
-    await subscriptions?.syncUserIsee(userId, lastIsee && { valueCents: lastIsee.valueCents, year: lastIsee.year, state: lastIsee.state, scadenza: lastIsee.scadenza ?? null }, now);
+    await subscriptions?.syncUserIsee(user.id, lastIsee && { valueCents: lastIsee.valueCents, year: lastIsee.year, state: lastIsee.state, scadenza: lastIsee.scadenza ?? null }, now);
+  }
+
+  /**
+   * The user's newest ISEE from the table: the first that still exists of those the user's record names (newest
+   * first), then of gsi2's newest (a record from before these ids, or all of them deleted), each read from the
+   * table; `deletedId` is skipped.
+   */
+  async function newestOf(user: StoredUser, deletedId?: string): Promise<StoredIsee | null> {
+    const named = [user.lastIsee?.id, ...(user.recentIseeIds ?? [])].filter((id): id is string => !!id && id !== deletedId);
+    for (const id of new Set(named)) {
+      const stored = await isees.getIseeItem(id);
+      if (stored) return stored;
+    }
+    for (const candidate of await isees.recentIseesOfUser(user.id, CANDIDATES)) {
+      if (candidate.id === deletedId || named.includes(candidate.id)) continue;
+      const stored = await isees.getIseeItem(candidate.id);
+      if (stored) return stored;
+    }
+    return null;
   }
 
   /**
@@ -84,12 +118,13 @@ export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, cl
    */
   async function recordIsee(input: NewIsee): Promise<Isee> {
     const now = clock.now().toISOString();
-    const previous = await isees.newestIseeOfUser(input.userId);
+    const user = await users.getUserItem(input.userId);
+    const previous = user ? await newestOf(user) : null;
     const created = await isees.createIsee(input, now);
     const superseded = supersededState(previous);
     // A previous ISEE decided meanwhile keeps its decision: the conditional write then changes nothing.
     if (previous && superseded) await isees.changeIseeState(previous.id, previous.state, superseded, now);
-    await refreshUserSummary(input.userId, now, 1);
+    if (user) await writeSummary(user, created, now, { recorded: created.id });
     return toIsee(created);
   }
 
@@ -190,7 +225,9 @@ export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, cl
         decidedBySub: actor.sub,
       });
       if (!after) throw (await isees.getIseeItem(id)) ? new ConflictError(iseeMessages.alreadyDecided) : new NotFoundError(iseeMessages.notFound);
-      await refreshUserSummary(after.userId, now.toISOString(), 0);
+      const user = await users.getUserItem(after.userId);
+      // The decided ISEE is the newest when the user's record names it (or names none yet).
+      if (user) await writeSummary(user, !user.lastIsee || user.lastIsee.id === after.id ? after : await newestOf(user), now.toISOString(), null);
       const [beforeIsee, afterIsee] = [toIsee(before), toIsee(after)];
       await audit.record({ actor, entity: 'isee', id, action: 'update', before: beforeIsee, after: afterIsee }, now);
       return afterIsee;
@@ -210,7 +247,8 @@ export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, cl
         throw new Error(`ISEE ${id}: delete refused with neither reason`);
       }
       const now = clock.now();
-      await refreshUserSummary(item.userId, now.toISOString(), -1);
+      const user = await users.getUserItem(item.userId);
+      if (user) await writeSummary(user, await newestOf(user, item.id), now.toISOString(), { deleted: item.id });
       if (item.hasFile) await files.deleteFile(iseeDocumentKey(item.id));
       await audit.record({ actor, entity: 'isee', id, action: 'delete', before: toIsee(item), after: null }, now);
     },

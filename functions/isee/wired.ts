@@ -37,7 +37,7 @@ export const isee = makeIseeUseCases({
 export const inpsIsee = makeInpsIseeUseCases({
   inps: () => inpsRuntime().inps,
   settings: () => inpsRuntime(),
-  isees: { getIseeItem: iseeRepository.getIseeItem, newestIseeOfUser: iseeRepository.newestIseeOfUser, recordIsee: isee.recordIsee },
+  isees: { getIseeItem: iseeRepository.getIseeItem, recordIsee: isee.recordIsee },
   users: userRepository,
   ensureCitizen,
   queries: inpsQueries,

@@ -39,7 +39,7 @@ export async function updateJob(
   kind: string,
   key: string,
   id: string,
-  fields: Partial<Pick<JobRecord, 'state' | 'cursor' | 'done' | 'total' | 'error' | 'endedAt' | 'updatedAt'>>,
+  fields: Partial<Pick<JobRecord, 'state' | 'cursor' | 'done' | 'total' | 'error' | 'result' | 'endedAt' | 'updatedAt'>>,
 ): Promise<boolean> {
   const entries = Object.entries(fields);
   const written = await unlessConditionFails(

@@ -7,7 +7,7 @@ export interface JobRepository {
   /** The key's lock: false when another run of that kind on that key is running (and alive). */
   takeJob(job: JobRecord, staleBefore: string): Promise<boolean>;
   /** False (nothing written) when run `id` is no longer the running one. */
-  updateJob(kind: string, key: string, id: string, fields: Partial<Pick<JobRecord, 'state' | 'cursor' | 'done' | 'total' | 'error' | 'endedAt' | 'updatedAt'>>): Promise<boolean>;
+  updateJob(kind: string, key: string, id: string, fields: Partial<Pick<JobRecord, 'state' | 'cursor' | 'done' | 'total' | 'error' | 'result' | 'endedAt' | 'updatedAt'>>): Promise<boolean>;
 }
 
 /** Starts the jobs' state machine for one run (Step Functions in the cloud, the local stand-in here). */
@@ -28,6 +28,8 @@ export interface SliceResult {
   cursor: string | null;
   done: number;
   total: number | null;
+  /** The last slice's answer, kept on the job's record (JobRecord.result). */
+  result?: Record<string, unknown>;
 }
 
 /**
@@ -36,7 +38,8 @@ export interface SliceResult {
  * must be idempotent. `failure` is the Italian line shown when a slice fails with an unexpected error.
  */
 export interface JobKind {
-  slice(input: Record<string, unknown>, cursor: string | null, actor: Actor): Promise<SliceResult>;
+  /** `progress` moves the record's done and total while a long slice runs (the status the web polls). */
+  slice(input: Record<string, unknown>, cursor: string | null, actor: Actor, progress: (done: number, total: number) => Promise<unknown>): Promise<SliceResult>;
   failure: string;
 }
 
@@ -47,7 +50,7 @@ export function makeJobs({ jobs, runner, clock, ids }: { jobs: JobRepository; ru
     async start(kind: string, key: string, input: Record<string, unknown>, actor: Actor): Promise<JobRecord | null> {
       const now = clock.now();
       const at = now.toISOString();
-      const job: JobRecord = { id: ids(), kind, key, state: 'RUNNING', input, actor, cursor: null, done: 0, total: null, error: null, startedAt: at, updatedAt: at, endedAt: null };
+      const job: JobRecord = { id: ids(), kind, key, state: 'RUNNING', input, actor, cursor: null, done: 0, total: null, error: null, result: null, startedAt: at, updatedAt: at, endedAt: null };
       if (!(await jobs.takeJob(job, new Date(now.getTime() - JOB_STALE_AFTER_MS).toISOString()))) return null;
       try {
         await runner.start({ kind, key, jobId: job.id, cursor: null });
@@ -76,7 +79,8 @@ export function makeJobWorker({ jobs, kinds, clock }: { jobs: JobRepository; kin
       if (!job || job.id !== run.jobId || job.state !== 'RUNNING') return { cursor: null, finished: true };
       const kind = kinds[run.kind];
       if (!kind) throw new Error(`Unknown job kind ${run.kind}`);
-      const result = await kind.slice(job.input, run.cursor, job.actor);
+      const progress = (done: number, total: number) => jobs.updateJob(run.kind, run.key, run.jobId, { done, total, updatedAt: now() });
+      const result = await kind.slice(job.input, run.cursor, job.actor, progress);
       const finished = result.cursor === null;
       const at = now();
       const current = await jobs.updateJob(run.kind, run.key, run.jobId, {
@@ -84,7 +88,7 @@ export function makeJobWorker({ jobs, kinds, clock }: { jobs: JobRepository; kin
         done: result.done,
         total: result.total,
         updatedAt: at,
-        ...(finished ? { state: 'SUCCEEDED' as const, endedAt: at } : {}),
+        ...(finished ? { state: 'SUCCEEDED' as const, endedAt: at, result: result.result ?? null } : {}),
       });
       return { cursor: result.cursor, finished: finished || !current };
     },

@@ -1,4 +1,4 @@
-import type { AuditLog, Clock, IoMessages, Mailer } from '../adapters/ports.ts';
+import { noMetrics, type AuditLog, type BusinessMetrics, type Clock, type IoMessages, type IoMessageStatus, type Mailer } from '../adapters/ports.ts';
 import type { PositionRecord } from '../domain/debt-positions.ts';
 import type { JobRecord } from '../domain/jobs.ts';
 import { DomainError, ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
@@ -14,7 +14,8 @@ import {
   noticePdfFileName,
   type FlowEmailResult,
 } from '../domain/notices.ts';
-import type { Period, Position } from '../domain/payments.ts';
+import { formatEuro, toEuros } from '../domain/money.ts';
+import type { IoStatus, Period, Position } from '../domain/payments.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
 import type { FlowRecord } from '../flows/use-cases.ts';
@@ -27,7 +28,10 @@ export interface NoticePositions {
   listPositions(callId: string, period: Period, page: { limit?: number; cursor?: string }): Promise<Page<Position>>;
   /** null when the position is gone, paid or cancelled meanwhile. */
   recordNoticeEmail(position: PositionKey, at: string): Promise<PositionRecord | null>;
-  recordIoMessage(position: PositionKey, ioId: string, at: string, keepSent?: boolean): Promise<PositionRecord | null>;
+  /** The IO message id ('-1': none created) and its status; `keepDelivered` keeps a message IO delivered before. */
+  recordIoMessage(position: PositionKey, outcome: { ioId: string; ioStatus: IoStatus }, at: string, keepDelivered?: boolean): Promise<PositionRecord | null>;
+  /** IO's later status of the message `ioId` (null when the position holds another message, or is paid or cancelled). */
+  recordIoStatus(position: PositionKey, ioId: string, ioStatus: IoStatus, at: string): Promise<PositionRecord | null>;
 }
 
 export interface NoticeRecipient {
@@ -48,12 +52,14 @@ export interface NoticeDeps {
   noticePdf(position: Position | PositionRecord, zipKey?: string | null): Promise<Uint8Array | null>;
   mailer: Mailer;
   io: IoMessages;
-  /** The council's fiscal code: the payee of every IO payment (deployment setting IO_PAYEE_FISCAL_CODE). */
-  payeeFiscalCode(): string;
   audit: AuditLog;
   clock: Clock;
-  /** Elapsed-time source for the flow e-mail's budget (ms); Date.now by default. */
+  /** Elapsed-time source for the flow e-mail's budget and pace and the IO send's budget (epoch ms, the IO adapter's clock); Date.now by default. */
   elapsed?: () => number;
+  /** Waits between IO status reads and for the flow e-mail's pace (setTimeout by default). */
+  sleep?: (ms: number) => Promise<void>;
+  /** NoticesSent and NoticesFailed by channel (functions/domain/business-metrics.ts). */
+  metrics?: BusinessMetrics;
   /** The background jobs (functions/jobs): the flow e-mail runs as the kind 'flow-email', keyed by flow (the API function only). */
   jobs?: NoticeJobs;
 }
@@ -100,9 +106,47 @@ const MAILS_AT_ONCE = 5;
 
 const unavailable = (detail: string) => new DomainError(503, 'Servizio non disponibile', detail);
 
+/**
+ * What one send to IO may take in all, from the profile check to the last status read: the API function has
+ * 29 s, and DynamoDB and the audit need the rest.
+ */
+export const IO_SEND_BUDGET_MS = 20_000;
+/** 'Verifica' (one status read, retried within this). */
+export const IO_STATUS_BUDGET_MS = 8_000;
+/**
+ * After IO's 201, the waits before each status read: IO processes a message from a queue within seconds, so
+ * about 6 s in all; a message still on its way then reads 'In consegna su IO' and 'Verifica' reads it later.
+ */
+export const IO_STATUS_WAITS_MS = [300, 700, 1000, 1500, 2500] as const;
+const decided = (status: IoMessageStatus) => status === 'PROCESSED' || status === 'REJECTED' || status === 'FAILED';
+
+/** An IO failure that is not about this citizen, as the operator's Italian reason (IoRefused, IoUnavailable). */
+function ioProblem(error: Error & { reason?: string; detail?: string; maxAllowed?: number | null; retryAfterSeconds?: number | null }, amount: number): DomainError | null {
+  if (error.name === 'IoUnavailable') {
+    return unavailable(error.retryAfterSeconds ? fill(noticeMessages.ioBusy, { seconds: error.retryAfterSeconds }) : noticeMessages.ioUnavailable);
+  }
+  if (error.name !== 'IoRefused') return null;
+  const configuration = (detail: string) => new DomainError(502, 'Configurazione IO da verificare', detail);
+  switch (error.reason) {
+    case 'AMOUNT_NOT_ALLOWED':
+      return new DomainError(422, 'Messaggio rifiutato', fill(noticeMessages.ioAmountNotAllowed, { amount: formatEuro(toEuros(amount)), max: formatEuro(toEuros(error.maxAllowed ?? 0)) }));
+    case 'RECIPIENT_NOT_AUTHORIZED':
+      return configuration(noticeMessages.ioRecipientNotAuthorized);
+    case 'FORBIDDEN':
+      return configuration(noticeMessages.ioForbidden);
+    case 'UNAUTHORIZED':
+      return configuration(noticeMessages.ioUnauthorized);
+    case 'REJECTED':
+      return new DomainError(422, 'Messaggio rifiutato', fill(noticeMessages.ioRefused, { reason: error.detail || 'richiesta non valida' }));
+    default:
+      return null;
+  }
+}
+
 export function makeNoticeUseCases(deps: NoticeDeps) {
-  const { positions, users, flows, noticePdf, mailer, io, payeeFiscalCode, audit, clock } = deps;
+  const { positions, users, flows, noticePdf, mailer, io, audit, clock, metrics = noMetrics } = deps;
   const elapsed = deps.elapsed ?? (() => Date.now());
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
   const requirePosition = async (iud: string) => (await positions.getPositionByIud(iud)) ?? Promise.reject(new NotFoundError(noticeMessages.positionNotFound));
   const publicView = (record: PositionRecord): Position => {
@@ -124,12 +168,30 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
     try {
       await mailer.send({ to: [email], subject, text, attachments: [{ fileName: noticePdfFileName(position.nav), contentType: 'application/pdf', content: pdf }] });
     } catch {
+      metrics.count('NoticesFailed', 1, { notice: 'email' });
       throw unavailable(noticeMessages.mailFailed);
     }
+    metrics.count('NoticesSent', 1, { notice: 'email' });
     const now = clock.now();
     const after = await positions.recordNoticeEmail(position, now.toISOString());
     if (!after) throw new ConflictError(noticeMessages.paid);
     await audit.record({ actor, entity: 'position', id: position.iud, action: 'update', before: position, after }, now);
+    return after;
+  }
+
+  /** Records an IO outcome and audits it; null when the position is paid, cancelled or keeps a delivered message. */
+  async function recordIo(position: PositionRecord, outcome: { ioId: string; ioStatus: IoStatus }, actor: Actor, keepDelivered = false) {
+    const now = clock.now();
+    const after = await positions.recordIoMessage(position, outcome, now.toISOString(), keepDelivered);
+    if (after) await audit.record({ actor, entity: 'position', id: position.iud, action: 'update', before: position, after }, now);
+    return after;
+  }
+
+  /** Records IO's later status of the message `ioId` and audits it; null when the position changed meanwhile. */
+  async function recordStatus(position: PositionRecord, ioId: string, ioStatus: IoStatus, actor: Actor) {
+    const now = clock.now();
+    const after = await positions.recordIoStatus(position, ioId, ioStatus, now.toISOString());
+    if (after) await audit.record({ actor, entity: 'position', id: position.iud, action: 'update', before: position, after }, now);
     return after;
   }
 
@@ -147,6 +209,17 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
     const started = elapsed();
     let state: FlowEmailCursor = options.cursor ? decodeFlowCursor(options.cursor) : { since: clock.now().toISOString(), page: null };
     const totals = { sent: 0, skipped: 0, failed: 0 };
+    // SES refuses what goes past the account's sending rate: each message waits for its turn (1/rate apart).
+    const rate = (await mailer.maxSendRate?.()) ?? Number.POSITIVE_INFINITY;
+    const gapMs = rate > 0 && Number.isFinite(rate) ? 1000 / rate : 0;
+    let nextTurn = elapsed();
+    const inTurn = async <T>(send: () => Promise<T>): Promise<T> => {
+      const turn = Math.max(nextTurn, elapsed());
+      nextTurn = turn + gapMs;
+      const wait = turn - elapsed();
+      if (wait > 0) await sleep(wait);
+      return send();
+    };
     for (;;) {
       const page = await positions.listPositions(found.announcement.id, { mese: found.mese, anno: found.anno }, { limit: FLOW_PAGE, cursor: state.page ?? undefined });
       const due = page.items.filter(
@@ -155,7 +228,7 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
       totals.skipped += page.items.length - due.length;
       const recipients = due.length ? await users.getUserItems([...new Set(due.map((p) => p.userId))]) : new Map<string, NoticeRecipient>();
       for (let i = 0; i < due.length; i += MAILS_AT_ONCE) {
-        const outcomes = await Promise.allSettled(due.slice(i, i + MAILS_AT_ONCE).map((p) => mailOne(p, recipients.get(p.userId), actor, found.files?.avvisi ?? null)));
+        const outcomes = await Promise.allSettled(due.slice(i, i + MAILS_AT_ONCE).map((p) => inTurn(() => mailOne(p, recipients.get(p.userId), actor, found.files?.avvisi ?? null))));
         for (const outcome of outcomes) totals[outcome.status === 'fulfilled' ? 'sent' : 'failed'] += 1;
       }
       state = { ...state, page: page.nextCursor };
@@ -175,34 +248,73 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
 
     /**
      * POST /api/positions/{id}/io: the profile check, then the IO message with the payment data; the message
-     * id becomes the position's ioId. A citizen without IO, or who does not allow the council, is reported
-     * (409) and the position gets ioId '-1' unless a message went before; IO down after the retries: 503.
+     * id becomes the position's ioId at once (ACCEPTED), then IO's status is read for a few seconds and
+     * recorded: PROCESSED is 'Inviato su IO', a message still on its way stays ACCEPTED ('Verifica' reads it
+     * later). A citizen without IO or who does not allow the council (no message created: ioId '-1'), and a
+     * message IO rejects or fails after accepting it, are a 409 with the reason; a message delivered before
+     * is kept then. The amount above the service's ceiling and IO's other 400s: 422; the key's permissions,
+     * IP or trial recipients: 502; IO down, or asking to wait longer than the time left: 503. All within
+     * IO_SEND_BUDGET_MS.
      */
     async sendToIo(iud: string, actor: Actor): Promise<Position> {
       const position = await requirePosition(iud);
       assertNoticeSendable(position);
-      const content = ioMessageContent(position, payeeFiscalCode());
+      const deadline = elapsed() + IO_SEND_BUDGET_MS;
       let id: string;
       try {
-        ({ id } = await io.sendMessage(position.fiscalCode, content));
+        ({ id } = await io.sendMessage(position.fiscalCode, ioMessageContent(position), { deadline }));
       } catch (error) {
-        const name = (error as Error).name;
-        if (name === 'IoRefused') {
-          const { reason, detail } = error as Error & { reason: string; detail: string };
-          if (reason === 'REJECTED') throw new DomainError(422, 'Messaggio rifiutato', fill(noticeMessages.ioRefused, { reason: detail || 'richiesta non valida' }));
-          const now = clock.now();
-          const after = await positions.recordIoMessage(position, IO_NOT_DELIVERED, now.toISOString(), true);
-          if (after) await audit.record({ actor, entity: 'position', id: iud, action: 'update', before: position, after }, now);
+        const reason = (error as Error & { reason?: string }).reason;
+        if ((error as Error).name === 'IoRefused' && (reason === 'NO_PROFILE' || reason === 'SENDER_NOT_ALLOWED')) {
+          await recordIo(position, { ioId: IO_NOT_DELIVERED, ioStatus: reason }, actor, true);
           throw new ConflictError(reason === 'NO_PROFILE' ? noticeMessages.ioNoProfile : noticeMessages.ioSenderNotAllowed);
         }
-        if (name === 'IoUnavailable') throw unavailable(noticeMessages.ioUnavailable);
-        throw error;
+        // The citizen without IO above is not a failure of IO; what follows is.
+        metrics.count('NoticesFailed', 1, { notice: 'io' });
+        throw ioProblem(error as Error, position.importoDovuto) ?? error;
       }
-      const now = clock.now();
-      const after = await positions.recordIoMessage(position, id, now.toISOString());
-      if (!after) throw new ConflictError(noticeMessages.paid);
-      await audit.record({ actor, entity: 'position', id: iud, action: 'update', before: position, after }, now);
+      // Stored before anything else can fail: the citizen may already have it.
+      const accepted = await recordIo(position, { ioId: id, ioStatus: 'ACCEPTED' }, actor);
+      if (!accepted) throw new ConflictError(noticeMessages.paid);
+
+      let status: IoMessageStatus = 'ACCEPTED';
+      for (const wait of IO_STATUS_WAITS_MS) {
+        if (elapsed() + wait >= deadline) break;
+        await sleep(wait);
+        try {
+          status = await io.messageStatus(position.fiscalCode, id, { deadline });
+        } catch {
+          break; // The message went: its status can be read later ('Verifica').
+        }
+        if (decided(status)) break;
+      }
+      if (status === 'ACCEPTED') {
+        metrics.count('NoticesSent', 1, { notice: 'io' });
+        return publicView(accepted);
+      }
+      const after = (await recordStatus(accepted, id, status, actor)) ?? accepted;
+      metrics.count(status === 'REJECTED' || status === 'FAILED' ? 'NoticesFailed' : 'NoticesSent', 1, { notice: 'io' });
+      if (status === 'REJECTED') throw new ConflictError(noticeMessages.ioRejected);
+      if (status === 'FAILED') throw new ConflictError(noticeMessages.ioFailed);
       return publicView(after);
+    },
+
+    /**
+     * POST /api/positions/{id}/io/status ('Verifica'): IO's status of the position's message, read now and
+     * recorded when it changed (a message 'In consegna su IO' becomes 'Inviato su IO' or not sent, with why).
+     */
+    async refreshIoStatus(iud: string, actor: Actor): Promise<Position> {
+      const position = await requirePosition(iud);
+      const ioId = position.ioId;
+      if (!ioId || ioId === IO_NOT_DELIVERED) throw new ConflictError(noticeMessages.ioNoMessage);
+      let status: IoMessageStatus;
+      try {
+        status = await io.messageStatus(position.fiscalCode, ioId, { deadline: elapsed() + IO_STATUS_BUDGET_MS });
+      } catch (error) {
+        throw ioProblem(error as Error, position.importoDovuto) ?? error;
+      }
+      if (status === position.ioStatus) return publicView(position);
+      return publicView((await recordStatus(position, ioId, status, actor)) ?? (await requirePosition(iud)));
     },
 
     sendFlowEmails,

@@ -1,20 +1,27 @@
 import { dynamoAuditLog } from '../adapters/audit-log.ts';
-import { s3ExportFiles } from '../adapters/export-files.ts';
+import { getExportRange, s3ExportFiles } from '../adapters/export-files.ts';
+import { isMissingObject } from '../adapters/s3-client.ts';
 import { makeNoticePdfs } from '../adapters/notice-pdf.ts';
 import { ioConfigFromEnv, makeIo } from '../adapters/io.ts';
 import { sesMailer } from '../adapters/mail.ts';
 import { systemClock, type IoMessages } from '../adapters/ports.ts';
 import { getFlow, updateFlow } from '../flows/repository.ts';
 import { refreshingAfter } from '../payment-list/refresh.ts';
-import { getPositionByIud, listPositions, recordIoMessage, recordNoticeEmail } from '../payments/repository.ts';
+import { getPositionByIud, listPositions, recordIoMessage, recordIoStatus, recordNoticeEmail } from '../payments/repository.ts';
 import { getUserItems } from '../users/repository.ts';
+import { businessMetrics } from '../http/observability.ts';
 import { makeNoticeUseCases, type NoticeDeps } from './use-cases.ts';
 
-const noticePdfs = makeNoticePdfs({ get: (key) => s3ExportFiles.get(key).catch((error: Error) => (error.name === 'NoSuchKey' ? null : Promise.reject(error))) });
+const missing = <T>(read: Promise<T>) => read.catch((error: unknown) => (isMissingObject(error) ? null : Promise.reject(error)));
+const noticePdfs = makeNoticePdfs({ get: (key) => missing(s3ExportFiles.get(key)), getRange: (key, start, end) => missing(getExportRange(key, start, end)) });
 
 // The IO client is made at the first send: a function deployed without the IO settings still e-mails.
 let ioClient: IoMessages | undefined;
-const io: IoMessages = { sendMessage: (fiscalCode, content) => (ioClient ??= makeIo(ioConfigFromEnv())).sendMessage(fiscalCode, content) };
+const client = () => (ioClient ??= makeIo(ioConfigFromEnv()));
+const io: IoMessages = {
+  sendMessage: (fiscalCode, content, options) => client().sendMessage(fiscalCode, content, options),
+  messageStatus: (fiscalCode, id, options) => client().messageStatus(fiscalCode, id, options),
+};
 
 /**
  * The notices' use cases on DynamoDB, S3, SES and IO: for the API function (with the background jobs, which
@@ -22,7 +29,7 @@ const io: IoMessages = { sendMessage: (fiscalCode, content) => (ioClient ??= mak
  */
 export const noticeUseCases = (extra: Pick<NoticeDeps, 'jobs'> = {}) =>
   makeNoticeUseCases({
-    positions: { getPositionByIud, listPositions, recordNoticeEmail: refreshingAfter(recordNoticeEmail, (after) => after), recordIoMessage },
+    positions: { getPositionByIud, listPositions, recordNoticeEmail: refreshingAfter(recordNoticeEmail, (after) => after), recordIoMessage, recordIoStatus },
     users: { getUserItems },
     flows: { getFlow, updateFlow },
     // The flow's ZIP first (the flow e-mail), then the position's own (a position listed by page does not
@@ -36,12 +43,8 @@ export const noticeUseCases = (extra: Pick<NoticeDeps, 'jobs'> = {}) =>
     },
     mailer: sesMailer,
     io,
-    payeeFiscalCode: () => {
-      const code = process.env.IO_PAYEE_FISCAL_CODE?.trim();
-      if (!code) throw new Error('Missing environment variable IO_PAYEE_FISCAL_CODE');
-      return code;
-    },
     audit: dynamoAuditLog,
     clock: systemClock,
+    metrics: businessMetrics,
     ...extra,
   });

@@ -1,13 +1,13 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { PositionRecord } from '../domain/debt-positions.ts';
-import { debtTotalKeys, nameKey, zeroTotals, type DebtSort, type DebtSummary, type DebtSummaryRow, type DebtTotals } from '../domain/debt-summaries.ts';
+import { compareRows, debtTotalKeys, nameKey, zeroTotals, type DebtSort, type DebtSummary, type DebtSummaryRow, type DebtTotals } from '../domain/debt-summaries.ts';
 import { periodKey } from '../domain/payments.ts';
 import { mapAtMost } from '../domain/at-most.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
-import { keys, numericSortKey } from '../adapters/table.ts';
+import { BACKFILL_PAGE, batchGet, decodeCursor, documentClient, encodeCursor, mergedQueryPage, queryAll, tableName, unlessConditionFails, type BackfillPage, type CursorList, type StreamPosition } from '../adapters/dynamo.ts';
+import { DEBT_LIST_SHARDS, keys, numericSortKey, paymentKeys, shardOf } from '../adapters/table.ts';
 import { missingIseeKeys, toPositionRecord } from '../payments/repository.ts';
 
 /**
@@ -15,15 +15,20 @@ import { missingIseeKeys, toPositionRecord } from '../payments/repository.ts';
  * figures come from functions/domain/debt-summaries.ts.
  *
  * - a summary per call, year and citizen: pk "CALL#<callId>#DEBTS#<anno>", sk "USER#<userId>", written
- *   with a version condition (create: must not exist; change: same version as read);
- *   gsi1 "DEBTS#<callId>#<anno>" / "<importoTotale, 12 digits>#<userId>" (amount order),
+ *   with a version condition (create: must not exist; change: same version as read); its index keys are
+ *   write-sharded by citizen, "DEBTS#<callId>#<anno>#<shard>" (DEBT_LIST_SHARDS; a month's generation rewrites
+ *   every row at once), and every reading queries each shard and merges them (adapters/dynamo.ts mergedQueryPage):
+ *   gsi1 "DEBTS#<callId>#<anno>#<shard>" / "<importoTotale, 12 digits>#<userId>" (amount order),
  *   gsi2 same pk / "<cognome nome normalised>#<userId>" (name order and name prefix),
  *   gsi5 same pk / "<FISCAL CODE>#<userId>" (fiscal-code prefix),
  *   gsi6 same pk / "<first word of the name key>#<importoTotale, 12 digits>#<userId>" (a surname's rows in
- *   amount order: a one-word prefix in amount order merges the few words it spans, see mergedByAmount),
+ *   amount order: a one-word prefix in amount order merges the few words it spans, see byWords),
  *   and only while the citizen has a pending position without e-mail (sparse, 'Email non inviata'):
- *   gsi3 "DEBTS#<callId>#<anno>#NOMAIL" / name key, gsi4 the same pk / amount key;
- * - the call-year's totals: same pk, sk "TOTALS", kept by `ADD` of each summary change's delta.
+  *   gsi3 "DEBTS#<callId>#<anno>#<shard>#NOMAIL" / name key, gsi4 the same pk / amount key;
+ * - the call-year's totals: same pk, sk "TOTALS", kept by `ADD` of each summary change's delta;
+ * - a marker per row with a payment to reconcile: same pk, sk "RECONCILE#<userId>" (paymentKeys.debtToReconcile),
+ *   written before the row when it has one and deleted after it when it no longer has: the 'Pagamento da
+ *   riconciliare' filter reads them (few, by nature) and re-checks each row, so a stale marker shows nothing.
  */
 
 export interface StoredDebtSummary extends DebtSummary {
@@ -55,6 +60,7 @@ export const toRow = (item: Record<string, any>): DebtSummaryRow => ({
   email: item.email ?? null,
   importoTotale: item.importoTotale,
   paymentIds: item.paymentIds ?? [],
+  daRiconciliare: Number(item.daRiconciliare ?? 0),
 });
 
 /** The first word of the name key ("de rossi maria" → "de"): a row's group on gsi6. */
@@ -65,8 +71,9 @@ const groupKey = (summary: Pick<DebtSummary, 'cognome' | 'nome' | 'importoTotale
 
 /** The stored item of a summary, with its index keys (the bench seeds with it). */
 export function debtSummaryItem(summary: StoredDebtSummary) {
-  const list = keys.debtList(summary.callId, summary.anno);
-  const noMail = keys.debtListNoMail(summary.callId, summary.anno);
+  const shard = shardOf(summary.userId, DEBT_LIST_SHARDS);
+  const list = keys.debtList(summary.callId, summary.anno, shard);
+  const noMail = keys.debtListNoMail(summary.callId, summary.anno, shard);
   const amount = `${numericSortKey(summary.importoTotale)}#${summary.userId}`;
   const name = `${nameKey(summary.cognome, summary.nome)}#${summary.userId}`;
   return {
@@ -104,8 +111,14 @@ export async function positionsOfYears(which: readonly SummaryKey[]): Promise<Po
   return (await batchGet(requestKeys, { consistent: true })).map(toPositionRecord);
 }
 
-/** Writes a summary if the stored one is still `expectedVersion` (null: none yet); false when another writer won. */
-export async function putDebtSummary(summary: StoredDebtSummary, expectedVersion: number | null): Promise<boolean> {
+const reconcileMarker = (summary: Pick<DebtSummary, 'callId' | 'anno' | 'userId'>) => ({ ...paymentKeys.debtToReconcile(summary.callId, summary.anno, summary.userId), userId: summary.userId });
+
+/**
+ * Writes a summary if the stored one is still `expectedVersion` (null: none yet); false when another writer
+ * won. Its 'Pagamento da riconciliare' marker follows (`hadToReconcile`: the stored row had one).
+ */
+export async function putDebtSummary(summary: StoredDebtSummary, expectedVersion: number | null, hadToReconcile = false): Promise<boolean> {
+  if (summary.daRiconciliare > 0) await documentClient.send(new PutCommand({ TableName: tableName, Item: reconcileMarker(summary) }));
   const written = await unlessConditionFails(
     documentClient.send(
       new PutCommand({
@@ -117,8 +130,14 @@ export async function putDebtSummary(summary: StoredDebtSummary, expectedVersion
       }),
     ),
   );
+  if (written !== null && hadToReconcile && summary.daRiconciliare === 0) {
+    await documentClient.send(new DeleteCommand({ TableName: tableName, Key: paymentKeys.debtToReconcile(summary.callId, summary.anno, summary.userId) }));
+  }
   return written !== null;
 }
+
+/** The markers of a whole batch of summaries (the month refresh's batched writes): rows with a payment to reconcile. */
+export const reconcileMarkersOf = (summaries: readonly StoredDebtSummary[]) => summaries.filter((s) => s.daRiconciliare > 0).map(reconcileMarker);
 
 /** Adds a delta to the call-year's totals (ADD: concurrent writers add up, none overwrites another). */
 export async function addToDebtTotals(callId: string, anno: number, delta: DebtTotals, at: string): Promise<void> {
@@ -168,70 +187,142 @@ export interface DebtListFilter {
   /** From readNameFilter: a prefix of the name key or of the fiscal code. */
   text: { kind: 'fiscalCode' | 'name'; prefix: string } | null;
   noMail: boolean;
+  /** Only the rows with a payment to reconcile (read through their markers). */
+  toReconcile?: boolean;
+}
+
+/** A filtered set this large is read whole through the markers; beyond it the page and the count are cut there. */
+const RECONCILE_CAP = 200;
+
+const reconcileList = (callId: string, anno: number): CursorList => ({
+  KeyConditionExpression: 'pk = :pk AND begins_with(sk, :reconcile)',
+  ExpressionAttributeValues: { ':pk': keys.debtSummariesOf(callId, anno), ':reconcile': 'RECONCILE#' },
+});
+
+/**
+ * The rows with a payment to reconcile: the markers of the call-year (at most RECONCILE_CAP + 1, one
+ * Query), their rows read consistently by key and checked (a stale marker drops out), the other filters and
+ * the order applied here. Payments to reconcile are exceptions: the set is small.
+ */
+async function rowsToReconcile(callId: string, anno: number, filter: DebtListFilter, sort: DebtSort): Promise<{ rows: DebtSummaryRow[]; capped: boolean }> {
+  const { Items = [], LastEvaluatedKey } = await documentClient.send(
+    new QueryCommand({ TableName: tableName, ...reconcileList(callId, anno), ProjectionExpression: 'userId', ConsistentRead: true, Limit: RECONCILE_CAP + 1 }),
+  );
+  const capped = Items.length > RECONCILE_CAP || Boolean(LastEvaluatedKey);
+  const items = await batchGet(
+    Items.slice(0, RECONCILE_CAP).map((marker) => keys.debtSummary(callId, anno, String(marker.userId))),
+    { consistent: true },
+  );
+  const { text } = filter;
+  const rows = items
+    .filter((item) => Number(item.daRiconciliare ?? 0) > 0 && (!filter.noMail || item.senzaEmail))
+    .filter((item) => !text || (text.kind === 'fiscalCode' ? String(item.codiceFiscale).toUpperCase().startsWith(text.prefix) : String(item.nName ?? '').startsWith(text.prefix)))
+    .map(toRow)
+    .sort(compareRows(sort));
+  return { rows, capped };
+}
+
+/** The list's shards (DEBT_LIST_SHARDS): every reading queries each and merges them (mergedQueryPage). */
+const SHARDS = Array.from({ length: DEBT_LIST_SHARDS }, (_, shard) => shard);
+
+/**
+ * How a filter and an order are read, always a Query per shard: the index whose sort key is the order, or whose
+ * sort key starts with the text; what the key cannot say becomes a FilterExpression. `list` is what a cursor
+ * is bound to (the list, its filter and its direction).
+ */
+interface ListPlan {
+  index: string;
+  forward: boolean;
+  /** True when the key condition alone (nearly) selects the rows: read a page's share per shard, not rounds. */
+  keyed: boolean;
+  streams: Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey' | 'ScanIndexForward'>[];
+  list: CursorList;
+}
+
+function plan(callId: string, anno: number, filter: DebtListFilter, sort: DebtSort): ListPlan {
+  const byAmount = sort.endsWith('importo');
+  const forward = !sort.startsWith('-');
+  const { text } = filter;
+  const shape = (index: string, keyCondition: string, values: Record<string, unknown>, partition: (shard: number) => string, filterExpression?: string) => ({
+    index,
+    forward,
+    keyed: !filterExpression || text?.kind === 'fiscalCode',
+    streams: SHARDS.map((shard) => ({
+      IndexName: index,
+      KeyConditionExpression: keyCondition,
+      ExpressionAttributeValues: { ...values, ':pk': partition(shard) },
+      ...(filterExpression ? { FilterExpression: filterExpression } : {}),
+    })),
+    list: { IndexName: index, KeyConditionExpression: `${keyCondition}${filterExpression ? ` FILTER ${filterExpression}` : ''} BY :forward`, ExpressionAttributeValues: { ...values, ':pk': partition(-1), ':forward': forward } },
+  });
+  const all = (shard: number) => keys.debtList(callId, anno, shard);
+  if (text?.kind === 'fiscalCode') {
+    // The fiscal-code index holds every summary; 'Email non inviata' is then a filter on the item.
+    return shape('gsi5', 'gsi5pk = :pk AND begins_with(gsi5sk, :prefix)', { ':prefix': text.prefix, ...(filter.noMail ? { ':true': true } : {}) }, all, filter.noMail ? 'senzaEmail = :true' : undefined);
+  }
+  const index = filter.noMail ? (byAmount ? 'gsi4' : 'gsi3') : byAmount ? 'gsi1' : 'gsi2';
+  const partition = filter.noMail ? (shard: number) => keys.debtListNoMail(callId, anno, shard) : all;
+  if (text && !byAmount) return shape(index, `${index}pk = :pk AND begins_with(${index}sk, :prefix)`, { ':prefix': text.prefix }, partition);
+  if (text) return shape(index, `${index}pk = :pk`, { ':prefix': text.prefix }, partition, 'begins_with(nName, :prefix)');
+  return shape(index, `${index}pk = :pk`, {}, partition);
+}
+
+/** Items a FilterExpression page reads per round (all shards together), and rounds per request: a request's work is bounded. */
+const ROUND_SIZE = 200;
+const MAX_ROUNDS = 10;
+const KEYED_ROUNDS = 6;
+
+/** What a page reads of each row: the row's fields and the keys a cursor needs (not the totals' contribution, nor the other indexes' keys). */
+const ROW_ATTRIBUTES = ['userId', 'cognome', 'nome', 'codiceFiscale', 'telefono', 'email', 'importoTotale', 'paymentIds', 'daRiconciliare'] as const;
+function rowProjection(index: string, attributes: readonly string[] = ROW_ATTRIBUTES) {
+  const names = [...attributes, 'pk', 'sk', `${index}pk`, `${index}sk`];
+  return { ProjectionExpression: names.map((_, i) => `#p${i}`).join(', '), ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#p${i}`, name])) };
+}
+const keyOf = (index: string) => (item: Record<string, any>) => ({ pk: item.pk, sk: item.sk, [`${index}pk`]: item[`${index}pk`], [`${index}sk`]: item[`${index}sk`] });
+
+/**
+ * A page of a plan: its shards merged in the index's order. A keyed read takes about its share of the page from
+ * each shard per round (the rows are spread evenly); a filtered one reads ROUND_SIZE rows a round over all shards,
+ * at most MAX_ROUNDS (a rare name may give a short page and a cursor, as the users search does).
+ */
+async function planPage(p: ListPlan, limit: number, positions: StreamPosition[], attributes?: readonly string[], rounds?: number) {
+  const share = Math.ceil((limit * 5) / (4 * SHARDS.length)) + 2;
+  return mergedQueryPage(
+    p.streams.map((stream) => ({ ...stream, ...rowProjection(p.index, attributes) })),
+    positions,
+    {
+      order: (item) => String(item[`${p.index}sk`]),
+      forward: p.forward,
+      limit,
+      roundSize: p.keyed ? Math.min(limit, share) : Math.ceil(ROUND_SIZE / SHARDS.length),
+      maxRounds: rounds ?? (p.keyed ? KEYED_ROUNDS : MAX_ROUNDS),
+      keyOf: keyOf(p.index),
+    },
+  );
 }
 
 /**
- * How a filter and an order are read, always a Query: the index whose sort key is the order, or whose
- * sort key starts with the text; what the key cannot say becomes a FilterExpression.
+ * A cursor holds where each shard (and word) stands as the index sort key only, without the part its stream
+ * already says (a word's "<word>#"): the rest of the key (the row's pk and sk, the stream's partition) follows
+ * from the sort key, whose last part is the citizen's id. Small enough for a query string with 24 streams.
  */
-type ListQuery = Pick<QueryCommandInput, 'IndexName' | 'KeyConditionExpression' | 'ExpressionAttributeValues' | 'FilterExpression' | 'ScanIndexForward'> & {
-  IndexName: string;
-  /** True when the key condition alone selects the rows (no FilterExpression on them). */
-  keyed: boolean;
-};
-
-function plan(callId: string, anno: number, filter: DebtListFilter, sort: DebtSort): ListQuery {
-  const byAmount = sort.endsWith('importo');
-  const pk = filter.noMail ? keys.debtListNoMail(callId, anno) : keys.debtList(callId, anno);
-  const forward = !sort.startsWith('-');
-  const { text } = filter;
-  if (text?.kind === 'fiscalCode') {
-    // The fiscal-code index holds every summary; 'Email non inviata' is then a filter on the item.
-    return {
-      IndexName: 'gsi5',
-      KeyConditionExpression: 'gsi5pk = :pk AND begins_with(gsi5sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.debtList(callId, anno), ':prefix': text.prefix, ...(filter.noMail ? { ':true': true } : {}) },
-      ...(filter.noMail ? { FilterExpression: 'senzaEmail = :true' } : {}),
-      ScanIndexForward: forward,
-      keyed: true,
-    };
-  }
-  const index = filter.noMail ? (byAmount ? 'gsi4' : 'gsi3') : byAmount ? 'gsi1' : 'gsi2';
-  if (text && !byAmount) {
-    return {
-      IndexName: index,
-      KeyConditionExpression: `${index}pk = :pk AND begins_with(${index}sk, :prefix)`,
-      ExpressionAttributeValues: { ':pk': pk, ':prefix': text.prefix },
-      ScanIndexForward: forward,
-      keyed: true,
-    };
-  }
-  if (text) {
-    return {
-      IndexName: index,
-      KeyConditionExpression: `${index}pk = :pk`,
-      ExpressionAttributeValues: { ':pk': pk, ':prefix': text.prefix },
-      FilterExpression: 'begins_with(nName, :prefix)',
-      ScanIndexForward: forward,
-      keyed: false,
-    };
-  }
-  return { IndexName: index, KeyConditionExpression: `${index}pk = :pk`, ExpressionAttributeValues: { ':pk': pk }, ScanIndexForward: forward, keyed: true };
+type CompactPosition = string | null | true;
+const compact = (index: string, prefixes: readonly string[]) => (positions: StreamPosition[]): CompactPosition[] =>
+  positions.map((p, i) => (p === null || p === true ? p : String(p[`${index}sk`]).slice(prefixes[i]!.length)));
+function expand(callId: string, anno: number, index: string, streams: ListPlan['streams'], prefixes: readonly string[], positions: CompactPosition[]): StreamPosition[] {
+  return positions.map((p, i) => {
+    if (p === null || p === true) return p;
+    const sortKey = `${prefixes[i]}${p}`;
+    return { ...keys.debtSummary(callId, anno, sortKey.slice(sortKey.lastIndexOf('#') + 1)), [`${index}pk`]: streams[i]!.ExpressionAttributeValues![':pk'], [`${index}sk`]: sortKey };
+  });
 }
-
-/** Items a FilterExpression page reads per round, and rounds per request: a request's work is bounded. */
-const ROUND_SIZE = 200;
-const MAX_ROUNDS = 10;
-const KEYED_ROUNDS = 4;
-
-/** What a page reads of each row: the row's fields and the keys a cursor needs (not the totals' contribution, nor the other indexes' keys). */
-const ROW_ATTRIBUTES = ['userId', 'cognome', 'nome', 'codiceFiscale', 'telefono', 'email', 'importoTotale', 'paymentIds'] as const;
-function rowProjection(index: string) {
-  const names = [...ROW_ATTRIBUTES, 'pk', 'sk', `${index}pk`, `${index}sk`];
-  return { ProjectionExpression: names.map((_, i) => `#p${i}`).join(', '), ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#p${i}`, name])) };
+/** The compact positions of a signed cursor, one per stream (a cursor of another list, or altered, is a 400). */
+function readPositions(cursor: string | undefined, list: CursorList, streams: number): CompactPosition[] {
+  if (!cursor) return Array.from({ length: streams }, () => null);
+  const { m } = decodeCursor(cursor, list) as { m?: unknown };
+  if (!Array.isArray(m) || m.length !== streams || !m.every((p) => p === null || p === true || typeof p === 'string')) throw new ValidationError(messages.invalidCursor);
+  return m as CompactPosition[];
 }
-
-const cursorList = (q: Omit<ListQuery, 'keyed'>): CursorList => ({ IndexName: q.IndexName, KeyConditionExpression: q.KeyConditionExpression, ExpressionAttributeValues: q.ExpressionAttributeValues });
 
 /** A cursor of this list, or undefined when it belongs to another (the caller tries the next reading). */
 function cursorOf(cursor: string, list: CursorList): Record<string, unknown> | undefined {
@@ -244,12 +335,12 @@ function cursorOf(cursor: string, list: CursorList): Record<string, unknown> | u
 }
 
 /**
- * One page of a call-year's summaries. A filter the index key answers reads exactly the page. A name
- * prefix in amount order: a one-word prefix spanning at most MERGE_GROUPS first words (a whole surname:
- * "rossi" → rossi, rossini) merges those words' rows, each read in amount order on gsi6 (mergedByAmount);
- * otherwise at most FEW matches are read through the name index and ordered here (fewByName); beyond, a
- * FilterExpression over the amount index, filled by at most 10 rounds of 200 items (a rare name may give
- * a short page and a cursor, as the users search does). A cursor continues the reading that wrote it.
+ * One page of a call-year's summaries, every reading a merge of the list's shards (README "DynamoDB keys",
+ * write sharding). A filter the index key answers reads exactly the page. A name prefix in amount order: a
+ * one-word prefix spanning at most MERGE_GROUPS first words (a whole surname: "rossi" → rossi, rossini) merges
+ * those words' rows, each read in amount order on gsi6 (byWords); otherwise at most FEW matches are read
+ * through the name index and ordered here (fewByName); beyond, a FilterExpression over the amount index, filled
+ * by at most MAX_ROUNDS rounds. A cursor continues the reading that wrote it.
  */
 export async function listDebtSummaries(
   callId: string,
@@ -258,230 +349,182 @@ export async function listDebtSummaries(
   sort: DebtSort,
   page: { limit: number; cursor?: string },
 ): Promise<Page<DebtSummaryRow>> {
+  if (filter.toReconcile) {
+    const list = reconcileList(callId, anno);
+    const offset = page.cursor ? Number(decodeCursor(page.cursor, list)?.offset) : 0;
+    if (!Number.isInteger(offset) || offset < 0) throw new ValidationError(messages.invalidCursor);
+    const { rows } = await rowsToReconcile(callId, anno, filter, sort);
+    return { items: rows.slice(offset, offset + page.limit), nextCursor: offset + page.limit < rows.length ? encodeCursor({ offset: offset + page.limit }, list) : null };
+  }
   if (filter.text?.kind === 'name' && sort.endsWith('importo')) {
     const merge = mergeList(callId, anno, filter.text.prefix, sort);
     if (page.cursor) {
       const state = cursorOf(page.cursor, merge);
-      if (state) return mergedByAmount(page.limit, sort, readMergeCursor(state), groupReader(callId, anno, sort, page.limit), merge);
-      const few = cursorOf(page.cursor, fewList(callId, anno, filter).list);
+      if (state) return byWords(callId, anno, sort, page.limit, readWordsCursor(state), merge);
+      const few = cursorOf(page.cursor, fewPlan(callId, anno, filter).list);
       if (few) return (await fewByName(callId, anno, filter, sort, page.limit, few.offset)) ?? Promise.reject(new ValidationError(messages.invalidCursor));
     } else {
-      // Each word's first read starts as soon as the word is found (while the next one is looked for).
-      const started = new Map<string, Promise<GroupRead>>();
-      const read = groupReader(callId, anno, sort, page.limit);
-      const groups = filter.noMail || filter.text.prefix.includes(' ') ? null : await groupsOf(keys.debtList(callId, anno), filter.text.prefix, (word) => {
-        const first = read(word, null);
-        first.catch(() => undefined); // a word past MERGE_GROUPS drops the reads already started
-        started.set(word, first);
-      });
-      if (groups) return mergedByAmount(page.limit, sort, groups.map((word) => [word, null]), (word) => started.get(word)!, merge);
+      const words = filter.noMail || filter.text.prefix.includes(' ') ? null : await wordsOf(callId, anno, filter.text.prefix);
+      if (words) return byWords(callId, anno, sort, page.limit, { words, positions: words.flatMap(() => SHARDS.map(() => null)) }, merge);
       const few = await fewByName(callId, anno, filter, sort, page.limit, 0);
       if (few) return few;
     }
   }
-  const { keyed, ...query } = plan(callId, anno, filter, sort);
-  const list = cursorList(query);
-  let start = decodeCursor(page.cursor, list);
-  const items: Record<string, any>[] = [];
-  // A keyed page reads exactly its rows; one Query stops at 1 MB (an export page of 2,500), so up to
-  // KEYED_ROUNDS Queries continue it within the request rather than answer a short page.
-  for (let round = 0; round < (keyed ? KEYED_ROUNDS : MAX_ROUNDS); round++) {
-    const result = await documentClient.send(
-      new QueryCommand({ TableName: tableName, ...query, ...rowProjection(query.IndexName), Limit: keyed ? page.limit - items.length : ROUND_SIZE, ExclusiveStartKey: start }),
-    );
-    const found = result.Items ?? [];
-    if (items.length + found.length > page.limit) {
-      // The page is full in the middle of this round: continue after its last row.
-      const taken = found.slice(0, page.limit - items.length);
-      items.push(...taken);
-      const last = taken[taken.length - 1]!;
-      const index = query.IndexName;
-      return { items: items.map(toRow), nextCursor: encodeCursor({ pk: last.pk, sk: last.sk, [`${index}pk`]: last[`${index}pk`], [`${index}sk`]: last[`${index}sk`] }, list) };
-    }
-    items.push(...found);
-    start = result.LastEvaluatedKey;
-    if (!start || items.length === page.limit) break;
-  }
-  return { items: items.map(toRow), nextCursor: encodeCursor(start, list) };
+  const p = plan(callId, anno, filter, sort);
+  const prefixes = p.streams.map(() => '');
+  const start = expand(callId, anno, p.index, p.streams, prefixes, readPositions(page.cursor, p.list, p.streams.length));
+  const { items, positions } = await planPage(p, page.limit, start);
+  return { items: items.map(toRow), nextCursor: positions ? encodeCursor({ m: compact(p.index, prefixes)(positions) }, p.list) : null };
 }
 
 /** A one-word prefix spanning more first words than this is not merged (a 3-letter prefix spans dozens). */
 const MERGE_GROUPS = 6;
 
 /**
- * The first words (gsi6's groups) starting with a one-word prefix, in key order: one Query of one key
- * per word, each starting after the previous word ("<word>$": '$' sorts right after the '#' that ends a
- * word's keys and before any letter or digit). Null when there are more than MERGE_GROUPS.
+ * The first words (gsi6's groups) starting with a one-word prefix, in key order, over every shard: one Query of
+ * one key per word and shard, each starting after the previous word ("<word>$": '$' sorts right after the '#'
+ * that ends a word's keys and before any letter or digit). Null when there are more than MERGE_GROUPS.
  */
-async function groupsOf(pk: string, prefix: string, found: (word: string) => void): Promise<string[] | null> {
-  const groups: string[] = [];
-  for (let from = prefix; groups.length <= MERGE_GROUPS; ) {
-    const { Items } = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: 'gsi6',
-        KeyConditionExpression: 'gsi6pk = :pk AND gsi6sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': `${prefix}\uffff` },
-        ProjectionExpression: 'gsi6sk',
-        Limit: 1,
-      }),
-    );
-    const key = Items?.[0]?.gsi6sk as string | undefined;
-    if (!key) return groups;
-    const word = key.slice(0, key.indexOf('#'));
-    groups.push(word);
-    if (groups.length <= MERGE_GROUPS) found(word);
-    from = `${word}$`;
-  }
-  return null;
+async function wordsOf(callId: string, anno: number, prefix: string): Promise<string[] | null> {
+  const perShard = await Promise.all(
+    SHARDS.map(async (shard) => {
+      const pk = keys.debtList(callId, anno, shard);
+      const words: string[] = [];
+      for (let from = prefix; words.length <= MERGE_GROUPS; ) {
+        const { Items } = await documentClient.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: 'gsi6',
+            KeyConditionExpression: 'gsi6pk = :pk AND gsi6sk BETWEEN :from AND :to',
+            ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': `${prefix}\uffff` },
+            ProjectionExpression: 'gsi6sk',
+            Limit: 1,
+          }),
+        );
+        const key = Items?.[0]?.gsi6sk as string | undefined;
+        if (!key) break;
+        const word = key.slice(0, key.indexOf('#'));
+        words.push(word);
+        from = `${word}$`;
+      }
+      return words;
+    }),
+  );
+  const words = [...new Set(perShard.flat())].sort();
+  return words.length > MERGE_GROUPS ? null : words;
 }
-
-/** Where each merged word stands: null = from its first row, a gsi6 key = after that row, true = read to the end. */
-type MergeState = Array<[word: string, after: string | null | true]>;
 
 const mergeList = (callId: string, anno: number, prefix: string, sort: DebtSort): CursorList => ({
   // What the cursor is bound to (never sent: the words are read one by one): the list, the prefix and the order.
   IndexName: 'gsi6',
   KeyConditionExpression: 'gsi6pk = :pk AND begins_with(gsi6sk, :prefix) BY :sort',
-  ExpressionAttributeValues: { ':pk': keys.debtList(callId, anno), ':prefix': prefix, ':sort': sort },
+  ExpressionAttributeValues: { ':pk': `DEBTS#${callId}#${anno}`, ':prefix': prefix, ':sort': sort },
 });
 
-function readMergeCursor(state: Record<string, unknown>): MergeState {
-  const words = state.m;
+type WordsState = { words: string[]; positions: CompactPosition[] };
+
+function readWordsCursor(state: Record<string, unknown>): WordsState {
+  const { w, m } = state;
   const valid =
-    Array.isArray(words) &&
-    words.length <= MERGE_GROUPS &&
-    words.every((entry) => Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && (entry[1] === null || entry[1] === true || typeof entry[1] === 'string'));
+    Array.isArray(w) && w.length <= MERGE_GROUPS && w.every((word) => typeof word === 'string') &&
+    Array.isArray(m) && m.length === w.length * SHARDS.length && m.every((p) => p === null || p === true || typeof p === 'string');
   if (!valid) throw new ValidationError(messages.invalidCursor);
-  return words as MergeState;
+  return { words: w as string[], positions: m as CompactPosition[] };
 }
 
-type GroupRead = { items: Record<string, any>[]; more: boolean };
-
-/** A word's next `limit` rows in the order, after a gsi6 key (null: from its first row): one Query on gsi6. */
-const groupReader = (callId: string, anno: number, sort: DebtSort, limit: number) => async (word: string, after: string | null): Promise<GroupRead> => {
-  const pk = keys.debtList(callId, anno);
-  const result = await documentClient.send(
-    new QueryCommand({
-      TableName: tableName,
+/**
+ * A page of the rows of a few first words in amount order: every word on every shard read in amount order on
+ * gsi6 and merged by gsi6's "<amount>#<userId>" (the amount index's own order); the cursor says where each
+ * word and shard stands (signed, bound to the prefix and the order).
+ */
+async function byWords(callId: string, anno: number, sort: DebtSort, limit: number, { words, positions }: WordsState, list: CursorList): Promise<Page<DebtSummaryRow>> {
+  const streams = words.flatMap((word) =>
+    SHARDS.map((shard) => ({
       IndexName: 'gsi6',
       KeyConditionExpression: 'gsi6pk = :pk AND begins_with(gsi6sk, :word)',
-      ExpressionAttributeValues: { ':pk': pk, ':word': `${word}#` },
+      ExpressionAttributeValues: { ':pk': keys.debtList(callId, anno, shard), ':word': `${word}#` },
       ...rowProjection('gsi6'),
-      ScanIndexForward: !sort.startsWith('-'),
-      Limit: limit,
-      ExclusiveStartKey: after === null ? undefined : { ...keys.debtSummary(callId, anno, after.slice(after.lastIndexOf('#') + 1)), gsi6pk: pk, gsi6sk: after },
-    }),
+    })),
   );
-  return { items: result.Items ?? [], more: Boolean(result.LastEvaluatedKey) };
-};
-
-/**
- * A page of the rows of a few first words in amount order: each word not read to its end gives its next
- * `limit` rows in the order (in parallel), the page takes the first `limit` of them all by gsi6's
- * "<amount>#<userId>" (the amount index's own order), and the cursor says where each word stands
- * (signed, bound to the prefix and the order).
- */
-async function mergedByAmount(limit: number, sort: DebtSort, state: MergeState, read: (word: string, after: string | null) => Promise<GroupRead>, list: CursorList): Promise<Page<DebtSummaryRow>> {
-  const forward = !sort.startsWith('-');
-  const reads = await Promise.all(state.map(([word, after]) => (after === true ? { items: [], more: false } : read(word, after))));
   const orderKey = (item: Record<string, any>) => String(item.gsi6sk).slice(String(item.gsi6sk).indexOf('#') + 1);
-  const candidates = reads.flatMap((read, group) => read.items.map((item) => ({ item, group, key: orderKey(item) })));
-  candidates.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) * (forward ? 1 : -1));
-  const taken = candidates.slice(0, limit);
-  const next: MergeState = state.map(([word, after], group) => {
-    const mine = taken.filter((c) => c.group === group);
-    const read = reads[group]!;
-    if (after === true || (mine.length === read.items.length && !read.more)) return [word, true];
-    return [word, mine.length ? String(mine[mine.length - 1]!.item.gsi6sk) : after];
-  });
-  return { items: taken.map((c) => toRow(c.item)), nextCursor: next.every(([, after]) => after === true) ? null : encodeCursor({ m: next }, list) };
+  const share = Math.min(limit, Math.ceil((limit * 5) / (4 * SHARDS.length)) + 2);
+  const prefixes = words.flatMap((word) => SHARDS.map(() => `${word}#`));
+  const start = expand(callId, anno, 'gsi6', streams, prefixes, positions);
+  const read = await mergedQueryPage(streams, start, { order: orderKey, forward: !sort.startsWith('-'), limit, roundSize: share, maxRounds: KEYED_ROUNDS, keyOf: keyOf('gsi6') });
+  return { items: read.items.map(toRow), nextCursor: read.positions ? encodeCursor({ w: words, m: compact('gsi6', prefixes)(read.positions) }, list) : null };
 }
 
 /** A name prefix matching at most this many rows is read whole through the name index and ordered by amount here. */
 const FEW = 200;
 
-const fewList = (callId: string, anno: number, filter: DebtListFilter) => {
-  const { keyed: _keyed, ScanIndexForward: _forward, ...query } = plan(callId, anno, filter, 'nome');
-  return { query, list: cursorList(query) };
-};
+const fewPlan = (callId: string, anno: number, filter: DebtListFilter) => plan(callId, anno, filter, 'nome');
 
 /**
- * A name prefix in amount order, when it matches few rows (a surname and a name): one keyed Query on
- * the name index reads them all, they are ordered by amount here and the page is an offset (signed,
- * bound to the same list). Null when more than FEW match: the amount index with a filter then pages.
+ * A name prefix in amount order, when it matches few rows (a surname and a name): one keyed Query per shard on
+ * the name index reads them all, they are ordered by amount here and the page is an offset (signed, bound to
+ * the same list). Null when more than FEW match: the amount index with a filter then pages.
  */
 async function fewByName(callId: string, anno: number, filter: DebtListFilter, sort: DebtSort, limit: number, offset: unknown): Promise<Page<DebtSummaryRow> | null> {
   if (!Number.isInteger(offset) || (offset as number) < 0) throw new ValidationError(messages.invalidCursor);
   const from = offset as number;
-  const { query, list } = fewList(callId, anno, filter);
-  const result = await documentClient.send(new QueryCommand({ TableName: tableName, ...query, ...rowProjection(query.IndexName), Limit: FEW + 1 }));
-  const found = result.Items ?? [];
-  if (found.length > FEW || result.LastEvaluatedKey) return null;
+  const p = fewPlan(callId, anno, filter);
+  const reads = await Promise.all(p.streams.map((stream) => documentClient.send(new QueryCommand({ TableName: tableName, ...stream, ...rowProjection(p.index), Limit: FEW + 1 }))));
+  const found = reads.flatMap((result) => result.Items ?? []);
+  if (found.length > FEW || reads.some((result) => result.LastEvaluatedKey)) return null;
   const key = (item: Record<string, any>) => `${numericSortKey(item.importoTotale)}#${item.userId}`;
   const ordered = found.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   if (sort.startsWith('-')) ordered.reverse();
-  const next = from + limit < ordered.length ? encodeCursor({ offset: from + limit }, list) : null;
+  const next = from + limit < ordered.length ? encodeCursor({ offset: from + limit }, p.list) : null;
   return { items: ordered.slice(from, from + limit).map(toRow), nextCursor: next };
 }
 
 /**
- * 'Record trovati' and the sum for a text filter: the matching summaries read through the index the
- * prefix keys (name or fiscal code), at most `cap` + 1 of them (beyond that the figures are lower bounds).
+ * 'Record trovati' and the sum for a text filter: the first `cap` + 1 matching summaries in the order of the
+ * index the prefix keys (name or fiscal code), its shards merged (beyond `cap` the figures are lower bounds).
  */
-export async function countDebtSummaries(callId: string, anno: number, filter: DebtListFilter & { text: NonNullable<DebtListFilter['text']> }, cap: number) {
-  const { keyed: _keyed, ScanIndexForward: _forward, ...query } = plan(callId, anno, filter, 'nome');
-  let count = 0;
-  let sum = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await documentClient.send(
-      new QueryCommand({ TableName: tableName, ...query, ProjectionExpression: 'importoTotale', ExclusiveStartKey: start, Limit: cap + 1 - count }),
-    );
-    for (const item of result.Items ?? []) {
-      if (count === cap) return { count, sum, capped: true };
-      count += 1;
-      sum += Number(item.importoTotale ?? 0);
-    }
-    start = result.LastEvaluatedKey;
-  } while (start);
-  return { count, sum, capped: false };
+export async function countDebtSummaries(callId: string, anno: number, filter: DebtListFilter, cap: number) {
+  if (filter.toReconcile) {
+    const { rows, capped } = await rowsToReconcile(callId, anno, filter, 'nome');
+    return { count: rows.length, sum: rows.reduce((sum, row) => sum + row.importoTotale, 0), capped };
+  }
+  const p = plan(callId, anno, filter, 'nome');
+  const { items, positions } = await planPage(p, cap + 1, SHARDS.map(() => null), ['importoTotale'], 20);
+  const counted = items.slice(0, cap);
+  // Read within its budget but not to the end: what was found is a lower bound too.
+  return { count: counted.length, sum: counted.reduce((sum, item) => sum + Number(item.importoTotale ?? 0), 0), capped: items.length > cap || (positions !== null && items.length <= cap) };
 }
 
+const INDEX_KEYS = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk', 'gsi5pk', 'gsi5sk', 'gsi6pk', 'gsi6sk'];
+
 /**
- * One-off for rows stored before gsi6 (README "The payment list"): gives every call-year's rows without a
- * gsi6 key their key, each with the row's version as its condition (a refresh that wins meanwhile writes
- * the key itself). Idempotent; returns how many rows it keyed.
+ * For rows stored before their keys took their present shape (README "The payment list": gsi6, then the list's
+ * shards "DEBTS#<callId>#<anno>#<shard>"): one page of a call-year's rows from `start`, those whose index keys
+ * are not the ones debtSummaryItem gives now rewritten, each with the row's version as its condition (a refresh
+ * that wins meanwhile writes the keys itself). Idempotent. The data migrations 'payment-list-gsi6-v1' and
+ * 'payment-list-shards-v1' (functions/migrations) walk every call and year with it, a page a step.
  */
-export async function backfillDebtGroupKeys(firstYear: number, lastYear: number): Promise<number> {
-  const calls = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.callsCollection }, ProjectionExpression: 'id' });
+export async function backfillDebtListKeysPage(callId: string, anno: number, start?: Record<string, unknown>, limit = BACKFILL_PAGE): Promise<BackfillPage> {
+  const result = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :user)',
+      ExpressionAttributeValues: { ':pk': keys.debtSummariesOf(callId, anno), ':user': 'USER#' },
+      ExclusiveStartKey: start,
+      Limit: limit,
+    }),
+  );
   let keyed = 0;
-  for (const { id } of calls) {
-    for (let anno = firstYear; anno <= lastYear; anno++) {
-      const rows = await queryAll({
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :user)',
-        FilterExpression: 'attribute_not_exists(gsi6sk)',
-        ExpressionAttributeValues: { ':pk': keys.debtSummariesOf(id, anno), ':user': 'USER#' },
-        ProjectionExpression: 'userId, cognome, nome, importoTotale, version',
-      });
-      await mapAtMost(rows, 8, async (row) => {
-        const written = await unlessConditionFails(
-          documentClient.send(
-            new UpdateCommand({
-              TableName: tableName,
-              Key: keys.debtSummary(id, anno, row.userId),
-              UpdateExpression: 'SET gsi6pk = :list, gsi6sk = :group',
-              ConditionExpression: '#version = :version',
-              ExpressionAttributeNames: { '#version': 'version' },
-              ExpressionAttributeValues: { ':list': keys.debtList(id, anno), ':group': groupKey(row as DebtSummary), ':version': row.version },
-            }),
-          ),
-        );
-        if (written !== null) keyed += 1;
-      });
-    }
-  }
-  return keyed;
+  await mapAtMost(result.Items ?? [], 8, async (row) => {
+    const item: Record<string, unknown> = debtSummaryItem(toStored(row) as StoredDebtSummary);
+    if (INDEX_KEYS.every((key) => item[key] === row[key])) return;
+    const written = await unlessConditionFails(
+      documentClient.send(
+        new PutCommand({ TableName: tableName, Item: item, ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': row.version } }),
+      ),
+    );
+    if (written !== null) keyed += 1;
+  });
+  return { written: keyed, next: result.LastEvaluatedKey };
 }
 
 /** The months of a call-year that left subscribers without a position for 'ISEE scaduto o mancante' (payments/repository.ts putMissingIsee). */

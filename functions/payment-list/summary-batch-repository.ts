@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchPut, documentClient, tableName } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
-import { debtSummaryItem, toStored, type StoredDebtSummary } from './repository.ts';
+import { debtSummaryItem, reconcileMarkersOf, toStored, type StoredDebtSummary } from './repository.ts';
 
 /**
  * The payment list's summaries of a whole call-year at once, for the month generation of an export
@@ -29,5 +29,8 @@ export async function summariesOfYear(callId: string, anno: number): Promise<Map
   return found;
 }
 
-/** Writes summaries without a condition, 25 a request (the caller checks for a concurrent writer afterwards). */
-export const putDebtSummaries = (summaries: readonly StoredDebtSummary[]) => batchPut(summaries.map(debtSummaryItem));
+/**
+ * Writes summaries without a condition, 25 a request (the caller checks for a concurrent writer afterwards),
+ * with the 'Pagamento da riconciliare' markers of those that have a payment to reconcile.
+ */
+export const putDebtSummaries = (summaries: readonly StoredDebtSummary[]) => batchPut([...summaries.map(debtSummaryItem), ...reconcileMarkersOf(summaries)]);

@@ -43,7 +43,8 @@ import type { DebtListFilter, StoredDebtSummary, SummaryKey } from './repository
 export interface DebtWriteRepository {
   getDebtSummaries(which: readonly SummaryKey[]): Promise<Map<string, StoredDebtSummary>>;
   positionsOfYears(which: readonly SummaryKey[]): Promise<PositionRecord[]>;
-  putDebtSummary(summary: StoredDebtSummary, expectedVersion: number | null): Promise<boolean>;
+  /** `hadToReconcile`: the stored summary had a payment to reconcile (its filter marker then follows). */
+  putDebtSummary(summary: StoredDebtSummary, expectedVersion: number | null, hadToReconcile?: boolean): Promise<boolean>;
   addToDebtTotals(callId: string, anno: number, delta: DebtTotals, at: string): Promise<void>;
   putDebtTotals(callId: string, anno: number, totals: DebtTotals, at: string): Promise<void>;
   sumDebtSummaries(callId: string, anno: number): Promise<DebtTotals>;
@@ -53,7 +54,7 @@ export interface DebtWriteRepository {
 export interface DebtReadRepository {
   getDebtTotals(callId: string, anno: number): Promise<DebtTotals>;
   listDebtSummaries(callId: string, anno: number, filter: DebtListFilter, sort: DebtSort, page: { limit: number; cursor?: string }): Promise<Page<DebtSummaryRow>>;
-  countDebtSummaries(callId: string, anno: number, filter: DebtListFilter & { text: NonNullable<DebtListFilter['text']> }, cap: number): Promise<{ count: number; sum: number; capped: boolean }>;
+  countDebtSummaries(callId: string, anno: number, filter: DebtListFilter, cap: number): Promise<{ count: number; sum: number; capped: boolean }>;
 }
 
 export type DebtSummaryRepository = DebtWriteRepository & DebtReadRepository;
@@ -112,7 +113,7 @@ export function makeDebtRefreshUseCases(deps: DebtRefreshDeps) {
           const next = summarize({ ...change, positions: positionsByKey.get(key) ?? [], person: personOf(people.get(change.userId)) });
           // No position (none was ever written for that year): nothing to list. Positions are never deleted.
           if (!next || (before && sameSummary(before, next))) return;
-          const won = await debts.putDebtSummary({ ...next, version: (before?.version ?? 0) + 1, updatedAt: at }, before?.version ?? null);
+          const won = await debts.putDebtSummary({ ...next, version: (before?.version ?? 0) + 1, updatedAt: at }, before?.version ?? null, (before?.daRiconciliare ?? 0) > 0);
           if (!won) return void lost.push(change);
           written += 1;
           const delta = totalsDelta(before?.contribution ?? null, next.contribution);
@@ -169,16 +170,16 @@ export function makeDebtListUseCases(deps: DebtListDeps) {
     async listDebtSummaries(callId: string, query: DebtListQuery): Promise<DebtListResponse> {
       const anno = yearOf(query.anno);
       const text = readNameFilter(query.name);
-      const filter: DebtListFilter = { text, noMail: query.chkNoSendMail };
+      const filter: DebtListFilter = { text, noMail: query.chkNoSendMail, toReconcile: query.chkDaRiconciliare };
       const pageOf = () => debts.listDebtSummaries(callId, anno, filter, query.sort, { limit: query.limit, cursor: query.cursor });
-      if (!text) {
+      if (!text && !filter.toReconcile) {
         const [call, totals, page] = await Promise.all([requireCall(callId), debts.getDebtTotals(callId, anno), pageOf()]);
         const counted = query.chkNoSendMail ? { count: totals.cittadiniSenzaEmail, sum: totals.importoSenzaEmail } : { count: totals.cittadini, sum: totals.dovuto };
         return { ...page, ...counted, countCapped: false, callName: call.name, anno };
       }
       // The count reads alongside the page, not after it: one round of reads, not two (a match set the
       // first page holds whole is read twice, a page's worth of items at most).
-      const [call, page, counted] = await Promise.all([requireCall(callId), pageOf(), debts.countDebtSummaries(callId, anno, { ...filter, text }, DEBT_FILTER_COUNT_CAP)]);
+      const [call, page, counted] = await Promise.all([requireCall(callId), pageOf(), debts.countDebtSummaries(callId, anno, filter, DEBT_FILTER_COUNT_CAP)]);
       return { ...page, count: counted.count, countCapped: counted.capped, sum: counted.sum, callName: call.name, anno };
     },
 

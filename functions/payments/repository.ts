@@ -5,10 +5,11 @@ import { receiptOf, type PaymentRecord } from '../domain/payment-record.ts';
 
 export { receiptOf, type PaymentRecord };
 import type { ExportOutcome } from './use-cases.ts';
-import { periodKey, type Period, type Position } from '../domain/payments.ts';
+import { periodKey, type IoStatus, type Period, type Position } from '../domain/payments.ts';
 import type { Page } from '../domain/validation.ts';
 import { batchPut, documentClient, queryAll, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
+import { NO_LIVE_CHECKOUT } from './checkouts.ts';
 
 /**
  * Debt positions. One item per call, month and citizen: pk "CALL#<callId>#POSITIONS#<yyyy-mm>",
@@ -123,9 +124,11 @@ export async function createPositions(positions: readonly PositionRecord[]): Pro
   await batchPut(positions.map(itemOf));
 }
 
+
 /**
  * Replaces a position with its next version; false (nothing written) when the stored one is no longer
- * `expectedVersion`, or has meanwhile been paid or cancelled: a paid or cancelled position never changes.
+ * `expectedVersion`, has meanwhile been paid or cancelled (a paid or cancelled position never changes), or a
+ * citizen's checkout holds it at the time of the write (its `updatedAt`).
  */
 export async function replacePosition(position: PositionRecord, expectedVersion: number): Promise<boolean> {
   const written = await unlessConditionFails(
@@ -133,14 +136,15 @@ export async function replacePosition(position: PositionRecord, expectedVersion:
       new PutCommand({
         TableName: tableName,
         Item: itemOf(position),
-        ConditionExpression: '#version = :version AND isPagato = :false AND annullato = :false',
+        ConditionExpression: `#version = :version AND isPagato = :false AND annullato = :false AND ${NO_LIVE_CHECKOUT}`,
         ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':version': expectedVersion, ':false': false },
+        ExpressionAttributeValues: { ':version': expectedVersion, ':false': false, ':nullValue': null, ':now': position.updatedAt },
       }),
     ),
   );
   return written !== null;
 }
+
 
 /**
  * MyPay's verdicts of an export written back in batches of 25 (BatchWriteItem: no condition), each item the
@@ -219,23 +223,28 @@ async function leaveReceipt(month: MonthKey, receipt: PaymentRecord, now: number
   return written !== null;
 }
 
+/** How many payments a stored position (or a receipt) holds: the receipt with more is the later one. */
+const paymentCount = (item: { pagamenti?: unknown[]; isPagato?: boolean }) => (Array.isArray(item.pagamenti) ? item.pagamenti.length : item.isPagato ? 1 : 0);
+
 /**
- * Puts a payment back on its position if a write-back batch overwrote it: nothing when the position is
- * paid (this payment or any other) or cancelled. A conditional write on the version read; read again
- * when it loses a race. 'repaired' when it wrote, 'paid' when the position was paid already.
+ * Puts a payment back on its position if a write-back batch overwrote it: nothing when the position holds
+ * as many payments already (this one or a later one), or is gone. A conditional write on the version read;
+ * read again when it loses a race. 'repaired' when it wrote, 'paid' when the position had it already.
  */
 export async function repairPayment(month: MonthKey, receipt: PaymentRecord): Promise<'repaired' | 'paid' | 'none'> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const { Item } = await documentClient.send(
       new GetCommand({ TableName: tableName, Key: keys.position(month.callId, periodKey(month), receipt.userId), ConsistentRead: true }),
     );
-    if (!Item || Item.iud !== receipt.iud || Item.annullato) return 'none';
-    if (Item.isPagato) return 'paid';
+    if (!Item || Item.iud !== receipt.iud) return 'none';
+    if (paymentCount(Item) >= paymentCount(receipt)) return 'paid';
     const set: Record<string, unknown> = {
       isPagato: receipt.isPagato,
       importoTotalePagato: receipt.importoTotalePagato,
       dataEsitoSingoloPagamento: receipt.dataEsitoSingoloPagamento,
       iur: receipt.iur,
+      pagamenti: receipt.pagamenti,
+      riconciliazione: receipt.riconciliazione,
       updatedAt: receipt.updatedAt,
       // MyPay's IUV, once the write-back brought it, stays; the receipt's fills a position without one.
       ...(Item.codIuv ? {} : { codIuv: receipt.codIuv, nav: receipt.nav }),
@@ -246,10 +255,10 @@ export async function repairPayment(month: MonthKey, receipt: PaymentRecord): Pr
         new UpdateCommand({
           TableName: tableName,
           Key: keys.position(month.callId, periodKey(month), receipt.userId),
-          UpdateExpression: `SET ${clause}, #version = :next`,
-          ConditionExpression: '#version = :version AND isPagato = :false AND annullato = :false',
+          UpdateExpression: `SET ${clause}, #version = :next REMOVE checkoutSession, checkoutUrl, checkoutUntil`,
+          ConditionExpression: '#version = :version',
           ExpressionAttributeNames: { ...names, '#version': 'version' },
-          ExpressionAttributeValues: { ...values, ':version': Item.version, ':next': Number(Item.version) + 1, ':false': false },
+          ExpressionAttributeValues: { ...values, ':version': Item.version, ':next': Number(Item.version) + 1 },
         }),
       ),
     );
@@ -259,9 +268,10 @@ export async function repairPayment(month: MonthKey, receipt: PaymentRecord): Pr
 }
 
 /**
- * The one write of a payment (the citizen's return from MyPay, the reporting): the position's next
- * version with the paid fields (domain applyPayment). Conditional like every position write: false
- * (nothing written) when the stored one is no longer `expectedVersion`, or got paid or cancelled meanwhile.
+ * The one write of a payment (domain settlePayment, for the citizen's return and the reporting alike): the
+ * position's next version with the payments recorded, conditional on the version read only (a payment is
+ * recorded on a paid or cancelled position too: nothing MyPay collected is dropped). False (nothing
+ * written) when another writer moved the version: the caller reads again.
  *
  * An export's Collect may be batch-writing this month (putPositions) from a read taken before this
  * payment: then the payment leaves its receipt on the open fence and Collect puts it back. With no fence
@@ -269,8 +279,18 @@ export async function repairPayment(month: MonthKey, receipt: PaymentRecord): Pr
  * still on the position and puts itself back if a batch overwrote it.
  */
 export async function recordPayment(position: PositionRecord, expectedVersion: number): Promise<boolean> {
-  if (!(await replacePosition(position, expectedVersion))) return false;
-  if (!position.isPagato) return true;
+  const written = await unlessConditionFails(
+    documentClient.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: itemOf(position),
+        ConditionExpression: '#version = :version',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':version': expectedVersion },
+      }),
+    ),
+  );
+  if (written === null) return false;
   const receipt = receiptOf(position);
   // A repair is a write like the payment's: it too may meet an open fence (the next slice of Collect).
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -341,15 +361,21 @@ export const recordNoticeEmail = (position: Pick<PositionRecord, 'callId' | 'mes
   updateNoticeFields(position, { isEmailSent: true, dataIsEmailSent: at, updatedAt: at });
 
 /**
- * The IO message id (or '-1' when IO could not deliver). With `keepSent`, an id already there and not '-1'
- * is kept (a refused resend does not hide that a message went before): null then.
+ * What became of an IO notice: the message id (or '-1' when no message was created) and its status. With
+ * `keepDelivered`, a message IO delivered before (PROCESSED, or an id recorded before statuses were) is kept:
+ * a refused or rejected resend does not hide that the citizen has the notice in IO (null then).
  */
-export const recordIoMessage = (position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>, ioId: string, at: string, keepSent = false) =>
+export const recordIoMessage = (
+  position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>,
+  outcome: { ioId: string; ioStatus: IoStatus },
+  at: string,
+  keepDelivered = false,
+) =>
   updateNoticeFields(
     position,
-    { ioId, dataIoSent: at, updatedAt: at },
-    keepSent ? ' AND (attribute_not_exists(ioId) OR ioId = :nullId OR ioId = :notDelivered)' : '',
-    keepSent ? { ':nullId': null, ':notDelivered': '-1' } : {},
+    { ioId: outcome.ioId, ioStatus: outcome.ioStatus, dataIoSent: at, updatedAt: at },
+    keepDelivered ? ' AND NOT (ioStatus = :processed OR (attribute_not_exists(ioStatus) AND attribute_type(ioId, :string) AND ioId <> :notDelivered))' : '',
+    keepDelivered ? { ':processed': 'PROCESSED', ':string': 'S', ':notDelivered': '-1' } : {},
   );
 
 /**
@@ -374,3 +400,6 @@ export async function putMissingIsee(callId: string, period: Period, people: rea
   const names = people.slice(0, MISSING_ISEE_NAMES).map(({ fiscalCode, cognome, nome }) => ({ fiscalCode, cognome, nome }));
   await documentClient.send(new PutCommand({ TableName: tableName, Item: { ...key, mese: period.mese, anno: period.anno, count: people.length, people: names, generatedAt: at } }));
 }
+/** IO's later status of the message `ioId` (null when the position now holds another message, or is paid or cancelled). */
+export const recordIoStatus = (position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>, ioId: string, ioStatus: IoStatus, at: string) =>
+  updateNoticeFields(position, { ioStatus, updatedAt: at }, ' AND ioId = :ioId', { ':ioId': ioId });

@@ -11,11 +11,13 @@ import {
   type PlannedSubscription,
   type PositionRecord,
 } from '../domain/debt-positions.ts';
-import { SYNC_JOB, type JobRecord } from '../domain/jobs.ts';
+import { CSV_JOB, GENERATE_JOB, SYNC_JOB, resultJobStatus, type JobRecord } from '../domain/jobs.ts';
+import { CallState } from '../domain/call-limits.ts';
+import { hasLiveCheckout } from '../domain/payment-rules.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { iseeForMonth, monthlyFee } from '../domain/fee.ts';
 import { messages, positionOpsMessages } from '../domain/messages.ts';
-import { mypayCsv, mypayCsvRow, type Payer } from '../domain/mypay-csv.ts';
+import { heldBackReasons, mypayCsv, mypayCsvRow, type Payer } from '../domain/mypay-csv.ts';
 import {
   currentPeriod,
   periodKey,
@@ -23,7 +25,10 @@ import {
   resolvePeriod,
   type PositionEdit,
   type SyncStatus,
+  SKIPPED_SHOWN,
   type GenerationResult,
+  type GenerationStatus,
+  type PositionsCsvStatus,
   type Period,
   type PeriodInput,
   type Position,
@@ -32,7 +37,7 @@ import {
 } from '../domain/payments.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
-import type { AuditEntry, Clock } from '../adapters/ports.ts';
+import { noMetrics, type AuditEntry, type BusinessMetrics, type Clock } from '../adapters/ports.ts';
 import type { ExportFiles, ExportResults } from '../flows/use-cases.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import { requireCompleteConfiguration, type ConfigurationRepository } from '../configuration/use-cases.ts';
@@ -69,8 +74,10 @@ export interface PositionRepository {
   openWriteBack(month: MonthOf, flowId: string, at: string): Promise<void>;
   writeBackReceipts(month: MonthOf): Promise<{ receipts: PaymentRecord[]; count: number }>;
   closeWriteBack(month: MonthOf, count: number): Promise<boolean>;
-  /** Puts a payment back on its position unless it is paid or cancelled ('repaired' when it wrote). */
+  /** Puts a payment back on its position unless it holds it already ('repaired' when it wrote). */
   repairPayment(month: MonthOf, receipt: PaymentRecord): Promise<'repaired' | 'paid' | 'none'>;
+  /** Whether a citizen's MyPay checkout holds a position of the call (of one month, when given) at `now` (checkouts.ts). */
+  hasLiveCheckouts(callId: string, month: Period | null, now: string): Promise<boolean>;
 }
 
 type MonthOf = { callId: string; mese: number; anno: number };
@@ -132,9 +139,30 @@ export interface PaymentDeps {
   /** The payment list's aggregates (functions/payment-list/use-cases.ts): every position write refreshes them. */
   summaries: Pick<DebtRefreshUseCases, 'refreshDebtSummaries' | 'reconcileDebtTotals'> & Pick<MonthSummaryRefresh, 'refreshMonthSummaries'>;
   clock: Clock;
+  /** PositionsGenerated (functions/domain/business-metrics.ts); none when not given. */
+  metrics?: BusinessMetrics;
 }
 
 const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
+
+/** A job's progress reporter (functions/jobs: the record's done and total while its one slice runs). */
+export type Progress = (done: number, total: number) => Promise<unknown>;
+
+/** The CSV job's answer as kept: the file's key (a link is made at each ask). */
+type StoredCsv = Omit<PositionsCsv, 'url'> & { key: string };
+
+/** Wraps each write of a run so that every PROGRESS_EVERY of them (and the last) reports how many are done. */
+const PROGRESS_EVERY = 500;
+function countingProgress(total: number, progress?: Progress) {
+  let done = 0;
+  return <T, R>(write: (item: T) => Promise<R>) =>
+    async (item: T): Promise<R> => {
+      const result = await write(item);
+      done += 1;
+      if (progress && (done % PROGRESS_EVERY === 0 || done === total)) await progress(done, total);
+      return result;
+    };
+}
 
 /** Conditional writes in flight at once. */
 const WRITES_AT_ONCE = 50;
@@ -161,27 +189,13 @@ const payerOf = (position: PositionRecord, user: StoredUser | null): Payer => ({
   nation: user?.nation,
 });
 
-export function makePaymentUseCases(deps: PaymentDeps) {
-  const { positions, calls, bands, subscriptions, users, isees, configuration, exports, exportFiles, audit, summaries, jobs, clock } = deps;
-  const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
-
-  /**
-   * Applies the month's plan (domain planMonth) with conditional writes: a create fails if the position
-   * exists, a change fails if the stored version moved or the position got paid or cancelled meanwhile.
-   * A write that loses such a race changes nothing and counts as unchanged: running twice, or twice at
-   * once, never makes a second position.
-   */
-  /** Marks these ISEEs as used for a fee (those already marked are skipped: one BatchGet per 100). */
-  async function markIseesUsedForFee(ids: readonly (string | null)[], at: string): Promise<number> {
-    const used = new Set(ids.filter((id): id is string => Boolean(id)));
-    const toMark = used.size ? await isees.iseesNotYetUsedForFee([...used]) : [];
-    await mapAtMost(toMark, WRITES_AT_ONCE, (id) => isees.markIseeUsedForFee(id, at));
-    return toMark.length;
-  }
-
-  async function generate(call: CallRecord, period: Period, actor: Actor, lock: { exportingFlow: string | null } = { exportingFlow: null }) {
-    const now = clock.now();
-    const at = now.toISOString();
+/**
+ * The month's plan (domain planMonth) from the approved subscriptions, their users' ISEEs and hours and the
+ * positions already there: writes nothing. Its own function so that 'Invia a MyPay' (the flows function) can
+ * ask what a month would send without carrying the rest of the payments.
+ */
+export function makeMonthPlanner({ subscriptions, bands, users, positions }: Pick<PaymentDeps, 'subscriptions' | 'bands' | 'users'> & { positions: Pick<PositionRepository, 'listPositionsOfMonth'> }) {
+  async function planOf(call: Pick<CallRecord, 'id' | 'name' | 'serviceName' | 'bandsId'>, period: Period, at: string) {
     const [approved, callBands, existing] = await Promise.all([
       subscriptions.listApprovedSubscriptionsOfCall(call.id),
       Promise.all(call.bandsId.map((id) => bands.getBand(id))).then((found) => found.filter((band): band is Band => band !== null)),
@@ -201,16 +215,58 @@ export function makePaymentUseCases(deps: PaymentDeps) {
         fee: monthlyFee({ isee, bands: callBands, weeklyHours: subscription.weeklyHour ?? 0, year: period.anno, month: period.mese }),
       };
     });
-    const plan = planMonth({ call: { id: call.id, name: call.name, serviceName: call.serviceName }, period, existing, subscriptions: planned, now: at });
+    return { plan: planMonth({ call: { id: call.id, name: call.name, serviceName: call.serviceName }, period, existing, subscriptions: planned, now: at }), usersById, existing };
+  }
+
+  return {
+    planOf,
+    /**
+     * How many positions of the month (of one citizen, if given) an export would send now: the month as its
+     * generation would leave it, the positions with a pending action. 0: 'Invia a MyPay' creates no flow.
+     */
+    async pendingExportCount(call: Pick<CallRecord, 'id' | 'name' | 'serviceName' | 'bandsId'>, request: { mese: number; anno: number; fiscalCode: string | null }, at: string): Promise<number> {
+      const { plan, existing } = await planOf(call, { mese: request.mese, anno: request.anno }, at);
+      const month = new Map(existing.map((p) => [p.userId, p]));
+      for (const created of plan.create) month.set(created.userId, created);
+      for (const { after } of [...plan.update, ...plan.cancel]) month.set(after.userId, after);
+      return [...month.values()].filter((p) => isPendingExport(p) && (!request.fiscalCode || p.fiscalCode.toUpperCase() === request.fiscalCode)).length;
+    },
+  };
+}
+
+export function makePaymentUseCases(deps: PaymentDeps) {
+  const { positions, calls, users, isees, configuration, exports, exportFiles, audit, summaries, jobs, clock, metrics = noMetrics } = deps;
+  const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
+  const { planOf } = makeMonthPlanner(deps);
+
+  /**
+   * Applies the month's plan (domain planMonth) with conditional writes: a create fails if the position
+   * exists, a change fails if the stored version moved or the position got paid or cancelled meanwhile.
+   * A write that loses such a race changes nothing and counts as unchanged: running twice, or twice at
+   * once, never makes a second position.
+   */
+  /** Marks these ISEEs as used for a fee (those already marked are skipped: one BatchGet per 100). */
+  async function markIseesUsedForFee(ids: readonly (string | null)[], at: string): Promise<number> {
+    const used = new Set(ids.filter((id): id is string => Boolean(id)));
+    const toMark = used.size ? await isees.iseesNotYetUsedForFee([...used]) : [];
+    await mapAtMost(toMark, WRITES_AT_ONCE, (id) => isees.markIseeUsedForFee(id, at));
+    return toMark.length;
+  }
+
+  async function generate(call: CallRecord, period: Period, actor: Actor, lock: { exportingFlow: string | null } = { exportingFlow: null }, progress?: Progress) {
+    const now = clock.now();
+    const at = now.toISOString();
+    const { plan, usersById, existing } = await planOf(call, period, at);
     await deps.missingIsee?.putMissingIsee(call.id, period, plan.skipped.filter((s) => s.reason === messages.positions.noIsee), at);
 
     // The export holding the call's lock creates in batches of 25 (no other generation of the call can run);
     // anything else creates each position with its condition (a concurrent generation loses, writes nothing).
+    const changes = [...plan.update.map((c) => ({ ...c, kind: 'update' as const })), ...plan.cancel.map((c) => ({ ...c, kind: 'cancel' as const }))];
+    const counted = countingProgress(plan.create.length + changes.length, progress);
     const created = lock.exportingFlow
       ? await positions.createPositions(plan.create).then(() => plan.create)
-      : await mapAtMost(plan.create, WRITES_AT_ONCE, async (position) => ((await positions.createPosition(position)) ? position : null));
-    const changes = [...plan.update.map((c) => ({ ...c, kind: 'update' as const })), ...plan.cancel.map((c) => ({ ...c, kind: 'cancel' as const }))];
-    const changed = await mapAtMost(changes, WRITES_AT_ONCE, async (change) => ((await positions.replacePosition(change.after, change.before.version)) ? change : null));
+      : await mapAtMost(plan.create, WRITES_AT_ONCE, counted(async (position) => ((await positions.createPosition(position)) ? position : null)));
+    const changed = await mapAtMost(changes, WRITES_AT_ONCE, counted(async (change) => ((await positions.replacePosition(change.after, change.before.version)) ? change : null)));
 
     const writtenCreates = created.filter((p): p is PositionRecord => p !== null);
     const writtenChanges = changed.filter((c): c is (typeof changes)[number] => c !== null);
@@ -239,6 +295,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       ],
       now,
     );
+    metrics.count('PositionsGenerated', writtenCreates.length);
 
     const result: GenerationResult = {
       mese: period.mese,
@@ -248,25 +305,32 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       cancelled: writtenChanges.filter((c) => c.kind === 'cancel').length,
       unchanged: plan.unchanged.length + lost,
       exempt: plan.exempt,
-      skipped: plan.skipped,
+      skipped: plan.skipped.slice(0, SKIPPED_SHOWN),
+      skippedCount: plan.skipped.length,
     };
     return { result, usersById, month };
   }
 
   async function prepare(callId: string, input: PeriodInput, exportingFlow: string | null = null) {
     const call = await requireCall(callId);
+    const period = resolvePeriod(input, clock.now());
+    // An archived call is over: no new positions (a closed one keeps billing). The export's own step was
+    // allowed when its flow started ('Invia a MyPay' checks it).
+    if (!exportingFlow && call.state === CallState.ARCHIVED) throw new ConflictError(positionOpsMessages.archived);
     const running = await exports.runningExportOf(callId);
     if (running && running !== exportingFlow) throw new ConflictError(messages.positions.exportRunning);
     // Checked before anything is generated: the CSV and the export need every value.
     const config: Configuration = await requireCompleteConfiguration(configuration);
+    // Not while a citizen pays a position of the month (each write's condition holds it anyway).
+    if (!exportingFlow && (await positions.hasLiveCheckouts(call.id, period, clock.now().toISOString()))) throw new ConflictError(positionOpsMessages.checkoutLiveMonth);
     /** The flow that holds the call's export lock, when this generation is its own. */
     const lockedBy = running !== null && running === exportingFlow ? running : null;
-    return { call, config, period: resolvePeriod(input, clock.now()), lockedBy };
+    return { call, config, period, lockedBy };
   }
 
   /** Generates the month, then the MyPay CSV of its positions with a pending action (of one citizen, if given). */
-  async function pendingCsv(call: CallRecord, config: Configuration, period: Period, fiscalCode: string | null, actor: Actor, exportingFlow: string | null = null) {
-    const { result, usersById, month } = await generate(call, period, actor, { exportingFlow });
+  async function pendingCsv(call: CallRecord, config: Configuration, period: Period, fiscalCode: string | null, actor: Actor, exportingFlow: string | null = null, progress?: Progress) {
+    const { result, usersById, month } = await generate(call, period, actor, { exportingFlow }, progress);
     const current = month ?? (await positions.listPositionsOfMonth(call.id, period));
     const pending = current
       .filter(isPendingExport)
@@ -274,11 +338,20 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       .sort((a, b) => `${a.cognome} ${a.nome} ${a.fiscalCode}`.localeCompare(`${b.cognome} ${b.nome} ${b.fiscalCode}`, 'it'));
     const missing = pending.filter((p) => !usersById.has(p.userId)).map((p) => p.userId);
     if (missing.length) for (const [id, user] of await users.getUserItems(missing)) usersById.set(id, user);
-    const rows = pending.map((position) => mypayCsvRow(position, payerOf(position, usersById.get(position.userId) ?? null), call, config));
+    // A row MyPay would refuse for the citizen's data, or with a text that would run as a formula, stays out
+    // of the file with its reason: the operator fixes the record and sends it again (it stays pending).
+    const rows: ReturnType<typeof mypayCsvRow>[] = [];
+    const heldBack: Skipped[] = [];
+    for (const position of pending) {
+      const row = mypayCsvRow(position, payerOf(position, usersById.get(position.userId) ?? null), call, config);
+      const reasons = heldBackReasons(row);
+      if (reasons.length) heldBack.push({ fiscalCode: position.fiscalCode, cognome: position.cognome, nome: position.nome, reason: reasons.join('; ') });
+      else rows.push(row);
+    }
     // The ISEEs of the month's positions (not only those written now: a Prepare that stopped after its
     // writes left its ISEEs unmarked); the export marks those not marked yet (MarkIsees).
     const iseeIds = [...new Set(current.map((p) => p.iseeId).filter((id): id is string => Boolean(id)))];
-    return { result, content: mypayCsv(rows), rows: rows.length, iseeIds };
+    return { result, content: mypayCsv(rows), rows: rows.length, heldBack, iseeIds };
   }
 
   const requireJobs = () => jobs ?? Promise.reject(new Error('Background jobs are not wired here'));
@@ -293,14 +366,76 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     error: job && !running && job.state === 'RUNNING' ? positionOpsMessages.syncFailed : (job?.error ?? null),
   });
 
-  async function generatePositions(callId: string, input: PeriodInput, actor: Actor): Promise<GenerationResult> {
+  async function generatePositions(callId: string, input: PeriodInput, actor: Actor, progress?: Progress): Promise<GenerationResult> {
     const { call, period } = await prepare(callId, input);
-    return (await generate(call, period, actor)).result;
+    return (await generate(call, period, actor, undefined, progress)).result;
   }
 
+  /** 'Verifica / genera CSV': the month generated, then its file left in the exports bucket (the key, not a link). */
+  async function positionsCsvFile(callId: string, input: PeriodInput, actor: Actor, progress?: Progress): Promise<StoredCsv> {
+    const { call, config, period } = await prepare(callId, input);
+    const { result, content, rows, heldBack } = await pendingCsv(call, config, period, null, actor, null, progress);
+    const fileName = positionsCsvFileName(call.nomeMyPay, period);
+    const key = `csv/${call.id}/${periodKey(period)}/${clock.now().toISOString()}/${fileName}`;
+    await exportFiles.put(key, new TextEncoder().encode(content), CSV_CONTENT_TYPE);
+    return { ...result, fileName, key, rows, heldBack };
+  }
+
+  const generationStatusOf = (status: { job: JobRecord | null; running: boolean }): GenerationStatus =>
+    resultJobStatus(status, positionOpsMessages.generationFailed, (stored) => stored as GenerationResult);
+  const csvStatusOf = async (status: { job: JobRecord | null; running: boolean }): Promise<PositionsCsvStatus> => {
+    const view = resultJobStatus(status, positionOpsMessages.csvFailed, (stored) => stored as StoredCsv);
+    if (!view.result) return { ...view, result: null };
+    // The link is made at each ask: it lives five minutes, the job's answer stays.
+    const { key, ...result } = view.result;
+    return { ...view, result: { ...result, url: await exportFiles.downloadUrl(key, result.fileName, CSV_CONTENT_TYPE) } };
+  };
+
+  /** Starts a month's job of `kind` on the call (its checks first: 404, an export running, the configuration). */
+  async function startMonthJob(kind: string, running: string, callId: string, input: PeriodInput, actor: Actor) {
+    const { call, period } = await prepare(callId, input);
+    const job = await (await requireJobs()).start(kind, call.id, { callId: call.id, mese: period.mese, anno: period.anno }, actor);
+    if (!job) throw new ConflictError(running);
+    await audit.recordMany([{ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }], clock.now());
+    return job;
+  }
+  const periodOf = (input: Record<string, unknown>): PeriodInput => ({ mese: Number(input.mese), anno: Number(input.anno) });
+
   return {
-    /** POST /api/calls/{id}/positions/generate: the month's positions created, updated or cancelled. */
+    /** The month's positions created, updated or cancelled (the job's slice, 'Sincronizza', the tests). */
     generatePositions,
+
+    /**
+     * POST /api/calls/{id}/positions/generate: starts the month's generation as a background job (a month of
+     * thousands of positions is longer than an API request may last): the status, at once; 409 while one
+     * runs for the call. GET the same path: the status, with the counts once done.
+     */
+    async startGeneration(callId: string, input: PeriodInput, actor: Actor): Promise<GenerationStatus> {
+      return generationStatusOf({ job: await startMonthJob(GENERATE_JOB, positionOpsMessages.generationRunning, callId, input, actor), running: true });
+    },
+    async generationStatus(callId: string): Promise<GenerationStatus> {
+      const call = await requireCall(callId);
+      return generationStatusOf(await (await requireJobs()).status(GENERATE_JOB, call.id));
+    },
+    /** The job 'generate-positions': the whole month in one slice (the job function may run minutes), with its progress. */
+    async generationSlice(input: Record<string, unknown>, _cursor: string | null, actor: Actor, progress?: Progress) {
+      const result = await generatePositions(String(input.callId ?? ''), periodOf(input), actor, progress);
+      return { cursor: null, done: 1, total: 1, result };
+    },
+
+    /** POST /api/calls/{id}/positions/csv: 'Verifica / genera CSV' as a background job; GET: its status, with the file's link once done. */
+    async startCsv(callId: string, input: PeriodInput, actor: Actor): Promise<PositionsCsvStatus> {
+      return csvStatusOf({ job: await startMonthJob(CSV_JOB, positionOpsMessages.csvRunning, callId, input, actor), running: true });
+    },
+    async csvStatus(callId: string): Promise<PositionsCsvStatus> {
+      const call = await requireCall(callId);
+      return csvStatusOf(await (await requireJobs()).status(CSV_JOB, call.id));
+    },
+    /** The job 'positions-csv': the generation, then the file in the exports bucket; its answer keeps the file's key. */
+    async csvSlice(input: Record<string, unknown>, _cursor: string | null, actor: Actor, progress?: Progress) {
+      const result = await positionsCsvFile(String(input.callId ?? ''), periodOf(input), actor, progress);
+      return { cursor: null, done: 1, total: 1, result };
+    },
 
     /**
      * PUT /api/positions/{id} (the payment edit modal, operator-admin §5): a new description and amount.
@@ -311,12 +446,21 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     async editPosition(iud: string, input: PositionEdit, actor: Actor): Promise<Position> {
       const before = await positions.getPositionByIud(iud);
       if (!before) throw new NotFoundError(positionOpsMessages.notFound);
+      const now = clock.now();
       if (isFinal(before)) throw new ConflictError(positionOpsMessages.final);
+      if (hasLiveCheckout(before, now)) throw new ConflictError(positionOpsMessages.checkoutLive);
+      // The copy the operator edited is no longer the stored one: another operator saved in between.
+      if (input.updatedAt && input.updatedAt !== before.updatedAt) throw new ConflictError(positionOpsMessages.staleCopy);
       if (await exports.runningExportOf(before.callId)) throw new ConflictError(positionOpsMessages.exportRunningEdit);
       if (before.importoDovuto === input.importoCents && before.descrizione === input.descrizione) return publicPosition(before);
-      const now = clock.now();
       const { after } = withAmount(before, input.importoCents, { descrizione: input.descrizione }, now.toISOString());
-      if (!(await positions.replacePosition(after, before.version))) throw new ConflictError(positionOpsMessages.changed);
+      if (!(await positions.replacePosition(after, before.version))) {
+        // Lost to another write: say which.
+        const current = await positions.getPositionByIud(iud);
+        if (current && isFinal(current)) throw new ConflictError(positionOpsMessages.final);
+        if (current && hasLiveCheckout(current, clock.now())) throw new ConflictError(positionOpsMessages.checkoutLive);
+        throw new ConflictError(positionOpsMessages.staleCopy);
+      }
       await summaries.refreshDebtSummaries([{ callId: after.callId, userId: after.userId, anno: after.anno }]);
       await audit.recordMany([{ actor, entity: 'position', id: after.iud, action: 'update', before, after }], now);
       return publicPosition(after);
@@ -329,8 +473,10 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      */
     async startSync(callId: string, actor: Actor): Promise<SyncStatus> {
       const call = await requireCall(callId);
+      if (call.state === CallState.ARCHIVED) throw new ConflictError(positionOpsMessages.archived);
       if (await exports.runningExportOf(call.id)) throw new ConflictError(messages.positions.exportRunning);
       await requireCompleteConfiguration(configuration);
+      if (await positions.hasLiveCheckouts(call.id, null, clock.now().toISOString())) throw new ConflictError(positionOpsMessages.checkoutLiveCall);
       const job = await (await requireJobs()).start(SYNC_JOB, call.id, { callId: call.id }, actor);
       if (!job) throw new ConflictError(positionOpsMessages.syncRunning);
       await audit.recordMany([{ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }], clock.now());
@@ -377,12 +523,8 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      * are never appear.
      */
     async positionsCsv(callId: string, input: PeriodInput, actor: Actor): Promise<PositionsCsv> {
-      const { call, config, period } = await prepare(callId, input);
-      const { result, content, rows } = await pendingCsv(call, config, period, null, actor);
-      const fileName = positionsCsvFileName(call.nomeMyPay, period);
-      const key = `csv/${call.id}/${periodKey(period)}/${clock.now().toISOString()}/${fileName}`;
-      await exportFiles.put(key, new TextEncoder().encode(content), CSV_CONTENT_TYPE);
-      return { ...result, fileName, url: await exportFiles.downloadUrl(key, fileName, CSV_CONTENT_TYPE), rows };
+      const { key, ...result } = await positionsCsvFile(callId, input, actor);
+      return { ...result, url: await exportFiles.downloadUrl(key, result.fileName, CSV_CONTENT_TYPE) };
     },
 
     /**
@@ -393,9 +535,9 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     async exportCsv(request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string }, actor: Actor) {
       const { call, config, period, lockedBy } = await prepare(request.callId, { mese: request.mese, anno: request.anno }, request.flowId);
       // Only a flow that holds the call's export lock may batch its creates (generate).
-      const { content, rows, iseeIds } = await pendingCsv(call, config, period, request.fiscalCode, actor, lockedBy);
+      const { content, rows, heldBack, iseeIds } = await pendingCsv(call, config, period, request.fiscalCode, actor, lockedBy);
       // Without the lock the generation marked its ISEEs itself.
-      return { csv: content, rows, iseeIds: lockedBy ? iseeIds : [] };
+      return { csv: content, rows, heldBack, iseeIds: lockedBy ? iseeIds : [] };
     },
 
     /** The export's step MarkIsees: one slice of the ISEEs its month generation used (see generate). */
@@ -424,9 +566,11 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       // position by key, and one that is already there is not written again (a restarted Collect).
       const byIud = new Map((await positions.listPositionsOfMonth(request.callId, request)).map((p) => [p.iud, p]));
       const outcomes: { position: PositionRecord; outcome: ExportOutcome }[] = [];
-      for (const { iud, iuv, nav } of results.accepted) {
+      for (const { iud, iuv, nav, notice } of results.accepted) {
         const position = byIud.get(iud);
-        if (position && !(position.statoExport === 'ESPORTATA' && position.codIuv === iuv)) outcomes.push({ position, outcome: { kind: 'accepted', iuv, nav, at, noticeZip: request.noticeZip ?? null } });
+        // A position MyPay made no new notice for (a change of one it held) keeps the notice it had.
+        const noticeZip = notice === false ? null : (request.noticeZip ?? null);
+        if (position && !(position.statoExport === 'ESPORTATA' && position.codIuv === iuv)) outcomes.push({ position, outcome: { kind: 'accepted', iuv, nav, at, noticeZip } });
       }
       for (const { iud, code, reason: text } of results.rejected) {
         const position = byIud.get(iud);

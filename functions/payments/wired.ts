@@ -1,6 +1,7 @@
 import { recordAuditBatch } from '../adapters/audit-log.ts';
 import { s3ExportFiles } from '../adapters/export-files.ts';
 import { systemClock } from '../adapters/ports.ts';
+import { businessMetrics } from '../http/observability.ts';
 // Named imports (not the whole modules): the bundle keeps only what the payments use.
 import { getBand } from '../bands/repository.ts';
 import { getCall } from '../calls/repository.ts';
@@ -14,6 +15,7 @@ import { addToDebtTotals } from '../payment-list/repository.ts';
 import { makeMonthSummaryRefresh } from '../payment-list/month-refresh.ts';
 import { putDebtSummaries, summariesOfYear } from '../payment-list/summary-batch-repository.ts';
 import * as positionRepository from './repository.ts';
+import { hasLiveCheckouts } from './checkouts.ts';
 import { makePaymentUseCases, type PaymentDeps } from './use-cases.ts';
 
 /** A month generation's refresh of the payment list, all its citizens at once (payment-list/month-refresh.ts). */
@@ -27,7 +29,7 @@ const monthSummaries = makeMonthSummaryRefresh({
 /** The payments' use cases on the real adapters: the payments API and the MyPay export's steps share them. */
 export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs'> = {}) =>
   makePaymentUseCases({
-  positions: positionRepository,
+  positions: { ...positionRepository, hasLiveCheckouts },
   calls: { getCall },
   bands: { getBand },
   subscriptions: { listApprovedSubscriptionsOfCall },
@@ -40,6 +42,7 @@ export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs'> = {}) =>
   missingIsee: { putMissingIsee: positionRepository.putMissingIsee },
   audit: { recordMany: recordAuditBatch },
   clock: systemClock,
+  metrics: businessMetrics,
   ...extra,
 });
 

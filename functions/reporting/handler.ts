@@ -1,34 +1,23 @@
-import { recordAuditBatch } from '../adapters/audit-log.ts';
-import { makeMyPay, myPayConfigFromEnv } from '../adapters/mypay.ts';
+import { randomUUID } from 'node:crypto';
+import { dynamoAuditLog } from '../adapters/audit-log.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { getCall } from '../calls/repository.ts';
-import { refreshingAfter } from '../payment-list/refresh.ts';
 import { resourceHandler } from '../http/handler.ts';
-import { getPositionByIud, recordPayment } from '../payments/repository.ts';
+import * as jobRepository from '../jobs/repository.ts';
+import { stepFunctionsJobRunner } from '../jobs/runner.ts';
+import { makeJobs } from '../jobs/use-cases.ts';
+import { makeReportingJobs } from './jobs.ts';
 import { reportingRoutes } from './routes.ts';
-import { makeReportingUseCases } from './use-cases.ts';
 
-/**
- * MyPay's export is polled every second (calls of at most 5 s); the use case waits for it 20 s at most, then
- * answers 'La rendicontazione è in corso' (the API may last 29 s) and the operator runs it again.
- */
-let client: ReturnType<typeof makeMyPay> | undefined;
-const mypay = () => {
-  if (!client) {
-    const config = myPayConfigFromEnv();
-    client = makeMyPay({ ...config, timeoutMs: Math.min(config.timeoutMs ?? 5000, 5000), exportPollMs: 1000, exportMaxPolls: 15 });
-  }
-  return client;
-};
-
-const reporting = makeReportingUseCases({
+/** 'Rendicontazione': this function starts the background job and answers its status (functions/reporting/jobs.ts). */
+const reporting = makeReportingJobs({
   calls: { getCall },
-  positions: { getPositionByIud, recordPayment: refreshingAfter(recordPayment, (written, position) => (written ? position : null)) },
-  mypay: { reportPaid: (from, to) => mypay().reportPaid(from, to) },
-  audit: { recordMany: recordAuditBatch },
+  jobs: makeJobs({ jobs: jobRepository, runner: stepFunctionsJobRunner, clock: systemClock, ids: randomUUID }),
+  audit: dynamoAuditLog,
   clock: systemClock,
 });
 
 export const handler = resourceHandler(reportingRoutes, {
-  runReporting: ({ params, actor }) => reporting.runReporting(params.id, actor!),
+  runReporting: ({ params, actor }) => reporting.startReporting(params.id, actor!),
+  reportingStatus: ({ params }) => reporting.reportingStatus(params.id),
 });

@@ -1,25 +1,23 @@
-import type { PositionRecord } from '../domain/debt-positions.ts';
 import { DomainError, NotFoundError } from '../domain/errors.ts';
-import { fill, messages, paymentOutcomeMessages } from '../domain/messages.ts';
-import { applyPayment, type ReportingResult } from '../domain/position-payment.ts';
+import { counted, fill, messages, paymentOutcomeMessages, reportingCountWords } from '../domain/messages.ts';
+import type { ReportingResult } from '../domain/position-payment.ts';
 import type { Actor } from '../domain/roles.ts';
-import type { AuditEntry, Clock, MyPay, MyPayPaidRow } from '../adapters/ports.ts';
+import type { Clock, MyPay, MyPayPaidRow } from '../adapters/ports.ts';
 import type { CallRecord } from '../calls/repository.ts';
+import type { PaymentSettlement } from '../payments/settlement.ts';
 
 /**
  * 'Rendicontazione' (issue 8; calls-citizens-roles §2.11, §7 import-pagamenti): asks MyPay what was paid
- * from the call's start (never before 2025-01-01, the spec's totals start) to today, and marks the
- * matching positions of the call paid with MyPay's amount and date through the same domain rule as the
- * citizen's return (applyPayment). Idempotent: a second run finds them paid and marks none.
+ * from the call's start (never before 2025-01-01, the spec's totals start) to today, and records every
+ * payment of the call's positions through the same use case as the citizen's return (payments/settlement.ts):
+ * the amount actually paid, the date, the IUR; one that differs from what was due (or is for a cancelled
+ * position, or a second payment) is recorded too, marked for reconciliation. Idempotent: a second run finds
+ * every receipt recorded and writes nothing.
  */
 export interface ReportingDeps {
   calls: { getCall(id: string): Promise<CallRecord | null> };
-  positions: {
-    getPositionByIud(iud: string): Promise<PositionRecord | null>;
-    recordPayment(position: PositionRecord, expectedVersion: number): Promise<boolean>;
-  };
+  settlement: PaymentSettlement;
   mypay: Pick<MyPay, 'reportPaid'>;
-  audit: { recordMany(entries: readonly AuditEntry[], at: Date): Promise<void> };
   clock: Clock;
   /** How long the request waits for MyPay's export before answering 'La rendicontazione è in corso' (ms). */
   deadlineMs?: number;
@@ -33,9 +31,7 @@ export const REPORTING_START = '2025-01-01';
 /** Today in Europe/Rome, yyyy-MM-dd. */
 export const romeDate = (now: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 
-const LOOKUPS_AT_ONCE = 25;
-
-export function makeReportingUseCases({ calls, positions, mypay, audit, clock, deadlineMs = 20_000 }: ReportingDeps) {
+export function makeReportingUseCases({ calls, settlement, mypay, clock, deadlineMs = 20_000 }: ReportingDeps) {
   return {
     async runReporting(callId: string, actor: Actor): Promise<ReportingResult> {
       const call = await calls.getCall(callId);
@@ -57,48 +53,33 @@ export function makeReportingUseCases({ calls, positions, mypay, audit, clock, d
         const name = (error as Error)?.name;
         // MyPay still preparing the export after the polls this request can afford: say so, don't time out.
         if (name === 'MyPayUnavailable' && /not ready/.test((error as Error).message)) {
-          return { ...base, inProgress: true, marked: 0, alreadyPaid: 0, unmatched: 0, message: paymentOutcomeMessages.reportingInProgress };
+          return { ...base, inProgress: true, marked: 0, alreadyPaid: 0, toReconcile: 0, unmatched: 0, message: paymentOutcomeMessages.reportingInProgress };
         }
         if (name === 'MyPayUnavailable' || name === 'MyPayFault') throw new DomainError(503, 'Servizio non disponibile', paymentOutcomeMessages.unavailable);
         throw error;
       } finally {
         clearTimeout(timer);
       }
-      if (rows === NOT_READY) return { ...base, inProgress: true, marked: 0, alreadyPaid: 0, unmatched: 0, message: paymentOutcomeMessages.reportingInProgress };
+      if (rows === NOT_READY) return { ...base, inProgress: true, marked: 0, alreadyPaid: 0, toReconcile: 0, unmatched: 0, message: paymentOutcomeMessages.reportingInProgress };
 
-      let marked = 0;
-      let alreadyPaid = 0;
-      let unmatched = 0;
-      const entries: AuditEntry[] = [];
-      const at = now.toISOString();
-      async function settle(row: MyPayPaidRow) {
-        for (let attempt = 0; attempt < 3; attempt++) {
-          const position = await positions.getPositionByIud(row.iud);
-          if (!position) {
-            unmatched += 1;
-            return;
-          }
-          if (position.callId !== call!.id) return; // another call's payment: its own reporting marks it
-          const effect = applyPayment(position, row, at);
-          if (effect.kind === 'already-paid') {
-            alreadyPaid += 1;
-            return;
-          }
-          if (effect.kind !== 'paid') {
-            unmatched += 1;
-            return;
-          }
-          if (await positions.recordPayment(effect.after, position.version)) {
-            marked += 1;
-            entries.push({ actor, entity: 'position', id: position.iud, action: 'update', before: position, after: effect.after });
-            return;
-          }
-        }
-        unmatched += 1;
-      }
-      for (let i = 0; i < rows.length; i += LOOKUPS_AT_ONCE) await Promise.all(rows.slice(i, i + LOOKUPS_AT_ONCE).map(settle));
-      if (entries.length) await audit.recordMany(entries, now);
-      return { ...base, inProgress: false, marked, alreadyPaid, unmatched, message: fill(paymentOutcomeMessages.reportingDone, { marked, alreadyPaid, unmatched }) };
+      const settled = await settlement.settle(rows, actor, { callId: call.id, channel: 'reporting' });
+      const count = (kind: (typeof settled)[number]['kind']) => settled.filter((s) => s.kind === kind).length;
+      const marked = count('recorded');
+      const toReconcile = settled.filter((s) => s.kind === 'recorded' && s.reconciliation).length;
+      const alreadyPaid = count('already-recorded');
+      const unmatched = count('unknown');
+      return { ...base, inProgress: false, marked, alreadyPaid, toReconcile, unmatched, message: reportingMessage({ marked, alreadyPaid, toReconcile, unmatched }) };
     },
   };
 }
+
+/** 'Rendicontazione completata: 2 posizioni segnate come pagate (1 da riconciliare), 0 già pagate, 2 non riconosciute.' */
+export const reportingMessage = (counts: { marked: number; alreadyPaid: number; toReconcile: number; unmatched: number }) => {
+  const words = reportingCountWords;
+  return fill(paymentOutcomeMessages.reportingDone, {
+    marked: counted(counts.marked, words.marked),
+    toReconcile: counts.toReconcile ? ` (${counts.toReconcile} da riconciliare)` : '',
+    alreadyPaid: counted(counts.alreadyPaid, words.alreadyPaid),
+    unmatched: counted(counts.unmatched, words.unmatched),
+  });
+};

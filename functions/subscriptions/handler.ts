@@ -8,8 +8,6 @@ import * as callRepository from '../calls/repository.ts';
 import { getUserItem } from '../users/repository.ts';
 import { ensureCitizen } from '../users/ensure-citizen.ts';
 import { getBand } from '../bands/repository.ts';
-// Only the query it uses: the rest of the ISEE repository (and its writes) stays out of this bundle.
-import { newestIseeOfUser } from '../isee/repository.ts';
 import * as subscriptionRepository from './repository.ts';
 import { makeSubscriptionUseCases } from './use-cases.ts';
 import { subscriptionRoutes } from './routes.ts';
@@ -17,7 +15,6 @@ import { subscriptionRoutes } from './routes.ts';
 const subscriptions = makeSubscriptionUseCases({
   subscriptions: subscriptionRepository,
   calls: callRepository,
-  isees: { newestIseeOfUser },
   bands: { getBand },
   users: { getUserItem },
   ensureCitizen,

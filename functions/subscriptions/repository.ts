@@ -3,7 +3,7 @@ import type { EnrolmentSort } from '../domain/enrolment.ts';
 import type { SubscriptionState, SubscriptionSummary } from '../domain/subscriptions.ts';
 import { normaliseSearchText } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, batchPut, countUnder, withoutEmpty, decodeCursor, documentClient, encodeCursor, queryAll, queryPage, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
+import { BACKFILL_PAGE, batchGet, batchPut, withoutEmpty, decodeCursor, documentClient, encodeCursor, queryAll, queryPage, tableName, unlessConditionFails, type BackfillPage, type CursorList } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 import type { KeptFile } from '../calls/files.ts';
 
@@ -43,7 +43,9 @@ const toRecord = (item: Record<string, any>): SubscriptionRecord => ({
 });
 
 export async function getSubscription(callId: string, userId: string): Promise<SubscriptionRecord | null> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.subscription(callId, userId) }));
+  // Strongly consistent: it is read again after a conditional write lost to another (an eventually consistent
+  // GetItem may still return the version that lost).
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.subscription(callId, userId), ConsistentRead: true }));
   return Item ? toRecord(Item) : null;
 }
 
@@ -89,8 +91,29 @@ export async function listSubscriptionsOfUser(
   return { items: found.map(toRecord), nextCursor };
 }
 
-/** How many citizens asked to join a call (COUNT on gsi2). */
-export const countSubscriptionsOfCall = (callId: string) => countUnder('gsi2', 'gsi2pk', keys.subscriptionsOfCall(callId));
+/**
+ * How many citizens asked to join a call: a COUNT of the call's own partition (SUBSCRIBER# items), strongly
+ * consistent, so a call is never deleted for want of a subscription made a moment ago (gsi2 may not list it yet).
+ */
+export async function countSubscriptionsOfCall(callId: string): Promise<number> {
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const result = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+        ExpressionAttributeValues: { ':pk': keys.call(callId).pk, ':sk': 'SUBSCRIBER#' },
+        Select: 'COUNT',
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    count += result.Count ?? 0;
+    start = result.LastEvaluatedKey;
+  } while (start);
+  return count;
+}
 
 /** True when the user has at least one subscription (one Query on gsi1, Limit 1). */
 export async function userHasSubscriptions(userId: string): Promise<boolean> {
@@ -107,16 +130,18 @@ export async function userHasSubscriptions(userId: string): Promise<boolean> {
 }
 
 /**
- * Every approved (VALIDATED) subscription of a call, for the debt positions: a Query on gsi2
- * "CALL#<id>#SUBSCRIPTIONS" with a state filter, read page after page to the end.
+ * Every approved (VALIDATED) subscription of a call, for the debt positions: a Query of the call's partition
+ * (SUBSCRIBER# items) with a state filter, read page after page to the end.
  */
 export async function listApprovedSubscriptionsOfCall(callId: string): Promise<SubscriptionRecord[]> {
+  // The call's own partition, strongly consistent: the month is billed on the approvals and hours as they are
+  // now, not as gsi2 (eventually consistent) may still show them a moment after an operator changed them.
   const items = await queryAll({
-    IndexName: 'gsi2',
-    KeyConditionExpression: 'gsi2pk = :pk',
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
     FilterExpression: '#state = :state',
     ExpressionAttributeNames: { '#state': 'state' },
-    ExpressionAttributeValues: { ':pk': keys.subscriptionsOfCall(callId), ':state': 'VALIDATED' },
+    ExpressionAttributeValues: { ':pk': keys.call(callId).pk, ':sk': 'SUBSCRIBER#', ':state': 'VALIDATED' },
+    ConsistentRead: true,
   });
   return items.map(toRecord);
 }
@@ -141,8 +166,8 @@ export const pageApprovedSubscriptionsOfCall = (callId: string, page: { limit?: 
 // What the table filters and sorts on is denormalised onto the subscription item, and each order or
 // prefix has its own index, under a partition per call (the generic GSIs are shared with the users
 // search: their partition values never collide, so no new index is needed):
-// - gsi2 = "CALL#<c>#SUBSCRIPTIONS" / "<FISCALCODE>#<userId>"  (fiscal-code prefix; also the count and
-//   "who is subscribed" as before: nothing read its sort key)
+// - gsi2 = "CALL#<c>#SUBSCRIPTIONS" / "<FISCALCODE>#<userId>"  (fiscal-code prefix; the count and the approved
+//   ones are read from the call's own partition, strongly consistent)
 // - gsi3 = "CALL#<c>#ENROL#RANK"  / rankKey: "S#<score + 10^9, 10 digits>#<userId>", "U#<userId>" unscored
 // - gsi4 = "CALL#<c>#ENROL#ISEE"  / iseeKey: "S#<cents, 12 digits>#<userId>", "U#<userId>" without ISEE
 // - gsi5 = "CALL#<c>#ENROLSEARCH#LAST"  / "<lastname>#<firstname>#<userId>" (normalised: lower case, no accents)
@@ -309,39 +334,47 @@ export async function recountEnrolments(callId: string, records: SubscriptionRec
 }
 
 /**
- * Writes the search item of every subscription (data stored before the search items existed): idempotent.
- * Run by the local portal at start and, once after such a deploy, by `npm run backfill:enrolment-search`.
+ * One page of a call's subscriptions from `start`, their search items written (data stored before the search
+ * items existed): idempotent. The data migration 'enrolment-search-item-v1' (functions/migrations) walks
+ * every call with it, a page a step.
  */
-export async function backfillEnrolmentSearch(): Promise<number> {
-  const calls = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.callsCollection }, ProjectionExpression: 'id' });
-  let written = 0;
-  for (const call of calls) {
-    const records = await listAllSubscriptionsOfCall(call.id as string);
-    await batchPut(records.map(enrolmentSearchItem));
-    written += records.length;
-  }
-  return written;
+export async function backfillEnrolmentSearchPage(callId: string, start?: Record<string, unknown>, limit = BACKFILL_PAGE): Promise<BackfillPage> {
+  const page = await subscriptionsOfCallPage(callId, start, limit);
+  await batchPut(page.records.map(enrolmentSearchItem));
+  return { written: page.records.length, next: page.next };
 }
 
-/** Every subscription of a call (export, import, reset): the call's partition, SUBSCRIBER# items only. */
+
+/**
+ * One page of a call's subscriptions: the call's partition, SUBSCRIBER# items only, strongly consistent (the
+ * import's recount reads it right after its own writes).
+ */
+async function subscriptionsOfCallPage(callId: string, start?: Record<string, unknown>, limit?: number) {
+  const result = track(
+    await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+        ExpressionAttributeValues: { ':pk': keys.call(callId).pk, ':sk': 'SUBSCRIBER#' },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+        Limit: limit,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    ),
+  );
+  return { records: (result.Items ?? []).map(toRecord), next: result.LastEvaluatedKey };
+}
+
+/** Every subscription of a call (export, import, reset), strongly consistent. */
 export async function listAllSubscriptionsOfCall(callId: string): Promise<SubscriptionRecord[]> {
   const found: SubscriptionRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
+  let start: Record<string, unknown> | undefined;
   do {
-    const result = track(
-      await documentClient.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-          ExpressionAttributeValues: { ':pk': keys.call(callId).pk, ':sk': 'SUBSCRIBER#' },
-          ExclusiveStartKey: startKey,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      ),
-    );
-    for (const item of result.Items ?? []) found.push(toRecord(item));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
+    const page = await subscriptionsOfCallPage(callId, start);
+    found.push(...page.records);
+    start = page.next;
+  } while (start);
   return found;
 }
 
@@ -642,7 +675,9 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
     iseeRange
       ? { condition: '#pk = :pk AND #sk BETWEEN :from AND :to', values: { ':from': `S#${numericSortKey(filters.iseeAbove! + 1)}`, ':to': 'S#~' }, forward: !descending }
       : { condition: '#pk = :pk AND begins_with(#sk, :range)', values: { ':range': 'S#' }, forward: !descending },
-    ...(filters.iseeAbove !== undefined ? [] : [{ condition: '#pk = :pk AND begins_with(#sk, :range)', values: { ':range': 'U#' }, forward: true }]),
+    // The ISEE index's "U#" rows have no ISEE, so none is above X; the ranking index's are the unscored
+    // rows, whatever their ISEE: the filter keeps those above X.
+    ...(iseeRange ? [] : [{ condition: '#pk = :pk AND begins_with(#sk, :range)', values: { ':range': 'U#' }, forward: true }]),
   ];
   // Rounds large enough for the share of the rows read that the filters keep (estimated from the
   // counters alone, so the page is read while the exact total is counted), with a quarter more, so a

@@ -37,8 +37,8 @@ export interface SubscriptionDeps {
   calls: { getCall(id: string): Promise<CallRecord | null> };
   /** The call's bands, for the citizen's monthly cost. */
   bands: { getBand(id: string): Promise<FeeBand | null> };
-  isees: { newestIseeOfUser(userId: string): Promise<{ state: string; valueCents: number; year: number } | null> };
-  users: { getUserItem(id: string): Promise<object | null> };
+  /** The user's record names their newest ISEE (`lastIsee`, kept by the ISEE use cases): read from the table, not gsi2, which may lag. */
+  users: { getUserItem(id: string): Promise<{ lastIsee?: { state: string; valueCents: number; year: number } | null } | null> };
   ensureCitizen: EnsureCitizen;
   files: FileStore;
   audit: AuditLog;
@@ -58,7 +58,7 @@ export const toSummary = (record: SubscriptionRecord): SubscriptionSummary => ({
   dataUpdate: record.dataUpdate,
 });
 
-export function makeSubscriptionUseCases({ subscriptions, calls, bands, isees, users, ensureCitizen, files, audit, clock, ids }: SubscriptionDeps) {
+export function makeSubscriptionUseCases({ subscriptions, calls, bands, users, ensureCitizen, files, audit, clock, ids }: SubscriptionDeps) {
   /**
    * What the citizen sees (issue 7): once approved, `cost` is the current month's fee in euro (design §4,
    * monthlyFee on the call's bands and the latest validated ISEE); null otherwise.
@@ -91,7 +91,7 @@ export function makeSubscriptionUseCases({ subscriptions, calls, bands, isees, u
       const userId = await ensureCitizen(actor);
       const call = await calls.getCall(callId);
       if (!call) throw new NotFoundError(messages.call.notFound);
-      const newestIsee = await isees.newestIseeOfUser(userId);
+      const newestIsee = (await users.getUserItem(userId))?.lastIsee ?? null;
       assertCanSubscribe(call, newestIsee);
       if (await subscriptions.getSubscription(call.id, userId)) throw new ValidationError(messages.subscription.alreadySubscribed);
 

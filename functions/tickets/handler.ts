@@ -1,7 +1,7 @@
 import { dynamoAuditHistory, dynamoAuditLog } from '../adapters/audit-log.ts';
 import { mailSettings, sesMailer } from '../adapters/mail.ts';
 import { systemClock } from '../adapters/ports.ts';
-import { logger } from '../http/observability.ts';
+import { businessMetrics, logger } from '../http/observability.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as serviceRepository from '../services/repository.ts';
 import * as userRepository from '../users/repository.ts';
@@ -24,6 +24,7 @@ const tickets = makeTicketUseCases({
   history: dynamoAuditHistory,
   clock: systemClock,
   onMailFailure: (error, ticketId) => logger.error('Support e-mail not sent', { ticketId, error: error as Error }),
+  metrics: businessMetrics,
 });
 
 export const handler = resourceHandler(ticketRoutes, {

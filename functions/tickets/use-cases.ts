@@ -18,7 +18,7 @@ import {
 } from '../domain/tickets.ts';
 import { userMessages } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import type { AuditHistory, AuditLog, Clock, Mailer } from '../adapters/ports.ts';
+import { noMetrics, type AuditHistory, type AuditLog, type BusinessMetrics, type Clock, type Mailer } from '../adapters/ports.ts';
 import type { EnsureCitizen, UserRepository } from '../users/use-cases.ts';
 import type { NewTicket, StoredTicket, TicketChanges } from './repository.ts';
 
@@ -53,11 +53,13 @@ export interface TicketDeps {
   clock: Clock;
   /** Told when a notification could not be sent (the ticket is kept: the office sees it in /lista_ticket). */
   onMailFailure?: (error: unknown, ticketId: string) => void;
+  /** SupportMessages (functions/domain/business-metrics.ts). */
+  metrics?: BusinessMetrics;
 }
 
 const ENTITY = 'ticket';
 
-export function makeTicketUseCases({ tickets, users, services, ensureCitizen, mailer, supportAddress, audit, history, clock, onMailFailure }: TicketDeps) {
+export function makeTicketUseCases({ tickets, users, services, ensureCitizen, mailer, supportAddress, audit, history, clock, onMailFailure, metrics = noMetrics }: TicketDeps) {
   const requireTicket = async (id: string) => (await tickets.getTicketItem(id)) ?? Promise.reject(new NotFoundError(ticketMessages.notFound));
   const requireUser = async (id: string) => (await users.getUserItem(id)) ?? Promise.reject(new NotFoundError(userMessages.notFound));
 
@@ -174,6 +176,7 @@ export function makeTicketUseCases({ tickets, users, services, ensureCitizen, ma
       );
       const ticket = publicTicket(created);
       await audit.record({ actor, entity: ENTITY, id: ticket.id, action: 'create', before: null, after: ticket }, now);
+      metrics.count('SupportMessages', 1);
       await notify(created, message, user.email?.trim() || null);
       return ticket;
     },

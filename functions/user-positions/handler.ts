@@ -1,11 +1,13 @@
-import { dynamoAuditLog } from '../adapters/audit-log.ts';
+import { recordAuditBatch } from '../adapters/audit-log.ts';
 import { makeMyPayCheckout, myPayConfigFromEnv } from '../adapters/mypay-soap.ts';
 import { makeNoticeLinks } from '../adapters/notice-links.ts';
 import { systemClock } from '../adapters/ports.ts';
-import { getConfiguration } from '../configuration/repository.ts';
 import { refreshingAfter } from '../payment-list/refresh.ts';
 import { resourceHandler } from '../http/handler.ts';
+import { businessMetrics } from '../http/observability.ts';
+import { deleteCheckoutMarker, holdForCheckout, putCheckoutMarker, releaseCheckout } from '../payments/checkouts.ts';
 import { getPositionByIud, listPositionsOfUser, recordPayment } from '../payments/repository.ts';
+import { makePaymentSettlement } from '../payments/settlement.ts';
 import { findUserIdByFiscalCode, getUserItem } from '../users/repository.ts';
 import * as sessions from './repository.ts';
 import { userPositionRoutes } from './routes.ts';
@@ -15,32 +17,35 @@ import { makeUserPositionUseCases } from './use-cases.ts';
 let checkout: ReturnType<typeof makeMyPayCheckout> | undefined;
 const mypay = () => (checkout ??= makeMyPayCheckout(myPayConfigFromEnv()));
 
+/** The portal's own address (a deployment setting; locally the app URL): where MyPay sends citizens back. */
+const portalUrl = () => {
+  const url = process.env.PORTAL_URL;
+  if (!url) throw new Error('Missing environment variable PORTAL_URL');
+  return url;
+};
+
+const settlement = makePaymentSettlement({
+  positions: { getPositionByIud, recordPayment: refreshingAfter(recordPayment, (written, position) => (written ? position : null)), deleteCheckoutMarker },
+  audit: { recordMany: recordAuditBatch },
+  clock: systemClock,
+  metrics: businessMetrics,
+});
+
 const positions = makeUserPositionUseCases({
-  positions: { getPositionByIud, listPositionsOfUser, recordPayment: refreshingAfter(recordPayment, (written, position) => (written ? position : null)) },
+  positions: { getPositionByIud, listPositionsOfUser, holdForCheckout, releaseCheckout, putCheckoutMarker, deleteCheckoutMarker },
+  settlement,
   users: { findUserIdByFiscalCode, getUserItem },
   sessions,
-  configuration: { getConfiguration },
-  mypay: { startPayment: (...args) => mypay().startPayment(...args), paymentOutcome: (idSession) => mypay().paymentOutcome(idSession) },
+  mypay: { openPositionCheckout: (...args) => mypay().openPositionCheckout(...args), paymentOutcome: (idSession) => mypay().paymentOutcome(idSession) },
   notices: makeNoticeLinks({ getPositionByIud }),
-  audit: dynamoAuditLog,
+  portalUrl,
   clock: systemClock,
 });
 
-/** The host the browser called (the portal's own site): MyPay may only send the citizen back there. */
-const requestHost = (headers: Record<string, string | undefined>) => {
-  if (headers.origin) {
-    try {
-      return new URL(headers.origin).host;
-    } catch {
-      return null;
-    }
-  }
-  return headers['x-forwarded-host'] ?? headers.host ?? null;
-};
-
 export const handler = resourceHandler(userPositionRoutes, {
   listMyPositions: ({ query, actor }) => positions.listMyPositions(query, actor!),
-  payPosition: ({ params, body, actor, event }) => positions.pay(params.id, body, actor!, requestHost(event.headers ?? {})),
+  // Where MyPay sends the citizen back is built from PORTAL_URL: no Origin, Host or X-Forwarded-Host is read.
+  payPosition: ({ params, body, actor }) => positions.pay(params.id, body, actor!),
   paymentReturn: ({ body, actor }) => positions.paymentReturn(body, actor!),
   listUserPositions: ({ params, query }) => positions.listUserPositions(params.id, query),
   listPositionsByFiscalCode: ({ query }) => positions.listPositionsByFiscalCode(query),

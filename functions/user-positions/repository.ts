@@ -4,7 +4,7 @@ import { documentClient, tableName, unlessConditionFails } from '../adapters/dyn
 import { keys } from '../adapters/table.ts';
 
 /**
- * MyPay checkout sessions: pk "PAYSESSION#<idSession>", sk "PAYSESSION". One item per 'Paga': which
+ * MyPay checkout sessions: pk "PAYSESSION#<idSession>", sk "PAYSESSION". One item per session: which
  * position and which citizen the session is for, so the return page's idSession is checked against the
  * citizen who comes back (another citizen's, or an unknown one, is a 404).
  */
@@ -18,9 +18,19 @@ export interface PaymentSession {
   resolvedAt: string | null;
 }
 
+/**
+ * Records the session of a 'Paga'. MyPay4 keeps one session per imported position (the precaricato landing's
+ * fixed id), so a new checkout of the same position after a refused one writes the same key again: allowed
+ * for the same citizen and position only.
+ */
 export async function createPaymentSession(session: PaymentSession): Promise<void> {
   await documentClient.send(
-    new PutCommand({ TableName: tableName, Item: { ...keys.paymentSession(session.idSession), ...session }, ConditionExpression: 'attribute_not_exists(pk)' }),
+    new PutCommand({
+      TableName: tableName,
+      Item: { ...keys.paymentSession(session.idSession), ...session },
+      ConditionExpression: 'attribute_not_exists(pk) OR (userId = :userId AND iud = :iud)',
+      ExpressionAttributeValues: { ':userId': session.userId, ':iud': session.iud },
+    }),
   );
 }
 

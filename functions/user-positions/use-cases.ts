@@ -1,28 +1,43 @@
-import type { Configuration } from '../domain/configuration.ts';
 import type { PositionRecord } from '../domain/debt-positions.ts';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { messages, paymentOutcomeMessages } from '../domain/messages.ts';
 import type { Position } from '../domain/payments.ts';
-import { applyPayment, isPayable, toPositionView, type CheckoutStatus, type PaymentReturn, type PositionView } from '../domain/position-payment.ts';
+import {
+  CHECKOUT_HOLD_MS,
+  hasLiveCheckout,
+  isPayable,
+  isPayableOnline,
+  paymentReturnPath,
+  toPositionView,
+  type CheckoutStatus,
+  type PaymentReturn,
+  type PositionView,
+} from '../domain/position-payment.ts';
 import type { Actor } from '../domain/roles.ts';
 import { userMessages } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import type { AuditLog, Clock, MyPay } from '../adapters/ports.ts';
-import { requireCompleteConfiguration, type ConfigurationRepository } from '../configuration/use-cases.ts';
+import type { Clock, MyPay } from '../adapters/ports.ts';
+import type { PaymentSettlement } from '../payments/settlement.ts';
 import type { StoredUser } from '../users/repository.ts';
 import type { PaymentSession } from './repository.ts';
 
 /**
- * A citizen's debt positions and paying them through MyPay (issue 9), and the operators' view of one
- * citizen's positions (user record, 'Pagamenti'). Every position write is payments/repository.ts
- * recordPayment, through the domain rule applyPayment.
+ * A citizen's debt positions and paying them through MyPay (issues 9, 21, 26), and the operators' view of
+ * one citizen's positions (user record, 'Pagamenti'). 'Paga' sends the citizen to pay MyPay's own record of
+ * the position (the adapter's openPositionCheckout) and holds the position while the checkout lives; the
+ * return settles what MyPay says was paid through payments/settlement.ts, the use case the reporting shares.
  */
 export interface UserPositionDeps {
   positions: {
     getPositionByIud(iud: string): Promise<PositionRecord | null>;
     listPositionsOfUser(userId: string, filter: { callId?: string }, page: { limit?: number; cursor?: string }): Promise<Page<Position>>;
-    recordPayment(position: PositionRecord, expectedVersion: number): Promise<boolean>;
+    /** payments/repository.ts: the checkout's hold on the position, its release, and the call-level marker. */
+    holdForCheckout(position: PositionRecord, hold: { session: string; url: string; until: string; now: string }): Promise<boolean>;
+    releaseCheckout(position: PositionRecord, session: string): Promise<void>;
+    putCheckoutMarker(position: PositionRecord, until: string): Promise<void>;
+    deleteCheckoutMarker(position: PositionRecord): Promise<void>;
   };
+  settlement: PaymentSettlement;
   users: {
     findUserIdByFiscalCode(fiscalCode: string): Promise<string | null>;
     getUserItem(id: string): Promise<StoredUser | null>;
@@ -32,36 +47,12 @@ export interface UserPositionDeps {
     getPaymentSession(idSession: string): Promise<PaymentSession | null>;
     recordSessionOutcome(idSession: string, outcome: CheckoutStatus, at: string): Promise<void>;
   };
-  configuration: Pick<ConfigurationRepository, 'getConfiguration'>;
-  mypay: Pick<MyPay, 'startPayment' | 'paymentOutcome'>;
+  mypay: Pick<MyPay, 'openPositionCheckout' | 'paymentOutcome'>;
   /** A short-lived link to the position's notice PDF when the exports bucket has it; null otherwise. */
   notices: { noticeUrl(position: Pick<Position, 'iud' | 'nav'>): Promise<string | null> };
-  audit: AuditLog;
+  /** The portal's own address (the deployment setting PORTAL_URL): MyPay sends the citizen back there only. */
+  portalUrl: () => string;
   clock: Clock;
-}
-
-/** The citizen pages MyPay may send the citizen back to (calls-citizens-roles §2.1, §2.5, §2.6). */
-export const RETURN_PATHS = ['/iscrizioni/visualizza_servizio', '/sessione_servizi/visualizza_servizio', '/iscrizioni'];
-
-/**
- * The return URL the web asked for, checked: the portal's own site (the host the request came from) and
- * one of the citizen's pages, without a previous return's idSession/esito. Anything else is a 400.
- */
-export function checkReturnUrl(returnUrl: string, requestHost: string | null): string {
-  let url: URL;
-  try {
-    url = new URL(returnUrl);
-  } catch {
-    throw new ValidationError(messages.payment.returnUrl, { returnUrl: messages.payment.returnUrl });
-  }
-  const sameSite = requestHost !== null && url.host === requestHost;
-  if (!/^https?:$/.test(url.protocol) || !sameSite || !RETURN_PATHS.includes(url.pathname) || url.username || url.password) {
-    throw new ValidationError(messages.payment.returnUrl, { returnUrl: messages.payment.returnUrl });
-  }
-  url.searchParams.delete('idSession');
-  url.searchParams.delete('esito');
-  url.hash = '';
-  return url.toString();
 }
 
 /** MyPay did not answer (or refused): the citizen is told to retry, nothing is written. */
@@ -72,13 +63,20 @@ const unavailable = (error: unknown): never => {
   throw error;
 };
 
-export function makeUserPositionUseCases(deps: UserPositionDeps) {
-  const { positions, users, sessions, configuration, mypay, notices, audit, clock } = deps;
+/** Where MyPay sends the citizen back: the page the client named (a path, checked), on the portal's own address. */
+export function paymentReturnUrl(returnPath: string, portalUrl: string): string {
+  const path = paymentReturnPath(returnPath);
+  if (!path) throw new ValidationError(messages.payment.returnUrl, { returnPath: messages.payment.returnUrl });
+  return new URL(path, portalUrl).toString();
+}
 
-  const view = async (position: Position): Promise<PositionView> => toPositionView(position, await notices.noticeUrl(position));
+export function makeUserPositionUseCases(deps: UserPositionDeps) {
+  const { positions, settlement, users, sessions, mypay, notices, portalUrl, clock } = deps;
+
+  const view = async (position: Position): Promise<PositionView> => toPositionView(position, await notices.noticeUrl(position), clock.now());
   const views = async (page: Page<Position>): Promise<Page<PositionView>> => ({ items: await Promise.all(page.items.map(view)), nextCursor: page.nextCursor });
   const publicView = (record: PositionRecord): Position => {
-    const { exportedAt: _e, iseeId: _i, version: _v, iur: _r, ...position } = record;
+    const { exportedAt: _e, iseeId: _i, version: _v, iur: _r, noticeZip: _z, pagamenti: _p, checkoutSession: _s, checkoutUrl: _u, ...position } = record;
     return position;
   };
 
@@ -93,6 +91,10 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
     return { userId, position };
   }
 
+  /** The live checkout of the position, to resume (two tabs, a double click): never a second payment. */
+  const resume = (position: PositionRecord, now: Date) =>
+    hasLiveCheckout(position, now) && position.checkoutSession && position.checkoutUrl ? { url: position.checkoutUrl, idSession: position.checkoutSession, resumed: true } : null;
+
   return {
     /** GET /api/me/positions: the citizen's own positions, newest month first (one call's, if asked). */
     async listMyPositions(query: { callId?: string; limit?: number; cursor?: string }, actor: Actor): Promise<Page<PositionView>> {
@@ -103,46 +105,44 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
     },
 
     /**
-     * POST /api/me/positions/{id}/pay ('Paga'): hands the position to MyPay's checkout (paaSILInviaDovuti)
-     * with the payer from the user record and the return URL back to the portal page; remembers the
-     * session (idSession → position, citizen) and answers the checkout URL.
+     * POST /api/me/positions/{id}/pay ('Paga'): sends the citizen to pay MyPay's own record of the position
+     * (imported: its notice number, its amount, its due date) and comes back to the named portal page. While
+     * the checkout lives (CHECKOUT_HOLD_MS, or until its outcome is known) the position is held: a second
+     * 'Paga' resumes the same checkout, and no edit, recalculation or export touches the position.
      */
-    async pay(iud: string, body: { returnUrl: string }, actor: Actor, requestHost: string | null): Promise<{ url: string; idSession: string }> {
+    async pay(iud: string, body: { returnPath: string }, actor: Actor): Promise<{ url: string; idSession: string; resumed: boolean }> {
       const { userId, position } = await ownPosition(iud, actor);
+      const now = clock.now();
       if (position.isPagato) throw new ConflictError(paymentOutcomeMessages.alreadyPaid);
       if (!isPayable(position)) throw new ConflictError(paymentOutcomeMessages.cancelled);
-      const returnUrl = checkReturnUrl(body.returnUrl, requestHost);
-      const config: Configuration = await requireCompleteConfiguration(configuration);
+      const live = resume(position, now);
+      if (live) return live;
+      if (!isPayableOnline(position)) throw new ConflictError(paymentOutcomeMessages.notIssued);
+      const returnUrl = paymentReturnUrl(body.returnPath, portalUrl());
       const user = await users.getUserItem(userId);
-      const session = await mypay
-        .startPayment(
-          {
-            tipoIdentificativoUnivoco: 'F',
-            codiceIdentificativoUnivoco: (user?.fiscalCode ?? position.fiscalCode).toUpperCase(),
-            anagrafica: `${user?.lastName ?? position.cognome} ${user?.firstName ?? position.nome}`.trim().slice(0, 70),
-            email: user?.email || undefined,
-          },
-          [
-            {
-              iud: position.iud,
-              amountCents: position.importoDovuto,
-              causale: position.descrizione.slice(0, 1024),
-              iuv: position.codIuv ?? undefined,
-              tipoDovuto: config.tipoDovuto,
-              datiSpecificiRiscossione: config.datiSpecificiRiscossione,
-            },
-          ],
-          returnUrl,
-        )
-        .catch(unavailable);
-      await sessions.createPaymentSession({ idSession: session.idSession, userId, iud: position.iud, createdAt: clock.now().toISOString(), outcome: null, resolvedAt: null });
-      return { url: session.url, idSession: session.idSession };
+      const payer = { tipoIdentificativoUnivoco: 'F' as const, codiceIdentificativoUnivoco: (user?.fiscalCode ?? position.fiscalCode).toUpperCase() };
+      const session = await mypay.openPositionCheckout(payer, position.iud, returnUrl).catch(unavailable);
+      if (!session) throw new ConflictError(paymentOutcomeMessages.notOpenOnMyPay);
+      // MyPay collects its own amount: a change not yet imported would be paid at the old one.
+      if (session.amountCents !== position.importoDovuto) throw new ConflictError(paymentOutcomeMessages.notIssued);
+      const until = new Date(now.getTime() + CHECKOUT_HOLD_MS).toISOString();
+      // The marker first: a recalculation that looks after the hold is taken sees it.
+      await positions.putCheckoutMarker(position, until);
+      if (!(await positions.holdForCheckout(position, { session: session.idSession, url: session.url, until, now: now.toISOString() }))) {
+        const current = await positions.getPositionByIud(iud);
+        const other = current && resume(current, now);
+        if (other) return other;
+        await positions.deleteCheckoutMarker(position);
+        throw new ConflictError(paymentOutcomeMessages.positionChanged);
+      }
+      await sessions.createPaymentSession({ idSession: session.idSession, userId, iud: position.iud, createdAt: now.toISOString(), outcome: null, resolvedAt: null });
+      return { url: session.url, idSession: session.idSession, resumed: false };
     },
 
     /**
      * POST /api/me/payments/return: the portal page read idSession from MyPay's redirect. The outcome is
-     * MyPay's (paaSILChiediPagati), never the URL's esito: PAID marks the position paid (once: a reload or
-     * a second return finds it paid and writes nothing), FAILED / CANCELLED / PENDING leave it payable.
+     * MyPay's (paaSILChiediPagati), never the URL's esito: PAID records what was paid (once: a reload finds
+     * it recorded), FAILED / CANCELLED / EXPIRED free the position (payable again), PENDING keeps it held.
      */
     async paymentReturn(body: { idSession: string }, actor: Actor): Promise<PaymentReturn> {
       const userId = await citizenId(actor);
@@ -154,25 +154,26 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
       const current = await positions.getPositionByIud(session.iud);
       if (!current || current.userId !== userId) throw new NotFoundError(messages.payment.notFound);
 
-      if (outcome.status !== 'PAID') {
-        const message = { FAILED: paymentOutcomeMessages.failed, CANCELLED: paymentOutcomeMessages.cancelledByCitizen, PENDING: paymentOutcomeMessages.pending }[outcome.status];
-        return { esito: outcome.status, recorded: false, message: current.isPagato ? paymentOutcomeMessages.paidBefore : message, position: await view(publicView(current)) };
+      if (outcome.status === 'PAID') {
+        const receipts = outcome.payments.filter((p) => p.iud === current.iud);
+        if (!receipts.length) return { esito: 'PAID', recorded: false, message: paymentOutcomeMessages.mismatch, position: await view(publicView(current)) };
+        const settled = await settlement.settle(receipts, actor, { channel: 'checkout' });
+        const recorded = settled.filter((s) => s.kind === 'recorded');
+        const latest = (await positions.getPositionByIud(current.iud)) ?? current;
+        const message = !recorded.length ? paymentOutcomeMessages.paidBefore : recorded.some((s) => s.kind === 'recorded' && s.reconciliation) ? paymentOutcomeMessages.paidToReconcile : paymentOutcomeMessages.paid;
+        return { esito: 'PAID', recorded: recorded.length > 0, message, position: await view(publicView(latest)) };
       }
-      const receipt = outcome.payments.find((p) => p.iud === current.iud);
-      if (!receipt) return { esito: 'PAID', recorded: false, message: paymentOutcomeMessages.mismatch, position: await view(publicView(current)) };
-      // A write that loses a race (another return, the reporting) re-reads and finds the position paid.
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const position = attempt === 0 ? current : await positions.getPositionByIud(session.iud);
-        if (!position) throw new NotFoundError(messages.payment.notFound);
-        const effect = applyPayment(position, receipt, now.toISOString());
-        if (effect.kind === 'already-paid') return { esito: 'PAID', recorded: false, message: paymentOutcomeMessages.paidBefore, position: await view(publicView(position)) };
-        if (effect.kind !== 'paid') return { esito: 'PAID', recorded: false, message: effect.kind === 'cancelled' ? paymentOutcomeMessages.cancelled : paymentOutcomeMessages.mismatch, position: await view(publicView(position)) };
-        if (await positions.recordPayment(effect.after, position.version)) {
-          await audit.record({ actor, entity: 'position', id: position.iud, action: 'update', before: position, after: effect.after }, now);
-          return { esito: 'PAID', recorded: true, message: paymentOutcomeMessages.paid, position: await view(publicView(effect.after)) };
-        }
+      if (outcome.status === 'PENDING') return { esito: 'PENDING', recorded: false, message: current.isPagato ? paymentOutcomeMessages.paidBefore : paymentOutcomeMessages.pending, position: await view(publicView(current)) };
+      // The checkout ended without a payment: the position is free again.
+      if (current.checkoutSession === session.idSession) {
+        await positions.releaseCheckout(current, session.idSession);
+        await positions.deleteCheckoutMarker(current);
       }
-      throw new ConflictError(paymentOutcomeMessages.unavailable);
+      const latest = (await positions.getPositionByIud(current.iud)) ?? current;
+      const message = latest.isPagato
+        ? paymentOutcomeMessages.paidBefore
+        : { FAILED: paymentOutcomeMessages.failed, CANCELLED: paymentOutcomeMessages.cancelledByCitizen, EXPIRED: paymentOutcomeMessages.expired }[outcome.status];
+      return { esito: outcome.status, recorded: false, message, position: await view(publicView(latest)) };
     },
 
     /** GET /api/users/{id}/positions: the payments section of the user record (operators, delegates). */

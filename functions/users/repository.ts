@@ -13,7 +13,7 @@ import {
 } from '../domain/users.ts';
 import type { NewUserInput } from '../domain/user-input.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, batchPut, countUnder, withoutEmpty, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { BACKFILL_PAGE, batchGet, batchPut, countUnder, withoutEmpty, decodeCursor, documentClient, encodeCursor, tableName, unlessConditionFails, type BackfillPage } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 export const USERS_PAGE_SIZE = 15;
@@ -39,6 +39,11 @@ export interface UserRecord {
   dataInsert: string;
   subject?: string | null;
   lastIsee?: LastIsee | null;
+  /**
+   * The ids of the user's latest ISEE, newest first (at most RECENT_ISEES), kept with lastIsee: when the newest is
+   * deleted, the one before it is found here, from the table, even if gsi2 does not list it yet.
+   */
+  recentIseeIds?: string[];
   iseeCount?: number;
 }
 
@@ -143,7 +148,10 @@ export async function getUser(id: string): Promise<User | null> {
  * signing in with SPID/CIE. The record's id is opaque, so fiscal codes stay out of URLs.
  */
 export async function findUserIdByFiscalCode(fiscalCode: string): Promise<string | null> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.userByFiscalCode(fiscalCode) }));
+  // Strongly consistent: after losing the claim to a concurrent first sign-in, ensureCitizen reads the winner's
+  // id here at once (an eventually consistent GetItem may not see a write just made: DynamoDB Developer Guide,
+  // "Read consistency").
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.userByFiscalCode(fiscalCode), ConsistentRead: true }));
   return (Item?.userId as string | undefined) ?? null;
 }
 
@@ -186,21 +194,28 @@ async function putSearchItem(user: Searchable): Promise<void> {
 const SEARCHED_FIELDS = ['firstName', 'lastName', 'fiscalCode', 'email', 'phoneNumber', 'state'] as const;
 
 /**
- * Writes the search item of every user (a one-off after a deploy that changed it; locally at each start,
- * lib/local/runtime.ts): the users of gsi1 (queryAll), their search items in batches of 25, through
- * searchItem, the same function the seed and insertUser use. Idempotent. Returns how many users it went through.
+ * One page of the users of gsi1 from `start`, their search items rewritten in batches of 25 through
+ * searchItem, the same function the seed and insertUser use. Idempotent. The data migration
+ * 'users-search-item-v1' (functions/migrations) walks the users with it, a page a step.
  */
-export async function backfillUserNames(): Promise<number> {
-  const users = (await queryAll({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.usersByLastName },
-    ExpressionAttributeNames: { '#state': 'state' },
-    ProjectionExpression: `id, ${SEARCHED_FIELDS.map((f) => (f === 'state' ? '#state' : f)).join(', ')}`,
-  })) as Searchable[];
+export async function backfillUserNamesPage(start?: Record<string, unknown>, limit = BACKFILL_PAGE): Promise<BackfillPage> {
+  const result = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.usersByLastName },
+      ExpressionAttributeNames: { '#state': 'state' },
+      ProjectionExpression: `id, ${SEARCHED_FIELDS.map((f) => (f === 'state' ? '#state' : f)).join(', ')}`,
+      ExclusiveStartKey: start,
+      Limit: limit,
+    }),
+  );
+  const users = (result.Items ?? []) as Searchable[];
   await batchPut(users.map(searchItem));
-  return users.length;
+  return { written: users.length, next: result.LastEvaluatedKey };
 }
+
 
 /**
  * A user registered with a fiscal code of their own: the lookup item is claimed first, then the record

@@ -7,10 +7,10 @@ import { startDynamo } from './stores.ts';
  * and every request the main thread passes answered by dynalite's own request handler.
  */
 const port = parentPort!;
-const { dataDir, dynamoPort } = workerData as { dataDir: string; dynamoPort: number };
+const { dataDir, dynamoPort, indexLagMs } = workerData as { dataDir: string; dynamoPort: number; indexLagMs?: number };
 
 try {
-  const dynamo = await startDynamo(dataDir, dynamoPort, { inProcess: false });
+  const dynamo = await startDynamo(dataDir, dynamoPort, { inProcess: false, indexLagMs });
   const listener = requestListenerOf(dynamo.server);
   port.on('message', (message: { id: number; request: DynaliteRequest } | { close: true }) => {
     if ('close' in message) {

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { divertRequests, type DynaliteRequest, type DynaliteResponse } from './dynalite-in-process.ts';
-import { startDynamo, type Closable } from './stores.ts';
+import { startDynamo, type Closable, type DynamoOptions } from './stores.ts';
 
 /**
  * dynalite in a thread of its own. The local stack is one Node process: with dynalite in it, its work
@@ -11,8 +11,8 @@ import { startDynamo, type Closable } from './stores.ts';
  * a message channel instead of a socket (lib/local/dynalite-in-process.ts diverts their requests).
  * DYNALITE_THREAD=off keeps it in the main thread (lib/local/stores.ts startDynamo).
  */
-export async function startDynamoThread(dataDir: string, dynamoPort: number): Promise<Closable> {
-  const worker = new Worker(new URL('./dynalite-thread-entry.mjs', import.meta.url), { workerData: { dataDir, dynamoPort } });
+export async function startDynamoThread(dataDir: string, dynamoPort: number, options: Pick<DynamoOptions, 'indexLagMs'> = {}): Promise<Closable> {
+  const worker = new Worker(new URL('./dynalite-thread-entry.mjs', import.meta.url), { workerData: { dataDir, dynamoPort, indexLagMs: options.indexLagMs } });
   const pending = new Map<number, { resolve: (response: DynaliteResponse) => void; reject: (error: Error) => void }>();
   let nextId = 0;
   let failure: Error | null = null;
@@ -64,5 +64,5 @@ export async function startDynamoThread(dataDir: string, dynamoPort: number): Pr
 }
 
 /** dynalite as the local stack runs it (the portal and the benchmarks): in its own thread, or here with DYNALITE_THREAD=off. */
-export const startLocalDynamo = (dataDir: string, port: number): Promise<Closable> =>
-  process.env.DYNALITE_THREAD === 'off' ? startDynamo(dataDir, port) : startDynamoThread(dataDir, port);
+export const startLocalDynamo = (dataDir: string, port: number, options: Pick<DynamoOptions, 'indexLagMs'> = {}): Promise<Closable> =>
+  process.env.DYNALITE_THREAD === 'off' ? startDynamo(dataDir, port, options) : startDynamoThread(dataDir, port, options);

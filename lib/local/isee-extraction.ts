@@ -9,8 +9,8 @@ export interface ObjectCreatedSource {
 /**
  * The cloud's ISEE reading on this machine: when `isee/<id>/document` is stored in the documents bucket,
  * the same state-machine definition runs in aws-local-stepfunctions. The Lambda steps run the same
- * functions as in the cloud; the Textract steps are replaced by the local text sources (the PDF's text
- * layer, OCR). Runs in the background: the upload's response never waits for it; a failure is logged
+ * functions as in the cloud; in ReadAttestation the local text source (the PDF's text layer, tesseract OCR)
+ * stands in for Textract. Runs in the background: the upload's response never waits for it; a failure is logged
  * and marks the ISEE FAILED, as in the cloud.
  */
 export async function startIseeExtraction(storage: ObjectCreatedSource, documentsBucket: string): Promise<Closable> {
@@ -44,9 +44,6 @@ export async function startIseeExtraction(storage: ObjectCreatedSource, document
       const head = await files.s3.send(new HeadObjectCommand({ Bucket: input.Bucket, Key: input.Key }));
       return { ContentType: head.ContentType ?? 'application/octet-stream' };
     },
-    // No job to wait for: the local text source reads the PDF in ReadAttestation.
-    StartTextDetection: (input: Json) => ({ JobId: `local:${input.DocumentLocation.S3Object.Name}` }),
-    CheckTextDetection: () => ({ JobStatus: 'SUCCEEDED' }),
     ReadAttestation: async (input: Json) => ({ StatusCode: 200, Payload: await read(input.Payload) }),
     SaveExtraction: async (input: Json) => ({ StatusCode: 200, Payload: await writeExtraction(input.Payload) }),
     MarkFailed: async (input: Json) => ({ StatusCode: 200, Payload: await writeExtraction(input.Payload) }),
@@ -57,7 +54,7 @@ export async function startIseeExtraction(storage: ObjectCreatedSource, document
     if (bucket !== documentsBucket || !iseeIdFromKey(key)) return;
     const event = { version: '0', source: 'aws.s3', 'detail-type': 'Object Created', detail: { bucket: { name: bucket }, object: { key } } };
     const { result, abort } = stateMachine.run(event, {
-      overrides: { taskResourceLocalHandlers, waitTimeOverrides: { WaitForText: 0 } },
+      overrides: { taskResourceLocalHandlers },
       noThrowOnAbort: true,
     });
     const execution = result

@@ -6,8 +6,11 @@
  *   paaSILChiediPagati, paaSILPrenotaExportFlusso, paaSILChiediStatoExportFlusso;
  * - MyBox upload (POST /mybox/uploadFlusso, multipart: authorizationToken, md5, one file) and downloads
  *   (GET /mybox/download/<token>/<file>);
- * - a checkout page for paaSILInviaDovuti (GET/POST /checkout/<idSession>): the tester picks success, failure
- *   or cancel and is sent back to the return URL with ?idSession=…&esito=OK|KO|ANNULLATO;
+ * - paying a position MyPay holds as MyPay4 does it: paaSILChiediPosizioniAperte lists a person's unpaid
+ *   positions with an urlPagamento (/public/landing/precaricato?id=<a session fixed per position>), the landing
+ *   takes backUrl and opens the checkout (ChiediPosizioniAperteService.java, LandingController.java);
+ * - a checkout page (GET/POST /checkout/<idSession>) standing for pagoPA's: the tester picks success, failure
+ *   or cancel and is sent back to the return URL with ?idSession=…&esito=OK|ERROR&pollingToken=… (LandingController);
  * - fault switches (JSON API under /admin, and the page at /): 5xx, timeout or lost answer on any operation
  *   (once, N times, always), stuck or aborted imports, rejected rows (by IUD or count), a reused request
  *   token, and "mark positions paid" for the reporting.
@@ -25,8 +28,10 @@ import { parseXml, XmlElement } from '@rgrove/parse-xml';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import Papa from 'papaparse';
 import * as soap from 'soap';
+import { XmlDocument, XsdValidator } from 'libxml2-wasm';
 import { isValidFiscalCode } from '../../functions/domain/fiscal-code.ts';
-import { isValidIuv, iuvBase, makeIuv } from '../../functions/domain/iuv.ts';
+import { iuvBase, makeIuv } from '../../functions/domain/iuv.ts';
+import { COUNTRY_CODES, PROVINCE_CODES } from '../../functions/domain/place-codes.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const WSDL_PATH = path.resolve(here, '../../functions/adapters/mypay/pa-per-ente.wsdl');
@@ -39,6 +44,7 @@ export const OPERATIONS = [
   'paaSILChiediPagati',
   'paaSILPrenotaExportFlusso',
   'paaSILChiediStatoExportFlusso',
+  'paaSILChiediPosizioniAperte',
 ] as const;
 /** Operations a fault switch can name: the SOAP operations, the MyBox upload and the file downloads. */
 export const FAULT_TARGETS = [...OPERATIONS, 'upload', 'download'] as const;
@@ -87,7 +93,8 @@ export const EXPORT_COLUMNS = [
   'causaleVersamento', 'datiSpecificiRiscossione', 'tipoDovuto',
 ] as const;
 
-const TIPI_VERSAMENTO = new Set(['ALL', 'BBT', 'BP', 'AD', 'CP', 'PO', 'OBEP', 'JIF', 'MYBK', 'PPAL', 'BPAY']);
+/** MyPay4 util/Constants.java TIPO_VERSAMENTO (a row may list several, `|`-separated). */
+const TIPI_VERSAMENTO = new Set(['ALL', 'BBT', 'BP', 'AD', 'CP', 'PO', 'OBEP']);
 
 export interface SimulatedEntity {
   codIpa: string;
@@ -95,6 +102,8 @@ export interface SimulatedEntity {
   /** Segregation code of the entity's IUVs (2 digits). */
   segregationCode: string;
   name: string;
+  /** The entity's tipi dovuto, active or not (MyPay4 mygov_ente_tipo_dovuto): a row of another is refused. */
+  tipiDovuto: Record<string, boolean>;
 }
 
 export interface MyPaySimulatorOptions {
@@ -105,9 +114,19 @@ export interface MyPaySimulatorOptions {
   entities?: SimulatedEntity[];
   /** How long a "timeout" fault holds a request before dropping the connection (default 60 s). */
   holdMs?: number;
+  /**
+   * MyPay's default entity (pa.codIpaEntePredefinito): paaSILChiediPosizioniAperte checks its password, not
+   * the caller's (ChiediPosizioniAperteService.java). Default: the first entity.
+   */
+  defaultEntity?: string;
 }
 
-export const DEFAULT_ENTITY: SimulatedEntity = { codIpa: 'C_DEMO', password: 'Password1!', segregationCode: '01', name: 'Comune di Esempio' };
+/** The XSD MyPay4 validates paaSILInviaDovuti's `dovuti` against (PagamentiTelematiciDovutiPagatiImpl.java). */
+export const DOVUTI_XSD_PATH = path.resolve(here, 'mypay/PagInf_Dovuti_Pagati_6_2_0.xsd');
+/** MyPay4 expires a cart not started within 15 minutes (application.properties task.scadenzaCarrello.minutiScadenzaCarrello). */
+export const CART_EXPIRY_MS = 15 * 60_000;
+
+export const DEFAULT_ENTITY: SimulatedEntity = { codIpa: 'C_DEMO', password: 'Password1!', segregationCode: '01', name: 'Comune di Esempio', tipiDovuto: { SERVIZI_SOCIALI: true } };
 
 type PositionStatus = 'DA_PAGARE' | 'PAGATO' | 'ANNULLATO';
 interface Position {
@@ -125,7 +144,18 @@ interface Position {
   tipoDovuto: string;
   datiSpecificiRiscossione: string;
   updatedAt: string;
-  paid?: { amountCents: number; paidOn: string; iur: string };
+  /** esito: esitoSingoloPagamento as MyPay stores it ('0' for pagoPA's paSendRT, 'PAGATO CON RENDICONTAZIONE 9', or a receipt's text). */
+  paid?: PaymentRecord;
+  /** Payments after the first (a notice paid twice through two channels): reported too. */
+  morePayments?: PaymentRecord[];
+  /** The session MyPay4 fixes for the position when paaSILChiediPosizioniAperte first lists it (dovuto.idSession). */
+  idSession?: string;
+}
+interface PaymentRecord {
+  amountCents: number;
+  paidOn: string;
+  iur: string;
+  esito?: string;
 }
 type ImportState = 'AUTORIZZATO' | 'LOAD_IMPORT' | 'IMPORT_IN_ELAB' | 'IMPORT_ESEGUITO' | 'IMPORT_ABORTITO';
 interface ImportRecord {
@@ -133,8 +163,12 @@ interface ImportRecord {
   codIpa: string;
   createdAt: string;
   state: ImportState;
-  mode: 'normal' | 'stuck' | 'aborted';
+  /** 'stuck': kept in IMPORT_IN_ELAB (an entity with GPD enabled); 'failed': ends with `failWith`. */
+  mode: 'normal' | 'stuck' | 'failed';
+  failWith?: string;
   fileName?: string;
+  /** The flow's IUF (the second part of the name). */
+  iuf?: string;
   uploadedAt?: string;
   processed?: boolean;
   elabReported?: boolean;
@@ -142,15 +176,23 @@ interface ImportRecord {
   accepted?: number;
   rejected?: number;
   files: { iuv?: string; scarti?: string; avvisi?: string };
-  error?: string;
+  /**
+   * MyPay's error code when it failed the import (ImportFlussoTaskService.validaFlusso): the status answers
+   * it instead of the state (PagamentiTelematiciDovutiPagatiImpl.paaSILChiediStatoImportFlusso).
+   */
+  codErrore?: string;
+  /** The MD5 MyPay keeps beside the file (`<name>.md5`), compared when the import is processed. */
+  md5?: string;
 }
 interface SessionRecord {
   idSession: string;
   codIpa: string;
   returnUrl: string;
   iuds: string[];
-  status: 'NON_INIZIATO' | 'IN_CORSO' | 'PAGATO' | 'KO' | 'ANNULLATO';
+  status: 'NON_INIZIATO' | 'IN_CORSO' | 'PAGATO' | 'KO' | 'ANNULLATO' | 'SCADUTO';
   createdAt: string;
+  /** The payment each position got in this session (by IUD), when paid. */
+  payments?: Record<string, PaymentRecord>;
 }
 interface ExportRecord {
   requestToken: string;
@@ -171,6 +213,8 @@ interface State {
   exports: Record<string, ExportRecord>;
   /** download token → file name under files/ */
   downloads: Record<string, string>;
+  /** Every ZIP name received, by entity (MyPay4 FlussoDao.countDuplicateFileName: a name is never taken twice). */
+  fileNames: Record<string, string[]>;
 }
 
 export type FaultKind = '5xx' | 'timeout' | 'lost-answer';
@@ -182,8 +226,8 @@ export interface FaultRule {
 }
 export interface Switches {
   faults: FaultRule[];
-  /** The next imports uploaded stay in IMPORT_IN_ELAB ('stuck') or end in IMPORT_ABORTITO. */
-  importMode: { mode: 'stuck' | 'aborted'; remaining: number | null } | null;
+  /** The next imports uploaded stay in IMPORT_IN_ELAB ('stuck', as with GPD) or fail with MyPay's `code`. */
+  importMode: { mode: 'stuck' | 'failed'; code?: string; remaining: number | null } | null;
   /** Rows rejected by the next import: these IUDs (every import while set) and/or the first `count` valid rows (once). */
   reject: { iuds: string[]; count: number };
   /** The next authorisations hand out a request token that was already used. */
@@ -211,6 +255,45 @@ const localName = (name: string) => name.slice(name.indexOf(':') + 1);
 const childOf = (element: XmlElement | undefined, name: string) => elementsOf(element).find((c) => localName(c.name) === name);
 const textOf = (element: XmlElement | undefined, name: string) => childOf(element, name)?.text.trim() ?? '';
 
+let dovutiValidator: XsdValidator | undefined;
+/** The schema's first complaint about a Dovuti XML (libxml2's XSD validation), or null when it is valid. */
+export function dovutiSchemaErrors(xml: string): string | null {
+  dovutiValidator ??= XsdValidator.fromDoc(XmlDocument.fromString(fs.readFileSync(DOVUTI_XSD_PATH, 'utf8')));
+  let doc: XmlDocument;
+  try {
+    doc = XmlDocument.fromString(xml);
+  } catch (error) {
+    return `XML non ben formato: ${(error as Error).message}`;
+  }
+  try {
+    dovutiValidator.validate(doc);
+    return null;
+  } catch (error) {
+    return (error as Error).message.trim();
+  } finally {
+    doc.dispose();
+  }
+}
+
+/** A position as MyPay4's paaSILChiediPosizioniAperte describes it (ChiediPosizioniAperteService.mapDebitoToNewDovuti). */
+function dovutiXml(p: Position): string {
+  const el = (name: string, value: string) => (value ? `<${name}>${escapeHtml(value)}</${name}>` : '');
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?><Dovuti xmlns="http://www.regione.veneto.it/schemas/2012/Pagamenti/Ente/"><versioneOggetto>6.2</versioneOggetto>` +
+    `<soggettoPagatore><identificativoUnivocoPagatore>${el('tipoIdentificativoUnivoco', p.tipoIdentificativoUnivoco)}${el('codiceIdentificativoUnivoco', p.fiscalCode)}</identificativoUnivocoPagatore>` +
+    `${el('anagraficaPagatore', p.anagrafica)}${el('e-mailPagatore', p.email)}</soggettoPagatore>` +
+    `<datiVersamento><tipoVersamento>ALL</tipoVersamento>${el('identificativoUnivocoVersamento', p.iuv)}<datiSingoloVersamento>` +
+    `${el('identificativoUnivocoDovuto', p.iud)}<importoSingoloVersamento>${decimalFromCents(p.amountCents)}</importoSingoloVersamento>` +
+    `${el('identificativoTipoDovuto', p.tipoDovuto)}${el('causaleVersamento', p.causale)}${el('datiSpecificiRiscossione', p.datiSpecificiRiscossione)}` +
+    `</datiSingoloVersamento></datiVersamento></Dovuti>`
+  );
+}
+
+/** A cart never started within MyPay4's 15 minutes is expired (ScadenzaCarrelloTaskService). */
+function expireIfStale(session: SessionRecord, at = Date.now()) {
+  if (session.status === 'NON_INIZIATO' && at - Date.parse(session.createdAt) > CART_EXPIRY_MS) session.status = 'SCADUTO';
+}
+
 class SoapFault {
   constructor(
     readonly faultCode: string,
@@ -224,63 +307,149 @@ export interface RowRejection {
   reason: string;
 }
 
+/** MyPay4's import layouts (util/SupportedFileVersion): how many fields a row may have, and where azione is. */
+const LAYOUTS: Record<string, { maxFields: number; azione: number; bilancio: boolean; flag: boolean }> = {
+  '1_0': { maxFields: 20, azione: 19, bilancio: false, flag: false },
+  '1_1': { maxFields: 20, azione: 19, bilancio: false, flag: false },
+  '1_2': { maxFields: 21, azione: 20, bilancio: true, flag: false },
+  '1_3': { maxFields: 22, azione: 21, bilancio: true, flag: true },
+  '1_4': { maxFields: 35, azione: 34, bilancio: true, flag: true },
+};
+export const SUPPORTED_VERSIONS = Object.keys(LAYOUTS);
+
 /**
- * One CSV row against reference.md's column table and the positions already held (by IUD). Independent of
- * the portal's CSV builder on purpose: it is what proves that builder right.
+ * One line of the import CSV as MyPay4 reads it (ImportFlussoTaskService.leggiVerificaRiga): split on the `;`
+ * outside double quotes, each field trimmed and stripped of its surrounding quotes, the fields taken BY
+ * POSITION (the header line is skipped, its names never read). Too many fields, a missing required field or
+ * one too long is a syntax error (PAA_IMPORT_SINTASSI_CSV) listing MyPay's reasons.
  */
-export function validateRow(row: Record<string, string>, held: Position | undefined): RowRejection | null {
-  const v = (name: string) => (row[name] ?? '').trim();
-  const reject = (code: string, reason: string) => ({ code, reason });
-  const iud = v('IUD');
-  if (!iud) return reject('IUD_OBBLIGATORIO', 'IUD obbligatorio');
-  if (iud.length > 35) return reject('IUD_NON_VALIDO', 'IUD più lungo di 35 caratteri');
-  const azione = v('azione');
-  if (!['I', 'M', 'A'].includes(azione)) return reject('AZIONE_NON_VALIDA', `Azione "${azione}" non valida (I, M, A)`);
-  const tipo = v('tipoIdentificativoUnivoco');
-  if (tipo !== 'F' && tipo !== 'G') return reject('TIPO_IDENTIFICATIVO_NON_VALIDO', 'tipoIdentificativoUnivoco deve essere F o G');
-  const code = v('codiceIdentificativoUnivoco').toUpperCase();
-  if (tipo === 'F' ? !isValidFiscalCode(code) : !/^[0-9]{11}$/.test(code)) {
-    return reject('CODICE_IDENTIFICATIVO_NON_VALIDO', `Codice fiscale "${v('codiceIdentificativoUnivoco')}" non valido`);
+export function readImportLine(line: string, version: string): { row: Record<string, string>; syntax: string[] } {
+  const layout = LAYOUTS[version]!;
+  const split = line.split(/;(?=(?:[^"]*"[^"]*")*[^"]*$)/);
+  if (line.endsWith(';') && split.at(-1) !== '') split.push('');
+  const data = split.map((field) => {
+    const text = field.trim();
+    return (text.startsWith('"') && text.endsWith('"') && text.length > 1 ? text.slice(1, -1) : text).replaceAll('\\"', '"');
+  });
+  const field = (index: number) => data[index] ?? '';
+  const row: Record<string, string> = Object.fromEntries(IMPORT_COLUMNS.slice(0, 19).map((column, index) => [column, field(index)]));
+  row.bilancio = layout.bilancio ? field(19) : '';
+  row.flagGeneraIuv = layout.flag ? field(20) : '';
+  row.azione = field(layout.azione);
+  const syntax: string[] = [];
+  if (data.length > layout.maxFields) syntax.push('Too many columns');
+  if (data.length <= layout.azione) return { row, syntax: ['ERRORE GENERICO NELLA LETTURA DELLA RIGA DEL CSV'] };
+  const required: [string, string][] = [['IUD', 'IUD NON PRESENTE'], ['tipoIdentificativoUnivoco', 'TIPO_IDENTIFICATIVO_UNIVOCO NON PRESENTE'], ['codiceIdentificativoUnivoco', 'CODICE_IDENTIFICATIVO_UNIVOCO NON PRESENTE'], ['anagraficaPagatore', 'ANAGRAFICA_PAGATORE NON PRESENTE'], ['importoDovuto', 'IMPORTO_DOVUTO NON PRESENTE'], ['tipoDovuto', 'TIPO_DOVUTO NON PRESENTE'], ['causaleVersamento', 'CAUSALE_VERSAMENTO NON PRESENTE'], ['datiSpecificiRiscossione', 'DATI_SPECIFICI_RISCOSSIONE NON PRESENTE'], ['azione', 'AZIONE NON PRESENTE']];
+  for (const [column, reason] of required) if (!row[column]) syntax.push(reason);
+  const limits: [string, number, string][] = [
+    ['IUD', 35, 'COD_IUD TROPPO GRANDE'], ['codIuv', 35, 'COD_IUV TROPPO GRANDE'], ['codiceIdentificativoUnivoco', 35, 'CODICE_IDENTIFICATIVO_UNIVOCO TROPPO GRANDE'],
+    ['anagraficaPagatore', 70, 'ANAGRAFICA_PAGATORE TROPPO GRANDE'], ['indirizzoPagatore', 70, 'INDIRIZZO_PAGATORE TROPPO GRANDE'], ['civicoPagatore', 16, 'CIVICO_PAGATORE TROPPO GRANDE'],
+    ['capPagatore', 16, 'CAP_PAGATORE TROPPO GRANDE'], ['localitaPagatore', 35, 'LOCALITA_PAGATORE TROPPO GRANDE'], ['provinciaPagatore', 2, 'PROVINCIA_PAGATORE TROPPO GRANDE'],
+    ['nazionePagatore', 2, 'NAZIONE_PAGATORE TROPPO GRANDE'], ['mailPagatore', 256, 'EMAIL_PAGATORE TROPPO GRANDE'], ['importoDovuto', 15, 'IMPORTO_DOVUTO TROPPO GRANDE'],
+    ['commissioneCaricoPa', 15, 'COMMISSIONE_CARICO_PA TROPPO GRANDE'], ['tipoDovuto', 64, 'TIPO_DOVUTO TROPPO GRANDE'], ['tipoVersamento', 32, 'TIPO_VERSAMENTO TROPPO GRANDE'],
+    ['causaleVersamento', version === '1_0' ? 140 : 1024, 'CAUSALE_VERSAMENTO TROPPO GRANDE'], ['datiSpecificiRiscossione', 140, 'DATI_SPECIFICI_RISCOSSIONE TROPPO GRANDE'],
+    ['bilancio', 4096, 'BILANCIO TROPPO GRANDE'],
+  ];
+  for (const [column, max, reason] of limits) if (row[column]!.length > max) syntax.push(reason);
+  if (row.tipoIdentificativoUnivoco && row.tipoIdentificativoUnivoco.length !== 1) syntax.push('TIPO_IDENTIFICATIVO_UNIVOCO TROPPO GRANDE');
+  if (row.azione && row.azione.length !== 1) syntax.push('AZIONE TROPPO GRANDE');
+  // SimpleDateFormat("yyyy-MM-dd") is lenient: ten characters that parse (2026-13-01 rolls into 2027).
+  const date = row.dataEsecuzionePagamento!;
+  if (date && (date.length !== 10 || !/^\d{4}-\d{1,2}-\d{1,2}$/.test(date))) syntax.push('dataScadenzaPagamento:wrong DATE pattern or wrong DATE data');
+  if (!date && (version === '1_0' || version === '1_1')) syntax.push('DATA_SCADENZA_PAGAMENTO NON PRESENTE');
+  if (row.importoDovuto && !JAVA_DOUBLE.test(row.importoDovuto)) syntax.push(`IMPORTO_DOVUTO NON CONFROME: ${row.importoDovuto}`);
+  if (row.commissioneCaricoPa && !JAVA_DOUBLE.test(row.commissioneCaricoPa)) syntax.push(`COMMISSIONE_CARICO_PA NON CONFROME: ${row.commissioneCaricoPa}`);
+  if (layout.flag && row.flagGeneraIuv && !/^(true|false)$/i.test(row.flagGeneraIuv)) syntax.push(row.flagGeneraIuv.length > 5 ? 'FLAG_GENERA_IUV TROPPO GRANDE' : 'FLAG_GENERA_IUV NON CONFORME');
+  row.tipoIdentificativoUnivoco = row.tipoIdentificativoUnivoco!.toUpperCase();
+  row.codiceIdentificativoUnivoco = row.codiceIdentificativoUnivoco!.toUpperCase();
+  return { row, syntax };
+}
+
+/** What Java's Double.valueOf reads (MyPay4 parses amounts with it). */
+const JAVA_DOUBLE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[dDfF]?$/;
+/** MyPay4 util/Constants.java EMAIL_PATTERN. */
+const MYPAY_EMAIL = /^[a-zA-Z0-9_!#$%&'*+/=?`{|}~^.-]+@[a-zA-Z0-9.-]+$/;
+const MAX_AMOUNT_CENTS = 99_999_999_999;
+const manuale = (field: string) => `Errore sintassi CSV campo ${field}. Per maggiori informazioni fare riferimento al manuale 'Integrazione Ente'`;
+
+/**
+ * The checks of MyPay4's validaElabora (ImportFlussoTaskService.java; Utilities.java) on a row that read
+ * well, each failed one adding `|<code>` and `|<text>` as MyPay writes them into SCARTI: IUD not starting
+ * with 000, IUV, tipoDovuto known and active for the entity, the fiscal code (F) or VAT number (G), the civic
+ * number printable ASCII, the nation a known code, the province a known code when the nation is IT, the CAP
+ * `^[a-zA-Z0-9]{1,16}$`, the e-mail pattern, the amount (not zero, at most MAX_AMOUNT), tipoVersamento,
+ * datiSpecificiRiscossione, bilancio (its amounts add up to the row's). Then the database's own refusals
+ * (insert/modify functions): an IUD already held (I), one not held (M, A); a paid or cancelled one cannot
+ * change (DovutoService: a ValidatorException, PAA_IMPORT_ERROR).
+ */
+export function validateRow(row: Record<string, string>, held: Position | undefined, entity: SimulatedEntity): RowRejection | null {
+  const codes: string[] = [];
+  const reasons: string[] = [];
+  const fail = (code: string, reason: string, separator = '|') => (codes.push(`${separator}${code}`), reasons.push(`|${reason}`));
+  const { IUD: iud = '', codIuv = '', azione = '' } = row;
+  if (iud.startsWith('000')) fail('PAA_IMPORT_SINTASSI_CSV_IUD', manuale('IUD'));
+  const generate = (row.flagGeneraIuv ?? '').toLowerCase() === 'true';
+  // Utilities.validaIUV: 15, 17 or 25 characters; one of 17 not generated by MyPay carries the entity's code.
+  if (codIuv && (codIuv.length === 17 ? !generate && !codIuv.startsWith(entity.segregationCode) : codIuv.length === 15 ? codIuv.startsWith('00') : codIuv.length !== 25)) {
+    fail('PAA_IMPORT_SINTASSI_CSV_IUV', manuale('codIuv'));
   }
-  if (!v('anagraficaPagatore')) return reject('ANAGRAFICA_OBBLIGATORIA', 'anagraficaPagatore obbligatoria');
-  if (v('anagraficaPagatore').length > 70) return reject('ANAGRAFICA_NON_VALIDA', 'anagraficaPagatore più lunga di 70 caratteri');
-  if (v('provinciaPagatore') && !/^[A-Za-z]{2}$/.test(v('provinciaPagatore'))) return reject('PROVINCIA_NON_VALIDA', 'provinciaPagatore: 2 lettere');
-  if (v('nazionePagatore') && !/^[A-Za-z]{2}$/.test(v('nazionePagatore'))) return reject('NAZIONE_NON_VALIDA', 'nazionePagatore: 2 lettere');
-  if (v('mailPagatore') && !/^[^@\s;]+@[^@\s;]+\.[^@\s;]+$/.test(v('mailPagatore'))) return reject('EMAIL_NON_VALIDA', 'mailPagatore non valida');
-  if (!isRealDate(v('dataEsecuzionePagamento'))) return reject('DATA_NON_VALIDA', 'dataEsecuzionePagamento deve essere yyyy-MM-dd');
-  if (!/^\d{1,9}(\.\d{1,2})?$/.test(v('importoDovuto'))) return reject('IMPORTO_NON_VALIDO', `importoDovuto "${v('importoDovuto')}" non valido (decimale con il punto)`);
-  if (azione !== 'A' && centsFromDecimal(v('importoDovuto')) <= 0) return reject('IMPORTO_NON_VALIDO', 'importoDovuto deve essere maggiore di zero');
-  if (v('commissioneCaricoPa') && !/^\d{1,9}(\.\d{1,2})?$/.test(v('commissioneCaricoPa'))) return reject('COMMISSIONE_NON_VALIDA', 'commissioneCaricoPa non valida');
-  if (!v('tipoDovuto') || v('tipoDovuto').length > 64) return reject('TIPO_DOVUTO_NON_VALIDO', 'tipoDovuto obbligatorio (al massimo 64 caratteri)');
-  if (!TIPI_VERSAMENTO.has(v('tipoVersamento'))) return reject('TIPO_VERSAMENTO_NON_VALIDO', `tipoVersamento "${v('tipoVersamento')}" non valido`);
-  if (!v('causaleVersamento') || v('causaleVersamento').length > 1024) return reject('CAUSALE_NON_VALIDA', 'causaleVersamento obbligatoria (al massimo 1024 caratteri)');
-  const dsr = v('datiSpecificiRiscossione');
-  if (!dsr) return reject('DATI_SPECIFICI_RISCOSSIONE_OBBLIGATORI', 'datiSpecificiRiscossione obbligatorio');
-  if (dsr.length > 140 || !/^[0129]\/\S{3,138}$/.test(dsr)) return reject('DATI_SPECIFICI_RISCOSSIONE_NON_VALIDI', 'datiSpecificiRiscossione: tipo contabilità/codice (es. 9/0101100IM)');
-  if (v('bilancio')) {
-    try {
-      const bilancio = parseXml(v('bilancio')).root!;
-      const capitoli = elementsOf(bilancio).filter((c) => localName(c.name) === 'capitolo');
-      if (!capitoli.length || capitoli.some((c) => !textOf(c, 'codCapitolo'))) throw new Error('capitolo');
-      for (const capitolo of capitoli) {
-        for (const accertamento of elementsOf(capitolo).filter((c) => localName(c.name) === 'accertamento')) {
-          if (!/^\d+(\.\d{1,2})?$/.test(textOf(accertamento, 'importo'))) throw new Error('importo');
-        }
+  const tipo = entity.tipiDovuto[row.tipoDovuto!];
+  if (tipo === undefined) fail('PAA_IMPORT_SINTASSI_CSV_TIPO_DOVUTO_INESISTENTE', 'Errore sintassi CSV campo tipoDovuto non presente in archivio');
+  else if (!tipo) fail('PAA_IMPORT_SINTASSI_CSV_TIPO_DOVUTO_NON_ATTIVO_PER_ENTE', 'Errore sintassi CSV campo tipoDovuto non attivo per ente');
+  const payerType = row.tipoIdentificativoUnivoco;
+  const payer = row.codiceIdentificativoUnivoco!;
+  if (payerType === 'F' ? !isValidFiscalCode(payer) : payerType === 'G' ? !/^\d{11}$/.test(payer) : true) {
+    // MyPay4 appends this one code without its '|' (ImportFlussoTaskService.validaElabora, as written there).
+    if (payerType === 'F') fail('PAA_IMPORT_SINTASSI_CSV_COD_FISC', "Errore sintassi CSV Codice fiscale non valido. Per maggiori informazioni fare riferimento al manuale 'Integrazione Ente'", '');
+    else if (payerType === 'G') fail('PAA_IMPORT_SINTASSI_CSV_P_IVA', manuale('P.IVA non valida'));
+    else fail('PAA_IMPORT_SINTASSI_CSV_ID_UNIV_FG', manuale('tipoIdentificativoUnivoco'));
+  }
+  if (row.civicoPagatore && !/^[\x20-\x7e]+$/.test(row.civicoPagatore)) fail('PAA_IMPORT_SINTASSI_CSV_CIVICO', manuale('civicoPagatore'));
+  const nation = row.nazionePagatore!;
+  if (nation && !COUNTRY_CODES.has(nation.toUpperCase())) fail('PAA_IMPORT_SINTASSI_CSV_NAZ', manuale('nazionePagatore'));
+  if (row.provinciaPagatore && nation.toUpperCase() === 'IT' && !PROVINCE_CODES.has(row.provinciaPagatore.toUpperCase())) fail('PAA_IMPORT_SINTASSI_CSV_PROV', manuale('provinciaPagatore'));
+  if (row.capPagatore && !/^[a-zA-Z0-9]{1,16}$/.test(row.capPagatore)) fail('PAA_IMPORT_SINTASSI_CSV_CAP', manuale('capPagatore'));
+  if (row.mailPagatore && !MYPAY_EMAIL.test(row.mailPagatore)) fail('PAA_IMPORT_SINTASSI_CSV_EMAIL', manuale('emailPagatore'));
+  const amount = centsFromDouble(row.importoDovuto!);
+  if (amount === 0 || amount > MAX_AMOUNT_CENTS) fail('PAA_IMPORT_SINTASSI_CSV_IMPORTO', manuale('importoDovuto'));
+  if (row.commissioneCaricoPa && centsFromDouble(row.commissioneCaricoPa) > MAX_AMOUNT_CENTS) fail('PAA_IMPORT_SINTASSI_CSV_COMMISSIONI_PA', manuale('commissioneCaricoPa'));
+  if (row.tipoVersamento && row.tipoVersamento.split('|').some((token) => !TIPI_VERSAMENTO.has(token.trim().toUpperCase()))) fail('PAA_IMPORT_SINTASSI_CSV_TIPO_VERS', manuale('tipoVersamento'));
+  if (!/^[0129]\/\S{3,138}$/.test(row.datiSpecificiRiscossione!)) fail('PAA_IMPORT_SINTASSI_CSV_DATI_RISCOSS', manuale('datiSpecificiRiscossione'));
+  if (row.bilancio && bilancioTotal(row.bilancio) !== amount) fail('PAA_IMPORT_SINTASSI_CSV_BILANCIO', manuale('bilancio'));
+  if (!codes.length && azione === 'I' && held) fail('PAA_IMPORT_IUD_DUPLICATO', 'IUD attivo presente nel database, non si accettano dovuti duplicati');
+  if (!codes.length && (azione === 'M' || azione === 'A') && !held) fail('PAA_IMPORT_DOVUTO_NON_PRESENTE', 'Dovuto non presente o in pagamento nel database, impossibile modificarlo');
+  if (!codes.length && (azione === 'M' || azione === 'A') && held && held.status !== 'DA_PAGARE') {
+    const text = azione === 'A' ? 'Questo dovuto non può essere annullato.' : 'Questo dovuto non può essere modificato.';
+    return { code: 'PAA_IMPORT_ERROR', reason: `|CODICE PAA_IMPORT_ERROR DESCRIZIONE ${text}` };
+  }
+  return codes.length ? { code: codes.join(''), reason: reasons.join('') } : null;
+}
+
+/** "66.43" (as Java's Double reads it) → 6643; NaN for what is no number. */
+function centsFromDouble(text: string): number {
+  return Math.round(Number(text.replace(/[dDfF]$/, '')) * 100);
+}
+
+/** The sum of the bilancio's accertamento amounts in cents (Utilities.verificaImportoBilancio), NaN when it is not that XML. */
+function bilancioTotal(xml: string | XmlElement): number {
+  try {
+    const bilancio = typeof xml === 'string' ? parseXml(xml).root! : xml;
+    const capitoli = elementsOf(bilancio).filter((c) => localName(c.name) === 'capitolo');
+    if (!capitoli.length || capitoli.some((c) => !textOf(c, 'codCapitolo'))) return Number.NaN;
+    let total = 0;
+    for (const capitolo of capitoli) {
+      const accertamenti = elementsOf(capitolo).filter((c) => localName(c.name) === 'accertamento');
+      if (!accertamenti.length) return Number.NaN;
+      for (const accertamento of accertamenti) {
+        const importo = textOf(accertamento, 'importo');
+        if (!/^\d{1,9}(\.\d{1,2})?$/.test(importo)) return Number.NaN;
+        total += centsFromDecimal(importo);
       }
-    } catch {
-      return reject('BILANCIO_NON_VALIDO', 'bilancio non valido (capitolo/codCapitolo, accertamento/importo)');
     }
+    return total;
+  } catch {
+    return Number.NaN;
   }
-  const flag = v('flagGeneraIuv');
-  if (flag !== 'true' && flag !== 'false') return reject('FLAG_GENERA_IUV_NON_VALIDO', 'flagGeneraIuv deve essere true o false');
-  if (flag === 'true' && azione === 'I' && v('codIuv')) return reject('IUV_NON_VALIDO', 'codIuv deve essere vuoto con flagGeneraIuv true');
-  if (flag === 'false' && azione === 'I' && !isValidIuv(v('codIuv'))) return reject('IUV_NON_VALIDO', `codIuv "${v('codIuv')}" non valido`);
-  if (azione === 'I' && held) return reject('DOVUTO_GIA_PRESENTE', `Esiste già un dovuto con IUD ${iud}`);
-  if (azione !== 'I' && !held) return reject('DOVUTO_NON_TROVATO', `Nessun dovuto con IUD ${iud}`);
-  if (held?.status === 'PAGATO' && azione !== 'I') return reject('DOVUTO_PAGATO', `Il dovuto ${iud} è già pagato`);
-  if (held?.status === 'ANNULLATO' && azione !== 'I') return reject('DOVUTO_ANNULLATO', `Il dovuto ${iud} è annullato`);
-  if (held && azione === 'M' && v('codIuv') && v('codIuv') !== held.iuv) return reject('IUV_NON_VALIDO', `Il dovuto ${iud} ha IUV ${held.iuv}`);
-  return null;
 }
 
 /** A PDF literal string in WinAnsi (Latin-1 plus €), with ( ) \\ escaped; other characters become '?'. */
@@ -355,7 +524,9 @@ export interface MyPaySimulator {
 export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promise<MyPaySimulator> {
   const host = options.host ?? '127.0.0.1';
   const url = `http://${host === '127.0.0.1' ? 'localhost' : host}:${options.port}`;
-  const entities = options.entities ?? [DEFAULT_ENTITY];
+  // The entities' own copies: the admin API changes their tipi dovuto, a reset puts them back.
+  const configured = options.entities ?? [DEFAULT_ENTITY];
+  const entities = configured.map((e) => ({ ...e, tipiDovuto: { ...e.tipiDovuto } }));
   const entity = (codIpa: string) => entities.find((e) => e.codIpa === codIpa);
   const holdMs = options.holdMs ?? 60_000;
   const directory = path.join(options.dataDir, 'mypay');
@@ -363,7 +534,7 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
   fs.mkdirSync(filesDirectory, { recursive: true });
   const stateFile = path.join(directory, 'state.json');
 
-  const empty = (): State => ({ nextIuv: {}, positions: {}, imports: {}, authorizations: {}, sessions: {}, exports: {}, downloads: {} });
+  const empty = (): State => ({ nextIuv: {}, positions: {}, imports: {}, authorizations: {}, sessions: {}, exports: {}, downloads: {}, fileNames: {} });
   let state: State = fs.existsSync(stateFile) ? { ...empty(), ...JSON.parse(fs.readFileSync(stateFile, 'utf8')) } : empty();
   const switches: Switches = { faults: [], importMode: null, reject: { iuds: [], count: 0 }, reuseToken: 0 };
 
@@ -442,77 +613,105 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
   };
 
   // ——— the import ———
-  async function processImport(record: ImportRecord, csvText: string, version: string) {
+  /**
+   * MyPay4's batch on one uploaded file (ImportFlussoTaskService.validaFlusso): the name's three parts, the
+   * entity, the version and the MD5 (verificaNomeVersioneFile), the CSV named as the ZIP, the IUF not loaded
+   * before nor loading (update_insert_flusso: PAA_IMPORT_FLUSSO_DUPLICATO, PAA_IMPORT_FLUSSO_IN_CARICAMENTO);
+   * any of those fails the whole import with its code. Then every line (elaboraCsv): read by position,
+   * checked, inserted, modified or cancelled; a refused one goes to SCARTI with its codes.
+   */
+  async function processImport(record: ImportRecord, zip: Uint8Array) {
     const e = entity(record.codIpa)!;
-    const parsed = Papa.parse<string[]>(csvText.replace(/^\uFEFF/, ''), { delimiter: ';', skipEmptyLines: 'greedy' });
-    const [header = [], ...lines] = parsed.data;
-    const columns = header.map((c) => c.trim());
-    const missing = IMPORT_COLUMNS.filter((c) => !columns.includes(c));
-    if (missing.length) {
-      record.state = 'IMPORT_ABORTITO';
-      record.error = `Intestazione non valida: mancano ${missing.join(', ')}`;
-      return;
+    const name = record.fileName!.replace(/\.zip$/i, '');
+    const parts = name.split('-');
+    const fail = (code: string) => void (record.codErrore = code);
+    if (parts.length !== 3) return fail('PAA_IMPORT_NOME_FILE_ERR');
+    const [codIpaOfFile, iuf, version] = parts as [string, string, string];
+    record.iuf = iuf;
+    if (codIpaOfFile.toLowerCase() !== e.codIpa.toLowerCase()) return fail(`PAA_IMPORT_ENTE_ERR(${codIpaOfFile},${e.codIpa})`);
+    if (!SUPPORTED_VERSIONS.includes(version)) return fail(`PAA_IMPORT_FILE_VERSIONE_ERR(${version})`);
+    if (createHash('md5').update(zip).digest('hex') !== record.md5) return fail('PAA_IMPORT_NO_MATCH_MD5');
+    const sameIuf = Object.values(state.imports).filter((i) => i !== record && i.codIpa === record.codIpa && i.iuf === iuf);
+    if (sameIuf.some((i) => i.state === 'IMPORT_ESEGUITO' && !i.codErrore)) return fail('PAA_IMPORT_FLUSSO_DUPLICATO');
+    if (sameIuf.some((i) => i.state === 'LOAD_IMPORT' || i.state === 'IMPORT_IN_ELAB')) return fail('PAA_IMPORT_FLUSSO_IN_CARICAMENTO');
+    let csvText: string;
+    try {
+      const csv = Object.entries(unzipSync(zip)).find(([entry]) => entry === `${name}.csv`);
+      if (!csv) return fail('PAA_IMPORT_NO_CSV');
+      csvText = strFromU8(csv[1]);
+    } catch {
+      return fail('PAA_IMPORT_NO_CSV');
     }
-    const accepted: string[][] = [];
-    const rejected: string[][] = [];
+    if (record.mode === 'failed') return fail(record.failWith ?? 'PAA_IMPORT_ERROR');
+
+    // BufferedReader.readLine: one record per line; the first line is the header, written back as it is.
+    const [header = '', ...lines] = csvText.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
+    const accepted: string[] = [];
+    const rejected: string[] = [];
     const notices: Position[] = [];
-    const seen = new Set<string>();
+    const loaded = new Set<string>();
     let toReject = switches.reject.count;
     switches.reject.count = 0;
-    for (const [index, cells] of lines.entries()) {
+    let index = 0;
+    for (const line of lines) {
+      if (!line.trim()) continue;
       // Let status polls and other requests in while a large file is processed.
-      if (index % 250 === 249) await new Promise((resolve) => setImmediate(resolve));
-      const row = Object.fromEntries(columns.map((c, i) => [c, cells[i] ?? '']));
-      const iud = (row.IUD ?? '').trim();
+      if (++index % 250 === 0) await new Promise((resolve) => setImmediate(resolve));
+      const { row, syntax } = readImportLine(line, version);
+      const iud = row.IUD!;
       const key = positionKey(record.codIpa, iud);
-      let rejection: RowRejection | null =
-        cells.length !== columns.length ? { code: 'NUMERO_CAMPI_ERRATO', reason: `${cells.length} campi invece di ${columns.length}` } : null;
-      if (!rejection && iud && seen.has(iud)) rejection = { code: 'IUD_DUPLICATO', reason: `IUD ${iud} ripetuto nel file` };
-      rejection ??= validateRow(row, state.positions[key]);
+      let rejection: RowRejection | null = syntax.length ? { code: 'PAA_IMPORT_SINTASSI_CSV', reason: syntax.map((text) => `|${text}`).join('') } : null;
+      if (!rejection && loaded.has(iud)) rejection = { code: 'PAA_IMPORT_IUD_DUPLICATO', reason: "Errore IUD duplicato all''interno dello stesso flusso" };
+      if (!rejection && !['I', 'M', 'A'].includes(row.azione!)) {
+        rejection = { code: 'PAA_IMPORT_SINTASSI_CSV_AZIONE', reason: "Errore sintassi CSV campo azione. Per maggiori informazioni fare riferimento al manuale 'Integrazione Ente'" };
+      }
+      rejection ??= validateRow(row, state.positions[key], e);
       if (!rejection && (switches.reject.iuds.includes(iud) || toReject > 0)) {
         if (!switches.reject.iuds.includes(iud)) toReject -= 1;
-        rejection = { code: 'RIFIUTATO_DAL_SIMULATORE', reason: 'Riga rifiutata dal simulatore (interruttore di prova)' };
+        rejection = { code: '|PAA_IMPORT_ERROR', reason: '|Riga rifiutata dal simulatore (interruttore di prova)' };
       }
-      if (iud) seen.add(iud);
       if (rejection) {
-        rejected.push([...cells, rejection.code, rejection.reason]);
+        rejected.push(`${line};${rejection.code};${rejection.reason}`);
         continue;
       }
+      loaded.add(iud);
       const existing = state.positions[key];
-      const azione = row.azione.trim();
-      const iuv = existing?.iuv ?? (row.flagGeneraIuv.trim() === 'true' ? newIuv(e) : row.codIuv.trim());
+      const azione = row.azione!;
+      const iuv = existing?.iuv ?? (row.flagGeneraIuv!.toLowerCase() === 'true' && !row.codIuv ? newIuv(e) : row.codIuv!);
       const position: Position = {
         codIpa: record.codIpa,
         iud,
         iuv,
         status: azione === 'A' ? 'ANNULLATO' : 'DA_PAGARE',
-        amountCents: azione === 'A' ? (existing?.amountCents ?? 0) : centsFromDecimal(row.importoDovuto.trim()),
-        tipoIdentificativoUnivoco: row.tipoIdentificativoUnivoco.trim(),
-        fiscalCode: row.codiceIdentificativoUnivoco.trim().toUpperCase(),
-        anagrafica: row.anagraficaPagatore.trim(),
-        email: row.mailPagatore.trim(),
-        causale: row.causaleVersamento.trim(),
-        dueDate: row.dataEsecuzionePagamento.trim(),
-        tipoDovuto: row.tipoDovuto.trim(),
-        datiSpecificiRiscossione: row.datiSpecificiRiscossione.trim(),
+        amountCents: azione === 'A' ? (existing?.amountCents ?? 0) : centsFromDouble(row.importoDovuto!),
+        tipoIdentificativoUnivoco: row.tipoIdentificativoUnivoco!,
+        fiscalCode: row.codiceIdentificativoUnivoco!,
+        anagrafica: row.anagraficaPagatore!,
+        email: row.mailPagatore!,
+        causale: row.causaleVersamento!,
+        dueDate: row.dataEsecuzionePagamento!,
+        tipoDovuto: row.tipoDovuto!,
+        datiSpecificiRiscossione: row.datiSpecificiRiscossione!,
         updatedAt: now(),
       };
       state.positions[key] = position;
-      accepted.push(columns.map((c, i) => (c === 'codIuv' ? iuv : (cells[i] ?? ''))));
-      if (azione !== 'A') notices.push(position);
+      // creaRigaFileScartiOriIuv: the fields joined by ';' as they are, unquoted, the IUV filled in.
+      const amount = (cents: number) => decimalFromCents(cents);
+      accepted.push(
+        [iud, iuv, row.tipoIdentificativoUnivoco, row.codiceIdentificativoUnivoco, row.anagraficaPagatore, row.indirizzoPagatore, row.civicoPagatore, row.capPagatore, row.localitaPagatore, row.provinciaPagatore, row.nazionePagatore, row.mailPagatore, row.dataEsecuzionePagamento, amount(centsFromDouble(row.importoDovuto!)), row.commissioneCaricoPa ? amount(centsFromDouble(row.commissioneCaricoPa)) : '', row.tipoDovuto, row.tipoVersamento || 'ALL', row.causaleVersamento, row.datiSpecificiRiscossione, ...(LAYOUTS[version]!.bilancio ? [row.bilancio] : []), ...(LAYOUTS[version]!.flag ? [row.flagGeneraIuv] : []), azione].join(';'),
+      );
+      if (azione !== 'A' && row.flagGeneraIuv!.toLowerCase() === 'true') notices.push(position);
     }
-    const base = record.fileName!.replace(/\.zip$/i, '');
-    const csv = (rows: string[][], extra: string[] = []) =>
-      '\uFEFF' + Papa.unparse([[...columns, ...extra], ...rows], { delimiter: ';', newline: '\r\n' }) + '\r\n';
-    if (accepted.length) record.files.iuv = storeFile(`${base}_IUV.zip`, zipSync({ [`${base}_IUV.csv`]: strToU8(csv(accepted)) }));
-    if (rejected.length) record.files.scarti = storeFile(`${base}_SCARTI.zip`, zipSync({ [`${base}_SCARTI.csv`]: strToU8(csv(rejected, ['cod_rifiuto', 'de_rifiuto'])) }));
-    // Notices only for layouts 1_3 and 1_4 (reference.md).
+    const file = (lines_: string[], headerLine: string) => strToU8(`${headerLine}\n${lines_.join('\n')}\n`);
+    if (accepted.length) record.files.iuv = storeFile(`${name}_IUV.zip`, zipSync({ [`${name}_IUV.csv`]: file(accepted, header) }));
+    if (rejected.length) record.files.scarti = storeFile(`${name}_SCARTI.zip`, zipSync({ [`${name}_SCARTI.csv`]: file(rejected, `${header};cod_rifiuto;de_rifiuto`) }));
+    // Notices only for layouts 1_3 and 1_4, for the rows whose IUV MyPay generated (elaboraCsv).
     if (notices.length && (version === '1_3' || version === '1_4')) {
       const pdfs: Record<string, Uint8Array> = {};
-      for (const position of notices) pdfs[`avviso_3${position.iuv}.pdf`] = renderNotice(position, e);
-      record.files.avvisi = storeFile(`${base}_AVVISI_PDF.zip`, zipSync(pdfs, { level: 0 }));
+      for (const position of notices) pdfs[`avviso_${position.iuv}.pdf`] = renderNotice(position, e);
+      record.files.avvisi = storeFile(`${name}_AVVISI_PDF.zip`, zipSync(pdfs, { level: 0 }));
     }
-    record.rows = lines.length;
+    record.rows = accepted.length + rejected.length;
     record.accepted = accepted.length;
     record.rejected = rejected.length;
   }
@@ -563,12 +762,16 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
     paaSILChiediStatoImportFlusso: withFaults(async (args, headers) => {
       const e = checkEntity(headers?.intestazionePPT?.codIpaEnte, str(args.password));
       const record = state.imports[str(args.requestToken) ?? ''];
-      if (!record || record.codIpa !== e.codIpa) throw new SoapFault('PAA_REQUEST_TOKEN_NON_VALIDO', 'Request token non valido');
-      if (record.state === 'AUTORIZZATO') throw new SoapFault('PAA_IMPORT_NON_CARICATO', 'Nessun file caricato con questo request token');
+      // MyPay4 knows an import from its upload on (ImportDovutiService.insert): before, or for another
+      // entity, the token is unknown (PagamentiTelematiciDovutiPagatiHelper.verificaImportDovuti).
+      if (!record || record.codIpa !== e.codIpa || record.state === 'AUTORIZZATO') {
+        throw new SoapFault('PAA_REQUEST_TOKEN_NON_VALIDO', 'Request token non valido', `nessun record trovato per Ente [${e.codIpa}] e requestToken [${str(args.requestToken) ?? ''}]`);
+      }
+      // A failed import answers its error code instead of a state.
       const answer = (stato: string) => {
         const files = record.state === 'IMPORT_ESEGUITO' ? record.files : {};
         return {
-          stato,
+          stato: record.codErrore || stato,
           ...(args.fileScarti && files.scarti ? { urlFileScarti: files.scarti } : {}),
           ...(args.fileIUV && files.iuv ? { urlFileIUV: files.iuv } : {}),
           ...(args.fileAvvisi && files.avvisi ? { urlFileAvvisi: files.avvisi } : {}),
@@ -577,95 +780,166 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
       if (record.state === 'LOAD_IMPORT') {
         record.state = 'IMPORT_IN_ELAB';
         await save();
-        return answer('LOAD_IMPORT');
+        return { stato: 'LOAD_IMPORT' };
       }
       // Every import is seen IMPORT_IN_ELAB at least once, however quick the processing.
       if (record.state === 'IMPORT_IN_ELAB' && !record.elabReported) {
         record.elabReported = true;
-        return answer('IMPORT_IN_ELAB');
+        return { stato: 'IMPORT_IN_ELAB' };
       }
+      // 'stuck' stands for an entity with GPD enabled: IMPORT_IN_ELAB until pagoPA has the positions.
       if (record.state === 'IMPORT_IN_ELAB' && record.processed && record.mode !== 'stuck') {
-        record.state = record.mode === 'aborted' || record.error ? 'IMPORT_ABORTITO' : 'IMPORT_ESEGUITO';
+        record.state = record.codErrore ? 'IMPORT_ABORTITO' : 'IMPORT_ESEGUITO';
         await save();
       }
       return answer(record.state);
     }),
 
+    /**
+     * One position, as MyPay4's DovutoService.importDovuto takes it: `dovuto` is a Base64 `Versamento` XML
+     * (PagInf_Dovuti_Pagati_6_2_0.xsd: versioneOggetto, soggettoPagatore, datiVersamento, azione), checked as
+     * it checks it, each refusal a fault with MyPay's code and esito KO.
+     */
     paaSILImportaDovuto: withFaults(async (args, headers) => {
       const e = checkEntity(headers?.intestazionePPT?.codIpaEnte, str(args.password));
-      // One position as a single-row CSV (header + row), base64: the same validation as the bulk import.
-      const text = Buffer.from(str(args.dovuto) ?? '', 'base64').toString('utf8');
-      const [header = [], cells = []] = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { delimiter: ';', skipEmptyLines: 'greedy' }).data;
-      const row = Object.fromEntries(header.map((c, i) => [c.trim(), cells[i] ?? '']));
-      if (args.flagGeneraIuv !== undefined) row.flagGeneraIuv = String(args.flagGeneraIuv);
-      const key = positionKey(e.codIpa, (row.IUD ?? '').trim());
-      const rejection = validateRow(row, state.positions[key]);
-      if (rejection) throw new SoapFault(`PAA_${rejection.code}`, rejection.reason);
+      const generate = String(args.flagGeneraIuv ?? '') === 'true';
+      let versamento: XmlElement;
+      try {
+        versamento = parseXml(Buffer.from(str(args.dovuto) ?? '', 'base64').toString('utf8')).root!;
+        if (localName(versamento.name) !== 'Versamento' || !textOf(versamento, 'versioneOggetto') || !childOf(versamento, 'datiVersamento') || !textOf(versamento, 'azione')) throw new Error('Versamento');
+      } catch {
+        throw new SoapFault('PAA_XML_NON_VALIDO', 'XML dei dovuti non valido', `XML ricevuto per paaSILImportaDovuto non conforme all' XSD per ente [${e.codIpa}]`);
+      }
+      const azione = textOf(versamento, 'azione');
+      if (!['I', 'M', 'A', 'S'].includes(azione)) throw new SoapFault('PAA_AZIONE_NON_VALIDO', `azione non valida [${azione}]`);
+      const dati = childOf(versamento, 'datiVersamento');
+      const payer = childOf(versamento, 'soggettoPagatore');
+      const id = childOf(payer, 'identificativoUnivocoPagatore');
+      const bilancio = childOf(dati, 'bilancio');
+      const row: Record<string, string> = {
+        IUD: textOf(dati, 'identificativoUnivocoDovuto'),
+        codIuv: textOf(dati, 'identificativoUnivocoVersamento'),
+        tipoIdentificativoUnivoco: textOf(id, 'tipoIdentificativoUnivoco').toUpperCase(),
+        codiceIdentificativoUnivoco: textOf(id, 'codiceIdentificativoUnivoco').toUpperCase(),
+        anagraficaPagatore: textOf(payer, 'anagraficaPagatore'),
+        civicoPagatore: textOf(payer, 'civicoPagatore'),
+        capPagatore: textOf(payer, 'capPagatore'),
+        provinciaPagatore: textOf(payer, 'provinciaPagatore'),
+        nazionePagatore: textOf(payer, 'nazionePagatore'),
+        mailPagatore: textOf(payer, 'e-mailPagatore'),
+        dataEsecuzionePagamento: textOf(dati, 'dataEsecuzionePagamento'),
+        importoDovuto: textOf(dati, 'importoSingoloVersamento'),
+        commissioneCaricoPa: textOf(dati, 'commissioneCaricoPA'),
+        tipoDovuto: textOf(dati, 'identificativoTipoDovuto'),
+        tipoVersamento: textOf(dati, 'tipoVersamento'),
+        causaleVersamento: textOf(dati, 'causaleVersamento'),
+        datiSpecificiRiscossione: textOf(dati, 'datiSpecificiRiscossione'),
+        bilancio: bilancio ? 'bilancio' : '',
+        flagGeneraIuv: String(generate),
+        azione,
+      };
+      if (row.dataEsecuzionePagamento && !isRealDate(row.dataEsecuzionePagamento)) throw new SoapFault('PAA_XML_NON_VALIDO', 'XML dei dovuti non valido', 'dataEsecuzionePagamento: xsd:date');
+      const amount = /^\d{1,9}\.\d{2}$/.test(row.importoDovuto) ? centsFromDecimal(row.importoDovuto) : Number.NaN;
+      // The checks of DovutoService.importDovuto, in its order.
+      if (row.codIuv && (row.codIuv.length === 17 ? !generate && !row.codIuv.startsWith(e.segregationCode) : row.codIuv.length === 15 ? row.codIuv.startsWith('00') : row.codIuv.length !== 25)) {
+        throw new SoapFault('PAA_IUV_NON_VALIDO', `IdentificativoUnivocoVersamento non valido [${row.codIuv}] per ente [${e.codIpa}]`);
+      }
+      if (!(amount > 0) || amount > MAX_AMOUNT_CENTS) throw new SoapFault('PAA_IMPORTO_SINGOLO_VERSAMENTO_NON_VALIDO', `ImportoSingoloVersamento non valido: ${row.importoDovuto}]`);
+      if (bilancio && bilancioTotal(bilancio) !== amount) throw new SoapFault('PAA_IMPORTO_BILANCIO_NON_VALIDO', `Importo bilancio non congruente per dovuto con importo [${row.importoDovuto}]`);
+      if (!row.tipoDovuto) throw new SoapFault('PAA_IDENT_TIPO_DOVUTO_NON_PRESENTE', 'paaSILImportaDovuto: identificativoTipoDovuto non specificato ');
+      if (e.tipiDovuto[row.tipoDovuto] === undefined) throw new SoapFault('PAA_IDENTIFICATIVO_TIPO_DOVUTO_NON_VALIDO', `Error tipo dovuto [${row.tipoDovuto}] non censito per ente [${e.codIpa}]`);
+      if (!e.tipiDovuto[row.tipoDovuto]) throw new SoapFault('PAA_IDENTIFICATIVO_TIPO_DOVUTO_NON_ABILITATO', `identificativoTipoDovuto [${row.tipoDovuto}] non abilitato`);
+      if (!payer) throw new SoapFault('PAA_SOGG_PAG_NON_VALORIZZATO', 'paaSILImportaDovuto: soggettoPagatore non valorizzato. ');
+      if (row.tipoVersamento && row.tipoVersamento.split('|').some((token) => !TIPI_VERSAMENTO.has(token.trim().toUpperCase()))) throw new SoapFault('PAA_TIPO_VERSAMENTO_NON_VALIDO', `paaSILImportaDovuto: Tipo versamento non valido: ${row.tipoVersamento}`);
+      if (!row.IUD || row.IUD.startsWith('000')) throw new SoapFault('PAA_IUD_NON_VALIDO', `paaSILImportaDovuto: IdentificativoUnivocoDovuto non valido: ${row.IUD}`);
+      if (!row.causaleVersamento.trim()) throw new SoapFault('PAA_CAUSALE_NON_PRESENTE', 'paaSILImportaDovuto: causaleVersamento non specificato ');
+      if (!/^[0129]\/\S{3,138}$/.test(row.datiSpecificiRiscossione)) throw new SoapFault('PAA_DATI_SPECIFICI_RISCOSSIONE_NON_VALIDO', `paaSILImportaDovuto: DatiSpecificiRiscossione non valido: ${row.datiSpecificiRiscossione}`);
+      if (row.tipoIdentificativoUnivoco === 'F' && !isValidFiscalCode(row.codiceIdentificativoUnivoco)) throw new SoapFault('PAA_CODICE_FISCALE_NON_VALIDO', `paaSILImportaDovuto: Codice fiscale non valido [${row.codiceIdentificativoUnivoco}]`);
+      if (row.tipoIdentificativoUnivoco === 'G' && !/^\d{11}$/.test(row.codiceIdentificativoUnivoco)) throw new SoapFault('PAA_P_IVA_NON_VALIDO', `paaSILImportaDovuto: P.IVA non valida [${row.codiceIdentificativoUnivoco}]`);
+      const key = positionKey(e.codIpa, row.IUD);
       const existing = state.positions[key];
-      const iuv = existing?.iuv ?? (row.flagGeneraIuv === 'true' ? newIuv(e) : row.codIuv.trim());
-      state.positions[key] = {
+      // The database functions' own refusals (insert_mygov_dovuto, modify_mygov_dovuto).
+      if (azione === 'I' && existing) throw new SoapFault('PAA_IMPORT_IUD_DUPLICATO', `paaSILImportaDovuto: Errore import dovuto IUV [${row.codIuv}] e IUD [${row.IUD}]: IUD attivo presente nel database, non si accettano dovuti duplicati`);
+      if ((azione === 'M' || azione === 'A') && (!existing || existing.status !== 'DA_PAGARE')) {
+        throw new SoapFault('PAA_IMPORT_DOVUTO_NON_PRESENTE', `paaSILImportaDovuto: Errore import dovuto IUV [${row.codIuv}] e IUD [${row.IUD}]: Dovuto non presente o in pagamento nel database, impossibile modificarlo`);
+      }
+      if (azione === 'S') {
+        if (!existing) throw new SoapFault('PAA_IUV_NON_VALIDO', `Nessun dovuto con IUV [${row.codIuv}]`);
+        return { esito: 'OK', identificativoUnivocoVersamento: existing.iuv, urlFileAvviso: storeFile(`avviso_${existing.iuv}.pdf`, renderNotice(existing, e)) };
+      }
+      const iuv = existing?.iuv ?? (row.codIuv || (generate ? newIuv(e) : ''));
+      const position: Position = {
         codIpa: e.codIpa,
-        iud: row.IUD.trim(),
+        iud: row.IUD,
         iuv,
-        status: row.azione === 'A' ? 'ANNULLATO' : 'DA_PAGARE',
-        amountCents: row.azione === 'A' ? (existing?.amountCents ?? 0) : centsFromDecimal(row.importoDovuto.trim()),
-        tipoIdentificativoUnivoco: row.tipoIdentificativoUnivoco.trim(),
-        fiscalCode: row.codiceIdentificativoUnivoco.trim().toUpperCase(),
-        anagrafica: row.anagraficaPagatore.trim(),
-        email: row.mailPagatore?.trim() ?? '',
-        causale: row.causaleVersamento.trim(),
-        dueDate: row.dataEsecuzionePagamento.trim(),
-        tipoDovuto: row.tipoDovuto.trim(),
-        datiSpecificiRiscossione: row.datiSpecificiRiscossione.trim(),
+        status: azione === 'A' ? 'ANNULLATO' : 'DA_PAGARE',
+        amountCents: amount,
+        tipoIdentificativoUnivoco: row.tipoIdentificativoUnivoco,
+        fiscalCode: row.codiceIdentificativoUnivoco,
+        anagrafica: row.anagraficaPagatore,
+        email: row.mailPagatore,
+        causale: row.causaleVersamento,
+        dueDate: row.dataEsecuzionePagamento,
+        tipoDovuto: row.tipoDovuto,
+        datiSpecificiRiscossione: row.datiSpecificiRiscossione,
         updatedAt: now(),
       };
-      const pdf = renderNotice(state.positions[key], e);
-      const urlFileAvviso = storeFile(`avviso_3${iuv}.pdf`, pdf);
+      state.positions[key] = position;
+      // A notice link when MyPay generated the IUV of a new or changed position (DovutoService, end of importDovuto).
+      const urlFileAvviso = iuv && generate && azione !== 'A' ? storeFile(`avviso_${iuv}.pdf`, renderNotice(position, e)) : undefined;
       await save();
-      return { esito: 'OK', identificativoUnivocoVersamento: iuv, urlFileAvviso };
+      return { esito: 'OK', identificativoUnivocoVersamento: iuv, ...(urlFileAvviso ? { urlFileAvviso } : {}) };
     }),
 
+    /**
+     * A new cart of positions MyPay does not hold yet (MyPay4 PagamentiTelematiciDovutiPagatiImpl.paaSILInviaDovuti):
+     * `dovuti` must be valid against PagInf_Dovuti_Pagati_6_2_0.xsd (PAA_XML_NON_VALIDO), carry no IUV
+     * (PAA_IUV_NON_VALIDO: deprecated) and no IUD the entity already has (PAA_IUD_DUPLICATO). The new
+     * positions' due date is today: MyPay has no other.
+     */
     paaSILInviaDovuti: withFaults(async (args, headers) => {
       const e = checkEntity(headers?.intestazionePPT?.codIpaEnte, str(args.password));
-      let dovuti: XmlElement;
-      try {
-        dovuti = parseXml(Buffer.from(str(args.dovuti) ?? '', 'base64').toString('utf8')).root!;
-      } catch {
-        throw new SoapFault('PAA_XML_NON_VALIDO', 'dovuti non è un XML valido');
-      }
+      const xml = Buffer.from(str(args.dovuti) ?? '', 'base64').toString('utf8');
+      const invalid = dovutiSchemaErrors(xml);
+      if (invalid) throw new SoapFault('PAA_XML_NON_VALIDO', 'XML dei dovuti non valido', invalid);
+      const dovuti = parseXml(xml).root!;
+      const versamento = childOf(dovuti, 'datiVersamento');
+      if (textOf(versamento, 'identificativoUnivocoVersamento')) throw new SoapFault('PAA_IUV_NON_VALIDO', "l'inserimento dello IUV è deprecato");
+      const tipoVersamento = textOf(versamento, 'tipoVersamento');
+      if (!tipoVersamento.split('|').every((t) => TIPI_VERSAMENTO.has(t))) throw new SoapFault('PAA_TIPO_VERSAMENTO_NON_VALIDO', `Tipo versamento non valido [${tipoVersamento}]`);
       const payer = childOf(dovuti, 'soggettoPagatore');
       const id = childOf(payer, 'identificativoUnivocoPagatore');
       const fiscalCode = textOf(id, 'codiceIdentificativoUnivoco').toUpperCase();
-      if (!isValidFiscalCode(fiscalCode) && !/^[0-9]{11}$/.test(fiscalCode)) throw new SoapFault('PAA_PAGATORE_NON_VALIDO', 'Codice fiscale del pagatore non valido');
-      const items = elementsOf(childOf(dovuti, 'datiVersamento')).filter((c) => localName(c.name) === 'datiSingoloVersamento');
-      if (items.length < 1 || items.length > 5) throw new SoapFault('PAA_DOVUTI_NON_VALIDI', 'Da 1 a 5 dovuti per carrello');
+      if (textOf(id, 'tipoIdentificativoUnivoco') === 'F' ? !isValidFiscalCode(fiscalCode) : !/^[0-9]{11}$/.test(fiscalCode)) {
+        throw new SoapFault('PAA_CODICE_FISCALE_NON_VALIDO', `Codice fiscale non valido [${fiscalCode}]`);
+      }
+      const items = elementsOf(versamento).filter((c) => localName(c.name) === 'datiSingoloVersamento');
       const iuds: string[] = [];
       for (const item of items) {
         const iud = textOf(item, 'identificativoUnivocoDovuto');
-        const amount = textOf(item, 'importoSingoloVersamento');
-        if (!iud || iud.length > 35) throw new SoapFault('PAA_DOVUTI_NON_VALIDI', 'identificativoUnivocoDovuto mancante o troppo lungo');
-        if (!/^\d{1,9}(\.\d{1,2})?$/.test(amount) || centsFromDecimal(amount) <= 0) throw new SoapFault('PAA_DOVUTI_NON_VALIDI', `Importo "${amount}" non valido`);
-        const key = positionKey(e.codIpa, iud);
-        const existing = state.positions[key];
-        if (existing?.status === 'PAGATO') throw new SoapFault('PAA_DOVUTO_GIA_PAGATO', `Il dovuto ${iud} è già pagato`);
-        if (existing?.status === 'ANNULLATO') throw new SoapFault('PAA_DOVUTO_ANNULLATO', `Il dovuto ${iud} è annullato`);
-        state.positions[key] = {
+        if (state.positions[positionKey(e.codIpa, iud)] || iuds.includes(iud)) throw new SoapFault('PAA_IUD_DUPLICATO', `IUD [${iud}] già inviato`);
+        if (centsFromDecimal(textOf(item, 'importoSingoloVersamento')) <= 0) throw new SoapFault('PAA_IMPORTO_SINGOLO_VERSAMENTO_NON_VALIDO', 'ImportoSingoloVersamento non valido');
+        if (!textOf(item, 'causaleVersamento')) throw new SoapFault('PAA_CAUSALE_NON_PRESENTE', 'Causale versamento obbligatoria mancante');
+        iuds.push(iud);
+      }
+      for (const item of items) {
+        const iud = textOf(item, 'identificativoUnivocoDovuto');
+        state.positions[positionKey(e.codIpa, iud)] = {
           codIpa: e.codIpa,
           iud,
-          iuv: existing?.iuv ?? newIuv(e),
+          iuv: newIuv(e),
           status: 'DA_PAGARE',
-          amountCents: centsFromDecimal(amount),
-          tipoIdentificativoUnivoco: textOf(id, 'tipoIdentificativoUnivoco') || 'F',
+          amountCents: centsFromDecimal(textOf(item, 'importoSingoloVersamento')),
+          tipoIdentificativoUnivoco: textOf(id, 'tipoIdentificativoUnivoco'),
           fiscalCode,
           anagrafica: textOf(payer, 'anagraficaPagatore'),
           email: textOf(payer, 'e-mailPagatore'),
           causale: textOf(item, 'causaleVersamento'),
-          dueDate: existing?.dueDate ?? today(),
+          dueDate: today(),
           tipoDovuto: textOf(item, 'identificativoTipoDovuto'),
           datiSpecificiRiscossione: textOf(item, 'datiSpecificiRiscossione'),
           updatedAt: now(),
         };
-        iuds.push(iud);
       }
       const idSession = randomUUID();
       state.sessions[idSession] = { idSession, codIpa: e.codIpa, returnUrl: str(args.enteSILInviaRispostaPagamentoUrl) ?? '', iuds, status: 'NON_INIZIATO', createdAt: now() };
@@ -673,32 +947,75 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
       return { esito: 'OK', idSession, redirect: 1, url: `${url}/checkout/${idSession}` };
     }),
 
+    /**
+     * MyPay4 ChiediPosizioniAperteService: the person's unpaid positions (of one entity, when codIpaEnte is
+     * given), each with its Dovuti XML (base64Binary) and the landing that pays it. The password is the
+     * default entity's. Each position gets a session fixed the first time it is listed.
+     */
+    paaSILChiediPosizioniAperte: withFaults(async (args) => {
+      const admin = entity(options.defaultEntity ?? entities[0]!.codIpa)!;
+      if (str(args.password) !== admin.password) throw new SoapFault('PAA_ENTE_NON_VALIDO', `Password non valida per ente [${admin.codIpa}]`);
+      const codIpa = str(args.codIpaEnte);
+      if (codIpa && !entity(codIpa)) throw new SoapFault('PAA_ENTE_NON_VALIDO', `codice IPA Ente [${codIpa}] non valido`);
+      const person = (args.identificativoUnivocoPersonaFG ?? {}) as Record<string, unknown>;
+      const kind = str(person.tipoIdentificativoUnivoco);
+      const code = (str(person.codiceIdentificativoUnivoco) ?? '').toUpperCase();
+      if (!(kind === 'F' ? isValidFiscalCode(code) : kind === 'G' && /^[0-9]{11}$/.test(code))) {
+        throw new SoapFault('PAA_IDENTIFICATIVO_UNIVOCO_PERSONA_NON_VALIDO', 'Identificativo univoco persona non valido');
+      }
+      const open = Object.values(state.positions).filter((p) => p.status === 'DA_PAGARE' && p.fiscalCode === code && p.tipoIdentificativoUnivoco === kind && (!codIpa || p.codIpa === codIpa));
+      for (const p of open) p.idSession ??= randomUUID();
+      if (open.length) await save();
+      return {
+        paaSILPosizioniAperte: open.map((p) => ({
+          codIpaEnte: p.codIpa,
+          deNomeEnte: entity(p.codIpa)!.name,
+          urlPagamento: `${url}/public/landing/precaricato?id=${p.idSession}`,
+          dovuti: Buffer.from(dovutiXml(p)).toString('base64'),
+        })),
+      };
+    }),
+
+    /**
+     * MyPay4 paaSILChiediPagati: the session's outcome. `pagati` is Base64 of the Pagati XML wrapped in a
+     * DataHandler, which the SOAP layer encodes again: Base64 twice on the wire. Not started, in progress,
+     * cancelled and expired sessions answer with their fault codes.
+     */
     paaSILChiediPagati: withFaults(async (args) => {
       const e = checkEntity(str(args.codIpaEnte), str(args.password));
       const session = state.sessions[str(args.idSession) ?? ''];
       if (!session || session.codIpa !== e.codIpa) throw new SoapFault('PAA_ID_SESSION_NON_VALIDO', 'idSession non valido');
+      expireIfStale(session);
       if (session.status === 'NON_INIZIATO') throw new SoapFault('PAA_PAGAMENTO_NON_INIZIATO', 'Pagamento non iniziato');
       if (session.status === 'IN_CORSO') throw new SoapFault('PAA_PAGAMENTO_IN_CORSO', 'Pagamento in corso');
       if (session.status === 'ANNULLATO') throw new SoapFault('PAA_PAGAMENTO_ANNULLATO', 'Pagamento annullato dal cittadino');
-      const positions = session.iuds.map((iud) => state.positions[positionKey(e.codIpa, iud)]);
+      if (session.status === 'SCADUTO') throw new SoapFault('PAA_PAGAMENTO_SCADUTO', 'Pagamento scaduto per idSession specificato');
+      const positions = sessionPositions(session);
       const ok = session.status === 'PAGATO';
-      const first = positions[0];
+      const first = positions[0]!;
+      const paidHere = (p: Position) => (ok ? (session.payments?.[p.iud] ?? p.paid) : undefined);
       const xml =
         `<?xml version="1.0" encoding="UTF-8"?><Pagati xmlns="http://www.regione.veneto.it/schemas/2012/Pagamenti/Ente/">` +
-        `<versioneOggetto>6.2</versioneOggetto><soggettoPagatore><identificativoUnivocoPagatore><tipoIdentificativoUnivoco>${first.tipoIdentificativoUnivoco}</tipoIdentificativoUnivoco>` +
+        `<versioneOggetto>6.2</versioneOggetto><dominio><identificativoDominio>${e.codIpa}</identificativoDominio></dominio>` +
+        `<identificativoMessaggioRicevuta>${session.idSession}</identificativoMessaggioRicevuta>` +
+        `<soggettoPagatore><identificativoUnivocoPagatore><tipoIdentificativoUnivoco>${first.tipoIdentificativoUnivoco}</tipoIdentificativoUnivoco>` +
         `<codiceIdentificativoUnivoco>${first.fiscalCode}</codiceIdentificativoUnivoco></identificativoUnivocoPagatore><anagraficaPagatore>${escapeHtml(first.anagrafica)}</anagraficaPagatore></soggettoPagatore>` +
-        `<datiPagamento><codiceEsitoPagamento>${ok ? 0 : 1}</codiceEsitoPagamento><importoTotalePagato>${decimalFromCents(ok ? positions.reduce((s, p) => s + p.amountCents, 0) : 0)}</importoTotalePagato>` +
+        `<datiPagamento><codiceEsitoPagamento>${ok ? 0 : 1}</codiceEsitoPagamento><importoTotalePagato>${decimalFromCents(positions.reduce((sum, p) => sum + (paidHere(p)?.amountCents ?? 0), 0))}</importoTotalePagato>` +
+        `<identificativoUnivocoVersamento>${first.iuv}</identificativoUnivocoVersamento><codiceContestoPagamento>${session.idSession.slice(0, 35)}</codiceContestoPagamento>` +
         positions
+          .map((p) => [p, paidHere(p)] as const)
+          .filter(([, paid]) => paid)
           .map(
-            (p) =>
-              `<datiSingoloPagamento><identificativoUnivocoDovuto>${escapeHtml(p.iud)}</identificativoUnivocoDovuto><identificativoUnivocoVersamento>${p.iuv}</identificativoUnivocoVersamento>` +
-              `<singoloImportoPagato>${decimalFromCents(ok ? p.amountCents : 0)}</singoloImportoPagato><esitoSingoloPagamento>${ok ? 'ESEGUITO' : 'NON ESEGUITO'}</esitoSingoloPagamento>` +
-              `<dataEsitoSingoloPagamento>${p.paid?.paidOn ?? today()}</dataEsitoSingoloPagamento><identificativoUnivocoRiscossione>${p.paid?.iur ?? ''}</identificativoUnivocoRiscossione>` +
-              `<causaleVersamento>${escapeHtml(p.causale)}</causaleVersamento><datiSpecificiRiscossione>${escapeHtml(p.datiSpecificiRiscossione)}</datiSpecificiRiscossione></datiSingoloPagamento>`,
+            ([p, paid]) =>
+              `<datiSingoloPagamento><singoloImportoPagato>${decimalFromCents(paid!.amountCents)}</singoloImportoPagato><esitoSingoloPagamento>${escapeHtml(paid!.esito ?? '0')}</esitoSingoloPagamento>` +
+              `<dataEsitoSingoloPagamento>${paid!.paidOn}</dataEsitoSingoloPagamento><identificativoUnivocoRiscossione>${paid!.iur}</identificativoUnivocoRiscossione>` +
+              `<causaleVersamento>${escapeHtml(p.causale)}</causaleVersamento><datiSpecificiRiscossione>${escapeHtml(p.datiSpecificiRiscossione)}</datiSpecificiRiscossione>` +
+              `<identificativoUnivocoDovuto>${escapeHtml(p.iud)}</identificativoUnivocoDovuto></datiSingoloPagamento>`,
           )
           .join('') +
         `</datiPagamento></Pagati>`;
-      return { esito: ok ? 'OK' : 'KO', pagati: Buffer.from(xml, 'utf8').toString('base64') };
+      const once = Buffer.from(xml, 'utf8').toString('base64');
+      return { esito: ok ? 'OK' : 'KO', pagati: Buffer.from(once, 'ascii').toString('base64') };
     }),
 
     paaSILPrenotaExportFlusso: withFaults(async (args, headers) => {
@@ -719,10 +1036,14 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
       record.polls += 1;
       if (record.state === 'LOAD_EXPORT') record.state = 'EXPORT_IN_ELAB';
       else if (record.state === 'EXPORT_IN_ELAB') {
-        const paid = Object.values(state.positions).filter((p) => p.codIpa === e.codIpa && p.paid && p.paid.paidOn >= record.from && p.paid.paidOn <= record.to);
+        // One row per payment (a position paid twice has two), as MyPay stores each receipt.
+        const paid = Object.values(state.positions)
+          .filter((p) => p.codIpa === e.codIpa)
+          .flatMap((p) => [p.paid, ...(p.morePayments ?? [])].filter((r): r is PaymentRecord => Boolean(r)).map((payment) => ({ p, payment })))
+          .filter(({ payment }) => payment.paidOn >= record.from && payment.paidOn <= record.to);
         if (!paid.length) record.state = 'EXPORT_ESEGUITO_NESSUN_DOVUTO_TROVATO';
         else {
-          const rows = paid.map((p, index) => {
+          const rows = paid.map(({ p, payment }, index) => {
             const values: Record<string, string> = {
               iuf: `EXPORT-${record.requestToken.slice(0, 8)}`,
               numRigaFlusso: String(index + 1),
@@ -735,12 +1056,12 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
               anagraficaPagatore: p.anagrafica,
               emailPagatore: p.email,
               codiceEsitoPagamento: '0',
-              importoTotalePagato: decimalFromCents(p.paid!.amountCents),
+              importoTotalePagato: decimalFromCents(payment.amountCents),
               identificativoUnivocoVersamento: p.iuv,
-              singoloImportoPagato: decimalFromCents(p.paid!.amountCents),
-              esitoSingoloPagamento: 'ESEGUITO',
-              dataEsitoSingoloPagamento: p.paid!.paidOn,
-              identificativoUnivocoRiscoss: p.paid!.iur,
+              singoloImportoPagato: decimalFromCents(payment.amountCents),
+              esitoSingoloPagamento: payment.esito ?? '0',
+              dataEsitoSingoloPagamento: payment.paidOn,
+              identificativoUnivocoRiscoss: payment.iur,
               causaleVersamento: p.causale,
               datiSpecificiRiscossione: p.datiSpecificiRiscossione,
               tipoDovuto: p.tipoDovuto,
@@ -782,58 +1103,68 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
     return Object.fromEntries(new URLSearchParams(body));
   };
 
+  /**
+   * MyBox's upload (MyPay4 MyBoxController.uploadByWS, FlussoService.validateFile, MyBoxService.uploadFile):
+   * HTTP 200 with `[{fileName, fileSize, fileType}]`, or `[{codice, descrizione}]` when refused — a request
+   * token already used (codice 500), a file that is not a ZIP, a ZIP whose entries are not named as it, a
+   * name that does not start with the entity's code or that MyPay already received (codice 400). MyPay
+   * computes the file's MD5 on receipt; the adapter's own `md5` field (which MyPay4 ignores) stands here for
+   * a file damaged on the way: when it differs, the MD5 kept is the adapter's and the import then fails
+   * PAA_IMPORT_NO_MATCH_MD5, as MyPay's would. The name's parts, version and entity are checked by the
+   * import (processImport), not here.
+   */
   async function upload(req: IncomingMessage, res: ServerResponse) {
-    const refuse = (codice: string, descrizione: string) => json(res, 200, [{ codice, descrizione }]);
+    const refuse = (codice: string, descrizione: string) => json(res, 200, [{ codice, descrizione: `[${randomUUID().slice(0, 8)}] ${descrizione}` }]);
     let form: FormData;
     try {
       const body = await readBody(req);
       form = await new Request(`${url}${req.url}`, { method: 'POST', headers: req.headers as Record<string, string>, body: new Uint8Array(body) }).formData();
     } catch {
-      return refuse('400', 'Richiesta multipart non valida');
+      return refuse('400', 'request multipart non valida');
     }
     const query = new URL(req.url ?? '/', url).searchParams;
     const authorizationToken = String(form.get('authorizationToken') ?? query.get('authorizationToken') ?? '');
     const files = [...form.values()].filter((v): v is File => v instanceof File && v.size > 0);
-    if (files.length !== 1) return refuse('400', `Richiesta multipart non valida, file presenti: ${files.length}`);
-    const file = files[0];
+    if (files.length !== 1) return refuse('400', files.length ? `request multipart non valida, file presenti: ${files.length}` : 'request multipart non valida, file non presente');
+    const file = files[0]!;
     const requestToken = state.authorizations[authorizationToken];
     const record = requestToken ? state.imports[requestToken] : undefined;
-    if (!record) return refuse('400', 'Authorization token non valido');
-    if (record.state !== 'AUTORIZZATO') return refuse('400', 'Request token già usato');
-    const match = /^([A-Za-z0-9_]+)-([A-Za-z0-9_.]+)-(1_[0-4])\.zip$/.exec(file.name);
-    if (!match) return refuse('400', `Nome file "${file.name}" non valido: <codIPA>-<IUF>-<versione 1_0…1_4>.zip`);
-    const [, codIpa, , version] = match;
-    if (codIpa !== record.codIpa) return refuse('400', `Il file è dell'ente ${codIpa}, l'autorizzazione dell'ente ${record.codIpa}`);
+    if (!record) return refuse('500', 'Authorization token non valido');
+    if (record.state !== 'AUTORIZZATO') return refuse('500', 'Request token già usato');
     const bytes = new Uint8Array(await file.arrayBuffer());
+    if (!file.name.toLowerCase().endsWith('.zip')) return refuse('400', `Il formato del file [${file.name}] deve essere lo zip.`);
+    const base = file.name.slice(0, -4);
+    try {
+      for (const entry of Object.keys(unzipSync(bytes))) {
+        if (!entry.startsWith(`${base}.`)) return refuse('400', `Il nome del file contenuto [${entry}] deve essere uguale al nome dello zip [${base}.zip].`);
+      }
+    } catch {
+      return refuse('400', `Verificato un errore durante la lettura dello zip caricato [${file.name}].`);
+    }
+    if (!file.name.startsWith(record.codIpa)) return refuse('400', `Il nome del file [${file.name}] deve iniziare col codice dell'ente.`);
+    const received = (state.fileNames[record.codIpa] ??= []);
+    if (received.includes(file.name)) return refuse('400', `Lo stesso nome di file [${file.name}] esiste gia'.`);
+    received.push(file.name);
     const md5 = createHash('md5').update(bytes).digest('hex');
     const declared = String(form.get('md5') ?? '').trim().toLowerCase();
-    if (declared && declared !== md5) return refuse('400', `MD5 non corrispondente: dichiarato ${declared}, ricevuto ${md5}`);
-    let csvText: string;
-    try {
-      const entries = Object.entries(unzipSync(bytes)).filter(([name]) => !name.endsWith('/'));
-      const csvs = entries.filter(([name]) => name.toLowerCase().endsWith('.csv'));
-      if (csvs.length !== 1) return refuse('400', `Lo ZIP deve contenere un solo file CSV (trovati ${csvs.length})`);
-      csvText = strFromU8(csvs[0][1]);
-    } catch {
-      return refuse('400', 'Il file non è uno ZIP valido');
-    }
     fs.writeFileSync(path.join(filesDirectory, `${record.requestToken}-${file.name}`), bytes);
-    fs.writeFileSync(path.join(filesDirectory, `${record.requestToken}-${file.name.replace(/\.zip$/, '.md5')}`), md5);
+    record.md5 = declared || md5;
     record.fileName = file.name;
     record.uploadedAt = now();
     record.state = 'LOAD_IMPORT';
     if (switches.importMode && (switches.importMode.remaining === null || switches.importMode.remaining > 0)) {
       record.mode = switches.importMode.mode;
+      if (switches.importMode.code) record.failWith = switches.importMode.code;
       if (switches.importMode.remaining !== null && --switches.importMode.remaining <= 0) switches.importMode = null;
     }
     await save();
     json(res, 200, [{ fileName: file.name, fileSize: String(bytes.byteLength), fileType: file.type || 'application/zip' }]);
     // The import runs in the background, as MyPay's batch does; the status polls report its progress.
-    // An aborted import never loads the file (reference.md: IMPORT_ABORTITO): no position is kept.
     setImmediate(() => {
-      (record.mode === 'aborted' ? Promise.resolve() : processImport(record, csvText, version))
+      processImport(record, bytes)
         .catch((error) => {
-          record.error = (error as Error).message;
+          record.codErrore = 'PAA_IMPORT_ERROR';
+          console.warn(`Simulatore MyPay: import ${record.fileName} non elaborato: ${(error as Error).message}`);
         })
         .finally(() => {
           record.processed = true;
@@ -886,6 +1217,7 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
       return res.end('Sessione di pagamento sconosciuta');
     }
+    expireIfStale(session);
     if (req.method === 'GET') {
       if (session.status === 'NON_INIZIATO') {
         session.status = 'IN_CORSO';
@@ -897,9 +1229,14 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
     if (!['NON_INIZIATO', 'IN_CORSO'].includes(session.status)) return checkoutPage(res, session);
     if (esito === 'success') {
       session.status = 'PAGATO';
+      session.payments = {};
       for (const p of sessionPositions(session)) {
+        // A receipt through pagoPA's paSendRT: MyPay stores esitoSingoloPagamento '0' (SendRtOutcomeService.java).
+        const payment = { amountCents: p.amountCents, paidOn: today(), iur: `IUR${randomBytes(8).toString('hex').toUpperCase()}`, esito: '0' };
+        if (p.paid) (p.morePayments ??= []).push(payment);
+        else p.paid = payment;
         p.status = 'PAGATO';
-        p.paid = { amountCents: p.amountCents, paidOn: today(), iur: `IUR${randomBytes(8).toString('hex').toUpperCase()}` };
+        session.payments[p.iud] = payment;
       }
     } else if (esito === 'failure') session.status = 'KO';
     else if (esito === 'cancel') session.status = 'ANNULLATO';
@@ -908,14 +1245,48 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
       return res.end('esito: success, failure o cancel');
     }
     await save();
+    // LandingController.landingPaymentResponse: back to the caller's URL with idSession, esito OK or ERROR, pollingToken.
     const target = new URL(session.returnUrl || `${url}/`);
     target.searchParams.set('idSession', session.idSession);
-    target.searchParams.set('esito', session.status === 'PAGATO' ? 'OK' : session.status === 'KO' ? 'KO' : 'ANNULLATO');
+    target.searchParams.set('esito', session.status === 'PAGATO' ? 'OK' : 'ERROR');
+    target.searchParams.set('pollingToken', token());
     res.writeHead(303, { location: target.toString() });
     res.end();
   }
 
-  /** Marks positions paid (by IUD, IUV, or the first `count` unpaid ones), as if citizens had paid them. */
+  /**
+   * MyPay4 LandingController.landingPrecaricatoAnonimoEnte (GET /public/landing/precaricato?id&backUrl[&email]):
+   * the position whose fixed session is `id`, paid on MyPay's own record of it (amount, due date). A new
+   * attempt of a session that ended without a payment replaces it (CarrelloMultiBeneficiarioService); a
+   * position no longer payable is a 400, as MyPay4's "dovuto non trovato".
+   */
+  async function landingPrecaricato(req: IncomingMessage, res: ServerResponse) {
+    const query = new URL(req.url ?? '/', url).searchParams;
+    const id = query.get('id') ?? '';
+    const backUrl = query.get('backUrl') ?? '';
+    const bad = (text: string) => {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(text);
+    };
+    if (!id) return bad('id parameter is mandatory');
+    if (!backUrl) return bad('backUrl parameter is mandatory');
+    const position = Object.values(state.positions).find((p) => p.idSession === id && p.status === 'DA_PAGARE');
+    if (!position) return bad(`dovuto non trovato per idSession = ${id}`);
+    const current = state.sessions[id];
+    if (current) expireIfStale(current);
+    if (!current || !['NON_INIZIATO', 'IN_CORSO'].includes(current.status)) {
+      state.sessions[id] = { idSession: id, codIpa: position.codIpa, returnUrl: backUrl, iuds: [position.iud], status: 'NON_INIZIATO', createdAt: now() };
+    } else current.returnUrl = backUrl;
+    await save();
+    res.writeHead(302, { location: `${url}/checkout/${id}` });
+    res.end();
+  }
+
+  /**
+   * Marks positions paid (by IUD, IUV, or the first `count` unpaid ones), as if citizens had paid them at a
+   * counter or in a bank's app: `esito` is what MyPay stores as esitoSingoloPagamento ('0' by default),
+   * `amountCents` another amount than the one due, `again` a second payment of a position already paid.
+   */
   function markPaid(body: Record<string, unknown>) {
     const list = (value: unknown) =>
       (Array.isArray(value) ? value : String(value ?? '').split(/[\s,;]+/)).map((v) => String(v).trim()).filter(Boolean);
@@ -923,14 +1294,19 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
     const iuvs = list(body.iuvs);
     const count = Number(body.count ?? 0);
     const paidOn = isRealDate(String(body.paidOn ?? '')) ? String(body.paidOn) : today();
-    const unpaid = Object.values(state.positions).filter((p) => p.status === 'DA_PAGARE');
-    const chosen = unpaid.filter((p) => iuds.includes(p.iud) || iuvs.includes(p.iuv));
-    if (count > 0) chosen.push(...unpaid.filter((p) => !chosen.includes(p)).slice(0, count));
-    for (const p of chosen) {
+    const esito = String(body.esito ?? '0') || '0';
+    const again = body.again === true || body.again === 'true';
+    const amount = Number(body.amountCents);
+    const payable = Object.values(state.positions).filter((p) => p.status === 'DA_PAGARE' || (again && p.status === 'PAGATO'));
+    const chosen = payable.filter((p) => iuds.includes(p.iud) || iuvs.includes(p.iuv));
+    if (count > 0) chosen.push(...payable.filter((p) => !chosen.includes(p)).slice(0, count));
+    return chosen.map((p) => {
+      const payment = { amountCents: Number.isInteger(amount) && amount > 0 ? amount : p.amountCents, paidOn, iur: `IUR${randomBytes(8).toString('hex').toUpperCase()}`, esito };
+      if (p.paid) (p.morePayments ??= []).push(payment);
+      else p.paid = payment;
       p.status = 'PAGATO';
-      p.paid = { amountCents: p.amountCents, paidOn, iur: `IUR${randomBytes(8).toString('hex').toUpperCase()}` };
-    }
-    return chosen.map((p) => ({ iud: p.iud, iuv: p.iuv, amountCents: p.amountCents, paidOn }));
+      return { iud: p.iud, iuv: p.iuv, amountCents: payment.amountCents, paidOn, iur: payment.iur };
+    });
   }
 
   async function admin(req: IncomingMessage, res: ServerResponse, action: string) {
@@ -962,15 +1338,30 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
       }
       case 'import': {
         const mode = String(body.mode ?? '');
+        const code = String(body.code ?? '').trim() || 'PAA_IMPORT_ERROR';
         if (mode === 'normal') switches.importMode = null;
-        else if (mode === 'stuck' || mode === 'aborted') switches.importMode = { mode, remaining: times(body.times) };
-        else return json(res, 400, { error: 'mode: normal, stuck or aborted' });
+        else if (mode === 'stuck') switches.importMode = { mode, remaining: times(body.times) };
+        else if (mode === 'failed') {
+          if (!/^[A-Z0-9_]+(\(.*\))?\)?$/.test(code)) return json(res, 400, { error: 'code: an error code as MyPay sends it, e.g. PAA_IMPORT_NO_MATCH_MD5' });
+          switches.importMode = { mode, code, remaining: times(body.times) };
+        } else if (mode === 'release') {
+          // pagoPA has synchronised the positions (GPD): the imports held in IMPORT_IN_ELAB end.
+          for (const held of Object.values(state.imports)) if (held.mode === 'stuck') held.mode = 'normal';
+          await save();
+        } else return json(res, 400, { error: 'mode: normal, stuck, failed (with code) or release' });
         return done({ switches });
       }
       case 'reject': {
         const iuds = (Array.isArray(body.iuds) ? body.iuds : String(body.iuds ?? '').split(/[\s,;]+/)).map(String).filter(Boolean);
         switches.reject = { iuds, count: Math.max(0, Number(body.count ?? 0) || 0) };
         return done({ switches });
+      }
+      case 'tipi-dovuto': {
+        // The entity's tipi dovuto (MyPay's back office): a code added or made (in)active.
+        const code = String(body.code ?? '').trim();
+        if (!/^[A-Za-z0-9_.-]{1,64}$/.test(code)) return json(res, 400, { error: 'code: the tipo dovuto, at most 64 characters' });
+        for (const e of entities) e.tipiDovuto[code] = body.active !== false && body.active !== 'false';
+        return done({ tipiDovuto: entities[0]!.tipiDovuto });
       }
       case 'reuse-token': {
         switches.reuseToken = Math.max(0, Number(body.times ?? 1) || 0);
@@ -981,11 +1372,20 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
         await save();
         return done({ paid });
       }
+      case 'expire': {
+        // Ages a session past MyPay4's expiry, as if 15 minutes went by without a payment starting.
+        const session = state.sessions[String(body.idSession ?? '')];
+        if (!session) return json(res, 400, { error: 'idSession sconosciuto' });
+        if (['NON_INIZIATO', 'IN_CORSO'].includes(session.status)) session.status = 'SCADUTO';
+        await save();
+        return done({ session });
+      }
       case 'reset': {
         switches.faults = [];
         switches.importMode = null;
         switches.reject = { iuds: [], count: 0 };
         switches.reuseToken = 0;
+        configured.forEach((e, i) => (entities[i]!.tipiDovuto = { ...e.tipiDovuto }));
         if (body.state === true || body.state === 'true') {
           state = empty();
           await save();
@@ -1021,8 +1421,11 @@ caption{text-align:left;font-weight:bold}form{margin:.5rem 0}fieldset{margin:1re
         <label for="f-times">Volte</label><input id="f-times" name="times" value="1" size="6"> (numero o <code>always</code>)
         <button>Attiva</button></fieldset></form>
       <form method="post" action="/admin/import"><fieldset><legend>Import</legend>
-        <label for="i-mode">Esito dei prossimi import</label><select id="i-mode" name="mode"><option value="stuck">bloccato in IMPORT_IN_ELAB</option><option value="aborted">IMPORT_ABORTITO</option><option value="normal">normale</option></select>
+        <label for="i-mode">Esito dei prossimi import</label><select id="i-mode" name="mode"><option value="stuck">fermo in IMPORT_IN_ELAB (GPD)</option><option value="failed">fallito con il codice</option><option value="release">sblocca quelli fermi</option><option value="normal">normale</option></select>
+        <label for="i-code">Codice</label><input id="i-code" name="code" value="PAA_IMPORT_NO_MATCH_MD5" size="32">
         <label for="i-times">Volte</label><input id="i-times" name="times" value="1" size="6"><button>Imposta</button></fieldset></form>
+      <form method="post" action="/admin/tipi-dovuto"><fieldset><legend>Tipi dovuto dell'ente (${escapeHtml(JSON.stringify(entities[0]!.tipiDovuto))})</legend>
+        <label for="t-code">Codice</label><input id="t-code" name="code" size="32"><label for="t-active">Attivo</label><select id="t-active" name="active"><option value="true">sì</option><option value="false">no</option></select><button>Imposta</button></fieldset></form>
       <form method="post" action="/admin/reject"><fieldset><legend>Righe scartate</legend>
         <label for="r-iuds">IUD</label><input id="r-iuds" name="iuds" size="40"><label for="r-count">oppure le prime N righe valide</label><input id="r-count" name="count" value="0" size="4"><button>Imposta</button></fieldset></form>
       <form method="post" action="/admin/reuse-token"><fieldset><legend>Request token riusato</legend>
@@ -1067,6 +1470,7 @@ caption{text-align:left;font-weight:bold}form{margin:.5rem 0}fieldset{margin:1re
         if (applyFault('download', res)) return;
         return download(req, res, downloadMatch[1]);
       }
+      if (pathname === '/public/landing/precaricato' && req.method === 'GET') return landingPrecaricato(req, res);
       const checkoutMatch = /^\/checkout\/([^/]+)$/.exec(pathname);
       if (checkoutMatch) return checkout(req, res, checkoutMatch[1]);
       const adminMatch = /^\/admin\/([a-z-]+)$/.exec(pathname);

@@ -40,6 +40,8 @@ export interface LocalStack {
   pdndUrl: string;
   /** INPS's ISEE e-service: `${inpsUrl}/` gives fiscal codes a DSU, `/admin/…` the switches. */
   inpsUrl: string;
+  /** The local Step Functions endpoint (StartExecution, DescribeExecution, StopExecution). */
+  stepFunctionsEndpoint: string;
   close(): Promise<void>;
 }
 
@@ -50,6 +52,11 @@ export interface StartOptions {
   seed: boolean;
   /** The built web app served in 'dist' mode (default web/dist). */
   webDist?: string;
+  /**
+   * Global secondary indexes see a write this many milliseconds late, as DynamoDB's may (default
+   * DYNALITE_INDEX_LAG_MS, else 0; lib/local/dynalite-index-lag.ts). The integration tests run with one.
+   */
+  indexLagMs?: number;
 }
 
 /** The key that signs list cursors: made on first start and kept in <dataDir>/cursor-secret. */
@@ -73,7 +80,7 @@ const JOBS_MACHINE = 'BackgroundJobs';
  * state machine with the job function (loaded after the environment is set).
  */
 async function startLocalExport(port: number) {
-  const [{ exportDefinition, FLOW_STEPS }, { runFlowStep }, { jobDefinition }, { runJobStep }] = await Promise.all([
+  const [{ exportDefinition, FLOW_STEPS }, { runFlowStep, importMaxWaitMinutes }, { jobDefinition }, { runJobStep }] = await Promise.all([
     import('../../functions/flows/state-machine.ts'),
     import('../../functions/flows/task-handler.ts'),
     import('../../functions/jobs/state-machine.ts'),
@@ -83,11 +90,13 @@ async function startLocalExport(port: number) {
     { name: JOBS_MACHINE, definition: jobDefinition(localFunctionArn('JobTask')), functions: { JobTask: runJobStep } },
     {
       name: EXPORT_MACHINE,
-      definition: exportDefinition(localFunctionArn('FlowTask')),
+      definition: exportDefinition(localFunctionArn('FlowTask'), importMaxWaitMinutes()),
       functions: { FlowTask: runFlowStep },
       waitTimeOverrides: { WaitForImport: LOCAL_IMPORT_POLL_MS },
       // Retries after a MyPay fault: half a second apart here, seconds with backoff in the cloud.
       retryIntervalOverrides: Object.fromEntries(FLOW_STEPS.map((step) => [step, 500])),
+      // An execution that timed out or was stopped: the same task function, as the EventBridge rule in the cloud.
+      onExecutionEnd: runFlowStep,
     },
   ]);
 }
@@ -136,14 +145,17 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     process.env.MYPAY_ENDPOINT ||= myPay.endpoint;
     process.env.MYPAY_COD_IPA ||= DEFAULT_ENTITY.codIpa;
     process.env.MYPAY_PASSWORD ||= DEFAULT_ENTITY.password;
+    // The portal's own address: where MyPay sends citizens back after paying (in the cloud, the web stack's URL).
+    process.env.PORTAL_URL ||= app;
+    // How long MyPay may keep an import in IMPORT_IN_ELAB before the flow is suspended: 48 hours in the cloud
+    // (an entity with GPD enabled), ten minutes here, where the simulator holds one only when told to.
+    process.env.MYPAY_IMPORT_MAX_WAIT_MINUTES ||= '10';
     // IO: the simulator, with the settings the cloud takes from context and Secrets Manager.
     const io = await startIoSimulator({ port: config.ioPort, host: '127.0.0.1' });
     opened.push(io);
     process.env.IO_BASE_URL ||= `http://127.0.0.1:${config.ioPort}`;
     process.env.IO_API_KEY ||= io.apiKey;
-    process.env.IO_PAYEE_FISCAL_CODE ||= LOCAL_IO.payeeFiscalCode;
-    // The portal's address in the ISEE reminders (the link to fetch the new ISEE from INPS).
-    process.env.PORTAL_URL ||= app;
+    // PDND's authorization server and INPS's ISEE e-service (simulators), with the settings the cloud takes from context.
     const { pdnd, inps } = await startLocalPdndAndInps(config);
     opened.push(pdnd, inps);
     process.env.SFN_ENDPOINT = `http://127.0.0.1:${config.stepFunctionsPort}`;
@@ -155,7 +167,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     const stepFunctions = await startLocalExport(config.stepFunctionsPort);
     opened.push(stepFunctions);
 
-    opened.push(await startLocalDynamo(config.dataDir, config.dynamoPort));
+    opened.push(await startLocalDynamo(config.dataDir, config.dynamoPort, { indexLagMs: options.indexLagMs }));
     const isNew = await ensureTable(dynamoEndpoint, TABLE_NAME);
     const storage = await startS3(config.dataDir, config.s3Port, Object.values(BUCKETS), app);
     opened.push(storage);
@@ -167,13 +179,12 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
       handlers[resource] = (await import(`../../functions/${resource}/handler.ts`)).handler;
     }
     if (isNew && options.seed) await seedDemoData();
-    // Data kept from an earlier version: the users' names items (the search by last and first name) are
-    // written by the same function the seed uses (idempotent, a few items locally).
-    if (!isNew) await (await import('../../functions/users/repository.ts')).backfillUserNames();
-    // …the enrolment table's search items (its surname and first-name filters)…
-    if (!isNew) await (await import('../../functions/subscriptions/repository.ts')).backfillEnrolmentSearch();
-    // …and the payment list's gsi6 keys (a surname in amount order) of rows written before them.
-    if (!isNew) await (await import('../../functions/payment-list/repository.ts')).backfillDebtGroupKeys(2025, new Date().getUTCFullYear() + 1);
+    // The data migrations the cloud's deployment runs (functions/migrations): those not yet recorded on this
+    // table, to the end. On data kept from an earlier version they say what they wrote.
+    const { migrationRunner } = await import('../../functions/migrations/catalogue.ts');
+    await migrationRunner((message, fields) => {
+      if (!isNew && message === 'Migration applied') console.log(`Migrazione dei dati applicata: ${fields.migration} (elementi: ${fields.processed})`);
+    }).runAll();
     // The ISEE reading starts when a document lands under isee/, as the S3 → EventBridge rule does in the cloud.
     opened.push(await startIseeExtraction(storage, BUCKETS.documents));
 
@@ -199,7 +210,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
           server.closeAllConnections();
         }),
     });
-    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, myPayUrl: myPay.url, myPayEndpoint: myPay.endpoint, sesEndpoint, ioUrl: io.url, pdndUrl: pdnd.url, inpsUrl: inps.url, close };
+    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, myPayUrl: myPay.url, myPayEndpoint: myPay.endpoint, sesEndpoint, ioUrl: io.url, pdndUrl: pdnd.url, inpsUrl: inps.url, stepFunctionsEndpoint: stepFunctions.endpoint, close };
   } catch (error) {
     await close();
     throw error;
@@ -235,7 +246,7 @@ async function startLocalPdndAndInps(config: LocalConfig) {
   env.INPS_AUDIENCE ||= LOCAL_PDND.inpsAudience;
   env.INPS_PURPOSE_ATTESTAZIONE ||= LOCAL_PDND.purposes.attestazione;
   env.INPS_PURPOSE_INDICATORE ||= LOCAL_PDND.purposes.indicatore;
-  env.INPS_USER_ID ||= LOCAL_IO.payeeFiscalCode;
+  env.INPS_USER_ID ||= LOCAL_IO.organizationFiscalCode;
   env.INPS_CODICE_UFFICIO ||= '001';
   return { pdnd, inps };
 }

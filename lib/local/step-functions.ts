@@ -14,7 +14,20 @@ export interface LocalStateMachine {
   waitTimeOverrides?: Record<string, number>;
   /** Pauses between retries shortened on this machine (milliseconds, per state). */
   retryIntervalOverrides?: Record<string, number>;
+  /**
+   * Where an execution that ends FAILED, TIMED_OUT or ABORTED is reported, as the "Step Functions Execution
+   * Status Change" event an EventBridge rule delivers in the cloud (lib/payment-export.ts).
+   */
+  onExecutionEnd?: TaskFunction;
 }
+
+/** Step Functions' "Execution Status Change" event, as EventBridge delivers it (the fields the portal reads). */
+export const executionStatusChange = (execution: { executionArn: string; stateMachineArn: string; name: string; status: string; input: string }) => ({
+  version: '0',
+  source: 'aws.states',
+  'detail-type': 'Step Functions Execution Status Change',
+  detail: { executionArn: execution.executionArn, stateMachineArn: execution.stateMachineArn, name: execution.name, status: execution.status, input: execution.input },
+});
 
 export const localStateMachineArn = (name: string) => `arn:aws:states:eu-south-1:000000000000:stateMachine:${name}`;
 export const localFunctionArn = (name: string) => `arn:aws:lambda:eu-south-1:000000000000:function:${name}`;
@@ -23,7 +36,9 @@ interface Execution {
   executionArn: string;
   stateMachineArn: string;
   name: string;
-  status: 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'ABORTED';
+  status: 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED';
+  /** StopExecution was asked for. */
+  stopping?: boolean;
   startDate: number;
   stopDate?: number;
   input: string;
@@ -34,8 +49,11 @@ interface Execution {
 
 /**
  * Step Functions on this machine: an HTTP endpoint speaking the service's JSON protocol (StartExecution,
- * DescribeExecution), so the functions use the real @aws-sdk/client-sfn with SFN_ENDPOINT; each execution
- * runs the very same definition in aws-local-stepfunctions, its Lambda tasks calling the same handlers.
+ * DescribeExecution, StopExecution), so the functions use the real @aws-sdk/client-sfn with SFN_ENDPOINT;
+ * each execution runs the very same definition in aws-local-stepfunctions, its Lambda tasks calling the same
+ * handlers. As in the cloud, the definition's TimeoutSeconds ends an execution TIMED_OUT and StopExecution
+ * ABORTED, neither through a Catch; an execution ending so (or FAILED) is reported to the machine's
+ * onExecutionEnd, as the EventBridge rule does in the cloud.
  */
 export async function startStepFunctions(port: number, machines: LocalStateMachine[]): Promise<Closable & { endpoint: string; settle(): Promise<void> }> {
   // aws-local-stepfunctions 3 uses Promise.withResolvers, which Node 20 lacks: define it before loading it.
@@ -49,8 +67,9 @@ export async function startStepFunctions(port: number, machines: LocalStateMachi
   const byArn = new Map(machines.map((machine) => [localStateMachineArn(machine.name), { machine, runner: new StateMachine(machine.definition as never) }]));
   const executions = new Map<string, Execution>();
   const running = new Map<Promise<unknown>, () => void>();
+  const stops = new Map<string, () => void>();
 
-  const taskHandlers = (machine: LocalStateMachine) => {
+  const taskHandlers = (machine: LocalStateMachine, execution: Execution) => {
     const handlers: Record<string, (input: any) => Promise<any>> = {};
     for (const [stateName, state] of Object.entries((machine.definition as { States: Record<string, any> }).States)) {
       const functionName = String(state.Parameters?.FunctionName ?? '').split(':').at(-1);
@@ -58,7 +77,12 @@ export async function startStepFunctions(port: number, machines: LocalStateMachi
       const fn = machine.functions[functionName];
       if (!fn) throw new Error(`Local Step Functions: no function ${functionName} for ${machine.name}.${stateName}`);
       // lambda:invoke answers { StatusCode, Payload }; a thrown error keeps its name (Lambda's errorType).
-      handlers[stateName] = async (input) => ({ StatusCode: 200, Payload: (await fn(input.Payload)) ?? null });
+      // An execution that was stopped or timed out invokes nothing more (aws-local-stepfunctions would still
+      // retry a task that failed after the abort; Step Functions does not).
+      handlers[stateName] = async (input) => {
+        if (execution.stopping || execution.status !== 'RUNNING') throw Object.assign(new Error('Execution stopped'), { name: 'States.Runtime' });
+        return { StatusCode: 200, Payload: (await fn(input.Payload)) ?? null };
+      };
     }
     return handlers;
   };
@@ -72,20 +96,34 @@ export async function startStepFunctions(port: number, machines: LocalStateMachi
     const execution: Execution = { executionArn, stateMachineArn: body.stateMachineArn!, name, status: 'RUNNING', startDate: Date.now(), input: body.input ?? '{}' };
     executions.set(executionArn, execution);
     const { result, abort } = found.runner.run(JSON.parse(execution.input), {
-      overrides: { taskResourceLocalHandlers: taskHandlers(found.machine), waitTimeOverrides: found.machine.waitTimeOverrides, retryIntervalOverrides: found.machine.retryIntervalOverrides },
+      overrides: { taskResourceLocalHandlers: taskHandlers(found.machine, execution), waitTimeOverrides: found.machine.waitTimeOverrides, retryIntervalOverrides: found.machine.retryIntervalOverrides },
       noThrowOnAbort: true,
     });
     const done = result
-      .then((output: unknown) => Object.assign(execution, { status: 'SUCCEEDED', output: JSON.stringify(output ?? null) }))
-      .catch((error: Error & { cause?: unknown }) =>
-        Object.assign(execution, { status: 'FAILED', error: error.name, cause: error.message }),
+      .then((output: unknown) =>
+        Object.assign(execution, execution.stopping ? { status: 'ABORTED' } : { status: 'SUCCEEDED', output: JSON.stringify(output ?? null) }),
       )
-      .finally(() => {
+      .catch((error: Error & { cause?: unknown }) =>
+        Object.assign(execution, error.name === 'ExecutionTimeoutError' ? { status: 'TIMED_OUT', error: 'States.Timeout' } : { status: 'FAILED', error: error.name, cause: error.message }),
+      )
+      .then(async () => {
         execution.stopDate = Date.now();
-        running.delete(done);
-      });
+        if (execution.status !== 'SUCCEEDED') await found.machine.onExecutionEnd?.(executionStatusChange(execution)).catch(() => undefined);
+      })
+      .finally(() => running.delete(done));
     running.set(done, abort);
+    stops.set(executionArn, () => {
+      execution.stopping = true;
+      abort();
+    });
     return { status: 200, body: { executionArn, startDate: execution.startDate / 1000 } };
+  }
+
+  function stopExecution(body: { executionArn?: string }) {
+    const execution = body.executionArn ? executions.get(body.executionArn) : undefined;
+    if (!execution) return { status: 400, body: { __type: 'ExecutionDoesNotExist', message: `Execution does not exist: ${body.executionArn}` } };
+    if (execution.status === 'RUNNING') stops.get(execution.executionArn)?.();
+    return { status: 200, body: { stopDate: Date.now() / 1000 } };
   }
 
   function describeExecution(body: { executionArn?: string }) {
@@ -107,7 +145,9 @@ export async function startStepFunctions(port: number, machines: LocalStateMachi
             ? startExecution(body)
             : target === 'DescribeExecution'
               ? describeExecution(body)
-              : { status: 400, body: { __type: 'UnknownOperationException', message: `Unsupported operation ${target}` } };
+              : target === 'StopExecution'
+                ? stopExecution(body)
+                : { status: 400, body: { __type: 'UnknownOperationException', message: `Unsupported operation ${target}` } };
       } catch (error) {
         answer = { status: 400, body: { __type: 'SerializationException', message: (error as Error).message } };
       }

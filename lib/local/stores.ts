@@ -5,6 +5,7 @@ import path from 'node:path';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { table } from '../../functions/adapters/table.ts';
 import { serveInProcess } from './dynalite-in-process.ts';
+import { lagGlobalIndexes } from './dynalite-index-lag.ts';
 import { cacheTableDefinitions, tableCacheStats, type DynaliteStore, type TableCacheStats } from './dynalite-table-cache.ts';
 import type { ObjectCreatedSource } from './isee-extraction.ts';
 
@@ -28,6 +29,18 @@ export interface DynamoOptions {
    * over loopback HTTP (lib/local/dynalite-in-process.ts). On by default; DYNALITE_IN_PROCESS=off turns it off.
    */
   inProcess?: boolean;
+  /**
+   * Global secondary indexes see each write this many milliseconds after it is answered, as DynamoDB's may
+   * (lib/local/dynalite-index-lag.ts). Default DYNALITE_INDEX_LAG_MS, else 0 (dynalite's own: at once).
+   */
+  indexLagMs?: number;
+}
+
+/** The index lag asked for by the environment (DYNALITE_INDEX_LAG_MS), in milliseconds; 0 when unset. */
+export function indexLagFromEnv(): number {
+  const value = Number(process.env.DYNALITE_INDEX_LAG_MS ?? 0);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`DYNALITE_INDEX_LAG_MS must be a number of milliseconds, not "${process.env.DYNALITE_INDEX_LAG_MS}"`);
+  return value;
 }
 
 /** dynalite: DynamoDB's API on LevelDB, persisted in `<dataDir>/dynamo`. */
@@ -43,23 +56,27 @@ export async function startDynamo(
   const db: { create: (options: object) => DynaliteStore } = require('dynalite/db');
   const create = db.create;
   let store: DynaliteStore | undefined;
-  if (options.cacheTables ?? process.env.DYNALITE_TABLE_CACHE !== 'off') db.create = (storeOptions) => (store = cacheTableDefinitions(create(storeOptions)));
+  const cacheTables = options.cacheTables ?? process.env.DYNALITE_TABLE_CACHE !== 'off';
+  db.create = (storeOptions) => (store = cacheTables ? cacheTableDefinitions(create(storeOptions)) : create(storeOptions));
   let server: Server;
   try {
     server = dynalite({ path: directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   } finally {
     db.create = create;
   }
+  const lagMs = options.indexLagMs ?? indexLagFromEnv();
+  const lag = lagMs > 0 ? lagGlobalIndexes(store!, lagMs) : null;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
   const stopInProcess = (options.inProcess ?? process.env.DYNALITE_IN_PROCESS !== 'off') ? serveInProcess(server, '127.0.0.1', port) : () => undefined;
-  const close = () => {
+  const close = async () => {
     stopInProcess();
+    await lag?.flush();
     return closeServer(server);
   };
-  return { server, close, tableCacheStats: () => store && tableCacheStats(store) };
+  return { server, close, tableCacheStats: () => (cacheTables && store ? tableCacheStats(store) : undefined) };
 }
 
 /** Creates the portal's table as table.ts (and the CDK stack) define it; true when it was new. */
@@ -98,9 +115,31 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   return true;
 }
 
+/**
+ * How S3 answers a request for a key that is not there. S3 says "not there" (404 NoSuchKey; a HEAD's bare 404)
+ * only to a caller allowed s3:ListBucket on the bucket; to one that is not, it answers 403 AccessDenied (a
+ * HEAD's bare 403), so that the answer does not tell which keys exist (Amazon S3 API Reference, GetObject and
+ * HeadObject, "Permissions"). The portal's roles hold object actions only (lib/portal-function.ts), so the
+ * local S3 answers as S3 answers them: 'AccessDenied', unless a test switches it.
+ */
+export type MissingKeyAnswer = 'AccessDenied' | 'NoSuchKey';
+
+/**
+ * The local stack's own switches on s3rver, under a path no bucket can have (bucket names start with a letter
+ * or a digit): `PUT <endpoint>/__local/missing-key` with the body `AccessDenied` or `NoSuchKey`; GET reads it.
+ */
+export const S3_SWITCH_PATH = '/__local/missing-key';
+
 /** s3rver: S3's API on the file system, persisted in `<dataDir>/s3`, with its object-created notifications. */
-export async function startS3(dataDir: string, port: number, buckets: string[], webOrigin: string): Promise<Closable & ObjectCreatedSource> {
+export async function startS3(
+  dataDir: string,
+  port: number,
+  buckets: string[],
+  webOrigin: string,
+  options: { missingKey?: MissingKeyAnswer } = {},
+): Promise<Closable & ObjectCreatedSource> {
   const S3rver = require('s3rver');
+  const S3Error = require('s3rver/lib/models/error');
   const directory = path.join(dataDir, 's3');
   await fs.mkdir(directory, { recursive: true });
   const server = new S3rver({
@@ -111,6 +150,17 @@ export async function startS3(dataDir: string, port: number, buckets: string[], 
     // The browser uploads with presigned POSTs and opens presigned links: the web app's origin needs CORS.
     configureBuckets: buckets.map((name) => ({ name, configs: [corsConfiguration(webOrigin)] })),
   });
+  let missingKey: MissingKeyAnswer = options.missingKey ?? 'AccessDenied';
+  // First of s3rver's middleware: the switch, and a missing key answered as S3 answers a role without ListBucket.
+  server.middleware.unshift(async (ctx: S3rverContext, next: () => Promise<void>) => {
+    if (ctx.path === S3_SWITCH_PATH) return answerSwitch(ctx, (value) => (missingKey = value ?? missingKey));
+    try {
+      await next();
+    } catch (error) {
+      if ((error as { code?: string }).code === 'NoSuchKey' && missingKey === 'AccessDenied') throw new S3Error('AccessDenied', 'Access Denied');
+      throw error;
+    }
+  });
   await server.run();
   return {
     close: () => server.close(),
@@ -120,6 +170,30 @@ export async function startS3(dataDir: string, port: number, buckets: string[], 
         for (const record of event.Records) if (record.eventName.startsWith('ObjectCreated:')) listener(record.s3.bucket.name, record.s3.object.key);
       }),
   };
+}
+
+interface S3rverContext {
+  path: string;
+  method: string;
+  status: number;
+  body: unknown;
+  req: AsyncIterable<Buffer>;
+}
+
+async function answerSwitch(ctx: S3rverContext, set: (value?: MissingKeyAnswer) => MissingKeyAnswer) {
+  if (ctx.method === 'PUT') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of ctx.req) chunks.push(chunk);
+    const value = Buffer.concat(chunks).toString('utf8').trim();
+    if (value !== 'AccessDenied' && value !== 'NoSuchKey') {
+      ctx.status = 400;
+      ctx.body = 'AccessDenied or NoSuchKey';
+      return;
+    }
+    set(value);
+  }
+  ctx.status = 200;
+  ctx.body = set();
 }
 
 const corsConfiguration = (origin: string) => `<CORSConfiguration>

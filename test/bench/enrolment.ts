@@ -19,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
+import { randomFiscalCodeFrom } from '../support/fiscal-codes.ts';
 import type { SubscriptionState } from '../../functions/domain/subscriptions.ts';
 import type { SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
 import { ensureTable } from '../../lib/local/stores.ts';
@@ -27,6 +27,7 @@ import { startLocalDynamo } from '../../lib/local/dynalite-thread.ts';
 import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
 import { freePort } from '../support/ports.ts';
 import { untracedFunctionEnv } from '../../lib/local/untraced-env.ts';
+import { timeoutOf } from '../../lib/function-access.ts';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 5_000);
 const RUNS = Math.max(50, Number(process.env.BENCH_RUNS ?? 60));
@@ -49,12 +50,7 @@ function generator(seed: number) {
   // Zipf-like: the first stems are much more common, as Rossi and Russo are.
   const zipf = <T>(list: readonly T[]) => list[Math.min(list.length - 1, Math.floor(list.length * random() ** 2.2))];
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
-  const letter = () => String.fromCharCode(65 + Math.floor(random() * 26));
-  const digit = () => String(Math.floor(random() * 10));
-  const fiscalCode = () => {
-    const first15 = `${letter()}${letter()}${letter()}${letter()}${letter()}${letter()}${digit()}${digit()}${letter()}${digit()}${digit()}${letter()}${digit()}${digit()}${digit()}`;
-    return first15 + fiscalCodeCheckCharacter(first15);
-  };
+  const fiscalCode = () => randomFiscalCodeFrom(random);
   return { random, zipf, pick, fiscalCode, lastName: () => `${zipf(STEMS)}${pick(ENDINGS)}${random() < 0.08 ? ` ${zipf(STEMS)}${pick(ENDINGS)}` : ''}` };
 }
 
@@ -83,8 +79,9 @@ async function runSeed(seed: number) {
     const calls = await import('../../functions/calls/repository.ts');
     const { handler } = await import('../../functions/enrolments/handler.ts');
     const { handler: csvHandler } = await import('../../functions/enrolment-csv/handler.ts');
-    // API Gateway waits 29 s: the import gets that much (the pages keep the 10 s of lambdaContext).
-    const importContext = { ...lambdaContext, getRemainingTimeInMillis: () => 29_000 };
+    // The import's preview gets the enrolment-csv function's deployed timeout (lib/function-access.ts), the pages
+    // the 10 s of lambdaContext.
+    const importContext = { ...lambdaContext, getRemainingTimeInMillis: () => timeoutOf('enrolment-csv') * 1000 };
     // Every read of a request counts: ReturnConsumedCapacity on each command, summed here.
     const reads = { capacity: 0, requests: 0 };
     {

@@ -21,11 +21,13 @@ for (let i = 0; i < rows; i++) {
   const amount = `${10 + (i % 90)}.${String(i % 100).padStart(2, '0')}`;
   lines.push([`BENCH-${i}`, '', 'F', fiscalCodes[i % 4], `Cittadino ${i}`, '', '', '', '', '', 'IT', '', '2026-12-31', amount, '', 'SERVIZI_SOCIALI', 'ALL', `Quota ${i}`, '9/0101100IM', '', 'true', 'I'].join(';'));
 }
-const zip = zipSync({ 'flusso.csv': strToU8(lines.join('\r\n')) });
+// MyPay wants the CSV inside named as the ZIP (FlussoService.validateFile).
+const zipName = `${DEFAULT_ENTITY.codIpa}-BENCH${Date.now()}-1_3.zip`;
+const zip = zipSync({ [zipName.replace(/\.zip$/, '.csv')]: strToU8(lines.join('\r\n')) });
 
 const t0 = performance.now();
 const authorization = await mypay.authorize();
-await mypay.upload(authorization, zip, `${DEFAULT_ENTITY.codIpa}-BENCH${Date.now()}-1_3.zip`);
+await mypay.upload(authorization, zip, zipName);
 const t1 = performance.now();
 let status = await mypay.importStatus(authorization.requestToken);
 while (status.stato === 'LOAD_IMPORT' || status.stato === 'IMPORT_IN_ELAB') {

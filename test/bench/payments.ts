@@ -7,7 +7,7 @@
  * rows after a change of their positions, and the reconcile of the call-year's totals.
  *
  * Seeding: each month's positions are built by the product's own rules (monthlyFee → planMonth; MyPay's
- * import marks them exported; applyPayment pays most past months; withAmount(0) cancels a few), written
+ * import marks them exported; settlePayment pays most past months; withAmount(0) cancels a few), written
  * with BatchWriteItem (BENCH_WRITERS requests in flight) into a dynalite running in a process of its own;
  * the rows from the same `summarize` the refresh uses, the totals by `reconcileDebtTotals`, checked against
  * a sum made here. The seeded data directory is kept (BENCH_DATA_DIR, default /tmp/bench-payments-data,
@@ -25,9 +25,9 @@ import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb
 import { planMonth, withAmount, type PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { DEBT_EXPORT_PAGE_SIZE, summarize, zeroTotals, addTotals, debtTotalKeys, type DebtTotals } from '../../functions/domain/debt-summaries.ts';
 import { monthlyFee, type FeeBand } from '../../functions/domain/fee.ts';
-import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
+import { randomFiscalCodeFrom } from '../support/fiscal-codes.ts';
 import { periodKey } from '../../functions/domain/payments.ts';
-import { applyPayment } from '../../functions/domain/position-payment.ts';
+import { settlePayment } from '../../functions/domain/position-payment.ts';
 import { ensureTable } from '../../lib/local/stores.ts';
 import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
 import { freePort } from '../support/ports.ts';
@@ -53,12 +53,7 @@ function generator(seed: number) {
   };
   const zipf = <T>(list: readonly T[]) => list[Math.min(list.length - 1, Math.floor(list.length * random() ** 2.2))]!;
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
-  const letter = () => String.fromCharCode(65 + Math.floor(random() * 26));
-  const digit = () => String(Math.floor(random() * 10));
-  const fiscalCode = () => {
-    const first15 = `${letter()}${letter()}${letter()}${letter()}${letter()}${letter()}${digit()}${digit()}${letter()}${digit()}${digit()}${letter()}${digit()}${digit()}${digit()}`;
-    return first15 + fiscalCodeCheckCharacter(first15);
-  };
+  const fiscalCode = () => randomFiscalCodeFrom(random);
   return { random, zipf, pick, fiscalCode, lastName: () => `${zipf(STEMS)}${pick(ENDINGS)}${random() < 0.08 ? ` ${zipf(STEMS)}${pick(ENDINGS)}` : ''}` };
 }
 
@@ -130,7 +125,8 @@ async function runSeed(seed: number, citizens: number) {
     const calls = await import('../../functions/calls/repository.ts');
     const users = await import('../../functions/users/repository.ts');
     const { itemOf: positionItem } = await import('../../functions/payments/repository.ts');
-    const { debtSummaryItem, backfillDebtGroupKeys } = await import('../../functions/payment-list/repository.ts');
+    const { debtSummaryItem } = await import('../../functions/payment-list/repository.ts');
+    const { runMigrationSteps } = await import('../../functions/migrations/catalogue.ts');
     const { debtSummaries } = await import('../../functions/payment-list/refresh.ts');
     const { handler } = await import('../../functions/payment-list/handler.ts');
     const reads = { capacity: 0, scans: 0, calls: 0 };
@@ -170,16 +166,16 @@ async function runSeed(seed: number, citizens: number) {
     if (seededBefore) {
       console.log(`\nSeed ${seed}: ${(citizens * 12).toLocaleString('it-IT')} positions of ${citizens.toLocaleString('it-IT')} citizens reused from ${dataDir} (seeded once in ${seededBefore.seconds.toFixed(0)} s, ${seededBefore.items.toLocaleString('it-IT')} items, load average ${seededBefore.loadAverage.toFixed(1)}).`);
       reconciled = await debtSummaries.reconcileDebtTotals(callId, YEAR);
-      // Rows seeded before gsi6 (a surname's rows in amount order) get it once, as the portal's rows do.
+      // Rows seeded before their present keys (gsi6, the shards) get them once, as the portal's rows do.
       const t = performance.now();
-      const keyed = await backfillDebtGroupKeys(YEAR, YEAR);
-      if (keyed) console.log(`gsi6 keys written for ${keyed.toLocaleString('it-IT')} rows seeded before it (npm run backfill:payment-list): ${((performance.now() - t) / 1000).toFixed(0)} s.`);
+      const keyed = await runMigrationSteps('payment-list-shards-v1');
+      if (keyed) console.log(`Index keys rewritten for ${keyed.toLocaleString('it-IT')} rows seeded before them (npm run backfill:payment-list): ${((performance.now() - t) / 1000).toFixed(0)} s.`);
     } else {
       const now = new Date().toISOString();
       await calls.putCall({ id: callId, name: call.name, year: YEAR, state: 1, serviceId: 'svc', serviceName: call.serviceName, serviceDescription: '', nomeMyPay: 'M', codAccertamento: 'A', codCapitolo: 'C', bandsId: BANDS.map((b) => b.id), files: [], dataInsert: now, updatedAt: now, version: 1 }, null);
       // 50,000 citizens × 12 months, built as the product builds them: planMonth creates each month's positions
       // from the fee (monthlyFee: ISEE band × hours), MyPay's import marks them exported, past months are mostly
-      // paid (applyPayment), a few cancelled with 0 (withAmount), notices e-mailed for most.
+      // paid (settlePayment), a few cancelled with 0 (withAmount), notices e-mailed for most.
       const started = performance.now();
       let written = 0;
       const CHUNK = 500;
@@ -197,8 +193,8 @@ async function runSeed(seed: number, citizens: number) {
             let position: PositionRecord = { ...created, statoExport: 'ESPORTATA', exportedAt: now, codIuv: `0${String(g.random()).slice(2, 16).padEnd(16, '0')}`, nav: null };
             if (g.random() < 0.02) position = withAmount(position, 0, {}, now).after;
             else if (mese <= 9 && g.random() < 0.85) {
-              const paid = applyPayment(position, { iud: position.iud, iuv: position.codIuv!, amountCents: position.importoDovuto, paidOn: `${periodKey(period)}-20`, iur: `IUR${position.iud}` }, now);
-              if (paid.kind === 'paid') position = paid.after;
+              const paid = settlePayment(position, { iud: position.iud, iuv: position.codIuv!, amountCents: position.importoDovuto, paidOn: `${periodKey(period)}-20`, iur: `IUR${position.iud}` }, now);
+              if (paid.kind === 'recorded') position = paid.after;
             }
             if (g.random() < 0.95) position = { ...position, isEmailSent: true, dataIsEmailSent: now };
             byUser.get(position.userId)!.push(position);

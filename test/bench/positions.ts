@@ -1,6 +1,7 @@
 /**
  * npm run bench:positions — generating a month of debt positions and its MyPay CSV for one call with
- * BENCH_POSITIONS (10,000) approved subscriptions, through the real payments handler on a local dynalite.
+ * BENCH_POSITIONS (10,000) approved subscriptions, through the use cases the job function runs (the kinds
+ * 'generate-positions' and 'positions-csv': the API only starts them) on a local dynalite.
  * Seeds users (with a validated ISEE), subscriptions, a call, its band and the configuration with
  * BatchWrite, then times: the first generation (all creates), a second one (nothing to change, the
  * idempotent path), 'Verifica / genera CSV', and the next month (new positions, ISEE already marked).
@@ -15,10 +16,9 @@ import { keys } from '../../functions/adapters/table.ts';
 import { ensureTable, startS3 } from '../../lib/local/stores.ts';
 import { startLocalDynamo } from '../../lib/local/dynalite-thread.ts';
 import { demoConfiguration } from '../../lib/local/demo-configuration.ts';
-import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
+import { claimsOf } from '../support/events.ts';
+import { actorFromClaims } from '../../functions/domain/roles.ts';
 
-/** A Lambda given its longest run (15 minutes): the bench measures, the timeout does not cut it short. */
-const context = { ...lambdaContext, getRemainingTimeInMillis: () => 900_000 };
 import { freePort } from '../support/ports.ts';
 import { untracedFunctionEnv } from '../../lib/local/untraced-env.ts';
 
@@ -46,7 +46,7 @@ async function main() {
     const { userItem } = await import('../../functions/users/repository.ts');
     const { createBand } = await import('../../functions/bands/repository.ts');
     const { putConfiguration } = await import('../../functions/configuration/repository.ts');
-    const { handler } = await import('../../functions/payments/handler.ts');
+    const { payments } = await import('../../functions/payments/wired.ts');
 
     const now = new Date().toISOString();
     await createBand({ name: 'Fascia', min: 3000.01, max: 50000, percent: 40, fixedCost: 18 }, BAND, now);
@@ -81,21 +81,19 @@ async function main() {
     };
     await Promise.all(Array.from({ length: 8 }, writer));
 
-    const call = async (route: string, label: string, body = { mese: 3, anno: 2026 }) => {
-      const event = apiEvent(route, { claims: claimsOf.operator, pathParameters: { id: CALL }, body });
+    const actor = actorFromClaims(claimsOf.operator);
+    const call = async (kind: 'generate' | 'csv', label: string, body = { mese: 3, anno: 2026 }) => {
       const t0 = performance.now();
-      const response = (await handler(event, context)) as { statusCode: number; body: string };
+      const answer: Record<string, any> = kind === 'csv' ? await payments.positionsCsv(CALL, body, actor) : await payments.generatePositions(CALL, body, actor);
       const seconds = (performance.now() - t0) / 1000;
-      if (response.statusCode !== 200) throw new Error(`${label}: ${response.statusCode} ${response.body.slice(0, 300)}`);
-      const answer = JSON.parse(response.body);
       const size = answer.url ? (await (await fetch(answer.url)).arrayBuffer()).byteLength : 0;
       console.log(`${label.padEnd(34)} ${seconds.toFixed(1).padStart(6)} s   created ${answer.created}, updated ${answer.updated}, unchanged ${answer.unchanged}${answer.rows !== undefined ? `, CSV rows ${answer.rows} (${(size / 1024).toFixed(0)} KB, by link)` : ''}`);
     };
     console.log(`${COUNT.toLocaleString('it-IT')} approved subscriptions of one call, month 2026-03 (Node ${process.version}, dynalite):\n`);
-    await call('POST /api/calls/{id}/positions/generate', 'first generation (all new)');
-    await call('POST /api/calls/{id}/positions/generate', 'second generation (nothing to do)');
-    await call('POST /api/calls/{id}/positions/csv', 'Verifica / genera CSV');
-    await call('POST /api/calls/{id}/positions/generate', 'next month (all new, ISEE known)', { mese: 4, anno: 2026 });
+    await call('generate', 'first generation (all new)');
+    await call('generate', 'second generation (nothing to do)');
+    await call('csv', 'Verifica / genera CSV');
+    await call('generate', 'next month (all new, ISEE known)', { mese: 4, anno: 2026 });
   } finally {
     await s3.close();
     await dynamo.close();

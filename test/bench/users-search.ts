@@ -11,7 +11,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
+import { randomFiscalCodeFrom } from '../support/fiscal-codes.ts';
 import { ensureTable } from '../../lib/local/stores.ts';
 import { startLocalDynamo } from '../../lib/local/dynalite-thread.ts';
 import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
@@ -35,13 +35,7 @@ function random(): number {
   return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
 }
 const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
-const letter = () => String.fromCharCode(65 + Math.floor(random() * 26));
-const digit = () => String(Math.floor(random() * 10));
-
-function fiscalCode(): string {
-  const first15 = `${letter()}${letter()}${letter()}${letter()}${letter()}${letter()}${digit()}${digit()}${letter()}${digit()}${digit()}${letter()}${digit()}${digit()}${digit()}`;
-  return first15 + fiscalCodeCheckCharacter(first15);
-}
+const fiscalCode = () => randomFiscalCodeFrom(random);
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);

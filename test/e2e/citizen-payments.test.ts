@@ -4,11 +4,13 @@ import { as } from '../support/api.ts';
 import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
 import { openCall } from '../support/calls.ts';
 import { approveUser, exportMonth, operatorWithMyPay } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * Issue 9's citizen path in the browser: Maria Rossi opens her payment from /iscrizioni, presses 'Paga',
  * chooses success on the MyPay simulator's checkout page, comes back and sees 'Pagato'; the operator sees
  * it paid in the user record and on 'Pagamenti', and 'Rendicontazione' finds nothing more to mark.
+ * Issue 21: a payment to reconcile and a late one, as operators and the citizen see them, at 1280 and 390 px.
  */
 let browser: Browser;
 let citizenPage: Page;
@@ -26,14 +28,17 @@ afterAll(async () => {
 });
 
 /** An open call on which Maria is approved, with her November position exported to MyPay. */
-async function mariasPosition() {
+async function mariasPosition(months = [{ mese: 11, anno: 2026 }]) {
   const operator = await operatorWithMyPay();
   const mariaId = (await (await as('citizen')).get('/api/me')).json.userId as string;
   const { call } = await openCall(operator, `Bando pagamenti ${Date.now().toString(36)}`);
   await approveUser(operator, call.id, mariaId, { iseeValue: 8000, weeklyHour: 2 });
-  await exportMonth(operator, call.id, { mese: 11, anno: 2026 });
-  return { call: call as { id: string; name: string }, mariaId };
+  for (const month of months) await exportMonth(operator, call.id, month);
+  return { call: call as { id: string; name: string }, mariaId, operator };
 }
+
+const simulatorAdmin = (action: string, body: object) =>
+  fetch(`${inject('myPayEndpoint').replace(/\/pa\/services.*$/, '')}/admin/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('the citizen pays a position', () => {
   it('opens the payment from Iscrizioni, pays it on MyPay’s checkout and comes back to ‘Pagato’; the operator sees it paid', async () => {
@@ -51,7 +56,7 @@ describe('the citizen pays a position', () => {
     await expectAccessible(citizenPage);
 
     await row.getByRole('button', { name: /^Paga / }).click();
-    // MyPay's checkout (the simulator's page, another site).
+    // MyPay's landing, then the checkout (the simulator's pages, another site).
     await citizenPage.waitForURL((url) => url.pathname.startsWith('/checkout/'));
     await citizenPage.getByRole('button', { name: 'Paga (esito positivo)' }).click();
     // Back on the portal: the outcome is MyPay's, asked by the server.
@@ -86,7 +91,7 @@ describe('the citizen pays a position', () => {
     await operatorPage.goto(`${inject('appUrl')}/lista_bandi/dettaglio_sessione?id=${call.id}`);
     await operatorPage.getByRole('heading', { level: 1, name: call.name }).waitFor();
     await operatorPage.getByRole('button', { name: 'Rendicontazione' }).click();
-    await operatorPage.getByText(/Rendicontazione completata: 0 posizioni segnate come pagate, 1 già pagate/).waitFor({ timeout: 30_000 });
+    await operatorPage.getByText(/Rendicontazione completata: 0 posizioni segnate come pagate, 1 già pagata,/).waitFor({ timeout: 30_000 });
     await screenshot(operatorPage, 'call-reporting');
     await expectAccessible(operatorPage);
   });
@@ -101,4 +106,62 @@ describe('the citizen pays a position', () => {
     await operatorPage.getByText("Non ci sono pagamenti per l'utente selezionato.").waitFor();
     await expectAccessible(operatorPage);
   });
+
+  it('shows a payment to reconcile and a late one: the payment list (badge, filter, statistics), the user record and the citizen’s page, at 1280 and 390 px', async () => {
+    const august = { mese: 8, anno: 2026 };
+    const november = { mese: 11, anno: 2026 };
+    const { call, mariaId, operator } = await mariasPosition([august, november]);
+    const mine = (await (await as('citizen')).get(`/api/me/positions?callId=${call.id}`)).json.items as Array<{ iud: string; mese: number; importoDovuto: number }>;
+    const [late, odd] = [mine.find((p) => p.mese === 8)!, mine.find((p) => p.mese === 11)!];
+    // August paid late, as due; November paid at a counter with another amount: the reporting records both.
+    expect((await simulatorAdmin('paid', { iuds: [late.iud] })).status).toBe(200);
+    expect((await simulatorAdmin('paid', { iuds: [odd.iud], amountCents: 5000 })).status).toBe(200);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({ marked: 2, toReconcile: 1 });
+
+    for (const width of [1280, 390]) {
+      const page = await newPage(browser, width);
+      await signInAs(page, 'Laura Bianchi — Operatrice');
+      await page.getByRole('button', { name: 'Ho capito' }).click();
+      await page.goto(`${inject('appUrl')}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${encodeURIComponent(call.id)}&anno=2026`);
+      await page.getByRole('heading', { level: 1, name: 'Lista pagamenti' }).waitFor();
+      const rossi = page.getByRole('table', { name: 'Pagamenti del bando per cittadino' }).getByRole('row', { name: /Rossi Maria/ });
+      await rossi.getByTestId('reconcile-badge').waitFor();
+      await page.getByTestId('payment-stats').getByText(/^1 \(differenza -11,71\s€\)$/).waitFor();
+      await page.getByRole('search', { name: 'Filtra i pagamenti' }).getByText('Pagamento da riconciliare', { exact: true }).click();
+      expect(await page.getByRole('checkbox', { name: 'Pagamento da riconciliare' }).isChecked()).toBe(true);
+      await page.getByRole('button', { name: 'Cerca' }).click();
+      await expect.poll(() => page.url()).toContain('chkDaRiconciliare=true');
+      await page.getByTestId('records-found').filter({ hasText: /^Record trovati: 1 / }).waitFor();
+      await screenshot(page, `reconcile-payment-list-${width}`);
+      await expectAccessible(page);
+
+      await page.goto(`${inject('appUrl')}/lista_utenti/dati_utente?citizen=${mariaId}`);
+      const record = page.getByRole('table', { name: 'Pagamenti dell’utente' });
+      const oddRow = record.getByRole('row').filter({ hasText: `${call.name} – Novembre 2026` });
+      await oddRow.getByText('Pagamento da riconciliare').waitFor();
+      expect(await oddRow.innerText()).toMatch(/61,71\s€[\s\S]*50,00\s€[\s\S]*Pagato[\s\S]*importo pagato diverso dal dovuto: differenza -11,71\s€/);
+      const lateRow = record.getByRole('row').filter({ hasText: `${call.name} – Agosto 2026` });
+      expect(await lateRow.innerText()).toMatch(/31\/08\/2026[\s\S]*Pagato/);
+      expect(await lateRow.getByText('Pagamento da riconciliare').count()).toBe(0);
+      await screenshot(page, `reconcile-user-record-${width}`);
+      await expectAccessible(page);
+      await page.context().close();
+
+      const citizen = await newPage(browser, width);
+      await signInAs(citizen, 'Maria Rossi — Cittadina con profilo completo');
+      await citizen.getByRole('button', { name: 'Ho capito' }).click();
+      await citizen.goto(`${inject('appUrl')}/iscrizioni/visualizza_servizio?id=${encodeURIComponent(call.id)}`);
+      const table = citizen.getByRole('table', { name: 'I tuoi pagamenti per questo servizio' });
+      const paidOdd = table.getByRole('row', { name: /Novembre 2026/ });
+      await paidOdd.getByText('Pagato', { exact: true }).waitFor();
+      expect(await paidOdd.innerText()).toMatch(/50,00\s€/);
+      // The citizen is not told about the council's reconciliation, and has nothing left to pay.
+      expect(await table.getByText('Pagamento da riconciliare').count()).toBe(0);
+      expect(await table.getByRole('button', { name: /^Paga / }).count()).toBe(0);
+      await table.getByRole('row', { name: /Agosto 2026/ }).getByText('Pagato', { exact: true }).waitFor();
+      await screenshot(citizen, `reconcile-citizen-${width}`);
+      await expectAccessible(citizen);
+      await citizen.context().close();
+    }
+  }, 120_000);
 });

@@ -321,10 +321,10 @@ describe('an operator runs a call’s enrolments', () => {
     await dialog(operator).getByRole('button', { name: 'Applica' }).click();
     await dialog(operator).waitFor({ state: 'hidden' });
     const progress = operator.getByTestId('import-progress');
-    await progress.getByText(/^Importazione in corso: \d righe applicate su 2$/).waitFor();
+    await progress.getByText(/^Importazione in corso: (0 righe applicate|1 riga applicata|2 righe applicate) su 2$/).waitFor();
     expect(await progress.getByRole('progressbar').getAttribute('max')).toBe('2');
     await screenshot(operator, 'enrolment-import-progress');
-    await operator.getByText('Importazione completata: 1 iscrizioni aggiunte, 1 aggiornate, 0 rimosse, 1 righe scartate.').waitFor();
+    await operator.getByText('Importazione completata: 1 iscrizione aggiunta, 1 aggiornata, 0 rimosse, 1 riga scartata.').waitFor();
     expect(await progress.count()).toBe(0);
     await operator.getByText('Mostro 6 su 6').waitFor();
     await screenshot(operator, 'enrolment-import-done');

@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { as } from '../support/api.ts';
 import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
 import { openCall } from '../support/calls.ts';
+import { keys } from '../../functions/adapters/table.ts';
+import { localTable } from '../support/dynamo.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * Issue 8's path in the browser: the operator sends a call's month to MyPay (the simulator) and watches
@@ -31,8 +34,9 @@ afterAll(async () => {
 async function callToExport(name: string) {
   const operator = await as('operator');
   const { call } = await openCall(operator, name);
-  for (const lastName of ['Galli', 'Conti', 'Greco']) await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 });
-  return call as { id: string; name: string };
+  const people = [];
+  for (const lastName of ['Galli', 'Conti', 'Greco']) people.push(await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 }));
+  return Object.assign(call as { id: string; name: string }, { people });
 }
 
 async function sendFromCallDetail(call: { id: string; name: string }) {
@@ -50,7 +54,7 @@ describe('Invia a MyPay and Flussi MyPay', () => {
   it('sends a month, shows it advance to approval with one rejected row, and lists the flow with its files', async () => {
     const call = await callToExport(`Bando MyPay ${Date.now().toString(36)}`);
     const operator = await as('operator');
-    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, { mese: 11, anno: 2026 })).json.created).toBe(3);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 11, anno: 2026 })).json.created).toBe(3);
     const [toReject] = await storedPositions(call.id, '2026-11');
     await admin('reject', { iuds: [toReject!.iud] });
 
@@ -92,5 +96,106 @@ describe('Invia a MyPay and Flussi MyPay', () => {
     const positions = await storedPositions(call.id, '2026-11');
     expect(positions.map((p) => p.statoExport)).toEqual(['ESPORTATA', 'ESPORTATA', 'ESPORTATA']);
     await screenshot(page, 'flows-restarted');
+  });
+
+  it('MyPay failing the import reads "Errore flusso" with what it means, never its code; Rielabora sends it again', async () => {
+    const call = await callToExport(`Bando rifiutato ${Date.now().toString(36)}`);
+    await admin('import', { mode: 'failed', code: 'PAA_IMPORT_NO_MATCH_MD5', times: 1 });
+    const dialog = await sendFromCallDetail(call);
+    await dialog.getByText(/l’impronta MD5 non corrisponde/).waitFor({ timeout: 60_000 });
+    expect(await dialog.innerText()).not.toContain('PAA_');
+    await dialog.getByRole('button', { name: 'Chiudi' }).click();
+
+    for (const width of [1280, 390]) {
+      const narrow = width === 390 ? await newPage(browser, 390) : page;
+      if (width === 390) await signInAs(narrow, 'Laura Bianchi — Operatrice');
+      await narrow.goto(`${inject('appUrl')}/flussi_mypay?descrizione=${encodeURIComponent(call.name)}`);
+      const row = narrow.getByRole('row', { name: new RegExp(call.name) });
+      await row.getByText('Errore flusso', { exact: true }).waitFor();
+      await row.getByText(/l’impronta MD5 non corrisponde/).waitFor();
+      expect(await row.innerText()).not.toMatch(/PAA_|IMPORT_/);
+      await screenshot(narrow, `flows-mypay-failed-${width}`);
+      await expectAccessible(narrow);
+      if (width === 390) await narrow.context().close();
+    }
+    const row = page.getByRole('row', { name: new RegExp(call.name) });
+    await row.getByRole('button', { name: `Rielabora il flusso ${call.name}` }).click();
+    await row.getByText('Flusso approvato').waitFor({ timeout: 30_000 });
+  });
+
+  it('an import MyPay keeps in IMPORT_IN_ELAB (GPD) reads as waiting, then suspended with Rielabora, never as failed', async () => {
+    const call = await callToExport(`Bando in attesa ${Date.now().toString(36)}`);
+    await admin('import', { mode: 'stuck', times: 1 });
+    const dialog = await sendFromCallDetail(call);
+    await dialog.getByText('In elaborazione...').waitFor({ timeout: 30_000 });
+    await screenshot(page, 'flows-send-waiting');
+    await dialog.getByText(/MyPay sta ancora elaborando il flusso/).waitFor({ timeout: 60_000 });
+    expect(await dialog.innerText()).not.toContain('Errore flusso');
+    await dialog.getByRole('button', { name: 'Chiudi' }).click();
+
+    await page.goto(`${inject('appUrl')}/flussi_mypay?descrizione=${encodeURIComponent(call.name)}`);
+    const row = page.getByRole('row', { name: new RegExp(call.name) });
+    await row.getByText('In elaborazione...').waitFor();
+    await row.getByText('In attesa dell’esito di MyPay').waitFor();
+    expect(await row.innerText()).not.toContain('Errore flusso');
+    await screenshot(page, 'flows-waiting-1280');
+    await expectAccessible(page);
+    // pagoPA has the positions now: Rielabora asks MyPay again and collects, the file not sent twice.
+    await admin('import', { mode: 'release' });
+    await row.getByRole('button', { name: `Rielabora il flusso ${call.name}` }).click();
+    await row.getByText('Flusso approvato').waitFor({ timeout: 30_000 });
+  });
+
+  it('holds back a citizen MyPay would refuse or whose stored address would run as a formula, with the reason, in the CSV check and the export', async () => {
+    const call = await callToExport(`Bando trattenute ${Date.now().toString(36)}`);
+    const [civic, formula] = call.people;
+    const user = async (userId: string) => (await localTable().item(keys.user(userId)))!;
+    await localTable().putItem({ ...(await user(civic!.userId)), addressNumber: '12°' });
+    await localTable().putItem({ ...(await user(formula!.userId)), address: '=HYPERLINK("http://evil.example","x")' });
+
+    // 'Verifica / genera CSV': the two are not in the file, and the dialog says why.
+    await page.goto(`${inject('appUrl')}/lista_bandi/dettaglio_sessione?id=${call.id}`);
+    await page.getByRole('button', { name: 'Verifica / genera CSV' }).click();
+    const check = page.getByRole('dialog', { name: 'Verifica / genera CSV' });
+    await check.getByLabel('Mese').selectOption('11');
+    await check.getByLabel('Anno').fill('2026');
+    await Promise.all([page.waitForEvent('download'), check.getByRole('button', { name: 'Genera e scarica CSV' }).click()]);
+    const table = check.getByRole('table', { name: 'Posizioni trattenute (non nel CSV)' });
+    await table.getByRole('row', { name: new RegExp(civic!.fiscalCode) }).getByText(/numero civico “12°” non è accettato da MyPay/).waitFor();
+    await table.getByRole('row', { name: new RegExp(formula!.fiscalCode) }).getByText(/il campo indirizzo inizia con =/).waitFor();
+    await check.getByText(/1 posizione da inviare/).waitFor();
+    await screenshot(page, 'call-csv-held-back');
+    await expectAccessible(page);
+    await check.getByRole('button', { name: 'Chiudi' }).click();
+
+    const dialog = await sendFromCallDetail(call);
+    await dialog.getByText('Flusso inviato correttamente a MyPay').waitFor({ timeout: 30_000 });
+    await dialog.getByText('2 posizioni trattenute: dati da correggere prima dell’invio').click();
+    await dialog.getByText(/numero civico “12°”/).waitFor();
+    await screenshot(page, 'flows-send-held-back');
+    await dialog.getByRole('button', { name: 'Chiudi' }).click();
+    const narrow = await newPage(browser, 390);
+    await signInAs(narrow, 'Laura Bianchi — Operatrice');
+    await narrow.goto(`${inject('appUrl')}/flussi_mypay?descrizione=${encodeURIComponent(call.name)}`);
+    const row = narrow.getByRole('row', { name: new RegExp(call.name) });
+    await row.getByText('2 posizioni trattenute: dati da correggere prima dell’invio').click();
+    await row.getByText(/il campo indirizzo inizia con =/).waitFor();
+    await screenshot(narrow, 'flows-held-back-390');
+    await expectAccessible(narrow);
+    await narrow.context().close();
+  });
+
+  it('a month with nothing new to send creates no flow: the dialog says so', async () => {
+    const call = await callToExport(`Bando nulla ${Date.now().toString(36)}`);
+    const operator = await as('operator');
+    const flowsOfCall = async () => (await operator.get(`/api/flows?descrizione=${encodeURIComponent(call.name)}`)).json.items.length;
+    const first = await sendFromCallDetail(call);
+    await first.getByText('Flusso inviato correttamente a MyPay').waitFor({ timeout: 30_000 });
+    await first.getByRole('button', { name: 'Chiudi' }).click();
+    const again = await sendFromCallDetail(call);
+    await again.getByText('Nessuna posizione da inviare per questo mese.').waitFor();
+    await screenshot(page, 'flows-nothing-to-send');
+    await expectAccessible(page);
+    expect(await flowsOfCall()).toBe(1);
   });
 });

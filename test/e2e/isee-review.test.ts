@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
 import { tinyPng } from '../support/files.ts';
-import { attestationPdf } from '../support/isee.ts';
+import { attestationPdf, croppedAttestationPhoto } from '../support/isee.ts';
 
 /**
  * The ISEE path of issue 4: the citizen uploads, sees the waiting banner; the operator sees the badge,
@@ -137,6 +137,26 @@ describe('a citizen’s ISEE, from upload to review', () => {
     await dialog.getByRole('button', { name: 'Conferma' }).click();
     await operator.waitForURL(`${appUrl()}/lista_isee`);
   });
+
+  it('a photo whose ISE and scale cannot be read shows its ISEE as not verified, never as reliable', async () => {
+    const photo = await croppedAttestationPhoto({ fiscalCode: 'RSSMRA85C52H501N', protocol, value: '12.345,67' });
+    await uploadAsCitizen({ name: 'foto-attestazione.png', mimeType: 'image/png', buffer: photo }, '12345,67');
+    await openReview();
+    // OCR on this machine takes a while.
+    await operator.getByRole('button', { name: 'Copia valore' }).waitFor({ timeout: 80_000 });
+    await operator.getByText('Valore non verificato: ISE o scala di equivalenza non letti').waitFor();
+    expect(await readValue('ISEE ordinario')).toMatch(/^12\.345,67\s€ \? non verificato$/);
+    expect(await readValue('ISE')).toBe('—');
+    expect(Number.parseInt(await readValue('Affidabilità'), 10)).toBeLessThanOrEqual(50);
+    const cookies = operator.getByRole('button', { name: 'Ho capito' });
+    if (await cookies.isVisible()) await cookies.click();
+    await screenshot(operator, 'isee-verify-unverified-photo');
+    await expectAccessible(operator);
+    await operator.getByRole('button', { name: 'Rifiuta' }).click();
+    const dialog = operator.getByRole('dialog', { name: 'Rifiuto ISEE' });
+    await dialog.getByRole('button', { name: 'Conferma' }).click();
+    await operator.waitForURL(`${appUrl()}/lista_isee`);
+  }, 150_000);
 
   it('a photographed ISEE refused by the operator shows the refused banner', async () => {
     await uploadAsCitizen({ name: 'foto-isee.png', mimeType: 'image/png', buffer: Buffer.from(tinyPng()) }, '9000');

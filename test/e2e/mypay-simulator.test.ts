@@ -49,7 +49,8 @@ async function importRows(count: number) {
   const rows = Array.from({ length: count }, (_, i) =>
     [`E2E-${i}`, '', 'F', 'RSSMRA85C52H501N', 'Maria Rossi', '', '', '', '', '', 'IT', '', '2026-12-31', `${10 + i}.50`, '', 'SERVIZI_SOCIALI', 'ALL', `Quota ${i + 1}`, '9/0101100IM', '', 'true', 'I'].join(';'),
   );
-  const zip = zipSync({ 'flusso.csv': strToU8([IMPORT_COLUMNS.join(';'), ...rows].join('\n')) });
+  // MyPay wants the CSV inside named as the ZIP (FlussoService.validateFile).
+  const zip = zipSync({ 'C_DEMO-E2E1-1_3.csv': strToU8([IMPORT_COLUMNS.join(';'), ...rows].join('\n')) });
   const authorization = await mypay.authorize();
   await mypay.upload(authorization, zip, `${DEFAULT_ENTITY.codIpa}-E2E1-1_3.zip`);
   for (let i = 0; i < 20; i++) {
@@ -77,9 +78,9 @@ describe('MyPay simulator pages', () => {
     expect((await mypay.authorize()).requestToken).toBeTruthy();
   });
 
-  it('takes the citizen through the checkout and back to the portal with the outcome', async () => {
-    const payer = { tipoIdentificativoUnivoco: 'F' as const, codiceIdentificativoUnivoco: 'RSSMRA85C52H501N', anagrafica: 'Maria Rossi' };
-    const session = await mypay.startPayment(payer, [{ iud: 'E2E-0', amountCents: 1050, causale: 'Quota 1', datiSpecificiRiscossione: '9/0101100IM', tipoDovuto: 'SERVIZI_SOCIALI' }], returnUrl);
+  it('takes the citizen from MyPay’s landing through the checkout and back to the portal with the outcome', async () => {
+    // E2E-0 was imported by the test above: paid as MyPay4 pays an imported position (its precaricato landing).
+    const session = (await mypay.openPositionCheckout({ tipoIdentificativoUnivoco: 'F', codiceIdentificativoUnivoco: 'RSSMRA85C52H501N' }, 'E2E-0', returnUrl))!;
     await page.goto(session.url);
     await expect.poll(() => page.getByText('10,50 €').first().isVisible()).toBe(true);
     await expectAccessible(page);
@@ -89,7 +90,8 @@ describe('MyPay simulator pages', () => {
     await page.getByRole('button', { name: 'Paga (esito positivo)' }).click();
     await page.waitForURL((url) => url.pathname === '/pagamenti/esito');
     const back = new URL(page.url());
-    expect(Object.fromEntries(back.searchParams)).toEqual({ idSession: session.idSession, esito: 'OK' });
+    expect(back.searchParams.get('idSession')).toBe(session.idSession);
+    expect(back.searchParams.get('esito')).toBe('OK');
     const outcome = await mypay.paymentOutcome(session.idSession);
     expect(outcome).toMatchObject({ status: 'PAID', payments: [{ iud: 'E2E-0', amountCents: 1050 }] });
 

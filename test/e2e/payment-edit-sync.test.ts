@@ -6,6 +6,7 @@ import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '
 import { openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
 import { approvedSubscriber, mypayConfiguration } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * The payment edit modal and 'Sincronizza' in the browser, on the call detail's 'Posizioni debitorie'
@@ -31,7 +32,7 @@ describe('payment edit modal and Sincronizza', () => {
     const { call } = await openCall(operator, `Bando pagamenti ${Date.now().toString(36)}`);
     await approvedSubscriber(operator, call, { lastName: 'Gallo', iseeValue: 8000, weeklyHour: 3 });
     await approvedSubscriber(operator, call, { lastName: 'Moretti', iseeValue: 8000, weeklyHour: 2 });
-    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, {})).json.created).toBe(2);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, {})).json.created).toBe(2);
 
     await page.goto(`${inject('appUrl')}/lista_bandi/dettaglio_sessione?id=${call.id}`);
     await page.getByRole('heading', { level: 2, name: 'Posizioni debitorie' }).waitFor();

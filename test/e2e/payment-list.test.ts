@@ -8,6 +8,7 @@ import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '
 import { openCall } from '../support/calls.ts';
 import { seedBigPaymentList } from '../support/payment-list-seed.ts';
 import { approvedSubscriber, mypayConfiguration } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * Lista pagamenti (operator-admin §2): the operator opens it from the call detail, filters, sorts,
@@ -35,7 +36,7 @@ beforeAll(async () => {
   await approvedSubscriber(operatorApi, call, { lastName: surnames.rossi, firstName: 'Maria', iseeValue: 8000, weeklyHour: 3 });
   await approvedSubscriber(operatorApi, call, { lastName: surnames.bianchi, firstName: 'Luca', iseeValue: 8000, weeklyHour: 6 });
   await approvedSubscriber(operatorApi, call, { lastName: surnames.verdi, firstName: 'Anna', iseeValue: 8000, weeklyHour: 1 });
-  for (const mese of [1, 2]) expect((await operatorApi.post(`/api/calls/${call.id}/positions/generate`, { mese, anno: YEAR })).json.created).toBe(3);
+  for (const mese of [1, 2]) expect((await jobAnswer(operatorApi, `/api/calls/${call.id}/positions/generate`, { mese, anno: YEAR })).json.created).toBe(3);
   big = (await openCall(operatorApi, `Grande ${RUN}`)).call;
   await seedBigPaymentList(big.id, YEAR, RUN);
 }, 240_000);
@@ -62,7 +63,7 @@ describe('Lista pagamenti', () => {
     // The badge counts the two pending months; the button opens the user record.
     const rossiRow = table(operator).getByRole('row').filter({ hasText: surnames.rossi });
     expect(await rossiRow.getByTestId('pending-badge').textContent()).toBe('2');
-    expect(await rossiRow.getByRole('link', { name: /Pagamenti di/ }).getAttribute('href')).toMatch(/^\/lista_utenti\/dati_utente\?citizen=/);
+    expect(await rossiRow.getByRole('link', { name: /^Pagamenti: \d+ da pagare, di / }).getAttribute('href')).toMatch(/^\/lista_utenti\/dati_utente\?citizen=/);
     await screenshot(operator, 'payment-list');
     await expectAccessible(operator);
   });
@@ -134,7 +135,7 @@ describe('Lista pagamenti', () => {
 
   it('exports 10,000 rows into one sheet, written off the page’s own thread', async () => {
     await operator.goto(`${appUrl()}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${encodeURIComponent(big.id)}`);
-    await operator.getByTestId('records-found').filter({ hasText: 'Record trovati: 10000' }).waitFor();
+    await operator.getByTestId('records-found').filter({ hasText: 'Record trovati: 10.000' }).waitFor();
     // exceljs writes in a Web Worker: the page stays responsive (it froze for 1.2 s when it wrote on the page).
     const workers: string[] = [];
     operator.on('worker', (worker) => workers.push(worker.url()));

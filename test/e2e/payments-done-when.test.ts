@@ -56,7 +56,7 @@ afterAll(() => browser?.close());
 
 /** The operator's user record of one citizen, opened from the payment list's 'Pagamenti' button. */
 async function openRecordFromList(lastName: string) {
-  await listTable().getByRole('link', { name: new RegExp(`^Pagamenti di ${lastName} Anna`) }).click();
+  await listTable().getByRole('link', { name: new RegExp(`^Pagamenti: \\d+ da pagare, di ${lastName} Anna`) }).click();
   await operatorPage.waitForURL(/\/lista_utenti\/dati_utente\?citizen=/);
   const row = operatorPage.getByRole('table', { name: 'Pagamenti dell’utente' }).getByRole('row').filter({ hasText: `${call.name} – ${month}` });
   await row.getByText('Da pagare', { exact: true }).waitFor();
@@ -170,8 +170,8 @@ describe('issue 9, done when', () => {
     console.log(`Sincronizza: ${Date.now() - syncStarted} ms from the confirmation to the button back`);
     expect((await operator.get(`/api/calls/${call.id}/positions/sync`)).json).toMatchObject({ isUpdating: false, state: 'SUCCEEDED' });
     // Moretti's cancelled position no longer counts as owed; Maria's still does.
-    await listTable().getByRole('link', { name: `Pagamenti di ${MORETTI} Anna: 0 da pagare` }).waitFor();
-    await listTable().getByRole('link', { name: 'Pagamenti di Rossi Maria: 1 da pagare' }).waitFor();
+    await listTable().getByRole('link', { name: `Pagamenti: 0 da pagare, di ${MORETTI} Anna` }).waitFor();
+    await listTable().getByRole('link', { name: 'Pagamenti: 1 da pagare, di Rossi Maria' }).waitFor();
   }, 180_000);
 
   it('the citizen pays her position on MyPay’s checkout and sees ‘Pagato’; the operator sees it paid', async () => {
@@ -194,7 +194,7 @@ describe('issue 9, done when', () => {
 
     // The operator: Maria's row on the list owes nothing more, and her record shows it paid.
     await operatorPage.reload();
-    await listTable().getByRole('link', { name: 'Pagamenti di Rossi Maria: 0 da pagare' }).click();
+    await listTable().getByRole('link', { name: 'Pagamenti: 0 da pagare, di Rossi Maria' }).click();
     const paidRow = operatorPage.getByRole('table', { name: 'Pagamenti dell’utente' }).getByRole('row').filter({ hasText: `${call.name} – ${month}` });
     await paidRow.getByText('Pagato', { exact: true }).waitFor();
     // A notice never sent is no longer a warning once the position is paid: its badges are neutral.

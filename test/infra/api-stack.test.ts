@@ -54,7 +54,7 @@ describe('api stack: functions', () => {
           Variables: {
             NODE_OPTIONS: '--enable-source-maps',
             POWERTOOLS_SERVICE_NAME: resource,
-            POWERTOOLS_METRICS_NAMESPACE: 'PortaleServiziSociali',
+            POWERTOOLS_METRICS_NAMESPACE: 'PortaleServiziSociali/Portale',
             POWERTOOLS_LOG_LEVEL: 'INFO',
             TABLE_NAME: functionAccess[resource].table ? Match.anyValue() : Match.absent(),
           },
@@ -81,6 +81,8 @@ describe('api stack: functions', () => {
         'portal:PortaleAuth/PreTokenGeneration',
         'portal:PortaleIseeExtraction/IseeExtraction/ReadAttestation',
         'portal:PortaleIseeExtraction/IseeExtraction/WriteExtraction',
+        'portal:PortaleOperations/Migrations/MigrationTask',
+        'portal:PortaleOperations/Migrations/StartMigrations',
         'cdk:BucketDeployment',
       ].sort(),
     );
@@ -170,6 +172,26 @@ describe('api stack: least privilege', () => {
   });
 });
 
+describe('api stack: S3 objects (Amazon S3 API Reference, GetObject / HeadObject "Permissions")', () => {
+  const s3Statements = (resource: Resource) => statementsOf(resource).filter((s) => actions(s).some((a) => a.startsWith('s3:')));
+
+  it('lets the citizen’s payments function leave a notice PDF under notices/ of the exports bucket, and write nothing else', () => {
+    const statements = s3Statements('user-positions');
+    const writes = statements.filter((s) => actions(s).some((a) => /^s3:(Put|Delete)/.test(a)));
+    expect(writes).toHaveLength(1);
+    expect(actions(writes[0]!)).toEqual(['s3:PutObject']);
+    expect(JSON.stringify(writes[0]!.Resource)).toMatch(/PortaleData.*Exports.*Arn.*\/notices\/\*/);
+    // It reads every key it looks up (the notice PDFs, MyPay's ZIPs): a 403 there can only mean "not there".
+    const reads = statements.filter((s) => actions(s).includes('s3:GetObject'));
+    expect(reads.map((s) => JSON.stringify(s.Resource))).toEqual([expect.stringMatching(/PortaleData.*Exports.*Arn.*\/\*"/)]);
+  });
+
+  it('grants no s3:ListBucket: a missing key answers 403 AccessDenied, which the code reads as missing (functions/adapters/s3-client.ts)', () => {
+    const all = Object.values(api.findResources('AWS::IAM::Policy')).flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[]);
+    expect(all.flatMap(actions).filter((a) => /^s3:(ListBucket|\*)/.test(a))).toEqual([]);
+  });
+});
+
 describe('api stack: e-mail (SES v2)', () => {
   const ses = (resource: Resource) => statementsOf(resource).filter((s) => actions(s).some((a) => a.startsWith('ses:')));
 
@@ -206,8 +228,22 @@ describe('api stack: e-mail (SES v2)', () => {
   });
 });
 
+describe('api stack: where MyPay sends citizens back (issue 21, open redirect)', () => {
+  it('gives the portal’s own address, the web stack’s URL, to the citizen payments function alone', () => {
+    const functions = api.findResources('AWS::Lambda::Function');
+    for (const resource of resources) {
+      const variables = functions[functionOf(resource)].Properties.Environment.Variables;
+      expect('PORTAL_URL' in variables, resource).toBe(resource === 'user-positions');
+    }
+    const portalUrl = JSON.stringify(functions[functionOf('user-positions')].Properties.Environment.Variables.PORTAL_URL);
+    // A reference to the web stack's distribution (its domain), never a value a request could choose.
+    expect(portalUrl).toContain('https://');
+    expect(portalUrl).toMatch(/Fn::ImportValue|DomainName/);
+  });
+});
+
 describe('api stack: the IO app (notices)', () => {
-  const ioEnv = ['IO_API_KEY', 'IO_BASE_URL', 'IO_PAYEE_FISCAL_CODE'];
+  const ioEnv = ['IO_API_KEY', 'IO_BASE_URL'];
 
   it('gives the IO settings to the notices function alone, the key as a Secrets Manager dynamic reference', () => {
     const functions = api.findResources('AWS::Lambda::Function');
@@ -229,20 +265,20 @@ describe('api stack: the IO app (notices)', () => {
     expect(functionAccess.notices).toEqual({ table: 'RW', exports: 'R', mail: 'SEND', io: 'SEND' });
   });
 
-  it('takes base URL, secret name and payee from context; a payee that is not 11 digits stops the synth', () => {
-    const configured = scratchApp({ bundle: false, context: { ioBaseUrl: 'https://io.example.org', ioSecretName: 'comune/io', ioPayeeFiscalCode: '80012340123' } });
+  it('takes base URL and secret name from context; no payee (IO refuses it: io-messages CreateMessage/handler.ts), and a context still naming one stops the synth', () => {
+    const configured = scratchApp({ bundle: false, context: { ioBaseUrl: 'https://io.example.org', ioSecretName: 'comune/io' } });
     try {
       const template = Template.fromStack(configured.api);
       const fn = template.findResources('AWS::Lambda::Function')[configured.api.resolve((configured.api.functions.notices.node.defaultChild as CfnFunction).logicalId)];
       expect(fn.Properties.Environment.Variables).toMatchObject({
         IO_BASE_URL: 'https://io.example.org',
-        IO_PAYEE_FISCAL_CODE: '80012340123',
         IO_API_KEY: '{{resolve:secretsmanager:comune/io:SecretString:::}}',
       });
+      expect(fn.Properties.Environment.Variables).not.toHaveProperty('IO_PAYEE_FISCAL_CODE');
     } finally {
       configured.dispose();
     }
-    expect(() => scratchApp({ bundle: false, context: { ioPayeeFiscalCode: 'COMUNE' } })).toThrow(/11 digits/);
+    expect(() => scratchApp({ bundle: false, context: { ioPayeeFiscalCode: '80012340123' } })).toThrow(/ApiMessageWriteWithPayee/);
   });
 });
 

@@ -51,7 +51,7 @@ describe('background jobs (lib/background-jobs.ts)', () => {
     expect(JSON.stringify(invoke[0]!.Resource)).not.toContain(logicalId(portal.api.paymentExport.taskFunction));
   });
 
-  it('gives the job function the table, the documents bucket, reading the exports bucket, SES sending and signing with the PDND key, nothing else', () => {
+  it('gives the job function the table, the documents bucket, the exports bucket, SES sending, MyPay’s settings and signing with the PDND key, nothing else', () => {
     const statements = statementsOfRole(roleOfFunction(portal.api.backgroundJobs.jobFunction));
     const services = new Set(statements.flatMap(actions).map((a) => a.split(':')[0]));
     expect([...services].sort()).toEqual(['dynamodb', 'kms', 'logs', 's3', 'ses', 'xray'].filter((s) => services.has(s)).sort());
@@ -59,24 +59,27 @@ describe('background jobs (lib/background-jobs.ts)', () => {
     expect(statements.filter((s) => actions(s).some((a) => a.startsWith('kms:'))).flatMap(actions)).toEqual(['kms:Sign']);
     expect(services.has('dynamodb')).toBe(true);
     // An enrolment import removing a subscription deletes its files (documents bucket); the flow e-mail reads
-    // MyPay's PDFs (exports bucket, read only).
+    // MyPay's PDFs and 'Verifica / genera CSV' leaves its file (exports bucket).
     const s3 = statements.filter((s) => actions(s).some((a) => a.startsWith('s3:')));
     expect(JSON.stringify(s3.map((s) => s.Resource))).toContain(logicalId(portal.data.documents));
     const onExports = s3.filter((s) => JSON.stringify(s.Resource).includes(logicalId(portal.data.exports)));
-    expect(onExports.length).toBeGreaterThan(0);
-    expect(onExports.flatMap(actions).every((a) => /^s3:(Get|List)/.test(a))).toBe(true);
-    expect(statements.flatMap(actions).filter((a) => a.startsWith('ses:'))).toEqual(['ses:SendEmail']);
+    expect(onExports.flatMap(actions).sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
+    // 'Rendicontazione' asks MyPay: its endpoint, entity and password as Secrets Manager dynamic references.
+    const env = api.findResources('AWS::Lambda::Function')[logicalId(portal.api.backgroundJobs.jobFunction)].Properties.Environment.Variables;
+    expect(String(env.MYPAY_PASSWORD)).toMatch(/^\{\{resolve:secretsmanager:/);
+    // Sending, and reading the account's sending rate the flow e-mail keeps to (GetAccount).
+    expect(statements.flatMap(actions).filter((a) => a.startsWith('ses:')).sort()).toEqual(['ses:GetAccount', 'ses:SendEmail']);
     expect(statements.flatMap(actions).some((a) => a.startsWith('states:'))).toBe(false);
     expect(api.findResources('AWS::Lambda::Function')[logicalId(portal.api.backgroundJobs.jobFunction)].Properties.Timeout).toBe(300);
   });
 
-  it('lets only the payments, enrolment-csv, notices and ISEE functions start it (StartExecution on this machine), and tells them the ARN', () => {
+  it('lets only the functions with background work start it (StartExecution on this machine), and tells them the ARN', () => {
     const starters = resources.filter((resource) =>
       statementsOfRole(roleOfFunction(portal.api.functions[resource])).some(
         (s) => actions(s).includes('states:StartExecution') && JSON.stringify(s.Resource).includes(machineId()),
       ),
     );
-    expect(starters.sort()).toEqual(['enrolment-csv', 'isee', 'notices', 'payments']);
+    expect(starters.sort()).toEqual(['enrolment-csv', 'enrolments', 'isee', 'notices', 'payments', 'reporting']);
     for (const starter of starters) {
       const statements = statementsOfRole(roleOfFunction(portal.api.functions[starter]));
       expect(statements.filter((s) => actions(s).some((a) => a.startsWith('states:'))).flatMap(actions)).toEqual(['states:StartExecution']);

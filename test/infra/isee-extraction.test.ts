@@ -50,22 +50,40 @@ describe('ISEE reading in the cloud', () => {
     expect(resolve(rule.Properties.Targets[0].Arn)).toBe(resolve(portal.iseeExtraction.stateMachine.stateMachineArn));
   });
 
-  it('runs Textract asynchronously for PDFs, polling until the job ends, and synchronously for images', () => {
+  it('reads PDFs and images in one step, with no asynchronous Textract job (it reads only from a bucket in its own region)', () => {
     const { States, StartAt } = definition();
     expect(StartAt).toBe('Describe');
-    expect(States.StartTextDetection.Resource).toBe('arn:aws:states:::aws-sdk:textract:startDocumentTextDetection');
-    expect(States.StartTextDetection.Next).toBe('WaitForText');
-    expect(States.WaitForText).toMatchObject({ Type: 'Wait', Next: 'CheckTextDetection' });
-    expect(States.CheckTextDetection.Resource).toBe('arn:aws:states:::aws-sdk:textract:getDocumentTextDetection');
-    const ready = States[States[States.CheckTextDetection.Next].Next];
-    expect(ready.Type).toBe('Choice');
-    expect(JSON.stringify(ready.Choices)).toContain('"Next":"WaitForText"');
-    expect(ready.Choices[0]).toMatchObject({ StringEquals: 'SUCCEEDED', Next: 'ReadAttestation' });
     expect(States.ByType.Choices).toEqual([
-      expect.objectContaining({ StringEquals: 'application/pdf', Next: 'StartTextDetection' }),
+      expect.objectContaining({ StringEquals: 'application/pdf', Next: 'ReadAttestation' }),
       expect.objectContaining({ StringMatches: 'image/*', Next: 'ReadAttestation' }),
     ]);
     expect(States.ReadAttestation.Next).toBe('SaveExtraction');
+    // No state calls Textract (or anything) itself: only the functions, and S3 in the stack's region.
+    const resources = Object.values<any>(States).flatMap((state) => (state.Resource ? [state.Resource] : []));
+    expect([...new Set(resources)].sort()).toEqual(['arn:aws:states:::aws-sdk:s3:headObject', 'arn:aws:states:::lambda:invoke']);
+    expect(JSON.stringify(States)).not.toMatch(/textract/i);
+    // Textract's quota answers, as the function throws them, are waited out.
+    expect(States.ReadAttestation.Retry.flatMap((r: any) => r.ErrorEquals)).toContain('ThrottlingException');
+  });
+
+  it('calls Textract in the region the deployment sets (Milan has none), never the stack’s own', () => {
+    const read = portal.iseeExtraction.readFunction;
+    const variables = portal.extraction.resolve((read.node.defaultChild as CfnFunction).environment).variables;
+    expect(portal.extraction.region).toBe('eu-south-1');
+    expect(variables.TEXTRACT_REGION).toBe('eu-central-1');
+
+    const elsewhere = scratchApp({ bundle: false, context: { textractRegion: 'eu-west-3' } });
+    try {
+      expect(elsewhere.extraction.resolve((elsewhere.iseeExtraction.readFunction.node.defaultChild as CfnFunction).environment).variables.TEXTRACT_REGION).toBe('eu-west-3');
+    } finally {
+      elsewhere.dispose();
+    }
+  });
+
+  it('refuses at synth a textractRegion without Textract (botocore endpoints.json)', () => {
+    for (const region of ['eu-south-1', 'eu-north-1', 'moon-1']) {
+      expect(() => scratchApp({ bundle: false, context: { textractRegion: region } }), region).toThrow(`textractRegion ${region} has no Amazon Textract endpoint`);
+    }
   });
 
   it('marks the ISEE FAILED whenever a step fails', () => {
@@ -75,15 +93,21 @@ describe('ISEE reading in the cloud', () => {
       expect(state.Catch?.at(-1), name).toEqual({ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'MarkFailed' });
     }
     expect(States.MarkFailed.Parameters.Payload.status).toBe('FAILED');
-    expect(States.TextDetectionFailed.Next).toBe('MarkFailed');
   });
 
-  it('lets the reading function read documents and call Textract, and write nothing', () => {
+  it('lets the reading function read documents and detect text synchronously, and write nothing', () => {
     const read = portal.iseeExtraction.readFunction;
-    expect(actionsOf(read).filter((a) => !/^(logs|xray):/.test(a)).sort()).toEqual(['s3:GetObject', 'textract:DetectDocumentText', 'textract:GetDocumentTextDetection']);
+    expect(actionsOf(read).filter((a) => !/^(logs|xray):/.test(a)).sort()).toEqual(['s3:GetObject', 'textract:DetectDocumentText']);
     const s3 = statementsOf(read).find((s) => s.Action === 's3:GetObject')!;
     expect(JSON.stringify(s3.Resource)).toContain('/isee/*');
-    expect((read.node.defaultChild as CfnFunction).timeout).toBe(60);
+    expect((read.node.defaultChild as CfnFunction).timeout).toBe(120);
+    expect((read.node.defaultChild as CfnFunction).memorySize).toBe(1024);
+  });
+
+  it('leaves the state machine no Textract permission: only reading the documents’ type, invoking its two functions, logging and tracing', () => {
+    const policies = Object.values(extraction.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p.Properties.Roles).includes('StateMachineRole'));
+    const actions = policies.flatMap((p) => p.Properties.PolicyDocument.Statement).flatMap((s: Statement) => [s.Action].flat());
+    expect([...new Set(actions)].filter((a) => !/^(xray|logs):/.test(a)).sort()).toEqual(['lambda:InvokeFunction', 's3:GetObject']);
   });
 
   it('lets the writing function update items of the table and nothing else', () => {

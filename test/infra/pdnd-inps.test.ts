@@ -15,7 +15,7 @@ let api: Template;
 let data: Template;
 
 beforeAll(() => {
-  portal = scratchApp({ bundle: false, context: { pdndClientId: '3f8a1c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b', pdndKid: 'ZxY0wV9uTsRqPoNmLkJiHgFeDcBa_-0123456789abc', ioPayeeFiscalCode: '80012340123' } });
+  portal = scratchApp({ bundle: false, context: { pdndClientId: '3f8a1c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b', pdndKid: 'ZxY0wV9uTsRqPoNmLkJiHgFeDcBa_-0123456789abc', inpsUserId: '80012340123' } });
   api = Template.fromStack(portal.api);
   data = Template.fromStack(portal.data);
 });

@@ -176,6 +176,16 @@ describe('web stack: config.json and sign-in addresses', () => {
     expect(config.resource).toBeUndefined();
   });
 
+  it('gives the app Cognito’s /logout (it adds client_id and logout_uri) and the gateway’s name for identity_provider', () => {
+    const config = deployedConfig();
+    // The Cognito domain (its prefix a CloudFormation value), path /logout and nothing else: the app adds the query.
+    expect(config.logoutEndpoint).toMatch(/^https:\/\/[^/?]+\.auth\.eu-south-1\.amazoncognito\.com\/logout$/);
+    expect(config.identityProvider).toBe('SpidCie');
+    expect(config).not.toHaveProperty('signOutUrl');
+    const idp = Template.fromStack(portal.auth).findResources('AWS::Cognito::UserPoolIdentityProvider');
+    expect(Object.values(idp).map((r) => r.Properties.ProviderName)).toEqual(['SpidCie']);
+  });
+
   it("registers the CloudFront domain as the client's callback and logout address when there is no custom domain", () => {
     const client = only('AWS::Cognito::UserPoolClient');
     const domain = { 'Fn::GetAtt': [only('AWS::CloudFront::Distribution').id, 'DomainName'] };

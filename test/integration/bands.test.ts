@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { keys } from '../../functions/adapters/table.ts';
 import { API_AUDIENCE } from '../../lib/local/config.ts';
 import { as, request } from '../support/api.ts';
-import { localTable } from '../support/dynamo.ts';
+import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 
 const band = { name: 'Fascia integrazione', min: 1000, max: 5000, percent: 40, fixedCost: 18.5 };
 let operator: Awaited<ReturnType<typeof as>>;
@@ -54,6 +54,7 @@ describe('ISEE bands over HTTP', () => {
 
   it('lists bands by their lower bound, 20 per page, with a cursor to the next page', async () => {
     for (let i = 0; i < 22; i++) await operator.post('/api/bands', { ...band, name: `Pagina ${i}`, min: 100_000 + i, max: 200_000 });
+    await indexesCaughtUp();
     const first = (await request('GET', '/api/bands')).json;
     expect(first.items).toHaveLength(20);
     expect(first.nextCursor).toEqual(expect.any(String));
@@ -78,10 +79,13 @@ describe('ISEE bands over HTTP', () => {
     ];
     for (const [name, send, status, detail] of cases) {
       it(name, async () => {
+        // The list reads a global index: compared once it has caught up with every write, before and after.
+        await indexesCaughtUp();
         const before = await allBands();
         const response = await send();
         expect(response.status).toBe(status);
         expect(response.json.detail).toMatch(detail);
+        await indexesCaughtUp();
         expect(await allBands()).toEqual(before);
       });
     }
@@ -135,6 +139,8 @@ describe('ISEE bands over HTTP', () => {
   it('refuses to delete a band that a call uses, with the spec alert', async () => {
     const { id } = (await operator.post('/api/bands', band)).json;
     await table().plantCall('bando-fasce', 'servizio-x', [id]);
+    // "Is this band used?" reads gsi2, which shows the call's link a moment later.
+    await indexesCaughtUp();
     const response = await operator.delete(`/api/bands/${id}`);
     expect(response.status).toBe(409);
     expect(response.json.detail).toBe('La fascia ISEE selezionata è inclusa in un bando in corso.');

@@ -1,13 +1,17 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { messages, paymentOutcomeMessages } from '../../functions/domain/messages.ts';
+import { paymentKeys } from '../../functions/adapters/table.ts';
+import { messages, paymentOutcomeMessages, positionOpsMessages } from '../../functions/domain/messages.ts';
 import { as } from '../support/api.ts';
+import { callFields, openCall } from '../support/calls.ts';
+import { localTable } from '../support/dynamo.ts';
 import { randomFiscalCode } from '../support/isee.ts';
-import { openCall } from '../support/calls.ts';
-import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { approvedSubscriber, exportMonth, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
- * A citizen pays a position through MyPay's checkout (the simulator), over the real local stack; the
- * operators read a citizen's positions; 'Rendicontazione' marks what MyPay reports paid.
+ * A citizen pays a position through MyPay (the simulator, which follows MyPay4), over the real local stack;
+ * the operators read a citizen's positions; 'Rendicontazione' records what MyPay reports paid; what
+ * MyPay collected is never dropped (issue 21).
  */
 type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
@@ -31,63 +35,63 @@ beforeAll(async () => {
 });
 afterAll(() => admin('reset', {}));
 
-/** An open call on which Maria Rossi (the 'citizen' persona) is approved with 2 hours, and her November position. */
-async function mariaOwes() {
-  const { call } = await openCall(operator);
+/** An open call on which Maria Rossi (the 'citizen' persona) is approved with 2 hours, and her position of `period` (November by default). */
+async function mariaOwes(period = november, options: { exported?: boolean } = { exported: true }) {
+  const opened = await openCall(operator);
+  const { call } = opened;
   const isee = await operator.post(`/api/users/${mariaId}/isee`, { value: 8000, year: 2026, date: '2026-01-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000003C-00', scadenza: '2026-12-31', excludeVerification: true });
   expect(isee.status).toBe(201);
   const enrolled = await operator.post(`/api/calls/${call.id}/enrolments`, { userId: mariaId });
   expect(enrolled.status).toBe(201);
   expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(200);
-  expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
-  const mine = (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items;
-  expect(mine).toHaveLength(1);
-  return { call, position: mine[0] };
+  expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, period)).json.created).toBe(1);
+  // Sent to MyPay first (IUV and notice number), as the council does every month: only then can it be paid.
+  if (options.exported !== false) await exportMonth(operator, call.id, period);
+  // Her list reads a global index: it shows the position (and the export's notice number) a moment later, as on a reload.
+  const mine = async () => (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items;
+  await expect.poll(async () => (await mine()).filter((p: { nav: string | null }) => options.exported === false || p.nav).length).toBe(1);
+  return { call, position: (await mine())[0], opened };
 }
 
-/** Waits for an export flow to finish. */
-async function exported(flowId: string) {
-  for (let i = 0; i < 100; i++) {
-    const flow = (await operator.get(`/api/flows/${flowId}`)).json;
-    if (flow.step === 'COMPLETATO') return flow;
-    if (flow.step === 'ERRORE') throw new Error(`flow failed: ${flow.stato}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  throw new Error('flow did not finish');
-}
+const monthKey = (period: { mese: number; anno: number }) => `${period.anno}-${String(period.mese).padStart(2, '0')}`;
+const returnPath = (callId: string) => `/iscrizioni/visualizza_servizio?id=${callId}`;
 
-const returnUrl = (callId: string) => `${inject('appUrl')}/iscrizioni/visualizza_servizio?id=${callId}`;
-
-/** What a browser does on MyPay's checkout page: opens it, presses one button, follows the redirect. */
+/** What a browser does: MyPay's landing, the checkout page, one button, back to the portal. */
 async function checkout(url: string, esito: 'success' | 'failure' | 'cancel') {
-  const page = await fetch(url);
-  expect(page.status).toBe(200);
-  const html = await page.text();
+  const landing = await fetch(url, { redirect: 'manual' });
+  expect(landing.status).toBe(302);
+  const page = landing.headers.get('location')!;
+  const html = await (await fetch(page)).text();
   expect(html).toContain(`value="${esito}"`);
-  const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ esito }), redirect: 'manual' });
+  const answer = await fetch(page, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ esito }), redirect: 'manual' });
   expect(answer.status).toBe(303);
   return new URL(answer.headers.get('location')!);
 }
 
+/** The position item as stored (with what the API never shows). */
+const stored = async (callId: string, period = november) => (await storedPositions(callId, monthKey(period)))[0]!;
+
+/** Half an hour goes by: the portal's hold on the position lapses while the citizen is still on MyPay's page. */
+async function holdLapses(callId: string, period = november) {
+  const item = await stored(callId, period);
+  await localTable().putItem({ ...item, checkoutUntil: '2000-01-01T00:00:00.000Z' });
+  await localTable().deleteItem(paymentKeys.checkoutMarker(callId, monthKey(period), item.iud as string));
+}
+
 describe('the citizen pays a position', () => {
-  it('lists her own position, pays it on the checkout, and a second return pays nothing twice', async () => {
+  it('lists her own position, pays it on MyPay, and a second return pays nothing twice', async () => {
     const { call, position } = await mariaOwes();
-    // Exported to MyPay first (IUV and notice number), as the council does every month.
-    const started = await operator.post(`/api/calls/${call.id}/exports`, november);
-    expect(started.status).toBe(201);
-    await exported(started.json.id);
-    const [listed] = (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items;
-    expect(listed).toMatchObject({ iud: position.iud, badge: 'Da pagare', payable: true, importoDovuto: position.importoDovuto, dataScadenza: '2026-11-30' });
-    expect(listed.nav).toMatch(/^3\d{17}$/);
+    expect(position).toMatchObject({ badge: 'Da pagare', payable: true, inCorso: false, dataScadenza: '2026-11-30' });
+    expect(position.nav).toMatch(/^3\d{17}$/);
     // The export brought MyPay's notice back: a short-lived link to this position's PDF.
-    const notice = await fetch(listed.noticeUrl as string);
-    expect([notice.status, notice.headers.get('content-type'), new URL(listed.noticeUrl as string).pathname]).toEqual([200, 'application/pdf', expect.stringContaining(`/notices/${position.iud}.pdf`)]);
-    expect(Buffer.from(await notice.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    const notice = await fetch(position.noticeUrl as string);
+    expect([notice.status, notice.headers.get('content-type'), new URL(position.noticeUrl as string).pathname]).toEqual([200, 'application/pdf', expect.stringContaining(`/notices/${position.iud}.pdf`)]);
     // Another citizen sees none of it.
     expect((await otherCitizen.get(`/api/me/positions?callId=${call.id}`)).json.items).toEqual([]);
 
-    const paid = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnUrl: returnUrl(call.id) });
+    const paid = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
     expect(paid.status).toBe(200);
+    expect(new URL(paid.json.url).pathname).toBe('/public/landing/precaricato');
     const back = await checkout(paid.json.url, 'success');
     expect(`${back.origin}${back.pathname}`).toBe(`${inject('appUrl')}/iscrizioni/visualizza_servizio`);
     expect(back.searchParams.get('id')).toBe(call.id);
@@ -97,69 +101,220 @@ describe('the citizen pays a position', () => {
 
     const first = await citizen.post('/api/me/payments/return', { idSession });
     expect(first.status).toBe(200);
-    expect(first.json).toMatchObject({ esito: 'PAID', recorded: true, message: paymentOutcomeMessages.paid, position: { badge: 'Pagato', isPagato: true, payable: false, importoTotalePagato: position.importoDovuto, codIuv: listed.codIuv } });
+    expect(first.json).toMatchObject({ esito: 'PAID', recorded: true, message: paymentOutcomeMessages.paid, position: { badge: 'Pagato', isPagato: true, payable: false, importoTotalePagato: position.importoDovuto, codIuv: position.codIuv } });
     const reload = await citizen.post('/api/me/payments/return', { idSession });
     expect(reload.json).toMatchObject({ esito: 'PAID', recorded: false, message: paymentOutcomeMessages.paidBefore });
-    const [stored] = await storedPositions(call.id, '2026-11');
-    expect(stored).toMatchObject({ isPagato: true, importoTotalePagato: position.importoDovuto });
-    expect(stored.dataEsitoSingoloPagamento).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(stored.iur).toMatch(/^IUR/);
+    const item = await stored(call.id);
+    expect(item).toMatchObject({ isPagato: true, importoTotalePagato: position.importoDovuto });
+    expect(item.dataEsitoSingoloPagamento).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(item.iur).toMatch(/^IUR/);
+    expect(item.checkoutUntil ?? null).toBeNull();
 
     // Paying again is refused; the operator and the delegate see it paid in the user record.
-    expect((await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnUrl: returnUrl(call.id) })).status).toBe(409);
+    expect((await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) })).status).toBe(409);
+    // The user record's list reads a global index: paid a moment later, as on a reload.
     for (const reader of [operator, delegate]) {
-      const items = (await reader.get(`/api/users/${mariaId}/positions`)).json.items;
-      expect(items.find((p: { iud: string }) => p.iud === position.iud)).toMatchObject({ badge: 'Pagato' });
+      const badge = async () => (await reader.get(`/api/users/${mariaId}/positions`)).json.items.find((p: { iud: string }) => p.iud === position.iud)?.badge;
+      await expect.poll(badge).toBe('Pagato');
     }
+    // The reporting finds the same receipt: nothing changes.
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({ marked: 0, alreadyPaid: 1, toReconcile: 0 });
   });
 
-  it('leaves the position payable after a refused or cancelled payment, and a forged esito=OK changes nothing', async () => {
+  it('a second Paga while the checkout lives resumes it (never a second payment); a refused or cancelled one frees the position; a forged esito=OK changes nothing', async () => {
     const { call, position } = await mariaOwes();
-    for (const [choice, esito, outcome] of [
-      ['failure', 'KO', 'FAILED'],
-      ['cancel', 'ANNULLATO', 'CANCELLED'],
+    const first = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
+    const second = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
+    expect(second.json).toEqual({ url: first.json.url, idSession: first.json.idSession, resumed: true });
+    // The citizen's list reads a global index: the live checkout shows a moment later, as on a reload.
+    const listed = async () => (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items[0];
+    await expect.poll(listed).toMatchObject({ inCorso: true, badge: 'Da pagare' });
+    for (const [choice, outcome] of [
+      ['failure', 'FAILED'],
+      ['cancel', 'CANCELLED'],
     ] as const) {
-      const paid = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnUrl: returnUrl(call.id) });
+      const paid = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
       expect(paid.status).toBe(200);
       const back = await checkout(paid.json.url, choice);
-      expect(back.searchParams.get('esito')).toBe(esito);
+      expect(back.searchParams.get('esito')).toBe('ERROR');
       // The URL's esito is never trusted: even a body claiming OK gets MyPay's own outcome.
       const answer = await citizen.post('/api/me/payments/return', { idSession: back.searchParams.get('idSession'), esito: 'OK' });
       expect(answer.status).toBe(200);
-      expect(answer.json).toMatchObject({ esito: outcome, recorded: false, position: { badge: 'Da pagare', payable: true, isPagato: false } });
+      expect(answer.json).toMatchObject({ esito: outcome, recorded: false, position: { badge: 'Da pagare', payable: true, inCorso: false, isPagato: false } });
     }
-    // A session left on the checkout page (nothing chosen): still in progress, not paid.
-    const pending = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnUrl: returnUrl(call.id) });
-    await fetch(pending.json.url);
+    // A session left on the checkout page (nothing chosen): still in progress, not paid, the position held.
+    const pending = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
+    await fetch(pending.json.url, { redirect: 'manual' });
     expect((await citizen.post('/api/me/payments/return', { idSession: pending.json.idSession })).json).toMatchObject({ esito: 'PENDING', recorded: false, message: paymentOutcomeMessages.pending });
-    const [stored] = await storedPositions(call.id, '2026-11');
-    expect(stored.isPagato).toBe(false);
+    // MyPay expires it: the position is free again.
+    const simulatorAdmin = await fetch(`${simulator()}/admin/expire`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ idSession: pending.json.idSession }) });
+    expect(simulatorAdmin.status).toBe(200);
+    expect((await citizen.post('/api/me/payments/return', { idSession: pending.json.idSession })).json).toMatchObject({ esito: 'EXPIRED', message: paymentOutcomeMessages.expired, position: { inCorso: false, payable: true } });
+    expect((await stored(call.id)).isPagato).toBe(false);
   });
 
-  it('answers 404 for another citizen’s position or session, and 400 for bad input, changing nothing', async () => {
+  it('builds the return address from the portal’s own address: Origin, Host and X-Forwarded-Host decide nothing; a site or a foreign page is a 400', async () => {
     const { call, position } = await mariaOwes();
-    const notMine = await otherCitizen.post(`/api/me/positions/${position.iud}/pay`, { returnUrl: returnUrl(call.id) });
+    const pay = await fetch(`${inject('appUrl')}/api/me/positions/${position.iud}/pay`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${citizen.token}`, 'content-type': 'application/json', origin: 'https://evil.example', 'x-forwarded-host': 'evil.example' },
+      body: JSON.stringify({ returnPath: returnPath(call.id) }),
+    });
+    expect(pay.status).toBe(200);
+    const landing = new URL(((await pay.json()) as { url: string }).url);
+    expect(landing.searchParams.get('backUrl')).toBe(`${inject('appUrl')}/iscrizioni/visualizza_servizio?id=${call.id}`);
+    const back = await checkout(landing.toString(), 'cancel');
+    expect(back.origin).toBe(new URL(inject('appUrl')).origin);
+    for (const bad of [{}, { returnUrl: 'https://evil.example/iscrizioni/visualizza_servizio' }, { returnPath: 'https://evil.example/iscrizioni' }, { returnPath: '//evil.example/iscrizioni' }, { returnPath: '/lista_utenti' }]) {
+      const refused = await citizen.post(`/api/me/positions/${position.iud}/pay`, bad);
+      expect(refused.status, JSON.stringify(bad)).toBe(400);
+      expect(refused.json.detail).toBe(messages.payment.returnUrl);
+    }
+  });
+
+  it('answers 404 for another citizen’s position or session, 409 for a position not yet sent to MyPay, 400 for bad input, changing nothing', async () => {
+    const { call, position } = await mariaOwes();
+    const notMine = await otherCitizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
     expect(notMine.status).toBe(404);
     expect(notMine.json.detail).toBe(messages.payment.notFound);
-    expect((await citizen.post('/api/me/positions/P2026110000000000000000000000000000/pay', { returnUrl: returnUrl(call.id) })).status).toBe(404);
+    expect((await citizen.post('/api/me/positions/P2026110000000000000000000000000000/pay', { returnPath: returnPath(call.id) })).status).toBe(404);
 
-    const paid = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnUrl: returnUrl(call.id) });
+    const paid = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
     const back = await checkout(paid.json.url, 'success');
     const idSession = back.searchParams.get('idSession');
     const stolen = await otherCitizen.post('/api/me/payments/return', { idSession });
     expect(stolen.status).toBe(404);
     expect(stolen.json.detail).toBe(messages.payment.sessionNotFound);
     expect((await citizen.post('/api/me/payments/return', { idSession: 'sessione-inventata' })).status).toBe(404);
-    expect((await storedPositions(call.id, '2026-11'))[0].isPagato).toBe(false);
-
-    for (const bad of [{}, { returnUrl: 'https://altro-sito.example/iscrizioni/visualizza_servizio' }, { returnUrl: `${inject('appUrl')}/lista_utenti` }]) {
-      const refused = await citizen.post(`/api/me/positions/${position.iud}/pay`, bad);
-      expect(refused.status, JSON.stringify(bad)).toBe(400);
-      expect(refused.json.detail).toBe(messages.payment.returnUrl);
-    }
+    expect((await stored(call.id)).isPagato).toBe(false);
     expect((await citizen.post('/api/me/payments/return', {})).status).toBe(400);
     // The owner's return records it, once.
     expect((await citizen.post('/api/me/payments/return', { idSession })).json).toMatchObject({ esito: 'PAID', recorded: true });
+
+    const notSent = await mariaOwes({ mese: 10, anno: 2026 }, { exported: false });
+    expect(notSent.position).toMatchObject({ payable: false, nav: null });
+    const early = await citizen.post(`/api/me/positions/${notSent.position.iud}/pay`, { returnPath: returnPath(notSent.call.id) });
+    expect([early.status, early.json.detail]).toEqual([409, paymentOutcomeMessages.notIssued]);
+  });
+});
+
+describe('a payment MyPay collected never disappears (issue 21)', () => {
+  it('refuses to edit or cancel the amount while the checkout lives (409, nothing changed), and Sincronizza and the export of its month', async () => {
+    const { call, position } = await mariaOwes();
+    const paying = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
+    expect(paying.status).toBe(200);
+    const before = await stored(call.id);
+    for (const importo of [10, 0]) {
+      const refused = await operator.put(`/api/positions/${position.iud}`, { descrizione: 'Quota rivista', importo });
+      expect([refused.status, refused.json.detail]).toEqual([409, positionOpsMessages.checkoutLive]);
+    }
+    const sync = await operator.post(`/api/calls/${call.id}/positions/sync`, {});
+    expect([sync.status, sync.json.detail]).toEqual([409, positionOpsMessages.checkoutLiveCall]);
+    for (const path of ['positions/generate', 'positions/csv', 'exports']) {
+      const refused = await operator.post(`/api/calls/${call.id}/${path}`, november);
+      expect([refused.status, refused.json.detail], path).toEqual([409, positionOpsMessages.checkoutLiveMonth]);
+    }
+    const single = await operator.post(`/api/calls/${call.id}/exports`, { ...november, fiscalCode: 'RSSMRA85C52H501N' });
+    expect(single.status).toBe(409);
+    const after = await stored(call.id);
+    expect({ ...after, checkoutUntil: undefined }).toEqual({ ...before, checkoutUntil: undefined });
+    // The payment arrives: recorded as due; the reporting after it changes nothing.
+    const back = await checkout(paying.json.url, 'success');
+    expect((await citizen.post('/api/me/payments/return', { idSession: back.searchParams.get('idSession') })).json).toMatchObject({ esito: 'PAID', recorded: true, position: { badge: 'Pagato', riconciliazione: null } });
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({ marked: 0, alreadyPaid: 1 });
+  });
+
+  it('a position cancelled during a checkout whose payment then arrives: recorded, Pagato for the citizen, to reconcile for the operators; the reporting changes nothing', async () => {
+    const { call, position } = await mariaOwes();
+    const paying = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
+    await holdLapses(call.id);
+    const cancelled = await operator.put(`/api/positions/${position.iud}`, { descrizione: 'Annullata', importo: 0 });
+    expect(cancelled.json).toMatchObject({ annullato: true, importoDovuto: 0 });
+    // The citizen was still on pagoPA's page: MyPay collects the amount it holds.
+    const back = await checkout(paying.json.url, 'success');
+    const answer = await citizen.post('/api/me/payments/return', { idSession: back.searchParams.get('idSession') });
+    expect(answer.json).toMatchObject({ esito: 'PAID', recorded: true, message: paymentOutcomeMessages.paidToReconcile, position: { badge: 'Pagato', importoTotalePagato: position.importoDovuto } });
+    expect(await stored(call.id)).toMatchObject({ annullato: true, isPagato: true, importoTotalePagato: position.importoDovuto, riconciliazione: { motivo: 'ANNULLATA', differenza: position.importoDovuto } });
+    const mine = async () => (await operator.get(`/api/users/${mariaId}/positions`)).json.items.find((p: { iud: string }) => p.iud === position.iud);
+    await expect.poll(mine).toMatchObject({ badge: 'Pagato', riconciliazione: { motivo: 'ANNULLATA' } });
+    // The payment list: the row, its filter and the statistics box.
+    for (const query of ['&chkDaRiconciliare=true', '', '&sort=-importo']) {
+      const list = (await operator.get(`/api/calls/${call.id}/payment-list?anno=2026${query}`)).json;
+      expect(list.items.map((r: { userId: string; daRiconciliare: number }) => [r.userId, r.daRiconciliare]), query).toEqual([[mariaId, 1]]);
+      expect(list.count).toBe(1);
+    }
+    expect((await operator.get(`/api/calls/${call.id}/payment-totals?anno=2026`)).json).toMatchObject({ daRiconciliare: 1, cittadiniDaRiconciliare: 1, differenzaDaRiconciliare: position.importoDovuto });
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({ marked: 0, alreadyPaid: 1 });
+    expect((await stored(call.id)).pagamenti).toHaveLength(1);
+  });
+
+  it('two payments of one position (the checkout, then the notice paid again elsewhere): the second is recorded to reconcile by the reporting; a second run changes nothing', async () => {
+    const { call, position } = await mariaOwes();
+    const paying = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
+    const back = await checkout(paying.json.url, 'success');
+    expect((await citizen.post('/api/me/payments/return', { idSession: back.searchParams.get('idSession') })).json.recorded).toBe(true);
+    await admin('paid', { iuds: [position.iud], again: true });
+    const first = await jobAnswer(operator, `/api/calls/${call.id}/reporting`);
+    expect(first.json).toMatchObject({ marked: 1, toReconcile: 1, alreadyPaid: 1 });
+    expect(await stored(call.id)).toMatchObject({ importoTotalePagato: 2 * position.importoDovuto, riconciliazione: { motivo: 'PAGATA_PIU_VOLTE', differenza: position.importoDovuto } });
+    const second = await jobAnswer(operator, `/api/calls/${call.id}/reporting`);
+    expect(second.json).toMatchObject({ marked: 0, toReconcile: 0, alreadyPaid: 2 });
+    await expect.poll(async () => (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items[0]).toMatchObject({ badge: 'Pagato', importoTotalePagato: 2 * position.importoDovuto });
+  });
+
+  it('a past-due position paid late keeps its own due date in what MyPay holds', async () => {
+    const august = { mese: 8, anno: 2026 };
+    const { call, position } = await mariaOwes(august);
+    expect(position.dataScadenza).toBe('2026-08-31');
+    const paying = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
+    await checkout(paying.json.url, 'success');
+    const mypay = (await (await fetch(`${simulator()}/admin/state`)).json()).positions[`C_DEMO|${position.iud}`];
+    expect(mypay).toMatchObject({ status: 'PAGATO', dueDate: '2026-08-31' });
+  });
+
+  it('the second operator saving on a stale copy gets 409 and changes nothing', async () => {
+    const { position } = await mariaOwes(november, { exported: false });
+    const read = position.updatedAt;
+    expect((await operator.put(`/api/positions/${position.iud}`, { descrizione: 'Prima', importo: 12, updatedAt: read })).status).toBe(200);
+    const second = await operator.put(`/api/positions/${position.iud}`, { descrizione: 'Seconda', importo: 13, updatedAt: read });
+    expect([second.status, second.json.detail]).toEqual([409, 'Il record è stato modificato da un altro operatore: ricarica la pagina.']);
+    const seen = async () => (await citizen.get(`/api/me/positions`)).json.items.find((p: { iud: string }) => p.iud === position.iud);
+    await expect.poll(seen).toMatchObject({ descrizione: 'Prima', importoDovuto: 1200 });
+    // Still the first operator's once the index has caught up with every write.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await seen()).toMatchObject({ descrizione: 'Prima', importoDovuto: 1200 });
+  });
+});
+
+describe('calls that are over are not billed (issue 21)', () => {
+  async function callIn(state: 2 | 3) {
+    const { call, service, band } = await openCall(operator);
+    await approvedSubscriber(operator, call, { lastName: 'Neri', iseeValue: 8000, weeklyHour: 2 });
+    const changed = await operator.put(`/api/calls/${call.id}`, { ...callFields(service.id, call.name), year: call.year, state: 2, bandsId: [band.id], files: [] });
+    expect(changed.status).toBe(200);
+    if (state === 3) expect((await operator.put(`/api/calls/${call.id}`, { ...callFields(service.id, call.name), year: call.year, state: 3, bandsId: [band.id], files: [] })).status).toBe(200);
+    return call;
+  }
+
+  it('an ARCHIVED call: generate, CSV, Invia a MyPay, the single payment and Sincronizza answer 409 and write nothing', async () => {
+    const call = await callIn(3);
+    for (const [path, body] of [
+      ['positions/generate', november],
+      ['positions/csv', november],
+      ['exports', november],
+      ['exports', { ...november, fiscalCode: 'RSSMRA85C52H501N' }],
+      ['positions/sync', {}],
+    ] as const) {
+      const refused = await operator.post(`/api/calls/${call.id}/${path}`, body);
+      expect([refused.status, refused.json.detail], path).toEqual([409, positionOpsMessages.archived]);
+    }
+    expect(await storedPositions(call.id, '2026-11')).toEqual([]);
+    expect((await operator.get(`/api/flows?descrizione=${encodeURIComponent(call.name)}`)).json.items ?? []).toEqual([]);
+  });
+
+  it('a CLOSED call keeps billing its approved subscriptions', async () => {
+    const call = await callIn(2);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
   });
 });
 
@@ -185,15 +340,14 @@ describe('Rendicontazione', () => {
     const { call } = await openCall(operator);
     const people: { fiscalCode: string }[] = [];
     for (const lastName of ['Neri', 'Gialli', 'Blu']) people.push(await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 }));
-    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(3);
-    const started = await operator.post(`/api/calls/${call.id}/exports`, november);
-    await exported(started.json.id);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(3);
+    await exportMonth(operator, call.id, november);
     const positions = await storedPositions(call.id, '2026-11');
     const chosen = positions.filter((p) => p.fiscalCode !== people[2]!.fiscalCode).map((p) => p.iud as string);
     await admin('paid', { iuds: chosen });
 
-    for (const other of [delegate, citizen]) expect((await other.post(`/api/calls/${call.id}/reporting`, {})).status).toBe(403);
-    const first = await operator.post(`/api/calls/${call.id}/reporting`, {});
+    for (const other of [delegate, citizen]) expect((await jobAnswer(other, `/api/calls/${call.id}/reporting`, {})).status).toBe(403);
+    const first = await jobAnswer(operator, `/api/calls/${call.id}/reporting`, {});
     expect(first.status).toBe(200);
     expect(first.json).toMatchObject({ inProgress: false, marked: 2, alreadyPaid: 0 });
     expect(first.json.message).toContain('2 posizioni segnate come pagate');
@@ -201,7 +355,7 @@ describe('Rendicontazione', () => {
     expect(after.filter((p) => p.isPagato).map((p) => p.iud).sort()).toEqual([...chosen].sort());
     for (const p of after.filter((p) => p.isPagato)) expect(p.importoTotalePagato).toBe(p.importoDovuto);
 
-    const second = await operator.post(`/api/calls/${call.id}/reporting`, {});
+    const second = await jobAnswer(operator, `/api/calls/${call.id}/reporting`, {});
     expect(second.json).toMatchObject({ marked: 0, alreadyPaid: 2 });
     expect((await operator.post('/api/calls/bando-inesistente/reporting', {})).status).toBe(404);
   });

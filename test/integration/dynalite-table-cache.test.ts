@@ -37,7 +37,7 @@ const simpleTable = (name: string, hashKey = 'pk'): CreateTableCommandInput => (
 
 async function start() {
   const port = await freePort();
-  dynamo = await startDynamo(dataDir, port, { cacheTables: true });
+  dynamo = await startDynamo(dataDir, port, { cacheTables: true, indexLagMs: 0 });
   client = new DynamoDBClient({ endpoint: `http://127.0.0.1:${port}`, region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 }
 async function stop() {

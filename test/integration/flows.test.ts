@@ -1,10 +1,13 @@
+import { DescribeExecutionCommand, SFNClient, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { keys } from '../../functions/adapters/table.ts';
 import { isValidIuv } from '../../functions/domain/iuv.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions, storeRawConfiguration } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * 'Invia a MyPay' over the real local stack: the flows API starts the export through the local Step
@@ -24,7 +27,7 @@ async function admin(action: string, body: object) {
   expect(response.status).toBe(200);
 }
 async function simulatorState() {
-  return (await (await fetch(`${simulator()}/admin/state`)).json()) as { imports: Record<string, { fileName?: string; state: string }> };
+  return (await (await fetch(`${simulator()}/admin/state`)).json()) as { imports: Record<string, { fileName?: string; state: string; requestToken: string }> };
 }
 const importsOf = async (flowId: string) => Object.values((await simulatorState()).imports).filter((i) => i.fileName?.includes(flowId));
 
@@ -56,6 +59,17 @@ async function settled(flowId: string, timeoutMs = 25_000) {
   }
 }
 
+/** Waits until the flow stops moving or is suspended (waiting for MyPay). */
+async function settledOrSuspended(flowId: string, timeoutMs = 40_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const flow = (await operator.get(`/api/flows/${flowId}`)).json;
+    if (flow.step === 'COMPLETATO' || flow.step === 'ERRORE' || flow.step === 'SOSPESO') return flow;
+    if (Date.now() > until) throw new Error(`flow still at ${flow.step} (${flow.stato})`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
 /** Every position of the month: each exported exactly once with a valid IUV, or failed with its reason. */
 async function positionsOf(callId: string) {
   return (await storedPositions(callId, '2026-11')).map((p) => ({ iud: p.iud as string, fiscalCode: p.fiscalCode as string, codIuv: p.codIuv as string | null, nav: p.nav as string | null, statoExport: p.statoExport as string, lastExportError: p.lastExportError as string | null }));
@@ -65,7 +79,7 @@ describe('Invia a MyPay', () => {
   it('exports the month: IUV and notice number on each accepted position, the rejected row with its reason, files to open', async () => {
     const { call, people } = await callWithThreeDue();
     const rejectedCf = people[1]!.fiscalCode;
-    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(3);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(3);
     const positions0 = await positionsOf(call.id);
     // MyPay is told to refuse one of the three rows.
     await admin('reject', { iuds: [positions0.find((p) => p.fiscalCode === rejectedCf)!.iud] });
@@ -128,7 +142,7 @@ describe('Invia a MyPay', () => {
     expect(failed).toMatchObject({ step: 'ERRORE', stato: 'IMPORT_ERROR_SL', statoLabel: 'Errore flusso interno' });
     expect(failed.error).toContain('MyPay non risponde');
     expect((await operator.post(`/api/calls/${call.id}/exports`, november)).status).toBe(409);
-    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).status).toBe(409);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).status).toBe(409);
 
     await admin('reset', {});
     const restarted = await operator.post(`/api/flows/${failed.id}/restart`, {});
@@ -139,29 +153,101 @@ describe('Invia a MyPay', () => {
     expect((await operator.post(`/api/flows/${failed.id}/restart`, {})).status).toBe(409);
   });
 
-  it('an aborted import is visible ("Errore flusso") and Rielabora sends the file again', async () => {
+  it.each([
+    ['PAA_IMPORT_NO_MATCH_MD5', 'l’impronta MD5 non corrisponde'],
+    ['PAA_IMPORT_FLUSSO_DUPLICATO', 'MyPay ha già caricato un flusso con questo identificativo'],
+  ])('MyPay failing the import with %s: "Errore flusso" with its meaning, no code; Rielabora sends it with a new token, IUF and ZIP name (MyPay4 FlussoService, FlussoDao)', async (code, meaning) => {
     const { call } = await callWithThreeDue();
-    await admin('import', { mode: 'aborted', times: 1 });
+    await admin('import', { mode: 'failed', code, times: 1 });
     const started = await operator.post(`/api/calls/${call.id}/exports`, november);
-    expect(await settled(started.json.id)).toMatchObject({ step: 'ERRORE', stato: 'IMPORT_ABORTITO', statoLabel: 'Errore flusso' });
+    const failed = await settled(started.json.id);
+    expect(failed).toMatchObject({ step: 'ERRORE', stato: code, statoLabel: 'Errore flusso' });
+    expect(failed.error).toContain(meaning);
+    expect(failed.error).not.toMatch(/PAA_|IMPORT_/);
     expect((await positionsOf(call.id)).every((p) => p.codIuv === null)).toBe(true);
-    await operator.post(`/api/flows/${started.json.id}/restart`, {});
+    expect((await operator.post(`/api/flows/${started.json.id}/restart`, {})).status).toBe(200);
     const done = await settled(started.json.id);
-    expect(done, JSON.stringify(await positionsOf(call.id))).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
-    expect(await importsOf(started.json.id)).toHaveLength(2);
+    expect(done, JSON.stringify(await positionsOf(call.id))).toMatchObject({ step: 'COMPLETATO', accepted: 3, error: null });
+    const imports = await importsOf(started.json.id);
+    expect(imports.map((i) => i.fileName).sort()).toEqual([`C_DEMO-${started.json.id}-1_3.zip`, `C_DEMO-${started.json.id}_2-1_3.zip`]);
+    expect(new Set(imports.map((i) => i.requestToken)).size).toBe(2);
   });
 
-  it('a reused request token is refused by MyPay: the flow stops with the reason, and Rielabora sends it with a fresh token', async () => {
+  it('a reused request token is refused by MyPay: "Errore flusso" with the reason in Italian, and Rielabora sends it with a fresh token', async () => {
     const { call } = await callWithThreeDue();
     await admin('reuse-token', { times: 1 });
     const first = await operator.post(`/api/calls/${call.id}/exports`, november);
     const settledFirst = await settled(first.json.id);
-    expect(settledFirst).toMatchObject({ step: 'ERRORE', statoLabel: 'Errore flusso interno' });
-    expect(settledFirst.error).toContain('PAA_REQUEST_TOKEN_GIA_USATO');
+    expect(settledFirst).toMatchObject({ step: 'ERRORE', statoLabel: 'Errore flusso' });
+    expect(settledFirst.error).toBe('MyPay ha rifiutato l’invio: l’autorizzazione ricevuta era già stata usata. «Rielabora» ne chiede una nuova e invia il file di nuovo.');
     await operator.post(`/api/flows/${first.json.id}/restart`, {});
     expect(await settled(first.json.id)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
     const positions = await positionsOf(call.id);
     expect(new Set(positions.map((p) => p.codIuv)).size).toBe(3);
+  });
+
+  it('an import MyPay keeps in IMPORT_IN_ELAB (GPD) reads as waiting, then suspended, never failed; Rielabora collects it without sending again', async () => {
+    const { call } = await callWithThreeDue();
+    await admin('import', { mode: 'stuck', times: 1 });
+    const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+    const id = started.json.id as string;
+    const until = Date.now() + 20_000;
+    let seenWaiting = false;
+    for (;;) {
+      const flow = (await operator.get(`/api/flows/${id}`)).json;
+      if (flow.stato === 'IMPORT_IN_ELAB' && flow.step === 'ATTESA_ESITO') seenWaiting = true;
+      if (flow.step === 'SOSPESO' || flow.step === 'ERRORE' || flow.step === 'COMPLETATO' || Date.now() > until) break;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    expect(seenWaiting).toBe(true);
+    // The wait set for this stack (MYPAY_IMPORT_MAX_WAIT_MINUTES) has passed: suspended, its badge still MyPay's state.
+    const waiting = await settledOrSuspended(id);
+    expect(waiting).toMatchObject({ step: 'SOSPESO', stato: 'IMPORT_IN_ELAB', statoLabel: 'In elaborazione...', stepLabel: 'In attesa dell’esito di MyPay' });
+    // MyPay holds the file: the call stays locked, the positions unchanged.
+    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).status).toBe(409);
+    await admin('import', { mode: 'release' });
+    expect((await operator.post(`/api/flows/${id}/restart`, {})).status).toBe(200);
+    expect(await settled(id, 45_000)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
+    expect(await importsOf(id)).toHaveLength(1);
+  }, 90_000);
+
+  it('an execution stopped outside any Catch (StopExecution) fails the flow cleanly: the call is free and Rielabora works', async () => {
+    const { call } = await callWithThreeDue();
+    // MyPay down: the flow waits in the state machine's retries while the execution is stopped.
+    await admin('faults', { operation: 'paaSILAutorizzaImportFlusso', kind: '5xx', times: 'always' });
+    const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+    const id = started.json.id as string;
+    const execution = async () => (await localTable().item(keys.flow(id)))?.execution as string | undefined;
+    await expect.poll(execution, { timeout: 10_000 }).toMatch(/execution/);
+    const sfn = new SFNClient({ endpoint: inject('sfnEndpoint'), region: 'eu-south-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    await sfn.send(new StopExecutionCommand({ executionArn: (await execution())! }));
+    await expect.poll(async () => (await sfn.send(new DescribeExecutionCommand({ executionArn: (await execution())! }))).status, { timeout: 10_000 }).toBe('ABORTED');
+    const failed = await settled(id);
+    expect(failed).toMatchObject({ step: 'ERRORE', stato: 'IMPORT_ERROR_SL', statoLabel: 'Errore flusso interno' });
+    expect(failed.error).toContain('«Rielabora» lo riprende');
+    await admin('reset', {});
+    expect((await operator.post(`/api/flows/${id}/restart`, {})).status).toBe(200);
+    expect(await settled(id, 45_000)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
+    expect(await importsOf(id)).toHaveLength(1);
+  }, 90_000);
+
+  it('holds back a citizen MyPay would refuse (civic number not ASCII) or whose stored address would run as a formula; the others go', async () => {
+    const { call, people } = await callWithThreeDue();
+    const [civic, formula] = people;
+    const user = async (userId: string) => (await localTable().item(keys.user(userId)))!;
+    await localTable().putItem({ ...(await user(civic!.userId)), addressNumber: '12°' });
+    await localTable().putItem({ ...(await user(formula!.userId)), address: '=HYPERLINK("http://evil.example","x")' });
+    const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+    const flow = await settled(started.json.id);
+    expect(flow).toMatchObject({ step: 'COMPLETATO', num: 1, accepted: 1 });
+    expect(flow.heldBack.map((h: { fiscalCode: string; reason: string }) => [h.fiscalCode, h.reason]).sort()).toEqual(
+      [
+        [civic!.fiscalCode, 'il numero civico “12°” non è accettato da MyPay (solo caratteri senza accenti né simboli speciali, al massimo 16)'],
+        [formula!.fiscalCode, 'il campo indirizzo inizia con =, +, -, @, una tabulazione o un a capo'],
+      ].sort(),
+    );
+    const positions = await positionsOf(call.id);
+    expect(positions.filter((p) => p.statoExport === 'ESPORTATA').map((p) => p.fiscalCode)).toEqual([people[2]!.fiscalCode]);
   });
 
   it('the single payment sends one citizen of the month', async () => {
@@ -202,10 +288,19 @@ describe('flows: who and what', () => {
     expect((await operator.get('/api/flows')).json.items.length).toBe(before);
   });
 
-  it('a month with nothing to send ends at once and says so', async () => {
+  it('a month with nothing new to send creates no flow and says so', async () => {
     const { call } = await openCall(operator);
-    const started = await operator.post(`/api/calls/${call.id}/exports`, november);
-    expect(await settled(started.json.id)).toMatchObject({ step: 'COMPLETATO', num: 0, error: 'Nessuna posizione debitoria da inviare per il mese scelto.' });
-    expect((await operator.get(`/api/flows/${started.json.id}/files/iuv`)).json.detail).toBe('Nessun link presente');
+    const before = (await operator.get(`/api/flows?descrizione=${encodeURIComponent(call.name)}`)).json.items.length;
+    const nothing = await operator.post(`/api/calls/${call.id}/exports`, november);
+    expect(nothing.status).toBe(409);
+    expect(nothing.json.detail).toBe('Nessuna posizione da inviare per questo mese.');
+    // A month already sent whole: nothing new either.
+    const { call: sent } = await callWithThreeDue();
+    expect(await settled((await operator.post(`/api/calls/${sent.id}/exports`, november)).json.id)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
+    expect((await operator.post(`/api/calls/${sent.id}/exports`, november)).json.detail).toBe('Nessuna posizione da inviare per questo mese.');
+    expect((await operator.get(`/api/flows?descrizione=${encodeURIComponent(call.name)}`)).json.items.length).toBe(before);
+    expect((await operator.get(`/api/flows?descrizione=${encodeURIComponent(sent.name)}`)).json.items).toHaveLength(1);
+    // …and the call is free: nothing was left locked.
+    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).status).toBe(200);
   });
 });

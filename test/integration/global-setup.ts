@@ -1,9 +1,21 @@
 import type { TestProject } from 'vitest/node';
 import { startTestStack } from '../support/stack.ts';
 
+/**
+ * The global secondary indexes' lag of the integration tier: DynamoDB's GSIs are eventually consistent
+ * (lib/local/dynalite-index-lag.ts), so the tier runs with index reads this far behind the writes, and a test
+ * passes only if the code never reads its own write through an index (and the test itself waits for a list
+ * as a user reloads it). DYNALITE_INDEX_LAG_MS overrides it (0: dynalite's own, synchronous indexes).
+ */
+export const INTEGRATION_INDEX_LAG_MS = 100;
+
 /** One local stack (API, dynalite, s3rver, OIDC provider) for every integration test file. */
 export default async function setup(project: TestProject) {
-  const stack = await startTestStack({ web: 'none', seed: false });
+  // How long the export waits for an import MyPay keeps in IMPORT_IN_ELAB before suspending the flow: short
+  // here, so the test of that wait sees it end (the imports of the other tests take a few seconds).
+  process.env.MYPAY_IMPORT_MAX_WAIT_MINUTES ||= '0.25';
+  const indexLagMs = process.env.DYNALITE_INDEX_LAG_MS === undefined ? INTEGRATION_INDEX_LAG_MS : Number(process.env.DYNALITE_INDEX_LAG_MS);
+  const stack = await startTestStack({ web: 'none', seed: false, indexLagMs });
   project.provide('appUrl', stack.appUrl);
   project.provide('issuer', stack.issuer);
   project.provide('dynamoEndpoint', stack.dynamoEndpoint);
@@ -14,5 +26,6 @@ export default async function setup(project: TestProject) {
   project.provide('ioUrl', stack.ioUrl);
   project.provide('pdndUrl', stack.pdndUrl);
   project.provide('inpsUrl', stack.inpsUrl);
+  project.provide('sfnEndpoint', stack.stepFunctionsEndpoint);
   return () => stack.close();
 }

@@ -14,6 +14,11 @@ const uploadPdf = async (value = 12345.67, protocol = 'INPS-ISEE-2026-00597381W-
   return citizen.post('/api/isee', { document, value });
 };
 const newest = async () => (await citizen.get('/api/me/isee')).json.items[0];
+// The lists read a global index, which shows a write a moment later (as DynamoDB's: eventually consistent):
+// the test waits for it as the citizen would reload the page.
+const listed = (id: string) => expect.poll(async () => (await newest())?.id).toBe(id);
+/** How many ISEE the citizen has, from their record in the table (strongly consistent, unlike the list). */
+const countMine = async () => (await localTable().item({ pk: `USER#${userId}`, sk: 'USER' }))?.iseeCount as number;
 
 beforeAll(async () => {
   [citizen, other, operator, delegate] = await Promise.all([as('citizen'), as('newCitizen'), as('operator'), as('delegate')]);
@@ -26,12 +31,12 @@ describe('a citizen uploads an ISEE and an operator reviews it', () => {
     expect(response.status).toBe(201);
     expect(response.json).toMatchObject({ userId, value: 12345.67, state: 'LOADED', hasFile: true, uploadedBy: 'CITIZEN', year: new Date().getFullYear() });
     expect(['PENDING', 'DONE', 'FAILED']).toContain(response.json.extractionStatus);
-    expect((await newest()).id).toBe(response.json.id);
+    // The user's record follows at once (never read back through an index).
     const user = (await operator.get(`/api/users/${userId}`)).json;
     expect(user.state).toBe('LOADED');
     expect(user.lastIsee).toMatchObject({ id: response.json.id, state: 'LOADED', hasFile: true });
-    const list = (await operator.get('/api/isee?limit=100')).json.items.map((i: { id: string }) => i.id);
-    expect(list).toContain(response.json.id);
+    await listed(response.json.id);
+    await expect.poll(async () => (await operator.get('/api/isee?limit=100')).json.items.map((i: { id: string }) => i.id)).toContain(response.json.id);
     expect((await operator.get('/api/isee/to-verify/count')).json.count).toBeGreaterThanOrEqual(1);
     expect((await delegate.get('/api/isee/to-verify/count')).status).toBe(200);
   });
@@ -62,7 +67,7 @@ describe('a citizen uploads an ISEE and an operator reviews it', () => {
     expect(empty.json.detail).toBe('Il campo non può essere vuoto!');
     const badState = await operator.put(`/api/isee/${id}/decision`, { state: 3, value: 100 });
     expect(badState.status).toBe(400);
-    expect((await newest()).state).toBe('LOADED');
+    expect((await citizen.get(`/api/isee/${id}`)).json.state).toBe('LOADED');
   });
 
   it('confirms with state 1 once: a second decision is refused and changes nothing', async () => {
@@ -76,21 +81,20 @@ describe('a citizen uploads an ISEE and an operator reviews it', () => {
     const winner = first.status === 200 ? first : second;
     const loser = first.status === 200 ? second : first;
     expect(loser.json.detail).toBe('L’ISEE non è più in attesa di verifica: è già stato confermato o rifiutato.');
-    const now = await newest();
-    expect(now.state).toBe(winner.json.state);
+    expect((await citizen.get(`/api/isee/${id}`)).json.state).toBe(winner.json.state);
     const again = await operator.put(`/api/isee/${id}/decision`, { state: 1, value: 5 });
     expect(again.status).toBe(409);
-    expect((await newest()).value).toBe(winner.json.value);
-    expect((await operator.get('/api/isee?limit=100')).json.items.map((i: { id: string }) => i.id)).not.toContain(id);
+    expect((await operator.get(`/api/isee/${id}`)).json.value).toBe(winner.json.value);
+    await expect.poll(async () => (await newest()).value).toBe(winner.json.value);
+    await expect.poll(async () => (await operator.get('/api/isee?limit=100')).json.items.map((i: { id: string }) => i.id)).not.toContain(id);
   });
 
   it('invalidates the previous ISEE at a new upload; a refusal (state 2) leaves the user without a valid ISEE', async () => {
     const previous = await newest();
     const response = await uploadPdf(9000);
     expect(response.status).toBe(201);
-    const items = (await citizen.get('/api/me/isee')).json.items;
-    expect(items[0].id).toBe(response.json.id);
-    expect(items.find((i: { id: string }) => i.id === previous.id).state).toBe(previous.state === 'REFUSED' ? 'REFUSED' : 'INVALIDATED');
+    expect((await citizen.get(`/api/isee/${previous.id}`)).json.state).toBe(previous.state === 'REFUSED' ? 'REFUSED' : 'INVALIDATED');
+    await listed(response.json.id);
     const refused = await operator.put(`/api/isee/${response.json.id}/decision`, { state: 2, value: 9000 });
     expect(refused.status).toBe(200);
     expect(refused.json.state).toBe('REFUSED');
@@ -101,8 +105,6 @@ describe('a citizen uploads an ISEE and an operator reviews it', () => {
 });
 
 describe('bad input gets a clear Italian error and changes nothing', () => {
-  const countMine = async () => (await citizen.get('/api/me/isee?limit=100')).json.items.length;
-
   it('refuses a renamed executable', async () => {
     const before = await countMine();
     const document = await stageIseeFile(citizen, renamedExecutable(), 'isee.pdf');
@@ -139,7 +141,7 @@ describe('bad input gets a clear Italian error and changes nothing', () => {
 
   it('operator upload: a document is required unless "Escludi verifica ISEE"; year and value are checked', async () => {
     const base = { value: 5000, year: 2026, date: new Date().toISOString(), protocollo: 'INPS-ISEE-2026-00000002B-00', scadenza: '2026-12-31' };
-    const before = (await operator.get(`/api/users/${userId}/isee?limit=100`)).json.items.length;
+    const before = await countMine();
     const missing = await operator.post(`/api/users/${userId}/isee`, { ...base, excludeVerification: false });
     expect(missing.status).toBe(400);
     expect(missing.json.detail).toBe('Non è stato caricato nessun documento');
@@ -148,7 +150,7 @@ describe('bad input gets a clear Italian error and changes nothing', () => {
     expect(badYear.json.errors.year).toBe('Inserisci un anno valido (quattro cifre).');
     const noProtocol = await operator.post(`/api/users/${userId}/isee`, { ...base, protocollo: '', excludeVerification: true });
     expect(noProtocol.json.errors.protocollo).toBe('Il campo non può essere vuoto!');
-    expect((await operator.get(`/api/users/${userId}/isee?limit=100`)).json.items.length).toBe(before);
+    expect(await countMine()).toBe(before);
     expect((await delegate.post(`/api/users/${userId}/isee`, { ...base, excludeVerification: true })).status).toBe(403);
 
     const excluded = await operator.post(`/api/users/${userId}/isee`, { ...base, excludeVerification: true });
@@ -183,8 +185,8 @@ describe('an operator deletes an ISEE from the user record', () => {
   };
   const stillThere = async (id: string) => {
     expect((await operator.get(`/api/isee/${id}`)).status).toBe(200);
-    expect((await operator.get(`/api/users/${userId}/isee?limit=100`)).json.items.map((i: { id: string }) => i.id)).toContain(id);
     expect((await operator.get(`/api/users/${userId}`)).json.lastIsee.id).toBe(id);
+    await expect.poll(async () => (await operator.get(`/api/users/${userId}/isee?limit=100`)).json.items.map((i: { id: string }) => i.id)).toContain(id);
     expect((await localTable().auditOf('isee', id)).map((e) => e.action)).toEqual(['create']);
   };
 
@@ -222,12 +224,14 @@ describe('an operator deletes an ISEE from the user record', () => {
     const deleted = await operator.delete(`/api/isee/${id}`);
     expect(deleted.status).toBe(204);
     expect((await operator.get(`/api/isee/${id}`)).status).toBe(404);
-    expect((await operator.get(`/api/users/${userId}/isee?limit=100`)).json.items.map((i: { id: string }) => i.id)).not.toContain(id);
+    // The user's summary falls back at once, even while the index still lists the deleted one.
     const user = (await operator.get(`/api/users/${userId}`)).json;
     expect(user.lastIsee.id).toBe(older.id);
     expect(user.state).toBe('VALIDATED');
-    // The document is gone from the bucket: even a link signed before the delete finds nothing.
-    expect((await fetch(link)).status).toBe(404);
+    await expect.poll(async () => (await operator.get(`/api/users/${userId}/isee?limit=100`)).json.items.map((i: { id: string }) => i.id)).not.toContain(id);
+    // The document is gone from the bucket: even a link signed before the delete finds nothing (S3's 403 to a
+    // role without s3:ListBucket, as the portal's are).
+    expect((await fetch(link)).status).toBe(403);
     const audit = await localTable().auditOf('isee', id);
     expect(audit.map((e) => e.action)).toEqual(['create', 'delete']);
     expect(audit[1]).toMatchObject({ who: { sub: expect.any(String), role: 'OPERATOR' }, before: { id, protocollo: 'INPS-ISEE-2026-00000005E-00' }, after: null });

@@ -78,19 +78,27 @@ const row = (over: Row = {}): Row => ({
   tipoVersamento: 'ALL',
   causaleVersamento: 'Assistenza domiciliare - marzo 2026; quota mensile',
   datiSpecificiRiscossione: '9/0101100IM',
-  bilancio: '<bilancio><capitolo><codCapitolo>1234</codCapitolo><accertamento><codAccertamento>2026/1</codAccertamento><importo>66.43</importo></accertamento></capitolo></bilancio>',
+  // MyPay checks that the bilancio's amounts add up to the row's (Utilities.verificaImportoBilancio).
+  bilancio: `<bilancio><capitolo><codCapitolo>1234</codCapitolo><accertamento><codAccertamento>2026/1</codAccertamento><importo>${over.importoDovuto ?? '66.43'}</importo></accertamento></capitolo></bilancio>`,
   flagGeneraIuv: 'true',
   azione: 'I',
   ...over,
 });
-const csvOf = (rows: Row[]) => Papa.unparse([COLUMNS, ...rows.map((r) => COLUMNS.map((c) => r[c]))], { delimiter: ';', newline: '\r\n' });
+/** The layout's columns: 1_2 has no flagGeneraIuv (MyPay4 SupportedFileVersion). */
+const columnsOf = (version: string) => (version === '1_2' ? COLUMNS.filter((c) => c !== 'flagGeneraIuv') : COLUMNS);
+const csvOf = (rows: Row[], version = '1_3') => Papa.unparse([columnsOf(version), ...rows.map((r) => columnsOf(version).map((c) => r[c]))], { delimiter: ';', newline: '\r\n' });
 const zipOf = (rows: Row[], { codIpa = CODIPA, version = '1_3' } = {}) => {
   const fileName = `${codIpa}-IUF${Date.now()}${Math.floor(Math.random() * 1000)}-${version}.zip`;
-  return { fileName, zip: zipSync({ [fileName.replace('.zip', '.csv')]: strToU8(csvOf(rows)) }) };
+  return { fileName, zip: zipSync({ [fileName.replace('.zip', '.csv')]: strToU8(csvOf(rows, version)) }) };
 };
 const readCsvZip = (bytes: Uint8Array) => {
   const [[, content]] = Object.entries(unzipSync(bytes));
   return Papa.parse<Row>(strFromU8(content).replace(/^\uFEFF/, ''), { header: true, delimiter: ';', skipEmptyLines: true }).data;
+};
+/** The data lines of a result file as MyPay writes them (the IUV file's fields are joined unquoted). */
+const linesOfZip = (bytes: Uint8Array) => {
+  const [[, content]] = Object.entries(unzipSync(bytes));
+  return strFromU8(content).trim().split('\n').slice(1);
 };
 
 /** authorise → upload → poll until the import leaves LOAD_IMPORT / IMPORT_IN_ELAB (or `maxPolls`). */
@@ -137,18 +145,22 @@ describe('bulk import through the adapter', () => {
     for (const r of accepted) expect(isValidIuv(r.codIuv), r.codIuv).toBe(true);
     expect(new Set(accepted.map((r) => r.codIuv)).size).toBe(3);
     expect(accepted.every((r) => r.codIuv.startsWith(DEFAULT_ENTITY.segregationCode))).toBe(true);
-    expect(accepted[0].causaleVersamento).toBe(good[0].causaleVersamento); // the quoted ';' survives
+    // MyPay4 writes the IUV file's fields joined by ';', unquoted (creaRigaFileScartiOriIuv): the causale's ';'
+    // comes back bare, so only the first fields (IUD, IUV) can be read by position.
+    expect(linesOfZip(await mypay.download(status.urlFileIUV!))[0]).toContain(`;${good[0].causaleVersamento};`);
 
     const scarti = readCsvZip(await mypay.download(status.urlFileScarti!));
     expect(scarti).toHaveLength(1);
-    expect(scarti[0]).toMatchObject({ IUD: bad.IUD, cod_rifiuto: 'CODICE_IDENTIFICATIVO_NON_VALIDO' });
-    expect(scarti[0].de_rifiuto).toContain('RSSMRA85C52H501X');
+    // The original line, then MyPay's code and text (ImportFlussoTaskService.validaElabora, creaRigaFileScarti).
+    expect(scarti[0]).toMatchObject({ IUD: bad.IUD, codiceIdentificativoUnivoco: 'RSSMRA85C52H501X', cod_rifiuto: 'PAA_IMPORT_SINTASSI_CSV_COD_FISC' });
+    expect(scarti[0].de_rifiuto).toContain('Codice fiscale non valido');
 
+    // A notice per position whose IUV MyPay generated, named after the IUV (avviso_<IUV>.pdf, as MyPay4's jasper output).
     const pdfs = unzipSync(await mypay.download(status.urlFileAvvisi!));
-    expect(Object.keys(pdfs).sort()).toEqual(accepted.map((r) => `avviso_3${r.codIuv}.pdf`).sort());
+    expect(Object.keys(pdfs).sort()).toEqual(accepted.map((r) => `avviso_${r.codIuv}.pdf`).sort());
     const amounts = ['66,43 €', '10,50 €', '120,00 €'];
     for (const [index, r] of accepted.entries()) {
-      const bytes = pdfs[`avviso_3${r.codIuv}.pdf`];
+      const bytes = pdfs[`avviso_${r.codIuv}.pdf`];
       const pdf = await PDFDocument.load(bytes);
       expect(pdf.getPageCount()).toBe(1);
       expect(pdf.getTitle()).toBe(`Avviso di pagamento ${r.codIuv}`);
@@ -162,34 +174,55 @@ describe('bulk import through the adapter', () => {
     }
   });
 
-  it('rejects each malformed field with its own code, and a duplicated IUD in the file', async () => {
+  it('rejects each row as MyPay4 does, with its codes (ImportFlussoTaskService.leggiVerificaRiga, validaElabora; Utilities.java)', async () => {
     const cases: [Row, string][] = [
-      [row({ IUD: '' }), 'IUD_OBBLIGATORIO'],
-      [row({ IUD: 'X'.repeat(36) }), 'IUD_NON_VALIDO'],
-      [row({ importoDovuto: '12,50' }), 'IMPORTO_NON_VALIDO'],
-      [row({ importoDovuto: '0.00' }), 'IMPORTO_NON_VALIDO'],
-      [row({ dataEsecuzionePagamento: '31/12/2026' }), 'DATA_NON_VALIDA'],
-      [row({ dataEsecuzionePagamento: '2026-02-30' }), 'DATA_NON_VALIDA'],
-      [row({ dataEsecuzionePagamento: '2026-13-01' }), 'DATA_NON_VALIDA'],
-      [row({ azione: 'X' }), 'AZIONE_NON_VALIDA'],
-      [row({ flagGeneraIuv: 'si' }), 'FLAG_GENERA_IUV_NON_VALIDO'],
-      [row({ datiSpecificiRiscossione: '' }), 'DATI_SPECIFICI_RISCOSSIONE_OBBLIGATORI'],
-      [row({ datiSpecificiRiscossione: 'X'.repeat(141) }), 'DATI_SPECIFICI_RISCOSSIONE_NON_VALIDI'],
-      [row({ anagraficaPagatore: 'A'.repeat(71) }), 'ANAGRAFICA_NON_VALIDA'],
-      [row({ tipoIdentificativoUnivoco: 'X' }), 'TIPO_IDENTIFICATIVO_NON_VALIDO'],
-      [row({ provinciaPagatore: 'Roma' }), 'PROVINCIA_NON_VALIDA'],
-      [row({ tipoDovuto: '' }), 'TIPO_DOVUTO_NON_VALIDO'],
-      [row({ causaleVersamento: 'c'.repeat(1025) }), 'CAUSALE_NON_VALIDA'],
-      [row({ bilancio: '<bilancio><capitolo/></bilancio>' }), 'BILANCIO_NON_VALIDO'],
-      [row({ azione: 'M' }), 'DOVUTO_NON_TROVATO'],
+      [row({ IUD: '' }), 'PAA_IMPORT_SINTASSI_CSV'],
+      [row({ IUD: 'X'.repeat(36) }), 'PAA_IMPORT_SINTASSI_CSV'],
+      [row({ IUD: '000123' }), '|PAA_IMPORT_SINTASSI_CSV_IUD'],
+      [row({ importoDovuto: '12,50' }), 'PAA_IMPORT_SINTASSI_CSV'],
+      [row({ importoDovuto: '0.00', bilancio: '' }), '|PAA_IMPORT_SINTASSI_CSV_IMPORTO'],
+      [row({ dataEsecuzionePagamento: '31/12/2026' }), 'PAA_IMPORT_SINTASSI_CSV'],
+      [row({ azione: 'X' }), 'PAA_IMPORT_SINTASSI_CSV_AZIONE'],
+      [row({ flagGeneraIuv: 'si' }), 'PAA_IMPORT_SINTASSI_CSV'],
+      [row({ datiSpecificiRiscossione: '' }), 'PAA_IMPORT_SINTASSI_CSV'],
+      [row({ datiSpecificiRiscossione: '9/ab' }), '|PAA_IMPORT_SINTASSI_CSV_DATI_RISCOSS'],
+      [row({ anagraficaPagatore: 'A'.repeat(71) }), 'PAA_IMPORT_SINTASSI_CSV'],
+      [row({ tipoIdentificativoUnivoco: 'X' }), '|PAA_IMPORT_SINTASSI_CSV_ID_UNIV_FG'],
+      [row({ tipoDovuto: 'NON_CENSITO' }), '|PAA_IMPORT_SINTASSI_CSV_TIPO_DOVUTO_INESISTENTE'],
+      [row({ tipoDovuto: 'SPENTO' }), '|PAA_IMPORT_SINTASSI_CSV_TIPO_DOVUTO_NON_ATTIVO_PER_ENTE'],
+      [row({ capPagatore: '00100-1' }), '|PAA_IMPORT_SINTASSI_CSV_CAP'],
+      [row({ civicoPagatore: '3°' }), '|PAA_IMPORT_SINTASSI_CSV_CIVICO'],
+      [row({ provinciaPagatore: 'XX' }), '|PAA_IMPORT_SINTASSI_CSV_PROV'],
+      [row({ nazionePagatore: 'QQ' }), '|PAA_IMPORT_SINTASSI_CSV_NAZ'],
+      [row({ mailPagatore: 'maria rossi@example.org' }), '|PAA_IMPORT_SINTASSI_CSV_EMAIL'],
+      [row({ tipoVersamento: 'MYBK' }), '|PAA_IMPORT_SINTASSI_CSV_TIPO_VERS'],
+      [row({ causaleVersamento: 'c'.repeat(1025) }), 'PAA_IMPORT_SINTASSI_CSV'],
+      [row({ bilancio: '<bilancio><capitolo><codCapitolo>1</codCapitolo><accertamento><importo>1.00</importo></accertamento></capitolo></bilancio>' }), '|PAA_IMPORT_SINTASSI_CSV_BILANCIO'],
+      [row({ azione: 'M' }), '|PAA_IMPORT_DOVUTO_NON_PRESENTE'],
     ];
+    await admin('tipi-dovuto', { code: 'SPENTO', active: false });
+    // What MyPay takes: a foreign postcode with letters, a province of another country, a civic number with a slash.
+    const accepted = [row({ capPagatore: 'SW1A1AA', nazionePagatore: 'GB', provinciaPagatore: 'ZZ', civicoPagatore: '12/B bis' })];
     const duplicated = row();
-    const { status } = await runImport([...cases.map(([r]) => r), duplicated, { ...duplicated }]);
+    const { status } = await runImport([...cases.map(([r]) => r), ...accepted, duplicated, { ...duplicated }]);
     expect(status.stato).toBe('IMPORT_ESEGUITO');
     const scarti = readCsvZip(await mypay.download(status.urlFileScarti!));
-    expect(scarti.map((r) => r.cod_rifiuto)).toEqual([...cases.map(([, code]) => code), 'IUD_DUPLICATO']);
+    expect(scarti.map((r) => [r.IUD, r.cod_rifiuto])).toEqual([...cases.map(([r, code]) => [r.IUD, code]), [duplicated.IUD, 'PAA_IMPORT_IUD_DUPLICATO']]);
     expect(scarti.every((r) => r.de_rifiuto.length > 0)).toBe(true);
-    expect(readCsvZip(await mypay.download(status.urlFileIUV!)).map((r) => r.IUD)).toEqual([duplicated.IUD]);
+    expect(readCsvZip(await mypay.download(status.urlFileIUV!)).map((r) => r.IUD)).toEqual([accepted[0].IUD, duplicated.IUD]);
+  });
+
+  it('reads the CSV by position: the header line is skipped and its names never read', async () => {
+    const good = row();
+    const fileName = `${CODIPA}-IUFPOS${Date.now()}-1_3.zip`;
+    const text = ['una;intestazione;qualsiasi', COLUMNS.map((c) => good[c]).map((v) => (/[;"]/.test(v) ? `"${v}"` : v)).join(';')].join('\r\n');
+    const authorization = await mypay.authorize();
+    await mypay.upload(authorization, zipSync({ [fileName.replace('.zip', '.csv')]: strToU8(text) }), fileName);
+    let status: MyPayImportStatus;
+    do status = await mypay.importStatus(authorization.requestToken);
+    while (status.stato === 'LOAD_IMPORT' || status.stato === 'IMPORT_IN_ELAB');
+    expect(status.stato).toBe('IMPORT_ESEGUITO');
+    expect(linesOfZip(await mypay.download(status.urlFileIUV!))[0]!.split(';')[0]).toBe(good.IUD);
   });
 
   it('keeps the IUV of an IUD on M, cancels it on A, refuses I on an existing IUD and M on a cancelled one — across a restart', async () => {
@@ -200,21 +233,25 @@ describe('bulk import through the adapter', () => {
     await new Promise((resolve) => setTimeout(resolve, 100)); // let fetch's pool see its sockets closed
     await start(); // the IUVs held by IUD survive a restart (state.json)
 
-    const { status } = await runImport([row({ IUD: first.IUD, azione: 'M', importoDovuto: '70.00', flagGeneraIuv: 'true' }), row({ IUD: first.IUD, azione: 'I' })]);
+    const { status } = await runImport([row({ IUD: first.IUD, codIuv: inserted.codIuv, azione: 'M', importoDovuto: '70.00', bilancio: '', flagGeneraIuv: 'false' }), row({ IUD: first.IUD, azione: 'I' })]);
     const modified = readCsvZip(await mypay.download(status.urlFileIUV!));
     expect(modified).toHaveLength(1);
     expect(modified[0]).toMatchObject({ IUD: first.IUD, codIuv: inserted.codIuv, importoDovuto: '70.00' });
-    expect(readCsvZip(await mypay.download(status.urlFileScarti!))[0].cod_rifiuto).toBe('IUD_DUPLICATO');
+    expect(readCsvZip(await mypay.download(status.urlFileScarti!))[0].cod_rifiuto).toBe('PAA_IMPORT_IUD_DUPLICATO');
+    // MyPay4 makes notices only for rows whose IUV it generates (flagGeneraIuv true): none for this change.
+    expect(status.urlFileAvvisi).toBeUndefined();
 
     const again = await runImport([row({ IUD: first.IUD, azione: 'I' })]);
-    expect(readCsvZip(await mypay.download(again.status.urlFileScarti!))[0].cod_rifiuto).toBe('DOVUTO_GIA_PRESENTE');
+    expect(readCsvZip(await mypay.download(again.status.urlFileScarti!))[0].cod_rifiuto).toBe('|PAA_IMPORT_IUD_DUPLICATO');
 
-    const cancelled = await runImport([row({ IUD: first.IUD, azione: 'A', importoDovuto: '0.00' })]);
-    expect(readCsvZip(await mypay.download(cancelled.status.urlFileIUV!))[0]).toMatchObject({ codIuv: inserted.codIuv, azione: 'A' });
+    const cancelled = await runImport([row({ IUD: first.IUD, codIuv: inserted.codIuv, flagGeneraIuv: 'false', azione: 'A' })]);
+    // By position: the causale's bare ';' shifts the fields after it in MyPay's unquoted IUV file.
+    const cancelLine = linesOfZip(await mypay.download(cancelled.status.urlFileIUV!))[0]!.split(';');
+    expect([cancelLine[1], cancelLine.at(-1)]).toEqual([inserted.codIuv, 'A']);
     expect(cancelled.status.urlFileAvvisi).toBeUndefined(); // no notice for a cancelled position
 
     const afterCancel = await runImport([row({ IUD: first.IUD, azione: 'M' })]);
-    expect(readCsvZip(await mypay.download(afterCancel.status.urlFileScarti!))[0].cod_rifiuto).toBe('DOVUTO_ANNULLATO');
+    expect(readCsvZip(await mypay.download(afterCancel.status.urlFileScarti!))[0]).toMatchObject({ cod_rifiuto: 'PAA_IMPORT_ERROR', de_rifiuto: expect.stringContaining('non può essere modificato') });
     expect(afterCancel.status.urlFileIUV).toBeUndefined();
   });
 
@@ -229,45 +266,89 @@ describe('bulk import through the adapter', () => {
 });
 
 describe('paaSILImportaDovuto through the soap package (the WSDL works for a generated client too)', () => {
-  it('imports one position with a new IUV and its notice, and answers a bad one with a fault', async () => {
+  /** MyPay4 DovutoService.importDovuto: `dovuto` is a Base64 Versamento (PagInf_Dovuti_Pagati_6_2_0.xsd). */
+  const versamento = (over: { iud?: string; importo?: string; tipoDovuto?: string; data?: string; azione?: string } = {}) =>
+    Buffer.from(
+      `<Versamento xmlns="http://www.regione.veneto.it/schemas/2012/Pagamenti/Ente/"><versioneOggetto>6.2</versioneOggetto>` +
+        `<soggettoPagatore><identificativoUnivocoPagatore><tipoIdentificativoUnivoco>F</tipoIdentificativoUnivoco><codiceIdentificativoUnivoco>${CITIZENS[0]}</codiceIdentificativoUnivoco></identificativoUnivocoPagatore>` +
+        `<anagraficaPagatore>Maria Rossi</anagraficaPagatore><e-mailPagatore>maria.rossi@example.org</e-mailPagatore></soggettoPagatore>` +
+        `<datiVersamento><dataEsecuzionePagamento>${over.data ?? '2026-12-31'}</dataEsecuzionePagamento><tipoVersamento>ALL</tipoVersamento>` +
+        `<identificativoUnivocoDovuto>${over.iud ?? `T-${randomUUID().slice(0, 18)}`}</identificativoUnivocoDovuto><importoSingoloVersamento>${over.importo ?? '25.00'}</importoSingoloVersamento>` +
+        `<identificativoTipoDovuto>${over.tipoDovuto ?? 'SERVIZI_SOCIALI'}</identificativoTipoDovuto><causaleVersamento>Quota di marzo</causaleVersamento><datiSpecificiRiscossione>9/0101100IM</datiSpecificiRiscossione></datiVersamento>` +
+        `<azione>${over.azione ?? 'I'}</azione></Versamento>`,
+      'utf8',
+    ).toString('base64');
+
+  it('imports one position with a new IUV and its notice, and answers what MyPay refuses with its fault', async () => {
     const client = await soap.createClientAsync(`${simulator.endpoint}?wsdl`);
     client.addSoapHeader({ intestazionePPT: { codIpaEnte: CODIPA } }, '', 'ppthead', 'http://www.regione.veneto.it/pagamenti/ente/ppthead');
-    const single = (r: Row) => Buffer.from(csvOf([r]), 'utf8').toString('base64');
-    const good = row({ importoDovuto: '25.00' });
-    const [answer] = await client.paaSILImportaDovutoAsync({ password: PASSWORD, dovuto: single(good), flagGeneraIuv: true });
+    const iud = `T-${randomUUID().slice(0, 18)}`;
+    const [answer] = await client.paaSILImportaDovutoAsync({ password: PASSWORD, dovuto: versamento({ iud }), flagGeneraIuv: true });
     expect(answer).toMatchObject({ esito: 'OK', identificativoUnivocoVersamento: expect.stringMatching(/^\d{17}$/) });
     expect(isValidIuv(answer.identificativoUnivocoVersamento)).toBe(true);
     expect(await pdfText(await mypay.download(answer.urlFileAvviso))).toContain('25,00 €');
 
-    const [refused] = await client.paaSILImportaDovutoAsync({ password: PASSWORD, dovuto: single(row({ dataEsecuzionePagamento: '2026-13-01' })), flagGeneraIuv: true });
-    expect(refused.fault).toMatchObject({ faultCode: 'PAA_DATA_NON_VALIDA', faultString: expect.stringContaining('yyyy-MM-dd') });
+    const refused = async (dovuto: string) => (await client.paaSILImportaDovutoAsync({ password: PASSWORD, dovuto, flagGeneraIuv: true }))[0].fault?.faultCode;
+    // The CSV row MyPay's bulk import takes is no Versamento: refused as XML.
+    expect(await refused(Buffer.from(csvOf([row()]), 'utf8').toString('base64'))).toBe('PAA_XML_NON_VALIDO');
+    expect(await refused(versamento({ data: '2026-13-01' }))).toBe('PAA_XML_NON_VALIDO');
+    expect(await refused(versamento({ iud }))).toBe('PAA_IMPORT_IUD_DUPLICATO');
+    expect(await refused(versamento({ azione: 'M' }))).toBe('PAA_IMPORT_DOVUTO_NON_PRESENTE');
+    expect(await refused(versamento({ tipoDovuto: 'NON_CENSITO' }))).toBe('PAA_IDENTIFICATIVO_TIPO_DOVUTO_NON_VALIDO');
+    expect(await refused(versamento({ importo: '0.00' }))).toBe('PAA_IMPORTO_SINGOLO_VERSAMENTO_NON_VALIDO');
+    expect(await refused(versamento({ azione: 'X' }))).toBe('PAA_AZIONE_NON_VALIDO');
   });
 });
 
 describe('refusals', () => {
-  it('refuses a ZIP with a wrong name, another entity or a version outside 1_0…1_4, and keeps the token usable', async () => {
+  it('MyBox refuses what MyPay4 refuses at upload (FlussoService.validateFile) and keeps the token usable', async () => {
     const authorization = await mypay.authorize();
-    const { zip } = zipOf([row()]);
-    for (const name of ['export.zip', `C_ALTRO-IUF1-1_3.zip`, `${CODIPA}-IUF1-1_5.zip`, `${CODIPA}-IUF1-1_3.csv`]) {
-      const error = await rejection(mypay.upload(authorization, zip, name));
-      expect(error, name).toBeInstanceOf(MyPayFault);
-      expect((error as MyPayFault).faultCode).toBe('MYBOX_400');
-    }
-    await mypay.upload(authorization, zip, `${CODIPA}-IUF1-1_3.zip`);
+    const { zip, fileName } = zipOf([row()]);
+    const refusal = async (bytes: Uint8Array, name: string) => (await rejection(mypay.upload(authorization, bytes, name))) as MyPayFault;
+    expect(await refusal(zip, fileName.replace('.zip', '.csv'))).toMatchObject({ faultCode: 'MYBOX_400', description: expect.stringContaining('deve essere lo zip') });
+    expect(await refusal(zip, `${CODIPA}-ALTRO-1_3.zip`)).toMatchObject({ faultCode: 'MYBOX_400', description: expect.stringContaining('deve essere uguale al nome dello zip') });
+    const other = 'C_ALTRO-IUF1-1_3.zip';
+    expect(await refusal(zipSync({ [other.replace('.zip', '.csv')]: strToU8(csvOf([row()])) }), other)).toMatchObject({ faultCode: 'MYBOX_400', description: expect.stringContaining("deve iniziare col codice dell'ente") });
+    await mypay.upload(authorization, zip, fileName);
     expect((await mypay.importStatus(authorization.requestToken)).stato).toBe('LOAD_IMPORT');
   });
 
-  it('refuses an upload whose MD5 does not match the bytes received', async () => {
-    const authorization = await mypay.authorize();
-    const { zip, fileName } = zipOf([row()]);
-    const form = new FormData();
-    form.set('authorizationToken', authorization.authorizationToken);
-    form.set('md5', 'd41d8cd98f00b204e9800998ecf8427e'); // the MD5 of nothing
-    form.set('file', new Blob([zip]), fileName);
-    const answer = await (await fetch(authorization.uploadUrl, { method: 'POST', body: form })).json();
-    expect(answer).toEqual([{ codice: '400', descrizione: expect.stringContaining('MD5 non corrispondente') }]);
-    const error = await rejection(mypay.importStatus(authorization.requestToken));
-    expect(error).toMatchObject({ name: 'MyPayFault', faultCode: 'PAA_IMPORT_NON_CARICATO' });
+  it('refuses a ZIP name it already received, and fails an import whose IUF it already loaded (FlussoDao, update_insert_flusso)', async () => {
+    const first = await runImport([row()]);
+    expect(first.status.stato).toBe('IMPORT_ESEGUITO');
+    const again = await mypay.authorize();
+    const sameName = zipSync({ [first.fileName.replace('.zip', '.csv')]: strToU8(csvOf([row()])) });
+    expect(await rejection(mypay.upload(again, sameName, first.fileName))).toMatchObject({ faultCode: 'MYBOX_NOME_FILE_DUPLICATO' });
+    // The same IUF under another layout's name: the name is new, the IUF is not.
+    const sameIuf = first.fileName.replace('-1_3.zip', '-1_2.zip');
+    await mypay.upload(again, zipSync({ [sameIuf.replace('.zip', '.csv')]: strToU8(csvOf([row()])) }), sameIuf);
+    let status: MyPayImportStatus;
+    do status = await mypay.importStatus(again.requestToken);
+    while (status.stato === 'LOAD_IMPORT' || status.stato === 'IMPORT_IN_ELAB');
+    expect(status).toEqual({ stato: 'PAA_IMPORT_FLUSSO_DUPLICATO', urlFileScarti: undefined, urlFileIUV: undefined, urlFileAvvisi: undefined });
+  });
+
+  it('fails an import with MyPay’s code in stato (verificaNomeVersioneFile): version, entity, name, MD5', async () => {
+    const failed = async (name: string, md5?: string) => {
+      const authorization = await mypay.authorize();
+      const bytes = zipSync({ [name.replace('.zip', '.csv')]: strToU8(csvOf([row()])) });
+      const form = new FormData();
+      form.set('authorizationToken', authorization.authorizationToken);
+      if (md5) form.set('md5', md5);
+      form.set('file', new Blob([bytes]), name);
+      const answer = await (await fetch(authorization.uploadUrl, { method: 'POST', body: form })).json();
+      expect(answer[0].codice, JSON.stringify(answer)).toBeUndefined();
+      let status: MyPayImportStatus;
+      do status = await mypay.importStatus(authorization.requestToken);
+      while (status.stato === 'LOAD_IMPORT' || status.stato === 'IMPORT_IN_ELAB');
+      return status.stato;
+    };
+    const iuf = () => `IUF${randomUUID().slice(0, 8)}`;
+    expect(await failed(`${CODIPA}-${iuf()}-1_5.zip`)).toBe('PAA_IMPORT_FILE_VERSIONE_ERR(1_5)');
+    expect(await failed(`${CODIPA}_ALTRO-${iuf()}-1_3.zip`)).toBe(`PAA_IMPORT_ENTE_ERR(${CODIPA}_ALTRO,${CODIPA})`);
+    expect(await failed(`${CODIPA}-${iuf()}-X-1_3.zip`)).toBe('PAA_IMPORT_NOME_FILE_ERR');
+    // A file that arrived damaged (the MD5 the adapter declared is not the bytes'): MyPay's own check fails it.
+    expect(await failed(`${CODIPA}-${iuf()}-1_3.zip`, 'd41d8cd98f00b204e9800998ecf8427e')).toBe('PAA_IMPORT_NO_MATCH_MD5');
   });
 
   it('refuses an unknown entity or a wrong password with a fault', async () => {
@@ -290,21 +371,23 @@ describe('refusals', () => {
     expect((await mypay.authorize()).requestToken).not.toBe(authorization.requestToken); // the switch was for once
   });
 
-  it('answers an unknown request token with a fault', async () => {
+  it('answers an unknown request token, or one with no upload yet, with PAA_REQUEST_TOKEN_NON_VALIDO (verificaImportDovuti)', async () => {
     expect(await rejection(mypay.importStatus('non-esiste'))).toMatchObject({ name: 'MyPayFault', faultCode: 'PAA_REQUEST_TOKEN_NON_VALIDO' });
+    expect(await rejection(mypay.importStatus((await mypay.authorize()).requestToken))).toMatchObject({ name: 'MyPayFault', faultCode: 'PAA_REQUEST_TOKEN_NON_VALIDO' });
   });
 });
 
 describe('fault switches', () => {
   it('turns a 5xx or a timeout on every SOAP operation into MyPayUnavailable, once', async () => {
-    const { authorization } = await runImport([row()]);
-    const payer = { tipoIdentificativoUnivoco: 'F' as const, codiceIdentificativoUnivoco: CITIZENS[0], anagrafica: 'Maria Rossi' };
-    const pay = () => mypay.startPayment(payer, [{ iud: `F-${randomUUID().slice(0, 12)}`, amountCents: 100, causale: 'c', datiSpecificiRiscossione: '9/0101100IM', tipoDovuto: 'T' }], 'http://localhost/esito');
-    const session = await pay();
+    const imported = row();
+    const { authorization } = await runImport([imported]);
+    const pay = () => mypay.openPositionCheckout({ tipoIdentificativoUnivoco: 'F', codiceIdentificativoUnivoco: CITIZENS[0] }, imported.IUD, 'http://localhost/esito');
+    const session = (await pay())!;
+    await fetch(session.url, { redirect: 'manual' }); // the landing opens MyPay's session
     const calls: [string, () => Promise<unknown>][] = [
       ['paaSILAutorizzaImportFlusso', () => mypay.authorize()],
       ['paaSILChiediStatoImportFlusso', () => mypay.importStatus(authorization.requestToken)],
-      ['paaSILInviaDovuti', pay],
+      ['paaSILChiediPosizioniAperte', pay],
       ['paaSILChiediPagati', () => mypay.paymentOutcome(session.idSession)],
       ['paaSILPrenotaExportFlusso', () => mypay.reportPaid('2026-01-01', '2026-01-31')],
       ['paaSILChiediStatoExportFlusso', () => mypay.reportPaid('2026-01-01', '2026-01-31')],
@@ -354,14 +437,16 @@ describe('fault switches', () => {
     expect((await mypay.importStatus(authorization.requestToken)).stato).toBe('LOAD_IMPORT');
   });
 
-  it('keeps a stuck import in IMPORT_IN_ELAB and ends an aborted one in IMPORT_ABORTITO without files', async () => {
+  it('keeps a stuck import (GPD) in IMPORT_IN_ELAB until released, and fails one with the code asked for, without files', async () => {
     await admin('import', { mode: 'stuck', times: 1 });
     const stuck = await runImport([row()], { maxPolls: 8 });
     expect(stuck.states).toEqual(['LOAD_IMPORT', ...Array(7).fill('IMPORT_IN_ELAB')]);
+    await admin('import', { mode: 'release' });
+    expect((await mypay.importStatus(stuck.authorization.requestToken)).stato).toBe('IMPORT_ESEGUITO');
 
-    await admin('import', { mode: 'aborted', times: 1 });
-    const aborted = await runImport([row()]);
-    expect(aborted.status).toEqual({ stato: 'IMPORT_ABORTITO', urlFileScarti: undefined, urlFileIUV: undefined, urlFileAvvisi: undefined });
+    await admin('import', { mode: 'failed', code: 'PAA_IMPORT_NO_MATCH_MD5', times: 1 });
+    const failed = await runImport([row()]);
+    expect(failed.status).toEqual({ stato: 'PAA_IMPORT_NO_MATCH_MD5', urlFileScarti: undefined, urlFileIUV: undefined, urlFileAvvisi: undefined });
 
     const normal = await runImport([row()]); // both switches were for one import
     expect(normal.status.stato).toBe('IMPORT_ESEGUITO');
@@ -373,8 +458,8 @@ describe('fault switches', () => {
     const { status } = await runImport(rows);
     const scarti = readCsvZip(await mypay.download(status.urlFileScarti!));
     expect(scarti.map((r) => [r.IUD, r.cod_rifiuto])).toEqual([
-      [rows[0].IUD, 'RIFIUTATO_DAL_SIMULATORE'],
-      [rows[3].IUD, 'RIFIUTATO_DAL_SIMULATORE'],
+      [rows[0].IUD, '|PAA_IMPORT_ERROR'],
+      [rows[3].IUD, '|PAA_IMPORT_ERROR'],
     ]);
     expect(readCsvZip(await mypay.download(status.urlFileIUV!)).map((r) => r.IUD)).toEqual([rows[1].IUD, rows[2].IUD]);
   });
@@ -388,60 +473,7 @@ describe('fault switches', () => {
   });
 });
 
-describe('paying now (paaSILInviaDovuti) and the checkout page', () => {
-  const returnUrl = 'http://localhost:3000/pagamenti/esito?ref=abc';
-  const payer = { tipoIdentificativoUnivoco: 'F' as const, codiceIdentificativoUnivoco: CITIZENS[0], anagrafica: 'Maria Rossi', email: 'maria@example.org' };
-  const item = () => ({ iud: `P-${randomUUID().slice(0, 16)}`, amountCents: 6643, causale: 'Quota marzo', datiSpecificiRiscossione: '9/0101100IM', tipoDovuto: 'SERVIZI_SOCIALI' });
-
-  async function choose(url: string, esito: string) {
-    const page = await fetch(url);
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain('66,43');
-    return fetch(url, { method: 'POST', body: new URLSearchParams({ esito }), redirect: 'manual' });
-  }
-
-  it('sends the citizen to the checkout, back to the return URL with esito=OK, and reports the payment', async () => {
-    const position = item();
-    const session = await mypay.startPayment(payer, [position], returnUrl);
-    expect(session.url).toBe(`${simulator.url}/checkout/${session.idSession}`);
-    expect(await mypay.paymentOutcome(session.idSession)).toEqual({ status: 'PENDING', payments: [] });
-
-    const back = await choose(session.url, 'success');
-    expect(back.status).toBe(303);
-    const location = new URL(back.headers.get('location')!);
-    expect(`${location.origin}${location.pathname}`).toBe('http://localhost:3000/pagamenti/esito');
-    expect(Object.fromEntries(location.searchParams)).toEqual({ ref: 'abc', idSession: session.idSession, esito: 'OK' });
-
-    const outcome = await mypay.paymentOutcome(session.idSession);
-    expect(outcome.status).toBe('PAID');
-    expect(outcome.payments).toEqual([{ iud: position.iud, iuv: expect.any(String), amountCents: 6643, paidOn: new Date().toISOString().slice(0, 10), iur: expect.stringMatching(/^IUR/) }]);
-    expect(isValidIuv(outcome.payments[0].iuv)).toBe(true);
-    // a paid position cannot be paid again
-    expect(await rejection(mypay.startPayment(payer, [position], returnUrl))).toMatchObject({ faultCode: 'PAA_DOVUTO_GIA_PAGATO' });
-  });
-
-  it('reports a refused payment as FAILED and a cancelled one as CANCELLED', async () => {
-    const refused = await mypay.startPayment(payer, [item()], returnUrl);
-    expect(new URL((await choose(refused.url, 'failure')).headers.get('location')!).searchParams.get('esito')).toBe('KO');
-    expect(await mypay.paymentOutcome(refused.idSession)).toEqual({ status: 'FAILED', payments: [] });
-
-    const cancelled = await mypay.startPayment(payer, [item()], returnUrl);
-    expect(new URL((await choose(cancelled.url, 'cancel')).headers.get('location')!).searchParams.get('esito')).toBe('ANNULLATO');
-    expect(await mypay.paymentOutcome(cancelled.idSession)).toEqual({ status: 'CANCELLED', payments: [] });
-  });
-
-  it('pays an already exported position with its own IUV, and refuses bad input', async () => {
-    const exported = row();
-    const iuv = readCsvZip(await mypay.download((await runImport([exported])).status.urlFileIUV!))[0].codIuv;
-    const session = await mypay.startPayment(payer, [{ ...item(), iud: exported.IUD }], returnUrl);
-    await choose(session.url, 'success');
-    expect((await mypay.paymentOutcome(session.idSession)).payments[0]).toMatchObject({ iud: exported.IUD, iuv });
-
-    expect(await rejection(mypay.startPayment({ ...payer, codiceIdentificativoUnivoco: 'NONVALIDO' }, [item()], returnUrl))).toMatchObject({ faultCode: 'PAA_PAGATORE_NON_VALIDO' });
-    expect(await rejection(mypay.startPayment(payer, [{ ...item(), amountCents: 0 }], returnUrl))).toMatchObject({ faultCode: 'PAA_DOVUTI_NON_VALIDI' });
-    expect(await rejection(mypay.paymentOutcome('non-esiste'))).toMatchObject({ faultCode: 'PAA_ID_SESSION_NON_VALIDO' });
-  });
-});
+// Paying a position and the outcome of its session: test/integration/mypay-payments.test.ts.
 
 describe('reporting (paaSILPrenotaExportFlusso + paaSILChiediStatoExportFlusso)', () => {
   it('returns the positions marked paid in the date range, with amount, date and IUV', async () => {
@@ -460,7 +492,7 @@ describe('reporting (paaSILPrenotaExportFlusso + paaSILChiediStatoExportFlusso)'
     expect(await mypay.reportPaid('2025-07-01', '2025-07-31')).toEqual([]);
     // a paid position cannot be modified any more
     const modify = await runImport([row({ IUD: rows[0].IUD, azione: 'M' })]);
-    expect(readCsvZip(await mypay.download(modify.status.urlFileScarti!))[0].cod_rifiuto).toBe('DOVUTO_PAGATO');
+    expect(readCsvZip(await mypay.download(modify.status.urlFileScarti!))[0].cod_rifiuto).toBe('PAA_IMPORT_ERROR');
   });
 
   it('refuses a reversed date range with a fault', async () => {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
-import { localTable } from '../support/dynamo.ts';
+import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 import { inbox } from '../support/mail.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * Payment notices over the real local stack: a month exported through 'Invia a MyPay' (MyPay simulator,
@@ -99,8 +100,10 @@ describe('notice by e-mail', () => {
 
     const { call } = await openCall(operator);
     await approvedSubscriber(operator, call, { lastName: 'Neri', iseeValue: 8000, weeklyHour: 2 });
-    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
     const [pending] = await storedPositions(call.id, '2026-11');
+    // A position is found by its IUD through gsi2, which lists it a moment after the generation.
+    await indexesCaughtUp();
     const before = (await inbox()).length;
     const refused = await operator.post(`/api/positions/${pending!.iud}/email`, {});
     expect(refused.status).toBe(409);
@@ -130,19 +133,77 @@ describe('notice by e-mail', () => {
 });
 
 describe('notice to the IO app', () => {
-  it('sends the message with the amount in cents and the NAV; the message id becomes the ioId; audited', async () => {
+  it('sends the message with the amount in cents and the NAV, no payee; IO processes it: ioId and "PROCESSED" stored; audited', async () => {
     const { positions } = await exportedMonth(['Viola']);
     const position = positions[0]!;
     const sent = await operator.post(`/api/positions/${position.iud}/io`, {});
     expect(sent.status, JSON.stringify(sent.json)).toBe(200);
     const [message] = await ioMessages(position.fiscalCode);
     expect(message).toBeDefined();
-    expect(sent.json.ioId).toBe(message!.id);
+    expect(sent.json).toMatchObject({ ioId: message!.id, ioStatus: 'PROCESSED' });
     expect(message!.feature_level_type).toBe('STANDARD');
+    // The payee is the one IO set when it processed the message: the service's organisation, the council.
     expect(message!.content.payment_data).toEqual({ amount: position.importoDovuto, notice_number: position.nav, invalid_after_due_date: false, payee: { fiscal_code: '80012340123' } });
     expect(Number.isInteger(message!.content.payment_data.amount)).toBe(true);
     expect(message!.content.due_date).toBe('2026-11-30T22:59:59.000Z');
-    expect((await localTable().auditOf('position', position.iud)).at(-1)).toMatchObject({ after: { ioId: message!.id } });
+    expect((await localTable().auditOf('position', position.iud)).at(-1)).toMatchObject({ after: { ioId: message!.id, ioStatus: 'PROCESSED' } });
+  });
+
+  it('accepted by IO, then rejected: 409 saying it was not delivered; the message kept as REJECTED', async () => {
+    const { positions } = await exportedMonth(['Rifiutato']);
+    const position = positions[0]!;
+    await post(io(), '/admin/outcomes', { fiscalCode: position.fiscalCode, status: 'REJECTED' });
+    const refused = await operator.post(`/api/positions/${position.iud}/io`, {});
+    expect(refused.status).toBe(409);
+    expect(refused.json.detail).toBe('L’app IO ha accettato il messaggio ma poi lo ha rifiutato: il cittadino non ha un profilo IO attivo o ha bloccato i messaggi del Comune. Il messaggio non è stato recapitato.');
+    const [message] = await ioMessages(position.fiscalCode);
+    expect(message).toMatchObject({ status: 'REJECTED' });
+    expect((await storedPositions(position.callId, '2026-11'))[0]).toMatchObject({ ioId: message!.id, ioStatus: 'REJECTED' });
+  });
+
+  it('still on its way after the waits: 200 with ACCEPTED; "Verifica" later reads PROCESSED', async () => {
+    const { positions } = await exportedMonth(['Attesa']);
+    const position = positions[0]!;
+    await post(io(), '/admin/outcomes', { fiscalCode: position.fiscalCode, status: 'ACCEPTED' });
+    const sent = await operator.post(`/api/positions/${position.iud}/io`, {});
+    expect(sent.status).toBe(200);
+    expect(sent.json).toMatchObject({ ioId: expect.any(String), ioStatus: 'ACCEPTED' });
+    const pending = await operator.post(`/api/positions/${position.iud}/io/status`, {});
+    expect(pending.json.ioStatus).toBe('ACCEPTED');
+    await post(io(), '/admin/outcomes', { fiscalCode: position.fiscalCode, status: 'PROCESSED' });
+    const checked = await operator.post(`/api/positions/${position.iud}/io/status`, {});
+    expect(checked.status).toBe(200);
+    expect(checked.json).toMatchObject({ ioId: sent.json.ioId, ioStatus: 'PROCESSED' });
+    expect((await storedPositions(position.callId, '2026-11'))[0]!.ioStatus).toBe('PROCESSED');
+    // Nothing sent, nothing to check.
+    const { positions: others } = await exportedMonth(['Maisentito']);
+    expect((await operator.post(`/api/positions/${others[0]!.iud}/io/status`, {})).status).toBe(409);
+  });
+
+  it('IO’s configuration refusals are Italian reasons, not 500s, and change nothing: the amount ceiling (422), a trial key (502), the portal’s IP not allowed (502), IO asking to wait past the time left (503)', async () => {
+    const { positions } = await exportedMonth(['Soglia']);
+    const position = positions[0]!;
+    const attempt = async () => {
+      const answer = await operator.post(`/api/positions/${position.iud}/io`, {});
+      return { status: answer.status, detail: String(answer.json.detail) };
+    };
+    await post(io(), '/admin/service', { maxAllowedPaymentAmount: 0 });
+    expect(await attempt()).toMatchObject({ status: 422, detail: expect.stringMatching(/^L’app IO non accetta l’importo di .+ al massimo 0,00\s€/) });
+
+    await post(io(), '/admin/reset', {});
+    await post(io(), '/admin/service', { groups: ['ApiLimitedMessageWrite', 'ApiLimitedProfileRead', 'ApiMessageRead'], authorizedRecipients: ['VRDGPP90P07F839R'] });
+    expect(await attempt()).toMatchObject({ status: 502, detail: expect.stringContaining('la chiave del servizio è di prova') });
+
+    await post(io(), '/admin/reset', {});
+    await post(io(), '/admin/service', { authorizedCidrs: ['10.20.0.0/16'] });
+    expect(await attempt()).toMatchObject({ status: 502, detail: expect.stringContaining('indirizzo IP del portale') });
+
+    await post(io(), '/admin/reset', {});
+    await post(io(), '/admin/faults', { operation: 'messages', kind: '429', retryAfter: 60, times: 'always' });
+    expect(await attempt()).toMatchObject({ status: 503, detail: expect.stringContaining('attendere 60 secondi') });
+
+    expect(await ioMessages(position.fiscalCode)).toHaveLength(0);
+    expect((await storedPositions(position.callId, '2026-11'))[0]).toMatchObject({ ioId: null });
   });
 
   it('a citizen without IO is reported (409), the position gets ioId -1; one who blocks the council likewise; no message', async () => {
@@ -158,6 +219,7 @@ describe('notice to the IO app', () => {
     expect(blocked.json.detail).toContain('disattivato');
     const stored = await storedPositions(positions[0]!.callId, '2026-11');
     expect(stored.map((p) => p.ioId)).toEqual(['-1', '-1']);
+    expect(stored.map((p) => p.ioStatus).sort()).toEqual(['NO_PROFILE', 'SENDER_NOT_ALLOWED']);
     expect(await ioMessages(first!.fiscalCode)).toHaveLength(0);
     expect(await ioMessages(second!.fiscalCode)).toHaveLength(0);
 
@@ -165,7 +227,12 @@ describe('notice to the IO app', () => {
     await post(io(), '/admin/reset', {});
     const ok = await operator.post(`/api/positions/${first!.iud}/io`, {});
     expect(ok.status).toBe(200);
-    expect(ok.json.ioId).toMatch(/^[A-Z0-9]{26}$/);
+    expect(ok.json).toMatchObject({ ioId: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/), ioStatus: 'PROCESSED' });
+    // A resend refused later (the citizen left IO) does not hide the message delivered before.
+    await post(io(), '/admin/profiles', { fiscalCode: first!.fiscalCode, state: 'none' });
+    expect((await operator.post(`/api/positions/${first!.iud}/io`, {})).status).toBe(409);
+    const kept = (await storedPositions(first!.callId, '2026-11')).find((p) => p.iud === first!.iud);
+    expect(kept).toMatchObject({ ioId: ok.json.ioId, ioStatus: 'PROCESSED' });
   });
 
   it('IO answering 5xx is retried: the message arrives once; IO down for good is a 503 with an Italian message', async () => {

@@ -7,7 +7,9 @@ import { debtSummaryItem } from '../../functions/payment-list/repository.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
+import { indexesCaughtUp } from '../support/dynamo.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * The payment list of a call over HTTP (operator-admin §2 "Payment list"): rows per citizen and year,
@@ -38,7 +40,9 @@ beforeAll(async () => {
     const { userId, fiscalCode } = await approvedSubscriber(operator, call, { lastName, firstName: 'Anna', iseeValue: 8000, weeklyHour: 2 + (i % 6) });
     people.push({ userId, fiscalCode, lastName });
   }
-  for (const mese of [3, 4]) expect((await operator.post(`/api/calls/${call.id}/positions/generate`, { mese, anno: 2026 })).json.created).toBe(SURNAMES.length);
+  for (const mese of [3, 4]) expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese, anno: 2026 })).json.created).toBe(SURNAMES.length);
+  // The list's orders are global indexes, which show the rows a moment later (as DynamoDB's, eventually consistent).
+  await indexesCaughtUp();
 }, 120_000);
 
 describe('the payment list of a call', () => {
@@ -104,8 +108,9 @@ describe('the payment list of a call', () => {
     const enrolment = (await operator.get(`/api/calls/${call.id}/enrolments?fiscalCode=${marino.fiscalCode}`)).json.items[0];
     expect((await operator.put(`/api/enrolments/${enrolment.id}/state`, { state: 2, weeklyHour: 10, dataUpdate: enrolment.dataUpdate })).status).toBeLessThan(300);
     expect((await operator.post(`/api/users/${bianchi.userId}/isee`, { value: 2000, year: 2026, date: '2026-02-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000004C-00', scadenza: '2026-12-31', excludeVerification: true })).status).toBe(201);
-    const regenerated = await operator.post(`/api/calls/${call.id}/positions/generate`, { mese: 3, anno: 2026 });
+    const regenerated = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 3, anno: 2026 });
     expect(regenerated.json).toMatchObject({ updated: 1, cancelled: 1 });
+    await indexesCaughtUp();
 
     const after = await operator.get(`/api/calls/${call.id}/payment-totals?anno=2026`);
     const dueAfter = await storedDue();
@@ -209,6 +214,7 @@ describe('a whole surname in amount order: the first words it spans merged, page
   beforeAll(async () => {
     galli = (await openCall(operator, `Lista Galli ${Math.random().toString(36).slice(2, 6)}`)).call;
     await writeItems(rows.map((r) => rowItem(galli.id, r.userId, r.cognome, r.nome, r.cents)));
+    await indexesCaughtUp();
   }, 120_000);
 
   it('"galli" by amount ascending and descending: every match once, in the order of the amount then the id, page after page', async () => {
@@ -257,6 +263,7 @@ describe('a large call: a bounded count, export pages past one Query\'s 1 MB', (
     }
     items.push({ ...keys.debtTotals(large.id, 2026), callId: large.id, anno: 2026, ...totals });
     await writeItems(items);
+    await indexesCaughtUp();
   }, 180_000);
 
   it('a prefix matching more rows than the cap: Record trovati and the sum are flagged as lower bounds, the page is right', async () => {
@@ -266,7 +273,7 @@ describe('a large call: a bounded count, export pages past one Query\'s 1 MB', (
     const cappelli = Array.from({ length: ROWS }, (_, i) => i).filter((i) => i % 2);
     // The first rows in surname order, each with all its fields.
     expect(wide.json.items.map((r: any) => r.cognome)).toEqual(cappelli.slice(0, 10).map((i) => `Cappelli${String(i).padStart(4, '0')}`));
-    expect(wide.json.items[0]).toEqual({ userId: expect.any(String), cognome: 'Cappelli0001', nome: 'Anna', codiceFiscale: 'ZZZ0000000000001', telefono: '3331234567', email: expect.stringContaining('@example.it'), importoTotale: 3 * 1001, paymentIds: expect.any(Array) });
+    expect(wide.json.items[0]).toEqual({ userId: expect.any(String), cognome: 'Cappelli0001', nome: 'Anna', codiceFiscale: 'ZZZ0000000000001', telefono: '3331234567', email: expect.stringContaining('@example.it'), importoTotale: 3 * 1001, paymentIds: expect.any(Array), daRiconciliare: 0 });
     // A lower bound: the amounts of the first 200 matches, less than the whole.
     expect(wide.json.sum).toBe(cappelli.slice(0, DEBT_FILTER_COUNT_CAP).reduce((s, i) => s + 3 * (1000 + i), 0));
     // Under the cap: exact (a fiscal-code prefix matching 100 rows, then 10).
@@ -286,5 +293,28 @@ describe('a large call: a bounded count, export pages past one Query\'s 1 MB', (
     expect(second.json.items).toHaveLength(ROWS - 2500);
     expect(second.json.nextCursor).toBeNull();
     expect(new Set([...first.json.items, ...second.json.items].map((r: any) => r.userId)).size).toBe(ROWS);
+  });
+});
+
+describe('rows stored before the list was spread over shards', () => {
+  it('are listed again once the back-fill rewrote their keys (npm run backfill:payment-list)', async () => {
+    const old = (await openCall(operator, `Lista vecchia ${Math.random().toString(36).slice(2, 6)}`)).call;
+    // The keys rows had before the shards: every order of the call-year under one partition "DEBTS#<call>#<anno>".
+    const unsharded = (row: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(row).map(([key, value]) => [key, /^gsi\dpk$/.test(key) ? String(value).replace(/^(DEBTS#[^#]+#\d{4})#\d+/, '$1') : value]));
+    const rows = ['Bianchi', 'Neri', 'Rossi'].map((cognome, i) => unsharded(rowItem(old.id, `vecchio-${i}`, cognome, 'Anna', 1000 * (i + 1))));
+    expect(rows[0]!.gsi1pk).toBe(`DEBTS#${old.id}#2026`);
+    await writeItems(rows);
+    await indexesCaughtUp();
+    const listOld = (query = '') => operator.get(`/api/calls/${old.id}/payment-list?anno=2026${query}`);
+    expect((await listOld('&sort=nome')).json.items).toEqual([]);
+
+    Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+    const { runMigrationSteps } = await import('../../functions/migrations/catalogue.ts');
+    expect(await runMigrationSteps('payment-list-shards-v1')).toBeGreaterThanOrEqual(3);
+    await indexesCaughtUp();
+    expect((await listOld('&sort=nome')).json.items.map((r: any) => r.cognome)).toEqual(['Bianchi', 'Neri', 'Rossi']);
+    expect((await listOld('&name=rossi&sort=-importo')).json.items.map((r: any) => r.importoTotale)).toEqual([3000]);
+    expect(await runMigrationSteps('payment-list-shards-v1')).toBe(0);
   });
 });

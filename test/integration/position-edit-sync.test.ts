@@ -6,8 +6,9 @@ import { currentPeriod, periodKey } from '../../functions/domain/payments.ts';
 import { subscriptionId } from '../../functions/domain/subscriptions.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
-import { localTable } from '../support/dynamo.ts';
+import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * The payment edit modal (PUT /api/positions/{id}) and 'Sincronizza' (the background job 'sync-positions'
@@ -32,8 +33,10 @@ afterAll(() => fetch(`${simulator()}/admin/reset`, { method: 'POST', headers: { 
 async function octoberPosition() {
   const { call } = await openCall(operator);
   const rossi = await approvedSubscriber(operator, call, { lastName: 'Rossi', iseeValue: 8000, weeklyHour: 3 });
-  expect((await operator.post(`/api/calls/${call.id}/positions/generate`, october)).status).toBe(200);
+  expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, october)).status).toBe(200);
   const [position] = await storedPositions(call.id, '2026-10');
+  // A position is found by its IUD through gsi2, which lists it a moment after the generation.
+  await indexesCaughtUp();
   return { call, rossi, position: position! };
 }
 
@@ -103,7 +106,7 @@ describe('editing a position (payment edit modal)', () => {
     expect(cancelled.status).toBe(200);
     expect(cancelled.json).toMatchObject({ annullato: true, importoDovuto: 0, azione: 'A', statoExport: 'DA_ESPORTARE' });
 
-    const csv = await operator.post(`/api/calls/${call.id}/positions/csv`, october);
+    const csv = await jobAnswer(operator, `/api/calls/${call.id}/positions/csv`, october);
     expect(csv.status).toBe(200);
     const content = await (await fetch(csv.json.url as string)).text();
     const row = content.split('\r\n').find((line) => line.includes(position.iud as string));

@@ -6,6 +6,7 @@ import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions, storeRawConfiguration } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
@@ -65,39 +66,60 @@ describe('configuration (/configurazione)', () => {
 describe('debt positions of a month', () => {
   it('generates one position per approved citizen with a fee, reports who was skipped, and twice changes nothing', async () => {
     const { call, rossi, verdi } = await callWithSubscribers();
-    const first = await operator.post(`/api/calls/${call.id}/positions/generate`, march);
+    const first = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, march);
     expect(first.status).toBe(200);
     expect(first.json).toEqual({
       mese: 3, anno: 2026, created: 1, updated: 0, cancelled: 0, unchanged: 0, exempt: 1,
       skipped: [{ fiscalCode: verdi.fiscalCode, cognome: 'Verdi', nome: 'Anna', reason: 'ISEE scaduto o mancante' }],
+      skippedCount: 1,
     });
     const stored = await storedPositions(call.id, '2026-03');
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ iud: positionIud(call.id, rossi.userId, march), userId: rossi.userId, importoDovuto: 9566, azione: 'I', statoExport: 'DA_ESPORTARE', dataScadenza: '2026-03-31', isPagato: false });
 
-    const second = await operator.post(`/api/calls/${call.id}/positions/generate`, march);
+    const second = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, march);
     expect(second.json).toMatchObject({ created: 0, updated: 0, cancelled: 0, unchanged: 1 });
     const again = await storedPositions(call.id, '2026-03');
     expect(again).toEqual(stored);
     // Two at the same moment: still one position.
-    const other = await operator.post(`/api/calls/${call.id}/positions/generate`, { mese: 4, anno: 2026 });
+    const other = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 4, anno: 2026 });
     expect(other.json.created).toBe(1);
-    const [a, b] = await Promise.all([1, 2].map(() => operator.post(`/api/calls/${call.id}/positions/generate`, { mese: 5, anno: 2026 })));
-    expect(a!.json.created + b!.json.created).toBe(1);
+    // Two clicks at the same moment: one generation starts, the other is refused while it runs; one position.
+    const [a, b] = await Promise.all([1, 2].map(() => jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 5, anno: 2026 })));
+    expect([a!.status, b!.status].sort()).toEqual([200, 409]);
+    expect([a, b].find((r) => r!.status === 409)!.json.detail).toBe('È già in corso la generazione delle posizioni debitorie per questo bando: attendi che termini.');
+    expect([a, b].find((r) => r!.status === 200)!.json.created).toBe(1);
     expect(await storedPositions(call.id, '2026-05')).toHaveLength(1);
 
     const audit = await localTable().auditOf('position', stored[0]!.iud);
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ action: 'create', before: null, after: { importoDovuto: 9566 } });
     // The ISEE used for the fee can no longer be deleted.
-    const isee = (await operator.get(`/api/users/${rossi.userId}/isee`)).json.items[0];
-    expect((await operator.delete(`/api/isee/${isee.id}`)).status).toBe(409);
+    const { lastIsee } = (await operator.get(`/api/users/${rossi.userId}`)).json;
+    expect((await operator.delete(`/api/isee/${lastIsee.id}`)).status).toBe(409);
+  });
+
+  /**
+   * An HTTP API integration lasts at most 29 s (API Gateway quotas, HTTP API "Integration timeout":
+   * https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-quotas.html), and a month of a large
+   * call is thousands of writes: the generation runs as a background job, the routes answer its status.
+   */
+  it('runs the month’s generation in the background: the start answers its status at once, the status reads the counts once done', async () => {
+    const { call } = await callWithSubscribers();
+    const path = `/api/calls/${call.id}/positions/generate`;
+    expect((await operator.get(path)).json).toMatchObject({ isRunning: false, state: 'NONE', result: null });
+    const started = await operator.post(path, march);
+    expect(started.status).toBe(200);
+    expect(started.json).toMatchObject({ isRunning: true, state: 'RUNNING', done: 0, result: null, error: null });
+    await expect.poll(async () => (await operator.get(path)).json.state).toBe('SUCCEEDED');
+    expect((await operator.get(path)).json).toMatchObject({ isRunning: false, done: 1, total: 1, endedAt: expect.any(String), result: { mese: 3, anno: 2026, created: 1, exempt: 1, skippedCount: 1 } });
+    expect(await storedPositions(call.id, '2026-03')).toHaveLength(1);
   });
 
   it('lists the month’s positions page by page (amounts in cents), defaulting to the current month', async () => {
     const { call } = await callWithSubscribers();
     await approvedSubscriber(operator, call, { lastName: 'Neri', iseeValue: 9000, weeklyHour: 1 });
-    await operator.post(`/api/calls/${call.id}/positions/generate`, march);
+    await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, march);
     const page1 = await operator.get(`/api/calls/${call.id}/positions?mese=3&anno=2026&limit=1`);
     expect(page1.status).toBe(200);
     expect(page1.json.items).toHaveLength(1);
@@ -107,7 +129,7 @@ describe('debt positions of a month', () => {
     expect(all.find((p: any) => p.cognome === 'Neri').importoDovuto).toBe(3189); // 7,20 × 1 × 31 / 7 = 31,885… → 31,89 €
     expect(all[0]).not.toHaveProperty('pk');
     expect(all[0]).not.toHaveProperty('version');
-    const current = await operator.post(`/api/calls/${call.id}/positions/generate`, {});
+    const current = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, {});
     const now = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Rome', year: 'numeric', month: 'numeric' }).formatToParts(new Date());
     expect([current.json.mese, current.json.anno]).toEqual([Number(now.find((p) => p.type === 'month')!.value), Number(now.find((p) => p.type === 'year')!.value)]);
     expect((await operator.get(`/api/calls/${call.id}/positions`)).json.items).toHaveLength(2);
@@ -115,7 +137,7 @@ describe('debt positions of a month', () => {
 
   it('Verifica / genera CSV: the MyPay import file of the month, header and one row per position to send', async () => {
     const { call, rossi } = await callWithSubscribers();
-    const response = await operator.post(`/api/calls/${call.id}/positions/csv`, march);
+    const response = await jobAnswer(operator, `/api/calls/${call.id}/positions/csv`, march);
     expect(response.status).toBe(200);
     expect(response.json).toMatchObject({ fileName: 'SERVIZI_SOCIALI_2026_03.csv', rows: 1, created: 1 });
     // The file is not in the answer (a big month would pass API Gateway's limits): a link of minutes to it.
@@ -150,7 +172,7 @@ describe('debt positions of a month', () => {
     expect(byColumn.causaleVersamento).toContain(`Rossi Anna (${rossi.fiscalCode}) - bando ${call.name}`);
     expect(byColumn.bilancio).toContain('<codCapitolo>CAP-1203</codCapitolo><codUfficio>UFF01</codUfficio><accertamento><codAccertamento>ACC-2025-01</codAccertamento><importo>95.66</importo>');
     // Asking again gives the same file and writes nothing new.
-    const again = await operator.post(`/api/calls/${call.id}/positions/csv`, march);
+    const again = await jobAnswer(operator, `/api/calls/${call.id}/positions/csv`, march);
     expect(await (await fetch(again.json.url)).text()).toBe(content);
     expect(again.json).toMatchObject({ created: 0, unchanged: 1 });
   });
@@ -193,7 +215,7 @@ describe('debt positions of a month', () => {
         }
         await storeRawConfiguration(null);
         expect((await operator.get('/api/configuration')).json).toEqual({ configuration: null, updatedAt: null });
-        expect((await operator.post(`/api/calls/${call.id}/positions/generate`, march)).json.detail).toMatch(/^Configurazione MyPay incompleta/);
+        expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, march)).json.detail).toMatch(/^Configurazione MyPay incompleta/);
         expect(await storedPositions(call.id, '2026-03')).toEqual([]);
       } finally {
         await operator.put('/api/configuration', mypayConfiguration);
@@ -204,8 +226,8 @@ describe('debt positions of a month', () => {
       const { call } = await callWithSubscribers();
       const citizen = await as('citizen');
       for (const client of [delegate, citizen]) {
-        expect((await client.post(`/api/calls/${call.id}/positions/generate`, march)).status).toBe(403);
-        expect((await client.post(`/api/calls/${call.id}/positions/csv`, march)).status).toBe(403);
+        expect((await jobAnswer(client, `/api/calls/${call.id}/positions/generate`, march)).status).toBe(403);
+        expect((await jobAnswer(client, `/api/calls/${call.id}/positions/csv`, march)).status).toBe(403);
       }
       expect(await storedPositions(call.id, '2026-03')).toEqual([]);
     });

@@ -1,8 +1,9 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { responseSchema, servedDocument, undeclaredFields } from '../support/openapi-fields.ts';
 import { exportMonth, mypayConfiguration } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * Responses carry only the fields of their schema (issue 21). The route × role test checks every route's
@@ -50,7 +51,7 @@ describe('a response carries only what its schema declares', () => {
     expect((await operator.post(`/api/users/${mariaId}/isee`, { value: 8000, year: 2026, date: '2026-01-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000003C-00', scadenza: '2026-12-31', excludeVerification: true })).status).toBe(201);
     const enrolled = await operator.post(`/api/calls/${call.id}/enrolments`, { userId: mariaId });
     expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(200);
-    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, { mese: 11, anno: 2026 })).json.created).toBe(1);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 11, anno: 2026 })).json.created).toBe(1);
     await exportMonth(operator, call.id, { mese: 11, anno: 2026 });
 
     const mine = await citizen.get(`/api/me/positions?callId=${call.id}`);
@@ -73,9 +74,11 @@ describe('a response carries only what its schema declares', () => {
     }
 
     // Back from MyPay's checkout (cancelled there): the answer holds the position as the citizen sees it.
-    const paid = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnUrl: `${inject('appUrl')}/iscrizioni/visualizza_servizio?id=${call.id}` });
+    const paid = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: `/iscrizioni/visualizza_servizio?id=${call.id}` });
     expect(paid.status).toBe(200);
-    const cancelled = await fetch(paid.json.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ esito: 'cancel' }), redirect: 'manual' });
+    // MyPay's landing, then its checkout page: the citizen cancels there.
+    const checkoutPage = (await fetch(paid.json.url, { redirect: 'manual' })).headers.get('location')!;
+    const cancelled = await fetch(checkoutPage, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ esito: 'cancel' }), redirect: 'manual' });
     const idSession = new URL(cancelled.headers.get('location')!).searchParams.get('idSession');
     const back = await citizen.post('/api/me/payments/return', { idSession });
     expect(back.status).toBe(200);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../functions/adapters/table.ts';
 import { as, request } from '../support/api.ts';
-import { localTable } from '../support/dynamo.ts';
+import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 
 const service = { code: 'SAD_TEST', name: 'Assistenza domiciliare (test)', description: 'Aiuto a casa per le persone anziane.' };
 let operator: Awaited<ReturnType<typeof as>>;
@@ -17,7 +17,8 @@ describe('services over HTTP', () => {
     expect(created.status).toBe(201);
     const { id } = created.json;
     expect((await request('GET', `/api/services/${id}`)).json).toEqual({ id, ...service });
-    expect((await allServices()).map((s: { id: string }) => s.id)).toContain(id);
+    // The list reads a global index: it shows the new service a moment later, as on a reload.
+    await expect.poll(async () => (await allServices()).map((s: { id: string }) => s.id)).toContain(id);
 
     const updated = await operator.put(`/api/services/${id}`, { ...service, description: 'Nuova descrizione.' });
     expect(updated.json.description).toBe('Nuova descrizione.');
@@ -40,6 +41,8 @@ describe('services over HTTP', () => {
   it('refuses to delete a service that has calls, with a clear message, and keeps it', async () => {
     const { id } = (await operator.post('/api/services', service)).json;
     await localTable().plantCall('bando-servizio', id, []);
+    // "Has this service calls?" reads gsi2, which shows the call a moment later.
+    await indexesCaughtUp();
     const response = await operator.delete(`/api/services/${id}`);
     expect(response.status).toBe(409);
     expect(response.json.detail).toBe('Il servizio non può essere eliminato perché ha dei bandi associati.');
@@ -56,10 +59,12 @@ describe('services over HTTP', () => {
     ];
     for (const [name, send, status, detail] of cases) {
       it(name, async () => {
+        await indexesCaughtUp();
         const before = await allServices();
         const response = await send();
         expect(response.status).toBe(status);
         expect(response.json.detail).toBe(detail);
+        await indexesCaughtUp();
         expect(await allServices()).toEqual(before);
       });
     }

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { as } from '../support/api.ts';
 import { openCall, upload } from '../support/calls.ts';
 import { renamedExecutable, samplePdf, tinyPng } from '../support/files.ts';
+import { indexesCaughtUp } from '../support/dynamo.ts';
 import { attestationPdf, giveValidatedIsee, stageIseeFile } from '../support/isee.ts';
 
 type Client = Awaited<ReturnType<typeof as>>;
@@ -38,6 +39,8 @@ describe('citizens apply to open calls with documents', () => {
     expect((await fetch(response.json.subscriptionFiles[1].url)).headers.get('content-type')).toBe('image/png');
 
     expect((await mine(citizen, call.id)).id).toBe(response.json.id);
+    // The lists read a global index, which shows the request a moment later, as on a reload.
+    await indexesCaughtUp();
     const list = (await citizen.get('/api/subscriptions?limit=100')).json.items;
     expect(list[0]).toMatchObject({ id: response.json.id, state: 'ADDED' });
     expect((await citizen.get('/api/subscriptions?state=ADDED&limit=100')).json.items.map((s: any) => s.id)).toContain(response.json.id);
@@ -52,6 +55,7 @@ describe('citizens apply to open calls with documents', () => {
       const { call } = await openCall(operator);
       ids.push((await fresh.post(`/api/calls/${call.id}/subscriptions`, { files: [] })).json.id);
     }
+    await indexesCaughtUp();
     for (const query of ['', 'state=ADDED&']) {
       const first = (await fresh.get(`/api/subscriptions?${query}`)).json;
       expect(first.items).toHaveLength(5);
@@ -158,6 +162,7 @@ describe('a user’s subscriptions on the operator’s user record', () => {
       expect(created.status).toBe(201);
       made.push(created.json.id);
     }
+    await indexesCaughtUp();
     for (const reader of [operator, await as('delegate')]) {
       const first = (await reader.get(`/api/users/${userId}/subscriptions`)).json;
       // The three made last, newest first; the fourth is on a later page.

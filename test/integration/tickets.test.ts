@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { keys } from '../../functions/adapters/table.ts';
 import { as } from '../support/api.ts';
-import { localTable } from '../support/dynamo.ts';
+import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 import { inbox } from '../support/mail.ts';
 
 type Client = Awaited<ReturnType<typeof as>>;
@@ -16,14 +16,23 @@ const message = (change: Record<string, unknown> = {}) => ({ emailUser: 'maria.r
 async function resetAllowance(userId: string) {
   for (const item of await table().partition(`SUPPORTRATE#${userId}`)) await table().deleteItem({ pk: item.pk, sk: item.sk });
 }
-const openCount = async () => (await operator.get('/api/tickets/aperti/count')).json.count as number;
-const myTickets = async (client: Client) => (await client.get('/api/me/tickets?limit=100')).json.items as { id: string }[];
+// The badge, the lists and the search read global indexes, which show a write a moment later (as DynamoDB's,
+// eventually consistent): each is read once they have caught up with the writes before, as on a reload.
+const openCount = async () => {
+  await indexesCaughtUp();
+  return (await operator.get('/api/tickets/aperti/count')).json.count as number;
+};
+const myTickets = async (client: Client) => {
+  await indexesCaughtUp();
+  return (await client.get('/api/me/tickets?limit=100')).json.items as { id: string }[];
+};
 
 beforeAll(async () => {
   [citizen, other, operator, delegate] = await Promise.all([as('citizen'), as('newCitizen'), as('operator'), as('delegate')]);
   citizenId = (await citizen.get('/api/me')).json.userId;
   otherId = (await other.get('/api/me')).json.userId;
   await operator.post('/api/services', { code: 'TKT', name: 'Trasporto sociale', description: 'Servizio per i test dei ticket.' });
+  await indexesCaughtUp();
 });
 beforeEach(async () => {
   await resetAllowance(citizenId);
@@ -124,6 +133,7 @@ describe('operators work the tickets', () => {
 
   beforeEach(async () => {
     ticket = (await citizen.post('/api/support', message())).json;
+    await indexesCaughtUp();
   });
 
   it('lists the open tickets, oldest first, paged by cursor with no duplicate', async () => {
@@ -214,6 +224,7 @@ describe('operators work the tickets', () => {
     const created = await operator.post('/api/tickets', { userId: citizenId, categoria: 'Trasporto sociale', dettagli: 'Telefonata della signora Rossi.' });
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({ stato: 0, richiedente: 'Maria Rossi', userId: citizenId });
+    await indexesCaughtUp();
     const list = (await operator.get(`/api/users/${citizenId}/tickets`)).json.items.map((t: { id: string }) => t.id);
     expect(list.slice(0, 2)).toEqual([created.json.id, ticket.id]);
     const withState = await operator.post('/api/tickets', { userId: citizenId, categoria: 'Altro', dettagli: 'x', stato: 2 });
@@ -226,6 +237,7 @@ describe('operators work the tickets', () => {
 
   it('searches by ticket number, fiscal-code prefix, surname prefix and category prefix (cerca?q=)', async () => {
     await other.post('/api/support', message({ emailUser: 'giuseppe.verdi@example.it', subject: 'Trasporto sociale' }));
+    await indexesCaughtUp();
     const ids = async (q: string) => (await operator.get(`/api/tickets/cerca?q=${encodeURIComponent(q)}&limit=100`)).json.items.map((t: { id: string }) => t.id);
     expect(await ids(ticket.id)).toEqual([ticket.id]);
     expect(await ids('RSSMRA85')).toContain(ticket.id);

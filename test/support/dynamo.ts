@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { keys } from '../../functions/adapters/table.ts';
 import { ISEE_FEE_MARKER } from '../../functions/domain/isee.ts';
@@ -27,11 +28,25 @@ export function localTable() {
     async deleteItem(key: { pk: string; sk: string }) {
       await client.send(new DeleteCommand({ TableName: TABLE_NAME, Key: key }));
     },
+    /** A record's audit entries, oldest first, every page (a large operation writes several). */
     async auditOf(entity: string, id: string) {
-      const { Items = [] } = await client.send(
-        new QueryCommand({ TableName: TABLE_NAME, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.auditOf(entity, id) } }),
-      );
-      return Items;
+      const items: Record<string, any>[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await client.send(
+          new QueryCommand({ TableName: TABLE_NAME, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.auditOf(entity, id) }, ExclusiveStartKey: start }),
+        );
+        items.push(...(page.Items ?? []));
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return items;
+    },
+    /** Items written straight into the table (a large call's seed), 25 a request. */
+    async putItems(items: Record<string, unknown>[]) {
+      for (let i = 0; i < items.length; i += 25) {
+        let request: Record<string, any> | undefined = { [TABLE_NAME]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
+        while (request && Object.keys(request).length) request = (await client.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
+      }
     },
     /** Stands in for the calls feature (a later issue): a call that uses a band and belongs to a service. */
     async plantCall(callId: string, serviceId: string, bandIds: string[]) {
@@ -57,4 +72,27 @@ export function localTable() {
       );
     },
   };
+}
+
+/**
+ * Waits until the table's global indexes have caught up with every write made so far: the integration tier runs
+ * with lagging indexes, as DynamoDB's are eventually consistent (test/integration/global-setup.ts). It writes a
+ * marker and waits for gsi1 to list it; the local lag applies index writes in the order they were made, so
+ * every earlier write is then indexed. For a check that something did NOT change (a count, a refused delete),
+ * which a poll cannot wait for; a list that must show a new item waits with expect.poll, as a user reloads.
+ */
+export async function indexesCaughtUp(): Promise<void> {
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  );
+  const marker = { pk: `TEST#CAUGHTUP#${randomUUID()}`, sk: 'MARKER' };
+  await client.send(new PutCommand({ TableName: TABLE_NAME, Item: { ...marker, gsi1pk: 'TEST#CAUGHTUP', gsi1sk: marker.pk } }));
+  const listed = async () =>
+    (await client.send(new QueryCommand({ TableName: TABLE_NAME, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk', ExpressionAttributeValues: { ':pk': 'TEST#CAUGHTUP', ':sk': marker.pk } }))).Count;
+  for (let waited = 0; !(await listed()); waited += 25) {
+    if (waited > 10_000) throw new Error('the indexes did not catch up in 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  await client.send(new DeleteCommand({ TableName: TABLE_NAME, Key: marker }));
+  client.destroy();
 }

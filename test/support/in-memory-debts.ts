@@ -10,8 +10,8 @@ import type { DebtSummaryRepository } from '../../functions/payment-list/use-cas
 import type { StoredDebtSummary } from '../../functions/payment-list/repository.ts';
 
 const summaryKeyOf = (k: { callId: string; anno: number; userId: string }) => `${k.callId}|${k.anno}|${k.userId}`;
-const toRow = ({ userId, cognome, nome, codiceFiscale, telefono, email, importoTotale, paymentIds }: StoredDebtSummary): DebtSummaryRow => ({
-  userId, cognome, nome, codiceFiscale, telefono, email, importoTotale, paymentIds,
+const toRow = ({ userId, cognome, nome, codiceFiscale, telefono, email, importoTotale, paymentIds, daRiconciliare }: StoredDebtSummary): DebtSummaryRow => ({
+  userId, cognome, nome, codiceFiscale, telefono, email, importoTotale, paymentIds, daRiconciliare: daRiconciliare ?? 0,
 });
 
 export function memoryDebts(positions: () => Iterable<PositionRecord>): DebtSummaryRepository & {
@@ -80,6 +80,7 @@ export function memoryDebts(positions: () => Iterable<PositionRecord>): DebtSumm
   function matching(callId: string, anno: number, filter: Parameters<DebtSummaryRepository['listDebtSummaries']>[2]) {
     return ofYear(callId, anno)
       .filter((s) => !filter.noMail || s.senzaEmail)
+      .filter((s) => !filter.toReconcile || (s.daRiconciliare ?? 0) > 0)
       .filter((s) =>
         !filter.text ? true : filter.text.kind === 'fiscalCode' ? s.codiceFiscale.toUpperCase().startsWith(filter.text.prefix) : nameKey(s.cognome, s.nome).startsWith(filter.text.prefix),
       );

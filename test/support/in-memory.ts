@@ -3,7 +3,8 @@
  * the S3 file store implement), and `portal()`, every use case wired on them. Use-case tests run on these:
  * no AWS, no mocks, and they assert what an operator or a citizen would notice.
  */
-import type { AuditEntry, AuditHistory, AuditLog, Clock, FileStore, MailMessage, Mailer } from '../../functions/adapters/ports.ts';
+import type { AuditEntry, AuditHistory, AuditLog, BusinessMetrics, Clock, FileStore, MailMessage, Mailer } from '../../functions/adapters/ports.ts';
+import type { BusinessMetric } from '../../functions/domain/business-metrics.ts';
 import type { Band } from '../../functions/domain/bands.ts';
 import { hourlyQuota } from '../../functions/domain/bands.ts';
 import { CallState, nameSearchKey } from '../../functions/domain/calls.ts';
@@ -27,7 +28,7 @@ import { makeEnrolmentUseCases, type EnrolmentRepository } from '../../functions
 import { makeEnrolmentCsvUseCases } from '../../functions/enrolment-csv/use-cases.ts';
 import { makeImportApply, type ImportPlanRepository } from '../../functions/enrolment-csv/import-apply.ts';
 import type { ImportPlan, PlannedImportAction } from '../../functions/domain/enrolment-import.ts';
-import type { JobRecord } from '../../functions/domain/jobs.ts';
+import { RESET_HOURS_JOB, type JobRecord } from '../../functions/domain/jobs.ts';
 import { makeJobs, makeJobWorker, type JobRepository, type JobRun } from '../../functions/jobs/use-cases.ts';
 import { makeSubscriptionUseCases, type SubscriptionRepository } from '../../functions/subscriptions/use-cases.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
@@ -67,6 +68,19 @@ export function memoryAudit(): AuditLog & AuditHistory & { entries: Array<AuditE
         page,
         50,
       ),
+  };
+}
+
+/** The business metrics a use case counted: `total(metric, dimension?)` sums them (the dimension's values must match). */
+export function memoryMetrics(): BusinessMetrics & { counted: { metric: BusinessMetric; value: number; dimension?: Record<string, string> }[]; total(metric: BusinessMetric, dimension?: Record<string, string>): number } {
+  const counted: { metric: BusinessMetric; value: number; dimension?: Record<string, string> }[] = [];
+  return {
+    counted,
+    count: (metric, value, ...dimension) => void counted.push({ metric, value, dimension: dimension[0] as Record<string, string> | undefined }),
+    total: (metric, dimension) =>
+      counted
+        .filter((c) => c.metric === metric && Object.entries(dimension ?? {}).every(([name, value]) => c.dimension?.[name] === value))
+        .reduce((sum, c) => sum + c.value, 0),
   };
 }
 
@@ -423,7 +437,7 @@ export function memoryIsees() {
     },
     // Conditional, as the DynamoDB delete: not an ISEE used for a fee.
     deleteIsee: async (id) => all.has(id) && !isIseeUsedForFee(all.get(id)!) && all.delete(id),
-    newestIseeOfUser: async (userId) => copy(newestFirst(userId)[0] ?? null),
+    recentIseesOfUser: async (userId, limit) => newestFirst(userId).slice(0, limit).map((isee) => copy(isee)!),
     listIseesOfUser: async (userId, page) => pageOf(newestFirst(userId).map(toIsee), page, 5),
     listIseesToVerify: async (page) =>
       pageOf([...all.values()].filter((i) => i.state === 'LOADED').sort((a, b) => a.dataInsert.localeCompare(b.dataInsert)).map(toIsee), page, 5),
@@ -507,7 +521,15 @@ export function portal() {
     return found;
   };
   const enrolmentImport = makeImportApply({ ...common, plans: store.importPlans, subscriptions: store.subscriptions, calls: store.calls, users: { getUserItems }, isees: isee, files: store.files, exports });
-  const jobWorker = makeJobWorker({ jobs: store.jobs, kinds: { 'enrolment-import': { slice: enrolmentImport.applySlice, failure: 'Importazione non riuscita.' } }, clock });
+  const enrolments = makeEnrolmentUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, users: store.users, files: store.files, exports, jobs });
+  const jobWorker = makeJobWorker({
+    jobs: store.jobs,
+    kinds: {
+      'enrolment-import': { slice: enrolmentImport.applySlice, failure: 'Importazione non riuscita.' },
+      [RESET_HOURS_JOB]: { slice: enrolments.resetHoursSlice, failure: 'Azzeramento non riuscito.' },
+    },
+    clock,
+  });
   /** What the state machine does with the latest run started: slices until finished (the number of slices). */
   async function runLatestJob(): Promise<number> {
     const run = store.jobRuns.at(-1)!;
@@ -528,7 +550,7 @@ export function portal() {
     bands: makeBandUseCases({ ...common, bands: store.bands, calls: store.calls }),
     services: makeServiceUseCases({ ...common, services: store.services, calls: store.calls }),
     calls: makeCallUseCases({ ...common, calls: store.calls, services: store.services, bands: store.bands, subscriptions: store.subscriptions, citizens: store.users, files: store.files }),
-    subscriptions: makeSubscriptionUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, isees: store.isees, users: store.users, ensureCitizen, files: store.files }),
+    subscriptions: makeSubscriptionUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, users: store.users, ensureCitizen, files: store.files }),
     users: makeUserUseCases({ ...common, users: store.users, isees: store.isees, subscriptions: store.subscriptions }),
     profile: makeProfileUseCases({ users: store.users, ensureCitizen, clock }),
     isee,
@@ -544,7 +566,7 @@ export function portal() {
       clock,
       onMailFailure: (error, ticketId) => store.mailFailures.push({ ticketId, message: (error as Error).message }),
     }),
-    enrolments: makeEnrolmentUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, users: store.users, files: store.files, exports }),
+    enrolments,
     enrolmentCsv: makeEnrolmentCsvUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, users: store.users, plans: store.importPlans, jobs, exports }),
   };
 }

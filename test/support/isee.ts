@@ -1,7 +1,7 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
 import type { as } from './api.ts';
 import { uploadWithTicket } from './files.ts';
+import { randomFiscalCodeFrom } from './fiscal-codes.ts';
 
 type Client = Awaited<ReturnType<typeof as>>;
 
@@ -40,12 +40,7 @@ export async function stageIseeFile(client: Client, bytes: Uint8Array, fileName 
 }
 
 /** A random fiscal code with a right check character, for records that need a fresh one. */
-export function randomFiscalCode(): string {
-  const letters = () => String.fromCharCode(65 + Math.floor(Math.random() * 26));
-  const digit = () => String(Math.floor(Math.random() * 10));
-  const first15 = `${Array.from({ length: 6 }, letters).join('')}${digit()}${digit()}A${digit()}${digit()}H${digit()}${digit()}${digit()}`;
-  return first15 + fiscalCodeCheckCharacter(first15);
-}
+export const randomFiscalCode = (): string => randomFiscalCodeFrom();
 
 /** The real path to a validated ISEE: the citizen uploads an attestation, the operator confirms it. */
 export async function giveValidatedIsee(citizen: Client, operator: Client, value = 8000) {
@@ -55,4 +50,23 @@ export async function giveValidatedIsee(citizen: Client, operator: Client, value
   if (uploaded.status !== 201) throw new Error(`ISEE not uploaded: ${JSON.stringify(uploaded.json)}`);
   const decided = await operator.put(`/api/isee/${uploaded.json.id}/decision`, { state: 1, value });
   if (decided.status !== 200) throw new Error(`ISEE not validated: ${JSON.stringify(decided.json)}`);
+}
+
+/**
+ * A photographed attestation cropped above its ISE and scale: protocol, dates, the declarant, and the ISEE
+ * after a dotted leader (a PNG, as a flatbed scan would give it). Read right, it still cannot be checked.
+ */
+export async function croppedAttestationPhoto(input: { fiscalCode: string; protocol: string; value: string; year?: number }): Promise<Buffer> {
+  const { toImage } = await import('../fixtures/isee/generate.ts');
+  const year = input.year ?? new Date().getFullYear();
+  const lines = [
+    `Protocollo DSU n. ${input.protocol}`,
+    'ATTESTAZIONE ISEE',
+    `Dichiarazione Sostitutiva Unica (DSU) presentata il 15/01/${year}`,
+    `Dichiarante: ROSSI MARIA    Codice fiscale: ${input.fiscalCode}`,
+    `La presente attestazione è valida fino al 31/12/${year}`,
+    `ISEE ORDINARIO ....................................... ${input.value}`,
+  ];
+  const ops = lines.map((text, i) => ({ kind: 'text' as const, page: 0, x: 50, y: 80 + i * 32, text, size: 14 }));
+  return toImage({ truth: {} as never, pages: 1, ops }, 0, 'scan', 3, 'png');
 }

@@ -5,15 +5,15 @@ import { keys } from '../../functions/adapters/table.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { randomFiscalCode } from './isee.ts';
 
-/** 10,000 payment-list rows of a call written straight into the table (with their totals), as the refresh would. */
-export async function seedBigPaymentList(callId: string, year: number, run: string) {
+/** `count` (10,000 by default) payment-list rows of a call written straight into the table (with their totals), as the refresh would. */
+export async function seedBigPaymentList(callId: string, year: number, run: string, count = 10_000) {
   Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
   const { debtSummaryItem } = await import('../../functions/payment-list/repository.ts');
   const { summarize, addTotals, zeroTotals } = await import('../../functions/domain/debt-summaries.ts');
   const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
   const items: Record<string, unknown>[] = [];
   let totals = zeroTotals();
-  for (let i = 0; i < 10_000; i++) {
+  for (let i = 0; i < count; i++) {
     const userId = `big-${run}-${i}`;
     const summary = summarize({
       callId, anno: year, userId,

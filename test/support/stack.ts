@@ -47,5 +47,6 @@ declare module 'vitest' {
     ioUrl: string;
     pdndUrl: string;
     inpsUrl: string;
+    sfnEndpoint: string;
   }
 }

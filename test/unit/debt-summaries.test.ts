@@ -54,8 +54,24 @@ describe('a debt summary row (pure)', () => {
       ],
     })!;
     expect(row).toMatchObject({ cognome: 'Cognome u1', codiceFiscale: 'CFU1XXXXXXXXXXXX', importoTotale: 6643 + 5000 + 4000, paymentIds: ['P202603u1', 'P202604u1'], senzaEmail: true });
-    expect(row.contribution).toEqual({ cittadini: 1, posizioni: 4, dovuto: 15643, pagato: 5000, daPagare: 10643, pagate: 1, daPagareCount: 2, annullate: 1, cittadiniSenzaEmail: 1, importoSenzaEmail: 15643 });
+    expect(row.contribution).toEqual({
+      cittadini: 1, posizioni: 4, dovuto: 15643, pagato: 5000, daPagare: 10643, pagate: 1, daPagareCount: 2, annullate: 1, cittadiniSenzaEmail: 1, importoSenzaEmail: 15643,
+      daRiconciliare: 0, cittadiniDaRiconciliare: 0, differenzaDaRiconciliare: 0,
+    });
     expect(summarize({ callId: CALL, anno: 2026, userId: 'u1', person: null, positions: [] })).toBeNull();
+  });
+
+  it('counts the payments to reconcile and their difference: the row is flagged, money paid for a cancelled position is paid (issue 21)', () => {
+    const row = summarize({
+      callId: CALL, anno: 2026, userId: 'u1', person: null,
+      positions: [
+        position('u1', 1, 5000, { isPagato: true, importoTotalePagato: 4500, riconciliazione: { motivo: 'IMPORTO_DIVERSO', differenza: -500 } }),
+        position('u1', 2, 0, { annullato: true, azione: 'A', isPagato: true, importoTotalePagato: 3000, riconciliazione: { motivo: 'ANNULLATA', differenza: 3000 } }),
+        position('u1', 3, 6643),
+      ],
+    })!;
+    expect(row.daRiconciliare).toBe(2);
+    expect(row.contribution).toMatchObject({ daRiconciliare: 2, cittadiniDaRiconciliare: 1, differenzaDaRiconciliare: 2500, pagato: 7500, pagate: 2, annullate: 1, daPagareCount: 1 });
   });
 
   it('"Email non inviata" looks only at positions still to pay', () => {

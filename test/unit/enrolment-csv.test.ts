@@ -36,6 +36,28 @@ describe('reading the enrolment CSV as offices produce it', () => {
     expect(() => parse(text)).toThrow('Il file non è un CSV leggibile: virgolette non chiuse o a capo dentro un campo alla riga 3');
   });
 
+  it('refuses a header without the template’s columns, naming the columns expected, found and missing', () => {
+    // Its values would otherwise be ignored and every row read 'unchanged'.
+    expect(() => parse(`codiceFiscale;nome;ore;isee\r\n${ANNA};Anna;12;8000\r\n`)).toThrow(
+      'Le colonne del file non sono quelle del template. Attese: codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee. Trovate: codiceFiscale;nome;ore;isee. Mancano: cognome, punteggio, oreSettimanali, valoreIsee, annoIsee.',
+    );
+    expect(() => parse('\r\n  \r\n')).toThrow('Trovate: nessuna (il file è vuoto). Mancano: codiceFiscale, cognome');
+    // The template's columns in another order, with a column of the office's own: read.
+    expect(parse(`note;annoIsee;valoreIsee;oreSettimanali;punteggio;nome;cognome;codiceFiscale\r\nx;2026;8000;3;1;Anna;Bruno;${ANNA}\r\n`).rows).toEqual([
+      { line: 2, fiscalCode: ANNA, lastName: 'Bruno', firstName: 'Anna', rankingScore: 1, weeklyHour: 3, iseeValueCents: 800_000, iseeYear: 2026 },
+    ]);
+  });
+
+  it('refuses a binary file (a spreadsheet, a PDF, an image) as such, and reads UTF-16 text with its BOM', () => {
+    const binary = 'Il file non è un CSV: contiene dati binari (ad esempio è un foglio Excel .xlsx o un PDF). In Excel usa «Salva con nome» e scegli il formato «CSV UTF-8».';
+    const xlsx = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00]), Buffer.from('[Content_Types].xml')]);
+    const oldXls = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0x00, 0x00]);
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]);
+    for (const file of [xlsx, oldXls, png]) expect(() => decodeCsv(file)).toThrow(binary);
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${HEADER}\r\n${ANNA};Niccolò;Anna;;;;\r\n`, 'utf16le')]);
+    expect(parse(decodeCsv(utf16)).rows[0].lastName).toBe('Niccolò');
+  });
+
   it('rejects each bad row with its line number and an Italian reason, and keeps the good ones', () => {
     const parsed = parse(
       [
@@ -101,6 +123,21 @@ describe('planning an import', () => {
     // Luca's newest ISEE waits for review: the file's value becomes his validated one.
     expect(actions).toEqual([expect.objectContaining({ kind: 'add', userId: 'luca', state: 'ADDED', isee: { valueCents: 900_000, year: 2026 } })]);
     expect(planImport(parsed, users, existing, { updateIsees: false, removeOldSubscriptions: false }).actions[0].isee).toBeNull();
+  });
+
+  it('tells which rows name a registered citizen otherwise than the registry, whose names it keeps', () => {
+    const parsed = parse([HEADER, `${ANNA};Bruni;Anna;3;2;;`, `${LUCA};FERRARI;Luca;;;;`, `${code('RSSMRA85C52H501')};Rossi;Maria;;;;`].join('\n'));
+    const registered = new Map(users).set(code('RSSMRA85C52H501'), { id: 'maria', fiscalCode: code('RSSMRA85C52H501'), firstName: 'Maria Grazia', lastName: 'Rossi' });
+    const { preview } = planImport(parsed, registered, existing, { updateIsees: false, removeOldSubscriptions: false });
+    // Anna's row changes nothing, and still says her surname differs; upper case is not a difference.
+    expect(preview.unchanged).toBe(1);
+    expect(preview.differentNames).toEqual([
+      { line: 2, fiscalCode: ANNA, inFile: 'Bruni Anna', registered: 'Bruno Anna' },
+      { line: 4, fiscalCode: code('RSSMRA85C52H501'), inFile: 'Rossi Maria', registered: 'Rossi Maria Grazia' },
+    ]);
+    expect(preview.add.map((r) => [r.lastName, r.firstName])).toEqual([['Ferrari', 'Luca'], ['Rossi', 'Maria Grazia']]);
+    // Empty name cells say nothing.
+    expect(planImport(parse([HEADER, `${ANNA};;;3;2;;`].join('\n')), users, existing, { updateIsees: false, removeOldSubscriptions: false }).preview.differentNames).toEqual([]);
   });
 
   it('spares from removal a citizen the file names on a rejected row', () => {

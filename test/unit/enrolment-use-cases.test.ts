@@ -131,7 +131,9 @@ describe('the operator runs a call’s subscriptions', () => {
   it('resets the hours of the approved subscriptions only, audited', async () => {
     for (const userId of [anna, luca]) await app.enrolments.enrolUser(callId, { userId }, actors.operator);
     await app.enrolments.updateEnrolment(`${callId}.${anna}`, { state: 2, weeklyHour: 4 }, actors.operator);
-    expect(await app.enrolments.resetHours(callId, actors.operator)).toEqual({ reset: 1 });
+    expect(await app.enrolments.startResetHours(callId, actors.operator)).toMatchObject({ isRunning: true, state: 'RUNNING', result: null });
+    await app.runLatestJob();
+    expect(await app.enrolments.resetHoursStatus(callId)).toMatchObject({ isRunning: false, state: 'SUCCEEDED', done: 1, total: 1, result: { reset: 1 } });
     expect(app.store.subscriptions.all.get(`${callId}.${anna}`)).toMatchObject({ state: 'VALIDATED', weeklyHour: null });
     expect(app.store.audit.entries.at(-1)).toMatchObject({ entity: 'call', id: callId, action: 'update' });
   });
@@ -140,7 +142,7 @@ describe('the operator runs a call’s subscriptions', () => {
     await app.enrolments.enrolUser(callId, { userId: anna }, actors.operator);
     await app.enrolments.updateEnrolment(`${callId}.${anna}`, { state: 2, weeklyHour: 4 }, actors.operator);
     app.store.exportLocks.set(callId, 'flow-1');
-    await expect(app.enrolments.resetHours(callId, actors.operator)).rejects.toMatchObject({ status: 409 });
+    await expect(app.enrolments.startResetHours(callId, actors.operator)).rejects.toMatchObject({ status: 409 });
     expect(app.store.subscriptions.all.get(`${callId}.${anna}`)).toMatchObject({ weeklyHour: 4 });
   });
 });
@@ -287,10 +289,16 @@ describe('CSV export, template and import', () => {
     expect([...app.store.subscriptions.all.keys()]).toEqual([`${callId}.${anna}`]);
   });
 
-  it('refuses a missing file, a type that is not CSV and a file without the fiscal-code column (400), writing nothing', async () => {
+  it('refuses a missing file, a type that is not CSV, a file without the template’s columns and a binary file (400), writing nothing', async () => {
     await expect(app.enrolmentCsv.importEnrolments(callId, { ...csv([]), fileContentBase64: '' }, actors.operator)).rejects.toMatchObject({ status: 400, message: 'Nessun file caricato' });
     await expect(app.enrolmentCsv.importEnrolments(callId, { ...csv([HEADER]), contentType: 'application/pdf' }, actors.operator)).rejects.toMatchObject({ status: 400, message: 'Carica un file con un formato supportato' });
-    await expect(app.enrolmentCsv.importEnrolments(callId, csv(['nome;cognome', 'A;B']), actors.operator)).rejects.toMatchObject({ status: 400, message: 'Nel file mancano le colonne: codiceFiscale.' });
+    await expect(app.enrolmentCsv.importEnrolments(callId, csv(['nome;cognome', 'A;B']), actors.operator)).rejects.toMatchObject({
+      status: 400,
+      message: 'Le colonne del file non sono quelle del template. Attese: codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee. Trovate: nome;cognome. Mancano: codiceFiscale, punteggio, oreSettimanali, valoreIsee, annoIsee.',
+    });
+    // An .xlsx is a ZIP: its bytes are no text.
+    const xlsx = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00]), Buffer.from('[Content_Types].xml')]).toString('base64');
+    await expect(app.enrolmentCsv.importEnrolments(callId, { ...csv([]), fileContentBase64: xlsx }, actors.operator)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/^Il file non è un CSV: contiene dati binari/) });
     await expect(app.enrolmentCsv.importEnrolments('nope', csv([HEADER]), actors.operator)).rejects.toMatchObject({ status: 404 });
     expect(app.store.subscriptions.all.size).toBe(0);
   });

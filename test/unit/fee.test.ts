@@ -52,6 +52,20 @@ describe('monthly fee (design §4)', () => {
     expect(fee(8000, 2.5).amountCents).toBe(5536); // 5 × 2.5 × 31 / 7 = 55.357…
   });
 
+  it('rounds once, at the end: the quota is not rounded first (issue 21)', () => {
+    // '33% di 17,77 €' is 5,8641 € an hour: 3 hours a week in a 30-day month are 5,8641 × 3 × 30 / 7 = 75,3956… → 75,40 €.
+    // Rounding the quota to 5,86 € first gave 5,86 × 3 × 30 / 7 = 75,34 €.
+    const band: FeeBand[] = [{ id: 'q', name: 'Fascia', min: 3000.01, max: 99999, percent: 33, fixedCost: 17.77 }];
+    expect(monthlyFee({ isee: { valueCents: 500000, state: 'VALIDATED', year: 2025 }, bands: band, weeklyHours: 3, year: 2025, month: 4 })).toMatchObject({ amountCents: 7540, quotaCents: 586 });
+    // A percentage with decimals and a half cent at the end: 12,5% di 10,00 € = 1,25 €; 1,4 h × 30 / 7 = 7,5 € exactly.
+    const half: FeeBand[] = [{ id: 'h', name: 'Fascia', min: 3000.01, max: 99999, percent: 12.5, fixedCost: 10 }];
+    expect(monthlyFee({ isee: { valueCents: 500000, state: 'VALIDATED', year: 2025 }, bands: half, weeklyHours: 1.4, year: 2025, month: 4 }).amountCents).toBe(750);
+    // 33,33% di 0,03 € = 0,009999 € an hour; 0,01 h × 31 / 7 = 0,0000442… € → 0,00 €; 7 h × 28 / 7 = 0,279972 € → 0,28 €
+    const tiny: FeeBand[] = [{ id: 't', name: 'Fascia', min: 3000.01, max: 99999, percent: 33.33, fixedCost: 0.03 }];
+    expect(monthlyFee({ isee: { valueCents: 500000, state: 'VALIDATED', year: 2025 }, bands: tiny, weeklyHours: 0.01, year: 2025, month: 3 }).amountCents).toBe(0);
+    expect(monthlyFee({ isee: { valueCents: 500000, state: 'VALIDATED', year: 2025 }, bands: tiny, weeklyHours: 7, year: 2025, month: 2 }).amountCents).toBe(28);
+  });
+
   it('rounds half a cent up, exactly', () => {
     const band: FeeBand[] = [{ id: 'c', name: 'Fascia', min: 3000.01, max: 99999, percent: null, fixedCost: 0.29 }];
     // 0,29 € × 1,75 × 30 / 7 = 2,175 € exactly: half a cent, up to 2,18 € (floating point gives 2,17 €)

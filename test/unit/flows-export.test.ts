@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { exportDefinition } from '../../functions/flows/state-machine.ts';
+import { isFlowRunning } from '../../functions/domain/flows.ts';
 import { makeExportSteps, makeFlowUseCases, type ExportPositions, type FlowRecord, type FlowRepository, type MyPayImport } from '../../functions/flows/use-cases.ts';
-import { actors, memoryAudit, sequentialIds, tickingClock } from '../support/in-memory.ts';
+import { actors, memoryAudit, memoryMetrics, sequentialIds, tickingClock } from '../support/in-memory.ts';
 
 /**
  * The export workflow end to end at unit level: the real state-machine definition runs in
@@ -23,12 +24,29 @@ class MyPayUnavailable extends Error {
   override name = 'MyPayUnavailable';
 }
 
+class MyPayFault extends Error {
+  override name = 'MyPayFault';
+  constructor(
+    readonly faultCode: string,
+    readonly description?: string,
+  ) {
+    super(`${faultCode} ${description ?? ''}`);
+  }
+}
+
+/**
+ * MyPay as MyPay4 behaves (FlussoService.validateFile, FlussoDao.countDuplicateFileName,
+ * PagamentiTelematiciDovutiPagatiImpl.paaSILChiediStatoImportFlusso): a ZIP name it already received is
+ * refused at upload, and a failed import answers its error code as `stato`.
+ */
 function fakeMyPay() {
-  const imports = new Map<string, { rows: Record<string, string>[]; polls: number; uploaded: boolean }>();
+  const imports = new Map<string, { rows: Record<string, string>[]; polls: number; uploaded: boolean; fileName?: string }>();
   const faults: { op: string; times: number }[] = [];
+  const received = new Set<string>();
   let tokens = 0;
-  let abort = false;
+  let failure: string | null = null;
   let stuck = false;
+  let refuseUpload: { code: string; description: string } | null = null;
   const rejectIuds = new Set<string>();
   const fail = (op: string) => {
     const fault = faults.find((f) => f.op === op && f.times > 0);
@@ -49,10 +67,14 @@ function fakeMyPay() {
       imports.set(requestToken, { rows: [], polls: 0, uploaded: false });
       return { uploadUrl: 'http://mypay/upload', authorizationToken: 'auth', requestToken, importPath: 'C_X999/IMPORT' };
     },
-    async upload(ticket, zip) {
+    async upload(ticket, zip, fileName) {
       fail('upload');
       const entry = imports.get(ticket.requestToken)!;
       if (entry.uploaded) throw new Error('token già usato');
+      if (refuseUpload) throw new MyPayFault(refuseUpload.code, refuseUpload.description);
+      if (received.has(fileName)) throw new MyPayFault('MYBOX_NOME_FILE_DUPLICATO', `[abc] Lo stesso nome di file [${fileName}] esiste gia'.`);
+      received.add(fileName);
+      entry.fileName = fileName;
       const [csv] = Object.values(unzipSync(zip));
       const [header, ...lines] = strFromU8(csv).trim().split('\n');
       const names = header.split(';');
@@ -64,7 +86,7 @@ function fakeMyPay() {
       const entry = imports.get(token);
       if (!entry?.uploaded) return null;
       entry.polls += 1;
-      if (abort) return { stato: 'IMPORT_ABORTITO' };
+      if (failure) return { stato: failure };
       if (stuck) return { stato: 'IMPORT_IN_ELAB' };
       if (entry.polls < 3) return { stato: entry.polls === 1 ? 'LOAD_IMPORT' : 'IMPORT_IN_ELAB' };
       return { stato: 'IMPORT_ESEGUITO', urlFileIUV: `iuv:${token}`, urlFileScarti: `scarti:${token}`, urlFileAvvisi: `avvisi:${token}` };
@@ -84,10 +106,12 @@ function fakeMyPay() {
     mypay,
     failNext: (op: string, times = 1) => faults.push({ op, times }),
     clearFaults: () => void faults.splice(0),
-    setAbort: (value: boolean) => (abort = value),
+    failImports: (code: string | null) => (failure = code),
+    refuseUploads: (refusal: { code: string; description: string } | null) => (refuseUpload = refusal),
     setStuck: (value: boolean) => (stuck = value),
     reject: (iud: string) => rejectIuds.add(iud),
     uploads: () => [...imports.values()].filter((i) => i.uploaded),
+    tokens: () => [...imports.entries()].filter(([, i]) => i.uploaded).map(([token]) => token),
   };
 }
 
@@ -100,10 +124,18 @@ function fakePositions(iuds: string[]) {
   /** The ISEEs marked as used for a fee, and each call of markIsees (a slice of MarkIsees). */
   const marked = new Set<string>();
   const markCalls: string[][] = [];
+  /** Positions a bad CAP (or the like) keeps out of the file, with their reason. */
+  const heldBack = new Map<string, string>();
+  const due = (fiscalCode: string | null) => [...positions.entries()].filter(([iud, p]) => !p.iuv && (!fiscalCode || iud.includes(fiscalCode)));
   const port: ExportPositions = {
     async buildExport({ fiscalCode }) {
-      const rows = [...positions.entries()].filter(([iud, p]) => !p.iuv && (!fiscalCode || iud.includes(fiscalCode)));
-      return { csv: ['IUD;importoDovuto', ...rows.map(([iud]) => `${iud};10.00`)].join('\n'), rows: rows.length, iseeIds: [...positions.keys()].map((iud) => `isee-${iud}`) };
+      const rows = due(fiscalCode).filter(([iud]) => !heldBack.has(iud));
+      return {
+        csv: ['IUD;importoDovuto', ...rows.map(([iud]) => `${iud};10.00`)].join('\n'),
+        rows: rows.length,
+        heldBack: due(fiscalCode).filter(([iud]) => heldBack.has(iud)).map(([iud]) => ({ fiscalCode: iud.split('-')[1]!, cognome: 'Rossi', nome: 'Maria', reason: heldBack.get(iud)! })),
+        iseeIds: [...positions.keys()].map((iud) => `isee-${iud}`),
+      };
     },
     async markIsees(ids) {
       markCalls.push([...ids]);
@@ -125,7 +157,7 @@ function fakePositions(iuds: string[]) {
       }
     },
   };
-  return { port, positions, calls, marked, markCalls, crashAtCall: (n: number) => (crashAt = n) };
+  return { port, positions, calls, marked, markCalls, heldBack, pendingCount: async ({ fiscalCode }: { fiscalCode: string | null }) => due(fiscalCode).length, crashAtCall: (n: number) => (crashAt = n) };
 }
 
 function memoryFlows(): FlowRepository & { all: Map<string, FlowRecord> } {
@@ -142,6 +174,12 @@ function memoryFlows(): FlowRepository & { all: Map<string, FlowRecord> } {
     },
     createFlow: async (flow) => void all.set(flow.id, structuredClone(flow)),
     updateFlow: async (id, fields, now) => {
+      const next = { ...all.get(id)!, ...structuredClone(fields), dataUpdate: now };
+      all.set(id, next);
+      return structuredClone(next);
+    },
+    advanceFlow: async (id, fields, now) => {
+      if (!isFlowRunning(all.get(id)!)) throw Object.assign(new Error('not running'), { name: 'FlowStopped' });
       const next = { ...all.get(id)!, ...structuredClone(fields), dataUpdate: now };
       all.set(id, next);
       return structuredClone(next);
@@ -163,19 +201,29 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
   let crashAfterUpload = false;
   let configurationComplete = true;
   let syncing = false;
-  const machine = new StateMachine(exportDefinition('arn:aws:lambda:eu-south-1:000000000000:function:FlowTask'));
+  const machine = new StateMachine(exportDefinition('arn:aws:lambda:eu-south-1:000000000000:function:FlowTask', IMPORT_MAX_WAIT_MINUTES));
+  let executions = 0;
+  let executionsStop = false;
   const exportFiles = {
     put: async (key: string, body: Uint8Array) => void files.set(key, body),
     get: async (key: string) => files.get(key)!,
     downloadUrl: async (key: string) => `https://exports/${key}?ttl=300`,
   };
   const clock = tickingClock();
+  const metrics = memoryMetrics();
   const useCases = makeFlowUseCases({
     flows,
     configuration: { requireComplete: async () => (configurationComplete ? {} : Promise.reject(Object.assign(new Error('Configurazione MyPay incompleta'), { status: 400 }))) },
     calls: { getCall: async (id) => (id === 'C1' ? { id, name: 'Assistenza domiciliare 2026', serviceId: 'S1', serviceName: 'Assistenza domiciliare' } : null) },
+    positions: { pendingCount: positions.pendingCount },
     exportFiles,
-    runner: { start: async (flowId) => void runs.push(run(flowId)) },
+    runner: {
+      start: async (flowId) => {
+        // An execution that never runs a step stands for one the timeout or an abort stopped before any Catch.
+        if (!executionsStop) runs.push(run(flowId));
+        return `arn:execution:${flowId}-${++executions}`;
+      },
+    },
     positionsSync: { isRunning: async () => syncing },
     audit: memoryAudit(),
     clock,
@@ -199,6 +247,8 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
     codIpa: 'C_X999',
     collectSlice,
     iseeSlice,
+    metrics,
+    importMaxWaitMinutes: IMPORT_MAX_WAIT_MINUTES,
   });
   const steps: Record<string, (p: any) => Promise<unknown>> = {
     Prepare: (p) => stepsOf.prepare(p.flowId),
@@ -230,10 +280,12 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
   const settle = async () => {
     while (runs.length) await runs.shift();
   };
-  return { useCases, mypay, positions, flows, files, settle, crashAfterUpload: () => (crashAfterUpload = true), incompleteConfiguration: () => (configurationComplete = false), restoreConfiguration: () => void (configurationComplete = true), setSyncing: (value: boolean) => (syncing = value) };
+  return { useCases, steps: stepsOf, stopExecutions: (value: boolean) => (executionsStop = value), mypay, positions, flows, files, metrics, settle, crashAfterUpload: () => (crashAfterUpload = true), incompleteConfiguration: () => (configurationComplete = false), restoreConfiguration: () => void (configurationComplete = true), setSyncing: (value: boolean) => (syncing = value) };
 }
 
 const month = { mese: 11, anno: 2026 };
+/** The deployment's wait for MyPay (MYPAY_IMPORT_MAX_WAIT_MINUTES), short here: the clock ticks a second a read. */
+const IMPORT_MAX_WAIT_MINUTES = 1;
 
 describe('the export of a month to MyPay', () => {
   it('sends the ZIP once, writes each IUV and NAV back and marks the flow approved', async () => {
@@ -260,6 +312,20 @@ describe('the export of a month to MyPay', () => {
     await t.settle();
     expect(await t.useCases.getFlow(id)).toMatchObject({ accepted: 2, rejected: 1 });
     expect(t.positions.positions.get('C1-VRDGPP90P07F839R-202611')).toMatchObject({ iuv: null, rejection: 'Codice fiscale non valido' });
+  });
+
+  it('counts for the dashboard and the alarms: a completed export with its accepted and rejected rows, an aborted one as failed', async () => {
+    const t = setup();
+    t.mypay.reject('C1-VRDGPP90P07F839R-202611');
+    await t.useCases.startExport('C1', month, actors.operator);
+    await t.settle();
+    expect([t.metrics.total('ExportsCompleted'), t.metrics.total('PositionsExported'), t.metrics.total('MyPayRowsRejected'), t.metrics.total('ExportsFailed')]).toEqual([1, 2, 1, 0]);
+
+    const aborted = setup();
+    aborted.mypay.failImports('IMPORT_ABORTITO');
+    await aborted.useCases.startExport('C1', month, actors.operator);
+    await aborted.settle();
+    expect([aborted.metrics.total('ExportsFailed'), aborted.metrics.total('ExportsCompleted'), aborted.metrics.total('PositionsExported')]).toEqual([1, 0, 0]);
   });
 
   it('retries MyPay 5xx and timeouts on every operation and still sends exactly once', async () => {
@@ -330,28 +396,54 @@ describe('the export of a month to MyPay', () => {
     }
   });
 
-  it('an aborted import is visible, and Rielabora sends the file again with a new token', async () => {
+  it.each([
+    ['PAA_IMPORT_NO_MATCH_MD5', 'l’impronta MD5 non corrisponde'],
+    ['PAA_IMPORT_FLUSSO_DUPLICATO', 'MyPay ha già caricato un flusso con questo identificativo'],
+    ['PAA_IMPORT_ENTE_ERR(C_ALTRO,C_X999)', 'Il codice IPA nel nome del file non è quello dell’ente'],
+    ['IMPORT_ABORTITO', 'MyPay ha interrotto l’importazione'],
+  ])('MyPay failing the import with %s: "Errore flusso" with its meaning and no code; Rielabora sends the file again with a new token, IUF and name', async (code, meaning) => {
     const t = setup();
-    t.mypay.setAbort(true);
+    t.mypay.failImports(code);
     const { id } = await t.useCases.startExport('C1', month, actors.operator);
     await t.settle();
-    expect(await t.useCases.getFlow(id)).toMatchObject({ step: 'ERRORE', stato: 'IMPORT_ABORTITO', statoLabel: 'Errore flusso' });
-    t.mypay.setAbort(false);
+    const failed = await t.useCases.getFlow(id);
+    expect(failed).toMatchObject({ step: 'ERRORE', stato: code, statoLabel: 'Errore flusso' });
+    expect(failed.error).toContain(meaning);
+    expect(failed.error).not.toMatch(/PAA_|IMPORT_/);
+    t.mypay.failImports(null);
     await t.useCases.restartFlow(id, actors.operator);
     await t.settle();
-    expect(await t.useCases.getFlow(id)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
-    expect(t.mypay.uploads()).toHaveLength(2);
+    expect(await t.useCases.getFlow(id)).toMatchObject({ step: 'COMPLETATO', stato: 'IMPORT_ESEGUITO', accepted: 3, error: null });
+    // MyPay refuses a ZIP name (and an IUF) it already received: the second sending has its own.
+    expect(t.mypay.uploads().map((u) => u.fileName)).toEqual([`C_X999-${id}-1_3.zip`, `C_X999-${id}_2-1_3.zip`]);
+    expect(new Set(t.mypay.tokens()).size).toBe(2);
     expect([...t.positions.positions.values()].every((p) => p.writes === 1)).toBe(true);
   });
 
-  it('an import stuck at MyPay ends after the last poll as a visible error, with the call still locked', async () => {
+  it('MyPay refusing the upload (a reused request token) reads as its refusal, not as the portal’s failure; Rielabora asks for a new token', async () => {
+    const t = setup();
+    t.mypay.refuseUploads({ code: 'PAA_REQUEST_TOKEN_GIA_USATO', description: '[e1] Request token già usato' });
+    const { id } = await t.useCases.startExport('C1', month, actors.operator);
+    await t.settle();
+    const failed = await t.useCases.getFlow(id);
+    expect(failed).toMatchObject({ step: 'ERRORE', statoLabel: 'Errore flusso' });
+    expect(failed.error).toBe('MyPay ha rifiutato l’invio: l’autorizzazione ricevuta era già stata usata. «Rielabora» ne chiede una nuova e invia il file di nuovo.');
+    // The token was not this flow's: nothing holds the call.
+    expect(await t.useCases.isExportRunning('C1')).toBe(false);
+    t.mypay.refuseUploads(null);
+    await t.useCases.restartFlow(id, actors.operator);
+    await t.settle();
+    expect(await t.useCases.getFlow(id)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
+  });
+
+  it('an import MyPay keeps in IMPORT_IN_ELAB (GPD) waits, not fails: past the deployment’s wait the flow is suspended, the call locked; Rielabora asks again and never sends twice', async () => {
     const t = setup();
     t.mypay.setStuck(true);
     const { id } = await t.useCases.startExport('C1', month, actors.operator);
     await t.settle();
-    const flow = await t.useCases.getFlow(id);
-    expect(flow).toMatchObject({ step: 'ERRORE', stato: 'IMPORT_ERROR_SL' });
-    expect(flow.error).toContain('IMPORT_IN_ELAB');
+    const waiting = await t.useCases.getFlow(id);
+    expect(waiting).toMatchObject({ step: 'SOSPESO', stato: 'IMPORT_IN_ELAB', statoLabel: 'In elaborazione...', stepLabel: 'In attesa dell’esito di MyPay' });
+    expect(waiting.error).toContain('MyPay sta ancora elaborando il flusso');
     expect(await t.useCases.isExportRunning('C1')).toBe(true);
     t.mypay.setStuck(false);
     await t.useCases.restartFlow(id, actors.operator);
@@ -360,14 +452,55 @@ describe('the export of a month to MyPay', () => {
     expect(t.mypay.uploads()).toHaveLength(1);
   });
 
-  it('a second export of the same month sends nothing already exported', async () => {
+  it('an execution that timed out or was aborted (no Catch runs) fails the flow so Rielabora works; an older execution’s end changes nothing', async () => {
+    const t = setup();
+    t.stopExecutions(true);
+    const { id } = await t.useCases.startExport('C1', month, actors.operator);
+    const stopped = (await t.flows.getFlow(id))!;
+    expect(stopped).toMatchObject({ step: 'PREPARAZIONE', execution: expect.stringContaining(id) });
+    // What the timeout leaves without the rule: a flow "running" for ever, the call locked, no Rielabora.
+    await expect(t.useCases.restartFlow(id, actors.operator)).rejects.toMatchObject({ status: 409 });
+    await t.steps.executionEnded({ flowId: id, execution: 'arn:execution:an-older-one', status: 'TIMED_OUT' });
+    expect((await t.useCases.getFlow(id)).step).toBe('PREPARAZIONE');
+    await t.steps.executionEnded({ flowId: id, execution: stopped.execution!, status: 'TIMED_OUT' });
+    const failed = await t.useCases.getFlow(id);
+    expect(failed).toMatchObject({ step: 'ERRORE', stato: 'IMPORT_ERROR_SL', statoLabel: 'Errore flusso interno' });
+    expect(failed.error).toContain('«Rielabora» lo riprende');
+    expect(await t.useCases.isExportRunning('C1')).toBe(false);
+    // A step the stopped execution had already invoked finishes late: it cannot move the failed flow back.
+    await expect(t.steps.prepare(id)).rejects.toMatchObject({ name: 'FlowStopped' });
+    expect(await t.useCases.getFlow(id)).toMatchObject({ step: 'ERRORE', stato: 'IMPORT_ERROR_SL' });
+    t.stopExecutions(false);
+    await t.useCases.restartFlow(id, actors.operator);
+    await t.settle();
+    expect(await t.useCases.getFlow(id)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
+    // The end of an execution that finished its work changes nothing.
+    await t.steps.executionEnded({ flowId: id, execution: (await t.flows.getFlow(id))!.execution!, status: 'ABORTED' });
+    expect((await t.useCases.getFlow(id)).step).toBe('COMPLETATO');
+  });
+
+  it('a month with nothing new to send creates no flow and says so', async () => {
     const t = setup();
     await t.useCases.startExport('C1', month, actors.operator);
     await t.settle();
-    const second = await t.useCases.startExport('C1', month, actors.operator);
-    await t.settle();
-    expect(await t.useCases.getFlow(second.id)).toMatchObject({ num: 0, step: 'COMPLETATO', error: 'Nessuna posizione debitoria da inviare per il mese scelto.' });
+    await expect(t.useCases.startExport('C1', month, actors.operator)).rejects.toMatchObject({ status: 409, message: 'Nessuna posizione da inviare per questo mese.' });
+    expect(t.flows.all.size).toBe(1);
     expect(t.mypay.uploads()).toHaveLength(1);
+    expect(await t.useCases.isExportRunning('C1')).toBe(false);
+  });
+
+  it('positions held back for their data are not sent and the flow lists them with the reason', async () => {
+    const t = setup();
+    t.positions.heldBack.set('C1-VRDGPP90P07F839R-202611', 'il CAP “00184-1” non è accettato da MyPay (solo lettere e cifre, al massimo 16)');
+    const { id } = await t.useCases.startExport('C1', month, actors.operator);
+    await t.settle();
+    expect(await t.useCases.getFlow(id)).toMatchObject({
+      step: 'COMPLETATO',
+      num: 2,
+      accepted: 2,
+      heldBack: [{ fiscalCode: 'VRDGPP90P07F839R', cognome: 'Rossi', nome: 'Maria', reason: 'il CAP “00184-1” non è accettato da MyPay (solo lettere e cifre, al massimo 16)' }],
+    });
+    expect(t.positions.positions.get('C1-VRDGPP90P07F839R-202611')!.iuv).toBeNull();
   });
 
   it('the single payment sends one citizen only', async () => {

@@ -52,7 +52,7 @@ beforeEach(async () => {
   inps = makeInpsIseeUseCases({
     inps: () => port,
     settings: () => ({ benefitCode: 'A2.07' }),
-    isees: { getIseeItem: app.store.isees.getIseeItem, newestIseeOfUser: app.store.isees.newestIseeOfUser, recordIsee: app.isee.recordIsee },
+    isees: { getIseeItem: app.store.isees.getIseeItem, recordIsee: app.isee.recordIsee },
     users: app.store.users,
     ensureCitizen: app.ensureCitizen,
     queries: { recordQuery: async (q) => void recorded.push(q), listQueriesOfUser: async () => ({ items: [], nextCursor: null }) },

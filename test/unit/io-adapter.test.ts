@@ -1,25 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { IoRefused, IoUnavailable, makeIo } from '../../functions/adapters/io.ts';
-import { endOfDayInRome, ioMessageContent, iuvOfNoticeFile } from '../../functions/domain/notices.ts';
+import { endOfDayInRome, groupedNav, ioMessageContent, iuvOfNoticeFile, markdownText, navGroups } from '../../functions/domain/notices.ts';
 import { newMessageProblem } from '../../lib/local/io-simulator.ts';
 
 /**
  * The IO adapter against a fake `fetch` that answers in turn and records every request: what IO receives
  * (path, key, body) and how the adapter reacts to 404, sender not allowed, 5xx and timeouts.
  */
-type Answer = { status: number; body?: unknown } | 'timeout' | 'refused';
-function fakeIo(answers: Answer[]) {
-  const calls: { url: string; headers: Record<string, string>; body: any }[] = [];
+type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'timeout' | 'refused';
+/** A fake clock too: sleeping moves it, so budgets are checked without waiting. */
+function fakeIo(answers: Answer[], options: { budgetMs?: number } = {}) {
+  const calls: { url: string; method: string; headers: Record<string, string>; body: any }[] = [];
+  let clock = 1_000_000;
   const fetch = (async (url: string, init: RequestInit) => {
-    calls.push({ url, headers: init.headers as Record<string, string>, body: JSON.parse(String(init.body)) });
+    calls.push({ url, method: String(init.method), headers: init.headers as Record<string, string>, body: init.body ? JSON.parse(String(init.body)) : undefined });
     const answer = answers.shift();
     if (!answer) throw new Error('unexpected call');
     if (answer === 'timeout') throw Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' });
     if (answer === 'refused') throw new TypeError('fetch failed');
-    return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+    return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
   }) as unknown as typeof globalThis.fetch;
   const sleeps: number[] = [];
-  const io = makeIo({ baseUrl: 'https://io.example/', apiKey: 'chiave', fetch, sleep: async (ms) => void sleeps.push(ms), retries: 3, backoffMs: 100 });
+  const io = makeIo({ baseUrl: 'https://io.example/', apiKey: 'chiave', fetch, sleep: async (ms) => void (sleeps.push(ms), (clock += ms)), now: () => clock, retries: 3, backoffMs: 100, budgetMs: options.budgetMs });
   return { io, calls, sleeps };
 }
 
@@ -34,7 +36,7 @@ const position = {
   isPagato: false,
   annullato: false,
 };
-const content = ioMessageContent(position, '01234567890');
+const content = ioMessageContent(position);
 const CF = 'RSSMRA85C52H501N';
 
 describe('IO adapter', () => {
@@ -46,7 +48,8 @@ describe('IO adapter', () => {
     expect(calls[0]!.body).toEqual({ fiscal_code: CF });
     const sent = calls[1]!.body;
     expect(sent).toMatchObject({ fiscal_code: CF, feature_level_type: 'STANDARD' });
-    expect(sent.content.payment_data).toEqual({ amount: 6643, notice_number: '301000000001234519', invalid_after_due_date: false, payee: { fiscal_code: '01234567890' } });
+    // No payee (IO refuses it without the group ApiMessageWriteWithPayee, and sets the service's organisation).
+    expect(sent.content.payment_data).toEqual({ amount: 6643, notice_number: '301000000001234519', invalid_after_due_date: false });
     expect(sent.content.due_date).toBe('2026-11-30T22:59:59.000Z');
     expect(sent.content.subject.length).toBeGreaterThanOrEqual(10);
     expect(sent.content.subject.length).toBeLessThanOrEqual(120);
@@ -84,6 +87,58 @@ describe('IO adapter', () => {
     expect(calls).toHaveLength(4);
   });
 
+  it('a 429 waits the seconds of x-rate-limit-retry-after, then goes on', async () => {
+    const { io, calls, sleeps } = fakeIo([
+      { status: 200, body: { sender_allowed: true } },
+      { status: 429, body: { statusCode: 429, message: 'Rate limit is exceeded. Try again in 3 seconds.' }, headers: { 'x-rate-limit-retry-after': '3' } },
+      { status: 201, body: { id: 'M3' } },
+    ]);
+    expect(await io.sendMessage(CF, content)).toEqual({ id: 'M3' });
+    expect(sleeps).toEqual([3000]);
+    expect(calls.filter((c) => c.url.endsWith('/messages'))).toHaveLength(2);
+  });
+
+  it('a wait longer than the time left is not made: IoUnavailable with the seconds, and no message posted', async () => {
+    const { io, calls } = fakeIo([{ status: 429, headers: { 'x-rate-limit-retry-after': '30' } }], { budgetMs: 20_000 });
+    const error = await io.sendMessage(CF, content).catch((e) => e);
+    expect(error).toBeInstanceOf(IoUnavailable);
+    expect(error.retryAfterSeconds).toBe(30);
+    expect(calls.map((c) => c.url.split('/').pop())).toEqual(['profiles']);
+  });
+
+  it('the message is posted only when a whole attempt fits before the deadline', async () => {
+    // The profile check took the time (three timeouts and backoffs, on the fake clock): 4.5 s left of 20, under one 5 s attempt.
+    const { io, calls } = fakeIo([{ status: 200, body: { sender_allowed: true } }, { status: 201, body: { id: 'never' } }]);
+    await expect(io.sendMessage(CF, content, { deadline: 1_000_000 + 4_500 })).rejects.toBeInstanceOf(IoUnavailable);
+    expect(calls.map((c) => c.url.split('/').pop())).toEqual(['profiles']);
+  });
+
+  it.each([
+    ['401 from the gateway', { status: 401, body: { statusCode: 401, message: 'Access denied due to invalid subscription key.' } }, 'UNAUTHORIZED'],
+    ['403 Recipient forbidden (a trial key)', { status: 403, body: { title: 'Recipient forbidden', detail: 'You are not allowed to issue requests for the recipient.' } }, 'RECIPIENT_NOT_AUTHORIZED'],
+    ['403 You are not allowed here (a group, the IP)', { status: 403, body: { title: 'You are not allowed here', detail: 'You do not have enough permission to complete the operation you requested' } }, 'FORBIDDEN'],
+  ])('a profile check answered %s is refused with its reason, not retried', async (_label, answer, reason) => {
+    const { io, calls } = fakeIo([answer]);
+    await expect(io.sendMessage(CF, content)).rejects.toMatchObject({ name: 'IoRefused', reason });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('an amount above the service’s ceiling is AMOUNT_NOT_ALLOWED with the ceiling', async () => {
+    const { io } = fakeIo([
+      { status: 200, body: { sender_allowed: true } },
+      { status: 400, body: { title: 'Error while sending payment metadata', detail: 'The requested amount (6643 cents) exceeds the maximum allowed for this service (0 cents)' } },
+    ]);
+    await expect(io.sendMessage(CF, content)).rejects.toMatchObject({ name: 'IoRefused', reason: 'AMOUNT_NOT_ALLOWED', maxAllowed: 0 });
+  });
+
+  it('reads a message’s status with GET /messages/{fiscal_code}/{id}', async () => {
+    const { io, calls } = fakeIo([{ status: 503 }, { status: 200, body: { message: { id: 'M1' }, status: 'REJECTED' } }, { status: 200, body: { message: { id: 'M1' } } }]);
+    expect(await io.messageStatus(CF, 'M1')).toBe('REJECTED');
+    expect(calls[1]).toMatchObject({ method: 'GET', url: `https://io.example/api/v1/messages/${CF}/M1`, body: undefined });
+    // No status yet: IO's GetMessage says ACCEPTED then; a missing one reads the same.
+    expect(await io.messageStatus(CF, 'M1')).toBe('ACCEPTED');
+  });
+
   it('a message IO refuses (400) is reported with IO’s reason, not retried', async () => {
     const { io, calls } = fakeIo([{ status: 200, body: { sender_allowed: true } }, { status: 400, body: { title: 'Invalid', detail: 'content.subject: da 10 a 120 caratteri' } }]);
     await expect(io.sendMessage(CF, content)).rejects.toMatchObject({ name: 'IoRefused', reason: 'REJECTED', detail: 'content.subject: da 10 a 120 caratteri' });
@@ -98,9 +153,14 @@ describe('IO message content and notice files', () => {
   });
 
   it('keeps subject and markdown within IO’s limits for very long titles', () => {
-    const long = ioMessageContent({ ...position, titolo: 'T'.repeat(500), descrizione: 'D'.repeat(20000) }, '01234567890');
+    const long = ioMessageContent({ ...position, titolo: 'T'.repeat(500), descrizione: '*'.repeat(20000) });
     expect(long.subject.length).toBe(120);
-    expect(long.markdown.length).toBe(10000);
+    expect(long.markdown.length).toBeLessThanOrEqual(10000);
+    expect(long.markdown.length).toBeGreaterThan(9000);
+    // What the citizen must read is never clipped away, and no escape is left in halves.
+    expect(long.markdown).toContain('**Codice avviso**: 3010 0000 0001 2345 19');
+    expect(long.markdown).toContain('**Importo**: 66,43');
+    expect(long.markdown).not.toMatch(/(^|[^\\])(\\\\)*\\…/);
     expect(newMessageProblem({ fiscal_code: CF, feature_level_type: 'STANDARD', content: long })).toBeNull();
   });
 
@@ -112,6 +172,20 @@ describe('IO message content and notice files', () => {
     expect(newMessageProblem({ ...body, content: { ...content, payment_data: { ...content.payment_data, notice_number: '401000000001234519' } } })).toMatch(/notice_number/);
     expect(newMessageProblem({ ...body, content: { ...content, due_date: '30/11/2026' } })).toMatch(/due_date/);
     expect(newMessageProblem({ ...body, fiscal_code: 'rssmra' })).toMatch(/fiscal_code/);
+  });
+
+  it('escapes what the app would read as markup in titles and descriptions', () => {
+    const tricky = ioMessageContent({ ...position, titolo: 'Centro *estivo* _2026_ #1', descrizione: '[clicca](http://x.it) <b>Rossi</b> & C.\nseconda riga' });
+    expect(tricky.markdown).toContain('**Centro \\*estivo\\* \\_2026\\_ \\#1**');
+    expect(tricky.markdown).toContain('**Beneficiario e causale**: \\[clicca\\](http://x.it) \\<b\\>Rossi\\</b\\> \\& C. seconda riga');
+    expect(markdownText('a\\b')).toBe('a\\\\b');
+    // The labels the portal writes stay bold.
+    expect(tricky.markdown).toContain('**Importo**: 66,43');
+  });
+
+  it('groups the notice number in fours, as pagoPA prints it', () => {
+    expect(navGroups('301000000000001154')).toEqual(['3010', '0000', '0000', '0011', '54']);
+    expect(groupedNav('301000000000001154')).toBe('3010 0000 0000 0011 54');
   });
 
   it('finds the IUV a file of MyPay’s AVVISI ZIP is about', () => {

@@ -3,9 +3,10 @@ import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { parseAttestation } from '../../functions/domain/isee-attestation.ts';
-import { extractionDefinition, MAX_POLLS } from '../../functions/isee-extraction/state-machine.ts';
-import { linesFromBlocks } from '../../functions/isee-extraction/textract-text.ts';
+import { extractionDefinition } from '../../functions/isee-extraction/state-machine.ts';
 import { writeExtraction } from '../../functions/isee-extraction/write-extraction.ts';
+import { readAttestation } from '../../functions/isee-extraction/read-attestation.ts';
+import { memoryMetrics } from '../support/in-memory.ts';
 
 // aws-local-stepfunctions 3 needs Promise.withResolvers (Node 22+).
 (Promise as unknown as { withResolvers?: unknown }).withResolvers ??= () => {
@@ -18,55 +19,53 @@ const { StateMachine } = await import('aws-local-stepfunctions');
 const event = (key: string, bucket = 'documents') => ({ 'detail-type': 'Object Created', source: 'aws.s3', detail: { bucket: { name: bucket }, object: { key } } });
 const extraction = parseAttestation(['INPS-ISEE-2025-00597381W-00', 'ISEE ordinario 16.187,98'], 'textract', 0.95);
 
-/** Runs the state machine with stand-ins for Textract and the two functions, recording what each step got. */
-function run(input: object, steps: { contentType: string; statuses?: string[]; write?: (payload: any) => unknown }) {
+/** Runs the state machine with stand-ins for the S3 call and the two functions, recording what each step got. */
+function run(input: object, steps: { contentType: string; read?: () => unknown; write?: (payload: any) => unknown }) {
   const calls: Record<string, any[]> = {};
   const record = (name: string, value: unknown) => (calls[name] ??= []).push(value);
-  const statuses = [...(steps.statuses ?? [])];
   const handlers = {
     HeadDocument: (i: any) => (record('HeadDocument', i), { ContentType: steps.contentType }),
-    StartTextDetection: (i: any) => (record('StartTextDetection', i), { JobId: 'job-1' }),
-    CheckTextDetection: (i: any) => (record('CheckTextDetection', i), { JobStatus: statuses.shift() ?? 'IN_PROGRESS' }),
-    ReadAttestation: (i: any) => (record('ReadAttestation', i.Payload), { Payload: extraction }),
+    ReadAttestation: (i: any) => (record('ReadAttestation', i.Payload), { Payload: steps.read?.() ?? extraction }),
     SaveExtraction: (i: any) => (record('SaveExtraction', i.Payload), { Payload: steps.write?.(i.Payload) ?? { written: true } }),
     MarkFailed: (i: any) => (record('MarkFailed', i.Payload), { Payload: { written: true } }),
   };
   const machine = new StateMachine(extractionDefinition({ read: 'arn:aws:lambda:eu-south-1:111111111111:function:read', write: 'arn:aws:lambda:eu-south-1:111111111111:function:write' }) as never);
   const execution = machine.run(input as never, {
-    overrides: { taskResourceLocalHandlers: handlers as never, waitTimeOverrides: { WaitForText: 0 }, retryIntervalOverrides: { SaveExtraction: 0, MarkFailed: 0 } },
+    overrides: { taskResourceLocalHandlers: handlers as never, retryIntervalOverrides: { ReadAttestation: 0, SaveExtraction: 0, MarkFailed: 0 } },
   });
   return { result: execution.result, calls };
 }
 
-describe('the ISEE reading state machine', () => {
-  it('starts Textract on a PDF, polls until the job succeeds, then reads and saves', async () => {
-    const { result, calls } = run(event('isee/abc/document'), { contentType: 'application/pdf', statuses: ['IN_PROGRESS', 'IN_PROGRESS', 'SUCCEEDED'] });
+// aws-local-stepfunctions takes a second or two per run on a busy machine: a limit, not a timing.
+describe('the ISEE reading state machine', { timeout: 30_000 }, () => {
+  it.each(['application/pdf', 'image/jpeg'])('reads a %s at once in ReadAttestation (synchronous Textract: no job, no copy in another region), then saves', async (contentType) => {
+    const { result, calls } = run(event('isee/abc/document'), { contentType });
     await result;
-    expect(calls.StartTextDetection).toEqual([{ DocumentLocation: { S3Object: { Bucket: 'documents', Name: 'isee/abc/document' } } }]);
-    expect(calls.CheckTextDetection).toHaveLength(3);
-    expect(calls.CheckTextDetection[0]).toEqual({ JobId: 'job-1', MaxResults: 1 });
-    expect(calls.ReadAttestation).toEqual([{ iseeId: 'abc', bucket: 'documents', key: 'isee/abc/document', contentType: 'application/pdf', job: { jobId: 'job-1' } }]);
+    expect(Object.keys(calls).sort()).toEqual(['HeadDocument', 'ReadAttestation', 'SaveExtraction']);
+    expect(calls.ReadAttestation).toEqual([{ iseeId: 'abc', bucket: 'documents', key: 'isee/abc/document', contentType }]);
     expect(calls.SaveExtraction).toEqual([{ iseeId: 'abc', status: 'DONE', extraction }]);
-    expect(calls.MarkFailed).toBeUndefined();
   });
 
-  it('reads an image at once, without an asynchronous job', async () => {
-    const { result, calls } = run(event('isee/img/document'), { contentType: 'image/jpeg' });
+  it('waits out Textract’s quota (ThrottlingException) and reads again', async () => {
+    let attempts = 0;
+    const busyTwice = () => {
+      if (++attempts <= 2) throw Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
+      return extraction;
+    };
+    const { result, calls } = run(event('isee/busy/document'), { contentType: 'image/png', read: busyTwice });
     await result;
-    expect(calls.StartTextDetection).toBeUndefined();
-    expect(calls.ReadAttestation[0]).toMatchObject({ iseeId: 'img', contentType: 'image/jpeg', job: null });
-    expect(calls.SaveExtraction).toHaveLength(1);
+    expect(attempts).toBe(3);
+    expect(calls.SaveExtraction).toEqual([{ iseeId: 'busy', status: 'DONE', extraction }]);
   });
 
-  it('marks the ISEE FAILED when Textract fails, or never finishes', async () => {
-    const failed = run(event('isee/f1/document'), { contentType: 'application/pdf', statuses: ['IN_PROGRESS', 'FAILED'] });
-    await expect(failed.result).rejects.toThrow();
-    expect(failed.calls.MarkFailed).toEqual([{ iseeId: 'f1', status: 'FAILED', error: { Error: 'TextDetectionFailed', Cause: 'FAILED' } }]);
-
-    const endless = run(event('isee/f2/document'), { contentType: 'application/pdf' });
-    await expect(endless.result).rejects.toThrow();
-    expect(endless.calls.CheckTextDetection).toHaveLength(MAX_POLLS);
-    expect(endless.calls.MarkFailed[0].error.Error).toBe('TextDetectionFailed');
+  it('marks the ISEE FAILED with the reason when the document has no readable text', async () => {
+    const blank = () => {
+      throw Object.assign(new Error('Nessun testo leggibile nel documento'), { name: 'NoReadableText' });
+    };
+    const { result, calls } = run(event('isee/blank/document'), { contentType: 'image/jpeg', read: blank });
+    await expect(result).rejects.toThrow();
+    expect(calls.ReadAttestation).toHaveLength(1);
+    expect(calls.MarkFailed).toEqual([{ iseeId: 'blank', status: 'FAILED', error: expect.objectContaining({ Error: 'NoReadableText' }) }]);
   });
 
   it('refuses a document that is neither a PDF nor an image', async () => {
@@ -121,15 +120,23 @@ describe('the writer of the reading', () => {
   });
 });
 
-describe('Textract LINE blocks', () => {
-  it('become the parser’s lines, with their mean confidence as quality', () => {
-    const text = linesFromBlocks([
-      { BlockType: 'PAGE' },
-      { BlockType: 'LINE', Text: 'INPS-ISEE-2025-00597381W-00', Confidence: 99 },
-      { BlockType: 'WORD', Text: 'INPS-ISEE-2025-00597381W-00', Confidence: 99 },
-      { BlockType: 'LINE', Text: 'ISEE ordinario 16.187,98', Confidence: 91 },
-    ]);
-    expect(text).toEqual({ lines: ['INPS-ISEE-2025-00597381W-00', 'ISEE ordinario 16.187,98'], source: 'textract', quality: 0.95 });
+describe('the readings counted for the dashboard and the alarms', () => {
+  const dynamo = mockClient(DynamoDBDocumentClient);
+  beforeEach(() => dynamo.reset());
+  const input = (contentType: string) => ({ iseeId: 'abc', bucket: 'documents', key: 'isee/abc/document', contentType, job: null });
+
+  it('counts each reading by source (PDF or image), those with an omissions notice as read with a warning, and each failure', async () => {
+    const metrics = memoryMetrics();
+    const clean = ['INPS-ISEE-2025-00597381W-00', 'ISEE ordinario 16.187,98', 'Non sono state rilevate omissioni o difformità nei dati della DSU.'];
+    const flagged = ['INPS-ISEE-2025-00597381W-00', 'ISEE ordinario 16.187,98', 'Per la presente DSU sono state rilevate le seguenti omissioni/difformità:', '- saldo del conto corrente'];
+    await readAttestation(async () => ({ lines: clean, source: 'textract', quality: 0.9 }), metrics)(input('application/pdf'));
+    await readAttestation(async () => ({ lines: flagged, source: 'textract', quality: 0.9 }), metrics)(input('image/jpeg'));
+    expect([metrics.total('IseeRead', { source: 'pdf' }), metrics.total('IseeRead', { source: 'image' }), metrics.total('IseeReadWithWarning', { source: 'image' }), metrics.total('IseeReadWithWarning')]).toEqual([1, 1, 1, 1]);
+
+    dynamo.on(UpdateCommand).resolves({});
+    await writeExtraction({ iseeId: 'abc', status: 'DONE', extraction }, metrics);
+    await writeExtraction({ iseeId: 'abc', status: 'FAILED', error: { Error: 'TextDetectionFailed', Cause: 'FAILED' } }, metrics);
+    expect(metrics.total('IseeReadFailed')).toBe(1);
   });
 });
 

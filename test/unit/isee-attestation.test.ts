@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fiscalCodeCheckCharacter, isValidFiscalCode } from '../../functions/domain/fiscal-code.ts';
-import { parseAttestation } from '../../functions/domain/isee-attestation.ts';
+import { parseAttestation, UNVERIFIED_CONFIDENCE } from '../../functions/domain/isee-attestation.ts';
 import { iseeExtractionSchema } from '../../functions/domain/isee-extraction.ts';
 import { createLocalTextSource } from '../../functions/isee-extraction/local-text.ts';
 import { layouts, makeFixture } from '../fixtures/isee/generate.ts';
@@ -116,8 +116,49 @@ describe('reading an ISEE attestation from its text', () => {
       dataFine: '2025-12-31',
       fiscalCodes: ['RSSMRA85C52H501N', 'VRDGPP90P07F839R'],
       omissionsNotice: expect.stringContaining('veicolo non indicato'),
-      confidence: 0.8,
+      // No ISE and scale to check the ISEE against: however clean the lines, not above UNVERIFIED_CONFIDENCE.
+      confidence: 0.5,
     });
+  });
+
+  it('takes the amount at the end of the line, never digits out of a dotted leader (issue 24)', () => {
+    // What OCR made of a photographed 'ISEE ORDINARIO ........ 77.895,81': the old reading took 0,77.
+    expect(parseAttestation(['ISEE ORDINARIO .......ssscc0. 77.895, 81'], 'ocr', 0.9).iseeOrdinario).toBe(77895.81);
+    expect(parseAttestation(['ISEE ordinario ..........1.234,56'], 'ocr', 0.9).iseeOrdinario).toBe(1234.56);
+    expect(parseAttestation(['SCALA DI EQUIVALENZA .............1,57', 'ISE ....... 25.415,13', 'ISEE ORDINARIO ....... 16.187,98'], 'ocr', 0.9)).toMatchObject({
+      scalaEquivalenza: 1.57,
+      ise: 25415.13,
+      iseeOrdinario: 16187.98,
+      coherent: true,
+    });
+    // Two amounts and words after them: no amount ends the line, so nothing is proposed.
+    expect(parseAttestation(['ISEE ordinario 0. 77.895 ss 12'], 'ocr', 0.9).iseeOrdinario).toBeNull();
+  });
+
+  it('never shows an ISEE it could not check against ISE / scala with a high confidence', () => {
+    // The reading of issue 24: the ISE line unreadable, the lines themselves read with 0.9.
+    const read = parseAttestation(
+      ['INPS-ISEE-2025-00597381W-00', 'Attestazione rilasciata il 14/02/2025', 'ISE ....... %&£ $$', 'SCALA DI EQUIVALENZA 1,57', 'ISEE ORDINARIO .......ssscc0. 77.895, 81', 'valida fino al 31/12/2025', 'RSSMRA85C52H501N'],
+      'ocr',
+      0.98,
+    );
+    expect(read).toMatchObject({ iseeOrdinario: 77895.81, ise: null, coherent: null });
+    expect(read.confidence).toBeLessThanOrEqual(UNVERIFIED_CONFIDENCE);
+    // The same with ISE read: checked, and trusted.
+    const checked = parseAttestation(['INPS-ISEE-2025-00597381W-00', 'Attestazione rilasciata il 14/02/2025', 'ISE 122.296,42', 'SCALA DI EQUIVALENZA 1,57', 'ISEE ORDINARIO 77.895,81', 'valida fino al 31/12/2025', 'RSSMRA85C52H501N'], 'ocr', 0.98);
+    expect(checked).toMatchObject({ coherent: true });
+    expect(checked.confidence).toBeGreaterThan(0.9);
+  });
+
+  it('reads an ISEE of zero: 0,00 is a value, never noise', () => {
+    expect(parseAttestation(['ISEE ordinario', '0,00'], 'textract', 0.95).iseeOrdinario).toBe(0);
+    expect(parseAttestation(['Valore ISEE', '€ 0,00'], 'textract', 0.95).iseeOrdinario).toBe(0);
+    expect(parseAttestation(['ISE 0,00', 'Scala di equivalenza 2,04', 'ISEE ordinario 0,00'], 'pdf-text')).toMatchObject({ iseeOrdinario: 0, ise: 0, coherent: true });
+  });
+
+  it('takes the value on the line after a label spelt twice, or a scale on its own line', () => {
+    const lines = ['ISE - Indicatore della Situazione Economica', '25.415,13', 'Scala di equivalenza', '1,57', 'ISEE ordinario', '16.187,98'];
+    expect(parseAttestation(lines, 'textract', 0.95)).toMatchObject({ ise: 25415.13, scalaEquivalenza: 1.57, iseeOrdinario: 16187.98, coherent: true });
   });
 
   it('finds the protocol when OCR doubles its letter as a digit or loses the prefix', () => {

@@ -1,4 +1,4 @@
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { GetAccountCommand, SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mailSettings, sendEmailInput, sesMailer } from '../../functions/adapters/mail.ts';
@@ -33,6 +33,13 @@ describe('mail adapter (SES v2)', () => {
     expect(mime).toContain('Content-Disposition: attachment; filename="avviso.pdf"');
     expect(mime).toContain(Buffer.from('%PDF-1.4 prova').toString('base64'));
     expect(mime).toContain(Buffer.from('In allegato.').toString('base64'));
+  });
+
+  it('reads the account’s sending rate once (GetAccount SendQuota.MaxSendRate), for the flow e-mail to keep to', async () => {
+    ses.on(GetAccountCommand).resolves({ SendQuota: { MaxSendRate: 14, Max24HourSend: 50_000, SentLast24Hours: 0 } });
+    expect(await sesMailer.maxSendRate!()).toBe(14);
+    expect(await sesMailer.maxSendRate!()).toBe(14);
+    expect(ses.commandCalls(GetAccountCommand)).toHaveLength(1);
   });
 
   it('refuses to run without the sender or the support address', () => {

@@ -4,7 +4,7 @@ import { buildMypayZip, md5Hex, readZip } from '../../functions/adapters/mypay-z
 import { checkConfiguration, configurationSchema, type Configuration } from '../../functions/domain/configuration.ts';
 import { planMonth, type PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { ValidationError } from '../../functions/domain/errors.ts';
-import { bilancioXml, formatCents, MYPAY_CSV_COLUMNS, mypayCsv, mypayCsvRow, mypayZipName, parseMypayZipName, type Payer } from '../../functions/domain/mypay-csv.ts';
+import { bilancioXml, formatCents, heldBackReasons, MYPAY_CSV_COLUMNS, mypayCsv, mypayCsvRow, mypayZipName, parseMypayZipName, type Payer } from '../../functions/domain/mypay-csv.ts';
 
 const configuration: Configuration = {
   azione: 'I',
@@ -119,6 +119,30 @@ describe('MyPay import CSV (reference.md)', () => {
     expect(text).toContain('Riga 1, campo provinciaPagatore: supera i 2 caratteri');
     expect(text).toContain('Riga 2, campo codIuv: è obbligatorio');
     expect(text).toContain('Riga 2, campo IUD: non ha il formato richiesto'); // the same IUD twice
+  });
+
+  it('holds back, with an Italian reason, a row MyPay would refuse for the citizen’s data (ImportFlussoTaskService.java, Utilities.java)', () => {
+    const reasons = (changes: Partial<Payer>, position_ = position()) => heldBackReasons(mypayCsvRow(position_, { ...payer, ...changes }, call, configuration));
+    expect(reasons({})).toEqual([]);
+    // A foreign postcode with letters, an ASCII civic number with a slash, a province of a foreign country: MyPay takes them.
+    expect(reasons({ cap: 'SW1A1AA', addressNumber: '12/B bis', country: 'ZZ', nation: 'GB' })).toEqual([]);
+    expect(reasons({ cap: '00184-1' })).toEqual(['il CAP “00184-1” non è accettato da MyPay (solo lettere e cifre, al massimo 16)']);
+    expect(reasons({ addressNumber: '12°' })).toEqual(['il numero civico “12°” non è accettato da MyPay (solo caratteri senza accenti né simboli speciali, al massimo 16)']);
+    expect(reasons({ country: 'XX' })).toEqual(['la provincia “XX” non è una sigla conosciuta da MyPay']);
+    expect(reasons({ nation: 'QQ' })).toEqual(['la nazione “QQ” non è un codice conosciuto da MyPay']);
+    expect(reasons({ email: 'maria rossi@example.it' })).toEqual(['l’e-mail “maria rossi@example.it” non è accettata da MyPay']);
+    expect(reasons({ city: 'X'.repeat(36) })).toEqual(['il campo località supera i 35 caratteri accettati da MyPay']);
+  });
+
+  it('holds back a row with a text cell a spreadsheet would run (OWASP CSV injection), naming the field', () => {
+    const reasons = (changes: Partial<Payer>) => heldBackReasons(mypayCsvRow(position(), { ...payer, ...changes }, call, configuration));
+    expect(reasons({ address: '=HYPERLINK("http://evil.example","x")' })).toEqual(['il campo indirizzo inizia con =, +, -, @, una tabulazione o un a capo']);
+    expect(reasons({ city: '+SUM(1,1)' })).toEqual(['il campo località inizia con =, +, -, @, una tabulazione o un a capo']);
+    expect(reasons({ lastName: '@SUM(1,1)' })).toEqual(['il campo cognome e nome inizia con =, +, -, @, una tabulazione o un a capo']);
+    expect(reasons({ email: '=2+5+cmd@example.it' })).toContain('il campo e-mail inizia con =, +, -, @, una tabulazione o un a capo');
+    expect(heldBackReasons(mypayCsvRow(position(6643, { descrizione: '-1+1+cmd|\' /C calc\'!A0' }), payer, call, configuration))).toEqual([
+      'il campo causale inizia con =, +, -, @, una tabulazione o un a capo',
+    ]);
   });
 
   it('an empty month is the header alone', () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { IoMessages } from '../../functions/adapters/ports.ts';
 import { IoRefused, IoUnavailable } from '../../functions/adapters/io.ts';
 import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
@@ -7,7 +7,7 @@ import { noticePdfKey, type Position } from '../../functions/domain/payments.ts'
 import type { FlowRecord } from '../../functions/flows/use-cases.ts';
 import { makeJobs, makeJobWorker, type JobRun } from '../../functions/jobs/use-cases.ts';
 import { FLOW_EMAIL_JOB, FLOW_EMAIL_SLICE_MS, makeNoticeUseCases, type NoticePositions, type NoticeRecipient } from '../../functions/notices/use-cases.ts';
-import { actors, memoryAudit, memoryJobs, memoryMailer, sequentialIds, tickingClock } from '../support/in-memory.ts';
+import { actors, memoryAudit, memoryJobs, memoryMailer, memoryMetrics, sequentialIds, tickingClock } from '../support/in-memory.ts';
 
 /** The notices' use cases on in-memory positions, users, flows and PDFs: what a citizen and an operator would notice. */
 function position(n: number, fields: Partial<PositionRecord> = {}): PositionRecord {
@@ -22,7 +22,7 @@ function position(n: number, fields: Partial<PositionRecord> = {}): PositionReco
   } as PositionRecord;
 }
 
-function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEmail?: string[]; withoutPdf?: string[]; flowStep?: string; pageMs?: number } = {}) {
+function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEmail?: string[]; withoutPdf?: string[]; flowStep?: string; pageMs?: number; sendRate?: number } = {}) {
   const stored = new Map(records.map((p) => [p.iud, structuredClone(p)]));
   const positions: NoticePositions = {
     getPositionByIud: async (iud) => structuredClone(stored.get(iud) ?? null),
@@ -38,10 +38,17 @@ function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEma
       Object.assign(p, { isEmailSent: true, dataIsEmailSent: at, version: p.version + 1 });
       return structuredClone(p);
     },
-    async recordIoMessage(key, ioId, at, keepSent) {
+    async recordIoMessage(key, outcome, _at, keepDelivered) {
       const p = [...stored.values()].find((x) => x.userId === key.userId)!;
-      if (keepSent && p.ioId && p.ioId !== '-1') return null;
-      Object.assign(p, { ioId, version: p.version + 1 });
+      if (p.isPagato || p.annullato) return null;
+      if (keepDelivered && (p.ioStatus === 'PROCESSED' || (p.ioStatus === undefined && p.ioId && p.ioId !== '-1'))) return null;
+      Object.assign(p, { ...outcome, version: p.version + 1 });
+      return structuredClone(p);
+    },
+    async recordIoStatus(key, ioId, ioStatus) {
+      const p = [...stored.values()].find((x) => x.userId === key.userId)!;
+      if (p.isPagato || p.annullato || p.ioId !== ioId) return null;
+      Object.assign(p, { ioStatus, version: p.version + 1 });
       return structuredClone(p);
     },
   };
@@ -49,9 +56,15 @@ function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEma
     records.map((p) => [p.userId, { firstName: 'Anna', lastName: p.cognome, fiscalCode: p.fiscalCode, email: options.withoutEmail?.includes(p.userId) ? null : `${p.userId}@example.it` }]),
   );
   const flow = { id: 'flow-1', step: options.flowStep ?? 'COMPLETATO', announcement: { id: 'call-1', name: 'Bando', service: { id: 's', name: 'Assistenza' } }, mese: 11, anno: 2026, fiscalCode: null, isEmailSent: false, collectedAt: '2026-11-02T00:00:00.000Z' } as unknown as FlowRecord;
-  const mailer = memoryMailer();
-  const audit = memoryAudit();
+  const mailer = Object.assign(memoryMailer(), { sentAt: [] as number[] });
+  const metrics = memoryMetrics();
   let elapsed = 0;
+  if (options.sendRate) {
+    // SES's account rate (adapters/mail.ts reads it with GetAccount); each message sent is stamped with the virtual time.
+    const send = mailer.send;
+    Object.assign(mailer, { maxSendRate: async () => options.sendRate!, send: (message: Parameters<typeof send>[0]) => (mailer.sentAt.push(Date.now()), send(message)) });
+  }
+  const audit = memoryAudit();
   const clock = tickingClock('2026-11-10T09:00:00.000Z');
   // The background jobs as functions/jobs runs them: the runner only records the start; runToEnd is the state machine.
   const jobs = memoryJobs();
@@ -62,13 +75,15 @@ function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEma
     flows: { getFlow: async (id) => (id === flow.id ? structuredClone(flow) : null), updateFlow: async (_id, fields) => Object.assign(flow, fields) },
     noticePdf: async (position) => (options.withoutPdf?.includes(position.iud) ? null : new TextEncoder().encode(`%PDF-1.4 ${noticePdfKey(position.iud)}`)),
     mailer,
-    io: options.io ?? { sendMessage: async () => ({ id: 'IO-1' }) },
-    payeeFiscalCode: () => '80012340123',
+    io: options.io ?? { sendMessage: async () => ({ id: 'IO-1' }), messageStatus: async () => 'PROCESSED' },
     audit,
     clock,
     // Each page read "takes" 10 ms (or pageMs), so a small budget stops after a page or two.
-    elapsed: () => (elapsed += options.pageMs ?? 10),
+    // With a sending rate the real clock and timers run (faked by the test: nothing waits); else each page read
+    // "takes" pageMs, and IO's status reads wait without waiting: the time "passes" as the waits say.
+    ...(options.sendRate ? {} : { elapsed: () => (elapsed += options.pageMs ?? 10), sleep: async (ms: number) => void (elapsed += ms) }),
     jobs: makeJobs({ jobs, runner: { start: async (run) => void runs.push(run) }, clock, ids: sequentialIds('job') }),
+    metrics,
   });
   const worker = makeJobWorker({ jobs, kinds: { [FLOW_EMAIL_JOB]: { slice: useCases.flowEmailSlice, failure: noticeMessages.flowEmailFailed } }, clock });
   async function runToEnd(run: JobRun) {
@@ -80,7 +95,7 @@ function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEma
     }
     throw new Error('never finished');
   }
-  return { useCases, stored, mailer, audit, flow, runs, runToEnd, worker };
+  return { useCases, stored, mailer, audit, metrics, flow, runs, runToEnd, worker };
 }
 
 describe('notice e-mail of one position', () => {
@@ -119,22 +134,112 @@ describe('notice e-mail of one position', () => {
   });
 });
 
+describe('notices counted for the dashboard and the alarms', () => {
+  it('counts each notice sent by channel, and as failed only what SES or IO could not deliver (not a citizen without e-mail or IO)', async () => {
+    let io: () => Promise<{ id: string }> = async () => ({ id: 'IO-1' });
+    const t = setup([position(1), position(2)], { withoutEmail: ['user-2'], io: { sendMessage: () => io(), messageStatus: async () => 'PROCESSED' } });
+    await t.useCases.emailNotice(position(1).iud, actors.operator);
+    await t.useCases.sendToIo(position(1).iud, actors.operator);
+    await expect(t.useCases.emailNotice(position(2).iud, actors.operator)).rejects.toMatchObject({ status: 409 });
+    io = async () => Promise.reject(new IoRefused('NO_PROFILE'));
+    await expect(t.useCases.sendToIo(position(2).iud, actors.operator)).rejects.toMatchObject({ status: 409 });
+    expect([t.metrics.total('NoticesSent', { notice: 'email' }), t.metrics.total('NoticesSent', { notice: 'io' }), t.metrics.total('NoticesFailed')]).toEqual([1, 1, 0]);
+
+    t.mailer.failNext = 1;
+    await expect(t.useCases.emailNotice(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 503 });
+    io = async () => Promise.reject(new IoUnavailable('down'));
+    await expect(t.useCases.sendToIo(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 503 });
+    io = async () => Promise.reject(new IoRefused('REJECTED', 'subject troppo corto'));
+    await expect(t.useCases.sendToIo(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 422 });
+    expect([t.metrics.total('NoticesFailed', { notice: 'email' }), t.metrics.total('NoticesFailed', { notice: 'io' }), t.metrics.total('NoticesSent')]).toEqual([1, 2, 2]);
+  });
+});
+
 describe('IO', () => {
-  it('stores the message id; a refusal stores -1 (unless a message went before) and is a 409; IO down is a 503', async () => {
-    let answer: () => Promise<{ id: string }> = async () => ({ id: 'IO-42' });
-    const { useCases, stored } = setup([position(1)], { io: { sendMessage: () => answer() } });
-    expect((await useCases.sendToIo(position(1).iud, actors.operator)).ioId).toBe('IO-42');
-    answer = async () => Promise.reject(new IoRefused('NO_PROFILE'));
-    await expect(useCases.sendToIo(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 409 });
-    expect(stored.get(position(1).iud)!.ioId).toBe('IO-42');
+  /** A fake IO: the send's answer, then the statuses its reads answer in turn (the last one repeats). */
+  function fakeIo(send: () => Promise<{ id: string }>, statuses: Array<string | Error> = ['PROCESSED']) {
+    const reads: string[] = [];
+    const io: IoMessages = {
+      sendMessage: send,
+      async messageStatus(_fiscalCode, id) {
+        reads.push(id);
+        const next = statuses.length > 1 ? statuses.shift()! : statuses[0]!;
+        if (next instanceof Error) throw next;
+        return next as Awaited<ReturnType<IoMessages['messageStatus']>>;
+      },
+    };
+    return { io, reads };
+  }
 
-    const fresh = setup([position(2)], { io: { sendMessage: async () => Promise.reject(new IoRefused('SENDER_NOT_ALLOWED')) } });
+  it('a message IO processes reads "sent": the id is stored at once, then its status; both writes audited', async () => {
+    const { io, reads } = fakeIo(async () => ({ id: 'IO-42' }), ['ACCEPTED', 'ACCEPTED', 'PROCESSED']);
+    const { useCases, stored, audit } = setup([position(1)], { io });
+    const sent = await useCases.sendToIo(position(1).iud, actors.operator);
+    expect(sent).toMatchObject({ ioId: 'IO-42', ioStatus: 'PROCESSED' });
+    expect(reads).toEqual(['IO-42', 'IO-42', 'IO-42']);
+    expect(stored.get(position(1).iud)).toMatchObject({ ioId: 'IO-42', ioStatus: 'PROCESSED' });
+    expect(audit.entries.map((e) => (e.after as PositionRecord).ioStatus)).toEqual(['ACCEPTED', 'PROCESSED']);
+  });
+
+  it('accepted, then rejected by IO: a 409 saying it was not delivered, the message recorded as REJECTED', async () => {
+    const { io } = fakeIo(async () => ({ id: 'IO-7' }), ['ACCEPTED', 'REJECTED']);
+    const { useCases, stored } = setup([position(1)], { io });
+    await expect(useCases.sendToIo(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 409, message: noticeMessages.ioRejected });
+    expect(stored.get(position(1).iud)).toMatchObject({ ioId: 'IO-7', ioStatus: 'REJECTED' });
+    const failed = setup([position(2)], { io: fakeIo(async () => ({ id: 'IO-8' }), ['FAILED']).io });
+    await expect(failed.useCases.sendToIo(position(2).iud, actors.operator)).rejects.toMatchObject({ status: 409, message: noticeMessages.ioFailed });
+  });
+
+  it('still on its way when the waits are over, or its status unreadable: 200, ACCEPTED; "Verifica" reads it later', async () => {
+    const statuses: Array<string | Error> = ['ACCEPTED'];
+    const { io, reads } = fakeIo(async () => ({ id: 'IO-9' }), statuses);
+    const { useCases, stored } = setup([position(1)], { io });
+    expect(await useCases.sendToIo(position(1).iud, actors.operator)).toMatchObject({ ioId: 'IO-9', ioStatus: 'ACCEPTED' });
+    expect(reads.length).toBeGreaterThan(1);
+    statuses.splice(0, 1, 'PROCESSED');
+    expect(await useCases.refreshIoStatus(position(1).iud, actors.operator)).toMatchObject({ ioStatus: 'PROCESSED' });
+    expect(stored.get(position(1).iud)!.ioStatus).toBe('PROCESSED');
+
+    const unreadable = setup([position(2)], { io: fakeIo(async () => ({ id: 'IO-10' }), [new IoUnavailable('down')]).io });
+    expect(await unreadable.useCases.sendToIo(position(2).iud, actors.operator)).toMatchObject({ ioId: 'IO-10', ioStatus: 'ACCEPTED' });
+    await expect(unreadable.useCases.refreshIoStatus(position(2).iud, actors.operator)).rejects.toMatchObject({ status: 503 });
+    await expect(setup([position(3)]).useCases.refreshIoStatus(position(3).iud, actors.operator)).rejects.toMatchObject({ status: 409, message: noticeMessages.ioNoMessage });
+  });
+
+  it('no profile or sender not allowed: 409, -1 with the reason, unless a message was delivered before', async () => {
+    let send: () => Promise<{ id: string }> = async () => ({ id: 'IO-42' });
+    const { useCases, stored } = setup([position(1)], { io: fakeIo(() => send()).io });
+    await useCases.sendToIo(position(1).iud, actors.operator);
+    send = async () => Promise.reject(new IoRefused('NO_PROFILE'));
+    await expect(useCases.sendToIo(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 409, message: noticeMessages.ioNoProfile });
+    expect(stored.get(position(1).iud)).toMatchObject({ ioId: 'IO-42', ioStatus: 'PROCESSED' });
+
+    const fresh = setup([position(2)], { io: fakeIo(async () => Promise.reject(new IoRefused('SENDER_NOT_ALLOWED'))).io });
     await expect(fresh.useCases.sendToIo(position(2).iud, actors.operator)).rejects.toMatchObject({ status: 409, message: expect.stringContaining('disattivato') });
-    expect(fresh.stored.get(position(2).iud)!.ioId).toBe('-1');
+    expect(fresh.stored.get(position(2).iud)).toMatchObject({ ioId: '-1', ioStatus: 'SENDER_NOT_ALLOWED' });
+  });
 
-    const down = setup([position(3)], { io: { sendMessage: async () => Promise.reject(new IoUnavailable('down')) } });
-    await expect(down.useCases.sendToIo(position(3).iud, actors.operator)).rejects.toMatchObject({ status: 503 });
-    expect(down.stored.get(position(3).iud)!.ioId).toBeNull();
+  it.each([
+    ['the amount above the service’s ceiling', new IoRefused('AMOUNT_NOT_ALLOWED', 'exceeds', 0), 422, /importo di 10,01\s€.*al massimo 0,00\s€/],
+    ['a trial key and a citizen not among its recipients', new IoRefused('RECIPIENT_NOT_AUTHORIZED'), 502, /di prova/],
+    ['a key without the permissions, or the IP not allowed', new IoRefused('FORBIDDEN'), 502, /permessi necessari o l’indirizzo IP/],
+    ['a key IO does not know', new IoRefused('UNAUTHORIZED'), 502, /non riconosce la chiave/],
+    ['another 400', new IoRefused('REJECTED', 'content.subject: too short'), 422, /rifiutato il messaggio: content.subject/],
+    ['IO asking to wait longer than the time left', new IoUnavailable('429', 60), 503, /attendere 60 secondi/],
+    ['IO down', new IoUnavailable('down'), 503, /non risponde/],
+  ])('%s: the Italian reason, nothing recorded', async (_label, error, status, text) => {
+    const { useCases, stored, audit } = setup([position(1)], { io: fakeIo(async () => Promise.reject(error)).io });
+    await expect(useCases.sendToIo(position(1).iud, actors.operator)).rejects.toMatchObject({ status, message: expect.stringMatching(text) });
+    expect(stored.get(position(1).iud)!.ioId).toBeNull();
+    expect(audit.entries).toHaveLength(0);
+  });
+
+  it('sends no payee: IO makes the service’s organisation the payee', async () => {
+    let content: { payment_data?: object } | undefined;
+    const { io } = fakeIo(async () => ({ id: 'IO-2' }));
+    const { useCases } = setup([position(2)], { io: { ...io, sendMessage: async (_cf, sent) => ((content = sent), { id: 'IO-2' }) } });
+    await useCases.sendToIo(position(2).iud, actors.operator);
+    expect(content!.payment_data).toEqual({ amount: 1002, notice_number: '301000000000000002', invalid_after_due_date: false });
   });
 });
 
@@ -183,6 +288,28 @@ describe('flow e-mail in bounded slices', () => {
     await runToEnd(runs[1]!);
     expect(await useCases.flowEmailStatus('flow-1')).toMatchObject({ done: true, sent: 30 });
     expect(mailer.sent).toHaveLength(60);
+  });
+
+  it('keeps to SES’s sending rate: never more messages in a second than the account may send', async () => {
+    const records = Array.from({ length: 30 }, (_, i) => position(i + 1));
+    const { useCases, mailer } = setup(records, { sendRate: 2 });
+    vi.useFakeTimers();
+    let result;
+    try {
+      const running = useCases.sendFlowEmails('flow-1', { cursor: null, budgetMs: 600_000 }, actors.operator);
+      await vi.runAllTimersAsync();
+      result = await running;
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(result).toMatchObject({ sent: 30, failed: 0, nextCursor: null });
+    const times = mailer.sentAt;
+    expect(times).toHaveLength(30);
+    for (let i = 2; i < times.length; i++) expect(times[i]! - times[i - 2]!, `messages ${i - 2}..${i}`).toBeGreaterThanOrEqual(1000);
+    // Without a rate to keep (another mailer), nothing waits.
+    const free = setup(records, { pageMs: 1 });
+    await free.useCases.sendFlowEmails('flow-1', { cursor: null, budgetMs: 600_000 }, actors.operator);
+    expect(free.mailer.sent).toHaveLength(30);
   });
 
   it('a slice run twice (a retried Lambda) e-mails nobody twice; a failed run says why; bad flows are refused', async () => {

@@ -63,3 +63,28 @@ describe('observability of an API function', () => {
     ]);
   });
 });
+
+describe('business metrics', () => {
+  it('go out at once as EMF in the deployment’s namespace, service portale and their own dimension; a zero count is not published', async () => {
+    for (const [name, value] of Object.entries({ POWERTOOLS_SERVICE_NAME: 'notices', POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_METRICS_NAMESPACE: 'PortaleServiziSociali/PortaleTest' })) vi.stubEnv(name, value);
+    vi.resetModules();
+    const { businessMetrics } = await import('../../functions/http/observability.ts');
+    const output = captureOutput();
+
+    businessMetrics.count('NoticesSent', 2, { notice: 'io' });
+    businessMetrics.count('ExportsFailed', 0);
+    businessMetrics.count('SupportMessages', 1);
+
+    const lines = json(output);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({
+      _aws: { CloudWatchMetrics: [{ Namespace: 'PortaleServiziSociali/PortaleTest', Dimensions: [['service', 'notice']], Metrics: [{ Name: 'NoticesSent', Unit: 'Count' }] }] },
+      service: 'portale',
+      notice: 'io',
+      NoticesSent: 2,
+    });
+    // The dimension of one count does not stick to the next.
+    expect(lines[1]).toMatchObject({ _aws: { CloudWatchMetrics: [{ Dimensions: [['service']] }] }, service: 'portale', SupportMessages: 1 });
+    expect(lines[1]).not.toHaveProperty('notice');
+  });
+});

@@ -9,11 +9,12 @@ import { makeConfigurationUseCases } from '../../functions/configuration/use-cas
 import type { StoredConfiguration } from '../../functions/configuration/repository.ts';
 import { makePaymentUseCases, type PositionRepository } from '../../functions/payments/use-cases.ts';
 import { receiptOf, type PaymentRecord } from '../../functions/domain/payment-record.ts';
+import { settlePayment } from '../../functions/domain/position-payment.ts';
 import type { SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
 import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.ts';
 import { makeMonthSummaryRefresh } from '../../functions/payment-list/month-refresh.ts';
-import { actors, memoryAudit, tickingClock } from '../support/in-memory.ts';
+import { actors, memoryAudit, memoryMetrics, tickingClock } from '../support/in-memory.ts';
 import { memoryDebts } from '../support/in-memory-debts.ts';
 
 const complete: Configuration = {
@@ -73,14 +74,17 @@ function memoryPositions(): PositionRepository & {
     },
     async repairPayment(month: { callId: string } & Period, receipt: PaymentRecord): Promise<'repaired' | 'paid' | 'none'> {
       const stored = all.get(key({ ...month, userId: receipt.userId }));
-      if (!stored || stored.iud !== receipt.iud || stored.annullato) return 'none';
-      if (stored.isPagato) return 'paid';
+      if (!stored || stored.iud !== receipt.iud) return 'none';
+      if ((stored.pagamenti?.length ?? (stored.isPagato ? 1 : 0)) >= receipt.pagamenti.length) return 'paid';
       const { userId: _u, iud: _i, codIuv, nav, ...paid } = receipt;
-      Object.assign(stored, paid, stored.codIuv ? {} : { codIuv, nav }, { version: stored.version + 1 });
+      Object.assign(stored, paid, stored.codIuv ? {} : { codIuv, nav }, { version: stored.version + 1, checkoutSession: null, checkoutUrl: null, checkoutUntil: null });
       return 'repaired';
     },
+    /** payments/repository.ts recordPayment: conditional on the version only, then the fence protocol. */
     async pay(position: PositionRecord, expectedVersion: number) {
-      if (!(await repository.replacePosition(position, expectedVersion))) return false;
+      const current = all.get(key(position));
+      if (!current || current.version !== expectedVersion) return false;
+      all.set(key(position), structuredClone(position));
       const fence = fences.get(fenceKey(position));
       if (fence) {
         fence.receipts.push(receiptOf(position));
@@ -101,11 +105,14 @@ function memoryPositions(): PositionRepository & {
     async replacePosition(position, expectedVersion) {
       const stored = all.get(key(position));
       if (!stored || stored.version !== expectedVersion || stored.isPagato || stored.annullato) return false;
+      if (stored.checkoutUntil && stored.checkoutUntil > position.updatedAt) return false;
       all.set(key(position), structuredClone(position));
       return true;
     },
     getPositionByIud: async (iud) => structuredClone([...all.values()].find((p) => p.iud === iud) ?? null),
     hasOpenPositions: async (callId, period) => ofMonth(callId, period).some((p) => !p.isPagato && !p.annullato),
+    hasLiveCheckouts: async (callId, month, now) =>
+      [...all.values()].some((p) => p.callId === callId && (!month || periodKey(p) === periodKey(month)) && Boolean(p.checkoutUntil) && p.checkoutUntil! > now),
     async recordExportOutcome(position, outcome) {
       const stored = all.get(key(position));
       if (!stored || stored.iud !== position.iud) return false;
@@ -134,7 +141,7 @@ const subscription = (userId: string, weeklyHour: number | null, state: Subscrip
   rankingScore: null, weeklyHour, cost: null, dataInsert: '2026-01-01T00:00:00.000Z', dataUpdate: '2026-01-01T00:00:00.000Z', userId, fiscalCode: `CF${userId}`.toUpperCase().padEnd(16, 'X'), firstName: 'Nome', lastName: `Cognome ${userId}`, files: [],
 });
 
-function setup(options: { configuration?: Partial<Configuration> | null } = {}) {
+function setup(options: { configuration?: Partial<Configuration> | null; callState?: number } = {}) {
   const positions = memoryPositions();
   const users = new Map<string, StoredUser>();
   const subscriptions: SubscriptionRecord[] = [];
@@ -142,6 +149,7 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
   const exportLocks = new Map<string, string>();
   let stored: StoredConfiguration | null = options.configuration === null ? null : { values: options.configuration ?? complete, updatedAt: '2026-01-01T00:00:00.000Z' };
   const audit = memoryAudit();
+  const metrics = memoryMetrics();
   const clock = tickingClock('2026-03-10T09:00:00.000Z');
   /** The exports bucket: what was put (key → body, type) and the links handed out (key, name, type). */
   const files = new Map<string, { body: Uint8Array; contentType: string }>();
@@ -154,7 +162,7 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
     getConfiguration: async () => structuredClone(stored),
     putConfiguration: async (values: Configuration, now: string) => (stored = { values, updatedAt: now }),
   };
-  const getCall = async (id: string) => (id === call.id ? structuredClone(call) : null);
+  const getCall = async (id: string) => (id === call.id ? { ...structuredClone(call), state: options.callState ?? call.state } : null);
   const getUserItems = async (ids: readonly string[]) => new Map(ids.filter((id) => users.has(id)).map((id) => [id, structuredClone(users.get(id)!)]));
   const debts = memoryDebts(() => positions.all.values());
   const debtSummaries = makeDebtSummaryUseCases({ debts, users: { getUserItems }, calls: { getCall }, clock });
@@ -189,13 +197,14 @@ function setup(options: { configuration?: Partial<Configuration> | null } = {}) 
     audit: { recordMany: async (entries, at) => void (await Promise.all(entries.map((entry) => audit.record(entry, at)))) },
     summaries: { ...debtSummaries, ...monthSummaries },
     clock,
+    metrics,
   });
   const configuration = makeConfigurationUseCases({ configuration: configurationRepository, audit, clock });
   const enrol = (u: StoredUser, hours: number | null, state: SubscriptionRecord['state'] = 'VALIDATED') => {
     users.set(u.id, u);
     subscriptions.push(subscription(u.id, hours, state));
   };
-  return { payments, configuration, positions, users, subscriptions, marked, audit, enrol, exportLocks, files, links, debts, debtSummaries, batched };
+  return { payments, configuration, positions, users, subscriptions, marked, audit, metrics, enrol, exportLocks, files, links, debts, debtSummaries, batched };
 }
 
 const march = { mese: 3, anno: 2026 };
@@ -247,6 +256,17 @@ describe('generating the positions of a month', () => {
     expect([...t.positions.all.values()][0]).toMatchObject({ annullato: true });
   });
 
+  it('counts the positions it creates for the dashboard: a second run counts none', async () => {
+    const t = setup();
+    t.enrol(user('u1', 8000), 3);
+    t.enrol(user('u2', 9000), 2);
+    t.enrol(user('u3', 2500), 3); // exempt
+    await t.payments.generatePositions(call.id, march, actors.operator);
+    expect(t.metrics.total('PositionsGenerated')).toBe(2);
+    await t.payments.generatePositions(call.id, march, actors.operator);
+    expect(t.metrics.total('PositionsGenerated')).toBe(2);
+  });
+
   it('never changes a paid position', async () => {
     const t = setup();
     t.enrol(user('u1', 8000), 3);
@@ -293,7 +313,7 @@ describe('the payment list follows the generation', () => {
     t.enrol(user('u2', 8000), 2); // 5 × 2 × 31 / 7 = 44,29 €
     await t.payments.generatePositions(call.id, march, actors.operator);
     await t.payments.generatePositions(call.id, { mese: 4, anno: 2026 }, actors.operator); // April: 64,29 € and 42,86 €
-    const list = await t.debtSummaries.listDebtSummaries(call.id, { anno: 2026, sort: '-importo', limit: 10, chkNoSendMail: false });
+    const list = await t.debtSummaries.listDebtSummaries(call.id, { anno: 2026, sort: '-importo', limit: 10, chkNoSendMail: false, chkDaRiconciliare: false });
     expect(list.items.map((r) => [r.userId, r.importoTotale, r.paymentIds.length])).toEqual([['u1', 6643 + 6429, 2], ['u2', 4429 + 4286, 2]]);
     expect([list.count, list.sum]).toEqual([2, 6643 + 6429 + 4429 + 4286]);
 
@@ -397,11 +417,12 @@ describe('the export\'s write-back in batches (no condition) and its check', () 
     const positions = [...t.positions.all.values()].sort((a, b) => a.userId.localeCompare(b.userId));
     const results = { accepted: positions.map((p, i) => accept(p, i + 1)), rejected: [] };
     const stored = (iud: string) => [...t.positions.all.values()].find((p) => p.iud === iud)!;
-    /** The citizen's payment (applyPayment, repository.recordPayment's protocol) on the position as it now is. */
-    const pay = async (iud: string) => {
+    /** The citizen's payment (settlePayment, repository.recordPayment's protocol) on the position as it now is. */
+    const pay = async (iud: string, amountCents?: number) => {
       const before = structuredClone(stored(iud));
-      const after = { ...before, isPagato: true, importoTotalePagato: before.importoDovuto, dataEsitoSingoloPagamento: '2026-03-12', iur: 'IUR-1', updatedAt: '2026-03-12T10:00:00.000Z', version: before.version + 1 };
-      expect(await t.positions.pay(after, before.version)).toBe(true);
+      const effect = settlePayment(before, { iud, iuv: before.codIuv ?? '01000000000000119', amountCents: amountCents ?? before.importoDovuto, paidOn: '2026-03-12', iur: 'IUR-1' }, '2026-03-12T10:00:00.000Z');
+      if (effect.kind !== 'recorded') throw new Error('not recorded');
+      expect(await t.positions.pay(effect.after, before.version)).toBe(true);
     };
     return { t, positions, results, stored, pay };
   }
@@ -437,19 +458,29 @@ describe('the export\'s write-back in batches (no condition) and its check', () 
     expect(stored(positions[0]!.iud)).toMatchObject({ isPagato: true, iur: 'IUR-1', codIuv: results.accepted[0]!.iuv });
   });
 
-  it('a cancelled position stays cancelled: not batch-written, and a receipt never reopens it', async () => {
-    const { t, positions, results, stored } = await exported();
+  it('a cancelled position stays cancelled and is not batch-written; money MyPay collected for it meanwhile stays, to reconcile', async () => {
+    const { t, positions, results, stored, pay } = await exported();
     const cancelled = positions[2]!;
     await t.payments.editPosition(cancelled.iud, { descrizione: 'Annullata', importoCents: 0 }, actors.operator);
-    // A payment receipt of it left on the fence (a payment that lost to the cancellation): the check skips it.
-    t.positions.beforeNextBatch = async () => {
-      const fence = t.positions.fences.get(`${call.id}|${periodKey(march)}`)!;
-      fence.receipts.push(receiptOf({ ...stored(cancelled.iud), isPagato: true, importoTotalePagato: 6643 }));
-      fence.count++;
-    };
+    t.positions.beforeNextBatch = () => pay(cancelled.iud, 6643);
     await t.payments.recordExportResults({ callId: call.id, ...march, flowId: 'f1' }, results);
     expect(t.positions.batchedWrites).toBe(2);
-    expect(stored(cancelled.iud)).toMatchObject({ annullato: true, isPagato: false, importoDovuto: 0 });
+    expect(stored(cancelled.iud)).toMatchObject({ annullato: true, isPagato: true, importoDovuto: 0, importoTotalePagato: 6643, riconciliazione: { motivo: 'ANNULLATA', differenza: 6643 } });
+  });
+
+  it('a second payment recorded while the batch overwrites the first: both are put back', async () => {
+    const { t, positions, results, stored, pay } = await exported();
+    const paying = positions[0]!;
+    t.positions.beforeNextBatch = async () => {
+      await pay(paying.iud);
+      const once = stored(paying.iud);
+      const again = settlePayment(once, { iud: paying.iud, iuv: once.codIuv ?? '', amountCents: paying.importoDovuto, paidOn: '2026-03-13', iur: 'IUR-2' }, '2026-03-13T10:00:00.000Z');
+      if (again.kind !== 'recorded') throw new Error('not recorded');
+      expect(await t.positions.pay(again.after, once.version)).toBe(true);
+    };
+    await t.payments.recordExportResults({ callId: call.id, ...march, flowId: 'f1' }, results);
+    expect(stored(paying.iud).pagamenti!.map((p) => p.iur)).toEqual(['IUR-1', 'IUR-2']);
+    expect(stored(paying.iud)).toMatchObject({ isPagato: true, importoTotalePagato: 2 * paying.importoDovuto, codIuv: results.accepted[0]!.iuv, riconciliazione: { motivo: 'PAGATA_PIU_VOLTE' } });
   });
 
   it('a rerun (a restarted Collect) writes nothing', async () => {
@@ -645,11 +676,78 @@ describe('the payment edit modal (PUT /api/positions/{id})', () => {
       t.positions.all.set(key, { ...t.positions.all.get(key)!, version: 7 });
       return real(p, v);
     };
-    await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.changed });
+    await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.staleCopy });
     t.positions.all.set(key, { ...position(), isPagato: true, importoTotalePagato: 6643 });
     await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.final });
     expect(position()).toMatchObject({ importoDovuto: 6643, descrizione: expect.stringMatching(/^Quota Marzo 2026/) });
     expect(t.audit.entries).toHaveLength(1);
+  });
+});
+
+describe('a citizen paying, two operators, and a call that is over (issue 21)', () => {
+  const edit = (descrizione: string, importo: unknown, updatedAt?: string) => positionEditSchema.parse({ descrizione, importo, updatedAt });
+  async function owed(options: { callState?: number } = {}) {
+    const t = setup(options);
+    t.enrol(user('u1', 8000), 3);
+    await t.payments.generatePositions(call.id, march, actors.operator);
+    const key = [...t.positions.all.keys()][0]!;
+    const position = () => t.positions.all.get(key)!;
+    /** A citizen's checkout takes the position for 30 minutes (payments/repository.ts holdForCheckout). */
+    const hold = (until = '2026-03-10T09:30:00.000Z') => t.positions.all.set(key, { ...position(), checkoutSession: 's1', checkoutUrl: 'https://mypay/x', checkoutUntil: until });
+    return { t, position, hold };
+  }
+
+  it('the second operator saving on a stale copy gets 409 and changes nothing', async () => {
+    const { t, position } = await owed();
+    const read = position().updatedAt;
+    await t.payments.editPosition(position().iud, edit('Prima modifica', 50, read), actors.operator);
+    await expect(t.payments.editPosition(position().iud, edit('Seconda modifica', 40, read), actors.operator)).rejects.toMatchObject({
+      status: 409,
+      message: 'Il record è stato modificato da un altro operatore: ricarica la pagina.',
+    });
+    expect(position()).toMatchObject({ descrizione: 'Prima modifica', importoDovuto: 5000 });
+    // With the copy read after the first save, the second goes through.
+    await t.payments.editPosition(position().iud, edit('Seconda modifica', 40, position().updatedAt), actors.operator);
+    expect(position().importoDovuto).toBe(4000);
+  });
+
+  it('while a citizen’s checkout holds the position: no edit, no cancellation, no recalculation of its month or call (409)', async () => {
+    const { t, position, hold } = await owed();
+    hold();
+    const before = structuredClone(position());
+    for (const importo of [50, 0]) {
+      await expect(t.payments.editPosition(position().iud, edit('x', importo), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.checkoutLive });
+    }
+    await expect(t.payments.generatePositions(call.id, march, actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.checkoutLiveMonth });
+    await expect(t.payments.positionsCsv(call.id, march, actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.checkoutLiveMonth });
+    await expect(t.payments.startSync(call.id, actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.checkoutLiveCall });
+    // Another month of the call still generates; the held position's write condition refuses anyway.
+    expect((await t.payments.generatePositions(call.id, { mese: 4, anno: 2026 }, actors.operator)).created).toBe(1);
+    t.users.set('u1', { ...t.users.get('u1')!, lastIsee: { ...t.users.get('u1')!.lastIsee!, valueCents: 1_800_000 } });
+    expect(await t.positions.replacePosition({ ...position(), importoDovuto: 1, updatedAt: '2026-03-10T09:10:00.000Z', version: position().version + 1 }, position().version)).toBe(false);
+    expect(position()).toEqual(before);
+  });
+
+  it('an expired hold no longer blocks: the edit goes through', async () => {
+    const { t, position, hold } = await owed();
+    hold('2026-03-10T08:00:00.000Z');
+    expect(await t.payments.editPosition(position().iud, edit('x', 50), actors.operator)).toMatchObject({ importoDovuto: 5000 });
+  });
+
+  it('an archived call is billed no more (409, nothing written); a closed one keeps billing', async () => {
+    const archived = setup({ callState: 3 });
+    archived.enrol(user('u1', 8000), 3);
+    for (const run of [
+      () => archived.payments.generatePositions(call.id, march, actors.operator),
+      () => archived.payments.positionsCsv(call.id, march, actors.operator),
+      () => archived.payments.startSync(call.id, actors.operator),
+    ]) {
+      await expect(run()).rejects.toMatchObject({ status: 409, message: positionOpsMessages.archived });
+    }
+    expect(archived.positions.all.size).toBe(0);
+    const closed = setup({ callState: 2 });
+    closed.enrol(user('u1', 8000), 3);
+    expect((await closed.payments.generatePositions(call.id, march, actors.operator)).created).toBe(1);
   });
 });
 

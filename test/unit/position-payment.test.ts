@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { messages, paymentOutcomeMessages } from '../../functions/domain/messages.ts';
-import { applyPayment, isPayable, type PaymentReceipt } from '../../functions/domain/position-payment.ts';
+import { paymentBadge } from '../../functions/domain/payments.ts';
+import { isPayable, isPayableOnline, paymentReturnPath, settlePayment, type PaymentReceipt } from '../../functions/domain/position-payment.ts';
 import type { MyPay, MyPayPaidRow, MyPayPaymentOutcome } from '../../functions/adapters/ports.ts';
 import type { CallRecord } from '../../functions/calls/repository.ts';
-import type { StoredConfiguration } from '../../functions/configuration/repository.ts';
+import { makePaymentSettlement } from '../../functions/payments/settlement.ts';
 import { makeReportingUseCases } from '../../functions/reporting/use-cases.ts';
 import type { PaymentSession } from '../../functions/user-positions/repository.ts';
-import { checkReturnUrl, makeUserPositionUseCases } from '../../functions/user-positions/use-cases.ts';
+import { makeUserPositionUseCases, paymentReturnUrl } from '../../functions/user-positions/use-cases.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
-import { actors, memoryAudit, tickingClock } from '../support/in-memory.ts';
+import { actors, memoryAudit, memoryMetrics, tickingClock } from '../support/in-memory.ts';
 
 const NOW = '2026-03-10T10:00:00.000Z';
 
@@ -27,109 +28,173 @@ const receiptFor = (p: PositionRecord, overrides: Partial<PaymentReceipt> = {}):
   iud: p.iud, iuv: p.codIuv ?? '01000000009999911', amountCents: p.importoDovuto, paidOn: '2026-03-12', iur: 'IUR0001', ...overrides,
 });
 
-describe('applyPayment (the paid rule)', () => {
-  it('marks an unpaid position paid with the amount, the date, the IUR and the IUV, as the next version', () => {
-    const before = position();
-    const effect = applyPayment(before, receiptFor(before), NOW);
-    expect(effect.kind).toBe('paid');
-    if (effect.kind !== 'paid') return;
+describe('settlePayment (whatever MyPay collected is recorded, issue 21)', () => {
+  it('pays an unpaid position with the amount, the date, the IUR and the IUV, as the next version, and ends its checkout', () => {
+    const before = position({ checkoutSession: 's1', checkoutUrl: 'https://mypay.test/x', checkoutUntil: '2026-03-10T10:30:00.000Z' });
+    const effect = settlePayment(before, receiptFor(before), NOW);
+    expect(effect.kind).toBe('recorded');
+    if (effect.kind !== 'recorded') return;
+    expect(effect.reconciliation).toBeNull();
     expect(effect.after).toMatchObject({ isPagato: true, importoTotalePagato: 6643, dataEsitoSingoloPagamento: '2026-03-12', iur: 'IUR0001', codIuv: '01000000001234519', version: 4, updatedAt: NOW });
+    expect(effect.after.pagamenti).toEqual([{ iur: 'IUR0001', iuv: '01000000001234519', importo: 6643, data: '2026-03-12', registratoIl: NOW }]);
+    expect([effect.after.checkoutSession, effect.after.checkoutUntil, effect.after.riconciliazione]).toEqual([null, null, null]);
     expect(before.isPagato).toBe(false); // the input is not changed
   });
 
   it('gives a position without an IUV the one MyPay paid it under, and its notice number', () => {
     const before = position({ codIuv: null, nav: null });
-    const effect = applyPayment(before, receiptFor(before, { iuv: '01000000001234519' }), NOW);
-    expect(effect.kind === 'paid' && [effect.after.codIuv, effect.after.nav]).toEqual(['01000000001234519', '301000000001234519']);
+    const effect = settlePayment(before, receiptFor(before, { iuv: '01000000001234519' }), NOW);
+    expect(effect.kind === 'recorded' && [effect.after.codIuv, effect.after.nav]).toEqual(['01000000001234519', '301000000001234519']);
   });
 
-  it('is idempotent: a paid position never changes again, whatever the receipt', () => {
-    const paid = position({ isPagato: true, importoTotalePagato: 6643, dataEsitoSingoloPagamento: '2026-03-11' });
-    expect(applyPayment(paid, receiptFor(paid), NOW)).toEqual({ kind: 'already-paid' });
-    expect(applyPayment(paid, receiptFor(paid, { amountCents: 1, paidOn: '2026-04-01' }), NOW)).toEqual({ kind: 'already-paid' });
+  it('records the same receipt once: again (same IUR) changes nothing, also on a position paid before the payment list existed', () => {
+    const first = settlePayment(position(), receiptFor(position()), NOW);
+    if (first.kind !== 'recorded') throw new Error('not recorded');
+    expect(settlePayment(first.after, receiptFor(position()), NOW)).toEqual({ kind: 'already-recorded' });
+    const legacy = position({ isPagato: true, importoTotalePagato: 6643, dataEsitoSingoloPagamento: '2026-03-11', iur: 'IUR0001' });
+    expect(settlePayment(legacy, receiptFor(legacy), NOW)).toEqual({ kind: 'already-recorded' });
   });
 
-  it('never pays a cancelled position, a receipt of another position or of another amount', () => {
-    const cancelled = position({ annullato: true, importoDovuto: 0, azione: 'A' });
-    expect(applyPayment(cancelled, receiptFor(cancelled, { amountCents: 100 }), NOW)).toEqual({ kind: 'cancelled' });
+  it('keeps another amount, marking it for reconciliation with the difference', () => {
     const p = position();
-    expect(applyPayment(p, receiptFor(p, { iud: 'P202603BBBBBBBBBBBBBBBBBBBBBBBBBBBB' }), NOW)).toEqual({ kind: 'mismatch', reason: 'iud' });
-    expect(applyPayment(p, receiptFor(p, { amountCents: 6642 }), NOW)).toEqual({ kind: 'mismatch', reason: 'amount' });
+    const effect = settlePayment(p, receiptFor(p, { amountCents: 6000 }), NOW);
+    expect(effect).toMatchObject({ kind: 'recorded', reconciliation: { motivo: 'IMPORTO_DIVERSO', differenza: -643 }, after: { isPagato: true, importoTotalePagato: 6000, riconciliazione: { motivo: 'IMPORTO_DIVERSO', differenza: -643 } } });
   });
 
-  it('says a position is payable only while unpaid, not cancelled and above zero', () => {
+  it('keeps money paid for a cancelled position: Pagato for the citizen, all of it to reconcile', () => {
+    const cancelled = position({ annullato: true, importoDovuto: 0, azione: 'A' });
+    const effect = settlePayment(cancelled, receiptFor(cancelled, { amountCents: 6643 }), NOW);
+    expect(effect).toMatchObject({ kind: 'recorded', reconciliation: { motivo: 'ANNULLATA', differenza: 6643 }, after: { annullato: true, isPagato: true, importoTotalePagato: 6643 } });
+    if (effect.kind === 'recorded') expect(paymentBadge(effect.after)).toBe('Pagato');
+  });
+
+  it('keeps a second payment of a paid position (another IUR): both recorded, the surplus to reconcile', () => {
+    const once = settlePayment(position(), receiptFor(position()), NOW);
+    if (once.kind !== 'recorded') throw new Error('not recorded');
+    const twice = settlePayment(once.after, receiptFor(position(), { iur: 'IUR0002', paidOn: '2026-03-13' }), NOW);
+    expect(twice).toMatchObject({ kind: 'recorded', reconciliation: { motivo: 'PAGATA_PIU_VOLTE', differenza: 6643 }, after: { importoTotalePagato: 13286, dataEsitoSingoloPagamento: '2026-03-12', iur: 'IUR0001' } });
+    if (twice.kind === 'recorded') expect(twice.after.pagamenti!.map((p) => p.iur)).toEqual(['IUR0001', 'IUR0002']);
+  });
+
+  it('never writes a receipt of another position', () => {
+    const p = position();
+    expect(settlePayment(p, receiptFor(p, { iud: 'P202603BBBBBBBBBBBBBBBBBBBBBBBBBBBB' }), NOW)).toEqual({ kind: 'mismatch' });
+  });
+
+  it('offers Paga only on a payable position that MyPay holds as shown (a notice number, no change waiting to be sent)', () => {
     expect(isPayable(position())).toBe(true);
     expect(isPayable(position({ isPagato: true }))).toBe(false);
     expect(isPayable(position({ annullato: true }))).toBe(false);
     expect(isPayable(position({ importoDovuto: 0 }))).toBe(false);
+    expect(isPayableOnline(position())).toBe(true);
+    expect(isPayableOnline(position({ nav: null, codIuv: null, statoExport: 'DA_ESPORTARE' }))).toBe(false);
+    expect(isPayableOnline(position({ statoExport: 'DA_ESPORTARE', azione: 'M' }))).toBe(false);
   });
 });
 
-describe('checkReturnUrl', () => {
-  it('accepts a citizen page of the portal itself and drops a previous return’s parameters', () => {
-    expect(checkReturnUrl('http://localhost:3000/iscrizioni/visualizza_servizio?id=c1&idSession=x&esito=OK', 'localhost:3000')).toBe(
-      'http://localhost:3000/iscrizioni/visualizza_servizio?id=c1',
-    );
+describe('where MyPay sends the citizen back (open redirect, issue 21)', () => {
+  it('takes a path of one of the portal’s citizen pages and puts it on the portal’s own address', () => {
+    expect(paymentReturnPath('/iscrizioni/visualizza_servizio?id=c1')).toBe('/iscrizioni/visualizza_servizio?id=c1');
+    expect(paymentReturnPath('/iscrizioni')).toBe('/iscrizioni');
+    expect(paymentReturnUrl('/sessione_servizi/visualizza_servizio?id=c-2#pagamenti', 'https://servizi.comune.example.it')).toBe('https://servizi.comune.example.it/sessione_servizi/visualizza_servizio?id=c-2');
   });
-  it('refuses another site, another page, or no URL at all (400)', () => {
-    for (const url of ['https://evil.example/iscrizioni/visualizza_servizio', 'http://localhost:3000/lista_utenti', 'javascript:alert(1)', 'not a url']) {
-      expect(() => checkReturnUrl(url, 'localhost:3000'), url).toThrow(messages.payment.returnUrl);
+  it('refuses a site, a scheme-relative address, another page or extra parameters (400)', () => {
+    for (const path of [
+      'https://evil.example/iscrizioni/visualizza_servizio',
+      '//evil.example/iscrizioni/visualizza_servizio',
+      '/\\evil.example/iscrizioni/visualizza_servizio',
+      '/lista_utenti',
+      '/iscrizioni?id=c1&next=https://evil.example',
+      '/iscrizioni/visualizza_servizio?id=<script>',
+      'javascript:alert(1)',
+      'iscrizioni',
+    ]) {
+      expect(paymentReturnPath(path), path).toBeNull();
+      expect(() => paymentReturnUrl(path, 'https://servizi.comune.example.it'), path).toThrow(messages.payment.returnUrl);
     }
   });
 });
 
-/** MyPay's checkout as the simulator plays it: a session per payment, its outcome set by the test. */
+/** MyPay as the simulator plays it: one session fixed per position, its outcome set by the test. */
 function fakeMyPay() {
-  const sessions = new Map<string, { iuds: string[]; amount: number; iuv?: string; outcome: MyPayPaymentOutcome['status'] }>();
-  let next = 0;
-  const mypay: Pick<MyPay, 'startPayment' | 'paymentOutcome'> & { returnUrls: string[]; unavailable: boolean } = {
+  const outcomes = new Map<string, { iud: string; amount: number; outcome: MyPayPaymentOutcome['status']; payments: number }>();
+  const mypay: Pick<MyPay, 'openPositionCheckout' | 'paymentOutcome'> & { returnUrls: string[]; unavailable: boolean; amounts: Map<string, number>; open: Set<string> } = {
     returnUrls: [],
     unavailable: false,
-    async startPayment(_payer, items, returnUrl) {
+    amounts: new Map(),
+    open: new Set(['P202603AAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'P202603CCCCCCCCCCCCCCCCCCCCCCCCCCCC']),
+    async openPositionCheckout(_payer, iud, returnUrl) {
       if (mypay.unavailable) throw Object.assign(new Error('down'), { name: 'MyPayUnavailable' });
-      const idSession = `session-${++next}`;
-      sessions.set(idSession, { iuds: items.map((i) => i.iud), amount: items[0].amountCents, iuv: items[0].iuv, outcome: 'PENDING' });
       mypay.returnUrls.push(returnUrl);
-      return { idSession, url: `https://mypay.test/checkout/${idSession}` };
+      if (!mypay.open.has(iud)) return null;
+      const idSession = `session-${iud}`;
+      outcomes.set(idSession, { iud, amount: mypay.amounts.get(iud) ?? 6643, outcome: 'PENDING', payments: 0 });
+      return { idSession, url: `https://mypay.test/public/landing/precaricato?id=${idSession}`, amountCents: mypay.amounts.get(iud) ?? 6643 };
     },
     async paymentOutcome(idSession) {
-      const s = sessions.get(idSession)!;
+      const s = outcomes.get(idSession)!;
       if (s.outcome !== 'PAID') return { status: s.outcome, payments: [] };
-      return { status: 'PAID', payments: s.iuds.map((iud) => ({ iud, iuv: s.iuv ?? '01000000001234519', amountCents: s.amount, paidOn: '2026-03-12', iur: 'IUR-1' })) };
+      return { status: 'PAID', payments: [{ iud: s.iud, iuv: '01000000001234519', amountCents: mypay.amounts.get(s.iud) ?? s.amount, paidOn: '2026-03-12', iur: `IUR-${s.payments}` }] };
     },
   };
-  return { mypay, settle: (idSession: string, outcome: MyPayPaymentOutcome['status']) => (sessions.get(idSession)!.outcome = outcome) };
+  return {
+    mypay,
+    settle: (idSession: string, outcome: MyPayPaymentOutcome['status']) => {
+      const s = outcomes.get(idSession)!;
+      s.outcome = outcome;
+      if (outcome === 'PAID') s.payments += 1;
+    },
+  };
+}
+
+/** The positions as the payments repository keeps them: conditional on the version, a checkout's hold and its markers. */
+function memoryPositions(initial: PositionRecord[]) {
+  const stored = new Map(initial.map((p) => [p.iud, structuredClone(p)]));
+  const markers = new Set<string>();
+  let writes = 0;
+  return {
+    stored,
+    markers,
+    writes: () => writes,
+    getPositionByIud: async (iud: string) => structuredClone(stored.get(iud) ?? null),
+    listPositionsOfUser: async (userId: string) => ({ items: [...stored.values()].filter((p) => p.userId === userId), nextCursor: null }),
+    async recordPayment(p: PositionRecord, expectedVersion: number) {
+      const current = stored.get(p.iud);
+      if (!current || current.version !== expectedVersion) return false;
+      writes += 1;
+      stored.set(p.iud, structuredClone(p));
+      return true;
+    },
+    async holdForCheckout(p: PositionRecord, hold: { session: string; url: string; until: string; now: string }) {
+      const current = stored.get(p.iud)!;
+      if (current.version !== p.version || current.isPagato || current.annullato || (current.checkoutUntil && current.checkoutUntil > hold.now)) return false;
+      stored.set(p.iud, { ...current, checkoutSession: hold.session, checkoutUrl: hold.url, checkoutUntil: hold.until });
+      return true;
+    },
+    async releaseCheckout(p: PositionRecord, session: string) {
+      const current = stored.get(p.iud)!;
+      if (current.checkoutSession === session) stored.set(p.iud, { ...current, checkoutSession: null, checkoutUrl: null, checkoutUntil: null });
+    },
+    putCheckoutMarker: async (p: PositionRecord) => void markers.add(p.iud),
+    deleteCheckoutMarker: async (p: Pick<PositionRecord, 'iud'>) => void markers.delete(p.iud),
+  };
 }
 
 function citizenPortal() {
-  const stored = new Map<string, PositionRecord>();
   const maria = position();
   const giuseppe = position({ iud: 'P202603CCCCCCCCCCCCCCCCCCCCCCCCCCCC', userId: 'user-giuseppe', fiscalCode: 'VRDGPP90P07F839R' });
-  for (const p of [maria, giuseppe]) stored.set(p.iud, p);
+  const positions = memoryPositions([maria, giuseppe]);
   const paymentSessions = new Map<string, PaymentSession>();
-  let writes = 0;
   const users: Record<string, StoredUser> = {
     'user-maria': { id: 'user-maria', fiscalCode: 'RSSMRA85C52H501N', firstName: 'Maria', lastName: 'Rossi', email: 'maria@example.it' } as StoredUser,
     'user-giuseppe': { id: 'user-giuseppe', fiscalCode: 'VRDGPP90P07F839R', firstName: 'Giuseppe', lastName: 'Verdi' } as StoredUser,
   };
   const { mypay, settle } = fakeMyPay();
   const audit = memoryAudit();
-  const config: StoredConfiguration = {
-    values: { azione: 'I', codUfficio: 'U', codeConfig: 'C', flgGeneraIuv: true, tipoDovuto: 'SERVIZI_SOCIALI', tipoIdentificativoUnivoco: 'F', datiSpecificiRiscossione: '9/0101100IM/', tipoVersamento: 'ALL' },
-    updatedAt: NOW,
-  } as StoredConfiguration;
+  const clock = tickingClock(NOW);
   const useCases = makeUserPositionUseCases({
-    positions: {
-      getPositionByIud: async (iud) => structuredClone(stored.get(iud) ?? null),
-      listPositionsOfUser: async (userId) => ({ items: [...stored.values()].filter((p) => p.userId === userId), nextCursor: null }),
-      async recordPayment(p, expectedVersion) {
-        const current = stored.get(p.iud);
-        if (!current || current.version !== expectedVersion || current.isPagato || current.annullato) return false;
-        writes += 1;
-        stored.set(p.iud, structuredClone(p));
-        return true;
-      },
-    },
+    positions,
+    settlement: makePaymentSettlement({ positions, audit: { recordMany: async (entries, at) => void (await Promise.all(entries.map((e) => audit.record(e, at)))) }, clock }),
     users: {
       findUserIdByFiscalCode: async (code) => Object.values(users).find((u) => u.fiscalCode === code)?.id ?? null,
       getUserItem: async (id) => users[id] ?? null,
@@ -139,52 +204,83 @@ function citizenPortal() {
       getPaymentSession: async (id) => paymentSessions.get(id) ?? null,
       recordSessionOutcome: async (id, outcome, at) => void Object.assign(paymentSessions.get(id)!, { outcome, resolvedAt: at }),
     },
-    configuration: { getConfiguration: async () => config },
     mypay,
     notices: { noticeUrl: async (p) => (p.iud === maria.iud ? `https://exports.test/${p.iud}.pdf` : null) },
-    audit,
-    clock: tickingClock(NOW),
+    portalUrl: () => 'https://servizi.comune.example.it',
+    clock,
   });
-  const returnUrl = 'http://localhost:3000/iscrizioni/visualizza_servizio?id=call-1';
-  const pay = (iud = maria.iud, actor = actors.citizen) => useCases.pay(iud, { returnUrl }, actor, 'localhost:3000');
-  return { useCases, stored, maria, giuseppe, mypay, settle, audit, pay, writes: () => writes };
+  const pay = (iud = maria.iud, actor = actors.citizen) => useCases.pay(iud, { returnPath: '/iscrizioni/visualizza_servizio?id=call-1' }, actor);
+  return { useCases, stored: positions.stored, markers: positions.markers, maria, giuseppe, mypay, settle, audit, pay, writes: positions.writes };
 }
 
 describe('the citizen’s positions and paying them', () => {
   it('lists only the citizen’s own positions, with badge, payability and the notice link when the PDF exists', async () => {
     const { useCases, maria } = citizenPortal();
     const page = await useCases.listMyPositions({}, actors.citizen);
-    expect(page.items.map((p) => [p.iud, p.badge, p.payable, p.noticeUrl])).toEqual([[maria.iud, 'Da pagare', true, `https://exports.test/${maria.iud}.pdf`]]);
+    expect(page.items.map((p) => [p.iud, p.badge, p.payable, p.inCorso, p.noticeUrl])).toEqual([[maria.iud, 'Da pagare', true, false, `https://exports.test/${maria.iud}.pdf`]]);
   });
 
-  it('pays once: Paga → MyPay says PAID → the position is paid; a reload or a second return writes nothing', async () => {
-    const { useCases, pay, settle, stored, maria, audit, writes, mypay } = citizenPortal();
+  it('pays once: Paga → MyPay’s landing, back to the portal’s own page → MyPay says PAID → paid; a reload writes nothing', async () => {
+    const { useCases, pay, settle, stored, maria, audit, writes, mypay, markers } = citizenPortal();
     const checkout = await pay();
-    expect(checkout.url).toBe(`https://mypay.test/checkout/${checkout.idSession}`);
-    expect(mypay.returnUrls).toEqual(['http://localhost:3000/iscrizioni/visualizza_servizio?id=call-1']);
+    expect(checkout).toMatchObject({ url: `https://mypay.test/public/landing/precaricato?id=${checkout.idSession}`, resumed: false });
+    expect(mypay.returnUrls).toEqual(['https://servizi.comune.example.it/iscrizioni/visualizza_servizio?id=call-1']);
+    expect(markers.has(maria.iud)).toBe(true);
     settle(checkout.idSession, 'PAID');
     const first = await useCases.paymentReturn({ idSession: checkout.idSession }, actors.citizen);
-    expect(first).toMatchObject({ esito: 'PAID', recorded: true, message: paymentOutcomeMessages.paid, position: { badge: 'Pagato', payable: false } });
+    expect(first).toMatchObject({ esito: 'PAID', recorded: true, message: paymentOutcomeMessages.paid, position: { badge: 'Pagato', payable: false, inCorso: false, importoTotalePagato: 6643 } });
     const again = await useCases.paymentReturn({ idSession: checkout.idSession }, actors.citizen);
     expect(again).toMatchObject({ esito: 'PAID', recorded: false, message: paymentOutcomeMessages.paidBefore });
     expect(writes()).toBe(1);
-    expect(stored.get(maria.iud)).toMatchObject({ isPagato: true, importoTotalePagato: 6643, dataEsitoSingoloPagamento: '2026-03-12', iur: 'IUR-1' });
+    expect(stored.get(maria.iud)).toMatchObject({ isPagato: true, importoTotalePagato: 6643, dataEsitoSingoloPagamento: '2026-03-12', iur: 'IUR-1', checkoutUntil: null });
+    expect(markers.has(maria.iud)).toBe(false);
     expect(audit.entries.filter((e) => e.entity === 'position')).toHaveLength(1);
     await expect(pay()).rejects.toMatchObject({ status: 409, message: paymentOutcomeMessages.alreadyPaid });
   });
 
-  it('leaves the position payable when MyPay says FAILED, CANCELLED or still PENDING, whatever the URL claimed', async () => {
-    for (const outcome of ['FAILED', 'CANCELLED', 'PENDING'] as const) {
-      const { useCases, pay, settle, stored, maria, writes } = citizenPortal();
+  it('a second Paga while the checkout lives (two tabs, a double click) resumes it: MyPay is asked once', async () => {
+    const { pay, mypay, useCases } = citizenPortal();
+    const first = await pay();
+    const second = await pay();
+    expect(second).toEqual({ url: first.url, idSession: first.idSession, resumed: true });
+    expect(mypay.returnUrls).toHaveLength(1);
+    expect((await useCases.listMyPositions({}, actors.citizen)).items[0]).toMatchObject({ inCorso: true, payable: true });
+  });
+
+  it('frees the position when MyPay says FAILED, CANCELLED or EXPIRED, and keeps it held while PENDING', async () => {
+    for (const outcome of ['FAILED', 'CANCELLED', 'EXPIRED', 'PENDING'] as const) {
+      const { useCases, pay, settle, stored, maria, writes, markers } = citizenPortal();
       const { idSession } = await pay();
       settle(idSession, outcome);
       const answer = await useCases.paymentReturn({ idSession }, actors.citizen);
-      expect(answer.esito).toBe(outcome);
-      expect(answer.recorded).toBe(false);
-      expect(answer.position).toMatchObject({ badge: 'Da pagare', payable: true });
+      expect(answer).toMatchObject({ esito: outcome, recorded: false, position: { badge: 'Da pagare', payable: true, inCorso: outcome === 'PENDING' } });
       expect(stored.get(maria.iud)!.isPagato).toBe(false);
+      expect(Boolean(stored.get(maria.iud)!.checkoutUntil)).toBe(outcome === 'PENDING');
+      expect(markers.has(maria.iud)).toBe(outcome === 'PENDING');
       expect(writes()).toBe(0);
     }
+  });
+
+  it('records a payment of another amount and tells the citizen the council will check it', async () => {
+    const { useCases, pay, settle, stored, maria, mypay } = citizenPortal();
+    const { idSession } = await pay();
+    mypay.amounts.set(maria.iud, 6000); // what MyPay collected (its record changed after the checkout opened)
+    settle(idSession, 'PAID');
+    const answer = await useCases.paymentReturn({ idSession }, actors.citizen);
+    expect(answer).toMatchObject({ esito: 'PAID', recorded: true, message: paymentOutcomeMessages.paidToReconcile, position: { badge: 'Pagato', importoTotalePagato: 6000 } });
+    expect(stored.get(maria.iud)!.riconciliazione).toEqual({ motivo: 'IMPORTO_DIVERSO', differenza: -643 });
+  });
+
+  it('refuses (409) a position MyPay does not hold as shown: not sent yet, a change waiting, another amount on MyPay, not listed', async () => {
+    const { pay, stored, maria, mypay } = citizenPortal();
+    stored.set(maria.iud, { ...maria, nav: null, codIuv: null, statoExport: 'DA_ESPORTARE' });
+    await expect(pay()).rejects.toMatchObject({ status: 409, message: paymentOutcomeMessages.notIssued });
+    stored.set(maria.iud, maria);
+    mypay.amounts.set(maria.iud, 5000);
+    await expect(pay()).rejects.toMatchObject({ status: 409, message: paymentOutcomeMessages.notIssued });
+    mypay.open.delete(maria.iud);
+    await expect(pay()).rejects.toMatchObject({ status: 409, message: paymentOutcomeMessages.notOpenOnMyPay });
+    expect(stored.get(maria.iud)!.checkoutUntil).toBeUndefined();
   });
 
   it('answers 404 for another citizen’s position, another citizen’s session or an unknown one', async () => {
@@ -198,9 +294,10 @@ describe('the citizen’s positions and paying them', () => {
   });
 
   it('refuses to pay a cancelled position (409) and reports MyPay down as 503, writing nothing', async () => {
-    const { pay, stored, maria, mypay } = citizenPortal();
+    const { pay, stored, maria, mypay, markers } = citizenPortal();
     mypay.unavailable = true;
     await expect(pay()).rejects.toMatchObject({ status: 503, message: paymentOutcomeMessages.unavailable });
+    expect(markers.size).toBe(0);
     stored.set(maria.iud, { ...maria, annullato: true, importoDovuto: 0 });
     await expect(pay()).rejects.toMatchObject({ status: 409, message: paymentOutcomeMessages.cancelled });
   });
@@ -209,53 +306,64 @@ describe('the citizen’s positions and paying them', () => {
 describe('Rendicontazione', () => {
   const call = { id: 'call-1', dataInsert: '2026-02-01T08:00:00.000Z' } as CallRecord;
   function reportingPortal(rows: MyPayPaidRow[], reportPaid?: MyPay['reportPaid']) {
-    const stored = new Map<string, PositionRecord>();
     const a = position({ iud: 'P202603A1A1A1A1A1A1A1A1A1A1A1A1A1A1' });
     const b = position({ iud: 'P202603B2B2B2B2B2B2B2B2B2B2B2B2B2B2', userId: 'user-b' });
     const otherCall = position({ iud: 'P202603C3C3C3C3C3C3C3C3C3C3C3C3C3C3', callId: 'call-2' });
-    for (const p of [a, b, otherCall]) stored.set(p.iud, p);
+    const positions = memoryPositions([a, b, otherCall]);
     const asked: string[][] = [];
     const audit: unknown[] = [];
+    const clock = { now: () => new Date(NOW) };
+    const metrics = memoryMetrics();
     const useCases = makeReportingUseCases({
       calls: { getCall: async (id) => (id === call.id ? call : null) },
-      positions: {
-        getPositionByIud: async (iud) => structuredClone(stored.get(iud) ?? null),
-        async recordPayment(p, expected) {
-          const current = stored.get(p.iud)!;
-          if (current.version !== expected || current.isPagato) return false;
-          stored.set(p.iud, p);
-          return true;
-        },
-      },
+      settlement: makePaymentSettlement({ positions, audit: { recordMany: async (entries) => void audit.push(...entries) }, clock, metrics }),
       mypay: { reportPaid: reportPaid ?? (async (from, to) => (asked.push([from, to]), rows)) },
-      audit: { recordMany: async (entries) => void audit.push(...entries) },
-      clock: { now: () => new Date(NOW) },
+      clock,
       deadlineMs: 50,
     });
-    return { useCases, stored, a, b, otherCall, asked, audit };
+    return { useCases, stored: positions.stored, a, b, otherCall, asked, audit, metrics };
   }
   const row = (p: PositionRecord, overrides: Partial<MyPayPaidRow> = {}): MyPayPaidRow => ({ ...receiptFor(p), fiscalCode: p.fiscalCode, causale: '', ...overrides });
 
-  it('marks the call’s paid positions from the call’s start to today; a second run marks none', async () => {
+  it('counts for the dashboard the payments it records and, among them, those to reconcile (not a row of no position)', async () => {
+    const portal = reportingPortal([]);
+    const rows = [row(portal.a), row(portal.b, { amountCents: 100 }), row(portal.a, { iud: 'P202603UNKNOWNUNKNOWNUNKNOWNUNKNOWN1' })];
+    const { useCases, metrics } = reportingPortal(rows);
+    await useCases.runReporting('call-1', actors.operator);
+    await useCases.runReporting('call-1', actors.operator);
+    expect([metrics.total('PaymentsRecorded', { channel: 'reporting' }), metrics.total('PaymentsToReconcile', { channel: 'reporting' })]).toEqual([2, 1]);
+  });
+
+  it('records the call’s payments from the call’s start to today; a second run records none', async () => {
     const portal = reportingPortal([]);
     const rows = [row(portal.a), row(portal.b), row(portal.otherCall), row(portal.a, { iud: 'P202603UNKNOWNUNKNOWNUNKNOWNUNKNOWN1' })];
     const { useCases, stored, asked, audit } = reportingPortal(rows);
     const first = await useCases.runReporting('call-1', actors.operator);
-    expect(first).toMatchObject({ inProgress: false, marked: 2, alreadyPaid: 0, unmatched: 1, from: '2026-02-01', to: '2026-03-10' });
+    expect(first).toMatchObject({ inProgress: false, marked: 2, alreadyPaid: 0, toReconcile: 0, unmatched: 1, from: '2026-02-01', to: '2026-03-10' });
+    expect(first.message).toBe('Rendicontazione completata: 2 posizioni segnate come pagate, 0 già pagate, 1 non riconosciuta.');
     expect(asked).toEqual([['2026-02-01', '2026-03-10']]);
     expect(stored.get(portal.a.iud)!.isPagato).toBe(true);
-    expect(stored.get(portal.otherCall.iud)!.isPagato).toBe(false); // another call's reporting marks it
+    expect(stored.get(portal.otherCall.iud)!.isPagato).toBe(false); // another call's reporting records it
     expect(audit).toHaveLength(2);
     const second = await useCases.runReporting('call-1', actors.operator);
     expect(second).toMatchObject({ marked: 0, alreadyPaid: 2, unmatched: 1 });
     expect(audit).toHaveLength(2);
   });
 
-  it('does not mark a position MyPay reports with another amount', async () => {
+  it('records a payment of another amount, and a second payment, as payments to reconcile', async () => {
     const portal = reportingPortal([]);
-    const { useCases, stored } = reportingPortal([row(portal.a, { amountCents: 100 })]);
-    expect(await useCases.runReporting('call-1', actors.operator)).toMatchObject({ marked: 0, unmatched: 1 });
-    expect(stored.get(portal.a.iud)!.isPagato).toBe(false);
+    const { useCases, stored } = reportingPortal([row(portal.a, { amountCents: 100 }), row(portal.b), row(portal.b, { iur: 'IUR0002' })]);
+    expect(await useCases.runReporting('call-1', actors.operator)).toMatchObject({ marked: 3, toReconcile: 2, unmatched: 0 });
+    expect(stored.get(portal.a.iud)).toMatchObject({ isPagato: true, importoTotalePagato: 100, riconciliazione: { motivo: 'IMPORTO_DIVERSO', differenza: 100 - 6643 } });
+    expect(stored.get(portal.b.iud)).toMatchObject({ importoTotalePagato: 13286, riconciliazione: { motivo: 'PAGATA_PIU_VOLTE', differenza: 6643 } });
+    expect(await useCases.runReporting('call-1', actors.operator)).toMatchObject({ marked: 0, alreadyPaid: 3 });
+  });
+
+  it('says each count in the singular for one and in the plural otherwise', async () => {
+    const portal = reportingPortal([]);
+    const { useCases } = reportingPortal([row(portal.a), row(portal.a, { iud: 'P202603UNKNOWNUNKNOWNUNKNOWNUNKNOWN1' })]);
+    expect((await useCases.runReporting('call-1', actors.operator)).message).toBe('Rendicontazione completata: 1 posizione segnata come pagata, 0 già pagate, 1 non riconosciuta.');
+    expect((await useCases.runReporting('call-1', actors.operator)).message).toBe('Rendicontazione completata: 0 posizioni segnate come pagate, 1 già pagata, 1 non riconosciuta.');
   });
 
   it('answers ‘La rendicontazione è in corso’ when MyPay’s export is not ready in time, and 404 for an unknown call', async () => {

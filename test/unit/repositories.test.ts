@@ -1,8 +1,8 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { batchPut } from '../../functions/adapters/dynamo.ts';
+import { batchGet, batchPut } from '../../functions/adapters/dynamo.ts';
 import { updateBand } from '../../functions/bands/repository.ts';
 import { putCall, type CallRecord } from '../../functions/calls/repository.ts';
 import { changeIseeState, deleteIsee } from '../../functions/isee/repository.ts';
@@ -82,5 +82,32 @@ describe('repositories', () => {
     expect(written.filter((item) => item.pk === 'P#7')).toEqual([{ pk: 'P#7', sk: 'S', n: 700 }]);
     expect(written.filter((item) => item.pk === 'P#40')).toHaveLength(2);
     expect(new Set(written.map((item) => item.pk)).size).toBe(60);
+  });
+
+  /**
+   * "If none of the items can be processed due to insufficient provisioned throughput on all of the tables in
+   * the request, then BatchWriteItem returns a ProvisionedThroughputExceededException" (on-demand: a
+   * ThrottlingException); "we strongly recommend that you use an exponential backoff algorithm"
+   * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html, API_BatchGetItem.html).
+   */
+  it('sends again, after a backoff, a batch DynamoDB refused whole for throughput: every item written, every key read', async () => {
+    const throttled = (name: string) =>
+      name === 'ProvisionedThroughputExceededException'
+        ? new ProvisionedThroughputExceededException({ message: 'The level of configured provisioned throughput for the table was exceeded.', $metadata: {} })
+        : Object.assign(new Error('Throughput exceeds the current capacity of your table or index.'), { name });
+    dynamo.on(BatchWriteCommand).rejectsOnce(throttled('ProvisionedThroughputExceededException')).rejectsOnce(throttled('ThrottlingException')).resolves({});
+    const items = Array.from({ length: 20 }, (_, i) => ({ pk: `P#${i}`, sk: 'S' }));
+    await batchPut(items);
+    const sent = dynamo.commandCalls(BatchWriteCommand).map((c) => Object.values(c.args[0].input.RequestItems!)[0]!.length);
+    expect(sent).toEqual([20, 20, 20]);
+
+    dynamo.on(BatchGetCommand).rejectsOnce(throttled('ThrottlingException')).resolves({ Responses: { 'unit-test-table': items } });
+    expect(await batchGet(items)).toHaveLength(20);
+
+    // Any other error is not retried.
+    dynamo.on(BatchWriteCommand).rejects(Object.assign(new Error('One or more parameter values were invalid'), { name: 'ValidationException' }));
+    dynamo.resetHistory();
+    await expect(batchPut(items)).rejects.toThrow('parameter values');
+    expect(dynamo.commandCalls(BatchWriteCommand)).toHaveLength(1);
   });
 });

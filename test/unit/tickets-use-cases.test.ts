@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeTicketUseCases } from '../../functions/tickets/use-cases.ts';
-import { actors, memoryAudit, memoryMailer, memoryServices, memoryTickets, memoryUsers, portal, type Portal } from '../support/in-memory.ts';
+import { actors, memoryAudit, memoryMailer, memoryMetrics, memoryServices, memoryTickets, memoryUsers, portal, type Portal } from '../support/in-memory.ts';
 import { makeEnsureCitizen } from '../../functions/users/use-cases.ts';
 
 /** Maria Rossi signed in with SPID: the e-mail of her claims is her profile's, where the receipt goes. */
@@ -61,15 +61,16 @@ describe('rate limit of the support form', () => {
     const tickets = memoryTickets();
     const mailer = memoryMailer();
     const audit = memoryAudit();
+    const metrics = memoryMetrics();
     let index = 0;
     const clock = { now: () => new Date(times[Math.min(index++, times.length - 1)]) };
     const ensureCitizen = makeEnsureCitizen({ users, ids: () => 'citizen-1', clock: { now: () => new Date('2026-03-01T00:00:00Z') } });
-    const useCases = makeTicketUseCases({ tickets, users, services, ensureCitizen, mailer, supportAddress: () => 'supporto@x.it', audit, history: audit, clock });
-    return { useCases, tickets, mailer };
+    const useCases = makeTicketUseCases({ tickets, users, services, ensureCitizen, mailer, supportAddress: () => 'supporto@x.it', audit, history: audit, clock, metrics });
+    return { useCases, tickets, mailer, metrics };
   }
 
   it('takes 5 messages in an hour; the 6th is 429 in Italian and changes nothing', async () => {
-    const { useCases, tickets, mailer } = wiredAt(['2026-03-01T10:00:00Z']);
+    const { useCases, tickets, mailer, metrics } = wiredAt(['2026-03-01T10:00:00Z']);
     for (let i = 0; i < 5; i++) await useCases.sendSupportMessage(message({ subject: 'Altro' }), maria);
     await expect(useCases.sendSupportMessage(message({ subject: 'Altro' }), maria)).rejects.toMatchObject({
       status: 429,
@@ -77,6 +78,8 @@ describe('rate limit of the support form', () => {
     });
     expect(tickets.all.size).toBe(5);
     expect(mailer.sent).toHaveLength(10);
+    // The dashboard's support messages: the five received, not the refused one.
+    expect(metrics.total('SupportMessages')).toBe(5);
     // The refused message did not count toward the day either.
     expect(tickets.rates.get('citizen-1|day|2026-03-01')).toBe(5);
   });

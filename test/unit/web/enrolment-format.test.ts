@@ -106,6 +106,10 @@ describe('the modals’ inputs (part 2 §5)', () => {
     expect(csvFileProblem({ name: 'iscritti.xlsx', type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' })).toBe('Carica un file con un formato supportato');
     expect(csvFileProblem({ name: 'iscritti.pdf', type: 'application/pdf' })).toBe('Carica un file con un formato supportato');
     expect(csvFileProblem({ name: 'foto.png', type: '' })).toBe('Carica un file con un formato supportato');
+    // The limit is the file's size, said beside the chosen file's, never the encoded request's.
+    expect(csvFileProblem({ name: 'iscritti.csv', type: 'text/csv', size: 2 * 1024 * 1024 })).toBeNull();
+    expect(csvFileProblem({ name: 'iscritti.csv', type: 'text/csv', size: 2 * 1024 * 1024 + 1 })).toBe('Il file è troppo grande: la dimensione massima è 2 MB (il file scelto è di 2,01 MB).');
+    expect(csvFileProblem({ name: 'iscritti.csv', type: 'text/csv', size: 3_500_000 })).toBe('Il file è troppo grande: la dimensione massima è 2 MB (il file scelto è di 3,34 MB).');
   });
 });
 

@@ -14,6 +14,8 @@ export interface DataTableColumn<T> {
   isRowHeader?: boolean;
   /** Keep the cell on one line (codes, amounts, action buttons). */
   noWrap?: boolean;
+  /** A name that may be one long word (a service's, a call's): it breaks anywhere rather than widen the table past its actions. */
+  breakWords?: boolean;
   /** A sortable column: its header is a button that toggles the order, and the header says the order (aria-sort). */
   sort?: { direction: 'ascending' | 'descending' | 'none'; onToggle: () => void };
 }
@@ -82,6 +84,7 @@ export function DataTable<T>({ caption, captionVisible = false, columns, rows, r
                   scope={column.isRowHeader ? 'row' : undefined}
                   textAlign={column.align === 'end' ? 'end' : 'start'}
                   whiteSpace={column.noWrap ? 'nowrap' : undefined}
+                  className={column.breakWords ? 'data-table__cell--break' : undefined}
                 >
                   {column.cell(row)}
                 </TableCell>

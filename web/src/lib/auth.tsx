@@ -41,6 +41,7 @@ export function useAuth(): AuthContextValue {
 export async function createUserManager(config: RuntimeConfig, origin = window.location.origin): Promise<UserManager> {
   const { UserManager, WebStorageStateStore } = await import('oidc-client-ts');
   const resource = config.resource ? { resource: config.resource } : undefined;
+  const authorize = { ...resource, ...(config.identityProvider && { identity_provider: config.identityProvider }) };
   const store = new WebStorageStateStore({ store: window.sessionStorage });
   return new UserManager({
     authority: config.issuer,
@@ -49,7 +50,7 @@ export async function createUserManager(config: RuntimeConfig, origin = window.l
     post_logout_redirect_uri: `${origin}/`,
     response_type: 'code', // with PKCE, which oidc-client-ts adds by itself
     scope: config.scope,
-    extraQueryParams: resource,
+    extraQueryParams: Object.keys(authorize).length ? authorize : undefined,
     extraTokenParams: resource,
     userStore: store,
     stateStore: store,
@@ -57,6 +58,15 @@ export async function createUserManager(config: RuntimeConfig, origin = window.l
     monitorSession: false,
     loadUserInfo: false,
   });
+}
+
+/**
+ * Cognito's sign-out: GET /logout with client_id and logout_uri, the latter one of the client's allowed
+ * sign-out URLs, URL-encoded (Cognito developer guide, "The managed login sign-out endpoint: /logout").
+ * Cognito ends its own session and sends the browser to logout_uri.
+ */
+export function cognitoLogoutUrl(logoutEndpoint: string, clientId: string, logoutUri: string): string {
+  return `${logoutEndpoint}?${new URLSearchParams({ client_id: clientId, logout_uri: logoutUri })}`;
 }
 
 /** oidc-client-ts keeps the signed-in user under "oidc.user:<issuer>:<client>" in the user store. */
@@ -215,7 +225,7 @@ const userManagerOf = (config: RuntimeConfig) => {
 
 export function AuthProvider({ config, children }: { config: RuntimeConfig; children: ReactNode }) {
   const getUserManager = userManagerOf(config);
-  const { signOutUrl } = config;
+  const { logoutEndpoint, clientId } = config;
   // An anonymous visit (nothing stored, no sign-in to finish) is known at once: no loading step to render.
   const [state, setState] = useState<State>(() =>
     sessionToFind() ? { status: 'loading', me: null, error: null } : { status: 'anonymous', me: null, error: null },
@@ -311,24 +321,28 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
 
   const signOut = useCallback(async () => {
     const idToken = userRef.current?.id_token;
-    const userManager = await getUserManager();
-    const endSessionEndpoint = await userManager.metadataService.getEndSessionEndpoint().catch(() => undefined);
     // The page keeps showing the signed-in view while the browser leaves for the provider.
     userRef.current = null;
     window.sessionStorage.clear();
-    if (endSessionEndpoint) {
-      try {
-        await userManager.signoutRedirect({ id_token_hint: idToken });
-        return;
-      } catch (error) {
-        console.error('Uscita dal provider non riuscita', error);
-      }
-    } else if (signOutUrl) {
-      window.location.assign(signOutUrl);
+    if (logoutEndpoint) {
+      // Cognito: its own /logout, which ends its session too (otherwise the next 'Accedi' on a shared
+      // computer signs the previous person back in).
+      window.location.assign(cognitoLogoutUrl(logoutEndpoint, clientId, `${window.location.origin}/`));
       return;
     }
+    try {
+      const userManager = await getUserManager();
+      // The local provider: the standard RP-initiated logout (end_session_endpoint, id_token_hint,
+      // post_logout_redirect_uri).
+      if (await userManager.metadataService.getEndSessionEndpoint().catch(() => undefined)) {
+        await userManager.signoutRedirect({ id_token_hint: idToken });
+        return;
+      }
+    } catch (error) {
+      console.error('Uscita dal provider non riuscita', error);
+    }
     endSession();
-  }, [getUserManager, signOutUrl, endSession]);
+  }, [getUserManager, logoutEndpoint, clientId, endSession]);
 
   const value = useMemo<AuthContextValue>(
     () => ({ ...state, sessionExpired, signIn, signOut, endSession }),

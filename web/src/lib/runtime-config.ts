@@ -11,8 +11,17 @@ export interface RuntimeConfig {
   scope: string;
   /** Resource indicator asked for in the token request (local provider); absent for Cognito. */
   resource?: string;
-  /** Where to send the browser to sign out when the issuer publishes no end_session_endpoint (Cognito). */
-  signOutUrl?: string;
+  /**
+   * Cognito's sign-out endpoint (https://<domain>/logout) in the cloud. Cognito requires client_id and
+   * logout_uri there and accepts neither post_logout_redirect_uri nor a bare id_token_hint, so the app builds
+   * that URL itself (cognitoLogoutUrl). Absent (the local provider): the issuer's standard end_session_endpoint.
+   */
+  logoutEndpoint?: string;
+  /**
+   * Sent as identity_provider on the authorize request: Cognito then sends citizens straight to the SPID/CIE
+   * gateway instead of its own page with one button. Absent locally.
+   */
+  identityProvider?: string;
 }
 
 let loaded: RuntimeConfig | undefined;

@@ -18,6 +18,7 @@ export function BackToTop({ raised }: { raised: boolean }) {
     <button
       type="button"
       data-floating=""
+      title="Torna su"
       className={`portal-backtotop${raised ? ' portal-backtotop--raised' : ''}`}
       onClick={() => {
         const smooth = !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -25,10 +26,10 @@ export function BackToTop({ raised }: { raised: boolean }) {
         document.getElementById('inizio-pagina')?.focus({ preventScroll: true });
       }}
     >
-      <svg aria-hidden="true" focusable="false" width="20" height="20" viewBox="0 0 24 24">
+      <svg aria-hidden="true" focusable="false" width="24" height="24" viewBox="0 0 24 24">
         <path fill="currentColor" d="M12 5.6 4.3 13.3l1.4 1.4 5.3-5.3V20h2V9.4l5.3 5.3 1.4-1.4z" />
       </svg>
-      Torna su
+      <span className="visually-hidden">Torna su</span>
     </button>
   );
 }

@@ -1,5 +1,6 @@
 import { Breadcrumbs } from '@aws-amplify/ui-react';
 import { Link, useLocation } from 'react-router';
+import { useBreadcrumbQueryValues } from '@/components/breadcrumb-query';
 import { paths } from '@/config/paths';
 import { canOpen, ruleFor, type Audience } from '../access';
 
@@ -11,10 +12,11 @@ interface Crumb {
 
 /**
  * The trail of the current path, one crumb per known prefix: /fasce/modifica_fascia reads
- * Home › Fasce ISEE › Modifica fascia. Pages the user may not open, or that need an id the trail does not
- * know, are shown as text.
+ * Home › Fasce ISEE › Modifica fascia. A page that needs an id links with the one the page shown knows
+ * (`known`, by query parameter: a ticket knows its citizen); pages the user may not open, or whose id is
+ * not known, are shown as text.
  */
-export function trailFor(pathname: string, audience: Audience): Crumb[] {
+export function trailFor(pathname: string, audience: Audience, known: Readonly<Record<string, string>> = {}): Crumb[] {
   const segments = pathname.split('/').filter(Boolean);
   const crumbs: Crumb[] = [{ label: 'Home', to: paths.home }];
   const current = ruleFor(pathname);
@@ -23,8 +25,9 @@ export function trailFor(pathname: string, audience: Audience): Crumb[] {
     const prefix = `/${segments.slice(0, index).join('/')}`;
     const rule = ruleFor(prefix);
     if (!rule) continue;
-    const linkable = canOpen(audience, prefix) && !rule.query;
-    crumbs.push({ label: rule.title, to: linkable ? rule.path : undefined });
+    const id = rule.query ? known[rule.query] : undefined;
+    const linkable = canOpen(audience, prefix) && (!rule.query || id !== undefined);
+    crumbs.push({ label: rule.title, to: linkable ? (rule.query ? `${rule.path}?${rule.query}=${encodeURIComponent(id!)}` : rule.path) : undefined });
   }
   if (segments.length > 0) crumbs.push({ label: current.title });
   return crumbs;
@@ -32,8 +35,9 @@ export function trailFor(pathname: string, audience: Audience): Crumb[] {
 
 export function PortalBreadcrumbs({ audience }: { audience: Audience }) {
   const { pathname } = useLocation();
+  const known = useBreadcrumbQueryValues();
   if (pathname === paths.home || pathname === paths.authCallback) return null;
-  const crumbs = trailFor(pathname, audience);
+  const crumbs = trailFor(pathname, audience, known);
   return (
     <div className="portal-breadcrumbs">
       <div className="portal-container">

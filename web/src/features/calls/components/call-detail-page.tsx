@@ -11,7 +11,7 @@ import { PageAlert, useFlashMessage } from '@/components/page-alert';
 import { useAsyncAction } from '@/components/use-async';
 import { useAuth } from '@/lib/auth';
 import { paths } from '@/config/paths';
-import { CallPaymentActions, CallPositionsSection } from '@/features/payments';
+import { CallPaymentActions, CallPositionsSection, type PositionsChange } from '@/features/payments';
 import { SendToMyPay } from '@/features/flows';
 import { CallIseeRefresh } from '@/features/isee';
 import { deleteCall } from '../api/delete-call';
@@ -37,6 +37,7 @@ export function CallDetailPage() {
   const [confirming, setConfirming] = useState(false);
   // Each ISEE refresh from INPS that ends: the subscribers' table is read again.
   const [iseeRuns, setIseeRuns] = useState(0);
+  const [positionsChange, setPositionsChange] = useState<PositionsChange>({ version: 0 });
   const { me } = useAuth();
   const loaded = call.data && call.data.id === id ? call.data : undefined;
   const fromService = pathname.toLowerCase().startsWith(paths.serviceDetail);
@@ -70,7 +71,11 @@ export function CallDetailPage() {
         <Flex gap="small" wrap="wrap">
           <ButtonLink to={back}>Indietro</ButtonLink>
           <ButtonLink to={`${paths.callPayments}?id=${encodeURIComponent(loaded.id)}`}>Lista pagamenti</ButtonLink>
-          <CallPaymentActions callId={loaded.id} />
+          <CallPaymentActions
+            callId={loaded.id}
+            onPositionsChanged={(period) => setPositionsChange((change) => ({ version: change.version + 1, period }))}
+            onMessage={flash.show}
+          />
           <SendToMyPay callId={loaded.id} />
           <ButtonLink to={`${paths.editCall}?sessionId=${encodeURIComponent(loaded.id)}`} variation="primary">
             Modifica bando
@@ -113,7 +118,7 @@ export function CallDetailPage() {
         )}
       </section>
 
-      {me?.role === 'OPERATOR' && <CallPositionsSection callId={loaded.id} readOnly={false} />}
+      {me?.role === 'OPERATOR' && <CallPositionsSection callId={loaded.id} readOnly={false} changed={positionsChange} />}
 
       {me?.role === 'OPERATOR' && <CallIseeRefresh callId={loaded.id} onDone={() => setIseeRuns((n) => n + 1)} />}
 

@@ -98,7 +98,13 @@ function ConfigurationFields({ values, errors, readOnly, onChange }: FieldsProps
         <TextField {...text('codeConfig')} label="Codice configurazione (codeConfig)" maxLength={64} flex="1" />
       </Flex>
       <Flex {...row}>
-        <TextField {...text('tipoDovuto')} label="Tipo dovuto (tipoDovuto)" maxLength={64} flex="1" />
+        <TextField
+          {...text('tipoDovuto')}
+          label="Tipo dovuto (tipoDovuto)"
+          descriptiveText="Il codice come è censito in MyPay per l’ente. Il portale non può verificare che in MyPay sia attivo: se non lo è, MyPay scarta le righe (file Scartati)."
+          maxLength={64}
+          flex="1"
+        />
         <TextField {...text('tipoVersamento')} label="Tipo versamento (tipoVersamento)" maxLength={64} flex="1" />
       </Flex>
       <Flex {...row}>

@@ -1,5 +1,9 @@
+import type { ResetHoursStatus } from '@domain/enrolment';
 import { api } from '@/lib/api';
+import { jobResult } from '@/lib/job-result';
 
-/** POST /api/calls/{id}/enrolments/reset-hours: the hours of the accepted users go back to zero. */
-export const resetHours = (callId: string): Promise<{ reset: number }> =>
-  api.post<{ reset: number }>(`/api/calls/${encodeURIComponent(callId)}/enrolments/reset-hours`, {});
+const path = (callId: string) => `/api/calls/${encodeURIComponent(callId)}/enrolments/reset-hours`;
+
+/** 'Reset ore': POST starts it as a background job, GET says how it stands; how many were reset once done. */
+export const resetHours = async (callId: string): Promise<{ reset: number }> =>
+  jobResult(await api.post<ResetHoursStatus>(path(callId), {}), () => api.get<ResetHoursStatus>(path(callId)));

@@ -1,4 +1,5 @@
 import { Button, CheckboxField, Flex, Heading, SelectField, Text, TextField, VisuallyHidden } from '@aws-amplify/ui-react';
+import { counted } from '@domain/messages';
 import { subscriptionOperatorLabels, type SubscriptionState } from '@domain/subscriptions';
 import type { User } from '@domain/users';
 import { useId, useState, type FormEvent } from 'react';
@@ -358,7 +359,7 @@ export function EnrolmentsSection({ call, readOnly, onChanged }: EnrolmentsSecti
                   done: 'Ore azzerate.',
                   run: async () => {
                     const { reset } = await resetHours(call.id);
-                    return `Ore azzerate per ${reset} ${reset === 1 ? 'utente' : 'utenti'}.`;
+                    return `Ore azzerate per ${counted(reset, ['utente', 'utenti'])}.`;
                   },
                 })
               }

@@ -47,11 +47,20 @@ const rejectedColumns: DataTableColumn<Rejected>[] = [
   { id: 'reason', header: 'Motivo', cell: (r) => r.reason },
 ];
 
-function PreviewList<T>({ title, rows, columns, rowKey }: { title: string; rows: T[]; columns: DataTableColumn<T>[]; rowKey: (row: T, index: number) => string }) {
+type DifferentNames = ImportPreview['differentNames'][number];
+const differentNamesColumns: DataTableColumn<DifferentNames>[] = [
+  { id: 'line', header: 'Riga', cell: (r) => String(r.line), isRowHeader: true, align: 'end' },
+  { id: 'fiscalCode', header: 'Codice fiscale', cell: (r) => r.fiscalCode, noWrap: true },
+  { id: 'inFile', header: 'Nel file', cell: (r) => r.inFile },
+  { id: 'registered', header: 'In anagrafe', cell: (r) => r.registered },
+];
+
+function PreviewList<T>({ title, rows, columns, rowKey, hint }: { title: string; rows: T[]; columns: DataTableColumn<T>[]; rowKey: (row: T, index: number) => string; hint?: string }) {
   const shown = rows.slice(0, PREVIEW_ROWS);
   return (
     <section className="import-preview__list">
       <Heading level={3}>{`${title} (${rows.length})`}</Heading>
+      {hint && rows.length > 0 && <Text className="form-hint">{hint}</Text>}
       {rows.length > 0 && (
         <>
           <DataTable caption={title} columns={columns} rows={shown} rowKey={(row) => rowKey(row, shown.indexOf(row))} emptyText="" />
@@ -71,6 +80,15 @@ function Preview({ preview, serviceName }: { preview: ImportPreview; serviceName
       <PreviewList title="Da aggiornare" rows={preview.update} columns={columns} rowKey={(r) => `u-${r.fiscalCode}`} />
       <PreviewList title="Da rimuovere" rows={preview.remove} columns={columns} rowKey={(r) => `r-${r.fiscalCode}`} />
       <PreviewList title="Righe scartate" rows={preview.rejected} columns={rejectedColumns} rowKey={(r, i) => `x-${r.line}-${i}`} />
+      {preview.differentNames.length > 0 && (
+        <PreviewList
+          title="Nomi diversi dall’anagrafe"
+          hint="Il file riporta per questi cittadini un cognome o un nome diverso da quello registrato: l’importazione non cambia l’anagrafe e usa i nomi registrati."
+          rows={preview.differentNames}
+          columns={differentNamesColumns}
+          rowKey={(r) => `n-${r.line}`}
+        />
+      )}
     </Flex>
   );
 }

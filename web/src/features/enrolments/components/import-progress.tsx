@@ -1,17 +1,21 @@
 import { Flex } from '@aws-amplify/ui-react';
 import { IMPORT_POLL_MS } from '@domain/enrolment';
+import { counted } from '@domain/messages';
 import { useCallback, useEffect, useState } from 'react';
 import { PageAlert } from '@/components/page-alert';
 import { useJobStatus } from '@/components/use-job-status';
 import { getImportStatus } from '../api/get-import-status';
 import type { ImportStatus } from '../api/types';
 
-const count = new Intl.NumberFormat('it-IT');
+const count = new Intl.NumberFormat('it-IT').format;
 
 export const importDoneText = (summary: ImportStatus['summary']) =>
   summary
-    ? `Importazione completata: ${summary.add} iscrizioni aggiunte, ${summary.update} aggiornate, ${summary.remove} rimosse, ${summary.rejected} righe scartate.`
+    ? `Importazione completata: ${counted(summary.add, ['iscrizione aggiunta', 'iscrizioni aggiunte'])}, ${counted(summary.update, ['aggiornata', 'aggiornate'])}, ${counted(summary.remove, ['rimossa', 'rimosse'])}, ${counted(summary.rejected, ['riga scartata', 'righe scartate'])}.`
     : 'Importazione completata.';
+
+/** 'Importazione in corso: 1 riga applicata su 2'. */
+export const importProgressText = (done: number, total: number) => `Importazione in corso: ${counted(done, ['riga applicata', 'righe applicate'], count)} su ${count(total)}`;
 
 /**
  * The call's import, applied in the background (functions/jobs, kind 'enrolment-import'): its status is
@@ -47,7 +51,7 @@ export function ImportProgress({ status, watched, onDismiss }: { status: ImportS
   if (!status || !watched) return null;
   if (status.isRunning) {
     const total = status.total ?? 0;
-    const label = total ? `Importazione in corso: ${count.format(status.done)} righe applicate su ${count.format(total)}` : 'Importazione in corso…';
+    const label = total ? importProgressText(status.done, total) : 'Importazione in corso…';
     return (
       <Flex direction="column" gap="xxs" role="status" className="import-progress" data-testid="import-progress">
         <label htmlFor="import-apply-progress">{label}</label>

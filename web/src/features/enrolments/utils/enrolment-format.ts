@@ -5,6 +5,7 @@
  */
 import { isRideService } from '@domain/fee';
 import { fileMessages } from '@domain/files';
+import { enrolmentMessages, MAX_IMPORT_FILE_BYTES } from '@domain/enrolment';
 import { messages } from '@domain/messages';
 import { formatEuro, parseItalianAmount, toEuros } from '@domain/money';
 import type { SubscriptionState } from '@domain/subscriptions';
@@ -167,16 +168,23 @@ export function sortDirection(current: EnrolmentSort, column: 'ranking' | 'isee'
   return 'none';
 }
 
+/** Megabytes rounded up to the hundredth: a file just over the limit never reads as the limit itself. */
+const megabytes = (bytes: number) => new Intl.NumberFormat('it-IT', { maximumFractionDigits: 2 }).format(Math.ceil((bytes / 1024 / 1024) * 100) / 100);
+
 /**
  * The CSV chosen for import: none → 'Nessun file caricato'; anything but a CSV → 'Carica un file con un
- * formato supportato'. Browsers on Windows with Excel report a .csv as application/vnd.ms-excel (or no
- * type): a .csv file name is accepted with those, and sent as text/csv.
+ * formato supportato'; over the API's limit → that limit as a file size, beside the file's own. Browsers on
+ * Windows with Excel report a .csv as application/vnd.ms-excel (or no type): a .csv file name is accepted
+ * with those, and sent as text/csv.
  */
-export function csvFileProblem(file: { name: string; type: string } | null | undefined): string | null {
+export function csvFileProblem(file: { name: string; type: string; size?: number } | null | undefined): string | null {
   if (!file) return NO_FILE;
-  if (file.type === 'text/csv') return null;
-  if (/\.csv$/i.test(file.name) && ['', 'application/vnd.ms-excel', 'text/plain'].includes(file.type)) return null;
-  return fileMessages.unsupported;
+  const isCsv = file.type === 'text/csv' || (/\.csv$/i.test(file.name) && ['', 'application/vnd.ms-excel', 'text/plain'].includes(file.type));
+  if (!isCsv) return fileMessages.unsupported;
+  if (file.size !== undefined && file.size > MAX_IMPORT_FILE_BYTES) {
+    return `${enrolmentMessages.fileTooLarge.replace(/\.$/, '')} (il file scelto è di ${megabytes(file.size)} MB).`;
+  }
+  return null;
 }
 
 /** 'Mostro N su M'. */

@@ -1,5 +1,6 @@
 import { Button } from '@aws-amplify/ui-react';
 import type { Flow } from '@domain/flows';
+import { counted } from '@domain/messages';
 import type { FlowEmailResult } from '@domain/notice-schemas';
 import { useState } from 'react';
 import { useJobStatus } from '@/components/use-job-status';
@@ -54,7 +55,7 @@ export function FlowEmailButton({ flow, onDone }: { flow: Flow; onDone: (result:
       aria-label={running ? `Invio delle email del flusso ${flow.announcement.name} in corso` : `${flow.isEmailSent ? 'Reinvia' : 'Invia'} le email del flusso ${flow.announcement.name}`}
       onClick={() => void start()}
     >
-      {running ? `Invio in corso... (${progress?.sent ?? 0} inviate)` : label}
+      {running ? `Invio in corso... (${counted(progress?.sent ?? 0, ['inviata', 'inviate'])})` : label}
     </Button>
   );
 }

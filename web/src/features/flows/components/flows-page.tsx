@@ -1,5 +1,6 @@
 import { Badge, Button, Flex, Heading, TextField } from '@aws-amplify/ui-react';
 import { flowMessages, isFlowRunning, type Flow, type FlowFileKind } from '@domain/flows';
+import { counted } from '@domain/messages';
 import type { FlowEmailResult } from '@domain/notice-schemas';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
@@ -12,15 +13,17 @@ import { getFlowFile } from '../api/get-flow-file';
 import { useFlows } from '../api/get-flows';
 import { restartFlow } from '../api/restart-flow';
 import { FlowEmailButton } from './flow-email-button';
+import { HeldBackList } from './send-to-mypay';
 
-const dateTimeFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'short', timeStyle: 'short' });
+const dateTimeFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 const monthFormat = new Intl.DateTimeFormat('it-IT', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 const NO_LINK = 'Nessun link presente';
 /** While a flow advances the page asks again this often, so the operator sees it without reloading. */
 const REFRESH_MS = 3000;
 
 function StateBadge({ flow }: { flow: Flow }) {
-  const variation = flow.stato === 'IMPORT_ESEGUITO' ? 'success' : isFlowRunning(flow) ? 'info' : 'error';
+  // A suspended flow waits for MyPay: not an error.
+  const variation = flow.stato === 'IMPORT_ESEGUITO' ? 'success' : isFlowRunning(flow) ? 'info' : flow.step === 'SOSPESO' ? 'warning' : 'error';
   return <Badge variation={variation}>{flow.statoLabel}</Badge>;
 }
 
@@ -136,8 +139,8 @@ export function FlowsPage() {
       header: 'Email',
       cell: (f) => <Badge variation={f.isEmailSent ? 'success' : 'warning'}>{f.isEmailSent ? 'Email inviate' : 'Email non inviate'}</Badge>,
     },
-    { id: 'service', header: 'Servizio', cell: (f) => f.announcement.service.name },
-    { id: 'call', header: 'Bando', cell: (f) => f.announcement.name, isRowHeader: true },
+    { id: 'service', header: 'Servizio', cell: (f) => f.announcement.service.name, breakWords: true },
+    { id: 'call', header: 'Bando', cell: (f) => f.announcement.name, isRowHeader: true, breakWords: true },
     {
       id: 'month',
       header: 'Mese',
@@ -153,7 +156,7 @@ export function FlowsPage() {
       id: 'num',
       header: 'Numero',
       cell: (f) => (
-        <span aria-label={`${f.num} posizioni${f.accepted !== null ? `, ${f.accepted} accettate, ${f.rejected} scartate` : ''}`}>
+        <span aria-label={`${counted(f.num, ['posizione', 'posizioni'])}${f.accepted !== null ? `, ${counted(f.accepted, ['accettata', 'accettate'])}, ${counted(f.rejected ?? 0, ['scartata', 'scartate'])}` : ''}`}>
           {f.num}
           {f.accepted !== null && (
             <span className="form-hint">
@@ -171,7 +174,8 @@ export function FlowsPage() {
       cell: (f) => (
         <>
           <span className={f.available ? 'flow-valid' : undefined}>{f.stepLabel}</span>
-          {f.error && <div className="form-hint flow-error">{f.error}</div>}
+          {f.error && <div className={`form-hint ${f.step === 'ERRORE' ? 'flow-error' : ''}`}>{f.error}</div>}
+          <HeldBackList flow={f} />
         </>
       ),
     },
@@ -187,7 +191,7 @@ export function FlowsPage() {
           ) : (
             <DisabledWithReason label={`Invia le email del flusso ${f.announcement.name}`} reason="Il flusso non è ancora completato." text="Invia email" />
           )}
-          {f.step === 'ERRORE' ? (
+          {f.step === 'ERRORE' || f.step === 'SOSPESO' ? (
             <Button size="small" isLoading={restarting === f.id} aria-label={`Rielabora il flusso ${f.announcement.name}`} onClick={() => void restart(f)}>
               Rielabora
             </Button>

@@ -16,6 +16,26 @@ const POLL_MS = 2000;
 /** The current month and year in Rome (the spec's defaults). */
 const currentMonth = () => currentPeriod(new Date());
 
+/** The positions the export kept out of the file, each with what to fix in the citizen's record. */
+export function HeldBackList({ flow }: { flow: Pick<Flow, 'heldBack'> }) {
+  if (!flow.heldBack.length) return null;
+  const count = flow.heldBack.length;
+  return (
+    <details className="held-back">
+      <summary>
+        {count} {count === 1 ? 'posizione trattenuta' : 'posizioni trattenute'}: dati da correggere prima dell’invio
+      </summary>
+      <ul>
+        {flow.heldBack.map((held) => (
+          <li key={held.fiscalCode}>
+            {held.cognome} {held.nome} ({held.fiscalCode}): {held.reason}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 /** Where the export stands, as the dialog shows it while it runs and when it ends. */
 export function ExportProgress({ flow }: { flow: Flow }) {
   const done = flow.step === 'COMPLETATO';
@@ -35,8 +55,10 @@ export function ExportProgress({ flow }: { flow: Flow }) {
       </dl>
       {isFlowRunning(flow) && <progress aria-label="Invio a MyPay in corso" />}
       {done && flow.num > 0 && <PageAlert message={flowMessages.started} variation="success" autoHideMs={null} isDismissible={false} />}
-      {done && flow.num === 0 && <PageAlert message={flowMessages.nothingToSend} variation="info" autoHideMs={null} isDismissible={false} />}
+      {done && flow.num === 0 && <PageAlert message={flow.error ?? flowMessages.nothingToSend} variation="info" autoHideMs={null} isDismissible={false} />}
+      {flow.step === 'SOSPESO' && <PageAlert message={flow.error ?? flowMessages.stillWaiting} variation="warning" autoHideMs={null} isDismissible={false} />}
       {flow.step === 'ERRORE' && <PageAlert message={flow.error ?? flow.statoLabel} variation="error" autoHideMs={null} isDismissible={false} />}
+      <HeldBackList flow={flow} />
     </Flex>
   );
 }
@@ -51,6 +73,8 @@ export function SendToMyPay({ callId }: { callId: string }) {
   const [period, setPeriod] = useState(currentMonth);
   const [flow, setFlow] = useState<Flow | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** 'Nessuna posizione da inviare per questo mese.': no flow was created, nothing went wrong. */
+  const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -65,14 +89,18 @@ export function SendToMyPay({ callId }: { callId: string }) {
     setOpen(false);
     setFlow(null);
     setError(null);
+    setNotice(null);
   };
   const send = async () => {
     setBusy(true);
     setError(null);
+    setNotice(null);
     try {
       setFlow(await startExport(callId, period));
     } catch (e) {
-      setError((e as Error).message);
+      const message = (e as Error).message;
+      if (message === flowMessages.nothingToSend) setNotice(message);
+      else setError(message);
     } finally {
       setBusy(false);
     }
@@ -125,6 +153,7 @@ export function SendToMyPay({ callId }: { callId: string }) {
             </Flex>
           </Flex>
         )}
+        <PageAlert message={notice} variation="info" onDismiss={() => setNotice(null)} autoHideMs={null} />
         <PageAlert message={error} onDismiss={() => setError(null)} autoHideMs={null} />
       </Dialog>
     </>

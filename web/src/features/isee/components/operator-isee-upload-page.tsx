@@ -3,6 +3,7 @@ import { operatorIseeUploadSchema } from '@domain/isee';
 import { fieldErrors } from '@domain/validation';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { useBreadcrumbQuery } from '@/components/breadcrumb-query';
 import { ButtonLink } from '@/components/button-link';
 import { ConfirmDialog } from '@/components/dialog';
 import { AmountField, useFocusFirstInvalid } from '@/components/form-fields';
@@ -20,6 +21,7 @@ type Field = 'document' | 'value' | 'year' | 'date' | 'protocollo' | 'scadenza';
 export function OperatorIseeUploadPage() {
   const [params] = useSearchParams();
   const userId = params.get('userId') ?? '';
+  useBreadcrumbQuery({ citizen: userId });
   const navigate = useNavigate();
   const [file, setFile] = useState<File | null>(null);
   const [values, setValues] = useState({ value: '', year: String(new Date().getFullYear()), date: nowForInput(), protocollo: '', scadenza: '', exclude: false });

@@ -1,10 +1,11 @@
 import { Button, Card, Flex, Heading, Loader, Text } from '@aws-amplify/ui-react';
 import { iseeDecisionSchema, iseeMessages, type Isee } from '@domain/isee';
-import { incoherentValuesWarning } from '@domain/isee-extraction';
+import { incoherentValuesWarning, isUnverified, unverifiedValuesWarning } from '@domain/isee-extraction';
 import { formatEuro } from '@domain/money';
 import { fieldErrors } from '@domain/validation';
 import { useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useBreadcrumbQuery } from '@/components/breadcrumb-query';
 import { ButtonLink } from '@/components/button-link';
 import { ConfirmDialog } from '@/components/dialog';
 import { ErrorState } from '@/components/error-state';
@@ -36,6 +37,7 @@ export function VerifyIseePage() {
   const id = params.get('idIsee');
   const isee = useIsee(id);
   const pending = isee.data?.extractionStatus === 'PENDING';
+  useBreadcrumbQuery({ citizen: isee.data?.userId });
   const { reload } = isee;
   useEffect(() => {
     if (!pending) return;
@@ -69,6 +71,8 @@ function Review({ isee }: { isee: Isee }) {
   const fiscalCodeFound = extraction ? extraction.fiscalCodes.includes(isee.user.fiscalCode) : null;
   // ISEE ≠ ISE / scala: the value read is shown, never proposed; the operator copies or types it on purpose.
   const incoherent = extraction?.coherent === false;
+  // ISE or the scale unread: nothing confirms the ISEE read, whatever the reading's confidence.
+  const unverified = extraction ? isUnverified(extraction) : false;
   const { pathname } = useLocation();
   const back = reviewBase(pathname) ? `/lista_utenti/dati_utente?citizen=${encodeURIComponent(isee.userId)}` : '/lista_isee';
 
@@ -174,6 +178,11 @@ function Review({ isee }: { isee: Isee }) {
                         <span aria-hidden="true">✔</span> pari a ISE / scala
                       </span>
                     )}
+                    {unverified && (
+                      <span className="check--ko" data-testid="coherence-check">
+                        <span aria-hidden="true">?</span> non verificato
+                      </span>
+                    )}
                   </dd>
                   <dt>ISEE ristretto</dt>
                   <dd>{euroOrDash(extraction.iseeRistretto)}</dd>
@@ -191,12 +200,23 @@ function Review({ isee }: { isee: Isee }) {
                     />
                   </div>
                 )}
+                {unverified && (
+                  <div id="coherence-warning">
+                    <PageAlert
+                      variation="warning"
+                      heading={unverifiedValuesWarning}
+                      message="Il valore letto non ha potuto essere confrontato con ISE / scala di equivalenza: verificalo sul documento prima di copiarlo."
+                      autoHideMs={null}
+                      isDismissible={false}
+                    />
+                  </div>
+                )}
                 {extraction.omissionsNotice && <PageAlert variation="warning" heading="Omissioni o difformità" message={extraction.omissionsNotice} autoHideMs={null} isDismissible={false} />}
                 <Flex>
                   <Button
                     size="small"
                     isDisabled={extraction.iseeOrdinario === null}
-                    aria-describedby={incoherent ? 'coherence-warning' : undefined}
+                    aria-describedby={incoherent || unverified ? 'coherence-warning' : undefined}
                     onClick={() => { setValue(valueToText(extraction.iseeOrdinario)); setValueError(undefined); }}
                   >
                     Copia valore
@@ -219,7 +239,7 @@ function Review({ isee }: { isee: Isee }) {
               errorMessage={valueError}
             />
             <Text fontSize="small">
-              Valore caricato: {formatEuro(isee.value)} — anno {isee.year} — caricato il {formatDay(isee.dataInsert)} — fonte: {isee.sourceLabel}
+              Valore caricato: {formatEuro(isee.value)} — anno {isee.year} — caricato il {formatDay(isee.dataInsert)}
             </Text>
             <Flex gap="small" justifyContent="flex-end" wrap="wrap">
               <ButtonLink to={back}>Indietro</ButtonLink>

@@ -2,6 +2,7 @@ import { Card, Flex, Heading } from '@aws-amplify/ui-react';
 import { iseeMessages, iseeStateLabel } from '@domain/isee';
 import { formatEuro } from '@domain/money';
 import { useLocation, useSearchParams } from 'react-router';
+import { useBreadcrumbQuery } from '@/components/breadcrumb-query';
 import { ButtonLink } from '@/components/button-link';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
@@ -18,6 +19,7 @@ export function ViewIseePage() {
   const id = params.get('idIsee');
   const isee = useIsee(id);
   const data = isee.data;
+  useBreadcrumbQuery({ citizen: data?.userId });
   const back = data && reviewBase(pathname) ? `/lista_utenti/dati_utente?citizen=${encodeURIComponent(data.userId)}` : '/lista_isee';
   let content;
   if (!id || isee.error) content = <ErrorState message={isee.error?.message ?? iseeMessages.notFound} backTo="/lista_isee" backLabel="Torna alla lista ISEE" />;

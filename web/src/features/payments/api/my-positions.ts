@@ -13,9 +13,12 @@ export async function getMyPositions(callId: string): Promise<PositionView[]> {
   return items;
 }
 
-/** POST /api/me/positions/{id}/pay: opens MyPay's checkout for the position; answers where to go. */
-export const payPosition = (iud: string, returnUrl: string): Promise<{ url: string; idSession: string }> =>
-  api.post<{ url: string; idSession: string }>(`/api/me/positions/${encodeURIComponent(iud)}/pay`, { returnUrl });
+/**
+ * POST /api/me/positions/{id}/pay: opens (or resumes) MyPay's checkout of the position; answers where to go.
+ * The portal page to come back to is a path: the server puts it on the portal's own address.
+ */
+export const payPosition = (iud: string, returnPath: string): Promise<{ url: string; idSession: string; resumed: boolean }> =>
+  api.post<{ url: string; idSession: string; resumed: boolean }>(`/api/me/positions/${encodeURIComponent(iud)}/pay`, { returnPath });
 
 /** POST /api/me/payments/return: MyPay's outcome of the session the citizen came back from. */
 export const paymentReturn = (idSession: string): Promise<PaymentReturn> => api.post<PaymentReturn>('/api/me/payments/return', { idSession });

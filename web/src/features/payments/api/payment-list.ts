@@ -8,6 +8,8 @@ export type PaymentPageSize = 10 | 25 | 50;
 export interface PaymentFilters {
   name: string;
   chkNoSendMail: boolean;
+  /** Only the citizens with a payment to reconcile ('Pagamento da riconciliare'). */
+  chkDaRiconciliare: boolean;
   anno: number;
 }
 
@@ -17,6 +19,7 @@ export const getPaymentList = (callId: string, filters: PaymentFilters, sort: De
     `/api/calls/${encodeURIComponent(callId)}/payment-list${query({
       name: filters.name.trim() || undefined,
       chkNoSendMail: filters.chkNoSendMail ? 'true' : undefined,
+      chkDaRiconciliare: filters.chkDaRiconciliare ? 'true' : undefined,
       anno: filters.anno,
       sort,
       limit,

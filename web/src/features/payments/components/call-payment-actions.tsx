@@ -1,5 +1,6 @@
 import { Button, Flex, SelectField, Text, TextField } from '@aws-amplify/ui-react';
-import { currentPeriod, monthNames, periodSchema, type PositionsCsv } from '@domain/payments';
+import { counted } from '@domain/messages';
+import { currentPeriod, monthNames, periodSchema, type Period, type PositionsCsv } from '@domain/payments';
 import { fieldErrors } from '@domain/validation';
 import { useState, type FormEvent } from 'react';
 import { DataTable } from '@/components/data-table';
@@ -17,23 +18,38 @@ export const CSV_BUTTON = 'Verifica / genera CSV';
  */
 const download = (url: string) => window.location.assign(url);
 
+export interface CallPaymentActionsProps {
+  callId: string;
+  /** Positions were generated (for that month) or marked paid (any month): the page shows them as they are now. */
+  onPositionsChanged: (period?: Period) => void;
+  /** What 'Rendicontazione' answered, for the page to show under its buttons. */
+  onMessage: (text: string, variation: 'success' | 'info' | 'error') => void;
+}
+
 /**
  * The payment buttons of the operator's call detail (part 2 §2.11). 'Verifica / genera CSV' asks for the
  * month and year (the current ones by default), generates that month's debt positions and downloads the
  * MyPay import CSV, then tells what changed and which citizens were skipped and why.
  */
-export function CallPaymentActions({ callId }: { callId: string }) {
+export function CallPaymentActions({ callId, onPositionsChanged, onMessage }: CallPaymentActionsProps) {
   const [open, setOpen] = useState(false);
   return (
     <>
       <Button onClick={() => setOpen(true)}>{CSV_BUTTON}</Button>
-      {open && <CsvDialog callId={callId} onClose={() => setOpen(false)} />}
-      <ReportingButton callId={callId} />
+      {open && <CsvDialog callId={callId} onClose={() => setOpen(false)} onGenerated={onPositionsChanged} />}
+      <ReportingButton
+        callId={callId}
+        onOutcome={(result, failure) => {
+          if (!result) return onMessage(failure ?? '', 'error');
+          onMessage(result.message, result.inProgress ? 'info' : 'success');
+          if (result.marked > 0) onPositionsChanged();
+        }}
+      />
     </>
   );
 }
 
-function CsvDialog({ callId, onClose }: { callId: string; onClose: () => void }) {
+function CsvDialog({ callId, onClose, onGenerated }: { callId: string; onClose: () => void; onGenerated: (period: Period) => void }) {
   const now = currentPeriod(new Date());
   const [mese, setMese] = useState(String(now.mese));
   const [anno, setAnno] = useState(String(now.anno));
@@ -53,6 +69,7 @@ function CsvDialog({ callId, onClose }: { callId: string; onClose: () => void })
     const answer = await action.run(callId, parsed.data);
     if (answer.ok) {
       setResult(answer.data);
+      onGenerated({ mese: answer.data.mese, anno: answer.data.anno });
       download(answer.data.url);
     }
   };
@@ -113,11 +130,27 @@ function CsvSummary({ result }: { result: PositionsCsv }) {
         variation="success"
         autoHideMs={null}
         isDismissible={false}
-        message={`CSV di ${month} scaricato (${result.fileName}): ${result.rows} ${result.rows === 1 ? 'posizione' : 'posizioni'} da inviare.`}
+        message={`CSV di ${month} scaricato (${result.fileName}): ${counted(result.rows, ['posizione', 'posizioni'])} da inviare${
+          result.heldBack.length ? `, ${counted(result.heldBack.length, ['trattenuta', 'trattenute'])} per dati da correggere` : ''
+        }.`}
       />
       <Text>
         Posizioni create: {result.created} · aggiornate: {result.updated} · annullate: {result.cancelled} · invariate: {result.unchanged} · esenti (ISEE fino a 3.000 €): {result.exempt}
       </Text>
+      {result.heldBack.length > 0 && (
+        <DataTable
+          caption="Posizioni trattenute (non nel CSV)"
+          captionVisible
+          columns={[
+            { id: 'name', header: 'Cognome e nome', cell: (s) => `${s.cognome} ${s.nome}`, isRowHeader: true },
+            { id: 'cf', header: 'Codice fiscale', cell: (s) => s.fiscalCode, noWrap: true },
+            { id: 'reason', header: 'Dati da correggere', cell: (s) => s.reason },
+          ]}
+          rows={result.heldBack}
+          rowKey={(s) => s.fiscalCode}
+          emptyText=""
+        />
+      )}
       {result.skipped.length > 0 && (
         <DataTable
           caption="Iscritti senza posizione"
@@ -132,6 +165,7 @@ function CsvSummary({ result }: { result: PositionsCsv }) {
           emptyText=""
         />
       )}
+      {result.skippedCount > result.skipped.length && <Text>… e altri {result.skippedCount - result.skipped.length} iscritti senza posizione.</Text>}
     </Flex>
   );
 }

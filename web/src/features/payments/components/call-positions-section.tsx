@@ -1,7 +1,7 @@
 import { Badge, Button, Flex, Heading, SelectField } from '@aws-amplify/ui-react';
 import { currentPeriod, monthNames, paymentBadge, type Period, type Position } from '@domain/payments';
 import { formatEuro } from '@domain/money';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { CursorPagination, useCursorList } from '@/components/cursor-pagination';
 import { DataTable } from '@/components/data-table';
 import { PageAlert } from '@/components/page-alert';
@@ -17,12 +17,30 @@ const badgeVariation = { Annullato: 'warning', Pagato: 'success', 'Da pagare': '
  * edit modal per row, with 'Sincronizza' for the whole call. Where the edit and 'Sincronizza' live until
  * the payment list page takes them.
  */
-export function CallPositionsSection({ callId, readOnly }: { callId: string; readOnly: boolean }) {
+export interface PositionsChange {
+  /** A new value for every change (a counter). */
+  version: number;
+  /** The month the change was made in, shown from then on; none: any month (the one shown is read again). */
+  period?: Period;
+}
+
+export function CallPositionsSection({ callId, readOnly, changed }: { callId: string; readOnly: boolean; changed?: PositionsChange }) {
   const [period, setPeriod] = useState<Period>(() => currentPeriod(new Date()));
   const [editing, setEditing] = useState<Position | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const list = useCursorList((cursor) => getPositions(callId, period, cursor ?? undefined), { resetKey: `${period.anno}-${period.mese}` });
   const year = currentPeriod(new Date()).anno;
+
+  // An action elsewhere on the page ('Verifica / genera CSV', 'Rendicontazione') changed positions: show them as they are now.
+  const { reload } = list;
+  const seen = useRef(changed?.version);
+  useEffect(() => {
+    if (!changed || changed.version === seen.current) return;
+    seen.current = changed.version;
+    const moved = changed.period && (changed.period.mese !== period.mese || changed.period.anno !== period.anno);
+    if (moved) setPeriod(changed.period!);
+    else reload();
+  }, [changed, period, reload]);
 
   return (
     <section aria-labelledby="positions-title" className="call-section">
@@ -41,7 +59,7 @@ export function CallPositionsSection({ callId, readOnly }: { callId: string; rea
           ))}
         </SelectField>
         <SelectField label="Anno delle posizioni" value={String(period.anno)} onChange={(e) => setPeriod({ ...period, anno: Number(e.target.value) })}>
-          {[year - 1, year, year + 1].map((y) => (
+          {[...new Set([year - 1, year, year + 1, period.anno])].sort().map((y) => (
             <option key={y} value={y}>
               {y}
             </option>

@@ -23,7 +23,8 @@ export function EditPositionDialog({ position, onClose, onSaved }: { position: P
   const save = useAsyncAction(editPosition);
 
   const send = async () => {
-    const answer = await save.run(position.iud, { descrizione, importo });
+    // The copy this dialog was opened on: a save after another operator's is refused (409), not silently applied.
+    const answer = await save.run(position.iud, { descrizione, importo, updatedAt: position.updatedAt });
     if (answer.ok) onSaved(answer.data);
     else setConfirmingCancel(false);
   };

@@ -40,6 +40,7 @@ export function MyPayments({ callId }: { callId: string }) {
           const next = new URLSearchParams(current);
           next.delete('idSession');
           next.delete('esito');
+          next.delete('pollingToken');
           return next;
         },
         { replace: true },
@@ -48,11 +49,9 @@ export function MyPayments({ callId }: { callId: string }) {
   }, [idSession, runReturn, reload, setParams]);
 
   const startPayment = async (iud: string) => {
-    const url = new URL(window.location.href);
-    url.searchParams.delete('idSession');
-    url.searchParams.delete('esito');
-    url.hash = '';
-    const answer = await pay.run(iud, url.toString());
+    // Back to this page: its path and the call's id only (MyPay's own parameters are added on the way back).
+    const returnPath = `${window.location.pathname}?id=${encodeURIComponent(callId)}`;
+    const answer = await pay.run(iud, returnPath);
     if (answer.ok) goToCheckout(answer.data.url);
   };
 
@@ -83,9 +82,18 @@ export function MyPayments({ callId }: { callId: string }) {
             emptyText="Non ci sono pagamenti per questo servizio."
             actions={(p) =>
               p.payable ? (
-                <Button size="small" variation="primary" onClick={() => void startPayment(p.iud)} isLoading={pay.isRunning} loadingText="Apertura del pagamento..." aria-label={`Paga ${p.titolo}`}>
-                  Paga
+                <Button
+                  size="small"
+                  variation="primary"
+                  onClick={() => void startPayment(p.iud)}
+                  isLoading={pay.isRunning}
+                  loadingText="Apertura del pagamento..."
+                  aria-label={`${p.inCorso ? 'Riprendi il pagamento' : 'Paga'} ${p.titolo}`}
+                >
+                  {p.inCorso ? 'Riprendi il pagamento' : 'Paga'}
                 </Button>
+              ) : p.badge === 'Da pagare' && !p.nav ? (
+                <span className="payment-hint">Avviso in preparazione</span>
               ) : null
             }
           />

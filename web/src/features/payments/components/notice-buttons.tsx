@@ -1,22 +1,27 @@
 import { Badge, Button, Flex, Text } from '@aws-amplify/ui-react';
 import { isNoticeSendable } from '@domain/notices';
-import { sentToIo, type Position } from '@domain/payments';
+import { ioBadge, type Position } from '@domain/payments';
 import { useState } from 'react';
 import { Dialog } from '@/components/dialog';
+import { ApiError } from '@/lib/api';
 import { emailNotice } from '../api/email-notice';
-import { sendIoNotice } from '../api/send-io-notice';
+import { checkIoNotice, sendIoNotice } from '../api/send-io-notice';
+import { NoticeNumber } from './notice-number';
 
-const sentAtFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'short', timeStyle: 'short' });
+const sentAtFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 
 type NoticePosition = Pick<
   Position,
-  'iud' | 'cognome' | 'nome' | 'titolo' | 'nav' | 'codIuv' | 'isPagato' | 'annullato' | 'isEmailSent' | 'dataIsEmailSent' | 'ioId' | 'importoDovuto' | 'dataScadenza' | 'descrizione'
+  'iud' | 'cognome' | 'nome' | 'titolo' | 'nav' | 'codIuv' | 'isPagato' | 'annullato' | 'isEmailSent' | 'dataIsEmailSent' | 'ioId' | 'ioStatus' | 'importoDovuto' | 'dataScadenza' | 'descrizione'
 >;
 
 export interface NoticeButtonsProps {
   position: NoticePosition;
-  /** Called with the position as stored after a send (isEmailSent and its date, or the new ioId). */
-  onSent?: (position: Position) => void;
+  /**
+   * Called after anything that changed the stored position: with it after a send or a 'Verifica' (isEmailSent
+   * and its date, the new ioId and status), without it after a refusal that recorded why (a citizen without IO).
+   */
+  onSent?: (position?: Position) => void;
   /**
    * Operator-admin §6: delegates see the badges with the buttons disabled; citizens do not get the
    * component's buttons at all (the API refuses both anyway).
@@ -24,22 +29,29 @@ export interface NoticeButtonsProps {
   readOnly?: boolean;
 }
 
+/** An IO refusal a second 'Conferma' would meet again (the citizen, the amount, the service's key): 409, 422, 502. */
+const refusedForGood = (error: unknown) => error instanceof ApiError && [409, 422, 502].includes(error.status);
+
 /**
- * Operator-admin §4: the e-mail badge (sent, with its date, or not) and the IO badge (sent when an id exists
- * and is not -1). A notice not sent is a warning only while it can still be sent: once the position is paid
- * or cancelled there is nothing to remind the operator of, and the badge is neutral.
+ * Operator-admin §4: the e-mail badge (sent, with its date, or not) and the IO badge: 'Inviato su IO' only for
+ * a message IO processed, 'In consegna su IO' while IO has not decided, else 'Non inviato su IO' with why
+ * (issue 26). A notice not sent is a warning only while it can still be sent: once the position is paid or
+ * cancelled there is nothing to remind the operator of, and the badge is neutral.
  */
 export function NoticeBadges({ position }: { position: NoticePosition }) {
-  const onIo = sentToIo(position);
+  const io = ioBadge(position);
   const notSent = isNoticeSendable(position) ? 'warning' : undefined;
   return (
-    <Flex gap="xs" wrap="wrap">
-      <Badge variation={position.isEmailSent ? 'success' : notSent}>
-        {position.isEmailSent
-          ? `Email inviata${position.dataIsEmailSent ? ` il ${sentAtFormat.format(new Date(position.dataIsEmailSent))}` : ''}`
-          : 'Email non inviata'}
-      </Badge>
-      <Badge variation={onIo ? 'success' : notSent}>{onIo ? 'Inviato su IO' : 'Non inviato su IO'}</Badge>
+    <Flex direction="column" gap="xxs">
+      <Flex gap="xs" wrap="wrap">
+        <Badge variation={position.isEmailSent ? 'success' : notSent}>
+          {position.isEmailSent
+            ? `Email inviata${position.dataIsEmailSent ? ` il ${sentAtFormat.format(new Date(position.dataIsEmailSent))}` : ''}`
+            : 'Email non inviata'}
+        </Badge>
+        <Badge variation={io.state === 'sent' ? 'success' : io.state === 'pending' ? 'info' : notSent}>{io.label}</Badge>
+      </Flex>
+      {io.reason && <Text className="form-hint notice-badges__reason">IO: {io.reason}</Text>}
     </Flex>
   );
 }
@@ -63,13 +75,18 @@ const channels: Record<Channel, { button: string; title: string; question: (who:
 /**
  * A position's notice buttons and badges, self-contained so any payments table can place it in a row: the
  * e-mail modal and the IO modal (confirm, then send); a failure shows 'Attenzione.' followed by the
- * server's message (operator-admin §8) and leaves the modal open.
+ * server's message (operator-admin §8) and leaves the modal open. After an IO refusal that would only repeat
+ * (the citizen has no IO, IO rejected the message, the amount, the service's key) 'Conferma' is disabled until
+ * the modal is opened again; IO down or busy leaves it enabled. A message 'In consegna su IO' gets 'Verifica'.
  */
 export function NoticeButtons({ position, onSent, readOnly = false }: NoticeButtonsProps) {
   const [open, setOpen] = useState<Channel | null>(null);
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ message: string; final: boolean } | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [checkFailure, setCheckFailure] = useState<string | null>(null);
   const sendable = isNoticeSendable(position);
+  const pending = ioBadge(position).state === 'pending';
   const who = `${position.cognome} ${position.nome}`;
   const reason = !sendable ? (position.annullato ? 'Posizione annullata' : position.isPagato ? 'Posizione già pagata' : 'Avviso non ancora generato da MyPay') : undefined;
 
@@ -87,16 +104,29 @@ export function NoticeButtons({ position, onSent, readOnly = false }: NoticeButt
       setOpen(null);
       onSent?.(updated);
     } catch (error) {
-      setFailure((error as Error).message);
+      setFailure({ message: (error as Error).message, final: open === 'io' && refusedForGood(error) });
+      // A citizen without IO, or a message IO rejected, is recorded on the position: the badge says so.
+      if (open === 'io' && error instanceof ApiError && error.status === 409) onSent?.();
     } finally {
       setBusy(false);
+    }
+  };
+  const check = async () => {
+    setChecking(true);
+    setCheckFailure(null);
+    try {
+      onSent?.(await checkIoNotice(position.iud));
+    } catch (error) {
+      setCheckFailure((error as Error).message);
+    } finally {
+      setChecking(false);
     }
   };
 
   return (
     <Flex direction="column" gap="xs">
       <NoticeBadges position={position} />
-      <Flex gap="xs">
+      <Flex gap="xs" wrap="wrap">
         {(['email', 'io'] as const).map((channel) => (
           <Button
             key={channel}
@@ -109,7 +139,17 @@ export function NoticeButtons({ position, onSent, readOnly = false }: NoticeButt
             {channels[channel].button}
           </Button>
         ))}
+        {pending && sendable && !readOnly && (
+          <Button size="small" variation="link" onClick={() => void check()} isLoading={checking} loadingText="Verifica..." aria-label={`Verifica su IO: ${who}`}>
+            Verifica
+          </Button>
+        )}
       </Flex>
+      {checkFailure && (
+        <Text role="alert" className="notice-failure" color="font.error">
+          <strong>Attenzione.</strong> {checkFailure}
+        </Text>
+      )}
       {open && (
         <Dialog
           open
@@ -120,17 +160,19 @@ export function NoticeButtons({ position, onSent, readOnly = false }: NoticeButt
               <Button onClick={close} isDisabled={busy}>
                 Annulla
               </Button>
-              <Button variation="primary" onClick={() => void confirm()} isLoading={busy} loadingText="Invio in corso...">
+              <Button variation="primary" onClick={() => void confirm()} isLoading={busy} loadingText="Invio in corso..." isDisabled={failure?.final}>
                 Conferma
               </Button>
             </>
           }
         >
           <Text>{channels[open].question(who)}</Text>
-          <Text className="form-hint">{position.titolo}</Text>
+          <Text className="form-hint">
+            {position.titolo} · avviso <NoticeNumber nav={position.nav} />
+          </Text>
           {failure && (
             <Text role="alert" className="notice-failure" color="font.error" marginTop="small">
-              <strong>Attenzione.</strong> {failure}
+              <strong>Attenzione.</strong> {failure.message}
             </Text>
           )}
         </Dialog>

@@ -11,7 +11,9 @@ import {
   type DebtSummaryRow,
   type DebtTotalsResponse,
 } from '@domain/debt-summaries';
-import { currentPeriod } from '@domain/payments';
+import { counted, formatCount } from '@domain/messages';
+import { formatEuroCents } from '@domain/money';
+import { currentPeriod, RECONCILE_LABEL } from '@domain/payments';
 import { fieldErrors } from '@domain/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
@@ -31,8 +33,6 @@ import { SyncPositionsButton } from './sync-positions-button';
 import { getAllPayments, getPaymentList, getPaymentTotals, type PaymentFilters, type PaymentPageSize } from '../api/payment-list';
 import { saveBlob } from '@/lib/save-blob';
 
-const euro = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
-export const formatCents = (cents: number) => euro.format(cents / 100);
 
 /**
  * 'Record trovati' and the sum. A text filter counts at most DEBT_FILTER_COUNT_CAP rows: beyond that
@@ -40,8 +40,8 @@ export const formatCents = (cents: number) => euro.format(cents / 100);
  */
 export const recordsFound = (count: number, sum: number, capped: boolean) =>
   capped
-    ? `Record trovati: più di ${count} — Totale: almeno ${formatCents(sum)} (conteggio fermato a ${count} record: restringi la ricerca per i valori esatti)`
-    : `Record trovati: ${count} — Totale: ${formatCents(sum)}`;
+    ? `Record trovati: più di ${formatCount(count)} — Totale: almeno ${formatEuroCents(sum)} (conteggio fermato a ${formatCount(count)} record: restringi la ricerca per i valori esatti)`
+    : `Record trovati: ${formatCount(count)} — Totale: ${formatEuroCents(sum)}`;
 
 const sortLabels: Record<DebtSort, string> = {
   importo: 'Importo crescente',
@@ -66,6 +66,7 @@ function viewFromParams(params: URLSearchParams): View {
     filters: {
       name: params.get('name') ?? '',
       chkNoSendMail: params.get('chkNoSendMail') === 'true',
+      chkDaRiconciliare: params.get('chkDaRiconciliare') === 'true',
       anno: Number.isInteger(anno) && anno >= DEBT_TOTALS_START_YEAR && anno <= 2100 ? anno : thisYear(),
     },
     sort: sort && (debtSorts as readonly string[]).includes(sort) ? sort : 'nome',
@@ -75,9 +76,10 @@ function viewFromParams(params: URLSearchParams): View {
 
 function paramsWithView(params: URLSearchParams, view: View): URLSearchParams {
   const next = new URLSearchParams(params);
-  for (const key of ['name', 'chkNoSendMail', 'anno', 'sort', 'limit']) next.delete(key);
+  for (const key of ['name', 'chkNoSendMail', 'chkDaRiconciliare', 'anno', 'sort', 'limit']) next.delete(key);
   if (view.filters.name.trim()) next.set('name', view.filters.name.trim());
   if (view.filters.chkNoSendMail) next.set('chkNoSendMail', 'true');
+  if (view.filters.chkDaRiconciliare) next.set('chkDaRiconciliare', 'true');
   if (view.filters.anno !== thisYear()) next.set('anno', String(view.filters.anno));
   if (view.sort !== 'nome') next.set('sort', view.sort);
   if (view.limit !== 10) next.set('limit', String(view.limit));
@@ -89,13 +91,14 @@ const years = () => Array.from({ length: thisYear() + 2 - DEBT_TOTALS_START_YEAR
 
 function Statistics({ totals }: { totals: DebtTotalsResponse }) {
   const entries: Array<[string, string]> = [
-    ['Dovuto', formatCents(totals.dovuto)],
-    ['Pagato', formatCents(totals.pagato)],
-    ['Da pagare', formatCents(totals.daPagare)],
-    ['Cittadini', String(totals.cittadini)],
-    ['Posizioni', String(totals.posizioni)],
-    ['Pagate', String(totals.pagate)],
-    ['Annullate', String(totals.annullate)],
+    ['Dovuto', formatEuroCents(totals.dovuto)],
+    ['Pagato', formatEuroCents(totals.pagato)],
+    ['Da pagare', formatEuroCents(totals.daPagare)],
+    ['Cittadini', formatCount(totals.cittadini)],
+    ['Posizioni', formatCount(totals.posizioni)],
+    ['Pagate', formatCount(totals.pagate)],
+    ['Annullate', formatCount(totals.annullate)],
+    [RECONCILE_LABEL, totals.daRiconciliare ? `${formatCount(totals.daRiconciliare)} (differenza ${formatEuroCents(totals.differenzaDaRiconciliare)})` : '0'],
   ];
   return (
     <section aria-labelledby="payment-stats-title" className="payment-stats" data-testid="payment-stats">
@@ -177,13 +180,13 @@ export function PaymentListPage() {
   const search = (event: FormEvent) => {
     event.preventDefault();
     // The API's own schema: the same messages beside the field.
-    const parsed = debtListQuerySchema.safeParse({ name: draft.name, chkNoSendMail: String(draft.chkNoSendMail), anno: String(draft.anno) });
+    const parsed = debtListQuerySchema.safeParse({ name: draft.name, chkNoSendMail: String(draft.chkNoSendMail), chkDaRiconciliare: String(draft.chkDaRiconciliare), anno: String(draft.anno) });
     if (!parsed.success) return setNameError(fieldErrors(parsed.error).name ?? debtListMessages.name);
     setNameError(null);
     setView({ filters: draft });
   };
   const cancel = () => {
-    const empty = { name: '', chkNoSendMail: false, anno: thisYear() };
+    const empty = { name: '', chkNoSendMail: false, chkDaRiconciliare: false, anno: thisYear() };
     setDraft(empty);
     setNameError(null);
     setView({ filters: empty });
@@ -204,7 +207,7 @@ export function PaymentListPage() {
       saveBlob(paymentsWorkbookName(meta?.callName, today), blob);
       // What the export took (read by the browser test): reading the rows, then writing the workbook.
       Object.assign(document.body.dataset, { exportReadMs: String(Math.round(fetched - started)), exportWriteMs: String(Math.round(performance.now() - fetched)) });
-      show(`Excel scaricato: ${rows.length} ${rows.length === 1 ? 'riga' : 'righe'}.`, 'success');
+      show(`Excel scaricato: ${counted(rows.length, ['riga', 'righe'], formatCount)}.`, 'success');
     } catch (failure) {
       show(`Attenzione. ${failure instanceof ApiError ? failure.message : 'Oops qualcosa è andato storto. Riprova più tardi!'}`, 'error');
     } finally {
@@ -226,7 +229,21 @@ export function PaymentListPage() {
         </Flex>
       ),
     },
-    { id: 'amount', header: 'Importo', cell: (r) => formatCents(r.importoTotale), align: 'end', noWrap: true },
+    {
+      id: 'amount',
+      header: 'Importo',
+      align: 'end',
+      cell: (r) => (
+        <Flex direction="column" gap="xxs" alignItems="flex-end">
+          <span>{formatEuroCents(r.importoTotale)}</span>
+          {r.daRiconciliare > 0 && (
+            <Badge size="small" variation="error" className="reconcile-badge" data-testid="reconcile-badge">
+              {RECONCILE_LABEL}
+            </Badge>
+          )}
+        </Flex>
+      ),
+    },
     {
       id: 'record',
       header: 'Pagamenti',
@@ -236,7 +253,8 @@ export function PaymentListPage() {
         <ButtonLink
           to={`${paths.userRecord}?citizen=${encodeURIComponent(r.userId)}`}
           size="small"
-          aria-label={`Pagamenti di ${r.cognome} ${r.nome}: ${r.paymentIds.length} da pagare`}
+          // The name starts with the visible text, 'Pagamenti 1' (WCAG 2.5.3): a voice user says what they see.
+          aria-label={`Pagamenti: ${r.paymentIds.length} da pagare, di ${r.cognome} ${r.nome}`}
           className="payment-record-link"
         >
           Pagamenti{' '}
@@ -258,7 +276,7 @@ export function PaymentListPage() {
           {/* The call detail is the operator's: a delegate has nowhere to go back to. */}
           {!readOnly && <ButtonLink to={`${paths.callDetail}?id=${encodeURIComponent(callId)}`}>Indietro</ButtonLink>}
           <Button onClick={() => void downloadExcel()} isDisabled={exporting !== null}>
-            {exporting === null ? 'Scarica Excel' : `Preparazione Excel… ${exporting} righe`}
+            {exporting === null ? 'Scarica Excel' : `Preparazione Excel… ${counted(exporting, ['riga', 'righe'], formatCount)}`}
           </Button>
           {!readOnly && (
             <SyncPositionsButton
@@ -289,6 +307,7 @@ export function PaymentListPage() {
             descriptiveText="Inizio del cognome (e del nome) o del codice fiscale"
           />
           <CheckboxField name="chkNoSendMail" label="Email non inviata" value="true" checked={draft.chkNoSendMail} onChange={(e) => setDraft({ ...draft, chkNoSendMail: e.target.checked })} />
+          <CheckboxField name="chkDaRiconciliare" label={RECONCILE_LABEL} value="true" checked={draft.chkDaRiconciliare} onChange={(e) => setDraft({ ...draft, chkDaRiconciliare: e.target.checked })} />
           <SelectField label="Anno" name="anno" size="small" value={String(draft.anno)} onChange={(e) => setDraft({ ...draft, anno: Number(e.target.value) })}>
             {years().map((y) => (
               <option key={y} value={y}>

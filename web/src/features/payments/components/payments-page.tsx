@@ -8,8 +8,9 @@ import { CursorPagination, useCursorList } from '@/components/cursor-pagination'
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { getPositionsByFiscalCode } from '../api/user-positions';
+import { NoticeNumber } from './notice-number';
 import { PositionActions } from './position-actions';
-import { formatDueDate, NoticeLink, PaymentBadge } from './positions-table';
+import { formatDueDate, NoticeLink, paidAmount, PaymentBadge } from './positions-table';
 
 /**
  * /pagamenti ('Pagamenti', operator-admin §2 "Payments of a citizen card list"): a citizen looked up by
@@ -78,14 +79,18 @@ function PaymentCards({ fiscalCode }: { fiscalCode: string }) {
               <Text className="call-card__service">
                 {p.cognome} {p.nome} · {p.fiscalCode}
               </Text>
-              <PaymentBadge position={p} />
+              <PaymentBadge position={p} reconciliation />
               <dl className="payment-card__facts">
                 <dt>Importo</dt>
                 <dd>{formatEuro(toEuros(p.importoDovuto))}</dd>
+                <dt>Importo pagato</dt>
+                <dd>{paidAmount(p)}</dd>
                 <dt>Scadenza</dt>
                 <dd>{formatDueDate(p.dataScadenza)}</dd>
                 <dt>Numero avviso</dt>
-                <dd>{p.nav ?? '—'}</dd>
+                <dd>
+                  <NoticeNumber nav={p.nav} />
+                </dd>
                 <dt>Avviso</dt>
                 <dd>
                   <NoticeLink position={p} />

@@ -1,22 +1,48 @@
-import { Badge } from '@aws-amplify/ui-react';
+import { Badge, Flex } from '@aws-amplify/ui-react';
 import { formatEuro, toEuros } from '@domain/money';
+import { RECONCILE_LABEL, reconciliationTexts } from '@domain/payments';
 import type { PositionView } from '@domain/position-payment';
 import type { ReactNode } from 'react';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
+import { NoticeNumber } from './notice-number';
 
 const day = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric' });
 /** A due date (yyyy-MM-dd) as the citizen reads it. */
 export const formatDueDate = (date: string) => day.format(new Date(`${date}T12:00:00Z`));
 
-/** Operator-admin §4: 'Annullato', 'Pagato', 'Da pagare'. */
-export function PaymentBadge({ position }: { position: Pick<PositionView, 'badge'> }) {
+/**
+ * Operator-admin §4: 'Annullato', 'Pagato', 'Da pagare'; 'Pagamento in corso' while a checkout holds it.
+ * `reconciliation` (operators): 'Pagamento da riconciliare' with its reason and difference (issue 21).
+ */
+export function PaymentBadge({ position, reconciliation = false }: { position: Pick<PositionView, 'badge' | 'inCorso' | 'riconciliazione'>; reconciliation?: boolean }) {
   const variation = position.badge === 'Pagato' ? 'success' : position.badge === 'Da pagare' ? 'warning' : undefined;
+  const toReconcile = reconciliation ? position.riconciliazione : null;
   return (
-    <Badge variation={variation} className="payment-badge">
-      {position.badge}
-    </Badge>
+    <Flex direction="column" gap="xxs" alignItems="flex-start">
+      <Badge variation={variation} className="payment-badge">
+        {position.badge}
+      </Badge>
+      {position.inCorso && position.badge === 'Da pagare' && (
+        <Badge variation="info" className="payment-badge">
+          Pagamento in corso
+        </Badge>
+      )}
+      {toReconcile && (
+        <>
+          <Badge variation="error" className="payment-badge" data-testid="reconcile-badge">
+            {RECONCILE_LABEL}
+          </Badge>
+          <span className="reconcile-note">
+            {reconciliationTexts[toReconcile.motivo]}: differenza {formatEuro(toEuros(toReconcile.differenza))}
+          </span>
+        </>
+      )}
+    </Flex>
   );
 }
+
+/** What was paid (the amount MyPay collected), or '—' while nothing was. */
+export const paidAmount = (p: Pick<PositionView, 'isPagato' | 'importoTotalePagato'>) => (p.isPagato && p.importoTotalePagato > 0 ? formatEuro(toEuros(p.importoTotalePagato)) : '—');
 
 /** The notice PDF, when the export brought it back (a link of a few minutes); nothing otherwise. */
 export function NoticeLink({ position }: { position: Pick<PositionView, 'noticeUrl' | 'titolo'> }) {
@@ -36,17 +62,20 @@ export interface PositionsTableProps {
   actions?: (position: PositionView) => ReactNode;
   /** Show whose position it is (the operators' lists). */
   showPayer?: boolean;
+  /** Show 'Pagamento da riconciliare' (the operators' lists). */
+  showReconciliation?: boolean;
 }
 
 /** Debt positions: period, amount, due date, notice number, badge and notice PDF, and the row's buttons. */
-export function PositionsTable({ caption, rows, emptyText, actions, showPayer = false }: PositionsTableProps) {
+export function PositionsTable({ caption, rows, emptyText, actions, showPayer = false, showReconciliation = false }: PositionsTableProps) {
   const columns: DataTableColumn<PositionView>[] = [
     { id: 'title', header: 'Pagamento', cell: (p) => p.titolo, isRowHeader: true },
     ...(showPayer ? [{ id: 'payer', header: 'Intestatario', cell: (p: PositionView) => `${p.cognome} ${p.nome}` }] : []),
     { id: 'amount', header: 'Importo', cell: (p) => formatEuro(toEuros(p.importoDovuto)), align: 'end', noWrap: true },
+    { id: 'paid', header: 'Importo pagato', cell: paidAmount, align: 'end', noWrap: true },
     { id: 'due', header: 'Scadenza', cell: (p) => formatDueDate(p.dataScadenza), noWrap: true },
-    { id: 'nav', header: 'Numero avviso', cell: (p) => p.nav ?? '—', noWrap: true },
-    { id: 'state', header: 'Stato', cell: (p) => <PaymentBadge position={p} />, noWrap: true },
+    { id: 'nav', header: 'Numero avviso', cell: (p) => <NoticeNumber nav={p.nav} />, noWrap: true },
+    { id: 'state', header: 'Stato', cell: (p) => <PaymentBadge position={p} reconciliation={showReconciliation} />, noWrap: true },
     { id: 'notice', header: 'Avviso', cell: (p) => <NoticeLink position={p} />, noWrap: true },
     ...(actions ? [{ id: 'actions', header: 'Azioni', headerHidden: true, cell: actions, noWrap: true }] : []),
   ];

@@ -1,8 +1,6 @@
-import { Button, Flex } from '@aws-amplify/ui-react';
+import { Button } from '@aws-amplify/ui-react';
 import { paymentOutcomeMessages } from '@domain/messages';
 import type { ReportingResult } from '@domain/position-payment';
-import { useState } from 'react';
-import { PageAlert } from '@/components/page-alert';
 import { useAsyncAction } from '@/components/use-async';
 import { runReporting } from '../api/run-reporting';
 
@@ -11,23 +9,19 @@ export const REPORTING_BUTTON = 'Rendicontazione';
 /**
  * 'Rendicontazione' on the operator's call detail (calls-citizens-roles §2.11; issue 8): asks MyPay what
  * was paid and marks those positions paid; 'La rendicontazione è in corso' while it runs (and when MyPay
- * is still preparing its export), then how many were marked.
+ * is still preparing its export), then how many were marked. The button stays in its row: the outcome goes
+ * to the page (`onOutcome`), which shows it under the buttons and refreshes the positions it marked.
  */
-export function ReportingButton({ callId }: { callId: string }) {
+export function ReportingButton({ callId, onOutcome }: { callId: string; onOutcome: (result: ReportingResult | null, failure?: string) => void }) {
   const action = useAsyncAction(runReporting);
-  const [result, setResult] = useState<ReportingResult | null>(null);
   const run = async () => {
-    setResult(null);
     const answer = await action.run(callId);
-    if (answer.ok) setResult(answer.data);
+    if (answer.ok) onOutcome(answer.data);
+    else onOutcome(null, answer.error.message);
   };
   return (
-    <Flex direction="column" gap="xs">
-      <Button onClick={() => void run()} isLoading={action.isRunning} loadingText={paymentOutcomeMessages.reportingInProgress}>
-        {REPORTING_BUTTON}
-      </Button>
-      {result && <PageAlert variation={result.inProgress ? 'info' : 'success'} message={result.message} autoHideMs={null} onDismiss={() => setResult(null)} />}
-      <PageAlert message={action.error?.message} autoHideMs={null} onDismiss={action.clearError} />
-    </Flex>
+    <Button onClick={() => void run()} isLoading={action.isRunning} loadingText={paymentOutcomeMessages.reportingInProgress}>
+      {REPORTING_BUTTON}
+    </Button>
   );
 }

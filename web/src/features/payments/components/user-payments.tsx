@@ -25,6 +25,7 @@ export function UserPayments({ userId, actions }: { userId: string; actions?: (p
           caption="Pagamenti dell’utente"
           rows={list.items}
           emptyText={messages.payment.noPayments}
+          showReconciliation
           actions={actions ? (position) => actions(position, list.reload) : undefined}
         />
       )}

@@ -1,4 +1,5 @@
 import type { DebtSummaryRow } from '@domain/debt-summaries';
+import { neutraliseCell } from '@domain/spreadsheet-cells';
 import type ExcelJS from 'exceljs';
 
 /** Excel's number format for euro amounts, Italian style (1.234,56 €). */
@@ -41,17 +42,19 @@ export async function writePaymentsWorkbook(Excel: typeof ExcelJS, rows: readonl
   // A date at midnight UTC of the extraction day in Rome: Excel shows it as that day whatever the zone.
   const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(info.extractedAt);
   const extraction = new Date(`${day}T00:00:00.000Z`);
+  // Text cells a spreadsheet would run as a formula are written as text (a leading apostrophe); numbers stay numbers.
+  const text = (value: string | null | undefined) => neutraliseCell(value ?? '');
   for (const row of rows) {
     sheet.addRow({
-      cognome: row.cognome,
-      nome: row.nome,
-      codiceFiscale: row.codiceFiscale,
-      telefono: row.telefono ?? '',
-      email: row.email ?? '',
+      cognome: text(row.cognome),
+      nome: text(row.nome),
+      codiceFiscale: text(row.codiceFiscale),
+      telefono: text(row.telefono),
+      email: text(row.email),
       importo: row.importoTotale / 100,
       pendenti: row.paymentIds.length,
-      paymentIds: row.paymentIds.join(';'),
-      bando: info.callName,
+      paymentIds: text(row.paymentIds.join(';')),
+      bando: text(info.callName),
       anno: info.anno,
       estrazione: extraction,
     });

@@ -51,7 +51,7 @@ function CallHeader({ call, badge }: { call: PublicCall; badge: React.ReactNode 
       <Flex gap="small" alignItems="center" wrap="wrap">
         <CallStateBadge state={call.state} />
         {badge}
-        <Text as="span">
+        <Text as="span" className="break-anywhere">
           Servizio: <strong>{call.service.name}</strong> · Anno {call.year}
         </Text>
       </Flex>

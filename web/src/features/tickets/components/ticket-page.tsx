@@ -3,6 +3,7 @@ import { isTicketReadOnly, newTicketSchema, ticketMessages, ticketStateLabel, ti
 import { fieldErrors } from '@domain/validation';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { useBreadcrumbQuery } from '@/components/breadcrumb-query';
 import { ButtonLink } from '@/components/button-link';
 import { CursorPagination } from '@/components/cursor-pagination';
 import { ErrorState } from '@/components/error-state';
@@ -29,6 +30,9 @@ export function TicketPage() {
   const id = params.get('id');
   const userId = params.get('userId');
   const ticket = useTicket(id);
+  // 'Dati utente' and 'Ticket utente' above link to the ticket's citizen (the one a new ticket is for).
+  const owner = id ? ticket.data?.userId : userId;
+  useBreadcrumbQuery({ citizen: owner, userId: owner });
   // Kept here: the form below is re-created when the reloaded ticket arrives, and the message must outlive it.
   const [saved, setSaved] = useState<string | null>(null);
   if (!id) {

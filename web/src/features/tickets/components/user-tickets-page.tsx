@@ -1,5 +1,6 @@
 import { Flex, Heading } from '@aws-amplify/ui-react';
 import { useSearchParams } from 'react-router';
+import { useBreadcrumbQuery } from '@/components/breadcrumb-query';
 import { ButtonLink } from '@/components/button-link';
 import { paths } from '@/config/paths';
 import { useUserTickets } from '../api/list-user-tickets';
@@ -10,6 +11,7 @@ export function UserTicketsPage() {
   const [params] = useSearchParams();
   const userId = params.get('userId') ?? '';
   const list = useUserTickets(userId);
+  useBreadcrumbQuery({ citizen: userId });
   return (
     <Flex direction="column" gap="medium">
       <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="small">

@@ -1,0 +1,139 @@
+import type { PositionRecord, RecordedPayment } from './debt-positions.ts';
+import { navOfIuv } from './iuv.ts';
+import type { Position, Reconciliation } from './payments.ts';
+
+/**
+ * Paying a debt position (issues 9, 21, 26): the rules, without zod, so that the functions that only apply
+ * them (the settlement, the payments' conditional writes) do not bundle the payment routes' schemas
+ * (position-payment.ts re-exports them with those schemas). One rule for both paths — the citizen's return
+ * from MyPay and the reporting of what MyPay says was paid — so a payment is recorded the same way whichever
+ * comes first, and only once.
+ */
+
+/** What MyPay says about one paid position (paaSILChiediPagati or the reporting export). */
+export interface PaymentReceipt {
+  iud: string;
+  /** The IUV MyPay paid it under (the position's own when it had one). */
+  iuv: string;
+  /** Cents actually paid. */
+  amountCents: number;
+  /** yyyy-MM-dd (dataEsitoSingoloPagamento). */
+  paidOn: string;
+  /** identificativoUnivocoRiscossione: pagoPA's id of the transaction. */
+  iur: string;
+}
+
+/** The fields a payment writes on a position (a record keeps them; the API shows isPagato and the date). */
+export interface PaidFields {
+  isPagato: boolean;
+  importoTotalePagato: number;
+  dataEsitoSingoloPagamento: string | null;
+  codIuv: string | null;
+  nav: string | null;
+  /** identificativoUnivocoRiscossione of the first payment, once paid. */
+  iur?: string | null;
+  pagamenti?: RecordedPayment[];
+  riconciliazione?: Reconciliation | null;
+}
+
+type Payable = Pick<Position, 'iud' | 'isPagato' | 'annullato' | 'importoDovuto' | 'codIuv' | 'nav' | 'updatedAt'> &
+  PaidFields &
+  Pick<PositionRecord, 'checkoutSession' | 'checkoutUrl' | 'checkoutUntil'> & { version: number };
+
+/** A position can be paid while it is neither paid nor cancelled and asks for some money. */
+export const isPayable = (position: Pick<Position, 'isPagato' | 'annullato' | 'importoDovuto'>) =>
+  !position.isPagato && !position.annullato && position.importoDovuto > 0;
+
+/**
+ * The portal sends the citizen to pay a position only once MyPay holds it exactly as shown: accepted by an
+ * import (a notice number) with no change waiting to be sent. MyPay4 pays an imported position by its own
+ * record (paaSILChiediPosizioniAperte's urlPagamento), so an amount changed here but not yet exported would
+ * be collected at the old one.
+ */
+export const isPayableOnline = (position: Pick<Position, 'isPagato' | 'annullato' | 'importoDovuto' | 'nav' | 'statoExport'>) =>
+  isPayable(position) && position.nav !== null && position.statoExport === 'ESPORTATA';
+
+/**
+ * How long a citizen's checkout holds the position: MyPay4 expires a cart not started within 15 minutes
+ * (application.properties task.scadenzaCarrello.minutiScadenzaCarrello) and pagoPA's payment token lives 30
+ * (activatePaymentNotice's default expirationTime, 1800 s). A receipt arriving later is still recorded
+ * (settlePayment), marked for reconciliation if the position changed meanwhile.
+ */
+export const CHECKOUT_HOLD_MS = 30 * 60_000;
+
+/** Whether a citizen's checkout holds the position now. */
+export const hasLiveCheckout = (position: Pick<PositionRecord, 'checkoutUntil'>, now: Date) =>
+  Boolean(position.checkoutUntil) && Date.parse(position.checkoutUntil!) > now.getTime();
+
+/** The payments recorded on a position: the list, or the one payment of a position paid before the list existed. */
+export function paymentsOf(position: Pick<Payable, 'pagamenti' | 'isPagato' | 'importoTotalePagato' | 'iur' | 'codIuv' | 'dataEsitoSingoloPagamento' | 'updatedAt'>): RecordedPayment[] {
+  if (position.pagamenti) return position.pagamenti;
+  if (!position.isPagato || position.importoTotalePagato <= 0) return [];
+  return [{ iur: position.iur ?? '', iuv: position.codIuv ?? '', importo: position.importoTotalePagato, data: position.dataEsitoSingoloPagamento ?? '', registratoIl: position.updatedAt }];
+}
+
+/**
+ * Whether an operator must reconcile what MyPay collected (design §4): money for a cancelled position, a
+ * position paid more than once, or an amount other than the one due. Null when the payment matches.
+ */
+export function reconciliationOf(position: Pick<Position, 'annullato' | 'importoDovuto'>, payments: readonly RecordedPayment[]): Reconciliation | null {
+  if (!payments.length) return null;
+  const paid = payments.reduce((sum, p) => sum + p.importo, 0);
+  if (position.annullato) return { motivo: 'ANNULLATA', differenza: paid };
+  if (payments.length > 1) return { motivo: 'PAGATA_PIU_VOLTE', differenza: paid - position.importoDovuto };
+  if (paid !== position.importoDovuto) return { motivo: 'IMPORTO_DIVERSO', differenza: paid - position.importoDovuto };
+  return null;
+}
+
+/** The same receipt again (a reload, the reporting after the return): by pagoPA's IUR, or all its data when it has none. */
+const sameReceipt = (recorded: RecordedPayment, receipt: PaymentReceipt) =>
+  receipt.iur ? recorded.iur === receipt.iur : !recorded.iur && recorded.iuv === receipt.iuv && recorded.importo === receipt.amountCents && recorded.data === receipt.paidOn;
+
+export type SettlementEffect<P> =
+  /** Recorded now; `reconciliation` when an operator must look at it. */
+  | { kind: 'recorded'; after: P; reconciliation: Reconciliation | null }
+  /** This receipt was recorded before: nothing changes. */
+  | { kind: 'already-recorded' }
+  /** The receipt is for another position: nothing is written. */
+  | { kind: 'mismatch' };
+
+/**
+ * Records what MyPay says was paid (design §4, issue 21): whatever MyPay collected is kept, never dropped.
+ * The first payment of an unpaid position makes it paid with the amount actually paid, the date, the IUR and
+ * the IUV (and its notice number); a payment of another amount, of a cancelled position, or a second
+ * payment is recorded too and marks the position for reconciliation with the difference. The same receipt
+ * twice changes nothing. A live checkout ends with the payment. The next version.
+ */
+export function settlePayment<P extends Payable>(position: P, receipt: PaymentReceipt, now: string): SettlementEffect<P> {
+  if (receipt.iud !== position.iud) return { kind: 'mismatch' };
+  const before = paymentsOf(position);
+  if (before.some((recorded) => sameReceipt(recorded, receipt))) return { kind: 'already-recorded' };
+  const pagamenti = [...before, { iur: receipt.iur, iuv: receipt.iuv || position.codIuv || '', importo: receipt.amountCents, data: receipt.paidOn, registratoIl: now }];
+  const first = pagamenti[0]!;
+  const reconciliation = reconciliationOf(position, pagamenti);
+  const iuv = position.codIuv || receipt.iuv || null;
+  return {
+    kind: 'recorded',
+    reconciliation,
+    after: {
+      ...position,
+      isPagato: true,
+      importoTotalePagato: pagamenti.reduce((sum, p) => sum + p.importo, 0),
+      dataEsitoSingoloPagamento: first.data,
+      iur: first.iur || null,
+      pagamenti,
+      riconciliazione: reconciliation,
+      codIuv: iuv,
+      nav: iuv ? (position.nav ?? navOfIuv(iuv)) : position.nav,
+      checkoutSession: null,
+      checkoutUrl: null,
+      checkoutUntil: null,
+      updatedAt: now,
+      version: position.version + 1,
+    },
+  };
+}
+
+/** MyPay's answer to paaSILChiediPagati, as the adapter reads it (functions/adapters/ports.ts). */
+export type CheckoutStatus = 'PAID' | 'FAILED' | 'CANCELLED' | 'PENDING' | 'EXPIRED';
+

@@ -1,0 +1,341 @@
+import { CfnResource, Duration, Stack } from 'aws-cdk-lib';
+import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct, type IConstruct } from 'constructs';
+import { BUSINESS_SERVICE, businessDimensions, businessMetricDefinitions, type BusinessMetric } from '../functions/domain/business-metrics.ts';
+
+/** Where each alarm's description sends the on-call person: the section of the runbook that says what to do. */
+export const RUNBOOK = 'docs/operations.md';
+
+/** The thresholds, in one place (the runbook quotes them). */
+export const thresholds = {
+  /** Unhandled errors (a crash, a timeout, a failed start) of any function in 5 minutes. */
+  lambdaErrors: 1,
+  /** Invocations refused for lack of concurrency in 5 minutes. */
+  lambdaThrottles: 1,
+  /** p95 duration of an API function, as a share of its timeout, for 15 minutes (3 periods of 5). */
+  apiDurationShareOfTimeout: 0.8,
+  /** Share of 5xx answers of the HTTP API (%) in 2 of 3 periods of 5 minutes, counted from 20 requests a period. */
+  http5xxPercent: 5,
+  http5xxMinimumRequests: 20,
+  /** p95 latency of the HTTP API (ms) for 15 minutes. */
+  httpP95LatencyMs: 3000,
+  /** SES: AWS reviews an account from a 5% bounce rate and pauses it from 10%; for complaints 0.1% and 0.5%. */
+  sesBounceRate: 0.05,
+  sesComplaintRate: 0.001,
+  /** ISEE readings that failed in an hour (one alone also raises the reading state machine's alarm). */
+  iseeReadFailuresPerHour: 3,
+} as const;
+
+/** The DynamoDB operations the portal makes (a math alarm takes at most 10 metrics). */
+const TABLE_OPERATIONS = [
+  dynamodb.Operation.GET_ITEM,
+  dynamodb.Operation.BATCH_GET_ITEM,
+  dynamodb.Operation.QUERY,
+  dynamodb.Operation.PUT_ITEM,
+  dynamodb.Operation.UPDATE_ITEM,
+  dynamodb.Operation.DELETE_ITEM,
+  dynamodb.Operation.BATCH_WRITE_ITEM,
+  dynamodb.Operation.SCAN,
+];
+
+const FIVE_MINUTES = Duration.minutes(5);
+
+const logicalIdOf = (resource: CfnResource) => `${Stack.of(resource).node.path}/${Stack.of(resource).resolve(resource.logicalId)}`;
+
+/**
+ * The functions CloudFormation calls only while deploying: the service tokens of custom resources (the web
+ * app's BucketDeployment, a trigger's provider), as `<stack path>/<logical id>`. A CfnResource keeps its
+ * properties in `_cfnProperties`, the one place the token is before synthesis.
+ */
+function customResourceHandlers(constructs: IConstruct[]): Set<string> {
+  const handlers = new Set<string>();
+  for (const c of constructs) {
+    if (!(c instanceof CfnResource) || !/^(Custom::|AWS::CloudFormation::CustomResource$)/.test(c.cfnResourceType)) continue;
+    const properties = Stack.of(c).resolve((c as unknown as { _cfnProperties?: Record<string, unknown> })._cfnProperties ?? {});
+    const target = (properties.ServiceToken as { 'Fn::GetAtt'?: [string, string] } | undefined)?.['Fn::GetAtt']?.[0];
+    if (target) handlers.add(`${Stack.of(c).node.path}/${target}`);
+  }
+  return handlers;
+}
+
+/**
+ * Every Lambda function of the given stacks, except those CloudFormation runs only while deploying (the
+ * handlers of custom resources): a failure of those fails the deployment itself, in front of whoever deploys.
+ */
+export function functionsOf(scopes: IConstruct[]): lambda.Function[] {
+  const constructs = scopes.flatMap((scope) => scope.node.findAll());
+  const deployOnly = customResourceHandlers(constructs);
+  return constructs.filter((c): c is lambda.Function => c instanceof lambda.Function && !deployOnly.has(logicalIdOf(c.node.defaultChild as CfnResource)));
+}
+
+/** Every Step Functions state machine of the given stacks. */
+export const stateMachinesOf = (scopes: IConstruct[]): sfn.StateMachine[] =>
+  scopes.flatMap((scope) => scope.node.findAll()).filter((c): c is sfn.StateMachine => c instanceof sfn.StateMachine);
+
+/**
+ * A resource's name for people: its stack without the deployment's prefix, then its path in the stack
+ * ('Api/bands', 'Api/PaymentExport/FlowTask', 'IseeExtraction/ReadAttestation'), a segment repeated in a
+ * row written once.
+ */
+export function resourceLabel(construct: IConstruct, stackPrefix: string): string {
+  const stack = Stack.of(construct);
+  const stackPart = stack.node.id.startsWith(stackPrefix) ? stack.node.id.slice(stackPrefix.length) : stack.node.id;
+  const parts = [stackPart, ...construct.node.path.slice(stack.node.path.length + 1).split('/')].filter(Boolean);
+  return parts.filter((part, i) => part !== parts[i - 1] && part !== 'Resource').join('/');
+}
+
+/** One business metric of the deployment's namespace (service portale, and the metric's own dimension when given). */
+export function businessMetric(namespace: string, metric: BusinessMetric, options: cloudwatch.MetricOptions & { dimension?: string } = {}): cloudwatch.Metric {
+  const { dimension, ...metricOptions } = options;
+  const definition = businessMetricDefinitions[metric] as { dimension?: keyof typeof businessDimensions };
+  return new cloudwatch.Metric({
+    namespace,
+    metricName: metric,
+    statistic: 'Sum',
+    period: FIVE_MINUTES,
+    ...metricOptions,
+    dimensionsMap: { service: BUSINESS_SERVICE, ...(definition.dimension && dimension ? { [definition.dimension]: dimension } : {}) },
+  });
+}
+
+/**
+ * A business metric whatever its dimension: the sum over every value the dimension takes (EMF publishes a
+ * metric with its dimension only), or the metric itself when it has none.
+ */
+export function businessTotal(namespace: string, metric: BusinessMetric, options: cloudwatch.MetricOptions = {}): cloudwatch.IMetric {
+  const definition = businessMetricDefinitions[metric] as { dimension?: keyof typeof businessDimensions };
+  if (!definition.dimension) return businessMetric(namespace, metric, options);
+  const values = businessDimensions[definition.dimension];
+  return new cloudwatch.MathExpression({
+    expression: values.map((_, i) => `FILL(m${i}, 0)`).join(' + '),
+    usingMetrics: Object.fromEntries(values.map((value, i) => [`m${i}`, businessMetric(namespace, metric, { ...options, dimension: value })])),
+    label: metric,
+    period: options.period ?? FIVE_MINUTES,
+  });
+}
+
+export interface PortalAlarmsProps {
+  /** The deployment's prefix: every alarm's name starts with it (and the topic's policy lets CloudWatch publish for those). */
+  stackPrefix: string;
+  topic: sns.ITopic;
+  /** The deployment's metrics namespace (lib/context.ts metricsNamespace). */
+  namespace: string;
+}
+
+/**
+ * The portal's alarms, each named and described for whoever is on call, sending ALARM and OK to the topic.
+ * Built from what the stacks hold (every function, every state machine), so a function or a state machine
+ * added later gets its alarms without a line here; `docs/operations.md` says what each one means and what
+ * to do.
+ */
+export class PortalAlarms extends Construct {
+  readonly alarms: cloudwatch.Alarm[] = [];
+  private readonly props: PortalAlarmsProps;
+
+  constructor(scope: Construct, id: string, props: PortalAlarmsProps) {
+    super(scope, id);
+    this.props = props;
+  }
+
+  /** `${prefix} - <subject> - <what>`: the name the e-mail's subject and the console show. */
+  alarmName(subject: string, what: string): string {
+    return `${this.props.stackPrefix} - ${subject} - ${what}`;
+  }
+
+  private add(id: string, subject: string, what: string, description: string, runbookSection: string, props: Omit<cloudwatch.CreateAlarmOptions, 'alarmName' | 'alarmDescription'>, metric: cloudwatch.IMetric) {
+    const alarm = new cloudwatch.Alarm(this, id, {
+      metric,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      ...props,
+      alarmName: this.alarmName(subject, what),
+      alarmDescription: `${description} Cosa fare: ${RUNBOOK}, «${runbookSection}».`,
+    });
+    alarm.addAlarmAction(new actions.SnsAction(this.props.topic));
+    alarm.addOkAction(new actions.SnsAction(this.props.topic));
+    this.alarms.push(alarm);
+    return alarm;
+  }
+
+  /** Errors and throttles of a function; for an API function also its p95 duration near the timeout. */
+  watchFunction(fn: lambda.Function, options: { api: boolean }) {
+    const label = resourceLabel(fn, this.props.stackPrefix);
+    const id = `Lambda${label.replace(/[^A-Za-z0-9]/g, '')}`;
+    const subject = `Lambda ${label}`;
+    const what = (fn.node.defaultChild as lambda.CfnFunction).description ?? label;
+    this.add(
+      `${id}Errors`,
+      subject,
+      'errori',
+      `La funzione ${label} («${what}») ha avuto errori non gestiti (eccezione, timeout o avvio fallito) negli ultimi 5 minuti.`,
+      'Lambda: errori',
+      { threshold: thresholds.lambdaErrors, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+    );
+    this.add(
+      `${id}Throttles`,
+      subject,
+      'throttling',
+      `Invocazioni della funzione ${label} rifiutate per mancanza di concorrenza negli ultimi 5 minuti.`,
+      'Lambda: throttling',
+      { threshold: thresholds.lambdaThrottles, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }),
+    );
+    if (!options.api) return;
+    const timeoutSeconds = fn.timeout?.toSeconds() ?? 3;
+    const limitMs = Math.round(timeoutSeconds * 1000 * thresholds.apiDurationShareOfTimeout);
+    this.add(
+      `${id}Duration`,
+      subject,
+      'durata vicina al timeout',
+      `La durata p95 della funzione API ${label} supera ${limitMs / 1000} s (l’80% del suo timeout di ${timeoutSeconds} s) da 15 minuti: le richieste rischiano di essere interrotte.`,
+      'Lambda API: durata vicina al timeout',
+      { threshold: limitMs, evaluationPeriods: 3, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      fn.metricDuration({ period: FIVE_MINUTES, statistic: 'p95' }),
+    );
+  }
+
+  /** Executions failed, timed out and aborted of a state machine. */
+  watchStateMachine(machine: sfn.StateMachine) {
+    const label = resourceLabel(machine, this.props.stackPrefix);
+    const id = `StateMachine${label.replace(/[^A-Za-z0-9]/g, '')}`;
+    const subject = `Step Functions ${label}`;
+    const kinds = [
+      ['Failed', 'esecuzioni fallite', 'finite in errore', machine.metricFailed({ period: FIVE_MINUTES, statistic: 'Sum' })],
+      ['TimedOut', 'esecuzioni scadute', 'interrotte per superamento del tempo massimo', machine.metricTimedOut({ period: FIVE_MINUTES, statistic: 'Sum' })],
+      ['Aborted', 'esecuzioni interrotte', 'interrotte a mano o da un nuovo avvio', machine.metricAborted({ period: FIVE_MINUTES, statistic: 'Sum' })],
+    ] as const;
+    for (const [kind, what, meaning, metric] of kinds) {
+      this.add(
+        `${id}${kind}`,
+        subject,
+        what,
+        `Esecuzioni della macchina a stati ${label} ${meaning} negli ultimi 5 minuti.`,
+        'Step Functions: esecuzioni non riuscite',
+        { threshold: 1, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+        metric,
+      );
+    }
+  }
+
+  /** The share of 5xx answers and the p95 latency of the HTTP API. */
+  watchHttpApi(api: apigwv2.IHttpApi) {
+    const errors = api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' });
+    const requests = api.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' });
+    this.add(
+      'HttpApi5xxShare',
+      'API HTTP',
+      'quota di risposte 5xx',
+      `Più del ${thresholds.http5xxPercent}% delle risposte dell’API è un errore 5xx in 2 periodi di 5 minuti su 3 (contato da ${thresholds.http5xxMinimumRequests} richieste per periodo).`,
+      'API HTTP: risposte 5xx',
+      { threshold: thresholds.http5xxPercent, evaluationPeriods: 3, datapointsToAlarm: 2, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      new cloudwatch.MathExpression({
+        expression: `IF(requests >= ${thresholds.http5xxMinimumRequests}, 100 * FILL(errors, 0) / requests, 0)`,
+        usingMetrics: { errors, requests },
+        label: 'Risposte 5xx (%)',
+        period: FIVE_MINUTES,
+      }),
+    );
+    this.add(
+      'HttpApiLatencyP95',
+      'API HTTP',
+      'latenza p95',
+      `La latenza p95 dell’API supera ${thresholds.httpP95LatencyMs / 1000} s da 15 minuti.`,
+      'API HTTP: latenza',
+      { threshold: thresholds.httpP95LatencyMs, evaluationPeriods: 3, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      api.metricLatency({ period: FIVE_MINUTES, statistic: 'p95' }),
+    );
+  }
+
+  /** Throttled requests and system errors of the table (and its indexes). */
+  watchTable(table: dynamodb.ITable) {
+    this.add(
+      'TableThrottles',
+      'DynamoDB',
+      'richieste limitate',
+      'Richieste alla tabella (o ai suoi indici) respinte per throttling negli ultimi 5 minuti.',
+      'DynamoDB: throttling ed errori di sistema',
+      { threshold: 1, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES }),
+    );
+    this.add(
+      'TableSystemErrors',
+      'DynamoDB',
+      'errori di sistema',
+      'DynamoDB ha risposto con errori interni (HTTP 500) negli ultimi 5 minuti.',
+      'DynamoDB: throttling ed errori di sistema',
+      { threshold: 1, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES }),
+    );
+  }
+
+  /** The account's SES reputation, before AWS pauses sending (bounce 10%, complaint 0.5%). */
+  watchSesReputation() {
+    const reputation = (metricName: string) => new cloudwatch.Metric({ namespace: 'AWS/SES', metricName, statistic: 'Maximum', period: Duration.hours(1) });
+    this.add(
+      'SesBounceRate',
+      'SES',
+      'bounce rate vicino alla sospensione',
+      `La percentuale di e-mail respinte (bounce) dell’account supera il ${thresholds.sesBounceRate * 100}%: AWS mette l’account sotto revisione e sospende l’invio dal 10%.`,
+      'SES: bounce e reclami',
+      { threshold: thresholds.sesBounceRate, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      reputation('Reputation.BounceRate'),
+    );
+    this.add(
+      'SesComplaintRate',
+      'SES',
+      'complaint rate vicino alla sospensione',
+      `La percentuale di e-mail segnalate come spam supera lo ${thresholds.sesComplaintRate * 100}%: AWS mette l’account sotto revisione e sospende l’invio dallo 0,5%.`,
+      'SES: bounce e reclami',
+      { threshold: thresholds.sesComplaintRate, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      reputation('Reputation.ComplaintRate'),
+    );
+  }
+
+  /** What the council would notice: an export in error, notices not sent, payments to reconcile, ISEE not read. */
+  watchBusiness() {
+    const { namespace } = this.props;
+    const atLeastOnce = { threshold: 1, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD };
+    this.add(
+      'ExportFailed',
+      'MyPay',
+      'flusso in errore',
+      'Un invio a MyPay è finito in errore (Errore flusso o Errore flusso interno in Flussi MyPay).',
+      'MyPay: flusso in errore',
+      atLeastOnce,
+      businessMetric(namespace, 'ExportsFailed'),
+    );
+    this.add(
+      'NoticesFailed',
+      'Avvisi',
+      'invii non riusciti',
+      'Avvisi di pagamento non inviati per un errore di SES o di IO negli ultimi 5 minuti (non conta i cittadini senza e-mail o senza IO).',
+      'Avvisi: invii non riusciti',
+      atLeastOnce,
+      businessTotal(namespace, 'NoticesFailed'),
+    );
+    this.add(
+      'PaymentsToReconcile',
+      'Pagamenti',
+      'da riconciliare',
+      'MyPay ha riportato nell’ultima ora pagamenti che il portale non ha potuto applicare (importo diverso, posizione annullata o mancante).',
+      'Pagamenti da riconciliare',
+      atLeastOnce,
+      businessTotal(namespace, 'PaymentsToReconcile', { period: Duration.hours(1) }),
+    );
+    this.add(
+      'IseeReadFailed',
+      'ISEE',
+      'letture non riuscite',
+      `Almeno ${thresholds.iseeReadFailuresPerHour} attestazioni ISEE non lette nell’ultima ora (extractionStatus FAILED): gli operatori le vedono senza valori proposti.`,
+      'ISEE: letture non riuscite',
+      { ...atLeastOnce, threshold: thresholds.iseeReadFailuresPerHour },
+      businessMetric(namespace, 'IseeReadFailed', { period: Duration.hours(1) }),
+    );
+  }
+}

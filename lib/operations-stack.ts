@@ -1,0 +1,109 @@
+import { ArnFormat, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import type { Construct } from 'constructs';
+import { PortalAlarms, functionsOf, stateMachinesOf } from './alarms.ts';
+import { metricsNamespace } from './context.ts';
+import { portalDashboard } from './dashboard.ts';
+import { DataMigrations } from './migrations.ts';
+
+export interface OperationsStackProps extends StackProps {
+  stackPrefix: string;
+  /** Who gets the alarms by e-mail (context alarmEmail); none: subscribe later (docs/operations.md). */
+  alarmEmail?: string;
+  /**
+   * The stacks watched: every Lambda function and state machine in them gets its alarms. Default: every stack
+   * of the app made before this one (build the operations stack last).
+   */
+  watched?: Stack[];
+  table: dynamodb.ITable;
+  httpApi: apigwv2.IHttpApi;
+  /** The API's functions by resource (their duration is watched against the timeout, and graphed one by one). */
+  apiFunctions: Record<string, lambda.IFunction>;
+  paymentExport: sfn.IStateMachine;
+  /** The data migrations run after these are deployed (the API). */
+  migrateAfter: Construct[];
+}
+
+/**
+ * Running the portal, for whoever is on call: the data migrations that each deployment runs after the API
+ * (lib/migrations.ts), the alarms' topic (SNS, encrypted with a key of its own), an
+ * alarm on every function and state machine of the other stacks (found in them, so one added later is
+ * watched too), on the HTTP API, DynamoDB, SES and the business, and the deployment's dashboard. Deployed
+ * last, after every stack it watches; its references to them are read at deploy time (weak references,
+ * cdk.json), so none of them is locked by it.
+ */
+export class OperationsStack extends Stack {
+  readonly topic: sns.Topic;
+  readonly alarms: PortalAlarms;
+  readonly dashboard: cloudwatch.Dashboard;
+  readonly migrations: DataMigrations;
+
+  constructor(scope: Construct, id: string, props: OperationsStackProps) {
+    const watched = props.watched ?? scope.node.children.filter((c): c is Stack => Stack.isStack(c));
+    super(scope, id, props);
+    const namespace = metricsNamespace(props.stackPrefix);
+
+    // CloudWatch publishes to an encrypted topic only if the key lets it: the key's policy grants it to the
+    // alarms of this deployment (their names start with the prefix), in this account and region.
+    const alarmArns = this.formatArn({ service: 'cloudwatch', resource: 'alarm', resourceName: `${props.stackPrefix} - *`, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+    const fromOurAlarms = { StringEquals: { 'aws:SourceAccount': this.account }, ArnLike: { 'aws:SourceArn': alarmArns } };
+    const key = new kms.Key(this, 'AlarmTopicKey', { description: `Encrypts the alarm notifications of ${props.stackPrefix}`, enableKeyRotation: true });
+    key.addToResourcePolicy(
+      new iam.PolicyStatement({
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+        conditions: fromOurAlarms,
+      }),
+    );
+    this.topic = new sns.Topic(this, 'AlarmTopic', {
+      displayName: `Portale servizi sociali (${props.stackPrefix}): allarmi`,
+      masterKey: key,
+      enforceSSL: true,
+    });
+    this.topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: fromOurAlarms,
+      }),
+    );
+    if (props.alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.topic.topicArn, description: 'Subscribe whoever is on call (e-mail, SMS, chat) to this topic' });
+
+    // The data migrations, after the API (their functions and state machine are watched below like the others).
+    this.migrations = new DataMigrations(this, 'Migrations', { table: props.table, executeAfter: props.migrateAfter });
+
+    this.alarms = new PortalAlarms(this, 'Alarms', { stackPrefix: props.stackPrefix, topic: this.topic, namespace });
+    const apiFunctions = new Set<unknown>(Object.values(props.apiFunctions));
+    const functions = functionsOf([...watched, this]);
+    for (const fn of functions) this.alarms.watchFunction(fn, { api: apiFunctions.has(fn) });
+    const stateMachines = stateMachinesOf([...watched, this]);
+    for (const machine of stateMachines) this.alarms.watchStateMachine(machine);
+    this.alarms.watchHttpApi(props.httpApi);
+    this.alarms.watchTable(props.table);
+    this.alarms.watchSesReputation();
+    this.alarms.watchBusiness();
+
+    this.dashboard = portalDashboard(this, {
+      stackPrefix: props.stackPrefix,
+      namespace,
+      apiFunctions: props.apiFunctions,
+      otherFunctions: functions.filter((fn) => !apiFunctions.has(fn)),
+      stateMachines,
+      paymentExport: props.paymentExport,
+      httpApi: props.httpApi,
+      table: props.table,
+      alarms: this.alarms.alarms,
+    });
+  }
+}

@@ -1,0 +1,349 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { businessMetricNames } from '../../functions/domain/business-metrics.ts';
+import { MIGRATION_IDS } from '../../functions/migrations/ids.ts';
+import { resources } from '../../functions/routes.ts';
+import { OperationsStack } from '../../lib/operations-stack.ts';
+import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
+
+/**
+ * The operations stack read from the synthesized templates: the alarms' topic, an alarm on every function
+ * and state machine found in ANY template of the app (so a function added without alarms fails here), the
+ * dashboard's widgets and their metrics, and the migrations' trigger.
+ */
+type Json = any;
+
+interface Synthesized {
+  portal: ScratchApp;
+  templates: Map<string, Json>;
+  operations: Json;
+}
+
+/** Every stack of the app (not only those buildApp lists), so a stack added anywhere is checked too. */
+function synthesize(portal: ScratchApp): Synthesized {
+  const stacks = portal.app.node.children.filter((c): c is Stack => Stack.isStack(c));
+  const templates = new Map<string, Json>(stacks.map((stack) => [stack.stackName, Template.fromStack(stack).toJSON()]));
+  return { portal, templates, operations: templates.get(portal.operations.stackName) };
+}
+
+/** `<stack>/<logical id>` of what a value of the operations template points at: a Ref of its own, or another stack's output (weak references). */
+function target(s: Synthesized, value: Json): string | null {
+  if (value?.Ref) return `${s.portal.operations.stackName}/${value.Ref}`;
+  const output = value?.['Fn::GetStackOutput'];
+  if (output) {
+    const produced = s.templates.get(output.StackName)?.Outputs?.[output.OutputName]?.Value;
+    return produced?.Ref ? `${output.StackName}/${produced.Ref}` : null;
+  }
+  return null;
+}
+
+const resourcesOf = (template: Json, type: string): [string, Json][] => Object.entries(template.Resources ?? {}).filter(([, r]: [string, Json]) => r.Type === type) as [string, Json][];
+
+/** The functions CloudFormation calls only while deploying: the service tokens of custom resources. */
+function deployOnly(template: Json): Set<string> {
+  return new Set(
+    Object.values<Json>(template.Resources ?? {})
+      .filter((r) => /^Custom::|^AWS::CloudFormation::CustomResource$/.test(r.Type))
+      .map((r) => r.Properties?.ServiceToken?.['Fn::GetAtt']?.[0])
+      .filter(Boolean),
+  );
+}
+
+const alarmsOf = (s: Synthesized) => resourcesOf(s.operations, 'AWS::CloudWatch::Alarm').map(([, r]) => r.Properties);
+
+/** The alarm on `metric` of `namespace` whose dimension `dimension` points at `resource` (`<stack>/<logical id>`). */
+const alarmOn = (s: Synthesized, namespace: string, metric: string, dimension: string, resource: string) =>
+  alarmsOf(s).filter((a) => a.Namespace === namespace && a.MetricName === metric && a.Dimensions?.some((d: Json) => d.Name === dimension && target(s, d.Value) === resource));
+
+/** Every function of every template that runs outside deployments, and which metrics of it have no alarm. */
+function functionsWithoutAlarms(s: Synthesized): string[] {
+  const missing: string[] = [];
+  for (const [stackName, template] of s.templates) {
+    const skip = deployOnly(template);
+    for (const [id] of resourcesOf(template, 'AWS::Lambda::Function')) {
+      if (skip.has(id)) continue;
+      for (const metric of ['Errors', 'Throttles']) {
+        if (alarmOn(s, 'AWS/Lambda', metric, 'FunctionName', `${stackName}/${id}`).length !== 1) missing.push(`${stackName}/${id} ${metric}`);
+      }
+    }
+  }
+  return missing;
+}
+
+function stateMachinesWithoutAlarms(s: Synthesized): string[] {
+  const missing: string[] = [];
+  for (const [stackName, template] of s.templates) {
+    for (const [id] of resourcesOf(template, 'AWS::StepFunctions::StateMachine')) {
+      for (const metric of ['ExecutionsFailed', 'ExecutionsTimedOut', 'ExecutionsAborted']) {
+        if (alarmOn(s, 'AWS/States', metric, 'StateMachineArn', `${stackName}/${id}`).length !== 1) missing.push(`${stackName}/${id} ${metric}`);
+      }
+    }
+  }
+  return missing;
+}
+
+/**
+ * The dashboard's body as JSON, each CloudFormation value in it (a Ref, a stack output, an alarm's ARN)
+ * replaced by `<stack>/<logical id>` of what it points at.
+ */
+function dashboardBody(s: Synthesized): Json {
+  const [[, dashboard]] = resourcesOf(s.operations, 'AWS::CloudWatch::Dashboard');
+  const body = dashboard.Properties.DashboardBody;
+  const parts: Json[] = body['Fn::Join'] ? body['Fn::Join'][1] : [body];
+  const text = parts
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      const getAtt = part['Fn::GetAtt'];
+      return getAtt ? `${s.portal.operations.stackName}/${getAtt[0]}` : (target(s, part) ?? JSON.stringify(part).replace(/"/g, "'"));
+    })
+    .join('');
+  return JSON.parse(text);
+}
+
+const widget = (body: Json, title: string) => {
+  const found = body.widgets.find((w: Json) => w.properties.title === title);
+  if (!found) throw new Error(`No widget «${title}» in ${body.widgets.map((w: Json) => w.properties.title).join(' | ')}`);
+  return found;
+};
+/** The metric names a widget graphs (SEARCH and math expressions as their text). */
+const metricsIn = (w: Json): string[] =>
+  (w.properties.metrics ?? []).map((m: Json) => (Array.isArray(m) && typeof m[0] === 'string' && m[0] !== '...' ? `${m[0]} ${m[1]}` : JSON.stringify(m)));
+
+let s: Synthesized;
+beforeAll(() => {
+  s = synthesize(scratchApp({ bundle: false }));
+});
+afterAll(() => s.portal.dispose());
+
+describe('the alarms topic', () => {
+  it('is encrypted with a key of its own (rotated), accepts only TLS, and lets CloudWatch publish for this deployment’s alarms only', () => {
+    const template = Template.fromJSON(s.operations);
+    template.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      KeyPolicy: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+            Condition: { StringEquals: { 'aws:SourceAccount': Match.anyValue() }, ArnLike: { 'aws:SourceArn': Match.anyValue() } },
+          }),
+        ]),
+      },
+    });
+    const [[keyId]] = resourcesOf(s.operations, 'AWS::KMS::Key');
+    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
+    const [[, policy]] = resourcesOf(s.operations, 'AWS::SNS::TopicPolicy');
+    const statements = policy.Properties.PolicyDocument.Statement;
+    expect(statements).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
+    const publish = statements.find((st: Json) => st.Principal?.Service === 'cloudwatch.amazonaws.com');
+    expect(publish).toMatchObject({ Effect: 'Allow', Action: 'sns:Publish' });
+    expect(JSON.stringify(publish.Condition.ArnLike['aws:SourceArn'])).toContain(':alarm:Portale - *');
+  });
+
+  it('has no subscriber unless the context gives alarmEmail, then that address by e-mail', () => {
+    expect(resourcesOf(s.operations, 'AWS::SNS::Subscription')).toEqual([]);
+    const withEmail = scratchApp({ bundle: false, context: { alarmEmail: 'reperibile@comune.example.it' } });
+    try {
+      Template.fromStack(withEmail.operations).hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'reperibile@comune.example.it' });
+    } finally {
+      withEmail.dispose();
+    }
+    expect(() => scratchApp({ bundle: false, context: { alarmEmail: 'not-an-address' } })).toThrow(/alarmEmail/);
+  });
+});
+
+describe('alarms', () => {
+  it('watch every function of every stack (errors and throttles), except the handlers CloudFormation calls while deploying', () => {
+    expect(functionsWithoutAlarms(s)).toEqual([]);
+    // The web app's upload to its bucket runs only during a deployment: no alarm.
+    const web = s.templates.get(s.portal.web.stackName);
+    expect(deployOnly(web).size).toBeGreaterThan(0);
+  });
+
+  it('would report a function the stacks gain without its alarms', () => {
+    const portal = scratchApp({ bundle: false, nag: false });
+    try {
+      // Made after the operations stack has looked at the stacks: nobody watches it.
+      new lambda.Function(portal.api, 'Unwatched', { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => 1') });
+      const missing = functionsWithoutAlarms(synthesize(portal));
+      expect(missing).toHaveLength(2);
+      expect(missing.every((m) => m.startsWith(`${portal.api.stackName}/Unwatched`))).toBe(true);
+    } finally {
+      portal.dispose();
+    }
+  });
+
+  it('watch every state machine: executions failed, timed out and aborted', () => {
+    expect(stateMachinesWithoutAlarms(s)).toEqual([]);
+    const machines = [...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::StepFunctions::StateMachine'));
+    expect(machines.length).toBeGreaterThanOrEqual(4); // MyPay export, background jobs, ISEE reading, migrations
+  });
+
+  it('watch the p95 duration of every API function against 80% of its own timeout', () => {
+    const api = s.templates.get(s.portal.api.stackName);
+    const apiFunctions = resourcesOf(api, 'AWS::Lambda::Permission')
+      .filter(([, p]) => p.Properties.Principal === 'apigateway.amazonaws.com')
+      .map(([, p]) => p.Properties.FunctionName['Fn::GetAtt'][0]);
+    expect(new Set(apiFunctions).size).toBe(resources.length);
+    for (const id of new Set(apiFunctions)) {
+      const [alarm] = alarmOn(s, 'AWS/Lambda', 'Duration', 'FunctionName', `${s.portal.api.stackName}/${id}`);
+      expect(alarm, id).toMatchObject({ ExtendedStatistic: 'p95', EvaluationPeriods: 3, Threshold: api.Resources[id].Properties.Timeout * 1000 * 0.8 });
+    }
+    // The background functions have no duration alarm (they loop by design up to their timeout).
+    const task = Stack.of(s.portal.api.paymentExport.taskFunction).resolve((s.portal.api.paymentExport.taskFunction.node.defaultChild as lambda.CfnFunction).logicalId);
+    expect(alarmOn(s, 'AWS/Lambda', 'Duration', 'FunctionName', `${s.portal.api.stackName}/${task}`)).toEqual([]);
+  });
+
+  it('watch the HTTP API (share of 5xx, p95 latency), DynamoDB (throttles, system errors) and SES (bounces, complaints before AWS pauses sending)', () => {
+    const byName = (name: string) => alarmsOf(s).find((a) => a.AlarmName === name);
+    const http5xx = byName('Portale - API HTTP - quota di risposte 5xx');
+    expect(http5xx.Metrics[0].Expression).toBe('IF(requests >= 20, 100 * FILL(errors, 0) / requests, 0)');
+    expect(http5xx.Metrics.filter((m: Json) => m.MetricStat).map((m: Json) => [m.Id, m.MetricStat.Metric.MetricName, target(s, m.MetricStat.Metric.Dimensions[0].Value)])).toEqual([
+      ['errors', '5xx', `${s.portal.web.stackName}/${s.portal.web.resolve((s.portal.web.httpApi.node.defaultChild as Json).logicalId)}`],
+      ['requests', 'Count', expect.any(String)],
+    ]);
+    expect(byName('Portale - API HTTP - latenza p95')).toMatchObject({ MetricName: 'Latency', ExtendedStatistic: 'p95', Threshold: 3000 });
+    const throttles = byName('Portale - DynamoDB - richieste limitate');
+    expect(throttles.Metrics.filter((m: Json) => m.MetricStat).map((m: Json) => m.MetricStat.Metric.MetricName)).toEqual(Array(8).fill('ThrottledRequests'));
+    expect(byName('Portale - DynamoDB - errori di sistema').Metrics.filter((m: Json) => m.MetricStat).every((m: Json) => m.MetricStat.Metric.MetricName === 'SystemErrors')).toBe(true);
+    expect(byName('Portale - SES - bounce rate vicino alla sospensione')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.BounceRate', Threshold: 0.05 });
+    expect(byName('Portale - SES - complaint rate vicino alla sospensione')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.ComplaintRate', Threshold: 0.001 });
+  });
+
+  it('watch the business: an export in error, notices not sent, payments to reconcile, ISEE readings that failed', () => {
+    const business = (name: string) => alarmsOf(s).find((a) => a.AlarmName === name);
+    expect(business('Portale - MyPay - flusso in errore')).toMatchObject({ Namespace: 'PortaleServiziSociali/Portale', MetricName: 'ExportsFailed', Threshold: 1 });
+    const notices = business('Portale - Avvisi - invii non riusciti');
+    const dimensions = (m: Json) => Object.fromEntries(m.MetricStat.Metric.Dimensions.map((d: Json) => [d.Name, d.Value]));
+    expect(notices.Metrics.filter((m: Json) => m.MetricStat).map((m: Json) => [m.MetricStat.Metric.MetricName, dimensions(m)])).toEqual([
+      ['NoticesFailed', { service: 'portale', notice: 'email' }],
+      ['NoticesFailed', { service: 'portale', notice: 'io' }],
+    ]);
+    expect(business('Portale - Pagamenti - da riconciliare').Metrics.filter((m: Json) => m.MetricStat).map((m: Json) => m.MetricStat.Metric.MetricName)).toEqual(['PaymentsToReconcile', 'PaymentsToReconcile']);
+    expect(business('Portale - ISEE - letture non riuscite')).toMatchObject({ MetricName: 'IseeReadFailed', Period: 3600, Threshold: 3 });
+  });
+
+  it('each reach the topic (ALARM and OK), start with the deployment’s prefix and point at the runbook', () => {
+    const [[topic]] = resourcesOf(s.operations, 'AWS::SNS::Topic');
+    const alarms = alarmsOf(s);
+    expect(new Set(alarms.map((a) => a.AlarmName)).size).toBe(alarms.length);
+    for (const alarm of alarms) {
+      expect(alarm.AlarmActions, alarm.AlarmName).toEqual([{ Ref: topic }]);
+      expect(alarm.OKActions, alarm.AlarmName).toEqual([{ Ref: topic }]);
+      expect(alarm.AlarmName).toMatch(/^Portale - /);
+      expect(alarm.AlarmDescription).toMatch(/Cosa fare: docs\/operations\.md, «.+»\.$/);
+      expect(alarm.TreatMissingData).toBe('notBreaching');
+    }
+  });
+});
+
+describe('the dashboard', () => {
+  it('shows the state of every alarm', () => {
+    const body = dashboardBody(s);
+    const shown = body.widgets.filter((w: Json) => w.type === 'alarm').flatMap((w: Json) => w.properties.alarms);
+    const alarmIds = resourcesOf(s.operations, 'AWS::CloudWatch::Alarm').map(([id]) => `${s.portal.operations.stackName}/${id}`);
+    expect([...shown].sort()).toEqual([...alarmIds].sort());
+  });
+
+  it('graphs requests, errors and p95 of every API function, and the HTTP API', () => {
+    const body = dashboardBody(s);
+    const api = s.templates.get(s.portal.api.stackName);
+    const apiFunctionIds = resources.map((resource) => `${s.portal.api.stackName}/${s.portal.api.resolve((s.portal.api.functions[resource].node.defaultChild as Json).logicalId)}`);
+    const functionsIn = (title: string, metric: string) =>
+      widget(body, title).properties.metrics.filter((m: Json) => m[0] === 'AWS/Lambda' && m[1] === metric).map((m: Json) => m[3]);
+    expect(functionsIn('API: richieste per funzione', 'Invocations').sort()).toEqual([...apiFunctionIds].sort());
+    expect(functionsIn('API: errori per funzione', 'Errors').sort()).toEqual([...apiFunctionIds].sort());
+    expect(JSON.stringify(widget(body, 'API: errori per funzione').properties.metrics)).toContain('MetricName=\\"ServerError\\"');
+    const p95 = widget(body, 'API: durata p95 per funzione (ms)').properties.metrics;
+    expect(p95.map((m: Json) => m[3]).sort()).toEqual([...apiFunctionIds].sort());
+    expect(p95.every((m: Json) => m[1] === 'Duration' && m.at(-1).stat === 'p95')).toBe(true);
+    expect(metricsIn(widget(body, 'API HTTP: richieste e errori'))).toEqual(['AWS/ApiGateway Count', 'AWS/ApiGateway 4xx', 'AWS/ApiGateway 5xx']);
+    expect(api).toBeDefined();
+  });
+
+  it('shows the exports and their outcome, the positions exported, paid and to reconcile in 30 days, the notices, the ISEE readings, DynamoDB', () => {
+    const body = dashboardBody(s);
+    const ns = 'PortaleServiziSociali/Portale';
+    expect(metricsIn(widget(body, 'Flussi MyPay: esito'))).toEqual([`${ns} ExportsCompleted`, `${ns} ExportsFailed`, 'AWS/States ExecutionsSucceeded', 'AWS/States ExecutionsFailed']);
+    const month = widget(body, 'Posizioni e pagamenti, ultimi 30 giorni');
+    expect(month.type).toBe('metric');
+    expect(month.properties).toMatchObject({ view: 'singleValue', start: '-P30D' });
+    // Each figure is the sum over 30 days.
+    expect(month.properties.metrics.every((m: Json) => m.at(-1).period === 2592000)).toBe(true);
+    expect(JSON.stringify(month.properties.metrics)).toMatch(/PositionsExported[\s\S]*PaymentsRecorded[\s\S]*PaymentsRecorded[\s\S]*PaymentsToReconcile/);
+    expect(metricsIn(widget(body, 'Avvisi inviati e non riusciti'))).toEqual([`${ns} NoticesSent`, `${ns} NoticesSent`, `${ns} NoticesFailed`, `${ns} NoticesFailed`]);
+    expect(JSON.stringify(widget(body, 'Letture ISEE').properties.metrics)).toMatch(/IseeRead[\s\S]*IseeReadWithWarning[\s\S]*IseeReadFailed/);
+    expect(metricsIn(widget(body, 'DynamoDB: capacità consumata'))).toEqual(['AWS/DynamoDB ConsumedReadCapacityUnits', 'AWS/DynamoDB ConsumedWriteCapacityUnits']);
+    expect(JSON.stringify(widget(body, 'DynamoDB: throttling ed errori di sistema').properties.metrics)).toMatch(/ReadThrottleEvents[\s\S]*WriteThrottleEvents[\s\S]*SystemErrors/);
+    // Every business metric of the catalogue is on the dashboard.
+    for (const name of businessMetricNames) expect(JSON.stringify(body), name).toContain(name);
+  });
+});
+
+describe('the data migrations', () => {
+  it('run by a trigger after the API, through a start function that knows the migrations and the state machine', () => {
+    expect(s.portal.operations.dependencies).toContain(s.portal.api);
+    const template = Template.fromJSON(s.operations);
+    const start = Stack.of(s.portal.operations).resolve((s.portal.operations.migrations.startFunction.node.defaultChild as lambda.CfnFunction).logicalId);
+    const [[, trigger]] = resourcesOf(s.operations, 'Custom::Trigger');
+    const version = trigger.Properties.HandlerArn.Ref;
+    expect(s.operations.Resources[version]).toMatchObject({ Type: 'AWS::Lambda::Version', Properties: { FunctionName: { Ref: start } } });
+    expect(trigger.Properties).toMatchObject({ InvocationType: 'RequestResponse', ExecuteOnHandlerChange: true, Timeout: String(Duration.minutes(14).toMilliseconds()) });
+    const [[machine]] = resourcesOf(s.operations, 'AWS::StepFunctions::StateMachine');
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Timeout: 840,
+      Environment: { Variables: { MIGRATIONS: MIGRATION_IDS.join(','), JOBS_STATE_MACHINE_ARN: { Ref: machine }, TABLE_NAME: Match.anyValue() } },
+    });
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'states:StartExecution', Resource: { Ref: machine } })]) },
+    });
+    // The state machine loops the migration task function (15 minutes a slice).
+    const task = Stack.of(s.portal.operations).resolve((s.portal.operations.migrations.taskFunction.node.defaultChild as lambda.CfnFunction).logicalId);
+    expect(s.operations.Resources[task].Properties.Timeout).toBe(900);
+    expect(JSON.stringify(s.operations.Resources[machine].Properties.DefinitionString)).toContain(task);
+  });
+});
+
+describe('a staging copy (stackPrefix)', () => {
+  it('keeps its metrics, alarms and dashboard apart from production in the same account', () => {
+    const staging = scratchApp({ bundle: false, context: { stackPrefix: 'PortaleTest' } });
+    try {
+      const operations = Template.fromStack(staging.operations).toJSON();
+      const alarms = resourcesOf(operations, 'AWS::CloudWatch::Alarm').map(([, r]) => r.Properties);
+      expect(alarms.every((a) => a.AlarmName.startsWith('PortaleTest - '))).toBe(true);
+      expect(alarms.filter((a) => a.Namespace?.startsWith('PortaleServiziSociali')).map((a) => a.Namespace)).toContain('PortaleServiziSociali/PortaleTest');
+      expect(resourcesOf(operations, 'AWS::CloudWatch::Dashboard')[0][1].Properties.DashboardName).toBe('PortaleTest-portale');
+      for (const stack of staging.stacks) {
+        for (const [, fn] of resourcesOf(Template.fromStack(stack).toJSON(), 'AWS::Lambda::Function')) {
+          const namespace = fn.Properties.Environment?.Variables?.POWERTOOLS_METRICS_NAMESPACE;
+          if (namespace !== undefined) expect(namespace).toBe('PortaleServiziSociali/PortaleTest');
+        }
+      }
+    } finally {
+      staging.dispose();
+    }
+  });
+});
+
+describe('rotating secrets (context secretsRevision)', () => {
+  it('changes every function’s configuration, so a deploy resolves their secrets again; without it nothing is added', () => {
+    const functionsOfApp = (portal: ScratchApp) =>
+      portal.app.node.children.filter((c): c is Stack => Stack.isStack(c)).flatMap((stack) => resourcesOf(Template.fromStack(stack).toJSON(), 'AWS::Lambda::Function'));
+    const rotated = scratchApp({ bundle: false, context: { secretsRevision: '2026-05-01' } });
+    try {
+      const portalFunctions = functionsOfApp(rotated).filter(([, fn]) => fn.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME);
+      expect(portalFunctions.length).toBeGreaterThan(20);
+      for (const [id, fn] of portalFunctions) expect(fn.Properties.Environment.Variables.SECRETS_REVISION, id).toBe('2026-05-01');
+    } finally {
+      rotated.dispose();
+    }
+    expect(functionsOfApp(s.portal).some(([, fn]) => fn.Properties.Environment?.Variables?.SECRETS_REVISION)).toBe(false);
+  });
+});
+
+// The operations stack is built last: a stack made after it would not be watched.
+it('is the last stack of the app', () => {
+  expect(s.portal.app.node.children.filter((c) => Stack.isStack(c)).at(-1)).toBeInstanceOf(OperationsStack);
+});
