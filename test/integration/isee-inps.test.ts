@@ -41,8 +41,8 @@ describe('a citizen fetches their ISEE from INPS', () => {
     expect(fetched.json.isee).toMatchObject({ state: 'VALIDATED', source: 'INPS', sourceLabel: 'INPS tramite PDND', value: 8450.32, year, scadenza: `${year}-12-31`, hasFile: false });
     expect(fetched.json.isee.inps).toMatchObject({ dataPresentazione: `${year}-01-15`, scalaEquivalenza: 2.04, omissions: [] });
     expect(fetched.json.isee.inps.household).toHaveLength(3);
-    const mine = await citizen.get('/api/me/isee');
-    expect(mine.json.items[0]).toMatchObject({ id: fetched.json.isee.id, sourceLabel: 'INPS tramite PDND' });
+    // The profile's list is read through a global index: it shows the new ISEE once the index has it (a reload).
+    await expect.poll(async () => (await citizen.get('/api/me/isee')).json.items[0]).toMatchObject({ id: fetched.json.isee.id, sourceLabel: 'INPS tramite PDND' });
     const queries = await citizen.get('/api/me/inps-queries');
     expect(queries.status).toBe(200);
     expect(queries.json.items[0]).toMatchObject({ reason: 'CITIZEN', reasonLabel: 'Su tua richiesta, dalla pagina Caricamento ISEE', esito: 'OK', resultLabel: 'ISEE trovato' });
@@ -51,7 +51,8 @@ describe('a citizen fetches their ISEE from INPS', () => {
   });
 
   it('fetched again, the same DSU writes nothing new', async () => {
-    await citizen.post('/api/me/isee/inps', {});
+    const first = await citizen.post('/api/me/isee/inps', {});
+    await expect.poll(async () => (await citizen.get('/api/me/isee')).json.items.some((i: { id: string }) => i.id === first.json.isee.id)).toBe(true);
     const before = (await citizen.get('/api/me/isee')).json.items.length;
     const again = await citizen.post('/api/me/isee/inps', {});
     expect(again.json.outcome).toBe('UNCHANGED');
@@ -95,8 +96,9 @@ describe('an operator refreshes and checks ISEE with INPS', () => {
     const review = await operator.post(`/api/users/${user.id}/isee/inps`, {});
     expect(review.json).toMatchObject({ outcome: 'REVIEW', isee: { state: 'LOADED', source: 'INPS', value: 5321.4 } });
     expect(review.json.isee.inps.reviewReason).toMatch(/^Omissioni o difformità segnalate da INPS: patrimonio mobiliare/);
-    const toVerify = await operator.get('/api/isee?limit=100');
-    expect(toVerify.json.items.find((i: { id: string }) => i.id === review.json.isee.id)).toMatchObject({ sourceLabel: 'INPS tramite PDND' });
+    await expect
+      .poll(async () => (await operator.get('/api/isee?limit=100')).json.items.find((i: { id: string }) => i.id === review.json.isee.id))
+      .toMatchObject({ sourceLabel: 'INPS tramite PDND' });
     const queries = await operator.get(`/api/users/${user.id}/inps-queries`);
     expect(queries.json.items.map((q: { esito: string }) => q.esito)).toEqual(['OK', 'DATI_NON_TROVATI']);
     expect(queries.json.items[0]).toMatchObject({ reason: 'OPERATOR', fiscalCode: user.fiscalCode, benefitCode: 'A2.07', applicationNumber: `PORTALE-${user.id}`, who: { role: 'OPERATOR' } });
