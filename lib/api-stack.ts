@@ -102,7 +102,6 @@ export class ApiStack extends Stack {
           INPS_AUDIT_REST_02: String(inps.auditRest02),
           INPS_RATE_PER_SECOND: String(inps.ratePerSecond),
           ISEE_REMINDER_FROM: props.iseeReminderFrom,
-          PORTAL_URL: props.portalUrl,
         };
         for (const [name, value] of Object.entries(settings)) fn.addEnvironment(name, value);
         // The client assertion is signed inside KMS: Sign on this one key, nothing else (not even GetPublicKey).
@@ -163,6 +162,8 @@ export class ApiStack extends Stack {
     bind.mypay(jobFunction, true);
     bind.io(jobFunction, 'SEND');
     bind.inps(jobFunction, 'QUERY');
+    // The portal's address: the link in the ISEE reminders (sent by the expiry job only).
+    jobFunction.addEnvironment('PORTAL_URL', props.portalUrl);
     this.backgroundJobs.scheduledJobs.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
 
     const integrations = Object.fromEntries(
