@@ -147,13 +147,15 @@ export async function listApprovedSubscriptionsOfCall(callId: string): Promise<S
 }
 /** A page of a call's approved subscriptions (the ISEE refresh jobs walk them with the cursor). */
 export const pageApprovedSubscriptionsOfCall = (callId: string, page: { limit?: number; cursor?: string }): Promise<Page<SubscriptionRecord>> =>
+  // The call's own partition, strongly consistent (as listApprovedSubscriptionsOfCall): a refresh started a
+  // moment after an approval asks INPS for that subscriber too, which gsi2 might not show yet.
   queryPage(
     {
-      IndexName: 'gsi2',
-      KeyConditionExpression: 'gsi2pk = :pk',
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
       FilterExpression: '#state = :state',
       ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':pk': keys.subscriptionsOfCall(callId), ':state': 'VALIDATED' },
+      ExpressionAttributeValues: { ':pk': keys.call(callId).pk, ':sk': 'SUBSCRIBER#', ':state': 'VALIDATED' },
+      ConsistentRead: true,
     },
     page,
     toRecord,
