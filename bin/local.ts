@@ -28,6 +28,8 @@ Portale dei servizi sociali — ambiente locale
   MyPay:            ${stack.myPayUrl}  (simulatore: import, posizioni, interruttori di guasto)
   Posta (SES):      ${stack.sesEndpoint}/  (le e-mail inviate dal portale)
   App IO:           ${stack.ioUrl}/  (simulatore: messaggi ricevuti, profili, interruttori di guasto)
+  PDND:             ${stack.pdndUrl}/token.oauth2  (simulatore del server di autorizzazione: voucher, interruttori)
+  INPS ISEE:        ${stack.inpsUrl}/  (simulatore ConsultazioneISEE: DSU di prova, interruttori di guasto)
   Dati:             ${config.dataDir}  (npm run reset per ripartire dai dati dimostrativi)
 
 Identità di prova (premi "Accedi" sul portale e scegli una di queste):

@@ -18,7 +18,7 @@ export interface ApiStackProps extends StackProps {
   /** The endpoint and its JWT authorizer, created by the web stack (see WebStack for why). */
   httpApi: apigwv2.IHttpApi;
   authorizer: apigwv2.IHttpRouteAuthorizer;
-  data: Pick<DataStack, 'table' | 'documents' | 'exports'>;
+  data: Pick<DataStack, 'table' | 'documents' | 'exports' | 'pdndKey'>;
   /** The Secrets Manager secret with MyPay's endpoint, entity code and password (context mypaySecretName). */
   mypaySecretName: string;
   /** How long the export waits for MyPay to process an import (context mypayImportMaxWaitMinutes; default 48 hours). */
@@ -27,7 +27,11 @@ export interface ApiStackProps extends StackProps {
   mail: PortalContext['mail'];
   /** IO app: base URL and the secret with the subscription key (context ioBaseUrl, ioSecretName). */
   io: PortalContext['io'];
-  /** The portal's own address (the web stack's URL): MyPay sends citizens back there only (PORTAL_URL). */
+  /** PDND and INPS's ISEE e-services (context pdnd*, inps*), and the first day of the December reminders. */
+  pdnd: PortalContext['pdnd'];
+  inps: PortalContext['inps'];
+  iseeReminderFrom: string;
+  /** The portal's own address (the web stack's URL): MyPay sends citizens back there only, the ISEE reminders link to it (PORTAL_URL). */
   portalUrl: string;
 }
 
@@ -80,6 +84,29 @@ export class ApiStack extends Stack {
           }),
         );
       },
+      inps: (fn) => {
+        const { pdnd, inps } = props;
+        const settings: Record<string, string> = {
+          PDND_TOKEN_URL: pdnd.tokenUrl,
+          PDND_CLIENT_ID: pdnd.clientId,
+          PDND_KID: pdnd.kid,
+          PDND_AUDIENCE: pdnd.assertionAudience,
+          PDND_KMS_KEY_ID: props.data.pdndKey.keyArn,
+          INPS_ENDPOINT: inps.endpoint,
+          INPS_AUDIENCE: inps.audience,
+          INPS_PURPOSE_ATTESTAZIONE: inps.purposeAttestazione,
+          INPS_PURPOSE_INDICATORE: inps.purposeIndicatore,
+          INPS_USER_ID: inps.userId,
+          INPS_CODICE_UFFICIO: inps.codiceUfficio,
+          INPS_BENEFIT_CODE: inps.benefitCode,
+          INPS_AUDIT_REST_02: String(inps.auditRest02),
+          INPS_RATE_PER_SECOND: String(inps.ratePerSecond),
+          ISEE_REMINDER_FROM: props.iseeReminderFrom,
+        };
+        for (const [name, value] of Object.entries(settings)) fn.addEnvironment(name, value);
+        // The client assertion is signed inside KMS: Sign on this one key, nothing else (not even GetPublicKey).
+        props.data.pdndKey.grant(fn, 'kms:Sign');
+      },
       portal: (fn) => fn.addEnvironment('PORTAL_URL', props.portalUrl),
       io: (fn) => {
         // The key is a dynamic reference, resolved by CloudFormation at deploy time: it is in no template.
@@ -112,14 +139,17 @@ export class ApiStack extends Stack {
     });
 
     // Work longer than a request ('Sincronizza', the month's generation and CSV, the enrolment import's 'Applica',
-    // 'Reset ore', the flow e-mail, 'Rendicontazione'): those functions start the background jobs' state machine.
+    // 'Reset ore', the flow e-mail, 'Rendicontazione', the ISEE refreshes from INPS): those functions start the
+    // background jobs' state machine; the ISEE schedules too.
     this.backgroundJobs = new BackgroundJobs(this, 'BackgroundJobs', {
       table: props.data.table,
       documents: props.data.documents,
-      starters: [this.functions.payments, this.functions['enrolment-csv'], this.functions.notices, this.functions.reporting, this.functions.enrolments],
+      starters: [this.functions.payments, this.functions['enrolment-csv'], this.functions.notices, this.functions.reporting, this.functions.enrolments, this.functions.isee],
+      iseeReminderFrom: props.iseeReminderFrom,
     });
     // The flow e-mail's slices read the list cursors of a month's positions, MyPay's PDFs, and send through SES;
-    // 'Verifica / genera CSV' leaves its file in the exports bucket; 'Rendicontazione' asks MyPay.
+    // 'Verifica / genera CSV' leaves its file in the exports bucket; 'Rendicontazione' asks MyPay; the ISEE jobs
+    // ask INPS through PDND and send the December reminders (IO and e-mail).
     const jobFunction = this.backgroundJobs.jobFunction;
     jobFunction.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
     bind.exports(jobFunction, 'RW');
@@ -130,6 +160,11 @@ export class ApiStack extends Stack {
       'AwsSolutions-IAM5[Resource::*]': 'ses:GetAccount reads the account’s own sending quota and supports no resource-level permission (SES v2 service authorization reference); it grants no sending.',
     });
     bind.mypay(jobFunction, true);
+    bind.io(jobFunction, 'SEND');
+    bind.inps(jobFunction, 'QUERY');
+    // The portal's address: the link in the ISEE reminders (sent by the expiry job only).
+    jobFunction.addEnvironment('PORTAL_URL', props.portalUrl);
+    this.backgroundJobs.scheduledJobs.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
 
     const integrations = Object.fromEntries(
       resources.map((resource) => [resource, new HttpLambdaIntegration(`${resource}Integration`, this.functions[resource])]),

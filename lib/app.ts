@@ -77,6 +77,9 @@ export function buildApp(options: BuildAppOptions = {}) {
     mypayImportMaxWaitMinutes: context.mypayImportMaxWaitMinutes,
     mail: context.mail,
     io: context.io,
+    pdnd: context.pdnd,
+    inps: context.inps,
+    iseeReminderFrom: context.iseeReminderFrom,
     portalUrl: web.webUrl,
   });
 

@@ -1,3 +1,5 @@
+import { INPS_BENEFIT_CODE } from '../functions/domain/inps.ts';
+import { REMINDER_FROM } from '../functions/domain/isee-refresh.ts';
 import type { Node } from 'constructs';
 import { DEFAULT_TEXTRACT_REGION, TEXTRACT_REGIONS } from './textract-regions.ts';
 
@@ -53,6 +55,26 @@ export interface PortalContext {
    * subscription key (Ocp-Apim-Subscription-Key). No payee: IO makes the service's organisation the payee.
    */
   io: { baseUrl: string; secretName: string };
+  /**
+   * PDND Interoperabilità (reference.md "Voucher"): the environment picks the token endpoint and the client
+   * assertion's audience; the e-service client's id and the kid PDND gave its public key (the private key is
+   * the data stack's KMS key) differ between collaudo and production.
+   */
+  pdnd: { environment: 'collaudo' | 'produzione'; tokenUrl: string; assertionAudience: string; clientId: string; kid: string };
+  /** INPS's ConsultazioneISEE e-services (reference.md): endpoint, voucher audience, the two purposes, the Identity header. */
+  inps: {
+    endpoint: string;
+    audience: string;
+    purposeAttestazione: string;
+    purposeIndicatore: string;
+    userId: string;
+    codiceUfficio: string;
+    benefitCode: string;
+    auditRest02: boolean;
+    ratePerSecond: number;
+  };
+  /** First day (MM-DD) of the December reminders of expiring ISEE; the schedule runs daily from it. */
+  iseeReminderFrom: string;
   mail: {
     /** Sender of every e-mail (a verified SES identity, or an address of a verified domain). */
     from: string;
@@ -87,6 +109,26 @@ export const contextDefaults = {
   ioSecretName: 'portale-servizi-sociali/io-api-key',
   mailFrom: 'noreply@comune.example.it',
   supportEmail: 'supporto@comune.example.it',
+  pdndEnvironment: 'collaudo',
+  /** Placeholders: the back office of PDND gives the real ones (a UUID, and the key's thumbprint). */
+  pdndClientId: '00000000-0000-0000-0000-000000000000',
+  pdndKid: 'placeholder-kid-set-by-pdnd-back-office-000',
+  /** The address in the WSDL v2.8 for PDND; INPS's sheet in the PDND catalogue has the real one. */
+  inpsEndpoint: 'https://api.inps.it/pdnd/soap/ConsultazioneISEE/v1',
+  inpsPurposeAttestazione: '00000000-0000-0000-0000-000000000001',
+  inpsPurposeIndicatore: '00000000-0000-0000-0000-000000000002',
+  /** The Identity header's UserId: the council's fiscal code (placeholder). */
+  inpsUserId: '00000000000',
+  inpsCodiceUfficio: '001',
+  inpsBenefitCode: 'A2.07',
+  inpsRatePerSecond: 10,
+  iseeReminderFrom: '12-01',
+} as const;
+
+/** PDND's two environments (reference.md): token endpoint and the client assertion's audience. */
+export const pdndEnvironments = {
+  collaudo: { tokenUrl: 'https://auth.uat.interop.pagopa.it/token.oauth2', assertionAudience: 'auth.uat.interop.pagopa.it/client-assertion' },
+  produzione: { tokenUrl: 'https://auth.interop.pagopa.it/token.oauth2', assertionAudience: 'auth.interop.pagopa.it/client-assertion' },
 } as const;
 
 const text = (node: Node, key: string): string | undefined => {
@@ -130,6 +172,22 @@ export function portalContext(node: Node): PortalContext {
   if (!/^[^_\s]\S{0,31}$/u.test(providerName)) {
     throw new Error(`spidGatewayProviderName ${providerName}: 1 to 32 characters, no spaces, not starting with an underscore`);
   }
+  const pdndEnvironment = text(node, 'pdndEnvironment') ?? contextDefaults.pdndEnvironment;
+  if (pdndEnvironment !== 'collaudo' && pdndEnvironment !== 'produzione') throw new Error('pdndEnvironment must be collaudo or produzione');
+  const uuid = (key: string, fallback: string) => {
+    const value = text(node, key) ?? fallback;
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) throw new Error(`${key} must be a UUID (PDND’s back office gives it)`);
+    return value;
+  };
+  const inpsUserId = text(node, 'inpsUserId') ?? contextDefaults.inpsUserId;
+  if (!/^[0-9]{11}$/.test(inpsUserId)) throw new Error('inpsUserId must be the council’s fiscal code: 11 digits');
+  const benefitCode = text(node, 'inpsBenefitCode') ?? contextDefaults.inpsBenefitCode;
+  if (!INPS_BENEFIT_CODE.test(benefitCode)) throw new Error('inpsBenefitCode must be one of the XSD’s PrestazioneDaErogare codes (A1.01 … A3.03, Z9.99)');
+  const reminderFrom = text(node, 'iseeReminderFrom') ?? contextDefaults.iseeReminderFrom;
+  if (!REMINDER_FROM.test(reminderFrom) || !reminderFrom.startsWith('12-')) throw new Error('iseeReminderFrom must be a day of December, MM-DD (e.g. 12-01)');
+  const rate = Number(text(node, 'inpsRatePerSecond') ?? contextDefaults.inpsRatePerSecond);
+  if (!(rate > 0 && rate <= 100)) throw new Error('inpsRatePerSecond must be between 0 and 100');
+  const inpsEndpoint = text(node, 'inpsEndpoint') ?? contextDefaults.inpsEndpoint;
   return {
     region: text(node, 'region') ?? contextDefaults.region,
     textractRegion,
@@ -153,6 +211,25 @@ export function portalContext(node: Node): PortalContext {
       baseUrl: text(node, 'ioBaseUrl') ?? contextDefaults.ioBaseUrl,
       secretName: text(node, 'ioSecretName') ?? contextDefaults.ioSecretName,
     },
+    pdnd: {
+      environment: pdndEnvironment,
+      tokenUrl: text(node, 'pdndTokenUrl') ?? pdndEnvironments[pdndEnvironment].tokenUrl,
+      assertionAudience: text(node, 'pdndAudience') ?? pdndEnvironments[pdndEnvironment].assertionAudience,
+      clientId: uuid('pdndClientId', contextDefaults.pdndClientId),
+      kid: text(node, 'pdndKid') ?? contextDefaults.pdndKid,
+    },
+    inps: {
+      endpoint: inpsEndpoint,
+      audience: text(node, 'inpsAudience') ?? inpsEndpoint,
+      purposeAttestazione: uuid('inpsPurposeAttestazione', contextDefaults.inpsPurposeAttestazione),
+      purposeIndicatore: uuid('inpsPurposeIndicatore', contextDefaults.inpsPurposeIndicatore),
+      userId: inpsUserId,
+      codiceUfficio: text(node, 'inpsCodiceUfficio') ?? contextDefaults.inpsCodiceUfficio,
+      benefitCode,
+      auditRest02: text(node, 'inpsAuditRest02') === 'true',
+      ratePerSecond: rate,
+    },
+    iseeReminderFrom: reminderFrom,
     mail: {
       from: text(node, 'mailFrom') ?? contextDefaults.mailFrom,
       supportAddress: text(node, 'supportEmail') ?? contextDefaults.supportEmail,

@@ -1,5 +1,6 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { table as tableKeys } from '../functions/adapters/table.ts';
@@ -28,6 +29,8 @@ export class DataStack extends Stack {
   readonly documents: s3.Bucket;
   readonly exports: s3.Bucket;
   readonly accessLogs: s3.Bucket;
+  /** The PDND client's private key: it signs the client assertions and never leaves KMS. */
+  readonly pdndKey: kms.Key;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, { terminationProtection: true, ...props });
@@ -87,6 +90,21 @@ export class DataStack extends Stack {
     // "Object Created" events to EventBridge start the ISEE reading (lib/isee-extraction.ts). Set on the
     // bucket itself: the L2 `eventBridgeEnabled` sets the same flag through a custom resource and its Lambda.
     (this.documents.node.defaultChild as s3.CfnBucket).addPropertyOverride('NotificationConfiguration.EventBridgeConfiguration.EventBridgeEnabled', true);
+
+    // PDND Interoperabilità (reference.md "Voucher"): the e-service client's key pair. Its public key is
+    // uploaded to PDND's back office (README "Before the first deploy"), which answers the kid; the
+    // private key signs RS256 inside KMS (kms:Sign, RSASSA_PKCS1_V1_5_SHA_256) and never leaves it. Kept
+    // with the data: replacing it means registering a new key with PDND.
+    this.pdndKey = new kms.Key(this, 'PdndClientKey', {
+      keySpec: kms.KeySpec.RSA_2048,
+      keyUsage: kms.KeyUsage.SIGN_VERIFY,
+      description: 'Portale servizi sociali: chiave del client PDND (firma delle client assertion, RS256)',
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    new CfnOutput(this, 'PdndClientKeyArn', {
+      value: this.pdndKey.keyArn,
+      description: 'KMS key of the PDND client: aws kms get-public-key --key-id <ARN>, to PEM, upload it to PDND (README)',
+    });
 
     this.exports = new s3.Bucket(this, 'Exports', {
       ...privateBucketDefaults,

@@ -20,6 +20,8 @@ export interface FunctionAccess {
   io?: 'SEND';
   /** MyPay's endpoint, entity code and password (MYPAY_*), from the secret named by the context mypaySecretName. */
   mypay?: true;
+  /** INPS's ISEE e-services through PDND (PDND_*, INPS_*): kms:Sign with the PDND client's key, nothing else on it. */
+  inps?: 'QUERY';
   /** The portal's own address (PORTAL_URL: the web stack's URL), where MyPay sends citizens back. */
   portal?: true;
 }
@@ -35,7 +37,8 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   public: {},
   uploads: { documents: 'RW' },
   users: { table: 'RW' },
-  isee: { table: 'RW', documents: 'RW' },
+  // 'Recupera il mio ISEE da INPS', 'Aggiorna ISEE da INPS', 'Verifica con INPS'; it starts the refresh jobs.
+  isee: { table: 'RW', documents: 'RW', inps: 'QUERY' },
   calls: { table: 'RW', documents: 'RW' },
   subscriptions: { table: 'RW', documents: 'RW' },
   configuration: { table: 'RW' },

@@ -1,5 +1,6 @@
 import type { BusinessMetric, DimensionOf } from '../domain/business-metrics.ts';
 import type { UploadRequest, UploadTicket } from '../domain/files.ts';
+import type { InpsAnswer, InpsApplicationState, InpsAttestation, InpsIndicator } from '../domain/inps.ts';
 import type { IoMessageContent } from '../domain/notices.ts';
 import type { Actor } from '../domain/roles.ts';
 
@@ -214,3 +215,29 @@ export interface IoMessages {
   sendMessage(fiscalCode: string, content: IoMessageContent, options?: { deadline?: number }): Promise<{ id: string }>;
   messageStatus(fiscalCode: string, id: string, options?: { deadline?: number }): Promise<IoMessageStatus>;
 }
+
+/** What a query to INPS asks (the XSD's RicercaCFType): every field is sent, as reference.md says. */
+export interface InpsRequest {
+  fiscalCode: string;
+  /** yyyy-mm-dd: the DSU valid on this day. */
+  dataValidita: string;
+  /** PrestazioneDaErogare (the deployment's INPS_BENEFIT_CODE). */
+  benefitCode: string;
+  /** ProtocolloDomandaEnteErogatore: the council's application number (domain/inps.ts applicationNumber). */
+  applicationNumber: string;
+  applicationState: InpsApplicationState;
+  /** Who asks, for the audit information (AUDIT_REST_02) when the e-service wants it. */
+  requestedBy?: { userID: string; LoA: string };
+}
+
+/**
+ * INPS's ISEE e-services through PDND (reference.md "ISEE from INPS through PDND"). The adapter is
+ * functions/adapters/inps-isee.ts (the voucher from functions/adapters/pdnd.ts); locally it talks to
+ * lib/local/inps-simulator.ts. An Esito other than OK is in the answer; errors by name: `InpsUnavailable`,
+ * `InpsMalformed`, `PdndUnavailable` (retry later), `InpsRefused`, `PdndRefused` (configuration).
+ */
+export interface InpsIsee {
+  attestation(request: InpsRequest): Promise<InpsAnswer<InpsAttestation>>;
+  indicator(request: InpsRequest, tipoIndicatore?: string): Promise<InpsAnswer<InpsIndicator>>;
+}
+

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { CallState, nameSearchKey, type CallSummary } from '../domain/calls.ts';
 import type { Page } from '../domain/validation.ts';
 import type { KeptFile } from './files.ts';
-import { documentClient, hasChildren, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { documentClient, hasChildren, queryAll, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 /**
@@ -69,6 +69,18 @@ export function listCalls(query: { name?: string; limit?: number; cursor?: strin
     toSummary,
     pageSize,
   );
+}
+
+/** The ids of the calls not archived (an archived call is never billed): the ISEE jobs walk their subscribers. */
+export async function listActiveCallIds(): Promise<string[]> {
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ProjectionExpression: 'id, #state',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':pk': keys.callsCollection },
+  });
+  return items.filter((item) => item.state !== CallState.ARCHIVED).map((item) => item.id as string);
 }
 
 /** All the calls of a service, by name. */

@@ -285,3 +285,21 @@ export function paymentsWorkbookName(callName: string | null | undefined, today:
   const safe = (callName ?? '').replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').replace(/\s+/g, ' ').trim();
   return safe ? `${today}_${safe}.xlsx` : 'pagamenti.xlsx';
 }
+
+/** At most this many names are kept per month (the count is complete). */
+export const MISSING_ISEE_NAMES = 1000;
+
+/** The subscribers a month's generation left without a position: 'ISEE scaduto o mancante' (design §4). */
+export const missingIseeResponseSchema = z.object({
+  anno: int,
+  months: z.array(
+    z.object({
+      mese: int,
+      count: int,
+      people: z.array(z.object({ fiscalCode: z.string(), cognome: z.string(), nome: z.string() })),
+      generatedAt: z.string(),
+    }),
+  ),
+});
+export type MissingIseeResponse = z.output<typeof missingIseeResponseSchema>;
+

@@ -9,9 +9,36 @@ export const isRideService = (serviceName: string): boolean => /taxi/i.test(serv
 
 export type FeeBand = Pick<Band, 'id' | 'name' | 'min' | 'max' | 'percent' | 'fixedCost'>;
 
+/**
+ * The citizen's newest ISEE as the user record (and each subscription's copy) carries it. Recording a new
+ * ISEE invalidates the older ones, so the newest is the latest validated one only in that state.
+ */
+export interface FeeIsee {
+  valueCents: number;
+  state: string;
+  /** The ISEE's year (the DSU's): without an expiry, the DSU is valid until 31 December of it. */
+  year: number;
+  /** The expiry (yyyy-mm-dd…): INPS's DataValidita, the attestation's, or what the operator typed. */
+  scadenza?: string | null;
+}
+
+/** The last day an ISEE counts (design §4: a DSU is valid until 31 December of the year it was presented). */
+export const iseeExpiry = (isee: Pick<FeeIsee, 'year' | 'scadenza'>): string => {
+  const given = isee.scadenza?.slice(0, 10);
+  return given && /^\d{4}-\d{2}-\d{2}$/.test(given) ? given : `${isee.year}-12-31`;
+};
+
+/** Valid for the month: it has not expired before the month's first day. */
+export const isIseeValidFor = (isee: Pick<FeeIsee, 'year' | 'scadenza'>, year: number, month: number): boolean =>
+  iseeExpiry(isee) >= `${year}-${String(month).padStart(2, '0')}-01`;
+
+/** The ISEE a month's fee starts from: the latest validated one when it is valid for that month, else none. */
+export const iseeForMonth = <T extends FeeIsee>(isee: T | null | undefined, year: number, month: number): T | null =>
+  isee && isee.state === 'VALIDATED' && isIseeValidFor(isee, year, month) ? isee : null;
+
 export interface FeeInput {
-  /** The citizen's latest VALIDATED ISEE, in cents; null when there is none. */
-  iseeCents: number | null;
+  /** The citizen's newest ISEE (any state: only a VALIDATED one valid for the month counts); null when there is none. */
+  isee: FeeIsee | null;
   /** The call's bands. */
   bands: readonly FeeBand[];
   /** Weekly hours (or rides), at most two decimals. */
@@ -23,7 +50,8 @@ export interface FeeInput {
 
 /**
  * What the month costs a citizen, or why it costs nothing:
- * - NO_ISEE: no validated ISEE, so no fee can be computed (the operator sees 'ISEE non caricato');
+ * - NO_ISEE: no validated ISEE valid for the month (none, not yet validated, or expired: a December ISEE
+ *   does not bill January), so no fee can be computed and no position is made ('ISEE scaduto o mancante');
  * - EXEMPT: ISEE ≤ 3000 €;
  * - NO_BAND: the ISEE falls in none of the call's bands (the operator must fix the bands);
  * - DUE: the amount, which is 0 when the hours are 0.
@@ -50,9 +78,10 @@ export function bandFor(iseeCents: number, bands: readonly FeeBand[]): FeeBand |
  * fraction can tip the rounding. `quotaCents` is the quota as the bands page shows it (rounded): display only.
  */
 export function monthlyFee(input: FeeInput): Fee {
-  if (input.iseeCents === null) return { kind: 'NO_ISEE', amountCents: 0 };
-  if (input.iseeCents <= EXEMPT_ISEE_CENTS) return { kind: 'EXEMPT', amountCents: 0 };
-  const band = bandFor(input.iseeCents, input.bands);
+  const isee = iseeForMonth(input.isee, input.year, input.month);
+  if (isee === null) return { kind: 'NO_ISEE', amountCents: 0 };
+  if (isee.valueCents <= EXEMPT_ISEE_CENTS) return { kind: 'EXEMPT', amountCents: 0 };
+  const band = bandFor(isee.valueCents, input.bands);
   if (!band) return { kind: 'NO_BAND', amountCents: 0 };
   // The hourly quota in ten-thousandths of a cent (percent in hundredths × cost in cents), hours in
   // hundredths: amount = quota × hours × days / (10,000 × 100 × 7), rounded half up.

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ConflictError } from './errors.ts';
 import { uploadedFileSchema } from './files.ts';
+import { inpsDetailsSchema, inpsFetchOutcomes, toInpsDetails } from './inps-details.ts';
 import { iseeExtractionSchema, extractionStatuses } from './isee-extraction.ts';
 import { messages } from './messages.ts';
 import { hasAtMostTwoDecimals, toEuros } from './money.ts';
@@ -101,6 +102,17 @@ export const iseeDecisionSchema = z.object({
 });
 export type IseeDecision = z.output<typeof iseeDecisionSchema>;
 
+/**
+ * Where an ISEE came from (design §4 "ISEE sources"): fetched from INPS through PDND, or a document uploaded
+ * (by the citizen or an operator); an operator's entry without a document ('Escludi verifica ISEE', the
+ * enrolment import) is the operator's.
+ */
+export const iseeSources = ['INPS', 'UPLOAD', 'OPERATOR'] as const;
+export type IseeSource = (typeof iseeSources)[number];
+export const iseeSourceOf = (item: { source?: string | null; hasFile?: boolean | null }): IseeSource =>
+  item.source === 'INPS' ? 'INPS' : item.hasFile ? 'UPLOAD' : 'OPERATOR';
+export const iseeSourceLabel = (source: IseeSource) => ({ INPS: 'INPS tramite PDND', UPLOAD: 'Documento caricato', OPERATOR: 'Inserito dall’operatore' })[source];
+
 export const iseeSchema = z.object({
   id: z.string(),
   userId: z.string(),
@@ -119,10 +131,18 @@ export const iseeSchema = z.object({
   dataInsert: z.string(),
   extractionStatus: z.enum(extractionStatuses),
   extraction: iseeExtractionSchema.nullable(),
+  source: z.enum(iseeSources),
+  sourceLabel: z.string(),
+  /** What INPS said (an ISEE fetched through PDND): the DSU, the values, the household, omissions. */
+  inps: inpsDetailsSchema.nullable(),
   /** A 5-minute link to the document (detail only). */
   fileUrl: z.string().nullable().optional(),
 });
 export type Isee = z.output<typeof iseeSchema>;
+
+/** The answer of 'Recupera il mio ISEE da INPS' and of the operator's 'Aggiorna ISEE da INPS'. */
+export const inpsFetchResultSchema = z.object({ outcome: z.enum(inpsFetchOutcomes), message: z.string(), isee: iseeSchema.nullable() });
+export type InpsFetchResult = z.output<typeof inpsFetchResultSchema>;
 
 /** What the citizen's home says about the newest ISEE (part 2 §4); null means no banner. */
 export type IseeBanner = 'waiting' | 'refused' | 'missing' | null;
@@ -177,6 +197,7 @@ export function assertIseeDeletable(isee: Record<string, unknown>): void {
 
 /** A stored ISEE (amounts in cents) as the API shows it. */
 export function toIsee(item: Record<string, any>): Isee {
+  const source = iseeSourceOf(item);
   return {
     id: item.id,
     userId: item.userId,
@@ -200,5 +221,8 @@ export function toIsee(item: Record<string, any>): Isee {
     dataInsert: item.dataInsert,
     extractionStatus: item.extractionStatus ?? 'NONE',
     extraction: item.extraction ?? null,
+    source,
+    sourceLabel: iseeSourceLabel(source),
+    inps: item.inps ? toInpsDetails(item.inps) : null,
   };
 }

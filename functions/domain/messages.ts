@@ -48,7 +48,7 @@ export const messages = {
   positions: {
     month: 'Il mese deve essere un numero da 1 a 12.',
     year: 'Inserisci un anno valido di quattro cifre.',
-    noIsee: 'Nessun ISEE validato: quota non calcolabile',
+    noIsee: 'ISEE scaduto o mancante',
     noBand: 'Il valore ISEE non rientra in nessuna fascia del bando',
     cancelledFinal: 'Posizione annullata: non può essere riaperta',
     notApproved: 'Iscrizione non più approvata: posizione lasciata invariata',

@@ -105,16 +105,17 @@ export function endOfDayInRome(isoDate: string): string {
 }
 
 /**
- * The IO message body's content (reference.md): payment data in integer cents with the notice number, and no
- * `payee`. IO refuses a payee with 403 unless the key has the group ApiMessageWriteWithPayee, which is not
- * granted by default (io-messages apps/services-func/src/functions/CreateMessage/handler.ts); without it IO
- * makes the service's organisation fiscal code the payee (ProcessMessage/handler.ts), the council's own.
+ * The IO message body's content (reference.md): payment data in integer cents with the notice number (a
+ * payment notice only; a reminder has neither due date nor payment data), and no `payee`. IO refuses a payee
+ * with 403 unless the key has the group ApiMessageWriteWithPayee, which is not granted by default (io-messages
+ * apps/services-func/src/functions/CreateMessage/handler.ts); without it IO makes the service's organisation
+ * fiscal code the payee (ProcessMessage/handler.ts), the council's own.
  */
 export interface IoMessageContent {
   subject: string;
   markdown: string;
-  due_date: string;
-  payment_data: { amount: number; notice_number: string; invalid_after_due_date: boolean };
+  due_date?: string;
+  payment_data?: { amount: number; notice_number: string; invalid_after_due_date: boolean };
 }
 
 export function ioMessageContent(position: NoticePosition & { nav: string }): IoMessageContent {

@@ -15,5 +15,12 @@ export function currentPeriod(now: Date): Period {
   return { mese: get('month'), anno: get('year') };
 }
 
+let romeDayFormat: Intl.DateTimeFormat | undefined;
+
+/** Today's date in Europe/Rome, yyyy-mm-dd. */
+export function romeDay(now: Date): string {
+  romeDayFormat ??= new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: 'numeric', month: '2-digit', day: '2-digit' });
+  return romeDayFormat.format(now);
+}
 /** "2026-03". */
 export const periodKey = ({ mese, anno }: Period) => `${anno}-${String(mese).padStart(2, '0')}`;

@@ -171,6 +171,8 @@ export interface LastIsee {
   year: number;
   state: string;
   hasFile: boolean;
+  /** Its expiry (yyyy-mm-dd), when known: the fee of a month counts it only until then (domain/fee.ts). */
+  scadenza?: string | null;
 }
 
 /** The facts the delete rule looks at: the ISEE summary on the record, and whether ISEE or subscriptions exist. */

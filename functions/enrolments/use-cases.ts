@@ -69,7 +69,7 @@ export function toEnrolmentRow(record: EnrolmentListRecord, call: Pick<CallRecor
 }
 
 export const userIsee = (user: Pick<StoredUser, 'lastIsee'>): EnrolmentIsee | null =>
-  user.lastIsee ? { valueCents: user.lastIsee.valueCents, year: user.lastIsee.year, state: user.lastIsee.state } : null;
+  user.lastIsee ? { valueCents: user.lastIsee.valueCents, year: user.lastIsee.year, state: user.lastIsee.state, scadenza: user.lastIsee.scadenza ?? null } : null;
 
 
 export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, files, exports, audit, clock, jobs }: EnrolmentDeps) {

@@ -1,27 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { dynamoAuditLog } from '../adapters/audit-log.ts';
-import { s3FileStore } from '../adapters/files.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { resourceHandler } from '../http/handler.ts';
-import * as userRepository from '../users/repository.ts';
-import { ensureCitizen } from '../users/ensure-citizen.ts';
-import * as iseeRepository from './repository.ts';
-// Only the ISEE copy on the user's subscriptions: the rest of the subscriptions repository stays out of this bundle.
-import { syncUserIsee } from '../subscriptions/repository.ts';
-import { makeIseeUseCases } from './use-cases.ts';
+import * as jobRepository from '../jobs/repository.ts';
+import { stepFunctionsJobRunner } from '../jobs/runner.ts';
+import { makeJobs } from '../jobs/use-cases.ts';
+import { inpsIsee, isee, iseeRefresh } from './wired.ts';
 import { iseeRoutes } from './routes.ts';
 
 /** Exported for the demo data (lib/local/demo-users.ts), which records its ISEE the way the API does. */
-export const isee = makeIseeUseCases({
-  isees: iseeRepository,
-  users: userRepository,
-  ensureCitizen,
-  files: s3FileStore,
-  audit: dynamoAuditLog,
-  clock: systemClock,
-  ids: randomUUID,
-  subscriptions: { syncUserIsee },
-});
+export { isee, inpsIsee };
+
+const refresh = iseeRefresh({ jobs: makeJobs({ jobs: jobRepository, runner: stepFunctionsJobRunner, clock: systemClock, ids: randomUUID }) });
 
 export const handler = resourceHandler(iseeRoutes, {
   listIseesToVerify: ({ query }) => isee.listIseesToVerify(query),
@@ -33,4 +22,14 @@ export const handler = resourceHandler(iseeRoutes, {
   uploadUserIsee: ({ params, body, actor }) => isee.uploadUserIsee(params.id, body, actor!),
   decideIsee: ({ params, body, actor }) => isee.decideIsee(params.id, body, actor!),
   deleteIsee: ({ params, actor }) => isee.deleteIsee(params.id, actor!),
+  fetchMyIseeFromInps: ({ actor }) => inpsIsee.fetchMyIsee(actor!),
+  listMyInpsQueries: ({ query, actor }) => inpsIsee.listMyQueries(actor!, query),
+  fetchUserIseeFromInps: ({ params, actor }) => inpsIsee.fetchUserIsee(params.id, actor!),
+  listUserInpsQueries: ({ params, query }) => inpsIsee.listUserQueries(params.id, query),
+  checkIseeWithInps: ({ params, actor }) => inpsIsee.checkWithInps(params.id, actor!),
+  startCallIseeRefresh: ({ params, actor }) => refresh.startCallRefresh(params.id, actor!),
+  callIseeRefreshStatus: ({ params }) => refresh.callRefreshStatus(params.id),
+  listIseeExpiry: ({ query }) => refresh.expiryList(query),
+  startIseeExpiry: ({ actor }) => refresh.startExpiry(actor!),
+  startIseeNewYear: ({ actor }) => refresh.startNewYear(actor!),
 });

@@ -3,6 +3,7 @@ import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import { ISEE_FEE_MARKER, ISEE_PAGE_SIZE, toIsee, type Isee, type IseeState } from '../domain/isee.ts';
 import { iseeDocumentKey } from '../domain/isee-extraction.ts';
 import { toCents } from '../domain/money.ts';
+import type { StoredInpsDetails } from '../domain/inps.ts';
 import type { Page } from '../domain/validation.ts';
 import { batchGet, countUnder, documentClient, hasChildren, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
@@ -41,6 +42,9 @@ export interface NewIsee {
   uploadedBy: 'CITIZEN' | 'OPERATOR';
   uploadedBySub: string;
   excludeVerification?: boolean;
+  /** 'INPS': fetched from INPS through PDND (no document), with what INPS said. */
+  source?: 'INPS';
+  inps?: StoredInpsDetails;
 }
 
 export const newIseeId = () => randomUUID();
@@ -70,6 +74,7 @@ export async function createIsee(input: NewIsee, now: string): Promise<StoredIse
     uploadedBy: input.uploadedBy,
     uploadedBySub: input.uploadedBySub,
     excludeVerification: !!input.excludeVerification,
+    ...(input.source ? { source: input.source, inps: input.inps ?? null } : {}),
     dataInsert: now,
     updatedAt: now,
     gsi2pk: keys.iseesOfUser(input.userId),

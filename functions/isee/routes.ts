@@ -1,5 +1,7 @@
 import { idParamsSchema, pageOf, pageQuerySchema } from '../domain/validation.ts';
-import { citizenIseeUploadSchema, iseeDecisionSchema, iseeSchema, operatorIseeUploadSchema } from '../domain/isee.ts';
+import { citizenIseeUploadSchema, inpsFetchResultSchema, iseeDecisionSchema, iseeSchema, operatorIseeUploadSchema } from '../domain/isee.ts';
+import { inpsCheckSchema, inpsQueryPageSchema, myInpsQueryPageSchema } from '../domain/inps.ts';
+import { expiryListSchema, refreshStatusSchema } from '../domain/isee-refresh.ts';
 import { countSchema } from '../domain/users.ts';
 import { OPERATOR, type RouteDef } from '../http/route.ts';
 
@@ -13,5 +15,15 @@ export const iseeRoutes = [
   { operationId: 'deleteIsee', method: 'DELETE', path: '/api/isee/{id}', resource: 'isee', access: OPERATOR, summary: 'Cancellazione di un ISEE e del suo documento', params: idParamsSchema, status: 204 },
   { operationId: 'listMyIsees', method: 'GET', path: '/api/me/isee', resource: 'isee', access: ['CITIZEN'], summary: 'Gli ISEE caricati dal cittadino, dal più recente (5 per pagina)', query: pageQuerySchema, status: 200, response: pageOf(iseeSchema) },
   { operationId: 'listUserIsees', method: 'GET', path: '/api/users/{id}/isee', resource: 'isee', access: ['OPERATOR', 'DELEGATE'], summary: 'Gli ISEE di un utente, dal più recente (5 per pagina)', params: idParamsSchema, query: pageQuerySchema, status: 200, response: pageOf(iseeSchema) },
+  { operationId: 'fetchMyIseeFromInps', method: 'POST', path: '/api/me/isee/inps', resource: 'isee', access: ['CITIZEN'], summary: 'Recupera il mio ISEE da INPS (PDND): accettato subito senza omissioni, altrimenti da verificare', status: 200, response: inpsFetchResultSchema, problems: [502, 503] },
+  { operationId: 'listMyInpsQueries', method: 'GET', path: '/api/me/inps-queries', resource: 'isee', access: ['CITIZEN'], summary: 'Quando il Comune ha chiesto all’INPS l’ISEE del cittadino, e perché', query: pageQuerySchema, status: 200, response: myInpsQueryPageSchema },
+  { operationId: 'fetchUserIseeFromInps', method: 'POST', path: '/api/users/{id}/isee/inps', resource: 'isee', access: OPERATOR, summary: 'Aggiorna ISEE da INPS (PDND) per un utente', params: idParamsSchema, status: 200, response: inpsFetchResultSchema, problems: [502, 503] },
+  { operationId: 'listUserInpsQueries', method: 'GET', path: '/api/users/{id}/inps-queries', resource: 'isee', access: OPERATOR, summary: 'Le interrogazioni INPS su un utente (finalità, voucher, esito, chi e quando)', params: idParamsSchema, query: pageQuerySchema, status: 200, response: inpsQueryPageSchema },
+  { operationId: 'checkIseeWithInps', method: 'POST', path: '/api/isee/{id}/inps-check', resource: 'isee', access: OPERATOR, summary: 'Verifica con INPS il valore di un ISEE caricato (nulla cambia)', params: idParamsSchema, status: 200, response: inpsCheckSchema, problems: [502, 503] },
+  { operationId: 'startCallIseeRefresh', method: 'POST', path: '/api/calls/{id}/isee-refresh', resource: 'isee', access: OPERATOR, summary: 'Aggiorna ISEE da INPS per ogni iscritto approvato del bando (lavoro in background)', params: idParamsSchema, status: 200, response: refreshStatusSchema, problems: [409] },
+  { operationId: 'callIseeRefreshStatus', method: 'GET', path: '/api/calls/{id}/isee-refresh', resource: 'isee', access: OPERATOR, summary: 'Avanzamento e resoconto dell’aggiornamento degli ISEE da INPS del bando', params: idParamsSchema, status: 200, response: refreshStatusSchema },
+  { operationId: 'listIseeExpiry', method: 'GET', path: '/api/isee-expiry', resource: 'isee', access: OPERATOR, summary: 'ISEE in scadenza o scaduti degli iscritti attivi, con i promemoria inviati', query: pageQuerySchema, status: 200, response: expiryListSchema },
+  { operationId: 'startIseeExpiry', method: 'POST', path: '/api/isee-expiry', resource: 'isee', access: OPERATOR, summary: 'Aggiorna l’elenco delle scadenze ISEE (e, da dicembre, invia i promemoria)', status: 200, response: expiryListSchema, problems: [409] },
+  { operationId: 'startIseeNewYear', method: 'POST', path: '/api/isee-expiry/new-year', resource: 'isee', access: OPERATOR, summary: 'Recupera da INPS il nuovo ISEE degli iscritti attivi senza un ISEE valido (inizio anno)', status: 200, response: refreshStatusSchema, problems: [409] },
   { operationId: 'uploadUserIsee', method: 'POST', path: '/api/users/{id}/isee', resource: 'isee', access: OPERATOR, summary: 'Caricamento di un ISEE per un utente da parte dell’operatore', params: idParamsSchema, body: operatorIseeUploadSchema, status: 201, response: iseeSchema },
 ] as const satisfies readonly RouteDef<'isee'>[];

@@ -56,7 +56,7 @@ export interface IseeDeps {
    * computes the fee on it): every change of the newest ISEE is copied there. Optional: without it the
    * copies are not kept (test wiring that has no subscriptions).
    */
-  subscriptions?: { syncUserIsee(userId: string, isee: { valueCents: number; year: number; state: string } | null, now: string): Promise<unknown> };
+  subscriptions?: { syncUserIsee(userId: string, isee: { valueCents: number; year: number; state: string; scadenza?: string | null } | null, now: string): Promise<unknown> };
 }
 
 /** ISEE ids kept on the user's record, newest first (UserRecord.recentIseeIds). */
@@ -65,7 +65,7 @@ const RECENT_ISEES = 5;
 const CANDIDATES = 10;
 
 const lastIseeOf = (isee: StoredIsee | null): LastIsee | null =>
-  isee ? { id: isee.id, valueCents: isee.valueCents, year: isee.year, state: isee.state, hasFile: !!isee.hasFile } : null;
+  isee ? { id: isee.id, valueCents: isee.valueCents, year: isee.year, state: isee.state, hasFile: !!isee.hasFile, scadenza: isee.scadenza ?? null } : null;
 
 export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, clock, ids, subscriptions }: IseeDeps) {
   const requireUser = async (id: string) => (await users.getUserItem(id)) ?? Promise.reject(new NotFoundError(userMessages.notFound));
@@ -89,7 +89,7 @@ export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, cl
       { lastIsee, recentIseeIds, state: userStateAfterIsee(user.state, newest), iseeCount: Math.max(0, (user.iseeCount ?? 0) + countDelta) },
       now,
     );
-    await subscriptions?.syncUserIsee(user.id, lastIsee && { valueCents: lastIsee.valueCents, year: lastIsee.year, state: lastIsee.state }, now);
+    await subscriptions?.syncUserIsee(user.id, lastIsee && { valueCents: lastIsee.valueCents, year: lastIsee.year, state: lastIsee.state, scadenza: lastIsee.scadenza ?? null }, now);
   }
 
   /**

@@ -14,6 +14,9 @@ import { reportingSlice } from '../reporting/jobs.ts';
 import { reporting } from '../reporting/wired.ts';
 import { enrolmentMessages } from '../domain/enrolment.ts';
 import { enrolmentImport } from '../enrolment-csv/wired-import.ts';
+import { inpsMessages } from '../domain/inps.ts';
+import { CALL_REFRESH_JOB, EXPIRY_JOB, NEW_YEAR_JOB } from '../domain/isee-refresh.ts';
+import { iseeRefresh } from '../isee/wired.ts';
 import * as jobRepository from './repository.ts';
 import type { JobTaskStep } from './state-machine.ts';
 import { makeJobWorker, type JobKind, type JobRun } from './use-cases.ts';
@@ -23,8 +26,12 @@ import { makeJobWorker, type JobKind, type JobRun } from './use-cases.ts';
  * (bounded work from a cursor, idempotent) and the line shown when it fails.
  */
 const notices = noticeUseCases();
+const refresh = iseeRefresh();
 const enrolments = enrolmentUseCases();
 const kinds: Record<string, JobKind> = {
+  [CALL_REFRESH_JOB]: { slice: refresh.callRefreshSlice, failure: inpsMessages.refreshFailed },
+  [NEW_YEAR_JOB]: { slice: refresh.newYearSlice, failure: inpsMessages.refreshFailed },
+  [EXPIRY_JOB]: { slice: refresh.expirySlice, failure: inpsMessages.expiryFailed },
   [SYNC_JOB]: { slice: payments.syncSlice, failure: positionOpsMessages.syncFailed },
   [GENERATE_JOB]: { slice: payments.generationSlice, failure: positionOpsMessages.generationFailed },
   [CSV_JOB]: { slice: payments.csvSlice, failure: positionOpsMessages.csvFailed },

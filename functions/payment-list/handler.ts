@@ -1,13 +1,14 @@
 import { systemClock } from '../adapters/ports.ts';
 import { getCall } from '../calls/repository.ts';
 import { resourceHandler } from '../http/handler.ts';
-import { countDebtSummaries, getDebtTotals, listDebtSummaries } from './repository.ts';
+import { countDebtSummaries, getDebtTotals, listDebtSummaries, listMissingIsee } from './repository.ts';
 import { paymentListRoutes } from './routes.ts';
 import { makeDebtListUseCases } from './use-cases.ts';
 
-const paymentList = makeDebtListUseCases({ debts: { getDebtTotals, listDebtSummaries, countDebtSummaries }, calls: { getCall }, clock: systemClock });
+const paymentList = makeDebtListUseCases({ debts: { getDebtTotals, listDebtSummaries, countDebtSummaries }, calls: { getCall }, clock: systemClock, missingIsee: { listMissingIsee } });
 
 export const handler = resourceHandler(paymentListRoutes, {
   listDebtSummaries: ({ params, query }) => paymentList.listDebtSummaries(params.id, query),
   debtTotals: ({ params, query }) => paymentList.debtTotals(params.id, query),
+  listMissingIsee: ({ params, query }) => paymentList.missingIsee(params.id, query),
 });

@@ -8,7 +8,7 @@ import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
 import { BACKFILL_PAGE, batchGet, decodeCursor, documentClient, encodeCursor, mergedQueryPage, queryAll, tableName, unlessConditionFails, type BackfillPage, type CursorList, type StreamPosition } from '../adapters/dynamo.ts';
 import { DEBT_LIST_SHARDS, keys, numericSortKey, paymentKeys, shardOf } from '../adapters/table.ts';
-import { toPositionRecord } from '../payments/repository.ts';
+import { missingIseeKeys, toPositionRecord } from '../payments/repository.ts';
 
 /**
  * The payment list's maintained aggregates (README "The payment list"). DynamoDB only, no rules: the
@@ -527,3 +527,8 @@ export async function backfillDebtListKeysPage(callId: string, anno: number, sta
   return { written: keyed, next: result.LastEvaluatedKey };
 }
 
+/** The months of a call-year that left subscribers without a position for 'ISEE scaduto o mancante' (payments/repository.ts putMissingIsee). */
+export async function listMissingIsee(callId: string, anno: number) {
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': missingIseeKeys.year(callId, anno) } });
+  return items.map((item) => ({ mese: item.mese as number, count: item.count as number, people: item.people as { fiscalCode: string; cognome: string; nome: string }[], generatedAt: item.generatedAt as string }));
+}

@@ -16,6 +16,7 @@ import {
   type DebtTotals,
   type DebtTotalsQuery,
   type DebtTotalsResponse,
+  type MissingIseeResponse,
 } from '../domain/debt-summaries.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
@@ -67,6 +68,8 @@ export interface DebtListDeps {
   debts: DebtReadRepository;
   calls: { getCall(id: string): Promise<CallRecord | null> };
   clock: Clock;
+  /** The months' subscribers left without a position for 'ISEE scaduto o mancante' (written by each generation). */
+  missingIsee?: { listMissingIsee(callId: string, anno: number): Promise<MissingIseeResponse['months']> };
 }
 
 /** A position write to reflect: which call, citizen and year changed. */
@@ -178,6 +181,13 @@ export function makeDebtListUseCases(deps: DebtListDeps) {
       // first page holds whole is read twice, a page's worth of items at most).
       const [call, page, counted] = await Promise.all([requireCall(callId), pageOf(), debts.countDebtSummaries(callId, anno, filter, DEBT_FILTER_COUNT_CAP)]);
       return { ...page, count: counted.count, countCapped: counted.capped, sum: counted.sum, callName: call.name, anno };
+    },
+
+    /** GET /api/calls/{id}/payment-list/missing-isee: per month, who has no position because their ISEE expired or is missing. */
+    async missingIsee(callId: string, query: DebtTotalsQuery): Promise<MissingIseeResponse> {
+      const anno = yearOf(query.anno);
+      const [, months] = await Promise.all([requireCall(callId), deps.missingIsee?.listMissingIsee(callId, anno) ?? []]);
+      return { anno, months };
     },
 
     /** GET /api/calls/{id}/payment-totals: the call-year's totals (years from 2025, the fixed start date). */

@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { publicPosition, type PositionRecord } from '../domain/debt-positions.ts';
+import { MISSING_ISEE_NAMES } from '../domain/debt-summaries.ts';
 import { receiptOf, type PaymentRecord } from '../domain/payment-record.ts';
 
 export { receiptOf, type PaymentRecord };
@@ -377,6 +378,28 @@ export const recordIoMessage = (
     keepDelivered ? { ':processed': 'PROCESSED', ':string': 'S', ':notDelivered': '-1' } : {},
   );
 
+/**
+ * Who a month's generation left without a position for 'ISEE scaduto o mancante' (the payment list shows
+ * them): one item per call and month under the call-year (pk "CALL#<callId>#NOISEE#<anno>", sk "<mm>").
+ */
+export const missingIseeKeys = {
+  month: (callId: string, anno: number, mese: number) => ({ pk: `CALL#${callId}#NOISEE#${anno}`, sk: String(mese).padStart(2, '0') }),
+  year: (callId: string, anno: number) => `CALL#${callId}#NOISEE#${anno}`,
+};
+
+/**
+ * Who the month's generation left without a position for 'ISEE scaduto o mancante': rewritten at every
+ * generation of the month (removed when nobody is left out), the first MISSING_ISEE_NAMES names kept.
+ */
+export async function putMissingIsee(callId: string, period: Period, people: readonly { fiscalCode: string; cognome: string; nome: string }[], at: string): Promise<void> {
+  const key = missingIseeKeys.month(callId, period.anno, period.mese);
+  if (!people.length) {
+    await documentClient.send(new DeleteCommand({ TableName: tableName, Key: key }));
+    return;
+  }
+  const names = people.slice(0, MISSING_ISEE_NAMES).map(({ fiscalCode, cognome, nome }) => ({ fiscalCode, cognome, nome }));
+  await documentClient.send(new PutCommand({ TableName: tableName, Item: { ...key, mese: period.mese, anno: period.anno, count: people.length, people: names, generatedAt: at } }));
+}
 /** IO's later status of the message `ioId` (null when the position now holds another message, or is paid or cancelled). */
 export const recordIoStatus = (position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>, ioId: string, ioStatus: IoStatus, at: string) =>
   updateNoticeFields(position, { ioStatus, updatedAt: at }, ' AND ioId = :ioId', { ':ioId': ioId });

@@ -15,7 +15,7 @@ import { CSV_JOB, GENERATE_JOB, SYNC_JOB, resultJobStatus, type JobRecord } from
 import { CallState } from '../domain/call-limits.ts';
 import { hasLiveCheckout } from '../domain/payment-rules.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
-import { monthlyFee } from '../domain/fee.ts';
+import { iseeForMonth, monthlyFee } from '../domain/fee.ts';
 import { messages, positionOpsMessages } from '../domain/messages.ts';
 import { heldBackReasons, mypayCsv, mypayCsvRow, type Payer } from '../domain/mypay-csv.ts';
 import {
@@ -134,6 +134,8 @@ export interface PaymentDeps {
   jobs?: PaymentJobs;
   /** The exports bucket: 'Verifica / genera CSV' leaves its file there and answers a short-lived link. */
   exportFiles: Pick<ExportFiles, 'put' | 'downloadUrl'>;
+  /** Who each generation left without a position for 'ISEE scaduto o mancante' (the payment list shows them). */
+  missingIsee?: { putMissingIsee(callId: string, period: Period, people: readonly Skipped[], at: string): Promise<void> };
   /** The payment list's aggregates (functions/payment-list/use-cases.ts): every position write refreshes them. */
   summaries: Pick<DebtRefreshUseCases, 'refreshDebtSummaries' | 'reconcileDebtTotals'> & Pick<MonthSummaryRefresh, 'refreshMonthSummaries'>;
   clock: Clock;
@@ -203,14 +205,14 @@ export function makeMonthPlanner({ subscriptions, bands, users, positions }: Pic
 
     const planned: PlannedSubscription[] = approved.map((subscription) => {
       const user = usersById.get(subscription.userId) ?? null;
-      const isee = user?.lastIsee?.state === 'VALIDATED' ? user.lastIsee : null;
+      const isee = iseeForMonth(user?.lastIsee, period.anno, period.mese);
       return {
         userId: subscription.userId,
         fiscalCode: user?.fiscalCode ?? subscription.fiscalCode,
         firstName: user?.firstName ?? subscription.firstName,
         lastName: user?.lastName ?? subscription.lastName,
         iseeId: isee?.id ?? null,
-        fee: monthlyFee({ iseeCents: isee ? isee.valueCents : null, bands: callBands, weeklyHours: subscription.weeklyHour ?? 0, year: period.anno, month: period.mese }),
+        fee: monthlyFee({ isee, bands: callBands, weeklyHours: subscription.weeklyHour ?? 0, year: period.anno, month: period.mese }),
       };
     });
     return { plan: planMonth({ call: { id: call.id, name: call.name, serviceName: call.serviceName }, period, existing, subscriptions: planned, now: at }), usersById, existing };
@@ -255,6 +257,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     const now = clock.now();
     const at = now.toISOString();
     const { plan, usersById, existing } = await planOf(call, period, at);
+    await deps.missingIsee?.putMissingIsee(call.id, period, plan.skipped.filter((s) => s.reason === messages.positions.noIsee), at);
 
     // The export holding the call's lock creates in batches of 25 (no other generation of the call can run);
     // anything else creates each position with its condition (a concurrent generation loses, writes nothing).

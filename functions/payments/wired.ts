@@ -39,6 +39,7 @@ export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs'> = {}) =>
   exports: { runningExportOf },
   exportFiles: s3ExportFiles,
   summaries: { ...debtSummaries, ...monthSummaries },
+  missingIsee: { putMissingIsee: positionRepository.putMissingIsee },
   audit: { recordMany: recordAuditBatch },
   clock: systemClock,
   metrics: businessMetrics,

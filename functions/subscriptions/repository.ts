@@ -3,7 +3,7 @@ import type { EnrolmentSort } from '../domain/enrolment.ts';
 import type { SubscriptionState, SubscriptionSummary } from '../domain/subscriptions.ts';
 import { normaliseSearchText } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import { BACKFILL_PAGE, batchGet, batchPut, withoutEmpty, decodeCursor, documentClient, encodeCursor, queryAll, tableName, unlessConditionFails, type BackfillPage, type CursorList } from '../adapters/dynamo.ts';
+import { BACKFILL_PAGE, batchGet, batchPut, withoutEmpty, decodeCursor, documentClient, encodeCursor, queryAll, queryPage, tableName, unlessConditionFails, type BackfillPage, type CursorList } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 import type { KeptFile } from '../calls/files.ts';
 
@@ -145,6 +145,23 @@ export async function listApprovedSubscriptionsOfCall(callId: string): Promise<S
   });
   return items.map(toRecord);
 }
+/** A page of a call's approved subscriptions (the ISEE refresh jobs walk them with the cursor). */
+export const pageApprovedSubscriptionsOfCall = (callId: string, page: { limit?: number; cursor?: string }): Promise<Page<SubscriptionRecord>> =>
+  // The call's own partition, strongly consistent (as listApprovedSubscriptionsOfCall): a refresh started a
+  // moment after an approval asks INPS for that subscriber too, which gsi2 might not show yet.
+  queryPage(
+    {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+      FilterExpression: '#state = :state',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':pk': keys.call(callId).pk, ':sk': 'SUBSCRIBER#', ':state': 'VALIDATED' },
+      ConsistentRead: true,
+    },
+    page,
+    toRecord,
+    100,
+  );
+
 // ---------------------------------------------------------------------------------------------------
 // Enrolment management (issue 7): the operator's table of a call's subscriptions.
 //
@@ -181,6 +198,8 @@ export interface EnrolmentIsee {
   valueCents: number;
   year: number;
   state: string;
+  /** Its expiry (yyyy-mm-dd): the month's fee counts it only until then (domain/fee.ts). */
+  scadenza?: string | null;
 }
 
 const ISEE_BUCKET_CENTS = 20_000;
@@ -307,6 +326,9 @@ async function readCounts(callId: string): Promise<Record<string, number>> {
   return (result.Item ?? {}) as Record<string, number>;
 }
 
+/** How many approved subscriptions the call has (its counters: no read of the items). */
+export const countApprovedSubscriptions = async (callId: string): Promise<number> => (await readCounts(callId)).c_VALIDATED ?? 0;
+
 /** Rewrites the counters from the items (after a full read of the call). */
 export async function recountEnrolments(callId: string, records: SubscriptionRecord[]): Promise<void> {
   const counts = countDeltas(records.map((after) => ({ before: null, after })));
@@ -432,7 +454,7 @@ async function subscriptionsOfUser(userId: string): Promise<SubscriptionRecord[]
 }
 
 const sameIsee = (a: EnrolmentIsee | null | undefined, b: EnrolmentIsee | null | undefined) =>
-  (a ?? null) === (b ?? null) || (!!a && !!b && a.valueCents === b.valueCents && a.year === b.year && a.state === b.state);
+  (a ?? null) === (b ?? null) || (!!a && !!b && a.valueCents === b.valueCents && a.year === b.year && a.state === b.state && (a.scadenza ?? null) === (b.scadenza ?? null));
 
 /**
  * Rewrites each subscription of a user whose copy of the user differs (`differs`) with `copy` applied,
@@ -468,7 +490,7 @@ export const syncUserIsee = (userId: string, isee: EnrolmentIsee | null, now: st
   syncUserCopies(
     userId,
     (record) => !sameIsee(record.isee, isee),
-    () => ({ isee: isee ? { valueCents: isee.valueCents, year: isee.year, state: isee.state } : null }),
+    () => ({ isee: isee ? { valueCents: isee.valueCents, year: isee.year, state: isee.state, scadenza: isee.scadenza ?? null } : null }),
     now,
   );
 

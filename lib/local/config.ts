@@ -18,6 +18,10 @@ export interface LocalConfig {
   sesPort: number;
   /** The IO app simulator (lib/local/io-simulator.ts). */
   ioPort: number;
+  /** PDND's authorization server (lib/local/pdnd-simulator.ts). */
+  pdndPort: number;
+  /** INPS's ConsultazioneISEE e-service (lib/local/inps-simulator.ts). */
+  inpsPort: number;
   dataDir: string;
   host: string;
 }
@@ -33,6 +37,8 @@ export function localConfig(env: NodeJS.ProcessEnv = process.env): LocalConfig {
     stepFunctionsPort: Number(env.SFN_PORT ?? port + 1570),
     sesPort: Number(env.SES_PORT ?? port + 1571),
     ioPort: Number(env.IO_PORT ?? port + 1572),
+    pdndPort: Number(env.PDND_PORT ?? port + 1573),
+    inpsPort: Number(env.INPS_PORT ?? port + 1574),
     dataDir: path.resolve(env.DATA_DIR ?? '.data'),
     host: env.HOST ?? 'localhost',
   };

@@ -46,7 +46,7 @@ export async function seedDemoEnrolments(): Promise<void> {
         firstName: user.firstName,
         lastName: user.lastName,
         files: [],
-        isee: user.lastIsee ? { valueCents: user.lastIsee.valueCents, year: user.lastIsee.year, state: user.lastIsee.state } : null,
+        isee: user.lastIsee ? { valueCents: user.lastIsee.valueCents, year: user.lastIsee.year, state: user.lastIsee.state, scadenza: user.lastIsee.scadenza ?? null } : null,
       },
       null,
     );

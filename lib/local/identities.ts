@@ -67,6 +67,16 @@ export const identities: TestIdentity[] = [
     workingEntityId: 'SERVIZI-SOCIALI-MUNICIPIO-1',
     roleLabel: 'Operatrice riconosciuta dall’ente di lavoro',
   },
+  {
+    // No record and no ISEE on the portal, a valid DSU at INPS (lib/local/inps-simulator.ts): she fetches it and applies.
+    sub: 'chiara.neri',
+    givenName: 'Chiara',
+    familyName: 'Neri',
+    fiscalCode: 'NRECHR88E45F205C',
+    email: 'chiara.neri@example.it',
+    groups: [],
+    roleLabel: 'Cittadina senza ISEE',
+  },
 ];
 
 export const fullName = (identity: TestIdentity) => `${identity.givenName} ${identity.familyName}`;

@@ -14,7 +14,9 @@ import { startIseeExtraction } from './isee-extraction.ts';
 import { localFunctionArn, localStateMachineArn, startStepFunctions } from './step-functions.ts';
 import { DEFAULT_ENTITY, startMyPaySimulator } from './mypay-simulator.ts';
 import { LOCAL_MAIL, startMail } from './mail.ts';
-import { startIoSimulator } from './io-simulator.ts';
+import { LOCAL_IO, startIoSimulator } from './io-simulator.ts';
+import { LOCAL_PDND, localPdndClient, startPdndSimulator } from './pdnd-simulator.ts';
+import { startInpsSimulator } from './inps-simulator.ts';
 import { startLocalDynamo } from './dynalite-thread.ts';
 import { ensureTable, startS3, type Closable } from './stores.ts';
 import { untracedFunctionEnv } from './untraced-env.ts';
@@ -34,6 +36,10 @@ export interface LocalStack {
   sesEndpoint: string;
   /** The IO app simulator: `${ioUrl}/` lists the messages, `${ioUrl}/admin/…` the switches. */
   ioUrl: string;
+  /** PDND's authorization server (token endpoint, JWKS, switches under /admin/). */
+  pdndUrl: string;
+  /** INPS's ISEE e-service: `${inpsUrl}/` gives fiscal codes a DSU, `/admin/…` the switches. */
+  inpsUrl: string;
   /** The local Step Functions endpoint (StartExecution, DescribeExecution, StopExecution). */
   stepFunctionsEndpoint: string;
   close(): Promise<void>;
@@ -149,6 +155,9 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     opened.push(io);
     process.env.IO_BASE_URL ||= `http://127.0.0.1:${config.ioPort}`;
     process.env.IO_API_KEY ||= io.apiKey;
+    // PDND's authorization server and INPS's ISEE e-service (simulators), with the settings the cloud takes from context.
+    const { pdnd, inps } = await startLocalPdndAndInps(config);
+    opened.push(pdnd, inps);
     process.env.SFN_ENDPOINT = `http://127.0.0.1:${config.stepFunctionsPort}`;
     process.env.EXPORT_STATE_MACHINE_ARN = localStateMachineArn(EXPORT_MACHINE);
     process.env.JOBS_STATE_MACHINE_ARN = localStateMachineArn(JOBS_MACHINE);
@@ -201,11 +210,45 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
           server.closeAllConnections();
         }),
     });
-    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, myPayUrl: myPay.url, myPayEndpoint: myPay.endpoint, sesEndpoint, ioUrl: io.url, stepFunctionsEndpoint: stepFunctions.endpoint, close };
+    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, myPayUrl: myPay.url, myPayEndpoint: myPay.endpoint, sesEndpoint, ioUrl: io.url, pdndUrl: pdnd.url, inpsUrl: inps.url, stepFunctionsEndpoint: stepFunctions.endpoint, close };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/**
+ * PDND and INPS on this machine: the portal's PDND client (its key kept in <dataDir>/pdnd, registered with
+ * the authorization server as a council registers it in PDND's back office, linked to the two purposes) and
+ * the ISEE e-service, which checks the vouchers with PDND's JWKS. The settings the cloud takes from CDK
+ * context go to the environment; a value already there wins.
+ */
+async function startLocalPdndAndInps(config: LocalConfig) {
+  const client = await localPdndClient(config.dataDir);
+  const pdnd = await startPdndSimulator({ port: config.pdndPort, host: '127.0.0.1' });
+  const purposes = { [LOCAL_PDND.purposes.attestazione]: { audience: LOCAL_PDND.inpsAudience }, [LOCAL_PDND.purposes.indicatore]: { audience: LOCAL_PDND.inpsAudience } };
+  pdnd.register({ clientId: client.clientId, consumerId: 'comune-demo', kid: client.kid, publicKeyPem: client.publicKeyPem, purposes });
+  const inps = await startInpsSimulator({
+    port: config.inpsPort,
+    host: '127.0.0.1',
+    dataDir: config.dataDir,
+    pdnd: { jwksUrl: pdnd.jwksUrl, issuer: pdnd.issuer },
+    audience: LOCAL_PDND.inpsAudience,
+    purposes: LOCAL_PDND.purposes,
+  });
+  const env = process.env;
+  env.PDND_TOKEN_URL ||= pdnd.tokenUrl;
+  env.PDND_CLIENT_ID ||= client.clientId;
+  env.PDND_KID ||= client.kid;
+  env.PDND_AUDIENCE ||= LOCAL_PDND.assertionAudience;
+  if (!env.PDND_KMS_KEY_ID) env.PDND_PRIVATE_KEY_FILE ||= client.privateKeyFile;
+  env.INPS_ENDPOINT ||= inps.endpoint;
+  env.INPS_AUDIENCE ||= LOCAL_PDND.inpsAudience;
+  env.INPS_PURPOSE_ATTESTAZIONE ||= LOCAL_PDND.purposes.attestazione;
+  env.INPS_PURPOSE_INDICATORE ||= LOCAL_PDND.purposes.indicatore;
+  env.INPS_USER_ID ||= LOCAL_IO.organizationFiscalCode;
+  env.INPS_CODICE_UFFICIO ||= '001';
+  return { pdnd, inps };
 }
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => Promise<void>;

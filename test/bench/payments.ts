@@ -186,7 +186,7 @@ async function runSeed(seed: number, citizens: number) {
           const period = { mese, anno: YEAR };
           const subscriptions = chunk.map((p) => ({
             userId: p.id, fiscalCode: p.fiscalCode, firstName: p.firstName, lastName: p.lastName, iseeId: `isee-${p.id}`,
-            fee: monthlyFee({ iseeCents: p.iseeCents, bands: BANDS, weeklyHours: p.weeklyHours, year: YEAR, month: mese }),
+            fee: monthlyFee({ isee: p.iseeCents === null ? null : { valueCents: p.iseeCents, state: 'VALIDATED', year: YEAR }, bands: BANDS, weeklyHours: p.weeklyHours, year: YEAR, month: mese }),
           }));
           const plan = planMonth({ call, period, existing: [], subscriptions, now });
           for (const created of plan.create) {

@@ -96,7 +96,7 @@ describe('MyPay configuration and the CSV of a month', () => {
     const summary = dialog().getByTestId('csv-summary');
     await summary.getByText('CSV di Marzo 2026 scaricato (SERVIZI_SOCIALI_2026_03.csv): 2 posizioni da inviare.').waitFor();
     const skipped = summary.getByRole('row', { name: new RegExp(senzaIsee.fiscalCode) });
-    expect(await skipped.textContent()).toContain('Nessun ISEE validato: quota non calcolabile');
+    expect(await skipped.textContent()).toContain('ISEE scaduto o mancante');
     await screenshot(page, 'call-csv-downloaded');
     await expectAccessible(page);
 

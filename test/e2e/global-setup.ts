@@ -14,6 +14,8 @@ export default async function setup(project: TestProject) {
   project.provide('s3Endpoint', stack.s3Endpoint);
   project.provide('sesEndpoint', stack.sesEndpoint);
   project.provide('ioUrl', stack.ioUrl);
+  project.provide('pdndUrl', stack.pdndUrl);
+  project.provide('inpsUrl', stack.inpsUrl);
   project.provide('myPayEndpoint', stack.myPayEndpoint);
   return () => stack.close();
 }

@@ -135,7 +135,7 @@ describe('a support message, from the citizen to a resolved ticket', () => {
 
   it('the e-mails to the office and the receipt to the citizen are in the local inbox', async () => {
     const { emails } = await (await fetch(`${inject('sesEndpoint')}/store`)).json();
-    // This ticket's mails only (ticket 12's id is also inside 120's).
+    // By the ticket's number as the two subjects carry it: other mail in the shared inbox (the ISEE reminders) has digits too.
     const ours = emails.filter((m: { subject: string }) => m.subject.startsWith(`[Ticket ${ticketId}] `) || m.subject.endsWith(`(ticket n. ${ticketId})`));
     expect(ours.map((m: { destination: { to: string[] } }) => m.destination.to[0]).sort()).toEqual(['maria.rossi@example.it', 'supporto@comune.example.it']);
     const inboxPage = await newPage(browser);

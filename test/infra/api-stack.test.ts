@@ -31,11 +31,10 @@ function statementsOf(resource: Resource): Statement[] {
 const actions = (s: Statement) => [s.Action].flat();
 
 describe('api stack: functions', () => {
-  it('has exactly one function per resource of the route table, the MyPay export\'s task, the background jobs\' function, and nothing else', () => {
+  it('has exactly one function per resource of the route table, the MyPay export\'s task, the background jobs\' functions, and nothing else', () => {
     const functions = api.findResources('AWS::Lambda::Function');
-    expect(Object.keys(functions).sort()).toEqual(
-      [...resources.map(functionOf), logicalId(portal.api.paymentExport.taskFunction), logicalId(portal.api.backgroundJobs.jobFunction)].sort(),
-    );
+    const { jobFunction, scheduledJobs } = portal.api.backgroundJobs;
+    expect(Object.keys(functions).sort()).toEqual([...resources.map(functionOf), logicalId(portal.api.paymentExport.taskFunction), logicalId(jobFunction), logicalId(scheduledJobs)].sort());
     for (const resource of resources) {
       expect(functions[functionOf(resource)].Properties.Environment.Variables.POWERTOOLS_SERVICE_NAME).toBe(resource);
     }
@@ -78,6 +77,7 @@ describe('api stack: functions', () => {
         ...resources.map((r) => `portal:PortaleApi/${r}`),
         'portal:PortaleApi/PaymentExport/FlowTask',
         'portal:PortaleApi/BackgroundJobs/JobTask',
+        'portal:PortaleApi/BackgroundJobs/ScheduledJobs',
         'portal:PortaleAuth/PreTokenGeneration',
         'portal:PortaleIseeExtraction/IseeExtraction/ReadAttestation',
         'portal:PortaleIseeExtraction/IseeExtraction/WriteExtraction',

@@ -51,10 +51,12 @@ describe('background jobs (lib/background-jobs.ts)', () => {
     expect(JSON.stringify(invoke[0]!.Resource)).not.toContain(logicalId(portal.api.paymentExport.taskFunction));
   });
 
-  it('gives the job function the table, the documents bucket, the exports bucket, SES sending and MyPay’s settings, nothing else', () => {
+  it('gives the job function the table, the documents bucket, the exports bucket, SES sending, MyPay’s settings and signing with the PDND key, nothing else', () => {
     const statements = statementsOfRole(roleOfFunction(portal.api.backgroundJobs.jobFunction));
     const services = new Set(statements.flatMap(actions).map((a) => a.split(':')[0]));
-    expect([...services].sort()).toEqual(['dynamodb', 'logs', 's3', 'ses', 'xray'].filter((s) => services.has(s)).sort());
+    expect([...services].sort()).toEqual(['dynamodb', 'kms', 'logs', 's3', 'ses', 'xray'].filter((s) => services.has(s)).sort());
+    // The ISEE jobs ask INPS through PDND: kms:Sign on the PDND client's key, nothing more.
+    expect(statements.filter((s) => actions(s).some((a) => a.startsWith('kms:'))).flatMap(actions)).toEqual(['kms:Sign']);
     expect(services.has('dynamodb')).toBe(true);
     // An enrolment import removing a subscription deletes its files (documents bucket); the flow e-mail reads
     // MyPay's PDFs and 'Verifica / genera CSV' leaves its file (exports bucket).
@@ -77,12 +79,40 @@ describe('background jobs (lib/background-jobs.ts)', () => {
         (s) => actions(s).includes('states:StartExecution') && JSON.stringify(s.Resource).includes(machineId()),
       ),
     );
-    expect(starters.sort()).toEqual(['enrolment-csv', 'enrolments', 'notices', 'payments', 'reporting']);
+    expect(starters.sort()).toEqual(['enrolment-csv', 'enrolments', 'isee', 'notices', 'payments', 'reporting']);
     for (const starter of starters) {
       const statements = statementsOfRole(roleOfFunction(portal.api.functions[starter]));
       expect(statements.filter((s) => actions(s).some((a) => a.startsWith('states:'))).flatMap(actions)).toEqual(['states:StartExecution']);
       const env = api.findResources('AWS::Lambda::Function')[logicalId(portal.api.functions[starter])].Properties.Environment.Variables;
       expect(env.JOBS_STATE_MACHINE_ARN).toEqual({ Ref: machineId() });
     }
+  });
+
+  it('runs the ISEE schedules in Europe/Rome: daily from the configured December day, and 2–7 January, through one small function', () => {
+    const schedules = Object.values(api.findResources('AWS::Scheduler::Schedule')).map((r) => r.Properties);
+    const scheduled = logicalId(portal.api.backgroundJobs.scheduledJobs);
+    expect(schedules.map((s) => [s.ScheduleExpression, s.ScheduleExpressionTimezone, JSON.parse(s.Target.Input).kind]).sort()).toEqual(
+      [
+        ['cron(0 8 1-31 12 ? *)', 'Europe/Rome', 'isee-expiry'],
+        ['cron(0 7 2-7 1 ? *)', 'Europe/Rome', 'isee-new-year'],
+      ].sort(),
+    );
+    for (const schedule of schedules) expect(JSON.stringify(schedule.Target.Arn)).toContain(scheduled);
+    // The function the schedules invoke starts jobs on the table's lock and nothing else: no INPS, no KMS.
+    const statements = statementsOfRole(roleOfFunction(portal.api.backgroundJobs.scheduledJobs));
+    const services = new Set(statements.flatMap(actions).map((a) => a.split(':')[0]));
+    expect([...services].sort()).toEqual(['dynamodb', 'logs', 'states', 'xray'].filter((s) => services.has(s)).sort());
+    expect(statements.filter((s) => actions(s).some((a) => a.startsWith('states:'))).flatMap(actions)).toEqual(['states:StartExecution']);
+  });
+
+  it('takes the first reminder day from context', () => {
+    const other = scratchApp({ bundle: false, context: { iseeReminderFrom: '12-10' } });
+    try {
+      const expressions = Object.values(Template.fromStack(other.api).findResources('AWS::Scheduler::Schedule')).map((r) => r.Properties.ScheduleExpression);
+      expect(expressions).toContain('cron(0 8 10-31 12 ? *)');
+    } finally {
+      other.dispose();
+    }
+    expect(() => scratchApp({ bundle: false, context: { iseeReminderFrom: '11-30' } })).toThrow(/iseeReminderFrom/);
   });
 });

@@ -24,6 +24,8 @@ export default async function setup(project: TestProject) {
   project.provide('myPayEndpoint', stack.myPayEndpoint);
   project.provide('sesEndpoint', stack.sesEndpoint);
   project.provide('ioUrl', stack.ioUrl);
+  project.provide('pdndUrl', stack.pdndUrl);
+  project.provide('inpsUrl', stack.inpsUrl);
   project.provide('sfnEndpoint', stack.stepFunctionsEndpoint);
   return () => stack.close();
 }

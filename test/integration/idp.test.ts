@@ -79,7 +79,7 @@ describe('local identity provider', () => {
     expect(html).toContain('SPID');
     const buttons = loginForms(html).map((form) => form.buttonText);
     expect(buttons).toEqual(identities.map(loginButtonName));
-    expect(buttons).toHaveLength(5);
+    expect(buttons).toHaveLength(6);
   });
 
   it('answers an unknown identity with an Italian 400 page', async () => {

@@ -37,6 +37,8 @@ async function config(): Promise<LocalConfig> {
     stepFunctionsPort: await freePort(),
     sesPort: await freePort(),
     ioPort: await freePort(),
+    pdndPort: await freePort(),
+    inpsPort: await freePort(),
     dataDir,
     host: 'localhost',
   };

@@ -70,7 +70,7 @@ describe('debt positions of a month', () => {
     expect(first.status).toBe(200);
     expect(first.json).toEqual({
       mese: 3, anno: 2026, created: 1, updated: 0, cancelled: 0, unchanged: 0, exempt: 1,
-      skipped: [{ fiscalCode: verdi.fiscalCode, cognome: 'Verdi', nome: 'Anna', reason: 'Nessun ISEE validato: quota non calcolabile' }],
+      skipped: [{ fiscalCode: verdi.fiscalCode, cognome: 'Verdi', nome: 'Anna', reason: 'ISEE scaduto o mancante' }],
       skippedCount: 1,
     });
     const stored = await storedPositions(call.id, '2026-03');

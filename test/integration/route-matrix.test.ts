@@ -140,6 +140,20 @@ const expected: Record<string, Row> = {
   'GET /api/positions': operatorsOnly(200),
   // Rendicontazione (issue 8): operators only.
   'POST /api/calls/{id}/reporting': operatorsOnly(200),
+  // The ISEE from INPS (issue 24): the citizen for themself only, operators for anyone; delegates never.
+  'POST /api/me/isee/inps': citizensOnly(200),
+  'GET /api/me/inps-queries': citizensOnly(200),
+  'POST /api/users/{id}/isee/inps': operatorsOnly(200),
+  'GET /api/users/{id}/inps-queries': operatorsOnly(200),
+  'POST /api/isee/{id}/inps-check': operatorsOnly(200),
+  // Keeping ISEE current (issue 24): the refresh jobs and the expiry list are the operators'; the payment
+  // list's 'ISEE scaduto o mancante' is read by delegates too, as the rest of the payment list.
+  'POST /api/calls/{id}/isee-refresh': operatorsOnly(200),
+  'GET /api/calls/{id}/isee-refresh': operatorsOnly(200),
+  'GET /api/isee-expiry': operatorsOnly(200),
+  'POST /api/isee-expiry': operatorsOnly(200),
+  'POST /api/isee-expiry/new-year': operatorsOnly(200),
+  'GET /api/calls/{id}/payment-list/missing-isee': readers(200),
   'GET /api/calls/{id}/reporting': operatorsOnly(200),
 };
 
@@ -229,6 +243,16 @@ async function matrixIsee(operator: Client, withDocument: boolean) {
 
 type Client = Awaited<ReturnType<typeof as>>;
 
+/** Waits until neither the year's expiry job nor its January refresh runs. */
+async function yearJobsIdle(operator: Client) {
+  for (let i = 0; i < 300; i++) {
+    const list = (await operator.get('/api/isee-expiry')).json;
+    if (!list.job.isUpdating && !list.newYearJob.isUpdating) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('the ISEE year jobs are still running');
+}
+
 /** Applying needs a validated ISEE (and the ISEE rows above upload new ones): both citizens get one the real way. */
 async function citizensEligible(operator: Client) {
   for (const citizen of ['citizen', 'newCitizen'] as const) await giveValidatedIsee(await as(citizen), operator);
@@ -308,6 +332,15 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   },
   'GET /api/calls/{id}/subscription': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/subscription`,
   'GET /api/isee/{id}': async (operator) => `/api/isee/${await matrixIsee(operator, false)}`,
+  'POST /api/calls/{id}/isee-refresh': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/isee-refresh`,
+  'GET /api/calls/{id}/isee-refresh': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/isee-refresh`,
+  'GET /api/calls/{id}/payment-list/missing-isee': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/payment-list/missing-isee`,
+  // One run of the year's expiry list (or January refresh) at a time: each persona's call waits for the last to end.
+  'POST /api/isee-expiry': async (operator) => (await yearJobsIdle(operator), '/api/isee-expiry'),
+  'POST /api/isee-expiry/new-year': async (operator) => (await yearJobsIdle(operator), '/api/isee-expiry/new-year'),
+  'POST /api/isee/{id}/inps-check': async (operator) => `/api/isee/${await matrixIsee(operator, true)}/inps-check`,
+  'POST /api/users/{id}/isee/inps': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/isee/inps`,
+  'GET /api/users/{id}/inps-queries': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/inps-queries`,
   'PUT /api/isee/{id}/decision': async (operator) => `/api/isee/${await matrixIsee(operator, true)}/decision`,
   'DELETE /api/isee/{id}': async (operator) => `/api/isee/${await matrixIsee(operator, false)}`,
   'GET /api/users/{id}/isee': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/isee`,

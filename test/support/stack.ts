@@ -17,9 +17,13 @@ export async function startTestStack(options: StartOptions) {
     stepFunctionsPort: await freePort(),
     sesPort: await freePort(),
     ioPort: await freePort(),
+    pdndPort: await freePort(),
+    inpsPort: await freePort(),
     dataDir,
     host: 'localhost',
   };
+  // The December reminders go from ISEE_REMINDER_FROM (MM-DD): the tests run any day of the year.
+  process.env.ISEE_REMINDER_FROM ??= '01-01';
   const stack = await startLocalStack(config, options);
   return {
     ...stack,
@@ -41,6 +45,8 @@ declare module 'vitest' {
     myPayEndpoint: string;
     sesEndpoint: string;
     ioUrl: string;
+    pdndUrl: string;
+    inpsUrl: string;
     sfnEndpoint: string;
   }
 }

@@ -147,7 +147,7 @@ describe('planMonth', () => {
     expect(result.cancel).toEqual([]);
     expect(result.unchanged).toEqual([created]);
     expect(result.skipped.map((s) => [s.fiscalCode, s.reason])).toEqual([
-      ['CFu1XXXXXXXXXXXX', 'Nessun ISEE validato: quota non calcolabile'],
+      ['CFu1XXXXXXXXXXXX', 'ISEE scaduto o mancante'],
       ['CFu2XXXXXXXXXXXX', 'Il valore ISEE non rientra in nessuna fascia del bando'],
     ]);
   });

@@ -235,7 +235,7 @@ describe('IO', () => {
   });
 
   it('sends no payee: IO makes the service’s organisation the payee', async () => {
-    let content: { payment_data: object } | undefined;
+    let content: { payment_data?: object } | undefined;
     const { io } = fakeIo(async () => ({ id: 'IO-2' }));
     const { useCases } = setup([position(2)], { io: { ...io, sendMessage: async (_cf, sent) => ((content = sent), { id: 'IO-2' }) } });
     await useCases.sendToIo(position(2).iud, actors.operator);

@@ -221,8 +221,8 @@ describe('generating the positions of a month', () => {
     const result = await t.payments.generatePositions(call.id, march, actors.operator);
     expect(result).toMatchObject({ mese: 3, anno: 2026, created: 1, updated: 0, cancelled: 0, unchanged: 0, exempt: 1 });
     expect(result.skipped.map((s) => [s.fiscalCode, s.reason])).toEqual([
-      ['CFU3XXXXXXXXXXXX', 'Nessun ISEE validato: quota non calcolabile'],
-      ['CFU4XXXXXXXXXXXX', 'Nessun ISEE validato: quota non calcolabile'],
+      ['CFU3XXXXXXXXXXXX', 'ISEE scaduto o mancante'],
+      ['CFU4XXXXXXXXXXXX', 'ISEE scaduto o mancante'],
       ['CFU5XXXXXXXXXXXX', 'Il valore ISEE non rientra in nessuna fascia del bando'],
     ]);
     const [position] = [...t.positions.all.values()];

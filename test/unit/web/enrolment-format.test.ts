@@ -36,10 +36,12 @@ describe('the enrolled-users table reads as the spec says (part 2 §2.11)', () =
     expect(euro(formatFee({ kind: 'DUE', amountCents: 7714 }))).toBe('77,14 €');
     expect(euro(formatFee({ kind: 'DUE', amountCents: 0 }))).toBe('0,00 €');
     expect(formatFee({ kind: 'EXEMPT', amountCents: 0 })).toBe('Esente');
-    expect(formatFee({ kind: 'NO_ISEE', amountCents: 0 })).toBe('ISEE non caricato');
+    expect(formatFee({ kind: 'NO_ISEE', amountCents: 0 })).toBe('ISEE scaduto o mancante');
     // The newest ISEE is waiting for an operator: no fee yet, but not a missing ISEE either.
     expect(formatFee({ kind: 'NO_ISEE', amountCents: 0 }, { valueCents: 1_523_050, year: 2026, state: 'LOADED' })).toBe('ISEE da validare');
-    expect(formatFee({ kind: 'NO_ISEE', amountCents: 0 }, { valueCents: 1_523_050, year: 2026, state: 'REFUSED' })).toBe('ISEE non caricato');
+    expect(formatFee({ kind: 'NO_ISEE', amountCents: 0 }, { valueCents: 1_523_050, year: 2026, state: 'REFUSED' })).toBe('ISEE scaduto o mancante');
+    // A validated ISEE of last year does not bill this month: expired.
+    expect(formatFee({ kind: 'NO_ISEE', amountCents: 0 }, { valueCents: 1_523_050, year: 2025, state: 'VALIDATED' })).toBe('ISEE scaduto o mancante');
     expect(formatFee({ kind: 'NO_BAND', amountCents: 0 })).toBe('Fascia ISEE non trovata');
     expect(formatFee(null)).toBe('—');
   });

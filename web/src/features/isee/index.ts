@@ -7,3 +7,6 @@ export { OperatorIseeUploadPage } from './components/operator-isee-upload-page';
 export { VerifyIseePage } from './components/verify-isee-page';
 export { ViewIseePage } from './components/view-isee-page';
 export { countIseesToVerify } from './api/count-isees-to-verify';
+export { MyInpsQueries, UserInpsQueries } from './components/inps-queries';
+export { InpsRefreshButton } from './components/inps-refresh-button';
+export { CallIseeRefresh } from './components/call-isee-refresh';

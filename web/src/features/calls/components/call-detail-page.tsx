@@ -13,6 +13,7 @@ import { useAuth } from '@/lib/auth';
 import { paths } from '@/config/paths';
 import { CallPaymentActions, CallPositionsSection, type PositionsChange } from '@/features/payments';
 import { SendToMyPay } from '@/features/flows';
+import { CallIseeRefresh } from '@/features/isee';
 import { deleteCall } from '../api/delete-call';
 import { useCall } from '../api/get-call';
 import { CallStateBadge } from './call-state-badge';
@@ -34,6 +35,8 @@ export function CallDetailPage() {
   const remove = useAsyncAction(deleteCall);
   const flash = useFlashMessage();
   const [confirming, setConfirming] = useState(false);
+  // Each ISEE refresh from INPS that ends: the subscribers' table is read again.
+  const [iseeRuns, setIseeRuns] = useState(0);
   const [positionsChange, setPositionsChange] = useState<PositionsChange>({ version: 0 });
   const { me } = useAuth();
   const loaded = call.data && call.data.id === id ? call.data : undefined;
@@ -117,8 +120,10 @@ export function CallDetailPage() {
 
       {me?.role === 'OPERATOR' && <CallPositionsSection callId={loaded.id} readOnly={false} changed={positionsChange} />}
 
+      {me?.role === 'OPERATOR' && <CallIseeRefresh callId={loaded.id} onDone={() => setIseeRuns((n) => n + 1)} />}
+
       <Suspense fallback={<LoadingState />}>
-        <EnrolmentsSection call={loaded} readOnly={me?.role !== 'OPERATOR'} onChanged={call.reload} />
+        <EnrolmentsSection key={iseeRuns} call={loaded} readOnly={me?.role !== 'OPERATOR'} onChanged={call.reload} />
       </Suspense>
 
       <ConfirmDialog

@@ -14,6 +14,8 @@ import { ENROLMENT_PAGE_SIZES, type EnrolmentFilters, type EnrolmentPageSize, ty
 /** ISEE year 1900 marks an ISEE error (spec part 2 §9). */
 export const ISEE_ERROR_YEAR = 1900;
 export const ISEE_MISSING = 'ISEE non caricato';
+/** The cost cell of a subscriber with no validated ISEE valid this month (design §4): no position is made for it. */
+export const ISEE_EXPIRED_OR_MISSING = 'ISEE scaduto o mancante';
 /** The fee waits for an ISEE the operators have not validated yet (the user record's label for it). */
 export const ISEE_TO_VALIDATE = 'ISEE da validare';
 export const ISEE_ERROR = 'Errore ISEE';
@@ -47,7 +49,7 @@ export function formatFee(fee: EnrolmentRow['fee'], isee: EnrolmentRow['isee'] =
     case 'EXEMPT':
       return EXEMPT_TEXT;
     case 'NO_ISEE':
-      return isee?.state === 'LOADED' ? ISEE_TO_VALIDATE : ISEE_MISSING;
+      return isee?.state === 'LOADED' ? ISEE_TO_VALIDATE : ISEE_EXPIRED_OR_MISSING;
     case 'NO_BAND':
       return NO_BAND_TEXT;
   }

@@ -1,4 +1,4 @@
-import { Flex, Heading } from '@aws-amplify/ui-react';
+import { Card, Flex, Heading } from '@aws-amplify/ui-react';
 import type { Isee } from '@domain/isee';
 import { formatEuro } from '@domain/money';
 import { ButtonLink } from '@/components/button-link';
@@ -8,6 +8,7 @@ import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { useIseesToVerify } from '../api/list-isees-to-verify';
 import { formatDay } from '../utils/isee-form';
+import { IseeExpirySection } from './isee-expiry-section';
 
 /** /lista_isee: ISEE uploaded and not yet validated, five per page, 'Dettaglio' opens the review. */
 export function IseeListPage() {
@@ -18,6 +19,7 @@ export function IseeListPage() {
     { id: 'date', header: 'Data caricamento', cell: (i) => formatDay(i.dataInsert), noWrap: true },
     { id: 'value', header: 'Valore dichiarato', cell: (i) => formatEuro(i.value), align: 'end', noWrap: true },
     { id: 'year', header: 'Anno', cell: (i) => i.year, noWrap: true },
+    { id: 'source', header: 'Fonte', cell: (i) => i.sourceLabel },
     {
       id: 'actions',
       header: 'Azioni',
@@ -41,6 +43,9 @@ export function IseeListPage() {
         <DataTable caption="ISEE da verificare" columns={columns} rows={list.items} rowKey={(i) => i.id} emptyText="Non ci sono ISEE da verificare." />
       )}
       <CursorPagination {...list.pagination} label="Paginazione degli ISEE" />
+      <Card variation="outlined">
+        <IseeExpirySection />
+      </Card>
     </Flex>
   );
 }

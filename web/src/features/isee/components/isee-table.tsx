@@ -44,6 +44,7 @@ const baseColumns = (documentCell: (i: Isee) => ReactNode): DataTableColumn<Isee
   { id: 'year', header: 'Anno', cell: (i) => i.year, noWrap: true },
   { id: 'protocol', header: 'Protocollo', cell: (i) => i.protocollo ?? '—' },
   { id: 'state', header: 'Stato', cell: (i) => iseeStateLabel(i.state), noWrap: true },
+  { id: 'source', header: 'Fonte', cell: (i) => i.sourceLabel },
   { id: 'file', header: 'Documento', cell: documentCell },
 ];
 

@@ -16,6 +16,7 @@ import { useDecideIsee } from '../api/decide-isee';
 import { useIsee } from '../api/get-isee';
 import { formatDay, valueFromText, valueToText } from '../utils/isee-form';
 import { DocumentViewer } from './document-viewer';
+import { InpsCheckCard, InpsDetailsCard } from './inps-details';
 
 const POLL_MS = 2000;
 const percent = new Intl.NumberFormat('it-IT', { style: 'percent', maximumFractionDigits: 0 });
@@ -97,13 +98,30 @@ function Review({ isee }: { isee: Isee }) {
     if (result.ok) navigate('/lista_isee');
   };
 
+  const fromInps = isee.source === 'INPS';
   return (
     <div className="isee-review">
-      <section aria-label="Documento caricato">
-        <DocumentViewer url={fileUrl} contentType={isee.contentType} name={isee.fileName ?? 'documento'} />
-      </section>
+      {fromInps && isee.inps ? (
+        <section aria-label="Attestazione INPS">
+          <InpsDetailsCard inps={isee.inps} />
+        </section>
+      ) : (
+        <section aria-label="Documento caricato">
+          <DocumentViewer url={fileUrl} contentType={isee.contentType} name={isee.fileName ?? 'documento'} />
+        </section>
+      )}
       <Flex direction="column" gap="medium">
         <PageAlert message={decide.error?.message} autoHideMs={null} onDismiss={decide.clearError} />
+        {!fromInps && (
+          <InpsCheckCard
+            isee={isee}
+            onUseValue={(inpsValue) => {
+              setValue(valueToText(inpsValue));
+              setValueError(undefined);
+              document.getElementById('declared-value')?.focus();
+            }}
+          />
+        )}
         <Card variation="outlined">
           <Heading level={2} marginBottom="small">
             Utente
@@ -127,85 +145,87 @@ function Review({ isee }: { isee: Isee }) {
             <dd>{isee.user.email ?? '—'}</dd>
           </dl>
         </Card>
-        <Card variation="outlined">
-          <Heading level={2} marginBottom="small">
-            Dati letti dal documento
-          </Heading>
-          {isee.extractionStatus === 'PENDING' ? (
-            <Flex role="status" alignItems="center" gap="small">
-              <Loader aria-hidden="true" />
-              <Text as="span">{iseeMessages.extracting}</Text>
-            </Flex>
-          ) : isee.extractionStatus === 'NONE' ? (
-            <Text>Nessun documento da leggere.</Text>
-          ) : !extraction ? (
-            <Text>Non è stato possibile leggere il documento: verifica i dati a vista.</Text>
-          ) : (
-            <Flex direction="column" gap="small">
-              <dl className="summary-list">
-                <dt>Protocollo</dt>
-                <dd>{extraction.protocollo ?? '—'}</dd>
-                <dt>Scadenza</dt>
-                <dd>{formatDay(extraction.dataFine)}</dd>
-                <dt>ISE</dt>
-                <dd>{euroOrDash(extraction.ise)}</dd>
-                <dt>Scala di equivalenza</dt>
-                <dd>{extraction.scalaEquivalenza == null ? '—' : scale.format(extraction.scalaEquivalenza)}</dd>
-                <dt>ISEE ordinario</dt>
-                <dd>
-                  {euroOrDash(extraction.iseeOrdinario)}{' '}
-                  {extraction.coherent === true && (
-                    <span className="check--ok" data-testid="coherence-check">
-                      <span aria-hidden="true">✔</span> pari a ISE / scala
-                    </span>
-                  )}
-                  {unverified && (
-                    <span className="check--ko" data-testid="coherence-check">
-                      <span aria-hidden="true">?</span> non verificato
-                    </span>
-                  )}
-                </dd>
-                <dt>ISEE ristretto</dt>
-                <dd>{euroOrDash(extraction.iseeRistretto)}</dd>
-                <dt>Affidabilità</dt>
-                <dd>{percent.format(extraction.confidence)}</dd>
-              </dl>
-              {incoherent && (
-                <div id="coherence-warning">
-                  <PageAlert
-                    variation="error"
-                    heading={incoherentValuesWarning}
-                    message="Controlla ISE, scala di equivalenza e ISEE sul documento prima di copiare o digitare il valore dichiarato."
-                    autoHideMs={null}
-                    isDismissible={false}
-                  />
-                </div>
-              )}
-              {unverified && (
-                <div id="coherence-warning">
-                  <PageAlert
-                    variation="warning"
-                    heading={unverifiedValuesWarning}
-                    message="Il valore letto non ha potuto essere confrontato con ISE / scala di equivalenza: verificalo sul documento prima di copiarlo."
-                    autoHideMs={null}
-                    isDismissible={false}
-                  />
-                </div>
-              )}
-              {extraction.omissionsNotice && <PageAlert variation="warning" heading="Omissioni o difformità" message={extraction.omissionsNotice} autoHideMs={null} isDismissible={false} />}
-              <Flex>
-                <Button
-                  size="small"
-                  isDisabled={extraction.iseeOrdinario === null}
-                  aria-describedby={incoherent || unverified ? 'coherence-warning' : undefined}
-                  onClick={() => { setValue(valueToText(extraction.iseeOrdinario)); setValueError(undefined); }}
-                >
-                  Copia valore
-                </Button>
+        {!fromInps && (
+          <Card variation="outlined">
+            <Heading level={2} marginBottom="small">
+              Dati letti dal documento
+            </Heading>
+            {isee.extractionStatus === 'PENDING' ? (
+              <Flex role="status" alignItems="center" gap="small">
+                <Loader aria-hidden="true" />
+                <Text as="span">{iseeMessages.extracting}</Text>
               </Flex>
-            </Flex>
-          )}
-        </Card>
+            ) : isee.extractionStatus === 'NONE' ? (
+              <Text>Nessun documento da leggere.</Text>
+            ) : !extraction ? (
+              <Text>Non è stato possibile leggere il documento: verifica i dati a vista.</Text>
+            ) : (
+              <Flex direction="column" gap="small">
+                <dl className="summary-list">
+                  <dt>Protocollo</dt>
+                  <dd>{extraction.protocollo ?? '—'}</dd>
+                  <dt>Scadenza</dt>
+                  <dd>{formatDay(extraction.dataFine)}</dd>
+                  <dt>ISE</dt>
+                  <dd>{euroOrDash(extraction.ise)}</dd>
+                  <dt>Scala di equivalenza</dt>
+                  <dd>{extraction.scalaEquivalenza == null ? '—' : scale.format(extraction.scalaEquivalenza)}</dd>
+                  <dt>ISEE ordinario</dt>
+                  <dd>
+                    {euroOrDash(extraction.iseeOrdinario)}{' '}
+                    {extraction.coherent === true && (
+                      <span className="check--ok" data-testid="coherence-check">
+                        <span aria-hidden="true">✔</span> pari a ISE / scala
+                      </span>
+                    )}
+                    {unverified && (
+                      <span className="check--ko" data-testid="coherence-check">
+                        <span aria-hidden="true">?</span> non verificato
+                      </span>
+                    )}
+                  </dd>
+                  <dt>ISEE ristretto</dt>
+                  <dd>{euroOrDash(extraction.iseeRistretto)}</dd>
+                  <dt>Affidabilità</dt>
+                  <dd>{percent.format(extraction.confidence)}</dd>
+                </dl>
+                {incoherent && (
+                  <div id="coherence-warning">
+                    <PageAlert
+                      variation="error"
+                      heading={incoherentValuesWarning}
+                      message="Controlla ISE, scala di equivalenza e ISEE sul documento prima di copiare o digitare il valore dichiarato."
+                      autoHideMs={null}
+                      isDismissible={false}
+                    />
+                  </div>
+                )}
+                {unverified && (
+                  <div id="coherence-warning">
+                    <PageAlert
+                      variation="warning"
+                      heading={unverifiedValuesWarning}
+                      message="Il valore letto non ha potuto essere confrontato con ISE / scala di equivalenza: verificalo sul documento prima di copiarlo."
+                      autoHideMs={null}
+                      isDismissible={false}
+                    />
+                  </div>
+                )}
+                {extraction.omissionsNotice && <PageAlert variation="warning" heading="Omissioni o difformità" message={extraction.omissionsNotice} autoHideMs={null} isDismissible={false} />}
+                <Flex>
+                  <Button
+                    size="small"
+                    isDisabled={extraction.iseeOrdinario === null}
+                    aria-describedby={incoherent || unverified ? 'coherence-warning' : undefined}
+                    onClick={() => { setValue(valueToText(extraction.iseeOrdinario)); setValueError(undefined); }}
+                  >
+                    Copia valore
+                  </Button>
+                </Flex>
+              </Flex>
+            )}
+          </Card>
+        )}
         <Card variation="outlined">
           <Flex direction="column" gap="medium">
             <AmountField

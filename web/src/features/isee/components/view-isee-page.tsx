@@ -9,6 +9,7 @@ import { LoadingState } from '@/components/loading-state';
 import { useIsee } from '../api/get-isee';
 import { formatDay } from '../utils/isee-form';
 import { DocumentViewer } from './document-viewer';
+import { InpsDetailsCard } from './inps-details';
 import { reviewBase } from './verify-isee-page';
 
 /** visualizza_isee?idIsee=: read-only; the PDF or 'Non è stato caricato nessun PDF'; value, protocol, expiry. */
@@ -26,9 +27,15 @@ export function ViewIseePage() {
   else
     content = (
       <div className="isee-review">
-        <section aria-label="Documento caricato">
-          <DocumentViewer url={data.fileUrl} contentType={data.contentType} name={data.fileName ?? 'documento'} />
-        </section>
+        {data.inps ? (
+          <section aria-label="Attestazione INPS">
+            <InpsDetailsCard inps={data.inps} />
+          </section>
+        ) : (
+          <section aria-label="Documento caricato">
+            <DocumentViewer url={data.fileUrl} contentType={data.contentType} name={data.fileName ?? 'documento'} />
+          </section>
+        )}
         <Card variation="outlined">
           <Flex direction="column" gap="medium">
             <dl className="summary-list">
@@ -48,6 +55,8 @@ export function ViewIseePage() {
               <dd>{formatDay(data.scadenza)}</dd>
               <dt>Stato</dt>
               <dd>{iseeStateLabel(data.state)}</dd>
+              <dt>Fonte</dt>
+              <dd>{data.sourceLabel}</dd>
             </dl>
             <Flex justifyContent="flex-end">
               <ButtonLink to={back}>Indietro</ButtonLink>

@@ -1,4 +1,4 @@
-import { DEBT_EXPORT_PAGE_SIZE, type DebtListResponse, type DebtSort, type DebtSummaryRow, type DebtTotalsResponse } from '@domain/debt-summaries';
+import { DEBT_EXPORT_PAGE_SIZE, type DebtListResponse, type DebtSort, type DebtSummaryRow, type DebtTotalsResponse, type MissingIseeResponse } from '@domain/debt-summaries';
 import { api, query } from '@/lib/api';
 
 export type { DebtListResponse, DebtSort, DebtSummaryRow, DebtTotalsResponse };
@@ -46,3 +46,7 @@ export async function getAllPayments(callId: string, filters: PaymentFilters, so
   } while (cursor);
   return rows;
 }
+
+/** GET /api/calls/{id}/payment-list/missing-isee: per month, who has no position because their ISEE expired or is missing. */
+export const getMissingIsee = (callId: string, anno: number): Promise<MissingIseeResponse> =>
+  api.get<MissingIseeResponse>(`/api/calls/${encodeURIComponent(callId)}/payment-list/missing-isee${query({ anno })}`);

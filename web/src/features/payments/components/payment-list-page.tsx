@@ -28,6 +28,7 @@ import { paths } from '@/config/paths';
 import { getCalls } from '@/features/calls';
 import { ApiError } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
+import { MissingIseeNotice } from './missing-isee-notice';
 import { SyncPositionsButton } from './sync-positions-button';
 import { getAllPayments, getPaymentList, getPaymentTotals, type PaymentFilters, type PaymentPageSize } from '../api/payment-list';
 import { saveBlob } from '@/lib/save-blob';
@@ -289,6 +290,7 @@ export function PaymentListPage() {
         </Flex>
       </Flex>
       {meta?.callName && <Text className="payment-list-page__call">Bando: {meta.callName}</Text>}
+      <MissingIseeNotice callId={callId} anno={view.filters.anno} />
       <PageAlert key={alertKey.current} message={alert?.message} variation={alert?.variation ?? 'info'} onDismiss={() => setAlert(null)} />
 
       <form onSubmit={search} role="search" aria-label="Filtra i pagamenti" className="filters">

@@ -7,7 +7,7 @@ import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { PageAlert } from '@/components/page-alert';
 import { paths } from '@/config/paths';
-import { IseeTable } from '@/features/isee';
+import { IseeTable, MyInpsQueries } from '@/features/isee';
 import { PROFILE_REQUIRED, UserFields, userFields, userToForm, validateProfile } from '@/features/users';
 import { useProfile } from '../api/get-profile';
 import { updateProfile } from '../api/update-profile';
@@ -31,6 +31,9 @@ export function ProfilePage() {
           <IseeTable title="ISEE caricati" />
         </Card>
       </div>
+      <Card variation="outlined">
+        <MyInpsQueries />
+      </Card>
     </Flex>
   );
 }

@@ -9,7 +9,7 @@ import { EditableForm, useEditableForm } from '@/components/editable-form';
 import { PageAlert, useFlashMessage } from '@/components/page-alert';
 import { RecordContent } from '@/components/record-content';
 import { paths } from '@/config/paths';
-import { IseeTable } from '@/features/isee';
+import { InpsRefreshButton, IseeTable, UserInpsQueries } from '@/features/isee';
 import { PositionActions, UserPayments } from '@/features/payments';
 import { UserSubscriptions } from '@/features/subscriptions';
 import { useAuth } from '@/lib/auth';
@@ -53,6 +53,8 @@ function UserRecord({ user, onChanged }: { user: User; onChanged: () => void }) 
       onChanged();
     },
   });
+  // 'Aggiorna ISEE da INPS' records a new ISEE: the ISEE list and the queries are read again.
+  const [inpsRun, setInpsRun] = useState(0);
   const toggle = statusToggle(user.state);
   const changeStatus = async () => {
     const result = await status.run(user.id, toggle.suspend);
@@ -94,6 +96,16 @@ function UserRecord({ user, onChanged }: { user: User; onChanged: () => void }) 
                     Ticket
                   </ButtonLink>
                 )}
+                <InpsRefreshButton
+                  key="inps"
+                  userId={user.id}
+                  disabled={readOnly}
+                  onResult={(message, variation, result) => {
+                    flash.show(message, variation);
+                    setInpsRun((n) => n + 1);
+                    if (result?.isee) onChanged();
+                  }}
+                />
                 {readOnly ? (
                   <Button key="isee" isDisabled>
                     Nuovo ISEE
@@ -111,8 +123,13 @@ function UserRecord({ user, onChanged }: { user: User; onChanged: () => void }) 
         </Flex>
       </Card>
       <Card variation="outlined">
-        <IseeTable title="ISEE" userId={user.id} linkBase="/lista_utenti/dati_utente" disabled={readOnly} onDeleted={onChanged} />
+        <IseeTable key={inpsRun} title="ISEE" userId={user.id} linkBase="/lista_utenti/dati_utente" disabled={readOnly} onDeleted={onChanged} />
       </Card>
+      {!readOnly && (
+        <Card variation="outlined">
+          <UserInpsQueries userId={user.id} reloadKey={String(inpsRun)} />
+        </Card>
+      )}
       <Card variation="outlined">
         <Heading level={2} marginBottom="small">
           Iscrizioni

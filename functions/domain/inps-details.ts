@@ -1,0 +1,117 @@
+import * as z from 'zod';
+import { toEuros } from './money.ts';
+
+/**
+ * What an ISEE fetched from INPS keeps of the attestation, and how the API shows it: apart from inps.ts
+ * (the answers, the messages, the queries) so that every function showing an ISEE carries only this.
+ */
+/** One indicator's figures (TypeValori), amounts in cents, the scale as INPS gives it (two decimals). */
+export interface InpsValues {
+  iseCents: number;
+  scalaEquivalenza: number;
+  iseeCents: number;
+  isrCents: number;
+  ispCents: number;
+}
+
+export interface InpsHouseholdMember {
+  /** RapportoConDichiarante: D, C, F, MA, FC, FNC, P, GNC. */
+  relation: string;
+  lastName: string;
+  firstName: string;
+  fiscalCode: string;
+}
+
+/** An indicator other than the ordinary one, for one person (minorenni, universitario, sociosanitario, ridotto). */
+export interface InpsOtherIndicator {
+  kind: 'MINORENNI' | 'UNIVERSITARIO' | 'SOCIOSANITARIO' | 'RIDOTTO';
+  fiscalCode: string;
+  /** null when INPS says it cannot be computed (ISEENonCalcolabile) or equals the ordinary one without a value. */
+  iseeCents: number | null;
+}
+
+/** OmissioneDifformita: the tax agency's check found something missing or different. */
+export interface InpsOmission {
+  type: string;
+  fiscalCode: string;
+  checkedOn: string;
+}
+
+/** Variazione/DiscordanzeContestazione. */
+export interface InpsDiscrepancy {
+  fiscalCode: string;
+  type: string;
+  detail: string;
+}
+
+const OMISSION_LABELS: Record<string, string> = {
+  PatrimoniMobiliari: 'patrimonio mobiliare',
+  RedditiScostamento: 'redditi diversi da quelli dell’Agenzia delle Entrate',
+  PatrimoniMobiliariSottoSoglia: 'patrimonio mobiliare (sotto soglia)',
+  PatrimoniMobiliariSopraSoglia: 'patrimonio mobiliare (sopra soglia)',
+};
+export const omissionLabel = (type: string) => OMISSION_LABELS[type] ?? type;
+
+/**
+ * What the ISEE item keeps of the attestation (amounts in cents), beside the portal's own fields
+ * (value, year, protocol, expiry): the API shows it as `inps` (toInpsDetails).
+ */
+export interface StoredInpsDetails {
+  protocolloDSU: string;
+  dataPresentazione: string;
+  dataValidita: string;
+  dataRilascio: string | null;
+  values: InpsValues | null;
+  household: InpsHouseholdMember[];
+  otherIndicators: InpsOtherIndicator[];
+  omissions: InpsOmission[];
+  discrepancies: InpsDiscrepancy[];
+  reviewReason: string | null;
+  idRichiesta: string | null;
+  queriedAt: string;
+}
+
+const euros = (cents: number | null | undefined) => (cents === null || cents === undefined ? null : toEuros(cents));
+
+export const inpsDetailsSchema = z.object({
+  protocolloDSU: z.string(),
+  dataPresentazione: z.string(),
+  dataValidita: z.string(),
+  dataRilascio: z.string().nullable(),
+  ise: z.number().nullable(),
+  scalaEquivalenza: z.number().nullable(),
+  isee: z.number().nullable(),
+  isr: z.number().nullable(),
+  isp: z.number().nullable(),
+  household: z.array(z.object({ relation: z.string(), lastName: z.string(), firstName: z.string(), fiscalCode: z.string() })),
+  otherIndicators: z.array(z.object({ kind: z.string(), fiscalCode: z.string(), isee: z.number().nullable() })),
+  omissions: z.array(z.object({ type: z.string(), label: z.string(), fiscalCode: z.string(), checkedOn: z.string() })),
+  discrepancies: z.array(z.object({ fiscalCode: z.string(), type: z.string(), detail: z.string() })),
+  reviewReason: z.string().nullable(),
+  idRichiesta: z.string().nullable(),
+  queriedAt: z.string(),
+});
+export type InpsDetails = z.output<typeof inpsDetailsSchema>;
+
+export const toInpsDetails = (stored: StoredInpsDetails): InpsDetails => ({
+  protocolloDSU: stored.protocolloDSU,
+  dataPresentazione: stored.dataPresentazione,
+  dataValidita: stored.dataValidita,
+  dataRilascio: stored.dataRilascio,
+  ise: euros(stored.values?.iseCents),
+  scalaEquivalenza: stored.values?.scalaEquivalenza ?? null,
+  isee: euros(stored.values?.iseeCents),
+  isr: euros(stored.values?.isrCents),
+  isp: euros(stored.values?.ispCents),
+  household: stored.household,
+  otherIndicators: stored.otherIndicators.map((o) => ({ kind: o.kind, fiscalCode: o.fiscalCode, isee: euros(o.iseeCents) })),
+  omissions: stored.omissions.map((o) => ({ ...o, label: omissionLabel(o.type) })),
+  discrepancies: stored.discrepancies,
+  reviewReason: stored.reviewReason,
+  idRichiesta: stored.idRichiesta,
+  queriedAt: stored.queriedAt,
+});
+
+/** The answer of 'Recupera il mio ISEE da INPS' and of the operator's 'Aggiorna ISEE da INPS'. */
+export const inpsFetchOutcomes = ['VALIDATED', 'REVIEW', 'UNCHANGED', 'NOT_FOUND'] as const;
+export type InpsFetchOutcome = (typeof inpsFetchOutcomes)[number];

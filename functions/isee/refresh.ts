@@ -1,0 +1,339 @@
+import { mapAtMost } from '../domain/at-most.ts';
+import { ConflictError, NotFoundError } from '../domain/errors.ts';
+import { iseeForMonth, iseeExpiry } from '../domain/fee.ts';
+import { inpsMessages } from '../domain/inps.ts';
+import {
+  CALL_REFRESH_JOB,
+  EXPIRY_JOB,
+  NEW_YEAR_JOB,
+  expiryStatus,
+  expiryStatusLabel,
+  reminderContent,
+  remindersDue,
+  refreshOutcomeOf,
+  refreshOutcomes,
+  shouldRemind,
+  type ExpiryList,
+  type ReminderChannelState,
+  type RefreshOutcome,
+  type RefreshStatus,
+} from '../domain/isee-refresh.ts';
+import type { JobRecord } from '../domain/jobs.ts';
+import { messages } from '../domain/messages.ts';
+import { romeDay } from '../domain/period.ts';
+import type { Actor } from '../domain/roles.ts';
+import type { Page } from '../domain/validation.ts';
+import type { AuditEntry, Clock, IdGenerator, IoMessages, Mailer } from '../adapters/ports.ts';
+import type { SubscriptionRecord } from '../subscriptions/repository.ts';
+import type { StoredUser } from '../users/repository.ts';
+import { InpsQueryFailed, type FetchOutcome, type QueryContext } from './inps-use-cases.ts';
+import type { ExpiryRecord, RefreshResult } from './refresh-repository.ts';
+
+/**
+ * Keeping ISEE current (issue 24), as background jobs (functions/jobs: bounded slices from a cursor, the job
+ * record as the lock):
+ * - CALL_REFRESH_JOB (key: call): 'Aggiorna ISEE da INPS' on a call, for each approved subscriber;
+ * - NEW_YEAR_JOB (key: year): in the first days of January, every active subscriber (approved on a call not
+ *   archived) without an ISEE valid this month;
+ * - EXPIRY_JOB (key: year): the list of ISEE expiring or expired among active subscribers, and, from the
+ *   configured day of December, the reminder (IO and e-mail, once) to those expiring on 31 December.
+ * The queries are paced (INPS_RATE_PER_SECOND) and each waits out INPS's 429s; every citizen's outcome is a
+ * result item of the run's report, so a slice run twice, or a failed run started again (it resumes where it
+ * stopped), asks INPS again only for those not done or in error. Several INPS failures in a row stop the run
+ * with the reason; a refusal (configuration) stops it at once.
+ */
+export interface IseeRefreshDeps {
+  fetchForUser(userId: string, context: QueryContext): Promise<FetchOutcome>;
+  subscriptions: {
+    pageApprovedSubscriptionsOfCall(callId: string, page: { limit?: number; cursor?: string }): Promise<Page<SubscriptionRecord>>;
+    countApprovedSubscriptions(callId: string): Promise<number>;
+  };
+  calls: { getCall(id: string): Promise<{ id: string; name: string } | null>; listActiveCallIds(): Promise<string[]> };
+  users: { getUserItems(ids: readonly string[]): Promise<Map<string, StoredUser>> };
+  results: {
+    putRefreshResult(result: RefreshResult): Promise<void>;
+    refreshedAlready(reportId: string, userIds: readonly string[]): Promise<Set<string>>;
+    countRefreshResults(reportId: string, outcome: RefreshOutcome): Promise<number>;
+    listRefreshResults(reportId: string, outcome: RefreshOutcome): Promise<RefreshStatus['lists']['NEW']>;
+  };
+  expiry: {
+    putExpiry(record: ExpiryRecord): Promise<void>;
+    claimReminder(year: number, userId: string, at: string): Promise<boolean>;
+    recordReminder(year: number, userId: string, outcome: { io: ReminderChannelState; mail: ReminderChannelState }): Promise<void>;
+    listExpiry(year: number, page: { limit?: number; cursor?: string }): Promise<Page<Record<string, any>>>;
+  };
+  /** Only the API starts jobs and reads their state. */
+  jobs?: {
+    start(kind: string, key: string, input: Record<string, unknown>, actor: Actor): Promise<JobRecord | null>;
+    status(kind: string, key: string): Promise<{ job: JobRecord | null; running: boolean }>;
+  };
+  io: Pick<IoMessages, 'sendMessage'>;
+  mailer: Mailer;
+  audit: { record(entry: AuditEntry, at: Date): Promise<void> };
+  settings: () => { reminderFrom: string; portalUrl: string; sliceMs: number };
+  /** Waits the turn of the next query (functions/adapters/pacer.ts). */
+  pace: () => Promise<void>;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+/** A slice's position: the calls to walk, the one walked, the page of its subscribers, and how many were walked. */
+interface Cursor {
+  calls: string[];
+  call: number;
+  page: string | null;
+  walked: number;
+}
+
+/** Queries in flight at once in a slice (the pacer spaces their starts). */
+const IN_FLIGHT = 8;
+/** INPS failing this many times in a row, or for all a page asked, stops the run (it resumes later from where it stopped). */
+const FAILURES_TO_STOP = 10;
+
+
+const emptyCounts = () => Object.fromEntries(refreshOutcomes.map((o) => [o, 0])) as Record<RefreshOutcome, number>;
+
+export function makeIseeRefresh(deps: IseeRefreshDeps) {
+  const { subscriptions, calls, users, results, expiry, clock } = deps;
+  const requireJobs = () => deps.jobs ?? Promise.reject(new Error('Background jobs are not wired here'));
+  const today = () => romeDay(clock.now());
+
+  /**
+   * Walks approved subscribers from the cursor, up to the slice's time budget: `each` handles one page's
+   * people. Returns the next cursor (null: done) and how many subscriptions were walked.
+   */
+  async function walk(start: Cursor, each: (page: SubscriptionRecord[]) => Promise<void>): Promise<Cursor> {
+    const started = Date.now();
+    let cursor = start;
+    while (cursor.call < cursor.calls.length) {
+      const page = await subscriptions.pageApprovedSubscriptionsOfCall(cursor.calls[cursor.call], { cursor: cursor.page ?? undefined, limit: 100 });
+      await each(page.items);
+      const walked = cursor.walked + page.items.length;
+      cursor = page.nextCursor ? { ...cursor, page: page.nextCursor, walked } : { ...cursor, call: cursor.call + 1, page: null, walked };
+      if (Date.now() - started > deps.settings().sliceMs) break;
+    }
+    return cursor;
+  }
+
+  /** The slice's answer to the job worker: the next cursor (null: done) and how far, in subscriptions walked. */
+  const progress = (cursor: Cursor, total: number) => {
+    const finished = cursor.call >= cursor.calls.length;
+    return { cursor: finished ? null : JSON.stringify(cursor), done: finished ? Math.max(total, cursor.walked) : Math.min(cursor.walked, total), total };
+  };
+
+  /** Where a slice starts: the cursor, else (a new run) the resumed run's cursor, else the beginning. */
+  const startAt = async (cursor: string | null, input: Record<string, unknown>, calls: () => Promise<string[]>): Promise<Cursor> => {
+    const saved = cursor ?? (typeof input.resumeCursor === 'string' ? input.resumeCursor : null);
+    return saved ? (JSON.parse(saved) as Cursor) : { calls: await calls(), call: 0, page: null, walked: 0 };
+  };
+  const totalOf = async (cursor: Cursor) => (await Promise.all(cursor.calls.map((id) => subscriptions.countApprovedSubscriptions(id)))).reduce((a, b) => a + b, 0);
+
+  /**
+   * Asks INPS for each of these subscribers (not yet in the report, or in it with an error) and writes their
+   * result. `wanted` picks who needs asking (the January job: only those without an ISEE valid this month).
+   */
+  async function refreshPeople(reportId: string, people: SubscriptionRecord[], context: Omit<QueryContext, 'callId'> & { callId?: string | null }, wanted: (user: StoredUser) => boolean) {
+    const done = await results.refreshedAlready(reportId, people.map((p) => p.userId));
+    const todo = people.filter((p) => !done.has(p.userId));
+    const found = await users.getUserItems([...new Set(todo.map((p) => p.userId))]);
+    let failuresInARow = 0;
+    let asked = 0;
+    let failed = 0;
+    const seen = new Set<string>();
+    await mapAtMost(todo, IN_FLIGHT, async (person) => {
+      const user = found.get(person.userId);
+      if (!user || seen.has(person.userId) || !wanted(user)) return;
+      seen.add(person.userId);
+      const base = { reportId, userId: user.id, fiscalCode: user.fiscalCode, firstName: user.firstName ?? '', lastName: user.lastName ?? '', at: clock.now().toISOString() };
+      if (failuresInARow >= FAILURES_TO_STOP) return;
+      await deps.pace();
+      asked += 1;
+      try {
+        const fetched = await deps.fetchForUser(user.id, { ...context, callId: context.callId ?? person.announcementId });
+        failuresInARow = 0;
+        await results.putRefreshResult({ ...base, outcome: refreshOutcomeOf(fetched.outcome), valueCents: fetched.valueCents, detail: fetched.isee?.inps?.reviewReason ?? null });
+      } catch (error) {
+        if (!(error instanceof InpsQueryFailed)) throw error;
+        // A refusal is the council's configuration: nothing else will pass. Stop now, with the reason.
+        if (error.kind === 'REFUSED') throw new ConflictError(inpsMessages.operatorRefused);
+        failuresInARow += 1;
+        failed += 1;
+        await results.putRefreshResult({ ...base, outcome: 'ERROR', valueCents: null, detail: inpsMessages.retryLater });
+      }
+    });
+    // INPS failing again and again, or for everyone asked: stop with the reason (a new start resumes from here).
+    if (failuresInARow >= FAILURES_TO_STOP || (failed > 0 && failed === asked)) throw new ConflictError(`${inpsMessages.retryLater} Avviando di nuovo l’aggiornamento riprende da dove si è fermato.`);
+  }
+
+  async function report(kind: string, key: string): Promise<RefreshStatus> {
+    const { job, running } = await (await requireJobs()).status(kind, key);
+    const reportId = (job?.input.reportId as string | undefined) ?? job?.id;
+    const counts = emptyCounts();
+    const lists: RefreshStatus['lists'] = { NEW: [], REVIEW: [], NONE: [], ERROR: [] };
+    if (reportId) {
+      await Promise.all(refreshOutcomes.map(async (o) => void (counts[o] = await results.countRefreshResults(reportId, o))));
+      await Promise.all((['NEW', 'REVIEW', 'NONE', 'ERROR'] as const).map(async (o) => void (lists[o] = await results.listRefreshResults(reportId, o))));
+    }
+    return {
+      isUpdating: running,
+      state: !job ? 'NONE' : running ? 'RUNNING' : job.state === 'RUNNING' ? 'FAILED' : job.state,
+      done: job?.done ?? 0,
+      total: job?.total ?? null,
+      startedAt: job?.startedAt ?? null,
+      endedAt: job?.endedAt ?? null,
+      error: job && !running && job.state === 'RUNNING' ? inpsMessages.refreshFailed : (job?.error ?? null),
+      counts,
+      lists,
+    };
+  }
+
+  /**
+   * Starts a refresh job; a run that failed (INPS down, a refusal) is resumed: the new run keeps its report and
+   * starts from its cursor. 409 while one runs.
+   */
+  async function start(kind: string, key: string, input: Record<string, unknown>, actor: Actor, running: string) {
+    const jobs = await requireJobs();
+    const { job: previous } = await jobs.status(kind, key);
+    const resume = previous && previous.state === 'FAILED' && previous.cursor ? { reportId: previous.input.reportId as string, resumeCursor: previous.cursor } : { reportId: deps.ids() };
+    const job = await jobs.start(kind, key, { ...input, ...resume }, actor);
+    if (!job) throw new ConflictError(running);
+    await deps.audit.record({ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }, clock.now());
+    return job;
+  }
+
+  async function expiryList(page: { limit?: number; cursor?: string }, year = Number(today().slice(0, 4))): Promise<ExpiryList> {
+    const jobs = await requireJobs();
+    const [rows, { job, running }, newYearJob] = await Promise.all([expiry.listExpiry(year, page), jobs.status(EXPIRY_JOB, String(year)), report(NEW_YEAR_JOB, String(year))]);
+    const current = await users.getUserItems(rows.items.map((r) => r.userId));
+    return {
+      year,
+      remindersFrom: `${year}-${deps.settings().reminderFrom}`,
+      items: rows.items.map((r) => ({
+        userId: r.userId,
+        fiscalCode: r.fiscalCode,
+        firstName: r.firstName,
+        lastName: r.lastName,
+        status: r.status,
+        statusLabel: expiryStatusLabel[r.status as keyof typeof expiryStatusLabel],
+        scadenza: r.scadenza ?? null,
+        remindedAt: r.remindedAt ?? null,
+        io: r.io ?? null,
+        email: r.mail ?? null,
+        renewed: iseeForMonth(current.get(r.userId)?.lastIsee, year + 1, 1) !== null,
+        checkedAt: r.checkedAt,
+      })),
+      nextCursor: rows.nextCursor,
+      job: {
+        isUpdating: running,
+        state: !job ? 'NONE' : running ? 'RUNNING' : job.state === 'RUNNING' ? 'FAILED' : job.state,
+        done: job?.done ?? 0,
+        total: job?.total ?? null,
+        startedAt: job?.startedAt ?? null,
+        endedAt: job?.endedAt ?? null,
+        error: job && !running && job.state === 'RUNNING' ? inpsMessages.expiryFailed : (job?.error ?? null),
+      },
+      newYearJob,
+    };
+  }
+
+  return {
+    // --- a call's 'Aggiorna ISEE da INPS' -----------------------------------------------------------------
+    async startCallRefresh(callId: string, actor: Actor): Promise<RefreshStatus> {
+      const call = await calls.getCall(callId);
+      if (!call) throw new NotFoundError(messages.call.notFound);
+      await start(CALL_REFRESH_JOB, call.id, { callId: call.id }, actor, inpsMessages.refreshRunning);
+      return report(CALL_REFRESH_JOB, call.id);
+    },
+
+    async callRefreshStatus(callId: string): Promise<RefreshStatus> {
+      const call = await calls.getCall(callId);
+      if (!call) throw new NotFoundError(messages.call.notFound);
+      return report(CALL_REFRESH_JOB, call.id);
+    },
+
+    /** One slice of a call's refresh: a time budget of its approved subscribers. */
+    async callRefreshSlice(input: Record<string, unknown>, cursor: string | null, actor: Actor) {
+      const callId = String(input.callId ?? '');
+      const reportId = String(input.reportId);
+      const from = await startAt(cursor, input, async () => [callId]);
+      const next = await walk(from, (page) => refreshPeople(reportId, page, { reason: 'CALL', actor, callId, runId: reportId }, () => true));
+      return progress(next, await totalOf(from));
+    },
+
+    // --- January: every active subscriber without an ISEE valid this month -------------------------------
+    async startNewYear(actor: Actor): Promise<RefreshStatus> {
+      const year = Number(today().slice(0, 4));
+      await start(NEW_YEAR_JOB, String(year), { year }, actor, inpsMessages.newYearRunning);
+      return report(NEW_YEAR_JOB, String(year));
+    },
+
+    newYearStatus: (year: number) => report(NEW_YEAR_JOB, String(year)),
+
+    /** One slice of the January refresh: those without a validated ISEE valid this month are asked for. */
+    async newYearSlice(input: Record<string, unknown>, cursor: string | null, actor: Actor) {
+      const reportId = String(input.reportId);
+      const [year, month] = today().split('-').map(Number);
+      const from = await startAt(cursor, input, () => calls.listActiveCallIds());
+      const needsNew = (user: StoredUser) => iseeForMonth(user.lastIsee, year, month) === null;
+      const next = await walk(from, (page) => refreshPeople(reportId, page, { reason: 'NEW_YEAR', actor, runId: reportId }, needsNew));
+      return progress(next, await totalOf(from));
+    },
+
+    // --- the expiry list and the December reminders ---------------------------------------------------------
+    async startExpiry(actor: Actor) {
+      const year = Number(today().slice(0, 4));
+      await start(EXPIRY_JOB, String(year), { year }, actor, inpsMessages.expiryRunning);
+      return expiryList({}, year);
+    },
+
+    /**
+     * One slice of the expiry job: each active subscriber's row (status and expiry as of today), and the
+     * reminder to those expiring on 31 December once the configured day has come (claimed before sending: once).
+     */
+    async expirySlice(input: Record<string, unknown>, cursor: string | null) {
+      const year = Number(input.year ?? today().slice(0, 4));
+      const day = today();
+      const { reminderFrom, portalUrl } = deps.settings();
+      const remind = remindersDue(day, reminderFrom);
+      const from = await startAt(cursor, {}, () => calls.listActiveCallIds());
+      const next = await walk(from, async (page) => {
+        const found = await users.getUserItems([...new Set(page.map((p) => p.userId))]);
+        await mapAtMost([...found.values()], IN_FLIGHT, async (user) => {
+          const status = expiryStatus(user.lastIsee, day);
+          if (!status) return;
+          const at = clock.now().toISOString();
+          await expiry.putExpiry({
+            year,
+            userId: user.id,
+            fiscalCode: user.fiscalCode,
+            firstName: user.firstName ?? '',
+            lastName: user.lastName ?? '',
+            email: user.email ?? null,
+            status,
+            scadenza: user.lastIsee && user.lastIsee.state === 'VALIDATED' ? iseeExpiry(user.lastIsee) : null,
+            checkedAt: at,
+          });
+          if (!remind || !shouldRemind(status, user.lastIsee, day) || !(await expiry.claimReminder(year, user.id, at))) return;
+          const content = reminderContent(iseeExpiry(user.lastIsee!), portalUrl);
+          const io = await deps.io
+            .sendMessage(user.fiscalCode, { subject: content.subject, markdown: content.markdown })
+            .then((): ReminderChannelState => 'SENT')
+            .catch((error: Error): ReminderChannelState => (error.name === 'IoRefused' ? 'NO_CHANNEL' : 'FAILED'));
+          const mail: ReminderChannelState = user.email
+            ? await deps.mailer
+                .send({ to: [user.email], subject: content.subject, text: content.text })
+                .then((): ReminderChannelState => 'SENT')
+                .catch((): ReminderChannelState => 'FAILED')
+            : 'NO_CHANNEL';
+          await expiry.recordReminder(year, user.id, { io, mail });
+        });
+      });
+      return progress(next, await totalOf(from));
+    },
+
+    /** The operators' list: expiring and expired ISEE among active subscribers, with the reminders sent and who has renewed since. */
+    expiryList,
+  };
+}
+
+export type IseeRefresh = ReturnType<typeof makeIseeRefresh>;

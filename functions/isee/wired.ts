@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { dynamoAuditLog } from '../adapters/audit-log.ts';
+import { inpsRuntime } from '../adapters/inps-config.ts';
+import { ioConfigFromEnv, makeIo } from '../adapters/io.ts';
+import { sesMailer } from '../adapters/mail.ts';
+import { makePacer } from '../adapters/pacer.ts';
+import { systemClock, type IoMessages } from '../adapters/ports.ts';
+import { getCall, listActiveCallIds } from '../calls/repository.ts';
+import { DEFAULT_REMINDER_FROM, REMINDER_FROM } from '../domain/isee-refresh.ts';
+import { countApprovedSubscriptions, pageApprovedSubscriptionsOfCall, syncUserIsee } from '../subscriptions/repository.ts';
+import { ensureCitizen } from '../users/ensure-citizen.ts';
+import * as userRepository from '../users/repository.ts';
+import * as inpsQueries from './inps-queries-repository.ts';
+import { makeInpsIseeUseCases } from './inps-use-cases.ts';
+import { makeIseeRefresh, type IseeRefreshDeps } from './refresh.ts';
+import * as refreshRepository from './refresh-repository.ts';
+import * as iseeRepository from './repository.ts';
+import { makeIseeUseCases } from './use-cases.ts';
+import { s3FileStore } from '../adapters/files.ts';
+
+/**
+ * The ISEE use cases on the real adapters, shared by the ISEE API (functions/isee/handler.ts), the background
+ * jobs (functions/jobs/task-handler.ts) and the schedules (functions/jobs/scheduled.ts).
+ */
+export const isee = makeIseeUseCases({
+  isees: iseeRepository,
+  users: userRepository,
+  ensureCitizen,
+  files: s3FileStore,
+  audit: dynamoAuditLog,
+  clock: systemClock,
+  ids: randomUUID,
+  subscriptions: { syncUserIsee },
+});
+
+/** The ISEE from INPS through PDND (issue 24). */
+export const inpsIsee = makeInpsIseeUseCases({
+  inps: () => inpsRuntime().inps,
+  settings: () => inpsRuntime(),
+  isees: { getIseeItem: iseeRepository.getIseeItem, recordIsee: isee.recordIsee },
+  users: userRepository,
+  ensureCitizen,
+  queries: inpsQueries,
+  audit: dynamoAuditLog,
+  clock: systemClock,
+  ids: randomUUID,
+});
+
+let pace: (() => Promise<void>) | undefined;
+let io: IoMessages | undefined;
+
+/**
+ * The refresh jobs and the expiry list. ISEE_REMINDER_FROM (MM-DD, default 12-01) is the first day of the
+ * December reminders; PORTAL_URL the portal's address in them; ISEE_REFRESH_SLICE_MS a slice's time budget.
+ */
+export const iseeRefresh = (extra: Pick<IseeRefreshDeps, 'jobs'> = {}) =>
+  makeIseeRefresh({
+    fetchForUser: inpsIsee.fetchForUser,
+    subscriptions: { pageApprovedSubscriptionsOfCall, countApprovedSubscriptions },
+    calls: { getCall, listActiveCallIds },
+    users: { getUserItems: userRepository.getUserItems },
+    results: refreshRepository,
+    expiry: refreshRepository,
+    io: { sendMessage: (fiscalCode, content) => (io ??= makeIo(ioConfigFromEnv())).sendMessage(fiscalCode, content) },
+    mailer: sesMailer,
+    audit: dynamoAuditLog,
+    settings: () => {
+      const from = process.env.ISEE_REMINDER_FROM?.trim() || DEFAULT_REMINDER_FROM;
+      if (!REMINDER_FROM.test(from)) throw new Error(`ISEE_REMINDER_FROM must be MM-DD, not ${from}`);
+      return { reminderFrom: from, portalUrl: process.env.PORTAL_URL?.trim() || 'http://localhost:3000', sliceMs: Number(process.env.ISEE_REFRESH_SLICE_MS) || 120_000 };
+    },
+    pace: () => (pace ??= makePacer(inpsRuntime().ratePerSecond))(),
+    clock: systemClock,
+    ids: randomUUID,
+    ...extra,
+  });

@@ -1,0 +1,175 @@
+import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { as } from '../support/api.ts';
+import { openCall } from '../support/calls.ts';
+import { inbox } from '../support/mail.ts';
+import { jobAnswer } from '../support/jobs.ts';
+import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+
+/**
+ * Keeping ISEE current across the new year, over the local stack and its simulators: a call's refresh from
+ * INPS as a background job (its report, its faults, resuming), a January month generated with the expired
+ * ISEE listed instead of billed, and the December list and reminders (IO and e-mail, once).
+ */
+type Client = Awaited<ReturnType<typeof as>>;
+let operator: Client;
+const year = new Date().getFullYear();
+const post = (base: string, path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const inps = (path: string, body: unknown) => post(inject('inpsUrl'), path, body);
+const pdnd = (path: string, body: unknown) => post(inject('pdndUrl'), path, body);
+
+beforeAll(async () => {
+  operator = await as('operator');
+  expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
+});
+afterEach(async () => {
+  await inps('/admin/reset', {});
+  await pdnd('/admin/reset', {});
+});
+
+/** Polls a job's status until it is no longer running (the expiry list carries its job's status as `job`). */
+async function finished(path: string) {
+  for (let i = 0; i < 300; i++) {
+    const status = await operator.get(path);
+    expect(status.status).toBe(200);
+    const job = status.json.job ?? status.json;
+    if (!job.isUpdating && job.state !== 'RUNNING') return status.json;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${path} still running`);
+}
+
+/**
+ * The report of a finished refresh once its counts are these: the counts and lists are read through a global
+ * index (by outcome), which trails the writes a little, so the test reloads as an operator would.
+ */
+async function settledReport(path: string, counts: Record<string, number>) {
+  await finished(path);
+  await expect.poll(async () => (await operator.get(path)).json.counts).toEqual(counts);
+  return (await operator.get(path)).json;
+}
+
+/** A call with one approved subscriber per case: a new DSU at INPS, one with omissions, none, and the DSU already recorded. */
+async function callWithSubscribers() {
+  const { call } = await openCall(operator);
+  const fresh = await approvedSubscriber(operator, call, { lastName: 'Nuovo', iseeValue: 7000, weeklyHour: 2 });
+  await inps('/admin/dsu', { fiscalCode: fresh.fiscalCode, value: 9100.5, lastName: 'NUOVO', firstName: 'ANNA' });
+  const omissions = await approvedSubscriber(operator, call, { lastName: 'Omesso', iseeValue: 7000, weeklyHour: 2 });
+  await inps('/admin/dsu', { fiscalCode: omissions.fiscalCode, value: 4200, omissions: true });
+  const none = await approvedSubscriber(operator, call, { lastName: 'Senza', iseeValue: 7000, weeklyHour: 2 });
+  const same = await approvedSubscriber(operator, call, { lastName: 'Uguale', iseeValue: 7000, weeklyHour: 2 });
+  await inps('/admin/dsu', { fiscalCode: same.fiscalCode, value: 6500 });
+  expect((await operator.post(`/api/users/${same.userId}/isee/inps`, {})).json.outcome).toBe('VALIDATED');
+  return { call, fresh, omissions, none, same };
+}
+
+describe('Aggiorna ISEE da INPS on a call', () => {
+  it('refreshes every approved subscriber in one job and reports who has a new value, none, omissions', async () => {
+    const { call, fresh, omissions, none, same } = await callWithSubscribers();
+    const started = await operator.post(`/api/calls/${call.id}/isee-refresh`, {});
+    expect(started.status).toBe(200);
+    const report = await settledReport(`/api/calls/${call.id}/isee-refresh`, { NEW: 1, REVIEW: 1, NONE: 1, UNCHANGED: 1, ERROR: 0 });
+    expect(report).toMatchObject({ state: 'SUCCEEDED', done: 4, total: 4 });
+    expect(report.lists.NEW).toEqual([expect.objectContaining({ fiscalCode: fresh.fiscalCode, lastName: 'Nuovo', value: 9100.5, outcomeLabel: 'Nuovo valore da INPS' })]);
+    expect(report.lists.REVIEW[0]).toMatchObject({ fiscalCode: omissions.fiscalCode, detail: expect.stringMatching(/^Omissioni o difformità segnalate da INPS/) });
+    expect(report.lists.NONE[0]).toMatchObject({ fiscalCode: none.fiscalCode, outcomeLabel: 'Nessun ISEE valido presso INPS' });
+    // What the citizens now have: the new value validated; the omissions waiting; nothing changed for the others.
+    expect((await operator.get(`/api/users/${fresh.userId}`)).json.lastIsee).toMatchObject({ value: 9100.5, state: 'VALIDATED' });
+    expect((await operator.get(`/api/users/${omissions.userId}`)).json.lastIsee).toMatchObject({ value: 4200, state: 'LOADED' });
+    expect((await operator.get(`/api/users/${none.userId}`)).json.lastIsee).toMatchObject({ value: 7000, state: 'VALIDATED' });
+    await expect.poll(async () => (await operator.get(`/api/users/${same.userId}/isee`)).json.items).toHaveLength(2);
+    const queries = (await operator.get(`/api/users/${fresh.userId}/inps-queries`)).json.items;
+    expect(queries[0]).toMatchObject({ reason: 'CALL', applicationNumber: `BANDO-${call.id}-${fresh.userId}`, applicationState: 'Erogata' });
+    // A second press while none runs starts again; two at once are refused.
+    expect((await operator.post(`/api/calls/${call.id}/isee-refresh`, {})).status).toBe(200);
+    expect((await operator.post(`/api/calls/${call.id}/isee-refresh`, {})).status).toBe(409);
+    await finished(`/api/calls/${call.id}/isee-refresh`);
+  });
+
+  it('INPS offline stops the run with the reason and writes no ISEE; started again, it resumes and completes', async () => {
+    const { call, fresh } = await callWithSubscribers();
+    await inps('/admin/faults', { kind: '503', times: 'always' });
+    await operator.post(`/api/calls/${call.id}/isee-refresh`, {});
+    const failed = await finished(`/api/calls/${call.id}/isee-refresh`);
+    expect(failed.state).toBe('FAILED');
+    expect(failed.error).toMatch(/^Il servizio ISEE dell’INPS non è raggiungibile/);
+    expect(failed.counts.NEW).toBe(0);
+    expect((await operator.get(`/api/users/${fresh.userId}`)).json.lastIsee).toMatchObject({ value: 7000 });
+    await inps('/admin/reset', {});
+    expect((await operator.post(`/api/calls/${call.id}/isee-refresh`, {})).status).toBe(200);
+    const resumed = await settledReport(`/api/calls/${call.id}/isee-refresh`, { NEW: 1, REVIEW: 1, NONE: 1, UNCHANGED: 1, ERROR: 0 });
+    expect(resumed.state).toBe('SUCCEEDED');
+  });
+
+  it('a 429 storm is waited out: the run completes with every answer', async () => {
+    const { call } = await callWithSubscribers();
+    await inps('/admin/faults', { kind: '429', times: 6 });
+    await operator.post(`/api/calls/${call.id}/isee-refresh`, {});
+    expect((await settledReport(`/api/calls/${call.id}/isee-refresh`, { NEW: 1, REVIEW: 1, NONE: 1, UNCHANGED: 1, ERROR: 0 })).state).toBe('SUCCEEDED');
+  });
+
+  it('the voucher refused (PDND 400) stops the run at once with what to check', async () => {
+    const { call, fresh } = await callWithSubscribers();
+    await inps('/admin/faults', { kind: 'voucher-expired' });
+    await pdnd('/admin/faults', { kind: 'refuse', times: 'always' });
+    await operator.post(`/api/calls/${call.id}/isee-refresh`, {});
+    const failed = await finished(`/api/calls/${call.id}/isee-refresh`);
+    expect(failed.state).toBe('FAILED');
+    expect(failed.error).toMatch(/controlla la configurazione PDND/);
+    expect((await operator.get(`/api/users/${fresh.userId}`)).json.lastIsee).toMatchObject({ value: 7000 });
+  });
+});
+
+describe('across the new year', () => {
+  it('January is not billed with the December ISEE: the subscriber is listed as ISEE scaduto o mancante until a valid one arrives', async () => {
+    const { call } = await openCall(operator);
+    const subscriber = await approvedSubscriber(operator, call, { lastName: 'Gennaio', iseeValue: 8000, weeklyHour: 3 });
+    const january = { mese: 1, anno: year + 1 };
+    const december = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 12, anno: year });
+    expect(december.json.created).toBe(1);
+    const generated = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, january);
+    expect(generated.json).toMatchObject({ created: 0, skipped: [{ fiscalCode: subscriber.fiscalCode, cognome: 'Gennaio', reason: 'ISEE scaduto o mancante' }] });
+    expect(await storedPositions(call.id, `${year + 1}-01`)).toEqual([]);
+    const missing = await operator.get(`/api/calls/${call.id}/payment-list/missing-isee?anno=${year + 1}`);
+    expect(missing.json.months).toEqual([expect.objectContaining({ mese: 1, count: 1, people: [{ fiscalCode: subscriber.fiscalCode, cognome: 'Gennaio', nome: 'Anna' }] })]);
+    // The new year's ISEE arrives: generating January again creates the position, and the list empties.
+    const next = await operator.post(`/api/users/${subscriber.userId}/isee`, { value: 8000, year: year + 1, date: new Date().toISOString(), protocollo: `INPS-ISEE-${year + 1}-00000009Z-00`, scadenza: `${year + 1}-12-31`, excludeVerification: true });
+    expect(next.status).toBe(201);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, january)).json).toMatchObject({ created: 1, skipped: [] });
+    expect((await operator.get(`/api/calls/${call.id}/payment-list/missing-isee?anno=${year + 1}`)).json.months).toEqual([]);
+  });
+});
+
+describe('the December list and reminders', () => {
+  it('lists expiring ISEE among active subscribers and reminds them once, on IO and by e-mail', async () => {
+    const { call } = await openCall(operator);
+    const expiring = await approvedSubscriber(operator, call, { lastName: 'Scadenza', iseeValue: 8000, weeklyHour: 2 });
+    const started = await operator.post('/api/isee-expiry', {});
+    expect(started.status).toBe(200);
+    await finished('/api/isee-expiry');
+    const rows = await allExpiryRows();
+    expect(rows.find((r) => r.userId === expiring.userId)).toMatchObject({ status: 'IN_SCADENZA', statusLabel: 'In scadenza', scadenza: `${year}-12-31`, io: 'SENT', email: 'SENT', renewed: false });
+    const io = (await (await fetch(`${inject('ioUrl')}/admin/messages?fiscal_code=${expiring.fiscalCode}`)).json()).messages;
+    expect(io).toHaveLength(1);
+    expect(io[0].content.subject).toBe(`Il tuo ISEE scade il 31/12/${year}`);
+    expect(io[0].content.markdown).toContain('/caricamento_ISEE');
+    const mails = (await inbox()).filter((m) => m.destination.to.includes('scadenza@example.it') && m.subject === `Il tuo ISEE scade il 31/12/${year}`);
+    expect(mails).toHaveLength(1);
+    // Run again: the list is refreshed, nobody is reminded twice.
+    await operator.post('/api/isee-expiry', {});
+    await finished('/api/isee-expiry');
+    expect((await (await fetch(`${inject('ioUrl')}/admin/messages?fiscal_code=${expiring.fiscalCode}`)).json()).messages).toHaveLength(1);
+    expect((await inbox()).filter((m) => m.destination.to.includes('scadenza@example.it') && m.subject === `Il tuo ISEE scade il 31/12/${year}`)).toHaveLength(1);
+  });
+
+  /** The whole list, page after page. */
+  async function allExpiryRows() {
+    const rows: any[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { json: { items: any[]; nextCursor: string | null } } = await operator.get(`/api/isee-expiry?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      rows.push(...page.json.items);
+      cursor = page.json.nextCursor;
+    } while (cursor);
+    return rows;
+  }
+});
