@@ -62,8 +62,9 @@ const OVER_LIMIT: Record<string, number> = {
   // + 'Invia a MyPay' plans the month before it starts (export: payments' makeMonthPlanner).
   // + issue 24: the month planner's ISEE validity for the month (domain/fee.ts) and inps-details in the ISEE schema: 169.6 KB.
   'PortaleApi/flows': 170 * 1024,
-  // Issue 26: IO as it really behaves; + the response fields filter and the Italian error map.
-  'PortaleApi/notices': 160 * 1024,
+  // Issue 26: IO as it really behaves; + the response fields filter and the Italian error map; + issue 24's
+  // optional due date and payment data of an IO message (the ISEE reminders): 160.0 KB.
+  'PortaleApi/notices': 161 * 1024,
   // Issue 26 (aws): the ISEE document's S3 403 read as missing, throttled writes backed off: 150.5 KB.
   // + issue 24, the ISEE from INPS through PDND: the INPS adapter with @rgrove/parse-xml (~14 KB), the PDND
   // client and its signers, the query records, the INPS use cases, the refresh jobs' start and report and the
