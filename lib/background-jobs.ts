@@ -6,7 +6,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { jobDefinition } from '../functions/jobs/state-machine.ts';
+import { JOB_SLICE_TIMEOUT_SECONDS, jobDefinition } from '../functions/jobs/state-machine.ts';
 import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
 import { PortalFunction } from './portal-function.ts';
 
@@ -49,7 +49,7 @@ export class BackgroundJobs extends Construct {
       serviceName: 'jobs',
       description: 'Background jobs: one bounded slice of work per invocation (recalculation of debt positions, enrolment imports, …)',
       // One slice: a month of a call's debt positions (thousands of conditional writes).
-      timeout: Duration.minutes(5),
+      timeout: Duration.seconds(JOB_SLICE_TIMEOUT_SECONDS),
     });
     this.jobFunction.bindTable(props.table, 'RW');
     this.jobFunction.bindBucket('DOCUMENTS_BUCKET', props.documents, 'RW');

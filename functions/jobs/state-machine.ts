@@ -17,6 +17,13 @@ const lambdaTransient = {
   BackoffRate: 2,
 };
 
+/**
+ * A slice's Task timeout, the job function's own (lib/background-jobs.ts). Without it a Task state times out
+ * after the States Language's default of 60 s (aws-local-stepfunctions applies it): a call's 'Aggiorna ISEE da
+ * INPS' slice (ISEE_REFRESH_SLICE_MS, 120 s) failed on the local stack after its first minute (bench:isee-inps).
+ */
+export const JOB_SLICE_TIMEOUT_SECONDS = 300;
+
 const run = { 'kind.$': '$.kind', 'key.$': '$.key', 'jobId.$': '$.jobId' };
 
 export function jobDefinition(jobFunction: string) {
@@ -31,6 +38,7 @@ export function jobDefinition(jobFunction: string) {
         Parameters: { FunctionName: jobFunction, Payload: { step: 'Slice', ...run, 'cursor.$': '$.cursor' } },
         ResultSelector: { 'cursor.$': '$.Payload.cursor', 'finished.$': '$.Payload.finished' },
         ResultPath: '$.slice',
+        TimeoutSeconds: JOB_SLICE_TIMEOUT_SECONDS,
         Retry: [lambdaTransient],
         Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'MarkFailed' }],
         Next: 'IsFinished',

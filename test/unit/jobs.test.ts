@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JOB_STALE_AFTER_MS, jobFailureText } from '../../functions/domain/jobs.ts';
+import { jobDefinition } from '../../functions/jobs/state-machine.ts';
 import { makeJobs, makeJobWorker, type JobKind, type JobRun } from '../../functions/jobs/use-cases.ts';
 import { actors, memoryJobs, sequentialIds } from '../support/in-memory.ts';
 
@@ -79,6 +80,12 @@ describe('background jobs: the lock per key', () => {
 });
 
 describe('background jobs: slices', () => {
+  it('lets a slice run its whole time budget: the ISEE refresh’s 2-minute slice is not cut at the States Language’s default Task timeout of 60 s', () => {
+    const slice = jobDefinition('arn:aws:lambda:eu-south-1:000000000000:function:jobs').States.Slice as { TimeoutSeconds?: number };
+    // ISEE_REFRESH_SLICE_MS defaults to 120 s (functions/isee/wired.ts), plus the page in hand when it runs out.
+    expect(slice.TimeoutSeconds ?? 60).toBeGreaterThan(150);
+  });
+
   it('runs bounded slices from the cursor until none is left, recording progress on the job', async () => {
     const t = setup();
     const job = (await t.api.start('counting', 'call-1', { n: 7 }, actors.operator))!;
