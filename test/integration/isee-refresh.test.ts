@@ -143,6 +143,8 @@ describe('the December list and reminders', () => {
   it('lists expiring ISEE among active subscribers and reminds them once, on IO and by e-mail', async () => {
     const { call } = await openCall(operator);
     const expiring = await approvedSubscriber(operator, call, { lastName: 'Scadenza', iseeValue: 8000, weeklyHour: 2 });
+    // The job walks the active calls through a global index, which trails the writes: wait until the operators' list shows the call.
+    await expect.poll(async () => (await operator.get(`/api/calls?name=${encodeURIComponent(call.name)}`)).json.items.map((c: { id: string }) => c.id), { timeout: 10_000 }).toContain(call.id);
     const started = await operator.post('/api/isee-expiry', {});
     expect(started.status).toBe(200);
     await finished('/api/isee-expiry');
