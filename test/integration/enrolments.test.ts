@@ -145,11 +145,9 @@ describe('the operator runs the enrolled users table', () => {
 
     // The table reads a global index: the last enrolments show a moment later, as on a reload.
     const firstPage = async () => (await operator.get(`/api/calls/${call.id}/enrolments?iseeAbove=10000`)).json;
-    await expect.poll(async () => (await firstPage()).items.length).toBe(10);
+    await expect.poll(async () => (await firstPage()).items.map((r: any) => r.rankingScore), { timeout: 10_000 }).toEqual([3, 4, 5, 6, 7, 8, 9, 10, null, null]);
     const first = await firstPage();
     expect(first.total).toBe(11);
-    expect(first.items.slice(0, 8).map((r: any) => r.rankingScore)).toEqual([3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(first.items.slice(8).map((r: any) => r.rankingScore)).toEqual([null, null]);
     expect(first.nextCursor).not.toBeNull();
     const second = (await operator.get(`/api/calls/${call.id}/enrolments?iseeAbove=10000&cursor=${encodeURIComponent(first.nextCursor)}`)).json;
     expect(second.items).toHaveLength(1);

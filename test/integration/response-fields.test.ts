@@ -54,6 +54,8 @@ describe('a response carries only what its schema declares', () => {
     expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 11, anno: 2026 })).json.created).toBe(1);
     await exportMonth(operator, call.id, { mese: 11, anno: 2026 });
 
+    // Her list reads a global index, which trails the export's write-back: reload until it shows the export.
+    await expect.poll(async () => (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items?.[0]?.noticeUrl ?? null, { timeout: 10_000 }).not.toBeNull();
     const mine = await citizen.get(`/api/me/positions?callId=${call.id}`);
     expect(mine.status).toBe(200);
     const [position] = mine.json.items;

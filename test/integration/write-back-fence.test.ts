@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { planMonth, type PositionRecord } from '../../functions/domain/debt-positions.ts';
+import { planMonth, withAmount, type PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { settlePayment } from '../../functions/domain/position-payment.ts';
 import type { ExportResults } from '../../functions/flows/use-cases.ts';
 import type { PaymentDeps } from '../../functions/payments/use-cases.ts';
@@ -122,5 +122,32 @@ describe('the write-back fence on DynamoDB', () => {
     await citizenPays(positions[0]!.iud, 'IUR-AFTER');
     expect(await item(positions[0]!)).toMatchObject({ isPagato: true, iur: 'IUR-AFTER', codIuv: results.accepted[0]!.iuv });
     expect(await fence(callId)).toBeUndefined();
+  });
+
+  it('a position cancelled before the export stays cancelled; money MyPay collected for it during the batch stays, to reconcile', async () => {
+    const { callId, positions, results } = await month();
+    const cancelled = positions[2]!;
+    const before = (await repository.getPositionByIud(cancelled.iud))!;
+    // The operator's 'Modifica' with amount 0, as the edit use case writes it.
+    expect(await repository.replacePosition(withAmount(before, 0, { descrizione: 'Annullata' }, new Date().toISOString()).after, before.version)).toBe(true);
+    await collect(async () => {
+      const now = (await repository.getPositionByIud(cancelled.iud))!;
+      const effect = settlePayment(now, { iud: now.iud, iuv: '01000000009999919', amountCents: 6643, paidOn: '2026-03-12', iur: 'IUR-CANCELLED' }, new Date().toISOString());
+      if (effect.kind !== 'recorded') throw new Error(effect.kind);
+      expect(await repository.recordPayment(effect.after, now.version)).toBe(true);
+    })(callId, results);
+    expect(await item(cancelled)).toMatchObject({ annullato: true, importoDovuto: 0, isPagato: true, importoTotalePagato: 6643, iur: 'IUR-CANCELLED', riconciliazione: { motivo: 'ANNULLATA', differenza: 6643 } });
+    expect(await item(positions[0]!)).toMatchObject({ isPagato: false, statoExport: 'ESPORTATA', codIuv: results.accepted[0]!.iuv });
+    expect(await fence(callId)).toBeUndefined();
+  });
+
+  it('a restarted Collect (the same verdicts again) changes nothing', async () => {
+    const { callId, positions, results } = await month();
+    const write = collect(async () => undefined);
+    await write(callId, results);
+    const once = await Promise.all(positions.map(item));
+    expect(once).toEqual(positions.map((p, i) => expect.objectContaining({ iud: p.iud, statoExport: 'ESPORTATA', codIuv: results.accepted[i]!.iuv, version: p.version + 1 })));
+    await write(callId, results);
+    expect(await Promise.all(positions.map(item))).toEqual(once);
   });
 });

@@ -8,8 +8,6 @@ import type { CallRecord } from '../../functions/calls/repository.ts';
 import { makeConfigurationUseCases } from '../../functions/configuration/use-cases.ts';
 import type { StoredConfiguration } from '../../functions/configuration/repository.ts';
 import { makePaymentUseCases, type PositionRepository } from '../../functions/payments/use-cases.ts';
-import { receiptOf, type PaymentRecord } from '../../functions/domain/payment-record.ts';
-import { settlePayment } from '../../functions/domain/position-payment.ts';
 import type { SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
 import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.ts';
@@ -34,64 +32,23 @@ const call: CallRecord = {
 };
 
 /**
- * The positions on a map, with the export's write-back fence as payments/repository.ts keeps it: `pay` is
- * repository.recordPayment (the conditional write, then the receipt on an open fence, else the check and
- * repair of its own write); `beforeNextBatch` runs a concurrent change just before the next batched write.
+ * The positions on a map. The export's write-back fence (openWriteBack … closeWriteBack, recordPayment's
+ * receipts) is tested on the local DynamoDB (test/integration/write-back-fence.test.ts): here it is always
+ * closed and empty.
  */
-function memoryPositions(): PositionRepository & {
-  all: Map<string, PositionRecord>;
-  fences: Map<string, { receipts: PaymentRecord[]; count: number }>;
-  pay(position: PositionRecord, expectedVersion: number): Promise<boolean>;
-  beforeNextBatch: null | (() => Promise<void>);
-  batchedWrites: number;
-} {
+function memoryPositions(): PositionRepository & { all: Map<string, PositionRecord> } {
   const all = new Map<string, PositionRecord>();
-  const fences = new Map<string, { receipts: PaymentRecord[]; count: number }>();
-  const fenceKey = (m: { callId: string } & Period) => `${m.callId}|${periodKey(m)}`;
   const key = (p: { callId: string; userId: string } & Period) => `${p.callId}|${periodKey(p)}|${p.userId}`;
   const ofMonth = (callId: string, period: Period) => [...all.values()].filter((p) => p.callId === callId && periodKey(p) === periodKey(period));
   const repository = {
     all,
-    fences,
-    beforeNextBatch: null as null | (() => Promise<void>),
-    batchedWrites: 0,
     async putPositions(written: readonly PositionRecord[]) {
-      const race = repository.beforeNextBatch;
-      repository.beforeNextBatch = null;
-      if (race) await race();
-      repository.batchedWrites += written.length;
       for (const position of written) all.set(key(position), structuredClone(position));
     },
-    async openWriteBack(month: { callId: string } & Period) {
-      if (!fences.has(fenceKey(month))) fences.set(fenceKey(month), { receipts: [], count: 0 });
-    },
-    writeBackReceipts: async (month: { callId: string } & Period) => structuredClone(fences.get(fenceKey(month)) ?? { receipts: [], count: 0 }),
-    async closeWriteBack(month: { callId: string } & Period, count: number) {
-      const fence = fences.get(fenceKey(month));
-      if (fence && fence.count !== count) return false;
-      fences.delete(fenceKey(month));
-      return true;
-    },
-    async repairPayment(month: { callId: string } & Period, receipt: PaymentRecord): Promise<'repaired' | 'paid' | 'none'> {
-      const stored = all.get(key({ ...month, userId: receipt.userId }));
-      if (!stored || stored.iud !== receipt.iud) return 'none';
-      if ((stored.pagamenti?.length ?? (stored.isPagato ? 1 : 0)) >= receipt.pagamenti.length) return 'paid';
-      const { userId: _u, iud: _i, codIuv, nav, ...paid } = receipt;
-      Object.assign(stored, paid, stored.codIuv ? {} : { codIuv, nav }, { version: stored.version + 1, checkoutSession: null, checkoutUrl: null, checkoutUntil: null });
-      return 'repaired';
-    },
-    /** payments/repository.ts recordPayment: conditional on the version only, then the fence protocol. */
-    async pay(position: PositionRecord, expectedVersion: number) {
-      const current = all.get(key(position));
-      if (!current || current.version !== expectedVersion) return false;
-      all.set(key(position), structuredClone(position));
-      const fence = fences.get(fenceKey(position));
-      if (fence) {
-        fence.receipts.push(receiptOf(position));
-        fence.count++;
-      } else await repository.repairPayment(position, receiptOf(position));
-      return true;
-    },
+    openWriteBack: async () => undefined,
+    writeBackReceipts: async () => ({ receipts: [], count: 0 }),
+    closeWriteBack: async () => true,
+    repairPayment: async (): Promise<'repaired' | 'paid' | 'none'> => 'none',
     listPositionsOfMonth: async (callId: string, period: Period) => structuredClone(ofMonth(callId, period)),
     listPositions: async (callId, period) => ({ items: ofMonth(callId, period), nextCursor: null }),
     async createPosition(position) {
@@ -405,92 +362,6 @@ describe('the export to MyPay (the flow\'s side of the positions)', () => {
     const next = await t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId: 'f' }, actors.operator);
     expect(next.rows).toBe(1);
     expect(next.csv).toContain(p2!.iud);
-  });
-});
-
-describe('the export\'s write-back in batches (no condition) and its check', () => {
-  const accept = (p: PositionRecord, n: number) => ({ iud: p.iud, iuv: `0100000000000${String(n).padStart(2, '0')}19`, nav: `30100000000000${String(n).padStart(2, '0')}19` });
-  async function exported(citizens = 3) {
-    const t = setup();
-    for (let i = 1; i <= citizens; i++) t.enrol(user(`u${i}`, 8000 + i), 3);
-    await t.payments.generatePositions(call.id, march, actors.operator);
-    const positions = [...t.positions.all.values()].sort((a, b) => a.userId.localeCompare(b.userId));
-    const results = { accepted: positions.map((p, i) => accept(p, i + 1)), rejected: [] };
-    const stored = (iud: string) => [...t.positions.all.values()].find((p) => p.iud === iud)!;
-    /** The citizen's payment (settlePayment, repository.recordPayment's protocol) on the position as it now is. */
-    const pay = async (iud: string, amountCents?: number) => {
-      const before = structuredClone(stored(iud));
-      const effect = settlePayment(before, { iud, iuv: before.codIuv ?? '01000000000000119', amountCents: amountCents ?? before.importoDovuto, paidOn: '2026-03-12', iur: 'IUR-1' }, '2026-03-12T10:00:00.000Z');
-      if (effect.kind !== 'recorded') throw new Error('not recorded');
-      expect(await t.positions.pay(effect.after, before.version)).toBe(true);
-    };
-    return { t, positions, results, stored, pay };
-  }
-
-  it('writes the unpaid positions in batches, and the verdict is the same as the conditional update\'s', async () => {
-    const { t, positions, results, stored } = await exported();
-    let oneByOne = 0;
-    const record = t.positions.recordExportOutcome;
-    t.positions.recordExportOutcome = (position, outcome) => (oneByOne++, record(position, outcome));
-    await t.payments.recordExportResults({ callId: call.id, ...march, flowId: 'f1', noticeZip: 'flows/f1/x_AVVISI_PDF.zip' }, results);
-    expect([t.positions.batchedWrites, oneByOne]).toEqual([3, 0]);
-    for (const [i, p] of positions.entries()) {
-      expect(stored(p.iud)).toMatchObject({ codIuv: results.accepted[i]!.iuv, nav: results.accepted[i]!.nav, statoExport: 'ESPORTATA', lastExportError: null, noticeZip: 'flows/f1/x_AVVISI_PDF.zip', version: p.version + 1, isPagato: false });
-    }
-    expect(t.positions.fences.size).toBe(0);
-  });
-
-  it('a citizen paying between the read and the batch keeps the payment (and gets the IUV)', async () => {
-    const { t, positions, results, stored, pay } = await exported();
-    const paying = positions[1]!;
-    t.positions.beforeNextBatch = () => pay(paying.iud);
-    await t.payments.recordExportResults({ callId: call.id, ...march, flowId: 'f1' }, results);
-    expect(stored(paying.iud)).toMatchObject({ isPagato: true, importoTotalePagato: paying.importoDovuto, dataEsitoSingoloPagamento: '2026-03-12', iur: 'IUR-1', codIuv: results.accepted[1]!.iuv, statoExport: 'ESPORTATA' });
-    expect(stored(positions[0]!.iud)).toMatchObject({ isPagato: false, codIuv: results.accepted[0]!.iuv });
-    expect(t.positions.fences.size).toBe(0);
-  });
-
-  it('a paid position is not batch-written (one conditional update), and stays paid', async () => {
-    const { t, positions, results, stored, pay } = await exported();
-    await pay(positions[0]!.iud);
-    await t.payments.recordExportResults({ callId: call.id, ...march, flowId: 'f1' }, results);
-    expect(t.positions.batchedWrites).toBe(2);
-    expect(stored(positions[0]!.iud)).toMatchObject({ isPagato: true, iur: 'IUR-1', codIuv: results.accepted[0]!.iuv });
-  });
-
-  it('a cancelled position stays cancelled and is not batch-written; money MyPay collected for it meanwhile stays, to reconcile', async () => {
-    const { t, positions, results, stored, pay } = await exported();
-    const cancelled = positions[2]!;
-    await t.payments.editPosition(cancelled.iud, { descrizione: 'Annullata', importoCents: 0 }, actors.operator);
-    t.positions.beforeNextBatch = () => pay(cancelled.iud, 6643);
-    await t.payments.recordExportResults({ callId: call.id, ...march, flowId: 'f1' }, results);
-    expect(t.positions.batchedWrites).toBe(2);
-    expect(stored(cancelled.iud)).toMatchObject({ annullato: true, isPagato: true, importoDovuto: 0, importoTotalePagato: 6643, riconciliazione: { motivo: 'ANNULLATA', differenza: 6643 } });
-  });
-
-  it('a second payment recorded while the batch overwrites the first: both are put back', async () => {
-    const { t, positions, results, stored, pay } = await exported();
-    const paying = positions[0]!;
-    t.positions.beforeNextBatch = async () => {
-      await pay(paying.iud);
-      const once = stored(paying.iud);
-      const again = settlePayment(once, { iud: paying.iud, iuv: once.codIuv ?? '', amountCents: paying.importoDovuto, paidOn: '2026-03-13', iur: 'IUR-2' }, '2026-03-13T10:00:00.000Z');
-      if (again.kind !== 'recorded') throw new Error('not recorded');
-      expect(await t.positions.pay(again.after, once.version)).toBe(true);
-    };
-    await t.payments.recordExportResults({ callId: call.id, ...march, flowId: 'f1' }, results);
-    expect(stored(paying.iud).pagamenti!.map((p) => p.iur)).toEqual(['IUR-1', 'IUR-2']);
-    expect(stored(paying.iud)).toMatchObject({ isPagato: true, importoTotalePagato: 2 * paying.importoDovuto, codIuv: results.accepted[0]!.iuv, riconciliazione: { motivo: 'PAGATA_PIU_VOLTE' } });
-  });
-
-  it('a rerun (a restarted Collect) writes nothing', async () => {
-    const { t, results } = await exported();
-    await t.payments.recordExportResults({ callId: call.id, ...march, flowId: 'f1' }, results);
-    const after = structuredClone([...t.positions.all.values()]);
-    const writes = t.positions.batchedWrites;
-    await t.payments.recordExportResults({ callId: call.id, ...march, flowId: 'f1' }, results);
-    expect(t.positions.batchedWrites).toBe(writes);
-    expect([...t.positions.all.values()]).toEqual(after);
   });
 });
 
