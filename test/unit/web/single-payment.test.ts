@@ -27,12 +27,18 @@ describe("'Pagamento singolo' failures", () => {
     await expect(sendSinglePayment('C1', 'RSSMRA85C52H501N')).rejects.toMatchObject({ status: 0, message: 'Si è verificato un errore. Riprovare più tardi.' });
   });
 
-  it('sends this month of one fiscal code to the call’s exports', async () => {
-    const fetch = answer(201, JSON.stringify({ id: 'flow-1' }));
-    vi.stubGlobal('fetch', fetch);
-    await sendSinglePayment('C1', 'RSSMRA85C52H501N');
-    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
-    expect(url).toBe('http://api.test/api/calls/C1/exports');
-    expect(JSON.parse(String(init.body))).toMatchObject({ fiscalCode: 'RSSMRA85C52H501N', mese: expect.any(Number), anno: expect.any(Number) });
+  it('sends this month in Rome of one fiscal code to the call’s exports (31 December 23:30 UTC is already January)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-12-31T23:30:00.000Z'));
+    try {
+      const fetch = answer(201, JSON.stringify({ id: 'flow-1' }));
+      vi.stubGlobal('fetch', fetch);
+      await sendSinglePayment('C1', 'RSSMRA85C52H501N');
+      const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+      expect(url).toBe('http://api.test/api/calls/C1/exports');
+      expect(JSON.parse(String(init.body))).toEqual({ fiscalCode: 'RSSMRA85C52H501N', mese: 1, anno: 2027 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
