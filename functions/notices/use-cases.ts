@@ -18,7 +18,7 @@ import { formatEuro, toEuros } from '../domain/money.ts';
 import type { IoStatus, Period, Position } from '../domain/payments.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
-import type { FlowRecord } from '../flows/use-cases.ts';
+import type { FlowEmailRun, FlowRecord } from '../domain/flow-record.ts';
 
 type PositionKey = Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>;
 
@@ -88,16 +88,6 @@ function decodeFlowCursor(text: string): FlowEmailCursor {
     // below
   }
   throw new ValidationError(messages.invalidCursor);
-}
-
-/** How the flow e-mail's progress is kept on the flow item between requests (and job slices). */
-export interface FlowEmailRun {
-  startedAt: string;
-  cursor: string | null;
-  sent: number;
-  skipped: number;
-  failed: number;
-  finishedAt: string | null;
 }
 
 /** Positions read per page and e-mails in flight at once. */

@@ -1,13 +1,12 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { publicPosition, type PositionRecord } from '../domain/debt-positions.ts';
 import { MISSING_ISEE_NAMES } from '../domain/debt-summaries.ts';
-import { receiptOf, type PaymentRecord } from '../domain/payment-record.ts';
+import { receiptOf, type ExportOutcome, type PaymentRecord } from '../domain/payment-record.ts';
 
 export { receiptOf, type PaymentRecord };
-import type { ExportOutcome } from './use-cases.ts';
 import { periodKey, type IoStatus, type Period, type Position } from '../domain/payments.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchPut, documentClient, queryAll, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { batchGet, batchPut, documentClient, queryAll, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 import { NO_LIVE_CHECKOUT } from './checkouts.ts';
 
@@ -400,6 +399,21 @@ export async function putMissingIsee(callId: string, period: Period, people: rea
   const names = people.slice(0, MISSING_ISEE_NAMES).map(({ fiscalCode, cognome, nome }) => ({ fiscalCode, cognome, nome }));
   await documentClient.send(new PutCommand({ TableName: tableName, Item: { ...key, mese: period.mese, anno: period.anno, count: people.length, people: names, generatedAt: at } }));
 }
+/** The months of a call-year that left subscribers without a position for 'ISEE scaduto o mancante' (putMissingIsee): the payment list shows them. */
+export async function listMissingIsee(callId: string, anno: number) {
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': missingIseeKeys.year(callId, anno) } });
+  return items.map((item) => ({ mese: item.mese as number, count: item.count as number, people: item.people as { fiscalCode: string; cognome: string; nome: string }[], generatedAt: item.generatedAt as string }));
+}
+
+/**
+ * The positions of these citizens in these calls and years (the payment list's refresh): the twelve month
+ * keys of each, read consistently from the table (a GSI could miss a position written a moment ago).
+ */
+export async function positionsOfYears(which: readonly { callId: string; anno: number; userId: string }[]): Promise<PositionRecord[]> {
+  const requestKeys = which.flatMap((k) => Array.from({ length: 12 }, (_, m) => keys.position(k.callId, periodKey({ anno: k.anno, mese: m + 1 }), k.userId)));
+  return (await batchGet(requestKeys, { consistent: true })).map(toPositionRecord);
+}
+
 /** IO's later status of the message `ioId` (null when the position now holds another message, or is paid or cancelled). */
 export const recordIoStatus = (position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>, ioId: string, ioStatus: IoStatus, at: string) =>
   updateNoticeFields(position, { ioStatus, updatedAt: at }, ' AND ioId = :ioId', { ':ioId': ioId });

@@ -45,7 +45,7 @@ import type { SubscriptionRecord } from '../subscriptions/repository.ts';
 import type { DebtRefreshUseCases } from '../payment-list/use-cases.ts';
 import type { MonthSummaryRefresh } from '../payment-list/month-refresh.ts';
 import type { StoredUser } from '../users/repository.ts';
-import type { PaymentRecord } from '../domain/payment-record.ts';
+import type { ExportOutcome, PaymentRecord } from '../domain/payment-record.ts';
 
 export interface PositionRepository {
   listPositionsOfMonth(callId: string, period: Period): Promise<PositionRecord[]>;
@@ -87,8 +87,6 @@ export interface PaymentJobs {
   start(kind: string, key: string, input: Record<string, unknown>, actor: Actor): Promise<JobRecord | null>;
   status(kind: string, key: string): Promise<{ job: JobRecord | null; running: boolean }>;
 }
-
-export type ExportOutcome = { kind: 'accepted'; iuv: string; nav: string; at: string; noticeZip?: string | null } | { kind: 'rejected'; reason: string; at: string };
 
 /**
  * The position with MyPay's verdict on it, as repository.recordExportOutcome's update writes it: accepted,
