@@ -399,11 +399,6 @@ export async function putMissingIsee(callId: string, period: Period, people: rea
   const names = people.slice(0, MISSING_ISEE_NAMES).map(({ fiscalCode, cognome, nome }) => ({ fiscalCode, cognome, nome }));
   await documentClient.send(new PutCommand({ TableName: tableName, Item: { ...key, mese: period.mese, anno: period.anno, count: people.length, people: names, generatedAt: at } }));
 }
-/** The months of a call-year that left subscribers without a position for 'ISEE scaduto o mancante' (putMissingIsee): the payment list shows them. */
-export async function listMissingIsee(callId: string, anno: number) {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': missingIseeKeys.year(callId, anno) } });
-  return items.map((item) => ({ mese: item.mese as number, count: item.count as number, people: item.people as { fiscalCode: string; cognome: string; nome: string }[], generatedAt: item.generatedAt as string }));
-}
 
 /**
  * The positions of these citizens in these calls and years (the payment list's refresh): the twelve month

@@ -25,7 +25,7 @@ export async function startIseeExtraction(storage: ObjectCreatedSource, document
       import('../../functions/isee-extraction/read-attestation.ts'),
       import('../../functions/isee-extraction/write-extraction.ts'),
       import('../../functions/isee-extraction/state-machine.ts'),
-      import('../../functions/isee-extraction/local-text.ts'),
+      import('./local-text.ts'),
     ]);
 
   const textSource = createLocalTextSource();
