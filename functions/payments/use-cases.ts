@@ -11,7 +11,7 @@ import {
   type PlannedSubscription,
   type PositionRecord,
 } from '../domain/debt-positions.ts';
-import { CSV_JOB, GENERATE_JOB, SYNC_JOB, resultJobStatus, type JobRecord } from '../domain/jobs.ts';
+import { CSV_JOB, GENERATE_JOB, SYNC_JOB, resultJobStatus, type JobRecord, type BackgroundJobs } from '../domain/jobs.ts';
 import { CallState } from '../domain/call-limits.ts';
 import { hasLiveCheckout } from '../domain/payment-rules.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
@@ -82,12 +82,6 @@ export interface PositionRepository {
 
 type MonthOf = { callId: string; mese: number; anno: number };
 
-/** The background jobs (functions/jobs): 'Sincronizza' runs as the kind 'sync-positions', keyed by call. */
-export interface PaymentJobs {
-  start(kind: string, key: string, input: Record<string, unknown>, actor: Actor): Promise<JobRecord | null>;
-  status(kind: string, key: string): Promise<{ job: JobRecord | null; running: boolean }>;
-}
-
 /**
  * The position with MyPay's verdict on it, as repository.recordExportOutcome's update writes it: accepted,
  * its IUV, notice number and where its notice PDF is (the flow's AVVISI ZIP); rejected, the reason.
@@ -129,7 +123,8 @@ export interface PaymentDeps {
   /** The flow exporting a call now, if any: its positions do not change while MyPay reads them. */
   exports: { runningExportOf(callId: string): Promise<string | null> };
   /** Only the API needs it (Sincronizza); the job's own slices do not. */
-  jobs?: PaymentJobs;
+  /** The background jobs (functions/jobs): 'Sincronizza' runs as the kind 'sync-positions', keyed by call. */
+  jobs?: BackgroundJobs;
   /** The exports bucket: 'Verifica / genera CSV' leaves its file there and answers a short-lived link. */
   exportFiles: Pick<ExportFiles, 'put' | 'downloadUrl'>;
   /** Who each generation left without a position for 'ISEE scaduto o mancante' (the payment list shows them). */
