@@ -10,16 +10,16 @@ import { Shell } from './layout/shell';
 
 // Feature pages load on demand: the first load carries only the shell and the home pages.
 const bands = () => import('@/features/bands');
-const services = () => import('@/features/services/pages');
-const users = () => import('@/features/users/pages');
+const services = () => import('@/features/services');
+const users = () => import('@/features/users');
 const isee = () => import('@/features/isee');
 const profile = () => import('@/features/profile');
 const calls = () => import('@/features/calls/pages');
-const subscriptions = () => import('@/features/subscriptions/pages');
+const subscriptions = () => import('@/features/subscriptions');
 const configuration = () => import('@/features/configuration');
 const flows = () => import('@/features/flows');
 const tickets = () => import('@/features/tickets');
-const payments = () => import('@/features/payments/pages');
+const payments = () => import('@/features/payments');
 const page = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType) =>
   lazy(async () => ({ default: pick(await load()) }));
 
