@@ -1,7 +1,7 @@
 import { systemClock } from '../adapters/ports.ts';
 import { getUserItems } from '../users/repository.ts';
 import type { PositionRecord } from '../domain/debt-positions.ts';
-import { positionsOfYears } from '../payments/repository.ts';
+import { positionsOfYears } from '../payments/payment-list-repository.ts';
 import { addToDebtTotals, getDebtSummaries, putDebtSummary, putDebtTotals, sumDebtSummaries } from './repository.ts';
 import { makeDebtRefreshUseCases } from './use-cases.ts';
 

@@ -58,7 +58,7 @@ export interface DebtReadRepository {
 
 export type DebtSummaryRepository = DebtWriteRepository & DebtReadRepository;
 
-/** The positions a refresh sums (payments/repository.ts: the payments resource's items). */
+/** The positions a refresh sums (payments/payment-list-repository.ts: the payments resource's items). */
 export interface YearPositions {
   positionsOfYears(which: readonly SummaryKey[]): Promise<PositionRecord[]>;
 }

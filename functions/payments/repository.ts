@@ -6,7 +6,7 @@ import { receiptOf, type ExportOutcome, type PaymentRecord } from '../domain/pay
 export { receiptOf, type PaymentRecord };
 import { periodKey, type IoStatus, type Period, type Position } from '../domain/payments.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, batchPut, documentClient, queryAll, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { batchPut, documentClient, queryAll, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 import { NO_LIVE_CHECKOUT } from './checkouts.ts';
 
@@ -398,15 +398,6 @@ export async function putMissingIsee(callId: string, period: Period, people: rea
   }
   const names = people.slice(0, MISSING_ISEE_NAMES).map(({ fiscalCode, cognome, nome }) => ({ fiscalCode, cognome, nome }));
   await documentClient.send(new PutCommand({ TableName: tableName, Item: { ...key, mese: period.mese, anno: period.anno, count: people.length, people: names, generatedAt: at } }));
-}
-
-/**
- * The positions of these citizens in these calls and years (the payment list's refresh): the twelve month
- * keys of each, read consistently from the table (a GSI could miss a position written a moment ago).
- */
-export async function positionsOfYears(which: readonly { callId: string; anno: number; userId: string }[]): Promise<PositionRecord[]> {
-  const requestKeys = which.flatMap((k) => Array.from({ length: 12 }, (_, m) => keys.position(k.callId, periodKey({ anno: k.anno, mese: m + 1 }), k.userId)));
-  return (await batchGet(requestKeys, { consistent: true })).map(toPositionRecord);
 }
 
 /** IO's later status of the message `ioId` (null when the position now holds another message, or is paid or cancelled). */
