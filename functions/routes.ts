@@ -17,17 +17,15 @@ import { ticketRoutes } from './tickets/routes.ts';
 import { uploadRoutes } from './uploads/routes.ts';
 import { userPositionRoutes } from './user-positions/routes.ts';
 import { userRoutes } from './users/routes.ts';
-import type { RouteDef } from './http/route.ts';
+import type { Resource, RouteDef } from './http/route.ts';
 
-export { routeKey, type Access, type RouteDef } from './http/route.ts';
+export { resources, routeKey, type Access, type Resource, type RouteDef } from './http/route.ts';
 
 /**
  * The one route table, assembled from each resource's own list (functions/<resource>/routes.ts, which is
  * all that resource's Lambda bundles). The CDK stack (routes and Lambdas), the local API server, the
  * authorization check and the OpenAPI document are all derived from this table.
  */
-export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'enrolments', 'enrolment-csv', 'users', 'isee', 'configuration', 'payments', 'flows', 'tickets', 'notices', 'user-positions', 'reporting', 'payment-list'] as const;
-export type Resource = (typeof resources)[number];
 
 export const routes = [
   ...bandRoutes,

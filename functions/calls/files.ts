@@ -1,11 +1,6 @@
 import type { LinkedFile } from '../domain/calls.ts';
-import type { StoredFile } from '../domain/files.ts';
+import type { KeptFile } from '../domain/files.ts';
 import type { FileStore, IdGenerator } from '../adapters/ports.ts';
-
-/** A file kept in the documents bucket, as the table records it (the key never leaves the API). */
-export interface KeptFile extends StoredFile {
-  key: string;
-}
 
 /** Short-lived links (5 minutes) to read the files: the API never sends the bytes. */
 export const linkFiles = (store: FileStore, files: KeptFile[]): Promise<LinkedFile[]> =>

@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { CallState, nameSearchKey, type CallSummary } from '../domain/calls.ts';
 import type { Page } from '../domain/validation.ts';
-import type { KeptFile } from './files.ts';
+import type { KeptFile } from '../domain/files.ts';
 import { documentClient, hasChildren, queryAll, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 

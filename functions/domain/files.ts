@@ -53,3 +53,8 @@ export const uploadedFileSchema = z.object({
 });
 
 export const isAcceptedType = (type: string | undefined): boolean => !!type && (ACCEPTED_TYPES as readonly string[]).includes(type);
+
+/** A file kept in the documents bucket, as the table records it (the key never leaves the API). */
+export interface KeptFile extends StoredFile {
+  key: string;
+}

@@ -6,6 +6,8 @@
  *   IUV = the last 17 digits of the NAV
  *   check digits = ("3" + segregation code + IUV base) mod 93, zero-padded to 2
  * Example: segregation 01, base 0000000012345 → IUV 01000000001234519, NAV 301000000001234519.
+ * The portal only reads and checks them: MyPay assigns the IUVs (locally lib/local/mypay-iuv.ts, from
+ * MyPay's own generator).
  *
  * Pure: no I/O. BigInt because 16 digits exceed Number's exact range.
  */
@@ -17,28 +19,6 @@ export function checkDigits(first16: string): string {
   if (!DIGITS(16).test(first16)) throw new RangeError(`Expected 16 digits, got "${first16}"`);
   return String(BigInt(first16) % 93n).padStart(2, '0');
 }
-
-export interface IuvParts {
-  /** The entity's segregation code, 2 digits. */
-  segregationCode: string;
-  /** The IUV base, 13 digits (a progressive number, zero-padded). */
-  base: string;
-}
-
-/** IUV (17 digits) and NAV (18 digits) with aux digit 3. */
-export function makeIuv({ segregationCode, base }: IuvParts): { iuv: string; nav: string } {
-  if (!DIGITS(2).test(segregationCode)) throw new RangeError(`Segregation code must be 2 digits, got "${segregationCode}"`);
-  if (!DIGITS(13).test(base)) throw new RangeError(`IUV base must be 13 digits, got "${base}"`);
-  const iuv = segregationCode + base + checkDigits(`3${segregationCode}${base}`);
-  return { iuv, nav: `3${iuv}` };
-}
-
-/** The 13-digit base of a progressive number (1 → 0000000000001). */
-export const iuvBase = (progressive: number | bigint): string => {
-  const text = String(progressive);
-  if (!/^[0-9]{1,13}$/.test(text)) throw new RangeError(`Progressive must be 0…9999999999999, got ${text}`);
-  return text.padStart(13, '0');
-};
 
 /** The NAV of a 17-digit IUV with aux digit 3. */
 export const navOfIuv = (iuv: string): string => `3${iuv}`;

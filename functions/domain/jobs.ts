@@ -108,3 +108,11 @@ export function resultJobStatus<R>({ job, running }: { job: JobRecord | null; ru
     result: job && job.state === 'SUCCEEDED' && job.result ? result(job.result) : null,
   };
 }
+
+/** Starting a background job and reading its state (functions/jobs/use-cases.ts makeJobs): what a use case that starts jobs receives. */
+export interface BackgroundJobs {
+  /** Starts a run of `kind` on `key`; null (nothing started) while one runs there. */
+  start(kind: string, key: string, input: Record<string, unknown>, actor: Actor): Promise<JobRecord | null>;
+  /** The latest run of `kind` on `key` (null: never run), and whether it is still running. */
+  status(kind: string, key: string): Promise<{ job: JobRecord | null; running: boolean }>;
+}

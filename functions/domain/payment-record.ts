@@ -33,3 +33,6 @@ export const receiptOf = (paid: PositionRecord): PaymentRecord => ({
   riconciliazione: paid.riconciliazione ?? null,
   updatedAt: paid.updatedAt,
 });
+
+/** MyPay's verdict on one exported position (the flow's write-back): accepted with its IUV and NAV, or rejected with the reason. */
+export type ExportOutcome = { kind: 'accepted'; iuv: string; nav: string; at: string; noticeZip?: string | null } | { kind: 'rejected'; reason: string; at: string };

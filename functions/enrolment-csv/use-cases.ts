@@ -6,7 +6,7 @@ import {
   subscriptionsFingerprint,
   type PlannedImportAction,
 } from '../domain/enrolment-import.ts';
-import type { JobRecord } from '../domain/jobs.ts';
+import type { BackgroundJobs } from '../domain/jobs.ts';
 import {
   csvFileName,
   decimalComma,
@@ -28,19 +28,14 @@ import type { StoredUser } from '../users/repository.ts';
 import type { EnrolmentRepository } from '../enrolments/use-cases.ts';
 import type { ImportPlanRepository } from './import-apply.ts';
 
-/** The background jobs (functions/jobs): the import is applied as the kind 'enrolment-import', keyed by call. */
-export interface ImportJobs {
-  start(kind: string, key: string, input: Record<string, unknown>, actor: Actor): Promise<JobRecord | null>;
-  status(kind: string, key: string): Promise<{ job: JobRecord | null; running: boolean }>;
-}
-
 export interface EnrolmentCsvDeps {
   subscriptions: Pick<EnrolmentRepository, 'listAllSubscriptionsOfCall'>;
   calls: { getCall(id: string): Promise<CallRecord | null> };
   users: { getUsersByFiscalCodes(codes: string[]): Promise<Map<string, StoredUser>> };
   /** Where a preview is stored for 'Applica'. */
   plans: Pick<ImportPlanRepository, 'savePlan' | 'getPlan'>;
-  jobs: ImportJobs;
+  /** The background jobs (functions/jobs): the import is applied as the kind 'enrolment-import', keyed by call. */
+  jobs: BackgroundJobs;
   /** The flow exporting a call to MyPay now, if any: no import is applied meanwhile. */
   exports: { runningExportOf(callId: string): Promise<string | null> };
   audit: AuditLog;

@@ -1,7 +1,7 @@
 import { mapAtMost } from '../domain/at-most.ts';
 import { CallState } from '../domain/calls.ts';
 import { enrolmentMessages, subscriptionFee, type EnrolmentListQuery, type EnrolmentPage, type EnrolmentRow, type EnrolUserInput, type RankEnrolmentInput, type ResetHoursStatus, type UpdateEnrolmentInput } from '../domain/enrolment.ts';
-import { RESET_HOURS_JOB, resultJobStatus, type JobRecord } from '../domain/jobs.ts';
+import { RESET_HOURS_JOB, resultJobStatus, type JobRecord, type BackgroundJobs } from '../domain/jobs.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { EXEMPT_ISEE_CENTS, type FeeBand } from '../domain/fee.ts';
 import { messages } from '../domain/messages.ts';
@@ -37,10 +37,7 @@ export interface EnrolmentDeps {
   clock: Clock;
   ids: () => string;
   /** The background jobs ('Reset ore'): the API starts them; the job function's own wiring has none. */
-  jobs?: {
-    start(kind: string, key: string, input: Record<string, unknown>, actor: Actor): Promise<JobRecord | null>;
-    status(kind: string, key: string): Promise<{ job: JobRecord | null; running: boolean }>;
-  };
+  jobs?: BackgroundJobs;
 }
 
 

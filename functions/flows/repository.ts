@@ -3,7 +3,7 @@ import { nameSearchKey } from '../domain/calls.ts';
 import type { Page } from '../domain/validation.ts';
 import { decodeCursor, documentClient, encodeCursor, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
-import type { FlowRecord } from './use-cases.ts';
+import type { FlowRecord } from '../domain/flow-record.ts';
 
 /**
  * Payment flows. pk "FLOW#<id>", sk "FLOW"; gsi1 = "FLOWS" / insert time (the flows page, newest first).

@@ -19,8 +19,6 @@ import {
   type ExportRequest,
   type Flow,
   type FlowFileKind,
-  type FlowState,
-  type FlowStep,
 } from '../domain/flows.ts';
 import { messages, positionOpsMessages } from '../domain/messages.ts';
 import { iuvOfNoticeFile } from '../domain/notices.ts';
@@ -28,55 +26,7 @@ import type { Skipped } from '../domain/payments.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
 import { noMetrics, type AuditLog, type BusinessMetrics, type Clock, type IdGenerator, type MyPayAuthorization, type MyPayImportStatus } from '../adapters/ports.ts';
-import type { FlowEmailRun } from '../notices/use-cases.ts';
-
-/** What the flow item holds besides what the operator sees. */
-export interface FlowRecord {
-  id: string;
-  stato: FlowState | string;
-  step: FlowStep;
-  dataInsert: string;
-  dataUpdate: string;
-  announcement: Flow['announcement'];
-  mese: number;
-  anno: number;
-  fiscalCode: string | null;
-  num: number;
-  accepted: number | null;
-  rejected: number | null;
-  isEmailSent: boolean;
-  error: string | null;
-  /** The ZIP sent to MyPay, in the exports bucket, and its MD5 (hex). */
-  zipKey: string | null;
-  zipName: string | null;
-  md5: string | null;
-  /** Set once MyPay has given a token for this flow's upload (before the upload: see send()). */
-  requestToken: string | null;
-  uploadedAt: string | null;
-  files: Record<FlowFileKind, string | null>;
-  /**
-   * Collect writes MyPay's verdicts back in slices (COLLECT_SLICE rows a call of the step): null until the
-   * result files are in the exports bucket, then the number of rows already written back.
-   */
-  collectCursor?: number | null;
-  /** The ISEEs the month generation used (a JSON list in the exports bucket), and how many MarkIsees has done. */
-  iseeKey?: string | null;
-  iseeCursor?: number | null;
-  collectedAt: string | null;
-  /** Who started the export: the positions it (re)generates are audited as theirs. */
-  startedBy: Actor;
-  /** Positions of the month left out of the file, with the reason to fix (at most HELD_BACK_KEPT of them). */
-  heldBack?: Skipped[] | null;
-  /** The n-th sending of the file (a new IUF and ZIP name after MyPay failed or refused it): 1 at first. */
-  attempt?: number | null;
-  /** The Step Functions execution running the flow now: the end of an older one changes nothing. */
-  execution?: string | null;
-  /** Since when the portal asks MyPay about the import (the upload, or the 'Rielabora' of a suspended flow). */
-  pollingSince?: string | null;
-  /** When the notices of the flow were last e-mailed, and the progress of the e-mail run (functions/notices). */
-  dataIsEmailSent?: string | null;
-  emailRun?: FlowEmailRun | null;
-}
+import type { FlowRecord } from '../domain/flow-record.ts';
 
 export interface FlowRepository {
   getFlow(id: string): Promise<FlowRecord | null>;

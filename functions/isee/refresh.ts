@@ -18,7 +18,7 @@ import {
   type RefreshOutcome,
   type RefreshStatus,
 } from '../domain/isee-refresh.ts';
-import type { JobRecord } from '../domain/jobs.ts';
+import type { BackgroundJobs } from '../domain/jobs.ts';
 import { messages } from '../domain/messages.ts';
 import { romeDay } from '../domain/period.ts';
 import type { Actor } from '../domain/roles.ts';
@@ -63,10 +63,7 @@ export interface IseeRefreshDeps {
     listExpiry(year: number, page: { limit?: number; cursor?: string }): Promise<Page<Record<string, any>>>;
   };
   /** Only the API starts jobs and reads their state. */
-  jobs?: {
-    start(kind: string, key: string, input: Record<string, unknown>, actor: Actor): Promise<JobRecord | null>;
-    status(kind: string, key: string): Promise<{ job: JobRecord | null; running: boolean }>;
-  };
+  jobs?: BackgroundJobs;
   io: Pick<IoMessages, 'sendMessage'>;
   mailer: Mailer;
   audit: { record(entry: AuditEntry, at: Date): Promise<void> };

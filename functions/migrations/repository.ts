@@ -1,7 +1,7 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, queryAll, tableName } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
-import type { MigrationRecord } from './use-cases.ts';
+import type { MigrationRecord } from '../domain/migration-record.ts';
 
 /** The migrations applied to the table: pk MIGRATIONS, sk the migration's id (one Query reads them all). */
 const MIGRATIONS = 'MIGRATIONS';

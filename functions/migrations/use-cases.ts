@@ -1,4 +1,5 @@
 import type { Clock } from '../adapters/ports.ts';
+import type { MigrationRecord } from '../domain/migration-record.ts';
 
 /**
  * Data migrations: a change of what the table holds for data stored before a deploy (a new search item, a
@@ -15,19 +16,6 @@ export interface Migration {
   id: string;
   description: string;
   step(cursor: string | null): Promise<{ cursor: string | null; processed: number }>;
-}
-
-export interface MigrationRecord {
-  id: string;
-  description: string;
-  state: 'RUNNING' | 'APPLIED';
-  /** Where the next step starts (null before the first step, and once applied). */
-  cursor: string | null;
-  /** Items the steps went through so far. */
-  processed: number;
-  startedAt: string;
-  updatedAt: string;
-  appliedAt: string | null;
 }
 
 export interface MigrationStore {

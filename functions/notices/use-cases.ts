@@ -1,6 +1,6 @@
 import { noMetrics, type AuditLog, type BusinessMetrics, type Clock, type IoMessages, type IoMessageStatus, type Mailer } from '../adapters/ports.ts';
 import type { PositionRecord } from '../domain/debt-positions.ts';
-import type { JobRecord } from '../domain/jobs.ts';
+import type { JobRecord, BackgroundJobs } from '../domain/jobs.ts';
 import { DomainError, ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { flowMessages } from '../domain/flows.ts';
 import { fill, messages, noticeMessages } from '../domain/messages.ts';
@@ -18,7 +18,7 @@ import { formatEuro, toEuros } from '../domain/money.ts';
 import type { IoStatus, Period, Position } from '../domain/payments.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
-import type { FlowRecord } from '../flows/use-cases.ts';
+import type { FlowEmailRun, FlowRecord } from '../domain/flow-record.ts';
 
 type PositionKey = Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>;
 
@@ -61,13 +61,9 @@ export interface NoticeDeps {
   /** NoticesSent and NoticesFailed by channel (functions/domain/business-metrics.ts). */
   metrics?: BusinessMetrics;
   /** The background jobs (functions/jobs): the flow e-mail runs as the kind 'flow-email', keyed by flow (the API function only). */
-  jobs?: NoticeJobs;
+  jobs?: BackgroundJobs;
 }
 
-export interface NoticeJobs {
-  start(kind: string, key: string, input: Record<string, unknown>, actor: Actor): Promise<JobRecord | null>;
-  status(kind: string, key: string): Promise<{ job: JobRecord | null; running: boolean }>;
-}
 
 /** The flow e-mail's background job: one run per flow at a time (the job's lock), slices of FLOW_EMAIL_SLICE_MS. */
 export const FLOW_EMAIL_JOB = 'flow-email';
@@ -88,16 +84,6 @@ function decodeFlowCursor(text: string): FlowEmailCursor {
     // below
   }
   throw new ValidationError(messages.invalidCursor);
-}
-
-/** How the flow e-mail's progress is kept on the flow item between requests (and job slices). */
-export interface FlowEmailRun {
-  startedAt: string;
-  cursor: string | null;
-  sent: number;
-  skipped: number;
-  failed: number;
-  finishedAt: string | null;
 }
 
 /** Positions read per page and e-mails in flight at once. */
@@ -374,7 +360,7 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
     },
   };
 
-  function requireJobs(): NoticeJobs {
+  function requireJobs(): BackgroundJobs {
     if (!deps.jobs) throw new Error('The flow e-mail needs the background jobs (deps.jobs)');
     return deps.jobs;
   }

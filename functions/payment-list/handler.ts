@@ -1,7 +1,8 @@
 import { systemClock } from '../adapters/ports.ts';
 import { getCall } from '../calls/repository.ts';
 import { resourceHandler } from '../http/handler.ts';
-import { countDebtSummaries, getDebtTotals, listDebtSummaries, listMissingIsee } from './repository.ts';
+import { listMissingIsee } from '../payments/payment-list-repository.ts';
+import { countDebtSummaries, getDebtTotals, listDebtSummaries } from './repository.ts';
 import { paymentListRoutes } from './routes.ts';
 import { makeDebtListUseCases } from './use-cases.ts';
 

@@ -1,12 +1,14 @@
 import { systemClock } from '../adapters/ports.ts';
 import { getUserItems } from '../users/repository.ts';
 import type { PositionRecord } from '../domain/debt-positions.ts';
-import { addToDebtTotals, getDebtSummaries, positionsOfYears, putDebtSummary, putDebtTotals, sumDebtSummaries } from './repository.ts';
+import { positionsOfYears } from '../payments/payment-list-repository.ts';
+import { addToDebtTotals, getDebtSummaries, putDebtSummary, putDebtTotals, sumDebtSummaries } from './repository.ts';
 import { makeDebtRefreshUseCases } from './use-cases.ts';
 
 /** The payment list's aggregates on the real table: refreshed by every position write, reconciled by 'Sincronizza'. */
 export const debtSummaries = makeDebtRefreshUseCases({
-  debts: { getDebtSummaries, positionsOfYears, putDebtSummary, addToDebtTotals, putDebtTotals, sumDebtSummaries },
+  debts: { getDebtSummaries, putDebtSummary, addToDebtTotals, putDebtTotals, sumDebtSummaries },
+  positions: { positionsOfYears },
   users: { getUserItems },
   clock: systemClock,
 });

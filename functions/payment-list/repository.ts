@@ -1,14 +1,11 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { PositionRecord } from '../domain/debt-positions.ts';
 import { compareRows, debtTotalKeys, nameKey, zeroTotals, type DebtSort, type DebtSummary, type DebtSummaryRow, type DebtTotals } from '../domain/debt-summaries.ts';
-import { periodKey } from '../domain/payments.ts';
 import { mapAtMost } from '../domain/at-most.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
 import { BACKFILL_PAGE, batchGet, decodeCursor, documentClient, encodeCursor, mergedQueryPage, queryAll, tableName, unlessConditionFails, type BackfillPage, type CursorList, type StreamPosition } from '../adapters/dynamo.ts';
 import { DEBT_LIST_SHARDS, keys, numericSortKey, paymentKeys, shardOf } from '../adapters/table.ts';
-import { missingIseeKeys, toPositionRecord } from '../payments/repository.ts';
 
 /**
  * The payment list's maintained aggregates (README "The payment list"). DynamoDB only, no rules: the
@@ -100,15 +97,6 @@ export async function getDebtSummaries(which: readonly SummaryKey[]): Promise<Ma
     { consistent: true },
   );
   return new Map(items.map((item) => [summaryKeyOf(item as SummaryKey), toStored(item)]));
-}
-
-/**
- * The positions of these citizens in these calls and years: the twelve month keys of each, read
- * consistently from the table (a GSI could miss a position written a moment ago).
- */
-export async function positionsOfYears(which: readonly SummaryKey[]): Promise<PositionRecord[]> {
-  const requestKeys = which.flatMap((k) => Array.from({ length: 12 }, (_, m) => keys.position(k.callId, periodKey({ anno: k.anno, mese: m + 1 }), k.userId)));
-  return (await batchGet(requestKeys, { consistent: true })).map(toPositionRecord);
 }
 
 const reconcileMarker = (summary: Pick<DebtSummary, 'callId' | 'anno' | 'userId'>) => ({ ...paymentKeys.debtToReconcile(summary.callId, summary.anno, summary.userId), userId: summary.userId });
@@ -525,10 +513,4 @@ export async function backfillDebtListKeysPage(callId: string, anno: number, sta
     if (written !== null) keyed += 1;
   });
   return { written: keyed, next: result.LastEvaluatedKey };
-}
-
-/** The months of a call-year that left subscribers without a position for 'ISEE scaduto o mancante' (payments/repository.ts putMissingIsee). */
-export async function listMissingIsee(callId: string, anno: number) {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': missingIseeKeys.year(callId, anno) } });
-  return items.map((item) => ({ mese: item.mese as number, count: item.count as number, people: item.people as { fiscalCode: string; cognome: string; nome: string }[], generatedAt: item.generatedAt as string }));
 }

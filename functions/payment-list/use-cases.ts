@@ -42,7 +42,6 @@ import type { DebtListFilter, StoredDebtSummary, SummaryKey } from './repository
 /** What refreshing and reconciling need (the payments function, every position writer). */
 export interface DebtWriteRepository {
   getDebtSummaries(which: readonly SummaryKey[]): Promise<Map<string, StoredDebtSummary>>;
-  positionsOfYears(which: readonly SummaryKey[]): Promise<PositionRecord[]>;
   /** `hadToReconcile`: the stored summary had a payment to reconcile (its filter marker then follows). */
   putDebtSummary(summary: StoredDebtSummary, expectedVersion: number | null, hadToReconcile?: boolean): Promise<boolean>;
   addToDebtTotals(callId: string, anno: number, delta: DebtTotals, at: string): Promise<void>;
@@ -59,8 +58,14 @@ export interface DebtReadRepository {
 
 export type DebtSummaryRepository = DebtWriteRepository & DebtReadRepository;
 
+/** The positions a refresh sums (payments/payment-list-repository.ts: the payments resource's items). */
+export interface YearPositions {
+  positionsOfYears(which: readonly SummaryKey[]): Promise<PositionRecord[]>;
+}
+
 export interface DebtRefreshDeps {
   debts: DebtWriteRepository;
+  positions: YearPositions;
   users: { getUserItems(ids: readonly string[]): Promise<Map<string, StoredUser>> };
   clock: Clock;
 }
@@ -91,14 +96,14 @@ const personOf = summaryPersonOf;
 
 /** Refresh and reconcile: what every position writer needs (kept apart from the list's reads, and its bundle). */
 export function makeDebtRefreshUseCases(deps: DebtRefreshDeps) {
-  const { debts, users, clock } = deps;
+  const { debts, positions: yearPositions, users, clock } = deps;
 
   async function refreshChunk(changes: readonly SummaryKey[], at: string) {
     let pending = [...changes];
     const people = await users.getUserItems([...new Set(changes.map((c) => c.userId))]);
     let written = 0;
     for (let attempt = 0; pending.length && attempt < MAX_ATTEMPTS; attempt++) {
-      const [stored, positions] = await Promise.all([debts.getDebtSummaries(pending), debts.positionsOfYears(pending)]);
+      const [stored, positions] = await Promise.all([debts.getDebtSummaries(pending), yearPositions.positionsOfYears(pending)]);
       const positionsByKey = new Map<string, PositionRecord[]>();
       for (const position of positions) {
         const key = keyOf({ callId: position.callId, anno: position.anno, userId: position.userId });

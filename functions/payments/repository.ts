@@ -1,10 +1,9 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { publicPosition, type PositionRecord } from '../domain/debt-positions.ts';
 import { MISSING_ISEE_NAMES } from '../domain/debt-summaries.ts';
-import { receiptOf, type PaymentRecord } from '../domain/payment-record.ts';
+import { receiptOf, type ExportOutcome, type PaymentRecord } from '../domain/payment-record.ts';
 
 export { receiptOf, type PaymentRecord };
-import type { ExportOutcome } from './use-cases.ts';
 import { periodKey, type IoStatus, type Period, type Position } from '../domain/payments.ts';
 import type { Page } from '../domain/validation.ts';
 import { batchPut, documentClient, queryAll, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
@@ -400,6 +399,7 @@ export async function putMissingIsee(callId: string, period: Period, people: rea
   const names = people.slice(0, MISSING_ISEE_NAMES).map(({ fiscalCode, cognome, nome }) => ({ fiscalCode, cognome, nome }));
   await documentClient.send(new PutCommand({ TableName: tableName, Item: { ...key, mese: period.mese, anno: period.anno, count: people.length, people: names, generatedAt: at } }));
 }
+
 /** IO's later status of the message `ioId` (null when the position now holds another message, or is paid or cancelled). */
 export const recordIoStatus = (position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>, ioId: string, ioStatus: IoStatus, at: string) =>
   updateNoticeFields(position, { ioStatus, updatedAt: at }, ' AND ioId = :ioId', { ':ioId': ioId });

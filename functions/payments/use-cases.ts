@@ -11,7 +11,7 @@ import {
   type PlannedSubscription,
   type PositionRecord,
 } from '../domain/debt-positions.ts';
-import { CSV_JOB, GENERATE_JOB, SYNC_JOB, resultJobStatus, type JobRecord } from '../domain/jobs.ts';
+import { CSV_JOB, GENERATE_JOB, SYNC_JOB, resultJobStatus, type JobRecord, type BackgroundJobs } from '../domain/jobs.ts';
 import { CallState } from '../domain/call-limits.ts';
 import { hasLiveCheckout } from '../domain/payment-rules.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
@@ -45,7 +45,7 @@ import type { SubscriptionRecord } from '../subscriptions/repository.ts';
 import type { DebtRefreshUseCases } from '../payment-list/use-cases.ts';
 import type { MonthSummaryRefresh } from '../payment-list/month-refresh.ts';
 import type { StoredUser } from '../users/repository.ts';
-import type { PaymentRecord } from '../domain/payment-record.ts';
+import type { ExportOutcome, PaymentRecord } from '../domain/payment-record.ts';
 
 export interface PositionRepository {
   listPositionsOfMonth(callId: string, period: Period): Promise<PositionRecord[]>;
@@ -81,14 +81,6 @@ export interface PositionRepository {
 }
 
 type MonthOf = { callId: string; mese: number; anno: number };
-
-/** The background jobs (functions/jobs): 'Sincronizza' runs as the kind 'sync-positions', keyed by call. */
-export interface PaymentJobs {
-  start(kind: string, key: string, input: Record<string, unknown>, actor: Actor): Promise<JobRecord | null>;
-  status(kind: string, key: string): Promise<{ job: JobRecord | null; running: boolean }>;
-}
-
-export type ExportOutcome = { kind: 'accepted'; iuv: string; nav: string; at: string; noticeZip?: string | null } | { kind: 'rejected'; reason: string; at: string };
 
 /**
  * The position with MyPay's verdict on it, as repository.recordExportOutcome's update writes it: accepted,
@@ -131,7 +123,8 @@ export interface PaymentDeps {
   /** The flow exporting a call now, if any: its positions do not change while MyPay reads them. */
   exports: { runningExportOf(callId: string): Promise<string | null> };
   /** Only the API needs it (Sincronizza); the job's own slices do not. */
-  jobs?: PaymentJobs;
+  /** The background jobs (functions/jobs): 'Sincronizza' runs as the kind 'sync-positions', keyed by call. */
+  jobs?: BackgroundJobs;
   /** The exports bucket: 'Verifica / genera CSV' leaves its file there and answers a short-lived link. */
   exportFiles: Pick<ExportFiles, 'put' | 'downloadUrl'>;
   /** Who each generation left without a position for 'ISEE scaduto o mancante' (the payment list shows them). */

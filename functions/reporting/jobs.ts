@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError } from '../domain/errors.ts';
-import { REPORTING_JOB, resultJobStatus, type JobRecord } from '../domain/jobs.ts';
+import { REPORTING_JOB, resultJobStatus, type JobRecord, type BackgroundJobs } from '../domain/jobs.ts';
 import { messages, paymentOutcomeMessages } from '../domain/messages.ts';
 import type { ReportingResult, ReportingStatus } from '../domain/position-payment.ts';
 import type { Actor } from '../domain/roles.ts';
@@ -8,10 +8,7 @@ import type { CallRecord } from '../calls/repository.ts';
 
 export interface ReportingJobDeps {
   calls: { getCall(id: string): Promise<CallRecord | null> };
-  jobs: {
-    start(kind: string, key: string, input: Record<string, unknown>, actor: Actor): Promise<JobRecord | null>;
-    status(kind: string, key: string): Promise<{ job: JobRecord | null; running: boolean }>;
-  };
+  jobs: BackgroundJobs;
   audit: AuditLog;
   clock: Clock;
 }

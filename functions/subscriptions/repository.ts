@@ -5,7 +5,7 @@ import { normaliseSearchText } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
 import { BACKFILL_PAGE, batchGet, batchPut, withoutEmpty, decodeCursor, documentClient, encodeCursor, queryAll, queryPage, tableName, unlessConditionFails, type BackfillPage, type CursorList } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
-import type { KeptFile } from '../calls/files.ts';
+import type { KeptFile } from '../domain/files.ts';
 
 /**
  * A subscription is ONE item at pk "CALL#<callId>", sk "SUBSCRIBER#<userId>": a second request of the same

@@ -1,10 +1,5 @@
 import { iseeIdFromKey } from '../../functions/domain/isee-extraction.ts';
-import type { Closable } from './stores.ts';
-
-/** The local S3's "object created" notifications (s3rver emits them for PUT, POST and copy). */
-export interface ObjectCreatedSource {
-  onObjectCreated(listener: (bucket: string, key: string) => void): void;
-}
+import type { Closable, ObjectCreatedSource } from './stores.ts';
 
 /**
  * The cloud's ISEE reading on this machine: when `isee/<id>/document` is stored in the documents bucket,
@@ -30,7 +25,7 @@ export async function startIseeExtraction(storage: ObjectCreatedSource, document
       import('../../functions/isee-extraction/read-attestation.ts'),
       import('../../functions/isee-extraction/write-extraction.ts'),
       import('../../functions/isee-extraction/state-machine.ts'),
-      import('../../functions/isee-extraction/local-text.ts'),
+      import('./local-text.ts'),
     ]);
 
   const textSource = createLocalTextSource();

@@ -30,8 +30,8 @@ import Papa from 'papaparse';
 import * as soap from 'soap';
 import { XmlDocument, XsdValidator } from 'libxml2-wasm';
 import { isValidFiscalCode } from '../../functions/domain/fiscal-code.ts';
-import { iuvBase, makeIuv } from '../../functions/domain/iuv.ts';
 import { COUNTRY_CODES, PROVINCE_CODES } from '../../functions/domain/place-codes.ts';
+import { mypayIuv } from './mypay-iuv.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const WSDL_PATH = path.resolve(here, '../../functions/adapters/mypay/pa-per-ente.wsdl');
@@ -559,7 +559,7 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
   const newIuv = (e: SimulatedEntity) => {
     const next = (state.nextIuv[e.codIpa] ?? 0) + 1;
     state.nextIuv[e.codIpa] = next;
-    return makeIuv({ segregationCode: e.segregationCode, base: iuvBase(next) }).iuv;
+    return mypayIuv(e.segregationCode, next);
   };
   const storeFile = (name: string, bytes: Uint8Array) => {
     const stored = `${randomUUID()}-${name}`;

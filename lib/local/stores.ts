@@ -7,12 +7,16 @@ import { table } from '../../functions/adapters/table.ts';
 import { serveInProcess } from './dynalite-in-process.ts';
 import { lagGlobalIndexes } from './dynalite-index-lag.ts';
 import { cacheTableDefinitions, tableCacheStats, type DynaliteStore, type TableCacheStats } from './dynalite-table-cache.ts';
-import type { ObjectCreatedSource } from './isee-extraction.ts';
 
 const require = createRequire(import.meta.url);
 
 export interface Closable {
   close(): Promise<void>;
+}
+
+/** The local S3's "object created" notifications (s3rver emits them for PUT, POST and copy). */
+export interface ObjectCreatedSource {
+  onObjectCreated(listener: (bucket: string, key: string) => void): void;
 }
 
 const closeServer = (server: { close(cb: (error?: Error) => void): void }) =>

@@ -16,7 +16,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { parseAttestation, UNVERIFIED_CONFIDENCE } from '../../functions/domain/isee-attestation.ts';
 import type { IseeExtraction } from '../../functions/domain/isee-extraction.ts';
-import { createLocalTextSource } from '../../functions/isee-extraction/local-text.ts';
+import { createLocalTextSource } from '../../lib/local/local-text.ts';
 import { textFromTextract } from '../../functions/isee-extraction/textract-text.ts';
 import { heldoutLayouts, makeAttestation, makeFixture, type Layout, type Phrasebook, type Truth, type Variant } from '../fixtures/isee/generate.ts';
 import { random } from '../fixtures/isee/people.ts';

@@ -6,7 +6,7 @@ import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { addTotals, compareRows, nameKey, zeroTotals, type DebtSummaryRow, type DebtTotals } from '../../functions/domain/debt-summaries.ts';
 import { ValidationError } from '../../functions/domain/errors.ts';
 import { messages } from '../../functions/domain/messages.ts';
-import type { DebtSummaryRepository } from '../../functions/payment-list/use-cases.ts';
+import type { DebtSummaryRepository, YearPositions } from '../../functions/payment-list/use-cases.ts';
 import type { StoredDebtSummary } from '../../functions/payment-list/repository.ts';
 
 const summaryKeyOf = (k: { callId: string; anno: number; userId: string }) => `${k.callId}|${k.anno}|${k.userId}`;
@@ -14,7 +14,7 @@ const toRow = ({ userId, cognome, nome, codiceFiscale, telefono, email, importoT
   userId, cognome, nome, codiceFiscale, telefono, email, importoTotale, paymentIds, daRiconciliare: daRiconciliare ?? 0,
 });
 
-export function memoryDebts(positions: () => Iterable<PositionRecord>): DebtSummaryRepository & {
+export function memoryDebts(positions: () => Iterable<PositionRecord>): DebtSummaryRepository & YearPositions & {
   summaries: Map<string, StoredDebtSummary>;
   totals: Map<string, DebtTotals>;
   /** Makes the next N conditional puts lose (as if another writer had just won). */

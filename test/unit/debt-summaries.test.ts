@@ -29,6 +29,7 @@ function setup(people: Array<[id: string, lastName: string, firstName: string, f
   const debts = memoryDebts(() => positions.values());
   const summaries = makeDebtSummaryUseCases({
     debts,
+    positions: debts,
     users: { getUserItems: async (ids) => new Map(ids.filter((id) => users.has(id)).map((id) => [id, users.get(id)!])) },
     calls: { getCall: async (id) => (id === CALL ? call : null) },
     clock: tickingClock('2026-03-10T09:00:00.000Z'),

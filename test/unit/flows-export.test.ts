@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { exportDefinition } from '../../functions/flows/state-machine.ts';
 import { isFlowRunning } from '../../functions/domain/flows.ts';
-import { makeExportSteps, makeFlowUseCases, type ExportPositions, type FlowRecord, type FlowRepository, type MyPayImport } from '../../functions/flows/use-cases.ts';
+import type { FlowRecord } from '../../functions/domain/flow-record.ts';
+import { makeExportSteps, makeFlowUseCases, type ExportPositions, type FlowRepository, type MyPayImport } from '../../functions/flows/use-cases.ts';
 import { actors, memoryAudit, memoryMetrics, sequentialIds, tickingClock } from '../support/in-memory.ts';
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fiscalCodeCheckCharacter, isValidFiscalCode } from '../../functions/domain/fiscal-code.ts';
 import { parseAttestation, UNVERIFIED_CONFIDENCE } from '../../functions/domain/isee-attestation.ts';
 import { iseeExtractionSchema } from '../../functions/domain/isee-extraction.ts';
-import { createLocalTextSource } from '../../functions/isee-extraction/local-text.ts';
+import { createLocalTextSource } from '../../lib/local/local-text.ts';
 import { layouts, makeFixture } from '../fixtures/isee/generate.ts';
 import { fiscalCodeOf } from '../fixtures/isee/people.ts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { makeMigrationRunner, walkUnits, type Migration, type MigrationRecord, type MigrationStore } from '../../functions/migrations/use-cases.ts';
+import type { MigrationRecord } from '../../functions/domain/migration-record.ts';
+import { makeMigrationRunner, walkUnits, type Migration, type MigrationStore } from '../../functions/migrations/use-cases.ts';
 import { tickingClock } from '../support/in-memory.ts';
 
 /** The migrations' records as the table keeps them. */

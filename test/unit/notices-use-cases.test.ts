@@ -4,7 +4,7 @@ import { IoRefused, IoUnavailable } from '../../functions/adapters/io.ts';
 import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { noticeMessages } from '../../functions/domain/messages.ts';
 import { noticePdfKey, type Position } from '../../functions/domain/payments.ts';
-import type { FlowRecord } from '../../functions/flows/use-cases.ts';
+import type { FlowRecord } from '../../functions/domain/flow-record.ts';
 import { makeJobs, makeJobWorker, type JobRun } from '../../functions/jobs/use-cases.ts';
 import { FLOW_EMAIL_JOB, FLOW_EMAIL_SLICE_MS, makeNoticeUseCases, type NoticePositions, type NoticeRecipient } from '../../functions/notices/use-cases.ts';
 import { actors, memoryAudit, memoryJobs, memoryMailer, memoryMetrics, sequentialIds, tickingClock } from '../support/in-memory.ts';

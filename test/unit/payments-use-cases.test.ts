@@ -122,7 +122,7 @@ function setup(options: { configuration?: Partial<Configuration> | null; callSta
   const getCall = async (id: string) => (id === call.id ? { ...structuredClone(call), state: options.callState ?? call.state } : null);
   const getUserItems = async (ids: readonly string[]) => new Map(ids.filter((id) => users.has(id)).map((id) => [id, structuredClone(users.get(id)!)]));
   const debts = memoryDebts(() => positions.all.values());
-  const debtSummaries = makeDebtSummaryUseCases({ debts, users: { getUserItems }, calls: { getCall }, clock });
+  const debtSummaries = makeDebtSummaryUseCases({ debts, positions: debts, users: { getUserItems }, calls: { getCall }, clock });
   /** The month refresh's batched summary writes: how many, and a concurrent change to run just before the next. */
   const batched = { summaryWrites: 0, beforeNextBatch: null as null | (() => Promise<void>) };
   const monthSummaries = makeMonthSummaryRefresh({

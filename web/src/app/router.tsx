@@ -14,7 +14,7 @@ const services = () => import('@/features/services');
 const users = () => import('@/features/users');
 const isee = () => import('@/features/isee');
 const profile = () => import('@/features/profile');
-const calls = () => import('@/features/calls');
+const calls = () => import('@/features/calls/pages');
 const subscriptions = () => import('@/features/subscriptions');
 const configuration = () => import('@/features/configuration');
 const flows = () => import('@/features/flows');

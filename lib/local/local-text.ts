@@ -2,10 +2,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
 import { createWorker, type Worker } from 'tesseract.js';
-import { fileTypeOf } from '../domain/file-signature.ts';
-import type { DocumentText } from '../domain/isee-attestation.ts';
-import { meanConfidence, pageLines, type PlacedText, type TextLine } from '../domain/text-layout.ts';
-import { withPdfPages, type PdfPage } from './pdf-pages.ts';
+import { fileTypeOf } from '../../functions/domain/file-signature.ts';
+import type { DocumentText } from '../../functions/domain/isee-attestation.ts';
+import { meanConfidence, pageLines, type PlacedText, type TextLine } from '../../functions/domain/text-layout.ts';
+import { withPdfPages, type PdfPage } from '../../functions/isee-extraction/pdf-pages.ts';
 
 /**
  * The local stand-in for Textract: the PDF's own text layer (pdfjs-dist), and OCR (tesseract.js with the
