@@ -13,8 +13,6 @@ export default defineConfig({
     alias: [
       { find: '@domain', replacement: here('../functions/domain') },
       { find: '@', replacement: here('./src') },
-      // zod with its jitless setting applied first (src/lib/zod.ts, which imports 'zod/v4' itself).
-      { find: /^zod$/, replacement: here('./src/lib/zod.ts') },
     ],
   },
   // Module workers (the payment list's Excel worker): their chunks may share code with the page.

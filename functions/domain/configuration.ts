@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { fill, messages } from './messages.ts';
 
 /**
@@ -24,18 +24,14 @@ export type MyPayAction = (typeof mypayActions)[number];
 export const payerKinds = ['F', 'G'] as const;
 
 const required = (max: number) =>
-  z
-    .string({ error: messages.required })
-    .trim()
-    .min(1, messages.required)
-    .max(max, fill(messages.tooLong, { max }));
+  z.string({ error: messages.required }).check(
+    z.trim(),
+    z.minLength(1, messages.required),
+    z.maxLength(max, fill(messages.tooLong, { max })),
+  );
 
 const choice = <T extends readonly [string, ...string[]]>(values: T, message: string) =>
-  z
-    .string({ error: messages.required })
-    .trim()
-    .min(1, messages.required)
-    .pipe(z.enum(values, { error: message }));
+  z.pipe(z.string({ error: messages.required }).check(z.trim(), z.minLength(1, messages.required)), z.enum(values, { error: message }));
 
 export const configurationSchema = z.object({
   /** The default action of a new row (each position's own action wins: see debt-positions.ts). */
@@ -56,8 +52,8 @@ export type Configuration = z.output<typeof configurationSchema>;
 
 /** GET /api/configuration: null until an operator saves it. */
 export const configurationViewSchema = z.object({
-  configuration: configurationSchema.nullable(),
-  updatedAt: z.string().nullable(),
+  configuration: z.nullable(configurationSchema),
+  updatedAt: z.nullable(z.string()),
 });
 export type ConfigurationView = z.output<typeof configurationViewSchema>;
 

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { preprocess } from './validation.ts';
 import type { Position } from './payments.ts';
 
 /**
@@ -46,17 +47,17 @@ export type DebtSort = (typeof debtSorts)[number];
  */
 export const DEBT_FILTER_COUNT_CAP = 200;
 
-const int = z.number().int();
+const int = z.number().check(z.int());
 const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 
-const yearSchema = z.preprocess(
+const yearSchema = preprocess(
   emptyToUndefined,
-  z.coerce
-    .number({ error: debtListMessages.year })
-    .int(debtListMessages.year)
-    .min(DEBT_TOTALS_START_YEAR, debtListMessages.year)
-    .max(2100, debtListMessages.year)
-    .optional(),
+  z.optional(z.coerce
+    .number({ error: debtListMessages.year }).check(
+      z.int(debtListMessages.year),
+      z.gte(DEBT_TOTALS_START_YEAR, debtListMessages.year),
+      z.lte(2100, debtListMessages.year),
+    )),
 );
 
 /** GET /api/calls/{id}/payment-totals: the call (path) and the year (default: the current one in Rome). */
@@ -68,25 +69,19 @@ export type DebtTotalsQuery = z.output<typeof debtTotalsQuerySchema>;
  * the page. `name` is a prefix: of "cognome nome" (normalised) or, when it holds a digit, of the fiscal code.
  */
 export const debtListQuerySchema = z.object({
-  name: z.preprocess(emptyToUndefined, z.string({ error: debtListMessages.name }).trim().max(100, debtListMessages.name).optional()),
-  chkNoSendMail: z
-    .preprocess(emptyToUndefined, z.enum(['true', 'false'], { error: debtListMessages.chkNoSendMail }).optional())
-    .transform((v) => v === 'true'),
+  name: preprocess(emptyToUndefined, z.optional(z.string({ error: debtListMessages.name }).check(z.trim(), z.maxLength(100, debtListMessages.name)))),
+  chkNoSendMail: z.pipe(preprocess(emptyToUndefined, z.optional(z.enum(['true', 'false'], { error: debtListMessages.chkNoSendMail }))), z.transform((v) => v === 'true')),
   /** Only the citizens with a payment to reconcile (issue 21). */
-  chkDaRiconciliare: z
-    .preprocess(emptyToUndefined, z.enum(['true', 'false'], { error: debtListMessages.chkDaRiconciliare }).optional())
-    .transform((v) => v === 'true'),
+  chkDaRiconciliare: z.pipe(preprocess(emptyToUndefined, z.optional(z.enum(['true', 'false'], { error: debtListMessages.chkDaRiconciliare }))), z.transform((v) => v === 'true')),
   anno: yearSchema,
-  sort: z.preprocess(emptyToUndefined, z.enum(debtSorts, { error: debtListMessages.sort }).default('nome')),
-  limit: z.preprocess(
+  sort: preprocess(emptyToUndefined, z._default(z.enum(debtSorts, { error: debtListMessages.sort }), 'nome')),
+  limit: preprocess(
     emptyToUndefined,
-    z.coerce
-      .number({ error: debtListMessages.pageSize })
-      .refine((n) => (DEBT_PAGE_SIZES as readonly number[]).includes(n) || n === DEBT_EXPORT_PAGE_SIZE, debtListMessages.pageSize)
-      .default(DEBT_DEFAULT_PAGE_SIZE),
+    z._default(z.coerce
+      .number({ error: debtListMessages.pageSize }).check(z.refine((n) => (DEBT_PAGE_SIZES as readonly number[]).includes(n) || n === DEBT_EXPORT_PAGE_SIZE, debtListMessages.pageSize)), DEBT_DEFAULT_PAGE_SIZE),
   ),
   // A merged reading's cursor holds every shard's (and word's) place: up to 24 sort keys, about 1,900 characters.
-  cursor: z.string().max(4000).optional(),
+  cursor: z.optional(z.string().check(z.maxLength(4000))),
 });
 export type DebtListQuery = z.output<typeof debtListQuerySchema>;
 
@@ -96,8 +91,8 @@ export const debtSummaryRowSchema = z.object({
   cognome: z.string(),
   nome: z.string(),
   codiceFiscale: z.string(),
-  telefono: z.string().nullable(),
-  email: z.string().nullable(),
+  telefono: z.nullable(z.string()),
+  email: z.nullable(z.string()),
   /** Cents. */
   importoTotale: int,
   paymentIds: z.array(z.string()),
@@ -134,12 +129,12 @@ export type DebtTotals = Record<(typeof debtTotalKeys)[number], number>;
 export const debtTotalsSchema = z.object(Object.fromEntries(debtTotalKeys.map((key) => [key, int])) as Record<(typeof debtTotalKeys)[number], typeof int>);
 export const zeroTotals = (): DebtTotals => Object.fromEntries(debtTotalKeys.map((k) => [k, 0])) as DebtTotals;
 
-export const debtTotalsResponseSchema = debtTotalsSchema.extend({ callId: z.string(), anno: int, dal: z.string() });
+export const debtTotalsResponseSchema = z.extend(debtTotalsSchema, { callId: z.string(), anno: int, dal: z.string() });
 export type DebtTotalsResponse = z.output<typeof debtTotalsResponseSchema>;
 
 export const debtListResponseSchema = z.object({
   items: z.array(debtSummaryRowSchema),
-  nextCursor: z.string().nullable(),
+  nextCursor: z.nullable(z.string()),
   /** 'Record trovati'. */
   count: int,
   /** True when a text filter matched more than DEBT_FILTER_COUNT_CAP rows: count and sum are lower bounds. */

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { preprocess } from './validation.ts';
 export { subscriptionFee } from './enrolment-fee.ts';
 import { jobStatusSchema, resultJobStatusSchema } from './jobs.ts';
 import { subscriptionStates } from './subscriptions.ts';
@@ -102,38 +103,33 @@ export function parseDecimal(value: unknown): number {
 
 const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 
-const prefixFilter = z.preprocess(emptyToUndefined, z.string().trim().max(100).optional());
+const prefixFilter = preprocess(emptyToUndefined, z.optional(z.string().check(z.trim(), z.maxLength(100))));
 
 export const enrolmentListQuerySchema = z.object({
   fiscalCode: prefixFilter,
   firstName: prefixFilter,
   lastName: prefixFilter,
   /** Euro, Italian format; becomes cents. */
-  iseeAbove: z.preprocess(
+  iseeAbove: preprocess(
     emptyToUndefined,
-    z
-      .string()
-      .optional()
-      .transform((text, ctx) => {
+    z.pipe(z.optional(z.string()), z.transform((text, ctx) => {
         if (text === undefined) return undefined;
         const cents = parseEuroToCents(text);
         if (Number.isNaN(cents)) {
-          ctx.addIssue({ code: 'custom', message: enrolmentMessages.iseeAbove });
+          ctx.issues.push({ code: 'custom', message: enrolmentMessages.iseeAbove, input: text });
           return z.NEVER;
         }
         return cents;
-      }),
+      })),
   ),
-  confirmed: z.preprocess(emptyToUndefined, z.enum(['true', 'false'], { error: enrolmentMessages.confirmed }).optional()).transform((v) => v === 'true'),
-  sort: z.preprocess(emptyToUndefined, z.enum(enrolmentSorts, { error: enrolmentMessages.sort }).default('ranking')),
-  limit: z.preprocess(
+  confirmed: z.pipe(preprocess(emptyToUndefined, z.optional(z.enum(['true', 'false'], { error: enrolmentMessages.confirmed }))), z.transform((v) => v === 'true')),
+  sort: preprocess(emptyToUndefined, z._default(z.enum(enrolmentSorts, { error: enrolmentMessages.sort }), 'ranking')),
+  limit: preprocess(
     emptyToUndefined,
-    z.coerce
-      .number({ error: enrolmentMessages.pageSize })
-      .refine((n) => (ENROLMENT_PAGE_SIZES as readonly number[]).includes(n), enrolmentMessages.pageSize)
-      .default(ENROLMENT_DEFAULT_PAGE_SIZE),
+    z._default(z.coerce
+      .number({ error: enrolmentMessages.pageSize }).check(z.refine((n) => (ENROLMENT_PAGE_SIZES as readonly number[]).includes(n), enrolmentMessages.pageSize)), ENROLMENT_DEFAULT_PAGE_SIZE),
   ),
-  cursor: z.string().max(2000).optional(),
+  cursor: z.optional(z.string().check(z.maxLength(2000))),
 });
 export type EnrolmentListQuery = z.output<typeof enrolmentListQuerySchema>;
 
@@ -144,15 +140,15 @@ export const enrolmentRowSchema = z.object({
   id: z.string(),
   userId: z.string(),
   state: z.enum(subscriptionStates),
-  rankingScore: z.number().int().nullable(),
-  weeklyHour: z.number().nullable(),
+  rankingScore: z.nullable(z.number().check(z.int())),
+  weeklyHour: z.nullable(z.number()),
   fiscalCode: z.string(),
   firstName: z.string(),
   lastName: z.string(),
   /** The user's latest ISEE whatever its state; year 1900 reads 'Errore ISEE'. */
-  isee: z.object({ valueCents: z.number().int(), year: z.number().int(), state: z.string() }).nullable(),
+  isee: z.nullable(z.object({ valueCents: z.number().check(z.int()), year: z.number().check(z.int()), state: z.string() })),
   /** The current month's fee (Europe/Rome); null while no hours are set. */
-  fee: z.object({ kind: z.enum(feeKinds), amountCents: z.number().int() }).nullable(),
+  fee: z.nullable(z.object({ kind: z.enum(feeKinds), amountCents: z.number().check(z.int()) })),
   /** Red border: VALIDATED or ADDED and the latest ISEE's year is not the call's (or there is none). */
   iseeYearMismatch: z.boolean(),
   /** VALIDATED and latest ISEE above 3000 €. */
@@ -162,50 +158,48 @@ export const enrolmentRowSchema = z.object({
 });
 export type EnrolmentRow = z.output<typeof enrolmentRowSchema>;
 
-export const enrolmentPageSchema = z.object({ items: z.array(enrolmentRowSchema), nextCursor: z.string().nullable(), total: z.number().int() });
+export const enrolmentPageSchema = z.object({ items: z.array(enrolmentRowSchema), nextCursor: z.nullable(z.string()), total: z.number().check(z.int()) });
 export type EnrolmentPage = z.output<typeof enrolmentPageSchema>;
 
-export const enrolUserSchema = z.object({ userId: z.string({ error: enrolmentMessages.required }).trim().min(1, enrolmentMessages.required).max(64) });
+export const enrolUserSchema = z.object({ userId: z.string({ error: enrolmentMessages.required }).check(z.trim(), z.minLength(1, enrolmentMessages.required), z.maxLength(64)) });
 export type EnrolUserInput = z.output<typeof enrolUserSchema>;
 
 /** Weekly hours (or rides): > 0, ≤ 168, at most two decimals; "12,5" is accepted as 12.5. */
-export const weeklyHourSchema = z.preprocess(
+export const weeklyHourSchema = preprocess(
   (value) => (value === '' || value === null || value === undefined ? undefined : parseDecimal(value)),
-  z
-    .number({ error: enrolmentMessages.required })
-    .refine((n) => !Number.isNaN(n), enrolmentMessages.weeklyHour)
-    .refine((n) => n > 0 && n <= MAX_WEEKLY_HOURS, enrolmentMessages.weeklyHour)
-    .refine(hasAtMostTwoDecimals, enrolmentMessages.weeklyHour),
+  z.number({ error: enrolmentMessages.required }).check(
+    z.refine((n) => !Number.isNaN(n), enrolmentMessages.weeklyHour),
+    z.refine((n) => n > 0 && n <= MAX_WEEKLY_HOURS, enrolmentMessages.weeklyHour),
+    z.refine(hasAtMostTwoDecimals, enrolmentMessages.weeklyHour),
+  ),
 );
 
-const dataUpdateSchema = z.string().max(40).optional();
+const dataUpdateSchema = z.optional(z.string().check(z.maxLength(40)));
 
 /** Operator update codes (part 2 §4): 0 back to pending, 2 approve / reactivate / edit hours, 3 refuse, 4 suspend. */
 export const enrolmentStateCodes = [0, 2, 3, 4] as const;
 
 export const updateEnrolmentSchema = z.object({
   state: z.union([z.literal(0), z.literal(2), z.literal(3), z.literal(4)], { error: enrolmentMessages.stateCode }),
-  weeklyHour: weeklyHourSchema.optional(),
+  weeklyHour: z.optional(weeklyHourSchema),
   dataUpdate: dataUpdateSchema,
 });
 export type UpdateEnrolmentInput = z.output<typeof updateEnrolmentSchema>;
 
 /** A ranking score: required ('Il campo non può essere vuoto!'), an integer ("5" is accepted as 5). */
-export const rankingScoreSchema = z.preprocess(
+export const rankingScoreSchema = preprocess(
   (value) => {
     if (value === '' || value === null || value === undefined) return undefined;
     if (typeof value === 'string') return /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
     return value;
   },
-  z
-    .number({ error: (issue) => (issue.input === undefined ? enrolmentMessages.required : enrolmentMessages.rankingScore) })
-    .refine((n) => Number.isInteger(n) && Math.abs(n) <= MAX_RANKING_SCORE, enrolmentMessages.rankingScore),
+  z.number({ error: (issue) => (issue.input === undefined ? enrolmentMessages.required : enrolmentMessages.rankingScore) }).check(z.refine((n) => Number.isInteger(n) && Math.abs(n) <= MAX_RANKING_SCORE, enrolmentMessages.rankingScore)),
 );
 
 export const rankEnrolmentSchema = z.object({ rankingScore: rankingScoreSchema, dataUpdate: dataUpdateSchema });
 export type RankEnrolmentInput = z.output<typeof rankEnrolmentSchema>;
 
-export const resetHoursResponseSchema = z.object({ reset: z.number().int() });
+export const resetHoursResponseSchema = z.object({ reset: z.number().check(z.int()) });
 
 /** 'Reset ore' as a background job (domain/jobs.ts RESET_HOURS_JOB): its status, and how many were reset once done. */
 export const resetHoursStatusSchema = resultJobStatusSchema(resetHoursResponseSchema);
@@ -216,10 +210,10 @@ export const csvFileSchema = z.object({ fileName: z.string(), content: z.string(
 export type CsvFile = z.output<typeof csvFileSchema>;
 
 export const importEnrolmentsSchema = z.object({
-  fileContentBase64: z.string({ error: enrolmentMessages.noFile }).max(MAX_IMPORT_BODY_BYTES, enrolmentMessages.fileTooLarge),
-  contentType: z.string({ error: enrolmentMessages.unsupportedFile }).max(200),
-  updateIsees: z.boolean().default(false),
-  removeOldSubscriptions: z.boolean().default(false),
+  fileContentBase64: z.string({ error: enrolmentMessages.noFile }).check(z.maxLength(MAX_IMPORT_BODY_BYTES, enrolmentMessages.fileTooLarge)),
+  contentType: z.string({ error: enrolmentMessages.unsupportedFile }).check(z.maxLength(200)),
+  updateIsees: z._default(z.boolean(), false),
+  removeOldSubscriptions: z._default(z.boolean(), false),
 });
 export type ImportEnrolmentsInput = z.output<typeof importEnrolmentsSchema>;
 
@@ -227,10 +221,10 @@ export const importRowSchema = z.object({
   fiscalCode: z.string(),
   lastName: z.string(),
   firstName: z.string(),
-  rankingScore: z.number().int().nullable(),
-  weeklyHour: z.number().nullable(),
-  iseeValueCents: z.number().int().nullable(),
-  iseeYear: z.number().int().nullable(),
+  rankingScore: z.nullable(z.number().check(z.int())),
+  weeklyHour: z.nullable(z.number()),
+  iseeValueCents: z.nullable(z.number().check(z.int())),
+  iseeYear: z.nullable(z.number().check(z.int())),
   /** What the row changes, in Italian ('punteggio 3 → 5', 'nuovo ISEE 12.000,00 € (2026)'). */
   changes: z.array(z.string()),
 });
@@ -240,28 +234,32 @@ export const importPreviewSchema = z.object({
   add: z.array(importRowSchema),
   update: z.array(importRowSchema),
   remove: z.array(importRowSchema),
-  unchanged: z.number().int(),
-  rejected: z.array(z.object({ line: z.number().int(), fiscalCode: z.string().nullable(), reason: z.string() })),
+  unchanged: z.number().check(z.int()),
+  rejected: z.array(z.object({ line: z.number().check(z.int()), fiscalCode: z.nullable(z.string()), reason: z.string() })),
   /** Rows of registered citizens whose names in the file differ from the registry's (the registry's are kept). */
-  differentNames: z.array(z.object({ line: z.number().int(), fiscalCode: z.string(), inFile: z.string(), registered: z.string() })),
+  differentNames: z.array(z.object({ line: z.number().check(z.int()), fiscalCode: z.string(), inFile: z.string(), registered: z.string() })),
   applied: z.boolean(),
   /** The stored plan of this preview: 'Applica' sends it back (POST …/import/apply), and exactly that is applied. */
-  previewId: z.string().nullable(),
+  previewId: z.nullable(z.string()),
 });
 export type ImportPreview = z.output<typeof importPreviewSchema>;
 
 
 /** 'Applica': the preview the operator saw, by its id. */
 export const applyImportSchema = z.object({
-  previewId: z.string({ error: enrolmentMessages.previewRequired }).trim().min(1, enrolmentMessages.previewRequired).max(100, enrolmentMessages.previewNotFound),
+  previewId: z.string({ error: enrolmentMessages.previewRequired }).check(
+    z.trim(),
+    z.minLength(1, enrolmentMessages.previewRequired),
+    z.maxLength(100, enrolmentMessages.previewNotFound),
+  ),
 });
 export type ApplyImportInput = z.output<typeof applyImportSchema>;
 
 /** The import's background run (functions/jobs, kind 'enrolment-import'; done/total: rows, planned changes, applied so far and in all): asked on mount and every IMPORT_POLL_MS while it runs. */
-export const importStatusSchema = jobStatusSchema.extend({
+export const importStatusSchema = z.extend(jobStatusSchema, {
   isRunning: z.boolean(),
   /** What the applied preview holds. */
-  summary: z.object({ add: z.number().int(), update: z.number().int(), remove: z.number().int(), rejected: z.number().int() }).nullable(),
+  summary: z.nullable(z.object({ add: z.number().check(z.int()), update: z.number().check(z.int()), remove: z.number().check(z.int()), rejected: z.number().check(z.int()) })),
 });
 export type ImportStatus = z.output<typeof importStatusSchema>;
 export const IMPORT_POLL_MS = 1000;

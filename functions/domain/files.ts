@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { fill } from './messages.ts';
 
 /** The file types the spec accepts for every upload (part 1 §9, part 2 §9). */
@@ -23,9 +23,9 @@ export type UploadPurpose = (typeof uploadPurposes)[number];
 /** The browser asks for a presigned upload; the declared type and size are checked again on the stored bytes. */
 export const uploadRequestSchema = z.object({
   purpose: z.enum(uploadPurposes),
-  fileName: z.string().trim().min(1, fileMessages.missing).max(200),
-  contentType: z.string().refine((type) => (ACCEPTED_TYPES as readonly string[]).includes(type), fileMessages.unsupported),
-  size: z.number().int().min(1, fileMessages.empty).max(MAX_FILE_BYTES, fileMessages.tooLarge),
+  fileName: z.string().check(z.trim(), z.minLength(1, fileMessages.missing), z.maxLength(200)),
+  contentType: z.string().check(z.refine((type) => (ACCEPTED_TYPES as readonly string[]).includes(type), fileMessages.unsupported)),
+  size: z.number().check(z.int(), z.gte(1, fileMessages.empty), z.lte(MAX_FILE_BYTES, fileMessages.tooLarge)),
 });
 export type UploadRequest = z.output<typeof uploadRequestSchema>;
 
@@ -48,8 +48,8 @@ export type StoredFile = z.output<typeof storedFileSchema>;
 
 /** A file reference a form sends after uploading: the key the upload ticket gave, and the file's name. */
 export const uploadedFileSchema = z.object({
-  uploadKey: z.string().min(1).max(300),
-  name: z.string().trim().min(1).max(200),
+  uploadKey: z.string().check(z.minLength(1), z.maxLength(300)),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
 });
 
 export const isAcceptedType = (type: string | undefined): boolean => !!type && (ACCEPTED_TYPES as readonly string[]).includes(type);

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { toEuros } from './money.ts';
 
 /**
@@ -77,18 +77,18 @@ export const inpsDetailsSchema = z.object({
   protocolloDSU: z.string(),
   dataPresentazione: z.string(),
   dataValidita: z.string(),
-  dataRilascio: z.string().nullable(),
-  ise: z.number().nullable(),
-  scalaEquivalenza: z.number().nullable(),
-  isee: z.number().nullable(),
-  isr: z.number().nullable(),
-  isp: z.number().nullable(),
+  dataRilascio: z.nullable(z.string()),
+  ise: z.nullable(z.number()),
+  scalaEquivalenza: z.nullable(z.number()),
+  isee: z.nullable(z.number()),
+  isr: z.nullable(z.number()),
+  isp: z.nullable(z.number()),
   household: z.array(z.object({ relation: z.string(), lastName: z.string(), firstName: z.string(), fiscalCode: z.string() })),
-  otherIndicators: z.array(z.object({ kind: z.string(), fiscalCode: z.string(), isee: z.number().nullable() })),
+  otherIndicators: z.array(z.object({ kind: z.string(), fiscalCode: z.string(), isee: z.nullable(z.number()) })),
   omissions: z.array(z.object({ type: z.string(), label: z.string(), fiscalCode: z.string(), checkedOn: z.string() })),
   discrepancies: z.array(z.object({ fiscalCode: z.string(), type: z.string(), detail: z.string() })),
-  reviewReason: z.string().nullable(),
-  idRichiesta: z.string().nullable(),
+  reviewReason: z.nullable(z.string()),
+  idRichiesta: z.nullable(z.string()),
   queriedAt: z.string(),
 });
 export type InpsDetails = z.output<typeof inpsDetailsSchema>;

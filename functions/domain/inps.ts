@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   omissionLabel,
   type InpsDiscrepancy,
@@ -207,12 +207,12 @@ export const inpsQuerySchema = z.object({
   reason: z.enum(inpsQueryReasons),
   reasonLabel: z.string(),
   purposeId: z.string(),
-  voucherJti: z.string().nullable(),
+  voucherJti: z.nullable(z.string()),
   fiscalCode: z.string(),
   benefitCode: z.string(),
   applicationNumber: z.string(),
   applicationState: z.string(),
-  idRichiesta: z.string().nullable(),
+  idRichiesta: z.nullable(z.string()),
   esito: z.string(),
   resultLabel: z.string(),
   who: z.object({ role: z.string(), fullName: z.string() }),
@@ -221,7 +221,7 @@ export type InpsQuery = z.output<typeof inpsQuerySchema>;
 export const inpsQueryPageSchema = pageOf(inpsQuerySchema);
 
 /** What the citizen sees of the queries about them: when, why and how it ended. */
-export const myInpsQuerySchema = inpsQuerySchema.pick({ id: true, at: true, reason: true, reasonLabel: true, idRichiesta: true, esito: true, resultLabel: true });
+export const myInpsQuerySchema = z.pick(inpsQuerySchema, { id: true, at: true, reason: true, reasonLabel: true, idRichiesta: true, esito: true, resultLabel: true });
 export const myInpsQueryPageSchema = pageOf(myInpsQuerySchema);
 
 
@@ -229,11 +229,11 @@ export const myInpsQueryPageSchema = pageOf(myInpsQuerySchema);
 export const inpsCheckSchema = z.object({
   found: z.boolean(),
   message: z.string(),
-  inps: z.object({ value: z.number(), protocolloDSU: z.string(), dataPresentazione: z.string(), ise: z.number(), scalaEquivalenza: z.number() }).nullable(),
+  inps: z.nullable(z.object({ value: z.number(), protocolloDSU: z.string(), dataPresentazione: z.string(), ise: z.number(), scalaEquivalenza: z.number() })),
   /** The declared value and the one read from the document, each with INPS's difference (INPS − it). */
   declared: z.object({ value: z.number(), difference: z.number() }),
-  read: z.object({ value: z.number(), difference: z.number() }).nullable(),
-  protocolMatches: z.boolean().nullable(),
+  read: z.nullable(z.object({ value: z.number(), difference: z.number() })),
+  protocolMatches: z.nullable(z.boolean()),
   agrees: z.boolean(),
 });
 export type InpsCheck = z.output<typeof inpsCheckSchema>;

@@ -1,28 +1,28 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * What the portal reads from an INPS ISEE attestation (reference.md), whichever text source produced the
  * lines (the PDF's text layer, OCR, or Textract). Amounts in euro, dates ISO yyyy-mm-dd.
  */
 export const iseeExtractionSchema = z.object({
-  protocollo: z.string().nullable(),
-  iseeOrdinario: z.number().nullable(),
-  iseeRistretto: z.number().nullable(),
+  protocollo: z.nullable(z.string()),
+  iseeOrdinario: z.nullable(z.number()),
+  iseeRistretto: z.nullable(z.number()),
   /** ISE and equivalence scale of the ordinary ISEE (absent on readings stored before they were read). */
-  ise: z.number().nullish(),
-  scalaEquivalenza: z.number().nullish(),
+  ise: z.nullish(z.number()),
+  scalaEquivalenza: z.nullish(z.number()),
   /**
    * Whether ISEE ordinario = ISE / scala (INPS rounds to the cent): null when ISE or the scale was not
    * read. False means the values read do not agree: the operator must check the document.
    */
-  coherent: z.boolean().nullish(),
-  dataRilascio: z.string().nullable(),
-  dataFine: z.string().nullable(),
+  coherent: z.nullish(z.boolean()),
+  dataRilascio: z.nullable(z.string()),
+  dataFine: z.nullable(z.string()),
   fiscalCodes: z.array(z.string()),
   /** 0–1: how sure the reading is (text source quality and how many fields were found). */
-  confidence: z.number().min(0).max(1),
+  confidence: z.number().check(z.gte(0), z.lte(1)),
   /** The omissions/discrepancies ("omissioni/difformità") notice, when the attestation has one. */
-  omissionsNotice: z.string().nullable(),
+  omissionsNotice: z.nullable(z.string()),
   source: z.enum(['pdf-text', 'ocr', 'textract']),
 });
 export type IseeExtraction = z.output<typeof iseeExtractionSchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { iseeExpiry, type FeeIsee } from './fee.ts';
 import { italianDay } from './inps.ts';
 import { jobStatusSchema } from './jobs.ts';
@@ -40,8 +40,8 @@ export const refreshRowSchema = z.object({
   outcome: z.enum(refreshOutcomes),
   outcomeLabel: z.string(),
   /** The ISEE in force after the refresh, in euro (null: none). */
-  value: z.number().nullable(),
-  detail: z.string().nullable(),
+  value: z.nullable(z.number()),
+  detail: z.nullable(z.string()),
 });
 export type RefreshRow = z.output<typeof refreshRowSchema>;
 
@@ -49,9 +49,9 @@ export type RefreshRow = z.output<typeof refreshRowSchema>;
 export const REFRESH_LIST_SIZE = 50;
 
 /** The status of a refresh job and its report: counts per outcome and the people with a new value, none, omissions or an error. */
-export const refreshStatusSchema = jobStatusSchema.extend({
+export const refreshStatusSchema = z.extend(jobStatusSchema, {
   isUpdating: z.boolean(),
-  counts: z.object(Object.fromEntries(refreshOutcomes.map((o) => [o, z.number().int()])) as Record<RefreshOutcome, z.ZodNumber>),
+  counts: z.object(Object.fromEntries(refreshOutcomes.map((o) => [o, z.number().check(z.int())])) as Record<RefreshOutcome, z.ZodMiniNumber>),
   lists: z.object({ NEW: z.array(refreshRowSchema), REVIEW: z.array(refreshRowSchema), NONE: z.array(refreshRowSchema), ERROR: z.array(refreshRowSchema) }),
 });
 export type RefreshStatus = z.output<typeof refreshStatusSchema>;
@@ -112,20 +112,20 @@ export const expiryRowSchema = z.object({
   status: z.enum(expiryStatuses),
   statusLabel: z.string(),
   /** The expiry of the ISEE listed (null: none). */
-  scadenza: z.string().nullable(),
-  remindedAt: z.string().nullable(),
-  io: z.enum(reminderChannelStates).nullable(),
-  email: z.enum(reminderChannelStates).nullable(),
+  scadenza: z.nullable(z.string()),
+  remindedAt: z.nullable(z.string()),
+  io: z.nullable(z.enum(reminderChannelStates)),
+  email: z.nullable(z.enum(reminderChannelStates)),
   /** The citizen has an ISEE valid for next January now (fetched or validated since the list was made). */
   renewed: z.boolean(),
   checkedAt: z.string(),
 });
 export type ExpiryRow = z.output<typeof expiryRowSchema>;
 
-export const expiryListSchema = pageOf(expiryRowSchema).extend({
-  year: z.number().int(),
+export const expiryListSchema = z.extend(pageOf(expiryRowSchema), {
+  year: z.number().check(z.int()),
   remindersFrom: z.string(),
-  job: jobStatusSchema.extend({ isUpdating: z.boolean() }),
+  job: z.extend(jobStatusSchema, { isUpdating: z.boolean() }),
   newYearJob: refreshStatusSchema,
 });
 export type ExpiryList = z.output<typeof expiryListSchema>;

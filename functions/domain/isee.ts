@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ConflictError } from './errors.ts';
 import { uploadedFileSchema } from './files.ts';
 import { inpsDetailsSchema, inpsFetchOutcomes, toInpsDetails } from './inps-details.ts';
@@ -41,64 +41,59 @@ export const iseeStateShortLabel = (state: string) =>
 const MAX_VALUE = 10_000_000;
 
 /** An ISEE value in euro, at most two decimals, not negative. */
-export const iseeValue = z
-  .number({ error: (issue) => (issue.input === undefined || issue.input === null ? messages.required : iseeMessages.value) })
-  .min(0, iseeMessages.value)
-  .max(MAX_VALUE, iseeMessages.value)
-  .refine(hasAtMostTwoDecimals, iseeMessages.value);
+export const iseeValue = z.number({ error: (issue) => (issue.input === undefined || issue.input === null ? messages.required : iseeMessages.value) }).check(
+  z.gte(0, iseeMessages.value),
+  z.lte(MAX_VALUE, iseeMessages.value),
+  z.refine(hasAtMostTwoDecimals, iseeMessages.value),
+);
 
-export const iseeYear = z
-  .number({ error: (issue) => (issue.input === undefined || issue.input === null ? messages.required : iseeMessages.year) })
-  .int(iseeMessages.year)
-  .min(1900, iseeMessages.year)
-  .max(2100, iseeMessages.year);
+export const iseeYear = z.number({ error: (issue) => (issue.input === undefined || issue.input === null ? messages.required : iseeMessages.year) }).check(
+  z.int(iseeMessages.year),
+  z.gte(1900, iseeMessages.year),
+  z.lte(2100, iseeMessages.year),
+);
 
-const isoDate = z
-  .string({ error: messages.required })
-  .trim()
-  .min(1, messages.required)
-  .refine((value) => /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(new Date(value).getTime()), iseeMessages.date);
+const isoDate = z.string({ error: messages.required }).check(
+  z.trim(),
+  z.minLength(1, messages.required),
+  z.refine((value) => /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(new Date(value).getTime()), iseeMessages.date),
+);
 
 const text = (max: number) =>
-  z
-    .string({ error: messages.required })
-    .trim()
-    .min(1, messages.required)
-    .max(max, `Il campo può contenere al massimo ${max} caratteri.`);
+  z.string({ error: messages.required }).check(
+    z.trim(),
+    z.minLength(1, messages.required),
+    z.maxLength(max, `Il campo può contenere al massimo ${max} caratteri.`),
+  );
 
-const document = uploadedFileSchema.nullish();
+const document = z.nullish(uploadedFileSchema);
 
 /** Citizen upload (part 2 §5): the file is required and the value too. */
-export const citizenIseeUploadSchema = z
-  .object({ document, value: iseeValue })
-  .refine((input) => !!input.document, { message: iseeMessages.missingDocument, path: ['document'] })
-  .transform((input) => ({ ...input, document: input.document! }));
+export const citizenIseeUploadSchema = z.pipe(z.object({ document, value: iseeValue }).check(z.refine((input) => !!input.document, { message: iseeMessages.missingDocument, path: ['document'] })), z.transform((input) => ({ ...input, document: input.document! })));
 export type CitizenIseeUpload = z.output<typeof citizenIseeUploadSchema>;
 
 /**
  * Operator upload for a user (part 1 §2 and §5): value, year, protocol and expiry required; the document
  * is required unless 'Escludi verifica ISEE' is checked. Year and date default to now in the form.
  */
-export const operatorIseeUploadSchema = z
-  .object({
+export const operatorIseeUploadSchema = z.object({
     document,
-    excludeVerification: z.boolean().default(false),
+    excludeVerification: z._default(z.boolean(), false),
     value: iseeValue,
     year: iseeYear,
     date: isoDate,
     protocollo: text(60),
     scadenza: isoDate,
-  })
-  .refine((input) => input.excludeVerification || !!input.document, { message: iseeMessages.missingDocument, path: ['document'] });
+  }).check(z.refine((input) => input.excludeVerification || !!input.document, { message: iseeMessages.missingDocument, path: ['document'] }));
 export type OperatorIseeUpload = z.output<typeof operatorIseeUploadSchema>;
 
 /** The operator's decision (part 1 §3 'ISEE confirm payload'): state 1 confirms, 2 refuses; the declared value is required. */
 export const iseeDecisionSchema = z.object({
   state: z.union([z.literal(1), z.literal(2)], { error: iseeMessages.decision }),
   value: iseeValue,
-  year: iseeYear.optional(),
-  protocollo: z.string().trim().max(60).nullish(),
-  scadenza: z.string().trim().max(30).nullish(),
+  year: z.optional(iseeYear),
+  protocollo: z.nullish(z.string().check(z.trim(), z.maxLength(60))),
+  scadenza: z.nullish(z.string().check(z.trim(), z.maxLength(30))),
 });
 export type IseeDecision = z.output<typeof iseeDecisionSchema>;
 
@@ -116,32 +111,32 @@ export const iseeSourceLabel = (source: IseeSource) => ({ INPS: 'INPS tramite PD
 export const iseeSchema = z.object({
   id: z.string(),
   userId: z.string(),
-  user: z.object({ firstName: z.string(), lastName: z.string(), fiscalCode: z.string(), email: z.string().nullable() }),
+  user: z.object({ firstName: z.string(), lastName: z.string(), fiscalCode: z.string(), email: z.nullable(z.string()) }),
   value: z.number(),
   year: z.number(),
   date: z.string(),
-  protocollo: z.string().nullable(),
-  scadenza: z.string().nullable(),
+  protocollo: z.nullable(z.string()),
+  scadenza: z.nullable(z.string()),
   state: z.enum(iseeStates),
   hasFile: z.boolean(),
-  fileName: z.string().nullable(),
-  contentType: z.string().nullable(),
+  fileName: z.nullable(z.string()),
+  contentType: z.nullable(z.string()),
   uploadedBy: z.enum(['CITIZEN', 'OPERATOR']),
   excludeVerification: z.boolean(),
   dataInsert: z.string(),
   extractionStatus: z.enum(extractionStatuses),
-  extraction: iseeExtractionSchema.nullable(),
+  extraction: z.nullable(iseeExtractionSchema),
   source: z.enum(iseeSources),
   sourceLabel: z.string(),
   /** What INPS said (an ISEE fetched through PDND): the DSU, the values, the household, omissions. */
-  inps: inpsDetailsSchema.nullable(),
+  inps: z.nullable(inpsDetailsSchema),
   /** A 5-minute link to the document (detail only). */
-  fileUrl: z.string().nullable().optional(),
+  fileUrl: z.optional(z.nullable(z.string())),
 });
 export type Isee = z.output<typeof iseeSchema>;
 
 /** The answer of 'Recupera il mio ISEE da INPS' and of the operator's 'Aggiorna ISEE da INPS'. */
-export const inpsFetchResultSchema = z.object({ outcome: z.enum(inpsFetchOutcomes), message: z.string(), isee: iseeSchema.nullable() });
+export const inpsFetchResultSchema = z.object({ outcome: z.enum(inpsFetchOutcomes), message: z.string(), isee: z.nullable(iseeSchema) });
 export type InpsFetchResult = z.output<typeof inpsFetchResultSchema>;
 
 /** What the citizen's home says about the newest ISEE (part 2 §4); null means no banner. */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Actor } from './roles.ts';
 
 /**
@@ -15,11 +15,11 @@ export type JobState = (typeof jobStates)[number];
  */
 export const jobStatusSchema = z.object({
   state: z.enum(['NONE', ...jobStates]),
-  done: z.number().int(),
-  total: z.number().int().nullable(),
-  startedAt: z.string().nullable(),
-  endedAt: z.string().nullable(),
-  error: z.string().nullable(),
+  done: z.number().check(z.int()),
+  total: z.nullable(z.number().check(z.int())),
+  startedAt: z.nullable(z.string()),
+  endedAt: z.nullable(z.string()),
+  error: z.nullable(z.string()),
 });
 export type JobStatus = z.output<typeof jobStatusSchema>;
 
@@ -89,7 +89,7 @@ export const RESET_HOURS_JOB = 'reset-hours';
 export const RESULT_JOB_POLL_MS = 1500;
 
 /** The status of a job that answers a result: the common status, whether it runs, and its answer once it succeeded. */
-export const resultJobStatusSchema = <T extends z.ZodType>(result: T) => jobStatusSchema.extend({ isRunning: z.boolean(), result: result.nullable() });
+export const resultJobStatusSchema = <T extends z.ZodMiniType>(result: T) => z.extend(jobStatusSchema, { isRunning: z.boolean(), result: z.nullable(result) });
 
 /**
  * A job's status as the API answers it (NONE: never run); a run whose record stopped moving long ago (dead)

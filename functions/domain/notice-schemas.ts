@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The notices' API payloads (kept apart from the rules in notices.ts, so the route table, and the public
@@ -7,12 +7,12 @@ import * as z from 'zod';
 export const flowEmailResultSchema = z.object({
   /** False while the run (a background job) is not finished: the flows page polls GET /api/flows/{id}/email. */
   done: z.boolean(),
-  sent: z.number().int(),
-  skipped: z.number().int(),
-  failed: z.number().int(),
+  sent: z.number().check(z.int()),
+  skipped: z.number().check(z.int()),
+  failed: z.number().check(z.int()),
   message: z.string(),
   /** The latest run's state (NONE: never run as a job) and, when it failed, why. */
   state: z.enum(['NONE', 'RUNNING', 'SUCCEEDED', 'FAILED']),
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
 });
 export type FlowEmailResult = z.output<typeof flowEmailResultSchema>;

@@ -1,7 +1,7 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { messages } from './messages.ts';
 import { hasAtMostTwoDecimals, toCents } from './money.ts';
-import { pageQuerySchema } from './validation.ts';
+import { pageQuerySchema, preprocess } from './validation.ts';
 import { currentPeriod, periodKey, type Period } from './period.ts';
 import { jobStatusSchema, resultJobStatusSchema } from './jobs.ts';
 
@@ -14,23 +14,25 @@ export { currentPeriod, periodKey, type Period };
  */
 
 const monthSchema = z.coerce
-  .number({ error: messages.positions.month })
-  .int(messages.positions.month)
-  .min(1, messages.positions.month)
-  .max(12, messages.positions.month);
+  .number({ error: messages.positions.month }).check(
+    z.int(messages.positions.month),
+    z.gte(1, messages.positions.month),
+    z.lte(12, messages.positions.month),
+  );
 const yearSchema = z.coerce
-  .number({ error: messages.positions.year })
-  .int(messages.positions.year)
-  .min(2000, messages.positions.year)
-  .max(2100, messages.positions.year);
+  .number({ error: messages.positions.year }).check(
+    z.int(messages.positions.year),
+    z.gte(2000, messages.positions.year),
+    z.lte(2100, messages.positions.year),
+  );
 
 /**
  * Part 2 §3 "Payment-send period": mese and anno, both optional (default: the current ones in
  * Europe/Rome). A value given must be valid: month 13 or a year in letters is a 400, not "now".
  */
 export const periodSchema = z.object({
-  mese: z.preprocess(emptyToUndefined, monthSchema.optional()),
-  anno: z.preprocess(emptyToUndefined, yearSchema.optional()),
+  mese: preprocess(emptyToUndefined, z.optional(monthSchema)),
+  anno: preprocess(emptyToUndefined, z.optional(yearSchema)),
 });
 export type PeriodInput = z.output<typeof periodSchema>;
 
@@ -38,7 +40,7 @@ function emptyToUndefined(value: unknown) {
   return value === '' || value === null ? undefined : value;
 }
 
-export const positionListQuerySchema = pageQuerySchema.extend(periodSchema.shape);
+export const positionListQuerySchema = z.extend(pageQuerySchema, periodSchema.shape);
 
 /** The export state of a position: what the next MyPay import must do with it. */
 export const exportStates = ['DA_ESPORTARE', 'ESPORTATA', 'ERRORE', 'NESSUNA'] as const;
@@ -59,7 +61,7 @@ export type IoStatus = (typeof ioStatuses)[number];
  * cents (positive: the council holds more than asked; negative: less).
  */
 export const reconciliationReasons = ['IMPORTO_DIVERSO', 'ANNULLATA', 'PAGATA_PIU_VOLTE'] as const;
-export const reconciliationSchema = z.object({ motivo: z.enum(reconciliationReasons), differenza: z.number().int() });
+export const reconciliationSchema = z.object({ motivo: z.enum(reconciliationReasons), differenza: z.number().check(z.int()) });
 export type Reconciliation = z.output<typeof reconciliationSchema>;
 export const RECONCILE_LABEL = 'Pagamento da riconciliare';
 export const reconciliationTexts: Record<Reconciliation['motivo'], string> = {
@@ -81,28 +83,28 @@ export const positionSchema = z.object({
   titolo: z.string(),
   descrizione: z.string(),
   /** Cents. */
-  importoDovuto: z.number().int(),
+  importoDovuto: z.number().check(z.int()),
   /** Cents. */
-  importoTotalePagato: z.number().int(),
+  importoTotalePagato: z.number().check(z.int()),
   isPagato: z.boolean(),
   annullato: z.boolean(),
-  codIuv: z.string().nullable(),
-  nav: z.string().nullable(),
+  codIuv: z.nullable(z.string()),
+  nav: z.nullable(z.string()),
   /** yyyy-MM-dd: the last day of the month. */
   dataScadenza: z.string(),
   azione: z.enum(['I', 'M', 'A']),
   statoExport: z.enum(exportStates),
-  lastExportError: z.string().nullable(),
+  lastExportError: z.nullable(z.string()),
   isEmailSent: z.boolean(),
-  dataIsEmailSent: z.string().nullable(),
-  ioId: z.string().nullable(),
+  dataIsEmailSent: z.nullable(z.string()),
+  ioId: z.nullable(z.string()),
   /** What became of the IO notice (ioStatuses); absent on positions sent to IO before it was recorded. */
-  ioStatus: z.enum(ioStatuses).nullable().optional(),
-  dataEsitoSingoloPagamento: z.string().nullable(),
+  ioStatus: z.optional(z.nullable(z.enum(ioStatuses))),
+  dataEsitoSingoloPagamento: z.nullable(z.string()),
   /** Set while a payment MyPay collected waits for an operator (null or absent otherwise). */
-  riconciliazione: reconciliationSchema.nullable().optional(),
+  riconciliazione: z.optional(z.nullable(reconciliationSchema)),
   /** Until when a citizen's MyPay checkout holds the position (ISO; null or absent: none). */
-  checkoutUntil: z.string().nullable().optional(),
+  checkoutUntil: z.optional(z.nullable(z.string())),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -137,7 +139,7 @@ export const SKIPPED_SHOWN = 500;
 export const generationStatusSchema = resultJobStatusSchema(generationResultSchema);
 export type GenerationStatus = z.output<typeof generationStatusSchema>;
 
-export const positionsCsvSchema = generationResultSchema.extend({
+export const positionsCsvSchema = z.extend(generationResultSchema, {
   fileName: z.string(),
   /**
    * A link of a few minutes to the MyPay import CSV (UTF-8, text/csv) in the exports bucket: a month of
@@ -227,29 +229,27 @@ function amountInput(value: unknown) {
  * required, at most 300 characters; amount in euro, a number ≥ 0 with at most two decimals (step 0.01),
  * 0 cancels the position. The output carries the amount in cents.
  */
-export const positionEditSchema = z
-  .object({
-    descrizione: z
-      .string({ error: messages.positions.descriptionRequired })
-      .trim()
-      .min(1, messages.positions.descriptionRequired)
-      .max(DESCRIPTION_MAX_LENGTH, messages.positions.descriptionTooLong),
-    importo: z.preprocess(
+export const positionEditSchema = z.pipe(z.object({
+    descrizione: z.string({ error: messages.positions.descriptionRequired }).check(
+      z.trim(),
+      z.minLength(1, messages.positions.descriptionRequired),
+      z.maxLength(DESCRIPTION_MAX_LENGTH, messages.positions.descriptionTooLong),
+    ),
+    importo: preprocess(
       amountInput,
-      z
-        .number({ error: messages.positions.amount })
-        .finite(messages.positions.amount)
-        .min(0, messages.positions.amount)
-        .max(10_000_000, messages.positions.amount)
-        .refine(hasAtMostTwoDecimals, messages.positions.amount),
+      z.number({ error: messages.positions.amount })
+        .check(
+          z.gte(0, messages.positions.amount),
+          z.lte(10_000_000, messages.positions.amount),
+          z.refine(hasAtMostTwoDecimals, messages.positions.amount),
+        ),
     ),
     /**
      * The position's `updatedAt` as the operator read it (issue 21): a save made on a copy that another
      * operator has changed since is a 409 'Il record è stato modificato da un altro operatore: ricarica la pagina.'
      */
-    updatedAt: z.string().max(40).optional(),
-  })
-  .transform(({ descrizione, importo, updatedAt }) => ({ descrizione, importoCents: toCents(importo), ...(updatedAt ? { updatedAt } : {}) }));
+    updatedAt: z.optional(z.string().check(z.maxLength(40))),
+  }), z.transform(({ descrizione, importo, updatedAt }) => ({ descrizione, importoCents: toCents(importo), ...(updatedAt ? { updatedAt } : {}) })));
 export type PositionEditInput = z.input<typeof positionEditSchema>;
 export type PositionEdit = z.output<typeof positionEditSchema>;
 
@@ -258,5 +258,5 @@ export const SYNC_POLL_MS = 10_000;
 
 /** 'Sincronizza' (operator-admin §7 "GET import status"): whether a recalculation of the call runs, and how far it is. */
 /** done/total: months recalculated so far and months to do (known once the job has looked). */
-export const syncStatusSchema = jobStatusSchema.extend({ isUpdating: z.boolean() });
+export const syncStatusSchema = z.extend(jobStatusSchema, { isUpdating: z.boolean() });
 export type SyncStatus = z.output<typeof syncStatusSchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isValidFiscalCode } from './fiscal-code.ts';
 import { resultJobStatusSchema } from './jobs.ts';
 import { messages } from './messages.ts';
@@ -17,18 +17,22 @@ export * from './payment-rules.ts';
 // ——— The payloads of the citizen's and the operators' payment routes ———
 
 /** GET /api/me/positions: optionally only one call's positions. */
-export const myPositionsQuerySchema = pageQuerySchema.extend({ callId: idParamsSchema.shape.id.optional() });
+export const myPositionsQuerySchema = z.extend(pageQuerySchema, { callId: z.optional(idParamsSchema.shape.id) });
 
 /** GET /api/positions?fiscalCode= (operators' 'Pagamenti' page). */
-export const positionsByFiscalCodeQuerySchema = pageQuerySchema.extend({
-  fiscalCode: z.string({ error: messages.payment.fiscalCode }).trim().toUpperCase().refine(isValidFiscalCode, messages.payment.fiscalCode),
+export const positionsByFiscalCodeQuerySchema = z.extend(pageQuerySchema, {
+  fiscalCode: z.string({ error: messages.payment.fiscalCode }).check(
+    z.trim(),
+    z.toUpperCase(),
+    z.refine(isValidFiscalCode, messages.payment.fiscalCode),
+  ),
 });
 
 /** A position as its owner and the operators see it: the stored fields, its badge and its notice PDF. */
-export const positionViewSchema = positionSchema.extend({
+export const positionViewSchema = z.extend(positionSchema, {
   badge: z.enum(['Annullato', 'Pagato', 'Da pagare']),
   /** The notice PDF (a link of a few minutes), when the export brought it back; null otherwise. */
-  noticeUrl: z.string().nullable(),
+  noticeUrl: z.nullable(z.string()),
   /** 'Paga' is offered: payable, and MyPay holds the position as shown (isPayableOnline). */
   payable: z.boolean(),
   /** A citizen's payment of it is in progress on MyPay ('Pagamento in corso'; 'Paga' resumes it). */
@@ -66,9 +70,9 @@ export function paymentReturnPath(text: string): string | null {
 }
 
 /** POST /api/me/positions/{id}/pay: the portal page MyPay sends the citizen back to (a path, never a site). */
-const text = (max: number, error: string) => z.string({ error }).trim().min(1, error).max(max, error);
+const text = (max: number, error: string) => z.string({ error }).check(z.trim(), z.minLength(1, error), z.maxLength(max, error));
 export const payBodySchema = z.object({
-  returnPath: text(300, messages.payment.returnUrl).refine((path) => paymentReturnPath(path) !== null, messages.payment.returnUrl),
+  returnPath: text(300, messages.payment.returnUrl).check(z.refine((path) => paymentReturnPath(path) !== null, messages.payment.returnUrl)),
 });
 export const checkoutSchema = z.object({ url: z.string(), idSession: z.string(), resumed: z.boolean() });
 
@@ -80,7 +84,7 @@ export const paymentReturnSchema = z.object({
   /** Paid now by this return (false on a reload: it was recorded before). */
   recorded: z.boolean(),
   message: z.string(),
-  position: positionViewSchema.nullable(),
+  position: z.nullable(positionViewSchema),
 });
 export type PaymentReturn = z.output<typeof paymentReturnSchema>;
 

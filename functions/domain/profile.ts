@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { roles } from './roles.ts';
 
 /** What the signed-in person is, as the API sees it: the web builds its menus and routes from this. */
@@ -7,11 +7,11 @@ export const meSchema = z.object({
   fullName: z.string(),
   firstName: z.string(),
   lastName: z.string(),
-  fiscalCode: z.string().nullable(),
-  email: z.string().nullable(),
-  workingEntityId: z.string().nullable(),
+  fiscalCode: z.nullable(z.string()),
+  email: z.nullable(z.string()),
+  workingEntityId: z.nullable(z.string()),
   /** The citizen's user record (created at the first sign-in); null for operators and delegates. */
-  userId: z.string().nullable(),
+  userId: z.nullable(z.string()),
   /** False while the citizen's profile misses a required field: the portal asks to complete it. */
   profileComplete: z.boolean(),
   /** The profile fields still missing ("user info is non-empty when the data is incomplete"). */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { requiredText } from './validation.ts';
 
 /** A social service; `code` is its payment-platform (MyPay) code. */
@@ -9,5 +9,5 @@ export const serviceInputSchema = z.object({
 });
 export type ServiceInput = z.output<typeof serviceInputSchema>;
 
-export const serviceSchema = serviceInputSchema.extend({ id: z.string() });
+export const serviceSchema = z.extend(serviceInputSchema, { id: z.string() });
 export type Service = z.output<typeof serviceSchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { CallState } from './calls.ts';
 import { ConflictError, ValidationError } from './errors.ts';
 import { fileMessages, uploadedFileSchema } from './files.ts';
@@ -43,33 +43,33 @@ export const subscriptionListLabels: Record<SubscriptionState, string> = {
 
 /** A citizen's request: the files uploaded with POST /api/uploads (purpose 'subscription-file'). */
 export const subscribeSchema = z.object({
-  files: z.array(uploadedFileSchema).max(MAX_SUBSCRIPTION_FILES, fileMessages.tooMany).default([]),
+  files: z._default(z.array(uploadedFileSchema).check(z.maxLength(MAX_SUBSCRIPTION_FILES, fileMessages.tooMany)), []),
 });
 export type SubscribeInput = z.output<typeof subscribeSchema>;
 
-export const subscriptionListQuerySchema = pageQuerySchema.extend({ state: z.enum(subscriptionStates).optional() });
+export const subscriptionListQuerySchema = z.extend(pageQuerySchema, { state: z.optional(z.enum(subscriptionStates)) });
 /** A subscription id is "<callId>.<userId>": both opaque ids, so it reads its item directly. */
-export const subscriptionParamsSchema = z.object({ id: z.string().min(3).max(140) });
+export const subscriptionParamsSchema = z.object({ id: z.string().check(z.minLength(3), z.maxLength(140)) });
 
 export const subscriptionSummarySchema = z.object({
   id: z.string(),
   state: z.enum(subscriptionStates),
   announcementId: z.string(),
   announcement: z.object({ id: z.string(), name: z.string(), year: z.number(), service: z.object({ id: z.string(), name: z.string() }) }),
-  rankingScore: z.number().nullable(),
+  rankingScore: z.nullable(z.number()),
   /** Set by the operator when the request is approved. */
-  weeklyHour: z.number().nullable(),
+  weeklyHour: z.nullable(z.number()),
   /** Monthly cost in euro, once approved. */
-  cost: z.number().nullable(),
+  cost: z.nullable(z.number()),
   dataInsert: z.string(),
   dataUpdate: z.string(),
 });
 export type SubscriptionSummary = z.output<typeof subscriptionSummarySchema>;
 
-export const subscriptionSchema = subscriptionSummarySchema.extend({ subscriptionFiles: z.array(linkedFileSchema) });
+export const subscriptionSchema = z.extend(subscriptionSummarySchema, { subscriptionFiles: z.array(linkedFileSchema) });
 export type Subscription = z.output<typeof subscriptionSchema>;
 
-export const mySubscriptionSchema = z.object({ subscription: subscriptionSchema.nullable() });
+export const mySubscriptionSchema = z.object({ subscription: z.nullable(subscriptionSchema) });
 
 export const subscriptionId = (callId: string, userId: string) => `${callId}.${userId}`;
 export function parseSubscriptionId(id: string): { callId: string; userId: string } | null {

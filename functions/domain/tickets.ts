@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ConflictError } from './errors.ts';
 import { messages } from './messages.ts';
 import { EMAIL_PATTERN, normaliseSearchText } from './users.ts';
@@ -45,12 +45,12 @@ export function assertTicketEditable(ticket: { stato: unknown }): void {
   if (isTicketReadOnly(ticket.stato)) throw new ConflictError(ticketMessages.readOnly);
 }
 
-const emailField = z
-  .string({ error: messages.required })
-  .trim()
-  .min(1, messages.required)
-  .max(254, ticketMessages.email)
-  .refine((value) => EMAIL_PATTERN.test(value), ticketMessages.email);
+const emailField = z.string({ error: messages.required }).check(
+  z.trim(),
+  z.minLength(1, messages.required),
+  z.maxLength(254, ticketMessages.email),
+  z.refine((value) => EMAIL_PATTERN.test(value), ticketMessages.email),
+);
 
 /** Part 2 §3 'Support message': emailUser, subject, message. The subject is checked against the services by the use case. */
 export const supportMessageSchema = z.object({
@@ -64,19 +64,21 @@ export type SupportMessage = z.output<typeof supportMessageSchema>;
 export const supportSubjects = (serviceNames: readonly string[]) => [...serviceNames.filter((name) => name !== OTHER_SUBJECT), OTHER_SUBJECT];
 
 const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `Il campo può contenere al massimo ${max} caratteri.`)
-    .nullish()
-    .transform((value) => (value ? value : null));
+  z.pipe(z.nullish(z.string().check(
+    z.trim(),
+    z.maxLength(max, `Il campo può contenere al massimo ${max} caratteri.`),
+  )), z.transform((value) => (value ? value : null)));
 
-const stateField = z.number({ error: ticketMessages.state }).int(ticketMessages.state).min(0, ticketMessages.state).max(3, ticketMessages.state);
+const stateField = z.number({ error: ticketMessages.state }).check(
+  z.int(ticketMessages.state),
+  z.gte(0, ticketMessages.state),
+  z.lte(3, ticketMessages.state),
+);
 
 /** A new ticket made by an operator for a user (part 2 §2.14: no state choice, it starts Aperto). */
 export const newTicketSchema = z.strictObject(
   {
-    userId: z.string({ error: messages.required }).trim().min(1, messages.required).max(64),
+    userId: z.string({ error: messages.required }).check(z.trim(), z.minLength(1, messages.required), z.maxLength(64)),
     categoria: requiredText(120),
     dettagli: requiredText(2000),
     assegnatoA: optionalText(120),
@@ -94,7 +96,7 @@ export const ticketUpdateSchema = z.object({
   categoria: requiredText(120),
   dettagli: requiredText(2000),
   assegnatoA: optionalText(120),
-  ultimoAggiornamento: z.string().max(40).optional(),
+  ultimoAggiornamento: z.optional(z.string().check(z.maxLength(40))),
 });
 export type TicketUpdate = z.output<typeof ticketUpdateSchema>;
 
@@ -102,15 +104,15 @@ export type TicketUpdate = z.output<typeof ticketUpdateSchema>;
 export const ticketSchema = z.object({
   id: z.string(),
   dataApertura: z.string(),
-  stato: z.number().int(),
+  stato: z.number().check(z.int()),
   richiedente: z.string(),
   ultimoAggiornamento: z.string(),
   categoria: z.string(),
   dettagli: z.string(),
-  assegnatoA: z.string().nullable(),
+  assegnatoA: z.nullable(z.string()),
   userId: z.string(),
-  fiscalCode: z.string().nullable(),
-  emailUser: z.string().nullable(),
+  fiscalCode: z.nullable(z.string()),
+  emailUser: z.nullable(z.string()),
 });
 export type Ticket = z.output<typeof ticketSchema>;
 
@@ -120,7 +122,7 @@ export const ticketHistoryEntrySchema = z.object({
   who: z.string(),
   role: z.string(),
   action: z.enum(['create', 'update', 'delete']),
-  changes: z.array(z.object({ field: z.string(), before: z.string().nullable(), after: z.string().nullable() })),
+  changes: z.array(z.object({ field: z.string(), before: z.nullable(z.string()), after: z.nullable(z.string()) })),
 });
 export type TicketHistoryEntry = z.output<typeof ticketHistoryEntrySchema>;
 
@@ -138,9 +140,13 @@ export function ticketChanges(before: Partial<Ticket> | null, after: Partial<Tic
 
 /** `cerca?q=`: the query, and how it is looked up (README, "Ticket search"). */
 export const ticketSearchQuerySchema = z.object({
-  q: z.string({ error: ticketMessages.query }).trim().min(2, ticketMessages.query).max(100, ticketMessages.query),
-  limit: z.coerce.number().int().min(1).max(100).optional(),
-  cursor: z.string().max(4000).optional(),
+  q: z.string({ error: ticketMessages.query }).check(
+    z.trim(),
+    z.minLength(2, ticketMessages.query),
+    z.maxLength(100, ticketMessages.query),
+  ),
+  limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(100))),
+  cursor: z.optional(z.string().check(z.maxLength(4000))),
 });
 export type TicketSearch = z.output<typeof ticketSearchQuerySchema>;
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isValidFiscalCode } from './fiscal-code.ts';
 import { messages } from './messages.ts';
 import { COUNTRY_CODES as countryCodes, PROVINCE_CODES as provinceCodes } from './place-codes.ts';
@@ -14,37 +14,29 @@ import { EMAIL_PATTERN, PHONE_PATTERN, municipi, userMessages } from './users.ts
 
 /** 'Il campo non può essere vuoto!' for a missing or blank text. */
 const required = (max: number) =>
-  z
-    .string({ error: messages.required })
-    .trim()
-    .min(1, messages.required)
-    .max(max, `Il campo può contenere al massimo ${max} caratteri.`);
+  z.string({ error: messages.required }).check(
+    z.trim(),
+    z.minLength(1, messages.required),
+    z.maxLength(max, `Il campo può contenere al massimo ${max} caratteri.`),
+  );
 const optional = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `Il campo può contenere al massimo ${max} caratteri.`)
-    .nullish()
-    .transform((value) => (value ? value : null));
+  z.pipe(z.nullish(z.string().check(
+    z.trim(),
+    z.maxLength(max, `Il campo può contenere al massimo ${max} caratteri.`),
+  )), z.transform((value) => (value ? value : null)));
 
 
 /** Names, addresses, cities and e-mails end up in the operators' downloads: none may start like a formula. */
 const notFormula = (value: string | null) => value === null || !startsLikeFormula(value);
-const text = (max: number) => required(max).refine(notFormula, formulaMessage);
+const text = (max: number) => required(max).check(z.refine(notFormula, formulaMessage));
 
-const email = optional(254)
-  .refine((value) => value === null || EMAIL_PATTERN.test(value), userMessages.email)
-  .refine(notFormula, formulaMessage);
-const phone = optional(20)
-  .transform((value) => (value ? value.replace(/\s/g, '') : null))
-  .refine((value) => value === null || PHONE_PATTERN.test(value), userMessages.phone);
+const email = optional(254).check(
+  z.refine((value) => value === null || EMAIL_PATTERN.test(value), userMessages.email),
+  z.refine(notFormula, formulaMessage),
+);
+const phone = z.pipe(optional(20), z.transform((value) => (value ? value.replace(/\s/g, '') : null))).check(z.refine((value) => value === null || PHONE_PATTERN.test(value), userMessages.phone));
 
-const fiscalCode = z
-  .string({ error: messages.required })
-  .trim()
-  .min(1, messages.required)
-  .transform((value) => value.toUpperCase())
-  .refine((value) => value.length === 16 && isValidFiscalCode(value), userMessages.fiscalCode);
+const fiscalCode = z.pipe(z.string({ error: messages.required }).check(z.trim(), z.minLength(1, messages.required)), z.transform((value) => value.toUpperCase())).check(z.refine((value) => value.length === 16 && isValidFiscalCode(value), userMessages.fiscalCode));
 
 /** yyyy-mm-dd, a real day, not in the future and not before 1900. */
 export function isValidBirthDate(value: string): boolean {
@@ -53,29 +45,24 @@ export function isValidBirthDate(value: string): boolean {
   if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) return false;
   return value >= '1900-01-01' && date.getTime() <= Date.now();
 }
-const birthDate = required(10).refine(isValidBirthDate, userMessages.birthDate);
+const birthDate = required(10).check(z.refine(isValidBirthDate, userMessages.birthDate));
 
 /** The address and the rest shared by the three forms. */
 const addressFields = {
   birthDate,
   address: text(200),
   addressNumber: required(20),
-  cap: required(5).refine((value) => /^\d{5}$/.test(value), userMessages.cap),
+  cap: required(5).check(z.refine((value) => /^\d{5}$/.test(value), userMessages.cap)),
   city: text(100),
   /** The province (spec: "country (province code)"). */
-  country: required(2).refine((value) => provinceCodes.has(value), userMessages.province),
+  country: required(2).check(z.refine((value) => provinceCodes.has(value), userMessages.province)),
   /** The nation, ISO code, default IT. */
-  nation: required(2).refine((value) => countryCodes.has(value), userMessages.nation),
+  nation: required(2).check(z.refine((value) => countryCodes.has(value), userMessages.nation)),
   emailPec: email,
   phoneNumber: phone,
 };
 
-const municipioId = z
-  .string()
-  .trim()
-  .nullish()
-  .transform((value) => (value ? value : null))
-  .refine((value) => value === null || municipi.some((m) => m.id === value), userMessages.municipio);
+const municipioId = z.pipe(z.nullish(z.string().check(z.trim())), z.transform((value) => (value ? value : null))).check(z.refine((value) => value === null || municipi.some((m) => m.id === value), userMessages.municipio));
 
 /**
  * New user by an operator (part 2 §5 'New user'): required firstName, lastName, birthDate, fiscalCode,
@@ -87,11 +74,11 @@ export const newUserSchema = z.object({
   fiscalCode,
   email,
   ...addressFields,
-  municipioId: z
-    .string({ error: messages.required })
-    .trim()
-    .min(1, messages.required)
-    .refine((value) => municipi.some((m) => m.id === value), userMessages.municipio),
+  municipioId: z.string({ error: messages.required }).check(
+    z.trim(),
+    z.minLength(1, messages.required),
+    z.refine((value) => municipi.some((m) => m.id === value), userMessages.municipio),
+  ),
 });
 export type NewUserInput = z.output<typeof newUserSchema>;
 
@@ -111,7 +98,7 @@ export type UserUpdateInput = z.output<typeof userUpdateSchema>;
  * and first name, last name and fiscal code are not editable (they come from SPID/CIE).
  */
 export const profileUpdateSchema = z.object({
-  email: text(254).refine((value) => EMAIL_PATTERN.test(value), userMessages.email),
+  email: text(254).check(z.refine((value) => EMAIL_PATTERN.test(value), userMessages.email)),
   ...addressFields,
   municipioId,
 });

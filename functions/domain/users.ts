@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ConflictError } from './errors.ts';
 import { messages } from './messages.ts';
 import { toEuros } from './money.ts';
@@ -64,21 +64,21 @@ export const userSchema = z.object({
   firstName: z.string(),
   lastName: z.string(),
   fiscalCode: z.string(),
-  birthDate: z.string().nullable(),
-  email: z.string().nullable(),
-  emailPec: z.string().nullable(),
-  phoneNumber: z.string().nullable(),
-  address: z.string().nullable(),
-  addressNumber: z.string().nullable(),
-  cap: z.string().nullable(),
-  city: z.string().nullable(),
-  country: z.string().nullable(),
-  nation: z.string().nullable(),
-  municipioId: z.string().nullable(),
-  municipio: z.string().nullable(),
+  birthDate: z.nullable(z.string()),
+  email: z.nullable(z.string()),
+  emailPec: z.nullable(z.string()),
+  phoneNumber: z.nullable(z.string()),
+  address: z.nullable(z.string()),
+  addressNumber: z.nullable(z.string()),
+  cap: z.nullable(z.string()),
+  city: z.nullable(z.string()),
+  country: z.nullable(z.string()),
+  nation: z.nullable(z.string()),
+  municipioId: z.nullable(z.string()),
+  municipio: z.nullable(z.string()),
   state: z.enum(userStates),
   dataInsert: z.string(),
-  lastIsee: lastIseeSchema.nullable(),
+  lastIsee: z.nullable(lastIseeSchema),
   /** False while the citizen's profile misses a field the 'Profile' rules require. */
   profileComplete: z.boolean(),
   /** The user has ISEE (or other linked data): the delete button is disabled. */
@@ -88,17 +88,14 @@ export type User = z.output<typeof userSchema>;
 
 /** Filters of /lista_utenti, mirrored in the query parameters (part 1 §2). */
 export const userSearchSchema = z.object({
-  firstName: z.string().trim().max(100).optional(),
-  lastName: z.string().trim().max(100).optional(),
-  fiscalCode: z.string().trim().max(16).optional(),
-  email: z.string().trim().max(254).optional(),
-  phoneNumber: z.string().trim().max(20).optional(),
-  loaded: z
-    .enum(['true', 'false'])
-    .optional()
-    .transform((value) => value === 'true'),
-  limit: z.coerce.number().int().min(1).max(100).optional(),
-  cursor: z.string().max(2000).optional(),
+  firstName: z.optional(z.string().check(z.trim(), z.maxLength(100))),
+  lastName: z.optional(z.string().check(z.trim(), z.maxLength(100))),
+  fiscalCode: z.optional(z.string().check(z.trim(), z.maxLength(16))),
+  email: z.optional(z.string().check(z.trim(), z.maxLength(254))),
+  phoneNumber: z.optional(z.string().check(z.trim(), z.maxLength(20))),
+  loaded: z.pipe(z.optional(z.enum(['true', 'false'])), z.transform((value) => value === 'true')),
+  limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(100))),
+  cursor: z.optional(z.string().check(z.maxLength(2000))),
 });
 export type UserSearch = z.output<typeof userSearchSchema>;
 

@@ -1,14 +1,14 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ValidationError } from './errors.ts';
 import { fill, messages } from './messages.ts';
 
 /** A required free text: trimmed, not empty, bounded. */
 export const requiredText = (max: number) =>
-  z
-    .string({ error: messages.required })
-    .trim()
-    .min(1, messages.required)
-    .max(max, fill(messages.tooLong, { max }));
+  z.string({ error: messages.required }).check(
+    z.trim(),
+    z.minLength(1, messages.required),
+    z.maxLength(max, fill(messages.tooLong, { max })),
+  );
 
 /**
  * What is wrong with a value no schema gave its own message for, by kind of error (issue 23); 'required' is
@@ -88,7 +88,7 @@ z.config({ customError: (issue) => issueMessage(issue as IssueFacts) });
  * kept for an empty field only: given a value of the wrong kind (`true` for a text, "forse" for a flag), the
  * field says what is wrong — when the issues carry their input (parseOrThrow asks zod for it).
  */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
+export function fieldErrors(error: z.core.$ZodError): Record<string, string> {
   const byField: Record<string, string> = {};
   for (const issue of error.issues) {
     const field = issue.path.join('.') || '_';
@@ -99,7 +99,7 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
 }
 
 /** Parses input against a schema; a failure becomes a 400 carrying each field's Italian message. */
-export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+export function parseOrThrow<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   const byField = fieldErrors(result.error);
@@ -107,17 +107,21 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.
   throw new ValidationError(detail, byField);
 }
 
+/** zod's `preprocess` (classic zod's, which zod/mini lacks): `fn` shapes the raw input before `schema` checks it. */
+export const preprocess = <U extends z.core.SomeType>(fn: (input: unknown) => unknown, schema: U) =>
+  z.pipe(z.transform(fn), schema as unknown as z.core.$ZodType<unknown, unknown>) as unknown as z.ZodMiniPipe<z.ZodMiniTransform<unknown, unknown>, U>;
+
 export const pageQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).optional(),
-  cursor: z.string().max(2000).optional(),
+  limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(100))),
+  cursor: z.optional(z.string().check(z.maxLength(2000))),
 });
 
-export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+export const pageOf = <T extends z.ZodMiniType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.nullable(z.string()) });
 
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
 }
 
-export const idParamsSchema = z.object({ id: z.string().min(1).max(64) });
+export const idParamsSchema = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) });

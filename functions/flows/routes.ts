@@ -1,7 +1,7 @@
 import { idParamsSchema, pageOf } from '../domain/validation.ts';
 import { exportRequestSchema, flowFileParamsSchema, flowListQuerySchema, flowSchema } from '../domain/flows.ts';
 import { OPERATOR, type RouteDef } from '../http/route.ts';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** Payment flows (flussi MyPay): the export of a month's debt positions and its follow-up: the routes of the flows function. */
 export const flowRoutes = [

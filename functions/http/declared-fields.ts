@@ -1,7 +1,7 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 
 type Def = { type: string } & Record<string, any>;
-const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+const defOf = (schema: z.ZodMiniType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
@@ -10,7 +10,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * converted — the value is already the schema's output, so transforms are not run again — and a value of
  * a kind the walk does not know (a transform's output, z.unknown) is kept as it is.
  */
-export function declaredFields(schema: z.ZodType | undefined, value: unknown): unknown {
+export function declaredFields(schema: z.ZodMiniType | undefined, value: unknown): unknown {
   if (!schema || value === null || value === undefined) return value;
   const def = defOf(schema);
   // optional, nullable, default, readonly, catch…: the schema they wrap.
@@ -18,7 +18,7 @@ export function declaredFields(schema: z.ZodType | undefined, value: unknown): u
   switch (def.type) {
     case 'object': {
       if (!isRecord(value)) return value;
-      const rest: z.ZodType | undefined = def.catchall && defOf(def.catchall).type !== 'never' ? def.catchall : undefined;
+      const rest: z.ZodMiniType | undefined = def.catchall && defOf(def.catchall).type !== 'never' ? def.catchall : undefined;
       const kept: Record<string, unknown> = {};
       for (const [key, field] of Object.entries(value)) {
         const fieldSchema = Object.hasOwn(def.shape, key) ? def.shape[key] : rest;
@@ -36,7 +36,7 @@ export function declaredFields(schema: z.ZodType | undefined, value: unknown): u
     case 'pipe':
       return defOf(def.out).type === 'transform' ? value : declaredFields(def.out, value);
     case 'union': {
-      const options: z.ZodType[] = def.options;
+      const options: z.ZodMiniType[] = def.options;
       return declaredFields(options.find((option) => option.safeParse(value).success) ?? options[0], value);
     }
     default:

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { routes, type RouteDef } from '../routes.ts';
 
 const problemSchema = {
@@ -14,7 +14,7 @@ const problemSchema = {
   required: ['title', 'status', 'detail'],
 };
 
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
+const jsonSchema = (schema: z.ZodMiniType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' });
 
 function parameters(route: RouteDef) {

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { Role } from '../domain/roles.ts';
 
 /** One Lambda per resource; each lists its routes in functions/<resource>/routes.ts. */
@@ -16,15 +16,15 @@ export interface RouteDef<R extends Resource = Resource> {
   resource: R;
   access: Access;
   summary: string;
-  params?: z.ZodType;
-  query?: z.ZodType;
-  body?: z.ZodType;
+  params?: z.ZodMiniType;
+  query?: z.ZodMiniType;
+  body?: z.ZodMiniType;
   /** Largest JSON body accepted, in bytes (default 64 KiB). */
   maxBodyBytes?: number;
   /** What a larger body is told, when the generic 'il limite è di N KB' would speak of the request rather than of what the person chose (a file). */
   tooLargeMessage?: string;
   status: 200 | 201 | 202 | 204;
-  response?: z.ZodType;
+  response?: z.ZodMiniType;
   /** Further problem statuses the route answers besides the usual ones (e.g. 409, 429), for the OpenAPI document. */
   problems?: readonly number[];
 }

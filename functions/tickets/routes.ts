@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { newTicketSchema, supportMessageSchema, ticketHistoryEntrySchema, ticketSchema, ticketSearchQuerySchema, ticketUpdateSchema } from '../domain/tickets.ts';
 import { countSchema } from '../domain/users.ts';
 import { idParamsSchema, pageOf, pageQuerySchema } from '../domain/validation.ts';

@@ -1,10 +1,10 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
 import { messages } from '../../functions/domain/messages.ts';
 import { parseOrThrow, requiredText } from '../../functions/domain/validation.ts';
 
 /** What a payload's sender reads for each kind of mistake (issue 23): the field's message of the 400. */
-function errorsOf(schema: z.ZodType, input: unknown): Record<string, string> {
+function errorsOf(schema: z.ZodMiniType, input: unknown): Record<string, string> {
   try {
     parseOrThrow(schema, input);
   } catch (error) {
@@ -16,9 +16,9 @@ function errorsOf(schema: z.ZodType, input: unknown): Record<string, string> {
 const payload = z.strictObject({
   note: requiredText(10),
   flag: z.boolean({ error: messages.required }),
-  count: z.number().int().min(1).max(5),
-  ratio: z.number().gt(0).lt(1),
-  tags: z.array(z.string()).min(1).max(2),
+  count: z.number().check(z.int(), z.gte(1), z.lte(5)),
+  ratio: z.number().check(z.gt(0), z.lt(1)),
+  tags: z.array(z.string()).check(z.minLength(1), z.maxLength(2)),
   kind: z.enum(['A', 'B']),
   day: z.iso.date(),
   nested: z.object({ name: z.string() }),

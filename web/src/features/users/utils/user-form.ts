@@ -1,7 +1,7 @@
 import { newUserSchema, profileUpdateSchema, userUpdateSchema } from '@domain/user-input';
 import { DEFAULT_NATION, type User } from '@domain/users';
 import { fieldErrors } from '@domain/validation';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { pickFieldErrors, type FieldErrors } from '@/components/form-fields/field-errors';
 import type { FormValidation } from '@/components/form-fields';
 
@@ -53,7 +53,7 @@ export function userToForm(user: User): UserFormValues {
   };
 }
 
-function validateWith<S extends z.ZodType>(schema: S, values: UserFormValues): FormValidation<UserField, z.output<S>> {
+function validateWith<S extends z.ZodMiniType>(schema: S, values: UserFormValues): FormValidation<UserField, z.output<S>> {
   const result = schema.safeParse(values);
   if (result.success) return { ok: true, input: result.data };
   return { ok: false, errors: pickFieldErrors(fieldErrors(result.error), userFields).errors };
