@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { CallState } from './calls.ts';
 import { ConflictError, ValidationError } from './errors.ts';
+import { validatedIsee } from './fee.ts';
 import { fileMessages, uploadedFileSchema } from './files.ts';
 import { linkedFileSchema } from './calls.ts';
 import { fill, messages } from './messages.ts';
@@ -77,13 +78,19 @@ export function parseSubscriptionId(id: string): { callId: string; userId: strin
   return callId && userId && rest.length === 0 ? { callId, userId } : null;
 }
 
+/** A subscription's new version stamp (dataUpdate), strictly after the previous one: two changes in the same millisecond stay distinct. */
+export function laterThan(previous: string, now: Date | string): string {
+  const stamp = typeof now === 'string' ? now : now.toISOString();
+  return stamp > previous ? stamp : new Date(new Date(previous).getTime() + 1).toISOString();
+}
+
 /**
  * Part 2 §4: a citizen may apply only to an OPEN call, and only while their newest ISEE is VALIDATED.
  * Every refusal is a 400 with the spec's message.
  */
 export function assertCanSubscribe(call: { state: number }, newestIsee: { state: string } | null): void {
   if (call.state !== CallState.OPEN) throw new ValidationError(messages.call.notOpen);
-  if (newestIsee?.state !== 'VALIDATED') throw new ValidationError(messages.subscription.noValidatedIsee);
+  if (!validatedIsee(newestIsee)) throw new ValidationError(messages.subscription.noValidatedIsee);
 }
 
 /**

@@ -19,6 +19,7 @@ import {
 } from '../domain/enrolment-csv.ts';
 import { enrolmentMessages, type ApplyImportInput, type CsvFile, type ImportEnrolmentsInput, type ImportPreview, type ImportStatus } from '../domain/enrolment.ts';
 import { CallState } from '../domain/calls.ts';
+import { validatedIsee } from '../domain/fee.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
@@ -75,7 +76,7 @@ export function makeEnrolmentCsvUseCases({ subscriptions, calls, users, plans, j
           a.firstName.localeCompare(b.firstName, 'it'),
       );
       const rows = all.map((s) => {
-        const validated = s.isee?.state === 'VALIDATED' ? s.isee : null;
+        const validated = validatedIsee(s.isee);
         return [s.fiscalCode, s.lastName, s.firstName, s.rankingScore, decimalComma(s.weeklyHour), validated ? decimalComma(validated.valueCents / 100) : '', validated ? validated.year : ''];
       });
       return { fileName: csvFileName(call.name), content: enrolmentCsv(rows) };
@@ -103,11 +104,10 @@ export function makeEnrolmentCsvUseCases({ subscriptions, calls, users, plans, j
       for (const [code, s] of subscribed) {
         found.set(code, { id: s.userId, fiscalCode: s.fiscalCode, firstName: s.firstName, lastName: s.lastName, lastIsee: s.isee ? { id: '', hasFile: false, ...s.isee } : null } as StoredUser);
       }
-      const current: ImportSubscription[] = existing.map((s) => ({
-        ...s,
-        iseeValueCents: s.isee?.state === 'VALIDATED' ? s.isee.valueCents : null,
-        iseeYear: s.isee?.state === 'VALIDATED' ? s.isee.year : null,
-      }));
+      const current: ImportSubscription[] = existing.map((s) => {
+        const validated = validatedIsee(s.isee);
+        return { ...s, iseeValueCents: validated?.valueCents ?? null, iseeYear: validated?.year ?? null };
+      });
       const { preview, actions } = planImport(parsed, found, current, input);
       // The preview is stored as it is planned: 'Applica' applies exactly this, in the background.
       const previewId = ids();

@@ -11,7 +11,7 @@ import {
   type PlannedSubscription,
   type PositionRecord,
 } from '../domain/debt-positions.ts';
-import { CSV_JOB, GENERATE_JOB, SYNC_JOB, resultJobStatus, type JobRecord } from '../domain/jobs.ts';
+import { CSV_JOB, GENERATE_JOB, SYNC_JOB, jobStatusOf, resultJobStatus, type JobRecord } from '../domain/jobs.ts';
 import { CallState } from '../domain/call-limits.ts';
 import { hasLiveCheckout } from '../domain/payment-rules.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
@@ -356,15 +356,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
 
   const requireJobs = () => jobs ?? Promise.reject(new Error('Background jobs are not wired here'));
 
-  const syncStatusOf = ({ job, running }: { job: JobRecord | null; running: boolean }): SyncStatus => ({
-    isUpdating: running,
-    state: !job ? 'NONE' : running ? 'RUNNING' : job.state === 'RUNNING' ? 'FAILED' : job.state,
-    done: job?.done ?? 0,
-    total: job?.total ?? null,
-    startedAt: job?.startedAt ?? null,
-    endedAt: job?.endedAt ?? null,
-    error: job && !running && job.state === 'RUNNING' ? positionOpsMessages.syncFailed : (job?.error ?? null),
-  });
+  const syncStatusOf = (status: { job: JobRecord | null; running: boolean }): SyncStatus => ({ isUpdating: status.running, ...jobStatusOf(status, positionOpsMessages.syncFailed) });
 
   async function generatePositions(callId: string, input: PeriodInput, actor: Actor, progress?: Progress): Promise<GenerationResult> {
     const { call, period } = await prepare(callId, input);

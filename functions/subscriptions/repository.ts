@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EnrolmentSort } from '../domain/enrolment.ts';
-import type { SubscriptionState, SubscriptionSummary } from '../domain/subscriptions.ts';
+import { laterThan, type SubscriptionState, type SubscriptionSummary } from '../domain/subscriptions.ts';
 import { normaliseSearchText } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
 import { BACKFILL_PAGE, batchGet, batchPut, withoutEmpty, decodeCursor, documentClient, encodeCursor, queryAll, queryPage, tableName, unlessConditionFails, type BackfillPage, type CursorList } from '../adapters/dynamo.ts';
@@ -512,12 +512,6 @@ export const syncUserNames = (userId: string, person: SubscribedPerson, now: str
     () => ({ fiscalCode: person.fiscalCode, firstName: person.firstName, lastName: person.lastName }),
     now,
   );
-
-/** A new version stamp, strictly after the previous one (two changes in the same millisecond stay distinct). */
-export function laterThan(previous: string, now: string): string {
-  if (now > previous) return now;
-  return new Date(new Date(previous).getTime() + 1).toISOString();
-}
 
 // --- the table's pages -----------------------------------------------------------------------------
 
