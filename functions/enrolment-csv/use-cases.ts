@@ -20,6 +20,7 @@ import {
 import { enrolmentMessages, type ApplyImportInput, type CsvFile, type ImportEnrolmentsInput, type ImportPreview, type ImportStatus } from '../domain/enrolment.ts';
 import { CallState } from '../domain/calls.ts';
 import { validatedIsee } from '../domain/fee.ts';
+import { romeDay } from '../domain/period.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
@@ -48,8 +49,6 @@ export interface EnrolmentCsvDeps {
   clock: Clock;
   ids: () => string;
 }
-
-const romeDate = (at: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 
 /** The enrolment CSV (design §4): export, template and import with its preview. */
 export function makeEnrolmentCsvUseCases({ subscriptions, calls, users, plans, jobs, exports, audit, clock, ids }: EnrolmentCsvDeps) {
@@ -83,7 +82,7 @@ export function makeEnrolmentCsvUseCases({ subscriptions, calls, users, plans, j
     },
 
     /** The import template: the header line only (the import accepts it as it is: no rows, nothing to do). */
-    enrolmentTemplate: async (): Promise<CsvFile> => ({ fileName: `Template_${romeDate(clock.now())}.csv`, content: enrolmentCsv([]) }),
+    enrolmentTemplate: async (): Promise<CsvFile> => ({ fileName: `Template_${romeDay(clock.now())}.csv`, content: enrolmentCsv([]) }),
 
     /**
      * CSV import (design §4): the preview, writing no subscription, ISEE or user; the plan behind it is
