@@ -18,7 +18,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomFiscalCodeFrom } from '../support/fiscal-codes.ts';
 import type { SubscriptionState } from '../../functions/domain/subscriptions.ts';
 import type { SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
@@ -28,6 +28,7 @@ import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
 import { freePort } from '../support/ports.ts';
 import { untracedFunctionEnv } from '../../lib/local/untraced-env.ts';
 import { timeoutOf } from '../../lib/function-access.ts';
+import { writeAll } from './seed.ts';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 5_000);
 const RUNS = Math.max(50, Number(process.env.BENCH_RUNS ?? 60));
@@ -139,16 +140,7 @@ async function runSeed(seed: number) {
       people.push({ fiscalCode, lastName, firstName, score, hours, iseeCents: isee?.state === 'VALIDATED' ? isee.valueCents : null });
     }
     const started = performance.now();
-    let next = 0;
-    const writer = async () => {
-      while (next < items.length) {
-        const batch = items.slice(next, next + 25);
-        next += 25;
-        let request: Record<string, any> | undefined = { [TABLE]: batch.map((Item) => ({ PutRequest: { Item } })) };
-        while (request && Object.keys(request).length) request = (await raw.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, writer));
+    await writeAll(raw, TABLE, items);
     await subscriptions.recountEnrolments(callId, records);
     console.log(`\nSeed ${seed}: ${SUBSCRIPTIONS.toLocaleString('it-IT')} subscriptions (and their users) seeded in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 

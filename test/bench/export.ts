@@ -17,7 +17,7 @@
  */
 import os from 'node:os';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../functions/adapters/table.ts';
 import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
 import { isValidIuv } from '../../functions/domain/iuv.ts';
@@ -27,6 +27,7 @@ import { identities } from '../../lib/local/identities.ts';
 import { signIn } from '../support/sign-in.ts';
 import { startTestStack } from '../support/stack.ts';
 import { timeoutOf } from '../../lib/function-access.ts';
+import { writeAll } from './seed.ts';
 
 const heldOut = process.argv.includes('--held-out');
 const TOTAL = Number(process.env.BENCH_EXPORT ?? 10_000);
@@ -135,16 +136,7 @@ async function main() {
         });
       }
     }
-    let next = 0;
-    const writer = async () => {
-      while (next < items.length) {
-        const batch = items.slice(next, next + 25);
-        next += 25;
-        let request: Record<string, any> | undefined = { [TABLE_NAME]: batch.map((Item) => ({ PutRequest: { Item } })) };
-        while (request && Object.keys(request).length) request = (await client.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, writer));
+    await writeAll(client, TABLE_NAME, items);
     const expected = TOTAL - exemptCount;
     console.log(
       `${heldOut ? 'HELD-OUT: ' : ''}${TOTAL.toLocaleString('it-IT')} approved subscribers on ${CALLS} call(s), ${exemptCount} exempt → ${expected.toLocaleString('it-IT')} positions, month ${MONTH.anno}-${String(MONTH.mese).padStart(2, '0')} (Node ${process.version}; seeded in ${ms(performance.now() - t0)})\n`,

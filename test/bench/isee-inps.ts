@@ -24,16 +24,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../functions/adapters/table.ts';
 import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
 import { refreshOutcomes, type RefreshOutcome } from '../../functions/domain/isee-refresh.ts';
-import { TABLE_NAME, type LocalConfig } from '../../lib/local/config.ts';
+import { TABLE_NAME } from '../../lib/local/config.ts';
 import { identities } from '../../lib/local/identities.ts';
 import { dsuProtocol, makeDsu, type SimDsu } from '../../lib/local/inps-simulator.ts';
-import { startLocalStack } from '../../lib/local/runtime.ts';
-import { freePort } from '../support/ports.ts';
 import { signIn } from '../support/sign-in.ts';
+import { writeAll } from './seed.ts';
+import { startTestStack } from '../support/stack.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -142,16 +142,12 @@ async function main() {
   // The call's enrolment counters (functions/subscriptions/repository.ts): the job's total.
   items.push({ pk: `CALL#${callId}`, sk: 'ENROLMENT_COUNTS', c_VALIDATED: SIZE });
 
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'portale-bench-isee-'));
-  await fs.mkdir(path.join(dataDir, 'inps'), { recursive: true });
-  await fs.writeFile(path.join(dataDir, 'inps', 'dsus.json'), JSON.stringify(dsus));
   // The job's pace, as a deployment sets it (CDK context inpsRatePerSecond → INPS_RATE_PER_SECOND).
   process.env.INPS_RATE_PER_SECOND = String(RATE);
-  const config: LocalConfig = {
-    port: await freePort(), idpPort: await freePort(), dynamoPort: await freePort(), s3Port: await freePort(), myPayPort: await freePort(), stepFunctionsPort: await freePort(),
-    sesPort: await freePort(), ioPort: await freePort(), pdndPort: await freePort(), inpsPort: await freePort(), dataDir, host: 'localhost',
-  };
-  const stack = await startLocalStack(config, { web: 'none', seed: false });
+  const stack = await startTestStack({ web: 'none', seed: false }, async (dataDir) => {
+    await fs.mkdir(path.join(dataDir, 'inps'), { recursive: true });
+    await fs.writeFile(path.join(dataDir, 'inps', 'dsus.json'), JSON.stringify(dsus));
+  });
   try {
     const client = DynamoDBDocumentClient.from(
       new DynamoDBClient({ endpoint: stack.dynamoEndpoint, region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
@@ -159,16 +155,7 @@ async function main() {
     const { userItem } = await import('../../functions/users/repository.ts');
     for (const build of builders) build(userItem as never);
     const t0 = performance.now();
-    let next = 0;
-    const writer = async () => {
-      while (next < items.length) {
-        const batch = items.slice(next, next + 25);
-        next += 25;
-        let request: Record<string, any> | undefined = { [TABLE_NAME]: batch.map((Item) => ({ PutRequest: { Item } })) };
-        while (request && Object.keys(request).length) request = (await client.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, writer));
+    await writeAll(client, TABLE_NAME, items);
     const seededIn = performance.now() - t0;
 
     const admin = async (base: string, route: string, body?: unknown) => {
@@ -249,7 +236,6 @@ async function main() {
     process.exitCode = problems.length ? 1 : 0;
   } finally {
     await stack.close();
-    await fs.rm(dataDir, { recursive: true, force: true });
   }
 }
 

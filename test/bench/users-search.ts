@@ -10,13 +10,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomFiscalCodeFrom } from '../support/fiscal-codes.ts';
 import { ensureTable } from '../../lib/local/stores.ts';
 import { startLocalDynamo } from '../../lib/local/dynalite-thread.ts';
 import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
 import { freePort } from '../support/ports.ts';
 import { untracedFunctionEnv } from '../../lib/local/untraced-env.ts';
+import { writeAll } from './seed.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 50_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
@@ -75,19 +76,7 @@ async function main() {
       items.push(...stored);
       if (i % 500 === 0 && email && phone) samples.push({ lastName, firstName, fiscalCode: code, email, phone });
     }
-    let next = 0;
-    const writer = async () => {
-      while (next < items.length) {
-        const batch = items.slice(next, next + 25);
-        next += 25;
-        let request: Record<string, any> | undefined = { [TABLE]: batch.map((Item) => ({ PutRequest: { Item } })) };
-        while (request && Object.keys(request).length) {
-          const result: { UnprocessedItems?: Record<string, any> } = await client.send(new BatchWriteCommand({ RequestItems: request }));
-          request = result.UnprocessedItems;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, writer));
+    await writeAll(client, TABLE, items);
     const seedSeconds = (performance.now() - started) / 1000;
     console.log(`Seeded ${USERS.toLocaleString('it-IT')} users in ${seedSeconds.toFixed(1)} s (${Math.round(USERS / seedSeconds)} writes/s).\n`);
 
