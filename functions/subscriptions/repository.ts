@@ -540,19 +540,11 @@ const listProjection = {
   ProjectionExpression: LIST_FIELDS.map((_, i) => `#p${i}`).join(', '),
   names: Object.fromEntries(LIST_FIELDS.map((field, i) => [`#p${i}`, field])),
 };
-const toListRecord = (item: Record<string, any>): EnrolmentListRecord => ({
-  id: item.id,
-  userId: item.userId,
-  announcementId: item.announcementId,
-  state: item.state,
-  rankingScore: item.rankingScore ?? null,
-  weeklyHour: item.weeklyHour ?? null,
-  fiscalCode: item.fiscalCode,
-  firstName: item.firstName,
-  lastName: item.lastName,
-  isee: item.isee ?? null,
-  dataUpdate: item.dataUpdate,
-});
+/** A row of the table out of its projected item (LIST_FIELDS), read as a whole subscription is. */
+const toListRecord = (item: Record<string, any>): EnrolmentListRecord => {
+  const record = toRecord(item);
+  return Object.fromEntries(LIST_FIELDS.map((field) => [field, record[field]])) as EnrolmentListRecord;
+};
 
 const MAX_ROUNDS = 8;
 
