@@ -27,6 +27,7 @@ import { identities } from '../../lib/local/identities.ts';
 import { signIn } from '../support/sign-in.ts';
 import { startTestStack } from '../support/stack.ts';
 import { timeoutOf } from '../../lib/function-access.ts';
+import { benchApi } from './api.ts';
 import { writeAll } from './seed.ts';
 
 const heldOut = process.argv.includes('--held-out');
@@ -72,27 +73,7 @@ async function main() {
       new DynamoDBClient({ endpoint: stack.dynamoEndpoint, region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
     );
     const { accessToken } = await signIn({ issuer: stack.issuer, appUrl: stack.appUrl, sub: identities[2].sub });
-    const api = async (method: string, path: string, body?: unknown) => {
-      const send = () =>
-        fetch(`${stack.appUrl}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${accessToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-      // A progress read may meet a kept-alive socket the busy server has just closed (ECONNRESET): read again.
-      let response: Response;
-      for (let attempt = 0; ; attempt++) {
-        try {
-          response = await send();
-          break;
-        } catch (error) {
-          if (method !== 'GET' || attempt >= 3) throw error;
-        }
-      }
-      const json = await response.json().catch(() => null);
-      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json).slice(0, 300)}`);
-      return json;
-    };
+    const api = benchApi(stack.appUrl, accessToken);
     await api('PUT', '/api/configuration', demoConfiguration);
     const simulatorAdmin = stack.myPayEndpoint.replace(/\/pa\/services.*$/, '/admin');
 

@@ -32,6 +32,7 @@ import { TABLE_NAME } from '../../lib/local/config.ts';
 import { identities } from '../../lib/local/identities.ts';
 import { dsuProtocol, makeDsu, type SimDsu } from '../../lib/local/inps-simulator.ts';
 import { signIn } from '../support/sign-in.ts';
+import { benchApi } from './api.ts';
 import { writeAll } from './seed.ts';
 import { startTestStack } from '../support/stack.ts';
 
@@ -170,19 +171,7 @@ async function main() {
     await admin(stack.pdndUrl, 'voucher-lifespan', { seconds: LIFESPAN });
 
     const { accessToken } = await signIn({ issuer: stack.issuer, appUrl: stack.appUrl, sub: identities[2].sub });
-    const api = async (method: string, route: string) => {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          const response = await fetch(`${stack.appUrl}${route}`, { method, headers: { authorization: `Bearer ${accessToken}` } });
-          const json = await response.json().catch(() => null);
-          if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(json).slice(0, 300)}`);
-          return json;
-        } catch (error) {
-          // A progress read may meet a kept-alive socket the busy server has just closed: read again.
-          if (method !== 'GET' || attempt >= 3 || !(error instanceof TypeError)) throw error;
-        }
-      }
-    };
+    const api = benchApi(stack.appUrl, accessToken);
 
     const mix = [...kinds].map(([k, n]) => `${k} ${n}`).join(', ');
     console.log(
