@@ -19,7 +19,6 @@ import os from 'node:os';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../functions/adapters/table.ts';
-import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
 import { isValidIuv } from '../../functions/domain/iuv.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { demoConfiguration } from '../../lib/local/demo-configuration.ts';
@@ -29,6 +28,8 @@ import { startTestStack } from '../support/stack.ts';
 import { timeoutOf } from '../../lib/function-access.ts';
 import { benchApi } from './api.ts';
 import { writeAll } from './seed.ts';
+import { random } from '../fixtures/isee/people.ts';
+import { randomFiscalCodeFrom } from '../support/fiscal-codes.ts';
 
 const heldOut = process.argv.includes('--held-out');
 const TOTAL = Number(process.env.BENCH_EXPORT ?? 10_000);
@@ -37,25 +38,12 @@ const SEED = heldOut ? 0x5eed_2 : 0x5eed_1;
 const MONTH = { mese: 3, anno: 2026 };
 const DEADLINE_MS = 15 * 60_000;
 
-/** mulberry32: a small deterministic generator, so a run is repeatable. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rnd = random(SEED);
+const rnd = random(SEED).next;
 const pick = <T>(items: readonly T[] | string): T => items[Math.floor(rnd() * items.length)] as T;
-const letter = () => String.fromCharCode(65 + Math.floor(rnd() * 26));
-const digit = () => String(Math.floor(rnd() * 10));
+/** A fiscal code not given before in this run. */
 function fiscalCode(used: Set<string>): string {
   for (;;) {
-    const first15 = `${Array.from({ length: 6 }, letter).join('')}${digit()}${digit()}${pick('ABCDEHLMPRST')}${digit()}${digit()}${pick('ABCDEFGHLM')}${digit()}${digit()}${digit()}`;
-    const code = first15 + fiscalCodeCheckCharacter(first15);
+    const code = randomFiscalCodeFrom(rnd);
     if (!used.has(code)) return used.add(code), code;
   }
 }

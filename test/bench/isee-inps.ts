@@ -26,7 +26,6 @@ import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../functions/adapters/table.ts';
-import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
 import { refreshOutcomes, type RefreshOutcome } from '../../functions/domain/isee-refresh.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { identities } from '../../lib/local/identities.ts';
@@ -35,6 +34,8 @@ import { signIn } from '../support/sign-in.ts';
 import { benchApi } from './api.ts';
 import { writeAll } from './seed.ts';
 import { startTestStack } from '../support/stack.ts';
+import { random } from '../fixtures/isee/people.ts';
+import { randomFiscalCodeFrom } from '../support/fiscal-codes.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -66,25 +67,12 @@ const MIX: [Kind, number][] = heldOut
   : [['new', 0.72], ['unchanged', 0.1], ['omissions', 0.08], ['expired', 0.03], ['none', 0.07]];
 const EXPECTED: Record<Kind, RefreshOutcome> = { new: 'NEW', unchanged: 'UNCHANGED', omissions: 'REVIEW', expired: 'NONE', none: 'NONE' };
 
-/** mulberry32: a small deterministic generator, so a run is repeatable. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rnd = random(SEED * 0x9e3779b1);
+const rnd = random(SEED * 0x9e3779b1).next;
 const pick = <T>(items: readonly T[] | string): T => items[Math.floor(rnd() * items.length)] as T;
-const letter = () => String.fromCharCode(65 + Math.floor(rnd() * 26));
-const digit = () => String(Math.floor(rnd() * 10));
+/** A fiscal code not given before in this run. */
 function fiscalCode(used: Set<string>): string {
   for (;;) {
-    const first15 = `${Array.from({ length: 6 }, letter).join('')}${digit()}${digit()}${pick('ABCDEHLMPRST')}${digit()}${digit()}${pick('ABCDEFGHLM')}${digit()}${digit()}${digit()}`;
-    const code = first15 + fiscalCodeCheckCharacter(first15);
+    const code = randomFiscalCodeFrom(rnd);
     if (!used.has(code)) return used.add(code), code;
   }
 }

@@ -33,6 +33,7 @@ import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
 import { freePort } from '../support/ports.ts';
 import { untracedFunctionEnv } from '../../lib/local/untraced-env.ts';
 import { writeAll } from './seed.ts';
+import { random as seededRandom } from '../fixtures/isee/people.ts';
 
 const CITIZENS = Number(process.env.BENCH_CITIZENS ?? 50_000);
 const RUNS = Math.max(20, Number(process.env.BENCH_RUNS ?? 60));
@@ -45,13 +46,7 @@ const STEMS = ['Ross', 'Bianch', 'Ferr', 'Russ', 'Espos', 'Roman', 'Colomb', 'Ri
 const ENDINGS = ['i', 'o', 'a', 'etti', 'ini', 'elli', 'one', 'ucci', 'otti', 'ato', 'ese', 'ari'];
 
 function generator(seed: number) {
-  let state = seed;
-  const random = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const { next: random } = seededRandom(seed);
   const zipf = <T>(list: readonly T[]) => list[Math.min(list.length - 1, Math.floor(list.length * random() ** 2.2))]!;
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
   const fiscalCode = () => randomFiscalCodeFrom(random);

@@ -18,6 +18,7 @@ import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
 import { freePort } from '../support/ports.ts';
 import { untracedFunctionEnv } from '../../lib/local/untraced-env.ts';
 import { writeAll } from './seed.ts';
+import { random as seededRandom } from '../fixtures/isee/people.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 50_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
@@ -26,15 +27,9 @@ const TABLE = 'bench-users';
 const FIRST = ['Maria', 'Giuseppe', 'Anna', 'Luca', 'Giulia', 'Marco', 'Francesca', 'Alessandro', 'Chiara', 'Andrea', 'Sara', 'Matteo', 'Elena', 'Lorenzo', 'Martina', 'Davide', 'Valentina', 'Simone', 'Federica', 'Stefano', 'Paola', 'Roberto', 'Silvia', 'Antonio', 'Laura', 'Nicola', 'Ilaria', 'Fabio', 'Elisa', 'Paolo'];
 const LAST = ['Rossi', 'Russo', 'Ferrari', 'Esposito', 'Bianchi', 'Romano', 'Colombo', 'Ricci', 'Marino', 'Greco', 'Bruno', 'Gallo', 'Conti', 'De Luca', 'Mancini', 'Costa', 'Giordano', 'Rizzo', 'Lombardi', 'Moretti', 'Barbieri', 'Fontana', 'Santoro', 'Mariani', 'Rinaldi', 'Caruso', 'Ferrara', 'Galli', 'Martini', 'Leone', 'Longo', 'Gentile', 'Martinelli', 'Vitale', 'Lombardo', 'Serra', 'Coppola', "D'Angelo", 'Marchetti', 'Parisi'];
 
-// mulberry32: a small seeded generator, so every run seeds the same users (BENCH_SEED: a held-out set).
+// A seeded generator, so every run seeds the same users (BENCH_SEED: a held-out set).
 const SEED = Number(process.env.BENCH_SEED ?? 42);
-let seed = SEED;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-}
+const { next: random } = seededRandom(SEED);
 const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
 const fiscalCode = () => randomFiscalCodeFrom(random);
 
