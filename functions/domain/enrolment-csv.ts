@@ -3,7 +3,7 @@ import { ValidationError } from './errors.ts';
 import { isValidFiscalCode } from './fiscal-code.ts';
 import { fill } from './messages.ts';
 import { formatEuro, hasAtMostTwoDecimals } from './money.ts';
-import { validatedIsee } from './fee.ts';
+import { validatedIsee } from './latest-isee.ts';
 import { normaliseSearchText } from './users.ts';
 import { neutraliseCell, startsLikeFormula } from './spreadsheet-cells.ts';
 import {

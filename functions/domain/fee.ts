@@ -1,4 +1,5 @@
 import { hourlyQuota, type Band } from './bands.ts';
+import { validatedIsee } from './latest-isee.ts';
 import { toCents } from './money.ts';
 
 /** An ISEE value of 3000 € or less is exempt: no fee, no debt position (design §4). */
@@ -34,9 +35,6 @@ export const iseeExpiry = (isee: Pick<FeeIsee, 'year' | 'scadenza'>): string => 
 /** Valid for the month: it has not expired before the month's first day. */
 export const isIseeValidFor = (isee: Pick<FeeIsee, 'year' | 'scadenza'>, year: number, month: number): boolean =>
   iseeExpiry(isee) >= `${year}-${String(month).padStart(2, '0')}-01`;
-
-/** The citizen's latest ISEE if it is VALIDATED, else none: one recorded but still to verify counts as no ISEE. */
-export const validatedIsee = <T extends { state: string }>(newest: T | null | undefined): T | null => (newest?.state === 'VALIDATED' ? newest : null);
 
 /** The ISEE a month's fee starts from: the latest validated one when it is valid for that month, else none. */
 export const iseeForMonth = <T extends FeeIsee>(isee: T | null | undefined, year: number, month: number): T | null => {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { iseeExpiry, validatedIsee, type FeeIsee } from './fee.ts';
+import { iseeExpiry, type FeeIsee } from './fee.ts';
+import { validatedIsee } from './latest-isee.ts';
 import { italianDay } from './inps.ts';
 import { jobStatusSchema } from './jobs.ts';
 import { pageOf } from './validation.ts';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { CallState } from './calls.ts';
 import { ConflictError, ValidationError } from './errors.ts';
-import { validatedIsee } from './fee.ts';
+import { validatedIsee } from './latest-isee.ts';
 import { fileMessages, uploadedFileSchema } from './files.ts';
 import { linkedFileSchema } from './calls.ts';
 import { fill, messages } from './messages.ts';
@@ -76,12 +76,6 @@ export const subscriptionId = (callId: string, userId: string) => `${callId}.${u
 export function parseSubscriptionId(id: string): { callId: string; userId: string } | null {
   const [callId, userId, ...rest] = id.split('.');
   return callId && userId && rest.length === 0 ? { callId, userId } : null;
-}
-
-/** A subscription's new version stamp (dataUpdate), strictly after the previous one: two changes in the same millisecond stay distinct. */
-export function laterThan(previous: string, now: Date | string): string {
-  const stamp = typeof now === 'string' ? now : now.toISOString();
-  return stamp > previous ? stamp : new Date(new Date(previous).getTime() + 1).toISOString();
 }
 
 /**

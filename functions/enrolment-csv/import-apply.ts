@@ -11,8 +11,8 @@ import type { NewIsee } from '../isee/repository.ts';
 import type { StoredUser } from '../users/repository.ts';
 import type { SubscriptionRecord } from '../subscriptions/repository.ts';
 import { userIsee, type EnrolmentRepository } from '../enrolments/use-cases.ts';
-import { laterThan } from '../domain/subscriptions.ts';
-import { validatedIsee } from '../domain/fee.ts';
+import { laterThan } from '../domain/version-stamp.ts';
+import { validatedIsee } from '../domain/latest-isee.ts';
 import { newSubscription } from '../subscriptions/new-subscription.ts';
 
 /** The stored previews (functions/enrolment-csv/plan-repository.ts). */

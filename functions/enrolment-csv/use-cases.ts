@@ -19,7 +19,7 @@ import {
 } from '../domain/enrolment-csv.ts';
 import { enrolmentMessages, type ApplyImportInput, type CsvFile, type ImportEnrolmentsInput, type ImportPreview, type ImportStatus } from '../domain/enrolment.ts';
 import { CallState } from '../domain/calls.ts';
-import { validatedIsee } from '../domain/fee.ts';
+import { validatedIsee } from '../domain/latest-isee.ts';
 import { romeDay } from '../domain/period.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';

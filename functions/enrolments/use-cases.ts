@@ -6,7 +6,8 @@ import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.
 import { singlePaymentAllowed, type FeeBand } from '../domain/fee.ts';
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
-import { laterThan, nextSubscriptionState, parseSubscriptionId } from '../domain/subscriptions.ts';
+import { nextSubscriptionState, parseSubscriptionId } from '../domain/subscriptions.ts';
+import { laterThan } from '../domain/version-stamp.ts';
 import { auditChunks, type AuditLog, type Clock, type FileStore } from '../adapters/ports.ts';
 import { deleteFiles } from '../calls/files.ts';
 import type { CallRecord } from '../calls/repository.ts';

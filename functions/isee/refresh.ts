@@ -1,6 +1,7 @@
 import { mapAtMost } from '../domain/at-most.ts';
 import { ConflictError, NotFoundError } from '../domain/errors.ts';
-import { iseeForMonth, iseeExpiry, validatedIsee } from '../domain/fee.ts';
+import { iseeForMonth, iseeExpiry } from '../domain/fee.ts';
+import { validatedIsee } from '../domain/latest-isee.ts';
 import { inpsMessages } from '../domain/inps.ts';
 import {
   CALL_REFRESH_JOB,

@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EnrolmentSort } from '../domain/enrolment.ts';
-import { laterThan, type SubscriptionState, type SubscriptionSummary } from '../domain/subscriptions.ts';
+import type { SubscriptionState, SubscriptionSummary } from '../domain/subscriptions.ts';
+import { laterThan } from '../domain/version-stamp.ts';
 import { normaliseSearchText } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
 import { BACKFILL_PAGE, batchGet, batchPut, withoutEmpty, decodeCursor, documentClient, encodeCursor, queryAll, queryPage, tableName, unlessConditionFails, type BackfillPage, type CursorList } from '../adapters/dynamo.ts';
