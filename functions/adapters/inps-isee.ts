@@ -8,7 +8,8 @@ import type {
   InpsValues,
 } from '../domain/inps.ts';
 import { inpsEsiti } from '../domain/inps.ts';
-import { child, children, childElements, decimalToCents, escapeXml, localName, text } from './mypay-soap.ts';
+import { child, children, childElements, escapeXml, localName, text } from './mypay-soap.ts';
+import { decimalToCents } from '../domain/money.ts';
 import type { PdndClient, Voucher } from './pdnd.ts';
 import type { InpsIsee, InpsRequest } from './ports.ts';
 

@@ -6,6 +6,7 @@
  */
 import { parseXml, XmlElement } from '@rgrove/parse-xml';
 import type { MyPay, MyPayPaidItem, MyPayPayer, MyPayPaymentOutcome, MyPayPaymentSession } from './ports.ts';
+import { decimalToCents } from '../domain/money.ts';
 
 export const MYPAY_NAMESPACE = 'http://www.regione.veneto.it/pagamenti/ente/';
 export const MYPAY_HEAD_NAMESPACE = 'http://www.regione.veneto.it/pagamenti/ente/ppthead';
@@ -91,14 +92,6 @@ export const elements = (fields: Fields) =>
     .map(([name, value]) => `<${name}>${typeof value === 'object' ? value.xml : escapeXml(String(value))}</${name}>`)
     .join('');
 
-/** "12.34" → 1234, exactly (no floating point). */
-export function decimalToCents(text: string): number {
-  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(text.trim());
-  if (!match) throw new Error(`Not an amount: "${text}"`);
-  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
-}
-/** 1234 → "12.34" */
-export const centsToDecimal = (cents: number): string => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 
 export const childElements = (element: XmlElement) => element.children.filter((c): c is XmlElement => c instanceof XmlElement);
 export const localName = (name: string) => name.slice(name.indexOf(':') + 1);

@@ -1,22 +1,11 @@
 import { createHash } from 'node:crypto';
-import { strToU8, unzipSync, zipSync } from 'fflate';
-import { mypayCsvEntryName, mypayZipName, type MyPayVersion } from '../domain/mypay-csv.ts';
+import { zipSync } from 'fflate';
 
-export interface MyPayZip {
-  fileName: string;
-  bytes: Uint8Array;
-  /** MD5 of the ZIP bytes, hex (what MyPay checks after the upload). */
-  md5: string;
+/**
+ * A flow's import ZIP for MyPay: the CSV as its one entry, named as the ZIP with `.csv` (MyPay wants it so:
+ * FlussoService.validateFile), and the MD5 of the ZIP's bytes (what MyPay checks after the upload).
+ */
+export function mypayImportZip(zipName: string, csv: Uint8Array): { bytes: Uint8Array; md5: string } {
+  const bytes = zipSync({ [zipName.replace(/\.zip$/, '.csv')]: csv });
+  return { bytes, md5: createHash('md5').update(bytes).digest('hex') };
 }
-
-/** The import ZIP: one CSV entry named like the ZIP, deflated; with its name and MD5. */
-export function buildMypayZip(input: { codIpa: string; iuf: string; version?: MyPayVersion; csv: string; mtime?: Date }): MyPayZip {
-  const fileName = mypayZipName(input.codIpa, input.iuf, input.version);
-  const bytes = zipSync({ [mypayCsvEntryName(fileName)]: [strToU8(input.csv), { level: 6, mtime: input.mtime ?? new Date('2000-01-01T00:00:00Z') }] });
-  return { fileName, bytes, md5: md5Hex(bytes) };
-}
-
-export const md5Hex = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
-
-/** The entries of a ZIP (the simulator and the tests read ZIPs back). */
-export const readZip = (bytes: Uint8Array): Record<string, Uint8Array> => unzipSync(bytes);

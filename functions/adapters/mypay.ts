@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { strFromU8, unzipSync } from 'fflate';
 import { dsvFormat } from 'd3-dsv';
 import type { MyPay, MyPayAuthorization, MyPayImportStatus, MyPayPaidRow } from './ports.ts';
-import { FAULT_TOKEN_ALREADY_USED, MyPayFault, MyPayUnavailable, checkoutOperations, decimalToCents, makeSoapClient, text, type MyPayConfig } from './mypay-soap.ts';
+import { FAULT_TOKEN_ALREADY_USED, MyPayFault, MyPayUnavailable, checkoutOperations, makeSoapClient, text, type MyPayConfig } from './mypay-soap.ts';
 
 export {
   FAULT_TOKEN_ALREADY_USED,
@@ -26,12 +26,11 @@ export {
   MYPAY_NAMESPACE,
   MyPayFault,
   MyPayUnavailable,
-  centsToDecimal,
-  decimalToCents,
   makeMyPayCheckout,
   myPayConfigFromEnv,
   type MyPayConfig,
 } from './mypay-soap.ts';
+import { decimalToCents } from '../domain/money.ts';
 
 export function makeMyPay(config: MyPayConfig, fetchImpl: typeof fetch = fetch): MyPay {
   const client = makeSoapClient(config, fetchImpl);

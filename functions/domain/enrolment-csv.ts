@@ -3,6 +3,7 @@ import { ValidationError } from './errors.ts';
 import { isValidFiscalCode } from './fiscal-code.ts';
 import { fill } from './messages.ts';
 import { formatEuro, hasAtMostTwoDecimals } from './money.ts';
+import { validatedIsee } from './latest-isee.ts';
 import { normaliseSearchText } from './users.ts';
 import { neutraliseCell, startsLikeFormula } from './spreadsheet-cells.ts';
 import {
@@ -283,7 +284,7 @@ export function planImport(
       preview.differentNames.push({ line: row.line, fiscalCode: row.fiscalCode, inFile: `${row.lastName} ${row.firstName}`.trim(), registered: `${user.lastName} ${user.firstName}` });
     }
     const changes: string[] = [];
-    const validated = user.lastIsee?.state === 'VALIDATED' ? user.lastIsee : null;
+    const validated = validatedIsee(user.lastIsee);
     const newIsee =
       options.updateIsees && row.iseeValueCents !== null && row.iseeYear !== null && (!validated || validated.valueCents !== row.iseeValueCents || validated.year !== row.iseeYear)
         ? { valueCents: row.iseeValueCents, year: row.iseeYear }

@@ -1,4 +1,4 @@
-import type { JobRecord } from './jobs.ts';
+import { jobStatusOf, type JobRecord } from './jobs.ts';
 import type { ImportStatus } from './enrolment.ts';
 import type { SubscriptionState } from './subscriptions.ts';
 
@@ -88,18 +88,11 @@ export function parseImportCursor(cursor: string | null): number {
 }
 
 /** The status the web polls, from the job's latest run on the call. */
-export function importStatusOf({ job, running }: { job: JobRecord | null; running: boolean }): ImportStatus {
-  if (!job) return { isRunning: false, state: 'NONE', done: 0, total: null, startedAt: null, endedAt: null, error: null, summary: null };
-  const summary = (job.input as { summary?: ImportPlan['summary'] }).summary ?? null;
+export function importStatusOf(status: { job: JobRecord | null; running: boolean }): ImportStatus {
+  const summary = (status.job?.input as { summary?: ImportPlan['summary'] } | undefined)?.summary ?? null;
   return {
-    isRunning: running,
-    // A run whose record stopped moving long ago (dead) is shown as failed.
-    state: job.state === 'RUNNING' && !running ? 'FAILED' : job.state,
-    done: job.done,
-    total: job.total,
-    startedAt: job.startedAt,
-    endedAt: job.endedAt,
-    error: job.state === 'RUNNING' && !running ? 'L’importazione si è interrotta: carica di nuovo il file per vedere cosa resta da applicare.' : job.error,
+    isRunning: status.running,
+    ...jobStatusOf(status, 'L’importazione si è interrotta: carica di nuovo il file per vedere cosa resta da applicare.'),
     summary,
   };
 }

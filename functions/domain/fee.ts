@@ -1,4 +1,5 @@
 import { hourlyQuota, type Band } from './bands.ts';
+import { validatedIsee } from './latest-isee.ts';
 import { toCents } from './money.ts';
 
 /** An ISEE value of 3000 € or less is exempt: no fee, no debt position (design §4). */
@@ -6,6 +7,9 @@ export const EXEMPT_ISEE_CENTS = 300_000;
 
 /** Services counted in rides rather than hours: their name contains 'taxi' (part 2 §2.11). */
 export const isRideService = (serviceName: string): boolean => /taxi/i.test(serviceName);
+
+/** The ISEE value that exempts from any fee (≤ 3000 €). */
+export const isExemptIsee = (isee: Pick<FeeIsee, 'valueCents'>): boolean => isee.valueCents <= EXEMPT_ISEE_CENTS;
 
 export type FeeBand = Pick<Band, 'id' | 'name' | 'min' | 'max' | 'percent' | 'fixedCost'>;
 
@@ -33,8 +37,19 @@ export const isIseeValidFor = (isee: Pick<FeeIsee, 'year' | 'scadenza'>, year: n
   iseeExpiry(isee) >= `${year}-${String(month).padStart(2, '0')}-01`;
 
 /** The ISEE a month's fee starts from: the latest validated one when it is valid for that month, else none. */
-export const iseeForMonth = <T extends FeeIsee>(isee: T | null | undefined, year: number, month: number): T | null =>
-  isee && isee.state === 'VALIDATED' && isIseeValidFor(isee, year, month) ? isee : null;
+export const iseeForMonth = <T extends FeeIsee>(isee: T | null | undefined, year: number, month: number): T | null => {
+  const validated = validatedIsee(isee);
+  return validated && isIseeValidFor(validated, year, month) ? validated : null;
+};
+
+/**
+ * Part 2 §4 'Pagamento singolo' on an approved (VALIDATED) subscription, disabled when the ISEE is 3000 € or
+ * less: the fee decides, so an ISEE the fee does not count (still to verify) leaves nothing to pay either.
+ */
+export const singlePaymentAllowed = (subscriptionState: string, newestIsee: FeeIsee | null | undefined): boolean => {
+  const isee = validatedIsee(newestIsee);
+  return subscriptionState === 'VALIDATED' && isee !== null && !isExemptIsee(isee);
+};
 
 export interface FeeInput {
   /** The citizen's newest ISEE (any state: only a VALIDATED one valid for the month counts); null when there is none. */
@@ -80,7 +95,7 @@ export function bandFor(iseeCents: number, bands: readonly FeeBand[]): FeeBand |
 export function monthlyFee(input: FeeInput): Fee {
   const isee = iseeForMonth(input.isee, input.year, input.month);
   if (isee === null) return { kind: 'NO_ISEE', amountCents: 0 };
-  if (isee.valueCents <= EXEMPT_ISEE_CENTS) return { kind: 'EXEMPT', amountCents: 0 };
+  if (isExemptIsee(isee)) return { kind: 'EXEMPT', amountCents: 0 };
   const band = bandFor(isee.valueCents, input.bands);
   if (!band) return { kind: 'NO_BAND', amountCents: 0 };
   // The hourly quota in ten-thousandths of a cent (percent in hundredths × cost in cents), hours in

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { iseeExpiry, type FeeIsee } from './fee.ts';
+import { validatedIsee } from './latest-isee.ts';
 import { italianDay } from './inps.ts';
 import { jobStatusSchema } from './jobs.ts';
 import { pageOf } from './validation.ts';
@@ -72,8 +73,9 @@ export const expiryStatusLabel: Record<ExpiryStatus, string> = { IN_SCADENZA: 'I
 
 export function expiryStatus(isee: FeeIsee | null | undefined, today: string): ExpiryStatus | null {
   if (isee?.state === 'LOADED') return 'IN_VERIFICA';
-  if (!isee || isee.state !== 'VALIDATED') return 'MANCANTE';
-  const expiry = iseeExpiry(isee);
+  const validated = validatedIsee(isee);
+  if (!validated) return 'MANCANTE';
+  const expiry = iseeExpiry(validated);
   if (expiry < today) return 'SCADUTO';
   return expiry <= `${today.slice(0, 4)}-12-31` ? 'IN_SCADENZA' : null;
 }

@@ -62,6 +62,22 @@ export const SYNC_JOB = 'sync-positions';
 export const isJobRunning = (job: Pick<JobRecord, 'state' | 'updatedAt'> | null, now: Date): boolean =>
   job !== null && job.state === 'RUNNING' && now.getTime() - Date.parse(job.updatedAt) < JOB_STALE_AFTER_MS;
 
+/**
+ * A job's common status as the API answers it (NONE: never run); a run whose record stopped moving long ago
+ * (dead) reads as failed, with `deadText`.
+ */
+export function jobStatusOf({ job, running }: { job: JobRecord | null; running: boolean }, deadText: string): JobStatus {
+  const dead = !!job && job.state === 'RUNNING' && !running;
+  return {
+    state: !job ? 'NONE' : dead ? 'FAILED' : job.state,
+    done: job?.done ?? 0,
+    total: job?.total ?? null,
+    startedAt: job?.startedAt ?? null,
+    endedAt: job?.endedAt ?? null,
+    error: dead ? deadText : (job?.error ?? null),
+  };
+}
+
 /** An Italian line for the operator out of a Step Functions error ({ Error, Cause }): a domain error's own message, else the kind's generic one. */
 export function jobFailureText(error: { Error?: string; Cause?: string } | null | undefined, generic: string): string {
   if (!error) return generic;
@@ -95,16 +111,11 @@ export const resultJobStatusSchema = <T extends z.ZodMiniType>(result: T) => z.e
  * A job's status as the API answers it (NONE: never run); a run whose record stopped moving long ago (dead)
  * reads as failed, with `deadText`. `result` is the kind's own view of the stored answer.
  */
-export function resultJobStatus<R>({ job, running }: { job: JobRecord | null; running: boolean }, deadText: string, result: (stored: Record<string, unknown>) => R) {
-  const dead = !!job && job.state === 'RUNNING' && !running;
+export function resultJobStatus<R>(status: { job: JobRecord | null; running: boolean }, deadText: string, result: (stored: Record<string, unknown>) => R) {
+  const { job } = status;
   return {
-    isRunning: running,
-    state: !job ? ('NONE' as const) : dead ? ('FAILED' as const) : job.state,
-    done: job?.done ?? 0,
-    total: job?.total ?? null,
-    startedAt: job?.startedAt ?? null,
-    endedAt: job?.endedAt ?? null,
-    error: dead ? deadText : (job?.error ?? null),
+    isRunning: status.running,
+    ...jobStatusOf(status, deadText),
     result: job && job.state === 'SUCCEEDED' && job.result ? result(job.result) : null,
   };
 }

@@ -8,6 +8,16 @@ export const formatEuro = (euros: number): string => euroFormat.format(euros);
 /** The same, from the integer cents the API stores and sends. */
 export const formatEuroCents = (cents: number): string => formatEuro(toEuros(cents));
 
+/** Cents as MyPay and INPS write amounts: 1234 → "12.34" (a dot, always two decimals). */
+export const centsToDecimal = (cents: number): string => `${Math.trunc(cents / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+
+/** Such an amount back to cents: "12.34" → 1234, exactly (no floating point). */
+export function decimalToCents(text: string): number {
+  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!match) throw new Error(`Not an amount: "${text}"`);
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+}
+
 /** True when the number has at most two decimals (12.5 yes, 12.345 no), tolerant of binary fractions. */
 export const hasAtMostTwoDecimals = (value: number): boolean =>
   Math.abs(Math.round(value * 100) - value * 100) < 1e-6;

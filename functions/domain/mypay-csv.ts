@@ -2,6 +2,7 @@ import type { Configuration } from './configuration.ts';
 import type { PositionRecord } from './debt-positions.ts';
 import { ValidationError } from './errors.ts';
 import { fill, messages } from './messages.ts';
+import { centsToDecimal } from './money.ts';
 import { COUNTRY_CODES, PROVINCE_CODES } from './place-codes.ts';
 import { startsLikeFormula } from './spreadsheet-cells.ts';
 
@@ -108,8 +109,6 @@ export interface CsvCall {
   nomeMyPay: string;
 }
 
-/** Cents as MyPay wants them: "1234.50". */
-export const formatCents = (cents: number) => `${Math.trunc(cents / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
 
 const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
@@ -117,7 +116,7 @@ const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').
 export const bilancioXml = (call: CsvCall, codUfficio: string, cents: number) =>
   `<bilancio><capitolo><codCapitolo>${xml(call.codCapitolo)}</codCapitolo>` +
   (codUfficio ? `<codUfficio>${xml(codUfficio)}</codUfficio>` : '') +
-  `<accertamento><codAccertamento>${xml(call.codAccertamento)}</codAccertamento><importo>${formatCents(cents)}</importo></accertamento></capitolo></bilancio>`;
+  `<accertamento><codAccertamento>${xml(call.codAccertamento)}</codAccertamento><importo>${centsToDecimal(cents)}</importo></accertamento></capitolo></bilancio>`;
 
 const oneLine = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim();
 const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max).trimEnd() : text);
@@ -143,7 +142,7 @@ export function mypayCsvRow(position: PositionRecord, payer: Payer, call: CsvCal
     nazionePagatore: (oneLine(payer.nation) || 'IT').toUpperCase(),
     mailPagatore: oneLine(payer.email),
     dataEsecuzionePagamento: position.dataScadenza,
-    importoDovuto: formatCents(position.importoDovuto),
+    importoDovuto: centsToDecimal(position.importoDovuto),
     commissioneCaricoPa: '',
     tipoDovuto: configuration.tipoDovuto,
     tipoVersamento: configuration.tipoVersamento,
@@ -258,30 +257,3 @@ export function mypayCsv(rows: readonly MyPayCsvRow[]): string {
   const lines = [MYPAY_CSV_COLUMNS.join(';'), ...rows.map((row) => MYPAY_CSV_COLUMNS.map((column) => csvField(row[column])).join(';'))];
   return `${lines.join('\r\n')}\r\n`;
 }
-
-/** MyPay's import track versions (reference.md: 1_0 … 1_4). */
-export const MYPAY_VERSIONS = ['1_0', '1_1', '1_2', '1_3', '1_4'] as const;
-export type MyPayVersion = (typeof MYPAY_VERSIONS)[number];
-export const DEFAULT_MYPAY_VERSION: MyPayVersion = '1_3';
-
-const NAME_PART = /^[A-Za-z0-9_]{1,100}$/;
-
-/** The ZIP's name: `<codIPA>-<IUF>-<version>.zip` (reference.md); the parts cannot hold '-'. */
-export function mypayZipName(codIpa: string, iuf: string, version: MyPayVersion = DEFAULT_MYPAY_VERSION): string {
-  if (!NAME_PART.test(codIpa) || !NAME_PART.test(iuf)) throw new ValidationError(messages.positions.iuf);
-  if (!MYPAY_VERSIONS.includes(version)) throw new ValidationError(messages.positions.zipVersion);
-  return `${codIpa}-${iuf}-${version}.zip`;
-}
-
-/** The parts of a ZIP name, or null when it is not `<codIPA>-<IUF>-<version>.zip` with a known version. */
-export function parseMypayZipName(name: string): { codIpa: string; iuf: string; version: MyPayVersion } | null {
-  const match = /^([A-Za-z0-9_]{1,100})-([A-Za-z0-9_]{1,100})-(1_[0-4])\.zip$/.exec(name);
-  return match ? { codIpa: match[1]!, iuf: match[2]!, version: match[3] as MyPayVersion } : null;
-}
-
-/** The CSV inside the ZIP carries the same name with `.csv`. */
-export const mypayCsvEntryName = (zipName: string) => zipName.replace(/\.zip$/, '.csv');
-
-/** A flow's IUF: the call's MyPay name, the month and a sequence ("SERVIZI_SOCIALI_202603_1"). */
-export const flowIuf = (nomeMyPay: string, period: { mese: number; anno: number }, sequence: number) =>
-  `${nomeMyPay.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 60) || 'FLUSSO'}_${period.anno}${String(period.mese).padStart(2, '0')}_${sequence}`;

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { CallState } from './calls.ts';
 import { ConflictError, ValidationError } from './errors.ts';
+import { validatedIsee } from './latest-isee.ts';
 import { fileMessages, uploadedFileSchema } from './files.ts';
 import { linkedFileSchema } from './calls.ts';
 import { fill, messages } from './messages.ts';
@@ -83,7 +84,7 @@ export function parseSubscriptionId(id: string): { callId: string; userId: strin
  */
 export function assertCanSubscribe(call: { state: number }, newestIsee: { state: string } | null): void {
   if (call.state !== CallState.OPEN) throw new ValidationError(messages.call.notOpen);
-  if (newestIsee?.state !== 'VALIDATED') throw new ValidationError(messages.subscription.noValidatedIsee);
+  if (!validatedIsee(newestIsee)) throw new ValidationError(messages.subscription.noValidatedIsee);
 }
 
 /**

@@ -10,7 +10,9 @@ import type { CallRecord } from '../calls/repository.ts';
 import type { NewIsee } from '../isee/repository.ts';
 import type { StoredUser } from '../users/repository.ts';
 import type { SubscriptionRecord } from '../subscriptions/repository.ts';
-import { laterThan, userIsee, type EnrolmentRepository } from '../enrolments/use-cases.ts';
+import { userIsee, type EnrolmentRepository } from '../enrolments/use-cases.ts';
+import { laterThan } from '../domain/version-stamp.ts';
+import { validatedIsee } from '../domain/latest-isee.ts';
 import { newSubscription } from '../subscriptions/new-subscription.ts';
 
 /** The stored previews (functions/enrolment-csv/plan-repository.ts). */
@@ -48,9 +50,9 @@ const WRITES_AT_ONCE = 8;
 export function makeImportApply({ plans, subscriptions, calls, users, isees, files, exports, audit, clock, ids }: ImportApplyDeps) {
   const applyIsee = async (action: PlannedImportAction, user: StoredUser | undefined, actor: Actor, now: Date) => {
     const isee = action.isee!;
-    const latest = user?.lastIsee;
+    const latest = validatedIsee(user?.lastIsee);
     // Already the latest validated ISEE (applied before): nothing to record.
-    if (!user || (latest && latest.state === 'VALIDATED' && latest.valueCents === isee.valueCents && latest.year === isee.year)) return;
+    if (!user || (latest && latest.valueCents === isee.valueCents && latest.year === isee.year)) return;
     const id = ids();
     await isees.recordIsee({
       id,

@@ -19,6 +19,8 @@ import {
 } from '../domain/enrolment-csv.ts';
 import { enrolmentMessages, type ApplyImportInput, type CsvFile, type ImportEnrolmentsInput, type ImportPreview, type ImportStatus } from '../domain/enrolment.ts';
 import { CallState } from '../domain/calls.ts';
+import { validatedIsee } from '../domain/latest-isee.ts';
+import { romeDay } from '../domain/period.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
@@ -42,8 +44,6 @@ export interface EnrolmentCsvDeps {
   clock: Clock;
   ids: () => string;
 }
-
-const romeDate = (at: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 
 /** The enrolment CSV (design §4): export, template and import with its preview. */
 export function makeEnrolmentCsvUseCases({ subscriptions, calls, users, plans, jobs, exports, audit, clock, ids }: EnrolmentCsvDeps) {
@@ -70,14 +70,14 @@ export function makeEnrolmentCsvUseCases({ subscriptions, calls, users, plans, j
           a.firstName.localeCompare(b.firstName, 'it'),
       );
       const rows = all.map((s) => {
-        const validated = s.isee?.state === 'VALIDATED' ? s.isee : null;
+        const validated = validatedIsee(s.isee);
         return [s.fiscalCode, s.lastName, s.firstName, s.rankingScore, decimalComma(s.weeklyHour), validated ? decimalComma(validated.valueCents / 100) : '', validated ? validated.year : ''];
       });
       return { fileName: csvFileName(call.name), content: enrolmentCsv(rows) };
     },
 
     /** The import template: the header line only (the import accepts it as it is: no rows, nothing to do). */
-    enrolmentTemplate: async (): Promise<CsvFile> => ({ fileName: `Template_${romeDate(clock.now())}.csv`, content: enrolmentCsv([]) }),
+    enrolmentTemplate: async (): Promise<CsvFile> => ({ fileName: `Template_${romeDay(clock.now())}.csv`, content: enrolmentCsv([]) }),
 
     /**
      * CSV import (design §4): the preview, writing no subscription, ISEE or user; the plan behind it is
@@ -98,11 +98,10 @@ export function makeEnrolmentCsvUseCases({ subscriptions, calls, users, plans, j
       for (const [code, s] of subscribed) {
         found.set(code, { id: s.userId, fiscalCode: s.fiscalCode, firstName: s.firstName, lastName: s.lastName, lastIsee: s.isee ? { id: '', hasFile: false, ...s.isee } : null } as StoredUser);
       }
-      const current: ImportSubscription[] = existing.map((s) => ({
-        ...s,
-        iseeValueCents: s.isee?.state === 'VALIDATED' ? s.isee.valueCents : null,
-        iseeYear: s.isee?.state === 'VALIDATED' ? s.isee.year : null,
-      }));
+      const current: ImportSubscription[] = existing.map((s) => {
+        const validated = validatedIsee(s.isee);
+        return { ...s, iseeValueCents: validated?.valueCents ?? null, iseeYear: validated?.year ?? null };
+      });
       const { preview, actions } = planImport(parsed, found, current, input);
       // The preview is stored as it is planned: 'Applica' applies exactly this, in the background.
       const previewId = ids();

@@ -3,10 +3,11 @@ import { CallState } from '../domain/calls.ts';
 import { enrolmentMessages, subscriptionFee, type EnrolmentListQuery, type EnrolmentPage, type EnrolmentRow, type EnrolUserInput, type RankEnrolmentInput, type ResetHoursStatus, type UpdateEnrolmentInput } from '../domain/enrolment.ts';
 import { RESET_HOURS_JOB, resultJobStatus, type JobRecord, type BackgroundJobs } from '../domain/jobs.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
-import { EXEMPT_ISEE_CENTS, type FeeBand } from '../domain/fee.ts';
+import { singlePaymentAllowed, type FeeBand } from '../domain/fee.ts';
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
 import { nextSubscriptionState, parseSubscriptionId } from '../domain/subscriptions.ts';
+import { laterThan } from '../domain/version-stamp.ts';
 import { auditChunks, type AuditLog, type Clock, type FileStore } from '../adapters/ports.ts';
 import { deleteFiles } from '../calls/files.ts';
 import type { CallRecord } from '../calls/repository.ts';
@@ -40,11 +41,6 @@ export interface EnrolmentDeps {
   jobs?: BackgroundJobs;
 }
 
-
-/** A new version stamp, strictly after the previous one. */
-export const laterThan = (previous: string, now: Date) =>
-  now.toISOString() > previous ? now.toISOString() : new Date(new Date(previous).getTime() + 1).toISOString();
-
 export function toEnrolmentRow(record: EnrolmentListRecord, call: Pick<CallRecord, 'year'>, bands: readonly FeeBand[], at: Date): EnrolmentRow {
   const isee = record.isee ?? null;
   const fee = subscriptionFee(record, bands, at);
@@ -60,7 +56,7 @@ export function toEnrolmentRow(record: EnrolmentListRecord, call: Pick<CallRecor
     isee: isee ? { valueCents: isee.valueCents, year: isee.year, state: isee.state } : null,
     fee: fee ? { kind: fee.kind, amountCents: fee.amountCents } : null,
     iseeYearMismatch: (record.state === 'VALIDATED' || record.state === 'ADDED') && (!isee || isee.year !== call.year),
-    singlePaymentAllowed: record.state === 'VALIDATED' && !!isee && isee.valueCents > EXEMPT_ISEE_CENTS,
+    singlePaymentAllowed: singlePaymentAllowed(record.state, isee),
     dataUpdate: record.dataUpdate,
   };
 }

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { unzipSync, zipSync, strToU8, strFromU8 } from 'fflate';
+import { unzipSync, strToU8, strFromU8 } from 'fflate';
 import Papa from 'papaparse';
 import { CallState } from '../domain/call-limits.ts';
 import { ConflictError, NotFoundError } from '../domain/errors.ts';
@@ -22,9 +21,11 @@ import {
 } from '../domain/flows.ts';
 import { messages, positionOpsMessages } from '../domain/messages.ts';
 import { iuvOfNoticeFile } from '../domain/notices.ts';
+import { navOfIuv } from '../domain/iuv.ts';
 import type { Skipped } from '../domain/payments.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
+import { mypayImportZip } from '../adapters/mypay-zip.ts';
 import { noMetrics, type AuditLog, type BusinessMetrics, type Clock, type IdGenerator, type MyPayAuthorization, type MyPayImportStatus } from '../adapters/ports.ts';
 import type { FlowRecord } from '../domain/flow-record.ts';
 
@@ -157,8 +158,6 @@ export const toFlow = (record: FlowRecord): Flow => ({
 /** Held-back positions kept on the flow item (each a few hundred bytes: far from DynamoDB's 400 KB). */
 export const HELD_BACK_KEPT = 200;
 
-const md5Hex = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
-
 /**
  * The data rows of the CSV files in a MyPay result ZIP, as fields by position (the header line skipped):
  * MyPay4 writes the IUV file with the original header and each row's fields joined by `;`, unquoted
@@ -187,9 +186,6 @@ export const COLLECT_SLICE = 10_000;
 
 /** ISEEs marked per call of the MarkIsees step (one conditional write each). */
 export const ISEE_SLICE = 2500;
-
-/** NAV with aux digit 3: "3" + the IUV (segregation code, base, check digits: reference.md). */
-export const navOfIuv = (iuv: string) => `3${iuv}`;
 
 const resultFileName = (zipName: string, kind: FlowFileKind) =>
   zipName.replace(/\.zip$/, '') + { avvisi: '_AVVISI_PDF.zip', iuv: '_IUV.zip', scarti: '_SCARTI.zip' }[kind];
@@ -358,10 +354,10 @@ export function makeExportSteps({
     if (zipName === flow.zipName) return { zip: stored, zipName };
     const csv = Object.entries(unzipSync(stored)).find(([name]) => name.toLowerCase().endsWith('.csv'))?.[1];
     if (!csv) throw new Error('Il file del flusso non contiene il CSV.');
-    const zip = zipSync({ [zipName.replace(/\.zip$/, '.csv')]: csv });
+    const { bytes: zip, md5 } = mypayImportZip(zipName, csv);
     const zipKey = `flows/${flow.id}/${zipName}`;
     await exportFiles.put(zipKey, zip, 'application/zip');
-    await flows.advanceFlow(flow.id, { zipKey, zipName, md5: md5Hex(zip) }, now());
+    await flows.advanceFlow(flow.id, { zipKey, zipName, md5 }, now());
     return { zip, zipName };
   }
 
@@ -400,10 +396,10 @@ export function makeExportSteps({
         return { rows: 0 };
       }
       const zipName = flowFileName(codIpa, flowIuf(flowId, flow.attempt ?? 1));
-      const zip = zipSync({ [zipName.replace(/\.zip$/, '.csv')]: strToU8(csv) });
+      const { bytes: zip, md5 } = mypayImportZip(zipName, strToU8(csv));
       const zipKey = `flows/${flowId}/${zipName}`;
       await exportFiles.put(zipKey, zip, 'application/zip');
-      await flows.advanceFlow(flowId, { zipKey, zipName, md5: md5Hex(zip), num: rows, step: 'INVIO' }, now());
+      await flows.advanceFlow(flowId, { zipKey, zipName, md5, num: rows, step: 'INVIO' }, now());
       return { rows };
     },
 

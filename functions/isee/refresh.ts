@@ -1,6 +1,7 @@
 import { mapAtMost } from '../domain/at-most.ts';
 import { ConflictError, NotFoundError } from '../domain/errors.ts';
 import { iseeForMonth, iseeExpiry } from '../domain/fee.ts';
+import { validatedIsee } from '../domain/latest-isee.ts';
 import { inpsMessages } from '../domain/inps.ts';
 import {
   CALL_REFRESH_JOB,
@@ -18,7 +19,7 @@ import {
   type RefreshOutcome,
   type RefreshStatus,
 } from '../domain/isee-refresh.ts';
-import type { BackgroundJobs } from '../domain/jobs.ts';
+import { jobStatusOf, type BackgroundJobs } from '../domain/jobs.ts';
 import { messages } from '../domain/messages.ts';
 import { romeDay } from '../domain/period.ts';
 import type { Actor } from '../domain/roles.ts';
@@ -163,7 +164,8 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
   }
 
   async function report(kind: string, key: string): Promise<RefreshStatus> {
-    const { job, running } = await (await requireJobs()).status(kind, key);
+    const status = await (await requireJobs()).status(kind, key);
+    const { job } = status;
     const reportId = (job?.input.reportId as string | undefined) ?? job?.id;
     const counts = emptyCounts();
     const lists: RefreshStatus['lists'] = { NEW: [], REVIEW: [], NONE: [], ERROR: [] };
@@ -172,13 +174,8 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
       await Promise.all((['NEW', 'REVIEW', 'NONE', 'ERROR'] as const).map(async (o) => void (lists[o] = await results.listRefreshResults(reportId, o))));
     }
     return {
-      isUpdating: running,
-      state: !job ? 'NONE' : running ? 'RUNNING' : job.state === 'RUNNING' ? 'FAILED' : job.state,
-      done: job?.done ?? 0,
-      total: job?.total ?? null,
-      startedAt: job?.startedAt ?? null,
-      endedAt: job?.endedAt ?? null,
-      error: job && !running && job.state === 'RUNNING' ? inpsMessages.refreshFailed : (job?.error ?? null),
+      isUpdating: status.running,
+      ...jobStatusOf(status, inpsMessages.refreshFailed),
       counts,
       lists,
     };
@@ -200,7 +197,7 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
 
   async function expiryList(page: { limit?: number; cursor?: string }, year = Number(today().slice(0, 4))): Promise<ExpiryList> {
     const jobs = await requireJobs();
-    const [rows, { job, running }, newYearJob] = await Promise.all([expiry.listExpiry(year, page), jobs.status(EXPIRY_JOB, String(year)), report(NEW_YEAR_JOB, String(year))]);
+    const [rows, status, newYearJob] = await Promise.all([expiry.listExpiry(year, page), jobs.status(EXPIRY_JOB, String(year)), report(NEW_YEAR_JOB, String(year))]);
     const current = await users.getUserItems(rows.items.map((r) => r.userId));
     return {
       year,
@@ -220,15 +217,7 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
         checkedAt: r.checkedAt,
       })),
       nextCursor: rows.nextCursor,
-      job: {
-        isUpdating: running,
-        state: !job ? 'NONE' : running ? 'RUNNING' : job.state === 'RUNNING' ? 'FAILED' : job.state,
-        done: job?.done ?? 0,
-        total: job?.total ?? null,
-        startedAt: job?.startedAt ?? null,
-        endedAt: job?.endedAt ?? null,
-        error: job && !running && job.state === 'RUNNING' ? inpsMessages.expiryFailed : (job?.error ?? null),
-      },
+      job: { isUpdating: status.running, ...jobStatusOf(status, inpsMessages.expiryFailed) },
       newYearJob,
     };
   }
@@ -299,6 +288,7 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
           const status = expiryStatus(user.lastIsee, day);
           if (!status) return;
           const at = clock.now().toISOString();
+          const validated = validatedIsee(user.lastIsee);
           await expiry.putExpiry({
             year,
             userId: user.id,
@@ -307,7 +297,7 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
             lastName: user.lastName ?? '',
             email: user.email ?? null,
             status,
-            scadenza: user.lastIsee && user.lastIsee.state === 'VALIDATED' ? iseeExpiry(user.lastIsee) : null,
+            scadenza: validated ? iseeExpiry(validated) : null,
             checkedAt: at,
           });
           if (!remind || !shouldRemind(status, user.lastIsee, day) || !(await expiry.claimReminder(year, user.id, at))) return;

@@ -1,6 +1,6 @@
 import { noMetrics, type AuditLog, type BusinessMetrics, type Clock, type IoMessages, type IoMessageStatus, type Mailer } from '../adapters/ports.ts';
 import type { PositionRecord } from '../domain/debt-positions.ts';
-import type { JobRecord, BackgroundJobs } from '../domain/jobs.ts';
+import { jobStatusOf, type BackgroundJobs, type JobRecord } from '../domain/jobs.ts';
 import { DomainError, ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { flowMessages } from '../domain/flows.ts';
 import { fill, messages, noticeMessages } from '../domain/messages.ts';
@@ -366,8 +366,9 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
   }
 
   /** The run's state and counts: the flow's run only if it belongs to the latest job (a newer job starts at 0). */
-  function flowEmailProgress({ job, running }: { job: JobRecord | null; running: boolean }, flow: FlowRecord): FlowEmailResult {
-    const state = !job ? 'NONE' : running ? 'RUNNING' : job.state === 'RUNNING' ? 'FAILED' : job.state;
+  function flowEmailProgress(status: { job: JobRecord | null; running: boolean }, flow: FlowRecord): FlowEmailResult {
+    const { job } = status;
+    const { state } = jobStatusOf(status, noticeMessages.flowEmailFailed);
     const run = job && flow.emailRun && flow.emailRun.startedAt >= job.startedAt ? flow.emailRun : null;
     const counts = { sent: run?.sent ?? 0, skipped: run?.skipped ?? 0, failed: run?.failed ?? 0 };
     const error = state === 'FAILED' ? (job?.error ?? noticeMessages.flowEmailFailed) : null;

@@ -237,17 +237,10 @@ export async function repairPayment(month: MonthKey, receipt: PaymentRecord): Pr
     );
     if (!Item || Item.iud !== receipt.iud) return 'none';
     if (paymentCount(Item) >= paymentCount(receipt)) return 'paid';
-    const set: Record<string, unknown> = {
-      isPagato: receipt.isPagato,
-      importoTotalePagato: receipt.importoTotalePagato,
-      dataEsitoSingoloPagamento: receipt.dataEsitoSingoloPagamento,
-      iur: receipt.iur,
-      pagamenti: receipt.pagamenti,
-      riconciliazione: receipt.riconciliazione,
-      updatedAt: receipt.updatedAt,
-      // MyPay's IUV, once the write-back brought it, stays; the receipt's fills a position without one.
-      ...(Item.codIuv ? {} : { codIuv: receipt.codIuv, nav: receipt.nav }),
-    };
+    // What the payment wrote, as its receipt holds it. MyPay's IUV, once the write-back brought it, stays; the
+    // receipt's fills a position without one.
+    const { userId: _userId, iud: _iud, codIuv, nav, ...paid } = receipt;
+    const set: Record<string, unknown> = { ...paid, ...(Item.codIuv ? {} : { codIuv, nav }) };
     const { clause, names, values } = assignments(set);
     const written = await unlessConditionFails(
       documentClient.send(

@@ -11,7 +11,7 @@ import {
   type PlannedSubscription,
   type PositionRecord,
 } from '../domain/debt-positions.ts';
-import { CSV_JOB, GENERATE_JOB, SYNC_JOB, resultJobStatus, type JobRecord, type BackgroundJobs } from '../domain/jobs.ts';
+import { CSV_JOB, GENERATE_JOB, SYNC_JOB, jobStatusOf, resultJobStatus, type BackgroundJobs, type JobRecord } from '../domain/jobs.ts';
 import { CallState } from '../domain/call-limits.ts';
 import { hasLiveCheckout } from '../domain/payment-rules.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
@@ -100,6 +100,13 @@ export function withExportOutcome(position: PositionRecord, outcome: ExportOutco
     version: position.version + 1,
   };
 }
+
+/**
+ * MyPay's verdict is on the position already (a restarted Collect): nothing to write. The repository's
+ * recordExportOutcome checks the same on the stored item, in its condition.
+ */
+export const hasExportOutcome = (position: PositionRecord, outcome: ExportOutcome): boolean =>
+  outcome.kind === 'accepted' ? position.statoExport === 'ESPORTATA' && position.codIuv === outcome.iuv : position.statoExport === 'ERRORE' && position.lastExportError === outcome.reason;
 
 /**
  * Written in batches (no condition): positions that only a payment can change while the export holds the
@@ -349,15 +356,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
 
   const requireJobs = () => jobs ?? Promise.reject(new Error('Background jobs are not wired here'));
 
-  const syncStatusOf = ({ job, running }: { job: JobRecord | null; running: boolean }): SyncStatus => ({
-    isUpdating: running,
-    state: !job ? 'NONE' : running ? 'RUNNING' : job.state === 'RUNNING' ? 'FAILED' : job.state,
-    done: job?.done ?? 0,
-    total: job?.total ?? null,
-    startedAt: job?.startedAt ?? null,
-    endedAt: job?.endedAt ?? null,
-    error: job && !running && job.state === 'RUNNING' ? positionOpsMessages.syncFailed : (job?.error ?? null),
-  });
+  const syncStatusOf = (status: { job: JobRecord | null; running: boolean }): SyncStatus => ({ isUpdating: status.running, ...jobStatusOf(status, positionOpsMessages.syncFailed) });
 
   async function generatePositions(callId: string, input: PeriodInput, actor: Actor, progress?: Progress): Promise<GenerationResult> {
     const { call, period } = await prepare(callId, input);
@@ -558,18 +557,15 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       // The month's positions in one read (not one index lookup per row): each verdict goes to its
       // position by key, and one that is already there is not written again (a restarted Collect).
       const byIud = new Map((await positions.listPositionsOfMonth(request.callId, request)).map((p) => [p.iud, p]));
-      const outcomes: { position: PositionRecord; outcome: ExportOutcome }[] = [];
-      for (const { iud, iuv, nav, notice } of results.accepted) {
-        const position = byIud.get(iud);
+      const verdicts: { iud: string; outcome: ExportOutcome }[] = [
         // A position MyPay made no new notice for (a change of one it held) keeps the notice it had.
-        const noticeZip = notice === false ? null : (request.noticeZip ?? null);
-        if (position && !(position.statoExport === 'ESPORTATA' && position.codIuv === iuv)) outcomes.push({ position, outcome: { kind: 'accepted', iuv, nav, at, noticeZip } });
-      }
-      for (const { iud, code, reason: text } of results.rejected) {
+        ...results.accepted.map(({ iud, iuv, nav, notice }) => ({ iud, outcome: { kind: 'accepted' as const, iuv, nav, at, noticeZip: notice === false ? null : (request.noticeZip ?? null) } })),
+        ...results.rejected.map(({ iud, code, reason }) => ({ iud, outcome: { kind: 'rejected' as const, reason: `${code ? `${code}: ` : ''}${reason}`.slice(0, 500), at } })),
+      ];
+      const outcomes = verdicts.flatMap(({ iud, outcome }) => {
         const position = byIud.get(iud);
-        const reason = `${code ? `${code}: ` : ''}${text}`.slice(0, 500);
-        if (position && !(position.statoExport === 'ERRORE' && position.lastExportError === reason)) outcomes.push({ position, outcome: { kind: 'rejected', reason, at } });
-      }
+        return position && !hasExportOutcome(position, outcome) ? [{ position, outcome }] : [];
+      });
       const batched = outcomes.filter(({ position }) => batchableWriteBack(position));
       const oneByOne = outcomes.filter(({ position }) => !batchableWriteBack(position));
       await positions.putPositions(batched.map(({ position, outcome }) => withExportOutcome(position, outcome)));

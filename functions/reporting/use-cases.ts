@@ -1,5 +1,6 @@
 import { DomainError, NotFoundError } from '../domain/errors.ts';
 import { counted, fill, messages, paymentOutcomeMessages, reportingCountWords } from '../domain/messages.ts';
+import { romeDay } from '../domain/period.ts';
 import type { ReportingResult } from '../domain/position-payment.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Clock, MyPay, MyPayPaidRow } from '../adapters/ports.ts';
@@ -28,8 +29,6 @@ const NOT_READY = Symbol('not-ready');
 /** The spec's fixed start of the payment totals (operator-admin §9). */
 export const REPORTING_START = '2025-01-01';
 
-/** Today in Europe/Rome, yyyy-MM-dd. */
-export const romeDate = (now: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 
 export function makeReportingUseCases({ calls, settlement, mypay, clock, deadlineMs = 20_000 }: ReportingDeps) {
   return {
@@ -37,9 +36,9 @@ export function makeReportingUseCases({ calls, settlement, mypay, clock, deadlin
       const call = await calls.getCall(callId);
       if (!call) throw new NotFoundError(messages.call.notFound);
       const now = clock.now();
-      const callStart = call.dataInsert ? romeDate(new Date(call.dataInsert)) : REPORTING_START;
+      const callStart = call.dataInsert ? romeDay(new Date(call.dataInsert)) : REPORTING_START;
       const from = callStart > REPORTING_START ? callStart : REPORTING_START;
-      const to = romeDate(now);
+      const to = romeDay(now);
       const base = { from, to: to < from ? from : to };
 
       let rows: MyPayPaidRow[] | typeof NOT_READY;

@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EnrolmentSort } from '../domain/enrolment.ts';
 import type { SubscriptionState, SubscriptionSummary } from '../domain/subscriptions.ts';
+import { laterThan } from '../domain/version-stamp.ts';
 import { normaliseSearchText } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
 import { BACKFILL_PAGE, batchGet, batchPut, withoutEmpty, decodeCursor, documentClient, encodeCursor, queryAll, queryPage, tableName, unlessConditionFails, type BackfillPage, type CursorList } from '../adapters/dynamo.ts';
@@ -513,12 +514,6 @@ export const syncUserNames = (userId: string, person: SubscribedPerson, now: str
     now,
   );
 
-/** A new version stamp, strictly after the previous one (two changes in the same millisecond stay distinct). */
-export function laterThan(previous: string, now: string): string {
-  if (now > previous) return now;
-  return new Date(new Date(previous).getTime() + 1).toISOString();
-}
-
 // --- the table's pages -----------------------------------------------------------------------------
 
 export interface EnrolmentFilters {
@@ -546,19 +541,11 @@ const listProjection = {
   ProjectionExpression: LIST_FIELDS.map((_, i) => `#p${i}`).join(', '),
   names: Object.fromEntries(LIST_FIELDS.map((field, i) => [`#p${i}`, field])),
 };
-const toListRecord = (item: Record<string, any>): EnrolmentListRecord => ({
-  id: item.id,
-  userId: item.userId,
-  announcementId: item.announcementId,
-  state: item.state,
-  rankingScore: item.rankingScore ?? null,
-  weeklyHour: item.weeklyHour ?? null,
-  fiscalCode: item.fiscalCode,
-  firstName: item.firstName,
-  lastName: item.lastName,
-  isee: item.isee ?? null,
-  dataUpdate: item.dataUpdate,
-});
+/** A row of the table out of its projected item (LIST_FIELDS), read as a whole subscription is. */
+const toListRecord = (item: Record<string, any>): EnrolmentListRecord => {
+  const record = toRecord(item);
+  return Object.fromEntries(LIST_FIELDS.map((field) => [field, record[field]])) as EnrolmentListRecord;
+};
 
 const MAX_ROUNDS = 8;
 

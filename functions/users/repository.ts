@@ -334,8 +334,16 @@ interface Filters {
   loaded: boolean;
 }
 
-/** Read cost of the last search, for the metrics and the benchmark. */
-export const searchStats = { consumedCapacity: 0, queries: 0, evaluated: 0 };
+/**
+ * What one search read, for the benchmark: its requests (Query and BatchGetItem), the items its Queries
+ * evaluated (what SEARCH_READ_BUDGET bounds) and the read capacity. Each search keeps its own: searches run
+ * side by side in one process (the local stack, a warm container's concurrent requests).
+ */
+export interface SearchStats {
+  consumedCapacity: number;
+  queries: number;
+  evaluated: number;
+}
 
 const MAX_ROUNDS = 10;
 /**
@@ -402,6 +410,11 @@ function matches(item: Record<string, any>, f: Filters): boolean {
  * lead to their users in one BatchGetItem; a hit whose user no longer matches (a change in between) is dropped.
  */
 export async function searchUsers(search: UserSearch): Promise<Page<User>> {
+  return (await searchUsersMeasured(search)).page;
+}
+
+/** searchUsers with what this search read (SearchStats). */
+export async function searchUsersMeasured(search: UserSearch): Promise<{ page: Page<User>; stats: SearchStats }> {
   const limit = search.limit ?? USERS_PAGE_SIZE;
   const f: Filters = {
     fiscalCode: (search.fiscalCode ?? '').toUpperCase().replace(/[^A-Z0-9]/g, ''),
@@ -454,14 +467,12 @@ export async function searchUsers(search: UserSearch): Promise<Page<User>> {
   const found: Record<string, any>[] = [];
   let startKey = decodeCursor(search.cursor, input);
   let nextKey: Record<string, unknown> | null = null;
-  searchStats.consumedCapacity = 0;
-  searchStats.queries = 0;
-  searchStats.evaluated = 0;
+  const stats: SearchStats = { consumedCapacity: 0, queries: 0, evaluated: 0 };
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const need = limit - found.length;
-    const budget = SEARCH_READ_BUDGET - searchStats.evaluated;
+    const budget = SEARCH_READ_BUDGET - stats.evaluated;
     // The rate the filters kept so far sizes the next round; none kept yet: fourfold growth.
-    const rate = found.length ? found.length / searchStats.evaluated : 0;
+    const rate = found.length ? found.length / stats.evaluated : 0;
     const guess = rate ? Math.ceil((need / rate) * 1.25) + 1 : need * 4 ** (round + 1);
     const result = await documentClient.send(
       new QueryCommand({
@@ -473,9 +484,9 @@ export async function searchUsers(search: UserSearch): Promise<Page<User>> {
         ExclusiveStartKey: startKey,
       }),
     );
-    searchStats.queries += 1;
-    searchStats.evaluated += result.ScannedCount ?? 0;
-    searchStats.consumedCapacity += result.ConsumedCapacity?.CapacityUnits ?? 0;
+    stats.queries += 1;
+    stats.evaluated += result.ScannedCount ?? 0;
+    stats.consumedCapacity += result.ConsumedCapacity?.CapacityUnits ?? 0;
     const items = result.Items ?? [];
     for (const item of items) {
       found.push(item);
@@ -489,27 +500,27 @@ export async function searchUsers(search: UserSearch): Promise<Page<User>> {
     startKey = result.LastEvaluatedKey;
     if (!startKey) break;
     // Bounded work per request: an unselective combination returns a short page and a cursor.
-    if (searchStats.evaluated >= SEARCH_READ_BUDGET || round === MAX_ROUNDS - 1) {
+    if (stats.evaluated >= SEARCH_READ_BUDGET || round === MAX_ROUNDS - 1) {
       nextKey = startKey;
       break;
     }
   }
-  const users = choice.search ? await usersOfSearchItems(found, f) : found;
-  return { items: users.map(toUser), nextCursor: encodeCursor(nextKey, input) };
+  const users = choice.search ? await usersOfSearchItems(found, f, stats) : found;
+  return { page: { items: users.map(toUser), nextCursor: encodeCursor(nextKey, input) }, stats };
 }
 
 /**
  * The users of a page of search items, in the page's order (one eventually consistent BatchGetItem, its
- * read capacity counted in searchStats); a user gone, or changed since so that a filter fails, is left out.
+ * read capacity counted in the search's stats); a user gone, or changed since so that a filter fails, is left out.
  */
-async function usersOfSearchItems(hits: Record<string, any>[], f: Filters): Promise<Record<string, any>[]> {
+async function usersOfSearchItems(hits: Record<string, any>[], f: Filters, stats: SearchStats): Promise<Record<string, any>[]> {
   if (!hits.length) return [];
   const users = await batchGet(
     hits.map((hit) => keys.user(hit.userId)),
     {
       onConsumed: (units) => {
-        searchStats.queries += 1;
-        searchStats.consumedCapacity += units;
+        stats.queries += 1;
+        stats.consumedCapacity += units;
       },
     },
   );

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomFiscalCodeFrom } from '../support/fiscal-codes.ts';
 import type { SubscriptionState } from '../../functions/domain/subscriptions.ts';
 import type { SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
@@ -28,6 +28,8 @@ import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
 import { freePort } from '../support/ports.ts';
 import { untracedFunctionEnv } from '../../lib/local/untraced-env.ts';
 import { timeoutOf } from '../../lib/function-access.ts';
+import { writeAll } from './seed.ts';
+import { random as seededRandom } from '../fixtures/isee/people.ts';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 5_000);
 const RUNS = Math.max(50, Number(process.env.BENCH_RUNS ?? 60));
@@ -39,14 +41,7 @@ const STEMS = ['Ross', 'Bianch', 'Ferr', 'Russ', 'Espos', 'Roman', 'Colomb', 'Ri
 const ENDINGS = ['i', 'o', 'a', 'etti', 'ini', 'elli', 'one', 'ucci', 'otti', 'ato', 'ese', 'ari'];
 
 function generator(seed: number) {
-  // mulberry32: small, seeded, the same sequence every run.
-  let state = seed;
-  const random = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const { next: random } = seededRandom(seed);
   // Zipf-like: the first stems are much more common, as Rossi and Russo are.
   const zipf = <T>(list: readonly T[]) => list[Math.min(list.length - 1, Math.floor(list.length * random() ** 2.2))];
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
@@ -139,16 +134,7 @@ async function runSeed(seed: number) {
       people.push({ fiscalCode, lastName, firstName, score, hours, iseeCents: isee?.state === 'VALIDATED' ? isee.valueCents : null });
     }
     const started = performance.now();
-    let next = 0;
-    const writer = async () => {
-      while (next < items.length) {
-        const batch = items.slice(next, next + 25);
-        next += 25;
-        let request: Record<string, any> | undefined = { [TABLE]: batch.map((Item) => ({ PutRequest: { Item } })) };
-        while (request && Object.keys(request).length) request = (await raw.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, writer));
+    await writeAll(raw, TABLE, items);
     await subscriptions.recountEnrolments(callId, records);
     console.log(`\nSeed ${seed}: ${SUBSCRIPTIONS.toLocaleString('it-IT')} subscriptions (and their users) seeded in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 

@@ -17,9 +17,8 @@
  */
 import os from 'node:os';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../functions/adapters/table.ts';
-import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
 import { isValidIuv } from '../../functions/domain/iuv.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { demoConfiguration } from '../../lib/local/demo-configuration.ts';
@@ -27,6 +26,10 @@ import { identities } from '../../lib/local/identities.ts';
 import { signIn } from '../support/sign-in.ts';
 import { startTestStack } from '../support/stack.ts';
 import { timeoutOf } from '../../lib/function-access.ts';
+import { benchApi } from './api.ts';
+import { writeAll } from './seed.ts';
+import { random } from '../fixtures/isee/people.ts';
+import { randomFiscalCodeFrom } from '../support/fiscal-codes.ts';
 
 const heldOut = process.argv.includes('--held-out');
 const TOTAL = Number(process.env.BENCH_EXPORT ?? 10_000);
@@ -35,25 +38,12 @@ const SEED = heldOut ? 0x5eed_2 : 0x5eed_1;
 const MONTH = { mese: 3, anno: 2026 };
 const DEADLINE_MS = 15 * 60_000;
 
-/** mulberry32: a small deterministic generator, so a run is repeatable. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rnd = random(SEED);
+const rnd = random(SEED).next;
 const pick = <T>(items: readonly T[] | string): T => items[Math.floor(rnd() * items.length)] as T;
-const letter = () => String.fromCharCode(65 + Math.floor(rnd() * 26));
-const digit = () => String(Math.floor(rnd() * 10));
+/** A fiscal code not given before in this run. */
 function fiscalCode(used: Set<string>): string {
   for (;;) {
-    const first15 = `${Array.from({ length: 6 }, letter).join('')}${digit()}${digit()}${pick('ABCDEHLMPRST')}${digit()}${digit()}${pick('ABCDEFGHLM')}${digit()}${digit()}${digit()}`;
-    const code = first15 + fiscalCodeCheckCharacter(first15);
+    const code = randomFiscalCodeFrom(rnd);
     if (!used.has(code)) return used.add(code), code;
   }
 }
@@ -71,27 +61,7 @@ async function main() {
       new DynamoDBClient({ endpoint: stack.dynamoEndpoint, region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
     );
     const { accessToken } = await signIn({ issuer: stack.issuer, appUrl: stack.appUrl, sub: identities[2].sub });
-    const api = async (method: string, path: string, body?: unknown) => {
-      const send = () =>
-        fetch(`${stack.appUrl}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${accessToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-      // A progress read may meet a kept-alive socket the busy server has just closed (ECONNRESET): read again.
-      let response: Response;
-      for (let attempt = 0; ; attempt++) {
-        try {
-          response = await send();
-          break;
-        } catch (error) {
-          if (method !== 'GET' || attempt >= 3) throw error;
-        }
-      }
-      const json = await response.json().catch(() => null);
-      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json).slice(0, 300)}`);
-      return json;
-    };
+    const api = benchApi(stack.appUrl, accessToken);
     await api('PUT', '/api/configuration', demoConfiguration);
     const simulatorAdmin = stack.myPayEndpoint.replace(/\/pa\/services.*$/, '/admin');
 
@@ -135,16 +105,7 @@ async function main() {
         });
       }
     }
-    let next = 0;
-    const writer = async () => {
-      while (next < items.length) {
-        const batch = items.slice(next, next + 25);
-        next += 25;
-        let request: Record<string, any> | undefined = { [TABLE_NAME]: batch.map((Item) => ({ PutRequest: { Item } })) };
-        while (request && Object.keys(request).length) request = (await client.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, writer));
+    await writeAll(client, TABLE_NAME, items);
     const expected = TOTAL - exemptCount;
     console.log(
       `${heldOut ? 'HELD-OUT: ' : ''}${TOTAL.toLocaleString('it-IT')} approved subscribers on ${CALLS} call(s), ${exemptCount} exempt → ${expected.toLocaleString('it-IT')} positions, month ${MONTH.anno}-${String(MONTH.mese).padStart(2, '0')} (Node ${process.version}; seeded in ${ms(performance.now() - t0)})\n`,

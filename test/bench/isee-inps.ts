@@ -24,16 +24,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../functions/adapters/table.ts';
-import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
 import { refreshOutcomes, type RefreshOutcome } from '../../functions/domain/isee-refresh.ts';
-import { TABLE_NAME, type LocalConfig } from '../../lib/local/config.ts';
+import { TABLE_NAME } from '../../lib/local/config.ts';
 import { identities } from '../../lib/local/identities.ts';
 import { dsuProtocol, makeDsu, type SimDsu } from '../../lib/local/inps-simulator.ts';
-import { startLocalStack } from '../../lib/local/runtime.ts';
-import { freePort } from '../support/ports.ts';
 import { signIn } from '../support/sign-in.ts';
+import { benchApi } from './api.ts';
+import { writeAll } from './seed.ts';
+import { startTestStack } from '../support/stack.ts';
+import { random } from '../fixtures/isee/people.ts';
+import { randomFiscalCodeFrom } from '../support/fiscal-codes.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -65,25 +67,12 @@ const MIX: [Kind, number][] = heldOut
   : [['new', 0.72], ['unchanged', 0.1], ['omissions', 0.08], ['expired', 0.03], ['none', 0.07]];
 const EXPECTED: Record<Kind, RefreshOutcome> = { new: 'NEW', unchanged: 'UNCHANGED', omissions: 'REVIEW', expired: 'NONE', none: 'NONE' };
 
-/** mulberry32: a small deterministic generator, so a run is repeatable. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rnd = random(SEED * 0x9e3779b1);
+const rnd = random(SEED * 0x9e3779b1).next;
 const pick = <T>(items: readonly T[] | string): T => items[Math.floor(rnd() * items.length)] as T;
-const letter = () => String.fromCharCode(65 + Math.floor(rnd() * 26));
-const digit = () => String(Math.floor(rnd() * 10));
+/** A fiscal code not given before in this run. */
 function fiscalCode(used: Set<string>): string {
   for (;;) {
-    const first15 = `${Array.from({ length: 6 }, letter).join('')}${digit()}${digit()}${pick('ABCDEHLMPRST')}${digit()}${digit()}${pick('ABCDEFGHLM')}${digit()}${digit()}${digit()}`;
-    const code = first15 + fiscalCodeCheckCharacter(first15);
+    const code = randomFiscalCodeFrom(rnd);
     if (!used.has(code)) return used.add(code), code;
   }
 }
@@ -142,16 +131,12 @@ async function main() {
   // The call's enrolment counters (functions/subscriptions/repository.ts): the job's total.
   items.push({ pk: `CALL#${callId}`, sk: 'ENROLMENT_COUNTS', c_VALIDATED: SIZE });
 
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'portale-bench-isee-'));
-  await fs.mkdir(path.join(dataDir, 'inps'), { recursive: true });
-  await fs.writeFile(path.join(dataDir, 'inps', 'dsus.json'), JSON.stringify(dsus));
   // The job's pace, as a deployment sets it (CDK context inpsRatePerSecond → INPS_RATE_PER_SECOND).
   process.env.INPS_RATE_PER_SECOND = String(RATE);
-  const config: LocalConfig = {
-    port: await freePort(), idpPort: await freePort(), dynamoPort: await freePort(), s3Port: await freePort(), myPayPort: await freePort(), stepFunctionsPort: await freePort(),
-    sesPort: await freePort(), ioPort: await freePort(), pdndPort: await freePort(), inpsPort: await freePort(), dataDir, host: 'localhost',
-  };
-  const stack = await startLocalStack(config, { web: 'none', seed: false });
+  const stack = await startTestStack({ web: 'none', seed: false }, async (dataDir) => {
+    await fs.mkdir(path.join(dataDir, 'inps'), { recursive: true });
+    await fs.writeFile(path.join(dataDir, 'inps', 'dsus.json'), JSON.stringify(dsus));
+  });
   try {
     const client = DynamoDBDocumentClient.from(
       new DynamoDBClient({ endpoint: stack.dynamoEndpoint, region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
@@ -159,16 +144,7 @@ async function main() {
     const { userItem } = await import('../../functions/users/repository.ts');
     for (const build of builders) build(userItem as never);
     const t0 = performance.now();
-    let next = 0;
-    const writer = async () => {
-      while (next < items.length) {
-        const batch = items.slice(next, next + 25);
-        next += 25;
-        let request: Record<string, any> | undefined = { [TABLE_NAME]: batch.map((Item) => ({ PutRequest: { Item } })) };
-        while (request && Object.keys(request).length) request = (await client.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, writer));
+    await writeAll(client, TABLE_NAME, items);
     const seededIn = performance.now() - t0;
 
     const admin = async (base: string, route: string, body?: unknown) => {
@@ -183,19 +159,7 @@ async function main() {
     await admin(stack.pdndUrl, 'voucher-lifespan', { seconds: LIFESPAN });
 
     const { accessToken } = await signIn({ issuer: stack.issuer, appUrl: stack.appUrl, sub: identities[2].sub });
-    const api = async (method: string, route: string) => {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          const response = await fetch(`${stack.appUrl}${route}`, { method, headers: { authorization: `Bearer ${accessToken}` } });
-          const json = await response.json().catch(() => null);
-          if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(json).slice(0, 300)}`);
-          return json;
-        } catch (error) {
-          // A progress read may meet a kept-alive socket the busy server has just closed: read again.
-          if (method !== 'GET' || attempt >= 3 || !(error instanceof TypeError)) throw error;
-        }
-      }
-    };
+    const api = benchApi(stack.appUrl, accessToken);
 
     const mix = [...kinds].map(([k, n]) => `${k} ${n}`).join(', ');
     console.log(
@@ -249,7 +213,6 @@ async function main() {
     process.exitCode = problems.length ? 1 : 0;
   } finally {
     await stack.close();
-    await fs.rm(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { planMonth, withAmount, type PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { DEBT_EXPORT_PAGE_SIZE, summarize, zeroTotals, addTotals, debtTotalKeys, type DebtTotals } from '../../functions/domain/debt-summaries.ts';
 import { monthlyFee, type FeeBand } from '../../functions/domain/fee.ts';
@@ -32,6 +32,8 @@ import { ensureTable } from '../../lib/local/stores.ts';
 import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
 import { freePort } from '../support/ports.ts';
 import { untracedFunctionEnv } from '../../lib/local/untraced-env.ts';
+import { writeAll } from './seed.ts';
+import { random as seededRandom } from '../fixtures/isee/people.ts';
 
 const CITIZENS = Number(process.env.BENCH_CITIZENS ?? 50_000);
 const RUNS = Math.max(20, Number(process.env.BENCH_RUNS ?? 60));
@@ -44,13 +46,7 @@ const STEMS = ['Ross', 'Bianch', 'Ferr', 'Russ', 'Espos', 'Roman', 'Colomb', 'Ri
 const ENDINGS = ['i', 'o', 'a', 'etti', 'ini', 'elli', 'one', 'ucci', 'otti', 'ato', 'ese', 'ari'];
 
 function generator(seed: number) {
-  let state = seed;
-  const random = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const { next: random } = seededRandom(seed);
   const zipf = <T>(list: readonly T[]) => list[Math.min(list.length - 1, Math.floor(list.length * random() ** 2.2))]!;
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
   const fiscalCode = () => randomFiscalCodeFrom(random);
@@ -145,18 +141,7 @@ async function runSeed(seed: number, citizens: number) {
     const raw = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint }), { marshallOptions: { removeUndefinedValues: true } });
     /** BatchWriteItem, 25 items a request, WRITERS requests in flight, unprocessed items sent again. */
     const WRITERS = Number(process.env.BENCH_WRITERS ?? 12);
-    const writeAll = async (items: Record<string, unknown>[]) => {
-      let next = 0;
-      const writer = async () => {
-        while (next < items.length) {
-          const batch = items.slice(next, next + 25);
-          next += 25;
-          let request: Record<string, any> | undefined = { [TABLE]: batch.map((Item) => ({ PutRequest: { Item } })) };
-          while (request && Object.keys(request).length) request = (await raw.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
-        }
-      };
-      await Promise.all(Array.from({ length: WRITERS }, writer));
-    };
+    const seedItems = (items: Record<string, unknown>[]) => writeAll(raw, TABLE, items, WRITERS);
 
     const callId = `bench-call-${seed}`;
     const call = { id: callId, name: `Assistenza domiciliare ${YEAR}`, serviceName: 'Assistenza domiciliare' };
@@ -211,7 +196,7 @@ async function runSeed(seed: number, citizens: number) {
           items.push(debtSummaryItem({ ...summary, version: 1, updatedAt: now }));
           expected.totals = addTotals(expected.totals, summary.contribution);
         }
-        await writeAll(items);
+        await seedItems(items);
         written += items.length;
         if ((from / CHUNK) % 10 === 9) console.log(`  … ${(from + chunk.length).toLocaleString('it-IT')} citizens, ${written.toLocaleString('it-IT')} items, ${((performance.now() - started) / 1000).toFixed(0)} s (${(written / ((performance.now() - started) / 1000)).toFixed(0)} items/s, load average ${os.loadavg()[0].toFixed(1)})`);
       }

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../functions/adapters/table.ts';
 import { ensureTable, startS3 } from '../../lib/local/stores.ts';
 import { startLocalDynamo } from '../../lib/local/dynalite-thread.ts';
@@ -21,6 +21,7 @@ import { actorFromClaims } from '../../functions/domain/roles.ts';
 
 import { freePort } from '../support/ports.ts';
 import { untracedFunctionEnv } from '../../lib/local/untraced-env.ts';
+import { writeAll } from './seed.ts';
 
 const COUNT = Number(process.env.BENCH_POSITIONS ?? 10_000);
 const TABLE = 'bench-positions';
@@ -70,16 +71,7 @@ async function main() {
         id: `${CALL}.${id}`, state: 'VALIDATED', announcementId: CALL, weeklyHour: 1 + (i % 5), userId: id, fiscalCode, firstName: 'Maria', lastName: `Bianchi ${i}`, dataInsert: now, dataUpdate: now, files: [],
       });
     }
-    let next = 0;
-    const writer = async () => {
-      while (next < items.length) {
-        const batch = items.slice(next, next + 25);
-        next += 25;
-        let request: Record<string, any> | undefined = { [TABLE]: batch.map((Item) => ({ PutRequest: { Item } })) };
-        while (request && Object.keys(request).length) request = (await client.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, writer));
+    await writeAll(client, TABLE, items);
 
     const actor = actorFromClaims(claimsOf.operator);
     const call = async (kind: 'generate' | 'csv', label: string, body = { mese: 3, anno: 2026 }) => {

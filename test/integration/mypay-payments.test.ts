@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isPaidRow, makeMyPay } from '../../functions/adapters/mypay.ts';
-import { buildMypayZip } from '../../functions/adapters/mypay-zip.ts';
+import { strToU8 } from 'fflate';
+import { mypayImportZip } from '../../functions/adapters/mypay-zip.ts';
+import { flowFileName } from '../../functions/domain/flows.ts';
 import type { MyPay } from '../../functions/adapters/ports.ts';
 import { planMonth, type PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { mypayCsv, mypayCsvRow } from '../../functions/domain/mypay-csv.ts';
@@ -58,7 +60,8 @@ function position(fiscalCode: string, amountCents: number, period = { mese: 1, a
 /** Imports positions as the export does (the portal's CSV and ZIP), and waits for MyPay's IUVs. */
 async function imported(...positions: PositionRecord[]) {
   const csv = mypayCsv(positions.map((p) => mypayCsvRow(p, { fiscalCode: p.fiscalCode, firstName: p.nome, lastName: p.cognome }, { codCapitolo: '1234', codAccertamento: '2025/1', nomeMyPay: 'Bando' }, mypayConfiguration)));
-  const { bytes: zip, fileName } = buildMypayZip({ codIpa: CODIPA, iuf: `T${Date.now()}${Math.floor(Math.random() * 1000)}`, csv });
+  const fileName = flowFileName(CODIPA, `T${Date.now()}${Math.floor(Math.random() * 1000)}`);
+  const { bytes: zip } = mypayImportZip(fileName, strToU8(csv));
   const authorization = await mypay.authorize();
   await mypay.upload(authorization, zip, fileName);
   for (let poll = 0; poll < 60; poll++) {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { keys } from '../../functions/adapters/table.ts';
+import { userItems } from '../../functions/users/repository.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { as } from '../support/api.ts';
 import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
@@ -252,6 +253,45 @@ describe('users: new, search, edit, status, delete', () => {
     expect(await ids(`lastName=${lastName}&firstName=gianmaria 03`)).toEqual([made[3]]);
     // The back-filled search item carries the e-mail too (the e-mail key, the names filtered on it).
     expect(await ids(`lastName=${lastName}&firstName=gianmaria 03&email=ettore@`)).toEqual([made[3]]);
+  });
+});
+
+describe('users: searches at the same time', () => {
+  it('answers each of two searches run at once the page it answers alone: each reads within its own budget', async () => {
+    // 400 users whose last names start alike (a prefix no other test uses), first names alike in their first
+    // letters, one in 20 ending in 'Rosa': the search by the last names' prefix and a longer first name reads the
+    // names' key (which holds the last name and as many letters of the first) in last-name order, filters the
+    // rest, and stops at its budget of items read.
+    const lastName = `Contemporaneo${Date.now().toString(36)}`;
+    const common = 'Mariagrazia'.padEnd(lastName.length + 4, 'a');
+    const letters = (i: number) => String.fromCharCode(97 + Math.floor(i / 26), 97 + (i % 26));
+    const users = Array.from({ length: 400 }, (_, i) =>
+      userItems({
+        id: `${lastName}-${String(i).padStart(3, '0')}`,
+        firstName: `${common}${i % 20 === 0 ? 'Rosa' : 'Luce'}`,
+        lastName: `${lastName}${letters(i)}`,
+        fiscalCode: randomFiscalCode(),
+        state: 'VALIDATED',
+        dataInsert: '2026-01-01T00:00:00.000Z',
+      }),
+    );
+    await localTable().putItems(users.flat());
+    await indexesCaughtUp();
+    const rosaQuery = `/api/users?lastName=${lastName}&firstName=${common}Rosa`;
+    const othersQuery = `/api/users?lastName=${lastName}&firstName=${common}Luce`;
+    const page = (answer: { json: { items: { id: string }[]; nextCursor: string | null } }) => ({ ids: answer.json.items.map((u) => u.id), more: answer.json.nextCursor !== null });
+    const alone = page(await operator.get(rosaQuery));
+    const otherAlone = page(await operator.get(othersQuery));
+    // The budget stops the first search before the end of the last name: a short page, and more to read.
+    expect(alone.ids.length).toBeGreaterThan(0);
+    expect(alone.ids.length).toBeLessThan(15);
+    expect(alone.more).toBe(true);
+    for (let round = 0; round < 3; round++) {
+      const [first, second, other] = await Promise.all([operator.get(rosaQuery), operator.get(rosaQuery), operator.get(othersQuery)]);
+      expect(page(first)).toEqual(alone);
+      expect(page(second)).toEqual(alone);
+      expect(page(other)).toEqual(otherAlone);
+    }
   });
 });
 

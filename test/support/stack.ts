@@ -5,9 +5,13 @@ import type { LocalConfig } from '../../lib/local/config.ts';
 import { startLocalStack, type StartOptions } from '../../lib/local/runtime.ts';
 import { freePort } from './ports.ts';
 
-/** A whole local stack on free ports and a fresh data folder, for the integration and browser tests. */
-export async function startTestStack(options: StartOptions) {
+/**
+ * A whole local stack on free ports and a fresh data folder, for the integration and browser tests and the
+ * benchmarks; `prepare` writes into the data folder before the stack starts (e.g. the INPS simulator's DSUs).
+ */
+export async function startTestStack(options: StartOptions, prepare?: (dataDir: string) => Promise<void>) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'portale-test-'));
+  await prepare?.(dataDir);
   const config: LocalConfig = {
     port: await freePort(),
     idpPort: await freePort(),

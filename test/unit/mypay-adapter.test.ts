@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { centsToDecimal, decimalToCents, makeMyPay, myPayConfigFromEnv } from '../../functions/adapters/mypay.ts';
+import { makeMyPay, myPayConfigFromEnv } from '../../functions/adapters/mypay.ts';
+import { centsToDecimal, decimalToCents } from '../../functions/domain/money.ts';
 
 /** How the adapter classifies what comes back (the happy paths run against the simulator in test/integration/mypay.test.ts). */
 const answering = (status: number, body: string, contentType = 'text/xml') =>
