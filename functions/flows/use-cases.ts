@@ -1,5 +1,5 @@
 import { unzipSync, strToU8, strFromU8 } from 'fflate';
-import Papa from 'papaparse';
+import { dsvFormat } from 'd3-dsv';
 import { CallState } from '../domain/call-limits.ts';
 import { ConflictError, NotFoundError } from '../domain/errors.ts';
 import {
@@ -165,13 +165,16 @@ export const HELD_BACK_KEPT = 200;
  * `;cod_rifiuto;de_rifiuto` (creaRigaFileScarti). So the IUD is the first field, the IUV the second, and a
  * rejection's code and text the last two.
  */
+const semicolonSeparated = dsvFormat(';');
+
 export function rowsOfResultZip(zip: Uint8Array): string[][] {
   const files = Object.entries(unzipSync(zip)).filter(([name]) => name.toLowerCase().endsWith('.csv'));
   const rows: string[][] = [];
   for (const [, bytes] of files) {
     const text = strFromU8(bytes).replace(/^\uFEFF/, '');
-    const [, ...data] = Papa.parse<string[]>(text, { delimiter: ';', skipEmptyLines: 'greedy' }).data;
-    rows.push(...data.map((fields) => fields.map((field) => field.trim())));
+    const lines = semicolonSeparated.parseRows(text).map((fields) => fields.map((field) => field.trim()));
+    const [, ...data] = lines.filter((fields) => fields.some((field) => field !== ''));
+    rows.push(...data);
   }
   return rows;
 }
