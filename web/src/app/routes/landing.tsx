@@ -3,14 +3,13 @@ import { Alert, Button, Heading, Text } from '@aws-amplify/ui-react';
 import { useCallback, useEffect, useState } from 'react';
 import { Dialog } from '@/components/dialog';
 import { municipality } from '@/config/municipality';
-import { ApiError } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { PageLoader } from '../layout/page-loader';
 import { OpenCallsBoard } from '@/features/calls/components/open-calls-board';
 import { getServices } from '@/features/services/api/get-services';
 
 const LOGIN_NEEDED = 'Per poterti iscrivere ai servizi devi effettuare il login con SPID o CIE.';
-const GENERIC_ERROR = 'Oops qualcosa è andato storto. Riprova più tardi!';
 
 interface ServicesState {
   items: Service[];
@@ -33,7 +32,7 @@ function useServices() {
         error: null,
       }));
     } catch (error) {
-      const message = error instanceof ApiError ? error.message : GENERIC_ERROR;
+      const message = errorMessage(error);
       setState((previous) => ({ ...previous, loading: false, error: message }));
     }
   }, []);

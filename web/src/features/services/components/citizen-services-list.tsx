@@ -3,7 +3,7 @@ import { Heading, Text } from '@aws-amplify/ui-react';
 import { useEffect, useState } from 'react';
 import { ButtonLink } from '@/components/button-link';
 import { paths } from '@/config/paths';
-import { ApiError } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { getServices } from '../api/get-services';
 
 /** The citizen's 'Servizi' on the home (up to 100): each service leads to its open calls (/sessione_servizi?id=). */
@@ -13,7 +13,7 @@ export function CitizenServices() {
     let current = true;
     getServices({ limit: 100 }).then(
       (page) => current && setState({ items: page.items, error: null }),
-      (error: unknown) => current && setState({ items: [], error: error instanceof ApiError ? error.message : 'Oops qualcosa è andato storto. Riprova più tardi!' }),
+      (error: unknown) => current && setState({ items: [], error: errorMessage(error) }),
     );
     return () => {
       current = false;

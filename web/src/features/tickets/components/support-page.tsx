@@ -7,7 +7,7 @@ import { useFocusFirstInvalid } from '@/components/form-fields';
 import { PageAlert } from '@/components/page-alert';
 import { useAsync } from '@/components/use-async';
 import { paths } from '@/config/paths';
-import { ApiError } from '@/lib/api';
+import { toApiError } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { listSupportSubjects } from '../api/list-support-subjects';
 import { sendSupportMessage } from '../api/support';
@@ -49,7 +49,7 @@ export function SupportPage() {
       setValues((v) => ({ ...v, subject: '', message: '' }));
       setSuccess(ticketMessages.sent);
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : new ApiError(0, 'Oops qualcosa è andato storto. Riprova più tardi!');
+      const apiError = toApiError(error);
       const byField = apiError.fieldErrors as Partial<Record<Field, string>>;
       if (byField.emailUser || byField.subject || byField.message) setErrors(byField);
       else setAlert(apiError.message);

@@ -11,11 +11,12 @@ import { readOnlyFieldProps, useFocusFirstInvalid } from '@/components/form-fiel
 import { LoadingState } from '@/components/loading-state';
 import { PageAlert } from '@/components/page-alert';
 import { paths } from '@/config/paths';
-import { ApiError } from '@/lib/api';
+import { toApiError } from '@/lib/api';
 import { useTicket } from '../api/get-ticket';
 import { useTicketHistory } from '../api/get-ticket-history';
 import { createTicket, updateTicket } from '../api/save-ticket';
-import { fieldLabel, formatDateTime } from '../utils/format';
+import { formatDateTime } from '@/lib/dates';
+import { fieldLabel } from '../utils/format';
 import { TICKET_DETAIL_PATH } from './tickets-table';
 
 type Field = 'stato' | 'categoria' | 'dettagli' | 'assegnatoA';
@@ -108,7 +109,7 @@ function TicketForm({
         navigate(`${TICKET_DETAIL_PATH}?id=${encodeURIComponent(created.id)}`);
       }
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : new ApiError(0, 'Oops qualcosa è andato storto. Riprova più tardi!');
+      const apiError = toApiError(error);
       if (Object.keys(apiError.fieldErrors).length) setErrors(apiError.fieldErrors);
       else setAlert(apiError.message);
     } finally {
