@@ -1,6 +1,6 @@
 import { Button, Flex } from '@aws-amplify/ui-react';
-import { useId } from 'react';
 import { ButtonLink } from '@/components/button-link';
+import { DisabledButton } from '@/components/disabled-button';
 import { paths } from '@/config/paths';
 import { deleteEnrolment } from '../api/delete-enrolment';
 import { sendSinglePayment } from '../api/send-single-payment';
@@ -40,7 +40,6 @@ const buttons: Record<Exclude<EnrolmentAction, 'view' | 'viewPayments' | 'single
  * Visibly disabled, with its reason in a tooltip the keyboard reaches too, when the ISEE is 3000 € or less.
  */
 function SinglePaymentButton({ row, onSend }: { row: EnrolmentRow; onSend: () => void }) {
-  const tipId = useId();
   if (row.singlePaymentAllowed) {
     return (
       <Button size="small" aria-label={`Pagamento singolo ${row.firstName} ${row.lastName}`} onClick={onSend}>
@@ -49,21 +48,9 @@ function SinglePaymentButton({ row, onSend }: { row: EnrolmentRow; onSend: () =>
     );
   }
   return (
-    <span className="tooltip-host">
-      <button
-        type="button"
-        className="amplify-button amplify-button--small amplify-button--disabled"
-        aria-disabled="true"
-        aria-describedby={tipId}
-        aria-label={`Pagamento singolo ${row.firstName} ${row.lastName}`}
-        onClick={(event) => event.preventDefault()}
-      >
-        Pagamento singolo
-      </button>
-      <span role="tooltip" id={tipId} className="tooltip">
-        {SINGLE_PAYMENT_EXEMPT}
-      </span>
-    </span>
+    <DisabledButton look="amplify-button--small" aria-label={`Pagamento singolo ${row.firstName} ${row.lastName}`} reason={SINGLE_PAYMENT_EXEMPT}>
+      Pagamento singolo
+    </DisabledButton>
   );
 }
 
