@@ -57,3 +57,14 @@ export function DashboardCard({ title, to, description, count, action = 'Visuali
     </article>
   );
 }
+
+/** The cards of a home page in its grid (`variant`: 'two', 'four' columns; none: the default). */
+export function DashboardGrid({ cards, variant }: { cards: DashboardCardProps[]; variant?: 'two' | 'four' }) {
+  return (
+    <div className={variant ? `dashboard-grid dashboard-grid--${variant}` : 'dashboard-grid'}>
+      {cards.map((card) => (
+        <DashboardCard key={card.title} {...card} />
+      ))}
+    </div>
+  );
+}
