@@ -1,7 +1,7 @@
 import type { Service } from '@domain/services';
 import { Alert, Button, Heading, Text } from '@aws-amplify/ui-react';
 import { useCallback, useEffect, useState } from 'react';
-import { Dialog } from '@/components/dialog';
+import { LoginRequiredDialog } from '@/components/login-required-dialog';
 import { municipality } from '@/config/municipality';
 import { errorMessage } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
@@ -9,7 +9,6 @@ import { PageLoader } from '../layout/page-loader';
 import { OpenCallsBoard } from '@/features/calls/components/open-calls-board';
 import { getServices } from '@/features/services/api/get-services';
 
-const LOGIN_NEEDED = 'Per poterti iscrivere ai servizi devi effettuare il login con SPID o CIE.';
 
 interface ServicesState {
   items: Service[];
@@ -102,21 +101,7 @@ export function LandingPage() {
         )}
       </section>
 
-      <Dialog
-        open={loginDialog}
-        title="Accesso richiesto"
-        onClose={() => setLoginDialog(false)}
-        actions={
-          <>
-            <Button onClick={() => setLoginDialog(false)}>Chiudi</Button>
-            <Button variation="primary" onClick={() => void signIn()}>
-              Accedi con SPID o CIE
-            </Button>
-          </>
-        }
-      >
-        <Text>{LOGIN_NEEDED}</Text>
-      </Dialog>
+      <LoginRequiredDialog open={loginDialog} onClose={() => setLoginDialog(false)} />
     </div>
   );
 }
