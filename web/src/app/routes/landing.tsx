@@ -8,6 +8,7 @@ import { useAuth } from '@/lib/auth';
 import { PageLoader } from '../layout/page-loader';
 import { OpenCallsBoard } from '@/features/calls/components/open-calls-board';
 import { getServices } from '@/features/services/api/get-services';
+import { ServiceCards } from '@/features/services/components/service-cards';
 
 
 interface ServicesState {
@@ -76,24 +77,14 @@ export function LandingPage() {
         )}
         {!services.loading && !services.error && services.items.length === 0 && <Text>Non sono presenti servizi</Text>}
         {services.items.length > 0 && (
-          <ul className="service-list">
-            {services.items.map((service) => (
-              <li key={service.id} className="service-card">
-                <Heading level={3} className="service-card__title">
-                  {service.name}
-                </Heading>
-                <Text className="service-card__text">{service.description}</Text>
-                <Button
-                  variation="primary"
-                  className="service-card__action"
-                  aria-label={`Richiedi ${service.name}`}
-                  onClick={() => setLoginDialog(true)}
-                >
-                  Richiedi
-                </Button>
-              </li>
-            ))}
-          </ul>
+          <ServiceCards
+            services={services.items}
+            action={(service) => (
+              <Button variation="primary" className="service-card__action" aria-label={`Richiedi ${service.name}`} onClick={() => setLoginDialog(true)}>
+                Richiedi
+              </Button>
+            )}
+          />
         )}
         {services.loading && <PageLoader label="Caricamento dei servizi..." />}
         {!services.loading && services.nextCursor && (
