@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  actionsFor,
   csvFileProblem,
   formatFee,
   formatHours,
@@ -57,16 +56,6 @@ describe('the enrolled-users table reads as the spec says (part 2 §2.11)', () =
     expect(formatHours(0)).toBe('0');
     expect(formatHours(null)).toBe('—');
     expect(showingText(10, 57)).toBe('Mostro 10 su 57');
-  });
-});
-
-describe('actions by state (part 2 §4)', () => {
-  it('each state offers its own moves, a delegate none', () => {
-    expect(actionsFor('ADDED', false)).toEqual(['confirm', 'refuse']);
-    expect(actionsFor('VALIDATED', false)).toEqual(['edit', 'view', 'suspend', 'singlePayment', 'delete']);
-    expect(actionsFor('SUSPENDED', false)).toEqual(['reactivate', 'viewPayments']);
-    expect(actionsFor('REFUSED', false)).toEqual(['reopen']);
-    for (const state of ['ADDED', 'VALIDATED', 'SUSPENDED', 'REFUSED'] as const) expect(actionsFor(state, true)).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { iseeStateLabel, iseeStateShortLabel } from '../../../functions/domain/isee.ts';
 import { trailFor } from '../../../web/src/app/layout/breadcrumbs.tsx';
 import { recordsFound } from '../../../web/src/features/payments/components/payment-list-page.tsx';
-import { formatDateTime } from '../../../web/src/features/tickets/utils/format.ts';
+import { formatDateTime } from '../../../web/src/lib/dates.ts';
 
 /** Issue 23: what operators tripped over, in the helpers the screens use. */
 describe('the portal’s rough edges', () => {

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type DependencyList } from 'react';
-import { messages } from '@domain/messages';
-import { ApiError } from '@/lib/api';
+import { ApiError, toApiError } from '@/lib/api';
 
 export interface AsyncState<T> {
   data: T | undefined;
@@ -13,10 +12,9 @@ export interface AsyncState<T> {
 }
 
 /** API failures pass through; anything else (a bug) is logged and shown as the generic message. */
-function toApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
-  console.error(error);
-  return new ApiError(0, messages.generic);
+function asApiError(error: unknown): ApiError {
+  if (!(error instanceof ApiError)) console.error(error);
+  return toApiError(error);
 }
 
 /**
@@ -40,7 +38,7 @@ export function useAsync<T>(run: () => Promise<T>, deps: DependencyList, options
     setState((previous) => ({ data: previous.data, isLoading: true }));
     runRef.current().then(
       (data) => current && setState({ data, isLoading: false }),
-      (error: unknown) => current && setState((previous) => ({ data: previous.data, error: toApiError(error), isLoading: false })),
+      (error: unknown) => current && setState((previous) => ({ data: previous.data, error: asApiError(error), isLoading: false })),
     );
     return () => {
       current = false;
@@ -76,7 +74,7 @@ export function useAsyncAction<A extends unknown[], R>(action: (...args: A) => P
       const data = await actionRef.current(...args);
       return { ok: true, data };
     } catch (caught) {
-      const failure = toApiError(caught);
+      const failure = asApiError(caught);
       setError(failure);
       return { ok: false, error: failure };
     } finally {

@@ -59,3 +59,29 @@ export function useJobStatus<S>({ key, fetch, isRunning, pollMs, onEnd, askOnMou
 
   return { status, running, setStatus };
 }
+
+/**
+ * A background job the operator starts after a confirmation ('Sincronizza', 'Aggiorna ISEE da INPS'): its
+ * status as useJobStatus keeps it, the confirmation asked, the request that starts it and that request's failure.
+ */
+export function useStartedJob<S>({ start, ...options }: JobStatusOptions<S> & { start: () => Promise<S> }) {
+  const job = useJobStatus(options);
+  const [confirming, setConfirming] = useState(false);
+  const [starting, setStarting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = async () => {
+    setStarting(true);
+    setError(null);
+    try {
+      job.setStatus(await start());
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setStarting(false);
+      setConfirming(false);
+    }
+  };
+  return { ...job, starting, confirming, setConfirming, error, setError, start: run };
+}
+
+export type StartedJob<S> = ReturnType<typeof useStartedJob<S>>;

@@ -1,6 +1,7 @@
 import { runtimeConfig } from './runtime-config';
 
-const GENERIC_ERROR = 'Oops qualcosa è andato storto. Riprova più tardi!';
+/** The message of a failure the portal cannot explain (design §3). */
+export const GENERIC_ERROR = 'Oops qualcosa è andato storto. Riprova più tardi!';
 
 /** A failed API call, with the Italian message to show and, for forms, each field's message. */
 export class ApiError extends Error {
@@ -15,6 +16,12 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 }
+
+/** What to tell the user about a failure: the API's own message, else the generic one. */
+export const errorMessage = (failure: unknown): string => (failure instanceof ApiError ? failure.message : GENERIC_ERROR);
+
+/** A failure as an ApiError (an unexpected one carries the generic message), for forms that read its field errors. */
+export const toApiError = (failure: unknown): ApiError => (failure instanceof ApiError ? failure : new ApiError(0, GENERIC_ERROR));
 
 type TokenProvider = () => string | null;
 let currentToken: TokenProvider = () => null;

@@ -1,3 +1,4 @@
+import { GENERIC_ERROR } from './api';
 /** What a background job that answers a result says about itself (domain/jobs.ts resultJobStatusSchema). */
 export interface ResultJobStatus<R> {
   isRunning: boolean;
@@ -20,6 +21,6 @@ export async function jobResult<R>(started: ResultJobStatus<R>, status: () => Pr
     await new Promise((resolve) => setTimeout(resolve, pollMs));
     current = await status();
   }
-  if (current.state !== 'SUCCEEDED' || current.result === null) throw new Error(current.error ?? 'Oops qualcosa è andato storto. Riprova più tardi!');
+  if (current.state !== 'SUCCEEDED' || current.result === null) throw new Error(current.error ?? GENERIC_ERROR);
   return current.result;
 }

@@ -1,6 +1,7 @@
 import { Badge, Heading, Text } from '@aws-amplify/ui-react';
-import { useId, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { ButtonLink } from '@/components/button-link';
+import { DisabledButton } from '@/components/disabled-button';
 
 /** The badge of a dashboard card: 'Notifica' for one, 'Notifiche' otherwise (spec part 1 §2). */
 export const notificationLabel = (count: number) => `${count} ${count === 1 ? 'Notifica' : 'Notifiche'}`;
@@ -22,7 +23,6 @@ export interface DashboardCardProps {
 
 export function DashboardCard({ title, to, description, count, action = 'Visualizza', newTab, icon, disabledReason }: DashboardCardProps) {
   const accessibleName = `${action} ${title}${newTab ? ' (si apre in una nuova scheda)' : ''}`;
-  const tipId = useId();
   return (
     <article className="dashboard-card">
       <div className="dashboard-card__head">
@@ -42,22 +42,9 @@ export function DashboardCard({ title, to, description, count, action = 'Visuali
       </div>
       {description && <Text className="dashboard-card__text">{description}</Text>}
       {disabledReason ? (
-        // Disabled but reachable by the keyboard, so that the tooltip shows on focus as on hover.
-        <span className="tooltip-host tooltip-host--start dashboard-card__action">
-          <button
-            type="button"
-            className="amplify-button amplify-button--primary amplify-button--disabled"
-            aria-disabled="true"
-            aria-label={accessibleName}
-            aria-describedby={tipId}
-            onClick={(event) => event.preventDefault()}
-          >
-            {action}
-          </button>
-          <span role="tooltip" id={tipId} className="tooltip">
-            {disabledReason}
-          </span>
-        </span>
+        <DisabledButton look="amplify-button--primary" hostClassName="tooltip-host--start dashboard-card__action" aria-label={accessibleName} reason={disabledReason}>
+          {action}
+        </DisabledButton>
       ) : newTab ? (
         <a href={to} target="_blank" rel="noopener" className="amplify-button amplify-button--primary dashboard-card__action" aria-label={accessibleName}>
           {action}
@@ -68,5 +55,16 @@ export function DashboardCard({ title, to, description, count, action = 'Visuali
         </ButtonLink>
       )}
     </article>
+  );
+}
+
+/** The cards of a home page in its grid (`variant`: 'two', 'four' columns; none: the default). */
+export function DashboardGrid({ cards, variant }: { cards: DashboardCardProps[]; variant?: 'two' | 'four' }) {
+  return (
+    <div className={variant ? `dashboard-grid dashboard-grid--${variant}` : 'dashboard-grid'}>
+      {cards.map((card) => (
+        <DashboardCard key={card.title} {...card} />
+      ))}
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 import { Heading, Text } from '@aws-amplify/ui-react';
 import { paths } from '@/config/paths';
 import { useAuth } from '@/lib/auth';
-import { DashboardCard } from '../components/dashboard-card';
+import { DashboardGrid } from '../components/dashboard-card';
 import { Icon } from '../components/icons';
 import { OpenCallsBoard } from '@/features/calls/components/open-calls-board';
 import { CitizenServices } from '@/features/services/components/citizen-services-list';
@@ -24,35 +24,15 @@ export function CitizenHome() {
       </Text>
       <ProfileBanner />
       <IseeBanner />
-      <div className="dashboard-grid dashboard-grid--four">
-        <DashboardCard
-          title="Iscrizioni"
-          to={paths.subscriptions}
-          description="Le tue richieste di iscrizione ai servizi e il loro stato."
-          icon={<Icon name="calls" />}
-        />
-        <DashboardCard
-          title="Caricamento ISEE"
-          to={paths.citizenIseeUpload}
-          action="Carica"
-          description="Carica l’attestazione ISEE aggiornata: serve per iscriversi ai bandi."
-          icon={<Icon name="upload" />}
-        />
-        <DashboardCard
-          title="I miei ISEE"
-          to={`${paths.profile}?scroll=true`}
-          description="Il tuo profilo e le attestazioni ISEE che hai caricato."
-          icon={<Icon name="person" />}
-        />
-        <DashboardCard
-          title="Manuale d’uso"
-          to={paths.manual}
-          action="Apri"
-          newTab
-          description="La guida al portale per i cittadini (PDF)."
-          icon={<Icon name="book" />}
-        />
-      </div>
+      <DashboardGrid
+        variant="four"
+        cards={[
+          { title: 'Iscrizioni', to: paths.subscriptions, description: 'Le tue richieste di iscrizione ai servizi e il loro stato.', icon: <Icon name="calls" /> },
+          { title: 'Caricamento ISEE', to: paths.citizenIseeUpload, action: 'Carica', description: 'Carica l’attestazione ISEE aggiornata: serve per iscriversi ai bandi.', icon: <Icon name="upload" /> },
+          { title: 'I miei ISEE', to: `${paths.profile}?scroll=true`, description: 'Il tuo profilo e le attestazioni ISEE che hai caricato.', icon: <Icon name="person" /> },
+          { title: 'Manuale d’uso', to: paths.manual, action: 'Apri', newTab: true, description: 'La guida al portale per i cittadini (PDF).', icon: <Icon name="book" /> },
+        ]}
+      />
       <OpenCallsBoard />
       <CitizenServices />
     </section>

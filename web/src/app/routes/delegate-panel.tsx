@@ -1,7 +1,7 @@
 import { Heading } from '@aws-amplify/ui-react';
 import { paths } from '@/config/paths';
 import { useDashboardCounts } from './use-dashboard-counts';
-import { DashboardCard } from '../components/dashboard-card';
+import { DashboardGrid } from '../components/dashboard-card';
 import { Icon } from '../components/icons';
 
 export interface DelegateCounts {
@@ -22,23 +22,13 @@ export function DelegatePanel({ counts: given }: { counts?: DelegateCounts }) {
   return (
     <section className="portal-page">
       <Heading level={1}>Pannello delegato</Heading>
-      <div className="dashboard-grid dashboard-grid--two">
-        <DashboardCard
-          title="ISEE"
-          to="/lista_ISEE"
-          disabledReason={ISEE_LIST_FOR_OPERATORS}
-          count={counts.isee}
-          description="Attestazioni ISEE caricate dai cittadini."
-          icon={<Icon name="document" />}
-        />
-        <DashboardCard
-          title="UTENTI"
-          to={paths.users}
-          count={counts.loadedUsers}
-          description="Anagrafica dei cittadini (sola consultazione)."
-          icon={<Icon name="users" />}
-        />
-      </div>
+      <DashboardGrid
+        variant="two"
+        cards={[
+          { title: 'ISEE', to: '/lista_ISEE', disabledReason: ISEE_LIST_FOR_OPERATORS, count: counts.isee, description: 'Attestazioni ISEE caricate dai cittadini.', icon: <Icon name="document" /> },
+          { title: 'UTENTI', to: paths.users, count: counts.loadedUsers, description: 'Anagrafica dei cittadini (sola consultazione).', icon: <Icon name="users" /> },
+        ]}
+      />
     </section>
   );
 }

@@ -1,16 +1,15 @@
 import type { Service } from '@domain/services';
 import { Alert, Button, Heading, Text } from '@aws-amplify/ui-react';
 import { useCallback, useEffect, useState } from 'react';
-import { Dialog } from '@/components/dialog';
+import { LoginRequiredDialog } from '@/components/login-required-dialog';
 import { municipality } from '@/config/municipality';
-import { ApiError } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { PageLoader } from '../layout/page-loader';
 import { OpenCallsBoard } from '@/features/calls/components/open-calls-board';
 import { getServices } from '@/features/services/api/get-services';
+import { ServiceCards } from '@/features/services/components/service-cards';
 
-const LOGIN_NEEDED = 'Per poterti iscrivere ai servizi devi effettuare il login con SPID o CIE.';
-const GENERIC_ERROR = 'Oops qualcosa è andato storto. Riprova più tardi!';
 
 interface ServicesState {
   items: Service[];
@@ -33,7 +32,7 @@ function useServices() {
         error: null,
       }));
     } catch (error) {
-      const message = error instanceof ApiError ? error.message : GENERIC_ERROR;
+      const message = errorMessage(error);
       setState((previous) => ({ ...previous, loading: false, error: message }));
     }
   }, []);
@@ -78,24 +77,14 @@ export function LandingPage() {
         )}
         {!services.loading && !services.error && services.items.length === 0 && <Text>Non sono presenti servizi</Text>}
         {services.items.length > 0 && (
-          <ul className="service-list">
-            {services.items.map((service) => (
-              <li key={service.id} className="service-card">
-                <Heading level={3} className="service-card__title">
-                  {service.name}
-                </Heading>
-                <Text className="service-card__text">{service.description}</Text>
-                <Button
-                  variation="primary"
-                  className="service-card__action"
-                  aria-label={`Richiedi ${service.name}`}
-                  onClick={() => setLoginDialog(true)}
-                >
-                  Richiedi
-                </Button>
-              </li>
-            ))}
-          </ul>
+          <ServiceCards
+            services={services.items}
+            action={(service) => (
+              <Button variation="primary" className="service-card__action" aria-label={`Richiedi ${service.name}`} onClick={() => setLoginDialog(true)}>
+                Richiedi
+              </Button>
+            )}
+          />
         )}
         {services.loading && <PageLoader label="Caricamento dei servizi..." />}
         {!services.loading && services.nextCursor && (
@@ -103,21 +92,7 @@ export function LandingPage() {
         )}
       </section>
 
-      <Dialog
-        open={loginDialog}
-        title="Accesso richiesto"
-        onClose={() => setLoginDialog(false)}
-        actions={
-          <>
-            <Button onClick={() => setLoginDialog(false)}>Chiudi</Button>
-            <Button variation="primary" onClick={() => void signIn()}>
-              Accedi con SPID o CIE
-            </Button>
-          </>
-        }
-      >
-        <Text>{LOGIN_NEEDED}</Text>
-      </Dialog>
+      <LoginRequiredDialog open={loginDialog} onClose={() => setLoginDialog(false)} />
     </div>
   );
 }

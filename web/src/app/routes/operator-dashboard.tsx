@@ -1,7 +1,7 @@
 import { Heading } from '@aws-amplify/ui-react';
 import { paths } from '@/config/paths';
 import { useDashboardCounts } from './use-dashboard-counts';
-import { DashboardCard } from '../components/dashboard-card';
+import { DashboardGrid } from '../components/dashboard-card';
 import { Icon } from '../components/icons';
 
 /** Counts for the badges: ISEE to verify, users LOADED, open tickets (0 Aperto, 1 In Corso). */
@@ -19,41 +19,15 @@ export function OperatorDashboard({ counts: given }: { counts?: OperatorCounts }
   return (
     <section className="portal-page">
       <Heading level={1}>PANNELLO OPERATORE</Heading>
-      <div className="dashboard-grid">
-        <DashboardCard
-          title="ISEE"
-          to={paths.iseeList}
-          count={counts.isee}
-          description="Attestazioni ISEE caricate dai cittadini e da verificare."
-          icon={<Icon name="document" />}
-        />
-        <DashboardCard
-          title="UTENTI"
-          to={usersTarget}
-          count={counts.loadedUsers}
-          description="Anagrafica dei cittadini, utenti da validare e nuovi utenti."
-          icon={<Icon name="users" />}
-        />
-        <DashboardCard
-          title="TICKET"
-          to={paths.tickets}
-          count={counts.openTickets}
-          description="Richieste di assistenza aperte."
-          icon={<Icon name="ticket" />}
-        />
-        <DashboardCard
-          title="SERVIZI"
-          to={paths.services}
-          description="Servizi offerti dal Comune e relativi bandi."
-          icon={<Icon name="services" />}
-        />
-        <DashboardCard
-          title="BANDI"
-          to={paths.calls}
-          description="Bandi, iscrizioni, graduatorie e pagamenti."
-          icon={<Icon name="calls" />}
-        />
-      </div>
+      <DashboardGrid
+        cards={[
+          { title: 'ISEE', to: paths.iseeList, count: counts.isee, description: 'Attestazioni ISEE caricate dai cittadini e da verificare.', icon: <Icon name="document" /> },
+          { title: 'UTENTI', to: usersTarget, count: counts.loadedUsers, description: 'Anagrafica dei cittadini, utenti da validare e nuovi utenti.', icon: <Icon name="users" /> },
+          { title: 'TICKET', to: paths.tickets, count: counts.openTickets, description: 'Richieste di assistenza aperte.', icon: <Icon name="ticket" /> },
+          { title: 'SERVIZI', to: paths.services, description: 'Servizi offerti dal Comune e relativi bandi.', icon: <Icon name="services" /> },
+          { title: 'BANDI', to: paths.calls, description: 'Bandi, iscrizioni, graduatorie e pagamenti.', icon: <Icon name="calls" /> },
+        ]}
+      />
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { fullAddress, municipality } from '@/config/municipality';
 import { Markdown } from '../components/markdown';
 import { PageLoader } from '../layout/page-loader';
+import { GENERIC_ERROR } from '@/lib/api';
 
 /** The notice is a static file, so the council can change it without a release (spec part 2 §2.10). */
 export const PRIVACY_SOURCE = '/privacy_policy.md';
@@ -48,7 +49,7 @@ export function PrivacyPage() {
       <section className="portal-page">
         <Heading level={1}>Informativa sulla privacy</Heading>
         <Alert variation="error" heading="Attenzione">
-          Oops qualcosa è andato storto. Riprova più tardi!
+          {GENERIC_ERROR}
         </Alert>
       </section>
     );

@@ -1,5 +1,6 @@
 import { Button, Heading, Text } from '@aws-amplify/ui-react';
 import { useRouteError } from 'react-router';
+import { GENERIC_ERROR } from '@/lib/api';
 
 /** A page that failed to load or to render (e.g. a new release replaced its code): offer a reload. */
 export function RouteErrorPage() {
@@ -7,7 +8,7 @@ export function RouteErrorPage() {
   return (
     <section className="portal-page portal-page--message">
       <Heading level={1}>Errore</Heading>
-      <Text>Oops qualcosa è andato storto. Riprova più tardi!</Text>
+      <Text>{GENERIC_ERROR}</Text>
       <Button onClick={() => window.location.reload()}>Ricarica la pagina</Button>
     </section>
   );

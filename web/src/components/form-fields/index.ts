@@ -16,3 +16,4 @@ export {
 export { pickFieldErrors, splitApiError, type FieldErrors } from './field-errors';
 export { useConfirmedForm, type ConfirmedFormOptions, type ConfirmedFormState, type FormValidation } from './use-confirmed-form';
 export { readOnlyFieldProps, readOnlyInputStyles } from './read-only';
+export { useFieldValues } from './use-field-values';

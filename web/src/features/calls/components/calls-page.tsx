@@ -14,6 +14,27 @@ import { CallStateBadge } from './call-state-badge';
 
 export const callDetailLink = (id: string, base: string = paths.callDetail) => `${base}?id=${encodeURIComponent(id)}`;
 
+/** The columns of a list of calls: name, service (where the list mixes services), year, state, 'Dettaglio' to `detailBase`. */
+export function callColumns(detailBase: string, withService: boolean): DataTableColumn<CallSummary>[] {
+  return [
+    { id: 'name', header: 'Nome', cell: (call) => call.name, isRowHeader: true },
+    ...(withService ? [{ id: 'service', header: 'Servizio', cell: (call: CallSummary) => call.serviceName }] : []),
+    { id: 'year', header: 'Anno', cell: (call) => call.year, noWrap: true },
+    { id: 'state', header: 'Stato', cell: (call) => <CallStateBadge state={call.state} />, noWrap: true },
+    {
+      id: 'actions',
+      header: 'Azioni',
+      align: 'end',
+      noWrap: true,
+      cell: (call) => (
+        <ButtonLink to={callDetailLink(call.id, detailBase)} size="small" aria-label={`Dettaglio bando ${call.name}`}>
+          Dettaglio
+        </ButtonLink>
+      ),
+    },
+  ];
+}
+
 /**
  * /lista_bandi: the calls, 15 per page, state in upper case, search by name. After a new call the page is
  * opened as /lista_bandi?id=&name= and shows it.
@@ -26,23 +47,7 @@ export function CallsPage() {
   const calls = useCalls(name);
   const [created, setCreated] = useState(createdId ? name : null);
 
-  const columns: DataTableColumn<CallSummary>[] = [
-    { id: 'name', header: 'Nome', cell: (call) => call.name, isRowHeader: true },
-    { id: 'service', header: 'Servizio', cell: (call) => call.serviceName },
-    { id: 'year', header: 'Anno', cell: (call) => call.year, noWrap: true },
-    { id: 'state', header: 'Stato', cell: (call) => <CallStateBadge state={call.state} />, noWrap: true },
-    {
-      id: 'actions',
-      header: 'Azioni',
-      align: 'end',
-      noWrap: true,
-      cell: (call) => (
-        <ButtonLink to={callDetailLink(call.id)} size="small" aria-label={`Dettaglio bando ${call.name}`}>
-          Dettaglio
-        </ButtonLink>
-      ),
-    },
-  ];
+  const columns = callColumns(paths.callDetail, true);
 
   return (
     <Flex direction="column" gap="medium">

@@ -4,11 +4,10 @@ import { Heading, Text } from '@aws-amplify/ui-react';
 import { useEffect, useState } from 'react';
 import { ButtonLink } from '@/components/button-link';
 import { paths } from '@/config/paths';
-import { ApiError } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { getOpenCalls } from '../api/get-open-calls';
+import { formatLongDay } from '@/lib/dates';
 
-const GENERIC_ERROR = 'Oops qualcosa è andato storto. Riprova più tardi!';
-const dateFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: 'numeric', month: 'long', year: 'numeric' });
 
 /** Open calls as cards, each linking to its page. */
 export function CallCards({ calls, headingLevel = 3 }: { calls: CallSummary[]; headingLevel?: 2 | 3 }) {
@@ -20,7 +19,7 @@ export function CallCards({ calls, headingLevel = 3 }: { calls: CallSummary[]; h
             {call.name}
           </Heading>
           <Text className="call-card__service">{call.serviceName}</Text>
-          <Text className="call-card__meta">Pubblicato il {dateFormat.format(new Date(call.dataInsert))}</Text>
+          <Text className="call-card__meta">Pubblicato il {formatLongDay(call.dataInsert)}</Text>
           <ButtonLink to={`${paths.publicCall}?id=${encodeURIComponent(call.id)}`} variation="primary" aria-label={`Dettaglio del bando ${call.name}`}>
             Dettaglio
           </ButtonLink>
@@ -37,7 +36,7 @@ export function OpenCallsBoard() {
     let current = true;
     getOpenCalls({ limit: BOARD_SIZE }).then(
       (page) => current && setState({ calls: page.items, error: null }),
-      (error: unknown) => current && setState({ calls: [], error: error instanceof ApiError ? error.message : GENERIC_ERROR }),
+      (error: unknown) => current && setState({ calls: [], error: errorMessage(error) }),
     );
     return () => {
       current = false;

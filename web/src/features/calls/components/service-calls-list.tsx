@@ -1,36 +1,19 @@
-import type { CallSummary } from '@domain/calls';
 import { Flex, Heading } from '@aws-amplify/ui-react';
 import { useId } from 'react';
 import { ButtonLink } from '@/components/button-link';
 import { CursorPagination } from '@/components/cursor-pagination';
-import { DataTable, type DataTableColumn } from '@/components/data-table';
+import { DataTable } from '@/components/data-table';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { paths } from '@/config/paths';
 import { useServiceCalls } from '../api/get-service-calls';
-import { CallStateBadge } from './call-state-badge';
-import { callDetailLink } from './calls-page';
+import { callColumns } from './calls-page';
 
 /** The calls of a service, under its detail page, with the button to a new call for that service. */
 export function ServiceCallsList({ serviceId, serviceName }: { serviceId: string; serviceName: string }) {
   const headingId = useId();
   const calls = useServiceCalls(serviceId);
-  const columns: DataTableColumn<CallSummary>[] = [
-    { id: 'name', header: 'Nome', cell: (call) => call.name, isRowHeader: true },
-    { id: 'year', header: 'Anno', cell: (call) => call.year, noWrap: true },
-    { id: 'state', header: 'Stato', cell: (call) => <CallStateBadge state={call.state} />, noWrap: true },
-    {
-      id: 'actions',
-      header: 'Azioni',
-      align: 'end',
-      noWrap: true,
-      cell: (call) => (
-        <ButtonLink to={callDetailLink(call.id, paths.serviceCallDetail)} size="small" aria-label={`Dettaglio bando ${call.name}`}>
-          Dettaglio
-        </ButtonLink>
-      ),
-    },
-  ];
+  const columns = callColumns(paths.serviceCallDetail, false);
   return (
     <Flex as="section" aria-labelledby={headingId} direction="column" gap="small" marginBlockStart="large">
       <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="small">

@@ -7,7 +7,7 @@ import { LoadingState } from '@/components/loading-state';
 import { PageAlert } from '@/components/page-alert';
 import { paths } from '@/config/paths';
 import type { UserFilters } from '@/features/users';
-import { ApiError } from '@/lib/api';
+import { ApiError, errorMessage } from '@/lib/api';
 
 const FIELDS = [
   ['firstName', 'Nome'],
@@ -64,7 +64,7 @@ export function EnrolUserDialog({ open, callId, preselectedUserId, busy, onEnrol
       const { searchUsers } = await usersApi();
       setResults((await searchUsers(draft, null)).items);
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : 'Oops qualcosa è andato storto. Riprova più tardi!');
+      setError(errorMessage(failure));
     } finally {
       setSearching(false);
     }

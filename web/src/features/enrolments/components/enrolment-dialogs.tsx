@@ -1,11 +1,51 @@
 import { Button, Flex, Text, TextField } from '@aws-amplify/ui-react';
-import { useState, type FormEvent } from 'react';
+import { Fragment, useState, type FormEvent, type ReactNode } from 'react';
 import { Dialog } from '@/components/dialog';
 import type { EnrolmentRow } from '../api/types';
 import { formatHours, hoursQuestion, parseHoursInput, parseRankingInput } from '../utils/enrolment-format';
 
 const fullName = (row: EnrolmentRow) => `${row.firstName} ${row.lastName}`;
 const hoursText = (value: number | null) => (value === null ? '' : formatHours(value).replace(/\./g, ''));
+
+/** The weekly hours (or rides) of a row, as both modals ask them. */
+function HoursField({ serviceName, value, onChange, error, autoFocus = false }: { serviceName: string; value: string; onChange: (text: string) => void; error?: string; autoFocus?: boolean }) {
+  return (
+    <TextField
+      label={hoursQuestion(serviceName)}
+      name="weeklyHour"
+      inputMode="decimal"
+      autoComplete="off"
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      hasError={Boolean(error)}
+      errorMessage={error}
+      isRequired
+      autoFocus={autoFocus}
+    />
+  );
+}
+
+function FormButtons({ submit, busy, onCancel }: { submit: string; busy: boolean; onCancel: () => void }) {
+  return (
+    <Flex justifyContent="flex-end" gap="small">
+      <Button onClick={onCancel} isDisabled={busy}>
+        Annulla
+      </Button>
+      <Button type="submit" variation="primary" isLoading={busy} loadingText="Attendere...">
+        {submit}
+      </Button>
+    </Flex>
+  );
+}
+
+/** A modal about one row: open while there is a row, its form mounted afresh for each row. */
+function RowDialog({ row, title, onClose, children }: { row: EnrolmentRow | null; title: string; onClose: () => void; children: (row: EnrolmentRow) => ReactNode }) {
+  return (
+    <Dialog open={row !== null} title={title} onClose={onClose}>
+      {row && <Fragment key={row.id}>{children(row)}</Fragment>}
+    </Dialog>
+  );
+}
 
 export interface ConfirmEnrolmentDialogProps {
   row: EnrolmentRow | null;
@@ -16,13 +56,11 @@ export interface ConfirmEnrolmentDialogProps {
 }
 
 /** 'Conferma iscrizione': asks the weekly hours (or rides for taxi services); nothing is sent without them (spec part 2 §5). */
-export function ConfirmEnrolmentDialog({ row, serviceName, busy, onConfirm, onCancel }: ConfirmEnrolmentDialogProps) {
-  return (
-    <Dialog open={row !== null} title="Conferma iscrizione" onClose={onCancel}>
-      {row && <HoursForm key={row.id} row={row} serviceName={serviceName} busy={busy} onConfirm={onConfirm} onCancel={onCancel} />}
-    </Dialog>
-  );
-}
+export const ConfirmEnrolmentDialog = ({ row, onCancel, ...props }: ConfirmEnrolmentDialogProps) => (
+  <RowDialog row={row} title="Conferma iscrizione" onClose={onCancel}>
+    {(open) => <HoursForm row={open} onCancel={onCancel} {...props} />}
+  </RowDialog>
+);
 
 function HoursForm({ row, serviceName, busy, onConfirm, onCancel }: Omit<ConfirmEnrolmentDialogProps, 'row'> & { row: EnrolmentRow }) {
   const [text, setText] = useState(hoursText(row.weeklyHour));
@@ -39,26 +77,8 @@ function HoursForm({ row, serviceName, busy, onConfirm, onCancel }: Omit<Confirm
         <Text>
           Confermi l’iscrizione di <strong>{fullName(row)}</strong> ({row.fiscalCode})?
         </Text>
-        <TextField
-          label={hoursQuestion(serviceName)}
-          name="weeklyHour"
-          inputMode="decimal"
-          autoComplete="off"
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          hasError={error !== null}
-          errorMessage={error ?? undefined}
-          isRequired
-          autoFocus
-        />
-        <Flex justifyContent="flex-end" gap="small">
-          <Button onClick={onCancel} isDisabled={busy}>
-            Annulla
-          </Button>
-          <Button type="submit" variation="primary" isLoading={busy} loadingText="Attendere...">
-            Conferma
-          </Button>
-        </Flex>
+        <HoursField serviceName={serviceName} value={text} onChange={setText} error={error ?? undefined} autoFocus />
+        <FormButtons submit="Conferma" busy={busy} onCancel={onCancel} />
       </Flex>
     </form>
   );
@@ -74,13 +94,11 @@ export interface EditEnrolmentDialogProps {
 }
 
 /** 'Modifica iscrizione': ranking score (required integer) and hours (decimal). */
-export function EditEnrolmentDialog({ row, serviceName, busy, onSave, onCancel }: EditEnrolmentDialogProps) {
-  return (
-    <Dialog open={row !== null} title="Modifica iscrizione" onClose={onCancel}>
-      {row && <EditForm key={row.id} row={row} serviceName={serviceName} busy={busy} onSave={onSave} onCancel={onCancel} />}
-    </Dialog>
-  );
-}
+export const EditEnrolmentDialog = ({ row, onCancel, ...props }: EditEnrolmentDialogProps) => (
+  <RowDialog row={row} title="Modifica iscrizione" onClose={onCancel}>
+    {(open) => <EditForm row={open} onCancel={onCancel} {...props} />}
+  </RowDialog>
+);
 
 function EditForm({ row, serviceName, busy, onSave, onCancel }: Omit<EditEnrolmentDialogProps, 'row'> & { row: EnrolmentRow }) {
   const [ranking, setRanking] = useState(row.rankingScore === null ? '' : String(row.rankingScore));
@@ -116,25 +134,8 @@ function EditForm({ row, serviceName, busy, onSave, onCancel }: Omit<EditEnrolme
           isRequired
           autoFocus
         />
-        <TextField
-          label={hoursQuestion(serviceName)}
-          name="weeklyHour"
-          inputMode="decimal"
-          autoComplete="off"
-          value={hours}
-          onChange={(event) => setHours(event.target.value)}
-          hasError={Boolean(errors.hours)}
-          errorMessage={errors.hours}
-          isRequired
-        />
-        <Flex justifyContent="flex-end" gap="small">
-          <Button onClick={onCancel} isDisabled={busy}>
-            Annulla
-          </Button>
-          <Button type="submit" variation="primary" isLoading={busy} loadingText="Attendere...">
-            Salva
-          </Button>
-        </Flex>
+        <HoursField serviceName={serviceName} value={hours} onChange={setHours} error={errors.hours} />
+        <FormButtons submit="Salva" busy={busy} onCancel={onCancel} />
       </Flex>
     </form>
   );

@@ -3,7 +3,7 @@ import { useId, useRef, useState } from 'react';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { Dialog } from '@/components/dialog';
 import { PageAlert } from '@/components/page-alert';
-import { ApiError } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { applyImport } from '../api/apply-import';
 import { importEnrolments } from '../api/import-enrolments';
 import type { ImportPreview, ImportRequest, ImportRow, ImportStatus } from '../api/types';
@@ -138,7 +138,7 @@ export function ImportDialog({ open, callId, serviceName, onClose, onStarted }: 
       );
       setPhase({ kind: 'preview', preview, request });
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : 'Oops qualcosa è andato storto. Riprova più tardi!');
+      setError(errorMessage(failure));
       setPhase({ kind: 'choose' });
     }
   };
@@ -152,7 +152,7 @@ export function ImportDialog({ open, callId, serviceName, onClose, onStarted }: 
       close();
       onStarted(status);
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : 'Oops qualcosa è andato storto. Riprova più tardi!');
+      setError(errorMessage(failure));
       setPhase({ kind: 'preview', preview: phase.preview, request: phase.request });
     }
   };

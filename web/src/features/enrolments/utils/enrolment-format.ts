@@ -1,14 +1,12 @@
 /**
  * Pure helpers of the enrolled-users table (spec part 2 §2.11, §4, §5): how ISEE, fee and hours read,
- * what the operator may do in each state, how the filters live in the address, and how the modals'
+ * how the filters live in the address, and how the modals'
  * inputs are read. No React here: unit-tested in test/unit/web/enrolment-format.test.ts.
  */
 import { isRideService } from '@domain/fee';
 import { fileMessages } from '@domain/files';
-import { enrolmentMessages, MAX_IMPORT_FILE_BYTES } from '@domain/enrolment';
-import { messages } from '@domain/messages';
+import { enrolmentMessages, MAX_IMPORT_FILE_BYTES, rankingScoreSchema, weeklyHourSchema } from '@domain/enrolment';
 import { formatEuro, parseItalianAmount, toEuros } from '@domain/money';
-import type { SubscriptionState } from '@domain/subscriptions';
 import { ENROLMENT_PAGE_SIZES, type EnrolmentFilters, type EnrolmentPageSize, type EnrolmentRow, type EnrolmentSort } from '../api/types';
 
 /** ISEE year 1900 marks an ISEE error (spec part 2 §9). */
@@ -28,10 +26,6 @@ export const ISEE_YEAR_MISMATCH_HINT = 'Anno dell’ultimo ISEE diverso dall’a
 export const ISEE_NONE_FOR_YEAR_HINT = 'Nessun ISEE dell’anno del bando';
 /** Why a row has the red border: its latest ISEE is of another year than the call's, or there is none. */
 export const iseeYearHint = (isee: EnrolmentRow['isee']) => (isee ? ISEE_YEAR_MISMATCH_HINT : ISEE_NONE_FOR_YEAR_HINT);
-/** The API's rule (weeklyHourSchema): more than 0, at most 168 (a week's hours), at most two decimals. */
-export const MAX_WEEKLY_HOURS = 168;
-export const NUMBER_ERROR = 'Inserisci un numero di ore (o corse) maggiore di zero e fino a 168, con al massimo due decimali.';
-export const INTEGER_ERROR = 'Il punteggio deve essere un numero intero.';
 
 /** The ISEE cell: value in euro and year, 'ISEE non caricato', or 'Errore ISEE' for year 1900. */
 export function formatIsee(isee: EnrolmentRow['isee']): string {
@@ -67,39 +61,21 @@ export function formatHours(value: number | null): string {
   return new Intl.NumberFormat('it-IT', { maximumFractionDigits: 2 }).format(value);
 }
 
-export type EnrolmentAction = 'confirm' | 'refuse' | 'delete' | 'edit' | 'view' | 'suspend' | 'singlePayment' | 'reactivate' | 'viewPayments' | 'reopen';
+type Read = { value: number } | { error: string };
 
-/** What the operator may do on a row (spec part 2 §4); a delegate reads only. */
-export function actionsFor(state: SubscriptionState, readOnly: boolean): EnrolmentAction[] {
-  if (readOnly) return [];
-  switch (state) {
-    case 'ADDED':
-      return ['confirm', 'refuse'];
-    case 'VALIDATED':
-      return ['edit', 'view', 'suspend', 'singlePayment', 'delete'];
-    case 'SUSPENDED':
-      return ['reactivate', 'viewPayments'];
-    case 'REFUSED':
-      return ['reopen'];
-  }
-}
-
-/** Weekly hours typed by the operator ('12,5' or '12.5'): required, more than 0 and at most 168, two decimals at most. */
-export function parseHoursInput(text: string): { value: number } | { error: string } {
+/** A modal's number read with the API's own schema; the message is the field's (an empty field is a missing one). */
+function readWith(schema: { safeParse(value: unknown): { success: true; data: number } | { success: false } }, text: string, invalid: string): Read {
   const trimmed = text.trim();
-  if (trimmed === '') return { error: messages.required };
-  if (!/^\d{1,3}([.,]\d{1,2})?$/.test(trimmed)) return { error: NUMBER_ERROR };
-  const value = Number(trimmed.replace(',', '.'));
-  return value > 0 && value <= MAX_WEEKLY_HOURS ? { value } : { error: NUMBER_ERROR };
+  if (trimmed === '') return { error: enrolmentMessages.required };
+  const parsed = schema.safeParse(trimmed);
+  return parsed.success ? { value: parsed.data } : { error: invalid };
 }
 
-/** The ranking score: required, an integer (spec part 2 §5). */
-export function parseRankingInput(text: string): { value: number } | { error: string } {
-  const trimmed = text.trim();
-  if (trimmed === '') return { error: messages.required };
-  if (!/^-?\d{1,9}$/.test(trimmed)) return { error: INTEGER_ERROR };
-  return { value: Number(trimmed) };
-}
+/** Weekly hours typed by the operator ('12,5' or '12.5'), as the API reads them (weeklyHourSchema). */
+export const parseHoursInput = (text: string): Read => readWith(weeklyHourSchema, text, enrolmentMessages.weeklyHour);
+
+/** The ranking score (spec part 2 §5), as the API reads it (rankingScoreSchema). */
+export const parseRankingInput = (text: string): Read => readWith(rankingScoreSchema, text, enrolmentMessages.rankingScore);
 
 /**
  * 'ISEE maggiore di', typed the Italian way: '' → null (no filter), '1.234,5' → 1234.5, '1234.50' → 1234.5

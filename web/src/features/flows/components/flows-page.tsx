@@ -14,8 +14,8 @@ import { useFlows } from '../api/get-flows';
 import { restartFlow } from '../api/restart-flow';
 import { FlowEmailButton } from './flow-email-button';
 import { HeldBackList } from './send-to-mypay';
+import { formatDateTime } from '@/lib/dates';
 
-const dateTimeFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 const monthFormat = new Intl.DateTimeFormat('it-IT', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 const NO_LINK = 'Nessun link presente';
 /** While a flow advances the page asks again this often, so the operator sees it without reloading. */
@@ -132,7 +132,7 @@ export function FlowsPage() {
   );
 
   const columns: DataTableColumn<Flow>[] = [
-    { id: 'dataInsert', header: 'Data inserimento', cell: (f) => dateTimeFormat.format(new Date(f.dataInsert)), noWrap: true },
+    { id: 'dataInsert', header: 'Data inserimento', cell: (f) => formatDateTime(f.dataInsert), noWrap: true },
     { id: 'stato', header: 'Stato', cell: (f) => <StateBadge flow={f} /> },
     {
       id: 'email',

@@ -1,15 +1,15 @@
-import { Button, Flex, SelectField, Text } from '@aws-amplify/ui-react';
+import { Button, Flex, Text } from '@aws-amplify/ui-react';
 import { flowMessages, isFlowRunning, type Flow } from '@domain/flows';
 import { currentPeriod } from '@domain/payments';
 import { useEffect, useState } from 'react';
 import { ButtonLink } from '@/components/button-link';
 import { Dialog } from '@/components/dialog';
+import { PeriodPicker } from '@/components/period-picker';
 import { PageAlert } from '@/components/page-alert';
 import { paths } from '@/config/paths';
 import { getFlow } from '../api/get-flow';
 import { startExport } from '../api/start-export';
 
-const MONTHS = ['Gennaio', 'Febbraio', 'Marzo', 'Aprile', 'Maggio', 'Giugno', 'Luglio', 'Agosto', 'Settembre', 'Ottobre', 'Novembre', 'Dicembre'];
 /** How often the dialog asks where the export stands. */
 const POLL_MS = 2000;
 
@@ -112,7 +112,6 @@ export function SendToMyPay({ callId, onPositionsChanged }: { callId: string; on
       setBusy(false);
     }
   };
-  const year = currentMonth().anno;
 
   return (
     <>
@@ -143,20 +142,7 @@ export function SendToMyPay({ callId, onPositionsChanged }: { callId: string; on
           <Flex direction="column" gap="small">
             <Text>Le posizioni debitorie del mese scelto vengono inviate a MyPay; puoi seguire l’invio anche dalla pagina dei flussi.</Text>
             <Flex gap="small" wrap="wrap">
-              <SelectField label="Mese" value={String(period.mese)} onChange={(e) => setPeriod({ ...period, mese: Number(e.target.value) })}>
-                {MONTHS.map((name, i) => (
-                  <option key={name} value={i + 1}>
-                    {name}
-                  </option>
-                ))}
-              </SelectField>
-              <SelectField label="Anno" value={String(period.anno)} onChange={(e) => setPeriod({ ...period, anno: Number(e.target.value) })}>
-                {[year - 1, year, year + 1].map((y) => (
-                  <option key={y} value={y}>
-                    {y}
-                  </option>
-                ))}
-              </SelectField>
+              <PeriodPicker period={period} onChange={setPeriod} monthLabel="Mese" yearLabel="Anno" />
             </Flex>
           </Flex>
         )}

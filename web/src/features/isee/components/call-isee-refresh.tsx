@@ -1,12 +1,12 @@
-import { Button, Card, Flex, Heading, Text } from '@aws-amplify/ui-react';
+import { Card, Flex, Heading, Text } from '@aws-amplify/ui-react';
 import type { RefreshRow, RefreshStatus } from '@domain/isee-refresh';
 import { formatEuro } from '@domain/money';
-import { useState } from 'react';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
-import { ConfirmDialog } from '@/components/dialog';
+import { JobStartButton } from '@/components/job-start-button';
 import { PageAlert } from '@/components/page-alert';
-import { useJobStatus } from '@/components/use-job-status';
+import { useStartedJob } from '@/components/use-job-status';
 import { getCallIseeRefresh, startCallIseeRefresh } from '../api/inps';
+import { formatTimestamp } from '@/lib/dates';
 
 const POLL_MS = 2000;
 export const REFRESH_QUESTION = 'Il Comune chiederà all’INPS, tramite PDND, l’ISEE valido oggi di ogni iscritto approvato del bando. Procedere?';
@@ -17,35 +17,25 @@ export const REFRESH_QUESTION = 'Il Comune chiederà all’INPS, tramite PDND, l
  * omissions (to review) and whom INPS did not answer. A failed run says why; pressed again, it resumes.
  */
 export function CallIseeRefresh({ callId, onDone }: { callId: string; onDone?: () => void }) {
-  const [confirming, setConfirming] = useState(false);
-  const [starting, setStarting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const { status, running, setStatus } = useJobStatus<RefreshStatus>({ key: callId, fetch: () => getCallIseeRefresh(callId), isRunning: (s) => s.isUpdating, pollMs: POLL_MS, onEnd: () => onDone?.() });
-  const start = async () => {
-    setStarting(true);
-    setError(null);
-    try {
-      setStatus(await startCallIseeRefresh(callId));
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setStarting(false);
-      setConfirming(false);
-    }
-  };
+  const job = useStartedJob<RefreshStatus>({
+    key: callId,
+    fetch: () => getCallIseeRefresh(callId),
+    start: () => startCallIseeRefresh(callId),
+    isRunning: (s) => s.isUpdating,
+    pollMs: POLL_MS,
+    onEnd: () => onDone?.(),
+  });
+  const { status } = job;
   return (
     <Card variation="outlined">
       <Flex direction="column" gap="small">
         <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="small">
           <Heading level={2}>ISEE degli iscritti</Heading>
-          <Button variation="primary" isDisabled={running || starting} onClick={() => setConfirming(true)}>
-            {running ? 'Aggiornamento ISEE in corso...' : 'Aggiorna ISEE da INPS'}
-          </Button>
+          <JobStartButton job={job} label="Aggiorna ISEE da INPS" runningLabel="Aggiornamento ISEE in corso..." question={REFRESH_QUESTION} />
         </Flex>
-        <PageAlert message={error} autoHideMs={null} onDismiss={() => setError(null)} />
+        <PageAlert message={job.error} autoHideMs={null} onDismiss={() => job.setError(null)} />
         {status && status.state !== 'NONE' && <RefreshReport status={status} />}
       </Flex>
-      <ConfirmDialog open={confirming} title="Aggiorna ISEE da INPS" message={REFRESH_QUESTION} busy={starting} onConfirm={() => void start()} onCancel={() => setConfirming(false)} />
     </Card>
   );
 }
@@ -73,7 +63,7 @@ export function RefreshReport({ status }: { status: RefreshStatus }) {
           ? `Aggiornamento in corso: ${status.done}${status.total !== null ? ` su ${status.total}` : ''} iscrizioni esaminate.`
           : status.state === 'FAILED'
             ? `Aggiornamento interrotto: ${status.error ?? ''}`
-            : `Ultimo aggiornamento completato${status.endedAt ? ` il ${new Date(status.endedAt).toLocaleString('it-IT', { timeZone: 'Europe/Rome' })}` : ''}.`}
+            : `Ultimo aggiornamento completato${status.endedAt ? ` il ${formatTimestamp(status.endedAt)}` : ''}.`}
       </Text>
       <Text>
         Nuovo valore: <strong>{counts.NEW}</strong> · Con omissioni: <strong>{counts.REVIEW}</strong> · Nessun ISEE: <strong>{counts.NONE}</strong> · Invariati: <strong>{counts.UNCHANGED}</strong> · Da riprovare: <strong>{counts.ERROR}</strong>

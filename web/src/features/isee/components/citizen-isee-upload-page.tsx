@@ -8,7 +8,7 @@ import { useNavigate } from 'react-router';
 import { RestrictedTextField, useFocusFirstInvalid } from '@/components/form-fields';
 import { PageAlert } from '@/components/page-alert';
 import { paths } from '@/config/paths';
-import { ApiError } from '@/lib/api';
+import { ApiError, toApiError } from '@/lib/api';
 import { checkFile, uploadFile } from '@/lib/upload';
 import { fetchMyIseeFromInps } from '../api/inps';
 import { uploadMyIsee } from '../api/upload-my-isee';
@@ -117,7 +117,7 @@ function Upload({ done, onDone }: { done: boolean; onDone: () => void }) {
       setUploaded(true);
       onDone();
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : new ApiError(0, 'Oops qualcosa è andato storto. Riprova più tardi!');
+      const apiError = toApiError(error);
       if (apiError.fieldErrors.value) setErrors({ value: apiError.fieldErrors.value });
       else setAlert(apiError.message);
     } finally {

@@ -7,6 +7,7 @@ import { DataTable } from '@/components/data-table';
 import { PageAlert } from '@/components/page-alert';
 import { useAsyncAction } from '@/components/use-async';
 import { checkIseeWithInps } from '../api/inps';
+import { formatTimestamp } from '@/lib/dates';
 
 const scale = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
 const euroOrDash = (value: number | null | undefined) => (value === null || value === undefined ? '—' : formatEuro(value));
@@ -39,7 +40,7 @@ export function InpsDetailsCard({ inps }: { inps: InpsDetails }) {
           </dd>
           <dt>Richiesta INPS</dt>
           <dd>
-            {inps.idRichiesta ?? '—'} del {new Date(inps.queriedAt).toLocaleString('it-IT', { timeZone: 'Europe/Rome' })}
+            {inps.idRichiesta ?? '—'} del {formatTimestamp(inps.queriedAt)}
           </dd>
         </dl>
         <DataTable

@@ -5,9 +5,8 @@ import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { useMyInpsQueries, useUserInpsQueries } from '../api/inps';
+import { formatDateTime } from '@/lib/dates';
 
-const dateTime = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
-export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
 
 /** On the citizen's profile: when the council asked INPS about them, why, and how it ended. */
 export function MyInpsQueries() {

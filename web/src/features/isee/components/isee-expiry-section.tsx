@@ -10,6 +10,7 @@ import { PageAlert } from '@/components/page-alert';
 import { useJobStatus } from '@/components/use-job-status';
 import { getIseeExpiry, startIseeExpiry, startIseeNewYear } from '../api/inps';
 import { RefreshReport } from './call-isee-refresh';
+import { formatTimestamp } from '@/lib/dates';
 
 const POLL_MS = 2000;
 const channel = (state: ReminderChannelState | null) => (state === 'SENT' ? 'inviato' : state === 'NO_CHANNEL' ? 'non disponibile' : state === 'FAILED' ? 'non riuscito' : '—');
@@ -76,7 +77,7 @@ export function IseeExpirySection() {
       {status?.job.state === 'FAILED' && <PageAlert message={status.job.error} autoHideMs={null} isDismissible={false} />}
       {status && status.job.state !== 'NONE' && (
         <Text fontSize="small" role="status">
-          {status.job.isUpdating ? `Controllo in corso: ${status.job.done}${status.job.total !== null ? ` su ${status.job.total}` : ''} iscrizioni.` : status.job.endedAt ? `Elenco aggiornato il ${new Date(status.job.endedAt).toLocaleString('it-IT', { timeZone: 'Europe/Rome' })}.` : ''}
+          {status.job.isUpdating ? `Controllo in corso: ${status.job.done}${status.job.total !== null ? ` su ${status.job.total}` : ''} iscrizioni.` : status.job.endedAt ? `Elenco aggiornato il ${formatTimestamp(status.job.endedAt)}.` : ''}
         </Text>
       )}
       {status && status.newYearJob.state !== 'NONE' && <RefreshReport status={status.newYearJob} />}

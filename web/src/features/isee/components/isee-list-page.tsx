@@ -7,7 +7,7 @@ import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { useIseesToVerify } from '../api/list-isees-to-verify';
-import { formatDay } from '../utils/isee-form';
+import { formatDay } from '@/lib/dates';
 import { IseeExpirySection } from './isee-expiry-section';
 
 /** /lista_isee: ISEE uploaded and not yet validated, five per page, 'Dettaglio' opens the review. */

@@ -13,7 +13,8 @@ import { useConfirmedDelete } from '@/components/use-confirmed-delete';
 import { useDeleteIsee } from '../api/delete-isee';
 import { useMyIsees } from '../api/list-my-isees';
 import { useUserIsees } from '../api/list-user-isees';
-import { deleteIseeQuestion, formatDay } from '../utils/isee-form';
+import { formatDay } from '@/lib/dates';
+import { deleteIseeQuestion } from '../utils/isee-form';
 import { AttachmentIcon } from './attachment-icon';
 import { IseeDocumentDialog } from './isee-document-dialog';
 

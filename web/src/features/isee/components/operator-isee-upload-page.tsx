@@ -9,7 +9,7 @@ import { ConfirmDialog } from '@/components/dialog';
 import { AmountField, useFocusFirstInvalid } from '@/components/form-fields';
 import { PageAlert } from '@/components/page-alert';
 import { paths } from '@/config/paths';
-import { ApiError } from '@/lib/api';
+import { toApiError } from '@/lib/api';
 import { checkFile, uploadFile } from '@/lib/upload';
 import { uploadUserIsee } from '../api/upload-user-isee';
 import { nowForInput, valueFromText, yearFromText } from '../utils/isee-form';
@@ -70,7 +70,7 @@ export function OperatorIseeUploadPage() {
       await uploadUserIsee(userId, input);
       navigate(`${paths.userRecord}?citizen=${encodeURIComponent(userId)}`);
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : new ApiError(0, 'Oops qualcosa è andato storto. Riprova più tardi!');
+      const apiError = toApiError(error);
       setErrors(apiError.fieldErrors as Partial<Record<Field, string>>);
       setAlert(apiError.message);
     } finally {

@@ -14,7 +14,8 @@ import { LoadingState } from '@/components/loading-state';
 import { PageAlert } from '@/components/page-alert';
 import { useDecideIsee } from '../api/decide-isee';
 import { useIsee } from '../api/get-isee';
-import { formatDay, valueFromText, valueToText } from '../utils/isee-form';
+import { formatDay } from '@/lib/dates';
+import { valueFromText, valueToText } from '../utils/isee-form';
 import { DocumentViewer } from './document-viewer';
 import { InpsCheckCard, InpsDetailsCard } from './inps-details';
 
@@ -73,6 +74,11 @@ function Review({ isee }: { isee: Isee }) {
   const incoherent = extraction?.coherent === false;
   // ISE or the scale unread: nothing confirms the ISEE read, whatever the reading's confidence.
   const unverified = extraction ? isUnverified(extraction) : false;
+  const coherenceWarning = incoherent
+    ? { variation: 'error' as const, heading: incoherentValuesWarning, message: 'Controlla ISE, scala di equivalenza e ISEE sul documento prima di copiare o digitare il valore dichiarato.' }
+    : unverified
+      ? { variation: 'warning' as const, heading: unverifiedValuesWarning, message: 'Il valore letto non ha potuto essere confrontato con ISE / scala di equivalenza: verificalo sul documento prima di copiarlo.' }
+      : null;
   const { pathname } = useLocation();
   const back = reviewBase(pathname) ? `/lista_utenti/dati_utente?citizen=${encodeURIComponent(isee.userId)}` : '/lista_isee';
 
@@ -189,26 +195,9 @@ function Review({ isee }: { isee: Isee }) {
                   <dt>Affidabilità</dt>
                   <dd>{percent.format(extraction.confidence)}</dd>
                 </dl>
-                {incoherent && (
+                {coherenceWarning && (
                   <div id="coherence-warning">
-                    <PageAlert
-                      variation="error"
-                      heading={incoherentValuesWarning}
-                      message="Controlla ISE, scala di equivalenza e ISEE sul documento prima di copiare o digitare il valore dichiarato."
-                      autoHideMs={null}
-                      isDismissible={false}
-                    />
-                  </div>
-                )}
-                {unverified && (
-                  <div id="coherence-warning">
-                    <PageAlert
-                      variation="warning"
-                      heading={unverifiedValuesWarning}
-                      message="Il valore letto non ha potuto essere confrontato con ISE / scala di equivalenza: verificalo sul documento prima di copiarlo."
-                      autoHideMs={null}
-                      isDismissible={false}
-                    />
+                    <PageAlert variation={coherenceWarning.variation} heading={coherenceWarning.heading} message={coherenceWarning.message} autoHideMs={null} isDismissible={false} />
                   </div>
                 )}
                 {extraction.omissionsNotice && <PageAlert variation="warning" heading="Omissioni o difformità" message={extraction.omissionsNotice} autoHideMs={null} isDismissible={false} />}
@@ -216,7 +205,7 @@ function Review({ isee }: { isee: Isee }) {
                   <Button
                     size="small"
                     isDisabled={extraction.iseeOrdinario === null}
-                    aria-describedby={incoherent || unverified ? 'coherence-warning' : undefined}
+                    aria-describedby={coherenceWarning ? 'coherence-warning' : undefined}
                     onClick={() => { setValue(valueToText(extraction.iseeOrdinario)); setValueError(undefined); }}
                   >
                     Copia valore

@@ -7,7 +7,7 @@ import { ButtonLink } from '@/components/button-link';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { useIsee } from '../api/get-isee';
-import { formatDay } from '../utils/isee-form';
+import { formatDay } from '@/lib/dates';
 import { DocumentViewer } from './document-viewer';
 import { InpsDetailsCard } from './inps-details';
 import { reviewBase } from './verify-isee-page';

@@ -23,18 +23,6 @@ const euro = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumF
 /** The text an amount field shows for an amount: 12345.6 → '12345,60'. */
 export const valueToText = (value: number | null | undefined) => (value === null || value === undefined ? '' : euro.format(value));
 
-const dateFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric' });
-/** dd/mm/yyyy in Europe/Rome; a plain yyyy-mm-dd is shown as that day. */
-export function formatDay(value: string | null | undefined): string {
-  if (!value) return '—';
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    const [y, m, d] = value.split('-');
-    return `${d}/${m}/${y}`;
-  }
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : dateFormat.format(date);
-}
-
 /** 'Rimozione ISEE': the question names the ISEE (year, value in euro, protocol when there is one). */
 export function deleteIseeQuestion(isee: { year: number; value: number; protocollo: string | null }): string {
   const protocol = isee.protocollo ? ` (protocollo ${isee.protocollo})` : '';

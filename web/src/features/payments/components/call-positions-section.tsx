@@ -1,16 +1,16 @@
-import { Badge, Button, Flex, Heading, SelectField } from '@aws-amplify/ui-react';
+import { Button, Flex, Heading } from '@aws-amplify/ui-react';
 import { currentPeriod, monthNames, paymentBadge, type Period, type Position } from '@domain/payments';
 import { formatEuro } from '@domain/money';
 import { useEffect, useRef, useState } from 'react';
 import { CursorPagination, useCursorList } from '@/components/cursor-pagination';
 import { DataTable } from '@/components/data-table';
+import { PeriodPicker } from '@/components/period-picker';
 import { PageAlert } from '@/components/page-alert';
 import { getPositions } from '../api/get-positions';
 import { EditPositionDialog } from './edit-position-dialog';
 import { NoticeButtons } from './notice-buttons';
+import { PaymentBadge } from './positions-table';
 import { SyncPositionsButton } from './sync-positions-button';
-
-const badgeVariation = { Annullato: 'warning', Pagato: 'success', 'Da pagare': 'info' } as const;
 
 /**
  * The call detail's debt positions of one month (operators): amount, description, payment badge and the
@@ -29,7 +29,6 @@ export function CallPositionsSection({ callId, readOnly, changed }: { callId: st
   const [editing, setEditing] = useState<Position | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const list = useCursorList((cursor) => getPositions(callId, period, cursor ?? undefined), { resetKey: `${period.anno}-${period.mese}` });
-  const year = currentPeriod(new Date()).anno;
 
   // An action elsewhere on the page ('Verifica / genera CSV', 'Rendicontazione') changed positions: show them as they are now.
   const { reload } = list;
@@ -51,20 +50,7 @@ export function CallPositionsSection({ callId, readOnly, changed }: { callId: st
         {!readOnly && <SyncPositionsButton callId={callId} onDone={list.reload} />}
       </Flex>
       <Flex gap="small" wrap="wrap" alignItems="flex-end">
-        <SelectField label="Mese delle posizioni" value={String(period.mese)} onChange={(e) => setPeriod({ ...period, mese: Number(e.target.value) })}>
-          {monthNames.map((name, i) => (
-            <option key={name} value={i + 1}>
-              {name}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField label="Anno delle posizioni" value={String(period.anno)} onChange={(e) => setPeriod({ ...period, anno: Number(e.target.value) })}>
-          {[...new Set([year - 1, year, year + 1, period.anno])].sort().map((y) => (
-            <option key={y} value={y}>
-              {y}
-            </option>
-          ))}
-        </SelectField>
+        <PeriodPicker period={period} onChange={setPeriod} monthLabel="Mese delle posizioni" yearLabel="Anno delle posizioni" />
       </Flex>
       <PageAlert message={saved} variation="success" onDismiss={() => setSaved(null)} />
       <PageAlert message={list.error?.message} autoHideMs={null} isDismissible={false} />
@@ -78,10 +64,7 @@ export function CallPositionsSection({ callId, readOnly, changed }: { callId: st
           {
             id: 'state',
             header: 'Stato',
-            cell: (p) => {
-              const badge = paymentBadge(p);
-              return <Badge variation={badgeVariation[badge]}>{badge}</Badge>;
-            },
+            cell: (p) => <PaymentBadge position={{ badge: paymentBadge(p) }} />,
           },
           ...(readOnly
             ? []

@@ -20,6 +20,17 @@ export function EditPositionDialog({ position, onClose, onSaved }: { position: P
   const [importo, setImporto] = useState((position.importoDovuto / 100).toFixed(2));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [confirmingCancel, setConfirmingCancel] = useState(false);
+  /** A field's value and message; typing clears its message; both are locked while the cancellation is asked. */
+  const field = (name: 'descrizione' | 'importo', value: string, set: (value: string) => void) => ({
+    value,
+    onChange: (event: { target: { value: string } }) => {
+      set(event.target.value);
+      setErrors((previous) => ({ ...previous, [name]: '' }));
+    },
+    hasError: Boolean(errors[name]),
+    errorMessage: errors[name],
+    isDisabled: confirmingCancel,
+  });
   const save = useAsyncAction(editPosition);
 
   const send = async () => {
@@ -69,15 +80,8 @@ export function EditPositionDialog({ position, onClose, onSaved }: { position: P
             label="Descrizione"
             name="descrizione"
             rows={4}
-            value={descrizione}
-            onChange={(event) => {
-              setDescrizione(event.target.value);
-              setErrors((previous) => ({ ...previous, descrizione: '' }));
-            }}
+            {...field('descrizione', descrizione, setDescrizione)}
             descriptiveText={`${descrizione.length}/${DESCRIPTION_MAX_LENGTH} caratteri`}
-            hasError={Boolean(errors.descrizione)}
-            errorMessage={errors.descrizione}
-            isDisabled={confirmingCancel}
           />
           <TextField
             label="Importo (€)"
@@ -86,15 +90,8 @@ export function EditPositionDialog({ position, onClose, onSaved }: { position: P
             inputMode="decimal"
             step="0.01"
             min={0}
-            value={importo}
-            onChange={(event) => {
-              setImporto(event.target.value);
-              setErrors((previous) => ({ ...previous, importo: '' }));
-            }}
+            {...field('importo', importo, setImporto)}
             descriptiveText="0 annulla la posizione debitoria."
-            hasError={Boolean(errors.importo)}
-            errorMessage={errors.importo}
-            isDisabled={confirmingCancel}
           />
           {confirmingCancel && <PageAlert variation="warning" heading="Annullamento" message={CANCEL_WARNING} autoHideMs={null} isDismissible={false} />}
           <PageAlert heading="Attenzione." message={save.error?.message} autoHideMs={null} onDismiss={save.clearError} />

@@ -7,8 +7,8 @@ import { ApiError } from '@/lib/api';
 import { emailNotice } from '../api/email-notice';
 import { checkIoNotice, sendIoNotice } from '../api/send-io-notice';
 import { NoticeNumber } from './notice-number';
+import { formatDateTime } from '@/lib/dates';
 
-const sentAtFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 
 type NoticePosition = Pick<
   Position,
@@ -46,7 +46,7 @@ export function NoticeBadges({ position }: { position: NoticePosition }) {
       <Flex gap="xs" wrap="wrap">
         <Badge variation={position.isEmailSent ? 'success' : notSent}>
           {position.isEmailSent
-            ? `Email inviata${position.dataIsEmailSent ? ` il ${sentAtFormat.format(new Date(position.dataIsEmailSent))}` : ''}`
+            ? `Email inviata${position.dataIsEmailSent ? ` il ${formatDateTime(position.dataIsEmailSent)}` : ''}`
             : 'Email non inviata'}
         </Badge>
         <Badge variation={io.state === 'sent' ? 'success' : io.state === 'pending' ? 'info' : notSent}>{io.label}</Badge>

@@ -26,12 +26,13 @@ import { PageAlert } from '@/components/page-alert';
 import { useAsync } from '@/components/use-async';
 import { paths } from '@/config/paths';
 import { getCalls } from '@/features/calls';
-import { ApiError } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { MissingIseeNotice } from './missing-isee-notice';
 import { SyncPositionsButton } from './sync-positions-button';
 import { getAllPayments, getPaymentList, getPaymentTotals, type PaymentFilters, type PaymentPageSize } from '../api/payment-list';
 import { saveBlob } from '@/lib/save-blob';
+import { romeIsoDay } from '@/lib/dates';
 
 
 /**
@@ -203,13 +204,13 @@ export function PaymentListPage() {
       const { paymentsWorkbook } = await import('../utils/payments-workbook');
       const now = new Date();
       const blob = await paymentsWorkbook(rows, { callName: meta?.callName ?? '', anno: view.filters.anno, extractedAt: now });
-      const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(now);
+      const today = romeIsoDay(now);
       saveBlob(paymentsWorkbookName(meta?.callName, today), blob);
       // What the export took (read by the browser test): reading the rows, then writing the workbook.
       Object.assign(document.body.dataset, { exportReadMs: String(Math.round(fetched - started)), exportWriteMs: String(Math.round(performance.now() - fetched)) });
       show(`Excel scaricato: ${counted(rows.length, ['riga', 'righe'], formatCount)}.`, 'success');
     } catch (failure) {
-      show(`Attenzione. ${failure instanceof ApiError ? failure.message : 'Oops qualcosa è andato storto. Riprova più tardi!'}`, 'error');
+      show(`Attenzione. ${errorMessage(failure)}`, 'error');
     } finally {
       setExporting(null);
     }

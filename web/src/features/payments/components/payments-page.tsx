@@ -10,7 +10,8 @@ import { LoadingState } from '@/components/loading-state';
 import { getPositionsByFiscalCode } from '../api/user-positions';
 import { NoticeNumber } from './notice-number';
 import { PositionActions } from './position-actions';
-import { formatDueDate, NoticeLink, paidAmount, PaymentBadge } from './positions-table';
+import { NoticeLink, paidAmount, PaymentBadge } from './positions-table';
+import { formatDay } from '@/lib/dates';
 
 /**
  * /pagamenti ('Pagamenti', operator-admin §2 "Payments of a citizen card list"): a citizen looked up by
@@ -86,7 +87,7 @@ function PaymentCards({ fiscalCode }: { fiscalCode: string }) {
                 <dt>Importo pagato</dt>
                 <dd>{paidAmount(p)}</dd>
                 <dt>Scadenza</dt>
-                <dd>{formatDueDate(p.dataScadenza)}</dd>
+                <dd>{formatDay(p.dataScadenza)}</dd>
                 <dt>Numero avviso</dt>
                 <dd>
                   <NoticeNumber nav={p.nav} />

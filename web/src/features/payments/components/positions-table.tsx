@@ -1,21 +1,22 @@
-import { Badge, Flex } from '@aws-amplify/ui-react';
+import { Badge, Flex, type BadgeProps } from '@aws-amplify/ui-react';
 import { formatEuro, toEuros } from '@domain/money';
-import { RECONCILE_LABEL, reconciliationTexts } from '@domain/payments';
+import { RECONCILE_LABEL, reconciliationTexts, type PaymentBadge as PaymentBadgeLabel } from '@domain/payments';
 import type { PositionView } from '@domain/position-payment';
 import type { ReactNode } from 'react';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { NoticeNumber } from './notice-number';
+import { formatDay } from '@/lib/dates';
 
-const day = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric' });
-/** A due date (yyyy-MM-dd) as the citizen reads it. */
-export const formatDueDate = (date: string) => day.format(new Date(`${date}T12:00:00Z`));
+
+/** The one colour of each payment badge, wherever a position is listed. */
+const badgeVariation: Record<PaymentBadgeLabel, BadgeProps['variation']> = { Pagato: 'success', 'Da pagare': 'warning', Annullato: undefined };
 
 /**
  * Operator-admin §4: 'Annullato', 'Pagato', 'Da pagare'; 'Pagamento in corso' while a checkout holds it.
  * `reconciliation` (operators): 'Pagamento da riconciliare' with its reason and difference (issue 21).
  */
-export function PaymentBadge({ position, reconciliation = false }: { position: Pick<PositionView, 'badge' | 'inCorso' | 'riconciliazione'>; reconciliation?: boolean }) {
-  const variation = position.badge === 'Pagato' ? 'success' : position.badge === 'Da pagare' ? 'warning' : undefined;
+export function PaymentBadge({ position, reconciliation = false }: { position: Pick<PositionView, 'badge'> & Partial<Pick<PositionView, 'inCorso' | 'riconciliazione'>>; reconciliation?: boolean }) {
+  const variation = badgeVariation[position.badge];
   const toReconcile = reconciliation ? position.riconciliazione : null;
   return (
     <Flex direction="column" gap="xxs" alignItems="flex-start">
@@ -73,7 +74,7 @@ export function PositionsTable({ caption, rows, emptyText, actions, showPayer = 
     ...(showPayer ? [{ id: 'payer', header: 'Intestatario', cell: (p: PositionView) => `${p.cognome} ${p.nome}` }] : []),
     { id: 'amount', header: 'Importo', cell: (p) => formatEuro(toEuros(p.importoDovuto)), align: 'end', noWrap: true },
     { id: 'paid', header: 'Importo pagato', cell: paidAmount, align: 'end', noWrap: true },
-    { id: 'due', header: 'Scadenza', cell: (p) => formatDueDate(p.dataScadenza), noWrap: true },
+    { id: 'due', header: 'Scadenza', cell: (p) => formatDay(p.dataScadenza), noWrap: true },
     { id: 'nav', header: 'Numero avviso', cell: (p) => <NoticeNumber nav={p.nav} />, noWrap: true },
     { id: 'state', header: 'Stato', cell: (p) => <PaymentBadge position={p} reconciliation={showReconciliation} />, noWrap: true },
     { id: 'notice', header: 'Avviso', cell: (p) => <NoticeLink position={p} />, noWrap: true },

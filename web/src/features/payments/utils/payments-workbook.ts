@@ -1,6 +1,7 @@
 import type { DebtSummaryRow } from '@domain/debt-summaries';
 import { neutraliseCell } from '@domain/spreadsheet-cells';
 import type ExcelJS from 'exceljs';
+import { romeIsoDay } from '@/lib/dates';
 
 /** Excel's number format for euro amounts, Italian style (1.234,56 €). */
 export const EURO_FORMAT = '#,##0.00 [$€-410]';
@@ -40,7 +41,7 @@ export async function writePaymentsWorkbook(Excel: typeof ExcelJS, rows: readonl
   ];
   sheet.getRow(1).font = { bold: true };
   // A date at midnight UTC of the extraction day in Rome: Excel shows it as that day whatever the zone.
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(info.extractedAt);
+  const day = romeIsoDay(info.extractedAt);
   const extraction = new Date(`${day}T00:00:00.000Z`);
   // Text cells a spreadsheet would run as a formula are written as text (a leading apostrophe); numbers stay numbers.
   const text = (value: string | null | undefined) => neutraliseCell(value ?? '');

@@ -3,8 +3,9 @@ import { Heading, Text } from '@aws-amplify/ui-react';
 import { useEffect, useState } from 'react';
 import { ButtonLink } from '@/components/button-link';
 import { paths } from '@/config/paths';
-import { ApiError } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { getServices } from '../api/get-services';
+import { ServiceCards } from './service-cards';
 
 /** The citizen's 'Servizi' on the home (up to 100): each service leads to its open calls (/sessione_servizi?id=). */
 export function CitizenServices() {
@@ -13,7 +14,7 @@ export function CitizenServices() {
     let current = true;
     getServices({ limit: 100 }).then(
       (page) => current && setState({ items: page.items, error: null }),
-      (error: unknown) => current && setState({ items: [], error: error instanceof ApiError ? error.message : 'Oops qualcosa è andato storto. Riprova più tardi!' }),
+      (error: unknown) => current && setState({ items: [], error: errorMessage(error) }),
     );
     return () => {
       current = false;
@@ -27,19 +28,14 @@ export function CitizenServices() {
       {state.error && <Text role="alert">{state.error}</Text>}
       {state.items?.length === 0 && !state.error && <Text>Non sono presenti servizi</Text>}
       {state.items && state.items.length > 0 && (
-        <ul className="service-list">
-          {state.items.map((service) => (
-            <li key={service.id} className="service-card">
-              <Heading level={3} className="service-card__title">
-                {service.name}
-              </Heading>
-              <Text className="service-card__text">{service.description}</Text>
-              <ButtonLink to={`${paths.serviceCalls}?id=${encodeURIComponent(service.id)}`} variation="primary" className="service-card__action" aria-label={`Vedi i bandi di ${service.name}`}>
-                Vedi i bandi
-              </ButtonLink>
-            </li>
-          ))}
-        </ul>
+        <ServiceCards
+          services={state.items}
+          action={(service) => (
+            <ButtonLink to={`${paths.serviceCalls}?id=${encodeURIComponent(service.id)}`} variation="primary" className="service-card__action" aria-label={`Vedi i bandi di ${service.name}`}>
+              Vedi i bandi
+            </ButtonLink>
+          )}
+        />
       )}
     </section>
   );

@@ -9,6 +9,7 @@ import { MAX_SUBSCRIPTION_FILES, REQUEST_ACTION, type Subscription } from '@doma
 import { useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Dialog } from '@/components/dialog';
+import { LOGIN_NEEDED, LoginRequiredDialog } from '@/components/login-required-dialog';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { paths } from '@/config/paths';
@@ -21,7 +22,6 @@ import { subscribe } from '../api/create-subscription';
 import { useMySubscription } from '../api/get-my-subscription';
 import { SubscriptionBadge } from './state-labels';
 
-export const LOGIN_NEEDED = 'Per poterti iscrivere ai servizi devi effettuare il login con SPID o CIE.';
 /** Spec part 2 §9: the page reloads 2 s after a request is sent. */
 export const RELOAD_AFTER_REQUEST_MS = 2000;
 
@@ -80,7 +80,6 @@ function Bands({ call }: { call: PublicCall }) {
 }
 
 function PublicCallView({ call }: { call: PublicCall }) {
-  const { signIn } = useAuth();
   const [prompt, setPrompt] = useState(false);
   return (
     <Flex direction="column" gap="medium" maxWidth="56rem">
@@ -94,21 +93,7 @@ function PublicCallView({ call }: { call: PublicCall }) {
           {REQUEST_ACTION}
         </Button>
       </Flex>
-      <Dialog
-        open={prompt}
-        title="Accesso richiesto"
-        onClose={() => setPrompt(false)}
-        actions={
-          <>
-            <Button onClick={() => setPrompt(false)}>Chiudi</Button>
-            <Button variation="primary" onClick={() => void signIn()}>
-              Accedi con SPID o CIE
-            </Button>
-          </>
-        }
-      >
-        <Text>{LOGIN_NEEDED}</Text>
-      </Dialog>
+      <LoginRequiredDialog open={prompt} onClose={() => setPrompt(false)} />
     </Flex>
   );
 }

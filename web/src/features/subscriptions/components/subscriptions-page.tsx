@@ -8,8 +8,8 @@ import { LoadingState } from '@/components/loading-state';
 import { paths } from '@/config/paths';
 import { useMySubscriptions } from '../api/get-my-subscriptions';
 import { SubscriptionBadge } from './state-labels';
+import { formatLongDay } from '@/lib/dates';
 
-const dateFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: 'numeric', month: 'long', year: 'numeric' });
 
 /** /iscrizioni: the citizen's requests as cards, 5 per page, with a state filter. */
 export function SubscriptionsPage() {
@@ -41,7 +41,7 @@ export function SubscriptionsPage() {
               </Heading>
               <Text className="call-card__service">{item.announcement.service.name}</Text>
               <SubscriptionBadge state={item.state} list />
-              <Text className="call-card__meta">Richiesta del {dateFormat.format(new Date(item.dataInsert))}</Text>
+              <Text className="call-card__meta">Richiesta del {formatLongDay(item.dataInsert)}</Text>
               {(item.state === 'VALIDATED' || item.state === 'SUSPENDED') && (
                 <ButtonLink to={`${paths.subscriptionCall}?id=${encodeURIComponent(item.announcementId)}#pagamenti`} aria-label={`Pagamenti per ${item.announcement.name}`}>
                   Pagamenti

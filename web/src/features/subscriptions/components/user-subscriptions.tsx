@@ -4,8 +4,8 @@ import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { useUserSubscriptions } from '../api/get-user-subscriptions';
+import { formatDay } from '@/lib/dates';
 
-const day = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric' });
 
 /** The subscriptions of one user on the operator's user record, 3 per page, newest first. */
 export function UserSubscriptions({ userId }: { userId: string }) {
@@ -14,7 +14,7 @@ export function UserSubscriptions({ userId }: { userId: string }) {
     { id: 'call', header: 'Bando', cell: (s) => s.announcement.name, isRowHeader: true },
     { id: 'service', header: 'Servizio', cell: (s) => s.announcement.service.name },
     { id: 'state', header: 'Stato', cell: (s) => subscriptionOperatorLabels[s.state], noWrap: true },
-    { id: 'date', header: 'Data richiesta', cell: (s) => day.format(new Date(s.dataInsert)), noWrap: true },
+    { id: 'date', header: 'Data richiesta', cell: (s) => formatDay(s.dataInsert), noWrap: true },
   ];
   return (
     <>

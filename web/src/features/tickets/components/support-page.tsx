@@ -3,11 +3,11 @@ import { SUPPORT_MESSAGE_MAX, supportMessageSchema, ticketMessages } from '@doma
 import { fieldErrors } from '@domain/validation';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { useFocusFirstInvalid } from '@/components/form-fields';
+import { useFieldValues, useFocusFirstInvalid } from '@/components/form-fields';
 import { PageAlert } from '@/components/page-alert';
 import { useAsync } from '@/components/use-async';
 import { paths } from '@/config/paths';
-import { ApiError } from '@/lib/api';
+import { toApiError } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { listSupportSubjects } from '../api/list-support-subjects';
 import { sendSupportMessage } from '../api/support';
@@ -20,17 +20,11 @@ const SUCCESS_MS = 4000;
 export function SupportPage() {
   const { me } = useAuth();
   const subjects = useAsync(listSupportSubjects, []);
-  const [values, setValues] = useState<Record<Field, string>>({ emailUser: me?.email ?? '', subject: '', message: '' });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const { values, setValues, setErrors, bind } = useFieldValues<Field>({ emailUser: me?.email ?? '', subject: '', message: '' });
   const [alert, setAlert] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
-
-  const set = (field: Field, value: string) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    setErrors((e) => ({ ...e, [field]: undefined }));
-  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -49,7 +43,7 @@ export function SupportPage() {
       setValues((v) => ({ ...v, subject: '', message: '' }));
       setSuccess(ticketMessages.sent);
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : new ApiError(0, 'Oops qualcosa è andato storto. Riprova più tardi!');
+      const apiError = toApiError(error);
       const byField = apiError.fieldErrors as Partial<Record<Field, string>>;
       if (byField.emailUser || byField.subject || byField.message) setErrors(byField);
       else setAlert(apiError.message);
@@ -74,25 +68,17 @@ export function SupportPage() {
       <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate aria-label="Modulo di contatto">
         <Flex direction="column" gap="medium">
           <TextField
-            name="emailUser"
+            {...bind('emailUser')}
             label="E-mail"
             type="email"
             autoComplete="email"
             isRequired
-            value={values.emailUser}
-            hasError={!!errors.emailUser}
-            errorMessage={errors.emailUser}
-            onChange={(e) => set('emailUser', e.target.value)}
           />
           <SelectField
-            name="subject"
+            {...bind('subject')}
             label="Oggetto"
             placeholder="Seleziona un servizio o Altro"
             isRequired
-            value={values.subject}
-            hasError={!!errors.subject}
-            errorMessage={errors.subject}
-            onChange={(e) => set('subject', e.target.value)}
           >
             {(subjects.data?.subjects ?? ['Altro']).map((subject) => (
               <option key={subject} value={subject}>
@@ -101,19 +87,15 @@ export function SupportPage() {
             ))}
           </SelectField>
           <TextAreaField
-            name="message"
+            {...bind('message')}
             label="Messaggio"
             rows={6}
             isRequired
-            value={values.message}
-            hasError={!!errors.message}
-            errorMessage={errors.message}
             descriptiveText={
               <span className={length > SUPPORT_MESSAGE_MAX ? 'char-counter char-counter--over' : 'char-counter'} aria-live="polite">
                 {length}/{SUPPORT_MESSAGE_MAX} caratteri
               </span>
             }
-            onChange={(e) => set('message', e.target.value)}
           />
           <Flex>
             <Button type="submit" variation="primary" isLoading={busy} loadingText="Invio in corso…">

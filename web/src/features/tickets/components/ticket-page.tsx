@@ -7,19 +7,19 @@ import { useBreadcrumbQuery } from '@/components/breadcrumb-query';
 import { ButtonLink } from '@/components/button-link';
 import { CursorPagination } from '@/components/cursor-pagination';
 import { ErrorState } from '@/components/error-state';
-import { readOnlyFieldProps, useFocusFirstInvalid } from '@/components/form-fields';
+import { readOnlyFieldProps, useFieldValues, useFocusFirstInvalid } from '@/components/form-fields';
 import { LoadingState } from '@/components/loading-state';
 import { PageAlert } from '@/components/page-alert';
 import { paths } from '@/config/paths';
-import { ApiError } from '@/lib/api';
+import { toApiError } from '@/lib/api';
 import { useTicket } from '../api/get-ticket';
 import { useTicketHistory } from '../api/get-ticket-history';
 import { createTicket, updateTicket } from '../api/save-ticket';
-import { fieldLabel, formatDateTime } from '../utils/format';
+import { formatDateTime } from '@/lib/dates';
+import { fieldLabel } from '../utils/format';
 import { TICKET_DETAIL_PATH } from './tickets-table';
 
 type Field = 'stato' | 'categoria' | 'dettagli' | 'assegnatoA';
-type Values = Record<Field, string>;
 
 /**
  * /lista_utenti/dati_utente/ticket/dettaglio: ?id= shows and edits a ticket (state 0–3, assignee, category,
@@ -69,21 +69,16 @@ function TicketForm({
 }) {
   const navigate = useNavigate();
   const readOnly = !!ticket && isTicketReadOnly(ticket.stato);
-  const [values, setValues] = useState<Values>({
+  const { values, setErrors, bind } = useFieldValues<Field>({
     stato: String(ticket?.stato ?? 0),
     categoria: ticket?.categoria ?? '',
     dettagli: ticket?.dettagli ?? '',
     assegnatoA: ticket?.assegnatoA ?? '',
   });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [alert, setAlert] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
   const owner = ticket?.userId ?? userId!;
-  const set = (field: Field, value: string) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    setErrors((e) => ({ ...e, [field]: undefined }));
-  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -108,7 +103,7 @@ function TicketForm({
         navigate(`${TICKET_DETAIL_PATH}?id=${encodeURIComponent(created.id)}`);
       }
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : new ApiError(0, 'Oops qualcosa è andato storto. Riprova più tardi!');
+      const apiError = toApiError(error);
       if (Object.keys(apiError.fieldErrors).length) setErrors(apiError.fieldErrors);
       else setAlert(apiError.message);
     } finally {
@@ -116,7 +111,7 @@ function TicketForm({
     }
   };
 
-  const fieldProps = (field: Field) => ({ name: field, ...readOnlyFieldProps(readOnly), hasError: !!errors[field], errorMessage: errors[field] });
+  const fieldProps = (field: Field) => ({ ...bind(field), ...readOnlyFieldProps(readOnly) });
   return (
     <Flex direction="column" gap="large">
       <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="small">
@@ -153,7 +148,7 @@ function TicketForm({
       <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate aria-label={ticket ? `Modifica ticket ${ticket.id}` : 'Nuovo ticket'}>
         <Flex direction="column" gap="medium">
           {ticket && (
-            <SelectField {...fieldProps('stato')} label="Stato" isDisabled={readOnly} value={values.stato} onChange={(e) => set('stato', e.target.value)}>
+            <SelectField {...fieldProps('stato')} label="Stato" isDisabled={readOnly}>
               {[0, 1, 2, 3].map((s) => (
                 <option key={s} value={String(s)}>
                   {ticketStateLabel(s)}
@@ -161,9 +156,9 @@ function TicketForm({
               ))}
             </SelectField>
           )}
-          <TextField {...fieldProps('assegnatoA')} label="Assegnato a" value={values.assegnatoA} onChange={(e) => set('assegnatoA', e.target.value)} />
-          <TextField {...fieldProps('categoria')} label="Categoria" isRequired value={values.categoria} onChange={(e) => set('categoria', e.target.value)} />
-          <TextAreaField {...fieldProps('dettagli')} label="Dettagli" isRequired rows={6} value={values.dettagli} onChange={(e) => set('dettagli', e.target.value)} />
+          <TextField {...fieldProps('assegnatoA')} label="Assegnato a" />
+          <TextField {...fieldProps('categoria')} label="Categoria" isRequired />
+          <TextAreaField {...fieldProps('dettagli')} label="Dettagli" isRequired rows={6} />
           {!readOnly && (
             <Flex>
               <Button type="submit" variation="primary" isLoading={busy} loadingText="Salvataggio…">

@@ -4,7 +4,7 @@ import { CursorPagination, type CursorList } from '@/components/cursor-paginatio
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
-import { formatDateTime } from '../utils/format';
+import { formatDateTime } from '@/lib/dates';
 
 export const TICKET_DETAIL_PATH = '/lista_utenti/dati_utente/ticket/dettaglio';
 

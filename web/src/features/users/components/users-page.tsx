@@ -12,6 +12,7 @@ import { AttachmentIcon } from '@/features/isee';
 import { useAuth } from '@/lib/auth';
 import { useDeleteUser } from '../api/delete-user';
 import { useUsers, type UserFilters } from '../api/search-users';
+import { formatDay } from '@/lib/dates';
 
 const TEXT_FILTERS = [
   ['firstName', 'Nome'],
@@ -21,8 +22,6 @@ const TEXT_FILTERS = [
   ['phoneNumber', 'Telefono'],
 ] as const;
 
-const dateFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric' });
-export const formatDate = (iso: string | null | undefined) => (iso ? dateFormat.format(new Date(iso)) : '');
 
 function filtersFrom(params: URLSearchParams): UserFilters {
   return {
@@ -92,7 +91,7 @@ export function UsersPage() {
         </Flex>
       ),
     },
-    { id: 'dataInsert', header: 'Data registrazione', cell: (u) => formatDate(u.dataInsert), noWrap: true },
+    { id: 'dataInsert', header: 'Data registrazione', cell: (u) => formatDay(u.dataInsert, ''), noWrap: true },
     rowActionsColumn((u) => ({
       detailTo: `${paths.userRecord}?citizen=${encodeURIComponent(u.id)}`,
       detailLabel: `Dettaglio utente ${u.firstName} ${u.lastName}`,
