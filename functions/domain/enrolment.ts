@@ -167,8 +167,8 @@ export type EnrolUserInput = z.output<typeof enrolUserSchema>;
 /** Weekly hours (or rides): > 0, ≤ 168, at most two decimals; "12,5" is accepted as 12.5. */
 export const weeklyHourSchema = preprocess(
   (value) => (value === '' || value === null || value === undefined ? undefined : parseDecimal(value)),
-  z.number({ error: enrolmentMessages.required }).check(
-    z.refine((n) => !Number.isNaN(n), enrolmentMessages.weeklyHour),
+  // zod's number refuses NaN (text that is not a number) as a wrong type: that is the hours message, not 'required'.
+  z.number({ error: (issue) => (issue.input === undefined ? enrolmentMessages.required : enrolmentMessages.weeklyHour) }).check(
     z.refine((n) => n > 0 && n <= MAX_WEEKLY_HOURS, enrolmentMessages.weeklyHour),
     z.refine(hasAtMostTwoDecimals, enrolmentMessages.weeklyHour),
   ),

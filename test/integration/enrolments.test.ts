@@ -335,6 +335,8 @@ describe('who may do what, and bad input', () => {
       [operator.put(`/api/enrolments/${row.id}/state`, { state: 2 }), 400, 'Il campo non può essere vuoto!'],
       [operator.put(`/api/enrolments/${row.id}/state`, { state: 2, weeklyHour: 0 }), 400, /ore/],
       [operator.put(`/api/enrolments/${row.id}/state`, { state: 2, weeklyHour: 1.234 }), 400, /due decimali/],
+      [operator.put(`/api/enrolments/${row.id}/state`, { state: 2, weeklyHour: 'abc' }), 400, /fino a 168/],
+      [operator.put(`/api/enrolments/${row.id}/state`, { state: 2, weeklyHour: '1e3' }), 400, /fino a 168/],
       [operator.put(`/api/enrolments/${row.id}/state`, { state: 7 }), 400, 'Il codice di stato deve essere 0, 2, 3 o 4.'],
       [operator.put(`/api/enrolments/${row.id}/state`, { state: 4 }), 409, /non può passare/],
       [operator.put(`/api/enrolments/${row.id}/ranking`, { rankingScore: '' }), 400, 'Il campo non può essere vuoto!'],
