@@ -43,13 +43,12 @@ export const iseeForMonth = <T extends FeeIsee>(isee: T | null | undefined, year
 };
 
 /**
- * Part 2 §4 'Pagamento singolo' on an approved (VALIDATED) subscription, disabled when the ISEE is 3000 € or
- * less: the fee decides, so an ISEE the fee does not count (still to verify) leaves nothing to pay either.
+ * Part 2 §4 'Pagamento singolo' on an approved (VALIDATED) subscription, disabled when the latest ISEE value is
+ * 3000 € or less (calls-citizens-roles.md §4: the latest ISEE's value, whatever its review state; the export
+ * then bills what the fee counts).
  */
-export const singlePaymentAllowed = (subscriptionState: string, newestIsee: FeeIsee | null | undefined): boolean => {
-  const isee = validatedIsee(newestIsee);
-  return subscriptionState === 'VALIDATED' && isee !== null && !isExemptIsee(isee);
-};
+export const singlePaymentAllowed = (subscriptionState: string, newestIsee: Pick<FeeIsee, 'valueCents'> | null | undefined): boolean =>
+  subscriptionState === 'VALIDATED' && !!newestIsee && !isExemptIsee(newestIsee);
 
 export interface FeeInput {
   /** The citizen's newest ISEE (any state: only a VALIDATED one valid for the month counts); null when there is none. */

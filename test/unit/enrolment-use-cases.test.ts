@@ -64,16 +64,16 @@ describe('the operator runs a call’s subscriptions', () => {
     expect(app.store.audit.entries.at(-1)).toMatchObject({ entity: 'subscription', action: 'update', before: { state: 'ADDED' }, after: { state: 'VALIDATED', weeklyHour: 7 } });
   });
 
-  it('offers the single payment only when the fee counts an ISEE above 3000 €: not for one still to verify, nor for an exempt one', async () => {
+  it('offers the single payment when the latest ISEE value is above 3000 € (still to verify too, as the spec reads), not at 3000 € or less', async () => {
     await validatedIsee(luca, 2500);
-    // Anna's newest ISEE is above 3000 € but still to verify: the fee counts no ISEE, so there is nothing to pay.
+    // Anna's newest ISEE is above 3000 € and still to verify: the button follows the latest value (spec part 1 §4).
     await app.isee.uploadUserIsee(anna, { excludeVerification: false, document: null, value: 12000, year, date: '2026-01-20', protocollo: 'P', scadenza: '2026-12-31' }, actors.operator);
     const rowOf = async (userId: string) => {
       const added = await app.enrolments.enrolUser(callId, { userId }, actors.operator);
       return app.enrolments.updateEnrolment(added.id, { state: 2, weeklyHour: 7 }, actors.operator);
     };
     const toVerify = await rowOf(anna);
-    expect(toVerify).toMatchObject({ state: 'VALIDATED', isee: { valueCents: 1_200_000, state: 'LOADED' }, fee: { kind: 'NO_ISEE' }, singlePaymentAllowed: false });
+    expect(toVerify).toMatchObject({ state: 'VALIDATED', isee: { valueCents: 1_200_000, state: 'LOADED' }, fee: { kind: 'NO_ISEE' }, singlePaymentAllowed: true });
     expect(await rowOf(luca)).toMatchObject({ state: 'VALIDATED', fee: { kind: 'EXEMPT' }, singlePaymentAllowed: false });
   });
 
