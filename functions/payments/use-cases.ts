@@ -41,7 +41,7 @@ import { noMetrics, type AuditEntry, type BusinessMetrics, type Clock } from '..
 import type { ExportFiles, ExportResults } from '../flows/use-cases.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import { requireCompleteConfiguration, type ConfigurationRepository } from '../configuration/use-cases.ts';
-import type { SubscriptionRecord } from '../subscriptions/repository.ts';
+import type { SubscriptionRecord } from '../subscriptions/repository-items.ts';
 import type { DebtRefreshUseCases } from '../payment-list/use-cases.ts';
 import type { MonthSummaryRefresh } from '../payment-list/month-refresh.ts';
 import type { StoredUser } from '../users/repository.ts';
