@@ -9,7 +9,7 @@ import { deleteFiles } from '../calls/files.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import type { NewIsee } from '../isee/repository.ts';
 import type { StoredUser } from '../users/repository.ts';
-import type { SubscriptionRecord } from '../subscriptions/repository.ts';
+import type { SubscriptionRecord } from '../subscriptions/repository-items.ts';
 import { userIsee, type EnrolmentRepository } from '../enrolments/use-cases.ts';
 import { laterThan } from '../domain/version-stamp.ts';
 import { validatedIsee } from '../domain/latest-isee.ts';

@@ -14,7 +14,7 @@ import { OPERATOR, type RouteDef } from '../http/route.ts';
 /**
  * Enrolment management (issue 7): the operator's side of a call's subscriptions (the enrolled users
  * table, its changes, the CSV template, export and import). Its own function, so the CSV parser stays
- * out of the citizens' subscriptions bundle; the items are the subscriptions (functions/subscriptions/repository.ts).
+ * out of the citizens' subscriptions bundle; the items are the subscriptions (functions/subscriptions/repository-items.ts).
  */
 export const enrolmentRoutes = [
   // Enrolment management (issue 7): the operator's side of a call's subscriptions; delegates read.

@@ -12,7 +12,8 @@ import { auditChunks, type AuditLog, type Clock, type FileStore } from '../adapt
 import { deleteFiles } from '../calls/files.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import type { StoredUser } from '../users/repository.ts';
-import type { EnrolmentFilters, EnrolmentIsee, EnrolmentListRecord, EnrolmentRecordPage, SubscriptionRecord } from '../subscriptions/repository.ts';
+import type { EnrolmentIsee, SubscriptionRecord } from '../subscriptions/repository-items.ts';
+import type { EnrolmentFilters, EnrolmentListRecord, EnrolmentRecordPage } from '../subscriptions/repository-enrolment-query.ts';
 import { newSubscription } from '../subscriptions/new-subscription.ts';
 
 export interface EnrolmentRepository {

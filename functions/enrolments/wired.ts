@@ -5,7 +5,8 @@ import { systemClock } from '../adapters/ports.ts';
 import { getBands } from '../bands/repository.ts';
 import { getCall } from '../calls/repository.ts';
 import { runningExportOf } from '../flows/repository.ts';
-import { deleteSubscription, getSubscription, listAllSubscriptionsOfCall, listEnrolments, putSubscription, recountEnrolments } from '../subscriptions/repository.ts';
+import { deleteSubscription, getSubscription, listAllSubscriptionsOfCall, putSubscription, recountEnrolments } from '../subscriptions/repository.ts';
+import { listEnrolments } from '../subscriptions/repository-enrolment-query.ts';
 import { getUserItem } from '../users/repository.ts';
 import { makeEnrolmentUseCases, type EnrolmentDeps } from './use-cases.ts';
 

@@ -1,5 +1,5 @@
 import { MyPayFault, makeMyPay, myPayConfigFromEnv } from '../adapters/mypay.ts';
-import type { MyPayImport } from './use-cases.ts';
+import type { MyPayImport } from './ports.ts';
 
 /**
  * MyPay answers this when it has no import for a request token (PagamentiTelematiciDovutiPagatiHelper

@@ -1,5 +1,5 @@
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import type { FlowRunner } from './use-cases.ts';
+import type { FlowRunner } from './ports.ts';
 
 /**
  * Starts the export state machine (EXPORT_STATE_MACHINE_ARN) for a flow. Locally SFN_ENDPOINT points at the

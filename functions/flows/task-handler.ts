@@ -9,7 +9,7 @@ import { payments } from '../payments/wired.ts';
 import { myPayImport } from './mypay-import.ts';
 import * as flowRepository from './repository.ts';
 import type { FlowTaskStep } from './state-machine.ts';
-import { makeExportSteps } from './use-cases.ts';
+import { makeExportSteps } from './export-steps.ts';
 
 /** MYPAY_IMPORT_MAX_WAIT_MINUTES: how long MyPay may hold an import in LOAD_IMPORT / IMPORT_IN_ELAB (a deployment setting). */
 export const importMaxWaitMinutes = (env: NodeJS.ProcessEnv = process.env) => Number(env.MYPAY_IMPORT_MAX_WAIT_MINUTES) || DEFAULT_IMPORT_MAX_WAIT_MINUTES;

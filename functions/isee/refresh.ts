@@ -25,7 +25,7 @@ import { romeDay } from '../domain/period.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
 import type { AuditEntry, Clock, IdGenerator, IoMessages, Mailer } from '../adapters/ports.ts';
-import type { SubscriptionRecord } from '../subscriptions/repository.ts';
+import type { SubscriptionRecord } from '../subscriptions/repository-items.ts';
 import type { StoredUser } from '../users/repository.ts';
 import { InpsQueryFailed, type FetchOutcome, type QueryContext } from './inps-use-cases.ts';
 import type { ExpiryRecord, RefreshResult } from './refresh-repository.ts';

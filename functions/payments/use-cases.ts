@@ -38,10 +38,10 @@ import {
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
 import { noMetrics, type AuditEntry, type BusinessMetrics, type Clock } from '../adapters/ports.ts';
-import type { ExportFiles, ExportResults } from '../flows/use-cases.ts';
+import type { ExportFiles, ExportResults } from '../flows/ports.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import { requireCompleteConfiguration, type ConfigurationRepository } from '../configuration/use-cases.ts';
-import type { SubscriptionRecord } from '../subscriptions/repository.ts';
+import type { SubscriptionRecord } from '../subscriptions/repository-items.ts';
 import type { DebtRefreshUseCases } from '../payment-list/use-cases.ts';
 import type { MonthSummaryRefresh } from '../payment-list/month-refresh.ts';
 import type { StoredUser } from '../users/repository.ts';

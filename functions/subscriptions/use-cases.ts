@@ -18,7 +18,7 @@ import type { AuditLog, Clock, FileStore, IdGenerator } from '../adapters/ports.
 import { claimFiles, deleteFiles, linkFiles } from '../calls/files.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import type { EnsureCitizen } from '../users/use-cases.ts';
-import type { SubscriptionRecord } from './repository.ts';
+import type { SubscriptionRecord } from './repository-items.ts';
 import { newSubscription } from './new-subscription.ts';
 import type { FeeBand } from '../domain/fee.ts';
 import { subscriptionFee } from '../domain/enrolment-fee.ts';

@@ -6,11 +6,12 @@ import * as iseeRepository from '../isee/repository.ts';
 // Only what it asks of the subscriptions: the rest of their repository (the enrolment table) stays out of this bundle.
 import { syncUserNames, userHasSubscriptions } from '../subscriptions/repository.ts';
 import * as userRepository from './repository.ts';
+import { searchUsers } from './repository-search.ts';
 import { makeUserUseCases } from './use-cases.ts';
 import { userRoutes } from './routes.ts';
 
 const users = makeUserUseCases({
-  users: userRepository,
+  users: { ...userRepository, searchUsers },
   isees: iseeRepository,
   subscriptions: { userHasSubscriptions, syncUserNames },
   audit: dynamoAuditLog,

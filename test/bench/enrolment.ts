@@ -21,7 +21,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomFiscalCodeFrom } from '../support/fiscal-codes.ts';
 import type { SubscriptionState } from '../../functions/domain/subscriptions.ts';
-import type { SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
+import type { SubscriptionRecord } from '../../functions/subscriptions/repository-items.ts';
 import { ensureTable } from '../../lib/local/stores.ts';
 import { startLocalDynamo } from '../../lib/local/dynalite-thread.ts';
 import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
@@ -69,7 +69,7 @@ async function runSeed(seed: number) {
     await ensureTable(endpoint, TABLE);
     const { documentClient } = await import('../../functions/adapters/dynamo.ts');
     const users = await import('../../functions/users/repository.ts');
-    const subscriptions = await import('../../functions/subscriptions/repository.ts');
+    const subscriptions = { ...(await import('../../functions/subscriptions/repository.ts')), ...(await import('../../functions/subscriptions/repository-items.ts')) };
     const bands = await import('../../functions/bands/repository.ts');
     const calls = await import('../../functions/calls/repository.ts');
     const { handler } = await import('../../functions/enrolments/handler.ts');

@@ -21,7 +21,7 @@ const OVER_LIMIT: Record<string, number> = {
   // configuration.ts), yet carries 14 schema modules (20.2 KB, their rules and messages included) beside zod
   // (30.6 KB): they come with the rules, records and messages it imports from the same files —
   // domain/flows.ts (→ payments.ts → jobs.ts, validation.ts), flows/repository.ts → domain/calls.ts (→ files.ts),
-  // flows/use-cases.ts → domain/notices.ts → notice-schemas.ts, and through payments/wired.ts the repositories
+  // flows/mypay-result-files.ts → domain/notices.ts → notice-schemas.ts, and through payments/wired.ts the repositories
   // of bands (bands.ts), ISEE (isee.ts, inps-details.ts, isee-extraction.ts), subscriptions (users.ts), the
   // payment list (debt-summaries.ts). MyPay's XML (@rgrove/parse-xml, ~14 KB) and the ZIPs (fflate, ~13 KB)
   // are its work. With one CSV parser (d3-dsv; papaparse is gone from it): 155.7 KB. The way back (issue 22):

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { planMonth, withAmount, type PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { settlePayment } from '../../functions/domain/position-payment.ts';
-import type { ExportResults } from '../../functions/flows/use-cases.ts';
+import type { ExportResults } from '../../functions/flows/ports.ts';
 import type { PaymentDeps } from '../../functions/payments/use-cases.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { localTable } from '../support/dynamo.ts';

@@ -23,7 +23,7 @@ import { isIseeUsedForFee, toIsee } from '../../functions/domain/isee.ts';
 import { makeIseeUseCases, type IseeRepository } from '../../functions/isee/use-cases.ts';
 import { makeProfileUseCases } from '../../functions/profile/use-cases.ts';
 import { makeServiceUseCases, type ServiceRepository } from '../../functions/services/use-cases.ts';
-import type { EnrolmentIsee, SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
+import type { EnrolmentIsee, SubscriptionRecord } from '../../functions/subscriptions/repository-items.ts';
 import { makeEnrolmentUseCases, type EnrolmentRepository } from '../../functions/enrolments/use-cases.ts';
 import { makeEnrolmentCsvUseCases } from '../../functions/enrolment-csv/use-cases.ts';
 import { makeImportApply, type ImportPlanRepository } from '../../functions/enrolment-csv/import-apply.ts';

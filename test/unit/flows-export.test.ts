@@ -3,7 +3,9 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { exportDefinition } from '../../functions/flows/state-machine.ts';
 import { isFlowRunning } from '../../functions/domain/flows.ts';
 import type { FlowRecord } from '../../functions/domain/flow-record.ts';
-import { makeExportSteps, makeFlowUseCases, type ExportPositions, type FlowRepository, type MyPayImport } from '../../functions/flows/use-cases.ts';
+import { makeExportSteps } from '../../functions/flows/export-steps.ts';
+import type { ExportPositions, FlowRepository, MyPayImport } from '../../functions/flows/ports.ts';
+import { makeFlowUseCases } from '../../functions/flows/use-cases.ts';
 import { actors, memoryAudit, memoryMetrics, sequentialIds, tickingClock } from '../support/in-memory.ts';
 
 /**

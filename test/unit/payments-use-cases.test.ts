@@ -8,7 +8,7 @@ import type { CallRecord } from '../../functions/calls/repository.ts';
 import { makeConfigurationUseCases } from '../../functions/configuration/use-cases.ts';
 import type { StoredConfiguration } from '../../functions/configuration/repository.ts';
 import { makePaymentUseCases, type PositionRepository } from '../../functions/payments/use-cases.ts';
-import type { SubscriptionRecord } from '../../functions/subscriptions/repository.ts';
+import type { SubscriptionRecord } from '../../functions/subscriptions/repository-items.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
 import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.ts';
 import { makeMonthSummaryRefresh } from '../../functions/payment-list/month-refresh.ts';

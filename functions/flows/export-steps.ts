@@ -1,0 +1,303 @@
+import { unzipSync, strToU8, strFromU8 } from 'fflate';
+import {
+  DEFAULT_IMPORT_MAX_WAIT_MINUTES,
+  isFlowRunning,
+  flowFileName,
+  flowIuf,
+  flowMessages,
+  isMyPayFailure,
+  mypayFailureReason,
+  nextImportPollSeconds,
+  type FlowFileKind,
+} from '../domain/flows.ts';
+import { navOfIuv } from '../domain/iuv.ts';
+import { mypayImportZip } from '../adapters/mypay-zip.ts';
+import { noMetrics } from '../adapters/ports.ts';
+import type { FlowRecord } from '../domain/flow-record.ts';
+import { noticeIuvs, rejectionOf, resultFileName, rowsOfResultZip } from './mypay-result-files.ts';
+import type { ExportResults, ExportStepDeps } from './ports.ts';
+import { requireFlowIn } from './use-cases.ts';
+
+/** Held-back positions kept on the flow item (each a few hundred bytes: far from DynamoDB's 400 KB). */
+export const HELD_BACK_KEPT = 200;
+
+/**
+ * Rows of MyPay's result files written back per call of the Collect step (the step loops in the state
+ * machine until the last slice). Each slice reads the whole month once (the positions are found by IUD),
+ * so a slice covers a usual month whole: 10,000 rows are 400 batched writes, seconds, far from the task's
+ * timeout now that the notice PDFs stay in their ZIP. Bigger months go in more slices.
+ */
+export const COLLECT_SLICE = 10_000;
+
+/** ISEEs marked per call of the MarkIsees step (one conditional write each). */
+export const ISEE_SLICE = 2500;
+
+/** The workflow's steps (functions/flows/state-machine.ts); each one is idempotent on the flow item. */
+export function makeExportSteps({
+  flows,
+  positions,
+  mypay,
+  exportFiles,
+  clock,
+  codIpa,
+  collectSlice = COLLECT_SLICE,
+  iseeSlice = ISEE_SLICE,
+  importMaxWaitMinutes = DEFAULT_IMPORT_MAX_WAIT_MINUTES,
+  metrics = noMetrics,
+}: ExportStepDeps) {
+  const requireFlow = requireFlowIn(flows);
+  const now = () => clock.now().toISOString();
+
+  /**
+   * A refusal by MyPay (a fault, MyBox refusing the file) is MyPay's: the flow keeps its code as `stato`
+   * ('Errore flusso') and the Italian reason, then the error goes on to the state machine's Catch.
+   */
+  async function recordingRefusal<T>(flowId: string, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      if (error instanceof Error && error.name === 'MyPayFault') {
+        const { faultCode, description } = error as Error & { faultCode: string; description?: string };
+        await flows.advanceFlow(flowId, { stato: faultCode, error: mypayFailureReason(faultCode, description) }, now());
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The ZIP for this sending: the prepared CSV under the name of the flow's current IUF. A new sending after
+   * MyPay failed or refused the file repacks the same CSV under a new name (MyPay wants the CSV inside
+   * named as the ZIP: FlussoService.validateFile).
+   */
+  async function zipForAttempt(flow: FlowRecord): Promise<{ zip: Uint8Array; zipName: string }> {
+    if (!flow.zipKey || !flow.zipName || !flow.md5) throw new Error('Il file del flusso non è stato preparato.');
+    const zipName = flowFileName(codIpa, flowIuf(flow.id, flow.attempt ?? 1));
+    const stored = await exportFiles.get(flow.zipKey);
+    if (zipName === flow.zipName) return { zip: stored, zipName };
+    const csv = Object.entries(unzipSync(stored)).find(([name]) => name.toLowerCase().endsWith('.csv'))?.[1];
+    if (!csv) throw new Error('Il file del flusso non contiene il CSV.');
+    const { bytes: zip, md5 } = mypayImportZip(zipName, csv);
+    const zipKey = `flows/${flow.id}/${zipName}`;
+    await exportFiles.put(zipKey, zip, 'application/zip');
+    await flows.advanceFlow(flow.id, { zipKey, zipName, md5 }, now());
+    return { zip, zipName };
+  }
+
+  async function markIseeSlice(flowId: string, slice: number): Promise<{ done: boolean }> {
+    const flow = await requireFlow(flowId);
+    if (!flow.iseeKey) return { done: true };
+    const ids = JSON.parse(strFromU8(await exportFiles.get(flow.iseeKey))) as string[];
+    const from = flow.iseeCursor ?? 0;
+    if (from >= ids.length) return { done: true };
+    const to = Math.min(ids.length, from + slice);
+    await positions.markIsees(ids.slice(from, to));
+    await flows.advanceFlow(flowId, { iseeCursor: to }, now());
+    return { done: to >= ids.length };
+  }
+
+  return {
+    /** The CSV of the month's positions → the ZIP MyPay expects, with its MD5, in the exports bucket. */
+    async prepare(flowId: string): Promise<{ rows: number }> {
+      const flow = await requireFlow(flowId);
+      if (flow.zipKey) return { rows: flow.num };
+      const { csv, rows, heldBack = [], iseeIds = [] } = await positions.buildExport(
+        { callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, fiscalCode: flow.fiscalCode, flowId },
+        flow.startedBy,
+      );
+      if (heldBack.length) await flows.advanceFlow(flowId, { heldBack: heldBack.slice(0, HELD_BACK_KEPT) }, now());
+      // The ISEEs to mark go to the bucket (10,000 ids would not fit in the flow item); MarkIsees marks them.
+      const iseeKey = iseeIds.length ? `flows/${flowId}/isees.json` : null;
+      if (iseeKey) await exportFiles.put(iseeKey, strToU8(JSON.stringify(iseeIds)), 'application/json');
+      if (iseeKey) await flows.advanceFlow(flowId, { iseeKey, iseeCursor: 0 }, now());
+      if (rows === 0) {
+        if (iseeKey) await markIseeSlice(flowId, Number.MAX_SAFE_INTEGER);
+        const error = heldBack.length ? flowMessages.allHeldBack : flowMessages.nothingToSend;
+        await flows.advanceFlow(flowId, { step: 'COMPLETATO', stato: 'IMPORT_ESEGUITO', num: 0, accepted: 0, rejected: 0, error }, now());
+        await flows.releaseExportLock(flow.announcement.id, flowId);
+        metrics.count('ExportsCompleted', 1);
+        return { rows: 0 };
+      }
+      const zipName = flowFileName(codIpa, flowIuf(flowId, flow.attempt ?? 1));
+      const { bytes: zip, md5 } = mypayImportZip(zipName, strToU8(csv));
+      const zipKey = `flows/${flowId}/${zipName}`;
+      await exportFiles.put(zipKey, zip, 'application/zip');
+      await flows.advanceFlow(flowId, { zipKey, zipName, md5, num: rows, step: 'INVIO' }, now());
+      return { rows };
+    },
+
+    /**
+     * The ISEEs of the month's fees marked as used (they can no longer be deleted), ISEE_SLICE a call:
+     * `done` false means the state machine calls the step again; it goes on from the flow's iseeCursor.
+     * Marking twice changes nothing (an ISEE already marked is skipped).
+     */
+    markIsees: (flowId: string) => markIseeSlice(flowId, iseeSlice),
+
+    /**
+     * Authorise and upload. The one-use request token is saved BEFORE the upload: after a crash the
+     * restart asks MyPay about that token first and uploads again only if MyPay never received the file.
+     */
+    send: (flowId: string) =>
+      recordingRefusal(flowId, async () => {
+        const flow = await requireFlow(flowId);
+        if (flow.uploadedAt) return;
+        if (flow.requestToken && (await mypay.importStatus(flow.requestToken)) !== null) {
+          await flows.advanceFlow(flowId, { uploadedAt: now(), pollingSince: now(), step: 'ATTESA_ESITO' }, now());
+          return;
+        }
+        const { zip, zipName } = await zipForAttempt(flow);
+        const authorization = await mypay.authorize();
+        await flows.advanceFlow(flowId, { requestToken: authorization.requestToken }, now());
+        try {
+          await mypay.upload(authorization, zip, zipName);
+        } catch (error) {
+          // MyPay answered and refused the file (e.g. a request token already used): the token is not this
+          // flow's, so a restart must not follow it. Any other failure keeps it: MyPay may have the file.
+          if ((error as Error).name === 'MyPayFault') await flows.advanceFlow(flowId, { requestToken: null }, now());
+          throw error;
+        }
+        await flows.advanceFlow(flowId, { uploadedAt: now(), pollingSince: now(), stato: 'LOAD_IMPORT', step: 'ATTESA_ESITO' }, now());
+      }),
+
+    /**
+     * MyPay's import state, recorded on the flow: MyPay's error code when it failed the import (the flow's
+     * error then says what it means). `waitMore` while MyPay still works on it and the deployment's wait has
+     * not passed, and how long to wait before asking again (`waitSeconds`).
+     */
+    checkImport: (flowId: string) =>
+      recordingRefusal(flowId, async (): Promise<{ stato: string; waitMore: boolean; waitSeconds: number }> => {
+        const flow = await requireFlow(flowId);
+        if (flow.collectedAt) return { stato: 'IMPORT_ESEGUITO', waitMore: false, waitSeconds: 0 };
+        const status = flow.requestToken ? await mypay.importStatus(flow.requestToken) : null;
+        const stato = status?.stato ?? 'IMPORT_ERROR_SL';
+        const failed = isMyPayFailure(stato);
+        if (stato !== flow.stato) await flows.advanceFlow(flowId, { stato, ...(failed ? { error: mypayFailureReason(stato) } : {}) }, now());
+        const waited = clock.now().getTime() - Date.parse(flow.pollingSince ?? flow.uploadedAt ?? now());
+        const working = stato === 'LOAD_IMPORT' || stato === 'IMPORT_IN_ELAB';
+        return { stato, waitMore: working && waited < importMaxWaitMinutes * 60_000, waitSeconds: nextImportPollSeconds(waited) };
+      }),
+
+    /**
+     * MyPay's result files into the exports bucket (first call), then each accepted row's IUV and NAV and
+     * each rejected row's reason onto its position, COLLECT_SLICE rows a call: `done` false means the state
+     * machine calls the step again, which goes on from the flow's collectCursor. Writing the same results
+     * twice changes nothing, so a restart after a crash mid-slice is safe.
+     */
+    collect: (flowId: string) => recordingRefusal(flowId, () => collectSliceOf(flowId)),
+
+    markFailed,
+    executionEnded,
+  };
+
+  async function collectSliceOf(flowId: string): Promise<{ done: boolean }> {
+    const flow = await requireFlow(flowId);
+    if (flow.collectedAt) return { done: true };
+    const fetched: Partial<Record<FlowFileKind, Uint8Array>> = {};
+    let files = flow.files;
+    let cursor = flow.collectCursor ?? null;
+    if (cursor === null) {
+      const status = await mypay.importStatus(flow.requestToken!);
+      if (!status || status.stato !== 'IMPORT_ESEGUITO') throw new Error(`Stato del flusso inatteso: ${status?.stato ?? 'sconosciuto'}`);
+      const urls: Record<FlowFileKind, string | null | undefined> = { avvisi: status.urlFileAvvisi, iuv: status.urlFileIUV, scarti: status.urlFileScarti };
+      files = { avvisi: null, iuv: null, scarti: null };
+      for (const kind of ['iuv', 'scarti', 'avvisi'] as const) {
+        const url = urls[kind];
+        if (!url) continue;
+        const bytes = await mypay.download(url);
+        const key = `flows/${flowId}/${resultFileName(flow.zipName!, kind)}`;
+        await exportFiles.put(key, bytes, 'application/zip');
+        files[kind] = key;
+        fetched[kind] = bytes;
+      }
+      cursor = 0;
+      await flows.advanceFlow(flowId, { files, collectCursor: cursor }, now());
+    }
+    const fileOf = async (kind: FlowFileKind) => fetched[kind] ?? (files[kind] ? await exportFiles.get(files[kind]!) : null);
+    const results: ExportResults = { accepted: [], rejected: [] };
+    const iuvZip = await fileOf('iuv');
+    const avvisi = files.avvisi ? noticeIuvs(await fileOf('avvisi')) : new Set<string>();
+    for (const row of iuvZip ? rowsOfResultZip(iuvZip) : []) {
+      const [iud, iuv] = row;
+      if (iud && iuv) results.accepted.push({ iud, iuv, nav: navOfIuv(iuv), notice: avvisi.has(iuv) });
+    }
+    const scartiZip = await fileOf('scarti');
+    for (const row of scartiZip ? rowsOfResultZip(scartiZip) : []) {
+      if (row[0]) results.rejected.push({ iud: row[0], ...rejectionOf(row) });
+    }
+    // This call's slice: the accepted rows first, then the rejected ones, in the files' order.
+    const end = Math.min(cursor + collectSlice, results.accepted.length + results.rejected.length);
+    const slice: ExportResults = {
+      accepted: results.accepted.slice(cursor, end),
+      rejected: results.rejected.slice(Math.max(0, cursor - results.accepted.length), Math.max(0, end - results.accepted.length)),
+    };
+    // The notice PDFs stay in MyPay's AVVISI ZIP as it came: each accepted position is told where its own
+    // is, and is served from it on demand (functions/adapters/notice-pdf.ts).
+    await positions.recordResults({ callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, flowId, noticeZip: files.avvisi }, slice);
+    if (end < results.accepted.length + results.rejected.length) {
+      await flows.advanceFlow(flowId, { collectCursor: end }, now());
+      return { done: false };
+    }
+    await flows.advanceFlow(
+      flowId,
+      { files, accepted: results.accepted.length, rejected: results.rejected.length, stato: 'IMPORT_ESEGUITO', step: 'COMPLETATO', collectedAt: now(), collectCursor: end, error: null },
+      now(),
+    );
+    await flows.releaseExportLock(flow.announcement.id, flowId);
+    metrics.count('ExportsCompleted', 1);
+    metrics.count('PositionsExported', results.accepted.length);
+    metrics.count('MyPayRowsRejected', results.rejected.length);
+    return { done: true };
+  }
+
+  /**
+   * The workflow stopped: the flow says why. MyPay's failure or refusal keeps MyPay's code as `stato`
+   * ('Errore flusso') with its Italian reason; MyPay still working on the import when the wait ran out
+   * suspends the flow (waiting, not failed); anything else is the portal's IMPORT_ERROR_SL ('Errore flusso
+   * interno'). The call stays locked if MyPay may hold the file (a restart resumes from it).
+   */
+  async function markFailed(flowId: string, error: { Error?: string; Cause?: string } | null): Promise<void> {
+    const flow = await requireFlow(flowId);
+    if (flow.step === 'COMPLETATO') return;
+    const cause = error?.Error === 'ImportNotDone' ? (error.Cause ?? '') : '';
+    if (cause === 'LOAD_IMPORT' || cause === 'IMPORT_IN_ELAB') {
+      await flows.updateFlow(flowId, { step: 'SOSPESO', stato: cause, error: flowMessages.stillWaiting }, now());
+      return;
+    }
+    const stato = cause && isMyPayFailure(cause) ? cause : isMyPayFailure(flow.stato) ? flow.stato : 'IMPORT_ERROR_SL';
+    const reason = stato === 'IMPORT_ERROR_SL' ? describeFailure(error) : stato === flow.stato && flow.error ? flow.error : mypayFailureReason(stato);
+    await flows.updateFlow(flowId, { step: 'ERRORE', stato, error: reason }, now());
+    if (!flow.requestToken) await flows.releaseExportLock(flow.announcement.id, flowId);
+    metrics.count('ExportsFailed', 1);
+  }
+
+  /**
+   * An execution ended without passing through MarkFailed: the state machine's own timeout and an abort
+   * bypass every Catch (Step Functions "Execution Status Change" event, an EventBridge rule in the cloud,
+   * lib/local/step-functions.ts here). A flow still running under that execution is failed as MarkFailed
+   * would (and the lock released unless MyPay may hold the file), so 'Rielabora' works; the end of an older
+   * execution of the flow, or of one that finished its work, changes nothing.
+   */
+  async function executionEnded(event: { flowId: string; execution: string; status: string }): Promise<void> {
+    const flow = await flows.getFlow(event.flowId);
+    if (!flow || !isFlowRunning(flow) || (flow.execution && flow.execution !== event.execution)) return;
+    // Stopped while MyPay works on the file it holds: waiting, not failed ('Rielabora' asks MyPay again).
+    if (flow.uploadedAt && (flow.stato === 'LOAD_IMPORT' || flow.stato === 'IMPORT_IN_ELAB')) return markFailed(event.flowId, { Error: 'ImportNotDone', Cause: flow.stato });
+    await markFailed(event.flowId, { Error: `Execution.${event.status}`, Cause: flowMessages.executionStopped });
+  }
+}
+
+/** An Italian line for the operator out of a Step Functions error ({ Error, Cause }). */
+function describeFailure(error: { Error?: string; Cause?: string } | null): string {
+  if (!error) return 'Errore interno durante l’invio.';
+  if (error.Error === 'MyPayUnavailable') return 'MyPay non risponde: riprova più tardi con «Rielabora».';
+  if (error.Error === 'ImportNotDone') return 'MyPay non ha più il file di questo invio: «Rielabora» lo invia di nuovo.';
+  if (error.Error?.startsWith('Execution.')) return flowMessages.executionStopped;
+  let cause = error.Cause ?? '';
+  try {
+    cause = JSON.parse(cause).errorMessage ?? cause;
+  } catch {
+    // Not JSON: the cause as it is.
+  }
+  return `Errore interno durante l’invio${cause ? `: ${cause.slice(0, 300)}` : '.'}`;
+}
+
+export type ExportSteps = ReturnType<typeof makeExportSteps>;

@@ -1,0 +1,106 @@
+import type { FlowRecord } from '../domain/flow-record.ts';
+import type { Skipped } from '../domain/payments.ts';
+import type { Actor } from '../domain/roles.ts';
+import type { Page } from '../domain/validation.ts';
+import type { AuditLog, BusinessMetrics, Clock, IdGenerator, MyPayAuthorization, MyPayImportStatus } from '../adapters/ports.ts';
+
+/** What the export of a month's positions to MyPay needs (its operator side in use-cases.ts, its steps in export-steps.ts). */
+
+export interface FlowRepository {
+  getFlow(id: string): Promise<FlowRecord | null>;
+  /** One export per call at a time: false when another flow holds the call's lock (taking it again is fine). */
+  takeExportLock(callId: string, flowId: string): Promise<boolean>;
+  createFlow(flow: FlowRecord): Promise<void>;
+  /** Merges fields onto the flow. */
+  updateFlow(id: string, fields: Partial<FlowRecord>, now: string): Promise<FlowRecord>;
+  /** Merges fields onto a flow still running; throws (FlowStopped) once it completed, failed or was suspended. */
+  advanceFlow(id: string, fields: Partial<FlowRecord>, now: string): Promise<FlowRecord>;
+  /** The call's export lock goes (an export of that call may start again). */
+  releaseExportLock(callId: string, flowId: string): Promise<void>;
+  /** The flow that holds the call's export lock, if any. */
+  runningExportOf(callId: string): Promise<string | null>;
+  listFlows(query: { descrizione?: string; cursor?: string }, pageSize: number): Promise<Page<FlowRecord>>;
+}
+
+/** The positions side of an export (functions/payments): what to send, and MyPay's verdict on each row. */
+export interface ExportPositions {
+  /** The MyPay import CSV of the call's month (one citizen only when fiscalCode is set), and how many rows it has. */
+  buildExport(
+    request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string },
+    actor: Actor,
+  ): Promise<{ csv: string; rows: number; heldBack?: readonly Skipped[]; iseeIds?: readonly string[] }>;
+  /** Marks these ISEEs as used for a fee (the ISEEs the month's fees came from: they can no longer be deleted). */
+  markIsees(ids: readonly string[]): Promise<void>;
+  /** IUV and NAV onto each accepted position, the reason onto each rejected one (idempotent). */
+  recordResults(request: { callId: string; mese: number; anno: number; flowId: string; noticeZip: string | null }, results: ExportResults): Promise<void>;
+}
+
+export interface ExportResults {
+  /** `notice` false: MyPay made no notice PDF for it (MyPay4 makes one only for a row with flagGeneraIuv true). */
+  accepted: { iud: string; iuv: string; nav: string; notice?: boolean }[];
+  rejected: { iud: string; code: string; reason: string }[];
+}
+
+/** MyPay's bulk import (functions/adapters/mypay.ts; the simulator locally). */
+export interface MyPayImport {
+  authorize(): Promise<MyPayAuthorization>;
+  /** Sends the ZIP (the adapter sends its MD5 with it). */
+  upload(authorization: MyPayAuthorization, zip: Uint8Array, fileName: string): Promise<void>;
+  /** null when MyPay has no file for the token (the upload never reached it). */
+  importStatus(requestToken: string): Promise<MyPayImportStatus | null>;
+  download(url: string): Promise<Uint8Array>;
+}
+
+/** The exports bucket. */
+export interface ExportFiles {
+  put(key: string, body: Uint8Array, contentType: string): Promise<void>;
+  get(key: string): Promise<Uint8Array>;
+  /** A link of a few minutes that downloads the file (a ZIP unless another type is given). */
+  downloadUrl(key: string, fileName: string, contentType?: string): Promise<string>;
+}
+
+/** Starts the export state machine for a flow (Step Functions in the cloud, aws-local-stepfunctions here). */
+export interface FlowRunner {
+  /** Starts an execution for the flow and answers its id (the ARN in the cloud). */
+  start(flowId: string): Promise<string>;
+}
+
+export interface FlowDeps {
+  flows: FlowRepository;
+  /** An export needs the whole MyPay configuration: checked before anything starts (400 otherwise). */
+  configuration: { requireComplete(): Promise<unknown> };
+  calls: { getCall(id: string): Promise<{ id: string; name: string; serviceId: string; serviceName: string; state?: number } | null> };
+  /** Whether a citizen's MyPay checkout holds a position of the call's month (payments/repository.ts hasLiveCheckouts). */
+  checkouts?: { hasLiveCheckouts(callId: string, month: { mese: number; anno: number } | null, now: string): Promise<boolean> };
+  /**
+   * How many positions an export of the month would find to send now (after the month's generation, which
+   * this only plans: nothing is written). 0: 'Invia a MyPay' creates no flow.
+   */
+  positions: { pendingCount(request: { callId: string; mese: number; anno: number; fiscalCode: string | null }): Promise<number> };
+  exportFiles: Pick<ExportFiles, 'downloadUrl'>;
+  runner: FlowRunner;
+  /** Whether 'Sincronizza' is recalculating the call's positions: no export starts beside it. */
+  positionsSync: { isRunning(callId: string): Promise<boolean> };
+  audit: AuditLog;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+/** What the export's steps need (functions/flows/task-handler.ts). */
+export interface ExportStepDeps {
+  flows: FlowRepository;
+  positions: ExportPositions;
+  mypay: MyPayImport;
+  exportFiles: ExportFiles;
+  clock: Clock;
+  /** The council's entity code at MyPay: it names the ZIP. */
+  codIpa: string;
+  /** Rows written back per call of Collect (COLLECT_SLICE unless a test sets another). */
+  collectSlice?: number;
+  /** ISEEs marked per call of MarkIsees (ISEE_SLICE unless a test sets another). */
+  iseeSlice?: number;
+  /** ExportsCompleted, ExportsFailed, PositionsExported, MyPayRowsRejected (functions/domain/business-metrics.ts). */
+  metrics?: BusinessMetrics;
+  /** How long MyPay may keep an import in LOAD_IMPORT / IMPORT_IN_ELAB before the flow is suspended. */
+  importMaxWaitMinutes?: number;
+}
