@@ -46,7 +46,7 @@ export class BackgroundJobs extends Construct {
     const groups = Object.entries(JOB_FUNCTIONS) as [JobFunctionName, (typeof JOB_FUNCTIONS)[JobFunctionName]][];
     const jobFunction = (name: JobFunctionName, entry: string, kinds: readonly string[]) =>
       new PortalFunction(this, name, {
-        entry: `functions/jobs/${entry}`,
+        entry: `functions/jobs/${entry}.ts`,
         // Its own service name on its logs and metrics: jobs-payment, jobs-enrolment, jobs-notice, jobs-isee.
         serviceName: `jobs-${name.replace(/Jobs$/, '').toLowerCase()}`,
         description: `Background jobs (${kinds.join(', ')}): one bounded slice of work per invocation`,

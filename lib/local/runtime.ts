@@ -89,7 +89,7 @@ async function startLocalExport(port: number) {
   // Each job function's ARN resolves to its own entry's handler, as the cloud's state machine invokes its own Lambda.
   const jobFunctions = await Promise.all(
     Object.entries(JOB_FUNCTIONS).map(async ([name, { entry, kinds }]) => {
-      const { runJobStep } = (await import(`../../functions/jobs/${entry}`)) as { runJobStep: TaskFunction };
+      const { runJobStep } = (await import(`../../functions/jobs/${entry}.ts`)) as { runJobStep: TaskFunction };
       return { name, arn: localFunctionArn(name), kinds, runJobStep };
     }),
   );
