@@ -143,27 +143,33 @@ export class ApiStack extends Stack {
     // background jobs' state machine; the ISEE schedules too.
     this.backgroundJobs = new BackgroundJobs(this, 'BackgroundJobs', {
       table: props.data.table,
-      documents: props.data.documents,
       starters: [this.functions.payments, this.functions['enrolment-csv'], this.functions.notices, this.functions.reporting, this.functions.enrolments, this.functions.isee],
       iseeReminderFrom: props.iseeReminderFrom,
     });
-    // The flow e-mail's slices read the list cursors of a month's positions, MyPay's PDFs, and send through SES;
-    // 'Verifica / genera CSV' leaves its file in the exports bucket; 'Rendicontazione' asks MyPay; the ISEE jobs
-    // ask INPS through PDND and send the December reminders (IO and e-mail).
-    const jobFunction = this.backgroundJobs.jobFunction;
-    jobFunction.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
-    bind.exports(jobFunction, 'RW');
-    bind.mail(jobFunction, 'SEND');
+    // Each job function gets what its own kinds need (functions/jobs/job-functions.ts), nothing more.
+    const { PaymentJobs, EnrolmentJobs, NoticeJobs, IseeJobs } = this.backgroundJobs.jobFunctions;
+    for (const jobFunction of Object.values(this.backgroundJobs.jobFunctions)) jobFunction.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
+    // 'Verifica / genera CSV' leaves its file in the exports bucket; 'Rendicontazione' asks MyPay.
+    bind.exports(PaymentJobs, 'RW');
+    bind.mypay(PaymentJobs, true);
+    // An enrolment import removing a subscription deletes its files.
+    bind.documents(EnrolmentJobs, 'RW');
+    // The flow e-mail reads MyPay's PDFs and the list cursors of a month's positions, and sends through SES and IO.
+    bind.exports(NoticeJobs, 'R');
+    bind.mail(NoticeJobs, 'SEND');
     // The flow e-mail keeps to the account's sending rate, which it reads (SES v2 GetAccount: SendQuota).
-    jobFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:GetAccount'], resources: ['*'] }));
-    acknowledge(jobFunction.role!, {
+    NoticeJobs.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:GetAccount'], resources: ['*'] }));
+    acknowledge(NoticeJobs.role!, {
       'AwsSolutions-IAM5[Resource::*]': 'ses:GetAccount reads the account’s own sending quota and supports no resource-level permission (SES v2 service authorization reference); it grants no sending.',
     });
-    bind.mypay(jobFunction, true);
-    bind.io(jobFunction, 'SEND');
-    bind.inps(jobFunction, 'QUERY');
+    bind.io(NoticeJobs, 'SEND');
+    // The ISEE jobs ask INPS through PDND, record the ISEE (its documents) and send the December reminders (IO and e-mail).
+    bind.inps(IseeJobs, 'QUERY');
+    bind.documents(IseeJobs, 'RW');
+    bind.io(IseeJobs, 'SEND');
+    bind.mail(IseeJobs, 'SEND');
     // The portal's address: the link in the ISEE reminders (sent by the expiry job only).
-    jobFunction.addEnvironment('PORTAL_URL', props.portalUrl);
+    IseeJobs.addEnvironment('PORTAL_URL', props.portalUrl);
     this.backgroundJobs.scheduledJobs.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
 
     const integrations = Object.fromEntries(

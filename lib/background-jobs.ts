@@ -2,18 +2,16 @@ import { Duration, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { JOB_FUNCTIONS, type JobFunctionName } from '../functions/jobs/job-functions.ts';
 import { JOB_SLICE_TIMEOUT_SECONDS, jobDefinition } from '../functions/jobs/state-machine.ts';
 import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
 import { PortalFunction } from './portal-function.ts';
 
 export interface BackgroundJobsProps {
   table: ITable;
-  /** The documents bucket: an enrolment import removing a subscription deletes its files. */
-  documents: IBucket;
   /** The API functions that start jobs (the payments function: 'Sincronizza'; enrolment-csv: the import's 'Applica'). */
   starters: PortalFunction[];
   /** The first day (MM-DD, in December) of the ISEE reminders: the expiry job runs every day from it. */
@@ -32,45 +30,53 @@ export const iseeSchedules = (reminderFrom: string) => [
 
 /**
  * The one background-job mechanism: a state machine (functions/jobs/state-machine.ts) that calls the job
- * function (functions/jobs/task-handler.ts) one bounded slice at a time until the job is done. The job
- * function reads and writes the table and nothing else; the starters may start the state machine and
- * nothing else.
+ * function of the run's kind (functions/jobs/job-functions.ts) one bounded slice at a time until the job is
+ * done. Here the job functions get the table (their job records); each gets what its own kinds need from the
+ * API stack. The starters may start the state machine and nothing else.
  */
 export class BackgroundJobs extends Construct {
   readonly stateMachine: sfn.StateMachine;
-  readonly jobFunction: PortalFunction;
+  /** The job functions, by name (JOB_FUNCTIONS): each bundles only its own kinds. */
+  readonly jobFunctions: Record<JobFunctionName, PortalFunction>;
   /** What the schedules invoke: it starts the ISEE jobs (functions/jobs/scheduled.ts). */
   readonly scheduledJobs: PortalFunction;
 
   constructor(scope: Construct, id: string, props: BackgroundJobsProps) {
     super(scope, id);
-    this.jobFunction = new PortalFunction(this, 'JobTask', {
-      entry: 'functions/jobs/task-handler.ts',
-      serviceName: 'jobs',
-      description: 'Background jobs: one bounded slice of work per invocation (recalculation of debt positions, enrolment imports, …)',
-      // One slice: a month of a call's debt positions (thousands of conditional writes).
-      timeout: Duration.seconds(JOB_SLICE_TIMEOUT_SECONDS),
-    });
-    this.jobFunction.bindTable(props.table, 'RW');
-    this.jobFunction.bindBucket('DOCUMENTS_BUCKET', props.documents, 'RW');
+    const groups = Object.entries(JOB_FUNCTIONS) as [JobFunctionName, (typeof JOB_FUNCTIONS)[JobFunctionName]][];
+    const jobFunction = (name: JobFunctionName, entry: string, kinds: readonly string[]) =>
+      new PortalFunction(this, name, {
+        entry: `functions/jobs/${entry}.ts`,
+        // Its own service name on its logs and metrics: jobs-payment, jobs-enrolment, jobs-notice, jobs-isee.
+        serviceName: `jobs-${name.replace(/Jobs$/, '').toLowerCase()}`,
+        description: `Background jobs (${kinds.join(', ')}): one bounded slice of work per invocation`,
+        // One slice: e.g. a month of a call's debt positions (thousands of conditional writes).
+        timeout: Duration.seconds(JOB_SLICE_TIMEOUT_SECONDS),
+      });
+    this.jobFunctions = Object.fromEntries(groups.map(([name, { entry, kinds }]) => [name, jobFunction(name, entry, kinds)])) as Record<JobFunctionName, PortalFunction>;
+    // Every job reads and writes its own record (the run's lock and progress).
+    for (const fn of Object.values(this.jobFunctions)) fn.bindTable(props.table, 'RW');
+    const definition = jobDefinition(groups.map(([name, { kinds }]) => ({ name, arn: this.jobFunctions[name].functionArn, kinds })));
 
     const logGroup = new logs.LogGroup(this, 'StateMachineLogs', { retention: logs.RetentionDays.SIX_MONTHS });
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
-      definitionBody: sfn.DefinitionBody.fromString(Stack.of(this).toJsonString(jobDefinition(this.jobFunction.functionArn))),
+      definitionBody: sfn.DefinitionBody.fromString(Stack.of(this).toJsonString(definition)),
       tracingEnabled: true,
       // Execution data would put ids and actors in the logs: states and errors only.
       logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
     });
-    this.jobFunction.grantInvoke(this.stateMachine);
     acknowledge(this.stateMachine.role, {
       'AwsSolutions-IAM5[Resource::*]':
         'Added by Step Functions for tracing and execution logs: X-Ray (PutTraceSegments, PutTelemetryRecords, GetSamplingRules, GetSamplingTargets) and CloudWatch Logs delivery (CreateLogDelivery, GetLogDelivery, …) support no resource-level permissions.',
     });
-    acknowledgeWildcardResource(
-      this.stateMachine.role,
-      `${this.jobFunction.functionArn}:*`,
-      'grantInvoke allows the function and its versions/aliases (ARN:*); the state machine invokes this one function and nothing else.',
-    );
+    for (const fn of Object.values(this.jobFunctions)) {
+      fn.grantInvoke(this.stateMachine);
+      acknowledgeWildcardResource(
+        this.stateMachine.role,
+        `${fn.functionArn}:*`,
+        'grantInvoke allows the function and its versions/aliases (ARN:*); the state machine invokes the job functions and nothing else.',
+      );
+    }
 
     this.scheduledJobs = new PortalFunction(this, 'ScheduledJobs', {
       entry: 'functions/jobs/scheduled.ts',

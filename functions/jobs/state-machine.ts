@@ -1,11 +1,11 @@
 /**
  * The one background-job mechanism (functions/jobs), as an Amazon States Language definition: the same in
- * the cloud (CDK puts the job function's ARN in it, lib/background-jobs.ts) and locally (aws-local-stepfunctions
- * runs it with the same task handler, lib/local/runtime.ts).
+ * the cloud (CDK puts the job functions' ARNs in it, lib/background-jobs.ts) and locally (aws-local-stepfunctions
+ * runs it with the same task handlers, lib/local/runtime.ts).
  *
- * Input: { kind, key, jobId, cursor: null }. Slice calls the job function, which does a bounded piece of the
- * job from `cursor` and answers the next cursor, or `finished`; the loop goes on until then. Lambda's own
- * transient errors are retried; anything else → MarkFailed (the job record says why) → Fail.
+ * Input: { kind, key, jobId, cursor: null }. Slice calls the job function of the run's kind, which does a
+ * bounded piece of the job from `cursor` and answers the next cursor, or `finished`; the loop goes on until
+ * then. Lambda's own transient errors are retried; anything else → MarkFailed (the job record says why) → Fail.
  */
 export const JOB_STEPS = ['Slice', 'MarkFailed'] as const;
 export type JobTaskStep = (typeof JOB_STEPS)[number];
@@ -26,39 +26,73 @@ export const JOB_SLICE_TIMEOUT_SECONDS = 300;
 
 const run = { 'kind.$': '$.kind', 'key.$': '$.key', 'jobId.$': '$.jobId' };
 
-export function jobDefinition(jobFunction: string) {
+/** A job function and the kinds it runs (functions/jobs/job-functions.ts): the state machine picks it by the run's kind. */
+export interface JobFunctionTarget {
+  name: string;
+  arn: string;
+  kinds: readonly string[];
+}
+
+/** One function's Slice and MarkFailed states: the same Retry, Catch and failure path for every function. */
+function taskStates(jobFunction: string, slice: string, markFailed: string) {
+  return {
+    [slice]: {
+      Type: 'Task',
+      Resource: 'arn:aws:states:::lambda:invoke',
+      Parameters: { FunctionName: jobFunction, Payload: { step: 'Slice', ...run, 'cursor.$': '$.cursor' } },
+      ResultSelector: { 'cursor.$': '$.Payload.cursor', 'finished.$': '$.Payload.finished' },
+      ResultPath: '$.slice',
+      TimeoutSeconds: JOB_SLICE_TIMEOUT_SECONDS,
+      Retry: [lambdaTransient],
+      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: markFailed }],
+      Next: 'IsFinished',
+    },
+    [markFailed]: {
+      Type: 'Task',
+      Resource: 'arn:aws:states:::lambda:invoke',
+      Parameters: { FunctionName: jobFunction, Payload: { step: 'MarkFailed', ...run, 'cursor.$': '$.cursor', 'error.$': '$.error' } },
+      ResultPath: null,
+      Retry: [lambdaTransient],
+      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: null, Next: 'Failed' }],
+      Next: 'Failed',
+    },
+  };
+}
+
+/**
+ * One job function (a string: its ARN; the data migrations) or several, each running its own kinds: then a
+ * Choice on `$.kind` (Route) sends each slice to its kind's function, Slice<name> and MarkFailed<name>. A kind
+ * no function names goes to the first, which fails it as an unknown kind and marks the run failed.
+ */
+export function jobDefinition(target: string | readonly JobFunctionTarget[]) {
+  const single = typeof target === 'string';
+  const tasks = single
+    ? taskStates(target, 'Slice', 'MarkFailed')
+    : Object.assign({}, ...target.map((fn) => taskStates(fn.arn, `Slice${fn.name}`, `MarkFailed${fn.name}`)));
+  const route = single
+    ? {}
+    : {
+        Route: {
+          Type: 'Choice',
+          Choices: target.flatMap((fn) => fn.kinds.map((kind) => ({ Variable: '$.kind', StringEquals: kind, Next: `Slice${fn.name}` }))),
+          Default: `Slice${target[0]!.name}`,
+        },
+      };
+  const start = single ? 'Slice' : 'Route';
   return {
     Comment: 'Lavori in background a blocchi (ricalcolo delle posizioni debitorie, …)',
-    StartAt: 'Slice',
+    StartAt: start,
     TimeoutSeconds: 7200,
     States: {
-      Slice: {
-        Type: 'Task',
-        Resource: 'arn:aws:states:::lambda:invoke',
-        Parameters: { FunctionName: jobFunction, Payload: { step: 'Slice', ...run, 'cursor.$': '$.cursor' } },
-        ResultSelector: { 'cursor.$': '$.Payload.cursor', 'finished.$': '$.Payload.finished' },
-        ResultPath: '$.slice',
-        TimeoutSeconds: JOB_SLICE_TIMEOUT_SECONDS,
-        Retry: [lambdaTransient],
-        Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'MarkFailed' }],
-        Next: 'IsFinished',
-      },
+      ...route,
+      ...tasks,
       IsFinished: {
         Type: 'Choice',
         Choices: [{ Variable: '$.slice.finished', BooleanEquals: true, Next: 'Done' }],
         Default: 'NextSlice',
       },
-      NextSlice: { Type: 'Pass', Parameters: { ...run, 'cursor.$': '$.slice.cursor' }, Next: 'Slice' },
+      NextSlice: { Type: 'Pass', Parameters: { ...run, 'cursor.$': '$.slice.cursor' }, Next: start },
       Done: { Type: 'Succeed' },
-      MarkFailed: {
-        Type: 'Task',
-        Resource: 'arn:aws:states:::lambda:invoke',
-        Parameters: { FunctionName: jobFunction, Payload: { step: 'MarkFailed', ...run, 'cursor.$': '$.cursor', 'error.$': '$.error' } },
-        ResultPath: null,
-        Retry: [lambdaTransient],
-        Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: null, Next: 'Failed' }],
-        Next: 'Failed',
-      },
       Failed: { Type: 'Fail', Error: 'JobFailed', Cause: 'Il lavoro non è riuscito: il suo stato dice perché.' },
     },
   };

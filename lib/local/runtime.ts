@@ -11,7 +11,7 @@ import { API_AUDIENCE, OIDC_CLIENT_ID, REGION, TABLE_NAME, appUrl, issuerUrl, ty
 import { seedDemoData } from './demo-data.ts';
 import { startIdentityProvider } from './idp.ts';
 import { startIseeExtraction } from './isee-extraction.ts';
-import { localFunctionArn, localStateMachineArn, startStepFunctions } from './step-functions.ts';
+import { localFunctionArn, localStateMachineArn, startStepFunctions, type TaskFunction } from './step-functions.ts';
 import { DEFAULT_ENTITY, startMyPaySimulator } from './mypay-simulator.ts';
 import { LOCAL_MAIL, startMail } from './mail.ts';
 import { LOCAL_IO, startIoSimulator } from './io-simulator.ts';
@@ -77,17 +77,24 @@ const JOBS_MACHINE = 'BackgroundJobs';
 
 /**
  * The MyPay export's state machine, its steps run by the export's task function, and the background jobs'
- * state machine with the job function (loaded after the environment is set).
+ * state machine with the job functions (loaded after the environment is set).
  */
 async function startLocalExport(port: number) {
-  const [{ exportDefinition, FLOW_STEPS }, { runFlowStep, importMaxWaitMinutes }, { jobDefinition }, { runJobStep }] = await Promise.all([
+  const [{ exportDefinition, FLOW_STEPS }, { runFlowStep, importMaxWaitMinutes }, { jobDefinition }, { JOB_FUNCTIONS }] = await Promise.all([
     import('../../functions/flows/state-machine.ts'),
     import('../../functions/flows/task-handler.ts'),
     import('../../functions/jobs/state-machine.ts'),
-    import('../../functions/jobs/task-handler.ts'),
+    import('../../functions/jobs/job-functions.ts'),
   ]);
+  // Each job function's ARN resolves to its own entry's handler, as the cloud's state machine invokes its own Lambda.
+  const jobFunctions = await Promise.all(
+    Object.entries(JOB_FUNCTIONS).map(async ([name, { entry, kinds }]) => {
+      const { runJobStep } = (await import(`../../functions/jobs/${entry}.ts`)) as { runJobStep: TaskFunction };
+      return { name, arn: localFunctionArn(name), kinds, runJobStep };
+    }),
+  );
   return startStepFunctions(port, [
-    { name: JOBS_MACHINE, definition: jobDefinition(localFunctionArn('JobTask')), functions: { JobTask: runJobStep } },
+    { name: JOBS_MACHINE, definition: jobDefinition(jobFunctions), functions: Object.fromEntries(jobFunctions.map((fn) => [fn.name, fn.runJobStep])) },
     {
       name: EXPORT_MACHINE,
       definition: exportDefinition(localFunctionArn('FlowTask'), importMaxWaitMinutes()),

@@ -33,8 +33,8 @@ const actions = (s: Statement) => [s.Action].flat();
 describe('api stack: functions', () => {
   it('has exactly one function per resource of the route table, the MyPay export\'s task, the background jobs\' functions, and nothing else', () => {
     const functions = api.findResources('AWS::Lambda::Function');
-    const { jobFunction, scheduledJobs } = portal.api.backgroundJobs;
-    expect(Object.keys(functions).sort()).toEqual([...resources.map(functionOf), logicalId(portal.api.paymentExport.taskFunction), logicalId(jobFunction), logicalId(scheduledJobs)].sort());
+    const { jobFunctions, scheduledJobs } = portal.api.backgroundJobs;
+    expect(Object.keys(functions).sort()).toEqual([...resources.map(functionOf), logicalId(portal.api.paymentExport.taskFunction), ...Object.values(jobFunctions).map(logicalId), logicalId(scheduledJobs)].sort());
     for (const resource of resources) {
       expect(functions[functionOf(resource)].Properties.Environment.Variables.POWERTOOLS_SERVICE_NAME).toBe(resource);
     }
@@ -76,7 +76,10 @@ describe('api stack: functions', () => {
       [
         ...resources.map((r) => `portal:PortaleApi/${r}`),
         'portal:PortaleApi/PaymentExport/FlowTask',
-        'portal:PortaleApi/BackgroundJobs/JobTask',
+        'portal:PortaleApi/BackgroundJobs/PaymentJobs',
+        'portal:PortaleApi/BackgroundJobs/EnrolmentJobs',
+        'portal:PortaleApi/BackgroundJobs/NoticeJobs',
+        'portal:PortaleApi/BackgroundJobs/IseeJobs',
         'portal:PortaleApi/BackgroundJobs/ScheduledJobs',
         'portal:PortaleAuth/PreTokenGeneration',
         'portal:PortaleIseeExtraction/IseeExtraction/ReadAttestation',

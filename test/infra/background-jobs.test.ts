@@ -29,48 +29,102 @@ const roleOfFunction = (fn: PortalFunction) => api.findResources('AWS::Lambda::F
 describe('background jobs (lib/background-jobs.ts)', () => {
   const machineId = () => logicalId(portal.api.backgroundJobs.stateMachine);
 
-  it('is a state machine that loops over slices of the job function until finished, and marks a failure', () => {
+  const jobFunctions = () => Object.entries(portal.api.backgroundJobs.jobFunctions);
+
+  it('is a state machine that sends each kind to its job function, loops over its slices until finished, and marks a failure', () => {
     const machine = api.findResources('AWS::StepFunctions::StateMachine')[machineId()].Properties;
-    const jobFunction = logicalId(portal.api.backgroundJobs.jobFunction);
     const parts = machine.DefinitionString['Fn::Join'][1] as unknown[];
     const definition = JSON.parse(parts.map((part) => (typeof part === 'string' ? part : `<${(part as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]}>`)).join(''));
-    expect(Object.keys(definition.States).sort()).toEqual(['Done', 'Failed', 'IsFinished', 'MarkFailed', 'NextSlice', 'Slice']);
-    expect(definition.States.Slice.Parameters.FunctionName).toBe(`<${jobFunction}>`);
-    expect(definition.States.MarkFailed.Parameters.FunctionName).toBe(`<${jobFunction}>`);
-    expect(definition.States.Slice.Catch[0].Next).toBe('MarkFailed');
-    expect(definition.States.NextSlice.Next).toBe('Slice');
+    const names = jobFunctions().map(([name]) => name);
+    expect(names.sort()).toEqual(['EnrolmentJobs', 'IseeJobs', 'NoticeJobs', 'PaymentJobs']);
+    expect(Object.keys(definition.States).sort()).toEqual(
+      ['Done', 'Failed', 'IsFinished', 'NextSlice', 'Route', ...names.flatMap((name) => [`Slice${name}`, `MarkFailed${name}`])].sort(),
+    );
+    expect(definition.StartAt).toBe('Route');
+    expect(definition.States.NextSlice.Next).toBe('Route');
+    // Every kind a starter uses goes to one function, the one whose bundle carries it.
+    const routes = Object.fromEntries(definition.States.Route.Choices.map((c: { StringEquals: string; Next: string }) => [c.StringEquals, c.Next]));
+    expect(routes).toEqual({
+      'sync-positions': 'SlicePaymentJobs',
+      'generate-positions': 'SlicePaymentJobs',
+      'positions-csv': 'SlicePaymentJobs',
+      reporting: 'SlicePaymentJobs',
+      'reset-hours': 'SliceEnrolmentJobs',
+      'enrolment-import': 'SliceEnrolmentJobs',
+      'flow-email': 'SliceNoticeJobs',
+      'isee-refresh-call': 'SliceIseeJobs',
+      'isee-new-year': 'SliceIseeJobs',
+      'isee-expiry': 'SliceIseeJobs',
+    });
+    for (const [name, fn] of jobFunctions()) {
+      const slice = definition.States[`Slice${name}`];
+      const markFailed = definition.States[`MarkFailed${name}`];
+      expect(slice.Parameters.FunctionName).toBe(`<${logicalId(fn)}>`);
+      expect(markFailed.Parameters.FunctionName).toBe(`<${logicalId(fn)}>`);
+      // The same retries, timeout and failure path for every function.
+      expect(slice.Retry).toEqual(definition.States.SlicePaymentJobs.Retry);
+      expect(slice.TimeoutSeconds).toBe(300);
+      expect(slice.Catch).toEqual([{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: `MarkFailed${name}` }]);
+      expect(slice.Next).toBe('IsFinished');
+      expect(markFailed.Retry).toEqual(slice.Retry);
+      expect(markFailed.Next).toBe('Failed');
+    }
     expect(machine.TracingConfiguration).toEqual({ Enabled: true });
     expect(machine.LoggingConfiguration.IncludeExecutionData).toBe(false);
   });
 
-  it('lets the state machine invoke the job function and nothing else', () => {
+  it('lets the state machine invoke the job functions and nothing else', () => {
     const roleId = api.findResources('AWS::StepFunctions::StateMachine')[machineId()].Properties.RoleArn['Fn::GetAtt'][0];
     const invoke = statementsOfRole(roleId).filter((s) => actions(s).some((a) => a.startsWith('lambda:')));
-    expect(invoke.flatMap(actions)).toEqual(['lambda:InvokeFunction']);
-    expect(JSON.stringify(invoke[0]!.Resource)).toContain(logicalId(portal.api.backgroundJobs.jobFunction));
-    expect(JSON.stringify(invoke[0]!.Resource)).not.toContain(logicalId(portal.api.paymentExport.taskFunction));
+    expect([...new Set(invoke.flatMap(actions))]).toEqual(['lambda:InvokeFunction']);
+    const resources = JSON.stringify(invoke.map((s) => s.Resource));
+    for (const [, fn] of jobFunctions()) expect(resources).toContain(logicalId(fn));
+    expect(resources).not.toContain(logicalId(portal.api.paymentExport.taskFunction));
   });
 
-  it('gives the job function the table, the documents bucket, the exports bucket, SES sending, MyPay’s settings and signing with the PDND key, nothing else', () => {
-    const statements = statementsOfRole(roleOfFunction(portal.api.backgroundJobs.jobFunction));
-    const services = new Set(statements.flatMap(actions).map((a) => a.split(':')[0]));
-    expect([...services].sort()).toEqual(['dynamodb', 'kms', 'logs', 's3', 'ses', 'xray'].filter((s) => services.has(s)).sort());
-    // The ISEE jobs ask INPS through PDND: kms:Sign on the PDND client's key, nothing more.
-    expect(statements.filter((s) => actions(s).some((a) => a.startsWith('kms:'))).flatMap(actions)).toEqual(['kms:Sign']);
-    expect(services.has('dynamodb')).toBe(true);
-    // An enrolment import removing a subscription deletes its files (documents bucket); the flow e-mail reads
-    // MyPay's PDFs and 'Verifica / genera CSV' leaves its file (exports bucket).
-    const s3 = statements.filter((s) => actions(s).some((a) => a.startsWith('s3:')));
-    expect(JSON.stringify(s3.map((s) => s.Resource))).toContain(logicalId(portal.data.documents));
-    const onExports = s3.filter((s) => JSON.stringify(s.Resource).includes(logicalId(portal.data.exports)));
-    expect(onExports.flatMap(actions).sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
-    // 'Rendicontazione' asks MyPay: its endpoint, entity and password as Secrets Manager dynamic references.
-    const env = api.findResources('AWS::Lambda::Function')[logicalId(portal.api.backgroundJobs.jobFunction)].Properties.Environment.Variables;
-    expect(String(env.MYPAY_PASSWORD)).toMatch(/^\{\{resolve:secretsmanager:/);
-    // Sending, and reading the account's sending rate the flow e-mail keeps to (GetAccount).
-    expect(statements.flatMap(actions).filter((a) => a.startsWith('ses:')).sort()).toEqual(['ses:GetAccount', 'ses:SendEmail']);
-    expect(statements.flatMap(actions).some((a) => a.startsWith('states:'))).toBe(false);
-    expect(api.findResources('AWS::Lambda::Function')[logicalId(portal.api.backgroundJobs.jobFunction)].Properties.Timeout).toBe(300);
+  /** The AWS services a function's role may call, and its statements. */
+  const grantsOf = (fn: PortalFunction) => {
+    const statements = statementsOfRole(roleOfFunction(fn));
+    return { statements, services: [...new Set(statements.flatMap(actions).map((a) => a.split(':')[0]))].sort() };
+  };
+  const s3On = (statements: Statement[], bucket: { node: { defaultChild?: unknown } }) =>
+    statements.filter((s) => actions(s).some((a) => a.startsWith('s3:')) && JSON.stringify(s.Resource).includes(logicalId(bucket))).flatMap(actions).sort();
+  const envOf = (fn: PortalFunction) => api.findResources('AWS::Lambda::Function')[logicalId(fn)].Properties.Environment.Variables;
+
+  it('gives each job function the table and only what its own kinds need', () => {
+    const { PaymentJobs, EnrolmentJobs, NoticeJobs, IseeJobs } = portal.api.backgroundJobs.jobFunctions;
+    for (const [, fn] of jobFunctions()) {
+      const { statements } = grantsOf(fn);
+      expect(statements.flatMap(actions).some((a) => a.startsWith('dynamodb:'))).toBe(true);
+      expect(statements.flatMap(actions).some((a) => a.startsWith('states:'))).toBe(false);
+      expect(api.findResources('AWS::Lambda::Function')[logicalId(fn)].Properties.Timeout).toBe(300);
+    }
+    // Payments: 'Verifica / genera CSV' leaves its file in the exports bucket; 'Rendicontazione' asks MyPay
+    // (its endpoint, entity and password as Secrets Manager dynamic references).
+    const payments = grantsOf(PaymentJobs);
+    expect(payments.services).toEqual(['dynamodb', 'logs', 's3', 'xray'].filter((s) => payments.services.includes(s)));
+    expect(s3On(payments.statements, portal.data.exports)).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
+    expect(s3On(payments.statements, portal.data.documents)).toEqual([]);
+    expect(String(envOf(PaymentJobs).MYPAY_PASSWORD)).toMatch(/^\{\{resolve:secretsmanager:/);
+    // Enrolments: an import removing a subscription deletes its files (documents bucket); no MyPay, no mail.
+    const enrolments = grantsOf(EnrolmentJobs);
+    expect(enrolments.services).toEqual(['dynamodb', 'logs', 's3', 'xray'].filter((s) => enrolments.services.includes(s)));
+    expect(s3On(enrolments.statements, portal.data.documents)).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
+    expect(s3On(enrolments.statements, portal.data.exports)).toEqual([]);
+    expect(envOf(EnrolmentJobs).MYPAY_PASSWORD).toBeUndefined();
+    // The flow e-mail reads MyPay's PDFs (exports, read only), sends, and reads the account's sending rate.
+    const notices = grantsOf(NoticeJobs);
+    expect(notices.services).toEqual(['dynamodb', 'logs', 's3', 'ses', 'xray'].filter((s) => notices.services.includes(s)));
+    expect(s3On(notices.statements, portal.data.exports)).toEqual(['s3:GetObject']);
+    expect(notices.statements.flatMap(actions).filter((a) => a.startsWith('ses:')).sort()).toEqual(['ses:GetAccount', 'ses:SendEmail']);
+    // The ISEE jobs ask INPS through PDND (kms:Sign on the PDND client's key) and send the reminders.
+    const isee = grantsOf(IseeJobs);
+    expect(isee.services).toEqual(['dynamodb', 'kms', 'logs', 's3', 'ses', 'xray'].filter((s) => isee.services.includes(s)));
+    expect(isee.statements.filter((s) => actions(s).some((a) => a.startsWith('kms:'))).flatMap(actions)).toEqual(['kms:Sign']);
+    expect(isee.statements.flatMap(actions).filter((a) => a.startsWith('ses:'))).toEqual(['ses:SendEmail']);
+    expect(envOf(IseeJobs).PORTAL_URL).toBeDefined();
+    // Only the ISEE jobs sign for PDND.
+    for (const fn of [PaymentJobs, EnrolmentJobs, NoticeJobs]) expect(grantsOf(fn).services).not.toContain('kms');
   });
 
   it('lets only the functions with background work start it (StartExecution on this machine), and tells them the ARN', () => {

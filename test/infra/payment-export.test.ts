@@ -48,7 +48,7 @@ describe('the MyPay export state machine', () => {
 
 describe('the flow e-mail (background jobs)', () => {
   it('may read the SES account’s sending rate (GetAccount), and send only as the API functions may', () => {
-    const jobs = Object.entries(api.findResources('AWS::Lambda::Function')).find(([id]) => id.includes('BackgroundJobsJobTask'))!;
+    const jobs = Object.entries(api.findResources('AWS::Lambda::Function')).find(([id]) => id.includes('BackgroundJobsNoticeJobs'))!;
     const roleId = jobs[1].Properties.Role['Fn::GetAtt'][0];
     const statements = Object.values(api.findResources('AWS::IAM::Policy'))
       .filter((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))

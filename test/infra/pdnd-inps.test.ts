@@ -38,10 +38,10 @@ describe('the PDND client key', () => {
   });
 
   it('signs for the ISEE function and the job function only, and they may only sign (kms:Sign on that key)', () => {
-    const withKms = [...resources.map((r) => portal.api.functions[r]), portal.api.paymentExport.taskFunction, portal.api.backgroundJobs.jobFunction, portal.api.backgroundJobs.scheduledJobs].filter(
+    const withKms = [...resources.map((r) => portal.api.functions[r]), portal.api.paymentExport.taskFunction, ...Object.values(portal.api.backgroundJobs.jobFunctions), portal.api.backgroundJobs.scheduledJobs].filter(
       (fn) => kmsStatements(fn).length > 0,
     );
-    expect(withKms.map((fn) => fn.node.id).sort()).toEqual(['JobTask', 'isee']);
+    expect(withKms.map((fn) => fn.node.id).sort()).toEqual(['IseeJobs', 'isee']);
     for (const fn of withKms) {
       const statements = kmsStatements(fn);
       expect(statements.flatMap((s) => [s.Action].flat())).toEqual(['kms:Sign']);
@@ -55,7 +55,7 @@ describe('the settings', () => {
     template.findResources('AWS::Lambda::Function')[app.api.resolve((fn.node.defaultChild as CfnFunction).logicalId) as string].Properties.Environment.Variables;
 
   it('give the ISEE and job functions PDND’s collaudo endpoints by default, the client, the purposes and the key', () => {
-    for (const fn of [portal.api.functions.isee, portal.api.backgroundJobs.jobFunction]) {
+    for (const fn of [portal.api.functions.isee, portal.api.backgroundJobs.jobFunctions.IseeJobs]) {
       const variables = env(fn);
       expect(variables).toMatchObject({
         PDND_TOKEN_URL: 'https://auth.uat.interop.pagopa.it/token.oauth2',

@@ -1,0 +1,16 @@
+import { inpsMessages } from '../domain/inps.ts';
+import { CALL_REFRESH_JOB, EXPIRY_JOB, NEW_YEAR_JOB } from '../domain/isee-refresh.ts';
+import { iseeRefresh } from '../isee/wired.ts';
+import type { KindsOf } from './job-functions.ts';
+import { jobTask } from './task-handler.ts';
+import type { JobKind } from './use-cases.ts';
+
+/** The ISEE jobs (functions/jobs/job-functions.ts): a kind is a `slice` and the line shown when it fails. */
+const refresh = iseeRefresh();
+const kinds: Record<KindsOf<'IseeJobs'>, JobKind> = {
+  [CALL_REFRESH_JOB]: { slice: refresh.callRefreshSlice, failure: inpsMessages.refreshFailed },
+  [NEW_YEAR_JOB]: { slice: refresh.newYearSlice, failure: inpsMessages.refreshFailed },
+  [EXPIRY_JOB]: { slice: refresh.expirySlice, failure: inpsMessages.expiryFailed },
+};
+
+export const { runJobStep, handler } = jobTask(kinds);
