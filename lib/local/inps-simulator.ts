@@ -7,6 +7,7 @@ import { parseXml, XmlElement } from '@rgrove/parse-xml';
 import * as jose from 'jose';
 import { child, childElements, escapeXml, localName, text } from '../../functions/adapters/mypay-soap.ts';
 import { DSU_PROTOCOL, INPS_BENEFIT_CODE, INPS_FISCAL_CODE, inpsApplicationStates } from '../../functions/domain/inps.ts';
+import { romeDay } from '../../functions/domain/period.ts';
 import { closeServer, listen, parseJson, readBody } from './pdnd-simulator.ts';
 import type { Closable } from './stores.ts';
 
@@ -345,7 +346,7 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
       : operation === 'ConsultazioneIndicatore' && (!tipo || !INDICATORS.includes(tipo)) ? 'TipoIndicatore non valido'
       : null;
     if (invalid) return answer(res, operation, 'RICHIESTA_INVALIDA', { descrizione: invalid });
-    const day = fields.DataValidita ?? today().toISOString().slice(0, 10);
+    const day = fields.DataValidita ?? romeDay(today());
     const dsu = dsuFor(fields.CodiceFiscale!, day);
     if (!dsu) return answer(res, operation, 'DATI_NON_TROVATI', { descrizione: 'Nessuna DSU valida per il codice fiscale alla data indicata' });
     const document = operation === 'ConsultazioneAttestazione' ? attestationXml(dsu, fields) : indicatorXml(dsu, tipo!, fields);

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isPaidRow, makeMyPay } from '../../functions/adapters/mypay.ts';
 import { strToU8 } from 'fflate';
 import { mypayImportZip } from '../../functions/adapters/mypay-zip.ts';
 import { flowFileName } from '../../functions/domain/flows.ts';
 import type { MyPay } from '../../functions/adapters/ports.ts';
 import { planMonth, type PositionRecord } from '../../functions/domain/debt-positions.ts';
+import { romeDay } from '../../functions/domain/period.ts';
 import { mypayCsv, mypayCsvRow } from '../../functions/domain/mypay-csv.ts';
 import { DEFAULT_ENTITY, startMyPaySimulator, type MyPaySimulator } from '../../lib/local/mypay-simulator.ts';
 import { freePort } from '../support/ports.ts';
@@ -122,7 +123,7 @@ describe('paying a position the council imported (ChiediPosizioniAperteService.j
     expect(back.searchParams.get('pollingToken')).toBeTruthy();
 
     const outcome = await mypay.paymentOutcome(session!.idSession);
-    expect(outcome).toEqual({ status: 'PAID', payments: [{ iud: owed.iud, iuv: expect.stringMatching(/^\d{17}$/), amountCents: 7540, paidOn: new Date().toISOString().slice(0, 10), iur: expect.stringMatching(/^IUR/) }] });
+    expect(outcome).toEqual({ status: 'PAID', payments: [{ iud: owed.iud, iuv: expect.stringMatching(/^\d{17}$/), amountCents: 7540, paidOn: romeDay(new Date()), iur: expect.stringMatching(/^IUR/) }] });
     // Paid: MyPay no longer lists it as open.
     expect(await mypay.openPositionCheckout(payerOf(MARIA), owed.iud, PORTAL_PAGE)).toBeNull();
   });
@@ -134,7 +135,7 @@ describe('paying a position the council imported (ChiediPosizioniAperteService.j
     await payOnCheckout(session!.url, 'success');
     const stored = (await simulatorState()).positions[`${CODIPA}|${january.iud}`];
     expect(stored).toMatchObject({ status: 'PAGATO', dueDate: '2025-01-31', amountCents: 2500 });
-    expect(Object.values((await simulatorState()).positions).filter((p) => (p as { fiscalCode: string }).fiscalCode === MARIA && (p as { dueDate: string }).dueDate === new Date().toISOString().slice(0, 10))).toEqual([]);
+    expect(Object.values((await simulatorState()).positions).filter((p) => (p as { fiscalCode: string }).fiscalCode === MARIA && (p as { dueDate: string }).dueDate === romeDay(new Date()))).toEqual([]);
   });
 
   it('checks the password of MyPay’s default entity (pa.codIpaEntePredefinito), and refuses a malformed person', async () => {
@@ -233,6 +234,20 @@ describe('the reporting (SendRtOutcomeService.java, Constants.java, ExportDovuti
       ].sort(),
     );
     expect(new Set(paid.map((r) => r.iur)).size).toBe(4);
+  });
+
+  it('dates a payment on Rome’s day: paid at 00:30 in Rome (23:30 UTC the day before), it is in that Rome day’s export', async () => {
+    const owed = position(MARIA, 1234);
+    await imported(owed);
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2031-01-14T23:30:00Z') });
+    try {
+      const session = await mypay.openPositionCheckout(payerOf(MARIA), owed.iud, PORTAL_PAGE);
+      await payOnCheckout(session!.url, 'success');
+    } finally {
+      vi.useRealTimers();
+    }
+    const paid = await mypay.reportPaid('2031-01-15', '2031-01-15');
+    expect(paid.map((r) => [r.iud, r.paidOn])).toEqual([[owed.iud, '2031-01-15']]);
   });
 
   it('reads a row as paid unless its amount is zero, its code is 1 or its text says it was not (EsitoService.java: NON PAGATO)', () => {

@@ -1,9 +1,11 @@
 /** Small helpers of the MyPay simulator: times, tokens, HTML escaping, amounts, dates, XML children. */
 import { randomBytes } from 'node:crypto';
 import { XmlElement } from '@rgrove/parse-xml';
+import { romeDay } from '../../../functions/domain/period.ts';
 
 export const now = () => new Date().toISOString();
-export const today = () => now().slice(0, 10);
+/** MyPay runs in Italy: the day a payment is dated, and the days an export spans, are Rome's. */
+export const today = () => romeDay(new Date());
 export const token = () => randomBytes(18).toString('base64url');
 
 export const escapeHtml = (value: string) => value.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&#39;', '"': '&quot;' })[c]!);
