@@ -21,6 +21,7 @@ import type { Page } from '../domain/validation.ts';
 import type { AuditLog, Clock, FileStore, IdGenerator } from '../adapters/ports.ts';
 import { claimFiles, deleteFiles, linkFiles } from './files.ts';
 import type { CallRecord } from './repository.ts';
+import { romeYear } from '../domain/period.ts';
 
 type PageQuery = { limit?: number; cursor?: string };
 
@@ -132,7 +133,7 @@ export function makeCallUseCases({ calls, services, bands, subscriptions, citize
       const record: CallRecord = {
         id,
         ...fields,
-        year: input.year ?? now.getFullYear(),
+        year: input.year ?? romeYear(now),
         state: CallState.CREATE,
         files: claimed,
         dataInsert: now.toISOString(),

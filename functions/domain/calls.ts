@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { romeYear } from './period.ts';
 import { MAX_CALL_FILES } from './call-limits.ts';
 import { bandSchema } from './bands.ts';
 import { ValidationError } from './errors.ts';
@@ -92,7 +93,7 @@ export const callSchema = z.extend(publicCallSchema, {
 export type Call = z.output<typeof callSchema>;
 
 /** The default name of a new call: the service's name plus the current year (part 2 §2.12). */
-export const defaultCallName = (serviceName: string, now = new Date()) => `${serviceName} ${now.getFullYear()}`;
+export const defaultCallName = (serviceName: string, now = new Date()) => `${serviceName} ${romeYear(now)}`;
 
 /** Lower case without accents: the key the name search compares (prefix of the name). */
 export const nameSearchKey = (name: string) =>

@@ -18,6 +18,7 @@ import {
   type ImportRow,
 } from './enrolment.ts';
 import type { SubscriptionState } from './subscriptions.ts';
+import { romeYear } from './period.ts';
 
 /**
  * The enrolment CSV (design §4): one format for the template, the export and the import. Written and read
@@ -161,7 +162,7 @@ export function parseEnrolmentCsv(text: string, now: Date): ParsedCsv {
   const rejected: Rejection[] = [];
   const named = new Set<string>();
   const firstLineOf = new Map<string, number>();
-  const currentYear = now.getUTCFullYear();
+  const currentYear = romeYear(now);
   for (const { cells, line } of nonBlank) {
     const raw = cell(cells, 'codiceFiscale');
     const fiscalCode = raw.toUpperCase().replace(/\s/g, '');

@@ -149,9 +149,6 @@ export function iseeBanner(newest: { state: string } | null | undefined): IseeBa
   return 'missing';
 }
 
-/** The current year and the current date-time: the operator upload's defaults. */
-export const currentYear = (now = new Date()) => now.getFullYear();
-
 /**
  * How an ISEE moves: an operator validates or refuses one that waits (LOADED); a new upload invalidates
  * the previous one while it still counts (LOADED or VALIDATED, part 2 §4). REFUSED and INVALIDATED are final.

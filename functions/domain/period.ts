@@ -22,5 +22,8 @@ export function romeDay(now: Date): string {
   romeDayFormat ??= new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: 'numeric', month: '2-digit', day: '2-digit' });
   return romeDayFormat.format(now);
 }
+/** The current year in Europe/Rome: on 1 January at 00:30 in Rome it is already the new year (UTC is not). */
+export const romeYear = (now: Date): number => currentPeriod(now).anno;
+
 /** "2026-03". */
 export const periodKey = ({ mese, anno }: Period) => `${anno}-${String(mese).padStart(2, '0')}`;

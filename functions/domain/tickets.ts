@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { romeDay } from './period.ts';
 import { ConflictError } from './errors.ts';
 import { messages } from './messages.ts';
 import { EMAIL_PATTERN, normaliseSearchText } from './users.ts';
@@ -167,10 +168,10 @@ export function ticketSearchKind(q: string): TicketSearchKind {
 export const searchKey = (text: string | null | undefined) => normaliseSearchText(text);
 
 /**
- * Rate limit of the support form, per citizen: at most 5 messages in a clock hour and 20 in a day (UTC).
+ * Rate limit of the support form, per citizen: at most 5 messages in a clock hour and 20 in a day (Rome's day: 'riprova domani' means the citizen's tomorrow).
  * Each window is a counter item, incremented only while under its maximum (a conditional write).
  */
 export const SUPPORT_RATE_LIMITS = [
-  { window: 'day', max: 20, message: ticketMessages.tooManyPerDay, key: (now: Date) => now.toISOString().slice(0, 10) },
+  { window: 'day', max: 20, message: ticketMessages.tooManyPerDay, key: (now: Date) => romeDay(now) },
   { window: 'hour', max: 5, message: ticketMessages.tooManyPerHour, key: (now: Date) => now.toISOString().slice(0, 13) },
 ] as const;

@@ -20,6 +20,7 @@ import type { AuditLog, Clock, FileStore, IdGenerator } from '../adapters/ports.
 import type { StoredUser } from '../users/repository.ts';
 import type { EnsureCitizen, UserRepository } from '../users/use-cases.ts';
 import type { NewIsee, StoredIsee } from './repository.ts';
+import { romeYear } from '../domain/period.ts';
 
 type PageQuery = { limit?: number; cursor?: string };
 
@@ -172,7 +173,7 @@ export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, cl
         userId,
         user: userSummary(user),
         value: input.value,
-        year: now.getFullYear(),
+        year: romeYear(now),
         date: now.toISOString(),
         state: 'LOADED',
         file: { name: input.document.name, contentType: claimed.contentType, size: claimed.size },

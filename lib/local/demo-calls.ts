@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { CallState } from '../../functions/domain/calls.ts';
+import { romeYear } from '../../functions/domain/period.ts';
 
 /** A one-page application form, as a municipality would attach to a call. */
 async function formPdf(title: string, lines: string[]): Promise<Uint8Array> {
@@ -59,7 +60,7 @@ export async function seedDemoCalls(): Promise<void> {
   const { s3, documentsBucket } = await import('../../functions/adapters/files.ts');
   const bands = (await listBands({ limit: 100 })).items;
   const services = (await listServices({ limit: 100 })).items;
-  const year = new Date().getFullYear();
+  const year = romeYear(new Date());
   for (const [index, demo] of demoCalls.entries()) {
     const service = services.find((s) => s.code === demo.service);
     if (!service) continue;

@@ -2,6 +2,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { NewUserInput } from '../../functions/domain/user-input.ts';
 import { iseeDocumentKey } from '../../functions/domain/isee-extraction.ts';
+import { romeYear } from '../../functions/domain/period.ts';
 
 /**
  * Demo users: Maria Rossi (the test identity) with a complete profile and a validated ISEE, and a few
@@ -71,7 +72,7 @@ export async function seedDemoUsers(): Promise<void> {
   const isee = await import('../../functions/isee/repository.ts');
   const { isee: iseeUseCases } = await import('../../functions/isee/handler.ts');
   const { s3, documentsBucket } = await import('../../functions/adapters/files.ts');
-  const year = new Date().getFullYear();
+  const year = romeYear(new Date());
   for (const { isee: demoIsee, ...input } of demoUsers) {
     const user = (await users.createUser(input))!;
     if (!demoIsee) continue;

@@ -7,7 +7,7 @@ import { parseXml, XmlElement } from '@rgrove/parse-xml';
 import * as jose from 'jose';
 import { child, childElements, escapeXml, localName, text } from '../../functions/adapters/mypay-soap.ts';
 import { DSU_PROTOCOL, INPS_BENEFIT_CODE, INPS_FISCAL_CODE, inpsApplicationStates } from '../../functions/domain/inps.ts';
-import { romeDay } from '../../functions/domain/period.ts';
+import { romeDay, romeYear } from '../../functions/domain/period.ts';
 import { closeServer, listen, parseJson, readBody } from './pdnd-simulator.ts';
 import type { Closable } from './stores.ts';
 
@@ -215,7 +215,7 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
     fs.writeFileSync(store, JSON.stringify(added, null, 2));
   };
   /** Every DSU the simulator holds now: the test citizens' (dated on this year) and those given by hand. */
-  const dsus = (): SimDsu[] => [...added, ...TEST_DSUS.map((spec) => makeDsu(spec, today().getFullYear()))];
+  const dsus = (): SimDsu[] => [...added, ...TEST_DSUS.map((spec) => makeDsu(spec, romeYear(today())))];
   /** The newest DSU of a household the code belongs to, valid on the day. */
   const dsuFor = (fiscalCode: string, day: string) =>
     dsus()
@@ -360,7 +360,7 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
     if (!INPS_FISCAL_CODE.test(fiscalCode)) return 'fiscalCode: codice fiscale non valido';
     const value = Number(body.value);
     if (!Number.isFinite(value) || value < 0 || Math.round(value * 100) !== Math.round(value * 100 * 1e6) / 1e6) return 'value: importo in euro, al massimo due decimali';
-    const year = body.year === undefined ? today().getFullYear() : Number(body.year);
+    const year = body.year === undefined ? romeYear(today()) : Number(body.year);
     if (!Number.isInteger(year) || year < 2015 || year > 2100) return 'year: anno di presentazione';
     const members = body.members === undefined ? 1 : Number(body.members);
     if (!Number.isInteger(members) || members < 1 || members > 12) return 'members: da 1 a 12';

@@ -30,6 +30,7 @@ import { untracedFunctionEnv } from '../../lib/local/untraced-env.ts';
 import { timeoutOf } from '../../lib/function-access.ts';
 import { writeAll } from './seed.ts';
 import { random as seededRandom } from '../fixtures/isee/people.ts';
+import { romeYear } from '../../functions/domain/period.ts';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 5_000);
 const RUNS = Math.max(50, Number(process.env.BENCH_RUNS ?? 60));
@@ -95,7 +96,7 @@ async function runSeed(seed: number) {
     const raw = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint }), { marshallOptions: { removeUndefinedValues: true } });
 
     // The call: the demo's five bands, OPEN.
-    const year = new Date().getFullYear();
+    const year = romeYear(new Date());
     const bandIds: string[] = [];
     for (const [i, [min, max]] of [[0, 6000], [6000.01, 12000], [12000.01, 20000], [20000.01, 30000], [30000.01, 999999.99]].entries()) {
       bandIds.push((await bands.createBand({ name: `Fascia ${i + 1}`, min, max, percent: [10, 30, 50, 75, null][i], fixedCost: 20 })).id);

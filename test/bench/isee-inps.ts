@@ -36,6 +36,7 @@ import { writeAll } from './seed.ts';
 import { startTestStack } from '../support/stack.ts';
 import { random } from '../fixtures/isee/people.ts';
 import { randomFiscalCodeFrom } from '../support/fiscal-codes.ts';
+import { romeYear } from '../../functions/domain/period.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -87,7 +88,7 @@ const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 async function main() {
   // --- the people and what INPS holds for them (written before the simulator starts: it reads its DSU file)
-  const year = new Date().getFullYear();
+  const year = romeYear(new Date());
   const now = new Date().toISOString();
   const callId = 'bench-isee-call';
   const used = new Set<string>();

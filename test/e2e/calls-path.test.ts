@@ -4,6 +4,7 @@ import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '
 import { as } from '../support/api.ts';
 import { samplePdf, tinyPng } from '../support/files.ts';
 import { giveValidatedIsee } from '../support/isee.ts';
+import { romeYear } from '../../functions/domain/period.ts';
 
 /**
  * The whole path of issue 3: an operator creates a call with two forms and opens it; an anonymous visitor
@@ -61,7 +62,7 @@ describe('a call from its creation to a citizen’s request', () => {
     await expectAccessible(operator);
 
     await operator.getByLabel('Servizio', { exact: true }).selectOption({ label: 'Pasti a domicilio' });
-    await expect.poll(() => operator.getByLabel('Nome del bando').inputValue()).toBe(`Pasti a domicilio ${new Date().getFullYear()}`);
+    await expect.poll(() => operator.getByLabel('Nome del bando').inputValue()).toBe(`Pasti a domicilio ${romeYear(new Date())}`);
     await operator.getByLabel('Nome del bando').fill(CALL);
     await operator.getByLabel('Codice accertamento').fill('ACC-PASTI-09');
     await operator.getByLabel('Codice capitolo').fill('CAP-12200');

@@ -4,6 +4,7 @@ import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { giveValidatedIsee, randomFiscalCode } from '../support/isee.ts';
+import { currentPeriod, romeYear } from '../../functions/domain/period.ts';
 
 /**
  * Issue 7, "Done when": an operator runs a call's enrolments from the call detail: enrols a user from the
@@ -16,7 +17,7 @@ type Client = Awaited<ReturnType<typeof as>>;
 let browser: Browser;
 let operatorApi: Client;
 const RUN = Date.now().toString(36).slice(-5).toUpperCase();
-const YEAR = new Date().getFullYear();
+const YEAR = romeYear(new Date());
 let callId = '';
 let callName = '';
 const people: Record<'bruno' | 'carla' | 'dario' | 'elena' | 'fabio', { id: string; fiscalCode: string; firstName: string; lastName: string }> = {} as never;
@@ -162,8 +163,8 @@ describe('an operator runs a call’s enrolments', () => {
     await expect.poll(() => maria().textContent()).toContain('Richiesta accettata');
     expect(await maria().textContent()).toContain('10,5');
     // 7,20 € an hour × 10,5 hours × days in this month / 7.
-    const now = new Date();
-    const days = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).getUTCDate();
+    const { mese, anno } = currentPeriod(new Date());
+    const days = new Date(Date.UTC(anno, mese, 0)).getUTCDate();
     const cost = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' }).format(Math.round((720 * 10.5 * days) / 7) / 100);
     expect((await maria().textContent())!.replace(/\u00a0/g, ' ')).toContain(cost.replace(/\u00a0/g, ' '));
     await citizenSees(citizen, 'Richiesta approvata');

@@ -5,6 +5,7 @@ import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '
 import { openCall } from '../support/calls.ts';
 import { inbox } from '../support/mail.ts';
 import { approvedSubscriber } from '../support/positions.ts';
+import { romeYear } from '../../functions/domain/period.ts';
 
 /**
  * Issue 24's "done when", in the browser: a citizen without an ISEE fetches it from INPS and applies at once;
@@ -15,7 +16,7 @@ import { approvedSubscriber } from '../support/positions.ts';
 let browser: Browser;
 let operatorPage: Page;
 const appUrl = () => inject('appUrl');
-const year = new Date().getFullYear();
+const year = romeYear(new Date());
 const inps = (path: string, body: unknown) => fetch(`${inject('inpsUrl')}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const dialog = (page: Page) => page.getByRole('dialog');
 

@@ -4,6 +4,7 @@ import { callFields, openCall, upload } from '../support/calls.ts';
 import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 import { renamedExecutable, samplePdf, tinyPng } from '../support/files.ts';
 import { giveValidatedIsee } from '../support/isee.ts';
+import { romeYear } from '../../functions/domain/period.ts';
 
 let operator: Awaited<ReturnType<typeof as>>;
 let citizen: Awaited<ReturnType<typeof as>>;
@@ -32,7 +33,7 @@ describe('operators publish calls', () => {
     const created = await operator.post('/api/calls', input);
     expect(created.status).toBe(201);
     const call = created.json;
-    expect(call).toMatchObject({ name: input.name, state: 0, year: new Date().getFullYear(), serviceId: service.id, serviceName: service.name, bandsId: [band.id], subscriptionCount: 0 });
+    expect(call).toMatchObject({ name: input.name, state: 0, year: romeYear(new Date()), serviceId: service.id, serviceName: service.name, bandsId: [band.id], subscriptionCount: 0 });
     expect(call.bands.map((b: any) => b.id)).toEqual([band.id]);
     expect(call.announcementFiles.map((f: any) => [f.name, f.contentType])).toEqual([['modulo-1.pdf', 'application/pdf'], ['modulo-2.pdf', 'application/pdf']]);
     // The link is a short-lived presigned GET that serves the PDF itself.

@@ -5,6 +5,7 @@ import { openCall } from '../support/calls.ts';
 import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 import { randomFiscalCode } from '../support/isee.ts';
 import { jobAnswer } from '../support/jobs.ts';
+import { romeYear } from '../../functions/domain/period.ts';
 
 /**
  * Enrolment management (issue 7) over real HTTP on the local stack: every new route as operator,
@@ -25,7 +26,7 @@ const userBody = (lastName: string, fiscalCode = randomFiscalCode()) => ({
 });
 
 /** A user registered by the operator, with a validated ISEE of `value` € (none when null). */
-async function newUser(lastName: string, value: number | null = 8000, year = new Date().getFullYear()) {
+async function newUser(lastName: string, value: number | null = 8000, year = romeYear(new Date())) {
   const created = await operator.post('/api/users', userBody(lastName));
   expect(created.status, JSON.stringify(created.json)).toBe(201);
   if (value !== null) {
@@ -223,7 +224,7 @@ describe('the operator runs the enrolled users table', () => {
     const exported = await operator.get(`/api/calls/${call.id}/enrolments/csv`);
     expect(exported.status).toBe(200);
     expect(exported.json.fileName).toBe(`${call.name}.csv`);
-    expect(exported.json.content).toBe(`\uFEFF${HEADER}\r\n${user.fiscalCode};Esporta;Utente;;2,5;12345,6;${new Date().getFullYear()}\r\n`);
+    expect(exported.json.content).toBe(`\uFEFF${HEADER}\r\n${user.fiscalCode};Esporta;Utente;;2,5;12345,6;${romeYear(new Date())}\r\n`);
     expect((await delegate.get(`/api/calls/${call.id}/enrolments/csv`)).status).toBe(403); // outside the delegate’s slice (part 2 §2.1, §6)
 
     expect((await jobAnswer(operator, `/api/calls/${call.id}/enrolments/reset-hours`, {})).json).toEqual({ reset: 1 });
@@ -238,7 +239,7 @@ describe('the operator runs the enrolled users table', () => {
     const { call } = await openCall(operator);
     const [a, b] = [await newUser('Importa', 9000), await newUser('Rimuovi', 9000)];
     await enrol(call.id, b.id);
-    const body = csvBody([HEADER, `${a.fiscalCode};Importa;Utente;2;"3,5";"10.000,00";${new Date().getFullYear()}`, `${randomFiscalCode()};Sconosciuto;X;;;;`], { updateIsees: true, removeOldSubscriptions: true });
+    const body = csvBody([HEADER, `${a.fiscalCode};Importa;Utente;2;"3,5";"10.000,00";${romeYear(new Date())}`, `${randomFiscalCode()};Sconosciuto;X;;;;`], { updateIsees: true, removeOldSubscriptions: true });
     const preview = await operator.post(`/api/calls/${call.id}/enrolments/import`, body);
     expect(preview.status, JSON.stringify(preview.json)).toBe(200);
     expect(preview.json).toMatchObject({ add: [{ fiscalCode: a.fiscalCode }], update: [], remove: [{ fiscalCode: b.fiscalCode }], applied: false });

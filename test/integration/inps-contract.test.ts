@@ -11,6 +11,7 @@ import { localKeySigner } from '../../functions/adapters/pdnd-signers.ts';
 import { startInpsSimulator, type InpsSimulator } from '../../lib/local/inps-simulator.ts';
 import { LOCAL_PDND, startPdndSimulator, type PdndSimulator } from '../../lib/local/pdnd-simulator.ts';
 import { freePort } from '../support/ports.ts';
+import { romeDay, romeYear } from '../../functions/domain/period.ts';
 
 /**
  * The contracts, end to end on this machine: the portal's PDND client and INPS adapter against the two
@@ -20,8 +21,8 @@ import { freePort } from '../support/ports.ts';
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const WSDL = path.resolve(here, '../../functions/adapters/inps/ConsultazioneISEE_v2.8_PDND.wsdl');
-const year = new Date().getFullYear();
-const today = new Date().toISOString().slice(0, 10);
+const year = romeYear(new Date());
+const today = romeDay(new Date());
 
 let pdnd: PdndSimulator;
 let inps: InpsSimulator;

@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { as, request } from '../support/api.ts';
 import { attestationPdf, randomFiscalCode, stageIseeFile } from '../support/isee.ts';
+import { romeYear } from '../../functions/domain/period.ts';
 
 /**
  * The ISEE from INPS through PDND over the local stack: the citizen's fetch, the operator's refresh and check,
@@ -10,7 +11,7 @@ type Client = Awaited<ReturnType<typeof as>>;
 let citizen: Client;
 let operator: Client;
 let delegate: Client;
-const year = new Date().getFullYear();
+const year = romeYear(new Date());
 const inps = (path: string, body: unknown) => fetch(`${inject('inpsUrl')}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const pdnd = (path: string, body: unknown) => fetch(`${inject('pdndUrl')}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 

@@ -4,6 +4,7 @@ import { openCall } from '../support/calls.ts';
 import { inbox } from '../support/mail.ts';
 import { jobAnswer } from '../support/jobs.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { romeYear } from '../../functions/domain/period.ts';
 
 /**
  * Keeping ISEE current across the new year, over the local stack and its simulators: a call's refresh from
@@ -12,7 +13,7 @@ import { approvedSubscriber, mypayConfiguration, storedPositions } from '../supp
  */
 type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
-const year = new Date().getFullYear();
+const year = romeYear(new Date());
 const post = (base: string, path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const inps = (path: string, body: unknown) => post(inject('inpsUrl'), path, body);
 const pdnd = (path: string, body: unknown) => post(inject('pdndUrl'), path, body);

@@ -3,6 +3,7 @@ import { as } from '../support/api.ts';
 import { localTable } from '../support/dynamo.ts';
 import { renamedExecutable, tinyPng } from '../support/files.ts';
 import { attestationPdf, stageIseeFile } from '../support/isee.ts';
+import { romeYear } from '../../functions/domain/period.ts';
 
 type Client = Awaited<ReturnType<typeof as>>;
 let citizen: Client, other: Client, operator: Client, delegate: Client;
@@ -29,7 +30,7 @@ describe('a citizen uploads an ISEE and an operator reviews it', () => {
   it('stores the upload as LOADED, waiting for review, with the reading pending and the user LOADED', async () => {
     const response = await uploadPdf();
     expect(response.status).toBe(201);
-    expect(response.json).toMatchObject({ userId, value: 12345.67, state: 'LOADED', hasFile: true, uploadedBy: 'CITIZEN', year: new Date().getFullYear() });
+    expect(response.json).toMatchObject({ userId, value: 12345.67, state: 'LOADED', hasFile: true, uploadedBy: 'CITIZEN', year: romeYear(new Date()) });
     expect(['PENDING', 'DONE', 'FAILED']).toContain(response.json.extractionStatus);
     // The user's record follows at once (never read back through an index).
     const user = (await operator.get(`/api/users/${userId}`)).json;

@@ -3,6 +3,7 @@ import { keys } from '../../functions/adapters/table.ts';
 import { as } from '../support/api.ts';
 import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 import { inbox } from '../support/mail.ts';
+import { romeDay } from '../../functions/domain/period.ts';
 
 type Client = Awaited<ReturnType<typeof as>>;
 let citizen: Client, other: Client, operator: Client, delegate: Client;
@@ -109,7 +110,7 @@ describe('a citizen writes to support', () => {
   });
 
   it('stops a citizen who already sent 20 today, with the daily message', async () => {
-    const day = new Date().toISOString().slice(0, 10);
+    const day = romeDay(new Date());
     await table().putItem({ ...keys.supportRate(otherId, 'day', day), count: 20 });
     const refused = await other.post('/api/support', message({ emailUser: 'giuseppe.verdi@example.it' }));
     expect(refused.status).toBe(429);

@@ -2,12 +2,13 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { as } from './api.ts';
 import { uploadWithTicket } from './files.ts';
 import { randomFiscalCodeFrom } from './fiscal-codes.ts';
+import { romeYear } from '../../functions/domain/period.ts';
 
 type Client = Awaited<ReturnType<typeof as>>;
 
 /** A one-page INPS-like attestation with the given fiscal code, protocol and ISEE ordinario (and, if given, ISE and scale). */
 export async function attestationPdf(input: { fullName: string; fiscalCode: string; protocol: string; value: string; year?: number; ise?: string; scale?: string }) {
-  const year = input.year ?? new Date().getFullYear();
+  const year = input.year ?? romeYear(new Date());
   const pdf = await PDFDocument.create();
   const page = pdf.addPage([595, 842]);
   const font = await pdf.embedFont(StandardFonts.Helvetica);
@@ -58,7 +59,7 @@ export async function giveValidatedIsee(citizen: Client, operator: Client, value
  */
 export async function croppedAttestationPhoto(input: { fiscalCode: string; protocol: string; value: string; year?: number }): Promise<Buffer> {
   const { toImage } = await import('../fixtures/isee/generate.ts');
-  const year = input.year ?? new Date().getFullYear();
+  const year = input.year ?? romeYear(new Date());
   const lines = [
     `Protocollo DSU n. ${input.protocol}`,
     'ATTESTAZIONE ISEE',

@@ -19,6 +19,8 @@ describe('call rules', () => {
   });
   it('names a new call after its service and the current year', () => {
     expect(defaultCallName('Pasti a domicilio', new Date('2025-03-01'))).toBe('Pasti a domicilio 2025');
+    // 00:30 on New Year's Day in Rome is still 31 December in UTC: the year is Rome's.
+    expect(defaultCallName('Pasti a domicilio', new Date('2025-12-31T23:30:00Z'))).toBe('Pasti a domicilio 2026');
   });
   it('requires serviceId, name, codAccertamento, codCapitolo and nomeMyPay; year and state on edit', () => {
     expect(callInputSchema.safeParse(call).success).toBe(true);

@@ -89,10 +89,10 @@ describe('search (cerca?q=)', () => {
 });
 
 describe('support rate limit windows', () => {
-  it('counts per UTC day (20) and per clock hour (5)', () => {
+  it('counts per day in Rome (20: "riprova domani" is the citizen’s tomorrow) and per clock hour (5)', () => {
     const now = new Date('2026-03-01T23:59:30.000Z');
     expect(SUPPORT_RATE_LIMITS.map((l) => [l.window, l.max, l.key(now)])).toEqual([
-      ['day', 20, '2026-03-01'],
+      ['day', 20, '2026-03-02'],
       ['hour', 5, '2026-03-01T23'],
     ]);
   });
