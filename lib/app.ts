@@ -74,6 +74,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     authorizer: web.authorizer,
     data,
     mypaySecretName: context.mypaySecretName,
+    mypayDefaultEntityPassword: context.mypayDefaultEntityPassword,
     mypayImportMaxWaitMinutes: context.mypayImportMaxWaitMinutes,
     mail: context.mail,
     io: context.io,

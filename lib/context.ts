@@ -46,6 +46,11 @@ export interface PortalContext {
   /** Name of the Secrets Manager secret (JSON: endpoint, codIpa, password) with the council's MyPay access. */
   mypaySecretName: string;
   /**
+   * MyPay's default entity (pa.codIpaEntePredefinito) is not the council: the password paaSILChiediPosizioniAperte
+   * checks is its, kept in the MyPay secret's `defaultEntityPassword` field (context mypayDefaultEntityPassword=true).
+   */
+  mypayDefaultEntityPassword: boolean;
+  /**
    * How long MyPay may keep an import in LOAD_IMPORT / IMPORT_IN_ELAB before the export stops asking and the
    * flow is suspended (not failed); an entity with GPD enabled holds imports until pagoPA has them. Minutes.
    */
@@ -206,6 +211,7 @@ export function portalContext(node: Node): PortalContext {
     certificateArn,
     webAclArn: text(node, 'webAclArn'),
     mypaySecretName: text(node, 'mypaySecretName') ?? contextDefaults.mypaySecretName,
+    mypayDefaultEntityPassword: text(node, 'mypayDefaultEntityPassword') === 'true',
     mypayImportMaxWaitMinutes: maxWait ? Number(maxWait) : contextDefaults.mypayImportMaxWaitMinutes,
     io: {
       baseUrl: text(node, 'ioBaseUrl') ?? contextDefaults.ioBaseUrl,

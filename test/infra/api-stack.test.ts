@@ -285,6 +285,20 @@ describe('api stack: the IO app (notices)', () => {
   });
 });
 
+describe('api stack: MyPay’s default entity', () => {
+  it('gives the functions that reach MyPay the default entity’s password from the MyPay secret only when the context says MyPay’s default entity is not the council', () => {
+    const variablesOf = (app: ScratchApp) => app.api.resolve(Template.fromStack(app.api).findResources('AWS::Lambda::Function'));
+    expect(JSON.stringify(variablesOf(portal))).not.toContain('MYPAY_OPEN_POSITIONS_PASSWORD');
+    const configured = scratchApp({ bundle: false, context: { mypayDefaultEntityPassword: 'true' } });
+    try {
+      const fn = Template.fromStack(configured.api).findResources('AWS::Lambda::Function')[configured.api.resolve((configured.api.functions['user-positions'].node.defaultChild as CfnFunction).logicalId)];
+      expect(fn.Properties.Environment.Variables.MYPAY_OPEN_POSITIONS_PASSWORD).toBe('{{resolve:secretsmanager:portale-servizi-sociali/mypay:SecretString:defaultEntityPassword::}}');
+    } finally {
+      configured.dispose();
+    }
+  });
+});
+
 describe('api stack: a bucket bound to a function (as later resources will need)', () => {
   it('grants object access to that one bucket, with the IAM5 wildcard acknowledged for that bucket only', () => {
     const bound = scratchApp({ bundle: false });
