@@ -350,9 +350,12 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
     const dsu = dsuFor(fields.CodiceFiscale!, day);
     if (!dsu) return answer(res, operation, 'DATI_NON_TROVATI', { descrizione: 'Nessuna DSU valida per il codice fiscale alla data indicata' });
     const document = operation === 'ConsultazioneAttestazione' ? attestationXml(dsu, fields) : indicatorXml(dsu, tipo!, fields);
-    const base64 = fault?.kind === 'malformed' ? Buffer.from('<Attestazione NumeroProtocolloDSU=').toString('base64') : Buffer.from(document, 'latin1').toString('base64');
+    const base64 = fault?.kind === 'malformed' ? Buffer.from('<Attestazione NumeroProtocolloDSU=').toString('base64') : iso88591(document).toString('base64');
     return answer(res, operation, 'OK', { base64 });
   }
+
+  /** The answer as INPS writes it, iso-8859-1: a character outside Latin-1 (Ł, Ș, €) as a character reference, not a wrong byte. */
+  const iso88591 = (xml: string) => Buffer.from(xml.replace(/[^\u0000-\u00ff]/gu, (c) => `&#${c.codePointAt(0)};`), 'latin1');
 
   /** Gives a fiscal code a DSU (replacing the ones given before for that code). */
   function addDsu(body: Record<string, any>): string | null {

@@ -97,6 +97,13 @@ describe('the INPS adapter against the simulator', () => {
     expect(attestation.household[0]).toMatchObject({ fiscalCode: 'RSSMRA85C52H501N', lastName: 'ROSSI', firstName: 'MARIA' });
   });
 
+  it('reads names outside Latin-1 (the answer is iso-8859-1: they come as character references)', async () => {
+    await post(`${inps.url}/admin/dsu`, { fiscalCode: 'NWKLCU80A41Z127X', firstName: 'ŁUCJA', lastName: 'NOWAK-ȘTEFĂNESCU', value: 9000 });
+    const { port } = adapter();
+    const answer = await port.attestation(request('NWKLCU80A41Z127X'));
+    expect(answer.data!.household[0]).toMatchObject({ fiscalCode: 'NWKLCU80A41Z127X', firstName: 'ŁUCJA', lastName: 'NOWAK-ȘTEFĂNESCU' });
+  });
+
   it('reads the indicator', async () => {
     const { port } = adapter();
     const answer = await port.indicator(request('CLMGLI92T48L219U'));
