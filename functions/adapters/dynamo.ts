@@ -1,12 +1,19 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, type BatchGetCommandOutput, type BatchWriteCommandOutput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, type BatchGetCommandOutput, type BatchWriteCommandOutput, type NativeAttributeValue, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mapAtMost } from '../domain/at-most.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
 import { table } from './table.ts';
 import { tracer } from '../http/observability.ts';
+
+/**
+ * An item as the DocumentClient reads it. NativeAttributeValue is the SDK's own name for an attribute's
+ * value; note that it includes `any` (an instance of any class), so this names what the record is but does
+ * not check its fields: a repository's mapper (toBand, toTicket…) is where an item gets its shape.
+ */
+export type StoredItem = Record<string, NativeAttributeValue>;
 
 const requireEnv = (name: string): string => {
   const value = process.env[name];
@@ -76,7 +83,7 @@ export function decodeCursor(cursor: string | undefined, list: CursorList): Reco
 export async function queryPage<T>(
   input: Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey'>,
   page: { limit?: number; cursor?: string },
-  toItem: (raw: Record<string, any>) => T,
+  toItem: (raw: StoredItem) => T,
   defaultLimit: number,
 ): Promise<Page<T>> {
   const result = await documentClient.send(
@@ -91,8 +98,8 @@ export async function queryPage<T>(
 }
 
 /** Every item of a Query, read page after page to the end (bounded lists only: a month, a call, a year). */
-export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, any>[]> {
-  const found: Record<string, any>[] = [];
+export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<StoredItem[]> {
+  const found: StoredItem[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const result = await documentClient.send(new QueryCommand({ TableName: tableName, ...input, ExclusiveStartKey: start }));
@@ -110,7 +117,7 @@ export type StreamPosition = Record<string, unknown> | null | true;
 
 export interface MergedReadOptions {
   /** The order of the merged list: a string of the item's index sort key (it must also work on a LastEvaluatedKey). */
-  order: (item: Record<string, any>) => string;
+  order: (item: StoredItem) => string;
   forward: boolean;
   limit: number;
   /** Items a stream reads at a time (default `limit`): larger with a FilterExpression. */
@@ -118,7 +125,7 @@ export interface MergedReadOptions {
   /** Rounds of reads a page may take (a request's work is bounded): past it the page comes back short, with its positions. */
   maxRounds?: number;
   /** The key of an item, to continue its stream after it (table keys and the index's keys). */
-  keyOf: (item: Record<string, any>) => Record<string, unknown>;
+  keyOf: (item: StoredItem) => Record<string, unknown>;
 }
 
 /**
@@ -133,11 +140,11 @@ export async function mergedQueryPage(
   streams: readonly Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey' | 'ScanIndexForward'>[],
   positions: readonly StreamPosition[],
   { order, forward, limit, roundSize = limit, maxRounds = 4, keyOf }: MergedReadOptions,
-): Promise<{ items: Record<string, any>[]; positions: StreamPosition[] | null }> {
+): Promise<{ items: StoredItem[]; positions: StreamPosition[] | null }> {
   const before = (a: string, b: string) => (forward ? a < b : a > b);
   const state = streams.map((query, i) => {
     const position = positions[i] ?? null;
-    return { query, start: position, readFrom: position === true ? undefined : (position ?? undefined), exhausted: position === true, buffer: [] as Record<string, any>[], frontier: undefined as string | undefined, lastTaken: undefined as Record<string, any> | undefined };
+    return { query, start: position, readFrom: position === true ? undefined : (position ?? undefined), exhausted: position === true, buffer: [] as StoredItem[], frontier: undefined as string | undefined, lastTaken: undefined as StoredItem | undefined };
   });
   const read = async (stream: (typeof state)[number]) => {
     const result = await documentClient.send(
@@ -149,7 +156,7 @@ export async function mergedQueryPage(
       stream.frontier = order(result.LastEvaluatedKey);
     } else stream.exhausted = true;
   };
-  const items: Record<string, any>[] = [];
+  const items: StoredItem[] = [];
   for (let rounds = 0; items.length < limit; ) {
     let head: (typeof state)[number] | undefined;
     for (const stream of state) if (stream.buffer.length && (!head || before(order(stream.buffer[0]!), order(head.buffer[0]!)))) head = stream;
@@ -236,7 +243,7 @@ const leftOf = <T extends object>(left: T | undefined) => (left && Object.keys(l
 export async function batchPut(items: readonly Record<string, unknown>[]): Promise<void> {
   const lastOfEachKey = [...new Map(items.map((item) => [`${item[table.partitionKey]}\u0000${item[table.sortKey]}`, item])).values()];
   await mapAtMost(slices(lastOfEachKey, 25), BATCHES_AT_ONCE, (batch) =>
-    untilProcessed<Record<string, any>>({ [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) }, async (request) => {
+    untilProcessed<StoredItem>({ [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) }, async (request) => {
       const result: BatchWriteCommandOutput = await documentClient.send(new BatchWriteCommand({ RequestItems: request }));
       return leftOf(result.UnprocessedItems);
     }),
@@ -257,11 +264,11 @@ export interface BatchGetOptions {
  * Gets items by key with BatchGetItem, 100 a request, a few requests at once, until none is left
  * unprocessed (backing off): the items found, in no particular order (a missing key is simply absent).
  */
-export async function batchGet(itemKeys: readonly Record<string, unknown>[], { consistent = false, projection, names, onConsumed }: BatchGetOptions = {}): Promise<Record<string, any>[]> {
-  const found: Record<string, any>[] = [];
+export async function batchGet(itemKeys: readonly Record<string, unknown>[], { consistent = false, projection, names, onConsumed }: BatchGetOptions = {}): Promise<StoredItem[]> {
+  const found: StoredItem[] = [];
   const read = { ...(consistent ? { ConsistentRead: true } : {}), ...(projection ? { ProjectionExpression: projection } : {}), ...(names ? { ExpressionAttributeNames: names } : {}) };
   await mapAtMost(slices(itemKeys, 100), BATCHES_AT_ONCE, (keys) =>
-    untilProcessed<Record<string, any>>({ [tableName]: { Keys: keys, ...read } }, async (request) => {
+    untilProcessed<StoredItem>({ [tableName]: { Keys: keys, ...read } }, async (request) => {
       const result: BatchGetCommandOutput = await documentClient.send(
         new BatchGetCommand({ RequestItems: request, ...(onConsumed ? { ReturnConsumedCapacity: 'TOTAL' } : {}) }),
       );

@@ -12,7 +12,7 @@ const bands = makeBandUseCases({ bands: bandRepository, calls: callRepository, a
 export const handler = resourceHandler(bandRoutes, {
   listBands: ({ query }) => bands.listBands(query),
   getBand: ({ params }) => bands.getBand(params.id),
-  createBand: ({ body, actor }) => bands.createBand(body, actor!),
-  updateBand: ({ params, body, actor }) => bands.updateBand(params.id, body, actor!),
-  deleteBand: ({ params, actor }) => bands.deleteBand(params.id, actor!),
+  createBand: ({ body, actor }) => bands.createBand(body, actor),
+  updateBand: ({ params, body, actor }) => bands.updateBand(params.id, body, actor),
+  deleteBand: ({ params, actor }) => bands.deleteBand(params.id, actor),
 });

@@ -3,7 +3,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { hourlyQuota, type Band, type BandInput } from '../domain/bands.ts';
 import { toCents, toEuros } from '../domain/money.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, documentClient, queryPage, unlessConditionFails, tableName } from '../adapters/dynamo.ts';
+import { batchGet, documentClient, queryPage, unlessConditionFails, tableName, type StoredItem } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 
 export const BANDS_PAGE_SIZE = 20;
@@ -24,7 +24,7 @@ function fieldsOf(id: string, band: BandInput, now: string) {
   };
 }
 
-function toBand(item: Record<string, any>): Band {
+function toBand(item: StoredItem): Band {
   const band = {
     id: item.id,
     name: item.name,

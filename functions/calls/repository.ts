@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { CallState, nameSearchKey, type CallSummary } from '../domain/calls.ts';
 import type { Page } from '../domain/validation.ts';
 import type { KeptFile } from '../domain/files.ts';
-import { documentClient, hasChildren, queryAll, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { documentClient, hasChildren, queryAll, queryPage, tableName, unlessConditionFails, type StoredItem } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 /**
@@ -27,7 +27,7 @@ export interface CallRecord extends CallSummary {
   updatedAt: string;
 }
 
-const toSummary = (item: Record<string, any>): CallSummary => ({
+const toSummary = (item: StoredItem): CallSummary => ({
   id: item.id,
   name: item.name,
   year: item.year,
@@ -37,7 +37,7 @@ const toSummary = (item: Record<string, any>): CallSummary => ({
   dataInsert: item.dataInsert,
 });
 
-const toRecord = (item: Record<string, any>): CallRecord => ({
+const toRecord = (item: StoredItem): CallRecord => ({
   ...toSummary(item),
   nomeMyPay: item.nomeMyPay,
   codAccertamento: item.codAccertamento,

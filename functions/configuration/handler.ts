@@ -9,5 +9,5 @@ const configuration = makeConfigurationUseCases({ configuration: configurationRe
 
 export const handler = resourceHandler(configurationRoutes, {
   getConfiguration: () => configuration.getConfiguration(),
-  updateConfiguration: ({ body, actor }) => configuration.updateConfiguration(body, actor!),
+  updateConfiguration: ({ body, actor }) => configuration.updateConfiguration(body, actor),
 });

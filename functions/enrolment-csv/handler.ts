@@ -33,7 +33,7 @@ const enrolmentCsv = makeEnrolmentCsvUseCases({
 export const handler = resourceHandler(enrolmentCsvRoutes, {
   exportEnrolments: ({ params }) => enrolmentCsv.exportEnrolments(params.id),
   enrolmentTemplate: () => enrolmentCsv.enrolmentTemplate(),
-  importEnrolments: ({ params, body, actor }) => enrolmentCsv.importEnrolments(params.id, body, actor!),
-  applyEnrolmentImport: ({ params, body, actor }) => enrolmentCsv.startImport(params.id, body, actor!),
+  importEnrolments: ({ params, body, actor }) => enrolmentCsv.importEnrolments(params.id, body, actor),
+  applyEnrolmentImport: ({ params, body, actor }) => enrolmentCsv.startImport(params.id, body, actor),
   enrolmentImportStatus: ({ params }) => enrolmentCsv.importStatus(params.id),
 });

@@ -12,10 +12,10 @@ const enrolments = enrolmentUseCases({ jobs: makeJobs({ jobs: jobRepository, run
 
 export const handler = resourceHandler(enrolmentRoutes, {
   listEnrolments: ({ params, query }) => enrolments.listEnrolments(params.id, query),
-  enrolUser: ({ params, body, actor }) => enrolments.enrolUser(params.id, body, actor!),
-  updateEnrolment: ({ params, body, actor }) => enrolments.updateEnrolment(params.id, body, actor!),
-  rankEnrolment: ({ params, body, actor }) => enrolments.rankEnrolment(params.id, body, actor!),
-  unenrol: ({ params, actor }) => enrolments.unenrol(params.id, actor!),
-  resetHours: ({ params, actor }) => enrolments.startResetHours(params.id, actor!),
+  enrolUser: ({ params, body, actor }) => enrolments.enrolUser(params.id, body, actor),
+  updateEnrolment: ({ params, body, actor }) => enrolments.updateEnrolment(params.id, body, actor),
+  rankEnrolment: ({ params, body, actor }) => enrolments.rankEnrolment(params.id, body, actor),
+  unenrol: ({ params, actor }) => enrolments.unenrol(params.id, actor),
+  resetHours: ({ params, actor }) => enrolments.startResetHours(params.id, actor),
   resetHoursStatus: ({ params }) => enrolments.resetHoursStatus(params.id),
 });

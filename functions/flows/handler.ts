@@ -45,9 +45,9 @@ const flows = makeFlowUseCases({
 });
 
 export const handler = resourceHandler(flowRoutes, {
-  startExport: ({ params, body, actor }) => flows.startExport(params.id, body, actor!),
+  startExport: ({ params, body, actor }) => flows.startExport(params.id, body, actor),
   listFlows: ({ query }) => flows.listFlows(query),
   getFlow: ({ params }) => flows.getFlow(params.id),
-  restartFlow: ({ params, actor }) => flows.restartFlow(params.id, actor!),
+  restartFlow: ({ params, actor }) => flows.restartFlow(params.id, actor),
   getFlowFile: ({ params }) => flows.flowFileLink(params.id, params.kind),
 });

@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { nameSearchKey } from '../domain/calls.ts';
 import type { Page } from '../domain/validation.ts';
-import { decodeCursor, documentClient, encodeCursor, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { decodeCursor, documentClient, encodeCursor, tableName, unlessConditionFails, type StoredItem } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 import type { FlowRecord } from '../domain/flow-record.ts';
 
@@ -15,7 +15,7 @@ const FIELDS = [
   'dataIsEmailSent', 'emailRun', 'heldBack', 'attempt', 'execution', 'pollingSince',
 ] as const;
 
-const toRecord = (item: Record<string, any>): FlowRecord => Object.fromEntries(FIELDS.map((field) => [field, item[field] ?? null])) as unknown as FlowRecord;
+const toRecord = (item: StoredItem): FlowRecord => Object.fromEntries(FIELDS.map((field) => [field, item[field] ?? null])) as unknown as FlowRecord;
 
 export async function getFlow(id: string): Promise<FlowRecord | null> {
   const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.flow(id), ConsistentRead: true }));
@@ -109,7 +109,7 @@ export async function runningExportOf(callId: string): Promise<string | null> {
 export async function listFlows(query: { descrizione?: string; cursor?: string }, pageSize: number): Promise<Page<FlowRecord>> {
   const list = { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.flowsCollection } };
   const text = query.descrizione ? nameSearchKey(query.descrizione) : '';
-  const found: Record<string, any>[] = [];
+  const found: StoredItem[] = [];
   let start = decodeCursor(query.cursor, list);
   do {
     const result = await documentClient.send(

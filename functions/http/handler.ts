@@ -4,6 +4,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type * as z from 'zod/mini';
 import { DomainError, ForbiddenError, NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError } from '../domain/errors.ts';
 import { fill, messages } from '../domain/messages.ts';
 import { actorFromClaims, type Actor } from '../domain/roles.ts';
@@ -14,13 +15,22 @@ import { routeKey, type RouteDef } from './route.ts';
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 
-/** What an operation receives: the validated input and who is calling. */
-export interface ApiRequest {
-  params: any;
-  query: any;
-  body: any;
-  actor: Actor | null;
-  route: RouteDef;
+/** Path or query parameters as API Gateway passes them, for a route that declares no schema for them. */
+type RawParameters = Record<string, string | undefined>;
+/** What the schema named `key` of route R yields once parsed, or `otherwise` when R declares none. */
+type Parsed<R, Key extends 'params' | 'query' | 'body', Otherwise> = R extends { [k in Key]: infer S extends z.ZodMiniType } ? z.output<S> : Otherwise;
+
+/**
+ * What the operation of route R receives: the input its schemas validated, and who is calling. The
+ * authorize step refuses an anonymous caller on any route that is not 'public', so there the actor is
+ * always present.
+ */
+export interface ApiRequest<R extends RouteDef = RouteDef> {
+  params: Parsed<R, 'params', RawParameters>;
+  query: Parsed<R, 'query', RawParameters>;
+  body: Parsed<R, 'body', undefined>;
+  actor: R['access'] extends 'public' ? Actor | null : Actor;
+  route: R;
   event: ApiEvent;
 }
 
@@ -31,7 +41,12 @@ export interface ApiResult {
 }
 
 /** An operation returns the body to send (with the route's status), or a full ApiResult via `respond`. */
-export type Operation = (request: ApiRequest) => Promise<unknown>;
+export type Operation<R extends RouteDef = RouteDef> = (request: ApiRequest<R>) => Promise<unknown>;
+
+/** One operation per route of the resource, each typed by its own route (found by operationId). */
+export type Operations<T extends readonly RouteDef[]> = {
+  [K in T[number]['operationId']]: Operation<Extract<T[number], { operationId: K }>>;
+};
 
 const RESULT = Symbol('api-result');
 export const respond = (result: ApiResult) => ({ [RESULT]: result });
@@ -41,7 +56,7 @@ const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 interface State {
   route: RouteDef;
   actor: Actor | null;
-  input: Omit<ApiRequest, 'actor' | 'route' | 'event'>;
+  input: { params: unknown; query: unknown; body: unknown };
 }
 /** As middy's own middlewares do, each step leaves what it found on the context for the next. */
 type ApiContext = Context & { api: State };
@@ -141,10 +156,12 @@ const requestMetrics: MiddlewareObj<ApiEvent, APIGatewayProxyStructuredResultV2>
  * bundle carries no other resource's schemas): it dispatches on the routeKey to the operation of that
  * route, after finding, authorizing and validating the request as the route says.
  */
-export function resourceHandler<const T extends readonly RouteDef[]>(routes: T, operations: Record<T[number]['operationId'], Operation>) {
+export function resourceHandler<const T extends readonly RouteDef[]>(routes: T, operations: Operations<T>) {
   const dispatch = async (event: ApiEvent, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     const state = (context as ApiContext).api;
-    const operation = operations[state.route.operationId as T[number]['operationId']];
+    // The route was found among `routes`, validated by its own schemas and authorized by its own access:
+    // the request is the one its operation's type describes (see ApiRequest).
+    const operation = (operations as unknown as Partial<Record<string, Operation>>)[state.route.operationId];
     if (!operation) throw new NotFoundError();
     const outcome = await operation({ ...state.input, actor: state.actor, route: state.route, event } as ApiRequest);
     const result: ApiResult =

@@ -1,7 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { inpsQueryReasonLabel, inpsResultLabel, type InpsQuery, type InpsQueryReason } from '../domain/inps.ts';
 import type { Page } from '../domain/validation.ts';
-import { documentClient, queryPage, tableName } from '../adapters/dynamo.ts';
+import { documentClient, queryPage, tableName, type StoredItem } from '../adapters/dynamo.ts';
 
 /** The keys of these items (here, not in adapters/table.ts: only the ISEE function and the jobs use them). */
 const keys = {
@@ -52,7 +52,7 @@ export async function recordQuery(query: StoredInpsQuery): Promise<void> {
   );
 }
 
-export const toInpsQuery = (item: Record<string, any>): InpsQuery => ({
+export const toInpsQuery = (item: StoredItem): InpsQuery => ({
   id: item.id,
   at: item.at,
   operation: item.operation,

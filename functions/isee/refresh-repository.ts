@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import { refreshOutcomeLabel, REFRESH_LIST_SIZE, type ExpiryStatus, type ReminderChannelState, type RefreshOutcome, type RefreshRow } from '../domain/isee-refresh.ts';
 import { toEuros } from '../domain/money.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, countUnder, documentClient, queryPage, tableName } from '../adapters/dynamo.ts';
+import { batchGet, countUnder, documentClient, queryPage, tableName, type StoredItem } from '../adapters/dynamo.ts';
 
 /** The keys of these items (here, not in adapters/table.ts: only the ISEE function and the jobs use them). */
 const keys = {
@@ -51,7 +51,7 @@ export async function refreshedAlready(reportId: string, userIds: readonly strin
   return new Set(found.filter((item) => item.outcome !== 'ERROR').map((item) => item.userId as string));
 }
 
-const toRow = (item: Record<string, any>): RefreshRow => ({
+const toRow = (item: StoredItem): RefreshRow => ({
   userId: item.userId,
   fiscalCode: item.fiscalCode,
   firstName: item.firstName,
@@ -134,10 +134,17 @@ export async function recordReminder(year: number, userId: string, outcome: { io
   );
 }
 
-export async function getExpiry(year: number, userId: string): Promise<Record<string, any> | null> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.iseeExpiry(year, userId), ConsistentRead: true }));
-  return Item ?? null;
+/** A subscriber's row as stored: what putExpiry wrote, and the reminder once claimed and sent. */
+export interface StoredExpiry extends ExpiryRecord {
+  remindedAt?: string;
+  io?: ReminderChannelState;
+  mail?: ReminderChannelState;
 }
 
-export const listExpiry = (year: number, page: { limit?: number; cursor?: string }): Promise<Page<Record<string, any>>> =>
-  queryPage({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.iseeExpiryOf(year) } }, page, (item) => item, 20);
+export async function getExpiry(year: number, userId: string): Promise<StoredExpiry | null> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.iseeExpiry(year, userId), ConsistentRead: true }));
+  return (Item as StoredExpiry | undefined) ?? null;
+}
+
+export const listExpiry = (year: number, page: { limit?: number; cursor?: string }): Promise<Page<StoredExpiry>> =>
+  queryPage({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.iseeExpiryOf(year) } }, page, (item) => item as StoredExpiry, 20);

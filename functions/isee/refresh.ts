@@ -28,7 +28,7 @@ import type { AuditEntry, Clock, IdGenerator, IoMessages, Mailer } from '../adap
 import type { SubscriptionRecord } from '../subscriptions/repository-items.ts';
 import type { StoredUser } from '../users/repository.ts';
 import { InpsQueryFailed, type FetchOutcome, type QueryContext } from './inps-use-cases.ts';
-import type { ExpiryRecord, RefreshResult } from './refresh-repository.ts';
+import type { ExpiryRecord, RefreshResult, StoredExpiry } from './refresh-repository.ts';
 
 /**
  * Keeping ISEE current (issue 24), as background jobs (functions/jobs: bounded slices from a cursor, the job
@@ -61,7 +61,7 @@ export interface IseeRefreshDeps {
     putExpiry(record: ExpiryRecord): Promise<void>;
     claimReminder(year: number, userId: string, at: string): Promise<boolean>;
     recordReminder(year: number, userId: string, outcome: { io: ReminderChannelState; mail: ReminderChannelState }): Promise<void>;
-    listExpiry(year: number, page: { limit?: number; cursor?: string }): Promise<Page<Record<string, any>>>;
+    listExpiry(year: number, page: { limit?: number; cursor?: string }): Promise<Page<StoredExpiry>>;
   };
   /** Only the API starts jobs and reads their state. */
   jobs?: BackgroundJobs;
@@ -208,7 +208,7 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
         firstName: r.firstName,
         lastName: r.lastName,
         status: r.status,
-        statusLabel: expiryStatusLabel[r.status as keyof typeof expiryStatusLabel],
+        statusLabel: expiryStatusLabel[r.status],
         scadenza: r.scadenza ?? null,
         remindedAt: r.remindedAt ?? null,
         io: r.io ?? null,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ISEE_FEE_MARKER, ISEE_PAGE_SIZE, toIsee, type Isee, type IseeState } from '../domain/isee.ts';
-import { iseeDocumentKey } from '../domain/isee-extraction.ts';
+import { iseeDocumentKey, type IseeExtraction } from '../domain/isee-extraction.ts';
 import { toCents } from '../domain/money.ts';
 import type { StoredInpsDetails } from '../domain/inps.ts';
 import type { Page } from '../domain/validation.ts';
@@ -19,7 +19,13 @@ export interface StoredIsee {
   state: IseeState;
   hasFile: boolean;
   fileName?: string | null;
-  [attribute: string]: any;
+  contentType?: string | null;
+  protocollo?: string | null;
+  scadenza?: string | null;
+  dataInsert: string;
+  /** What functions/isee-extraction read in the document, once it has. */
+  extraction?: IseeExtraction | null;
+  [attribute: string]: unknown;
 }
 
 /** The ISEE item; null when there is none, or only the reading's result written before the ISEE itself. */

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { JobRecord } from '../domain/jobs.ts';
-import { documentClient, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { documentClient, tableName, unlessConditionFails, type StoredItem } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 /**
@@ -8,7 +8,7 @@ import { keys } from '../adapters/table.ts';
  * conditional put (no run, a finished one, or a dead one), so two clicks never run two jobs; every later
  * write is conditional on the run's id and on it still running, so a run replaced by a new one writes nothing.
  */
-const toRecord = (item: Record<string, any>): JobRecord => {
+const toRecord = (item: StoredItem): JobRecord => {
   const { pk: _pk, sk: _sk, ...record } = item;
   return record as JobRecord;
 };

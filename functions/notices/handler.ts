@@ -11,10 +11,10 @@ import { noticeUseCases } from './wired.ts';
 const notices = noticeUseCases({ jobs: makeJobs({ jobs: jobRepository, runner: stepFunctionsJobRunner, clock: systemClock, ids: randomUUID }) });
 
 export const handler = resourceHandler(noticeRoutes, {
-  emailNotice: ({ params, actor }) => notices.emailNotice(params.id, actor!),
-  ioNotice: ({ params, actor }) => notices.sendToIo(params.id, actor!),
-  ioNoticeStatus: ({ params, actor }) => notices.refreshIoStatus(params.id, actor!),
+  emailNotice: ({ params, actor }) => notices.emailNotice(params.id, actor),
+  ioNotice: ({ params, actor }) => notices.sendToIo(params.id, actor),
+  ioNoticeStatus: ({ params, actor }) => notices.refreshIoStatus(params.id, actor),
   // 202: the run was started (or was already running) in the background; GET polls its progress.
-  emailFlow: ({ params, actor }) => notices.startFlowEmail(params.id, actor!),
+  emailFlow: ({ params, actor }) => notices.startFlowEmail(params.id, actor),
   flowEmailStatus: ({ params }) => notices.flowEmailStatus(params.id),
 });

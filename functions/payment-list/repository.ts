@@ -4,7 +4,7 @@ import { mapAtMost } from '../domain/at-most.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
-import { BACKFILL_PAGE, batchGet, decodeCursor, documentClient, encodeCursor, mergedQueryPage, queryAll, tableName, unlessConditionFails, type BackfillPage, type CursorList, type StreamPosition } from '../adapters/dynamo.ts';
+import { BACKFILL_PAGE, batchGet, decodeCursor, documentClient, encodeCursor, mergedQueryPage, queryAll, tableName, unlessConditionFails, type BackfillPage, type CursorList, type StreamPosition, type StoredItem } from '../adapters/dynamo.ts';
 import { DEBT_LIST_SHARDS, keys, numericSortKey, paymentKeys, shardOf } from '../adapters/table.ts';
 
 /**
@@ -42,13 +42,13 @@ export const summaryKeyOf = (k: SummaryKey) => `${k.callId}|${k.anno}|${k.userId
 
 const INDEX_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk', 'gsi5pk', 'gsi5sk', 'gsi6pk', 'gsi6sk', 'nName', 'kind'];
 
-export function toStored(item: Record<string, any>): StoredDebtSummary {
+export function toStored(item: StoredItem): StoredDebtSummary {
   const record = { ...item };
   for (const key of INDEX_ATTRIBUTES) delete record[key];
   return record as StoredDebtSummary;
 }
 
-export const toRow = (item: Record<string, any>): DebtSummaryRow => ({
+export const toRow = (item: StoredItem): DebtSummaryRow => ({
   userId: item.userId,
   cognome: item.cognome,
   nome: item.nome,
@@ -142,7 +142,7 @@ export async function addToDebtTotals(callId: string, anno: number, delta: DebtT
   );
 }
 
-const totalsOf = (item: Record<string, any> | undefined): DebtTotals => {
+const totalsOf = (item: StoredItem | undefined): DebtTotals => {
   const totals = zeroTotals();
   for (const key of debtTotalKeys) totals[key] = Number(item?.[key] ?? 0);
   return totals;
@@ -266,7 +266,7 @@ function rowProjection(index: string, attributes: readonly string[] = ROW_ATTRIB
   const names = [...attributes, 'pk', 'sk', `${index}pk`, `${index}sk`];
   return { ProjectionExpression: names.map((_, i) => `#p${i}`).join(', '), ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#p${i}`, name])) };
 }
-const keyOf = (index: string) => (item: Record<string, any>) => ({ pk: item.pk, sk: item.sk, [`${index}pk`]: item[`${index}pk`], [`${index}sk`]: item[`${index}sk`] });
+const keyOf = (index: string) => (item: StoredItem) => ({ pk: item.pk, sk: item.sk, [`${index}pk`]: item[`${index}pk`], [`${index}sk`]: item[`${index}sk`] });
 
 /**
  * A page of a plan: its shards merged in the index's order. A keyed read takes about its share of the page from
@@ -434,7 +434,7 @@ async function byWords(callId: string, anno: number, sort: DebtSort, limit: numb
       ...rowProjection('gsi6'),
     })),
   );
-  const orderKey = (item: Record<string, any>) => String(item.gsi6sk).slice(String(item.gsi6sk).indexOf('#') + 1);
+  const orderKey = (item: StoredItem) => String(item.gsi6sk).slice(String(item.gsi6sk).indexOf('#') + 1);
   const share = Math.min(limit, Math.ceil((limit * 5) / (4 * SHARDS.length)) + 2);
   const prefixes = words.flatMap((word) => SHARDS.map(() => `${word}#`));
   const start = expand(callId, anno, 'gsi6', streams, prefixes, positions);
@@ -459,7 +459,7 @@ async function fewByName(callId: string, anno: number, filter: DebtListFilter, s
   const reads = await Promise.all(p.streams.map((stream) => documentClient.send(new QueryCommand({ TableName: tableName, ...stream, ...rowProjection(p.index), Limit: FEW + 1 }))));
   const found = reads.flatMap((result) => result.Items ?? []);
   if (found.length > FEW || reads.some((result) => result.LastEvaluatedKey)) return null;
-  const key = (item: Record<string, any>) => `${numericSortKey(item.importoTotale)}#${item.userId}`;
+  const key = (item: StoredItem) => `${numericSortKey(item.importoTotale)}#${item.userId}`;
   const ordered = found.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   if (sort.startsWith('-')) ordered.reverse();
   const next = from + limit < ordered.length ? encodeCursor({ offset: from + limit }, p.list) : null;

@@ -11,12 +11,12 @@ import { paymentUseCases } from './wired.ts';
 const payments = paymentUseCases({ jobs: makeJobs({ jobs: jobRepository, runner: stepFunctionsJobRunner, clock: systemClock, ids: randomUUID }) });
 
 export const handler = resourceHandler(paymentRoutes, {
-  generatePositions: ({ params, body, actor }) => payments.startGeneration(params.id, body, actor!),
+  generatePositions: ({ params, body, actor }) => payments.startGeneration(params.id, body, actor),
   generationStatus: ({ params }) => payments.generationStatus(params.id),
-  positionsCsv: ({ params, body, actor }) => payments.startCsv(params.id, body, actor!),
+  positionsCsv: ({ params, body, actor }) => payments.startCsv(params.id, body, actor),
   positionsCsvStatus: ({ params }) => payments.csvStatus(params.id),
   listPositions: ({ params, query }) => payments.listPositions(params.id, query),
-  editPosition: ({ params, body, actor }) => payments.editPosition(params.id, body, actor!),
-  startPositionsSync: ({ params, actor }) => payments.startSync(params.id, actor!),
+  editPosition: ({ params, body, actor }) => payments.editPosition(params.id, body, actor),
+  startPositionsSync: ({ params, actor }) => payments.startSync(params.id, actor),
   positionsSyncStatus: ({ params }) => payments.syncStatus(params.id),
 });

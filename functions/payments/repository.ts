@@ -6,7 +6,7 @@ import { receiptOf, type ExportOutcome, type PaymentRecord } from '../domain/pay
 export { receiptOf, type PaymentRecord };
 import { periodKey, type IoStatus, type Period, type Position } from '../domain/payments.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchPut, documentClient, queryAll, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { batchPut, documentClient, queryAll, queryPage, tableName, unlessConditionFails, type StoredItem } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 import { NO_LIVE_CHECKOUT } from './checkouts.ts';
 
@@ -20,14 +20,14 @@ export const POSITIONS_PAGE_SIZE = 50;
 
 const KEY_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'];
 
-export function toPositionRecord(item: Record<string, any>): PositionRecord {
+export function toPositionRecord(item: StoredItem): PositionRecord {
   const record = { ...item };
   for (const key of KEY_ATTRIBUTES) delete record[key];
   return record as PositionRecord;
 }
 
 /** What the API shows of a position (the internal fields stay in the table). */
-export const toPosition = (item: Record<string, any>): Position => publicPosition(toPositionRecord(item));
+export const toPosition = (item: StoredItem): Position => publicPosition(toPositionRecord(item));
 
 const period = (position: Pick<PositionRecord, 'mese' | 'anno'>) => periodKey(position);
 

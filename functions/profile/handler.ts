@@ -12,7 +12,7 @@ const profile = makeProfileUseCases({
 });
 
 export const handler = resourceHandler(profileRoutes, {
-  getMe: ({ actor }) => profile.getMe(actor!),
-  getProfile: ({ actor }) => profile.getProfile(actor!),
-  updateProfile: ({ actor, body }) => profile.updateProfile(body, actor!),
+  getMe: ({ actor }) => profile.getMe(actor),
+  getProfile: ({ actor }) => profile.getProfile(actor),
+  updateProfile: ({ actor, body }) => profile.updateProfile(body, actor),
 });

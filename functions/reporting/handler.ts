@@ -18,6 +18,6 @@ const reporting = makeReportingJobs({
 });
 
 export const handler = resourceHandler(reportingRoutes, {
-  runReporting: ({ params, actor }) => reporting.startReporting(params.id, actor!),
+  runReporting: ({ params, actor }) => reporting.startReporting(params.id, actor),
   reportingStatus: ({ params }) => reporting.reportingStatus(params.id),
 });

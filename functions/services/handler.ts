@@ -12,7 +12,7 @@ const services = makeServiceUseCases({ services: serviceRepository, calls: callR
 export const handler = resourceHandler(serviceRoutes, {
   listServices: ({ query }) => services.listServices(query),
   getService: ({ params }) => services.getService(params.id),
-  createService: ({ body, actor }) => services.createService(body, actor!),
-  updateService: ({ params, body, actor }) => services.updateService(params.id, body, actor!),
-  deleteService: ({ params, actor }) => services.deleteService(params.id, actor!),
+  createService: ({ body, actor }) => services.createService(body, actor),
+  updateService: ({ params, body, actor }) => services.updateService(params.id, body, actor),
+  deleteService: ({ params, actor }) => services.deleteService(params.id, actor),
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Service, ServiceInput } from '../domain/services.ts';
 import type { Page } from '../domain/validation.ts';
-import { documentClient, queryPage, unlessConditionFails, tableName } from '../adapters/dynamo.ts';
+import { documentClient, queryPage, unlessConditionFails, tableName, type StoredItem } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 export const SERVICES_PAGE_SIZE = 20;
@@ -18,7 +18,7 @@ const fieldsOf = (id: string, service: ServiceInput, now: string) => ({
   updatedAt: now,
 });
 
-const toService = (item: Record<string, any>): Service => ({
+const toService = (item: StoredItem): Service => ({
   id: item.id,
   code: item.code,
   name: item.name,

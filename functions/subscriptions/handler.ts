@@ -25,9 +25,9 @@ const subscriptions = makeSubscriptionUseCases({
 });
 
 export const handler = resourceHandler(subscriptionRoutes, {
-  subscribe: ({ params, body, actor }) => subscriptions.subscribe(params.id, body, actor!),
-  getMySubscription: ({ params, actor }) => subscriptions.getMySubscription(params.id, actor!),
-  listMySubscriptions: ({ query, actor }) => subscriptions.listMySubscriptions(query, actor!),
+  subscribe: ({ params, body, actor }) => subscriptions.subscribe(params.id, body, actor),
+  getMySubscription: ({ params, actor }) => subscriptions.getMySubscription(params.id, actor),
+  listMySubscriptions: ({ query, actor }) => subscriptions.listMySubscriptions(query, actor),
   listUserSubscriptions: ({ params, query }) => subscriptions.listUserSubscriptions(params.id, query),
-  getSubscription: ({ params, actor }) => subscriptions.getSubscription(params.id, actor!),
+  getSubscription: ({ params, actor }) => subscriptions.getSubscription(params.id, actor),
 });

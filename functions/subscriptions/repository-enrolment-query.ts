@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EnrolmentSort } from '../domain/enrolment.ts';
 import { normaliseSearchText } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, decodeCursor, documentClient, encodeCursor, tableName, type CursorList } from '../adapters/dynamo.ts';
+import { batchGet, decodeCursor, documentClient, encodeCursor, tableName, type CursorList, type StoredItem } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 import { enrolKeys, ISEE_BUCKET_CENTS, iseeKey, normaliseFiscalCode, rankKey, toRecord, type SubscriptionRecord } from './repository-items.ts';
 import { enrolmentStats, readCounts, track } from './repository.ts';
@@ -39,7 +39,7 @@ const listProjection = {
   names: Object.fromEntries(LIST_FIELDS.map((field, i) => [`#p${i}`, field])),
 };
 /** A row of the table out of its projected item (LIST_FIELDS), read as a whole subscription is. */
-const toListRecord = (item: Record<string, any>): EnrolmentListRecord => {
+const toListRecord = (item: StoredItem): EnrolmentListRecord => {
   const record = toRecord(item);
   return Object.fromEntries(LIST_FIELDS.map((field) => [field, record[field]])) as EnrolmentListRecord;
 };

@@ -1,4 +1,4 @@
-import { withoutEmpty } from '../adapters/dynamo.ts';
+import { withoutEmpty, type StoredItem } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 import type { KeptFile } from '../domain/files.ts';
 import type { SubscriptionSummary } from '../domain/subscriptions.ts';
@@ -21,7 +21,7 @@ export interface SubscriptionRecord extends SubscriptionSummary {
   isee?: EnrolmentIsee | null;
 }
 
-export const toRecord = (item: Record<string, any>): SubscriptionRecord => ({
+export const toRecord = (item: StoredItem): SubscriptionRecord => ({
   id: item.id,
   state: item.state,
   announcementId: item.announcementId,

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import type { SubscriptionState } from '../domain/subscriptions.ts';
 import { laterThan } from '../domain/version-stamp.ts';
 import type { Page } from '../domain/validation.ts';
-import { BACKFILL_PAGE, batchPut, decodeCursor, documentClient, encodeCursor, queryAll, queryPage, tableName, unlessConditionFails, type BackfillPage } from '../adapters/dynamo.ts';
+import { BACKFILL_PAGE, batchPut, decodeCursor, documentClient, encodeCursor, queryAll, queryPage, tableName, unlessConditionFails, type BackfillPage, type StoredItem } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 import { countDeltas, enrolKeys, enrolmentSearchItem, searchedChanged, subscriptionItem, toRecord, type EnrolmentIsee, type SubscriptionRecord } from './repository-items.ts';
 
@@ -32,7 +32,7 @@ export async function listSubscriptionsOfUser(
   pageSize: number,
 ): Promise<Page<SubscriptionRecord>> {
   const limit = query.limit ?? pageSize;
-  const found: Record<string, any>[] = [];
+  const found: StoredItem[] = [];
   const list = { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.subscriptionsOfUser(userId) } };
   let start = decodeCursor(query.cursor, list);
   let more = true;

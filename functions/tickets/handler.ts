@@ -28,15 +28,15 @@ const tickets = makeTicketUseCases({
 });
 
 export const handler = resourceHandler(ticketRoutes, {
-  sendSupportMessage: ({ body, actor }) => tickets.sendSupportMessage(body, actor!),
+  sendSupportMessage: ({ body, actor }) => tickets.sendSupportMessage(body, actor),
   listSupportSubjects: () => tickets.supportSubjects(),
-  listMyTickets: ({ query, actor }) => tickets.listMyTickets(query, actor!),
+  listMyTickets: ({ query, actor }) => tickets.listMyTickets(query, actor),
   listOpenTickets: ({ query }) => tickets.listOpenTickets(query),
   countOpenTickets: () => tickets.countOpenTickets(),
   searchTickets: ({ query }) => tickets.searchTickets(query),
-  createTicket: ({ body, actor }) => tickets.createTicket(body, actor!),
-  getTicket: ({ params, actor }) => tickets.getTicket(params.id, actor!),
-  updateTicket: ({ params, body, actor }) => tickets.updateTicket(params.id, body, actor!),
+  createTicket: ({ body, actor }) => tickets.createTicket(body, actor),
+  getTicket: ({ params, actor }) => tickets.getTicket(params.id, actor),
+  updateTicket: ({ params, body, actor }) => tickets.updateTicket(params.id, body, actor),
   getTicketHistory: ({ params, query }) => tickets.ticketHistory(params.id, query),
   listUserTickets: ({ params, query }) => tickets.listUserTickets(params.id, query),
 });

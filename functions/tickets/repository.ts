@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TICKET_PAGE_SIZE, isOpenTicket, searchKey, type Ticket } from '../domain/tickets.ts';
 import type { Page } from '../domain/validation.ts';
-import { countUnder, decodeCursor, documentClient, encodeCursor, queryPage, tableName, unlessConditionFails, type CursorList } from '../adapters/dynamo.ts';
+import { countUnder, decodeCursor, documentClient, encodeCursor, queryPage, tableName, unlessConditionFails, type CursorList, type StoredItem } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 /** A ticket as stored: the spec's fields plus the requester's surname and fiscal code for the search keys. */
@@ -14,7 +14,7 @@ export type NewTicket = Omit<StoredTicket, 'id' | 'ultimoAggiornamento' | 'stato
 export type TicketChanges = Pick<Ticket, 'stato' | 'categoria' | 'dettagli' | 'assegnatoA'>;
 type PageQuery = { limit?: number; cursor?: string };
 
-export const toTicket = (item: Record<string, any>): Ticket => ({
+export const toTicket = (item: StoredItem): Ticket => ({
   id: item.id,
   dataApertura: item.dataApertura,
   stato: item.stato,

@@ -3,5 +3,5 @@ import { resourceHandler } from '../http/handler.ts';
 import { uploadRoutes } from './routes.ts';
 
 export const handler = resourceHandler(uploadRoutes, {
-  createUpload: ({ actor, body }) => createUpload(actor!.sub, body),
+  createUpload: ({ actor, body }) => createUpload(actor.sub, body),
 });

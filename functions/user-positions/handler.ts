@@ -43,10 +43,10 @@ const positions = makeUserPositionUseCases({
 });
 
 export const handler = resourceHandler(userPositionRoutes, {
-  listMyPositions: ({ query, actor }) => positions.listMyPositions(query, actor!),
+  listMyPositions: ({ query, actor }) => positions.listMyPositions(query, actor),
   // Where MyPay sends the citizen back is built from PORTAL_URL: no Origin, Host or X-Forwarded-Host is read.
-  payPosition: ({ params, body, actor }) => positions.pay(params.id, body, actor!),
-  paymentReturn: ({ body, actor }) => positions.paymentReturn(body, actor!),
+  payPosition: ({ params, body, actor }) => positions.pay(params.id, body, actor),
+  paymentReturn: ({ body, actor }) => positions.paymentReturn(body, actor),
   listUserPositions: ({ params, query }) => positions.listUserPositions(params.id, query),
   listPositionsByFiscalCode: ({ query }) => positions.listPositionsByFiscalCode(query),
 });

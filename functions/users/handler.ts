@@ -23,8 +23,8 @@ export const handler = resourceHandler(userRoutes, {
   searchUsers: ({ query }) => users.searchUsers(query),
   countLoadedUsers: () => users.countLoadedUsers(),
   getUser: ({ params }) => users.getUser(params.id),
-  createUser: ({ body, actor }) => users.createUser(body, actor!),
-  updateUser: ({ params, body, actor }) => users.updateUser(params.id, body, actor!),
-  setUserStatus: ({ params, body, actor }) => users.setUserStatus(params.id, body.suspended, actor!),
-  deleteUser: ({ params, actor }) => users.deleteUser(params.id, actor!),
+  createUser: ({ body, actor }) => users.createUser(body, actor),
+  updateUser: ({ params, body, actor }) => users.updateUser(params.id, body, actor),
+  setUserStatus: ({ params, body, actor }) => users.setUserStatus(params.id, body.suspended, actor),
+  deleteUser: ({ params, actor }) => users.deleteUser(params.id, actor),
 });

@@ -1,7 +1,7 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { interleaveNames, normaliseEmail, normalisePhone, normaliseSearchText, toUser, type User, type UserSearch } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, decodeCursor, documentClient, encodeCursor, tableName } from '../adapters/dynamo.ts';
+import { batchGet, decodeCursor, documentClient, encodeCursor, tableName, type StoredItem } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 import { USERS_PAGE_SIZE } from './repository.ts';
 
@@ -87,7 +87,7 @@ const interleavedPrefix = (a: string, b: string) => {
 const interleavedHolds = (a: string, b: string) => ({ a: a.length <= Math.min(a.length, b.length) + 1, b: b.length <= a.length });
 
 /** Whether a stored user (or search item: same attribute names) passes every filter. */
-function matches(item: Record<string, any>, f: Filters): boolean {
+function matches(item: StoredItem, f: Filters): boolean {
   const starts = (value: unknown, prefix: string) => !prefix || (typeof value === 'string' && value.startsWith(prefix));
   return (
     starts(normaliseSearchText(item.lastName ?? ''), f.last) &&
@@ -161,7 +161,7 @@ export async function searchUsersMeasured(search: UserSearch): Promise<{ page: P
     ReturnConsumedCapacity: 'TOTAL',
   };
 
-  const found: Record<string, any>[] = [];
+  const found: StoredItem[] = [];
   let startKey = decodeCursor(search.cursor, input);
   let nextKey: Record<string, unknown> | null = null;
   const stats: SearchStats = { consumedCapacity: 0, queries: 0, evaluated: 0 };
@@ -210,7 +210,7 @@ export async function searchUsersMeasured(search: UserSearch): Promise<{ page: P
  * The users of a page of search items, in the page's order (one eventually consistent BatchGetItem, its
  * read capacity counted in the search's stats); a user gone, or changed since so that a filter fails, is left out.
  */
-async function usersOfSearchItems(hits: Record<string, any>[], f: Filters, stats: SearchStats): Promise<Record<string, any>[]> {
+async function usersOfSearchItems(hits: StoredItem[], f: Filters, stats: SearchStats): Promise<StoredItem[]> {
   if (!hits.length) return [];
   const users = await batchGet(
     hits.map((hit) => keys.user(hit.userId)),
@@ -222,5 +222,5 @@ async function usersOfSearchItems(hits: Record<string, any>[], f: Filters, stats
     },
   );
   const byId = new Map(users.map((user) => [user.id as string, user]));
-  return hits.map((hit) => byId.get(hit.userId)).filter((user): user is Record<string, any> => !!user && matches(user, f));
+  return hits.map((hit) => byId.get(hit.userId)).filter((user): user is StoredItem => !!user && matches(user, f));
 }
