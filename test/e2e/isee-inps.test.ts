@@ -171,6 +171,9 @@ describe('an operator and INPS', () => {
     const operator = await as('operator');
     const { call } = await openCall(operator, `Bando scadenze ${Date.now().toString(36)}`);
     const expiring = await approvedSubscriber(operator, call, { lastName: 'Promemoria', iseeValue: 8000, weeklyHour: 2 });
+    // The job walks the active calls through a global index, which trails the writes (more so on a busy machine):
+    // wait until the operators' list shows the call, as an operator would see it before asking for the list.
+    await expect.poll(async () => (await operator.get(`/api/calls?name=${encodeURIComponent(call.name)}`)).json.items.map((c: { id: string }) => c.id), { timeout: 15_000 }).toContain(call.id);
     await operatorPage.goto(`${appUrl()}/lista_isee`);
     await operatorPage.getByRole('heading', { level: 2, name: 'ISEE in scadenza o scaduti degli iscritti' }).waitFor();
     await operatorPage.getByRole('button', { name: 'Aggiorna elenco e promemoria' }).click();
