@@ -64,6 +64,7 @@ export const reconciliationReasons = ['IMPORTO_DIVERSO', 'ANNULLATA', 'PAGATA_PI
 export const reconciliationSchema = z.object({ motivo: z.enum(reconciliationReasons), differenza: z.number().check(z.int()) });
 export type Reconciliation = z.output<typeof reconciliationSchema>;
 export const RECONCILE_LABEL = 'Pagamento da riconciliare';
+export const RECONCILED_LABEL = 'Pagamento riconciliato';
 export const reconciliationTexts: Record<Reconciliation['motivo'], string> = {
   IMPORTO_DIVERSO: 'importo pagato diverso dal dovuto',
   ANNULLATA: 'pagamento di una posizione annullata',
