@@ -56,8 +56,8 @@ export function CloseReconciliationDialog({ position, onClose, onClosed }: { pos
           </Text>
           {toReconcile && (
             <Text>
-              {reconciliationTexts[toReconcile.motivo]}: pagato {formatEuro(toEuros(position.importoTotalePagato))}, differenza {formatEuro(toEuros(toReconcile.differenza))}.
-              I pagamenti registrati restano.
+              Motivo: {reconciliationTexts[toReconcile.motivo]}. Pagato {formatEuro(toEuros(position.importoTotalePagato))}, differenza{' '}
+              {formatEuro(toEuros(toReconcile.differenza))}. I pagamenti registrati restano.
             </Text>
           )}
           <TextAreaField
