@@ -63,6 +63,9 @@ export const messages = {
     descriptionRequired: 'Il campo descrizione è obbligatorio!',
     descriptionTooLong: 'Il campo Descrizione deve essere massimo 300 caratteri!',
     amount: 'L’importo deve essere un numero maggiore o uguale a 0, con al massimo due decimali.',
+    // 'Chiudi riconciliazione' (issue 21).
+    reconciliationNoteRequired: 'Il campo nota è obbligatorio!',
+    reconciliationNoteTooLong: 'Il campo Nota deve essere massimo 500 caratteri!',
   },
   payment: {
     notFound: 'Il pagamento selezionato non esiste.',
@@ -84,6 +87,7 @@ export const positionOpsMessages = {
   exportRunningEdit: 'È in corso un invio a MyPay per questo bando: la posizione debitoria non si può modificare finché non termina.',
   /** Issue 21: a second operator saving on a stale copy. */
   staleCopy: 'Il record è stato modificato da un altro operatore: ricarica la pagina.',
+  notToReconcile: 'Il pagamento non è da riconciliare (la riconciliazione è già stata chiusa o non è mai stata aperta): nulla è stato modificato.',
   checkoutLive: 'Il cittadino sta pagando questa posizione su MyPay: riprova tra qualche minuto (al massimo 30).',
   checkoutLiveCall: 'Un cittadino sta pagando una posizione di questo bando su MyPay: riprova tra qualche minuto (al massimo 30).',
   checkoutLiveMonth: 'Un cittadino sta pagando una posizione di questo mese su MyPay: riprova tra qualche minuto (al massimo 30).',

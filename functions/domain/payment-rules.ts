@@ -1,6 +1,6 @@
 import type { PositionRecord, RecordedPayment } from './debt-positions.ts';
 import { navOfIuv } from './iuv.ts';
-import type { Position, Reconciliation } from './payments.ts';
+import type { ClosedReconciliation, Position, Reconciliation } from './payments.ts';
 
 /**
  * Paying a debt position (issues 9, 21, 26): the rules, without zod, so that the functions that only apply
@@ -34,6 +34,8 @@ export interface PaidFields {
   iur?: string | null;
   pagamenti?: RecordedPayment[];
   riconciliazione?: Reconciliation | null;
+  /** The last reconciliation an operator closed (closeReconciliation). */
+  riconciliazioneChiusa?: ClosedReconciliation | null;
 }
 
 type Payable = Pick<Position, 'iud' | 'isPagato' | 'annullato' | 'importoDovuto' | 'codIuv' | 'nav' | 'updatedAt'> &
@@ -131,6 +133,24 @@ export function settlePayment<P extends Payable>(position: P, receipt: PaymentRe
       updatedAt: now,
       version: position.version + 1,
     },
+  };
+}
+
+/**
+ * 'Chiudi riconciliazione' (issue 21): the council refunded the citizen or accepted the difference. The
+ * position is no longer to reconcile and keeps what was to reconcile with the operator's note, who closed it
+ * and when; the payments MyPay collected stay as they are (money collected is never erased), so the position
+ * reads 'Pagato' with what was paid. Null when there is nothing to close. A later payment marks it again
+ * (settlePayment). The next version.
+ */
+export function closeReconciliation<P extends Payable>(position: P, close: { nota: string; chiusaDa: string }, now: string): P | null {
+  if (!position.riconciliazione) return null;
+  return {
+    ...position,
+    riconciliazione: null,
+    riconciliazioneChiusa: { ...position.riconciliazione, nota: close.nota, chiusaDa: close.chiusaDa, chiusaIl: now },
+    updatedAt: now,
+    version: position.version + 1,
   };
 }
 

@@ -64,11 +64,32 @@ export const reconciliationReasons = ['IMPORTO_DIVERSO', 'ANNULLATA', 'PAGATA_PI
 export const reconciliationSchema = z.object({ motivo: z.enum(reconciliationReasons), differenza: z.number().check(z.int()) });
 export type Reconciliation = z.output<typeof reconciliationSchema>;
 export const RECONCILE_LABEL = 'Pagamento da riconciliare';
+export const RECONCILED_LABEL = 'Pagamento riconciliato';
 export const reconciliationTexts: Record<Reconciliation['motivo'], string> = {
   IMPORTO_DIVERSO: 'importo pagato diverso dal dovuto',
   ANNULLATA: 'pagamento di una posizione annullata',
   PAGATA_PIU_VOLTE: 'posizione pagata più volte',
 };
+
+/**
+ * A reconciliation an operator closed ('Chiudi riconciliazione'): what was to reconcile, the operator's
+ * note (the refund made, the difference accepted), who closed it and when (ISO). The payments stay.
+ */
+export const closedReconciliationSchema = z.extend(reconciliationSchema, { nota: z.string(), chiusaDa: z.string(), chiusaIl: z.string() });
+export type ClosedReconciliation = z.output<typeof closedReconciliationSchema>;
+export const RECONCILIATION_NOTE_MAX_LENGTH = 500;
+
+/** POST /api/positions/{id}/reconciliation: the operator's note, required; `updatedAt` as for the edit (a stale copy is a 409). */
+export const reconciliationCloseSchema = z.object({
+  nota: z.string({ error: messages.positions.reconciliationNoteRequired }).check(
+    z.trim(),
+    z.minLength(1, messages.positions.reconciliationNoteRequired),
+    z.maxLength(RECONCILIATION_NOTE_MAX_LENGTH, messages.positions.reconciliationNoteTooLong),
+  ),
+  updatedAt: z.optional(z.string().check(z.maxLength(40))),
+});
+export type ReconciliationCloseInput = z.input<typeof reconciliationCloseSchema>;
+export type ReconciliationClose = z.output<typeof reconciliationCloseSchema>;
 
 export const positionSchema = z.object({
   id: z.string(),
@@ -103,6 +124,8 @@ export const positionSchema = z.object({
   dataEsitoSingoloPagamento: z.nullable(z.string()),
   /** Set while a payment MyPay collected waits for an operator (null or absent otherwise). */
   riconciliazione: z.optional(z.nullable(reconciliationSchema)),
+  /** The last reconciliation an operator closed, with the note (operators only: the citizen's views leave it out). */
+  riconciliazioneChiusa: z.optional(z.nullable(closedReconciliationSchema)),
   /** Until when a citizen's MyPay checkout holds the position (ISO; null or absent: none). */
   checkoutUntil: z.optional(z.nullable(z.string())),
   createdAt: z.string(),

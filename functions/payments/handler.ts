@@ -17,6 +17,7 @@ export const handler = resourceHandler(paymentRoutes, {
   positionsCsvStatus: ({ params }) => payments.csvStatus(params.id),
   listPositions: ({ params, query }) => payments.listPositions(params.id, query),
   editPosition: ({ params, body, actor }) => payments.editPosition(params.id, body, actor),
+  closeReconciliation: ({ params, body, actor }) => payments.closeReconciliation(params.id, body, actor),
   startPositionsSync: ({ params, actor }) => payments.startSync(params.id, actor),
   positionsSyncStatus: ({ params }) => payments.syncStatus(params.id),
 });

@@ -293,6 +293,26 @@ export async function recordPayment(position: PositionRecord, expectedVersion: n
 }
 
 /**
+ * An operator's closing of a payment's reconciliation (domain closeReconciliation): conditional on the
+ * version read, and on the position still being to reconcile. No export's batch overwrites it (a paid
+ * position is never batch-written back) and its payments are those already recorded, so it leaves no receipt.
+ */
+export async function recordReconciliationClosed(position: PositionRecord, expectedVersion: number): Promise<boolean> {
+  const written = await unlessConditionFails(
+    documentClient.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: itemOf(position),
+        ConditionExpression: '#version = :version AND attribute_type(riconciliazione, :map)',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':version': expectedVersion, ':map': 'M' },
+      }),
+    ),
+  );
+  return written !== null;
+}
+
+/**
  * MyPay's verdict on one exported position, written on its item (the key from call, month and citizen;
  * the IUD must match). Accepted: its IUV and notice number, and it is known to MyPay from then on;
  * rejected: the reason, and it stays to export. False (nothing written) when the same verdict is already

@@ -1,4 +1,4 @@
-import { generationStatusSchema, periodSchema, positionEditSchema, positionListQuerySchema, positionSchema, positionsCsvStatusSchema, syncStatusSchema } from '../domain/payments.ts';
+import { generationStatusSchema, periodSchema, positionEditSchema, positionListQuerySchema, positionSchema, positionsCsvStatusSchema, reconciliationCloseSchema, syncStatusSchema } from '../domain/payments.ts';
 import { idParamsSchema, pageOf } from '../domain/validation.ts';
 import { OPERATOR, type RouteDef } from '../http/route.ts';
 
@@ -10,6 +10,7 @@ export const paymentRoutes = [
   { operationId: 'positionsCsvStatus', method: 'GET', path: '/api/calls/{id}/positions/csv', resource: 'payments', access: OPERATOR, summary: 'Stato di Verifica / genera CSV, con il collegamento al file quando è pronto', params: idParamsSchema, status: 200, response: positionsCsvStatusSchema },
   { operationId: 'listPositions', method: 'GET', path: '/api/calls/{id}/positions', resource: 'payments', access: OPERATOR, summary: 'Posizioni debitorie di un bando per mese (importi in centesimi)', params: idParamsSchema, query: positionListQuerySchema, status: 200, response: pageOf(positionSchema) },
   { operationId: 'editPosition', method: 'PUT', path: '/api/positions/{id}', resource: 'payments', access: OPERATOR, summary: 'Modifica una posizione (importo 0: annullata)', params: idParamsSchema, body: positionEditSchema, status: 200, response: positionSchema, problems: [409] },
+  { operationId: 'closeReconciliation', method: 'POST', path: '/api/positions/{id}/reconciliation', resource: 'payments', access: OPERATOR, summary: 'Chiudi riconciliazione: chiude con una nota un pagamento da riconciliare (i pagamenti restano)', params: idParamsSchema, body: reconciliationCloseSchema, status: 200, response: positionSchema, problems: [409] },
   { operationId: 'startPositionsSync', method: 'POST', path: '/api/calls/{id}/positions/sync', resource: 'payments', access: OPERATOR, summary: 'Sincronizza: ricalcolo in background', params: idParamsSchema, status: 200, response: syncStatusSchema, problems: [409] },
   { operationId: 'positionsSyncStatus', method: 'GET', path: '/api/calls/{id}/positions/sync', resource: 'payments', access: OPERATOR, summary: 'Stato del ricalcolo (isUpdating)', params: idParamsSchema, status: 200, response: syncStatusSchema },
 ] as const satisfies readonly RouteDef<'payments'>[];

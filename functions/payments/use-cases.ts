@@ -13,7 +13,7 @@ import {
 } from '../domain/debt-positions.ts';
 import { CSV_JOB, GENERATE_JOB, SYNC_JOB, jobStatusOf, resultJobStatus, type BackgroundJobs, type JobRecord } from '../domain/jobs.ts';
 import { CallState } from '../domain/call-limits.ts';
-import { hasLiveCheckout } from '../domain/payment-rules.ts';
+import { closeReconciliation, hasLiveCheckout } from '../domain/payment-rules.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { iseeForMonth, monthlyFee } from '../domain/fee.ts';
 import { messages, positionOpsMessages } from '../domain/messages.ts';
@@ -24,6 +24,7 @@ import {
   positionsCsvFileName,
   resolvePeriod,
   type PositionEdit,
+  type ReconciliationClose,
   type SyncStatus,
   SKIPPED_SHOWN,
   type GenerationResult,
@@ -76,6 +77,8 @@ export interface PositionRepository {
   closeWriteBack(month: MonthOf, count: number): Promise<boolean>;
   /** Puts a payment back on its position unless it holds it already ('repaired' when it wrote). */
   repairPayment(month: MonthOf, receipt: PaymentRecord): Promise<'repaired' | 'paid' | 'none'>;
+  /** An operator's closing of a reconciliation: conditional on the version, and on the position still being to reconcile. */
+  recordReconciliationClosed(position: PositionRecord, expectedVersion: number): Promise<boolean>;
   /** Whether a citizen's MyPay checkout holds a position of the call (of one month, when given) at `now` (checkouts.ts). */
   hasLiveCheckouts(callId: string, month: Period | null, now: string): Promise<boolean>;
 }
@@ -452,6 +455,29 @@ export function makePaymentUseCases(deps: PaymentDeps) {
         if (current && isFinal(current)) throw new ConflictError(positionOpsMessages.final);
         if (current && hasLiveCheckout(current, clock.now())) throw new ConflictError(positionOpsMessages.checkoutLive);
         throw new ConflictError(positionOpsMessages.staleCopy);
+      }
+      await summaries.refreshDebtSummaries([{ callId: after.callId, userId: after.userId, anno: after.anno }]);
+      await audit.recordMany([{ actor, entity: 'position', id: after.iud, action: 'update', before, after }], now);
+      return publicPosition(after);
+    },
+
+    /**
+     * POST /api/positions/{id}/reconciliation ('Chiudi riconciliazione', issue 21): the operator closes a
+     * payment to reconcile with a note (the refund made, the difference accepted). The payments stay; the
+     * payment list's row, its filter and the statistics no longer count it. A position not to reconcile
+     * (never, or closed already) or a stale copy is a 409 and changes nothing.
+     */
+    async closeReconciliation(iud: string, input: ReconciliationClose, actor: Actor): Promise<Position> {
+      const before = await positions.getPositionByIud(iud);
+      if (!before) throw new NotFoundError(positionOpsMessages.notFound);
+      if (!before.riconciliazione) throw new ConflictError(positionOpsMessages.notToReconcile);
+      if (input.updatedAt && input.updatedAt !== before.updatedAt) throw new ConflictError(positionOpsMessages.staleCopy);
+      const now = clock.now();
+      const after = closeReconciliation(before, { nota: input.nota, chiusaDa: actor.fullName || actor.email || actor.sub }, now.toISOString())!;
+      if (!(await positions.recordReconciliationClosed(after, before.version))) {
+        // Lost to another write (another operator closed it, a payment arrived): say which.
+        const current = await positions.getPositionByIud(iud);
+        throw new ConflictError(current?.riconciliazione ? positionOpsMessages.staleCopy : positionOpsMessages.notToReconcile);
       }
       await summaries.refreshDebtSummaries([{ callId: after.callId, userId: after.userId, anno: after.anno }]);
       await audit.recordMany([{ actor, entity: 'position', id: after.iud, action: 'update', before, after }], now);

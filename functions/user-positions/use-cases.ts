@@ -74,7 +74,9 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
   const { positions, settlement, users, sessions, mypay, notices, portalUrl, clock } = deps;
 
   const view = async (position: Position): Promise<PositionView> => toPositionView(position, await notices.noticeUrl(position), clock.now());
-  const views = async (page: Page<Position>): Promise<Page<PositionView>> => ({ items: await Promise.all(page.items.map(view)), nextCursor: page.nextCursor });
+  /** The citizen's own view: the operators' note on a closed reconciliation (and who wrote it) is the office's. */
+  const citizenView = ({ riconciliazioneChiusa: _closed, ...position }: Position) => view(position);
+  const views = async (page: Page<Position>, toView = view): Promise<Page<PositionView>> => ({ items: await Promise.all(page.items.map((p) => toView(p))), nextCursor: page.nextCursor });
   const publicView = (record: PositionRecord): Position => {
     const { exportedAt: _e, iseeId: _i, version: _v, iur: _r, noticeZip: _z, pagamenti: _p, checkoutSession: _s, checkoutUrl: _u, ...position } = record;
     return position;
@@ -101,7 +103,7 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
       const userId = await citizenId(actor);
       if (!userId) return { items: [], nextCursor: null };
       const { callId, limit, cursor } = query;
-      return views(await positions.listPositionsOfUser(userId, { callId }, { limit, cursor }));
+      return views(await positions.listPositionsOfUser(userId, { callId }, { limit, cursor }), citizenView);
     },
 
     /**
@@ -156,14 +158,14 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
 
       if (outcome.status === 'PAID') {
         const receipts = outcome.payments.filter((p) => p.iud === current.iud);
-        if (!receipts.length) return { esito: 'PAID', recorded: false, message: paymentOutcomeMessages.mismatch, position: await view(publicView(current)) };
+        if (!receipts.length) return { esito: 'PAID', recorded: false, message: paymentOutcomeMessages.mismatch, position: await citizenView(publicView(current)) };
         const settled = await settlement.settle(receipts, actor, { channel: 'checkout' });
         const recorded = settled.filter((s) => s.kind === 'recorded');
         const latest = (await positions.getPositionByIud(current.iud)) ?? current;
         const message = !recorded.length ? paymentOutcomeMessages.paidBefore : recorded.some((s) => s.kind === 'recorded' && s.reconciliation) ? paymentOutcomeMessages.paidToReconcile : paymentOutcomeMessages.paid;
-        return { esito: 'PAID', recorded: recorded.length > 0, message, position: await view(publicView(latest)) };
+        return { esito: 'PAID', recorded: recorded.length > 0, message, position: await citizenView(publicView(latest)) };
       }
-      if (outcome.status === 'PENDING') return { esito: 'PENDING', recorded: false, message: current.isPagato ? paymentOutcomeMessages.paidBefore : paymentOutcomeMessages.pending, position: await view(publicView(current)) };
+      if (outcome.status === 'PENDING') return { esito: 'PENDING', recorded: false, message: current.isPagato ? paymentOutcomeMessages.paidBefore : paymentOutcomeMessages.pending, position: await citizenView(publicView(current)) };
       // The checkout ended without a payment: the position is free again.
       if (current.checkoutSession === session.idSession) {
         await positions.releaseCheckout(current, session.idSession);
@@ -173,7 +175,7 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
       const message = latest.isPagato
         ? paymentOutcomeMessages.paidBefore
         : { FAILED: paymentOutcomeMessages.failed, CANCELLED: paymentOutcomeMessages.cancelledByCitizen, EXPIRED: paymentOutcomeMessages.expired }[outcome.status];
-      return { esito: outcome.status, recorded: false, message, position: await view(publicView(latest)) };
+      return { esito: outcome.status, recorded: false, message, position: await citizenView(publicView(latest)) };
     },
 
     /** GET /api/users/{id}/positions: the payments section of the user record (operators, delegates). */

@@ -164,4 +164,42 @@ describe('the citizen pays a position', () => {
       await citizen.context().close();
     }
   }, 120_000);
+
+  it('the operator closes a payment to reconcile from the user record (Chiudi riconciliazione): a note is required, then the badge reads Pagamento riconciliato', async () => {
+    const { call, mariaId } = await mariasPosition();
+    const operator = await as('operator');
+    const [odd] = (await (await as('citizen')).get(`/api/me/positions?callId=${call.id}`)).json.items as Array<{ iud: string }>;
+    expect((await simulatorAdmin('paid', { iuds: [odd!.iud], amountCents: 7000 })).status).toBe(200);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({ toReconcile: 1 });
+
+    const page = await newPage(browser);
+    await signInAs(page, 'Laura Bianchi — Operatrice');
+    await page.getByRole('button', { name: 'Ho capito' }).click();
+    await page.goto(`${inject('appUrl')}/lista_utenti/dati_utente?citizen=${mariaId}`);
+    const row = page.getByRole('table', { name: 'Pagamenti dell’utente' }).getByRole('row').filter({ hasText: `${call.name} – Novembre 2026` });
+    await row.getByTestId('reconcile-badge').waitFor();
+    await row.getByRole('button', { name: /^Chiudi riconciliazione / }).click();
+    const dialog = page.getByRole('dialog', { name: 'Chiudi riconciliazione' });
+    await dialog.getByRole('button', { name: 'Conferma' }).click();
+    const note = dialog.getByRole('textbox', { name: /^Nota/ });
+    await dialog.getByText('Il campo nota è obbligatorio!').waitFor();
+    expect(await note.getAttribute('aria-invalid')).toBe('true');
+    expect(await note.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' '))).toContain('Il campo nota è obbligatorio!');
+    await note.fill('Rimborsati 8,29 € il 2/12 con bonifico');
+    await screenshot(page, 'reconcile-close-dialog');
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Conferma' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    await row.getByTestId('reconciled-badge').waitFor();
+    expect(await row.getByTestId('reconcile-badge').count()).toBe(0);
+    expect(await row.getByRole('button', { name: /^Chiudi riconciliazione / }).count()).toBe(0);
+    expect(await row.innerText()).toMatch(/70,00\s€[\s\S]*Pagato[\s\S]*Pagamento riconciliato[\s\S]*riconciliato da Laura Bianchi il \d{2}\/\d{2}\/\d{4}[\s\S]*Nota: Rimborsati 8,29 € il 2\/12 con bonifico/);
+    await screenshot(page, 'reconcile-closed-user-record');
+    await expectAccessible(page);
+    // The payment list's filter no longer finds it.
+    const filtered = (await operator.get(`/api/calls/${call.id}/payment-list?anno=2026&chkDaRiconciliare=true`)).json;
+    expect(filtered.count).toBe(0);
+    await page.context().close();
+  }, 120_000);
 });

@@ -27,8 +27,9 @@ const OVER_LIMIT: Record<string, number> = {
   // of bands (bands.ts), ISEE (isee.ts, inps-details.ts, isee-extraction.ts), subscriptions (users.ts), the
   // payment list (debt-summaries.ts). MyPay's XML (@rgrove/parse-xml, ~14 KB) and the ZIPs (fflate, ~13 KB)
   // are its work. With one CSV parser (d3-dsv; papaparse is gone from it): 155.7 KB. The way back (issue 22):
-  // the rules apart from the schemas.
-  'PortaleApi/PaymentExport/FlowTask': 156 * 1024,
+  // the rules apart from the schemas. 'Chiudi riconciliazione' (issue 21: its use case in payments/use-cases.ts,
+  // the note's schema and the closed reconciliation in domain/payments.ts, two messages) added 1.3 KB: 157.0 KB.
+  'PortaleApi/PaymentExport/FlowTask': 158 * 1024,
   // Issue 26: a digital attestation is read from its own text layer in the cloud too, with pdfjs-dist's legacy
   // build and its worker (1,685.0 KB, nearly all of it pdfjs: ~480 KB the display layer, ~1,200 KB the worker
   // that parses the PDF). Evaluated only when a PDF comes (a dynamic import); a photo's reading does not pay for it.

@@ -262,6 +262,57 @@ describe('a payment MyPay collected never disappears (issue 21)', () => {
     await expect.poll(async () => (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items[0]).toMatchObject({ badge: 'Pagato', importoTotalePagato: 2 * position.importoDovuto });
   });
 
+  it('Chiudi riconciliazione: the operator closes a payment to reconcile with a note; the filter and the statistics drop it, the payments stay, audited; again is 409, a delegate 403, no note 400', async () => {
+    const { call, position } = await mariaOwes();
+    const paying = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
+    const back = await checkout(paying.json.url, 'success');
+    expect((await citizen.post('/api/me/payments/return', { idSession: back.searchParams.get('idSession') })).json.recorded).toBe(true);
+    await admin('paid', { iuds: [position.iud], again: true });
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({ toReconcile: 1 });
+    const toReconcile = await stored(call.id);
+    const filtered = async () => (await operator.get(`/api/calls/${call.id}/payment-list?anno=2026&chkDaRiconciliare=true`)).json;
+    expect((await filtered()).count).toBe(1);
+    const close = (client: Client, body: object) => client.post(`/api/positions/${position.iud}/reconciliation`, body);
+
+    const forbidden = await close(delegate, { nota: 'Rimborso' });
+    expect(forbidden.status).toBe(403);
+    for (const [body, message] of [
+      [{ nota: '' }, messages.positions.reconciliationNoteRequired],
+      [{ nota: '   ' }, messages.positions.reconciliationNoteRequired],
+      [{}, messages.positions.reconciliationNoteRequired],
+      [{ nota: 'x'.repeat(501) }, messages.positions.reconciliationNoteTooLong],
+    ] as const) {
+      const refused = await close(operator, body);
+      expect([refused.status, refused.json.detail], JSON.stringify(body).slice(0, 40)).toEqual([400, message]);
+    }
+    expect(await stored(call.id)).toEqual(toReconcile);
+
+    const nota = 'Rimborsati 66,43 € il 2/12 con bonifico';
+    const closed = await close(operator, { nota, updatedAt: toReconcile.updatedAt });
+    expect(closed.status).toBe(200);
+    expect(closed.json).toMatchObject({ riconciliazione: null, riconciliazioneChiusa: { motivo: 'PAGATA_PIU_VOLTE', differenza: position.importoDovuto, nota }, importoTotalePagato: 2 * position.importoDovuto });
+    const after = await stored(call.id);
+    expect(after.pagamenti).toEqual(toReconcile.pagamenti);
+    // The filter no longer finds it; the statistics box drops it; the user record says who closed it, when and why.
+    expect(await filtered()).toMatchObject({ items: [], count: 0 });
+    expect((await operator.get(`/api/calls/${call.id}/payment-totals?anno=2026`)).json).toMatchObject({ daRiconciliare: 0, cittadiniDaRiconciliare: 0, differenzaDaRiconciliare: 0 });
+    const onRecord = async () => (await operator.get(`/api/users/${mariaId}/positions`)).json.items.find((p: { iud: string }) => p.iud === position.iud);
+    await expect.poll(onRecord).toMatchObject({ badge: 'Pagato', riconciliazione: null, riconciliazioneChiusa: { nota, chiusaDa: expect.any(String), chiusaIl: expect.any(String) } });
+    // The citizen reads 'Pagato'; the office's note is not hers.
+    const hers = (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items[0];
+    expect(hers).toMatchObject({ badge: 'Pagato', riconciliazione: null });
+    expect(hers).not.toHaveProperty('riconciliazioneChiusa');
+    const audit = await localTable().auditOf('position', position.iud);
+    expect(audit.at(-1)).toMatchObject({ action: 'update', before: { riconciliazione: { motivo: 'PAGATA_PIU_VOLTE' } }, after: { riconciliazione: null, riconciliazioneChiusa: { nota } } });
+
+    const again = await close(operator, { nota: 'Seconda chiusura' });
+    expect([again.status, again.json.detail]).toEqual([409, positionOpsMessages.notToReconcile]);
+    expect(await stored(call.id)).toEqual(after);
+    // The reporting again: the same receipts, nothing reopens.
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({ marked: 0, toReconcile: 0 });
+    expect((await stored(call.id)).riconciliazione).toBeNull();
+  });
+
   it('a past-due position paid late keeps its own due date in what MyPay holds', async () => {
     const august = { mese: 8, anno: 2026 };
     const { call, position } = await mariaOwes(august);

@@ -128,6 +128,7 @@ const expected: Record<string, Row> = {
   // past the role check; the flow e-mail is a background job: accepted (202), its progress read back.
   'POST /api/positions/{id}/email': operatorsOnly(404),
   'POST /api/positions/{id}/io': operatorsOnly(404),
+  'POST /api/positions/{id}/reconciliation': operatorsOnly(404),
   'POST /api/positions/{id}/io/status': operatorsOnly(404),
   'POST /api/flows/{id}/email': operatorsOnly(202),
   'GET /api/flows/{id}/email': operatorsOnly(200),
@@ -200,6 +201,7 @@ const bodies: Record<string, (persona: Persona) => Promise<unknown>> = {
   'PUT /api/enrolments/{id}/state': async () => ({ state: 3 }),
   'PUT /api/enrolments/{id}/ranking': async () => ({ rankingScore: 1 }),
   'PUT /api/positions/{id}': async () => ({ descrizione: 'Quota rivista dal test dei permessi', importo: 12.5 }),
+  'POST /api/positions/{id}/reconciliation': async () => ({ nota: 'Rimborso disposto dal test dei permessi' }),
   'POST /api/calls/{id}/enrolments/import': async () => ({
     fileContentBase64: Buffer.from('codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee\r\n').toString('base64'),
     contentType: 'text/csv', updateIsees: false, removeOldSubscriptions: false,
@@ -291,6 +293,7 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   'GET /api/flows/{id}/email': async (operator) => `/api/flows/${await matrixFlow(operator)}/email`,
   'POST /api/positions/{id}/email': async () => '/api/positions/P202611NESSUNAPOSIZIONE/email',
   'POST /api/positions/{id}/io': async () => '/api/positions/P202611NESSUNAPOSIZIONE/io',
+  'POST /api/positions/{id}/reconciliation': async () => '/api/positions/P202611NESSUNAPOSIZIONE/reconciliation',
   'POST /api/positions/{id}/io/status': async () => '/api/positions/P202611NESSUNAPOSIZIONE/io/status',
   'GET /api/flows/{id}/files/{kind}': async (operator) => `/api/flows/${await matrixFlow(operator)}/files/iuv`,
   'POST /api/calls/{id}/positions/generate': positionsPath('/generate'),

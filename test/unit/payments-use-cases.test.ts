@@ -66,6 +66,12 @@ function memoryPositions(): PositionRepository & { all: Map<string, PositionReco
       all.set(key(position), structuredClone(position));
       return true;
     },
+    async recordReconciliationClosed(position, expectedVersion) {
+      const stored = all.get(key(position));
+      if (!stored || stored.version !== expectedVersion || !stored.riconciliazione) return false;
+      all.set(key(position), structuredClone(position));
+      return true;
+    },
     getPositionByIud: async (iud) => structuredClone([...all.values()].find((p) => p.iud === iud) ?? null),
     hasOpenPositions: async (callId, period) => ofMonth(callId, period).some((p) => !p.isPagato && !p.annullato),
     hasLiveCheckouts: async (callId, month, now) =>
@@ -597,6 +603,28 @@ describe('a citizen paying, two operators, and a call that is over (issue 21)', 
     t.users.set('u1', { ...t.users.get('u1')!, lastIsee: { ...t.users.get('u1')!.lastIsee!, valueCents: 1_800_000 } });
     expect(await t.positions.replacePosition({ ...position(), importoDovuto: 1, updatedAt: '2026-03-10T09:10:00.000Z', version: position().version + 1 }, position().version)).toBe(false);
     expect(position()).toEqual(before);
+  });
+
+  it('Chiudi riconciliazione: closes a payment to reconcile with the note, audited, the payment list no longer counts it; again, or a stale copy, is a 409 changing nothing', async () => {
+    const { t, position } = await owed();
+    const paid = [{ iur: 'IUR1', iuv: '01000000000000012', importo: 6643, data: '2026-03-12', registratoIl: '2026-03-12T10:00:00.000Z' }, { iur: 'IUR2', iuv: '01000000000000012', importo: 6643, data: '2026-03-13', registratoIl: '2026-03-13T10:00:00.000Z' }];
+    t.positions.all.set([...t.positions.all.keys()][0]!, { ...position(), isPagato: true, importoTotalePagato: 13286, pagamenti: paid, riconciliazione: { motivo: 'PAGATA_PIU_VOLTE', differenza: 6643 }, version: position().version + 1 });
+    const row = () => t.debts.summaries.get(`${call.id}|2026|u1`)!;
+    await t.debtSummaries.refreshDebtSummaries([{ callId: call.id, userId: 'u1', anno: 2026 }]);
+    expect(row().contribution).toMatchObject({ daRiconciliare: 1, differenzaDaRiconciliare: 6643 });
+    const stale = position().updatedAt;
+    const answer = await t.payments.closeReconciliation(position().iud, { nota: 'Rimborsati 66,43 € con bonifico', updatedAt: position().updatedAt }, actors.operator);
+    expect(answer).toMatchObject({ riconciliazione: null, riconciliazioneChiusa: { motivo: 'PAGATA_PIU_VOLTE', differenza: 6643, nota: 'Rimborsati 66,43 € con bonifico', chiusaDa: actors.operator.fullName }, importoTotalePagato: 13286 });
+    expect(position().pagamenti).toEqual(paid);
+    expect(row().contribution).toMatchObject({ daRiconciliare: 0, cittadiniDaRiconciliare: 0, differenzaDaRiconciliare: 0, pagate: 1 });
+    expect(t.audit.entries.at(-1)).toMatchObject({ entity: 'position', action: 'update', id: position().iud, before: { riconciliazione: { motivo: 'PAGATA_PIU_VOLTE' } }, after: { riconciliazione: null } });
+    const closed = structuredClone(position());
+    await expect(t.payments.closeReconciliation(position().iud, { nota: 'Di nuovo' }, actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.notToReconcile });
+    await expect(t.payments.closeReconciliation('PNOPE', { nota: 'x' }, actors.operator)).rejects.toMatchObject({ status: 404 });
+    expect(position()).toEqual(closed);
+    // Another operator's copy, read before the first closed it (the position to reconcile again meanwhile).
+    t.positions.all.set([...t.positions.all.keys()][0]!, { ...closed, riconciliazione: { motivo: 'PAGATA_PIU_VOLTE', differenza: 13286 } });
+    await expect(t.payments.closeReconciliation(position().iud, { nota: 'Copia vecchia', updatedAt: stale }, actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.staleCopy });
   });
 
   it('an expired hold no longer blocks: the edit goes through', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { messages, paymentOutcomeMessages } from '../../functions/domain/messages.ts';
-import { paymentBadge } from '../../functions/domain/payments.ts';
-import { isPayable, isPayableOnline, paymentReturnPath, settlePayment, type PaymentReceipt } from '../../functions/domain/position-payment.ts';
+import { paymentBadge, reconciliationCloseSchema } from '../../functions/domain/payments.ts';
+import { closeReconciliation, isPayable, isPayableOnline, paymentReturnPath, settlePayment, type PaymentReceipt } from '../../functions/domain/position-payment.ts';
 import type { MyPay, MyPayPaidRow, MyPayPaymentOutcome } from '../../functions/adapters/ports.ts';
 import type { CallRecord } from '../../functions/calls/repository.ts';
 import { makePaymentSettlement } from '../../functions/payments/settlement.ts';
@@ -89,6 +89,48 @@ describe('settlePayment (whatever MyPay collected is recorded, issue 21)', () =>
     expect(isPayableOnline(position())).toBe(true);
     expect(isPayableOnline(position({ nav: null, codIuv: null, statoExport: 'DA_ESPORTARE' }))).toBe(false);
     expect(isPayableOnline(position({ statoExport: 'DA_ESPORTARE', azione: 'M' }))).toBe(false);
+  });
+});
+
+describe('closeReconciliation (Chiudi riconciliazione, issue 21)', () => {
+  const paidTwice = () => {
+    const once = settlePayment(position(), receiptFor(position()), NOW);
+    if (once.kind !== 'recorded') throw new Error('not recorded');
+    const twice = settlePayment(once.after, receiptFor(position(), { iur: 'IUR0002', paidOn: '2026-03-13' }), NOW);
+    if (twice.kind !== 'recorded') throw new Error('not recorded');
+    return twice.after;
+  };
+  const LATER = '2026-12-02T09:30:00.000Z';
+  const note = { nota: 'Rimborsati 66,43 € il 2/12 con bonifico', chiusaDa: 'Mario Bianchi' };
+
+  it('closes it with the note, who and when: no longer to reconcile, Pagato with every payment kept, as the next version', () => {
+    const before = paidTwice();
+    const after = closeReconciliation(before, note, LATER);
+    expect(after).toMatchObject({ riconciliazione: null, riconciliazioneChiusa: { motivo: 'PAGATA_PIU_VOLTE', differenza: 6643, ...note, chiusaIl: LATER }, updatedAt: LATER, version: before.version + 1 });
+    expect(after!.pagamenti).toEqual(before.pagamenti);
+    expect([after!.importoTotalePagato, paymentBadge(after!)]).toEqual([13286, 'Pagato']);
+  });
+
+  it('has nothing to close on a position paid as due, or one closed already', () => {
+    const paid = settlePayment(position(), receiptFor(position()), NOW);
+    if (paid.kind !== 'recorded') throw new Error('not recorded');
+    expect(closeReconciliation(paid.after, note, LATER)).toBeNull();
+    expect(closeReconciliation(closeReconciliation(paidTwice(), note, LATER)!, note, LATER)).toBeNull();
+  });
+
+  it('stays closed when MyPay reports the same receipts again; a new payment marks it to reconcile again', () => {
+    const closed = closeReconciliation(paidTwice(), note, LATER)!;
+    expect(settlePayment(closed, receiptFor(position(), { iur: 'IUR0002', paidOn: '2026-03-13' }), LATER)).toEqual({ kind: 'already-recorded' });
+    expect(settlePayment(closed, receiptFor(position(), { iur: 'IUR0003', paidOn: '2026-12-03' }), LATER)).toMatchObject({
+      kind: 'recorded',
+      after: { riconciliazione: { motivo: 'PAGATA_PIU_VOLTE', differenza: 2 * 6643 }, riconciliazioneChiusa: { nota: note.nota } },
+    });
+  });
+
+  it('asks for the note: required, at most 500 characters, trimmed', () => {
+    for (const nota of ['', '   ', undefined]) expect(reconciliationCloseSchema.safeParse({ nota }).error?.issues[0]?.message).toBe(messages.positions.reconciliationNoteRequired);
+    expect(reconciliationCloseSchema.safeParse({ nota: 'x'.repeat(501) }).error?.issues[0]?.message).toBe(messages.positions.reconciliationNoteTooLong);
+    expect(reconciliationCloseSchema.parse({ nota: ` ${'x'.repeat(500)} ` }).nota).toHaveLength(500);
   });
 });
 

@@ -1,11 +1,11 @@
 import { Badge, Flex, type BadgeProps } from '@aws-amplify/ui-react';
 import { formatEuro, toEuros } from '@domain/money';
-import { RECONCILE_LABEL, reconciliationTexts, type PaymentBadge as PaymentBadgeLabel } from '@domain/payments';
+import { RECONCILE_LABEL, RECONCILED_LABEL, reconciliationTexts, type PaymentBadge as PaymentBadgeLabel } from '@domain/payments';
 import type { PositionView } from '@domain/position-payment';
 import type { ReactNode } from 'react';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { NoticeNumber } from './notice-number';
-import { formatDay } from '@/lib/dates';
+import { formatDateTime, formatDay } from '@/lib/dates';
 
 
 /** The one colour of each payment badge, wherever a position is listed. */
@@ -13,11 +13,13 @@ const badgeVariation: Record<PaymentBadgeLabel, BadgeProps['variation']> = { Pag
 
 /**
  * Operator-admin §4: 'Annullato', 'Pagato', 'Da pagare'; 'Pagamento in corso' while a checkout holds it.
- * `reconciliation` (operators): 'Pagamento da riconciliare' with its reason and difference (issue 21).
+ * `reconciliation` (operators): 'Pagamento da riconciliare' with its reason and difference, or 'Pagamento
+ * riconciliato' with who closed it, when and the note (issue 21).
  */
-export function PaymentBadge({ position, reconciliation = false }: { position: Pick<PositionView, 'badge'> & Partial<Pick<PositionView, 'inCorso' | 'riconciliazione'>>; reconciliation?: boolean }) {
+export function PaymentBadge({ position, reconciliation = false }: { position: Pick<PositionView, 'badge'> & Partial<Pick<PositionView, 'inCorso' | 'riconciliazione' | 'riconciliazioneChiusa'>>; reconciliation?: boolean }) {
   const variation = badgeVariation[position.badge];
   const toReconcile = reconciliation ? position.riconciliazione : null;
+  const closed = reconciliation ? position.riconciliazioneChiusa : null;
   return (
     <Flex direction="column" gap="xxs" alignItems="flex-start">
       <Badge variation={variation} className="payment-badge">
@@ -35,6 +37,16 @@ export function PaymentBadge({ position, reconciliation = false }: { position: P
           </Badge>
           <span className="reconcile-note">
             {reconciliationTexts[toReconcile.motivo]}: differenza {formatEuro(toEuros(toReconcile.differenza))}
+          </span>
+        </>
+      )}
+      {closed && !toReconcile && (
+        <>
+          <Badge className="payment-badge" data-testid="reconciled-badge">
+            {RECONCILED_LABEL}
+          </Badge>
+          <span className="reconcile-note">
+            {reconciliationTexts[closed.motivo]}, differenza {formatEuro(toEuros(closed.differenza))}: riconciliato da {closed.chiusaDa} il {formatDateTime(closed.chiusaIl)}. Nota: {closed.nota}
           </span>
         </>
       )}
