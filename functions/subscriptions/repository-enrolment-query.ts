@@ -5,7 +5,7 @@ import type { Page } from '../domain/validation.ts';
 import { batchGet, decodeCursor, documentClient, encodeCursor, tableName, type CursorList } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 import { enrolKeys, ISEE_BUCKET_CENTS, iseeKey, normaliseFiscalCode, rankKey, toRecord, type SubscriptionRecord } from './repository-items.ts';
-import { enrolmentStats, readCounts, track } from './repository.ts';
+import { readCounts } from './repository.ts';
 
 /**
  * The operator's enrolment table (issue 7): one page of a call's subscriptions, filtered and sorted, and how
@@ -88,8 +88,6 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
     ExpressionAttributeValues: { ':call': callId, ':filters': JSON.stringify([fiscal, last, first, filters.iseeAbove ?? null, !!filters.confirmed]) },
   };
   const position = decodeCursor(filters.cursor, list) as { ph?: number; k?: Record<string, unknown> | null; o?: number } | undefined;
-  enrolmentStats.consumedCapacity = 0;
-  enrolmentStats.requests = 0;
 
   // 1. A prefix filter: its own index reads exactly the matches (the fiscal code's on the subscriptions, the
   // names' on the search items), ordered in memory; then only the page's rows are read whole.
@@ -111,20 +109,17 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
     const matches: SortFields[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const result = track(
-        await documentClient.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: prefix.index,
-            KeyConditionExpression: `#pk = :pk AND begins_with(#sk, :prefix)`,
-            ...filter,
-            ProjectionExpression: sortProjection.ProjectionExpression,
-            ExpressionAttributeNames: { ...names, ...sortProjection.names, '#pk': `${prefix.index}pk`, '#sk': `${prefix.index}sk` },
-            ExpressionAttributeValues: { ...values, ':pk': prefix.pk, ':prefix': prefix.value },
-            ExclusiveStartKey: startKey,
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        ),
+      const result = await documentClient.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: prefix.index,
+          KeyConditionExpression: `#pk = :pk AND begins_with(#sk, :prefix)`,
+          ...filter,
+          ProjectionExpression: sortProjection.ProjectionExpression,
+          ExpressionAttributeNames: { ...names, ...sortProjection.names, '#pk': `${prefix.index}pk`, '#sk': `${prefix.index}sk` },
+          ExpressionAttributeValues: { ...values, ':pk': prefix.pk, ':prefix': prefix.value },
+          ExclusiveStartKey: startKey,
+        }),
       );
       for (const item of result.Items ?? []) matches.push({ userId: item.userId, rankingScore: item.rankingScore ?? null, iseeCents: item.iseeCents ?? null });
       startKey = result.LastEvaluatedKey;
@@ -133,7 +128,7 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
     const page = matches.sort(compareBySort(filters.sort)).slice(offset, offset + filters.limit);
     const rows = await batchGet(
       page.map((match) => keys.subscription(callId, match.userId)),
-      { projection: listProjection.ProjectionExpression, names: listProjection.names, onConsumed: (units) => track({ ConsumedCapacity: { CapacityUnits: units } }) },
+      { projection: listProjection.ProjectionExpression, names: listProjection.names },
     );
     const byUser = new Map(rows.map((item) => [item.userId as string, toListRecord(item)]));
     // A row deleted since its search item was read is left out.
@@ -183,23 +178,20 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
   for (let round = 0; phase < phases.length && round < MAX_ROUNDS; round++) {
     const need = filters.limit - found.length;
     const current = phases[phase];
-    const result = track(
-      await documentClient.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: index,
-          KeyConditionExpression: current.condition,
-          ...phaseFilter,
-          ProjectionExpression: listProjection.ProjectionExpression,
-          ExpressionAttributeNames: { ...phaseFilter.ExpressionAttributeNames, ...listProjection.names, '#pk': `${index}pk`, '#sk': `${index}sk` },
-          ExpressionAttributeValues: { ...values, ':pk': pk, ...current.values },
-          ScanIndexForward: current.forward,
-          // One more than needed: a page that ends a range knows it did.
-          Limit: Math.min(500, Math.ceil((need + 1) / share)),
-          ExclusiveStartKey: startKey,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      ),
+    const result = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: index,
+        KeyConditionExpression: current.condition,
+        ...phaseFilter,
+        ProjectionExpression: listProjection.ProjectionExpression,
+        ExpressionAttributeNames: { ...phaseFilter.ExpressionAttributeNames, ...listProjection.names, '#pk': `${index}pk`, '#sk': `${index}sk` },
+        ExpressionAttributeValues: { ...values, ':pk': pk, ...current.values },
+        ScanIndexForward: current.forward,
+        // One more than needed: a page that ends a range knows it did.
+        Limit: Math.min(500, Math.ceil((need + 1) / share)),
+        ExclusiveStartKey: startKey,
+      }),
     );
     const items = result.Items ?? [];
     let stopped = false;
@@ -259,19 +251,16 @@ async function enrolmentTotal(callId: string, filters: EnrolmentFilters, counts:
   if (filters.iseeAbove < bucketEnd) {
     let startKey: Record<string, unknown> | undefined;
     do {
-      const result = track(
-        await documentClient.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: 'gsi4',
-            KeyConditionExpression: 'gsi4pk = :pk AND gsi4sk BETWEEN :from AND :to',
-            ...(filters.confirmed ? { FilterExpression: '#st = :st', ExpressionAttributeNames: { '#st': 'state' } } : {}),
-            ExpressionAttributeValues: { ':pk': enrolKeys.isee(callId), ':from': `S#${numericSortKey(filters.iseeAbove + 1)}`, ':to': `S#${numericSortKey(bucketEnd)}#~`, ...(filters.confirmed ? { ':st': 'VALIDATED' } : {}) },
-            Select: 'COUNT',
-            ExclusiveStartKey: startKey,
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        ),
+      const result = await documentClient.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: 'gsi4',
+          KeyConditionExpression: 'gsi4pk = :pk AND gsi4sk BETWEEN :from AND :to',
+          ...(filters.confirmed ? { FilterExpression: '#st = :st', ExpressionAttributeNames: { '#st': 'state' } } : {}),
+          ExpressionAttributeValues: { ':pk': enrolKeys.isee(callId), ':from': `S#${numericSortKey(filters.iseeAbove + 1)}`, ':to': `S#${numericSortKey(bucketEnd)}#~`, ...(filters.confirmed ? { ':st': 'VALIDATED' } : {}) },
+          Select: 'COUNT',
+          ExclusiveStartKey: startKey,
+        }),
       );
       total += result.Count ?? 0;
       startKey = result.LastEvaluatedKey;

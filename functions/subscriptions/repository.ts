@@ -132,14 +132,6 @@ export const pageApprovedSubscriptionsOfCall = (callId: string, page: { limit?: 
   );
 
 
-export const enrolmentStats = { consumedCapacity: 0, requests: 0 };
-export const track = <T extends { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }>(result: T): T => {
-  enrolmentStats.requests += 1;
-  const capacity = result.ConsumedCapacity;
-  for (const entry of Array.isArray(capacity) ? capacity : capacity ? [capacity] : []) enrolmentStats.consumedCapacity += entry.CapacityUnits ?? 0;
-  return result;
-};
-
 export async function applyCountDeltas(callId: string, deltas: Record<string, number>): Promise<void> {
   const entries = Object.entries(deltas);
   if (!entries.length) return;
@@ -156,7 +148,7 @@ export async function applyCountDeltas(callId: string, deltas: Record<string, nu
 }
 
 export async function readCounts(callId: string): Promise<Record<string, number>> {
-  const result = track(await documentClient.send(new GetCommand({ TableName: tableName, Key: enrolKeys.counts(callId), ReturnConsumedCapacity: 'TOTAL' })));
+  const result = await documentClient.send(new GetCommand({ TableName: tableName, Key: enrolKeys.counts(callId) }));
   return (result.Item ?? {}) as Record<string, number>;
 }
 
@@ -186,18 +178,15 @@ export async function backfillEnrolmentSearchPage(callId: string, start?: Record
  * import's recount reads it right after its own writes).
  */
 async function subscriptionsOfCallPage(callId: string, start?: Record<string, unknown>, limit?: number) {
-  const result = track(
-    await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-        ExpressionAttributeValues: { ':pk': keys.call(callId).pk, ':sk': 'SUBSCRIBER#' },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-        Limit: limit,
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    ),
+  const result = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+      ExpressionAttributeValues: { ':pk': keys.call(callId).pk, ':sk': 'SUBSCRIBER#' },
+      ConsistentRead: true,
+      ExclusiveStartKey: start,
+      Limit: limit,
+    }),
   );
   return { records: (result.Items ?? []).map(toRecord), next: result.LastEvaluatedKey };
 }
