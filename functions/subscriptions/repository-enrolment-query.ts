@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EnrolmentSort } from '../domain/enrolment.ts';
 import { normaliseSearchText } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, decodeCursor, documentClient, encodeCursor, tableName, type CursorList } from '../adapters/dynamo.ts';
+import { batchGet, decodeCursor, documentClient, encodeCursor, queryAll, queryCount, tableName, type CursorList } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 import { enrolKeys, ISEE_BUCKET_CENTS, iseeKey, normaliseFiscalCode, rankKey, toRecord, type SubscriptionRecord } from './repository-items.ts';
 import { readCounts } from './repository.ts';
@@ -106,24 +106,15 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
   const filter = conditions.length ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeNames: names } : {};
 
   if (prefix) {
-    const matches: SortFields[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = await documentClient.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: prefix.index,
-          KeyConditionExpression: `#pk = :pk AND begins_with(#sk, :prefix)`,
-          ...filter,
-          ProjectionExpression: sortProjection.ProjectionExpression,
-          ExpressionAttributeNames: { ...names, ...sortProjection.names, '#pk': `${prefix.index}pk`, '#sk': `${prefix.index}sk` },
-          ExpressionAttributeValues: { ...values, ':pk': prefix.pk, ':prefix': prefix.value },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of result.Items ?? []) matches.push({ userId: item.userId, rankingScore: item.rankingScore ?? null, iseeCents: item.iseeCents ?? null });
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
+    const read = await queryAll({
+      IndexName: prefix.index,
+      KeyConditionExpression: `#pk = :pk AND begins_with(#sk, :prefix)`,
+      ...filter,
+      ProjectionExpression: sortProjection.ProjectionExpression,
+      ExpressionAttributeNames: { ...names, ...sortProjection.names, '#pk': `${prefix.index}pk`, '#sk': `${prefix.index}sk` },
+      ExpressionAttributeValues: { ...values, ':pk': prefix.pk, ':prefix': prefix.value },
+    });
+    const matches: SortFields[] = read.map((item) => ({ userId: item.userId, rankingScore: item.rankingScore ?? null, iseeCents: item.iseeCents ?? null }));
     const offset = position?.o ?? 0;
     const page = matches.sort(compareBySort(filters.sort)).slice(offset, offset + filters.limit);
     const rows = await batchGet(
@@ -249,22 +240,12 @@ async function enrolmentTotal(callId: string, filters: EnrolmentFilters, counts:
   // Within X's own bucket: the rows above X, a short key range of the ISEE index.
   const bucketEnd = (bucket + 1) * ISEE_BUCKET_CENTS - 1;
   if (filters.iseeAbove < bucketEnd) {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = await documentClient.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: 'gsi4',
-          KeyConditionExpression: 'gsi4pk = :pk AND gsi4sk BETWEEN :from AND :to',
-          ...(filters.confirmed ? { FilterExpression: '#st = :st', ExpressionAttributeNames: { '#st': 'state' } } : {}),
-          ExpressionAttributeValues: { ':pk': enrolKeys.isee(callId), ':from': `S#${numericSortKey(filters.iseeAbove + 1)}`, ':to': `S#${numericSortKey(bucketEnd)}#~`, ...(filters.confirmed ? { ':st': 'VALIDATED' } : {}) },
-          Select: 'COUNT',
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      total += result.Count ?? 0;
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
+    total += await queryCount({
+      IndexName: 'gsi4',
+      KeyConditionExpression: 'gsi4pk = :pk AND gsi4sk BETWEEN :from AND :to',
+      ...(filters.confirmed ? { FilterExpression: '#st = :st', ExpressionAttributeNames: { '#st': 'state' } } : {}),
+      ExpressionAttributeValues: { ':pk': enrolKeys.isee(callId), ':from': `S#${numericSortKey(filters.iseeAbove + 1)}`, ':to': `S#${numericSortKey(bucketEnd)}#~`, ...(filters.confirmed ? { ':st': 'VALIDATED' } : {}) },
+    });
   }
   return total;
 }
