@@ -212,31 +212,37 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
   return { items: found, nextCursor: next ? encodeCursor(next, list) : null, total: await total };
 }
 
-/** How many rows match the state and "ISEE above" filters, from the counters alone: X's own bucket counts half. */
-function estimateTotal(counted: Record<string, number>, filters: Pick<EnrolmentFilters, 'iseeAbove' | 'confirmed'>): number {
-  if (filters.iseeAbove === undefined) return (filters.confirmed ? counted.c_VALIDATED : counted.c_all) ?? 0;
+/**
+ * The state filter's ISEE-bucket counters (v_ confirmed, b_ all) summed: the buckets above X's own, and X's own
+ * (whose rows are only partly above X).
+ */
+function bucketCounts(counted: Record<string, number>, filters: { iseeAbove: number; confirmed?: boolean }) {
   const bucket = Math.floor(filters.iseeAbove / ISEE_BUCKET_CENTS);
   const prefix = filters.confirmed ? 'v_' : 'b_';
-  let total = 0;
+  let above = 0;
+  let own = 0;
   for (const [key, value] of Object.entries(counted)) {
     if (!key.startsWith(prefix)) continue;
     const n = Number(key.slice(2));
-    if (n > bucket) total += Number(value);
-    else if (n === bucket) total += Number(value) / 2;
+    if (n > bucket) above += Number(value);
+    else if (n === bucket) own += Number(value);
   }
-  return total;
+  return { bucket, above, own };
+}
+
+/** How many rows match the state and "ISEE above" filters, from the counters alone: X's own bucket counts half. */
+function estimateTotal(counted: Record<string, number>, filters: Pick<EnrolmentFilters, 'iseeAbove' | 'confirmed'>): number {
+  if (filters.iseeAbove === undefined) return (filters.confirmed ? counted.c_VALIDATED : counted.c_all) ?? 0;
+  const { above, own } = bucketCounts(counted, { iseeAbove: filters.iseeAbove, confirmed: filters.confirmed });
+  return above + own / 2;
 }
 
 /** How many rows match filters without a prefix: from the counters, plus one bucket counted for "ISEE above". */
 async function enrolmentTotal(callId: string, filters: EnrolmentFilters, counts: Promise<Record<string, number>>): Promise<number> {
   const counted = await counts;
-  if (filters.iseeAbove === undefined) return (filters.confirmed ? counted.c_VALIDATED : counted.c_all) ?? 0;
-  const bucket = Math.floor(filters.iseeAbove / ISEE_BUCKET_CENTS);
-  const prefix = filters.confirmed ? 'v_' : 'b_';
-  let total = 0;
-  for (const [key, value] of Object.entries(counted)) {
-    if (key.startsWith(prefix) && Number(key.slice(2)) > bucket) total += Number(value);
-  }
+  if (filters.iseeAbove === undefined) return estimateTotal(counted, filters);
+  const { bucket, above } = bucketCounts(counted, { iseeAbove: filters.iseeAbove, confirmed: filters.confirmed });
+  let total = above;
   // Within X's own bucket: the rows above X, a short key range of the ISEE index.
   const bucketEnd = (bucket + 1) * ISEE_BUCKET_CENTS - 1;
   if (filters.iseeAbove < bucketEnd) {
