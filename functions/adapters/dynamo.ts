@@ -109,6 +109,18 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'Exc
   return found;
 }
 
+/** How many items a Query matches (its filter applied), COUNT pages read to the end: no item is returned. */
+export async function queryCount(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Select'>): Promise<number> {
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const result = await documentClient.send(new QueryCommand({ TableName: tableName, ...input, Select: 'COUNT', ExclusiveStartKey: start }));
+    count += result.Count ?? 0;
+    start = result.LastEvaluatedKey;
+  } while (start);
+  return count;
+}
+
 /**
  * Where each stream of a merged read stands: null = from its start, a key = after that item (ExclusiveStartKey),
  * true = read to its end.
@@ -295,26 +307,8 @@ export async function hasChildren(gsi2pk: string): Promise<boolean> {
 }
 
 /** How many items sit under one key of an index (dashboard badges on sparse indexes): COUNT pages only. */
-export async function countUnder(indexName: string, partitionKey: string, value: string): Promise<number> {
-  let count = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: indexName,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': partitionKey },
-        ExpressionAttributeValues: { ':pk': value },
-        Select: 'COUNT',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    count += result.Count ?? 0;
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return count;
-}
+export const countUnder = (indexName: string, partitionKey: string, value: string): Promise<number> =>
+  queryCount({ IndexName: indexName, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': partitionKey }, ExpressionAttributeValues: { ':pk': value } });
 
 export const isConditionFailure = (error: unknown) =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';

@@ -5,6 +5,7 @@ import { fill, messages } from './messages.ts';
 import { centsToDecimal } from './money.ts';
 import { COUNTRY_CODES, PROVINCE_CODES } from './place-codes.ts';
 import { startsLikeFormula } from './spreadsheet-cells.ts';
+import type { PostalAddress } from './users.ts';
 
 /**
  * The MyPay bulk-import CSV (reference.md, "Import CSV", version 1_3): `;` separator, a header line,
@@ -87,19 +88,11 @@ const FORMATS: Partial<Record<MyPayCsvColumn, RegExp>> = {
 };
 
 /** The payer as the user record holds it (functions/users). */
-export interface Payer {
+export interface Payer extends PostalAddress {
   fiscalCode: string;
   firstName: string;
   lastName: string;
   email?: string | null;
-  address?: string | null;
-  addressNumber?: string | null;
-  cap?: string | null;
-  city?: string | null;
-  /** Province code (two letters). */
-  country?: string | null;
-  /** Country code, default IT. */
-  nation?: string | null;
 }
 
 /** The call's accounting codes (bilancio) and its name on MyPay. */

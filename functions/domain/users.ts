@@ -126,6 +126,18 @@ export const normaliseEmail = (text: string | null | undefined) => (text ?? '').
 /** Phone numbers are compared on their digits only ("+39 333 1234567" → "393331234567"). */
 export const normalisePhone = (text: string | null | undefined) => (text ?? '').replace(/\D/g, '');
 
+/** A citizen's residence as the user record keeps it (and the MyPay CSV sends it for the payer). */
+export interface PostalAddress {
+  address?: string | null;
+  addressNumber?: string | null;
+  cap?: string | null;
+  city?: string | null;
+  /** Province code (two letters). */
+  country?: string | null;
+  /** Country code, default IT. */
+  nation?: string | null;
+}
+
 /** Fields the 'Profile' rules require: while one is missing the portal asks the citizen to complete it. */
 export const profileRequiredFields = ['email', 'birthDate', 'address', 'addressNumber', 'cap', 'city', 'country', 'nation'] as const;
 export function missingProfileFields(user: Partial<Record<(typeof profileRequiredFields)[number], unknown>>): string[] {

@@ -1,5 +1,5 @@
 import { noMetrics, type AuditLog, type BusinessMetrics, type Clock, type IoMessages, type IoMessageStatus, type Mailer } from '../adapters/ports.ts';
-import type { PositionRecord } from '../domain/debt-positions.ts';
+import type { PaymentListRefresh, PositionRecord } from '../domain/debt-positions.ts';
 import { jobStatusOf, type BackgroundJobs, type JobRecord } from '../domain/jobs.ts';
 import { DomainError, ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { flowMessages } from '../domain/flows.ts';
@@ -43,6 +43,8 @@ export interface NoticeRecipient {
 
 export interface NoticeDeps {
   positions: NoticePositions;
+  /** The citizen's row of the payment list follows a notice e-mailed (its 'Email non inviata' filter and totals). */
+  paymentList: PaymentListRefresh;
   users: { getUserItems(ids: readonly string[]): Promise<Map<string, NoticeRecipient>> };
   flows: { getFlow(id: string): Promise<FlowRecord | null>; updateFlow(id: string, fields: Partial<FlowRecord>, now: string): Promise<FlowRecord> };
   /**
@@ -130,7 +132,7 @@ function ioProblem(error: Error & { reason?: string; detail?: string; maxAllowed
 }
 
 export function makeNoticeUseCases(deps: NoticeDeps) {
-  const { positions, users, flows, noticePdf, mailer, io, audit, clock, metrics = noMetrics } = deps;
+  const { positions, paymentList, users, flows, noticePdf, mailer, io, audit, clock, metrics = noMetrics } = deps;
   const elapsed = deps.elapsed ?? (() => Date.now());
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
@@ -161,6 +163,7 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
     const now = clock.now();
     const after = await positions.recordNoticeEmail(position, now.toISOString());
     if (!after) throw new ConflictError(noticeMessages.paid);
+    await paymentList.refreshDebtSummaries([after]);
     await audit.record({ actor, entity: 'position', id: position.iud, action: 'update', before: position, after }, now);
     return after;
   }

@@ -6,11 +6,13 @@ import { ioConfigFromEnv, makeIo } from '../adapters/io.ts';
 import { sesMailer } from '../adapters/mail.ts';
 import { systemClock, type IoMessages } from '../adapters/ports.ts';
 import { getFlow, updateFlow } from '../flows/repository.ts';
-import { refreshingAfter } from '../payment-list/refresh.ts';
+import { makePaymentListRefresh } from '../payment-list/refresh.ts';
 import { getPositionByIud, listPositions, recordIoMessage, recordIoStatus, recordNoticeEmail } from '../payments/repository.ts';
 import { getUserItems } from '../users/repository.ts';
 import { businessMetrics } from '../http/observability.ts';
 import { makeNoticeUseCases, type NoticeDeps } from './use-cases.ts';
+
+const paymentList = makePaymentListRefresh();
 
 const missing = <T>(read: Promise<T>) => read.catch((error: unknown) => (isMissingObject(error) ? null : Promise.reject(error)));
 const noticePdfs = makeNoticePdfs({ get: (key) => missing(s3ExportFiles.get(key)), getRange: (key, start, end) => missing(getExportRange(key, start, end)) });
@@ -29,7 +31,8 @@ const io: IoMessages = {
  */
 export const noticeUseCases = (extra: Pick<NoticeDeps, 'jobs'> = {}) =>
   makeNoticeUseCases({
-    positions: { getPositionByIud, listPositions, recordNoticeEmail: refreshingAfter(recordNoticeEmail, (after) => after), recordIoMessage, recordIoStatus },
+    positions: { getPositionByIud, listPositions, recordNoticeEmail, recordIoMessage, recordIoStatus },
+    paymentList,
     users: { getUserItems },
     flows: { getFlow, updateFlow },
     // The flow's ZIP first (the flow e-mail), then the position's own (a position listed by page does not

@@ -158,15 +158,16 @@ export async function putDebtTotals(callId: string, anno: number, totals: DebtTo
   await documentClient.send(new PutCommand({ TableName: tableName, Item: { ...keys.debtTotals(callId, anno), callId, anno, ...totals, updatedAt: at, reconciledAt: at } }));
 }
 
+/** A call-year's rows of the list: its partition's USER# items (the Query's key condition). */
+export const rowsOfYear = (callId: string, anno: number) => ({
+  KeyConditionExpression: 'pk = :pk AND begins_with(sk, :user)',
+  ExpressionAttributeValues: { ':pk': keys.debtSummariesOf(callId, anno), ':user': 'USER#' },
+});
+
 /** Every summary's contribution of a call-year, summed (the reconcile: one partition, paged to the end). */
 export async function sumDebtSummaries(callId: string, anno: number): Promise<DebtTotals> {
   const sum = zeroTotals();
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :user)',
-    ExpressionAttributeValues: { ':pk': keys.debtSummariesOf(callId, anno), ':user': 'USER#' },
-    ProjectionExpression: 'contribution',
-    ConsistentRead: true,
-  });
+  const items = await queryAll({ ...rowsOfYear(callId, anno), ProjectionExpression: 'contribution', ConsistentRead: true });
   for (const item of items) for (const key of debtTotalKeys) sum[key] += Number(item.contribution?.[key] ?? 0);
   return sum;
 }
@@ -492,15 +493,7 @@ const INDEX_KEYS = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 
  * 'payment-list-shards-v1' (functions/migrations) walk every call and year with it, a page a step.
  */
 export async function backfillDebtListKeysPage(callId: string, anno: number, start?: Record<string, unknown>, limit = BACKFILL_PAGE): Promise<BackfillPage> {
-  const result = await documentClient.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :user)',
-      ExpressionAttributeValues: { ':pk': keys.debtSummariesOf(callId, anno), ':user': 'USER#' },
-      ExclusiveStartKey: start,
-      Limit: limit,
-    }),
-  );
+  const result = await documentClient.send(new QueryCommand({ TableName: tableName, ...rowsOfYear(callId, anno), ExclusiveStartKey: start, Limit: limit }));
   let keyed = 0;
   await mapAtMost(result.Items ?? [], 8, async (row) => {
     const item: Record<string, unknown> = debtSummaryItem(toStored(row) as StoredDebtSummary);

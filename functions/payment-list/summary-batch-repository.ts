@@ -1,7 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchPut, documentClient, tableName } from '../adapters/dynamo.ts';
-import { keys } from '../adapters/table.ts';
-import { debtSummaryItem, reconcileMarkersOf, toStored, type StoredDebtSummary } from './repository.ts';
+import { batchPut, queryAll } from '../adapters/dynamo.ts';
+import { debtSummaryItem, reconcileMarkersOf, rowsOfYear, toStored, type StoredDebtSummary } from './repository.ts';
 
 /**
  * The payment list's summaries of a whole call-year at once, for the month generation of an export
@@ -11,22 +9,8 @@ import { debtSummaryItem, reconcileMarkersOf, toStored, type StoredDebtSummary }
 
 /** Every stored summary of a call-year (consistent, paged to the end), by citizen id. */
 export async function summariesOfYear(callId: string, anno: number): Promise<Map<string, StoredDebtSummary>> {
-  const found = new Map<string, StoredDebtSummary>();
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :user)',
-        ExpressionAttributeValues: { ':pk': keys.debtSummariesOf(callId, anno), ':user': 'USER#' },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of result.Items ?? []) found.set(String(item.userId), toStored(item));
-    start = result.LastEvaluatedKey;
-  } while (start);
-  return found;
+  const items = await queryAll({ ...rowsOfYear(callId, anno), ConsistentRead: true });
+  return new Map(items.map((item) => [String(item.userId), toStored(item)]));
 }
 
 /**

@@ -239,21 +239,9 @@ export async function repairPayment(month: MonthKey, receipt: PaymentRecord): Pr
     if (paymentCount(Item) >= paymentCount(receipt)) return 'paid';
     // What the payment wrote, as its receipt holds it. MyPay's IUV, once the write-back brought it, stays; the
     // receipt's fills a position without one.
-    const { userId: _userId, iud: _iud, codIuv, nav, ...paid } = receipt;
+    const { userId, iud: _iud, codIuv, nav, ...paid } = receipt;
     const set: Record<string, unknown> = { ...paid, ...(Item.codIuv ? {} : { codIuv, nav }) };
-    const { clause, names, values } = assignments(set);
-    const written = await unlessConditionFails(
-      documentClient.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: keys.position(month.callId, periodKey(month), receipt.userId),
-          UpdateExpression: `SET ${clause}, #version = :next REMOVE checkoutSession, checkoutUrl, checkoutUntil`,
-          ConditionExpression: '#version = :version',
-          ExpressionAttributeNames: { ...names, '#version': 'version' },
-          ExpressionAttributeValues: { ...values, ':version': Item.version, ':next': Number(Item.version) + 1 },
-        }),
-      ),
-    );
+    const written = await updatePosition({ ...month, userId }, set, { condition: '#version = :version', values: { ':version': Item.version }, remove: 'checkoutSession, checkoutUrl, checkoutUntil' });
     if (written) return 'repaired';
   }
   return 'none';
@@ -341,12 +329,14 @@ export async function recordExportOutcome(position: Pick<PositionRecord, 'callId
   return written !== null;
 }
 
-/** The stored position after a notice write (null when the condition failed: paid or cancelled meanwhile, or gone). */
-async function updateNoticeFields(
+/**
+ * Sets fields of a position and moves its version on (so that a month regeneration that read it before cannot
+ * put the old fields back), if `condition` holds: the stored position after the write, null when it did not.
+ */
+async function updatePosition(
   position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>,
   set: Record<string, unknown>,
-  extraCondition = '',
-  extraValues: Record<string, unknown> = {},
+  { condition, values: conditionValues, remove }: { condition: string; values: Record<string, unknown>; remove?: string },
 ): Promise<PositionRecord | null> {
   const { clause, names, values } = assignments(set);
   const result = await unlessConditionFails(
@@ -354,16 +344,20 @@ async function updateNoticeFields(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.position(position.callId, period(position), position.userId),
-        UpdateExpression: `SET ${clause}, #version = #version + :one`,
-        ConditionExpression: `attribute_exists(pk) AND isPagato = :false AND annullato = :false${extraCondition}`,
+        UpdateExpression: `SET ${clause}, #version = #version + :one${remove ? ` REMOVE ${remove}` : ''}`,
+        ConditionExpression: condition,
         ExpressionAttributeNames: { ...names, '#version': 'version' },
-        ExpressionAttributeValues: { ...values, ':one': 1, ':false': false, ...extraValues },
+        ExpressionAttributeValues: { ...values, ':one': 1, ...conditionValues },
         ReturnValues: 'ALL_NEW',
       }),
     ),
   );
   return result?.Attributes ? toPositionRecord(result.Attributes) : null;
 }
+
+/** A notice write: on a position still there, neither paid nor cancelled (null otherwise), and `extraCondition`. */
+const updateNoticeFields = (position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>, set: Record<string, unknown>, extraCondition = '', extraValues: Record<string, unknown> = {}) =>
+  updatePosition(position, set, { condition: `attribute_exists(pk) AND isPagato = :false AND annullato = :false${extraCondition}`, values: { ':false': false, ...extraValues } });
 
 /**
  * The notice e-mail went: isEmailSent and its date (a second send moves the date). The version moves too, so

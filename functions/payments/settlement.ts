@@ -1,4 +1,4 @@
-import type { PositionRecord } from '../domain/debt-positions.ts';
+import type { PaymentListRefresh, PositionRecord } from '../domain/debt-positions.ts';
 import type { Reconciliation } from '../domain/payments.ts';
 import { settlePayment, type PaymentReceipt } from '../domain/payment-rules.ts';
 import type { Actor } from '../domain/roles.ts';
@@ -19,6 +19,8 @@ export interface SettlementDeps {
     /** The call-level marker of a checkout the payment ends (payments/repository.ts). */
     deleteCheckoutMarker(position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'iud'>): Promise<void>;
   };
+  /** The citizen's row of the payment list follows each payment recorded. */
+  paymentList: PaymentListRefresh;
   audit: { recordMany(entries: readonly AuditEntry[], at: Date): Promise<void> };
   clock: Clock;
   /** PaymentsRecorded and PaymentsToReconcile by channel (functions/domain/business-metrics.ts). */
@@ -38,7 +40,7 @@ export type Settled =
 const ATTEMPTS = 5;
 const AT_ONCE = 25;
 
-export function makePaymentSettlement({ positions, audit, clock, metrics = noMetrics }: SettlementDeps) {
+export function makePaymentSettlement({ positions, paymentList, audit, clock, metrics = noMetrics }: SettlementDeps) {
   async function settleOne(receipt: PaymentReceipt, at: string, callId: string | undefined): Promise<Settled & { before?: PositionRecord }> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const position = await positions.getPositionByIud(receipt.iud);
@@ -48,6 +50,7 @@ export function makePaymentSettlement({ positions, audit, clock, metrics = noMet
       if (effect.kind === 'mismatch') return { kind: 'unknown' };
       if (effect.kind === 'already-recorded') return { kind: 'already-recorded', position };
       if (await positions.recordPayment(effect.after, position.version)) {
+        await paymentList.refreshDebtSummaries([position]);
         if (position.checkoutSession) await positions.deleteCheckoutMarker(position);
         return { kind: 'recorded', position: effect.after, reconciliation: effect.reconciliation, before: position };
       }

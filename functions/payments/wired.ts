@@ -10,13 +10,15 @@ import { runningExportOf } from '../flows/repository.ts';
 import { iseesNotYetUsedForFee, markIseeUsedForFee } from '../isee/repository.ts';
 import { listApprovedSubscriptionsOfCall } from '../subscriptions/repository.ts';
 import { getUserItems } from '../users/repository.ts';
-import { debtSummaries } from '../payment-list/refresh.ts';
+import { makePaymentListRefresh } from '../payment-list/refresh.ts';
 import { addToDebtTotals } from '../payment-list/repository.ts';
 import { makeMonthSummaryRefresh } from '../payment-list/month-refresh.ts';
 import { putDebtSummaries, summariesOfYear } from '../payment-list/summary-batch-repository.ts';
 import * as positionRepository from './repository.ts';
 import { hasLiveCheckouts } from './checkouts.ts';
 import { makePaymentUseCases, type PaymentDeps } from './use-cases.ts';
+
+const debtSummaries = makePaymentListRefresh();
 
 /** A month generation's refresh of the payment list, all its citizens at once (payment-list/month-refresh.ts). */
 const monthSummaries = makeMonthSummaryRefresh({

@@ -2,7 +2,7 @@ import { recordAuditBatch } from '../adapters/audit-log.ts';
 import { makeMyPay, myPayConfigFromEnv } from '../adapters/mypay.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { getCall } from '../calls/repository.ts';
-import { refreshingAfter } from '../payment-list/refresh.ts';
+import { makePaymentListRefresh } from '../payment-list/refresh.ts';
 import { businessMetrics } from '../http/observability.ts';
 import { deleteCheckoutMarker } from '../payments/checkouts.ts';
 import { getPositionByIud, recordPayment } from '../payments/repository.ts';
@@ -27,7 +27,8 @@ const mypay = () => {
 export const reporting = makeReportingUseCases({
   calls: { getCall },
   settlement: makePaymentSettlement({
-    positions: { getPositionByIud, recordPayment: refreshingAfter(recordPayment, (written, position) => (written ? position : null)), deleteCheckoutMarker },
+    positions: { getPositionByIud, recordPayment, deleteCheckoutMarker },
+    paymentList: makePaymentListRefresh(),
     audit: { recordMany: recordAuditBatch },
     clock: systemClock,
     metrics: businessMetrics,

@@ -2,10 +2,10 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EnrolmentSort } from '../domain/enrolment.ts';
 import { normaliseSearchText } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, decodeCursor, documentClient, encodeCursor, tableName, type CursorList, type StoredItem } from '../adapters/dynamo.ts';
+import { batchGet, decodeCursor, documentClient, encodeCursor, queryAll, queryCount, tableName, type CursorList, type StoredItem } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 import { enrolKeys, ISEE_BUCKET_CENTS, iseeKey, normaliseFiscalCode, rankKey, toRecord, type SubscriptionRecord } from './repository-items.ts';
-import { enrolmentStats, readCounts, track } from './repository.ts';
+import { readCounts } from './repository.ts';
 
 /**
  * The operator's enrolment table (issue 7): one page of a call's subscriptions, filtered and sorted, and how
@@ -88,8 +88,6 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
     ExpressionAttributeValues: { ':call': callId, ':filters': JSON.stringify([fiscal, last, first, filters.iseeAbove ?? null, !!filters.confirmed]) },
   };
   const position = decodeCursor(filters.cursor, list) as { ph?: number; k?: Record<string, unknown> | null; o?: number } | undefined;
-  enrolmentStats.consumedCapacity = 0;
-  enrolmentStats.requests = 0;
 
   // 1. A prefix filter: its own index reads exactly the matches (the fiscal code's on the subscriptions, the
   // names' on the search items), ordered in memory; then only the page's rows are read whole.
@@ -108,32 +106,20 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
   const filter = conditions.length ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeNames: names } : {};
 
   if (prefix) {
-    const matches: SortFields[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = track(
-        await documentClient.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: prefix.index,
-            KeyConditionExpression: `#pk = :pk AND begins_with(#sk, :prefix)`,
-            ...filter,
-            ProjectionExpression: sortProjection.ProjectionExpression,
-            ExpressionAttributeNames: { ...names, ...sortProjection.names, '#pk': `${prefix.index}pk`, '#sk': `${prefix.index}sk` },
-            ExpressionAttributeValues: { ...values, ':pk': prefix.pk, ':prefix': prefix.value },
-            ExclusiveStartKey: startKey,
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        ),
-      );
-      for (const item of result.Items ?? []) matches.push({ userId: item.userId, rankingScore: item.rankingScore ?? null, iseeCents: item.iseeCents ?? null });
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
+    const read = await queryAll({
+      IndexName: prefix.index,
+      KeyConditionExpression: `#pk = :pk AND begins_with(#sk, :prefix)`,
+      ...filter,
+      ProjectionExpression: sortProjection.ProjectionExpression,
+      ExpressionAttributeNames: { ...names, ...sortProjection.names, '#pk': `${prefix.index}pk`, '#sk': `${prefix.index}sk` },
+      ExpressionAttributeValues: { ...values, ':pk': prefix.pk, ':prefix': prefix.value },
+    });
+    const matches: SortFields[] = read.map((item) => ({ userId: item.userId, rankingScore: item.rankingScore ?? null, iseeCents: item.iseeCents ?? null }));
     const offset = position?.o ?? 0;
     const page = matches.sort(compareBySort(filters.sort)).slice(offset, offset + filters.limit);
     const rows = await batchGet(
       page.map((match) => keys.subscription(callId, match.userId)),
-      { projection: listProjection.ProjectionExpression, names: listProjection.names, onConsumed: (units) => track({ ConsumedCapacity: { CapacityUnits: units } }) },
+      { projection: listProjection.ProjectionExpression, names: listProjection.names },
     );
     const byUser = new Map(rows.map((item) => [item.userId as string, toListRecord(item)]));
     // A row deleted since its search item was read is left out.
@@ -183,23 +169,20 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
   for (let round = 0; phase < phases.length && round < MAX_ROUNDS; round++) {
     const need = filters.limit - found.length;
     const current = phases[phase];
-    const result = track(
-      await documentClient.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: index,
-          KeyConditionExpression: current.condition,
-          ...phaseFilter,
-          ProjectionExpression: listProjection.ProjectionExpression,
-          ExpressionAttributeNames: { ...phaseFilter.ExpressionAttributeNames, ...listProjection.names, '#pk': `${index}pk`, '#sk': `${index}sk` },
-          ExpressionAttributeValues: { ...values, ':pk': pk, ...current.values },
-          ScanIndexForward: current.forward,
-          // One more than needed: a page that ends a range knows it did.
-          Limit: Math.min(500, Math.ceil((need + 1) / share)),
-          ExclusiveStartKey: startKey,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      ),
+    const result = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: index,
+        KeyConditionExpression: current.condition,
+        ...phaseFilter,
+        ProjectionExpression: listProjection.ProjectionExpression,
+        ExpressionAttributeNames: { ...phaseFilter.ExpressionAttributeNames, ...listProjection.names, '#pk': `${index}pk`, '#sk': `${index}sk` },
+        ExpressionAttributeValues: { ...values, ':pk': pk, ...current.values },
+        ScanIndexForward: current.forward,
+        // One more than needed: a page that ends a range knows it did.
+        Limit: Math.min(500, Math.ceil((need + 1) / share)),
+        ExclusiveStartKey: startKey,
+      }),
     );
     const items = result.Items ?? [];
     let stopped = false;
@@ -229,53 +212,46 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
   return { items: found, nextCursor: next ? encodeCursor(next, list) : null, total: await total };
 }
 
-/** How many rows match the state and "ISEE above" filters, from the counters alone: X's own bucket counts half. */
-function estimateTotal(counted: Record<string, number>, filters: Pick<EnrolmentFilters, 'iseeAbove' | 'confirmed'>): number {
-  if (filters.iseeAbove === undefined) return (filters.confirmed ? counted.c_VALIDATED : counted.c_all) ?? 0;
+/**
+ * The state filter's ISEE-bucket counters (v_ confirmed, b_ all) summed: the buckets above X's own, and X's own
+ * (whose rows are only partly above X).
+ */
+function bucketCounts(counted: Record<string, number>, filters: { iseeAbove: number; confirmed?: boolean }) {
   const bucket = Math.floor(filters.iseeAbove / ISEE_BUCKET_CENTS);
   const prefix = filters.confirmed ? 'v_' : 'b_';
-  let total = 0;
+  let above = 0;
+  let own = 0;
   for (const [key, value] of Object.entries(counted)) {
     if (!key.startsWith(prefix)) continue;
     const n = Number(key.slice(2));
-    if (n > bucket) total += Number(value);
-    else if (n === bucket) total += Number(value) / 2;
+    if (n > bucket) above += Number(value);
+    else if (n === bucket) own += Number(value);
   }
-  return total;
+  return { bucket, above, own };
+}
+
+/** How many rows match the state and "ISEE above" filters, from the counters alone: X's own bucket counts half. */
+function estimateTotal(counted: Record<string, number>, filters: Pick<EnrolmentFilters, 'iseeAbove' | 'confirmed'>): number {
+  if (filters.iseeAbove === undefined) return (filters.confirmed ? counted.c_VALIDATED : counted.c_all) ?? 0;
+  const { above, own } = bucketCounts(counted, { iseeAbove: filters.iseeAbove, confirmed: filters.confirmed });
+  return above + own / 2;
 }
 
 /** How many rows match filters without a prefix: from the counters, plus one bucket counted for "ISEE above". */
 async function enrolmentTotal(callId: string, filters: EnrolmentFilters, counts: Promise<Record<string, number>>): Promise<number> {
   const counted = await counts;
-  if (filters.iseeAbove === undefined) return (filters.confirmed ? counted.c_VALIDATED : counted.c_all) ?? 0;
-  const bucket = Math.floor(filters.iseeAbove / ISEE_BUCKET_CENTS);
-  const prefix = filters.confirmed ? 'v_' : 'b_';
-  let total = 0;
-  for (const [key, value] of Object.entries(counted)) {
-    if (key.startsWith(prefix) && Number(key.slice(2)) > bucket) total += Number(value);
-  }
+  if (filters.iseeAbove === undefined) return estimateTotal(counted, filters);
+  const { bucket, above } = bucketCounts(counted, { iseeAbove: filters.iseeAbove, confirmed: filters.confirmed });
+  let total = above;
   // Within X's own bucket: the rows above X, a short key range of the ISEE index.
   const bucketEnd = (bucket + 1) * ISEE_BUCKET_CENTS - 1;
   if (filters.iseeAbove < bucketEnd) {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = track(
-        await documentClient.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: 'gsi4',
-            KeyConditionExpression: 'gsi4pk = :pk AND gsi4sk BETWEEN :from AND :to',
-            ...(filters.confirmed ? { FilterExpression: '#st = :st', ExpressionAttributeNames: { '#st': 'state' } } : {}),
-            ExpressionAttributeValues: { ':pk': enrolKeys.isee(callId), ':from': `S#${numericSortKey(filters.iseeAbove + 1)}`, ':to': `S#${numericSortKey(bucketEnd)}#~`, ...(filters.confirmed ? { ':st': 'VALIDATED' } : {}) },
-            Select: 'COUNT',
-            ExclusiveStartKey: startKey,
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        ),
-      );
-      total += result.Count ?? 0;
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
+    total += await queryCount({
+      IndexName: 'gsi4',
+      KeyConditionExpression: 'gsi4pk = :pk AND gsi4sk BETWEEN :from AND :to',
+      ...(filters.confirmed ? { FilterExpression: '#st = :st', ExpressionAttributeNames: { '#st': 'state' } } : {}),
+      ExpressionAttributeValues: { ':pk': enrolKeys.isee(callId), ':from': `S#${numericSortKey(filters.iseeAbove + 1)}`, ':to': `S#${numericSortKey(bucketEnd)}#~`, ...(filters.confirmed ? { ':st': 'VALIDATED' } : {}) },
+    });
   }
   return total;
 }

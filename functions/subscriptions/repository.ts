@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import type { SubscriptionState } from '../domain/subscriptions.ts';
 import { laterThan } from '../domain/version-stamp.ts';
 import type { Page } from '../domain/validation.ts';
-import { BACKFILL_PAGE, batchPut, decodeCursor, documentClient, encodeCursor, queryAll, queryPage, tableName, unlessConditionFails, type BackfillPage, type StoredItem } from '../adapters/dynamo.ts';
+import { BACKFILL_PAGE, batchPut, decodeCursor, documentClient, encodeCursor, queryAll, queryCount, queryPage, tableName, unlessConditionFails, type BackfillPage, type StoredItem } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 import { countDeltas, enrolKeys, enrolmentSearchItem, searchedChanged, subscriptionItem, toRecord, type EnrolmentIsee, type SubscriptionRecord } from './repository-items.ts';
 
@@ -61,28 +61,25 @@ export async function listSubscriptionsOfUser(
 }
 
 /**
+ * A call's subscriptions as the Query reads them: the call's own partition (SUBSCRIBER# items), strongly
+ * consistent, so a subscription made or changed a moment ago is there (gsi2 may not show it yet).
+ */
+const subscribersOfCall = (callId: string) => ({
+  KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+  ExpressionAttributeValues: { ':pk': keys.call(callId).pk, ':sk': 'SUBSCRIBER#' } as Record<string, unknown>,
+  ConsistentRead: true,
+});
+/** Its approved (VALIDATED) ones: the same Query with a state filter. */
+const approvedOfCall = (callId: string) => {
+  const all = subscribersOfCall(callId);
+  return { ...all, FilterExpression: '#state = :state', ExpressionAttributeNames: { '#state': 'state' }, ExpressionAttributeValues: { ...all.ExpressionAttributeValues, ':state': 'VALIDATED' } };
+};
+
+/**
  * How many citizens asked to join a call: a COUNT of the call's own partition (SUBSCRIBER# items), strongly
  * consistent, so a call is never deleted for want of a subscription made a moment ago (gsi2 may not list it yet).
  */
-export async function countSubscriptionsOfCall(callId: string): Promise<number> {
-  let count = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-        ExpressionAttributeValues: { ':pk': keys.call(callId).pk, ':sk': 'SUBSCRIBER#' },
-        Select: 'COUNT',
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    count += result.Count ?? 0;
-    start = result.LastEvaluatedKey;
-  } while (start);
-  return count;
-}
+export const countSubscriptionsOfCall = (callId: string): Promise<number> => queryCount(subscribersOfCall(callId));
 
 /** True when the user has at least one subscription (one Query on gsi1, Limit 1). */
 export async function userHasSubscriptions(userId: string): Promise<boolean> {
@@ -105,40 +102,14 @@ export async function userHasSubscriptions(userId: string): Promise<boolean> {
 export async function listApprovedSubscriptionsOfCall(callId: string): Promise<SubscriptionRecord[]> {
   // The call's own partition, strongly consistent: the month is billed on the approvals and hours as they are
   // now, not as gsi2 (eventually consistent) may still show them a moment after an operator changed them.
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-    FilterExpression: '#state = :state',
-    ExpressionAttributeNames: { '#state': 'state' },
-    ExpressionAttributeValues: { ':pk': keys.call(callId).pk, ':sk': 'SUBSCRIBER#', ':state': 'VALIDATED' },
-    ConsistentRead: true,
-  });
-  return items.map(toRecord);
+  return (await queryAll(approvedOfCall(callId))).map(toRecord);
 }
 /** A page of a call's approved subscriptions (the ISEE refresh jobs walk them with the cursor). */
 export const pageApprovedSubscriptionsOfCall = (callId: string, page: { limit?: number; cursor?: string }): Promise<Page<SubscriptionRecord>> =>
   // The call's own partition, strongly consistent (as listApprovedSubscriptionsOfCall): a refresh started a
   // moment after an approval asks INPS for that subscriber too, which gsi2 might not show yet.
-  queryPage(
-    {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-      FilterExpression: '#state = :state',
-      ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':pk': keys.call(callId).pk, ':sk': 'SUBSCRIBER#', ':state': 'VALIDATED' },
-      ConsistentRead: true,
-    },
-    page,
-    toRecord,
-    100,
-  );
+  queryPage(approvedOfCall(callId), page, toRecord, 100);
 
-
-export const enrolmentStats = { consumedCapacity: 0, requests: 0 };
-export const track = <T extends { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }>(result: T): T => {
-  enrolmentStats.requests += 1;
-  const capacity = result.ConsumedCapacity;
-  for (const entry of Array.isArray(capacity) ? capacity : capacity ? [capacity] : []) enrolmentStats.consumedCapacity += entry.CapacityUnits ?? 0;
-  return result;
-};
 
 export async function applyCountDeltas(callId: string, deltas: Record<string, number>): Promise<void> {
   const entries = Object.entries(deltas);
@@ -156,7 +127,7 @@ export async function applyCountDeltas(callId: string, deltas: Record<string, nu
 }
 
 export async function readCounts(callId: string): Promise<Record<string, number>> {
-  const result = track(await documentClient.send(new GetCommand({ TableName: tableName, Key: enrolKeys.counts(callId), ReturnConsumedCapacity: 'TOTAL' })));
+  const result = await documentClient.send(new GetCommand({ TableName: tableName, Key: enrolKeys.counts(callId) }));
   return (result.Item ?? {}) as Record<string, number>;
 }
 
@@ -186,33 +157,12 @@ export async function backfillEnrolmentSearchPage(callId: string, start?: Record
  * import's recount reads it right after its own writes).
  */
 async function subscriptionsOfCallPage(callId: string, start?: Record<string, unknown>, limit?: number) {
-  const result = track(
-    await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-        ExpressionAttributeValues: { ':pk': keys.call(callId).pk, ':sk': 'SUBSCRIBER#' },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-        Limit: limit,
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    ),
-  );
+  const result = await documentClient.send(new QueryCommand({ TableName: tableName, ...subscribersOfCall(callId), ExclusiveStartKey: start, Limit: limit }));
   return { records: (result.Items ?? []).map(toRecord), next: result.LastEvaluatedKey };
 }
 
 /** Every subscription of a call (export, import, reset), strongly consistent. */
-export async function listAllSubscriptionsOfCall(callId: string): Promise<SubscriptionRecord[]> {
-  const found: SubscriptionRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await subscriptionsOfCallPage(callId, start);
-    found.push(...page.records);
-    start = page.next;
-  } while (start);
-  return found;
-}
+export const listAllSubscriptionsOfCall = async (callId: string): Promise<SubscriptionRecord[]> => (await queryAll(subscribersOfCall(callId))).map(toRecord);
 
 /**
  * Writes a subscription whose stored version is `expected` (its dataUpdate and state), or a new one when
@@ -275,16 +225,8 @@ export async function deleteSubscription(previous: SubscriptionRecord, counters 
 
 /** All the subscriptions of a user (a citizen has a few): the ISEE use cases keep their ISEE copy in step. */
 async function subscriptionsOfUser(userId: string): Promise<SubscriptionRecord[]> {
-  const found: SubscriptionRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await documentClient.send(
-      new QueryCommand({ TableName: tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.subscriptionsOfUser(userId) }, ExclusiveStartKey: startKey }),
-    );
-    for (const item of result.Items ?? []) found.push(toRecord(item));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return found;
+  const items = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.subscriptionsOfUser(userId) } });
+  return items.map(toRecord);
 }
 
 const sameIsee = (a: EnrolmentIsee | null | undefined, b: EnrolmentIsee | null | undefined) =>

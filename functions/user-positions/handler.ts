@@ -2,7 +2,7 @@ import { recordAuditBatch } from '../adapters/audit-log.ts';
 import { makeMyPayCheckout, myPayConfigFromEnv } from '../adapters/mypay-soap.ts';
 import { makeNoticeLinks } from '../adapters/notice-links.ts';
 import { systemClock } from '../adapters/ports.ts';
-import { refreshingAfter } from '../payment-list/refresh.ts';
+import { makePaymentListRefresh } from '../payment-list/refresh.ts';
 import { resourceHandler } from '../http/handler.ts';
 import { businessMetrics } from '../http/observability.ts';
 import { deleteCheckoutMarker, holdForCheckout, putCheckoutMarker, releaseCheckout } from '../payments/checkouts.ts';
@@ -25,7 +25,8 @@ const portalUrl = () => {
 };
 
 const settlement = makePaymentSettlement({
-  positions: { getPositionByIud, recordPayment: refreshingAfter(recordPayment, (written, position) => (written ? position : null)), deleteCheckoutMarker },
+  positions: { getPositionByIud, recordPayment, deleteCheckoutMarker },
+  paymentList: makePaymentListRefresh(),
   audit: { recordMany: recordAuditBatch },
   clock: systemClock,
   metrics: businessMetrics,

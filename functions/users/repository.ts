@@ -6,6 +6,7 @@ import {
   normalisePhone,
   normaliseSearchText,
   type LastIsee,
+  type PostalAddress,
   type User,
   type UserState,
   toUser,
@@ -17,7 +18,7 @@ import { keys } from '../adapters/table.ts';
 export const USERS_PAGE_SIZE = 15;
 
 /** The stored fields of a user (besides keys and search attributes). */
-export interface UserRecord {
+export interface UserRecord extends PostalAddress {
   id: string;
   firstName: string;
   lastName: string;
@@ -26,12 +27,6 @@ export interface UserRecord {
   email?: string | null;
   emailPec?: string | null;
   phoneNumber?: string | null;
-  address?: string | null;
-  addressNumber?: string | null;
-  cap?: string | null;
-  city?: string | null;
-  country?: string | null;
-  nation?: string | null;
   municipioId?: string | null;
   state: UserState;
   dataInsert: string;

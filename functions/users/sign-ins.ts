@@ -2,8 +2,7 @@
  * The sign-ins recorded by fiscal code (repository.ts recordSignIn), read by the roles command (bin/roles.ts) only:
  * its own module, so the functions that import the whole user repository do not carry it.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from '../adapters/dynamo.ts';
+import { queryAll } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 import { getUserItem } from './repository.ts';
 
@@ -15,23 +14,10 @@ import { getUserItem } from './repository.ts';
 export async function subjectsSignedInWith(fiscalCode: string): Promise<string[]> {
   const subjects = new Set<string>();
   let userId: string | undefined;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.userByFiscalCode(fiscalCode).pk },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      if (item.sk === keys.userByFiscalCode(fiscalCode).sk) userId = item.userId;
-      else if (typeof item.sub === 'string') subjects.add(item.sub);
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  for (const item of await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.userByFiscalCode(fiscalCode).pk }, ConsistentRead: true })) {
+    if (item.sk === keys.userByFiscalCode(fiscalCode).sk) userId = item.userId;
+    else if (typeof item.sub === 'string') subjects.add(item.sub);
+  }
   const subject = userId ? (await getUserItem(userId))?.subject : null;
   if (subject) subjects.add(subject);
   return [...subjects];

@@ -123,7 +123,7 @@ async function runSeed(seed: number, citizens: number) {
     const { itemOf: positionItem } = await import('../../functions/payments/repository.ts');
     const { debtSummaryItem } = await import('../../functions/payment-list/repository.ts');
     const { runMigrationSteps } = await import('../../functions/migrations/catalogue.ts');
-    const { debtSummaries } = await import('../../functions/payment-list/refresh.ts');
+    const debtSummaries = (await import('../../functions/payment-list/refresh.ts')).makePaymentListRefresh();
     const { handler } = await import('../../functions/payment-list/handler.ts');
     const reads = { capacity: 0, scans: 0, calls: 0 };
     documentClient.middlewareStack.add(

@@ -69,8 +69,15 @@ function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEma
   // The background jobs as functions/jobs runs them: the runner only records the start; runToEnd is the state machine.
   const jobs = memoryJobs();
   const runs: JobRun[] = [];
+  // The payment list's refresh: each row it recomputes, with how many of that citizen's positions were e-mailed when it read them.
+  const listRows: { userId: string; emailed: number }[] = [];
+  const paymentList = {
+    refreshDebtSummaries: async (changes: readonly Pick<PositionRecord, 'userId'>[]) =>
+      void listRows.push(...changes.map((c) => ({ userId: c.userId, emailed: [...stored.values()].filter((p) => p.userId === c.userId && p.isEmailSent).length }))),
+  };
   const useCases = makeNoticeUseCases({
     positions,
+    paymentList,
     users: { getUserItems: async (ids) => new Map(ids.filter((id) => users.has(id)).map((id) => [id, users.get(id)!])) },
     flows: { getFlow: async (id) => (id === flow.id ? structuredClone(flow) : null), updateFlow: async (_id, fields) => Object.assign(flow, fields) },
     noticePdf: async (position) => (options.withoutPdf?.includes(position.iud) ? null : new TextEncoder().encode(`%PDF-1.4 ${noticePdfKey(position.iud)}`)),
@@ -95,14 +102,16 @@ function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEma
     }
     throw new Error('never finished');
   }
-  return { useCases, stored, mailer, audit, metrics, flow, runs, runToEnd, worker };
+  return { useCases, stored, mailer, audit, metrics, flow, runs, runToEnd, worker, listRows };
 }
 
 describe('notice e-mail of one position', () => {
   it('sends the PDF to the citizen and records the date; a resend moves it', async () => {
-    const { useCases, mailer, audit } = setup([position(1)]);
+    const { useCases, mailer, audit, listRows } = setup([position(1)]);
     const first = await useCases.emailNotice(position(1).iud, actors.operator);
     expect(first.isEmailSent).toBe(true);
+    // The payment list's 'Email non inviata' follows: the citizen's row, read after the date was written.
+    expect(listRows).toEqual([{ userId: 'user-1', emailed: 1 }]);
     expect(mailer.sent[0]).toMatchObject({ to: ['user-1@example.it'], attachments: [{ fileName: 'avviso_301000000000000001.pdf', contentType: 'application/pdf' }] });
     const second = await useCases.emailNotice(position(1).iud, actors.operator);
     expect(second.dataIsEmailSent! > first.dataIsEmailSent!).toBe(true);
@@ -114,10 +123,11 @@ describe('notice e-mail of one position', () => {
     ['paid', { isPagato: true }, 'già pagata'],
     ['cancelled', { annullato: true }, 'annullata'],
   ])('refuses a position %s with 409 and sends nothing', async (_label, fields, text) => {
-    const { useCases, mailer, stored } = setup([position(1, fields as Partial<PositionRecord>)]);
+    const { useCases, mailer, stored, listRows } = setup([position(1, fields as Partial<PositionRecord>)]);
     await expect(useCases.emailNotice(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 409, message: expect.stringContaining(text) });
     expect(mailer.sent).toHaveLength(0);
     expect(stored.get(position(1).iud)!.isEmailSent).toBe(false);
+    expect(listRows).toEqual([]);
   });
 
   it('no e-mail address or no PDF: 409; SES down: 503; nothing recorded', async () => {

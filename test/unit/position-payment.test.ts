@@ -190,6 +190,13 @@ function fakeMyPay() {
 }
 
 /** The positions as the payments repository keeps them: conditional on the version, a checkout's hold and its markers. */
+/** The payment list's refresh: each row it recomputes, with how many of that citizen's positions of the year were paid when it read them. */
+function paymentListOf(stored: Map<string, PositionRecord>) {
+  const rows: { callId: string; userId: string; anno: number; paid: number }[] = [];
+  const paidOf = (c: Pick<PositionRecord, 'callId' | 'userId' | 'anno'>) => [...stored.values()].filter((p) => p.callId === c.callId && p.userId === c.userId && p.anno === c.anno && p.isPagato).length;
+  return { rows, refreshDebtSummaries: async (changes: readonly Pick<PositionRecord, 'callId' | 'userId' | 'anno'>[]) => void rows.push(...changes.map((c) => ({ callId: c.callId, userId: c.userId, anno: c.anno, paid: paidOf(c) }))) };
+}
+
 function memoryPositions(initial: PositionRecord[]) {
   const stored = new Map(initial.map((p) => [p.iud, structuredClone(p)]));
   const markers = new Set<string>();
@@ -234,9 +241,10 @@ function citizenPortal() {
   const { mypay, settle } = fakeMyPay();
   const audit = memoryAudit();
   const clock = tickingClock(NOW);
+  const paymentList = paymentListOf(positions.stored);
   const useCases = makeUserPositionUseCases({
     positions,
-    settlement: makePaymentSettlement({ positions, audit: { recordMany: async (entries, at) => void (await Promise.all(entries.map((e) => audit.record(e, at)))) }, clock }),
+    settlement: makePaymentSettlement({ positions, paymentList, audit: { recordMany: async (entries, at) => void (await Promise.all(entries.map((e) => audit.record(e, at)))) }, clock }),
     users: {
       findUserIdByFiscalCode: async (code) => Object.values(users).find((u) => u.fiscalCode === code)?.id ?? null,
       getUserItem: async (id) => users[id] ?? null,
@@ -252,7 +260,7 @@ function citizenPortal() {
     clock,
   });
   const pay = (iud = maria.iud, actor = actors.citizen) => useCases.pay(iud, { returnPath: '/iscrizioni/visualizza_servizio?id=call-1' }, actor);
-  return { useCases, stored: positions.stored, markers: positions.markers, maria, giuseppe, mypay, settle, audit, pay, writes: positions.writes };
+  return { useCases, stored: positions.stored, markers: positions.markers, maria, giuseppe, mypay, settle, audit, pay, writes: positions.writes, listRows: paymentList.rows };
 }
 
 describe('the citizen’s positions and paying them', () => {
@@ -263,7 +271,7 @@ describe('the citizen’s positions and paying them', () => {
   });
 
   it('pays once: Paga → MyPay’s landing, back to the portal’s own page → MyPay says PAID → paid; a reload writes nothing', async () => {
-    const { useCases, pay, settle, stored, maria, audit, writes, mypay, markers } = citizenPortal();
+    const { useCases, pay, settle, stored, maria, audit, writes, mypay, markers, listRows } = citizenPortal();
     const checkout = await pay();
     expect(checkout).toMatchObject({ url: `https://mypay.test/public/landing/precaricato?id=${checkout.idSession}`, resumed: false });
     expect(mypay.returnUrls).toEqual(['https://servizi.comune.example.it/iscrizioni/visualizza_servizio?id=call-1']);
@@ -274,6 +282,8 @@ describe('the citizen’s positions and paying them', () => {
     const again = await useCases.paymentReturn({ idSession: checkout.idSession }, actors.citizen);
     expect(again).toMatchObject({ esito: 'PAID', recorded: false, message: paymentOutcomeMessages.paidBefore });
     expect(writes()).toBe(1);
+    // The operators' payment list follows the payment once: Maria's row, read after her position was written.
+    expect(listRows).toEqual([{ callId: 'call-1', userId: 'user-maria', anno: 2026, paid: 1 }]);
     expect(stored.get(maria.iud)).toMatchObject({ isPagato: true, importoTotalePagato: 6643, dataEsitoSingoloPagamento: '2026-03-12', iur: 'IUR-1', checkoutUntil: null });
     expect(markers.has(maria.iud)).toBe(false);
     expect(audit.entries.filter((e) => e.entity === 'position')).toHaveLength(1);
@@ -356,14 +366,15 @@ describe('Rendicontazione', () => {
     const audit: unknown[] = [];
     const clock = { now: () => new Date(NOW) };
     const metrics = memoryMetrics();
+    const paymentList = paymentListOf(positions.stored);
     const useCases = makeReportingUseCases({
       calls: { getCall: async (id) => (id === call.id ? call : null) },
-      settlement: makePaymentSettlement({ positions, audit: { recordMany: async (entries) => void audit.push(...entries) }, clock, metrics }),
+      settlement: makePaymentSettlement({ positions, paymentList, audit: { recordMany: async (entries) => void audit.push(...entries) }, clock, metrics }),
       mypay: { reportPaid: reportPaid ?? (async (from, to) => (asked.push([from, to]), rows)) },
       clock,
       deadlineMs: 50,
     });
-    return { useCases, stored: positions.stored, a, b, otherCall, asked, audit, metrics };
+    return { useCases, stored: positions.stored, a, b, otherCall, asked, audit, metrics, listRows: paymentList.rows };
   }
   const row = (p: PositionRecord, overrides: Partial<MyPayPaidRow> = {}): MyPayPaidRow => ({ ...receiptFor(p), fiscalCode: p.fiscalCode, causale: '', ...overrides });
 
@@ -390,6 +401,18 @@ describe('Rendicontazione', () => {
     const second = await useCases.runReporting('call-1', actors.operator);
     expect(second).toMatchObject({ marked: 0, alreadyPaid: 2, unmatched: 1 });
     expect(audit).toHaveLength(2);
+  });
+
+  it('refreshes the payment-list row of each citizen whose payment it records, after the write; a second run refreshes none', async () => {
+    const portal = reportingPortal([]);
+    const { useCases, listRows } = reportingPortal([row(portal.a), row(portal.b), row(portal.otherCall)]);
+    await useCases.runReporting('call-1', actors.operator);
+    expect(listRows.sort((x, y) => x.userId.localeCompare(y.userId))).toEqual([
+      { callId: 'call-1', userId: 'user-b', anno: 2026, paid: 1 },
+      { callId: 'call-1', userId: 'user-maria', anno: 2026, paid: 1 },
+    ]);
+    await useCases.runReporting('call-1', actors.operator);
+    expect(listRows).toHaveLength(2);
   });
 
   it('records a payment of another amount, and a second payment, as payments to reconcile', async () => {
