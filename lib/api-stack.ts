@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { ArnFormat, Duration, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
@@ -13,6 +14,7 @@ import { functionAccess, timeoutOf, type FunctionAccess } from './function-acces
 import { BackgroundJobs } from './background-jobs.ts';
 import { PaymentExport } from './payment-export.ts';
 import { PortalFunction } from './portal-function.ts';
+import { openApiFileCommand } from './openapi-file.ts';
 
 export interface ApiStackProps extends StackProps {
   /** The endpoint and its JWT authorizer, created by the web stack (see WebStack for why). */
@@ -124,6 +126,8 @@ export class ApiStack extends Stack {
           serviceName: resource,
           description: `API: ${resource}`,
           timeout: Duration.seconds(timeoutOf(resource)),
+          // The public function serves openapi.json as written at build time, beside its bundle (no schema in it).
+          ...(resource === 'public' && { afterBundling: (outputDir: string) => [openApiFileCommand(path.join(outputDir, 'openapi.json'))] }),
         });
         for (const [what, access] of Object.entries(functionAccess[resource]) as [keyof FunctionAccess, unknown][]) {
           (bind[what] as (fn: PortalFunction, access: unknown) => void)(fn, access);

@@ -34,6 +34,8 @@ export interface PortalFunctionProps {
    * instead of the bundle. False for a function that imports no Powertools package (the token trigger).
    */
   powertools?: boolean;
+  /** Shell commands run once the bundle is in `outputDir` (a file the function reads beside it). */
+  afterBundling?: (outputDir: string) => string[];
 }
 
 /** The Powertools version the code is tested with: the one installed from package-lock.json. */
@@ -114,6 +116,9 @@ export class PortalFunction extends NodejsFunction {
         externalModules: powertools ? ['@aws-sdk/*', '@aws-lambda-powertools/*'] : ['@aws-sdk/*'],
         banner: requireShim,
         logLevel: LogLevel.WARNING,
+        ...(props.afterBundling && {
+          commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: (_inputDir: string, outputDir: string) => props.afterBundling!(outputDir) },
+        }),
       },
     });
 

@@ -4,7 +4,7 @@
  * a placeholder web app, and prints function → size of index.mjs → median import time (wall and CPU).
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -57,7 +57,8 @@ export const bundleEnv = {
 export function runNextToBundle(dir: string, script: string, env: Record<string, string | undefined> = {}) {
   const work = mkdtempSync(path.join(os.tmpdir(), 'portale-bundle-'));
   try {
-    for (const file of ['index.mjs', 'index.mjs.map']) copyFileSync(path.join(dir, file), path.join(work, file));
+    // The bundle and what ships beside it (its map; the public function's openapi.json).
+    for (const file of readdirSync(dir)) copyFileSync(path.join(dir, file), path.join(work, file));
     symlinkSync(path.join(repoRoot, 'node_modules'), path.join(work, 'node_modules'));
     return spawnSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], {
       cwd: work,

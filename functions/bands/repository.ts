@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { hourlyQuota, type Band, type BandInput } from '../domain/bands.ts';
+import { hourlyQuota } from '../domain/band-rules.ts';
+import type { Band, BandInput } from '../domain/bands.ts';
 import { toCents, toEuros } from '../domain/money.ts';
 import type { Page } from '../domain/validation.ts';
 import { batchGet, documentClient, queryPage, unlessConditionFails, tableName, type StoredItem } from '../adapters/dynamo.ts';

@@ -1,5 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { CallState, nameSearchKey, type CallSummary } from '../domain/calls.ts';
+import { CallState } from '../domain/call-limits.ts';
+import { nameSearchKey } from '../domain/call-rules.ts';
+import type { CallSummary } from '../domain/calls.ts';
 import type { Page } from '../domain/validation.ts';
 import type { KeptFile } from '../domain/files.ts';
 import { documentClient, hasChildren, queryAll, queryPage, tableName, unlessConditionFails, type StoredItem } from '../adapters/dynamo.ts';

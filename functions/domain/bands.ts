@@ -3,6 +3,9 @@ import { messages } from './messages.ts';
 import { hasAtMostTwoDecimals } from './money.ts';
 import { requiredText } from './validation.ts';
 
+// The bands' rules, without zod (band-rules.ts), for the importers of this module.
+export { bandLabel, hourlyQuota } from './band-rules.ts';
+
 /** The largest amount a band accepts, in euro: far above any real ISEE, low enough to catch typos. */
 const MAX_AMOUNT = 10_000_000;
 
@@ -38,17 +41,3 @@ export const bandSchema = z.object({
   hourlyQuota: z.number(),
 });
 export type Band = z.output<typeof bandSchema>;
-
-export function hourlyQuota(band: Pick<Band, 'percent' | 'fixedCost'>): number {
-  const quota = band.percent === null ? band.fixedCost : (band.percent / 100) * band.fixedCost;
-  return Math.round(quota * 100) / 100;
-}
-
-const plainNumber = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
-const twoDecimals = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: 'always' } as Intl.NumberFormatOptions);
-
-/** How the spec shows a band: 'name (percent% di fixedCost €)' or 'name (fixedCost €)'. */
-export function bandLabel(band: Pick<Band, 'name' | 'percent' | 'fixedCost'>): string {
-  const cost = `${twoDecimals.format(band.fixedCost)} €`;
-  return band.percent === null ? `${band.name} (${cost})` : `${band.name} (${plainNumber.format(band.percent)}% di ${cost})`;
-}

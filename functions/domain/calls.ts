@@ -1,18 +1,23 @@
 import * as z from 'zod/mini';
-import { romeYear } from './period.ts';
 import { MAX_CALL_FILES } from './call-limits.ts';
 import { bandSchema } from './bands.ts';
-import { ValidationError } from './errors.ts';
 import { fileMessages, storedFileSchema, uploadedFileSchema } from './files.ts';
-import { fill, messages } from './messages.ts';
+import { messages } from './messages.ts';
 import { pageQuerySchema, requiredText } from './validation.ts';
 
 export { CallState, type CallStateValue } from './call-limits.ts';
-import { CallState, type CallStateValue } from './call-limits.ts';
-
-/** The state shown in upper case, in Italian, everywhere a call's state is shown. */
-export const callStateLabels: Record<CallStateValue, string> = { 0: 'CREATO', 1: 'APERTO', 2: 'CHIUSO', 3: 'ARCHIVIATO' };
-export const callStateLabel = (state: number): string => callStateLabels[state as CallStateValue] ?? String(state);
+// The calls' rules, without zod (call-rules.ts), for the importers of this module.
+export {
+  assertCallTransition,
+  callStateLabel,
+  callStateLabels,
+  callTransitions,
+  canMoveCall,
+  defaultCallName,
+  nameSearchKey,
+  remainingCallFiles,
+} from './call-rules.ts';
+import { callStateLabels } from './call-rules.ts';
 
 /** Spec limits (constants only, so the web's first load need not build these schemas). */
 export { BOARD_SIZE, CALLS_PAGE_SIZE, MAX_CALL_FILES, OPEN_CALLS_PAGE_SIZE } from './call-limits.ts';
@@ -91,39 +96,3 @@ export const callSchema = z.extend(publicCallSchema, {
   subscriptionCount: z.number(),
 });
 export type Call = z.output<typeof callSchema>;
-
-/** The default name of a new call: the service's name plus the current year (part 2 §2.12). */
-export const defaultCallName = (serviceName: string, now = new Date()) => `${serviceName} ${romeYear(now)}`;
-
-/** Lower case without accents: the key the name search compares (prefix of the name). */
-export const nameSearchKey = (name: string) =>
-  name
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLocaleLowerCase('it')
-    .replace(/\s+/g, ' ')
-    .trim();
-
-/** Forms an edit may still attach (part 2 §5: 5 minus those attached). */
-export const remainingCallFiles = (attached: number) => Math.max(0, MAX_CALL_FILES - attached);
-
-/**
- * Where an operator may move a call (the spec leaves the rules open): a call is prepared, opened, closed
- * and archived; a draft never opened may be archived at once; a closed call may be opened again; an
- * archived one is final. Keeping the state (an edit of the other fields) is always allowed.
- */
-export const callTransitions: Record<CallStateValue, readonly CallStateValue[]> = {
-  [CallState.CREATE]: [CallState.CREATE, CallState.OPEN, CallState.ARCHIVED],
-  [CallState.OPEN]: [CallState.OPEN, CallState.CLOSED],
-  [CallState.CLOSED]: [CallState.CLOSED, CallState.OPEN, CallState.ARCHIVED],
-  [CallState.ARCHIVED]: [CallState.ARCHIVED],
-};
-
-export const canMoveCall = (from: number, to: number): boolean => callTransitions[from as CallStateValue]?.includes(to as CallStateValue) ?? false;
-
-/** Refuses (400, on the state field) a move the rules above do not allow. */
-export function assertCallTransition(from: number, to: number): void {
-  if (canMoveCall(from, to)) return;
-  const detail = fill(messages.call.transition, { from: callStateLabel(from), to: callStateLabel(to) });
-  throw new ValidationError(detail, { state: detail });
-}

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import type { MyPayAction } from './configuration.ts';
 import { daysInMonth, type Fee } from './fee.ts';
 import { messages } from './messages.ts';
-import { monthNames, periodKey, type ExportState, type Period, type Position, type Skipped } from './payments.ts';
+import type { Position, Skipped } from './payments.ts';
+import { periodKey, type Period } from './period.ts';
+import { monthNames, type ExportState } from './position-rules.ts';
 
 /**
  * Debt positions (posizioni debitorie): one per approved subscription and month with a fee above zero

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { preprocess } from './validation.ts';
 export { subscriptionFee } from './enrolment-fee.ts';
-import { jobStatusSchema, resultJobStatusSchema } from './jobs.ts';
+import { jobStatusSchema, resultJobStatusSchema } from './job-schemas.ts';
 import { subscriptionStates } from './subscriptions.ts';
 import { hasAtMostTwoDecimals, parseItalianAmount, toCents } from './money.ts';
 

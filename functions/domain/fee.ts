@@ -1,4 +1,5 @@
-import { hourlyQuota, type Band } from './bands.ts';
+import { hourlyQuota } from './band-rules.ts';
+import type { Band } from './bands.ts';
 import { validatedIsee } from './latest-isee.ts';
 import { toCents } from './money.ts';
 

@@ -1,4 +1,5 @@
-import type { Flow, FlowFileKind, FlowState, FlowStep } from './flows.ts';
+import type { Flow } from './flow-schemas.ts';
+import type { FlowFileKind, FlowState, FlowStep } from './flows.ts';
 import type { Skipped } from './payments.ts';
 import type { Actor } from './roles.ts';
 

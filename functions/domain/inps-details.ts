@@ -1,9 +1,9 @@
-import * as z from 'zod/mini';
 import { toEuros } from './money.ts';
 
 /**
  * What an ISEE fetched from INPS keeps of the attestation, and how the API shows it: apart from inps.ts
- * (the answers, the messages, the queries) so that every function showing an ISEE carries only this.
+ * (the answers, the messages, the queries) so that every function showing an ISEE carries only this. No zod:
+ * the API's schema of it is isee.ts inpsDetailsSchema.
  */
 /** One indicator's figures (TypeValori), amounts in cents, the scale as INPS gives it (two decimals). */
 export interface InpsValues {
@@ -73,27 +73,8 @@ export interface StoredInpsDetails {
 
 const euros = (cents: number | null | undefined) => (cents === null || cents === undefined ? null : toEuros(cents));
 
-export const inpsDetailsSchema = z.object({
-  protocolloDSU: z.string(),
-  dataPresentazione: z.string(),
-  dataValidita: z.string(),
-  dataRilascio: z.nullable(z.string()),
-  ise: z.nullable(z.number()),
-  scalaEquivalenza: z.nullable(z.number()),
-  isee: z.nullable(z.number()),
-  isr: z.nullable(z.number()),
-  isp: z.nullable(z.number()),
-  household: z.array(z.object({ relation: z.string(), lastName: z.string(), firstName: z.string(), fiscalCode: z.string() })),
-  otherIndicators: z.array(z.object({ kind: z.string(), fiscalCode: z.string(), isee: z.nullable(z.number()) })),
-  omissions: z.array(z.object({ type: z.string(), label: z.string(), fiscalCode: z.string(), checkedOn: z.string() })),
-  discrepancies: z.array(z.object({ fiscalCode: z.string(), type: z.string(), detail: z.string() })),
-  reviewReason: z.nullable(z.string()),
-  idRichiesta: z.nullable(z.string()),
-  queriedAt: z.string(),
-});
-export type InpsDetails = z.output<typeof inpsDetailsSchema>;
-
-export const toInpsDetails = (stored: StoredInpsDetails): InpsDetails => ({
+/** What the API shows of the attestation (isee.ts inpsDetailsSchema): amounts in euro, omissions labelled. */
+export const toInpsDetails = (stored: StoredInpsDetails) => ({
   protocolloDSU: stored.protocolloDSU,
   dataPresentazione: stored.dataPresentazione,
   dataValidita: stored.dataValidita,

@@ -1,5 +1,8 @@
 import * as z from 'zod/mini';
 
+// The ISEE document's rules, without zod (isee-rules.ts), for the importers of this module.
+export { extractionStatuses, type ExtractionStatus, iseeDocumentKey, iseeIdFromKey } from './isee-rules.ts';
+
 /**
  * What the portal reads from an INPS ISEE attestation (reference.md), whichever text source produced the
  * lines (the PDF's text layer, OCR, or Textract). Amounts in euro, dates ISO yyyy-mm-dd.
@@ -38,11 +41,3 @@ export const unverifiedValuesWarning = 'Valore non verificato: ISE o scala di eq
 
 /** Whether the ISEE read could not be checked against ISE / scala (coherent null with an ISEE read). */
 export const isUnverified = (extraction: Pick<IseeExtraction, 'iseeOrdinario' | 'coherent'>) => extraction.iseeOrdinario !== null && extraction.coherent == null;
-
-/** PENDING while the reading runs (the verify page shows 'Elaborazione valore ISEE...'). */
-export const extractionStatuses = ['PENDING', 'DONE', 'FAILED', 'NONE'] as const;
-export type ExtractionStatus = (typeof extractionStatuses)[number];
-
-/** Where an ISEE's document is stored: the extraction finds the ISEE from the key. */
-export const iseeDocumentKey = (iseeId: string) => `isee/${iseeId}/document`;
-export const iseeIdFromKey = (key: string): string | null => /^isee\/([^/]+)\/document$/.exec(key)?.[1] ?? null;

@@ -1,41 +1,34 @@
 import * as z from 'zod/mini';
-import { ConflictError } from './errors.ts';
 import { uploadedFileSchema } from './files.ts';
-import { inpsDetailsSchema, inpsFetchOutcomes, toInpsDetails } from './inps-details.ts';
-import { iseeExtractionSchema, extractionStatuses } from './isee-extraction.ts';
+import { inpsFetchOutcomes } from './inps-details.ts';
+import { iseeExtractionSchema } from './isee-extraction.ts';
+import { extractionStatuses, iseeMessages, iseeSources, iseeStates } from './isee-rules.ts';
 import { messages } from './messages.ts';
-import { hasAtMostTwoDecimals, toEuros } from './money.ts';
+import { hasAtMostTwoDecimals } from './money.ts';
 
-/** ISEE attestations: citizen upload, operator upload, review (spec part 1 §2/§4/§5, part 2 §2.7/§4/§5). */
-/** ISEE lists show five per page (part 1 §9). */
-export const ISEE_PAGE_SIZE = 5;
-
-export const iseeMessages = {
-  notFound: 'L’ISEE selezionato non esiste.',
-  value: 'Inserisci un valore valido, con al massimo due decimali.',
-  year: 'Inserisci un anno valido (quattro cifre).',
-  date: 'Inserisci una data valida.',
-  missingDocument: 'Non è stato caricato nessun documento',
-  alreadyDecided: 'L’ISEE non è più in attesa di verifica: è già stato confermato o rifiutato.',
-  noPdf: 'Non è stato caricato nessun PDF',
-  decision: 'Lo stato può essere 1 (conferma) o 2 (rifiuto).',
-  extracting: 'Elaborazione valore ISEE...',
-  usedForFee: 'Non è possibile eliminare un ISEE già usato per calcolare una quota.',
-} as const;
-
-/** LOADED waits for an operator; INVALIDATED was replaced by a newer upload (the portal's own state, 'SOSTITUITO'). */
-export const iseeStates = ['LOADED', 'VALIDATED', 'REFUSED', 'INVALIDATED'] as const;
-export type IseeState = (typeof iseeStates)[number];
-
-/**
- * Part 2 §4: LOADED 'DA VERIFICARE', VALIDATED 'ACCETTATO', REFUSED 'RIFIUTATO', a value the portal does not
- * know raw. INVALIDATED is the portal's own (an earlier ISEE a new upload replaced): 'SOSTITUITO'.
- */
-export const iseeStateLabel = (state: string) =>
-  ({ LOADED: 'DA VERIFICARE', VALIDATED: 'ACCETTATO', REFUSED: 'RIFIUTATO', INVALIDATED: 'SOSTITUITO' })[state] ?? state;
-/** Part 1 §4, the users list: Validato, Caricato, Rifiutato (and the portal's Sostituito). */
-export const iseeStateShortLabel = (state: string) =>
-  ({ LOADED: 'Caricato', VALIDATED: 'Validato', REFUSED: 'Rifiutato', INVALIDATED: 'Sostituito' })[state] ?? state;
+/** ISEE attestations: the API's payloads (the rules are in isee-rules.ts, re-exported here). */
+export {
+  ISEE_PAGE_SIZE,
+  iseeMessages,
+  iseeStates,
+  type IseeState,
+  iseeStateLabel,
+  iseeStateShortLabel,
+  iseeSources,
+  type IseeSource,
+  iseeSourceOf,
+  iseeSourceLabel,
+  type IseeBanner,
+  iseeBanner,
+  iseeTransitions,
+  canMoveIsee,
+  decidedState,
+  supersededState,
+  ISEE_FEE_MARKER,
+  isIseeUsedForFee,
+  assertIseeDeletable,
+  toIsee,
+} from './isee-rules.ts';
 
 /** The largest ISEE accepted, in euro: far above any real one, low enough to catch typos. */
 const MAX_VALUE = 10_000_000;
@@ -97,16 +90,26 @@ export const iseeDecisionSchema = z.object({
 });
 export type IseeDecision = z.output<typeof iseeDecisionSchema>;
 
-/**
- * Where an ISEE came from (design §4 "ISEE sources"): fetched from INPS through PDND, or a document uploaded
- * (by the citizen or an operator); an operator's entry without a document ('Escludi verifica ISEE', the
- * enrolment import) is the operator's.
- */
-export const iseeSources = ['INPS', 'UPLOAD', 'OPERATOR'] as const;
-export type IseeSource = (typeof iseeSources)[number];
-export const iseeSourceOf = (item: { source?: string | null; hasFile?: boolean | null }): IseeSource =>
-  item.source === 'INPS' ? 'INPS' : item.hasFile ? 'UPLOAD' : 'OPERATOR';
-export const iseeSourceLabel = (source: IseeSource) => ({ INPS: 'INPS tramite PDND', UPLOAD: 'Documento caricato', OPERATOR: 'Inserito dall’operatore' })[source];
+/** What the API shows of an ISEE fetched from INPS (inps-details.ts toInpsDetails makes it from the stored attestation). */
+export const inpsDetailsSchema = z.object({
+  protocolloDSU: z.string(),
+  dataPresentazione: z.string(),
+  dataValidita: z.string(),
+  dataRilascio: z.nullable(z.string()),
+  ise: z.nullable(z.number()),
+  scalaEquivalenza: z.nullable(z.number()),
+  isee: z.nullable(z.number()),
+  isr: z.nullable(z.number()),
+  isp: z.nullable(z.number()),
+  household: z.array(z.object({ relation: z.string(), lastName: z.string(), firstName: z.string(), fiscalCode: z.string() })),
+  otherIndicators: z.array(z.object({ kind: z.string(), fiscalCode: z.string(), isee: z.nullable(z.number()) })),
+  omissions: z.array(z.object({ type: z.string(), label: z.string(), fiscalCode: z.string(), checkedOn: z.string() })),
+  discrepancies: z.array(z.object({ fiscalCode: z.string(), type: z.string(), detail: z.string() })),
+  reviewReason: z.nullable(z.string()),
+  idRichiesta: z.nullable(z.string()),
+  queriedAt: z.string(),
+});
+export type InpsDetails = z.output<typeof inpsDetailsSchema>;
 
 export const iseeSchema = z.object({
   id: z.string(),
@@ -140,81 +143,3 @@ export const inpsFetchResultSchema = z.object({ outcome: z.enum(inpsFetchOutcome
 export type InpsFetchResult = z.output<typeof inpsFetchResultSchema>;
 
 /** What the citizen's home says about the newest ISEE (part 2 §4); null means no banner. */
-export type IseeBanner = 'waiting' | 'refused' | 'missing' | null;
-export function iseeBanner(newest: { state: string } | null | undefined): IseeBanner {
-  if (!newest) return 'missing';
-  if (newest.state === 'VALIDATED') return null;
-  if (newest.state === 'LOADED') return 'waiting';
-  if (newest.state === 'REFUSED') return 'refused';
-  return 'missing';
-}
-
-/**
- * How an ISEE moves: an operator validates or refuses one that waits (LOADED); a new upload invalidates
- * the previous one while it still counts (LOADED or VALIDATED, part 2 §4). REFUSED and INVALIDATED are final.
- */
-export const iseeTransitions: Record<IseeState, readonly IseeState[]> = {
-  LOADED: ['VALIDATED', 'REFUSED', 'INVALIDATED'],
-  VALIDATED: ['INVALIDATED'],
-  REFUSED: [],
-  INVALIDATED: [],
-};
-
-export const canMoveIsee = (from: string, to: IseeState): boolean => iseeTransitions[from as IseeState]?.includes(to) ?? false;
-
-/** Design §4: confirm sends 1 (VALIDATED), refuse 2 (REFUSED); an ISEE no longer LOADED cannot be decided again (409). */
-export function decidedState(current: string, decision: 1 | 2): IseeState {
-  const next: IseeState = decision === 1 ? 'VALIDATED' : 'REFUSED';
-  if (!canMoveIsee(current, next)) throw new ConflictError(iseeMessages.alreadyDecided);
-  return next;
-}
-
-/** What a new upload does to the previous ISEE: INVALIDATED while it still counts, otherwise nothing (null). */
-export const supersededState = (previous: { state: string } | null): IseeState | null =>
-  previous && canMoveIsee(previous.state, 'INVALIDATED') ? 'INVALIDATED' : null;
-
-/**
- * The attribute the debt-position use case (a later issue) writes on an ISEE item, with the time, when it
- * computes a fee from that ISEE. The ISEE repository's delete is conditional on its absence too.
- */
-export const ISEE_FEE_MARKER = 'feeComputedAt';
-
-/** An ISEE that has been used to compute a fee is part of that fee's record. */
-export const isIseeUsedForFee = (isee: Record<string, unknown>): boolean => Boolean(isee[ISEE_FEE_MARKER]);
-
-/** An ISEE may be deleted until it has been used to compute a fee: then 409. */
-export function assertIseeDeletable(isee: Record<string, unknown>): void {
-  if (isIseeUsedForFee(isee)) throw new ConflictError(iseeMessages.usedForFee);
-}
-
-/** A stored ISEE (amounts in cents) as the API shows it. */
-export function toIsee(item: Record<string, any>): Isee {
-  const source = iseeSourceOf(item);
-  return {
-    id: item.id,
-    userId: item.userId,
-    user: {
-      firstName: item.user?.firstName ?? '',
-      lastName: item.user?.lastName ?? '',
-      fiscalCode: item.user?.fiscalCode ?? '',
-      email: item.user?.email ?? null,
-    },
-    value: toEuros(item.valueCents ?? 0),
-    year: item.year,
-    date: item.date,
-    protocollo: item.protocollo ?? null,
-    scadenza: item.scadenza ?? null,
-    state: item.state,
-    hasFile: !!item.hasFile,
-    fileName: item.fileName ?? null,
-    contentType: item.contentType ?? null,
-    uploadedBy: item.uploadedBy ?? 'CITIZEN',
-    excludeVerification: !!item.excludeVerification,
-    dataInsert: item.dataInsert,
-    extractionStatus: item.extractionStatus ?? 'NONE',
-    extraction: item.extraction ?? null,
-    source,
-    sourceLabel: iseeSourceLabel(source),
-    inps: item.inps ? toInpsDetails(item.inps) : null,
-  };
-}

@@ -1,27 +1,12 @@
-import * as z from 'zod/mini';
 import type { Actor } from './roles.ts';
 
 /**
  * Background jobs (functions/jobs): work longer than an API request, run by a small state machine in bounded
  * slices. One record per kind and key holds the latest run; while it runs it is also the key's lock.
+ * The rules only (no zod): the API's status schemas are in job-schemas.ts.
  */
 export const jobStates = ['RUNNING', 'SUCCEEDED', 'FAILED'] as const;
 export type JobState = (typeof jobStates)[number];
-
-/**
- * A background job's status as the API answers it (NONE: never run): its state, units done and in all, when it
- * started and ended, and why it failed. Each kind's status schema extends it (domain/enrolment.ts
- * importStatusSchema, domain/payments.ts syncStatusSchema); the web polls it with useJobStatus.
- */
-export const jobStatusSchema = z.object({
-  state: z.enum(['NONE', ...jobStates]),
-  done: z.number().check(z.int()),
-  total: z.nullable(z.number().check(z.int())),
-  startedAt: z.nullable(z.string()),
-  endedAt: z.nullable(z.string()),
-  error: z.nullable(z.string()),
-});
-export type JobStatus = z.output<typeof jobStatusSchema>;
 
 export interface JobRecord {
   id: string;
@@ -66,10 +51,10 @@ export const isJobRunning = (job: Pick<JobRecord, 'state' | 'updatedAt'> | null,
  * A job's common status as the API answers it (NONE: never run); a run whose record stopped moving long ago
  * (dead) reads as failed, with `deadText`.
  */
-export function jobStatusOf({ job, running }: { job: JobRecord | null; running: boolean }, deadText: string): JobStatus {
+export function jobStatusOf({ job, running }: { job: JobRecord | null; running: boolean }, deadText: string) {
   const dead = !!job && job.state === 'RUNNING' && !running;
   return {
-    state: !job ? 'NONE' : dead ? 'FAILED' : job.state,
+    state: !job ? ('NONE' as const) : dead ? ('FAILED' as const) : job.state,
     done: job?.done ?? 0,
     total: job?.total ?? null,
     startedAt: job?.startedAt ?? null,
@@ -103,9 +88,6 @@ export const RESET_HOURS_JOB = 'reset-hours';
 
 /** How often the web asks for the status of such a job while it runs. */
 export const RESULT_JOB_POLL_MS = 1500;
-
-/** The status of a job that answers a result: the common status, whether it runs, and its answer once it succeeded. */
-export const resultJobStatusSchema = <T extends z.ZodMiniType>(result: T) => z.extend(jobStatusSchema, { isRunning: z.boolean(), result: z.nullable(result) });
 
 /**
  * A job's status as the API answers it (NONE: never run); a run whose record stopped moving long ago (dead)

@@ -5,7 +5,7 @@ import { fill, messages } from './messages.ts';
 import { centsToDecimal } from './money.ts';
 import { COUNTRY_CODES, PROVINCE_CODES } from './place-codes.ts';
 import { startsLikeFormula } from './spreadsheet-cells.ts';
-import type { PostalAddress } from './users.ts';
+import type { PostalAddress } from './user-rules.ts';
 
 /**
  * The MyPay bulk-import CSV (reference.md, "Import CSV", version 1_3): `;` separator, a header line,

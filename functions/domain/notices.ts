@@ -3,8 +3,6 @@ import { counted, fill, noticeMessages } from './messages.ts';
 import { formatEuro, toEuros } from './money.ts';
 import type { Position } from './payments.ts';
 
-export { flowEmailResultSchema, type FlowEmailResult } from './notice-schemas.ts';
-
 /**
  * Payment notices (avvisi di pagamento) sent to the citizen: by e-mail with MyPay's PDF attached, and as a
  * message with payment data to the IO app (reference.md "IO app messages"). Pure rules: what may be sent,

@@ -3,9 +3,35 @@ import { messages } from './messages.ts';
 import { hasAtMostTwoDecimals, toCents } from './money.ts';
 import { pageQuerySchema, preprocess } from './validation.ts';
 import { currentPeriod, periodKey, type Period } from './period.ts';
-import { jobStatusSchema, resultJobStatusSchema } from './jobs.ts';
+import { jobStatusSchema, resultJobStatusSchema } from './job-schemas.ts';
 
 export { currentPeriod, periodKey, type Period };
+// The positions' rules, without zod (position-rules.ts), for the importers of this module.
+export {
+  exportStates,
+  type ExportState,
+  ioStatuses,
+  type IoStatus,
+  reconciliationReasons,
+  RECONCILE_LABEL,
+  RECONCILED_LABEL,
+  reconciliationTexts,
+  SKIPPED_SHOWN,
+  resolvePeriod,
+  monthNames,
+  positionsCsvFileName,
+  type PaymentBadge,
+  paymentBadge,
+  type PositionIo,
+  type IoBadge,
+  ioBadge,
+  sentToIo,
+  NOTICE_PDF_PREFIX,
+  noticePdfKey,
+  DESCRIPTION_MAX_LENGTH,
+  SYNC_POLL_MS,
+} from './position-rules.ts';
+import { DESCRIPTION_MAX_LENGTH, exportStates, ioStatuses, reconciliationReasons } from './position-rules.ts';
 
 /**
  * The payments resource's payloads (debt positions of a call and month). Kept apart from the rules
@@ -42,34 +68,8 @@ function emptyToUndefined(value: unknown) {
 
 export const positionListQuerySchema = z.extend(pageQuerySchema, periodSchema.shape);
 
-/** The export state of a position: what the next MyPay import must do with it. */
-export const exportStates = ['DA_ESPORTARE', 'ESPORTATA', 'ERRORE', 'NESSUNA'] as const;
-export type ExportState = (typeof exportStates)[number];
-
-/**
- * What became of a position's IO notice. IO's own message statuses once a message was created
- * (io-functions-commons openapi/definitions_v2.yaml `MessageStatusValue`): ACCEPTED and THROTTLED are on their
- * way, PROCESSED is in the citizen's inbox, REJECTED (no profile, sender blocked) and FAILED never arrive. When
- * no message was created because the profile check refused it: NO_PROFILE, SENDER_NOT_ALLOWED (ioId '-1').
- */
-export const ioStatuses = ['ACCEPTED', 'THROTTLED', 'PROCESSED', 'REJECTED', 'FAILED', 'NO_PROFILE', 'SENDER_NOT_ALLOWED'] as const;
-export type IoStatus = (typeof ioStatuses)[number];
-
-/**
- * Why a payment must be reconciled by an operator (issue 21): MyPay collected another amount than the one
- * due, money for a cancelled position, or a second payment of one position. `differenza` = paid − due,
- * cents (positive: the council holds more than asked; negative: less).
- */
-export const reconciliationReasons = ['IMPORTO_DIVERSO', 'ANNULLATA', 'PAGATA_PIU_VOLTE'] as const;
 export const reconciliationSchema = z.object({ motivo: z.enum(reconciliationReasons), differenza: z.number().check(z.int()) });
 export type Reconciliation = z.output<typeof reconciliationSchema>;
-export const RECONCILE_LABEL = 'Pagamento da riconciliare';
-export const RECONCILED_LABEL = 'Pagamento riconciliato';
-export const reconciliationTexts: Record<Reconciliation['motivo'], string> = {
-  IMPORTO_DIVERSO: 'importo pagato diverso dal dovuto',
-  ANNULLATA: 'pagamento di una posizione annullata',
-  PAGATA_PIU_VOLTE: 'posizione pagata più volte',
-};
 
 /**
  * A reconciliation an operator closed ('Chiudi riconciliazione'): what was to reconcile, the operator's
@@ -155,9 +155,6 @@ export const generationResultSchema = z.object({
 });
 export type GenerationResult = z.output<typeof generationResultSchema>;
 
-/** Skipped subscriptions listed in a generation's answer (a few KB each hundred). */
-export const SKIPPED_SHOWN = 500;
-
 /** 'Genera' as a background job (domain/jobs.ts GENERATE_JOB): its status, and its counts once done. */
 export const generationStatusSchema = resultJobStatusSchema(generationResultSchema);
 export type GenerationStatus = z.output<typeof generationStatusSchema>;
@@ -181,63 +178,6 @@ export type PositionsCsv = z.output<typeof positionsCsvSchema>;
 /** 'Verifica / genera CSV' as a background job (domain/jobs.ts CSV_JOB): its status, and the file once done (a fresh link at each ask). */
 export const positionsCsvStatusSchema = resultJobStatusSchema(positionsCsvSchema);
 export type PositionsCsvStatus = z.output<typeof positionsCsvStatusSchema>;
-
-
-export const resolvePeriod = (input: PeriodInput, now: Date): Period => {
-  const current = currentPeriod(now);
-  return { mese: input.mese ?? current.mese, anno: input.anno ?? current.anno };
-};
-
-
-export const monthNames = ['Gennaio', 'Febbraio', 'Marzo', 'Aprile', 'Maggio', 'Giugno', 'Luglio', 'Agosto', 'Settembre', 'Ottobre', 'Novembre', 'Dicembre'];
-
-/** The file the operator downloads: `<nomeMyPay>_<yyyy>_<mm>.csv`, safe as a file name. */
-export const positionsCsvFileName = (nomeMyPay: string, period: Period) =>
-  `${nomeMyPay.replace(/[^A-Za-z0-9_-]+/g, '_') || 'posizioni'}_${period.anno}_${String(period.mese).padStart(2, '0')}.csv`;
-
-/**
- * Operator-admin §4 "Payment badge": paid with total 0 = 'Annullato'; paid = 'Pagato'; otherwise 'Da pagare'.
- * Money collected wins: a cancelled position that MyPay reports paid reads 'Pagato' (the citizen paid; the
- * operator also sees 'Pagamento da riconciliare').
- */
-export type PaymentBadge = 'Annullato' | 'Pagato' | 'Da pagare';
-export function paymentBadge(position: Pick<Position, 'isPagato' | 'annullato' | 'importoTotalePagato'>): PaymentBadge {
-  if (position.isPagato && position.importoTotalePagato > 0) return 'Pagato';
-  if (position.annullato || position.isPagato) return 'Annullato';
-  return 'Da pagare';
-}
-
-/**
- * Operator-admin §4 "IO badge", as IO really behaves: an IO answer 201 only means accepted, so the notice is
- * sent when IO processed the message (it is in the citizen's inbox); on its way while IO has not decided (or
- * for a message sent before the status was recorded: 'Verifica' reads it); otherwise not sent, with why.
- */
-export type IoBadge = { state: 'sent' | 'pending' | 'not-sent'; label: string; reason: string | null };
-const ioReasons: Partial<Record<IoStatus, string>> = {
-  NO_PROFILE: 'il cittadino non ha attivato l’app IO',
-  SENDER_NOT_ALLOWED: 'il cittadino ha disattivato i messaggi del Comune',
-  REJECTED: 'messaggio rifiutato (profilo non attivo o messaggi del Comune bloccati)',
-  FAILED: 'messaggio non recapitato per un errore di IO',
-};
-export function ioBadge(position: Pick<Position, 'ioId' | 'ioStatus'>): IoBadge {
-  const status = position.ioStatus ?? null;
-  const messageId = position.ioId !== null && position.ioId !== '-1';
-  if (status === 'PROCESSED') return { state: 'sent', label: 'Inviato su IO', reason: null };
-  if (messageId && (status === null || status === 'ACCEPTED' || status === 'THROTTLED')) return { state: 'pending', label: 'In consegna su IO', reason: null };
-  return { state: 'not-sent', label: 'Non inviato su IO', reason: (status && ioReasons[status]) ?? null };
-}
-export const sentToIo = (position: Pick<Position, 'ioId' | 'ioStatus'>) => ioBadge(position).state === 'sent';
-
-/**
- * Where a position's payment-notice PDF (MyPay's avviso) is kept in the exports bucket once an export
- * brought it back: the e-mail notice attaches it, the citizen and the operator download it. The
- * user-positions function, which leaves it there at the first link, may write under this prefix only.
- */
-export const NOTICE_PDF_PREFIX = 'notices/';
-export const noticePdfKey = (iud: string) => `${NOTICE_PDF_PREFIX}${iud}.pdf`;
-
-/** Operator-admin §9: a payment's description is at most 300 characters. */
-export const DESCRIPTION_MAX_LENGTH = 300;
 
 /** An amount field's text: the comma is the decimal point; empty is missing (never 0: 0 cancels). */
 function amountInput(value: unknown) {
@@ -275,9 +215,6 @@ export const positionEditSchema = z.pipe(z.object({
   }), z.transform(({ descrizione, importo, updatedAt }) => ({ descrizione, importoCents: toCents(importo), ...(updatedAt ? { updatedAt } : {}) })));
 export type PositionEditInput = z.input<typeof positionEditSchema>;
 export type PositionEdit = z.output<typeof positionEditSchema>;
-
-/** Operator-admin §9: the import status is polled every 10000 ms. */
-export const SYNC_POLL_MS = 10_000;
 
 /** 'Sincronizza' (operator-admin §7 "GET import status"): whether a recalculation of the call runs, and how far it is. */
 /** done/total: months recalculated so far and months to do (known once the job has looked). */

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { isValidFiscalCode } from './fiscal-code.ts';
-import { resultJobStatusSchema } from './jobs.ts';
+import { resultJobStatusSchema } from './job-schemas.ts';
 import { messages } from './messages.ts';
 import { paymentBadge, positionSchema, type Position } from './payments.ts';
 import { idParamsSchema, pageQuerySchema } from './validation.ts';

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { nameSearchKey } from '../domain/calls.ts';
+import { nameSearchKey } from '../domain/call-rules.ts';
 import type { Page } from '../domain/validation.ts';
 import { decodeCursor, documentClient, encodeCursor, tableName, unlessConditionFails, type StoredItem } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';

@@ -1,5 +1,5 @@
 import { idParamsSchema, pageOf } from '../domain/validation.ts';
-import { exportRequestSchema, flowFileParamsSchema, flowListQuerySchema, flowSchema } from '../domain/flows.ts';
+import { exportRequestSchema, flowFileParamsSchema, flowListQuerySchema, flowSchema } from '../domain/flow-schemas.ts';
 import { OPERATOR, type RouteDef } from '../http/route.ts';
 import * as z from 'zod/mini';
 

@@ -7,10 +7,9 @@ import {
   flowStateLabel,
   flowStepLabels,
   isMyPayFailure,
-  type ExportRequest,
-  type Flow,
   type FlowFileKind,
 } from '../domain/flows.ts';
+import type { ExportRequest, Flow } from '../domain/flow-schemas.ts';
 import { messages, positionOpsMessages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ISEE_FEE_MARKER, ISEE_PAGE_SIZE, toIsee, type Isee, type IseeState } from '../domain/isee.ts';
-import { iseeDocumentKey, type IseeExtraction } from '../domain/isee-extraction.ts';
+import type { Isee } from '../domain/isee.ts';
+import { ISEE_FEE_MARKER, ISEE_PAGE_SIZE, iseeDocumentKey, toIsee, type IseeState } from '../domain/isee-rules.ts';
 import { toCents } from '../domain/money.ts';
 import type { StoredInpsDetails } from '../domain/inps.ts';
+import type { IseeExtraction } from '../domain/isee-extraction.ts';
 import type { Page } from '../domain/validation.ts';
 import { batchGet, countUnder, documentClient, hasChildren, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';

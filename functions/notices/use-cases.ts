@@ -12,8 +12,8 @@ import {
   isNoticeSendable,
   noticeEmail,
   noticePdfFileName,
-  type FlowEmailResult,
 } from '../domain/notices.ts';
+import type { FlowEmailResult } from '../domain/notice-schemas.ts';
 import { formatEuro, toEuros } from '../domain/money.ts';
 import type { IoStatus, Period, Position } from '../domain/payments.ts';
 import type { Actor } from '../domain/roles.ts';

@@ -1,5 +1,5 @@
 import type { PositionRecord } from '../domain/debt-positions.ts';
-import { addTotals, isZeroDelta, sameSummary, summarize, summaryPersonOf, totalsDelta, zeroTotals, type DebtSummary, type DebtTotals } from '../domain/debt-summaries.ts';
+import { addTotals, isZeroDelta, sameSummary, summarize, summaryPersonOf, totalsDelta, zeroTotals, type DebtSummary, type DebtTotals } from '../domain/debt-summary-rules.ts';
 import type { Period } from '../domain/payments.ts';
 import type { Clock } from '../adapters/ports.ts';
 import type { StoredDebtSummary } from './repository.ts';

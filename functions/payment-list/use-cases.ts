@@ -9,18 +9,14 @@ import {
   summarize,
   totalsDelta,
   zeroTotals,
-  type DebtListQuery,
-  type DebtListResponse,
   type DebtSort,
   type DebtSummaryRow,
   type DebtTotals,
-  type DebtTotalsQuery,
-  type DebtTotalsResponse,
-  type MissingIseeResponse,
-} from '../domain/debt-summaries.ts';
+} from '../domain/debt-summary-rules.ts';
+import type { DebtListQuery, DebtListResponse, DebtTotalsQuery, DebtTotalsResponse, MissingIseeResponse } from '../domain/debt-summaries.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
-import { currentPeriod } from '../domain/payments.ts';
+import { currentPeriod } from '../domain/period.ts';
 import type { Page } from '../domain/validation.ts';
 import type { Clock } from '../adapters/ports.ts';
 import type { CallRecord } from '../calls/repository.ts';

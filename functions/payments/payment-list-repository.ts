@@ -1,5 +1,5 @@
 import type { PositionRecord } from '../domain/debt-positions.ts';
-import { periodKey } from '../domain/payments.ts';
+import { periodKey } from '../domain/period.ts';
 import { batchGet, queryAll } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 import { missingIseeKeys, toPositionRecord } from './repository.ts';

@@ -1,10 +1,12 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { publicPosition, type PositionRecord } from '../domain/debt-positions.ts';
-import { MISSING_ISEE_NAMES } from '../domain/debt-summaries.ts';
+import { MISSING_ISEE_NAMES } from '../domain/debt-summary-rules.ts';
 import { receiptOf, type ExportOutcome, type PaymentRecord } from '../domain/payment-record.ts';
 
 export { receiptOf, type PaymentRecord };
-import { periodKey, type IoStatus, type Period, type Position } from '../domain/payments.ts';
+import type { Position } from '../domain/payments.ts';
+import { periodKey, type Period } from '../domain/period.ts';
+import type { IoStatus } from '../domain/position-rules.ts';
 import type { Page } from '../domain/validation.ts';
 import { batchPut, documentClient, queryAll, queryPage, tableName, unlessConditionFails, type StoredItem } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';

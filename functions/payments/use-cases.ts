@@ -18,24 +18,20 @@ import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.
 import { iseeForMonth, monthlyFee } from '../domain/fee.ts';
 import { messages, positionOpsMessages } from '../domain/messages.ts';
 import { heldBackReasons, mypayCsv, mypayCsvRow, type Payer } from '../domain/mypay-csv.ts';
-import {
-  currentPeriod,
-  periodKey,
-  positionsCsvFileName,
-  resolvePeriod,
-  type PositionEdit,
-  type ReconciliationClose,
-  type SyncStatus,
-  SKIPPED_SHOWN,
-  type GenerationResult,
-  type GenerationStatus,
-  type PositionsCsvStatus,
-  type Period,
-  type PeriodInput,
-  type Position,
-  type PositionsCsv,
-  type Skipped,
+import type {
+  PositionEdit,
+  ReconciliationClose,
+  SyncStatus,
+  GenerationResult,
+  GenerationStatus,
+  PositionsCsvStatus,
+  PeriodInput,
+  Position,
+  PositionsCsv,
+  Skipped,
 } from '../domain/payments.ts';
+import { currentPeriod, periodKey, type Period } from '../domain/period.ts';
+import { SKIPPED_SHOWN, positionsCsvFileName, resolvePeriod } from '../domain/position-rules.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
 import { noMetrics, type AuditEntry, type BusinessMetrics, type Clock } from '../adapters/ports.ts';

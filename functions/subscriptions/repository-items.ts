@@ -2,7 +2,7 @@ import { withoutEmpty, type StoredItem } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 import type { KeptFile } from '../domain/files.ts';
 import type { SubscriptionSummary } from '../domain/subscriptions.ts';
-import { normaliseSearchText } from '../domain/users.ts';
+import { normaliseSearchText } from '../domain/user-rules.ts';
 
 /**
  * A subscription is ONE item at pk "CALL#<callId>", sk "SUBSCRIBER#<userId>": a second request of the same

@@ -7,10 +7,10 @@ import {
   normaliseSearchText,
   type LastIsee,
   type PostalAddress,
-  type User,
   type UserState,
   toUser,
-} from '../domain/users.ts';
+} from '../domain/user-rules.ts';
+import type { User } from '../domain/users.ts';
 import type { NewUserInput } from '../domain/user-input.ts';
 import { BACKFILL_PAGE, batchGet, batchPut, countUnder, withoutEmpty, documentClient, tableName, unlessConditionFails, type BackfillPage } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';

@@ -20,6 +20,7 @@ import { startInpsSimulator } from './inps-simulator.ts';
 import { startLocalDynamo } from './dynalite-thread.ts';
 import { ensureTable, startS3, type Closable } from './stores.ts';
 import { untracedFunctionEnv } from './untraced-env.ts';
+import { writeOpenApiFile } from '../openapi-file.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BUCKETS = { documents: 'portale-documents', exports: 'portale-exports' };
@@ -181,6 +182,10 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     opened.push(await startMail(config.sesPort));
     opened.push(await startIdentityProvider({ issuer, port: config.idpPort, appUrl: app, dataDir: config.dataDir }));
 
+    // openapi.json as the cloud's build writes it beside the public function's bundle (lib/openapi-file.ts).
+    process.env.OPENAPI_FILE = path.join(config.dataDir, 'openapi.json');
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    writeOpenApiFile(process.env.OPENAPI_FILE);
     const handlers = {} as Record<Resource, LambdaHandler>;
     for (const resource of resources) {
       handlers[resource] = (await import(`../../functions/${resource}/handler.ts`)).handler;

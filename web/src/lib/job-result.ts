@@ -1,5 +1,5 @@
 import { GENERIC_ERROR } from './api';
-/** What a background job that answers a result says about itself (domain/jobs.ts resultJobStatusSchema). */
+/** What a background job that answers a result says about itself (domain/job-schemas.ts resultJobStatusSchema). */
 export interface ResultJobStatus<R> {
   isRunning: boolean;
   state: 'NONE' | 'RUNNING' | 'SUCCEEDED' | 'FAILED';

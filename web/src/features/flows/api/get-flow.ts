@@ -1,4 +1,4 @@
-import type { Flow } from '@domain/flows';
+import type { Flow } from '@domain/flow-schemas';
 import { api } from '@/lib/api';
 
 /** GET /api/flows/{id}: one flow and where its export stands. */

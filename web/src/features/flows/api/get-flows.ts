@@ -1,4 +1,4 @@
-import type { Flow } from '@domain/flows';
+import type { Flow } from '@domain/flow-schemas';
 import { api, query, type Page } from '@/lib/api';
 import { useCursorList } from '@/components/cursor-pagination';
 

@@ -1,4 +1,4 @@
-import type { Flow } from '@domain/flows';
+import type { Flow } from '@domain/flow-schemas';
 import { api } from '@/lib/api';
 
 /** POST /api/flows/{id}/restart: 'Rielabora' a flow that stopped. */

@@ -1,4 +1,4 @@
-import type { ExportRequest, Flow } from '@domain/flows';
+import type { ExportRequest, Flow } from '@domain/flow-schemas';
 import { api } from '@/lib/api';
 
 /** POST /api/calls/{id}/exports: 'Invia a MyPay' for a month (one citizen for the single payment). */

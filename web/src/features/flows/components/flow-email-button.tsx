@@ -1,5 +1,5 @@
 import { Button } from '@aws-amplify/ui-react';
-import type { Flow } from '@domain/flows';
+import type { Flow } from '@domain/flow-schemas';
 import { counted } from '@domain/messages';
 import type { FlowEmailResult } from '@domain/notice-schemas';
 import { useState } from 'react';

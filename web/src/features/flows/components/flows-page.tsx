@@ -1,5 +1,6 @@
 import { Badge, Button, Flex, Heading, TextField } from '@aws-amplify/ui-react';
-import { flowMessages, isFlowRunning, type Flow, type FlowFileKind } from '@domain/flows';
+import type { Flow } from '@domain/flow-schemas';
+import { flowMessages, isFlowRunning, type FlowFileKind } from '@domain/flows';
 import { counted } from '@domain/messages';
 import type { FlowEmailResult } from '@domain/notice-schemas';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';

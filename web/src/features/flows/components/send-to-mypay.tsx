@@ -1,5 +1,6 @@
 import { Button, Flex, Text } from '@aws-amplify/ui-react';
-import { flowMessages, isFlowRunning, type Flow } from '@domain/flows';
+import type { Flow } from '@domain/flow-schemas';
+import { flowMessages, isFlowRunning } from '@domain/flows';
 import { currentPeriod } from '@domain/payments';
 import { useEffect, useState } from 'react';
 import { ButtonLink } from '@/components/button-link';

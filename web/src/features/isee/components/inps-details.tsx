@@ -1,6 +1,6 @@
 import { Button, Card, Flex, Heading, Text } from '@aws-amplify/ui-react';
-import { italianDay, type InpsCheck, type InpsDetails } from '@domain/inps';
-import type { Isee } from '@domain/isee';
+import { italianDay, type InpsCheck } from '@domain/inps';
+import type { InpsDetails, Isee } from '@domain/isee';
 import { formatEuro } from '@domain/money';
 import { useState } from 'react';
 import { DataTable } from '@/components/data-table';
