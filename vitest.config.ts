@@ -18,8 +18,10 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/integration/global-setup.ts'],
-          // One shared stack: files run one after the other so a test's data (a citizen's newest ISEE) stays its own.
-          fileParallelism: false,
+          setupFiles: ['test/support/stack-env.ts'],
+          // Two files at a time, each on its worker's own stack (test/support/stack-pool.ts): a test's data (a
+          // citizen's newest ISEE) stays its own, and one file's waits for MyPay or an index overlap the other's work.
+          maxWorkers: 2,
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // A list read through a global index shows a write a moment later (global-setup.ts: the index lag):
@@ -34,14 +36,15 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/global-setup.ts'],
-          fileParallelism: false,
+          setupFiles: ['test/support/stack-env.ts'],
+          maxWorkers: 2,
           testTimeout: 90_000,
           hookTimeout: 120_000,
           env,
         },
       },
       // npm run bench:excel: browser timings, outside the test tiers.
-      { resolve, test: { name: 'bench-browser', include: ['test/bench/**/*.browser.ts'], globalSetup: ['test/e2e/global-setup.ts'], testTimeout: 600_000, hookTimeout: 300_000, env } },
+      { resolve, test: { name: 'bench-browser', include: ['test/bench/**/*.browser.ts'], globalSetup: ['test/e2e/global-setup.ts'], setupFiles: ['test/support/stack-env.ts'], testTimeout: 600_000, hookTimeout: 300_000, env } },
     ],
   },
 });

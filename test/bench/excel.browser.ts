@@ -7,7 +7,8 @@
  */
 import fs from 'node:fs/promises';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { inject } from '../support/stack-context.ts';
 import { currentPeriod } from '../../functions/domain/payments.ts';
 import { as } from '../support/api.ts';
 import { launchBrowser, newPage, signInAs } from '../support/browser.ts';

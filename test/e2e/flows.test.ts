@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from '../support/stack-context.ts';
 import { as } from '../support/api.ts';
 import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
 import { openCall } from '../support/calls.ts';

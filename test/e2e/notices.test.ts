@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from '../support/stack-context.ts';
 import { as } from '../support/api.ts';
 import path from 'node:path';
 import { expectAccessible, launchBrowser, newPage, screenshot, SCREENSHOTS, signInAs } from '../support/browser.ts';

@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from '../support/stack-context.ts';
 import { currentPeriod } from '../../functions/domain/payments.ts';
 import { as } from '../support/api.ts';
 import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';

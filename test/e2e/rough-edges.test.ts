@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from '../support/stack-context.ts';
 import { currentPeriod } from '../../functions/domain/payments.ts';
 import { as } from '../support/api.ts';
 import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';

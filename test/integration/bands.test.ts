@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SignJWT, generateKeyPair, importJWK } from 'jose';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject } from '../support/stack-context.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { API_AUDIENCE } from '../../lib/local/config.ts';
 import { as, request } from '../support/api.ts';

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from '../support/stack-context.ts';
 import { paymentKeys } from '../../functions/adapters/table.ts';
 import { messages, paymentOutcomeMessages, positionOpsMessages } from '../../functions/domain/messages.ts';
 import { as } from '../support/api.ts';

@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject } from '../support/stack-context.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';

@@ -1,6 +1,7 @@
 import { DescribeExecutionCommand, SFNClient, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { unzipSync } from 'fflate';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { inject } from '../support/stack-context.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { isValidIuv } from '../../functions/domain/iuv.ts';
 import { as } from '../support/api.ts';
@@ -219,7 +220,7 @@ describe('Invia a MyPay', () => {
     const id = started.json.id as string;
     const execution = async () => (await localTable().item(keys.flow(id)))?.execution as string | undefined;
     await expect.poll(execution, { timeout: 10_000 }).toMatch(/execution/);
-    const sfn = new SFNClient({ endpoint: inject('sfnEndpoint'), region: 'eu-south-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const sfn = new SFNClient({ endpoint: inject('stepFunctionsEndpoint'), region: 'eu-south-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
     await sfn.send(new StopExecutionCommand({ executionArn: (await execution())! }));
     await expect.poll(async () => (await sfn.send(new DescribeExecutionCommand({ executionArn: (await execution())! }))).status, { timeout: 10_000 }).toBe('ABORTED');
     const failed = await settled(id);

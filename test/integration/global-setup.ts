@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startTestStack } from '../support/stack.ts';
+import { provideStacks } from '../support/stack-pool.ts';
 
 /**
  * The global secondary indexes' lag of the integration tier: DynamoDB's GSIs are eventually consistent
@@ -9,23 +9,11 @@ import { startTestStack } from '../support/stack.ts';
  */
 export const INTEGRATION_INDEX_LAG_MS = 100;
 
-/** One local stack (API, dynalite, s3rver, OIDC provider) for every integration test file. */
+/** A local stack (API, dynalite, s3rver, OIDC provider, simulators) for each worker of the integration tier. */
 export default async function setup(project: TestProject) {
   // How long the export waits for an import MyPay keeps in IMPORT_IN_ELAB before suspending the flow: short
   // here, so the test of that wait sees it end (the imports of the other tests take a few seconds).
   process.env.MYPAY_IMPORT_MAX_WAIT_MINUTES ||= '0.25';
   const indexLagMs = process.env.DYNALITE_INDEX_LAG_MS === undefined ? INTEGRATION_INDEX_LAG_MS : Number(process.env.DYNALITE_INDEX_LAG_MS);
-  const stack = await startTestStack({ web: 'none', seed: false, indexLagMs });
-  project.provide('appUrl', stack.appUrl);
-  project.provide('issuer', stack.issuer);
-  project.provide('dynamoEndpoint', stack.dynamoEndpoint);
-  project.provide('dataDir', stack.dataDir);
-  project.provide('s3Endpoint', stack.s3Endpoint);
-  project.provide('myPayEndpoint', stack.myPayEndpoint);
-  project.provide('sesEndpoint', stack.sesEndpoint);
-  project.provide('ioUrl', stack.ioUrl);
-  project.provide('pdndUrl', stack.pdndUrl);
-  project.provide('inpsUrl', stack.inpsUrl);
-  project.provide('sfnEndpoint', stack.stepFunctionsEndpoint);
-  return () => stack.close();
+  return provideStacks(project, { web: 'none', seed: false, indexLagMs });
 }

@@ -1,4 +1,5 @@
-import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from '../support/stack-context.ts';
 import { as, request } from '../support/api.ts';
 import { attestationPdf, randomFiscalCode, stageIseeFile } from '../support/isee.ts';
 import { romeYear } from '../../functions/domain/period.ts';

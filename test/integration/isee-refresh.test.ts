@@ -1,4 +1,5 @@
-import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from '../support/stack-context.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { inbox } from '../support/mail.ts';

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { inject } from '../support/stack-context.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { indexesCaughtUp, localTable } from '../support/dynamo.ts';

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject } from '../support/stack-context.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { DEBT_FILTER_COUNT_CAP, addTotals, summarize, zeroTotals } from '../../functions/domain/debt-summaries.ts';
 import { debtSummaryItem } from '../../functions/payment-list/repository.ts';

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from '../support/stack-context.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { SYNC_JOB } from '../../functions/domain/jobs.ts';
 import { messages, positionOpsMessages } from '../../functions/domain/messages.ts';

@@ -10,7 +10,8 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { inject } from '../support/stack-context.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { LOCAL_USER_POOL_ID } from '../../lib/local/user-pool.ts';

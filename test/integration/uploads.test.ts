@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject } from '../support/stack-context.ts';
 import { fileMessages } from '../../functions/domain/files.ts';
 import { as } from '../support/api.ts';
 import { renamedExecutable, samplePdf, tinyPng, uploadWithTicket } from '../support/files.ts';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject } from '../support/stack-context.ts';
 import { planMonth, withAmount, type PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { settlePayment } from '../../functions/domain/position-payment.ts';
 import type { ExportResults } from '../../functions/flows/ports.ts';

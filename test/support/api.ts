@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { inject } from './stack-context.ts';
 import { identities } from '../../lib/local/identities.ts';
 import { signIn } from './sign-in.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { inject } from 'vitest';
+import { inject } from './stack-context.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { ISEE_FEE_MARKER } from '../../functions/domain/isee.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';

@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { inject } from './stack-context.ts';
 
 export interface StoredMail {
   messageId: string;

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { inject } from 'vitest';
+import { inject } from './stack-context.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { randomFiscalCode } from './isee.ts';

@@ -5,14 +5,11 @@ import type { LocalConfig } from '../../lib/local/config.ts';
 import { startLocalStack, type StartOptions } from '../../lib/local/runtime.ts';
 import { freePort } from './ports.ts';
 
-/**
- * A whole local stack on free ports and a fresh data folder, for the integration and browser tests and the
- * benchmarks; `prepare` writes into the data folder before the stack starts (e.g. the INPS simulator's DSUs).
- */
-export async function startTestStack(options: StartOptions, prepare?: (dataDir: string) => Promise<void>) {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'portale-test-'));
-  await prepare?.(dataDir);
-  const config: LocalConfig = {
+export type TestStackPorts = Omit<LocalConfig, 'dataDir' | 'host'>;
+
+/** A free port for each of the stack's servers. */
+export async function freeStackPorts(): Promise<TestStackPorts> {
+  return {
     port: await freePort(),
     idpPort: await freePort(),
     dynamoPort: await freePort(),
@@ -23,9 +20,17 @@ export async function startTestStack(options: StartOptions, prepare?: (dataDir: 
     ioPort: await freePort(),
     pdndPort: await freePort(),
     inpsPort: await freePort(),
-    dataDir,
-    host: 'localhost',
   };
+}
+
+/**
+ * A whole local stack on free ports and a fresh data folder, for the integration and browser tests and the
+ * benchmarks; `prepare` writes into the data folder before the stack starts (e.g. the INPS simulator's DSUs).
+ */
+export async function startTestStack(options: StartOptions, prepare?: (dataDir: string) => Promise<void>, ports?: TestStackPorts) {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'portale-test-'));
+  await prepare?.(dataDir);
+  const config: LocalConfig = { ...(ports ?? (await freeStackPorts())), dataDir, host: 'localhost' };
   // The December reminders go from ISEE_REMINDER_FROM (MM-DD): the tests run any day of the year.
   process.env.ISEE_REMINDER_FROM ??= '01-01';
   const stack = await startLocalStack(config, options);
@@ -39,18 +44,4 @@ export async function startTestStack(options: StartOptions, prepare?: (dataDir: 
   };
 }
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    appUrl: string;
-    issuer: string;
-    dynamoEndpoint: string;
-    dataDir: string;
-    s3Endpoint: string;
-    myPayEndpoint: string;
-    sesEndpoint: string;
-    ioUrl: string;
-    pdndUrl: string;
-    inpsUrl: string;
-    sfnEndpoint: string;
-  }
-}
+export type TestStack = Awaited<ReturnType<typeof startTestStack>>;

@@ -1,0 +1,58 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+import type { StartOptions } from '../../lib/local/runtime.ts';
+import { freeStackPorts, type TestStack } from './stack.ts';
+
+/** A stack's addresses, and the environment variables it set for its Lambdas (test/support/stack-env.ts). */
+export type StackAddresses = Omit<TestStack, 'close'> & { env: Record<string, string> };
+
+const stackProcess = fileURLToPath(new URL('./stack-process.ts', import.meta.url));
+
+function startStackProcess(options: StartOptions, ports: Awaited<ReturnType<typeof freeStackPorts>>) {
+  const child = fork(stackProcess, [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, TEST_STACK: JSON.stringify({ options, ports }) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const addresses = new Promise<StackAddresses>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as StackAddresses));
+    child.once('exit', (code) => reject(new Error(`The test stack stopped before it started (exit ${code})`)));
+  });
+  return { child, addresses };
+}
+
+function stopStackProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.disconnect();
+  });
+}
+
+/**
+ * One stack per worker of the project (its maxWorkers), each in its own process with its own data: test
+ * files running side by side never see each other's citizens, ISEEs or flows. A test reaches its worker's
+ * stack through test/support/stack-context.ts.
+ */
+export async function provideStacks(project: TestProject, options: StartOptions) {
+  const count = project.config.maxWorkers;
+  // The ports are chosen here, in one process, so no two stacks are handed the same one.
+  const ports = [];
+  for (let index = 0; index < count; index++) ports.push(await freeStackPorts());
+  const started = ports.map((stackPorts) => startStackProcess(options, stackPorts));
+  const stop = () => Promise.all(started.map(({ child }) => stopStackProcess(child))).then(() => undefined);
+  try {
+    project.provide('stacks', await Promise.all(started.map(({ addresses }) => addresses)));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return stop;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    stacks: StackAddresses[];
+  }
+}
