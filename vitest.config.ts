@@ -6,12 +6,15 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const resolve = { alias: { '@domain': here('./functions/domain'), '@': here('./web/src') } };
 const env = { ...untracedFunctionEnv, POWERTOOLS_LOG_LEVEL: 'SILENT' };
 
-/** The four test tiers of design.md §5, each a vitest project. */
+/**
+ * The four test tiers of design.md §5, each a vitest project. Each runs two files at a time (vitest would take one
+ * worker on a 2-core machine, cores - 1): the tiers wait on I/O (esbuild, a stack, a browser) as much as they compute.
+ */
 export default defineConfig({
   test: {
     projects: [
-      { resolve, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env: { ...env, TABLE_NAME: 'unit-test-table', CURSOR_SECRET: 'unit-test-cursor-secret', AWS_REGION: 'eu-south-1' } } },
-      { resolve, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 300_000, env } },
+      { resolve, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], maxWorkers: 2, env: { ...env, TABLE_NAME: 'unit-test-table', CURSOR_SECRET: 'unit-test-cursor-secret', AWS_REGION: 'eu-south-1' } } },
+      { resolve, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], maxWorkers: 2, testTimeout: 300_000, hookTimeout: 300_000, env } },
       {
         resolve,
         test: {
