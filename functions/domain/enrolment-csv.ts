@@ -2,6 +2,7 @@ import { dsvFormat } from 'd3-dsv';
 import { ValidationError } from './errors.ts';
 import { isValidFiscalCode } from './fiscal-code.ts';
 import { fill } from './messages.ts';
+import { formatHours } from './fee.ts';
 import { formatEuro, hasAtMostTwoDecimals } from './money.ts';
 import { validatedIsee } from './latest-isee.ts';
 import { normaliseSearchText } from './users.ts';
@@ -28,10 +29,6 @@ import { romeYear } from './period.ts';
 
 const BOM = '\uFEFF';
 type Column = (typeof ENROLMENT_CSV_COLUMNS)[number];
-
-/** "12,5" for 12.5; "" for null. No thousands separator: Excel reads it back as the same number. */
-export const decimalComma = (value: number | null | undefined): string =>
-  value === null || value === undefined ? '' : String(Number(value.toFixed(2))).replace('.', ',');
 
 /** The file a spreadsheet opens: BOM, header, one line per row, CRLF. */
 export function enrolmentCsv(rows: (string | number | null)[][]): string {
@@ -254,7 +251,6 @@ export interface ImportAction {
   isee?: { valueCents: number; year: number } | null;
 }
 
-const formatHours = (hours: number | null) => (hours === null ? '—' : decimalComma(hours));
 
 /**
  * What importing the file would do (design §4), before anything is written: the operator sees it as a

@@ -1,13 +1,16 @@
 import { hourlyQuota } from './band-rules.ts';
 import type { Band } from './bands.ts';
 import { validatedIsee } from './latest-isee.ts';
-import { toCents } from './money.ts';
+import { decimalComma, toCents } from './money.ts';
 
 /** An ISEE value of 3000 € or less is exempt: no fee, no debt position (design §4). */
 export const EXEMPT_ISEE_CENTS = 300_000;
 
 /** Services counted in rides rather than hours: their name contains 'taxi' (part 2 §2.11). */
 export const isRideService = (serviceName: string): boolean => /taxi/i.test(serviceName);
+
+/** Weekly hours (or rides) as the portal writes them: 12.5 → '12,5'; none → '—'. */
+export const formatHours = (hours: number | null): string => (hours === null ? '—' : decimalComma(hours));
 
 /** The ISEE value that exempts from any fee (≤ 3000 €). */
 export const isExemptIsee = (isee: Pick<FeeIsee, 'valueCents'>): boolean => isee.valueCents <= EXEMPT_ISEE_CENTS;

@@ -8,6 +8,10 @@ export const formatEuro = (euros: number): string => euroFormat.format(euros);
 /** The same, from the integer cents the API stores and sends. */
 export const formatEuroCents = (cents: number): string => formatEuro(toEuros(cents));
 
+/** "12,5" for 12.5; "" for null. No thousands separator: Excel reads it back as the same number. */
+export const decimalComma = (value: number | null | undefined): string =>
+  value === null || value === undefined ? '' : String(Number(value.toFixed(2))).replace('.', ',');
+
 /** Cents as MyPay and INPS write amounts: 1234 → "12.34" (a dot, always two decimals). */
 export const centsToDecimal = (cents: number): string => `${Math.trunc(cents / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
 

@@ -9,7 +9,6 @@ import {
 import type { BackgroundJobs } from '../domain/jobs.ts';
 import {
   csvFileName,
-  decimalComma,
   decodeCsv,
   enrolmentCsv,
   isCsvContentType,
@@ -21,6 +20,7 @@ import { enrolmentMessages, type ApplyImportInput, type CsvFile, type ImportEnro
 import { CallState } from '../domain/calls.ts';
 import { validatedIsee } from '../domain/latest-isee.ts';
 import { romeDay } from '../domain/period.ts';
+import { decimalComma } from '../domain/money.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bandFor, daysInMonth, iseeExpiry, iseeForMonth, isRideService, monthlyFee, type FeeBand, type FeeIsee } from '../../functions/domain/fee.ts';
+import { bandFor, daysInMonth, formatHours, iseeExpiry, iseeForMonth, isRideService, monthlyFee, type FeeBand, type FeeIsee } from '../../functions/domain/fee.ts';
 
 const bands: FeeBand[] = [
   { id: 'b1', name: 'Fascia 1', min: 0, max: 6000, percent: 20, fixedCost: 10 },
@@ -108,3 +108,13 @@ describe('the ISEE a month counts (design §4: a DSU is valid until 31 December 
   });
 });
 
+
+describe('weekly hours as the portal writes them', () => {
+  it('uses a decimal comma, at most two decimals, no thousands dot, and a dash for none: the table, the dialogs and the import preview alike', () => {
+    expect(formatHours(12.5)).toBe('12,5');
+    expect(formatHours(12.25)).toBe('12,25');
+    expect(formatHours(0)).toBe('0');
+    expect(formatHours(168)).toBe('168');
+    expect(formatHours(null)).toBe('—');
+  });
+});

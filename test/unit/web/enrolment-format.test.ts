@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   csvFileProblem,
   formatFee,
-  formatHours,
   formatIsee,
   hoursHeader,
   hoursQuestion,
@@ -52,9 +51,6 @@ describe('the enrolled-users table reads as the spec says (part 2 §2.11)', () =
     expect(hoursQuestion('Taxi sociale')).toBe('Corse');
     expect(hoursQuestion('Assistenza domiciliare')).toBe('Ore settimanali');
     expect(weeklyHoursLabel('Taxi sociale')).toBe('Corse settimanali');
-    expect(formatHours(12.5)).toBe('12,5');
-    expect(formatHours(0)).toBe('0');
-    expect(formatHours(null)).toBe('—');
     expect(showingText(10, 57)).toBe('Mostro 10 su 57');
   });
 });

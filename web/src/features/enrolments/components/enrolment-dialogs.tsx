@@ -2,7 +2,8 @@ import { Button, Flex, Text, TextField } from '@aws-amplify/ui-react';
 import { Fragment, useState, type FormEvent, type ReactNode } from 'react';
 import { Dialog } from '@/components/dialog';
 import type { EnrolmentRow } from '../api/types';
-import { formatHours, hoursQuestion, parseHoursInput, parseRankingInput } from '../utils/enrolment-format';
+import { hoursQuestion, parseHoursInput, parseRankingInput } from '../utils/enrolment-format';
+import { formatHours } from '@domain/fee';
 
 const fullName = (row: EnrolmentRow) => `${row.firstName} ${row.lastName}`;
 const hoursText = (value: number | null) => (value === null ? '' : formatHours(value).replace(/\./g, ''));

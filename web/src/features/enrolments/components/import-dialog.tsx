@@ -8,7 +8,8 @@ import { applyImport } from '../api/apply-import';
 import { importEnrolments } from '../api/import-enrolments';
 import type { ImportPreview, ImportRequest, ImportRow, ImportStatus } from '../api/types';
 import { fileToBase64 } from '../utils/download';
-import { csvFileProblem, formatHours, hoursHeader } from '../utils/enrolment-format';
+import { csvFileProblem, hoursHeader } from '../utils/enrolment-format';
+import { formatHours } from '@domain/fee';
 import { formatEuro, toEuros } from '@domain/money';
 
 /** Rows shown per preview list: a 5,000-row file stays readable; the counts say the rest. */

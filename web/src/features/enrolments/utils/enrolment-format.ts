@@ -55,11 +55,6 @@ export const hoursHeader = (serviceName: string) => (isRideService(serviceName) 
 export const hoursQuestion = (serviceName: string) => (isRideService(serviceName) ? 'Corse' : 'Ore settimanali');
 export const weeklyHoursLabel = (serviceName: string) => (isRideService(serviceName) ? 'Corse settimanali' : 'Ore settimanali');
 
-/** 12.5 → '12,5'; null → '—'. */
-export function formatHours(value: number | null): string {
-  if (value === null) return '—';
-  return new Intl.NumberFormat('it-IT', { maximumFractionDigits: 2 }).format(value);
-}
 
 type Read = { value: number } | { error: string };
 
