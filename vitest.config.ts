@@ -46,8 +46,8 @@ export default defineConfig({
           env,
         },
       },
-      // npm run bench:excel: browser timings, outside the test tiers.
-      { resolve, test: { name: 'bench-browser', include: ['test/bench/**/*.browser.ts'], globalSetup: ['test/e2e/global-setup.ts'], setupFiles: ['test/support/stack-env.ts'], testTimeout: 600_000, hookTimeout: 300_000, env } },
+      // npm run bench:excel: browser timings, outside the test tiers, one file at a time on one stack.
+      { resolve, test: { name: 'bench-browser', include: ['test/bench/**/*.browser.ts'], maxWorkers: 1, globalSetup: ['test/e2e/global-setup.ts'], setupFiles: ['test/support/stack-env.ts'], testTimeout: 600_000, hookTimeout: 300_000, env } },
     ],
   },
 });

@@ -34,7 +34,7 @@ it('times the Excel of 10,000 rows', async () => {
   const figures: string[] = [];
   for (let run = 0; run < RUNS; run++) {
     await page.goto(`${inject('appUrl')}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${encodeURIComponent(callId)}`);
-    await page.getByTestId('records-found').filter({ hasText: 'Record trovati: 10000' }).waitFor({ timeout: 60_000 });
+    await page.getByTestId('records-found').filter({ hasText: 'Record trovati: 10.000' }).waitFor({ timeout: 60_000 });
     await page.evaluate(() => {
       const w = window as unknown as { maxGap: number; last: number; watching: boolean; longTasks: number[] };
       w.longTasks = [];

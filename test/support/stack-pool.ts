@@ -36,7 +36,8 @@ function stopStackProcess(child: ChildProcess): Promise<void> {
  * stack through test/support/stack-context.ts.
  */
 export async function provideStacks(project: TestProject, options: StartOptions) {
-  const count = project.config.maxWorkers;
+  // A project that sets no maxWorkers of its own runs with the root's (vitest's default, cores - 1).
+  const count = project.config.maxWorkers || project.vitest.config.maxWorkers;
   // The ports are chosen here, in one process, so no two stacks are handed the same one.
   const ports = [];
   for (let index = 0; index < count; index++) ports.push(await freeStackPorts());
