@@ -7,8 +7,8 @@ const resolve = { alias: { '@domain': here('./functions/domain'), '@': here('./w
 const env = { ...untracedFunctionEnv, POWERTOOLS_LOG_LEVEL: 'SILENT' };
 
 /**
- * The four test tiers of design.md §5, each a vitest project. Each runs two files at a time (vitest would take one
- * worker on a 2-core machine, cores - 1): the tiers wait on I/O (esbuild, a stack, a browser) as much as they compute.
+ * The four test tiers of design.md §5, each a vitest project. Unit, infra and integration run two files at a time
+ * (vitest would take one worker on a 2-core machine, cores - 1): they wait on I/O (esbuild, a stack) as much as they compute.
  */
 export default defineConfig({
   test: {
@@ -40,7 +40,9 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/global-setup.ts'],
           setupFiles: ['test/support/stack-env.ts'],
-          maxWorkers: 2,
+          // One file at a time for now: with two, two of five clean-clone runs each failed one browser test (a
+          // list read before its job's new run showed, a sign-in that never reached the authorize endpoint).
+          maxWorkers: 1,
           testTimeout: 90_000,
           hookTimeout: 120_000,
           env,
