@@ -324,16 +324,9 @@ export function planImport(
     const spared = new Set([...parsed.named].map((code) => usersByFiscalCode.get(code)?.id).filter(Boolean));
     for (const subscription of existing) {
       if (inFile.has(subscription.userId) || spared.has(subscription.userId)) continue;
-      const row: ImportRow = {
-        fiscalCode: subscription.fiscalCode,
-        lastName: subscription.lastName,
-        firstName: subscription.firstName,
-        rankingScore: subscription.rankingScore,
-        weeklyHour: subscription.weeklyHour,
-        iseeValueCents: subscription.iseeValueCents ?? null,
-        iseeYear: subscription.iseeYear ?? null,
-        changes: ['iscrizione rimossa: il cittadino non è nel file'],
-      };
+      const { fiscalCode, lastName, firstName, rankingScore, weeklyHour, iseeValueCents = null, iseeYear = null } = subscription;
+      const changes = ['iscrizione rimossa: il cittadino non è nel file'];
+      const row: ImportRow = { fiscalCode, lastName, firstName, rankingScore, weeklyHour, iseeValueCents, iseeYear, changes };
       preview.remove.push(row);
       actions.push({ kind: 'remove', userId: subscription.userId, row });
     }
