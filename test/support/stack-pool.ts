@@ -2,14 +2,14 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import type { StartOptions } from '../../lib/local/runtime.ts';
-import { freeStackPorts, type TestStack } from './stack.ts';
+import { freeStackPorts, type TestStack, type TestStackPorts } from './stack.ts';
 
 /** A stack's addresses, and the environment variables it set for its Lambdas (test/support/stack-env.ts). */
 export type StackAddresses = Omit<TestStack, 'close'> & { env: Record<string, string> };
 
 const stackProcess = fileURLToPath(new URL('./stack-process.ts', import.meta.url));
 
-function startStackProcess(options: StartOptions, ports: Awaited<ReturnType<typeof freeStackPorts>>) {
+function startStackProcess(options: StartOptions, ports: TestStackPorts) {
   const child = fork(stackProcess, [], {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, TEST_STACK: JSON.stringify({ options, ports }) },

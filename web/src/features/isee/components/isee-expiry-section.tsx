@@ -24,7 +24,7 @@ const channel = (state: ReminderChannelState | null) => (state === 'SENT' ? 'inv
 export function IseeExpirySection() {
   const list = useCursorList<ExpiryRow>((cursor) => getIseeExpiry(cursor));
   const [error, setError] = useState<string | null>(null);
-  const [starting, setStarting] = useState(false);
+  const [starting, setStarting] = useState<'expiry' | 'newYear' | null>(null);
   const jobs = useJobStatus<ExpiryList>({
     key: 'isee-expiry',
     fetch: () => getIseeExpiry(null),
@@ -33,8 +33,8 @@ export function IseeExpirySection() {
     onEnd: () => list.reload(),
   });
   const status = jobs.status;
-  const start = async (what: () => Promise<unknown>) => {
-    setStarting(true);
+  const start = async (job: 'expiry' | 'newYear', what: () => Promise<unknown>) => {
+    setStarting(job);
     setError(null);
     try {
       await what();
@@ -42,7 +42,7 @@ export function IseeExpirySection() {
     } catch (e) {
       setError((e as Error).message);
     } finally {
-      setStarting(false);
+      setStarting(null);
     }
   };
   const columns: DataTableColumn<ExpiryRow>[] = [
@@ -57,7 +57,9 @@ export function IseeExpirySection() {
     { id: 'expiry', header: 'Scadenza', cell: (r) => italianDay(r.scadenza), noWrap: true },
     { id: 'reminder', header: 'Promemoria', cell: (r) => (r.remindedAt ? `${new Date(r.remindedAt).toLocaleDateString('it-IT', { timeZone: 'Europe/Rome' })}: IO ${channel(r.io)}, e-mail ${channel(r.email)}` : '—') },
   ];
-  const running = jobs.running || starting;
+  const running = jobs.running || starting !== null;
+  // Until the new run's status arrives, the previous run's time would read as this one's.
+  const expiryStatus = starting === 'expiry' ? 'Avvio del controllo delle scadenze…' : status?.job.isUpdating ? `Controllo in corso: ${status.job.done}${status.job.total !== null ? ` su ${status.job.total}` : ''} iscrizioni.` : status?.job.endedAt ? `Elenco aggiornato il ${formatTimestamp(status.job.endedAt)}.` : '';
   return (
     <Flex direction="column" gap="small">
       <Heading level={2}>ISEE in scadenza o scaduti degli iscritti</Heading>
@@ -67,17 +69,17 @@ export function IseeExpirySection() {
       </Text>
       <PageAlert message={error} autoHideMs={null} onDismiss={() => setError(null)} />
       <Flex gap="small" wrap="wrap">
-        <Button isDisabled={running} onClick={() => void start(startIseeExpiry)}>
+        <Button isDisabled={running} onClick={() => void start('expiry', startIseeExpiry)}>
           {status?.job.isUpdating ? 'Controllo delle scadenze in corso...' : 'Aggiorna elenco e promemoria'}
         </Button>
-        <Button isDisabled={running} onClick={() => void start(startIseeNewYear)}>
+        <Button isDisabled={running} onClick={() => void start('newYear', startIseeNewYear)}>
           {status?.newYearJob.isUpdating ? 'Recupero da INPS in corso...' : 'Recupera i nuovi ISEE da INPS'}
         </Button>
       </Flex>
       {status?.job.state === 'FAILED' && <PageAlert message={status.job.error} autoHideMs={null} isDismissible={false} />}
-      {status && status.job.state !== 'NONE' && (
+      {(starting === 'expiry' || (status && status.job.state !== 'NONE')) && (
         <Text fontSize="small" role="status">
-          {status.job.isUpdating ? `Controllo in corso: ${status.job.done}${status.job.total !== null ? ` su ${status.job.total}` : ''} iscrizioni.` : status.job.endedAt ? `Elenco aggiornato il ${formatTimestamp(status.job.endedAt)}.` : ''}
+          {expiryStatus}
         </Text>
       )}
       {status && status.newYearJob.state !== 'NONE' && <RefreshReport status={status.newYearJob} />}
