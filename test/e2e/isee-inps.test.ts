@@ -189,8 +189,8 @@ describe('an operator and INPS', () => {
       }
       return (await table.getByText(expiring.fiscalCode).count()) > 0;
     };
-    // 'Elenco aggiornato il' may still be an earlier run's (another test on this stack) until this run ends:
-    // the operator opens the page again and looks from its first page.
+    // When the run ends, the rows on screen can still be an earlier run's (another test on this stack) until
+    // the list has reloaded: the operator opens the page again and looks from its first page.
     await expect
       .poll(async () => (await onSomePage()) || (await operatorPage.goto(`${appUrl()}/lista_isee`), await operatorPage.getByText(/^Elenco aggiornato il/).waitFor({ timeout: 30_000 }), false), { timeout: 45_000, interval: 1_000 })
       .toBe(true);

@@ -59,7 +59,7 @@ export function IseeExpirySection() {
   ];
   const running = jobs.running || starting !== null;
   // Until the new run's status arrives, the previous run's time would read as this one's.
-  const expiryStatus = starting === 'expiry' ? 'Avvio del controllo delle scadenze…' : status?.job.isUpdating ? `Controllo in corso: ${status.job.done}${status.job.total !== null ? ` su ${status.job.total}` : ''} iscrizioni.` : status?.job.endedAt ? `Elenco aggiornato il ${formatTimestamp(status.job.endedAt)}.` : '';
+  const expiryStatus = starting === 'expiry' ? 'Avvio del controllo delle scadenze…' : status?.job.isUpdating ? (status.job.total !== null ? `Controllo in corso: ${status.job.done} su ${status.job.total} iscrizioni.` : 'Controllo in corso…') : status?.job.endedAt ? `Elenco aggiornato il ${formatTimestamp(status.job.endedAt)}.` : '';
   return (
     <Flex direction="column" gap="small">
       <Heading level={2}>ISEE in scadenza o scaduti degli iscritti</Heading>
