@@ -45,6 +45,9 @@ describe('signing in and out against Cognito', () => {
     const url = new URL((await authorize).url());
     expect(url.searchParams.get('identity_provider')).toBe('SpidCie');
     expect(url.searchParams.get('client_id')).toBeTruthy();
+    // The provider's sign-in page, once loaded: closing the page while the browser is still navigating there
+    // can leave page.close() unsettled (a run timed out here at 90 s).
+    await page.getByRole('button', { name: 'Maria Rossi — Cittadina con profilo completo' }).waitFor();
     await page.close();
   });
 
