@@ -40,9 +40,8 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/global-setup.ts'],
           setupFiles: ['test/support/stack-env.ts'],
-          // One file at a time for now: with two, two of five clean-clone runs each failed one browser test (a
-          // list read before its job's new run showed, a sign-in that never reached the authorize endpoint).
-          maxWorkers: 1,
+          // Two files at a time too, each with its own stack and its own Chromium.
+          maxWorkers: 2,
           testTimeout: 90_000,
           hookTimeout: 120_000,
           env,
