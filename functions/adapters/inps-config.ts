@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { INPS_BENEFIT_CODE } from '../domain/inps.ts';
 import { makeInpsIsee } from './inps-isee.ts';
+import { makePacer, type Pacer } from './pacer.ts';
 import type { InpsIsee } from './ports.ts';
 import { makePdndClient, type PdndClient } from './pdnd.ts';
 import { kmsSigner, localKeySigner } from './pdnd-signers.ts';
@@ -21,14 +22,15 @@ import { kmsSigner, localKeySigner } from './pdnd-signers.ts';
  * | INPS_USER_ID, INPS_CODICE_UFFICIO | the Identity header: the council's fiscal code and office code |
  * | INPS_BENEFIT_CODE | PrestazioneDaErogare sent with every query (default A2.07, home care: uncertain, INPS's sheet decides) |
  * | INPS_AUDIT_REST_02 | 'true' when the e-service asks for the audit information |
- * | INPS_RATE_PER_SECOND | queries a second the refresh jobs send at most (default 10) |
+ * | INPS_RATE_PER_SECOND | queries a second the refresh jobs send at most (default 10; slower while INPS answers 429) |
  */
 export interface InpsRuntime {
   inps: InpsIsee;
   pdnd: PdndClient;
   benefitCode: string;
   purposes: { attestazione: string; indicatore: string };
-  ratePerSecond: number;
+  /** The refresh jobs' turn for each query: INPS_RATE_PER_SECOND at most, slower while INPS answers 429. */
+  pace: Pacer['pace'];
 }
 
 const need = (env: NodeJS.ProcessEnv, name: string) => {
@@ -50,6 +52,7 @@ export function inpsRuntimeFromEnv(env: NodeJS.ProcessEnv = process.env): InpsRu
   const purposes = { attestazione: need(env, 'INPS_PURPOSE_ATTESTAZIONE'), indicatore: need(env, 'INPS_PURPOSE_INDICATORE') };
   const benefitCode = env.INPS_BENEFIT_CODE?.trim() || 'A2.07';
   if (!INPS_BENEFIT_CODE.test(benefitCode)) throw new Error(`INPS_BENEFIT_CODE ${benefitCode} is not one of the XSD's PrestazioneDaErogare codes`);
+  const pacer = makePacer(Number(env.INPS_RATE_PER_SECOND) || 10);
   const inps = makeInpsIsee({
     settings: {
       endpoint: need(env, 'INPS_ENDPOINT'),
@@ -61,8 +64,9 @@ export function inpsRuntimeFromEnv(env: NodeJS.ProcessEnv = process.env): InpsRu
     },
     pdnd,
     timeoutMs: Number(env.INPS_TIMEOUT_MS) || undefined,
+    waitAfterRateLimit: pacer.rateLimited,
   });
-  return { inps, pdnd, benefitCode, purposes, ratePerSecond: Number(env.INPS_RATE_PER_SECOND) || 10 };
+  return { inps, pdnd, benefitCode, purposes, pace: pacer.pace };
 }
 
 let runtime: InpsRuntime | null = null;

@@ -66,6 +66,8 @@ export interface InpsAdapterOptions {
   /** 429s waited out (Retry-After) and 5xx/timeouts retried before InpsUnavailable (default 3 and 2). */
   maxRateLimitWaits?: number;
   maxRetries?: number;
+  /** How a 429 is waited out before the retry (default: Retry-After's seconds); the refresh jobs' pace slows down (adapters/pacer.ts). */
+  waitAfterRateLimit?: (retryAfterMs: number) => Promise<void>;
 }
 
 /** RicercaCF's children in the XSD's order. */
@@ -247,7 +249,8 @@ export function makeInpsIsee(options: InpsAdapterOptions): InpsIsee {
       if (response.status === 429) {
         if (++rateLimitWaits > maxRateLimitWaits) throw new InpsUnavailable(`${operation}: troppe richieste (HTTP 429)`);
         const retryAfter = Number(response.headers.get('retry-after'));
-        await sleep(Number.isFinite(retryAfter) && retryAfter >= 0 ? Math.min(retryAfter * 1000, 30_000) : 1000);
+        const waitMs = Number.isFinite(retryAfter) && retryAfter >= 0 ? Math.min(retryAfter * 1000, 30_000) : 1000;
+        await (options.waitAfterRateLimit ?? sleep)(waitMs);
         continue;
       }
       let document: XmlElement | undefined;

@@ -38,7 +38,7 @@ import type { ExpiryRecord, RefreshResult, StoredExpiry } from './refresh-reposi
  *   archived) without an ISEE valid this month;
  * - EXPIRY_JOB (key: year): the list of ISEE expiring or expired among active subscribers, and, from the
  *   configured day of December, the reminder (IO and e-mail, once) to those expiring on 31 December.
- * The queries are paced (INPS_RATE_PER_SECOND) and each waits out INPS's 429s; every citizen's outcome is a
+ * The queries are paced (INPS_RATE_PER_SECOND, slower while INPS answers 429: adapters/pacer.ts); every citizen's outcome is a
  * result item of the run's report, so a slice run twice, or a failed run started again (it resumes where it
  * stopped), asks INPS again only for those not done or in error. Several INPS failures in a row stop the run
  * with the reason; a refusal (configuration) stops it at once.

@@ -3,7 +3,6 @@ import { dynamoAuditLog } from '../adapters/audit-log.ts';
 import { inpsRuntime } from '../adapters/inps-config.ts';
 import { ioConfigFromEnv, makeIo } from '../adapters/io.ts';
 import { sesMailer } from '../adapters/mail.ts';
-import { makePacer } from '../adapters/pacer.ts';
 import { systemClock, type IoMessages } from '../adapters/ports.ts';
 import { getCall, listActiveCallIds } from '../calls/repository.ts';
 import { DEFAULT_REMINDER_FROM, REMINDER_FROM } from '../domain/isee-refresh.ts';
@@ -46,7 +45,6 @@ export const inpsIsee = makeInpsIseeUseCases({
   ids: randomUUID,
 });
 
-let pace: (() => Promise<void>) | undefined;
 let io: IoMessages | undefined;
 
 /**
@@ -69,7 +67,7 @@ export const iseeRefresh = (extra: Pick<IseeRefreshDeps, 'jobs'> = {}) =>
       if (!REMINDER_FROM.test(from)) throw new Error(`ISEE_REMINDER_FROM must be MM-DD, not ${from}`);
       return { reminderFrom: from, portalUrl: process.env.PORTAL_URL?.trim() || 'http://localhost:3000', sliceMs: Number(process.env.ISEE_REFRESH_SLICE_MS) || 120_000 };
     },
-    pace: () => (pace ??= makePacer(inpsRuntime().ratePerSecond))(),
+    pace: () => inpsRuntime().pace(),
     clock: systemClock,
     ids: randomUUID,
     ...extra,

@@ -109,6 +109,15 @@ describe('Aggiorna ISEE da INPS on a call', () => {
     expect((await settledReport(`/api/calls/${call.id}/isee-refresh`, { NEW: 1, REVIEW: 1, NONE: 1, UNCHANGED: 1, ERROR: 0 })).state).toBe('SUCCEEDED');
   });
 
+  it('INPS allowing fewer queries a second than the configured pace: the run slows down to it and ends with every answer', async () => {
+    const { call } = await openCall(operator);
+    for (const letter of 'abcdefghijklmnop') await approvedSubscriber(operator, call, { lastName: `Lento${letter}`, iseeValue: 7000, weeklyHour: 2 });
+    await inps('/admin/rate-limit', { perSecond: 2 });
+    await operator.post(`/api/calls/${call.id}/isee-refresh`, {});
+    const report = await settledReport(`/api/calls/${call.id}/isee-refresh`, { NEW: 0, REVIEW: 0, NONE: 16, UNCHANGED: 0, ERROR: 0 });
+    expect(report.state).toBe('SUCCEEDED');
+  });
+
   it('the voucher refused (PDND 400) stops the run at once with what to check', async () => {
     const { call, fresh } = await callWithSubscribers();
     await inps('/admin/faults', { kind: 'voucher-expired' });
