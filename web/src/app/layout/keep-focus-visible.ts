@@ -34,7 +34,7 @@ export function revealAboveFloating(element: Element) {
  * it whole with its focus ring. The browser scrolls to a focused control only when it cannot see it at all,
  * so a row's last action cut by the table's edge would stay cut.
  */
-export function revealSideways(element: Element) {
+function revealSideways(element: Element) {
   for (let box = element.parentElement; box; box = box.parentElement) {
     if (box.scrollWidth <= box.clientWidth || !/auto|scroll/.test(getComputedStyle(box).overflowX)) continue;
     const shown = box.getBoundingClientRect();
