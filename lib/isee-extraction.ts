@@ -10,6 +10,7 @@ import { Construct } from 'constructs';
 import { iseeDocumentKey } from '../functions/domain/isee-extraction.ts';
 import { extractionDefinition } from '../functions/isee-extraction/state-machine.ts';
 import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
+import { pdfjsLayer } from './pdfjs-layer.ts';
 import { PortalFunction } from './portal-function.ts';
 
 export interface IseeExtractionProps {
@@ -52,6 +53,7 @@ export class IseeExtraction extends Construct {
       // pdfjs and a 10 MB picture in memory; more memory is also more CPU for pdfjs.
       memorySize: 1024,
       environment: { TEXTRACT_REGION: props.textractRegion },
+      ownLayer: { layer: pdfjsLayer(this), packages: ['pdfjs-dist'] },
     });
     // The text of pictures only: no asynchronous job (it would need a bucket in Textract's region).
     this.readFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['textract:DetectDocumentText'], resources: ['*'] }));

@@ -34,6 +34,8 @@ export interface PortalFunctionProps {
    * instead of the bundle. False for a function that imports no Powertools package (the token trigger).
    */
   powertools?: boolean;
+  /** A layer of the function's own (lib/pdfjs-layer.ts) and the packages it holds, left out of the bundle. */
+  ownLayer?: { layer: lambda.ILayerVersion; packages: string[] };
   /** Shell commands run once the bundle is in `outputDir` (a file the function reads beside it). */
   afterBundling?: (outputDir: string) => string[];
 }
@@ -72,6 +74,8 @@ const requireShim =
  * may not touch, or touch one it does not know.
  */
 export class PortalFunction extends NodejsFunction {
+  readonly ownLayer?: PortalFunctionProps['ownLayer'];
+
   constructor(scope: Construct, id: string, props: PortalFunctionProps) {
     const logGroup = new logs.LogGroup(scope, `${id}Logs`, { retention: logs.RetentionDays.SIX_MONTHS });
     // An explicit role instead of the default one, which carries the AWSLambdaBasicExecutionRole managed
@@ -93,7 +97,7 @@ export class PortalFunction extends NodejsFunction {
       tracing: lambda.Tracing.ACTIVE,
       logGroup,
       role,
-      layers: powertools ? [powertoolsLayer(scope)] : undefined,
+      layers: [...(powertools ? [powertoolsLayer(scope)] : []), ...(props.ownLayer ? [props.ownLayer.layer] : [])],
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: props.serviceName,
@@ -113,7 +117,7 @@ export class PortalFunction extends NodejsFunction {
         sourcesContent: false,
         mainFields: ['module', 'main'],
         // The Lambda runtime has the AWS SDK; the Powertools layer has Powertools and the X-Ray SDK.
-        externalModules: powertools ? ['@aws-sdk/*', '@aws-lambda-powertools/*'] : ['@aws-sdk/*'],
+        externalModules: ['@aws-sdk/*', ...(powertools ? ['@aws-lambda-powertools/*'] : []), ...(props.ownLayer?.packages ?? [])],
         banner: requireShim,
         logLevel: LogLevel.WARNING,
         ...(props.afterBundling && {
@@ -121,6 +125,8 @@ export class PortalFunction extends NodejsFunction {
         }),
       },
     });
+
+    this.ownLayer = props.ownLayer;
 
     acknowledge(role, {
       'AwsSolutions-IAM5[Resource::*]':

@@ -4,7 +4,7 @@
  * a placeholder web app, and prints function → size of index.mjs → median import time (wall and CPU).
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -49,19 +49,31 @@ export const bundleEnv = {
   POWERTOOLS_DEV: 'false',
 };
 
+/** The `nodejs/node_modules` folder of the function's own layer as `app.synth()` wrote it, if it has one. */
+export function ownLayerModules(root: Pick<Stage, 'outdir'>, fn: PortalFunction): string | undefined {
+  const layer = fn.ownLayer?.layer;
+  return layer && path.join(root.outdir, (layer.node.findChild('Code') as Asset).assetPath, 'nodejs/node_modules');
+}
+
 /**
  * Runs `script` (an ES module body) in a fresh Node process next to a copy of the bundle, as the Lambda
  * runtime would load it: what the bundle leaves external (@aws-sdk/*, the Powertools layer's packages)
- * resolves from the repository's node_modules, as it does from the runtime's and the layer's.
+ * resolves from the repository's node_modules, as it does from the runtime's and the layer's. A function's
+ * own layer (`layerModules`) is searched first, so only what that layer holds is taken from it.
  */
-export function runNextToBundle(dir: string, script: string, env: Record<string, string | undefined> = {}) {
+export function runNextToBundle(dir: string, script: string, env: Record<string, string | undefined> = {}, layerModules?: string) {
   const work = mkdtempSync(path.join(os.tmpdir(), 'portale-bundle-'));
+  const task = layerModules ? path.join(work, 'task') : work;
   try {
-    // The bundle and what ships beside it (its map; the public function's openapi.json).
-    for (const file of readdirSync(dir)) copyFileSync(path.join(dir, file), path.join(work, file));
     symlinkSync(path.join(repoRoot, 'node_modules'), path.join(work, 'node_modules'));
+    if (layerModules) {
+      mkdirSync(task);
+      symlinkSync(layerModules, path.join(task, 'node_modules'));
+    }
+    // The bundle and what ships beside it (its map; the public function's openapi.json).
+    for (const file of readdirSync(dir)) copyFileSync(path.join(dir, file), path.join(task, file));
     return spawnSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], {
-      cwd: work,
+      cwd: task,
       encoding: 'utf8',
       env: { ...process.env, ...bundleEnv, ...env },
     });
