@@ -18,11 +18,18 @@ export function scratchApp(options: { context?: Record<string, unknown>; bundle?
   const web = path.join(work, 'web');
   mkdirSync(web);
   writeFileSync(path.join(web, 'index.html'), '<!doctype html><html lang="it"><title>placeholder</title></html>');
-  const portal = buildApp({
-    webAssetPath: web,
-    outdir: path.join(work, 'cdk.out'),
-    nag: options.nag,
-    context: { ...(options.bundle === false && { 'aws:cdk:bundling-stacks': [] }), ...options.context },
-  });
-  return { ...portal, dispose: () => rmSync(work, { recursive: true, force: true }) };
+  const dispose = () => rmSync(work, { recursive: true, force: true });
+  try {
+    const portal = buildApp({
+      webAssetPath: web,
+      outdir: path.join(work, 'cdk.out'),
+      nag: options.nag,
+      context: { ...(options.bundle === false && { 'aws:cdk:bundling-stacks': [] }), ...options.context },
+    });
+    return { ...portal, dispose };
+  } catch (error) {
+    // A context the app refuses (the tests check its message) leaves no folder behind.
+    dispose();
+    throw error;
+  }
 }
