@@ -10,9 +10,8 @@ import { PortalFunction, powertoolsLayerParameter, powertoolsVersion, repoRoot }
 import { pdfjsLayerFiles, pdfjsVersion } from '../../lib/pdfjs-layer.ts';
 import { bundleDir, bundleSizes, kilobytes, ownLayerModules, runNextToBundle as run, type BundleSize } from '../../lib/report-bundles.ts';
 import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
-import { PDFDocument } from 'pdf-lib';
 import type { TextractAnswer } from '../../functions/isee-extraction/textract-text.ts';
-import { tinyPng } from '../support/files.ts';
+import { scannedPdf } from '../support/files.ts';
 import { attestationPdf } from '../support/isee.ts';
 
 /**
@@ -196,9 +195,9 @@ describe('Lambda bundles', () => {
   /**
    * The ReadAttestation bundle reading `document` as in the cloud: pdfjs from the function's layer, whose folder is
    * searched before the repository's node_modules (/opt/nodejs/node_modules in the cloud); pdfjs, resolving from
-   * its own folder, reaches nothing beyond the layer (no @napi-rs/canvas, which the Lambda does not have). Stand-ins for S3's GetObject
-   * (path-style, as S3_ENDPOINT asks) and for Textract's DetectDocumentText (AWS_ENDPOINT_URL_TEXTRACT), which answers
-   * `textract` in turn and records the pages it was sent.
+   * its own folder, reaches nothing beyond the layer (no @napi-rs/canvas, which the Lambda does not have).
+   * Stand-ins for S3's GetObject (path-style, as S3_ENDPOINT asks) and for Textract's DetectDocumentText
+   * (AWS_ENDPOINT_URL_TEXTRACT), which answers `textract` in turn and records the pages it was sent.
    */
   function readInBundle(document: Uint8Array, textract: TextractAnswer[] = []): { extraction: Record<string, unknown>; textractPages: string[] } {
     const script = `
@@ -241,10 +240,7 @@ describe('Lambda bundles', () => {
 
   it('reads a scanned PDF in the ReadAttestation bundle: each page of pictures sent to Textract as a one-page PDF', async () => {
     const { answers, expected } = JSON.parse(readFileSync(path.join(repoRoot, 'test/fixtures/textract/multi-page-form-attestation.json'), 'utf8'));
-    const scan = await PDFDocument.create();
-    const picture = await scan.embedPng(tinyPng());
-    for (let i = 0; i < 2; i++) scan.addPage([595, 842]).drawImage(picture, { x: 0, y: 0, width: 595, height: 842 });
-    const { extraction, textractPages } = readInBundle(await scan.save(), answers);
+    const { extraction, textractPages } = readInBundle(await scannedPdf(2), answers);
     expect(extraction).toMatchObject({ source: 'textract', ...expected });
     expect(textractPages).toHaveLength(2);
     for (const page of textractPages) {

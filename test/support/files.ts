@@ -15,6 +15,14 @@ export const renamedExecutable = () => new Uint8Array([0x4d, 0x5a, 0x90, 0x00, 0
 export const tinyPng = () =>
   Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'));
 
+/** A scan saved as a PDF: `pages` A4 pages, each only a picture, no text layer. */
+export async function scannedPdf(pages = 2): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const picture = await pdf.embedPng(tinyPng());
+  for (let i = 0; i < pages; i++) pdf.addPage([595, 842]).drawImage(picture, { x: 0, y: 0, width: 595, height: 842 });
+  return pdf.save();
+}
+
 /** Uploads bytes with a ticket from POST /api/uploads, as the browser does (multipart form POST). */
 export async function uploadWithTicket(ticket: { url: string; fields: Record<string, string> }, bytes: Uint8Array, fileName: string) {
   const form = new FormData();

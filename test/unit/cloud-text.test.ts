@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { BadDocumentException, DetectDocumentTextCommand, TextractClient, ThrottlingException } from '@aws-sdk/client-textract';
 import { mockClient } from 'aws-sdk-client-mock';
-import { PDFDocument } from 'pdf-lib';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseAttestation } from '../../functions/domain/isee-attestation.ts';
 import { createCloudTextSource } from '../../functions/isee-extraction/cloud-text.ts';
@@ -9,7 +8,7 @@ import { getDocument } from '../../functions/isee-extraction/pdfjs.ts';
 import { readAttestation } from '../../functions/isee-extraction/read-attestation.ts';
 import type { TextractAnswer } from '../../functions/isee-extraction/textract-text.ts';
 import { makeFixture } from '../fixtures/isee/generate.ts';
-import { tinyPng } from '../support/files.ts';
+import { scannedPdf as scan, tinyPng } from '../support/files.ts';
 
 /**
  * The cloud's reading against Textract's documented contract (Textract developer guide: API_DetectDocumentText,
@@ -28,10 +27,7 @@ const parse = (text: Awaited<ReturnType<typeof source.read>>) => parseAttestatio
 /** A scan saved as a PDF: two pages, each only a picture, no text layer. */
 let scannedPdf: Uint8Array;
 beforeAll(async () => {
-  const pdf = await PDFDocument.create();
-  const picture = await pdf.embedPng(tinyPng());
-  for (let i = 0; i < 2; i++) pdf.addPage([595, 842]).drawImage(picture, { x: 0, y: 0, width: 595, height: 842 });
-  scannedPdf = await pdf.save();
+  scannedPdf = await scan(2);
 });
 beforeEach(() => textract.reset());
 
