@@ -15,6 +15,13 @@ import { formatTimestamp } from '@/lib/dates';
 const POLL_MS = 2000;
 const channel = (state: ReminderChannelState | null) => (state === 'SENT' ? 'inviato' : state === 'NO_CHANNEL' ? 'non disponibile' : state === 'FAILED' ? 'non riuscito' : '—');
 
+/** The expiry run's status line. From the click until the new run's status arrives, the previous run's time would read as this one's. */
+function expiryStatusLine(starting: boolean, job: ExpiryList['job'] | undefined): string {
+  if (starting) return 'Avvio del controllo delle scadenze…';
+  if (job?.isUpdating) return job.total !== null ? `Controllo in corso: ${job.done} su ${job.total} iscrizioni.` : 'Controllo in corso…';
+  return job?.endedAt ? `Elenco aggiornato il ${formatTimestamp(job.endedAt)}.` : '';
+}
+
 /**
  * On /lista_isee: the ISEE expiring and expired among active subscribers (a DSU is valid until 31 December),
  * the reminders sent (IO and e-mail, once, from the configured day of December), and the two jobs the
@@ -58,8 +65,6 @@ export function IseeExpirySection() {
     { id: 'reminder', header: 'Promemoria', cell: (r) => (r.remindedAt ? `${new Date(r.remindedAt).toLocaleDateString('it-IT', { timeZone: 'Europe/Rome' })}: IO ${channel(r.io)}, e-mail ${channel(r.email)}` : '—') },
   ];
   const running = jobs.running || starting !== null;
-  // Until the new run's status arrives, the previous run's time would read as this one's.
-  const expiryStatus = starting === 'expiry' ? 'Avvio del controllo delle scadenze…' : status?.job.isUpdating ? (status.job.total !== null ? `Controllo in corso: ${status.job.done} su ${status.job.total} iscrizioni.` : 'Controllo in corso…') : status?.job.endedAt ? `Elenco aggiornato il ${formatTimestamp(status.job.endedAt)}.` : '';
   return (
     <Flex direction="column" gap="small">
       <Heading level={2}>ISEE in scadenza o scaduti degli iscritti</Heading>
@@ -79,7 +84,7 @@ export function IseeExpirySection() {
       {status?.job.state === 'FAILED' && <PageAlert message={status.job.error} autoHideMs={null} isDismissible={false} />}
       {(starting === 'expiry' || (status && status.job.state !== 'NONE')) && (
         <Text fontSize="small" role="status">
-          {expiryStatus}
+          {expiryStatusLine(starting === 'expiry', status?.job)}
         </Text>
       )}
       {status && status.newYearJob.state !== 'NONE' && <RefreshReport status={status.newYearJob} />}
