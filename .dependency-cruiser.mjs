@@ -37,6 +37,16 @@ export default {
       to: { pathNot: ['^functions/domain/', ...outsideTheProject], dependencyTypesNot: ['npm', 'core'] },
     },
     {
+      name: 'web-feature-alone',
+      severity: 'error',
+      comment:
+        'A web feature never imports another feature, lazily or for a type (bulletproof-react, style.md): a ' +
+        'page that brings features together lives in web/src/app/routes/, a piece several features use in ' +
+        'web/src/components or web/src/lib.',
+      from: { path: '^web/src/features/([^/]+)/' },
+      to: { path: '^web/src/features/', pathNot: '^web/src/features/$1/' },
+    },
+    {
       name: 'repository-reads-its-own-items',
       severity: 'error',
       comment:

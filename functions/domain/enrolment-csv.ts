@@ -3,7 +3,7 @@ import { ValidationError } from './errors.ts';
 import { isValidFiscalCode } from './fiscal-code.ts';
 import { fill } from './messages.ts';
 import { formatHours } from './fee.ts';
-import { formatEuro, hasAtMostTwoDecimals } from './money.ts';
+import { formatEuro, hasAtMostTwoDecimals, parseEuroToCents } from './money.ts';
 import { validatedIsee } from './latest-isee.ts';
 import { normaliseSearchText } from './users.ts';
 import { neutraliseCell, startsLikeFormula } from './spreadsheet-cells.ts';
@@ -14,7 +14,6 @@ import {
   MAX_IMPORT_ROWS,
   MAX_RANKING_SCORE,
   MAX_WEEKLY_HOURS,
-  parseEuroToCents,
   type ImportPreview,
   type ImportRow,
 } from './enrolment.ts';

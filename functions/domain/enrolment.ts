@@ -3,7 +3,7 @@ import { preprocess } from './validation.ts';
 export { subscriptionFee } from './enrolment-fee.ts';
 import { jobStatusSchema, resultJobStatusSchema } from './job-schemas.ts';
 import { subscriptionStates } from './subscriptions.ts';
-import { hasAtMostTwoDecimals, parseItalianAmount, toCents } from './money.ts';
+import { hasAtMostTwoDecimals, parseEuroToCents } from './money.ts';
 
 /**
  * The enrolment messages, kept with their rules (as userMessages and iseeMessages are): every other
@@ -78,20 +78,6 @@ export const MAX_IMPORT_BODY_BYTES = Math.ceil(MAX_IMPORT_FILE_BYTES / 3) * 4;
 export const MAX_RANKING_SCORE = 999_999_999;
 /** A week has 168 hours; rides are counted the same way. */
 export const MAX_WEEKLY_HOURS = 168;
-
-/**
- * An amount typed the Italian way ("10000", "10000,50", "10.000,50", also "10000.50") in cents, or NaN.
- * A single dot followed by one or two digits is a decimal point; any other dot groups thousands.
- */
-export function parseEuroToCents(text: string): number {
-  const trimmed = text.trim().replace(/\s|€/g, '');
-  if (/^\+?\d+\.\d{1,2}$/.test(trimmed)) return Math.round(Number(trimmed.replace('+', '')) * 100);
-  if (/^\+?\d{1,3}(\.\d{3})+(,\d{1,2})?$/.test(trimmed) || /^\+?\d+(,\d{1,2})?$/.test(trimmed)) {
-    const euros = parseItalianAmount(trimmed);
-    return Number.isNaN(euros) ? Number.NaN : toCents(euros);
-  }
-  return Number.NaN;
-}
 
 /** A decimal typed with a comma or a point ("12,5", "12.5") or sent as a number; NaN when it is not one. */
 export function parseDecimal(value: unknown): number {

@@ -11,6 +11,7 @@ import {
 } from './inps-details.ts';
 import { fill } from './messages.ts';
 import { formatEuro, toEuros } from './money.ts';
+import { italianDay } from './period.ts';
 import { pageOf } from './validation.ts';
 
 export * from './inps-details.ts';
@@ -145,12 +146,6 @@ export function reviewReason(attestation: Pick<InpsAttestation, 'omissions' | 'd
   ];
   return fill(inpsMessages.omissionsReason, { list: items.join('; ') });
 }
-
-/** yyyy-mm-dd → dd/mm/yyyy. */
-export const italianDay = (day: string | null | undefined): string => {
-  const match = day ? /^(\d{4})-(\d{2})-(\d{2})/.exec(day) : null;
-  return match ? `${match[3]}/${match[2]}/${match[1]}` : '—';
-};
 
 /** The year the DSU was presented (the portal's ISEE year). */
 export const dsuYear = (attestation: Pick<InpsAttestation, 'dataPresentazione'>) => Number(attestation.dataPresentazione.slice(0, 4));

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { iseeExpiry, type FeeIsee } from './fee.ts';
 import { validatedIsee } from './latest-isee.ts';
-import { italianDay } from './inps.ts';
+import { italianDay } from './period.ts';
 import { jobStatusSchema } from './job-schemas.ts';
 import { pageOf } from './validation.ts';
 

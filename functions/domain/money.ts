@@ -35,3 +35,20 @@ export function parseItalianAmount(text: string): number {
   const cleaned = text.trim().replace(/^\+/, '').replace(/\./g, '').replace(',', '.');
   return /^\d+(\.\d{1,2})?$/.test(cleaned) ? Number(cleaned) : Number.NaN;
 }
+
+/**
+ * An amount typed the Italian way, leniently ("10000", "10000,50", "10.000,50 €", also "10000.50"), in euros,
+ * or NaN. A single dot followed by one or two digits is a decimal point; any other dot groups thousands.
+ */
+export function parseEuroText(text: string): number {
+  const trimmed = text.trim().replace(/\s|€/g, '');
+  if (/^\+?\d+\.\d{1,2}$/.test(trimmed)) return Number(trimmed.replace('+', ''));
+  if (/^\+?\d{1,3}(\.\d{3})+(,\d{1,2})?$/.test(trimmed) || /^\+?\d+(,\d{1,2})?$/.test(trimmed)) return parseItalianAmount(trimmed);
+  return Number.NaN;
+}
+
+/** The same in cents (an enrolment CSV's ISEE value), or NaN. */
+export const parseEuroToCents = (text: string): number => {
+  const euros = parseEuroText(text);
+  return Number.isNaN(euros) ? Number.NaN : toCents(euros);
+};

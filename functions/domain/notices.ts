@@ -2,6 +2,7 @@ import { ConflictError } from './errors.ts';
 import { counted, fill, noticeMessages } from './messages.ts';
 import { formatEuro, toEuros } from './money.ts';
 import type { Position } from './payments.ts';
+import { italianDay } from './period.ts';
 
 /**
  * Payment notices (avvisi di pagamento) sent to the citizen: by e-mail with MyPay's PDF attached, and as a
@@ -24,8 +25,6 @@ export function assertNoticeSendable(position: NoticePosition): asserts position
 /** Whether a position is one the flow e-mail sends (the same rule, as a test). */
 export const isNoticeSendable = (position: NoticePosition) => !position.annullato && !position.isPagato && Boolean(position.nav);
 
-/** "2026-11-30" → "30/11/2026". */
-export const italianDate = (isoDate: string) => isoDate.slice(0, 10).split('-').reverse().join('/');
 
 /** The notice number in the groups of four pagoPA prints on notices: ['3010', '0000', '0000', '0011', '54']. */
 export const navGroups = (nav: string): string[] => nav.match(/.{1,4}/g) ?? [];
@@ -50,7 +49,7 @@ export function iuvOfNoticeFile(fileName: string): string | null {
 /** The e-mail notice: amount, due date, notice number and beneficiary (service, month, call and subscriber). */
 export function noticeEmail(position: NoticePosition & { nav: string }, recipient: { firstName: string; lastName: string }) {
   const amount = formatEuro(toEuros(position.importoDovuto));
-  const due = italianDate(position.dataScadenza);
+  const due = italianDay(position.dataScadenza);
   const subject = `Avviso di pagamento: ${position.titolo}`;
   const lines = [
     `Gentile ${recipient.firstName} ${recipient.lastName},`,
@@ -118,7 +117,7 @@ export interface IoMessageContent {
 
 export function ioMessageContent(position: NoticePosition & { nav: string }): IoMessageContent {
   const amount = formatEuro(toEuros(position.importoDovuto));
-  const due = italianDate(position.dataScadenza);
+  const due = italianDay(position.dataScadenza);
   const subject = clip(`Avviso di pagamento: ${position.titolo}`, IO_SUBJECT.max).padEnd(IO_SUBJECT.min, '.');
   const lines = (title: string, causale: string) =>
     [

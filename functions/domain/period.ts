@@ -27,3 +27,9 @@ export const romeYear = (now: Date): number => currentPeriod(now).anno;
 
 /** "2026-03". */
 export const periodKey = ({ mese, anno }: Period) => `${anno}-${String(mese).padStart(2, '0')}`;
+
+/** A day as the portal writes it: yyyy-mm-dd (or an ISO instant's date part) → dd/mm/yyyy; '—' when there is none. */
+export const italianDay = (day: string | null | undefined): string => {
+  const match = day ? /^(\d{4})-(\d{2})-(\d{2})/.exec(day) : null;
+  return match ? `${match[3]}/${match[2]}/${match[1]}` : '—';
+};

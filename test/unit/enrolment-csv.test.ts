@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvFileName, decodeCsv, enrolmentCsv, isCsvContentType, parseEnrolmentCsv, planImport, type ImportUser } from '../../functions/domain/enrolment-csv.ts';
-import { parseEuroToCents } from '../../functions/domain/enrolment.ts';
+import { parseEuroToCents } from '../../functions/domain/money.ts';
 import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
 
 const code = (first15: string) => first15 + fiscalCodeCheckCharacter(first15);

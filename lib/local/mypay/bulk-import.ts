@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseXml, XmlElement } from '@rgrove/parse-xml';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import { isValidFiscalCode } from '../../../functions/domain/fiscal-code.ts';
+import { isMyPayFiscalCode } from './fiscal-code.ts';
 import { json, readBody } from './http.ts';
 import { TIPI_VERSAMENTO, type ImportRecord, type Position } from './model.ts';
 import { renderNotice } from './notice.ts';
@@ -240,7 +240,7 @@ export function createBulkImport(store: SimulatorStore) {
       if (!row.IUD || row.IUD.startsWith('000')) throw new SoapFault('PAA_IUD_NON_VALIDO', `paaSILImportaDovuto: IdentificativoUnivocoDovuto non valido: ${row.IUD}`);
       if (!row.causaleVersamento.trim()) throw new SoapFault('PAA_CAUSALE_NON_PRESENTE', 'paaSILImportaDovuto: causaleVersamento non specificato ');
       if (!/^[0129]\/\S{3,138}$/.test(row.datiSpecificiRiscossione)) throw new SoapFault('PAA_DATI_SPECIFICI_RISCOSSIONE_NON_VALIDO', `paaSILImportaDovuto: DatiSpecificiRiscossione non valido: ${row.datiSpecificiRiscossione}`);
-      if (row.tipoIdentificativoUnivoco === 'F' && !isValidFiscalCode(row.codiceIdentificativoUnivoco)) throw new SoapFault('PAA_CODICE_FISCALE_NON_VALIDO', `paaSILImportaDovuto: Codice fiscale non valido [${row.codiceIdentificativoUnivoco}]`);
+      if (row.tipoIdentificativoUnivoco === 'F' && !isMyPayFiscalCode(row.codiceIdentificativoUnivoco)) throw new SoapFault('PAA_CODICE_FISCALE_NON_VALIDO', `paaSILImportaDovuto: Codice fiscale non valido [${row.codiceIdentificativoUnivoco}]`);
       if (row.tipoIdentificativoUnivoco === 'G' && !/^\d{11}$/.test(row.codiceIdentificativoUnivoco)) throw new SoapFault('PAA_P_IVA_NON_VALIDO', `paaSILImportaDovuto: P.IVA non valida [${row.codiceIdentificativoUnivoco}]`);
       const key = positionKey(e.codIpa, row.IUD);
       const existing = state.positions[key];

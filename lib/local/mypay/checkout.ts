@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseXml } from '@rgrove/parse-xml';
 import { XmlDocument, XsdValidator } from 'libxml2-wasm';
-import { isValidFiscalCode } from '../../../functions/domain/fiscal-code.ts';
+import { isMyPayFiscalCode } from './fiscal-code.ts';
 import { formOrJson, page } from './http.ts';
 import { CART_EXPIRY_MS, DOVUTI_XSD_PATH, TIPI_VERSAMENTO, type Position, type SessionRecord } from './model.ts';
 import { entityChecker, SoapFault, str, withFaults } from './soap.ts';
@@ -78,7 +78,7 @@ export function createCheckout(store: SimulatorStore) {
       const payer = childOf(dovuti, 'soggettoPagatore');
       const id = childOf(payer, 'identificativoUnivocoPagatore');
       const fiscalCode = textOf(id, 'codiceIdentificativoUnivoco').toUpperCase();
-      if (textOf(id, 'tipoIdentificativoUnivoco') === 'F' ? !isValidFiscalCode(fiscalCode) : !/^[0-9]{11}$/.test(fiscalCode)) {
+      if (textOf(id, 'tipoIdentificativoUnivoco') === 'F' ? !isMyPayFiscalCode(fiscalCode) : !/^[0-9]{11}$/.test(fiscalCode)) {
         throw new SoapFault('PAA_CODICE_FISCALE_NON_VALIDO', `Codice fiscale non valido [${fiscalCode}]`);
       }
       const items = elementsOf(versamento).filter((c) => localName(c.name) === 'datiSingoloVersamento');
@@ -128,7 +128,7 @@ export function createCheckout(store: SimulatorStore) {
       const person = (args.identificativoUnivocoPersonaFG ?? {}) as Record<string, unknown>;
       const kind = str(person.tipoIdentificativoUnivoco);
       const code = (str(person.codiceIdentificativoUnivoco) ?? '').toUpperCase();
-      if (!(kind === 'F' ? isValidFiscalCode(code) : kind === 'G' && /^[0-9]{11}$/.test(code))) {
+      if (!(kind === 'F' ? isMyPayFiscalCode(code) : kind === 'G' && /^[0-9]{11}$/.test(code))) {
         throw new SoapFault('PAA_IDENTIFICATIVO_UNIVOCO_PERSONA_NON_VALIDO', 'Identificativo univoco persona non valido');
       }
       const open = Object.values(state.positions).filter((p) => p.status === 'DA_PAGARE' && p.fiscalCode === code && p.tipoIdentificativoUnivoco === kind && (!codIpa || p.codIpa === codIpa));

@@ -1,6 +1,6 @@
 /** The import's rows as MyPay4 reads and checks them (ImportFlussoTaskService), independently of the portal's CSV builder. */
 import { parseXml, XmlElement } from '@rgrove/parse-xml';
-import { isValidFiscalCode } from '../../../functions/domain/fiscal-code.ts';
+import { isMyPayFiscalCode } from './fiscal-code.ts';
 import { COUNTRY_CODES, PROVINCE_CODES } from '../../../functions/domain/place-codes.ts';
 import { IMPORT_COLUMNS, TIPI_VERSAMENTO, type Position, type SimulatedEntity } from './model.ts';
 import { centsFromDecimal, elementsOf, localName, textOf } from './values.ts';
@@ -101,7 +101,7 @@ export function validateRow(row: Record<string, string>, held: Position | undefi
   else if (!tipo) fail('PAA_IMPORT_SINTASSI_CSV_TIPO_DOVUTO_NON_ATTIVO_PER_ENTE', 'Errore sintassi CSV campo tipoDovuto non attivo per ente');
   const payerType = row.tipoIdentificativoUnivoco;
   const payer = row.codiceIdentificativoUnivoco!;
-  if (payerType === 'F' ? !isValidFiscalCode(payer) : payerType === 'G' ? !/^\d{11}$/.test(payer) : true) {
+  if (payerType === 'F' ? !isMyPayFiscalCode(payer) : payerType === 'G' ? !/^\d{11}$/.test(payer) : true) {
     // MyPay4 appends this one code without its '|' (ImportFlussoTaskService.validaElabora, as written there).
     if (payerType === 'F') fail('PAA_IMPORT_SINTASSI_CSV_COD_FISC', "Errore sintassi CSV Codice fiscale non valido. Per maggiori informazioni fare riferimento al manuale 'Integrazione Ente'", '');
     else if (payerType === 'G') fail('PAA_IMPORT_SINTASSI_CSV_P_IVA', manuale('P.IVA non valida'));

@@ -13,7 +13,7 @@ const row = (state: SubscriptionState, singlePaymentAllowed = true) =>
 /** The names of the buttons and links an operator finds on a row, in order. */
 function buttonsOn(state: SubscriptionState): string[] {
   const html = renderToStaticMarkup(
-    createElement(MemoryRouter, null, createElement(EnrolmentRowActions, { row: row(state), callId: 'c', onConfirm: () => undefined, onEdit: () => undefined, onAsk: () => undefined })),
+    createElement(MemoryRouter, null, createElement(EnrolmentRowActions, { row: row(state), callId: 'c', onConfirm: () => undefined, onEdit: () => undefined, onAsk: () => undefined, startExport: async () => undefined })),
   );
   return [...html.matchAll(/aria-label="([^"]+)"/g)].map((match) => match[1]!.replace(/&#x27;|’/g, '’'));
 }

@@ -13,8 +13,7 @@ const bands = () => import('@/features/bands');
 const services = () => import('@/features/services');
 const users = () => import('@/features/users');
 const isee = () => import('@/features/isee');
-const profile = () => import('@/features/profile');
-const calls = () => import('@/features/calls/pages');
+const calls = () => import('@/features/calls');
 const subscriptions = () => import('@/features/subscriptions');
 const configuration = () => import('@/features/configuration');
 const flows = () => import('@/features/flows');
@@ -22,6 +21,10 @@ const tickets = () => import('@/features/tickets');
 const payments = () => import('@/features/payments');
 const page = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType) =>
   lazy(async () => ({ default: pick(await load()) }));
+// The pages that bring several features together live with the routes (a feature imports no other).
+const callDetail = lazy(() => import('./routes/call-detail').then((m) => ({ default: m.CallDetailPage })));
+const citizenCall = lazy(() => import('./routes/citizen-call').then((m) => ({ default: m.CallPage })));
+const callForms = () => import('./routes/call-forms');
 
 /**
  * Which component shows each page. Access is decided by the table in access.ts; a page permitted there
@@ -37,11 +40,11 @@ const pages: PageMap = new Map<string, ComponentType>(
       [paths.editBand, page(bands, (m) => m.EditBandPage)],
       [paths.services, page(services, (m) => m.ServicesPage)],
       [paths.newService, page(services, (m) => m.NewServicePage)],
-      [paths.serviceDetail, page(services, (m) => m.ServiceDetailPage)],
+      [paths.serviceDetail, lazy(() => import('./routes/service-detail').then((m) => ({ default: m.ServiceDetailPage })))],
       [paths.users, page(users, (m) => m.UsersPage)],
       [paths.newUser, page(users, (m) => m.NewUserPage)],
-      [paths.userRecord, page(users, (m) => m.UserRecordPage)],
-      [paths.profile, page(profile, (m) => m.ProfilePage)],
+      [paths.userRecord, lazy(() => import('./routes/user-record').then((m) => ({ default: m.UserRecordPage })))],
+      [paths.profile, lazy(() => import('./routes/profile').then((m) => ({ default: m.ProfilePage })))],
       [paths.citizenIseeUpload, page(isee, (m) => m.CitizenIseeUploadPage)],
       [paths.iseeList, page(isee, (m) => m.IseeListPage)],
       ['/lista_isee/verifica_isee', page(isee, (m) => m.VerifyIseePage)],
@@ -51,19 +54,19 @@ const pages: PageMap = new Map<string, ComponentType>(
       ['/caricamento_ISEE_operatore', page(isee, (m) => m.OperatorIseeUploadPage)],
       ['/lista_utenti/dati_utente/caricamento_ISEE_operatore', page(isee, (m) => m.OperatorIseeUploadPage)],
       [paths.calls, page(calls, (m) => m.CallsPage)],
-      [paths.newCall, page(calls, (m) => m.NewCallPage)],
-      [paths.serviceNewCall, page(calls, (m) => m.NewCallPage)],
-      [paths.callDetail, page(calls, (m) => m.CallDetailPage)],
-      [paths.serviceCallDetail, page(calls, (m) => m.CallDetailPage)],
-      [paths.editCall, page(calls, (m) => m.EditCallPage)],
-      [paths.publicCall, page(subscriptions, (m) => m.CallPage)],
-      [paths.subscriptionCall, page(subscriptions, (m) => m.CallPage)],
-      [paths.serviceCalls, page(subscriptions, (m) => m.ServiceOpenCallsPage)],
+      [paths.newCall, page(callForms, (m) => m.NewCallRoute)],
+      [paths.serviceNewCall, page(callForms, (m) => m.NewCallRoute)],
+      [paths.callDetail, callDetail],
+      [paths.serviceCallDetail, callDetail],
+      [paths.editCall, page(callForms, (m) => m.EditCallRoute)],
+      [paths.publicCall, citizenCall],
+      [paths.subscriptionCall, citizenCall],
+      [paths.serviceCalls, lazy(() => import('./routes/service-open-calls').then((m) => ({ default: m.ServiceOpenCallsPage })))],
       [paths.subscriptions, page(subscriptions, (m) => m.SubscriptionsPage)],
       [paths.configuration, page(configuration, (m) => m.ConfigurationPage)],
       [paths.flows, page(flows, (m) => m.FlowsPage)],
       [paths.payments, page(payments, (m) => m.PaymentsPage)],
-      [paths.callPayments, page(payments, (m) => m.PaymentListPage)],
+      [paths.callPayments, lazy(() => import('./routes/payment-list').then((m) => ({ default: m.PaymentListRoute })))],
       [paths.support, page(tickets, (m) => m.SupportPage)],
       [paths.myTickets, page(tickets, (m) => m.MyTicketsPage)],
       [paths.tickets, page(tickets, (m) => m.TicketsPage)],

@@ -5,3 +5,6 @@ export { FileList } from './components/file-viewer';
 export { useVisibleCall } from './api/get-open-call';
 export { useServiceOpenCalls } from './api/get-open-calls';
 export { getCalls } from './api/get-calls';
+export { CallsPage } from './components/calls-page';
+export { EditCallPage } from './components/edit-call-page';
+export { NewCallPage } from './components/new-call-page';

@@ -1,2 +1,1 @@
-export { ProfilePage } from './components/profile-page';
 export { ProfileBanner } from './components/profile-banner';

@@ -1,5 +1,4 @@
 export { NewServicePage } from './components/new-service-page';
-export { ServiceDetailPage } from './components/service-detail-page';
 export { ServicesPage } from './components/services-page';
 export { getServices } from './api/get-services';
 export { useService } from './api/get-service';

@@ -1,5 +1,4 @@
 export { NewUserPage } from './components/new-user-page';
-export { UserRecordPage } from './components/user-record-page';
 export { UsersPage } from './components/users-page';
 export { UserFields, PROFILE_REQUIRED } from './components/user-fields';
 export { userFields, userToForm, validateProfile } from './utils/user-form';

@@ -1,6 +1,8 @@
-import { bandLabel } from '@domain/bands';
+import { bandLabel, type Band } from '@domain/bands';
 import { callInputSchema, callStateLabels, canMoveCall, callUpdateSchema, defaultCallName, remainingCallFiles, type Call, type CallInput, type CallUpdate } from '@domain/calls';
 import { fileMessages } from '@domain/files';
+import { romeYear } from '@domain/period';
+import type { Service } from '@domain/services';
 import { fieldErrors } from '@domain/validation';
 import { Button, CheckboxField, Flex, SelectField, Text, TextField } from '@aws-amplify/ui-react';
 import { useId, useRef } from 'react';
@@ -8,8 +10,6 @@ import { BackAndConfirmButtons, ConfirmedForm } from '@/components/confirmed-for
 import { pickFieldErrors, useConfirmedForm, type FormValidation } from '@/components/form-fields';
 import { PageAlert } from '@/components/page-alert';
 import { useAsync } from '@/components/use-async';
-import { getBands } from '@/features/bands';
-import { getServices } from '@/features/services';
 import { checkFile, uploadFile } from '@/lib/upload';
 
 export interface CallFormValues {
@@ -28,21 +28,16 @@ const fields: readonly Field[] = ['serviceId', 'name', 'year', 'state', 'codAcce
 
 const ACCEPT = '.pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png';
 
-/** Services and bands to choose from (both lists are short: one page of 100). */
-function useChoices() {
-  return useAsync(
-    async () => ({
-      services: (await getServices({ limit: 100 })).items,
-      bands: (await getBands({ limit: 100 })).items,
-    }),
-    [],
-  );
-}
+/**
+ * The services and bands a call is made of, to choose from: the app reads them from those features (the
+ * calls feature does not import them) and hands the loader to the form's pages.
+ */
+export type LoadCallChoices = () => Promise<{ services: Service[]; bands: Band[] }>;
 
 export const emptyCallForm = (serviceId = '', serviceName = ''): CallFormValues => ({
   serviceId,
   name: serviceName ? defaultCallName(serviceName) : '',
-  year: String(new Date().getFullYear()),
+  year: String(romeYear(new Date())),
   codAccertamento: '',
   codCapitolo: '',
   nomeMyPay: '',
@@ -87,11 +82,12 @@ export interface CallFormProps {
   save: (input: CallInput | CallUpdate) => Promise<Call>;
   onSaved: (call: Call) => void;
   backTo: string;
+  loadChoices: LoadCallChoices;
 }
 
 /** New and edit call form (part 2 §2.12, §5), with the confirmation dialog. */
-export function CallForm({ mode, initialValues, attached, save, onSaved, backTo }: CallFormProps) {
-  const choices = useChoices();
+export function CallForm({ mode, initialValues, attached, save, onSaved, backTo, loadChoices }: CallFormProps) {
+  const choices = useAsync(loadChoices, []);
   const fileInput = useRef<HTMLInputElement>(null);
   const bandsLegend = useId();
   const remaining = remainingCallFiles(attached);

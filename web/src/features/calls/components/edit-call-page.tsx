@@ -12,7 +12,7 @@ import { paths } from '@/config/paths';
 import { deleteCallFile } from '../api/delete-call-file';
 import { useCall } from '../api/get-call';
 import { updateCall } from '../api/update-call';
-import { CallForm, callToForm } from './call-form';
+import { CallForm, callToForm, type LoadCallChoices } from './call-form';
 import { callDetailLink } from './calls-page';
 import { FileList } from './file-viewer';
 
@@ -20,7 +20,7 @@ import { FileList } from './file-viewer';
  * /lista_bandi/dettaglio_sessione/modifica_sessione?sessionId={id}: the call's fields plus year and state;
  * new forms up to 5 minus those attached; each attached form can be deleted. Saving returns to the detail.
  */
-export function EditCallPage() {
+export function EditCallPage({ loadChoices }: { loadChoices: LoadCallChoices }) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const id = params.get('sessionId');
@@ -70,6 +70,7 @@ export function EditCallPage() {
           save={(input) => updateCall(loaded.id, input as CallUpdate)}
           onSaved={(saved) => navigate(callDetailLink(saved.id))}
           backTo={callDetailLink(loaded.id)}
+          loadChoices={loadChoices}
         />
       </>
     );

@@ -1,6 +1,9 @@
+import type { ExportRequest } from '@domain/flow-schemas';
 import { currentPeriod } from '@domain/payments';
-import { startExport } from '@/features/flows';
 import { ApiError } from '@/lib/api';
+
+/** The flows feature's 'Invia a MyPay' for a month, which the app hands in (a feature imports no other). */
+export type StartExport = (callId: string, request: ExportRequest) => Promise<unknown>;
 
 export const SINGLE_PAYMENT_FAILED = 'Si è verificato un errore. Riprovare più tardi.';
 export const SINGLE_PAYMENT_BAD_ANSWER = 'Errore nella risposta dal server.';
@@ -10,7 +13,7 @@ export const SINGLE_PAYMENT_BAD_ANSWER = 'Errore nella risposta dal server.';
  * A failure reads as spec part 2 §8 says: the server's message; 'Errore nella risposta dal server.' for an
  * error answer without one; 'Si è verificato un errore. Riprovare più tardi.' when no answer came.
  */
-export async function sendSinglePayment(callId: string, fiscalCode: string) {
+export async function sendSinglePayment(startExport: StartExport, callId: string, fiscalCode: string) {
   try {
     return await startExport(callId, { ...currentPeriod(new Date()), fiscalCode });
   } catch (error) {

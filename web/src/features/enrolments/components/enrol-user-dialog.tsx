@@ -6,7 +6,6 @@ import { Dialog } from '@/components/dialog';
 import { LoadingState } from '@/components/loading-state';
 import { PageAlert } from '@/components/page-alert';
 import { paths } from '@/config/paths';
-import type { UserFilters } from '@/features/users';
 import { ApiError, errorMessage } from '@/lib/api';
 
 const FIELDS = [
@@ -17,10 +16,19 @@ const FIELDS = [
   ['phoneNumber', 'Telefono'],
 ] as const;
 
-/** The users feature (its search and record fetchers) loads when the modal first needs it, not with the call's page. */
-const usersApi = () => import('@/features/users');
+/** What the modal searches by, as the users' list does ('Da validare' stays off here). */
+export type UserSearch = Record<(typeof FIELDS)[number][0], string> & { loaded: boolean };
 
-const noFilters: UserFilters = { firstName: '', lastName: '', fiscalCode: '', email: '', phoneNumber: '', loaded: false };
+/**
+ * The users' search and record, which belong to the users feature: the app hands their loader in, and it
+ * runs when the modal first needs them, not with the call's page.
+ */
+export type LoadUsers = () => Promise<{
+  searchUsers: (filters: UserSearch, cursor: null) => Promise<{ items: User[] }>;
+  getUser: (id: string) => Promise<User>;
+}>;
+
+const noFilters: UserSearch = { firstName: '', lastName: '', fiscalCode: '', email: '', phoneNumber: '', loaded: false };
 
 export interface EnrolUserDialogProps {
   open: boolean;
@@ -30,6 +38,7 @@ export interface EnrolUserDialogProps {
   busy: boolean;
   onEnrol: (user: User) => void;
   onClose: () => void;
+  loadUsers: LoadUsers;
 }
 
 /**
@@ -37,8 +46,8 @@ export interface EnrolUserDialogProps {
  * result; 'Nuovo utente' opens the new-user form in a new tab, which brings the operator back here with
  * the new user ready to enrol.
  */
-export function EnrolUserDialog({ open, callId, preselectedUserId, busy, onEnrol, onClose }: EnrolUserDialogProps) {
-  const [draft, setDraft] = useState<UserFilters>(noFilters);
+export function EnrolUserDialog({ open, callId, preselectedUserId, busy, onEnrol, onClose, loadUsers }: EnrolUserDialogProps) {
+  const [draft, setDraft] = useState<UserSearch>(noFilters);
   const [results, setResults] = useState<User[] | null>(null);
   const [searching, setSearching] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -47,21 +56,21 @@ export function EnrolUserDialog({ open, callId, preselectedUserId, busy, onEnrol
     if (!open || !preselectedUserId) return;
     let current = true;
     setSearching(true);
-    usersApi().then(({ getUser }) => getUser(preselectedUserId)).then(
+    loadUsers().then(({ getUser }) => getUser(preselectedUserId)).then(
       (user) => current && (setResults([user]), setSearching(false)),
       (failure: unknown) => current && (setError(failure instanceof ApiError ? failure.message : 'Utente non trovato.'), setSearching(false)),
     );
     return () => {
       current = false;
     };
-  }, [open, preselectedUserId]);
+  }, [open, preselectedUserId, loadUsers]);
 
   const search = async (event: FormEvent) => {
     event.preventDefault();
     setSearching(true);
     setError(null);
     try {
-      const { searchUsers } = await usersApi();
+      const { searchUsers } = await loadUsers();
       setResults((await searchUsers(draft, null)).items);
     } catch (failure) {
       setError(errorMessage(failure));

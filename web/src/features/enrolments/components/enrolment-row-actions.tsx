@@ -3,7 +3,7 @@ import { ButtonLink } from '@/components/button-link';
 import { DisabledButton } from '@/components/disabled-button';
 import { paths } from '@/config/paths';
 import { deleteEnrolment } from '../api/delete-enrolment';
-import { sendSinglePayment } from '../api/send-single-payment';
+import { sendSinglePayment, type StartExport } from '../api/send-single-payment';
 import type { EnrolmentRow } from '../api/types';
 import { updateEnrolmentState } from '../api/update-enrolment-state';
 import { actionsFor, movesFrom, stateCodeFor, type EnrolmentAction, type EnrolmentMove } from '../utils/enrolment-actions';
@@ -63,10 +63,11 @@ export interface EnrolmentRowActionsProps {
   onEdit: (row: EnrolmentRow) => void;
   /** Any other change: asked in the confirmation dialog. */
   onAsk: (pending: Pending) => void;
+  startExport: StartExport;
 }
 
 /** The buttons of a row of 'Iscritti al bando', as its state allows (spec part 2 §4). */
-export function EnrolmentRowActions({ row, callId, onConfirm, onEdit, onAsk }: EnrolmentRowActionsProps) {
+export function EnrolmentRowActions({ row, callId, onConfirm, onEdit, onAsk, startExport }: EnrolmentRowActionsProps) {
   const who = `${row.firstName} ${row.lastName}`;
   const record = `${paths.userRecord}?citizen=${encodeURIComponent(row.userId)}`;
   const moves = movesFrom(row.state);
@@ -106,7 +107,7 @@ export function EnrolmentRowActions({ row, callId, onConfirm, onEdit, onAsk }: E
                     title: 'Pagamento singolo',
                     message: `Confermi di inviare a MyPay la posizione di questo mese di ${who}?`,
                     done: 'Invio a MyPay avviato: l’avanzamento è in Flussi MyPay.',
-                    run: () => sendSinglePayment(callId, row.fiscalCode),
+                    run: () => sendSinglePayment(startExport, callId, row.fiscalCode),
                   })
                 }
               />

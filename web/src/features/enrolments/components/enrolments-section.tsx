@@ -24,8 +24,9 @@ import { ActionError, useActionError } from './action-error';
 import { ConfirmEnrolmentDialog, EditEnrolmentDialog } from './enrolment-dialogs';
 import { EnrolmentFilters } from './enrolment-filters';
 import { EnrolmentRowActions, type Pending } from './enrolment-row-actions';
+import type { StartExport } from '../api/send-single-payment';
 import { EnrolmentsTable } from './enrolments-table';
-import { EnrolUserDialog } from './enrol-user-dialog';
+import { EnrolUserDialog, type LoadUsers } from './enrol-user-dialog';
 import { ImportDialog } from './import-dialog';
 import { ImportProgress, useImportStatus } from './import-progress';
 
@@ -35,6 +36,10 @@ export interface EnrolmentsSectionProps {
   readOnly: boolean;
   /** After a change: the page reloads the call (its count of requests). */
   onChanged?: () => void;
+  /** The users' search for 'Iscrivi utente' (the users feature's). */
+  loadUsers: LoadUsers;
+  /** 'Pagamento singolo' (the flows feature's export). */
+  startExport: StartExport;
 }
 
 /**
@@ -43,7 +48,7 @@ export interface EnrolmentsSectionProps {
  * and 'Reset ore'. Every change sends the version the operator saw (dataUpdate); a failure shows the
  * server's message in the corner for 5 s and in an 'Errore' dialog (spec part 2 §8).
  */
-export function EnrolmentsSection({ call, readOnly, onChanged }: EnrolmentsSectionProps) {
+export function EnrolmentsSection({ call, readOnly, onChanged, loadUsers, startExport }: EnrolmentsSectionProps) {
   const [params, setParams] = useSearchParams();
   const view = viewFromParams(params);
   const list = useEnrolments(call.id, view);
@@ -165,7 +170,7 @@ export function EnrolmentsSection({ call, readOnly, onChanged }: EnrolmentsSecti
           serviceName={call.serviceName}
           sort={view.sort}
           onSort={(sort) => setView({ sort })}
-          actions={readOnly ? undefined : (row) => <EnrolmentRowActions row={row} callId={call.id} onConfirm={setConfirming} onEdit={setEditing} onAsk={setPending} />}
+          actions={readOnly ? undefined : (row) => <EnrolmentRowActions row={row} callId={call.id} onConfirm={setConfirming} onEdit={setEditing} onAsk={setPending} startExport={startExport} />}
         />
       )}
       <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="small">
@@ -217,7 +222,7 @@ export function EnrolmentsSection({ call, readOnly, onChanged }: EnrolmentsSecti
             onCancel={() => setPending(null)}
             onConfirm={() => pending && void act(pending.run, pending.done).then(() => setPending(null))}
           />
-          <EnrolUserDialog open={enrolOpen} callId={call.id} preselectedUserId={enrolUserId} busy={busy} onEnrol={(user) => void enrol(user)} onClose={closeEnrol} />
+          <EnrolUserDialog open={enrolOpen} callId={call.id} preselectedUserId={enrolUserId} busy={busy} onEnrol={(user) => void enrol(user)} onClose={closeEnrol} loadUsers={loadUsers} />
           <ImportDialog open={importOpen} callId={call.id} serviceName={call.serviceName} onClose={() => setImportOpen(false)} onStarted={importStatus.started} />
         </>
       )}

@@ -10,7 +10,7 @@ import type { ImportPreview, ImportRequest, ImportRow, ImportStatus } from '../a
 import { fileToBase64 } from '../utils/download';
 import { csvFileProblem, hoursHeader } from '../utils/enrolment-format';
 import { formatHours } from '@domain/fee';
-import { formatEuro, toEuros } from '@domain/money';
+import { formatEuroCents } from '@domain/money';
 
 /** Rows shown per preview list: a 5,000-row file stays readable; the counts say the rest. */
 const PREVIEW_ROWS = 100;
@@ -37,7 +37,7 @@ const rowColumns = (serviceName: string): DataTableColumn<ImportRow>[] => [
   { id: 'name', header: 'Cognome e nome', cell: (r) => `${r.lastName} ${r.firstName}` },
   { id: 'ranking', header: 'Punteggio', cell: (r) => (r.rankingScore === null ? '—' : String(r.rankingScore)), align: 'end' },
   { id: 'hours', header: hoursHeader(serviceName), cell: (r) => formatHours(r.weeklyHour), align: 'end' },
-  { id: 'isee', header: 'ISEE', cell: (r) => (r.iseeValueCents === null ? '—' : `${formatEuro(toEuros(r.iseeValueCents))}${r.iseeYear ? ` (${r.iseeYear})` : ''}`), noWrap: true },
+  { id: 'isee', header: 'ISEE', cell: (r) => (r.iseeValueCents === null ? '—' : `${formatEuroCents(r.iseeValueCents)}${r.iseeYear ? ` (${r.iseeYear})` : ''}`), noWrap: true },
   { id: 'changes', header: 'Modifiche', cell: (r) => r.changes.join(', ') },
 ];
 

@@ -6,7 +6,7 @@
 import { isRideService } from '@domain/fee';
 import { fileMessages } from '@domain/files';
 import { enrolmentMessages, MAX_IMPORT_FILE_BYTES, rankingScoreSchema, weeklyHourSchema } from '@domain/enrolment';
-import { formatEuro, parseItalianAmount, toEuros } from '@domain/money';
+import { formatEuroCents, parseEuroText } from '@domain/money';
 import { ENROLMENT_PAGE_SIZES, type EnrolmentFilters, type EnrolmentPageSize, type EnrolmentRow, type EnrolmentSort } from '../api/types';
 
 /** ISEE year 1900 marks an ISEE error (spec part 2 §9). */
@@ -31,7 +31,7 @@ export const iseeYearHint = (isee: EnrolmentRow['isee']) => (isee ? ISEE_YEAR_MI
 export function formatIsee(isee: EnrolmentRow['isee']): string {
   if (!isee) return ISEE_MISSING;
   if (isee.year === ISEE_ERROR_YEAR) return ISEE_ERROR;
-  return `${formatEuro(toEuros(isee.valueCents))} (${isee.year})`;
+  return `${formatEuroCents(isee.valueCents)} (${isee.year})`;
 }
 
 /** The cost cell: the month's fee, or why there is none (an ISEE not validated yet is not a missing one). */
@@ -39,7 +39,7 @@ export function formatFee(fee: EnrolmentRow['fee'], isee: EnrolmentRow['isee'] =
   if (!fee) return '—';
   switch (fee.kind) {
     case 'DUE':
-      return formatEuro(toEuros(fee.amountCents));
+      return formatEuroCents(fee.amountCents);
     case 'EXEMPT':
       return EXEMPT_TEXT;
     case 'NO_ISEE':
@@ -76,13 +76,7 @@ export const parseRankingInput = (text: string): Read => readWith(rankingScoreSc
  * 'ISEE maggiore di', typed the Italian way: '' → null (no filter), '1.234,5' → 1234.5, '1234.50' → 1234.5
  * (one dot and one or two digits is a decimal point, as the API reads it), bad text → NaN.
  */
-export function parseIseeAbove(text: string): number | null {
-  const trimmed = text.trim().replace(/\s|€/g, '');
-  if (trimmed === '') return null;
-  if (/^\+?\d+\.\d{1,2}$/.test(trimmed)) return Number(trimmed.replace('+', ''));
-  if (/^\+?\d{1,3}(\.\d{3})+(,\d{1,2})?$/.test(trimmed) || /^\+?\d+(,\d{1,2})?$/.test(trimmed)) return parseItalianAmount(trimmed);
-  return Number.NaN;
-}
+export const parseIseeAbove = (text: string): number | null => (/^[\s€]*$/.test(text) ? null : parseEuroText(text));
 
 export const emptyFilters: EnrolmentFilters = { fiscalCode: '', firstName: '', lastName: '', iseeAbove: '', confirmed: false };
 const SORTS: readonly EnrolmentSort[] = ['ranking', '-ranking', 'isee', '-isee'];

@@ -1,12 +1,12 @@
 import { Card, Flex, Heading, Text } from '@aws-amplify/ui-react';
 import type { RefreshRow, RefreshStatus } from '@domain/isee-refresh';
-import { formatEuro } from '@domain/money';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { JobStartButton } from '@/components/job-start-button';
 import { PageAlert } from '@/components/page-alert';
 import { useStartedJob } from '@/components/use-job-status';
 import { getCallIseeRefresh, startCallIseeRefresh } from '../api/inps';
 import { formatTimestamp } from '@/lib/dates';
+import { euroOrDash } from '../utils/isee-form';
 
 const POLL_MS = 2000;
 export const REFRESH_QUESTION = 'Il Comune chiederà all’INPS, tramite PDND, l’ISEE valido oggi di ogni iscritto approvato del bando. Procedere?';
@@ -53,7 +53,7 @@ export function RefreshReport({ status }: { status: RefreshStatus }) {
   const columns: DataTableColumn<RefreshRow>[] = [
     { id: 'name', header: 'Iscritto', cell: (r) => `${r.lastName} ${r.firstName}`, isRowHeader: true },
     { id: 'fiscalCode', header: 'Codice fiscale', cell: (r) => r.fiscalCode, noWrap: true },
-    { id: 'value', header: 'ISEE', cell: (r) => (r.value === null ? '—' : formatEuro(r.value)), align: 'end', noWrap: true },
+    { id: 'value', header: 'ISEE', cell: (r) => euroOrDash(r.value), align: 'end', noWrap: true },
     { id: 'detail', header: 'Note', cell: (r) => r.detail ?? '—' },
   ];
   return (

@@ -1,5 +1,6 @@
 import { Button, Card, Flex, Heading, Text } from '@aws-amplify/ui-react';
-import { italianDay, type InpsCheck } from '@domain/inps';
+import type { InpsCheck } from '@domain/inps';
+import { italianDay } from '@domain/period';
 import type { InpsDetails, Isee } from '@domain/isee';
 import { formatEuro } from '@domain/money';
 import { useState } from 'react';
@@ -8,9 +9,9 @@ import { PageAlert } from '@/components/page-alert';
 import { useAsyncAction } from '@/components/use-async';
 import { checkIseeWithInps } from '../api/inps';
 import { formatTimestamp } from '@/lib/dates';
+import { euroOrDash } from '../utils/isee-form';
 
 const scale = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
-const euroOrDash = (value: number | null | undefined) => (value === null || value === undefined ? '—' : formatEuro(value));
 const RELATIONS: Record<string, string> = { D: 'Dichiarante', C: 'Coniuge', F: 'Figlio/a', FC: 'Figlio/a a carico', FNC: 'Figlio/a non convivente', MA: 'Altro componente', P: 'Persona a carico', GNC: 'Genitore non convivente' };
 const signed = (value: number) => `${value > 0 ? '+' : ''}${formatEuro(value)}`;
 

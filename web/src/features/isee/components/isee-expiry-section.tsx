@@ -1,5 +1,5 @@
 import { Badge, Button, Flex, Heading, Text } from '@aws-amplify/ui-react';
-import { italianDay } from '@domain/inps';
+import { italianDay } from '@domain/period';
 import type { ExpiryList, ExpiryRow, ReminderChannelState } from '@domain/isee-refresh';
 import { useState } from 'react';
 import { CursorPagination, useCursorList } from '@/components/cursor-pagination';
@@ -10,7 +10,7 @@ import { PageAlert } from '@/components/page-alert';
 import { useJobStatus } from '@/components/use-job-status';
 import { getIseeExpiry, startIseeExpiry, startIseeNewYear } from '../api/inps';
 import { RefreshReport } from './call-isee-refresh';
-import { formatTimestamp } from '@/lib/dates';
+import { formatDay, formatTimestamp } from '@/lib/dates';
 
 const POLL_MS = 2000;
 const channel = (state: ReminderChannelState | null) => (state === 'SENT' ? 'inviato' : state === 'NO_CHANNEL' ? 'non disponibile' : state === 'FAILED' ? 'non riuscito' : '—');
@@ -62,7 +62,7 @@ export function IseeExpirySection() {
       noWrap: true,
     },
     { id: 'expiry', header: 'Scadenza', cell: (r) => italianDay(r.scadenza), noWrap: true },
-    { id: 'reminder', header: 'Promemoria', cell: (r) => (r.remindedAt ? `${new Date(r.remindedAt).toLocaleDateString('it-IT', { timeZone: 'Europe/Rome' })}: IO ${channel(r.io)}, e-mail ${channel(r.email)}` : '—') },
+    { id: 'reminder', header: 'Promemoria', cell: (r) => (r.remindedAt ? `${formatDay(r.remindedAt)}: IO ${channel(r.io)}, e-mail ${channel(r.email)}` : '—') },
   ];
   const running = jobs.running || starting !== null;
   return (

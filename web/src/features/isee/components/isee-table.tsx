@@ -15,7 +15,7 @@ import { useMyIsees } from '../api/list-my-isees';
 import { useUserIsees } from '../api/list-user-isees';
 import { formatDay } from '@/lib/dates';
 import { deleteIseeQuestion } from '../utils/isee-form';
-import { AttachmentIcon } from './attachment-icon';
+import { AttachmentIcon } from '@/components/attachment-icon';
 import { IseeDocumentDialog } from './isee-document-dialog';
 
 export interface IseeTableProps {

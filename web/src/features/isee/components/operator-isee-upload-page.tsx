@@ -1,5 +1,6 @@
 import { Button, CheckboxField, Flex, Heading, TextField } from '@aws-amplify/ui-react';
 import { operatorIseeUploadSchema } from '@domain/isee';
+import { romeYear } from '@domain/period';
 import { fieldErrors } from '@domain/validation';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -24,7 +25,7 @@ export function OperatorIseeUploadPage() {
   useBreadcrumbQuery({ citizen: userId });
   const navigate = useNavigate();
   const [file, setFile] = useState<File | null>(null);
-  const [values, setValues] = useState({ value: '', year: String(new Date().getFullYear()), date: nowForInput(), protocollo: '', scadenza: '', exclude: false });
+  const [values, setValues] = useState({ value: '', year: String(romeYear(new Date())), date: nowForInput(), protocollo: '', scadenza: '', exclude: false });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [alert, setAlert] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);

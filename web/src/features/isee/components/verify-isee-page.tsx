@@ -15,14 +15,13 @@ import { PageAlert } from '@/components/page-alert';
 import { useDecideIsee } from '../api/decide-isee';
 import { useIsee } from '../api/get-isee';
 import { formatDay } from '@/lib/dates';
-import { valueFromText, valueToText } from '../utils/isee-form';
+import { euroOrDash, valueFromText, valueToText } from '../utils/isee-form';
 import { DocumentViewer } from './document-viewer';
 import { InpsCheckCard, InpsDetailsCard } from './inps-details';
 
 const POLL_MS = 2000;
 const percent = new Intl.NumberFormat('it-IT', { style: 'percent', maximumFractionDigits: 0 });
 const scale = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
-const euroOrDash = (value: number | null | undefined) => (value === null || value === undefined ? '—' : formatEuro(value));
 
 /** Where the review pages live: under /lista_isee or under the user record. */
 export const reviewBase = (pathname: string) => (pathname.toLowerCase().startsWith('/lista_utenti') ? '/lista_utenti/dati_utente' : '');

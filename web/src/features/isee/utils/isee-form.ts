@@ -19,6 +19,9 @@ export function nowForInput(now = new Date()): string {
   return local.toISOString().slice(0, 16);
 }
 
+/** An ISEE figure as the pages show it, '—' when there is none. */
+export const euroOrDash = (value: number | null | undefined) => (value === null || value === undefined ? '—' : formatEuro(value));
+
 const euro = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false });
 /** The text an amount field shows for an amount: 12345.6 → '12345,60'. */
 export const valueToText = (value: number | null | undefined) => (value === null || value === undefined ? '' : euro.format(value));

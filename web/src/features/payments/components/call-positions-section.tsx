@@ -1,6 +1,6 @@
 import { Button, Flex, Heading } from '@aws-amplify/ui-react';
 import { currentPeriod, monthNames, paymentBadge, type Period, type Position } from '@domain/payments';
-import { formatEuro } from '@domain/money';
+import { formatEuroCents } from '@domain/money';
 import { useEffect, useRef, useState } from 'react';
 import { CursorPagination, useCursorList } from '@/components/cursor-pagination';
 import { DataTable } from '@/components/data-table';
@@ -59,7 +59,7 @@ export function CallPositionsSection({ callId, readOnly, changed }: { callId: st
         columns={[
           { id: 'name', header: 'Cognome e nome', cell: (p) => `${p.cognome} ${p.nome}`, isRowHeader: true },
           { id: 'cf', header: 'Codice fiscale', cell: (p) => p.fiscalCode, noWrap: true },
-          { id: 'amount', header: 'Importo', cell: (p) => formatEuro(p.importoDovuto / 100), align: 'end', noWrap: true },
+          { id: 'amount', header: 'Importo', cell: (p) => formatEuroCents(p.importoDovuto), align: 'end', noWrap: true },
           { id: 'description', header: 'Descrizione', cell: (p) => p.descrizione },
           {
             id: 'state',

@@ -1,5 +1,5 @@
 import { Button, Flex, Text, TextAreaField } from '@aws-amplify/ui-react';
-import { formatEuro, toEuros } from '@domain/money';
+import { formatEuroCents } from '@domain/money';
 import { RECONCILIATION_NOTE_MAX_LENGTH, reconciliationCloseSchema, reconciliationTexts, type Position } from '@domain/payments';
 import { fieldErrors } from '@domain/validation';
 import { useState, type FormEvent } from 'react';
@@ -56,8 +56,8 @@ export function CloseReconciliationDialog({ position, onClose, onClosed }: { pos
           </Text>
           {toReconcile && (
             <Text>
-              Motivo: {reconciliationTexts[toReconcile.motivo]}. Pagato {formatEuro(toEuros(position.importoTotalePagato))}, differenza{' '}
-              {formatEuro(toEuros(toReconcile.differenza))}. I pagamenti registrati restano.
+              Motivo: {reconciliationTexts[toReconcile.motivo]}. Pagato {formatEuroCents(position.importoTotalePagato)}, differenza{' '}
+              {formatEuroCents(toReconcile.differenza)}. I pagamenti registrati restano.
             </Text>
           )}
           <TextAreaField

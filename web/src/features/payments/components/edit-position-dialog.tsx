@@ -1,5 +1,6 @@
 import { Button, Flex, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
 import { DESCRIPTION_MAX_LENGTH, positionEditSchema, type Position } from '@domain/payments';
+import { centsToDecimal } from '@domain/money';
 import { fieldErrors } from '@domain/validation';
 import { useState, type FormEvent } from 'react';
 import { Dialog } from '@/components/dialog';
@@ -17,7 +18,7 @@ export const CANCEL_WARNING = 'Con importo 0 la posizione debitoria viene annull
  */
 export function EditPositionDialog({ position, onClose, onSaved }: { position: Position; onClose: () => void; onSaved: (saved: Position) => void }) {
   const [descrizione, setDescrizione] = useState(position.descrizione);
-  const [importo, setImporto] = useState((position.importoDovuto / 100).toFixed(2));
+  const [importo, setImporto] = useState(centsToDecimal(position.importoDovuto));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [confirmingCancel, setConfirmingCancel] = useState(false);
   /** A field's value and message; typing clears its message; both are locked while the cancellation is asked. */

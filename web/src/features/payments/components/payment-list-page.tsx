@@ -14,6 +14,7 @@ import {
 import { counted, formatCount } from '@domain/messages';
 import { formatEuroCents } from '@domain/money';
 import { currentPeriod, RECONCILE_LABEL } from '@domain/payments';
+import { romeDay } from '@domain/period';
 import { fieldErrors } from '@domain/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
@@ -25,14 +26,13 @@ import { LoadingState } from '@/components/loading-state';
 import { PageAlert } from '@/components/page-alert';
 import { useAsync } from '@/components/use-async';
 import { paths } from '@/config/paths';
-import { getCalls } from '@/features/calls';
-import { errorMessage } from '@/lib/api';
+import { errorMessage, type Page } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { MissingIseeNotice } from './missing-isee-notice';
 import { SyncPositionsButton } from './sync-positions-button';
 import { getAllPayments, getPaymentList, getPaymentTotals, type PaymentFilters, type PaymentPageSize } from '../api/payment-list';
 import { saveBlob } from '@/lib/save-blob';
-import { romeIsoDay } from '@/lib/dates';
+import { formatDay } from '@/lib/dates';
 
 
 /**
@@ -104,7 +104,7 @@ function Statistics({ totals }: { totals: DebtTotalsResponse }) {
   return (
     <section aria-labelledby="payment-stats-title" className="payment-stats" data-testid="payment-stats">
       <Heading level={2} id="payment-stats-title" className="payment-stats__title">
-        Statistiche {totals.anno} (dal {totals.dal.split('-').reverse().join('/')})
+        Statistiche {totals.anno} (dal {formatDay(totals.dal)})
       </Heading>
       <dl className="payment-stats__list">
         {entries.map(([label, value]) => (
@@ -118,13 +118,16 @@ function Statistics({ totals }: { totals: DebtTotalsResponse }) {
   );
 }
 
+/** One page of the calls (id and name), from the first (`cursor` null): the app reads them from the calls feature. */
+export type ListCalls = (cursor: string | null) => Promise<Page<{ id: string; name: string }>>;
+
 /** The call select: an operator switches call; a delegate (no calls list) sees the current one. */
-function CallSelect({ callId, callName, readOnly, onChange }: { callId: string; callName: string | undefined; readOnly: boolean; onChange: (id: string) => void }) {
+function CallSelect({ callId, callName, readOnly, listCalls, onChange }: { callId: string; callName: string | undefined; readOnly: boolean; listCalls: ListCalls; onChange: (id: string) => void }) {
   const calls = useAsync(async () => {
     const all: Array<{ id: string; name: string }> = [];
     let cursor: string | null = null;
     for (let page = 0; page < 7; page++) {
-      const found = await getCalls('', cursor);
+      const found = await listCalls(cursor);
       all.push(...found.items.map((c) => ({ id: c.id, name: c.name })));
       cursor = found.nextCursor;
       if (!cursor) break;
@@ -149,7 +152,7 @@ function CallSelect({ callId, callName, readOnly, onChange }: { callId: string; 
  * citizen with 'Record trovati' and the sum, 10/25/50 per page, four orders, the link to the user record
  * with the pending payments' badge, and 'Scarica Excel'. A delegate reads it (no write buttons).
  */
-export function PaymentListPage() {
+export function PaymentListPage({ listCalls }: { listCalls: ListCalls }) {
   const [params, setParams] = useSearchParams();
   const callId = params.get('id') ?? '';
   const { me } = useAuth();
@@ -204,7 +207,7 @@ export function PaymentListPage() {
       const { paymentsWorkbook } = await import('../utils/payments-workbook');
       const now = new Date();
       const blob = await paymentsWorkbook(rows, { callName: meta?.callName ?? '', anno: view.filters.anno, extractedAt: now });
-      const today = romeIsoDay(now);
+      const today = romeDay(now);
       saveBlob(paymentsWorkbookName(meta?.callName, today), blob);
       // What the export took (read by the browser test): reading the rows, then writing the workbook.
       Object.assign(document.body.dataset, { exportReadMs: String(Math.round(fetched - started)), exportWriteMs: String(Math.round(performance.now() - fetched)) });
@@ -316,7 +319,7 @@ export function PaymentListPage() {
               </option>
             ))}
           </SelectField>
-          <CallSelect callId={callId} callName={meta?.callName} readOnly={readOnly} onChange={(id) => setParams(paramsWithView(new URLSearchParams({ id }), { ...view, filters: { ...view.filters, name: '' } }))} />
+          <CallSelect callId={callId} callName={meta?.callName} readOnly={readOnly} listCalls={listCalls} onChange={(id) => setParams(paramsWithView(new URLSearchParams({ id }), { ...view, filters: { ...view.filters, name: '' } }))} />
           <Button type="submit" variation="primary" size="small">
             Cerca
           </Button>

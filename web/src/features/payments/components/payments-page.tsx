@@ -1,6 +1,6 @@
 import { Button, Flex, Heading, Text, TextField } from '@aws-amplify/ui-react';
 import { messages } from '@domain/messages';
-import { formatEuro, toEuros } from '@domain/money';
+import { formatEuroCents } from '@domain/money';
 import { positionsByFiscalCodeQuerySchema, type PositionView } from '@domain/position-payment';
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
@@ -83,7 +83,7 @@ function PaymentCards({ fiscalCode }: { fiscalCode: string }) {
               <PaymentBadge position={p} reconciliation />
               <dl className="payment-card__facts">
                 <dt>Importo</dt>
-                <dd>{formatEuro(toEuros(p.importoDovuto))}</dd>
+                <dd>{formatEuroCents(p.importoDovuto)}</dd>
                 <dt>Importo pagato</dt>
                 <dd>{paidAmount(p)}</dd>
                 <dt>Scadenza</dt>

@@ -1,5 +1,5 @@
 import { Badge, Flex, type BadgeProps } from '@aws-amplify/ui-react';
-import { formatEuro, toEuros } from '@domain/money';
+import { formatEuroCents } from '@domain/money';
 import { RECONCILE_LABEL, RECONCILED_LABEL, reconciliationTexts, type PaymentBadge as PaymentBadgeLabel } from '@domain/payments';
 import type { PositionView } from '@domain/position-payment';
 import type { ReactNode } from 'react';
@@ -36,7 +36,7 @@ export function PaymentBadge({ position, reconciliation = false }: { position: P
             {RECONCILE_LABEL}
           </Badge>
           <span className="reconcile-note">
-            {reconciliationTexts[toReconcile.motivo]}: differenza {formatEuro(toEuros(toReconcile.differenza))}
+            {reconciliationTexts[toReconcile.motivo]}: differenza {formatEuroCents(toReconcile.differenza)}
           </span>
         </>
       )}
@@ -46,7 +46,7 @@ export function PaymentBadge({ position, reconciliation = false }: { position: P
             {RECONCILED_LABEL}
           </Badge>
           <span className="reconcile-note">
-            {reconciliationTexts[closed.motivo]}, differenza {formatEuro(toEuros(closed.differenza))}: riconciliato da {closed.chiusaDa} il {formatDateTime(closed.chiusaIl)}. Nota: {closed.nota}
+            {reconciliationTexts[closed.motivo]}, differenza {formatEuroCents(closed.differenza)}: riconciliato da {closed.chiusaDa} il {formatDateTime(closed.chiusaIl)}. Nota: {closed.nota}
           </span>
         </>
       )}
@@ -55,7 +55,7 @@ export function PaymentBadge({ position, reconciliation = false }: { position: P
 }
 
 /** What was paid (the amount MyPay collected), or '—' while nothing was. */
-export const paidAmount = (p: Pick<PositionView, 'isPagato' | 'importoTotalePagato'>) => (p.isPagato && p.importoTotalePagato > 0 ? formatEuro(toEuros(p.importoTotalePagato)) : '—');
+export const paidAmount = (p: Pick<PositionView, 'isPagato' | 'importoTotalePagato'>) => (p.isPagato && p.importoTotalePagato > 0 ? formatEuroCents(p.importoTotalePagato) : '—');
 
 /** The notice PDF, when the export brought it back (a link of a few minutes); nothing otherwise. */
 export function NoticeLink({ position }: { position: Pick<PositionView, 'noticeUrl' | 'titolo'> }) {
@@ -84,7 +84,7 @@ export function PositionsTable({ caption, rows, emptyText, actions, showPayer = 
   const columns: DataTableColumn<PositionView>[] = [
     { id: 'title', header: 'Pagamento', cell: (p) => p.titolo, isRowHeader: true },
     ...(showPayer ? [{ id: 'payer', header: 'Intestatario', cell: (p: PositionView) => `${p.cognome} ${p.nome}` }] : []),
-    { id: 'amount', header: 'Importo', cell: (p) => formatEuro(toEuros(p.importoDovuto)), align: 'end', noWrap: true },
+    { id: 'amount', header: 'Importo', cell: (p) => formatEuroCents(p.importoDovuto), align: 'end', noWrap: true },
     { id: 'paid', header: 'Importo pagato', cell: paidAmount, align: 'end', noWrap: true },
     { id: 'due', header: 'Scadenza', cell: (p) => formatDay(p.dataScadenza), noWrap: true },
     { id: 'nav', header: 'Numero avviso', cell: (p) => <NoticeNumber nav={p.nav} />, noWrap: true },

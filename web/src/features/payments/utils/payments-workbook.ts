@@ -1,7 +1,8 @@
 import type { DebtSummaryRow } from '@domain/debt-summaries';
+import { toEuros } from '@domain/money';
+import { romeDay } from '@domain/period';
 import { neutraliseCell } from '@domain/spreadsheet-cells';
 import type ExcelJS from 'exceljs';
-import { romeIsoDay } from '@/lib/dates';
 
 /** Excel's number format for euro amounts, Italian style (1.234,56 €). */
 export const EURO_FORMAT = '#,##0.00 [$€-410]';
@@ -41,7 +42,7 @@ export async function writePaymentsWorkbook(Excel: typeof ExcelJS, rows: readonl
   ];
   sheet.getRow(1).font = { bold: true };
   // A date at midnight UTC of the extraction day in Rome: Excel shows it as that day whatever the zone.
-  const day = romeIsoDay(info.extractedAt);
+  const day = romeDay(info.extractedAt);
   const extraction = new Date(`${day}T00:00:00.000Z`);
   // Text cells a spreadsheet would run as a formula are written as text (a leading apostrophe); numbers stay numbers.
   const text = (value: string | null | undefined) => neutraliseCell(value ?? '');
@@ -52,7 +53,7 @@ export async function writePaymentsWorkbook(Excel: typeof ExcelJS, rows: readonl
       codiceFiscale: text(row.codiceFiscale),
       telefono: text(row.telefono),
       email: text(row.email),
-      importo: row.importoTotale / 100,
+      importo: toEuros(row.importoTotale),
       pendenti: row.paymentIds.length,
       paymentIds: text(row.paymentIds.join(';')),
       bando: text(info.callName),

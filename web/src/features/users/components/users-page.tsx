@@ -8,7 +8,7 @@ import type { DataTableColumn } from '@/components/data-table';
 import { ListPage, rowActionsColumn } from '@/components/list-page';
 import { useConfirmedDelete } from '@/components/use-confirmed-delete';
 import { paths } from '@/config/paths';
-import { AttachmentIcon } from '@/features/isee';
+import { AttachmentIcon } from '@/components/attachment-icon';
 import { useAuth } from '@/lib/auth';
 import { useDeleteUser } from '../api/delete-user';
 import { useUsers, type UserFilters } from '../api/search-users';

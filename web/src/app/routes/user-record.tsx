@@ -13,11 +13,11 @@ import { InpsRefreshButton, IseeTable, UserInpsQueries } from '@/features/isee';
 import { PositionActions, UserPayments } from '@/features/payments';
 import { UserSubscriptions } from '@/features/subscriptions';
 import { useAuth } from '@/lib/auth';
-import { useUser } from '../api/get-user';
-import { useSetUserStatus } from '../api/set-user-status';
-import { updateUser } from '../api/update-user';
-import { userFields, userToForm, validateUserUpdate } from '../utils/user-form';
-import { EDIT_USER_REQUIRED, UserFields } from './user-fields';
+import { useUser } from '@/features/users/api/get-user';
+import { useSetUserStatus } from '@/features/users/api/set-user-status';
+import { updateUser } from '@/features/users/api/update-user';
+import { userFields, userToForm, validateUserUpdate } from '@/features/users/utils/user-form';
+import { EDIT_USER_REQUIRED, UserFields } from '@/features/users/components/user-fields';
 
 const STATE_LABEL: Record<string, string> = { VALIDATED: 'Attivo', LOADED: 'ISEE da validare', SUSPEND: 'Sospeso' };
 

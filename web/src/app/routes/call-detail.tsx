@@ -12,15 +12,17 @@ import { useAsyncAction } from '@/components/use-async';
 import { useAuth } from '@/lib/auth';
 import { paths } from '@/config/paths';
 import { CallPaymentActions, CallPositionsSection, type PositionsChange } from '@/features/payments';
-import { SendToMyPay } from '@/features/flows';
+import { SendToMyPay, startExport } from '@/features/flows';
 import { CallIseeRefresh } from '@/features/isee';
-import { deleteCall } from '../api/delete-call';
-import { useCall } from '../api/get-call';
-import { CallStateBadge } from './call-state-badge';
-import { FileList } from './file-viewer';
+import { deleteCall } from '@/features/calls/api/delete-call';
+import { useCall } from '@/features/calls/api/get-call';
+import { CallStateBadge } from '@/features/calls/components/call-state-badge';
+import { FileList } from '@/features/calls/components/file-viewer';
 
-// The enrolled users (table, modals, CSV import) load in their own chunk, after the call's data.
+// The enrolled users (table, modals, CSV import) load in their own chunk, after the call's data; the users
+// feature (its search and record fetchers) when the enrolment modal first needs it.
 const EnrolmentsSection = lazy(() => import('@/features/enrolments').then((m) => ({ default: m.EnrolmentsSection })));
+const loadUsers = () => import('@/features/users');
 
 /**
  * /lista_bandi/dettaglio_sessione?id={id} (also under /servizi/visualizza_servizio): the call's data, its
@@ -123,7 +125,7 @@ export function CallDetailPage() {
       {me?.role === 'OPERATOR' && <CallIseeRefresh callId={loaded.id} onDone={() => setIseeRuns((n) => n + 1)} />}
 
       <Suspense fallback={<LoadingState />}>
-        <EnrolmentsSection key={iseeRuns} call={loaded} readOnly={me?.role !== 'OPERATOR'} onChanged={call.reload} />
+        <EnrolmentsSection key={iseeRuns} call={loaded} readOnly={me?.role !== 'OPERATOR'} onChanged={call.reload} loadUsers={loadUsers} startExport={startExport} />
       </Suspense>
 
       <ConfirmDialog

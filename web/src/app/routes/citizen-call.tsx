@@ -18,9 +18,9 @@ import { MyPayments } from '@/features/payments';
 import { ApiError } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { checkFile, uploadFile } from '@/lib/upload';
-import { subscribe } from '../api/create-subscription';
-import { useMySubscription } from '../api/get-my-subscription';
-import { SubscriptionBadge } from './state-labels';
+import { subscribe } from '@/features/subscriptions/api/create-subscription';
+import { useMySubscription } from '@/features/subscriptions/api/get-my-subscription';
+import { SubscriptionBadge } from '@/features/subscriptions/components/state-labels';
 
 /** Spec part 2 §9: the page reloads 2 s after a request is sent. */
 export const RELOAD_AFTER_REQUEST_MS = 2000;

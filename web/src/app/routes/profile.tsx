@@ -9,8 +9,8 @@ import { PageAlert } from '@/components/page-alert';
 import { paths } from '@/config/paths';
 import { IseeTable, MyInpsQueries } from '@/features/isee';
 import { PROFILE_REQUIRED, UserFields, userFields, userToForm, validateProfile } from '@/features/users';
-import { useProfile } from '../api/get-profile';
-import { updateProfile } from '../api/update-profile';
+import { useProfile } from '@/features/profile/api/get-profile';
+import { updateProfile } from '@/features/profile/api/update-profile';
 
 /** /profilo: read-only until 'Modifica'; names and fiscal code not editable; the uploaded ISEE; ?scroll=true. */
 export function ProfilePage() {

@@ -6,10 +6,10 @@ import { EditableForm, useEditableForm } from '@/components/editable-form';
 import { RecordContent } from '@/components/record-content';
 import { paths } from '@/config/paths';
 import { ServiceCallsList } from '@/features/calls';
-import { useService } from '../api/get-service';
-import { updateService } from '../api/update-service';
-import { serviceFields, serviceToForm, validateServiceForm } from '../utils/service-form';
-import { ServiceFields } from './service-fields';
+import { useService } from '@/features/services/api/get-service';
+import { updateService } from '@/features/services/api/update-service';
+import { serviceFields, serviceToForm, validateServiceForm } from '@/features/services/utils/service-form';
+import { ServiceFields } from '@/features/services/components/service-fields';
 
 /**
  * /servizi/visualizza_servizio?id={id}: the service, read-only until 'Modifica'; 'Indietro' goes
