@@ -84,8 +84,7 @@ export function createVerificaAvviso(store: SimulatorStore) {
 
   /** MyPay4's error page: the message of its catalogue (messages_it.properties), nothing the citizen can act on. */
   function errorPage(res: ServerResponse, message: string) {
-    res.statusCode = 400;
-    page(res, 'MyPay - Errore', `<h1>Si è verificato un errore</h1><p role="alert">${escapeHtml(message)}</p>`);
+    page(res, 'MyPay - Errore', `<h1>Si è verificato un errore</h1><p role="alert">${escapeHtml(message)}</p>`, 400);
   }
 
   /** Why MyPay4's checkout refuses a position of the basket (PaymentManagerService.debitValidation), or null. */
