@@ -50,8 +50,8 @@ export const isPayable = (position: Pick<Position, 'isPagato' | 'annullato' | 'i
 /**
  * The portal sends the citizen to pay a position only once MyPay holds it exactly as shown: accepted by an
  * import (a notice number) with no change waiting to be sent. MyPay4 pays an imported position by its own
- * record (paaSILChiediPosizioniAperte's urlPagamento), so an amount changed here but not yet exported would
- * be collected at the old one.
+ * record (paaSILVerificaAvviso's landing), so an amount changed here but not yet exported would be collected
+ * at the old one.
  */
 export const isPayableOnline = (position: Pick<Position, 'isPagato' | 'annullato' | 'importoDovuto' | 'nav' | 'statoExport'>) =>
   isPayable(position) && position.nav !== null && position.statoExport === 'ESPORTATA';

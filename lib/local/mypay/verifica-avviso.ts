@@ -111,8 +111,9 @@ export function createVerificaAvviso(store: SimulatorStore) {
     const refused = positions.map(refusal).find(Boolean);
     if (refused) return errorPage(res, refused);
     const existing = state.sessions[basket.idSession];
-    if (existing && !['NON_INIZIATO', 'IN_CORSO'].includes(existing.status)) return errorPage(res, 'Questa sessione di pagamento è scaduta e non può più essere utilizzata. Si prega ricominciare con una nuova sessione di pagamento.');
-    if (!existing) {
+    if (existing?.status === 'PAGATO') return errorPage(res, 'Questo dovuto e´ gia´ stato pagato oppure e´ in corso di pagamento.');
+    // A new attempt after one that ended without a payment replaces it (CarrelloMultiBeneficiarioService).
+    if (!existing || !['NON_INIZIATO', 'IN_CORSO'].includes(existing.status)) {
       state.sessions[basket.idSession] = {
         idSession: basket.idSession,
         codIpa: basket.codIpa,
