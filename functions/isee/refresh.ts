@@ -20,7 +20,7 @@ import {
   type RefreshStatus,
 } from '../domain/isee-refresh.ts';
 import { jobStatusOf, type BackgroundJobs } from '../domain/jobs.ts';
-import { fill, messages, noticeMessages } from '../domain/messages.ts';
+import { fill, messages } from '../domain/messages.ts';
 import { romeDay } from '../domain/period.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
@@ -86,13 +86,13 @@ interface Cursor {
   walked: number;
 }
 
-/** Why IO refuses the council itself (its key, its permissions or IP, its address), in the operators' words. */
-function ioConfigurationMessage(reason: IoRefusalReason | undefined): string {
-  if (reason === 'UNAUTHORIZED') return noticeMessages.ioUnauthorized;
-  if (reason === 'NOT_FOUND') return noticeMessages.ioNotFound;
-  if (reason === 'RECIPIENT_NOT_AUTHORIZED') return noticeMessages.ioRecipientNotAuthorized;
-  return noticeMessages.ioForbidden;
-}
+/** Why IO refuses the council itself (its key, its permissions or IP, its address), in a few words for the operators. */
+const ioConfigurationReasons: Partial<Record<IoRefusalReason, string>> = {
+  UNAUTHORIZED: 'la chiave del servizio non è riconosciuta',
+  NOT_FOUND: 'l’indirizzo dell’API di IO non esiste',
+  RECIPIENT_NOT_AUTHORIZED: 'la chiave del servizio è di prova',
+};
+const ioConfigurationMessage = (reason: IoRefusalReason | undefined) => ioConfigurationReasons[reason!] ?? 'permessi della chiave o indirizzo IP del portale non autorizzati';
 
 /** Queries in flight at once in a slice (the pacer spaces their starts). */
 const IN_FLIGHT = 8;
