@@ -23,8 +23,10 @@ export interface ApiStackProps extends StackProps {
   data: Pick<DataStack, 'table' | 'documents' | 'exports' | 'pdndKey'>;
   /** The Secrets Manager secret with MyPay's endpoint, entity code and password (context mypaySecretName). */
   mypaySecretName: string;
-  /** The secret also holds `defaultEntityPassword`, the password of MyPay's default entity (context mypayDefaultEntityPassword). */
-  mypayDefaultEntityPassword?: boolean;
+  /** MyPay's mode: pagoPA's modello unico (default) or the older WISP (context mypayModelloUnico). */
+  mypayModelloUnico?: boolean;
+  /** MyPay's payment type requires a due date (context mypayScadenzaObbligatoria; default false). */
+  mypayScadenzaObbligatoria?: boolean;
   /** How long the export waits for MyPay to process an import (context mypayImportMaxWaitMinutes; default 48 hours). */
   mypayImportMaxWaitMinutes?: number;
   /** Sender, support address and SES identity (context mailFrom, supportEmail, mailIdentityArn). */
@@ -76,7 +78,7 @@ export class ApiStack extends Stack {
         // Dynamic references, resolved by CloudFormation at deploy time: the values are in no template.
         const mypay = (jsonField: string) => SecretValue.secretsManager(props.mypaySecretName, { jsonField }).unsafeUnwrap();
         fn.addEnvironment('MYPAY_ENDPOINT', mypay('endpoint')).addEnvironment('MYPAY_COD_IPA', mypay('codIpa')).addEnvironment('MYPAY_PASSWORD', mypay('password'));
-        if (props.mypayDefaultEntityPassword) fn.addEnvironment('MYPAY_OPEN_POSITIONS_PASSWORD', mypay('defaultEntityPassword'));
+        fn.addEnvironment('MYPAY_MODELLO_UNICO', String(props.mypayModelloUnico ?? true)).addEnvironment('MYPAY_SCADENZA_OBBLIGATORIA', String(props.mypayScadenzaObbligatoria ?? false));
       },
       mail: (fn) => {
         fn.addEnvironment('MAIL_FROM', props.mail.from).addEnvironment('SUPPORT_EMAIL', props.mail.supportAddress);

@@ -46,10 +46,15 @@ export interface PortalContext {
   /** Name of the Secrets Manager secret (JSON: endpoint, codIpa, password) with the council's MyPay access. */
   mypaySecretName: string;
   /**
-   * MyPay's default entity (pa.codIpaEntePredefinito) is not the council: the password paaSILChiediPosizioniAperte
-   * checks is its, kept in the MyPay secret's `defaultEntityPassword` field (context mypayDefaultEntityPassword=true).
+   * MyPay's mode (its pa.modelloUnico): true with pagoPA's "modello unico" (the default), false with the older
+   * WISP. It decides how the portal reads a payment session's outcome (context mypayModelloUnico).
    */
-  mypayDefaultEntityPassword: boolean;
+  mypayModelloUnico: boolean;
+  /**
+   * The council's MyPay payment type requires a due date (flg_scadenza_obbligatoria): a position past it cannot
+   * be paid, and 'Paga' says so (context mypayScadenzaObbligatoria; default false).
+   */
+  mypayScadenzaObbligatoria: boolean;
   /**
    * How long MyPay may keep an import in LOAD_IMPORT / IMPORT_IN_ELAB before the export stops asking and the
    * flow is suspended (not failed); an entity with GPD enabled holds imports until pagoPA has them. Minutes.
@@ -161,6 +166,9 @@ export function portalContext(node: Node): PortalContext {
   if (text(node, 'ioPayeeFiscalCode')) {
     throw new Error('ioPayeeFiscalCode is no longer a setting: IO refuses a payee from a key without the group ApiMessageWriteWithPayee and makes the IO service’s organisation the payee. Remove it from the context.');
   }
+  if (text(node, 'mypayDefaultEntityPassword')) {
+    throw new Error('mypayDefaultEntityPassword is no longer a setting: the portal pays a position with paaSILVerificaAvviso and the council’s own MyPay password, never the Region’s. Remove it from the context and the defaultEntityPassword field from the MyPay secret.');
+  }
   const alarmEmail = text(node, 'alarmEmail');
   if (alarmEmail && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail)) throw new Error('alarmEmail must be an e-mail address');
   const maxWait = text(node, 'mypayImportMaxWaitMinutes');
@@ -211,7 +219,8 @@ export function portalContext(node: Node): PortalContext {
     certificateArn,
     webAclArn: text(node, 'webAclArn'),
     mypaySecretName: text(node, 'mypaySecretName') ?? contextDefaults.mypaySecretName,
-    mypayDefaultEntityPassword: text(node, 'mypayDefaultEntityPassword') === 'true',
+    mypayModelloUnico: text(node, 'mypayModelloUnico') !== 'false',
+    mypayScadenzaObbligatoria: text(node, 'mypayScadenzaObbligatoria') === 'true',
     mypayImportMaxWaitMinutes: maxWait ? Number(maxWait) : contextDefaults.mypayImportMaxWaitMinutes,
     io: {
       baseUrl: text(node, 'ioBaseUrl') ?? contextDefaults.ioBaseUrl,

@@ -10,12 +10,17 @@ import type { IoMessages, IoMessageStatus } from './ports.ts';
  * A message goes only after a 200 with sender_allowed. 201 means accepted, not delivered: IO processes the
  * message afterwards and its status says PROCESSED (in the inbox) or REJECTED / FAILED.
  *
- * Every call of a send shares one deadline (the API function has 29 s). 5xx, timeouts and refused connections
- * are retried with exponential backoff; a 429 (the gateway's quota, io-infra) waits the seconds its
- * `x-rate-limit-retry-after` says. A wait or an attempt that does not fit before the deadline is not made:
- * `IoUnavailable` at once (with the seconds IO asked for). The message itself is posted only when a whole
- * attempt fits, so IO never creates a message whose id the portal does not get to store. IO has no
- * idempotency key: a message whose answer was lost (a timeout) and is retried may arrive twice.
+ * `baseUrl` may end with IO's `/api/v1` or not (the paths below carry it once).
+ *
+ * Every call of a send shares one deadline (the API function has 29 s). The profile check and the status
+ * reads are retried on 5xx, timeouts and refused connections with exponential backoff; a 429 (the gateway's
+ * quota, io-infra) waits the seconds its `x-rate-limit-retry-after` says. A wait or an attempt that does not
+ * fit before the deadline is not made: `IoUnavailable` at once (with the seconds IO asked for). The message
+ * itself is posted only when a whole attempt fits, and **never twice**: IO has no idempotency key, so a POST
+ * /messages that timed out, was cut or answered 5xx may have created the message, and a retry would send the
+ * citizen a second one. That outcome is `IoUnconfirmed`, for the operator to check; only a 429 (the gateway
+ * refused before IO saw it) or a connection never made is tried again. `options.beforeMessage` runs just
+ * before the message is posted (the use case records the attempt there).
  *
  * IO's refusals are `IoRefused`, never retried, each with its reason (io-messages CreateMessage/handler.ts,
  * io-functions-services utils/profile.ts, io-functions-commons azure_api_auth.ts and source_ip_check.ts):
@@ -23,9 +28,14 @@ import type { IoMessages, IoMessageStatus } from './ports.ts';
  *   max_allowed_payment_amount (`maxAllowed` in cents); REJECTED — another 400, with IO's detail;
  *   RECIPIENT_NOT_AUTHORIZED — 403 'Recipient forbidden' (a limited/trial key and a citizen not among its
  *   recipients); FORBIDDEN — another 403 (the key lacks a group, or the caller's IP is not allowed);
- *   UNAUTHORIZED — 401 (the gateway does not know the key).
+ *   UNAUTHORIZED — 401 (the gateway does not know the key); NOT_FOUND — a 404 that is not IO's 'Profile not
+ *   found' (io-functions-services utils/profile.ts: ResponseErrorNotFound("Profile not found", …)): a wrong
+ *   base URL or path, the portal's configuration.
  */
-export type IoRefusalReason = 'NO_PROFILE' | 'SENDER_NOT_ALLOWED' | 'AMOUNT_NOT_ALLOWED' | 'REJECTED' | 'RECIPIENT_NOT_AUTHORIZED' | 'FORBIDDEN' | 'UNAUTHORIZED';
+export type IoRefusalReason = 'NO_PROFILE' | 'SENDER_NOT_ALLOWED' | 'AMOUNT_NOT_ALLOWED' | 'REJECTED' | 'RECIPIENT_NOT_AUTHORIZED' | 'FORBIDDEN' | 'UNAUTHORIZED' | 'NOT_FOUND';
+
+/** The refusals that are the council's configuration (its key, its address), not the citizen's: nothing else will pass. */
+export const IO_CONFIGURATION_REFUSALS: readonly IoRefusalReason[] = ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND'];
 
 export class IoRefused extends Error {
   override name = 'IoRefused';
@@ -37,6 +47,11 @@ export class IoRefused extends Error {
   ) {
     super(`IO: ${reason}${detail ? ` (${detail})` : ''}`);
   }
+}
+
+/** POST /messages timed out, was cut or answered 5xx: IO may have created the message. Never retried. */
+export class IoUnconfirmed extends Error {
+  override name = 'IoUnconfirmed';
 }
 
 export class IoUnavailable extends Error {
@@ -51,7 +66,7 @@ export class IoUnavailable extends Error {
 }
 
 export interface IoConfig {
-  /** e.g. https://api.io.pagopa.it (no trailing /api/v1). */
+  /** e.g. https://api.io.pagopa.it, with or without /api/v1. */
   baseUrl: string;
   apiKey: string;
   /** Per attempt (default 5 s). */
@@ -82,6 +97,9 @@ export function ioConfigFromEnv(env: NodeJS.ProcessEnv = process.env): IoConfig 
 const MIN_ATTEMPT_MS = 1000;
 const STATUSES: readonly string[] = ['ACCEPTED', 'THROTTLED', 'PROCESSED', 'REJECTED', 'FAILED'];
 
+/** fetch failed before any byte reached the server: the connection was refused, the name did not resolve. */
+const neverConnected = (error: unknown) => ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(String((error as { cause?: { code?: string } }).cause?.code));
+
 /** A problem's title and detail (IO answers application/problem+json; the gateway { statusCode, message }). */
 async function problemOf(response: Response): Promise<{ title: string; detail: string }> {
   const text = await response.text().catch(() => '');
@@ -106,13 +124,13 @@ export function makeIo(config: IoConfig): IoMessages {
   const doFetch = config.fetch ?? fetch;
   const sleep = config.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const now = config.now ?? Date.now;
-  const root = baseUrl.replace(/\/+$/, '');
+  const root = baseUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
 
   /**
    * One call, retried on 5xx, 429 and timeouts while the deadline allows; any other answer is returned as it
    * is. An attempt starts only with `minAttemptMs` left, and lasts at most what is left.
    */
-  async function call(method: 'GET' | 'POST', path: string, body: unknown, deadline: number, minAttemptMs = MIN_ATTEMPT_MS): Promise<Response> {
+  async function call(method: 'GET' | 'POST', path: string, body: unknown, deadline: number, minAttemptMs = MIN_ATTEMPT_MS, once = false): Promise<Response> {
     let lastProblem = 'no time left';
     let retryAfterMs: number | null = null;
     for (let attempt = 0; attempt <= retries; attempt++) {
@@ -133,13 +151,20 @@ export function makeIo(config: IoConfig): IoMessages {
         });
         if (response.status !== 429 && response.status < 500) return response;
         lastProblem = `HTTP ${response.status}`;
+        if (once && response.status !== 429) {
+          await response.body?.cancel().catch(() => undefined);
+          throw new IoUnconfirmed(`IO ${method} ${path}: ${lastProblem}`);
+        }
         if (response.status === 429) {
           const seconds = Number(response.headers.get('x-rate-limit-retry-after') ?? response.headers.get('retry-after'));
           retryAfterMs = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : null;
         }
         await response.body?.cancel().catch(() => undefined);
       } catch (error) {
+        if (error instanceof IoUnconfirmed) throw error;
         lastProblem = (error as Error).name === 'TimeoutError' ? 'timeout' : (error as Error).message;
+        // A message whose request may have reached IO is not sent again; one never connected is.
+        if (once && !neverConnected(error)) throw new IoUnconfirmed(`IO ${method} ${path}: ${lastProblem}`);
       }
     }
     throw new IoUnavailable(`IO ${method} ${path.split('/').slice(0, 4).join('/')}: ${lastProblem}`, retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000));
@@ -149,14 +174,19 @@ export function makeIo(config: IoConfig): IoMessages {
     async sendMessage(fiscalCode: string, content: IoMessageContent, options = {}) {
       const deadline = options.deadline ?? now() + budgetMs;
       const profile = await call('POST', '/api/v1/profiles', { fiscal_code: fiscalCode }, deadline);
-      if (profile.status === 404) throw new IoRefused('NO_PROFILE');
+      if (profile.status === 404) {
+        const { title, detail } = await problemOf(profile);
+        throw title === 'Profile not found' ? new IoRefused('NO_PROFILE') : new IoRefused('NOT_FOUND', detail);
+      }
       const refusedProfile = await accessRefusal(profile);
       if (refusedProfile) throw refusedProfile;
       if (profile.status !== 200) throw new IoRefused('REJECTED', (await problemOf(profile)).detail);
       const { sender_allowed: senderAllowed } = (await profile.json()) as { sender_allowed?: boolean };
       if (senderAllowed !== true) throw new IoRefused('SENDER_NOT_ALLOWED');
 
-      const sent = await call('POST', '/api/v1/messages', { fiscal_code: fiscalCode, feature_level_type: 'STANDARD', content }, deadline, timeoutMs);
+      if (deadline - now() < timeoutMs) throw new IoUnavailable('IO POST /api/v1/messages: no time left for a whole attempt');
+      await options.beforeMessage?.();
+      const sent = await call('POST', '/api/v1/messages', { fiscal_code: fiscalCode, feature_level_type: 'STANDARD', content }, deadline, timeoutMs, true);
       if (sent.status === 201 || sent.status === 200) {
         const { id } = (await sent.json()) as { id?: unknown };
         if (typeof id !== 'string' || !id) throw new Error('IO messages: answer without id');
@@ -164,6 +194,7 @@ export function makeIo(config: IoConfig): IoMessages {
       }
       const refusedMessage = await accessRefusal(sent);
       if (refusedMessage) throw refusedMessage;
+      if (sent.status === 404) throw new IoRefused('NOT_FOUND', (await problemOf(sent)).detail);
       const { title, detail } = await problemOf(sent);
       const ceiling = /exceeds the maximum allowed for this service \((\d+) cents\)/.exec(detail);
       if (title === 'Error while sending payment metadata' || ceiling) throw new IoRefused('AMOUNT_NOT_ALLOWED', detail, ceiling ? Number(ceiling[1]) : null);
@@ -174,6 +205,7 @@ export function makeIo(config: IoConfig): IoMessages {
       const deadline = options.deadline ?? now() + budgetMs;
       const answer = await call('GET', `/api/v1/messages/${encodeURIComponent(fiscalCode)}/${encodeURIComponent(id)}`, undefined, deadline);
       if (answer.status !== 200) {
+        if (answer.status === 404 && (await problemOf(answer.clone())).title !== 'Message not found') throw new IoRefused('NOT_FOUND', (await problemOf(answer)).detail);
         const refused = await accessRefusal(answer);
         throw refused ?? new IoRefused('REJECTED', (await problemOf(answer)).detail);
       }

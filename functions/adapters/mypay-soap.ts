@@ -5,7 +5,7 @@
  * citizen's positions) bundles neither the ZIP nor the CSV reader of the reporting.
  */
 import { parseXml, XmlElement } from '@rgrove/parse-xml';
-import type { MyPay, MyPayPaidItem, MyPayPayer, MyPayPaymentOutcome, MyPayPaymentSession } from './ports.ts';
+import type { MyPay, MyPayPaidItem, MyPayPaymentOutcome, MyPayPaymentSession } from './ports.ts';
 import { decimalToCents } from '../domain/money.ts';
 
 export const MYPAY_NAMESPACE = 'http://www.regione.veneto.it/pagamenti/ente/';
@@ -50,11 +50,13 @@ export interface MyPayConfig {
   /** The password, or a function that fetches it (Secrets Manager in the cloud). */
   password: string | (() => Promise<string>);
   /**
-   * The password MyPay checks for paaSILChiediPosizioniAperte: MyPay4 verifies it against its default entity
-   * (ChiediPosizioniAperteService.java, pa.codIpaEntePredefinito), not the caller's. Defaults to `password`
-   * (a MyPay whose default entity is the council).
+   * MyPay's pa.modelloUnico (pagoPA's current "modello unico", default true): a session is linked to its cart
+   * only when pagoPA's receipt arrives, so until then paaSILChiediPagati answers PAA_ID_SESSION_NON_VALIDO or,
+   * for an older session, PAA_PAGAMENTO_SCADUTO — "not known yet", even for a citizen who has paid
+   * (PagamentiTelematiciCCPPaImpl.paSendRT). false: the older WISP mode, where a session never used within
+   * about an hour has expired (PaymentManagerService.placeOrder).
    */
-  openPositionsPassword?: string;
+  modelloUnico?: boolean;
   /** Per HTTP call (default 10 s). */
   timeoutMs?: number;
   /** reportPaid: wait between export polls (default 2 s) and how many polls at most (default 30). */
@@ -64,7 +66,8 @@ export interface MyPayConfig {
 
 /**
  * The deployment settings: MYPAY_ENDPOINT, MYPAY_COD_IPA, MYPAY_PASSWORD (locally; in the cloud the
- * three come from the secret named by the CDK context mypaySecretName, resolved at deploy), MYPAY_TIMEOUT_MS.
+ * three come from the secret named by the CDK context mypaySecretName, resolved at deploy), MYPAY_TIMEOUT_MS,
+ * MYPAY_MODELLO_UNICO ('false' for the older WISP mode).
  */
 export function myPayConfigFromEnv(env: NodeJS.ProcessEnv = process.env, password?: () => Promise<string>): MyPayConfig {
   const endpoint = env.MYPAY_ENDPOINT;
@@ -76,7 +79,7 @@ export function myPayConfigFromEnv(env: NodeJS.ProcessEnv = process.env, passwor
     endpoint,
     codIpaEnte,
     password: secret,
-    openPositionsPassword: env.MYPAY_OPEN_POSITIONS_PASSWORD || undefined,
+    modelloUnico: env.MYPAY_MODELLO_UNICO?.trim().toLowerCase() !== 'false',
     timeoutMs: env.MYPAY_TIMEOUT_MS ? Number(env.MYPAY_TIMEOUT_MS) : undefined,
   };
 }
@@ -204,51 +207,43 @@ const fromBase64 = (encoded: string): string | null => (/^[A-Za-z0-9+/=\s]+$/.te
 /** Paying a position MyPay holds, and the outcome of the session. */
 export function checkoutOperations(client: SoapClient): Pick<MyPay, 'openPositionCheckout' | 'paymentOutcome'> {
   const { config, password, soap, required, paidItem } = client;
+  const modelloUnico = config.modelloUnico ?? true;
   return {
     /**
-     * How MyPay4 lets a SIL send a citizen to pay a position the council imported (the import gave it its IUV
-     * and notice; paaSILInviaDovuti is for new positions only and refuses an IUD MyPay has: PAA_IUD_DUPLICATO):
-     * paaSILChiediPosizioniAperte lists the person's unpaid positions, each with its Dovuti XML and an
-     * `urlPagamento` (/public/landing/precaricato?id=<a session fixed for that position>,
-     * ChiediPosizioniAperteService.java); the landing takes `backUrl`, runs pagoPA's checkout on MyPay's own
-     * record of the position (its amount, its due date) and sends the citizen back to backUrl with
-     * ?idSession=<that session>&esito=OK|ERROR (LandingController.java). paaSILChiediPagati(idSession) then
-     * says what was paid. Null when MyPay lists no unpaid position with that IUD (paid, cancelled, unknown).
+     * How MyPay4 lets a council's own system send a citizen to pay a position it imported: paaSILVerificaAvviso
+     * (PagamentiTelematiciDovutiPagatiImpl.java) with the council's codIpaEnte (header) and password, the IUV and
+     * the page to come back to. MyPay checks the position (DA_PAGARE, its payment type active, a required due
+     * date not past), makes a new session for this attempt and answers the landing URL
+     * (/public/landing/inviaDovuti?id=…, LandingController.java), which pays MyPay's own record of the position
+     * and sends the citizen back with ?idSession=<that session>&esito=OK|ERROR. Null when MyPay has nothing
+     * payable for the IUV (PAA_IUV_NON_VALIDO: paid, cancelled, unknown); a past due date is MyPayFault
+     * PAA_IUV_SCADUTO.
      */
-    async openPositionCheckout(payer: MyPayPayer, iud: string, returnUrl: string): Promise<MyPayPaymentSession | null> {
-      const operation = 'paaSILChiediPosizioniAperte';
-      const person = `<pay_i:tipoIdentificativoUnivoco xmlns:pay_i="${MYPAY_SCHEMA_NAMESPACE}">${escapeXml(payer.tipoIdentificativoUnivoco)}</pay_i:tipoIdentificativoUnivoco><pay_i:codiceIdentificativoUnivoco xmlns:pay_i="${MYPAY_SCHEMA_NAMESPACE}">${escapeXml(payer.codiceIdentificativoUnivoco)}</pay_i:codiceIdentificativoUnivoco>`;
-      const answer = await soap(operation, [
-        ['password', config.openPositionsPassword ?? (await password())],
-        ['codIpaEnte', config.codIpaEnte],
-        ['identificativoUnivocoPersonaFG', { xml: person }],
-      ], false);
-      for (const open of children(answer, 'paaSILPosizioniAperte')) {
-        // dovuti: base64Binary of the Dovuti XML (a DataHandler of the marshalled bytes: encoded once, by the SOAP layer).
-        const xml = fromBase64(text(open, 'dovuti') ?? '');
-        let dovuti: XmlElement | undefined;
-        try {
-          dovuti = xml ? (parseXml(xml).root ?? undefined) : undefined;
-        } catch {
-          dovuti = undefined;
-        }
-        const items = children(child(dovuti, 'datiVersamento'), 'datiSingoloVersamento');
-        const item = items.find((i) => text(i, 'identificativoUnivocoDovuto') === iud);
-        const url = text(open, 'urlPagamento');
-        if (!item || !url) continue;
-        const landing = new URL(url);
-        const idSession = landing.searchParams.get('id');
-        if (!idSession) throw new MyPayFault(operation, 'RISPOSTA_INCOMPLETA', 'urlPagamento senza id');
-        landing.searchParams.set('backUrl', returnUrl);
-        return { idSession, url: landing.toString(), amountCents: decimalToCents(text(item, 'importoSingoloVersamento') ?? '0') };
+    async openPositionCheckout(iuv: string, returnUrl: string): Promise<MyPayPaymentSession | null> {
+      const operation = 'paaSILVerificaAvviso';
+      let answer: XmlElement;
+      try {
+        answer = await soap(operation, [
+          ['password', await password()],
+          ['identificativoUnivocoVersamento', iuv],
+          ['enteSILInviaRispostaPagamentoUrl', returnUrl],
+        ]);
+      } catch (error) {
+        if (error instanceof MyPayFault && error.faultCode === 'PAA_IUV_NON_VALIDO') return null;
+        throw error;
       }
-      return null;
+      const esito = text(answer, 'esito');
+      if (esito !== 'OK') throw new MyPayFault(operation, `ESITO_${esito ?? 'ASSENTE'}`, 'Verifica avviso non riuscita');
+      return { idSession: required(operation, answer, 'idSession'), url: required(operation, answer, 'url') };
     },
 
     /**
      * paaSILChiediPagati: `pagati` is Base64 of the Pagati XML put in a DataHandler, which the SOAP layer
      * encodes once more (PagamentiTelematiciDovutiPagatiImpl.java: Base64.encodeBase64 then a base64Binary
-     * element): decoded twice. Not started / in progress / cancelled / expired come as fault codes.
+     * element): decoded twice. Not started / in progress / cancelled / expired come as fault codes; with the
+     * modello unico, PAA_PAGAMENTO_NON_INIZIATO, PAA_ID_SESSION_NON_VALIDO and PAA_PAGAMENTO_SCADUTO mean the
+     * receipt has not arrived (UNKNOWN), and PAA_ID_SESSION_NON_VALIDO in WISP mode is the few minutes between the session's storage
+     * expiring and MyPay calling it expired (PagamentiTelematiciDovutiPagatiImpl.paaSILChiediPagati).
      */
     async paymentOutcome(idSession): Promise<MyPayPaymentOutcome> {
       const operation = 'paaSILChiediPagati';
@@ -266,8 +261,11 @@ export function checkoutOperations(client: SoapClient): Pick<MyPay, 'openPositio
       } catch (error) {
         if (error instanceof MyPayFault) {
           if (error.faultCode === 'PAA_PAGAMENTO_ANNULLATO') return { status: 'CANCELLED', payments: [] };
-          if (error.faultCode === 'PAA_PAGAMENTO_SCADUTO') return { status: 'EXPIRED', payments: [] };
-          if (error.faultCode === 'PAA_PAGAMENTO_IN_CORSO' || error.faultCode === 'PAA_PAGAMENTO_NON_INIZIATO') return { status: 'PENDING', payments: [] };
+          if (error.faultCode === 'PAA_PAGAMENTO_SCADUTO') return { status: modelloUnico ? 'UNKNOWN' : 'EXPIRED', payments: [] };
+          if (error.faultCode === 'PAA_ID_SESSION_NON_VALIDO') return { status: 'UNKNOWN', payments: [] };
+          if (error.faultCode === 'PAA_PAGAMENTO_IN_CORSO') return { status: 'PENDING', payments: [] };
+          // Modello unico: MyPay has only the basket until the receipt arrives, whether or not the citizen paid.
+          if (error.faultCode === 'PAA_PAGAMENTO_NON_INIZIATO') return { status: modelloUnico ? 'UNKNOWN' : 'PENDING', payments: [] };
         }
         throw error;
       }

@@ -149,19 +149,11 @@ export interface MyPayImportStatus {
   urlFileAvvisi?: string;
 }
 
-/** Who pays (identificativoUnivocoPersonaFG): F a person by fiscal code, G a company by VAT number. */
-export interface MyPayPayer {
-  tipoIdentificativoUnivoco: 'F' | 'G';
-  codiceIdentificativoUnivoco: string;
-}
-
 export interface MyPayPaymentSession {
-  /** MyPay's session of the position (fixed per position: a second checkout of it has the same one). */
+  /** The session MyPay made for this attempt (paaSILVerificaAvviso: a new one at every call). */
   idSession: string;
-  /** Where to send the citizen to pay (MyPay's landing, with the portal's page to come back to). */
+  /** Where to send the citizen to pay (MyPay's landing; it sends them back to the page named in the call). */
   url: string;
-  /** What MyPay will collect, in cents (its own record of the position). */
-  amountCents: number;
 }
 
 export interface MyPayPaidItem {
@@ -177,9 +169,11 @@ export interface MyPayPaidItem {
 export interface MyPayPaymentOutcome {
   /**
    * PAID: codiceEsitoPagamento 0 (or 2, the paid items of a cart); FAILED: 1; CANCELLED, EXPIRED, PENDING:
-   * MyPay's faults PAA_PAGAMENTO_ANNULLATO, PAA_PAGAMENTO_SCADUTO, PAA_PAGAMENTO_IN_CORSO / _NON_INIZIATO.
+   * MyPay's faults PAA_PAGAMENTO_ANNULLATO, PAA_PAGAMENTO_SCADUTO (WISP mode), PAA_PAGAMENTO_IN_CORSO /
+   * _NON_INIZIATO; UNKNOWN: not known yet (modello unico: no receipt yet, PAA_ID_SESSION_NON_VALIDO or
+   * PAA_PAGAMENTO_SCADUTO) — ask again later, or learn it from the reporting.
    */
-  status: 'PAID' | 'FAILED' | 'CANCELLED' | 'PENDING' | 'EXPIRED';
+  status: 'PAID' | 'FAILED' | 'CANCELLED' | 'PENDING' | 'EXPIRED' | 'UNKNOWN';
   payments: MyPayPaidItem[];
 }
 
@@ -194,8 +188,8 @@ export interface MyPay {
   upload(authorization: MyPayAuthorization, zip: Uint8Array, fileName: string): Promise<void>;
   importStatus(requestToken: string, files?: { scarti?: boolean; iuv?: boolean; avvisi?: boolean }): Promise<MyPayImportStatus>;
   download(url: string): Promise<Uint8Array>;
-  /** The checkout of a position MyPay holds (imported), back to `returnUrl`; null when MyPay lists it as not payable. */
-  openPositionCheckout(payer: MyPayPayer, iud: string, returnUrl: string): Promise<MyPayPaymentSession | null>;
+  /** A new checkout of a position MyPay holds (imported), by its IUV, back to `returnUrl`; null when MyPay has nothing payable for it. */
+  openPositionCheckout(iuv: string, returnUrl: string): Promise<MyPayPaymentSession | null>;
   paymentOutcome(idSession: string): Promise<MyPayPaymentOutcome>;
   /** Books the export of what was paid between the two dates (yyyy-MM-dd, inclusive), waits for it and reads it. */
   reportPaid(from: string, to: string): Promise<MyPayPaidRow[]>;
@@ -208,11 +202,13 @@ export type IoMessageStatus = 'ACCEPTED' | 'THROTTLED' | 'PROCESSED' | 'REJECTED
  * The IO app (reference.md "IO app messages"): the profile check, then the message with payment data, then
  * its status. The adapter is functions/adapters/io.ts; locally it talks to lib/local/io-simulator.ts. Errors
  * by name: `IoRefused` (with its `reason`: the citizen's profile, the amount, the key's permissions, a 400;
- * reported, never retried) and `IoUnavailable` (5xx, timeouts or a 429 still in the way when the time is up).
- * `deadline` (epoch ms): no call goes on past it.
+ * reported, never retried), `IoUnavailable` (5xx, timeouts or a 429 still in the way when the time is up;
+ * no message was posted) and `IoUnconfirmed` (the message's POST got no clear answer: IO may have created it,
+ * and it is never posted again by itself). `deadline` (epoch ms): no call goes on past it; `beforeMessage`
+ * runs just before the message is posted.
  */
 export interface IoMessages {
-  sendMessage(fiscalCode: string, content: IoMessageContent, options?: { deadline?: number }): Promise<{ id: string }>;
+  sendMessage(fiscalCode: string, content: IoMessageContent, options?: { deadline?: number; beforeMessage?: () => Promise<void> }): Promise<{ id: string }>;
   messageStatus(fiscalCode: string, id: string, options?: { deadline?: number }): Promise<IoMessageStatus>;
 }
 

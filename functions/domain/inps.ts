@@ -120,6 +120,9 @@ export const inpsMessages = {
   operatorReview: 'ISEE recuperato da INPS ({value}) con omissioni o difformità: è tra gli ISEE da verificare.',
   operatorUnchanged: 'L’ISEE dell’utente è già quello di INPS: {value} (DSU {protocollo}).',
   operatorNotFound: 'INPS non ha un’attestazione ISEE valida oggi per questo codice fiscale: l’utente deve presentare la DSU o caricare l’attestazione.',
+  /** The December reminders stop when IO refuses the council (401, 403, a wrong address), not the citizen. */
+  remindersStopped:
+    'Promemoria ISEE interrotti: l’app IO rifiuta le richieste del portale ({reason}). Va sistemata la configurazione di IO (la chiave del servizio, i permessi e gli indirizzi IP autorizzati nell’Area Riservata di IO, l’indirizzo IO_BASE_URL del portale). Nessun cittadino è stato segnato come privo dell’app IO; avviando di nuovo, i promemoria riprendono da dove si sono fermati.',
   operatorRefused: 'INPS o PDND hanno rifiutato la richiesta del Comune: controlla la configurazione PDND (clientId, kid, finalità) e l’adesione all’e-service INPS.',
   omissionsReason: 'Omissioni o difformità segnalate da INPS: {list}.',
   noUserFiscalCode: 'L’utente non ha un codice fiscale valido per INPS.',

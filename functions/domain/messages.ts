@@ -121,6 +121,12 @@ export const paymentOutcomeMessages = {
   notIssued: 'L’avviso di pagamento non è ancora disponibile su MyPay: potrai pagare quando il Comune lo avrà emesso.',
   positionChanged: 'La posizione è stata aggiornata nel frattempo: ricarica la pagina.',
   notOpenOnMyPay: 'MyPay non riporta questa posizione come da pagare: potrebbe essere già stata pagata. Ricarica la pagina tra qualche minuto.',
+  /** paaSILChiediPagati cannot say yet (modello unico: pagoPA's receipt has not reached MyPay). */
+  verifying: 'Pagamento in verifica: l’esito non è ancora arrivato da pagoPA. Se hai pagato non pagare di nuovo: il pagamento sarà registrato appena MyPay lo riceve. Ricarica la pagina più tardi.',
+  /** Before 'Paga': what MyPay's landing would refuse, and what the office must fix (checkoutBlockers). */
+  blocked: 'Il pagamento online non è al momento possibile: {reasons}. Contatta l’ufficio del Comune.',
+  blockedCap: 'il CAP «{cap}» registrato nei tuoi dati non è un CAP italiano di 5 cifre, e MyPay non lo accetta: l’ufficio deve correggerlo nell’anagrafica e inviare di nuovo la posizione a MyPay',
+  blockedPastDue: 'la scadenza della posizione è passata e MyPay non accetta pagamenti scaduti per questo tipo di dovuto: l’ufficio deve aggiornare la scadenza e inviare di nuovo la posizione a MyPay',
   reportingInProgress: 'La rendicontazione è in corso',
   reportingDone: 'Rendicontazione completata: {marked}{toReconcile}, {alreadyPaid}, {unmatched}.',
   reportingRunning: 'È già in corso una rendicontazione per questo bando: attendi che termini.',
@@ -174,6 +180,15 @@ export const noticeMessages = {
   ioRejected: 'L’app IO ha accettato il messaggio ma poi lo ha rifiutato: il cittadino non ha un profilo IO attivo o ha bloccato i messaggi del Comune. Il messaggio non è stato recapitato.',
   ioFailed: 'L’app IO non è riuscita a recapitare il messaggio (errore definitivo di IO): invia l’avviso per e-mail o riprova più tardi.',
   ioNoMessage: 'Per questa posizione non è stato inviato alcun messaggio su IO: non c’è uno stato da verificare.',
+  /** POST /messages got no clear answer: IO may have created the message (no idempotency key), so it is never resent by itself. */
+  ioUnconfirmed:
+    'Invio non confermato: l’app IO non ha risposto in tempo e il messaggio potrebbe essere arrivato al cittadino. Non viene inviato di nuovo automaticamente: verifica con il cittadino prima di un secondo invio.',
+  /** A second send of a notice already sent (or maybe sent) to IO needs the operator's confirmation. */
+  ioAlreadySent: 'L’avviso è già stato inviato su IO il {date}: il cittadino riceverebbe un secondo messaggio. Conferma il nuovo invio per procedere.',
+  ioAlreadySentUnconfirmed: 'Un invio su IO del {date} non è stato confermato e il messaggio potrebbe essere arrivato: il cittadino riceverebbe un secondo messaggio. Conferma il nuovo invio per procedere.',
+  ioNotFound:
+    'L’app IO ha risposto che l’indirizzo chiamato non esiste: l’indirizzo dell’API di IO nella configurazione del portale (IO_BASE_URL) va verificato (chiedi all’amministratore di sistema). Il messaggio non è stato inviato.',
+  ioInvalidNotice: 'Il numero avviso {nav} non è valido per l’app IO (18 cifre, la prima 0, 1, 2 o 3): il messaggio non è stato inviato.',
   flowNotCollected: 'Il flusso non ha ancora gli esiti di MyPay: non ci sono avvisi da inviare.',
   flowDone: 'Rielaborazione avvenuta con successo.',
   flowInProgress: 'Invio delle e-mail in corso: {sent} finora.',

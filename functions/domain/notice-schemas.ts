@@ -16,3 +16,11 @@ export const flowEmailResultSchema = z.object({
   error: z.nullable(z.string()),
 });
 export type FlowEmailResult = z.output<typeof flowEmailResultSchema>;
+
+/**
+ * POST /api/positions/{id}/io?resend=true: the operator confirmed sending again a notice already sent (or maybe
+ * sent) to IO; without it such a send is a 409 saying when the first one went (IO has no idempotency key).
+ */
+export const ioNoticeQuerySchema = z.object({
+  resend: z.pipe(z.optional(z.enum(['true', 'false'], { error: 'Il parametro resend deve essere true o false.' })), z.transform((value) => value === 'true')),
+});

@@ -25,6 +25,16 @@ export function assertNoticeSendable(position: NoticePosition): asserts position
 /** Whether a position is one the flow e-mail sends (the same rule, as a test). */
 export const isNoticeSendable = (position: NoticePosition) => !position.annullato && !position.isPagato && Boolean(position.nav);
 
+/** An instant as Rome reads it: "2026-11-28T20:30:00Z" → "28/11/2026 alle 21:30". */
+export function romeDateTime(iso: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(iso)).map((p) => [p.type, p.value]),
+  );
+  return `${parts.day}/${parts.month}/${parts.year} alle ${parts.hour}:${parts.minute}`;
+}
+
+/** The notice number IO takes in payment_data (io-functions-commons PaymentNoticeNumber: ^[0123][0-9]{17}$). */
+export const IO_NOTICE_NUMBER = /^[0123][0-9]{17}$/;
 
 /** The notice number in the groups of four pagoPA prints on notices: ['3010', '0000', '0000', '0011', '54']. */
 export const navGroups = (nav: string): string[] => nav.match(/.{1,4}/g) ?? [];

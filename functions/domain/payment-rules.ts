@@ -1,5 +1,6 @@
 import type { PositionRecord, RecordedPayment } from './debt-positions.ts';
 import { navOfIuv } from './iuv.ts';
+import { fill, paymentOutcomeMessages } from './messages.ts';
 import type { ClosedReconciliation, Position, Reconciliation } from './payments.ts';
 
 /**
@@ -49,8 +50,8 @@ export const isPayable = (position: Pick<Position, 'isPagato' | 'annullato' | 'i
 /**
  * The portal sends the citizen to pay a position only once MyPay holds it exactly as shown: accepted by an
  * import (a notice number) with no change waiting to be sent. MyPay4 pays an imported position by its own
- * record (paaSILChiediPosizioniAperte's urlPagamento), so an amount changed here but not yet exported would
- * be collected at the old one.
+ * record (paaSILVerificaAvviso's landing), so an amount changed here but not yet exported would be collected
+ * at the old one.
  */
 export const isPayableOnline = (position: Pick<Position, 'isPagato' | 'annullato' | 'importoDovuto' | 'nav' | 'statoExport'>) =>
   isPayable(position) && position.nav !== null && position.statoExport === 'ESPORTATA';
@@ -154,6 +155,25 @@ export function closeReconciliation<P extends Payable>(position: P, close: { not
   };
 }
 
-/** MyPay's answer to paaSILChiediPagati, as the adapter reads it (functions/adapters/ports.ts). */
-export type CheckoutStatus = 'PAID' | 'FAILED' | 'CANCELLED' | 'PENDING' | 'EXPIRED';
+/** MyPay's answer to paaSILChiediPagati, as the adapter reads it (functions/adapters/ports.ts); UNKNOWN: not known yet. */
+export type CheckoutStatus = 'PAID' | 'FAILED' | 'CANCELLED' | 'PENDING' | 'EXPIRED' | 'UNKNOWN';
 
+/**
+ * What MyPay4's landing would refuse before letting the citizen pay (PaymentManagerService.debitValidation,
+ * DovutoService.validateAndNormalizeAnagraficaPagatore, Utilities.isValidCAP): an Italian payer's CAP that is
+ * not 5 digits, and — where the payment type requires a due date (mygov_ente_tipo_dovuto
+ * flg_scadenza_obbligatoria: the setting MYPAY_SCADENZA_OBBLIGATORIA) — a due date before today (Europe/Rome).
+ * Each reason in Italian, saying what the office must fix; empty when MyPay would let the citizen pay.
+ */
+export function checkoutBlockers(
+  payer: { cap?: string | null; nation?: string | null },
+  position: { dataScadenza: string },
+  options: { today: string; dueDateRequired: boolean },
+): string[] {
+  const reasons: string[] = [];
+  const cap = (payer.cap ?? '').trim();
+  const nation = ((payer.nation ?? '').trim() || 'IT').toUpperCase();
+  if (cap && nation === 'IT' && !/^[0-9]{5}$/.test(cap)) reasons.push(fill(paymentOutcomeMessages.blockedCap, { cap }));
+  if (options.dueDateRequired && position.dataScadenza.slice(0, 10) < options.today) reasons.push(paymentOutcomeMessages.blockedPastDue);
+  return reasons;
+}

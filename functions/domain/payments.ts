@@ -25,6 +25,8 @@ export {
   type PositionIo,
   type IoBadge,
   ioBadge,
+  ioSentBefore,
+  IO_UNCONFIRMED_REASON,
   sentToIo,
   NOTICE_PDF_PREFIX,
   noticePdfKey,
@@ -121,6 +123,8 @@ export const positionSchema = z.object({
   ioId: z.nullable(z.string()),
   /** What became of the IO notice (ioStatuses); absent on positions sent to IO before it was recorded. */
   ioStatus: z.optional(z.nullable(z.enum(ioStatuses))),
+  /** When the notice was last sent (or tried) to IO (ISO); absent on positions never sent. */
+  dataIoSent: z.optional(z.nullable(z.string())),
   dataEsitoSingoloPagamento: z.nullable(z.string()),
   /** Set while a payment MyPay collected waits for an operator (null or absent otherwise). */
   riconciliazione: z.optional(z.nullable(reconciliationSchema)),

@@ -16,7 +16,8 @@ export type ExportState = (typeof exportStates)[number];
  * way, PROCESSED is in the citizen's inbox, REJECTED (no profile, sender blocked) and FAILED never arrive. When
  * no message was created because the profile check refused it: NO_PROFILE, SENDER_NOT_ALLOWED (ioId '-1').
  */
-export const ioStatuses = ['ACCEPTED', 'THROTTLED', 'PROCESSED', 'REJECTED', 'FAILED', 'NO_PROFILE', 'SENDER_NOT_ALLOWED'] as const;
+/** UNCONFIRMED: the portal posted the message and IO gave no clear answer (it may have created it: IO has no idempotency key). */
+export const ioStatuses = ['ACCEPTED', 'THROTTLED', 'PROCESSED', 'REJECTED', 'FAILED', 'NO_PROFILE', 'SENDER_NOT_ALLOWED', 'UNCONFIRMED'] as const;
 export type IoStatus = (typeof ioStatuses)[number];
 
 /**
@@ -66,12 +67,18 @@ export function paymentBadge(position: { isPagato: boolean; annullato: boolean; 
  * sent when IO processed the message (it is in the citizen's inbox); on its way while IO has not decided (or
  * for a message sent before the status was recorded: 'Verifica' reads it); otherwise not sent, with why.
  */
+/** Why an IO send reads 'Invio non confermato', and what the operator should do before a second one. */
+export const IO_UNCONFIRMED_REASON = 'IO non ha confermato la ricezione: il messaggio potrebbe essere arrivato. Verifica con il cittadino prima di inviarlo di nuovo';
+
+/** Whether the position's notice went to IO before (or may have): a new send asks the operator to confirm. */
+export const ioSentBefore = (position: PositionIo) => (position.ioId !== null && position.ioId !== '-1') || position.ioStatus === 'UNCONFIRMED';
+
 /** What the IO badge reads of a position. */
 export interface PositionIo {
   ioId: string | null;
   ioStatus?: IoStatus | null;
 }
-export type IoBadge = { state: 'sent' | 'pending' | 'not-sent'; label: string; reason: string | null };
+export type IoBadge = { state: 'sent' | 'pending' | 'unconfirmed' | 'not-sent'; label: string; reason: string | null };
 const ioReasons: Partial<Record<IoStatus, string>> = {
   NO_PROFILE: 'il cittadino non ha attivato l’app IO',
   SENDER_NOT_ALLOWED: 'il cittadino ha disattivato i messaggi del Comune',
@@ -82,6 +89,7 @@ export function ioBadge(position: PositionIo): IoBadge {
   const status = position.ioStatus ?? null;
   const messageId = position.ioId !== null && position.ioId !== '-1';
   if (status === 'PROCESSED') return { state: 'sent', label: 'Inviato su IO', reason: null };
+  if (status === 'UNCONFIRMED') return { state: 'unconfirmed', label: 'Invio non confermato', reason: IO_UNCONFIRMED_REASON };
   if (messageId && (status === null || status === 'ACCEPTED' || status === 'THROTTLED')) return { state: 'pending', label: 'In consegna su IO', reason: null };
   return { state: 'not-sent', label: 'Non inviato su IO', reason: (status && ioReasons[status]) ?? null };
 }

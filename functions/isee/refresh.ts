@@ -20,11 +20,12 @@ import {
   type RefreshStatus,
 } from '../domain/isee-refresh.ts';
 import { jobStatusOf, type BackgroundJobs } from '../domain/jobs.ts';
-import { messages } from '../domain/messages.ts';
+import { fill, messages } from '../domain/messages.ts';
 import { romeDay } from '../domain/period.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
-import type { AuditEntry, Clock, IdGenerator, IoMessages, Mailer } from '../adapters/ports.ts';
+import type { AuditEntry, BusinessMetrics, Clock, IdGenerator, IoMessages, Mailer } from '../adapters/ports.ts';
+import type { IoRefusalReason } from '../adapters/io.ts';
 import type { SubscriptionRecord } from '../subscriptions/repository-items.ts';
 import type { StoredUser } from '../users/repository.ts';
 import { InpsQueryFailed, type FetchOutcome, type QueryContext } from './inps-use-cases.ts';
@@ -73,6 +74,8 @@ export interface IseeRefreshDeps {
   pace: () => Promise<void>;
   clock: Clock;
   ids: IdGenerator;
+  /** NoticesFailed (io) for a reminder IO did not take: its alarm tells the office when IO refuses the council. */
+  metrics?: BusinessMetrics;
 }
 
 /** A slice's position: the calls to walk, the one walked, the page of its subscribers, and how many were walked. */
@@ -82,6 +85,14 @@ interface Cursor {
   page: string | null;
   walked: number;
 }
+
+/** Why IO refuses the council itself (its key, its permissions or IP, its address), in a few words for the operators. */
+const ioConfigurationReasons: Partial<Record<IoRefusalReason, string>> = {
+  UNAUTHORIZED: 'la chiave del servizio non è riconosciuta',
+  NOT_FOUND: 'l’indirizzo dell’API di IO non esiste',
+  RECIPIENT_NOT_AUTHORIZED: 'la chiave del servizio è di prova',
+};
+const ioConfigurationMessage = (reason: IoRefusalReason | undefined) => ioConfigurationReasons[reason!] ?? 'permessi della chiave o indirizzo IP del portale non autorizzati';
 
 /** Queries in flight at once in a slice (the pacer spaces their starts). */
 const IN_FLIGHT = 8;
@@ -302,10 +313,17 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
           });
           if (!remind || !shouldRemind(status, user.lastIsee, day) || !(await expiry.claimReminder(year, user.id, at))) return;
           const content = reminderContent(iseeExpiry(user.lastIsee!), portalUrl);
+          let configuration: string | null = null;
           const io = await deps.io
             .sendMessage(user.fiscalCode, { subject: content.subject, markdown: content.markdown })
             .then((): ReminderChannelState => 'SENT')
-            .catch((error: Error): ReminderChannelState => (error.name === 'IoRefused' ? 'NO_CHANNEL' : 'FAILED'));
+            .catch((error: Error & { reason?: IoRefusalReason }): ReminderChannelState => {
+              if (error.name !== 'IoRefused') return 'FAILED';
+              // Only IO's word about this citizen is 'no IO'; a refusal of the council's key or address is not.
+              if (error.reason === 'NO_PROFILE' || error.reason === 'SENDER_NOT_ALLOWED') return 'NO_CHANNEL';
+              configuration = ioConfigurationMessage(error.reason);
+              return 'FAILED';
+            });
           const mail: ReminderChannelState = user.email
             ? await deps.mailer
                 .send({ to: [user.email], subject: content.subject, text: content.text })
@@ -313,6 +331,9 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
                 .catch((): ReminderChannelState => 'FAILED')
             : 'NO_CHANNEL';
           await expiry.recordReminder(year, user.id, { io, mail });
+          if (io === 'FAILED') deps.metrics?.count('NoticesFailed', 1, { notice: 'io' });
+          // Nothing else would pass either: the run stops with the reason (the alarm NoticesFailed fires).
+          if (configuration) throw new ConflictError(fill(inpsMessages.remindersStopped, { reason: configuration }));
         });
       });
       return progress(next, await totalOf(from));

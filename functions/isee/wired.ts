@@ -16,6 +16,7 @@ import * as refreshRepository from './refresh-repository.ts';
 import * as iseeRepository from './repository.ts';
 import { makeIseeUseCases } from './use-cases.ts';
 import { s3FileStore } from '../adapters/files.ts';
+import { businessMetrics } from '../http/observability.ts';
 
 /**
  * The ISEE use cases on the real adapters, shared by the ISEE API (functions/isee/handler.ts), the background
@@ -68,6 +69,7 @@ export const iseeRefresh = (extra: Pick<IseeRefreshDeps, 'jobs'> = {}) =>
       return { reminderFrom: from, portalUrl: process.env.PORTAL_URL?.trim() || 'http://localhost:3000', sliceMs: Number(process.env.ISEE_REFRESH_SLICE_MS) || 120_000 };
     },
     pace: () => inpsRuntime().pace(),
+    metrics: businessMetrics,
     clock: systemClock,
     ids: randomUUID,
     ...extra,

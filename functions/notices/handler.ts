@@ -12,7 +12,7 @@ const notices = noticeUseCases({ jobs: makeJobs({ jobs: jobRepository, runner: s
 
 export const handler = resourceHandler(noticeRoutes, {
   emailNotice: ({ params, actor }) => notices.emailNotice(params.id, actor),
-  ioNotice: ({ params, actor }) => notices.sendToIo(params.id, actor),
+  ioNotice: ({ params, query, actor }) => notices.sendToIo(params.id, actor, { resend: query.resend }),
   ioNoticeStatus: ({ params, actor }) => notices.refreshIoStatus(params.id, actor),
   // 202: the run was started (or was already running) in the background; GET polls its progress.
   emailFlow: ({ params, actor }) => notices.startFlowEmail(params.id, actor),

@@ -4,8 +4,11 @@ import { jobStatusOf, type BackgroundJobs, type JobRecord } from '../domain/jobs
 import { DomainError, ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { flowMessages } from '../domain/flows.ts';
 import { fill, messages, noticeMessages } from '../domain/messages.ts';
+import { ioSentBefore } from '../domain/payments.ts';
 import {
   IO_NOT_DELIVERED,
+  IO_NOTICE_NUMBER,
+  romeDateTime,
   assertNoticeSendable,
   flowEmailMessage,
   ioMessageContent,
@@ -30,6 +33,8 @@ export interface NoticePositions {
   recordNoticeEmail(position: PositionKey, at: string): Promise<PositionRecord | null>;
   /** The IO message id ('-1': none created) and its status; `keepDelivered` keeps a message IO delivered before. */
   recordIoMessage(position: PositionKey, outcome: { ioId: string; ioStatus: IoStatus }, at: string, keepDelivered?: boolean): Promise<PositionRecord | null>;
+  /** The IO fields as they were before an attempt IO refused (null when the position is gone, paid or cancelled). */
+  restoreIoMessage(position: PositionKey, fields: { ioId: string | null; ioStatus: IoStatus | null; dataIoSent: string | null }, at: string): Promise<PositionRecord | null>;
   /** IO's later status of the message `ioId` (null when the position holds another message, or is paid or cancelled). */
   recordIoStatus(position: PositionKey, ioId: string, ioStatus: IoStatus, at: string): Promise<PositionRecord | null>;
 }
@@ -110,6 +115,7 @@ const decided = (status: IoMessageStatus) => status === 'PROCESSED' || status ==
 
 /** An IO failure that is not about this citizen, as the operator's Italian reason (IoRefused, IoUnavailable). */
 function ioProblem(error: Error & { reason?: string; detail?: string; maxAllowed?: number | null; retryAfterSeconds?: number | null }, amount: number): DomainError | null {
+  if (error.name === 'IoUnconfirmed') return new ConflictError(noticeMessages.ioUnconfirmed);
   if (error.name === 'IoUnavailable') {
     return unavailable(error.retryAfterSeconds ? fill(noticeMessages.ioBusy, { seconds: error.retryAfterSeconds }) : noticeMessages.ioUnavailable);
   }
@@ -124,6 +130,8 @@ function ioProblem(error: Error & { reason?: string; detail?: string; maxAllowed
       return configuration(noticeMessages.ioForbidden);
     case 'UNAUTHORIZED':
       return configuration(noticeMessages.ioUnauthorized);
+    case 'NOT_FOUND':
+      return configuration(noticeMessages.ioNotFound);
     case 'REJECTED':
       return new DomainError(422, 'Messaggio rifiutato', fill(noticeMessages.ioRefused, { reason: error.detail || 'richiesta non valida' }));
     default:
@@ -182,6 +190,13 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
     const after = await positions.recordIoStatus(position, ioId, ioStatus, now.toISOString());
     if (after) await audit.record({ actor, entity: 'position', id: position.iud, action: 'update', before: position, after }, now);
     return after;
+  }
+
+  /** Puts back the IO fields a recorded attempt replaced, once IO said it created no message. */
+  async function restoreIo(attempt: PositionRecord, before: PositionRecord, actor: Actor) {
+    const now = clock.now();
+    const after = await positions.restoreIoMessage(before, { ioId: before.ioId ?? null, ioStatus: before.ioStatus ?? null, dataIoSent: before.dataIoSent ?? null }, now.toISOString());
+    if (after) await audit.record({ actor, entity: 'position', id: before.iud, action: 'update', before: attempt, after }, now);
   }
 
   /**
@@ -244,26 +259,53 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
      * is kept then. The amount above the service's ceiling and IO's other 400s: 422; the key's permissions,
      * IP or trial recipients: 502; IO down, or asking to wait longer than the time left: 503. All within
      * IO_SEND_BUDGET_MS.
+     *
+     * Never twice by itself (IO has no idempotency key): the attempt is recorded ('UNCONFIRMED') just before the
+     * message is posted, and a POST that gets no clear answer leaves it so — 409 'Invio non confermato', for the
+     * operator to check with the citizen. A notice sent before (or maybe sent) goes again only with `resend`
+     * (409 otherwise, saying when it was sent). An invalid notice number is refused before IO is asked.
      */
-    async sendToIo(iud: string, actor: Actor): Promise<Position> {
+    async sendToIo(iud: string, actor: Actor, options: { resend?: boolean } = {}): Promise<Position> {
       const position = await requirePosition(iud);
       assertNoticeSendable(position);
+      if (!IO_NOTICE_NUMBER.test(position.nav)) throw new ConflictError(fill(noticeMessages.ioInvalidNotice, { nav: position.nav }));
+      // IO has no idempotency key: a second message is the operator's choice, made knowing the first.
+      if (ioSentBefore(position) && !options.resend) {
+        const date = position.dataIoSent ? romeDateTime(position.dataIoSent) : 'una data non registrata';
+        throw new ConflictError(fill(position.ioStatus === 'UNCONFIRMED' ? noticeMessages.ioAlreadySentUnconfirmed : noticeMessages.ioAlreadySent, { date }));
+      }
       const deadline = elapsed() + IO_SEND_BUDGET_MS;
+      let attempt: PositionRecord | null = null;
       let id: string;
       try {
-        ({ id } = await io.sendMessage(position.fiscalCode, ioMessageContent(position), { deadline }));
+        ({ id } = await io.sendMessage(position.fiscalCode, ioMessageContent(position), {
+          deadline,
+          // Recorded before the message is posted: if the answer never comes (or this function dies), the
+          // position reads 'Invio non confermato', never 'not sent'.
+          beforeMessage: async () => {
+            attempt = await recordIo(position, { ioId: IO_NOT_DELIVERED, ioStatus: 'UNCONFIRMED' }, actor);
+            if (!attempt) throw new ConflictError(noticeMessages.paid);
+          },
+        }));
       } catch (error) {
         const reason = (error as Error & { reason?: string }).reason;
+        if ((error as Error).name === 'IoUnconfirmed') {
+          metrics.count('NoticesFailed', 1, { notice: 'io' });
+          throw new ConflictError(noticeMessages.ioUnconfirmed);
+        }
+        // IO answered that it created nothing: the attempt recorded before is put back as it was.
+        if (attempt) await restoreIo(attempt, position, actor);
         if ((error as Error).name === 'IoRefused' && (reason === 'NO_PROFILE' || reason === 'SENDER_NOT_ALLOWED')) {
           await recordIo(position, { ioId: IO_NOT_DELIVERED, ioStatus: reason }, actor, true);
           throw new ConflictError(reason === 'NO_PROFILE' ? noticeMessages.ioNoProfile : noticeMessages.ioSenderNotAllowed);
         }
+        if (error instanceof DomainError) throw error;
         // The citizen without IO above is not a failure of IO; what follows is.
         metrics.count('NoticesFailed', 1, { notice: 'io' });
         throw ioProblem(error as Error, position.importoDovuto) ?? error;
       }
       // Stored before anything else can fail: the citizen may already have it.
-      const accepted = await recordIo(position, { ioId: id, ioStatus: 'ACCEPTED' }, actor);
+      const accepted = await recordIo(attempt ?? position, { ioId: id, ioStatus: 'ACCEPTED' }, actor);
       if (!accepted) throw new ConflictError(noticeMessages.paid);
 
       let status: IoMessageStatus = 'ACCEPTED';

@@ -7,7 +7,7 @@ import { sesMailer } from '../adapters/mail.ts';
 import { systemClock, type IoMessages } from '../adapters/ports.ts';
 import { getFlow, updateFlow } from '../flows/repository.ts';
 import { makePaymentListRefresh } from '../payment-list/refresh.ts';
-import { getPositionByIud, listPositions, recordIoMessage, recordIoStatus, recordNoticeEmail } from '../payments/repository.ts';
+import { getPositionByIud, listPositions, recordIoMessage, recordIoStatus, recordNoticeEmail, restoreIoMessage } from '../payments/repository.ts';
 import { getUserItems } from '../users/repository.ts';
 import { businessMetrics } from '../http/observability.ts';
 import { makeNoticeUseCases, type NoticeDeps } from './use-cases.ts';
@@ -31,7 +31,7 @@ const io: IoMessages = {
  */
 export const noticeUseCases = (extra: Pick<NoticeDeps, 'jobs'> = {}) =>
   makeNoticeUseCases({
-    positions: { getPositionByIud, listPositions, recordNoticeEmail, recordIoMessage, recordIoStatus },
+    positions: { getPositionByIud, listPositions, recordNoticeEmail, recordIoMessage, restoreIoMessage, recordIoStatus },
     paymentList,
     users: { getUserItems },
     flows: { getFlow, updateFlow },

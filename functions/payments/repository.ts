@@ -386,6 +386,13 @@ export const recordIoMessage = (
     keepDelivered ? { ':processed': 'PROCESSED', ':string': 'S', ':notDelivered': '-1' } : {},
   );
 
+/** The IO fields as they were before a send IO refused outright (it created no message). */
+export const restoreIoMessage = (
+  position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>,
+  fields: { ioId: string | null; ioStatus: IoStatus | null; dataIoSent: string | null },
+  at: string,
+) => updateNoticeFields(position, { ...fields, updatedAt: at });
+
 /**
  * Who a month's generation left without a position for 'ISEE scaduto o mancante' (the payment list shows
  * them): one item per call and month under the call-year (pk "CALL#<callId>#NOISEE#<anno>", sk "<mm>").

@@ -40,6 +40,8 @@ const positions = makeUserPositionUseCases({
   mypay: { openPositionCheckout: (...args) => mypay().openPositionCheckout(...args), paymentOutcome: (idSession) => mypay().paymentOutcome(idSession) },
   notices: makeNoticeLinks({ getPositionByIud }),
   portalUrl,
+  // MyPay's payment type (tipoDovuto) with flg_scadenza_obbligatoria: a past due date cannot be paid.
+  dueDateRequired: () => process.env.MYPAY_SCADENZA_OBBLIGATORIA?.trim().toLowerCase() === 'true',
   clock: systemClock,
 });
 

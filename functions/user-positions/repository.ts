@@ -19,9 +19,8 @@ export interface PaymentSession {
 }
 
 /**
- * Records the session of a 'Paga'. MyPay4 keeps one session per imported position (the precaricato landing's
- * fixed id), so a new checkout of the same position after a refused one writes the same key again: allowed
- * for the same citizen and position only.
+ * Records the session of a 'Paga'. MyPay makes a new one for every paaSILVerificaAvviso; a key written again
+ * (the same session) is allowed for the same citizen and position only.
  */
 export async function createPaymentSession(session: PaymentSession): Promise<void> {
   await documentClient.send(

@@ -1,9 +1,11 @@
 import type { PositionRecord } from '../domain/debt-positions.ts';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../domain/errors.ts';
-import { messages, paymentOutcomeMessages } from '../domain/messages.ts';
+import { fill, messages, paymentOutcomeMessages } from '../domain/messages.ts';
 import type { Position } from '../domain/payments.ts';
+import { romeDay } from '../domain/period.ts';
 import {
   CHECKOUT_HOLD_MS,
+  checkoutBlockers,
   hasLiveCheckout,
   isPayable,
   isPayableOnline,
@@ -52,6 +54,8 @@ export interface UserPositionDeps {
   notices: { noticeUrl(position: Pick<Position, 'iud' | 'nav'>): Promise<string | null> };
   /** The portal's own address (the deployment setting PORTAL_URL): MyPay sends the citizen back there only. */
   portalUrl: () => string;
+  /** Whether MyPay's payment type requires a due date (MYPAY_SCADENZA_OBBLIGATORIA): then a past one cannot be paid. */
+  dueDateRequired: () => boolean;
   clock: Clock;
 }
 
@@ -59,6 +63,8 @@ export interface UserPositionDeps {
 const unavailable = (error: unknown): never => {
   if (error instanceof DomainError) throw error;
   const name = (error as Error)?.name;
+  // paaSILVerificaAvviso: the due date passed on MyPay's record (its payment type requires one).
+  if ((error as { faultCode?: string })?.faultCode === 'PAA_IUV_SCADUTO') throw new ConflictError(fill(paymentOutcomeMessages.blocked, { reasons: paymentOutcomeMessages.blockedPastDue }));
   if (name === 'MyPayUnavailable' || name === 'MyPayFault') throw new DomainError(503, 'Servizio non disponibile', paymentOutcomeMessages.unavailable);
   throw error;
 };
@@ -71,7 +77,7 @@ export function paymentReturnUrl(returnPath: string, portalUrl: string): string 
 }
 
 export function makeUserPositionUseCases(deps: UserPositionDeps) {
-  const { positions, settlement, users, sessions, mypay, notices, portalUrl, clock } = deps;
+  const { positions, settlement, users, sessions, mypay, notices, portalUrl, dueDateRequired, clock } = deps;
 
   const view = async (position: Position): Promise<PositionView> => toPositionView(position, await notices.noticeUrl(position), clock.now());
   /** The citizen's own view: the operators' note on a closed reconciliation (and who wrote it) is the office's. */
@@ -121,12 +127,13 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
       if (live) return live;
       if (!isPayableOnline(position)) throw new ConflictError(paymentOutcomeMessages.notIssued);
       const returnUrl = paymentReturnUrl(body.returnPath, portalUrl());
+      // What MyPay's landing would refuse is said here, in words the office can act on, not on MyPay's error page.
       const user = await users.getUserItem(userId);
-      const payer = { tipoIdentificativoUnivoco: 'F' as const, codiceIdentificativoUnivoco: (user?.fiscalCode ?? position.fiscalCode).toUpperCase() };
-      const session = await mypay.openPositionCheckout(payer, position.iud, returnUrl).catch(unavailable);
+      const blockers = checkoutBlockers(user ?? {}, position, { today: romeDay(now), dueDateRequired: dueDateRequired() });
+      if (blockers.length) throw new ConflictError(fill(paymentOutcomeMessages.blocked, { reasons: blockers.join('; ') }));
+      const iuv = position.codIuv ?? position.nav!.slice(1);
+      const session = await mypay.openPositionCheckout(iuv, returnUrl).catch(unavailable);
       if (!session) throw new ConflictError(paymentOutcomeMessages.notOpenOnMyPay);
-      // MyPay collects its own amount: a change not yet imported would be paid at the old one.
-      if (session.amountCents !== position.importoDovuto) throw new ConflictError(paymentOutcomeMessages.notIssued);
       const until = new Date(now.getTime() + CHECKOUT_HOLD_MS).toISOString();
       // The marker first: a recalculation that looks after the hold is taken sees it.
       await positions.putCheckoutMarker(position, until);
@@ -144,7 +151,9 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
     /**
      * POST /api/me/payments/return: the portal page read idSession from MyPay's redirect. The outcome is
      * MyPay's (paaSILChiediPagati), never the URL's esito: PAID records what was paid (once: a reload finds
-     * it recorded), FAILED / CANCELLED / EXPIRED free the position (payable again), PENDING keeps it held.
+     * it recorded), FAILED / CANCELLED / EXPIRED free the position (payable again), PENDING keeps it held, and
+     * so does UNKNOWN ('Pagamento in verifica': with the modello unico MyPay knows only once pagoPA's receipt
+     * arrives), answered as PENDING.
      */
     async paymentReturn(body: { idSession: string }, actor: Actor): Promise<PaymentReturn> {
       const userId = await citizenId(actor);
@@ -165,7 +174,11 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
         const message = !recorded.length ? paymentOutcomeMessages.paidBefore : recorded.some((s) => s.kind === 'recorded' && s.reconciliation) ? paymentOutcomeMessages.paidToReconcile : paymentOutcomeMessages.paid;
         return { esito: 'PAID', recorded: recorded.length > 0, message, position: await citizenView(publicView(latest)) };
       }
-      if (outcome.status === 'PENDING') return { esito: 'PENDING', recorded: false, message: current.isPagato ? paymentOutcomeMessages.paidBefore : paymentOutcomeMessages.pending, position: await citizenView(publicView(current)) };
+      // Not known yet (modello unico: the receipt has not reached MyPay): the hold stays, the outcome is asked again later.
+      if (outcome.status === 'PENDING' || outcome.status === 'UNKNOWN') {
+        const message = current.isPagato ? paymentOutcomeMessages.paidBefore : outcome.status === 'UNKNOWN' ? paymentOutcomeMessages.verifying : paymentOutcomeMessages.pending;
+        return { esito: 'PENDING', recorded: false, message, position: await citizenView(publicView(current)) };
+      }
       // The checkout ended without a payment: the position is free again.
       if (current.checkoutSession === session.idSession) {
         await positions.releaseCheckout(current, session.idSession);

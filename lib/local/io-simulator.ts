@@ -31,8 +31,9 @@ import type { Closable } from './stores.ts';
  * makes of this citizen's next messages: accepted with 201, then rejected or failed, or held on the way;
  * PROCESSED switches it off), `POST /admin/service` { groups, maxAllowedPaymentAmount, authorizedRecipients,
  * authorizedCidrs, rateLimit: { calls, renewalPeriodSeconds }, processingMs } (the service and its key, merged),
- * `POST /admin/faults` { operation: 'profiles' | 'messages' | 'status' | '*', kind: '5xx' | 'timeout' | '429',
- * retryAfter?: seconds, times: n | 'always' }, `POST /admin/reset` {} (switches and the service back to the
+ * `POST /admin/faults` { operation: 'profiles' | 'messages' | 'status' | '*', kind: '5xx' | 'timeout' | '429' (or, for
+ * messages, 'lost-answer' | 'created-5xx': the message is created and its answer lost or a 500), retryAfter?: seconds,
+ * times: n | 'always' }, `POST /admin/reset` {} (switches and the service back to the
  * start; { "messages": true } also forgets the messages), `GET /admin/state`. `GET /` lists the messages.
  *
  * State lives in memory: a restart empties it.
@@ -78,7 +79,12 @@ const NOTICE_NUMBER = /^[0123][0-9]{17}$/;
 const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
 type Operation = 'profiles' | 'messages' | 'status';
-type FaultKind = '5xx' | 'timeout' | '429';
+/**
+ * 5xx, timeout, 429: the gateway stops the call. lost-answer and created-5xx (messages only): IO creates the
+ * message, then the answer is lost (the connection held, then dropped) or is a 500 — what a caller that
+ * retries turns into a second message (IO has no idempotency key).
+ */
+type FaultKind = '5xx' | 'timeout' | '429' | 'lost-answer' | 'created-5xx';
 interface FaultRule {
   operation: Operation | '*';
   kind: FaultKind;
@@ -209,6 +215,8 @@ export async function startIoSimulator(options: IoSimulatorOptions): Promise<IoS
     faults = faults.filter((f) => f.remaining === null || f.remaining > 0);
     return rule;
   };
+  /** The messages answered wrongly after being created (the fault kinds lost-answer and created-5xx). */
+  const afterCreate = new WeakMap<ServerResponse, FaultKind>();
   const hold = (res: ServerResponse) => {
     held.add(res);
     const timer = setTimeout(() => {
@@ -227,6 +235,7 @@ export async function startIoSimulator(options: IoSimulatorOptions): Promise<IoS
   /** The gateway: a fault switched on, the subscription key, the rate limit. Answers and returns false when it stops the call. */
   function gateway(operation: Operation, req: IncomingMessage, res: ServerResponse): boolean {
     const fault = takeFault(operation);
+    if (fault?.kind === 'lost-answer' || fault?.kind === 'created-5xx') afterCreate.set(res, fault.kind);
     if (fault?.kind === '5xx') return problem(res, 503, 'Service Unavailable', 'The service is temporarily unavailable'), false;
     if (fault?.kind === 'timeout') return hold(res), false;
     if (fault?.kind === '429') return tooManyRequests(res, fault.retryAfter), false;
@@ -313,6 +322,9 @@ export async function startIoSimulator(options: IoSimulatorOptions): Promise<IoS
       status: 'ACCEPTED',
     };
     messages.push(message);
+    const lost = afterCreate.get(res);
+    if (lost === 'lost-answer') return hold(res);
+    if (lost === 'created-5xx') return problem(res, 500, 'Internal server error', 'Error while processing the message');
     return json(res, 201, { id: message.id }, 'application/json', { location: `/api/v1/messages/${message.fiscal_code}/${message.id}` });
   }
 
@@ -372,11 +384,12 @@ export async function startIoSimulator(options: IoSimulatorOptions): Promise<IoS
       const retryAfter = body.retryAfter ?? 1;
       if (
         !['profiles', 'messages', 'status', '*'].includes(body.operation) ||
-        !['5xx', 'timeout', '429'].includes(body.kind) ||
+        !['5xx', 'timeout', '429', 'lost-answer', 'created-5xx'].includes(body.kind) ||
+        (['lost-answer', 'created-5xx'].includes(body.kind) && body.operation !== 'messages') ||
         !(times === 'always' || (Number.isInteger(times) && times > 0)) ||
         !(Number.isInteger(retryAfter) && retryAfter >= 0)
       ) {
-        return problem(res, 400, 'Bad Request', '{ operation: profiles | messages | status | *, kind: 5xx | timeout | 429, retryAfter?: seconds, times: n | always }');
+        return problem(res, 400, 'Bad Request', '{ operation: profiles | messages | status | *, kind: 5xx | timeout | 429 (or, for messages, lost-answer | created-5xx), retryAfter?: seconds, times: n | always }');
       }
       faults.push({ operation: body.operation, kind: body.kind, retryAfter, remaining: times === 'always' ? null : times });
       return json(res, 200, { ok: true });

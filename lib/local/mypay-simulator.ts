@@ -6,9 +6,12 @@
  *   paaSILChiediPagati, paaSILPrenotaExportFlusso, paaSILChiediStatoExportFlusso;
  * - MyBox upload (POST /mybox/uploadFlusso, multipart: authorizationToken, md5, one file) and downloads
  *   (GET /mybox/download/<token>/<file>);
- * - paying a position MyPay holds as MyPay4 does it: paaSILChiediPosizioniAperte lists a person's unpaid
- *   positions with an urlPagamento (/public/landing/precaricato?id=<a session fixed per position>), the landing
- *   takes backUrl and opens the checkout (ChiediPosizioniAperteService.java, LandingController.java);
+ * - paying a position MyPay holds as MyPay4 offers it to a council's own system: paaSILVerificaAvviso (the
+ *   council's credentials, the IUV) answers a landing (/public/landing/inviaDovuti?id=) that validates the
+ *   position and the payer again and opens the checkout (mypay/verifica-avviso.ts); and the Region's aggregator
+ *   path, paaSILChiediPosizioniAperte with its landing /public/landing/precaricato (ChiediPosizioniAperteService.java);
+ * - the outcome (paaSILChiediPagati) in both of MyPay's modes (option modelloUnico): with pagoPA's modello
+ *   unico a session has no cart until pagoPA's receipt arrives (the switch holdReceipts keeps it back);
  * - a checkout page (GET/POST /checkout/<idSession>) standing for pagoPA's: the tester picks success, failure
  *   or cancel and is sent back to the return URL with ?idSession=…&esito=OK|ERROR&pollingToken=… (LandingController);
  * - fault switches (JSON API under /admin, and the page at /): 5xx, timeout or lost answer on any operation
@@ -34,6 +37,7 @@ import { OPERATIONS, SOAP_PATH, WSDL_PATH, type MyPaySimulatorOptions, type Simu
 import { createReportingExport } from './mypay/reporting-export.ts';
 import type { Operation } from './mypay/soap.ts';
 import { createStore } from './mypay/store.ts';
+import { createVerificaAvviso } from './mypay/verifica-avviso.ts';
 
 export {
   CART_EXPIRY_MS,
@@ -70,10 +74,11 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
   const host = options.host ?? '127.0.0.1';
   const { applyFault, held } = createFaults(switches, store.holdMs);
   const { operations: importOperations, upload, download } = createBulkImport(store);
-  const { operations: checkoutOperations, checkout, landingPrecaricato } = createCheckout(store);
+  const verifica = createVerificaAvviso(store);
+  const { operations: checkoutOperations, checkout, landingPrecaricato, deliverReceipts } = createCheckout(store, verifica);
   const { operations: exportOperations } = createReportingExport(store);
-  const { admin, home } = createAdmin(store);
-  const operations: Record<(typeof OPERATIONS)[number], Operation> = { ...importOperations, ...checkoutOperations, ...exportOperations };
+  const { admin, home } = createAdmin(store, { deliverReceipts, age: verifica.age });
+  const operations: Record<(typeof OPERATIONS)[number], Operation> = { ...importOperations, ...checkoutOperations, ...verifica.operations, ...exportOperations };
 
   const wsdl = fs.readFileSync(WSDL_PATH, 'utf8').replace(/location="[^"]*"/, `location="${url}${SOAP_PATH}"`);
   // soap.listen attaches to a server; this one never listens: the real server hands it the SOAP requests
@@ -102,6 +107,7 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
         return download(req, res, downloadMatch[1]);
       }
       if (pathname === '/public/landing/precaricato' && req.method === 'GET') return landingPrecaricato(req, res);
+      if (pathname === '/public/landing/inviaDovuti' && req.method === 'GET') return verifica.landingInviaDovuti(req, res);
       const checkoutMatch = /^\/checkout\/([^/]+)$/.exec(pathname);
       if (checkoutMatch) return checkout(req, res, checkoutMatch[1]);
       const adminMatch = /^\/admin\/([a-z-]+)$/.exec(pathname);

@@ -148,7 +148,9 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
 
     // MyPay: the simulator, with the same settings the cloud takes from the deployment (endpoint, entity,
     // password; the password from Secrets Manager there). A value already in the environment wins.
-    const myPay = await startMyPaySimulator({ port: config.myPayPort, host: '127.0.0.1', dataDir: config.dataDir });
+    // MyPay's mode (pa.modelloUnico): the simulator and the portal's adapter read the same setting.
+    process.env.MYPAY_MODELLO_UNICO ||= 'true';
+    const myPay = await startMyPaySimulator({ port: config.myPayPort, host: '127.0.0.1', dataDir: config.dataDir, modelloUnico: process.env.MYPAY_MODELLO_UNICO !== 'false' });
     opened.push(myPay);
     process.env.MYPAY_ENDPOINT ||= myPay.endpoint;
     process.env.MYPAY_COD_IPA ||= DEFAULT_ENTITY.codIpa;

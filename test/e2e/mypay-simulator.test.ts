@@ -79,13 +79,15 @@ describe('MyPay simulator pages', () => {
   });
 
   it('takes the citizen from MyPay’s landing through the checkout and back to the portal with the outcome', async () => {
-    // E2E-0 was imported by the test above: paid as MyPay4 pays an imported position (its precaricato landing).
-    const session = (await mypay.openPositionCheckout({ tipoIdentificativoUnivoco: 'F', codiceIdentificativoUnivoco: 'RSSMRA85C52H501N' }, 'E2E-0', returnUrl))!;
+    // E2E-0 was imported by the test above: paid as MyPay4 lets a council pay an imported position (paaSILVerificaAvviso's landing).
+    const state = await (await fetch(`${simulator.url}/admin/state`)).json();
+    const session = (await mypay.openPositionCheckout(state.positions[`${DEFAULT_ENTITY.codIpa}|E2E-0`].iuv, returnUrl))!;
     await page.goto(session.url);
     await expect.poll(() => page.getByText('10,50 €').first().isVisible()).toBe(true);
     await expectAccessible(page);
     await screenshot(page, 'mypay-simulator-checkout');
-    expect(await mypay.paymentOutcome(session.idSession)).toEqual({ status: 'PENDING', payments: [] });
+    // Modello unico: no cart before pagoPA's receipt, so MyPay cannot tell yet.
+    expect(await mypay.paymentOutcome(session.idSession)).toEqual({ status: 'UNKNOWN', payments: [] });
 
     await page.getByRole('button', { name: 'Paga (esito positivo)' }).click();
     await page.waitForURL((url) => url.pathname === '/pagamenti/esito');

@@ -285,17 +285,22 @@ describe('api stack: the IO app (notices)', () => {
   });
 });
 
-describe('api stack: MyPay’s default entity', () => {
-  it('gives the functions that reach MyPay the default entity’s password from the MyPay secret only when the context says MyPay’s default entity is not the council', () => {
-    const variablesOf = (app: ScratchApp) => app.api.resolve(Template.fromStack(app.api).findResources('AWS::Lambda::Function'));
-    expect(JSON.stringify(variablesOf(portal))).not.toContain('MYPAY_OPEN_POSITIONS_PASSWORD');
-    const configured = scratchApp({ bundle: false, context: { mypayDefaultEntityPassword: 'true' } });
+describe('api stack: MyPay’s mode and payment type', () => {
+  it('gives the functions that reach MyPay its mode and whether its payment type requires a due date, from the context, and never a Region password', () => {
+    const variablesOf = (app: ScratchApp) => {
+      const template = Template.fromStack(app.api).findResources('AWS::Lambda::Function');
+      return app.api.resolve(template[app.api.resolve((app.api.functions['user-positions'].node.defaultChild as CfnFunction).logicalId)].Properties.Environment.Variables);
+    };
+    expect(JSON.stringify(Template.fromStack(portal.api).toJSON())).not.toContain('defaultEntityPassword');
+    expect(variablesOf(portal)).toMatchObject({ MYPAY_MODELLO_UNICO: 'true', MYPAY_SCADENZA_OBBLIGATORIA: 'false' });
+    const configured = scratchApp({ bundle: false, context: { mypayModelloUnico: 'false', mypayScadenzaObbligatoria: 'true' } });
     try {
-      const fn = Template.fromStack(configured.api).findResources('AWS::Lambda::Function')[configured.api.resolve((configured.api.functions['user-positions'].node.defaultChild as CfnFunction).logicalId)];
-      expect(fn.Properties.Environment.Variables.MYPAY_OPEN_POSITIONS_PASSWORD).toBe('{{resolve:secretsmanager:portale-servizi-sociali/mypay:SecretString:defaultEntityPassword::}}');
+      expect(variablesOf(configured)).toMatchObject({ MYPAY_MODELLO_UNICO: 'false', MYPAY_SCADENZA_OBBLIGATORIA: 'true' });
     } finally {
       configured.dispose();
     }
+    // The Region's password is no longer a setting: a context still naming it stops the synth with why.
+    expect(() => scratchApp({ bundle: false, context: { mypayDefaultEntityPassword: 'true' } })).toThrow(/paaSILVerificaAvviso/);
   });
 });
 

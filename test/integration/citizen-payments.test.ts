@@ -92,7 +92,8 @@ describe('the citizen pays a position', () => {
 
     const paid = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
     expect(paid.status).toBe(200);
-    expect(new URL(paid.json.url).pathname).toBe('/public/landing/precaricato');
+    // paaSILVerificaAvviso's landing (the council's own MyPay credentials, never the Region's).
+    expect(new URL(paid.json.url).pathname).toBe('/public/landing/inviaDovuti');
     const back = await checkout(paid.json.url, 'success');
     expect(`${back.origin}${back.pathname}`).toBe(`${inject('appUrl')}/iscrizioni/visualizza_servizio`);
     expect(back.searchParams.get('id')).toBe(call.id);
@@ -122,7 +123,7 @@ describe('the citizen pays a position', () => {
     expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({ marked: 0, alreadyPaid: 1, toReconcile: 0 });
   });
 
-  it('a second Paga while the checkout lives resumes it (never a second payment); a refused or cancelled one frees the position; a forged esito=OK changes nothing', async () => {
+  it('a second Paga while the checkout lives resumes it (never a second payment); with the modello unico a refused, cancelled or paid-but-unreceipted checkout reads ‘Pagamento in verifica’ (not 503, not expired) until MyPay knows; a forged esito=OK changes nothing', async () => {
     const { call, position } = await mariaOwes();
     const first = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
     const second = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
@@ -130,28 +131,44 @@ describe('the citizen pays a position', () => {
     // The citizen's list reads a global index: the live checkout shows a moment later, as on a reload.
     const listed = async () => (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items[0];
     await expect.poll(listed).toMatchObject({ inCorso: true, badge: 'Da pagare' });
-    for (const [choice, outcome] of [
-      ['failure', 'FAILED'],
-      ['cancel', 'CANCELLED'],
-    ] as const) {
-      const paid = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
-      expect(paid.status).toBe(200);
-      const back = await checkout(paid.json.url, choice);
+    for (const choice of ['failure', 'cancel'] as const) {
+      const back = await checkout(first.json.url, choice);
       expect(back.searchParams.get('esito')).toBe('ERROR');
-      // The URL's esito is never trusted: even a body claiming OK gets MyPay's own outcome.
+      // The URL's esito is never trusted: even a body claiming OK gets MyPay's own answer — here, none yet.
       const answer = await citizen.post('/api/me/payments/return', { idSession: back.searchParams.get('idSession'), esito: 'OK' });
       expect(answer.status).toBe(200);
-      expect(answer.json).toMatchObject({ esito: outcome, recorded: false, position: { badge: 'Da pagare', payable: true, inCorso: false, isPagato: false } });
+      expect(answer.json).toMatchObject({ esito: 'PENDING', recorded: false, message: paymentOutcomeMessages.verifying, position: { badge: 'Da pagare', payable: true, inCorso: true, isPagato: false } });
     }
-    // A session left on the checkout page (nothing chosen): still in progress, not paid, the position held.
-    const pending = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
-    await fetch(pending.json.url, { redirect: 'manual' });
-    expect((await citizen.post('/api/me/payments/return', { idSession: pending.json.idSession })).json).toMatchObject({ esito: 'PENDING', recorded: false, message: paymentOutcomeMessages.pending });
-    // MyPay expires it: the position is free again.
-    const simulatorAdmin = await fetch(`${simulator()}/admin/expire`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ idSession: pending.json.idSession }) });
-    expect(simulatorAdmin.status).toBe(200);
-    expect((await citizen.post('/api/me/payments/return', { idSession: pending.json.idSession })).json).toMatchObject({ esito: 'EXPIRED', message: paymentOutcomeMessages.expired, position: { inCorso: false, payable: true } });
+    // She pays; pagoPA's receipt has not reached MyPay yet: MyPay cannot tell, for over an hour, and the portal says so.
+    await admin('receipts', { hold: true });
+    const back = await checkout(first.json.url, 'success');
+    const idSession = back.searchParams.get('idSession')!;
+    const verifying = { esito: 'PENDING', recorded: false, message: paymentOutcomeMessages.verifying };
+    expect((await citizen.post('/api/me/payments/return', { idSession })).json).toMatchObject(verifying);
+    await admin('age', { idSession, minutes: 61 }); // PAA_ID_SESSION_NON_VALIDO
+    const notValid = await citizen.post('/api/me/payments/return', { idSession });
+    expect([notValid.status, notValid.json]).toMatchObject([200, verifying]);
+    await admin('age', { idSession, minutes: 5 }); // PAA_PAGAMENTO_SCADUTO
+    expect((await citizen.post('/api/me/payments/return', { idSession })).json).toMatchObject(verifying);
     expect((await stored(call.id)).isPagato).toBe(false);
+    // The receipt arrives: asked again, the payment is recorded.
+    await admin('receipts', { hold: false });
+    expect((await citizen.post('/api/me/payments/return', { idSession })).json).toMatchObject({ esito: 'PAID', recorded: true, position: { badge: 'Pagato' } });
+  });
+
+  it('says what the office must fix instead of sending the citizen to MyPay’s error page: her CAP is not an Italian 5-digit one', async () => {
+    const { call, position } = await mariaOwes();
+    const user = await localTable().item({ pk: `USER#${mariaId}`, sk: 'USER' });
+    await localTable().putItem({ ...user, cap: '0018', nation: 'IT' });
+    try {
+      const refused = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
+      expect(refused.status).toBe(409);
+      expect(refused.json.detail).toContain('il CAP «0018»');
+      expect(refused.json.detail).toContain('l’ufficio deve correggerlo');
+      expect((await stored(call.id)).checkoutUntil ?? null).toBeNull();
+    } finally {
+      await localTable().putItem(user!);
+    }
   });
 
   it('builds the return address from the portal’s own address: Origin, Host and X-Forwarded-Host decide nothing; a site or a foreign page is a 400', async () => {
@@ -162,10 +179,9 @@ describe('the citizen pays a position', () => {
       body: JSON.stringify({ returnPath: returnPath(call.id) }),
     });
     expect(pay.status).toBe(200);
-    const landing = new URL(((await pay.json()) as { url: string }).url);
-    expect(landing.searchParams.get('backUrl')).toBe(`${inject('appUrl')}/iscrizioni/visualizza_servizio?id=${call.id}`);
-    const back = await checkout(landing.toString(), 'cancel');
-    expect(back.origin).toBe(new URL(inject('appUrl')).origin);
+    // The page to come back to went to MyPay in paaSILVerificaAvviso (enteSILInviaRispostaPagamentoUrl): MyPay sends her there.
+    const back = await checkout(((await pay.json()) as { url: string }).url, 'cancel');
+    expect(`${back.origin}${back.pathname}?id=${back.searchParams.get('id')}`).toBe(`${inject('appUrl')}/iscrizioni/visualizza_servizio?id=${call.id}`);
     for (const bad of [{}, { returnUrl: 'https://evil.example/iscrizioni/visualizza_servizio' }, { returnPath: 'https://evil.example/iscrizioni' }, { returnPath: '//evil.example/iscrizioni' }, { returnPath: '/lista_utenti' }]) {
       const refused = await citizen.post(`/api/me/positions/${position.iud}/pay`, bad);
       expect(refused.status, JSON.stringify(bad)).toBe(400);

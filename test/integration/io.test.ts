@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { IoRefused, IoUnavailable, makeIo } from '../../functions/adapters/io.ts';
+import { IoRefused, IoUnavailable, IoUnconfirmed, makeIo } from '../../functions/adapters/io.ts';
 import type { IoMessages } from '../../functions/adapters/ports.ts';
 import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
 import { ioMessageContent } from '../../functions/domain/notices.ts';
@@ -90,6 +90,35 @@ describe('IO contract: profiles and keys (io-functions-services apps/io-function
     await admin('/admin/profiles', { fiscalCode: OTHER, state: 'blocked' });
     await expect(io.sendMessage(CF, content)).rejects.toMatchObject({ reason: 'NO_PROFILE' });
     await expect(io.sendMessage(OTHER, content)).rejects.toMatchObject({ reason: 'SENDER_NOT_ALLOWED' });
+  });
+});
+
+describe('IO contract: no idempotency key (io-messages CreateMessage/handler.ts: every POST /messages is a new message)', () => {
+  it.each(['lost-answer', 'created-5xx'])('a message created whose answer is %s is never posted again: IoUnconfirmed, and the citizen has one message', async (kind) => {
+    await admin('/admin/faults', { operation: 'messages', kind, times: 1 });
+    await expect(io.sendMessage(CF, content)).rejects.toBeInstanceOf(IoUnconfirmed);
+    expect((await received()).map((m) => m.fiscal_code)).toEqual([CF]);
+  });
+
+  it('a 5xx is not resent either: the portal cannot tell whether IO created the message before failing', async () => {
+    await admin('/admin/faults', { operation: 'messages', kind: '5xx', times: 1 });
+    await expect(io.sendMessage(CF, content)).rejects.toBeInstanceOf(IoUnconfirmed);
+    expect(await received()).toHaveLength(0);
+  });
+});
+
+describe('IO contract: the address (io-functions-services openapi/index.yaml: basePath /api/v1; utils/profile.ts ResponseErrorNotFound "Profile not found")', () => {
+  it('takes the base URL with or without /api/v1', async () => {
+    const withPrefix = makeIo({ baseUrl: `${simulator.url}/api/v1/`, apiKey: simulator.apiKey, timeoutMs: 1000 });
+    expect(await withPrefix.sendMessage(CF, content)).toMatchObject({ id: expect.any(String) });
+    expect(await received()).toHaveLength(1);
+  });
+
+  it('a wrong base URL’s 404 is the portal’s configuration (NOT_FOUND), never ‘no IO profile’', async () => {
+    const wrong = makeIo({ baseUrl: `${simulator.url}/servizi-io`, apiKey: simulator.apiKey, timeoutMs: 1000 });
+    await expect(wrong.sendMessage(CF, content)).rejects.toMatchObject({ name: 'IoRefused', reason: 'NOT_FOUND' });
+    await admin('/admin/profiles', { fiscalCode: CF, state: 'none' });
+    await expect(io.sendMessage(CF, content)).rejects.toMatchObject({ name: 'IoRefused', reason: 'NO_PROFILE' });
   });
 });
 

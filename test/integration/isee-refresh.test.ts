@@ -174,6 +174,27 @@ describe('the December list and reminders', () => {
     expect((await inbox()).filter((m) => m.destination.to.includes('scadenza@example.it') && m.subject === `Il tuo ISEE scade il 31/12/${year}`)).toHaveLength(1);
   });
 
+  it('IO refusing the council itself (403: the portal’s IP not allowed) stops the reminders with the reason, instead of marking everyone ‘no IO’', async () => {
+    const { call } = await openCall(operator);
+    const expiring = await approvedSubscriber(operator, call, { lastName: 'Rifiutoio', iseeValue: 8000, weeklyHour: 2 });
+    await expect.poll(async () => (await operator.get(`/api/calls?name=${encodeURIComponent(call.name)}`)).json.items.map((c: { id: string }) => c.id), { timeout: 10_000 }).toContain(call.id);
+    const io = (path: string, body: unknown) => post(inject('ioUrl'), path, body);
+    await io('/admin/service', { authorizedCidrs: ['10.20.0.0/16'] });
+    try {
+      expect((await operator.post('/api/isee-expiry', {})).status).toBe(200);
+      const list = await finished('/api/isee-expiry');
+      expect(list.job).toMatchObject({ state: 'FAILED', error: expect.stringContaining('Promemoria ISEE interrotti') });
+      expect(list.job.error).toContain('indirizzo IP del portale');
+      const rows = await allExpiryRows();
+      // Nobody is marked as a citizen without IO.
+      expect(rows.filter((r) => r.io === 'NO_CHANNEL' && r.remindedAt && r.remindedAt >= list.job.startedAt)).toEqual([]);
+      expect(rows.filter((r) => r.io === 'FAILED').length).toBeGreaterThan(0);
+      expect((await (await fetch(`${inject('ioUrl')}/admin/messages?fiscal_code=${expiring.fiscalCode}`)).json()).messages).toHaveLength(0);
+    } finally {
+      await io('/admin/reset', {});
+    }
+  });
+
   /** The whole list, page after page. */
   async function allExpiryRows() {
     const rows: any[] = [];

@@ -58,20 +58,29 @@ function position(fiscalCode: string, amountCents: number, period = { mese: 1, a
   return plan.create[0]!;
 }
 
+type Entry = PositionRecord | [PositionRecord, { cap?: string; nation?: string }];
 /** Imports positions as the export does (the portal's CSV and ZIP), and waits for MyPay's IUVs. */
-async function imported(...positions: PositionRecord[]) {
-  const csv = mypayCsv(positions.map((p) => mypayCsvRow(p, { fiscalCode: p.fiscalCode, firstName: p.nome, lastName: p.cognome }, { codCapitolo: '1234', codAccertamento: '2025/1', nomeMyPay: 'Bando' }, mypayConfiguration)));
+const imported = (...entries: Entry[]) => importedTo({ mypay, url: simulator.url }, ...entries);
+async function importedTo(target: { mypay: MyPay; url: string }, ...entries: Entry[]) {
+  const rows = entries.map((entry) => (Array.isArray(entry) ? entry : ([entry, {}] as const)));
+  const csv = mypayCsv(rows.map(([p, address]) => mypayCsvRow(p, { fiscalCode: p.fiscalCode, firstName: p.nome, lastName: p.cognome, ...address }, { codCapitolo: '1234', codAccertamento: '2025/1', nomeMyPay: 'Bando' }, mypayConfiguration)));
   const fileName = flowFileName(CODIPA, `T${Date.now()}${Math.floor(Math.random() * 1000)}`);
   const { bytes: zip } = mypayImportZip(fileName, strToU8(csv));
-  const authorization = await mypay.authorize();
-  await mypay.upload(authorization, zip, fileName);
+  const authorization = await target.mypay.authorize();
+  await target.mypay.upload(authorization, zip, fileName);
   for (let poll = 0; poll < 60; poll++) {
-    const status = await mypay.importStatus(authorization.requestToken);
+    const status = await target.mypay.importStatus(authorization.requestToken);
     if (status.stato === 'IMPORT_ESEGUITO') return;
     if (status.stato !== 'LOAD_IMPORT' && status.stato !== 'IMPORT_IN_ELAB') throw new Error(`import ${status.stato}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error('import not done');
+}
+
+/** The IUV MyPay gave an imported position. */
+async function iuvOf(p: PositionRecord, url = simulator.url): Promise<string> {
+  const state = await (await fetch(`${url}/admin/state`)).json();
+  return state.positions[`${CODIPA}|${p.iud}`].iuv;
 }
 
 /** A browser on the landing and the checkout page: follows the redirect, presses one button, comes back. */
@@ -86,7 +95,6 @@ async function payOnCheckout(landingUrl: string, esito: 'success' | 'failure' | 
 }
 
 const simulatorState = async () => (await fetch(`${simulator.url}/admin/state`)).json();
-const payerOf = (fiscalCode: string) => ({ tipoIdentificativoUnivoco: 'F' as const, codiceIdentificativoUnivoco: fiscalCode });
 
 /** One SOAP call written by hand: what MyPay puts on the wire, not what the adapter makes of it. */
 async function rawSoap(operation: string, body: string, header = true) {
@@ -99,21 +107,20 @@ async function rawSoap(operation: string, body: string, header = true) {
 }
 const element = (xml: string, name: string) => new RegExp(`<(?:\\w+:)?${name}>([^<]*)</(?:\\w+:)?${name}>`).exec(xml)?.[1] ?? null;
 
-describe('paying a position the council imported (ChiediPosizioniAperteService.java, LandingController.java)', () => {
-  it('lists it with an urlPagamento on MyPay’s landing, pays MyPay’s own record, and comes back with its fixed session', async () => {
+describe('paying a position the council imported (paaSILVerificaAvviso, PagamentiTelematiciDovutiPagatiImpl.java; LandingController.java)', () => {
+  it('asks with the council’s own codIpaEnte and password and the IUV, gets a new session per attempt and MyPay’s landing, pays MyPay’s own record and comes back', async () => {
     const owed = position(MARIA, 7540);
-    const someoneElse = position(GIUSEPPE, 1000);
-    await imported(owed, someoneElse);
+    await imported(owed);
+    const iuv = await iuvOf(owed);
 
-    const session = await mypay.openPositionCheckout(payerOf(MARIA), owed.iud, PORTAL_PAGE);
+    const session = await mypay.openPositionCheckout(iuv, PORTAL_PAGE);
     expect(session).not.toBeNull();
     const landing = new URL(session!.url);
-    expect(`${landing.origin}${landing.pathname}`).toBe(`${simulator.url}/public/landing/precaricato`);
-    expect(Object.fromEntries(landing.searchParams)).toEqual({ id: session!.idSession, backUrl: PORTAL_PAGE });
-    expect(session!.amountCents).toBe(7540);
-    // Another person's position is not theirs to pay; asking again gives the same session (fixed per position).
-    expect(await mypay.openPositionCheckout(payerOf(MARIA), someoneElse.iud, PORTAL_PAGE)).toBeNull();
-    expect((await mypay.openPositionCheckout(payerOf(MARIA), owed.iud, PORTAL_PAGE))!.idSession).toBe(session!.idSession);
+    expect(`${landing.origin}${landing.pathname}`).toBe(`${simulator.url}/public/landing/inviaDovuti`);
+    // A fresh session id for every attempt, with its time in it as MyPay4 makes them (Utilities.getRandomUUIDWithTimestamp).
+    const again = (await mypay.openPositionCheckout(iuv, PORTAL_PAGE))!;
+    expect(again.idSession).not.toBe(session!.idSession);
+    expect(session!.idSession).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]+$/);
 
     const back = await payOnCheckout(session!.url, 'success');
     expect(`${back.origin}${back.pathname}`).toBe('http://localhost:3000/iscrizioni/visualizza_servizio');
@@ -123,48 +130,78 @@ describe('paying a position the council imported (ChiediPosizioniAperteService.j
     expect(back.searchParams.get('pollingToken')).toBeTruthy();
 
     const outcome = await mypay.paymentOutcome(session!.idSession);
-    expect(outcome).toEqual({ status: 'PAID', payments: [{ iud: owed.iud, iuv: expect.stringMatching(/^\d{17}$/), amountCents: 7540, paidOn: romeDay(new Date()), iur: expect.stringMatching(/^IUR/) }] });
-    // Paid: MyPay no longer lists it as open.
-    expect(await mypay.openPositionCheckout(payerOf(MARIA), owed.iud, PORTAL_PAGE)).toBeNull();
+    expect(outcome).toEqual({ status: 'PAID', payments: [{ iud: owed.iud, iuv, amountCents: 7540, paidOn: romeDay(new Date()), iur: expect.stringMatching(/^IUR/) }] });
+    // Paid: nothing payable is left for the IUV (PAA_IUV_NON_VALIDO), and the older landing of this IUV refuses it too.
+    expect(await mypay.openPositionCheckout(iuv, PORTAL_PAGE)).toBeNull();
+    expect((await fetch(again.url, { redirect: 'manual' })).status).toBe(400);
+  });
+
+  it('refuses another entity’s password (PAA_ENTE_NON_VALIDO) and an IUV the council does not hold; never needs the Region’s password', async () => {
+    const owed = position(MARIA, 1000);
+    await imported(owed);
+    const wrong = makeMyPay({ endpoint: simulator.endpoint, codIpaEnte: CODIPA, password: 'Sbagliata1!', timeoutMs: 2000 });
+    await expect(wrong.openPositionCheckout(await iuvOf(owed), PORTAL_PAGE)).rejects.toMatchObject({ name: 'MyPayFault', faultCode: 'PAA_ENTE_NON_VALIDO' });
+    expect(await mypay.openPositionCheckout('01999999999999999', PORTAL_PAGE)).toBeNull();
+    const answer = await rawSoap('paaSILVerificaAvviso', `<password>${PASSWORD}</password><identificativoUnivocoVersamento>${await iuvOf(owed)}</identificativoUnivocoVersamento><enteSILInviaRispostaPagamentoUrl>${PORTAL_PAGE}</enteSILInviaRispostaPagamentoUrl>`);
+    expect([element(answer, 'esito'), element(answer, 'redirect')]).toEqual(['OK', '1']);
   });
 
   it('keeps the position’s own due date when it is paid late (MyPay’s record, not a new cart dated today)', async () => {
     const january = position(MARIA, 2500, { mese: 1, anno: 2025 });
     await imported(january);
-    const session = await mypay.openPositionCheckout(payerOf(MARIA), january.iud, PORTAL_PAGE);
+    const session = await mypay.openPositionCheckout(await iuvOf(january), PORTAL_PAGE);
     await payOnCheckout(session!.url, 'success');
     const stored = (await simulatorState()).positions[`${CODIPA}|${january.iud}`];
     expect(stored).toMatchObject({ status: 'PAGATO', dueDate: '2025-01-31', amountCents: 2500 });
-    expect(Object.values((await simulatorState()).positions).filter((p) => (p as { fiscalCode: string }).fiscalCode === MARIA && (p as { dueDate: string }).dueDate === romeDay(new Date()))).toEqual([]);
   });
 
-  it('checks the password of MyPay’s default entity (pa.codIpaEntePredefinito), and refuses a malformed person', async () => {
-    const wrong = makeMyPay({ endpoint: simulator.endpoint, codIpaEnte: CODIPA, password: PASSWORD, openPositionsPassword: 'Sbagliata1!', timeoutMs: 2000 });
-    await expect(wrong.openPositionCheckout(payerOf(MARIA), 'X', PORTAL_PAGE)).rejects.toMatchObject({ name: 'MyPayFault', faultCode: 'PAA_ENTE_NON_VALIDO' });
-    await expect(mypay.openPositionCheckout(payerOf('NONVALIDO'), 'X', PORTAL_PAGE)).rejects.toMatchObject({ faultCode: 'PAA_IDENTIFICATIVO_UNIVOCO_PERSONA_NON_VALIDO' });
-  });
-
-  it('lets a new attempt follow a refused one on the same session; the landing refuses a paid position (“dovuto non trovato”)', async () => {
-    const owed = position(MARIA, 1234);
-    await imported(owed);
-    const session = (await mypay.openPositionCheckout(payerOf(MARIA), owed.iud, PORTAL_PAGE))!;
-    const refused = await payOnCheckout(session.url, 'failure');
-    expect(refused.searchParams.get('esito')).toBe('ERROR');
-    expect(await mypay.paymentOutcome(session.idSession)).toEqual({ status: 'FAILED', payments: [] });
-    const cancelled = await payOnCheckout(session.url, 'cancel');
-    expect(cancelled.searchParams.get('esito')).toBe('ERROR');
-    expect(await mypay.paymentOutcome(session.idSession)).toEqual({ status: 'CANCELLED', payments: [] });
-    await payOnCheckout(session.url, 'success');
-    expect((await mypay.paymentOutcome(session.idSession)).status).toBe('PAID');
-    expect((await fetch(session.url, { redirect: 'manual' })).status).toBe(400);
+  it('the landing validates the payer again as MyPay4 does: an Italian CAP not of 5 digits shows MyPay’s error page, not the checkout', async () => {
+    const owed = position(MARIA, 1500);
+    await imported([owed, { cap: '0018', nation: 'IT' }]);
+    const session = (await mypay.openPositionCheckout(await iuvOf(owed), PORTAL_PAGE))!;
+    const landing = await fetch(session.url, { redirect: 'manual' });
+    expect(landing.status).toBe(400);
+    expect(await landing.text()).toContain('Il cap intestatario non è valido.');
+    const foreign = position(MARIA, 1500);
+    await imported([foreign, { cap: 'SW1A1AA', nation: 'GB' }]);
+    expect((await fetch((await mypay.openPositionCheckout(await iuvOf(foreign), PORTAL_PAGE))!.url, { redirect: 'manual' })).status).toBe(302);
   });
 });
 
-describe('paaSILChiediPagati (PagamentiTelematiciDovutiPagatiImpl.java)', () => {
+describe('what paaSILChiediPagati says in each of MyPay’s modes (PagamentiTelematiciDovutiPagatiImpl.java, PagamentiTelematiciCCPPaImpl.java, PaymentManagerService.java)', () => {
+  it('modello unico: before pagoPA’s receipt, NON_INIZIATO, then ID_SESSION_NON_VALIDO after the hour, SCADUTO after 65 minutes — all "not known yet", even for a citizen who paid', async () => {
+    const owed = position(MARIA, 800);
+    await imported(owed);
+    await admin('receipts', { hold: true });
+    const session = (await mypay.openPositionCheckout(await iuvOf(owed), PORTAL_PAGE))!;
+    const back = await payOnCheckout(session.url, 'success');
+    expect(back.searchParams.get('esito')).toBe('OK');
+    const fault = async () => element(await rawSoap('paaSILChiediPagati', `<codIpaEnte>${CODIPA}</codIpaEnte><password>${PASSWORD}</password><idSession>${session.idSession}</idSession>`, false), 'faultCode');
+    expect(await fault()).toBe('PAA_PAGAMENTO_NON_INIZIATO');
+    expect(await mypay.paymentOutcome(session.idSession)).toEqual({ status: 'UNKNOWN', payments: [] });
+    await admin('age', { idSession: session.idSession, minutes: 61 });
+    expect(await fault()).toBe('PAA_ID_SESSION_NON_VALIDO');
+    expect(await mypay.paymentOutcome(session.idSession)).toEqual({ status: 'UNKNOWN', payments: [] });
+    await admin('age', { idSession: session.idSession, minutes: 5 });
+    expect(await fault()).toBe('PAA_PAGAMENTO_SCADUTO');
+    expect(await mypay.paymentOutcome(session.idSession)).toEqual({ status: 'UNKNOWN', payments: [] });
+    // The receipt arrives: the session's cart exists and says what was paid.
+    await admin('receipts', { hold: false });
+    expect(await mypay.paymentOutcome(session.idSession)).toMatchObject({ status: 'PAID', payments: [{ iud: owed.iud, amountCents: 800 }] });
+  });
+
+  it('modello unico: a refused or cancelled checkout leaves no cart either (not known until the reporting)', async () => {
+    const owed = position(MARIA, 900);
+    await imported(owed);
+    const session = (await mypay.openPositionCheckout(await iuvOf(owed), PORTAL_PAGE))!;
+    expect((await payOnCheckout(session.url, 'cancel')).searchParams.get('esito')).toBe('ERROR');
+    expect(await mypay.paymentOutcome(session.idSession)).toEqual({ status: 'UNKNOWN', payments: [] });
+  });
+
   it('sends `pagati` Base64-encoded twice (Base64.encodeBase64, then the base64Binary element); the adapter reads it', async () => {
     const owed = position(MARIA, 6643);
     await imported(owed);
-    const session = (await mypay.openPositionCheckout(payerOf(MARIA), owed.iud, PORTAL_PAGE))!;
+    const session = (await mypay.openPositionCheckout(await iuvOf(owed), PORTAL_PAGE))!;
     await payOnCheckout(session.url, 'success');
     const answer = await rawSoap('paaSILChiediPagati', `<codIpaEnte>${CODIPA}</codIpaEnte><password>${PASSWORD}</password><idSession>${session.idSession}</idSession>`, false);
     const onTheWire = element(answer, 'pagati')!;
@@ -177,15 +214,40 @@ describe('paaSILChiediPagati (PagamentiTelematiciDovutiPagatiImpl.java)', () => 
     expect((await mypay.paymentOutcome(session.idSession)).payments).toMatchObject([{ iud: owed.iud, amountCents: 6643 }]);
   });
 
-  it('reads PAA_PAGAMENTO_SCADUTO as an expired session (not a permanent fault), and a session never opened as pending', async () => {
-    const owed = position(MARIA, 800);
-    await imported(owed);
-    const session = (await mypay.openPositionCheckout(payerOf(MARIA), owed.iud, PORTAL_PAGE))!;
-    await fetch(session.url, { redirect: 'manual' });
-    expect(await mypay.paymentOutcome(session.idSession)).toEqual({ status: 'PENDING', payments: [] });
-    expect((await admin('expire', { idSession: session.idSession })).status).toBe(200);
-    expect(await mypay.paymentOutcome(session.idSession)).toEqual({ status: 'EXPIRED', payments: [] });
-    await expect(mypay.paymentOutcome('sessione-sconosciuta')).rejects.toMatchObject({ name: 'MyPayFault', faultCode: 'PAA_ID_SESSION_NON_VALIDO' });
+  describe('WISP (pa.modelloUnico=false)', () => {
+    let wisp: MyPaySimulator;
+    let wispDir: string;
+    let wispPay: MyPay;
+    const SCADENZA_OBBLIGATORIA = { ...DEFAULT_ENTITY, scadenzaObbligatoria: Object.keys(DEFAULT_ENTITY.tipiDovuto) };
+    beforeAll(async () => {
+      wispDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mypay-wisp-'));
+      wisp = await startMyPaySimulator({ port: await freePort(), dataDir: wispDir, modelloUnico: false, entities: [SCADENZA_OBBLIGATORIA] });
+      wispPay = makeMyPay({ endpoint: wisp.endpoint, codIpaEnte: CODIPA, password: PASSWORD, timeoutMs: 2000, modelloUnico: false });
+    });
+    afterAll(async () => {
+      await wisp.close();
+      await fs.rm(wispDir, { recursive: true, force: true });
+    });
+
+    it('the cart exists from the start of the payment: in progress, then refused or cancelled; a session never used for over an hour has expired', async () => {
+      const owed = position(MARIA, 1234, { mese: 12, anno: 2099 });
+      await importedTo({ mypay: wispPay, url: wisp.url }, owed);
+      const iuv = await iuvOf(owed, wisp.url);
+      const session = (await wispPay.openPositionCheckout(iuv, PORTAL_PAGE))!;
+      expect(await wispPay.paymentOutcome(session.idSession)).toEqual({ status: 'PENDING', payments: [] });
+      await payOnCheckout(session.url, 'cancel');
+      expect(await wispPay.paymentOutcome(session.idSession)).toEqual({ status: 'CANCELLED', payments: [] });
+      const unused = (await wispPay.openPositionCheckout(iuv, PORTAL_PAGE))!;
+      await fetch(`${wisp.url}/admin/age`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ idSession: unused.idSession, minutes: 66 }) });
+      expect(await wispPay.paymentOutcome(unused.idSession)).toEqual({ status: 'EXPIRED', payments: [] });
+      expect((await fetch(unused.url, { redirect: 'manual' })).status).toBe(400); // 'Id not valid': the basket is gone
+    });
+
+    it('refuses a position past its due date where the payment type requires one: PAA_IUV_SCADUTO', async () => {
+      const past = position(MARIA, 500, { mese: 1, anno: 2025 });
+      await importedTo({ mypay: wispPay, url: wisp.url }, past);
+      await expect(wispPay.openPositionCheckout(await iuvOf(past, wisp.url), PORTAL_PAGE)).rejects.toMatchObject({ name: 'MyPayFault', faultCode: 'PAA_IUV_SCADUTO' });
+    });
   });
 });
 
@@ -239,9 +301,10 @@ describe('the reporting (SendRtOutcomeService.java, Constants.java, ExportDovuti
   it('dates a payment on Rome’s day: paid at 00:30 in Rome (23:30 UTC the day before), it is in that Rome day’s export', async () => {
     const owed = position(MARIA, 1234);
     await imported(owed);
+    const iuv = await iuvOf(owed);
     vi.useFakeTimers({ toFake: ['Date'], now: new Date('2031-01-14T23:30:00Z') });
     try {
-      const session = await mypay.openPositionCheckout(payerOf(MARIA), owed.iud, PORTAL_PAGE);
+      const session = await mypay.openPositionCheckout(iuv, PORTAL_PAGE);
       await payOnCheckout(session!.url, 'success');
     } finally {
       vi.useRealTimers();

@@ -382,13 +382,14 @@ describe('fault switches', () => {
   it('turns a 5xx or a timeout on every SOAP operation into MyPayUnavailable, once', async () => {
     const imported = row();
     const { authorization } = await runImport([imported]);
-    const pay = () => mypay.openPositionCheckout({ tipoIdentificativoUnivoco: 'F', codiceIdentificativoUnivoco: CITIZENS[0] }, imported.IUD, 'http://localhost/esito');
+    const state = await (await fetch(`${simulator.url}/admin/state`)).json();
+    const pay = () => mypay.openPositionCheckout(state.positions[`${CODIPA}|${imported.IUD}`].iuv, 'http://localhost/esito');
     const session = (await pay())!;
     await fetch(session.url, { redirect: 'manual' }); // the landing opens MyPay's session
     const calls: [string, () => Promise<unknown>][] = [
       ['paaSILAutorizzaImportFlusso', () => mypay.authorize()],
       ['paaSILChiediStatoImportFlusso', () => mypay.importStatus(authorization.requestToken)],
-      ['paaSILChiediPosizioniAperte', pay],
+      ['paaSILVerificaAvviso', pay],
       ['paaSILChiediPagati', () => mypay.paymentOutcome(session.idSession)],
       ['paaSILPrenotaExportFlusso', () => mypay.reportPaid('2026-01-01', '2026-01-31')],
       ['paaSILChiediStatoExportFlusso', () => mypay.reportPaid('2026-01-01', '2026-01-31')],

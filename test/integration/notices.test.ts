@@ -236,25 +236,50 @@ describe('notice to the IO app', () => {
     expect(ok.json).toMatchObject({ ioId: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/), ioStatus: 'PROCESSED' });
     // A resend refused later (the citizen left IO) does not hide the message delivered before.
     await post(io(), '/admin/profiles', { fiscalCode: first!.fiscalCode, state: 'none' });
-    expect((await operator.post(`/api/positions/${first!.iud}/io`, {})).status).toBe(409);
+    expect((await operator.post(`/api/positions/${first!.iud}/io?resend=true`, {})).json.detail).toBe('Il cittadino non ha attivato l’app IO: il messaggio non può essere inviato.');
     const kept = (await storedPositions(first!.callId, '2026-11')).find((p) => p.iud === first!.iud);
     expect(kept).toMatchObject({ ioId: ok.json.ioId, ioStatus: 'PROCESSED' });
   });
 
-  it('IO answering 5xx is retried: the message arrives once; IO down for good is a 503 with an Italian message', async () => {
+  it('never twice: a message whose answer was lost reads ‘Invio non confermato’ and is not resent by itself; a second send asks for confirmation and says when the first went; IO down for good is a 503', async () => {
     const { positions } = await exportedMonth(['Arancio']);
     const position = positions[0]!;
+    // The profile check is retried (it creates nothing); the message is created by IO, its answer lost.
     await post(io(), '/admin/faults', { operation: 'profiles', kind: '5xx', times: 1 });
-    await post(io(), '/admin/faults', { operation: 'messages', kind: '5xx', times: 2 });
-    const sent = await operator.post(`/api/positions/${position.iud}/io`, {});
-    expect(sent.status, JSON.stringify(sent.json)).toBe(200);
+    await post(io(), '/admin/faults', { operation: 'messages', kind: 'lost-answer', times: 1 });
+    const lost = await operator.post(`/api/positions/${position.iud}/io`, {});
+    expect(lost.status).toBe(409);
+    expect(lost.json.detail).toMatch(/^Invio non confermato: /);
     expect(await ioMessages(position.fiscalCode)).toHaveLength(1);
+    const unconfirmed = (await storedPositions(position.callId, '2026-11'))[0]!;
+    expect(unconfirmed).toMatchObject({ ioStatus: 'UNCONFIRMED', dataIoSent: expect.any(String) });
+    expect((await localTable().auditOf('position', position.iud)).at(-1)).toMatchObject({ after: { ioStatus: 'UNCONFIRMED' } });
+
+    // Pressed again: not sent, the operator is told when the first one went.
+    const again = await operator.post(`/api/positions/${position.iud}/io`, {});
+    expect(again.status).toBe(409);
+    expect(again.json.detail).toMatch(/^Un invio su IO del \d{2}\/\d{2}\/\d{4} alle \d{2}:\d{2} non è stato confermato/);
+    expect(await ioMessages(position.fiscalCode)).toHaveLength(1);
+    // Confirmed after checking with the citizen: a second message, recorded.
+    const confirmed = await operator.post(`/api/positions/${position.iud}/io?resend=true`, {});
+    expect(confirmed.status, JSON.stringify(confirmed.json)).toBe(200);
+    expect(confirmed.json).toMatchObject({ ioId: expect.any(String), ioStatus: 'PROCESSED' });
+    expect(await ioMessages(position.fiscalCode)).toHaveLength(2);
+    const sentAgain = await operator.post(`/api/positions/${position.iud}/io`, {});
+    expect([sentAgain.status, sentAgain.json.detail]).toEqual([409, expect.stringMatching(/^L’avviso è già stato inviato su IO il /)]);
 
     await post(io(), '/admin/faults', { operation: '*', kind: '5xx', times: 'always' });
-    const down = await operator.post(`/api/positions/${position.iud}/io`, {});
+    const down = await operator.post(`/api/positions/${position.iud}/io?resend=true`, {});
     expect(down.status).toBe(503);
     expect(down.json.detail).toBe('L’app IO non risponde: riprova più tardi.');
-    expect((await storedPositions(position.callId, '2026-11'))[0]!.ioId).toBe(sent.json.ioId);
+    expect((await storedPositions(position.callId, '2026-11'))[0]!.ioId).toBe(confirmed.json.ioId);
+  });
+
+  it('refuses bad input and changes nothing: resend must be true or false (400)', async () => {
+    const { positions } = await exportedMonth(['Parametro']);
+    const answer = await operator.post(`/api/positions/${positions[0]!.iud}/io?resend=forse`, {});
+    expect([answer.status, answer.json.detail]).toEqual([400, expect.any(String)]);
+    expect(await ioMessages(positions[0]!.fiscalCode)).toHaveLength(0);
   });
 });
 

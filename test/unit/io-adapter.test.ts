@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IoRefused, IoUnavailable, makeIo } from '../../functions/adapters/io.ts';
+import { IoRefused, IoUnavailable, IoUnconfirmed, makeIo } from '../../functions/adapters/io.ts';
 import { endOfDayInRome, groupedNav, ioMessageContent, iuvOfNoticeFile, markdownText, navGroups } from '../../functions/domain/notices.ts';
 import { newMessageProblem } from '../../lib/local/io-simulator.ts';
 
@@ -7,9 +7,9 @@ import { newMessageProblem } from '../../lib/local/io-simulator.ts';
  * The IO adapter against a fake `fetch` that answers in turn and records every request: what IO receives
  * (path, key, body) and how the adapter reacts to 404, sender not allowed, 5xx and timeouts.
  */
-type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'timeout' | 'refused';
+type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'timeout' | 'refused' | 'connection-refused';
 /** A fake clock too: sleeping moves it, so budgets are checked without waiting. */
-function fakeIo(answers: Answer[], options: { budgetMs?: number } = {}) {
+function fakeIo(answers: Answer[], options: { budgetMs?: number; baseUrl?: string } = {}) {
   const calls: { url: string; method: string; headers: Record<string, string>; body: any }[] = [];
   let clock = 1_000_000;
   const fetch = (async (url: string, init: RequestInit) => {
@@ -18,10 +18,11 @@ function fakeIo(answers: Answer[], options: { budgetMs?: number } = {}) {
     if (!answer) throw new Error('unexpected call');
     if (answer === 'timeout') throw Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' });
     if (answer === 'refused') throw new TypeError('fetch failed');
+    if (answer === 'connection-refused') throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
   }) as unknown as typeof globalThis.fetch;
   const sleeps: number[] = [];
-  const io = makeIo({ baseUrl: 'https://io.example/', apiKey: 'chiave', fetch, sleep: async (ms) => void (sleeps.push(ms), (clock += ms)), now: () => clock, retries: 3, backoffMs: 100, budgetMs: options.budgetMs });
+  const io = makeIo({ baseUrl: options.baseUrl ?? 'https://io.example/', apiKey: 'chiave', fetch, sleep: async (ms) => void (sleeps.push(ms), (clock += ms)), now: () => clock, retries: 3, backoffMs: 100, budgetMs: options.budgetMs });
   return { io, calls, sleeps };
 }
 
@@ -60,7 +61,7 @@ describe('IO adapter', () => {
   });
 
   it('a citizen without IO (404) is reported at once: no retry, no message', async () => {
-    const { io, calls } = fakeIo([{ status: 404, body: { title: 'Profile not found' } }]);
+    const { io, calls } = fakeIo([{ status: 404, body: { title: 'Profile not found', status: 404, detail: 'The profile you requested was not found in the system.' } }]);
     await expect(io.sendMessage(CF, content)).rejects.toMatchObject({ name: 'IoRefused', reason: 'NO_PROFILE' });
     expect(calls).toHaveLength(1);
   });
@@ -73,12 +74,46 @@ describe('IO adapter', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('5xx and timeouts are retried with growing backoff, then the message goes once', async () => {
-    const { io, calls, sleeps } = fakeIo([{ status: 503 }, 'timeout', { status: 200, body: { sender_allowed: true } }, { status: 500 }, { status: 201, body: { id: 'M2' } }]);
+  it('the profile check is retried on 5xx and timeouts with growing backoff, then the message goes once', async () => {
+    const { io, calls, sleeps } = fakeIo([{ status: 503 }, 'timeout', { status: 200, body: { sender_allowed: true } }, { status: 201, body: { id: 'M2' } }]);
     expect(await io.sendMessage(CF, content)).toEqual({ id: 'M2' });
-    expect(calls.map((c) => c.url.split('/').pop())).toEqual(['profiles', 'profiles', 'profiles', 'messages', 'messages']);
-    expect(sleeps).toHaveLength(3);
+    expect(calls.map((c) => c.url.split('/').pop())).toEqual(['profiles', 'profiles', 'profiles', 'messages']);
+    expect(sleeps).toHaveLength(2);
     expect(sleeps[1]!).toBeGreaterThan(sleeps[0]!);
+  });
+
+  it.each([
+    ['a 500', { status: 500 }],
+    ['a 503', { status: 503 }],
+    ['a timeout', 'timeout'],
+    ['a connection cut after the request went', 'refused'],
+  ] as [string, Answer][])('a message POST answered with %s is never posted again (IO has no idempotency key): IoUnconfirmed', async (_label, answer) => {
+    let recorded = 0;
+    const { io, calls } = fakeIo([{ status: 200, body: { sender_allowed: true } }, answer, { status: 201, body: { id: 'SECOND' } }]);
+    await expect(io.sendMessage(CF, content, { beforeMessage: async () => void recorded++ })).rejects.toBeInstanceOf(IoUnconfirmed);
+    expect(calls.filter((c) => c.url.endsWith('/messages'))).toHaveLength(1);
+    expect(recorded).toBe(1);
+  });
+
+  it('a message POST that never connected (connection refused) is tried again: nothing reached IO', async () => {
+    const { io, calls } = fakeIo([{ status: 200, body: { sender_allowed: true } }, 'connection-refused', { status: 201, body: { id: 'M4' } }]);
+    expect(await io.sendMessage(CF, content)).toEqual({ id: 'M4' });
+    expect(calls.filter((c) => c.url.endsWith('/messages'))).toHaveLength(2);
+  });
+
+  it('a 404 is ‘no IO profile’ only when IO says ‘Profile not found’; another 404 (a wrong base URL) is NOT_FOUND, the portal’s configuration', async () => {
+    const wrong = fakeIo([{ status: 404, body: { title: 'Not Found', status: 404, detail: '/api/v1/api/v1/profiles' } }]);
+    await expect(wrong.io.sendMessage(CF, content)).rejects.toMatchObject({ name: 'IoRefused', reason: 'NOT_FOUND' });
+    const html = fakeIo([{ status: 404, body: '<html>Resource not found</html>' }]);
+    await expect(html.io.sendMessage(CF, content)).rejects.toMatchObject({ name: 'IoRefused', reason: 'NOT_FOUND' });
+  });
+
+  it('takes the base URL with or without /api/v1', async () => {
+    for (const baseUrl of ['https://io.example', 'https://io.example/api/v1', 'https://io.example/api/v1/']) {
+      const { io, calls } = fakeIo([{ status: 200, body: { sender_allowed: true } }, { status: 201, body: { id: 'M5' } }], { baseUrl });
+      await io.sendMessage(CF, content);
+      expect(calls.map((c) => c.url), baseUrl).toEqual(['https://io.example/api/v1/profiles', 'https://io.example/api/v1/messages']);
+    }
   });
 
   it('IO still down after the retries: IoUnavailable, four attempts in all', async () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { IoMessages } from '../../functions/adapters/ports.ts';
-import { IoRefused, IoUnavailable } from '../../functions/adapters/io.ts';
+import { IoRefused, IoUnavailable, IoUnconfirmed } from '../../functions/adapters/io.ts';
 import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
-import { noticeMessages } from '../../functions/domain/messages.ts';
-import { noticePdfKey, type Position } from '../../functions/domain/payments.ts';
+import { fill, noticeMessages } from '../../functions/domain/messages.ts';
+import { romeDateTime } from '../../functions/domain/notices.ts';
+import { ioBadge, noticePdfKey, type Position } from '../../functions/domain/payments.ts';
 import type { FlowRecord } from '../../functions/domain/flow-record.ts';
 import { makeJobs, makeJobWorker, type JobRun } from '../../functions/jobs/use-cases.ts';
 import { FLOW_EMAIL_JOB, FLOW_EMAIL_SLICE_MS, makeNoticeUseCases, type NoticePositions, type NoticeRecipient } from '../../functions/notices/use-cases.ts';
@@ -38,11 +39,17 @@ function setup(records: PositionRecord[], options: { io?: IoMessages; withoutEma
       Object.assign(p, { isEmailSent: true, dataIsEmailSent: at, version: p.version + 1 });
       return structuredClone(p);
     },
-    async recordIoMessage(key, outcome, _at, keepDelivered) {
+    async recordIoMessage(key, outcome, at, keepDelivered) {
       const p = [...stored.values()].find((x) => x.userId === key.userId)!;
       if (p.isPagato || p.annullato) return null;
       if (keepDelivered && (p.ioStatus === 'PROCESSED' || (p.ioStatus === undefined && p.ioId && p.ioId !== '-1'))) return null;
-      Object.assign(p, { ...outcome, version: p.version + 1 });
+      Object.assign(p, { ...outcome, dataIoSent: at, version: p.version + 1 });
+      return structuredClone(p);
+    },
+    async restoreIoMessage(key, fields) {
+      const p = [...stored.values()].find((x) => x.userId === key.userId)!;
+      if (p.isPagato || p.annullato) return null;
+      Object.assign(p, { ...fields, version: p.version + 1 });
       return structuredClone(p);
     },
     async recordIoStatus(key, ioId, ioStatus) {
@@ -158,9 +165,9 @@ describe('notices counted for the dashboard and the alarms', () => {
     t.mailer.failNext = 1;
     await expect(t.useCases.emailNotice(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 503 });
     io = async () => Promise.reject(new IoUnavailable('down'));
-    await expect(t.useCases.sendToIo(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 503 });
+    await expect(t.useCases.sendToIo(position(1).iud, actors.operator, { resend: true })).rejects.toMatchObject({ status: 503 });
     io = async () => Promise.reject(new IoRefused('REJECTED', 'subject troppo corto'));
-    await expect(t.useCases.sendToIo(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 422 });
+    await expect(t.useCases.sendToIo(position(1).iud, actors.operator, { resend: true })).rejects.toMatchObject({ status: 422 });
     expect([t.metrics.total('NoticesFailed', { notice: 'email' }), t.metrics.total('NoticesFailed', { notice: 'io' }), t.metrics.total('NoticesSent')]).toEqual([1, 2, 2]);
   });
 });
@@ -221,7 +228,7 @@ describe('IO', () => {
     const { useCases, stored } = setup([position(1)], { io: fakeIo(() => send()).io });
     await useCases.sendToIo(position(1).iud, actors.operator);
     send = async () => Promise.reject(new IoRefused('NO_PROFILE'));
-    await expect(useCases.sendToIo(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 409, message: noticeMessages.ioNoProfile });
+    await expect(useCases.sendToIo(position(1).iud, actors.operator, { resend: true })).rejects.toMatchObject({ status: 409, message: noticeMessages.ioNoProfile });
     expect(stored.get(position(1).iud)).toMatchObject({ ioId: 'IO-42', ioStatus: 'PROCESSED' });
 
     const fresh = setup([position(2)], { io: fakeIo(async () => Promise.reject(new IoRefused('SENDER_NOT_ALLOWED'))).io });
@@ -234,6 +241,7 @@ describe('IO', () => {
     ['a trial key and a citizen not among its recipients', new IoRefused('RECIPIENT_NOT_AUTHORIZED'), 502, /di prova/],
     ['a key without the permissions, or the IP not allowed', new IoRefused('FORBIDDEN'), 502, /permessi necessari o l’indirizzo IP/],
     ['a key IO does not know', new IoRefused('UNAUTHORIZED'), 502, /non riconosce la chiave/],
+    ['a 404 that is not IO’s ‘Profile not found’ (a wrong base URL)', new IoRefused('NOT_FOUND', 'Not Found'), 502, /IO_BASE_URL/],
     ['another 400', new IoRefused('REJECTED', 'content.subject: too short'), 422, /rifiutato il messaggio: content.subject/],
     ['IO asking to wait longer than the time left', new IoUnavailable('429', 60), 503, /attendere 60 secondi/],
     ['IO down', new IoUnavailable('down'), 503, /non risponde/],
@@ -242,6 +250,56 @@ describe('IO', () => {
     await expect(useCases.sendToIo(position(1).iud, actors.operator)).rejects.toMatchObject({ status, message: expect.stringMatching(text) });
     expect(stored.get(position(1).iud)!.ioId).toBeNull();
     expect(audit.entries).toHaveLength(0);
+  });
+
+  /** IO as the adapter behaves once the profile check passed: the attempt is recorded, then the POST's outcome. */
+  const postOutcome = (outcome: () => Promise<{ id: string }>): IoMessages['sendMessage'] => async (_cf, _content, options) => {
+    await options?.beforeMessage?.();
+    return outcome();
+  };
+
+  it('a POST to /messages with no clear answer is never sent again by itself: recorded before, ‘Invio non confermato’, a second send only when the operator confirms it', async () => {
+    let posts = 0;
+    let outcome: () => Promise<{ id: string }> = async () => Promise.reject(new IoUnconfirmed('IO POST /api/v1/messages: timeout'));
+    const { io } = fakeIo(async () => ({ id: 'unused' }));
+    const { useCases, stored, audit } = setup([position(1)], { io: { ...io, sendMessage: (...args) => (posts++, postOutcome(() => outcome())(...args)) } });
+    await expect(useCases.sendToIo(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 409, message: noticeMessages.ioUnconfirmed });
+    expect(posts).toBe(1);
+    expect(stored.get(position(1).iud)).toMatchObject({ ioId: '-1', ioStatus: 'UNCONFIRMED', dataIoSent: expect.any(String) });
+    expect(ioBadge(stored.get(position(1).iud)!)).toMatchObject({ state: 'unconfirmed', label: 'Invio non confermato' });
+    expect(audit.entries.map((e) => (e.after as PositionRecord).ioStatus)).toEqual(['UNCONFIRMED']);
+    // Again without confirming: refused, saying when the first one went; IO is not asked.
+    await expect(useCases.sendToIo(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/del 10\/11\/2026 alle 10:00 non è stato confermato/) });
+    expect(posts).toBe(1);
+    outcome = async () => ({ id: 'IO-2' });
+    expect(await useCases.sendToIo(position(1).iud, actors.operator, { resend: true })).toMatchObject({ ioId: 'IO-2', ioStatus: 'PROCESSED' });
+    expect(posts).toBe(2);
+  });
+
+  it('a notice already sent to IO goes again only when confirmed, and the refusal says when it was sent', async () => {
+    const { io } = fakeIo(async () => ({ id: 'IO-1' }));
+    const { useCases, stored } = setup([position(1)], { io });
+    await useCases.sendToIo(position(1).iud, actors.operator);
+    const sentAt = stored.get(position(1).iud)!.dataIoSent!;
+    await expect(useCases.sendToIo(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 409, message: fill(noticeMessages.ioAlreadySent, { date: romeDateTime(sentAt) }) });
+    expect(romeDateTime(sentAt)).toMatch(/^10\/11\/2026 alle 10:00$/);
+    expect(stored.get(position(1).iud)).toMatchObject({ ioId: 'IO-1', dataIoSent: sentAt });
+  });
+
+  it('IO refusing the message outright after the attempt was recorded puts the position back as it was (nothing was created)', async () => {
+    const { io } = fakeIo(async () => ({ id: 'unused' }));
+    const { useCases, stored } = setup([position(1)], { io: { ...io, sendMessage: postOutcome(async () => Promise.reject(new IoRefused('REJECTED', 'content.markdown: too short'))) } });
+    await expect(useCases.sendToIo(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 422 });
+    expect(stored.get(position(1).iud)).toMatchObject({ ioId: null, ioStatus: null });
+  });
+
+  it('refuses a notice number IO would not take before asking IO', async () => {
+    let asked = false;
+    const { io } = fakeIo(async () => ((asked = true), { id: 'IO-1' }));
+    const { useCases, stored } = setup([position(1, { nav: '901000000000000001' })], { io });
+    await expect(useCases.sendToIo(position(1).iud, actors.operator)).rejects.toMatchObject({ status: 409, message: expect.stringContaining('901000000000000001 non è valido') });
+    expect(asked).toBe(false);
+    expect(stored.get(position(1).iud)!.ioId).toBeNull();
   });
 
   it('sends no payee: IO makes the service’s organisation the payee', async () => {

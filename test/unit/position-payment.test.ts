@@ -157,21 +157,27 @@ describe('where MyPay sends the citizen back (open redirect, issue 21)', () => {
   });
 });
 
-/** MyPay as the simulator plays it: one session fixed per position, its outcome set by the test. */
+/** MyPay as the simulator plays it (paaSILVerificaAvviso): a new session per attempt, its outcome set by the test. */
 function fakeMyPay() {
   const outcomes = new Map<string, { iud: string; amount: number; outcome: MyPayPaymentOutcome['status']; payments: number }>();
-  const mypay: Pick<MyPay, 'openPositionCheckout' | 'paymentOutcome'> & { returnUrls: string[]; unavailable: boolean; amounts: Map<string, number>; open: Set<string> } = {
+  const iudOfIuv = new Map([['01000000001234519', 'P202603AAAAAAAAAAAAAAAAAAAAAAAAAAAA']]);
+  const mypay: Pick<MyPay, 'openPositionCheckout' | 'paymentOutcome'> & { returnUrls: string[]; iuvs: string[]; unavailable: boolean; fault: string | null; amounts: Map<string, number>; open: Set<string> } = {
     returnUrls: [],
+    iuvs: [],
     unavailable: false,
+    fault: null,
     amounts: new Map(),
     open: new Set(['P202603AAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'P202603CCCCCCCCCCCCCCCCCCCCCCCCCCCC']),
-    async openPositionCheckout(_payer, iud, returnUrl) {
+    async openPositionCheckout(iuv, returnUrl) {
       if (mypay.unavailable) throw Object.assign(new Error('down'), { name: 'MyPayUnavailable' });
+      if (mypay.fault) throw Object.assign(new Error(mypay.fault), { name: 'MyPayFault', faultCode: mypay.fault });
       mypay.returnUrls.push(returnUrl);
+      mypay.iuvs.push(iuv);
+      const iud = iudOfIuv.get(iuv) ?? '';
       if (!mypay.open.has(iud)) return null;
-      const idSession = `session-${iud}`;
+      const idSession = `session-${iud}-${mypay.iuvs.length}`;
       outcomes.set(idSession, { iud, amount: mypay.amounts.get(iud) ?? 6643, outcome: 'PENDING', payments: 0 });
-      return { idSession, url: `https://mypay.test/public/landing/precaricato?id=${idSession}`, amountCents: mypay.amounts.get(iud) ?? 6643 };
+      return { idSession, url: `https://mypay.test/public/landing/inviaDovuti?id=${idSession}` };
     },
     async paymentOutcome(idSession) {
       const s = outcomes.get(idSession)!;
@@ -229,13 +235,13 @@ function memoryPositions(initial: PositionRecord[]) {
   };
 }
 
-function citizenPortal() {
+function citizenPortal(options: { dueDateRequired?: boolean } = {}) {
   const maria = position();
   const giuseppe = position({ iud: 'P202603CCCCCCCCCCCCCCCCCCCCCCCCCCCC', userId: 'user-giuseppe', fiscalCode: 'VRDGPP90P07F839R' });
   const positions = memoryPositions([maria, giuseppe]);
   const paymentSessions = new Map<string, PaymentSession>();
   const users: Record<string, StoredUser> = {
-    'user-maria': { id: 'user-maria', fiscalCode: 'RSSMRA85C52H501N', firstName: 'Maria', lastName: 'Rossi', email: 'maria@example.it' } as StoredUser,
+    'user-maria': { id: 'user-maria', fiscalCode: 'RSSMRA85C52H501N', firstName: 'Maria', lastName: 'Rossi', email: 'maria@example.it', cap: '00184', nation: 'IT' } as StoredUser,
     'user-giuseppe': { id: 'user-giuseppe', fiscalCode: 'VRDGPP90P07F839R', firstName: 'Giuseppe', lastName: 'Verdi' } as StoredUser,
   };
   const { mypay, settle } = fakeMyPay();
@@ -257,10 +263,11 @@ function citizenPortal() {
     mypay,
     notices: { noticeUrl: async (p) => (p.iud === maria.iud ? `https://exports.test/${p.iud}.pdf` : null) },
     portalUrl: () => 'https://servizi.comune.example.it',
+    dueDateRequired: () => options.dueDateRequired ?? false,
     clock,
   });
   const pay = (iud = maria.iud, actor = actors.citizen) => useCases.pay(iud, { returnPath: '/iscrizioni/visualizza_servizio?id=call-1' }, actor);
-  return { useCases, stored: positions.stored, markers: positions.markers, maria, giuseppe, mypay, settle, audit, pay, writes: positions.writes, listRows: paymentList.rows };
+  return { useCases, stored: positions.stored, markers: positions.markers, maria, giuseppe, mypay, settle, audit, pay, writes: positions.writes, listRows: paymentList.rows, users };
 }
 
 describe('the citizen’s positions and paying them', () => {
@@ -273,8 +280,10 @@ describe('the citizen’s positions and paying them', () => {
   it('pays once: Paga → MyPay’s landing, back to the portal’s own page → MyPay says PAID → paid; a reload writes nothing', async () => {
     const { useCases, pay, settle, stored, maria, audit, writes, mypay, markers, listRows } = citizenPortal();
     const checkout = await pay();
-    expect(checkout).toMatchObject({ url: `https://mypay.test/public/landing/precaricato?id=${checkout.idSession}`, resumed: false });
+    expect(checkout).toMatchObject({ url: `https://mypay.test/public/landing/inviaDovuti?id=${checkout.idSession}`, resumed: false });
     expect(mypay.returnUrls).toEqual(['https://servizi.comune.example.it/iscrizioni/visualizza_servizio?id=call-1']);
+    // paaSILVerificaAvviso is asked by the position's IUV (the council's own credentials are the adapter's).
+    expect(mypay.iuvs).toEqual([maria.codIuv]);
     expect(markers.has(maria.iud)).toBe(true);
     settle(checkout.idSession, 'PAID');
     const first = await useCases.paymentReturn({ idSession: checkout.idSession }, actors.citizen);
@@ -323,13 +332,53 @@ describe('the citizen’s positions and paying them', () => {
     expect(stored.get(maria.iud)!.riconciliazione).toEqual({ motivo: 'IMPORTO_DIVERSO', differenza: -643 });
   });
 
-  it('refuses (409) a position MyPay does not hold as shown: not sent yet, a change waiting, another amount on MyPay, not listed', async () => {
+  it('keeps the position held and says ‘Pagamento in verifica’ when MyPay cannot tell yet (modello unico: no receipt yet)', async () => {
+    const { useCases, pay, settle, stored, maria, writes, markers } = citizenPortal();
+    const { idSession } = await pay();
+    settle(idSession, 'UNKNOWN');
+    const answer = await useCases.paymentReturn({ idSession }, actors.citizen);
+    expect(answer).toMatchObject({ esito: 'PENDING', recorded: false, message: paymentOutcomeMessages.verifying, position: { badge: 'Da pagare', inCorso: true } });
+    expect(answer.message).toMatch(/^Pagamento in verifica/);
+    expect(Boolean(stored.get(maria.iud)!.checkoutUntil)).toBe(true);
+    expect(markers.has(maria.iud)).toBe(true);
+    expect(writes()).toBe(0);
+    // Asked again later, once the receipt has arrived: paid.
+    settle(idSession, 'PAID');
+    expect(await useCases.paymentReturn({ idSession }, actors.citizen)).toMatchObject({ esito: 'PAID', recorded: true });
+  });
+
+  it('says what the office must fix instead of sending the citizen to MyPay’s error page: an Italian CAP not of 5 digits, a past due date where required', async () => {
+    const portal = citizenPortal({ dueDateRequired: true });
+    portal.users['user-maria']!.cap = '0018';
+    await expect(portal.pay()).rejects.toMatchObject({ status: 409, message: expect.stringContaining('il CAP «0018»') });
+    expect(portal.mypay.iuvs).toEqual([]);
+    portal.users['user-maria']!.cap = '00184';
+    portal.stored.set(portal.maria.iud, { ...portal.maria, dataScadenza: '2026-03-09' });
+    await expect(portal.pay()).rejects.toMatchObject({ status: 409, message: expect.stringContaining('la scadenza della posizione è passata') });
+    expect(portal.markers.size).toBe(0);
+    // A foreign CAP, and the due day itself, are fine.
+    portal.users['user-maria']!.cap = 'SW1A1AA';
+    portal.users['user-maria']!.nation = 'GB';
+    portal.stored.set(portal.maria.iud, { ...portal.maria, dataScadenza: '2026-03-10' });
+    expect(await portal.pay()).toMatchObject({ resumed: false });
+    // Without a required due date a past one is paid (MyPay4 checks it only for such payment types).
+    const lenient = citizenPortal();
+    lenient.stored.set(lenient.maria.iud, { ...lenient.maria, dataScadenza: '2026-01-31' });
+    expect(await lenient.pay()).toMatchObject({ resumed: false });
+  });
+
+  it('reads MyPay’s PAA_IUV_SCADUTO as the past due date the office must fix (409), not as MyPay down', async () => {
+    const { pay, mypay, markers } = citizenPortal();
+    mypay.fault = 'PAA_IUV_SCADUTO';
+    await expect(pay()).rejects.toMatchObject({ status: 409, message: expect.stringContaining('la scadenza della posizione è passata') });
+    expect(markers.size).toBe(0);
+  });
+
+  it('refuses (409) a position MyPay does not hold as shown: not sent yet, a change waiting, not payable on MyPay', async () => {
     const { pay, stored, maria, mypay } = citizenPortal();
     stored.set(maria.iud, { ...maria, nav: null, codIuv: null, statoExport: 'DA_ESPORTARE' });
     await expect(pay()).rejects.toMatchObject({ status: 409, message: paymentOutcomeMessages.notIssued });
     stored.set(maria.iud, maria);
-    mypay.amounts.set(maria.iud, 5000);
-    await expect(pay()).rejects.toMatchObject({ status: 409, message: paymentOutcomeMessages.notIssued });
     mypay.open.delete(maria.iud);
     await expect(pay()).rejects.toMatchObject({ status: 409, message: paymentOutcomeMessages.notOpenOnMyPay });
     expect(stored.get(maria.iud)!.checkoutUntil).toBeUndefined();

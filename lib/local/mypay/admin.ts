@@ -6,7 +6,7 @@ import { FAULT_TARGETS, SOAP_PATH, type FaultKind } from './model.ts';
 import type { SimulatorStore } from './store.ts';
 import { escapeHtml, euro, isRealDate, today } from './values.ts';
 
-export function createAdmin(store: SimulatorStore) {
+export function createAdmin(store: SimulatorStore, payments: { deliverReceipts(): Promise<string[]>; age(idSession: string, minutes: number): unknown }) {
   const { url, configured, entities, state, switches, save, resetState } = store;
 
   /**
@@ -107,11 +107,27 @@ export function createAdmin(store: SimulatorStore) {
         await save();
         return done({ session });
       }
+      case 'receipts': {
+        // Modello unico: hold pagoPA's receipts of paid checkouts back ({ hold: true }), or deliver them ({ hold: false }).
+        switches.holdReceipts = body.hold === true || body.hold === 'true';
+        const delivered = switches.holdReceipts ? [] : await payments.deliverReceipts();
+        return done({ switches, delivered });
+      }
+      case 'age': {
+        // A paaSILVerificaAvviso session as if `minutes` had gone by (MyPay4 keeps its basket for an hour).
+        const minutes = Number(body.minutes);
+        if (!Number.isFinite(minutes) || minutes <= 0) return json(res, 400, { error: 'minutes: a number above 0' });
+        const basket = payments.age(String(body.idSession ?? ''), minutes);
+        if (!basket) return json(res, 400, { error: 'idSession sconosciuto' });
+        await save();
+        return done({ basket });
+      }
       case 'reset': {
         switches.faults = [];
         switches.importMode = null;
         switches.reject = { iuds: [], count: 0 };
         switches.reuseToken = 0;
+        switches.holdReceipts = false;
         configured.forEach((e, i) => (entities[i]!.tipiDovuto = { ...e.tipiDovuto }));
         if (body.state === true || body.state === 'true') {
           resetState();

@@ -104,6 +104,9 @@ export function createBulkImport(store: SimulatorStore) {
         tipoDovuto: row.tipoDovuto!,
         datiSpecificiRiscossione: row.datiSpecificiRiscossione!,
         updatedAt: now(),
+        cap: row.capPagatore ?? '',
+        nazione: row.nazionePagatore ?? '',
+        flow: record.requestToken,
       };
       state.positions[key] = position;
       // creaRigaFileScartiOriIuv: the fields joined by ';' as they are, unquoted, the IUV filled in.
@@ -269,6 +272,8 @@ export function createBulkImport(store: SimulatorStore) {
         tipoDovuto: row.tipoDovuto,
         datiSpecificiRiscossione: row.datiSpecificiRiscossione,
         updatedAt: now(),
+        cap: row.capPagatore,
+        nazione: row.nazionePagatore,
       };
       state.positions[key] = position;
       // A notice link when MyPay generated the IUV of a new or changed position (DovutoService, end of importDovuto).

@@ -13,6 +13,7 @@ import { formOrJson, page } from './http.ts';
 import { CART_EXPIRY_MS, DOVUTI_XSD_PATH, TIPI_VERSAMENTO, type Position, type SessionRecord } from './model.ts';
 import { entityChecker, SoapFault, str, withFaults } from './soap.ts';
 import type { SimulatorStore } from './store.ts';
+import type { createVerificaAvviso } from './verifica-avviso.ts';
 import { centsFromDecimal, childOf, decimalFromCents, elementsOf, escapeHtml, euro, localName, now, textOf, today, token } from './values.ts';
 
 let dovutiValidator: XsdValidator | undefined;
@@ -54,7 +55,7 @@ function expireIfStale(session: SessionRecord, at = Date.now()) {
   if (session.status === 'NON_INIZIATO' && at - Date.parse(session.createdAt) > CART_EXPIRY_MS) session.status = 'SCADUTO';
 }
 
-export function createCheckout(store: SimulatorStore) {
+export function createCheckout(store: SimulatorStore, verifica: ReturnType<typeof createVerificaAvviso>) {
   const { url, options, entities, entity, state, save, positionKey, newIuv } = store;
   const checkEntity = entityChecker(entity);
 
@@ -151,8 +152,10 @@ export function createCheckout(store: SimulatorStore) {
      */
     paaSILChiediPagati: withFaults(async (args) => {
       const e = checkEntity(str(args.codIpaEnte), str(args.password));
-      const session = state.sessions[str(args.idSession) ?? ''];
-      if (!session || session.codIpa !== e.codIpa) throw new SoapFault('PAA_ID_SESSION_NON_VALIDO', 'idSession non valido');
+      const idSession = str(args.idSession) ?? '';
+      const session = state.sessions[idSession];
+      // No cart for the session (modello unico: none before the receipt): what the basket's age says.
+      if (!session || session.codIpa !== e.codIpa || session.linked === false) throw verifica.noCartFault(idSession);
       expireIfStale(session);
       if (session.status === 'NON_INIZIATO') throw new SoapFault('PAA_PAGAMENTO_NON_INIZIATO', 'Pagamento non iniziato');
       if (session.status === 'IN_CORSO') throw new SoapFault('PAA_PAGAMENTO_IN_CORSO', 'Pagamento in corso');
@@ -186,6 +189,31 @@ export function createCheckout(store: SimulatorStore) {
       return { esito: ok ? 'OK' : 'KO', pagati: Buffer.from(once, 'ascii').toString('base64') };
     }),
   };
+
+  /**
+   * pagoPA's receipt (paSendRT) reaches MyPay: the positions are paid and, with the modello unico, the cart is
+   * linked to the session from now on (PagamentiTelematiciCCPPaImpl.paSendRT).
+   */
+  function receive(session: SessionRecord) {
+    session.payments = {};
+    for (const p of sessionPositions(session)) {
+      // A receipt through pagoPA's paSendRT: MyPay stores esitoSingoloPagamento '0' (SendRtOutcomeService.java).
+      const payment = { amountCents: p.amountCents, paidOn: today(), iur: `IUR${randomBytes(8).toString('hex').toUpperCase()}`, esito: '0' };
+      if (p.paid) (p.morePayments ??= []).push(payment);
+      else p.paid = payment;
+      p.status = 'PAGATO';
+      session.payments[p.iud] = payment;
+    }
+    session.pendingReceipt = false;
+    if (session.linked === false) session.linked = true;
+  }
+  /** The receipts held back by the switch holdReceipts, delivered now (the admin action 'receipts'). */
+  async function deliverReceipts(): Promise<string[]> {
+    const delivered = Object.values(state.sessions).filter((s) => s.pendingReceipt);
+    delivered.forEach(receive);
+    if (delivered.length) await save();
+    return delivered.map((s) => s.idSession);
+  }
 
   const sessionPositions = (session: SessionRecord) => session.iuds.map((iud) => state.positions[positionKey(session.codIpa, iud)]).filter(Boolean);
   function checkoutPage(res: ServerResponse, session: SessionRecord) {
@@ -228,15 +256,9 @@ export function createCheckout(store: SimulatorStore) {
     if (!['NON_INIZIATO', 'IN_CORSO'].includes(session.status)) return checkoutPage(res, session);
     if (esito === 'success') {
       session.status = 'PAGATO';
-      session.payments = {};
-      for (const p of sessionPositions(session)) {
-        // A receipt through pagoPA's paSendRT: MyPay stores esitoSingoloPagamento '0' (SendRtOutcomeService.java).
-        const payment = { amountCents: p.amountCents, paidOn: today(), iur: `IUR${randomBytes(8).toString('hex').toUpperCase()}`, esito: '0' };
-        if (p.paid) (p.morePayments ??= []).push(payment);
-        else p.paid = payment;
-        p.status = 'PAGATO';
-        session.payments[p.iud] = payment;
-      }
+      // Modello unico: pagoPA's receipt may come later (the switch holdReceipts); until then MyPay knows nothing.
+      if (session.linked === false && store.switches.holdReceipts) session.pendingReceipt = true;
+      else receive(session);
     } else if (esito === 'failure') session.status = 'KO';
     else if (esito === 'cancel') session.status = 'ANNULLATO';
     else {
@@ -281,5 +303,5 @@ export function createCheckout(store: SimulatorStore) {
     res.end();
   }
 
-  return { operations, checkout, landingPrecaricato };
+  return { operations, checkout, landingPrecaricato, deliverReceipts };
 }

@@ -14,6 +14,7 @@ export const OPERATIONS = [
   'paaSILPrenotaExportFlusso',
   'paaSILChiediStatoExportFlusso',
   'paaSILChiediPosizioniAperte',
+  'paaSILVerificaAvviso',
 ] as const;
 /** Operations a fault switch can name: the SOAP operations, the MyBox upload and the file downloads. */
 export const FAULT_TARGETS = [...OPERATIONS, 'upload', 'download'] as const;
@@ -73,6 +74,8 @@ export interface SimulatedEntity {
   name: string;
   /** The entity's tipi dovuto, active or not (MyPay4 mygov_ente_tipo_dovuto): a row of another is refused. */
   tipiDovuto: Record<string, boolean>;
+  /** The tipi dovuto whose due date is required (flg_scadenza_obbligatoria): past it, MyPay4 refuses the payment. */
+  scadenzaObbligatoria?: string[];
 }
 
 export interface MyPaySimulatorOptions {
@@ -88,12 +91,24 @@ export interface MyPaySimulatorOptions {
    * the caller's (ChiediPosizioniAperteService.java). Default: the first entity.
    */
   defaultEntity?: string;
+  /**
+   * MyPay's pa.modelloUnico (default true, pagoPA's current model): a checkout's cart is linked to its session
+   * only when pagoPA's receipt (paSendRT) arrives, so paaSILChiediPagati knows nothing before; false: the
+   * older WISP mode, where the cart exists from the start of the payment.
+   */
+  modelloUnico?: boolean;
 }
 
 /** The XSD MyPay4 validates paaSILInviaDovuti's `dovuti` against (PagamentiTelematiciDovutiPagatiImpl.java). */
 export const DOVUTI_XSD_PATH = path.resolve(here, 'PagInf_Dovuti_Pagati_6_2_0.xsd');
 /** MyPay4 expires a cart not started within 15 minutes (application.properties task.scadenzaCarrello.minutiScadenzaCarrello). */
 export const CART_EXPIRY_MS = 15 * 60_000;
+/**
+ * How long MyPay4 keeps a paaSILVerificaAvviso basket (StorageService, cache.cacheExpirations.uploadCache=3600),
+ * and the grace after which paaSILChiediPagati calls a session with no cart expired (isTokenWithTimestampExpired, 300 s).
+ */
+export const BASKET_STORAGE_MS = 3600_000;
+export const SESSION_EXPIRY_GRACE_MS = 300_000;
 
 export const DEFAULT_ENTITY: SimulatedEntity = { codIpa: 'C_DEMO', password: 'Password1!', segregationCode: '01', name: 'Comune di Esempio', tipiDovuto: { SERVIZI_SOCIALI: true } };
 
@@ -119,6 +134,20 @@ export interface Position {
   morePayments?: PaymentRecord[];
   /** The session MyPay4 fixes for the position when paaSILChiediPosizioniAperte first lists it (dovuto.idSession). */
   idSession?: string;
+  /** The payer's CAP and country as imported (the landing checks an Italian CAP). */
+  cap?: string;
+  nazione?: string;
+  /** The bulk import (request token) that loaded the position: payable only once that flow is loaded (CARICATO). */
+  flow?: string;
+}
+/** What paaSILVerificaAvviso stores for its landing (MyPay4 BasketTo, kept in its storage for an hour). */
+export interface BasketRecord {
+  token: string;
+  idSession: string;
+  codIpa: string;
+  backUrl: string;
+  iuds: string[];
+  createdAt: string;
 }
 export interface PaymentRecord {
   amountCents: number;
@@ -162,6 +191,13 @@ export interface SessionRecord {
   createdAt: string;
   /** The payment each position got in this session (by IUD), when paid. */
   payments?: Record<string, PaymentRecord>;
+  /**
+   * Modello unico: false until pagoPA's receipt links the cart to the session (MyPay4's Carrello does not
+   * exist before); paaSILChiediPagati does not see the session meanwhile. Absent: linked (WISP, the older paths).
+   */
+  linked?: boolean;
+  /** Modello unico: a receipt pagoPA has not delivered yet (the switch holdReceipts). */
+  pendingReceipt?: boolean;
 }
 export interface ExportRecord {
   requestToken: string;
@@ -184,6 +220,9 @@ export interface State {
   downloads: Record<string, string>;
   /** Every ZIP name received, by entity (MyPay4 FlussoDao.countDuplicateFileName: a name is never taken twice). */
   fileNames: Record<string, string[]>;
+  /** paaSILVerificaAvviso's baskets by token, and the token of each of their sessions. */
+  baskets: Record<string, BasketRecord>;
+  basketOfSession: Record<string, string>;
 }
 
 export type FaultKind = '5xx' | 'timeout' | 'lost-answer';
@@ -201,4 +240,6 @@ export interface Switches {
   reject: { iuds: string[]; count: number };
   /** The next authorisations hand out a request token that was already used. */
   reuseToken: number;
+  /** Modello unico: paid checkouts wait for POST /admin/receipts to deliver pagoPA's receipt (paSendRT). */
+  holdReceipts: boolean;
 }

@@ -44,9 +44,9 @@ export function createStore(options: MyPaySimulatorOptions): SimulatorStore {
   fs.mkdirSync(filesDirectory, { recursive: true });
   const stateFile = path.join(directory, 'state.json');
 
-  const empty = (): State => ({ nextIuv: {}, positions: {}, imports: {}, authorizations: {}, sessions: {}, exports: {}, downloads: {}, fileNames: {} });
+  const empty = (): State => ({ nextIuv: {}, positions: {}, imports: {}, authorizations: {}, sessions: {}, exports: {}, downloads: {}, fileNames: {}, baskets: {}, basketOfSession: {} });
   const state: State = fs.existsSync(stateFile) ? { ...empty(), ...JSON.parse(fs.readFileSync(stateFile, 'utf8')) } : empty();
-  const switches: Switches = { faults: [], importMode: null, reject: { iuds: [], count: 0 }, reuseToken: 0 };
+  const switches: Switches = { faults: [], importMode: null, reject: { iuds: [], count: 0 }, reuseToken: 0, holdReceipts: false };
 
   let saving: Promise<void> | null = null;
   let dirty = false;

@@ -1,6 +1,6 @@
 import { Badge, Button, Flex, Text } from '@aws-amplify/ui-react';
 import { isNoticeSendable } from '@domain/notices';
-import { ioBadge, type Position } from '@domain/payments';
+import { ioBadge, ioSentBefore, type Position } from '@domain/payments';
 import { useState } from 'react';
 import { Dialog } from '@/components/dialog';
 import { ApiError } from '@/lib/api';
@@ -13,7 +13,8 @@ import { formatDateTime } from '@/lib/dates';
 type NoticePosition = Pick<
   Position,
   'iud' | 'cognome' | 'nome' | 'titolo' | 'nav' | 'codIuv' | 'isPagato' | 'annullato' | 'isEmailSent' | 'dataIsEmailSent' | 'ioId' | 'ioStatus' | 'importoDovuto' | 'dataScadenza' | 'descrizione'
->;
+> &
+  Partial<Pick<Position, 'dataIoSent'>>;
 
 export interface NoticeButtonsProps {
   position: NoticePosition;
@@ -49,7 +50,7 @@ export function NoticeBadges({ position }: { position: NoticePosition }) {
             ? `Email inviata${position.dataIsEmailSent ? ` il ${formatDateTime(position.dataIsEmailSent)}` : ''}`
             : 'Email non inviata'}
         </Badge>
-        <Badge variation={io.state === 'sent' ? 'success' : io.state === 'pending' ? 'info' : notSent}>{io.label}</Badge>
+        <Badge variation={io.state === 'sent' ? 'success' : io.state === 'pending' ? 'info' : io.state === 'unconfirmed' ? 'warning' : notSent}>{io.label}</Badge>
       </Flex>
       {io.reason && <Text className="form-hint notice-badges__reason">IO: {io.reason}</Text>}
     </Flex>
@@ -57,6 +58,17 @@ export function NoticeBadges({ position }: { position: NoticePosition }) {
 }
 
 type Channel = 'email' | 'io';
+
+/**
+ * IO has no idempotency key: a notice sent (or maybe sent) before goes again only when the operator confirms a
+ * second message, knowing when the first one went.
+ */
+function ioResendQuestion(position: NoticePosition, who: string): string {
+  const when = position.dataIoSent ? ` il ${formatDateTime(position.dataIoSent)}` : '';
+  return position.ioStatus === 'UNCONFIRMED'
+    ? `Un invio su IO a ${who}${when} non è stato confermato: il messaggio potrebbe essere già arrivato. Hai verificato con il cittadino? Confermando, ${who} potrebbe ricevere un secondo messaggio.`
+    : `L’avviso è già stato inviato su IO a ${who}${when}. Confermando, ${who} riceverà un secondo messaggio.`;
+}
 const channels: Record<Channel, { button: string; title: string; question: (who: string) => string; send: (iud: string) => Promise<Position> }> = {
   email: {
     button: 'Email',
@@ -86,6 +98,7 @@ export function NoticeButtons({ position, onSent, readOnly = false }: NoticeButt
   const [checking, setChecking] = useState(false);
   const [checkFailure, setCheckFailure] = useState<string | null>(null);
   const sendable = isNoticeSendable(position);
+  const resend = ioSentBefore(position);
   const pending = ioBadge(position).state === 'pending';
   const who = `${position.cognome} ${position.nome}`;
   const reason = !sendable ? (position.annullato ? 'Posizione annullata' : position.isPagato ? 'Posizione già pagata' : 'Avviso non ancora generato da MyPay') : undefined;
@@ -100,12 +113,12 @@ export function NoticeButtons({ position, onSent, readOnly = false }: NoticeButt
     setBusy(true);
     setFailure(null);
     try {
-      const updated = await channels[open].send(position.iud);
+      const updated = open === 'io' ? await sendIoNotice(position.iud, resend) : await channels[open].send(position.iud);
       setOpen(null);
       onSent?.(updated);
     } catch (error) {
       setFailure({ message: (error as Error).message, final: open === 'io' && refusedForGood(error) });
-      // A citizen without IO, or a message IO rejected, is recorded on the position: the badge says so.
+      // A citizen without IO, a message IO rejected, an unconfirmed send: recorded on the position, the badge says so.
       if (open === 'io' && error instanceof ApiError && error.status === 409) onSent?.();
     } finally {
       setBusy(false);
@@ -161,12 +174,12 @@ export function NoticeButtons({ position, onSent, readOnly = false }: NoticeButt
                 Annulla
               </Button>
               <Button variation="primary" onClick={() => void confirm()} isLoading={busy} loadingText="Invio in corso..." isDisabled={failure?.final}>
-                Conferma
+                {open === 'io' && resend ? 'Conferma nuovo invio' : 'Conferma'}
               </Button>
             </>
           }
         >
-          <Text>{channels[open].question(who)}</Text>
+          <Text>{open === 'io' && resend ? ioResendQuestion(position, who) : channels[open].question(who)}</Text>
           <Text className="form-hint">
             {position.titolo} · avviso <NoticeNumber nav={position.nav} />
           </Text>
