@@ -47,6 +47,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     // custom domain, presigned uploads are allowed from CloudFront domains. CORS only decides whether a
     // page may read the upload's response; the presigned signature is what authorizes it.
     uploadOrigins: context.webDomainName ? [`https://${context.webDomainName}`] : ['https://*.cloudfront.net'],
+    backup: context.backup,
   });
   const auth = new AuthStack(app, `${prefix}Auth`, {
     env,

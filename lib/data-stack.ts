@@ -4,10 +4,13 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { table as tableKeys } from '../functions/adapters/table.ts';
+import { PortalBackups, type BackupSettings } from './backups.ts';
 
 export interface DataStackProps extends StackProps {
   /** Origins allowed to upload straight to the documents bucket with presigned requests. */
   uploadOrigins: string[];
+  /** AWS Backup of the table and the documents (context backup*). */
+  backup: BackupSettings;
 }
 
 const stringKey = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
@@ -31,6 +34,7 @@ export class DataStack extends Stack {
   readonly accessLogs: s3.Bucket;
   /** The PDND client's private key: it signs the client assertions and never leaves KMS. */
   readonly pdndKey: kms.Key;
+  readonly backups: PortalBackups;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, { terminationProtection: true, ...props });
@@ -105,6 +109,8 @@ export class DataStack extends Stack {
       value: this.pdndKey.keyArn,
       description: 'KMS key of the PDND client: aws kms get-public-key --key-id <ARN>, to PEM, upload it to PDND (README)',
     });
+
+    this.backups = new PortalBackups(this, 'Backups', { ...props.backup, table: this.table, documents: this.documents });
 
     this.exports = new s3.Bucket(this, 'Exports', {
       ...privateBucketDefaults,

@@ -1,4 +1,5 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
@@ -69,7 +70,9 @@ export class DataMigrations extends Construct {
     this.startFunction.bindTable(props.table, 'RW');
     this.stateMachine.grantStartExecution(this.startFunction);
     // It looks up the recorded run's execution: one stopped or timed out is taken over (start-handler.ts).
-    this.stateMachine.grantExecution(this.startFunction, 'states:DescribeExecution');
+    const executions = `${Stack.of(this).formatArn({ service: 'states', resource: 'execution', resourceName: this.stateMachine.stateMachineName, arnFormat: ArnFormat.COLON_RESOURCE_NAME })}:*`;
+    this.startFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['states:DescribeExecution'], resources: [executions] }));
+    acknowledgeWildcardResource(this.startFunction.role!, executions, 'The executions of the migrations’ state machine (named after each run’s id): it reads the state of the recorded run’s execution, nothing else.');
     this.startFunction.addEnvironment('JOBS_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
 
     this.trigger = new triggers.Trigger(this, 'AfterDeploy', {

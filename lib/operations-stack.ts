@@ -9,7 +9,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import { PortalAlarms, functionsOf, stateMachinesOf } from './alarms.ts';
+import { PortalAlarms, functionsOf, isTaskOf, stateMachineTasks, stateMachinesOf } from './alarms.ts';
 import { metricsNamespace } from './context.ts';
 import { portalDashboard } from './dashboard.ts';
 import { DataMigrations } from './migrations.ts';
@@ -86,9 +86,11 @@ export class OperationsStack extends Stack {
     this.alarms = new PortalAlarms(this, 'Alarms', { stackPrefix: props.stackPrefix, topic: this.topic, namespace });
     const apiFunctions = new Set<unknown>(Object.values(props.apiFunctions));
     const functions = functionsOf([...watched, this]);
-    for (const fn of functions) this.alarms.watchFunction(fn, { api: apiFunctions.has(fn) });
     const stateMachines = stateMachinesOf([...watched, this]);
-    for (const machine of stateMachines) this.alarms.watchStateMachine(machine);
+    const tasks = stateMachineTasks(stateMachines);
+    for (const fn of functions) this.alarms.watchFunction(fn, { api: apiFunctions.has(fn), stateMachineTask: isTaskOf(tasks, fn) });
+    // The export's failures page once, as 'MyPay: flusso in errore' (MarkFailed counts them), not again as failed executions.
+    for (const machine of stateMachines) this.alarms.watchStateMachine(machine, { failuresReported: machine === props.paymentExport });
     this.alarms.watchHttpApi(props.httpApi);
     this.alarms.watchTable(props.table);
     this.alarms.watchSesReputation();

@@ -57,27 +57,49 @@ const alarmsOf = (s: Synthesized) => resourcesOf(s.operations, 'AWS::CloudWatch:
 const alarmOn = (s: Synthesized, namespace: string, metric: string, dimension: string, resource: string) =>
   alarmsOf(s).filter((a) => a.Namespace === namespace && a.MetricName === metric && a.Dimensions?.some((d: Json) => d.Name === dimension && target(s, d.Value) === resource));
 
-/** Every function of every template that runs outside deployments, and which metrics of it have no alarm. */
+/** The functions a state machine of the template invokes as a Task (`<stack>/<logical id>`). */
+function stateMachineTasksOf(s: Synthesized): Set<string> {
+  const tasks = new Set<string>();
+  for (const [stackName, template] of s.templates) {
+    for (const [, machine] of resourcesOf(template, 'AWS::StepFunctions::StateMachine')) {
+      for (const [, id] of JSON.stringify(machine.Properties.DefinitionString).matchAll(/"Fn::GetAtt":\["([A-Za-z0-9]+)","Arn"\]/g)) tasks.add(`${stackName}/${id}`);
+    }
+  }
+  return tasks;
+}
+
+/**
+ * Every function of every template that runs outside deployments, and which metrics of it have no alarm: errors
+ * and throttles; a state machine's task throttles only (its errors are the state machine's to retry or report),
+ * and then no errors alarm at all.
+ */
 function functionsWithoutAlarms(s: Synthesized): string[] {
   const missing: string[] = [];
+  const tasks = stateMachineTasksOf(s);
   for (const [stackName, template] of s.templates) {
     const skip = deployOnly(template);
     for (const [id] of resourcesOf(template, 'AWS::Lambda::Function')) {
       if (skip.has(id)) continue;
-      for (const metric of ['Errors', 'Throttles']) {
+      const task = tasks.has(`${stackName}/${id}`);
+      for (const metric of task ? ['Throttles'] : ['Errors', 'Throttles']) {
         if (alarmOn(s, 'AWS/Lambda', metric, 'FunctionName', `${stackName}/${id}`).length !== 1) missing.push(`${stackName}/${id} ${metric}`);
       }
+      if (task && alarmOn(s, 'AWS/Lambda', 'Errors', 'FunctionName', `${stackName}/${id}`).length) missing.push(`${stackName}/${id} Errors of a task`);
     }
   }
   return missing;
 }
 
+/** Every state machine's failed, timed-out and aborted executions; the MyPay export's failures page as 'flusso in errore' instead. */
 function stateMachinesWithoutAlarms(s: Synthesized): string[] {
   const missing: string[] = [];
+  const exportMachine = `${s.portal.api.stackName}/${s.portal.api.resolve((s.portal.api.paymentExport.stateMachine.node.defaultChild as Json).logicalId)}`;
   for (const [stackName, template] of s.templates) {
     for (const [id] of resourcesOf(template, 'AWS::StepFunctions::StateMachine')) {
+      const machine = `${stackName}/${id}`;
       for (const metric of ['ExecutionsFailed', 'ExecutionsTimedOut', 'ExecutionsAborted']) {
-        if (alarmOn(s, 'AWS/States', metric, 'StateMachineArn', `${stackName}/${id}`).length !== 1) missing.push(`${stackName}/${id} ${metric}`);
+        const expected = metric === 'ExecutionsFailed' && machine === exportMachine ? 0 : 1;
+        if (alarmOn(s, 'AWS/States', metric, 'StateMachineArn', machine).length !== expected) missing.push(`${machine} ${metric}`);
       }
     }
   }
@@ -175,6 +197,17 @@ describe('alarms', () => {
     }
   });
 
+  it('page once for one MyPay refusal: the flow in error, not the export task’s Lambda error nor the failed execution', () => {
+    const flowTask = `${s.portal.api.stackName}/${s.portal.api.resolve((s.portal.api.paymentExport.taskFunction.node.defaultChild as Json).logicalId)}`;
+    const exportMachine = `${s.portal.api.stackName}/${s.portal.api.resolve((s.portal.api.paymentExport.stateMachine.node.defaultChild as Json).logicalId)}`;
+    expect(alarmOn(s, 'AWS/Lambda', 'Errors', 'FunctionName', flowTask)).toEqual([]);
+    expect(alarmOn(s, 'AWS/States', 'ExecutionsFailed', 'StateMachineArn', exportMachine)).toEqual([]);
+    expect(alarmsOf(s).filter((a) => a.MetricName === 'ExportsFailed')).toHaveLength(1);
+    // MyPay unavailable is retried by the export (MyPayUnavailable), an ISEE reading waits for its record: the
+    // tasks of every state machine have no Lambda errors alarm, only throttles.
+    expect(stateMachineTasksOf(s).size).toBeGreaterThanOrEqual(6);
+  });
+
   it('watch every state machine: executions failed, timed out and aborted', () => {
     expect(stateMachinesWithoutAlarms(s)).toEqual([]);
     const machines = [...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::StepFunctions::StateMachine'));
@@ -199,7 +232,9 @@ describe('alarms', () => {
   it('watch the HTTP API (share of 5xx, p95 latency), DynamoDB (throttles, system errors) and SES (bounces, complaints before AWS pauses sending)', () => {
     const byName = (name: string) => alarmsOf(s).find((a) => a.AlarmName === name);
     const http5xx = byName('Portale - API HTTP - quota di risposte 5xx');
-    expect(http5xx.Metrics[0].Expression).toBe('IF(requests >= 20, 100 * FILL(errors, 0) / requests, 0)');
+    // A rate with a minimum count: 5% from 5 errors and 20 requests, for a town's few requests as for a city's many.
+    expect(http5xx.Metrics[0].Expression).toBe('IF(requests >= 20 AND FILL(errors, 0) >= 5, 100 * FILL(errors, 0) / requests, 0)');
+    expect(http5xx).toMatchObject({ Threshold: 5, EvaluationPeriods: 3, DatapointsToAlarm: 2 });
     expect(http5xx.Metrics.filter((m: Json) => m.MetricStat).map((m: Json) => [m.Id, m.MetricStat.Metric.MetricName, target(s, m.MetricStat.Metric.Dimensions[0].Value)])).toEqual([
       ['errors', '5xx', `${s.portal.web.stackName}/${s.portal.web.resolve((s.portal.web.httpApi.node.defaultChild as Json).logicalId)}`],
       ['requests', 'Count', expect.any(String)],
@@ -207,6 +242,8 @@ describe('alarms', () => {
     expect(byName('Portale - API HTTP - latenza p95')).toMatchObject({ MetricName: 'Latency', ExtendedStatistic: 'p95', Threshold: 3000 });
     const throttles = byName('Portale - DynamoDB - richieste limitate');
     expect(throttles.Metrics.filter((m: Json) => m.MetricStat).map((m: Json) => m.MetricStat.Metric.MetricName)).toEqual(Array(8).fill('ThrottledRequests'));
+    // Throttling pages only when it persists: three periods of 5 minutes in a row.
+    expect(throttles).toMatchObject({ EvaluationPeriods: 3, DatapointsToAlarm: 3 });
     expect(byName('Portale - DynamoDB - errori di sistema').Metrics.filter((m: Json) => m.MetricStat).every((m: Json) => m.MetricStat.Metric.MetricName === 'SystemErrors')).toBe(true);
     expect(byName('Portale - SES - bounce rate vicino alla sospensione')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.BounceRate', Threshold: 0.05 });
     expect(byName('Portale - SES - complaint rate vicino alla sospensione')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.ComplaintRate', Threshold: 0.001 });
@@ -283,26 +320,48 @@ describe('the dashboard', () => {
 });
 
 describe('the data migrations', () => {
-  it('run by a trigger after the API, through a start function that knows the migrations and the state machine', () => {
+  const machineOf = (fn: lambda.IFunction) => {
+    const task = Stack.of(s.portal.operations).resolve((fn.node.defaultChild as lambda.CfnFunction).logicalId);
+    const [found] = resourcesOf(s.operations, 'AWS::StepFunctions::StateMachine').filter(([, m]) => JSON.stringify(m.Properties.DefinitionString).includes(task));
+    return { task, machine: found![0], definition: JSON.parse((found![1].Properties.DefinitionString['Fn::Join'][1] as Json[]).map((part) => (typeof part === 'string' ? part : 'ARN')).join('')) };
+  };
+
+  it('run by a trigger after the API, which waits for them only up to a bound, through a start function that knows the migrations and their state machine', () => {
     expect(s.portal.operations.dependencies).toContain(s.portal.api);
     const template = Template.fromJSON(s.operations);
     const start = Stack.of(s.portal.operations).resolve((s.portal.operations.migrations.startFunction.node.defaultChild as lambda.CfnFunction).logicalId);
     const [[, trigger]] = resourcesOf(s.operations, 'Custom::Trigger');
     const version = trigger.Properties.HandlerArn.Ref;
     expect(s.operations.Resources[version]).toMatchObject({ Type: 'AWS::Lambda::Version', Properties: { FunctionName: { Ref: start } } });
-    expect(trigger.Properties).toMatchObject({ InvocationType: 'RequestResponse', ExecuteOnHandlerChange: true, Timeout: String(Duration.minutes(14).toMilliseconds()) });
-    const [[machine]] = resourcesOf(s.operations, 'AWS::StepFunctions::StateMachine');
+    // The start waits MIGRATION_DEPLOY_WAIT_MS (10 minutes), then answers: the trigger's and the function's timeouts leave it room.
+    expect(trigger.Properties).toMatchObject({ InvocationType: 'RequestResponse', ExecuteOnHandlerChange: true, Timeout: String(Duration.minutes(12).toMilliseconds()) });
+    expect(s.operations.Resources[start].Properties.Timeout).toBe(11 * 60);
+    const { machine } = machineOf(s.portal.operations.migrations.taskFunction);
     template.hasResourceProperties('AWS::Lambda::Function', {
-      Timeout: 840,
+      Timeout: 660,
       Environment: { Variables: { MIGRATIONS: MIGRATION_IDS.join(','), JOBS_STATE_MACHINE_ARN: { Ref: machine }, TABLE_NAME: Match.anyValue() } },
     });
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'states:StartExecution', Resource: { Ref: machine } })]) },
     });
-    // The state machine loops the migration task function (15 minutes a slice).
-    const task = Stack.of(s.portal.operations).resolve((s.portal.operations.migrations.taskFunction.node.defaultChild as lambda.CfnFunction).logicalId);
-    expect(s.operations.Resources[task].Properties.Timeout).toBe(900);
-    expect(JSON.stringify(s.operations.Resources[machine].Properties.DefinitionString)).toContain(task);
+    // It reads the recorded run's execution, to take over one that was stopped or timed out.
+    template.hasResourceProperties('AWS::IAM::Policy', { PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'states:DescribeExecution' })]) } });
+  });
+
+  it('have a state machine of their own whose slice waits longer than the function may run, tried again from the checkpoint when cut short', () => {
+    const { task, machine, definition } = machineOf(s.portal.operations.migrations.taskFunction);
+    const timeout = s.operations.Resources[task].Properties.Timeout;
+    expect(timeout).toBe(900);
+    expect(definition.States.Slice.TimeoutSeconds).toBeGreaterThanOrEqual(timeout);
+    expect(definition.States.Slice.Retry.flatMap((r: Json) => r.ErrorEquals)).toEqual(expect.arrayContaining(['States.Timeout', 'Sandbox.Timedout', 'Lambda.Unknown']));
+    expect(definition.TimeoutSeconds).toBeGreaterThanOrEqual(24 * 3600);
+    // Not the background jobs' machine, whose slices are 5 minutes.
+    const jobs = machineOf(Object.values(s.portal.api.backgroundJobs.jobFunctions)[0]!);
+    expect(jobs.machine).not.toBe(machine);
+    // A failed, timed-out or stopped run pages (the deployment itself never fails on a migration).
+    for (const metric of ['ExecutionsFailed', 'ExecutionsTimedOut', 'ExecutionsAborted']) {
+      expect(alarmOn(s, 'AWS/States', metric, 'StateMachineArn', `${s.portal.operations.stackName}/${machine}`), metric).toHaveLength(1);
+    }
   });
 });
 
