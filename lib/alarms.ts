@@ -4,6 +4,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as events from 'aws-cdk-lib/aws-events';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct, type IConstruct } from 'constructs';
@@ -35,6 +36,9 @@ export const thresholds = {
   sesComplaintRate: 0.001,
   /** ISEE readings that failed in an hour (one alone also raises the reading state machine's alarm). */
   iseeReadFailuresPerHour: 3,
+  /** SPID/CIE sign-ins through the gateway that failed (%) in 15 minutes, counted from 5 failures. */
+  federationFailurePercent: 20,
+  federationMinimumFailures: 5,
 } as const;
 
 /**
@@ -84,6 +88,10 @@ export function functionsOf(scopes: IConstruct[]): lambda.Function[] {
   const deployOnly = customResourceHandlers(constructs);
   return constructs.filter((c): c is lambda.Function => c instanceof lambda.Function && !deployOnly.has(logicalIdOf(c.node.defaultChild as CfnResource)));
 }
+
+/** Every EventBridge rule of the given stacks, with its name for people. */
+export const rulesOf = (scopes: IConstruct[]): events.Rule[] =>
+  scopes.flatMap((scope) => scope.node.findAll()).filter((c): c is events.Rule => c instanceof events.Rule);
 
 /** Every Step Functions state machine of the given stacks. */
 export const stateMachinesOf = (scopes: IConstruct[]): sfn.StateMachine[] =>
@@ -308,6 +316,79 @@ export class PortalAlarms extends Construct {
       'DynamoDB: throttling ed errori di sistema',
       { threshold: 1, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
       table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES }),
+    );
+  }
+
+  /**
+   * SPID/CIE sign-ins failing: Cognito's FederationSuccesses (1 a success, 0 a failure, per user pool, web client
+   * and identity provider): the share of failures over 15 minutes, from a minimum of failures.
+   */
+  watchFederation(userPoolId: string, clientId: string, providerName: string) {
+    const federation = (statistic: string) =>
+      new cloudwatch.Metric({ namespace: 'AWS/Cognito', metricName: 'FederationSuccesses', statistic, period: Duration.minutes(15), dimensionsMap: { UserPool: userPoolId, UserPoolClient: clientId, IdentityProvider: providerName } });
+    this.add(
+      'FederationFailures',
+      'Accesso SPID/CIE',
+      'accessi non riusciti',
+      `Più del ${thresholds.federationFailurePercent}% degli accessi con SPID/CIE (gateway ${providerName}) non è riuscito negli ultimi 15 minuti (contato da ${thresholds.federationMinimumFailures} accessi falliti): i cittadini non entrano nel portale.`,
+      'Accesso SPID/CIE: accessi non riusciti',
+      { threshold: thresholds.federationFailurePercent, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      new cloudwatch.MathExpression({
+        expression: `IF(attempts - successes >= ${thresholds.federationMinimumFailures}, 100 * (attempts - successes) / attempts, 0)`,
+        usingMetrics: { attempts: federation('SampleCount'), successes: federation('Sum') },
+        label: 'Accessi SPID/CIE non riusciti (%)',
+        period: Duration.minutes(15),
+      }),
+    );
+  }
+
+  /**
+   * Deliveries that never reached their target: an EventBridge rule's failed invocations (a stored ISEE document
+   * not read, an export's end not recorded) and the schedules' (the December reminders, the January refresh)
+   * invocations dropped after their retries.
+   */
+  watchDeliveries(rules: events.Rule[], scheduleGroup = 'default') {
+    for (const rule of rules) {
+      const label = resourceLabel(rule, this.props.stackPrefix);
+      this.add(
+        `Rule${label.replace(/[^A-Za-z0-9]/g, '')}Failed`,
+        `EventBridge ${label}`,
+        'consegne non riuscite',
+        `La regola EventBridge ${label} non è riuscita a consegnare eventi al suo destinatario negli ultimi 5 minuti.`,
+        'EventBridge e Scheduler: consegne non riuscite',
+        { threshold: 1, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+        new cloudwatch.Metric({ namespace: 'AWS/Events', metricName: 'FailedInvocations', dimensionsMap: { RuleName: rule.ruleName }, statistic: 'Sum', period: FIVE_MINUTES }),
+      );
+    }
+    this.add(
+      'SchedulesDropped',
+      'Scheduler',
+      'avvii programmati persi',
+      'Una pianificazione ISEE (promemoria di dicembre, aggiornamento di gennaio da INPS) non ha avviato il suo lavoro nemmeno dopo i tentativi previsti.',
+      'EventBridge e Scheduler: consegne non riuscite',
+      { threshold: 1, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      new cloudwatch.MathExpression({
+        expression: 'FILL(dropped, 0) + FILL(failed, 0)',
+        usingMetrics: {
+          dropped: new cloudwatch.Metric({ namespace: 'AWS/Scheduler', metricName: 'InvocationDroppedCount', dimensionsMap: { ScheduleGroup: scheduleGroup }, statistic: 'Sum', period: FIVE_MINUTES }),
+          failed: new cloudwatch.Metric({ namespace: 'AWS/Scheduler', metricName: 'TargetErrorCount', dimensionsMap: { ScheduleGroup: scheduleGroup }, statistic: 'Sum', period: FIVE_MINUTES }),
+        },
+        label: 'Avvii programmati non riusciti',
+        period: FIVE_MINUTES,
+      }),
+    );
+  }
+
+  /** Notifications SNS could not deliver (the alarms' own topic: an e-mail subscriber gone, a bad endpoint). */
+  watchTopic(topic: sns.ITopic, label: string) {
+    this.add(
+      'TopicNotificationsFailed',
+      'SNS',
+      'notifiche non consegnate',
+      `Il topic SNS ${label} non ha consegnato notifiche ad almeno un destinatario negli ultimi 5 minuti.`,
+      'SNS: notifiche non consegnate',
+      { threshold: 1, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      topic.metricNumberOfNotificationsFailed({ period: FIVE_MINUTES, statistic: 'Sum' }),
     );
   }
 

@@ -104,6 +104,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     apiFunctions: api.functions,
     paymentExport: api.paymentExport.stateMachine,
     migrateAfter: [api],
+    signIn: { userPool: auth.userPool, client: web.client, providerName: context.spidGateway.providerName },
   });
 
   // cdk-nag 3 is a policy-validation plugin: any finding not acknowledged (lib/nag.ts) fails the synth.

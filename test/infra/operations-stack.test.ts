@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { businessMetricNames } from '../../functions/domain/business-metrics.ts';
 import { MIGRATION_IDS } from '../../functions/migrations/ids.ts';
 import { resources } from '../../functions/routes.ts';
+import { inventoryOf } from '../../lib/cost-inventory.ts';
 import { OperationsStack } from '../../lib/operations-stack.ts';
 import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
 
@@ -249,6 +250,37 @@ describe('alarms', () => {
     expect(byName('Portale - SES - complaint rate vicino alla sospensione')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.ComplaintRate', Threshold: 0.001 });
   });
 
+  it('watch what fired nothing before: SPID/CIE sign-ins failing, EventBridge and Scheduler deliveries, SNS notifications', () => {
+    const byName = (name: string) => alarmsOf(s).find((a) => a.AlarmName === name);
+    const federation = byName('Portale - Accesso SPID/CIE - accessi non riusciti');
+    expect(federation.Metrics[0].Expression).toBe('IF(attempts - successes >= 5, 100 * (attempts - successes) / attempts, 0)');
+    const federationMetrics = federation.Metrics.filter((m: Json) => m.MetricStat);
+    expect(federationMetrics.map((m: Json) => [m.MetricStat.Metric.Namespace, m.MetricStat.Metric.MetricName, m.MetricStat.Stat])).toEqual([
+      ['AWS/Cognito', 'FederationSuccesses', 'SampleCount'],
+      ['AWS/Cognito', 'FederationSuccesses', 'Sum'],
+    ]);
+    expect(federationMetrics[0].MetricStat.Metric.Dimensions.map((d: Json) => d.Name).sort()).toEqual(['IdentityProvider', 'UserPool', 'UserPoolClient']);
+    expect(federationMetrics[0].MetricStat.Metric.Dimensions.find((d: Json) => d.Name === 'IdentityProvider').Value).toBe('SpidCie');
+    // Every EventBridge rule of the app (the ISEE document stored, the export's end): its failed invocations.
+    const rules = [...s.templates.entries()].flatMap(([stack, t]) => resourcesOf(t, 'AWS::Events::Rule').map(([id]) => `${stack}/${id}`));
+    expect(rules.length).toBeGreaterThanOrEqual(2);
+    for (const rule of rules) expect(alarmOn(s, 'AWS/Events', 'FailedInvocations', 'RuleName', rule), rule).toHaveLength(1);
+    // The ISEE schedules (default group): invocations dropped or failed at their target.
+    const schedules = [...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::Scheduler::Schedule'));
+    expect(schedules.every(([, r]) => r.Properties.GroupName === undefined)).toBe(true);
+    const dropped = byName('Portale - Scheduler - avvii programmati persi');
+    expect(dropped.Metrics.filter((m: Json) => m.MetricStat).map((m: Json) => m.MetricStat.Metric.MetricName)).toEqual(['InvocationDroppedCount', 'TargetErrorCount']);
+    // The alarms' topic itself.
+    const [[topic]] = resourcesOf(s.operations, 'AWS::SNS::Topic');
+    expect(alarmsOf(s).filter((a) => a.Namespace === 'AWS/SNS' && a.MetricName === 'NumberOfNotificationsFailed' && a.Dimensions[0].Value['Fn::GetAtt']?.[0] === topic)).toHaveLength(1);
+  });
+
+  it('refuse a production stage without an alarm recipient, naming the setting', () => {
+    expect(() => scratchApp({ bundle: false, context: { stage: 'production' } })).toThrow(/alarmEmail/);
+    const staging = scratchApp({ bundle: false, context: { stage: 'staging' } });
+    staging.dispose();
+  });
+
   it('watch the business: an export in error, notices not sent, payments to reconcile, ISEE readings that failed', () => {
     const business = (name: string) => alarmsOf(s).find((a) => a.AlarmName === name);
     expect(business('Portale - MyPay - flusso in errore')).toMatchObject({ Namespace: 'PortaleServiziSociali/Portale', MetricName: 'ExportsFailed', Threshold: 1 });
@@ -362,6 +394,19 @@ describe('the data migrations', () => {
     for (const metric of ['ExecutionsFailed', 'ExecutionsTimedOut', 'ExecutionsAborted']) {
       expect(alarmOn(s, 'AWS/States', metric, 'StateMachineArn', `${s.portal.operations.stackName}/${machine}`), metric).toHaveLength(1);
     }
+  });
+});
+
+describe('the cost model’s counts (npm run cost)', () => {
+  it('come from the synthesized app: one more alarm or function shows in them', () => {
+    const before = inventoryOf(s.portal);
+    const alarms = [...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::CloudWatch::Alarm'));
+    expect(before.alarmMetrics).toBeGreaterThanOrEqual(alarms.length);
+    expect(before.functions).toBe([...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::Lambda::Function')).length);
+    expect(before.kmsKeys).toBe([...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::KMS::Key')).length);
+    // The secrets the templates resolve: MyPay, IO, the SPID/CIE gateway's client secret (and the cursor key the API creates).
+    expect(before.secrets).toBeGreaterThanOrEqual(3);
+    expect(before.dashboards).toBe(1);
   });
 });
 
