@@ -48,6 +48,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     // page may read the upload's response; the presigned signature is what authorizes it.
     uploadOrigins: context.webDomainName ? [`https://${context.webDomainName}`] : ['https://*.cloudfront.net'],
     backup: context.backup,
+    iseeDocumentsYears: context.retention.iseeDocuments,
   });
   const auth = new AuthStack(app, `${prefix}Auth`, {
     env,
@@ -66,6 +67,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     webDomainName: context.webDomainName,
     certificateArn: context.certificateArn,
     webAclArn: context.webAclArn,
+    accessibilityStatementUrl: context.accessibilityStatementUrl,
     documentsBucket: data.documents,
   });
   const api = new ApiStack(app, `${prefix}Api`, {

@@ -1,6 +1,7 @@
 import { INPS_BENEFIT_CODE } from '../functions/domain/inps.ts';
 import { REMINDER_FROM } from '../functions/domain/isee-refresh.ts';
 import type { Node } from 'constructs';
+import { retentionDefaults, retentionEnvName, retentionKinds, retentionMinimum, type RetentionKind } from '../functions/domain/retention.ts';
 import type { BackupSettings } from './backups.ts';
 import { DEFAULT_TEXTRACT_REGION, TEXTRACT_REGIONS } from './textract-regions.ts';
 
@@ -94,6 +95,16 @@ export interface PortalContext {
    * which only a stage other than production may be (the synth of a production stage refuses it).
    */
   alarmEmail?: string;
+  /**
+   * The council's accessibility statement, as AgID's form publishes it (https://form.agid.gov.it/view/<id>):
+   * the footer's 'Dichiarazione di accessibilità' (the web app reads it from /config.json).
+   */
+  accessibilityStatementUrl: string;
+  /**
+   * Years each kind of personal data is kept (functions/domain/retention.ts; README "Retention"): context
+   * retentionIseeDocumentsYears, retentionSupportMessagesYears, retentionPaymentRecordsYears, retentionAuditEntriesYears.
+   */
+  retention: Record<RetentionKind, number>;
   /** The stage deployed (context stage, e.g. staging, production); unset: a development copy. */
   stage?: string;
   /** AWS Backup of the table and the documents bucket (lib/backups.ts): retention, and the copy out of the account or region. */
@@ -142,6 +153,8 @@ export const contextDefaults = {
   /** AWS Backup: daily recovery points for five weeks, the month's first for a year. */
   backupDailyRetentionDays: 35,
   backupMonthlyRetentionDays: 365,
+  /** Placeholder: AgID's form gives each published statement its own address. */
+  accessibilityStatementUrl: 'https://form.agid.gov.it/',
 } as const;
 
 /** PDND's two environments (reference.md): token endpoint and the client assertion's audience. */
@@ -165,6 +178,28 @@ export const secretsRevisionOf = (node: Node): string | undefined => text(node, 
 /** The prefix of the stack names (context stackPrefix): what tells two copies of the portal in one account apart. */
 export const stackPrefixOf = (node: Node): string => text(node, 'stackPrefix') ?? contextDefaults.stackPrefix;
 
+/** The context key of a retention setting: retention<Kind>Years. */
+export const retentionKey = (kind: RetentionKind) => `retention${kind[0]!.toUpperCase()}${kind.slice(1)}Years`;
+
+/** Years kept per kind (context retention*Years), never below what the law requires nor for ever (at most 100 years). */
+export function retentionOf(node: Node): Record<RetentionKind, number> {
+  return Object.fromEntries(
+    retentionKinds.map((kind) => {
+      const key = retentionKey(kind);
+      const value = text(node, key) ?? String(retentionDefaults[kind]);
+      const { years: minimum, law } = retentionMinimum[kind];
+      if (!/^\d+$/.test(value) || Number(value) < minimum || Number(value) > 100) {
+        throw new Error(`${key} must be a whole number of years from ${minimum} to 100${law ? ` (${law})` : ''}`);
+      }
+      return [kind, Number(value)];
+    }),
+  ) as Record<RetentionKind, number>;
+}
+
+/** The retention settings as every function reads them (RETENTION_<KIND>_YEARS). */
+export const retentionEnvironment = (node: Node): Record<string, string> =>
+  Object.fromEntries(Object.entries(retentionOf(node)).map(([kind, years]) => [retentionEnvName(kind as RetentionKind), String(years)]));
+
 export function portalContext(node: Node): PortalContext {
   const webDomainName = text(node, 'webDomainName');
   const certificateArn = text(node, 'certificateArn');
@@ -186,7 +221,10 @@ export function portalContext(node: Node): PortalContext {
     if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new Error(`${key} must be a whole number of days from ${min} to ${max}`);
     return Number(value);
   };
+  const accessibilityStatementUrl = text(node, 'accessibilityStatementUrl') ?? contextDefaults.accessibilityStatementUrl;
+  if (!/^https:\/\/\S+$/.test(accessibilityStatementUrl)) throw new Error('accessibilityStatementUrl must be the https address of the published accessibility statement (AgID’s form)');
   const backupCopyVaultArn = text(node, 'backupCopyVaultArn');
+  const retention = retentionOf(node);
   if (backupCopyVaultArn && !/^arn:aws[\w-]*:backup:[a-z0-9-]+:\d{12}:backup-vault:[\w.-]+$/.test(backupCopyVaultArn)) {
     throw new Error('backupCopyVaultArn must be the ARN of a backup vault (arn:aws:backup:<region>:<account>:backup-vault:<name>) in another account or region');
   }
@@ -269,6 +307,8 @@ export function portalContext(node: Node): PortalContext {
       identityArn: text(node, 'mailIdentityArn'),
     },
     alarmEmail,
+    accessibilityStatementUrl,
+    retention,
     stage,
     backup: {
       // AWS Backup keeps a recovery point at least a day; a copy's must be at least as long as the rule's.

@@ -18,7 +18,8 @@ export function inventoryOf(portal: Pick<ScratchApp, 'app'>): Inventory {
   const alarmMetrics = ofType(templates, 'AWS::CloudWatch::Alarm').reduce((sum, alarm) => sum + (alarm.Properties.MetricName ? 1 : alarm.Properties.Metrics.filter((m: Json) => m.MetricStat).length), 0);
   const secretNames = new Set<string>();
   for (const template of templates) for (const [, name] of JSON.stringify(template).matchAll(/\{\{resolve:secretsmanager:([^:}]+)/g)) secretNames.add(name!);
-  const businessMetrics = Object.values<{ dimension?: keyof typeof businessDimensions }>(businessMetricDefinitions).reduce((sum, d) => sum + (d.dimension ? businessDimensions[d.dimension].length : 1), 0);
+  const definitions: { description: string; dimension?: keyof typeof businessDimensions }[] = Object.values(businessMetricDefinitions);
+  const businessMetrics = definitions.reduce((sum, d) => sum + (d.dimension ? businessDimensions[d.dimension].length : 1), 0);
   return {
     alarmMetrics,
     // The API publishes Request per operation (functions/http/observability); the business catalogue with its dimensions.

@@ -11,6 +11,8 @@ export interface DataStackProps extends StackProps {
   uploadOrigins: string[];
   /** AWS Backup of the table and the documents (context backup*). */
   backup: BackupSettings;
+  /** Years the ISEE attestations are kept (context retentionIseeDocumentsYears): the documents bucket deletes them after. */
+  iseeDocumentsYears: number;
 }
 
 const stringKey = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
@@ -88,6 +90,8 @@ export class DataStack extends Stack {
       ],
       lifecycleRules: [
         { noncurrentVersionExpiration: Duration.days(90), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Retention (README "Retention"): an ISEE attestation is deleted once its years are over (its versions 90 days later).
+        { id: 'IseeDocumentsRetention', prefix: 'isee/', expiration: Duration.days(Math.ceil(props.iseeDocumentsYears * 365.25)) },
       ],
     });
 

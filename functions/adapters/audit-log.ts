@@ -3,6 +3,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { batchPut, documentClient, mergedCursor, mergedQueryPage, queryAll, queryPage, readMergedCursor, tableName, type CursorList } from './dynamo.ts';
 import type { AuditEntry, AuditHistory, AuditLog, StoredAuditEntry } from './ports.ts';
 import { AUDIT_DAY_SHARDS, keys, shardOf } from './table.ts';
+import { expiresAfter, retentionYears } from '../domain/retention.ts';
 
 export type { AuditEntry };
 
@@ -20,6 +21,8 @@ function auditItem(entry: AuditEntry, at: string) {
     who: { sub: entry.actor.sub, fiscalCode: entry.actor.fiscalCode, fullName: entry.actor.fullName, role: entry.actor.role },
     before: entry.before ?? null,
     after: entry.after ?? null,
+    // DynamoDB's TTL deletes it once its retention is over (functions/domain/retention.ts).
+    expiresAt: expiresAfter(new Date(at), retentionYears('auditEntries')),
   };
 }
 

@@ -282,7 +282,10 @@ export function makeExportSteps({
     const flow = await flows.getFlow(event.flowId);
     if (!flow || !isFlowRunning(flow) || (flow.execution && flow.execution !== event.execution)) return;
     // Stopped while MyPay works on the file it holds: waiting, not failed ('Rielabora' asks MyPay again).
-    if (flow.uploadedAt && (flow.stato === 'LOAD_IMPORT' || flow.stato === 'IMPORT_IN_ELAB')) return markFailed(event.flowId, { Error: 'ImportNotDone', Cause: flow.stato });
+    if (flow.uploadedAt && (flow.stato === 'LOAD_IMPORT' || flow.stato === 'IMPORT_IN_ELAB')) {
+      await markFailed(event.flowId, { Error: 'ImportNotDone', Cause: flow.stato });
+      return;
+    }
     await markFailed(event.flowId, { Error: `Execution.${event.status}`, Cause: flowMessages.executionStopped });
   }
 }

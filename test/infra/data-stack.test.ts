@@ -163,3 +163,33 @@ describe('backups outside the blast radius (AWS Backup)', () => {
     expect(() => scratchApp({ bundle: false, context: { backupDailyRetentionDays: '1' } })).toThrow(/backupDailyRetentionDays/);
   });
 });
+
+describe('retention (README "Retention")', () => {
+  it('deletes the ISEE attestations after their years (lifecycle) and gives every function the years of each kind for the TTL it writes', () => {
+    const [, documents] = bucketWithLogPrefix('documents/');
+    expect(documents.Properties.LifecycleConfiguration.Rules).toContainEqual(expect.objectContaining({ Id: 'IseeDocumentsRetention', Prefix: 'isee/', ExpirationInDays: 3653, Status: 'Enabled' }));
+    data.hasResourceProperties('AWS::DynamoDB::Table', { TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true } });
+    const fn = Object.values(Template.fromStack(portal.api).findResources('AWS::Lambda::Function'))[0]!;
+    expect(fn.Properties.Environment.Variables).toMatchObject({
+      RETENTION_ISEE_DOCUMENTS_YEARS: '10',
+      RETENTION_SUPPORT_MESSAGES_YEARS: '2',
+      RETENTION_PAYMENT_RECORDS_YEARS: '10',
+      RETENTION_AUDIT_ENTRIES_YEARS: '10',
+    });
+  });
+
+  it('refuses to keep payment records or their audit less than the law requires, or anything for ever', () => {
+    expect(() => scratchApp({ bundle: false, context: { retentionPaymentRecordsYears: '5' } })).toThrow(/retentionPaymentRecordsYears.*10.*art\. 2220/);
+    expect(() => scratchApp({ bundle: false, context: { retentionAuditEntriesYears: '3' } })).toThrow(/retentionAuditEntriesYears/);
+    expect(() => scratchApp({ bundle: false, context: { retentionSupportMessagesYears: '1000' } })).toThrow(/retentionSupportMessagesYears/);
+    const longer = scratchApp({ bundle: false, context: { retentionIseeDocumentsYears: '5', retentionSupportMessagesYears: '3' } });
+    try {
+      const rules = Object.values(Template.fromStack(longer.data).findResources('AWS::S3::Bucket')).flatMap((b: any) => b.Properties.LifecycleConfiguration?.Rules ?? []);
+      expect(rules).toContainEqual(expect.objectContaining({ Id: 'IseeDocumentsRetention', ExpirationInDays: 1827 }));
+      const fn = Object.values(Template.fromStack(longer.api).findResources('AWS::Lambda::Function'))[0]!;
+      expect(fn.Properties.Environment.Variables.RETENTION_SUPPORT_MESSAGES_YEARS).toBe('3');
+    } finally {
+      longer.dispose();
+    }
+  });
+});

@@ -116,7 +116,7 @@ describe('the runbook (docs/operations.md)', () => {
     // The migrations: "waits for them up to 10 minutes", "`MigrationTask` (timeout 15 minutes; the state machine's step waits 16)".
     expect(runbook).toContain(`waits for them up to ${MIGRATION_DEPLOY_WAIT_MS / 60_000} minutes`);
     const task = functionNamed(portal.operations.stackName, 'MigrationTask');
-    const [, taskMinutes, stepMinutes] = runbook.match(/`MigrationTask` \(timeout (\d+) minutes; the state machine's step waits (\d+)\)/)!;
+    const [, taskMinutes, stepMinutes] = runbook.match(/`MigrationTask` \(timeout (\d+) minutes; the state\s+machine's step waits (\d+)\)/)!;
     expect(task.resource.Properties.Timeout).toBe(Number(taskMinutes) * 60);
     const machine = everywhere('AWS::StepFunctions::StateMachine').find((m) => m.id.startsWith('Migrations'))!;
     const definition = JSON.stringify(machine.resource.Properties.DefinitionString);
