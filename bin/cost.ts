@@ -6,10 +6,12 @@
  *   npm run cost -- --citizens 2000 --subscriptions 600 --isee-uploads 150 --page-views 80000
  *
  * USD a month at the eu-south-1 prices of lib/cost-model.ts (their date is printed), always-free allowances
- * deducted, no Savings Plan, VAT excluded.
+ * deducted, no Savings Plan, VAT excluded. The alarms, metrics, keys, secrets and functions are counted in the
+ * app as synthesized now (lib/cost-inventory.ts), so the bill follows the code; a staging copy is priced too.
  */
 import { parseArgs } from 'node:util';
-import { councilOf, milanPrices, monthlyBill, monthlyUsage, services, type CouncilSize } from '../lib/cost-model.ts';
+import { portalInventory } from '../lib/cost-inventory.ts';
+import { councilOf, milanPrices, monthlyBill, monthlyUsage, services, stagingBill, usageAssumptions, type CouncilSize } from '../lib/cost-model.ts';
 
 const { values } = parseArgs({
   options: {
@@ -41,7 +43,9 @@ const columns: { title: string; size: CouncilSize }[] = custom
 
 const usd = (n: number) => `$ ${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const int = (n: number) => Math.round(n).toLocaleString('it-IT');
-const bills = columns.map(({ size }) => ({ usage: monthlyUsage(size), bill: monthlyBill(monthlyUsage(size)) }));
+const inventory = portalInventory();
+const bills = columns.map(({ size }) => ({ usage: monthlyUsage(size, inventory), bill: monthlyBill(monthlyUsage(size, inventory), inventory) }));
+const staging = stagingBill(inventory);
 const width = 18;
 const row = (label: string, cells: string[]) => console.log(`${label.padEnd(32)}${cells.map((c) => c.padStart(width)).join('')}`);
 
@@ -57,4 +61,9 @@ for (const service of services) row(service, bills.map((b) => usd(b.bill.byServi
 console.log('-'.repeat(32 + width * columns.length));
 row('Totale al mese', bills.map((b) => usd(b.bill.total)));
 row('Totale all’anno', bills.map((b) => usd(b.bill.total * 12)));
+console.log(`\nCopia di staging nello stesso account (come un comune di ${usageAssumptions.stagingInhabitants.toLocaleString('it-IT')} ab., senza quote gratuite): ${usd(staging.total)} al mese in più.`);
+console.log(
+  `Conteggi dall’app sintetizzata: ${inventory.functions} funzioni, ${inventory.stateMachines} macchine a stati, ${inventory.alarmMetrics} metriche negli allarmi, ` +
+    `${inventory.customMetrics} metriche personalizzate, ${inventory.kmsKeys} chiavi KMS, ${inventory.secrets} segreti, ${inventory.dashboards} dashboard.`,
+);
 console.log('\nIpotesi e prezzi: lib/cost-model.ts (le voci ASSUMPTION vanno verificate nel calcolatore AWS); README, «What it costs».');

@@ -4,6 +4,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as events from 'aws-cdk-lib/aws-events';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct, type IConstruct } from 'constructs';
@@ -20,9 +21,14 @@ export const thresholds = {
   lambdaThrottles: 1,
   /** p95 duration of an API function, as a share of its timeout, for 15 minutes (3 periods of 5). */
   apiDurationShareOfTimeout: 0.8,
-  /** Share of 5xx answers of the HTTP API (%) in 2 of 3 periods of 5 minutes, counted from 20 requests a period. */
+  /**
+   * Share of 5xx answers of the HTTP API (%) in 2 of 3 periods of 5 minutes, counted only from 5 errors and 20
+   * requests a period: a rate, so a city's traffic needs as many failing users in proportion as a town's, and a
+   * minimum count, so a town's quiet night does not page for one error among a few requests.
+   */
   http5xxPercent: 5,
   http5xxMinimumRequests: 20,
+  http5xxMinimumErrors: 5,
   /** p95 latency of the HTTP API (ms) for 15 minutes. */
   httpP95LatencyMs: 3000,
   /** SES: AWS reviews an account from a 5% bounce rate and pauses it from 10%; for complaints 0.1% and 0.5%. */
@@ -30,7 +36,16 @@ export const thresholds = {
   sesComplaintRate: 0.001,
   /** ISEE readings that failed in an hour (one alone also raises the reading state machine's alarm). */
   iseeReadFailuresPerHour: 3,
+  /** SPID/CIE sign-ins through the gateway that failed (%) in 15 minutes, counted from 5 failures. */
+  federationFailurePercent: 20,
+  federationMinimumFailures: 5,
 } as const;
+
+/**
+ * DynamoDB throttling pages when it persists: requests refused in each of 3 periods of 5 minutes in a row. A
+ * burst (a month's generation, an import, the migrations) is retried by the SDK and settles by itself.
+ */
+export const TABLE_THROTTLE_PERIODS = 3;
 
 /** The DynamoDB operations the portal makes (a math alarm takes at most 10 metrics). */
 const TABLE_OPERATIONS = [
@@ -74,9 +89,32 @@ export function functionsOf(scopes: IConstruct[]): lambda.Function[] {
   return constructs.filter((c): c is lambda.Function => c instanceof lambda.Function && !deployOnly.has(logicalIdOf(c.node.defaultChild as CfnResource)));
 }
 
+/** Every EventBridge rule of the given stacks, with its name for people. */
+export const rulesOf = (scopes: IConstruct[]): events.Rule[] =>
+  scopes.flatMap((scope) => scope.node.findAll()).filter((c): c is events.Rule => c instanceof events.Rule);
+
 /** Every Step Functions state machine of the given stacks. */
 export const stateMachinesOf = (scopes: IConstruct[]): sfn.StateMachine[] =>
   scopes.flatMap((scope) => scope.node.findAll()).filter((c): c is sfn.StateMachine => c instanceof sfn.StateMachine);
+
+/**
+ * The functions the state machines invoke as Task states (`<stack path>/<logical id>`): the ARNs their
+ * definitions reference. A Task's error is the state machine's to retry (MyPay unavailable, an ISEE record not
+ * written yet) or to catch and report (the flow, the job, the reading marked failed, then the execution's own
+ * alarm): not a Lambda error to page for.
+ */
+export function stateMachineTasks(machines: sfn.StateMachine[]): Set<string> {
+  const tasks = new Set<string>();
+  for (const machine of machines) {
+    const stack = Stack.of(machine);
+    const definition = JSON.stringify(stack.resolve((machine.node.defaultChild as sfn.CfnStateMachine).definitionString));
+    for (const [, id] of definition.matchAll(/"Fn::GetAtt":\["([A-Za-z0-9]+)","Arn"\]/g)) tasks.add(`${stack.node.path}/${id}`);
+  }
+  return tasks;
+}
+
+/** Whether a function is one of `tasks` (stateMachineTasks). */
+export const isTaskOf = (tasks: Set<string>, fn: lambda.Function) => tasks.has(logicalIdOf(fn.node.defaultChild as CfnResource));
 
 /**
  * A resource's name for people: its stack without the deployment's prefix, then its path in the stack
@@ -162,13 +200,16 @@ export class PortalAlarms extends Construct {
     return alarm;
   }
 
-  /** Errors and throttles of a function; for an API function also its p95 duration near the timeout. */
-  watchFunction(fn: lambda.Function, options: { api: boolean }) {
+  /**
+   * Errors and throttles of a function; for an API function also its p95 duration near the timeout. A state
+   * machine's task (stateMachineTasks) has no errors alarm: its state machine retries or reports its errors.
+   */
+  watchFunction(fn: lambda.Function, options: { api: boolean; stateMachineTask?: boolean }) {
     const label = resourceLabel(fn, this.props.stackPrefix);
     const id = `Lambda${label.replace(/[^A-Za-z0-9]/g, '')}`;
     const subject = `Lambda ${label}`;
     const what = (fn.node.defaultChild as lambda.CfnFunction).description ?? label;
-    this.add(
+    if (!options.stateMachineTask) this.add(
       `${id}Errors`,
       subject,
       'errori',
@@ -200,8 +241,11 @@ export class PortalAlarms extends Construct {
     );
   }
 
-  /** Executions failed, timed out and aborted of a state machine. */
-  watchStateMachine(machine: sfn.StateMachine) {
+  /**
+   * Executions failed, timed out and aborted of a state machine. `failuresReported`: its failed executions are
+   * already reported by an alarm of their own (the MyPay export: 'flusso in errore'), so one failure pages once.
+   */
+  watchStateMachine(machine: sfn.StateMachine, options: { failuresReported?: boolean } = {}) {
     const label = resourceLabel(machine, this.props.stackPrefix);
     const id = `StateMachine${label.replace(/[^A-Za-z0-9]/g, '')}`;
     const subject = `Step Functions ${label}`;
@@ -211,6 +255,7 @@ export class PortalAlarms extends Construct {
       ['Aborted', 'esecuzioni interrotte', 'interrotte a mano o da un nuovo avvio', machine.metricAborted({ period: FIVE_MINUTES, statistic: 'Sum' })],
     ] as const;
     for (const [kind, what, meaning, metric] of kinds) {
+      if (kind === 'Failed' && options.failuresReported) continue;
       this.add(
         `${id}${kind}`,
         subject,
@@ -231,11 +276,11 @@ export class PortalAlarms extends Construct {
       'HttpApi5xxShare',
       'API HTTP',
       'quota di risposte 5xx',
-      `Più del ${thresholds.http5xxPercent}% delle risposte dell’API è un errore 5xx in 2 periodi di 5 minuti su 3 (contato da ${thresholds.http5xxMinimumRequests} richieste per periodo).`,
+      `Più del ${thresholds.http5xxPercent}% delle risposte dell’API è un errore 5xx in 2 periodi di 5 minuti su 3 (contato da ${thresholds.http5xxMinimumErrors} errori e ${thresholds.http5xxMinimumRequests} richieste per periodo).`,
       'API HTTP: risposte 5xx',
       { threshold: thresholds.http5xxPercent, evaluationPeriods: 3, datapointsToAlarm: 2, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
       new cloudwatch.MathExpression({
-        expression: `IF(requests >= ${thresholds.http5xxMinimumRequests}, 100 * FILL(errors, 0) / requests, 0)`,
+        expression: `IF(requests >= ${thresholds.http5xxMinimumRequests} AND FILL(errors, 0) >= ${thresholds.http5xxMinimumErrors}, 100 * FILL(errors, 0) / requests, 0)`,
         usingMetrics: { errors, requests },
         label: 'Risposte 5xx (%)',
         period: FIVE_MINUTES,
@@ -258,9 +303,9 @@ export class PortalAlarms extends Construct {
       'TableThrottles',
       'DynamoDB',
       'richieste limitate',
-      'Richieste alla tabella (o ai suoi indici) respinte per throttling negli ultimi 5 minuti.',
+      `Richieste alla tabella (o ai suoi indici) respinte per throttling in ciascuno degli ultimi ${TABLE_THROTTLE_PERIODS} periodi di 5 minuti: non un picco, un limite che persiste.`,
       'DynamoDB: throttling ed errori di sistema',
-      { threshold: 1, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      { threshold: 1, evaluationPeriods: TABLE_THROTTLE_PERIODS, datapointsToAlarm: TABLE_THROTTLE_PERIODS, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
       table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES }),
     );
     this.add(
@@ -271,6 +316,79 @@ export class PortalAlarms extends Construct {
       'DynamoDB: throttling ed errori di sistema',
       { threshold: 1, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
       table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES }),
+    );
+  }
+
+  /**
+   * SPID/CIE sign-ins failing: Cognito's FederationSuccesses (1 a success, 0 a failure, per user pool, web client
+   * and identity provider): the share of failures over 15 minutes, from a minimum of failures.
+   */
+  watchFederation(userPoolId: string, clientId: string, providerName: string) {
+    const federation = (statistic: string) =>
+      new cloudwatch.Metric({ namespace: 'AWS/Cognito', metricName: 'FederationSuccesses', statistic, period: Duration.minutes(15), dimensionsMap: { UserPool: userPoolId, UserPoolClient: clientId, IdentityProvider: providerName } });
+    this.add(
+      'FederationFailures',
+      'Accesso SPID/CIE',
+      'accessi non riusciti',
+      `Più del ${thresholds.federationFailurePercent}% degli accessi con SPID/CIE (gateway ${providerName}) non è riuscito negli ultimi 15 minuti (contato da ${thresholds.federationMinimumFailures} accessi falliti): i cittadini non entrano nel portale.`,
+      'Accesso SPID/CIE: accessi non riusciti',
+      { threshold: thresholds.federationFailurePercent, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      new cloudwatch.MathExpression({
+        expression: `IF(attempts - successes >= ${thresholds.federationMinimumFailures}, 100 * (attempts - successes) / attempts, 0)`,
+        usingMetrics: { attempts: federation('SampleCount'), successes: federation('Sum') },
+        label: 'Accessi SPID/CIE non riusciti (%)',
+        period: Duration.minutes(15),
+      }),
+    );
+  }
+
+  /**
+   * Deliveries that never reached their target: an EventBridge rule's failed invocations (a stored ISEE document
+   * not read, an export's end not recorded) and the schedules' (the December reminders, the January refresh)
+   * invocations dropped after their retries.
+   */
+  watchDeliveries(rules: events.Rule[], scheduleGroup = 'default') {
+    for (const rule of rules) {
+      const label = resourceLabel(rule, this.props.stackPrefix);
+      this.add(
+        `Rule${label.replace(/[^A-Za-z0-9]/g, '')}Failed`,
+        `EventBridge ${label}`,
+        'consegne non riuscite',
+        `La regola EventBridge ${label} non è riuscita a consegnare eventi al suo destinatario negli ultimi 5 minuti.`,
+        'EventBridge e Scheduler: consegne non riuscite',
+        { threshold: 1, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+        new cloudwatch.Metric({ namespace: 'AWS/Events', metricName: 'FailedInvocations', dimensionsMap: { RuleName: rule.ruleName }, statistic: 'Sum', period: FIVE_MINUTES }),
+      );
+    }
+    this.add(
+      'SchedulesDropped',
+      'Scheduler',
+      'avvii programmati persi',
+      'Una pianificazione ISEE (promemoria di dicembre, aggiornamento di gennaio da INPS) non ha avviato il suo lavoro nemmeno dopo i tentativi previsti.',
+      'EventBridge e Scheduler: consegne non riuscite',
+      { threshold: 1, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      new cloudwatch.MathExpression({
+        expression: 'FILL(dropped, 0) + FILL(failed, 0)',
+        usingMetrics: {
+          dropped: new cloudwatch.Metric({ namespace: 'AWS/Scheduler', metricName: 'InvocationDroppedCount', dimensionsMap: { ScheduleGroup: scheduleGroup }, statistic: 'Sum', period: FIVE_MINUTES }),
+          failed: new cloudwatch.Metric({ namespace: 'AWS/Scheduler', metricName: 'TargetErrorCount', dimensionsMap: { ScheduleGroup: scheduleGroup }, statistic: 'Sum', period: FIVE_MINUTES }),
+        },
+        label: 'Avvii programmati non riusciti',
+        period: FIVE_MINUTES,
+      }),
+    );
+  }
+
+  /** Notifications SNS could not deliver (the alarms' own topic: an e-mail subscriber gone, a bad endpoint). */
+  watchTopic(topic: sns.ITopic, label: string) {
+    this.add(
+      'TopicNotificationsFailed',
+      'SNS',
+      'notifiche non consegnate',
+      `Il topic SNS ${label} non ha consegnato notifiche ad almeno un destinatario negli ultimi 5 minuti.`,
+      'SNS: notifiche non consegnate',
+      { threshold: 1, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      topic.metricNumberOfNotificationsFailed({ period: FIVE_MINUTES, statistic: 'Sum' }),
     );
   }
 

@@ -47,6 +47,8 @@ export function buildApp(options: BuildAppOptions = {}) {
     // custom domain, presigned uploads are allowed from CloudFront domains. CORS only decides whether a
     // page may read the upload's response; the presigned signature is what authorizes it.
     uploadOrigins: context.webDomainName ? [`https://${context.webDomainName}`] : ['https://*.cloudfront.net'],
+    backup: context.backup,
+    iseeDocumentsYears: context.retention.iseeDocuments,
   });
   const auth = new AuthStack(app, `${prefix}Auth`, {
     env,
@@ -65,6 +67,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     webDomainName: context.webDomainName,
     certificateArn: context.certificateArn,
     webAclArn: context.webAclArn,
+    accessibilityStatementUrl: context.accessibilityStatementUrl,
     documentsBucket: data.documents,
   });
   const api = new ApiStack(app, `${prefix}Api`, {
@@ -104,6 +107,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     apiFunctions: api.functions,
     paymentExport: api.paymentExport.stateMachine,
     migrateAfter: [api],
+    signIn: { userPool: auth.userPool, client: web.client, providerName: context.spidGateway.providerName },
   });
 
   // cdk-nag 3 is a policy-validation plugin: any finding not acknowledged (lib/nag.ts) fails the synth.

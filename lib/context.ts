@@ -1,6 +1,8 @@
 import { INPS_BENEFIT_CODE } from '../functions/domain/inps.ts';
 import { REMINDER_FROM } from '../functions/domain/isee-refresh.ts';
 import type { Node } from 'constructs';
+import { retentionDefaults, retentionEnvName, retentionKinds, retentionMinimum, type RetentionKind } from '../functions/domain/retention.ts';
+import type { BackupSettings } from './backups.ts';
 import { DEFAULT_TEXTRACT_REGION, TEXTRACT_REGIONS } from './textract-regions.ts';
 
 /**
@@ -93,9 +95,29 @@ export interface PortalContext {
     /** The SES identity the functions may send from; unset: the sender's domain in the stack's account and region. */
     identityArn?: string;
   };
-  /** Who gets the alarms by e-mail (an SNS subscription to confirm from the first message); unset: nobody yet. */
+  /**
+   * Who gets the alarms by e-mail (an SNS subscription to confirm from the first message); unset: nobody yet,
+   * which only a stage other than production may be (the synth of a production stage refuses it).
+   */
   alarmEmail?: string;
+  /**
+   * The council's accessibility statement, as AgID's form publishes it (https://form.agid.gov.it/view/<id>):
+   * the footer's 'Dichiarazione di accessibilità' (the web app reads it from /config.json).
+   */
+  accessibilityStatementUrl: string;
+  /**
+   * Years each kind of personal data is kept (functions/domain/retention.ts; README "Retention"): context
+   * retentionIseeDocumentsYears, retentionSupportMessagesYears, retentionPaymentRecordsYears, retentionAuditEntriesYears.
+   */
+  retention: Record<RetentionKind, number>;
+  /** The stage deployed (context stage, e.g. staging, production); unset: a development copy. */
+  stage?: string;
+  /** AWS Backup of the table and the documents bucket (lib/backups.ts): retention, and the copy out of the account or region. */
+  backup: BackupSettings;
 }
+
+/** The stage whose deploy must page someone: its synth refuses a missing alarmEmail. */
+export const PRODUCTION_STAGE = 'production';
 
 /**
  * The CloudWatch namespace of the deployment's metrics (Powertools' POWERTOOLS_METRICS_NAMESPACE): one per
@@ -133,6 +155,11 @@ export const contextDefaults = {
   inpsBenefitCode: 'A2.07',
   inpsRatePerSecond: 10,
   iseeReminderFrom: '12-01',
+  /** AWS Backup: daily recovery points for five weeks, the month's first for a year. */
+  backupDailyRetentionDays: 35,
+  backupMonthlyRetentionDays: 365,
+  /** Placeholder: AgID's form gives each published statement its own address. */
+  accessibilityStatementUrl: 'https://form.agid.gov.it/',
 } as const;
 
 /** PDND's two environments (reference.md): token endpoint and the client assertion's audience. */
@@ -156,6 +183,28 @@ export const secretsRevisionOf = (node: Node): string | undefined => text(node, 
 /** The prefix of the stack names (context stackPrefix): what tells two copies of the portal in one account apart. */
 export const stackPrefixOf = (node: Node): string => text(node, 'stackPrefix') ?? contextDefaults.stackPrefix;
 
+/** The context key of a retention setting: retention<Kind>Years. */
+export const retentionKey = (kind: RetentionKind) => `retention${kind[0]!.toUpperCase()}${kind.slice(1)}Years`;
+
+/** Years kept per kind (context retention*Years), never below what the law requires nor for ever (at most 100 years). */
+export function retentionOf(node: Node): Record<RetentionKind, number> {
+  return Object.fromEntries(
+    retentionKinds.map((kind) => {
+      const key = retentionKey(kind);
+      const value = text(node, key) ?? String(retentionDefaults[kind]);
+      const { years: minimum, law } = retentionMinimum[kind];
+      if (!/^\d+$/.test(value) || Number(value) < minimum || Number(value) > 100) {
+        throw new Error(`${key} must be a whole number of years from ${minimum} to 100${law ? ` (${law})` : ''}`);
+      }
+      return [kind, Number(value)];
+    }),
+  ) as Record<RetentionKind, number>;
+}
+
+/** The retention settings as every function reads them (RETENTION_<KIND>_YEARS). */
+export const retentionEnvironment = (node: Node): Record<string, string> =>
+  Object.fromEntries(Object.entries(retentionOf(node)).map(([kind, years]) => [retentionEnvName(kind as RetentionKind), String(years)]));
+
 export function portalContext(node: Node): PortalContext {
   const webDomainName = text(node, 'webDomainName');
   const certificateArn = text(node, 'certificateArn');
@@ -171,6 +220,22 @@ export function portalContext(node: Node): PortalContext {
   }
   const alarmEmail = text(node, 'alarmEmail');
   if (alarmEmail && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail)) throw new Error('alarmEmail must be an e-mail address');
+  const stage = text(node, 'stage');
+  if (stage === PRODUCTION_STAGE && !alarmEmail) {
+    throw new Error('alarmEmail is required for the production stage: without it the alarms notify nobody. Set the on-call address (alarmEmail) in the stage’s settings.');
+  }
+  const days = (key: string, fallback: number, min: number, max: number) => {
+    const value = text(node, key) ?? String(fallback);
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new Error(`${key} must be a whole number of days from ${min} to ${max}`);
+    return Number(value);
+  };
+  const accessibilityStatementUrl = text(node, 'accessibilityStatementUrl') ?? contextDefaults.accessibilityStatementUrl;
+  if (!/^https:\/\/\S+$/.test(accessibilityStatementUrl)) throw new Error('accessibilityStatementUrl must be the https address of the published accessibility statement (AgID’s form)');
+  const backupCopyVaultArn = text(node, 'backupCopyVaultArn');
+  const retention = retentionOf(node);
+  if (backupCopyVaultArn && !/^arn:aws[\w-]*:backup:[a-z0-9-]+:\d{12}:backup-vault:[\w.-]+$/.test(backupCopyVaultArn)) {
+    throw new Error('backupCopyVaultArn must be the ARN of a backup vault (arn:aws:backup:<region>:<account>:backup-vault:<name>) in another account or region');
+  }
   const maxWait = text(node, 'mypayImportMaxWaitMinutes');
   // Step Functions runs a standard execution for at most a year: the wait plus the work must fit.
   if (maxWait && !(/^\d+$/.test(maxWait) && Number(maxWait) >= 1 && Number(maxWait) <= 180 * 24 * 60)) {
@@ -251,5 +316,14 @@ export function portalContext(node: Node): PortalContext {
       identityArn: text(node, 'mailIdentityArn'),
     },
     alarmEmail,
+    accessibilityStatementUrl,
+    retention,
+    stage,
+    backup: {
+      // AWS Backup keeps a recovery point at least a day; a copy's must be at least as long as the rule's.
+      dailyRetentionDays: days('backupDailyRetentionDays', contextDefaults.backupDailyRetentionDays, 7, 3650),
+      monthlyRetentionDays: days('backupMonthlyRetentionDays', contextDefaults.backupMonthlyRetentionDays, 30, 3650),
+      copyVaultArn: backupCopyVaultArn,
+    },
   };
 }

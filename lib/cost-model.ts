@@ -1,9 +1,25 @@
 /**
  * The monthly AWS bill of one council's portal (`npm run cost`, bin/cost.ts): a size (citizens, active
  * subscriptions, ISEE uploads, page views) → the month's usage of each service, from what the benchmarks
- * measure → the bill, at the eu-south-1 (Milan) prices below. Pure arithmetic: no AWS call, no synthesis.
- * Every number that is not measured here is an assumption, and says so.
+ * measure → the bill, at the eu-south-1 (Milan) prices below. Pure arithmetic: no AWS call. What the
+ * deployment holds by the unit (alarms' metrics, custom metrics, keys, secrets, functions) is an Inventory
+ * counted in the synthesized app (lib/cost-inventory.ts), not typed here. Every number that is not measured
+ * here is an assumption, and says so.
  */
+
+/** What one deployment holds that is billed by the unit: counted in the synthesized app (lib/cost-inventory.ts inventoryOf). */
+export interface Inventory {
+  /** Metrics read by the alarms (CloudWatch bills an alarm per metric). */
+  alarmMetrics: number;
+  /** Custom metrics the code publishes (Request per API operation, the business catalogue with its dimensions). */
+  customMetrics: number;
+  kmsKeys: number;
+  /** Secrets Manager secrets the templates resolve or create. */
+  secrets: number;
+  functions: number;
+  stateMachines: number;
+  dashboards: number;
+}
 
 /** A council's portal in a month. */
 export interface CouncilSize {
@@ -85,10 +101,17 @@ export const usageAssumptions = {
   activeCitizenShare: 0.5,
   /** CloudWatch: log bytes per Lambda invocation (START/END/REPORT, the EMF metrics line, INFO logs). Assumption 1.2 KB. */
   logKbPerInvocation: 1.2,
-  /** Custom metrics: Request per API operation (93 routes; ServerError only when a 5xx happens) and the business catalogue (~20 with their dimensions). */
-  customMetrics: 93 + 20,
-  /** Alarm metrics of the operations stack (lib/alarms.ts): 26 functions × 2, 19 API durations, 4 state machines × 3, HTTP API 3, DynamoDB 16, SES 2, business 6. */
-  alarmMetrics: 26 * 2 + 19 + 4 * 3 + 3 + 16 + 2 + 6,
+  /**
+   * X-Ray (every function and state machine traced, Lambda's default sampling): the first request of each second
+   * and 5% of the rest; requests fall in ~250 working hours a month. Segments per traced request (API Gateway
+   * passes none: the function, its SDK calls). Assumption.
+   */
+  xrayReservoirPerSecond: 1,
+  xraySampledShare: 0.05,
+  /** The backup vault: the table's recovery points (a full copy each, daily for 35 days, monthly for a year) and the documents' (incremental). Assumption: 8 full table copies on average, and the documents once. */
+  backupTableCopies: 8,
+  /** A staging copy (README "A staging copy in the same account"): the tests an engineer runs, as a council of this many inhabitants. Assumption. */
+  stagingInhabitants: 2000,
 } as const;
 
 export type UsageAssumptions = { -readonly [K in keyof typeof usageAssumptions]: number };
@@ -108,7 +131,11 @@ export interface Prices {
   ses: { perThousandEmails: number; perGbAttachments: number };
   cloudWatch: { perAlarmMetric: number; perDashboard: number; perCustomMetric: number; perGbLogsIngested: number; perGbLogsStored: number; freeAlarms: number; freeCustomMetrics: number; freeGbLogs: number };
   /** KMS key of the alarms topic, the four Secrets Manager secrets (cursor, MyPay, IO, SPID/CIE gateway). */
-  other: { perKmsKey: number; perSecret: number; secrets: number };
+  other: { perKmsKey: number; perSecret: number };
+  /** X-Ray traces recorded (per million; 100,000 free a month). */
+  xray: { perMillionTraces: number; freeTraces: number };
+  /** AWS Backup warm storage per GB-month: DynamoDB and S3 recovery points. */
+  backup: { dynamodbPerGbMonth: number; s3PerGbMonth: number };
 }
 
 /**
@@ -141,7 +168,11 @@ export const milanPrices: Prices = {
   // Alarms (standard resolution, per metric), dashboards (the first three free per account: not counted), custom
   // metrics (first 10,000); ASSUMPTION: logs ingestion and storage, Frankfurt's prices. Always free: 10 alarms, 10 metrics, 5 GB of logs.
   cloudWatch: { perAlarmMetric: 0.1, perDashboard: 3, perCustomMetric: 0.3, perGbLogsIngested: 0.63, perGbLogsStored: 0.0324, freeAlarms: 10, freeCustomMetrics: 10, freeGbLogs: 5 },
-  other: { perKmsKey: 1, perSecret: 0.4, secrets: 4 },
+  other: { perKmsKey: 1, perSecret: 0.4 },
+  // X-Ray: traces recorded, $5 per million after 100,000 a month (the same in every region).
+  xray: { perMillionTraces: 5, freeTraces: 100_000 },
+  // ASSUMPTION: AWS Backup warm storage, Frankfurt's prices (DynamoDB $0.11, S3 $0.055 per GB-month).
+  backup: { dynamodbPerGbMonth: 0.11, s3PerGbMonth: 0.055 },
 };
 
 /** The month's usage of each service. */
@@ -165,6 +196,7 @@ export interface MonthlyUsage {
   logsGb: number;
   /** Custom metrics billed in the month: a metric is billed for the hours it receives data (prorated). */
   billedCustomMetrics: number;
+  xrayTraces: number;
 }
 
 const LAMBDA_GB = 0.5; // every function has 512 MB
@@ -180,7 +212,13 @@ function billedMetricShare(apiCalls: number, metrics: number): number {
   return (workingHours / 720) * (1 - Math.exp(-perMetricHour));
 }
 
-export function monthlyUsage(size: CouncilSize, a: UsageAssumptions = usageAssumptions): MonthlyUsage {
+/** Requests X-Ray records: one a second (the reservoir) while there are requests, then 5% of the rest. */
+function tracedRequests(requests: number, a: UsageAssumptions): number {
+  const reservoir = Math.min(requests, 250 * 3600 * a.xrayReservoirPerSecond);
+  return reservoir + (requests - reservoir) * a.xraySampledShare;
+}
+
+export function monthlyUsage(size: CouncilSize, inventory: Inventory, a: UsageAssumptions = usageAssumptions): MonthlyUsage {
   const apiCalls = size.pageViewsPerMonth * a.apiCallsPerPageView;
   const positions = size.activeSubscriptions;
   const exports = Math.ceil(positions / a.subscriptionsPerCall);
@@ -208,11 +246,12 @@ export function monthlyUsage(size: CouncilSize, a: UsageAssumptions = usageAssum
     emails,
     emailAttachmentGb: (positions * a.noticeEmailShare * a.noticeAttachmentKb) / KB_PER_GB,
     logsGb: (lambdaInvocations * a.logKbPerInvocation) / KB_PER_GB,
-    billedCustomMetrics: a.customMetrics * billedMetricShare(apiCalls, a.customMetrics),
+    billedCustomMetrics: inventory.customMetrics * billedMetricShare(apiCalls, inventory.customMetrics),
+    xrayTraces: tracedRequests(lambdaInvocations, a),
   };
 }
 
-export const services = ['Lambda', 'API Gateway', 'DynamoDB', 'S3', 'Step Functions', 'CloudFront', 'Cognito', 'Textract', 'SES', 'CloudWatch', 'Altro (KMS, Secrets Manager)'] as const;
+export const services = ['Lambda', 'API Gateway', 'DynamoDB', 'S3', 'Step Functions', 'CloudFront', 'Cognito', 'Textract', 'SES', 'CloudWatch', 'X-Ray', 'Backup', 'Altro (KMS, Secrets Manager)'] as const;
 export type Service = (typeof services)[number];
 
 export interface Bill {
@@ -223,7 +262,7 @@ export interface Bill {
 const above = (used: number, free: number) => Math.max(0, used - free);
 
 /** The month's bill, in USD, by service (always-free allowances deducted; no Savings Plan, no tax). */
-export function monthlyBill(usage: MonthlyUsage, p: Prices = milanPrices, alarmMetrics: number = usageAssumptions.alarmMetrics): Bill {
+export function monthlyBill(usage: MonthlyUsage, inventory: Inventory, p: Prices = milanPrices, a: UsageAssumptions = usageAssumptions): Bill {
   const byService: Record<Service, number> = {
     Lambda: (above(usage.lambdaInvocations, p.lambda.freeRequests) / 1e6) * p.lambda.perMillionRequests + above(usage.lambdaGbSeconds, p.lambda.freeGbSeconds) * p.lambda.perGbSecondArm,
     'API Gateway': (usage.apiCalls / 1e6) * p.apiGateway.perMillionHttpRequests,
@@ -239,13 +278,37 @@ export function monthlyBill(usage: MonthlyUsage, p: Prices = milanPrices, alarmM
     Textract: (usage.textractPages / 1000) * p.textract.perThousandPages,
     SES: (usage.emails / 1000) * p.ses.perThousandEmails + usage.emailAttachmentGb * p.ses.perGbAttachments,
     CloudWatch:
-      above(alarmMetrics, p.cloudWatch.freeAlarms) * p.cloudWatch.perAlarmMetric +
-      p.cloudWatch.perDashboard +
+      above(inventory.alarmMetrics, p.cloudWatch.freeAlarms) * p.cloudWatch.perAlarmMetric +
+      inventory.dashboards * p.cloudWatch.perDashboard +
       above(usage.billedCustomMetrics, p.cloudWatch.freeCustomMetrics) * p.cloudWatch.perCustomMetric +
       above(usage.logsGb, p.cloudWatch.freeGbLogs) * p.cloudWatch.perGbLogsIngested +
       // Logs are kept six months (PortalFunction): six months of ingestion stored.
       usage.logsGb * 6 * p.cloudWatch.perGbLogsStored,
-    'Altro (KMS, Secrets Manager)': p.other.perKmsKey + p.other.secrets * p.other.perSecret,
+    'X-Ray': (above(usage.xrayTraces, p.xray.freeTraces) / 1e6) * p.xray.perMillionTraces,
+    Backup: usage.dynamoStoredGb * a.backupTableCopies * p.backup.dynamodbPerGbMonth + usage.s3StoredGb * p.backup.s3PerGbMonth,
+    'Altro (KMS, Secrets Manager)': inventory.kmsKeys * p.other.perKmsKey + inventory.secrets * p.other.perSecret,
   };
   return { byService, total: Object.values(byService).reduce((sum, usd) => sum + usd, 0) };
+}
+
+/** The same prices with no always-free allowance: what a second copy in the same account pays (production used them). */
+export function withoutFreeAllowances(p: Prices): Prices {
+  return {
+    ...p,
+    lambda: { ...p.lambda, freeRequests: 0, freeGbSeconds: 0 },
+    dynamodb: { ...p.dynamodb, freeGb: 0 },
+    stepFunctions: { ...p.stepFunctions, freeTransitions: 0 },
+    cloudFront: { ...p.cloudFront, freeGb: 0, freeRequests: 0 },
+    cognito: { ...p.cognito, freeFederatedMau: 0 },
+    cloudWatch: { ...p.cloudWatch, freeAlarms: 0, freeCustomMetrics: 0, freeGbLogs: 0 },
+    xray: { ...p.xray, freeTraces: 0 },
+  };
+}
+
+/**
+ * A staging copy in the same account (README): the same inventory (every alarm, key, secret and dashboard of its
+ * own), the usage of a small council, and no free allowance left.
+ */
+export function stagingBill(inventory: Inventory, p: Prices = milanPrices, a: UsageAssumptions = usageAssumptions): Bill {
+  return monthlyBill(monthlyUsage(councilOf(a.stagingInhabitants), inventory, a), inventory, withoutFreeAllowances(p), a);
 }

@@ -4,10 +4,15 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { table as tableKeys } from '../functions/adapters/table.ts';
+import { PortalBackups, type BackupSettings } from './backups.ts';
 
 export interface DataStackProps extends StackProps {
   /** Origins allowed to upload straight to the documents bucket with presigned requests. */
   uploadOrigins: string[];
+  /** AWS Backup of the table and the documents (context backup*). */
+  backup: BackupSettings;
+  /** Years the ISEE attestations are kept (context retentionIseeDocumentsYears): the documents bucket deletes them after. */
+  iseeDocumentsYears: number;
 }
 
 const stringKey = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
@@ -31,6 +36,7 @@ export class DataStack extends Stack {
   readonly accessLogs: s3.Bucket;
   /** The PDND client's private key: it signs the client assertions and never leaves KMS. */
   readonly pdndKey: kms.Key;
+  readonly backups: PortalBackups;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, { terminationProtection: true, ...props });
@@ -84,6 +90,8 @@ export class DataStack extends Stack {
       ],
       lifecycleRules: [
         { noncurrentVersionExpiration: Duration.days(90), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Retention (README "Retention"): an ISEE attestation is deleted once its years are over (its versions 90 days later).
+        { id: 'IseeDocumentsRetention', prefix: 'isee/', expiration: Duration.days(Math.ceil(props.iseeDocumentsYears * 365.25)) },
       ],
     });
 
@@ -105,6 +113,8 @@ export class DataStack extends Stack {
       value: this.pdndKey.keyArn,
       description: 'KMS key of the PDND client: aws kms get-public-key --key-id <ARN>, to PEM, upload it to PDND (README)',
     });
+
+    this.backups = new PortalBackups(this, 'Backups', { ...props.backup, table: this.table, documents: this.documents });
 
     this.exports = new s3.Bucket(this, 'Exports', {
       ...privateBucketDefaults,

@@ -1,6 +1,7 @@
 import { ArnFormat, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -9,7 +10,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import { PortalAlarms, functionsOf, stateMachinesOf } from './alarms.ts';
+import { PortalAlarms, functionsOf, isTaskOf, rulesOf, stateMachineTasks, stateMachinesOf } from './alarms.ts';
 import { metricsNamespace } from './context.ts';
 import { portalDashboard } from './dashboard.ts';
 import { DataMigrations } from './migrations.ts';
@@ -30,6 +31,8 @@ export interface OperationsStackProps extends StackProps {
   paymentExport: sfn.IStateMachine;
   /** The data migrations run after these are deployed (the API). */
   migrateAfter: Construct[];
+  /** SPID/CIE sign-ins: the user pool, the web app's client and the gateway's identity provider name. */
+  signIn: { userPool: cognito.IUserPool; client: cognito.IUserPoolClient; providerName: string };
 }
 
 /**
@@ -86,10 +89,15 @@ export class OperationsStack extends Stack {
     this.alarms = new PortalAlarms(this, 'Alarms', { stackPrefix: props.stackPrefix, topic: this.topic, namespace });
     const apiFunctions = new Set<unknown>(Object.values(props.apiFunctions));
     const functions = functionsOf([...watched, this]);
-    for (const fn of functions) this.alarms.watchFunction(fn, { api: apiFunctions.has(fn) });
     const stateMachines = stateMachinesOf([...watched, this]);
-    for (const machine of stateMachines) this.alarms.watchStateMachine(machine);
+    const tasks = stateMachineTasks(stateMachines);
+    for (const fn of functions) this.alarms.watchFunction(fn, { api: apiFunctions.has(fn), stateMachineTask: isTaskOf(tasks, fn) });
+    // The export's failures page once, as 'MyPay: flusso in errore' (MarkFailed counts them), not again as failed executions.
+    for (const machine of stateMachines) this.alarms.watchStateMachine(machine, { failuresReported: machine === props.paymentExport });
     this.alarms.watchHttpApi(props.httpApi);
+    this.alarms.watchFederation(props.signIn.userPool.userPoolId, props.signIn.client.userPoolClientId, props.signIn.providerName);
+    this.alarms.watchDeliveries(rulesOf(watched));
+    this.alarms.watchTopic(this.topic, 'degli allarmi');
     this.alarms.watchTable(props.table);
     this.alarms.watchSesReputation();
     this.alarms.watchBusiness();

@@ -11,7 +11,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { table as tableKeys } from '../functions/adapters/table.ts';
-import { metricsNamespace, secretsRevisionOf, stackPrefixOf } from './context.ts';
+import { metricsNamespace, retentionEnvironment, secretsRevisionOf, stackPrefixOf } from './context.ts';
 import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
 
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -103,6 +103,8 @@ export class PortalFunction extends NodejsFunction {
         POWERTOOLS_SERVICE_NAME: props.serviceName,
         POWERTOOLS_METRICS_NAMESPACE: metricsNamespace(stackPrefixOf(scope.node)),
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        // How long each kind of personal data is kept: the expiry a function writes on what it stores.
+        ...retentionEnvironment(scope.node),
         // A rotated secret reaches the functions when they are updated: a new revision updates them all.
         ...(secretsRevisionOf(scope.node) && { SECRETS_REVISION: secretsRevisionOf(scope.node)! }),
         ...props.environment,

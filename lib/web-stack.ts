@@ -30,6 +30,8 @@ export interface WebStackProps extends StackProps {
   certificateArn?: string;
   /** An existing WAF web ACL (CLOUDFRONT scope, us-east-1) to attach to the distribution. */
   webAclArn?: string;
+  /** The accessibility statement's address, for the footer (config.json). */
+  accessibilityStatementUrl: string;
   /** The browser uploads to it (presigned POST) and opens files from it (presigned GET). */
   documentsBucket: s3.IBucket;
 }
@@ -167,6 +169,7 @@ export class WebStack extends Stack {
       logoutEndpoint: `${props.authDomain.baseUrl()}/logout`,
       // Straight to the SPID/CIE gateway, without Cognito's own sign-in page.
       identityProvider: props.spidGatewayProviderName,
+      accessibilityStatementUrl: props.accessibilityStatementUrl,
     };
     // Vite names every file under assets/ by its content: cached for a year and never pruned, so a tab opened
     // before a deployment still finds its chunks. index.html and config.json change under the same name: browsers

@@ -3,6 +3,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { batchPut, documentClient, mergedCursor, mergedQueryPage, queryAll, queryPage, readMergedCursor, tableName, type CursorList } from './dynamo.ts';
 import type { AuditEntry, AuditHistory, AuditLog, StoredAuditEntry } from './ports.ts';
 import { AUDIT_DAY_SHARDS, keys, shardOf } from './table.ts';
+import { expiresAfter, retentionYears } from '../domain/retention.ts';
 
 export type { AuditEntry };
 
@@ -20,6 +21,8 @@ function auditItem(entry: AuditEntry, at: string) {
     who: { sub: entry.actor.sub, fiscalCode: entry.actor.fiscalCode, fullName: entry.actor.fullName, role: entry.actor.role },
     before: entry.before ?? null,
     after: entry.after ?? null,
+    // DynamoDB's TTL deletes it once its retention is over (functions/domain/retention.ts).
+    expiresAt: expiresAfter(new Date(at), retentionYears('auditEntries')),
   };
 }
 
@@ -56,15 +59,18 @@ const dayList = (day: string): CursorList => ({ IndexName: 'gsi1', KeyConditionE
 
 /**
  * Every audit entry of a day (yyyy-mm-dd, UTC), oldest first, a page at a time: the day's shards merged in time
- * order (the read fan-out of its write sharding). Operations (npm run audit:day) read it, not the web.
+ * order (the read fan-out of its write sharding). Operations (npm run audit:day, npm run gdpr:export) read it,
+ * not the web.
+ *
+ * Expand, then contract: until the migration audit-day-shards-v1 has moved every entry written before the
+ * shards (gsi1 "AUDIT#<day>", a bare time as sort key), the day's unsharded partition is read as one more
+ * stream, so no entry goes missing while it runs (an entry is on one partition or the other, never both).
+ * Drop that stream in a release after every deployment records the migration APPLIED.
  */
 export async function auditOfDay(day: string, page: { limit?: number; cursor?: string } = {}) {
   const list = dayList(day);
-  const shards = Array.from({ length: AUDIT_DAY_SHARDS }, (_, shard) => ({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.auditDay(day, shard) },
-  }));
+  const partitions = [...Array.from({ length: AUDIT_DAY_SHARDS }, (_, shard) => keys.auditDay(day, shard)), keys.auditDayUnsharded(day)];
+  const shards = partitions.map((pk) => ({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': pk } }));
   const { items, positions } = await mergedQueryPage(shards, readMergedCursor(page.cursor, list, shards.length), {
     order: (item) => String(item.gsi1sk),
     forward: true,

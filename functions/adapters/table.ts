@@ -104,6 +104,9 @@ export const keys = {
    */
   debtList: (callId: string, anno: number, shard: number) => `DEBTS#${callId}#${anno}#${shard}`,
   debtListNoMail: (callId: string, anno: number, shard: number) => `DEBTS#${callId}#${anno}#${shard}#NOMAIL`,
+  /** The unsharded keys of rows written before the shards (the migration payment-list-shards-v1 moves them). */
+  debtListUnsharded: (callId: string, anno: number) => `DEBTS#${callId}#${anno}`,
+  debtListNoMailUnsharded: (callId: string, anno: number) => `DEBTS#${callId}#${anno}#NOMAIL`,
   /** Tickets: gsi1 the open ones (sparse, states 0–1), gsi2 a user's, gsi3/4/5 search by surname, fiscal code, category. */
   ticket: (id: string) => ({ pk: `TICKET#${id}`, sk: 'TICKET' }),
   ticketCounter: { pk: 'COUNTER#TICKETS', sk: 'COUNTER' },

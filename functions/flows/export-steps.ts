@@ -254,19 +254,21 @@ export function makeExportSteps({
    * suspends the flow (waiting, not failed); anything else is the portal's IMPORT_ERROR_SL ('Errore flusso
    * interno'). The call stays locked if MyPay may hold the file (a restart resumes from it).
    */
-  async function markFailed(flowId: string, error: { Error?: string; Cause?: string } | null): Promise<void> {
+  /** The flow failed, or suspended while MyPay still holds the import: `suspended` says which (the state machine ends accordingly). */
+  async function markFailed(flowId: string, error: { Error?: string; Cause?: string } | null): Promise<{ suspended: boolean }> {
     const flow = await requireFlow(flowId);
-    if (flow.step === 'COMPLETATO') return;
+    if (flow.step === 'COMPLETATO') return { suspended: false };
     const cause = error?.Error === 'ImportNotDone' ? (error.Cause ?? '') : '';
     if (cause === 'LOAD_IMPORT' || cause === 'IMPORT_IN_ELAB') {
       await flows.updateFlow(flowId, { step: 'SOSPESO', stato: cause, error: flowMessages.stillWaiting }, now());
-      return;
+      return { suspended: true };
     }
     const stato = cause && isMyPayFailure(cause) ? cause : isMyPayFailure(flow.stato) ? flow.stato : 'IMPORT_ERROR_SL';
     const reason = stato === 'IMPORT_ERROR_SL' ? describeFailure(error) : stato === flow.stato && flow.error ? flow.error : mypayFailureReason(stato);
     await flows.updateFlow(flowId, { step: 'ERRORE', stato, error: reason }, now());
     if (!flow.requestToken) await flows.releaseExportLock(flow.announcement.id, flowId);
     metrics.count('ExportsFailed', 1);
+    return { suspended: false };
   }
 
   /**
@@ -280,7 +282,10 @@ export function makeExportSteps({
     const flow = await flows.getFlow(event.flowId);
     if (!flow || !isFlowRunning(flow) || (flow.execution && flow.execution !== event.execution)) return;
     // Stopped while MyPay works on the file it holds: waiting, not failed ('Rielabora' asks MyPay again).
-    if (flow.uploadedAt && (flow.stato === 'LOAD_IMPORT' || flow.stato === 'IMPORT_IN_ELAB')) return markFailed(event.flowId, { Error: 'ImportNotDone', Cause: flow.stato });
+    if (flow.uploadedAt && (flow.stato === 'LOAD_IMPORT' || flow.stato === 'IMPORT_IN_ELAB')) {
+      await markFailed(event.flowId, { Error: 'ImportNotDone', Cause: flow.stato });
+      return;
+    }
     await markFailed(event.flowId, { Error: `Execution.${event.status}`, Cause: flowMessages.executionStopped });
   }
 }

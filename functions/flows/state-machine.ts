@@ -127,10 +127,18 @@ export function exportDefinition(taskFunction: string, importMaxWaitMinutes: num
       Collected: { Type: 'Succeed' },
       MarkFailed: {
         ...task(taskFunction, 'MarkFailed', { 'error.$': '$.error' }),
-        ResultPath: null,
+        ResultPath: '$.marked',
         Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: null, Next: 'Failed' }],
-        Next: 'Failed',
+        Next: 'IsSuspended',
       },
+      // MyPay still holds the import after the wait (an entity with GPD holds it up to 48 hours): the flow is
+      // suspended ('SOSPESO', waiting for 'Rielabora'), which is not a failure of the execution.
+      IsSuspended: {
+        Type: 'Choice',
+        Choices: [{ Variable: '$.marked.value.suspended', BooleanEquals: true, Next: 'Suspended' }],
+        Default: 'Failed',
+      },
+      Suspended: { Type: 'Succeed', Comment: 'Il flusso è sospeso in attesa dell’esito di MyPay: si riprende con Rielabora.' },
       Failed: { Type: 'Fail', Error: 'FlowFailed', Cause: 'L’invio a MyPay non è riuscito: il flusso è segnato in errore e si può rielaborare.' },
     },
   };

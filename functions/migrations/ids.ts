@@ -10,3 +10,5 @@ export type MigrationId = (typeof MIGRATION_IDS)[number];
 /** The background job that runs them in the cloud (functions/jobs' mechanism, on a state machine of its own). */
 export const MIGRATIONS_JOB = 'migrations';
 export const MIGRATIONS_JOB_KEY = 'table';
+/** The migrations applied to the table: pk MIGRATIONS, sk the migration's id (one Query reads them all). */
+export const MIGRATIONS_PARTITION = 'MIGRATIONS';

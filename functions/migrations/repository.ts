@@ -2,9 +2,7 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, queryAll, tableName } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 import type { MigrationRecord } from '../domain/migration-record.ts';
-
-/** The migrations applied to the table: pk MIGRATIONS, sk the migration's id (one Query reads them all). */
-const MIGRATIONS = 'MIGRATIONS';
+import { MIGRATIONS_PARTITION as MIGRATIONS } from './ids.ts';
 
 export async function listMigrations(): Promise<MigrationRecord[]> {
   const { Items = [] } = await documentClient.send(

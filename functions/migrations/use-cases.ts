@@ -53,8 +53,11 @@ export function makeMigrationRunner({ store, migrations, clock, log, elapsed = (
   /**
    * Runs the pending migrations, in the catalogue's order, step after step, until all are applied or
    * `budgetMs` is spent (then `finished` is false and the next slice goes on from the recorded cursor).
+   * `keepGoing`, asked after every step before its checkpoint, is the run's heartbeat: false (the run was
+   * replaced, e.g. after a stop) ends the slice there without recording the step, so a stopped run's slice
+   * never works beside the new one for more than a step, nor moves a checkpoint back.
    */
-  async function runSlice(budgetMs: number): Promise<MigrationProgress> {
+  async function runSlice(budgetMs: number, keepGoing: (progress: MigrationProgress) => Promise<boolean> = async () => true): Promise<MigrationProgress> {
     const started = elapsed();
     const records = new Map((await store.listMigrations()).map((record) => [record.id, record]));
     const applied: string[] = [];
@@ -76,6 +79,8 @@ export function makeMigrationRunner({ store, migrations, clock, log, elapsed = (
       }
       for (;;) {
         const step = await migration.step(record.cursor);
+        // A run replaced meanwhile (stopped, taken over) records nothing: its step is redone from the checkpoint.
+        if (!(await keepGoing(progress(false)))) return progress(false);
         const at = clock.now().toISOString();
         const done = step.cursor === null;
         record = {

@@ -211,8 +211,20 @@ async function rowsToReconcile(callId: string, anno: number, filter: DebtListFil
   return { rows, capped };
 }
 
-/** The list's shards (DEBT_LIST_SHARDS): every reading queries each and merges them (mergedQueryPage). */
-const SHARDS = Array.from({ length: DEBT_LIST_SHARDS }, (_, shard) => shard);
+/**
+ * The list's shards (DEBT_LIST_SHARDS): every reading queries each and merges them (mergedQueryPage).
+ *
+ * Expand, then contract: rows written before the shards keep their unsharded keys ("DEBTS#<callId>#<anno>",
+ * "…#NOMAIL") until the migration payment-list-shards-v1 rewrites them, so every reading also queries that
+ * partition as one more stream (UNSHARDED): no row disappears from the list while the migration runs (a row is
+ * on one partition or the other, never both). Drop it in a release after every deployment records the
+ * migration APPLIED.
+ */
+const UNSHARDED = DEBT_LIST_SHARDS;
+const SHARDS = [...Array.from({ length: DEBT_LIST_SHARDS }, (_, shard) => shard), UNSHARDED];
+const listKey = (callId: string, anno: number, shard: number) => (shard === UNSHARDED ? keys.debtListUnsharded(callId, anno) : keys.debtList(callId, anno, shard));
+const noMailKey = (callId: string, anno: number, shard: number) =>
+  shard === UNSHARDED ? keys.debtListNoMailUnsharded(callId, anno) : keys.debtListNoMail(callId, anno, shard);
 
 /**
  * How a filter and an order are read, always a Query per shard: the index whose sort key is the order, or whose
@@ -244,13 +256,13 @@ function plan(callId: string, anno: number, filter: DebtListFilter, sort: DebtSo
     })),
     list: { IndexName: index, KeyConditionExpression: `${keyCondition}${filterExpression ? ` FILTER ${filterExpression}` : ''} BY :forward`, ExpressionAttributeValues: { ...values, ':pk': partition(-1), ':forward': forward } },
   });
-  const all = (shard: number) => keys.debtList(callId, anno, shard);
+  const all = (shard: number) => listKey(callId, anno, shard);
   if (text?.kind === 'fiscalCode') {
     // The fiscal-code index holds every summary; 'Email non inviata' is then a filter on the item.
     return shape('gsi5', 'gsi5pk = :pk AND begins_with(gsi5sk, :prefix)', { ':prefix': text.prefix, ...(filter.noMail ? { ':true': true } : {}) }, all, filter.noMail ? 'senzaEmail = :true' : undefined);
   }
   const index = filter.noMail ? (byAmount ? 'gsi4' : 'gsi3') : byAmount ? 'gsi1' : 'gsi2';
-  const partition = filter.noMail ? (shard: number) => keys.debtListNoMail(callId, anno, shard) : all;
+  const partition = filter.noMail ? (shard: number) => noMailKey(callId, anno, shard) : all;
   if (text && !byAmount) return shape(index, `${index}pk = :pk AND begins_with(${index}sk, :prefix)`, { ':prefix': text.prefix }, partition);
   if (text) return shape(index, `${index}pk = :pk`, { ':prefix': text.prefix }, partition, 'begins_with(nName, :prefix)');
   return shape(index, `${index}pk = :pk`, {}, partition);
@@ -377,7 +389,7 @@ const MERGE_GROUPS = 6;
 async function wordsOf(callId: string, anno: number, prefix: string): Promise<string[] | null> {
   const perShard = await Promise.all(
     SHARDS.map(async (shard) => {
-      const pk = keys.debtList(callId, anno, shard);
+      const pk = listKey(callId, anno, shard);
       const words: string[] = [];
       for (let from = prefix; words.length <= MERGE_GROUPS; ) {
         const { Items } = await documentClient.send(
@@ -431,7 +443,7 @@ async function byWords(callId: string, anno: number, sort: DebtSort, limit: numb
     SHARDS.map((shard) => ({
       IndexName: 'gsi6',
       KeyConditionExpression: 'gsi6pk = :pk AND begins_with(gsi6sk, :word)',
-      ExpressionAttributeValues: { ':pk': keys.debtList(callId, anno, shard), ':word': `${word}#` },
+      ExpressionAttributeValues: { ':pk': listKey(callId, anno, shard), ':word': `${word}#` },
       ...rowProjection('gsi6'),
     })),
   );

@@ -10,6 +10,7 @@ import type { IoStatus } from '../domain/position-rules.ts';
 import type { Page } from '../domain/validation.ts';
 import { batchPut, documentClient, queryAll, queryPage, tableName, unlessConditionFails, type StoredItem } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
+import { paymentRecordExpiry, retentionYears } from '../domain/retention.ts';
 import { NO_LIVE_CHECKOUT } from './checkouts.ts';
 
 /**
@@ -20,7 +21,8 @@ import { NO_LIVE_CHECKOUT } from './checkouts.ts';
  */
 export const POSITIONS_PAGE_SIZE = 50;
 
-const KEY_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'];
+/** The item's keys and its expiry (DynamoDB's TTL): not the position's fields. */
+const KEY_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'expiresAt'];
 
 export function toPositionRecord(item: StoredItem): PositionRecord {
   const record = { ...item };
@@ -41,6 +43,8 @@ export function itemOf(position: PositionRecord) {
     gsi2pk: keys.positionByIud(position.iud),
     gsi2sk: 'POSITION',
     ...position,
+    // An accounting record: DynamoDB's TTL deletes it only after its retention from the end of its year (functions/domain/retention.ts).
+    expiresAt: paymentRecordExpiry(position.anno, retentionYears('paymentRecords')),
   };
 }
 

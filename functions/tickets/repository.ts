@@ -3,6 +3,7 @@ import { TICKET_PAGE_SIZE, isOpenTicket, searchKey, type Ticket } from '../domai
 import type { Page } from '../domain/validation.ts';
 import { countUnder, decodeCursor, documentClient, encodeCursor, queryPage, tableName, unlessConditionFails, type CursorList, type StoredItem } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
+import { expiresAfter, retentionYears } from '../domain/retention.ts';
 
 /** A ticket as stored: the spec's fields plus the requester's surname and fiscal code for the search keys. */
 export interface StoredTicket extends Ticket {
@@ -66,7 +67,8 @@ export async function createTicket(input: NewTicket, id: string): Promise<Stored
   await documentClient.send(
     new PutCommand({
       TableName: tableName,
-      Item: { ...keys.ticket(id), ...item, ...indexAttributes(item) },
+      // DynamoDB's TTL deletes the support message once its retention is over (functions/domain/retention.ts).
+      Item: { ...keys.ticket(id), ...item, ...indexAttributes(item), expiresAt: expiresAfter(new Date(input.dataApertura), retentionYears('supportMessages')) },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );

@@ -21,6 +21,7 @@ import { startLocalDynamo } from './dynalite-thread.ts';
 import { ensureTable, startS3, type Closable } from './stores.ts';
 import { untracedFunctionEnv } from './untraced-env.ts';
 import { writeOpenApiFile } from '../openapi-file.ts';
+import { contextDefaults } from '../context.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BUCKETS = { documents: 'portale-documents', exports: 'portale-exports' };
@@ -203,7 +204,14 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     opened.push(await startIseeExtraction(storage, BUCKETS.documents));
 
     const handleApi = createApiListener({ issuer, audience: API_AUDIENCE, handlers });
-    const runtimeConfig = { apiBaseUrl: '', issuer, clientId: OIDC_CLIENT_ID, scope: 'openid profile email' };
+    const runtimeConfig = {
+      apiBaseUrl: '',
+      issuer,
+      clientId: OIDC_CLIENT_ID,
+      scope: 'openid profile email',
+      // The cloud takes it from the deployment's settings (accessibilityStatementUrl).
+      accessibilityStatementUrl: process.env.ACCESSIBILITY_STATEMENT_URL || contextDefaults.accessibilityStatementUrl,
+    };
     const handleWeb = await webListener(options.web, runtimeConfig, s3Endpoint, opened, options.webDist);
     const server = http.createServer((req, res) => {
       const pathname = (req.url ?? '/').split('?')[0];

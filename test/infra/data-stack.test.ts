@@ -127,3 +127,69 @@ describe('data stack without a custom web domain', () => {
     }
   });
 });
+
+describe('backups outside the blast radius (AWS Backup)', () => {
+  const ruleNamed = (template: Template, name: string) => Object.values(template.findResources('AWS::Backup::BackupPlan'))[0]!.Properties.BackupPlan.BackupPlanRule.find((r: any) => r.RuleName === name);
+
+  it('backs up the table and the documents bucket daily and monthly into a vault with a key of its own, kept as configured', () => {
+    data.resourceCountIs('AWS::Backup::BackupPlan', 1);
+    const [tableId] = Object.keys(data.findResources('AWS::DynamoDB::Table'));
+    const [documentsId] = bucketWithLogPrefix('documents/');
+    const [selection] = Object.values(data.findResources('AWS::Backup::BackupSelection'));
+    expect(JSON.stringify(selection!.Properties.BackupSelection.Resources)).toContain(tableId);
+    expect(JSON.stringify(selection!.Properties.BackupSelection.Resources)).toContain(documentsId);
+    // The role may back up and restore DynamoDB and S3.
+    const role = data.findResources('AWS::IAM::Role')[selection!.Properties.BackupSelection.IamRoleArn['Fn::GetAtt'][0]];
+    expect(JSON.stringify(role!.Properties.ManagedPolicyArns)).toMatch(/AWSBackupServiceRolePolicyForS3Backup.*AWSBackupServiceRolePolicyForS3Restore|AWSBackupServiceRolePolicyForS3Restore.*AWSBackupServiceRolePolicyForS3Backup/);
+    expect(ruleNamed(data, 'Giornaliero').Lifecycle.DeleteAfterDays).toBe(35);
+    expect(ruleNamed(data, 'Mensile').Lifecycle.DeleteAfterDays).toBe(365);
+    expect(ruleNamed(data, 'Giornaliero').CopyActions).toBeUndefined();
+    const [vault] = Object.values(data.findResources('AWS::Backup::BackupVault'));
+    expect(vault!.Properties.EncryptionKeyArn['Fn::GetAtt'][0]).toMatch(/VaultKey/);
+    expect(vault!.DeletionPolicy).toBe('Retain');
+  });
+
+  it('copies every recovery point to the vault of another account or region when the setting names one, and refuses what is not a vault', () => {
+    const copyVault = 'arn:aws:backup:eu-central-1:222222222222:backup-vault:portale-copia';
+    const withCopy = scratchApp({ bundle: false, context: { backupCopyVaultArn: copyVault, backupDailyRetentionDays: '60' } });
+    try {
+      const template = Template.fromStack(withCopy.data);
+      for (const name of ['Giornaliero', 'Mensile']) expect(ruleNamed(template, name).CopyActions).toEqual([expect.objectContaining({ DestinationBackupVaultArn: copyVault })]);
+      expect(ruleNamed(template, 'Giornaliero').CopyActions[0].Lifecycle.DeleteAfterDays).toBe(60);
+    } finally {
+      withCopy.dispose();
+    }
+    expect(() => scratchApp({ bundle: false, context: { backupCopyVaultArn: 'arn:aws:s3:::un-bucket' } })).toThrow(/backupCopyVaultArn/);
+    expect(() => scratchApp({ bundle: false, context: { backupDailyRetentionDays: '1' } })).toThrow(/backupDailyRetentionDays/);
+  });
+});
+
+describe('retention (README "Retention")', () => {
+  it('deletes the ISEE attestations after their years (lifecycle) and gives every function the years of each kind for the TTL it writes', () => {
+    const [, documents] = bucketWithLogPrefix('documents/');
+    expect(documents.Properties.LifecycleConfiguration.Rules).toContainEqual(expect.objectContaining({ Id: 'IseeDocumentsRetention', Prefix: 'isee/', ExpirationInDays: 3653, Status: 'Enabled' }));
+    data.hasResourceProperties('AWS::DynamoDB::Table', { TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true } });
+    const fn = Object.values(Template.fromStack(portal.api).findResources('AWS::Lambda::Function'))[0]!;
+    expect(fn.Properties.Environment.Variables).toMatchObject({
+      RETENTION_ISEE_DOCUMENTS_YEARS: '10',
+      RETENTION_SUPPORT_MESSAGES_YEARS: '2',
+      RETENTION_PAYMENT_RECORDS_YEARS: '10',
+      RETENTION_AUDIT_ENTRIES_YEARS: '10',
+    });
+  });
+
+  it('refuses to keep payment records or their audit less than the law requires, or anything for ever', () => {
+    expect(() => scratchApp({ bundle: false, context: { retentionPaymentRecordsYears: '5' } })).toThrow(/retentionPaymentRecordsYears.*10.*art\. 2220/);
+    expect(() => scratchApp({ bundle: false, context: { retentionAuditEntriesYears: '3' } })).toThrow(/retentionAuditEntriesYears/);
+    expect(() => scratchApp({ bundle: false, context: { retentionSupportMessagesYears: '1000' } })).toThrow(/retentionSupportMessagesYears/);
+    const longer = scratchApp({ bundle: false, context: { retentionIseeDocumentsYears: '5', retentionSupportMessagesYears: '3' } });
+    try {
+      const rules = Object.values(Template.fromStack(longer.data).findResources('AWS::S3::Bucket')).flatMap((b: any) => b.Properties.LifecycleConfiguration?.Rules ?? []);
+      expect(rules).toContainEqual(expect.objectContaining({ Id: 'IseeDocumentsRetention', ExpirationInDays: 1827 }));
+      const fn = Object.values(Template.fromStack(longer.api).findResources('AWS::Lambda::Function'))[0]!;
+      expect(fn.Properties.Environment.Variables.RETENTION_SUPPORT_MESSAGES_YEARS).toBe('3');
+    } finally {
+      longer.dispose();
+    }
+  });
+});

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { businessMetricNames } from '../../functions/domain/business-metrics.ts';
 import { MIGRATION_IDS } from '../../functions/migrations/ids.ts';
 import { resources } from '../../functions/routes.ts';
+import { inventoryOf } from '../../lib/cost-inventory.ts';
 import { OperationsStack } from '../../lib/operations-stack.ts';
 import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
 
@@ -57,27 +58,49 @@ const alarmsOf = (s: Synthesized) => resourcesOf(s.operations, 'AWS::CloudWatch:
 const alarmOn = (s: Synthesized, namespace: string, metric: string, dimension: string, resource: string) =>
   alarmsOf(s).filter((a) => a.Namespace === namespace && a.MetricName === metric && a.Dimensions?.some((d: Json) => d.Name === dimension && target(s, d.Value) === resource));
 
-/** Every function of every template that runs outside deployments, and which metrics of it have no alarm. */
+/** The functions a state machine of the template invokes as a Task (`<stack>/<logical id>`). */
+function stateMachineTasksOf(s: Synthesized): Set<string> {
+  const tasks = new Set<string>();
+  for (const [stackName, template] of s.templates) {
+    for (const [, machine] of resourcesOf(template, 'AWS::StepFunctions::StateMachine')) {
+      for (const [, id] of JSON.stringify(machine.Properties.DefinitionString).matchAll(/"Fn::GetAtt":\["([A-Za-z0-9]+)","Arn"\]/g)) tasks.add(`${stackName}/${id}`);
+    }
+  }
+  return tasks;
+}
+
+/**
+ * Every function of every template that runs outside deployments, and which metrics of it have no alarm: errors
+ * and throttles; a state machine's task throttles only (its errors are the state machine's to retry or report),
+ * and then no errors alarm at all.
+ */
 function functionsWithoutAlarms(s: Synthesized): string[] {
   const missing: string[] = [];
+  const tasks = stateMachineTasksOf(s);
   for (const [stackName, template] of s.templates) {
     const skip = deployOnly(template);
     for (const [id] of resourcesOf(template, 'AWS::Lambda::Function')) {
       if (skip.has(id)) continue;
-      for (const metric of ['Errors', 'Throttles']) {
+      const task = tasks.has(`${stackName}/${id}`);
+      for (const metric of task ? ['Throttles'] : ['Errors', 'Throttles']) {
         if (alarmOn(s, 'AWS/Lambda', metric, 'FunctionName', `${stackName}/${id}`).length !== 1) missing.push(`${stackName}/${id} ${metric}`);
       }
+      if (task && alarmOn(s, 'AWS/Lambda', 'Errors', 'FunctionName', `${stackName}/${id}`).length) missing.push(`${stackName}/${id} Errors of a task`);
     }
   }
   return missing;
 }
 
+/** Every state machine's failed, timed-out and aborted executions; the MyPay export's failures page as 'flusso in errore' instead. */
 function stateMachinesWithoutAlarms(s: Synthesized): string[] {
   const missing: string[] = [];
+  const exportMachine = `${s.portal.api.stackName}/${s.portal.api.resolve((s.portal.api.paymentExport.stateMachine.node.defaultChild as Json).logicalId)}`;
   for (const [stackName, template] of s.templates) {
     for (const [id] of resourcesOf(template, 'AWS::StepFunctions::StateMachine')) {
+      const machine = `${stackName}/${id}`;
       for (const metric of ['ExecutionsFailed', 'ExecutionsTimedOut', 'ExecutionsAborted']) {
-        if (alarmOn(s, 'AWS/States', metric, 'StateMachineArn', `${stackName}/${id}`).length !== 1) missing.push(`${stackName}/${id} ${metric}`);
+        const expected = metric === 'ExecutionsFailed' && machine === exportMachine ? 0 : 1;
+        if (alarmOn(s, 'AWS/States', metric, 'StateMachineArn', machine).length !== expected) missing.push(`${machine} ${metric}`);
       }
     }
   }
@@ -175,6 +198,17 @@ describe('alarms', () => {
     }
   });
 
+  it('page once for one MyPay refusal: the flow in error, not the export task’s Lambda error nor the failed execution', () => {
+    const flowTask = `${s.portal.api.stackName}/${s.portal.api.resolve((s.portal.api.paymentExport.taskFunction.node.defaultChild as Json).logicalId)}`;
+    const exportMachine = `${s.portal.api.stackName}/${s.portal.api.resolve((s.portal.api.paymentExport.stateMachine.node.defaultChild as Json).logicalId)}`;
+    expect(alarmOn(s, 'AWS/Lambda', 'Errors', 'FunctionName', flowTask)).toEqual([]);
+    expect(alarmOn(s, 'AWS/States', 'ExecutionsFailed', 'StateMachineArn', exportMachine)).toEqual([]);
+    expect(alarmsOf(s).filter((a) => a.MetricName === 'ExportsFailed')).toHaveLength(1);
+    // MyPay unavailable is retried by the export (MyPayUnavailable), an ISEE reading waits for its record: the
+    // tasks of every state machine have no Lambda errors alarm, only throttles.
+    expect(stateMachineTasksOf(s).size).toBeGreaterThanOrEqual(6);
+  });
+
   it('watch every state machine: executions failed, timed out and aborted', () => {
     expect(stateMachinesWithoutAlarms(s)).toEqual([]);
     const machines = [...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::StepFunctions::StateMachine'));
@@ -199,7 +233,9 @@ describe('alarms', () => {
   it('watch the HTTP API (share of 5xx, p95 latency), DynamoDB (throttles, system errors) and SES (bounces, complaints before AWS pauses sending)', () => {
     const byName = (name: string) => alarmsOf(s).find((a) => a.AlarmName === name);
     const http5xx = byName('Portale - API HTTP - quota di risposte 5xx');
-    expect(http5xx.Metrics[0].Expression).toBe('IF(requests >= 20, 100 * FILL(errors, 0) / requests, 0)');
+    // A rate with a minimum count: 5% from 5 errors and 20 requests, for a town's few requests as for a city's many.
+    expect(http5xx.Metrics[0].Expression).toBe('IF(requests >= 20 AND FILL(errors, 0) >= 5, 100 * FILL(errors, 0) / requests, 0)');
+    expect(http5xx).toMatchObject({ Threshold: 5, EvaluationPeriods: 3, DatapointsToAlarm: 2 });
     expect(http5xx.Metrics.filter((m: Json) => m.MetricStat).map((m: Json) => [m.Id, m.MetricStat.Metric.MetricName, target(s, m.MetricStat.Metric.Dimensions[0].Value)])).toEqual([
       ['errors', '5xx', `${s.portal.web.stackName}/${s.portal.web.resolve((s.portal.web.httpApi.node.defaultChild as Json).logicalId)}`],
       ['requests', 'Count', expect.any(String)],
@@ -207,9 +243,42 @@ describe('alarms', () => {
     expect(byName('Portale - API HTTP - latenza p95')).toMatchObject({ MetricName: 'Latency', ExtendedStatistic: 'p95', Threshold: 3000 });
     const throttles = byName('Portale - DynamoDB - richieste limitate');
     expect(throttles.Metrics.filter((m: Json) => m.MetricStat).map((m: Json) => m.MetricStat.Metric.MetricName)).toEqual(Array(8).fill('ThrottledRequests'));
+    // Throttling pages only when it persists: three periods of 5 minutes in a row.
+    expect(throttles).toMatchObject({ EvaluationPeriods: 3, DatapointsToAlarm: 3 });
     expect(byName('Portale - DynamoDB - errori di sistema').Metrics.filter((m: Json) => m.MetricStat).every((m: Json) => m.MetricStat.Metric.MetricName === 'SystemErrors')).toBe(true);
     expect(byName('Portale - SES - bounce rate vicino alla sospensione')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.BounceRate', Threshold: 0.05 });
     expect(byName('Portale - SES - complaint rate vicino alla sospensione')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.ComplaintRate', Threshold: 0.001 });
+  });
+
+  it('watch what fired nothing before: SPID/CIE sign-ins failing, EventBridge and Scheduler deliveries, SNS notifications', () => {
+    const byName = (name: string) => alarmsOf(s).find((a) => a.AlarmName === name);
+    const federation = byName('Portale - Accesso SPID/CIE - accessi non riusciti');
+    expect(federation.Metrics[0].Expression).toBe('IF(attempts - successes >= 5, 100 * (attempts - successes) / attempts, 0)');
+    const federationMetrics = federation.Metrics.filter((m: Json) => m.MetricStat);
+    expect(federationMetrics.map((m: Json) => [m.MetricStat.Metric.Namespace, m.MetricStat.Metric.MetricName, m.MetricStat.Stat])).toEqual([
+      ['AWS/Cognito', 'FederationSuccesses', 'SampleCount'],
+      ['AWS/Cognito', 'FederationSuccesses', 'Sum'],
+    ]);
+    expect(federationMetrics[0].MetricStat.Metric.Dimensions.map((d: Json) => d.Name).sort()).toEqual(['IdentityProvider', 'UserPool', 'UserPoolClient']);
+    expect(federationMetrics[0].MetricStat.Metric.Dimensions.find((d: Json) => d.Name === 'IdentityProvider').Value).toBe('SpidCie');
+    // Every EventBridge rule of the app (the ISEE document stored, the export's end): its failed invocations.
+    const rules = [...s.templates.entries()].flatMap(([stack, t]) => resourcesOf(t, 'AWS::Events::Rule').map(([id]) => `${stack}/${id}`));
+    expect(rules.length).toBeGreaterThanOrEqual(2);
+    for (const rule of rules) expect(alarmOn(s, 'AWS/Events', 'FailedInvocations', 'RuleName', rule), rule).toHaveLength(1);
+    // The ISEE schedules (default group): invocations dropped or failed at their target.
+    const schedules = [...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::Scheduler::Schedule'));
+    expect(schedules.every(([, r]) => r.Properties.GroupName === undefined)).toBe(true);
+    const dropped = byName('Portale - Scheduler - avvii programmati persi');
+    expect(dropped.Metrics.filter((m: Json) => m.MetricStat).map((m: Json) => m.MetricStat.Metric.MetricName)).toEqual(['InvocationDroppedCount', 'TargetErrorCount']);
+    // The alarms' topic itself.
+    const [[topic]] = resourcesOf(s.operations, 'AWS::SNS::Topic');
+    expect(alarmsOf(s).filter((a) => a.Namespace === 'AWS/SNS' && a.MetricName === 'NumberOfNotificationsFailed' && a.Dimensions[0].Value['Fn::GetAtt']?.[0] === topic)).toHaveLength(1);
+  });
+
+  it('refuse a production stage without an alarm recipient, naming the setting', () => {
+    expect(() => scratchApp({ bundle: false, context: { stage: 'production' } })).toThrow(/alarmEmail/);
+    const staging = scratchApp({ bundle: false, context: { stage: 'staging' } });
+    staging.dispose();
   });
 
   it('watch the business: an export in error, notices not sent, payments to reconcile, ISEE readings that failed', () => {
@@ -283,26 +352,60 @@ describe('the dashboard', () => {
 });
 
 describe('the data migrations', () => {
-  it('run by a trigger after the API, through a start function that knows the migrations and the state machine', () => {
+  const machineOf = (fn: lambda.IFunction) => {
+    const task = Stack.of(s.portal.operations).resolve((fn.node.defaultChild as lambda.CfnFunction).logicalId);
+    const [found] = resourcesOf(s.operations, 'AWS::StepFunctions::StateMachine').filter(([, m]) => JSON.stringify(m.Properties.DefinitionString).includes(task));
+    return { task, machine: found![0], definition: JSON.parse((found![1].Properties.DefinitionString['Fn::Join'][1] as Json[]).map((part) => (typeof part === 'string' ? part : 'ARN')).join('')) };
+  };
+
+  it('run by a trigger after the API, which waits for them only up to a bound, through a start function that knows the migrations and their state machine', () => {
     expect(s.portal.operations.dependencies).toContain(s.portal.api);
     const template = Template.fromJSON(s.operations);
     const start = Stack.of(s.portal.operations).resolve((s.portal.operations.migrations.startFunction.node.defaultChild as lambda.CfnFunction).logicalId);
     const [[, trigger]] = resourcesOf(s.operations, 'Custom::Trigger');
     const version = trigger.Properties.HandlerArn.Ref;
     expect(s.operations.Resources[version]).toMatchObject({ Type: 'AWS::Lambda::Version', Properties: { FunctionName: { Ref: start } } });
-    expect(trigger.Properties).toMatchObject({ InvocationType: 'RequestResponse', ExecuteOnHandlerChange: true, Timeout: String(Duration.minutes(14).toMilliseconds()) });
-    const [[machine]] = resourcesOf(s.operations, 'AWS::StepFunctions::StateMachine');
+    // The start waits MIGRATION_DEPLOY_WAIT_MS (10 minutes), then answers: the trigger's and the function's timeouts leave it room.
+    expect(trigger.Properties).toMatchObject({ InvocationType: 'RequestResponse', ExecuteOnHandlerChange: true, Timeout: String(Duration.minutes(12).toMilliseconds()) });
+    expect(s.operations.Resources[start].Properties.Timeout).toBe(11 * 60);
+    const { machine } = machineOf(s.portal.operations.migrations.taskFunction);
     template.hasResourceProperties('AWS::Lambda::Function', {
-      Timeout: 840,
+      Timeout: 660,
       Environment: { Variables: { MIGRATIONS: MIGRATION_IDS.join(','), JOBS_STATE_MACHINE_ARN: { Ref: machine }, TABLE_NAME: Match.anyValue() } },
     });
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'states:StartExecution', Resource: { Ref: machine } })]) },
     });
-    // The state machine loops the migration task function (15 minutes a slice).
-    const task = Stack.of(s.portal.operations).resolve((s.portal.operations.migrations.taskFunction.node.defaultChild as lambda.CfnFunction).logicalId);
-    expect(s.operations.Resources[task].Properties.Timeout).toBe(900);
-    expect(JSON.stringify(s.operations.Resources[machine].Properties.DefinitionString)).toContain(task);
+    // It reads the recorded run's execution, to take over one that was stopped or timed out.
+    template.hasResourceProperties('AWS::IAM::Policy', { PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'states:DescribeExecution' })]) } });
+  });
+
+  it('have a state machine of their own whose slice waits longer than the function may run, tried again from the checkpoint when cut short', () => {
+    const { task, machine, definition } = machineOf(s.portal.operations.migrations.taskFunction);
+    const timeout = s.operations.Resources[task].Properties.Timeout;
+    expect(timeout).toBe(900);
+    expect(definition.States.Slice.TimeoutSeconds).toBeGreaterThanOrEqual(timeout);
+    expect(definition.States.Slice.Retry.flatMap((r: Json) => r.ErrorEquals)).toEqual(expect.arrayContaining(['States.Timeout', 'Sandbox.Timedout', 'Lambda.Unknown']));
+    expect(definition.TimeoutSeconds).toBeGreaterThanOrEqual(24 * 3600);
+    // Its own machine, calling the migration task and nothing else (not the background jobs', whose slices are 5 minutes).
+    expect(new Set(JSON.stringify(s.operations.Resources[machine].Properties.DefinitionString).match(/"Fn::GetAtt":\["[A-Za-z0-9]+","Arn"\]/g))).toEqual(new Set([`"Fn::GetAtt":["${task}","Arn"]`]));
+    // A failed, timed-out or stopped run pages (the deployment itself never fails on a migration).
+    for (const metric of ['ExecutionsFailed', 'ExecutionsTimedOut', 'ExecutionsAborted']) {
+      expect(alarmOn(s, 'AWS/States', metric, 'StateMachineArn', `${s.portal.operations.stackName}/${machine}`), metric).toHaveLength(1);
+    }
+  });
+});
+
+describe('the cost model’s counts (npm run cost)', () => {
+  it('come from the synthesized app: one more alarm or function shows in them', () => {
+    const before = inventoryOf(s.portal);
+    const alarms = [...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::CloudWatch::Alarm'));
+    expect(before.alarmMetrics).toBeGreaterThanOrEqual(alarms.length);
+    expect(before.functions).toBe([...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::Lambda::Function')).length);
+    expect(before.kmsKeys).toBe([...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::KMS::Key')).length);
+    // The secrets the templates resolve: MyPay, IO, the SPID/CIE gateway's client secret (and the cursor key the API creates).
+    expect(before.secrets).toBeGreaterThanOrEqual(3);
+    expect(before.dashboards).toBe(1);
   });
 });
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { councilOf, milanPrices, monthlyBill, monthlyUsage, services, type Prices } from '../../lib/cost-model.ts';
+import { councilOf, milanPrices, monthlyBill, monthlyUsage, services, stagingBill, type Inventory, type Prices } from '../../lib/cost-model.ts';
+
+/** A deployment's units, as lib/cost-inventory.ts counts them in the synthesized app (round figures here). */
+const inventory: Inventory = { alarmMetrics: 100, customMetrics: 100, kmsKeys: 1, secrets: 4, functions: 30, stateMachines: 4, dashboards: 1 };
 
 /** The bill's arithmetic on a small council, computed by hand in the comments. */
 const small = { citizens: 1000, activeSubscriptions: 300, iseeUploadsPerMonth: 100, pageViewsPerMonth: 40_000 };
@@ -18,12 +21,14 @@ const round: Prices = {
   textract: { perThousandPages: 1.5 },
   ses: { perThousandEmails: 0.1, perGbAttachments: 0.1 },
   cloudWatch: { perAlarmMetric: 0.1, perDashboard: 3, perCustomMetric: 0.3, perGbLogsIngested: 0.5, perGbLogsStored: 0.03, freeAlarms: 0, freeCustomMetrics: 0, freeGbLogs: 0 },
-  other: { perKmsKey: 1, perSecret: 0.4, secrets: 4 },
+  other: { perKmsKey: 1, perSecret: 0.4 },
+  xray: { perMillionTraces: 5, freeTraces: 0 },
+  backup: { dynamodbPerGbMonth: 0.1, s3PerGbMonth: 0.05 },
 };
 
 describe('the cost model', () => {
   it('derives the month’s usage from the size and the measured figures', () => {
-    const usage = monthlyUsage(small);
+    const usage = monthlyUsage(small, inventory);
     // 40,000 pages × 2.5 calls
     expect(usage.apiCalls).toBe(100_000);
     // calls + 2 exports (300 / 200, rounded up) × 21 task steps + 100 readings × 2 steps
@@ -39,8 +44,8 @@ describe('the cost model', () => {
   });
 
   it('prices each service from the usage, line by line', () => {
-    const usage = monthlyUsage(small);
-    const { byService, total } = monthlyBill(usage, round, 100);
+    const usage = monthlyUsage(small, inventory);
+    const { byService, total } = monthlyBill(usage, inventory, round);
     // 100,242 / 1M × 0.2 + 5,551.5 GB-s × 0.00001
     expect(byService.Lambda).toBeCloseTo(0.0200484 + 0.055515, 9);
     expect(byService['API Gateway']).toBeCloseTo(0.1, 9);
@@ -55,8 +60,28 @@ describe('the cost model', () => {
     expect(total).toBeCloseTo(services.reduce((sum, s) => sum + byService[s], 0), 9);
   });
 
+  it('prices X-Ray by the requests it records (one a second, then 5%), the backups by what they hold, the keys and secrets counted', () => {
+    const usage = monthlyUsage(small, inventory);
+    // 100,242 invocations, all within the 900,000 seconds of working hours: each one traced.
+    expect(usage.xrayTraces).toBe(100_242);
+    const { byService } = monthlyBill(usage, inventory, round);
+    expect(byService['X-Ray']).toBeCloseTo(0.100242 * 5, 9);
+    // 8 full copies of the table (128,000 KB) and the documents once (100 uploads × 36 months × 300 KB)
+    expect(byService.Backup).toBeCloseTo((128_000 / 1_048_576) * 8 * 0.1 + ((100 * 36 * 300) / 1_048_576) * 0.05, 9);
+    expect(monthlyBill(usage, { ...inventory, kmsKeys: 3 }, round)['byService']['Altro (KMS, Secrets Manager)']).toBeCloseTo(3 + 1.6, 9);
+    // A busy city: past the reservoir, 5% of the rest.
+    expect(monthlyUsage({ ...small, pageViewsPerMonth: 4_000_000 }, inventory).xrayTraces).toBeCloseTo(900_000 + (10_000_242 - 900_000) * 0.05, 3);
+  });
+
+  it('prices a staging copy in the same account: its own alarms, keys and dashboard, and no free allowance left', () => {
+    const staging = stagingBill(inventory);
+    expect(staging.byService.CloudWatch).toBeGreaterThan(100 * milanPrices.cloudWatch.perAlarmMetric + milanPrices.cloudWatch.perDashboard);
+    expect(staging.byService['Altro (KMS, Secrets Manager)']).toBeCloseTo(1 + 4 * 0.4, 9);
+    expect(staging.byService.Lambda).toBeGreaterThan(0);
+  });
+
   it('deducts AWS’s always-free allowances: a small council pays no Lambda, CloudFront or Step Functions', () => {
-    const { byService } = monthlyBill(monthlyUsage(small), milanPrices);
+    const { byService } = monthlyBill(monthlyUsage(small, inventory), inventory, milanPrices);
     expect([byService.Lambda, byService.CloudFront, byService['Step Functions']]).toEqual([0, 0, 0]);
     // 500 MAU − 50 free × 0.015
     expect(byService.Cognito).toBeCloseTo(450 * 0.015, 9);

@@ -201,6 +201,8 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
   const flows = memoryFlows();
   const files = new Map<string, Uint8Array>();
   const runs: Promise<unknown>[] = [];
+  /** How each execution ended, in order (a failed one raises the state machine's alarm in the cloud). */
+  const outcomes: string[] = [];
   let crashAfterUpload = false;
   let configurationComplete = true;
   let syncing = false;
@@ -279,11 +281,14 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
         retryIntervalOverrides: { Prepare: 0, MarkIsees: 0, Send: 0, CheckImport: 0, Collect: 0, MarkFailed: 0 },
       },
       noThrowOnAbort: true,
-    }).result.catch(() => undefined);
+    }).result.then(
+      () => void outcomes.push('SUCCEEDED'),
+      () => void outcomes.push('FAILED'),
+    );
   const settle = async () => {
     while (runs.length) await runs.shift();
   };
-  return { useCases, steps: stepsOf, stopExecutions: (value: boolean) => (executionsStop = value), mypay, positions, flows, files, metrics, settle, crashAfterUpload: () => (crashAfterUpload = true), incompleteConfiguration: () => (configurationComplete = false), restoreConfiguration: () => void (configurationComplete = true), setSyncing: (value: boolean) => (syncing = value) };
+  return { useCases, outcomes, steps: stepsOf, stopExecutions: (value: boolean) => (executionsStop = value), mypay, positions, flows, files, metrics, settle, crashAfterUpload: () => (crashAfterUpload = true), incompleteConfiguration: () => (configurationComplete = false), restoreConfiguration: () => void (configurationComplete = true), setSyncing: (value: boolean) => (syncing = value) };
 }
 
 const month = { mese: 11, anno: 2026 };
@@ -431,6 +436,9 @@ describe('the export of a month to MyPay', () => {
     const failed = await t.useCases.getFlow(id);
     expect(failed).toMatchObject({ step: 'ERRORE', statoLabel: 'Errore flusso' });
     expect(failed.error).toBe('MyPay ha rifiutato l’invio: l’autorizzazione ricevuta era già stata usata. «Rielabora» ne chiede una nuova e invia il file di nuovo.');
+    // One refusal, one failure: the flow's (the alarm 'flusso in errore' counts it) and its execution's.
+    expect(t.metrics.total('ExportsFailed')).toBe(1);
+    expect(t.outcomes).toEqual(['FAILED']);
     // The token was not this flow's: nothing holds the call.
     expect(await t.useCases.isExportRunning('C1')).toBe(false);
     t.mypay.refuseUploads(null);
@@ -448,6 +456,9 @@ describe('the export of a month to MyPay', () => {
     expect(waiting).toMatchObject({ step: 'SOSPESO', stato: 'IMPORT_IN_ELAB', statoLabel: 'In elaborazione...', stepLabel: 'In attesa dell’esito di MyPay' });
     expect(waiting.error).toContain('MyPay sta ancora elaborando il flusso');
     expect(await t.useCases.isExportRunning('C1')).toBe(true);
+    // Suspended is not failed: the execution succeeds (no failed-execution alarm) and no failure is counted.
+    expect(t.outcomes).toEqual(['SUCCEEDED']);
+    expect(t.metrics.total('ExportsFailed')).toBe(0);
     t.mypay.setStuck(false);
     await t.useCases.restartFlow(id, actors.operator);
     await t.settle();

@@ -50,7 +50,7 @@ describe('support message → ticket + e-mails', () => {
   });
 
   it('lists the subjects: the services and Altro', async () => {
-    expect(await app.tickets.supportSubjects()).toEqual({ subjects: ['Assistenza domiciliare', 'Altro'] });
+    expect(await app.tickets.supportSubjects()).toEqual({ subjects: ['Assistenza domiciliare', 'Accessibilità', 'Altro'] });
   });
 });
 

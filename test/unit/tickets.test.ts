@@ -51,8 +51,9 @@ describe('support form (part 2 §5)', () => {
   });
 
   it('offers the service names and then Altro, once', () => {
-    expect(supportSubjects(['Assistenza domiciliare', 'Altro', 'Taxi sociale'])).toEqual(['Assistenza domiciliare', 'Taxi sociale', 'Altro']);
-    expect(supportSubjects([])).toEqual(['Altro']);
+    expect(supportSubjects(['Assistenza domiciliare', 'Altro', 'Taxi sociale'])).toEqual(['Assistenza domiciliare', 'Taxi sociale', 'Accessibilità', 'Altro']);
+    // An accessibility problem always reaches the office (AgID's feedback mechanism), whatever the services.
+    expect(supportSubjects([])).toEqual(['Accessibilità', 'Altro']);
   });
 });
 

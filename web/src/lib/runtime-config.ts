@@ -22,6 +22,8 @@ export interface RuntimeConfig {
    * gateway instead of its own page with one button. Absent locally.
    */
   identityProvider?: string;
+  /** The council's accessibility statement (AgID's form, published): the footer's 'Dichiarazione di accessibilità'. */
+  accessibilityStatementUrl?: string;
 }
 
 let loaded: RuntimeConfig | undefined;

@@ -1,10 +1,23 @@
+import { ACCESSIBILITY_SUBJECT } from '@domain/tickets';
 import { Link } from 'react-router';
 import { fullAddress, municipality } from '@/config/municipality';
 import { paths } from '@/config/paths';
+import { useAuth } from '@/lib/auth';
+import { runtimeConfig } from '@/lib/runtime-config';
 
-/** Every page's footer: the council's contacts, the phone-support hours and the privacy link (spec part 1 §1). */
+/**
+ * Every page's footer: the council's contacts, the phone-support hours and the privacy link (spec part 1 §1);
+ * the accessibility statement (AgID's form, its address a deployment setting in /config.json) and the way to
+ * report an accessibility problem, which a PA site must offer to everyone: a citizen's support form with that
+ * subject chosen (a ticket the office handles), or for anyone else an e-mail to the office.
+ */
 export function Footer() {
   const { phoneSupport } = municipality;
+  const { me } = useAuth();
+  const statement = runtimeConfig().accessibilityStatementUrl;
+  const citizen = me?.role === 'CITIZEN' && !me.workingEntityId;
+  const reportForm = `${paths.support}?oggetto=${encodeURIComponent(ACCESSIBILITY_SUBJECT)}`;
+  const reportMail = `mailto:${municipality.email}?subject=${encodeURIComponent('Segnalazione di un problema di accessibilità')}`;
   return (
     <footer className="portal-footer">
       <div className="portal-container portal-footer__grid">
@@ -51,6 +64,14 @@ export function Footer() {
                 Manuale d’uso (PDF)<span className="visually-hidden"> (si apre in una nuova scheda)</span>
               </a>
             </li>
+            {statement && (
+              <li>
+                <a href={statement} target="_blank" rel="noopener">
+                  Dichiarazione di accessibilità<span className="visually-hidden"> (si apre in una nuova scheda)</span>
+                </a>
+              </li>
+            )}
+            <li>{citizen ? <Link to={reportForm}>Segnala un problema di accessibilità</Link> : <a href={reportMail}>Segnala un problema di accessibilità</a>}</li>
           </ul>
         </section>
       </div>

@@ -1,8 +1,8 @@
 import { Button, Flex, Heading, SelectField, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
-import { SUPPORT_MESSAGE_MAX, supportMessageSchema, ticketMessages } from '@domain/tickets';
+import { ACCESSIBILITY_SUBJECT, OTHER_SUBJECT, SUPPORT_MESSAGE_MAX, supportMessageSchema, ticketMessages } from '@domain/tickets';
 import { fieldErrors } from '@domain/validation';
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useFieldValues, useFocusFirstInvalid } from '@/components/form-fields';
 import { PageAlert } from '@/components/page-alert';
 import { useAsync } from '@/components/use-async';
@@ -20,7 +20,9 @@ const SUCCESS_MS = 4000;
 export function SupportPage() {
   const { me } = useAuth();
   const subjects = useAsync(listSupportSubjects, []);
-  const { values, setValues, setErrors, bind } = useFieldValues<Field>({ emailUser: me?.email ?? '', subject: '', message: '' });
+  // ?oggetto=… chooses the subject (the footer's 'Segnala un problema di accessibilità').
+  const [params] = useSearchParams();
+  const { values, setValues, setErrors, bind } = useFieldValues<Field>({ emailUser: me?.email ?? '', subject: params.get('oggetto') === ACCESSIBILITY_SUBJECT ? ACCESSIBILITY_SUBJECT : '', message: '' });
   const [alert, setAlert] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -80,7 +82,7 @@ export function SupportPage() {
             placeholder="Seleziona un servizio o Altro"
             isRequired
           >
-            {(subjects.data?.subjects ?? ['Altro']).map((subject) => (
+            {(subjects.data?.subjects ?? [ACCESSIBILITY_SUBJECT, OTHER_SUBJECT]).map((subject) => (
               <option key={subject} value={subject}>
                 {subject}
               </option>
