@@ -142,3 +142,7 @@ export function placeholdersOf(settings: Record<string, unknown>): string[] {
     .filter(([key]) => isPlaceholder(settings[key]))
     .map(([key, why]) => (settings[key] === undefined ? `${key} is not set (${why})` : `${key} is the placeholder "${String(settings[key])}" (${why})`));
 }
+
+/** The stacks, in deployment order (lib/app.ts builds them so; `npm run deploy` deploys them so). */
+export const STACKS = ['Data', 'Auth', 'Web', 'Api', 'IseeExtraction', 'Operations'] as const;
+export const stackNamesOf = (prefix: string) => STACKS.map((id) => `${prefix}${id}`);

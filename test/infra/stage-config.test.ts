@@ -5,7 +5,7 @@ import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PortalFunction } from '../../lib/portal-function.ts';
-import { CONFIG_DIR, loadStage, stageConfigSchema } from '../../lib/stage-config.ts';
+import { CONFIG_DIR, loadStage, stackNamesOf, stageConfigSchema } from '../../lib/stage-config.ts';
 import { scratchApp } from '../../lib/scratch-app.ts';
 
 /**
@@ -50,7 +50,8 @@ describe('a production stage', () => {
     const portal = synth('prod');
     try {
       expect(portal.warnings).toEqual([]);
-      expect(portal.stacks.map((s) => s.stackName)).toEqual(['PortaleProdData', 'PortaleProdAuth', 'PortaleProdWeb', 'PortaleProdApi', 'PortaleProdIseeExtraction', 'PortaleProdOperations']);
+      expect(portal.stacks.map((s) => s.stackName)).toEqual(stackNamesOf('PortaleProd'));
+      expect(stackNamesOf('PortaleProd')).toEqual(['PortaleProdData', 'PortaleProdAuth', 'PortaleProdWeb', 'PortaleProdApi', 'PortaleProdIseeExtraction', 'PortaleProdOperations']);
       expect(variablesOf(portal, portal.api.functions.tickets)).toMatchObject({ MAIL_FROM: 'noreply@comune.fantasia.it', SUPPORT_EMAIL: 'servizisociali@comune.fantasia.it' });
       expect(variablesOf(portal, portal.api.functions.isee)).toMatchObject({ PDND_CLIENT_ID: completeProduction.pdndClientId, PDND_KID: completeProduction.pdndKid });
       const topic = Template.fromStack(portal.operations);
