@@ -57,8 +57,9 @@ export interface PortalContext {
    */
   mypayImportMaxWaitMinutes: number;
   /**
-   * The IO app: base URL of its API and the Secrets Manager secret (plain string) holding the service's
-   * subscription key (Ocp-Apim-Subscription-Key). No payee: IO makes the service's organisation the payee.
+   * The IO app: base URL of its API and the Secrets Manager secret (JSON: apiKey, the service's subscription key
+   * Ocp-Apim-Subscription-Key; organizationFiscalCode, the service's organisation, which the preflight compares
+   * with MyPay's creditorFiscalCode). No payee: IO makes the service's organisation the payee.
    */
   io: { baseUrl: string; secretName: string };
   /**
