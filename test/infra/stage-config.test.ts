@@ -83,6 +83,19 @@ describe('a production stage', () => {
     expect(() => synth('prod-one')).toThrow(/prod-one\.json is a production stage[\s\S]*- inpsUserId is the placeholder "00000000000"/);
   });
 
+  it('lets npm run deploy -- <stage> --data-only build the data stack before PDND has given a kid, but not without the domain', () => {
+    write('prod-first', { ...completeProduction, pdndKid: undefined, pdndClientId: undefined });
+    expect(() => synth('prod-first')).toThrow(/pdndKid is not set/);
+    const portal = synth('prod-first', { dataOnly: 'true' });
+    try {
+      expect(portal.warnings.some((w) => w.includes('pdndKid is not set'))).toBe(true);
+    } finally {
+      portal.dispose();
+    }
+    write('prod-first-nodomain', { ...completeProduction, webDomainName: undefined, certificateArn: undefined, pdndKid: undefined });
+    expect(() => synth('prod-first-nodomain', { dataOnly: 'true' })).toThrow(/webDomainName is not set/);
+  });
+
   it('refuses a setting given on the command line against its file', () => {
     write('prod', completeProduction);
     expect(() => synth('prod', { mailFrom: 'altro@comune.fantasia.it' })).toThrow(/mailFrom is set in .*prod\.json \(noreply@comune\.fantasia\.it\) and on the command line \(altro@comune\.fantasia\.it\): change it in .*prod\.json only/);
