@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 import path from 'node:path';
-import { confirm, cdk, deployStacks, preflightOrStop, synth } from '../lib/deploy-steps.ts';
+import { confirm, cdk, deployStacks, plainErrors, preflightOrStop, synth } from '../lib/deploy-steps.ts';
 import { settingsOf } from '../lib/preflight.ts';
 import { repoRoot } from '../lib/portal-function.ts';
 import { loadStage, stackNamesOf } from '../lib/stage-config.ts';
+
+plainErrors();
 
 // npm run deploy -- <stage> [--data-only] [--yes]: preflight → synth → cdk diff → confirmation → the stacks in order.
 // --data-only deploys the data stack alone (the first time: it makes the PDND key whose kid the stage's file needs).

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 import { awsClients, passed, preflight, report } from '../lib/preflight.ts';
 import { loadStage } from '../lib/stage-config.ts';
+import { plainErrors } from '../lib/deploy-steps.ts';
+
+plainErrors();
 
 // npm run preflight -- <stage>: read-only checks of the stage's account (lib/preflight.ts); exit 1 if a piece is missing.
 const name = process.argv[2];

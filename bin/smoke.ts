@@ -4,6 +4,9 @@ import { LambdaClient } from '@aws-sdk/client-lambda';
 import { passed, report, settingsOf } from '../lib/preflight.ts';
 import { functionsHealth, smoke, type SmokeTarget } from '../lib/smoke.ts';
 import { loadStage, stackNamesOf } from '../lib/stage-config.ts';
+import { plainErrors } from '../lib/deploy-steps.ts';
+
+plainErrors();
 
 // npm run smoke -- <stage>: the stage's live portal (its web stack's WebUrl), without side effects.
 // npm run smoke -- --url http://localhost:3000: any portal, e.g. the local one (the sign-in then leads to its issuer).

@@ -58,3 +58,13 @@ export function deployStacks(cwd: string, assembly: string, stacks: string[]): v
     }
   }
 }
+
+/** The commands' refusals (a stage's file, a setting, AWS) print their message, not a stack trace. */
+export function plainErrors(): void {
+  const stop = (error: unknown) => {
+    console.error(`\n${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  };
+  process.on('uncaughtException', stop);
+  process.on('unhandledRejection', stop);
+}
