@@ -116,8 +116,9 @@ export class ApiStack extends Stack {
       },
       portal: (fn) => fn.addEnvironment('PORTAL_URL', props.portalUrl),
       io: (fn) => {
-        // The key is a dynamic reference, resolved by CloudFormation at deploy time: it is in no template.
-        fn.addEnvironment('IO_BASE_URL', props.io.baseUrl).addEnvironment('IO_API_KEY', SecretValue.secretsManager(props.io.secretName).unsafeUnwrap());
+        // The key (the secret's apiKey field; organizationFiscalCode beside it is the preflight's) is a dynamic
+        // reference, resolved by CloudFormation at deploy time: it is in no template.
+        fn.addEnvironment('IO_BASE_URL', props.io.baseUrl).addEnvironment('IO_API_KEY', SecretValue.secretsManager(props.io.secretName, { jsonField: 'apiKey' }).unsafeUnwrap());
       },
     };
 

@@ -4,11 +4,12 @@ import { App, Stack, Validations, type Environment } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ApiStack } from './api-stack.ts';
 import { AuthStack } from './auth-stack.ts';
-import { portalContext } from './context.ts';
+import { portalContext, settingsReadBy } from './context.ts';
 import { DataStack } from './data-stack.ts';
 import { IseeExtraction } from './isee-extraction.ts';
 import { OperationsStack } from './operations-stack.ts';
 import { repoRoot } from './portal-function.ts';
+import { loadStage, placeholdersOf, requiredSettings, stageContext, type Stage } from './stage-config.ts';
 import { WebStack } from './web-stack.ts';
 
 export interface BuildAppOptions {
@@ -18,8 +19,43 @@ export interface BuildAppOptions {
   context?: Record<string, unknown>;
   outdir?: string;
   env?: Environment;
+  /** Folder of the stages' files (default config/): tests use their own. */
+  configDir?: string;
   /** Run cdk-nag's AwsSolutions pack at synth (default true; a test turns it off to list raw findings). */
   nag?: boolean;
+}
+
+/**
+ * Context `stage` (`cdk synth -c stage=prod`) names config/<stage>.json: its settings become the app's context,
+ * as `-c key=value` would make them. A setting also given on the command line with another value is refused:
+ * every deploy of a stage reads its file, nothing else.
+ */
+function applyStage(app: App, configDir?: string): Stage | undefined {
+  const name = app.node.tryGetContext('stage');
+  if (name === undefined || name === null || name === '') return undefined;
+  const stage = loadStage(String(name), configDir);
+  for (const [key, value] of Object.entries(stageContext(stage))) {
+    const given = app.node.tryGetContext(key);
+    if (given !== undefined && String(given) !== String(value)) {
+      throw new Error(`${key} is set in ${stage.file} (${String(value)}) and on the command line (${String(given)}): change it in ${stage.file} only`);
+    }
+    app.node.setContext(key, value);
+  }
+  return stage;
+}
+
+/** A production stage refuses any placeholder setting; another stage keeps them, with a warning each. */
+function checkStage(app: App, stage: Stage): string[] {
+  const settings = Object.fromEntries(Object.keys(requiredSettings).map((key) => [key, app.node.tryGetContext(key)]));
+  const placeholders = placeholdersOf(settings);
+  if (placeholders.length === 0) return [];
+  // npm run deploy -- <stage> --data-only, before PDND has given a kid for the key this stack makes: the data
+  // stack reads none of the placeholders but the domain (its uploads' CORS origin).
+  const dataOnly = String(app.node.tryGetContext('dataOnly')) === 'true';
+  if (stage.production && !(dataOnly && !placeholders.some((p) => p.startsWith('webDomainName ')))) {
+    throw new Error(`${stage.file} is a production stage and still has placeholders; set them in ${stage.file}:\n${placeholders.map((p) => `  - ${p}`).join('\n')}`);
+  }
+  return placeholders.map((p) => `${stage.file} (stage ${stage.name}, not production): ${p}`);
 }
 
 /** The feature flags of cdk.json, so an app built in-process (tests) behaves as `cdk synth` does. */
@@ -33,10 +69,12 @@ function cdkJsonContext(): Record<string, unknown> {
  */
 export function buildApp(options: BuildAppOptions = {}) {
   const app = new App({ outdir: options.outdir, context: { ...cdkJsonContext(), ...options.context } });
+  const stage = applyStage(app, options.configDir);
+  const warnings = stage ? checkStage(app, stage) : [];
   const context = portalContext(app.node);
   // The region comes from context, not from CDK_DEFAULT_REGION: the CLI fills that with the profile's
   // region, or us-east-1 when there is none, and the portal's data must stay in Italy.
-  const env: Environment = options.env ?? { account: process.env.CDK_DEFAULT_ACCOUNT, region: context.region };
+  const env: Environment = options.env ?? { account: stage?.settings.account ?? process.env.CDK_DEFAULT_ACCOUNT, region: context.region };
   const prefix = context.stackPrefix;
   const webAssetPath = path.resolve(repoRoot, options.webAssetPath ?? context.webAssetPath ?? path.join('web', 'dist'));
 
@@ -112,7 +150,11 @@ export function buildApp(options: BuildAppOptions = {}) {
 
   // cdk-nag 3 is a policy-validation plugin: any finding not acknowledged (lib/nag.ts) fails the synth.
   if (options.nag !== false) Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
-  return { app, data, auth, web, api, extraction, iseeExtraction, operations, stacks: [data, auth, web, api, extraction, operations] };
+  if (stage) {
+    const read = settingsReadBy(app.node);
+    for (const key of Object.keys(stageContext(stage)).filter((k) => !read.has(k))) warnings.push(`${stage.file}: the setting ${key} is read by nothing (a typo, or a setting retired): remove it`);
+  }
+  return { app, stage, warnings, data, auth, web, api, extraction, iseeExtraction, operations, stacks: [data, auth, web, api, extraction, operations] };
 }
 
 export type PortalApp = ReturnType<typeof buildApp>;

@@ -6,9 +6,10 @@ import type { BackupSettings } from './backups.ts';
 import { DEFAULT_TEXTRACT_REGION, TEXTRACT_REGIONS } from './textract-regions.ts';
 
 /**
- * Everything a deployment can be told through CDK context (`cdk deploy -c key=value` or the
- * `context` section of cdk.json). Every value has a default so that `cdk synth` works with none;
- * the defaults are placeholders for the SPID/CIE gateway and must be replaced before a real deploy.
+ * Everything a deployment can be told: the settings of a stage's file, config/<stage>.json (lib/stage-config.ts,
+ * `cdk synth -c stage=<stage>`), each given to the app as a CDK context value. Every value has a default so
+ * that `cdk synth` works with none; the defaults of the outside services are placeholders, which a production
+ * stage refuses at synth.
  */
 export interface PortalContext {
   /** Region of every stack: Milan unless told otherwise. */
@@ -63,8 +64,9 @@ export interface PortalContext {
    */
   mypayImportMaxWaitMinutes: number;
   /**
-   * The IO app: base URL of its API and the Secrets Manager secret (plain string) holding the service's
-   * subscription key (Ocp-Apim-Subscription-Key). No payee: IO makes the service's organisation the payee.
+   * The IO app: base URL of its API and the Secrets Manager secret (JSON: apiKey, the service's subscription key
+   * Ocp-Apim-Subscription-Key; organizationFiscalCode, the service's organisation, which the preflight compares
+   * with MyPay's creditorFiscalCode). No payee: IO makes the service's organisation the payee.
    */
   io: { baseUrl: string; secretName: string };
   /**
@@ -168,7 +170,14 @@ export const pdndEnvironments = {
   produzione: { tokenUrl: 'https://auth.interop.pagopa.it/token.oauth2', assertionAudience: 'auth.interop.pagopa.it/client-assertion' },
 } as const;
 
+/** The settings each app has read: a key of a stage file that nothing reads is reported (a typo, a retired setting). */
+const settingsRead = new WeakMap<Node, Set<string>>();
+export const settingsReadBy = (node: Node): ReadonlySet<string> => settingsRead.get(node.root.node) ?? new Set();
+
 const text = (node: Node, key: string): string | undefined => {
+  const app = node.root.node;
+  if (!settingsRead.has(app)) settingsRead.set(app, new Set());
+  settingsRead.get(app)!.add(key);
   const value = node.tryGetContext(key);
   return value === undefined || value === null || String(value).trim() === '' ? undefined : String(value).trim();
 };

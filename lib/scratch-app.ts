@@ -13,7 +13,7 @@ export interface ScratchApp extends PortalApp {
  * web build. `bundle: false` skips esbuild (CDK's `aws:cdk:bundling-stacks` context, as
  * `cdk synth --exclusively` uses it) for tests that only read templates.
  */
-export function scratchApp(options: { context?: Record<string, unknown>; bundle?: boolean; nag?: boolean } = {}): ScratchApp {
+export function scratchApp(options: { context?: Record<string, unknown>; bundle?: boolean; nag?: boolean; configDir?: string } = {}): ScratchApp {
   const work = mkdtempSync(path.join(os.tmpdir(), 'portale-cdk-'));
   const web = path.join(work, 'web');
   mkdirSync(web);
@@ -24,6 +24,7 @@ export function scratchApp(options: { context?: Record<string, unknown>; bundle?
       webAssetPath: web,
       outdir: path.join(work, 'cdk.out'),
       nag: options.nag,
+      configDir: options.configDir,
       context: { ...(options.bundle === false && { 'aws:cdk:bundling-stacks': [] }), ...options.context },
     });
     return { ...portal, dispose };

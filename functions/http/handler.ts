@@ -87,27 +87,27 @@ const authorize: MiddlewareObj<ApiEvent> = {
   },
 };
 
-/** Size check, JSON parse and schema validation of params, query and body. */
+/** Size check and JSON parse of the body (on every route), schema validation of params, query and body. */
 const parseAndValidate: MiddlewareObj<ApiEvent> = {
   before: (request) => {
     const state = stateOf(request);
     const { route } = state;
     const { event } = request;
     let body: unknown;
-    if (route.body) {
-      const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
-      const limit = route.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-      if (Buffer.byteLength(raw, 'utf8') > limit) {
-        throw new PayloadTooLargeError(route.tooLargeMessage ?? fill(messages.payloadTooLarge, { limit: `${Math.round(limit / 1024)} KB` }));
-      }
-      try {
-        body = raw === '' ? undefined : JSON.parse(raw);
-      } catch {
-        throw new ValidationError(messages.invalidJson);
-      }
-      if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-        throw new ValidationError(messages.invalidJson);
-      }
+    // Every route reads its body as JSON, those that take none included (a job start): a body that is not
+    // JSON is a client's mistake on any of them, never silently ignored.
+    const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
+    const limit = route.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    if (Buffer.byteLength(raw, 'utf8') > limit) {
+      throw new PayloadTooLargeError(route.tooLargeMessage ?? fill(messages.payloadTooLarge, { limit: `${Math.round(limit / 1024)} KB` }));
+    }
+    try {
+      body = raw.trim() === '' ? undefined : JSON.parse(raw);
+    } catch {
+      throw new ValidationError(messages.invalidJson);
+    }
+    if (route.body && (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))) {
+      throw new ValidationError(messages.invalidJson);
     }
     const params = event.pathParameters ?? {};
     state.input = {

@@ -256,7 +256,7 @@ describe('api stack: the IO app (notices)', () => {
       expect(has, resource).toEqual(functionAccess[resource].io ? ioEnv : []);
     }
     const variables = functions[functionOf('notices')].Properties.Environment.Variables;
-    expect(variables.IO_API_KEY).toBe('{{resolve:secretsmanager:portale-servizi-sociali/io-api-key:SecretString:::}}');
+    expect(variables.IO_API_KEY).toBe('{{resolve:secretsmanager:portale-servizi-sociali/io-api-key:SecretString:apiKey::}}');
     expect(variables).toMatchObject({ IO_BASE_URL: 'https://api.io.pagopa.it', MAIL_FROM: 'noreply@comune.example.it' });
     expect(functions[functionOf('notices')].Properties.Timeout).toBe(29);
   });
@@ -275,7 +275,7 @@ describe('api stack: the IO app (notices)', () => {
       const fn = template.findResources('AWS::Lambda::Function')[configured.api.resolve((configured.api.functions.notices.node.defaultChild as CfnFunction).logicalId)];
       expect(fn.Properties.Environment.Variables).toMatchObject({
         IO_BASE_URL: 'https://io.example.org',
-        IO_API_KEY: '{{resolve:secretsmanager:comune/io:SecretString:::}}',
+        IO_API_KEY: '{{resolve:secretsmanager:comune/io:SecretString:apiKey::}}',
       });
       expect(fn.Properties.Environment.Variables).not.toHaveProperty('IO_PAYEE_FISCAL_CODE');
     } finally {

@@ -1,0 +1,370 @@
+import { createPublicKey } from 'node:crypto';
+import { AccountClient, GetRegionOptStatusCommand } from '@aws-sdk/client-account';
+import { ACMClient, DescribeCertificateCommand } from '@aws-sdk/client-acm';
+import { CloudFormationClient, DescribeStackResourcesCommand, DescribeStacksCommand, type Stack as CfnStack } from '@aws-sdk/client-cloudformation';
+import { CognitoIdentityProviderClient, DescribeUserPoolDomainCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { GetPublicKeyCommand, KMSClient } from '@aws-sdk/client-kms';
+import { GetAccountSettingsCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetAccountCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
+import { App } from 'aws-cdk-lib';
+import { calculateJwkThumbprint, type JWK } from 'jose';
+import { portalContext, type PortalContext } from './context.ts';
+import { stageContext, type Stage } from './stage-config.ts';
+
+/**
+ * `npm run preflight -- <stage>`: read-only checks of the account a stage deploys to, each missing piece printed
+ * with the command or console step that fixes it. Nothing here writes, and no secret value is ever printed:
+ * the checks say which field is missing, never what a field holds.
+ */
+export type CheckStatus = 'ok' | 'missing' | 'later';
+export interface Check {
+  /** What is checked, for the operator. */
+  title: string;
+  status: CheckStatus;
+  /** What was found (never a secret's value). */
+  detail?: string;
+  /** The commands or console steps that fix it. */
+  fix?: string[];
+}
+
+/** The AWS clients the checks use, one per region; tests give the SDK's own (mocked with aws-sdk-client-mock). */
+export interface PreflightClients {
+  sts(): STSClient;
+  account(): AccountClient;
+  cloudFormation(region: string): CloudFormationClient;
+  secrets(region: string): SecretsManagerClient;
+  ses(region: string): SESv2Client;
+  acm(region: string): ACMClient;
+  cognito(region: string): CognitoIdentityProviderClient;
+  lambda(region: string): LambdaClient;
+  kms(region: string): KMSClient;
+}
+
+export function awsClients(): PreflightClients {
+  const cache = new Map<string, unknown>();
+  const once = <T>(key: string, make: () => T): T => (cache.has(key) ? (cache.get(key) as T) : (cache.set(key, make()), cache.get(key) as T));
+  return {
+    sts: () => once('sts', () => new STSClient({})),
+    account: () => once('account', () => new AccountClient({ region: 'us-east-1' })),
+    cloudFormation: (region) => once(`cfn:${region}`, () => new CloudFormationClient({ region })),
+    secrets: (region) => once(`sm:${region}`, () => new SecretsManagerClient({ region })),
+    ses: (region) => once(`ses:${region}`, () => new SESv2Client({ region })),
+    acm: (region) => once(`acm:${region}`, () => new ACMClient({ region })),
+    cognito: (region) => once(`cognito:${region}`, () => new CognitoIdentityProviderClient({ region })),
+    lambda: (region) => once(`lambda:${region}`, () => new LambdaClient({ region })),
+    kms: (region) => once(`kms:${region}`, () => new KMSClient({ region })),
+  };
+}
+
+/** The stage's settings with lib/context.ts's defaults applied, as the CDK app reads them. */
+export function settingsOf(stage: Stage): PortalContext {
+  return portalContext(new App({ context: stageContext(stage) }).node);
+}
+
+/** The oldest bootstrap template the CDK CLI of this repository deploys with (its assets and lookups roles). */
+export const MIN_BOOTSTRAP_VERSION = 6;
+/**
+ * Lambda's concurrent executions the portal needs at least: a new account's quota can be as low as 10,
+ * which one busy minute of the API exhausts (every throttle then is a 503 to a citizen).
+ */
+export const MIN_LAMBDA_CONCURRENCY = 1000;
+
+/** Every secret the stacks resolve, with the fields the code (or this preflight) reads. */
+export function secretsOf(settings: PortalContext): { name: string; what: string; fields: string[] | 'plain' }[] {
+  return [
+    { name: settings.spidGateway.clientSecretName, what: 'the SPID/CIE gateway client secret', fields: 'plain' },
+    {
+      name: settings.mypaySecretName,
+      what: 'the council’s MyPay access',
+      fields: ['endpoint', 'codIpa', 'password', 'creditorFiscalCode', ...(settings.mypayDefaultEntityPassword ? ['defaultEntityPassword'] : [])],
+    },
+    { name: settings.io.secretName, what: 'the IO service’s key', fields: ['apiKey', 'organizationFiscalCode'] },
+  ];
+}
+
+const errorName = (error: unknown) => (error as { name?: string }).name ?? '';
+const template = (fields: string[]) => `'{${fields.map((f) => `"${f}":"<${f}>"`).join(',')}}'`;
+
+async function identity(clients: PreflightClients, stage: Stage): Promise<{ check: Check; account?: string }> {
+  try {
+    const { Account } = await clients.sts().send(new GetCallerIdentityCommand({}));
+    const expected = stage.settings.account;
+    if (expected && Account !== expected) {
+      return {
+        account: Account,
+        check: {
+          title: `credentials for the stage's account ${expected}`,
+          status: 'missing',
+          detail: `the credentials in use are for account ${Account}, not the one ${stage.file} names`,
+          fix: [`use a profile of account ${expected}: AWS_PROFILE=<profile of ${expected}> npm run preflight -- ${stage.name}`],
+        },
+      };
+    }
+    return { account: Account, check: { title: `credentials for account ${Account}`, status: 'ok' } };
+  } catch (error) {
+    return {
+      check: {
+        title: 'AWS credentials',
+        status: 'missing',
+        detail: `${errorName(error)}: ${(error as Error).message}`,
+        fix: ['aws configure sso   (or export AWS_PROFILE=<profile>), then: aws sts get-caller-identity'],
+      },
+    };
+  }
+}
+
+async function regionEnabled(clients: PreflightClients, region: string, why: string): Promise<Check> {
+  const title = `region ${region} enabled (${why})`;
+  const { RegionOptStatus } = await clients.account().send(new GetRegionOptStatusCommand({ RegionName: region }));
+  if (RegionOptStatus === 'ENABLED' || RegionOptStatus === 'ENABLED_BY_DEFAULT') return { title, status: 'ok' };
+  return {
+    title,
+    status: 'missing',
+    detail: `the region is ${RegionOptStatus ?? 'unknown'}${RegionOptStatus === 'ENABLING' ? ' (wait until it is ENABLED: minutes, sometimes hours)' : ''}`,
+    fix:
+      RegionOptStatus === 'ENABLING'
+        ? [`aws account get-region-opt-status --region-name ${region}   (until ENABLED)`]
+        : [`aws account enable-region --region-name ${region}`, `aws account get-region-opt-status --region-name ${region}   (until ENABLED)`, `or: console → account menu → Account → AWS Regions → ${region} → Enable`],
+  };
+}
+
+async function describeStack(client: CloudFormationClient, name: string): Promise<CfnStack | undefined> {
+  try {
+    return (await client.send(new DescribeStacksCommand({ StackName: name }))).Stacks?.[0];
+  } catch (error) {
+    if (errorName(error) === 'ValidationError') return undefined; // "Stack with id … does not exist"
+    throw error;
+  }
+}
+
+async function bootstrapped(clients: PreflightClients, account: string, region: string, why: string): Promise<Check> {
+  const title = `CDK bootstrap in ${region} (${why})`;
+  const fix = [`npx cdk bootstrap aws://${account}/${region}`];
+  const stack = await describeStack(clients.cloudFormation(region), 'CDKToolkit');
+  if (!stack) return { title, status: 'missing', detail: 'no CDKToolkit stack', fix };
+  if (!/_COMPLETE$/.test(stack.StackStatus ?? '') || /ROLLBACK_COMPLETE|DELETE/.test(stack.StackStatus ?? '')) {
+    return { title, status: 'missing', detail: `CDKToolkit is ${stack.StackStatus}`, fix };
+  }
+  const version = Number(stack.Outputs?.find((o) => o.OutputKey === 'BootstrapVersion')?.OutputValue);
+  if (!(version >= MIN_BOOTSTRAP_VERSION)) return { title, status: 'missing', detail: `bootstrap version ${version || 'unknown'}, at least ${MIN_BOOTSTRAP_VERSION} needed`, fix };
+  return { title, status: 'ok', detail: `version ${version}` };
+}
+
+/** The secret's JSON fields (or its plain string), for the checks that compare two of them; never printed. */
+type SecretFields = Record<string, unknown> | string;
+
+async function secretPresent(clients: PreflightClients, region: string, secret: ReturnType<typeof secretsOf>[number]): Promise<{ check: Check; value?: SecretFields }> {
+  const title = `secret ${secret.name} (${secret.what})`;
+  const create =
+    secret.fields === 'plain'
+      ? `aws secretsmanager create-secret --region ${region} --name ${secret.name} --secret-string '<the value>'`
+      : `aws secretsmanager create-secret --region ${region} --name ${secret.name} --secret-string ${template(secret.fields)}`;
+  let text: string | undefined;
+  try {
+    text = (await clients.secrets(region).send(new GetSecretValueCommand({ SecretId: secret.name }))).SecretString;
+  } catch (error) {
+    if (errorName(error) === 'ResourceNotFoundException') return { check: { title, status: 'missing', detail: `no secret of this name in ${region}`, fix: [create] } };
+    throw error;
+  }
+  if (!text?.trim()) return { check: { title, status: 'missing', detail: 'the secret has no string value', fix: [create.replace('create-secret', 'put-secret-value').replace('--name', '--secret-id')] } };
+  if (secret.fields === 'plain') return { check: { title, status: 'ok' }, value: text };
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(text);
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('not an object');
+  } catch {
+    return { check: { title, status: 'missing', detail: `the value is not a JSON object with the fields ${secret.fields.join(', ')}`, fix: [create.replace('create-secret', 'put-secret-value').replace('--name', '--secret-id')] } };
+  }
+  const missing = secret.fields.filter((field) => typeof json[field] !== 'string' || !(json[field] as string).trim());
+  if (missing.length > 0) {
+    return {
+      check: {
+        title,
+        status: 'missing',
+        detail: `missing or empty field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
+        fix: [`aws secretsmanager put-secret-value --region ${region} --secret-id ${secret.name} --secret-string ${template(secret.fields)}   (all the fields: the new value replaces the old)`],
+      },
+      value: json,
+    };
+  }
+  return { check: { title, status: 'ok', detail: `fields ${secret.fields.join(', ')} present` }, value: json };
+}
+
+async function sesReady(clients: PreflightClients, region: string, settings: PortalContext, webDomain: string | undefined): Promise<Check[]> {
+  const identity = settings.mail.identityArn?.split('/').pop() ?? settings.mail.from.split('@').pop()!;
+  const ses = clients.ses(region);
+  const identityCheck: Check = { title: `SES identity ${identity} verified in ${region} (sender ${settings.mail.from})`, status: 'ok' };
+  try {
+    const answer = await ses.send(new GetEmailIdentityCommand({ EmailIdentity: identity }));
+    if (!answer.VerifiedForSendingStatus) {
+      Object.assign(identityCheck, {
+        status: 'missing',
+        detail: `the identity exists but is not verified (DKIM ${answer.DkimAttributes?.Status ?? 'unknown'})`,
+        fix: [`aws sesv2 get-email-identity --region ${region} --email-identity ${identity} --query DkimAttributes.Tokens   then publish the three CNAME records <token>._domainkey.${identity} → <token>.dkim.amazonses.com in the domain's DNS`],
+      });
+    }
+  } catch (error) {
+    if (errorName(error) !== 'NotFoundException') throw error;
+    Object.assign(identityCheck, {
+      status: 'missing',
+      detail: 'no such identity',
+      fix: [`aws sesv2 create-email-identity --region ${region} --email-identity ${identity}`, `then publish the three DKIM CNAME records it answers in the DNS of ${identity.split('@').pop()}`],
+    });
+  }
+  const account = await ses.send(new GetAccountCommand({}));
+  const sandbox: Check = account.ProductionAccessEnabled
+    ? { title: `SES account out of the sandbox in ${region}`, status: 'ok' }
+    : {
+        title: `SES account out of the sandbox in ${region}`,
+        status: 'missing',
+        detail: 'in the sandbox SES delivers only to verified addresses: citizens would get no e-mail',
+        fix: [
+          `aws sesv2 put-account-details --region ${region} --production-access-enabled --mail-type TRANSACTIONAL --website-url https://${webDomain ?? '<the portal address>'} --use-case-description "Ricevute e avvisi del portale dei servizi sociali ai cittadini registrati"`,
+          'or: console → Amazon SES → Account dashboard → Request production access (AWS answers within a day)',
+        ],
+      };
+  return [identityCheck, sandbox];
+}
+
+/** `*.example.it` covers `a.example.it`, not `example.it` nor `a.b.example.it`. */
+const covers = (name: string, domain: string) => name === domain || (name.startsWith('*.') && domain.split('.').slice(1).join('.') === name.slice(2));
+
+async function certificateValid(clients: PreflightClients, settings: PortalContext, now: Date): Promise<Check> {
+  const domain = settings.webDomainName!;
+  const title = `certificate for ${domain} in us-east-1 (CloudFront)`;
+  const request = [`aws acm request-certificate --region us-east-1 --domain-name ${domain} --validation-method DNS`, 'publish the CNAME record it asks for (aws acm describe-certificate --region us-east-1 --certificate-arn <arn>), then set certificateArn to its ARN'];
+  try {
+    const { Certificate } = await clients.acm('us-east-1').send(new DescribeCertificateCommand({ CertificateArn: settings.certificateArn }));
+    const names = [...new Set([Certificate?.DomainName, ...(Certificate?.SubjectAlternativeNames ?? [])].filter((n): n is string => !!n))];
+    if (Certificate?.Status !== 'ISSUED') {
+      return { title, status: 'missing', detail: `the certificate is ${Certificate?.Status ?? 'unknown'}`, fix: Certificate?.Status === 'PENDING_VALIDATION' ? [`publish the validation CNAME: aws acm describe-certificate --region us-east-1 --certificate-arn ${settings.certificateArn} --query Certificate.DomainValidationOptions`] : request };
+    }
+    if (!names.some((name) => covers(name, domain))) return { title, status: 'missing', detail: `the certificate is for ${names.join(', ')}, not ${domain}`, fix: request };
+    if (Certificate.NotAfter && Certificate.NotAfter.getTime() <= now.getTime()) return { title, status: 'missing', detail: `the certificate expired on ${Certificate.NotAfter.toISOString().slice(0, 10)}`, fix: request };
+    return { title, status: 'ok', detail: `issued for ${names.join(', ')}` };
+  } catch (error) {
+    if (errorName(error) !== 'ResourceNotFoundException' && errorName(error) !== 'InvalidArnException') throw error;
+    return { title, status: 'missing', detail: `no certificate ${settings.certificateArn} in us-east-1`, fix: request };
+  }
+}
+
+async function cognitoDomainFree(clients: PreflightClients, region: string, settings: PortalContext): Promise<Check> {
+  const prefix = settings.authDomainPrefix!;
+  const title = `Cognito domain ${prefix}.auth.${region}.amazoncognito.com free (or the stage's own)`;
+  const { DomainDescription } = await clients.cognito(region).send(new DescribeUserPoolDomainCommand({ Domain: prefix }));
+  const taken = DomainDescription?.UserPoolId;
+  if (!taken) return { title, status: 'ok', detail: `SPID/CIE redirect URI: https://${prefix}.auth.${region}.amazoncognito.com/oauth2/idpresponse` };
+  let ownPool: string | undefined;
+  try {
+    const { StackResources } = await clients.cloudFormation(region).send(new DescribeStackResourcesCommand({ StackName: `${settings.stackPrefix}Auth` }));
+    ownPool = StackResources?.find((r) => r.ResourceType === 'AWS::Cognito::UserPool')?.PhysicalResourceId;
+  } catch (error) {
+    if (errorName(error) !== 'ValidationError') throw error;
+  }
+  if (ownPool === taken) return { title, status: 'ok', detail: `the domain of this stage's user pool (${settings.stackPrefix}Auth)` };
+  return { title, status: 'missing', detail: 'the prefix is taken by another user pool (Cognito prefixes are unique in the region)', fix: [`choose another authDomainPrefix in the stage's file, then tell the SPID/CIE gateway the new redirect URI`] };
+}
+
+async function lambdaConcurrency(clients: PreflightClients, region: string): Promise<Check> {
+  const title = `Lambda concurrency quota in ${region} (at least ${MIN_LAMBDA_CONCURRENCY})`;
+  const { AccountLimit } = await clients.lambda(region).send(new GetAccountSettingsCommand({}));
+  const limit = AccountLimit?.ConcurrentExecutions ?? 0;
+  if (limit >= MIN_LAMBDA_CONCURRENCY) return { title, status: 'ok', detail: `${limit}` };
+  return {
+    title,
+    status: 'missing',
+    detail: `the account may run ${limit} functions at once`,
+    fix: [`aws service-quotas request-service-quota-increase --region ${region} --service-code lambda --quota-code L-B99A9384 --desired-value ${MIN_LAMBDA_CONCURRENCY}`, 'or: console → Service Quotas → AWS Lambda → Concurrent executions → Request increase'],
+  };
+}
+
+/** The kid PDND gives a key: its JWK thumbprint (RFC 7638), as lib/local/pdnd-simulator.ts computes it. */
+export async function kidOfPublicKey(der: Uint8Array): Promise<string> {
+  return calculateJwkThumbprint(createPublicKey({ key: Buffer.from(der), format: 'der', type: 'spki' }).export({ format: 'jwk' }) as JWK);
+}
+
+async function pdndKid(clients: PreflightClients, region: string, settings: PortalContext, stage: Stage): Promise<Check> {
+  const title = `PDND key's kid equal to pdndKid in ${stage.file}`;
+  const data = await describeStack(clients.cloudFormation(region), `${settings.stackPrefix}Data`);
+  const keyArn = data?.Outputs?.find((o) => o.OutputKey === 'PdndClientKeyArn')?.OutputValue;
+  if (!keyArn) {
+    return {
+      title,
+      status: 'later',
+      detail: `the key is made by ${settings.stackPrefix}Data, not deployed yet`,
+      fix: [`npm run deploy -- ${stage.name} --data-only`, 'then upload its public key to PDND (README, "Before the first deploy") and set pdndKid to the kid PDND shows'],
+    };
+  }
+  const { PublicKey } = await clients.kms(region).send(new GetPublicKeyCommand({ KeyId: keyArn }));
+  const kid = await kidOfPublicKey(PublicKey!);
+  if (kid === settings.pdnd.kid) return { title, status: 'ok' };
+  return {
+    title,
+    status: 'missing',
+    detail: `the data stack's key has kid ${kid}; ${stage.file} says ${settings.pdnd.kid}`,
+    fix: [`if PDND's back office shows ${kid} for this client's key: set "pdndKid": "${kid}" in ${stage.file}`, `else upload the key again: aws kms get-public-key --region ${region} --key-id ${keyArn} --query PublicKey --output text | base64 -d | openssl pkey -pubin -inform DER -out pdnd.pem`],
+  };
+}
+
+function samePayee(io: SecretFields | undefined, mypay: SecretFields | undefined, settings: PortalContext): Check | undefined {
+  if (typeof io !== 'object' || typeof mypay !== 'object') return undefined;
+  const organization = String(io.organizationFiscalCode ?? '').trim();
+  const creditor = String(mypay.creditorFiscalCode ?? '').trim();
+  if (!organization || !creditor) return undefined;
+  const title = `the IO service's organisation is MyPay's creditor entity (organizationFiscalCode of ${settings.io.secretName} = creditorFiscalCode of ${settings.mypaySecretName})`;
+  if (organization === creditor) return { title, status: 'ok' };
+  return {
+    title,
+    status: 'missing',
+    detail: 'the two fiscal codes differ: IO would show citizens notices payable to another body than the one MyPay bills for',
+    fix: ['use the IO service of the council that MyPay bills for (IO back office → Servizi), and put its key and organisation fiscal code in the IO secret', `or correct creditorFiscalCode in ${settings.mypaySecretName}`],
+  };
+}
+
+/** Every check, in the order of the README's deploy section. */
+export async function preflight(stage: Stage, clients: PreflightClients, now = new Date()): Promise<Check[]> {
+  const settings = settingsOf(stage);
+  const region = settings.region;
+  const checks: Check[] = [];
+  const who = await identity(clients, stage);
+  checks.push(who.check);
+  if (who.check.status !== 'ok') return checks;
+  const account = who.account!;
+
+  const home = await regionEnabled(clients, region, 'every stack');
+  checks.push(home);
+  if (settings.textractRegion !== region) checks.push(await regionEnabled(clients, settings.textractRegion, 'Textract for scanned attestations'));
+  // Nothing else can be read in a region that is not enabled.
+  if (home.status !== 'ok') return checks;
+
+  checks.push(await bootstrapped(clients, account, region, 'every stack'));
+  checks.push(await bootstrapped(clients, account, 'us-east-1', 'CloudFront: its certificate and web ACL'));
+
+  const values = new Map<string, SecretFields | undefined>();
+  for (const secret of secretsOf(settings)) {
+    const { check, value } = await secretPresent(clients, region, secret);
+    checks.push(check);
+    values.set(secret.name, value);
+  }
+  const payee = samePayee(values.get(settings.io.secretName), values.get(settings.mypaySecretName), settings);
+  if (payee) checks.push(payee);
+
+  checks.push(...(await sesReady(clients, region, settings, settings.webDomainName)));
+  if (settings.webDomainName) checks.push(await certificateValid(clients, settings, now));
+  if (settings.authDomainPrefix) checks.push(await cognitoDomainFree(clients, region, settings));
+  checks.push(await lambdaConcurrency(clients, region));
+  checks.push(await pdndKid(clients, region, settings, stage));
+  return checks;
+}
+
+/** The report, one line a check, then what fixes each missing piece. */
+export function report(checks: Check[]): string {
+  const mark: Record<CheckStatus, string> = { ok: '✔', missing: '✘', later: '…' };
+  return checks
+    .map((c) => [`${mark[c.status]} ${c.title}${c.detail ? `: ${c.detail}` : ''}`, ...(c.status === 'ok' ? [] : (c.fix ?? []).map((f) => `    → ${f}`))].join('\n'))
+    .join('\n');
+}
+
+export const passed = (checks: Check[]) => checks.every((c) => c.status !== 'missing');

@@ -1,0 +1,257 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AccountClient, GetRegionOptStatusCommand } from '@aws-sdk/client-account';
+import { ACMClient, DescribeCertificateCommand } from '@aws-sdk/client-acm';
+import { CloudFormationClient, DescribeStackResourcesCommand, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { CognitoIdentityProviderClient, DescribeUserPoolDomainCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { GetPublicKeyCommand, KMSClient } from '@aws-sdk/client-kms';
+import { GetAccountSettingsCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetAccountCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
+import { mockClient } from 'aws-sdk-client-mock';
+import { calculateJwkThumbprint, type JWK } from 'jose';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { awsClients, passed, preflight, report, type Check } from '../../lib/preflight.ts';
+import { loadStage } from '../../lib/stage-config.ts';
+
+/**
+ * npm run preflight -- <stage> against mocked AWS answers: for each piece of the account, the answer that says
+ * it is there and the one that says it is missing, with the fix the operator is told to run.
+ */
+const ACCOUNT = '111122223333';
+const dir = mkdtempSync(path.join(os.tmpdir(), 'portale-preflight-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const settings = {
+  production: true,
+  account: ACCOUNT,
+  stackPrefix: 'PortaleProd',
+  webDomainName: 'servizisociali.comune.fantasia.it',
+  certificateArn: `arn:aws:acm:us-east-1:${ACCOUNT}:certificate/3f8a1c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b`,
+  authDomainPrefix: 'servizisociali-fantasia',
+  mailFrom: 'noreply@comune.fantasia.it',
+};
+const stage = () => loadStage('prod', dir);
+
+const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const der = publicKey.export({ type: 'spki', format: 'der' });
+const kid = await calculateJwkThumbprint(publicKey.export({ format: 'jwk' }) as JWK);
+writeFileSync(path.join(dir, 'prod.json'), JSON.stringify({ ...settings, pdndKid: kid }));
+
+const PASSWORD = 'MyPay-Pa$$word-42';
+const IO_KEY = 'io-subscription-key-0123456789';
+const sts = mockClient(STSClient);
+const account = mockClient(AccountClient);
+const cfn = mockClient(CloudFormationClient);
+const secrets = mockClient(SecretsManagerClient);
+const ses = mockClient(SESv2Client);
+const acm = mockClient(ACMClient);
+const cognito = mockClient(CognitoIdentityProviderClient);
+const lambda = mockClient(LambdaClient);
+const kms = mockClient(KMSClient);
+
+const notFound = (name: string, message = 'not found') => Object.assign(new Error(message), { name });
+const secretValues: Record<string, string> = {
+  'portale-servizi-sociali/spid-gateway-client-secret': 'Sp1dCl13ntS3cr3tValue',
+  'portale-servizi-sociali/mypay': JSON.stringify({ endpoint: 'https://mypay.regione.example/pa', codIpa: 'C_F999', password: PASSWORD, creditorFiscalCode: '80012340123' }),
+  'portale-servizi-sociali/io-api-key': JSON.stringify({ apiKey: IO_KEY, organizationFiscalCode: '80012340123' }),
+};
+
+/** An account where everything the portal needs is in place. */
+function everythingPresent() {
+  for (const mock of [sts, account, cfn, secrets, ses, acm, cognito, lambda, kms]) mock.reset();
+  sts.on(GetCallerIdentityCommand).resolves({ Account: ACCOUNT });
+  account.on(GetRegionOptStatusCommand).resolves({ RegionOptStatus: 'ENABLED' });
+  cfn.on(DescribeStacksCommand, { StackName: 'CDKToolkit' }).resolves({ Stacks: [{ StackName: 'CDKToolkit', StackStatus: 'UPDATE_COMPLETE', CreationTime: new Date(), Outputs: [{ OutputKey: 'BootstrapVersion', OutputValue: '28' }] }] });
+  cfn.on(DescribeStacksCommand, { StackName: 'PortaleProdData' }).resolves({
+    Stacks: [{ StackName: 'PortaleProdData', StackStatus: 'CREATE_COMPLETE', CreationTime: new Date(), Outputs: [{ OutputKey: 'PdndClientKeyArn', OutputValue: `arn:aws:kms:eu-south-1:${ACCOUNT}:key/abc` }] }],
+  });
+  cfn.on(DescribeStackResourcesCommand).rejects(notFound('ValidationError', 'Stack with id PortaleProdAuth does not exist'));
+  secrets.on(GetSecretValueCommand).callsFake(({ SecretId }: { SecretId: string }) => {
+    if (!(SecretId in secretValues)) throw notFound('ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
+    return { SecretString: secretValues[SecretId] };
+  });
+  ses.on(GetEmailIdentityCommand).resolves({ VerifiedForSendingStatus: true });
+  ses.on(GetAccountCommand).resolves({ ProductionAccessEnabled: true, SendingEnabled: true });
+  acm.on(DescribeCertificateCommand).resolves({ Certificate: { Status: 'ISSUED', DomainName: '*.comune.fantasia.it', SubjectAlternativeNames: ['*.comune.fantasia.it'], NotAfter: new Date('2027-06-01T00:00:00Z') } });
+  cognito.on(DescribeUserPoolDomainCommand).resolves({ DomainDescription: {} });
+  lambda.on(GetAccountSettingsCommand).resolves({ AccountLimit: { ConcurrentExecutions: 1000 } });
+  kms.on(GetPublicKeyCommand).resolves({ PublicKey: new Uint8Array(der) });
+}
+
+const run = () => preflight(stage(), awsClients(), new Date('2026-11-28T12:00:00Z'));
+const find = (checks: Check[], start: string) => {
+  const found = checks.find((c) => c.title.startsWith(start));
+  if (!found) throw new Error(`no check "${start}" in:\n${report(checks)}`);
+  return found;
+};
+
+beforeEach(everythingPresent);
+
+describe('a ready account', () => {
+  it('passes every check, and the report prints no secret value', async () => {
+    const checks = await run();
+    expect(checks.filter((c) => c.status !== 'ok')).toEqual([]);
+    expect(passed(checks)).toBe(true);
+    expect(checks.map((c) => c.title)).toEqual([
+      `credentials for account ${ACCOUNT}`,
+      'region eu-south-1 enabled (every stack)',
+      'region eu-central-1 enabled (Textract for scanned attestations)',
+      'CDK bootstrap in eu-south-1 (every stack)',
+      'CDK bootstrap in us-east-1 (CloudFront: its certificate and web ACL)',
+      'secret portale-servizi-sociali/spid-gateway-client-secret (the SPID/CIE gateway client secret)',
+      'secret portale-servizi-sociali/mypay (the council’s MyPay access)',
+      'secret portale-servizi-sociali/io-api-key (the IO service’s key)',
+      "the IO service's organisation is MyPay's creditor entity (organizationFiscalCode of portale-servizi-sociali/io-api-key = creditorFiscalCode of portale-servizi-sociali/mypay)",
+      'SES identity comune.fantasia.it verified in eu-south-1 (sender noreply@comune.fantasia.it)',
+      'SES account out of the sandbox in eu-south-1',
+      'certificate for servizisociali.comune.fantasia.it in us-east-1 (CloudFront)',
+      'Cognito domain servizisociali-fantasia.auth.eu-south-1.amazoncognito.com free (or the stage\'s own)',
+      'Lambda concurrency quota in eu-south-1 (at least 1000)',
+      expect.stringMatching(/^PDND key's kid equal to pdndKid in .*prod\.json$/),
+    ]);
+    expect(find(checks, 'Cognito domain').detail).toBe('SPID/CIE redirect URI: https://servizisociali-fantasia.auth.eu-south-1.amazoncognito.com/oauth2/idpresponse');
+    const printed = report(checks);
+    for (const value of [PASSWORD, IO_KEY, 'Sp1dCl13ntS3cr3tValue', '80012340123', 'C_F999']) expect(printed).not.toContain(value);
+  });
+});
+
+describe('each missing piece, with its fix', () => {
+  it('credentials of another account', async () => {
+    sts.on(GetCallerIdentityCommand).resolves({ Account: '444455556666' });
+    const checks = await run();
+    expect(checks).toHaveLength(1);
+    expect(checks[0]).toMatchObject({ status: 'missing', detail: expect.stringContaining('444455556666') });
+    expect(checks[0]!.fix![0]).toContain(`AWS_PROFILE=<profile of ${ACCOUNT}>`);
+  });
+
+  it('the opt-in region not enabled: nothing else is read there', async () => {
+    account.on(GetRegionOptStatusCommand, { RegionName: 'eu-south-1' }).resolves({ RegionOptStatus: 'DISABLED' });
+    const checks = await run();
+    expect(find(checks, 'region eu-south-1')).toMatchObject({ status: 'missing', detail: 'the region is DISABLED', fix: expect.arrayContaining(['aws account enable-region --region-name eu-south-1']) });
+    expect(checks.some((c) => c.title.startsWith('CDK bootstrap'))).toBe(false);
+    expect(passed(checks)).toBe(false);
+  });
+
+  it('a region still being enabled: wait', async () => {
+    account.on(GetRegionOptStatusCommand, { RegionName: 'eu-south-1' }).resolves({ RegionOptStatus: 'ENABLING' });
+    expect(find(await run(), 'region eu-south-1').fix).toEqual(['aws account get-region-opt-status --region-name eu-south-1   (until ENABLED)']);
+  });
+
+  it('no CDK bootstrap in us-east-1, or an old one in Milan', async () => {
+    cfn.on(DescribeStacksCommand, { StackName: 'CDKToolkit' }).callsFake(async (_input, getClient) => {
+      if ((await getClient().config.region()) === 'us-east-1') throw notFound('ValidationError', 'Stack with id CDKToolkit does not exist');
+      return { Stacks: [{ StackName: 'CDKToolkit', StackStatus: 'CREATE_COMPLETE', CreationTime: new Date(), Outputs: [{ OutputKey: 'BootstrapVersion', OutputValue: '4' }] }] };
+    });
+    const checks = await run();
+    expect(find(checks, 'CDK bootstrap in us-east-1')).toMatchObject({ status: 'missing', detail: 'no CDKToolkit stack', fix: [`npx cdk bootstrap aws://${ACCOUNT}/us-east-1`] });
+    expect(find(checks, 'CDK bootstrap in eu-south-1')).toMatchObject({ status: 'missing', detail: 'bootstrap version 4, at least 6 needed', fix: [`npx cdk bootstrap aws://${ACCOUNT}/eu-south-1`] });
+  });
+
+  it('a missing secret: the command that creates it, with its fields and no value', async () => {
+    delete secretValues['portale-servizi-sociali/mypay'];
+    try {
+      const check = find(await run(), 'secret portale-servizi-sociali/mypay');
+      expect(check).toMatchObject({ status: 'missing', detail: 'no secret of this name in eu-south-1' });
+      expect(check.fix).toEqual([
+        `aws secretsmanager create-secret --region eu-south-1 --name portale-servizi-sociali/mypay --secret-string '{"endpoint":"<endpoint>","codIpa":"<codIpa>","password":"<password>","creditorFiscalCode":"<creditorFiscalCode>"}'`,
+      ]);
+    } finally {
+      everythingPresentSecrets();
+    }
+  });
+
+  it('a secret without a field the code reads, or not JSON', async () => {
+    secretValues['portale-servizi-sociali/io-api-key'] = JSON.stringify({ organizationFiscalCode: '80012340123' });
+    secretValues['portale-servizi-sociali/mypay'] = 'just-a-password';
+    try {
+      const checks = await run();
+      expect(find(checks, 'secret portale-servizi-sociali/io-api-key')).toMatchObject({ status: 'missing', detail: 'missing or empty field: apiKey' });
+      expect(find(checks, 'secret portale-servizi-sociali/mypay')).toMatchObject({ status: 'missing', detail: expect.stringContaining('not a JSON object') });
+      expect(report(checks)).not.toContain('just-a-password');
+    } finally {
+      everythingPresentSecrets();
+    }
+  });
+
+  it('the MyPay default entity password, when the stage says MyPay needs it', async () => {
+    writeFileSync(path.join(dir, 'prod.json'), JSON.stringify({ ...settings, pdndKid: kid, mypayDefaultEntityPassword: true }));
+    try {
+      expect(find(await run(), 'secret portale-servizi-sociali/mypay')).toMatchObject({ status: 'missing', detail: 'missing or empty field: defaultEntityPassword' });
+    } finally {
+      writeFileSync(path.join(dir, 'prod.json'), JSON.stringify({ ...settings, pdndKid: kid }));
+    }
+  });
+
+  it('the IO service of another body than MyPay’s creditor', async () => {
+    secretValues['portale-servizi-sociali/io-api-key'] = JSON.stringify({ apiKey: IO_KEY, organizationFiscalCode: '00000000001' });
+    try {
+      const checks = await run();
+      expect(find(checks, "the IO service's organisation")).toMatchObject({ status: 'missing', detail: expect.stringContaining('differ') });
+      expect(report(checks)).not.toContain('00000000001');
+    } finally {
+      everythingPresentSecrets();
+    }
+  });
+
+  it('the SES identity missing, or not verified', async () => {
+    ses.on(GetEmailIdentityCommand).rejects(notFound('NotFoundException'));
+    expect(find(await run(), 'SES identity')).toMatchObject({ status: 'missing', fix: expect.arrayContaining(['aws sesv2 create-email-identity --region eu-south-1 --email-identity comune.fantasia.it']) });
+    ses.on(GetEmailIdentityCommand).resolves({ VerifiedForSendingStatus: false, DkimAttributes: { Status: 'PENDING' } });
+    expect(find(await run(), 'SES identity')).toMatchObject({ status: 'missing', detail: expect.stringContaining('DKIM PENDING') });
+  });
+
+  it('the SES account in the sandbox', async () => {
+    ses.on(GetAccountCommand).resolves({ ProductionAccessEnabled: false });
+    const check = find(await run(), 'SES account out of the sandbox');
+    expect(check.status).toBe('missing');
+    expect(check.fix![0]).toContain('aws sesv2 put-account-details --region eu-south-1 --production-access-enabled --mail-type TRANSACTIONAL --website-url https://servizisociali.comune.fantasia.it');
+  });
+
+  it('a certificate pending, for another domain, expired, or absent', async () => {
+    acm.on(DescribeCertificateCommand).resolves({ Certificate: { Status: 'PENDING_VALIDATION', DomainName: 'servizisociali.comune.fantasia.it' } });
+    expect(find(await run(), 'certificate')).toMatchObject({ status: 'missing', detail: 'the certificate is PENDING_VALIDATION' });
+    acm.on(DescribeCertificateCommand).resolves({ Certificate: { Status: 'ISSUED', DomainName: 'www.comune.fantasia.it', SubjectAlternativeNames: ['*.other.fantasia.it'] } });
+    expect(find(await run(), 'certificate')).toMatchObject({ status: 'missing', detail: 'the certificate is for www.comune.fantasia.it, *.other.fantasia.it, not servizisociali.comune.fantasia.it' });
+    acm.on(DescribeCertificateCommand).resolves({ Certificate: { Status: 'ISSUED', DomainName: 'servizisociali.comune.fantasia.it', NotAfter: new Date('2026-01-01T00:00:00Z') } });
+    expect(find(await run(), 'certificate')).toMatchObject({ status: 'missing', detail: 'the certificate expired on 2026-01-01' });
+    acm.on(DescribeCertificateCommand).rejects(notFound('ResourceNotFoundException'));
+    expect(find(await run(), 'certificate').fix![0]).toBe('aws acm request-certificate --region us-east-1 --domain-name servizisociali.comune.fantasia.it --validation-method DNS');
+  });
+
+  it('the Cognito domain prefix taken by another pool, and accepted when it is the stage’s own', async () => {
+    cognito.on(DescribeUserPoolDomainCommand).resolves({ DomainDescription: { UserPoolId: 'eu-south-1_Other', Domain: 'servizisociali-fantasia' } });
+    expect(find(await run(), 'Cognito domain')).toMatchObject({ status: 'missing', detail: expect.stringContaining('taken by another user pool') });
+    cognito.on(DescribeUserPoolDomainCommand).resolves({ DomainDescription: { UserPoolId: 'eu-south-1_Ours', Domain: 'servizisociali-fantasia' } });
+    cfn.on(DescribeStackResourcesCommand, { StackName: 'PortaleProdAuth' }).resolves({
+      StackResources: [{ LogicalResourceId: 'Users', ResourceType: 'AWS::Cognito::UserPool', PhysicalResourceId: 'eu-south-1_Ours', ResourceStatus: 'CREATE_COMPLETE', Timestamp: new Date() }],
+    });
+    expect(find(await run(), 'Cognito domain')).toMatchObject({ status: 'ok', detail: "the domain of this stage's user pool (PortaleProdAuth)" });
+  });
+
+  it('a new account’s Lambda concurrency quota', async () => {
+    lambda.on(GetAccountSettingsCommand).resolves({ AccountLimit: { ConcurrentExecutions: 10 } });
+    const check = find(await run(), 'Lambda concurrency');
+    expect(check).toMatchObject({ status: 'missing', detail: 'the account may run 10 functions at once' });
+    expect(check.fix![0]).toBe('aws service-quotas request-service-quota-increase --region eu-south-1 --service-code lambda --quota-code L-B99A9384 --desired-value 1000');
+  });
+
+  it('a kid that is not the PDND key’s, and no data stack yet', async () => {
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'der' });
+    kms.on(GetPublicKeyCommand).resolves({ PublicKey: new Uint8Array(other) });
+    const wrong = find(await run(), "PDND key's kid");
+    expect(wrong.status).toBe('missing');
+    expect(wrong.detail).toContain(`says ${kid}`);
+    cfn.on(DescribeStacksCommand, { StackName: 'PortaleProdData' }).rejects(notFound('ValidationError', 'Stack with id PortaleProdData does not exist'));
+    const later = find(await run(), "PDND key's kid");
+    expect(later).toMatchObject({ status: 'later', fix: expect.arrayContaining(['npm run deploy -- prod --data-only']) });
+    expect(passed([later])).toBe(true);
+  });
+});
+
+function everythingPresentSecrets() {
+  secretValues['portale-servizi-sociali/mypay'] = JSON.stringify({ endpoint: 'https://mypay.regione.example/pa', codIpa: 'C_F999', password: PASSWORD, creditorFiscalCode: '80012340123' });
+  secretValues['portale-servizi-sociali/io-api-key'] = JSON.stringify({ apiKey: IO_KEY, organizationFiscalCode: '80012340123' });
+}
