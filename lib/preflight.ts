@@ -78,7 +78,7 @@ export function secretsOf(settings: PortalContext): { name: string; what: string
     {
       name: settings.mypaySecretName,
       what: 'the council’s MyPay access',
-      fields: ['endpoint', 'codIpa', 'password', 'creditorFiscalCode', ...(settings.mypayDefaultEntityPassword ? ['defaultEntityPassword'] : [])],
+      fields: ['endpoint', 'codIpa', 'password', 'creditorFiscalCode'],
     },
     { name: settings.io.secretName, what: 'the IO service’s key', fields: ['apiKey', 'organizationFiscalCode'] },
   ];

@@ -42,7 +42,6 @@ export const stageConfigSchema = z
     mailIdentityArn: z.string().startsWith('arn:aws:ses:').optional(),
     alarmEmail: email.optional(),
     mypaySecretName: text.optional(),
-    mypayDefaultEntityPassword: z.boolean().optional(),
     mypayImportMaxWaitMinutes: z.number().int().min(1).max(180 * 24 * 60).optional(),
     ioBaseUrl: z.url({ protocol: /^https?$/ }).optional(),
     ioSecretName: text.optional(),

@@ -176,15 +176,6 @@ describe('each missing piece, with its fix', () => {
     }
   });
 
-  it('the MyPay default entity password, when the stage says MyPay needs it', async () => {
-    writeFileSync(path.join(dir, 'prod.json'), JSON.stringify({ ...settings, pdndKid: kid, mypayDefaultEntityPassword: true }));
-    try {
-      expect(find(await run(), 'secret portale-servizi-sociali/mypay')).toMatchObject({ status: 'missing', detail: 'missing or empty field: defaultEntityPassword' });
-    } finally {
-      writeFileSync(path.join(dir, 'prod.json'), JSON.stringify({ ...settings, pdndKid: kid }));
-    }
-  });
-
   it('the IO service of another body than MyPay’s creditor', async () => {
     secretValues['portale-servizi-sociali/io-api-key'] = JSON.stringify({ apiKey: IO_KEY, organizationFiscalCode: '00000000001' });
     try {
