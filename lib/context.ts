@@ -112,14 +112,9 @@ export interface PortalContext {
    * retentionIseeDocumentsYears, retentionSupportMessagesYears, retentionPaymentRecordsYears, retentionAuditEntriesYears.
    */
   retention: Record<RetentionKind, number>;
-  /** The stage deployed (context stage, e.g. staging, production); unset: a development copy. */
-  stage?: string;
   /** AWS Backup of the table and the documents bucket (lib/backups.ts): retention, and the copy out of the account or region. */
   backup: BackupSettings;
 }
-
-/** The stage whose deploy must page someone: its synth refuses a missing alarmEmail. */
-export const PRODUCTION_STAGE = 'production';
 
 /**
  * The CloudWatch namespace of the deployment's metrics (Powertools' POWERTOOLS_METRICS_NAMESPACE): one per
@@ -229,10 +224,6 @@ export function portalContext(node: Node): PortalContext {
   }
   const alarmEmail = text(node, 'alarmEmail');
   if (alarmEmail && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail)) throw new Error('alarmEmail must be an e-mail address');
-  const stage = text(node, 'stage');
-  if (stage === PRODUCTION_STAGE && !alarmEmail) {
-    throw new Error('alarmEmail is required for the production stage: without it the alarms notify nobody. Set the on-call address (alarmEmail) in the stage’s settings.');
-  }
   const days = (key: string, fallback: number, min: number, max: number) => {
     const value = text(node, key) ?? String(fallback);
     if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new Error(`${key} must be a whole number of days from ${min} to ${max}`);
@@ -327,7 +318,6 @@ export function portalContext(node: Node): PortalContext {
     alarmEmail,
     accessibilityStatementUrl,
     retention,
-    stage,
     backup: {
       // AWS Backup keeps a recovery point at least a day; a copy's must be at least as long as the rule's.
       dailyRetentionDays: days('backupDailyRetentionDays', contextDefaults.backupDailyRetentionDays, 7, 3650),

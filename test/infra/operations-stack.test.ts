@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Duration, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -8,6 +11,7 @@ import { resources } from '../../functions/routes.ts';
 import { inventoryOf } from '../../lib/cost-inventory.ts';
 import { OperationsStack } from '../../lib/operations-stack.ts';
 import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
+import { completeProduction } from '../support/stages.ts';
 
 /**
  * The operations stack read from the synthesized templates: the alarms' topic, an alarm on every function
@@ -276,9 +280,16 @@ describe('alarms', () => {
   });
 
   it('refuse a production stage without an alarm recipient, naming the setting', () => {
-    expect(() => scratchApp({ bundle: false, context: { stage: 'production' } })).toThrow(/alarmEmail/);
-    const staging = scratchApp({ bundle: false, context: { stage: 'staging' } });
-    staging.dispose();
+    const { alarmEmail: _alarmEmail, ...withoutRecipient } = completeProduction;
+    const configDir = mkdtempSync(path.join(os.tmpdir(), 'portale-alarm-stage-'));
+    try {
+      writeFileSync(path.join(configDir, 'prod.json'), JSON.stringify(withoutRecipient));
+      writeFileSync(path.join(configDir, 'staging.json'), JSON.stringify({ ...withoutRecipient, production: false }));
+      expect(() => scratchApp({ bundle: false, nag: false, configDir, context: { stage: 'prod' } })).toThrow(/alarmEmail is not set \(who receives the alarms\)/);
+      scratchApp({ bundle: false, nag: false, configDir, context: { stage: 'staging' } }).dispose();
+    } finally {
+      rmSync(configDir, { recursive: true, force: true });
+    }
   });
 
   it('watch the business: an export in error, notices not sent, payments to reconcile, ISEE readings that failed', () => {

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { PortalFunction } from '../../lib/portal-function.ts';
 import { CONFIG_DIR, loadStage, stackNamesOf, stageConfigSchema } from '../../lib/stage-config.ts';
 import { scratchApp } from '../../lib/scratch-app.ts';
+import { completeProduction } from '../support/stages.ts';
 
 /**
  * A stage's settings are one versioned file, config/<stage>.json, read by every synth of that stage
@@ -16,26 +17,6 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'portale-stages-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const write = (stage: string, settings: unknown) => writeFileSync(path.join(dir, `${stage}.json`), JSON.stringify(settings, null, 2));
 
-/** A production stage with every outside setting filled in. */
-export const completeProduction = {
-  production: true,
-  stackPrefix: 'PortaleProd',
-  webDomainName: 'servizisociali.comune.fantasia.it',
-  certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/3f8a1c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b',
-  authDomainPrefix: 'servizisociali-fantasia',
-  spidGatewayIssuer: 'https://login.comune.fantasia.it/oidc',
-  spidGatewayClientId: 'servizi-sociali-prod',
-  mailFrom: 'noreply@comune.fantasia.it',
-  supportEmail: 'servizisociali@comune.fantasia.it',
-  alarmEmail: 'reperibile@comune.fantasia.it',
-  pdndEnvironment: 'produzione',
-  pdndClientId: '3f8a1c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b',
-  pdndKid: 'ZxY0wV9uTsRqPoNmLkJiHgFeDcBa_-0123456789abc',
-  inpsEndpoint: 'https://api.inps.it/pdnd/soap/ConsultazioneISEE/v1',
-  inpsPurposeAttestazione: '6b1f2a3c-4d5e-4f60-8a7b-9c0d1e2f3a4b',
-  inpsPurposeIndicatore: '7c2a3b4d-5e6f-4a71-9b8c-0d1e2f3a4b5c',
-  inpsUserId: '80012340123',
-};
 
 const synth = (stage: string, context: Record<string, unknown> = {}) => scratchApp({ bundle: false, nag: false, configDir: dir, context: { stage, ...context } });
 const variablesOf = (portal: ReturnType<typeof synth>, fn: PortalFunction) => {

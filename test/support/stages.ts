@@ -1,0 +1,20 @@
+/** A production stage with every outside setting filled in. */
+export const completeProduction = {
+  production: true,
+  stackPrefix: 'PortaleProd',
+  webDomainName: 'servizisociali.comune.fantasia.it',
+  certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/3f8a1c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b',
+  authDomainPrefix: 'servizisociali-fantasia',
+  spidGatewayIssuer: 'https://login.comune.fantasia.it/oidc',
+  spidGatewayClientId: 'servizi-sociali-prod',
+  mailFrom: 'noreply@comune.fantasia.it',
+  supportEmail: 'servizisociali@comune.fantasia.it',
+  alarmEmail: 'reperibile@comune.fantasia.it',
+  pdndEnvironment: 'produzione',
+  pdndClientId: '3f8a1c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b',
+  pdndKid: 'ZxY0wV9uTsRqPoNmLkJiHgFeDcBa_-0123456789abc',
+  inpsEndpoint: 'https://api.inps.it/pdnd/soap/ConsultazioneISEE/v1',
+  inpsPurposeAttestazione: '6b1f2a3c-4d5e-4f60-8a7b-9c0d1e2f3a4b',
+  inpsPurposeIndicatore: '7c2a3b4d-5e6f-4a71-9b8c-0d1e2f3a4b5c',
+  inpsUserId: '80012340123',
+};
