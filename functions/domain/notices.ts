@@ -2,6 +2,7 @@ import { ConflictError } from './errors.ts';
 import { counted, fill, noticeMessages } from './messages.ts';
 import { formatEuro, toEuros } from './money.ts';
 import type { Position } from './payments.ts';
+import { isOpen } from './positions/states.ts';
 
 /**
  * Payment notices (avvisi di pagamento) sent to the citizen: by e-mail with MyPay's PDF attached, and as a
@@ -22,7 +23,7 @@ export function assertNoticeSendable(position: NoticePosition): asserts position
 }
 
 /** Whether a position is one the flow e-mail sends (the same rule, as a test). */
-export const isNoticeSendable = (position: NoticePosition) => !position.annullato && !position.isPagato && Boolean(position.nav);
+export const isNoticeSendable = (position: NoticePosition) => isOpen(position) && Boolean(position.nav);
 
 /** "2026-11-30" → "30/11/2026". */
 export const italianDate = (isoDate: string) => isoDate.slice(0, 10).split('-').reverse().join('/');

@@ -12,7 +12,7 @@ import { requireCompleteConfiguration } from '../configuration/use-cases.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import { resourceHandler } from '../http/handler.ts';
-import { listPositionsOfMonth } from '../payments/repository.ts';
+import { listPositionsOfMonth } from '../positions/repository.ts';
 import { makeMonthPlanner } from '../payments/use-cases.ts';
 import { listApprovedSubscriptionsOfCall } from '../subscriptions/repository.ts';
 import { getUserItems } from '../users/repository.ts';

@@ -14,6 +14,8 @@ import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.
 import { makeMonthSummaryRefresh } from '../../functions/payment-list/month-refresh.ts';
 import { actors, memoryAudit, memoryMetrics, tickingClock } from '../support/in-memory.ts';
 import { memoryDebts } from '../support/in-memory-debts.ts';
+import { memoryPositionWriter } from '../support/in-memory-positions.ts';
+import { edit as editTransition, isBatchable, isOpen, settle } from '../../functions/domain/positions/index.ts';
 
 const complete: Configuration = {
   azione: 'I',
@@ -42,52 +44,17 @@ function memoryPositions(): PositionRepository & { all: Map<string, PositionReco
   const ofMonth = (callId: string, period: Period) => [...all.values()].filter((p) => p.callId === callId && periodKey(p) === periodKey(period));
   const repository = {
     all,
-    async putPositions(written: readonly PositionRecord[]) {
-      for (const position of written) all.set(key(position), structuredClone(position));
-    },
+    ...memoryPositionWriter(all, key),
     openWriteBack: async () => undefined,
     writeBackReceipts: async () => ({ receipts: [], count: 0 }),
     closeWriteBack: async () => true,
     repairPayment: async (): Promise<'repaired' | 'paid' | 'none'> => 'none',
     listPositionsOfMonth: async (callId: string, period: Period) => structuredClone(ofMonth(callId, period)),
     listPositions: async (callId, period) => ({ items: ofMonth(callId, period), nextCursor: null }),
-    async createPosition(position) {
-      if (all.has(key(position))) return false;
-      all.set(key(position), structuredClone(position));
-      return true;
-    },
-    async createPositions(created) {
-      for (const position of created) all.set(key(position), structuredClone(position));
-    },
-    async replacePosition(position, expectedVersion) {
-      const stored = all.get(key(position));
-      if (!stored || stored.version !== expectedVersion || stored.isPagato || stored.annullato) return false;
-      if (stored.checkoutUntil && stored.checkoutUntil > position.updatedAt) return false;
-      all.set(key(position), structuredClone(position));
-      return true;
-    },
-    async recordReconciliationClosed(position, expectedVersion) {
-      const stored = all.get(key(position));
-      if (!stored || stored.version !== expectedVersion || !stored.riconciliazione) return false;
-      all.set(key(position), structuredClone(position));
-      return true;
-    },
     getPositionByIud: async (iud) => structuredClone([...all.values()].find((p) => p.iud === iud) ?? null),
-    hasOpenPositions: async (callId, period) => ofMonth(callId, period).some((p) => !p.isPagato && !p.annullato),
+    hasOpenPositions: async (callId, period) => ofMonth(callId, period).some(isOpen),
     hasLiveCheckouts: async (callId, month, now) =>
       [...all.values()].some((p) => p.callId === callId && (!month || periodKey(p) === periodKey(month)) && Boolean(p.checkoutUntil) && p.checkoutUntil! > now),
-    async recordExportOutcome(position, outcome) {
-      const stored = all.get(key(position));
-      if (!stored || stored.iud !== position.iud) return false;
-      if (outcome.kind === 'accepted') {
-        if (stored.statoExport === 'ESPORTATA' && stored.codIuv === outcome.iuv) return false;
-        Object.assign(stored, { codIuv: outcome.iuv, nav: outcome.nav, statoExport: 'ESPORTATA', lastExportError: null, exportedAt: stored.exportedAt ?? outcome.at, version: stored.version + 1 });
-      } else {
-        if (stored.statoExport === 'ERRORE' && stored.lastExportError === outcome.reason) return false;
-        Object.assign(stored, { statoExport: 'ERRORE', lastExportError: outcome.reason, version: stored.version + 1 });
-      }
-      return true;
-    },
   } satisfies PositionRepository & Record<string, unknown>;
   return repository;
 }
@@ -153,7 +120,7 @@ function setup(options: { configuration?: Partial<Configuration> | null; callSta
     bands: { getBand: async (id) => (id === band.id ? band : null) },
     subscriptions: { listApprovedSubscriptionsOfCall: async (callId) => subscriptions.filter((s) => s.announcementId === callId && s.state === 'VALIDATED') },
     users: { getUserItems },
-    isees: { iseesNotYetUsedForFee: async (ids) => ids.filter((id) => !marked.has(id)), markIseeUsedForFee: async (id) => void marked.add(id) },
+    isees: { markIseesUsedForFee: async (ids) => ids.filter((id) => !marked.has(id)).map((id) => marked.add(id)).length },
     exports: { runningExportOf: async (callId) => exportLocks.get(callId) ?? null },
     exportFiles,
     configuration: configurationRepository,
@@ -246,10 +213,10 @@ describe('generating the positions of a month', () => {
     t.enrol(user('u1', 8000), 3);
     await t.payments.generatePositions(call.id, march, actors.operator);
     const [key, stored] = [...t.positions.all.entries()][0]!;
-    const real = t.positions.replacePosition.bind(t.positions);
-    t.positions.replacePosition = async (position, version) => {
+    const real = t.positions.applyTransitions.bind(t.positions);
+    t.positions.applyTransitions = async (transitions, onWritten) => {
       t.positions.all.set(key, { ...stored, version: 9 }); // someone else wrote first
-      return real(position, version);
+      return real(transitions, onWritten);
     };
     t.subscriptions[0]!.weeklyHour = 4;
     expect(await t.payments.generatePositions(call.id, march, actors.operator)).toMatchObject({ updated: 0, unchanged: 1 });
@@ -352,10 +319,8 @@ describe('the export to MyPay (the flow\'s side of the positions)', () => {
     expect(after.find((p) => p.iud === p2!.iud)).toMatchObject({ codIuv: null, statoExport: 'ERRORE', lastExportError: 'PAA_CF_NON_VALIDO: Codice fiscale non valido' });
     // Again (a restarted Collect): nothing is written, the verdicts are already there.
     const writes: string[] = [];
-    const record = t.positions.recordExportOutcome;
-    t.positions.recordExportOutcome = (position, outcome) => (writes.push(position.iud), record(position, outcome));
-    const put = t.positions.putPositions;
-    t.positions.putPositions = (positions) => (writes.push(...positions.map((p) => p.iud)), put(positions));
+    const apply = t.positions.applyTransitions;
+    t.positions.applyTransitions = (transitions, onWritten) => (writes.push(...transitions.map((transition) => transition.after.iud)), apply(transitions, onWritten));
     await t.payments.recordExportResults({ callId: call.id, ...march }, results);
     expect(writes).toEqual([]);
     expect([...t.positions.all.values()]).toEqual(after);
@@ -374,12 +339,17 @@ describe('the export to MyPay (the flow\'s side of the positions)', () => {
 describe('the export\'s month generation, in batches (a month of hundreds of citizens)', () => {
   const MANY = 240; // above the month refresh's threshold (200 written positions)
   const exportMonth = (t: ReturnType<typeof setup>, flowId = 'flow-1') => t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId }, actors.operator);
-  /** Counts the position writes of each kind. */
+  /** Counts the creates of each kind: one by one on their condition, or in batches under the export's lock (isBatchable). */
   function countWrites(t: ReturnType<typeof setup>) {
     const counts = { createPosition: 0, createPositions: 0, batchedCreates: 0 };
-    const { createPosition, createPositions } = t.positions;
-    t.positions.createPosition = async (p) => (counts.createPosition++, createPosition.call(t.positions, p));
-    t.positions.createPositions = async (ps) => (counts.createPositions++, (counts.batchedCreates += ps.length), createPositions.call(t.positions, ps));
+    const { applyTransitions } = t.positions;
+    t.positions.applyTransitions = async (transitions, onWritten) => {
+      const creates = transitions.filter((transition) => transition.name === 'create');
+      const batched = creates.filter((transition) => isBatchable(transition.guard));
+      counts.createPosition += creates.length - batched.length;
+      if (batched.length) counts.createPositions++, (counts.batchedCreates += batched.length);
+      return applyTransitions.call(t.positions, transitions, onWritten);
+    };
     return counts;
   }
   /** Every row of the payment list and the totals, recomputed from the positions (what they must show). */
@@ -471,7 +441,8 @@ describe('the export\'s month generation, in batches (a month of hundreds of cit
     // (conditional) refresh writes u7's row: the batch then overwrites that row with what it computed before.
     t.batched.beforeNextBatch = async () => {
       const [key, position] = february;
-      expect(await t.positions.replacePosition({ ...position, isPagato: true, importoTotalePagato: position.importoDovuto, version: position.version + 1 }, position.version)).toBe(true);
+      const paid = settle(position, { iud: position.iud, iuv: '01000000000000012', amountCents: position.importoDovuto, paidOn: '2026-03-12', iur: 'IUR7' }, '2026-03-12T10:00:00.000Z').transition!;
+      expect(await t.positions.applyTransition(paid)).toBe(true);
       await t.debtSummaries.refreshDebtSummaries([{ callId: call.id, anno: 2026, userId: 'u7' }]);
       expect(t.positions.all.get(key)).toMatchObject({ isPagato: true });
     };
@@ -548,10 +519,10 @@ describe('the payment edit modal (PUT /api/positions/{id})', () => {
     await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.exportRunningEdit });
     t.exportLocks.clear();
     const key = [...t.positions.all.keys()][0]!;
-    const real = t.positions.replacePosition.bind(t.positions);
-    t.positions.replacePosition = async (p, v) => {
+    const real = t.positions.applyTransition.bind(t.positions);
+    t.positions.applyTransition = async (transition) => {
       t.positions.all.set(key, { ...t.positions.all.get(key)!, version: 7 });
-      return real(p, v);
+      return real(transition);
     };
     await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.staleCopy });
     t.positions.all.set(key, { ...position(), isPagato: true, importoTotalePagato: 6643 });
@@ -569,7 +540,7 @@ describe('a citizen paying, two operators, and a call that is over (issue 21)', 
     await t.payments.generatePositions(call.id, march, actors.operator);
     const key = [...t.positions.all.keys()][0]!;
     const position = () => t.positions.all.get(key)!;
-    /** A citizen's checkout takes the position for 30 minutes (payments/repository.ts holdForCheckout). */
+    /** A citizen's checkout takes the position for 30 minutes (domain/positions hold). */
     const hold = (until = '2026-03-10T09:30:00.000Z') => t.positions.all.set(key, { ...position(), checkoutSession: 's1', checkoutUrl: 'https://mypay/x', checkoutUntil: until });
     return { t, position, hold };
   }
@@ -601,7 +572,7 @@ describe('a citizen paying, two operators, and a call that is over (issue 21)', 
     // Another month of the call still generates; the held position's write condition refuses anyway.
     expect((await t.payments.generatePositions(call.id, { mese: 4, anno: 2026 }, actors.operator)).created).toBe(1);
     t.users.set('u1', { ...t.users.get('u1')!, lastIsee: { ...t.users.get('u1')!.lastIsee!, valueCents: 1_800_000 } });
-    expect(await t.positions.replacePosition({ ...position(), importoDovuto: 1, updatedAt: '2026-03-10T09:10:00.000Z', version: position().version + 1 }, position().version)).toBe(false);
+    expect(await t.positions.applyTransition(editTransition(position(), 1, position().descrizione, '2026-03-10T09:10:00.000Z'))).toBe(false);
     expect(position()).toEqual(before);
   });
 
