@@ -21,15 +21,18 @@ import { flowRoutes } from './routes.ts';
 import { stepFunctionsRunner } from './runner.ts';
 import { makeFlowUseCases } from './use-cases.ts';
 
-/** What a month would send now, planned as its generation would (nothing written): 'Invia a MyPay' asks first. */
-const planner = makeMonthPlanner({ subscriptions: { listApprovedSubscriptionsOfCall }, bands: { getBand }, users: { getUserItems }, positions: { listPositionsOfMonth } });
+/**
+ * What a month would send now, planned as its generation would (nothing written): 'Invia a MyPay' asks first,
+ * and keeps the plan in the exports bucket for the flow's Prepare.
+ */
+const planner = makeMonthPlanner({ subscriptions: { listApprovedSubscriptionsOfCall }, bands: { getBand }, users: { getUserItems }, positions: { listPositionsOfMonth }, exportFiles: s3ExportFiles });
 
 const flows = makeFlowUseCases({
   flows: flowRepository,
   configuration: { requireComplete: () => requireCompleteConfiguration({ getConfiguration }) },
   calls: { getCall },
-  checkouts: { hasLiveCheckouts },
   positions: {
+    hasLiveCheckouts,
     async pendingCount({ callId, ...request }) {
       const call = await getCall(callId);
       if (!call) throw new NotFoundError(messages.call.notFound);

@@ -14,6 +14,7 @@ import {
   recordExportOutcome,
   syncCandidateMonths,
   type ExportOutcome,
+  type MonthPlan,
   type PaymentRecord,
   type PlannedSubscription,
   type PositionRecord,
@@ -93,7 +94,7 @@ export interface PaymentDeps {
   /** The background jobs (functions/jobs): 'Sincronizza' runs as the kind 'sync-positions', keyed by call. */
   jobs?: BackgroundJobs;
   /** The exports bucket: 'Verifica / genera CSV' leaves its file there and answers a short-lived link. */
-  exportFiles: Pick<ExportFiles, 'put' | 'downloadUrl'>;
+  exportFiles: Pick<ExportFiles, 'put' | 'get' | 'downloadUrl'>;
   /** Who each generation left without a position for 'ISEE scaduto o mancante' (the payment list shows them). */
   missingIsee?: { putMissingIsee(callId: string, period: Period, people: readonly Skipped[], at: string): Promise<void> };
   /** The payment list's aggregates (functions/payment-list/use-cases.ts): every position write refreshes them. */
@@ -145,12 +146,50 @@ const payerOf = (position: PositionRecord, user: StoredUser | null): Payer => ({
 });
 
 /**
+ * The month's plan as 'Invia a MyPay' computed it, kept in the exports bucket for the flow's Prepare: with the
+ * versions of the month's positions it was computed from, and the users it read (the CSV's payers).
+ */
+interface KeptPlan {
+  madeAt: string;
+  plan: MonthPlan;
+  users: [string, StoredUser | null][];
+  versions: [string, number][];
+}
+const keptPlanKey = (flowId: string) => `flows/${flowId}/plan.json`;
+/** A kept plan older than this is made again (a 'Rielabora' later on: ISEEs and hours may have changed). */
+const KEPT_PLAN_MS = 10 * 60_000;
+const versionsOf = (positions: readonly PositionRecord[]) => positions.map((p): [string, number] => [p.userId, p.version]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+/**
  * The month's plan (domain planMonth) from the approved subscriptions, their users' ISEEs and hours and the
  * positions already there: writes nothing. Its own function so that 'Invia a MyPay' (the flows function) can
- * ask what a month would send without carrying the rest of the payments.
+ * ask what a month would send without carrying the rest of the payments. With the exports bucket, the plan
+ * 'Invia a MyPay' made is kept for its flow (keepFor), and the flow's Prepare takes it (planOf with
+ * `flowId`) as long as the month's positions are those it was made from: an export plans its month once.
  */
-export function makeMonthPlanner({ subscriptions, bands, users, positions }: Pick<PaymentDeps, 'subscriptions' | 'bands' | 'users'> & { positions: Pick<PositionRepository, 'listPositionsOfMonth'> }) {
-  async function planOf(call: Pick<CallRecord, 'id' | 'name' | 'serviceName' | 'bandsId'>, period: Period, at: string) {
+export function makeMonthPlanner({
+  subscriptions,
+  bands,
+  users,
+  positions,
+  exportFiles,
+}: Pick<PaymentDeps, 'subscriptions' | 'bands' | 'users'> & { positions: Pick<PositionRepository, 'listPositionsOfMonth'>; exportFiles?: Pick<ExportFiles, 'put' | 'get'> }) {
+  /** The plan kept for the flow, if any and if the month (read now) is still the one it was made from. */
+  async function keptPlan(flowId: string, existing: readonly PositionRecord[], at: string) {
+    const bytes = exportFiles ? await exportFiles.get(keptPlanKey(flowId)).catch(() => null) : null;
+    if (!bytes) return null;
+    const kept = JSON.parse(new TextDecoder().decode(bytes)) as KeptPlan;
+    if (Date.parse(at) - Date.parse(kept.madeAt) > KEPT_PLAN_MS) return null;
+    if (JSON.stringify(kept.versions) !== JSON.stringify(versionsOf(existing))) return null;
+    return { plan: kept.plan, usersById: new Map(kept.users) };
+  }
+
+  async function planOf(call: Pick<CallRecord, 'id' | 'name' | 'serviceName' | 'bandsId'>, period: Period, at: string, flowId: string | null = null) {
+    if (flowId) {
+      const existing = await positions.listPositionsOfMonth(call.id, period);
+      const kept = await keptPlan(flowId, existing, at);
+      if (kept) return { ...kept, existing };
+    }
     const [approved, callBands, existing] = await Promise.all([
       subscriptions.listApprovedSubscriptionsOfCall(call.id),
       Promise.all(call.bandsId.map((id) => bands.getBand(id))).then((found) => found.filter((band): band is Band => band !== null)),
@@ -179,8 +218,12 @@ export function makeMonthPlanner({ subscriptions, bands, users, positions }: Pic
      * How many positions of the month (of one citizen, if given) an export would send now: the month as its
      * generation would leave it, the positions with a pending action. 0: 'Invia a MyPay' creates no flow.
      */
-    async pendingExportCount(call: Pick<CallRecord, 'id' | 'name' | 'serviceName' | 'bandsId'>, request: { mese: number; anno: number; fiscalCode: string | null }, at: string): Promise<number> {
-      const { plan, existing } = await planOf(call, { mese: request.mese, anno: request.anno }, at);
+    async pendingExportCount(call: Pick<CallRecord, 'id' | 'name' | 'serviceName' | 'bandsId'>, request: { mese: number; anno: number; fiscalCode: string | null; flowId?: string }, at: string): Promise<number> {
+      const { plan, existing, usersById } = await planOf(call, { mese: request.mese, anno: request.anno }, at);
+      if (request.flowId && exportFiles) {
+        const kept: KeptPlan = { madeAt: at, plan, users: [...usersById], versions: versionsOf(existing) };
+        await exportFiles.put(keptPlanKey(request.flowId), new TextEncoder().encode(JSON.stringify(kept)), 'application/json');
+      }
       const month = new Map(existing.map((p) => [p.userId, p]));
       for (const created of plan.create) month.set(created.userId, created);
       for (const { after } of [...plan.update, ...plan.cancel]) month.set(after.userId, after);
@@ -203,7 +246,8 @@ export function makePaymentUseCases(deps: PaymentDeps) {
   async function generate(call: CallRecord, period: Period, actor: Actor, lock: { exportingFlow: string | null } = { exportingFlow: null }, progress?: Progress) {
     const now = clock.now();
     const at = now.toISOString();
-    const { plan, usersById, existing } = await planOf(call, period, at);
+    // The export's own generation takes the plan its 'Invia a MyPay' made, if the month has not changed since.
+    const { plan, usersById, existing } = await planOf(call, period, at, lock.exportingFlow);
     await deps.missingIsee?.putMissingIsee(call.id, period, plan.skipped.filter((s) => s.reason === messages.positions.noIsee), at);
 
     // The month's transitions, each on its guard: a create where no position is, a change on the version read
@@ -256,20 +300,24 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     return { result, usersById, month };
   }
 
-  async function prepare(callId: string, input: PeriodInput, exportingFlow: string | null = null) {
+  /**
+   * The checks before a month's generation. `exportStep`: the export's own (its flow says whether it holds
+   * the call's export lock: the lock is flows' own, read there); otherwise none may run while an export of
+   * the call does.
+   */
+  async function prepare(callId: string, input: PeriodInput, exportStep: { flowId: string; underLock: boolean } | null = null) {
     const call = await requireCall(callId);
     const period = resolvePeriod(input, clock.now());
     // An archived call is over: no new positions (a closed one keeps billing). The export's own step was
     // allowed when its flow started ('Invia a MyPay' checks it).
-    if (!exportingFlow && call.state === CallState.ARCHIVED) throw new ConflictError(positionOpsMessages.archived);
-    const running = await exports.runningExportOf(callId);
-    if (running && running !== exportingFlow) throw new ConflictError(messages.positions.exportRunning);
+    if (!exportStep && call.state === CallState.ARCHIVED) throw new ConflictError(positionOpsMessages.archived);
+    if (!exportStep && (await exports.runningExportOf(callId))) throw new ConflictError(messages.positions.exportRunning);
     // Checked before anything is generated: the CSV and the export need every value.
     const config: Configuration = await requireCompleteConfiguration(configuration);
     // Not while a citizen pays a position of the month (each write's condition holds it anyway).
-    if (!exportingFlow && (await positions.hasLiveCheckouts(call.id, period, clock.now().toISOString()))) throw new ConflictError(positionOpsMessages.checkoutLiveMonth);
+    if (!exportStep && (await positions.hasLiveCheckouts(call.id, period, clock.now().toISOString()))) throw new ConflictError(positionOpsMessages.checkoutLiveMonth);
     /** The flow that holds the call's export lock, when this generation is its own. */
-    const lockedBy = running !== null && running === exportingFlow ? running : null;
+    const lockedBy = exportStep?.underLock ? exportStep.flowId : null;
     return { call, config, period, lockedBy };
   }
 
@@ -494,8 +542,8 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      * 'Verifica / genera CSV', run by the flow that holds the call's export lock; one citizen only for the
      * single payment.
      */
-    async exportCsv(request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string }, actor: Actor) {
-      const { call, config, period, lockedBy } = await prepare(request.callId, { mese: request.mese, anno: request.anno }, request.flowId);
+    async exportCsv(request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string; underLock: boolean }, actor: Actor) {
+      const { call, config, period, lockedBy } = await prepare(request.callId, { mese: request.mese, anno: request.anno }, { flowId: request.flowId, underLock: request.underLock });
       // Only a flow that holds the call's export lock may batch its creates (generate).
       const { content, rows, heldBack, iseeIds } = await pendingCsv(call, config, period, request.fiscalCode, actor, lockedBy);
       // Without the lock the generation marked its ISEEs itself.

@@ -7,7 +7,7 @@ import { periodKey, positionEditSchema, type Period } from '../../functions/doma
 import type { CallRecord } from '../../functions/calls/repository.ts';
 import { makeConfigurationUseCases } from '../../functions/configuration/use-cases.ts';
 import type { StoredConfiguration } from '../../functions/configuration/repository.ts';
-import { makePaymentUseCases, type PositionRepository } from '../../functions/payments/use-cases.ts';
+import { makeMonthPlanner, makePaymentUseCases, type PositionRepository } from '../../functions/payments/use-cases.ts';
 import type { SubscriptionRecord } from '../../functions/subscriptions/repository-items.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
 import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.ts';
@@ -86,6 +86,7 @@ function setup(options: { configuration?: Partial<Configuration> | null; callSta
   const links: { key: string; fileName: string; contentType?: string }[] = [];
   const exportFiles = {
     put: async (key: string, body: Uint8Array, contentType: string) => void files.set(key, { body, contentType }),
+    get: async (key: string) => files.get(key)?.body ?? Promise.reject(Object.assign(new Error('NoSuchKey'), { name: 'NoSuchKey' })),
     downloadUrl: async (key: string, fileName: string, contentType?: string) => (links.push({ key, fileName, contentType }), `https://exports/${key}?ttl=300`),
   };
   const configurationRepository = {
@@ -114,11 +115,19 @@ function setup(options: { configuration?: Partial<Configuration> | null; callSta
     refresh: debtSummaries,
     clock,
   });
+  /** How many times a month was planned (each plan reads the call's approved subscriptions once). */
+  const plans = { count: 0 };
+  const subscriptionsPort = {
+    listApprovedSubscriptionsOfCall: async (callId: string) => (plans.count++, subscriptions.filter((s) => s.announcementId === callId && s.state === 'VALIDATED')),
+  };
+  const bands = { getBand: async (id: string) => (id === band.id ? band : null) };
+  /** 'Invia a MyPay''s planner (the flows function's), on the same stores. */
+  const planner = makeMonthPlanner({ subscriptions: subscriptionsPort, bands, users: { getUserItems }, positions, exportFiles });
   const payments = makePaymentUseCases({
     positions,
     calls: { getCall },
-    bands: { getBand: async (id) => (id === band.id ? band : null) },
-    subscriptions: { listApprovedSubscriptionsOfCall: async (callId) => subscriptions.filter((s) => s.announcementId === callId && s.state === 'VALIDATED') },
+    bands,
+    subscriptions: subscriptionsPort,
     users: { getUserItems },
     isees: { markIseesUsedForFee: async (ids) => ids.filter((id) => !marked.has(id)).map((id) => marked.add(id)).length },
     exports: { runningExportOf: async (callId) => exportLocks.get(callId) ?? null },
@@ -134,7 +143,7 @@ function setup(options: { configuration?: Partial<Configuration> | null; callSta
     users.set(u.id, u);
     subscriptions.push(subscription(u.id, hours, state));
   };
-  return { payments, configuration, positions, users, subscriptions, marked, audit, metrics, enrol, exportLocks, files, links, debts, debtSummaries, batched };
+  return { payments, planner, plans, configuration, positions, users, subscriptions, marked, audit, metrics, enrol, exportLocks, files, links, debts, debtSummaries, batched };
 }
 
 const march = { mese: 3, anno: 2026 };
@@ -280,6 +289,10 @@ describe('Verifica / genera CSV', () => {
   });
 });
 
+/** The export's Prepare as flows calls it: whether its flow holds the call's export lock is flows' answer (here the test's locks). */
+const exportCsv = (t: ReturnType<typeof setup>, request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string }, actor: typeof actors.operator) =>
+  t.payments.exportCsv({ ...request, underLock: t.exportLocks.get(request.callId) === request.flowId }, actor);
+
 describe('the export to MyPay (the flow\'s side of the positions)', () => {
   it('while an export of the call runs, only that flow may (re)generate the month: Sincronizza and Verifica / genera CSV get a 409', async () => {
     const t = setup();
@@ -288,16 +301,42 @@ describe('the export to MyPay (the flow\'s side of the positions)', () => {
     await expect(t.payments.generatePositions(call.id, march, actors.operator)).rejects.toMatchObject({ status: 409, message: messages.positions.exportRunning });
     await expect(t.payments.positionsCsv(call.id, march, actors.operator)).rejects.toMatchObject({ status: 409 });
     expect(t.positions.all.size).toBe(0);
-    const file = await t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId: 'flow-1' }, actors.operator);
+    const file = await exportCsv(t, { callId: call.id, ...march, fiscalCode: null, flowId: 'flow-1' }, actors.operator);
     expect(file.rows).toBe(1);
-    await expect(t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId: 'flow-2' }, actors.operator)).rejects.toMatchObject({ status: 409 });
+  });
+
+  it('an export plans its month once: Prepare applies the plan \'Invia a MyPay\' kept, and plans again when the month changed since', async () => {
+    const t = setup();
+    t.enrol(user('u1', 8000), 3);
+    t.enrol(user('u2', 8000), 4);
+    t.exportLocks.set(call.id, 'flow-1');
+    const request = { callId: call.id, ...march, fiscalCode: null, flowId: 'flow-1' };
+    expect(await t.planner.pendingExportCount(call, request, '2026-03-10T09:00:00.000Z')).toBe(2);
+    expect(t.plans.count).toBe(1);
+    const file = await exportCsv(t, request, actors.operator);
+    expect(t.plans.count).toBe(1);
+    expect(file.rows).toBe(2);
+    expect([...t.positions.all.values()].map((p) => p.importoDovuto).sort()).toEqual([6643, 8857]);
+
+    // Another month: planned, then one of its positions is paid before Prepare: the kept plan is not the
+    // month any more, so Prepare plans again (the paid position is left as it is).
+    const april = { callId: call.id, mese: 4, anno: 2026, fiscalCode: null, flowId: 'flow-2' };
+    t.exportLocks.set(call.id, 'flow-2');
+    await exportCsv(t, { ...april, flowId: 'flow-0' }, actors.operator); // the month exists (not under the lock)
+    expect(await t.planner.pendingExportCount(call, april, '2026-04-10T09:00:00.000Z')).toBe(2);
+    const [key, stored] = [...t.positions.all.entries()].find(([, p]) => p.mese === 4 && p.userId === 'u2')!;
+    t.positions.all.set(key, { ...stored, isPagato: true, importoTotalePagato: stored.importoDovuto, version: stored.version + 1 });
+    const plansBefore = t.plans.count;
+    await exportCsv(t, april, actors.operator);
+    expect(t.plans.count).toBe(plansBefore + 1);
+    expect(t.positions.all.get(key)).toMatchObject({ isPagato: true, version: stored.version + 1 });
   });
 
   it('the single payment carries one citizen\'s row only', async () => {
     const t = setup();
     t.enrol(user('u1', 8000), 3);
     t.enrol(user('u2', 9000), 2);
-    const file = await t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: 'CFU2XXXXXXXXXXXX', flowId: 'f' }, actors.operator);
+    const file = await exportCsv(t, { callId: call.id, ...march, fiscalCode: 'CFU2XXXXXXXXXXXX', flowId: 'f' }, actors.operator);
     expect(file.rows).toBe(1);
     expect(file.csv).toContain('CFU2XXXXXXXXXXXX');
     expect(file.csv).not.toContain('CFU1XXXXXXXXXXXX');
@@ -330,7 +369,7 @@ describe('the export to MyPay (the flow\'s side of the positions)', () => {
     await t.payments.recordExportResults({ callId: call.id, mese: 4, anno: 2026 }, results);
     expect(writes).toEqual([]);
     expect([...t.positions.all.values()]).toEqual(after);
-    const next = await t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId: 'f' }, actors.operator);
+    const next = await exportCsv(t, { callId: call.id, ...march, fiscalCode: null, flowId: 'f' }, actors.operator);
     expect(next.rows).toBe(1);
     expect(next.csv).toContain(p2!.iud);
   });
@@ -338,7 +377,7 @@ describe('the export to MyPay (the flow\'s side of the positions)', () => {
 
 describe('the export\'s month generation, in batches (a month of hundreds of citizens)', () => {
   const MANY = 240; // above the month refresh's threshold (200 written positions)
-  const exportMonth = (t: ReturnType<typeof setup>, flowId = 'flow-1') => t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId }, actors.operator);
+  const exportMonth = (t: ReturnType<typeof setup>, flowId = 'flow-1') => exportCsv(t, { callId: call.id, ...march, fiscalCode: null, flowId }, actors.operator);
   /** Counts the creates of each kind: one by one on their condition, or in batches under the export's lock (isBatchable). */
   function countWrites(t: ReturnType<typeof setup>) {
     const counts = { createPosition: 0, createPositions: 0, batchedCreates: 0 };
@@ -405,7 +444,7 @@ describe('the export\'s month generation, in batches (a month of hundreds of cit
     // A flow that does not hold the lock (none held) does not batch either.
     t.subscriptions.push(subscription('late', 2));
     t.users.set('late', user('late', 8000));
-    await t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId: 'not-holding' }, actors.operator);
+    await exportCsv(t, { callId: call.id, ...march, fiscalCode: null, flowId: 'not-holding' }, actors.operator);
     expect(counts).toMatchObject({ createPosition: MANY + 1, createPositions: 0 });
   });
 
@@ -435,7 +474,7 @@ describe('the export\'s month generation, in batches (a month of hundreds of cit
     const t = setup();
     for (let i = 0; i < MANY; i++) t.enrol(user(`u${i}`, 8000), 3);
     t.exportLocks.set(call.id, 'flow-1');
-    await t.payments.exportCsv({ callId: call.id, mese: 2, anno: 2026, fiscalCode: null, flowId: 'flow-1' }, actors.operator);
+    await exportCsv(t, { callId: call.id, mese: 2, anno: 2026, fiscalCode: null, flowId: 'flow-1' }, actors.operator);
     const february = [...t.positions.all.entries()].find(([, p]) => p.userId === 'u7' && p.mese === 2)!;
     // Between the month refresh's reads and its batched writes, u7 pays February and the payment's own
     // (conditional) refresh writes u7's row: the batch then overwrites that row with what it computed before.
