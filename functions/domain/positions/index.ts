@@ -8,4 +8,4 @@ export * from './states.ts';
 export * from './guards.ts';
 export * from './transitions.ts';
 export { planMonth, publicPosition, knownToMyPay, positionIud, syncCandidateMonths, type MonthPlan, type PositionRecord, type PlannedSubscription } from '../debt-positions.ts';
-export type { ExportOutcome, PaymentRecord } from '../payment-record.ts';
+export { receiptOf, type ExportOutcome, type PaymentRecord } from '../payment-record.ts';
