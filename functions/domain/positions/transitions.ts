@@ -3,6 +3,7 @@ import { withAmount, type MonthPlan } from '../debt-positions.ts';
 import type { ExportOutcome, PaymentRecord } from '../payment-record.ts';
 import { closeReconciliation as closedReconciliation, settlePayment, type PaymentReceipt, type SettlementEffect } from '../payment-rules.ts';
 import type { Guard } from './guards.ts';
+import { isOpen } from './states.ts';
 
 /**
  * The debt position's transitions, pure: each gives the position's next record and the guard the stored one
@@ -87,7 +88,7 @@ export function withExportOutcome(position: PositionRecord, outcome: ExportOutco
  * number (no notice e-mail or IO message goes to them). Their verdicts go in batches inside the write-back
  * fence; the others are patched one by one.
  */
-export const isBatchableWriteBack = (position: PositionRecord) => !position.isPagato && !position.annullato && !position.nav;
+export const isBatchableWriteBack = (position: PositionRecord) => isOpen(position) && !position.nav;
 
 /**
  * MyPay's verdict on an exported position (the export's write-back): in a batch inside the write-back fence
