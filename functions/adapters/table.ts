@@ -51,6 +51,8 @@ export const keys = {
   /** A Cognito user (its `sub`) that signed in with the fiscal code, beside the fiscal-code lookup: the roles command's way to the person. */
   signIn: (fiscalCode: string, sub: string) => ({ pk: `USERCF#${fiscalCode.toUpperCase()}`, sk: `SIGNIN#${sub}` }),
   isee: (id: string) => ({ pk: `ISEE#${id}`, sk: 'ISEE' }),
+  /** That an ISEE was used to compute a fee (written in batches by a month's generation): beside the ISEE, in its partition. */
+  iseeFeeMarker: (id: string) => ({ pk: `ISEE#${id}`, sk: 'FEE' }),
   /** Users search: gsi1 by last name, gsi2 LOADED (sparse), gsi3 first name, gsi4 fiscal code, gsi5 e-mail, gsi6 phone. */
   usersByLastName: 'USERS',
   usersLoaded: 'USERS#LOADED',

@@ -5,6 +5,9 @@ import { messages } from './messages.ts';
 import type { Position, Skipped } from './payments.ts';
 import { periodKey, type Period } from './period.ts';
 import { monthNames, type ExportState } from './position-rules.ts';
+import { isFinal, isPendingExport } from './positions/states.ts';
+
+export { isFinal, isPendingExport };
 
 /**
  * Debt positions (posizioni debitorie): one per approved subscription and month with a fee above zero
@@ -130,12 +133,6 @@ export interface MonthPlan {
 /** MyPay already holds this position (an import accepted it): changes must go as M / A. */
 export const knownToMyPay = (position: Pick<PositionRecord, 'exportedAt' | 'codIuv'>) => position.exportedAt !== null || position.codIuv !== null;
 
-/** A paid or cancelled position never changes again (design §4). */
-export const isFinal = (position: Pick<PositionRecord, 'isPagato' | 'annullato'>) => position.isPagato || position.annullato;
-
-/** Rows the next import must carry: those with a pending action, never a paid one. */
-export const isPendingExport = (position: Pick<PositionRecord, 'statoExport' | 'isPagato'>) =>
-  !position.isPagato && (position.statoExport === 'DA_ESPORTARE' || position.statoExport === 'ERRORE');
 
 const skip = (s: Pick<PlannedSubscription, 'fiscalCode' | 'firstName' | 'lastName'>, reason: string): Skipped => ({
   fiscalCode: s.fiscalCode,

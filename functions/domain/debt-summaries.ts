@@ -28,7 +28,6 @@ export {
   type DebtSummaryRow,
   type SummaryPosition,
   type SummaryPerson,
-  isPending,
   type DebtSummary,
   summarize,
   summaryPersonOf,

@@ -1,4 +1,5 @@
 import type { Position } from './payments.ts';
+import { isOpen } from './positions/states.ts';
 
 /**
  * The operator's payment list of a call (operator-admin §2 "Payment list", §3 "Debt summary row" and
@@ -98,7 +99,6 @@ export interface SummaryPerson {
   email: string | null;
 }
 
-export const isPending = (p: Pick<Position, 'isPagato' | 'annullato'>) => !p.isPagato && !p.annullato;
 
 /** A citizen's row for one call and year, and what it adds to the call-year's totals. Null: no positions. */
 export interface DebtSummary extends DebtSummaryRow {
@@ -114,7 +114,7 @@ export function summarize(input: { callId: string; anno: number; userId: string;
   if (!positions.length) return null;
   const first = positions[0]!;
   const person = input.person ?? { cognome: first.cognome, nome: first.nome, codiceFiscale: first.fiscalCode, telefono: null, email: null };
-  const pending = positions.filter(isPending);
+  const pending = positions.filter(isOpen);
   const dovuto = positions.filter((p) => !p.annullato).reduce((sum, p) => sum + p.importoDovuto, 0);
   const senzaEmail = pending.some((p) => !p.isEmailSent);
   const toReconcile = positions.filter((p) => p.riconciliazione);

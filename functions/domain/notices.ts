@@ -3,6 +3,7 @@ import { counted, fill, noticeMessages } from './messages.ts';
 import { formatEuro, toEuros } from './money.ts';
 import type { Position } from './payments.ts';
 import { italianDay } from './period.ts';
+import { isOpen } from './positions/states.ts';
 
 /**
  * Payment notices (avvisi di pagamento) sent to the citizen: by e-mail with MyPay's PDF attached, and as a
@@ -23,7 +24,7 @@ export function assertNoticeSendable(position: NoticePosition): asserts position
 }
 
 /** Whether a position is one the flow e-mail sends (the same rule, as a test). */
-export const isNoticeSendable = (position: NoticePosition) => !position.annullato && !position.isPagato && Boolean(position.nav);
+export const isNoticeSendable = (position: NoticePosition) => isOpen(position) && Boolean(position.nav);
 
 /** An instant as Rome reads it: "2026-11-28T20:30:00Z" → "28/11/2026 alle 21:30". */
 export function romeDateTime(iso: string): string {

@@ -2,6 +2,7 @@ import type { PositionRecord, RecordedPayment } from './debt-positions.ts';
 import { navOfIuv } from './iuv.ts';
 import { fill, paymentOutcomeMessages } from './messages.ts';
 import type { ClosedReconciliation, Position, Reconciliation } from './payments.ts';
+import { isHeld, isOpen } from './positions/states.ts';
 
 /**
  * Paying a debt position (issues 9, 21, 26): the rules, without zod, so that the functions that only apply
@@ -44,8 +45,7 @@ type Payable = Pick<Position, 'iud' | 'isPagato' | 'annullato' | 'importoDovuto'
   Pick<PositionRecord, 'checkoutSession' | 'checkoutUrl' | 'checkoutUntil'> & { version: number };
 
 /** A position can be paid while it is neither paid nor cancelled and asks for some money. */
-export const isPayable = (position: Pick<Position, 'isPagato' | 'annullato' | 'importoDovuto'>) =>
-  !position.isPagato && !position.annullato && position.importoDovuto > 0;
+export const isPayable = (position: Pick<Position, 'isPagato' | 'annullato' | 'importoDovuto'>) => isOpen(position) && position.importoDovuto > 0;
 
 /**
  * The portal sends the citizen to pay a position only once MyPay holds it exactly as shown: accepted by an
@@ -65,8 +65,7 @@ export const isPayableOnline = (position: Pick<Position, 'isPagato' | 'annullato
 export const CHECKOUT_HOLD_MS = 30 * 60_000;
 
 /** Whether a citizen's checkout holds the position now. */
-export const hasLiveCheckout = (position: Pick<PositionRecord, 'checkoutUntil'>, now: Date) =>
-  Boolean(position.checkoutUntil) && Date.parse(position.checkoutUntil!) > now.getTime();
+export const hasLiveCheckout = (position: Pick<PositionRecord, 'checkoutUntil'>, now: Date) => isHeld(position, now);
 
 /** The payments recorded on a position: the list, or the one payment of a position paid before the list existed. */
 export function paymentsOf(position: Pick<Payable, 'pagamenti' | 'isPagato' | 'importoTotalePagato' | 'iur' | 'codIuv' | 'dataEsitoSingoloPagamento' | 'updatedAt'>): RecordedPayment[] {

@@ -10,7 +10,9 @@ import {
   nextImportPollSeconds,
   type FlowFileKind,
 } from '../domain/flows.ts';
+import { ConflictError } from '../domain/errors.ts';
 import { navOfIuv } from '../domain/iuv.ts';
+import { messages } from '../domain/messages.ts';
 import { mypayImportZip } from '../adapters/mypay-zip.ts';
 import { noMetrics } from '../adapters/ports.ts';
 import type { FlowRecord } from '../domain/flow-record.ts';
@@ -100,8 +102,12 @@ export function makeExportSteps({
     async prepare(flowId: string): Promise<{ rows: number }> {
       const flow = await requireFlow(flowId);
       if (flow.zipKey) return { rows: flow.num };
+      // The call's export lock is this module's: another flow holding it stops this one; holding it, the
+      // month's new positions go in batches (no other generation of the call can run).
+      const holder = await flows.runningExportOf(flow.announcement.id);
+      if (holder && holder !== flowId) throw new ConflictError(messages.positions.exportRunning);
       const { csv, rows, heldBack = [], iseeIds = [] } = await positions.buildExport(
-        { callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, fiscalCode: flow.fiscalCode, flowId },
+        { callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, fiscalCode: flow.fiscalCode, flowId, underLock: holder === flowId },
         flow.startedBy,
       );
       if (heldBack.length) await flows.advanceFlow(flowId, { heldBack: heldBack.slice(0, HELD_BACK_KEPT) }, now());

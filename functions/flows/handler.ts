@@ -12,7 +12,7 @@ import { requireCompleteConfiguration } from '../configuration/use-cases.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import { resourceHandler } from '../http/handler.ts';
-import { listPositionsOfMonth } from '../payments/repository.ts';
+import { listPositionsOfMonth } from '../positions/repository.ts';
 import { makeMonthPlanner } from '../payments/use-cases.ts';
 import { listApprovedSubscriptionsOfCall } from '../subscriptions/repository.ts';
 import { getUserItems } from '../users/repository.ts';
@@ -21,15 +21,18 @@ import { flowRoutes } from './routes.ts';
 import { stepFunctionsRunner } from './runner.ts';
 import { makeFlowUseCases } from './use-cases.ts';
 
-/** What a month would send now, planned as its generation would (nothing written): 'Invia a MyPay' asks first. */
-const planner = makeMonthPlanner({ subscriptions: { listApprovedSubscriptionsOfCall }, bands: { getBand }, users: { getUserItems }, positions: { listPositionsOfMonth } });
+/**
+ * What a month would send now, planned as its generation would (nothing written): 'Invia a MyPay' asks first,
+ * and keeps the plan in the exports bucket for the flow's Prepare.
+ */
+const planner = makeMonthPlanner({ subscriptions: { listApprovedSubscriptionsOfCall }, bands: { getBand }, users: { getUserItems }, positions: { listPositionsOfMonth }, exportFiles: s3ExportFiles });
 
 const flows = makeFlowUseCases({
   flows: flowRepository,
   configuration: { requireComplete: () => requireCompleteConfiguration({ getConfiguration }) },
   calls: { getCall },
-  checkouts: { hasLiveCheckouts },
   positions: {
+    hasLiveCheckouts,
     async pendingCount({ callId, ...request }) {
       const call = await getCall(callId);
       if (!call) throw new NotFoundError(messages.call.notFound);

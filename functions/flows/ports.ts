@@ -22,11 +22,23 @@ export interface FlowRepository {
   listFlows(query: { descrizione?: string; cursor?: string }, pageSize: number): Promise<Page<FlowRecord>>;
 }
 
-/** The positions side of an export (functions/payments): what to send, and MyPay's verdict on each row. */
+/**
+ * The one port flows talks to positions through (functions/payments, functions/positions): whether a citizen
+ * pays one of the month's positions, what an export would send, what to send, and MyPay's verdict on each row.
+ * The call's export lock is flows' own: it says whether this flow holds it (`underLock`), positions never read it.
+ */
 export interface ExportPositions {
+  /** Whether a citizen's MyPay checkout holds a position of the call (of one month, when given) at `now`. */
+  hasLiveCheckouts(callId: string, month: { mese: number; anno: number } | null, now: string): Promise<boolean>;
+  /**
+   * How many positions an export of the month would find to send now (after the month's generation, which
+   * this only plans: nothing is written). 0: 'Invia a MyPay' creates no flow. The plan is kept for the
+   * flow's Prepare (buildExport), which applies it unless the month changed meanwhile: a month is planned once.
+   */
+  pendingCount(request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string }): Promise<number>;
   /** The MyPay import CSV of the call's month (one citizen only when fiscalCode is set), and how many rows it has. */
   buildExport(
-    request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string },
+    request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string; underLock: boolean },
     actor: Actor,
   ): Promise<{ csv: string; rows: number; heldBack?: readonly Skipped[]; iseeIds?: readonly string[] }>;
   /** Marks these ISEEs as used for a fee (the ISEEs the month's fees came from: they can no longer be deleted). */
@@ -70,13 +82,8 @@ export interface FlowDeps {
   /** An export needs the whole MyPay configuration: checked before anything starts (400 otherwise). */
   configuration: { requireComplete(): Promise<unknown> };
   calls: { getCall(id: string): Promise<{ id: string; name: string; serviceId: string; serviceName: string; state?: number } | null> };
-  /** Whether a citizen's MyPay checkout holds a position of the call's month (payments/repository.ts hasLiveCheckouts). */
-  checkouts?: { hasLiveCheckouts(callId: string, month: { mese: number; anno: number } | null, now: string): Promise<boolean> };
-  /**
-   * How many positions an export of the month would find to send now (after the month's generation, which
-   * this only plans: nothing is written). 0: 'Invia a MyPay' creates no flow.
-   */
-  positions: { pendingCount(request: { callId: string; mese: number; anno: number; fiscalCode: string | null }): Promise<number> };
+  /** The positions' side of starting an export (ExportPositions). */
+  positions: Pick<ExportPositions, 'hasLiveCheckouts' | 'pendingCount'>;
   exportFiles: Pick<ExportFiles, 'downloadUrl'>;
   runner: FlowRunner;
   /** Whether 'Sincronizza' is recalculating the call's positions: no export starts beside it. */
@@ -89,7 +96,7 @@ export interface FlowDeps {
 /** What the export's steps need (functions/flows/task-handler.ts). */
 export interface ExportStepDeps {
   flows: FlowRepository;
-  positions: ExportPositions;
+  positions: Pick<ExportPositions, 'buildExport' | 'markIsees' | 'recordResults'>;
   mypay: MyPayImport;
   exportFiles: ExportFiles;
   clock: Clock;

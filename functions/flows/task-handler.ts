@@ -17,7 +17,7 @@ export const importMaxWaitMinutes = (env: NodeJS.ProcessEnv = process.env) => Nu
 const steps = makeExportSteps({
   flows: flowRepository,
   positions: {
-    buildExport: payments.exportCsv,
+    buildExport: (request, actor) => payments.exportCsv(request, actor),
     markIsees: async (ids) => void (await payments.markIseesUsedForFee(ids)),
     recordResults: (request, results) => payments.recordExportResults(request, results),
   },

@@ -49,7 +49,7 @@ export const toFlow = (record: FlowRecord): Flow => ({
 export const requireFlowIn = (flows: FlowRepository) => async (id: string) => (await flows.getFlow(id)) ?? Promise.reject(new NotFoundError(flowMessages.notFound));
 
 /** The operator's side: start an export, follow it, restart it, open its files. */
-export function makeFlowUseCases({ flows, configuration, calls, checkouts, positions, exportFiles, runner, positionsSync, audit, clock, ids }: FlowDeps) {
+export function makeFlowUseCases({ flows, configuration, calls, positions, exportFiles, runner, positionsSync, audit, clock, ids }: FlowDeps) {
   const requireFlow = requireFlowIn(flows);
   const now = () => clock.now().toISOString();
 
@@ -81,7 +81,7 @@ export function makeFlowUseCases({ flows, configuration, calls, checkouts, posit
       if (call.state === CallState.ARCHIVED) throw new ConflictError(positionOpsMessages.archived);
       await configuration.requireComplete();
       // The export regenerates the month: not while a citizen pays one of its positions.
-      if (await checkouts?.hasLiveCheckouts(call.id, { mese: request.mese, anno: request.anno }, now())) throw new ConflictError(positionOpsMessages.checkoutLiveMonth);
+      if (await positions.hasLiveCheckouts(call.id, { mese: request.mese, anno: request.anno }, now())) throw new ConflictError(positionOpsMessages.checkoutLiveMonth);
       const at = now();
       const record: FlowRecord = {
         id: ids().replace(/-/g, '').slice(0, 20),
@@ -113,7 +113,7 @@ export function makeFlowUseCases({ flows, configuration, calls, checkouts, posit
       await lockCallForExport(call.id, record.id);
       // Nothing new to send: no flow (a row of 'Flusso approvato' with nothing in it would only mislead).
       // Asked with the lock held, so no other export or recalculation changes the month meanwhile.
-      const pending = await positions.pendingCount({ callId: call.id, mese: request.mese, anno: request.anno, fiscalCode: request.fiscalCode ?? null }).catch(async (error: unknown) => {
+      const pending = await positions.pendingCount({ callId: call.id, mese: request.mese, anno: request.anno, fiscalCode: request.fiscalCode ?? null, flowId: record.id }).catch(async (error: unknown) => {
         await flows.releaseExportLock(call.id, record.id);
         throw error;
       });

@@ -6,7 +6,7 @@ import { toCents } from '../domain/money.ts';
 import type { StoredInpsDetails } from '../domain/inps.ts';
 import type { IseeExtraction } from '../domain/isee-extraction.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, countUnder, documentClient, hasChildren, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import { batchGet, batchPut, countUnder, documentClient, hasChildren, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 /** An ISEE item as stored (amounts in cents); the extraction's attributes are written by functions/isee-extraction. */
@@ -29,10 +29,19 @@ export interface StoredIsee {
   [attribute: string]: unknown;
 }
 
-/** The ISEE item; null when there is none, or only the reading's result written before the ISEE itself. */
+/**
+ * The ISEE item; null when there is none, or only the reading's result written before the ISEE itself. One
+ * consistent Query of its partition: the ISEE and, once a fee was computed from it, its fee marker
+ * (markIseesUsedForFee), whose time it shows as ISEE_FEE_MARKER.
+ */
 export async function getIseeItem(id: string): Promise<StoredIsee | null> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.isee(id), ConsistentRead: true }));
-  return Item && Item.userId ? (Item as StoredIsee) : null;
+  const { Items = [] } = await documentClient.send(
+    new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.isee(id).pk }, ConsistentRead: true }),
+  );
+  const item = Items.find((found) => found.sk === keys.isee(id).sk);
+  if (!item || !item.userId) return null;
+  const marker = Items.find((found) => found.sk === keys.iseeFeeMarker(id).sk);
+  return (marker && !item[ISEE_FEE_MARKER] ? { ...item, [ISEE_FEE_MARKER]: marker[ISEE_FEE_MARKER] } : item) as StoredIsee;
 }
 
 export interface NewIsee {
@@ -139,8 +148,14 @@ export async function changeIseeState(id: string, expected: IseeState, state: Is
   return written ? (written.Attributes as StoredIsee) : null;
 }
 
-/** Deletes an ISEE; false, and nothing deleted, when there is none or it has been used for a fee (domain: ISEE_FEE_MARKER). */
+/**
+ * Deletes an ISEE; false, and nothing deleted, when there is none or it has been used for a fee (domain:
+ * ISEE_FEE_MARKER, on the item or as its fee marker). A fee marker written after the read below orders the
+ * delete first, as an older mark of an ISEE already deleted did (nothing marks an ISEE that is gone).
+ */
 export async function deleteIsee(id: string): Promise<boolean> {
+  const { Item: marker } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.iseeFeeMarker(id), ConsistentRead: true }));
+  if (marker) return false;
   const deleted = await unlessConditionFails(
     documentClient.send(
       new DeleteCommand({
@@ -194,24 +209,22 @@ export const listIseesToVerify = (page: { limit?: number; cursor?: string }): Pr
 
 export const countIseesToVerify = () => countUnder('gsi1', 'gsi1pk', keys.iseesToVerify);
 
-/** Marks an ISEE as used to compute a fee (debt positions): from then on it cannot be deleted. Keeps the first time. */
-export async function markIseeUsedForFee(id: string, at: string): Promise<void> {
-  await unlessConditionFails(
-    documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.isee(id),
-        UpdateExpression: 'SET #usedForFee = if_not_exists(#usedForFee, :at)',
-        ConditionExpression: 'attribute_exists(userId)',
-        ExpressionAttributeNames: { '#usedForFee': ISEE_FEE_MARKER },
-        ExpressionAttributeValues: { ':at': at },
-      }),
-    ),
-  );
-}
-
-/** Of these ISEE ids, those that exist and are not yet marked as used for a fee (BatchGetItem, 100 keys a request). */
-export async function iseesNotYetUsedForFee(ids: readonly string[]): Promise<string[]> {
-  const found = await batchGet([...new Set(ids)].map((id) => keys.isee(id)), { projection: 'id, userId, #usedForFee', names: { '#usedForFee': ISEE_FEE_MARKER } });
-  return found.filter((item) => item.userId && !item[ISEE_FEE_MARKER]).map((item) => item.id as string);
+/**
+ * Marks ISEEs as used to compute a fee (debt positions): from then on they cannot be deleted. Those already
+ * marked keep their first time; those gone are skipped. A month's thousands go in batches: one BatchGet per
+ * 50 ISEEs (the ISEE and its marker), then one BatchWrite per 25 new markers, items of their own beside each
+ * ISEE (a batch has no condition, so it never writes the ISEE item itself). How many were marked now.
+ */
+export async function markIseesUsedForFee(ids: readonly string[], at: string): Promise<number> {
+  const unique = [...new Set(ids)];
+  const found = await batchGet(unique.flatMap((id) => [keys.isee(id), keys.iseeFeeMarker(id)]), {
+    consistent: true,
+    projection: 'pk, sk, userId, #usedForFee',
+    names: { '#usedForFee': ISEE_FEE_MARKER },
+  });
+  const exists = new Set(found.filter((item) => item.sk === keys.isee('').sk && item.userId && !item[ISEE_FEE_MARKER]).map((item) => item.pk as string));
+  for (const item of found) if (item.sk === keys.iseeFeeMarker('').sk) exists.delete(item.pk as string);
+  const toMark = unique.filter((id) => exists.has(keys.isee(id).pk));
+  await batchPut(toMark.map((id) => ({ ...keys.iseeFeeMarker(id), iseeId: id, [ISEE_FEE_MARKER]: at })));
+  return toMark.length;
 }

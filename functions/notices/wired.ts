@@ -7,7 +7,7 @@ import { sesMailer } from '../adapters/mail.ts';
 import { systemClock, type IoMessages } from '../adapters/ports.ts';
 import { getFlow, updateFlow } from '../flows/repository.ts';
 import { makePaymentListRefresh } from '../payment-list/refresh.ts';
-import { getPositionByIud, listPositions, recordIoMessage, recordIoStatus, recordNoticeEmail, restoreIoMessage } from '../payments/repository.ts';
+import { getPositionByIud, listPositions, recordIoMessage, recordIoStatus, recordNoticeEmail, restoreIoMessage } from '../positions/repository.ts';
 import { getUserItems } from '../users/repository.ts';
 import { businessMetrics } from '../http/observability.ts';
 import { makeNoticeUseCases, type NoticeDeps } from './use-cases.ts';

@@ -2,7 +2,7 @@ import type { PositionRecord } from '../domain/debt-positions.ts';
 import { periodKey } from '../domain/period.ts';
 import { batchGet, queryAll } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
-import { missingIseeKeys, toPositionRecord } from './repository.ts';
+import { missingIseeKeys, toPositionRecord } from '../positions/repository.ts';
 
 /*
  * What the payment list (functions/payment-list) reads of the payments' items. Apart from repository.ts,

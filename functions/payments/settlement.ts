@@ -1,6 +1,7 @@
-import type { PaymentListRefresh, PositionRecord } from '../domain/debt-positions.ts';
+import type { PaymentListRefresh } from '../domain/debt-positions.ts';
+import { settle, type PositionRecord, type Transition } from '../domain/positions/index.ts';
 import type { Reconciliation } from '../domain/payments.ts';
-import { settlePayment, type PaymentReceipt } from '../domain/payment-rules.ts';
+import type { PaymentReceipt } from '../domain/payment-rules.ts';
 import type { Actor } from '../domain/roles.ts';
 import { noMetrics, type AuditEntry, type BusinessMetrics, type Clock } from '../adapters/ports.ts';
 
@@ -14,9 +15,9 @@ import { noMetrics, type AuditEntry, type BusinessMetrics, type Clock } from '..
 export interface SettlementDeps {
   positions: {
     getPositionByIud(iud: string): Promise<PositionRecord | null>;
-    /** payments/repository.ts recordPayment: conditional on the version only (the fence of an export included). */
-    recordPayment(position: PositionRecord, expectedVersion: number): Promise<boolean>;
-    /** The call-level marker of a checkout the payment ends (payments/repository.ts). */
+    /** positions/repository.ts recordPayment: the transition settle on its guard (the version only), the export's fence included. */
+    recordPayment(settle: Transition): Promise<boolean>;
+    /** The call-level marker of a checkout the payment ends (payments/checkouts.ts). */
     deleteCheckoutMarker(position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'iud'>): Promise<void>;
   };
   /** The citizen's row of the payment list follows each payment recorded. */
@@ -46,10 +47,10 @@ export function makePaymentSettlement({ positions, paymentList, audit, clock, me
       const position = await positions.getPositionByIud(receipt.iud);
       if (!position) return { kind: 'unknown' };
       if (callId && position.callId !== callId) return { kind: 'other-call' };
-      const effect = settlePayment(position, receipt, at);
+      const { transition, effect } = settle(position, receipt, at);
       if (effect.kind === 'mismatch') return { kind: 'unknown' };
-      if (effect.kind === 'already-recorded') return { kind: 'already-recorded', position };
-      if (await positions.recordPayment(effect.after, position.version)) {
+      if (effect.kind === 'already-recorded' || !transition) return { kind: 'already-recorded', position };
+      if (await positions.recordPayment(transition)) {
         await paymentList.refreshDebtSummaries([position]);
         if (position.checkoutSession) await positions.deleteCheckoutMarker(position);
         return { kind: 'recorded', position: effect.after, reconciliation: effect.reconciliation, before: position };

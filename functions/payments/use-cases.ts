@@ -2,18 +2,26 @@ import { mapAtMost } from '../domain/at-most.ts';
 import type { Band } from '../domain/bands.ts';
 import type { Configuration } from '../domain/configuration.ts';
 import {
+  closeReconciliation,
+  edit,
+  hasExportOutcome,
   isFinal,
+  isHeld,
   isPendingExport,
   planMonth,
+  planTransitions,
   publicPosition,
+  recordExportOutcome,
   syncCandidateMonths,
-  withAmount,
+  type ExportOutcome,
+  type MonthPlan,
+  type PaymentRecord,
   type PlannedSubscription,
   type PositionRecord,
-} from '../domain/debt-positions.ts';
+  type Transition,
+} from '../domain/positions/index.ts';
 import { CSV_JOB, GENERATE_JOB, SYNC_JOB, jobStatusOf, resultJobStatus, type BackgroundJobs, type JobRecord } from '../domain/jobs.ts';
 import { CallState } from '../domain/call-limits.ts';
-import { closeReconciliation, hasLiveCheckout } from '../domain/payment-rules.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { iseeForMonth, monthlyFee } from '../domain/fee.ts';
 import { messages, positionOpsMessages } from '../domain/messages.ts';
@@ -42,77 +50,31 @@ import type { SubscriptionRecord } from '../subscriptions/repository-items.ts';
 import type { DebtRefreshUseCases } from '../payment-list/use-cases.ts';
 import type { MonthSummaryRefresh } from '../payment-list/month-refresh.ts';
 import type { StoredUser } from '../users/repository.ts';
-import type { ExportOutcome, PaymentRecord } from '../domain/payment-record.ts';
 
 export interface PositionRepository {
   listPositionsOfMonth(callId: string, period: Period): Promise<PositionRecord[]>;
-  /**
-   * MyPay's verdict on an exported position, written on that position (its key, and its IUD checked),
-   * unless it changed since the file was built or already has that verdict (false then).
-   */
-  recordExportOutcome(position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId' | 'iud'>, outcome: ExportOutcome): Promise<boolean>;
   listPositions(callId: string, period: Period, page: { limit?: number; cursor?: string }): Promise<Page<Position>>;
-  createPosition(position: PositionRecord): Promise<boolean>;
-  /**
-   * New positions in batches, without a condition: only while this generation's export holds the call's
-   * export lock and a consistent read has just found none of them (repository.createPositions).
-   */
-  createPositions(positions: readonly PositionRecord[]): Promise<void>;
-  /** The one write of an existing position: conditional on the version, and on it being neither paid nor cancelled. */
-  replacePosition(position: PositionRecord, expectedVersion: number): Promise<boolean>;
+  /** The one writer (positions/repository.ts): a transition as one write conditional on its guard; false when the guard failed. */
+  applyTransition(transition: Transition): Promise<boolean>;
+  /** A month's transitions, those the export's lock guards in batches; the ones written. */
+  applyTransitions(transitions: readonly Transition[], onWritten?: (count: number) => Promise<unknown>): Promise<Transition[]>;
   getPositionByIud(iud: string): Promise<PositionRecord | null>;
   /** Whether the call's month holds a position neither paid nor cancelled. */
   hasOpenPositions(callId: string, period: Period): Promise<boolean>;
   /**
-   * The batched write-back of an export (repository.putPositions, no condition) and its fence: open before
-   * the month is read, closed once every receipt of a payment recorded meanwhile has been repaired.
+   * The write-back fence of an export's batched verdicts: open before the month is read, closed once every
+   * receipt of a payment recorded meanwhile has been repaired.
    */
-  putPositions(positions: readonly PositionRecord[]): Promise<void>;
   openWriteBack(month: MonthOf, flowId: string, at: string): Promise<void>;
   writeBackReceipts(month: MonthOf): Promise<{ receipts: PaymentRecord[]; count: number }>;
   closeWriteBack(month: MonthOf, count: number): Promise<boolean>;
   /** Puts a payment back on its position unless it holds it already ('repaired' when it wrote). */
   repairPayment(month: MonthOf, receipt: PaymentRecord): Promise<'repaired' | 'paid' | 'none'>;
-  /** An operator's closing of a reconciliation: conditional on the version, and on the position still being to reconcile. */
-  recordReconciliationClosed(position: PositionRecord, expectedVersion: number): Promise<boolean>;
   /** Whether a citizen's MyPay checkout holds a position of the call (of one month, when given) at `now` (checkouts.ts). */
   hasLiveCheckouts(callId: string, month: Period | null, now: string): Promise<boolean>;
 }
 
 type MonthOf = { callId: string; mese: number; anno: number };
-
-/**
- * The position with MyPay's verdict on it, as repository.recordExportOutcome's update writes it: accepted,
- * its IUV, notice number and where its notice PDF is (the flow's AVVISI ZIP); rejected, the reason.
- */
-export function withExportOutcome(position: PositionRecord, outcome: ExportOutcome): PositionRecord {
-  if (outcome.kind === 'rejected') return { ...position, statoExport: 'ERRORE', lastExportError: outcome.reason, updatedAt: outcome.at, version: position.version + 1 };
-  return {
-    ...position,
-    codIuv: outcome.iuv,
-    nav: outcome.nav,
-    statoExport: 'ESPORTATA',
-    lastExportError: null,
-    exportedAt: position.exportedAt ?? outcome.at,
-    ...(outcome.noticeZip ? { noticeZip: outcome.noticeZip } : {}),
-    updatedAt: outcome.at,
-    version: position.version + 1,
-  };
-}
-
-/**
- * MyPay's verdict is on the position already (a restarted Collect): nothing to write. The repository's
- * recordExportOutcome checks the same on the stored item, in its condition.
- */
-export const hasExportOutcome = (position: PositionRecord, outcome: ExportOutcome): boolean =>
-  outcome.kind === 'accepted' ? position.statoExport === 'ESPORTATA' && position.codIuv === outcome.iuv : position.statoExport === 'ERRORE' && position.lastExportError === outcome.reason;
-
-/**
- * Written in batches (no condition): positions that only a payment can change while the export holds the
- * call's lock (unpaid, not cancelled, no notice number yet: no notice e-mail or IO message goes to them).
- * The others keep the conditional update, one each.
- */
-const batchableWriteBack = (position: PositionRecord) => !position.isPagato && !position.annullato && !position.nav;
 
 export interface PaymentDeps {
   positions: PositionRepository;
@@ -121,8 +83,8 @@ export interface PaymentDeps {
   subscriptions: { listApprovedSubscriptionsOfCall(callId: string): Promise<SubscriptionRecord[]> };
   /** Many users at once (BatchGetItem): a month may hold thousands of subscribers. */
   users: { getUserItems(ids: readonly string[]): Promise<Map<string, StoredUser>> };
-  /** The ISEE a fee was computed from cannot be deleted: marked once (those already marked are skipped). */
-  isees: { iseesNotYetUsedForFee(ids: readonly string[]): Promise<string[]>; markIseeUsedForFee(id: string, at: string): Promise<void> };
+  /** The ISEEs a fee was computed from cannot be deleted: marked once, in batches (those already marked keep their time). */
+  isees: { markIseesUsedForFee(ids: readonly string[], at: string): Promise<number> };
   configuration: Pick<ConfigurationRepository, 'getConfiguration'>;
   /** One entry per changed position, written in batches. */
   audit: { recordMany(entries: readonly AuditEntry[], at: Date): Promise<void> };
@@ -132,7 +94,7 @@ export interface PaymentDeps {
   /** The background jobs (functions/jobs): 'Sincronizza' runs as the kind 'sync-positions', keyed by call. */
   jobs?: BackgroundJobs;
   /** The exports bucket: 'Verifica / genera CSV' leaves its file there and answers a short-lived link. */
-  exportFiles: Pick<ExportFiles, 'put' | 'downloadUrl'>;
+  exportFiles: Pick<ExportFiles, 'put' | 'get' | 'downloadUrl'>;
   /** Who each generation left without a position for 'ISEE scaduto o mancante' (the payment list shows them). */
   missingIsee?: { putMissingIsee(callId: string, period: Period, people: readonly Skipped[], at: string): Promise<void> };
   /** The payment list's aggregates (functions/payment-list/use-cases.ts): every position write refreshes them. */
@@ -150,21 +112,16 @@ export type Progress = (done: number, total: number) => Promise<unknown>;
 /** The CSV job's answer as kept: the file's key (a link is made at each ask). */
 type StoredCsv = Omit<PositionsCsv, 'url'> & { key: string };
 
-/** Wraps each write of a run so that every PROGRESS_EVERY of them (and the last) reports how many are done. */
+/** Counts a run's writes so that every PROGRESS_EVERY of them (and the last) reports how many are done. */
 const PROGRESS_EVERY = 500;
 function countingProgress(total: number, progress?: Progress) {
   let done = 0;
-  return <T, R>(write: (item: T) => Promise<R>) =>
-    async (item: T): Promise<R> => {
-      const result = await write(item);
-      done += 1;
-      if (progress && (done % PROGRESS_EVERY === 0 || done === total)) await progress(done, total);
-      return result;
-    };
+  return async (count: number) => {
+    const before = done;
+    done += count;
+    if (progress && (Math.floor(done / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY) || done === total)) await progress(done, total);
+  };
 }
-
-/** Conditional writes in flight at once. */
-const WRITES_AT_ONCE = 50;
 
 /**
  * From this many written positions on, the payment list's rows are refreshed for the whole month at once
@@ -189,12 +146,50 @@ const payerOf = (position: PositionRecord, user: StoredUser | null): Payer => ({
 });
 
 /**
+ * The month's plan as 'Invia a MyPay' computed it, kept in the exports bucket for the flow's Prepare: with the
+ * versions of the month's positions it was computed from, and the users it read (the CSV's payers).
+ */
+interface KeptPlan {
+  madeAt: string;
+  plan: MonthPlan;
+  users: [string, StoredUser | null][];
+  versions: [string, number][];
+}
+const keptPlanKey = (flowId: string) => `flows/${flowId}/plan.json`;
+/** A kept plan older than this is made again (a 'Rielabora' later on: ISEEs and hours may have changed). */
+const KEPT_PLAN_MS = 10 * 60_000;
+const versionsOf = (positions: readonly PositionRecord[]) => positions.map((p): [string, number] => [p.userId, p.version]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+/**
  * The month's plan (domain planMonth) from the approved subscriptions, their users' ISEEs and hours and the
  * positions already there: writes nothing. Its own function so that 'Invia a MyPay' (the flows function) can
- * ask what a month would send without carrying the rest of the payments.
+ * ask what a month would send without carrying the rest of the payments. With the exports bucket, the plan
+ * 'Invia a MyPay' made is kept for its flow (keepFor), and the flow's Prepare takes it (planOf with
+ * `flowId`) as long as the month's positions are those it was made from: an export plans its month once.
  */
-export function makeMonthPlanner({ subscriptions, bands, users, positions }: Pick<PaymentDeps, 'subscriptions' | 'bands' | 'users'> & { positions: Pick<PositionRepository, 'listPositionsOfMonth'> }) {
-  async function planOf(call: Pick<CallRecord, 'id' | 'name' | 'serviceName' | 'bandsId'>, period: Period, at: string) {
+export function makeMonthPlanner({
+  subscriptions,
+  bands,
+  users,
+  positions,
+  exportFiles,
+}: Pick<PaymentDeps, 'subscriptions' | 'bands' | 'users'> & { positions: Pick<PositionRepository, 'listPositionsOfMonth'>; exportFiles?: Pick<ExportFiles, 'put' | 'get'> }) {
+  /** The plan kept for the flow, if any and if the month (read now) is still the one it was made from. */
+  async function keptPlan(flowId: string, existing: readonly PositionRecord[], at: string) {
+    const bytes = exportFiles ? await exportFiles.get(keptPlanKey(flowId)).catch(() => null) : null;
+    if (!bytes) return null;
+    const kept = JSON.parse(new TextDecoder().decode(bytes)) as KeptPlan;
+    if (Date.parse(at) - Date.parse(kept.madeAt) > KEPT_PLAN_MS) return null;
+    if (JSON.stringify(kept.versions) !== JSON.stringify(versionsOf(existing))) return null;
+    return { plan: kept.plan, usersById: new Map(kept.users) };
+  }
+
+  async function planOf(call: Pick<CallRecord, 'id' | 'name' | 'serviceName' | 'bandsId'>, period: Period, at: string, flowId: string | null = null) {
+    if (flowId) {
+      const existing = await positions.listPositionsOfMonth(call.id, period);
+      const kept = await keptPlan(flowId, existing, at);
+      if (kept) return { ...kept, existing };
+    }
     const [approved, callBands, existing] = await Promise.all([
       subscriptions.listApprovedSubscriptionsOfCall(call.id),
       Promise.all(call.bandsId.map((id) => bands.getBand(id))).then((found) => found.filter((band): band is Band => band !== null)),
@@ -223,8 +218,12 @@ export function makeMonthPlanner({ subscriptions, bands, users, positions }: Pic
      * How many positions of the month (of one citizen, if given) an export would send now: the month as its
      * generation would leave it, the positions with a pending action. 0: 'Invia a MyPay' creates no flow.
      */
-    async pendingExportCount(call: Pick<CallRecord, 'id' | 'name' | 'serviceName' | 'bandsId'>, request: { mese: number; anno: number; fiscalCode: string | null }, at: string): Promise<number> {
-      const { plan, existing } = await planOf(call, { mese: request.mese, anno: request.anno }, at);
+    async pendingExportCount(call: Pick<CallRecord, 'id' | 'name' | 'serviceName' | 'bandsId'>, request: { mese: number; anno: number; fiscalCode: string | null; flowId?: string }, at: string): Promise<number> {
+      const { plan, existing, usersById } = await planOf(call, { mese: request.mese, anno: request.anno }, at);
+      if (request.flowId && exportFiles) {
+        const kept: KeptPlan = { madeAt: at, plan, users: [...usersById], versions: versionsOf(existing) };
+        await exportFiles.put(keptPlanKey(request.flowId), new TextEncoder().encode(JSON.stringify(kept)), 'application/json');
+      }
       const month = new Map(existing.map((p) => [p.userId, p]));
       for (const created of plan.create) month.set(created.userId, created);
       for (const { after } of [...plan.update, ...plan.cancel]) month.set(after.userId, after);
@@ -238,39 +237,30 @@ export function makePaymentUseCases(deps: PaymentDeps) {
   const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
   const { planOf } = makeMonthPlanner(deps);
 
-  /**
-   * Applies the month's plan (domain planMonth) with conditional writes: a create fails if the position
-   * exists, a change fails if the stored version moved or the position got paid or cancelled meanwhile.
-   * A write that loses such a race changes nothing and counts as unchanged: running twice, or twice at
-   * once, never makes a second position.
-   */
-  /** Marks these ISEEs as used for a fee (those already marked are skipped: one BatchGet per 100). */
+  /** Marks these ISEEs as used for a fee (in batches; those already marked keep their time). */
   async function markIseesUsedForFee(ids: readonly (string | null)[], at: string): Promise<number> {
-    const used = new Set(ids.filter((id): id is string => Boolean(id)));
-    const toMark = used.size ? await isees.iseesNotYetUsedForFee([...used]) : [];
-    await mapAtMost(toMark, WRITES_AT_ONCE, (id) => isees.markIseeUsedForFee(id, at));
-    return toMark.length;
+    const used = [...new Set(ids.filter((id): id is string => Boolean(id)))];
+    return used.length ? isees.markIseesUsedForFee(used, at) : 0;
   }
 
   async function generate(call: CallRecord, period: Period, actor: Actor, lock: { exportingFlow: string | null } = { exportingFlow: null }, progress?: Progress) {
     const now = clock.now();
     const at = now.toISOString();
-    const { plan, usersById, existing } = await planOf(call, period, at);
+    // The export's own generation takes the plan its 'Invia a MyPay' made, if the month has not changed since.
+    const { plan, usersById, existing } = await planOf(call, period, at, lock.exportingFlow);
     await deps.missingIsee?.putMissingIsee(call.id, period, plan.skipped.filter((s) => s.reason === messages.positions.noIsee), at);
 
-    // The export holding the call's lock creates in batches of 25 (no other generation of the call can run);
-    // anything else creates each position with its condition (a concurrent generation loses, writes nothing).
-    const changes = [...plan.update.map((c) => ({ ...c, kind: 'update' as const })), ...plan.cancel.map((c) => ({ ...c, kind: 'cancel' as const }))];
-    const counted = countingProgress(plan.create.length + changes.length, progress);
-    const created = lock.exportingFlow
-      ? await positions.createPositions(plan.create).then(() => plan.create)
-      : await mapAtMost(plan.create, WRITES_AT_ONCE, counted(async (position) => ((await positions.createPosition(position)) ? position : null)));
-    const changed = await mapAtMost(changes, WRITES_AT_ONCE, counted(async (change) => ((await positions.replacePosition(change.after, change.before.version)) ? change : null)));
+    // The month's transitions, each on its guard: a create where no position is, a change on the version read
+    // of an open position no checkout holds. A write that loses such a race changes nothing and counts as
+    // unchanged: running twice, or twice at once, never makes a second position. The export holding the
+    // call's lock creates in batches of 25 (no other generation of the call can run).
+    const transitions = planTransitions(plan, at, lock.exportingFlow !== null);
+    const applied = await positions.applyTransitions(transitions, countingProgress(transitions.length, progress));
 
-    const writtenCreates = created.filter((p): p is PositionRecord => p !== null);
-    const writtenChanges = changed.filter((c): c is (typeof changes)[number] => c !== null);
-    const written = [...writtenCreates, ...writtenChanges.map((c) => c.after)];
-    const lost = plan.create.length - writtenCreates.length + changes.length - writtenChanges.length;
+    const writtenCreates = applied.filter((t) => t.name === 'create').map((t) => t.after);
+    const writtenChanges = applied.filter((t) => t.name !== 'create').map((t) => ({ kind: t.name === 'cancel' ? ('cancel' as const) : ('update' as const), before: t.before!, after: t.after }));
+    const written = applied.map((t) => t.after);
+    const lost = transitions.length - applied.length;
     // The month as it now stands, without reading it again: what was there, with what this run wrote. A
     // write that lost a race leaves that position unknown here: then the caller reads the month again.
     const month = lost ? null : [...new Map([...existing, ...written].map((p) => [p.userId, p])).values()];
@@ -310,20 +300,24 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     return { result, usersById, month };
   }
 
-  async function prepare(callId: string, input: PeriodInput, exportingFlow: string | null = null) {
+  /**
+   * The checks before a month's generation. `exportStep`: the export's own (its flow says whether it holds
+   * the call's export lock: the lock is flows' own, read there); otherwise none may run while an export of
+   * the call does.
+   */
+  async function prepare(callId: string, input: PeriodInput, exportStep: { flowId: string; underLock: boolean } | null = null) {
     const call = await requireCall(callId);
     const period = resolvePeriod(input, clock.now());
     // An archived call is over: no new positions (a closed one keeps billing). The export's own step was
     // allowed when its flow started ('Invia a MyPay' checks it).
-    if (!exportingFlow && call.state === CallState.ARCHIVED) throw new ConflictError(positionOpsMessages.archived);
-    const running = await exports.runningExportOf(callId);
-    if (running && running !== exportingFlow) throw new ConflictError(messages.positions.exportRunning);
+    if (!exportStep && call.state === CallState.ARCHIVED) throw new ConflictError(positionOpsMessages.archived);
+    if (!exportStep && (await exports.runningExportOf(callId))) throw new ConflictError(messages.positions.exportRunning);
     // Checked before anything is generated: the CSV and the export need every value.
     const config: Configuration = await requireCompleteConfiguration(configuration);
     // Not while a citizen pays a position of the month (each write's condition holds it anyway).
-    if (!exportingFlow && (await positions.hasLiveCheckouts(call.id, period, clock.now().toISOString()))) throw new ConflictError(positionOpsMessages.checkoutLiveMonth);
+    if (!exportStep && (await positions.hasLiveCheckouts(call.id, period, clock.now().toISOString()))) throw new ConflictError(positionOpsMessages.checkoutLiveMonth);
     /** The flow that holds the call's export lock, when this generation is its own. */
-    const lockedBy = running !== null && running === exportingFlow ? running : null;
+    const lockedBy = exportStep?.underLock ? exportStep.flowId : null;
     return { call, config, period, lockedBy };
   }
 
@@ -439,17 +433,18 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       if (!before) throw new NotFoundError(positionOpsMessages.notFound);
       const now = clock.now();
       if (isFinal(before)) throw new ConflictError(positionOpsMessages.final);
-      if (hasLiveCheckout(before, now)) throw new ConflictError(positionOpsMessages.checkoutLive);
+      if (isHeld(before, now)) throw new ConflictError(positionOpsMessages.checkoutLive);
       // The copy the operator edited is no longer the stored one: another operator saved in between.
       if (input.updatedAt && input.updatedAt !== before.updatedAt) throw new ConflictError(positionOpsMessages.staleCopy);
       if (await exports.runningExportOf(before.callId)) throw new ConflictError(positionOpsMessages.exportRunningEdit);
       if (before.importoDovuto === input.importoCents && before.descrizione === input.descrizione) return publicPosition(before);
-      const { after } = withAmount(before, input.importoCents, { descrizione: input.descrizione }, now.toISOString());
-      if (!(await positions.replacePosition(after, before.version))) {
+      const change = edit(before, input.importoCents, input.descrizione, now.toISOString());
+      const { after } = change;
+      if (!(await positions.applyTransition(change))) {
         // Lost to another write: say which.
         const current = await positions.getPositionByIud(iud);
         if (current && isFinal(current)) throw new ConflictError(positionOpsMessages.final);
-        if (current && hasLiveCheckout(current, clock.now())) throw new ConflictError(positionOpsMessages.checkoutLive);
+        if (current && isHeld(current, clock.now())) throw new ConflictError(positionOpsMessages.checkoutLive);
         throw new ConflictError(positionOpsMessages.staleCopy);
       }
       await summaries.refreshDebtSummaries([{ callId: after.callId, userId: after.userId, anno: after.anno }]);
@@ -469,8 +464,9 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       if (!before.riconciliazione) throw new ConflictError(positionOpsMessages.notToReconcile);
       if (input.updatedAt && input.updatedAt !== before.updatedAt) throw new ConflictError(positionOpsMessages.staleCopy);
       const now = clock.now();
-      const after = closeReconciliation(before, { nota: input.nota, chiusaDa: actor.fullName || actor.email || actor.sub }, now.toISOString())!;
-      if (!(await positions.recordReconciliationClosed(after, before.version))) {
+      const close = closeReconciliation(before, { nota: input.nota, chiusaDa: actor.fullName || actor.email || actor.sub }, now.toISOString())!;
+      const { after } = close;
+      if (!(await positions.applyTransition(close))) {
         // Lost to another write (another operator closed it, a payment arrived): say which.
         const current = await positions.getPositionByIud(iud);
         throw new ConflictError(current?.riconciliazione ? positionOpsMessages.staleCopy : positionOpsMessages.notToReconcile);
@@ -546,8 +542,8 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      * 'Verifica / genera CSV', run by the flow that holds the call's export lock; one citizen only for the
      * single payment.
      */
-    async exportCsv(request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string }, actor: Actor) {
-      const { call, config, period, lockedBy } = await prepare(request.callId, { mese: request.mese, anno: request.anno }, request.flowId);
+    async exportCsv(request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string; underLock: boolean }, actor: Actor) {
+      const { call, config, period, lockedBy } = await prepare(request.callId, { mese: request.mese, anno: request.anno }, { flowId: request.flowId, underLock: request.underLock });
       // Only a flow that holds the call's export lock may batch its creates (generate).
       const { content, rows, heldBack, iseeIds } = await pendingCsv(call, config, period, request.fiscalCode, actor, lockedBy);
       // Without the lock the generation marked its ISEEs itself.
@@ -588,10 +584,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
         const position = byIud.get(iud);
         return position && !hasExportOutcome(position, outcome) ? [{ position, outcome }] : [];
       });
-      const batched = outcomes.filter(({ position }) => batchableWriteBack(position));
-      const oneByOne = outcomes.filter(({ position }) => !batchableWriteBack(position));
-      await positions.putPositions(batched.map(({ position, outcome }) => withExportOutcome(position, outcome)));
-      await mapAtMost(oneByOne, WRITES_AT_ONCE, ({ position, outcome }) => positions.recordExportOutcome(position, outcome));
+      await positions.applyTransitions(outcomes.map(({ position, outcome }) => recordExportOutcome(position, outcome)));
       if (!fence) return;
       for (;;) {
         const { receipts, count } = await positions.writeBackReceipts(month);

@@ -7,14 +7,14 @@ import { getBand } from '../bands/repository.ts';
 import { getCall } from '../calls/repository.ts';
 import { getConfiguration } from '../configuration/repository.ts';
 import { runningExportOf } from '../flows/repository.ts';
-import { iseesNotYetUsedForFee, markIseeUsedForFee } from '../isee/repository.ts';
+import { markIseesUsedForFee } from '../isee/repository.ts';
 import { listApprovedSubscriptionsOfCall } from '../subscriptions/repository.ts';
 import { getUserItems } from '../users/repository.ts';
 import { makePaymentListRefresh } from '../payment-list/refresh.ts';
 import { addToDebtTotals } from '../payment-list/repository.ts';
 import { makeMonthSummaryRefresh } from '../payment-list/month-refresh.ts';
 import { putDebtSummaries, summariesOfYear } from '../payment-list/summary-batch-repository.ts';
-import * as positionRepository from './repository.ts';
+import * as positionRepository from '../positions/repository.ts';
 import { hasLiveCheckouts } from './checkouts.ts';
 import { makePaymentUseCases, type PaymentDeps } from './use-cases.ts';
 
@@ -36,7 +36,7 @@ export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs'> = {}) =>
   bands: { getBand },
   subscriptions: { listApprovedSubscriptionsOfCall },
   users: { getUserItems },
-  isees: { iseesNotYetUsedForFee, markIseeUsedForFee },
+  isees: { markIseesUsedForFee },
   configuration: { getConfiguration },
   exports: { runningExportOf },
   exportFiles: s3ExportFiles,

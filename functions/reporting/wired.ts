@@ -5,7 +5,7 @@ import { getCall } from '../calls/repository.ts';
 import { makePaymentListRefresh } from '../payment-list/refresh.ts';
 import { businessMetrics } from '../http/observability.ts';
 import { deleteCheckoutMarker } from '../payments/checkouts.ts';
-import { getPositionByIud, recordPayment } from '../payments/repository.ts';
+import { getPositionByIud, recordPayment } from '../positions/repository.ts';
 import { makePaymentSettlement } from '../payments/settlement.ts';
 import { makeReportingUseCases } from './use-cases.ts';
 

@@ -5,8 +5,8 @@ import { systemClock } from '../adapters/ports.ts';
 import { makePaymentListRefresh } from '../payment-list/refresh.ts';
 import { resourceHandler } from '../http/handler.ts';
 import { businessMetrics } from '../http/observability.ts';
-import { deleteCheckoutMarker, holdForCheckout, putCheckoutMarker, releaseCheckout } from '../payments/checkouts.ts';
-import { getPositionByIud, listPositionsOfUser, recordPayment } from '../payments/repository.ts';
+import { deleteCheckoutMarker, putCheckoutMarker } from '../payments/checkouts.ts';
+import { applyTransition, getPositionByIud, listPositionsOfUser, recordPayment } from '../positions/repository.ts';
 import { makePaymentSettlement } from '../payments/settlement.ts';
 import { findUserIdByFiscalCode, getUserItem } from '../users/repository.ts';
 import * as sessions from './repository.ts';
@@ -33,7 +33,7 @@ const settlement = makePaymentSettlement({
 });
 
 const positions = makeUserPositionUseCases({
-  positions: { getPositionByIud, listPositionsOfUser, holdForCheckout, releaseCheckout, putCheckoutMarker, deleteCheckoutMarker },
+  positions: { getPositionByIud, listPositionsOfUser, applyTransition, putCheckoutMarker, deleteCheckoutMarker },
   settlement,
   users: { findUserIdByFiscalCode, getUserItem },
   sessions,

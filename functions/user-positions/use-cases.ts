@@ -1,4 +1,4 @@
-import type { PositionRecord } from '../domain/debt-positions.ts';
+import { hold, release, type PositionRecord, type Transition } from '../domain/positions/index.ts';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { fill, messages, paymentOutcomeMessages } from '../domain/messages.ts';
 import type { Position } from '../domain/payments.ts';
@@ -33,9 +33,9 @@ export interface UserPositionDeps {
   positions: {
     getPositionByIud(iud: string): Promise<PositionRecord | null>;
     listPositionsOfUser(userId: string, filter: { callId?: string }, page: { limit?: number; cursor?: string }): Promise<Page<Position>>;
-    /** payments/repository.ts: the checkout's hold on the position, its release, and the call-level marker. */
-    holdForCheckout(position: PositionRecord, hold: { session: string; url: string; until: string; now: string }): Promise<boolean>;
-    releaseCheckout(position: PositionRecord, session: string): Promise<void>;
+    /** positions/repository.ts: the one writer (the checkout's hold and its release are transitions of the position). */
+    applyTransition(transition: Transition): Promise<boolean>;
+    /** payments/checkouts.ts: the call-level marker of a checkout. */
     putCheckoutMarker(position: PositionRecord, until: string): Promise<void>;
     deleteCheckoutMarker(position: PositionRecord): Promise<void>;
   };
@@ -137,7 +137,7 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
       const until = new Date(now.getTime() + CHECKOUT_HOLD_MS).toISOString();
       // The marker first: a recalculation that looks after the hold is taken sees it.
       await positions.putCheckoutMarker(position, until);
-      if (!(await positions.holdForCheckout(position, { session: session.idSession, url: session.url, until, now: now.toISOString() }))) {
+      if (!(await positions.applyTransition(hold(position, { session: session.idSession, url: session.url, until, now: now.toISOString() })))) {
         const current = await positions.getPositionByIud(iud);
         const other = current && resume(current, now);
         if (other) return other;
@@ -181,7 +181,7 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
       }
       // The checkout ended without a payment: the position is free again.
       if (current.checkoutSession === session.idSession) {
-        await positions.releaseCheckout(current, session.idSession);
+        await positions.applyTransition(release(current, session.idSession));
         await positions.deleteCheckoutMarker(current);
       }
       const latest = (await positions.getPositionByIud(current.iud)) ?? current;

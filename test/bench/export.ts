@@ -190,7 +190,7 @@ async function main() {
 
     // --- every position got its IUV exactly once
     const problems: string[] = [];
-    const { listPositionsOfMonth } = await import('../../functions/payments/repository.ts');
+    const { listPositionsOfMonth } = await import('../../functions/positions/repository.ts');
     const positions = (await Promise.all(callIds.map((id) => listPositionsOfMonth(id, MONTH)))).flat();
     if (positions.length !== expected) problems.push(`${positions.length} positions stored, ${expected} expected`);
     const notExported = positions.filter((p) => p.statoExport !== 'ESPORTATA' || !p.codIuv || !isValidIuv(p.codIuv) || p.nav !== `3${p.codIuv}`);

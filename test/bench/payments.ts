@@ -120,7 +120,7 @@ async function runSeed(seed: number, citizens: number) {
     const { documentClient } = await import('../../functions/adapters/dynamo.ts');
     const calls = await import('../../functions/calls/repository.ts');
     const users = await import('../../functions/users/repository.ts');
-    const { itemOf: positionItem } = await import('../../functions/payments/repository.ts');
+    const { itemOf: positionItem } = await import('../../functions/positions/repository.ts');
     const { debtSummaryItem } = await import('../../functions/payment-list/repository.ts');
     const { runMigrationSteps } = await import('../../functions/migrations/catalogue.ts');
     const debtSummaries = (await import('../../functions/payment-list/refresh.ts')).makePaymentListRefresh();

@@ -77,7 +77,7 @@ describe('ISEE and users', () => {
   it('an ISEE a fee was computed with is never deleted; one never used is', async () => {
     const userId = randomUUID();
     const used = await isees.createIsee(newIsee(userId), '2026-03-01T09:00:00.000Z');
-    await isees.markIseeUsedForFee(used.id, '2026-03-02T09:00:00.000Z');
+    expect(await isees.markIseesUsedForFee([used.id], '2026-03-02T09:00:00.000Z')).toBe(1);
     expect(await isees.deleteIsee(used.id)).toBe(false);
     expect(await isees.getIseeItem(used.id)).not.toBeNull();
     const unused = await isees.createIsee(newIsee(userId), '2026-03-01T09:00:01.000Z');

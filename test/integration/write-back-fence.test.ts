@@ -1,26 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from '../support/stack-context.ts';
-import { planMonth, withAmount, type PositionRecord } from '../../functions/domain/debt-positions.ts';
-import { settlePayment } from '../../functions/domain/position-payment.ts';
+import { edit, planMonth, planTransitions, settle, type PositionRecord, type Transition } from '../../functions/domain/positions/index.ts';
 import type { ExportResults } from '../../functions/flows/ports.ts';
 import type { PaymentDeps } from '../../functions/payments/use-cases.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { localTable } from '../support/dynamo.ts';
 
 /**
- * The export's write-back fence (functions/payments/repository.ts) against the local DynamoDB, not an
+ * The export's write-back fence (functions/positions/repository.ts) against the local DynamoDB, not an
  * in-memory copy (issue 21): Collect batch-writes MyPay's verdicts (BatchWriteItem, no condition) from a read
  * of the month; a citizen's payment recorded between that read and the batch is overwritten by it, and must
  * come back (its receipt on the fence, put back before the fence closes). Nothing MyPay collected is lost.
  */
-let repository: typeof import('../../functions/payments/repository.ts');
+let repository: typeof import('../../functions/positions/repository.ts');
 let makePaymentUseCases: typeof import('../../functions/payments/use-cases.ts').makePaymentUseCases;
 
 beforeAll(async () => {
   // The repository binds to its table when it loads: the integration stack's.
   Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
-  repository = await import('../../functions/payments/repository.ts');
+  repository = await import('../../functions/positions/repository.ts');
   ({ makePaymentUseCases } = await import('../../functions/payments/use-cases.ts'));
 });
 
@@ -39,7 +38,7 @@ async function month() {
     })),
     now: '2026-03-10T09:00:00.000Z',
   });
-  await repository.createPositions(plan.create);
+  await repository.applyTransitions(planTransitions(plan, '2026-03-10T09:00:00.000Z', true));
   // A payment finds its position by IUD through a global index, which lags behind the write (as in DynamoDB).
   for (const position of plan.create) await expect.poll(() => repository.getPositionByIud(position.iud)).not.toBeNull();
   const results: ExportResults = { accepted: plan.create.map((p, i) => ({ iud: p.iud, iuv: `0100000000000${i}119`, nav: `30100000000000${i}119` })), rejected: [] };
@@ -54,9 +53,9 @@ function collect(race: () => Promise<void>, afterBatch: () => Promise<void> = as
   let checked = false;
   const positions = {
     ...repository,
-    async putPositions(written: readonly PositionRecord[]) {
+    async applyTransitions(transitions: readonly Transition[]) {
       await race();
-      return repository.putPositions(written);
+      return repository.applyTransitions(transitions);
     },
     async writeBackReceipts(monthKey: Parameters<typeof repository.writeBackReceipts>[0]) {
       if (!checked) {
@@ -71,12 +70,12 @@ function collect(race: () => Promise<void>, afterBatch: () => Promise<void> = as
   return (callId: string, results: ExportResults) => payments.recordExportResults({ callId, ...march, flowId: 'flow-1' }, results);
 }
 
-/** A citizen's payment, as the settlement records it: the position read now, settlePayment, recordPayment. */
+/** A citizen's payment, as the settlement records it: the position read now, the transition settle, recordPayment. */
 async function citizenPays(iud: string, iur: string) {
   const before = (await repository.getPositionByIud(iud))!;
-  const effect = settlePayment(before, { iud, iuv: before.codIuv ?? '01000000009999919', amountCents: before.importoDovuto, paidOn: '2026-03-12', iur }, new Date().toISOString());
-  if (effect.kind !== 'recorded') throw new Error(effect.kind);
-  expect(await repository.recordPayment(effect.after, before.version)).toBe(true);
+  const { transition, effect } = settle(before, { iud, iuv: before.codIuv ?? '01000000009999919', amountCents: before.importoDovuto, paidOn: '2026-03-12', iur }, new Date().toISOString());
+  if (!transition) throw new Error(effect.kind);
+  expect(await repository.recordPayment(transition)).toBe(true);
 }
 
 const item = (p: PositionRecord) => localTable().item({ pk: `CALL#${p.callId}#POSITIONS#2026-03`, sk: `USER#${p.userId}` });
@@ -130,12 +129,12 @@ describe('the write-back fence on DynamoDB', () => {
     const cancelled = positions[2]!;
     const before = (await repository.getPositionByIud(cancelled.iud))!;
     // The operator's 'Modifica' with amount 0, as the edit use case writes it.
-    expect(await repository.replacePosition(withAmount(before, 0, { descrizione: 'Annullata' }, new Date().toISOString()).after, before.version)).toBe(true);
+    expect(await repository.applyTransition(edit(before, 0, 'Annullata', new Date().toISOString()))).toBe(true);
     await collect(async () => {
       const now = (await repository.getPositionByIud(cancelled.iud))!;
-      const effect = settlePayment(now, { iud: now.iud, iuv: '01000000009999919', amountCents: 6643, paidOn: '2026-03-12', iur: 'IUR-CANCELLED' }, new Date().toISOString());
-      if (effect.kind !== 'recorded') throw new Error(effect.kind);
-      expect(await repository.recordPayment(effect.after, now.version)).toBe(true);
+      const { transition, effect } = settle(now, { iud: now.iud, iuv: '01000000009999919', amountCents: 6643, paidOn: '2026-03-12', iur: 'IUR-CANCELLED' }, new Date().toISOString());
+      if (!transition) throw new Error(effect.kind);
+      expect(await repository.recordPayment(transition)).toBe(true);
     })(callId, results);
     expect(await item(cancelled)).toMatchObject({ annullato: true, importoDovuto: 0, isPagato: true, importoTotalePagato: 6643, iur: 'IUR-CANCELLED', riconciliazione: { motivo: 'ANNULLATA', differenza: 6643 } });
     expect(await item(positions[0]!)).toMatchObject({ isPagato: false, statoExport: 'ESPORTATA', codIuv: results.accepted[0]!.iuv });

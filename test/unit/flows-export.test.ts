@@ -130,7 +130,7 @@ function fakePositions(iuds: string[]) {
   /** Positions a bad CAP (or the like) keeps out of the file, with their reason. */
   const heldBack = new Map<string, string>();
   const due = (fiscalCode: string | null) => [...positions.entries()].filter(([iud, p]) => !p.iuv && (!fiscalCode || iud.includes(fiscalCode)));
-  const port: ExportPositions = {
+  const port: Pick<ExportPositions, 'buildExport' | 'markIsees' | 'recordResults'> = {
     async buildExport({ fiscalCode }) {
       const rows = due(fiscalCode).filter(([iud]) => !heldBack.has(iud));
       return {
@@ -220,7 +220,7 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
     flows,
     configuration: { requireComplete: async () => (configurationComplete ? {} : Promise.reject(Object.assign(new Error('Configurazione MyPay incompleta'), { status: 400 }))) },
     calls: { getCall: async (id) => (id === 'C1' ? { id, name: 'Assistenza domiciliare 2026', serviceId: 'S1', serviceName: 'Assistenza domiciliare' } : null) },
-    positions: { pendingCount: positions.pendingCount },
+    positions: { pendingCount: positions.pendingCount, hasLiveCheckouts: async () => false },
     exportFiles,
     runner: {
       start: async (flowId) => {

@@ -7,13 +7,15 @@ import { periodKey, positionEditSchema, type Period } from '../../functions/doma
 import type { CallRecord } from '../../functions/calls/repository.ts';
 import { makeConfigurationUseCases } from '../../functions/configuration/use-cases.ts';
 import type { StoredConfiguration } from '../../functions/configuration/repository.ts';
-import { makePaymentUseCases, type PositionRepository } from '../../functions/payments/use-cases.ts';
+import { makeMonthPlanner, makePaymentUseCases, type PositionRepository } from '../../functions/payments/use-cases.ts';
 import type { SubscriptionRecord } from '../../functions/subscriptions/repository-items.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
 import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.ts';
 import { makeMonthSummaryRefresh } from '../../functions/payment-list/month-refresh.ts';
 import { actors, memoryAudit, memoryMetrics, tickingClock } from '../support/in-memory.ts';
 import { memoryDebts } from '../support/in-memory-debts.ts';
+import { memoryPositionWriter } from '../support/in-memory-positions.ts';
+import { edit as editTransition, isBatchable, isOpen, settle } from '../../functions/domain/positions/index.ts';
 
 const complete: Configuration = {
   azione: 'I',
@@ -42,52 +44,17 @@ function memoryPositions(): PositionRepository & { all: Map<string, PositionReco
   const ofMonth = (callId: string, period: Period) => [...all.values()].filter((p) => p.callId === callId && periodKey(p) === periodKey(period));
   const repository = {
     all,
-    async putPositions(written: readonly PositionRecord[]) {
-      for (const position of written) all.set(key(position), structuredClone(position));
-    },
+    ...memoryPositionWriter(all, key),
     openWriteBack: async () => undefined,
     writeBackReceipts: async () => ({ receipts: [], count: 0 }),
     closeWriteBack: async () => true,
     repairPayment: async (): Promise<'repaired' | 'paid' | 'none'> => 'none',
     listPositionsOfMonth: async (callId: string, period: Period) => structuredClone(ofMonth(callId, period)),
     listPositions: async (callId, period) => ({ items: ofMonth(callId, period), nextCursor: null }),
-    async createPosition(position) {
-      if (all.has(key(position))) return false;
-      all.set(key(position), structuredClone(position));
-      return true;
-    },
-    async createPositions(created) {
-      for (const position of created) all.set(key(position), structuredClone(position));
-    },
-    async replacePosition(position, expectedVersion) {
-      const stored = all.get(key(position));
-      if (!stored || stored.version !== expectedVersion || stored.isPagato || stored.annullato) return false;
-      if (stored.checkoutUntil && stored.checkoutUntil > position.updatedAt) return false;
-      all.set(key(position), structuredClone(position));
-      return true;
-    },
-    async recordReconciliationClosed(position, expectedVersion) {
-      const stored = all.get(key(position));
-      if (!stored || stored.version !== expectedVersion || !stored.riconciliazione) return false;
-      all.set(key(position), structuredClone(position));
-      return true;
-    },
     getPositionByIud: async (iud) => structuredClone([...all.values()].find((p) => p.iud === iud) ?? null),
-    hasOpenPositions: async (callId, period) => ofMonth(callId, period).some((p) => !p.isPagato && !p.annullato),
+    hasOpenPositions: async (callId, period) => ofMonth(callId, period).some(isOpen),
     hasLiveCheckouts: async (callId, month, now) =>
       [...all.values()].some((p) => p.callId === callId && (!month || periodKey(p) === periodKey(month)) && Boolean(p.checkoutUntil) && p.checkoutUntil! > now),
-    async recordExportOutcome(position, outcome) {
-      const stored = all.get(key(position));
-      if (!stored || stored.iud !== position.iud) return false;
-      if (outcome.kind === 'accepted') {
-        if (stored.statoExport === 'ESPORTATA' && stored.codIuv === outcome.iuv) return false;
-        Object.assign(stored, { codIuv: outcome.iuv, nav: outcome.nav, statoExport: 'ESPORTATA', lastExportError: null, exportedAt: stored.exportedAt ?? outcome.at, version: stored.version + 1 });
-      } else {
-        if (stored.statoExport === 'ERRORE' && stored.lastExportError === outcome.reason) return false;
-        Object.assign(stored, { statoExport: 'ERRORE', lastExportError: outcome.reason, version: stored.version + 1 });
-      }
-      return true;
-    },
   } satisfies PositionRepository & Record<string, unknown>;
   return repository;
 }
@@ -119,6 +86,7 @@ function setup(options: { configuration?: Partial<Configuration> | null; callSta
   const links: { key: string; fileName: string; contentType?: string }[] = [];
   const exportFiles = {
     put: async (key: string, body: Uint8Array, contentType: string) => void files.set(key, { body, contentType }),
+    get: async (key: string) => files.get(key)?.body ?? Promise.reject(Object.assign(new Error('NoSuchKey'), { name: 'NoSuchKey' })),
     downloadUrl: async (key: string, fileName: string, contentType?: string) => (links.push({ key, fileName, contentType }), `https://exports/${key}?ttl=300`),
   };
   const configurationRepository = {
@@ -147,13 +115,21 @@ function setup(options: { configuration?: Partial<Configuration> | null; callSta
     refresh: debtSummaries,
     clock,
   });
+  /** How many times a month was planned (each plan reads the call's approved subscriptions once). */
+  const plans = { count: 0 };
+  const subscriptionsPort = {
+    listApprovedSubscriptionsOfCall: async (callId: string) => (plans.count++, subscriptions.filter((s) => s.announcementId === callId && s.state === 'VALIDATED')),
+  };
+  const bands = { getBand: async (id: string) => (id === band.id ? band : null) };
+  /** 'Invia a MyPay''s planner (the flows function's), on the same stores. */
+  const planner = makeMonthPlanner({ subscriptions: subscriptionsPort, bands, users: { getUserItems }, positions, exportFiles });
   const payments = makePaymentUseCases({
     positions,
     calls: { getCall },
-    bands: { getBand: async (id) => (id === band.id ? band : null) },
-    subscriptions: { listApprovedSubscriptionsOfCall: async (callId) => subscriptions.filter((s) => s.announcementId === callId && s.state === 'VALIDATED') },
+    bands,
+    subscriptions: subscriptionsPort,
     users: { getUserItems },
-    isees: { iseesNotYetUsedForFee: async (ids) => ids.filter((id) => !marked.has(id)), markIseeUsedForFee: async (id) => void marked.add(id) },
+    isees: { markIseesUsedForFee: async (ids) => ids.filter((id) => !marked.has(id)).map((id) => marked.add(id)).length },
     exports: { runningExportOf: async (callId) => exportLocks.get(callId) ?? null },
     exportFiles,
     configuration: configurationRepository,
@@ -167,7 +143,7 @@ function setup(options: { configuration?: Partial<Configuration> | null; callSta
     users.set(u.id, u);
     subscriptions.push(subscription(u.id, hours, state));
   };
-  return { payments, configuration, positions, users, subscriptions, marked, audit, metrics, enrol, exportLocks, files, links, debts, debtSummaries, batched };
+  return { payments, planner, plans, configuration, positions, users, subscriptions, marked, audit, metrics, enrol, exportLocks, files, links, debts, debtSummaries, batched };
 }
 
 const march = { mese: 3, anno: 2026 };
@@ -246,10 +222,10 @@ describe('generating the positions of a month', () => {
     t.enrol(user('u1', 8000), 3);
     await t.payments.generatePositions(call.id, march, actors.operator);
     const [key, stored] = [...t.positions.all.entries()][0]!;
-    const real = t.positions.replacePosition.bind(t.positions);
-    t.positions.replacePosition = async (position, version) => {
+    const real = t.positions.applyTransitions.bind(t.positions);
+    t.positions.applyTransitions = async (transitions, onWritten) => {
       t.positions.all.set(key, { ...stored, version: 9 }); // someone else wrote first
-      return real(position, version);
+      return real(transitions, onWritten);
     };
     t.subscriptions[0]!.weeklyHour = 4;
     expect(await t.payments.generatePositions(call.id, march, actors.operator)).toMatchObject({ updated: 0, unchanged: 1 });
@@ -313,6 +289,10 @@ describe('Verifica / genera CSV', () => {
   });
 });
 
+/** The export's Prepare as flows calls it: whether its flow holds the call's export lock is flows' answer (here the test's locks). */
+const exportCsv = (t: ReturnType<typeof setup>, request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string }, actor: typeof actors.operator) =>
+  t.payments.exportCsv({ ...request, underLock: t.exportLocks.get(request.callId) === request.flowId }, actor);
+
 describe('the export to MyPay (the flow\'s side of the positions)', () => {
   it('while an export of the call runs, only that flow may (re)generate the month: Sincronizza and Verifica / genera CSV get a 409', async () => {
     const t = setup();
@@ -321,16 +301,42 @@ describe('the export to MyPay (the flow\'s side of the positions)', () => {
     await expect(t.payments.generatePositions(call.id, march, actors.operator)).rejects.toMatchObject({ status: 409, message: messages.positions.exportRunning });
     await expect(t.payments.positionsCsv(call.id, march, actors.operator)).rejects.toMatchObject({ status: 409 });
     expect(t.positions.all.size).toBe(0);
-    const file = await t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId: 'flow-1' }, actors.operator);
+    const file = await exportCsv(t, { callId: call.id, ...march, fiscalCode: null, flowId: 'flow-1' }, actors.operator);
     expect(file.rows).toBe(1);
-    await expect(t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId: 'flow-2' }, actors.operator)).rejects.toMatchObject({ status: 409 });
+  });
+
+  it('an export plans its month once: Prepare applies the plan \'Invia a MyPay\' kept, and plans again when the month changed since', async () => {
+    const t = setup();
+    t.enrol(user('u1', 8000), 3);
+    t.enrol(user('u2', 8000), 4);
+    t.exportLocks.set(call.id, 'flow-1');
+    const request = { callId: call.id, ...march, fiscalCode: null, flowId: 'flow-1' };
+    expect(await t.planner.pendingExportCount(call, request, '2026-03-10T09:00:00.000Z')).toBe(2);
+    expect(t.plans.count).toBe(1);
+    const file = await exportCsv(t, request, actors.operator);
+    expect(t.plans.count).toBe(1);
+    expect(file.rows).toBe(2);
+    expect([...t.positions.all.values()].map((p) => p.importoDovuto).sort()).toEqual([6643, 8857]);
+
+    // Another month: planned, then one of its positions is paid before Prepare: the kept plan is not the
+    // month any more, so Prepare plans again (the paid position is left as it is).
+    const april = { callId: call.id, mese: 4, anno: 2026, fiscalCode: null, flowId: 'flow-2' };
+    t.exportLocks.set(call.id, 'flow-2');
+    await exportCsv(t, { ...april, flowId: 'flow-0' }, actors.operator); // the month exists (not under the lock)
+    expect(await t.planner.pendingExportCount(call, april, '2026-04-10T09:00:00.000Z')).toBe(2);
+    const [key, stored] = [...t.positions.all.entries()].find(([, p]) => p.mese === 4 && p.userId === 'u2')!;
+    t.positions.all.set(key, { ...stored, isPagato: true, importoTotalePagato: stored.importoDovuto, version: stored.version + 1 });
+    const plansBefore = t.plans.count;
+    await exportCsv(t, april, actors.operator);
+    expect(t.plans.count).toBe(plansBefore + 1);
+    expect(t.positions.all.get(key)).toMatchObject({ isPagato: true, version: stored.version + 1 });
   });
 
   it('the single payment carries one citizen\'s row only', async () => {
     const t = setup();
     t.enrol(user('u1', 8000), 3);
     t.enrol(user('u2', 9000), 2);
-    const file = await t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: 'CFU2XXXXXXXXXXXX', flowId: 'f' }, actors.operator);
+    const file = await exportCsv(t, { callId: call.id, ...march, fiscalCode: 'CFU2XXXXXXXXXXXX', flowId: 'f' }, actors.operator);
     expect(file.rows).toBe(1);
     expect(file.csv).toContain('CFU2XXXXXXXXXXXX');
     expect(file.csv).not.toContain('CFU1XXXXXXXXXXXX');
@@ -352,10 +358,8 @@ describe('the export to MyPay (the flow\'s side of the positions)', () => {
     expect(after.find((p) => p.iud === p2!.iud)).toMatchObject({ codIuv: null, statoExport: 'ERRORE', lastExportError: 'PAA_CF_NON_VALIDO: Codice fiscale non valido' });
     // Again (a restarted Collect): nothing is written, the verdicts are already there.
     const writes: string[] = [];
-    const record = t.positions.recordExportOutcome;
-    t.positions.recordExportOutcome = (position, outcome) => (writes.push(position.iud), record(position, outcome));
-    const put = t.positions.putPositions;
-    t.positions.putPositions = (positions) => (writes.push(...positions.map((p) => p.iud)), put(positions));
+    const apply = t.positions.applyTransitions;
+    t.positions.applyTransitions = (transitions, onWritten) => (writes.push(...transitions.map((transition) => transition.after.iud)), apply(transitions, onWritten));
     await t.payments.recordExportResults({ callId: call.id, ...march }, results);
     expect(writes).toEqual([]);
     expect([...t.positions.all.values()]).toEqual(after);
@@ -365,7 +369,7 @@ describe('the export to MyPay (the flow\'s side of the positions)', () => {
     await t.payments.recordExportResults({ callId: call.id, mese: 4, anno: 2026 }, results);
     expect(writes).toEqual([]);
     expect([...t.positions.all.values()]).toEqual(after);
-    const next = await t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId: 'f' }, actors.operator);
+    const next = await exportCsv(t, { callId: call.id, ...march, fiscalCode: null, flowId: 'f' }, actors.operator);
     expect(next.rows).toBe(1);
     expect(next.csv).toContain(p2!.iud);
   });
@@ -373,13 +377,18 @@ describe('the export to MyPay (the flow\'s side of the positions)', () => {
 
 describe('the export\'s month generation, in batches (a month of hundreds of citizens)', () => {
   const MANY = 240; // above the month refresh's threshold (200 written positions)
-  const exportMonth = (t: ReturnType<typeof setup>, flowId = 'flow-1') => t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId }, actors.operator);
-  /** Counts the position writes of each kind. */
+  const exportMonth = (t: ReturnType<typeof setup>, flowId = 'flow-1') => exportCsv(t, { callId: call.id, ...march, fiscalCode: null, flowId }, actors.operator);
+  /** Counts the creates of each kind: one by one on their condition, or in batches under the export's lock (isBatchable). */
   function countWrites(t: ReturnType<typeof setup>) {
     const counts = { createPosition: 0, createPositions: 0, batchedCreates: 0 };
-    const { createPosition, createPositions } = t.positions;
-    t.positions.createPosition = async (p) => (counts.createPosition++, createPosition.call(t.positions, p));
-    t.positions.createPositions = async (ps) => (counts.createPositions++, (counts.batchedCreates += ps.length), createPositions.call(t.positions, ps));
+    const { applyTransitions } = t.positions;
+    t.positions.applyTransitions = async (transitions, onWritten) => {
+      const creates = transitions.filter((transition) => transition.name === 'create');
+      const batched = creates.filter((transition) => isBatchable(transition.guard));
+      counts.createPosition += creates.length - batched.length;
+      if (batched.length) counts.createPositions++, (counts.batchedCreates += batched.length);
+      return applyTransitions.call(t.positions, transitions, onWritten);
+    };
     return counts;
   }
   /** Every row of the payment list and the totals, recomputed from the positions (what they must show). */
@@ -435,7 +444,7 @@ describe('the export\'s month generation, in batches (a month of hundreds of cit
     // A flow that does not hold the lock (none held) does not batch either.
     t.subscriptions.push(subscription('late', 2));
     t.users.set('late', user('late', 8000));
-    await t.payments.exportCsv({ callId: call.id, ...march, fiscalCode: null, flowId: 'not-holding' }, actors.operator);
+    await exportCsv(t, { callId: call.id, ...march, fiscalCode: null, flowId: 'not-holding' }, actors.operator);
     expect(counts).toMatchObject({ createPosition: MANY + 1, createPositions: 0 });
   });
 
@@ -465,13 +474,14 @@ describe('the export\'s month generation, in batches (a month of hundreds of cit
     const t = setup();
     for (let i = 0; i < MANY; i++) t.enrol(user(`u${i}`, 8000), 3);
     t.exportLocks.set(call.id, 'flow-1');
-    await t.payments.exportCsv({ callId: call.id, mese: 2, anno: 2026, fiscalCode: null, flowId: 'flow-1' }, actors.operator);
+    await exportCsv(t, { callId: call.id, mese: 2, anno: 2026, fiscalCode: null, flowId: 'flow-1' }, actors.operator);
     const february = [...t.positions.all.entries()].find(([, p]) => p.userId === 'u7' && p.mese === 2)!;
     // Between the month refresh's reads and its batched writes, u7 pays February and the payment's own
     // (conditional) refresh writes u7's row: the batch then overwrites that row with what it computed before.
     t.batched.beforeNextBatch = async () => {
       const [key, position] = february;
-      expect(await t.positions.replacePosition({ ...position, isPagato: true, importoTotalePagato: position.importoDovuto, version: position.version + 1 }, position.version)).toBe(true);
+      const paid = settle(position, { iud: position.iud, iuv: '01000000000000012', amountCents: position.importoDovuto, paidOn: '2026-03-12', iur: 'IUR7' }, '2026-03-12T10:00:00.000Z').transition!;
+      expect(await t.positions.applyTransition(paid)).toBe(true);
       await t.debtSummaries.refreshDebtSummaries([{ callId: call.id, anno: 2026, userId: 'u7' }]);
       expect(t.positions.all.get(key)).toMatchObject({ isPagato: true });
     };
@@ -548,10 +558,10 @@ describe('the payment edit modal (PUT /api/positions/{id})', () => {
     await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.exportRunningEdit });
     t.exportLocks.clear();
     const key = [...t.positions.all.keys()][0]!;
-    const real = t.positions.replacePosition.bind(t.positions);
-    t.positions.replacePosition = async (p, v) => {
+    const real = t.positions.applyTransition.bind(t.positions);
+    t.positions.applyTransition = async (transition) => {
       t.positions.all.set(key, { ...t.positions.all.get(key)!, version: 7 });
-      return real(p, v);
+      return real(transition);
     };
     await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.staleCopy });
     t.positions.all.set(key, { ...position(), isPagato: true, importoTotalePagato: 6643 });
@@ -569,7 +579,7 @@ describe('a citizen paying, two operators, and a call that is over (issue 21)', 
     await t.payments.generatePositions(call.id, march, actors.operator);
     const key = [...t.positions.all.keys()][0]!;
     const position = () => t.positions.all.get(key)!;
-    /** A citizen's checkout takes the position for 30 minutes (payments/repository.ts holdForCheckout). */
+    /** A citizen's checkout takes the position for 30 minutes (domain/positions hold). */
     const hold = (until = '2026-03-10T09:30:00.000Z') => t.positions.all.set(key, { ...position(), checkoutSession: 's1', checkoutUrl: 'https://mypay/x', checkoutUntil: until });
     return { t, position, hold };
   }
@@ -601,7 +611,7 @@ describe('a citizen paying, two operators, and a call that is over (issue 21)', 
     // Another month of the call still generates; the held position's write condition refuses anyway.
     expect((await t.payments.generatePositions(call.id, { mese: 4, anno: 2026 }, actors.operator)).created).toBe(1);
     t.users.set('u1', { ...t.users.get('u1')!, lastIsee: { ...t.users.get('u1')!.lastIsee!, valueCents: 1_800_000 } });
-    expect(await t.positions.replacePosition({ ...position(), importoDovuto: 1, updatedAt: '2026-03-10T09:10:00.000Z', version: position().version + 1 }, position().version)).toBe(false);
+    expect(await t.positions.applyTransition(editTransition(position(), 1, position().descrizione, '2026-03-10T09:10:00.000Z'))).toBe(false);
     expect(position()).toEqual(before);
   });
 

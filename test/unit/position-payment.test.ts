@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
+import type { Transition } from '../../functions/domain/positions/index.ts';
+import { memoryPositionWriter } from '../support/in-memory-positions.ts';
 import { messages, paymentOutcomeMessages } from '../../functions/domain/messages.ts';
 import { paymentBadge, reconciliationCloseSchema } from '../../functions/domain/payments.ts';
 import { closeReconciliation, isPayable, isPayableOnline, paymentReturnPath, settlePayment, type PaymentReceipt } from '../../functions/domain/position-payment.ts';
@@ -207,28 +209,19 @@ function memoryPositions(initial: PositionRecord[]) {
   const stored = new Map(initial.map((p) => [p.iud, structuredClone(p)]));
   const markers = new Set<string>();
   let writes = 0;
+  // The one writer on the map: each transition on its own guard (domain/positions guards.ts).
+  const { applyTransition } = memoryPositionWriter(stored, (p) => p.iud);
   return {
     stored,
     markers,
     writes: () => writes,
     getPositionByIud: async (iud: string) => structuredClone(stored.get(iud) ?? null),
     listPositionsOfUser: async (userId: string) => ({ items: [...stored.values()].filter((p) => p.userId === userId), nextCursor: null }),
-    async recordPayment(p: PositionRecord, expectedVersion: number) {
-      const current = stored.get(p.iud);
-      if (!current || current.version !== expectedVersion) return false;
+    applyTransition,
+    async recordPayment(settle: Transition) {
+      if (!(await applyTransition(settle))) return false;
       writes += 1;
-      stored.set(p.iud, structuredClone(p));
       return true;
-    },
-    async holdForCheckout(p: PositionRecord, hold: { session: string; url: string; until: string; now: string }) {
-      const current = stored.get(p.iud)!;
-      if (current.version !== p.version || current.isPagato || current.annullato || (current.checkoutUntil && current.checkoutUntil > hold.now)) return false;
-      stored.set(p.iud, { ...current, checkoutSession: hold.session, checkoutUrl: hold.url, checkoutUntil: hold.until });
-      return true;
-    },
-    async releaseCheckout(p: PositionRecord, session: string) {
-      const current = stored.get(p.iud)!;
-      if (current.checkoutSession === session) stored.set(p.iud, { ...current, checkoutSession: null, checkoutUrl: null, checkoutUntil: null });
     },
     putCheckoutMarker: async (p: PositionRecord) => void markers.add(p.iud),
     deleteCheckoutMarker: async (p: Pick<PositionRecord, 'iud'>) => void markers.delete(p.iud),

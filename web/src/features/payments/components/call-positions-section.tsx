@@ -1,6 +1,7 @@
 import { Button, Flex, Heading } from '@aws-amplify/ui-react';
 import { currentPeriod, monthNames, paymentBadge, type Period, type Position } from '@domain/payments';
 import { formatEuroCents } from '@domain/money';
+import { isOpen } from '@domain/positions/states';
 import { useEffect, useRef, useState } from 'react';
 import { CursorPagination, useCursorList } from '@/components/cursor-pagination';
 import { DataTable } from '@/components/data-table';
@@ -75,7 +76,7 @@ export function CallPositionsSection({ callId, readOnly, changed }: { callId: st
                   headerHidden: true,
                   cell: (p: Position) => (
                     <Flex gap="xs" wrap="wrap" justifyContent="flex-end">
-                      <Button size="small" isDisabled={p.isPagato || p.annullato} onClick={() => setEditing(p)} aria-label={`Modifica pagamento di ${p.cognome} ${p.nome}`}>
+                      <Button size="small" isDisabled={!isOpen(p)} onClick={() => setEditing(p)} aria-label={`Modifica pagamento di ${p.cognome} ${p.nome}`}>
                         Modifica
                       </Button>
                       <NoticeButtons position={p} onSent={() => list.reload()} />

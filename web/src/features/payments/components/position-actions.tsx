@@ -1,5 +1,6 @@
 import { Button, Flex } from '@aws-amplify/ui-react';
 import type { Position } from '@domain/payments';
+import { isOpen } from '@domain/positions/states';
 import { useState } from 'react';
 import { CloseReconciliationDialog } from './close-reconciliation-dialog';
 import { EditPositionDialog } from './edit-position-dialog';
@@ -23,7 +24,7 @@ export function PositionActions({ position, reload, readOnly = false }: { positi
   };
   return (
     <Flex gap="xs" wrap="wrap" justifyContent="flex-end" alignItems="flex-start">
-      <Button size="small" isDisabled={readOnly || current.isPagato || current.annullato} onClick={() => setEditing(true)} aria-label={`Modifica pagamento ${current.titolo} di ${current.cognome} ${current.nome}`}>
+      <Button size="small" isDisabled={readOnly || !isOpen(current)} onClick={() => setEditing(true)} aria-label={`Modifica pagamento ${current.titolo} di ${current.cognome} ${current.nome}`}>
         Modifica
       </Button>
       <NoticeButtons position={current} onSent={reload} readOnly={readOnly} />

@@ -1,19 +1,24 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { publicPosition, type PositionRecord } from '../domain/debt-positions.ts';
 import { MISSING_ISEE_NAMES } from '../domain/debt-summary-rules.ts';
-import { receiptOf, type ExportOutcome, type PaymentRecord } from '../domain/payment-record.ts';
+import { receiptOf, type PaymentRecord } from '../domain/payment-record.ts';
+import { isBatchable, publicPosition, restorePayment, type Guard, type GuardClause, type PositionRecord, type Transition } from '../domain/positions/index.ts';
 
 export { receiptOf, type PaymentRecord };
 import type { Position } from '../domain/payments.ts';
 import { periodKey, type Period } from '../domain/period.ts';
 import type { IoStatus } from '../domain/position-rules.ts';
 import type { Page } from '../domain/validation.ts';
+import { mapAtMost } from '../domain/at-most.ts';
 import { batchPut, documentClient, queryAll, queryPage, tableName, unlessConditionFails, type StoredItem } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 import { paymentRecordExpiry, retentionYears } from '../domain/retention.ts';
-import { NO_LIVE_CHECKOUT } from './checkouts.ts';
 
 /**
+ * The one writer of debt positions (functions/domain/positions): every write of a position item is a
+ * transition of the domain applied here, as one write whose condition is the transition's guard
+ * (conditionOf), or in batches of 25 when the export's lock stands for the guard (applyTransitions). The
+ * export's write-back fence (openWriteBack … closeWriteBack, recordPayment, repairPayment) is part of it.
+ *
  * Debt positions. One item per call, month and citizen: pk "CALL#<callId>#POSITIONS#<yyyy-mm>",
  * sk "USER#<userId>" (so a month can never hold two positions of one citizen, whatever the timing);
  * gsi1 = "USER#<userId>#POSITIONS" / "<yyyy-mm>#<callId>" (the citizen's payments, by month);
@@ -48,6 +53,129 @@ export function itemOf(position: PositionRecord) {
   };
 }
 
+/** A DynamoDB condition: its expression (undefined: none) with its names and values. */
+export interface Condition {
+  expression: string | undefined;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+/** One clause of a guard as a condition; `n` keeps each clause's placeholders apart. */
+function clauseCondition(clause: GuardClause, n: number): Condition | null {
+  const v = (name: string) => `:g${n}${name}`;
+  switch (clause.kind) {
+    case 'absent':
+      return { expression: 'attribute_not_exists(pk)', names: {}, values: {} };
+    case 'present':
+      return { expression: 'attribute_exists(pk)', names: {}, values: {} };
+    case 'version':
+      return { expression: `#version = ${v('version')}`, names: { '#version': 'version' }, values: { [v('version')]: clause.version } };
+    case 'open':
+      return { expression: `isPagato = ${v('false')} AND annullato = ${v('false')}`, names: {}, values: { [v('false')]: false } };
+    case 'not-held':
+      return {
+        expression: `(attribute_not_exists(checkoutUntil) OR checkoutUntil = ${v('null')} OR checkoutUntil < ${v('now')})`,
+        names: {},
+        values: { [v('null')]: null, [v('now')]: clause.at },
+      };
+    case 'to-reconcile':
+      return { expression: `attribute_type(riconciliazione, ${v('map')})`, names: {}, values: { [v('map')]: 'M' } };
+    case 'held-by':
+      return { expression: `checkoutSession = ${v('session')}`, names: {}, values: { [v('session')]: clause.session } };
+    case 'iud':
+      return { expression: `iud = ${v('iud')}`, names: {}, values: { [v('iud')]: clause.iud } };
+    case 'without-outcome': {
+      const { outcome } = clause;
+      return outcome.kind === 'accepted'
+        ? { expression: `NOT (statoExport = ${v('state')} AND codIuv = ${v('iuv')})`, names: {}, values: { [v('state')]: 'ESPORTATA', [v('iuv')]: outcome.iuv } }
+        : { expression: `NOT (statoExport = ${v('state')} AND lastExportError = ${v('reason')})`, names: {}, values: { [v('state')]: 'ERRORE', [v('reason')]: outcome.reason } };
+    }
+    case 'export-lock':
+      return null;
+  }
+}
+
+/** A transition's guard as the ConditionExpression of its write (domain guards.ts: the same rule guardHolds checks). */
+export function conditionOf(guard: Guard): Condition {
+  const parts = guard.map(clauseCondition).filter((part): part is Condition => part !== null);
+  return {
+    expression: parts.length ? parts.map((part) => part.expression).join(' AND ') : undefined,
+    names: Object.assign({}, ...parts.map((part) => part.names)),
+    values: Object.assign({}, ...parts.map((part) => part.values)),
+  };
+}
+
+/** The names and values of a condition, left out when empty (DynamoDB refuses empty maps). */
+const conditionParameters = (condition: Condition, names: Record<string, string> = {}, values: Record<string, unknown> = {}) => {
+  const allNames = { ...names, ...condition.names };
+  const allValues = { ...values, ...condition.values };
+  return {
+    ...(condition.expression ? { ConditionExpression: condition.expression } : {}),
+    ...(Object.keys(allNames).length ? { ExpressionAttributeNames: allNames } : {}),
+    ...(Object.keys(allValues).length ? { ExpressionAttributeValues: allValues } : {}),
+  };
+};
+
+/**
+ * Applies one transition as one conditional write: 'replace' puts the whole record, 'patch' sets the fields
+ * that changed (removes those gone) and moves the version on by one when the transition did. False (nothing
+ * written) when the stored position fails the guard.
+ */
+export async function applyTransition(transition: Transition): Promise<boolean> {
+  const condition = conditionOf(transition.guard);
+  if (transition.write === 'replace' || !transition.before) {
+    const written = await unlessConditionFails(documentClient.send(new PutCommand({ TableName: tableName, Item: itemOf(transition.after), ...conditionParameters(condition) })));
+    return written !== null;
+  }
+  const { before, after } = transition;
+  const set: Record<string, unknown> = {};
+  const removed: string[] = [];
+  for (const [name, value] of Object.entries(after)) {
+    if (name !== 'version' && value !== undefined && JSON.stringify(value) !== JSON.stringify((before as unknown as Record<string, unknown>)[name])) set[name] = value;
+  }
+  const gone = Object.keys(before).filter((name) => (before as unknown as Record<string, unknown>)[name] !== undefined && (after as unknown as Record<string, unknown>)[name] === undefined);
+  removed.push(...new Set([...gone, ...(transition.remove ?? [])]));
+  const { clause, names, values } = assignments(set);
+  const moves = after.version !== before.version;
+  const setClause = [clause, moves ? '#version = #version + :one' : ''].filter(Boolean).join(', ');
+  const removeNames = Object.fromEntries(removed.map((name, i) => [`#r${i}`, name]));
+  if (!setClause && !removed.length) return true;
+  const written = await unlessConditionFails(
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.position(after.callId, period(after), after.userId),
+        UpdateExpression: `${setClause ? `SET ${setClause}` : ''}${removed.length ? ` REMOVE ${Object.keys(removeNames).join(', ')}` : ''}`,
+        ...conditionParameters(condition, { ...names, ...removeNames, ...(moves ? { '#version': 'version' } : {}) }, { ...values, ...(moves ? { ':one': 1 } : {}) }),
+      }),
+    ),
+  );
+  return written !== null;
+}
+
+/** Conditional writes in flight at once. */
+const WRITES_AT_ONCE = 50;
+
+/**
+ * Applies a month's transitions: those the export's lock guards in batches of 25 (BatchWriteItem: no
+ * condition), each other one with its own condition. The transitions written, in their order.
+ */
+export async function applyTransitions(transitions: readonly Transition[], onWritten?: (count: number) => Promise<unknown>): Promise<Transition[]> {
+  const batched = transitions.filter((t) => isBatchable(t.guard));
+  await batchPut(batched.map((t) => itemOf(t.after)));
+  if (batched.length) await onWritten?.(batched.length);
+  const written = new Set<Transition>(batched);
+  await mapAtMost(
+    transitions.filter((t) => !isBatchable(t.guard)),
+    WRITES_AT_ONCE,
+    async (t) => {
+      if (await applyTransition(t)) written.add(t);
+      await onWritten?.(1);
+    },
+  );
+  return transitions.filter((t) => written.has(t));
+}
+
 /** Every position of a call's month (one partition, paged through to the end). */
 export async function listPositionsOfMonth(callId: string, month: Period): Promise<PositionRecord[]> {
   const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.positionsOfMonth(callId, periodKey(month)) }, ConsistentRead: true });
@@ -59,14 +187,15 @@ export async function listPositionsOfMonth(callId: string, month: Period): Promi
  * those months): a COUNT over the month's partition, read until the first one is found.
  */
 export async function hasOpenPositions(callId: string, month: Period): Promise<boolean> {
+  const open = conditionOf([{ kind: 'open' }]);
   let start: Record<string, unknown> | undefined;
   do {
     const result = await documentClient.send(
       new QueryCommand({
         TableName: tableName,
         KeyConditionExpression: 'pk = :pk',
-        FilterExpression: 'isPagato = :false AND annullato = :false',
-        ExpressionAttributeValues: { ':pk': keys.positionsOfMonth(callId, periodKey(month)), ':false': false },
+        FilterExpression: open.expression,
+        ExpressionAttributeValues: { ':pk': keys.positionsOfMonth(callId, periodKey(month)), ...open.values },
         Select: 'COUNT',
         ExclusiveStartKey: start,
       }),
@@ -110,58 +239,6 @@ export const listPositionsOfUser = (userId: string, filter: { callId?: string },
     toPosition,
     POSITIONS_PAGE_SIZE,
   );
-
-/** Writes a new position; false (nothing written) when the citizen already has one for that call and month. */
-export async function createPosition(position: PositionRecord): Promise<boolean> {
-  const written = await unlessConditionFails(
-    documentClient.send(new PutCommand({ TableName: tableName, Item: itemOf(position), ConditionExpression: 'attribute_not_exists(pk)' })),
-  );
-  return written !== null;
-}
-
-/**
- * New positions of a month in batches of 25 (BatchWriteItem: no condition). Only for the export that holds
- * the call's export lock, right after a consistent read found none of these keys: while the lock is held
- * every other generation of the call is refused (409), and a position that does not exist yet cannot have
- * been paid, edited or exported, so no write of anyone else can be overwritten (design §4, README).
- */
-export async function createPositions(positions: readonly PositionRecord[]): Promise<void> {
-  await batchPut(positions.map(itemOf));
-}
-
-
-/**
- * Replaces a position with its next version; false (nothing written) when the stored one is no longer
- * `expectedVersion`, has meanwhile been paid or cancelled (a paid or cancelled position never changes), or a
- * citizen's checkout holds it at the time of the write (its `updatedAt`).
- */
-export async function replacePosition(position: PositionRecord, expectedVersion: number): Promise<boolean> {
-  const written = await unlessConditionFails(
-    documentClient.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: itemOf(position),
-        ConditionExpression: `#version = :version AND isPagato = :false AND annullato = :false AND ${NO_LIVE_CHECKOUT}`,
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':version': expectedVersion, ':false': false, ':nullValue': null, ':now': position.updatedAt },
-      }),
-    ),
-  );
-  return written !== null;
-}
-
-
-/**
- * MyPay's verdicts of an export written back in batches of 25 (BatchWriteItem: no condition), each item the
- * position as Collect has just read it with the verdict on it. Only positions that no one but a payment can
- * write meanwhile (unpaid, not cancelled, without a notice number: no notice e-mail; generations and edits
- * wait for the call's export lock), and only between openWriteBack and closeWriteBack: a payment recorded
- * in between leaves its receipt on the fence, and Collect puts it back (repairPayment) if its batch
- * overwrote it (payments/use-cases.ts recordExportResults).
- */
-export async function putPositions(positions: readonly PositionRecord[]): Promise<void> {
-  await batchPut(positions.map(itemOf));
-}
 
 /**
  * A fence older than this belongs to a Collect that stopped (one slice runs at most TASK_TIMEOUT_SECONDS,
@@ -228,13 +305,11 @@ async function leaveReceipt(month: MonthKey, receipt: PaymentRecord, now: number
   return written !== null;
 }
 
-/** How many payments a stored position (or a receipt) holds: the receipt with more is the later one. */
-const paymentCount = (item: { pagamenti?: unknown[]; isPagato?: boolean }) => (Array.isArray(item.pagamenti) ? item.pagamenti.length : item.isPagato ? 1 : 0);
-
 /**
- * Puts a payment back on its position if a write-back batch overwrote it: nothing when the position holds
- * as many payments already (this one or a later one), or is gone. A conditional write on the version read;
- * read again when it loses a race. 'repaired' when it wrote, 'paid' when the position had it already.
+ * Puts a payment back on its position if a write-back batch overwrote it (domain restorePayment): nothing
+ * when the position holds as many payments already (this one or a later one), or is gone. A conditional
+ * write on the version read; read again when it loses a race. 'repaired' when it wrote, 'paid' when the
+ * position had it already.
  */
 export async function repairPayment(month: MonthKey, receipt: PaymentRecord): Promise<'repaired' | 'paid' | 'none'> {
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -242,41 +317,27 @@ export async function repairPayment(month: MonthKey, receipt: PaymentRecord): Pr
       new GetCommand({ TableName: tableName, Key: keys.position(month.callId, periodKey(month), receipt.userId), ConsistentRead: true }),
     );
     if (!Item || Item.iud !== receipt.iud) return 'none';
-    if (paymentCount(Item) >= paymentCount(receipt)) return 'paid';
-    // What the payment wrote, as its receipt holds it. MyPay's IUV, once the write-back brought it, stays; the
-    // receipt's fills a position without one.
-    const { userId, iud: _iud, codIuv, nav, ...paid } = receipt;
-    const set: Record<string, unknown> = { ...paid, ...(Item.codIuv ? {} : { codIuv, nav }) };
-    const written = await updatePosition({ ...month, userId }, set, { condition: '#version = :version', values: { ':version': Item.version }, remove: 'checkoutSession, checkoutUrl, checkoutUntil' });
-    if (written) return 'repaired';
+    const restore = restorePayment(toPositionRecord(Item), receipt);
+    if (!restore) return 'paid';
+    if (await applyTransition(restore)) return 'repaired';
   }
   return 'none';
 }
 
 /**
- * The one write of a payment (domain settlePayment, for the citizen's return and the reporting alike): the
- * position's next version with the payments recorded, conditional on the version read only (a payment is
- * recorded on a paid or cancelled position too: nothing MyPay collected is dropped). False (nothing
+ * The one write of a payment (domain transition settle, for the citizen's return and the reporting alike):
+ * the position's next version with the payments recorded, on its guard (the version read only: a payment is
+ * recorded on a paid or cancelled position too, nothing MyPay collected is dropped). False (nothing
  * written) when another writer moved the version: the caller reads again.
  *
- * An export's Collect may be batch-writing this month (putPositions) from a read taken before this
+ * An export's Collect may be batch-writing this month (applyTransitions) from a read taken before this
  * payment: then the payment leaves its receipt on the open fence and Collect puts it back. With no fence
  * open (none yet: Collect will read this payment; or it has just closed), the payment checks that it is
  * still on the position and puts itself back if a batch overwrote it.
  */
-export async function recordPayment(position: PositionRecord, expectedVersion: number): Promise<boolean> {
-  const written = await unlessConditionFails(
-    documentClient.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: itemOf(position),
-        ConditionExpression: '#version = :version',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':version': expectedVersion },
-      }),
-    ),
-  );
-  if (written === null) return false;
+export async function recordPayment(settle: Transition): Promise<boolean> {
+  if (!(await applyTransition(settle))) return false;
+  const position = settle.after;
   const receipt = receiptOf(position);
   // A repair is a write like the payment's: it too may meet an open fence (the next slice of Collect).
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -287,62 +348,13 @@ export async function recordPayment(position: PositionRecord, expectedVersion: n
 }
 
 /**
- * An operator's closing of a payment's reconciliation (domain closeReconciliation): conditional on the
- * version read, and on the position still being to reconcile. No export's batch overwrites it (a paid
- * position is never batch-written back) and its payments are those already recorded, so it leaves no receipt.
- */
-export async function recordReconciliationClosed(position: PositionRecord, expectedVersion: number): Promise<boolean> {
-  const written = await unlessConditionFails(
-    documentClient.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: itemOf(position),
-        ConditionExpression: '#version = :version AND attribute_type(riconciliazione, :map)',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':version': expectedVersion, ':map': 'M' },
-      }),
-    ),
-  );
-  return written !== null;
-}
-
-/**
- * MyPay's verdict on one exported position, written on its item (the key from call, month and citizen;
- * the IUD must match). Accepted: its IUV and notice number, and it is known to MyPay from then on;
- * rejected: the reason, and it stays to export. False (nothing written) when the same verdict is already
- * there, or that item is not the position with that IUD.
- */
-export async function recordExportOutcome(position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId' | 'iud'>, outcome: ExportOutcome): Promise<boolean> {
-  const accepted = outcome.kind === 'accepted';
-  const written = await unlessConditionFails(
-    documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.position(position.callId, period(position), position.userId),
-        UpdateExpression: accepted
-          ? `SET codIuv = :iuv, nav = :nav, statoExport = :state, lastExportError = :null, exportedAt = if_not_exists(exportedAt, :at), updatedAt = :at, #version = #version + :one${outcome.noticeZip ? ', noticeZip = :zip' : ''}`
-          : 'SET statoExport = :state, lastExportError = :reason, updatedAt = :at, #version = #version + :one',
-        ConditionExpression: accepted
-          ? 'iud = :iud AND NOT (statoExport = :state AND codIuv = :iuv)'
-          : 'iud = :iud AND NOT (statoExport = :state AND lastExportError = :reason)',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: accepted
-          ? { ':iud': position.iud, ':iuv': outcome.iuv, ':nav': outcome.nav, ':state': 'ESPORTATA', ':null': null, ':at': outcome.at, ':one': 1, ...(outcome.noticeZip ? { ':zip': outcome.noticeZip } : {}) }
-          : { ':iud': position.iud, ':state': 'ERRORE', ':reason': outcome.reason, ':at': outcome.at, ':one': 1 },
-      }),
-    ),
-  );
-  return written !== null;
-}
-
-/**
  * Sets fields of a position and moves its version on (so that a month regeneration that read it before cannot
  * put the old fields back), if `condition` holds: the stored position after the write, null when it did not.
  */
 async function updatePosition(
   position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>,
   set: Record<string, unknown>,
-  { condition, values: conditionValues, remove }: { condition: string; values: Record<string, unknown>; remove?: string },
+  { condition, values: conditionValues }: { condition: Condition; values: Record<string, unknown> },
 ): Promise<PositionRecord | null> {
   const { clause, names, values } = assignments(set);
   const result = await unlessConditionFails(
@@ -350,10 +362,10 @@ async function updatePosition(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.position(position.callId, period(position), position.userId),
-        UpdateExpression: `SET ${clause}, #version = #version + :one${remove ? ` REMOVE ${remove}` : ''}`,
-        ConditionExpression: condition,
-        ExpressionAttributeNames: { ...names, '#version': 'version' },
-        ExpressionAttributeValues: { ...values, ':one': 1, ...conditionValues },
+        UpdateExpression: `SET ${clause}, #version = #version + :one`,
+        ConditionExpression: condition.expression,
+        ExpressionAttributeNames: { ...names, '#version': 'version', ...condition.names },
+        ExpressionAttributeValues: { ...values, ':one': 1, ...condition.values, ...conditionValues },
         ReturnValues: 'ALL_NEW',
       }),
     ),
@@ -361,9 +373,10 @@ async function updatePosition(
   return result?.Attributes ? toPositionRecord(result.Attributes) : null;
 }
 
-/** A notice write: on a position still there, neither paid nor cancelled (null otherwise), and `extraCondition`. */
+/** A notice write: on a position still there and open (null otherwise), and `extraCondition`. */
+const noticeGuard = conditionOf([{ kind: 'present' }, { kind: 'open' }]);
 const updateNoticeFields = (position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>, set: Record<string, unknown>, extraCondition = '', extraValues: Record<string, unknown> = {}) =>
-  updatePosition(position, set, { condition: `attribute_exists(pk) AND isPagato = :false AND annullato = :false${extraCondition}`, values: { ':false': false, ...extraValues } });
+  updatePosition(position, set, { condition: { ...noticeGuard, expression: `${noticeGuard.expression}${extraCondition}` }, values: extraValues });
 
 /**
  * The notice e-mail went: isEmailSent and its date (a second send moves the date). The version moves too, so
