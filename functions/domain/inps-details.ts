@@ -56,11 +56,24 @@ export const omissionLabel = (type: string) => OMISSION_LABELS[type] ?? type;
  * What the ISEE item keeps of the attestation (amounts in cents), beside the portal's own fields
  * (value, year, protocol, expiry): the API shows it as `inps` (toInpsDetails).
  */
+/**
+ * The ISEE corrente (ISEE_Attestazione.xsd: Ordinario/@Corrente="SI"): the ordinary ISEE recomputed on a
+ * 'modulo sostitutivo' with its own protocol, presented on its own day, expiring on the attestation's
+ * DataScadenzaDSUCorrente, months before the DSU's 31 December.
+ */
+export interface InpsCorrente {
+  protocolloDSU: string;
+  dataPresentazione: string;
+  dataScadenza: string;
+}
+
 export interface StoredInpsDetails {
   protocolloDSU: string;
   dataPresentazione: string;
   dataValidita: string;
   dataRilascio: string | null;
+  /** Absent on items stored before the ISEE corrente was read. */
+  corrente?: InpsCorrente | null;
   values: InpsValues | null;
   household: InpsHouseholdMember[];
   otherIndicators: InpsOtherIndicator[];
@@ -79,6 +92,7 @@ export const toInpsDetails = (stored: StoredInpsDetails) => ({
   dataPresentazione: stored.dataPresentazione,
   dataValidita: stored.dataValidita,
   dataRilascio: stored.dataRilascio,
+  corrente: stored.corrente ?? null,
   ise: euros(stored.values?.iseCents),
   scalaEquivalenza: stored.values?.scalaEquivalenza ?? null,
   isee: euros(stored.values?.iseeCents),

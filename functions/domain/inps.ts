@@ -3,6 +3,7 @@ import {
   omissionLabel,
   type InpsDiscrepancy,
   type InpsFetchOutcome,
+  type InpsCorrente,
   type InpsHouseholdMember,
   type InpsOmission,
   type InpsOtherIndicator,
@@ -36,6 +37,23 @@ export const DSU_PROTOCOL = /^INPS-ISEE-[0-9]{4}-[0-9]{8}[A-Z]-[0-9]{2}$/;
 /** The request's CodiceFiscaleType (the XSD accepts letters only where a plain code has them). */
 export const INPS_FISCAL_CODE = /^([A-Z]{6}\d{2}[A-Z]\d{2}[A-Z][A-Z0-9]{3}[A-Z]|\d{11})$/;
 
+/**
+ * The operations of INPS's ISEE e-services the portal calls (SOAPAction …/ISvcConsultazione/<operation>). Each
+ * e-service of the PDND catalogue has its own endpoint, voucher audience and purpose, and answers only its own
+ * operations: "Consultazione Attestazione Residenti ISEE", the one municipalities subscribe, answers
+ * ConsultazioneAttestazioneResidenti at …/ConsultazioneISEE/v2/ConsultazioneAttestazioneResidenti
+ * (lsantalu/OpenMSP); the WSDL v2.8 for PDND has ConsultazioneAttestazione and ConsultazioneIndicatore at …/v1.
+ */
+export const inpsAttestationOperations = ['ConsultazioneAttestazioneResidenti', 'ConsultazioneAttestazione'] as const;
+export type InpsAttestationOperation = (typeof inpsAttestationOperations)[number];
+export type InpsOperation = InpsAttestationOperation | 'ConsultazioneIndicatore';
+/** Each operation's endpoint path at INPS (the host is a setting: api.inps.it, or the collaudo one). */
+export const inpsOperationPaths: Record<InpsOperation, string> = {
+  ConsultazioneAttestazioneResidenti: '/pdnd/soap/ConsultazioneISEE/v2/ConsultazioneAttestazioneResidenti',
+  ConsultazioneAttestazione: '/pdnd/soap/ConsultazioneISEE/v1',
+  ConsultazioneIndicatore: '/pdnd/soap/ConsultazioneISEE/v1',
+};
+
 /** The attestation (EsitoAttestazione/Attestazione), as the adapter reads it. Dates yyyy-mm-dd. */
 export interface InpsAttestation {
   protocolloDSU: string;
@@ -44,6 +62,8 @@ export interface InpsAttestation {
   /** DataValidita: the DSU is valid until this day (31 December of the year it was presented). */
   dataValidita: string;
   dataScadenzaDSUCorrente: string | null;
+  /** Ordinario/@Corrente="SI": the ordinary ISEE is an ISEE corrente, with its own protocol and expiry. */
+  corrente: InpsCorrente | null;
   household: InpsHouseholdMember[];
   /** ISEEOrdinario; null when the attestation has no ordinary indicator. */
   ordinario: (InpsValues & { dataRilascio: string }) | null;
@@ -62,7 +82,7 @@ export interface InpsIndicator {
 
 /** One answer of INPS, whatever its Esito, with what the accountability record needs. */
 export interface InpsAnswer<T> {
-  operation: 'ConsultazioneAttestazione' | 'ConsultazioneIndicatore';
+  operation: InpsOperation;
   idRichiesta: string | null;
   esito: InpsEsito;
   descrizioneErrore: string | null;
@@ -76,9 +96,11 @@ export interface InpsAnswer<T> {
  * - FOUND: a valid DSU with an ordinary ISEE;
  * - NOT_FOUND: DATI_NON_TROVATI (no DSU valid on the date asked), or an attestation without an ordinary ISEE;
  * - RETRY_LATER: DATABASE_OFFLINE, ERRORE_INTERNO, INPS or PDND unreachable, busy or answering unreadable XML;
- * - REFUSED: RICHIESTA_INVALIDA, RISCONTRO_NON_VALIDO, the voucher or the request refused (configuration).
+ * - REFUSED: RICHIESTA_INVALIDA, RISCONTRO_NON_VALIDO, the voucher or the request refused (configuration);
+ * - MISCONFIGURED: the settings do not match the e-service (an operation it does not have, a certificate it
+ *   refuses, a voucher for another audience): never retried, an alarm, the operator told what to check.
  */
-export type InpsOutcomeKind = 'FOUND' | 'NOT_FOUND' | 'RETRY_LATER' | 'REFUSED';
+export type InpsOutcomeKind = 'FOUND' | 'NOT_FOUND' | 'RETRY_LATER' | 'REFUSED' | 'MISCONFIGURED';
 
 export function outcomeOfEsito(esito: InpsEsito, hasOrdinary: boolean): InpsOutcomeKind {
   switch (esito) {
@@ -98,7 +120,8 @@ export function outcomeOfEsito(esito: InpsEsito, hasOrdinary: boolean): InpsOutc
 /** The adapters' error names (functions/adapters/pdnd.ts, inps-isee.ts) and what they mean. */
 export function outcomeOfError(error: unknown): InpsOutcomeKind | null {
   const name = (error as Error | undefined)?.name;
-  if (name === 'InpsUnavailable' || name === 'InpsMalformed' || name === 'PdndUnavailable') return 'RETRY_LATER';
+  if (name === 'InpsUnavailable' || name === 'InpsMalformed' || name === 'InpsRateLimited' || name === 'PdndUnavailable') return 'RETRY_LATER';
+  if (name === 'InpsMisconfigured') return 'MISCONFIGURED';
   if (name === 'InpsRefused' || name === 'PdndRefused') return 'REFUSED';
   return null;
 }
@@ -115,6 +138,10 @@ export const inpsMessages = {
     'INPS non ha un’attestazione ISEE valida oggi per il tuo codice fiscale. Presenta la DSU (sul sito dell’INPS, a un CAF o al Comune) e riprova quando l’attestazione è pronta, oppure carica qui sotto un’attestazione che hai già.',
   retryLater: 'Il servizio ISEE dell’INPS non è raggiungibile in questo momento. Riprova più tardi oppure carica l’attestazione.',
   refused: 'Non è stato possibile consultare l’INPS per conto del Comune. Riprova più tardi oppure carica l’attestazione; se il problema continua, contatta il Comune.',
+  /** The council's settings do not match INPS's e-service: nothing the citizen can do but upload. */
+  councilCheckUnavailable:
+    'La verifica dell’ISEE presso l’INPS non è al momento disponibile per il Comune. Puoi caricare qui sotto la tua attestazione ISEE (il PDF rilasciato dall’INPS o dal CAF) indicandone il valore: il Comune la verificherà.',
+  operatorMisconfigured: 'La configurazione del Comune per l’e-service ISEE dell’INPS è da correggere: {reason}. Controlla {check}. Finché non è corretta, nessuna richiesta a INPS può riuscire: l’errore non viene ripetuto.',
   operatorValidated: 'ISEE aggiornato da INPS e accettato: {value} (DSU {protocollo}, valida fino al {scadenza}).',
   operatorReview: 'ISEE recuperato da INPS ({value}) con omissioni o difformità: è tra gli ISEE da verificare.',
   operatorUnchanged: 'L’ISEE dell’utente è già quello di INPS: {value} (DSU {protocollo}).',
@@ -126,6 +153,9 @@ export const inpsMessages = {
   checkDiffers: 'Il valore è diverso da quello di INPS.',
   refreshRunning: 'È già in corso un aggiornamento degli ISEE da INPS per questo bando.',
   refreshFailed: 'L’aggiornamento degli ISEE da INPS non è riuscito.',
+  dailyLimit: 'INPS ha raggiunto il limite giornaliero di richieste del Comune: restano {left} iscritti da aggiornare. L’aggiornamento riprende domani da dove si è fermato{how}.',
+  dailyEstimate: 'Raggiunta la stima giornaliera di richieste dichiarata nella finalità PDND ({estimate}): restano {left} iscritti da aggiornare. Il recupero riprende domani da dove si è fermato.',
+  outOfTime: 'INPS non ha risposto in tempo. La richiesta è registrata: riprova tra qualche minuto oppure carica l’attestazione.',
   expiryRunning: 'È già in corso il controllo delle scadenze ISEE.',
   expiryFailed: 'Il controllo delle scadenze ISEE non è riuscito.',
   newYearRunning: 'È già in corso il recupero dei nuovi ISEE da INPS.',
@@ -152,6 +182,15 @@ export const italianDay = (day: string | null | undefined): string => {
   return match ? `${match[3]}/${match[2]}/${match[1]}` : '—';
 };
 
+/**
+ * The protocol and expiry the portal records for an attestation: an ISEE corrente's own (its modulo
+ * sostitutivo's protocol, DataScadenzaDSUCorrente), else the DSU's (NumeroProtocolloDSU, DataValidita).
+ */
+export const attestationDsu = (attestation: Pick<InpsAttestation, 'protocolloDSU' | 'dataValidita' | 'corrente'>) =>
+  attestation.corrente
+    ? { protocollo: attestation.corrente.protocolloDSU, scadenza: attestation.corrente.dataScadenza, corrente: true }
+    : { protocollo: attestation.protocolloDSU, scadenza: attestation.dataValidita, corrente: false };
+
 /** The year the DSU was presented (the portal's ISEE year). */
 export const dsuYear = (attestation: Pick<InpsAttestation, 'dataPresentazione'>) => Number(attestation.dataPresentazione.slice(0, 4));
 
@@ -162,6 +201,7 @@ export function storedInpsDetails(attestation: InpsAttestation, answer: { idRich
     dataPresentazione: attestation.dataPresentazione,
     dataValidita: attestation.dataValidita,
     dataRilascio: ordinario?.dataRilascio ?? null,
+    corrente: attestation.corrente,
     values: ordinario ? { iseCents: ordinario.iseCents, scalaEquivalenza: ordinario.scalaEquivalenza, iseeCents: ordinario.iseeCents, isrCents: ordinario.isrCents, ispCents: ordinario.ispCents } : null,
     household: attestation.household,
     otherIndicators: attestation.otherIndicators,
@@ -197,6 +237,8 @@ export const inpsResultLabel = (esito: string): string =>
     ERRORE_INTERNO: 'Errore di INPS',
     RICHIESTA_INVALIDA: 'Richiesta rifiutata',
     RISCONTRO_NON_VALIDO: 'Richiesta rifiutata',
+    IN_CORSO: 'Inviata, nessuna risposta registrata',
+    CONFIGURAZIONE_ERRATA: 'Configurazione del Comune da correggere',
   })[esito] ?? 'Nessuna risposta';
 
 /** One query as the operator sees it on the user record (everything reference.md says to record). */

@@ -96,6 +96,7 @@ export const inpsDetailsSchema = z.object({
   dataPresentazione: z.string(),
   dataValidita: z.string(),
   dataRilascio: z.nullable(z.string()),
+  corrente: z.nullable(z.object({ protocolloDSU: z.string(), dataPresentazione: z.string(), dataScadenza: z.string() })),
   ise: z.nullable(z.number()),
   scalaEquivalenza: z.nullable(z.number()),
   isee: z.nullable(z.number()),

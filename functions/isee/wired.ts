@@ -16,6 +16,7 @@ import * as refreshRepository from './refresh-repository.ts';
 import * as iseeRepository from './repository.ts';
 import { makeIseeUseCases } from './use-cases.ts';
 import { s3FileStore } from '../adapters/files.ts';
+import { businessMetrics } from '../http/observability.ts';
 
 /**
  * The ISEE use cases on the real adapters, shared by the ISEE API (functions/isee/handler.ts), the background
@@ -36,6 +37,7 @@ export const isee = makeIseeUseCases({
 export const inpsIsee = makeInpsIseeUseCases({
   inps: () => inpsRuntime().inps,
   settings: () => inpsRuntime(),
+  metrics: businessMetrics,
   isees: { getIseeItem: iseeRepository.getIseeItem, recordIsee: isee.recordIsee },
   users: userRepository,
   ensureCitizen,
