@@ -126,6 +126,9 @@ export const TEST_DSUS: TestDsuSpec[] = [
   { fiscalCode: 'MRNLSE85M50F205X', firstName: 'ELISA', lastName: 'MARINO', iseeCents: 1_850_000, kind: 'indicators', members: 3 },
 ];
 
+/** The other members' first names (TypeNome: capitals, accented vowels, apostrophe, blank and hyphen only). */
+const MEMBER_NAMES = ['LUCA', 'SARA', 'PIETRO', 'ELENA', 'DAVIDE', 'MARTA', 'LUIGI', 'ANNA', 'PAOLO', 'GIULIA', 'MARCO'];
+
 /** The equivalence scale of a household of n (DPCM 159/2013, Allegato 1). */
 const SCALES = [1, 1, 1.57, 2.04, 2.46, 2.85];
 const scaleOf = (members: number) => SCALES[Math.min(members, 5)] + Math.max(0, members - 5) * 0.35;
@@ -144,7 +147,7 @@ export function makeDsu(spec: TestDsuSpec, year: number): SimDsu {
   const household: SimHouseholdMember[] = [{ relation: 'D', firstName: spec.firstName.toUpperCase(), lastName: spec.lastName.toUpperCase(), fiscalCode: spec.fiscalCode }];
   for (let i = 1; i < members; i++) {
     // Members of the test households: codes of the same shape, never a real person's.
-    household.push({ relation: i === 1 ? 'C' : 'F', firstName: `COMPONENTE ${i}`, lastName: spec.lastName.toUpperCase(), fiscalCode: `${spec.fiscalCode.slice(0, 11)}X${String(i).padStart(3, '0')}Z` });
+    household.push({ relation: i === 1 ? 'C' : 'F', firstName: MEMBER_NAMES[(i - 1) % MEMBER_NAMES.length], lastName: spec.lastName.toUpperCase(), fiscalCode: `${spec.fiscalCode.slice(0, 11)}X${String(i).padStart(3, '0')}Z` });
   }
   const dsu: SimDsu = {
     protocol: dsuProtocol(spec.fiscalCode, dsuYear),

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { XmlDocument, XsdValidator } from 'libxml2-wasm';
+import { xmlRegisterFsInputProviders } from 'libxml2-wasm/lib/nodejs.mjs';
 import { clientCertificateFetch } from '../../functions/adapters/client-certificate-fetch.ts';
 import * as jose from 'jose';
 import * as soap from 'soap';
@@ -159,7 +160,7 @@ describe('the INPS adapter against the simulator', () => {
   it('a request the XSD refuses is RICHIESTA_INVALIDA, with the reason', async () => {
     const { port } = adapter();
     const answer = await port.attestation(request('RSSMRA85C52H501N', { benefitCode: 'B9.99' }));
-    expect(answer).toMatchObject({ esito: 'RICHIESTA_INVALIDA', descrizioneErrore: 'PrestazioneDaErogare non valida', data: null });
+    expect(answer).toMatchObject({ esito: 'RICHIESTA_INVALIDA', descrizioneErrore: expect.stringContaining('PrestazioneDaErogare'), data: null });
   });
 
   it('uses one voucher per purpose for many queries', async () => {
@@ -235,8 +236,9 @@ describe('faults', () => {
   it('every call ends before the caller’s deadline: a slow INPS is given up on, not waited for', async () => {
     const { port } = adapter();
     await post(`${inps.url}/admin/faults`, { kind: 'slow', times: 'always', ms: 5000 });
+    const before = inps.stats().requests;
     await expect(port.attestation(request('RSSMRA85C52H501N', { deadline: Date.now() + 2500 }))).rejects.toMatchObject({ name: 'InpsUnavailable', message: expect.stringMatching(/tempo esaurito|nessuna risposta/) });
-    expect(inps.stats().requests).toBeLessThanOrEqual(2);
+    expect(inps.stats().requests - before).toBe(1);
   });
 
   it('INPS down (503, server faults) is retried then InpsUnavailable; a slow answer past the timeout too', async () => {
@@ -433,6 +435,7 @@ describe('what an attestation may carry (ISEE_Attestazione.xsd)', () => {
   let validator: XsdValidator;
   beforeAll(() => {
     const dir = path.dirname(WSDL);
+    xmlRegisterFsInputProviders();
     // The answer's schema includes the attestation's and the common types': libxml2 reads them from the folder.
     validator = XsdValidator.fromDoc(XmlDocument.fromString(readFileSync(path.join(dir, 'ISEE_EsitoConsultazioneAttestazione.xsd'), 'latin1'), { url: pathToFileURL(path.join(dir, 'ISEE_EsitoConsultazioneAttestazione.xsd')).href }));
   });
