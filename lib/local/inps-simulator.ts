@@ -83,7 +83,7 @@ export interface SimDsu {
   omissions: { type: string; fiscalCode: string; checkedOn: string }[];
   minorenni?: { fiscalCode: string; iseeCents: number }[];
   /** Ordinario/@Corrente="SI": the ordinary ISEE (iseeCents) is an ISEE corrente, on its modulo sostitutivo. */
-  corrente?: { protocol: string; presentedOn: string; expiresOn: string };
+  corrente?: { protocol: string; presentedOn: string; expiresOn: string; ordinaryIseeCents: number };
   /** ISEEUni/StudenteUniversitario (ISEEUniAgg), ISEESocioSanRes/ComponenteSocioSanitarieRes (ISEESocioSanRes). */
   universitario?: { fiscalCode: string; iseeCents: number }[];
   sociosanitario?: { fiscalCode: string; iseeCents: number }[];
@@ -163,7 +163,8 @@ export function makeDsu(spec: TestDsuSpec, year: number): SimDsu {
     // The modulo sostitutivo of 1 March: its ISEE corrente lasts six months (DPCM 159/2013 art. 9, as amended), until 31 August.
     const months = spec.correnteMonths ?? 6;
     const end = new Date(Date.UTC(dsuYear, 2 + months, 0));
-    dsu.corrente = { protocol: dsuProtocol(spec.fiscalCode, dsuYear, 'corrente'), presentedOn: `${dsuYear}-03-01`, expiresOn: end.toISOString().slice(0, 10) };
+    // The DSU's own ordinary ISEE (before the income fell) is the one in force again once the ISEE corrente ends.
+    dsu.corrente = { protocol: dsuProtocol(spec.fiscalCode, dsuYear, 'corrente'), presentedOn: `${dsuYear}-03-01`, expiresOn: end.toISOString().slice(0, 10), ordinaryIseeCents: Math.round(spec.iseeCents * 1.25) };
   }
   if (spec.kind === 'indicators') {
     const [, second = household[0], third = household[0]] = household;
@@ -498,7 +499,9 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
     };
     const tipo = text(request, 'TipoIndicatore');
     const day = fields.DataValidita ?? romeDay(today());
-    const dsu = dsuFor(fields.CodiceFiscale!, day);
+    const found = dsuFor(fields.CodiceFiscale!, day);
+    // On a day the ISEE corrente covers, the attestation is the corrente; before its modulo or after it ends, the DSU's ordinary one.
+    const dsu = found?.corrente && !(found.corrente.presentedOn <= day && day <= found.corrente.expiresOn) ? { ...found, corrente: undefined, iseeCents: found.corrente.ordinaryIseeCents } : found;
     if (!dsu) return answer(res, operation, 'DATI_NON_TROVATI', { descrizione: 'Nessuna DSU valida per il codice fiscale alla data indicata' });
     const document = operation === 'ConsultazioneIndicatore' ? indicatorXml(dsu, tipo!, fields) : attestationXml(dsu, fields);
     const base64 = fault?.kind === 'malformed' ? Buffer.from('<Attestazione NumeroProtocolloDSU=').toString('base64') : iso88591(document).toString('base64');
@@ -531,6 +534,9 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
       dsu.protocol = dsuProtocol(fiscalCode, year, String(added.length + Date.now()));
     }
     if (typeof body.presentedOn === 'string' && validDay(body.presentedOn)) dsu.presentedOn = body.presentedOn;
+    // An ISEE corrente on given days: its modulo sostitutivo's day and its expiry (DataScadenzaDSUCorrente).
+    if (dsu.corrente && typeof body.correnteOn === 'string' && validDay(body.correnteOn)) dsu.corrente.presentedOn = body.correnteOn;
+    if (dsu.corrente && typeof body.correnteUntil === 'string' && validDay(body.correnteUntil)) dsu.corrente.expiresOn = body.correnteUntil;
     added = [dsu, ...added.filter((d) => d.declarant !== fiscalCode)];
     save();
     return null;

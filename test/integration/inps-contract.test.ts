@@ -440,7 +440,7 @@ describe('what an attestation may carry (ISEE_Attestazione.xsd)', () => {
     validator = XsdValidator.fromDoc(XmlDocument.fromString(readFileSync(path.join(dir, 'ISEE_EsitoConsultazioneAttestazione.xsd'), 'latin1'), { url: pathToFileURL(path.join(dir, 'ISEE_EsitoConsultazioneAttestazione.xsd')).href }));
   });
   /** The EsitoAttestazione INPS sends for a fiscal code, checked against the XSD before the adapter reads it. */
-  async function attestationOf(fiscalCode: string) {
+  async function attestationOf(fiscalCode: string, dataValidita = today) {
     const seen: string[] = [];
     const { port } = adapter({
       settings: residenti(),
@@ -452,7 +452,7 @@ describe('what an attestation may carry (ISEE_Attestazione.xsd)', () => {
         return new Response(body, { status: response.status, headers: response.headers });
       },
     });
-    const answer = await port.attestation(request(fiscalCode));
+    const answer = await port.attestation(request(fiscalCode, { dataValidita }));
     for (const xml of seen) {
       const doc = XmlDocument.fromString(xml.replace(/^<\?xml[^>]*\?>/, ''));
       try {
@@ -466,7 +466,7 @@ describe('what an attestation may carry (ISEE_Attestazione.xsd)', () => {
   }
 
   it('an ISEE corrente: its own protocol and presentation day, expiring on DataScadenzaDSUCorrente', async () => {
-    const attestation = await attestationOf('BNCGNN80A01H501T');
+    const attestation = await attestationOf('BNCGNN80A01H501T', `${year}-05-10`);
     expect(attestation.corrente).toEqual({ protocolloDSU: expect.stringMatching(/^INPS-ISEE-\d{4}-\d{8}[A-Z]-\d{2}$/), dataPresentazione: `${year}-03-01`, dataScadenza: `${year}-08-31` });
     expect(attestation.corrente!.protocolloDSU).not.toBe(attestation.protocolloDSU);
     expect(attestation.dataValidita).toBe(`${year}-12-31`);
@@ -489,9 +489,10 @@ describe('what an attestation may carry (ISEE_Attestazione.xsd)', () => {
     expect((await attestationOf('RCCMRC60A01H501V')).omissions).toHaveLength(1);
   });
 
-  it('an ISEE corrente already over: given by the simulator as such, read with its past expiry', async () => {
-    await post(`${inps.url}/admin/dsu`, { fiscalCode: 'VRDLGU70A01L219G', value: 4321, kind: 'corrente', correnteMonths: -1 });
-    expect((await attestationOf('VRDLGU70A01L219G')).corrente).toMatchObject({ dataScadenza: `${year}-01-31` });
+  it('once the ISEE corrente is over, the attestation is the DSU’s ordinary one again', async () => {
+    await post(`${inps.url}/admin/dsu`, { fiscalCode: 'VRDLGU70A01L219G', value: 4000, kind: 'corrente', correnteMonths: 2 });
+    expect(await attestationOf('VRDLGU70A01L219G', `${year}-04-30`)).toMatchObject({ corrente: { dataScadenza: `${year}-04-30` }, ordinario: { iseeCents: 400_000 } });
+    expect(await attestationOf('VRDLGU70A01L219G', `${year}-05-01`)).toMatchObject({ corrente: null, ordinario: { iseeCents: 500_000 } });
   });
 });
 
