@@ -350,7 +350,8 @@ export function makeInpsIsee(options: InpsAdapterOptions): InpsIsee {
         const header = response.headers.get('retry-after');
         const seconds = header === null ? NaN : /^\d+$/.test(header.trim()) ? Number(header) : (Date.parse(header) - now()) / 1000;
         const withoutRetryAfter = !Number.isFinite(seconds);
-        if (++rateLimitWaits > maxRateLimitWaits) throw new InpsRateLimited(`${operation}: troppe richieste (HTTP 429${withoutRetryAfter ? ', senza Retry-After' : ''})`, withoutRetryAfter);
+        // Without Retry-After it may be the daily limit: waited out once, then said to be one.
+        if (++rateLimitWaits > (withoutRetryAfter ? 1 : maxRateLimitWaits)) throw new InpsRateLimited(`${operation}: troppe richieste (HTTP 429${withoutRetryAfter ? ', senza Retry-After' : ''})`, withoutRetryAfter);
         const waitMs = withoutRetryAfter ? RATE_LIMIT_WAIT_MS : Math.min(Math.max(seconds, 0) * 1000, 30_000);
         if (left() < waitMs + 1000) throw new InpsRateLimited(`${operation}: troppe richieste (HTTP 429), nessun tempo per attendere`, withoutRetryAfter);
         await (options.waitAfterRateLimit ?? sleep)(waitMs);

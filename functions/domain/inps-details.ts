@@ -67,6 +67,19 @@ export interface InpsCorrente {
   dataScadenza: string;
 }
 
+/**
+ * A member as the ISEE item keeps it (README "What is kept of an ISEE from INPS"): the relation to the declarant
+ * always (the household's size and shape explain the equivalence scale), the fiscal code only of the declarant
+ * and of the members the review needs (named by an omission, a discrepancy or another indicator), no names.
+ * Items stored before kept every member's names and code: they are shown as they are.
+ */
+export interface StoredHouseholdMember {
+  relation: string;
+  fiscalCode: string | null;
+  lastName?: string | null;
+  firstName?: string | null;
+}
+
 export interface StoredInpsDetails {
   protocolloDSU: string;
   dataPresentazione: string;
@@ -75,7 +88,7 @@ export interface StoredInpsDetails {
   /** Absent on items stored before the ISEE corrente was read. */
   corrente?: InpsCorrente | null;
   values: InpsValues | null;
-  household: InpsHouseholdMember[];
+  household: StoredHouseholdMember[];
   otherIndicators: InpsOtherIndicator[];
   omissions: InpsOmission[];
   discrepancies: InpsDiscrepancy[];
@@ -98,7 +111,7 @@ export const toInpsDetails = (stored: StoredInpsDetails) => ({
   isee: euros(stored.values?.iseeCents),
   isr: euros(stored.values?.isrCents),
   isp: euros(stored.values?.ispCents),
-  household: stored.household,
+  household: stored.household.map((m) => ({ relation: m.relation, fiscalCode: m.fiscalCode ?? null, lastName: m.lastName ?? null, firstName: m.firstName ?? null })),
   otherIndicators: stored.otherIndicators.map((o) => ({ kind: o.kind, fiscalCode: o.fiscalCode, isee: euros(o.iseeCents) })),
   omissions: stored.omissions.map((o) => ({ ...o, label: omissionLabel(o.type) })),
   discrepancies: stored.discrepancies,

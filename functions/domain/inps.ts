@@ -196,6 +196,22 @@ export const attestationDsu = (attestation: Pick<InpsAttestation, 'protocolloDSU
 /** The year the DSU was presented (the portal's ISEE year). */
 export const dsuYear = (attestation: Pick<InpsAttestation, 'dataPresentazione'>) => Number(attestation.dataPresentazione.slice(0, 4));
 
+/**
+ * What is kept of the household: every member's relation, the fiscal code only of the declarant and of those the
+ * review needs (an omission, a discrepancy or another indicator names them), no names. The fee needs none of it
+ * (it takes the ISEE value); INPS can be asked again while the DSU is valid.
+ */
+export function keptHousehold(attestation: Pick<InpsAttestation, 'household' | 'codiceFiscaleDichiarante' | 'omissions' | 'discrepancies' | 'otherIndicators'>) {
+  const needed = new Set([attestation.codiceFiscaleDichiarante, ...attestation.omissions.map((o) => o.fiscalCode), ...attestation.discrepancies.map((d) => d.fiscalCode), ...attestation.otherIndicators.map((o) => o.fiscalCode)]);
+  return attestation.household.map((m) => ({ relation: m.relation, fiscalCode: needed.has(m.fiscalCode) ? m.fiscalCode : null }));
+}
+
+/** The difference of a value from INPS's (INPS − value), in words: which way it goes. */
+export function differenceFromInps(difference: number): string | null {
+  if (difference === 0) return null;
+  return `${formatEuro(Math.abs(difference))} ${difference < 0 ? 'in più' : 'in meno'} del valore INPS`;
+}
+
 export function storedInpsDetails(attestation: InpsAttestation, answer: { idRichiesta: string | null }, at: string): StoredInpsDetails {
   const { ordinario } = attestation;
   return {
@@ -205,7 +221,7 @@ export function storedInpsDetails(attestation: InpsAttestation, answer: { idRich
     dataRilascio: ordinario?.dataRilascio ?? null,
     corrente: attestation.corrente,
     values: ordinario ? { iseCents: ordinario.iseCents, scalaEquivalenza: ordinario.scalaEquivalenza, iseeCents: ordinario.iseeCents, isrCents: ordinario.isrCents, ispCents: ordinario.ispCents } : null,
-    household: attestation.household,
+    household: keptHousehold(attestation),
     otherIndicators: attestation.otherIndicators,
     omissions: attestation.omissions,
     discrepancies: attestation.discrepancies,

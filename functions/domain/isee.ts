@@ -102,7 +102,7 @@ export const inpsDetailsSchema = z.object({
   isee: z.nullable(z.number()),
   isr: z.nullable(z.number()),
   isp: z.nullable(z.number()),
-  household: z.array(z.object({ relation: z.string(), lastName: z.string(), firstName: z.string(), fiscalCode: z.string() })),
+  household: z.array(z.object({ relation: z.string(), lastName: z.nullable(z.string()), firstName: z.nullable(z.string()), fiscalCode: z.nullable(z.string()) })),
   otherIndicators: z.array(z.object({ kind: z.string(), fiscalCode: z.string(), isee: z.nullable(z.number()) })),
   omissions: z.array(z.object({ type: z.string(), label: z.string(), fiscalCode: z.string(), checkedOn: z.string() })),
   discrepancies: z.array(z.object({ fiscalCode: z.string(), type: z.string(), detail: z.string() })),

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { InpsMisconfigured, InpsUnavailable } from '../../functions/adapters/inps-isee.ts';
 import { PdndRefused } from '../../functions/adapters/pdnd.ts';
 import type { BusinessMetrics, InpsIsee, InpsRequest } from '../../functions/adapters/ports.ts';
-import type { InpsAnswer, InpsAttestation, InpsEsito, InpsIndicator } from '../../functions/domain/inps.ts';
+import { differenceFromInps, type InpsAnswer, type InpsAttestation, type InpsEsito, type InpsIndicator } from '../../functions/domain/inps.ts';
 import { iseeBanner } from '../../functions/domain/isee.ts';
 import type { StoredInpsQuery } from '../../functions/isee/inps-queries-repository.ts';
 import { makeInpsIseeUseCases } from '../../functions/isee/inps-use-cases.ts';
@@ -274,5 +274,29 @@ describe('who asked: the audit information', () => {
     expect(requests.map((r) => r.requestedBy?.LoA)).toEqual(['CIE_L3', 'SPID_L2', 'PROCEDURA_AUTOMATICA']);
     // The service's own benefit code, else the deployment's.
     expect(requests.map((r) => r.benefitCode)).toEqual(['A2.07', 'A2.07', 'A1.05']);
+  });
+});
+
+describe('what the operator reads of INPS’s answer', () => {
+  it('says which way a difference goes, in words', () => {
+    // Declared 4.980,00 €, INPS 4.890,00 €: the difference (INPS − declared) is −90.
+    expect(differenceFromInps(-90)).toMatch(/^90,00\s€ in più del valore INPS$/);
+    expect(differenceFromInps(90)).toMatch(/^90,00\s€ in meno del valore INPS$/);
+    expect(differenceFromInps(0)).toBeNull();
+  });
+
+  it('keeps of the household each member’s relation, and the fiscal codes only of the declarant and of those the review needs', async () => {
+    const household = [
+      { relation: 'D', lastName: 'ROSSI', firstName: 'MARIA', fiscalCode: 'RSSMRA85C52H501N' },
+      { relation: 'C', lastName: 'BIANCHI', firstName: 'LUCA', fiscalCode: 'BNCLCU80A01H501X' },
+      { relation: 'F', lastName: 'BIANCHI', firstName: 'SARA', fiscalCode: 'BNCSRA10A41H501Y' },
+    ];
+    script.push(async () => answer('OK', attestation({ household, otherIndicators: [{ kind: 'UNIVERSITARIO', fiscalCode: 'BNCSRA10A41H501Y', iseeCents: 700_000 }] })));
+    const result = await inps.fetchMyIsee(actors.citizen);
+    expect(result.isee!.inps!.household).toEqual([
+      { relation: 'D', fiscalCode: 'RSSMRA85C52H501N', lastName: null, firstName: null },
+      { relation: 'C', fiscalCode: null, lastName: null, firstName: null },
+      { relation: 'F', fiscalCode: 'BNCSRA10A41H501Y', lastName: null, firstName: null },
+    ]);
   });
 });
