@@ -131,9 +131,9 @@ export const inpsMessages = {
   /** The short notice on /caricamento_ISEE: what the council asks INPS, and why. */
   notice:
     'Il Comune chiede all’INPS, tramite la Piattaforma Digitale Nazionale Dati (PDND), la tua attestazione ISEE valida oggi: valore dell’ISEE, componenti del nucleo familiare, date ed eventuali omissioni o difformità. La usa solo per calcolare le quote dei servizi sociali; ogni richiesta è registrata e la trovi nel tuo profilo.',
-  validated: 'ISEE recuperato da INPS e già accettato: {value} (DSU {protocollo}, valida fino al {scadenza}). Puoi iscriverti ai bandi.',
+  validated: 'ISEE recuperato da INPS e già accettato: {value} ({dsu} {protocollo}, valida fino al {scadenza}). Puoi iscriverti ai bandi.',
   review: 'ISEE recuperato da INPS: {value}. L’attestazione riporta omissioni o difformità: il Comune la verificherà prima di accettarla.',
-  unchanged: 'Il tuo ISEE è già aggiornato: INPS conferma {value} (DSU {protocollo}, valida fino al {scadenza}).',
+  unchanged: 'Il tuo ISEE è già aggiornato: INPS conferma {value} ({dsu} {protocollo}, valida fino al {scadenza}).',
   notFound:
     'INPS non ha un’attestazione ISEE valida oggi per il tuo codice fiscale. Presenta la DSU (sul sito dell’INPS, a un CAF o al Comune) e riprova quando l’attestazione è pronta, oppure carica qui sotto un’attestazione che hai già.',
   retryLater: 'Il servizio ISEE dell’INPS non è raggiungibile in questo momento. Riprova più tardi oppure carica l’attestazione.',
@@ -142,9 +142,9 @@ export const inpsMessages = {
   councilCheckUnavailable:
     'La verifica dell’ISEE presso l’INPS non è al momento disponibile per il Comune. Puoi caricare qui sotto la tua attestazione ISEE (il PDF rilasciato dall’INPS o dal CAF) indicandone il valore: il Comune la verificherà.',
   operatorMisconfigured: 'La configurazione del Comune per l’e-service ISEE dell’INPS è da correggere: {reason}. Controlla {check}. Finché non è corretta, nessuna richiesta a INPS può riuscire: l’errore non viene ripetuto.',
-  operatorValidated: 'ISEE aggiornato da INPS e accettato: {value} (DSU {protocollo}, valida fino al {scadenza}).',
+  operatorValidated: 'ISEE aggiornato da INPS e accettato: {value} ({dsu} {protocollo}, valida fino al {scadenza}).',
   operatorReview: 'ISEE recuperato da INPS ({value}) con omissioni o difformità: è tra gli ISEE da verificare.',
-  operatorUnchanged: 'L’ISEE dell’utente è già quello di INPS: {value} (DSU {protocollo}).',
+  operatorUnchanged: 'L’ISEE dell’utente è già quello di INPS: {value} ({dsu} {protocollo}).',
   operatorNotFound: 'INPS non ha un’attestazione ISEE valida oggi per questo codice fiscale: l’utente deve presentare la DSU o caricare l’attestazione.',
   operatorRefused: 'INPS o PDND hanno rifiutato la richiesta del Comune: controlla la configurazione PDND (clientId, kid, finalità) e l’adesione all’e-service INPS.',
   omissionsReason: 'Omissioni o difformità segnalate da INPS: {list}.',
@@ -322,8 +322,14 @@ export function compareWithInps(
 }
 
 /** The message of a fetch, for the citizen or for the operator. */
-export function fetchMessage(outcome: InpsFetchOutcome, audience: 'CITIZEN' | 'OPERATOR', isee: { valueCents: number; protocollo: string | null; scadenza: string | null } | null): string {
-  const values: Record<string, string> = isee ? { value: formatEuro(toEuros(isee.valueCents)), protocollo: isee.protocollo ?? '—', scadenza: italianDay(isee.scadenza) } : {};
+export function fetchMessage(
+  outcome: InpsFetchOutcome,
+  audience: 'CITIZEN' | 'OPERATOR',
+  isee: { valueCents: number; protocollo: string | null; scadenza: string | null; corrente?: boolean } | null,
+): string {
+  const values: Record<string, string> = isee
+    ? { value: formatEuro(toEuros(isee.valueCents)), protocollo: isee.protocollo ?? '—', scadenza: italianDay(isee.scadenza), dsu: isee.corrente ? 'ISEE corrente, protocollo' : 'DSU' }
+    : {};
   const citizen = audience === 'CITIZEN';
   switch (outcome) {
     case 'VALIDATED':

@@ -253,7 +253,7 @@ export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
   async function answered(userId: string, context: QueryContext, audience: 'CITIZEN' | 'OPERATOR'): Promise<InpsFetchResult> {
     try {
       const { outcome, isee } = await fetchForUser(userId, context);
-      return { outcome, isee, message: fetchMessage(outcome, audience, isee && { valueCents: Math.round(isee.value * 100), protocollo: isee.protocollo, scadenza: isee.scadenza }) };
+      return { outcome, isee, message: fetchMessage(outcome, audience, isee && { valueCents: Math.round(isee.value * 100), protocollo: isee.protocollo, scadenza: isee.scadenza, corrente: !!isee.inps?.corrente }) };
     } catch (error) {
       if (error instanceof InpsQueryFailed) throw inpsFailure(error.kind, audience, error.cause);
       throw error;

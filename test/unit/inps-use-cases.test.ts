@@ -257,7 +257,7 @@ describe('the ISEE corrente', () => {
     const result = await inps.fetchMyIsee(actors.citizen);
     expect(result.isee).toMatchObject({ protocollo: 'INPS-ISEE-2026-00999999C-00', scadenza: '2026-08-31', state: 'VALIDATED' });
     expect(result.isee!.inps!.corrente).toEqual(corrente);
-    expect(result.message).toContain('valida fino al 31/08/2026');
+    expect(result.message).toContain('(ISEE corrente, protocollo INPS-ISEE-2026-00999999C-00, valida fino al 31/08/2026)');
   });
 });
 
