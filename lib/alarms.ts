@@ -455,5 +455,14 @@ export class PortalAlarms extends Construct {
       { ...atLeastOnce, threshold: thresholds.iseeReadFailuresPerHour },
       businessMetric(namespace, 'IseeReadFailed', { period: Duration.hours(1) }),
     );
+    this.add(
+      'InpsConfiguration',
+      'INPS',
+      'configurazione da correggere',
+      'Una richiesta a INPS tramite PDND è fallita per la configurazione del Comune (operazione non prevista dall’e-service, certificato client o voucher rifiutati, richiesta rifiutata): nessuna richiesta riesce finché non è corretta; i cittadini sono invitati a caricare l’attestazione.',
+      'INPS: configurazione da correggere',
+      atLeastOnce,
+      businessMetric(namespace, 'InpsConfigurationErrors'),
+    );
   }
 }

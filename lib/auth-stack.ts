@@ -40,6 +40,8 @@ export class AuthStack extends Stack {
       customAttributes: {
         fiscal_code: new cognito.StringAttribute({ minLen: 1, maxLen: 64, mutable: true }),
         working_entity: new cognito.StringAttribute({ minLen: 1, maxLen: 128, mutable: true }),
+        // The SPID/CIE level of the last sign-in (the gateway's acr): INPS's audit information carries it.
+        loa: new cognito.StringAttribute({ minLen: 1, maxLen: 64, mutable: true }),
       },
       passwordPolicy: {
         minLength: 12,
@@ -89,7 +91,7 @@ export class AuthStack extends Stack {
         familyName: cognito.ProviderAttribute.other('family_name'),
         email: cognito.ProviderAttribute.other('email'),
         // SPID sends 'TINIT-<code>'; the API strips the prefix.
-        custom: { 'custom:fiscal_code': cognito.ProviderAttribute.other(gateway.fiscalCodeClaim) },
+        custom: { 'custom:fiscal_code': cognito.ProviderAttribute.other(gateway.fiscalCodeClaim), 'custom:loa': cognito.ProviderAttribute.other('acr') },
       },
     });
 

@@ -1,4 +1,4 @@
-import { INPS_BENEFIT_CODE } from '../functions/domain/inps.ts';
+import { INPS_BENEFIT_CODE, inpsAttestationOperations, inpsOperationPaths, type InpsAttestationOperation } from '../functions/domain/inps.ts';
 import { REMINDER_FROM } from '../functions/domain/isee-refresh.ts';
 import type { Node } from 'constructs';
 import { retentionDefaults, retentionEnvName, retentionKinds, retentionMinimum, type RetentionKind } from '../functions/domain/retention.ts';
@@ -77,10 +77,17 @@ export interface PortalContext {
   pdnd: { environment: 'collaudo' | 'produzione'; tokenUrl: string; assertionAudience: string; clientId: string; kid: string };
   /** INPS's ConsultazioneISEE e-services (reference.md): endpoint, voucher audience, the two purposes, the Identity header. */
   inps: {
+    /** The attestation e-service the council's purpose is for: operation, endpoint and voucher audience. */
+    attestazione: { operation: InpsAttestationOperation; endpoint: string; audience: string };
+    /** The indicator e-service (ConsultazioneIndicatore). */
+    indicatore: { endpoint: string; audience: string };
     endpoint: string;
     audience: string;
     purposeAttestazione: string;
-    purposeIndicatore: string;
+    /** null: the council has no indicator e-service ('Verifica con INPS' reads the attestation). */
+    purposeIndicatore: string | null;
+    /** The daily calls declared in the PDND purpose: the January job asks at most this many a day. */
+    dailyEstimate: number;
     userId: string;
     codiceUfficio: string;
     benefitCode: string;
@@ -144,6 +151,10 @@ export const contextDefaults = {
   pdndKid: 'placeholder-kid-set-by-pdnd-back-office-000',
   /** The address in the WSDL v2.8 for PDND; INPS's sheet in the PDND catalogue has the real one. */
   inpsEndpoint: 'https://api.inps.it/pdnd/soap/ConsultazioneISEE/v1',
+  /** The e-service municipalities subscribe ("Consultazione Attestazione Residenti ISEE"). */
+  inpsAttestazioneOperation: 'ConsultazioneAttestazioneResidenti',
+  inpsHost: 'https://api.inps.it',
+  inpsDailyEstimate: 1000,
   inpsPurposeAttestazione: '00000000-0000-0000-0000-000000000001',
   inpsPurposeIndicatore: '00000000-0000-0000-0000-000000000002',
   /** The Identity header's UserId: the council's fiscal code (placeholder). */
@@ -266,6 +277,17 @@ export function portalContext(node: Node): PortalContext {
   const rate = Number(text(node, 'inpsRatePerSecond') ?? contextDefaults.inpsRatePerSecond);
   if (!(rate > 0 && rate <= 100)) throw new Error('inpsRatePerSecond must be between 0 and 100');
   const inpsEndpoint = text(node, 'inpsEndpoint') ?? contextDefaults.inpsEndpoint;
+  const inpsAudience = text(node, 'inpsAudience');
+  const attestazioneOperation = (text(node, 'inpsAttestazioneOperation') ?? contextDefaults.inpsAttestazioneOperation) as InpsAttestationOperation;
+  if (!inpsAttestationOperations.includes(attestazioneOperation)) throw new Error(`inpsAttestazioneOperation must be one of ${inpsAttestationOperations.join(', ')} (the e-service of the council’s PDND purpose)`);
+  // The residents' e-service has an endpoint of its own; the v1 one is inpsEndpoint.
+  const attestazioneEndpoint =
+    text(node, 'inpsAttestazioneEndpoint') ??
+    (attestazioneOperation === 'ConsultazioneAttestazioneResidenti' ? `${contextDefaults.inpsHost}${inpsOperationPaths.ConsultazioneAttestazioneResidenti}` : inpsEndpoint);
+  const indicatoreEndpoint = text(node, 'inpsIndicatoreEndpoint') ?? inpsEndpoint;
+  const purposeIndicatore = text(node, 'inpsPurposeIndicatore') === 'none' ? null : uuid('inpsPurposeIndicatore', contextDefaults.inpsPurposeIndicatore);
+  const dailyEstimate = Number(text(node, 'inpsDailyEstimate') ?? contextDefaults.inpsDailyEstimate);
+  if (!(Number.isInteger(dailyEstimate) && dailyEstimate > 0)) throw new Error('inpsDailyEstimate must be the daily calls declared in the PDND purpose (a positive integer)');
   return {
     region: text(node, 'region') ?? contextDefaults.region,
     textractRegion,
@@ -299,10 +321,13 @@ export function portalContext(node: Node): PortalContext {
       kid: text(node, 'pdndKid') ?? contextDefaults.pdndKid,
     },
     inps: {
+      attestazione: { operation: attestazioneOperation, endpoint: attestazioneEndpoint, audience: text(node, 'inpsAttestazioneAudience') ?? inpsAudience ?? attestazioneEndpoint },
+      indicatore: { endpoint: indicatoreEndpoint, audience: text(node, 'inpsIndicatoreAudience') ?? inpsAudience ?? indicatoreEndpoint },
       endpoint: inpsEndpoint,
-      audience: text(node, 'inpsAudience') ?? inpsEndpoint,
+      audience: inpsAudience ?? inpsEndpoint,
       purposeAttestazione: uuid('inpsPurposeAttestazione', contextDefaults.inpsPurposeAttestazione),
-      purposeIndicatore: uuid('inpsPurposeIndicatore', contextDefaults.inpsPurposeIndicatore),
+      purposeIndicatore,
+      dailyEstimate,
       userId: inpsUserId,
       codiceUfficio: text(node, 'inpsCodiceUfficio') ?? contextDefaults.inpsCodiceUfficio,
       benefitCode,

@@ -134,10 +134,17 @@ export function makePdndClient(options: PdndClientOptions) {
     });
   }
 
-  async function requestVoucher(purposeId: string, evidence?: TrackingEvidence): Promise<Voucher> {
+  async function requestVoucher(purposeId: string, evidence?: TrackingEvidence, deadline?: number): Promise<Voucher> {
     let rateLimitWaits = 0;
     let failures = 0;
+    /** Time left before the caller's deadline (keeping a second for INPS to be asked at all). */
+    const left = () => (deadline === undefined ? Infinity : deadline - now() - 1000);
+    const waitOrGiveUp = async (ms: number) => {
+      if (left() < ms + 500) throw new PdndUnavailable('PDND: tempo esaurito prima del voucher');
+      await sleep(ms);
+    };
     for (;;) {
+      if (left() < 500) throw new PdndUnavailable('PDND: tempo esaurito prima del voucher');
       const body = new URLSearchParams({
         client_id: options.clientId,
         client_assertion: await clientAssertion(purposeId, evidence?.digest),
@@ -151,11 +158,11 @@ export function makePdndClient(options: PdndClientOptions) {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
           body,
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: AbortSignal.timeout(Math.min(timeoutMs, left())),
         });
       } catch (error) {
         if (++failures > maxRetries) throw new PdndUnavailable(`PDND token endpoint unreachable: ${(error as Error).message}`);
-        await sleep(500 * 2 ** (failures - 1));
+        await waitOrGiveUp(500 * 2 ** (failures - 1));
         continue;
       }
       if (response.status === 200) {
@@ -172,7 +179,7 @@ export function makePdndClient(options: PdndClientOptions) {
         if (++rateLimitWaits > maxRateLimitWaits) throw new PdndUnavailable('PDND rate limit: still refused after waiting');
         // X-Rate-Limit-Interval is the limiter's window in milliseconds (commons/rate-limiter): wait one window.
         const interval = Number(response.headers.get('x-rate-limit-interval'));
-        await sleep(Number.isFinite(interval) && interval > 0 ? Math.min(interval, 60_000) : 1000);
+        await waitOrGiveUp(Number.isFinite(interval) && interval > 0 ? Math.min(interval, 60_000) : 1000);
         continue;
       }
       const problem = (await response.json().catch(() => null)) as { correlationId?: string; errors?: { code?: string }[] } | null;
@@ -181,7 +188,7 @@ export function makePdndClient(options: PdndClientOptions) {
         throw new PdndRefused(response.status, problem?.correlationId ?? null, problem?.errors?.[0]?.code ?? null);
       }
       if (++failures > maxRetries) throw new PdndUnavailable(`PDND token endpoint: HTTP ${response.status}${problem?.correlationId ? ` (correlationId ${problem.correlationId})` : ''}`);
-      await sleep(500 * 2 ** (failures - 1));
+      await waitOrGiveUp(500 * 2 ** (failures - 1));
     }
   }
 
@@ -193,13 +200,13 @@ export function makePdndClient(options: PdndClientOptions) {
      * A voucher for the purpose: the cached one while it has more than `renewBeforeSeconds` left, else a new
      * one (one request for all the callers waiting). A voucher bound to an audit token is never shared.
      */
-    async voucher(purposeId: string, evidence?: TrackingEvidence): Promise<Voucher> {
-      if (evidence) return requestVoucher(purposeId, evidence);
+    async voucher(purposeId: string, evidence?: TrackingEvidence, options: { deadline?: number } = {}): Promise<Voucher> {
+      if (evidence) return requestVoucher(purposeId, evidence, options.deadline);
       const current = cached.get(purposeId);
       if (current && current.expiresAt - renewBefore > seconds(now())) return current;
       const pending = inFlight.get(purposeId);
       if (pending) return pending;
-      const request = requestVoucher(purposeId)
+      const request = requestVoucher(purposeId, undefined, options.deadline)
         .then((voucher) => {
           cached.set(purposeId, voucher);
           return voucher;

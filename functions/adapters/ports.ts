@@ -224,6 +224,8 @@ export interface InpsRequest {
   applicationState: InpsApplicationState;
   /** Who asks, for the audit information (AUDIT_REST_02) when the e-service wants it. */
   requestedBy?: { userID: string; LoA: string };
+  /** Epoch ms by which the answer (or the failure) must be back: the calling function's time budget. */
+  deadline?: number;
 }
 
 /**
@@ -233,6 +235,8 @@ export interface InpsRequest {
  * `InpsMalformed`, `PdndUnavailable` (retry later), `InpsRefused`, `PdndRefused` (configuration).
  */
 export interface InpsIsee {
+  /** Whether the council has the indicator e-service, and which attestation operation it calls. */
+  settings: { hasIndicator: boolean; attestationOperation: string };
   attestation(request: InpsRequest): Promise<InpsAnswer<InpsAttestation>>;
   indicator(request: InpsRequest, tipoIndicatore?: string): Promise<InpsAnswer<InpsIndicator>>;
 }

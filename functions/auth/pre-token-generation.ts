@@ -12,6 +12,8 @@ export const accessTokenClaimOf = {
   given_name: 'given_name',
   family_name: 'family_name',
   email: 'email',
+  // SPID/CIE level of the sign-in, mapped by the identity gateway: INPS's audit information carries it.
+  'custom:loa': 'loa',
 } as const;
 
 /** The claims to add for these user attributes: only those present and not blank. */

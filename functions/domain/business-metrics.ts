@@ -43,6 +43,9 @@ export const businessMetricDefinitions = {
   IseeRead: { description: 'Attestazioni ISEE lette', dimension: 'source' },
   IseeReadWithWarning: { description: 'Attestazioni lette con un avviso: omissioni/difformità, o ISEE diverso da ISE / scala', dimension: 'source' },
   IseeReadFailed: { description: 'Letture di attestazioni ISEE non riuscite (extractionStatus FAILED)' },
+  InpsConfigurationErrors: {
+    description: 'Richieste a INPS fallite per la configurazione del Comune (operazione non prevista dall’e-service, certificato o voucher rifiutati, richiesta rifiutata): nessuna riesce finché non è corretta',
+  },
   SupportMessages: { description: 'Messaggi del modulo di assistenza ricevuti' },
 } as const satisfies Record<string, MetricDefinition>;
 

@@ -56,13 +56,39 @@ export const omissionLabel = (type: string) => OMISSION_LABELS[type] ?? type;
  * What the ISEE item keeps of the attestation (amounts in cents), beside the portal's own fields
  * (value, year, protocol, expiry): the API shows it as `inps` (toInpsDetails).
  */
+/**
+ * The ISEE corrente (ISEE_Attestazione.xsd: Ordinario/@Corrente="SI"): the ordinary ISEE recomputed on a
+ * 'modulo sostitutivo' with its own protocol, presented on its own day, expiring on the attestation's
+ * DataScadenzaDSUCorrente, months before the DSU's 31 December.
+ */
+export interface InpsCorrente {
+  protocolloDSU: string;
+  dataPresentazione: string;
+  dataScadenza: string;
+}
+
+/**
+ * A member as the ISEE item keeps it (README "What is kept of an ISEE from INPS"): the relation to the declarant
+ * always (the household's size and shape explain the equivalence scale), the fiscal code only of the declarant
+ * and of the members the review needs (named by an omission, a discrepancy or another indicator), no names.
+ * Items stored before kept every member's names and code: they are shown as they are.
+ */
+export interface StoredHouseholdMember {
+  relation: string;
+  fiscalCode: string | null;
+  lastName?: string | null;
+  firstName?: string | null;
+}
+
 export interface StoredInpsDetails {
   protocolloDSU: string;
   dataPresentazione: string;
   dataValidita: string;
   dataRilascio: string | null;
+  /** Absent on items stored before the ISEE corrente was read. */
+  corrente?: InpsCorrente | null;
   values: InpsValues | null;
-  household: InpsHouseholdMember[];
+  household: StoredHouseholdMember[];
   otherIndicators: InpsOtherIndicator[];
   omissions: InpsOmission[];
   discrepancies: InpsDiscrepancy[];
@@ -79,12 +105,13 @@ export const toInpsDetails = (stored: StoredInpsDetails) => ({
   dataPresentazione: stored.dataPresentazione,
   dataValidita: stored.dataValidita,
   dataRilascio: stored.dataRilascio,
+  corrente: stored.corrente ?? null,
   ise: euros(stored.values?.iseCents),
   scalaEquivalenza: stored.values?.scalaEquivalenza ?? null,
   isee: euros(stored.values?.iseeCents),
   isr: euros(stored.values?.isrCents),
   isp: euros(stored.values?.ispCents),
-  household: stored.household,
+  household: stored.household.map((m) => ({ relation: m.relation, fiscalCode: m.fiscalCode ?? null, lastName: m.lastName ?? null, firstName: m.firstName ?? null })),
   otherIndicators: stored.otherIndicators.map((o) => ({ kind: o.kind, fiscalCode: o.fiscalCode, isee: euros(o.iseeCents) })),
   omissions: stored.omissions.map((o) => ({ ...o, label: omissionLabel(o.type) })),
   discrepancies: stored.discrepancies,

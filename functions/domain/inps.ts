@@ -3,6 +3,7 @@ import {
   omissionLabel,
   type InpsDiscrepancy,
   type InpsFetchOutcome,
+  type InpsCorrente,
   type InpsHouseholdMember,
   type InpsOmission,
   type InpsOtherIndicator,
@@ -37,6 +38,23 @@ export const DSU_PROTOCOL = /^INPS-ISEE-[0-9]{4}-[0-9]{8}[A-Z]-[0-9]{2}$/;
 /** The request's CodiceFiscaleType (the XSD accepts letters only where a plain code has them). */
 export const INPS_FISCAL_CODE = /^([A-Z]{6}\d{2}[A-Z]\d{2}[A-Z][A-Z0-9]{3}[A-Z]|\d{11})$/;
 
+/**
+ * The operations of INPS's ISEE e-services the portal calls (SOAPAction …/ISvcConsultazione/<operation>). Each
+ * e-service of the PDND catalogue has its own endpoint, voucher audience and purpose, and answers only its own
+ * operations: "Consultazione Attestazione Residenti ISEE", the one municipalities subscribe, answers
+ * ConsultazioneAttestazioneResidenti at …/ConsultazioneISEE/v2/ConsultazioneAttestazioneResidenti
+ * (lsantalu/OpenMSP); the WSDL v2.8 for PDND has ConsultazioneAttestazione and ConsultazioneIndicatore at …/v1.
+ */
+export const inpsAttestationOperations = ['ConsultazioneAttestazioneResidenti', 'ConsultazioneAttestazione'] as const;
+export type InpsAttestationOperation = (typeof inpsAttestationOperations)[number];
+export type InpsOperation = InpsAttestationOperation | 'ConsultazioneIndicatore';
+/** Each operation's endpoint path at INPS (the host is a setting: api.inps.it, or the collaudo one). */
+export const inpsOperationPaths: Record<InpsOperation, string> = {
+  ConsultazioneAttestazioneResidenti: '/pdnd/soap/ConsultazioneISEE/v2/ConsultazioneAttestazioneResidenti',
+  ConsultazioneAttestazione: '/pdnd/soap/ConsultazioneISEE/v1',
+  ConsultazioneIndicatore: '/pdnd/soap/ConsultazioneISEE/v1',
+};
+
 /** The attestation (EsitoAttestazione/Attestazione), as the adapter reads it. Dates yyyy-mm-dd. */
 export interface InpsAttestation {
   protocolloDSU: string;
@@ -45,6 +63,8 @@ export interface InpsAttestation {
   /** DataValidita: the DSU is valid until this day (31 December of the year it was presented). */
   dataValidita: string;
   dataScadenzaDSUCorrente: string | null;
+  /** Ordinario/@Corrente="SI": the ordinary ISEE is an ISEE corrente, with its own protocol and expiry. */
+  corrente: InpsCorrente | null;
   household: InpsHouseholdMember[];
   /** ISEEOrdinario; null when the attestation has no ordinary indicator. */
   ordinario: (InpsValues & { dataRilascio: string }) | null;
@@ -63,7 +83,7 @@ export interface InpsIndicator {
 
 /** One answer of INPS, whatever its Esito, with what the accountability record needs. */
 export interface InpsAnswer<T> {
-  operation: 'ConsultazioneAttestazione' | 'ConsultazioneIndicatore';
+  operation: InpsOperation;
   idRichiesta: string | null;
   esito: InpsEsito;
   descrizioneErrore: string | null;
@@ -77,9 +97,11 @@ export interface InpsAnswer<T> {
  * - FOUND: a valid DSU with an ordinary ISEE;
  * - NOT_FOUND: DATI_NON_TROVATI (no DSU valid on the date asked), or an attestation without an ordinary ISEE;
  * - RETRY_LATER: DATABASE_OFFLINE, ERRORE_INTERNO, INPS or PDND unreachable, busy or answering unreadable XML;
- * - REFUSED: RICHIESTA_INVALIDA, RISCONTRO_NON_VALIDO, the voucher or the request refused (configuration).
+ * - REFUSED: RICHIESTA_INVALIDA, RISCONTRO_NON_VALIDO, the voucher or the request refused (configuration);
+ * - MISCONFIGURED: the settings do not match the e-service (an operation it does not have, a certificate it
+ *   refuses, a voucher for another audience): never retried, an alarm, the operator told what to check.
  */
-export type InpsOutcomeKind = 'FOUND' | 'NOT_FOUND' | 'RETRY_LATER' | 'REFUSED';
+export type InpsOutcomeKind = 'FOUND' | 'NOT_FOUND' | 'RETRY_LATER' | 'REFUSED' | 'MISCONFIGURED';
 
 export function outcomeOfEsito(esito: InpsEsito, hasOrdinary: boolean): InpsOutcomeKind {
   switch (esito) {
@@ -99,7 +121,8 @@ export function outcomeOfEsito(esito: InpsEsito, hasOrdinary: boolean): InpsOutc
 /** The adapters' error names (functions/adapters/pdnd.ts, inps-isee.ts) and what they mean. */
 export function outcomeOfError(error: unknown): InpsOutcomeKind | null {
   const name = (error as Error | undefined)?.name;
-  if (name === 'InpsUnavailable' || name === 'InpsMalformed' || name === 'PdndUnavailable') return 'RETRY_LATER';
+  if (name === 'InpsUnavailable' || name === 'InpsMalformed' || name === 'InpsRateLimited' || name === 'PdndUnavailable') return 'RETRY_LATER';
+  if (name === 'InpsMisconfigured') return 'MISCONFIGURED';
   if (name === 'InpsRefused' || name === 'PdndRefused') return 'REFUSED';
   return null;
 }
@@ -109,16 +132,20 @@ export const inpsMessages = {
   /** The short notice on /caricamento_ISEE: what the council asks INPS, and why. */
   notice:
     'Il Comune chiede all’INPS, tramite la Piattaforma Digitale Nazionale Dati (PDND), la tua attestazione ISEE valida oggi: valore dell’ISEE, componenti del nucleo familiare, date ed eventuali omissioni o difformità. La usa solo per calcolare le quote dei servizi sociali; ogni richiesta è registrata e la trovi nel tuo profilo.',
-  validated: 'ISEE recuperato da INPS e già accettato: {value} (DSU {protocollo}, valida fino al {scadenza}). Puoi iscriverti ai bandi.',
+  validated: 'ISEE recuperato da INPS e già accettato: {value} ({dsu} {protocollo}, valida fino al {scadenza}). Puoi iscriverti ai bandi.',
   review: 'ISEE recuperato da INPS: {value}. L’attestazione riporta omissioni o difformità: il Comune la verificherà prima di accettarla.',
-  unchanged: 'Il tuo ISEE è già aggiornato: INPS conferma {value} (DSU {protocollo}, valida fino al {scadenza}).',
+  unchanged: 'Il tuo ISEE è già aggiornato: INPS conferma {value} ({dsu} {protocollo}, valida fino al {scadenza}).',
   notFound:
     'INPS non ha un’attestazione ISEE valida oggi per il tuo codice fiscale. Presenta la DSU (sul sito dell’INPS, a un CAF o al Comune) e riprova quando l’attestazione è pronta, oppure carica qui sotto un’attestazione che hai già.',
   retryLater: 'Il servizio ISEE dell’INPS non è raggiungibile in questo momento. Riprova più tardi oppure carica l’attestazione.',
   refused: 'Non è stato possibile consultare l’INPS per conto del Comune. Riprova più tardi oppure carica l’attestazione; se il problema continua, contatta il Comune.',
-  operatorValidated: 'ISEE aggiornato da INPS e accettato: {value} (DSU {protocollo}, valida fino al {scadenza}).',
+  /** The council's settings do not match INPS's e-service: nothing the citizen can do but upload. */
+  councilCheckUnavailable:
+    'La verifica dell’ISEE presso l’INPS non è al momento disponibile per il Comune. Puoi caricare qui sotto la tua attestazione ISEE (il PDF rilasciato dall’INPS o dal CAF) indicandone il valore: il Comune la verificherà.',
+  operatorMisconfigured: 'La configurazione del Comune per l’e-service ISEE dell’INPS è da correggere: {reason}. Controlla {check}. Finché non è corretta, nessuna richiesta a INPS può riuscire: l’errore non viene ripetuto.',
+  operatorValidated: 'ISEE aggiornato da INPS e accettato: {value} ({dsu} {protocollo}, valida fino al {scadenza}).',
   operatorReview: 'ISEE recuperato da INPS ({value}) con omissioni o difformità: è tra gli ISEE da verificare.',
-  operatorUnchanged: 'L’ISEE dell’utente è già quello di INPS: {value} (DSU {protocollo}).',
+  operatorUnchanged: 'L’ISEE dell’utente è già quello di INPS: {value} ({dsu} {protocollo}).',
   operatorNotFound: 'INPS non ha un’attestazione ISEE valida oggi per questo codice fiscale: l’utente deve presentare la DSU o caricare l’attestazione.',
   /** The December reminders stop when IO refuses the council (401, 403, a wrong address), not the citizen. */
   remindersStopped:
@@ -130,6 +157,11 @@ export const inpsMessages = {
   checkDiffers: 'Il valore è diverso da quello di INPS.',
   refreshRunning: 'È già in corso un aggiornamento degli ISEE da INPS per questo bando.',
   refreshFailed: 'L’aggiornamento degli ISEE da INPS non è riuscito.',
+  dailyLimit: 'INPS ha raggiunto il limite giornaliero di richieste del Comune: restano {left} iscritti da aggiornare. {resume}',
+  resumeCall: 'Avvia di nuovo l’aggiornamento domani: riprende da dove si è fermato.',
+  resumeNewYear: 'Il recupero riprende domani da dove si è fermato.',
+  dailyEstimate: 'Raggiunta la stima giornaliera di richieste dichiarata nella finalità PDND ({estimate}): restano {left} iscritti da aggiornare. Il recupero riprende domani da dove si è fermato.',
+  outOfTime: 'INPS non ha risposto in tempo. La richiesta è registrata: riprova tra qualche minuto oppure carica l’attestazione.',
   expiryRunning: 'È già in corso il controllo delle scadenze ISEE.',
   expiryFailed: 'Il controllo delle scadenze ISEE non è riuscito.',
   newYearRunning: 'È già in corso il recupero dei nuovi ISEE da INPS.',
@@ -150,8 +182,33 @@ export function reviewReason(attestation: Pick<InpsAttestation, 'omissions' | 'd
   return fill(inpsMessages.omissionsReason, { list: items.join('; ') });
 }
 
+/**
+ * The protocol and expiry the portal records for an attestation: an ISEE corrente's own (its modulo
+ * sostitutivo's protocol, DataScadenzaDSUCorrente), else the DSU's (NumeroProtocolloDSU, DataValidita).
+ */
+export const attestationDsu = (attestation: Pick<InpsAttestation, 'protocolloDSU' | 'dataValidita' | 'corrente'>) =>
+  attestation.corrente
+    ? { protocollo: attestation.corrente.protocolloDSU, scadenza: attestation.corrente.dataScadenza, corrente: true }
+    : { protocollo: attestation.protocolloDSU, scadenza: attestation.dataValidita, corrente: false };
+
 /** The year the DSU was presented (the portal's ISEE year). */
 export const dsuYear = (attestation: Pick<InpsAttestation, 'dataPresentazione'>) => Number(attestation.dataPresentazione.slice(0, 4));
+
+/**
+ * What is kept of the household: every member's relation, the fiscal code only of the declarant and of those the
+ * review needs (an omission, a discrepancy or another indicator names them), no names. The fee needs none of it
+ * (it takes the ISEE value); INPS can be asked again while the DSU is valid.
+ */
+export function keptHousehold(attestation: Pick<InpsAttestation, 'household' | 'codiceFiscaleDichiarante' | 'omissions' | 'discrepancies' | 'otherIndicators'>) {
+  const needed = new Set([attestation.codiceFiscaleDichiarante, ...attestation.omissions.map((o) => o.fiscalCode), ...attestation.discrepancies.map((d) => d.fiscalCode), ...attestation.otherIndicators.map((o) => o.fiscalCode)]);
+  return attestation.household.map((m) => ({ relation: m.relation, fiscalCode: needed.has(m.fiscalCode) ? m.fiscalCode : null }));
+}
+
+/** The difference of a value from INPS's (INPS − value), in words: which way it goes. */
+export function differenceFromInps(difference: number): string | null {
+  if (difference === 0) return null;
+  return `${formatEuro(Math.abs(difference))} ${difference < 0 ? 'in più' : 'in meno'} del valore INPS`;
+}
 
 export function storedInpsDetails(attestation: InpsAttestation, answer: { idRichiesta: string | null }, at: string): StoredInpsDetails {
   const { ordinario } = attestation;
@@ -160,8 +217,9 @@ export function storedInpsDetails(attestation: InpsAttestation, answer: { idRich
     dataPresentazione: attestation.dataPresentazione,
     dataValidita: attestation.dataValidita,
     dataRilascio: ordinario?.dataRilascio ?? null,
+    corrente: attestation.corrente,
     values: ordinario ? { iseCents: ordinario.iseCents, scalaEquivalenza: ordinario.scalaEquivalenza, iseeCents: ordinario.iseeCents, isrCents: ordinario.isrCents, ispCents: ordinario.ispCents } : null,
-    household: attestation.household,
+    household: keptHousehold(attestation),
     otherIndicators: attestation.otherIndicators,
     omissions: attestation.omissions,
     discrepancies: attestation.discrepancies,
@@ -195,6 +253,8 @@ export const inpsResultLabel = (esito: string): string =>
     ERRORE_INTERNO: 'Errore di INPS',
     RICHIESTA_INVALIDA: 'Richiesta rifiutata',
     RISCONTRO_NON_VALIDO: 'Richiesta rifiutata',
+    IN_CORSO: 'Inviata, nessuna risposta registrata',
+    CONFIGURAZIONE_ERRATA: 'Configurazione del Comune da correggere',
   })[esito] ?? 'Nessuna risposta';
 
 /** One query as the operator sees it on the user record (everything reference.md says to record). */
@@ -260,8 +320,14 @@ export function compareWithInps(
 }
 
 /** The message of a fetch, for the citizen or for the operator. */
-export function fetchMessage(outcome: InpsFetchOutcome, audience: 'CITIZEN' | 'OPERATOR', isee: { valueCents: number; protocollo: string | null; scadenza: string | null } | null): string {
-  const values: Record<string, string> = isee ? { value: formatEuro(toEuros(isee.valueCents)), protocollo: isee.protocollo ?? '—', scadenza: italianDay(isee.scadenza) } : {};
+export function fetchMessage(
+  outcome: InpsFetchOutcome,
+  audience: 'CITIZEN' | 'OPERATOR',
+  isee: { valueCents: number; protocollo: string | null; scadenza: string | null; corrente?: boolean } | null,
+): string {
+  const values: Record<string, string> = isee
+    ? { value: formatEuro(toEuros(isee.valueCents)), protocollo: isee.protocollo ?? '—', scadenza: italianDay(isee.scadenza), dsu: isee.corrente ? 'ISEE corrente, protocollo' : 'DSU' }
+    : {};
   const citizen = audience === 'CITIZEN';
   switch (outcome) {
     case 'VALIDATED':

@@ -11,6 +11,8 @@ export interface Actor {
   fullName: string;
   email: string | null;
   workingEntityId: string | null;
+  /** The level of assurance of the sign-in (SPID_L1…L3, CIE_L3) when the identity gateway gives it. */
+  loa?: string | null;
 }
 
 export type Claims = Record<string, unknown>;
@@ -52,6 +54,19 @@ export function deriveRole(claims: Claims): Role {
 
 const workingEntityOf = (claims: Claims) => text(claims.working_entity_id ?? claims['custom:working_entity']);
 
+/**
+ * The sign-in's level of assurance: the `loa` claim (the gateway's, copied by the pre-token trigger), or an
+ * `acr` as SPID/CIE give it (https://www.spid.gov.it/SpidL2, …/SpidL3 for CIE too, which is level 3).
+ */
+export function loaOf(claims: Claims): string | null {
+  const given = text(claims.loa ?? claims['custom:loa']);
+  if (given && /^(SPID_L[123]|CIE_L[123])$/.test(given.toUpperCase())) return given.toUpperCase();
+  const acr = text(claims.acr) ?? given;
+  const level = acr ? /Spid\s*L?([123])$/i.exec(acr)?.[1] ?? /^L([123])$/i.exec(acr)?.[1] : undefined;
+  if (!level) return null;
+  return /cie/i.test(String(claims.amr ?? claims.idp ?? '')) ? `CIE_L${level}` : `SPID_L${level}`;
+}
+
 export function actorFromClaims(claims: Claims): Actor {
   const firstName = text(claims.given_name) ?? '';
   const lastName = text(claims.family_name) ?? '';
@@ -64,5 +79,6 @@ export function actorFromClaims(claims: Claims): Actor {
     fullName: text(claims.name) ?? `${firstName} ${lastName}`.trim(),
     email: text(claims.email),
     workingEntityId: workingEntityOf(claims),
+    loa: loaOf(claims),
   };
 }

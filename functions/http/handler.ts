@@ -32,6 +32,11 @@ export interface ApiRequest<R extends RouteDef = RouteDef> {
   actor: R['access'] extends 'public' ? Actor | null : Actor;
   route: R;
   event: ApiEvent;
+  /**
+   * Epoch ms by which an outside call must be over for the function to answer within its time limit (the
+   * Lambda context's remaining time, less a second to record the outcome and answer).
+   */
+  deadline: number;
 }
 
 export interface ApiResult {
@@ -156,6 +161,9 @@ const requestMetrics: MiddlewareObj<ApiEvent, APIGatewayProxyStructuredResultV2>
  * bundle carries no other resource's schemas): it dispatches on the routeKey to the operation of that
  * route, after finding, authorizing and validating the request as the route says.
  */
+/** What a function keeps of its time limit, after its outside calls, to record their outcome and answer. */
+const ANSWER_MARGIN_MS = 1000;
+
 export function resourceHandler<const T extends readonly RouteDef[]>(routes: T, operations: Operations<T>) {
   const dispatch = async (event: ApiEvent, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     const state = (context as ApiContext).api;
@@ -163,7 +171,9 @@ export function resourceHandler<const T extends readonly RouteDef[]>(routes: T, 
     // the request is the one its operation's type describes (see ApiRequest).
     const operation = (operations as unknown as Partial<Record<string, Operation>>)[state.route.operationId];
     if (!operation) throw new NotFoundError();
-    const outcome = await operation({ ...state.input, actor: state.actor, route: state.route, event } as ApiRequest);
+    const remaining = typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : 10_000;
+    const deadline = Date.now() + remaining - ANSWER_MARGIN_MS;
+    const outcome = await operation({ ...state.input, actor: state.actor, route: state.route, event, deadline } as ApiRequest);
     const result: ApiResult =
       outcome && typeof outcome === 'object' && RESULT in outcome ? (outcome as Record<symbol, ApiResult>)[RESULT] : { body: outcome };
     const status = result.status ?? state.route.status;

@@ -1,6 +1,8 @@
 import { DomainError, NotFoundError, ValidationError } from '../domain/errors.ts';
+import { fill } from '../domain/messages.ts';
 import {
   applicationNumber,
+  attestationDsu,
   compareWithInps,
   dsuYear,
   fetchMessage,
@@ -13,6 +15,7 @@ import {
   type InpsAnswer,
   type InpsAttestation,
   type InpsCheck,
+  type InpsIndicator,
   type InpsFetchOutcome,
   type InpsQueryReason,
 } from '../domain/inps.ts';
@@ -23,7 +26,7 @@ import type { Actor } from '../domain/roles.ts';
 import { userMessages } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
 import type { InpsQuery } from '../domain/inps.ts';
-import type { AuditLog, Clock, IdGenerator, InpsIsee, InpsRequest } from '../adapters/ports.ts';
+import { noMetrics, type AuditLog, type BusinessMetrics, type Clock, type IdGenerator, type InpsIsee, type InpsRequest } from '../adapters/ports.ts';
 import type { EnsureCitizen, UserRepository } from '../users/use-cases.ts';
 import type { StoredInpsQuery } from './inps-queries-repository.ts';
 import type { NewIsee, StoredIsee } from './repository.ts';
@@ -44,7 +47,10 @@ export interface InpsQueryRepository {
 export interface InpsIseeDeps {
   /** Lazy: the settings are read at the first query, not when a function that never asks INPS loads. */
   inps: () => InpsIsee;
-  settings: () => { benefitCode: string };
+  /** The default benefit code (a service's own wins) and the purposes, recorded with a query before it is sent. */
+  settings: () => { benefitCode: string; purposes: { attestazione: string; indicatore: string | null } };
+  /** InpsConfigurationErrors: a fault that means the settings are wrong (an alarm). */
+  metrics?: BusinessMetrics;
   isees: { getIseeItem(id: string): Promise<StoredIsee | null>; recordIsee(input: NewIsee): Promise<Isee> };
   users: Pick<UserRepository, 'getUserItem'>;
   ensureCitizen: EnsureCitizen;
@@ -61,6 +67,10 @@ export interface QueryContext {
   callId?: string | null;
   /** The refresh job's run, when the query is one of a batch. */
   runId?: string | null;
+  /** PrestazioneDaErogare of the service the query is for (its setting), else the deployment's default. */
+  benefitCode?: string | null;
+  /** Epoch ms by which the query must be over: the calling function's time budget (none: the adapter's own). */
+  deadline?: number;
 }
 
 /** The outcome of one fetch: what INPS said and what the portal did with it. */
@@ -71,9 +81,27 @@ export interface FetchOutcome {
   valueCents: number | null;
 }
 
-/** 503 when INPS (or PDND) cannot answer now, 502 when it refuses the council's request. */
-export function inpsFailure(kind: 'RETRY_LATER' | 'REFUSED', audience: 'CITIZEN' | 'OPERATOR'): DomainError {
-  if (kind === 'RETRY_LATER') return new DomainError(503, 'Servizio INPS non disponibile', inpsMessages.retryLater);
+export type InpsFailureKind = 'RETRY_LATER' | 'REFUSED' | 'MISCONFIGURED';
+
+/** The configuration problem's reason and what to check (adapters/inps-isee.ts InpsMisconfigured). */
+const misconfiguration = (cause: unknown) => ({
+  reason: (cause as Error | undefined)?.message ?? 'errore di configurazione',
+  check: (cause as { check?: string } | undefined)?.check ?? 'la configurazione PDND e INPS',
+});
+
+/**
+ * 503 when INPS (or PDND) cannot answer now (in time, or at all), 502 when it refuses the council's request or
+ * the council's settings do not match the e-service (the operator is told what to check, the citizen how to
+ * upload the attestation instead).
+ */
+export function inpsFailure(kind: InpsFailureKind, audience: 'CITIZEN' | 'OPERATOR', cause?: unknown): DomainError {
+  if (kind === 'RETRY_LATER') {
+    const outOfTime = (cause as Error | undefined)?.message?.includes('tempo esaurito');
+    return new DomainError(503, 'Servizio INPS non disponibile', outOfTime ? inpsMessages.outOfTime : inpsMessages.retryLater);
+  }
+  if (kind === 'MISCONFIGURED') {
+    return new DomainError(502, 'Configurazione INPS da correggere', audience === 'CITIZEN' ? inpsMessages.councilCheckUnavailable : fill(inpsMessages.operatorMisconfigured, misconfiguration(cause)));
+  }
   return new DomainError(502, 'Richiesta rifiutata da INPS', audience === 'CITIZEN' ? inpsMessages.refused : inpsMessages.operatorRefused);
 }
 
@@ -81,17 +109,36 @@ export function inpsFailure(kind: 'RETRY_LATER' | 'REFUSED', audience: 'CITIZEN'
 export class InpsQueryFailed extends Error {
   override name = 'InpsQueryFailed';
   constructor(
-    readonly kind: 'RETRY_LATER' | 'REFUSED',
+    readonly kind: InpsFailureKind,
     readonly cause: unknown,
   ) {
     super(`INPS: ${kind} (${(cause as Error)?.message ?? cause})`);
   }
 }
 
+/**
+ * The LoA of the audit information (AUDIT_REST_02): the level of the sign-in of whoever asked (a citizen's
+ * SPID/CIE level, an operator's), or the job's own when a refresh job asks unattended.
+ */
+export const auditLoa = (context: Pick<QueryContext, 'reason' | 'actor'>): string =>
+  context.reason === 'CALL' || context.reason === 'NEW_YEAR' ? 'PROCEDURA_AUTOMATICA' : (context.actor.loa ?? 'NON_DISPONIBILE');
+
+/** The attestation's ordinary ISEE as an indicator (with the protocol the portal records: an ISEE corrente's own). */
+const indicatorOf = (answer: InpsAnswer<InpsAttestation>): InpsAnswer<InpsIndicator> => {
+  const attestation = answer.data;
+  return {
+    ...answer,
+    data: attestation?.ordinario
+      ? { tipoIndicatore: 'Ordinario', values: attestation.ordinario, protocolloDSU: attestationDsu(attestation).protocollo, dataPresentazione: attestation.corrente?.dataPresentazione ?? attestation.dataPresentazione }
+      : null,
+  };
+};
+
 const applicationState = (reason: InpsQueryReason) => (reason === 'CALL' || reason === 'NEW_YEAR' ? 'Erogata' : 'Da Erogare');
 
 export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
   const { isees, users, queries, audit, clock, ids } = deps;
+  const metrics = deps.metrics ?? noMetrics;
   const requireUser = async (id: string) => (await users.getUserItem(id)) ?? Promise.reject(new NotFoundError(userMessages.notFound));
 
   /**
@@ -107,17 +154,20 @@ export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
     operation: InpsAnswer<T>['operation'],
   ): Promise<InpsAnswer<T>> {
     const at = clock.now();
+    const settings = deps.settings();
     const request: InpsRequest = {
       fiscalCode,
       dataValidita: romeDay(at),
-      benefitCode: deps.settings().benefitCode,
+      benefitCode: context.benefitCode || settings.benefitCode,
       applicationNumber: applicationNumber(userId, context.callId),
       applicationState: applicationState(context.reason),
-      requestedBy: { userID: context.actor.fiscalCode ?? context.actor.sub, LoA: 'SPID_L2' },
+      requestedBy: { userID: context.actor.fiscalCode ?? context.actor.sub, LoA: auditLoa(context) },
+      deadline: context.deadline,
     };
+    const id = ids();
     const record = (fields: Pick<StoredInpsQuery, 'purposeId' | 'voucherJti' | 'idRichiesta' | 'esito'>) =>
       queries.recordQuery({
-        id: ids(),
+        id,
         userId,
         at: at.toISOString(),
         operation,
@@ -131,6 +181,9 @@ export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
         runId: context.runId ?? null,
         ...fields,
       });
+    const purposeId = (operation === 'ConsultazioneIndicatore' ? settings.purposes.indicatore : settings.purposes.attestazione) ?? '';
+    // Recorded before asking: if the function is stopped while INPS runs the query, the record says so.
+    await record({ purposeId, voucherJti: null, idRichiesta: null, esito: 'IN_CORSO' });
     let answer: InpsAnswer<T>;
     try {
       answer = await call(request);
@@ -138,17 +191,20 @@ export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
       const kind = outcomeOfError(error);
       if (!kind || kind === 'FOUND' || kind === 'NOT_FOUND') throw error;
       const name = (error as Error).name;
-      await record({ purposeId: '', voucherJti: null, idRichiesta: null, esito: name.startsWith('Pdnd') ? 'NON_INVIATA' : 'NESSUNA_RISPOSTA' });
+      if (kind === 'MISCONFIGURED' || kind === 'REFUSED') metrics.count('InpsConfigurationErrors', 1);
+      const esito = kind === 'MISCONFIGURED' ? 'CONFIGURAZIONE_ERRATA' : name.startsWith('Pdnd') ? 'NON_INVIATA' : 'NESSUNA_RISPOSTA';
+      await record({ purposeId, voucherJti: null, idRichiesta: null, esito });
       throw new InpsQueryFailed(kind, error);
     }
     await record({ purposeId: answer.purposeId, voucherJti: answer.voucherJti, idRichiesta: answer.idRichiesta, esito: answer.esito });
+    if (outcomeOfEsito(answer.esito, true) === 'REFUSED') metrics.count('InpsConfigurationErrors', 1);
     return answer;
   }
 
   const isSameDsu = (newest: StoredIsee | null, attestation: InpsAttestation) =>
     !!newest &&
     (newest.state === 'VALIDATED' || (newest.state === 'LOADED' && newest.source === 'INPS')) &&
-    newest.protocollo === attestation.protocolloDSU &&
+    newest.protocollo === attestationDsu(attestation).protocollo &&
     newest.valueCents === attestation.ordinario?.iseeCents;
 
   /**
@@ -160,7 +216,7 @@ export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
     const user = await requireUser(userId);
     const fiscalCode = String(user.fiscalCode ?? '').toUpperCase();
     if (!INPS_FISCAL_CODE.test(fiscalCode)) throw new ValidationError(inpsMessages.noUserFiscalCode);
-    const answer = await ask(userId, fiscalCode, context, (request) => deps.inps().attestation(request), 'ConsultazioneAttestazione');
+    const answer = await ask(userId, fiscalCode, context, (request) => deps.inps().attestation(request), attestationOperation());
     const kind = outcomeOfEsito(answer.esito, !!answer.data?.ordinario);
     if (kind === 'RETRY_LATER' || kind === 'REFUSED') throw new InpsQueryFailed(kind, new Error(`Esito ${answer.esito}: ${answer.descrizioneErrore ?? ''}`));
     if (kind === 'NOT_FOUND') return { outcome: 'NOT_FOUND', isee: null, valueCents: null };
@@ -178,8 +234,9 @@ export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
       value: toEuros(ordinario.iseeCents),
       year: dsuYear(attestation),
       date: now.toISOString(),
-      protocollo: attestation.protocolloDSU,
-      scadenza: attestation.dataValidita,
+      // An ISEE corrente is recorded with its own protocol and expiry: the month rule (fee.ts) then stops using it when it ends.
+      protocollo: attestationDsu(attestation).protocollo,
+      scadenza: attestationDsu(attestation).scadenza,
       state: review ? 'LOADED' : 'VALIDATED',
       file: null,
       uploadedBy: context.actor.role === 'CITIZEN' ? 'CITIZEN' : 'OPERATOR',
@@ -196,38 +253,45 @@ export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
   async function answered(userId: string, context: QueryContext, audience: 'CITIZEN' | 'OPERATOR'): Promise<InpsFetchResult> {
     try {
       const { outcome, isee } = await fetchForUser(userId, context);
-      return { outcome, isee, message: fetchMessage(outcome, audience, isee && { valueCents: Math.round(isee.value * 100), protocollo: isee.protocollo, scadenza: isee.scadenza }) };
+      return { outcome, isee, message: fetchMessage(outcome, audience, isee && { valueCents: Math.round(isee.value * 100), protocollo: isee.protocollo, scadenza: isee.scadenza, corrente: !!isee.inps?.corrente }) };
     } catch (error) {
-      if (error instanceof InpsQueryFailed) throw inpsFailure(error.kind, audience);
+      if (error instanceof InpsQueryFailed) throw inpsFailure(error.kind, audience, error.cause);
       throw error;
     }
   }
 
+  /** The operation the council's attestation e-service answers (recorded with the query). */
+  const attestationOperation = () => deps.inps().settings.attestationOperation as InpsAnswer<unknown>['operation'];
+
   return {
     fetchForUser,
 
-    /** 'Recupera il mio ISEE da INPS': the signed-in citizen, for themself only. */
-    fetchMyIsee: async (actor: Actor) => answered(await deps.ensureCitizen(actor), { reason: 'CITIZEN', actor }, 'CITIZEN'),
+    /** 'Recupera il mio ISEE da INPS': the signed-in citizen, for themself only; `deadline` is the function's. */
+    fetchMyIsee: async (actor: Actor, deadline?: number) => answered(await deps.ensureCitizen(actor), { reason: 'CITIZEN', actor, deadline }, 'CITIZEN'),
 
     /** 'Aggiorna ISEE da INPS' on the user record (operators). */
-    fetchUserIsee: (userId: string, actor: Actor) => answered(userId, { reason: 'OPERATOR', actor }, 'OPERATOR'),
+    fetchUserIsee: (userId: string, actor: Actor, deadline?: number) => answered(userId, { reason: 'OPERATOR', actor, deadline }, 'OPERATOR'),
 
     /**
      * 'Verifica con INPS' on an uploaded document: INPS's indicator beside the declared value and the
      * reading. Changes nothing but the query record.
      */
-    async checkWithInps(iseeId: string, actor: Actor): Promise<InpsCheck> {
+    async checkWithInps(iseeId: string, actor: Actor, deadline?: number): Promise<InpsCheck> {
       const stored = await isees.getIseeItem(iseeId);
       if (!stored) throw new NotFoundError(iseeMessages.notFound);
       const fiscalCode = String(stored.user?.fiscalCode ?? '').toUpperCase();
       if (!INPS_FISCAL_CODE.test(fiscalCode)) throw new ValidationError(inpsMessages.noUserFiscalCode);
       const readCents = typeof stored.extraction?.iseeOrdinario === 'number' ? Math.round(stored.extraction.iseeOrdinario * 100) : null;
       const upload = { valueCents: stored.valueCents, readCents, protocollo: stored.protocollo ?? stored.extraction?.protocollo ?? null };
-      let answer;
+      let answer: InpsAnswer<InpsIndicator>;
+      const context: QueryContext = { reason: 'CHECK', actor, deadline };
       try {
-        answer = await ask(stored.userId, fiscalCode, { reason: 'CHECK', actor }, (request) => deps.inps().indicator(request), 'ConsultazioneIndicatore');
+        // Without the indicator e-service (the residents' attestation alone), the attestation's ordinary ISEE is the indicator.
+        answer = deps.inps().settings.hasIndicator
+          ? await ask(stored.userId, fiscalCode, context, (request) => deps.inps().indicator(request), 'ConsultazioneIndicatore')
+          : indicatorOf(await ask(stored.userId, fiscalCode, context, (request) => deps.inps().attestation(request), attestationOperation()));
       } catch (error) {
-        if (error instanceof InpsQueryFailed) throw inpsFailure(error.kind, 'OPERATOR');
+        if (error instanceof InpsQueryFailed) throw inpsFailure(error.kind, 'OPERATOR', error.cause);
         throw error;
       }
       const kind = outcomeOfEsito(answer.esito, !!answer.data);

@@ -28,7 +28,7 @@ import type { AuditEntry, BusinessMetrics, Clock, IdGenerator, IoMessages, Maile
 import type { IoRefusalReason } from '../adapters/io.ts';
 import type { SubscriptionRecord } from '../subscriptions/repository-items.ts';
 import type { StoredUser } from '../users/repository.ts';
-import { InpsQueryFailed, type FetchOutcome, type QueryContext } from './inps-use-cases.ts';
+import { InpsQueryFailed, inpsFailure, type FetchOutcome, type QueryContext } from './inps-use-cases.ts';
 import type { ExpiryRecord, RefreshResult, StoredExpiry } from './refresh-repository.ts';
 
 /**
@@ -69,7 +69,7 @@ export interface IseeRefreshDeps {
   io: Pick<IoMessages, 'sendMessage'>;
   mailer: Mailer;
   audit: { record(entry: AuditEntry, at: Date): Promise<void> };
-  settings: () => { reminderFrom: string; portalUrl: string; sliceMs: number };
+  settings: () => { reminderFrom: string; portalUrl: string; sliceMs: number; /** The daily calls declared in the PDND purpose (null: none). */ dailyEstimate?: number | null };
   /** Waits the turn of the next query (functions/adapters/pacer.ts). */
   pace: () => Promise<void>;
   clock: Clock;
@@ -78,12 +78,28 @@ export interface IseeRefreshDeps {
   metrics?: BusinessMetrics;
 }
 
-/** A slice's position: the calls to walk, the one walked, the page of its subscribers, and how many were walked. */
+/**
+ * A slice's position: the calls to walk, the one walked, the page of its subscribers, how many were walked, and
+ * how many INPS queries the run made on which day (the January job stays within the purpose's daily estimate).
+ */
 interface Cursor {
   calls: string[];
   call: number;
   page: string | null;
   walked: number;
+  asked?: { day: string; count: number };
+}
+
+/**
+ * INPS stopped the run for the day: its daily limit (a 429 without Retry-After, still there after waiting) or
+ * the daily estimate declared in the PDND purpose reached. The run fails with how many are left and resumes
+ * from where it stopped (the January job's schedule starts it again the next day).
+ */
+class StoppedForTheDay extends Error {
+  override name = 'StoppedForTheDay';
+  constructor(readonly why: 'LIMIT' | 'ESTIMATE') {
+    super(why);
+  }
 }
 
 /** Why IO refuses the council itself (its key, its permissions or IP, its address), in a few words for the operators. */
@@ -130,6 +146,25 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
     return { cursor: finished ? null : JSON.stringify(cursor), done: finished ? Math.max(total, cursor.walked) : Math.min(cursor.walked, total), total };
   };
 
+  /**
+   * Runs a slice; when INPS stops the run for the day, fails it with how many subscribers are left (a new start,
+   * or the January schedule's next run, resumes from where it stopped).
+   */
+  async function untilStopped(reportId: string, from: Cursor, resume: string, slice: () => Promise<Cursor>): Promise<Cursor> {
+    try {
+      return await slice();
+    } catch (error) {
+      if (!(error instanceof StoppedForTheDay)) throw error;
+      const done = (await Promise.all(refreshOutcomes.filter((o) => o !== 'ERROR').map((o) => results.countRefreshResults(reportId, o)))).reduce((a, b) => a + b, 0);
+      const left = String(Math.max(0, (await totalOf(from)) - done));
+      throw new ConflictError(
+        error.why === 'LIMIT'
+          ? fill(inpsMessages.dailyLimit, { left, resume })
+          : fill(inpsMessages.dailyEstimate, { left, estimate: String(deps.settings().dailyEstimate) }),
+      );
+    }
+  }
+
   /** Where a slice starts: the cursor, else (a new run) the resumed run's cursor, else the beginning. */
   const startAt = async (cursor: string | null, input: Record<string, unknown>, calls: () => Promise<string[]>): Promise<Cursor> => {
     const saved = cursor ?? (typeof input.resumeCursor === 'string' ? input.resumeCursor : null);
@@ -141,20 +176,32 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
    * Asks INPS for each of these subscribers (not yet in the report, or in it with an error) and writes their
    * result. `wanted` picks who needs asking (the January job: only those without an ISEE valid this month).
    */
-  async function refreshPeople(reportId: string, people: SubscriptionRecord[], context: Omit<QueryContext, 'callId'> & { callId?: string | null }, wanted: (user: StoredUser) => boolean) {
+  async function refreshPeople(
+    reportId: string,
+    people: SubscriptionRecord[],
+    context: Omit<QueryContext, 'callId'> & { callId?: string | null },
+    wanted: (user: StoredUser) => boolean,
+    budget: { left: number; spend(): void } = { left: Infinity, spend: () => undefined },
+  ) {
     const done = await results.refreshedAlready(reportId, people.map((p) => p.userId));
     const todo = people.filter((p) => !done.has(p.userId));
     const found = await users.getUserItems([...new Set(todo.map((p) => p.userId))]);
     let failuresInARow = 0;
     let asked = 0;
     let failed = 0;
+    let stopped: 'LIMIT' | 'ESTIMATE' | null = null;
     const seen = new Set<string>();
     await mapAtMost(todo, IN_FLIGHT, async (person) => {
       const user = found.get(person.userId);
       if (!user || seen.has(person.userId) || !wanted(user)) return;
       seen.add(person.userId);
       const base = { reportId, userId: user.id, fiscalCode: user.fiscalCode, firstName: user.firstName ?? '', lastName: user.lastName ?? '', at: clock.now().toISOString() };
-      if (failuresInARow >= FAILURES_TO_STOP) return;
+      if (failuresInARow >= FAILURES_TO_STOP || stopped) return;
+      if (budget.left <= 0) {
+        stopped = 'ESTIMATE';
+        return;
+      }
+      budget.spend();
       await deps.pace();
       asked += 1;
       try {
@@ -165,11 +212,17 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
         if (!(error instanceof InpsQueryFailed)) throw error;
         // A refusal is the council's configuration: nothing else will pass. Stop now, with the reason.
         if (error.kind === 'REFUSED') throw new ConflictError(inpsMessages.operatorRefused);
+        if (error.kind === 'MISCONFIGURED') throw inpsFailure('MISCONFIGURED', 'OPERATOR', error.cause);
+        if ((error.cause as { withoutRetryAfter?: boolean } | undefined)?.withoutRetryAfter) {
+          stopped = 'LIMIT';
+          return;
+        }
         failuresInARow += 1;
         failed += 1;
         await results.putRefreshResult({ ...base, outcome: 'ERROR', valueCents: null, detail: inpsMessages.retryLater });
       }
     });
+    if (stopped) throw new StoppedForTheDay(stopped);
     // INPS failing again and again, or for everyone asked: stop with the reason (a new start resumes from here).
     if (failuresInARow >= FAILURES_TO_STOP || (failed > 0 && failed === asked)) throw new ConflictError(`${inpsMessages.retryLater} Avviando di nuovo l’aggiornamento riprende da dove si è fermato.`);
   }
@@ -253,7 +306,7 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
       const callId = String(input.callId ?? '');
       const reportId = String(input.reportId);
       const from = await startAt(cursor, input, async () => [callId]);
-      const next = await walk(from, (page) => refreshPeople(reportId, page, { reason: 'CALL', actor, callId, runId: reportId }, () => true));
+      const next = await untilStopped(reportId, from, inpsMessages.resumeCall, () => walk(from, (page) => refreshPeople(reportId, page, { reason: 'CALL', actor, callId, runId: reportId }, () => true)));
       return progress(next, await totalOf(from));
     },
 
@@ -272,8 +325,20 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
       const [year, month] = today().split('-').map(Number);
       const from = await startAt(cursor, input, () => calls.listActiveCallIds());
       const needsNew = (user: StoredUser) => iseeForMonth(user.lastIsee, year, month) === null;
-      const next = await walk(from, (page) => refreshPeople(reportId, page, { reason: 'NEW_YEAR', actor, runId: reportId }, needsNew));
-      return progress(next, await totalOf(from));
+      // Sized against the daily estimate declared in the PDND purpose: at most that many queries a day.
+      const day = today();
+      const asked = from.asked?.day === day ? from.asked : { day, count: 0 };
+      const estimate = deps.settings().dailyEstimate ?? Infinity;
+      const budget = {
+        get left() {
+          return estimate - asked.count;
+        },
+        spend: () => void (asked.count += 1),
+      };
+      const next = await untilStopped(reportId, from, inpsMessages.resumeNewYear, () =>
+        walk(from, (page) => refreshPeople(reportId, page, { reason: 'NEW_YEAR', actor, runId: reportId }, needsNew, budget)),
+      );
+      return progress({ ...next, asked }, await totalOf(from));
     },
 
     // --- the expiry list and the December reminders ---------------------------------------------------------

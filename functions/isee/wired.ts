@@ -37,6 +37,7 @@ export const isee = makeIseeUseCases({
 export const inpsIsee = makeInpsIseeUseCases({
   inps: () => inpsRuntime().inps,
   settings: () => inpsRuntime(),
+  metrics: businessMetrics,
   isees: { getIseeItem: iseeRepository.getIseeItem, recordIsee: isee.recordIsee },
   users: userRepository,
   ensureCitizen,
@@ -66,7 +67,13 @@ export const iseeRefresh = (extra: Pick<IseeRefreshDeps, 'jobs'> = {}) =>
     settings: () => {
       const from = process.env.ISEE_REMINDER_FROM?.trim() || DEFAULT_REMINDER_FROM;
       if (!REMINDER_FROM.test(from)) throw new Error(`ISEE_REMINDER_FROM must be MM-DD, not ${from}`);
-      return { reminderFrom: from, portalUrl: process.env.PORTAL_URL?.trim() || 'http://localhost:3000', sliceMs: Number(process.env.ISEE_REFRESH_SLICE_MS) || 120_000 };
+      return {
+        reminderFrom: from,
+        portalUrl: process.env.PORTAL_URL?.trim() || 'http://localhost:3000',
+        sliceMs: Number(process.env.ISEE_REFRESH_SLICE_MS) || 120_000,
+        // INPS_DAILY_ESTIMATE: the daily calls declared in the PDND purpose (inps-config.ts).
+        dailyEstimate: Number(process.env.INPS_DAILY_ESTIMATE) > 0 ? Math.floor(Number(process.env.INPS_DAILY_ESTIMATE)) : null,
+      };
     },
     pace: () => inpsRuntime().pace(),
     metrics: businessMetrics,

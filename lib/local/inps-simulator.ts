@@ -1,44 +1,68 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseXml, XmlElement } from '@rgrove/parse-xml';
 import * as jose from 'jose';
 import { child, childElements, escapeXml, localName, text } from '../../functions/adapters/mypay-soap.ts';
-import { DSU_PROTOCOL, INPS_BENEFIT_CODE, INPS_FISCAL_CODE, inpsApplicationStates } from '../../functions/domain/inps.ts';
+import { XmlDocument, XsdValidator } from 'libxml2-wasm';
+import { DSU_PROTOCOL, INPS_FISCAL_CODE, inpsOperationPaths } from '../../functions/domain/inps.ts';
 import { romeDay, romeYear } from '../../functions/domain/period.ts';
 import { closeServer, listen, parseJson, readBody } from './pdnd-simulator.ts';
 import type { Closable } from './stores.ts';
 
 /**
- * INPS's ConsultazioneISEE e-service for PDND on this machine (`npm start` and the tests), after its WSDL/XSD
- * v2.8 (functions/adapters/inps/, from pagopa/idpay-admissibility-assessor) and reference.md:
+ * INPS's ConsultazioneISEE e-services for PDND on this machine (`npm start` and the tests), after their
+ * WSDL/XSD v2.8 (functions/adapters/inps/, from pagopa/idpay-admissibility-assessor), the residents' e-service as
+ * the one public municipal client calls it (lsantalu/OpenMSP OpenMSP/inps.py, update/update_to_1.3.sh) and
+ * reference.md. Each e-service has its own endpoint, voucher audience and purposes, and answers only its own
+ * operations:
  *
- * - `POST /pdnd/soap/ConsultazioneISEE/v1`, SOAP 1.1: SOAPAction …/ISvcConsultazione/ConsultazioneAttestazione or
- *   …/ConsultazioneIndicatore, `Authorization: Bearer <PDND voucher>` (signature by PDND's JWKS, exp, aud = this
- *   e-service, purposeId one of the operation's: 401/403 otherwise), the `Identity` header (UserId,
- *   CodiceUfficio: a Client fault without them), and, when the voucher carries a digest, the
- *   AgID-JWT-TrackingEvidence header whose SHA-256 it must be (AUDIT_REST_02). `?wsdl` serves the WSDL.
- * - The request is checked against the XSD (CodiceFiscaleType, xs:date, PrestazioneDaErogareType,
- *   StatoDomandaPrestazioneType, TipoIndicatoreSinteticoEnum): RICHIESTA_INVALIDA with DescrizioneErrore. A DSU
- *   of a household the fiscal code belongs to, valid on DataValidita: Esito OK with the base64 XML
- *   (EsitoAttestazione / Indicatore, http://inps.it/ISEERiforma, iso-8859-1); none: DATI_NON_TROVATI.
- * - Test citizens (lib/local/inps-simulator.ts TEST_DSUS, README "Test identities"): valid DSUs of this year, one
- *   with omissions, one expired (last year), and no DSU for every other code. `POST /admin/dsu` gives a fiscal
- *   code a DSU (also from the page at `/`), kept in <dataDir>/inps/dsus.json.
- * - Switches: `POST /admin/faults` { kind: 'DATABASE_OFFLINE' | 'ERRORE_INTERNO' | '429' | 'slow' | 'malformed' |
- *   'fault' | '503' | 'voucher-expired', times: n | 'always', ms? }, `POST /admin/rate-limit` { perSecond } (429 with Retry-After
- *   beyond it), `POST /admin/reset` {}, `GET /admin/state`.
+ * - "Consultazione Attestazione Residenti ISEE": `POST /pdnd/soap/ConsultazioneISEE/v2/ConsultazioneAttestazioneResidenti`,
+ *   SOAPAction …/ISvcConsultazione/ConsultazioneAttestazioneResidenti, the request and answer of
+ *   ConsultazioneAttestazione under the operation's own name (…Response/…Result with XmlEsitoAttestazione);
+ * - ConsultazioneISEE v1 (the WSDL v2.8 for PDND): `POST /pdnd/soap/ConsultazioneISEE/v1`, ConsultazioneAttestazione
+ *   and ConsultazioneIndicatore.
+ *
+ * A SOAPAction the e-service does not have gets WCF's ActionNotSupported fault (HTTP 500, faultcode
+ * a:ActionNotSupported, "… ContractFilter mismatch at the EndpointDispatcher …"), as INPS's WCF service gives it.
+ * Before that the gateway checks `Authorization: Bearer <PDND voucher>` (PDND's JWKS, exp, aud = this e-service's
+ * audience: 401 otherwise; purposeId one of the e-service's: 403), the client certificate when `tls.requireClientCertificate`
+ * (403 without an accepted one), and, when the voucher carries a digest, the AgID-JWT-TrackingEvidence header
+ * whose SHA-256 it must be (AUDIT_REST_02). The SOAP `Identity` header (UserId, CodiceUfficio) and the HTTP headers
+ * INPS-Identity-UserId and INPS-Identity-CodiceUfficio that municipal clients send with it must be there and agree
+ * (a Client fault otherwise: the simulator's reading of OpenMSP, which sends both on every INPS e-service).
+ * The request is validated against ConsultazioneISEE_v2.8_PDND.xsd with libxml2 (RICHIESTA_INVALIDA with the
+ * schema's complaint). A DSU of a household the fiscal code belongs to, valid on DataValidita: Esito OK with the
+ * base64 XML (EsitoAttestazione / Indicatore, http://inps.it/ISEERiforma, iso-8859-1, valid against
+ * ISEE_EsitoConsultazioneAttestazione.xsd); none: DATI_NON_TROVATI. `?wsdl` serves the WSDL.
+ * - Test citizens (TEST_DSUS, README "INPS and PDND simulators"): valid DSUs of this year, one with omissions,
+ *   one expired (last year), one ISEE corrente (expired or current as `kind` says), one with university,
+ *   social-health, reduced and changed (Variazione) indicators, and no DSU for every other code. `POST /admin/dsu`
+ *   gives a fiscal code a DSU (also from the page at `/`), kept in <dataDir>/inps/dsus.json.
+ * - Switches: `POST /admin/faults` { kind: 'DATABASE_OFFLINE' | 'ERRORE_INTERNO' | '429' | '429-daily' | 'slow' | 'malformed' |
+ *   'fault' | '503' | 'voucher-expired', times: n | 'always', ms? } ('429-daily': a 429 without Retry-After, as INPS's
+ *   daily limit), `POST /admin/rate-limit` { perSecond } (429 with Retry-After beyond it), `POST /admin/reset` {},
+ *   `GET /admin/state`.
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CONTRACT_DIR = path.resolve(here, '../../functions/adapters/inps');
-export const INPS_PATH = '/pdnd/soap/ConsultazioneISEE/v1';
+export const INPS_PATH = inpsOperationPaths.ConsultazioneAttestazione;
+export const RESIDENTI_PATH = inpsOperationPaths.ConsultazioneAttestazioneResidenti;
 const NAMESPACE = 'http://inps.it/ConsultazioneISEE';
 const ISEE_NAMESPACE = 'http://inps.it/ISEERiforma';
-const OPERATIONS = ['ConsultazioneAttestazione', 'ConsultazioneIndicatore'] as const;
+const OPERATIONS = ['ConsultazioneAttestazioneResidenti', 'ConsultazioneAttestazione', 'ConsultazioneIndicatore'] as const;
 type Operation = (typeof OPERATIONS)[number];
-const INDICATORS = ['Ordinario', 'Minorenne', 'Universitario', 'SocioSanitario', 'Dottorato', 'Residenziale'];
+
+/** One e-service the simulator is: its endpoint path, its vouchers' audience, and the purpose allowed for each operation. */
+export interface SimEService {
+  path: string;
+  audience: string;
+  operations: Partial<Record<Operation, string>>;
+}
 
 export interface SimHouseholdMember {
   relation: string;
@@ -58,6 +82,15 @@ export interface SimDsu {
   scala: number;
   omissions: { type: string; fiscalCode: string; checkedOn: string }[];
   minorenni?: { fiscalCode: string; iseeCents: number }[];
+  /** Ordinario/@Corrente="SI": the ordinary ISEE (iseeCents) is an ISEE corrente, on its modulo sostitutivo. */
+  corrente?: { protocol: string; presentedOn: string; expiresOn: string; ordinaryIseeCents: number };
+  /** ISEEUni/StudenteUniversitario (ISEEUniAgg), ISEESocioSanRes/ComponenteSocioSanitarieRes (ISEESocioSanRes). */
+  universitario?: { fiscalCode: string; iseeCents: number }[];
+  sociosanitario?: { fiscalCode: string; iseeCents: number }[];
+  /** Ridotto: the reduced household of a beneficiary (ISEERistretto). */
+  ridotto?: { beneficiary: string; iseeCents: number }[];
+  /** Variazione: the DSU changed (Contestazione, Ricalcolo, Integrazione), with its discrepancies. */
+  variazione?: { type: 'Contestazione' | 'Ricalcolo' | 'Integrazione'; discrepancies: { fiscalCode: string; type: string; detail: string }[] };
 }
 
 export interface TestDsuSpec {
@@ -65,9 +98,14 @@ export interface TestDsuSpec {
   firstName: string;
   lastName: string;
   iseeCents: number;
-  /** 'valid' (this year), 'omissions' (this year, with an omission), 'expired' (last year). */
-  kind: 'valid' | 'omissions' | 'expired';
+  /**
+   * 'valid' (this year), 'omissions' (this year, with an omission), 'expired' (last year); 'corrente' (this year's
+   * DSU with an ISEE corrente that expires `correnteMonths` after its modulo of 1 March; negative months: already
+   * expired); 'indicators' (university, social-health, reduced and changed, on a household of 3 or more).
+   */
+  kind: 'valid' | 'omissions' | 'expired' | 'corrente' | 'indicators';
   members?: number;
+  correnteMonths?: number;
 }
 
 /**
@@ -83,7 +121,13 @@ export const TEST_DSUS: TestDsuSpec[] = [
   { fiscalCode: 'RCCMRC60A01H501V', firstName: 'MARCO', lastName: 'RICCI', iseeCents: 730_000, kind: 'omissions', members: 1 },
   { fiscalCode: 'BRNNNA88M41F839L', firstName: 'ANNA', lastName: 'BRUNO', iseeCents: 1_210_000, kind: 'expired', members: 2 },
   { fiscalCode: 'NRECHR88E45F205C', firstName: 'CHIARA', lastName: 'NERI', iseeCents: 678_015, kind: 'valid', members: 3 },
+  // Not portal users: their ISEE is asked by the tests and from the simulator's page.
+  { fiscalCode: 'BNCGNN80A01H501T', firstName: 'GIOVANNI', lastName: 'BIANCHI', iseeCents: 512_000, kind: 'corrente', members: 2, correnteMonths: 6 },
+  { fiscalCode: 'MRNLSE85M50F205X', firstName: 'ELISA', lastName: 'MARINO', iseeCents: 1_850_000, kind: 'indicators', members: 3 },
 ];
+
+/** The other members' first names (TypeNome: capitals, accented vowels, apostrophe, blank and hyphen only). */
+const MEMBER_NAMES = ['LUCA', 'SARA', 'PIETRO', 'ELENA', 'DAVIDE', 'MARTA', 'LUIGI', 'ANNA', 'PAOLO', 'GIULIA', 'MARCO'];
 
 /** The equivalence scale of a household of n (DPCM 159/2013, Allegato 1). */
 const SCALES = [1, 1, 1.57, 2.04, 2.46, 2.85];
@@ -103,9 +147,9 @@ export function makeDsu(spec: TestDsuSpec, year: number): SimDsu {
   const household: SimHouseholdMember[] = [{ relation: 'D', firstName: spec.firstName.toUpperCase(), lastName: spec.lastName.toUpperCase(), fiscalCode: spec.fiscalCode }];
   for (let i = 1; i < members; i++) {
     // Members of the test households: codes of the same shape, never a real person's.
-    household.push({ relation: i === 1 ? 'C' : 'F', firstName: `COMPONENTE ${i}`, lastName: spec.lastName.toUpperCase(), fiscalCode: `${spec.fiscalCode.slice(0, 11)}X${String(i).padStart(3, '0')}Z` });
+    household.push({ relation: i === 1 ? 'C' : 'F', firstName: MEMBER_NAMES[(i - 1) % MEMBER_NAMES.length], lastName: spec.lastName.toUpperCase(), fiscalCode: `${spec.fiscalCode.slice(0, 11)}X${String(i).padStart(3, '0')}Z` });
   }
-  return {
+  const dsu: SimDsu = {
     protocol: dsuProtocol(spec.fiscalCode, dsuYear),
     declarant: spec.fiscalCode,
     household,
@@ -115,6 +159,21 @@ export function makeDsu(spec: TestDsuSpec, year: number): SimDsu {
     scala: scaleOf(members),
     omissions: spec.kind === 'omissions' ? [{ type: 'PatrimoniMobiliari', fiscalCode: spec.fiscalCode, checkedOn: `${dsuYear}-01-18` }] : [],
   };
+  if (spec.kind === 'corrente') {
+    // The modulo sostitutivo of 1 March: its ISEE corrente lasts six months (DPCM 159/2013 art. 9, as amended), until 31 August.
+    const months = spec.correnteMonths ?? 6;
+    const end = new Date(Date.UTC(dsuYear, 2 + months, 0));
+    // The DSU's own ordinary ISEE (before the income fell) is the one in force again once the ISEE corrente ends.
+    dsu.corrente = { protocol: dsuProtocol(spec.fiscalCode, dsuYear, 'corrente'), presentedOn: `${dsuYear}-03-01`, expiresOn: end.toISOString().slice(0, 10), ordinaryIseeCents: Math.round(spec.iseeCents * 1.25) };
+  }
+  if (spec.kind === 'indicators') {
+    const [, second = household[0], third = household[0]] = household;
+    dsu.universitario = [{ fiscalCode: third.fiscalCode, iseeCents: Math.round(spec.iseeCents * 0.8) }];
+    dsu.sociosanitario = [{ fiscalCode: spec.fiscalCode, iseeCents: Math.round(spec.iseeCents * 0.6) }];
+    dsu.ridotto = [{ beneficiary: second.fiscalCode, iseeCents: Math.round(spec.iseeCents * 0.45) }];
+    dsu.variazione = { type: 'Contestazione', discrepancies: [{ fiscalCode: spec.fiscalCode, type: 'Reddito', detail: 'Reddito complessivo diverso da quello dell’Agenzia delle Entrate' }] };
+  }
+  return dsu;
 }
 
 const amount = (cents: number) => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
@@ -136,24 +195,65 @@ const attributes = (values: Record<string, string | undefined>) =>
 
 const ricercaCfXml = (ricerca: Record<string, string | undefined>) => `<RicercaCF${attributes(ricerca)}/>`;
 
-/** The EsitoAttestazione document (ISEE_EsitoConsultazioneAttestazione.xsd, ISEE_Attestazione.xsd). */
+/** TypeModalitaCalcolo for a set of values. */
+const modalita = (name: string, values: ReturnType<typeof valuesOf>) =>
+  `<${name} SommaRedditiComponenti="${values.ISR}" RedditoFigurativoPatrimonioMobiliare="0.00" Detrazioni="0.00" ISR="${values.ISR}" PatrimonioMobiliare="${values.ISP}" DetrazionePatrimonioMobiliare="0.00" PatrimonioImmobiliare="0.00" DetrazionePatrimonioImmobiliare="0.00" ISP="${values.ISP}" ISE="${values.ISE}" ParametroNucleo="${values.ScalaEquivalenza}" Maggiorazioni="0.00" ScalaEquivalenza="${values.ScalaEquivalenza}"/>`;
+
+/** The EsitoAttestazione document (ISEE_EsitoConsultazioneAttestazione.xsd, ISEE_Attestazione.xsd), in the XSD's order. */
 export function attestationXml(dsu: SimDsu, ricerca: Record<string, string | undefined>): string {
   const values = valuesOf(dsu);
-  const modalita = `<ModalitaCalcoloISEEOrdinario SommaRedditiComponenti="${values.ISR}" RedditoFigurativoPatrimonioMobiliare="0.00" Detrazioni="0.00" ISR="${values.ISR}" PatrimonioMobiliare="${values.ISP}" DetrazionePatrimonioMobiliare="0.00" PatrimonioImmobiliare="0.00" DetrazionePatrimonioImmobiliare="0.00" ISP="${values.ISP}" ISE="${values.ISE}" ParametroNucleo="${values.ScalaEquivalenza}" Maggiorazioni="0.00" ScalaEquivalenza="${values.ScalaEquivalenza}"/>`;
+  const released = `${dsu.presentedOn.slice(0, 8)}20`;
+  const member = (fiscalCode: string) => dsu.household.find((m) => m.fiscalCode === fiscalCode) ?? dsu.household[0];
+  const names = (fiscalCode: string) => ({ Cognome: member(fiscalCode).lastName, Nome: member(fiscalCode).firstName, CodiceFiscale: fiscalCode });
+  /** An indicator of its own for a person: Valori and ModalitaCalcolo under the XSD's element for it. */
+  const own = (element: string, calculation: string, iseeCents: number) => {
+    const v = valuesOf({ iseeCents, scala: dsu.scala });
+    return `<${element} DataRilascio="${released}"><Valori${attributes(v)}/>${modalita(calculation, v)}</${element}>`;
+  };
   const household = dsu.household
     .map((m) => `<ComponenteNucleo${attributes({ RapportoConDichiarante: m.relation, Cognome: m.lastName, Nome: m.firstName, CodiceFiscale: m.fiscalCode })}/>`)
     .join('');
   const minorenni = dsu.minorenni?.length
     ? `<ISEEMin>${dsu.minorenni.map((m) => `<ComponenteMinorenne${attributes({ Cognome: 'MINORE', Nome: 'COMPONENTE', CodiceFiscale: m.fiscalCode, ISEE: amount(m.iseeCents) })}><ISEEOrd/></ComponenteMinorenne>`).join('')}</ISEEMin>`
     : '';
+  const aggiuntiva = (fiscalCode: string) =>
+    `<ComponenteAgguntiva><ComponenteAttrattaAggiuntiva${attributes({ Cognome: member(fiscalCode).lastName, Nome: 'AGGIUNTIVO', CodiceFiscale: fiscalCode })}/></ComponenteAgguntiva>`;
+  const universitario = dsu.universitario?.length
+    ? `<ISEEUni>${dsu.universitario
+        .map((u) => {
+          const v = valuesOf({ iseeCents: u.iseeCents, scala: dsu.scala });
+          return `<StudenteUniversitario${attributes({ ...names(u.fiscalCode), ISEE: amount(u.iseeCents) })}><ISEEUniAgg DataRilascio="${released}">${aggiuntiva(u.fiscalCode)}<Valori${attributes(v)}/>${modalita('ModalitaCalcoloISEEUniAgg', v)}</ISEEUniAgg></StudenteUniversitario>`;
+        })
+        .join('')}</ISEEUni>`
+    : '';
+  const sociosanitario = dsu.sociosanitario?.length
+    ? `<ISEESocioSanRes>${dsu.sociosanitario
+        .map((c) => `<ComponenteSocioSanitarieRes${attributes({ ...names(c.fiscalCode), ISEE: amount(c.iseeCents) })}>${own('ISEESocioSanRes', 'ModalitaCalcoloISEESocioSanResRes', c.iseeCents)}</ComponenteSocioSanitarieRes>`)
+        .join('')}</ISEESocioSanRes>`
+    : '';
+  const ridotti = (dsu.ridotto ?? [])
+    .map(
+      (r) =>
+        `<Ridotto CodiceFiscaleBeneficiario="${r.beneficiary}"><NucleoRistretto><ComponenteNucleoRistretto${attributes({ RelazioneConBeneficiario: 'B', ...names(r.beneficiary) })}/></NucleoRistretto>` +
+        `${own('ISEERistretto', 'ModalitaCalcoloISEERistretto', r.iseeCents)}</Ridotto>`,
+    )
+    .join('');
+  const variazione = dsu.variazione
+    ? `<Variazione${attributes({ TipoVariazione: dsu.variazione.type, NumeroProtocolloDSUVariata: dsuProtocol(dsu.declarant, Number(dsu.presentedOn.slice(0, 4)), 'variata'), DataPresentazioneDSUVariata: dsu.presentedOn })}>` +
+      dsu.variazione.discrepancies.map((d) => `<DiscordanzeContestazione${attributes({ CFDiscordanza: d.fiscalCode, TipologiaDiscordanza: d.type, SpecificaDiscordanza: d.detail })}/>`).join('') +
+      `</Variazione>`
+    : '';
   const omissions = dsu.omissions
     .map((o) => `<OmissioneDifformita${attributes({ TipoOmissioneDifformita: o.type, CodiceFiscale: o.fiscalCode, DataControlloAE: o.checkedOn })}/>`)
     .join('');
+  const corrente = dsu.corrente ? attributes({ Corrente: 'SI', DataPresentazioneModuloSostitutivo: dsu.corrente.presentedOn, ProtocolloDSUModuloSostitutivo: dsu.corrente.protocol }) : '';
   return (
     `<?xml version="1.0" encoding="iso-8859-1"?><EsitoAttestazione xmlns="${ISEE_NAMESPACE}">` +
-    `<Attestazione${attributes({ CodiceFiscaleDichiarante: dsu.declarant, NumeroProtocolloDSU: dsu.protocol, DataPresentazione: dsu.presentedOn, DataValidita: dsu.validUntil })}>` +
-    `<Ordinario><NucleoFamiliare>${household}</NucleoFamiliare>` +
-    `<ISEEOrdinario DataRilascio="${dsu.presentedOn.slice(0, 8)}20"><Valori${attributes(values)}/>${modalita}</ISEEOrdinario>${minorenni}</Ordinario>` +
+    `<Attestazione${attributes({ CodiceFiscaleDichiarante: dsu.declarant, NumeroProtocolloDSU: dsu.protocol, DataPresentazione: dsu.presentedOn, DataValidita: dsu.validUntil, DataScadenzaDSUCorrente: dsu.corrente?.expiresOn })}>` +
+    `<Ordinario${corrente}><NucleoFamiliare>${household}</NucleoFamiliare>` +
+    `<ISEEOrdinario DataRilascio="${dsu.corrente ? `${dsu.corrente.presentedOn.slice(0, 8)}05` : released}"><Valori${attributes(values)}/>${modalita('ModalitaCalcoloISEEOrdinario', values)}</ISEEOrdinario>${minorenni}${universitario}${sociosanitario}</Ordinario>` +
+    ridotti +
+    variazione +
     omissions +
     `</Attestazione><Ricerca>${ricercaCfXml(ricerca)}</Ricerca></EsitoAttestazione>`
   );
@@ -173,10 +273,15 @@ export interface InpsSimulatorOptions {
   dataDir?: string;
   /** PDND's JWKS (vouchers are checked with it) and issuer. */
   pdnd: { jwksUrl: string; issuer: string };
-  /** This e-service's audience (the voucher's aud). */
+  /** The v1 e-service's audience (the voucher's aud) and the purposes allowed to call its two operations. */
   audience: string;
-  /** The purposes allowed to call each operation. */
   purposes: { attestazione: string; indicatore: string };
+  /** The residents' e-service too ("Consultazione Attestazione Residenti ISEE"), with its own audience and purpose. */
+  residenti?: { audience: string; purpose: string };
+  /** Every e-service, instead of the two above. */
+  eservices?: SimEService[];
+  /** HTTPS, and mutual TLS: without a client certificate signed by `ca` the gateway answers 403. */
+  tls?: { key: string; cert: string; ca?: string; requireClientCertificate?: boolean };
   /** Requests per second before 429 (default 50). */
   perSecond?: number;
   /** Today (tests move it). */
@@ -185,20 +290,61 @@ export interface InpsSimulatorOptions {
 
 export interface InpsSimulator extends Closable {
   url: string;
+  /** The v1 e-service's endpoint, and the residents' one. */
   endpoint: string;
-  stats(): { requests: number; rateLimited: number; byEsito: Record<string, number>; unauthorized: number };
+  residentiEndpoint: string;
+  stats(): { requests: number; rateLimited: number; byEsito: Record<string, number>; unauthorized: number; actionNotSupported: number };
 }
 
 /** 'voucher-expired': a 401 as for a voucher past its exp (the client must ask PDND for a new one). */
-type FaultKind = 'DATABASE_OFFLINE' | 'ERRORE_INTERNO' | '429' | 'slow' | 'malformed' | 'fault' | '503' | 'voucher-expired';
-const FAULT_KINDS: FaultKind[] = ['DATABASE_OFFLINE', 'ERRORE_INTERNO', '429', 'slow', 'malformed', 'fault', '503', 'voucher-expired'];
+type FaultKind = 'DATABASE_OFFLINE' | 'ERRORE_INTERNO' | '429' | '429-daily' | 'slow' | 'malformed' | 'fault' | '503' | 'voucher-expired';
+const FAULT_KINDS: FaultKind[] = ['DATABASE_OFFLINE', 'ERRORE_INTERNO', '429', '429-daily', 'slow', 'malformed', 'fault', '503', 'voucher-expired'];
+
+/** The v1 e-service of the WSDL v2.8, and the residents' one when configured. */
+export function simEServices(options: Pick<InpsSimulatorOptions, 'audience' | 'purposes' | 'residenti' | 'eservices'>): SimEService[] {
+  if (options.eservices) return options.eservices;
+  return [
+    { path: INPS_PATH, audience: options.audience, operations: { ConsultazioneAttestazione: options.purposes.attestazione, ConsultazioneIndicatore: options.purposes.indicatore } },
+    ...(options.residenti ? [{ path: RESIDENTI_PATH, audience: options.residenti.audience, operations: { ConsultazioneAttestazioneResidenti: options.residenti.purpose } }] : []),
+  ];
+}
+
+let requestValidator: XsdValidator | undefined;
+/**
+ * The schema's first complaint about a request, or null (ConsultazioneISEE_v2.8_PDND.xsd, libxml2). The residents'
+ * operation has ConsultazioneAttestazione's request (OpenMSP sends the same RicercaCF): it is checked as one.
+ */
+function requestSchemaErrors(call: XmlElement): string | null {
+  requestValidator ??= XsdValidator.fromDoc(XmlDocument.fromString(fs.readFileSync(path.join(CONTRACT_DIR, 'ConsultazioneISEE_v2.8_PDND.xsd'), 'latin1')));
+  const name = localName(call.name) === 'ConsultazioneAttestazioneResidenti' ? 'ConsultazioneAttestazione' : localName(call.name);
+  const serialize = (element: XmlElement): string =>
+    `<${localName(element.name)}${element === call ? ` xmlns="${NAMESPACE}"` : ''}>` +
+    element.children.map((c) => (c instanceof XmlElement ? serialize(c) : escapeXml(String((c as { text?: string }).text ?? '')))).join('') +
+    `</${localName(element.name)}>`;
+  const xml = serialize(call).replace(/^<[^>\s]+/, `<${name}`).replace(/<\/[^>]+>$/, `</${name}>`);
+  let doc: XmlDocument | undefined;
+  try {
+    doc = XmlDocument.fromString(xml);
+    requestValidator.validate(doc);
+    return null;
+  } catch (error) {
+    return (error as Error).message.trim().split('\n')[0] ?? 'richiesta non valida';
+  } finally {
+    doc?.dispose();
+  }
+}
+
+/** WCF's fault for a SOAPAction the endpoint has no operation for (INPS's ConsultazioneISEE is a WCF service). */
+const actionNotSupported = (action: string) =>
+  `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault><faultcode xmlns:a="http://schemas.microsoft.com/ws/2005/05/addressing/none">a:ActionNotSupported</faultcode>` +
+  `<faultstring xml:lang="it-IT">The message with Action '${escapeXml(action)}' cannot be processed at the receiver, due to a ContractFilter mismatch at the EndpointDispatcher. This may be because of either a contract mismatch (mismatched Actions between sender and receiver) or a binding/security mismatch between the sender and the receiver.  Check that sender and receiver have the same contract and the same binding (including security requirements, e.g. Message, Transport, None).</faultstring></s:Fault></s:Body></s:Envelope>`;
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 const validDay = (value: string | undefined) => !!value && ISO_DAY.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
 
 export async function startInpsSimulator(options: InpsSimulatorOptions): Promise<InpsSimulator> {
   const host = options.host ?? '127.0.0.1';
-  const url = `http://${host === '127.0.0.1' ? 'localhost' : host}:${options.port}`;
+  const url = `${options.tls ? 'https' : 'http'}://${host === '127.0.0.1' ? 'localhost' : host}:${options.port}`;
   const today = options.today ?? (() => new Date());
   const jwks = jose.createRemoteJWKSet(new URL(options.pdnd.jwksUrl));
   const store = options.dataDir ? path.join(options.dataDir, 'inps', 'dsus.json') : null;
@@ -207,7 +353,8 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
   let faults: { kind: FaultKind; remaining: number | null; ms?: number }[] = [];
   let bucket = { tokens: perSecond, at: Date.now() };
   let lastId = 100_000;
-  const counts = { requests: 0, rateLimited: 0, unauthorized: 0, byEsito: {} as Record<string, number> };
+  const counts = { requests: 0, rateLimited: 0, unauthorized: 0, actionNotSupported: 0, byEsito: {} as Record<string, number> };
+  const eservices = simEServices(options);
 
   const save = () => {
     if (!store) return;
@@ -250,7 +397,7 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
     );
   const answer = (res: ServerResponse, operation: Operation, esito: string, fields: { descrizione?: string; base64?: string }) => {
     counts.byEsito[esito] = (counts.byEsito[esito] ?? 0) + 1;
-    const resultField = operation === 'ConsultazioneAttestazione' ? 'XmlEsitoAttestazione' : 'XmlEsitoIndicatore';
+    const resultField = operation === 'ConsultazioneIndicatore' ? 'XmlEsitoIndicatore' : 'XmlEsitoAttestazione';
     xml(
       res,
       200,
@@ -263,19 +410,18 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
     );
   };
 
-  /** The voucher: PDND's signature and expiry, this e-service's audience, a purpose allowed for the operation. */
-  async function voucherProblem(req: IncomingMessage, operation: Operation): Promise<{ status: 401 | 403; reason: string } | null> {
+  /** The gateway's check of the voucher: PDND's signature and expiry, this e-service's audience, one of its purposes. */
+  async function voucherProblem(req: IncomingMessage, service: SimEService): Promise<{ status: 401 | 403; reason: string } | null> {
     const authorization = req.headers.authorization ?? '';
     const token = /^Bearer (.+)$/.exec(authorization)?.[1];
     if (!token) return { status: 401, reason: 'voucher mancante' };
     let payload: jose.JWTPayload;
     try {
-      ({ payload } = await jose.jwtVerify(token, jwks, { issuer: options.pdnd.issuer, audience: options.audience, algorithms: ['RS256'], typ: 'at+jwt' }));
+      ({ payload } = await jose.jwtVerify(token, jwks, { issuer: options.pdnd.issuer, audience: service.audience, algorithms: ['RS256'], typ: 'at+jwt' }));
     } catch (error) {
       return { status: 401, reason: `voucher non valido: ${(error as Error).message}` };
     }
-    const allowed = operation === 'ConsultazioneAttestazione' ? options.purposes.attestazione : options.purposes.indicatore;
-    if ((payload as Record<string, unknown>).purposeId !== allowed) return { status: 403, reason: 'finalità non abilitata a questa operazione' };
+    if (!Object.values(service.operations).includes((payload as Record<string, unknown>).purposeId as string)) return { status: 403, reason: 'finalità non abilitata a questo e-service' };
     const digest = (payload as Record<string, any>).digest?.value as string | undefined;
     const evidence = req.headers['agid-jwt-trackingevidence'];
     if (digest || evidence) {
@@ -286,7 +432,7 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
     return null;
   }
 
-  async function consult(req: IncomingMessage, res: ServerResponse) {
+  async function consult(service: SimEService, req: IncomingMessage, res: ServerResponse) {
     counts.requests += 1;
     if (!takeToken()) {
       counts.rateLimited += 1;
@@ -294,9 +440,10 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
       return res.end('Too Many Requests');
     }
     const fault = takeFault();
-    if (fault?.kind === '429') {
+    if (fault?.kind === '429' || fault?.kind === '429-daily') {
       counts.rateLimited += 1;
-      res.writeHead(429, { 'retry-after': '1', 'content-type': 'text/plain; charset=utf-8' });
+      // INPS's daily limit comes without Retry-After (pagopa/idpay-admissibility-assessor treats it so).
+      res.writeHead(429, { ...(fault.kind === '429' ? { 'retry-after': '1' } : {}), 'content-type': 'text/plain; charset=utf-8' });
       return res.end('Too Many Requests');
     }
     if (fault?.kind === '503') {
@@ -304,15 +451,23 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
       return res.end('Service Unavailable');
     }
     if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.ms ?? 3000));
-    const action = String(req.headers.soapaction ?? '').replace(/^"|"$/g, '');
-    const operation = OPERATIONS.find((op) => action === `${NAMESPACE}/ISvcConsultazione/${op}`);
     const body = await readBody(req);
-    if (!operation) return soapFault(res, 'Client', `SOAPAction non riconosciuta: ${action || '(assente)'}`);
-    const refused = fault?.kind === 'voucher-expired' ? { status: 401 as const, reason: 'voucher scaduto' } : await voucherProblem(req, operation);
+    if (options.tls?.requireClientCertificate && !(req.socket as TLSSocket).authorized) {
+      counts.unauthorized += 1;
+      res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' });
+      return res.end('Certificato client assente o non riconosciuto');
+    }
+    const refused = fault?.kind === 'voucher-expired' ? { status: 401 as const, reason: 'voucher scaduto' } : await voucherProblem(req, service);
     if (refused) {
       counts.unauthorized += 1;
       res.writeHead(refused.status, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer' });
       return res.end(refused.reason);
+    }
+    const action = String(req.headers.soapaction ?? '').replace(/^"|"$/g, '');
+    const operation = OPERATIONS.find((op) => op in service.operations && action === `${NAMESPACE}/ISvcConsultazione/${op}`);
+    if (!operation) {
+      counts.actionNotSupported += 1;
+      return xml(res, 500, actionNotSupported(action));
     }
     if (fault?.kind === 'fault') return soapFault(res, 'Server', 'Servizio temporaneamente non disponibile');
     let envelope: XmlElement | undefined;
@@ -322,12 +477,19 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
       return soapFault(res, 'Client', 'Il messaggio non è XML ben formato');
     }
     const identity = child(child(envelope, 'Header'), 'Identity');
-    if (!text(identity, 'UserId') || !text(identity, 'CodiceUfficio')) return soapFault(res, 'Client', 'Intestazione Identity mancante o incompleta (UserId, CodiceUfficio)');
+    const userId = text(identity, 'UserId');
+    const codiceUfficio = text(identity, 'CodiceUfficio');
+    if (!userId || !codiceUfficio) return soapFault(res, 'Client', 'Intestazione Identity mancante o incompleta (UserId, CodiceUfficio)');
+    if (req.headers['inps-identity-userid'] !== userId || req.headers['inps-identity-codiceufficio'] !== codiceUfficio) {
+      return soapFault(res, 'Client', 'Intestazioni HTTP INPS-Identity-UserId e INPS-Identity-CodiceUfficio mancanti o diverse dall’intestazione Identity');
+    }
     const call = childElements(child(envelope, 'Body') ?? new XmlElement('Body'))[0];
     if (!call || localName(call.name) !== operation) return soapFault(res, 'Client', `Il corpo non è ${operation}`);
     if (fault?.kind === 'DATABASE_OFFLINE' || fault?.kind === 'ERRORE_INTERNO') return answer(res, operation, fault.kind, { descrizione: fault.kind === 'DATABASE_OFFLINE' ? 'Banca dati non disponibile' : 'Errore interno' });
     const request = child(call, 'request');
     const ricerca = child(request, 'RicercaCF');
+    const invalid = !request ? 'request mancante' : !ricerca ? 'RicercaCF mancante' : requestSchemaErrors(call);
+    if (invalid) return answer(res, operation, 'RICHIESTA_INVALIDA', { descrizione: invalid });
     const fields = {
       CodiceFiscale: text(ricerca, 'CodiceFiscale'),
       DataValidita: text(ricerca, 'DataValidita'),
@@ -336,20 +498,12 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
       StatodomandaPrestazione: text(ricerca, 'StatodomandaPrestazione'),
     };
     const tipo = text(request, 'TipoIndicatore');
-    const invalid =
-      !ricerca ? 'RicercaCF mancante'
-      : !fields.CodiceFiscale || !INPS_FISCAL_CODE.test(fields.CodiceFiscale) ? 'CodiceFiscale non valido'
-      : fields.DataValidita !== undefined && !validDay(fields.DataValidita) ? 'DataValidita non valida'
-      : fields.PrestazioneDaErogare !== undefined && !INPS_BENEFIT_CODE.test(fields.PrestazioneDaErogare) ? 'PrestazioneDaErogare non valida'
-      : fields.ProtocolloDomandaEnteErogatore !== undefined && fields.ProtocolloDomandaEnteErogatore.length > 256 ? 'ProtocolloDomandaEnteErogatore troppo lungo'
-      : fields.StatodomandaPrestazione !== undefined && !(inpsApplicationStates as readonly string[]).includes(fields.StatodomandaPrestazione) ? 'StatodomandaPrestazione non valido'
-      : operation === 'ConsultazioneIndicatore' && (!tipo || !INDICATORS.includes(tipo)) ? 'TipoIndicatore non valido'
-      : null;
-    if (invalid) return answer(res, operation, 'RICHIESTA_INVALIDA', { descrizione: invalid });
     const day = fields.DataValidita ?? romeDay(today());
-    const dsu = dsuFor(fields.CodiceFiscale!, day);
+    const found = dsuFor(fields.CodiceFiscale!, day);
+    // On a day the ISEE corrente covers, the attestation is the corrente; before its modulo or after it ends, the DSU's ordinary one.
+    const dsu = found?.corrente && !(found.corrente.presentedOn <= day && day <= found.corrente.expiresOn) ? { ...found, corrente: undefined, iseeCents: found.corrente.ordinaryIseeCents } : found;
     if (!dsu) return answer(res, operation, 'DATI_NON_TROVATI', { descrizione: 'Nessuna DSU valida per il codice fiscale alla data indicata' });
-    const document = operation === 'ConsultazioneAttestazione' ? attestationXml(dsu, fields) : indicatorXml(dsu, tipo!, fields);
+    const document = operation === 'ConsultazioneIndicatore' ? indicatorXml(dsu, tipo!, fields) : attestationXml(dsu, fields);
     const base64 = fault?.kind === 'malformed' ? Buffer.from('<Attestazione NumeroProtocolloDSU=').toString('base64') : iso88591(document).toString('base64');
     return answer(res, operation, 'OK', { base64 });
   }
@@ -367,10 +521,12 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
     if (!Number.isInteger(year) || year < 2015 || year > 2100) return 'year: anno di presentazione';
     const members = body.members === undefined ? 1 : Number(body.members);
     if (!Number.isInteger(members) || members < 1 || members > 12) return 'members: da 1 a 12';
-    const dsu = makeDsu(
-      { fiscalCode, firstName: String(body.firstName ?? 'NOME'), lastName: String(body.lastName ?? 'COGNOME'), iseeCents: Math.round(value * 100), kind: body.omissions ? 'omissions' : 'valid', members },
-      year,
-    );
+    const kinds = ['valid', 'omissions', 'corrente', 'indicators'] as const;
+    const kind = body.kind === undefined || body.kind === '' ? (body.omissions ? 'omissions' : 'valid') : body.kind;
+    if (!kinds.includes(kind)) return `kind: ${kinds.join(' | ')}`;
+    const correnteMonths = body.correnteMonths === undefined || body.correnteMonths === '' ? undefined : Number(body.correnteMonths);
+    if (correnteMonths !== undefined && !(Number.isInteger(correnteMonths) && Math.abs(correnteMonths) <= 12)) return 'correnteMonths: mesi di validità dell’ISEE corrente dal 1° marzo (da -12 a 12)';
+    const dsu = makeDsu({ fiscalCode, firstName: String(body.firstName ?? 'NOME'), lastName: String(body.lastName ?? 'COGNOME'), iseeCents: Math.round(value * 100), kind, members: kind === 'indicators' ? Math.max(members, 3) : members, correnteMonths }, year);
     if (body.protocol !== undefined) {
       if (!DSU_PROTOCOL.test(String(body.protocol))) return 'protocol: INPS-ISEE-AAAA-NNNNNNNNL-NN';
       dsu.protocol = String(body.protocol);
@@ -378,6 +534,9 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
       dsu.protocol = dsuProtocol(fiscalCode, year, String(added.length + Date.now()));
     }
     if (typeof body.presentedOn === 'string' && validDay(body.presentedOn)) dsu.presentedOn = body.presentedOn;
+    // An ISEE corrente on given days: its modulo sostitutivo's day and its expiry (DataScadenzaDSUCorrente).
+    if (dsu.corrente && typeof body.correnteOn === 'string' && validDay(body.correnteOn)) dsu.corrente.presentedOn = body.correnteOn;
+    if (dsu.corrente && typeof body.correnteUntil === 'string' && validDay(body.correnteUntil)) dsu.corrente.expiresOn = body.correnteUntil;
     added = [dsu, ...added.filter((d) => d.declarant !== fiscalCode)];
     save();
     return null;
@@ -423,7 +582,7 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
       faults = [];
       perSecond = options.perSecond ?? 50;
       bucket = { tokens: perSecond, at: Date.now() };
-      if (body.counts === true || body.counts === 'on') Object.assign(counts, { requests: 0, rateLimited: 0, unauthorized: 0, byEsito: {} });
+      if (body.counts === true || body.counts === 'on') Object.assign(counts, { requests: 0, rateLimited: 0, unauthorized: 0, actionNotSupported: 0, byEsito: {} });
       if (body.dsus === true) {
         added = [];
         save();
@@ -439,16 +598,17 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
       .map(
         (d) =>
           `<tr><td>${escape(d.declarant)}</td><td>${escape(d.household[0]?.lastName ?? '')} ${escape(d.household[0]?.firstName ?? '')}</td><td>${escape(d.protocol)}</td>` +
-          `<td>${escape(amount(d.iseeCents))}</td><td>${escape(d.presentedOn)}</td><td>${escape(d.validUntil)}</td><td>${d.omissions.length ? 'sì' : 'no'}</td></tr>`,
+          `<td>${escape(amount(d.iseeCents))}</td><td>${escape(d.presentedOn)}</td><td>${escape(d.corrente ? `${d.validUntil} (ISEE corrente fino al ${d.corrente.expiresOn})` : d.validUntil)}</td><td>${d.omissions.length ? 'sì' : 'no'}</td></tr>`,
       )
       .join('');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(
       `<!doctype html><html lang="it"><head><meta charset="utf-8"><title>Simulatore INPS ConsultazioneISEE</title></head><body><main>` +
-        `<h1>Simulatore INPS ConsultazioneISEE (PDND)</h1><p>Endpoint SOAP: <code>${escape(url + INPS_PATH)}</code> (<a href="${INPS_PATH}?wsdl">WSDL</a>). Richieste: ${counts.requests}, 429: ${counts.rateLimited}, voucher rifiutati: ${counts.unauthorized}.</p>` +
+        `<h1>Simulatore INPS ConsultazioneISEE (PDND)</h1><p>E-service: ${eservices.map((e) => `<code>${escape(url + e.path)}</code> (${escape(Object.keys(e.operations).join(', '))})`).join('; ')} (<a href="${INPS_PATH}?wsdl">WSDL</a>). Richieste: ${counts.requests}, 429: ${counts.rateLimited}, voucher rifiutati: ${counts.unauthorized}.</p>` +
         `<h2>Dai una DSU a un codice fiscale</h2><form method="post" action="/admin/dsu">` +
         `<p><label>Codice fiscale <input name="fiscalCode" required></label> <label>Cognome <input name="lastName"></label> <label>Nome <input name="firstName"></label></p>` +
         `<p><label>ISEE (euro, punto decimale) <input name="value" required></label> <label>Anno di presentazione <input name="year"></label> <label>Componenti <input name="members" value="1"></label> <label><input type="checkbox" name="omissions"> con omissioni</label></p>` +
+        `<p><label>Tipo <select name="kind"><option value="">ordinaria</option><option value="corrente">ISEE corrente</option><option value="indicators">universitario, sociosanitario, ridotto, variazione</option></select></label> <label>Mesi di validità dell’ISEE corrente dal 1° marzo <input name="correnteMonths" value="6"></label></p>` +
         `<p><button>Registra la DSU</button></p></form>` +
         `<h2>Interruttori</h2><form method="post" action="/admin/faults"><p><label>Guasto <select name="kind">${FAULT_KINDS.map((k) => `<option>${k}</option>`).join('')}</select></label> <label>Volte <input name="times" value="1"></label> <label>Ritardo (ms, per slow) <input name="ms" value="3000"></label> <button>Attiva</button></p></form>` +
         `<form method="post" action="/admin/rate-limit"><p><label>Richieste al secondo <input name="perSecond" value="${perSecond}"></label> <button>Imposta</button></p></form>` +
@@ -460,15 +620,16 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
 
   const wsdl = () => fs.readFileSync(path.join(CONTRACT_DIR, 'ConsultazioneISEE_v2.8_PDND.wsdl'), 'utf8').replace(/location="[^"]*"/, `location="${url}${INPS_PATH}"`);
 
-  const server = http.createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     const { pathname, searchParams } = new URL(req.url ?? '/', url);
+    const service = eservices.find((e) => e.path === pathname);
     const handle = async () => {
-      if (pathname === INPS_PATH && req.method === 'GET' && searchParams.has('wsdl')) return xml(res, 200, wsdl());
+      if (service && req.method === 'GET' && searchParams.has('wsdl')) return xml(res, 200, wsdl());
       if (req.method === 'GET' && /^\/pdnd\/soap\/ConsultazioneISEE\/[\w.]+\.xsd$/.test(pathname)) {
         const file = path.join(CONTRACT_DIR, path.basename(pathname));
         return fs.existsSync(file) ? xml(res, 200, fs.readFileSync(file, 'latin1')) : xml(res, 404, '');
       }
-      if (pathname === INPS_PATH && req.method === 'POST') return consult(req, res);
+      if (service && req.method === 'POST') return consult(service, req, res);
       if (pathname.startsWith('/admin/')) return admin(pathname, req, res);
       if (pathname === '/' && req.method === 'GET') return page(res);
       res.writeHead(404);
@@ -478,7 +639,10 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
       if (!res.headersSent) soapFault(res, 'Server', 'Errore del simulatore');
       else res.end();
     });
-  });
-  await listen(server, options.port, host);
-  return { url, endpoint: `${url}${INPS_PATH}`, stats: () => structuredClone(counts), close: () => closeServer(server) };
+  };
+  const server = options.tls
+    ? https.createServer({ key: options.tls.key, cert: options.tls.cert, ca: options.tls.ca, requestCert: !!options.tls.requireClientCertificate, rejectUnauthorized: false }, listener)
+    : http.createServer(listener);
+  await listen(server as http.Server, options.port, host);
+  return { url, endpoint: `${url}${INPS_PATH}`, residentiEndpoint: `${url}${RESIDENTI_PATH}`, stats: () => structuredClone(counts), close: () => closeServer(server as http.Server) };
 }

@@ -33,6 +33,8 @@ export const LOCAL_PDND = {
   /** The e-services' audience (the INPS simulator's). */
   inpsAudience: 'https://api.inps.local/pdnd/soap/ConsultazioneISEE/v1',
   purposes: { attestazione: '6f1d2c3b-4a59-4b7e-8c1d-2e3f4a5b6c7d', indicatore: '0a9b8c7d-6e5f-4a3b-9c2d-1e0f2a3b4c5d' },
+  /** "Consultazione Attestazione Residenti ISEE": its own audience and purpose. */
+  residenti: { audience: 'https://api.inps.local/pdnd/soap/ConsultazioneISEE/v2/ConsultazioneAttestazioneResidenti', purpose: '3c2b1a09-8f7e-4d6c-b5a4-93827160f5e4' },
 } as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

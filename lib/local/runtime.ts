@@ -248,7 +248,11 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
 async function startLocalPdndAndInps(config: LocalConfig) {
   const client = await localPdndClient(config.dataDir);
   const pdnd = await startPdndSimulator({ port: config.pdndPort, host: '127.0.0.1' });
-  const purposes = { [LOCAL_PDND.purposes.attestazione]: { audience: LOCAL_PDND.inpsAudience }, [LOCAL_PDND.purposes.indicatore]: { audience: LOCAL_PDND.inpsAudience } };
+  const purposes = {
+    [LOCAL_PDND.purposes.attestazione]: { audience: LOCAL_PDND.inpsAudience },
+    [LOCAL_PDND.purposes.indicatore]: { audience: LOCAL_PDND.inpsAudience },
+    [LOCAL_PDND.residenti.purpose]: { audience: LOCAL_PDND.residenti.audience },
+  };
   pdnd.register({ clientId: client.clientId, consumerId: 'comune-demo', kid: client.kid, publicKeyPem: client.publicKeyPem, purposes });
   const inps = await startInpsSimulator({
     port: config.inpsPort,
@@ -257,8 +261,14 @@ async function startLocalPdndAndInps(config: LocalConfig) {
     pdnd: { jwksUrl: pdnd.jwksUrl, issuer: pdnd.issuer },
     audience: LOCAL_PDND.inpsAudience,
     purposes: LOCAL_PDND.purposes,
+    residenti: LOCAL_PDND.residenti,
   });
   const env = process.env;
+  // The residents' e-service, as councils subscribe it (INPS_ATTESTAZIONE_OPERATION=ConsultazioneAttestazione: the v1 one).
+  const residenti = (env.INPS_ATTESTAZIONE_OPERATION ||= 'ConsultazioneAttestazioneResidenti') === 'ConsultazioneAttestazioneResidenti';
+  env.INPS_ATTESTAZIONE_ENDPOINT ||= residenti ? inps.residentiEndpoint : inps.endpoint;
+  env.INPS_ATTESTAZIONE_AUDIENCE ||= residenti ? LOCAL_PDND.residenti.audience : LOCAL_PDND.inpsAudience;
+  env.INPS_PURPOSE_ATTESTAZIONE ||= residenti ? LOCAL_PDND.residenti.purpose : LOCAL_PDND.purposes.attestazione;
   env.PDND_TOKEN_URL ||= pdnd.tokenUrl;
   env.PDND_CLIENT_ID ||= client.clientId;
   env.PDND_KID ||= client.kid;
@@ -266,7 +276,6 @@ async function startLocalPdndAndInps(config: LocalConfig) {
   if (!env.PDND_KMS_KEY_ID) env.PDND_PRIVATE_KEY_FILE ||= client.privateKeyFile;
   env.INPS_ENDPOINT ||= inps.endpoint;
   env.INPS_AUDIENCE ||= LOCAL_PDND.inpsAudience;
-  env.INPS_PURPOSE_ATTESTAZIONE ||= LOCAL_PDND.purposes.attestazione;
   env.INPS_PURPOSE_INDICATORE ||= LOCAL_PDND.purposes.indicatore;
   env.INPS_USER_ID ||= LOCAL_IO.organizationFiscalCode;
   env.INPS_CODICE_UFFICIO ||= '001';

@@ -85,7 +85,7 @@ describe('an operator and INPS', () => {
       await check.getByText('Il valore è diverso da quello di INPS.').waitFor();
       // Giulia declared 4.980,00 €; INPS says 4.890,00 €.
       await check.getByText('4.890,00 €').waitFor();
-      await check.getByText('(differenza -90,00 €)').first().waitFor();
+      await check.getByText('(90,00 € in più del valore INPS)').first().waitFor();
       await screenshot(page, `isee-inps-check-${width}`);
       await expectAccessible(page);
       if (width === 1280) {

@@ -63,6 +63,12 @@ describe('the settings', () => {
         PDND_CLIENT_ID: '3f8a1c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b',
         PDND_KID: 'ZxY0wV9uTsRqPoNmLkJiHgFeDcBa_-0123456789abc',
         INPS_ENDPOINT: 'https://api.inps.it/pdnd/soap/ConsultazioneISEE/v1',
+        // The e-service councils subscribe: the residents' attestation, at its own endpoint and audience.
+        INPS_ATTESTAZIONE_OPERATION: 'ConsultazioneAttestazioneResidenti',
+        INPS_ATTESTAZIONE_ENDPOINT: 'https://api.inps.it/pdnd/soap/ConsultazioneISEE/v2/ConsultazioneAttestazioneResidenti',
+        INPS_ATTESTAZIONE_AUDIENCE: 'https://api.inps.it/pdnd/soap/ConsultazioneISEE/v2/ConsultazioneAttestazioneResidenti',
+        INPS_INDICATORE_ENDPOINT: 'https://api.inps.it/pdnd/soap/ConsultazioneISEE/v1',
+        INPS_DAILY_ESTIMATE: '1000',
         INPS_USER_ID: '80012340123',
         INPS_BENEFIT_CODE: 'A2.07',
         ISEE_REMINDER_FROM: '12-01',
@@ -87,5 +93,28 @@ describe('the settings', () => {
     expect(() => scratchApp({ bundle: false, context: { pdndClientId: 'client-1' } })).toThrow(/pdndClientId must be a UUID/);
     expect(() => scratchApp({ bundle: false, context: { pdndEnvironment: 'test' } })).toThrow(/collaudo or produzione/);
     expect(() => scratchApp({ bundle: false, context: { inpsBenefitCode: 'B1.01' } })).toThrow(/inpsBenefitCode/);
+    expect(() => scratchApp({ bundle: false, context: { inpsAttestazioneOperation: 'ConsultazioneIndicatore' } })).toThrow(/inpsAttestazioneOperation/);
+    expect(() => scratchApp({ bundle: false, context: { inpsDailyEstimate: '0' } })).toThrow(/inpsDailyEstimate/);
+  });
+
+  it('take the v1 e-service, its endpoint and audience, when the council’s purpose is for it; no indicator purpose: none', () => {
+    const v1 = scratchApp({ bundle: false, context: { inpsAttestazioneOperation: 'ConsultazioneAttestazione', inpsAudience: 'https://api.inps.it/pdnd/soap/ConsultazioneISEE/v1', inpsPurposeIndicatore: 'none' } });
+    try {
+      expect(env(v1.api.functions.isee, Template.fromStack(v1.api), v1)).toMatchObject({
+        INPS_ATTESTAZIONE_OPERATION: 'ConsultazioneAttestazione',
+        INPS_ATTESTAZIONE_ENDPOINT: 'https://api.inps.it/pdnd/soap/ConsultazioneISEE/v1',
+        INPS_ATTESTAZIONE_AUDIENCE: 'https://api.inps.it/pdnd/soap/ConsultazioneISEE/v1',
+        INPS_PURPOSE_INDICATORE: '',
+      });
+    } finally {
+      v1.dispose();
+    }
+  });
+
+  it('raise an alarm when a query fails for the council’s configuration', () => {
+    const operations = Template.fromStack(portal.operations);
+    const alarms = Object.values(operations.findResources('AWS::CloudWatch::Alarm')).filter((a) => a.Properties.MetricName === 'InpsConfigurationErrors');
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0].Properties).toMatchObject({ Threshold: 1, AlarmDescription: expect.stringContaining('«INPS: configurazione da correggere»') });
   });
 });

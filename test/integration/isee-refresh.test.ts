@@ -130,6 +130,41 @@ describe('Aggiorna ISEE da INPS on a call', () => {
   });
 });
 
+describe('INPS’s daily limit', () => {
+  it('a 429 without Retry-After stops the run for the day, with how many are left; started again, it resumes', async () => {
+    const { call } = await callWithSubscribers();
+    await inps('/admin/faults', { kind: '429-daily', times: 'always' });
+    await operator.post(`/api/calls/${call.id}/isee-refresh`, {});
+    const stopped = await finished(`/api/calls/${call.id}/isee-refresh`);
+    expect(stopped.state).toBe('FAILED');
+    expect(stopped.error).toMatch(/^INPS ha raggiunto il limite giornaliero di richieste del Comune: restano 4 iscritti da aggiornare\. Avvia di nuovo l’aggiornamento domani/);
+    await inps('/admin/reset', {});
+    expect((await operator.post(`/api/calls/${call.id}/isee-refresh`, {})).status).toBe(200);
+    expect((await settledReport(`/api/calls/${call.id}/isee-refresh`, { NEW: 1, REVIEW: 1, NONE: 1, UNCHANGED: 1, ERROR: 0 })).state).toBe('SUCCEEDED');
+  });
+});
+
+describe('the ISEE corrente, through to the month’s fee', () => {
+  it('bills the months it covers with its own value, and the month after it ends is ISEE scaduto o mancante', async () => {
+    const { call } = await openCall(operator);
+    const subscriber = await approvedSubscriber(operator, call, { lastName: 'Corrente', iseeValue: 12000, weeklyHour: 3 });
+    const [today, month] = [new Date().toISOString().slice(0, 10), new Date().getUTCMonth() + 1];
+    const endOfMonth = new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10);
+    // Income fell: an ISEE corrente presented on the 1st of this month, ending with it (months before the DSU's 31 December).
+    await inps('/admin/dsu', { fiscalCode: subscriber.fiscalCode, value: 5000, kind: 'corrente', correnteOn: `${today.slice(0, 8)}01`, correnteUntil: endOfMonth });
+    const fetched = await operator.post(`/api/users/${subscriber.userId}/isee/inps`, {});
+    expect(fetched.status).toBe(200);
+    expect(fetched.json).toMatchObject({ outcome: 'VALIDATED', isee: { value: 5000, scadenza: endOfMonth, source: 'INPS', inps: { corrente: { dataScadenza: endOfMonth }, dataValidita: `${year}-12-31` } } });
+    expect(fetched.json.isee.protocollo).toBe(fetched.json.isee.inps.corrente.protocolloDSU);
+    expect(fetched.json.isee.protocollo).not.toBe(fetched.json.isee.inps.protocolloDSU);
+    const thisMonth = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: month, anno: year });
+    expect(thisMonth.json).toMatchObject({ created: 1, skipped: [] });
+    const next = month === 12 ? { mese: 1, anno: year + 1 } : { mese: month + 1, anno: year };
+    const after = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, next);
+    expect(after.json).toMatchObject({ created: 0, skipped: [{ fiscalCode: subscriber.fiscalCode, reason: 'ISEE scaduto o mancante' }] });
+  });
+});
+
 describe('across the new year', () => {
   it('January is not billed with the December ISEE: the subscriber is listed as ISEE scaduto o mancante until a valid one arrives', async () => {
     const { call } = await openCall(operator);

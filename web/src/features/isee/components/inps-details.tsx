@@ -1,5 +1,5 @@
 import { Button, Card, Flex, Heading, Text } from '@aws-amplify/ui-react';
-import type { InpsCheck } from '@domain/inps';
+import { differenceFromInps, type InpsCheck } from '@domain/inps';
 import { italianDay } from '@domain/period';
 import type { InpsDetails, Isee } from '@domain/isee';
 import { formatEuro } from '@domain/money';
@@ -13,7 +13,6 @@ import { euroOrDash } from '../utils/isee-form';
 
 const scale = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
 const RELATIONS: Record<string, string> = { D: 'Dichiarante', C: 'Coniuge', F: 'Figlio/a', FC: 'Figlio/a a carico', FNC: 'Figlio/a non convivente', MA: 'Altro componente', P: 'Persona a carico', GNC: 'Genitore non convivente' };
-const signed = (value: number) => `${value > 0 ? '+' : ''}${formatEuro(value)}`;
 
 /** What INPS said of an ISEE fetched through PDND: the DSU, the values, the household, omissions and the reason for review. */
 export function InpsDetailsCard({ inps }: { inps: InpsDetails }) {
@@ -29,11 +28,20 @@ export function InpsDetailsCard({ inps }: { inps: InpsDetails }) {
           <dd>{italianDay(inps.dataPresentazione)}</dd>
           <dt>Valida fino al</dt>
           <dd>{italianDay(inps.dataValidita)}</dd>
+          {inps.corrente && (
+            <>
+              <dt>ISEE corrente</dt>
+              <dd>
+                Protocollo {inps.corrente.protocolloDSU}, modulo sostitutivo presentato il {italianDay(inps.corrente.dataPresentazione)}, valido fino al{' '}
+                <strong>{italianDay(inps.corrente.dataScadenza)}</strong>
+              </dd>
+            </>
+          )}
           <dt>ISE</dt>
           <dd>{euroOrDash(inps.ise)}</dd>
           <dt>Scala di equivalenza</dt>
           <dd>{inps.scalaEquivalenza === null ? '—' : scale.format(inps.scalaEquivalenza)}</dd>
-          <dt>ISEE ordinario</dt>
+          <dt>{inps.corrente ? 'ISEE corrente' : 'ISEE ordinario'}</dt>
           <dd>{euroOrDash(inps.isee)}</dd>
           <dt>ISR / ISP</dt>
           <dd>
@@ -48,12 +56,14 @@ export function InpsDetailsCard({ inps }: { inps: InpsDetails }) {
           caption="Nucleo familiare"
           captionVisible
           columns={[
-            { id: 'name', header: 'Componente', cell: (m) => `${m.lastName} ${m.firstName}`, isRowHeader: true },
-            { id: 'cf', header: 'Codice fiscale', cell: (m) => m.fiscalCode, noWrap: true },
-            { id: 'rel', header: 'Rapporto', cell: (m) => RELATIONS[m.relation] ?? m.relation },
+            { id: 'rel', header: 'Rapporto', cell: (m) => RELATIONS[m.relation] ?? m.relation, isRowHeader: true },
+            { id: 'cf', header: 'Codice fiscale', cell: (m) => m.fiscalCode ?? 'non conservato', noWrap: true },
+            ...(inps.household.some((m) => m.lastName)
+              ? [{ id: 'name', header: 'Componente', cell: (m: InpsDetails['household'][number]) => `${m.lastName ?? ''} ${m.firstName ?? ''}`.trim() || '—' }]
+              : []),
           ]}
-          rows={inps.household}
-          rowKey={(m) => m.fiscalCode}
+          rows={inps.household.map((m, index) => ({ ...m, index }))}
+          rowKey={(m) => String(m.index)}
           emptyText="Nucleo non indicato."
         />
         {inps.otherIndicators.length > 0 && (
@@ -84,7 +94,7 @@ export function InpsCheckCard({ isee, onUseValue }: { isee: Isee; onUseValue: (v
     <Card variation="outlined">
       <Flex direction="column" gap="small">
         <Heading level={2}>Verifica con INPS</Heading>
-        <Text fontSize="small">Chiede all’INPS, tramite PDND, l’ISEE ordinario valido oggi per {isee.user.fiscalCode}: il valore dichiarato non cambia finché non confermi.</Text>
+        <Text fontSize="small">Chiede all’INPS, tramite PDND, l’ISEE valido oggi per {isee.user.fiscalCode}: il valore dichiarato non cambia finché non confermi.</Text>
         <PageAlert message={check.error?.message} autoHideMs={null} onDismiss={check.clearError} />
         {result && (
           <div role="status" data-testid="inps-check">
@@ -102,13 +112,13 @@ export function InpsCheckCard({ isee, onUseValue }: { isee: Isee; onUseValue: (v
                   </dd>
                   <dt>Valore dichiarato</dt>
                   <dd>
-                    {formatEuro(result.declared.value)} {result.declared.difference !== 0 && <span className="check--ko">(differenza {signed(result.declared.difference)})</span>}
+                    {formatEuro(result.declared.value)} {result.declared.difference !== 0 && <span className="check--ko">({differenceFromInps(result.declared.difference)})</span>}
                   </dd>
                   <dt>Valore letto dal documento</dt>
                   <dd>
                     {result.read ? (
                       <>
-                        {formatEuro(result.read.value)} {result.read.difference !== 0 && <span className="check--ko">(differenza {signed(result.read.difference)})</span>}
+                        {formatEuro(result.read.value)} {result.read.difference !== 0 && <span className="check--ko">({differenceFromInps(result.read.difference)})</span>}
                       </>
                     ) : (
                       '—'
