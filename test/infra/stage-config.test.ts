@@ -51,7 +51,7 @@ describe('a production stage', () => {
       message = (error as Error).message;
     }
     expect(message).toContain('prod-placeholders.json is a production stage and still has placeholders');
-    for (const key of ['webDomainName', 'certificateArn', 'authDomainPrefix', 'supportEmail', 'alarmEmail', 'spidGatewayIssuer', 'spidGatewayClientId', 'pdndClientId', 'inpsEndpoint', 'inpsPurposeAttestazione', 'inpsPurposeIndicatore', 'inpsUserId']) {
+    for (const key of ['webDomainName', 'certificateArn', 'authDomainPrefix', 'supportEmail', 'alarmEmail', 'spidGatewayIssuer', 'spidGatewayClientId', 'pdndClientId', 'inpsAttestazioneEndpoint', 'inpsPurposeAttestazione', 'inpsPurposeIndicatore', 'inpsUserId', 'accessibilityStatementUrl']) {
       expect(message).toMatch(new RegExp(`- ${key} is not set`));
     }
     expect(message).toContain('- mailFrom is the placeholder "noreply@comune.example.it"');
