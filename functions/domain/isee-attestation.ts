@@ -44,7 +44,7 @@ export function parseAttestation(lines: (string | TextLine)[], source: Extractio
   const text = lines
     .map((line) => (typeof line === 'string' ? { text: line, confidence: quality } : line))
     .map((line) => ({ raw: line.text.replace(/\s+/g, ' ').trim(), confidence: line.confidence }))
-    .filter((line) => line.raw)
+    .filter((line) => line.raw && !isSpeck({ text: line.raw, confidence: line.confidence }))
     .map((line) => ({ ...line, folded: fold(line.raw) }));
 
   const protocollo = findProtocol(text.map((l) => l.raw));
@@ -96,6 +96,9 @@ export function parseAttestation(lines: (string | TextLine)[], source: Extractio
 /** Whether a run of text names one of the attestation's values (ISE, ISR, ISP, scala, an ISEE, a heading). */
 export const namesValue = (raw: string) => labelsIn(fold(raw)).length > 0;
 
+/** What OCR makes of dust or a shadow: a mark or a letter or two, read with little confidence. Never a word or a figure. */
+export const isSpeck = (run: { text: string; confidence: number }) => run.confidence < 0.5 && !/[\p{L}\d]{3}|\d\s?[,.]\s?\d/u.test(run.text);
+
 /**
  * Whether a document's text holds anything to read: a word or a figure, not only what OCR makes of dust or
  * a shadow (".", "'", "l", "ii", a low-confidence speck or two).
@@ -103,7 +106,7 @@ export const namesValue = (raw: string) => labelsIn(fold(raw)).length > 0;
 export function hasReadableText(lines: (string | TextLine)[]): boolean {
   return lines.some((line) => {
     const { text, confidence } = typeof line === 'string' ? { text: line, confidence: 1 } : line;
-    return (confidence >= 0.2 && /[\p{L}\d]{4}/u.test(text)) || (confidence >= 0.5 && /[\p{L}\d]{3}|\d\s?[,.]\s?\d/u.test(text));
+    return text.trim() !== '' && !isSpeck({ text, confidence }) && /[\p{L}\d]{2}/u.test(text);
   });
 }
 
@@ -342,11 +345,16 @@ function findIseeValues(text: Line[]): IseeValues {
         }
         return;
       }
-      // A label alone on its line: the value is the whole of the next line (a currency before it allowed).
-      const alone = below.length === 1 ? below[0] : undefined;
+      // A label alone on its line: the value is the whole of the next line (a currency before it allowed), or a dash.
+      if (isPlaceholder(next.raw)) {
+        valued = true;
+        return;
+      }
+      const figures = valuesIn(hit.label, next.raw);
+      const alone = figures.length === 1 ? figures[0] : undefined;
       if (alone && startsLine(next.raw.replace(/\beur(o)?\b/gi, (m) => ' '.repeat(m.length)), alone.index) && endsText(next.raw.slice(alone.end))) {
         valued = true;
-        if (alone.value !== null) set(hit, alone.value, nextAt);
+        set(hit, alone.value, nextAt);
       }
     });
     // A heading: one ISEE label naming an indicator, with no value of its own.

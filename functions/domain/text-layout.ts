@@ -1,4 +1,4 @@
-import { namesValue } from './isee-attestation.ts';
+import { isSpeck, namesValue } from './isee-attestation.ts';
 
 /**
  * Puts a page's runs of text back into the rows of the printed page, from their geometry, whichever source
@@ -247,11 +247,11 @@ function matrix(rows: Placed[][], first: number, heads: Placed[], near: (i: numb
 }
 
 /**
- * A page's runs as the parser's lines: printed rows, top to bottom; a row of labels over a row of figures paired
+ * A page's runs as the parser's lines (specks of dust left out): printed rows, top to bottom; a row of labels over a row of figures paired
  * by column; blocks printed side by side read one column after the other.
  */
 export function pageLines(runs: PlacedText[]): TextLine[] {
-  const rows = rowsOf(level(runs.filter((r) => r.text.trim())));
+  const rows = rowsOf(level(runs.filter((r) => r.text.trim() && !isSpeck(r))));
   const lines: TextLine[] = [];
   for (let i = 0; i < rows.length; i++) {
     const paired = rows[i + 1] ? labelsOverFigures(rows[i], rows[i + 1]) : null;
