@@ -226,7 +226,10 @@ interface Hit {
  * an ISEE label's indicator is in the words that follow it, up to the next label.
  */
 function labelsIn(folded: string): Hit[] {
-  const words = folded.replace(/\([^()]*\)/g, (m) => ' '.repeat(m.length));
+  const words = folded
+    .replace(/\([^()]*\)/g, (m) => ' '.repeat(m.length))
+    // A dotted acronym ("I.S.E.E.", "I. S. E.") as the word it spells, ending where it ends.
+    .replace(/(?<![a-z])(?:[a-z]\.\s?){2,}[a-z]\.?(?![a-z])/g, (m) => m.replace(/[.\s]/g, '').padStart(m.length, ' '));
   const hits: Hit[] = [];
   for (const { label, pattern } of LABELS) {
     for (const m of words.matchAll(pattern)) {

@@ -138,3 +138,10 @@ describe('small OCR slips a reader recovers', () => {
     expect(parseAttestation(['ISE 25.184,40', 'Scala di equivalenza 2,O4', 'ISEE ordinario 12.345,29'], 'ocr', 0.9)).toMatchObject({ scalaEquivalenza: 2.04, coherent: true });
   });
 });
+
+describe('labels as attestations spell them', () => {
+  it('reads dotted acronyms (I.S.E.E., I.S.E.) as the labels they spell', () => {
+    expect(parseAttestation(['I.S.E. 25.415,13', 'Scala di equivalenza 1,57', 'I.S.E.E. 16.187,98'], 'pdf-text')).toMatchObject({ ise: 25415.13, iseeOrdinario: 16187.98, coherent: true });
+    expect(parseAttestation(['Valore I. S. E. E. ordinario', '€ 16.187,98'], 'textract', 0.95).iseeOrdinario).toBe(16187.98);
+  });
+});
