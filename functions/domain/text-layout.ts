@@ -157,6 +157,8 @@ export const NO_VALUE = /^\s*(?:[-–—]+|n\.?\s?d\.?|n\/a|non\s+(?:dovut|prese
 const isFigure = (run: Placed) => FIGURE.test(run.text) || NO_VALUE.test(run.text);
 const isLabel = (run: Placed) => /\p{L}{2}/u.test(run.text) && !/\d/.test(run.text);
 const overlap = (a: Placed, b: Placed) => Math.min(a.right, b.right) - Math.max(a.left, b.left);
+/** How far apart two runs are across the page: 0 when one stands over the other. */
+const apart = (a: Placed, b: Placed) => Math.max(0, -overlap(a, b));
 
 /**
  * A row of labels over a row of figures, as a summary box prints two indicators side by side: each figure
@@ -185,7 +187,7 @@ function labelsOverFigures(labels: Placed[], figures: Placed[]): TextLine[] | nu
  *
  * A table of indicators (their headings across, the labels ISE, scala, ISEE down its first column, a value or
  * a dash in each cell) is read one indicator at a time: its heading, then each row's label with that
- * indicator's cell, the cell being the one under the heading it overlaps most.
+ * indicator's cell, the cell being the one under the heading it overlaps most (or clearly nearest to).
  */
 function sideBySide(rows: Placed[][], first: number): { lines: TextLine[]; rows: number } | null {
   const heads = rows[first].filter((r) => namesValue(r.text));
@@ -235,8 +237,9 @@ function matrix(rows: Placed[][], first: number, heads: Placed[], near: (i: numb
     if (label.length === 0 || !namesValue(label.map((r) => r.text).join(' ')) || !rest.every(isFigure)) break;
     const cells = new Map<Placed, Placed[]>();
     for (const figure of rest) {
-      const head = heads.reduce((best, h) => (overlap(h, figure) > overlap(best, figure) ? h : best));
-      if (overlap(head, figure) <= 0) return null;
+      // The heading it stands under, or clearly nearest to (a value right-aligned past a short heading's end).
+      const [head, second] = [...heads].sort((a, b) => apart(a, figure) - apart(b, figure) || overlap(b, figure) - overlap(a, figure));
+      if (apart(head, figure) > 0 && apart(head, figure) * 2 >= apart(second, figure)) return null;
       cells.set(head, [...(cells.get(head) ?? []), figure]);
     }
     body.push({ label, cells });

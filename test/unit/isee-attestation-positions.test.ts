@@ -72,6 +72,20 @@ describe('ordinary and reduced ISEE side by side: each value with its own label,
     expect(reading).toMatchObject({ iseeOrdinario: 9561.02, iseeRistretto: null });
   });
 
+  it('reads a table of indicators one indicator at a time, each cell under its own heading, a dash where none applies', () => {
+    const heads = ['ISEE ORDINARIO', 'ISEE MINORENNI', 'ISEE RIDOTTO'];
+    const cells = [
+      ['ISE', '25.415,13', '-', '9.320,40'],
+      ['Scala di equivalenza', '1,57', '-', '1,00'],
+      ['ISEE', '16.187,98', '-', '9.320,40'],
+    ];
+    const table: HandRun[] = [
+      ...heads.map((text, k) => ({ text, x: 200 + k * 110, y: 260, size: 8 })),
+      ...cells.flatMap(([label, ...values], i) => [{ text: label, x: 50, y: 278 + 16 * i, size: 9 }, ...values.map((text, k) => ({ text, x: 270 + k * 110, y: 278 + 16 * i, size: 9, align: 'right' as const }))]),
+    ];
+    expect(read(table, { angle: 2, curl: 8 })).toMatchObject(ordinaryAndReduced);
+  });
+
   it('flags a reading whose labels and values do not line up, and proposes no value from it', () => {
     // Two labels and one figure standing under neither of them.
     const reading = read([
