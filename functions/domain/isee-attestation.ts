@@ -1,5 +1,5 @@
 import { fiscalCodeCheckCharacter, fiscalCodePattern } from './fiscal-code.ts';
-import { readingWarnings, type IseeExtraction } from './isee-extraction.ts';
+import type { IseeExtraction } from './isee-extraction.ts';
 import type { TextLine } from './text-layout.ts';
 
 /**
@@ -19,6 +19,13 @@ import type { TextLine } from './text-layout.ts';
  *   INCOHERENT_CONFIDENCE when it contradicts it, at most UNVERIFIED_CONFIDENCE when it cannot be checked.
  */
 export type ExtractionSource = IseeExtraction['source'];
+
+/** What the verify page tells the operator about a reading that needs a closer look (IseeExtraction.warnings). */
+export const readingWarnings = {
+  misaligned: 'Etichette e valori non allineati: controlla sul documento a quale indicatore appartiene ogni valore',
+  reducedIncoherent: 'Valori non coerenti per l’ISEE ristretto: ISEE diverso da ISE / scala di equivalenza',
+  scaleUnchecked: 'Scala di equivalenza non verificata: con ISE pari a zero ogni scala dà un ISEE pari a zero',
+} as const;
 
 /** What a text source gives the parser. */
 export interface DocumentText {

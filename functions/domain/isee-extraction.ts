@@ -27,7 +27,7 @@ export const iseeExtractionSchema = z.object({
   /** The omissions/discrepancies ("omissioni/difformità") notice, when the attestation has one. */
   omissionsNotice: z.nullable(z.string()),
   /**
-   * Why the operator must look closer before trusting a value read (readingWarnings' texts): labels and values
+   * Why the operator must look closer before trusting a value read (readingWarnings' texts, isee-attestation.ts): labels and values
    * that do not line up, a reduced ISEE that is not its ISE / scala, a scale the ISEE cannot check. Absent on
    * readings stored before it; a reading with any has a confidence of at most UNVERIFIED_CONFIDENCE.
    */
@@ -48,9 +48,3 @@ export const unverifiedValuesWarning = 'Valore non verificato: ISE o scala di eq
 /** Whether the ISEE read could not be checked against ISE / scala (coherent null with an ISEE read). */
 export const isUnverified = (extraction: Pick<IseeExtraction, 'iseeOrdinario' | 'coherent'>) => extraction.iseeOrdinario !== null && extraction.coherent == null;
 
-/** What the verify page tells the operator about a reading that needs a closer look (IseeExtraction.warnings). */
-export const readingWarnings = {
-  misaligned: 'Etichette e valori non allineati: controlla sul documento a quale indicatore appartiene ogni valore',
-  reducedIncoherent: 'Valori non coerenti per l’ISEE ristretto: ISEE diverso da ISE / scala di equivalenza',
-  scaleUnchecked: 'Scala di equivalenza non verificata: con ISE pari a zero ogni scala dà un ISEE pari a zero',
-} as const;
