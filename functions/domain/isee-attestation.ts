@@ -20,6 +20,13 @@ import type { TextLine } from './text-layout.ts';
  */
 export type ExtractionSource = IseeExtraction['source'];
 
+/** What the verify page tells the operator about a reading that needs a closer look (IseeExtraction.warnings). */
+export const readingWarnings = {
+  misaligned: 'Etichette e valori non allineati: controlla sul documento a quale indicatore appartiene ogni valore',
+  reducedIncoherent: 'Valori non coerenti per l’ISEE ristretto: ISEE diverso da ISE / scala di equivalenza',
+  scaleUnchecked: 'Scala di equivalenza non verificata: con ISE pari a zero ogni scala dà un ISEE pari a zero',
+} as const;
+
 /** What a text source gives the parser. */
 export interface DocumentText {
   /** The printed rows, each with how sure its reading is (text-layout.ts puts them together). */
@@ -44,13 +51,13 @@ export function parseAttestation(lines: (string | TextLine)[], source: Extractio
   const text = lines
     .map((line) => (typeof line === 'string' ? { text: line, confidence: quality } : line))
     .map((line) => ({ raw: line.text.replace(/\s+/g, ' ').trim(), confidence: line.confidence }))
-    .filter((line) => line.raw)
+    .filter((line) => line.raw && !isSpeck({ text: line.raw, confidence: line.confidence }))
     .map((line) => ({ ...line, folded: fold(line.raw) }));
 
   const protocollo = findProtocol(text.map((l) => l.raw));
-  const { ordinario, ristretto, ise, scale, carriers } = findIseeValues(text);
+  const { ordinario, ristretto, ise, scale, reduced, carriers, misaligned } = findIseeValues(text);
   const presented = findDateAfter(text, /presentat|presentazion|sottoscrizion|sottoscritt/);
-  const released = findDateAfter(text, /rilasciat|rilascio|emess/);
+  const released = findDateAfter(text, RELEASED);
   const expiry = findDateAfter(text, /valid[ao]\s*(fino|sino)|scadenz|scade/);
   const dataRilascio = released ?? presented;
   const dsuYear = (presented ?? released)?.slice(0, 4) ?? protocollo?.slice(10, 14) ?? null;
@@ -60,15 +67,21 @@ export function parseAttestation(lines: (string | TextLine)[], source: Extractio
   const fiscalCodes = findFiscalCodes(text.map((l) => l.raw));
   const coverage = (found + (fiscalCodes.length > 0 ? 1 : 0)) / 5;
   const coherent = iseeCoherent(ordinario, ise, scale);
+  const warnings = [
+    ...(misaligned ? [readingWarnings.misaligned] : []),
+    ...(iseeCoherent(ristretto, reduced.ise, reduced.scale) === false ? [readingWarnings.reducedIncoherent] : []),
+    // ISE 0 gives ISEE 0 whatever the scale: the check confirms the ISEE, not the scale read beside it.
+    ...(coherent && ise === 0 ? [readingWarnings.scaleUnchecked] : []),
+  ];
   // How sure the lines the values come from were read; without values, the document's own quality.
   const carried = carriers.map((i) => text[i].confidence);
   const valuesQuality = carried.length ? Math.round((carried.reduce((a, b) => a + b, 0) / carried.length) * 1e4) / 1e4 : quality;
   const read = Math.max(0, Math.min(1, valuesQuality)) * coverage;
   // ISE / scale confirming the ISEE is a second reading of it; disagreeing, one of them is misread (or altered);
-  // missing, nothing confirms the ISEE read.
+  // missing, nothing confirms the ISEE read; a warning, the operator must look at the document.
   const checked =
     coherent === true ? read + (1 - read) / 2 : coherent === false ? Math.min(read, INCOHERENT_CONFIDENCE) : ordinario !== null ? Math.min(read, UNVERIFIED_CONFIDENCE) : read;
-  const confidence = Math.round(checked * 100) / 100;
+  const confidence = Math.round((warnings.length ? Math.min(checked, UNVERIFIED_CONFIDENCE) : checked) * 100) / 100;
 
   return {
     protocollo,
@@ -82,8 +95,26 @@ export function parseAttestation(lines: (string | TextLine)[], source: Extractio
     fiscalCodes,
     confidence,
     omissionsNotice: findOmissions(text),
+    ...(warnings.length ? { warnings } : {}),
     source,
   };
+}
+
+/** Whether a run of text names one of the attestation's values (ISE, ISR, ISP, scala, an ISEE, a heading). */
+export const namesValue = (raw: string) => labelsIn(fold(raw)).length > 0;
+
+/** What OCR makes of dust or a shadow: a mark or a letter or two, read with little confidence. Never a word or a figure. */
+export const isSpeck = (run: { text: string; confidence: number }) => run.confidence < 0.5 && !/[\p{L}\d]{3}|\d\s?[,.]\s?\d/u.test(run.text);
+
+/**
+ * Whether a document's text holds anything to read: a word or a figure, not only what OCR makes of dust or
+ * a shadow (".", "'", "l", "ii", a low-confidence speck or two).
+ */
+export function hasReadableText(lines: (string | TextLine)[]): boolean {
+  return lines.some((line) => {
+    const { text, confidence } = typeof line === 'string' ? { text: line, confidence: 1 } : line;
+    return text.trim() !== '' && !isSpeck({ text, confidence }) && /[\p{L}\d]{2}/u.test(text);
+  });
 }
 
 interface Line {
@@ -149,8 +180,17 @@ const AMOUNT = /(?<![\p{L}\d,.])(\d{1,3}(?:[.,' ]\d{3})+|\d+)\s?[,.;]\s?(\d{2})(
 /** A dotted (or dashed) leader between a label and its value, as a run of blanks of the same length. */
 const blankLeaders = (raw: string) => raw.replace(/(?:[.·…_]\s?){3,}/g, (leader) => ' '.repeat(leader.length));
 
+/**
+ * The digits OCR reads as letters inside a figure: O for 0 (2,O4 · 1O.000,00), l or I for 1, also leading
+ * (l2.345,67), where a letter cannot belong to a word.
+ */
+const repairFigures = (raw: string) =>
+  raw
+    .replace(/(?<=[\d.,])[Oo](?=[\d.,O]|$)|(?<=^|\s|€)[Oo](?=[\d.,])/g, '0')
+    .replace(/(?<=\d)[lI](?=\d)|(?<=^|[\s€:])[lI|](?=\d)|(?<=\d[.,])[lI](?=\d|[.,]\d|\s|$)/g, '1');
+
 function amountsIn(raw: string): { value: number; index: number; end: number }[] {
-  const repaired = blankLeaders(raw.replace(/(?<=[\d.,])[Oo](?=[\d.,O]|$)|(?<=^|\s|€)[Oo](?=[\d.,])/g, '0').replace(/(?<=\d)[lI](?=\d)/g, '1'));
+  const repaired = blankLeaders(repairFigures(raw));
   return [...repaired.matchAll(AMOUNT)].map((m) => ({ value: Number(`${m[1].replace(/[.,' ]/g, '')}.${m[2]}`), index: m.index!, end: m.index! + m[0].length }));
 }
 
@@ -193,7 +233,10 @@ interface Hit {
  * an ISEE label's indicator is in the words that follow it, up to the next label.
  */
 function labelsIn(folded: string): Hit[] {
-  const words = folded.replace(/\([^()]*\)/g, (m) => ' '.repeat(m.length));
+  const words = folded
+    .replace(/\([^()]*\)/g, (m) => ' '.repeat(m.length))
+    // A dotted acronym ("I.S.E.E.", "I. S. E.") as the word it spells, ending where it ends.
+    .replace(/(?<![a-z])(?:[a-z]\.\s?){2,}[a-z]\.?(?![a-z])/g, (m) => m.replace(/[.\s]/g, '').padStart(m.length, ' '));
   const hits: Hit[] = [];
   for (const { label, pattern } of LABELS) {
     for (const m of words.matchAll(pattern)) {
@@ -221,16 +264,24 @@ function labelsIn(folded: string): Hit[] {
 /** An equivalence scale: 1,57 · 2.04 · 1 (a single person). */
 const SCALE = /(?<![\p{L}\d,.])([1-9])(?:\s?[,.;]\s?(\d{1,4})(?![\d,.]*\d)|(?=\s*$))/gu;
 const scalesIn = (raw: string) =>
-  [...blankLeaders(raw).matchAll(SCALE)].map((m) => ({ value: Number(`${m[1]}.${m[2] ?? '0'}`), index: m.index!, end: m.index! + m[0].length }));
+  [...blankLeaders(repairFigures(raw)).matchAll(SCALE)].map((m) => ({ value: Number(`${m[1]}.${m[2] ?? '0'}`), index: m.index!, end: m.index! + m[0].length }));
 
 interface IseeValues {
   ordinario: number | null;
   ristretto: number | null;
   ise: number | null;
   scale: number | null;
+  /** ISE and scale printed in the reduced ISEE's own block, to check it with. */
+  reduced: { ise: number | null; scale: number | null };
   /** The lines the ordinary ISEE, its ISE and its scale were read from. */
   carriers: number[];
+  /** Labels and values that do not line up (more labels than values, two values for one label): none was taken. */
+  misaligned: boolean;
 }
+
+/** A placeholder where an indicator does not apply ("-", "n.d."): a value slot with no value. */
+const PLACEHOLDERS = /(?<=^|\s)(?:[-–—]|n\.\s?d\.?)(?=\s|$)/giu;
+const isPlaceholder = (raw: string) => /^[\s:]*(?:[-–—]+|n\.\s?d\.?)[\s.]*$/iu.test(raw);
 
 /**
  * Each value is read from the line that names it: the ISEE from an ISEE line, never from the ISE, ISR,
@@ -238,29 +289,36 @@ interface IseeValues {
  * lines below are, until the next such heading; a bare "ISEE" line takes the indicator of its block
  * (ordinario when there is none). A value is the amount that ends its label's part of the line (never
  * digits out of the leader before it), or opens the next line when the label stands alone (a summary
- * box); a row of labels over a row of values (a table header) pairs them by order.
+ * box); a row of labels over a row of values (a table header) pairs them by order, a dash standing for an
+ * indicator that does not apply. Where labels and values do not line up (three labels over two values,
+ * two amounts after one label), no value is taken and the reading says so.
  */
 function findIseeValues(text: Line[]): IseeValues {
   const isee: Partial<Record<Indicator, { value: number; line: number }>> = {};
   // ISE and scale of each block: the cross-check needs those of the ordinary ISEE.
   const blocks: Partial<Record<Indicator, { ise?: { value: number; line: number }; scale?: { value: number; line: number } }>> = {};
   let block: Indicator = 'ordinario';
+  let misaligned = false;
   const set = (hit: Hit, value: number, line: number) => {
     if (hit.label === 'isee') {
       isee[hit.indicator ?? block] ??= { value, line };
     } else if (hit.label === 'ise' || hit.label === 'scale') {
-      const own = (blocks[block] ??= {});
+      const own = (blocks[hit.indicator ?? block] ??= {});
       own[hit.label] ??= { value, line };
     }
   };
   const valuesIn = (label: Label, raw: string) => (label === 'scale' ? scalesIn(raw) : amountsIn(raw));
+  // The values of a row under a row of labels, in order, a placeholder counting as a value that is not there.
+  const slotsIn = (label: Label, raw: string) =>
+    [...valuesIn(label, raw), ...[...raw.matchAll(PLACEHOLDERS)].map((m) => ({ value: null, index: m.index!, end: m.index! + m[0].length }))].sort((a, b) => a.index - b.index);
+  const relevant = (hit: Hit) => hit.label === 'isee' || hit.label === 'ise' || hit.label === 'scale';
 
   text.forEach((line, i) => {
     const hits = labelsIn(line.folded);
     if (hits.length === 0) return;
     // The line below, skipping a speck of noise OCR may have read between label and value (a figure,
     // 0,00 or 1,57, is never a speck).
-    const speck = (l: Line | undefined) => l !== undefined && !/[\p{L}\d]{3}|\d\s?[,.]\s?\d/u.test(l.raw);
+    const speck = (l: Line | undefined) => l !== undefined && !/[\p{L}\d]{3}|\d\s?[,.]\s?\d/u.test(l.raw) && !isPlaceholder(l.raw);
     const nextAt = speck(text[i + 1]) ? i + 2 : i + 1;
     const next = text[nextAt];
     const nextIsValues = next !== undefined && labelsIn(next.folded).length === 0;
@@ -268,14 +326,46 @@ function findIseeValues(text: Line[]): IseeValues {
     hits.forEach((hit, k) => {
       // The value that ends this label's part of the line (OCR may glue it to the label: "ISE41.772,77").
       const part = line.raw.slice(hit.end, hits[k + 1]?.start ?? line.raw.length);
-      const sameLine = valuesIn(hit.label, part).findLast((v) => endsText(part.slice(v.end)));
-      if (sameLine) return (valued = true), set(hit, sameLine.value, i);
+      const values = valuesIn(hit.label, part);
+      const sameLine = values.findLast((v) => endsText(part.slice(v.end)));
+      if (sameLine) {
+        valued = true;
+        // Two values after one label, nothing between them: which is its own cannot be told.
+        const before = values[values.indexOf(sameLine) - 1];
+        if (before && before.value !== sameLine.value && endsText(part.slice(before.end, sameLine.index))) {
+          misaligned ||= relevant(hit);
+          return;
+        }
+        set(hit, sameLine.value, i);
+        return;
+      }
+      // "ISEE ridotto  -": printed as not applying.
+      if (isPlaceholder(part)) {
+        valued = true;
+        return;
+      }
       if (amountsIn(line.raw).length > 0 || !nextIsValues) return;
-      const below = valuesIn(hit.label, next.raw);
-      if (hits.length > 1 && below.length === hits.length) return (valued = true), set(hit, below[k].value, nextAt);
-      // A label alone on its line: the value is the whole of the next line.
-      const alone = below.length === 1 ? below[0] : undefined;
-      if (hits.length === 1 && alone && startsLine(next.raw, alone.index) && endsText(next.raw.slice(alone.end))) (valued = true), set(hit, alone.value, nextAt);
+      const below = slotsIn(hit.label, next.raw);
+      if (hits.length > 1) {
+        if (below.length === hits.length) {
+          valued = true;
+          if (below[k].value !== null) set(hit, below[k].value, nextAt);
+        } else if (below.length > 0) {
+          misaligned ||= relevant(hit);
+        }
+        return;
+      }
+      // A label alone on its line: the value is the whole of the next line (a currency before it allowed), or a dash.
+      if (isPlaceholder(next.raw)) {
+        valued = true;
+        return;
+      }
+      const figures = valuesIn(hit.label, next.raw);
+      const alone = figures.length === 1 ? figures[0] : undefined;
+      if (alone && startsLine(next.raw.replace(/\beur(o)?\b/gi, (m) => ' '.repeat(m.length)), alone.index) && endsText(next.raw.slice(alone.end))) {
+        valued = true;
+        set(hit, alone.value, nextAt);
+      }
     });
     // A heading: one ISEE label naming an indicator, with no value of its own.
     if (!valued && hits.length === 1 && hits[0].indicator) block = hits[0].indicator;
@@ -287,7 +377,9 @@ function findIseeValues(text: Line[]): IseeValues {
     ristretto: isee.ristretto?.value ?? null,
     ise: ordinary.ise?.value ?? null,
     scale: ordinary.scale?.value ?? null,
+    reduced: { ise: blocks.ristretto?.ise?.value ?? null, scale: blocks.ristretto?.scale?.value ?? null },
     carriers: [...new Set(found.map((v) => v.line))],
+    misaligned,
   };
 }
 
@@ -305,6 +397,9 @@ export function iseeCoherent(isee: number | null, ise: number | null | undefined
 const startsLine = (raw: string, index: number) => !/[\p{L}\d]/u.test(raw.slice(0, index));
 
 // --- Dates ----------------------------------------------------------------------------------------
+
+/** "rilasciata il", "Data di rilascio", also as OCR damages it: "rllascio", "rilasclata", "riiascio". */
+const RELEASED = /r[il]{1,3}asc[il]|emess/;
 
 const DATE = /(?<![\d])([0-3OoIl]?[\dOoIlS])\s?[/\-.]\s?([01Oo]?[\dOoIlS])\s?[/\-.]\s?((?:19|2[0O])[\dOoIlS]{2})(?![\d])/g;
 

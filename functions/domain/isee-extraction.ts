@@ -26,6 +26,12 @@ export const iseeExtractionSchema = z.object({
   confidence: z.number().check(z.gte(0), z.lte(1)),
   /** The omissions/discrepancies ("omissioni/difformità") notice, when the attestation has one. */
   omissionsNotice: z.nullable(z.string()),
+  /**
+   * Why the operator must look closer before trusting a value read (readingWarnings' texts, isee-attestation.ts): labels and values
+   * that do not line up, a reduced ISEE that is not its ISE / scala, a scale the ISEE cannot check. Absent on
+   * readings stored before it; a reading with any has a confidence of at most UNVERIFIED_CONFIDENCE.
+   */
+  warnings: z.optional(z.array(z.string())),
   source: z.enum(['pdf-text', 'ocr', 'textract']),
 });
 export type IseeExtraction = z.output<typeof iseeExtractionSchema>;
@@ -41,3 +47,4 @@ export const unverifiedValuesWarning = 'Valore non verificato: ISE o scala di eq
 
 /** Whether the ISEE read could not be checked against ISE / scala (coherent null with an ISEE read). */
 export const isUnverified = (extraction: Pick<IseeExtraction, 'iseeOrdinario' | 'coherent'>) => extraction.iseeOrdinario !== null && extraction.coherent == null;
+

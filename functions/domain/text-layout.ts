@@ -1,3 +1,5 @@
+import { isSpeck, namesValue } from './isee-attestation.ts';
+
 /**
  * Puts a page's runs of text back into the rows of the printed page, from their geometry, whichever source
  * found them: Textract's LINE blocks, the PDF's text items, tesseract's lines. Textract in particular splits
@@ -61,14 +63,16 @@ function level(runs: PlacedText[]): Placed[] {
   const upright = ({ X, Y }: Point): Point => [{ X, Y }, { X: Y, Y: 1 - X }, { X: 1 - X, Y: 1 - Y }, { X: 1 - Y, Y: X }][quarter];
   const turned = runs.map((run) => ({ run, corners: run.polygon.map(upright) }));
 
-  // The slope of the rows: the median over runs long enough to show it.
-  const slopes = turned
+  // The slope of the rows, where each run lies: a page photographed at an angle slopes the same everywhere, a
+  // curled one bows, more towards one edge (and further down the page), so that the rows of a right-hand column
+  // sink against those of the left. Fitted over the runs long enough to show it, weighted by their length.
+  const sloped = turned
     .filter(({ corners: [a, b] }) => b.X - a.X > 0.05)
-    .map(({ corners: [a, b] }) => (b.Y - a.Y) / (b.X - a.X));
-  const slope = median(slopes);
+    .map(({ corners: [a, b] }) => ({ x: (a.X + b.X) / 2, y: (a.Y + b.Y) / 2, slope: (b.Y - a.Y) / (b.X - a.X), weight: b.X - a.X }));
+  const rise = slopeField(sloped);
 
   return turned.map(({ run, corners }) => {
-    const level = corners.map((p) => ({ X: p.X, Y: p.Y - slope * p.X }));
+    const level = corners.map((p) => ({ X: p.X, Y: p.Y - rise(p.X, p.Y) }));
     const xs = level.map((p) => p.X);
     const top = (level[0].Y + level[1].Y) / 2;
     const bottom = (level[2].Y + level[3].Y) / 2;
@@ -76,14 +80,60 @@ function level(runs: PlacedText[]): Placed[] {
   });
 }
 
+/**
+ * How far a row has risen at (x, y) since the page's left edge: the integral along x of the rows' slope, fitted
+ * as a + b·x + c·y + d·x·y by weighted least squares (a bow that changes down the page), or the median slope
+ * when too few runs show it. Runs far off the fit (a stamp, a signature) do not weigh on the second pass.
+ */
+function slopeField(runs: { x: number; y: number; slope: number; weight: number }[]): (x: number, y: number) => number {
+  const flat = median(runs.map((r) => r.slope));
+  const fallback = (x: number) => flat * x;
+  if (runs.length < 8) return fallback;
+  const fit = (sample: typeof runs) => leastSquares(sample.map((r) => [1, r.x, r.y, r.x * r.y]), sample.map((r) => r.slope), sample.map((r) => r.weight));
+  let coefficients = fit(runs);
+  if (!coefficients) return fallback;
+  const at = ([a, b, c, d]: number[], x: number, y: number) => a + b * x + c * y + d * x * y;
+  const residuals = runs.map((r) => Math.abs(r.slope - at(coefficients!, r.x, r.y)));
+  const spread = median(residuals) * 4 + 0.002;
+  const kept = runs.filter((_, i) => residuals[i] <= spread);
+  if (kept.length >= 8) coefficients = fit(kept) ?? coefficients;
+  const [a, b, c, d] = coefficients;
+  // A bow no printed page shows (a few runs all sloped alike) is taken for the plain slope.
+  if (![b, c, d].every((k) => Math.abs(k) < 0.5)) return fallback;
+  return (x, y) => a * x + (b * x * x) / 2 + c * y * x + (d * y * x * x) / 2;
+}
+
+/** Weighted least squares by the normal equations (4 unknowns): null when they have no single solution. */
+function leastSquares(rows: number[][], values: number[], weights: number[]): number[] | null {
+  const n = rows[0].length;
+  const m = Array.from({ length: n }, () => new Array<number>(n + 1).fill(0));
+  rows.forEach((row, k) => {
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) m[i][j] += weights[k] * row[i] * row[j];
+      m[i][n] += weights[k] * row[i] * values[k];
+    }
+  });
+  for (let col = 0; col < n; col++) {
+    const pivot = m.slice(col).reduce((best, row, i) => (Math.abs(row[col]) > Math.abs(m[best][col]) ? col + i : best), col);
+    if (Math.abs(m[pivot][col]) < 1e-12) return null;
+    [m[col], m[pivot]] = [m[pivot], m[col]];
+    for (let row = 0; row < n; row++) {
+      if (row === col) continue;
+      const factor = m[row][col] / m[col][col];
+      for (let j = col; j <= n; j++) m[row][j] -= factor * m[col][j];
+    }
+  }
+  return m.map((row, i) => row[n] / row[i]);
+}
+
 /** Two runs share a row when each one's middle lies within the other's height. */
 const sameRow = (a: { top: number; bottom: number; middle: number }, b: Placed) =>
   b.middle > a.top && b.middle < a.bottom && a.middle > b.top && a.middle < b.bottom;
 
-/** The runs of one page, as printed rows from the top, each row's runs left to right. */
-function rowsOf(runs: PlacedText[]): Placed[][] {
+/** Runs already level, as printed rows from the top, each row's runs left to right. */
+function rowsOf(placed: Placed[]): Placed[][] {
   const rows: { runs: Placed[]; top: number; bottom: number; middle: number }[] = [];
-  for (const run of level(runs).sort((a, b) => a.middle - b.middle)) {
+  for (const run of [...placed].sort((a, b) => a.middle - b.middle)) {
     // The nearest row above that this run shares (rows close together are only a few runs apart).
     const row = rows.slice(-3).findLast((r) => sameRow(r, run));
     if (row) {
@@ -102,7 +152,13 @@ const join = (runs: Placed[]): TextLine => ({ text: runs.map((r) => r.text).join
 
 /** A figure: an amount, a scale, a date (a run that is a value, not a label). */
 const FIGURE = /^[^\p{L}]*\d[\d.,;' /-]*[^\p{L}]*$|^[^\p{L}]*(€|eur|euro)?\s*\d[\d.,;' ]*\s*(€|eur|euro)?[^\p{L}]*$/iu;
+/** What a table prints under an indicator that does not apply: a dash, "n.d.", "non dovuto". */
+export const NO_VALUE = /^\s*(?:[-–—]+|n\.?\s?d\.?|n\/a|non\s+(?:dovut|presente|calcolat)\p{L}*)\s*$/iu;
+const isFigure = (run: Placed) => FIGURE.test(run.text) || NO_VALUE.test(run.text);
 const isLabel = (run: Placed) => /\p{L}{2}/u.test(run.text) && !/\d/.test(run.text);
+const overlap = (a: Placed, b: Placed) => Math.min(a.right, b.right) - Math.max(a.left, b.left);
+/** How far apart two runs are across the page: 0 when one stands over the other. */
+const apart = (a: Placed, b: Placed) => Math.max(0, -overlap(a, b));
 
 /**
  * A row of labels over a row of figures, as a summary box prints two indicators side by side: each figure
@@ -110,8 +166,7 @@ const isLabel = (run: Placed) => /\p{L}{2}/u.test(run.text) && !/\d/.test(run.te
  * onto the wrong label. A label with no figure under it comes first, alone, so no figure follows it.
  */
 function labelsOverFigures(labels: Placed[], figures: Placed[]): TextLine[] | null {
-  if (labels.length < 2 || !labels.every(isLabel) || !figures.every((f) => FIGURE.test(f.text))) return null;
-  const overlap = (a: Placed, b: Placed) => Math.min(a.right, b.right) - Math.max(a.left, b.left);
+  if (labels.length < 2 || !labels.every(isLabel) || !figures.every(isFigure)) return null;
   const under = new Map<Placed, Placed[]>();
   for (const figure of figures) {
     const label = labels.reduce((best, l) => (overlap(l, figure) > overlap(best, figure) ? l : best));
@@ -121,18 +176,100 @@ function labelsOverFigures(labels: Placed[], figures: Placed[]): TextLine[] | nu
   return [...labels.filter((l) => !under.has(l)).map((l) => join([l])), ...labels.filter((l) => under.has(l)).map((l) => join([l, ...under.get(l)!]))];
 }
 
-/** A page's runs as the parser's lines: printed rows, top to bottom; a row of labels over a row of figures paired by column. */
+/**
+ * Blocks printed side by side (the ordinary ISEE's on the left, the reduced one's on the right): from a row
+ * where two or more runs name a value of the attestation (a heading, ISE, scala, ISEE: namesValue), each such
+ * run starts a column, and the rows below stay in those columns while no run straddles a column's edge. Each
+ * column is read down on its own, its runs put in rows of their own (on a curled photo the right-hand column's
+ * rows are not level with the left's), before the next. The columns end at a row where a label's figure lies
+ * across an edge (a label on the left, its value in the next column: one row, not two columns), or a figure
+ * stands under nothing of its own column: those are read as rows, and the parser flags what does not line up.
+ *
+ * A table of indicators (their headings across, the labels ISE, scala, ISEE down its first column, a value or
+ * a dash in each cell) is read one indicator at a time: its heading, then each row's label with that
+ * indicator's cell, the cell being the one under the heading it overlaps most (or clearly nearest to).
+ */
+function sideBySide(rows: Placed[][], first: number): { lines: TextLine[]; rows: number } | null {
+  const heads = rows[first].filter((r) => namesValue(r.text));
+  if (heads.length < 2) return null;
+  const height = median(rows[first].map((r) => r.bottom - r.top));
+  const near = (i: number) => Math.min(...rows[i].map((r) => r.top)) - Math.max(...rows[i - 1].map((r) => r.bottom)) <= 2.5 * height;
+  const table = matrix(rows, first, heads, near);
+  if (table) return table;
+
+  // Where each column after the first starts: its head's left edge, give or take what a photo's slant moves a
+  // left edge sideways down a block (the rows are levelled, not the columns).
+  const edges = heads.slice(1).map((h) => h.left);
+  const SLACK = 0.02;
+  const columnOf = (run: Placed) => edges.filter((edge) => run.left >= edge - SLACK).length;
+  const straddles = (run: Placed) => edges.some((edge) => run.left < edge - SLACK && run.right > edge + SLACK);
+  const columns: Placed[][] = [[], ...edges.map(() => [])];
+  const unlabelled = columns.map(() => 0);
+  let end = first;
+  for (let i = first; i < rows.length; i++) {
+    const row = rows[i];
+    if (row.some(straddles) || (i > first && !near(i))) break;
+    const split: Placed[][] = [[], ...edges.map(() => [])];
+    for (const run of row) split[columnOf(run)].push(run);
+    // A label whose value lies across the edge: "ISE …" on the left, "25.415,13" right of it.
+    const across = split.some((runs, k) => k > 0 && runs.length > 0 && split[k - 1].length > 0 && isLabel(split[k - 1].at(-1)!) && isFigure(runs[0]));
+    // A row of figures alone: each under a label of its own column above.
+    const stray = row.every(isFigure) && row.some((figure) => !columns[columnOf(figure)].some((above) => !isFigure(above) && overlap(above, figure) > 0));
+    if (i > first && (across || stray)) break;
+    split.forEach((runs, k) => columns[k].push(...runs));
+    split.forEach((runs, k) => {
+      if (k > 0 && i > first && runs.length > 0 && isFigure(runs[0])) unlabelled[k]++;
+    });
+    end = i + 1;
+  }
+  // Figures on several rows of a column with no label of their own: a table whose labels are elsewhere, not blocks.
+  if (unlabelled.some((count) => count > 1)) return null;
+  return end - first >= 2 ? { lines: columns.flatMap((column) => rowsOf(column).map(join)), rows: end - first } : null;
+}
+
+/** The table of indicators of sideBySide: null unless the rows under the headings start with a label left of them all. */
+function matrix(rows: Placed[][], first: number, heads: Placed[], near: (i: number) => boolean): { lines: TextLine[]; rows: number } | null {
+  const leftmost = Math.min(...heads.map((h) => h.left));
+  const body: { label: Placed[]; cells: Map<Placed, Placed[]> }[] = [];
+  for (let i = first + 1; i < rows.length && near(i); i++) {
+    const label = rows[i].filter((r) => r.right <= leftmost && !isFigure(r));
+    const rest = rows[i].filter((r) => !label.includes(r));
+    if (label.length === 0 || !namesValue(label.map((r) => r.text).join(' ')) || !rest.every(isFigure)) break;
+    const cells = new Map<Placed, Placed[]>();
+    for (const figure of rest) {
+      // The heading it stands under, or clearly nearest to (a value right-aligned past a short heading's end).
+      const [head, second] = [...heads].sort((a, b) => apart(a, figure) - apart(b, figure) || overlap(b, figure) - overlap(a, figure));
+      if (apart(head, figure) > 0 && apart(head, figure) * 2 >= apart(second, figure)) return null;
+      cells.set(head, [...(cells.get(head) ?? []), figure]);
+    }
+    body.push({ label, cells });
+  }
+  if (body.length === 0) return null;
+  const lines = heads.flatMap((head) => [join([head]), ...body.filter((row) => row.cells.has(head)).map((row) => join([...row.label, ...row.cells.get(head)!]))]);
+  return { lines, rows: body.length + 1 };
+}
+
+/**
+ * A page's runs as the parser's lines (specks of dust left out): printed rows, top to bottom; a row of labels over a row of figures paired
+ * by column; blocks printed side by side read one column after the other.
+ */
 export function pageLines(runs: PlacedText[]): TextLine[] {
-  const rows = rowsOf(runs.filter((r) => r.text.trim()));
+  const rows = rowsOf(level(runs.filter((r) => r.text.trim() && !isSpeck(r))));
   const lines: TextLine[] = [];
   for (let i = 0; i < rows.length; i++) {
     const paired = rows[i + 1] ? labelsOverFigures(rows[i], rows[i + 1]) : null;
     if (paired) {
       lines.push(...paired);
       i++;
-    } else {
-      lines.push(join(rows[i]));
+      continue;
     }
+    const columns = sideBySide(rows, i);
+    if (columns) {
+      lines.push(...columns.lines);
+      i += columns.rows - 1;
+      continue;
+    }
+    lines.push(join(rows[i]));
   }
   return lines;
 }

@@ -7,6 +7,14 @@
  * never tuned on: harder phone photos (turned 3–6°, blurred, a shadow, poorer JPEG), half of them of the
  * held-out layout with dotted leaders (test/fixtures/isee/generate.ts, heldoutLayouts).
  *
+ * `npm run bench:isee -- --reader textract --corpus variations --pdfs 1000 --seed 5000`: Textract answers of photos
+ * that are curled (the right side of each row sinking up to 16 points), turned, dusty (specks read as LINEs) and with
+ * OCR slips (O for 0, l for a leading 1, "euro" for €), in every layout plus the side-by-side blocks
+ * (variationLayouts). `--corpus variations-heldout --seed 777000`: the same photos, also of the layouts never tuned on
+ * (heldoutLayouts, heldoutVariationLayouts: a table of indicators with dashes) and the held-out wordings half the
+ * time; a wrong value of any field counts, and "silently wrong" is a wrong ISEE, ISE, scale or reduced ISEE with no
+ * flag (coherent false, a warning, or a confidence at most UNVERIFIED_CONFIDENCE).
+ *
  * Generates synthetic attestations (test/fixtures/isee/generate.ts), reads them with the local text
  * sources (text layer, OCR) and the one parser, and prints per field the share read correctly, for
  * digital PDFs and for images (phone photos, scans, image-only PDFs). Targets: 99% and 90%.
@@ -18,7 +26,7 @@ import { parseAttestation, UNVERIFIED_CONFIDENCE } from '../../functions/domain/
 import type { IseeExtraction } from '../../functions/domain/isee-extraction.ts';
 import { createLocalTextSource } from '../../lib/local/local-text.ts';
 import { textFromTextract } from '../../functions/isee-extraction/textract-text.ts';
-import { heldoutLayouts, makeAttestation, makeFixture, type Layout, type Phrasebook, type Truth, type Variant } from '../fixtures/isee/generate.ts';
+import { heldoutLayouts, heldoutVariationLayouts, layouts, makeAttestation, makeFixture, variationLayouts, type Layout, type Phrasebook, type Truth, type Variant } from '../fixtures/isee/generate.ts';
 import { random } from '../fixtures/isee/people.ts';
 import { textractLikeAnswers } from '../fixtures/isee/textract-like.ts';
 
@@ -60,6 +68,8 @@ interface Outcome {
   unflaggedWrongIsee: boolean;
   /** A wrong ISEE ordinario the review page shows with no warning: neither incoherent nor 'not verified'. */
   misleadingIsee: boolean;
+  /** Values read wrong (ISEE, ISE, scale, reduced ISEE) with no flag at all: coherent, no warning, confidence above UNVERIFIED_CONFIDENCE. */
+  silentlyWrong: string[];
   confidence: number;
   ms: number;
 }
@@ -70,8 +80,23 @@ async function main() {
   const firstSeed = Number(args.seed);
   const source = createLocalTextSource({ workers: Number(args.workers) });
   const textract = args.reader === 'textract';
+  const variations = args.corpus.startsWith('variations');
   /** The document as the chosen reader gives its text, and the truth beside it. */
   const readDocument = async (job: { variant: Variant; seed: number; layout?: Layout }) => {
+    if (textract && variations) {
+      const rng = random(job.seed * 53 + 11);
+      const pool: Layout[] = args.corpus === 'variations-heldout' ? [...layouts, ...variationLayouts, ...heldoutLayouts, ...heldoutVariationLayouts, ...heldoutVariationLayouts] : [...layouts, ...variationLayouts];
+      const phrasebook = args.corpus === 'variations-heldout' && rng.chance(0.5) ? 'heldout' : (args.phrasebook as Phrasebook);
+      const attestation = makeAttestation(job.seed, rng.pick(pool), phrasebook);
+      const options = {
+        angle: rng.between(-4, 4),
+        flow: rng.chance(0.3) ? ('columns' as const) : ('rows' as const),
+        curl: rng.chance(0.6) ? rng.pick([-1, 1]) * rng.between(2, 16) : 0,
+        dust: rng.chance(0.4) ? rng.int(1, 8) : 0,
+        slips: rng.chance(0.4) ? 0.3 : 0,
+      };
+      return { truth: attestation.truth, generated: 0, text: textFromTextract(textractLikeAnswers(attestation, job.seed, options)) };
+    }
     if (textract) {
       const attestation = makeAttestation(job.seed, undefined, args.phrasebook as Phrasebook);
       const rng = random(job.seed * 31 + 7);
@@ -107,7 +132,10 @@ async function main() {
         const ok = Object.fromEntries(Object.entries(fields).map(([name, check]) => [name, check(read, truth)]));
         const unflaggedWrongIsee = !ok.iseeOrdinario && read.iseeOrdinario !== null && read.coherent !== false;
         const misleadingIsee = unflaggedWrongIsee && (read.coherent === true || read.confidence > UNVERIFIED_CONFIDENCE);
-        outcomes.push({ ...job, ok, unflaggedWrongIsee, misleadingIsee, confidence: read.confidence, ms: Date.now() - t1 - generated });
+        const flagged = read.coherent === false || (read.warnings?.length ?? 0) > 0 || read.confidence <= UNVERIFIED_CONFIDENCE;
+        const values: [string, number | null | undefined][] = [['iseeOrdinario', read.iseeOrdinario], ['iseeRistretto', read.iseeRistretto], ['ise', read.ise], ['scala di equivalenza', read.scalaEquivalenza]];
+        const silentlyWrong = flagged ? [] : values.filter(([field, value]) => value != null && !ok[field]).map(([field]) => field);
+        outcomes.push({ ...job, ok, unflaggedWrongIsee, misleadingIsee, silentlyWrong, confidence: read.confidence, ms: Date.now() - t1 - generated });
         if (args.verbose && Object.values(ok).includes(false)) {
           console.log(`\n--- ${job.variant} seed ${job.seed} (${truth.layout}): ${Object.keys(ok).filter((k) => !ok[k]).join(', ')}`);
           console.log(text.lines.map((l: unknown) => (typeof l === 'string' ? l : (l as { text: string }).text)).join('\n'));
@@ -148,6 +176,9 @@ function report(outcomes: Outcome[], run: { pdfs: number; images: number; second
   console.log(`ISEE ordinario sbagliato e non segnalato come incoerente: PDF ${unflagged(pdf)}, immagini ${unflagged(image)}`);
   const misleading = (group: Outcome[]) => group.filter((o) => o.misleadingIsee).length;
   console.log(`…di cui mostrati senza avviso (verificati, o confidenza > ${UNVERIFIED_CONFIDENCE}): PDF ${misleading(pdf)}, immagini ${misleading(image)}`);
+  const silent = (group: Outcome[]) => group.filter((o) => o.silentlyWrong.length > 0);
+  console.log(`Valori sbagliati senza alcuna segnalazione (ISEE, ISE, scala, ISEE ristretto): PDF ${silent(pdf).length}, immagini ${silent(image).length}`);
+  if (args.verbose) for (const o of silent(outcomes)) console.log(`  seed ${o.seed}: ${o.silentlyWrong.join(', ')}`);
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
   console.log(`\nTempo: ${run.seconds.toFixed(1)} s in tutto (generazione ${run.generatingSeconds.toFixed(1)} s); lettura media PDF ${mean(pdf.map((o) => o.ms)).toFixed(0)} ms (max ${Math.max(0, ...pdf.map((o) => o.ms))} ms), immagine ${mean(image.map((o) => o.ms)).toFixed(0)} ms`);
   console.log(`Confidenza media: PDF ${mean(pdf.map((o) => o.confidence)).toFixed(2)}, immagini ${mean(image.map((o) => o.confidence)).toFixed(2)}`);

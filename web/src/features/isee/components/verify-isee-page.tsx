@@ -199,6 +199,9 @@ function Review({ isee }: { isee: Isee }) {
                     <PageAlert variation={coherenceWarning.variation} heading={coherenceWarning.heading} message={coherenceWarning.message} autoHideMs={null} isDismissible={false} />
                   </div>
                 )}
+                {extraction.warnings?.map((warning) => (
+                  <PageAlert key={warning} variation="warning" heading={warning} message="Il valore letto va controllato sul documento prima di copiarlo." autoHideMs={null} isDismissible={false} />
+                ))}
                 {extraction.omissionsNotice && <PageAlert variation="warning" heading="Omissioni o difformità" message={extraction.omissionsNotice} autoHideMs={null} isDismissible={false} />}
                 <Flex>
                   <Button

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { parseAttestation, UNVERIFIED_CONFIDENCE } from '../../functions/domain/isee-attestation.ts';
+import { readAttestation } from '../../functions/isee-extraction/read-attestation.ts';
+import { textFromTextract } from '../../functions/isee-extraction/textract-text.ts';
+import { handMadeAnswer, type HandRun, type Photograph } from '../fixtures/textract/hand-made.ts';
+
+/**
+ * Issue 35: readings that never pick the wrong block. Textract answers written by hand (hand-made.ts), each
+ * value placed on the page where an attestation prints it.
+ */
+const top: HandRun[] = [
+  { text: 'INPS', x: 50, y: 60, size: 22 },
+  { text: 'Protocollo DSU n.', x: 400, y: 52, size: 9 },
+  { text: 'INPS-ISEE-2025-00597381W-00', x: 380, y: 66 },
+  { text: 'ATTESTAZIONE ISEE', x: 230, y: 110, size: 15 },
+  { text: 'Dichiarazione Sostitutiva Unica (DSU) presentata il 12/02/2025', x: 50, y: 150 },
+  { text: 'Attestazione rilasciata il 14/02/2025', x: 50, y: 167 },
+  { text: 'Valida fino al 31/12/2025', x: 50, y: 184 },
+  { text: 'ROSSI MARIA', x: 60, y: 215, size: 9 },
+  { text: 'RSSMRA85C52H501N', x: 250, y: 215, size: 9 },
+  { text: 'Dichiarante', x: 470, y: 215, size: 9 },
+];
+const read = (runs: HandRun[], photo?: Photograph) => {
+  const text = textFromTextract([handMadeAnswer([...top, ...runs], photo)]);
+  return parseAttestation(text.lines, text.source, text.quality);
+};
+
+/** The ordinary block on the left, the reduced one on the right, each label left and its value right-aligned. */
+const sideBySide = (gap = 17): HandRun[] => {
+  const rows: [string, string, string, string][] = [
+    ['ISE', '25.415,13', 'ISE', '9.320,40'],
+    ['Scala di equivalenza', '1,57', 'Scala di equivalenza', '1,00'],
+    ['ISEE', '16.187,98', 'ISEE', '9.320,40'],
+  ];
+  return [
+    { text: 'ISEE ORDINARIO', x: 50, y: 260, size: 11 },
+    { text: 'ISEE SOCIOSANITARIO RIDOTTO', x: 315, y: 260, size: 11 },
+    ...rows.flatMap(([l1, v1, l2, v2], i) => [
+      { text: l1, x: 50, y: 260 + gap * (i + 1) },
+      { text: v1, x: 290, y: 260 + gap * (i + 1), align: 'right' as const },
+      { text: l2, x: 315, y: 260 + gap * (i + 1) },
+      { text: v2, x: 545, y: 260 + gap * (i + 1), align: 'right' as const },
+    ]),
+    { text: 'Omissioni / difformità: NESSUNA', x: 50, y: 350 },
+  ];
+};
+const ordinaryAndReduced = { iseeOrdinario: 16187.98, ise: 25415.13, scalaEquivalenza: 1.57, coherent: true, iseeRistretto: 9320.4 };
+
+describe('ordinary and reduced ISEE side by side: each value with its own label, by position', () => {
+  it('reads the ordinary block on the left and the reduced one on the right', () => {
+    expect(read(sideBySide())).toMatchObject(ordinaryAndReduced);
+  });
+
+  it.each([6, 10, 14, -8])('reads them right on a photo curled by %i points, never the ordinary triad out of the reduced block', (curl) => {
+    const reading = read(sideBySide(), { curl, angle: 1 });
+    expect(reading).toMatchObject(ordinaryAndReduced);
+  });
+
+  it('reads them right when the rows are close and the photo is curled and turned', () => {
+    expect(read(sideBySide(14), { curl: 9, angle: -2 })).toMatchObject(ordinaryAndReduced);
+  });
+
+  it('reads a row of indicators over a row of values where one does not apply ("-")', () => {
+    const reading = read([
+      { text: 'ISEE ordinario', x: 60, y: 260 },
+      { text: 'ISEE ridotto', x: 230, y: 260 },
+      { text: 'ISEE minorenni', x: 400, y: 260 },
+      { text: '€ 9.561,02', x: 60, y: 278, size: 13 },
+      { text: '-', x: 250, y: 278, size: 13 },
+      { text: '€ 10.020,00', x: 400, y: 278, size: 13 },
+    ]);
+    expect(reading).toMatchObject({ iseeOrdinario: 9561.02, iseeRistretto: null });
+  });
+
+  it('reads a table of indicators one indicator at a time, each cell under its own heading, a dash where none applies', () => {
+    const heads = ['ISEE ORDINARIO', 'ISEE MINORENNI', 'ISEE RIDOTTO'];
+    const cells = [
+      ['ISE', '25.415,13', '-', '9.320,40'],
+      ['Scala di equivalenza', '1,57', '-', '1,00'],
+      ['ISEE', '16.187,98', '-', '9.320,40'],
+    ];
+    const table: HandRun[] = [
+      ...heads.map((text, k) => ({ text, x: 200 + k * 110, y: 260, size: 8 })),
+      ...cells.flatMap(([label, ...values], i) => [{ text: label, x: 50, y: 278 + 16 * i, size: 9 }, ...values.map((text, k) => ({ text, x: 270 + k * 110, y: 278 + 16 * i, size: 9, align: 'right' as const }))]),
+    ];
+    expect(read(table, { angle: 2, curl: 8 })).toMatchObject(ordinaryAndReduced);
+  });
+
+  it('flags a reading whose labels and values do not line up, and proposes no value from it', () => {
+    // Two labels and one figure standing under neither of them.
+    const reading = read([
+      { text: 'ISEE ordinario', x: 60, y: 260 },
+      { text: 'ISEE ridotto', x: 380, y: 260 },
+      { text: '€ 9.561,02', x: 230, y: 280, size: 13 },
+    ]);
+    expect(reading.iseeOrdinario).toBeNull();
+    expect(reading.iseeRistretto).toBeNull();
+    expect(reading.warnings).toEqual([expect.stringMatching(/non allineat/)]);
+    expect(reading.confidence).toBeLessThanOrEqual(UNVERIFIED_CONFIDENCE);
+  });
+});
+
+describe('never silently wrong', () => {
+  it('fails a page that holds nothing but a few specks of dust, as a page with no text at all', async () => {
+    const dust = handMadeAnswer([
+      { text: '.', x: 120, y: 300, confidence: 31 },
+      { text: "'", x: 410, y: 520, confidence: 22 },
+      { text: ',.', x: 300, y: 700, confidence: 40 },
+      { text: 'l', x: 80, y: 610, confidence: 18 },
+    ]);
+    const input = { iseeId: 'dust', bucket: 'documents', key: 'isee/dust/document', contentType: 'image/jpeg' };
+    await expect(readAttestation(async () => textFromTextract([dust]))(input)).rejects.toMatchObject({ name: 'NoReadableText' });
+  });
+
+  it('checks the reduced ISEE against its own ISE and scale, and flags it when they disagree', () => {
+    const reduced = ['ISEE ORDINARIO', 'ISE 25.415,13', 'Scala di equivalenza 1,57', 'ISEE 16.187,98', 'ISEE RIDOTTO', 'ISE 12.000,00', 'Scala di equivalenza 1,57'];
+    const agreeing = parseAttestation([...reduced, 'ISEE 7.643,31'], 'pdf-text');
+    expect(agreeing).toMatchObject({ iseeRistretto: 7643.31, coherent: true });
+    expect(agreeing.warnings ?? []).toEqual([]);
+    const misread = parseAttestation([...reduced, 'ISEE 7.843,31'], 'pdf-text');
+    expect(misread.iseeRistretto).toBe(7843.31);
+    expect(misread.warnings).toEqual([expect.stringMatching(/ISEE ristretto/)]);
+    expect(misread.confidence).toBeLessThanOrEqual(UNVERIFIED_CONFIDENCE);
+  });
+
+  it('reads the issue date even when OCR damaged its label, never the DSU date instead', () => {
+    for (const label of ['Attestazione rllascio il', 'Attestazione rilasclata il', 'Data dl riiascio:']) {
+      const lines = ['INPS-ISEE-2025-00597381W-00', 'DSU presentata il 12/02/2025', `${label} 14/02/2025`, 'ISEE ordinario 16.187,98'];
+      expect(parseAttestation(lines, 'ocr', 0.9).dataRilascio).toBe('2025-02-14');
+    }
+  });
+
+  it('does not take ISE / scala as a check of the scale when the ISEE is zero', () => {
+    const reading = parseAttestation(['ISE 0,00', 'Scala di equivalenza 2,64', 'ISEE ordinario 0,00'], 'textract', 0.97);
+    expect(reading).toMatchObject({ iseeOrdinario: 0, ise: 0, scalaEquivalenza: 2.64 });
+    expect(reading.warnings).toEqual([expect.stringMatching(/scala di equivalenza/i)]);
+    expect(reading.confidence).toBeLessThanOrEqual(UNVERIFIED_CONFIDENCE);
+  });
+});
+
+describe('small OCR slips a reader recovers', () => {
+  it('reads a value under its label that starts with "euro"', () => {
+    expect(parseAttestation(['ISEE ordinario', 'euro 12.345,67', 'ISE', 'EURO 19.382,70', 'Scala di equivalenza', '1,57'], 'textract', 0.95)).toMatchObject({
+      iseeOrdinario: 12345.67,
+      ise: 19382.7,
+      coherent: true,
+    });
+  });
+
+  it('reads a scale whose zero OCR took for an O, and amounts whose leading 1 it took for an l', () => {
+    expect(parseAttestation(['ISE l9.382,70', 'Scala di equivalenza 1,57', 'ISEE ordinario l2.345,67'], 'ocr', 0.9)).toMatchObject({ ise: 19382.7, iseeOrdinario: 12345.67, coherent: true });
+    expect(parseAttestation(['ISE 25.184,40', 'Scala di equivalenza 2,O4', 'ISEE ordinario 12.345,29'], 'ocr', 0.9)).toMatchObject({ scalaEquivalenza: 2.04, coherent: true });
+  });
+});
+
+describe('labels as attestations spell them', () => {
+  it('reads dotted acronyms (I.S.E.E., I.S.E.) as the labels they spell', () => {
+    expect(parseAttestation(['I.S.E. 25.415,13', 'Scala di equivalenza 1,57', 'I.S.E.E. 16.187,98'], 'pdf-text')).toMatchObject({ ise: 25415.13, iseeOrdinario: 16187.98, coherent: true });
+    expect(parseAttestation(['Valore I. S. E. E. ordinario', '€ 16.187,98'], 'textract', 0.95).iseeOrdinario).toBe(16187.98);
+  });
+});
