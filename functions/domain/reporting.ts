@@ -1,4 +1,5 @@
 import type { DebtTotals } from './debt-summary-rules.ts';
+import { CHECKOUT_HOLD_MS } from './payment-rules.ts';
 
 /**
  * Which days 'Rendicontazione' asks MyPay about (paaSILPrenotaExportFlusso, dateFrom–dateTo, both included):
@@ -50,3 +51,9 @@ export interface ReportingCursor {
  * list's totals, functions/payment-list: daPagareCount).
  */
 export const hasOpenPositions = (totals: readonly Pick<DebtTotals, 'daPagareCount'>[]) => totals.some((t) => t.daPagareCount > 0);
+
+/**
+ * When to report a call after a citizen's checkout starts, its outcome not known yet: a few minutes later (a
+ * payment done at once), and a few minutes after the checkout's hold lapses (a citizen who never came back).
+ */
+export const followUpTimes = (now: Date) => [REPORTING_FOLLOW_UP_MS, CHECKOUT_HOLD_MS + REPORTING_FOLLOW_UP_MS].map((ms) => new Date(now.getTime() + ms).toISOString());

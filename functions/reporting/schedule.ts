@@ -1,8 +1,7 @@
 import { REPORTING_JOB, type BackgroundJobs } from '../domain/jobs.ts';
 import type { DebtTotals } from '../domain/debt-summary-rules.ts';
-import { CHECKOUT_HOLD_MS } from '../domain/payment-rules.ts';
 import { currentPeriod } from '../domain/period.ts';
-import { hasOpenPositions, REPORTING_FOLLOW_UP_MS } from '../domain/reporting.ts';
+import { hasOpenPositions } from '../domain/reporting.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Clock } from '../adapters/ports.ts';
 
@@ -59,6 +58,3 @@ export function makeReportingSchedule({ calls, totals, followUps, jobs, clock, a
     },
   };
 }
-
-/** When to report a call after a checkout starts: a few minutes later, and a few minutes after its hold lapses. */
-export const followUpTimes = (now: Date) => [REPORTING_FOLLOW_UP_MS, CHECKOUT_HOLD_MS + REPORTING_FOLLOW_UP_MS].map((ms) => new Date(now.getTime() + ms).toISOString());

@@ -12,6 +12,7 @@ import { findUserIdByFiscalCode, getUserItem } from '../users/repository.ts';
 import * as sessions from './repository.ts';
 import { userPositionRoutes } from './routes.ts';
 import { makeUserPositionUseCases } from './use-cases.ts';
+import { putFollowUp } from '../reporting/repository.ts';
 
 // Made at the first payment: a missing MyPay setting fails that request (visibly), not the cold start.
 let checkout: ReturnType<typeof makeMyPayCheckout> | undefined;
@@ -40,6 +41,7 @@ const positions = makeUserPositionUseCases({
   mypay: { openPositionCheckout: (...args) => mypay().openPositionCheckout(...args), paymentOutcome: (idSession) => mypay().paymentOutcome(idSession) },
   notices: makeNoticeLinks({ getPositionByIud }),
   portalUrl,
+  followUps: { putFollowUp },
   clock: systemClock,
 });
 

@@ -13,6 +13,7 @@ import {
   type PaymentReturn,
   type PositionView,
 } from '../domain/position-payment.ts';
+import { followUpTimes } from '../domain/reporting.ts';
 import type { Actor } from '../domain/roles.ts';
 import { userMessages } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
@@ -52,6 +53,8 @@ export interface UserPositionDeps {
   notices: { noticeUrl(position: Pick<Position, 'iud' | 'nav'>): Promise<string | null> };
   /** The portal's own address (the deployment setting PORTAL_URL): MyPay sends the citizen back there only. */
   portalUrl: () => string;
+  /** The reporting of the call a few minutes after a checkout starts (functions/reporting/schedule.ts sweeps them). */
+  followUps?: { putFollowUp(callId: string, dueAt: string): Promise<void> };
   clock: Clock;
 }
 
@@ -138,6 +141,8 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
         throw new ConflictError(paymentOutcomeMessages.positionChanged);
       }
       await sessions.createPaymentSession({ idSession: session.idSession, userId, iud: position.iud, createdAt: now.toISOString(), outcome: null, resolvedAt: null });
+      // Whether the citizen comes back or not, the call's reporting follows: what MyPay collected is recorded.
+      for (const dueAt of followUpTimes(now)) await deps.followUps?.putFollowUp(position.callId, dueAt);
       return { url: session.url, idSession: session.idSession, resumed: false };
     },
 
