@@ -61,7 +61,7 @@ describe('Rendicontazione by itself', () => {
     // The next day's run reads from the last day reported: the payment is not counted again.
     await runScheduled({ kind: 'reporting-daily' });
     expect((await reportingEnded(call.id)).result).toMatchObject({ marked: 0 });
-  });
+  }, 120_000);
 
   it('a checkout whose outcome the portal never learnt (the citizen did not come back): its call is reported a few minutes later', async () => {
     const mariaId = (await citizen.get('/api/me')).json.userId;
@@ -95,5 +95,5 @@ describe('Rendicontazione by itself', () => {
     await runScheduled({ kind: 'reporting-follow-ups' });
     expect((await reportingEnded(call.id)).result).toMatchObject({ marked: 1 });
     expect((await storedPositions(call.id, '2026-11'))[0]).toMatchObject({ isPagato: true });
-  });
+  }, 120_000);
 });
