@@ -58,9 +58,12 @@ describe('Rendicontazione by itself', () => {
     expect(status.result).toMatchObject({ marked: 1, inProgress: false });
     expect((await storedPositions(call.id, '2026-11'))[0]).toMatchObject({ isPagato: true, importoTotalePagato: position!.importoDovuto });
 
-    // The next day's run reads from the last day reported: the payment is not counted again.
+    // The next run: the call has nothing left to pay, or its reporting finds the payment recorded; never twice.
     await runScheduled({ kind: 'reporting-daily' });
-    expect((await reportingEnded(call.id)).result).toMatchObject({ marked: 0 });
+    await reportingEnded(call.id);
+    const after = (await storedPositions(call.id, '2026-11'))[0]!;
+    expect(after).toMatchObject({ isPagato: true, importoTotalePagato: position!.importoDovuto });
+    expect(after.pagamenti).toHaveLength(1);
   }, 120_000);
 
   it('a checkout whose outcome the portal never learnt (the citizen did not come back): its call is reported a few minutes later', async () => {
