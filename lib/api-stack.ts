@@ -27,6 +27,8 @@ export interface ApiStackProps extends StackProps {
   mypayModelloUnico?: boolean;
   /** MyPay's payment type requires a due date (context mypayScadenzaObbligatoria; default false). */
   mypayScadenzaObbligatoria?: boolean;
+  /** The entity's application code on MyPay (context mypayApplicationCode). */
+  mypayApplicationCode?: string;
   /** How long the export waits for MyPay to process an import (context mypayImportMaxWaitMinutes; default 48 hours). */
   mypayImportMaxWaitMinutes?: number;
   /** Sender, support address and SES identity (context mailFrom, supportEmail, mailIdentityArn). */
@@ -79,6 +81,7 @@ export class ApiStack extends Stack {
         const mypay = (jsonField: string) => SecretValue.secretsManager(props.mypaySecretName, { jsonField }).unsafeUnwrap();
         fn.addEnvironment('MYPAY_ENDPOINT', mypay('endpoint')).addEnvironment('MYPAY_COD_IPA', mypay('codIpa')).addEnvironment('MYPAY_PASSWORD', mypay('password'));
         fn.addEnvironment('MYPAY_MODELLO_UNICO', String(props.mypayModelloUnico ?? true)).addEnvironment('MYPAY_SCADENZA_OBBLIGATORIA', String(props.mypayScadenzaObbligatoria ?? false));
+        if (props.mypayApplicationCode) fn.addEnvironment('MYPAY_APPLICATION_CODE', props.mypayApplicationCode);
       },
       mail: (fn) => {
         fn.addEnvironment('MAIL_FROM', props.mail.from).addEnvironment('SUPPORT_EMAIL', props.mail.supportAddress);
@@ -151,6 +154,8 @@ export class ApiStack extends Stack {
       exports: props.data.exports,
       mypaySecretName: props.mypaySecretName,
       importMaxWaitMinutes: props.mypayImportMaxWaitMinutes,
+      scadenzaObbligatoria: props.mypayScadenzaObbligatoria,
+      applicationCode: props.mypayApplicationCode,
       starter: this.functions.flows,
     });
 

@@ -117,6 +117,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     mypaySecretName: context.mypaySecretName,
     mypayModelloUnico: context.mypayModelloUnico,
     mypayScadenzaObbligatoria: context.mypayScadenzaObbligatoria,
+    mypayApplicationCode: context.mypayApplicationCode,
     mypayImportMaxWaitMinutes: context.mypayImportMaxWaitMinutes,
     mail: context.mail,
     io: context.io,

@@ -29,6 +29,16 @@ export const iseeSchedules = (reminderFrom: string) => [
 ];
 
 /**
+ * The reporting schedules (issue 34): 'Rendicontazione' of every call with open positions every morning, and
+ * every five minutes the sweep that reports the calls whose checkouts ended without the portal learning the
+ * outcome (functions/reporting/schedule.ts). The local stack runs the same kinds on timers (lib/local/schedules.ts).
+ */
+export const reportingSchedules = [
+  { id: 'ReportingDailySchedule', kind: 'reporting-daily', expression: 'cron(0 6 * * ? *)', description: 'Rendicontazione giornaliera dei bandi con posizioni da pagare' },
+  { id: 'ReportingFollowUpSchedule', kind: 'reporting-follow-ups', expression: 'rate(5 minutes)', description: 'Rendicontazione dei bandi dopo un pagamento dall’esito non noto' },
+];
+
+/**
  * The one background-job mechanism: a state machine (functions/jobs/state-machine.ts) that calls the job
  * function of the run's kind (functions/jobs/job-functions.ts) one bounded slice at a time until the job is
  * done. Here the job functions get the table (their job records); each gets what its own kinds need from the
@@ -81,7 +91,7 @@ export class BackgroundJobs extends Construct {
     this.scheduledJobs = new PortalFunction(this, 'ScheduledJobs', {
       entry: 'functions/jobs/scheduled.ts',
       serviceName: 'jobs-scheduled',
-      description: 'Starts the scheduled ISEE jobs (December reminders, January refresh from INPS)',
+      description: 'Starts the scheduled jobs (ISEE: December reminders, January refresh from INPS; the daily and follow-up reporting)',
     });
     // It only takes the job's lock (the table) and starts the state machine.
     this.scheduledJobs.bindTable(props.table, 'RW');
@@ -98,7 +108,7 @@ export class BackgroundJobs extends Construct {
       `${this.scheduledJobs.functionArn}:*`,
       'grantInvoke allows the function and its versions/aliases (ARN:*); the schedules invoke this one function and nothing else.',
     );
-    for (const schedule of iseeSchedules(props.iseeReminderFrom)) {
+    for (const schedule of [...iseeSchedules(props.iseeReminderFrom), ...reportingSchedules]) {
       new scheduler.CfnSchedule(this, schedule.id, {
         description: schedule.description,
         scheduleExpression: schedule.expression,

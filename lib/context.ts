@@ -58,6 +58,8 @@ export interface PortalContext {
    * be paid, and 'Paga' says so (context mypayScadenzaObbligatoria; default false).
    */
   mypayScadenzaObbligatoria: boolean;
+  /** The entity's application code on MyPay (context mypayApplicationCode): an IUV MyPay did not generate must start with it. */
+  mypayApplicationCode?: string;
   /**
    * How long MyPay may keep an import in LOAD_IMPORT / IMPORT_IN_ELAB before the export stops asking and the
    * flow is suspended (not failed); an entity with GPD enabled holds imports until pagoPA has them. Minutes.
@@ -308,6 +310,7 @@ export function portalContext(node: Node): PortalContext {
     mypaySecretName: text(node, 'mypaySecretName') ?? contextDefaults.mypaySecretName,
     mypayModelloUnico: text(node, 'mypayModelloUnico') !== 'false',
     mypayScadenzaObbligatoria: text(node, 'mypayScadenzaObbligatoria') === 'true',
+    mypayApplicationCode: text(node, 'mypayApplicationCode'),
     mypayImportMaxWaitMinutes: maxWait ? Number(maxWait) : contextDefaults.mypayImportMaxWaitMinutes,
     io: {
       baseUrl: text(node, 'ioBaseUrl') ?? contextDefaults.ioBaseUrl,

@@ -20,6 +20,9 @@ export interface PaymentExportProps {
   starter: PortalFunction;
   /** How long MyPay may keep an import in IMPORT_IN_ELAB before the flow is suspended (minutes; default 48 hours). */
   importMaxWaitMinutes?: number;
+  /** The entity's MyPay settings the CSV's rows depend on (functions/adapters/mypay-rules.ts). */
+  scadenzaObbligatoria?: boolean;
+  applicationCode?: string;
 }
 
 /**
@@ -46,6 +49,8 @@ export class PaymentExport extends Construct {
     this.taskFunction.addEnvironment('MYPAY_ENDPOINT', mypay('endpoint'));
     this.taskFunction.addEnvironment('MYPAY_COD_IPA', mypay('codIpa'));
     this.taskFunction.addEnvironment('MYPAY_PASSWORD', mypay('password'));
+    this.taskFunction.addEnvironment('MYPAY_SCADENZA_OBBLIGATORIA', String(props.scadenzaObbligatoria ?? false));
+    if (props.applicationCode) this.taskFunction.addEnvironment('MYPAY_APPLICATION_CODE', props.applicationCode);
     const importMaxWaitMinutes = props.importMaxWaitMinutes ?? DEFAULT_IMPORT_MAX_WAIT_MINUTES;
     this.taskFunction.addEnvironment('MYPAY_IMPORT_MAX_WAIT_MINUTES', String(importMaxWaitMinutes));
 

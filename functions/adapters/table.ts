@@ -121,6 +121,10 @@ export const keys = {
   supportRate: (userId: string, window: string, key: string) => ({ pk: `SUPPORTRATE#${userId}`, sk: `${window}#${key}` }),
   /** A background job's record and lock: one item per kind and key (functions/jobs), holding the latest run. */
   job: (kind: string, key: string) => ({ pk: `JOB#${kind}#${key}`, sk: 'JOB' }),
+  /** The last day 'Rendicontazione' reported for a call (functions/reporting/repository.ts). */
+  reportedThrough: (callId: string) => ({ pk: `REPORTING#${callId}`, sk: 'REPORTED' }),
+  /** A reporting due after a checkout whose outcome is unknown: one partition, by due time (functions/reporting/repository.ts). */
+  reportingFollowUp: (dueAt: string, callId: string) => ({ pk: 'REPORTING#FOLLOW-UPS', sk: `${dueAt}#${callId}` }),
   /** An enrolment import's approved preview (functions/enrolment-csv/plan-repository.ts): its header, and its slices in order. */
   importPlan: (previewId: string) => ({ pk: `IMPORTPLAN#${previewId}`, sk: 'PLAN' }),
   importPlanSlice: (previewId: string, n: number) => ({ pk: `IMPORTPLAN#${previewId}`, sk: `SLICE#${String(n).padStart(5, '0')}` }),

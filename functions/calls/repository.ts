@@ -85,6 +85,17 @@ export async function listActiveCallIds(): Promise<string[]> {
   return items.filter((item) => item.state !== CallState.ARCHIVED).map((item) => item.id as string);
 }
 
+/** Every call (archived too: its positions may still be paid) with the day it was created: the daily reporting walks them. */
+export async function listCallStarts(): Promise<{ id: string; dataInsert: string | null }[]> {
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ProjectionExpression: 'id, dataInsert',
+    ExpressionAttributeValues: { ':pk': keys.callsCollection },
+  });
+  return items.map((item) => ({ id: item.id as string, dataInsert: (item.dataInsert as string | undefined) ?? null }));
+}
+
 /** All the calls of a service, by name. */
 export const listCallsOfService = (serviceId: string, page: { limit?: number; cursor?: string }, pageSize: number): Promise<Page<CallSummary>> =>
   queryPage(

@@ -2,6 +2,7 @@ import type { Configuration } from './configuration.ts';
 import type { PositionRecord } from './debt-positions.ts';
 import { ValidationError } from './errors.ts';
 import { fill, messages } from './messages.ts';
+import { entityIuvProblem, isMyPayGeneratedIuv } from './iuv.ts';
 import { centsToDecimal } from './money.ts';
 import { COUNTRY_CODES, PROVINCE_CODES } from './place-codes.ts';
 import { startsLikeFormula } from './spreadsheet-cells.ts';
@@ -112,13 +113,40 @@ export const bilancioXml = (call: CsvCall, codUfficio: string, cents: number) =>
   `<accertamento><codAccertamento>${xml(call.codAccertamento)}</codAccertamento><importo>${centsToDecimal(cents)}</importo></accertamento></capitolo></bilancio>`;
 
 const oneLine = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim();
+
+/**
+ * Provinces MyPay4's own table lacks (mypay4-db lookup_table/provincia.csv, the seed of mygov_provincia: no MB,
+ * BT, SU). MyPay checks the payer's province only when one is given (ImportFlussoTaskService.validaElabora,
+ * PROVINCIA PAGATORE), and it is optional for MyPay and pagoPA: the row goes with the province left empty, so
+ * the citizen can pay, rather than being refused (PAA_IMPORT_SINTASSI_CSV_PROV) or held back.
+ */
+export const PROVINCES_MYPAY_LACKS: ReadonlySet<string> = new Set(['MB', 'BT', 'SU']);
+
+/**
+ * The entity's settings on MyPay the rows depend on and no MyPay operation tells (README, "MyPay: what the
+ * portal assumes"): whether the configured tipoDovuto has "scadenza obbligatoria" (mygov_ente_tipo_dovuto
+ * .flg_scadenza_obbligatoria; MYPAY_SCADENZA_OBBLIGATORIA) and the entity's application code
+ * (MYPAY_APPLICATION_CODE), with today's date in Europe/Rome.
+ */
+export interface MyPayRowRules {
+  today: string;
+  dueDateRequired: boolean;
+  applicationCode: string | null;
+}
 const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max).trimEnd() : text);
+
+function provinceForMyPay(payer: Payer): string {
+  const province = oneLine(payer.country).toUpperCase();
+  const nation = (oneLine(payer.nation) || 'IT').toUpperCase();
+  return nation === 'IT' && PROVINCES_MYPAY_LACKS.has(province) ? '' : province;
+}
 
 /**
  * One CSV row. The action is the position's own (I new, M changed, A cancelled: debt-positions.ts); the
  * configuration gives the payer kind, tipoDovuto, tipoVersamento, datiSpecificiRiscossione, codUfficio
  * (in bilancio) and whether MyPay generates the IUV. A position that already has its IUV sends it and
- * never asks for a new one.
+ * never asks for a new one: with flagGeneraIuv=true when MyPay generated it (functions/domain/iuv.ts: MyPay
+ * refuses its own IUVs sent with false), with false for one made elsewhere (heldBackReasons checks it).
  */
 export function mypayCsvRow(position: PositionRecord, payer: Payer, call: CsvCall, configuration: Configuration): MyPayCsvRow {
   return {
@@ -131,7 +159,7 @@ export function mypayCsvRow(position: PositionRecord, payer: Payer, call: CsvCal
     civicoPagatore: oneLine(payer.addressNumber),
     capPagatore: oneLine(payer.cap),
     localitaPagatore: oneLine(payer.city),
-    provinciaPagatore: oneLine(payer.country).toUpperCase(),
+    provinciaPagatore: provinceForMyPay(payer),
     nazionePagatore: (oneLine(payer.nation) || 'IT').toUpperCase(),
     mailPagatore: oneLine(payer.email),
     dataEsecuzionePagamento: position.dataScadenza,
@@ -142,7 +170,7 @@ export function mypayCsvRow(position: PositionRecord, payer: Payer, call: CsvCal
     causaleVersamento: cut(oneLine(position.descrizione), 1024),
     datiSpecificiRiscossione: configuration.datiSpecificiRiscossione,
     bilancio: bilancioXml(call, configuration.codUfficio, position.importoDovuto),
-    flagGeneraIuv: position.codIuv ? 'false' : String(configuration.flgGeneraIuv),
+    flagGeneraIuv: position.codIuv ? String(isMyPayGeneratedIuv(position.codIuv)) : String(configuration.flgGeneraIuv),
     azione: position.azione,
   };
 }
@@ -203,6 +231,8 @@ export const heldBackMessages = {
   email: 'l’e-mail “{value}” non è accettata da MyPay',
   tooLong: 'il campo {field} supera i {max} caratteri accettati da MyPay',
   missing: 'manca il campo {field}',
+  pastDueDate: 'la scadenza {value} è già passata: MyPay non accetta una scadenza passata per questo tipo dovuto (scadenza obbligatoria)',
+  quotes: 'il campo {field} contiene un numero dispari di virgolette ("), che MyPay non sa leggere',
 } as const;
 
 /**
@@ -215,11 +245,12 @@ export const heldBackMessages = {
  * the configuration's tipoDovuto as active for the entity (no operation says so): that one comes back in
  * Scartati (PAA_IMPORT_SINTASSI_CSV_TIPO_DOVUTO_NON_ATTIVO_PER_ENTE).
  */
-export function heldBackReasons(row: MyPayCsvRow): string[] {
+export function heldBackReasons(row: MyPayCsvRow, rules?: MyPayRowRules): string[] {
   const reasons: string[] = [];
   const named = (column: MyPayCsvColumn) => FIELD_NAMES[column] ?? column;
   for (const column of MYPAY_CSV_COLUMNS) {
     if (startsLikeFormula(row[column])) reasons.push(fill(heldBackMessages.formula, { field: named(column) }));
+    if ((row[column].match(/"/g)?.length ?? 0) % 2 === 1) reasons.push(fill(heldBackMessages.quotes, { field: named(column) }));
   }
   if (!row.anagraficaPagatore) reasons.push(fill(heldBackMessages.missing, { field: named('anagraficaPagatore') }));
   for (const column of Object.keys(PAYER_FIELDS) as MyPayCsvColumn[]) {
@@ -232,16 +263,25 @@ export function heldBackReasons(row: MyPayCsvRow): string[] {
   if (nation && !COUNTRY_CODES.has(nation)) reasons.push(fill(heldBackMessages.nation, { value: nation }));
   if (province && nation === 'IT' && !PROVINCE_CODES.has(province)) reasons.push(fill(heldBackMessages.province, { value: province }));
   if (email && !MYPAY_EMAIL.test(email)) reasons.push(fill(heldBackMessages.email, { value: email }));
+  // insert_mygov_dovuto / modify_mygov_dovuto (mypay4-db): PAA_IMPORT_DATA_SCADENZA_PAGAMENTO_OBBLIGATORIA when
+  // the tipo dovuto requires a due date and it is before today (today itself is accepted).
+  const due = row.dataEsecuzionePagamento;
+  if (rules?.dueDateRequired && row.azione !== 'A' && due && due < rules.today) reasons.push(fill(heldBackMessages.pastDueDate, { value: due.split('-').reverse().join('/') }));
+  if (row.codIuv && row.flagGeneraIuv === 'false') {
+    const problem = entityIuvProblem(row.codIuv, rules?.applicationCode);
+    if (problem) reasons.push(problem);
+  }
   return reasons;
 }
 
 /**
- * RFC 4180 quoting, as papaparse's unparse does with `quotes: false`: a value holding the separator, a
- * quote or a line break is quoted, its quotes doubled. Written here rather than bundling papaparse
- * (≈ 21 KB minified, it took the payments Lambda over its 150 KB budget); the tests read every file
- * back with papaparse, so the two agree.
+ * Quoting as MyPay4 reads it, not RFC 4180 (ImportFlussoTaskService.cleanDoubleQuote, lines ~138-149, and the
+ * split at ~1670): a line is split on each `;` followed by an even number of quotes, each field trimmed, its
+ * outer quotes stripped and `\"` turned into `"` — a doubled `""` would stay doubled. So a value holding `;`
+ * or `"` goes quoted with its quotes written `\"`; one with an odd number of quotes cannot be read back at all
+ * (heldBackReasons holds its row back). Line breaks never reach here: every text is one line (oneLine).
  */
-const csvField = (value: string) => (/[;"\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+const csvField = (value: string) => (/[;"]/.test(value) ? `"${value.replace(/"/g, '\\"')}"` : value);
 
 /** The CSV text (header + rows); a row that MyPay would refuse is a 400 listing every problem. */
 export function mypayCsv(rows: readonly MyPayCsvRow[]): string {

@@ -25,7 +25,8 @@ import { CallState } from '../domain/call-limits.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { iseeForMonth, monthlyFee } from '../domain/fee.ts';
 import { messages, positionOpsMessages } from '../domain/messages.ts';
-import { heldBackReasons, mypayCsv, mypayCsvRow, type Payer } from '../domain/mypay-csv.ts';
+import { heldBackReasons, mypayCsv, mypayCsvRow, type MyPayRowRules, type Payer } from '../domain/mypay-csv.ts';
+import { myPayRowRulesFromEnv } from '../adapters/mypay-rules.ts';
 import type {
   PositionEdit,
   ReconciliationClose,
@@ -38,7 +39,7 @@ import type {
   PositionsCsv,
   Skipped,
 } from '../domain/payments.ts';
-import { currentPeriod, periodKey, type Period } from '../domain/period.ts';
+import { currentPeriod, periodKey, romeDay, type Period } from '../domain/period.ts';
 import { SKIPPED_SHOWN, positionsCsvFileName, resolvePeriod } from '../domain/position-rules.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
@@ -100,6 +101,8 @@ export interface PaymentDeps {
   /** The payment list's aggregates (functions/payment-list/use-cases.ts): every position write refreshes them. */
   summaries: Pick<DebtRefreshUseCases, 'refreshDebtSummaries' | 'reconcileDebtTotals'> & Pick<MonthSummaryRefresh, 'refreshMonthSummaries'>;
   clock: Clock;
+  /** The entity's MyPay settings the rows depend on (functions/adapters/mypay-rules.ts; the environment unless given). */
+  mypayRules?: Omit<MyPayRowRules, 'today'>;
   /** PositionsGenerated (functions/domain/business-metrics.ts); none when not given. */
   metrics?: BusinessMetrics;
 }
@@ -335,9 +338,10 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     // of the file with its reason: the operator fixes the record and sends it again (it stays pending).
     const rows: ReturnType<typeof mypayCsvRow>[] = [];
     const heldBack: Skipped[] = [];
+    const rules: MyPayRowRules = { today: romeDay(clock.now()), ...(deps.mypayRules ?? myPayRowRulesFromEnv()) };
     for (const position of pending) {
       const row = mypayCsvRow(position, payerOf(position, usersById.get(position.userId) ?? null), call, config);
-      const reasons = heldBackReasons(row);
+      const reasons = heldBackReasons(row, rules);
       if (reasons.length) heldBack.push({ fiscalCode: position.fiscalCode, cognome: position.cognome, nome: position.nome, reason: reasons.join('; ') });
       else rows.push(row);
     }

@@ -5,6 +5,8 @@ import type { ReportingResult, ReportingStatus } from '../domain/position-paymen
 import type { Actor } from '../domain/roles.ts';
 import type { AuditLog, Clock } from '../adapters/ports.ts';
 import type { CallRecord } from '../calls/repository.ts';
+import type { ReportingCursor } from '../domain/reporting.ts';
+import type { ReportingUseCases } from './use-cases.ts';
 
 export interface ReportingJobDeps {
   calls: { getCall(id: string): Promise<CallRecord | null> };
@@ -40,7 +42,14 @@ export function makeReportingJobs({ calls, jobs, audit, clock }: ReportingJobDep
   };
 }
 
-/** The job's one slice: the reporting itself (its own settlement and audit), its outcome kept on the record. */
+/**
+ * The job's slices: one MyPay export of at most REPORTING_SLICE_DAYS days each (functions/reporting/use-cases.ts),
+ * its counts carried in the job's cursor; the last one's outcome kept on the record. `done` counts the days.
+ */
 export const reportingSlice =
-  (reporting: { runReporting(callId: string, actor: Actor): Promise<ReportingResult> }) =>
-  async (input: Record<string, unknown>, _cursor: string | null, actor: Actor) => ({ cursor: null, done: 1, total: 1, result: await reporting.runReporting(String(input.callId ?? ''), actor) });
+  (reporting: Pick<ReportingUseCases, 'reportSlice'>) =>
+  async (input: Record<string, unknown>, cursor: string | null, actor: Actor) => {
+    const { next, result } = await reporting.reportSlice(String(input.callId ?? ''), cursor ? (JSON.parse(cursor) as ReportingCursor) : null, actor);
+    const days = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
+    return { cursor: next ? JSON.stringify(next) : null, done: days(result.from, result.to), total: days(result.from, next?.to ?? result.to), result };
+  };

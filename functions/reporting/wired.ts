@@ -7,6 +7,7 @@ import { businessMetrics } from '../http/observability.ts';
 import { deleteCheckoutMarker } from '../payments/checkouts.ts';
 import { getPositionByIud, recordPayment } from '../positions/repository.ts';
 import { makePaymentSettlement } from '../payments/settlement.ts';
+import { getReportedThrough, putReportedThrough } from './repository.ts';
 import { makeReportingUseCases } from './use-cases.ts';
 
 /**
@@ -34,6 +35,7 @@ export const reporting = makeReportingUseCases({
     metrics: businessMetrics,
   }),
   mypay: { reportPaid: (from, to) => mypay().reportPaid(from, to) },
+  reported: { getReportedThrough, putReportedThrough },
   clock: systemClock,
   deadlineMs: WAIT_MS,
 });

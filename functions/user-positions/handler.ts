@@ -12,6 +12,7 @@ import { findUserIdByFiscalCode, getUserItem } from '../users/repository.ts';
 import * as sessions from './repository.ts';
 import { userPositionRoutes } from './routes.ts';
 import { makeUserPositionUseCases } from './use-cases.ts';
+import { putFollowUp } from '../reporting/repository.ts';
 
 // Made at the first payment: a missing MyPay setting fails that request (visibly), not the cold start.
 let checkout: ReturnType<typeof makeMyPayCheckout> | undefined;
@@ -42,6 +43,7 @@ const positions = makeUserPositionUseCases({
   portalUrl,
   // MyPay's payment type (tipoDovuto) with flg_scadenza_obbligatoria: a past due date cannot be paid.
   dueDateRequired: () => process.env.MYPAY_SCADENZA_OBBLIGATORIA?.trim().toLowerCase() === 'true',
+  followUps: { putFollowUp },
   clock: systemClock,
 });
 

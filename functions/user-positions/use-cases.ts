@@ -15,6 +15,7 @@ import {
   type PaymentReturn,
   type PositionView,
 } from '../domain/position-payment.ts';
+import { followUpTimes } from '../domain/reporting.ts';
 import type { Actor } from '../domain/roles.ts';
 import { userMessages } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
@@ -56,6 +57,8 @@ export interface UserPositionDeps {
   portalUrl: () => string;
   /** Whether MyPay's payment type requires a due date (MYPAY_SCADENZA_OBBLIGATORIA): then a past one cannot be paid. */
   dueDateRequired: () => boolean;
+  /** The reporting of the call a few minutes after a checkout starts (functions/reporting/schedule.ts sweeps them). */
+  followUps?: { putFollowUp(callId: string, dueAt: string): Promise<void> };
   clock: Clock;
 }
 
@@ -145,6 +148,8 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
         throw new ConflictError(paymentOutcomeMessages.positionChanged);
       }
       await sessions.createPaymentSession({ idSession: session.idSession, userId, iud: position.iud, createdAt: now.toISOString(), outcome: null, resolvedAt: null });
+      // Whether the citizen comes back or not, the call's reporting follows: what MyPay collected is recorded.
+      for (const dueAt of followUpTimes(now)) await deps.followUps?.putFollowUp(position.callId, dueAt);
       return { url: session.url, idSession: session.idSession, resumed: false };
     },
 

@@ -19,6 +19,7 @@ import { LOCAL_PDND, localPdndClient, startPdndSimulator } from './pdnd-simulato
 import { startInpsSimulator } from './inps-simulator.ts';
 import { startLocalDynamo } from './dynalite-thread.ts';
 import { ensureTable, startS3, type Closable } from './stores.ts';
+import { startLocalSchedules } from './schedules.ts';
 import { untracedFunctionEnv } from './untraced-env.ts';
 import { writeOpenApiFile } from '../openapi-file.ts';
 import { contextDefaults } from '../context.ts';
@@ -202,6 +203,8 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     }).runAll();
     // The ISEE reading starts when a document lands under isee/, as the S3 → EventBridge rule does in the cloud.
     opened.push(await startIseeExtraction(storage, BUCKETS.documents));
+    // The reporting schedules the cloud runs with EventBridge Scheduler: daily, and after checkouts of unknown outcome.
+    opened.push(startLocalSchedules());
 
     const handleApi = createApiListener({ issuer, audience: API_AUDIENCE, handlers });
     const runtimeConfig = {

@@ -142,13 +142,15 @@ describe('background jobs (lib/background-jobs.ts)', () => {
     }
   });
 
-  it('runs the ISEE schedules in Europe/Rome: daily from the configured December day, and 2–7 January, through one small function', () => {
+  it('runs the ISEE schedules in Europe/Rome (daily from the configured December day, and 2–7 January) and the reporting ones (every morning, and every five minutes the follow-ups of checkouts), through one small function', () => {
     const schedules = Object.values(api.findResources('AWS::Scheduler::Schedule')).map((r) => r.Properties);
     const scheduled = logicalId(portal.api.backgroundJobs.scheduledJobs);
     expect(schedules.map((s) => [s.ScheduleExpression, s.ScheduleExpressionTimezone, JSON.parse(s.Target.Input).kind]).sort()).toEqual(
       [
         ['cron(0 8 1-31 12 ? *)', 'Europe/Rome', 'isee-expiry'],
         ['cron(0 7 2-7 1 ? *)', 'Europe/Rome', 'isee-new-year'],
+        ['cron(0 6 * * ? *)', 'Europe/Rome', 'reporting-daily'],
+        ['rate(5 minutes)', 'Europe/Rome', 'reporting-follow-ups'],
       ].sort(),
     );
     for (const schedule of schedules) expect(JSON.stringify(schedule.Target.Arn)).toContain(scheduled);

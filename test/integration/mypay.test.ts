@@ -234,18 +234,22 @@ describe('bulk import through the adapter', () => {
     await new Promise((resolve) => setTimeout(resolve, 100)); // let fetch's pool see its sockets closed
     await start(); // the IUVs held by IUD survive a restart (state.json)
 
-    const { status } = await runImport([row({ IUD: first.IUD, codIuv: inserted.codIuv, azione: 'M', importoDovuto: '70.00', bilancio: '', flagGeneraIuv: 'false' }), row({ IUD: first.IUD, azione: 'I' })]);
+    // Its own IUV sent back with flagGeneraIuv=false: refused (Utilities.validaIUV wants the application code and no "00" at digits 3-4).
+    const refused = await runImport([row({ IUD: first.IUD, codIuv: inserted.codIuv, azione: 'M', importoDovuto: '70.00', bilancio: '', flagGeneraIuv: 'false' })]);
+    expect(readCsvZip(await mypay.download(refused.status.urlFileScarti!))[0].cod_rifiuto).toBe('|PAA_IMPORT_SINTASSI_CSV_IUV');
+
+    const { status } = await runImport([row({ IUD: first.IUD, codIuv: inserted.codIuv, azione: 'M', importoDovuto: '70.00', bilancio: '', flagGeneraIuv: 'true' }), row({ IUD: first.IUD, azione: 'I' })]);
     const modified = readCsvZip(await mypay.download(status.urlFileIUV!));
     expect(modified).toHaveLength(1);
     expect(modified[0]).toMatchObject({ IUD: first.IUD, codIuv: inserted.codIuv, importoDovuto: '70.00' });
     expect(readCsvZip(await mypay.download(status.urlFileScarti!))[0].cod_rifiuto).toBe('PAA_IMPORT_IUD_DUPLICATO');
-    // MyPay4 makes notices only for rows whose IUV it generates (flagGeneraIuv true): none for this change.
-    expect(status.urlFileAvvisi).toBeUndefined();
+    // MyPay4 makes a notice for each row with flagGeneraIuv true that is not a cancellation: the changed one, same IUV.
+    expect(status.urlFileAvvisi).toBeDefined();
 
     const again = await runImport([row({ IUD: first.IUD, azione: 'I' })]);
     expect(readCsvZip(await mypay.download(again.status.urlFileScarti!))[0].cod_rifiuto).toBe('|PAA_IMPORT_IUD_DUPLICATO');
 
-    const cancelled = await runImport([row({ IUD: first.IUD, codIuv: inserted.codIuv, flagGeneraIuv: 'false', azione: 'A' })]);
+    const cancelled = await runImport([row({ IUD: first.IUD, codIuv: inserted.codIuv, flagGeneraIuv: 'true', azione: 'A' })]);
     // By position: the causale's bare ';' shifts the fields after it in MyPay's unquoted IUV file.
     const cancelLine = linesOfZip(await mypay.download(cancelled.status.urlFileIUV!))[0]!.split(';');
     expect([cancelLine[1], cancelLine.at(-1)]).toEqual([inserted.codIuv, 'A']);

@@ -9,6 +9,10 @@ import { planMonth, type PositionRecord } from '../../functions/domain/debt-posi
 import { ValidationError } from '../../functions/domain/errors.ts';
 import { centsToDecimal } from '../../functions/domain/money.ts';
 import { bilancioXml, heldBackReasons, MYPAY_CSV_COLUMNS, mypayCsv, mypayCsvRow, type Payer } from '../../functions/domain/mypay-csv.ts';
+import { checkDigits } from '../../functions/domain/iuv.ts';
+import { mypayIuv } from '../../lib/local/mypay-iuv.ts';
+import { DEFAULT_ENTITY } from '../../lib/local/mypay/model.ts';
+import { readImportLine, validaIuv, validateRow } from '../../lib/local/mypay/rows.ts';
 
 const configuration: Configuration = {
   azione: 'I',
@@ -72,26 +76,104 @@ describe('MyPay import CSV (reference.md)', () => {
     });
   });
 
-  it('quotes a value holding the separator or a quote, and reads back the same text (UTF-8 accents kept)', () => {
+  it('quotes a value holding the separator or a quote as MyPay4 reads it back: `\\"`, never `""` (ImportFlussoTaskService.cleanDoubleQuote)', () => {
     const odd = { ...payer, lastName: 'D’Amico; detta "Nina"', firstName: 'Niccolò', address: 'Via dell’Università' };
     const csv = mypayCsv([mypayCsvRow(position(), odd, call, configuration)]);
-    expect(csv).toContain('"D’Amico; detta ""Nina"" Niccolò"');
-    const [, row] = parse(csv);
-    expect(row![4]).toBe('D’Amico; detta "Nina" Niccolò');
-    expect(row![5]).toBe('Via dell’Università');
+    expect(csv).toContain('"D’Amico; detta \\"Nina\\" Niccolò"');
+    expect(csv).not.toContain('""Nina""');
+    const { row, syntax } = readImportLine(csv.split('\r\n')[1]!, '1_3');
+    expect(syntax).toEqual([]);
+    expect(row.anagraficaPagatore).toBe('D’Amico; detta "Nina" Niccolò');
+    expect(row.indirizzoPagatore).toBe('Via dell’Università');
   });
 
-  it('writes exactly what papaparse’s unparse writes (quotes only where needed)', () => {
-    const names = ['Rossi', 'D’Amico; detta "Nina"', 'Riga\nnuova', 'Virgolette "doppie"', 'àèìòù €'];
-    const rows = names.map((lastName, i) => mypayCsvRow(position(100 + i, { iud: `P202603${String(i).padStart(28, '0')}` }), { ...payer, lastName, address: `Via ${lastName}` }, call, configuration));
-    const expected = Papa.unparse({ fields: [...MYPAY_CSV_COLUMNS], data: rows.map((row) => MYPAY_CSV_COLUMNS.map((c) => row[c])) }, { delimiter: ';', newline: '\r\n', quotes: false });
-    expect(mypayCsv(rows)).toBe(`${expected}\r\n`);
+  it('a call named Nido "Il Girasole" reaches MyPay as named, every field in its place', () => {
+    const girasole = { ...call, name: 'Nido "Il Girasole"' };
+    const [created] = planMonth({
+      call: girasole,
+      period: { mese: 3, anno: 2026 },
+      existing: [],
+      subscriptions: [{ userId: 'u1', fiscalCode: 'RSSMRA85C52H501N', firstName: 'Maria', lastName: 'Rossi', iseeId: 'i1', fee: { kind: 'DUE', band: { id: 'b', name: 'F', min: 0, max: 1, percent: null, fixedCost: 1 }, quotaCents: 100, amountCents: 6643 } }],
+      now: '2026-03-10T10:00:00.000Z',
+    }).create;
+    const sent = mypayCsvRow(created!, { ...payer, address: 'Via "Roma"; scala B' }, girasole, configuration);
+    expect(heldBackReasons(sent)).toEqual([]);
+    const { row, syntax } = readImportLine(mypayCsv([sent]).split('\r\n')[1]!, '1_3');
+    expect(syntax).toEqual([]);
+    expect(row.causaleVersamento).toBe('Quota Marzo 2026 Assistenza domiciliare - Rossi Maria (RSSMRA85C52H501N) - bando Nido "Il Girasole"');
+    expect(row.indirizzoPagatore).toBe('Via "Roma"; scala B');
+    expect(Object.fromEntries(MYPAY_CSV_COLUMNS.map((c) => [c, row[c]]))).toEqual({ ...sent, tipoIdentificativoUnivoco: 'F' });
+  });
+
+  it('holds back a text with an odd number of quotes, which MyPay cannot split right', () => {
+    expect(heldBackReasons(mypayCsvRow(position(), { ...payer, address: 'Via 5" pollici' }, call, configuration))).toEqual([
+      'il campo indirizzo contiene un numero dispari di virgolette ("), che MyPay non sa leggere',
+    ]);
+  });
+
+  it('sends a payer of MB, BT or SU without the province, which MyPay’s own table lacks (mypay4-db provincia.csv), and MyPay takes the row', () => {
+    for (const province of ['mb', 'BT', 'SU']) {
+      const row = mypayCsvRow(position(), { ...payer, country: province, city: 'Monza' }, call, configuration);
+      expect(row.provinciaPagatore).toBe('');
+      expect(heldBackReasons(row)).toEqual([]);
+      expect(validateRow(readImportLine(mypayCsv([row]).split('\r\n')[1]!, '1_3').row, undefined, DEFAULT_ENTITY)).toBeNull();
+    }
+    // What today's file carried: MyPay refuses it.
+    expect(validateRow({ ...readImportLine(mypayCsv([mypayCsvRow(position(), payer, call, configuration)]).split('\r\n')[1]!, '1_3').row, provinciaPagatore: 'MB' }, undefined, DEFAULT_ENTITY)?.code).toBe('|PAA_IMPORT_SINTASSI_CSV_PROV');
+    // Abroad, the province is the payer's own (MyPay checks it only for IT).
+    expect(mypayCsvRow(position(), { ...payer, country: 'MB', nation: 'CH' }, call, configuration).provinciaPagatore).toBe('MB');
+  });
+
+  it('holds back a past due date where the tipo dovuto requires one (insert_mygov_dovuto: PAA_IMPORT_DATA_SCADENZA_PAGAMENTO_OBBLIGATORIA); the due day itself goes', () => {
+    const row = mypayCsvRow(position(), payer, call, configuration); // due 2026-03-31
+    const rules = { dueDateRequired: true, applicationCode: '01' };
+    expect(heldBackReasons(row, { ...rules, today: '2026-04-01' })).toEqual([
+      'la scadenza 31/03/2026 è già passata: MyPay non accetta una scadenza passata per questo tipo dovuto (scadenza obbligatoria)',
+    ]);
+    expect(heldBackReasons(row, { ...rules, today: '2026-03-31' })).toEqual([]);
+    expect(heldBackReasons(row, { ...rules, dueDateRequired: false, today: '2026-04-01' })).toEqual([]);
+    // A cancellation is not refused for its date.
+    const cancel = mypayCsvRow(position(6643, { codIuv: '01000000000000113', azione: 'A', annullato: true }), payer, call, configuration);
+    expect(heldBackReasons(cancel, { ...rules, today: '2026-04-01' })).toEqual([]);
+    // The simulator refuses it as MyPay does.
+    const entity = { ...DEFAULT_ENTITY, scadenzaObbligatoria: ['SERVIZI_SOCIALI'] };
+    expect(validateRow(readImportLine(mypayCsv([row]).split('\r\n')[1]!, '1_3').row, undefined, entity)?.code).toBe('PAA_IMPORT_DATA_SCADENZA_PAGAMENTO_OBBLIGATORIA');
   });
 
   it('sends the IUV of a known position and never asks MyPay for another; a cancel row is A', () => {
     const known = position(6643, { importoDovuto: 0, codIuv: '01000000001234519', azione: 'A', annullato: true });
     const row = mypayCsvRow(known, payer, call, configuration);
-    expect([row.codIuv, row.flagGeneraIuv, row.azione, row.importoDovuto]).toEqual(['01000000001234519', 'false', 'A', '0.00']);
+    expect([row.codIuv, row.azione, row.importoDovuto]).toEqual(['01000000001234519', 'A', '0.00']);
+  });
+
+  it('sends an IUV MyPay generated back with flagGeneraIuv=true: with false MyPay4 refuses it (Utilities.validaIUV)', () => {
+    // An entity whose application code differs from its segregation code, as MyPay4 holds both.
+    const entity = { ...DEFAULT_ENTITY, segregationCode: '01', applicationCode: '02' };
+    const iuv = mypayIuv('01', 7);
+    const change = mypayCsvRow(position(7000, { codIuv: iuv, azione: 'M' }), payer, call, configuration);
+    expect([change.codIuv, change.flagGeneraIuv, change.azione]).toEqual([iuv, 'true', 'M']);
+    expect(heldBackReasons(change, { today: '2026-03-10', dueDateRequired: false, applicationCode: '02' })).toEqual([]);
+    const held = { iuv, status: 'DA_PAGARE' } as never;
+    const line = mypayCsv([change]).split('\r\n')[1]!;
+    expect(validateRow(readImportLine(line, '1_3').row, held, entity)).toBeNull();
+    // The row today's code wrote: the same IUV with false, refused.
+    expect(validateRow({ ...readImportLine(line, '1_3').row, flagGeneraIuv: 'false' }, held, entity)?.code).toBe('|PAA_IMPORT_SINTASSI_CSV_IUV');
+    // MyPay's own IUVs are refused with false even where the two codes agree (digits 3-4 are its "00").
+    expect(validaIuv(iuv, false, '01')).toBe(false);
+  });
+
+  it('checks an IUV made elsewhere (flagGeneraIuv=false) against the entity’s application code before sending', () => {
+    const own = (codIuv: string, applicationCode: string | null) =>
+      heldBackReasons(mypayCsvRow(position(7000, { codIuv, azione: 'M' }), payer, call, configuration), { today: '2026-03-10', dueDateRequired: false, applicationCode });
+    const base = `02${'5'.repeat(13)}`;
+    const valid = base + checkDigits(`3${base}`);
+    expect(mypayCsvRow(position(7000, { codIuv: valid, azione: 'M' }), payer, call, configuration).flagGeneraIuv).toBe('false');
+    expect(own(valid, '02')).toEqual([]);
+    expect(own(valid, '07')).toEqual([`lo IUV ${valid} non inizia con il codice applicativo 07 dell’ente: MyPay non lo accetta come IUV dell’ente`]);
+    expect(own(valid, null)).toEqual([`lo IUV ${valid} non è stato generato da MyPay e il codice applicativo dell’ente non è configurato (MYPAY_APPLICATION_CODE)`]);
+    // The simulator follows the same rule (Utilities.validaIUV).
+    expect(validaIuv(valid, false, '02')).toBe(true);
+    expect(validaIuv(valid, false, '07')).toBe(false);
   });
 
   it('cuts the payer name at 70 characters and formats cents', () => {

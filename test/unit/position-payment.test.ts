@@ -412,7 +412,8 @@ describe('Rendicontazione', () => {
     const useCases = makeReportingUseCases({
       calls: { getCall: async (id) => (id === call.id ? call : null) },
       settlement: makePaymentSettlement({ positions, paymentList, audit: { recordMany: async (entries) => void audit.push(...entries) }, clock, metrics }),
-      mypay: { reportPaid: reportPaid ?? (async (from, to) => (asked.push([from, to]), rows)) },
+      // MyPay reports the rows as paid today (NOW): in the run's last slice, the one that ends today.
+      mypay: { reportPaid: reportPaid ?? (async (from, to) => (asked.push([from, to]), to === NOW.slice(0, 10) ? rows : [])) },
       clock,
       deadlineMs: 50,
     });
@@ -429,14 +430,14 @@ describe('Rendicontazione', () => {
     expect([metrics.total('PaymentsRecorded', { channel: 'reporting' }), metrics.total('PaymentsToReconcile', { channel: 'reporting' })]).toEqual([2, 1]);
   });
 
-  it('records the call’s payments from the call’s start to today; a second run records none', async () => {
+  it('records the call’s payments from the call’s start to today, at most 31 days per MyPay export; a second run records none', async () => {
     const portal = reportingPortal([]);
     const rows = [row(portal.a), row(portal.b), row(portal.otherCall), row(portal.a, { iud: 'P202603UNKNOWNUNKNOWNUNKNOWNUNKNOWN1' })];
     const { useCases, stored, asked, audit } = reportingPortal(rows);
     const first = await useCases.runReporting('call-1', actors.operator);
     expect(first).toMatchObject({ inProgress: false, marked: 2, alreadyPaid: 0, toReconcile: 0, unmatched: 1, from: '2026-02-01', to: '2026-03-10' });
     expect(first.message).toBe('Rendicontazione completata: 2 posizioni segnate come pagate, 0 già pagate, 1 non riconosciuta.');
-    expect(asked).toEqual([['2026-02-01', '2026-03-10']]);
+    expect(asked).toEqual([['2026-02-01', '2026-03-03'], ['2026-03-04', '2026-03-10']]);
     expect(stored.get(portal.a.iud)!.isPagato).toBe(true);
     expect(stored.get(portal.otherCall.iud)!.isPagato).toBe(false); // another call's reporting records it
     expect(audit).toHaveLength(2);

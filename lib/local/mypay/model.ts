@@ -69,8 +69,15 @@ export const TIPI_VERSAMENTO = new Set(['ALL', 'BBT', 'BP', 'AD', 'CP', 'PO', 'O
 export interface SimulatedEntity {
   codIpa: string;
   password: string;
-  /** Segregation code of the entity's IUVs (2 digits). */
+  /** Segregation code of the entity's IUVs (2 digits): MyPay's generator starts its IUVs with it (IuvService.java). */
   segregationCode: string;
+  /**
+   * The entity's application code (mygov_ente.application_code): an IUV of 17 digits sent with flagGeneraIuv=false
+   * must start with it (Utilities.validaIUV). Default: the segregation code.
+   */
+  applicationCode?: string;
+  /** Tipi dovuto with "scadenza obbligatoria" (flg_scadenza_obbligatoria): a row's due date must be given, not past. */
+  scadenzaObbligatoria?: string[];
   name: string;
   /** The entity's tipi dovuto, active or not (MyPay4 mygov_ente_tipo_dovuto): a row of another is refused. */
   tipiDovuto: Record<string, boolean>;
@@ -110,7 +117,7 @@ export const CART_EXPIRY_MS = 15 * 60_000;
 export const BASKET_STORAGE_MS = 3600_000;
 export const SESSION_EXPIRY_GRACE_MS = 300_000;
 
-export const DEFAULT_ENTITY: SimulatedEntity = { codIpa: 'C_DEMO', password: 'Password1!', segregationCode: '01', name: 'Comune di Esempio', tipiDovuto: { SERVIZI_SOCIALI: true } };
+export const DEFAULT_ENTITY: SimulatedEntity = { codIpa: 'C_DEMO', password: 'Password1!', segregationCode: '01', applicationCode: '01', name: 'Comune di Esempio', tipiDovuto: { SERVIZI_SOCIALI: true } };
 
 export type PositionStatus = 'DA_PAGARE' | 'PAGATO' | 'ANNULLATO';
 export interface Position {
