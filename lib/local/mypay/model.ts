@@ -76,12 +76,13 @@ export interface SimulatedEntity {
    * must start with it (Utilities.validaIUV). Default: the segregation code.
    */
   applicationCode?: string;
-  /** Tipi dovuto with "scadenza obbligatoria" (flg_scadenza_obbligatoria): a row's due date must be given, not past. */
-  scadenzaObbligatoria?: string[];
   name: string;
   /** The entity's tipi dovuto, active or not (MyPay4 mygov_ente_tipo_dovuto): a row of another is refused. */
   tipiDovuto: Record<string, boolean>;
-  /** The tipi dovuto whose due date is required (flg_scadenza_obbligatoria): past it, MyPay4 refuses the payment. */
+  /**
+   * The tipi dovuto whose due date is required (flg_scadenza_obbligatoria): an import row's due date must be given
+   * and not past, and past it MyPay4 refuses the payment.
+   */
   scadenzaObbligatoria?: string[];
 }
 
