@@ -1,6 +1,6 @@
 import { fiscalCodeCheckCharacter, fiscalCodePattern } from './fiscal-code.ts';
 import type { IseeExtraction } from './isee-extraction.ts';
-import type { TextLine } from './text-layout.ts';
+import type { TextLine } from './text-line.ts';
 
 /**
  * The one parser of INPS ISEE attestations: text lines in, fields out, whichever source produced the

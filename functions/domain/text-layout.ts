@@ -1,4 +1,5 @@
 import { isSpeck, namesValue } from './isee-attestation.ts';
+import type { TextLine } from './text-line.ts';
 
 /**
  * Puts a page's runs of text back into the rows of the printed page, from their geometry, whichever source
@@ -24,13 +25,6 @@ export interface PlacedText {
    * bottom-right, bottom-left (on a page photographed upside down, the top-left corner is at the bottom right).
    */
   polygon: [Point, Point, Point, Point];
-}
-
-/** A line for the parser: one printed row (or one column's label with its value), and how sure its reading is. */
-export interface TextLine {
-  text: string;
-  /** 0–1: the least sure of the runs it is made of. */
-  confidence: number;
 }
 
 interface Placed {

@@ -1,7 +1,8 @@
 import type { TextractClient } from '@aws-sdk/client-textract';
 import { fileTypeOf } from '../domain/file-signature.ts';
 import type { DocumentText } from '../domain/isee-attestation.ts';
-import { meanConfidence, type TextLine } from '../domain/text-layout.ts';
+import { meanConfidence } from '../domain/text-layout.ts';
+import type { TextLine } from '../domain/text-line.ts';
 import { detectText, textFromTextract } from './textract-text.ts';
 
 /**

@@ -1,4 +1,5 @@
-import { pageLines, type PlacedText, type TextLine } from '../domain/text-layout.ts';
+import { pageLines, type PlacedText } from '../domain/text-layout.ts';
+import type { TextLine } from '../domain/text-line.ts';
 import { OPS, getDocument } from './pdfjs.ts';
 
 /** An attestation has a few pages: a longer upload is read up to here (each scanned page costs an OCR call). */

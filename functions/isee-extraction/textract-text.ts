@@ -1,6 +1,7 @@
 import { DetectDocumentTextCommand, type Block, type Point as TextractPoint, type TextractClient } from '@aws-sdk/client-textract';
 import type { DocumentText } from '../domain/isee-attestation.ts';
-import { meanConfidence, pageLines, type PlacedText, type Point, type TextLine } from '../domain/text-layout.ts';
+import { meanConfidence, pageLines, type PlacedText, type Point } from '../domain/text-layout.ts';
+import type { TextLine } from '../domain/text-line.ts';
 
 /** One answer of DetectDocumentText (one page), or a page of an asynchronous result (its blocks carry `Page`). */
 export interface TextractAnswer {

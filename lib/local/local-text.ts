@@ -4,7 +4,8 @@ import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
 import { createWorker, type Worker } from 'tesseract.js';
 import { fileTypeOf } from '../../functions/domain/file-signature.ts';
 import type { DocumentText } from '../../functions/domain/isee-attestation.ts';
-import { meanConfidence, pageLines, type PlacedText, type TextLine } from '../../functions/domain/text-layout.ts';
+import { meanConfidence, pageLines, type PlacedText } from '../../functions/domain/text-layout.ts';
+import type { TextLine } from '../../functions/domain/text-line.ts';
 import { withPdfPages, type PdfPage } from '../../functions/isee-extraction/pdf-pages.ts';
 
 /**

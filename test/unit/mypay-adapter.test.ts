@@ -80,6 +80,7 @@ describe('MyPay amounts and configuration', () => {
       codIpaEnte: 'C_DEMO',
       password: 'p',
       timeoutMs: 5000,
+      modelloUnico: true,
     });
     expect(() => myPayConfigFromEnv({ MYPAY_COD_IPA: 'C_DEMO', MYPAY_PASSWORD: 'p' })).toThrow(/MYPAY_ENDPOINT/);
     expect(() => myPayConfigFromEnv({ MYPAY_ENDPOINT: 'http://x', MYPAY_COD_IPA: 'C_DEMO' })).toThrow(/MYPAY_PASSWORD/);
