@@ -126,6 +126,7 @@ export function portalDashboard(scope: Construct, props: PortalDashboardProps): 
       ...businessDimensions.source.map((source) => business('IseeRead', { period: DAY, dimension: source, label: `Lette (${source})` })),
       businessTotal(namespace, 'IseeReadWithWarning', { period: DAY, label: 'Con avviso (omissioni, valori non coerenti)' }),
       business('IseeReadFailed', { period: DAY, label: 'Non riuscite' }),
+      business('InpsConfigurationErrors', { period: DAY, label: 'INPS: configurazione da correggere' }),
     ], { width: HALF }),
   );
 

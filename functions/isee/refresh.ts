@@ -66,8 +66,8 @@ export interface IseeRefreshDeps {
   };
   /** Only the API starts jobs and reads their state. */
   jobs?: BackgroundJobs;
-  io: Pick<IoMessages, 'sendMessage'>;
-  mailer: Mailer;
+  /** Only the jobs' function sends the December reminders (the API's bundle carries no IO nor mail client). */
+  reminders?: { io: Pick<IoMessages, 'sendMessage'>; mailer: Mailer };
   audit: { record(entry: AuditEntry, at: Date): Promise<void> };
   settings: () => { reminderFrom: string; portalUrl: string; sliceMs: number; /** The daily calls declared in the PDND purpose (null: none). */ dailyEstimate?: number | null };
   /** Waits the turn of the next query (functions/adapters/pacer.ts). */
@@ -121,6 +121,10 @@ const emptyCounts = () => Object.fromEntries(refreshOutcomes.map((o) => [o, 0]))
 export function makeIseeRefresh(deps: IseeRefreshDeps) {
   const { subscriptions, calls, users, results, expiry, clock } = deps;
   const requireJobs = () => deps.jobs ?? Promise.reject(new Error('Background jobs are not wired here'));
+  const requireReminders = () => {
+    if (!deps.reminders) throw new Error('The December reminders are not wired here');
+    return deps.reminders;
+  };
   const today = () => romeDay(clock.now());
 
   /**
@@ -379,7 +383,8 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
           if (!remind || !shouldRemind(status, user.lastIsee, day) || !(await expiry.claimReminder(year, user.id, at))) return;
           const content = reminderContent(iseeExpiry(user.lastIsee!), portalUrl);
           let configuration: string | null = null;
-          const io = await deps.io
+          const channels = requireReminders();
+          const io = await channels.io
             .sendMessage(user.fiscalCode, { subject: content.subject, markdown: content.markdown })
             .then((): ReminderChannelState => 'SENT')
             .catch((error: Error & { reason?: IoRefusalReason }): ReminderChannelState => {
@@ -390,7 +395,7 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
               return 'FAILED';
             });
           const mail: ReminderChannelState = user.email
-            ? await deps.mailer
+            ? await channels.mailer
                 .send({ to: [user.email], subject: content.subject, text: content.text })
                 .then((): ReminderChannelState => 'SENT')
                 .catch((): ReminderChannelState => 'FAILED')

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { dynamoAuditLog } from '../adapters/audit-log.ts';
 import { inpsRuntime } from '../adapters/inps-config.ts';
-import { ioConfigFromEnv, makeIo } from '../adapters/io.ts';
-import { sesMailer } from '../adapters/mail.ts';
-import { systemClock, type IoMessages } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports.ts';
 import { getCall, listActiveCallIds } from '../calls/repository.ts';
 import { DEFAULT_REMINDER_FROM, REMINDER_FROM } from '../domain/isee-refresh.ts';
 import { countApprovedSubscriptions, pageApprovedSubscriptionsOfCall, syncUserIsee } from '../subscriptions/repository.ts';
@@ -47,13 +45,11 @@ export const inpsIsee = makeInpsIseeUseCases({
   ids: randomUUID,
 });
 
-let io: IoMessages | undefined;
-
 /**
  * The refresh jobs and the expiry list. ISEE_REMINDER_FROM (MM-DD, default 12-01) is the first day of the
  * December reminders; PORTAL_URL the portal's address in them; ISEE_REFRESH_SLICE_MS a slice's time budget.
  */
-export const iseeRefresh = (extra: Pick<IseeRefreshDeps, 'jobs'> = {}) =>
+export const iseeRefresh = (extra: Pick<IseeRefreshDeps, 'jobs' | 'reminders'> = {}) =>
   makeIseeRefresh({
     fetchForUser: inpsIsee.fetchForUser,
     subscriptions: { pageApprovedSubscriptionsOfCall, countApprovedSubscriptions },
@@ -61,8 +57,6 @@ export const iseeRefresh = (extra: Pick<IseeRefreshDeps, 'jobs'> = {}) =>
     users: { getUserItems: userRepository.getUserItems },
     results: refreshRepository,
     expiry: refreshRepository,
-    io: { sendMessage: (fiscalCode, content) => (io ??= makeIo(ioConfigFromEnv())).sendMessage(fiscalCode, content) },
-    mailer: sesMailer,
     audit: dynamoAuditLog,
     settings: () => {
       const from = process.env.ISEE_REMINDER_FROM?.trim() || DEFAULT_REMINDER_FROM;

@@ -1,3 +1,6 @@
+import { ioConfigFromEnv, makeIo } from '../adapters/io.ts';
+import { sesMailer } from '../adapters/mail.ts';
+import type { IoMessages } from '../adapters/ports.ts';
 import { inpsMessages } from '../domain/inps.ts';
 import { CALL_REFRESH_JOB, EXPIRY_JOB, NEW_YEAR_JOB } from '../domain/isee-refresh.ts';
 import { iseeRefresh } from '../isee/wired.ts';
@@ -6,7 +9,10 @@ import { jobTask } from './task-handler.ts';
 import type { JobKind } from './use-cases.ts';
 
 /** The ISEE jobs (functions/jobs/job-functions.ts): a kind is a `slice` and the line shown when it fails. */
-const refresh = iseeRefresh();
+let io: IoMessages | undefined;
+const refresh = iseeRefresh({
+  reminders: { io: { sendMessage: (fiscalCode, content) => (io ??= makeIo(ioConfigFromEnv())).sendMessage(fiscalCode, content) }, mailer: sesMailer },
+});
 const kinds: Record<KindsOf<'IseeJobs'>, JobKind> = {
   [CALL_REFRESH_JOB]: { slice: refresh.callRefreshSlice, failure: inpsMessages.refreshFailed },
   [NEW_YEAR_JOB]: { slice: refresh.newYearSlice, failure: inpsMessages.refreshFailed },

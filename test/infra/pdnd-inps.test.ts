@@ -32,7 +32,8 @@ const kmsStatements = (fn: PortalFunction): Statement[] =>
 
 describe('the PDND client key', () => {
   it('is one asymmetric RSA 2048 key for signing, kept with the data', () => {
-    const keys = Object.values(data.findResources('AWS::KMS::Key'));
+    // The data stack's other key is the backup vault's (symmetric, for encryption).
+    const keys = Object.values(data.findResources('AWS::KMS::Key')).filter((key) => key.Properties.KeyUsage === 'SIGN_VERIFY');
     expect(keys).toHaveLength(1);
     expect(keys[0]).toMatchObject({ DeletionPolicy: 'Retain', Properties: { KeySpec: 'RSA_2048', KeyUsage: 'SIGN_VERIFY' } });
   });
