@@ -66,6 +66,11 @@ export const stageConfigSchema = z
     inpsAuditRest02: z.boolean().optional(),
     inpsRatePerSecond: z.number().positive().max(100).optional(),
     iseeReminderFrom: text.optional(),
+    accessibilityStatementUrl: z.url({ protocol: /^https$/ }).optional(),
+    retentionIseeDocumentsYears: z.number().int().positive().optional(),
+    retentionSupportMessagesYears: z.number().int().positive().optional(),
+    retentionPaymentRecordsYears: z.number().int().positive().optional(),
+    retentionAuditEntriesYears: z.number().int().positive().optional(),
     secretsRevision: text.optional(),
   })
   // A key this file does not list is a setting of its own (one another part of the app reads).
