@@ -244,8 +244,11 @@ describe('what paaSILChiediPagati says in each of MyPay’s modes (PagamentiTele
     });
 
     it('refuses a position past its due date where the payment type requires one: PAA_IUV_SCADUTO', async () => {
+      // Imported while its due date was ahead (MyPay4 refuses a past one at import), then the day went by.
       const past = position(MARIA, 500, { mese: 1, anno: 2025 });
-      await importedTo({ mypay: wispPay, url: wisp.url }, past);
+      await importedTo({ mypay: wispPay, url: wisp.url }, { ...past, dataScadenza: '2099-12-31' });
+      const moved = await fetch(`${wisp.url}/admin/due`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ iud: past.iud, dueDate: '2025-01-31' }) });
+      expect(moved.status).toBe(200);
       await expect(wispPay.openPositionCheckout(await iuvOf(past, wisp.url), PORTAL_PAGE)).rejects.toMatchObject({ name: 'MyPayFault', faultCode: 'PAA_IUV_SCADUTO' });
     });
   });

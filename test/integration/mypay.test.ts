@@ -475,7 +475,7 @@ describe('fault switches', () => {
     expect((await admin('faults', { operation: 'upload', kind: 'lento' })).status).toBe(400);
     expect((await admin('import', { mode: 'rotto' })).status).toBe(400);
     const state = await (await fetch(`${simulator.url}/admin/state`)).json();
-    expect(state.switches).toEqual({ faults: [], importMode: null, reject: { iuds: [], count: 0 }, reuseToken: 0 });
+    expect(state.switches).toEqual({ faults: [], importMode: null, reject: { iuds: [], count: 0 }, reuseToken: 0, holdReceipts: false });
   });
 });
 

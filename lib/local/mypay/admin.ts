@@ -122,6 +122,15 @@ export function createAdmin(store: SimulatorStore, payments: { deliverReceipts()
         await save();
         return done({ basket });
       }
+      case 'due': {
+        // A held position's due date moved, as if the days had gone by since its import (MyPay4 refuses to import a past one).
+        const held = Object.values(state.positions).find((p) => p.iud === String(body.iud ?? ''));
+        if (!held) return json(res, 400, { error: 'iud sconosciuto' });
+        if (!isRealDate(String(body.dueDate ?? ''))) return json(res, 400, { error: 'dueDate: una data yyyy-mm-dd' });
+        held.dueDate = String(body.dueDate);
+        await save();
+        return done({ position: held });
+      }
       case 'reset': {
         switches.faults = [];
         switches.importMode = null;
