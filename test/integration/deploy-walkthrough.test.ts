@@ -13,6 +13,7 @@ import { passed, preflight, type PreflightClients } from '../../lib/preflight.ts
 import { scratchApp } from '../../lib/scratch-app.ts';
 import { smoke } from '../../lib/smoke.ts';
 import { loadStage } from '../../lib/stage-config.ts';
+import { completeProduction } from '../support/stages.ts';
 import { startTestStack } from '../support/stack.ts';
 
 const ACCOUNT = '111122223333';
@@ -21,25 +22,10 @@ const kid = await calculateJwkThumbprint(publicKey.export({ format: 'jwk' }) as 
 
 /** Step 1: the stage's file, every outside setting filled in. */
 const stageFile = {
-  production: true,
+  ...completeProduction,
   account: ACCOUNT,
-  stackPrefix: 'PortaleProd',
-  webDomainName: 'servizisociali.comune.fantasia.it',
   certificateArn: `arn:aws:acm:us-east-1:${ACCOUNT}:certificate/3f8a1c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b`,
-  authDomainPrefix: 'servizisociali-fantasia',
-  spidGatewayIssuer: 'https://login.comune.fantasia.it/oidc',
-  spidGatewayClientId: 'servizi-sociali-prod',
-  mailFrom: 'noreply@comune.fantasia.it',
-  supportEmail: 'servizisociali@comune.fantasia.it',
-  alarmEmail: 'reperibile@comune.fantasia.it',
-  pdndEnvironment: 'produzione',
-  pdndClientId: '3f8a1c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b',
   pdndKid: kid,
-  inpsAttestazioneEndpoint: 'https://api.inps.it/pdnd/soap/ConsultazioneISEE/v2/ConsultazioneAttestazioneResidenti',
-  accessibilityStatementUrl: 'https://form.agid.gov.it/view/3f8a1c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b',
-  inpsPurposeAttestazione: '6b1f2a3c-4d5e-4f60-8a7b-9c0d1e2f3a4b',
-  inpsPurposeIndicatore: '7c2a3b4d-5e6f-4a71-9b8c-0d1e2f3a4b5c',
-  inpsUserId: '80012340123',
 };
 
 /** The account as the README's steps 2–9 leave it. */
