@@ -438,6 +438,7 @@ describe('a large call: audits that DynamoDB can hold', () => {
   }
   const sizeOf = (item: Record<string, unknown>) => Buffer.byteLength(JSON.stringify(item));
 
+  // Volume, not speed: thousands of items through the local table take long on a busy machine.
   it('resets the hours of 2,500 approved subscriptions, every one audited, in entries under 400 KB', async () => {
     const { call } = await openCall(operator);
     const people = Array.from({ length: 2500 }, (_, i) => ({ userId: `reset-${call.id}-${String(i).padStart(4, '0')}`, fiscalCode: randomFiscalCode(), lastName: `Reset${i}` }));
@@ -452,7 +453,7 @@ describe('a large call: audits that DynamoDB can hold', () => {
     expect(audited.every(([, hours]) => hours === 3)).toBe(true);
     for (const entry of entries) expect(sizeOf(entry)).toBeLessThan(ITEM_LIMIT);
     expect((await enrolments(call.id, '?confirmed=true&limit=10')).json.items.every((row: { weeklyHour: number | null }) => row.weeklyHour === null)).toBe(true);
-  });
+  }, 180_000);
 
   it('imports new hours for 150 subscriptions carrying five files each: every change audited, in entries under 400 KB', async () => {
     const { call } = await openCall(operator);
@@ -482,5 +483,5 @@ describe('a large call: audits that DynamoDB can hold', () => {
     expect(after.every((record) => record.weeklyHour === 4.5 && record.files.length === 5)).toBe(true);
     expect(entries.length).toBeGreaterThan(1);
     for (const entry of entries) expect(sizeOf(entry)).toBeLessThan(ITEM_LIMIT);
-  });
+  }, 180_000);
 });
