@@ -10,7 +10,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { inject } from '../support/stack-context.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
@@ -22,6 +22,8 @@ import { authorize, CookieBrowser, exchangeCode } from '../support/sign-in.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const GIUSEPPE = 'VRDGPP90P07F839R';
+// Each step starts the command in a new process (tsx compiles it on start): slow on a busy machine, not a timing check.
+vi.setConfig({ testTimeout: 120_000 });
 
 interface Run {
   code: number;
