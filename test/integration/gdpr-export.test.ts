@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUDIT_DAY_SHARDS, keys, shardOf } from '../../functions/adapters/table.ts';
 import type { Actor } from '../../functions/domain/roles.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
@@ -18,6 +18,8 @@ import { inject } from '../support/stack-context.ts';
  * every shard of the day and on the unsharded partition of entries older than the shards, into one file.
  */
 const run = promisify(execFile);
+// Each case starts the command in a new process (tsx compiles it on start): slow on a busy machine, not a timing check.
+vi.setConfig({ testTimeout: 120_000 });
 const CITIZEN = 'RSSMRA85C52H501N';
 const today = new Date().toISOString().slice(0, 10);
 let env: NodeJS.ProcessEnv;
