@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../functions/http/openapi.ts';
 import { resources, routeKey, routes } from '../../functions/routes.ts';
 import { matchRoute } from '../../lib/local/api-server.ts';
-import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
+import type { ScratchApp } from '../../lib/scratch-app.ts';
 import { sharedPortal } from '../support/portal-app.ts';
 
 /**

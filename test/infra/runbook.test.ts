@@ -6,7 +6,7 @@ import { AUDIT_DAY_SHARDS, keys, table } from '../../functions/adapters/table.ts
 import { MIGRATIONS_JOB, MIGRATIONS_JOB_KEY, MIGRATIONS_PARTITION } from '../../functions/migrations/ids.ts';
 import { MIGRATION_DEPLOY_WAIT_MS } from '../../functions/migrations/state-machine.ts';
 import { resources } from '../../functions/routes.ts';
-import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
+import type { ScratchApp } from '../../lib/scratch-app.ts';
 import { sharedPortal } from '../support/portal-app.ts';
 
 /**
