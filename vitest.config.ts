@@ -14,7 +14,9 @@ export default defineConfig({
   test: {
     projects: [
       { resolve, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], maxWorkers: 2, env: { ...env, TABLE_NAME: 'unit-test-table', CURSOR_SECRET: 'unit-test-cursor-secret', AWS_REGION: 'eu-south-1' } } },
-      { resolve, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], maxWorkers: 2, testTimeout: 300_000, hookTimeout: 300_000, env } },
+      // Infra files share their worker's modules (isolate: false): aws-cdk-lib loads once per worker, not once per file,
+      // and an app the files only read is synthesized once (test/support/portal-app.ts).
+      { resolve, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], maxWorkers: 2, isolate: false, testTimeout: 300_000, hookTimeout: 300_000, env } },
       {
         resolve,
         test: {

@@ -7,12 +7,13 @@ import { table } from '../../functions/adapters/table.ts';
 import { functionAccess, timeoutOf } from '../../lib/function-access.ts';
 import { PortalFunction } from '../../lib/portal-function.ts';
 import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
+import { sharedPortal } from '../support/portal-app.ts';
 
 let portal: ScratchApp;
 let api: Template;
 
 beforeAll(() => {
-  portal = scratchApp({ bundle: false });
+  portal = sharedPortal({ bundle: false });
   api = Template.fromStack(portal.api);
 });
 afterAll(() => portal.dispose());

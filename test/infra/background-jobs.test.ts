@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resources } from '../../functions/routes.ts';
 import type { PortalFunction } from '../../lib/portal-function.ts';
 import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
+import { sharedPortal } from '../support/portal-app.ts';
 
 let portal: ScratchApp;
 let api: Template;
 
 beforeAll(() => {
-  portal = scratchApp({ bundle: false });
+  portal = sharedPortal({ bundle: false });
   api = Template.fromStack(portal.api);
 });
 afterAll(() => portal.dispose());

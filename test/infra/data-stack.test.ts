@@ -2,6 +2,7 @@ import { Template, Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { table as tableKeys } from '../../functions/adapters/table.ts';
 import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
+import { sharedPortal } from '../support/portal-app.ts';
 
 let portal: ScratchApp;
 let data: Template;
@@ -117,7 +118,7 @@ describe('data stack (stateful)', () => {
 
 describe('data stack without a custom web domain', () => {
   it('allows presigned uploads from CloudFront domains only, never from any origin', () => {
-    const plain = scratchApp({ bundle: false });
+    const plain = sharedPortal({ bundle: false });
     try {
       const rules = Template.fromStack(plain.data).findResources('AWS::S3::Bucket');
       const origins = Object.values(rules).flatMap((b) => b.Properties.CorsConfiguration?.CorsRules ?? []).flatMap((r) => r.AllowedOrigins);

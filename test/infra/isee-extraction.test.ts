@@ -5,12 +5,13 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PortalFunction } from '../../lib/portal-function.ts';
 import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
+import { sharedPortal } from '../support/portal-app.ts';
 
 let portal: ScratchApp;
 let extraction: Template;
 
 beforeAll(() => {
-  portal = scratchApp({ bundle: false });
+  portal = sharedPortal({ bundle: false });
   extraction = Template.fromStack(portal.extraction);
 });
 afterAll(() => portal.dispose());

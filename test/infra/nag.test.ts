@@ -4,6 +4,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
+import { sharedPortal } from '../support/portal-app.ts';
 
 /**
  * cdk-nag 3 runs as a CDK policy-validation plugin: `app.synth()` (and so `cdk synth`) fails on any
@@ -43,7 +44,7 @@ describe.each([
 ])('cdk-nag AwsSolutions %s', (_, context) => {
   let portal: ScratchApp;
   beforeAll(() => {
-    portal = scratchApp({ bundle: false, context });
+    portal = sharedPortal({ bundle: false, context });
     portal.app.synth();
   });
   afterAll(() => portal.dispose());
@@ -99,7 +100,7 @@ describe.each([
 
 describe('cdk-nag conditional acknowledgements', () => {
   it('drops the CloudFront TLS and WAF acknowledgements once a custom domain and a web ACL are given', () => {
-    const portal = scratchApp({
+    const portal = sharedPortal({
       bundle: false,
       context: {
         webDomainName: 'servizisociali.comune.example.it',

@@ -11,6 +11,7 @@ import { resources } from '../../functions/routes.ts';
 import { inventoryOf } from '../../lib/cost-inventory.ts';
 import { OperationsStack } from '../../lib/operations-stack.ts';
 import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
+import { sharedPortal } from '../support/portal-app.ts';
 import { completeProduction } from '../support/stages.ts';
 
 /**
@@ -140,7 +141,7 @@ const metricsIn = (w: Json): string[] =>
 
 let s: Synthesized;
 beforeAll(() => {
-  s = synthesize(scratchApp({ bundle: false }));
+  s = synthesize(sharedPortal({ bundle: false }));
 });
 afterAll(() => s.portal.dispose());
 

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../functions/http/openapi.ts';
 import { resources, routeKey, routes } from '../../functions/routes.ts';
 import { matchRoute } from '../../lib/local/api-server.ts';
-import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
+import type { ScratchApp } from '../../lib/scratch-app.ts';
+import { sharedPortal } from '../support/portal-app.ts';
 
 /**
  * One route table (functions/routes.ts), several readers that must agree on it: the cloud stack (here),
@@ -13,7 +14,7 @@ let portal: ScratchApp;
 let api: Template;
 
 beforeAll(() => {
-  portal = scratchApp({ bundle: false });
+  portal = sharedPortal({ bundle: false });
   api = Template.fromStack(portal.api);
 });
 afterAll(() => portal.dispose());

@@ -6,7 +6,8 @@ import { AUDIT_DAY_SHARDS, keys, table } from '../../functions/adapters/table.ts
 import { MIGRATIONS_JOB, MIGRATIONS_JOB_KEY, MIGRATIONS_PARTITION } from '../../functions/migrations/ids.ts';
 import { MIGRATION_DEPLOY_WAIT_MS } from '../../functions/migrations/state-machine.ts';
 import { resources } from '../../functions/routes.ts';
-import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
+import type { ScratchApp } from '../../lib/scratch-app.ts';
+import { sharedPortal } from '../support/portal-app.ts';
 
 /**
  * docs/operations.md against the code: a command in the runbook that names a script, a function, a state
@@ -27,7 +28,7 @@ const resourcesOf = (template: Json, type: string): [string, Json][] => Object.e
 const everywhere = (type: string) => [...templates.entries()].flatMap(([stack, template]) => resourcesOf(template, type).map(([id, r]) => ({ stack, id, resource: r })));
 
 beforeAll(() => {
-  portal = scratchApp({ bundle: false, nag: false });
+  portal = sharedPortal({ bundle: false, nag: false });
   const stacks = portal.app.node.children.filter((c): c is Stack => Stack.isStack(c));
   templates = new Map(stacks.map((stack) => [stack.stackName, Template.fromStack(stack).toJSON()]));
 });

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { PortalFunction } from '../../lib/portal-function.ts';
 import { CONFIG_DIR, loadStage, stackNamesOf, stageConfigSchema } from '../../lib/stage-config.ts';
 import { scratchApp } from '../../lib/scratch-app.ts';
+import { sharedPortal } from '../support/portal-app.ts';
 import { completeProduction } from '../support/stages.ts';
 
 /**
@@ -132,7 +133,7 @@ describe('the file', () => {
   });
 
   it('is not needed without a stage: cdk synth builds the development copy with its defaults', () => {
-    const portal = scratchApp({ bundle: false, nag: false });
+    const portal = sharedPortal({ bundle: false, nag: false });
     try {
       expect(portal.stage).toBeUndefined();
       expect(portal.warnings).toEqual([]);

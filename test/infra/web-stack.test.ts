@@ -4,6 +4,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RuntimeConfig } from '../../web/src/lib/runtime-config.ts';
 import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
+import { sharedPortal } from '../support/portal-app.ts';
 import { spaRewriteCode } from '../../lib/spa-rewrite.ts';
 
 // CloudFront's managed policies (AWS documentation, "Use managed cache/origin request policies").
@@ -14,7 +15,7 @@ let portal: ScratchApp;
 let web: Template;
 
 beforeAll(() => {
-  portal = scratchApp({ bundle: false });
+  portal = sharedPortal({ bundle: false });
   web = Template.fromStack(portal.web);
 });
 afterAll(() => portal.dispose());
