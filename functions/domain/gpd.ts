@@ -200,7 +200,7 @@ export function gpdPaymentPosition(input: GpdPositionInput, creditor: GpdCredito
         description,
         isPartialPayment: false,
         dueDate: gpdDueDate(input.dueDay),
-        transfer: [{ idTransfer: '1', amount: input.amountCents, organizationFiscalCode: creditor.fiscalCode, remittanceInformation: description, category: creditor.taxonomyCode, iban: creditor.iban }],
+        transfer: [{ idTransfer: '1', amount: input.amountCents, organizationFiscalCode: creditor.fiscalCode, remittanceInformation: description, category: creditor.taxonomyCode, iban: creditor.iban.replace(/\s+/g, '').toUpperCase() }],
       },
     ],
   };
@@ -219,3 +219,32 @@ export function sameGpdPosition(
   const b = held.paymentOption?.[0];
   return held.iupd === sent.iupd && held.paymentOption?.length === 1 && b?.iuv === a.iuv && b.amount === a.amount && (b.dueDate ?? '').slice(0, 19) === a.dueDate;
 }
+
+/**
+ * The deployment's GPD settings, checked (lib/stage-config.ts): each function answers the Italian reason a value is
+ * refused, or null. They are checked where the council configures them, so a wrong one never reaches pagoPA.
+ */
+export const gpdSettingProblems = {
+  segregationCode: (value: string): string | null => (SEGREGATION_CODE.test(value) ? null : `il codice di segregazione deve essere di 2 cifre (quello assegnato da pagoPA all'ente), non "${value}"`),
+  /** A legal person's fiscal code: 11 digits whose last is the check digit of the first ten (the partita IVA's rule). */
+  fiscalCode(value: string): string | null {
+    if (!COUNCIL_FISCAL_CODE.test(value)) return `il codice fiscale dell'ente deve essere di 11 cifre, non "${value}"`;
+    const sum = [...value.slice(0, 10)].reduce((total, digit, i) => {
+      const n = Number(digit) * (i % 2 === 1 ? 2 : 1);
+      return total + (n > 9 ? n - 9 : n);
+    }, 0);
+    return (10 - (sum % 10)) % 10 === Number(value[10]) ? null : `il codice fiscale dell'ente "${value}" ha la cifra di controllo sbagliata`;
+  },
+  /** An IBAN (ISO 13616: mod 97 = 1); an Italian one has 27 characters. */
+  iban(value: string): string | null {
+    const iban = value.replace(/\s+/g, '').toUpperCase();
+    if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(iban)) return `l'IBAN "${value}" non ha la forma di un IBAN (due lettere del paese, due cifre di controllo, il conto)`;
+    if (iban.startsWith('IT') && iban.length !== 27) return `l'IBAN italiano "${value}" deve avere 27 caratteri, ne ha ${iban.length}`;
+    const digits = (iban.slice(4) + iban.slice(0, 4)).replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
+    const remainder = [...digits].reduce((r, d) => (r * 10 + Number(d)) % 97, 0);
+    return remainder === 1 ? null : `l'IBAN "${value}" ha le cifre di controllo sbagliate`;
+  },
+  /** pagoPA's taxonomy code of the transfer (category): 9/ + 7 digits + 2 letters + /, or the code alone. */
+  taxonomyCode: (value: string): string | null =>
+    /^(9\/[0-9]{7}[A-Z]{2}\/|[0-9]{7}[A-Z]{2})$/.test(value) ? null : `il codice tassonomico "${value}" non è nella forma 9/0101108TS/ (tassonomia dei servizi di pagamento pagoPA)`,
+};
