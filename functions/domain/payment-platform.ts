@@ -63,6 +63,7 @@ export interface PlatformExportResults {
  * imports a file asynchronously (submit uploads it, progress polls the import); GPD answers at once (submit's
  * results are final and progress only repeats them). Both are idempotent for the same flow and attempt: a
  * submit retried after a fault never creates a position twice (GPD: a 409 is read back by iupd and compared).
+ * `progress` is called only while submit's `results` were null.
  */
 export interface PlatformExport {
   submit(batch: { flowId: string; attempt: number; positions: readonly PlatformPosition[] }, options?: { deadline?: number }): Promise<{ ticket: string; results: PlatformExportResults | null }>;
@@ -72,6 +73,8 @@ export interface PlatformExport {
 /** A notice the citizen pays in a checkout. */
 export interface PayableNotice {
   iud: string;
+  /** GPD: the position's restoration count (its iupd). */
+  revision?: number;
   iuv: string;
   /** 18 digits. */
   noticeNumber: string;

@@ -227,7 +227,8 @@ export function makeGpdClient(config: GpdConfig) {
      * POST v2 …/debtpositions?toPublish=true (openapi_external_v2.json createMultiplePositions): at most 100, all or
      * nothing, 201 without a body. On 409 (one of them exists already) each is read back: the ones GPD holds as sent
      * count as created, a different one is refused, and the rest go again in one more call. On 400 (one of them is
-     * malformed, GPD does not say which in a way to rely on) each is sent alone, so every position gets its own answer.
+     * malformed, GPD does not say which in a way to rely on) or 403 (DEBT_POSITION_FORBIDDEN: an IUV outside the
+     * council's segregation codes) each is sent alone, so every position gets its own answer.
      */
     async createPositions(positions: readonly GpdPaymentPosition[], options: Options = {}): Promise<{ created: string[]; refused: { iupd: string; error: GpdRefused }[] }> {
       if (positions.length > 100) throw new RangeError('GPD: al più 100 posizioni per chiamata');
@@ -241,9 +242,9 @@ export function makeGpdClient(config: GpdConfig) {
           created.push(...pending.map((p) => p.iupd));
           break;
         }
-        if (response.status !== 409 && response.status !== 400) return refused(response);
+        if (![400, 403, 409].includes(response.status)) return refused(response);
         await response.body?.cancel();
-        if (response.status === 400) {
+        if (response.status !== 409) {
           for (const position of pending) {
             try {
               await createPosition(position, options);
