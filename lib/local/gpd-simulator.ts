@@ -73,8 +73,21 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
   const empty = (): State => ({ positions: {}, receipts: {}, pendingReceipts: [], carts: {} });
   const state: State = fs.existsSync(stateFile) ? { ...empty(), ...JSON.parse(fs.readFileSync(stateFile, 'utf8')) } : empty();
   const switches: Switches = { faults: [], holdReceipts: false };
-  let saving = Promise.resolve();
-  const save = () => (saving = saving.then(() => fs.promises.writeFile(`${stateFile}.tmp`, JSON.stringify(state)).then(() => fs.promises.rename(`${stateFile}.tmp`, stateFile))));
+  // state.json written atomically (temp file + rename); saves asked for during a write coalesce into one more.
+  let saving: Promise<void> | null = null;
+  let dirty = false;
+  const save = async (): Promise<void> => {
+    dirty = true;
+    if (saving) return saving;
+    saving = (async () => {
+      while (dirty) {
+        dirty = false;
+        await fs.promises.writeFile(`${stateFile}.tmp`, JSON.stringify(state));
+        await fs.promises.rename(`${stateFile}.tmp`, stateFile);
+      }
+    })().finally(() => (saving = null));
+    return saving;
+  };
 
   const positions = createPositions(state, now);
   const payments = createPayments(state, switches, organizations, now, save);
