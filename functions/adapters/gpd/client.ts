@@ -166,7 +166,16 @@ export function makeGpdClient(config: GpdConfig) {
         await pacer.rateLimited(waitMs);
         continue;
       }
-      if (response && response.status < 500) return response;
+      // The body is read within the attempt's timeout (its signal covers it): a caller that reads it later, after
+      // another call (a 409 read back), must not find it aborted.
+      if (response && response.status < 500) {
+        try {
+          return new Response(response.status === 204 || response.status === 304 ? null : await response.arrayBuffer(), { status: response.status, statusText: response.statusText, headers: response.headers });
+        } catch (error) {
+          why = (error as Error).name === 'TimeoutError' ? 'timeout' : (error as Error).message;
+          response = null;
+        }
+      }
       await response?.body?.cancel();
       failures += 1;
       const wait = backoffMs * 2 ** (failures - 1);
