@@ -26,7 +26,7 @@ Portale dei servizi sociali — ambiente locale
   API (OpenAPI):    ${stack.appUrl}/api/openapi.json
   Accesso (OIDC):   ${stack.issuer}
   MyPay:            ${stack.myPayUrl}  (simulatore: import, posizioni, interruttori di guasto)
-  Posta (SES):      ${stack.sesEndpoint}/  (le e-mail inviate dal portale)
+${stack.gpdUrl ? `  pagoPA GPD:       ${stack.gpdUrl}/  (simulatore: posizioni, Checkout, ricevute, interruttori di guasto)\n` : ''}  Posta (SES):      ${stack.sesEndpoint}/  (le e-mail inviate dal portale)
   App IO:           ${stack.ioUrl}/  (simulatore: messaggi ricevuti, profili, interruttori di guasto)
   PDND:             ${stack.pdndUrl}/token.oauth2  (simulatore del server di autorizzazione: voucher, interruttori)
   INPS ISEE:        ${stack.inpsUrl}/  (simulatore ConsultazioneISEE: DSU di prova, interruttori di guasto)

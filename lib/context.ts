@@ -1,3 +1,4 @@
+import type { PaymentPlatformName } from '../functions/domain/payment-platform.ts';
 import { INPS_BENEFIT_CODE, inpsAttestationOperations, inpsOperationPaths, type InpsAttestationOperation } from '../functions/domain/inps.ts';
 import { REMINDER_FROM } from '../functions/domain/isee-refresh.ts';
 import type { Node } from 'constructs';
@@ -48,6 +49,24 @@ export interface PortalContext {
   webAclArn?: string;
   /** Name of the Secrets Manager secret (JSON: endpoint, codIpa, password) with the council's MyPay access. */
   mypaySecretName: string;
+  /**
+   * The platform the council bills through (context paymentPlatform, default 'mypay') and, for pagoPA's GPD, its
+   * settings (README "Piattaforma di pagamento"). Read here so a stage file may carry them; the functions are not
+   * wired to GPD yet (issue 37).
+   */
+  paymentPlatform: PaymentPlatformName;
+  gpd: {
+    environment: 'uat' | 'produzione';
+    /** The host of GPD, Checkout and the receipts service: gpdBaseUrl, else the environment's. */
+    baseUrl: string;
+    /** Secrets Manager secret (JSON: apiKey, receiptsKey, checkoutKey?) with the subscription keys of this stage. */
+    secretName: string | undefined;
+    organizationFiscalCode: string | undefined;
+    companyName: string | undefined;
+    segregationCode: string | undefined;
+    iban: string | undefined;
+    taxonomyCode: string | undefined;
+  };
   /**
    * MyPay's mode (its pa.modelloUnico): true with pagoPA's "modello unico" (the default), false with the older
    * WISP. It decides how the portal reads a payment session's outcome (context mypayModelloUnico).
@@ -177,6 +196,23 @@ export const pdndEnvironments = {
   collaudo: { tokenUrl: 'https://auth.uat.interop.pagopa.it/token.oauth2', assertionAudience: 'auth.uat.interop.pagopa.it/client-assertion' },
   produzione: { tokenUrl: 'https://auth.interop.pagopa.it/token.oauth2', assertionAudience: 'auth.interop.pagopa.it/client-assertion' },
 } as const;
+
+/** pagoPA's hosts for GPD, Checkout and the receipts service (pagopa-debt-position openapi_external_v1.json servers). */
+export const gpdEnvironments = { uat: 'https://api.uat.platform.pagopa.it', produzione: 'https://api.platform.pagopa.it' } as const;
+
+function gpdOf(node: Node): PortalContext['gpd'] {
+  const environment = text(node, 'gpdEnvironment') === 'uat' ? 'uat' : 'produzione';
+  return {
+    environment,
+    baseUrl: text(node, 'gpdBaseUrl') ?? gpdEnvironments[environment],
+    secretName: text(node, 'gpdSecretName'),
+    organizationFiscalCode: text(node, 'gpdOrganizationFiscalCode'),
+    companyName: text(node, 'gpdCompanyName'),
+    segregationCode: text(node, 'gpdSegregationCode'),
+    iban: text(node, 'gpdIban'),
+    taxonomyCode: text(node, 'gpdTaxonomyCode'),
+  };
+}
 
 /** The settings each app has read: a key of a stage file that nothing reads is reported (a typo, a retired setting). */
 const settingsRead = new WeakMap<Node, Set<string>>();
@@ -308,6 +344,8 @@ export function portalContext(node: Node): PortalContext {
     certificateArn,
     webAclArn: text(node, 'webAclArn'),
     mypaySecretName: text(node, 'mypaySecretName') ?? contextDefaults.mypaySecretName,
+    paymentPlatform: text(node, 'paymentPlatform') === 'gpd' ? 'gpd' : 'mypay',
+    gpd: gpdOf(node),
     mypayModelloUnico: text(node, 'mypayModelloUnico') !== 'false',
     mypayScadenzaObbligatoria: text(node, 'mypayScadenzaObbligatoria') === 'true',
     mypayApplicationCode: text(node, 'mypayApplicationCode'),

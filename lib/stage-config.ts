@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { gpdSettingProblems } from '../functions/domain/gpd.ts';
+import { PAYMENT_PLATFORMS } from '../functions/domain/payment-platform.ts';
 import { repoRoot } from './portal-function.ts';
 
 /**
@@ -17,6 +19,15 @@ export const STAGE_NAME = /^[a-z][a-z0-9-]{0,30}$/;
 const text = z.string().trim().min(1);
 const email = z.email();
 const uuid = z.guid(); // PDND's ids: any 8-4-4-4-12 hex, as lib/context.ts checks them
+/** A text checked by one of domain/gpd.ts gpdSettingProblems (its Italian reason is the message). */
+const checked = (problem: (value: string) => string | null) =>
+  z.string().trim().superRefine((value, ctx) => {
+    const reason = problem(value);
+    if (reason) ctx.addIssue({ code: 'custom', message: reason });
+  });
+
+/** GPD's settings a council on pagoPA GPD must give (README "Piattaforma di pagamento"). */
+export const GPD_REQUIRED_SETTINGS = ['gpdSecretName', 'gpdOrganizationFiscalCode', 'gpdCompanyName', 'gpdSegregationCode', 'gpdIban', 'gpdTaxonomyCode'] as const;
 
 export const stageConfigSchema = z
   .object({
@@ -43,6 +54,18 @@ export const stageConfigSchema = z
     alarmEmail: email.optional(),
     mypaySecretName: text.optional(),
     mypayImportMaxWaitMinutes: z.number().int().min(1).max(180 * 24 * 60).optional(),
+    /** The platform the council bills through: MyPay (Regione Veneto's intermediary, the default) or pagoPA's GPD. */
+    paymentPlatform: z.enum(PAYMENT_PLATFORMS as ['mypay', 'gpd']).optional(),
+    /** pagoPA's environment for GPD, Checkout and receipts: 'uat' (collaudo) or 'produzione'; gpdBaseUrl overrides its host. */
+    gpdEnvironment: z.enum(['uat', 'produzione']).optional(),
+    gpdBaseUrl: z.url({ protocol: /^https$/ }).optional(),
+    /** The Secrets Manager secret with the subscription keys: { "apiKey", "receiptsKey", "checkoutKey"? } (one secret per stage). */
+    gpdSecretName: text.optional(),
+    gpdOrganizationFiscalCode: checked(gpdSettingProblems.fiscalCode).optional(),
+    gpdCompanyName: z.string().trim().min(1).max(140, 'al più 140 caratteri (companyName di GPD)').optional(),
+    gpdSegregationCode: checked(gpdSettingProblems.segregationCode).optional(),
+    gpdIban: checked(gpdSettingProblems.iban).optional(),
+    gpdTaxonomyCode: checked(gpdSettingProblems.taxonomyCode).optional(),
     ioBaseUrl: z.url({ protocol: /^https?$/ }).optional(),
     ioSecretName: text.optional(),
     pdndEnvironment: z.enum(['collaudo', 'produzione']).optional(),
@@ -74,7 +97,13 @@ export const stageConfigSchema = z
     secretsRevision: text.optional(),
   })
   // A key this file does not list is a setting of its own (one another part of the app reads).
-  .catchall(z.union([z.string(), z.number(), z.boolean()]));
+  .catchall(z.union([z.string(), z.number(), z.boolean()]))
+  // A council on GPD gives all of GPD's settings: without one, no position could be created or paid.
+  .superRefine((settings, ctx) => {
+    if (settings.paymentPlatform !== 'gpd') return;
+    for (const key of GPD_REQUIRED_SETTINGS)
+      if (settings[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: `con paymentPlatform "gpd" va indicato ${key} (README, "Piattaforma di pagamento")` });
+  });
 
 export type StageConfig = z.infer<typeof stageConfigSchema>;
 

@@ -22,6 +22,11 @@ export interface LocalConfig {
   pdndPort: number;
   /** INPS's ConsultazioneISEE e-service (lib/local/inps-simulator.ts). */
   inpsPort: number;
+  /**
+   * pagoPA's GPD, Checkout and receipts (lib/local/gpd-simulator.ts). Unset (a test's stack): started, on a free
+   * port, only when PAYMENT_PLATFORM=gpd.
+   */
+  gpdPort?: number;
   dataDir: string;
   host: string;
 }
@@ -39,6 +44,7 @@ export function localConfig(env: NodeJS.ProcessEnv = process.env): LocalConfig {
     ioPort: Number(env.IO_PORT ?? port + 1572),
     pdndPort: Number(env.PDND_PORT ?? port + 1573),
     inpsPort: Number(env.INPS_PORT ?? port + 1574),
+    gpdPort: Number(env.GPD_PORT ?? port + 1575),
     dataDir: path.resolve(env.DATA_DIR ?? '.data'),
     host: env.HOST ?? 'localhost',
   };

@@ -13,6 +13,7 @@ import { startIdentityProvider } from './idp.ts';
 import { startIseeExtraction } from './isee-extraction.ts';
 import { localFunctionArn, localStateMachineArn, startStepFunctions, type TaskFunction } from './step-functions.ts';
 import { DEFAULT_ENTITY, startMyPaySimulator } from './mypay-simulator.ts';
+import { DEFAULT_API_KEY as DEFAULT_GPD_API_KEY, DEFAULT_ORGANIZATION as DEFAULT_GPD_ORGANIZATION, DEFAULT_RECEIPTS_KEY as DEFAULT_GPD_RECEIPTS_KEY, startGpdSimulator } from './gpd-simulator.ts';
 import { LOCAL_MAIL, startMail } from './mail.ts';
 import { LOCAL_IO, startIoSimulator } from './io-simulator.ts';
 import { LOCAL_PDND, localPdndClient, startPdndSimulator } from './pdnd-simulator.ts';
@@ -35,6 +36,8 @@ export interface LocalStack {
   /** The MyPay simulator's page (fault switches) and its SOAP endpoint. */
   myPayUrl: string;
   myPayEndpoint: string;
+  /** The GPD simulator (positions, Checkout, receipts; its page and switches at `${gpdUrl}/`), when started. */
+  gpdUrl: string | null;
   /** aws-ses-v2-local: `${sesEndpoint}/` is the inbox, `${sesEndpoint}/store` the messages as JSON. */
   sesEndpoint: string;
   /** The IO app simulator: `${ioUrl}/` lists the messages, `${ioUrl}/admin/…` the switches. */
@@ -162,6 +165,20 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     // How long MyPay may keep an import in IMPORT_IN_ELAB before the flow is suspended: 48 hours in the cloud
     // (an entity with GPD enabled), ten minutes here, where the simulator holds one only when told to.
     process.env.MYPAY_IMPORT_MAX_WAIT_MINUTES ||= '10';
+    // pagoPA's GPD, Checkout and receipts: the simulator beside MyPay's (cheap: a small HTTP server), with the settings
+    // the cloud takes from the stage (paymentPlatform, gpd*) and the keys from Secrets Manager. A value already set wins.
+    const gpd = config.gpdPort !== undefined || process.env.PAYMENT_PLATFORM === 'gpd' ? await startGpdSimulator({ port: config.gpdPort ?? 0, host: '127.0.0.1', dataDir: config.dataDir }) : null;
+    if (gpd) {
+      opened.push(gpd);
+      process.env.GPD_BASE_URL ||= gpd.url;
+      process.env.GPD_API_KEY ||= DEFAULT_GPD_API_KEY;
+      process.env.GPD_RECEIPTS_KEY ||= DEFAULT_GPD_RECEIPTS_KEY;
+      process.env.GPD_ORGANIZATION_FISCAL_CODE ||= DEFAULT_GPD_ORGANIZATION.fiscalCode;
+      process.env.GPD_COMPANY_NAME ||= DEFAULT_GPD_ORGANIZATION.companyName;
+      process.env.GPD_SEGREGATION_CODE ||= DEFAULT_GPD_ORGANIZATION.segregationCodes[0]!;
+      process.env.GPD_IBAN ||= 'IT60X0542811101000000123456';
+      process.env.GPD_TAXONOMY_CODE ||= '9/0101108TS/';
+    }
     // IO: the simulator, with the settings the cloud takes from context and Secrets Manager.
     const io = await startIoSimulator({ port: config.ioPort, host: '127.0.0.1' });
     opened.push(io);
@@ -235,7 +252,7 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
           server.closeAllConnections();
         }),
     });
-    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, myPayUrl: myPay.url, myPayEndpoint: myPay.endpoint, sesEndpoint, ioUrl: io.url, pdndUrl: pdnd.url, inpsUrl: inps.url, stepFunctionsEndpoint: stepFunctions.endpoint, close };
+    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, myPayUrl: myPay.url, myPayEndpoint: myPay.endpoint, gpdUrl: gpd?.url ?? null, sesEndpoint, ioUrl: io.url, pdndUrl: pdnd.url, inpsUrl: inps.url, stepFunctionsEndpoint: stepFunctions.endpoint, close };
   } catch (error) {
     await close();
     throw error;

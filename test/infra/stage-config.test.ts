@@ -43,6 +43,16 @@ describe('a production stage', () => {
     }
   });
 
+  it('on pagoPA GPD takes the payment platform and GPD’s settings from the file, with no setting left unread', () => {
+    write('prod-gpd', { ...completeProduction, paymentPlatform: 'gpd', gpdEnvironment: 'uat', gpdSecretName: 'portale/gpd', gpdOrganizationFiscalCode: '00488410010', gpdCompanyName: 'Comune di Fantasia', gpdSegregationCode: '47', gpdIban: 'IT60X0542811101000000123456', gpdTaxonomyCode: '9/0101108TS/' });
+    const portal = synth('prod-gpd');
+    try {
+      expect(portal.warnings).toEqual([]);
+    } finally {
+      portal.dispose();
+    }
+  });
+
   it('refuses every placeholder left, naming each setting and the file to change', () => {
     write('prod-placeholders', { production: true, stackPrefix: 'PortaleProd', mailFrom: 'noreply@comune.example.it', pdndKid: 'placeholder-kid-set-by-pdnd-back-office-000' });
     let message = '';

@@ -2,7 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FaultRule, Switches } from './model.ts';
 
-export function createFaults(switches: Switches, holdMs: number) {
+export function createFaults(switches: Pick<Switches, 'faults'>, holdMs: number) {
   const takeFault = (target: string): FaultRule | undefined => {
     const rule = switches.faults.find((f) => (f.target === target || f.target === '*') && (f.remaining === null || f.remaining > 0));
     if (rule && rule.remaining !== null) rule.remaining -= 1;
