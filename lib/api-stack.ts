@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ArnFormat, Duration, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -55,8 +55,8 @@ export class ApiStack extends Stack {
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
 
-    // The key that signs list cursors (functions/adapters/dynamo.ts). A dynamic reference: CloudFormation
-    // resolves it at deploy time, so the value is in no template, only in the functions' configuration.
+    // The key that signs list cursors (functions/adapters/dynamo.ts). Like MyPay's and IO's secrets it is read at
+    // run time (functions/adapters/secrets.ts): the functions' configuration holds its ARN, never its value.
     const cursorSecret = new secretsmanager.Secret(this, 'CursorSecret', {
       description: 'Signs the list cursors of the API (HMAC)',
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
@@ -64,11 +64,13 @@ export class ApiStack extends Stack {
     acknowledge(cursorSecret, {
       'AwsSolutions-SMG4': 'A cursor lives for one browsing session; a new value (and a redeploy) only invalidates the cursors in flight, so rotation is done by hand if ever needed.',
     });
+    const mypaySecret = secretsmanager.Secret.fromSecretNameV2(this, 'MyPaySecret', props.mypaySecretName);
+    const ioSecret = secretsmanager.Secret.fromSecretNameV2(this, 'IoSecret', props.io.secretName);
     const mailIdentityArn =
       props.mail.identityArn ??
       this.formatArn({ service: 'ses', resource: 'identity', resourceName: props.mail.from.split('@').pop()!, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
     const bind: { [K in keyof Required<FunctionAccess>]: (fn: PortalFunction, access: Required<FunctionAccess>[K]) => void } = {
-      table: (fn, access) => fn.bindTable(props.data.table, access).addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap()),
+      table: (fn, access) => fn.bindTable(props.data.table, access).bindSecret('CURSOR_SECRET_ARN', cursorSecret, cursorSecret.secretArn),
       documents: (fn, access) => fn.bindBucket('DOCUMENTS_BUCKET', props.data.documents, access),
       exports: (fn, access) => fn.bindBucket('EXPORTS_BUCKET', props.data.exports, access),
       noticePdfs: (fn) => {
@@ -77,9 +79,8 @@ export class ApiStack extends Stack {
         acknowledgeWildcardResource(fn.role!, noticeObjects, `EXPORTS_BUCKET ${NOTICE_PDF_PREFIX}: one notice PDF per position (its IUD), named at run time.`);
       },
       mypay: (fn) => {
-        // Dynamic references, resolved by CloudFormation at deploy time: the values are in no template.
-        const mypay = (jsonField: string) => SecretValue.secretsManager(props.mypaySecretName, { jsonField }).unsafeUnwrap();
-        fn.addEnvironment('MYPAY_ENDPOINT', mypay('endpoint')).addEnvironment('MYPAY_COD_IPA', mypay('codIpa')).addEnvironment('MYPAY_PASSWORD', mypay('password'));
+        // Endpoint, entity code and password: the secret's fields, read at run time.
+        fn.bindSecret('MYPAY_SECRET_NAME', mypaySecret);
         fn.addEnvironment('MYPAY_MODELLO_UNICO', String(props.mypayModelloUnico ?? true)).addEnvironment('MYPAY_SCADENZA_OBBLIGATORIA', String(props.mypayScadenzaObbligatoria ?? false));
         if (props.mypayApplicationCode) fn.addEnvironment('MYPAY_APPLICATION_CODE', props.mypayApplicationCode);
       },
@@ -125,9 +126,8 @@ export class ApiStack extends Stack {
       },
       portal: (fn) => fn.addEnvironment('PORTAL_URL', props.portalUrl),
       io: (fn) => {
-        // The key (the secret's apiKey field; organizationFiscalCode beside it is the preflight's) is a dynamic
-        // reference, resolved by CloudFormation at deploy time: it is in no template.
-        fn.addEnvironment('IO_BASE_URL', props.io.baseUrl).addEnvironment('IO_API_KEY', SecretValue.secretsManager(props.io.secretName, { jsonField: 'apiKey' }).unsafeUnwrap());
+        // The key (the secret's apiKey field; organizationFiscalCode beside it is the preflight's), read at run time.
+        fn.addEnvironment('IO_BASE_URL', props.io.baseUrl).bindSecret('IO_SECRET_NAME', ioSecret);
       },
     };
 
@@ -152,7 +152,7 @@ export class ApiStack extends Stack {
     this.paymentExport = new PaymentExport(this, 'PaymentExport', {
       table: props.data.table,
       exports: props.data.exports,
-      mypaySecretName: props.mypaySecretName,
+      mypaySecret,
       importMaxWaitMinutes: props.mypayImportMaxWaitMinutes,
       scadenzaObbligatoria: props.mypayScadenzaObbligatoria,
       applicationCode: props.mypayApplicationCode,
@@ -169,7 +169,7 @@ export class ApiStack extends Stack {
     });
     // Each job function gets what its own kinds need (functions/jobs/job-functions.ts), nothing more.
     const { PaymentJobs, EnrolmentJobs, NoticeJobs, IseeJobs } = this.backgroundJobs.jobFunctions;
-    for (const jobFunction of Object.values(this.backgroundJobs.jobFunctions)) jobFunction.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
+    for (const jobFunction of Object.values(this.backgroundJobs.jobFunctions)) jobFunction.bindSecret('CURSOR_SECRET_ARN', cursorSecret, cursorSecret.secretArn);
     // 'Verifica / genera CSV' leaves its file in the exports bucket; 'Rendicontazione' asks MyPay.
     bind.exports(PaymentJobs, 'RW');
     bind.mypay(PaymentJobs, true);
@@ -191,7 +191,7 @@ export class ApiStack extends Stack {
     bind.mail(IseeJobs, 'SEND');
     // The portal's address: the link in the ISEE reminders (sent by the expiry job only).
     IseeJobs.addEnvironment('PORTAL_URL', props.portalUrl);
-    this.backgroundJobs.scheduledJobs.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
+    this.backgroundJobs.scheduledJobs.bindSecret('CURSOR_SECRET_ARN', cursorSecret, cursorSecret.secretArn);
 
     const integrations = Object.fromEntries(
       resources.map((resource) => [resource, new HttpLambdaIntegration(`${resource}Integration`, this.functions[resource])]),

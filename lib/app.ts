@@ -7,6 +7,7 @@ import { AuthStack } from './auth-stack.ts';
 import { portalContext, settingsReadBy } from './context.ts';
 import { DataStack } from './data-stack.ts';
 import { IseeExtraction } from './isee-extraction.ts';
+import { EdgeStack } from './edge-stack.ts';
 import { OperationsStack } from './operations-stack.ts';
 import { repoRoot } from './portal-function.ts';
 import { loadStage, placeholdersOf, requiredSettings, stageContext, type Stage } from './stage-config.ts';
@@ -94,8 +95,19 @@ export function buildApp(options: BuildAppOptions = {}) {
     spidGateway: context.spidGateway,
     authDomainPrefix: context.authDomainPrefix,
   });
+  // The distribution's web ACL: the stage's own, or ours, made in us-east-1 (CLOUDFRONT scope exists only there)
+  // and handed to the web stack by a cross-region reference.
+  const edge = context.webAclArn
+    ? undefined
+    : new EdgeStack(app, `${prefix}Edge`, {
+        env: { account: env.account, region: 'us-east-1' },
+        description: 'Portale servizi sociali: the web ACL of CloudFront (rate limit per IP, AWS managed rules), in us-east-1',
+        prefix,
+        crossRegionReferences: true,
+      });
   const web = new WebStack(app, `${prefix}Web`, {
     env,
+    crossRegionReferences: Boolean(edge),
     description: 'Portale servizi sociali: CloudFront, web app, API endpoint, web app client',
     webAssetPath,
     userPool: auth.userPool,
@@ -104,7 +116,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     spidGatewayProviderName: context.spidGateway.providerName,
     webDomainName: context.webDomainName,
     certificateArn: context.certificateArn,
-    webAclArn: context.webAclArn,
+    webAclArn: context.webAclArn ?? edge!.webAcl.attrArn,
     accessibilityStatementUrl: context.accessibilityStatementUrl,
     documentsBucket: data.documents,
   });
@@ -155,7 +167,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     const read = settingsReadBy(app.node);
     for (const key of Object.keys(stageContext(stage)).filter((k) => !read.has(k))) warnings.push(`${stage.file}: the setting ${key} is read by nothing (a typo, or a setting retired): remove it`);
   }
-  return { app, stage, warnings, data, auth, web, api, extraction, iseeExtraction, operations, stacks: [data, auth, web, api, extraction, operations] };
+  return { app, stage, warnings, edge, data, auth, web, api, extraction, iseeExtraction, operations, stacks: [...(edge ? [edge] : []), data, auth, web, api, extraction, operations] };
 }
 
 export type PortalApp = ReturnType<typeof buildApp>;

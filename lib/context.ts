@@ -228,8 +228,8 @@ const text = (node: Node, key: string): string | undefined => {
 
 /**
  * Context secretsRevision: any new text (e.g. the day of a rotation) changes every function's configuration,
- * so the next deploy updates them all and CloudFormation resolves their secrets' dynamic references again (it
- * resolves them only for a resource it updates). docs/operations.md, "Rotating secrets".
+ * so the next deploy updates them all and each reads its secrets afresh at once, instead of within its cache's
+ * 5 minutes (functions/adapters/secrets.ts). docs/operations.md, "Rotating secrets".
  */
 export const secretsRevisionOf = (node: Node): string | undefined => text(node, 'secretsRevision');
 

@@ -11,13 +11,18 @@ const ofType = (templates: Json[], type: string): Json[] => templates.flatMap((t
 /**
  * What a deployment holds that is billed by the unit, counted in the synthesized app (not typed by hand): the
  * alarms' metrics (CloudWatch bills an alarm per metric it reads), the custom metrics the code publishes, the KMS
- * keys, the Secrets Manager secrets the templates resolve, the functions, state machines and dashboards.
+ * keys, the Secrets Manager secrets the templates resolve or grant, the functions, state machines and dashboards.
  */
 export function inventoryOf(portal: Pick<ScratchApp, 'app'>): Inventory {
   const templates = portal.app.node.children.filter((c): c is Stack => Stack.isStack(c)).map((stack) => Template.fromStack(stack).toJSON());
   const alarmMetrics = ofType(templates, 'AWS::CloudWatch::Alarm').reduce((sum, alarm) => sum + (alarm.Properties.MetricName ? 1 : alarm.Properties.Metrics.filter((m: Json) => m.MetricStat).length), 0);
   const secretNames = new Set<string>();
-  for (const template of templates) for (const [, name] of JSON.stringify(template).matchAll(/\{\{resolve:secretsmanager:([^:}]+)/g)) secretNames.add(name!);
+  // A secret of the account is named by a dynamic reference or, read at run time, by the grant on it (its ARN ends in "-??????").
+  for (const template of templates) {
+    const text = JSON.stringify(template);
+    for (const [, name] of text.matchAll(/\{\{resolve:secretsmanager:([^:}]+)/g)) secretNames.add(name!);
+    for (const [, name] of text.matchAll(/:secret:([^"]+?)-\?{6}/g)) secretNames.add(name!);
+  }
   const definitions: { description: string; dimension?: keyof typeof businessDimensions }[] = Object.values(businessMetricDefinitions);
   const businessMetrics = definitions.reduce((sum, d) => sum + (d.dimension ? businessDimensions[d.dimension].length : 1), 0);
   return {

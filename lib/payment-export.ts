@@ -1,4 +1,5 @@
-import { Duration, SecretValue, Stack } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
@@ -14,8 +15,8 @@ import { PortalFunction } from './portal-function.ts';
 export interface PaymentExportProps {
   table: ITable;
   exports: IBucket;
-  /** Name of the secret with MyPay's endpoint, entity code and password (JSON: endpoint, codIpa, password). */
-  mypaySecretName: string;
+  /** The secret with MyPay's endpoint, entity code and password (JSON: endpoint, codIpa, password). */
+  mypaySecret: ISecret;
   /** The API function that starts exports ('Invia a MyPay', 'Rielabora'). */
   starter: PortalFunction;
   /** How long MyPay may keep an import in IMPORT_IN_ELAB before the flow is suspended (minutes; default 48 hours). */
@@ -44,11 +45,8 @@ export class PaymentExport extends Construct {
       timeout: Duration.seconds(TASK_TIMEOUT_SECONDS),
     });
     this.taskFunction.bindTable(props.table, 'RW').bindBucket('EXPORTS_BUCKET', props.exports, 'RW');
-    // Dynamic references, resolved by CloudFormation at deploy time: the values are in no template.
-    const mypay = (jsonField: string) => SecretValue.secretsManager(props.mypaySecretName, { jsonField }).unsafeUnwrap();
-    this.taskFunction.addEnvironment('MYPAY_ENDPOINT', mypay('endpoint'));
-    this.taskFunction.addEnvironment('MYPAY_COD_IPA', mypay('codIpa'));
-    this.taskFunction.addEnvironment('MYPAY_PASSWORD', mypay('password'));
+    // MyPay's endpoint, entity code and password: the secret's fields, read at run time (functions/adapters/secrets.ts).
+    this.taskFunction.bindSecret('MYPAY_SECRET_NAME', props.mypaySecret);
     this.taskFunction.addEnvironment('MYPAY_SCADENZA_OBBLIGATORIA', String(props.scadenzaObbligatoria ?? false));
     if (props.applicationCode) this.taskFunction.addEnvironment('MYPAY_APPLICATION_CODE', props.applicationCode);
     const importMaxWaitMinutes = props.importMaxWaitMinutes ?? DEFAULT_IMPORT_MAX_WAIT_MINUTES;

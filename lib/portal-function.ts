@@ -8,6 +8,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { table as tableKeys } from '../functions/adapters/table.ts';
@@ -152,6 +153,19 @@ export class PortalFunction extends NodejsFunction {
         resources: [table.tableArn, ...tableKeys.indexes.map((index) => `${table.tableArn}/index/${index.name}`)],
       }),
     );
+    return this;
+  }
+
+  /**
+   * <ID_VARIABLE> = the secret's name (or ARN), and secretsmanager:GetSecretValue on it alone: the function
+   * reads the value at run time (functions/adapters/secrets.ts), so no value is in its configuration.
+   */
+  bindSecret(idVariable: string, secret: ISecret, id: string = secret.secretName): this {
+    this.addEnvironment(idVariable, id);
+    // A secret imported by name has a partial ARN: "-??????" stands for the six characters Secrets Manager adds
+    // to its name (as the CDK's own grantRead does), so the grant still covers this one secret.
+    const arn = secret.secretFullArn ?? `${secret.secretArn}-??????`;
+    this.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [arn] }));
     return this;
   }
 

@@ -185,4 +185,8 @@ export function placeholdersOf(settings: Record<string, unknown>): string[] {
 
 /** The stacks, in deployment order (lib/app.ts builds them so; `npm run deploy` deploys them so). */
 export const STACKS = ['Data', 'Auth', 'Web', 'Api', 'IseeExtraction', 'Operations'] as const;
-export const stackNamesOf = (prefix: string) => STACKS.map((id) => `${prefix}${id}`);
+/**
+ * Their names; with `edge` (a stage without its own webAclArn) first the us-east-1 stack of CloudFront's web ACL
+ * (lib/edge-stack.ts), which the web stack reads. The edge stack holds no function of the portal.
+ */
+export const stackNamesOf = (prefix: string, options: { edge?: boolean } = {}) => [...(options.edge ? ['Edge'] : []), ...STACKS].map((id) => `${prefix}${id}`);

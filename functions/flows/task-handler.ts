@@ -3,6 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import { s3ExportFiles } from '../adapters/export-files.ts';
 import { systemClock } from '../adapters/ports.ts';
+import { loadSecrets, secretsFromManager } from '../adapters/secrets.ts';
 import { DEFAULT_IMPORT_MAX_WAIT_MINUTES } from '../domain/flows.ts';
 import { businessMetrics, logger, tracer } from '../http/observability.ts';
 import { payments } from '../payments/wired.ts';
@@ -13,6 +14,9 @@ import { makeExportSteps } from './export-steps.ts';
 
 /** MYPAY_IMPORT_MAX_WAIT_MINUTES: how long MyPay may hold an import in LOAD_IMPORT / IMPORT_IN_ELAB (a deployment setting). */
 export const importMaxWaitMinutes = (env: NodeJS.ProcessEnv = process.env) => Number(env.MYPAY_IMPORT_MAX_WAIT_MINUTES) || DEFAULT_IMPORT_MAX_WAIT_MINUTES;
+
+// The entity code (MyPay's secret in the cloud) names the flow files: read before the steps are made.
+await loadSecrets();
 
 const steps = makeExportSteps({
   flows: flowRepository,
@@ -70,4 +74,4 @@ export async function runFlowStep(event: FlowTaskEvent | ExecutionStatusChange):
   }
 }
 
-export const handler = middy(runFlowStep).use(injectLambdaContext(logger)).use(captureLambdaHandler(tracer));
+export const handler = middy(runFlowStep).use(injectLambdaContext(logger)).use(captureLambdaHandler(tracer)).use(secretsFromManager());

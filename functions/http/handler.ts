@@ -12,6 +12,7 @@ import { parseOrThrow } from '../domain/validation.ts';
 import { declaredFields } from './declared-fields.ts';
 import { logger, metrics, tracer } from './observability.ts';
 import { routeKey, type RouteDef } from './route.ts';
+import { secretsFromManager } from '../adapters/secrets.ts';
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 
@@ -194,6 +195,7 @@ export function resourceHandler<const T extends readonly RouteDef[]>(routes: T, 
     .use(requestMetrics)
     .use(captureLambdaHandler(tracer))
     .use(problemResponses)
+    .use(secretsFromManager())
     .use(findRoute(routes))
     .use(authorize)
     .use(parseAndValidate);

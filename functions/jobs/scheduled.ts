@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import { systemClock } from '../adapters/ports.ts';
+import { secretsFromManager } from '../adapters/secrets.ts';
 import { EXPIRY_JOB, NEW_YEAR_JOB } from '../domain/isee-refresh.ts';
 import { listCallStarts } from '../calls/repository.ts';
 import { getDebtTotals } from '../payment-list/repository.ts';
@@ -69,4 +70,4 @@ export async function runScheduled(event: ScheduledEvent): Promise<string> {
   return outcome;
 }
 
-export const handler = middy(runScheduled).use(injectLambdaContext(logger)).use(captureLambdaHandler(tracer));
+export const handler = middy(runScheduled).use(injectLambdaContext(logger)).use(captureLambdaHandler(tracer)).use(secretsFromManager());

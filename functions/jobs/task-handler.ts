@@ -3,6 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import { systemClock } from '../adapters/ports.ts';
 import { logger, tracer } from '../http/observability.ts';
+import { secretsFromManager } from '../adapters/secrets.ts';
 import * as jobRepository from './repository.ts';
 import type { JobTaskStep } from './state-machine.ts';
 import { makeJobWorker, type JobKind, type JobRun } from './use-cases.ts';
@@ -26,5 +27,5 @@ export function jobTask(kinds: Record<string, JobKind>) {
         return worker.markFailed(event);
     }
   }
-  return { runJobStep, handler: middy(runJobStep).use(injectLambdaContext(logger)).use(captureLambdaHandler(tracer)) };
+  return { runJobStep, handler: middy(runJobStep).use(injectLambdaContext(logger)).use(captureLambdaHandler(tracer)).use(secretsFromManager()) };
 }

@@ -1,4 +1,4 @@
-import { Validations } from 'aws-cdk-lib';
+import { Stack, Validations } from 'aws-cdk-lib';
 import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -246,10 +246,59 @@ describe('api stack: where MyPay sends citizens back (issue 21, open redirect)',
   });
 });
 
-describe('api stack: the IO app (notices)', () => {
-  const ioEnv = ['IO_API_KEY', 'IO_BASE_URL'];
+describe('api stack: secrets read at run time', () => {
+  const allFunctions = () =>
+    portal.app.node.children.filter((c): c is Stack => Stack.isStack(c)).flatMap((stack) => Object.entries(Template.fromStack(stack).findResources('AWS::Lambda::Function')).map(([id, fn]) => ({ stack, id, fn })));
 
-  it('gives the IO settings to the notices function alone, the key as a Secrets Manager dynamic reference', () => {
+  it('puts no secret value in any function’s environment of any stack: no dynamic reference, no MyPay password, no IO key, no cursor key', () => {
+    const checked = allFunctions();
+    expect(checked.length).toBeGreaterThan(resources.length);
+    for (const { id, fn } of checked) {
+      const variables = fn.Properties.Environment?.Variables ?? {};
+      expect(JSON.stringify(variables), id).not.toContain('{{resolve:secretsmanager');
+      expect(Object.keys(variables).filter((name) => ['MYPAY_PASSWORD', 'MYPAY_ENDPOINT', 'MYPAY_COD_IPA', 'IO_API_KEY', 'CURSOR_SECRET'].includes(name)), id).toEqual([]);
+    }
+  });
+
+  it('lets a function read a secret (GetSecretValue, nothing else) only if it names it, and only that secret', () => {
+    const policies = Object.values(api.findResources('AWS::IAM::Policy'));
+    const roleOf = (id: string) => api.findResources('AWS::Lambda::Function')[id].Properties.Role['Fn::GetAtt'][0];
+    const secretStatements = (id: string) =>
+      policies
+        .filter((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleOf(id) }]))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[])
+        .filter((s) => actions(s).some((a) => a.startsWith('secretsmanager:')));
+    const cursorSecretId = Object.keys(api.findResources('AWS::SecretsManager::Secret'))[0]!;
+    let readers = 0;
+    for (const [id, fn] of Object.entries(api.findResources('AWS::Lambda::Function'))) {
+      const variables = fn.Properties.Environment.Variables;
+      const expected: RegExp[] = [];
+      if (variables.MYPAY_SECRET_NAME) expected.push(/:secret:portale-servizi-sociali\/mypay-\?{6}"/);
+      if (variables.IO_SECRET_NAME) expected.push(/:secret:portale-servizi-sociali\/io-api-key-\?{6}"/);
+      if (variables.CURSOR_SECRET_ARN) {
+        expect(variables.CURSOR_SECRET_ARN, id).toEqual({ Ref: cursorSecretId });
+        expected.push(new RegExp(`^\\{"Ref":"${cursorSecretId}"\\}$`));
+      }
+      const statements = secretStatements(id);
+      expect([...new Set(statements.flatMap(actions))], id).toEqual(expected.length ? ['secretsmanager:GetSecretValue'] : []);
+      const granted = statements.flatMap((statement) => [statement.Resource].flat()).map((resource) => JSON.stringify(resource));
+      expect(granted, id).toHaveLength(expected.length);
+      for (const pattern of expected) expect(granted.filter((resource) => pattern.test(resource)), `${id} ${pattern}`).toHaveLength(1);
+      if (statements.length) readers += 1;
+    }
+    // The MyPay readers (user-positions, the export's task, the payment jobs) and IO's (notices, the flow e-mail and ISEE jobs) among them.
+    expect(api.findResources('AWS::Lambda::Function')[functionOf('user-positions')].Properties.Environment.Variables.MYPAY_SECRET_NAME).toBe('portale-servizi-sociali/mypay');
+    expect(api.findResources('AWS::Lambda::Function')[logicalId(portal.api.paymentExport.taskFunction)].Properties.Environment.Variables.MYPAY_SECRET_NAME).toBe('portale-servizi-sociali/mypay');
+    expect(api.findResources('AWS::Lambda::Function')[functionOf('public')].Properties.Environment.Variables).not.toHaveProperty('CURSOR_SECRET_ARN');
+    expect(secretStatements(functionOf('public'))).toEqual([]);
+    expect(readers).toBeGreaterThan(3);
+  });
+});
+
+describe('api stack: the IO app (notices)', () => {
+  const ioEnv = ['IO_BASE_URL', 'IO_SECRET_NAME'];
+
+  it('gives the IO settings to the notices function alone, the key as the secret’s name, read at run time', () => {
     const functions = api.findResources('AWS::Lambda::Function');
     for (const resource of resources) {
       const variables = functions[functionOf(resource)].Properties.Environment.Variables;
@@ -257,7 +306,8 @@ describe('api stack: the IO app (notices)', () => {
       expect(has, resource).toEqual(functionAccess[resource].io ? ioEnv : []);
     }
     const variables = functions[functionOf('notices')].Properties.Environment.Variables;
-    expect(variables.IO_API_KEY).toBe('{{resolve:secretsmanager:portale-servizi-sociali/io-api-key:SecretString:apiKey::}}');
+    expect(variables.IO_SECRET_NAME).toBe('portale-servizi-sociali/io-api-key');
+    expect(variables).not.toHaveProperty('IO_API_KEY');
     expect(variables).toMatchObject({ IO_BASE_URL: 'https://api.io.pagopa.it', MAIL_FROM: 'noreply@comune.example.it' });
     expect(functions[functionOf('notices')].Properties.Timeout).toBe(29);
   });
@@ -276,8 +326,9 @@ describe('api stack: the IO app (notices)', () => {
       const fn = template.findResources('AWS::Lambda::Function')[configured.api.resolve((configured.api.functions.notices.node.defaultChild as CfnFunction).logicalId)];
       expect(fn.Properties.Environment.Variables).toMatchObject({
         IO_BASE_URL: 'https://io.example.org',
-        IO_API_KEY: '{{resolve:secretsmanager:comune/io:SecretString:apiKey::}}',
+        IO_SECRET_NAME: 'comune/io',
       });
+      expect(JSON.stringify(template.toJSON())).toContain(':secret:comune/io-??????');
       expect(fn.Properties.Environment.Variables).not.toHaveProperty('IO_PAYEE_FISCAL_CODE');
     } finally {
       configured.dispose();

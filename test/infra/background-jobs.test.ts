@@ -101,26 +101,27 @@ describe('background jobs (lib/background-jobs.ts)', () => {
       expect(api.findResources('AWS::Lambda::Function')[logicalId(fn)].Properties.Timeout).toBe(300);
     }
     // Payments: 'Verifica / genera CSV' leaves its file in the exports bucket; 'Rendicontazione' asks MyPay
-    // (its endpoint, entity and password as Secrets Manager dynamic references).
+    // (its endpoint, entity and password: the secret's fields, read at run time).
     const payments = grantsOf(PaymentJobs);
-    expect(payments.services).toEqual(['dynamodb', 'logs', 's3', 'xray'].filter((s) => payments.services.includes(s)));
+    expect(payments.services).toEqual(['dynamodb', 'logs', 's3', 'secretsmanager', 'xray'].filter((s) => payments.services.includes(s)));
     expect(s3On(payments.statements, portal.data.exports)).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
     expect(s3On(payments.statements, portal.data.documents)).toEqual([]);
-    expect(String(envOf(PaymentJobs).MYPAY_PASSWORD)).toMatch(/^\{\{resolve:secretsmanager:/);
+    expect(envOf(PaymentJobs).MYPAY_SECRET_NAME).toBe('portale-servizi-sociali/mypay');
+    expect(envOf(PaymentJobs)).not.toHaveProperty('MYPAY_PASSWORD');
     // Enrolments: an import removing a subscription deletes its files (documents bucket); no MyPay, no mail.
     const enrolments = grantsOf(EnrolmentJobs);
-    expect(enrolments.services).toEqual(['dynamodb', 'logs', 's3', 'xray'].filter((s) => enrolments.services.includes(s)));
+    expect(enrolments.services).toEqual(['dynamodb', 'logs', 's3', 'secretsmanager', 'xray'].filter((s) => enrolments.services.includes(s)));
     expect(s3On(enrolments.statements, portal.data.documents)).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
     expect(s3On(enrolments.statements, portal.data.exports)).toEqual([]);
-    expect(envOf(EnrolmentJobs).MYPAY_PASSWORD).toBeUndefined();
+    expect(envOf(EnrolmentJobs).MYPAY_SECRET_NAME).toBeUndefined();
     // The flow e-mail reads MyPay's PDFs (exports, read only), sends, and reads the account's sending rate.
     const notices = grantsOf(NoticeJobs);
-    expect(notices.services).toEqual(['dynamodb', 'logs', 's3', 'ses', 'xray'].filter((s) => notices.services.includes(s)));
+    expect(notices.services).toEqual(['dynamodb', 'logs', 's3', 'secretsmanager', 'ses', 'xray'].filter((s) => notices.services.includes(s)));
     expect(s3On(notices.statements, portal.data.exports)).toEqual(['s3:GetObject']);
     expect(notices.statements.flatMap(actions).filter((a) => a.startsWith('ses:')).sort()).toEqual(['ses:GetAccount', 'ses:SendEmail']);
     // The ISEE jobs ask INPS through PDND (kms:Sign on the PDND client's key) and send the reminders.
     const isee = grantsOf(IseeJobs);
-    expect(isee.services).toEqual(['dynamodb', 'kms', 'logs', 's3', 'ses', 'xray'].filter((s) => isee.services.includes(s)));
+    expect(isee.services).toEqual(['dynamodb', 'kms', 'logs', 's3', 'secretsmanager', 'ses', 'xray'].filter((s) => isee.services.includes(s)));
     expect(isee.statements.filter((s) => actions(s).some((a) => a.startsWith('kms:'))).flatMap(actions)).toEqual(['kms:Sign']);
     expect(isee.statements.flatMap(actions).filter((a) => a.startsWith('ses:'))).toEqual(['ses:SendEmail']);
     expect(envOf(IseeJobs).PORTAL_URL).toBeDefined();
@@ -155,10 +156,12 @@ describe('background jobs (lib/background-jobs.ts)', () => {
       ].sort(),
     );
     for (const schedule of schedules) expect(JSON.stringify(schedule.Target.Arn)).toContain(scheduled);
-    // The function the schedules invoke starts jobs on the table's lock and nothing else: no INPS, no KMS.
+    // The function the schedules invoke starts jobs on the table's lock and nothing else: no INPS, no KMS, no MyPay.
     const statements = statementsOfRole(roleOfFunction(portal.api.backgroundJobs.scheduledJobs));
     const services = new Set(statements.flatMap(actions).map((a) => a.split(':')[0]));
-    expect([...services].sort()).toEqual(['dynamodb', 'logs', 'states', 'xray'].filter((s) => services.has(s)).sort());
+    expect([...services].sort()).toEqual(['dynamodb', 'logs', 'secretsmanager', 'states', 'xray'].filter((s) => services.has(s)).sort());
+    // Secrets Manager: the list cursors' key only.
+    expect(statements.filter((s) => actions(s).some((a) => a.startsWith('secretsmanager:'))).flatMap(actions)).toEqual(['secretsmanager:GetSecretValue']);
     expect(statements.filter((s) => actions(s).some((a) => a.startsWith('states:'))).flatMap(actions)).toEqual(['states:StartExecution']);
   });
 

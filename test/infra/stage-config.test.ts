@@ -32,8 +32,10 @@ describe('a production stage', () => {
     const portal = synth('prod');
     try {
       expect(portal.warnings).toEqual([]);
-      expect(portal.stacks.map((s) => s.stackName)).toEqual(stackNamesOf('PortaleProd'));
-      expect(stackNamesOf('PortaleProd')).toEqual(['PortaleProdData', 'PortaleProdAuth', 'PortaleProdWeb', 'PortaleProdApi', 'PortaleProdIseeExtraction', 'PortaleProdOperations']);
+      // No webAclArn in the file: the portal's own web ACL, in us-east-1, is deployed first.
+      expect(portal.stacks.map((s) => s.stackName)).toEqual(stackNamesOf('PortaleProd', { edge: true }));
+      expect(stackNamesOf('PortaleProd', { edge: true })).toEqual(['PortaleProdEdge', 'PortaleProdData', 'PortaleProdAuth', 'PortaleProdWeb', 'PortaleProdApi', 'PortaleProdIseeExtraction', 'PortaleProdOperations']);
+      expect(portal.edge!.region).toBe('us-east-1');
       expect(variablesOf(portal, portal.api.functions.tickets)).toMatchObject({ MAIL_FROM: 'noreply@comune.fantasia.it', SUPPORT_EMAIL: 'servizisociali@comune.fantasia.it' });
       expect(variablesOf(portal, portal.api.functions.isee)).toMatchObject({ PDND_CLIENT_ID: completeProduction.pdndClientId, PDND_KID: completeProduction.pdndKid });
       const topic = Template.fromStack(portal.operations);
@@ -99,7 +101,7 @@ describe('a staging stage', () => {
     write('staging', { stackPrefix: 'PortaleTest', alarmEmail: 'sviluppo@comune.fantasia.it' });
     const portal = synth('staging');
     try {
-      expect(portal.stacks[0]!.stackName).toBe('PortaleTestData');
+      expect(portal.data.stackName).toBe('PortaleTestData');
       expect(portal.warnings.some((w) => w.includes('staging.json (stage staging, not production): mailFrom is not set'))).toBe(true);
       expect(portal.warnings.some((w) => w.includes('pdndKid is not set'))).toBe(true);
       expect(portal.warnings.some((w) => w.includes('alarmEmail'))).toBe(false);
@@ -147,7 +149,7 @@ describe('the file', () => {
     try {
       expect(portal.stage).toBeUndefined();
       expect(portal.warnings).toEqual([]);
-      expect(portal.stacks[0]!.stackName).toBe('PortaleData');
+      expect(portal.data.stackName).toBe('PortaleData');
     } finally {
       portal.dispose();
     }
