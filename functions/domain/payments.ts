@@ -132,6 +132,11 @@ export const positionSchema = z.object({
   riconciliazioneChiusa: z.optional(z.nullable(closedReconciliationSchema)),
   /** Until when a citizen's MyPay checkout holds the position (ISO; null or absent: none). */
   checkoutUntil: z.optional(z.nullable(z.string())),
+  /**
+   * The citizen came back and MyPay could not say yet whether they paid ('Pagamento in verifica'): until
+   * checkoutUntil 'Paga' is not offered, so nobody is invited to pay twice while the receipt may be on its way.
+   */
+  checkoutInVerifica: z.optional(z.nullable(z.boolean())),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
