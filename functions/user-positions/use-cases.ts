@@ -121,7 +121,7 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
      * the checkout lives (CHECKOUT_HOLD_MS, or until its outcome is known) the position is held: a second
      * 'Paga' resumes the same checkout, and no edit, recalculation or export touches the position.
      */
-    async pay(iud: string, body: { returnPath: string }, actor: Actor): Promise<{ url: string; idSession: string; resumed: boolean }> {
+    async pay(iud: string, body: { returnPath: string }, actor: Actor, deadline?: number): Promise<{ url: string; idSession: string; resumed: boolean }> {
       const { userId, position } = await ownPosition(iud, actor);
       const now = clock.now();
       if (position.isPagato) throw new ConflictError(paymentOutcomeMessages.alreadyPaid);
@@ -137,7 +137,8 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
       const blockers = checkoutBlockers(user ?? {}, position, { today: romeDay(now), dueDateRequired: dueDateRequired() });
       if (blockers.length) throw new ConflictError(fill(paymentOutcomeMessages.blocked, { reasons: blockers.join('; ') }));
       const iuv = position.codIuv ?? position.nav!.slice(1);
-      const session = await mypay.openPositionCheckout(iuv, returnUrl).catch(unavailable);
+      // MyPay's answer within the function's time (deadline): a slow MyPay is 'non raggiungibile', never a bare 5xx.
+      const session = await mypay.openPositionCheckout(iuv, returnUrl, deadline).catch(unavailable);
       if (!session) throw new ConflictError(paymentOutcomeMessages.notOpenOnMyPay);
       const until = new Date(now.getTime() + CHECKOUT_HOLD_MS).toISOString();
       // The marker first: a recalculation that looks after the hold is taken sees it.
@@ -162,11 +163,11 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
      * so does UNKNOWN ('Pagamento in verifica': with the modello unico MyPay knows only once pagoPA's receipt
      * arrives), answered as PENDING.
      */
-    async paymentReturn(body: { idSession: string }, actor: Actor): Promise<PaymentReturn> {
+    async paymentReturn(body: { idSession: string }, actor: Actor, deadline?: number): Promise<PaymentReturn> {
       const userId = await citizenId(actor);
       const session = userId ? await sessions.getPaymentSession(body.idSession) : null;
       if (!userId || !session || session.userId !== userId) throw new NotFoundError(messages.payment.sessionNotFound);
-      const outcome = await mypay.paymentOutcome(session.idSession).catch(unavailable);
+      const outcome = await mypay.paymentOutcome(session.idSession, deadline).catch(unavailable);
       const now = clock.now();
       await sessions.recordSessionOutcome(session.idSession, outcome.status, now.toISOString());
       const current = await positions.getPositionByIud(session.iud);
