@@ -1,3 +1,4 @@
+import { dsvFormat } from 'd3-dsv';
 import type { Configuration } from './configuration.ts';
 import type { PositionRecord } from './debt-positions.ts';
 import { ValidationError } from './errors.ts';
@@ -5,7 +6,8 @@ import { fill, messages } from './messages.ts';
 import { entityIuvProblem, isMyPayGeneratedIuv } from './iuv.ts';
 import { centsToDecimal } from './money.ts';
 import { COUNTRY_CODES, PROVINCE_CODES } from './place-codes.ts';
-import { startsLikeFormula } from './spreadsheet-cells.ts';
+import { neutraliseCell, startsLikeFormula } from './spreadsheet-cells.ts';
+import type { Skipped } from './payments.ts';
 import type { PostalAddress } from './user-rules.ts';
 
 /**
@@ -292,6 +294,18 @@ export function heldBackReasons(row: MyPayCsvRow, rules?: MyPayRowRules): string
  * (heldBackReasons holds its row back). Line breaks never reach here: every text is one line (oneLine).
  */
 const csvField = (value: string) => (/[;"]/.test(value) ? `"${value.replace(/"/g, '\\"')}"` : value);
+
+/**
+ * The positions held back from a CSV, as a file for the operator beside it ('Verifica / genera CSV'): a month's
+ * list can outgrow what the job's item may hold (DynamoDB's 400 KB), so the answer shows the first ones and
+ * links this. UTF-8 with BOM, `;`, CRLF, as a spreadsheet with Italian settings opens it; no cell runs as a formula.
+ */
+export function heldBackCsv(heldBack: readonly Skipped[]): string {
+  const cell = (text: string) => heldBackFormat.formatValue(neutraliseCell(text));
+  const lines = [['codiceFiscale', 'cognome', 'nome', 'datiDaCorreggere'], ...heldBack.map((s) => [s.fiscalCode, s.cognome, s.nome, s.reason])].map((row) => row.map(cell).join(';'));
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
+const heldBackFormat = dsvFormat(';');
 
 /** The CSV text (header + rows); a row that MyPay would refuse is a 400 listing every problem. */
 export function mypayCsv(rows: readonly MyPayCsvRow[]): string {

@@ -181,6 +181,10 @@ export const positionsCsvSchema = z.extend(generationResultSchema, {
    * province, nation, e-mail), or a text of theirs would run as a formula; each with the reason to fix.
    */
   heldBack: z.array(skippedSchema),
+  /** How many were held back (the list above shows the first SKIPPED_SHOWN); absent on files made before. */
+  heldBackCount: z.optional(z.number()),
+  /** A link of a few minutes to the whole held-back list (a CSV beside the file); null when none was held back. */
+  heldBackUrl: z.optional(z.nullable(z.string())),
 });
 export type PositionsCsv = z.output<typeof positionsCsvSchema>;
 
