@@ -103,20 +103,29 @@ export const children = (element: XmlElement | undefined, name: string) => (elem
 export const text = (element: XmlElement | undefined, name: string) => child(element, name)?.text.trim() || undefined;
 
 /** The SOAP call, the answer checks and the downloads, on one configuration. */
+/** What a MyPay call keeps back of the caller's deadline: the time to record the outcome and answer. */
+export const DEADLINE_MARGIN_MS = 500;
+
 export function makeSoapClient(config: MyPayConfig, fetchImpl: typeof fetch = fetch) {
   const timeoutMs = config.timeoutMs ?? 10_000;
   const password = async () => (typeof config.password === 'string' ? config.password : config.password());
 
-  /** fetch with the timeout; a timeout or a refused connection is MyPayUnavailable. */
-  async function call(operation: string, url: string, init: RequestInit): Promise<Response> {
+  /**
+   * fetch with the timeout, cut to the caller's `deadline` (epoch ms: the function's remaining time, as the
+   * INPS adapter does) less DEADLINE_MARGIN_MS, so the call ends and the portal answers in Italian before the
+   * function's own timeout; a timeout or a refused connection is MyPayUnavailable.
+   */
+  async function call(operation: string, url: string, init: RequestInit, deadline?: number): Promise<Response> {
+    const callTimeout = Math.floor(Math.min(timeoutMs, deadline === undefined ? Infinity : deadline - Date.now() - DEADLINE_MARGIN_MS));
+    if (callTimeout <= 0) throw new MyPayUnavailable(`${operation}: no time left before the caller's deadline`, operation);
     try {
-      return await fetchImpl(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      return await fetchImpl(url, { ...init, signal: AbortSignal.timeout(callTimeout) });
     } catch (error) {
       const name = (error as Error).name;
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       const reason =
         name === 'TimeoutError' || name === 'AbortError'
-          ? `no answer within ${timeoutMs} ms`
+          ? `no answer within ${callTimeout} ms`
           : `${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`;
       throw new MyPayUnavailable(`${operation}: ${reason}`, operation);
     }
@@ -131,7 +140,7 @@ export function makeSoapClient(config: MyPayConfig, fetchImpl: typeof fetch = fe
   }
 
   /** One SOAP operation: returns the answer element (…Risposta), after checking its fault. */
-  async function soap(operation: string, fields: Fields, header = true): Promise<XmlElement> {
+  async function soap(operation: string, fields: Fields, header = true, deadline?: number): Promise<XmlElement> {
     const envelope =
       `<?xml version="1.0" encoding="UTF-8"?>` +
       `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ppt="${MYPAY_NAMESPACE}" xmlns:ppthead="${MYPAY_HEAD_NAMESPACE}">` +
@@ -141,7 +150,7 @@ export function makeSoapClient(config: MyPayConfig, fetchImpl: typeof fetch = fe
       method: 'POST',
       headers: { 'content-type': 'text/xml; charset=utf-8', SOAPAction: `"${operation}"` },
       body: envelope,
-    });
+    }, deadline);
     const body = await readBody(operation, response);
     let document: XmlElement | undefined;
     try {
@@ -219,15 +228,20 @@ export function checkoutOperations(client: SoapClient): Pick<MyPay, 'openPositio
      * payable for the IUV (PAA_IUV_NON_VALIDO: paid, cancelled, unknown); a past due date is MyPayFault
      * PAA_IUV_SCADUTO.
      */
-    async openPositionCheckout(iuv: string, returnUrl: string): Promise<MyPayPaymentSession | null> {
+    async openPositionCheckout(iuv: string, returnUrl: string, deadline?: number): Promise<MyPayPaymentSession | null> {
       const operation = 'paaSILVerificaAvviso';
       let answer: XmlElement;
       try {
-        answer = await soap(operation, [
-          ['password', await password()],
-          ['identificativoUnivocoVersamento', iuv],
-          ['enteSILInviaRispostaPagamentoUrl', returnUrl],
-        ]);
+        answer = await soap(
+          operation,
+          [
+            ['password', await password()],
+            ['identificativoUnivocoVersamento', iuv],
+            ['enteSILInviaRispostaPagamentoUrl', returnUrl],
+          ],
+          true,
+          deadline,
+        );
       } catch (error) {
         if (error instanceof MyPayFault && error.faultCode === 'PAA_IUV_NON_VALIDO') return null;
         throw error;
@@ -245,7 +259,7 @@ export function checkoutOperations(client: SoapClient): Pick<MyPay, 'openPositio
      * receipt has not arrived (UNKNOWN), and PAA_ID_SESSION_NON_VALIDO in WISP mode is the few minutes between the session's storage
      * expiring and MyPay calling it expired (PagamentiTelematiciDovutiPagatiImpl.paaSILChiediPagati).
      */
-    async paymentOutcome(idSession): Promise<MyPayPaymentOutcome> {
+    async paymentOutcome(idSession, deadline): Promise<MyPayPaymentOutcome> {
       const operation = 'paaSILChiediPagati';
       let answer: XmlElement;
       try {
@@ -257,6 +271,7 @@ export function checkoutOperations(client: SoapClient): Pick<MyPay, 'openPositio
             ['idSession', idSession],
           ],
           false,
+          deadline,
         );
       } catch (error) {
         if (error instanceof MyPayFault) {

@@ -189,8 +189,9 @@ export interface MyPay {
   importStatus(requestToken: string, files?: { scarti?: boolean; iuv?: boolean; avvisi?: boolean }): Promise<MyPayImportStatus>;
   download(url: string): Promise<Uint8Array>;
   /** A new checkout of a position MyPay holds (imported), by its IUV, back to `returnUrl`; null when MyPay has nothing payable for it. */
-  openPositionCheckout(iuv: string, returnUrl: string): Promise<MyPayPaymentSession | null>;
-  paymentOutcome(idSession: string): Promise<MyPayPaymentOutcome>;
+  /** `deadline` (epoch ms): the call ends before it (the caller's remaining time), as MyPayUnavailable. */
+  openPositionCheckout(iuv: string, returnUrl: string, deadline?: number): Promise<MyPayPaymentSession | null>;
+  paymentOutcome(idSession: string, deadline?: number): Promise<MyPayPaymentOutcome>;
   /** Books the export of what was paid between the two dates (yyyy-MM-dd, inclusive), waits for it and reads it. */
   reportPaid(from: string, to: string): Promise<MyPayPaidRow[]>;
 }

@@ -34,6 +34,12 @@ export interface PositionRecord extends Position {
    */
   checkoutSession?: string | null;
   checkoutUrl?: string | null;
+  /**
+   * Cents: the amount the position had when it was cancelled. MyPay4 refuses a zero amount for every action,
+   * cancellations included, and wants the bilancio to add up to it (ImportFlussoTaskService.validaElabora,
+   * IMPORTO SINGOLO VERSAMENTO and BILANCIO), so the A row carries this, not the 0 the portal shows.
+   */
+  importoAnnullato?: number | null;
 }
 
 /**
@@ -62,7 +68,7 @@ export const IUD_MAX_LENGTH = 35;
 
 /** What the API shows of a stored position (the internal fields stay in the table). */
 export function publicPosition(record: PositionRecord): Position {
-  const { exportedAt: _e, iseeId: _i, version: _v, iur: _r, noticeZip: _z, pagamenti: _p, checkoutSession: _s, checkoutUrl: _u, ...position } = record;
+  const { exportedAt: _e, iseeId: _i, version: _v, iur: _r, noticeZip: _z, pagamenti: _p, checkoutSession: _s, checkoutUrl: _u, importoAnnullato: _a, ...position } = record;
   return position;
 }
 
@@ -219,7 +225,8 @@ export function withAmount(
   const iseeId = extra.iseeId === undefined ? position.iseeId : extra.iseeId;
   const fields = extra.descrizione === undefined ? {} : { descrizione: extra.descrizione };
   if (amount === 0) {
-    return { kind: 'cancel', after: changed(position, { ...fields, importoDovuto: 0, annullato: true, azione: 'A', statoExport: known ? 'DA_ESPORTARE' : 'NESSUNA', iseeId }, now) };
+    const cancelled = changed(position, { ...fields, importoDovuto: 0, annullato: true, azione: 'A', statoExport: known ? 'DA_ESPORTARE' : 'NESSUNA', iseeId }, now);
+    return { kind: 'cancel', after: { ...cancelled, importoAnnullato: position.importoDovuto } };
   }
   return { kind: 'update', after: changed(position, { ...fields, importoDovuto: amount, azione: known ? 'M' : 'I', statoExport: 'DA_ESPORTARE', iseeId }, now) };
 }

@@ -144,6 +144,17 @@ export function nextImportPollSeconds(waitedMs: number): number {
   return 300;
 }
 
+/**
+ * The call's export lock is a lease: 'Invia a MyPay' takes it until now + EXPORT_LEASE_MS, and every step of
+ * the flow's workflow renews it (export-steps.ts). A run that died without releasing it (a function that
+ * timed out, a workflow that never started) locks the call for this long at most, never for good. The
+ * longest a live workflow goes without a step is a wait between polls (5 minutes, nextImportPollSeconds)
+ * plus a step and its retries: well inside it. A flow that stopped while MyPay may hold its file keeps the
+ * lock without an expiry until 'Rielabora' (export-steps.ts markFailed).
+ */
+export const EXPORT_LEASE_MS = 30 * 60_000;
+export const exportLeaseUntil = (now: Date) => new Date(now.getTime() + EXPORT_LEASE_MS).toISOString();
+
 export const flowMessages = {
   started: 'Flusso inviato correttamente a MyPay',
   notFound: 'Il flusso richiesto non esiste.',

@@ -123,6 +123,8 @@ export const paymentOutcomeMessages = {
   notOpenOnMyPay: 'MyPay non riporta questa posizione come da pagare: potrebbe essere già stata pagata. Ricarica la pagina tra qualche minuto.',
   /** paaSILChiediPagati cannot say yet (modello unico: pagoPA's receipt has not reached MyPay). */
   verifying: 'Pagamento in verifica: l’esito non è ancora arrivato da pagoPA. Se hai pagato non pagare di nuovo: il pagamento sarà registrato appena MyPay lo riceve. Ricarica la pagina più tardi.',
+  /** 'Paga' while the last checkout is 'in verifica': what the citizen can do instead of paying again. */
+  verifyingNoPay: 'Pagamento in verifica: l’esito del pagamento avviato non è ancora arrivato da pagoPA. Se hai pagato non pagare di nuovo: il pagamento sarà registrato appena MyPay lo riceve. Se non hai completato il pagamento potrai pagare di nuovo dal {when}.',
   /** Before 'Paga': what MyPay's landing would refuse, and what the office must fix (checkoutBlockers). */
   blocked: 'Il pagamento online non è al momento possibile: {reasons}. Contatta l’ufficio del Comune.',
   blockedCap: 'il CAP «{cap}» registrato nei tuoi dati non è un CAP italiano di 5 cifre, e MyPay non lo accetta: l’ufficio deve correggerlo nell’anagrafica e inviare di nuovo la posizione a MyPay',

@@ -1,3 +1,4 @@
+import { dsvFormat } from 'd3-dsv';
 import type { Configuration } from './configuration.ts';
 import type { PositionRecord } from './debt-positions.ts';
 import { ValidationError } from './errors.ts';
@@ -5,7 +6,8 @@ import { fill, messages } from './messages.ts';
 import { entityIuvProblem, isMyPayGeneratedIuv } from './iuv.ts';
 import { centsToDecimal } from './money.ts';
 import { COUNTRY_CODES, PROVINCE_CODES } from './place-codes.ts';
-import { startsLikeFormula } from './spreadsheet-cells.ts';
+import { neutraliseCell, startsLikeFormula } from './spreadsheet-cells.ts';
+import type { Skipped } from './payments.ts';
 import type { PostalAddress } from './user-rules.ts';
 
 /**
@@ -142,6 +144,13 @@ function provinceForMyPay(payer: Payer): string {
 }
 
 /**
+ * The amount a row carries: a cancellation (A) sends the amount the position had, which MyPay holds; MyPay4
+ * refuses 0 for every action (ImportFlussoTaskService.validaElabora). A position cancelled before the portal
+ * kept that amount has none (0): heldBackReasons holds its row back.
+ */
+const rowAmount = (position: PositionRecord) => (position.annullato ? (position.importoAnnullato ?? 0) : position.importoDovuto);
+
+/**
  * One CSV row. The action is the position's own (I new, M changed, A cancelled: debt-positions.ts); the
  * configuration gives the payer kind, tipoDovuto, tipoVersamento, datiSpecificiRiscossione, codUfficio
  * (in bilancio) and whether MyPay generates the IUV. A position that already has its IUV sends it and
@@ -149,6 +158,7 @@ function provinceForMyPay(payer: Payer): string {
  * refuses its own IUVs sent with false), with false for one made elsewhere (heldBackReasons checks it).
  */
 export function mypayCsvRow(position: PositionRecord, payer: Payer, call: CsvCall, configuration: Configuration): MyPayCsvRow {
+  const amount = rowAmount(position);
   return {
     IUD: position.iud,
     codIuv: position.codIuv ?? '',
@@ -163,13 +173,13 @@ export function mypayCsvRow(position: PositionRecord, payer: Payer, call: CsvCal
     nazionePagatore: (oneLine(payer.nation) || 'IT').toUpperCase(),
     mailPagatore: oneLine(payer.email),
     dataEsecuzionePagamento: position.dataScadenza,
-    importoDovuto: centsToDecimal(position.importoDovuto),
+    importoDovuto: centsToDecimal(amount),
     commissioneCaricoPa: '',
     tipoDovuto: configuration.tipoDovuto,
     tipoVersamento: configuration.tipoVersamento,
     causaleVersamento: cut(oneLine(position.descrizione), 1024),
     datiSpecificiRiscossione: configuration.datiSpecificiRiscossione,
-    bilancio: bilancioXml(call, configuration.codUfficio, position.importoDovuto),
+    bilancio: bilancioXml(call, configuration.codUfficio, amount),
     flagGeneraIuv: position.codIuv ? String(isMyPayGeneratedIuv(position.codIuv)) : String(configuration.flgGeneraIuv),
     azione: position.azione,
   };
@@ -233,6 +243,7 @@ export const heldBackMessages = {
   missing: 'manca il campo {field}',
   pastDueDate: 'la scadenza {value} è già passata: MyPay non accetta una scadenza passata per questo tipo dovuto (scadenza obbligatoria)',
   quotes: 'il campo {field} contiene un numero dispari di virgolette ("), che MyPay non sa leggere',
+  zeroAmount: 'l’importo è 0,00 €, che MyPay non accetta nemmeno per un annullamento: annullare la posizione dal back office di MyPay',
 } as const;
 
 /**
@@ -257,6 +268,7 @@ export function heldBackReasons(row: MyPayCsvRow, rules?: MyPayRowRules): string
     const max = MYPAY_CSV_LIMITS[column]!;
     if (row[column].length > max) reasons.push(fill(heldBackMessages.tooLong, { field: named(column), max }));
   }
+  if (/^0+\.00$/.test(row.importoDovuto)) reasons.push(heldBackMessages.zeroAmount);
   const { capPagatore: cap, civicoPagatore: civic, provinciaPagatore: province, nazionePagatore: nation, mailPagatore: email } = row;
   if (cap && !/^[a-zA-Z0-9]{1,16}$/.test(cap)) reasons.push(fill(heldBackMessages.cap, { value: cap }));
   if (civic && !ASCII.test(civic)) reasons.push(fill(heldBackMessages.civic, { value: civic }));
@@ -282,6 +294,18 @@ export function heldBackReasons(row: MyPayCsvRow, rules?: MyPayRowRules): string
  * (heldBackReasons holds its row back). Line breaks never reach here: every text is one line (oneLine).
  */
 const csvField = (value: string) => (/[;"]/.test(value) ? `"${value.replace(/"/g, '\\"')}"` : value);
+
+/**
+ * The positions held back from a CSV, as a file for the operator beside it ('Verifica / genera CSV'): a month's
+ * list can outgrow what the job's item may hold (DynamoDB's 400 KB), so the answer shows the first ones and
+ * links this. UTF-8 with BOM, `;`, CRLF, as a spreadsheet with Italian settings opens it; no cell runs as a formula.
+ */
+export function heldBackCsv(heldBack: readonly Skipped[]): string {
+  const cell = (text: string) => heldBackFormat.formatValue(neutraliseCell(text));
+  const lines = [['codiceFiscale', 'cognome', 'nome', 'datiDaCorreggere'], ...heldBack.map((s) => [s.fiscalCode, s.cognome, s.nome, s.reason])].map((row) => row.map(cell).join(';'));
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
+const heldBackFormat = dsvFormat(';');
 
 /** The CSV text (header + rows); a row that MyPay would refuse is a 400 listing every problem. */
 export function mypayCsv(rows: readonly MyPayCsvRow[]): string {

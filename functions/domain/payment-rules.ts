@@ -64,6 +64,21 @@ export const isPayableOnline = (position: Pick<Position, 'isPagato' | 'annullato
  */
 export const CHECKOUT_HOLD_MS = 30 * 60_000;
 
+/**
+ * How long past its hold a checkout whose outcome MyPay could not tell yet keeps the position: until the
+ * reporting that follows the hold (functions/domain/reporting.ts followUpTimes, swept every 5 minutes) has run.
+ * By then pagoPA's token has expired: a payment made is recorded, and one never made will not come.
+ */
+export const VERIFY_AFTER_HOLD_MS = 15 * 60_000;
+
+/** Until when a checkout in verification holds the position (ISO), from the hold it had. */
+export const verifyingUntil = (position: Pick<PositionRecord, 'checkoutUntil'>, now: Date) =>
+  new Date(Math.max(position.checkoutUntil ? Date.parse(position.checkoutUntil) : 0, now.getTime()) + VERIFY_AFTER_HOLD_MS).toISOString();
+
+/** 'Pagamento in verifica': the citizen's checkout's outcome is not known yet, and it still holds the position. */
+export const isVerifyingPayment = (position: Pick<PositionRecord, 'checkoutUntil' | 'checkoutInVerifica'>, now: Date) =>
+  Boolean(position.checkoutInVerifica) && isHeld(position, now);
+
 /** Whether a citizen's checkout holds the position now. */
 export const hasLiveCheckout = (position: Pick<PositionRecord, 'checkoutUntil'>, now: Date) => isHeld(position, now);
 
@@ -130,6 +145,7 @@ export function settlePayment<P extends Payable>(position: P, receipt: PaymentRe
       checkoutSession: null,
       checkoutUrl: null,
       checkoutUntil: null,
+      checkoutInVerifica: null,
       updatedAt: now,
       version: position.version + 1,
     },

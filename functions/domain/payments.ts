@@ -132,6 +132,11 @@ export const positionSchema = z.object({
   riconciliazioneChiusa: z.optional(z.nullable(closedReconciliationSchema)),
   /** Until when a citizen's MyPay checkout holds the position (ISO; null or absent: none). */
   checkoutUntil: z.optional(z.nullable(z.string())),
+  /**
+   * The citizen came back and MyPay could not say yet whether they paid ('Pagamento in verifica'): until
+   * checkoutUntil 'Paga' is not offered, so nobody is invited to pay twice while the receipt may be on its way.
+   */
+  checkoutInVerifica: z.optional(z.nullable(z.boolean())),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -176,6 +181,10 @@ export const positionsCsvSchema = z.extend(generationResultSchema, {
    * province, nation, e-mail), or a text of theirs would run as a formula; each with the reason to fix.
    */
   heldBack: z.array(skippedSchema),
+  /** How many were held back (the list above shows the first SKIPPED_SHOWN); absent on files made before. */
+  heldBackCount: z.optional(z.number()),
+  /** A link of a few minutes to the whole held-back list (a CSV beside the file); null when none was held back. */
+  heldBackUrl: z.optional(z.nullable(z.string())),
 });
 export type PositionsCsv = z.output<typeof positionsCsvSchema>;
 

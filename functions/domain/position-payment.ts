@@ -5,7 +5,7 @@ import { messages } from './messages.ts';
 import { paymentBadge, positionSchema, type Position } from './payments.ts';
 import { idParamsSchema, pageQuerySchema } from './validation.ts';
 
-import { hasLiveCheckout, isPayableOnline } from './payment-rules.ts';
+import { hasLiveCheckout, isPayableOnline, isVerifyingPayment } from './payment-rules.ts';
 
 /**
  * Paying a debt position (issue 9, citizens; issue 8, 'Rendicontazione'; issues 21, 26): the payloads of
@@ -37,12 +37,15 @@ export const positionViewSchema = z.extend(positionSchema, {
   payable: z.boolean(),
   /** A citizen's payment of it is in progress on MyPay ('Pagamento in corso'; 'Paga' resumes it). */
   inCorso: z.boolean(),
+  /** 'Pagamento in verifica': the citizen came back and the outcome is not known yet; 'Paga' is not offered. */
+  inVerifica: z.boolean(),
 });
 export type PositionView = z.output<typeof positionViewSchema>;
 
 export const toPositionView = (position: Position, noticeUrl: string | null, now: Date): PositionView => {
   const inCorso = hasLiveCheckout(position, now);
-  return { ...position, badge: paymentBadge(position), noticeUrl, payable: isPayableOnline(position), inCorso };
+  const inVerifica = isVerifyingPayment(position, now);
+  return { ...position, badge: paymentBadge(position), noticeUrl, payable: isPayableOnline(position) && !inVerifica, inCorso, inVerifica };
 };
 
 /**

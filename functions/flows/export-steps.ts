@@ -1,6 +1,7 @@
 import { unzipSync, strToU8, strFromU8 } from 'fflate';
 import {
   DEFAULT_IMPORT_MAX_WAIT_MINUTES,
+  exportLeaseUntil,
   isFlowRunning,
   flowFileName,
   flowIuf,
@@ -85,8 +86,26 @@ export function makeExportSteps({
     return { zip, zipName };
   }
 
-  async function markIseeSlice(flowId: string, slice: number): Promise<{ done: boolean }> {
+  /**
+   * The flow's lease on the call's export lock goes on (domain/flows.ts EXPORT_LEASE_MS): every step renews
+   * it, so only a run that stopped lets it expire. Another flow holding the lock (this one's lease expired
+   * and was taken) stops this one.
+   */
+  async function keepLease(flow: FlowRecord): Promise<void> {
+    if (await flows.renewExportLock(flow.announcement.id, flow.id, exportLeaseUntil(clock.now()))) return;
+    const holder = await flows.runningExportOf(flow.announcement.id);
+    if (holder && holder !== flow.id) throw new ConflictError(messages.positions.exportRunning);
+  }
+
+  /** The flow of a step, its lease renewed. */
+  async function leasedFlow(flowId: string): Promise<FlowRecord> {
     const flow = await requireFlow(flowId);
+    if (isFlowRunning(flow)) await keepLease(flow);
+    return flow;
+  }
+
+  async function markIseeSlice(flowId: string, slice: number): Promise<{ done: boolean }> {
+    const flow = await leasedFlow(flowId);
     if (!flow.iseeKey) return { done: true };
     const ids = JSON.parse(strFromU8(await exportFiles.get(flow.iseeKey))) as string[];
     const from = flow.iseeCursor ?? 0;
@@ -100,7 +119,7 @@ export function makeExportSteps({
   return {
     /** The CSV of the month's positions → the ZIP MyPay expects, with its MD5, in the exports bucket. */
     async prepare(flowId: string): Promise<{ rows: number }> {
-      const flow = await requireFlow(flowId);
+      const flow = await leasedFlow(flowId);
       if (flow.zipKey) return { rows: flow.num };
       // The call's export lock is this module's: another flow holding it stops this one; holding it, the
       // month's new positions go in batches (no other generation of the call can run).
@@ -119,6 +138,9 @@ export function makeExportSteps({
         if (iseeKey) await markIseeSlice(flowId, Number.MAX_SAFE_INTEGER);
         const error = heldBack.length ? flowMessages.allHeldBack : flowMessages.nothingToSend;
         await flows.advanceFlow(flowId, { step: 'COMPLETATO', stato: 'IMPORT_ESEGUITO', num: 0, accepted: 0, rejected: 0, error }, now());
+        // Nothing new for the month: the dialog that started it says so, and the flows page lists no empty
+        // 'Flusso approvato' (it would only mislead). A flow that held positions back stays listed with them.
+        if (!heldBack.length) await flows.unlistFlow(flowId);
         await flows.releaseExportLock(flow.announcement.id, flowId);
         metrics.count('ExportsCompleted', 1);
         return { rows: 0 };
@@ -144,7 +166,7 @@ export function makeExportSteps({
      */
     send: (flowId: string) =>
       recordingRefusal(flowId, async () => {
-        const flow = await requireFlow(flowId);
+        const flow = await leasedFlow(flowId);
         if (flow.uploadedAt) return;
         if (flow.requestToken && (await mypay.importStatus(flow.requestToken)) !== null) {
           await flows.advanceFlow(flowId, { uploadedAt: now(), pollingSince: now(), step: 'ATTESA_ESITO' }, now());
@@ -171,7 +193,7 @@ export function makeExportSteps({
      */
     checkImport: (flowId: string) =>
       recordingRefusal(flowId, async (): Promise<{ stato: string; waitMore: boolean; waitSeconds: number }> => {
-        const flow = await requireFlow(flowId);
+        const flow = await leasedFlow(flowId);
         if (flow.collectedAt) return { stato: 'IMPORT_ESEGUITO', waitMore: false, waitSeconds: 0 };
         const status = flow.requestToken ? await mypay.importStatus(flow.requestToken) : null;
         const stato = status?.stato ?? 'IMPORT_ERROR_SL';
@@ -195,7 +217,7 @@ export function makeExportSteps({
   };
 
   async function collectSliceOf(flowId: string): Promise<{ done: boolean }> {
-    const flow = await requireFlow(flowId);
+    const flow = await leasedFlow(flowId);
     if (flow.collectedAt) return { done: true };
     const fetched: Partial<Record<FlowFileKind, Uint8Array>> = {};
     let files = flow.files;
@@ -267,12 +289,15 @@ export function makeExportSteps({
     const cause = error?.Error === 'ImportNotDone' ? (error.Cause ?? '') : '';
     if (cause === 'LOAD_IMPORT' || cause === 'IMPORT_IN_ELAB') {
       await flows.updateFlow(flowId, { step: 'SOSPESO', stato: cause, error: flowMessages.stillWaiting }, now());
+      await flows.keepExportLock(flow.announcement.id, flowId);
       return { suspended: true };
     }
     const stato = cause && isMyPayFailure(cause) ? cause : isMyPayFailure(flow.stato) ? flow.stato : 'IMPORT_ERROR_SL';
     const reason = stato === 'IMPORT_ERROR_SL' ? describeFailure(error) : stato === flow.stato && flow.error ? flow.error : mypayFailureReason(stato);
     await flows.updateFlow(flowId, { step: 'ERRORE', stato, error: reason }, now());
+    // MyPay may hold the file (a request token): the lock stays with the flow, without expiry, until 'Rielabora'.
     if (!flow.requestToken) await flows.releaseExportLock(flow.announcement.id, flowId);
+    else await flows.keepExportLock(flow.announcement.id, flowId);
     metrics.count('ExportsFailed', 1);
     return { suspended: false };
   }

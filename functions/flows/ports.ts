@@ -8,16 +8,25 @@ import type { AuditLog, BusinessMetrics, Clock, IdGenerator, MyPayAuthorization,
 
 export interface FlowRepository {
   getFlow(id: string): Promise<FlowRecord | null>;
-  /** One export per call at a time: false when another flow holds the call's lock (taking it again is fine). */
-  takeExportLock(callId: string, flowId: string): Promise<boolean>;
+  /**
+   * One export per call at a time: false when another flow holds the call's lock (taking it again is fine).
+   * The lock is a lease until `lease.until` (domain/flows.ts EXPORT_LEASE_MS); an expired one is free.
+   */
+  takeExportLock(callId: string, flowId: string, lease: { now: string; until: string }): Promise<boolean>;
+  /** The flow's lease goes on until `until`; false when the flow does not hold the lock. */
+  renewExportLock(callId: string, flowId: string, until: string): Promise<boolean>;
+  /** The flow keeps the lock with no expiry, until 'Rielabora' (MyPay may hold its file). */
+  keepExportLock(callId: string, flowId: string): Promise<void>;
   createFlow(flow: FlowRecord): Promise<void>;
   /** Merges fields onto the flow. */
   updateFlow(id: string, fields: Partial<FlowRecord>, now: string): Promise<FlowRecord>;
   /** Merges fields onto a flow still running; throws (FlowStopped) once it completed, failed or was suspended. */
   advanceFlow(id: string, fields: Partial<FlowRecord>, now: string): Promise<FlowRecord>;
+  /** The flow leaves the flows page (it sent nothing); it can still be read by its id. */
+  unlistFlow(id: string): Promise<void>;
   /** The call's export lock goes (an export of that call may start again). */
   releaseExportLock(callId: string, flowId: string): Promise<void>;
-  /** The flow that holds the call's export lock, if any. */
+  /** The flow that holds the call's export lock, if any (an expired lease holds nothing). */
   runningExportOf(callId: string): Promise<string | null>;
   listFlows(query: { descrizione?: string; cursor?: string }, pageSize: number): Promise<Page<FlowRecord>>;
 }
@@ -31,11 +40,6 @@ export interface ExportPositions {
   /** Whether a citizen's MyPay checkout holds a position of the call (of one month, when given) at `now`. */
   hasLiveCheckouts(callId: string, month: { mese: number; anno: number } | null, now: string): Promise<boolean>;
   /**
-   * How many positions an export of the month would find to send now (after the month's generation, which
-   * this only plans: nothing is written). 0: 'Invia a MyPay' creates no flow. The plan is kept for the
-   * flow's Prepare (buildExport), which applies it unless the month changed meanwhile: a month is planned once.
-   */
-  pendingCount(request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string }): Promise<number>;
   /** The MyPay import CSV of the call's month (one citizen only when fiscalCode is set), and how many rows it has. */
   buildExport(
     request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string; underLock: boolean },
@@ -83,7 +87,7 @@ export interface FlowDeps {
   configuration: { requireComplete(): Promise<unknown> };
   calls: { getCall(id: string): Promise<{ id: string; name: string; serviceId: string; serviceName: string; state?: number } | null> };
   /** The positions' side of starting an export (ExportPositions). */
-  positions: Pick<ExportPositions, 'hasLiveCheckouts' | 'pendingCount'>;
+  positions: Pick<ExportPositions, 'hasLiveCheckouts'>;
   exportFiles: Pick<ExportFiles, 'downloadUrl'>;
   runner: FlowRunner;
   /** Whether 'Sincronizza' is recalculating the call's positions: no export starts beside it. */

@@ -7,7 +7,8 @@ import type { FlowRecord } from '../domain/flow-record.ts';
 
 /**
  * Payment flows. pk "FLOW#<id>", sk "FLOW"; gsi1 = "FLOWS" / insert time (the flows page, newest first).
- * The export lock of a call is pk "CALL#<callId>", sk "EXPORT_LOCK" with the flow that holds it.
+ * The export lock of a call is pk "CALL#<callId>", sk "EXPORT_LOCK" with the flow that holds it and, while it
+ * is a lease (domain/flows.ts EXPORT_LEASE_MS), when it expires (`expiresAt`, ISO): an expired lease is free.
  */
 const FIELDS = [
   'id', 'stato', 'step', 'dataInsert', 'dataUpdate', 'announcement', 'mese', 'anno', 'fiscalCode', 'num', 'accepted', 'rejected',
@@ -36,6 +37,10 @@ export async function createFlow(flow: FlowRecord): Promise<void> {
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
+}
+
+export async function unlistFlow(id: string): Promise<void> {
+  await documentClient.send(new UpdateCommand({ TableName: tableName, Key: keys.flow(id), UpdateExpression: 'REMOVE gsi1pk, gsi1sk', ConditionExpression: 'attribute_exists(pk)' }));
 }
 
 export function updateFlow(id: string, fields: Partial<FlowRecord>, now: string): Promise<FlowRecord> {
@@ -75,19 +80,43 @@ async function writeFlow(id: string, fields: Partial<FlowRecord>, now: string, o
   return toRecord(Attributes!);
 }
 
-export async function takeExportLock(callId: string, flowId: string): Promise<boolean> {
+/** Takes the call's export lock for the flow until `lease.until` (free, already the flow's, or an expired lease). */
+export async function takeExportLock(callId: string, flowId: string, lease: { now: string; until: string }): Promise<boolean> {
   const written = await unlessConditionFails(
     documentClient.send(
       new PutCommand({
         TableName: tableName,
-        Item: { ...keys.exportLock(callId), flowId },
-        ConditionExpression: 'attribute_not_exists(pk) OR flowId = :flow',
-        ExpressionAttributeValues: { ':flow': flowId },
+        Item: { ...keys.exportLock(callId), flowId, expiresAt: lease.until },
+        ConditionExpression: 'attribute_not_exists(pk) OR flowId = :flow OR expiresAt < :now',
+        ExpressionAttributeValues: { ':flow': flowId, ':now': lease.now },
       }),
     ),
   );
   return written !== null;
 }
+
+/** The flow's lease goes on until `until` (false when the flow does not hold the lock). */
+export async function renewExportLock(callId: string, flowId: string, until: string): Promise<boolean> {
+  return (await setLockExpiry(callId, flowId, until)) !== null;
+}
+
+/** The flow keeps the lock with no expiry (MyPay may hold its file: only 'Rielabora' or its end frees it). */
+export async function keepExportLock(callId: string, flowId: string): Promise<void> {
+  await setLockExpiry(callId, flowId, null);
+}
+
+const setLockExpiry = (callId: string, flowId: string, until: string | null) =>
+  unlessConditionFails(
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.exportLock(callId),
+        UpdateExpression: until ? 'SET expiresAt = :until' : 'REMOVE expiresAt',
+        ConditionExpression: 'flowId = :flow',
+        ExpressionAttributeValues: { ':flow': flowId, ...(until ? { ':until': until } : {}) },
+      }),
+    ),
+  );
 
 export async function releaseExportLock(callId: string, flowId: string): Promise<void> {
   await unlessConditionFails(
@@ -97,9 +126,11 @@ export async function releaseExportLock(callId: string, flowId: string): Promise
   );
 }
 
-export async function runningExportOf(callId: string): Promise<string | null> {
+/** The flow that holds the call's export lock, if any: an expired lease holds nothing. */
+export async function runningExportOf(callId: string, now: string = new Date().toISOString()): Promise<string | null> {
   const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.exportLock(callId), ConsistentRead: true }));
-  return (Item?.flowId as string | undefined) ?? null;
+  if (!Item || (typeof Item.expiresAt === 'string' && Item.expiresAt < now)) return null;
+  return (Item.flowId as string | undefined) ?? null;
 }
 
 /**

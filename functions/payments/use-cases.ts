@@ -25,7 +25,7 @@ import { CallState } from '../domain/call-limits.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { iseeForMonth, monthlyFee } from '../domain/fee.ts';
 import { messages, positionOpsMessages } from '../domain/messages.ts';
-import { heldBackReasons, mypayCsv, mypayCsvRow, type MyPayRowRules, type Payer } from '../domain/mypay-csv.ts';
+import { heldBackCsv, heldBackReasons, mypayCsv, mypayCsvRow, type MyPayRowRules, type Payer } from '../domain/mypay-csv.ts';
 import { myPayRowRulesFromEnv } from '../adapters/mypay-rules.ts';
 import type {
   PositionEdit,
@@ -113,7 +113,7 @@ const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 export type Progress = (done: number, total: number) => Promise<unknown>;
 
 /** The CSV job's answer as kept: the file's key (a link is made at each ask). */
-type StoredCsv = Omit<PositionsCsv, 'url'> & { key: string };
+type StoredCsv = Omit<PositionsCsv, 'url' | 'heldBackUrl'> & { key: string; heldBackKey?: string | null };
 
 /** Counts a run's writes so that every PROGRESS_EVERY of them (and the last) reports how many are done. */
 const PROGRESS_EVERY = 500;
@@ -367,7 +367,10 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     const fileName = positionsCsvFileName(call.nomeMyPay, period);
     const key = `csv/${call.id}/${periodKey(period)}/${clock.now().toISOString()}/${fileName}`;
     await exportFiles.put(key, new TextEncoder().encode(content), CSV_CONTENT_TYPE);
-    return { ...result, fileName, key, rows, heldBack };
+    // The whole held-back list goes beside the file; the job's answer (one item) keeps the first ones.
+    const heldBackKey = heldBack.length ? `${key.replace(/\.csv$/i, '')}_trattenute.csv` : null;
+    if (heldBackKey) await exportFiles.put(heldBackKey, new TextEncoder().encode(heldBackCsv(heldBack)), CSV_CONTENT_TYPE);
+    return { ...result, fileName, key, rows, heldBack: heldBack.slice(0, SKIPPED_SHOWN), heldBackCount: heldBack.length, heldBackKey };
   }
 
   const generationStatusOf = (status: { job: JobRecord | null; running: boolean }): GenerationStatus =>
@@ -376,9 +379,14 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     const view = resultJobStatus(status, positionOpsMessages.csvFailed, (stored) => stored as StoredCsv);
     if (!view.result) return { ...view, result: null };
     // The link is made at each ask: it lives five minutes, the job's answer stays.
-    const { key, ...result } = view.result;
-    return { ...view, result: { ...result, url: await exportFiles.downloadUrl(key, result.fileName, CSV_CONTENT_TYPE) } };
+    return { ...view, result: await withLinks(view.result) };
   };
+
+  /** The stored file's answer with fresh links to the CSV and, beside it, the whole held-back list. */
+  async function withLinks({ key, heldBackKey, ...result }: StoredCsv): Promise<PositionsCsv> {
+    const heldBackUrl = heldBackKey ? await exportFiles.downloadUrl(heldBackKey, `Trattenute_${result.fileName}`, CSV_CONTENT_TYPE) : null;
+    return { ...result, url: await exportFiles.downloadUrl(key, result.fileName, CSV_CONTENT_TYPE), heldBackUrl };
+  }
 
   /** Starts a month's job of `kind` on the call (its checks first: 404, an export running, the configuration). */
   async function startMonthJob(kind: string, running: string, callId: string, input: PeriodInput, actor: Actor) {
@@ -537,8 +545,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      * are never appear.
      */
     async positionsCsv(callId: string, input: PeriodInput, actor: Actor): Promise<PositionsCsv> {
-      const { key, ...result } = await positionsCsvFile(callId, input, actor);
-      return { ...result, url: await exportFiles.downloadUrl(key, result.fileName, CSV_CONTENT_TYPE) };
+      return withLinks(await positionsCsvFile(callId, input, actor));
     },
 
     /**

@@ -38,7 +38,7 @@ const positions = makeUserPositionUseCases({
   settlement,
   users: { findUserIdByFiscalCode, getUserItem },
   sessions,
-  mypay: { openPositionCheckout: (...args) => mypay().openPositionCheckout(...args), paymentOutcome: (idSession) => mypay().paymentOutcome(idSession) },
+  mypay: { openPositionCheckout: (...args) => mypay().openPositionCheckout(...args), paymentOutcome: (...args) => mypay().paymentOutcome(...args) },
   notices: makeNoticeLinks({ getPositionByIud }),
   portalUrl,
   // MyPay's payment type (tipoDovuto) with flg_scadenza_obbligatoria: a past due date cannot be paid.
@@ -50,8 +50,8 @@ const positions = makeUserPositionUseCases({
 export const handler = resourceHandler(userPositionRoutes, {
   listMyPositions: ({ query, actor }) => positions.listMyPositions(query, actor),
   // Where MyPay sends the citizen back is built from PORTAL_URL: no Origin, Host or X-Forwarded-Host is read.
-  payPosition: ({ params, body, actor }) => positions.pay(params.id, body, actor),
-  paymentReturn: ({ body, actor }) => positions.paymentReturn(body, actor),
+  payPosition: ({ params, body, actor, deadline }) => positions.pay(params.id, body, actor, deadline),
+  paymentReturn: ({ body, actor, deadline }) => positions.paymentReturn(body, actor, deadline),
   listUserPositions: ({ params, query }) => positions.listUserPositions(params.id, query),
   listPositionsByFiscalCode: ({ query }) => positions.listPositionsByFiscalCode(query),
 });

@@ -1,7 +1,8 @@
-import { hold, release, type PositionRecord, type Transition } from '../domain/positions/index.ts';
+import { hold, publicPosition, release, verify, type PositionRecord, type Transition } from '../domain/positions/index.ts';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { fill, messages, paymentOutcomeMessages } from '../domain/messages.ts';
 import type { Position } from '../domain/payments.ts';
+import { romeDateTime } from '../domain/notices.ts';
 import { romeDay } from '../domain/period.ts';
 import {
   CHECKOUT_HOLD_MS,
@@ -9,7 +10,9 @@ import {
   hasLiveCheckout,
   isPayable,
   isPayableOnline,
+  isVerifyingPayment,
   paymentReturnPath,
+  verifyingUntil,
   toPositionView,
   type CheckoutStatus,
   type PaymentReturn,
@@ -86,10 +89,7 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
   /** The citizen's own view: the operators' note on a closed reconciliation (and who wrote it) is the office's. */
   const citizenView = ({ riconciliazioneChiusa: _closed, ...position }: Position) => view(position);
   const views = async (page: Page<Position>, toView = view): Promise<Page<PositionView>> => ({ items: await Promise.all(page.items.map((p) => toView(p))), nextCursor: page.nextCursor });
-  const publicView = (record: PositionRecord): Position => {
-    const { exportedAt: _e, iseeId: _i, version: _v, iur: _r, noticeZip: _z, pagamenti: _p, checkoutSession: _s, checkoutUrl: _u, ...position } = record;
-    return position;
-  };
+  const publicView = publicPosition;
 
   /** The signed-in citizen's user id, or null when the portal has no record of them (then they own nothing). */
   const citizenId = async (actor: Actor) => (actor.fiscalCode ? users.findUserIdByFiscalCode(actor.fiscalCode) : null);
@@ -121,11 +121,13 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
      * the checkout lives (CHECKOUT_HOLD_MS, or until its outcome is known) the position is held: a second
      * 'Paga' resumes the same checkout, and no edit, recalculation or export touches the position.
      */
-    async pay(iud: string, body: { returnPath: string }, actor: Actor): Promise<{ url: string; idSession: string; resumed: boolean }> {
+    async pay(iud: string, body: { returnPath: string }, actor: Actor, deadline?: number): Promise<{ url: string; idSession: string; resumed: boolean }> {
       const { userId, position } = await ownPosition(iud, actor);
       const now = clock.now();
       if (position.isPagato) throw new ConflictError(paymentOutcomeMessages.alreadyPaid);
       if (!isPayable(position)) throw new ConflictError(paymentOutcomeMessages.cancelled);
+      // The last checkout's outcome is not known yet: the citizen may have paid, so no second payment starts.
+      if (isVerifyingPayment(position, now)) throw new ConflictError(fill(paymentOutcomeMessages.verifyingNoPay, { when: romeDateTime(position.checkoutUntil!) }));
       const live = resume(position, now);
       if (live) return live;
       if (!isPayableOnline(position)) throw new ConflictError(paymentOutcomeMessages.notIssued);
@@ -135,7 +137,8 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
       const blockers = checkoutBlockers(user ?? {}, position, { today: romeDay(now), dueDateRequired: dueDateRequired() });
       if (blockers.length) throw new ConflictError(fill(paymentOutcomeMessages.blocked, { reasons: blockers.join('; ') }));
       const iuv = position.codIuv ?? position.nav!.slice(1);
-      const session = await mypay.openPositionCheckout(iuv, returnUrl).catch(unavailable);
+      // MyPay's answer within the function's time (deadline): a slow MyPay is 'non raggiungibile', never a bare 5xx.
+      const session = await mypay.openPositionCheckout(iuv, returnUrl, deadline).catch(unavailable);
       if (!session) throw new ConflictError(paymentOutcomeMessages.notOpenOnMyPay);
       const until = new Date(now.getTime() + CHECKOUT_HOLD_MS).toISOString();
       // The marker first: a recalculation that looks after the hold is taken sees it.
@@ -160,11 +163,11 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
      * so does UNKNOWN ('Pagamento in verifica': with the modello unico MyPay knows only once pagoPA's receipt
      * arrives), answered as PENDING.
      */
-    async paymentReturn(body: { idSession: string }, actor: Actor): Promise<PaymentReturn> {
+    async paymentReturn(body: { idSession: string }, actor: Actor, deadline?: number): Promise<PaymentReturn> {
       const userId = await citizenId(actor);
       const session = userId ? await sessions.getPaymentSession(body.idSession) : null;
       if (!userId || !session || session.userId !== userId) throw new NotFoundError(messages.payment.sessionNotFound);
-      const outcome = await mypay.paymentOutcome(session.idSession).catch(unavailable);
+      const outcome = await mypay.paymentOutcome(session.idSession, deadline).catch(unavailable);
       const now = clock.now();
       await sessions.recordSessionOutcome(session.idSession, outcome.status, now.toISOString());
       const current = await positions.getPositionByIud(session.iud);
@@ -181,6 +184,14 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
       }
       // Not known yet (modello unico: the receipt has not reached MyPay): the hold stays, the outcome is asked again later.
       if (outcome.status === 'PENDING' || outcome.status === 'UNKNOWN') {
+        // 'Pagamento in verifica': the checkout keeps the position a while longer and 'Paga' is not offered.
+        if (outcome.status === 'UNKNOWN' && !current.isPagato && current.checkoutSession === session.idSession && !current.checkoutInVerifica) {
+          const until = verifyingUntil(current, now);
+          await positions.putCheckoutMarker(current, until);
+          await positions.applyTransition(verify(current, session.idSession, until));
+          const latest = (await positions.getPositionByIud(current.iud)) ?? current;
+          return { esito: 'PENDING', recorded: false, message: paymentOutcomeMessages.verifying, position: await citizenView(publicView(latest)) };
+        }
         const message = current.isPagato ? paymentOutcomeMessages.paidBefore : outcome.status === 'UNKNOWN' ? paymentOutcomeMessages.verifying : paymentOutcomeMessages.pending;
         return { esito: 'PENDING', recorded: false, message, position: await citizenView(publicView(current)) };
       }

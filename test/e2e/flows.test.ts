@@ -198,7 +198,7 @@ describe('Invia a MyPay and Flussi MyPay', () => {
     await narrow.context().close();
   });
 
-  it('a month with nothing new to send creates no flow: the dialog says so', async () => {
+  it('a month with nothing new to send lists no flow: the dialog says so', async () => {
     const call = await callToExport(`Bando nulla ${Date.now().toString(36)}`);
     const operator = await as('operator');
     const flowsOfCall = async () => (await operator.get(`/api/flows?descrizione=${encodeURIComponent(call.name)}`)).json.items.length;

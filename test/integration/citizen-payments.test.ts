@@ -137,8 +137,14 @@ describe('the citizen pays a position', () => {
       // The URL's esito is never trusted: even a body claiming OK gets MyPay's own answer — here, none yet.
       const answer = await citizen.post('/api/me/payments/return', { idSession: back.searchParams.get('idSession'), esito: 'OK' });
       expect(answer.status).toBe(200);
-      expect(answer.json).toMatchObject({ esito: 'PENDING', recorded: false, message: paymentOutcomeMessages.verifying, position: { badge: 'Da pagare', payable: true, inCorso: true, isPagato: false } });
+      expect(answer.json).toMatchObject({ esito: 'PENDING', recorded: false, message: paymentOutcomeMessages.verifying, position: { badge: 'Da pagare', payable: false, inCorso: true, inVerifica: true, isPagato: false } });
     }
+    // While the outcome is not known she is not invited to pay again: no 'Paga' nor 'Riprendi il pagamento', and a
+    // 'Paga' sent anyway says what she can do instead.
+    await expect.poll(listed).toMatchObject({ inVerifica: true, payable: false });
+    const refused = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
+    expect(refused.status).toBe(409);
+    expect(refused.json.detail).toMatch(/^Pagamento in verifica: .*Se hai pagato non pagare di nuovo.*potrai pagare di nuovo dal /);
     // She pays; pagoPA's receipt has not reached MyPay yet: MyPay cannot tell, for over an hour, and the portal says so.
     await admin('receipts', { hold: true });
     const back = await checkout(first.json.url, 'success');

@@ -289,16 +289,16 @@ describe('flows: who and what', () => {
     expect((await operator.get('/api/flows')).json.items.length).toBe(before);
   });
 
-  it('a month with nothing new to send creates no flow and says so', async () => {
+  it('a month with nothing new to send: the route only starts the work, whose flow says so and is not listed among the flows', async () => {
     const { call } = await openCall(operator);
     const before = (await operator.get(`/api/flows?descrizione=${encodeURIComponent(call.name)}`)).json.items.length;
     const nothing = await operator.post(`/api/calls/${call.id}/exports`, november);
-    expect(nothing.status).toBe(409);
-    expect(nothing.json.detail).toBe('Nessuna posizione da inviare per questo mese.');
+    expect(nothing.status).toBe(201);
+    expect(await settled(nothing.json.id)).toMatchObject({ step: 'COMPLETATO', num: 0, error: 'Nessuna posizione da inviare per questo mese.' });
     // A month already sent whole: nothing new either.
     const { call: sent } = await callWithThreeDue();
     expect(await settled((await operator.post(`/api/calls/${sent.id}/exports`, november)).json.id)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
-    expect((await operator.post(`/api/calls/${sent.id}/exports`, november)).json.detail).toBe('Nessuna posizione da inviare per questo mese.');
+    expect(await settled((await operator.post(`/api/calls/${sent.id}/exports`, november)).json.id)).toMatchObject({ num: 0, error: 'Nessuna posizione da inviare per questo mese.' });
     expect((await operator.get(`/api/flows?descrizione=${encodeURIComponent(call.name)}`)).json.items.length).toBe(before);
     expect((await operator.get(`/api/flows?descrizione=${encodeURIComponent(sent.name)}`)).json.items).toHaveLength(1);
     // …and the call is free: nothing was left locked.

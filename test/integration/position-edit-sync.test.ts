@@ -96,7 +96,7 @@ describe('editing a position (payment edit modal)', () => {
     expect(audit.at(-1)).toMatchObject({ action: 'update', before: { importoDovuto: position.importoDovuto }, after: { importoDovuto: 5050 }, who: { fiscalCode: 'BNCLRA79H61F205F' } });
   });
 
-  it('0 cancels a position MyPay holds, for good: the next export carries A', async () => {
+  it('0 cancels a position MyPay holds, for good: the next export carries A with the amount MyPay holds, and MyPay cancels it', async () => {
     const { call, position } = await octoberPosition();
     const exported = await operator.post(`/api/calls/${call.id}/exports`, october);
     expect(exported.status).toBe(201);
@@ -113,6 +113,16 @@ describe('editing a position (payment edit modal)', () => {
     const row = content.split('\r\n').find((line) => line.includes(position.iud as string));
     expect(row).toBeDefined();
     expect(row!.split(';')).toContain('A');
+    // MyPay4 refuses 0.00 for every action (validaElabora): the row carries the amount the position had.
+    expect(row!.split(';')).toContain((position.importoDovuto / 100).toFixed(2));
+
+    // Sent to MyPay: accepted, and MyPay holds the position as cancelled.
+    const resent = await operator.post(`/api/calls/${call.id}/exports`, october);
+    expect(resent.status).toBe(201);
+    expect(await settledFlow(resent.json.id)).toMatchObject({ step: 'COMPLETATO', num: 1, accepted: 1, rejected: 0 });
+    const state = (await (await fetch(`${simulator()}/admin/state`)).json()) as { positions: Record<string, { iud: string; status: string }> };
+    expect(Object.values(state.positions).find((p) => p.iud === position.iud)).toMatchObject({ status: 'ANNULLATO' });
+    expect(await stored(call.id, position.iud)).toMatchObject({ annullato: true, statoExport: 'ESPORTATA' });
 
     const again = await operator.put(`/api/positions/${position.iud}`, { descrizione: 'Riapro', importo: 10 });
     expect(again.status).toBe(409);

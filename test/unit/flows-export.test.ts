@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { exportDefinition } from '../../functions/flows/state-machine.ts';
-import { isFlowRunning } from '../../functions/domain/flows.ts';
+import { EXPORT_LEASE_MS, isFlowRunning } from '../../functions/domain/flows.ts';
 import type { FlowRecord } from '../../functions/domain/flow-record.ts';
 import { makeExportSteps } from '../../functions/flows/export-steps.ts';
 import type { ExportPositions, FlowRepository, MyPayImport } from '../../functions/flows/ports.ts';
 import { makeFlowUseCases } from '../../functions/flows/use-cases.ts';
-import { actors, memoryAudit, memoryMetrics, sequentialIds, tickingClock } from '../support/in-memory.ts';
+import type { Clock } from '../../functions/adapters/ports.ts';
+import { actors, memoryAudit, memoryMetrics, sequentialIds } from '../support/in-memory.ts';
 
 /**
  * The export workflow end to end at unit level: the real state-machine definition runs in
@@ -129,9 +130,12 @@ function fakePositions(iuds: string[]) {
   const markCalls: string[][] = [];
   /** Positions a bad CAP (or the like) keeps out of the file, with their reason. */
   const heldBack = new Map<string, string>();
+  /** How many times the month was planned (buildExport). */
+  let builds = 0;
   const due = (fiscalCode: string | null) => [...positions.entries()].filter(([iud, p]) => !p.iuv && (!fiscalCode || iud.includes(fiscalCode)));
   const port: Pick<ExportPositions, 'buildExport' | 'markIsees' | 'recordResults'> = {
     async buildExport({ fiscalCode }) {
+      builds += 1;
       const rows = due(fiscalCode).filter(([iud]) => !heldBack.has(iud));
       return {
         csv: ['IUD;importoDovuto', ...rows.map(([iud]) => `${iud};10.00`)].join('\n'),
@@ -160,22 +164,37 @@ function fakePositions(iuds: string[]) {
       }
     },
   };
-  return { port, positions, calls, marked, markCalls, heldBack, pendingCount: async ({ fiscalCode }: { fiscalCode: string | null }) => due(fiscalCode).length, crashAtCall: (n: number) => (crashAt = n) };
+  return { port, positions, calls, marked, markCalls, heldBack, builds: () => builds, crashAtCall: (n: number) => (crashAt = n) };
 }
 
-function memoryFlows(): FlowRepository & { all: Map<string, FlowRecord> } {
+/** The flows and the call's export lock, a lease as the repository keeps it (functions/flows/repository.ts). */
+function memoryFlows(clock: Clock): FlowRepository & { all: Map<string, FlowRecord>; locks: Map<string, { flowId: string; expiresAt: string | null }> } {
   const all = new Map<string, FlowRecord>();
-  const locks = new Map<string, string>();
+  const locks = new Map<string, { flowId: string; expiresAt: string | null }>();
+  const unlisted = new Set<string>();
+  const expired = (lock: { expiresAt: string | null }, now: string) => lock.expiresAt !== null && lock.expiresAt < now;
   return {
     all,
+    locks,
     getFlow: async (id) => (all.has(id) ? structuredClone(all.get(id)!) : null),
-    takeExportLock: async (callId, flowId) => {
+    takeExportLock: async (callId, flowId, lease) => {
       const holder = locks.get(callId);
-      if (holder && holder !== flowId) return false;
-      locks.set(callId, flowId);
+      if (holder && holder.flowId !== flowId && !expired(holder, lease.now)) return false;
+      locks.set(callId, { flowId, expiresAt: lease.until });
       return true;
     },
+    renewExportLock: async (callId, flowId, until) => {
+      const holder = locks.get(callId);
+      if (holder?.flowId !== flowId) return false;
+      holder.expiresAt = until;
+      return true;
+    },
+    keepExportLock: async (callId, flowId) => {
+      const holder = locks.get(callId);
+      if (holder?.flowId === flowId) holder.expiresAt = null;
+    },
     createFlow: async (flow) => void all.set(flow.id, structuredClone(flow)),
+    unlistFlow: async (id) => void unlisted.add(id),
     updateFlow: async (id, fields, now) => {
       const next = { ...all.get(id)!, ...structuredClone(fields), dataUpdate: now };
       all.set(id, next);
@@ -187,9 +206,12 @@ function memoryFlows(): FlowRepository & { all: Map<string, FlowRecord> } {
       all.set(id, next);
       return structuredClone(next);
     },
-    releaseExportLock: async (callId, flowId) => void (locks.get(callId) === flowId && locks.delete(callId)),
-    runningExportOf: async (callId) => locks.get(callId) ?? null,
-    listFlows: async () => ({ items: [...all.values()], nextCursor: null }),
+    releaseExportLock: async (callId, flowId) => void (locks.get(callId)?.flowId === flowId && locks.delete(callId)),
+    runningExportOf: async (callId) => {
+      const holder = locks.get(callId);
+      return holder && !expired(holder, clock.now().toISOString()) ? holder.flowId : null;
+    },
+    listFlows: async () => ({ items: [...all.values()].filter((flow) => !unlisted.has(flow.id)), nextCursor: null }),
   };
 }
 
@@ -198,7 +220,10 @@ const setConfigurationComplete = (t: { restoreConfiguration: () => void }) => t.
 function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611', 'C1-BNCLRA79H61F205F-202611'], collectSlice?: number, iseeSlice?: number) {
   const mypay = fakeMyPay();
   const positions = fakePositions(iuds);
-  const flows = memoryFlows();
+  // A second a read, as tickingClock; `advance` jumps ahead (a lease that runs out).
+  let time = Date.parse('2026-03-01T09:00:00.000Z');
+  const clock: Clock & { advance(ms: number): void } = { now: () => new Date((time += 1000)), advance: (ms) => void (time += ms) };
+  const flows = memoryFlows(clock);
   const files = new Map<string, Uint8Array>();
   const runs: Promise<unknown>[] = [];
   /** How each execution ended, in order (a failed one raises the state machine's alarm in the cloud). */
@@ -214,13 +239,12 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
     get: async (key: string) => files.get(key)!,
     downloadUrl: async (key: string) => `https://exports/${key}?ttl=300`,
   };
-  const clock = tickingClock();
   const metrics = memoryMetrics();
   const useCases = makeFlowUseCases({
     flows,
     configuration: { requireComplete: async () => (configurationComplete ? {} : Promise.reject(Object.assign(new Error('Configurazione MyPay incompleta'), { status: 400 }))) },
     calls: { getCall: async (id) => (id === 'C1' ? { id, name: 'Assistenza domiciliare 2026', serviceId: 'S1', serviceName: 'Assistenza domiciliare' } : null) },
-    positions: { pendingCount: positions.pendingCount, hasLiveCheckouts: async () => false },
+    positions: { hasLiveCheckouts: async () => false },
     exportFiles,
     runner: {
       start: async (flowId) => {
@@ -288,7 +312,7 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
   const settle = async () => {
     while (runs.length) await runs.shift();
   };
-  return { useCases, outcomes, steps: stepsOf, stopExecutions: (value: boolean) => (executionsStop = value), mypay, positions, flows, files, metrics, settle, crashAfterUpload: () => (crashAfterUpload = true), incompleteConfiguration: () => (configurationComplete = false), restoreConfiguration: () => void (configurationComplete = true), setSyncing: (value: boolean) => (syncing = value) };
+  return { useCases, outcomes, clock, steps: stepsOf, stopExecutions: (value: boolean) => (executionsStop = value), mypay, positions, flows, files, metrics, settle, crashAfterUpload: () => (crashAfterUpload = true), incompleteConfiguration: () => (configurationComplete = false), restoreConfiguration: () => void (configurationComplete = true), setSyncing: (value: boolean) => (syncing = value) };
 }
 
 const month = { mese: 11, anno: 2026 };
@@ -456,6 +480,9 @@ describe('the export of a month to MyPay', () => {
     expect(waiting).toMatchObject({ step: 'SOSPESO', stato: 'IMPORT_IN_ELAB', statoLabel: 'In elaborazione...', stepLabel: 'In attesa dell’esito di MyPay' });
     expect(waiting.error).toContain('MyPay sta ancora elaborando il flusso');
     expect(await t.useCases.isExportRunning('C1')).toBe(true);
+    // MyPay holds the file: the lock stays with the flow for as long as it takes, not for a lease.
+    t.clock.advance(3 * EXPORT_LEASE_MS);
+    expect(await t.useCases.isExportRunning('C1')).toBe(true);
     // Suspended is not failed: the execution succeeds (no failed-execution alarm) and no failure is counted.
     expect(t.outcomes).toEqual(['SUCCEEDED']);
     expect(t.metrics.total('ExportsFailed')).toBe(0);
@@ -493,14 +520,42 @@ describe('the export of a month to MyPay', () => {
     expect((await t.useCases.getFlow(id)).step).toBe('COMPLETATO');
   });
 
-  it('a month with nothing new to send creates no flow and says so', async () => {
+  it('a month with nothing new to send: the flow the route started ends saying so, sends nothing and frees the call', async () => {
     const t = setup();
     await t.useCases.startExport('C1', month, actors.operator);
     await t.settle();
-    await expect(t.useCases.startExport('C1', month, actors.operator)).rejects.toMatchObject({ status: 409, message: 'Nessuna posizione da inviare per questo mese.' });
-    expect(t.flows.all.size).toBe(1);
+    const again = await t.useCases.startExport('C1', month, actors.operator);
+    await t.settle();
+    expect(await t.useCases.getFlow(again.id)).toMatchObject({ step: 'COMPLETATO', num: 0, error: 'Nessuna posizione da inviare per questo mese.' });
+    expect((await t.useCases.listFlows({})).items.map((flow) => flow.id)).not.toContain(again.id);
     expect(t.mypay.uploads()).toHaveLength(1);
     expect(await t.useCases.isExportRunning('C1')).toBe(false);
+  });
+
+  it('‘Invia a MyPay’ only starts the workflow: the month is planned by its Prepare, not by the route', async () => {
+    const t = setup();
+    t.stopExecutions(true); // the workflow has not run a step yet
+    const started = await t.useCases.startExport('C1', month, actors.operator);
+    expect(started).toMatchObject({ step: 'PREPARAZIONE', num: 0 });
+    expect(t.positions.builds()).toBe(0);
+    expect(await t.useCases.isExportRunning('C1')).toBe(true);
+  });
+
+  it('the export lock is a lease: a run that died holding it frees the call when it expires; each step renews it', async () => {
+    const t = setup();
+    // 'Invia a MyPay' took the lock and its function was cut short before the flow existed.
+    expect(await t.flows.takeExportLock('C1', 'ghost', { now: t.clock.now().toISOString(), until: new Date(t.clock.now().getTime() + EXPORT_LEASE_MS).toISOString() })).toBe(true);
+    await expect(t.useCases.startExport('C1', month, actors.operator)).rejects.toMatchObject({ status: 409, message: 'È già in corso un invio a MyPay per questo bando: attendi che finisca.' });
+    t.clock.advance(EXPORT_LEASE_MS);
+    expect(await t.useCases.isExportRunning('C1')).toBe(false);
+    // A stopped workflow leaves a lease too: a step that runs again later renews it for another EXPORT_LEASE_MS.
+    t.stopExecutions(true);
+    const { id } = await t.useCases.startExport('C1', month, actors.operator);
+    t.clock.advance(EXPORT_LEASE_MS - 60_000);
+    await t.steps.prepare(id);
+    t.clock.advance(EXPORT_LEASE_MS - 60_000);
+    expect(await t.useCases.isExportRunning('C1')).toBe(true);
+    expect(t.flows.locks.get('C1')!.flowId).toBe(id);
   });
 
   it('positions held back for their data are not sent and the flow lists them with the reason', async () => {

@@ -38,6 +38,26 @@ describe('MyPay adapter: errors a Step Functions Retry/Catch can match by name',
     expect((await fail(client(refused).authorize())).message).toContain('ECONNREFUSED');
   });
 
+  it("ends 'Paga' (paaSILVerificaAvviso) and its outcome (paaSILChiediPagati) inside the caller's deadline, not after MyPay's 10 s, so the 10 s function answers in Italian", async () => {
+    let calls = 0;
+    const never = ((_url: string, init: RequestInit) => {
+      calls += 1;
+      return new Promise((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)));
+    }) as unknown as typeof fetch;
+    // The default per-call timeout (10 s), as deployed: the deadline is what cuts it.
+    const checkout = makeMyPay({ endpoint: 'http://mypay.test/pa', codIpaEnte: 'C_DEMO', password: 'Password1!' }, never);
+    const budget = (message: string) => Number(/no answer within (\d+) ms/.exec(message)?.[1]);
+    const open = await fail(checkout.openPositionCheckout('01000000001234519', 'https://portale.test/iscrizioni', Date.now() + 1200));
+    expect(open.name).toBe('MyPayUnavailable');
+    expect(budget(open.message)).toBeLessThanOrEqual(700); // the 1.2 s left, less the margin to answer
+    const outcome = await fail(checkout.paymentOutcome('sessione-1', Date.now() + 1200));
+    expect(outcome.name).toBe('MyPayUnavailable');
+    expect(budget(outcome.message)).toBeLessThanOrEqual(700);
+    // No time left at all: MyPay is not even asked.
+    expect((await fail(checkout.paymentOutcome('sessione-1', Date.now() + 100))).name).toBe('MyPayUnavailable');
+    expect(calls).toBe(2);
+  });
+
   it('is MyPayFault for a SOAP Client fault, a 4xx or an answer that is not SOAP', async () => {
     const clientFault = envelope('<soap:Fault><faultcode>soap:Client</faultcode><faultstring>bad request</faultstring></soap:Fault>');
     for (const fetchImpl of [answering(500, clientFault), answering(404, 'not found', 'text/plain'), answering(200, 'not xml')]) {

@@ -5,10 +5,10 @@ import { strToU8, unzipSync } from 'fflate';
 import { mypayImportZip } from '../../functions/adapters/mypay-zip.ts';
 import { flowFileName } from '../../functions/domain/flows.ts';
 import { checkConfiguration, configurationSchema, type Configuration } from '../../functions/domain/configuration.ts';
-import { planMonth, type PositionRecord } from '../../functions/domain/debt-positions.ts';
+import { planMonth, withAmount, type PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { ValidationError } from '../../functions/domain/errors.ts';
 import { centsToDecimal } from '../../functions/domain/money.ts';
-import { bilancioXml, heldBackReasons, MYPAY_CSV_COLUMNS, mypayCsv, mypayCsvRow, type Payer } from '../../functions/domain/mypay-csv.ts';
+import { bilancioXml, heldBackMessages, heldBackReasons, MYPAY_CSV_COLUMNS, mypayCsv, mypayCsvRow, type Payer } from '../../functions/domain/mypay-csv.ts';
 import { checkDigits } from '../../functions/domain/iuv.ts';
 import { mypayIuv } from '../../lib/local/mypay-iuv.ts';
 import { DEFAULT_ENTITY } from '../../lib/local/mypay/model.ts';
@@ -133,17 +133,31 @@ describe('MyPay import CSV (reference.md)', () => {
     expect(heldBackReasons(row, { ...rules, today: '2026-03-31' })).toEqual([]);
     expect(heldBackReasons(row, { ...rules, dueDateRequired: false, today: '2026-04-01' })).toEqual([]);
     // A cancellation is not refused for its date.
-    const cancel = mypayCsvRow(position(6643, { codIuv: '01000000000000113', azione: 'A', annullato: true }), payer, call, configuration);
+    const cancel = mypayCsvRow(position(6643, { codIuv: '01000000000000113', azione: 'A', annullato: true, importoDovuto: 0, importoAnnullato: 6643 }), payer, call, configuration);
     expect(heldBackReasons(cancel, { ...rules, today: '2026-04-01' })).toEqual([]);
     // The simulator refuses it as MyPay does.
     const entity = { ...DEFAULT_ENTITY, scadenzaObbligatoria: ['SERVIZI_SOCIALI'] };
     expect(validateRow(readImportLine(mypayCsv([row]).split('\r\n')[1]!, '1_3').row, undefined, entity)?.code).toBe('PAA_IMPORT_DATA_SCADENZA_PAGAMENTO_OBBLIGATORIA');
   });
 
-  it('sends the IUV of a known position and never asks MyPay for another; a cancel row is A', () => {
-    const known = position(6643, { importoDovuto: 0, codIuv: '01000000001234519', azione: 'A', annullato: true });
-    const row = mypayCsvRow(known, payer, call, configuration);
-    expect([row.codIuv, row.azione, row.importoDovuto]).toEqual(['01000000001234519', 'A', '0.00']);
+  it('sends the IUV of a known position and never asks MyPay for another; a cancel row is A with the amount MyPay holds', () => {
+    const exported = position(6643, { codIuv: '01000000001234519', exportedAt: '2026-03-11T08:00:00.000Z', azione: 'I', statoExport: 'ESPORTATA' });
+    const cancelled = withAmount(exported, 0, {}, '2026-03-20T10:00:00.000Z').after;
+    expect(cancelled).toMatchObject({ importoDovuto: 0, annullato: true, azione: 'A' });
+    const row = mypayCsvRow(cancelled, payer, call, configuration);
+    expect([row.codIuv, row.azione, row.importoDovuto]).toEqual(['01000000001234519', 'A', '66.43']);
+    expect(row.bilancio).toContain('<importo>66.43</importo>');
+    expect(heldBackReasons(row)).toEqual([]);
+    // MyPay4 reads it as a valid cancellation of the position it holds (the simulator follows validaElabora).
+    const entity = { ...DEFAULT_ENTITY, applicationCode: '01' };
+    const line = mypayCsv([row]).split('\r\n')[1]!;
+    expect(validateRow(readImportLine(line, '1_3').row, { iuv: '01000000001234519', status: 'DA_PAGARE' } as never, entity)).toBeNull();
+    // The 0.00 row sent before: MyPay4 refuses it (PAA_IMPORT_SINTASSI_CSV_IMPORTO), so the portal holds back a
+    // cancellation whose amount it never kept, saying what the office does instead.
+    const legacy = mypayCsvRow({ ...cancelled, importoAnnullato: undefined }, payer, call, configuration);
+    expect(legacy.importoDovuto).toBe('0.00');
+    expect(validateRow(readImportLine(mypayCsv([legacy]).split('\r\n')[1]!, '1_3').row, { iuv: '01000000001234519', status: 'DA_PAGARE' } as never, entity)?.code).toContain('PAA_IMPORT_SINTASSI_CSV_IMPORTO');
+    expect(heldBackReasons(legacy)).toEqual([heldBackMessages.zeroAmount]);
   });
 
   it('sends an IUV MyPay generated back with flagGeneraIuv=true: with false MyPay4 refuses it (Utilities.validaIUV)', () => {

@@ -11,6 +11,7 @@ import { makeMonthPlanner, makePaymentUseCases, type PositionRepository } from '
 import type { SubscriptionRecord } from '../../functions/subscriptions/repository-items.ts';
 import type { StoredUser } from '../../functions/users/repository.ts';
 import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.ts';
+import { SKIPPED_SHOWN } from '../../functions/domain/position-rules.ts';
 import { makeMonthSummaryRefresh } from '../../functions/payment-list/month-refresh.ts';
 import { actors, memoryAudit, memoryMetrics, tickingClock } from '../support/in-memory.ts';
 import { memoryDebts } from '../support/in-memory-debts.ts';
@@ -285,7 +286,22 @@ describe('Verifica / genera CSV', () => {
     // Accepted by MyPay and unchanged since: not in the next file.
     for (const [key, p] of t.positions.all) if (p.userId === 'u2') t.positions.all.set(key, { ...p, statoExport: 'ESPORTATA', exportedAt: '2026-03-10T12:00:00.000Z', codIuv: '01000000001234519' });
     const next = await t.payments.positionsCsv(call.id, march, actors.operator);
-    expect(next).toMatchObject({ rows: 1, created: 0, unchanged: 2 });
+    expect(next).toMatchObject({ rows: 1, created: 0, unchanged: 2, heldBackCount: 0, heldBackUrl: null });
+  });
+
+  it('keeps the whole held-back list beside the file, not in the job’s answer: a month where every citizen has a CAP MyPay refuses', async () => {
+    const t = setup();
+    const count = SKIPPED_SHOWN + 20;
+    for (let i = 0; i < count; i++) t.enrol({ ...user(`h${i}`, 8000), cap: '00100-A' }, 2);
+    const csv = await t.payments.positionsCsv(call.id, march, actors.operator);
+    expect(csv).toMatchObject({ rows: 0, heldBackCount: count });
+    expect(csv.heldBack).toHaveLength(SKIPPED_SHOWN);
+    const link = t.links.find((l) => l.fileName === 'Trattenute_SERVIZI_SOCIALI_2026_03.csv')!;
+    expect(csv.heldBackUrl).toBe(`https://exports/${link.key}?ttl=300`);
+    const lines = new TextDecoder().decode(t.files.get(link.key)!.body).replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('codiceFiscale;cognome;nome;datiDaCorreggere');
+    expect(lines).toHaveLength(count + 1);
+    expect(lines[1]).toContain('il CAP “00100-A” non è accettato da MyPay');
   });
 });
 

@@ -325,16 +325,24 @@ describe('the citizen’s positions and paying them', () => {
     expect(stored.get(maria.iud)!.riconciliazione).toEqual({ motivo: 'IMPORTO_DIVERSO', differenza: -643 });
   });
 
-  it('keeps the position held and says ‘Pagamento in verifica’ when MyPay cannot tell yet (modello unico: no receipt yet)', async () => {
+  it('keeps the position held and says ‘Pagamento in verifica’ when MyPay cannot tell yet (modello unico: no receipt yet), and never invites her to pay again meanwhile', async () => {
     const { useCases, pay, settle, stored, maria, writes, markers } = citizenPortal();
     const { idSession } = await pay();
+    const heldUntil = stored.get(maria.iud)!.checkoutUntil!;
     settle(idSession, 'UNKNOWN');
     const answer = await useCases.paymentReturn({ idSession }, actors.citizen);
-    expect(answer).toMatchObject({ esito: 'PENDING', recorded: false, message: paymentOutcomeMessages.verifying, position: { badge: 'Da pagare', inCorso: true } });
+    expect(answer).toMatchObject({ esito: 'PENDING', recorded: false, message: paymentOutcomeMessages.verifying, position: { badge: 'Da pagare', inCorso: true, inVerifica: true, payable: false } });
     expect(answer.message).toMatch(/^Pagamento in verifica/);
-    expect(Boolean(stored.get(maria.iud)!.checkoutUntil)).toBe(true);
+    // The checkout holds the position until the reporting after pagoPA's token has run.
+    const until = stored.get(maria.iud)!.checkoutUntil!;
+    expect(Date.parse(until) - Date.parse(heldUntil)).toBe(15 * 60_000);
     expect(markers.has(maria.iud)).toBe(true);
     expect(writes()).toBe(0);
+    // Her list offers no 'Paga' / 'Riprendi il pagamento', and 'Paga' itself says what she can do instead.
+    expect((await useCases.listMyPositions({}, actors.citizen)).items[0]).toMatchObject({ inVerifica: true, payable: false });
+    const again = useCases.pay(maria.iud, { returnPath: '/iscrizioni' }, actors.citizen);
+    await expect(again).rejects.toMatchObject({ status: 409 });
+    await expect(again).rejects.toThrow(/^Pagamento in verifica: .*Se hai pagato non pagare di nuovo.*potrai pagare di nuovo dal \d{2}\/\d{2}\/\d{4} alle \d{2}:\d{2}\.$/);
     // Asked again later, once the receipt has arrived: paid.
     settle(idSession, 'PAID');
     expect(await useCases.paymentReturn({ idSession }, actors.citizen)).toMatchObject({ esito: 'PAID', recorded: true });

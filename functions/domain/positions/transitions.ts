@@ -14,7 +14,7 @@ import { isOpen } from './states.ts';
  * export's verdict, a payment put back: other writers' fields stay), moving the version on when `after`'s
  * did.
  */
-export type TransitionName = 'create' | 'edit' | 'cancel' | 'export-outcome' | 'hold' | 'release' | 'settle' | 'restore-payment' | 'close-reconciliation';
+export type TransitionName = 'create' | 'edit' | 'cancel' | 'export-outcome' | 'hold' | 'verify' | 'release' | 'settle' | 'restore-payment' | 'close-reconciliation';
 
 export interface Transition {
   name: TransitionName;
@@ -28,7 +28,7 @@ export interface Transition {
 }
 
 /** A citizen's checkout's hold on the position. */
-const CHECKOUT_FIELDS = ['checkoutSession', 'checkoutUrl', 'checkoutUntil'] as const;
+const CHECKOUT_FIELDS = ['checkoutSession', 'checkoutUrl', 'checkoutUntil', 'checkoutInVerifica'] as const;
 
 /** An edit, a recalculation or a cancellation needs the version read, an open position and no live checkout at `now`. */
 const changeGuard = (before: PositionRecord, now: string): Guard => [{ kind: 'version', version: before.version }, { kind: 'open' }, { kind: 'not-held', at: now }];
@@ -119,9 +119,18 @@ export function hold(before: PositionRecord, checkout: { session: string; url: s
   };
 }
 
+/**
+ * The citizen came back from checkout `session` and MyPay cannot say yet whether they paid (modello unico: no
+ * receipt yet): the checkout keeps the position, marked 'in verifica', until `until` (payment-rules.ts
+ * verifyingUntil), so 'Paga' is not offered meanwhile. Only if that session still holds it.
+ */
+export function verify(before: PositionRecord, session: string, until: string): Transition {
+  return { name: 'verify', before, after: { ...before, checkoutUntil: until, checkoutInVerifica: true }, guard: [{ kind: 'held-by', session }], write: 'patch' };
+}
+
 /** The checkout `session` ended without a payment: the position is free again (only if that session still holds it). */
 export function release(before: PositionRecord, session: string): Transition {
-  const { checkoutSession: _s, checkoutUrl: _u, checkoutUntil: _t, ...after } = before;
+  const { checkoutSession: _s, checkoutUrl: _u, checkoutUntil: _t, checkoutInVerifica: _v, ...after } = before;
   return { name: 'release', before, after: after as PositionRecord, guard: [{ kind: 'held-by', session }], write: 'patch', remove: CHECKOUT_FIELDS };
 }
 
@@ -146,7 +155,7 @@ export const paymentCount = (item: { pagamenti?: unknown[]; isPagato?: boolean }
 export function restorePayment(before: PositionRecord, receipt: PaymentRecord): Transition | null {
   if (before.iud !== receipt.iud || paymentCount(before) >= paymentCount(receipt)) return null;
   const { userId: _userId, iud: _iud, codIuv, nav, ...paid } = receipt;
-  const { checkoutSession: _s, checkoutUrl: _u, checkoutUntil: _t, ...rest } = before;
+  const { checkoutSession: _s, checkoutUrl: _u, checkoutUntil: _t, checkoutInVerifica: _v, ...rest } = before;
   const after = { ...rest, ...paid, ...(before.codIuv ? {} : { codIuv, nav }), version: before.version + 1 } as PositionRecord;
   return { name: 'restore-payment', before, after, guard: [{ kind: 'version', version: before.version }], write: 'patch', remove: CHECKOUT_FIELDS };
 }

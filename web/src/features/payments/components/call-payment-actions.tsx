@@ -124,6 +124,7 @@ function CsvDialog({ callId, onClose, onGenerated }: { callId: string; onClose: 
 
 function CsvSummary({ result }: { result: PositionsCsv }) {
   const month = `${monthNames[result.mese - 1]} ${result.anno}`;
+  const heldBackCount = result.heldBackCount ?? result.heldBack.length;
   return (
     <Flex direction="column" gap="small" data-testid="csv-summary">
       <PageAlert
@@ -131,7 +132,7 @@ function CsvSummary({ result }: { result: PositionsCsv }) {
         autoHideMs={null}
         isDismissible={false}
         message={`CSV di ${month} scaricato (${result.fileName}): ${counted(result.rows, ['posizione', 'posizioni'])} da inviare${
-          result.heldBack.length ? `, ${counted(result.heldBack.length, ['trattenuta', 'trattenute'])} per dati da correggere` : ''
+          heldBackCount ? `, ${counted(heldBackCount, ['trattenuta', 'trattenute'])} per dati da correggere` : ''
         }.`}
       />
       <Text>
@@ -150,6 +151,11 @@ function CsvSummary({ result }: { result: PositionsCsv }) {
           rowKey={(s) => s.fiscalCode}
           emptyText=""
         />
+      )}
+      {result.heldBackUrl && (
+        <a href={result.heldBackUrl} download>
+          Scarica l’elenco completo delle posizioni trattenute ({heldBackCount})
+        </a>
       )}
       {result.skipped.length > 0 && (
         <DataTable

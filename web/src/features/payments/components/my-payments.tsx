@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import { ErrorState } from '@/components/error-state';
 import { LoadingState } from '@/components/loading-state';
 import { PageAlert } from '@/components/page-alert';
+import { formatDateTime } from '@/lib/dates';
 import { useAsync, useAsyncAction } from '@/components/use-async';
 import { getMyPositions, paymentReturn, payPosition } from '../api/my-positions';
 import { PositionsTable } from './positions-table';
@@ -92,6 +93,11 @@ export function MyPayments({ callId }: { callId: string }) {
                 >
                   {p.inCorso ? 'Riprendi il pagamento' : 'Paga'}
                 </Button>
+              ) : p.inVerifica && p.checkoutUntil ? (
+                <span className="payment-hint">
+                  Pagamento in verifica: se hai pagato non pagare di nuovo, sarà registrato appena arriva l’esito. Se non hai completato il pagamento potrai pagare di nuovo dal{' '}
+                  {formatDateTime(p.checkoutUntil)}.
+                </span>
               ) : p.badge === 'Da pagare' && !p.nav ? (
                 <span className="payment-hint">Avviso in preparazione</span>
               ) : null
