@@ -66,6 +66,11 @@ export interface IseeRefreshDeps {
   };
   /** Only the API starts jobs and reads their state. */
   jobs?: BackgroundJobs;
+  /**
+   * The benefit code (PrestazioneDaErogare) of a call's service, sent with its subscribers' queries (null: the
+   * service has none, the deployment's default goes). Only the jobs' function asks INPS for a call.
+   */
+  benefitCodeOfCall?: (callId: string) => Promise<string | null>;
   /** Only the jobs' function sends the December reminders (the API's bundle carries no IO nor mail client). */
   reminders?: { io: Pick<IoMessages, 'sendMessage'>; mailer: Mailer };
   audit: { record(entry: AuditEntry, at: Date): Promise<void> };
@@ -209,7 +214,8 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
       await deps.pace();
       asked += 1;
       try {
-        const fetched = await deps.fetchForUser(user.id, { ...context, callId: context.callId ?? person.announcementId });
+        const callId = context.callId ?? person.announcementId;
+        const fetched = await deps.fetchForUser(user.id, { ...context, callId, benefitCode: await deps.benefitCodeOfCall?.(callId) });
         failuresInARow = 0;
         await results.putRefreshResult({ ...base, outcome: refreshOutcomeOf(fetched.outcome), valueCents: fetched.valueCents, detail: fetched.isee?.inps?.reviewReason ?? null });
       } catch (error) {

@@ -49,7 +49,7 @@ export const inpsIsee = makeInpsIseeUseCases({
  * The refresh jobs and the expiry list. ISEE_REMINDER_FROM (MM-DD, default 12-01) is the first day of the
  * December reminders; PORTAL_URL the portal's address in them; ISEE_REFRESH_SLICE_MS a slice's time budget.
  */
-export const iseeRefresh = (extra: Pick<IseeRefreshDeps, 'jobs' | 'reminders'> = {}) =>
+export const iseeRefresh = (extra: Pick<IseeRefreshDeps, 'jobs' | 'reminders' | 'benefitCodeOfCall'> = {}) =>
   makeIseeRefresh({
     fetchForUser: inpsIsee.fetchForUser,
     subscriptions: { pageApprovedSubscriptionsOfCall, countApprovedSubscriptions },
