@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { INPS_BENEFIT_CODE, inpsAttestationOperations, type InpsAttestationOperation } from '../domain/inps.ts';
-import { clientCertificateFetch, lazyClientCertificateFetch } from './client-certificate-fetch.ts';
+import { lazyClientCertificateFetch } from './client-certificate-fetch.ts';
 import { makeInpsIsee, type InpsSettings } from './inps-isee.ts';
 import { makePacer, type Pacer } from './pacer.ts';
 import type { InpsIsee } from './ports.ts';
@@ -98,20 +98,17 @@ export function inpsRuntimeFromEnv(env: NodeJS.ProcessEnv = process.env): InpsRu
   if (!INPS_BENEFIT_CODE.test(benefitCode)) throw new Error(`INPS_BENEFIT_CODE ${benefitCode} is not one of the XSD's PrestazioneDaErogare codes`);
   const dailyEstimate = Number(env.INPS_DAILY_ESTIMATE) > 0 ? Math.floor(Number(env.INPS_DAILY_ESTIMATE)) : null;
   const pacer = makePacer(Number(env.INPS_RATE_PER_SECOND) || 10);
+  // Mutual TLS: the certificate from its secret (cloud) or from PEM files (locally), read at the first query.
   const certSecret = optional(env, 'INPS_CLIENT_CERT_SECRET');
   const certFile = optional(env, 'INPS_CLIENT_CERT_FILE');
+  const caFile = optional(env, 'INPS_CLIENT_CA_FILE');
+  const certificate = certSecret
+    ? () => certificateFromSecret(certSecret)
+    : certFile && (async () => ({ cert: readFileSync(certFile, 'utf8'), key: readFileSync(need(env, 'INPS_CLIENT_KEY_FILE'), 'utf8'), ca: caFile && readFileSync(caFile, 'utf8') }));
   const inps = makeInpsIsee({
     settings,
     pdnd,
-    fetch: certSecret
-      ? lazyClientCertificateFetch(() => certificateFromSecret(certSecret))
-      : certFile
-        ? clientCertificateFetch({
-            cert: readFileSync(certFile, 'utf8'),
-            key: readFileSync(need(env, 'INPS_CLIENT_KEY_FILE'), 'utf8'),
-            ca: optional(env, 'INPS_CLIENT_CA_FILE') && readFileSync(optional(env, 'INPS_CLIENT_CA_FILE')!, 'utf8'),
-          })
-        : undefined,
+    fetch: certificate ? lazyClientCertificateFetch(certificate) : undefined,
     timeoutMs: Number(env.INPS_TIMEOUT_MS) || undefined,
     waitAfterRateLimit: pacer.rateLimited,
   });

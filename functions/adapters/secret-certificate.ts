@@ -7,14 +7,12 @@ import type { ClientCertificate } from './client-certificate-fetch.ts';
  * certificate, so the adapter reports it as a configuration problem (isCertificateError), not INPS being down.
  */
 export async function certificateFromSecret(secretId: string, client = new SecretsManagerClient({})): Promise<ClientCertificate> {
-  const problem = (why: string) => new Error(`client certificate: secret ${secretId}: ${why}`);
-  const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretId })).catch((error: Error) => Promise.reject(problem(`${error.name} ${error.message}`)));
-  let value: Partial<Record<'cert' | 'key' | 'ca', unknown>>;
   try {
-    value = JSON.parse(SecretString ?? '');
-  } catch {
-    throw problem('not JSON');
+    const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
+    const value = JSON.parse(SecretString ?? '');
+    if (/^-----BEGIN /.test(value.cert) && /^-----BEGIN /.test(value.key)) return value;
+    throw new Error('JSON with the PEM fields cert, key (ca optional) expected');
+  } catch (error) {
+    throw new Error(`client certificate: secret ${secretId}: ${(error as Error).name} ${(error as Error).message}`);
   }
-  if (!/^-----BEGIN /.test(String(value?.cert)) || !/^-----BEGIN /.test(String(value.key))) throw problem('needs the PEM fields cert, key (ca optional)');
-  return value as ClientCertificate;
 }

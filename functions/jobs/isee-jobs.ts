@@ -4,7 +4,7 @@ import type { IoMessages } from '../adapters/ports.ts';
 import { inpsMessages } from '../domain/inps.ts';
 import { CALL_REFRESH_JOB, EXPIRY_JOB, NEW_YEAR_JOB } from '../domain/isee-refresh.ts';
 import { getCall } from '../calls/repository.ts';
-import { iseeRefresh } from '../isee/wired.ts';
+import { iseeRefreshJobs } from '../isee/wired.ts';
 import { getServiceBenefitCode } from '../services/repository.ts';
 import type { KindsOf } from './job-functions.ts';
 import { jobTask } from './task-handler.ts';
@@ -18,7 +18,7 @@ const benefitCodeOfCall = (callId: string) => {
   if (!benefitCodes.has(callId)) benefitCodes.set(callId, getCall(callId).then((call) => call && getServiceBenefitCode(call.serviceId)));
   return benefitCodes.get(callId)!;
 };
-const refresh = iseeRefresh({
+const refresh = iseeRefreshJobs({
   benefitCodeOfCall,
   reminders: { io: { sendMessage: (fiscalCode, content) => (io ??= makeIo(ioConfigFromEnv())).sendMessage(fiscalCode, content) }, mailer: sesMailer },
 });
