@@ -55,6 +55,8 @@ export class ApiStack extends Stack {
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
 
+    /** The client certificate's secret, imported once for every function that asks INPS. */
+    let inpsClientCert: secretsmanager.ISecret | undefined;
     // The key that signs list cursors (functions/adapters/dynamo.ts). Like MyPay's and IO's secrets it is read at
     // run time (functions/adapters/secrets.ts): the functions' configuration holds its ARN, never its value.
     const cursorSecret = new secretsmanager.Secret(this, 'CursorSecret', {
@@ -97,6 +99,12 @@ export class ApiStack extends Stack {
       },
       inps: (fn) => {
         const { pdnd, inps } = props;
+        // Mutual TLS when the agreement asks for it: the function reads the certificate from its secret at run time.
+        if (inps.clientCertSecretName) {
+          inpsClientCert ??= secretsmanager.Secret.fromSecretNameV2(this, 'InpsClientCertificate', inps.clientCertSecretName);
+          inpsClientCert.grantRead(fn);
+          fn.addEnvironment('INPS_CLIENT_CERT_SECRET', inps.clientCertSecretName);
+        }
         const settings: Record<string, string> = {
           PDND_TOKEN_URL: pdnd.tokenUrl,
           PDND_CLIENT_ID: pdnd.clientId,
@@ -117,6 +125,7 @@ export class ApiStack extends Stack {
           INPS_CODICE_UFFICIO: inps.codiceUfficio,
           INPS_BENEFIT_CODE: inps.benefitCode,
           INPS_AUDIT_REST_02: String(inps.auditRest02),
+          INPS_KEEP_FULL_HOUSEHOLD: String(inps.keepFullHousehold),
           INPS_RATE_PER_SECOND: String(inps.ratePerSecond),
           ISEE_REMINDER_FROM: props.iseeReminderFrom,
         };

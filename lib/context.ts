@@ -112,6 +112,10 @@ export interface PortalContext {
     userId: string;
     codiceUfficio: string;
     benefitCode: string;
+    /** The Secrets Manager secret with the client certificate (JSON cert, key, ca?) when the agreement asks for mutual TLS; unset: none. */
+    clientCertSecretName?: string;
+    /** Keep every household member's names and fiscal code with an ISEE from INPS (default false: relations only). */
+    keepFullHousehold: boolean;
     auditRest02: boolean;
     ratePerSecond: number;
   };
@@ -372,6 +376,8 @@ export function portalContext(node: Node): PortalContext {
       userId: inpsUserId,
       codiceUfficio: text(node, 'inpsCodiceUfficio') ?? contextDefaults.inpsCodiceUfficio,
       benefitCode,
+      clientCertSecretName: text(node, 'inpsClientCertSecretName'),
+      keepFullHousehold: text(node, 'inpsKeepFullHousehold') === 'true',
       auditRest02: text(node, 'inpsAuditRest02') === 'true',
       ratePerSecond: rate,
     },

@@ -86,6 +86,8 @@ export const stageConfigSchema = z
     inpsUserId: z.string().regex(/^\d{11}$/, 'the council’s fiscal code: 11 digits').optional(),
     inpsCodiceUfficio: text.optional(),
     inpsBenefitCode: text.optional(),
+    inpsClientCertSecretName: text.optional(),
+    inpsKeepFullHousehold: z.boolean().optional(),
     inpsAuditRest02: z.boolean().optional(),
     inpsRatePerSecond: z.number().positive().max(100).optional(),
     iseeReminderFrom: text.optional(),

@@ -47,3 +47,20 @@ export const isCertificateError = (error: unknown): boolean => {
   }
   return false;
 };
+
+/**
+ * A `fetch` whose certificate is loaded at the first call (in the cloud from its Secrets Manager secret:
+ * secret-certificate.ts) and again after `ttlMs`, so a renewed certificate is used within the hour without a
+ * deployment. A load that fails is tried again at the next call.
+ */
+export function lazyClientCertificateFetch(load: () => Promise<ClientCertificate>, ttlMs = 3_600_000): typeof fetch {
+  let loaded: Promise<typeof fetch> | null = null;
+  let at = 0;
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    if (!loaded || Date.now() - at >= ttlMs) {
+      at = Date.now();
+      loaded = load().then(clientCertificateFetch, (error) => ((loaded = null), Promise.reject(error)));
+    }
+    return (await loaded)(input, init);
+  }) as typeof fetch;
+}

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { INPS_BENEFIT_CODE, inpsAttestationOperations, type InpsAttestationOperation } from '../domain/inps.ts';
-import { clientCertificateFetch } from './client-certificate-fetch.ts';
+import { lazyClientCertificateFetch } from './client-certificate-fetch.ts';
 import { makeInpsIsee, type InpsSettings } from './inps-isee.ts';
 import { makePacer, type Pacer } from './pacer.ts';
 import type { InpsIsee } from './ports.ts';
 import { makePdndClient, type PdndClient } from './pdnd.ts';
 import { kmsSigner, localKeySigner } from './pdnd-signers.ts';
+import { certificateFromSecret } from './secret-certificate.ts';
 
 /**
  * The deployment settings of PDND and of INPS's ISEE e-services (README "Deploying": CDK context; locally
@@ -26,15 +27,19 @@ import { kmsSigner, localKeySigner } from './pdnd-signers.ts';
  * | INPS_USER_ID, INPS_CODICE_UFFICIO | the Identity header (and HTTP headers): the council's fiscal code and office code |
  * | INPS_BENEFIT_CODE | PrestazioneDaErogare sent by default (A2.07, home care: uncertain, INPS's sheet decides); a service's own code wins |
  * | INPS_AUDIT_REST_02 | 'true' when the e-service asks for the audit information |
+ * | INPS_KEEP_FULL_HOUSEHOLD | 'true': an ISEE from INPS keeps every household member's names and fiscal code (default: relations only) |
  * | INPS_RATE_PER_SECOND | queries a second the refresh jobs send at most (default 10; slower while INPS answers 429) |
  * | INPS_DAILY_ESTIMATE | the daily calls declared in the PDND purpose: the January job asks at most this many a day |
- * | INPS_CLIENT_CERT_FILE, INPS_CLIENT_KEY_FILE, INPS_CLIENT_CA_FILE | mutual TLS, when the agreement requires it (PEM files; in the cloud written from the secret INPS_CLIENT_CERT_SECRET) |
+ * | INPS_CLIENT_CERT_SECRET | cloud: mutual TLS, when the agreement requires it: the Secrets Manager secret with the certificate (read at the first query, again each hour) |
+ * | INPS_CLIENT_CERT_FILE, INPS_CLIENT_KEY_FILE, INPS_CLIENT_CA_FILE | locally: the same as PEM files |
  */
 export interface InpsRuntime {
   inps: InpsIsee;
   pdnd: PdndClient;
   benefitCode: string;
   purposes: { attestazione: string; indicatore: string | null };
+  /** INPS_KEEP_FULL_HOUSEHOLD: keep every member's names and fiscal code (the council's data-protection choice). */
+  keepFullHousehold: boolean;
   /** The daily calls declared in the PDND purpose (null: not declared). */
   dailyEstimate: number | null;
   /** The refresh jobs' turn for each query: INPS_RATE_PER_SECOND at most, slower while INPS answers 429. */
@@ -74,7 +79,7 @@ export function inpsSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): InpsS
     userId: need(env, 'INPS_USER_ID'),
     codiceUfficio: need(env, 'INPS_CODICE_UFFICIO'),
     auditRest02: env.INPS_AUDIT_REST_02 === 'true',
-    clientCertificate: !!optional(env, 'INPS_CLIENT_CERT_FILE'),
+    clientCertificate: !!(optional(env, 'INPS_CLIENT_CERT_SECRET') ?? optional(env, 'INPS_CLIENT_CERT_FILE')),
   };
 }
 
@@ -93,21 +98,21 @@ export function inpsRuntimeFromEnv(env: NodeJS.ProcessEnv = process.env): InpsRu
   if (!INPS_BENEFIT_CODE.test(benefitCode)) throw new Error(`INPS_BENEFIT_CODE ${benefitCode} is not one of the XSD's PrestazioneDaErogare codes`);
   const dailyEstimate = Number(env.INPS_DAILY_ESTIMATE) > 0 ? Math.floor(Number(env.INPS_DAILY_ESTIMATE)) : null;
   const pacer = makePacer(Number(env.INPS_RATE_PER_SECOND) || 10);
+  // Mutual TLS: the certificate from its secret (cloud) or from PEM files (locally), read at the first query.
+  const certSecret = optional(env, 'INPS_CLIENT_CERT_SECRET');
   const certFile = optional(env, 'INPS_CLIENT_CERT_FILE');
+  const caFile = optional(env, 'INPS_CLIENT_CA_FILE');
+  const certificate = certSecret
+    ? () => certificateFromSecret(certSecret)
+    : certFile && (async () => ({ cert: readFileSync(certFile, 'utf8'), key: readFileSync(need(env, 'INPS_CLIENT_KEY_FILE'), 'utf8'), ca: caFile && readFileSync(caFile, 'utf8') }));
   const inps = makeInpsIsee({
     settings,
     pdnd,
-    fetch: certFile
-      ? clientCertificateFetch({
-          cert: readFileSync(certFile, 'utf8'),
-          key: readFileSync(need(env, 'INPS_CLIENT_KEY_FILE'), 'utf8'),
-          ca: optional(env, 'INPS_CLIENT_CA_FILE') && readFileSync(optional(env, 'INPS_CLIENT_CA_FILE')!, 'utf8'),
-        })
-      : undefined,
+    fetch: certificate ? lazyClientCertificateFetch(certificate) : undefined,
     timeoutMs: Number(env.INPS_TIMEOUT_MS) || undefined,
     waitAfterRateLimit: pacer.rateLimited,
   });
-  return { inps, pdnd, benefitCode, purposes: { attestazione: settings.attestazione.purposeId, indicatore: settings.indicatore?.purposeId ?? null }, dailyEstimate, pace: pacer.pace };
+  return { inps, pdnd, benefitCode, keepFullHousehold: env.INPS_KEEP_FULL_HOUSEHOLD === 'true', purposes: { attestazione: settings.attestazione.purposeId, indicatore: settings.indicatore?.purposeId ?? null }, dailyEstimate, pace: pacer.pace };
 }
 
 let runtime: InpsRuntime | null = null;

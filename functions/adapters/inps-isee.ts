@@ -327,7 +327,7 @@ export function makeInpsIsee(options: InpsAdapterOptions): InpsIsee {
         payload = await response.text();
       } catch (error) {
         if (isCertificateError(error)) {
-          throw new InpsMisconfigured(`${operation}: connessione TLS rifiutata (${(error as Error).message})`, `il certificato client (segreto INPS_CLIENT_CERT) e la sua registrazione presso INPS; ${eServiceCheck(service)}`);
+          throw new InpsMisconfigured(`${operation}: connessione TLS rifiutata (${(error as Error).message})`, `il certificato client (segreto INPS_CLIENT_CERT_SECRET) e la sua registrazione presso INPS; ${eServiceCheck(service)}`);
         }
         if (++failures > maxRetries) {
           const reason = (error as Error).name === 'TimeoutError' ? `nessuna risposta in ${callTimeout} ms` : (error as Error).message;

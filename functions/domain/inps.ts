@@ -197,9 +197,11 @@ export const dsuYear = (attestation: Pick<InpsAttestation, 'dataPresentazione'>)
 /**
  * What is kept of the household: every member's relation, the fiscal code only of the declarant and of those the
  * review needs (an omission, a discrepancy or another indicator names them), no names. The fee needs none of it
- * (it takes the ISEE value); INPS can be asked again while the DSU is valid.
+ * (it takes the ISEE value); INPS can be asked again while the DSU is valid. `full` (the council's setting
+ * INPS_KEEP_FULL_HOUSEHOLD, when its data-protection officer decides so): every member's names and fiscal code.
  */
-export function keptHousehold(attestation: Pick<InpsAttestation, 'household' | 'codiceFiscaleDichiarante' | 'omissions' | 'discrepancies' | 'otherIndicators'>) {
+export function keptHousehold(attestation: Pick<InpsAttestation, 'household' | 'codiceFiscaleDichiarante' | 'omissions' | 'discrepancies' | 'otherIndicators'>, full = false) {
+  if (full) return attestation.household;
   const needed = new Set([attestation.codiceFiscaleDichiarante, ...attestation.omissions.map((o) => o.fiscalCode), ...attestation.discrepancies.map((d) => d.fiscalCode), ...attestation.otherIndicators.map((o) => o.fiscalCode)]);
   return attestation.household.map((m) => ({ relation: m.relation, fiscalCode: needed.has(m.fiscalCode) ? m.fiscalCode : null }));
 }
@@ -210,7 +212,7 @@ export function differenceFromInps(difference: number): string | null {
   return `${formatEuro(Math.abs(difference))} ${difference < 0 ? 'in più' : 'in meno'} del valore INPS`;
 }
 
-export function storedInpsDetails(attestation: InpsAttestation, answer: { idRichiesta: string | null }, at: string): StoredInpsDetails {
+export function storedInpsDetails(attestation: InpsAttestation, answer: { idRichiesta: string | null }, at: string, fullHousehold = false): StoredInpsDetails {
   const { ordinario } = attestation;
   return {
     protocolloDSU: attestation.protocolloDSU,
@@ -219,7 +221,7 @@ export function storedInpsDetails(attestation: InpsAttestation, answer: { idRich
     dataRilascio: ordinario?.dataRilascio ?? null,
     corrente: attestation.corrente,
     values: ordinario ? { iseCents: ordinario.iseCents, scalaEquivalenza: ordinario.scalaEquivalenza, iseeCents: ordinario.iseeCents, isrCents: ordinario.isrCents, ispCents: ordinario.ispCents } : null,
-    household: keptHousehold(attestation),
+    household: keptHousehold(attestation, fullHousehold),
     otherIndicators: attestation.otherIndicators,
     omissions: attestation.omissions,
     discrepancies: attestation.discrepancies,

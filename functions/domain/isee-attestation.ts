@@ -24,6 +24,7 @@ export type ExtractionSource = IseeExtraction['source'];
 export const readingWarnings = {
   misaligned: 'Etichette e valori non allineati: controlla sul documento a quale indicatore appartiene ogni valore',
   reducedIncoherent: 'Valori non coerenti per l’ISEE ristretto: ISEE diverso da ISE / scala di equivalenza',
+  reducedUnchecked: 'ISEE ristretto non verificato: il suo riquadro non riporta ISE e scala di equivalenza, controlla il valore sul documento',
   scaleUnchecked: 'Scala di equivalenza non verificata: con ISE pari a zero ogni scala dà un ISEE pari a zero',
 } as const;
 
@@ -67,9 +68,11 @@ export function parseAttestation(lines: (string | TextLine)[], source: Extractio
   const fiscalCodes = findFiscalCodes(text.map((l) => l.raw));
   const coverage = (found + (fiscalCodes.length > 0 ? 1 : 0)) / 5;
   const coherent = iseeCoherent(ordinario, ise, scale);
+  // The reduced ISEE is checked with its own block's ISE / scale; a block that prints neither leaves nothing to confirm it.
+  const reducedCoherent = ristretto === null ? true : iseeCoherent(ristretto, reduced.ise, reduced.scale);
   const warnings = [
     ...(misaligned ? [readingWarnings.misaligned] : []),
-    ...(iseeCoherent(ristretto, reduced.ise, reduced.scale) === false ? [readingWarnings.reducedIncoherent] : []),
+    ...(reducedCoherent === false ? [readingWarnings.reducedIncoherent] : reducedCoherent === null ? [readingWarnings.reducedUnchecked] : []),
     // ISE 0 gives ISEE 0 whatever the scale: the check confirms the ISEE, not the scale read beside it.
     ...(coherent && ise === 0 ? [readingWarnings.scaleUnchecked] : []),
   ];

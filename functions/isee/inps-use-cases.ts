@@ -47,8 +47,11 @@ export interface InpsQueryRepository {
 export interface InpsIseeDeps {
   /** Lazy: the settings are read at the first query, not when a function that never asks INPS loads. */
   inps: () => InpsIsee;
-  /** The default benefit code (a service's own wins) and the purposes, recorded with a query before it is sent. */
-  settings: () => { benefitCode: string; purposes: { attestazione: string; indicatore: string | null } };
+  /**
+   * The default benefit code (a service's own wins) and the purposes, recorded with a query before it is sent;
+   * whether every household member's names and fiscal code are kept (default: relations only).
+   */
+  settings: () => { benefitCode: string; purposes: { attestazione: string; indicatore: string | null }; keepFullHousehold?: boolean };
   /** InpsConfigurationErrors: a fault that means the settings are wrong (an alarm). */
   metrics?: BusinessMetrics;
   isees: { getIseeItem(id: string): Promise<StoredIsee | null>; recordIsee(input: NewIsee): Promise<Isee> };
@@ -67,7 +70,7 @@ export interface QueryContext {
   callId?: string | null;
   /** The refresh job's run, when the query is one of a batch. */
   runId?: string | null;
-  /** PrestazioneDaErogare of the service the query is for (its setting), else the deployment's default. */
+  /** PrestazioneDaErogare of the service the query is for (the refresh jobs give their call's), else the deployment's default. */
   benefitCode?: string | null;
   /** Epoch ms by which the query must be over: the calling function's time budget (none: the adapter's own). */
   deadline?: number;
@@ -242,7 +245,7 @@ export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
       uploadedBy: context.actor.role === 'CITIZEN' ? 'CITIZEN' : 'OPERATOR',
       uploadedBySub: context.actor.sub,
       source: 'INPS',
-      inps: storedInpsDetails(attestation, answer, now.toISOString()),
+      inps: storedInpsDetails(attestation, answer, now.toISOString(), deps.settings().keepFullHousehold),
     });
     // The citizen's own fetch is theirs; anything an operator (or a job in an operator's name) records is audited.
     if (context.actor.role !== 'CITIZEN') await audit.record({ actor: context.actor, entity: 'isee', id: isee.id, action: 'create', before: null, after: isee }, now);

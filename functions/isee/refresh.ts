@@ -66,6 +66,11 @@ export interface IseeRefreshDeps {
   };
   /** Only the API starts jobs and reads their state. */
   jobs?: BackgroundJobs;
+  /**
+   * The benefit code (PrestazioneDaErogare) of a call's service, sent with its subscribers' queries (null: the
+   * service has none, the deployment's default goes). Only the jobs' function asks INPS for a call.
+   */
+  benefitCodeOfCall?: (callId: string) => Promise<string | null>;
   /** Only the jobs' function sends the December reminders (the API's bundle carries no IO nor mail client). */
   reminders?: { io: Pick<IoMessages, 'sendMessage'>; mailer: Mailer };
   audit: { record(entry: AuditEntry, at: Date): Promise<void> };
@@ -119,8 +124,115 @@ const FAILURES_TO_STOP = 10;
 const emptyCounts = () => Object.fromEntries(refreshOutcomes.map((o) => [o, 0])) as Record<RefreshOutcome, number>;
 
 export function makeIseeRefresh(deps: IseeRefreshDeps) {
-  const { subscriptions, calls, users, results, expiry, clock } = deps;
+  const { calls, users, results, expiry, clock } = deps;
   const requireJobs = () => deps.jobs ?? Promise.reject(new Error('Background jobs are not wired here'));
+  const today = () => romeDay(clock.now());
+
+  async function report(kind: string, key: string): Promise<RefreshStatus> {
+    const status = await (await requireJobs()).status(kind, key);
+    const { job } = status;
+    const reportId = (job?.input.reportId as string | undefined) ?? job?.id;
+    const counts = emptyCounts();
+    const lists: RefreshStatus['lists'] = { NEW: [], REVIEW: [], NONE: [], ERROR: [] };
+    if (reportId) {
+      await Promise.all(refreshOutcomes.map(async (o) => void (counts[o] = await results.countRefreshResults(reportId, o))));
+      await Promise.all((['NEW', 'REVIEW', 'NONE', 'ERROR'] as const).map(async (o) => void (lists[o] = await results.listRefreshResults(reportId, o))));
+    }
+    return {
+      isUpdating: status.running,
+      ...jobStatusOf(status, inpsMessages.refreshFailed),
+      counts,
+      lists,
+    };
+  }
+
+  /**
+   * Starts a refresh job; a run that failed (INPS down, a refusal) is resumed: the new run keeps its report and
+   * starts from its cursor. 409 while one runs.
+   */
+  async function start(kind: string, key: string, input: Record<string, unknown>, actor: Actor, running: string) {
+    const jobs = await requireJobs();
+    const { job: previous } = await jobs.status(kind, key);
+    const resume = previous && previous.state === 'FAILED' && previous.cursor ? { reportId: previous.input.reportId as string, resumeCursor: previous.cursor } : { reportId: deps.ids() };
+    const job = await jobs.start(kind, key, { ...input, ...resume }, actor);
+    if (!job) throw new ConflictError(running);
+    await deps.audit.record({ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }, clock.now());
+    return job;
+  }
+
+  async function expiryList(page: { limit?: number; cursor?: string }, year = Number(today().slice(0, 4))): Promise<ExpiryList> {
+    const jobs = await requireJobs();
+    const [rows, status, newYearJob] = await Promise.all([expiry.listExpiry(year, page), jobs.status(EXPIRY_JOB, String(year)), report(NEW_YEAR_JOB, String(year))]);
+    const current = await users.getUserItems(rows.items.map((r) => r.userId));
+    return {
+      year,
+      remindersFrom: `${year}-${deps.settings().reminderFrom}`,
+      items: rows.items.map((r) => ({
+        userId: r.userId,
+        fiscalCode: r.fiscalCode,
+        firstName: r.firstName,
+        lastName: r.lastName,
+        status: r.status,
+        statusLabel: expiryStatusLabel[r.status],
+        scadenza: r.scadenza ?? null,
+        remindedAt: r.remindedAt ?? null,
+        io: r.io ?? null,
+        email: r.mail ?? null,
+        renewed: iseeForMonth(current.get(r.userId)?.lastIsee, year + 1, 1) !== null,
+        checkedAt: r.checkedAt,
+      })),
+      nextCursor: rows.nextCursor,
+      job: { isUpdating: status.running, ...jobStatusOf(status, inpsMessages.expiryFailed) },
+      newYearJob,
+    };
+  }
+
+  return {
+    // --- a call's 'Aggiorna ISEE da INPS' -----------------------------------------------------------------
+    async startCallRefresh(callId: string, actor: Actor): Promise<RefreshStatus> {
+      const call = await calls.getCall(callId);
+      if (!call) throw new NotFoundError(messages.call.notFound);
+      await start(CALL_REFRESH_JOB, call.id, { callId: call.id }, actor, inpsMessages.refreshRunning);
+      return report(CALL_REFRESH_JOB, call.id);
+    },
+
+    async callRefreshStatus(callId: string): Promise<RefreshStatus> {
+      const call = await calls.getCall(callId);
+      if (!call) throw new NotFoundError(messages.call.notFound);
+      return report(CALL_REFRESH_JOB, call.id);
+    },
+
+
+    // --- January: every active subscriber without an ISEE valid this month -------------------------------
+    async startNewYear(actor: Actor): Promise<RefreshStatus> {
+      const year = Number(today().slice(0, 4));
+      await start(NEW_YEAR_JOB, String(year), { year }, actor, inpsMessages.newYearRunning);
+      return report(NEW_YEAR_JOB, String(year));
+    },
+
+    newYearStatus: (year: number) => report(NEW_YEAR_JOB, String(year)),
+
+
+    // --- the expiry list and the December reminders ---------------------------------------------------------
+    async startExpiry(actor: Actor) {
+      const year = Number(today().slice(0, 4));
+      await start(EXPIRY_JOB, String(year), { year }, actor, inpsMessages.expiryRunning);
+      return expiryList({}, year);
+    },
+
+    /** The operators' list: expiring and expired ISEE among active subscribers, with the reminders sent and who has renewed since. */
+    expiryList,
+  };
+}
+
+export type IseeRefresh = ReturnType<typeof makeIseeRefresh>;
+
+/**
+ * The jobs' slices (functions/jobs/isee-jobs.ts): apart from the API's factory above, so the API's function does not
+ * carry them.
+ */
+export function makeIseeRefreshJobs(deps: IseeRefreshDeps) {
+  const { subscriptions, calls, users, results, expiry, clock } = deps;
   const requireReminders = () => {
     if (!deps.reminders) throw new Error('The December reminders are not wired here');
     return deps.reminders;
@@ -209,7 +321,8 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
       await deps.pace();
       asked += 1;
       try {
-        const fetched = await deps.fetchForUser(user.id, { ...context, callId: context.callId ?? person.announcementId });
+        const callId = context.callId ?? person.announcementId;
+        const fetched = await deps.fetchForUser(user.id, { ...context, callId, benefitCode: await deps.benefitCodeOfCall?.(callId) });
         failuresInARow = 0;
         await results.putRefreshResult({ ...base, outcome: refreshOutcomeOf(fetched.outcome), valueCents: fetched.valueCents, detail: fetched.isee?.inps?.reviewReason ?? null });
       } catch (error) {
@@ -231,80 +344,7 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
     if (failuresInARow >= FAILURES_TO_STOP || (failed > 0 && failed === asked)) throw new ConflictError(`${inpsMessages.retryLater} Avviando di nuovo l’aggiornamento riprende da dove si è fermato.`);
   }
 
-  async function report(kind: string, key: string): Promise<RefreshStatus> {
-    const status = await (await requireJobs()).status(kind, key);
-    const { job } = status;
-    const reportId = (job?.input.reportId as string | undefined) ?? job?.id;
-    const counts = emptyCounts();
-    const lists: RefreshStatus['lists'] = { NEW: [], REVIEW: [], NONE: [], ERROR: [] };
-    if (reportId) {
-      await Promise.all(refreshOutcomes.map(async (o) => void (counts[o] = await results.countRefreshResults(reportId, o))));
-      await Promise.all((['NEW', 'REVIEW', 'NONE', 'ERROR'] as const).map(async (o) => void (lists[o] = await results.listRefreshResults(reportId, o))));
-    }
-    return {
-      isUpdating: status.running,
-      ...jobStatusOf(status, inpsMessages.refreshFailed),
-      counts,
-      lists,
-    };
-  }
-
-  /**
-   * Starts a refresh job; a run that failed (INPS down, a refusal) is resumed: the new run keeps its report and
-   * starts from its cursor. 409 while one runs.
-   */
-  async function start(kind: string, key: string, input: Record<string, unknown>, actor: Actor, running: string) {
-    const jobs = await requireJobs();
-    const { job: previous } = await jobs.status(kind, key);
-    const resume = previous && previous.state === 'FAILED' && previous.cursor ? { reportId: previous.input.reportId as string, resumeCursor: previous.cursor } : { reportId: deps.ids() };
-    const job = await jobs.start(kind, key, { ...input, ...resume }, actor);
-    if (!job) throw new ConflictError(running);
-    await deps.audit.record({ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }, clock.now());
-    return job;
-  }
-
-  async function expiryList(page: { limit?: number; cursor?: string }, year = Number(today().slice(0, 4))): Promise<ExpiryList> {
-    const jobs = await requireJobs();
-    const [rows, status, newYearJob] = await Promise.all([expiry.listExpiry(year, page), jobs.status(EXPIRY_JOB, String(year)), report(NEW_YEAR_JOB, String(year))]);
-    const current = await users.getUserItems(rows.items.map((r) => r.userId));
-    return {
-      year,
-      remindersFrom: `${year}-${deps.settings().reminderFrom}`,
-      items: rows.items.map((r) => ({
-        userId: r.userId,
-        fiscalCode: r.fiscalCode,
-        firstName: r.firstName,
-        lastName: r.lastName,
-        status: r.status,
-        statusLabel: expiryStatusLabel[r.status],
-        scadenza: r.scadenza ?? null,
-        remindedAt: r.remindedAt ?? null,
-        io: r.io ?? null,
-        email: r.mail ?? null,
-        renewed: iseeForMonth(current.get(r.userId)?.lastIsee, year + 1, 1) !== null,
-        checkedAt: r.checkedAt,
-      })),
-      nextCursor: rows.nextCursor,
-      job: { isUpdating: status.running, ...jobStatusOf(status, inpsMessages.expiryFailed) },
-      newYearJob,
-    };
-  }
-
   return {
-    // --- a call's 'Aggiorna ISEE da INPS' -----------------------------------------------------------------
-    async startCallRefresh(callId: string, actor: Actor): Promise<RefreshStatus> {
-      const call = await calls.getCall(callId);
-      if (!call) throw new NotFoundError(messages.call.notFound);
-      await start(CALL_REFRESH_JOB, call.id, { callId: call.id }, actor, inpsMessages.refreshRunning);
-      return report(CALL_REFRESH_JOB, call.id);
-    },
-
-    async callRefreshStatus(callId: string): Promise<RefreshStatus> {
-      const call = await calls.getCall(callId);
-      if (!call) throw new NotFoundError(messages.call.notFound);
-      return report(CALL_REFRESH_JOB, call.id);
-    },
-
     /** One slice of a call's refresh: a time budget of its approved subscribers. */
     async callRefreshSlice(input: Record<string, unknown>, cursor: string | null, actor: Actor) {
       const callId = String(input.callId ?? '');
@@ -313,15 +353,6 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
       const next = await untilStopped(reportId, from, inpsMessages.resumeCall, () => walk(from, (page) => refreshPeople(reportId, page, { reason: 'CALL', actor, callId, runId: reportId }, () => true)));
       return progress(next, await totalOf(from));
     },
-
-    // --- January: every active subscriber without an ISEE valid this month -------------------------------
-    async startNewYear(actor: Actor): Promise<RefreshStatus> {
-      const year = Number(today().slice(0, 4));
-      await start(NEW_YEAR_JOB, String(year), { year }, actor, inpsMessages.newYearRunning);
-      return report(NEW_YEAR_JOB, String(year));
-    },
-
-    newYearStatus: (year: number) => report(NEW_YEAR_JOB, String(year)),
 
     /** One slice of the January refresh: those without a validated ISEE valid this month are asked for. */
     async newYearSlice(input: Record<string, unknown>, cursor: string | null, actor: Actor) {
@@ -343,13 +374,6 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
         walk(from, (page) => refreshPeople(reportId, page, { reason: 'NEW_YEAR', actor, runId: reportId }, needsNew, budget)),
       );
       return progress({ ...next, asked }, await totalOf(from));
-    },
-
-    // --- the expiry list and the December reminders ---------------------------------------------------------
-    async startExpiry(actor: Actor) {
-      const year = Number(today().slice(0, 4));
-      await start(EXPIRY_JOB, String(year), { year }, actor, inpsMessages.expiryRunning);
-      return expiryList({}, year);
     },
 
     /**
@@ -408,10 +432,8 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
       });
       return progress(next, await totalOf(from));
     },
-
-    /** The operators' list: expiring and expired ISEE among active subscribers, with the reminders sent and who has renewed since. */
-    expiryList,
   };
 }
 
-export type IseeRefresh = ReturnType<typeof makeIseeRefresh>;
+export type IseeRefreshJobs = ReturnType<typeof makeIseeRefreshJobs>;
+

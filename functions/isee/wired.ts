@@ -9,7 +9,7 @@ import { ensureCitizen } from '../users/ensure-citizen.ts';
 import * as userRepository from '../users/repository.ts';
 import * as inpsQueries from './inps-queries-repository.ts';
 import { makeInpsIseeUseCases } from './inps-use-cases.ts';
-import { makeIseeRefresh, type IseeRefreshDeps } from './refresh.ts';
+import { makeIseeRefresh, makeIseeRefreshJobs, type IseeRefreshDeps } from './refresh.ts';
 import * as refreshRepository from './refresh-repository.ts';
 import * as iseeRepository from './repository.ts';
 import { makeIseeUseCases } from './use-cases.ts';
@@ -49,8 +49,7 @@ export const inpsIsee = makeInpsIseeUseCases({
  * The refresh jobs and the expiry list. ISEE_REMINDER_FROM (MM-DD, default 12-01) is the first day of the
  * December reminders; PORTAL_URL the portal's address in them; ISEE_REFRESH_SLICE_MS a slice's time budget.
  */
-export const iseeRefresh = (extra: Pick<IseeRefreshDeps, 'jobs' | 'reminders'> = {}) =>
-  makeIseeRefresh({
+const refreshDeps = (extra: Pick<IseeRefreshDeps, 'jobs' | 'reminders' | 'benefitCodeOfCall'>): IseeRefreshDeps => ({
     fetchForUser: inpsIsee.fetchForUser,
     subscriptions: { pageApprovedSubscriptionsOfCall, countApprovedSubscriptions },
     calls: { getCall, listActiveCallIds },
@@ -74,4 +73,7 @@ export const iseeRefresh = (extra: Pick<IseeRefreshDeps, 'jobs' | 'reminders'> =
     clock: systemClock,
     ids: randomUUID,
     ...extra,
-  });
+});
+export const iseeRefresh = (extra: Pick<IseeRefreshDeps, 'jobs'> = {}) => makeIseeRefresh(refreshDeps(extra));
+/** The jobs' slices (functions/jobs/isee-jobs.ts). */
+export const iseeRefreshJobs = (extra: Pick<IseeRefreshDeps, 'reminders' | 'benefitCodeOfCall'>) => makeIseeRefreshJobs(refreshDeps(extra));

@@ -15,6 +15,8 @@ const fieldsOf = (id: string, service: ServiceInput, now: string) => ({
   code: service.code,
   name: service.name,
   description: service.description,
+  // Absent from an update: the stored code stays (a client that does not know the field does not clear it).
+  ...(service.inpsBenefitCode !== undefined ? { inpsBenefitCode: service.inpsBenefitCode } : {}),
   updatedAt: now,
 });
 
@@ -23,7 +25,14 @@ const toService = (item: StoredItem): Service => ({
   code: item.code,
   name: item.name,
   description: item.description,
+  inpsBenefitCode: item.inpsBenefitCode ?? null,
 });
+
+/** The PrestazioneDaErogare a service's ISEE queries send (null: the council's default, or no such service). */
+export async function getServiceBenefitCode(id: string): Promise<string | null> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.service(id), ProjectionExpression: 'inpsBenefitCode' }));
+  return Item?.inpsBenefitCode ?? null;
+}
 
 /** Services ordered by name. */
 export const listServices = (page: { limit?: number; cursor?: string }): Promise<Page<Service>> =>
@@ -41,7 +50,7 @@ export async function getService(id: string): Promise<Service | null> {
 
 /** The id and time default to new ones for the demo data (lib/local); the use case passes its own. */
 export async function createService(input: ServiceInput, id: string = randomUUID(), now: string = new Date().toISOString()): Promise<Service> {
-  const item = { ...keys.service(id), ...fieldsOf(id, input, now), createdAt: now };
+  const item = { ...keys.service(id), inpsBenefitCode: null, ...fieldsOf(id, input, now), createdAt: now };
   await documentClient.send(new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
   return toService(item);
 }

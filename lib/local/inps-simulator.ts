@@ -46,7 +46,8 @@ import type { Closable } from './stores.ts';
  * - Switches: `POST /admin/faults` { kind: 'DATABASE_OFFLINE' | 'ERRORE_INTERNO' | '429' | '429-daily' | 'slow' | 'malformed' |
  *   'fault' | '503' | 'voucher-expired', times: n | 'always', ms? } ('429-daily': a 429 without Retry-After, as INPS's
  *   daily limit), `POST /admin/rate-limit` { perSecond } (429 with Retry-After beyond it), `POST /admin/reset` {},
- *   `GET /admin/state`.
+ *   `GET /admin/state` (with `lastQueries`: per fiscal code, the operation, PrestazioneDaErogare, application number
+ *   and state of the last valid query, so a test sees which benefit code reached INPS).
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CONTRACT_DIR = path.resolve(here, '../../functions/adapters/inps');
@@ -354,6 +355,8 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
   let bucket = { tokens: perSecond, at: Date.now() };
   let lastId = 100_000;
   const counts = { requests: 0, rateLimited: 0, unauthorized: 0, actionNotSupported: 0, byEsito: {} as Record<string, number> };
+  /** The last query's RicercaCF per fiscal code (the benefit code, application and its state a test expects to see). */
+  let lastQueries: Record<string, { operation: string; PrestazioneDaErogare?: string; ProtocolloDomandaEnteErogatore?: string; StatodomandaPrestazione?: string }> = {};
   const eservices = simEServices(options);
 
   const save = () => {
@@ -497,6 +500,7 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
       ProtocolloDomandaEnteErogatore: text(ricerca, 'ProtocolloDomandaEnteErogatore'),
       StatodomandaPrestazione: text(ricerca, 'StatodomandaPrestazione'),
     };
+    lastQueries[fields.CodiceFiscale!] = { operation, PrestazioneDaErogare: fields.PrestazioneDaErogare, ProtocolloDomandaEnteErogatore: fields.ProtocolloDomandaEnteErogatore, StatodomandaPrestazione: fields.StatodomandaPrestazione };
     const tipo = text(request, 'TipoIndicatore');
     const day = fields.DataValidita ?? romeDay(today());
     const found = dsuFor(fields.CodiceFiscale!, day);
@@ -547,7 +551,7 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify(value));
     };
-    if (req.method === 'GET' && pathname === '/admin/state') return json(200, { ...counts, perSecond, faults, dsus: dsus() });
+    if (req.method === 'GET' && pathname === '/admin/state') return json(200, { ...counts, perSecond, faults, dsus: dsus(), lastQueries });
     const raw = await readBody(req);
     const form = String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
     const body = form ? Object.fromEntries(new URLSearchParams(raw)) : parseJson(raw);
@@ -582,7 +586,10 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
       faults = [];
       perSecond = options.perSecond ?? 50;
       bucket = { tokens: perSecond, at: Date.now() };
-      if (body.counts === true || body.counts === 'on') Object.assign(counts, { requests: 0, rateLimited: 0, unauthorized: 0, actionNotSupported: 0, byEsito: {} });
+      if (body.counts === true || body.counts === 'on') {
+        Object.assign(counts, { requests: 0, rateLimited: 0, unauthorized: 0, actionNotSupported: 0, byEsito: {} });
+        lastQueries = {};
+      }
       if (body.dsus === true) {
         added = [];
         save();

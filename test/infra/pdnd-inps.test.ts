@@ -112,6 +112,29 @@ describe('the settings', () => {
     }
   });
 
+  it('give the functions that ask INPS the client certificate’s secret and the right to read it, and only when the agreement asks for one', () => {
+    const secretStatements = (fn: PortalFunction, template: Template, app: ScratchApp) =>
+      Object.values(template.findResources('AWS::IAM::Policy'))
+        .filter((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: template.findResources('AWS::Lambda::Function')[app.api.resolve((fn.node.defaultChild as CfnFunction).logicalId) as string].Properties.Role['Fn::GetAtt'][0] }]))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[])
+        .filter((s) => [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes('inps-client-cert'));
+    const mtls = scratchApp({ bundle: false, context: { inpsClientCertSecretName: 'portale/inps-client-cert' } });
+    try {
+      const template = Template.fromStack(mtls.api);
+      for (const fn of [mtls.api.functions.isee, mtls.api.backgroundJobs.jobFunctions.IseeJobs]) {
+        expect(env(fn, template, mtls).INPS_CLIENT_CERT_SECRET).toBe('portale/inps-client-cert');
+        // The secret's own ARN (Secrets Manager adds six characters to the name), not every secret.
+        expect(JSON.stringify(secretStatements(fn, template, mtls).map((s) => s.Resource))).toContain('secret:portale/inps-client-cert-??????');
+      }
+      expect(env(mtls.api.functions.payments, template, mtls).INPS_CLIENT_CERT_SECRET).toBeUndefined();
+      expect(secretStatements(mtls.api.functions.payments, template, mtls)).toEqual([]);
+    } finally {
+      mtls.dispose();
+    }
+    expect(env(portal.api.functions.isee).INPS_CLIENT_CERT_SECRET).toBeUndefined();
+    expect(secretStatements(portal.api.functions.isee, api, portal)).toEqual([]);
+  });
+
   it('raise an alarm when a query fails for the council’s configuration', () => {
     const operations = Template.fromStack(portal.operations);
     const alarms = Object.values(operations.findResources('AWS::CloudWatch::Alarm')).filter((a) => a.Properties.MetricName === 'InpsConfigurationErrors');

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { XmlDocument, XsdValidator } from 'libxml2-wasm';
 import { xmlRegisterFsInputProviders } from 'libxml2-wasm/lib/nodejs.mjs';
-import { clientCertificateFetch } from '../../functions/adapters/client-certificate-fetch.ts';
+import { clientCertificateFetch, lazyClientCertificateFetch } from '../../functions/adapters/client-certificate-fetch.ts';
 import * as jose from 'jose';
 import * as soap from 'soap';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -528,6 +528,28 @@ describe('mutual TLS, where the agreement requires it', () => {
 
   it('with the council’s certificate the query goes through', async () => {
     const { port } = adapter({ settings: tlsSettings(), fetch: clientCertificateFetch({ ...client, ca }) });
+    expect((await port.attestation(request('RSSMRA85C52H501N'))).esito).toBe('OK');
+  });
+
+  it('with the certificate loaded at the first query (the cloud reads it from its secret), loaded once and used for every query', async () => {
+    let loads = 0;
+    const { port } = adapter({ settings: tlsSettings(), fetch: lazyClientCertificateFetch(async () => (loads++, { ...client, ca })) });
+    expect((await port.attestation(request('RSSMRA85C52H501N'))).esito).toBe('OK');
+    expect((await port.attestation(request('RSSMRA85C52H501N'))).esito).toBe('OK');
+    expect(loads).toBe(1);
+  });
+
+  it('a certificate secret that cannot be read is a configuration problem naming the certificate; the next query reads it again', async () => {
+    let loads = 0;
+    const load = async () => {
+      loads += 1;
+      if (loads === 1) throw new Error('client certificate: secret portale/inps-client-cert unreadable (AccessDeniedException: not authorized)');
+      return { ...client, ca };
+    };
+    const { port } = adapter({ settings: tlsSettings(), fetch: lazyClientCertificateFetch(load) });
+    const error = await port.attestation(request('RSSMRA85C52H501N')).catch((e) => e);
+    expect(error).toBeInstanceOf(InpsMisconfigured);
+    expect(error.check).toContain('INPS_CLIENT_CERT_SECRET');
     expect((await port.attestation(request('RSSMRA85C52H501N'))).esito).toBe('OK');
   });
 

@@ -52,7 +52,9 @@ async function settledReport(path: string, counts: Record<string, number>) {
 
 /** A call with one approved subscriber per case: a new DSU at INPS, one with omissions, none, and the DSU already recorded. */
 async function callWithSubscribers() {
-  const { call } = await openCall(operator);
+  const { call, service } = await openCall(operator);
+  // The service is a nursery: its ISEE queries tell INPS the benefit A3.03 (Asilo nido).
+  expect((await operator.put(`/api/services/${service.id}`, { code: service.code, name: service.name, description: service.description, inpsBenefitCode: 'A3.03' })).status).toBe(200);
   const fresh = await approvedSubscriber(operator, call, { lastName: 'Nuovo', iseeValue: 7000, weeklyHour: 2 });
   await inps('/admin/dsu', { fiscalCode: fresh.fiscalCode, value: 9100.5, lastName: 'NUOVO', firstName: 'ANNA' });
   const omissions = await approvedSubscriber(operator, call, { lastName: 'Omesso', iseeValue: 7000, weeklyHour: 2 });
@@ -80,7 +82,10 @@ describe('Aggiorna ISEE da INPS on a call', () => {
     expect((await operator.get(`/api/users/${none.userId}`)).json.lastIsee).toMatchObject({ value: 7000, state: 'VALIDATED' });
     await expect.poll(async () => (await operator.get(`/api/users/${same.userId}/isee`)).json.items).toHaveLength(2);
     const queries = (await operator.get(`/api/users/${fresh.userId}/inps-queries`)).json.items;
-    expect(queries[0]).toMatchObject({ reason: 'CALL', applicationNumber: `BANDO-${call.id}-${fresh.userId}`, applicationState: 'Erogata' });
+    expect(queries[0]).toMatchObject({ reason: 'CALL', applicationNumber: `BANDO-${call.id}-${fresh.userId}`, applicationState: 'Erogata', benefitCode: 'A3.03' });
+    // What reached INPS: the service's benefit code, not the council's default.
+    const seen = (await (await fetch(`${inject('inpsUrl')}/admin/state`)).json()).lastQueries;
+    expect(seen[fresh.fiscalCode]).toMatchObject({ PrestazioneDaErogare: 'A3.03', ProtocolloDomandaEnteErogatore: `BANDO-${call.id}-${fresh.userId}`, StatodomandaPrestazione: 'Erogata' });
     // A second press while none runs starts again; two at once are refused.
     expect((await operator.post(`/api/calls/${call.id}/isee-refresh`, {})).status).toBe(200);
     expect((await operator.post(`/api/calls/${call.id}/isee-refresh`, {})).status).toBe(409);

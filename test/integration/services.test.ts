@@ -16,7 +16,7 @@ describe('services over HTTP', () => {
     const created = await operator.post('/api/services', service);
     expect(created.status).toBe(201);
     const { id } = created.json;
-    expect((await request('GET', `/api/services/${id}`)).json).toEqual({ id, ...service });
+    expect((await request('GET', `/api/services/${id}`)).json).toEqual({ id, ...service, inpsBenefitCode: null });
     // The list reads a global index: it shows the new service a moment later, as on a reload.
     await expect.poll(async () => (await allServices()).map((s: { id: string }) => s.id)).toContain(id);
 
@@ -25,6 +25,13 @@ describe('services over HTTP', () => {
     expect((await operator.delete(`/api/services/${id}`)).status).toBe(204);
     expect((await request('GET', `/api/services/${id}`)).status).toBe(404);
     expect((await localTable().auditOf('service', id)).map((e) => e.action)).toEqual(['create', 'update', 'delete']);
+  });
+
+  it('stores the service’s INPS benefit code, which an edit without the field keeps', async () => {
+    const { id } = (await operator.post('/api/services', { ...service, inpsBenefitCode: 'A3.03' })).json;
+    expect((await request('GET', `/api/services/${id}`)).json.inpsBenefitCode).toBe('A3.03');
+    expect((await operator.put(`/api/services/${id}`, { ...service, name: 'Asilo nido' })).json.inpsBenefitCode).toBe('A3.03');
+    expect((await operator.put(`/api/services/${id}`, { ...service, inpsBenefitCode: 'A2.12' })).json.inpsBenefitCode).toBe('A2.12');
   });
 
   it('keeps the creation time when an operator edits a service', async () => {
@@ -56,6 +63,7 @@ describe('services over HTTP', () => {
       ['name too long', () => operator.post('/api/services', { ...service, name: 'x'.repeat(121) }), 400, 'Il campo può contenere al massimo 120 caratteri.'],
       ['a JSON array instead of an object', () => request('POST', '/api/services', { token: operator.token, rawBody: '[]' }), 400, 'Il corpo della richiesta non è un JSON valido.'],
       ['unknown id', () => operator.put('/api/services/non-esiste', service), 404, 'Il servizio selezionato non esiste.'],
+      ['an INPS benefit code not in INPS’s list', () => operator.post('/api/services', { ...service, inpsBenefitCode: 'B9.99' }), 400, 'Il codice prestazione INPS deve essere uno dei codici dell’elenco INPS (da A1.01 a Z9.99).'],
     ];
     for (const [name, send, status, detail] of cases) {
       it(name, async () => {

@@ -216,12 +216,13 @@ export function memoryServices(): ServiceRepository & { all: Map<string, Service
     listServices: async (page) => pageOf([...all.values()].sort((a, b) => a.name.localeCompare(b.name)), page, 20),
     getService: async (id) => copy(all.get(id) ?? null),
     async createService(input, id) {
-      all.set(id, { id, ...input });
+      all.set(id, { id, ...input, inpsBenefitCode: input.inpsBenefitCode ?? null });
       return copy(all.get(id)!);
     },
     async updateService(id, input) {
-      if (!all.has(id)) return null;
-      all.set(id, { id, ...input });
+      const before = all.get(id);
+      if (!before) return null;
+      all.set(id, { id, ...input, inpsBenefitCode: input.inpsBenefitCode === undefined ? before.inpsBenefitCode : input.inpsBenefitCode });
       return copy(all.get(id)!);
     },
     deleteService: async (id) => all.delete(id),

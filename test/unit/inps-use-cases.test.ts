@@ -43,6 +43,7 @@ let recorded: StoredInpsQuery[];
 let writes: StoredInpsQuery[];
 let requests: InpsRequest[];
 let hasIndicator: boolean;
+let keepFullHousehold: boolean;
 let metricCounts: Record<string, number>;
 let inps: ReturnType<typeof makeInpsIseeUseCases>;
 let userId: string;
@@ -54,6 +55,7 @@ beforeEach(async () => {
   writes = [];
   requests = [];
   hasIndicator = true;
+  keepFullHousehold = false;
   metricCounts = {};
   const port: InpsIsee = {
     get settings() {
@@ -64,7 +66,7 @@ beforeEach(async () => {
   };
   inps = makeInpsIseeUseCases({
     inps: () => port,
-    settings: () => ({ benefitCode: 'A2.07', purposes: { attestazione: 'purpose-attestazione', indicatore: 'purpose-indicatore' } }),
+    settings: () => ({ benefitCode: 'A2.07', purposes: { attestazione: 'purpose-attestazione', indicatore: 'purpose-indicatore' }, keepFullHousehold }),
     metrics: { count: ((metric: string, value: number) => void (metricCounts[metric] = (metricCounts[metric] ?? 0) + value)) as BusinessMetrics["count"] },
     isees: { getIseeItem: app.store.isees.getIseeItem, recordIsee: app.isee.recordIsee },
     users: app.store.users,
@@ -297,6 +299,20 @@ describe('what the operator reads of INPS’s answer', () => {
       { relation: 'D', fiscalCode: 'RSSMRA85C52H501N', lastName: null, firstName: null },
       { relation: 'C', fiscalCode: null, lastName: null, firstName: null },
       { relation: 'F', fiscalCode: 'BNCSRA10A41H501Y', lastName: null, firstName: null },
+    ]);
+  });
+
+  it('keeps every member’s names and fiscal code when the council’s setting asks for the full household', async () => {
+    keepFullHousehold = true;
+    const household = [
+      { relation: 'D', lastName: 'ROSSI', firstName: 'MARIA', fiscalCode: 'RSSMRA85C52H501N' },
+      { relation: 'C', lastName: 'BIANCHI', firstName: 'LUCA', fiscalCode: 'BNCLCU80A01H501X' },
+    ];
+    script.push(async () => answer('OK', attestation({ household })));
+    const result = await inps.fetchMyIsee(actors.citizen);
+    expect(result.isee!.inps!.household).toEqual([
+      { relation: 'D', fiscalCode: 'RSSMRA85C52H501N', lastName: 'ROSSI', firstName: 'MARIA' },
+      { relation: 'C', fiscalCode: 'BNCLCU80A01H501X', lastName: 'BIANCHI', firstName: 'LUCA' },
     ]);
   });
 });

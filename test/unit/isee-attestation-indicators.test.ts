@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INCOHERENT_CONFIDENCE, parseAttestation } from '../../functions/domain/isee-attestation.ts';
+import { INCOHERENT_CONFIDENCE, parseAttestation, UNVERIFIED_CONFIDENCE } from '../../functions/domain/isee-attestation.ts';
 import { iseeExtractionSchema } from '../../functions/domain/isee-extraction.ts';
 
 /**
@@ -46,6 +46,24 @@ describe('the ISEE is read from the line that names it', () => {
       'Valore ISEE: 20.000,00',
     ];
     expect(read(lines)).toMatchObject({ iseeOrdinario: 34286.32, iseeRistretto: 20000, ise: 53829.52, scalaEquivalenza: 1.57, coherent: true });
+  });
+
+  it('checks a reduced ISEE with its own block’s ISE and scale: coherent, no warning, the confidence stays', () => {
+    const lines = [...ordinaryBlock, 'ISEE SOCIOSANITARIO RIDOTTO', 'Indicatore della situazione economica (ISE): 20.000,00', 'Scala di equivalenza: 1,00', 'Valore ISEE: 20.000,00'];
+    const reading = read(lines);
+    expect(reading.warnings).toBeUndefined();
+    expect(reading.confidence).toBeGreaterThan(UNVERIFIED_CONFIDENCE);
+  });
+
+  it('flags a reduced ISEE whose block prints no ISE or scale: nothing confirms it, so the operator checks it on the document', () => {
+    for (const reduced of [['ISEE SOCIOSANITARIO RIDOTTO', 'Valore ISEE: 12.400,50'], ['ISEE sociosanitario ridotto 12.400,50'], ['ISEE SOCIOSANITARIO RIDOTTO', 'Scala di equivalenza: 1,00', 'Valore ISEE: 12.400,50']]) {
+      const reading = read([...ordinaryBlock, ...reduced]);
+      expect(reading).toMatchObject({ iseeOrdinario: 34286.32, iseeRistretto: 12400.5, coherent: true });
+      expect(reading.warnings).toEqual(['ISEE ristretto non verificato: il suo riquadro non riporta ISE e scala di equivalenza, controlla il valore sul documento']);
+      expect(reading.confidence).toBeLessThanOrEqual(UNVERIFIED_CONFIDENCE);
+    }
+    // Without a reduced ISEE there is nothing to flag.
+    expect(read(ordinaryBlock).warnings).toBeUndefined();
   });
 
   it('never takes a line naming another indicator for the one in the heading above it', () => {

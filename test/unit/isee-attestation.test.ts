@@ -40,10 +40,13 @@ describe('reading an ISEE attestation from its text', () => {
       dataRilascio: '2025-02-14',
       dataFine: '2025-12-31',
       fiscalCodes: ['RSSMRA85C52H501N', 'VRDGPP90P07F839R'],
-      confidence: 1,
+      // The reduced ISEE is printed alone, without its ISE and scale: nothing confirms it, the operator looks.
+      confidence: UNVERIFIED_CONFIDENCE,
+      warnings: ['ISEE ristretto non verificato: il suo riquadro non riporta ISE e scala di equivalenza, controlla il valore sul documento'],
       omissionsNotice: null,
       source: 'pdf-text',
     });
+    expect(parseAttestation(classic.filter((line) => !line.includes('ridotto')), 'pdf-text')).toMatchObject({ iseeRistretto: null, confidence: 1 });
   });
 
   it('gives a result the ISEE record accepts as it is', () => {
@@ -56,9 +59,11 @@ describe('reading an ISEE attestation from its text', () => {
   });
 
   it('infers the expiry (31 December of the DSU year) when it is missing, and is less sure', () => {
-    const read = parseAttestation(classic.filter((l) => !l.includes('valida fino')), 'pdf-text');
+    // Without the reduced ISEE, whose own flag caps the confidence whatever the rest.
+    const checked = classic.filter((l) => !l.includes('ridotto'));
+    const read = parseAttestation(checked.filter((l) => !l.includes('valida fino')), 'pdf-text');
     expect(read.dataFine).toBe('2025-12-31');
-    expect(read.confidence).toBeLessThan(parseAttestation(classic, 'pdf-text').confidence);
+    expect(read.confidence).toBeLessThan(parseAttestation(checked, 'pdf-text').confidence);
   });
 
   it('never takes another indicator (minorenni, universitario) for the ordinary or the reduced ISEE', () => {

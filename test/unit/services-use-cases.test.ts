@@ -10,7 +10,7 @@ beforeEach(() => {
 describe('an operator manages services', () => {
   it('creates, edits and deletes a service, auditing each change', async () => {
     const created = await app.services.createService(service, actors.operator);
-    expect(await app.services.getService(created.id)).toEqual({ id: created.id, ...service });
+    expect(await app.services.getService(created.id)).toEqual({ id: created.id, ...service, inpsBenefitCode: null });
     await app.services.updateService(created.id, { ...service, description: 'Nuova descrizione.' }, actors.operator);
     expect((await app.services.getService(created.id)).description).toBe('Nuova descrizione.');
     await app.services.deleteService(created.id, actors.operator);
@@ -20,6 +20,15 @@ describe('an operator manages services', () => {
       ['service', 'update'],
       ['service', 'delete'],
     ]);
+  });
+
+  it('stores the INPS benefit code its ISEE queries send; an edit that leaves it out keeps it, null clears it', async () => {
+    const created = await app.services.createService({ ...service, inpsBenefitCode: 'A2.07' }, actors.operator);
+    expect(created.inpsBenefitCode).toBe('A2.07');
+    await app.services.updateService(created.id, { ...service, description: 'Altra descrizione.' }, actors.operator);
+    expect((await app.services.getService(created.id)).inpsBenefitCode).toBe('A2.07');
+    await app.services.updateService(created.id, { ...service, inpsBenefitCode: null }, actors.operator);
+    expect((await app.services.getService(created.id)).inpsBenefitCode).toBeNull();
   });
 
   it('refuses to delete a service that has calls, and keeps it', async () => {

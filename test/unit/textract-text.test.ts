@@ -45,7 +45,9 @@ describe('reading real Textract answers shaped like attestations', () => {
   });
 
   it('weighs the confidence of the lines that carry the values, not of every line', () => {
-    const { answers } = fixture('paystub-attestation');
+    // Without the reduced ISEE, which prints no ISE or scale of its own: its flag would cap every confidence alike.
+    const reduced = new Set(['ISEE sociosanitario ridotto', '12.400,50']);
+    const answers = fixture('paystub-attestation').answers.map((a) => ({ Blocks: a.Blocks!.filter((b) => !reduced.has(b.Text ?? '')) }));
     const confident = read(answers).confidence;
     // The same answer with Textract unsure of the ISEE's value LINE only.
     const doubtful = answers.map((a) => ({ Blocks: a.Blocks!.map((b) => (b.Text === '16.187,98' ? { ...b, Confidence: 40 } : b)) }));

@@ -16,10 +16,19 @@ describe('new service form', () => {
     });
   });
 
-  it('sends the trimmed texts', () => {
-    expect(validateServiceForm({ name: ' Assistenza domiciliare ', code: 'SAD-01', description: 'Aiuto a casa.' })).toEqual({
+  it('sends the trimmed texts; no INPS benefit code chosen is the council’s default (null)', () => {
+    expect(validateServiceForm({ name: ' Assistenza domiciliare ', code: 'SAD-01', description: 'Aiuto a casa.', inpsBenefitCode: '' })).toEqual({
       ok: true,
-      input: { name: 'Assistenza domiciliare', code: 'SAD-01', description: 'Aiuto a casa.' },
+      input: { name: 'Assistenza domiciliare', code: 'SAD-01', description: 'Aiuto a casa.', inpsBenefitCode: null },
+    });
+  });
+
+  it('sends the INPS benefit code chosen, and refuses one that is not in INPS’s list with the message beside the field', () => {
+    const values = { name: 'Asilo nido', code: 'NIDO', description: 'Asilo nido comunale.' };
+    expect(validateServiceForm({ ...values, inpsBenefitCode: 'A3.03' })).toEqual({ ok: true, input: { ...values, inpsBenefitCode: 'A3.03' } });
+    expect(validateServiceForm({ ...values, inpsBenefitCode: 'A9.99' })).toEqual({
+      ok: false,
+      errors: { inpsBenefitCode: 'Il codice prestazione INPS deve essere uno dei codici dell’elenco INPS (da A1.01 a Z9.99).' },
     });
   });
 });

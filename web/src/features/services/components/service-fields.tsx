@@ -1,4 +1,5 @@
-import { Flex, TextAreaField, TextField } from '@aws-amplify/ui-react';
+import { Flex, SelectField, TextAreaField, TextField } from '@aws-amplify/ui-react';
+import { inpsBenefits } from '@domain/inps-benefits';
 import { readOnlyFieldProps } from '@/components/form-fields';
 import type { ServiceField, ServiceFormErrors, ServiceFormValues } from '../utils/service-form';
 
@@ -9,7 +10,7 @@ export interface ServiceFieldsProps {
   onChange: (field: ServiceField, value: string) => void;
 }
 
-/** Name, MyPay code and description of a service: all required. */
+/** Name, MyPay code and description of a service (all required), and the benefit code its INPS queries send (optional). */
 export function ServiceFields({ values, errors, readOnly = false, onChange }: ServiceFieldsProps) {
   const common = (field: ServiceField) => ({
     name: field,
@@ -36,6 +37,23 @@ export function ServiceFields({ values, errors, readOnly = false, onChange }: Se
         value={values.description}
         onChange={(event) => onChange('description', event.target.value)}
       />
+      <SelectField
+        name="inpsBenefitCode"
+        label="Prestazione INPS"
+        descriptiveText={readOnly ? undefined : 'Il codice della prestazione indicato a INPS quando il Comune consulta l’ISEE per questo servizio. Senza scelta vale quello predefinito del Comune.'}
+        isDisabled={readOnly}
+        hasError={Boolean(errors.inpsBenefitCode)}
+        errorMessage={errors.inpsBenefitCode}
+        value={values.inpsBenefitCode}
+        onChange={(event) => onChange('inpsBenefitCode', event.target.value)}
+      >
+        <option value="">Predefinita del Comune</option>
+        {inpsBenefits.map(([code, label]) => (
+          <option key={code} value={code}>
+            {code} · {label}
+          </option>
+        ))}
+      </SelectField>
     </Flex>
   );
 }
