@@ -12,13 +12,6 @@ import { requiredText } from './validation.ts';
 export const TICKET_PAGE_SIZE = 10;
 /** Part 2 §5 and §9: a support message has at most 400 characters. */
 export const SUPPORT_MESSAGE_MAX = 400;
-/** The subject chosen when no service fits (part 2 §5). */
-export const OTHER_SUBJECT = 'Altro';
-/**
- * The subject of a report of an accessibility problem (the feedback mechanism a PA site must offer, AgID's
- * guidelines): the footer's 'Segnala un problema di accessibilità' opens the support form with it chosen.
- */
-export const ACCESSIBILITY_SUBJECT = 'Accessibilità';
 
 export const ticketMessages = {
   notFound: 'Il ticket selezionato non esiste.',
@@ -65,13 +58,6 @@ export const supportMessageSchema = z.object({
   message: requiredText(SUPPORT_MESSAGE_MAX),
 });
 export type SupportMessage = z.output<typeof supportMessageSchema>;
-
-/** The subjects a citizen may choose: the service names, then 'Accessibilità' and 'Altro'. */
-export const supportSubjects = (serviceNames: readonly string[]) => [
-  ...serviceNames.filter((name) => name !== OTHER_SUBJECT && name !== ACCESSIBILITY_SUBJECT),
-  ACCESSIBILITY_SUBJECT,
-  OTHER_SUBJECT,
-];
 
 const optionalText = (max: number) =>
   z.pipe(z.nullish(z.string().check(

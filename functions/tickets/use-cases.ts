@@ -2,10 +2,10 @@ import { ConflictError, NotFoundError, TooManyRequestsError, ValidationError } f
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Service } from '../domain/services.ts';
+import { supportSubjects } from '../domain/ticket-subjects.ts';
 import {
   SUPPORT_RATE_LIMITS,
   assertTicketEditable,
-  supportSubjects,
   ticketChanges,
   ticketMessages,
   ticketSearchKind,

@@ -7,12 +7,12 @@ import {
   isTicketReadOnly,
   newTicketSchema,
   supportMessageSchema,
-  supportSubjects,
   ticketChanges,
   ticketSearchKind,
   ticketStateLabel,
   ticketUpdateSchema,
 } from '../../functions/domain/tickets.ts';
+import { supportSubjects } from '../../functions/domain/ticket-subjects.ts';
 
 describe('ticket states (part 2 §4, design.md §4)', () => {
   it('reads 0–3 as Aperto, In Corso, Risolto, Chiuso and anything else as Chiuso', () => {

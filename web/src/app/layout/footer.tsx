@@ -1,4 +1,4 @@
-import { ACCESSIBILITY_SUBJECT } from '@domain/tickets';
+import { ACCESSIBILITY_SUBJECT } from '@domain/ticket-subjects';
 import { Link } from 'react-router';
 import { fullAddress, municipality } from '@/config/municipality';
 import { paths } from '@/config/paths';

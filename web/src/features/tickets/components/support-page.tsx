@@ -1,5 +1,6 @@
 import { Button, Flex, Heading, SelectField, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
-import { ACCESSIBILITY_SUBJECT, OTHER_SUBJECT, SUPPORT_MESSAGE_MAX, supportMessageSchema, ticketMessages } from '@domain/tickets';
+import { ACCESSIBILITY_SUBJECT, OTHER_SUBJECT } from '@domain/ticket-subjects';
+import { SUPPORT_MESSAGE_MAX, supportMessageSchema, ticketMessages } from '@domain/tickets';
 import { fieldErrors } from '@domain/validation';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
