@@ -2,11 +2,12 @@ import type { BusinessMetric, DimensionOf } from '../domain/business-metrics.ts'
 import type { UploadRequest, UploadTicket } from '../domain/files.ts';
 import type { InpsAnswer, InpsApplicationState, InpsAttestation, InpsIndicator } from '../domain/inps.ts';
 import type { IoMessageContent } from '../domain/notices.ts';
+import type { Skipped } from '../domain/payments.ts';
 import type { Actor } from '../domain/roles.ts';
 
 /**
  * What every use case may receive besides its repositories. The real adapters are wired once in each
- * handler.ts; the use-case tests pass in-memory ones (test/support/in-memory.ts).
+ * entry (functions/entry/); the use-case tests pass in-memory ones (test/support/in-memory.ts).
  */
 export interface Clock {
   now(): Date;
@@ -117,7 +118,7 @@ export const systemClock: Clock = { now: () => new Date() };
 
 /**
  * The business metrics a use case counts as it does the work (functions/domain/business-metrics.ts names
- * them and says which take a dimension): Powertools Metrics (EMF) in Lambda (functions/http/observability.ts
+ * them and says which take a dimension): Powertools Metrics (EMF) in Lambda (functions/adapters/observability.ts
  * `businessMetrics`), nothing locally, a recorder in the unit tests.
  */
 export interface BusinessMetrics {
@@ -241,3 +242,54 @@ export interface InpsIsee {
   indicator(request: InpsRequest, tipoIndicatore?: string): Promise<InpsAnswer<InpsIndicator>>;
 }
 
+/**
+ * The one port flows talks to positions through (functions/payments, functions/positions): whether a citizen
+ * pays one of the month's positions, what an export would send, what to send, and MyPay's verdict on each row.
+ * The call's export lock is flows' own: it says whether this flow holds it (`underLock`), positions never read it.
+ */
+export interface ExportPositions {
+  /** Whether a citizen's MyPay checkout holds a position of the call (of one month, when given) at `now`. */
+  hasLiveCheckouts(callId: string, month: { mese: number; anno: number } | null, now: string): Promise<boolean>;
+  /**
+   * How many positions an export of the month would find to send now (after the month's generation, which
+   * this only plans: nothing is written). 0: 'Invia a MyPay' creates no flow. The plan is kept for the
+   * flow's Prepare (buildExport), which applies it unless the month changed meanwhile: a month is planned once.
+   */
+  pendingCount(request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string }): Promise<number>;
+  /** The MyPay import CSV of the call's month (one citizen only when fiscalCode is set), and how many rows it has. */
+  buildExport(
+    request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string; underLock: boolean },
+    actor: Actor,
+  ): Promise<{ csv: string; rows: number; heldBack?: readonly Skipped[]; iseeIds?: readonly string[] }>;
+  /** Marks these ISEEs as used for a fee (the ISEEs the month's fees came from: they can no longer be deleted). */
+  markIsees(ids: readonly string[]): Promise<void>;
+  /** IUV and NAV onto each accepted position, the reason onto each rejected one (idempotent). */
+  recordResults(request: { callId: string; mese: number; anno: number; flowId: string; noticeZip: string | null }, results: ExportResults): Promise<void>;
+}
+
+export interface ExportResults {
+  /** `notice` false: MyPay made no notice PDF for it (MyPay4 makes one only for a row with flagGeneraIuv true). */
+  accepted: { iud: string; iuv: string; nav: string; notice?: boolean }[];
+  rejected: { iud: string; code: string; reason: string }[];
+}
+
+/** The exports bucket. */
+export interface ExportFiles {
+  put(key: string, body: Uint8Array, contentType: string): Promise<void>;
+  get(key: string): Promise<Uint8Array>;
+  /** A link of a few minutes that downloads the file (a ZIP unless another type is given). */
+  downloadUrl(key: string, fileName: string, contentType?: string): Promise<string>;
+}
+
+/** The user pool's admin operations the command needs (functions/adapters/user-pool.ts). */
+export interface UserPoolAdmin {
+  /** The username of the user whose `sub` this is (ListUsers, Filter `sub = "…"`), or null when the pool has none. */
+  usernameWithSub(sub: string): Promise<string | null>;
+  /** The user's attributes now (AdminGetUser: ListUsers is only eventually consistent). */
+  attributesOf(username: string): Promise<Record<string, string>>;
+  groupsOf(username: string): Promise<string[]>;
+  addToGroup(username: string, group: string): Promise<void>;
+  removeFromGroup(username: string, group: string): Promise<void>;
+  setAttribute(username: string, name: string, value: string): Promise<void>;
+  deleteAttribute(username: string, name: string): Promise<void>;
+}

@@ -6,7 +6,7 @@ import { missingIseeKeys, toPositionRecord } from '../positions/repository.ts';
 
 /*
  * What the payment list (functions/payment-list) reads of the payments' items. Apart from repository.ts,
- * which the payments functions bundle whole (wired.ts takes the module).
+ * which the payments functions bundle whole (functions/entry/wired-payments.ts takes the module).
  */
 
 /**

@@ -43,8 +43,7 @@ import { currentPeriod, periodKey, romeDay, type Period } from '../domain/period
 import { SKIPPED_SHOWN, positionsCsvFileName, resolvePeriod } from '../domain/position-rules.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
-import { noMetrics, type AuditEntry, type BusinessMetrics, type Clock } from '../adapters/ports.ts';
-import type { ExportFiles, ExportResults } from '../flows/ports.ts';
+import { noMetrics, type AuditEntry, type BusinessMetrics, type Clock, type ExportFiles, type ExportResults } from '../adapters/ports.ts';
 import type { CallRecord } from '../calls/repository.ts';
 import { requireCompleteConfiguration, type ConfigurationRepository } from '../configuration/use-cases.ts';
 import type { SubscriptionRecord } from '../subscriptions/repository-items.ts';

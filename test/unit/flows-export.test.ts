@@ -4,7 +4,8 @@ import { exportDefinition } from '../../functions/flows/state-machine.ts';
 import { isFlowRunning } from '../../functions/domain/flows.ts';
 import type { FlowRecord } from '../../functions/domain/flow-record.ts';
 import { makeExportSteps } from '../../functions/flows/export-steps.ts';
-import type { ExportPositions, FlowRepository, MyPayImport } from '../../functions/flows/ports.ts';
+import type { ExportPositions } from '../../functions/adapters/ports.ts';
+import type { FlowRepository, MyPayImport } from '../../functions/flows/ports.ts';
 import { makeFlowUseCases } from '../../functions/flows/use-cases.ts';
 import { actors, memoryAudit, memoryMetrics, sequentialIds, tickingClock } from '../support/in-memory.ts';
 
