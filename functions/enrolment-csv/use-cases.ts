@@ -25,9 +25,9 @@ import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { AuditLog, Clock } from '../adapters/ports.ts';
-import type { CallRecord } from '../calls/repository.ts';
-import type { StoredUser } from '../users/repository.ts';
-import type { EnrolmentRepository } from '../enrolments/use-cases.ts';
+import type { CallRecord } from '../domain/call-record.ts';
+import type { StoredUser } from '../domain/user-record.ts';
+import type { EnrolmentRepository } from '../adapters/ports.ts';
 import type { ImportPlanRepository } from './import-apply.ts';
 
 export interface EnrolmentCsvDeps {

@@ -8,7 +8,7 @@ import { getConfiguration } from '../configuration/repository.ts';
 import { isJobRunning, SYNC_JOB } from '../domain/jobs.ts';
 import { getJob } from '../jobs/repository.ts';
 import { hasLiveCheckouts } from '../payments/checkouts.ts';
-import { requireCompleteConfiguration } from '../configuration/use-cases.ts';
+import { completeConfiguration } from '../domain/configuration.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import { resourceHandler } from '../http/handler.ts';
@@ -29,7 +29,7 @@ const planner = makeMonthPlanner({ subscriptions: { listApprovedSubscriptionsOfC
 
 const flows = makeFlowUseCases({
   flows: flowRepository,
-  configuration: { requireComplete: () => requireCompleteConfiguration({ getConfiguration }) },
+  configuration: { requireComplete: async () => completeConfiguration(await getConfiguration()) },
   calls: { getCall },
   positions: {
     hasLiveCheckouts,

@@ -1,5 +1,5 @@
 import { noticeMessages } from '../domain/messages.ts';
-import { FLOW_EMAIL_JOB } from '../notices/use-cases.ts';
+import { FLOW_EMAIL_JOB } from '../domain/jobs.ts';
 import { noticeUseCases } from './wired-notices.ts';
 import type { KindsOf } from '../jobs/job-functions.ts';
 import { jobTask } from './job-task.ts';

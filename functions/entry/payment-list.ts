@@ -1,7 +1,7 @@
 import { systemClock } from '../adapters/ports.ts';
 import { getCall } from '../calls/repository.ts';
 import { resourceHandler } from '../http/handler.ts';
-import { listMissingIsee } from '../payments/payment-list-repository.ts';
+import { listMissingIsee } from '../positions/payment-list-repository.ts';
 import { countDebtSummaries, getDebtTotals, listDebtSummaries } from '../payment-list/repository.ts';
 import { paymentListRoutes } from '../payment-list/routes.ts';
 import { makeDebtListUseCases } from '../payment-list/use-cases.ts';

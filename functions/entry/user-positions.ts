@@ -7,7 +7,7 @@ import { resourceHandler } from '../http/handler.ts';
 import { businessMetrics } from '../adapters/observability.ts';
 import { deleteCheckoutMarker, putCheckoutMarker } from '../payments/checkouts.ts';
 import { applyTransition, getPositionByIud, listPositionsOfUser, recordPayment } from '../positions/repository.ts';
-import { makePaymentSettlement } from '../payments/settlement.ts';
+import { makePaymentSettlement } from '../positions/settlement.ts';
 import { findUserIdByFiscalCode, getUserItem } from '../users/repository.ts';
 import * as sessions from '../user-positions/repository.ts';
 import { userPositionRoutes } from '../user-positions/routes.ts';

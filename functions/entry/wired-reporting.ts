@@ -6,7 +6,7 @@ import { makePaymentListRefresh } from './wired-payment-list.ts';
 import { businessMetrics } from '../adapters/observability.ts';
 import { deleteCheckoutMarker } from '../payments/checkouts.ts';
 import { getPositionByIud, recordPayment } from '../positions/repository.ts';
-import { makePaymentSettlement } from '../payments/settlement.ts';
+import { makePaymentSettlement } from '../positions/settlement.ts';
 import { getReportedThrough, putReportedThrough } from '../reporting/repository.ts';
 import { makeReportingUseCases } from '../reporting/use-cases.ts';
 

@@ -4,7 +4,7 @@ import { messages, paymentOutcomeMessages } from '../domain/messages.ts';
 import type { ReportingResult, ReportingStatus } from '../domain/position-payment.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { AuditLog, Clock } from '../adapters/ports.ts';
-import type { CallRecord } from '../calls/repository.ts';
+import type { CallRecord } from '../domain/call-record.ts';
 import type { ReportingCursor } from '../domain/reporting.ts';
 import type { ReportingUseCases } from './use-cases.ts';
 

@@ -21,7 +21,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomFiscalCodeFrom } from '../support/fiscal-codes.ts';
 import type { SubscriptionState } from '../../functions/domain/subscriptions.ts';
-import type { SubscriptionRecord } from '../../functions/subscriptions/repository-items.ts';
+import type { SubscriptionRecord } from '../../functions/domain/subscription-record.ts';
 import { ensureTable } from '../../lib/local/stores.ts';
 import { startLocalDynamo } from '../../lib/local/dynalite-thread.ts';
 import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';

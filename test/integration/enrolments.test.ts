@@ -420,7 +420,7 @@ describe('a large call: audits that DynamoDB can hold', () => {
     Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
     const subscriptions = await import('../../functions/subscriptions/repository.ts');
     const { subscriptionItem, enrolmentSearchItem } = await import('../../functions/subscriptions/repository-items.ts');
-    const { newSubscription } = await import('../../functions/subscriptions/new-subscription.ts');
+    const { newSubscription } = await import('../../functions/domain/new-subscription.ts');
     repositories = {
       subscriptionItem,
       enrolmentSearchItem,

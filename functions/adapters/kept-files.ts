@@ -1,6 +1,6 @@
 import type { LinkedFile } from '../domain/calls.ts';
 import type { KeptFile } from '../domain/files.ts';
-import type { FileStore, IdGenerator } from '../adapters/ports.ts';
+import type { FileStore, IdGenerator } from './ports.ts';
 
 /** Short-lived links (5 minutes) to read the files: the API never sends the bytes. */
 export const linkFiles = (store: FileStore, files: KeptFile[]): Promise<LinkedFile[]> =>

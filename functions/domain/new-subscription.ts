@@ -1,6 +1,6 @@
-import { subscriptionId, type SubscriptionState } from '../domain/subscriptions.ts';
-import type { CallRecord } from '../calls/repository.ts';
-import type { EnrolmentIsee, SubscriptionRecord } from './repository-items.ts';
+import { subscriptionId, type SubscriptionState } from './subscriptions.ts';
+import type { CallRecord } from './call-record.ts';
+import type { EnrolmentIsee, SubscriptionRecord } from './subscription-record.ts';
 
 export interface NewSubscription {
   call: Pick<CallRecord, 'id' | 'name' | 'year' | 'serviceId' | 'serviceName'>;

@@ -2,10 +2,10 @@ import type { PositionRecord } from '../domain/debt-positions.ts';
 import { periodKey } from '../domain/period.ts';
 import { batchGet, queryAll } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
-import { missingIseeKeys, toPositionRecord } from '../positions/repository.ts';
+import { missingIseeKeys, toPositionRecord } from './repository.ts';
 
 /*
- * What the payment list (functions/payment-list) reads of the payments' items. Apart from repository.ts,
+ * What the payment list (functions/payment-list) reads of the positions' items. Apart from repository.ts,
  * which the payments functions bundle whole (functions/entry/wired-payments.ts takes the module).
  */
 
