@@ -43,9 +43,8 @@ import { currentPeriod, periodKey, romeDay, type Period } from '../domain/period
 import { SKIPPED_SHOWN, positionsCsvFileName, resolvePeriod } from '../domain/position-rules.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
-import { noMetrics, type AuditEntry, type BusinessMetrics, type Clock, type ExportFiles, type ExportResults, type PaymentListSummaries } from '../adapters/ports.ts';
+import { type AuditEntry, type BusinessMetrics, type Clock, type ConfigurationRepository, type ExportFiles, type ExportResults, noMetrics, type PaymentListSummaries } from '../adapters/ports.ts';
 import type { CallRecord } from '../domain/call-record.ts';
-import type { ConfigurationRepository } from '../adapters/ports.ts';
 import type { SubscriptionRecord } from '../domain/subscription-record.ts';
 import type { StoredUser } from '../domain/user-record.ts';
 

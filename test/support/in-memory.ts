@@ -3,7 +3,7 @@
  * the S3 file store implement), and `portal()`, every use case wired on them. Use-case tests run on these:
  * no AWS, no mocks, and they assert what an operator or a citizen would notice.
  */
-import type { AuditEntry, AuditHistory, AuditLog, BusinessMetrics, Clock, FileStore, MailMessage, Mailer } from '../../functions/adapters/ports.ts';
+import type { AuditEntry, AuditHistory, AuditLog, BusinessMetrics, Clock, EnrolmentRepository, FileStore, Mailer, MailMessage, UserRepository } from '../../functions/adapters/ports.ts';
 import type { BusinessMetric } from '../../functions/domain/business-metrics.ts';
 import type { Band } from '../../functions/domain/bands.ts';
 import { hourlyQuota } from '../../functions/domain/bands.ts';
@@ -25,7 +25,6 @@ import { makeProfileUseCases } from '../../functions/profile/use-cases.ts';
 import { makeServiceUseCases, type ServiceRepository } from '../../functions/services/use-cases.ts';
 import type { EnrolmentIsee, SubscriptionRecord } from '../../functions/domain/subscription-record.ts';
 import { makeEnrolmentUseCases } from '../../functions/enrolments/use-cases.ts';
-import type { EnrolmentRepository } from '../../functions/adapters/ports.ts';
 import { makeEnrolmentCsvUseCases } from '../../functions/enrolment-csv/use-cases.ts';
 import { makeImportApply, type ImportPlanRepository } from '../../functions/enrolment-csv/import-apply.ts';
 import type { ImportPlan, PlannedImportAction } from '../../functions/domain/enrolment-import.ts';
@@ -37,7 +36,6 @@ import { isOpenTicket, searchKey } from '../../functions/domain/tickets.ts';
 import type { StoredTicket } from '../../functions/tickets/repository.ts';
 import { makeTicketUseCases, type TicketRepository } from '../../functions/tickets/use-cases.ts';
 import { makeEnsureCitizen, makeUserUseCases } from '../../functions/users/use-cases.ts';
-import type { UserRepository } from '../../functions/adapters/ports.ts';
 import { claimsOf } from './events.ts';
 
 export const actors = {

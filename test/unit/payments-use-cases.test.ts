@@ -1,12 +1,11 @@
 import { messages, positionOpsMessages } from '../../functions/domain/messages.ts';
 import { describe, expect, it } from 'vitest';
 import type { Band } from '../../functions/domain/bands.ts';
-import type { Configuration } from '../../functions/domain/configuration.ts';
+import type { Configuration, StoredConfiguration } from '../../functions/domain/configuration.ts';
 import { positionIud, syncCandidateMonths, type PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { periodKey, positionEditSchema, type Period } from '../../functions/domain/payments.ts';
 import type { CallRecord } from '../../functions/domain/call-record.ts';
 import { makeConfigurationUseCases } from '../../functions/configuration/use-cases.ts';
-import type { StoredConfiguration } from '../../functions/domain/configuration.ts';
 import { makeMonthPlanner, makePaymentUseCases, type PositionRepository } from '../../functions/payments/use-cases.ts';
 import type { SubscriptionRecord } from '../../functions/domain/subscription-record.ts';
 import type { StoredUser } from '../../functions/domain/user-record.ts';
