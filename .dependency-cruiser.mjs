@@ -30,6 +30,34 @@ export default {
       to: { path: '^lib/local/' },
     },
     {
+      name: 'no-circular-folders',
+      severity: 'error',
+      comment:
+        'A circle between folders of functions/ (issue 36): the folders import one way, domain <- adapters <- ' +
+        'resource folders <- entry. A record, schema or port two folders share goes to the domain or ' +
+        'adapters/ports.ts; wiring goes to functions/entry/.',
+      scope: 'folder',
+      from: { path: '^functions/' },
+      to: { path: '^functions/', circular: true },
+    },
+    {
+      name: 'entry-on-top',
+      severity: 'error',
+      comment:
+        "functions/entry/ (each Lambda's entry and its wiring) and the route table functions/routes.ts are the " +
+        'top of functions/: no other file of functions/ imports them (so no circle runs through them, which the ' +
+        'folder rule, blind to routes.ts beside the folders, would not see).',
+      from: { path: '^functions/', pathNot: '^functions/entry/' },
+      to: { path: ['^functions/entry/', '^functions/routes[.]ts$'] },
+    },
+    {
+      name: 'adapters-on-the-domain',
+      severity: 'error',
+      comment: 'functions/adapters (the clients of AWS and of the outside systems, observability, ports.ts) imports only the domain and itself.',
+      from: { path: '^functions/adapters/' },
+      to: { path: '^functions/', pathNot: ['^functions/adapters/', '^functions/domain/'] },
+    },
+    {
       name: 'domain-is-pure',
       severity: 'error',
       comment: 'functions/domain holds the pure rules and schemas: it imports only itself and npm packages.',

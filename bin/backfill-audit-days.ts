@@ -5,7 +5,7 @@
  * migrations itself (README, "Deploy"). One Query per day, no Scan. Idempotent.
  * Usage: TABLE_NAME=<the data stack's table> npm run backfill:audit-days (AWS credentials of the account).
  */
-import { runMigrationSteps } from '../functions/migrations/catalogue.ts';
+import { runMigrationSteps } from '../functions/entry/migration-catalogue.ts';
 
 const moved = await runMigrationSteps('audit-day-shards-v1');
 console.log(`${moved} audit entries moved to their day's shard in ${process.env.TABLE_NAME}.`);

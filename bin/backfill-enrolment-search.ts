@@ -4,7 +4,7 @@
  * itself (README, "Deploy"). Idempotent.
  * Usage: TABLE_NAME=<the data stack's table> npm run backfill:enrolment-search (AWS credentials of the account).
  */
-import { runMigrationSteps } from '../functions/migrations/catalogue.ts';
+import { runMigrationSteps } from '../functions/entry/migration-catalogue.ts';
 
 const count = await runMigrationSteps('enrolment-search-item-v1');
 console.log(`Search items written for ${count} subscriptions in ${process.env.TABLE_NAME}.`);

@@ -4,7 +4,7 @@
  * "Deploy"); this is for a table someone changed outside the portal. Idempotent.
  * Usage: TABLE_NAME=<the data stack's table> npm run backfill:user-names (AWS credentials of the account).
  */
-import { runMigrationSteps } from '../functions/migrations/catalogue.ts';
+import { runMigrationSteps } from '../functions/entry/migration-catalogue.ts';
 
 const count = await runMigrationSteps('users-search-item-v1');
 console.log(`Search items written for ${count} users in ${process.env.TABLE_NAME}.`);

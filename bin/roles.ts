@@ -92,7 +92,7 @@ async function engineer(): Promise<Actor> {
     const { Arn } = await new STSClient({}).send(new GetCallerIdentityCommand({}));
     identity = Arn ?? 'sconosciuto';
   }
-  // Not a portal role: the field holds OPERATOR, as for the deployment's own writes (migrations/start-handler.ts).
+  // Not a portal role: the field holds OPERATOR, as for the deployment's own writes (functions/entry/start-migrations.ts).
   return { sub: identity, role: 'OPERATOR', fiscalCode: null, firstName: '', lastName: '', fullName: by ? `${by} (${identity})` : identity, email: null, workingEntityId: null };
 }
 

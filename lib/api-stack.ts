@@ -143,7 +143,7 @@ export class ApiStack extends Stack {
     this.functions = Object.fromEntries(
       resources.map((resource) => {
         const fn = new PortalFunction(this, resource, {
-          entry: `functions/${resource}/handler.ts`,
+          entry: `functions/entry/${resource}.ts`,
           serviceName: resource,
           description: `API: ${resource}`,
           timeout: Duration.seconds(timeoutOf(resource)),

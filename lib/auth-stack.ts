@@ -65,7 +65,7 @@ export class AuthStack extends Stack {
     }
 
     const tokenClaims = new PortalFunction(this, 'PreTokenGeneration', {
-      entry: 'functions/auth/pre-token-generation.ts',
+      entry: 'functions/entry/pre-token-generation.ts',
       serviceName: 'auth',
       description: 'Copies the fiscal code and the working entity into the access token',
       powertools: false,

@@ -48,7 +48,7 @@ export class BackgroundJobs extends Construct {
   readonly stateMachine: sfn.StateMachine;
   /** The job functions, by name (JOB_FUNCTIONS): each bundles only its own kinds. */
   readonly jobFunctions: Record<JobFunctionName, PortalFunction>;
-  /** What the schedules invoke: it starts the ISEE jobs (functions/jobs/scheduled.ts). */
+  /** What the schedules invoke: it starts the ISEE jobs (functions/entry/scheduled-jobs.ts). */
   readonly scheduledJobs: PortalFunction;
 
   constructor(scope: Construct, id: string, props: BackgroundJobsProps) {
@@ -56,7 +56,7 @@ export class BackgroundJobs extends Construct {
     const groups = Object.entries(JOB_FUNCTIONS) as [JobFunctionName, (typeof JOB_FUNCTIONS)[JobFunctionName]][];
     const jobFunction = (name: JobFunctionName, entry: string, kinds: readonly string[]) =>
       new PortalFunction(this, name, {
-        entry: `functions/jobs/${entry}.ts`,
+        entry: `functions/entry/${entry}.ts`,
         // Its own service name on its logs and metrics: jobs-payment, jobs-enrolment, jobs-notice, jobs-isee.
         serviceName: `jobs-${name.replace(/Jobs$/, '').toLowerCase()}`,
         description: `Background jobs (${kinds.join(', ')}): one bounded slice of work per invocation`,
@@ -89,7 +89,7 @@ export class BackgroundJobs extends Construct {
     }
 
     this.scheduledJobs = new PortalFunction(this, 'ScheduledJobs', {
-      entry: 'functions/jobs/scheduled.ts',
+      entry: 'functions/entry/scheduled-jobs.ts',
       serviceName: 'jobs-scheduled',
       description: 'Starts the scheduled jobs (ISEE: December reminders, January refresh from INPS; the daily and follow-up reporting)',
     });

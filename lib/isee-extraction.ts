@@ -45,7 +45,7 @@ export class IseeExtraction extends Construct {
       'textract:DetectDocumentText supports no resource-level permissions: AWS documents its resource as "*" (Service Authorization Reference, Amazon Textract).';
 
     this.readFunction = new PortalFunction(this, 'ReadAttestation', {
-      entry: 'functions/isee-extraction/read-handler.ts',
+      entry: 'functions/entry/read-attestation.ts',
       serviceName: 'isee-extraction-read',
       description: `ISEE: reads the attestation (PDF text layer; Textract in ${props.textractRegion} for pictures) and parses it`,
       // Up to 8 scanned pages, one synchronous Textract call each, with the SDK's retries on its quota.
@@ -61,7 +61,7 @@ export class IseeExtraction extends Construct {
     this.readFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [iseeDocuments] }));
 
     this.writeFunction = new PortalFunction(this, 'WriteExtraction', {
-      entry: 'functions/isee-extraction/write-handler.ts',
+      entry: 'functions/entry/write-extraction.ts',
       serviceName: 'isee-extraction-write',
       description: 'ISEE: writes the reading (or its failure) onto the ISEE item',
     });

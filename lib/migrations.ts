@@ -34,7 +34,7 @@ export class DataMigrations extends Construct {
   constructor(scope: Construct, id: string, props: DataMigrationsProps) {
     super(scope, id);
     this.taskFunction = new PortalFunction(this, 'MigrationTask', {
-      entry: 'functions/migrations/task-handler.ts',
+      entry: 'functions/entry/migration-task.ts',
       serviceName: 'migrations',
       description: 'Data migrations: pages of the pending migrations for up to 10 minutes, progress on the table',
       timeout: Duration.seconds(MIGRATION_FUNCTION_TIMEOUT_SECONDS),
@@ -59,7 +59,7 @@ export class DataMigrations extends Construct {
     );
 
     this.startFunction = new PortalFunction(this, 'StartMigrations', {
-      entry: 'functions/migrations/start-handler.ts',
+      entry: 'functions/entry/start-migrations.ts',
       serviceName: 'migrations-start',
       description: 'Deployment trigger: starts (or resumes) the data migrations and waits for them up to a bound',
       // The wait, and a minute to start them and answer.
@@ -69,7 +69,7 @@ export class DataMigrations extends Construct {
     });
     this.startFunction.bindTable(props.table, 'RW');
     this.stateMachine.grantStartExecution(this.startFunction);
-    // It looks up the recorded run's execution: one stopped or timed out is taken over (start-handler.ts).
+    // It looks up the recorded run's execution: one stopped or timed out is taken over (functions/entry/start-migrations.ts).
     const executions = `${Stack.of(this).formatArn({ service: 'states', resource: 'execution', resourceName: this.stateMachine.stateMachineName, arnFormat: ArnFormat.COLON_RESOURCE_NAME })}:*`;
     this.startFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['states:DescribeExecution'], resources: [executions] }));
     acknowledgeWildcardResource(this.startFunction.role!, executions, 'The executions of the migrations’ state machine (named after each run’s id): it reads the state of the recorded run’s execution, nothing else.');

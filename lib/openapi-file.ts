@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { openApiDocument } from '../functions/http/openapi.ts';
+import { openApiDocument } from './openapi.ts';
 
 export const writeOpenApiFile = (file: string) => writeFileSync(file, JSON.stringify(openApiDocument()));
 

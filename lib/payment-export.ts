@@ -28,7 +28,7 @@ export interface PaymentExportProps {
 
 /**
  * The export of debt positions to MyPay: a state machine (functions/flows/state-machine.ts) whose steps
- * are one task function (functions/flows/task-handler.ts). The flows API function may start it and
+ * are one task function (functions/entry/flow-task.ts). The flows API function may start it and
  * nothing else; the task function reads and writes the table and the exports bucket and talks to MyPay.
  */
 export class PaymentExport extends Construct {
@@ -38,7 +38,7 @@ export class PaymentExport extends Construct {
   constructor(scope: Construct, id: string, props: PaymentExportProps) {
     super(scope, id);
     this.taskFunction = new PortalFunction(this, 'FlowTask', {
-      entry: 'functions/flows/task-handler.ts',
+      entry: 'functions/entry/flow-task.ts',
       serviceName: 'flows-export',
       description: 'MyPay export: prepares, sends, follows and writes back one flow',
       // An upload of a large ZIP or the write-back of thousands of IUVs; each Task state waits as long.
@@ -71,7 +71,7 @@ export class PaymentExport extends Construct {
     );
 
     // The execution's own timeout and an abort bypass every Catch: the machine's status changes come back to
-    // the task function (functions/flows/task-handler.ts), which fails the flow cleanly and frees the call.
+    // the task function (functions/entry/flow-task.ts), which fails the flow cleanly and frees the call.
     new events.Rule(this, 'ExecutionEnded', {
       description: 'MyPay export: an execution that failed, timed out or was aborted fails its flow',
       eventPattern: {

@@ -6,7 +6,7 @@ import { ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
 import { table } from './table.ts';
-import { tracer } from '../http/observability.ts';
+import { tracer } from './observability.ts';
 
 /**
  * An item as the DocumentClient reads it. NativeAttributeValue is the SDK's own name for an attribute's

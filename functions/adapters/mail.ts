@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetAccountCommand, SESv2Client, SendEmailCommand, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
-import { tracer } from '../http/observability.ts';
+import { tracer } from './observability.ts';
 import type { MailMessage, Mailer } from './ports.ts';
 
 /**

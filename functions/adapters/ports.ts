@@ -1,12 +1,21 @@
 import type { BusinessMetric, DimensionOf } from '../domain/business-metrics.ts';
+import type { Configuration, StoredConfiguration } from '../domain/configuration.ts';
+import type { PaymentListRefresh, PositionRecord } from '../domain/debt-positions.ts';
+import type { summaryPersonOf } from '../domain/debt-summary-rules.ts';
 import type { UploadRequest, UploadTicket } from '../domain/files.ts';
 import type { InpsAnswer, InpsApplicationState, InpsAttestation, InpsIndicator } from '../domain/inps.ts';
 import type { IoMessageContent } from '../domain/notices.ts';
+import type { Period, Skipped } from '../domain/payments.ts';
 import type { Actor } from '../domain/roles.ts';
+import type { EnrolmentFilters, EnrolmentRecordPage, SubscriptionRecord } from '../domain/subscription-record.ts';
+import type { StoredUser, UserChanges, UserRecord } from '../domain/user-record.ts';
+import type { NewUserInput } from '../domain/user-input.ts';
+import type { User, UserSearch } from '../domain/users.ts';
+import type { Page } from '../domain/validation.ts';
 
 /**
  * What every use case may receive besides its repositories. The real adapters are wired once in each
- * handler.ts; the use-case tests pass in-memory ones (test/support/in-memory.ts).
+ * entry (functions/entry/); the use-case tests pass in-memory ones (test/support/in-memory.ts).
  */
 export interface Clock {
   now(): Date;
@@ -117,7 +126,7 @@ export const systemClock: Clock = { now: () => new Date() };
 
 /**
  * The business metrics a use case counts as it does the work (functions/domain/business-metrics.ts names
- * them and says which take a dimension): Powertools Metrics (EMF) in Lambda (functions/http/observability.ts
+ * them and says which take a dimension): Powertools Metrics (EMF) in Lambda (functions/adapters/observability.ts
  * `businessMetrics`), nothing locally, a recorder in the unit tests.
  */
 export interface BusinessMetrics {
@@ -242,3 +251,107 @@ export interface InpsIsee {
   indicator(request: InpsRequest, tipoIndicatore?: string): Promise<InpsAnswer<InpsIndicator>>;
 }
 
+/**
+ * The one port flows talks to positions through (functions/payments, functions/positions): whether a citizen
+ * pays one of the month's positions, what an export would send, what to send, and MyPay's verdict on each row.
+ * The call's export lock is flows' own: it says whether this flow holds it (`underLock`), positions never read it.
+ */
+export interface ExportPositions {
+  /** Whether a citizen's MyPay checkout holds a position of the call (of one month, when given) at `now`. */
+  hasLiveCheckouts(callId: string, month: { mese: number; anno: number } | null, now: string): Promise<boolean>;
+  /** The MyPay import CSV of the call's month (one citizen only when fiscalCode is set), and how many rows it has. */
+  buildExport(
+    request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string; underLock: boolean },
+    actor: Actor,
+  ): Promise<{ csv: string; rows: number; heldBack?: readonly Skipped[]; iseeIds?: readonly string[] }>;
+  /** Marks these ISEEs as used for a fee (the ISEEs the month's fees came from: they can no longer be deleted). */
+  markIsees(ids: readonly string[]): Promise<void>;
+  /** IUV and NAV onto each accepted position, the reason onto each rejected one (idempotent). */
+  recordResults(request: { callId: string; mese: number; anno: number; flowId: string; noticeZip: string | null }, results: ExportResults): Promise<void>;
+}
+
+export interface ExportResults {
+  /** `notice` false: MyPay made no notice PDF for it (MyPay4 makes one only for a row with flagGeneraIuv true). */
+  accepted: { iud: string; iuv: string; nav: string; notice?: boolean }[];
+  rejected: { iud: string; code: string; reason: string }[];
+}
+
+/** The exports bucket. */
+export interface ExportFiles {
+  put(key: string, body: Uint8Array, contentType: string): Promise<void>;
+  get(key: string): Promise<Uint8Array>;
+  /** A link of a few minutes that downloads the file (a ZIP unless another type is given). */
+  downloadUrl(key: string, fileName: string, contentType?: string): Promise<string>;
+}
+
+/** The user pool's admin operations the command needs (functions/adapters/user-pool.ts). */
+export interface UserPoolAdmin {
+  /** The username of the user whose `sub` this is (ListUsers, Filter `sub = "…"`), or null when the pool has none. */
+  usernameWithSub(sub: string): Promise<string | null>;
+  /** The user's attributes now (AdminGetUser: ListUsers is only eventually consistent). */
+  attributesOf(username: string): Promise<Record<string, string>>;
+  groupsOf(username: string): Promise<string[]>;
+  addToGroup(username: string, group: string): Promise<void>;
+  removeFromGroup(username: string, group: string): Promise<void>;
+  setAttribute(username: string, name: string, value: string): Promise<void>;
+  deleteAttribute(username: string, name: string): Promise<void>;
+}
+
+/** The users' table (functions/users/repository.ts), for the use cases that read or write a user. */
+export interface UserRepository {
+  searchUsers(search: UserSearch): Promise<Page<User>>;
+  countLoadedUsers(): Promise<number>;
+  getUserItem(id: string): Promise<StoredUser | null>;
+  findUserIdByFiscalCode(fiscalCode: string): Promise<string | null>;
+  claimFiscalCode(fiscalCode: string, userId: string): Promise<boolean>;
+  /** Records that a Cognito user (`sub`) signed in with the fiscal code (once; repository.ts recordSignIn). */
+  recordSignIn(fiscalCode: string, sub: string, now: string): Promise<void>;
+  releaseFiscalCode(fiscalCode: string, userId: string): Promise<void>;
+  insertUser(record: UserRecord, now: string): Promise<boolean>;
+  /** null when the fiscal code is taken. */
+  createUser(input: NewUserInput, id: string, now: string): Promise<User | null>;
+  updateUserFields(id: string, changes: UserChanges, now: string): Promise<{ before: StoredUser; after: StoredUser } | null>;
+  /** False when the user is gone or gained an ISEE since it was read. */
+  deleteUser(id: string, expected: { iseeCount: number }): Promise<boolean>;
+}
+
+/** The signed-in citizen's user id, the record created at the first sign-in (functions/users/use-cases.ts makeEnsureCitizen). */
+export type EnsureCitizen = (actor: Actor) => Promise<string>;
+
+/** A call's subscriptions as the enrolment table and the enrolment import read and write them (functions/subscriptions/repository*.ts). */
+export interface EnrolmentRepository {
+  getSubscription(callId: string, userId: string): Promise<SubscriptionRecord | null>;
+  /** Conditional on `previous` (its dataUpdate and state), or on absence when null; false when it failed. */
+  putSubscription(record: SubscriptionRecord, previous: SubscriptionRecord | null, counters?: boolean): Promise<boolean>;
+  deleteSubscription(previous: SubscriptionRecord, counters?: boolean): Promise<boolean>;
+  listEnrolments(callId: string, filters: EnrolmentFilters): Promise<EnrolmentRecordPage>;
+  listAllSubscriptionsOfCall(callId: string): Promise<SubscriptionRecord[]>;
+  recountEnrolments(callId: string, records: SubscriptionRecord[]): Promise<void>;
+}
+
+/** The MyPay configuration (functions/configuration/repository.ts). */
+export interface ConfigurationRepository {
+  getConfiguration(): Promise<StoredConfiguration | null>;
+  putConfiguration(values: Configuration, now: string): Promise<StoredConfiguration>;
+}
+
+/** A month's positions as the payment list refreshes them at once (functions/payment-list/month-refresh.ts). */
+export interface MonthRefreshInput {
+  callId: string;
+  period: Period;
+  /** The month's positions as they now stand (all of them, not only the written ones). */
+  month: readonly PositionRecord[];
+  /** The citizens whose position of the month was written. */
+  userIds: readonly string[];
+  /** Their user records (name, fiscal code, phone, e-mail on the row). */
+  people: ReadonlyMap<string, Parameters<typeof summaryPersonOf>[0]>;
+}
+
+/**
+ * The payment list's aggregates as the code that writes positions feeds them (functions/payment-list: its
+ * refresh use cases and month refresh, wired by each entry).
+ */
+export interface PaymentListSummaries extends PaymentListRefresh {
+  reconcileDebtTotals(callId: string, anno: number): Promise<unknown>;
+  refreshMonthSummaries(input: MonthRefreshInput): Promise<unknown>;
+}

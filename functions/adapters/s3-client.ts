@@ -1,5 +1,5 @@
 import { S3Client } from '@aws-sdk/client-s3';
-import { tracer } from '../http/observability.ts';
+import { tracer } from './observability.ts';
 
 export const requireEnv = (name: string) => {
   const value = process.env[name];

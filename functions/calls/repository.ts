@@ -1,9 +1,9 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { CallState } from '../domain/call-limits.ts';
 import { nameSearchKey } from '../domain/call-rules.ts';
+import type { CallRecord } from '../domain/call-record.ts';
 import type { CallSummary } from '../domain/calls.ts';
 import type { Page } from '../domain/validation.ts';
-import type { KeptFile } from '../domain/files.ts';
 import { documentClient, hasChildren, queryAll, queryPage, tableName, unlessConditionFails, type StoredItem } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
@@ -16,19 +16,6 @@ import { keys } from '../adapters/table.ts';
  *   gsi2 = "SERVICE#<sid>#OPEN_CALLS", both by insert time: the board and a service's open calls.
  * - sk "SUBSCRIBER#<userId>": the subscriptions (functions/subscriptions/repository.ts, not read here).
  */
-export type StoredCallFile = KeptFile;
-
-export interface CallRecord extends CallSummary {
-  nomeMyPay: string;
-  codAccertamento: string;
-  codCapitolo: string;
-  bandsId: string[];
-  files: StoredCallFile[];
-  serviceDescription: string;
-  version: number;
-  updatedAt: string;
-}
-
 const toSummary = (item: StoredItem): CallSummary => ({
   id: item.id,
   name: item.name,

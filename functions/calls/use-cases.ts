@@ -19,8 +19,8 @@ import type { Actor } from '../domain/roles.ts';
 import type { Service } from '../domain/services.ts';
 import type { Page } from '../domain/validation.ts';
 import type { AuditLog, Clock, FileStore, IdGenerator } from '../adapters/ports.ts';
-import { claimFiles, deleteFiles, linkFiles } from './files.ts';
-import type { CallRecord } from './repository.ts';
+import { claimFiles, deleteFiles, linkFiles } from '../adapters/kept-files.ts';
+import type { CallRecord } from '../domain/call-record.ts';
 import { romeYear } from '../domain/period.ts';
 
 type PageQuery = { limit?: number; cursor?: string };

@@ -1,14 +1,6 @@
-import { checkConfiguration, type Configuration, type ConfigurationView } from '../domain/configuration.ts';
-import { ValidationError } from '../domain/errors.ts';
-import { fill, messages } from '../domain/messages.ts';
+import { checkConfiguration, type Configuration, type ConfigurationView, type StoredConfiguration } from '../domain/configuration.ts';
 import type { Actor } from '../domain/roles.ts';
-import type { AuditLog, Clock } from '../adapters/ports.ts';
-import type { StoredConfiguration } from './repository.ts';
-
-export interface ConfigurationRepository {
-  getConfiguration(): Promise<StoredConfiguration | null>;
-  putConfiguration(values: Configuration, now: string): Promise<StoredConfiguration>;
-}
+import type { AuditLog, Clock, ConfigurationRepository } from '../adapters/ports.ts';
 
 export interface ConfigurationDeps {
   configuration: ConfigurationRepository;
@@ -34,14 +26,6 @@ export function makeConfigurationUseCases({ configuration, audit, clock }: Confi
       return view(saved);
     },
   };
-}
-
-/** What the export reads: the complete configuration, or a 400 'Configurazione MyPay incompleta…' naming the missing fields. */
-export async function requireCompleteConfiguration(configuration: Pick<ConfigurationRepository, 'getConfiguration'>): Promise<Configuration> {
-  const stored = await configuration.getConfiguration();
-  const checked = checkConfiguration(stored?.values);
-  if (checked.ok) return checked.configuration;
-  throw new ValidationError(fill(messages.configuration.incomplete, { fields: checked.missing.join(', ') }));
 }
 
 export type ConfigurationUseCases = ReturnType<typeof makeConfigurationUseCases>;

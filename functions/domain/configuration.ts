@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ValidationError } from './errors.ts';
 import { fill, messages } from './messages.ts';
 
 /**
@@ -63,4 +64,17 @@ export function checkConfiguration(stored: unknown): { ok: true; configuration: 
   if (result.success) return { ok: true, configuration: result.data };
   const missing = [...new Set(result.error.issues.map((issue) => issue.path[0] as ConfigurationField))];
   return { ok: false, missing };
+}
+
+/** The configuration as stored (functions/configuration/repository.ts). */
+export interface StoredConfiguration {
+  values: Partial<Configuration>;
+  updatedAt: string;
+}
+
+/** What the export reads: the complete configuration, or a 400 'Configurazione MyPay incompleta…' naming the missing fields. */
+export function completeConfiguration(stored: Pick<StoredConfiguration, 'values'> | null): Configuration {
+  const checked = checkConfiguration(stored?.values);
+  if (checked.ok) return checked.configuration;
+  throw new ValidationError(fill(messages.configuration.incomplete, { fields: checked.missing.join(', ') }));
 }

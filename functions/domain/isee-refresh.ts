@@ -13,7 +13,7 @@ import { pageOf } from './validation.ts';
  * jobs (functions/jobs).
  */
 
-/** The background jobs (functions/jobs/task-handler.ts): a call's refresh (key: call id), the January refresh and the expiry list (key: year). */
+/** The background jobs (functions/entry/job-task.ts): a call's refresh (key: call id), the January refresh and the expiry list (key: year). */
 export const CALL_REFRESH_JOB = 'isee-refresh-call';
 export const NEW_YEAR_JOB = 'isee-new-year';
 export const EXPIRY_JOB = 'isee-expiry';

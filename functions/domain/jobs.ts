@@ -109,3 +109,6 @@ export interface BackgroundJobs {
   /** The latest run of `kind` on `key` (null: never run), and whether it is still running. */
   status(kind: string, key: string): Promise<{ job: JobRecord | null; running: boolean }>;
 }
+
+/** The flow e-mail's background job: one run per flow at a time (the job's lock), slices of FLOW_EMAIL_SLICE_MS (functions/notices/use-cases.ts). */
+export const FLOW_EMAIL_JOB = 'flow-email';

@@ -4,16 +4,15 @@ import { IMPORT_SLICE_ROWS, parseImportCursor, type ImportPlan, type PlannedImpo
 import { ConflictError, NotFoundError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
-import { auditChunks, type AuditLog, type Clock, type FileStore } from '../adapters/ports.ts';
-import { deleteFiles } from '../calls/files.ts';
-import type { CallRecord } from '../calls/repository.ts';
-import type { NewIsee } from '../isee/repository.ts';
-import type { StoredUser } from '../users/repository.ts';
-import type { SubscriptionRecord } from '../subscriptions/repository-items.ts';
-import { userIsee, type EnrolmentRepository } from '../enrolments/use-cases.ts';
+import { auditChunks, type AuditLog, type Clock, type EnrolmentRepository, type FileStore } from '../adapters/ports.ts';
+import { deleteFiles } from '../adapters/kept-files.ts';
+import type { CallRecord } from '../domain/call-record.ts';
+import type { NewIsee } from '../domain/isee-record.ts';
+import type { StoredUser } from '../domain/user-record.ts';
+import { type SubscriptionRecord, userIsee } from '../domain/subscription-record.ts';
 import { laterThan } from '../domain/version-stamp.ts';
 import { validatedIsee } from '../domain/latest-isee.ts';
-import { newSubscription } from '../subscriptions/new-subscription.ts';
+import { newSubscription } from '../domain/new-subscription.ts';
 
 /** The stored previews (functions/enrolment-csv/plan-repository.ts). */
 export interface ImportPlanRepository {

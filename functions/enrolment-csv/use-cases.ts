@@ -24,10 +24,9 @@ import { decimalComma } from '../domain/money.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
-import type { AuditLog, Clock } from '../adapters/ports.ts';
-import type { CallRecord } from '../calls/repository.ts';
-import type { StoredUser } from '../users/repository.ts';
-import type { EnrolmentRepository } from '../enrolments/use-cases.ts';
+import type { AuditLog, Clock, EnrolmentRepository } from '../adapters/ports.ts';
+import type { CallRecord } from '../domain/call-record.ts';
+import type { StoredUser } from '../domain/user-record.ts';
 import type { ImportPlanRepository } from './import-apply.ts';
 
 export interface EnrolmentCsvDeps {

@@ -8,23 +8,12 @@ import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
 import { nextSubscriptionState, parseSubscriptionId } from '../domain/subscriptions.ts';
 import { laterThan } from '../domain/version-stamp.ts';
-import { auditChunks, type AuditLog, type Clock, type FileStore } from '../adapters/ports.ts';
-import { deleteFiles } from '../calls/files.ts';
-import type { CallRecord } from '../calls/repository.ts';
-import type { StoredUser } from '../users/repository.ts';
-import type { EnrolmentIsee, SubscriptionRecord } from '../subscriptions/repository-items.ts';
-import type { EnrolmentFilters, EnrolmentListRecord, EnrolmentRecordPage } from '../subscriptions/repository-enrolment-query.ts';
-import { newSubscription } from '../subscriptions/new-subscription.ts';
-
-export interface EnrolmentRepository {
-  getSubscription(callId: string, userId: string): Promise<SubscriptionRecord | null>;
-  /** Conditional on `previous` (its dataUpdate and state), or on absence when null; false when it failed. */
-  putSubscription(record: SubscriptionRecord, previous: SubscriptionRecord | null, counters?: boolean): Promise<boolean>;
-  deleteSubscription(previous: SubscriptionRecord, counters?: boolean): Promise<boolean>;
-  listEnrolments(callId: string, filters: EnrolmentFilters): Promise<EnrolmentRecordPage>;
-  listAllSubscriptionsOfCall(callId: string): Promise<SubscriptionRecord[]>;
-  recountEnrolments(callId: string, records: SubscriptionRecord[]): Promise<void>;
-}
+import { auditChunks, type AuditLog, type Clock, type EnrolmentRepository, type FileStore } from '../adapters/ports.ts';
+import { deleteFiles } from '../adapters/kept-files.ts';
+import type { CallRecord } from '../domain/call-record.ts';
+import type { StoredUser } from '../domain/user-record.ts';
+import { userIsee, type EnrolmentListRecord, type SubscriptionRecord } from '../domain/subscription-record.ts';
+import { newSubscription } from '../domain/new-subscription.ts';
 
 export interface EnrolmentDeps {
   subscriptions: EnrolmentRepository;
@@ -61,10 +50,6 @@ export function toEnrolmentRow(record: EnrolmentListRecord, call: Pick<CallRecor
     dataUpdate: record.dataUpdate,
   };
 }
-
-export const userIsee = (user: Pick<StoredUser, 'lastIsee'>): EnrolmentIsee | null =>
-  user.lastIsee ? { valueCents: user.lastIsee.valueCents, year: user.lastIsee.year, state: user.lastIsee.state, scadenza: user.lastIsee.scadenza ?? null } : null;
-
 
 export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, files, exports, audit, clock, jobs }: EnrolmentDeps) {
   const requireJobs = () => {

@@ -15,10 +15,10 @@ import { ConflictError } from '../domain/errors.ts';
 import { navOfIuv } from '../domain/iuv.ts';
 import { messages } from '../domain/messages.ts';
 import { mypayImportZip } from '../adapters/mypay-zip.ts';
-import { noMetrics } from '../adapters/ports.ts';
+import { noMetrics, type ExportResults } from '../adapters/ports.ts';
 import type { FlowRecord } from '../domain/flow-record.ts';
 import { noticeIuvs, rejectionOf, resultFileName, rowsOfResultZip } from './mypay-result-files.ts';
-import type { ExportResults, ExportStepDeps } from './ports.ts';
+import type { ExportStepDeps } from './ports.ts';
 import { requireFlowIn } from './use-cases.ts';
 
 /** Held-back positions kept on the flow item (each a few hundred bytes: far from DynamoDB's 400 KB). */

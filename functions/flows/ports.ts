@@ -1,8 +1,6 @@
 import type { FlowRecord } from '../domain/flow-record.ts';
-import type { Skipped } from '../domain/payments.ts';
-import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
-import type { AuditLog, BusinessMetrics, Clock, IdGenerator, MyPayAuthorization, MyPayImportStatus } from '../adapters/ports.ts';
+import type { AuditLog, BusinessMetrics, Clock, ExportFiles, ExportPositions, IdGenerator, MyPayAuthorization, MyPayImportStatus } from '../adapters/ports.ts';
 
 /** What the export of a month's positions to MyPay needs (its operator side in use-cases.ts, its steps in export-steps.ts). */
 
@@ -31,32 +29,6 @@ export interface FlowRepository {
   listFlows(query: { descrizione?: string; cursor?: string }, pageSize: number): Promise<Page<FlowRecord>>;
 }
 
-/**
- * The one port flows talks to positions through (functions/payments, functions/positions): whether a citizen
- * pays one of the month's positions, what an export would send, what to send, and MyPay's verdict on each row.
- * The call's export lock is flows' own: it says whether this flow holds it (`underLock`), positions never read it.
- */
-export interface ExportPositions {
-  /** Whether a citizen's MyPay checkout holds a position of the call (of one month, when given) at `now`. */
-  hasLiveCheckouts(callId: string, month: { mese: number; anno: number } | null, now: string): Promise<boolean>;
-  /**
-  /** The MyPay import CSV of the call's month (one citizen only when fiscalCode is set), and how many rows it has. */
-  buildExport(
-    request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string; underLock: boolean },
-    actor: Actor,
-  ): Promise<{ csv: string; rows: number; heldBack?: readonly Skipped[]; iseeIds?: readonly string[] }>;
-  /** Marks these ISEEs as used for a fee (the ISEEs the month's fees came from: they can no longer be deleted). */
-  markIsees(ids: readonly string[]): Promise<void>;
-  /** IUV and NAV onto each accepted position, the reason onto each rejected one (idempotent). */
-  recordResults(request: { callId: string; mese: number; anno: number; flowId: string; noticeZip: string | null }, results: ExportResults): Promise<void>;
-}
-
-export interface ExportResults {
-  /** `notice` false: MyPay made no notice PDF for it (MyPay4 makes one only for a row with flagGeneraIuv true). */
-  accepted: { iud: string; iuv: string; nav: string; notice?: boolean }[];
-  rejected: { iud: string; code: string; reason: string }[];
-}
-
 /** MyPay's bulk import (functions/adapters/mypay.ts; the simulator locally). */
 export interface MyPayImport {
   authorize(): Promise<MyPayAuthorization>;
@@ -65,14 +37,6 @@ export interface MyPayImport {
   /** null when MyPay has no file for the token (the upload never reached it). */
   importStatus(requestToken: string): Promise<MyPayImportStatus | null>;
   download(url: string): Promise<Uint8Array>;
-}
-
-/** The exports bucket. */
-export interface ExportFiles {
-  put(key: string, body: Uint8Array, contentType: string): Promise<void>;
-  get(key: string): Promise<Uint8Array>;
-  /** A link of a few minutes that downloads the file (a ZIP unless another type is given). */
-  downloadUrl(key: string, fileName: string, contentType?: string): Promise<string>;
 }
 
 /** Starts the export state machine for a flow (Step Functions in the cloud, aws-local-stepfunctions here). */
@@ -97,7 +61,7 @@ export interface FlowDeps {
   ids: IdGenerator;
 }
 
-/** What the export's steps need (functions/flows/task-handler.ts). */
+/** What the export's steps need (functions/entry/flow-task.ts). */
 export interface ExportStepDeps {
   flows: FlowRepository;
   positions: Pick<ExportPositions, 'buildExport' | 'markIsees' | 'recordResults'>;

@@ -5,7 +5,7 @@ import { DEFAULT_IMPORT_MAX_WAIT_MINUTES, IMPORT_POLL_SECONDS } from '../domain/
  * for the cloud (CDK puts the task function's ARN in it) and for the local stack (aws-local-stepfunctions
  * runs it with the same task handler).
  *
- * Input: { flowId }. Every step is one call of the task function (functions/flows/task-handler.ts) with the
+ * Input: { flowId }. Every step is one call of the task function (functions/entry/flow-task.ts) with the
  * step's name, and every step is idempotent on the flow item: a restart ('Rielabora') runs the same
  * definition again and each step skips what is already done, so no file is sent twice and no position is
  * written twice.

@@ -10,7 +10,7 @@ import { fill, messages } from '../domain/messages.ts';
 import { actorFromClaims, type Actor } from '../domain/roles.ts';
 import { parseOrThrow } from '../domain/validation.ts';
 import { declaredFields } from './declared-fields.ts';
-import { logger, metrics, tracer } from './observability.ts';
+import { logger, metrics, tracer } from '../adapters/observability.ts';
 import { routeKey, type RouteDef } from './route.ts';
 import { secretsFromManager } from '../adapters/secrets.ts';
 

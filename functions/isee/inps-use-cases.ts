@@ -26,10 +26,10 @@ import type { Actor } from '../domain/roles.ts';
 import { userMessages } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
 import type { InpsQuery } from '../domain/inps.ts';
-import { noMetrics, type AuditLog, type BusinessMetrics, type Clock, type IdGenerator, type InpsIsee, type InpsRequest } from '../adapters/ports.ts';
-import type { EnsureCitizen, UserRepository } from '../users/use-cases.ts';
+import { type AuditLog, type BusinessMetrics, type Clock, type EnsureCitizen, type IdGenerator, type InpsIsee, type InpsRequest, noMetrics, type UserRepository } from '../adapters/ports.ts';
 import type { StoredInpsQuery } from './inps-queries-repository.ts';
-import type { NewIsee, StoredIsee } from './repository.ts';
+import type { StoredIsee } from './repository.ts';
+import type { NewIsee } from '../domain/isee-record.ts';
 
 /**
  * The ISEE from INPS through PDND (issue 24): the citizen's 'Recupera il mio ISEE da INPS', the operator's

@@ -26,8 +26,8 @@ import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
 import type { AuditEntry, BusinessMetrics, Clock, IdGenerator, IoMessages, Mailer } from '../adapters/ports.ts';
 import type { IoRefusalReason } from '../adapters/io.ts';
-import type { SubscriptionRecord } from '../subscriptions/repository-items.ts';
-import type { StoredUser } from '../users/repository.ts';
+import type { SubscriptionRecord } from '../domain/subscription-record.ts';
+import type { StoredUser } from '../domain/user-record.ts';
 import { InpsQueryFailed, inpsFailure, type FetchOutcome, type QueryContext } from './inps-use-cases.ts';
 import type { ExpiryRecord, RefreshResult, StoredExpiry } from './refresh-repository.ts';
 

@@ -3,7 +3,7 @@ import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import type { Isee } from '../domain/isee.ts';
 import { ISEE_FEE_MARKER, ISEE_PAGE_SIZE, iseeDocumentKey, toIsee, type IseeState } from '../domain/isee-rules.ts';
 import { toCents } from '../domain/money.ts';
-import type { StoredInpsDetails } from '../domain/inps.ts';
+import type { NewIsee } from '../domain/isee-record.ts';
 import type { IseeExtraction } from '../domain/isee-extraction.ts';
 import type { Page } from '../domain/validation.ts';
 import { batchGet, batchPut, countUnder, documentClient, hasChildren, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
@@ -42,25 +42,6 @@ export async function getIseeItem(id: string): Promise<StoredIsee | null> {
   if (!item || !item.userId) return null;
   const marker = Items.find((found) => found.sk === keys.iseeFeeMarker(id).sk);
   return (marker && !item[ISEE_FEE_MARKER] ? { ...item, [ISEE_FEE_MARKER]: marker[ISEE_FEE_MARKER] } : item) as StoredIsee;
-}
-
-export interface NewIsee {
-  id: string;
-  userId: string;
-  user: { firstName: string; lastName: string; fiscalCode: string; email: string | null };
-  value: number;
-  year: number;
-  date: string;
-  protocollo?: string | null;
-  scadenza?: string | null;
-  state: 'LOADED' | 'VALIDATED';
-  file: { name: string; contentType: string; size: number } | null;
-  uploadedBy: 'CITIZEN' | 'OPERATOR';
-  uploadedBySub: string;
-  excludeVerification?: boolean;
-  /** 'INPS': fetched from INPS through PDND (no document), with what INPS said. */
-  source?: 'INPS';
-  inps?: StoredInpsDetails;
 }
 
 export const newIseeId = () => randomUUID();

@@ -16,10 +16,10 @@ import { toCents } from '../domain/money.ts';
 import type { Actor } from '../domain/roles.ts';
 import { userMessages, userStateAfterIsee, type LastIsee } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import type { AuditLog, Clock, FileStore, IdGenerator } from '../adapters/ports.ts';
-import type { StoredUser } from '../users/repository.ts';
-import type { EnsureCitizen, UserRepository } from '../users/use-cases.ts';
-import type { NewIsee, StoredIsee } from './repository.ts';
+import type { AuditLog, Clock, EnsureCitizen, FileStore, IdGenerator, UserRepository } from '../adapters/ports.ts';
+import type { StoredUser } from '../domain/user-record.ts';
+import type { StoredIsee } from './repository.ts';
+import type { NewIsee } from '../domain/isee-record.ts';
 import { romeYear } from '../domain/period.ts';
 
 type PageQuery = { limit?: number; cursor?: string };

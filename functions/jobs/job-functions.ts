@@ -1,7 +1,6 @@
 import { IMPORT_JOB } from '../domain/enrolment-import.ts';
 import { CALL_REFRESH_JOB, EXPIRY_JOB, NEW_YEAR_JOB } from '../domain/isee-refresh.ts';
-import { CSV_JOB, GENERATE_JOB, REPORTING_JOB, RESET_HOURS_JOB, SYNC_JOB } from '../domain/jobs.ts';
-import { FLOW_EMAIL_JOB } from '../notices/use-cases.ts';
+import { CSV_JOB, FLOW_EMAIL_JOB, GENERATE_JOB, REPORTING_JOB, RESET_HOURS_JOB, SYNC_JOB } from '../domain/jobs.ts';
 
 /**
  * The job functions and the kinds each runs, grouped by what they import, so that each bundle carries only

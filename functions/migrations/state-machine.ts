@@ -1,6 +1,6 @@
 /**
  * The data migrations' own state machine (Amazon States Language): the same in the cloud (lib/migrations.ts)
- * and on the local stack (aws-local-stepfunctions). It calls the migration task function (task-handler.ts) one
+ * and on the local stack (aws-local-stepfunctions). It calls the migration task function (functions/entry/migration-task.ts) one
  * slice at a time until every migration is applied.
  *
  * Unlike the background jobs' machine (functions/jobs/state-machine.ts, slices of 5 minutes), a migration slice

@@ -1,6 +1,6 @@
 import { noMetrics, type AuditLog, type BusinessMetrics, type Clock, type IoMessages, type IoMessageStatus, type Mailer } from '../adapters/ports.ts';
 import type { PaymentListRefresh, PositionRecord } from '../domain/debt-positions.ts';
-import { jobStatusOf, type BackgroundJobs, type JobRecord } from '../domain/jobs.ts';
+import { FLOW_EMAIL_JOB, jobStatusOf, type BackgroundJobs, type JobRecord } from '../domain/jobs.ts';
 import { DomainError, ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { flowMessages } from '../domain/flows.ts';
 import { fill, messages, noticeMessages } from '../domain/messages.ts';
@@ -71,9 +71,6 @@ export interface NoticeDeps {
   jobs?: BackgroundJobs;
 }
 
-
-/** The flow e-mail's background job: one run per flow at a time (the job's lock), slices of FLOW_EMAIL_SLICE_MS. */
-export const FLOW_EMAIL_JOB = 'flow-email';
 /** What one slice of the job spends before handing over to the next (the job function stops at 5 minutes). */
 export const FLOW_EMAIL_SLICE_MS = 60_000;
 

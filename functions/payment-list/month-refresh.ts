@@ -1,7 +1,7 @@
 import type { PositionRecord } from '../domain/debt-positions.ts';
 import { addTotals, isZeroDelta, sameSummary, summarize, summaryPersonOf, totalsDelta, zeroTotals, type DebtSummary, type DebtTotals } from '../domain/debt-summary-rules.ts';
 import type { Period } from '../domain/payments.ts';
-import type { Clock } from '../adapters/ports.ts';
+import type { Clock, MonthRefreshInput } from '../adapters/ports.ts';
 import type { StoredDebtSummary } from './repository.ts';
 
 /**
@@ -35,17 +35,6 @@ export interface MonthRefreshDeps {
 }
 
 type Person = Parameters<typeof summaryPersonOf>[0];
-
-export interface MonthRefreshInput {
-  callId: string;
-  period: Period;
-  /** The month's positions as they now stand (all of them, not only the written ones). */
-  month: readonly PositionRecord[];
-  /** The citizens whose position of the month was written. */
-  userIds: readonly string[];
-  /** Their user records (name, fiscal code, phone, e-mail on the row). */
-  people: ReadonlyMap<string, Person>;
-}
 
 export function makeMonthSummaryRefresh({ debts, positions, refresh, clock }: MonthRefreshDeps) {
   /** The year's positions of these citizens: `month` for the generated month, the table for the others. */

@@ -19,8 +19,8 @@ import { messages } from '../domain/messages.ts';
 import { currentPeriod } from '../domain/period.ts';
 import type { Page } from '../domain/validation.ts';
 import type { Clock } from '../adapters/ports.ts';
-import type { CallRecord } from '../calls/repository.ts';
-import type { StoredUser } from '../users/repository.ts';
+import type { CallRecord } from '../domain/call-record.ts';
+import type { StoredUser } from '../domain/user-record.ts';
 import type { DebtListFilter, StoredDebtSummary, SummaryKey } from './repository.ts';
 
 /**
@@ -54,7 +54,7 @@ export interface DebtReadRepository {
 
 export type DebtSummaryRepository = DebtWriteRepository & DebtReadRepository;
 
-/** The positions a refresh sums (payments/payment-list-repository.ts: the payments resource's items). */
+/** The positions a refresh sums (positions/payment-list-repository.ts: the positions' items). */
 export interface YearPositions {
   positionsOfYears(which: readonly SummaryKey[]): Promise<PositionRecord[]>;
 }

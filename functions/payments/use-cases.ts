@@ -1,6 +1,6 @@
 import { mapAtMost } from '../domain/at-most.ts';
 import type { Band } from '../domain/bands.ts';
-import type { Configuration } from '../domain/configuration.ts';
+import { completeConfiguration, type Configuration } from '../domain/configuration.ts';
 import {
   closeReconciliation,
   edit,
@@ -43,14 +43,10 @@ import { currentPeriod, periodKey, romeDay, type Period } from '../domain/period
 import { SKIPPED_SHOWN, positionsCsvFileName, resolvePeriod } from '../domain/position-rules.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
-import { noMetrics, type AuditEntry, type BusinessMetrics, type Clock } from '../adapters/ports.ts';
-import type { ExportFiles, ExportResults } from '../flows/ports.ts';
-import type { CallRecord } from '../calls/repository.ts';
-import { requireCompleteConfiguration, type ConfigurationRepository } from '../configuration/use-cases.ts';
-import type { SubscriptionRecord } from '../subscriptions/repository-items.ts';
-import type { DebtRefreshUseCases } from '../payment-list/use-cases.ts';
-import type { MonthSummaryRefresh } from '../payment-list/month-refresh.ts';
-import type { StoredUser } from '../users/repository.ts';
+import { type AuditEntry, type BusinessMetrics, type Clock, type ConfigurationRepository, type ExportFiles, type ExportResults, noMetrics, type PaymentListSummaries } from '../adapters/ports.ts';
+import type { CallRecord } from '../domain/call-record.ts';
+import type { SubscriptionRecord } from '../domain/subscription-record.ts';
+import type { StoredUser } from '../domain/user-record.ts';
 
 export interface PositionRepository {
   listPositionsOfMonth(callId: string, period: Period): Promise<PositionRecord[]>;
@@ -99,7 +95,7 @@ export interface PaymentDeps {
   /** Who each generation left without a position for 'ISEE scaduto o mancante' (the payment list shows them). */
   missingIsee?: { putMissingIsee(callId: string, period: Period, people: readonly Skipped[], at: string): Promise<void> };
   /** The payment list's aggregates (functions/payment-list/use-cases.ts): every position write refreshes them. */
-  summaries: Pick<DebtRefreshUseCases, 'refreshDebtSummaries' | 'reconcileDebtTotals'> & Pick<MonthSummaryRefresh, 'refreshMonthSummaries'>;
+  summaries: PaymentListSummaries;
   clock: Clock;
   /** The entity's MyPay settings the rows depend on (functions/adapters/mypay-rules.ts; the environment unless given). */
   mypayRules?: Omit<MyPayRowRules, 'today'>;
@@ -316,7 +312,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     if (!exportStep && call.state === CallState.ARCHIVED) throw new ConflictError(positionOpsMessages.archived);
     if (!exportStep && (await exports.runningExportOf(callId))) throw new ConflictError(messages.positions.exportRunning);
     // Checked before anything is generated: the CSV and the export need every value.
-    const config: Configuration = await requireCompleteConfiguration(configuration);
+    const config: Configuration = completeConfiguration(await configuration.getConfiguration());
     // Not while a citizen pays a position of the month (each write's condition holds it anyway).
     if (!exportStep && (await positions.hasLiveCheckouts(call.id, period, clock.now().toISOString()))) throw new ConflictError(positionOpsMessages.checkoutLiveMonth);
     /** The flow that holds the call's export lock, when this generation is its own. */
@@ -497,7 +493,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       const call = await requireCall(callId);
       if (call.state === CallState.ARCHIVED) throw new ConflictError(positionOpsMessages.archived);
       if (await exports.runningExportOf(call.id)) throw new ConflictError(messages.positions.exportRunning);
-      await requireCompleteConfiguration(configuration);
+      completeConfiguration(await configuration.getConfiguration());
       if (await positions.hasLiveCheckouts(call.id, null, clock.now().toISOString())) throw new ConflictError(positionOpsMessages.checkoutLiveCall);
       const job = await (await requireJobs()).start(SYNC_JOB, call.id, { callId: call.id }, actor);
       if (!job) throw new ConflictError(positionOpsMessages.syncRunning);

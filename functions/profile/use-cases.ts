@@ -3,8 +3,7 @@ import type { Me } from '../domain/profile.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { ProfileUpdateInput } from '../domain/user-input.ts';
 import { missingProfileFields, toUser, userMessages, type User } from '../domain/users.ts';
-import type { Clock } from '../adapters/ports.ts';
-import type { EnsureCitizen, UserRepository } from '../users/use-cases.ts';
+import type { Clock, EnsureCitizen, UserRepository } from '../adapters/ports.ts';
 
 export interface ProfileDeps {
   users: Pick<UserRepository, 'getUserItem' | 'updateUserFields' | 'recordSignIn'>;

@@ -4,7 +4,7 @@ import { messages, paymentOutcomeMessages } from '../domain/messages.ts';
 import type { ReportingResult, ReportingStatus } from '../domain/position-payment.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { AuditLog, Clock } from '../adapters/ports.ts';
-import type { CallRecord } from '../calls/repository.ts';
+import type { CallRecord } from '../domain/call-record.ts';
 import type { ReportingCursor } from '../domain/reporting.ts';
 import type { ReportingUseCases } from './use-cases.ts';
 
@@ -19,7 +19,7 @@ export interface ReportingJobDeps {
  * 'Rendicontazione' as a background job: MyPay prepares its export of what was paid for as long as it takes,
  * and a call's paid rows are thousands, longer than an API request may last (29 s). The API function starts
  * the job and answers its status; the job function runs the reporting (functions/reporting/use-cases.ts,
- * functions/reporting/wired.ts) and keeps its outcome.
+ * functions/entry/wired-reporting.ts) and keeps its outcome.
  */
 export function makeReportingJobs({ calls, jobs, audit, clock }: ReportingJobDeps) {
   const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));

@@ -5,13 +5,13 @@ import { addDays, REPORTING_SLICE_DAYS, REPORTING_START, reportingWindow, sliceE
 import type { ReportingResult } from '../domain/position-payment.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Clock, MyPay, MyPayPaidRow } from '../adapters/ports.ts';
-import type { CallRecord } from '../calls/repository.ts';
-import type { PaymentSettlement } from '../payments/settlement.ts';
+import type { CallRecord } from '../domain/call-record.ts';
+import type { PaymentSettlement } from '../positions/settlement.ts';
 
 /**
  * 'Rendicontazione' (issue 8; calls-citizens-roles §2.11, §7 import-pagamenti): asks MyPay what was paid and
  * records every payment of the call's positions through the same use case as the citizen's return
- * (payments/settlement.ts): the amount actually paid, the date, the IUR; one that differs from what was due
+ * (positions/settlement.ts): the amount actually paid, the date, the IUR; one that differs from what was due
  * (or is for a cancelled position, or a second payment) is recorded too, marked for reconciliation.
  * Incremental and bounded (domain/reporting.ts): from the last day already reported (the call's start the
  * first time) to today, a slice of at most REPORTING_SLICE_DAYS per MyPay export; each slice done moves the

@@ -1,36 +1,16 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EnrolmentSort } from '../domain/enrolment.ts';
 import { normaliseSearchText } from '../domain/users.ts';
-import type { Page } from '../domain/validation.ts';
 import { batchGet, decodeCursor, documentClient, encodeCursor, queryAll, queryCount, tableName, type CursorList, type StoredItem } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
-import { enrolKeys, ISEE_BUCKET_CENTS, iseeKey, normaliseFiscalCode, rankKey, toRecord, type SubscriptionRecord } from './repository-items.ts';
+import { enrolKeys, ISEE_BUCKET_CENTS, iseeKey, normaliseFiscalCode, rankKey, toRecord } from './repository-items.ts';
+import type { EnrolmentFilters, EnrolmentListRecord, EnrolmentRecordPage } from '../domain/subscription-record.ts';
 import { readCounts } from './repository.ts';
 
 /**
  * The operator's enrolment table (issue 7): one page of a call's subscriptions, filtered and sorted, and how
  * many match, planned over the indexes and counters described in repository-items.ts.
  */
-
-
-export interface EnrolmentFilters {
-  fiscalCode?: string;
-  firstName?: string;
-  lastName?: string;
-  /** Cents: rows whose ISEE is greater than this. */
-  iseeAbove?: number;
-  confirmed?: boolean;
-  sort: EnrolmentSort;
-  limit: number;
-  cursor?: string;
-}
-
-/** What a row of the table needs of a subscription: the list reads only these attributes (ProjectionExpression). */
-export type EnrolmentListRecord = Pick<
-  SubscriptionRecord,
-  'id' | 'userId' | 'announcementId' | 'state' | 'rankingScore' | 'weeklyHour' | 'fiscalCode' | 'firstName' | 'lastName' | 'isee' | 'dataUpdate'
->;
-export type EnrolmentRecordPage = Page<EnrolmentListRecord> & { total: number };
 
 const LIST_FIELDS = ['id', 'userId', 'announcementId', 'state', 'rankingScore', 'weeklyHour', 'fiscalCode', 'firstName', 'lastName', 'isee', 'dataUpdate'] as const;
 /** The list's ProjectionExpression: a row's attributes, a third of the item (the call's copy, the files and the keys stay). */

@@ -1,7 +1,6 @@
 import { withoutEmpty, type StoredItem } from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
-import type { KeptFile } from '../domain/files.ts';
-import type { SubscriptionSummary } from '../domain/subscriptions.ts';
+import type { EnrolmentIsee, SubscriptionRecord } from '../domain/subscription-record.ts';
 import { normaliseSearchText } from '../domain/user-rules.ts';
 
 /**
@@ -11,16 +10,6 @@ import { normaliseSearchText } from '../domain/user-rules.ts';
  * gsi2 = "CALL#<callId>#SUBSCRIPTIONS" / "<FISCALCODE>#<userId>" (the call's subscribers: count, refused delete,
  * fiscal-code prefix of the enrolment table); gsi3–gsi6: the enrolment table's orders (below).
  */
-export interface SubscriptionRecord extends SubscriptionSummary {
-  userId: string;
-  fiscalCode: string;
-  firstName: string;
-  lastName: string;
-  files: KeptFile[];
-  /** The user's newest ISEE (any state), copied here for the enrolment table; null when there is none. */
-  isee?: EnrolmentIsee | null;
-}
-
 export const toRecord = (item: StoredItem): SubscriptionRecord => ({
   id: item.id,
   state: item.state,
@@ -69,15 +58,6 @@ export const toRecord = (item: StoredItem): SubscriptionRecord => ({
 // follows the subscription's conditional write: a crash between the two leaves it off by one, and the
 // next full read of the call (export, import) rewrites it from the items (recountEnrolments).
 // ---------------------------------------------------------------------------------------------------
-
-/** The latest ISEE of the user, copied onto the subscription (kept in step by the ISEE use cases). */
-export interface EnrolmentIsee {
-  valueCents: number;
-  year: number;
-  state: string;
-  /** Its expiry (yyyy-mm-dd): the month's fee counts it only until then (domain/fee.ts). */
-  scadenza?: string | null;
-}
 
 export const ISEE_BUCKET_CENTS = 20_000;
 const RANK_OFFSET = 1_000_000_000;

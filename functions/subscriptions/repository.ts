@@ -4,7 +4,8 @@ import { laterThan } from '../domain/version-stamp.ts';
 import type { Page } from '../domain/validation.ts';
 import { BACKFILL_PAGE, batchPut, decodeCursor, documentClient, encodeCursor, queryAll, queryCount, queryPage, tableName, unlessConditionFails, type BackfillPage, type StoredItem } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
-import { countDeltas, enrolKeys, enrolmentSearchItem, searchedChanged, subscriptionItem, toRecord, type EnrolmentIsee, type SubscriptionRecord } from './repository-items.ts';
+import { countDeltas, enrolKeys, enrolmentSearchItem, searchedChanged, subscriptionItem, toRecord } from './repository-items.ts';
+import type { EnrolmentIsee, SubscriptionRecord } from '../domain/subscription-record.ts';
 
 /**
  * The subscriptions' reads and writes, the enrolment counters and the user data copied onto them. The items

@@ -14,12 +14,11 @@ import {
 } from '../domain/subscriptions.ts';
 import { userMessages } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import type { AuditLog, Clock, FileStore, IdGenerator } from '../adapters/ports.ts';
-import { claimFiles, deleteFiles, linkFiles } from '../calls/files.ts';
-import type { CallRecord } from '../calls/repository.ts';
-import type { EnsureCitizen } from '../users/use-cases.ts';
-import type { SubscriptionRecord } from './repository-items.ts';
-import { newSubscription } from './new-subscription.ts';
+import type { AuditLog, Clock, EnsureCitizen, FileStore, IdGenerator } from '../adapters/ports.ts';
+import { claimFiles, deleteFiles, linkFiles } from '../adapters/kept-files.ts';
+import type { CallRecord } from '../domain/call-record.ts';
+import type { SubscriptionRecord } from '../domain/subscription-record.ts';
+import { newSubscription } from '../domain/new-subscription.ts';
 import type { FeeBand } from '../domain/fee.ts';
 import { subscriptionFee } from '../domain/enrolment-fee.ts';
 

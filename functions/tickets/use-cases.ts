@@ -18,8 +18,7 @@ import {
 } from '../domain/tickets.ts';
 import { userMessages } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import { noMetrics, type AuditHistory, type AuditLog, type BusinessMetrics, type Clock, type Mailer } from '../adapters/ports.ts';
-import type { EnsureCitizen, UserRepository } from '../users/use-cases.ts';
+import { type AuditHistory, type AuditLog, type BusinessMetrics, type Clock, type EnsureCitizen, type Mailer, noMetrics, type UserRepository } from '../adapters/ports.ts';
 import type { NewTicket, StoredTicket, TicketChanges } from './repository.ts';
 
 type PageQuery = { limit?: number; cursor?: string };

@@ -23,15 +23,15 @@ import type { Actor } from '../domain/roles.ts';
 import { userMessages } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
 import type { Clock, MyPay } from '../adapters/ports.ts';
-import type { PaymentSettlement } from '../payments/settlement.ts';
-import type { StoredUser } from '../users/repository.ts';
+import type { PaymentSettlement } from '../positions/settlement.ts';
+import type { StoredUser } from '../domain/user-record.ts';
 import type { PaymentSession } from './repository.ts';
 
 /**
  * A citizen's debt positions and paying them through MyPay (issues 9, 21, 26), and the operators' view of
  * one citizen's positions (user record, 'Pagamenti'). 'Paga' sends the citizen to pay MyPay's own record of
  * the position (the adapter's openPositionCheckout) and holds the position while the checkout lives; the
- * return settles what MyPay says was paid through payments/settlement.ts, the use case the reporting shares.
+ * return settles what MyPay says was paid through positions/settlement.ts, the use case the reporting shares.
  */
 export interface UserPositionDeps {
   positions: {

@@ -1,6 +1,6 @@
 import { batchGet } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
-import type { StoredUser } from './repository.ts';
+import type { StoredUser } from '../domain/user-record.ts';
 
 /** Users looked up in bulk (the enrolment import): a module of its own, so the users function does not carry it. */
 

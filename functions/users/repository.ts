@@ -5,46 +5,15 @@ import {
   normaliseEmail,
   normalisePhone,
   normaliseSearchText,
-  type LastIsee,
-  type PostalAddress,
-  type UserState,
   toUser,
 } from '../domain/user-rules.ts';
+import type { StoredUser, UserChanges, UserRecord } from '../domain/user-record.ts';
 import type { User } from '../domain/users.ts';
 import type { NewUserInput } from '../domain/user-input.ts';
 import { BACKFILL_PAGE, batchGet, batchPut, countUnder, withoutEmpty, documentClient, tableName, unlessConditionFails, type BackfillPage } from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 export const USERS_PAGE_SIZE = 15;
-
-/** The stored fields of a user (besides keys and search attributes). */
-export interface UserRecord extends PostalAddress {
-  id: string;
-  firstName: string;
-  lastName: string;
-  fiscalCode: string;
-  birthDate?: string | null;
-  email?: string | null;
-  emailPec?: string | null;
-  phoneNumber?: string | null;
-  municipioId?: string | null;
-  state: UserState;
-  dataInsert: string;
-  subject?: string | null;
-  lastIsee?: LastIsee | null;
-  /**
-   * The ids of the user's latest ISEE, newest first (at most RECENT_ISEES), kept with lastIsee: when the newest is
-   * deleted, the one before it is found here, from the table, even if gsi2 does not list it yet.
-   */
-  recentIseeIds?: string[];
-  iseeCount?: number;
-}
-
-/** A user as stored (search attributes aside). */
-export type StoredUser = UserRecord & { updatedAt?: string; createdAt?: string };
-
-/** What an update may change: everything but the id and the insert date. */
-export type UserChanges = Partial<Omit<UserRecord, 'id' | 'dataInsert'>>;
 
 /**
  * The search attributes of a user, derived from its fields (README, "DynamoDB keys"): one sparse

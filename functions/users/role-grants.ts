@@ -5,7 +5,7 @@
  * person's Cognito users are found through the portal's own records of who signed in (their `sub`), then in the
  * pool by `sub`, the one way ListUsers can. Every change is audited (entity `roles`, the fiscal code).
  */
-import type { AuditLog, Clock } from '../adapters/ports.ts';
+import type { AuditLog, Clock, UserPoolAdmin } from '../adapters/ports.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { isValidFiscalCode } from '../domain/fiscal-code.ts';
 import { messages } from '../domain/messages.ts';
@@ -18,19 +18,6 @@ export type GrantableRole = (typeof grantableRoles)[number];
 /** The user attribute that makes an operator by their working entity (lib/auth-stack.ts, at most 128 characters). */
 export const WORKING_ENTITY_ATTRIBUTE = 'custom:working_entity';
 const WORKING_ENTITY_MAX = 128;
-
-/** The user pool's admin operations the command needs (functions/adapters/user-pool.ts). */
-export interface UserPoolAdmin {
-  /** The username of the user whose `sub` this is (ListUsers, Filter `sub = "…"`), or null when the pool has none. */
-  usernameWithSub(sub: string): Promise<string | null>;
-  /** The user's attributes now (AdminGetUser: ListUsers is only eventually consistent). */
-  attributesOf(username: string): Promise<Record<string, string>>;
-  groupsOf(username: string): Promise<string[]>;
-  addToGroup(username: string, group: string): Promise<void>;
-  removeFromGroup(username: string, group: string): Promise<void>;
-  setAttribute(username: string, name: string, value: string): Promise<void>;
-  deleteAttribute(username: string, name: string): Promise<void>;
-}
 
 /** What one Cognito user of the person holds, and the role the portal derives from it at their next sign-in. */
 export interface AccountRoles {

@@ -10,26 +10,8 @@ import {
   toUser,
 } from '../domain/users.ts';
 import type { NewUserInput, UserUpdateInput } from '../domain/user-input.ts';
-import type { Page } from '../domain/validation.ts';
-import type { AuditLog, Clock, IdGenerator } from '../adapters/ports.ts';
-import type { StoredUser, UserChanges, UserRecord } from './repository.ts';
-
-export interface UserRepository {
-  searchUsers(search: UserSearch): Promise<Page<User>>;
-  countLoadedUsers(): Promise<number>;
-  getUserItem(id: string): Promise<StoredUser | null>;
-  findUserIdByFiscalCode(fiscalCode: string): Promise<string | null>;
-  claimFiscalCode(fiscalCode: string, userId: string): Promise<boolean>;
-  /** Records that a Cognito user (`sub`) signed in with the fiscal code (once; repository.ts recordSignIn). */
-  recordSignIn(fiscalCode: string, sub: string, now: string): Promise<void>;
-  releaseFiscalCode(fiscalCode: string, userId: string): Promise<void>;
-  insertUser(record: UserRecord, now: string): Promise<boolean>;
-  /** null when the fiscal code is taken. */
-  createUser(input: NewUserInput, id: string, now: string): Promise<User | null>;
-  updateUserFields(id: string, changes: UserChanges, now: string): Promise<{ before: StoredUser; after: StoredUser } | null>;
-  /** False when the user is gone or gained an ISEE since it was read. */
-  deleteUser(id: string, expected: { iseeCount: number }): Promise<boolean>;
-}
+import type { AuditLog, Clock, IdGenerator, UserRepository } from '../adapters/ports.ts';
+import type { StoredUser } from '../domain/user-record.ts';
 
 /** The other resources the delete rule asks about. */
 export interface UserLinks {
@@ -71,8 +53,6 @@ export function makeEnsureCitizen({ users, ids, clock }: { users: Pick<UserRepos
     return userId;
   };
 }
-
-export type EnsureCitizen = ReturnType<typeof makeEnsureCitizen>;
 
 export interface UserDeps extends UserLinks {
   users: UserRepository;

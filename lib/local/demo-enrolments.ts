@@ -51,7 +51,7 @@ export async function seedDemoEnrolments(): Promise<void> {
       null,
     );
   }
-  const { payments } = await import('../../functions/payments/wired.ts');
+  const { payments } = await import('../../functions/entry/wired-payments.ts');
   const { currentPeriod } = await import('../../functions/domain/payments.ts');
   const thisMonth = currentPeriod(new Date());
   const lastMonth = thisMonth.mese === 1 ? { mese: 12, anno: thisMonth.anno - 1 } : { mese: thisMonth.mese - 1, anno: thisMonth.anno };

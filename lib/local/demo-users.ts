@@ -70,7 +70,7 @@ export async function demoAttestation(input: { fullName: string; fiscalCode: str
 export async function seedDemoUsers(): Promise<void> {
   const users = await import('../../functions/users/repository.ts');
   const isee = await import('../../functions/isee/repository.ts');
-  const { isee: iseeUseCases } = await import('../../functions/isee/handler.ts');
+  const { isee: iseeUseCases } = await import('../../functions/entry/isee.ts');
   const { s3, documentsBucket } = await import('../../functions/adapters/files.ts');
   const year = romeYear(new Date());
   for (const { isee: demoIsee, ...input } of demoUsers) {

@@ -18,7 +18,7 @@ import Provider, { errors } from 'oidc-provider';
 // "quick start" default. Sessions and grants are lost on restart; tokens stay valid (persisted key).
 // @ts-expect-error -- untyped package
 import { createMemoryAdapter } from 'oidc-provider/lib/adapters/memory_adapter.js';
-import { accessTokenClaims } from '../../functions/auth/pre-token-generation.ts';
+import { accessTokenClaims } from '../../functions/entry/pre-token-generation.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, API_AUDIENCE, OIDC_CLIENT_ID } from './config.ts';
 import { fullName, identities, loginButtonName, type TestIdentity } from './identities.ts';
 import { isCognitoRequest, LocalUserPool } from './user-pool.ts';

@@ -88,14 +88,14 @@ const JOBS_MACHINE = 'BackgroundJobs';
 async function startLocalExport(port: number) {
   const [{ exportDefinition, FLOW_STEPS }, { runFlowStep, importMaxWaitMinutes }, { jobDefinition }, { JOB_FUNCTIONS }] = await Promise.all([
     import('../../functions/flows/state-machine.ts'),
-    import('../../functions/flows/task-handler.ts'),
+    import('../../functions/entry/flow-task.ts'),
     import('../../functions/jobs/state-machine.ts'),
     import('../../functions/jobs/job-functions.ts'),
   ]);
   // Each job function's ARN resolves to its own entry's handler, as the cloud's state machine invokes its own Lambda.
   const jobFunctions = await Promise.all(
     Object.entries(JOB_FUNCTIONS).map(async ([name, { entry, kinds }]) => {
-      const { runJobStep } = (await import(`../../functions/jobs/${entry}.ts`)) as { runJobStep: TaskFunction };
+      const { runJobStep } = (await import(`../../functions/entry/${entry}.ts`)) as { runJobStep: TaskFunction };
       return { name, arn: localFunctionArn(name), kinds, runJobStep };
     }),
   );
@@ -209,12 +209,12 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     writeOpenApiFile(process.env.OPENAPI_FILE);
     const handlers = {} as Record<Resource, LambdaHandler>;
     for (const resource of resources) {
-      handlers[resource] = (await import(`../../functions/${resource}/handler.ts`)).handler;
+      handlers[resource] = (await import(`../../functions/entry/${resource}.ts`)).handler;
     }
     if (isNew && options.seed) await seedDemoData();
     // The data migrations the cloud's deployment runs (functions/migrations): those not yet recorded on this
     // table, to the end. On data kept from an earlier version they say what they wrote.
-    const { migrationRunner } = await import('../../functions/migrations/catalogue.ts');
+    const { migrationRunner } = await import('../../functions/entry/migration-catalogue.ts');
     await migrationRunner((message, fields) => {
       if (!isNew && message === 'Migration applied') console.log(`Migrazione dei dati applicata: ${fields.migration} (elementi: ${fields.processed})`);
     }).runAll();

@@ -1,6 +1,6 @@
 /**
  * npm run bench:enrolment — the enrolled users table of a call with 5,000 subscriptions, through the real
- * handler (functions/enrolments/handler.ts) on a local dynalite: p50/p95 of the first page, filtered
+ * handler (functions/entry/enrolments.ts) on a local dynalite: p50/p95 of the first page, filtered
  * pages and sorted pages, the read capacity each request consumed (every read of the request: the call,
  * its bands, the counters and the page; dynalite reports ConsumedCapacity as DynamoDB would), and the
  * time of a 5,000-row import preview (then of its apply). 'CPU ms' is the CPU this process spent on a request
@@ -21,7 +21,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomFiscalCodeFrom } from '../support/fiscal-codes.ts';
 import type { SubscriptionState } from '../../functions/domain/subscriptions.ts';
-import type { SubscriptionRecord } from '../../functions/subscriptions/repository-items.ts';
+import type { SubscriptionRecord } from '../../functions/domain/subscription-record.ts';
 import { ensureTable } from '../../lib/local/stores.ts';
 import { startLocalDynamo } from '../../lib/local/dynalite-thread.ts';
 import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
@@ -73,8 +73,8 @@ async function runSeed(seed: number) {
     const subscriptions = { ...(await import('../../functions/subscriptions/repository.ts')), ...(await import('../../functions/subscriptions/repository-items.ts')) };
     const bands = await import('../../functions/bands/repository.ts');
     const calls = await import('../../functions/calls/repository.ts');
-    const { handler } = await import('../../functions/enrolments/handler.ts');
-    const { handler: csvHandler } = await import('../../functions/enrolment-csv/handler.ts');
+    const { handler } = await import('../../functions/entry/enrolments.ts');
+    const { handler: csvHandler } = await import('../../functions/entry/enrolment-csv.ts');
     // The import's preview gets the enrolment-csv function's deployed timeout (lib/function-access.ts), the pages
     // the 10 s of lambdaContext.
     const importContext = { ...lambdaContext, getRemainingTimeInMillis: () => timeoutOf('enrolment-csv') * 1000 };
@@ -193,7 +193,7 @@ async function runSeed(seed: number) {
     console.log(line(header));
     console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
     for (const row of rows) console.log(line(row));
-    console.log(`${RUNS} requests per page through functions/enrolments/handler.ts on dynalite (Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs).`);
+    console.log(`${RUNS} requests per page through functions/entry/enrolments.ts on dynalite (Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs).`);
 
     if (process.env.BENCH_SKIP_IMPORT) return;
     // A 5,000-row import of the same call: new scores for a tenth, new hours for another tenth, 25 unknown
@@ -221,7 +221,7 @@ async function runSeed(seed: number) {
     const { IMPORT_JOB } = await import('../../functions/domain/enrolment-import.ts');
     const { makeJobs, makeJobWorker } = await import('../../functions/jobs/use-cases.ts');
     const jobRepository = await import('../../functions/jobs/repository.ts');
-    const { enrolmentImport } = await import('../../functions/enrolment-csv/wired-import.ts');
+    const { enrolmentImport } = await import('../../functions/entry/wired-enrolment-import.ts');
     const { systemClock } = await import('../../functions/adapters/ports.ts');
     const { actorFromClaims } = await import('../../functions/domain/roles.ts');
     const runs: { kind: string; key: string; jobId: string; cursor: string | null }[] = [];

@@ -1,6 +1,6 @@
 /**
  * npm run bench:payments — the payment list of a call with 600,000 debt positions (50,000 citizens × 12
- * months) on a local dynalite, through the real handler (functions/payment-list/handler.ts): p50/p95 of the
+ * months) on a local dynalite, through the real handler (functions/entry/payment-list.ts): p50/p95 of the
  * first page, filtered pages, sorted pages and the totals, with the read capacity each request consumed
  * (every read of the request: the call, the totals item and the page; dynalite reports ConsumedCapacity
  * as DynamoDB would) and a check that no request scans. Then the write side: refreshing 1,000 citizens'
@@ -122,9 +122,9 @@ async function runSeed(seed: number, citizens: number) {
     const users = await import('../../functions/users/repository.ts');
     const { itemOf: positionItem } = await import('../../functions/positions/repository.ts');
     const { debtSummaryItem } = await import('../../functions/payment-list/repository.ts');
-    const { runMigrationSteps } = await import('../../functions/migrations/catalogue.ts');
-    const debtSummaries = (await import('../../functions/payment-list/refresh.ts')).makePaymentListRefresh();
-    const { handler } = await import('../../functions/payment-list/handler.ts');
+    const { runMigrationSteps } = await import('../../functions/entry/migration-catalogue.ts');
+    const debtSummaries = (await import('../../functions/entry/wired-payment-list.ts')).makePaymentListRefresh();
+    const { handler } = await import('../../functions/entry/payment-list.ts');
     const reads = { capacity: 0, scans: 0, calls: 0 };
     documentClient.middlewareStack.add(
       (next: any, context: any) => async (args: any) => {
@@ -261,7 +261,7 @@ async function runSeed(seed: number, citizens: number) {
     console.log(line(header));
     console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
     for (const row of rows) console.log(line(row));
-    console.log(`${RUNS} requests each through functions/payment-list/handler.ts on dynalite (Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs); Scan commands sent: ${reads.scans}.`);
+    console.log(`${RUNS} requests each through functions/entry/payment-list.ts on dynalite (Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs); Scan commands sent: ${reads.scans}.`);
 
     // 'Scarica Excel' reads: 10,000 rows in pages of DEBT_EXPORT_PAGE_SIZE through the handler, cursor to cursor.
     for (let attempt = 0; attempt < 2; attempt++) {

@@ -47,7 +47,7 @@ async function main() {
     const { userItem } = await import('../../functions/users/repository.ts');
     const { createBand } = await import('../../functions/bands/repository.ts');
     const { putConfiguration } = await import('../../functions/configuration/repository.ts');
-    const { payments } = await import('../../functions/payments/wired.ts');
+    const { payments } = await import('../../functions/entry/wired-payments.ts');
 
     const now = new Date().toISOString();
     await createBand({ name: 'Fascia', min: 3000.01, max: 50000, percent: 40, fixedCost: 18 }, BAND, now);

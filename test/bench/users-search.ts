@@ -55,7 +55,7 @@ async function main() {
     const { userSearchSchema } = await import('../../functions/domain/users.ts');
     // Every item a user is stored as (the user and its names item), as the seed writes them.
     const userItems: (user: Record<string, unknown>) => Record<string, unknown>[] = repository.userItems ?? ((user) => [repository.userItem(user)]);
-    const { handler } = await import('../../functions/users/handler.ts');
+    const { handler } = await import('../../functions/entry/users.ts');
     const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint }));
 
     // Seed: 50,000 users, one in 20 LOADED, most with e-mail and phone.
@@ -127,7 +127,7 @@ async function main() {
     console.log(line(header));
     console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
     for (const row of rows) console.log(line(row));
-    console.log(`\n${RUNS} requests per filter, page size 15, seed ${SEED}, through functions/users/handler.ts on dynalite (Node ${process.version}); load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}.`);
+    console.log(`\n${RUNS} requests per filter, page size 15, seed ${SEED}, through functions/entry/users.ts on dynalite (Node ${process.version}); load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}.`);
   } finally {
     await dynamo.close();
     await fs.rm(dataDir, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../functions/http/openapi.ts';
+import { openApiDocument } from '../../lib/openapi.ts';
 import { resources } from '../../functions/routes.ts';
 import { PortalFunction, powertoolsLayerParameter, powertoolsVersion, repoRoot } from '../../lib/portal-function.ts';
 import { pdfjsLayerFiles, pdfjsVersion } from '../../lib/pdfjs-layer.ts';

@@ -1,6 +1,6 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../functions/http/openapi.ts';
+import { openApiDocument } from '../../lib/openapi.ts';
 import { resources, routeKey, routes } from '../../functions/routes.ts';
 import { matchRoute } from '../../lib/local/api-server.ts';
 import type { ScratchApp } from '../../lib/scratch-app.ts';

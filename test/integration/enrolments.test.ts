@@ -198,7 +198,7 @@ describe('the operator runs the enrolled users table', () => {
     await localTable().deleteItem({ pk: `CALL#${call.id}`, sk: `ENROLSEARCH#${first.id}` });
     expect(await names('sort=ranking')).toEqual({ total: 1, names: ['b'] });
     Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
-    const { runMigrationSteps } = await import('../../functions/migrations/catalogue.ts');
+    const { runMigrationSteps } = await import('../../functions/entry/migration-catalogue.ts');
     expect(await runMigrationSteps('enrolment-search-item-v1')).toBeGreaterThanOrEqual(2);
     expect(await names('sort=ranking')).toEqual({ total: 2, names: ['b', 'a'] });
   });
@@ -420,7 +420,7 @@ describe('a large call: audits that DynamoDB can hold', () => {
     Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
     const subscriptions = await import('../../functions/subscriptions/repository.ts');
     const { subscriptionItem, enrolmentSearchItem } = await import('../../functions/subscriptions/repository-items.ts');
-    const { newSubscription } = await import('../../functions/subscriptions/new-subscription.ts');
+    const { newSubscription } = await import('../../functions/domain/new-subscription.ts');
     repositories = {
       subscriptionItem,
       enrolmentSearchItem,

@@ -29,8 +29,8 @@ let active = 0;
 let current: { migration: Migration; steps: () => number };
 
 let modules: {
-  start: typeof import('../../functions/migrations/start-handler.ts');
-  task: typeof import('../../functions/migrations/task-handler.ts');
+  start: typeof import('../../functions/entry/start-migrations.ts');
+  task: typeof import('../../functions/entry/migration-task.ts');
   use: typeof import('../../functions/migrations/use-cases.ts');
   store: typeof import('../../functions/migrations/repository.ts');
   dynamo: typeof import('../../functions/adapters/dynamo.ts');
@@ -105,8 +105,8 @@ beforeAll(async () => {
     JOBS_STATE_MACHINE_ARN: localStateMachineArn(machine),
   });
   modules = {
-    start: await import('../../functions/migrations/start-handler.ts'),
-    task: await import('../../functions/migrations/task-handler.ts'),
+    start: await import('../../functions/entry/start-migrations.ts'),
+    task: await import('../../functions/entry/migration-task.ts'),
     use: await import('../../functions/migrations/use-cases.ts'),
     store: await import('../../functions/migrations/repository.ts'),
     dynamo: await import('../../functions/adapters/dynamo.ts'),

@@ -106,7 +106,7 @@ describe('data migrations at the local start', () => {
 
     // And each migration run again over migrated data (its record gone) writes the same items.
     for (const record of records) await table.delete(record);
-    const { migrationRunner } = await import('../../functions/migrations/catalogue.ts');
+    const { migrationRunner } = await import('../../functions/entry/migration-catalogue.ts');
     expect(await migrationRunner(() => undefined).runAll()).toEqual([...MIGRATION_IDS]);
     const again = await table.dump();
     expect(again.filter((item) => !isMigrationRecord(item))).toEqual(restarted.filter((item) => !isMigrationRecord(item)));

@@ -313,7 +313,7 @@ describe('rows stored before the list was spread over shards', () => {
     expect((await listOld('&name=rossi&sort=-importo')).json.items.map((r: any) => r.importoTotale)).toEqual([3000]);
 
     Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
-    const { runMigrationSteps } = await import('../../functions/migrations/catalogue.ts');
+    const { runMigrationSteps } = await import('../../functions/entry/migration-catalogue.ts');
     expect(await runMigrationSteps('payment-list-shards-v1')).toBeGreaterThanOrEqual(3);
     await indexesCaughtUp();
     expect((await listOld('&sort=nome')).json.items.map((r: any) => r.cognome)).toEqual(['Bianchi', 'Neri', 'Rossi']);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from '../support/stack-context.ts';
 import { keys } from '../../functions/adapters/table.ts';
-import { runScheduled } from '../../functions/jobs/scheduled.ts';
+import { runScheduled } from '../../functions/entry/scheduled-jobs.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
@@ -10,7 +10,7 @@ import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * What MyPay collected is recorded without anyone clicking 'Rendicontazione' (issue 34): the schedules' own
- * entry point (functions/jobs/scheduled.ts, which EventBridge Scheduler invokes in the cloud and the local
+ * entry point (functions/entry/scheduled-jobs.ts, which EventBridge Scheduler invokes in the cloud and the local
  * stack's timers here) over the real local stack and the MyPay simulator.
  */
 type Client = Awaited<ReturnType<typeof as>>;

@@ -248,7 +248,7 @@ describe('users: new, search, edit, status, delete', () => {
     await indexesCaughtUp();
     expect(await ids(`lastName=${lastName}&firstName=gianmaria 03`)).toEqual([]);
     Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
-    const { runMigrationSteps } = await import('../../functions/migrations/catalogue.ts');
+    const { runMigrationSteps } = await import('../../functions/entry/migration-catalogue.ts');
     expect(await runMigrationSteps('users-search-item-v1')).toBeGreaterThanOrEqual(17);
     await indexesCaughtUp();
     expect(await ids(`lastName=${lastName}&firstName=gianmaria 03`)).toEqual([made[3]]);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from '../support/stack-context.ts';
 import { edit, planMonth, planTransitions, settle, type PositionRecord, type Transition } from '../../functions/domain/positions/index.ts';
-import type { ExportResults } from '../../functions/flows/ports.ts';
+import type { ExportResults } from '../../functions/adapters/ports.ts';
 import type { PaymentDeps } from '../../functions/payments/use-cases.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { localTable } from '../support/dynamo.ts';

@@ -3,7 +3,7 @@
  * the S3 file store implement), and `portal()`, every use case wired on them. Use-case tests run on these:
  * no AWS, no mocks, and they assert what an operator or a citizen would notice.
  */
-import type { AuditEntry, AuditHistory, AuditLog, BusinessMetrics, Clock, FileStore, MailMessage, Mailer } from '../../functions/adapters/ports.ts';
+import type { AuditEntry, AuditHistory, AuditLog, BusinessMetrics, Clock, EnrolmentRepository, FileStore, Mailer, MailMessage, UserRepository } from '../../functions/adapters/ports.ts';
 import type { BusinessMetric } from '../../functions/domain/business-metrics.ts';
 import type { Band } from '../../functions/domain/bands.ts';
 import { hourlyQuota } from '../../functions/domain/bands.ts';
@@ -16,26 +16,26 @@ import type { Service } from '../../functions/domain/services.ts';
 import { interleaveNames, normaliseEmail, normalisePhone, normaliseSearchText, toUser } from '../../functions/domain/users.ts';
 import type { Page } from '../../functions/domain/validation.ts';
 import { makeBandUseCases, type BandRepository } from '../../functions/bands/use-cases.ts';
-import type { CallRecord } from '../../functions/calls/repository.ts';
+import type { CallRecord } from '../../functions/domain/call-record.ts';
 import { makeCallUseCases, type CallRepository } from '../../functions/calls/use-cases.ts';
 import type { StoredIsee } from '../../functions/isee/repository.ts';
 import { isIseeUsedForFee, toIsee } from '../../functions/domain/isee.ts';
 import { makeIseeUseCases, type IseeRepository } from '../../functions/isee/use-cases.ts';
 import { makeProfileUseCases } from '../../functions/profile/use-cases.ts';
 import { makeServiceUseCases, type ServiceRepository } from '../../functions/services/use-cases.ts';
-import type { EnrolmentIsee, SubscriptionRecord } from '../../functions/subscriptions/repository-items.ts';
-import { makeEnrolmentUseCases, type EnrolmentRepository } from '../../functions/enrolments/use-cases.ts';
+import type { EnrolmentIsee, SubscriptionRecord } from '../../functions/domain/subscription-record.ts';
+import { makeEnrolmentUseCases } from '../../functions/enrolments/use-cases.ts';
 import { makeEnrolmentCsvUseCases } from '../../functions/enrolment-csv/use-cases.ts';
 import { makeImportApply, type ImportPlanRepository } from '../../functions/enrolment-csv/import-apply.ts';
 import type { ImportPlan, PlannedImportAction } from '../../functions/domain/enrolment-import.ts';
 import { RESET_HOURS_JOB, type JobRecord } from '../../functions/domain/jobs.ts';
 import { makeJobs, makeJobWorker, type JobRepository, type JobRun } from '../../functions/jobs/use-cases.ts';
 import { makeSubscriptionUseCases, type SubscriptionRepository } from '../../functions/subscriptions/use-cases.ts';
-import type { StoredUser } from '../../functions/users/repository.ts';
+import type { StoredUser } from '../../functions/domain/user-record.ts';
 import { isOpenTicket, searchKey } from '../../functions/domain/tickets.ts';
 import type { StoredTicket } from '../../functions/tickets/repository.ts';
 import { makeTicketUseCases, type TicketRepository } from '../../functions/tickets/use-cases.ts';
-import { makeEnsureCitizen, makeUserUseCases, type UserRepository } from '../../functions/users/use-cases.ts';
+import { makeEnsureCitizen, makeUserUseCases } from '../../functions/users/use-cases.ts';
 import { claimsOf } from './events.ts';
 
 export const actors = {

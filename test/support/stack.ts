@@ -33,7 +33,7 @@ export async function startTestStack(options: StartOptions, prepare?: (dataDir: 
   const config: LocalConfig = { ...(ports ?? (await freeStackPorts())), dataDir, host: 'localhost' };
   // The December reminders go from ISEE_REMINDER_FROM (MM-DD): the tests run any day of the year.
   process.env.ISEE_REMINDER_FROM ??= '01-01';
-  // No timers: a test starts the scheduled runs itself (functions/jobs/scheduled.ts), so none starts under another test.
+  // No timers: a test starts the scheduled runs itself (functions/entry/scheduled-jobs.ts), so none starts under another test.
   process.env.LOCAL_SCHEDULES ??= 'off';
   const stack = await startLocalStack(config, options);
   return {

@@ -1,7 +1,7 @@
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { handler } from '../../functions/bands/handler.ts';
+import { handler } from '../../functions/entry/bands.ts';
 import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
 
 const dynamo = mockClient(DynamoDBDocumentClient);

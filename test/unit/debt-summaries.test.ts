@@ -3,9 +3,9 @@ import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { DEBT_FILTER_COUNT_CAP, debtListMessages, debtListQuerySchema, paymentsWorkbookName, readNameFilter, summarize, type DebtListQuery } from '../../functions/domain/debt-summaries.ts';
 import { ValidationError } from '../../functions/domain/errors.ts';
 import { parseOrThrow } from '../../functions/domain/validation.ts';
-import type { CallRecord } from '../../functions/calls/repository.ts';
+import type { CallRecord } from '../../functions/domain/call-record.ts';
 import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.ts';
-import type { StoredUser } from '../../functions/users/repository.ts';
+import type { StoredUser } from '../../functions/domain/user-record.ts';
 import { tickingClock } from '../support/in-memory.ts';
 import { memoryDebts } from '../support/in-memory-debts.ts';
 

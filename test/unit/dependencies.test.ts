@@ -4,8 +4,9 @@ import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcr
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 
 /**
- * Dependencies one way (design.md §2): the rules of .dependency-cruiser.mjs (no import circle, product code
- * never on lib/local, a pure domain, repositories on their own items, no web feature on another) over the
+ * Dependencies one way (design.md §2): the rules of .dependency-cruiser.mjs (no import circle between files nor
+ * between folders of functions/, the entries and the route table on top, adapters on the domain only, product
+ * code never on lib/local, a pure domain, repositories on their own items, no web feature on another) over the
  * product's code.
  */
 async function cruiseTheProduct(): Promise<ICruiseResult> {
@@ -19,7 +20,7 @@ const describeViolation = ({ rule, from, to, cycle }: ICruiseResult['summary']['
   cycle?.length ? `${rule.name}: ${[from, ...cycle.map((step) => step.name)].join(' → ')}` : `${rule.name}: ${from} → ${to}`;
 
 describe('dependencies', () => {
-  it('go one way: no circle, nothing on lib/local, a pure domain, each repository on its own items, no web feature on another', async () => {
+  it('go one way: no circle between files nor folders, entries on top, adapters on the domain, nothing on lib/local, a pure domain, each repository on its own items, no web feature on another', async () => {
     const result = await cruiseTheProduct();
     // A cruise that resolved nothing would find no violation: it must have followed the route table's imports.
     expect(result.modules.find((module) => module.source === 'functions/routes.ts')?.dependencies.map((d) => d.resolved)).toContain('functions/bands/routes.ts');

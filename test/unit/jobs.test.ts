@@ -82,7 +82,7 @@ describe('background jobs: the lock per key', () => {
 describe('background jobs: slices', () => {
   it('lets a slice run its whole time budget: the ISEE refresh’s 2-minute slice is not cut at the States Language’s default Task timeout of 60 s', () => {
     const slice = jobDefinition('arn:aws:lambda:eu-south-1:000000000000:function:jobs').States.Slice as { TimeoutSeconds?: number };
-    // ISEE_REFRESH_SLICE_MS defaults to 120 s (functions/isee/wired.ts), plus the page in hand when it runs out.
+    // ISEE_REFRESH_SLICE_MS defaults to 120 s (functions/entry/wired-isee.ts), plus the page in hand when it runs out.
     expect(slice.TimeoutSeconds ?? 60).toBeGreaterThan(150);
   });
 

@@ -29,7 +29,7 @@ Object.assign(process.env, {
 writeFileSync(process.env.OPENAPI_FILE!, '{"openapi":"3.0.3","paths":{}}');
 type Handler = (event: ApiEvent, context: typeof lambdaContext) => Promise<APIGatewayProxyStructuredResultV2>;
 const handlers = Object.fromEntries(
-  await Promise.all(resources.map(async (resource) => [resource, ((await import(`../../functions/${resource}/handler.ts`)) as { handler: Handler }).handler] as const)),
+  await Promise.all(resources.map(async (resource) => [resource, ((await import(`../../functions/entry/${resource}.ts`)) as { handler: Handler }).handler] as const)),
 ) as Record<(typeof resources)[number], Handler>;
 
 /** A caller the route lets in, so the refusal is the body's and not the access check's. */

@@ -7,7 +7,8 @@ import { romeDateTime } from '../../functions/domain/notices.ts';
 import { ioBadge, noticePdfKey, type Position } from '../../functions/domain/payments.ts';
 import type { FlowRecord } from '../../functions/domain/flow-record.ts';
 import { makeJobs, makeJobWorker, type JobRun } from '../../functions/jobs/use-cases.ts';
-import { FLOW_EMAIL_JOB, FLOW_EMAIL_SLICE_MS, makeNoticeUseCases, type NoticePositions, type NoticeRecipient } from '../../functions/notices/use-cases.ts';
+import { FLOW_EMAIL_SLICE_MS, makeNoticeUseCases, type NoticePositions, type NoticeRecipient } from '../../functions/notices/use-cases.ts';
+import { FLOW_EMAIL_JOB } from '../../functions/domain/jobs.ts';
 import { actors, memoryAudit, memoryJobs, memoryMailer, memoryMetrics, sequentialIds, tickingClock } from '../support/in-memory.ts';
 
 /** The notices' use cases on in-memory positions, users, flows and PDFs: what a citizen and an operator would notice. */

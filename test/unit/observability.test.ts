@@ -23,7 +23,7 @@ const metricWarnings = (lines: string[]) => lines.filter((line) => /has already 
 async function coldStart(environment: Record<string, string>) {
   for (const [name, value] of Object.entries(environment)) vi.stubEnv(name, value);
   vi.resetModules();
-  const { handler } = await import('../../functions/bands/handler.ts');
+  const { handler } = await import('../../functions/entry/bands.ts');
   return (...args: Parameters<typeof apiEvent>) => handler(apiEvent(...args), { ...lambdaContext }) as Promise<{ statusCode: number }>;
 }
 
@@ -68,7 +68,7 @@ describe('business metrics', () => {
   it('go out at once as EMF in the deployment’s namespace, service portale and their own dimension; a zero count is not published', async () => {
     for (const [name, value] of Object.entries({ POWERTOOLS_SERVICE_NAME: 'notices', POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_METRICS_NAMESPACE: 'PortaleServiziSociali/PortaleTest' })) vi.stubEnv(name, value);
     vi.resetModules();
-    const { businessMetrics } = await import('../../functions/http/observability.ts');
+    const { businessMetrics } = await import('../../functions/adapters/observability.ts');
     const output = captureOutput();
 
     businessMetrics.count('NoticesSent', 2, { notice: 'io' });

@@ -6,12 +6,12 @@ import { messages, paymentOutcomeMessages } from '../../functions/domain/message
 import { paymentBadge, reconciliationCloseSchema } from '../../functions/domain/payments.ts';
 import { closeReconciliation, isPayable, isPayableOnline, paymentReturnPath, settlePayment, type PaymentReceipt } from '../../functions/domain/position-payment.ts';
 import type { MyPay, MyPayPaidRow, MyPayPaymentOutcome } from '../../functions/adapters/ports.ts';
-import type { CallRecord } from '../../functions/calls/repository.ts';
-import { makePaymentSettlement } from '../../functions/payments/settlement.ts';
+import type { CallRecord } from '../../functions/domain/call-record.ts';
+import { makePaymentSettlement } from '../../functions/positions/settlement.ts';
 import { makeReportingUseCases } from '../../functions/reporting/use-cases.ts';
 import type { PaymentSession } from '../../functions/user-positions/repository.ts';
 import { makeUserPositionUseCases, paymentReturnUrl } from '../../functions/user-positions/use-cases.ts';
-import type { StoredUser } from '../../functions/users/repository.ts';
+import type { StoredUser } from '../../functions/domain/user-record.ts';
 import { actors, memoryAudit, memoryMetrics, tickingClock } from '../support/in-memory.ts';
 
 const NOW = '2026-03-10T10:00:00.000Z';

@@ -1,7 +1,7 @@
 import type { PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { actorFromClaims } from '../../functions/domain/roles.ts';
-import { accessTokenClaims, handler } from '../../functions/auth/pre-token-generation.ts';
+import { accessTokenClaims, handler } from '../../functions/entry/pre-token-generation.ts';
 
 const event = (userAttributes: Record<string, string>, groups: string[] = []): PreTokenGenerationV2TriggerEvent => ({
   version: '2',

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { MyPayPaidRow } from '../../functions/adapters/ports.ts';
-import type { CallRecord } from '../../functions/calls/repository.ts';
+import type { CallRecord } from '../../functions/domain/call-record.ts';
 import { REPORTING_JOB, type JobRecord } from '../../functions/domain/jobs.ts';
 import { followUpTimes } from '../../functions/domain/reporting.ts';
-import type { PaymentSettlement } from '../../functions/payments/settlement.ts';
+import type { PaymentSettlement } from '../../functions/positions/settlement.ts';
 import { reportingSlice } from '../../functions/reporting/jobs.ts';
 import { makeReportingSchedule } from '../../functions/reporting/schedule.ts';
 import { makeReportingUseCases } from '../../functions/reporting/use-cases.ts';

@@ -1,0 +1,26 @@
+import middy from '@middy/core';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { TextractClient } from '@aws-sdk/client-textract';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import { s3 } from '../adapters/s3-client.ts';
+import { businessMetrics, logger, tracer } from '../adapters/observability.ts';
+import { createCloudTextSource } from '../isee-extraction/cloud-text.ts';
+import { readAttestation } from '../isee-extraction/read-attestation.ts';
+
+/**
+ * Textract in the region the deployment chose (TEXTRACT_REGION: Milan has no Textract). The SDK's adaptive
+ * retries wait out the per-second quota of the synchronous calls before the state machine's own retry.
+ */
+const textract = tracer.captureAWSv3Client(new TextractClient({ region: process.env.TEXTRACT_REGION, retryMode: 'adaptive', maxAttempts: 6 }));
+const text = createCloudTextSource(textract);
+
+/** ReadAttestation in the cloud: the document from the bucket (same region), its text, parsed. */
+export const handler = middy(
+  readAttestation(async (input) => {
+    const object = await s3.send(new GetObjectCommand({ Bucket: input.bucket, Key: input.key }));
+    return text.read(await object.Body!.transformToByteArray());
+  }, businessMetrics),
+)
+  .use(injectLambdaContext(logger))
+  .use(captureLambdaHandler(tracer));

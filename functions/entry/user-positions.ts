@@ -1,0 +1,57 @@
+import { recordAuditBatch } from '../adapters/audit-log.ts';
+import { makeMyPayCheckout, myPayConfigFromEnv } from '../adapters/mypay-soap.ts';
+import { makeNoticeLinks } from '../adapters/notice-links.ts';
+import { systemClock } from '../adapters/ports.ts';
+import { makePaymentListRefresh } from './wired-payment-list.ts';
+import { resourceHandler } from '../http/handler.ts';
+import { businessMetrics } from '../adapters/observability.ts';
+import { deleteCheckoutMarker, putCheckoutMarker } from '../payments/checkouts.ts';
+import { applyTransition, getPositionByIud, listPositionsOfUser, recordPayment } from '../positions/repository.ts';
+import { makePaymentSettlement } from '../positions/settlement.ts';
+import { findUserIdByFiscalCode, getUserItem } from '../users/repository.ts';
+import * as sessions from '../user-positions/repository.ts';
+import { userPositionRoutes } from '../user-positions/routes.ts';
+import { makeUserPositionUseCases } from '../user-positions/use-cases.ts';
+import { putFollowUp } from '../reporting/repository.ts';
+
+// Made at the first payment: a missing MyPay setting fails that request (visibly), not the cold start.
+let checkout: ReturnType<typeof makeMyPayCheckout> | undefined;
+const mypay = () => (checkout ??= makeMyPayCheckout(myPayConfigFromEnv()));
+
+/** The portal's own address (a deployment setting; locally the app URL): where MyPay sends citizens back. */
+const portalUrl = () => {
+  const url = process.env.PORTAL_URL;
+  if (!url) throw new Error('Missing environment variable PORTAL_URL');
+  return url;
+};
+
+const settlement = makePaymentSettlement({
+  positions: { getPositionByIud, recordPayment, deleteCheckoutMarker },
+  paymentList: makePaymentListRefresh(),
+  audit: { recordMany: recordAuditBatch },
+  clock: systemClock,
+  metrics: businessMetrics,
+});
+
+const positions = makeUserPositionUseCases({
+  positions: { getPositionByIud, listPositionsOfUser, applyTransition, putCheckoutMarker, deleteCheckoutMarker },
+  settlement,
+  users: { findUserIdByFiscalCode, getUserItem },
+  sessions,
+  mypay: { openPositionCheckout: (...args) => mypay().openPositionCheckout(...args), paymentOutcome: (...args) => mypay().paymentOutcome(...args) },
+  notices: makeNoticeLinks({ getPositionByIud }),
+  portalUrl,
+  // MyPay's payment type (tipoDovuto) with flg_scadenza_obbligatoria: a past due date cannot be paid.
+  dueDateRequired: () => process.env.MYPAY_SCADENZA_OBBLIGATORIA?.trim().toLowerCase() === 'true',
+  followUps: { putFollowUp },
+  clock: systemClock,
+});
+
+export const handler = resourceHandler(userPositionRoutes, {
+  listMyPositions: ({ query, actor }) => positions.listMyPositions(query, actor),
+  // Where MyPay sends the citizen back is built from PORTAL_URL: no Origin, Host or X-Forwarded-Host is read.
+  payPosition: ({ params, body, actor, deadline }) => positions.pay(params.id, body, actor, deadline),
+  paymentReturn: ({ body, actor, deadline }) => positions.paymentReturn(body, actor, deadline),
+  listUserPositions: ({ params, query }) => positions.listUserPositions(params.id, query),
+  listPositionsByFiscalCode: ({ query }) => positions.listPositionsByFiscalCode(query),
+});

@@ -1,7 +1,0 @@
-import { createUpload } from '../adapters/files.ts';
-import { resourceHandler } from '../http/handler.ts';
-import { uploadRoutes } from './routes.ts';
-
-export const handler = resourceHandler(uploadRoutes, {
-  createUpload: ({ actor, body }) => createUpload(actor.sub, body),
-});
