@@ -2,8 +2,8 @@
  * The payment-platform port (issue 37): what the export workflow (functions/flows/export-steps.ts), the citizen's
  * 'Paga' (functions/payments) and the reporting (functions/reporting) need from the platform the council bills
  * through, whichever it is: MyPay (Regione Veneto's intermediary, functions/adapters/mypay/platform.ts over
- * functions/adapters/mypay.ts) or pagoPA's GPD
- * with Checkout and the receipts service (functions/adapters/gpd/). Types only: the domain stays pure.
+ * functions/adapters/mypay.ts) or pagoPA's GPD with Checkout and the receipts service (functions/adapters/gpd/).
+ * Types only: the domain stays pure.
  *
  * The positions' states stay the portal's (functions/domain/positions/states.ts); an adapter maps its platform's
  * onto them (for GPD: domain/gpd.ts portalStateOfGpd). What one platform has and the other has not (MyPay's CSV and
