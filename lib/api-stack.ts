@@ -14,6 +14,7 @@ import { functionAccess, timeoutOf, type FunctionAccess } from './function-acces
 import { BackgroundJobs } from './background-jobs.ts';
 import { PaymentExport } from './payment-export.ts';
 import { PortalFunction } from './portal-function.ts';
+import { gpdBinder } from './gpd-binding.ts';
 import { openApiFileCommand } from './openapi-file.ts';
 
 export interface ApiStackProps extends StackProps {
@@ -39,6 +40,12 @@ export interface ApiStackProps extends StackProps {
   pdnd: PortalContext['pdnd'];
   inps: PortalContext['inps'];
   iseeReminderFrom: string;
+  /**
+   * The platform the council bills through (context paymentPlatform) and GPD's settings: on 'gpd' the functions
+   * that call the platform get GPD's settings and secret instead of MyPay's.
+   */
+  paymentPlatform?: PortalContext['paymentPlatform'];
+  gpd?: PortalContext['gpd'];
   /** The portal's own address (the web stack's URL): MyPay sends citizens back there only, the ISEE reminders link to it (PORTAL_URL). */
   portalUrl: string;
 }
@@ -68,6 +75,8 @@ export class ApiStack extends Stack {
     });
     const mypaySecret = secretsmanager.Secret.fromSecretNameV2(this, 'MyPaySecret', props.mypaySecretName);
     const ioSecret = secretsmanager.Secret.fromSecretNameV2(this, 'IoSecret', props.io.secretName);
+    // On pagoPA GPD the functions that call the payment platform (functionAccess 'mypay', the export's task) get GPD's instead.
+    const bindGpd = props.paymentPlatform === 'gpd' ? gpdBinder(this, props.gpd!) : undefined;
     const mailIdentityArn =
       props.mail.identityArn ??
       this.formatArn({ service: 'ses', resource: 'identity', resourceName: props.mail.from.split('@').pop()!, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
@@ -81,6 +90,7 @@ export class ApiStack extends Stack {
         acknowledgeWildcardResource(fn.role!, noticeObjects, `EXPORTS_BUCKET ${NOTICE_PDF_PREFIX}: one notice PDF per position (its IUD), named at run time.`);
       },
       mypay: (fn) => {
+        if (bindGpd) return bindGpd(fn);
         // Endpoint, entity code and password: the secret's fields, read at run time.
         fn.bindSecret('MYPAY_SECRET_NAME', mypaySecret);
         fn.addEnvironment('MYPAY_MODELLO_UNICO', String(props.mypayModelloUnico ?? true)).addEnvironment('MYPAY_SCADENZA_OBBLIGATORIA', String(props.mypayScadenzaObbligatoria ?? false));
@@ -165,6 +175,7 @@ export class ApiStack extends Stack {
       importMaxWaitMinutes: props.mypayImportMaxWaitMinutes,
       scadenzaObbligatoria: props.mypayScadenzaObbligatoria,
       applicationCode: props.mypayApplicationCode,
+      bindGpd,
       starter: this.functions.flows,
     });
 

@@ -131,6 +131,8 @@ export function buildApp(options: BuildAppOptions = {}) {
     mypayScadenzaObbligatoria: context.mypayScadenzaObbligatoria,
     mypayApplicationCode: context.mypayApplicationCode,
     mypayImportMaxWaitMinutes: context.mypayImportMaxWaitMinutes,
+    paymentPlatform: context.paymentPlatform,
+    gpd: context.gpd,
     mail: context.mail,
     io: context.io,
     pdnd: context.pdnd,

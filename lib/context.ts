@@ -51,8 +51,9 @@ export interface PortalContext {
   mypaySecretName: string;
   /**
    * The platform the council bills through (context paymentPlatform, default 'mypay') and, for pagoPA's GPD, its
-   * settings (README "Piattaforma di pagamento"). Read here so a stage file may carry them; the functions are not
-   * wired to GPD yet (issue 37).
+   * settings (README "Piattaforma di pagamento"): on 'gpd' the functions that call the platform get GPD's settings
+   * and secret instead of MyPay's (lib/gpd-binding.ts); the export, 'Paga' and the reporting are not wired to the
+   * port yet (issue 37).
    */
   paymentPlatform: PaymentPlatformName;
   gpd: {

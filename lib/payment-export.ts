@@ -24,6 +24,8 @@ export interface PaymentExportProps {
   /** The entity's MyPay settings the CSV's rows depend on (functions/adapters/mypay-rules.ts). */
   scadenzaObbligatoria?: boolean;
   applicationCode?: string;
+  /** On pagoPA GPD (paymentPlatform "gpd"): binds GPD's settings and secret to the task function instead of MyPay's. */
+  bindGpd?: (fn: PortalFunction) => void;
 }
 
 /**
@@ -45,10 +47,13 @@ export class PaymentExport extends Construct {
       timeout: Duration.seconds(TASK_TIMEOUT_SECONDS),
     });
     this.taskFunction.bindTable(props.table, 'RW').bindBucket('EXPORTS_BUCKET', props.exports, 'RW');
-    // MyPay's endpoint, entity code and password: the secret's fields, read at run time (functions/adapters/secrets.ts).
-    this.taskFunction.bindSecret('MYPAY_SECRET_NAME', props.mypaySecret);
-    this.taskFunction.addEnvironment('MYPAY_SCADENZA_OBBLIGATORIA', String(props.scadenzaObbligatoria ?? false));
-    if (props.applicationCode) this.taskFunction.addEnvironment('MYPAY_APPLICATION_CODE', props.applicationCode);
+    if (props.bindGpd) props.bindGpd(this.taskFunction);
+    else {
+      // MyPay's endpoint, entity code and password: the secret's fields, read at run time (functions/adapters/secrets.ts).
+      this.taskFunction.bindSecret('MYPAY_SECRET_NAME', props.mypaySecret);
+      this.taskFunction.addEnvironment('MYPAY_SCADENZA_OBBLIGATORIA', String(props.scadenzaObbligatoria ?? false));
+      if (props.applicationCode) this.taskFunction.addEnvironment('MYPAY_APPLICATION_CODE', props.applicationCode);
+    }
     const importMaxWaitMinutes = props.importMaxWaitMinutes ?? DEFAULT_IMPORT_MAX_WAIT_MINUTES;
     this.taskFunction.addEnvironment('MYPAY_IMPORT_MAX_WAIT_MINUTES', String(importMaxWaitMinutes));
 

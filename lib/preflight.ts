@@ -73,13 +73,14 @@ export const MIN_LAMBDA_CONCURRENCY = 1000;
 
 /** Every secret the stacks resolve, with the fields the code (or this preflight) reads. */
 export function secretsOf(settings: PortalContext): { name: string; what: string; fields: string[] | 'plain' }[] {
+  // The payment platform's: MyPay's access, or on pagoPA GPD the subscription keys (checkoutKey is optional).
+  const platform =
+    settings.paymentPlatform === 'gpd'
+      ? { name: settings.gpd.secretName!, what: `the council’s pagoPA GPD keys (${settings.gpd.environment})`, fields: ['apiKey', 'receiptsKey'] }
+      : { name: settings.mypaySecretName, what: 'the council’s MyPay access', fields: ['endpoint', 'codIpa', 'password', 'creditorFiscalCode'] };
   return [
     { name: settings.spidGateway.clientSecretName, what: 'the SPID/CIE gateway client secret', fields: 'plain' },
-    {
-      name: settings.mypaySecretName,
-      what: 'the council’s MyPay access',
-      fields: ['endpoint', 'codIpa', 'password', 'creditorFiscalCode'],
-    },
+    platform,
     { name: settings.io.secretName, what: 'the IO service’s key', fields: ['apiKey', 'organizationFiscalCode'] },
   ];
 }
@@ -308,18 +309,22 @@ async function pdndKid(clients: PreflightClients, region: string, settings: Port
   };
 }
 
-function samePayee(io: SecretFields | undefined, mypay: SecretFields | undefined, settings: PortalContext): Check | undefined {
-  if (typeof io !== 'object' || typeof mypay !== 'object') return undefined;
+function samePayee(io: SecretFields | undefined, mypay: SecretFields | undefined, settings: PortalContext, stage: Stage): Check | undefined {
+  const gpd = settings.paymentPlatform === 'gpd';
+  if (typeof io !== 'object' || (!gpd && typeof mypay !== 'object')) return undefined;
   const organization = String(io.organizationFiscalCode ?? '').trim();
-  const creditor = String(mypay.creditorFiscalCode ?? '').trim();
+  // On GPD the creditor is the stage's gpdOrganizationFiscalCode (a setting, not a secret).
+  const creditor = String((gpd ? settings.gpd.organizationFiscalCode : (mypay as Record<string, unknown>).creditorFiscalCode) ?? '').trim();
   if (!organization || !creditor) return undefined;
-  const title = `the IO service's organisation is MyPay's creditor entity (organizationFiscalCode of ${settings.io.secretName} = creditorFiscalCode of ${settings.mypaySecretName})`;
+  const platform = gpd ? 'pagoPA GPD' : 'MyPay';
+  const where = gpd ? `gpdOrganizationFiscalCode in ${stage.file}` : `creditorFiscalCode of ${settings.mypaySecretName}`;
+  const title = `the IO service's organisation is ${platform}'s creditor entity (organizationFiscalCode of ${settings.io.secretName} = ${where})`;
   if (organization === creditor) return { title, status: 'ok' };
   return {
     title,
     status: 'missing',
-    detail: 'the two fiscal codes differ: IO would show citizens notices payable to another body than the one MyPay bills for',
-    fix: ['use the IO service of the council that MyPay bills for (IO back office → Servizi), and put its key and organisation fiscal code in the IO secret', `or correct creditorFiscalCode in ${settings.mypaySecretName}`],
+    detail: `the two fiscal codes differ: IO would show citizens notices payable to another body than the one ${platform} bills for`,
+    fix: [`use the IO service of the council that ${platform} bills for (IO back office → Servizi), and put its key and organisation fiscal code in the IO secret`, `or correct ${where}`],
   };
 }
 
@@ -348,7 +353,7 @@ export async function preflight(stage: Stage, clients: PreflightClients, now = n
     checks.push(check);
     values.set(secret.name, value);
   }
-  const payee = samePayee(values.get(settings.io.secretName), values.get(settings.mypaySecretName), settings);
+  const payee = samePayee(values.get(settings.io.secretName), values.get(settings.mypaySecretName), settings, stage);
   if (payee) checks.push(payee);
 
   checks.push(...(await sesReady(clients, region, settings, settings.webDomainName)));

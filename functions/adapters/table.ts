@@ -153,6 +153,8 @@ export const paymentKeys = {
   checkoutMarker: (callId: string, period: string, iud: string) => ({ pk: `CHECKOUTS#${callId}`, sk: `${period}#${iud}` }),
   checkoutsOfCall: (callId: string) => `CHECKOUTS#${callId}`,
   debtToReconcile: (callId: string, anno: number, userId: string) => ({ pk: `CALL#${callId}#DEBTS#${anno}`, sk: `RECONCILE#${userId}` }),
+  /** The council's IUV sequence at GPD (functions/positions/iuv-sequence.ts): the last number given, per segregation code. */
+  iuvSequence: (segregationCode: string) => ({ pk: 'COUNTER#GPD_IUV', sk: `SEGREGATION#${segregationCode}` }),
 };
 /** How many partitions of each index a call-year's payment list is spread over (by citizen): 4 × 1,000 writes a second. */
 export const DEBT_LIST_SHARDS = 4;

@@ -1,8 +1,9 @@
 /**
  * The payment-platform port (issue 37): what the export workflow (functions/flows/export-steps.ts), the citizen's
  * 'Paga' (functions/payments) and the reporting (functions/reporting) need from the platform the council bills
- * through, whichever it is: MyPay (Regione Veneto's intermediary, functions/adapters/mypay.ts) or pagoPA's GPD
- * with Checkout and the receipts service (functions/adapters/gpd/). Types only: the domain stays pure.
+ * through, whichever it is: MyPay (Regione Veneto's intermediary, functions/adapters/mypay/platform.ts over
+ * functions/adapters/mypay.ts) or pagoPA's GPD with Checkout and the receipts service (functions/adapters/gpd/).
+ * Types only: the domain stays pure.
  *
  * The positions' states stay the portal's (functions/domain/positions/states.ts); an adapter maps its platform's
  * onto them (for GPD: domain/gpd.ts portalStateOfGpd). What one platform has and the other has not (MyPay's CSV and
@@ -111,9 +112,9 @@ export interface PlatformCheckout {
    * the adapter adds the outcome's path or parameter where the platform has several return addresses) with
    * `correlationId` in it. null: the platform has nothing payable for them.
    */
-  open(request: { notices: readonly PayableNotice[]; returnUrl: string; correlationId: string; email?: string | null }): Promise<{ sessionId: string; url: string } | null>;
+  open(request: { notices: readonly PayableNotice[]; returnUrl: string; correlationId: string; email?: string | null }, options?: { deadline?: number }): Promise<{ sessionId: string; url: string } | null>;
   /** What became of a checkout (MyPay: by its session; GPD: from the positions' states and receipts). */
-  outcome(session: { sessionId: string; notices: readonly PayableNotice[] }): Promise<PlatformPaymentOutcome>;
+  outcome(session: { sessionId: string; notices: readonly PayableNotice[] }, options?: { deadline?: number }): Promise<PlatformPaymentOutcome>;
 }
 
 export interface PlatformReporting {

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { CfnResource } from 'aws-cdk-lib';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,6 +25,16 @@ const variablesOf = (portal: ReturnType<typeof synth>, fn: PortalFunction) => {
   const template = Template.fromStack(portal.api);
   const id = portal.api.resolve((fn.node.defaultChild as CfnFunction).logicalId) as string;
   return template.findResources('AWS::Lambda::Function')[id]!.Properties.Environment.Variables as Record<string, unknown>;
+};
+/** The secrets a function's role may read (GetSecretValue), each resource as its template JSON (an ARN built with Fn::Join). */
+const secretsReadBy = (portal: ReturnType<typeof synth>, fn: PortalFunction): string[] => {
+  const template = Template.fromStack(portal.api);
+  const role = portal.api.resolve((fn.role!.node.defaultChild as CfnResource).logicalId) as string;
+  return Object.values(template.findResources('AWS::IAM::Policy'))
+    .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(`"${role}"`))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+    .filter((statement) => [statement.Action].flat().includes('secretsmanager:GetSecretValue'))
+    .flatMap((statement) => [statement.Resource].flat().map((resource) => JSON.stringify(resource)));
 };
 
 describe('a production stage', () => {
@@ -50,6 +61,29 @@ describe('a production stage', () => {
     const portal = synth('prod-gpd');
     try {
       expect(portal.warnings).toEqual([]);
+      // The functions that call the payment platform get GPD's settings and its secret's name, not MyPay's.
+      const { PaymentJobs } = portal.api.backgroundJobs.jobFunctions;
+      const callers = [portal.api.functions['user-positions'], PaymentJobs, portal.api.paymentExport.taskFunction];
+      for (const fn of callers) {
+        const variables = variablesOf(portal, fn);
+        expect(variables).toMatchObject({
+          PAYMENT_PLATFORM: 'gpd',
+          GPD_BASE_URL: 'https://api.uat.platform.pagopa.it',
+          GPD_SECRET_NAME: 'portale/gpd',
+          GPD_ORGANIZATION_FISCAL_CODE: '00488410010',
+          GPD_COMPANY_NAME: 'Comune di Fantasia',
+          GPD_SEGREGATION_CODE: '47',
+          GPD_IBAN: 'IT60X0542811101000000123456',
+          GPD_TAXONOMY_CODE: '9/0101108TS/',
+        });
+        expect(variables).not.toHaveProperty('MYPAY_SECRET_NAME');
+        const secrets = secretsReadBy(portal, fn);
+        expect(secrets.filter((arn) => arn.includes('secret:portale/gpd-??????'))).toHaveLength(1);
+        expect(secrets.some((arn) => arn.includes('mypay'))).toBe(false);
+      }
+      // A function that does not call the platform gets neither.
+      expect(variablesOf(portal, portal.api.functions.tickets)).not.toHaveProperty('GPD_SECRET_NAME');
+      expect(secretsReadBy(portal, portal.api.functions.tickets).some((arn) => arn.includes('portale/gpd'))).toBe(false);
     } finally {
       portal.dispose();
     }

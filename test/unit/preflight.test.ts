@@ -187,6 +187,36 @@ describe('each missing piece, with its fix', () => {
     }
   });
 
+  it('on pagoPA GPD: the GPD keys’ secret instead of MyPay’s, its fields checked, and IO’s organisation against gpdOrganizationFiscalCode', async () => {
+    const gpdSettings = { paymentPlatform: 'gpd', gpdEnvironment: 'uat', gpdSecretName: 'portale/gpd-uat', gpdOrganizationFiscalCode: '80012340123', gpdCompanyName: 'Comune di Fantasia', gpdSegregationCode: '47', gpdIban: 'IT60X0542811101000000123456', gpdTaxonomyCode: '9/0101108TS/' };
+    writeFileSync(path.join(dir, 'prod-gpd.json'), JSON.stringify({ ...settings, pdndKid: kid, ...gpdSettings }));
+    const runGpd = () => preflight(loadStage('prod-gpd', dir), awsClients(), new Date('2026-11-28T12:00:00Z'));
+    delete secretValues['portale-servizi-sociali/mypay'];
+    secretValues['portale/gpd-uat'] = JSON.stringify({ apiKey: 'gpd-key-0123456789', receiptsKey: 'receipts-key-0123456789' });
+    try {
+      let checks = await runGpd();
+      expect(checks.filter((c) => c.status !== 'ok')).toEqual([]);
+      expect(checks.some((c) => c.title.includes('portale-servizi-sociali/mypay'))).toBe(false);
+      expect(find(checks, 'secret portale/gpd-uat')).toMatchObject({ title: 'secret portale/gpd-uat (the council’s pagoPA GPD keys (uat))', detail: 'fields apiKey, receiptsKey present' });
+      expect(find(checks, "the IO service's organisation is pagoPA GPD's creditor entity").status).toBe('ok');
+      expect(report(checks)).not.toMatch(/gpd-key-0123456789|receipts-key-0123456789/);
+
+      secretValues['portale/gpd-uat'] = JSON.stringify({ apiKey: 'gpd-key-0123456789' });
+      secretValues['portale-servizi-sociali/io-api-key'] = JSON.stringify({ apiKey: IO_KEY, organizationFiscalCode: '00000000001' });
+      checks = await runGpd();
+      expect(find(checks, 'secret portale/gpd-uat')).toMatchObject({
+        status: 'missing',
+        detail: 'missing or empty field: receiptsKey',
+        fix: [expect.stringContaining(`--secret-id portale/gpd-uat --secret-string '{"apiKey":"<apiKey>","receiptsKey":"<receiptsKey>"}'`)],
+      });
+      expect(find(checks, "the IO service's organisation is pagoPA GPD's creditor entity")).toMatchObject({ status: 'missing', fix: expect.arrayContaining([expect.stringContaining('gpdOrganizationFiscalCode in')]) });
+      expect(passed(checks)).toBe(false);
+    } finally {
+      delete secretValues['portale/gpd-uat'];
+      everythingPresentSecrets();
+    }
+  });
+
   it('the SES identity missing, or not verified', async () => {
     ses.on(GetEmailIdentityCommand).rejects(notFound('NotFoundException'));
     expect(find(await run(), 'SES identity')).toMatchObject({ status: 'missing', fix: expect.arrayContaining(['aws sesv2 create-email-identity --region eu-south-1 --email-identity comune.fantasia.it']) });

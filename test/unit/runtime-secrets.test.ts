@@ -9,6 +9,7 @@ const values: Record<string, string> = {
   'portale-servizi-sociali/mypay': JSON.stringify({ endpoint: 'https://mypay.example.it/ws', codIpa: 'C_X000', password: 'first', creditorFiscalCode: '00000000000' }),
   'portale-servizi-sociali/io-api-key': JSON.stringify({ apiKey: 'io-key', organizationFiscalCode: '00000000000' }),
   'arn:aws:secretsmanager:eu-south-1:111111111111:secret:CursorSecret-AbCdEf': 'cursor-key',
+  'portale-servizi-sociali/gpd-uat': JSON.stringify({ apiKey: 'gpd-key', receiptsKey: 'receipts-key' }),
 };
 
 beforeEach(() => {
@@ -47,6 +48,19 @@ describe('secrets read at run time (functions/adapters/secrets.ts)', () => {
     vi.setSystemTime(Date.now() + 301_000);
     await loadSecrets(env);
     expect(env.MYPAY_PASSWORD).toBe('rotated');
+  });
+
+  it("fills GPD's subscription keys, Checkout's only when the secret has one", async () => {
+    const env: NodeJS.ProcessEnv = { GPD_SECRET_NAME: 'portale-servizi-sociali/gpd-uat' };
+    await loadSecrets(env);
+    expect(env).toEqual({ GPD_SECRET_NAME: 'portale-servizi-sociali/gpd-uat', GPD_API_KEY: 'gpd-key', GPD_RECEIPTS_KEY: 'receipts-key' });
+    values['portale-servizi-sociali/gpd-uat'] = JSON.stringify({ apiKey: 'gpd-key', receiptsKey: 'receipts-key', checkoutKey: 'checkout-key' });
+    clearCaches();
+    await loadSecrets(env);
+    expect(env.GPD_CHECKOUT_KEY).toBe('checkout-key');
+    values['portale-servizi-sociali/gpd-uat'] = JSON.stringify({ apiKey: 'gpd-key' });
+    clearCaches();
+    await expect(loadSecrets(env)).rejects.toThrow('The secret portale-servizi-sociali/gpd-uat has no field receiptsKey');
   });
 
   it('names the secret and the field when a field the code reads is missing', async () => {

@@ -1,0 +1,46 @@
+import { PLATFORM_CAPABILITIES, type PaymentPlatform, type PlatformExport, type PlatformPayment } from '../../domain/payment-platform.ts';
+import type { MyPay, MyPayPaidItem } from '../ports.ts';
+
+/**
+ * MyPay behind the payment-platform port (functions/domain/payment-platform.ts), over today's MyPay calls
+ * (functions/adapters/mypay.ts): 'Paga' is paaSILVerificaAvviso for one notice (MyPay pays one position per
+ * checkout), its outcome paaSILChiediPagati by MyPay's session, the reporting MyPay's export of what was paid.
+ * Errors stay MyPay's (`MyPayUnavailable`, `MyPayFault`), as the port names them.
+ *
+ * The export is given by the caller: on MyPay it is the import of a CSV in a ZIP with its result files, built
+ * from what the flow's steps hold (the payer's address, the call's configuration), which the port's positions
+ * do not carry.
+ */
+export function makeMyPayPlatform(mypay: Pick<MyPay, 'openPositionCheckout' | 'paymentOutcome' | 'reportPaid'>, parts: { export: PlatformExport }): PaymentPlatform {
+  const payment = (item: MyPayPaidItem): PlatformPayment => ({ iud: item.iud, iuv: item.iuv, amountCents: item.amountCents, paidOn: item.paidOn, receiptId: item.iur });
+  return {
+    name: 'mypay',
+    capabilities: PLATFORM_CAPABILITIES.mypay,
+    export: parts.export,
+
+    checkout: {
+      /**
+       * One notice, by its IUV. The return address goes to MyPay as given: MyPay's landing adds its own session
+       * (idSession) when it sends the citizen back, and that session is the checkout's correlation.
+       */
+      async open({ notices, returnUrl }, options = {}) {
+        if (notices.length !== 1) throw new RangeError(`MyPay: un avviso per pagamento, non ${notices.length}`);
+        const session = await mypay.openPositionCheckout(notices[0]!.iuv, returnUrl, options.deadline);
+        return session && { sessionId: session.idSession, url: session.url };
+      },
+      async outcome({ sessionId }, options = {}) {
+        const outcome = await mypay.paymentOutcome(sessionId, options.deadline);
+        return { status: outcome.status, payments: outcome.payments.map(payment) };
+      },
+    },
+
+    reporting: {
+      paidBetween: async (from, to) => (await mypay.reportPaid(from, to)).map(payment),
+    },
+
+    /** MyPay has no reading of one position: its state comes from the reporting ('Rendicontazione'). */
+    async positionState() {
+      throw new Error('MyPay non offre la lettura di una singola posizione: lo stato dei pagamenti viene dalla rendicontazione');
+    },
+  };
+}

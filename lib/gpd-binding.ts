@@ -1,0 +1,30 @@
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import type { PortalContext } from './context.ts';
+import type { PortalFunction } from './portal-function.ts';
+
+/**
+ * pagoPA's GPD for the functions that call the payment platform (a stage with paymentPlatform "gpd", README
+ * "Piattaforma di pagamento"): the council's settings in the environment (the names lib/local/runtime.ts gives the
+ * local stack) and the subscription keys' secret named, read at run time (functions/adapters/secrets.ts
+ * GPD_SECRET_NAME), with GetSecretValue on that one secret.
+ */
+export function gpdBinder(scope: Construct, gpd: PortalContext['gpd']): (fn: PortalFunction) => void {
+  const required = { gpdSecretName: gpd.secretName, gpdOrganizationFiscalCode: gpd.organizationFiscalCode, gpdCompanyName: gpd.companyName, gpdSegregationCode: gpd.segregationCode, gpdIban: gpd.iban, gpdTaxonomyCode: gpd.taxonomyCode };
+  const missing = Object.entries(required).filter(([, value]) => !value).map(([key]) => key);
+  if (missing.length) throw new Error(`paymentPlatform "gpd" needs ${missing.join(', ')} (README, "Piattaforma di pagamento")`);
+  const secret = secretsmanager.Secret.fromSecretNameV2(scope, 'GpdSecret', gpd.secretName!);
+  const settings: Record<string, string> = {
+    PAYMENT_PLATFORM: 'gpd',
+    GPD_BASE_URL: gpd.baseUrl,
+    GPD_ORGANIZATION_FISCAL_CODE: gpd.organizationFiscalCode!,
+    GPD_COMPANY_NAME: gpd.companyName!,
+    GPD_SEGREGATION_CODE: gpd.segregationCode!,
+    GPD_IBAN: gpd.iban!,
+    GPD_TAXONOMY_CODE: gpd.taxonomyCode!,
+  };
+  return (fn) => {
+    for (const [name, value] of Object.entries(settings)) fn.addEnvironment(name, value);
+    fn.bindSecret('GPD_SECRET_NAME', secret);
+  };
+}
