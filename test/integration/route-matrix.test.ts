@@ -116,10 +116,10 @@ const expected: Record<string, Row> = {
   'POST /api/calls/{id}/enrolments/import': operatorsOnly(200),
   'POST /api/calls/{id}/enrolments/import/apply': operatorsOnly(200),
   'GET /api/calls/{id}/enrolments/import': operatorsOnly(200),
-  // MyPay exports and flows: operators only. A month with nothing to send creates no flow (409, past the role
-  // check). The matrix's flow holds its one position back (its citizen's stored address would run as a formula):
+  // MyPay exports and flows: operators only. 'Invia a MyPay' only starts the workflow (201), which finds nothing
+  // to send in the matrix's new call and completes without listing the flow. The matrix's flow holds its one position back (its citizen's stored address would run as a formula):
   // it completes at once, restarting it is refused (409) and it has no file (404) — past the role check.
-  'POST /api/calls/{id}/exports': operatorsOnly(409),
+  'POST /api/calls/{id}/exports': operatorsOnly(201),
   'GET /api/flows': operatorsOnly(200),
   'GET /api/flows/{id}': operatorsOnly(200),
   'POST /api/flows/{id}/restart': operatorsOnly(409),
