@@ -38,7 +38,7 @@ try {
   synth(checkout, stage, assembly);
 
   // cdk diff --fail exits 1 when the deployed stack differs from the tag's template.
-  const changed = stackNamesOf(settings.stackPrefix, { edge: !settings.webAclArn }).filter((stack) => cdk(checkout, ['diff', '--app', assembly, '--fail', stack]) !== 0);
+  const changed = stackNamesOf(settings.stackPrefix, { edge: !settings.webAclArn, edgeAlarms: true }).filter((stack) => cdk(checkout, ['diff', '--app', assembly, '--fail', stack]) !== 0);
   if (changed.length === 0) {
     console.log(`\nNothing to roll back: every stack of ${stage.name} already matches ${tag}.`);
   } else {

@@ -1,11 +1,14 @@
-import { CfnResource, Duration, Stack } from 'aws-cdk-lib';
+import { ArnFormat, CfnResource, Duration, Stack } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as events from 'aws-cdk-lib/aws-events';
-import type * as sns from 'aws-cdk-lib/aws-sns';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct, type IConstruct } from 'constructs';
 import { BUSINESS_SERVICE, businessDimensions, businessMetricDefinitions, type BusinessMetric } from '../functions/domain/business-metrics.ts';
@@ -158,6 +161,41 @@ export function businessTotal(namespace: string, metric: BusinessMetric, options
   });
 }
 
+/**
+ * The topic the alarms of one stack send to, in that stack's region (an alarm notifies a topic of its own region),
+ * encrypted with a key of its own, with the stage's `alarmEmail` subscribed. CloudWatch publishes to an encrypted
+ * topic only if the key lets it: the key's policy grants it to the alarms of this deployment (their names start
+ * with the prefix), in this account and region.
+ */
+export function alarmTopic(stack: Stack, stackPrefix: string, alarmEmail: string | undefined): sns.Topic {
+  const alarmArns = stack.formatArn({ service: 'cloudwatch', resource: 'alarm', resourceName: `${stackPrefix} - *`, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+  const fromOurAlarms = { StringEquals: { 'aws:SourceAccount': stack.account }, ArnLike: { 'aws:SourceArn': alarmArns } };
+  const key = new kms.Key(stack, 'AlarmTopicKey', { description: `Encrypts the alarm notifications of ${stackPrefix}`, enableKeyRotation: true });
+  key.addToResourcePolicy(
+    new iam.PolicyStatement({
+      principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+      actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+      resources: ['*'],
+      conditions: fromOurAlarms,
+    }),
+  );
+  const topic = new sns.Topic(stack, 'AlarmTopic', {
+    displayName: `Portale servizi sociali (${stackPrefix}): allarmi`,
+    masterKey: key,
+    enforceSSL: true,
+  });
+  topic.addToResourcePolicy(
+    new iam.PolicyStatement({
+      principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+      actions: ['sns:Publish'],
+      resources: [topic.topicArn],
+      conditions: fromOurAlarms,
+    }),
+  );
+  if (alarmEmail) topic.addSubscription(new subscriptions.EmailSubscription(alarmEmail));
+  return topic;
+}
+
 export interface PortalAlarmsProps {
   /** The deployment's prefix: every alarm's name starts with it (and the topic's policy lets CloudWatch publish for those). */
   stackPrefix: string;
@@ -297,6 +335,32 @@ export class PortalAlarms extends Construct {
     );
   }
 
+  /**
+   * The share of 5xx answers CloudFront gave (the site and the API through it), by the same rule as the API's. Its
+   * metrics exist only in us-east-1, with `Region=Global`: the alarm is made in a stack of that region. CloudFront
+   * gives the rate (5xxErrorRate, Average) and the requests (Sum): the errors are their product.
+   */
+  watchDistribution(distributionId: string) {
+    const cloudFront = (metricName: string, statistic: string) =>
+      new cloudwatch.Metric({ namespace: 'AWS/CloudFront', metricName, dimensionsMap: { DistributionId: distributionId, Region: 'Global' }, statistic, period: FIVE_MINUTES, region: 'us-east-1' });
+    const rate = cloudFront('5xxErrorRate', 'Average');
+    const requests = cloudFront('Requests', 'Sum');
+    this.add(
+      'CloudFront5xxShare',
+      'CloudFront',
+      'quota di risposte 5xx',
+      `Più del ${thresholds.http5xxPercent}% delle risposte di CloudFront (sito e API) è un errore 5xx in 2 periodi di 5 minuti su 3 (contato da ${thresholds.http5xxMinimumErrors} errori e ${thresholds.http5xxMinimumRequests} richieste per periodo).`,
+      'CloudFront: risposte 5xx',
+      { threshold: thresholds.http5xxPercent, evaluationPeriods: 3, datapointsToAlarm: 2, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      new cloudwatch.MathExpression({
+        expression: `IF(requests >= ${thresholds.http5xxMinimumRequests} AND FILL(rate, 0) * requests / 100 >= ${thresholds.http5xxMinimumErrors}, FILL(rate, 0), 0)`,
+        usingMetrics: { rate, requests },
+        label: 'Risposte 5xx di CloudFront (%)',
+        period: FIVE_MINUTES,
+      }),
+    );
+  }
+
   /** Throttled requests and system errors of the table (and its indexes). */
   watchTable(table: dynamodb.ITable) {
     this.add(
@@ -380,10 +444,10 @@ export class PortalAlarms extends Construct {
   }
 
   /** Notifications SNS could not deliver (the alarms' own topic: an e-mail subscriber gone, a bad endpoint). */
-  watchTopic(topic: sns.ITopic, label: string) {
+  watchTopic(topic: sns.ITopic, label: string, subject = 'SNS') {
     this.add(
       'TopicNotificationsFailed',
-      'SNS',
+      subject,
       'notifiche non consegnate',
       `Il topic SNS ${label} non ha consegnato notifiche ad almeno un destinatario negli ultimi 5 minuti.`,
       'SNS: notifiche non consegnate',

@@ -1,16 +1,13 @@
-import { ArnFormat, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as sns from 'aws-cdk-lib/aws-sns';
-import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import { PortalAlarms, functionsOf, isTaskOf, rulesOf, stateMachineTasks, stateMachinesOf } from './alarms.ts';
+import { PortalAlarms, alarmTopic, functionsOf, isTaskOf, rulesOf, stateMachineTasks, stateMachinesOf } from './alarms.ts';
 import { metricsNamespace } from './context.ts';
 import { portalDashboard } from './dashboard.ts';
 import { DataMigrations } from './migrations.ts';
@@ -54,33 +51,7 @@ export class OperationsStack extends Stack {
     super(scope, id, props);
     const namespace = metricsNamespace(props.stackPrefix);
 
-    // CloudWatch publishes to an encrypted topic only if the key lets it: the key's policy grants it to the
-    // alarms of this deployment (their names start with the prefix), in this account and region.
-    const alarmArns = this.formatArn({ service: 'cloudwatch', resource: 'alarm', resourceName: `${props.stackPrefix} - *`, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
-    const fromOurAlarms = { StringEquals: { 'aws:SourceAccount': this.account }, ArnLike: { 'aws:SourceArn': alarmArns } };
-    const key = new kms.Key(this, 'AlarmTopicKey', { description: `Encrypts the alarm notifications of ${props.stackPrefix}`, enableKeyRotation: true });
-    key.addToResourcePolicy(
-      new iam.PolicyStatement({
-        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
-        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
-        resources: ['*'],
-        conditions: fromOurAlarms,
-      }),
-    );
-    this.topic = new sns.Topic(this, 'AlarmTopic', {
-      displayName: `Portale servizi sociali (${props.stackPrefix}): allarmi`,
-      masterKey: key,
-      enforceSSL: true,
-    });
-    this.topic.addToResourcePolicy(
-      new iam.PolicyStatement({
-        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
-        actions: ['sns:Publish'],
-        resources: [this.topic.topicArn],
-        conditions: fromOurAlarms,
-      }),
-    );
-    if (props.alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+    this.topic = alarmTopic(this, props.stackPrefix, props.alarmEmail);
     new CfnOutput(this, 'AlarmTopicArn', { value: this.topic.topicArn, description: 'Subscribe whoever is on call (e-mail, SMS, chat) to this topic' });
 
     // The data migrations, after the API (their functions and state machine are watched below like the others).

@@ -458,7 +458,12 @@ describe('rotating secrets (context secretsRevision)', () => {
   });
 });
 
-// The operations stack is built last: a stack made after it would not be watched.
-it('is the last stack of the app', () => {
-  expect(s.portal.app.node.children.filter((c) => Stack.isStack(c)).at(-1)).toBeInstanceOf(OperationsStack);
+// The operations stack is built last in the stage's region: a stack made after it would not be watched. After it
+// comes only CloudFront's alarms' stack, in us-east-1, which has nothing for it to watch.
+it('is the last stack of the app but CloudFront’s alarms in us-east-1, which hold no function, state machine or rule', () => {
+  const stacks = s.portal.app.node.children.filter((c): c is Stack => Stack.isStack(c));
+  expect(stacks.at(-2)).toBeInstanceOf(OperationsStack);
+  expect(stacks.at(-1)).toBe(s.portal.edgeAlarms);
+  const held = Object.values(Template.fromStack(s.portal.edgeAlarms).toJSON().Resources as Record<string, Json>).map((r) => r.Type);
+  expect(held.filter((type) => /^AWS::(Lambda::Function|StepFunctions::StateMachine|Events::Rule|Scheduler::)/.test(type))).toEqual([]);
 });
