@@ -157,6 +157,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     alarmEmail: context.alarmEmail,
     table: data.table,
     httpApi: web.httpApi,
+    apiAccessLogs: web.apiAccessLogs,
     apiFunctions: api.functions,
     paymentExport: api.paymentExport.stateMachine,
     migrateAfter: [api],

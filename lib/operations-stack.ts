@@ -4,6 +4,7 @@ import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
@@ -23,6 +24,8 @@ export interface OperationsStackProps extends StackProps {
   watched?: Stack[];
   table: dynamodb.ITable;
   httpApi: apigwv2.IHttpApi;
+  /** The API's access log: the latency of its fast routes is read from it. */
+  apiAccessLogs: logs.ILogGroup;
   /** The API's functions by resource (their duration is watched against the timeout, and graphed one by one). */
   apiFunctions: Record<string, lambda.IFunction>;
   paymentExport: sfn.IStateMachine;
@@ -65,7 +68,7 @@ export class OperationsStack extends Stack {
     for (const fn of functions) this.alarms.watchFunction(fn, { api: apiFunctions.has(fn), stateMachineTask: isTaskOf(tasks, fn) });
     // The export's failures page once, as 'MyPay: flusso in errore' (MarkFailed counts them), not again as failed executions.
     for (const machine of stateMachines) this.alarms.watchStateMachine(machine, { failuresReported: machine === props.paymentExport });
-    this.alarms.watchHttpApi(props.httpApi);
+    this.alarms.watchHttpApi(props.httpApi, props.apiAccessLogs);
     this.alarms.watchFederation(props.signIn.userPool.userPoolId, props.signIn.client.userPoolClientId, props.signIn.providerName);
     this.alarms.watchDeliveries(rulesOf(watched));
     this.alarms.watchTopic(this.topic, 'degli allarmi');

@@ -7,7 +7,8 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { businessMetricNames } from '../../functions/domain/business-metrics.ts';
 import { MIGRATION_IDS } from '../../functions/migrations/ids.ts';
-import { resources } from '../../functions/routes.ts';
+import { resources, routeKey, routes } from '../../functions/routes.ts';
+import { FAST_ROUTE_LATENCY } from '../../lib/alarms.ts';
 import { inventoryOf } from '../../lib/cost-inventory.ts';
 import { OperationsStack } from '../../lib/operations-stack.ts';
 import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
@@ -245,7 +246,6 @@ describe('alarms', () => {
       ['errors', '5xx', `${s.portal.web.stackName}/${s.portal.web.resolve((s.portal.web.httpApi.node.defaultChild as Json).logicalId)}`],
       ['requests', 'Count', expect.any(String)],
     ]);
-    expect(byName('Portale - API HTTP - latenza p95')).toMatchObject({ MetricName: 'Latency', ExtendedStatistic: 'p95', Threshold: 3000 });
     const throttles = byName('Portale - DynamoDB - richieste limitate');
     expect(throttles.Metrics.filter((m: Json) => m.MetricStat).map((m: Json) => m.MetricStat.Metric.MetricName)).toEqual(Array(8).fill('ThrottledRequests'));
     // Throttling pages only when it persists: three periods of 5 minutes in a row.
@@ -253,6 +253,29 @@ describe('alarms', () => {
     expect(byName('Portale - DynamoDB - errori di sistema').Metrics.filter((m: Json) => m.MetricStat).every((m: Json) => m.MetricStat.Metric.MetricName === 'SystemErrors')).toBe(true);
     expect(byName('Portale - SES - bounce rate vicino alla sospensione')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.BounceRate', Threshold: 0.05 });
     expect(byName('Portale - SES - complaint rate vicino alla sospensione')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.ComplaintRate', Threshold: 0.001 });
+  });
+
+  it('watch the p95 latency of the API’s fast routes only: not notices, the enrolments’ CSV, nor the INPS and MyPay calls', () => {
+    const latency = alarmsOf(s).find((a) => a.AlarmName === 'Portale - API HTTP - latenza p95');
+    expect(latency).toMatchObject({ Namespace: 'PortaleServiziSociali/Portale', MetricName: FAST_ROUTE_LATENCY, ExtendedStatistic: 'p95', Threshold: 3000, EvaluationPeriods: 3 });
+    const filters = Object.values(s.operations.Resources as Record<string, Json>).filter((r) => r.Type === 'AWS::Logs::MetricFilter').map((r) => r.Properties);
+    const filter = filters.find((f) => f.MetricTransformations[0].MetricName === FAST_ROUTE_LATENCY);
+    expect(filter.MetricTransformations[0]).toMatchObject({ MetricNamespace: 'PortaleServiziSociali/Portale', MetricValue: '$.responseLatency', Unit: 'Milliseconds' });
+    // On the API's access log, which writes the latency as a JSON number.
+    const web = Template.fromStack(s.portal.web);
+    const accessLogs = s.portal.web.resolve((s.portal.web.apiAccessLogs.node.defaultChild as Json).logicalId);
+    expect(target(s, filter.LogGroupName)).toBe(`${s.portal.web.stackName}/${accessLogs}`);
+    const [stage] = Object.values(web.findResources('AWS::ApiGatewayV2::Stage')) as Json[];
+    expect(JSON.parse(stage.Properties.AccessLogSettings.Format.replace('$context.responseLatency', '1234')).responseLatency).toBe(1234);
+    // Every route but the slow ones: the route keys are those of the route table.
+    const pattern: string = filter.FilterPattern;
+    expect(pattern.length).toBeLessThanOrEqual(1024);
+    const excluded = [...pattern.matchAll(/\$\.routeKey != "([^"]+)"/g)].map((m) => m[1]);
+    const slow = routes.filter((r) => r.resource === 'notices' || r.resource === 'enrolment-csv' || ['fetchMyIseeFromInps', 'fetchUserIseeFromInps', 'checkIseeWithInps', 'payPosition', 'paymentReturn'].includes(r.operationId));
+    expect(excluded.sort()).toEqual(slow.map(routeKey).sort());
+    expect(excluded).not.toContain('GET /api/me/positions');
+    expect(excluded).not.toContain('GET /api/isee');
+    expect(pattern).toContain('$.responseLatency >= 0');
   });
 
   it('watch what fired nothing before: SPID/CIE sign-ins failing, EventBridge and Scheduler deliveries, SNS notifications', () => {
