@@ -438,6 +438,8 @@ describe('the cost model’s counts (npm run cost)', () => {
     expect(before.alarmMetrics).toBeGreaterThanOrEqual(alarms.length);
     expect(before.functions).toBe([...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::Lambda::Function')).length);
     expect(before.kmsKeys).toBe([...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::KMS::Key')).length);
+    // The edge stack's web ACL: the rate limit per IP and AWS's two managed rule groups.
+    expect([before.webAcls, before.webAclRules]).toEqual([1, 3]);
     // The secrets the templates resolve or grant: MyPay, IO (read at run time), the SPID/CIE gateway's client secret (and the cursor key the API creates).
     expect(before.secrets).toBeGreaterThanOrEqual(3);
     expect(before.dashboards).toBe(1);
