@@ -64,6 +64,6 @@ row('Totale all’anno', bills.map((b) => usd(b.bill.total * 12)));
 console.log(`\nCopia di staging nello stesso account (come un comune di ${usageAssumptions.stagingInhabitants.toLocaleString('it-IT')} ab., senza quote gratuite): ${usd(staging.total)} al mese in più.`);
 console.log(
   `Conteggi dall’app sintetizzata: ${inventory.functions} funzioni, ${inventory.stateMachines} macchine a stati, ${inventory.alarmMetrics} metriche negli allarmi, ` +
-    `${inventory.customMetrics} metriche personalizzate, ${inventory.kmsKeys} chiavi KMS, ${inventory.secrets} segreti, ${inventory.dashboards} dashboard.`,
+    `${inventory.customMetrics} metriche personalizzate, ${inventory.kmsKeys} chiavi KMS, ${inventory.secrets} segreti, ${inventory.dashboards} dashboard, ${inventory.webAcls} web ACL WAF con ${inventory.webAclRules} regole.`,
 );
 console.log('\nIpotesi e prezzi: lib/cost-model.ts (le voci ASSUMPTION vanno verificate nel calcolatore AWS); README, «What it costs».');

@@ -18,7 +18,7 @@ if (!name) {
 const dataOnly = args.includes('--data-only');
 const stage = loadStage(name);
 const settings = settingsOf(stage);
-const stacks = dataOnly ? [`${settings.stackPrefix}Data`] : stackNamesOf(settings.stackPrefix, { edge: !settings.webAclArn });
+const stacks = dataOnly ? [`${settings.stackPrefix}Data`] : stackNamesOf(settings.stackPrefix, { edge: !settings.webAclArn, edgeAlarms: true });
 
 // The data stack alone needs only the account, the region and the bootstrap.
 await preflightOrStop(stage, dataOnly ? (c) => /^(credentials|region|CDK bootstrap)/.test(c.title) : undefined);

@@ -1,13 +1,18 @@
-import { CfnResource, Duration, Stack } from 'aws-cdk-lib';
+import { ArnFormat, CfnResource, Duration, Stack } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as events from 'aws-cdk-lib/aws-events';
-import type * as sns from 'aws-cdk-lib/aws-sns';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct, type IConstruct } from 'constructs';
+import { slowRouteKeys } from './function-access.ts';
 import { BUSINESS_SERVICE, businessDimensions, businessMetricDefinitions, type BusinessMetric } from '../functions/domain/business-metrics.ts';
 
 /** Where each alarm's description sends the on-call person: the section of the runbook that says what to do. */
@@ -29,7 +34,7 @@ export const thresholds = {
   http5xxPercent: 5,
   http5xxMinimumRequests: 20,
   http5xxMinimumErrors: 5,
-  /** p95 latency of the HTTP API (ms) for 15 minutes. */
+  /** p95 latency of the HTTP API's fast routes (ms) for 15 minutes (the slow ones: function-access.ts slowRouteKeys). */
   httpP95LatencyMs: 3000,
   /** SES: AWS reviews an account from a 5% bounce rate and pauses it from 10%; for complaints 0.1% and 0.5%. */
   sesBounceRate: 0.05,
@@ -158,6 +163,58 @@ export function businessTotal(namespace: string, metric: BusinessMetric, options
   });
 }
 
+/**
+ * The topic the alarms of one stack send to, in that stack's region (an alarm notifies a topic of its own region),
+ * encrypted with a key of its own, with the stage's `alarmEmail` subscribed. CloudWatch publishes to an encrypted
+ * topic only if the key lets it: the key's policy grants it to the alarms of this deployment (their names start
+ * with the prefix), in this account and region.
+ */
+export function alarmTopic(stack: Stack, stackPrefix: string, alarmEmail: string | undefined): sns.Topic {
+  const alarmArns = stack.formatArn({ service: 'cloudwatch', resource: 'alarm', resourceName: `${stackPrefix} - *`, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+  const fromOurAlarms = { StringEquals: { 'aws:SourceAccount': stack.account }, ArnLike: { 'aws:SourceArn': alarmArns } };
+  const key = new kms.Key(stack, 'AlarmTopicKey', { description: `Encrypts the alarm notifications of ${stackPrefix}`, enableKeyRotation: true });
+  key.addToResourcePolicy(
+    new iam.PolicyStatement({
+      principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+      actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+      resources: ['*'],
+      conditions: fromOurAlarms,
+    }),
+  );
+  const topic = new sns.Topic(stack, 'AlarmTopic', {
+    displayName: `Portale servizi sociali (${stackPrefix}): allarmi`,
+    masterKey: key,
+    enforceSSL: true,
+  });
+  topic.addToResourcePolicy(
+    new iam.PolicyStatement({
+      principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+      actions: ['sns:Publish'],
+      resources: [topic.topicArn],
+      conditions: fromOurAlarms,
+    }),
+  );
+  if (alarmEmail) topic.addSubscription(new subscriptions.EmailSubscription(alarmEmail));
+  return topic;
+}
+
+/** The metric filter of the fast routes' latency: every access-log line whose route is not slow by design. */
+export const FAST_ROUTE_LATENCY = 'ApiFastRouteLatency';
+
+function fastRouteLatency(scope: Construct, accessLogs: logs.ILogGroup, namespace: string): logs.MetricFilter {
+  return new logs.MetricFilter(scope, 'ApiFastRouteLatency', {
+    logGroup: accessLogs,
+    filterPattern: logs.FilterPattern.all(
+      logs.FilterPattern.numberValue('$.responseLatency', '>=', 0),
+      ...slowRouteKeys.map((key) => logs.FilterPattern.stringValue('$.routeKey', '!=', key)),
+    ),
+    metricNamespace: namespace,
+    metricName: FAST_ROUTE_LATENCY,
+    metricValue: '$.responseLatency',
+    unit: cloudwatch.Unit.MILLISECONDS,
+  });
+}
+
 export interface PortalAlarmsProps {
   /** The deployment's prefix: every alarm's name starts with it (and the topic's policy lets CloudWatch publish for those). */
   stackPrefix: string;
@@ -268,8 +325,12 @@ export class PortalAlarms extends Construct {
     }
   }
 
-  /** The share of 5xx answers and the p95 latency of the HTTP API. */
-  watchHttpApi(api: apigwv2.IHttpApi) {
+  /**
+   * The share of 5xx answers and the p95 latency of the HTTP API. The latency leaves out the routes slow by design
+   * (slowRouteKeys): API Gateway's Latency has one value for the whole API, and its per-route metrics cost 7 metrics a
+   * route, so a metric filter on the access log publishes the latency of every other route as one metric.
+   */
+  watchHttpApi(api: apigwv2.IHttpApi, accessLogs: logs.ILogGroup) {
     const errors = api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' });
     const requests = api.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' });
     this.add(
@@ -290,10 +351,36 @@ export class PortalAlarms extends Construct {
       'HttpApiLatencyP95',
       'API HTTP',
       'latenza p95',
-      `La latenza p95 dell’API supera ${thresholds.httpP95LatencyMs / 1000} s da 15 minuti.`,
+      `La latenza p95 dell’API supera ${thresholds.httpP95LatencyMs / 1000} s da 15 minuti (le route lente per natura, avvisi, import/export CSV delle iscrizioni e chiamate a INPS e MyPay, escluse).`,
       'API HTTP: latenza',
       { threshold: thresholds.httpP95LatencyMs, evaluationPeriods: 3, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
-      api.metricLatency({ period: FIVE_MINUTES, statistic: 'p95' }),
+      fastRouteLatency(this, accessLogs, this.props.namespace).metric({ period: FIVE_MINUTES, statistic: 'p95' }),
+    );
+  }
+
+  /**
+   * The share of 5xx answers CloudFront gave (the site and the API through it), by the same rule as the API's. Its
+   * metrics exist only in us-east-1, with `Region=Global`: the alarm is made in a stack of that region. CloudFront
+   * gives the rate (5xxErrorRate, Average) and the requests (Sum): the errors are their product.
+   */
+  watchDistribution(distributionId: string) {
+    const cloudFront = (metricName: string, statistic: string) =>
+      new cloudwatch.Metric({ namespace: 'AWS/CloudFront', metricName, dimensionsMap: { DistributionId: distributionId, Region: 'Global' }, statistic, period: FIVE_MINUTES, region: 'us-east-1' });
+    const rate = cloudFront('5xxErrorRate', 'Average');
+    const requests = cloudFront('Requests', 'Sum');
+    this.add(
+      'CloudFront5xxShare',
+      'CloudFront',
+      'quota di risposte 5xx',
+      `Più del ${thresholds.http5xxPercent}% delle risposte di CloudFront (sito e API) è un errore 5xx in 2 periodi di 5 minuti su 3 (contato da ${thresholds.http5xxMinimumErrors} errori e ${thresholds.http5xxMinimumRequests} richieste per periodo).`,
+      'CloudFront: risposte 5xx',
+      { threshold: thresholds.http5xxPercent, evaluationPeriods: 3, datapointsToAlarm: 2, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      new cloudwatch.MathExpression({
+        expression: `IF(requests >= ${thresholds.http5xxMinimumRequests} AND FILL(rate, 0) * requests / 100 >= ${thresholds.http5xxMinimumErrors}, FILL(rate, 0), 0)`,
+        usingMetrics: { rate, requests },
+        label: 'Risposte 5xx di CloudFront (%)',
+        period: FIVE_MINUTES,
+      }),
     );
   }
 
@@ -380,10 +467,10 @@ export class PortalAlarms extends Construct {
   }
 
   /** Notifications SNS could not deliver (the alarms' own topic: an e-mail subscriber gone, a bad endpoint). */
-  watchTopic(topic: sns.ITopic, label: string) {
+  watchTopic(topic: sns.ITopic, label: string, subject = 'SNS') {
     this.add(
       'TopicNotificationsFailed',
-      'SNS',
+      subject,
       'notifiche non consegnate',
       `Il topic SNS ${label} non ha consegnato notifiche ad almeno un destinatario negli ultimi 5 minuti.`,
       'SNS: notifiche non consegnate',

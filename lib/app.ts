@@ -7,6 +7,7 @@ import { AuthStack } from './auth-stack.ts';
 import { portalContext, settingsReadBy } from './context.ts';
 import { DataStack } from './data-stack.ts';
 import { IseeExtraction } from './isee-extraction.ts';
+import { EdgeAlarmsStack } from './edge-alarms-stack.ts';
 import { EdgeStack } from './edge-stack.ts';
 import { OperationsStack } from './operations-stack.ts';
 import { repoRoot } from './portal-function.ts';
@@ -107,7 +108,8 @@ export function buildApp(options: BuildAppOptions = {}) {
       });
   const web = new WebStack(app, `${prefix}Web`, {
     env,
-    crossRegionReferences: Boolean(edge),
+    // It reads the web ACL of the edge stack, and the edge alarms' stack reads its distribution: both in us-east-1.
+    crossRegionReferences: true,
     description: 'Portale servizi sociali: CloudFront, web app, API endpoint, web app client',
     webAssetPath,
     userPool: auth.userPool,
@@ -157,10 +159,21 @@ export function buildApp(options: BuildAppOptions = {}) {
     alarmEmail: context.alarmEmail,
     table: data.table,
     httpApi: web.httpApi,
+    apiAccessLogs: web.apiAccessLogs,
     apiFunctions: api.functions,
     paymentExport: api.paymentExport.stateMachine,
     migrateAfter: [api],
     signIn: { userPool: auth.userPool, client: web.client, providerName: context.spidGateway.providerName },
+  });
+
+  // CloudFront's metrics exist only in us-east-1, and an alarm lives in its metric's region: its alarms, after the web stack.
+  const edgeAlarms = new EdgeAlarmsStack(app, `${prefix}EdgeAlarms`, {
+    env: { account: env.account, region: 'us-east-1' },
+    description: 'Portale servizi sociali: the alarms on CloudFront (its metrics exist only in us-east-1) and their topic',
+    stackPrefix: prefix,
+    alarmEmail: context.alarmEmail,
+    distributionId: web.distribution.distributionId,
+    crossRegionReferences: true,
   });
 
   // cdk-nag 3 is a policy-validation plugin: any finding not acknowledged (lib/nag.ts) fails the synth.
@@ -169,7 +182,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     const read = settingsReadBy(app.node);
     for (const key of Object.keys(stageContext(stage)).filter((k) => !read.has(k))) warnings.push(`${stage.file}: the setting ${key} is read by nothing (a typo, or a setting retired): remove it`);
   }
-  return { app, stage, warnings, edge, data, auth, web, api, extraction, iseeExtraction, operations, stacks: [...(edge ? [edge] : []), data, auth, web, api, extraction, operations] };
+  return { app, stage, warnings, edge, data, auth, web, api, extraction, iseeExtraction, operations, edgeAlarms, stacks: [...(edge ? [edge] : []), data, auth, web, api, extraction, operations, edgeAlarms] };
 }
 
 export type PortalApp = ReturnType<typeof buildApp>;

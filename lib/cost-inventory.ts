@@ -11,7 +11,8 @@ const ofType = (templates: Json[], type: string): Json[] => templates.flatMap((t
 /**
  * What a deployment holds that is billed by the unit, counted in the synthesized app (not typed by hand): the
  * alarms' metrics (CloudWatch bills an alarm per metric it reads), the custom metrics the code publishes, the KMS
- * keys, the Secrets Manager secrets the templates resolve or grant, the functions, state machines and dashboards.
+ * keys, the Secrets Manager secrets the templates resolve or grant, the functions, state machines and dashboards,
+ * the WAF web ACLs and their rules.
  */
 export function inventoryOf(portal: Pick<ScratchApp, 'app'>): Inventory {
   const templates = portal.app.node.children.filter((c): c is Stack => Stack.isStack(c)).map((stack) => Template.fromStack(stack).toJSON());
@@ -24,16 +25,20 @@ export function inventoryOf(portal: Pick<ScratchApp, 'app'>): Inventory {
     for (const [, name] of text.matchAll(/:secret:([^"]+?)-\?{6}/g)) secretNames.add(name!);
   }
   const definitions: { description: string; dimension?: keyof typeof businessDimensions }[] = Object.values(businessMetricDefinitions);
+  const webAcls = ofType(templates, 'AWS::WAFv2::WebACL');
   const businessMetrics = definitions.reduce((sum, d) => sum + (d.dimension ? businessDimensions[d.dimension].length : 1), 0);
   return {
     alarmMetrics,
-    // The API publishes Request per operation (functions/http/observability); the business catalogue with its dimensions.
-    customMetrics: routes.length + businessMetrics,
+    // The API publishes Request per operation (functions/http/observability); the business catalogue with its dimensions;
+    // one metric per metric filter (the fast routes' latency).
+    customMetrics: routes.length + businessMetrics + ofType(templates, 'AWS::Logs::MetricFilter').length,
     kmsKeys: ofType(templates, 'AWS::KMS::Key').length,
     secrets: secretNames.size + ofType(templates, 'AWS::SecretsManager::Secret').length,
     functions: ofType(templates, 'AWS::Lambda::Function').length,
     stateMachines: ofType(templates, 'AWS::StepFunctions::StateMachine').length,
     dashboards: ofType(templates, 'AWS::CloudWatch::Dashboard').length,
+    webAcls: webAcls.length,
+    webAclRules: webAcls.reduce((sum, acl) => sum + (acl.Properties.Rules?.length ?? 0), 0),
   };
 }
 

@@ -19,6 +19,9 @@ export interface Inventory {
   functions: number;
   stateMachines: number;
   dashboards: number;
+  /** WAF web ACLs of ours (none when the stage attaches its own) and their rules (a managed rule group is one rule). */
+  webAcls: number;
+  webAclRules: number;
 }
 
 /** A council's portal in a month. */
@@ -136,6 +139,8 @@ export interface Prices {
   xray: { perMillionTraces: number; freeTraces: number };
   /** AWS Backup warm storage per GB-month: DynamoDB and S3 recovery points. */
   backup: { dynamodbPerGbMonth: number; s3PerGbMonth: number };
+  /** AWS WAF: per web ACL and per rule a month, per million requests inspected. */
+  waf: { perWebAcl: number; perRule: number; perMillionRequests: number };
 }
 
 /**
@@ -173,6 +178,10 @@ export const milanPrices: Prices = {
   xray: { perMillionTraces: 5, freeTraces: 100_000 },
   // ASSUMPTION: AWS Backup warm storage, Frankfurt's prices (DynamoDB $0.11, S3 $0.055 per GB-month).
   backup: { dynamodbPerGbMonth: 0.11, s3PerGbMonth: 0.055 },
+  // AWS WAF's list prices (the same in every region, CloudFront's web ACLs included): $5 a web ACL, $1 a rule (an AWS
+  // managed rule group such as the common and known-bad-inputs ones counts as one, with no fee of its own), $0.60 per
+  // million requests. No free allowance.
+  waf: { perWebAcl: 5, perRule: 1, perMillionRequests: 0.6 },
 };
 
 /** The month's usage of each service. */
@@ -251,7 +260,7 @@ export function monthlyUsage(size: CouncilSize, inventory: Inventory, a: UsageAs
   };
 }
 
-export const services = ['Lambda', 'API Gateway', 'DynamoDB', 'S3', 'Step Functions', 'CloudFront', 'Cognito', 'Textract', 'SES', 'CloudWatch', 'X-Ray', 'Backup', 'Altro (KMS, Secrets Manager)'] as const;
+export const services = ['Lambda', 'API Gateway', 'DynamoDB', 'S3', 'Step Functions', 'CloudFront', 'Cognito', 'Textract', 'SES', 'CloudWatch', 'X-Ray', 'Backup', 'WAF', 'Altro (KMS, Secrets Manager)'] as const;
 export type Service = (typeof services)[number];
 
 export interface Bill {
@@ -286,6 +295,8 @@ export function monthlyBill(usage: MonthlyUsage, inventory: Inventory, p: Prices
       usage.logsGb * 6 * p.cloudWatch.perGbLogsStored,
     'X-Ray': (above(usage.xrayTraces, p.xray.freeTraces) / 1e6) * p.xray.perMillionTraces,
     Backup: usage.dynamoStoredGb * a.backupTableCopies * p.backup.dynamodbPerGbMonth + usage.s3StoredGb * p.backup.s3PerGbMonth,
+    // Every request to CloudFront is inspected by the web ACL.
+    WAF: inventory.webAcls * p.waf.perWebAcl + inventory.webAclRules * p.waf.perRule + (inventory.webAcls > 0 ? (usage.cloudFrontRequests / 1e6) * p.waf.perMillionRequests : 0),
     'Altro (KMS, Secrets Manager)': inventory.kmsKeys * p.other.perKmsKey + inventory.secrets * p.other.perSecret,
   };
   return { byService, total: Object.values(byService).reduce((sum, usd) => sum + usd, 0) };

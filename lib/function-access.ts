@@ -1,4 +1,4 @@
-import type { Resource } from '../functions/routes.ts';
+import { routeKey, routes, type Resource } from '../functions/routes.ts';
 import type { DataAccess } from './portal-function.ts';
 
 /** What the function of one resource may touch. Anything not listed is denied. */
@@ -69,3 +69,14 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
  */
 export const functionTimeoutSeconds: Partial<Record<Resource, number>> = { notices: 29, 'enrolment-csv': 29 };
 export const timeoutOf = (resource: Resource): number => functionTimeoutSeconds[resource] ?? 10;
+
+/** The routes that wait on INPS (through PDND) or MyPay while the user waits: their time is theirs, not the portal's. */
+export const outsideServiceOperations = ['fetchMyIseeFromInps', 'fetchUserIseeFromInps', 'checkIseeWithInps', 'payPosition', 'paymentReturn'] as const;
+
+/**
+ * The route keys slow by design, which the API's latency alarm leaves out: every route of a function with a
+ * longer timeout (notices, enrolment-csv) and the INPS/MyPay calls above.
+ */
+export const slowRouteKeys: string[] = routes
+  .filter((route) => functionTimeoutSeconds[route.resource] !== undefined || (outsideServiceOperations as readonly string[]).includes(route.operationId))
+  .map(routeKey);

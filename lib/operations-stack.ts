@@ -1,16 +1,14 @@
-import { ArnFormat, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as sns from 'aws-cdk-lib/aws-sns';
-import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import { PortalAlarms, functionsOf, isTaskOf, rulesOf, stateMachineTasks, stateMachinesOf } from './alarms.ts';
+import { PortalAlarms, alarmTopic, functionsOf, isTaskOf, rulesOf, stateMachineTasks, stateMachinesOf } from './alarms.ts';
 import { metricsNamespace } from './context.ts';
 import { portalDashboard } from './dashboard.ts';
 import { DataMigrations } from './migrations.ts';
@@ -26,6 +24,8 @@ export interface OperationsStackProps extends StackProps {
   watched?: Stack[];
   table: dynamodb.ITable;
   httpApi: apigwv2.IHttpApi;
+  /** The API's access log: the latency of its fast routes is read from it. */
+  apiAccessLogs: logs.ILogGroup;
   /** The API's functions by resource (their duration is watched against the timeout, and graphed one by one). */
   apiFunctions: Record<string, lambda.IFunction>;
   paymentExport: sfn.IStateMachine;
@@ -54,33 +54,7 @@ export class OperationsStack extends Stack {
     super(scope, id, props);
     const namespace = metricsNamespace(props.stackPrefix);
 
-    // CloudWatch publishes to an encrypted topic only if the key lets it: the key's policy grants it to the
-    // alarms of this deployment (their names start with the prefix), in this account and region.
-    const alarmArns = this.formatArn({ service: 'cloudwatch', resource: 'alarm', resourceName: `${props.stackPrefix} - *`, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
-    const fromOurAlarms = { StringEquals: { 'aws:SourceAccount': this.account }, ArnLike: { 'aws:SourceArn': alarmArns } };
-    const key = new kms.Key(this, 'AlarmTopicKey', { description: `Encrypts the alarm notifications of ${props.stackPrefix}`, enableKeyRotation: true });
-    key.addToResourcePolicy(
-      new iam.PolicyStatement({
-        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
-        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
-        resources: ['*'],
-        conditions: fromOurAlarms,
-      }),
-    );
-    this.topic = new sns.Topic(this, 'AlarmTopic', {
-      displayName: `Portale servizi sociali (${props.stackPrefix}): allarmi`,
-      masterKey: key,
-      enforceSSL: true,
-    });
-    this.topic.addToResourcePolicy(
-      new iam.PolicyStatement({
-        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
-        actions: ['sns:Publish'],
-        resources: [this.topic.topicArn],
-        conditions: fromOurAlarms,
-      }),
-    );
-    if (props.alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+    this.topic = alarmTopic(this, props.stackPrefix, props.alarmEmail);
     new CfnOutput(this, 'AlarmTopicArn', { value: this.topic.topicArn, description: 'Subscribe whoever is on call (e-mail, SMS, chat) to this topic' });
 
     // The data migrations, after the API (their functions and state machine are watched below like the others).
@@ -94,7 +68,7 @@ export class OperationsStack extends Stack {
     for (const fn of functions) this.alarms.watchFunction(fn, { api: apiFunctions.has(fn), stateMachineTask: isTaskOf(tasks, fn) });
     // The export's failures page once, as 'MyPay: flusso in errore' (MarkFailed counts them), not again as failed executions.
     for (const machine of stateMachines) this.alarms.watchStateMachine(machine, { failuresReported: machine === props.paymentExport });
-    this.alarms.watchHttpApi(props.httpApi);
+    this.alarms.watchHttpApi(props.httpApi, props.apiAccessLogs);
     this.alarms.watchFederation(props.signIn.userPool.userPoolId, props.signIn.client.userPoolClientId, props.signIn.providerName);
     this.alarms.watchDeliveries(rulesOf(watched));
     this.alarms.watchTopic(this.topic, 'degli allarmi');

@@ -345,7 +345,7 @@ export async function preflight(stage: Stage, clients: PreflightClients, now = n
   if (home.status !== 'ok') return checks;
 
   checks.push(await bootstrapped(clients, account, region, 'every stack'));
-  checks.push(await bootstrapped(clients, account, 'us-east-1', 'CloudFront: its certificate and web ACL'));
+  checks.push(await bootstrapped(clients, account, 'us-east-1', 'CloudFront: its certificate, web ACL and alarms'));
 
   const values = new Map<string, SecretFields | undefined>();
   for (const secret of secretsOf(settings)) {

@@ -185,10 +185,12 @@ export function placeholdersOf(settings: Record<string, unknown>): string[] {
     .map(([key, why]) => (settings[key] === undefined ? `${key} is not set (${why})` : `${key} is the placeholder "${String(settings[key])}" (${why})`));
 }
 
-/** The stacks, in deployment order (lib/app.ts builds them so; `npm run deploy` deploys them so). */
+/** The stacks in the stage's region, in deployment order (lib/app.ts builds them so; `npm run deploy` deploys them so). */
 export const STACKS = ['Data', 'Auth', 'Web', 'Api', 'IseeExtraction', 'Operations'] as const;
 /**
  * Their names; with `edge` (a stage without its own webAclArn) first the us-east-1 stack of CloudFront's web ACL
- * (lib/edge-stack.ts), which the web stack reads. The edge stack holds no function of the portal.
+ * (lib/edge-stack.ts), which the web stack reads; with `edgeAlarms` last the us-east-1 stack of CloudFront's alarms
+ * (lib/edge-alarms-stack.ts), which reads the web stack. Neither holds a function of the portal.
  */
-export const stackNamesOf = (prefix: string, options: { edge?: boolean } = {}) => [...(options.edge ? ['Edge'] : []), ...STACKS].map((id) => `${prefix}${id}`);
+export const stackNamesOf = (prefix: string, options: { edge?: boolean; edgeAlarms?: boolean } = {}) =>
+  [...(options.edge ? ['Edge'] : []), ...STACKS, ...(options.edgeAlarms ? ['EdgeAlarms'] : [])].map((id) => `${prefix}${id}`);

@@ -53,6 +53,8 @@ const OAUTH_SCOPES = [cognito.OAuthScope.OPENID, cognito.OAuthScope.PROFILE, cog
  */
 export class WebStack extends Stack {
   readonly httpApi: apigwv2.HttpApi;
+  /** The API's access log (one JSON line per request: route, status, latency). */
+  readonly apiAccessLogs: logs.LogGroup;
   readonly distribution: cloudfront.Distribution;
   readonly client: cognito.UserPoolClient;
   /** Accepts access tokens of the user pool issued to the web app's client; the API stack uses it on its routes. */
@@ -63,7 +65,7 @@ export class WebStack extends Stack {
   constructor(scope: Construct, id: string, props: WebStackProps) {
     super(scope, id, props);
 
-    this.httpApi = this.createHttpApi();
+    ({ httpApi: this.httpApi, accessLogs: this.apiAccessLogs } = this.createHttpApi());
 
     const logBucket = new s3.Bucket(this, 'Logs', {
       ...privateBucketDefaults,
@@ -201,7 +203,7 @@ export class WebStack extends Stack {
   }
 
   /** The API endpoint and its one stage; the routes come from the API stack. */
-  private createHttpApi(): apigwv2.HttpApi {
+  private createHttpApi(): { httpApi: apigwv2.HttpApi; accessLogs: logs.LogGroup } {
     const httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
       description: 'Portale servizi sociali: API (routes from functions/routes.ts)',
       createDefaultStage: false,
@@ -214,6 +216,7 @@ export class WebStack extends Stack {
       accessLogSettings: {
         destination: new apigwv2.LogGroupLogDestination(accessLogs),
         format: AccessLogFormat.custom(
+          // responseLatency is written as a number (not a string), so a metric filter can take its value (lib/alarms.ts).
           JSON.stringify({
             requestId: '$context.requestId',
             ip: '$context.identity.sourceIp',
@@ -225,11 +228,11 @@ export class WebStack extends Stack {
             responseLatency: '$context.responseLatency',
             integrationError: '$context.integrationErrorMessage',
             authorizerError: '$context.authorizer.error',
-          }),
+          }).replace('"$context.responseLatency"', '$context.responseLatency'),
         ),
       },
     });
-    return httpApi;
+    return { httpApi, accessLogs };
   }
 
   private securityHeaders(authDomain: cognito.UserPoolDomain, documentsBucket: s3.IBucket): cloudfront.ResponseHeadersPolicy {

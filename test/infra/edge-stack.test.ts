@@ -43,7 +43,9 @@ describe('edge stack: the distribution’s web ACL (us-east-1)', () => {
     const staged = scratchApp({ bundle: false, context: { webAclArn: own } });
     try {
       expect(staged.edge).toBeUndefined();
-      expect(staged.stacks.map((s) => s.region)).not.toContain('us-east-1');
+      // us-east-1 keeps only CloudFront's alarms: no web ACL of ours anywhere.
+      expect(staged.stacks.filter((s) => s.region === 'us-east-1')).toEqual([staged.edgeAlarms]);
+      for (const stack of staged.stacks) Template.fromStack(stack).resourceCountIs('AWS::WAFv2::WebACL', 0);
       Template.fromStack(staged.web).hasResourceProperties('AWS::CloudFront::Distribution', { DistributionConfig: { WebACLId: own } });
     } finally {
       staged.dispose();

@@ -7,7 +7,8 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { businessMetricNames } from '../../functions/domain/business-metrics.ts';
 import { MIGRATION_IDS } from '../../functions/migrations/ids.ts';
-import { resources } from '../../functions/routes.ts';
+import { resources, routeKey, routes } from '../../functions/routes.ts';
+import { FAST_ROUTE_LATENCY } from '../../lib/alarms.ts';
 import { inventoryOf } from '../../lib/cost-inventory.ts';
 import { OperationsStack } from '../../lib/operations-stack.ts';
 import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
@@ -245,7 +246,6 @@ describe('alarms', () => {
       ['errors', '5xx', `${s.portal.web.stackName}/${s.portal.web.resolve((s.portal.web.httpApi.node.defaultChild as Json).logicalId)}`],
       ['requests', 'Count', expect.any(String)],
     ]);
-    expect(byName('Portale - API HTTP - latenza p95')).toMatchObject({ MetricName: 'Latency', ExtendedStatistic: 'p95', Threshold: 3000 });
     const throttles = byName('Portale - DynamoDB - richieste limitate');
     expect(throttles.Metrics.filter((m: Json) => m.MetricStat).map((m: Json) => m.MetricStat.Metric.MetricName)).toEqual(Array(8).fill('ThrottledRequests'));
     // Throttling pages only when it persists: three periods of 5 minutes in a row.
@@ -253,6 +253,29 @@ describe('alarms', () => {
     expect(byName('Portale - DynamoDB - errori di sistema').Metrics.filter((m: Json) => m.MetricStat).every((m: Json) => m.MetricStat.Metric.MetricName === 'SystemErrors')).toBe(true);
     expect(byName('Portale - SES - bounce rate vicino alla sospensione')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.BounceRate', Threshold: 0.05 });
     expect(byName('Portale - SES - complaint rate vicino alla sospensione')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.ComplaintRate', Threshold: 0.001 });
+  });
+
+  it('watch the p95 latency of the API’s fast routes only: not notices, the enrolments’ CSV, nor the INPS and MyPay calls', () => {
+    const latency = alarmsOf(s).find((a) => a.AlarmName === 'Portale - API HTTP - latenza p95');
+    expect(latency).toMatchObject({ Namespace: 'PortaleServiziSociali/Portale', MetricName: FAST_ROUTE_LATENCY, ExtendedStatistic: 'p95', Threshold: 3000, EvaluationPeriods: 3 });
+    const filters = Object.values(s.operations.Resources as Record<string, Json>).filter((r) => r.Type === 'AWS::Logs::MetricFilter').map((r) => r.Properties);
+    const filter = filters.find((f) => f.MetricTransformations[0].MetricName === FAST_ROUTE_LATENCY);
+    expect(filter.MetricTransformations[0]).toMatchObject({ MetricNamespace: 'PortaleServiziSociali/Portale', MetricValue: '$.responseLatency', Unit: 'Milliseconds' });
+    // On the API's access log, which writes the latency as a JSON number.
+    const web = Template.fromStack(s.portal.web);
+    const accessLogs = s.portal.web.resolve((s.portal.web.apiAccessLogs.node.defaultChild as Json).logicalId);
+    expect(target(s, filter.LogGroupName)).toBe(`${s.portal.web.stackName}/${accessLogs}`);
+    const [stage] = Object.values(web.findResources('AWS::ApiGatewayV2::Stage')) as Json[];
+    expect(JSON.parse(stage.Properties.AccessLogSettings.Format.replace('$context.responseLatency', '1234')).responseLatency).toBe(1234);
+    // Every route but the slow ones: the route keys are those of the route table.
+    const pattern: string = filter.FilterPattern;
+    expect(pattern.length).toBeLessThanOrEqual(1024);
+    const excluded = [...pattern.matchAll(/\$\.routeKey != "([^"]+)"/g)].map((m) => m[1]);
+    const slow = routes.filter((r) => r.resource === 'notices' || r.resource === 'enrolment-csv' || ['fetchMyIseeFromInps', 'fetchUserIseeFromInps', 'checkIseeWithInps', 'payPosition', 'paymentReturn'].includes(r.operationId));
+    expect(excluded.sort()).toEqual(slow.map(routeKey).sort());
+    expect(excluded).not.toContain('GET /api/me/positions');
+    expect(excluded).not.toContain('GET /api/isee');
+    expect(pattern).toContain('$.responseLatency >= 0');
   });
 
   it('watch what fired nothing before: SPID/CIE sign-ins failing, EventBridge and Scheduler deliveries, SNS notifications', () => {
@@ -415,6 +438,8 @@ describe('the cost model’s counts (npm run cost)', () => {
     expect(before.alarmMetrics).toBeGreaterThanOrEqual(alarms.length);
     expect(before.functions).toBe([...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::Lambda::Function')).length);
     expect(before.kmsKeys).toBe([...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::KMS::Key')).length);
+    // The edge stack's web ACL: the rate limit per IP and AWS's two managed rule groups.
+    expect([before.webAcls, before.webAclRules]).toEqual([1, 3]);
     // The secrets the templates resolve or grant: MyPay, IO (read at run time), the SPID/CIE gateway's client secret (and the cursor key the API creates).
     expect(before.secrets).toBeGreaterThanOrEqual(3);
     expect(before.dashboards).toBe(1);
@@ -458,7 +483,12 @@ describe('rotating secrets (context secretsRevision)', () => {
   });
 });
 
-// The operations stack is built last: a stack made after it would not be watched.
-it('is the last stack of the app', () => {
-  expect(s.portal.app.node.children.filter((c) => Stack.isStack(c)).at(-1)).toBeInstanceOf(OperationsStack);
+// The operations stack is built last in the stage's region: a stack made after it would not be watched. After it
+// comes only CloudFront's alarms' stack, in us-east-1, which has nothing for it to watch.
+it('is the last stack of the app but CloudFront’s alarms in us-east-1, which hold no function, state machine or rule', () => {
+  const stacks = s.portal.app.node.children.filter((c): c is Stack => Stack.isStack(c));
+  expect(stacks.at(-2)).toBeInstanceOf(OperationsStack);
+  expect(stacks.at(-1)).toBe(s.portal.edgeAlarms);
+  const held = Object.values(Template.fromStack(s.portal.edgeAlarms).toJSON().Resources as Record<string, Json>).map((r) => r.Type);
+  expect(held.filter((type) => /^AWS::(Lambda::Function|StepFunctions::StateMachine|Events::Rule|Scheduler::)/.test(type))).toEqual([]);
 });

@@ -43,10 +43,13 @@ describe('a production stage', () => {
     const portal = synth('prod');
     try {
       expect(portal.warnings).toEqual([]);
-      // No webAclArn in the file: the portal's own web ACL, in us-east-1, is deployed first.
-      expect(portal.stacks.map((s) => s.stackName)).toEqual(stackNamesOf('PortaleProd', { edge: true }));
-      expect(stackNamesOf('PortaleProd', { edge: true })).toEqual(['PortaleProdEdge', 'PortaleProdData', 'PortaleProdAuth', 'PortaleProdWeb', 'PortaleProdApi', 'PortaleProdIseeExtraction', 'PortaleProdOperations']);
+      // No webAclArn in the file: the portal's own web ACL, in us-east-1, is deployed first; CloudFront's alarms, in us-east-1, last.
+      expect(portal.stacks.map((s) => s.stackName)).toEqual(stackNamesOf('PortaleProd', { edge: true, edgeAlarms: true }));
+      expect(stackNamesOf('PortaleProd', { edge: true, edgeAlarms: true })).toEqual([
+        'PortaleProdEdge', 'PortaleProdData', 'PortaleProdAuth', 'PortaleProdWeb', 'PortaleProdApi', 'PortaleProdIseeExtraction', 'PortaleProdOperations', 'PortaleProdEdgeAlarms',
+      ]);
       expect(portal.edge!.region).toBe('us-east-1');
+      expect(portal.edgeAlarms.region).toBe('us-east-1');
       expect(variablesOf(portal, portal.api.functions.tickets)).toMatchObject({ MAIL_FROM: 'noreply@comune.fantasia.it', SUPPORT_EMAIL: 'servizisociali@comune.fantasia.it' });
       expect(variablesOf(portal, portal.api.functions.isee)).toMatchObject({ PDND_CLIENT_ID: completeProduction.pdndClientId, PDND_KID: completeProduction.pdndKid });
       const topic = Template.fromStack(portal.operations);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { councilOf, milanPrices, monthlyBill, monthlyUsage, services, stagingBill, type Inventory, type Prices } from '../../lib/cost-model.ts';
 
 /** A deployment's units, as lib/cost-inventory.ts counts them in the synthesized app (round figures here). */
-const inventory: Inventory = { alarmMetrics: 100, customMetrics: 100, kmsKeys: 1, secrets: 4, functions: 30, stateMachines: 4, dashboards: 1 };
+const inventory: Inventory = { alarmMetrics: 100, customMetrics: 100, kmsKeys: 1, secrets: 4, functions: 30, stateMachines: 4, dashboards: 1, webAcls: 1, webAclRules: 3 };
 
 /** The bill's arithmetic on a small council, computed by hand in the comments. */
 const small = { citizens: 1000, activeSubscriptions: 300, iseeUploadsPerMonth: 100, pageViewsPerMonth: 40_000 };
@@ -24,6 +24,7 @@ const round: Prices = {
   other: { perKmsKey: 1, perSecret: 0.4 },
   xray: { perMillionTraces: 5, freeTraces: 0 },
   backup: { dynamodbPerGbMonth: 0.1, s3PerGbMonth: 0.05 },
+  waf: { perWebAcl: 5, perRule: 1, perMillionRequests: 0.6 },
 };
 
 describe('the cost model', () => {
@@ -57,6 +58,8 @@ describe('the cost model', () => {
     // 100 alarm metrics × 0.1 + the dashboard 3 + metrics and logs
     expect(byService.CloudWatch).toBeGreaterThan(13);
     expect(byService['Altro (KMS, Secrets Manager)']).toBeCloseTo(2.6, 9);
+    // WAF: 1 web ACL × 5 + 3 rules × 1 + every CloudFront request inspected, at 0.6 per million
+    expect(byService.WAF).toBeCloseTo(5 + 3 + (usage.cloudFrontRequests / 1e6) * 0.6, 9);
     expect(total).toBeCloseTo(services.reduce((sum, s) => sum + byService[s], 0), 9);
   });
 
@@ -69,6 +72,8 @@ describe('the cost model', () => {
     // 8 full copies of the table (128,000 KB) and the documents once (100 uploads × 36 months × 300 KB)
     expect(byService.Backup).toBeCloseTo((128_000 / 1_048_576) * 8 * 0.1 + ((100 * 36 * 300) / 1_048_576) * 0.05, 9);
     expect(monthlyBill(usage, { ...inventory, kmsKeys: 3 }, round)['byService']['Altro (KMS, Secrets Manager)']).toBeCloseTo(3 + 1.6, 9);
+    // A stage that attaches its own web ACL pays nothing for ours.
+    expect(monthlyBill(usage, { ...inventory, webAcls: 0, webAclRules: 0 }, round).byService.WAF).toBe(0);
     // A busy city: past the reservoir, 5% of the rest.
     expect(monthlyUsage({ ...small, pageViewsPerMonth: 4_000_000 }, inventory).xrayTraces).toBeCloseTo(900_000 + (10_000_242 - 900_000) * 0.05, 3);
   });

@@ -100,7 +100,7 @@ describe('a ready account', () => {
       'region eu-south-1 enabled (every stack)',
       'region eu-central-1 enabled (Textract for scanned attestations)',
       'CDK bootstrap in eu-south-1 (every stack)',
-      'CDK bootstrap in us-east-1 (CloudFront: its certificate and web ACL)',
+      'CDK bootstrap in us-east-1 (CloudFront: its certificate, web ACL and alarms)',
       'secret portale-servizi-sociali/spid-gateway-client-secret (the SPID/CIE gateway client secret)',
       'secret portale-servizi-sociali/mypay (the council’s MyPay access)',
       'secret portale-servizi-sociali/io-api-key (the IO service’s key)',
