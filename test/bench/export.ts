@@ -129,7 +129,7 @@ async function main() {
     const cpuAtStart = process.cpuUsage();
     const flows = await Promise.all(callIds.map((id) => api('POST', `/api/calls/${id}/exports`, MONTH)));
     // 'Invia a MyPay' plans the month before it answers (no flow for a month with nothing new to send): its own time.
-    console.log(`'Invia a MyPay' answered in ${ms(performance.now() - start)} (the month planned first; the flows function has ${timeoutOf('flows')} s)`);
+    console.log(`'Invia a MyPay' answered in ${ms(performance.now() - start)} (it only starts the workflow; the flows function has ${timeoutOf('flows')} s)`);
     const marks = flows.map(() => [] as { at: number; label: string; calls: Map<string, number> }[]);
     const last = flows.map(() => '');
     const finished = flows.map(() => null as null | Record<string, any>);
