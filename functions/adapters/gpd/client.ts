@@ -243,6 +243,18 @@ export function makeGpdClient(config: GpdConfig) {
       if (positions.length > 100) throw new RangeError('GPD: al più 100 posizioni per chiamata');
       const created: string[] = [];
       const refusedOnes: { iupd: string; error: GpdRefused }[] = [];
+      /** Each position in a call of its own, so that each gets GPD's own answer. */
+      const eachAlone = async (alone: readonly GpdPaymentPosition[]) => {
+        for (const position of alone) {
+          try {
+            await createPosition(position, options);
+            created.push(position.iupd);
+          } catch (error) {
+            if (error instanceof GpdRefused) refusedOnes.push({ iupd: position.iupd, error });
+            else throw error;
+          }
+        }
+      };
       let pending = [...positions];
       while (pending.length > 0) {
         const response = await call('positions', 'POST', `/gpd/debt-positions-service/v2/organizations/${org}/debtpositions?toPublish=true`, { ...options, body: { paymentPositions: pending } });
@@ -254,15 +266,7 @@ export function makeGpdClient(config: GpdConfig) {
         if (![400, 403, 409].includes(response.status)) return refused(response);
         await response.body?.cancel();
         if (response.status !== 409) {
-          for (const position of pending) {
-            try {
-              await createPosition(position, options);
-              created.push(position.iupd);
-            } catch (error) {
-              if (error instanceof GpdRefused) refusedOnes.push({ iupd: position.iupd, error });
-              else throw error;
-            }
-          }
+          await eachAlone(pending);
           break;
         }
         const next: GpdPaymentPosition[] = [];
@@ -274,15 +278,7 @@ export function makeGpdClient(config: GpdConfig) {
         }
         // Nothing read back as existing: the clash is on an IUV of another position; each alone says which.
         if (next.length === pending.length) {
-          for (const position of next) {
-            try {
-              await createPosition(position, options);
-              created.push(position.iupd);
-            } catch (error) {
-              if (error instanceof GpdRefused) refusedOnes.push({ iupd: position.iupd, error });
-              else throw error;
-            }
-          }
+          await eachAlone(next);
           break;
         }
         pending = next;
