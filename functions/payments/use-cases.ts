@@ -14,7 +14,6 @@ import {
   recordExportOutcome,
   syncCandidateMonths,
   type ExportOutcome,
-  type MonthPlan,
   type PaymentRecord,
   type PlannedSubscription,
   type PositionRecord,
@@ -145,50 +144,16 @@ const payerOf = (position: PositionRecord, user: StoredUser | null): Payer => ({
 });
 
 /**
- * The month's plan as 'Invia a MyPay' computed it, kept in the exports bucket for the flow's Prepare: with the
- * versions of the month's positions it was computed from, and the users it read (the CSV's payers).
- */
-interface KeptPlan {
-  madeAt: string;
-  plan: MonthPlan;
-  users: [string, StoredUser | null][];
-  versions: [string, number][];
-}
-const keptPlanKey = (flowId: string) => `flows/${flowId}/plan.json`;
-/** A kept plan older than this is made again (a 'Rielabora' later on: ISEEs and hours may have changed). */
-const KEPT_PLAN_MS = 10 * 60_000;
-const versionsOf = (positions: readonly PositionRecord[]) => positions.map((p): [string, number] => [p.userId, p.version]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-
-/**
  * The month's plan (domain planMonth) from the approved subscriptions, their users' ISEEs and hours and the
- * positions already there: writes nothing. Its own function so that 'Invia a MyPay' (the flows function) can
- * ask what a month would send without carrying the rest of the payments. With the exports bucket, the plan
- * 'Invia a MyPay' made is kept for its flow (keepFor), and the flow's Prepare takes it (planOf with
- * `flowId`) as long as the month's positions are those it was made from: an export plans its month once.
+ * positions already there: writes nothing. An export plans its month once, in the workflow's Prepare.
  */
 export function makeMonthPlanner({
   subscriptions,
   bands,
   users,
   positions,
-  exportFiles,
-}: Pick<PaymentDeps, 'subscriptions' | 'bands' | 'users'> & { positions: Pick<PositionRepository, 'listPositionsOfMonth'>; exportFiles?: Pick<ExportFiles, 'put' | 'get'> }) {
-  /** The plan kept for the flow, if any and if the month (read now) is still the one it was made from. */
-  async function keptPlan(flowId: string, existing: readonly PositionRecord[], at: string) {
-    const bytes = exportFiles ? await exportFiles.get(keptPlanKey(flowId)).catch(() => null) : null;
-    if (!bytes) return null;
-    const kept = JSON.parse(new TextDecoder().decode(bytes)) as KeptPlan;
-    if (Date.parse(at) - Date.parse(kept.madeAt) > KEPT_PLAN_MS) return null;
-    if (JSON.stringify(kept.versions) !== JSON.stringify(versionsOf(existing))) return null;
-    return { plan: kept.plan, usersById: new Map(kept.users) };
-  }
-
-  async function planOf(call: Pick<CallRecord, 'id' | 'name' | 'serviceName' | 'bandsId'>, period: Period, at: string, flowId: string | null = null) {
-    if (flowId) {
-      const existing = await positions.listPositionsOfMonth(call.id, period);
-      const kept = await keptPlan(flowId, existing, at);
-      if (kept) return { ...kept, existing };
-    }
+}: Pick<PaymentDeps, 'subscriptions' | 'bands' | 'users'> & { positions: Pick<PositionRepository, 'listPositionsOfMonth'> }) {
+  async function planOf(call: Pick<CallRecord, 'id' | 'name' | 'serviceName' | 'bandsId'>, period: Period, at: string) {
     const [approved, callBands, existing] = await Promise.all([
       subscriptions.listApprovedSubscriptionsOfCall(call.id),
       Promise.all(call.bandsId.map((id) => bands.getBand(id))).then((found) => found.filter((band): band is Band => band !== null)),
@@ -211,24 +176,7 @@ export function makeMonthPlanner({
     return { plan: planMonth({ call: { id: call.id, name: call.name, serviceName: call.serviceName }, period, existing, subscriptions: planned, now: at }), usersById, existing };
   }
 
-  return {
-    planOf,
-    /**
-     * How many positions of the month (of one citizen, if given) an export would send now: the month as its
-     * generation would leave it, the positions with a pending action. 0: 'Invia a MyPay' creates no flow.
-     */
-    async pendingExportCount(call: Pick<CallRecord, 'id' | 'name' | 'serviceName' | 'bandsId'>, request: { mese: number; anno: number; fiscalCode: string | null; flowId?: string }, at: string): Promise<number> {
-      const { plan, existing, usersById } = await planOf(call, { mese: request.mese, anno: request.anno }, at);
-      if (request.flowId && exportFiles) {
-        const kept: KeptPlan = { madeAt: at, plan, users: [...usersById], versions: versionsOf(existing) };
-        await exportFiles.put(keptPlanKey(request.flowId), new TextEncoder().encode(JSON.stringify(kept)), 'application/json');
-      }
-      const month = new Map(existing.map((p) => [p.userId, p]));
-      for (const created of plan.create) month.set(created.userId, created);
-      for (const { after } of [...plan.update, ...plan.cancel]) month.set(after.userId, after);
-      return [...month.values()].filter((p) => isPendingExport(p) && (!request.fiscalCode || p.fiscalCode.toUpperCase() === request.fiscalCode)).length;
-    },
-  };
+  return { planOf };
 }
 
 export function makePaymentUseCases(deps: PaymentDeps) {
@@ -245,8 +193,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
   async function generate(call: CallRecord, period: Period, actor: Actor, lock: { exportingFlow: string | null } = { exportingFlow: null }, progress?: Progress) {
     const now = clock.now();
     const at = now.toISOString();
-    // The export's own generation takes the plan its 'Invia a MyPay' made, if the month has not changed since.
-    const { plan, usersById, existing } = await planOf(call, period, at, lock.exportingFlow);
+    const { plan, usersById, existing } = await planOf(call, period, at);
     await deps.missingIsee?.putMissingIsee(call.id, period, plan.skipped.filter((s) => s.reason === messages.positions.noIsee), at);
 
     // The month's transitions, each on its guard: a create where no position is, a change on the version read

@@ -6,7 +6,7 @@ import { positionIud, syncCandidateMonths, type PositionRecord } from '../../fun
 import { periodKey, positionEditSchema, type Period } from '../../functions/domain/payments.ts';
 import type { CallRecord } from '../../functions/domain/call-record.ts';
 import { makeConfigurationUseCases } from '../../functions/configuration/use-cases.ts';
-import { makeMonthPlanner, makePaymentUseCases, type PositionRepository } from '../../functions/payments/use-cases.ts';
+import { makePaymentUseCases, type PositionRepository } from '../../functions/payments/use-cases.ts';
 import type { SubscriptionRecord } from '../../functions/domain/subscription-record.ts';
 import type { StoredUser } from '../../functions/domain/user-record.ts';
 import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.ts';
@@ -121,8 +121,6 @@ function setup(options: { configuration?: Partial<Configuration> | null; callSta
     listApprovedSubscriptionsOfCall: async (callId: string) => (plans.count++, subscriptions.filter((s) => s.announcementId === callId && s.state === 'VALIDATED')),
   };
   const bands = { getBand: async (id: string) => (id === band.id ? band : null) };
-  /** 'Invia a MyPay''s planner (the flows function's), on the same stores. */
-  const planner = makeMonthPlanner({ subscriptions: subscriptionsPort, bands, users: { getUserItems }, positions, exportFiles });
   const payments = makePaymentUseCases({
     positions,
     calls: { getCall },
@@ -143,7 +141,7 @@ function setup(options: { configuration?: Partial<Configuration> | null; callSta
     users.set(u.id, u);
     subscriptions.push(subscription(u.id, hours, state));
   };
-  return { payments, planner, plans, configuration, positions, users, subscriptions, marked, audit, metrics, enrol, exportLocks, files, links, debts, debtSummaries, batched };
+  return { payments, plans, configuration, positions, users, subscriptions, marked, audit, metrics, enrol, exportLocks, files, links, debts, debtSummaries, batched };
 }
 
 const march = { mese: 3, anno: 2026 };
@@ -320,31 +318,15 @@ describe('the export to MyPay (the flow\'s side of the positions)', () => {
     expect(file.rows).toBe(1);
   });
 
-  it('an export plans its month once: Prepare applies the plan \'Invia a MyPay\' kept, and plans again when the month changed since', async () => {
+  it('an export plans its month once, in its Prepare', async () => {
     const t = setup();
     t.enrol(user('u1', 8000), 3);
     t.enrol(user('u2', 8000), 4);
     t.exportLocks.set(call.id, 'flow-1');
-    const request = { callId: call.id, ...march, fiscalCode: null, flowId: 'flow-1' };
-    expect(await t.planner.pendingExportCount(call, request, '2026-03-10T09:00:00.000Z')).toBe(2);
-    expect(t.plans.count).toBe(1);
-    const file = await exportCsv(t, request, actors.operator);
+    const file = await exportCsv(t, { callId: call.id, ...march, fiscalCode: null, flowId: 'flow-1' }, actors.operator);
     expect(t.plans.count).toBe(1);
     expect(file.rows).toBe(2);
     expect([...t.positions.all.values()].map((p) => p.importoDovuto).sort()).toEqual([6643, 8857]);
-
-    // Another month: planned, then one of its positions is paid before Prepare: the kept plan is not the
-    // month any more, so Prepare plans again (the paid position is left as it is).
-    const april = { callId: call.id, mese: 4, anno: 2026, fiscalCode: null, flowId: 'flow-2' };
-    t.exportLocks.set(call.id, 'flow-2');
-    await exportCsv(t, { ...april, flowId: 'flow-0' }, actors.operator); // the month exists (not under the lock)
-    expect(await t.planner.pendingExportCount(call, april, '2026-04-10T09:00:00.000Z')).toBe(2);
-    const [key, stored] = [...t.positions.all.entries()].find(([, p]) => p.mese === 4 && p.userId === 'u2')!;
-    t.positions.all.set(key, { ...stored, isPagato: true, importoTotalePagato: stored.importoDovuto, version: stored.version + 1 });
-    const plansBefore = t.plans.count;
-    await exportCsv(t, april, actors.operator);
-    expect(t.plans.count).toBe(plansBefore + 1);
-    expect(t.positions.all.get(key)).toMatchObject({ isPagato: true, version: stored.version + 1 });
   });
 
   it('the single payment carries one citizen\'s row only', async () => {
