@@ -40,9 +40,9 @@ export function useConfirmedForm<V extends Record<F, unknown>, F extends string,
   const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
   const action = useAsyncAction(save);
 
-  /** Changing a field clears its message. */
-  const setField = useCallback(<K extends F>(field: K, value: V[K]) => {
-    setValues((previous) => ({ ...previous, [field]: value }));
+  /** Changing a field clears its message. An update from the field's previous value sees every change before it (two quick clicks). */
+  const setField = useCallback(<K extends F>(field: K, value: V[K] | ((previous: V[K]) => V[K])) => {
+    setValues((previous) => ({ ...previous, [field]: typeof value === 'function' ? (value as (previous: V[K]) => V[K])(previous[field]) : value }));
     setErrors((previous) => (previous[field] ? { ...previous, [field]: undefined } : previous));
   }, []);
 

@@ -206,9 +206,10 @@ export function CallForm({ mode, initialValues, attached, save, onSaved, backTo,
               value={band.id}
               label={bandLabel(band)}
               checked={values.bandsId.includes(band.id)}
-              onChange={(event) =>
-                setField('bandsId', event.target.checked ? [...values.bandsId, band.id] : values.bandsId.filter((id) => id !== band.id))
-              }
+              onChange={(event) => {
+                const checked = event.target.checked;
+                setField('bandsId', (chosen) => (checked ? [...chosen, band.id] : chosen.filter((id) => id !== band.id)));
+              }}
             />
           ))}
           {errors.bandsId && (
