@@ -53,7 +53,8 @@ export default {
     {
       name: 'adapters-on-the-domain',
       severity: 'error',
-      comment: 'functions/adapters (the clients of AWS and of the outside systems, observability, ports.ts) imports only the domain and itself.',
+      comment:
+        'functions/adapters (the clients of AWS and of the outside systems, observability, ports.ts) imports only the domain and itself.',
       from: { path: '^functions/adapters/' },
       to: { path: '^functions/', pathNot: ['^functions/adapters/', '^functions/domain/'] },
     },
@@ -78,7 +79,7 @@ export default {
       name: 'repository-reads-its-own-items',
       severity: 'error',
       comment:
-        "A repository (DynamoDB only, no rules) imports the domain, the adapters, the shared HTTP helpers and " +
+        'A repository (DynamoDB only, no rules) imports the domain, the adapters, the shared HTTP helpers and ' +
         "its own resource's files, never another resource's files nor its own use cases: a use case that " +
         'spans two resources calls both repositories (design.md §2).',
       from: { path: '^functions/([^/]+)/repository[^/]*[.]ts$' },

@@ -18,7 +18,8 @@ const features = readdirSync(new URL('./web/src/features', import.meta.url), { w
   .map((entry) => entry.name);
 const otherFeature = (feature) => ({
   regex: `^@/features/(?!${feature}/)`,
-  message: 'A feature never imports another feature: the page that combines them belongs in web/src/app/routes/, a shared piece in web/src/components or web/src/lib.',
+  message:
+    'A feature never imports another feature: the page that combines them belongs in web/src/app/routes/, a shared piece in web/src/components or web/src/lib.',
 });
 const appImport = {
   regex: '^(@/app|(\\.\\./)+app)(/|$)',
@@ -31,7 +32,9 @@ const leavesFeature = (depth) => ({
 const featureBoundaries = features.flatMap((feature) =>
   [1, 2, 3, 4].map((depth) => ({
     files: [`web/src/features/${feature}/${'*/'.repeat(depth - 1)}*.{ts,tsx}`],
-    rules: { 'no-restricted-imports': ['error', { patterns: [otherFeature(feature), appImport, leavesFeature(depth)] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [otherFeature(feature), appImport, leavesFeature(depth)] }],
+    },
   })),
 );
 const sharedBoundaries = {

@@ -18,13 +18,19 @@ if (!name) {
 const dataOnly = args.includes('--data-only');
 const stage = loadStage(name);
 const settings = settingsOf(stage);
-const stacks = dataOnly ? [`${settings.stackPrefix}Data`] : stackNamesOf(settings.stackPrefix, { edge: !settings.webAclArn, edgeAlarms: true });
+const stacks = dataOnly
+  ? [`${settings.stackPrefix}Data`]
+  : stackNamesOf(settings.stackPrefix, { edge: !settings.webAclArn, edgeAlarms: true });
 
 // The data stack alone needs only the account, the region and the bootstrap.
 await preflightOrStop(stage, dataOnly ? (c) => /^(credentials|region|CDK bootstrap)/.test(c.title) : undefined);
 const assembly = path.join(repoRoot, 'cdk.out', stage.name);
 synth(repoRoot, stage, assembly, dataOnly ? ['dataOnly=true'] : []);
 cdk(repoRoot, ['diff', '--app', assembly, ...stacks]);
-await confirm(stage, `Deploy ${stacks.join(', ')} of stage ${stage.name} (${stage.file}) to account ${stage.settings.account ?? '(the credentials’)'} in ${settings.region}?`, args.includes('--yes'));
+await confirm(
+  stage,
+  `Deploy ${stacks.join(', ')} of stage ${stage.name} (${stage.file}) to account ${stage.settings.account ?? '(the credentials’)'} in ${settings.region}?`,
+  args.includes('--yes'),
+);
 deployStacks(repoRoot, assembly, stacks);
 console.log(`\nDeployed ${stacks.join(', ')}.${dataOnly ? '' : ` Now: npm run smoke -- ${stage.name}`}`);

@@ -15,7 +15,9 @@ const stage = loadStage(name);
 const checks = await preflight(stage, awsClients());
 console.log(report(checks));
 if (!passed(checks)) {
-  console.error(`\nPreflight of ${stage.name}: ${checks.filter((c) => c.status === 'missing').length} missing; fix them (→) and run it again.`);
+  console.error(
+    `\nPreflight of ${stage.name}: ${checks.filter((c) => c.status === 'missing').length} missing; fix them (→) and run it again.`,
+  );
   process.exit(1);
 }
 console.log(`\nPreflight of ${stage.name}: ready to deploy.`);

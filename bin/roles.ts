@@ -40,7 +40,12 @@ let parsed;
 try {
   parsed = parseArgs({
     allowPositionals: true,
-    options: { ente: { type: 'string' }, by: { type: 'string' }, local: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      ente: { type: 'string' },
+      by: { type: 'string' },
+      local: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
 } catch (error) {
   refuse(`${(error as Error).message}\n\n${USAGE}`);
@@ -53,7 +58,9 @@ if (values.help) {
 const [action, fiscalCode, role, ...extra] = positionals;
 const expected = action === 'list' ? 2 : 3;
 if (!['grant', 'revoke', 'list'].includes(action ?? '') || positionals.length !== expected) {
-  refuse(`${action && !['grant', 'revoke', 'list'].includes(action) ? `Azione sconosciuta «${action}».\n` : ''}${extra.length ? `Argomenti in più: ${extra.join(' ')}.\n` : ''}${USAGE}`);
+  refuse(
+    `${action && !['grant', 'revoke', 'list'].includes(action) ? `Azione sconosciuta «${action}».\n` : ''}${extra.length ? `Argomenti in più: ${extra.join(' ')}.\n` : ''}${USAGE}`,
+  );
 }
 
 if (values.local) {
@@ -67,20 +74,27 @@ if (values.local) {
   process.env.AWS_ACCESS_KEY_ID ||= 'local';
   process.env.AWS_SECRET_ACCESS_KEY ||= 'local';
 }
-Object.assign(process.env, { ...untracedFunctionEnv, POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'SILENT' });
+Object.assign(process.env, {
+  ...untracedFunctionEnv,
+  POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'SILENT',
+});
 const missing = ['TABLE_NAME', 'USER_POOL_ID'].filter((name) => !process.env[name]);
-if (missing.length) refuse(`Manca ${missing.join(' e ')} nell'ambiente (nel cloud: le uscite PortaleData.TableName e PortaleAuth.UserPoolId; sul portale locale: --local).\n\n${USAGE}`);
+if (missing.length)
+  refuse(
+    `Manca ${missing.join(' e ')} nell'ambiente (nel cloud: le uscite PortaleData.TableName e PortaleAuth.UserPoolId; sul portale locale: --local).\n\n${USAGE}`,
+  );
 const local = Boolean(process.env.COGNITO_ENDPOINT);
 
 // Loaded after the environment is set: the table's client reads its endpoint and name when it loads.
-const [{ DomainError }, { dynamoAuditLog }, { systemClock }, signIns, { cognitoUserPool }, { makeRoleGrants }] = await Promise.all([
-  import('../functions/domain/errors.ts'),
-  import('../functions/adapters/audit-log.ts'),
-  import('../functions/adapters/ports.ts'),
-  import('../functions/users/sign-ins.ts'),
-  import('../functions/adapters/user-pool.ts'),
-  import('../functions/users/role-grants.ts'),
-]);
+const [{ DomainError }, { dynamoAuditLog }, { systemClock }, signIns, { cognitoUserPool }, { makeRoleGrants }] =
+  await Promise.all([
+    import('../functions/domain/errors.ts'),
+    import('../functions/adapters/audit-log.ts'),
+    import('../functions/adapters/ports.ts'),
+    import('../functions/users/sign-ins.ts'),
+    import('../functions/adapters/user-pool.ts'),
+    import('../functions/users/role-grants.ts'),
+  ]);
 
 /** Who runs the command, for the audit trail: their AWS identity in the cloud; `--by` (or the machine's user) locally. */
 async function engineer(): Promise<Actor> {
@@ -93,7 +107,16 @@ async function engineer(): Promise<Actor> {
     identity = Arn ?? 'sconosciuto';
   }
   // Not a portal role: the field holds OPERATOR, as for the deployment's own writes (functions/entry/start-migrations.ts).
-  return { sub: identity, role: 'OPERATOR', fiscalCode: null, firstName: '', lastName: '', fullName: by ? `${by} (${identity})` : identity, email: null, workingEntityId: null };
+  return {
+    sub: identity,
+    role: 'OPERATOR',
+    fiscalCode: null,
+    firstName: '',
+    lastName: '',
+    fullName: by ? `${by} (${identity})` : identity,
+    email: null,
+    workingEntityId: null,
+  };
 }
 
 const groupsText = (groups: string[]) => (groups.length ? groups.join(', ') : 'nessuno');
@@ -123,19 +146,28 @@ try {
   for (const [i, account] of change.accounts.entries()) console.log(accountLine(account, change.before[i]));
   const roleName = role.trim().toUpperCase();
   if (!change.changed) {
-    console.log(`Nessuna modifica: ${action === 'grant' ? `aveva già il ruolo ${roleName}` : `non aveva il ruolo ${roleName}`}${values.ente ? ' con questo ente di lavoro' : ''}.`);
+    console.log(
+      `Nessuna modifica: ${action === 'grant' ? `aveva già il ruolo ${roleName}` : `non aveva il ruolo ${roleName}`}${values.ente ? ' con questo ente di lavoro' : ''}.`,
+    );
   } else if (action === 'grant') {
-    console.log(`Ruolo ${roleName} concesso. La persona deve uscire dal portale ('Esci') e accedere di nuovo con SPID o CIE: il ruolo vale dal prossimo accesso.`);
+    console.log(
+      `Ruolo ${roleName} concesso. La persona deve uscire dal portale ('Esci') e accedere di nuovo con SPID o CIE: il ruolo vale dal prossimo accesso.`,
+    );
   } else {
     console.log(
       `Ruolo ${roleName} tolto. Vale dal prossimo accesso: chi ha già fatto l'accesso conserva il ruolo finché il suo token non scade (al massimo ${SESSION_HOURS} ore).`,
     );
   }
-  if (change.changed) console.log(`Registrato nel registro delle modifiche (AUDIT#roles#${change.fiscalCode}) a nome di ${actor.fullName}.`);
+  if (change.changed)
+    console.log(
+      `Registrato nel registro delle modifiche (AUDIT#roles#${change.fiscalCode}) a nome di ${actor.fullName}.`,
+    );
   process.exit(0);
 } catch (error) {
   if (error instanceof DomainError) refuse(`${error.message}\nNessuna modifica.`);
   const { name, message } = error as Error;
-  console.error(`Non riuscito: ${name}: ${message}\nQuanto è cambiato prima dell'errore è nel registro delle modifiche; lo stato attuale: npm run roles -- list ${fiscalCode}`);
+  console.error(
+    `Non riuscito: ${name}: ${message}\nQuanto è cambiato prima dell'errore è nel registro delle modifiche; lo stato attuale: npm run roles -- list ${fiscalCode}`,
+  );
   process.exit(1);
 }

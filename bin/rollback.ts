@@ -29,18 +29,22 @@ try {
   git('worktree', 'add', '--detach', checkout, commit);
   // Code older than the stages' files would ignore -c stage and deploy its built-in placeholders.
   if (!existsSync(path.join(checkout, 'lib/stage-config.ts'))) {
-    throw new Error(`${tag} predates config/<stage>.json: this command cannot roll back to it safely (docs/operations.md, "Rolling back")`);
+    throw new Error(
+      `${tag} predates config/<stage>.json: this command cannot roll back to it safely (docs/operations.md, "Rolling back")`,
+    );
   }
   mkdirSync(path.join(checkout, 'config'), { recursive: true });
   writeFileSync(path.join(checkout, 'config', `${stage.name}.json`), readFileSync(path.join(repoRoot, stage.file)));
-  if (run('npm', ['ci', '--no-audit', '--no-fund'], checkout) !== 0) throw new Error(`npm ci failed in the checkout of ${tag}`);
+  if (run('npm', ['ci', '--no-audit', '--no-fund'], checkout) !== 0)
+    throw new Error(`npm ci failed in the checkout of ${tag}`);
   const assembly = path.join(work, 'cdk.out');
   synth(checkout, stage, assembly);
 
   // A stack the tag does not have yet (one added since, e.g. PortaleEdgeAlarms) stays as it is deployed.
   const stacks = stackNamesOf(settings.stackPrefix, { edge: !settings.webAclArn, edgeAlarms: true });
   const inTag = stacks.filter((stack) => existsSync(path.join(assembly, `${stack}.template.json`)));
-  if (inTag.length < stacks.length) console.log(`\n${tag} has no ${stacks.filter((s) => !inTag.includes(s)).join(', ')}: left as deployed.`);
+  if (inTag.length < stacks.length)
+    console.log(`\n${tag} has no ${stacks.filter((s) => !inTag.includes(s)).join(', ')}: left as deployed.`);
   // cdk diff --fail exits 1 when the deployed stack differs from the tag's template.
   const changed = inTag.filter((stack) => cdk(checkout, ['diff', '--app', assembly, '--fail', stack]) !== 0);
   if (changed.length === 0) {
@@ -48,9 +52,15 @@ try {
   } else {
     const stateful = changed.filter((stack) => stack.endsWith('Data') || stack.endsWith('Auth'));
     if (stateful.length > 0 && !args.includes('--include-stateful')) {
-      throw new Error(`${stateful.join(', ')} would change too (above): a rollback of the table, buckets or user pool is not automatic. Read docs/operations.md, "Rolling back", then add --include-stateful if it is safe.`);
+      throw new Error(
+        `${stateful.join(', ')} would change too (above): a rollback of the table, buckets or user pool is not automatic. Read docs/operations.md, "Rolling back", then add --include-stateful if it is safe.`,
+      );
     }
-    await confirm(stage, `Roll ${changed.join(', ')} of ${stage.name} back to ${tag} (${commit.slice(0, 12)})?`, args.includes('--yes'));
+    await confirm(
+      stage,
+      `Roll ${changed.join(', ')} of ${stage.name} back to ${tag} (${commit.slice(0, 12)})?`,
+      args.includes('--yes'),
+    );
     deployStacks(checkout, assembly, changed);
     console.log(`\nRolled back ${changed.join(', ')} to ${tag}. Now: npm run smoke -- ${stage.name}`);
   }

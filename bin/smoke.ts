@@ -26,9 +26,13 @@ async function targetOf(): Promise<SmokeTarget> {
   const settings = settingsOf(stage);
   const cloudFormation = new CloudFormationClient({ region: settings.region });
   const names = stackNamesOf(settings.stackPrefix);
-  const web = (await cloudFormation.send(new DescribeStacksCommand({ StackName: `${settings.stackPrefix}Web` }))).Stacks?.[0];
+  const web = (await cloudFormation.send(new DescribeStacksCommand({ StackName: `${settings.stackPrefix}Web` })))
+    .Stacks?.[0];
   const siteUrl = web?.Outputs?.find((o) => o.OutputKey === 'WebUrl')?.OutputValue;
-  if (!siteUrl) throw new Error(`${settings.stackPrefix}Web has no WebUrl output: is the stage deployed? (npm run deploy -- ${stage.name})`);
+  if (!siteUrl)
+    throw new Error(
+      `${settings.stackPrefix}Web has no WebUrl output: is the stage deployed? (npm run deploy -- ${stage.name})`,
+    );
   return {
     siteUrl: siteUrl.replace(/\/$/, ''),
     expectedProvider: new URL(settings.spidGateway.issuer).origin,

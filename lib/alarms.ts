@@ -13,7 +13,12 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct, type IConstruct } from 'constructs';
 import { slowRouteKeys } from './function-access.ts';
-import { BUSINESS_SERVICE, businessDimensions, businessMetricDefinitions, type BusinessMetric } from '../functions/domain/business-metrics.ts';
+import {
+  BUSINESS_SERVICE,
+  businessDimensions,
+  businessMetricDefinitions,
+  type BusinessMetric,
+} from '../functions/domain/business-metrics.ts';
 
 /** Where each alarm's description sends the on-call person: the section of the runbook that says what to do. */
 export const RUNBOOK = 'docs/operations.md';
@@ -66,7 +71,8 @@ const TABLE_OPERATIONS = [
 
 const FIVE_MINUTES = Duration.minutes(5);
 
-const logicalIdOf = (resource: CfnResource) => `${Stack.of(resource).node.path}/${Stack.of(resource).resolve(resource.logicalId)}`;
+const logicalIdOf = (resource: CfnResource) =>
+  `${Stack.of(resource).node.path}/${Stack.of(resource).resolve(resource.logicalId)}`;
 
 /**
  * The functions CloudFormation calls only while deploying: the service tokens of custom resources (the web
@@ -76,8 +82,11 @@ const logicalIdOf = (resource: CfnResource) => `${Stack.of(resource).node.path}/
 function customResourceHandlers(constructs: IConstruct[]): Set<string> {
   const handlers = new Set<string>();
   for (const c of constructs) {
-    if (!(c instanceof CfnResource) || !/^(Custom::|AWS::CloudFormation::CustomResource$)/.test(c.cfnResourceType)) continue;
-    const properties = Stack.of(c).resolve((c as unknown as { _cfnProperties?: Record<string, unknown> })._cfnProperties ?? {});
+    if (!(c instanceof CfnResource) || !/^(Custom::|AWS::CloudFormation::CustomResource$)/.test(c.cfnResourceType))
+      continue;
+    const properties = Stack.of(c).resolve(
+      (c as unknown as { _cfnProperties?: Record<string, unknown> })._cfnProperties ?? {},
+    );
     const target = (properties.ServiceToken as { 'Fn::GetAtt'?: [string, string] } | undefined)?.['Fn::GetAtt']?.[0];
     if (target) handlers.add(`${Stack.of(c).node.path}/${target}`);
   }
@@ -91,7 +100,10 @@ function customResourceHandlers(constructs: IConstruct[]): Set<string> {
 export function functionsOf(scopes: IConstruct[]): lambda.Function[] {
   const constructs = scopes.flatMap((scope) => scope.node.findAll());
   const deployOnly = customResourceHandlers(constructs);
-  return constructs.filter((c): c is lambda.Function => c instanceof lambda.Function && !deployOnly.has(logicalIdOf(c.node.defaultChild as CfnResource)));
+  return constructs.filter(
+    (c): c is lambda.Function =>
+      c instanceof lambda.Function && !deployOnly.has(logicalIdOf(c.node.defaultChild as CfnResource)),
+  );
 }
 
 /** Every EventBridge rule of the given stacks, with its name for people. */
@@ -112,14 +124,18 @@ export function stateMachineTasks(machines: sfn.StateMachine[]): Set<string> {
   const tasks = new Set<string>();
   for (const machine of machines) {
     const stack = Stack.of(machine);
-    const definition = JSON.stringify(stack.resolve((machine.node.defaultChild as sfn.CfnStateMachine).definitionString));
-    for (const [, id] of definition.matchAll(/"Fn::GetAtt":\["([A-Za-z0-9]+)","Arn"\]/g)) tasks.add(`${stack.node.path}/${id}`);
+    const definition = JSON.stringify(
+      stack.resolve((machine.node.defaultChild as sfn.CfnStateMachine).definitionString),
+    );
+    for (const [, id] of definition.matchAll(/"Fn::GetAtt":\["([A-Za-z0-9]+)","Arn"\]/g))
+      tasks.add(`${stack.node.path}/${id}`);
   }
   return tasks;
 }
 
 /** Whether a function is one of `tasks` (stateMachineTasks). */
-export const isTaskOf = (tasks: Set<string>, fn: lambda.Function) => tasks.has(logicalIdOf(fn.node.defaultChild as CfnResource));
+export const isTaskOf = (tasks: Set<string>, fn: lambda.Function) =>
+  tasks.has(logicalIdOf(fn.node.defaultChild as CfnResource));
 
 /**
  * A resource's name for people: its stack without the deployment's prefix, then its path in the stack
@@ -134,7 +150,11 @@ export function resourceLabel(construct: IConstruct, stackPrefix: string): strin
 }
 
 /** One business metric of the deployment's namespace (service portale, and the metric's own dimension when given). */
-export function businessMetric(namespace: string, metric: BusinessMetric, options: cloudwatch.MetricOptions & { dimension?: string } = {}): cloudwatch.Metric {
+export function businessMetric(
+  namespace: string,
+  metric: BusinessMetric,
+  options: cloudwatch.MetricOptions & { dimension?: string } = {},
+): cloudwatch.Metric {
   const { dimension, ...metricOptions } = options;
   const definition = businessMetricDefinitions[metric] as { dimension?: keyof typeof businessDimensions };
   return new cloudwatch.Metric({
@@ -143,7 +163,10 @@ export function businessMetric(namespace: string, metric: BusinessMetric, option
     statistic: 'Sum',
     period: FIVE_MINUTES,
     ...metricOptions,
-    dimensionsMap: { service: BUSINESS_SERVICE, ...(definition.dimension && dimension ? { [definition.dimension]: dimension } : {}) },
+    dimensionsMap: {
+      service: BUSINESS_SERVICE,
+      ...(definition.dimension && dimension ? { [definition.dimension]: dimension } : {}),
+    },
   });
 }
 
@@ -151,13 +174,19 @@ export function businessMetric(namespace: string, metric: BusinessMetric, option
  * A business metric whatever its dimension: the sum over every value the dimension takes (EMF publishes a
  * metric with its dimension only), or the metric itself when it has none.
  */
-export function businessTotal(namespace: string, metric: BusinessMetric, options: cloudwatch.MetricOptions = {}): cloudwatch.IMetric {
+export function businessTotal(
+  namespace: string,
+  metric: BusinessMetric,
+  options: cloudwatch.MetricOptions = {},
+): cloudwatch.IMetric {
   const definition = businessMetricDefinitions[metric] as { dimension?: keyof typeof businessDimensions };
   if (!definition.dimension) return businessMetric(namespace, metric, options);
   const values = businessDimensions[definition.dimension];
   return new cloudwatch.MathExpression({
     expression: values.map((_, i) => `FILL(m${i}, 0)`).join(' + '),
-    usingMetrics: Object.fromEntries(values.map((value, i) => [`m${i}`, businessMetric(namespace, metric, { ...options, dimension: value })])),
+    usingMetrics: Object.fromEntries(
+      values.map((value, i) => [`m${i}`, businessMetric(namespace, metric, { ...options, dimension: value })]),
+    ),
     label: metric,
     period: options.period ?? FIVE_MINUTES,
   });
@@ -170,9 +199,20 @@ export function businessTotal(namespace: string, metric: BusinessMetric, options
  * with the prefix), in this account and region.
  */
 export function alarmTopic(stack: Stack, stackPrefix: string, alarmEmail: string | undefined): sns.Topic {
-  const alarmArns = stack.formatArn({ service: 'cloudwatch', resource: 'alarm', resourceName: `${stackPrefix} - *`, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
-  const fromOurAlarms = { StringEquals: { 'aws:SourceAccount': stack.account }, ArnLike: { 'aws:SourceArn': alarmArns } };
-  const key = new kms.Key(stack, 'AlarmTopicKey', { description: `Encrypts the alarm notifications of ${stackPrefix}`, enableKeyRotation: true });
+  const alarmArns = stack.formatArn({
+    service: 'cloudwatch',
+    resource: 'alarm',
+    resourceName: `${stackPrefix} - *`,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
+  const fromOurAlarms = {
+    StringEquals: { 'aws:SourceAccount': stack.account },
+    ArnLike: { 'aws:SourceArn': alarmArns },
+  };
+  const key = new kms.Key(stack, 'AlarmTopicKey', {
+    description: `Encrypts the alarm notifications of ${stackPrefix}`,
+    enableKeyRotation: true,
+  });
   key.addToResourcePolicy(
     new iam.PolicyStatement({
       principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
@@ -243,7 +283,15 @@ export class PortalAlarms extends Construct {
     return `${this.props.stackPrefix} - ${subject} - ${what}`;
   }
 
-  private add(id: string, subject: string, what: string, description: string, runbookSection: string, props: Omit<cloudwatch.CreateAlarmOptions, 'alarmName' | 'alarmDescription'>, metric: cloudwatch.IMetric) {
+  private add(
+    id: string,
+    subject: string,
+    what: string,
+    description: string,
+    runbookSection: string,
+    props: Omit<cloudwatch.CreateAlarmOptions, 'alarmName' | 'alarmDescription'>,
+    metric: cloudwatch.IMetric,
+  ) {
     const alarm = new cloudwatch.Alarm(this, id, {
       metric,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
@@ -266,22 +314,31 @@ export class PortalAlarms extends Construct {
     const id = `Lambda${label.replace(/[^A-Za-z0-9]/g, '')}`;
     const subject = `Lambda ${label}`;
     const what = (fn.node.defaultChild as lambda.CfnFunction).description ?? label;
-    if (!options.stateMachineTask) this.add(
-      `${id}Errors`,
-      subject,
-      'errori',
-      `La funzione ${label} («${what}») ha avuto errori non gestiti (eccezione, timeout o avvio fallito) negli ultimi 5 minuti.`,
-      'Lambda: errori',
-      { threshold: thresholds.lambdaErrors, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
-      fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
-    );
+    if (!options.stateMachineTask)
+      this.add(
+        `${id}Errors`,
+        subject,
+        'errori',
+        `La funzione ${label} («${what}») ha avuto errori non gestiti (eccezione, timeout o avvio fallito) negli ultimi 5 minuti.`,
+        'Lambda: errori',
+        {
+          threshold: thresholds.lambdaErrors,
+          evaluationPeriods: 1,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        },
+        fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      );
     this.add(
       `${id}Throttles`,
       subject,
       'throttling',
       `Invocazioni della funzione ${label} rifiutate per mancanza di concorrenza negli ultimi 5 minuti.`,
       'Lambda: throttling',
-      { threshold: thresholds.lambdaThrottles, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      {
+        threshold: thresholds.lambdaThrottles,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      },
       fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }),
     );
     if (!options.api) return;
@@ -293,7 +350,11 @@ export class PortalAlarms extends Construct {
       'durata vicina al timeout',
       `La durata p95 della funzione API ${label} supera ${limitMs / 1000} s (l’80% del suo timeout di ${timeoutSeconds} s) da 15 minuti: le richieste rischiano di essere interrotte.`,
       'Lambda API: durata vicina al timeout',
-      { threshold: limitMs, evaluationPeriods: 3, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      {
+        threshold: limitMs,
+        evaluationPeriods: 3,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      },
       fn.metricDuration({ period: FIVE_MINUTES, statistic: 'p95' }),
     );
   }
@@ -307,9 +368,24 @@ export class PortalAlarms extends Construct {
     const id = `StateMachine${label.replace(/[^A-Za-z0-9]/g, '')}`;
     const subject = `Step Functions ${label}`;
     const kinds = [
-      ['Failed', 'esecuzioni fallite', 'finite in errore', machine.metricFailed({ period: FIVE_MINUTES, statistic: 'Sum' })],
-      ['TimedOut', 'esecuzioni scadute', 'interrotte per superamento del tempo massimo', machine.metricTimedOut({ period: FIVE_MINUTES, statistic: 'Sum' })],
-      ['Aborted', 'esecuzioni interrotte', 'interrotte a mano o da un nuovo avvio', machine.metricAborted({ period: FIVE_MINUTES, statistic: 'Sum' })],
+      [
+        'Failed',
+        'esecuzioni fallite',
+        'finite in errore',
+        machine.metricFailed({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      ],
+      [
+        'TimedOut',
+        'esecuzioni scadute',
+        'interrotte per superamento del tempo massimo',
+        machine.metricTimedOut({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      ],
+      [
+        'Aborted',
+        'esecuzioni interrotte',
+        'interrotte a mano o da un nuovo avvio',
+        machine.metricAborted({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      ],
     ] as const;
     for (const [kind, what, meaning, metric] of kinds) {
       if (kind === 'Failed' && options.failuresReported) continue;
@@ -319,7 +395,11 @@ export class PortalAlarms extends Construct {
         what,
         `Esecuzioni della macchina a stati ${label} ${meaning} negli ultimi 5 minuti.`,
         'Step Functions: esecuzioni non riuscite',
-        { threshold: 1, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+        {
+          threshold: 1,
+          evaluationPeriods: 1,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        },
         metric,
       );
     }
@@ -339,7 +419,12 @@ export class PortalAlarms extends Construct {
       'quota di risposte 5xx',
       `Più del ${thresholds.http5xxPercent}% delle risposte dell’API è un errore 5xx in 2 periodi di 5 minuti su 3 (contato da ${thresholds.http5xxMinimumErrors} errori e ${thresholds.http5xxMinimumRequests} richieste per periodo).`,
       'API HTTP: risposte 5xx',
-      { threshold: thresholds.http5xxPercent, evaluationPeriods: 3, datapointsToAlarm: 2, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      {
+        threshold: thresholds.http5xxPercent,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      },
       new cloudwatch.MathExpression({
         expression: `IF(requests >= ${thresholds.http5xxMinimumRequests} AND FILL(errors, 0) >= ${thresholds.http5xxMinimumErrors}, 100 * FILL(errors, 0) / requests, 0)`,
         usingMetrics: { errors, requests },
@@ -353,7 +438,11 @@ export class PortalAlarms extends Construct {
       'latenza p95',
       `La latenza p95 dell’API supera ${thresholds.httpP95LatencyMs / 1000} s da 15 minuti (le route lente per natura, avvisi, import/export CSV delle iscrizioni e chiamate a INPS e MyPay, escluse).`,
       'API HTTP: latenza',
-      { threshold: thresholds.httpP95LatencyMs, evaluationPeriods: 3, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      {
+        threshold: thresholds.httpP95LatencyMs,
+        evaluationPeriods: 3,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      },
       fastRouteLatency(this, accessLogs, this.props.namespace).metric({ period: FIVE_MINUTES, statistic: 'p95' }),
     );
   }
@@ -365,7 +454,14 @@ export class PortalAlarms extends Construct {
    */
   watchDistribution(distributionId: string) {
     const cloudFront = (metricName: string, statistic: string) =>
-      new cloudwatch.Metric({ namespace: 'AWS/CloudFront', metricName, dimensionsMap: { DistributionId: distributionId, Region: 'Global' }, statistic, period: FIVE_MINUTES, region: 'us-east-1' });
+      new cloudwatch.Metric({
+        namespace: 'AWS/CloudFront',
+        metricName,
+        dimensionsMap: { DistributionId: distributionId, Region: 'Global' },
+        statistic,
+        period: FIVE_MINUTES,
+        region: 'us-east-1',
+      });
     const rate = cloudFront('5xxErrorRate', 'Average');
     const requests = cloudFront('Requests', 'Sum');
     this.add(
@@ -374,7 +470,12 @@ export class PortalAlarms extends Construct {
       'quota di risposte 5xx',
       `Più del ${thresholds.http5xxPercent}% delle risposte di CloudFront (sito e API) è un errore 5xx in 2 periodi di 5 minuti su 3 (contato da ${thresholds.http5xxMinimumErrors} errori e ${thresholds.http5xxMinimumRequests} richieste per periodo).`,
       'CloudFront: risposte 5xx',
-      { threshold: thresholds.http5xxPercent, evaluationPeriods: 3, datapointsToAlarm: 2, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      {
+        threshold: thresholds.http5xxPercent,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      },
       new cloudwatch.MathExpression({
         expression: `IF(requests >= ${thresholds.http5xxMinimumRequests} AND FILL(rate, 0) * requests / 100 >= ${thresholds.http5xxMinimumErrors}, FILL(rate, 0), 0)`,
         usingMetrics: { rate, requests },
@@ -392,7 +493,12 @@ export class PortalAlarms extends Construct {
       'richieste limitate',
       `Richieste alla tabella (o ai suoi indici) respinte per throttling in ciascuno degli ultimi ${TABLE_THROTTLE_PERIODS} periodi di 5 minuti: non un picco, un limite che persiste.`,
       'DynamoDB: throttling ed errori di sistema',
-      { threshold: 1, evaluationPeriods: TABLE_THROTTLE_PERIODS, datapointsToAlarm: TABLE_THROTTLE_PERIODS, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      {
+        threshold: 1,
+        evaluationPeriods: TABLE_THROTTLE_PERIODS,
+        datapointsToAlarm: TABLE_THROTTLE_PERIODS,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      },
       table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES }),
     );
     this.add(
@@ -401,7 +507,11 @@ export class PortalAlarms extends Construct {
       'errori di sistema',
       'DynamoDB ha risposto con errori interni (HTTP 500) negli ultimi 5 minuti.',
       'DynamoDB: throttling ed errori di sistema',
-      { threshold: 1, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      {
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      },
       table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period: FIVE_MINUTES }),
     );
   }
@@ -412,14 +522,24 @@ export class PortalAlarms extends Construct {
    */
   watchFederation(userPoolId: string, clientId: string, providerName: string) {
     const federation = (statistic: string) =>
-      new cloudwatch.Metric({ namespace: 'AWS/Cognito', metricName: 'FederationSuccesses', statistic, period: Duration.minutes(15), dimensionsMap: { UserPool: userPoolId, UserPoolClient: clientId, IdentityProvider: providerName } });
+      new cloudwatch.Metric({
+        namespace: 'AWS/Cognito',
+        metricName: 'FederationSuccesses',
+        statistic,
+        period: Duration.minutes(15),
+        dimensionsMap: { UserPool: userPoolId, UserPoolClient: clientId, IdentityProvider: providerName },
+      });
     this.add(
       'FederationFailures',
       'Accesso SPID/CIE',
       'accessi non riusciti',
       `Più del ${thresholds.federationFailurePercent}% degli accessi con SPID/CIE (gateway ${providerName}) non è riuscito negli ultimi 15 minuti (contato da ${thresholds.federationMinimumFailures} accessi falliti): i cittadini non entrano nel portale.`,
       'Accesso SPID/CIE: accessi non riusciti',
-      { threshold: thresholds.federationFailurePercent, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      {
+        threshold: thresholds.federationFailurePercent,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      },
       new cloudwatch.MathExpression({
         expression: `IF(attempts - successes >= ${thresholds.federationMinimumFailures}, 100 * (attempts - successes) / attempts, 0)`,
         usingMetrics: { attempts: federation('SampleCount'), successes: federation('Sum') },
@@ -443,8 +563,18 @@ export class PortalAlarms extends Construct {
         'consegne non riuscite',
         `La regola EventBridge ${label} non è riuscita a consegnare eventi al suo destinatario negli ultimi 5 minuti.`,
         'EventBridge e Scheduler: consegne non riuscite',
-        { threshold: 1, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
-        new cloudwatch.Metric({ namespace: 'AWS/Events', metricName: 'FailedInvocations', dimensionsMap: { RuleName: rule.ruleName }, statistic: 'Sum', period: FIVE_MINUTES }),
+        {
+          threshold: 1,
+          evaluationPeriods: 1,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        },
+        new cloudwatch.Metric({
+          namespace: 'AWS/Events',
+          metricName: 'FailedInvocations',
+          dimensionsMap: { RuleName: rule.ruleName },
+          statistic: 'Sum',
+          period: FIVE_MINUTES,
+        }),
       );
     }
     this.add(
@@ -453,12 +583,28 @@ export class PortalAlarms extends Construct {
       'avvii programmati persi',
       'Una pianificazione ISEE (promemoria di dicembre, aggiornamento di gennaio da INPS) non ha avviato il suo lavoro nemmeno dopo i tentativi previsti.',
       'EventBridge e Scheduler: consegne non riuscite',
-      { threshold: 1, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      {
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      },
       new cloudwatch.MathExpression({
         expression: 'FILL(dropped, 0) + FILL(failed, 0)',
         usingMetrics: {
-          dropped: new cloudwatch.Metric({ namespace: 'AWS/Scheduler', metricName: 'InvocationDroppedCount', dimensionsMap: { ScheduleGroup: scheduleGroup }, statistic: 'Sum', period: FIVE_MINUTES }),
-          failed: new cloudwatch.Metric({ namespace: 'AWS/Scheduler', metricName: 'TargetErrorCount', dimensionsMap: { ScheduleGroup: scheduleGroup }, statistic: 'Sum', period: FIVE_MINUTES }),
+          dropped: new cloudwatch.Metric({
+            namespace: 'AWS/Scheduler',
+            metricName: 'InvocationDroppedCount',
+            dimensionsMap: { ScheduleGroup: scheduleGroup },
+            statistic: 'Sum',
+            period: FIVE_MINUTES,
+          }),
+          failed: new cloudwatch.Metric({
+            namespace: 'AWS/Scheduler',
+            metricName: 'TargetErrorCount',
+            dimensionsMap: { ScheduleGroup: scheduleGroup },
+            statistic: 'Sum',
+            period: FIVE_MINUTES,
+          }),
         },
         label: 'Avvii programmati non riusciti',
         period: FIVE_MINUTES,
@@ -474,21 +620,30 @@ export class PortalAlarms extends Construct {
       'notifiche non consegnate',
       `Il topic SNS ${label} non ha consegnato notifiche ad almeno un destinatario negli ultimi 5 minuti.`,
       'SNS: notifiche non consegnate',
-      { threshold: 1, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      {
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      },
       topic.metricNumberOfNotificationsFailed({ period: FIVE_MINUTES, statistic: 'Sum' }),
     );
   }
 
   /** The account's SES reputation, before AWS pauses sending (bounce 10%, complaint 0.5%). */
   watchSesReputation() {
-    const reputation = (metricName: string) => new cloudwatch.Metric({ namespace: 'AWS/SES', metricName, statistic: 'Maximum', period: Duration.hours(1) });
+    const reputation = (metricName: string) =>
+      new cloudwatch.Metric({ namespace: 'AWS/SES', metricName, statistic: 'Maximum', period: Duration.hours(1) });
     this.add(
       'SesBounceRate',
       'SES',
       'bounce rate vicino alla sospensione',
       `La percentuale di e-mail respinte (bounce) dell’account supera il ${thresholds.sesBounceRate * 100}%: AWS mette l’account sotto revisione e sospende l’invio dal 10%.`,
       'SES: bounce e reclami',
-      { threshold: thresholds.sesBounceRate, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      {
+        threshold: thresholds.sesBounceRate,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      },
       reputation('Reputation.BounceRate'),
     );
     this.add(
@@ -497,7 +652,11 @@ export class PortalAlarms extends Construct {
       'complaint rate vicino alla sospensione',
       `La percentuale di e-mail segnalate come spam supera lo ${thresholds.sesComplaintRate * 100}%: AWS mette l’account sotto revisione e sospende l’invio dallo 0,5%.`,
       'SES: bounce e reclami',
-      { threshold: thresholds.sesComplaintRate, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      {
+        threshold: thresholds.sesComplaintRate,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      },
       reputation('Reputation.ComplaintRate'),
     );
   }
@@ -505,7 +664,11 @@ export class PortalAlarms extends Construct {
   /** What the council would notice: an export in error, notices not sent, payments to reconcile, ISEE not read. */
   watchBusiness() {
     const { namespace } = this.props;
-    const atLeastOnce = { threshold: 1, evaluationPeriods: 1, comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD };
+    const atLeastOnce = {
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    };
     this.add(
       'ExportFailed',
       'MyPay',

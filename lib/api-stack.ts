@@ -71,7 +71,8 @@ export class ApiStack extends Stack {
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
     });
     acknowledge(cursorSecret, {
-      'AwsSolutions-SMG4': 'A cursor lives for one browsing session; a new value (and a redeploy) only invalidates the cursors in flight, so rotation is done by hand if ever needed.',
+      'AwsSolutions-SMG4':
+        'A cursor lives for one browsing session; a new value (and a redeploy) only invalidates the cursors in flight, so rotation is done by hand if ever needed.',
     });
     const mypaySecret = secretsmanager.Secret.fromSecretNameV2(this, 'MyPaySecret', props.mypaySecretName);
     const ioSecret = secretsmanager.Secret.fromSecretNameV2(this, 'IoSecret', props.io.secretName);
@@ -79,21 +80,36 @@ export class ApiStack extends Stack {
     const bindGpd = props.paymentPlatform === 'gpd' ? gpdBinder(this, props.gpd!) : undefined;
     const mailIdentityArn =
       props.mail.identityArn ??
-      this.formatArn({ service: 'ses', resource: 'identity', resourceName: props.mail.from.split('@').pop()!, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
-    const bind: { [K in keyof Required<FunctionAccess>]: (fn: PortalFunction, access: Required<FunctionAccess>[K]) => void } = {
-      table: (fn, access) => fn.bindTable(props.data.table, access).bindSecret('CURSOR_SECRET_ARN', cursorSecret, cursorSecret.secretArn),
+      this.formatArn({
+        service: 'ses',
+        resource: 'identity',
+        resourceName: props.mail.from.split('@').pop()!,
+        arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+      });
+    const bind: {
+      [K in keyof Required<FunctionAccess>]: (fn: PortalFunction, access: Required<FunctionAccess>[K]) => void;
+    } = {
+      table: (fn, access) =>
+        fn.bindTable(props.data.table, access).bindSecret('CURSOR_SECRET_ARN', cursorSecret, cursorSecret.secretArn),
       documents: (fn, access) => fn.bindBucket('DOCUMENTS_BUCKET', props.data.documents, access),
       exports: (fn, access) => fn.bindBucket('EXPORTS_BUCKET', props.data.exports, access),
       noticePdfs: (fn) => {
         const noticeObjects = props.data.exports.arnForObjects(`${NOTICE_PDF_PREFIX}*`);
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [noticeObjects] }));
-        acknowledgeWildcardResource(fn.role!, noticeObjects, `EXPORTS_BUCKET ${NOTICE_PDF_PREFIX}: one notice PDF per position (its IUD), named at run time.`);
+        acknowledgeWildcardResource(
+          fn.role!,
+          noticeObjects,
+          `EXPORTS_BUCKET ${NOTICE_PDF_PREFIX}: one notice PDF per position (its IUD), named at run time.`,
+        );
       },
       mypay: (fn) => {
         if (bindGpd) return bindGpd(fn);
         // Endpoint, entity code and password: the secret's fields, read at run time.
         fn.bindSecret('MYPAY_SECRET_NAME', mypaySecret);
-        fn.addEnvironment('MYPAY_MODELLO_UNICO', String(props.mypayModelloUnico ?? true)).addEnvironment('MYPAY_SCADENZA_OBBLIGATORIA', String(props.mypayScadenzaObbligatoria ?? false));
+        fn.addEnvironment('MYPAY_MODELLO_UNICO', String(props.mypayModelloUnico ?? true)).addEnvironment(
+          'MYPAY_SCADENZA_OBBLIGATORIA',
+          String(props.mypayScadenzaObbligatoria ?? false),
+        );
         if (props.mypayApplicationCode) fn.addEnvironment('MYPAY_APPLICATION_CODE', props.mypayApplicationCode);
       },
       mail: (fn) => {
@@ -111,7 +127,11 @@ export class ApiStack extends Stack {
         const { pdnd, inps } = props;
         // Mutual TLS when the agreement asks for it: the function reads the certificate from its secret at run time.
         if (inps.clientCertSecretName) {
-          inpsClientCert ??= secretsmanager.Secret.fromSecretNameV2(this, 'InpsClientCertificate', inps.clientCertSecretName);
+          inpsClientCert ??= secretsmanager.Secret.fromSecretNameV2(
+            this,
+            'InpsClientCertificate',
+            inps.clientCertSecretName,
+          );
           inpsClientCert.grantRead(fn);
           fn.addEnvironment('INPS_CLIENT_CERT_SECRET', inps.clientCertSecretName);
         }
@@ -158,7 +178,9 @@ export class ApiStack extends Stack {
           description: `API: ${resource}`,
           timeout: Duration.seconds(timeoutOf(resource)),
           // The public function serves openapi.json as written at build time, beside its bundle (no schema in it).
-          ...(resource === 'public' && { afterBundling: (outputDir: string) => [openApiFileCommand(path.join(outputDir, 'openapi.json'))] }),
+          ...(resource === 'public' && {
+            afterBundling: (outputDir: string) => [openApiFileCommand(path.join(outputDir, 'openapi.json'))],
+          }),
         });
         for (const [what, access] of Object.entries(functionAccess[resource]) as [keyof FunctionAccess, unknown][]) {
           (bind[what] as (fn: PortalFunction, access: unknown) => void)(fn, access);
@@ -184,12 +206,20 @@ export class ApiStack extends Stack {
     // background jobs' state machine; the ISEE schedules too.
     this.backgroundJobs = new BackgroundJobs(this, 'BackgroundJobs', {
       table: props.data.table,
-      starters: [this.functions.payments, this.functions['enrolment-csv'], this.functions.notices, this.functions.reporting, this.functions.enrolments, this.functions.isee],
+      starters: [
+        this.functions.payments,
+        this.functions['enrolment-csv'],
+        this.functions.notices,
+        this.functions.reporting,
+        this.functions.enrolments,
+        this.functions.isee,
+      ],
       iseeReminderFrom: props.iseeReminderFrom,
     });
     // Each job function gets what its own kinds need (functions/jobs/job-functions.ts), nothing more.
     const { PaymentJobs, EnrolmentJobs, NoticeJobs, IseeJobs } = this.backgroundJobs.jobFunctions;
-    for (const jobFunction of Object.values(this.backgroundJobs.jobFunctions)) jobFunction.bindSecret('CURSOR_SECRET_ARN', cursorSecret, cursorSecret.secretArn);
+    for (const jobFunction of Object.values(this.backgroundJobs.jobFunctions))
+      jobFunction.bindSecret('CURSOR_SECRET_ARN', cursorSecret, cursorSecret.secretArn);
     // 'Verifica / genera CSV' leaves its file in the exports bucket; 'Rendicontazione' asks MyPay.
     bind.exports(PaymentJobs, 'RW');
     bind.mypay(PaymentJobs, true);
@@ -201,7 +231,8 @@ export class ApiStack extends Stack {
     // The flow e-mail keeps to the account's sending rate, which it reads (SES v2 GetAccount: SendQuota).
     NoticeJobs.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:GetAccount'], resources: ['*'] }));
     acknowledge(NoticeJobs.role!, {
-      'AwsSolutions-IAM5[Resource::*]': 'ses:GetAccount reads the account’s own sending quota and supports no resource-level permission (SES v2 service authorization reference); it grants no sending.',
+      'AwsSolutions-IAM5[Resource::*]':
+        'ses:GetAccount reads the account’s own sending quota and supports no resource-level permission (SES v2 service authorization reference); it grants no sending.',
     });
     bind.io(NoticeJobs, 'SEND');
     // The ISEE jobs ask INPS through PDND, record the ISEE (its documents) and send the December reminders (IO and e-mail).
@@ -214,7 +245,10 @@ export class ApiStack extends Stack {
     this.backgroundJobs.scheduledJobs.bindSecret('CURSOR_SECRET_ARN', cursorSecret, cursorSecret.secretArn);
 
     const integrations = Object.fromEntries(
-      resources.map((resource) => [resource, new HttpLambdaIntegration(`${resource}Integration`, this.functions[resource])]),
+      resources.map((resource) => [
+        resource,
+        new HttpLambdaIntegration(`${resource}Integration`, this.functions[resource]),
+      ]),
     ) as Record<Resource, HttpLambdaIntegration>;
 
     for (const route of routes) {

@@ -39,7 +39,9 @@ function applyStage(app: App, configDir?: string): Stage | undefined {
   for (const [key, value] of Object.entries(stageContext(stage))) {
     const given = app.node.tryGetContext(key);
     if (given !== undefined && String(given) !== String(value)) {
-      throw new Error(`${key} is set in ${stage.file} (${String(value)}) and on the command line (${String(given)}): change it in ${stage.file} only`);
+      throw new Error(
+        `${key} is set in ${stage.file} (${String(value)}) and on the command line (${String(given)}): change it in ${stage.file} only`,
+      );
     }
     app.node.setContext(key, value);
   }
@@ -55,7 +57,9 @@ function checkStage(app: App, stage: Stage): string[] {
   // stack reads none of the placeholders but the domain (its uploads' CORS origin).
   const dataOnly = String(app.node.tryGetContext('dataOnly')) === 'true';
   if (stage.production && !(dataOnly && !placeholders.some((p) => p.startsWith('webDomainName ')))) {
-    throw new Error(`${stage.file} is a production stage and still has placeholders; set them in ${stage.file}:\n${placeholders.map((p) => `  - ${p}`).join('\n')}`);
+    throw new Error(
+      `${stage.file} is a production stage and still has placeholders; set them in ${stage.file}:\n${placeholders.map((p) => `  - ${p}`).join('\n')}`,
+    );
   }
   return placeholders.map((p) => `${stage.file} (stage ${stage.name}, not production): ${p}`);
 }
@@ -76,7 +80,10 @@ export function buildApp(options: BuildAppOptions = {}) {
   const context = portalContext(app.node);
   // The region comes from context, not from CDK_DEFAULT_REGION: the CLI fills that with the profile's
   // region, or us-east-1 when there is none, and the portal's data must stay in Italy.
-  const env: Environment = options.env ?? { account: stage?.settings.account ?? process.env.CDK_DEFAULT_ACCOUNT, region: context.region };
+  const env: Environment = options.env ?? {
+    account: stage?.settings.account ?? process.env.CDK_DEFAULT_ACCOUNT,
+    region: context.region,
+  };
   const prefix = context.stackPrefix;
   const webAssetPath = path.resolve(repoRoot, options.webAssetPath ?? context.webAssetPath ?? path.join('web', 'dist'));
 
@@ -102,7 +109,8 @@ export function buildApp(options: BuildAppOptions = {}) {
     ? undefined
     : new EdgeStack(app, `${prefix}Edge`, {
         env: { account: env.account, region: 'us-east-1' },
-        description: 'Portale servizi sociali: the web ACL of CloudFront (rate limit per IP, AWS managed rules), in us-east-1',
+        description:
+          'Portale servizi sociali: the web ACL of CloudFront (rate limit per IP, AWS managed rules), in us-east-1',
         prefix,
         crossRegionReferences: true,
       });
@@ -148,7 +156,11 @@ export function buildApp(options: BuildAppOptions = {}) {
     env,
     description: `Portale servizi sociali: automatic reading of ISEE attestations (EventBridge, Step Functions, PDF text layer, Textract in ${context.textractRegion})`,
   });
-  const iseeExtraction = new IseeExtraction(extraction, 'IseeExtraction', { table: data.table, documents: data.documents, textractRegion: context.textractRegion });
+  const iseeExtraction = new IseeExtraction(extraction, 'IseeExtraction', {
+    table: data.table,
+    documents: data.documents,
+    textractRegion: context.textractRegion,
+  });
 
   // Running it: alarms on every function and state machine of the stacks above (found in them: a new stack
   // goes before this one), the dashboard, the data migrations. Deployed last.
@@ -169,7 +181,8 @@ export function buildApp(options: BuildAppOptions = {}) {
   // CloudFront's metrics exist only in us-east-1, and an alarm lives in its metric's region: its alarms, after the web stack.
   const edgeAlarms = new EdgeAlarmsStack(app, `${prefix}EdgeAlarms`, {
     env: { account: env.account, region: 'us-east-1' },
-    description: 'Portale servizi sociali: the alarms on CloudFront (its metrics exist only in us-east-1) and their topic',
+    description:
+      'Portale servizi sociali: the alarms on CloudFront (its metrics exist only in us-east-1) and their topic',
     stackPrefix: prefix,
     alarmEmail: context.alarmEmail,
     distributionId: web.distribution.distributionId,
@@ -180,9 +193,24 @@ export function buildApp(options: BuildAppOptions = {}) {
   if (options.nag !== false) Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
   if (stage) {
     const read = settingsReadBy(app.node);
-    for (const key of Object.keys(stageContext(stage)).filter((k) => !read.has(k))) warnings.push(`${stage.file}: the setting ${key} is read by nothing (a typo, or a setting retired): remove it`);
+    for (const key of Object.keys(stageContext(stage)).filter((k) => !read.has(k)))
+      warnings.push(`${stage.file}: the setting ${key} is read by nothing (a typo, or a setting retired): remove it`);
   }
-  return { app, stage, warnings, edge, data, auth, web, api, extraction, iseeExtraction, operations, edgeAlarms, stacks: [...(edge ? [edge] : []), data, auth, web, api, extraction, operations, edgeAlarms] };
+  return {
+    app,
+    stage,
+    warnings,
+    edge,
+    data,
+    auth,
+    web,
+    api,
+    extraction,
+    iseeExtraction,
+    operations,
+    edgeAlarms,
+    stacks: [...(edge ? [edge] : []), data, auth, web, api, extraction, operations, edgeAlarms],
+  };
 }
 
 export type PortalApp = ReturnType<typeof buildApp>;

@@ -91,14 +91,18 @@ export class AuthStack extends Stack {
         familyName: cognito.ProviderAttribute.other('family_name'),
         email: cognito.ProviderAttribute.other('email'),
         // SPID sends 'TINIT-<code>'; the API strips the prefix.
-        custom: { 'custom:fiscal_code': cognito.ProviderAttribute.other(gateway.fiscalCodeClaim), 'custom:loa': cognito.ProviderAttribute.other('acr') },
+        custom: {
+          'custom:fiscal_code': cognito.ProviderAttribute.other(gateway.fiscalCodeClaim),
+          'custom:loa': cognito.ProviderAttribute.other('acr'),
+        },
       },
     });
 
     // Domain prefixes are global across AWS accounts: without one in context, a prefix unique to this
     // stack (the first block of its id) avoids clashing with another deployment.
     const domainPrefix =
-      props.authDomainPrefix ?? `portale-sociali-${Fn.select(0, Fn.split('-', Fn.select(2, Fn.split('/', this.stackId))))}`;
+      props.authDomainPrefix ??
+      `portale-sociali-${Fn.select(0, Fn.split('-', Fn.select(2, Fn.split('/', this.stackId))))}`;
     this.domain = this.userPool.addDomain('Domain', { cognitoDomain: { domainPrefix } });
 
     new CfnOutput(this, 'Issuer', { value: this.issuer });

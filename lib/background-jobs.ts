@@ -24,8 +24,18 @@ export interface BackgroundJobsProps {
  * subscriber who already has this year's ISEE is not asked again).
  */
 export const iseeSchedules = (reminderFrom: string) => [
-  { id: 'IseeExpirySchedule', kind: 'isee-expiry', expression: `cron(0 8 ${Number(reminderFrom.slice(3))}-31 12 ? *)`, description: 'ISEE in scadenza: elenco e promemoria di dicembre' },
-  { id: 'IseeNewYearSchedule', kind: 'isee-new-year', expression: 'cron(0 7 2-7 1 ? *)', description: 'Nuovi ISEE da INPS per gli iscritti attivi, a inizio anno' },
+  {
+    id: 'IseeExpirySchedule',
+    kind: 'isee-expiry',
+    expression: `cron(0 8 ${Number(reminderFrom.slice(3))}-31 12 ? *)`,
+    description: 'ISEE in scadenza: elenco e promemoria di dicembre',
+  },
+  {
+    id: 'IseeNewYearSchedule',
+    kind: 'isee-new-year',
+    expression: 'cron(0 7 2-7 1 ? *)',
+    description: 'Nuovi ISEE da INPS per gli iscritti attivi, a inizio anno',
+  },
 ];
 
 /**
@@ -34,8 +44,18 @@ export const iseeSchedules = (reminderFrom: string) => [
  * outcome (functions/reporting/schedule.ts). The local stack runs the same kinds on timers (lib/local/schedules.ts).
  */
 export const reportingSchedules = [
-  { id: 'ReportingDailySchedule', kind: 'reporting-daily', expression: 'cron(0 6 * * ? *)', description: 'Rendicontazione giornaliera dei bandi con posizioni da pagare' },
-  { id: 'ReportingFollowUpSchedule', kind: 'reporting-follow-ups', expression: 'rate(5 minutes)', description: 'Rendicontazione dei bandi dopo un pagamento dall’esito non noto' },
+  {
+    id: 'ReportingDailySchedule',
+    kind: 'reporting-daily',
+    expression: 'cron(0 6 * * ? *)',
+    description: 'Rendicontazione giornaliera dei bandi con posizioni da pagare',
+  },
+  {
+    id: 'ReportingFollowUpSchedule',
+    kind: 'reporting-follow-ups',
+    expression: 'rate(5 minutes)',
+    description: 'Rendicontazione dei bandi dopo un pagamento dall’esito non noto',
+  },
 ];
 
 /**
@@ -63,10 +83,14 @@ export class BackgroundJobs extends Construct {
         // One slice: e.g. a month of a call's debt positions (thousands of conditional writes).
         timeout: Duration.seconds(JOB_SLICE_TIMEOUT_SECONDS),
       });
-    this.jobFunctions = Object.fromEntries(groups.map(([name, { entry, kinds }]) => [name, jobFunction(name, entry, kinds)])) as Record<JobFunctionName, PortalFunction>;
+    this.jobFunctions = Object.fromEntries(
+      groups.map(([name, { entry, kinds }]) => [name, jobFunction(name, entry, kinds)]),
+    ) as Record<JobFunctionName, PortalFunction>;
     // Every job reads and writes its own record (the run's lock and progress).
     for (const fn of Object.values(this.jobFunctions)) fn.bindTable(props.table, 'RW');
-    const definition = jobDefinition(groups.map(([name, { kinds }]) => ({ name, arn: this.jobFunctions[name].functionArn, kinds })));
+    const definition = jobDefinition(
+      groups.map(([name, { kinds }]) => ({ name, arn: this.jobFunctions[name].functionArn, kinds })),
+    );
 
     const logGroup = new logs.LogGroup(this, 'StateMachineLogs', { retention: logs.RetentionDays.SIX_MONTHS });
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
@@ -91,7 +115,8 @@ export class BackgroundJobs extends Construct {
     this.scheduledJobs = new PortalFunction(this, 'ScheduledJobs', {
       entry: 'functions/entry/scheduled-jobs.ts',
       serviceName: 'jobs-scheduled',
-      description: 'Starts the scheduled jobs (ISEE: December reminders, January refresh from INPS; the daily and follow-up reporting)',
+      description:
+        'Starts the scheduled jobs (ISEE: December reminders, January refresh from INPS; the daily and follow-up reporting)',
     });
     // It only takes the job's lock (the table) and starts the state machine.
     this.scheduledJobs.bindTable(props.table, 'RW');
@@ -101,7 +126,9 @@ export class BackgroundJobs extends Construct {
       starter.addEnvironment('JOBS_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
     }
 
-    const schedulerRole = new iam.Role(this, 'SchedulerRole', { assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com') });
+    const schedulerRole = new iam.Role(this, 'SchedulerRole', {
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com'),
+    });
     this.scheduledJobs.grantInvoke(schedulerRole);
     acknowledgeWildcardResource(
       schedulerRole,
@@ -114,7 +141,12 @@ export class BackgroundJobs extends Construct {
         scheduleExpression: schedule.expression,
         scheduleExpressionTimezone: 'Europe/Rome',
         flexibleTimeWindow: { mode: 'FLEXIBLE', maximumWindowInMinutes: 30 },
-        target: { arn: this.scheduledJobs.functionArn, roleArn: schedulerRole.roleArn, input: JSON.stringify({ kind: schedule.kind }), retryPolicy: { maximumRetryAttempts: 3 } },
+        target: {
+          arn: this.scheduledJobs.functionArn,
+          roleArn: schedulerRole.roleArn,
+          input: JSON.stringify({ kind: schedule.kind }),
+          retryPolicy: { maximumRetryAttempts: 3 },
+        },
       });
     }
   }

@@ -39,9 +39,15 @@ export class PortalBackups extends Construct {
 
   constructor(scope: Construct, id: string, props: PortalBackupsProps) {
     super(scope, id);
-    const key = new kms.Key(this, 'VaultKey', { description: 'Portale servizi sociali: chiave del vault di backup', enableKeyRotation: true, removalPolicy: RemovalPolicy.RETAIN });
+    const key = new kms.Key(this, 'VaultKey', {
+      description: 'Portale servizi sociali: chiave del vault di backup',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
     this.vault = new backup.BackupVault(this, 'Vault', { encryptionKey: key, removalPolicy: RemovalPolicy.RETAIN });
-    const copyTo = props.copyVaultArn ? backup.BackupVault.fromBackupVaultArn(this, 'CopyVault', props.copyVaultArn) : undefined;
+    const copyTo = props.copyVaultArn
+      ? backup.BackupVault.fromBackupVaultArn(this, 'CopyVault', props.copyVaultArn)
+      : undefined;
     const rule = (name: string, schedule: events.Schedule, days: number) =>
       new backup.BackupPlanRule({
         ruleName: name,
@@ -84,7 +90,10 @@ export class PortalBackups extends Construct {
     this.plan.addSelection('DataAndDocuments', {
       role,
       disableDefaultBackupPolicy: true,
-      resources: [backup.BackupResource.fromDynamoDbTable(props.table), backup.BackupResource.fromArn(props.documents.bucketArn)],
+      resources: [
+        backup.BackupResource.fromDynamoDbTable(props.table),
+        backup.BackupResource.fromArn(props.documents.bucketArn),
+      ],
     });
   }
 }

@@ -1,8 +1,19 @@
 import type { PaymentPlatformName } from '../functions/domain/payment-platform.ts';
-import { INPS_BENEFIT_CODE, inpsAttestationOperations, inpsOperationPaths, type InpsAttestationOperation } from '../functions/domain/inps.ts';
+import {
+  INPS_BENEFIT_CODE,
+  inpsAttestationOperations,
+  inpsOperationPaths,
+  type InpsAttestationOperation,
+} from '../functions/domain/inps.ts';
 import { REMINDER_FROM } from '../functions/domain/isee-refresh.ts';
 import type { Node } from 'constructs';
-import { retentionDefaults, retentionEnvName, retentionKinds, retentionMinimum, type RetentionKind } from '../functions/domain/retention.ts';
+import {
+  retentionDefaults,
+  retentionEnvName,
+  retentionKinds,
+  retentionMinimum,
+  type RetentionKind,
+} from '../functions/domain/retention.ts';
 import type { BackupSettings } from './backups.ts';
 import { DEFAULT_TEXTRACT_REGION, TEXTRACT_REGIONS } from './textract-regions.ts';
 
@@ -96,7 +107,13 @@ export interface PortalContext {
    * assertion's audience; the e-service client's id and the kid PDND gave its public key (the private key is
    * the data stack's KMS key) differ between collaudo and production.
    */
-  pdnd: { environment: 'collaudo' | 'produzione'; tokenUrl: string; assertionAudience: string; clientId: string; kid: string };
+  pdnd: {
+    environment: 'collaudo' | 'produzione';
+    tokenUrl: string;
+    assertionAudience: string;
+    clientId: string;
+    kid: string;
+  };
   /** INPS's ConsultazioneISEE e-services (reference.md): endpoint, voucher audience, the two purposes, the Identity header. */
   inps: {
     /** The attestation e-service the council's purpose is for: operation, endpoint and voucher audience. */
@@ -198,12 +215,21 @@ export const contextDefaults = {
 
 /** PDND's two environments (reference.md): token endpoint and the client assertion's audience. */
 export const pdndEnvironments = {
-  collaudo: { tokenUrl: 'https://auth.uat.interop.pagopa.it/token.oauth2', assertionAudience: 'auth.uat.interop.pagopa.it/client-assertion' },
-  produzione: { tokenUrl: 'https://auth.interop.pagopa.it/token.oauth2', assertionAudience: 'auth.interop.pagopa.it/client-assertion' },
+  collaudo: {
+    tokenUrl: 'https://auth.uat.interop.pagopa.it/token.oauth2',
+    assertionAudience: 'auth.uat.interop.pagopa.it/client-assertion',
+  },
+  produzione: {
+    tokenUrl: 'https://auth.interop.pagopa.it/token.oauth2',
+    assertionAudience: 'auth.interop.pagopa.it/client-assertion',
+  },
 } as const;
 
 /** pagoPA's hosts for GPD, Checkout and the receipts service (pagopa-debt-position openapi_external_v1.json servers). */
-export const gpdEnvironments = { uat: 'https://api.uat.platform.pagopa.it', produzione: 'https://api.platform.pagopa.it' } as const;
+export const gpdEnvironments = {
+  uat: 'https://api.uat.platform.pagopa.it',
+  produzione: 'https://api.platform.pagopa.it',
+} as const;
 
 function gpdOf(node: Node): PortalContext['gpd'] {
   const environment = text(node, 'gpdEnvironment') === 'uat' ? 'uat' : 'produzione';
@@ -261,7 +287,9 @@ export function retentionOf(node: Node): Record<RetentionKind, number> {
 
 /** The retention settings as every function reads them (RETENTION_<KIND>_YEARS). */
 export const retentionEnvironment = (node: Node): Record<string, string> =>
-  Object.fromEntries(Object.entries(retentionOf(node)).map(([kind, years]) => [retentionEnvName(kind as RetentionKind), String(years)]));
+  Object.fromEntries(
+    Object.entries(retentionOf(node)).map(([kind, years]) => [retentionEnvName(kind as RetentionKind), String(years)]),
+  );
 
 export function portalContext(node: Node): PortalContext {
   const webDomainName = text(node, 'webDomainName');
@@ -271,24 +299,36 @@ export function portalContext(node: Node): PortalContext {
   }
   if (certificateArn && !webDomainName) throw new Error('certificateArn is only used with webDomainName');
   if (text(node, 'ioPayeeFiscalCode')) {
-    throw new Error('ioPayeeFiscalCode is no longer a setting: IO refuses a payee from a key without the group ApiMessageWriteWithPayee and makes the IO service’s organisation the payee. Remove it from the context.');
+    throw new Error(
+      'ioPayeeFiscalCode is no longer a setting: IO refuses a payee from a key without the group ApiMessageWriteWithPayee and makes the IO service’s organisation the payee. Remove it from the context.',
+    );
   }
   if (text(node, 'mypayDefaultEntityPassword')) {
-    throw new Error('mypayDefaultEntityPassword is no longer a setting: the portal pays a position with paaSILVerificaAvviso and the council’s own MyPay password, never the Region’s. Remove it from the context and the defaultEntityPassword field from the MyPay secret.');
+    throw new Error(
+      'mypayDefaultEntityPassword is no longer a setting: the portal pays a position with paaSILVerificaAvviso and the council’s own MyPay password, never the Region’s. Remove it from the context and the defaultEntityPassword field from the MyPay secret.',
+    );
   }
   const alarmEmail = text(node, 'alarmEmail');
-  if (alarmEmail && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail)) throw new Error('alarmEmail must be an e-mail address');
+  if (alarmEmail && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail))
+    throw new Error('alarmEmail must be an e-mail address');
   const days = (key: string, fallback: number, min: number, max: number) => {
     const value = text(node, key) ?? String(fallback);
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new Error(`${key} must be a whole number of days from ${min} to ${max}`);
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
+      throw new Error(`${key} must be a whole number of days from ${min} to ${max}`);
     return Number(value);
   };
-  const accessibilityStatementUrl = text(node, 'accessibilityStatementUrl') ?? contextDefaults.accessibilityStatementUrl;
-  if (!/^https:\/\/\S+$/.test(accessibilityStatementUrl)) throw new Error('accessibilityStatementUrl must be the https address of the published accessibility statement (AgID’s form)');
+  const accessibilityStatementUrl =
+    text(node, 'accessibilityStatementUrl') ?? contextDefaults.accessibilityStatementUrl;
+  if (!/^https:\/\/\S+$/.test(accessibilityStatementUrl))
+    throw new Error(
+      'accessibilityStatementUrl must be the https address of the published accessibility statement (AgID’s form)',
+    );
   const backupCopyVaultArn = text(node, 'backupCopyVaultArn');
   const retention = retentionOf(node);
   if (backupCopyVaultArn && !/^arn:aws[\w-]*:backup:[a-z0-9-]+:\d{12}:backup-vault:[\w.-]+$/.test(backupCopyVaultArn)) {
-    throw new Error('backupCopyVaultArn must be the ARN of a backup vault (arn:aws:backup:<region>:<account>:backup-vault:<name>) in another account or region');
+    throw new Error(
+      'backupCopyVaultArn must be the ARN of a backup vault (arn:aws:backup:<region>:<account>:backup-vault:<name>) in another account or region',
+    );
   }
   const maxWait = text(node, 'mypayImportMaxWaitMinutes');
   // Step Functions runs a standard execution for at most a year: the wait plus the work must fit.
@@ -297,40 +337,58 @@ export function portalContext(node: Node): PortalContext {
   }
   const textractRegion = text(node, 'textractRegion') ?? contextDefaults.textractRegion;
   if (!(TEXTRACT_REGIONS as readonly string[]).includes(textractRegion)) {
-    throw new Error(`textractRegion ${textractRegion} has no Amazon Textract endpoint: choose one of ${TEXTRACT_REGIONS.join(', ')} (an EU one: eu-central-1, eu-west-1, eu-west-3, eu-south-2)`);
+    throw new Error(
+      `textractRegion ${textractRegion} has no Amazon Textract endpoint: choose one of ${TEXTRACT_REGIONS.join(', ')} (an EU one: eu-central-1, eu-west-1, eu-west-3, eu-south-2)`,
+    );
   }
   const providerName = text(node, 'spidGatewayProviderName') ?? contextDefaults.spidGatewayProviderName;
   // Cognito's identity provider names: up to 32 characters, no blanks (CreateIdentityProvider, ProviderName).
   if (!/^[^_\s]\S{0,31}$/u.test(providerName)) {
-    throw new Error(`spidGatewayProviderName ${providerName}: 1 to 32 characters, no spaces, not starting with an underscore`);
+    throw new Error(
+      `spidGatewayProviderName ${providerName}: 1 to 32 characters, no spaces, not starting with an underscore`,
+    );
   }
   const pdndEnvironment = text(node, 'pdndEnvironment') ?? contextDefaults.pdndEnvironment;
-  if (pdndEnvironment !== 'collaudo' && pdndEnvironment !== 'produzione') throw new Error('pdndEnvironment must be collaudo or produzione');
+  if (pdndEnvironment !== 'collaudo' && pdndEnvironment !== 'produzione')
+    throw new Error('pdndEnvironment must be collaudo or produzione');
   const uuid = (key: string, fallback: string) => {
     const value = text(node, key) ?? fallback;
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) throw new Error(`${key} must be a UUID (PDND’s back office gives it)`);
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value))
+      throw new Error(`${key} must be a UUID (PDND’s back office gives it)`);
     return value;
   };
   const inpsUserId = text(node, 'inpsUserId') ?? contextDefaults.inpsUserId;
   if (!/^[0-9]{11}$/.test(inpsUserId)) throw new Error('inpsUserId must be the council’s fiscal code: 11 digits');
   const benefitCode = text(node, 'inpsBenefitCode') ?? contextDefaults.inpsBenefitCode;
-  if (!INPS_BENEFIT_CODE.test(benefitCode)) throw new Error('inpsBenefitCode must be one of the XSD’s PrestazioneDaErogare codes (A1.01 … A3.03, Z9.99)');
+  if (!INPS_BENEFIT_CODE.test(benefitCode))
+    throw new Error('inpsBenefitCode must be one of the XSD’s PrestazioneDaErogare codes (A1.01 … A3.03, Z9.99)');
   const reminderFrom = text(node, 'iseeReminderFrom') ?? contextDefaults.iseeReminderFrom;
-  if (!REMINDER_FROM.test(reminderFrom) || !reminderFrom.startsWith('12-')) throw new Error('iseeReminderFrom must be a day of December, MM-DD (e.g. 12-01)');
+  if (!REMINDER_FROM.test(reminderFrom) || !reminderFrom.startsWith('12-'))
+    throw new Error('iseeReminderFrom must be a day of December, MM-DD (e.g. 12-01)');
   const rate = Number(text(node, 'inpsRatePerSecond') ?? contextDefaults.inpsRatePerSecond);
   if (!(rate > 0 && rate <= 100)) throw new Error('inpsRatePerSecond must be between 0 and 100');
   const inpsEndpoint = text(node, 'inpsEndpoint') ?? contextDefaults.inpsEndpoint;
   const inpsAudience = text(node, 'inpsAudience');
-  const attestazioneOperation = (text(node, 'inpsAttestazioneOperation') ?? contextDefaults.inpsAttestazioneOperation) as InpsAttestationOperation;
-  if (!inpsAttestationOperations.includes(attestazioneOperation)) throw new Error(`inpsAttestazioneOperation must be one of ${inpsAttestationOperations.join(', ')} (the e-service of the council’s PDND purpose)`);
+  const attestazioneOperation = (text(node, 'inpsAttestazioneOperation') ??
+    contextDefaults.inpsAttestazioneOperation) as InpsAttestationOperation;
+  if (!inpsAttestationOperations.includes(attestazioneOperation))
+    throw new Error(
+      `inpsAttestazioneOperation must be one of ${inpsAttestationOperations.join(', ')} (the e-service of the council’s PDND purpose)`,
+    );
   // The residents' e-service has an endpoint of its own; the v1 one is inpsEndpoint.
   const attestazioneEndpoint =
     text(node, 'inpsAttestazioneEndpoint') ??
-    (attestazioneOperation === 'ConsultazioneAttestazioneResidenti' ? `${contextDefaults.inpsHost}${inpsOperationPaths.ConsultazioneAttestazioneResidenti}` : inpsEndpoint);
+    (attestazioneOperation === 'ConsultazioneAttestazioneResidenti'
+      ? `${contextDefaults.inpsHost}${inpsOperationPaths.ConsultazioneAttestazioneResidenti}`
+      : inpsEndpoint);
   const indicatoreEndpoint = text(node, 'inpsIndicatoreEndpoint') ?? inpsEndpoint;
-  const purposeIndicatore = text(node, 'inpsPurposeIndicatore') === 'none' ? null : uuid('inpsPurposeIndicatore', contextDefaults.inpsPurposeIndicatore);
+  const purposeIndicatore =
+    text(node, 'inpsPurposeIndicatore') === 'none'
+      ? null
+      : uuid('inpsPurposeIndicatore', contextDefaults.inpsPurposeIndicatore);
   const dailyEstimate = Number(text(node, 'inpsDailyEstimate') ?? contextDefaults.inpsDailyEstimate);
-  if (!(Number.isInteger(dailyEstimate) && dailyEstimate > 0)) throw new Error('inpsDailyEstimate must be the daily calls declared in the PDND purpose (a positive integer)');
+  if (!(Number.isInteger(dailyEstimate) && dailyEstimate > 0))
+    throw new Error('inpsDailyEstimate must be the daily calls declared in the PDND purpose (a positive integer)');
   return {
     region: text(node, 'region') ?? contextDefaults.region,
     textractRegion,
@@ -367,8 +425,15 @@ export function portalContext(node: Node): PortalContext {
       kid: text(node, 'pdndKid') ?? contextDefaults.pdndKid,
     },
     inps: {
-      attestazione: { operation: attestazioneOperation, endpoint: attestazioneEndpoint, audience: text(node, 'inpsAttestazioneAudience') ?? inpsAudience ?? attestazioneEndpoint },
-      indicatore: { endpoint: indicatoreEndpoint, audience: text(node, 'inpsIndicatoreAudience') ?? inpsAudience ?? indicatoreEndpoint },
+      attestazione: {
+        operation: attestazioneOperation,
+        endpoint: attestazioneEndpoint,
+        audience: text(node, 'inpsAttestazioneAudience') ?? inpsAudience ?? attestazioneEndpoint,
+      },
+      indicatore: {
+        endpoint: indicatoreEndpoint,
+        audience: text(node, 'inpsIndicatoreAudience') ?? inpsAudience ?? indicatoreEndpoint,
+      },
       endpoint: inpsEndpoint,
       audience: inpsAudience ?? inpsEndpoint,
       purposeAttestazione: uuid('inpsPurposeAttestazione', contextDefaults.inpsPurposeAttestazione),

@@ -6,7 +6,8 @@ import type { Inventory } from './cost-model.ts';
 import { scratchApp, type ScratchApp } from './scratch-app.ts';
 
 type Json = any;
-const ofType = (templates: Json[], type: string): Json[] => templates.flatMap((t) => Object.values<Json>(t.Resources ?? {}).filter((r) => r.Type === type));
+const ofType = (templates: Json[], type: string): Json[] =>
+  templates.flatMap((t) => Object.values<Json>(t.Resources ?? {}).filter((r) => r.Type === type));
 
 /**
  * What a deployment holds that is billed by the unit, counted in the synthesized app (not typed by hand): the
@@ -15,8 +16,14 @@ const ofType = (templates: Json[], type: string): Json[] => templates.flatMap((t
  * the WAF web ACLs and their rules.
  */
 export function inventoryOf(portal: Pick<ScratchApp, 'app'>): Inventory {
-  const templates = portal.app.node.children.filter((c): c is Stack => Stack.isStack(c)).map((stack) => Template.fromStack(stack).toJSON());
-  const alarmMetrics = ofType(templates, 'AWS::CloudWatch::Alarm').reduce((sum, alarm) => sum + (alarm.Properties.MetricName ? 1 : alarm.Properties.Metrics.filter((m: Json) => m.MetricStat).length), 0);
+  const templates = portal.app.node.children
+    .filter((c): c is Stack => Stack.isStack(c))
+    .map((stack) => Template.fromStack(stack).toJSON());
+  const alarmMetrics = ofType(templates, 'AWS::CloudWatch::Alarm').reduce(
+    (sum, alarm) =>
+      sum + (alarm.Properties.MetricName ? 1 : alarm.Properties.Metrics.filter((m: Json) => m.MetricStat).length),
+    0,
+  );
   const secretNames = new Set<string>();
   // A secret of the account is named by a dynamic reference or, read at run time, by the grant on it (its ARN ends in "-??????").
   for (const template of templates) {
@@ -24,9 +31,13 @@ export function inventoryOf(portal: Pick<ScratchApp, 'app'>): Inventory {
     for (const [, name] of text.matchAll(/\{\{resolve:secretsmanager:([^:}]+)/g)) secretNames.add(name!);
     for (const [, name] of text.matchAll(/:secret:([^"]+?)-\?{6}/g)) secretNames.add(name!);
   }
-  const definitions: { description: string; dimension?: keyof typeof businessDimensions }[] = Object.values(businessMetricDefinitions);
+  const definitions: { description: string; dimension?: keyof typeof businessDimensions }[] =
+    Object.values(businessMetricDefinitions);
   const webAcls = ofType(templates, 'AWS::WAFv2::WebACL');
-  const businessMetrics = definitions.reduce((sum, d) => sum + (d.dimension ? businessDimensions[d.dimension].length : 1), 0);
+  const businessMetrics = definitions.reduce(
+    (sum, d) => sum + (d.dimension ? businessDimensions[d.dimension].length : 1),
+    0,
+  );
   return {
     alarmMetrics,
     // The API publishes Request per operation (functions/http/observability); the business catalogue with its dimensions;

@@ -125,14 +125,29 @@ export interface Prices {
   region: string;
   lambda: { perMillionRequests: number; perGbSecondArm: number; freeRequests: number; freeGbSeconds: number };
   apiGateway: { perMillionHttpRequests: number };
-  dynamodb: { perMillionWriteUnits: number; perMillionReadUnits: number; perGbMonth: number; pitrPerGbMonth: number; freeGb: number };
+  dynamodb: {
+    perMillionWriteUnits: number;
+    perMillionReadUnits: number;
+    perGbMonth: number;
+    pitrPerGbMonth: number;
+    freeGb: number;
+  };
   s3: { perGbMonth: number; perThousandPuts: number; perThousandGets: number };
   stepFunctions: { perThousandTransitions: number; freeTransitions: number };
   cloudFront: { perGbOut: number; perTenThousandHttpsRequests: number; freeGb: number; freeRequests: number };
   cognito: { perFederatedMau: number; freeFederatedMau: number };
   textract: { perThousandPages: number };
   ses: { perThousandEmails: number; perGbAttachments: number };
-  cloudWatch: { perAlarmMetric: number; perDashboard: number; perCustomMetric: number; perGbLogsIngested: number; perGbLogsStored: number; freeAlarms: number; freeCustomMetrics: number; freeGbLogs: number };
+  cloudWatch: {
+    perAlarmMetric: number;
+    perDashboard: number;
+    perCustomMetric: number;
+    perGbLogsIngested: number;
+    perGbLogsStored: number;
+    freeAlarms: number;
+    freeCustomMetrics: number;
+    freeGbLogs: number;
+  };
   /** KMS key of the alarms topic, the four Secrets Manager secrets (cursor, MyPay, IO, SPID/CIE gateway). */
   other: { perKmsKey: number; perSecret: number };
   /** X-Ray traces recorded (per million; 100,000 free a month). */
@@ -158,7 +173,13 @@ export const milanPrices: Prices = {
   // ASSUMPTION: HTTP API, first 300 million requests, Frankfurt's price.
   apiGateway: { perMillionHttpRequests: 1.2 },
   // ASSUMPTION: on-demand after the November 2024 reduction, and storage, Frankfurt's prices; 25 GB always free.
-  dynamodb: { perMillionWriteUnits: 0.7625, perMillionReadUnits: 0.1525, perGbMonth: 0.306, pitrPerGbMonth: 0.2448, freeGb: 25 },
+  dynamodb: {
+    perMillionWriteUnits: 0.7625,
+    perMillionReadUnits: 0.1525,
+    perGbMonth: 0.306,
+    pitrPerGbMonth: 0.2448,
+    freeGb: 25,
+  },
   // ASSUMPTION: S3 Standard, Frankfurt's prices.
   s3: { perGbMonth: 0.0245, perThousandPuts: 0.0054, perThousandGets: 0.00043 },
   // ASSUMPTION: Standard workflows, us-east-1's price; 4,000 transitions always free.
@@ -172,7 +193,16 @@ export const milanPrices: Prices = {
   ses: { perThousandEmails: 0.1, perGbAttachments: 0.12 },
   // Alarms (standard resolution, per metric), dashboards (the first three free per account: not counted), custom
   // metrics (first 10,000); ASSUMPTION: logs ingestion and storage, Frankfurt's prices. Always free: 10 alarms, 10 metrics, 5 GB of logs.
-  cloudWatch: { perAlarmMetric: 0.1, perDashboard: 3, perCustomMetric: 0.3, perGbLogsIngested: 0.63, perGbLogsStored: 0.0324, freeAlarms: 10, freeCustomMetrics: 10, freeGbLogs: 5 },
+  cloudWatch: {
+    perAlarmMetric: 0.1,
+    perDashboard: 3,
+    perCustomMetric: 0.3,
+    perGbLogsIngested: 0.63,
+    perGbLogsStored: 0.0324,
+    freeAlarms: 10,
+    freeCustomMetrics: 10,
+    freeGbLogs: 5,
+  },
   other: { perKmsKey: 1, perSecret: 0.4 },
   // X-Ray: traces recorded, $5 per million after 100,000 a month (the same in every region).
   xray: { perMillionTraces: 5, freeTraces: 100_000 },
@@ -227,7 +257,11 @@ function tracedRequests(requests: number, a: UsageAssumptions): number {
   return reservoir + (requests - reservoir) * a.xraySampledShare;
 }
 
-export function monthlyUsage(size: CouncilSize, inventory: Inventory, a: UsageAssumptions = usageAssumptions): MonthlyUsage {
+export function monthlyUsage(
+  size: CouncilSize,
+  inventory: Inventory,
+  a: UsageAssumptions = usageAssumptions,
+): MonthlyUsage {
   const apiCalls = size.pageViewsPerMonth * a.apiCallsPerPageView;
   const positions = size.activeSubscriptions;
   const exports = Math.ceil(positions / a.subscriptionsPerCall);
@@ -235,21 +269,27 @@ export function monthlyUsage(size: CouncilSize, inventory: Inventory, a: UsageAs
   // Invocations: each API call; each export's ~20 task steps; each ISEE reading's 2 steps; a job slice per export.
   const lambdaInvocations = apiCalls + exports * 21 + size.iseeUploadsPerMonth * 2;
   // The ISEE reading's two functions: ~0.5 s each (Textract's pages fetched and parsed, one write). Assumption.
-  const lambdaSeconds = (apiCalls * (a.apiCallMs + a.coldStartShare * a.coldStartMs) + positions * a.positionMs + size.iseeUploadsPerMonth * 2 * 500) / 1000;
+  const lambdaSeconds =
+    (apiCalls * (a.apiCallMs + a.coldStartShare * a.coldStartMs) +
+      positions * a.positionMs +
+      size.iseeUploadsPerMonth * 2 * 500) /
+    1000;
   return {
     apiCalls,
     lambdaInvocations,
     lambdaGbSeconds: lambdaSeconds * LAMBDA_GB,
     dynamoWriteUnits: apiCalls * a.writeUnitsPerApiCall + positions * a.writeUnitsPerPosition,
     dynamoReadUnits: apiCalls * a.readUnitsPerApiCall + positions * a.readUnitsPerPosition,
-    dynamoStoredGb: (positions * a.monthsOfPositionsKept * a.storedKbPerPosition + size.citizens * a.storedKbPerCitizen) / KB_PER_GB,
+    dynamoStoredGb:
+      (positions * a.monthsOfPositionsKept * a.storedKbPerPosition + size.citizens * a.storedKbPerCitizen) / KB_PER_GB,
     s3StoredGb: (size.iseeUploadsPerMonth * a.monthsOfDocumentsKept * a.iseeDocumentKb) / KB_PER_GB,
     // An upload (the browser's PUT, the claim's copy), the export's ZIPs and notices; reads: Textract, the operator opening it, the notice links.
     s3Puts: size.iseeUploadsPerMonth * 2 + exports * 5 + positions * a.noticeEmailShare,
     s3Gets: size.iseeUploadsPerMonth * 3 + exports * 5 + positions,
     stepTransitions: size.iseeUploadsPerMonth * a.transitionsPerIseeReading + exports * a.transitionsPerExport,
     cloudFrontRequests: size.pageViewsPerMonth * a.cloudFrontRequestsPerPageView + apiCalls,
-    cloudFrontGb: (size.pageViewsPerMonth * a.cloudFrontKbPerPageView + size.iseeUploadsPerMonth * a.iseeDocumentKb) / KB_PER_GB,
+    cloudFrontGb:
+      (size.pageViewsPerMonth * a.cloudFrontKbPerPageView + size.iseeUploadsPerMonth * a.iseeDocumentKb) / KB_PER_GB,
     cognitoMau: Math.round(size.citizens * a.activeCitizenShare),
     textractPages: size.iseeUploadsPerMonth * a.iseePages,
     emails,
@@ -260,7 +300,22 @@ export function monthlyUsage(size: CouncilSize, inventory: Inventory, a: UsageAs
   };
 }
 
-export const services = ['Lambda', 'API Gateway', 'DynamoDB', 'S3', 'Step Functions', 'CloudFront', 'Cognito', 'Textract', 'SES', 'CloudWatch', 'X-Ray', 'Backup', 'WAF', 'Altro (KMS, Secrets Manager)'] as const;
+export const services = [
+  'Lambda',
+  'API Gateway',
+  'DynamoDB',
+  'S3',
+  'Step Functions',
+  'CloudFront',
+  'Cognito',
+  'Textract',
+  'SES',
+  'CloudWatch',
+  'X-Ray',
+  'Backup',
+  'WAF',
+  'Altro (KMS, Secrets Manager)',
+] as const;
 export type Service = (typeof services)[number];
 
 export interface Bill {
@@ -271,18 +326,31 @@ export interface Bill {
 const above = (used: number, free: number) => Math.max(0, used - free);
 
 /** The month's bill, in USD, by service (always-free allowances deducted; no Savings Plan, no tax). */
-export function monthlyBill(usage: MonthlyUsage, inventory: Inventory, p: Prices = milanPrices, a: UsageAssumptions = usageAssumptions): Bill {
+export function monthlyBill(
+  usage: MonthlyUsage,
+  inventory: Inventory,
+  p: Prices = milanPrices,
+  a: UsageAssumptions = usageAssumptions,
+): Bill {
   const byService: Record<Service, number> = {
-    Lambda: (above(usage.lambdaInvocations, p.lambda.freeRequests) / 1e6) * p.lambda.perMillionRequests + above(usage.lambdaGbSeconds, p.lambda.freeGbSeconds) * p.lambda.perGbSecondArm,
+    Lambda:
+      (above(usage.lambdaInvocations, p.lambda.freeRequests) / 1e6) * p.lambda.perMillionRequests +
+      above(usage.lambdaGbSeconds, p.lambda.freeGbSeconds) * p.lambda.perGbSecondArm,
     'API Gateway': (usage.apiCalls / 1e6) * p.apiGateway.perMillionHttpRequests,
     DynamoDB:
       (usage.dynamoWriteUnits / 1e6) * p.dynamodb.perMillionWriteUnits +
       (usage.dynamoReadUnits / 1e6) * p.dynamodb.perMillionReadUnits +
       above(usage.dynamoStoredGb, p.dynamodb.freeGb) * p.dynamodb.perGbMonth +
       usage.dynamoStoredGb * p.dynamodb.pitrPerGbMonth,
-    S3: usage.s3StoredGb * p.s3.perGbMonth + (usage.s3Puts / 1000) * p.s3.perThousandPuts + (usage.s3Gets / 1000) * p.s3.perThousandGets,
-    'Step Functions': (above(usage.stepTransitions, p.stepFunctions.freeTransitions) / 1000) * p.stepFunctions.perThousandTransitions,
-    CloudFront: above(usage.cloudFrontGb, p.cloudFront.freeGb) * p.cloudFront.perGbOut + (above(usage.cloudFrontRequests, p.cloudFront.freeRequests) / 10_000) * p.cloudFront.perTenThousandHttpsRequests,
+    S3:
+      usage.s3StoredGb * p.s3.perGbMonth +
+      (usage.s3Puts / 1000) * p.s3.perThousandPuts +
+      (usage.s3Gets / 1000) * p.s3.perThousandGets,
+    'Step Functions':
+      (above(usage.stepTransitions, p.stepFunctions.freeTransitions) / 1000) * p.stepFunctions.perThousandTransitions,
+    CloudFront:
+      above(usage.cloudFrontGb, p.cloudFront.freeGb) * p.cloudFront.perGbOut +
+      (above(usage.cloudFrontRequests, p.cloudFront.freeRequests) / 10_000) * p.cloudFront.perTenThousandHttpsRequests,
     Cognito: above(usage.cognitoMau, p.cognito.freeFederatedMau) * p.cognito.perFederatedMau,
     Textract: (usage.textractPages / 1000) * p.textract.perThousandPages,
     SES: (usage.emails / 1000) * p.ses.perThousandEmails + usage.emailAttachmentGb * p.ses.perGbAttachments,
@@ -294,9 +362,14 @@ export function monthlyBill(usage: MonthlyUsage, inventory: Inventory, p: Prices
       // Logs are kept six months (PortalFunction): six months of ingestion stored.
       usage.logsGb * 6 * p.cloudWatch.perGbLogsStored,
     'X-Ray': (above(usage.xrayTraces, p.xray.freeTraces) / 1e6) * p.xray.perMillionTraces,
-    Backup: usage.dynamoStoredGb * a.backupTableCopies * p.backup.dynamodbPerGbMonth + usage.s3StoredGb * p.backup.s3PerGbMonth,
+    Backup:
+      usage.dynamoStoredGb * a.backupTableCopies * p.backup.dynamodbPerGbMonth +
+      usage.s3StoredGb * p.backup.s3PerGbMonth,
     // Every request to CloudFront is inspected by the web ACL.
-    WAF: inventory.webAcls * p.waf.perWebAcl + inventory.webAclRules * p.waf.perRule + (inventory.webAcls > 0 ? (usage.cloudFrontRequests / 1e6) * p.waf.perMillionRequests : 0),
+    WAF:
+      inventory.webAcls * p.waf.perWebAcl +
+      inventory.webAclRules * p.waf.perRule +
+      (inventory.webAcls > 0 ? (usage.cloudFrontRequests / 1e6) * p.waf.perMillionRequests : 0),
     'Altro (KMS, Secrets Manager)': inventory.kmsKeys * p.other.perKmsKey + inventory.secrets * p.other.perSecret,
   };
   return { byService, total: Object.values(byService).reduce((sum, usd) => sum + usd, 0) };
@@ -320,6 +393,15 @@ export function withoutFreeAllowances(p: Prices): Prices {
  * A staging copy in the same account (README): the same inventory (every alarm, key, secret and dashboard of its
  * own), the usage of a small council, and no free allowance left.
  */
-export function stagingBill(inventory: Inventory, p: Prices = milanPrices, a: UsageAssumptions = usageAssumptions): Bill {
-  return monthlyBill(monthlyUsage(councilOf(a.stagingInhabitants), inventory, a), inventory, withoutFreeAllowances(p), a);
+export function stagingBill(
+  inventory: Inventory,
+  p: Prices = milanPrices,
+  a: UsageAssumptions = usageAssumptions,
+): Bill {
+  return monthlyBill(
+    monthlyUsage(councilOf(a.stagingInhabitants), inventory, a),
+    inventory,
+    withoutFreeAllowances(p),
+    a,
+  );
 }

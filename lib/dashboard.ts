@@ -42,9 +42,14 @@ const graph = (title: string, left: cloudwatch.IMetric[], props: Partial<cloudwa
 export function portalDashboard(scope: Construct, props: PortalDashboardProps): cloudwatch.Dashboard {
   const { namespace } = props;
   const business = (metric: BusinessMetric, options: cloudwatch.MetricOptions & { dimension?: string } = {}) =>
-    businessMetric(namespace, metric, { label: options.dimension ? `${metric} ${options.dimension}` : metric, ...options });
-  const byFunction = (metric: (fn: lambda.IFunction) => cloudwatch.IMetric) => Object.values(props.apiFunctions).map(metric);
-  const labelOf = (fn: lambda.IFunction) => Object.entries(props.apiFunctions).find(([, f]) => f === fn)?.[0] ?? fn.node.id;
+    businessMetric(namespace, metric, {
+      label: options.dimension ? `${metric} ${options.dimension}` : metric,
+      ...options,
+    });
+  const byFunction = (metric: (fn: lambda.IFunction) => cloudwatch.IMetric) =>
+    Object.values(props.apiFunctions).map(metric);
+  const labelOf = (fn: lambda.IFunction) =>
+    Object.entries(props.apiFunctions).find(([, f]) => f === fn)?.[0] ?? fn.node.id;
   const month = { period: Duration.days(30), statistic: 'Sum' };
 
   const dashboard = new cloudwatch.Dashboard(scope, 'Dashboard', {
@@ -61,21 +66,36 @@ export function portalDashboard(scope: Construct, props: PortalDashboardProps): 
   // An alarm status widget shows at most 100 alarms: one more widget per hundred.
   for (let i = 0; i < props.alarms.length; i += ALARMS_PER_WIDGET) {
     const part = props.alarms.length > ALARMS_PER_WIDGET ? ` (${i / ALARMS_PER_WIDGET + 1})` : '';
-    dashboard.addWidgets(new cloudwatch.AlarmStatusWidget({ title: `Stato degli allarmi${part}`, alarms: props.alarms.slice(i, i + ALARMS_PER_WIDGET), width: WIDE, height: 8 }));
+    dashboard.addWidgets(
+      new cloudwatch.AlarmStatusWidget({
+        title: `Stato degli allarmi${part}`,
+        alarms: props.alarms.slice(i, i + ALARMS_PER_WIDGET),
+        width: WIDE,
+        height: 8,
+      }),
+    );
   }
 
   // The API, per function: requests, errors, p95.
   dashboard.addWidgets(
-    graph('API: richieste per funzione', byFunction((fn) => fn.metricInvocations({ period: FIVE_MINUTES, statistic: 'Sum', label: labelOf(fn) }))),
+    graph(
+      'API: richieste per funzione',
+      byFunction((fn) => fn.metricInvocations({ period: FIVE_MINUTES, statistic: 'Sum', label: labelOf(fn) })),
+    ),
     graph('API: errori per funzione', [
-      ...byFunction((fn) => fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum', label: `${labelOf(fn)} (errori Lambda)` })),
+      ...byFunction((fn) =>
+        fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum', label: `${labelOf(fn)} (errori Lambda)` }),
+      ),
       new cloudwatch.MathExpression({
         expression: `SEARCH('{${namespace},service,operation} MetricName="ServerError"', 'Sum', 300)`,
         label: 'Risposte 5xx per operazione',
         period: FIVE_MINUTES,
       }),
     ]),
-    graph('API: durata p95 per funzione (ms)', byFunction((fn) => fn.metricDuration({ period: FIVE_MINUTES, statistic: 'p95', label: labelOf(fn) }))),
+    graph(
+      'API: durata p95 per funzione (ms)',
+      byFunction((fn) => fn.metricDuration({ period: FIVE_MINUTES, statistic: 'p95', label: labelOf(fn) })),
+    ),
   );
 
   // The HTTP API as the browser sees it.
@@ -107,7 +127,13 @@ export function portalDashboard(scope: Construct, props: PortalDashboardProps): 
         business('PositionsGenerated', { ...month, label: 'Posizioni generate' }),
         business('PositionsExported', { ...month, label: 'Posizioni esportate (accettate da MyPay)' }),
         business('MyPayRowsRejected', { ...month, label: 'Righe scartate da MyPay' }),
-        ...businessDimensions.channel.map((channel) => business('PaymentsRecorded', { ...month, dimension: channel, label: `Pagate (${channel === 'checkout' ? 'Paga' : 'Rendicontazione'})` })),
+        ...businessDimensions.channel.map((channel) =>
+          business('PaymentsRecorded', {
+            ...month,
+            dimension: channel,
+            label: `Pagate (${channel === 'checkout' ? 'Paga' : 'Rendicontazione'})`,
+          }),
+        ),
         businessTotal(namespace, 'PaymentsToReconcile', { ...month, label: 'Da riconciliare' }),
       ],
       start: '-P30D',
@@ -118,42 +144,94 @@ export function portalDashboard(scope: Construct, props: PortalDashboardProps): 
 
   // Notices and ISEE readings.
   dashboard.addWidgets(
-    graph('Avvisi inviati e non riusciti', [
-      ...businessDimensions.notice.map((notice) => business('NoticesSent', { period: DAY, dimension: notice, label: `Inviati (${notice})` })),
-      ...businessDimensions.notice.map((notice) => business('NoticesFailed', { period: DAY, dimension: notice, label: `Non riusciti (${notice})` })),
-    ], { width: HALF }),
-    graph('Letture ISEE', [
-      ...businessDimensions.source.map((source) => business('IseeRead', { period: DAY, dimension: source, label: `Lette (${source})` })),
-      businessTotal(namespace, 'IseeReadWithWarning', { period: DAY, label: 'Con avviso (omissioni, valori non coerenti)' }),
-      business('IseeReadFailed', { period: DAY, label: 'Non riuscite' }),
-      business('InpsConfigurationErrors', { period: DAY, label: 'INPS: configurazione da correggere' }),
-    ], { width: HALF }),
+    graph(
+      'Avvisi inviati e non riusciti',
+      [
+        ...businessDimensions.notice.map((notice) =>
+          business('NoticesSent', { period: DAY, dimension: notice, label: `Inviati (${notice})` }),
+        ),
+        ...businessDimensions.notice.map((notice) =>
+          business('NoticesFailed', { period: DAY, dimension: notice, label: `Non riusciti (${notice})` }),
+        ),
+      ],
+      { width: HALF },
+    ),
+    graph(
+      'Letture ISEE',
+      [
+        ...businessDimensions.source.map((source) =>
+          business('IseeRead', { period: DAY, dimension: source, label: `Lette (${source})` }),
+        ),
+        businessTotal(namespace, 'IseeReadWithWarning', {
+          period: DAY,
+          label: 'Con avviso (omissioni, valori non coerenti)',
+        }),
+        business('IseeReadFailed', { period: DAY, label: 'Non riuscite' }),
+        business('InpsConfigurationErrors', { period: DAY, label: 'INPS: configurazione da correggere' }),
+      ],
+      { width: HALF },
+    ),
   );
 
   // DynamoDB: what the table consumes, and whether it refuses.
   dashboard.addWidgets(
-    graph('DynamoDB: capacità consumata', [
-      props.table.metricConsumedReadCapacityUnits({ period: FIVE_MINUTES, statistic: 'Sum', label: 'RCU' }),
-      props.table.metricConsumedWriteCapacityUnits({ period: FIVE_MINUTES, statistic: 'Sum', label: 'WCU' }),
-    ], { width: HALF }),
-    graph('DynamoDB: throttling ed errori di sistema', [
-      new cloudwatch.Metric({ namespace: 'AWS/DynamoDB', metricName: 'ReadThrottleEvents', dimensionsMap: { TableName: props.table.tableName }, statistic: 'Sum', period: FIVE_MINUTES, label: 'Letture limitate' }),
-      new cloudwatch.Metric({ namespace: 'AWS/DynamoDB', metricName: 'WriteThrottleEvents', dimensionsMap: { TableName: props.table.tableName }, statistic: 'Sum', period: FIVE_MINUTES, label: 'Scritture limitate' }),
-      new cloudwatch.MathExpression({
-        expression: `SEARCH('{AWS/DynamoDB,TableName,Operation} MetricName="SystemErrors" TableName="${props.table.tableName}"', 'Sum', 300)`,
-        label: 'Errori di sistema',
-        period: FIVE_MINUTES,
-      }),
-    ], { width: HALF }),
+    graph(
+      'DynamoDB: capacità consumata',
+      [
+        props.table.metricConsumedReadCapacityUnits({ period: FIVE_MINUTES, statistic: 'Sum', label: 'RCU' }),
+        props.table.metricConsumedWriteCapacityUnits({ period: FIVE_MINUTES, statistic: 'Sum', label: 'WCU' }),
+      ],
+      { width: HALF },
+    ),
+    graph(
+      'DynamoDB: throttling ed errori di sistema',
+      [
+        new cloudwatch.Metric({
+          namespace: 'AWS/DynamoDB',
+          metricName: 'ReadThrottleEvents',
+          dimensionsMap: { TableName: props.table.tableName },
+          statistic: 'Sum',
+          period: FIVE_MINUTES,
+          label: 'Letture limitate',
+        }),
+        new cloudwatch.Metric({
+          namespace: 'AWS/DynamoDB',
+          metricName: 'WriteThrottleEvents',
+          dimensionsMap: { TableName: props.table.tableName },
+          statistic: 'Sum',
+          period: FIVE_MINUTES,
+          label: 'Scritture limitate',
+        }),
+        new cloudwatch.MathExpression({
+          expression: `SEARCH('{AWS/DynamoDB,TableName,Operation} MetricName="SystemErrors" TableName="${props.table.tableName}"', 'Sum', 300)`,
+          label: 'Errori di sistema',
+          period: FIVE_MINUTES,
+        }),
+      ],
+      { width: HALF },
+    ),
   );
 
   // The background work: state machines and the functions outside the API.
   dashboard.addWidgets(
-    graph('Macchine a stati: esecuzioni', props.stateMachines.flatMap((machine) => {
-      const label = resourceLabel(machine, props.stackPrefix);
-      return [machine.metricStarted({ period: FIVE_MINUTES, statistic: 'Sum', label: `${label} avviate` }), machine.metricFailed({ period: FIVE_MINUTES, statistic: 'Sum', label: `${label} fallite` })];
-    }), { width: HALF }),
-    graph('Funzioni non API: errori', props.otherFunctions.map((fn) => fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum', label: resourceLabel(fn, props.stackPrefix) })), { width: HALF }),
+    graph(
+      'Macchine a stati: esecuzioni',
+      props.stateMachines.flatMap((machine) => {
+        const label = resourceLabel(machine, props.stackPrefix);
+        return [
+          machine.metricStarted({ period: FIVE_MINUTES, statistic: 'Sum', label: `${label} avviate` }),
+          machine.metricFailed({ period: FIVE_MINUTES, statistic: 'Sum', label: `${label} fallite` }),
+        ];
+      }),
+      { width: HALF },
+    ),
+    graph(
+      'Funzioni non API: errori',
+      props.otherFunctions.map((fn) =>
+        fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum', label: resourceLabel(fn, props.stackPrefix) }),
+      ),
+      { width: HALF },
+    ),
   );
   return dashboard;
 }

@@ -91,13 +91,20 @@ export class DataStack extends Stack {
       lifecycleRules: [
         { noncurrentVersionExpiration: Duration.days(90), abortIncompleteMultipartUploadAfter: Duration.days(1) },
         // Retention (README "Retention"): an ISEE attestation is deleted once its years are over (its versions 90 days later).
-        { id: 'IseeDocumentsRetention', prefix: 'isee/', expiration: Duration.days(Math.ceil(props.iseeDocumentsYears * 365.25)) },
+        {
+          id: 'IseeDocumentsRetention',
+          prefix: 'isee/',
+          expiration: Duration.days(Math.ceil(props.iseeDocumentsYears * 365.25)),
+        },
       ],
     });
 
     // "Object Created" events to EventBridge start the ISEE reading (lib/isee-extraction.ts). Set on the
     // bucket itself: the L2 `eventBridgeEnabled` sets the same flag through a custom resource and its Lambda.
-    (this.documents.node.defaultChild as s3.CfnBucket).addPropertyOverride('NotificationConfiguration.EventBridgeConfiguration.EventBridgeEnabled', true);
+    (this.documents.node.defaultChild as s3.CfnBucket).addPropertyOverride(
+      'NotificationConfiguration.EventBridgeConfiguration.EventBridgeEnabled',
+      true,
+    );
 
     // PDND Interoperabilità (reference.md "Voucher"): the e-service client's key pair. Its public key is
     // uploaded to PDND's back office (README "Before the first deploy"), which answers the kid; the
@@ -111,10 +118,15 @@ export class DataStack extends Stack {
     });
     new CfnOutput(this, 'PdndClientKeyArn', {
       value: this.pdndKey.keyArn,
-      description: 'KMS key of the PDND client: aws kms get-public-key --key-id <ARN>, to PEM, upload it to PDND (README)',
+      description:
+        'KMS key of the PDND client: aws kms get-public-key --key-id <ARN>, to PEM, upload it to PDND (README)',
     });
 
-    this.backups = new PortalBackups(this, 'Backups', { ...props.backup, table: this.table, documents: this.documents });
+    this.backups = new PortalBackups(this, 'Backups', {
+      ...props.backup,
+      table: this.table,
+      documents: this.documents,
+    });
 
     this.exports = new s3.Bucket(this, 'Exports', {
       ...privateBucketDefaults,

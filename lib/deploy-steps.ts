@@ -22,14 +22,24 @@ export async function preflightOrStop(stage: Stage, only?: (check: Check) => boo
   const checks = (await preflight(stage, awsClients())).filter((c) => !only || only(c));
   console.log(report(checks));
   if (!passed(checks)) {
-    console.error(`\nPreflight of ${stage.name}: fix what is marked ✘ (→), then run the command again. Nothing was deployed.`);
+    console.error(
+      `\nPreflight of ${stage.name}: fix what is marked ✘ (→), then run the command again. Nothing was deployed.`,
+    );
     process.exit(1);
   }
 }
 
 /** Synthesizes the stage once into `outdir` (the web app is built first, cdk.json `build`). */
 export function synth(cwd: string, stage: Stage, outdir: string, extraContext: string[] = []): void {
-  const status = cdk(cwd, ['synth', '--quiet', '-c', `stage=${stage.name}`, ...extraContext.flatMap((c) => ['-c', c]), '--output', outdir]);
+  const status = cdk(cwd, [
+    'synth',
+    '--quiet',
+    '-c',
+    `stage=${stage.name}`,
+    ...extraContext.flatMap((c) => ['-c', c]),
+    '--output',
+    outdir,
+  ]);
   if (status !== 0) {
     console.error(`\ncdk synth of ${stage.name} failed (above): nothing was deployed.`);
     process.exit(status);
@@ -53,7 +63,9 @@ export function deployStacks(cwd: string, assembly: string, stacks: string[]): v
   for (const stack of stacks) {
     const status = cdk(cwd, ['deploy', '--app', assembly, '--exclusively', '--require-approval', 'never', stack]);
     if (status !== 0) {
-      console.error(`\n${stack} failed (CloudFormation rolled it back). The stacks before it are deployed; the ones after it are not: fix the cause and run the command again.`);
+      console.error(
+        `\n${stack} failed (CloudFormation rolled it back). The stacks before it are deployed; the ones after it are not: fix the cause and run the command again.`,
+      );
       process.exit(status);
     }
   }

@@ -24,8 +24,15 @@ export class EdgeAlarmsStack extends Stack {
   constructor(scope: Construct, id: string, props: EdgeAlarmsStackProps) {
     super(scope, id, props);
     this.topic = alarmTopic(this, props.stackPrefix, props.alarmEmail);
-    new CfnOutput(this, 'AlarmTopicArn', { value: this.topic.topicArn, description: 'Subscribe whoever is on call to this topic too (us-east-1: CloudFront’s alarms)' });
-    this.alarms = new PortalAlarms(this, 'Alarms', { stackPrefix: props.stackPrefix, topic: this.topic, namespace: metricsNamespace(props.stackPrefix) });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.topic.topicArn,
+      description: 'Subscribe whoever is on call to this topic too (us-east-1: CloudFront’s alarms)',
+    });
+    this.alarms = new PortalAlarms(this, 'Alarms', {
+      stackPrefix: props.stackPrefix,
+      topic: this.topic,
+      namespace: metricsNamespace(props.stackPrefix),
+    });
     this.alarms.watchDistribution(props.distributionId);
     this.alarms.watchTopic(this.topic, 'degli allarmi di CloudFront (us-east-1)', 'SNS us-east-1');
   }

@@ -30,7 +30,11 @@ export class EdgeStack extends Stack {
 
   constructor(scope: Construct, id: string, props: EdgeStackProps) {
     super(scope, id, props);
-    const managed = (name: string, priority: number, ruleActionOverrides?: wafv2.CfnWebACL.RuleActionOverrideProperty[]): wafv2.CfnWebACL.RuleProperty => ({
+    const managed = (
+      name: string,
+      priority: number,
+      ruleActionOverrides?: wafv2.CfnWebACL.RuleActionOverrideProperty[],
+    ): wafv2.CfnWebACL.RuleProperty => ({
       name,
       priority,
       overrideAction: { none: {} },

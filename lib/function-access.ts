@@ -71,12 +71,22 @@ export const functionTimeoutSeconds: Partial<Record<Resource, number>> = { notic
 export const timeoutOf = (resource: Resource): number => functionTimeoutSeconds[resource] ?? 10;
 
 /** The routes that wait on INPS (through PDND) or MyPay while the user waits: their time is theirs, not the portal's. */
-export const outsideServiceOperations = ['fetchMyIseeFromInps', 'fetchUserIseeFromInps', 'checkIseeWithInps', 'payPosition', 'paymentReturn'] as const;
+export const outsideServiceOperations = [
+  'fetchMyIseeFromInps',
+  'fetchUserIseeFromInps',
+  'checkIseeWithInps',
+  'payPosition',
+  'paymentReturn',
+] as const;
 
 /**
  * The route keys slow by design, which the API's latency alarm leaves out: every route of a function with a
  * longer timeout (notices, enrolment-csv) and the INPS/MyPay calls above.
  */
 export const slowRouteKeys: string[] = routes
-  .filter((route) => functionTimeoutSeconds[route.resource] !== undefined || (outsideServiceOperations as readonly string[]).includes(route.operationId))
+  .filter(
+    (route) =>
+      functionTimeoutSeconds[route.resource] !== undefined ||
+      (outsideServiceOperations as readonly string[]).includes(route.operationId),
+  )
   .map(routeKey);

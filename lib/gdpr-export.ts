@@ -29,14 +29,22 @@ export interface GdprExportOptions {
   now?: Date;
 }
 
-const partition = (pk: string) => queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true });
-const onIndex = (index: 'gsi1' | 'gsi2', pk: string) => queryAll({ IndexName: index, KeyConditionExpression: `${index}pk = :pk`, ExpressionAttributeValues: { ':pk': pk } });
+const partition = (pk: string) =>
+  queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true });
+const onIndex = (index: 'gsi1' | 'gsi2', pk: string) =>
+  queryAll({ IndexName: index, KeyConditionExpression: `${index}pk = :pk`, ExpressionAttributeValues: { ':pk': pk } });
 /** An item without the table's own keys: what the portal holds, not how it is stored. */
-const fields = (item: StoredItem) => Object.fromEntries(Object.entries(item).filter(([name]) => !/^(pk|sk|gsi\dpk|gsi\dsk)$/.test(name)));
+const fields = (item: StoredItem) =>
+  Object.fromEntries(Object.entries(item).filter(([name]) => !/^(pk|sk|gsi\dpk|gsi\dsk)$/.test(name)));
 
 function days(from: string, to: string): string[] {
   const all: string[] = [];
-  for (const day = new Date(`${from}T00:00:00Z`); day.toISOString().slice(0, 10) <= to; day.setUTCDate(day.getUTCDate() + 1)) all.push(day.toISOString().slice(0, 10));
+  for (
+    const day = new Date(`${from}T00:00:00Z`);
+    day.toISOString().slice(0, 10) <= to;
+    day.setUTCDate(day.getUTCDate() + 1)
+  )
+    all.push(day.toISOString().slice(0, 10));
   return all;
 }
 
@@ -46,7 +54,11 @@ async function actionsOfDay(day: string, fiscalCode: string) {
   let cursor: string | undefined;
   do {
     const page = await auditOfDay(day, { limit: 500, cursor });
-    found.push(...page.items.filter((entry) => (entry.who as { fiscalCode?: string } | undefined)?.fiscalCode?.toUpperCase() === fiscalCode));
+    found.push(
+      ...page.items.filter(
+        (entry) => (entry.who as { fiscalCode?: string } | undefined)?.fiscalCode?.toUpperCase() === fiscalCode,
+      ),
+    );
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
   return found;
@@ -89,7 +101,9 @@ export async function gdprExport(fiscalCodeInput: string, options: GdprExportOpt
     ? (
         await mapAtMost(callYears, 8, async (key) => {
           const [callId, anno] = key.split('#');
-          return (await partition(keys.debtSummariesOf(callId!, Number(anno)))).filter((item) => item.sk === `USER#${userId}` || item.sk === `RECONCILE#${userId}`);
+          return (await partition(keys.debtSummariesOf(callId!, Number(anno)))).filter(
+            (item) => item.sk === `USER#${userId}` || item.sk === `RECONCILE#${userId}`,
+          );
         })
       ).flat()
     : [];
@@ -102,7 +116,9 @@ export async function gdprExport(fiscalCodeInput: string, options: GdprExportOpt
     ...isees.map((i) => ['isee', String(i.id)] as [string, string]),
     ...tickets.map((t) => ['ticket', String(t.id)] as [string, string]),
   ];
-  const history = (await mapAtMost(recordIds, 8, async ([entity, id]) => (await partition(keys.auditOf(entity, id))).map(fields))).flat();
+  const history = (
+    await mapAtMost(recordIds, 8, async ([entity, id]) => (await partition(keys.auditOf(entity, id))).map(fields))
+  ).flat();
 
   // What the citizen did anywhere, every shard of every day of the period.
   const actions = (await mapAtMost(days(from, to), 8, (day) => actionsOfDay(day, fiscalCode))).flat();

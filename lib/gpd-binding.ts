@@ -10,9 +10,19 @@ import type { PortalFunction } from './portal-function.ts';
  * GPD_SECRET_NAME), with GetSecretValue on that one secret.
  */
 export function gpdBinder(scope: Construct, gpd: PortalContext['gpd']): (fn: PortalFunction) => void {
-  const required = { gpdSecretName: gpd.secretName, gpdOrganizationFiscalCode: gpd.organizationFiscalCode, gpdCompanyName: gpd.companyName, gpdSegregationCode: gpd.segregationCode, gpdIban: gpd.iban, gpdTaxonomyCode: gpd.taxonomyCode };
-  const missing = Object.entries(required).filter(([, value]) => !value).map(([key]) => key);
-  if (missing.length) throw new Error(`paymentPlatform "gpd" needs ${missing.join(', ')} (README, "Piattaforma di pagamento")`);
+  const required = {
+    gpdSecretName: gpd.secretName,
+    gpdOrganizationFiscalCode: gpd.organizationFiscalCode,
+    gpdCompanyName: gpd.companyName,
+    gpdSegregationCode: gpd.segregationCode,
+    gpdIban: gpd.iban,
+    gpdTaxonomyCode: gpd.taxonomyCode,
+  };
+  const missing = Object.entries(required)
+    .filter(([, value]) => !value)
+    .map(([key]) => key);
+  if (missing.length)
+    throw new Error(`paymentPlatform "gpd" needs ${missing.join(', ')} (README, "Piattaforma di pagamento")`);
   const secret = secretsmanager.Secret.fromSecretNameV2(scope, 'GpdSecret', gpd.secretName!);
   const settings: Record<string, string> = {
     PAYMENT_PLATFORM: 'gpd',

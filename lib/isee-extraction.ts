@@ -56,9 +56,13 @@ export class IseeExtraction extends Construct {
       ownLayer: { layer: pdfjsLayer(this), packages: ['pdfjs-dist'] },
     });
     // The text of pictures only: no asynchronous job (it would need a bucket in Textract's region).
-    this.readFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['textract:DetectDocumentText'], resources: ['*'] }));
+    this.readFunction.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['textract:DetectDocumentText'], resources: ['*'] }),
+    );
     // The document itself, read from the bucket in the stack's region and sent in the request.
-    this.readFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [iseeDocuments] }));
+    this.readFunction.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [iseeDocuments] }),
+    );
 
     this.writeFunction = new PortalFunction(this, 'WriteExtraction', {
       entry: 'functions/entry/write-extraction.ts',
@@ -67,12 +71,16 @@ export class IseeExtraction extends Construct {
     });
     // One conditional UpdateItem on the ISEE item: no read, no other write.
     this.writeFunction.addEnvironment('TABLE_NAME', props.table.tableName);
-    this.writeFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [props.table.tableArn] }));
+    this.writeFunction.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [props.table.tableArn] }),
+    );
 
     const logGroup = new logs.LogGroup(this, 'StateMachineLogs', { retention: logs.RetentionDays.SIX_MONTHS });
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
       definitionBody: sfn.DefinitionBody.fromString(
-        Stack.of(this).toJsonString(extractionDefinition({ read: this.readFunction.functionArn, write: this.writeFunction.functionArn })),
+        Stack.of(this).toJsonString(
+          extractionDefinition({ read: this.readFunction.functionArn, write: this.writeFunction.functionArn }),
+        ),
       ),
       tracingEnabled: true,
       // Execution data would put fiscal codes and ISEE values in the logs: states and errors only.
@@ -81,7 +89,9 @@ export class IseeExtraction extends Construct {
     this.readFunction.grantInvoke(this.stateMachine);
     this.writeFunction.grantInvoke(this.stateMachine);
     // HeadObject (the document's type) needs s3:GetObject.
-    this.stateMachine.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [iseeDocuments] }));
+    this.stateMachine.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [iseeDocuments] }),
+    );
 
     this.rule = new events.Rule(this, 'DocumentStored', {
       description: 'An ISEE document stored in the documents bucket starts its reading',

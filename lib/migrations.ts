@@ -6,7 +6,11 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as triggers from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
 import { MIGRATION_IDS } from '../functions/migrations/ids.ts';
-import { MIGRATION_DEPLOY_WAIT_MS, MIGRATION_FUNCTION_TIMEOUT_SECONDS, migrationDefinition } from '../functions/migrations/state-machine.ts';
+import {
+  MIGRATION_DEPLOY_WAIT_MS,
+  MIGRATION_FUNCTION_TIMEOUT_SECONDS,
+  migrationDefinition,
+} from '../functions/migrations/state-machine.ts';
 import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
 import { PortalFunction } from './portal-function.ts';
 
@@ -43,7 +47,9 @@ export class DataMigrations extends Construct {
 
     const logGroup = new logs.LogGroup(this, 'StateMachineLogs', { retention: logs.RetentionDays.SIX_MONTHS });
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
-      definitionBody: sfn.DefinitionBody.fromString(Stack.of(this).toJsonString(migrationDefinition(this.taskFunction.functionArn))),
+      definitionBody: sfn.DefinitionBody.fromString(
+        Stack.of(this).toJsonString(migrationDefinition(this.taskFunction.functionArn)),
+      ),
       tracingEnabled: true,
       logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
     });
@@ -71,8 +77,14 @@ export class DataMigrations extends Construct {
     this.stateMachine.grantStartExecution(this.startFunction);
     // It looks up the recorded run's execution: one stopped or timed out is taken over (functions/entry/start-migrations.ts).
     const executions = `${Stack.of(this).formatArn({ service: 'states', resource: 'execution', resourceName: this.stateMachine.stateMachineName, arnFormat: ArnFormat.COLON_RESOURCE_NAME })}:*`;
-    this.startFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['states:DescribeExecution'], resources: [executions] }));
-    acknowledgeWildcardResource(this.startFunction.role!, executions, 'The executions of the migrations’ state machine (named after each run’s id): it reads the state of the recorded run’s execution, nothing else.');
+    this.startFunction.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['states:DescribeExecution'], resources: [executions] }),
+    );
+    acknowledgeWildcardResource(
+      this.startFunction.role!,
+      executions,
+      'The executions of the migrations’ state machine (named after each run’s id): it reads the state of the recorded run’s execution, nothing else.',
+    );
     this.startFunction.addEnvironment('JOBS_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
 
     this.trigger = new triggers.Trigger(this, 'AfterDeploy', {

@@ -3,7 +3,8 @@ import { routes, type RouteDef } from '../functions/routes.ts';
 
 const problemSchema = {
   type: 'object',
-  description: 'application/problem+json con il messaggio in italiano in `detail` e, per i form, `errors` campo → messaggio',
+  description:
+    'application/problem+json con il messaggio in italiano in `detail` e, per i form, `errors` campo → messaggio',
   properties: {
     type: { type: 'string' },
     title: { type: 'string' },
@@ -19,9 +20,15 @@ const jsonSchema = (schema: z.ZodMiniType, io: 'input' | 'output') =>
 
 function parameters(route: RouteDef) {
   const list: object[] = [];
-  for (const [where, schema] of [['path', route.params], ['query', route.query]] as const) {
+  for (const [where, schema] of [
+    ['path', route.params],
+    ['query', route.query],
+  ] as const) {
     if (!schema) continue;
-    const { properties = {}, required = [] } = jsonSchema(schema, 'input') as { properties?: Record<string, object>; required?: string[] };
+    const { properties = {}, required = [] } = jsonSchema(schema, 'input') as {
+      properties?: Record<string, object>;
+      required?: string[];
+    };
     for (const [name, s] of Object.entries(properties)) {
       list.push({ name, in: where, required: where === 'path' || required.includes(name), schema: s });
     }
@@ -30,7 +37,10 @@ function parameters(route: RouteDef) {
 }
 
 function operation(route: RouteDef) {
-  const problem = { description: 'Errore', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+  const problem = {
+    description: 'Errore',
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+  };
   const responses: Record<string, object> = {
     [route.status]: route.response
       ? { description: 'OK', content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } }
@@ -50,7 +60,9 @@ function operation(route: RouteDef) {
     'x-roles': route.access,
     parameters: parameters(route),
     ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } }
+      ? {
+          requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } },
+        }
       : {}),
     responses,
   };

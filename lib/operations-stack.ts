@@ -8,7 +8,15 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import { PortalAlarms, alarmTopic, functionsOf, isTaskOf, rulesOf, stateMachineTasks, stateMachinesOf } from './alarms.ts';
+import {
+  PortalAlarms,
+  alarmTopic,
+  functionsOf,
+  isTaskOf,
+  rulesOf,
+  stateMachineTasks,
+  stateMachinesOf,
+} from './alarms.ts';
 import { metricsNamespace } from './context.ts';
 import { portalDashboard } from './dashboard.ts';
 import { DataMigrations } from './migrations.ts';
@@ -55,7 +63,10 @@ export class OperationsStack extends Stack {
     const namespace = metricsNamespace(props.stackPrefix);
 
     this.topic = alarmTopic(this, props.stackPrefix, props.alarmEmail);
-    new CfnOutput(this, 'AlarmTopicArn', { value: this.topic.topicArn, description: 'Subscribe whoever is on call (e-mail, SMS, chat) to this topic' });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.topic.topicArn,
+      description: 'Subscribe whoever is on call (e-mail, SMS, chat) to this topic',
+    });
 
     // The data migrations, after the API (their functions and state machine are watched below like the others).
     this.migrations = new DataMigrations(this, 'Migrations', { table: props.table, executeAfter: props.migrateAfter });
@@ -65,11 +76,17 @@ export class OperationsStack extends Stack {
     const functions = functionsOf([...watched, this]);
     const stateMachines = stateMachinesOf([...watched, this]);
     const tasks = stateMachineTasks(stateMachines);
-    for (const fn of functions) this.alarms.watchFunction(fn, { api: apiFunctions.has(fn), stateMachineTask: isTaskOf(tasks, fn) });
+    for (const fn of functions)
+      this.alarms.watchFunction(fn, { api: apiFunctions.has(fn), stateMachineTask: isTaskOf(tasks, fn) });
     // The export's failures page once, as 'MyPay: flusso in errore' (MarkFailed counts them), not again as failed executions.
-    for (const machine of stateMachines) this.alarms.watchStateMachine(machine, { failuresReported: machine === props.paymentExport });
+    for (const machine of stateMachines)
+      this.alarms.watchStateMachine(machine, { failuresReported: machine === props.paymentExport });
     this.alarms.watchHttpApi(props.httpApi, props.apiAccessLogs);
-    this.alarms.watchFederation(props.signIn.userPool.userPoolId, props.signIn.client.userPoolClientId, props.signIn.providerName);
+    this.alarms.watchFederation(
+      props.signIn.userPool.userPoolId,
+      props.signIn.client.userPoolClientId,
+      props.signIn.providerName,
+    );
     this.alarms.watchDeliveries(rulesOf(watched));
     this.alarms.watchTopic(this.topic, 'degli allarmi');
     this.alarms.watchTable(props.table);

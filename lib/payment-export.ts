@@ -59,7 +59,9 @@ export class PaymentExport extends Construct {
 
     const logGroup = new logs.LogGroup(this, 'StateMachineLogs', { retention: logs.RetentionDays.SIX_MONTHS });
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
-      definitionBody: sfn.DefinitionBody.fromString(Stack.of(this).toJsonString(exportDefinition(this.taskFunction.functionArn, importMaxWaitMinutes))),
+      definitionBody: sfn.DefinitionBody.fromString(
+        Stack.of(this).toJsonString(exportDefinition(this.taskFunction.functionArn, importMaxWaitMinutes)),
+      ),
       tracingEnabled: true,
       // Execution data would put fiscal codes and amounts in the logs: states and errors only.
       logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },

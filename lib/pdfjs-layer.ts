@@ -16,7 +16,12 @@ export const pdfjsVersion: string = JSON.parse(readFileSync(path.join(pdfjsDir, 
  * layer's packages, ES-module imports included): the two files functions/isee-extraction/pdfjs.ts imports,
  * with the package's manifest and its licence (Apache-2.0 asks that it travels with the code).
  */
-export const pdfjsLayerFiles = ['package.json', 'LICENSE', 'legacy/build/pdf.min.mjs', 'legacy/build/pdf.worker.min.mjs'];
+export const pdfjsLayerFiles = [
+  'package.json',
+  'LICENSE',
+  'legacy/build/pdf.min.mjs',
+  'legacy/build/pdf.worker.min.mjs',
+];
 
 /**
  * pdfjs-dist for the ReadAttestation Lambda, which reads a digital attestation from its own text layer:

@@ -22,11 +22,18 @@ export function pdndKidOf(publicKey: KeyObject | string | Uint8Array): string {
 /** Null when the kid is the key's, else what is wrong (for the preflight's report). */
 export function pdndKidProblem(kid: string, publicKey: KeyObject | string | Uint8Array): string | null {
   const expected = pdndKidOf(publicKey);
-  return kid === expected ? null : `pdndKid ${kid} is not the thumbprint of the PDND client key's public key (${expected}): upload that key's PEM to PDND's back office and pass the kid it shows`;
+  return kid === expected
+    ? null
+    : `pdndKid ${kid} is not the thumbprint of the PDND client key's public key (${expected}): upload that key's PEM to PDND's back office and pass the kid it shows`;
 }
 
 /** The check against the deployed KMS key (kms:GetPublicKey with the deployer's credentials; the functions may only Sign). */
-export async function checkPdndKidInKms(options: { keyId: string; kid: string; region?: string; client?: KMSClient }): Promise<string | null> {
+export async function checkPdndKidInKms(options: {
+  keyId: string;
+  kid: string;
+  region?: string;
+  client?: KMSClient;
+}): Promise<string | null> {
   const client = options.client ?? new KMSClient({ region: options.region });
   const { PublicKey } = await client.send(new GetPublicKeyCommand({ KeyId: options.keyId }));
   if (!PublicKey) return `KMS gave no public key for ${options.keyId}`;

@@ -59,7 +59,11 @@ function powertoolsLayer(scope: Construct): lambda.ILayerVersion {
   const existing = stack.node.tryFindChild('PowertoolsLayer') as lambda.ILayerVersion | undefined;
   return (
     existing ??
-    lambda.LayerVersion.fromLayerVersionArn(stack, 'PowertoolsLayer', ssm.StringParameter.valueForStringParameter(stack, powertoolsLayerParameter))
+    lambda.LayerVersion.fromLayerVersionArn(
+      stack,
+      'PowertoolsLayer',
+      ssm.StringParameter.valueForStringParameter(stack, powertoolsLayerParameter),
+    )
   );
 }
 
@@ -120,11 +124,19 @@ export class PortalFunction extends NodejsFunction {
         sourcesContent: false,
         mainFields: ['module', 'main'],
         // The Lambda runtime has the AWS SDK; the Powertools layer has Powertools and the X-Ray SDK.
-        externalModules: ['@aws-sdk/*', ...(powertools ? ['@aws-lambda-powertools/*'] : []), ...(props.ownLayer?.packages ?? [])],
+        externalModules: [
+          '@aws-sdk/*',
+          ...(powertools ? ['@aws-lambda-powertools/*'] : []),
+          ...(props.ownLayer?.packages ?? []),
+        ],
         banner: requireShim,
         logLevel: LogLevel.WARNING,
         ...(props.afterBundling && {
-          commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: (_inputDir: string, outputDir: string) => props.afterBundling!(outputDir) },
+          commandHooks: {
+            beforeBundling: () => [],
+            beforeInstall: () => [],
+            afterBundling: (_inputDir: string, outputDir: string) => props.afterBundling!(outputDir),
+          },
         }),
       },
     });

@@ -1,8 +1,16 @@
 import { createPublicKey } from 'node:crypto';
 import { AccountClient, GetRegionOptStatusCommand } from '@aws-sdk/client-account';
 import { ACMClient, DescribeCertificateCommand } from '@aws-sdk/client-acm';
-import { CloudFormationClient, DescribeStackResourcesCommand, DescribeStacksCommand, type Stack as CfnStack } from '@aws-sdk/client-cloudformation';
-import { CognitoIdentityProviderClient, DescribeUserPoolDomainCommand } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  CloudFormationClient,
+  DescribeStackResourcesCommand,
+  DescribeStacksCommand,
+  type Stack as CfnStack,
+} from '@aws-sdk/client-cloudformation';
+import {
+  CognitoIdentityProviderClient,
+  DescribeUserPoolDomainCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { GetPublicKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { GetAccountSettingsCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -44,7 +52,8 @@ export interface PreflightClients {
 
 export function awsClients(): PreflightClients {
   const cache = new Map<string, unknown>();
-  const once = <T>(key: string, make: () => T): T => (cache.has(key) ? (cache.get(key) as T) : (cache.set(key, make()), cache.get(key) as T));
+  const once = <T>(key: string, make: () => T): T =>
+    cache.has(key) ? (cache.get(key) as T) : (cache.set(key, make()), cache.get(key) as T);
   return {
     sts: () => once('sts', () => new STSClient({})),
     account: () => once('account', () => new AccountClient({ region: 'us-east-1' })),
@@ -76,8 +85,16 @@ export function secretsOf(settings: PortalContext): { name: string; what: string
   // The payment platform's: MyPay's access, or on pagoPA GPD the subscription keys (checkoutKey is optional).
   const platform =
     settings.paymentPlatform === 'gpd'
-      ? { name: settings.gpd.secretName!, what: `the council’s pagoPA GPD keys (${settings.gpd.environment})`, fields: ['apiKey', 'receiptsKey'] }
-      : { name: settings.mypaySecretName, what: 'the council’s MyPay access', fields: ['endpoint', 'codIpa', 'password', 'creditorFiscalCode'] };
+      ? {
+          name: settings.gpd.secretName!,
+          what: `the council’s pagoPA GPD keys (${settings.gpd.environment})`,
+          fields: ['apiKey', 'receiptsKey'],
+        }
+      : {
+          name: settings.mypaySecretName,
+          what: 'the council’s MyPay access',
+          fields: ['endpoint', 'codIpa', 'password', 'creditorFiscalCode'],
+        };
   return [
     { name: settings.spidGateway.clientSecretName, what: 'the SPID/CIE gateway client secret', fields: 'plain' },
     platform,
@@ -99,7 +116,9 @@ async function identity(clients: PreflightClients, stage: Stage): Promise<{ chec
           title: `credentials for the stage's account ${expected}`,
           status: 'missing',
           detail: `the credentials in use are for account ${Account}, not the one ${stage.file} names`,
-          fix: [`use a profile of account ${expected}: AWS_PROFILE=<profile of ${expected}> npm run preflight -- ${stage.name}`],
+          fix: [
+            `use a profile of account ${expected}: AWS_PROFILE=<profile of ${expected}> npm run preflight -- ${stage.name}`,
+          ],
         },
       };
     }
@@ -127,7 +146,11 @@ async function regionEnabled(clients: PreflightClients, region: string, why: str
     fix:
       RegionOptStatus === 'ENABLING'
         ? [`aws account get-region-opt-status --region-name ${region}   (until ENABLED)`]
-        : [`aws account enable-region --region-name ${region}`, `aws account get-region-opt-status --region-name ${region}   (until ENABLED)`, `or: console → account menu → Account → AWS Regions → ${region} → Enable`],
+        : [
+            `aws account enable-region --region-name ${region}`,
+            `aws account get-region-opt-status --region-name ${region}   (until ENABLED)`,
+            `or: console → account menu → Account → AWS Regions → ${region} → Enable`,
+          ],
   };
 }
 
@@ -149,14 +172,24 @@ async function bootstrapped(clients: PreflightClients, account: string, region: 
     return { title, status: 'missing', detail: `CDKToolkit is ${stack.StackStatus}`, fix };
   }
   const version = Number(stack.Outputs?.find((o) => o.OutputKey === 'BootstrapVersion')?.OutputValue);
-  if (!(version >= MIN_BOOTSTRAP_VERSION)) return { title, status: 'missing', detail: `bootstrap version ${version || 'unknown'}, at least ${MIN_BOOTSTRAP_VERSION} needed`, fix };
+  if (!(version >= MIN_BOOTSTRAP_VERSION))
+    return {
+      title,
+      status: 'missing',
+      detail: `bootstrap version ${version || 'unknown'}, at least ${MIN_BOOTSTRAP_VERSION} needed`,
+      fix,
+    };
   return { title, status: 'ok', detail: `version ${version}` };
 }
 
 /** The secret's JSON fields (or its plain string), for the checks that compare two of them; never printed. */
 type SecretFields = Record<string, unknown> | string;
 
-async function secretPresent(clients: PreflightClients, region: string, secret: ReturnType<typeof secretsOf>[number]): Promise<{ check: Check; value?: SecretFields }> {
+async function secretPresent(
+  clients: PreflightClients,
+  region: string,
+  secret: ReturnType<typeof secretsOf>[number],
+): Promise<{ check: Check; value?: SecretFields }> {
   const title = `secret ${secret.name} (${secret.what})`;
   const create =
     secret.fields === 'plain'
@@ -166,17 +199,33 @@ async function secretPresent(clients: PreflightClients, region: string, secret: 
   try {
     text = (await clients.secrets(region).send(new GetSecretValueCommand({ SecretId: secret.name }))).SecretString;
   } catch (error) {
-    if (errorName(error) === 'ResourceNotFoundException') return { check: { title, status: 'missing', detail: `no secret of this name in ${region}`, fix: [create] } };
+    if (errorName(error) === 'ResourceNotFoundException')
+      return { check: { title, status: 'missing', detail: `no secret of this name in ${region}`, fix: [create] } };
     throw error;
   }
-  if (!text?.trim()) return { check: { title, status: 'missing', detail: 'the secret has no string value', fix: [create.replace('create-secret', 'put-secret-value').replace('--name', '--secret-id')] } };
+  if (!text?.trim())
+    return {
+      check: {
+        title,
+        status: 'missing',
+        detail: 'the secret has no string value',
+        fix: [create.replace('create-secret', 'put-secret-value').replace('--name', '--secret-id')],
+      },
+    };
   if (secret.fields === 'plain') return { check: { title, status: 'ok' }, value: text };
   let json: Record<string, unknown>;
   try {
     json = JSON.parse(text);
     if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('not an object');
   } catch {
-    return { check: { title, status: 'missing', detail: `the value is not a JSON object with the fields ${secret.fields.join(', ')}`, fix: [create.replace('create-secret', 'put-secret-value').replace('--name', '--secret-id')] } };
+    return {
+      check: {
+        title,
+        status: 'missing',
+        detail: `the value is not a JSON object with the fields ${secret.fields.join(', ')}`,
+        fix: [create.replace('create-secret', 'put-secret-value').replace('--name', '--secret-id')],
+      },
+    };
   }
   const missing = secret.fields.filter((field) => typeof json[field] !== 'string' || !(json[field] as string).trim());
   if (missing.length > 0) {
@@ -185,7 +234,9 @@ async function secretPresent(clients: PreflightClients, region: string, secret: 
         title,
         status: 'missing',
         detail: `missing or empty field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
-        fix: [`aws secretsmanager put-secret-value --region ${region} --secret-id ${secret.name} --secret-string ${template(secret.fields)}   (all the fields: the new value replaces the old)`],
+        fix: [
+          `aws secretsmanager put-secret-value --region ${region} --secret-id ${secret.name} --secret-string ${template(secret.fields)}   (all the fields: the new value replaces the old)`,
+        ],
       },
       value: json,
     };
@@ -193,17 +244,27 @@ async function secretPresent(clients: PreflightClients, region: string, secret: 
   return { check: { title, status: 'ok', detail: `fields ${secret.fields.join(', ')} present` }, value: json };
 }
 
-async function sesReady(clients: PreflightClients, region: string, settings: PortalContext, webDomain: string | undefined): Promise<Check[]> {
+async function sesReady(
+  clients: PreflightClients,
+  region: string,
+  settings: PortalContext,
+  webDomain: string | undefined,
+): Promise<Check[]> {
   const identity = settings.mail.identityArn?.split('/').pop() ?? settings.mail.from.split('@').pop()!;
   const ses = clients.ses(region);
-  const identityCheck: Check = { title: `SES identity ${identity} verified in ${region} (sender ${settings.mail.from})`, status: 'ok' };
+  const identityCheck: Check = {
+    title: `SES identity ${identity} verified in ${region} (sender ${settings.mail.from})`,
+    status: 'ok',
+  };
   try {
     const answer = await ses.send(new GetEmailIdentityCommand({ EmailIdentity: identity }));
     if (!answer.VerifiedForSendingStatus) {
       Object.assign(identityCheck, {
         status: 'missing',
         detail: `the identity exists but is not verified (DKIM ${answer.DkimAttributes?.Status ?? 'unknown'})`,
-        fix: [`aws sesv2 get-email-identity --region ${region} --email-identity ${identity} --query DkimAttributes.Tokens   then publish the three CNAME records <token>._domainkey.${identity} → <token>.dkim.amazonses.com in the domain's DNS`],
+        fix: [
+          `aws sesv2 get-email-identity --region ${region} --email-identity ${identity} --query DkimAttributes.Tokens   then publish the three CNAME records <token>._domainkey.${identity} → <token>.dkim.amazonses.com in the domain's DNS`,
+        ],
       });
     }
   } catch (error) {
@@ -211,7 +272,10 @@ async function sesReady(clients: PreflightClients, region: string, settings: Por
     Object.assign(identityCheck, {
       status: 'missing',
       detail: 'no such identity',
-      fix: [`aws sesv2 create-email-identity --region ${region} --email-identity ${identity}`, `then publish the three DKIM CNAME records it answers in the DNS of ${identity.split('@').pop()}`],
+      fix: [
+        `aws sesv2 create-email-identity --region ${region} --email-identity ${identity}`,
+        `then publish the three DKIM CNAME records it answers in the DNS of ${identity.split('@').pop()}`,
+      ],
     });
   }
   const account = await ses.send(new GetAccountCommand({}));
@@ -230,20 +294,52 @@ async function sesReady(clients: PreflightClients, region: string, settings: Por
 }
 
 /** `*.example.it` covers `a.example.it`, not `example.it` nor `a.b.example.it`. */
-const covers = (name: string, domain: string) => name === domain || (name.startsWith('*.') && domain.split('.').slice(1).join('.') === name.slice(2));
+const covers = (name: string, domain: string) =>
+  name === domain || (name.startsWith('*.') && domain.split('.').slice(1).join('.') === name.slice(2));
 
 async function certificateValid(clients: PreflightClients, settings: PortalContext, now: Date): Promise<Check> {
   const domain = settings.webDomainName!;
   const title = `certificate for ${domain} in us-east-1 (CloudFront)`;
-  const request = [`aws acm request-certificate --region us-east-1 --domain-name ${domain} --validation-method DNS`, 'publish the CNAME record it asks for (aws acm describe-certificate --region us-east-1 --certificate-arn <arn>), then set certificateArn to its ARN'];
+  const request = [
+    `aws acm request-certificate --region us-east-1 --domain-name ${domain} --validation-method DNS`,
+    'publish the CNAME record it asks for (aws acm describe-certificate --region us-east-1 --certificate-arn <arn>), then set certificateArn to its ARN',
+  ];
   try {
-    const { Certificate } = await clients.acm('us-east-1').send(new DescribeCertificateCommand({ CertificateArn: settings.certificateArn }));
-    const names = [...new Set([Certificate?.DomainName, ...(Certificate?.SubjectAlternativeNames ?? [])].filter((n): n is string => !!n))];
+    const { Certificate } = await clients
+      .acm('us-east-1')
+      .send(new DescribeCertificateCommand({ CertificateArn: settings.certificateArn }));
+    const names = [
+      ...new Set(
+        [Certificate?.DomainName, ...(Certificate?.SubjectAlternativeNames ?? [])].filter((n): n is string => !!n),
+      ),
+    ];
     if (Certificate?.Status !== 'ISSUED') {
-      return { title, status: 'missing', detail: `the certificate is ${Certificate?.Status ?? 'unknown'}`, fix: Certificate?.Status === 'PENDING_VALIDATION' ? [`publish the validation CNAME: aws acm describe-certificate --region us-east-1 --certificate-arn ${settings.certificateArn} --query Certificate.DomainValidationOptions`] : request };
+      return {
+        title,
+        status: 'missing',
+        detail: `the certificate is ${Certificate?.Status ?? 'unknown'}`,
+        fix:
+          Certificate?.Status === 'PENDING_VALIDATION'
+            ? [
+                `publish the validation CNAME: aws acm describe-certificate --region us-east-1 --certificate-arn ${settings.certificateArn} --query Certificate.DomainValidationOptions`,
+              ]
+            : request,
+      };
     }
-    if (!names.some((name) => covers(name, domain))) return { title, status: 'missing', detail: `the certificate is for ${names.join(', ')}, not ${domain}`, fix: request };
-    if (Certificate.NotAfter && Certificate.NotAfter.getTime() <= now.getTime()) return { title, status: 'missing', detail: `the certificate expired on ${Certificate.NotAfter.toISOString().slice(0, 10)}`, fix: request };
+    if (!names.some((name) => covers(name, domain)))
+      return {
+        title,
+        status: 'missing',
+        detail: `the certificate is for ${names.join(', ')}, not ${domain}`,
+        fix: request,
+      };
+    if (Certificate.NotAfter && Certificate.NotAfter.getTime() <= now.getTime())
+      return {
+        title,
+        status: 'missing',
+        detail: `the certificate expired on ${Certificate.NotAfter.toISOString().slice(0, 10)}`,
+        fix: request,
+      };
     return { title, status: 'ok', detail: `issued for ${names.join(', ')}` };
   } catch (error) {
     if (errorName(error) !== 'ResourceNotFoundException' && errorName(error) !== 'InvalidArnException') throw error;
@@ -254,18 +350,33 @@ async function certificateValid(clients: PreflightClients, settings: PortalConte
 async function cognitoDomainFree(clients: PreflightClients, region: string, settings: PortalContext): Promise<Check> {
   const prefix = settings.authDomainPrefix!;
   const title = `Cognito domain ${prefix}.auth.${region}.amazoncognito.com free (or the stage's own)`;
-  const { DomainDescription } = await clients.cognito(region).send(new DescribeUserPoolDomainCommand({ Domain: prefix }));
+  const { DomainDescription } = await clients
+    .cognito(region)
+    .send(new DescribeUserPoolDomainCommand({ Domain: prefix }));
   const taken = DomainDescription?.UserPoolId;
-  if (!taken) return { title, status: 'ok', detail: `SPID/CIE redirect URI: https://${prefix}.auth.${region}.amazoncognito.com/oauth2/idpresponse` };
+  if (!taken)
+    return {
+      title,
+      status: 'ok',
+      detail: `SPID/CIE redirect URI: https://${prefix}.auth.${region}.amazoncognito.com/oauth2/idpresponse`,
+    };
   let ownPool: string | undefined;
   try {
-    const { StackResources } = await clients.cloudFormation(region).send(new DescribeStackResourcesCommand({ StackName: `${settings.stackPrefix}Auth` }));
+    const { StackResources } = await clients
+      .cloudFormation(region)
+      .send(new DescribeStackResourcesCommand({ StackName: `${settings.stackPrefix}Auth` }));
     ownPool = StackResources?.find((r) => r.ResourceType === 'AWS::Cognito::UserPool')?.PhysicalResourceId;
   } catch (error) {
     if (errorName(error) !== 'ValidationError') throw error;
   }
-  if (ownPool === taken) return { title, status: 'ok', detail: `the domain of this stage's user pool (${settings.stackPrefix}Auth)` };
-  return { title, status: 'missing', detail: 'the prefix is taken by another user pool (Cognito prefixes are unique in the region)', fix: [`choose another authDomainPrefix in the stage's file, then tell the SPID/CIE gateway the new redirect URI`] };
+  if (ownPool === taken)
+    return { title, status: 'ok', detail: `the domain of this stage's user pool (${settings.stackPrefix}Auth)` };
+  return {
+    title,
+    status: 'missing',
+    detail: 'the prefix is taken by another user pool (Cognito prefixes are unique in the region)',
+    fix: [`choose another authDomainPrefix in the stage's file, then tell the SPID/CIE gateway the new redirect URI`],
+  };
 }
 
 async function lambdaConcurrency(clients: PreflightClients, region: string): Promise<Check> {
@@ -277,16 +388,26 @@ async function lambdaConcurrency(clients: PreflightClients, region: string): Pro
     title,
     status: 'missing',
     detail: `the account may run ${limit} functions at once`,
-    fix: [`aws service-quotas request-service-quota-increase --region ${region} --service-code lambda --quota-code L-B99A9384 --desired-value ${MIN_LAMBDA_CONCURRENCY}`, 'or: console → Service Quotas → AWS Lambda → Concurrent executions → Request increase'],
+    fix: [
+      `aws service-quotas request-service-quota-increase --region ${region} --service-code lambda --quota-code L-B99A9384 --desired-value ${MIN_LAMBDA_CONCURRENCY}`,
+      'or: console → Service Quotas → AWS Lambda → Concurrent executions → Request increase',
+    ],
   };
 }
 
 /** The kid PDND gives a key: its JWK thumbprint (RFC 7638), as lib/local/pdnd-simulator.ts computes it. */
 export async function kidOfPublicKey(der: Uint8Array): Promise<string> {
-  return calculateJwkThumbprint(createPublicKey({ key: Buffer.from(der), format: 'der', type: 'spki' }).export({ format: 'jwk' }) as JWK);
+  return calculateJwkThumbprint(
+    createPublicKey({ key: Buffer.from(der), format: 'der', type: 'spki' }).export({ format: 'jwk' }) as JWK,
+  );
 }
 
-async function pdndKid(clients: PreflightClients, region: string, settings: PortalContext, stage: Stage): Promise<Check> {
+async function pdndKid(
+  clients: PreflightClients,
+  region: string,
+  settings: PortalContext,
+  stage: Stage,
+): Promise<Check> {
   const title = `PDND key's kid equal to pdndKid in ${stage.file}`;
   const data = await describeStack(clients.cloudFormation(region), `${settings.stackPrefix}Data`);
   const keyArn = data?.Outputs?.find((o) => o.OutputKey === 'PdndClientKeyArn')?.OutputValue;
@@ -295,7 +416,10 @@ async function pdndKid(clients: PreflightClients, region: string, settings: Port
       title,
       status: 'later',
       detail: `the key is made by ${settings.stackPrefix}Data, not deployed yet`,
-      fix: [`npm run deploy -- ${stage.name} --data-only`, 'then upload its public key to PDND (README, "Before the first deploy") and set pdndKid to the kid PDND shows'],
+      fix: [
+        `npm run deploy -- ${stage.name} --data-only`,
+        'then upload its public key to PDND (README, "Before the first deploy") and set pdndKid to the kid PDND shows',
+      ],
     };
   }
   const { PublicKey } = await clients.kms(region).send(new GetPublicKeyCommand({ KeyId: keyArn }));
@@ -305,26 +429,41 @@ async function pdndKid(clients: PreflightClients, region: string, settings: Port
     title,
     status: 'missing',
     detail: `the data stack's key has kid ${kid}; ${stage.file} says ${settings.pdnd.kid}`,
-    fix: [`if PDND's back office shows ${kid} for this client's key: set "pdndKid": "${kid}" in ${stage.file}`, `else upload the key again: aws kms get-public-key --region ${region} --key-id ${keyArn} --query PublicKey --output text | base64 -d | openssl pkey -pubin -inform DER -out pdnd.pem`],
+    fix: [
+      `if PDND's back office shows ${kid} for this client's key: set "pdndKid": "${kid}" in ${stage.file}`,
+      `else upload the key again: aws kms get-public-key --region ${region} --key-id ${keyArn} --query PublicKey --output text | base64 -d | openssl pkey -pubin -inform DER -out pdnd.pem`,
+    ],
   };
 }
 
-function samePayee(io: SecretFields | undefined, mypay: SecretFields | undefined, settings: PortalContext, stage: Stage): Check | undefined {
+function samePayee(
+  io: SecretFields | undefined,
+  mypay: SecretFields | undefined,
+  settings: PortalContext,
+  stage: Stage,
+): Check | undefined {
   const gpd = settings.paymentPlatform === 'gpd';
   if (typeof io !== 'object' || (!gpd && typeof mypay !== 'object')) return undefined;
   const organization = String(io.organizationFiscalCode ?? '').trim();
   // On GPD the creditor is the stage's gpdOrganizationFiscalCode (a setting, not a secret).
-  const creditor = String((gpd ? settings.gpd.organizationFiscalCode : (mypay as Record<string, unknown>).creditorFiscalCode) ?? '').trim();
+  const creditor = String(
+    (gpd ? settings.gpd.organizationFiscalCode : (mypay as Record<string, unknown>).creditorFiscalCode) ?? '',
+  ).trim();
   if (!organization || !creditor) return undefined;
   const platform = gpd ? 'pagoPA GPD' : 'MyPay';
-  const where = gpd ? `gpdOrganizationFiscalCode in ${stage.file}` : `creditorFiscalCode of ${settings.mypaySecretName}`;
+  const where = gpd
+    ? `gpdOrganizationFiscalCode in ${stage.file}`
+    : `creditorFiscalCode of ${settings.mypaySecretName}`;
   const title = `the IO service's organisation is ${platform}'s creditor entity (organizationFiscalCode of ${settings.io.secretName} = ${where})`;
   if (organization === creditor) return { title, status: 'ok' };
   return {
     title,
     status: 'missing',
     detail: `the two fiscal codes differ: IO would show citizens notices payable to another body than the one ${platform} bills for`,
-    fix: [`use the IO service of the council that ${platform} bills for (IO back office → Servizi), and put its key and organisation fiscal code in the IO secret`, `or correct ${where}`],
+    fix: [
+      `use the IO service of the council that ${platform} bills for (IO back office → Servizi), and put its key and organisation fiscal code in the IO secret`,
+      `or correct ${where}`,
+    ],
   };
 }
 
@@ -340,7 +479,8 @@ export async function preflight(stage: Stage, clients: PreflightClients, now = n
 
   const home = await regionEnabled(clients, region, 'every stack');
   checks.push(home);
-  if (settings.textractRegion !== region) checks.push(await regionEnabled(clients, settings.textractRegion, 'Textract for scanned attestations'));
+  if (settings.textractRegion !== region)
+    checks.push(await regionEnabled(clients, settings.textractRegion, 'Textract for scanned attestations'));
   // Nothing else can be read in a region that is not enabled.
   if (home.status !== 'ok') return checks;
 
@@ -368,7 +508,12 @@ export async function preflight(stage: Stage, clients: PreflightClients, now = n
 export function report(checks: Check[]): string {
   const mark: Record<CheckStatus, string> = { ok: '✔', missing: '✘', later: '…' };
   return checks
-    .map((c) => [`${mark[c.status]} ${c.title}${c.detail ? `: ${c.detail}` : ''}`, ...(c.status === 'ok' ? [] : (c.fix ?? []).map((f) => `    → ${f}`))].join('\n'))
+    .map((c) =>
+      [
+        `${mark[c.status]} ${c.title}${c.detail ? `: ${c.detail}` : ''}`,
+        ...(c.status === 'ok' ? [] : (c.fix ?? []).map((f) => `    → ${f}`)),
+      ].join('\n'),
+    )
     .join('\n');
 }
 

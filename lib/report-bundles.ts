@@ -21,7 +21,8 @@ export interface BundleSize {
   bytes: number;
 }
 
-const portalFunctions = (root: IConstruct) => root.node.findAll().filter((c): c is PortalFunction => c instanceof PortalFunction);
+const portalFunctions = (root: IConstruct) =>
+  root.node.findAll().filter((c): c is PortalFunction => c instanceof PortalFunction);
 
 /** The folder `app.synth()` wrote a function's bundle (index.mjs and its map) into. */
 export const bundleDir = (root: Pick<Stage, 'outdir'>, fn: PortalFunction) =>
@@ -61,7 +62,12 @@ export function ownLayerModules(root: Pick<Stage, 'outdir'>, fn: PortalFunction)
  * resolves from the repository's node_modules, as it does from the runtime's and the layer's. A function's
  * own layer (`layerModules`) is searched first, so only what that layer holds is taken from it.
  */
-export function runNextToBundle(dir: string, script: string, env: Record<string, string | undefined> = {}, layerModules?: string) {
+export function runNextToBundle(
+  dir: string,
+  script: string,
+  env: Record<string, string | undefined> = {},
+  layerModules?: string,
+) {
   const work = mkdtempSync(path.join(os.tmpdir(), 'portale-bundle-'));
   const task = layerModules ? path.join(work, 'task') : work;
   try {

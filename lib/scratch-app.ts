@@ -13,7 +13,9 @@ export interface ScratchApp extends PortalApp {
  * web build. `bundle: false` skips esbuild (CDK's `aws:cdk:bundling-stacks` context, as
  * `cdk synth --exclusively` uses it) for tests that only read templates.
  */
-export function scratchApp(options: { context?: Record<string, unknown>; bundle?: boolean; nag?: boolean; configDir?: string } = {}): ScratchApp {
+export function scratchApp(
+  options: { context?: Record<string, unknown>; bundle?: boolean; nag?: boolean; configDir?: string } = {},
+): ScratchApp {
   const work = mkdtempSync(path.join(os.tmpdir(), 'portale-cdk-'));
   const web = path.join(work, 'web');
   mkdirSync(web);

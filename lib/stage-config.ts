@@ -21,27 +21,55 @@ const email = z.email();
 const uuid = z.guid(); // PDND's ids: any 8-4-4-4-12 hex, as lib/context.ts checks them
 /** A text checked by one of domain/gpd.ts gpdSettingProblems (its Italian reason is the message). */
 const checked = (problem: (value: string) => string | null) =>
-  z.string().trim().superRefine((value, ctx) => {
-    const reason = problem(value);
-    if (reason) ctx.addIssue({ code: 'custom', message: reason });
-  });
+  z
+    .string()
+    .trim()
+    .superRefine((value, ctx) => {
+      const reason = problem(value);
+      if (reason) ctx.addIssue({ code: 'custom', message: reason });
+    });
 
 /** GPD's settings a council on pagoPA GPD must give (README "Piattaforma di pagamento"). */
-export const GPD_REQUIRED_SETTINGS = ['gpdSecretName', 'gpdOrganizationFiscalCode', 'gpdCompanyName', 'gpdSegregationCode', 'gpdIban', 'gpdTaxonomyCode'] as const;
+export const GPD_REQUIRED_SETTINGS = [
+  'gpdSecretName',
+  'gpdOrganizationFiscalCode',
+  'gpdCompanyName',
+  'gpdSegregationCode',
+  'gpdIban',
+  'gpdTaxonomyCode',
+] as const;
 
 export const stageConfigSchema = z
   .object({
     /** A production stage refuses placeholders at synth; any other stage only warns about them. */
     production: z.boolean().optional(),
     /** The AWS account the stage lives in: the app deploys there only, the preflight checks the credentials are its. */
-    account: z.string().regex(/^\d{12}$/, 'an AWS account id: 12 digits').optional(),
+    account: z
+      .string()
+      .regex(/^\d{12}$/, 'an AWS account id: 12 digits')
+      .optional(),
     region: text.optional(),
-    stackPrefix: z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,30}$/, 'letters and digits, starting with a letter').optional(),
+    stackPrefix: z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9]{0,30}$/, 'letters and digits, starting with a letter')
+      .optional(),
     textractRegion: text.optional(),
-    webDomainName: z.string().regex(/^(?!-)[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'a domain name in lowercase').optional(),
-    certificateArn: z.string().regex(/^arn:aws:acm:us-east-1:\d{12}:certificate\/[\w-]+$/, 'an ACM certificate in us-east-1 (CloudFront)').optional(),
-    webAclArn: z.string().regex(/^arn:aws:wafv2:us-east-1:\d{12}:global\/webacl\//, 'a WAF web ACL of CLOUDFRONT scope (us-east-1)').optional(),
-    authDomainPrefix: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'lowercase letters, digits and dashes (a Cognito domain prefix)').optional(),
+    webDomainName: z
+      .string()
+      .regex(/^(?!-)[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'a domain name in lowercase')
+      .optional(),
+    certificateArn: z
+      .string()
+      .regex(/^arn:aws:acm:us-east-1:\d{12}:certificate\/[\w-]+$/, 'an ACM certificate in us-east-1 (CloudFront)')
+      .optional(),
+    webAclArn: z
+      .string()
+      .regex(/^arn:aws:wafv2:us-east-1:\d{12}:global\/webacl\//, 'a WAF web ACL of CLOUDFRONT scope (us-east-1)')
+      .optional(),
+    authDomainPrefix: z
+      .string()
+      .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'lowercase letters, digits and dashes (a Cognito domain prefix)')
+      .optional(),
     spidGatewayProviderName: text.optional(),
     spidGatewayIssuer: z.url({ protocol: /^https$/ }).optional(),
     spidGatewayClientId: text.optional(),
@@ -53,7 +81,12 @@ export const stageConfigSchema = z
     mailIdentityArn: z.string().startsWith('arn:aws:ses:').optional(),
     alarmEmail: email.optional(),
     mypaySecretName: text.optional(),
-    mypayImportMaxWaitMinutes: z.number().int().min(1).max(180 * 24 * 60).optional(),
+    mypayImportMaxWaitMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(180 * 24 * 60)
+      .optional(),
     /** The platform the council bills through: MyPay (Regione Veneto's intermediary, the default) or pagoPA's GPD. */
     paymentPlatform: z.enum(PAYMENT_PLATFORMS as ['mypay', 'gpd']).optional(),
     /** pagoPA's environment for GPD, Checkout and receipts: 'uat' (collaudo) or 'produzione'; gpdBaseUrl overrides its host. */
@@ -83,7 +116,10 @@ export const stageConfigSchema = z
     inpsIndicatoreEndpoint: z.url().optional(),
     inpsIndicatoreAudience: text.optional(),
     inpsDailyEstimate: z.number().int().positive().optional(),
-    inpsUserId: z.string().regex(/^\d{11}$/, 'the council’s fiscal code: 11 digits').optional(),
+    inpsUserId: z
+      .string()
+      .regex(/^\d{11}$/, 'the council’s fiscal code: 11 digits')
+      .optional(),
     inpsCodiceUfficio: text.optional(),
     inpsBenefitCode: text.optional(),
     inpsClientCertSecretName: text.optional(),
@@ -104,7 +140,12 @@ export const stageConfigSchema = z
   .superRefine((settings, ctx) => {
     if (settings.paymentPlatform !== 'gpd') return;
     for (const key of GPD_REQUIRED_SETTINGS)
-      if (settings[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: `con paymentPlatform "gpd" va indicato ${key} (README, "Piattaforma di pagamento")` });
+      if (settings[key] === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `con paymentPlatform "gpd" va indicato ${key} (README, "Piattaforma di pagamento")`,
+        });
   });
 
 export type StageConfig = z.infer<typeof stageConfigSchema>;
@@ -118,13 +159,18 @@ export interface Stage {
 }
 
 /** The path of a stage's file relative to the repository, as the messages print it. */
-export const stageFile = (name: string, dir = CONFIG_DIR) => path.relative(repoRoot, path.join(dir, `${name}.json`)) || `${name}.json`;
+export const stageFile = (name: string, dir = CONFIG_DIR) =>
+  path.relative(repoRoot, path.join(dir, `${name}.json`)) || `${name}.json`;
 
 export function loadStage(name: string, dir = CONFIG_DIR): Stage {
-  if (!STAGE_NAME.test(name)) throw new Error(`stage "${name}": a stage is named in lowercase letters, digits and dashes (config/<stage>.json)`);
+  if (!STAGE_NAME.test(name))
+    throw new Error(`stage "${name}": a stage is named in lowercase letters, digits and dashes (config/<stage>.json)`);
   const file = stageFile(name, dir);
   const full = path.join(dir, `${name}.json`);
-  if (!existsSync(full)) throw new Error(`${file} does not exist: copy config/example.json to ${file} and set the stage's values (README, "Deploying to AWS")`);
+  if (!existsSync(full))
+    throw new Error(
+      `${file} does not exist: copy config/example.json to ${file} and set the stage's values (README, "Deploying to AWS")`,
+    );
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(full, 'utf8'));
@@ -133,7 +179,9 @@ export function loadStage(name: string, dir = CONFIG_DIR): Stage {
   }
   const parsed = stageConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `  - ${issue.path.join('.') || '(the file)'}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `  - ${issue.path.join('.') || '(the file)'}: ${issue.message}`,
+    );
     throw new Error(`${file} has settings that are not valid:\n${problems.join('\n')}`);
   }
   return { name, file, settings: parsed.data, production: parsed.data.production === true };
@@ -142,7 +190,10 @@ export function loadStage(name: string, dir = CONFIG_DIR): Stage {
 /** The settings as CDK context values (what `-c key=value` gives): `production` and `account` stay the stage's. */
 export function stageContext(stage: Stage): Record<string, string | number | boolean> {
   const { production: _production, account: _account, ...settings } = stage.settings;
-  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) as Record<string, string | number | boolean>;
+  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) as Record<
+    string,
+    string | number | boolean
+  >;
 }
 
 const exampleDomain = /(^|[.@])example\.(it|org|com|net)$/i;
@@ -163,10 +214,12 @@ export const requiredSettings: Record<string, string> = {
   spidGatewayClientId: 'the client id the SPID/CIE gateway gave the portal',
   pdndClientId: 'the e-service client id from PDND’s back office',
   pdndKid: 'the kid PDND’s back office shows for the uploaded key',
-  inpsAttestazioneEndpoint: 'the endpoint of INPS’s attestation e-service the council’s purpose is for (its technical sheet in the PDND catalogue)',
+  inpsAttestazioneEndpoint:
+    'the endpoint of INPS’s attestation e-service the council’s purpose is for (its technical sheet in the PDND catalogue)',
   inpsPurposeAttestazione: 'the PDND purpose for the attestation e-service',
   inpsPurposeIndicatore: 'the PDND purpose for ConsultazioneIndicatore, or "none" when the council has none',
-  accessibilityStatementUrl: 'the accessibility statement published with AgID’s form (the footer’s “Dichiarazione di accessibilità”)',
+  accessibilityStatementUrl:
+    'the accessibility statement published with AgID’s form (the footer’s “Dichiarazione di accessibilità”)',
   inpsUserId: 'the council’s fiscal code (the INPS Identity header’s UserId)',
 };
 
@@ -182,7 +235,11 @@ export function isPlaceholder(value: unknown): boolean {
 export function placeholdersOf(settings: Record<string, unknown>): string[] {
   return Object.entries(requiredSettings)
     .filter(([key]) => isPlaceholder(settings[key]))
-    .map(([key, why]) => (settings[key] === undefined ? `${key} is not set (${why})` : `${key} is the placeholder "${String(settings[key])}" (${why})`));
+    .map(([key, why]) =>
+      settings[key] === undefined
+        ? `${key} is not set (${why})`
+        : `${key} is the placeholder "${String(settings[key])}" (${why})`,
+    );
 }
 
 /** The stacks in the stage's region, in deployment order (lib/app.ts builds them so; `npm run deploy` deploys them so). */
@@ -193,4 +250,6 @@ export const STACKS = ['Data', 'Auth', 'Web', 'Api', 'IseeExtraction', 'Operatio
  * (lib/edge-alarms-stack.ts), which reads the web stack. Neither holds a function of the portal.
  */
 export const stackNamesOf = (prefix: string, options: { edge?: boolean; edgeAlarms?: boolean } = {}) =>
-  [...(options.edge ? ['Edge'] : []), ...STACKS, ...(options.edgeAlarms ? ['EdgeAlarms'] : [])].map((id) => `${prefix}${id}`);
+  [...(options.edge ? ['Edge'] : []), ...STACKS, ...(options.edgeAlarms ? ['EdgeAlarms'] : [])].map(
+    (id) => `${prefix}${id}`,
+  );

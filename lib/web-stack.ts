@@ -181,7 +181,11 @@ export class WebStack extends Stack {
       exclude: ['*'],
       include: ['assets/*'],
       prune: false,
-      cacheControl: [s3deploy.CacheControl.setPublic(), s3deploy.CacheControl.maxAge(Duration.days(365)), s3deploy.CacheControl.immutable()],
+      cacheControl: [
+        s3deploy.CacheControl.setPublic(),
+        s3deploy.CacheControl.maxAge(Duration.days(365)),
+        s3deploy.CacheControl.immutable(),
+      ],
       destinationBucket: site,
       memoryLimit: 512,
     });
@@ -235,7 +239,10 @@ export class WebStack extends Stack {
     return { httpApi, accessLogs };
   }
 
-  private securityHeaders(authDomain: cognito.UserPoolDomain, documentsBucket: s3.IBucket): cloudfront.ResponseHeadersPolicy {
+  private securityHeaders(
+    authDomain: cognito.UserPoolDomain,
+    documentsBucket: s3.IBucket,
+  ): cloudfront.ResponseHeadersPolicy {
     const cognitoDomain = authDomain.baseUrl();
     const storage = `https://${documentsBucket.bucketRegionalDomainName}`;
     // oidc-client-ts reads the discovery document from the issuer (cognito-idp) and redeems the code
@@ -262,10 +269,15 @@ export class WebStack extends Stack {
         strictTransportSecurity: { accessControlMaxAge: Duration.days(730), includeSubdomains: true, override: true },
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
-        referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
+        referrerPolicy: {
+          referrerPolicy: cloudfront.HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN,
+          override: true,
+        },
       },
       customHeadersBehavior: {
-        customHeaders: [{ header: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()', override: true }],
+        customHeaders: [
+          { header: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()', override: true },
+        ],
       },
     });
   }
@@ -296,7 +308,8 @@ export class WebStack extends Stack {
   private acknowledgeDeploymentHelper(deployment: s3deploy.BucketDeployment, site: s3.IBucket) {
     const helper = this.node.children.find((c) => c.node.id.startsWith('Custom::CDKBucketDeployment'));
     if (!helper) throw new Error('BucketDeployment helper not found: has aws-cdk-lib renamed it?');
-    const grants = 'CDK grant of the BucketDeployment helper, which copies the built site from the asset bucket into the site bucket';
+    const grants =
+      'CDK grant of the BucketDeployment helper, which copies the built site from the asset bucket into the site bucket';
     acknowledge(helper, {
       'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]':
         "CDK's BucketDeployment helper writes its own logs with the AWS managed basic execution policy; it runs only during deployments.",
@@ -312,6 +325,10 @@ export class WebStack extends Stack {
     acknowledgeWildcardResource(helper, site.arnForObjects('*'), `${grants}: any file name the build produces.`);
     // The built site, config.json and the AWS CLI layer are file assets of this stack: one bucket.
     const asset = deployment.node.findAll().find((c): c is Asset => c instanceof Asset)!;
-    acknowledgeWildcardResource(helper, asset.bucket.arnForObjects('*'), `${grants}: the deployment's own asset objects.`);
+    acknowledgeWildcardResource(
+      helper,
+      asset.bucket.arnForObjects('*'),
+      `${grants}: the deployment's own asset objects.`,
+    );
   }
 }

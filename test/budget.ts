@@ -12,7 +12,10 @@ const BUDGET_KB = { js: 135, css: 30 };
 
 const dist = path.resolve('web/dist');
 const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
-const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(js|css))"/g)].map(([, file, kind]) => ({ file, kind: kind as 'js' | 'css' }));
+const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(js|css))"/g)].map(([, file, kind]) => ({
+  file,
+  kind: kind as 'js' | 'css',
+}));
 
 const totals = { js: 0, css: 0 };
 for (const { file, kind } of assets) {
@@ -25,11 +28,15 @@ let failed = false;
 for (const kind of ['js', 'css'] as const) {
   const ok = totals[kind] <= BUDGET_KB[kind];
   failed ||= !ok;
-  console.log(`First-load ${kind.toUpperCase()}: ${totals[kind].toFixed(1)} KB gzip (budget ${BUDGET_KB[kind]} KB) ${ok ? 'OK' : 'OVER BUDGET'}`);
+  console.log(
+    `First-load ${kind.toUpperCase()}: ${totals[kind].toFixed(1)} KB gzip (budget ${BUDGET_KB[kind]} KB) ${ok ? 'OK' : 'OVER BUDGET'}`,
+  );
 }
 // No theme computed in the browser: Amplify's createTheme (which writes the theme's `cssText`) is not in the
 // first load; its ThemeContext default is built at build time (web/static-theme-context.ts).
-const themeBuilders = assets.filter(({ file, kind }) => kind === 'js' && /\bcssText\b/.test(fs.readFileSync(path.join(dist, file), 'utf8')));
+const themeBuilders = assets.filter(
+  ({ file, kind }) => kind === 'js' && /\bcssText\b/.test(fs.readFileSync(path.join(dist, file), 'utf8')),
+);
 if (themeBuilders.length > 0) {
   failed = true;
   console.log(`Amplify's createTheme in the first load: ${themeBuilders.map(({ file }) => file).join(', ')}`);
@@ -39,7 +46,9 @@ if (themeBuilders.length > 0) {
 // Source maps would publish the whole source: none in the build, and no asset pointing at one.
 const files = fs.readdirSync(dist, { recursive: true, encoding: 'utf8' });
 const maps = files.filter((file) => file.endsWith('.map'));
-const pointers = files.filter((file) => /\.(js|css)$/.test(file) && /sourceMappingURL=/.test(fs.readFileSync(path.join(dist, file), 'utf8')));
+const pointers = files.filter(
+  (file) => /\.(js|css)$/.test(file) && /sourceMappingURL=/.test(fs.readFileSync(path.join(dist, file), 'utf8')),
+);
 if (maps.length > 0 || pointers.length > 0) {
   failed = true;
   console.log(`Source maps in web/dist: ${[...maps, ...pointers].join(', ')}`);

@@ -50,7 +50,7 @@ export async function staticThemeContextSource(): Promise<string> {
   const value = { name, breakpoints, tokens: tokenValues(styleTokens) };
   return [
     "import * as React from 'react';",
-    '// Built by web/static-theme-context.ts at build time: the portal theme\'s breakpoints and style-prop tokens.',
+    "// Built by web/static-theme-context.ts at build time: the portal theme's breakpoints and style-prop tokens.",
     `const theme = JSON.parse(${JSON.stringify(JSON.stringify(value))});`,
     'const ThemeContext = React.createContext({ theme, colorMode: undefined });',
     'export { ThemeContext, theme as builtTheme };',

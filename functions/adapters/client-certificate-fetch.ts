@@ -20,16 +20,26 @@ export function clientCertificateFetch(certificate: ClientCertificate): typeof f
     new Promise<Response>((resolve, reject) => {
       const url = new URL(String(input instanceof Request ? input.url : input));
       const headers = Object.fromEntries(new Headers(init.headers).entries());
-      const request = https.request(url, { method: init.method ?? 'GET', headers, agent, signal: init.signal ?? undefined }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const answerHeaders = new Headers();
-          for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) answerHeaders.set(name, [value].flat().join(', '));
-          resolve(new Response(res.statusCode === 204 ? null : Buffer.concat(chunks), { status: res.statusCode ?? 500, headers: answerHeaders }));
-        });
-      });
+      const request = https.request(
+        url,
+        { method: init.method ?? 'GET', headers, agent, signal: init.signal ?? undefined },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', reject);
+          res.on('end', () => {
+            const answerHeaders = new Headers();
+            for (const [name, value] of Object.entries(res.headers))
+              if (value !== undefined) answerHeaders.set(name, [value].flat().join(', '));
+            resolve(
+              new Response(res.statusCode === 204 ? null : Buffer.concat(chunks), {
+                status: res.statusCode ?? 500,
+                headers: answerHeaders,
+              }),
+            );
+          });
+        },
+      );
       request.on('error', reject);
       request.end(typeof init.body === 'string' ? init.body : init.body ? String(init.body) : undefined);
     })) as typeof fetch;
@@ -41,7 +51,11 @@ const CERTIFICATE_ERRORS = /certificate|ERR_SSL_|SSLV3_ALERT|TLSV1_ALERT|EPROTO/
 /** Whether a failed call is the TLS handshake refusing the certificate (a configuration problem, not INPS being down). */
 export const isCertificateError = (error: unknown): boolean => {
   const seen = new Set<unknown>();
-  for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined; e && !seen.has(e); e = e.cause as typeof e) {
+  for (
+    let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined;
+    e && !seen.has(e);
+    e = e.cause as typeof e
+  ) {
     seen.add(e);
     if (CERTIFICATE_ERRORS.test(`${String(e.code ?? '')} ${String(e.message ?? '')}`)) return true;
   }

@@ -1,6 +1,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, type BatchGetCommandOutput, type BatchWriteCommandOutput, type NativeAttributeValue, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DynamoDBDocumentClient,
+  QueryCommand,
+  type BatchGetCommandOutput,
+  type BatchWriteCommandOutput,
+  type NativeAttributeValue,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { mapAtMost } from '../domain/at-most.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
@@ -30,7 +39,9 @@ const dynamoClient = new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOIN
 dynamoClient.middlewareStack.remove('loggerMiddleware');
 
 /** Every call is a subsegment of the function's X-Ray trace. */
-export const documentClient = DynamoDBDocumentClient.from(tracer.captureAWSv3Client(dynamoClient), { marshallOptions: { removeUndefinedValues: true } });
+export const documentClient = DynamoDBDocumentClient.from(tracer.captureAWSv3Client(dynamoClient), {
+  marshallOptions: { removeUndefinedValues: true },
+});
 
 /** What a cursor is bound to: the index and the key condition of the list (its partition key value). */
 export type CursorList = Pick<QueryCommandInput, 'IndexName' | 'KeyConditionExpression' | 'ExpressionAttributeValues'>;
@@ -50,7 +61,9 @@ const cursorSecret = () => {
 };
 
 const signature = (payload: string, list: CursorList) =>
-  createHmac('sha256', cursorSecret()).update(`${listIdentity(list)}\n${payload}`).digest('base64url');
+  createHmac('sha256', cursorSecret())
+    .update(`${listIdentity(list)}\n${payload}`)
+    .digest('base64url');
 
 /**
  * The opaque cursor of a page: the DynamoDB key it continues from, signed (HMAC) together with the list
@@ -98,11 +111,15 @@ export async function queryPage<T>(
 }
 
 /** Every item of a Query, read page after page to the end (bounded lists only: a month, a call, a year). */
-export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<StoredItem[]> {
+export async function queryAll(
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+): Promise<StoredItem[]> {
   const found: StoredItem[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const result = await documentClient.send(new QueryCommand({ TableName: tableName, ...input, ExclusiveStartKey: start }));
+    const result = await documentClient.send(
+      new QueryCommand({ TableName: tableName, ...input, ExclusiveStartKey: start }),
+    );
     found.push(...(result.Items ?? []));
     start = result.LastEvaluatedKey;
   } while (start);
@@ -110,11 +127,15 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'Exc
 }
 
 /** How many items a Query matches (its filter applied), COUNT pages read to the end: no item is returned. */
-export async function queryCount(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Select'>): Promise<number> {
+export async function queryCount(
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Select'>,
+): Promise<number> {
   let count = 0;
   let start: Record<string, unknown> | undefined;
   do {
-    const result = await documentClient.send(new QueryCommand({ TableName: tableName, ...input, Select: 'COUNT', ExclusiveStartKey: start }));
+    const result = await documentClient.send(
+      new QueryCommand({ TableName: tableName, ...input, Select: 'COUNT', ExclusiveStartKey: start }),
+    );
     count += result.Count ?? 0;
     start = result.LastEvaluatedKey;
   } while (start);
@@ -156,11 +177,25 @@ export async function mergedQueryPage(
   const before = (a: string, b: string) => (forward ? a < b : a > b);
   const state = streams.map((query, i) => {
     const position = positions[i] ?? null;
-    return { query, start: position, readFrom: position === true ? undefined : (position ?? undefined), exhausted: position === true, buffer: [] as StoredItem[], frontier: undefined as string | undefined, lastTaken: undefined as StoredItem | undefined };
+    return {
+      query,
+      start: position,
+      readFrom: position === true ? undefined : (position ?? undefined),
+      exhausted: position === true,
+      buffer: [] as StoredItem[],
+      frontier: undefined as string | undefined,
+      lastTaken: undefined as StoredItem | undefined,
+    };
   });
   const read = async (stream: (typeof state)[number]) => {
     const result = await documentClient.send(
-      new QueryCommand({ TableName: tableName, ...stream.query, ScanIndexForward: forward, Limit: roundSize, ExclusiveStartKey: stream.readFrom }),
+      new QueryCommand({
+        TableName: tableName,
+        ...stream.query,
+        ScanIndexForward: forward,
+        Limit: roundSize,
+        ExclusiveStartKey: stream.readFrom,
+      }),
     );
     stream.buffer.push(...(result.Items ?? []));
     if (result.LastEvaluatedKey) {
@@ -169,12 +204,18 @@ export async function mergedQueryPage(
     } else stream.exhausted = true;
   };
   const items: StoredItem[] = [];
-  for (let rounds = 0; items.length < limit; ) {
+  for (let rounds = 0; items.length < limit;) {
     let head: (typeof state)[number] | undefined;
-    for (const stream of state) if (stream.buffer.length && (!head || before(order(stream.buffer[0]!), order(head.buffer[0]!)))) head = stream;
+    for (const stream of state)
+      if (stream.buffer.length && (!head || before(order(stream.buffer[0]!), order(head.buffer[0]!)))) head = stream;
     const headKey = head && order(head.buffer[0]!);
     // A stream with nothing buffered that may still hold an item before the head must be read first.
-    const blockers = state.filter((s) => !s.exhausted && !s.buffer.length && (headKey === undefined || s.frontier === undefined || before(s.frontier, headKey)));
+    const blockers = state.filter(
+      (s) =>
+        !s.exhausted &&
+        !s.buffer.length &&
+        (headKey === undefined || s.frontier === undefined || before(s.frontier, headKey)),
+    );
     if (blockers.length) {
       if (rounds++ >= maxRounds) break;
       await Promise.all(blockers.map(read));
@@ -196,13 +237,17 @@ export async function mergedQueryPage(
 export function readMergedCursor(cursor: string | undefined, list: CursorList, streams: number): StreamPosition[] {
   if (!cursor) return Array.from({ length: streams }, () => null);
   const { m } = decodeCursor(cursor, list) as { m?: unknown };
-  const valid = Array.isArray(m) && m.length === streams && m.every((p) => p === null || p === true || (typeof p === 'object' && !Array.isArray(p)));
+  const valid =
+    Array.isArray(m) &&
+    m.length === streams &&
+    m.every((p) => p === null || p === true || (typeof p === 'object' && !Array.isArray(p)));
   if (!valid) throw new ValidationError(messages.invalidCursor);
   return m as StreamPosition[];
 }
 
 /** The signed cursor of a merged read's positions (null at the end). */
-export const mergedCursor = (positions: StreamPosition[] | null, list: CursorList): string | null => (positions ? encodeCursor({ m: positions }, list) : null);
+export const mergedCursor = (positions: StreamPosition[] | null, list: CursorList): string | null =>
+  positions ? encodeCursor({ m: positions }, list) : null;
 
 /**
  * Batch requests in flight at once: the next one travels while DynamoDB works on the others (locally,
@@ -215,7 +260,8 @@ export function withoutEmpty(item: Record<string, unknown>): Record<string, unkn
   return Object.fromEntries(Object.entries(item).filter(([, value]) => value !== null && value !== undefined));
 }
 
-const slices = <T>(items: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+const slices = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /**
  * A batch request refused whole: DynamoDB answers ProvisionedThroughputExceededException when none of its items
@@ -229,14 +275,18 @@ export const isThrottled = (error: unknown) => error instanceof Error && THROTTL
 /** Attempts of one batch request (the SDK's own three retries inside each): about 25 s of backoff in all. */
 const BATCH_ATTEMPTS = 12;
 /** Exponential backoff with full jitter (50 ms × 2^attempt, at most 4 s). */
-const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(4000, 50 * 2 ** attempt)));
+const backoff = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(4000, 50 * 2 ** attempt)));
 
 /**
  * Sends one batch request until nothing is left of it: what the answer leaves unprocessed is sent again, and a
  * request refused whole for throughput is sent again, both after a backoff; any other error, or still
  * throttled after BATCH_ATTEMPTS, goes on to the caller.
  */
-async function untilProcessed<Request>(request: Request | undefined, send: (request: Request) => Promise<Request | undefined>): Promise<void> {
+async function untilProcessed<Request>(
+  request: Request | undefined,
+  send: (request: Request) => Promise<Request | undefined>,
+): Promise<void> {
   for (let attempt = 0; request; attempt++) {
     if (attempt) await backoff(attempt);
     try {
@@ -253,10 +303,14 @@ const leftOf = <T extends object>(left: T | undefined) => (left && Object.keys(l
  * (backing off). A key given twice is written once, with its last item, as writing one after the other would.
  */
 export async function batchPut(items: readonly Record<string, unknown>[]): Promise<void> {
-  const lastOfEachKey = [...new Map(items.map((item) => [`${item[table.partitionKey]}\u0000${item[table.sortKey]}`, item])).values()];
+  const lastOfEachKey = [
+    ...new Map(items.map((item) => [`${item[table.partitionKey]}\u0000${item[table.sortKey]}`, item])).values(),
+  ];
   await mapAtMost(slices(lastOfEachKey, 25), BATCHES_AT_ONCE, (batch) =>
     untilProcessed<StoredItem>({ [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) }, async (request) => {
-      const result: BatchWriteCommandOutput = await documentClient.send(new BatchWriteCommand({ RequestItems: request }));
+      const result: BatchWriteCommandOutput = await documentClient.send(
+        new BatchWriteCommand({ RequestItems: request }),
+      );
       return leftOf(result.UnprocessedItems);
     }),
   );
@@ -276,9 +330,16 @@ export interface BatchGetOptions {
  * Gets items by key with BatchGetItem, 100 a request, a few requests at once, until none is left
  * unprocessed (backing off): the items found, in no particular order (a missing key is simply absent).
  */
-export async function batchGet(itemKeys: readonly Record<string, unknown>[], { consistent = false, projection, names, onConsumed }: BatchGetOptions = {}): Promise<StoredItem[]> {
+export async function batchGet(
+  itemKeys: readonly Record<string, unknown>[],
+  { consistent = false, projection, names, onConsumed }: BatchGetOptions = {},
+): Promise<StoredItem[]> {
   const found: StoredItem[] = [];
-  const read = { ...(consistent ? { ConsistentRead: true } : {}), ...(projection ? { ProjectionExpression: projection } : {}), ...(names ? { ExpressionAttributeNames: names } : {}) };
+  const read = {
+    ...(consistent ? { ConsistentRead: true } : {}),
+    ...(projection ? { ProjectionExpression: projection } : {}),
+    ...(names ? { ExpressionAttributeNames: names } : {}),
+  };
   await mapAtMost(slices(itemKeys, 100), BATCHES_AT_ONCE, (keys) =>
     untilProcessed<StoredItem>({ [tableName]: { Keys: keys, ...read } }, async (request) => {
       const result: BatchGetCommandOutput = await documentClient.send(
@@ -308,7 +369,12 @@ export async function hasChildren(gsi2pk: string): Promise<boolean> {
 
 /** How many items sit under one key of an index (dashboard badges on sparse indexes): COUNT pages only. */
 export const countUnder = (indexName: string, partitionKey: string, value: string): Promise<number> =>
-  queryCount({ IndexName: indexName, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': partitionKey }, ExpressionAttributeValues: { ':pk': value } });
+  queryCount({
+    IndexName: indexName,
+    KeyConditionExpression: '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': partitionKey },
+    ExpressionAttributeValues: { ':pk': value },
+  });
 
 export const isConditionFailure = (error: unknown) =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';

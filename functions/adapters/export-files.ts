@@ -13,8 +13,15 @@ export const EXPORT_LINK_TTL_SECONDS = 300;
  * Bytes [start, end) of an object of the exports bucket and its whole size (GetObject with a Range): a notice
  * out of MyPay's AVVISI ZIP without reading the ZIP whole (adapters/notice-pdf.ts).
  */
-export async function getExportRange(key: string, start: number, end: number, bucket = exportsBucket): Promise<{ bytes: Uint8Array; size: number }> {
-  const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${Math.max(start, end - 1)}` }));
+export async function getExportRange(
+  key: string,
+  start: number,
+  end: number,
+  bucket = exportsBucket,
+): Promise<{ bytes: Uint8Array; size: number }> {
+  const object = await s3.send(
+    new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${Math.max(start, end - 1)}` }),
+  );
   const size = Number(/\/(\d+)$/.exec(object.ContentRange ?? '')?.[1] ?? object.ContentLength ?? 0);
   return { bytes: await object.Body!.transformToByteArray(), size };
 }
@@ -31,7 +38,12 @@ export const s3ExportFiles: ExportFiles = {
     const safeName = fileName.replace(/["\\\r\n]/g, '_');
     return getSignedUrl(
       s3,
-      new GetObjectCommand({ Bucket: exportsBucket, Key: key, ResponseContentType: contentType, ResponseContentDisposition: `attachment; filename="${safeName}"` }),
+      new GetObjectCommand({
+        Bucket: exportsBucket,
+        Key: key,
+        ResponseContentType: contentType,
+        ResponseContentDisposition: `attachment; filename="${safeName}"`,
+      }),
       { expiresIn: EXPORT_LINK_TTL_SECONDS },
     );
   },

@@ -4,7 +4,13 @@ import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { ValidationError } from '../domain/errors.ts';
 import { fileTypeOf } from '../domain/file-signature.ts';
-import { MAX_FILE_BYTES, fileMessages, isAcceptedType, type UploadRequest, type UploadTicket } from '../domain/files.ts';
+import {
+  MAX_FILE_BYTES,
+  fileMessages,
+  isAcceptedType,
+  type UploadRequest,
+  type UploadTicket,
+} from '../domain/files.ts';
 import type { ClaimedFile, FileStore } from './ports.ts';
 import { isMissingObject, requireEnv, s3 } from './s3-client.ts';
 
@@ -19,7 +25,6 @@ export { s3 };
  */
 export const documentsBucket = requireEnv('DOCUMENTS_BUCKET');
 
-
 const UPLOAD_TTL_SECONDS = 300;
 /** The size the browser declared for an upload, kept as user metadata of the staged object. */
 const DECLARED_SIZE = 'declared-size';
@@ -29,7 +34,8 @@ const DECLARED_SIZE = 'declared-size';
  * whose bytes are a PNG (phones and editors do this) is still the photo the citizen meant, and its link
  * serves the type read from the bytes; a PDF that is really an image, or the reverse, is refused.
  */
-const kindOf = (type: string | undefined) => (type === 'application/pdf' ? 'pdf' : type?.startsWith('image/') ? 'image' : type);
+const kindOf = (type: string | undefined) =>
+  type === 'application/pdf' ? 'pdf' : type?.startsWith('image/') ? 'image' : type;
 const sameType = (declared: string | undefined, stored: string) => kindOf(declared) === kindOf(stored);
 /** Links to read a file live this long: enough to open it, too short to share. */
 export const DOWNLOAD_TTL_SECONDS = 300;
@@ -51,14 +57,14 @@ export async function createUpload(ownerSub: string, request: UploadRequest): Pr
   return { uploadKey, url, fields, expiresInSeconds: UPLOAD_TTL_SECONDS };
 }
 
-
 /**
  * Checks a staged upload and moves it to `finalKey`. A file of the wrong type or size, or whose stored
  * type or size is not the one declared when the upload was asked for, is deleted and refused; nothing
  * else is written.
  */
 export async function claimUpload(ownerSub: string, uploadKey: string, finalKey: string): Promise<ClaimedFile> {
-  if (!uploadKey.startsWith(stagingPrefix(ownerSub)) || uploadKey.includes('..')) throw new ValidationError(fileMessages.notFound);
+  if (!uploadKey.startsWith(stagingPrefix(ownerSub)) || uploadKey.includes('..'))
+    throw new ValidationError(fileMessages.notFound);
   let size: number;
   let declared: { type?: string; size?: string };
   try {

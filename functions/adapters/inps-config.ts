@@ -55,8 +55,10 @@ const optional = (env: NodeJS.ProcessEnv, name: string) => env[name]?.trim() || 
 
 /** The e-services' settings from the environment (the e-service a council subscribes to is its PDND purpose's). */
 export function inpsSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): InpsSettings {
-  const operation = (optional(env, 'INPS_ATTESTAZIONE_OPERATION') ?? 'ConsultazioneAttestazioneResidenti') as InpsAttestationOperation;
-  if (!inpsAttestationOperations.includes(operation)) throw new Error(`INPS_ATTESTAZIONE_OPERATION must be one of ${inpsAttestationOperations.join(', ')}`);
+  const operation = (optional(env, 'INPS_ATTESTAZIONE_OPERATION') ??
+    'ConsultazioneAttestazioneResidenti') as InpsAttestationOperation;
+  if (!inpsAttestationOperations.includes(operation))
+    throw new Error(`INPS_ATTESTAZIONE_OPERATION must be one of ${inpsAttestationOperations.join(', ')}`);
   const attestazioneEndpoint = optional(env, 'INPS_ATTESTAZIONE_ENDPOINT') ?? need(env, 'INPS_ENDPOINT');
   const indicatorePurpose = optional(env, 'INPS_PURPOSE_INDICATORE');
   const indicatoreEndpoint = optional(env, 'INPS_INDICATORE_ENDPOINT') ?? optional(env, 'INPS_ENDPOINT');
@@ -95,7 +97,8 @@ export function inpsRuntimeFromEnv(env: NodeJS.ProcessEnv = process.env): InpsRu
   });
   const settings = inpsSettingsFromEnv(env);
   const benefitCode = env.INPS_BENEFIT_CODE?.trim() || 'A2.07';
-  if (!INPS_BENEFIT_CODE.test(benefitCode)) throw new Error(`INPS_BENEFIT_CODE ${benefitCode} is not one of the XSD's PrestazioneDaErogare codes`);
+  if (!INPS_BENEFIT_CODE.test(benefitCode))
+    throw new Error(`INPS_BENEFIT_CODE ${benefitCode} is not one of the XSD's PrestazioneDaErogare codes`);
   const dailyEstimate = Number(env.INPS_DAILY_ESTIMATE) > 0 ? Math.floor(Number(env.INPS_DAILY_ESTIMATE)) : null;
   const pacer = makePacer(Number(env.INPS_RATE_PER_SECOND) || 10);
   // Mutual TLS: the certificate from its secret (cloud) or from PEM files (locally), read at the first query.
@@ -104,7 +107,12 @@ export function inpsRuntimeFromEnv(env: NodeJS.ProcessEnv = process.env): InpsRu
   const caFile = optional(env, 'INPS_CLIENT_CA_FILE');
   const certificate = certSecret
     ? () => certificateFromSecret(certSecret)
-    : certFile && (async () => ({ cert: readFileSync(certFile, 'utf8'), key: readFileSync(need(env, 'INPS_CLIENT_KEY_FILE'), 'utf8'), ca: caFile && readFileSync(caFile, 'utf8') }));
+    : certFile &&
+      (async () => ({
+        cert: readFileSync(certFile, 'utf8'),
+        key: readFileSync(need(env, 'INPS_CLIENT_KEY_FILE'), 'utf8'),
+        ca: caFile && readFileSync(caFile, 'utf8'),
+      }));
   const inps = makeInpsIsee({
     settings,
     pdnd,
@@ -112,7 +120,15 @@ export function inpsRuntimeFromEnv(env: NodeJS.ProcessEnv = process.env): InpsRu
     timeoutMs: Number(env.INPS_TIMEOUT_MS) || undefined,
     waitAfterRateLimit: pacer.rateLimited,
   });
-  return { inps, pdnd, benefitCode, keepFullHousehold: env.INPS_KEEP_FULL_HOUSEHOLD === 'true', purposes: { attestazione: settings.attestazione.purposeId, indicatore: settings.indicatore?.purposeId ?? null }, dailyEstimate, pace: pacer.pace };
+  return {
+    inps,
+    pdnd,
+    benefitCode,
+    keepFullHousehold: env.INPS_KEEP_FULL_HOUSEHOLD === 'true',
+    purposes: { attestazione: settings.attestazione.purposeId, indicatore: settings.indicatore?.purposeId ?? null },
+    dailyEstimate,
+    pace: pacer.pace,
+  };
 }
 
 let runtime: InpsRuntime | null = null;

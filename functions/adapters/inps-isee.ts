@@ -128,7 +128,11 @@ const ricercaCf = (request: InpsRequest) =>
   `<con:StatodomandaPrestazione>${escapeXml(request.applicationState)}</con:StatodomandaPrestazione>` +
   `</con:RicercaCF>`;
 
-export function envelope(settings: Pick<InpsSettings, 'userId' | 'codiceUfficio'>, operation: InpsOperation, requestBody: string): string {
+export function envelope(
+  settings: Pick<InpsSettings, 'userId' | 'codiceUfficio'>,
+  operation: InpsOperation,
+  requestBody: string,
+): string {
   return (
     `<?xml version="1.0" encoding="UTF-8"?>` +
     `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:con="${INPS_NAMESPACE}" xmlns:inps="${INPS_IDENTITY_NAMESPACE}">` +
@@ -187,11 +191,19 @@ export function decodeEmbeddedXml(base64: string): XmlElement {
 }
 
 /** Each person's value of an indicator block other than the ordinary one (ISEEMin, ISEEUni, ISEESocioSanRes, Ridotto). */
-function personIndicators(block: XmlElement | undefined, personName: string, kind: InpsOtherIndicator['kind']): InpsOtherIndicator[] {
+function personIndicators(
+  block: XmlElement | undefined,
+  personName: string,
+  kind: InpsOtherIndicator['kind'],
+): InpsOtherIndicator[] {
   return children(block, personName).map((person) => {
     const own = childElements(person).find((c) => child(c, 'Valori'));
     const value = attr(person, 'ISEE') ?? attr(child(own, 'Valori'), 'ISEE');
-    return { kind, fiscalCode: required(person, 'CodiceFiscale'), iseeCents: value === undefined ? null : cents(value) };
+    return {
+      kind,
+      fiscalCode: required(person, 'CodiceFiscale'),
+      iseeCents: value === undefined ? null : cents(value),
+    };
   });
 }
 
@@ -224,14 +236,20 @@ export function readAttestation(esito: XmlElement): InpsAttestation | null {
       firstName: required(member, 'Nome'),
       fiscalCode: required(member, 'CodiceFiscale'),
     })),
-    ordinario: iseeOrdinario ? { ...readValues(child(iseeOrdinario, 'Valori')), dataRilascio: day(required(iseeOrdinario, 'DataRilascio')) } : null,
+    ordinario: iseeOrdinario
+      ? { ...readValues(child(iseeOrdinario, 'Valori')), dataRilascio: day(required(iseeOrdinario, 'DataRilascio')) }
+      : null,
     otherIndicators: [
       ...personIndicators(child(ordinario, 'ISEEMin'), 'ComponenteMinorenne', 'MINORENNI'),
       ...personIndicators(child(ordinario, 'ISEEUni'), 'StudenteUniversitario', 'UNIVERSITARIO'),
       ...personIndicators(child(ordinario, 'ISEESocioSanRes'), 'ComponenteSocioSanitarieRes', 'SOCIOSANITARIO'),
       ...children(attestazione, 'Ridotto').map((ridotto) => {
         const value = attr(child(child(ridotto, 'ISEERistretto'), 'Valori'), 'ISEE');
-        return { kind: 'RIDOTTO' as const, fiscalCode: required(ridotto, 'CodiceFiscaleBeneficiario'), iseeCents: value === undefined ? null : cents(value) };
+        return {
+          kind: 'RIDOTTO' as const,
+          fiscalCode: required(ridotto, 'CodiceFiscaleBeneficiario'),
+          iseeCents: value === undefined ? null : cents(value),
+        };
       }),
     ],
     omissions: children(attestazione, 'OmissioneDifformita').map((o) => ({
@@ -282,7 +300,11 @@ export function makeInpsIsee(options: InpsAdapterOptions): InpsIsee {
   const maxRetries = options.maxRetries ?? 2;
 
   /** One HTTP exchange, with the waits and retries the transport needs; returns the SOAP answer's first element. */
-  async function exchange(service: InpsEService, body: string, request: InpsRequest): Promise<{ answer: XmlElement; voucher: Voucher }> {
+  async function exchange(
+    service: InpsEService,
+    body: string,
+    request: InpsRequest,
+  ): Promise<{ answer: XmlElement; voucher: Voucher }> {
     const { operation } = service;
     let rateLimitWaits = 0;
     let failures = 0;
@@ -299,12 +321,21 @@ export function makeInpsIsee(options: InpsAdapterOptions): InpsIsee {
       if (left() < 1000) throw outOfTime();
       const evidence =
         settings.auditRest02 && request.requestedBy
-          ? await pdnd.trackingEvidence({ aud: service.audience, purposeId: service.purposeId, userID: request.requestedBy.userID, userLocation: 'portale-servizi-sociali', LoA: request.requestedBy.LoA })
+          ? await pdnd.trackingEvidence({
+              aud: service.audience,
+              purposeId: service.purposeId,
+              userID: request.requestedBy.userID,
+              userLocation: 'portale-servizi-sociali',
+              LoA: request.requestedBy.LoA,
+            })
           : undefined;
       const voucher = await pdnd.voucher(service.purposeId, evidence, { deadline: request.deadline });
       const audiences = audiencesOf(voucher.token);
       if (audiences.length > 0 && !audiences.includes(service.audience)) {
-        throw new InpsMisconfigured(`${operation}: il voucher di PDND è per ${audiences.join(', ')}, non per ${service.audience}`, `la finalità ${service.purposeId} (deve essere quella dell’e-service) e l’audience configurata: ${eServiceCheck(service)}`);
+        throw new InpsMisconfigured(
+          `${operation}: il voucher di PDND è per ${audiences.join(', ')}, non per ${service.audience}`,
+          `la finalità ${service.purposeId} (deve essere quella dell’e-service) e l’audience configurata: ${eServiceCheck(service)}`,
+        );
       }
       let response: Response;
       let payload: string;
@@ -327,10 +358,16 @@ export function makeInpsIsee(options: InpsAdapterOptions): InpsIsee {
         payload = await response.text();
       } catch (error) {
         if (isCertificateError(error)) {
-          throw new InpsMisconfigured(`${operation}: connessione TLS rifiutata (${(error as Error).message})`, `il certificato client (segreto INPS_CLIENT_CERT_SECRET) e la sua registrazione presso INPS; ${eServiceCheck(service)}`);
+          throw new InpsMisconfigured(
+            `${operation}: connessione TLS rifiutata (${(error as Error).message})`,
+            `il certificato client (segreto INPS_CLIENT_CERT_SECRET) e la sua registrazione presso INPS; ${eServiceCheck(service)}`,
+          );
         }
         if (++failures > maxRetries) {
-          const reason = (error as Error).name === 'TimeoutError' ? `nessuna risposta in ${callTimeout} ms` : (error as Error).message;
+          const reason =
+            (error as Error).name === 'TimeoutError'
+              ? `nessuna risposta in ${callTimeout} ms`
+              : (error as Error).message;
           throw new InpsUnavailable(`${operation}: ${reason}`);
         }
         await waitOrGiveUp(500 * 2 ** (failures - 1));
@@ -338,7 +375,10 @@ export function makeInpsIsee(options: InpsAdapterOptions): InpsIsee {
       }
       if (response.status === 403) {
         // Forbidden is not a voucher gone stale: a certificate or a purpose INPS does not accept.
-        throw new InpsMisconfigured(`${operation}: accesso negato da INPS (HTTP 403${payload ? `: ${payload.slice(0, 200)}` : ''})`, `${settings.clientCertificate ? 'il certificato client, ' : ''}${eServiceCheck(service)}`);
+        throw new InpsMisconfigured(
+          `${operation}: accesso negato da INPS (HTTP 403${payload ? `: ${payload.slice(0, 200)}` : ''})`,
+          `${settings.clientCertificate ? 'il certificato client, ' : ''}${eServiceCheck(service)}`,
+        );
       }
       if (response.status === 401) {
         // An expired or revoked voucher: ask PDND for a new one, once.
@@ -348,12 +388,21 @@ export function makeInpsIsee(options: InpsAdapterOptions): InpsIsee {
       }
       if (response.status === 429) {
         const header = response.headers.get('retry-after');
-        const seconds = header === null ? NaN : /^\d+$/.test(header.trim()) ? Number(header) : (Date.parse(header) - now()) / 1000;
+        const seconds =
+          header === null ? NaN : /^\d+$/.test(header.trim()) ? Number(header) : (Date.parse(header) - now()) / 1000;
         const withoutRetryAfter = !Number.isFinite(seconds);
         // Without Retry-After it may be the daily limit: waited out once, then said to be one.
-        if (++rateLimitWaits > (withoutRetryAfter ? 1 : maxRateLimitWaits)) throw new InpsRateLimited(`${operation}: troppe richieste (HTTP 429${withoutRetryAfter ? ', senza Retry-After' : ''})`, withoutRetryAfter);
+        if (++rateLimitWaits > (withoutRetryAfter ? 1 : maxRateLimitWaits))
+          throw new InpsRateLimited(
+            `${operation}: troppe richieste (HTTP 429${withoutRetryAfter ? ', senza Retry-After' : ''})`,
+            withoutRetryAfter,
+          );
         const waitMs = withoutRetryAfter ? RATE_LIMIT_WAIT_MS : Math.min(Math.max(seconds, 0) * 1000, 30_000);
-        if (left() < waitMs + 1000) throw new InpsRateLimited(`${operation}: troppe richieste (HTTP 429), nessun tempo per attendere`, withoutRetryAfter);
+        if (left() < waitMs + 1000)
+          throw new InpsRateLimited(
+            `${operation}: troppe richieste (HTTP 429), nessun tempo per attendere`,
+            withoutRetryAfter,
+          );
         await (options.waitAfterRateLimit ?? sleep)(waitMs);
         continue;
       }
@@ -369,7 +418,11 @@ export function makeInpsIsee(options: InpsAdapterOptions): InpsIsee {
         const code = localName(text(fault, 'faultcode') ?? 'Server');
         const message = text(fault, 'faultstring') ?? `HTTP ${response.status}`;
         // WCF's answer to a SOAPAction the endpoint does not have: the operation or the endpoint is not the e-service's.
-        if (code === 'ActionNotSupported') throw new InpsMisconfigured(`${operation}: operazione non prevista dall’e-service (${message.slice(0, 200)})`, eServiceCheck(service));
+        if (code === 'ActionNotSupported')
+          throw new InpsMisconfigured(
+            `${operation}: operazione non prevista dall’e-service (${message.slice(0, 200)})`,
+            eServiceCheck(service),
+          );
         if (code === 'Client') throw new InpsRefused(`${operation}: ${message}`);
         if (++failures > maxRetries) throw new InpsUnavailable(`${operation}: ${message}`);
         await waitOrGiveUp(500 * 2 ** (failures - 1));
@@ -381,18 +434,28 @@ export function makeInpsIsee(options: InpsAdapterOptions): InpsIsee {
         continue;
       }
       const answer = soapBody && childElements(soapBody)[0];
-      if (!response.ok || !answer) throw new InpsMalformed(`${operation}: risposta non valida (HTTP ${response.status})`);
+      if (!response.ok || !answer)
+        throw new InpsMalformed(`${operation}: risposta non valida (HTTP ${response.status})`);
       return { answer, voucher };
     }
   }
 
-  async function consult<T>(service: InpsEService, requestBody: string, request: InpsRequest, read: (xml: XmlElement) => T | null): Promise<InpsAnswer<T>> {
+  async function consult<T>(
+    service: InpsEService,
+    requestBody: string,
+    request: InpsRequest,
+    read: (xml: XmlElement) => T | null,
+  ): Promise<InpsAnswer<T>> {
     const { operation } = service;
     const { answer, voucher } = await exchange(service, envelope(settings, operation, requestBody), request);
     const result = child(answer, `${operation}Result`);
     const esito = text(result, 'Esito') as InpsEsito | undefined;
-    if (!result || !esito || !inpsEsiti.includes(esito)) throw new InpsMalformed(`${operation}: Esito mancante o sconosciuto`);
-    const encoded = text(result, operation === 'ConsultazioneIndicatore' ? 'XmlEsitoIndicatore' : 'XmlEsitoAttestazione');
+    if (!result || !esito || !inpsEsiti.includes(esito))
+      throw new InpsMalformed(`${operation}: Esito mancante o sconosciuto`);
+    const encoded = text(
+      result,
+      operation === 'ConsultazioneIndicatore' ? 'XmlEsitoIndicatore' : 'XmlEsitoAttestazione',
+    );
     return {
       operation,
       idRichiesta: text(result, 'IdRichiesta') ?? null,
@@ -409,9 +472,16 @@ export function makeInpsIsee(options: InpsAdapterOptions): InpsIsee {
     attestation: (request) => consult(settings.attestazione, ricercaCf(request), request, readAttestationOrFail),
     indicator: async (request, tipoIndicatore = 'Ordinario') => {
       const service = settings.indicatore;
-      if (!service) throw new InpsMisconfigured('ConsultazioneIndicatore: nessun e-service dell’indicatore configurato', 'INPS_PURPOSE_INDICATORE');
-      return consult(service, `<con:TipoIndicatore>${escapeXml(tipoIndicatore)}</con:TipoIndicatore>${ricercaCf(request)}`, request, (xml) =>
-        readIndicator(localName(xml.name) === 'Indicatore' ? xml : (child(xml, 'Indicatore') ?? xml)),
+      if (!service)
+        throw new InpsMisconfigured(
+          'ConsultazioneIndicatore: nessun e-service dell’indicatore configurato',
+          'INPS_PURPOSE_INDICATORE',
+        );
+      return consult(
+        service,
+        `<con:TipoIndicatore>${escapeXml(tipoIndicatore)}</con:TipoIndicatore>${ricercaCf(request)}`,
+        request,
+        (xml) => readIndicator(localName(xml.name) === 'Indicatore' ? xml : (child(xml, 'Indicatore') ?? xml)),
       );
     },
   };

@@ -32,7 +32,15 @@ import type { IoMessages, IoMessageStatus } from './ports.ts';
  *   found' (io-functions-services utils/profile.ts: ResponseErrorNotFound("Profile not found", …)): a wrong
  *   base URL or path, the portal's configuration.
  */
-export type IoRefusalReason = 'NO_PROFILE' | 'SENDER_NOT_ALLOWED' | 'AMOUNT_NOT_ALLOWED' | 'REJECTED' | 'RECIPIENT_NOT_AUTHORIZED' | 'FORBIDDEN' | 'UNAUTHORIZED' | 'NOT_FOUND';
+export type IoRefusalReason =
+  | 'NO_PROFILE'
+  | 'SENDER_NOT_ALLOWED'
+  | 'AMOUNT_NOT_ALLOWED'
+  | 'REJECTED'
+  | 'RECIPIENT_NOT_AUTHORIZED'
+  | 'FORBIDDEN'
+  | 'UNAUTHORIZED'
+  | 'NOT_FOUND';
 
 /** The refusals that are the council's configuration (its key, its address), not the citizen's: nothing else will pass. */
 export const IO_CONFIGURATION_REFUSALS: readonly IoRefusalReason[] = ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND'];
@@ -98,14 +106,18 @@ const MIN_ATTEMPT_MS = 1000;
 const STATUSES: readonly string[] = ['ACCEPTED', 'THROTTLED', 'PROCESSED', 'REJECTED', 'FAILED'];
 
 /** fetch failed before any byte reached the server: the connection was refused, the name did not resolve. */
-const neverConnected = (error: unknown) => ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(String((error as { cause?: { code?: string } }).cause?.code));
+const neverConnected = (error: unknown) =>
+  ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(String((error as { cause?: { code?: string } }).cause?.code));
 
 /** A problem's title and detail (IO answers application/problem+json; the gateway { statusCode, message }). */
 async function problemOf(response: Response): Promise<{ title: string; detail: string }> {
   const text = await response.text().catch(() => '');
   try {
     const body = JSON.parse(text);
-    return { title: String(body.title ?? ''), detail: String(body.detail ?? body.message ?? body.title ?? `HTTP ${response.status}`) };
+    return {
+      title: String(body.title ?? ''),
+      detail: String(body.detail ?? body.message ?? body.title ?? `HTTP ${response.status}`),
+    };
   } catch {
     return { title: '', detail: text.slice(0, 200) || `HTTP ${response.status}` };
   }
@@ -130,7 +142,14 @@ export function makeIo(config: IoConfig): IoMessages {
    * One call, retried on 5xx, 429 and timeouts while the deadline allows; any other answer is returned as it
    * is. An attempt starts only with `minAttemptMs` left, and lasts at most what is left.
    */
-  async function call(method: 'GET' | 'POST', path: string, body: unknown, deadline: number, minAttemptMs = MIN_ATTEMPT_MS, once = false): Promise<Response> {
+  async function call(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    deadline: number,
+    minAttemptMs = MIN_ATTEMPT_MS,
+    once = false,
+  ): Promise<Response> {
     let lastProblem = 'no time left';
     let retryAfterMs: number | null = null;
     for (let attempt = 0; attempt <= retries; attempt++) {
@@ -145,7 +164,11 @@ export function makeIo(config: IoConfig): IoMessages {
       try {
         const response = await doFetch(`${root}${path}`, {
           method,
-          headers: { accept: 'application/json', 'Ocp-Apim-Subscription-Key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: {
+            accept: 'application/json',
+            'Ocp-Apim-Subscription-Key': apiKey,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: AbortSignal.timeout(Math.min(timeoutMs, left)),
         });
@@ -156,7 +179,9 @@ export function makeIo(config: IoConfig): IoMessages {
           throw new IoUnconfirmed(`IO ${method} ${path}: ${lastProblem}`);
         }
         if (response.status === 429) {
-          const seconds = Number(response.headers.get('x-rate-limit-retry-after') ?? response.headers.get('retry-after'));
+          const seconds = Number(
+            response.headers.get('x-rate-limit-retry-after') ?? response.headers.get('retry-after'),
+          );
           retryAfterMs = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : null;
         }
         await response.body?.cancel().catch(() => undefined);
@@ -167,7 +192,10 @@ export function makeIo(config: IoConfig): IoMessages {
         if (once && !neverConnected(error)) throw new IoUnconfirmed(`IO ${method} ${path}: ${lastProblem}`);
       }
     }
-    throw new IoUnavailable(`IO ${method} ${path.split('/').slice(0, 4).join('/')}: ${lastProblem}`, retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000));
+    throw new IoUnavailable(
+      `IO ${method} ${path.split('/').slice(0, 4).join('/')}: ${lastProblem}`,
+      retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000),
+    );
   }
 
   return {
@@ -184,9 +212,17 @@ export function makeIo(config: IoConfig): IoMessages {
       const { sender_allowed: senderAllowed } = (await profile.json()) as { sender_allowed?: boolean };
       if (senderAllowed !== true) throw new IoRefused('SENDER_NOT_ALLOWED');
 
-      if (deadline - now() < timeoutMs) throw new IoUnavailable('IO POST /api/v1/messages: no time left for a whole attempt');
+      if (deadline - now() < timeoutMs)
+        throw new IoUnavailable('IO POST /api/v1/messages: no time left for a whole attempt');
       await options.beforeMessage?.();
-      const sent = await call('POST', '/api/v1/messages', { fiscal_code: fiscalCode, feature_level_type: 'STANDARD', content }, deadline, timeoutMs, true);
+      const sent = await call(
+        'POST',
+        '/api/v1/messages',
+        { fiscal_code: fiscalCode, feature_level_type: 'STANDARD', content },
+        deadline,
+        timeoutMs,
+        true,
+      );
       if (sent.status === 201 || sent.status === 200) {
         const { id } = (await sent.json()) as { id?: unknown };
         if (typeof id !== 'string' || !id) throw new Error('IO messages: answer without id');
@@ -197,15 +233,22 @@ export function makeIo(config: IoConfig): IoMessages {
       if (sent.status === 404) throw new IoRefused('NOT_FOUND', (await problemOf(sent)).detail);
       const { title, detail } = await problemOf(sent);
       const ceiling = /exceeds the maximum allowed for this service \((\d+) cents\)/.exec(detail);
-      if (title === 'Error while sending payment metadata' || ceiling) throw new IoRefused('AMOUNT_NOT_ALLOWED', detail, ceiling ? Number(ceiling[1]) : null);
+      if (title === 'Error while sending payment metadata' || ceiling)
+        throw new IoRefused('AMOUNT_NOT_ALLOWED', detail, ceiling ? Number(ceiling[1]) : null);
       throw new IoRefused('REJECTED', detail);
     },
 
     async messageStatus(fiscalCode: string, id: string, options = {}): Promise<IoMessageStatus> {
       const deadline = options.deadline ?? now() + budgetMs;
-      const answer = await call('GET', `/api/v1/messages/${encodeURIComponent(fiscalCode)}/${encodeURIComponent(id)}`, undefined, deadline);
+      const answer = await call(
+        'GET',
+        `/api/v1/messages/${encodeURIComponent(fiscalCode)}/${encodeURIComponent(id)}`,
+        undefined,
+        deadline,
+      );
       if (answer.status !== 200) {
-        if (answer.status === 404 && (await problemOf(answer.clone())).title !== 'Message not found') throw new IoRefused('NOT_FOUND', (await problemOf(answer)).detail);
+        if (answer.status === 404 && (await problemOf(answer.clone())).title !== 'Message not found')
+          throw new IoRefused('NOT_FOUND', (await problemOf(answer)).detail);
         const refused = await accessRefusal(answer);
         throw refused ?? new IoRefused('REJECTED', (await problemOf(answer)).detail);
       }

@@ -4,7 +4,12 @@ import type { FileStore, IdGenerator } from './ports.ts';
 
 /** Short-lived links (5 minutes) to read the files: the API never sends the bytes. */
 export const linkFiles = (store: FileStore, files: KeptFile[]): Promise<LinkedFile[]> =>
-  Promise.all(files.map(async ({ key, ...file }) => ({ ...file, url: await store.downloadUrl(key, file.name, file.contentType) })));
+  Promise.all(
+    files.map(async ({ key, ...file }) => ({
+      ...file,
+      url: await store.downloadUrl(key, file.name, file.contentType),
+    })),
+  );
 
 /**
  * Claims staged uploads (type read from the content, size) and moves them under `prefix`/<fileId>.

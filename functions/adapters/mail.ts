@@ -20,9 +20,14 @@ export function mailSettings(env: NodeJS.ProcessEnv = process.env): { from: stri
   return { from, supportAddress };
 }
 
-const encodedWord = (text: string) => (/^[\x20-\x7e]*$/.test(text) ? text : `=?UTF-8?B?${Buffer.from(text, 'utf8').toString('base64')}?=`);
+const encodedWord = (text: string) =>
+  /^[\x20-\x7e]*$/.test(text) ? text : `=?UTF-8?B?${Buffer.from(text, 'utf8').toString('base64')}?=`;
 const base64Lines = (data: Uint8Array | string) =>
-  (Buffer.from(data).toString('base64').match(/.{1,76}/g) ?? []).join('\r\n');
+  (
+    Buffer.from(data)
+      .toString('base64')
+      .match(/.{1,76}/g) ?? []
+  ).join('\r\n');
 
 /** A MIME message (multipart/mixed: the text, the optional HTML, the attachments), for Content.Raw. */
 export function mimeMessage(message: MailMessage, from: string): Uint8Array {
@@ -38,7 +43,11 @@ export function mimeMessage(message: MailMessage, from: string): Uint8Array {
   ];
   const bodies = [
     `Content-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${base64Lines(message.text)}`,
-    ...(message.html ? [`Content-Type: text/html; charset=UTF-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${base64Lines(message.html)}`] : []),
+    ...(message.html
+      ? [
+          `Content-Type: text/html; charset=UTF-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${base64Lines(message.html)}`,
+        ]
+      : []),
   ];
   const parts = [
     `Content-Type: multipart/alternative; boundary="${alternative}"\r\n\r\n${bodies.map((b) => `--${alternative}\r\n${b}\r\n`).join('')}--${alternative}--`,
@@ -54,7 +63,11 @@ export function mimeMessage(message: MailMessage, from: string): Uint8Array {
 /** The SendEmail request for a message (exported for the unit test). */
 export function sendEmailInput(message: MailMessage, defaultFrom: string): SendEmailCommandInput {
   const from = message.from ?? defaultFrom;
-  const common = { FromEmailAddress: from, Destination: { ToAddresses: message.to }, ReplyToAddresses: message.replyTo };
+  const common = {
+    FromEmailAddress: from,
+    Destination: { ToAddresses: message.to },
+    ReplyToAddresses: message.replyTo,
+  };
   if (message.attachments?.length) return { ...common, Content: { Raw: { Data: mimeMessage(message, from) } } };
   return {
     ...common,

@@ -69,7 +69,10 @@ export interface MyPayConfig {
  * three come from the secret named by the CDK context mypaySecretName, resolved at deploy), MYPAY_TIMEOUT_MS,
  * MYPAY_MODELLO_UNICO ('false' for the older WISP mode).
  */
-export function myPayConfigFromEnv(env: NodeJS.ProcessEnv = process.env, password?: () => Promise<string>): MyPayConfig {
+export function myPayConfigFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  password?: () => Promise<string>,
+): MyPayConfig {
   const endpoint = env.MYPAY_ENDPOINT;
   const codIpaEnte = env.MYPAY_COD_IPA;
   if (!endpoint || !codIpaEnte) throw new Error('MyPay is not configured: set MYPAY_ENDPOINT and MYPAY_COD_IPA');
@@ -95,11 +98,13 @@ export const elements = (fields: Fields) =>
     .map(([name, value]) => `<${name}>${typeof value === 'object' ? value.xml : escapeXml(String(value))}</${name}>`)
     .join('');
 
-
-export const childElements = (element: XmlElement) => element.children.filter((c): c is XmlElement => c instanceof XmlElement);
+export const childElements = (element: XmlElement) =>
+  element.children.filter((c): c is XmlElement => c instanceof XmlElement);
 export const localName = (name: string) => name.slice(name.indexOf(':') + 1);
-export const child = (element: XmlElement | undefined, name: string) => element && childElements(element).find((c) => localName(c.name) === name);
-export const children = (element: XmlElement | undefined, name: string) => (element ? childElements(element).filter((c) => localName(c.name) === name) : []);
+export const child = (element: XmlElement | undefined, name: string) =>
+  element && childElements(element).find((c) => localName(c.name) === name);
+export const children = (element: XmlElement | undefined, name: string) =>
+  element ? childElements(element).filter((c) => localName(c.name) === name) : [];
 export const text = (element: XmlElement | undefined, name: string) => child(element, name)?.text.trim() || undefined;
 
 /** The SOAP call, the answer checks and the downloads, on one configuration. */
@@ -116,8 +121,11 @@ export function makeSoapClient(config: MyPayConfig, fetchImpl: typeof fetch = fe
    * function's own timeout; a timeout or a refused connection is MyPayUnavailable.
    */
   async function call(operation: string, url: string, init: RequestInit, deadline?: number): Promise<Response> {
-    const callTimeout = Math.floor(Math.min(timeoutMs, deadline === undefined ? Infinity : deadline - Date.now() - DEADLINE_MARGIN_MS));
-    if (callTimeout <= 0) throw new MyPayUnavailable(`${operation}: no time left before the caller's deadline`, operation);
+    const callTimeout = Math.floor(
+      Math.min(timeoutMs, deadline === undefined ? Infinity : deadline - Date.now() - DEADLINE_MARGIN_MS),
+    );
+    if (callTimeout <= 0)
+      throw new MyPayUnavailable(`${operation}: no time left before the caller's deadline`, operation);
     try {
       return await fetchImpl(url, { ...init, signal: AbortSignal.timeout(callTimeout) });
     } catch (error) {
@@ -144,13 +152,20 @@ export function makeSoapClient(config: MyPayConfig, fetchImpl: typeof fetch = fe
     const envelope =
       `<?xml version="1.0" encoding="UTF-8"?>` +
       `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ppt="${MYPAY_NAMESPACE}" xmlns:ppthead="${MYPAY_HEAD_NAMESPACE}">` +
-      (header ? `<soapenv:Header><ppthead:intestazionePPT>${elements([['codIpaEnte', config.codIpaEnte]])}</ppthead:intestazionePPT></soapenv:Header>` : '') +
+      (header
+        ? `<soapenv:Header><ppthead:intestazionePPT>${elements([['codIpaEnte', config.codIpaEnte]])}</ppthead:intestazionePPT></soapenv:Header>`
+        : '') +
       `<soapenv:Body><ppt:${operation}>${elements(fields)}</ppt:${operation}></soapenv:Body></soapenv:Envelope>`;
-    const response = await call(operation, config.endpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'text/xml; charset=utf-8', SOAPAction: `"${operation}"` },
-      body: envelope,
-    }, deadline);
+    const response = await call(
+      operation,
+      config.endpoint,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml; charset=utf-8', SOAPAction: `"${operation}"` },
+        body: envelope,
+      },
+      deadline,
+    );
     const body = await readBody(operation, response);
     let document: XmlElement | undefined;
     try {
@@ -168,13 +183,15 @@ export function makeSoapClient(config: MyPayConfig, fetchImpl: typeof fetch = fe
     }
     if (response.status >= 500) throw new MyPayUnavailable(`${operation}: HTTP ${response.status}`, operation);
     const answer = soapBody && childElements(soapBody)[0];
-    if (!response.ok || !answer) throw new MyPayFault(operation, `HTTP_${response.status}`, 'Risposta non valida', body.slice(0, 200));
+    if (!response.ok || !answer)
+      throw new MyPayFault(operation, `HTTP_${response.status}`, 'Risposta non valida', body.slice(0, 200));
     const fault = child(answer, 'fault');
     if (fault) {
       const faultCode = text(fault, 'faultCode') ?? 'PAA_SYSTEM_ERROR';
       const faultString = text(fault, 'faultString') ?? '';
       const description = text(fault, 'description');
-      if (TRANSIENT_FAULTS.has(faultCode)) throw new MyPayUnavailable(`${operation}: ${faultCode} ${faultString}`, operation);
+      if (TRANSIENT_FAULTS.has(faultCode))
+        throw new MyPayUnavailable(`${operation}: ${faultCode} ${faultString}`, operation);
       throw new MyPayFault(operation, faultCode, faultString, description);
     }
     return answer;
@@ -189,7 +206,13 @@ export function makeSoapClient(config: MyPayConfig, fetchImpl: typeof fetch = fe
   async function bytes(operation: string, url: string, init: RequestInit = {}): Promise<Uint8Array> {
     const response = await call(operation, url, init);
     if (response.status >= 500) throw new MyPayUnavailable(`${operation}: HTTP ${response.status}`, operation);
-    if (!response.ok) throw new MyPayFault(operation, `HTTP_${response.status}`, 'File non disponibile', await readBody(operation, response));
+    if (!response.ok)
+      throw new MyPayFault(
+        operation,
+        `HTTP_${response.status}`,
+        'File non disponibile',
+        await readBody(operation, response),
+      );
     try {
       return new Uint8Array(await response.arrayBuffer());
     } catch (error) {
@@ -211,7 +234,8 @@ export function makeSoapClient(config: MyPayConfig, fetchImpl: typeof fetch = fe
 export type SoapClient = ReturnType<typeof makeSoapClient>;
 
 /** A base64Binary element's bytes as text (`null` when it is not base64). */
-const fromBase64 = (encoded: string): string | null => (/^[A-Za-z0-9+/=\s]+$/.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : null);
+const fromBase64 = (encoded: string): string | null =>
+  /^[A-Za-z0-9+/=\s]+$/.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : null;
 
 /** Paying a position MyPay holds, and the outcome of the session. */
 export function checkoutOperations(client: SoapClient): Pick<MyPay, 'openPositionCheckout' | 'paymentOutcome'> {
@@ -247,7 +271,8 @@ export function checkoutOperations(client: SoapClient): Pick<MyPay, 'openPositio
         throw error;
       }
       const esito = text(answer, 'esito');
-      if (esito !== 'OK') throw new MyPayFault(operation, `ESITO_${esito ?? 'ASSENTE'}`, 'Verifica avviso non riuscita');
+      if (esito !== 'OK')
+        throw new MyPayFault(operation, `ESITO_${esito ?? 'ASSENTE'}`, 'Verifica avviso non riuscita');
       return { idSession: required(operation, answer, 'idSession'), url: required(operation, answer, 'url') };
     },
 
@@ -276,11 +301,13 @@ export function checkoutOperations(client: SoapClient): Pick<MyPay, 'openPositio
       } catch (error) {
         if (error instanceof MyPayFault) {
           if (error.faultCode === 'PAA_PAGAMENTO_ANNULLATO') return { status: 'CANCELLED', payments: [] };
-          if (error.faultCode === 'PAA_PAGAMENTO_SCADUTO') return { status: modelloUnico ? 'UNKNOWN' : 'EXPIRED', payments: [] };
+          if (error.faultCode === 'PAA_PAGAMENTO_SCADUTO')
+            return { status: modelloUnico ? 'UNKNOWN' : 'EXPIRED', payments: [] };
           if (error.faultCode === 'PAA_ID_SESSION_NON_VALIDO') return { status: 'UNKNOWN', payments: [] };
           if (error.faultCode === 'PAA_PAGAMENTO_IN_CORSO') return { status: 'PENDING', payments: [] };
           // Modello unico: MyPay has only the basket until the receipt arrives, whether or not the citizen paid.
-          if (error.faultCode === 'PAA_PAGAMENTO_NON_INIZIATO') return { status: modelloUnico ? 'UNKNOWN' : 'PENDING', payments: [] };
+          if (error.faultCode === 'PAA_PAGAMENTO_NON_INIZIATO')
+            return { status: modelloUnico ? 'UNKNOWN' : 'PENDING', payments: [] };
         }
         throw error;
       }
@@ -307,4 +334,5 @@ export function checkoutOperations(client: SoapClient): Pick<MyPay, 'openPositio
 }
 
 /** The checkout part of the adapter alone (the citizen's positions function). */
-export const makeMyPayCheckout = (config: MyPayConfig, fetchImpl: typeof fetch = fetch) => checkoutOperations(makeSoapClient(config, fetchImpl));
+export const makeMyPayCheckout = (config: MyPayConfig, fetchImpl: typeof fetch = fetch) =>
+  checkoutOperations(makeSoapClient(config, fetchImpl));

@@ -18,7 +18,15 @@ import { createHash } from 'node:crypto';
 import { strFromU8, unzipSync } from 'fflate';
 import { dsvFormat } from 'd3-dsv';
 import type { MyPay, MyPayAuthorization, MyPayImportStatus, MyPayPaidRow } from './ports.ts';
-import { FAULT_TOKEN_ALREADY_USED, MyPayFault, MyPayUnavailable, checkoutOperations, makeSoapClient, text, type MyPayConfig } from './mypay-soap.ts';
+import {
+  FAULT_TOKEN_ALREADY_USED,
+  MyPayFault,
+  MyPayUnavailable,
+  checkoutOperations,
+  makeSoapClient,
+  text,
+  type MyPayConfig,
+} from './mypay-soap.ts';
 
 export {
   FAULT_TOKEN_ALREADY_USED,
@@ -70,16 +78,25 @@ export function makeMyPay(config: MyPayConfig, fetchImpl: typeof fetch = fetch):
       } catch {
         answer = undefined;
       }
-      if (!response.ok || !answer) throw new MyPayFault(operation, `HTTP_${response.status}`, 'Risposta non valida', body.slice(0, 200));
+      if (!response.ok || !answer)
+        throw new MyPayFault(operation, `HTTP_${response.status}`, 'Risposta non valida', body.slice(0, 200));
       if (answer.codice) {
         // MyBox answers its refusals in words (MyBoxController.uploadByWS, FlussoService.validateFile): the two
         // the export acts on get a code of their own.
         const text = answer.descrizione ?? '';
-        const code = /già usato|already used/i.test(text) ? FAULT_TOKEN_ALREADY_USED : /stesso nome di file/i.test(text) ? 'MYBOX_NOME_FILE_DUPLICATO' : `MYBOX_${answer.codice}`;
+        const code = /già usato|already used/i.test(text)
+          ? FAULT_TOKEN_ALREADY_USED
+          : /stesso nome di file/i.test(text)
+            ? 'MYBOX_NOME_FILE_DUPLICATO'
+            : `MYBOX_${answer.codice}`;
         throw new MyPayFault(operation, code, 'File rifiutato', text);
       }
       if (Number(answer.fileSize) !== zip.byteLength) {
-        throw new MyPayFault(operation, 'MYBOX_SIZE', `MyBox ha ricevuto ${answer.fileSize} byte invece di ${zip.byteLength}`);
+        throw new MyPayFault(
+          operation,
+          'MYBOX_SIZE',
+          `MyBox ha ricevuto ${answer.fileSize} byte invece di ${zip.byteLength}`,
+        );
       }
     },
 
@@ -119,11 +136,16 @@ export function makeMyPay(config: MyPayConfig, fetchImpl: typeof fetch = fetch):
         ]);
         const stato = required(operation, answer, 'stato');
         if (stato === 'EXPORT_ESEGUITO_NESSUN_DOVUTO_TROVATO') return [];
-        if (stato === 'EXPORT_ESEGUITO') return parsePaidExport(await bytes('download', required(operation, answer, 'downloadUrl')));
-        if (stato !== 'LOAD_EXPORT' && stato !== 'EXPORT_IN_ELAB') throw new MyPayFault(operation, stato, 'Export non riuscito');
+        if (stato === 'EXPORT_ESEGUITO')
+          return parsePaidExport(await bytes('download', required(operation, answer, 'downloadUrl')));
+        if (stato !== 'LOAD_EXPORT' && stato !== 'EXPORT_IN_ELAB')
+          throw new MyPayFault(operation, stato, 'Export non riuscito');
         await new Promise((resolve) => setTimeout(resolve, config.exportPollMs ?? 2000));
       }
-      throw new MyPayUnavailable(`${operation}: export ${requestToken} not ready after ${config.exportMaxPolls ?? 30} polls`, operation);
+      throw new MyPayUnavailable(
+        `${operation}: export ${requestToken} not ready after ${config.exportMaxPolls ?? 30} polls`,
+        operation,
+      );
     },
   };
 }
@@ -137,7 +159,11 @@ const semicolonSeparated = dsvFormat(';');
  * the receipt's own text on the older paths; a negative outcome is codiceEsitoPagamento 1 or a text such as
  * 'NON PAGATO' (EsitoService.java). So: an amount above zero, not a negative code, not a negative text.
  */
-export function isPaidRow(row: { codiceEsitoPagamento?: string; esitoSingoloPagamento?: string; singoloImportoPagato?: string }): boolean {
+export function isPaidRow(row: {
+  codiceEsitoPagamento?: string;
+  esitoSingoloPagamento?: string;
+  singoloImportoPagato?: string;
+}): boolean {
   const amount = (row.singoloImportoPagato ?? '').trim();
   if (!/^\d+(\.\d{1,2})?$/.test(amount) || decimalToCents(amount) <= 0) return false;
   if ((row.codiceEsitoPagamento ?? '').trim() === '1') return false;
@@ -150,7 +176,11 @@ export function parsePaidExport(zip: Uint8Array): MyPayPaidRow[] {
   const rows: MyPayPaidRow[] = [];
   for (const [, content] of files) {
     // d3-dsv (~3 KB) rather than papaparse (~20 KB): the reporting function must stay under 150 KB.
-    const parsed = semicolonSeparated.parse(strFromU8(content).replace(/^\uFEFF/, '').replace(/(\r?\n)+$/, ''));
+    const parsed = semicolonSeparated.parse(
+      strFromU8(content)
+        .replace(/^\uFEFF/, '')
+        .replace(/(\r?\n)+$/, ''),
+    );
     for (const row of parsed) {
       if (!row.codIud && !row.codIuv) continue; // a blank line
       if (!isPaidRow(row)) continue;

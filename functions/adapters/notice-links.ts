@@ -12,7 +12,10 @@ import { isMissingObject, requireEnv, s3 } from './s3-client.ts';
  * out of that ZIP (adapters/notice-pdf.ts) and left at that key, so the link can point at it. null (no link
  * shown) when the position has no notice yet.
  */
-export function makeNoticeLinks(positions: { getPositionByIud(iud: string): Promise<PositionRecord | null> }, bucket = requireEnv('EXPORTS_BUCKET')) {
+export function makeNoticeLinks(
+  positions: { getPositionByIud(iud: string): Promise<PositionRecord | null> },
+  bucket = requireEnv('EXPORTS_BUCKET'),
+) {
   const get = async (key: string) => {
     try {
       const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
@@ -54,7 +57,12 @@ export function makeNoticeLinks(positions: { getPositionByIud(iud: string): Prom
       const fileName = `avviso-${position.nav ?? position.iud}.pdf`;
       return getSignedUrl(
         s3,
-        new GetObjectCommand({ Bucket: bucket, Key: key, ResponseContentType: 'application/pdf', ResponseContentDisposition: `attachment; filename="${fileName}"` }),
+        new GetObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          ResponseContentType: 'application/pdf',
+          ResponseContentDisposition: `attachment; filename="${fileName}"`,
+        }),
         { expiresIn: EXPORT_LINK_TTL_SECONDS },
       );
     },

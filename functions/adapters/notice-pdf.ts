@@ -59,7 +59,10 @@ export function makeNoticePdfs(files: NoticePdfFiles) {
 
   return {
     /** The PDF from the first of `zipKeys` (default: the position's own ZIP) that holds it, else the stored one. */
-    async noticePdf(position: NoticePdfPosition, zipKeys: readonly (string | null | undefined)[] = [position.noticeZip]): Promise<Uint8Array | null> {
+    async noticePdf(
+      position: NoticePdfPosition,
+      zipKeys: readonly (string | null | undefined)[] = [position.noticeZip],
+    ): Promise<Uint8Array | null> {
       const iuv = position.codIuv;
       for (const key of new Set(zipKeys)) {
         if (!key || !iuv) continue;
@@ -93,7 +96,9 @@ async function readIndex(files: NoticePdfFiles, key: string): Promise<Map<string
   const directorySize = tailView.getUint32(end + 12, true);
   const directoryStart = tailView.getUint32(end + 16, true);
   const directory =
-    directoryStart >= tailStart ? tail.subarray(directoryStart - tailStart, directoryStart - tailStart + directorySize) : (await files.getRange(key, directoryStart, directoryStart + directorySize))!.bytes;
+    directoryStart >= tailStart
+      ? tail.subarray(directoryStart - tailStart, directoryStart - tailStart + directorySize)
+      : (await files.getRange(key, directoryStart, directoryStart + directorySize))!.bytes;
   const view = new DataView(directory.buffer, directory.byteOffset, directory.byteLength);
   const decoder = new TextDecoder();
   const index = new Map<string, ZipEntryAt>();
@@ -102,7 +107,12 @@ async function readIndex(files: NoticePdfFiles, key: string): Promise<Map<string
     const nameLength = view.getUint16(at + 28, true);
     const iuv = iuvOfNoticeFile(decoder.decode(directory.subarray(at + 46, at + 46 + nameLength)));
     if (iuv && !index.has(iuv)) {
-      index.set(iuv, { method: view.getUint16(at + 10, true), compressedSize: view.getUint32(at + 20, true), offset: view.getUint32(at + 42, true), nameLength });
+      index.set(iuv, {
+        method: view.getUint16(at + 10, true),
+        compressedSize: view.getUint32(at + 20, true),
+        offset: view.getUint32(at + 42, true),
+        nameLength,
+      });
     }
     at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
   }
@@ -111,7 +121,8 @@ async function readIndex(files: NoticePdfFiles, key: string): Promise<Map<string
 
 /** One entry: its local header and data by range (again if the header's extra field is longer than guessed), decompressed alone. */
 async function readEntry(files: NoticePdfFiles, key: string, entry: ZipEntryAt): Promise<Uint8Array | null> {
-  const read = (extra: number) => files.getRange(key, entry.offset, entry.offset + 30 + entry.nameLength + extra + entry.compressedSize);
+  const read = (extra: number) =>
+    files.getRange(key, entry.offset, entry.offset + 30 + entry.nameLength + extra + entry.compressedSize);
   let found = await read(EXTRA_SLACK);
   if (!found) return null;
   let view = new DataView(found.bytes.buffer, found.bytes.byteOffset, found.bytes.byteLength);

@@ -26,7 +26,8 @@ const business = /* @__PURE__ */ new Metrics({ namespace, serviceName: BUSINESS_
 export const businessMetrics: BusinessMetrics = {
   count(metric, value, ...dimension) {
     if (!(value > 0)) return;
-    for (const [name, dimensionValue] of Object.entries(dimension[0] ?? {})) business.addDimension(name, String(dimensionValue));
+    for (const [name, dimensionValue] of Object.entries(dimension[0] ?? {}))
+      business.addDimension(name, String(dimensionValue));
     business.addMetric(metric, MetricUnit.Count, value);
   },
 };

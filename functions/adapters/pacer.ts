@@ -21,7 +21,11 @@ export interface Pacer {
  * Spaces calls to an outside service to at most `perSecond` a second, for every caller in the process (a
  * Lambda container runs one slice at a time; locally one process runs them all): each caller waits its turn.
  */
-export function makePacer(perSecond: number, sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)), now: () => number = Date.now): Pacer {
+export function makePacer(
+  perSecond: number,
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  now: () => number = Date.now,
+): Pacer {
   const fastest = 1000 / Math.max(perSecond, 0.001);
   let gap = fastest;
   let next = 0;

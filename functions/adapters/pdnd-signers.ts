@@ -12,7 +12,12 @@ export function kmsSigner(keyId: string, client: Pick<KMSClient, 'send'> = new K
   return {
     async sign(signingInput) {
       const { Signature } = await client.send(
-        new SignCommand({ KeyId: keyId, Message: signingInput, MessageType: 'RAW', SigningAlgorithm: 'RSASSA_PKCS1_V1_5_SHA_256' }),
+        new SignCommand({
+          KeyId: keyId,
+          Message: signingInput,
+          MessageType: 'RAW',
+          SigningAlgorithm: 'RSASSA_PKCS1_V1_5_SHA_256',
+        }),
       );
       if (!Signature) throw new Error('KMS Sign answered without a signature');
       return Signature;

@@ -77,7 +77,9 @@ export class PdndRefused extends Error {
     readonly correlationId: string | null,
     readonly code: string | null,
   ) {
-    super(`PDND refused the token request: HTTP ${status}${code ? ` ${code}` : ''}${correlationId ? ` (correlationId ${correlationId})` : ''}`);
+    super(
+      `PDND refused the token request: HTTP ${status}${code ? ` ${code}` : ''}${correlationId ? ` (correlationId ${correlationId})` : ''}`,
+    );
   }
 }
 
@@ -90,7 +92,11 @@ export const base64url = (data: Uint8Array | string) => Buffer.from(data).toStri
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
 /** A compact RS256 JWS of header and payload, signed by `signer`. */
-export async function signJws(signer: JwsSigner, header: Record<string, unknown>, payload: Record<string, unknown>): Promise<string> {
+export async function signJws(
+  signer: JwsSigner,
+  header: Record<string, unknown>,
+  payload: Record<string, unknown>,
+): Promise<string> {
   const signingInput = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}`;
   const signature = await signer.sign(Buffer.from(signingInput, 'ascii'));
   return `${signingInput}.${base64url(signature)}`;
@@ -161,46 +167,67 @@ export function makePdndClient(options: PdndClientOptions) {
           signal: AbortSignal.timeout(Math.min(timeoutMs, left())),
         });
       } catch (error) {
-        if (++failures > maxRetries) throw new PdndUnavailable(`PDND token endpoint unreachable: ${(error as Error).message}`);
+        if (++failures > maxRetries)
+          throw new PdndUnavailable(`PDND token endpoint unreachable: ${(error as Error).message}`);
         await waitOrGiveUp(500 * 2 ** (failures - 1));
         continue;
       }
       if (response.status === 200) {
-        const answer = (await response.json().catch(() => null)) as { access_token?: unknown; expires_in?: unknown } | null;
+        const answer = (await response.json().catch(() => null)) as {
+          access_token?: unknown;
+          expires_in?: unknown;
+        } | null;
         const token = typeof answer?.access_token === 'string' ? answer.access_token : null;
         if (!token) throw new PdndUnavailable('PDND answered 200 without an access_token');
         const claims = jwtPayload(token);
-        const expiresAt = typeof claims?.exp === 'number' ? claims.exp : seconds(now()) + Number(answer?.expires_in ?? 0);
+        const expiresAt =
+          typeof claims?.exp === 'number' ? claims.exp : seconds(now()) + Number(answer?.expires_in ?? 0);
         return { token, jti: typeof claims?.jti === 'string' ? claims.jti : '', purposeId, expiresAt };
       }
       if (response.status === 429) {
         stats.rateLimited += 1;
         await response.body?.cancel().catch(() => undefined);
-        if (++rateLimitWaits > maxRateLimitWaits) throw new PdndUnavailable('PDND rate limit: still refused after waiting');
+        if (++rateLimitWaits > maxRateLimitWaits)
+          throw new PdndUnavailable('PDND rate limit: still refused after waiting');
         // X-Rate-Limit-Interval is the limiter's window in milliseconds (commons/rate-limiter): wait one window.
         const interval = Number(response.headers.get('x-rate-limit-interval'));
         await waitOrGiveUp(Number.isFinite(interval) && interval > 0 ? Math.min(interval, 60_000) : 1000);
         continue;
       }
-      const problem = (await response.json().catch(() => null)) as { correlationId?: string; errors?: { code?: string }[] } | null;
+      const problem = (await response.json().catch(() => null)) as {
+        correlationId?: string;
+        errors?: { code?: string }[];
+      } | null;
       if (response.status >= 400 && response.status < 500) {
         stats.refused += 1;
         throw new PdndRefused(response.status, problem?.correlationId ?? null, problem?.errors?.[0]?.code ?? null);
       }
-      if (++failures > maxRetries) throw new PdndUnavailable(`PDND token endpoint: HTTP ${response.status}${problem?.correlationId ? ` (correlationId ${problem.correlationId})` : ''}`);
+      if (++failures > maxRetries)
+        throw new PdndUnavailable(
+          `PDND token endpoint: HTTP ${response.status}${problem?.correlationId ? ` (correlationId ${problem.correlationId})` : ''}`,
+        );
       await waitOrGiveUp(500 * 2 ** (failures - 1));
     }
   }
 
   return {
-    settings: { tokenUrl: options.tokenUrl, clientId: options.clientId, kid: options.kid, assertionAudience: options.assertionAudience },
+    settings: {
+      tokenUrl: options.tokenUrl,
+      clientId: options.clientId,
+      kid: options.kid,
+      assertionAudience: options.assertionAudience,
+    },
     stats,
 
     /**
      * A voucher for the purpose: the cached one while it has more than `renewBeforeSeconds` left, else a new
      * one (one request for all the callers waiting). A voucher bound to an audit token is never shared.
      */
-    async voucher(purposeId: string, evidence?: TrackingEvidence, options: { deadline?: number } = {}): Promise<Voucher> {
+    async voucher(
+      purposeId: string,
+      evidence?: TrackingEvidence,
+      options: { deadline?: number } = {},
+    ): Promise<Voucher> {
       if (evidence) return requestVoucher(purposeId, evidence, options.deadline);
       const current = cached.get(purposeId);
       if (current && current.expiresAt - renewBefore > seconds(now())) return current;
@@ -225,7 +252,13 @@ export function makePdndClient(options: PdndClientOptions) {
      * The audit token of pattern AUDIT_REST_02 for one request (userID: who asked, userLocation: where
      * from, LoA: the level of assurance of their sign-in), signed with the client's key.
      */
-    async trackingEvidence(claims: { aud: string; purposeId: string; userID: string; userLocation: string; LoA: string }): Promise<TrackingEvidence> {
+    async trackingEvidence(claims: {
+      aud: string;
+      purposeId: string;
+      userID: string;
+      userLocation: string;
+      LoA: string;
+    }): Promise<TrackingEvidence> {
       const iat = seconds(now());
       const jws = await signJws(options.signer, header, {
         iss: options.clientId,

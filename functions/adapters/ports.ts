@@ -51,7 +51,11 @@ export const AUDIT_CHANGES_MAX_BYTES = 300 * 1024;
  * entry can never be refused for its size after the data changed. A single change larger than that is a chunk
  * of its own.
  */
-export function auditChunks<T>(changes: readonly T[], audited: (change: T) => unknown = (change) => change, maxBytes = AUDIT_CHANGES_MAX_BYTES): T[][] {
+export function auditChunks<T>(
+  changes: readonly T[],
+  audited: (change: T) => unknown = (change) => change,
+  maxBytes = AUDIT_CHANGES_MAX_BYTES,
+): T[][] {
   const chunks: T[][] = [];
   let current: T[] = [];
   let bytes = 2;
@@ -94,7 +98,11 @@ export interface StoredAuditEntry {
 
 /** A record's audit entries, oldest first (e.g. the history on the ticket page). */
 export interface AuditHistory {
-  historyOf(entity: string, id: string, page: { limit?: number; cursor?: string }): Promise<{ items: StoredAuditEntry[]; nextCursor: string | null }>;
+  historyOf(
+    entity: string,
+    id: string,
+    page: { limit?: number; cursor?: string },
+  ): Promise<{ items: StoredAuditEntry[]; nextCursor: string | null }>;
 }
 
 export interface MailAttachment {
@@ -130,7 +138,11 @@ export const systemClock: Clock = { now: () => new Date() };
  * `businessMetrics`), nothing locally, a recorder in the unit tests.
  */
 export interface BusinessMetrics {
-  count<M extends BusinessMetric>(metric: M, value: number, ...dimension: DimensionOf<M> extends undefined ? [] : [DimensionOf<M>]): void;
+  count<M extends BusinessMetric>(
+    metric: M,
+    value: number,
+    ...dimension: DimensionOf<M> extends undefined ? [] : [DimensionOf<M>]
+  ): void;
 }
 
 /** For use cases built without metrics (a script, a benchmark). */
@@ -195,7 +207,10 @@ export interface MyPayPaidRow extends MyPayPaidItem {
 export interface MyPay {
   authorize(): Promise<MyPayAuthorization>;
   upload(authorization: MyPayAuthorization, zip: Uint8Array, fileName: string): Promise<void>;
-  importStatus(requestToken: string, files?: { scarti?: boolean; iuv?: boolean; avvisi?: boolean }): Promise<MyPayImportStatus>;
+  importStatus(
+    requestToken: string,
+    files?: { scarti?: boolean; iuv?: boolean; avvisi?: boolean },
+  ): Promise<MyPayImportStatus>;
   download(url: string): Promise<Uint8Array>;
   /** A new checkout of a position MyPay holds (imported), by its IUV, back to `returnUrl`; null when MyPay has nothing payable for it. */
   /** `deadline` (epoch ms): the call ends before it (the caller's remaining time), as MyPayUnavailable. */
@@ -218,7 +233,11 @@ export type IoMessageStatus = 'ACCEPTED' | 'THROTTLED' | 'PROCESSED' | 'REJECTED
  * runs just before the message is posted.
  */
 export interface IoMessages {
-  sendMessage(fiscalCode: string, content: IoMessageContent, options?: { deadline?: number; beforeMessage?: () => Promise<void> }): Promise<{ id: string }>;
+  sendMessage(
+    fiscalCode: string,
+    content: IoMessageContent,
+    options?: { deadline?: number; beforeMessage?: () => Promise<void> },
+  ): Promise<{ id: string }>;
   messageStatus(fiscalCode: string, id: string, options?: { deadline?: number }): Promise<IoMessageStatus>;
 }
 
@@ -261,13 +280,23 @@ export interface ExportPositions {
   hasLiveCheckouts(callId: string, month: { mese: number; anno: number } | null, now: string): Promise<boolean>;
   /** The MyPay import CSV of the call's month (one citizen only when fiscalCode is set), and how many rows it has. */
   buildExport(
-    request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string; underLock: boolean },
+    request: {
+      callId: string;
+      mese: number;
+      anno: number;
+      fiscalCode: string | null;
+      flowId: string;
+      underLock: boolean;
+    },
     actor: Actor,
   ): Promise<{ csv: string; rows: number; heldBack?: readonly Skipped[]; iseeIds?: readonly string[] }>;
   /** Marks these ISEEs as used for a fee (the ISEEs the month's fees came from: they can no longer be deleted). */
   markIsees(ids: readonly string[]): Promise<void>;
   /** IUV and NAV onto each accepted position, the reason onto each rejected one (idempotent). */
-  recordResults(request: { callId: string; mese: number; anno: number; flowId: string; noticeZip: string | null }, results: ExportResults): Promise<void>;
+  recordResults(
+    request: { callId: string; mese: number; anno: number; flowId: string; noticeZip: string | null },
+    results: ExportResults,
+  ): Promise<void>;
 }
 
 export interface ExportResults {
@@ -310,7 +339,11 @@ export interface UserRepository {
   insertUser(record: UserRecord, now: string): Promise<boolean>;
   /** null when the fiscal code is taken. */
   createUser(input: NewUserInput, id: string, now: string): Promise<User | null>;
-  updateUserFields(id: string, changes: UserChanges, now: string): Promise<{ before: StoredUser; after: StoredUser } | null>;
+  updateUserFields(
+    id: string,
+    changes: UserChanges,
+    now: string,
+  ): Promise<{ before: StoredUser; after: StoredUser } | null>;
   /** False when the user is gone or gained an ISEE since it was read. */
   deleteUser(id: string, expected: { iseeCount: number }): Promise<boolean>;
 }
@@ -322,7 +355,11 @@ export type EnsureCitizen = (actor: Actor) => Promise<string>;
 export interface EnrolmentRepository {
   getSubscription(callId: string, userId: string): Promise<SubscriptionRecord | null>;
   /** Conditional on `previous` (its dataUpdate and state), or on absence when null; false when it failed. */
-  putSubscription(record: SubscriptionRecord, previous: SubscriptionRecord | null, counters?: boolean): Promise<boolean>;
+  putSubscription(
+    record: SubscriptionRecord,
+    previous: SubscriptionRecord | null,
+    counters?: boolean,
+  ): Promise<boolean>;
   deleteSubscription(previous: SubscriptionRecord, counters?: boolean): Promise<boolean>;
   listEnrolments(callId: string, filters: EnrolmentFilters): Promise<EnrolmentRecordPage>;
   listAllSubscriptionsOfCall(callId: string): Promise<SubscriptionRecord[]>;

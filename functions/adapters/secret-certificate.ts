@@ -6,7 +6,10 @@ import type { ClientCertificate } from './client-certificate-fetch.ts';
  * "Deploying"): a JSON string `{ "cert": PEM with its chain, "key": PEM, "ca"?: PEM }`. Any failure names the
  * certificate, so the adapter reports it as a configuration problem (isCertificateError), not INPS being down.
  */
-export async function certificateFromSecret(secretId: string, client = new SecretsManagerClient({})): Promise<ClientCertificate> {
+export async function certificateFromSecret(
+  secretId: string,
+  client = new SecretsManagerClient({}),
+): Promise<ClientCertificate> {
   try {
     const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
     const value = JSON.parse(SecretString ?? '');

@@ -79,7 +79,10 @@ export const keys = {
    * Debt positions: a call's month under one partition (pk "CALL#<id>#POSITIONS#<yyyy-mm>", sk "USER#<userId>"),
    * a citizen's positions on gsi1 ("USER#<userId>#POSITIONS", "<yyyy-mm>#<callId>"), one position by IUD on gsi2.
    */
-  position: (callId: string, period: string, userId: string) => ({ pk: `CALL#${callId}#POSITIONS#${period}`, sk: `USER#${userId}` }),
+  position: (callId: string, period: string, userId: string) => ({
+    pk: `CALL#${callId}#POSITIONS#${period}`,
+    sk: `USER#${userId}`,
+  }),
   positionsOfMonth: (callId: string, period: string) => `CALL#${callId}#POSITIONS#${period}`,
   positionsOfUser: (userId: string) => `USER#${userId}#POSITIONS`,
   positionByIud: (iud: string) => `IUD#${iud}`,
@@ -97,7 +100,10 @@ export const keys = {
    * under "DEBTS#<callId>#<anno>#<shard>", and, only while an e-mail is missing (sparse), gsi3 (name) and gsi4
    * (amount) under "…#<shard>#NOMAIL".
    */
-  debtSummary: (callId: string, anno: number, userId: string) => ({ pk: `CALL#${callId}#DEBTS#${anno}`, sk: `USER#${userId}` }),
+  debtSummary: (callId: string, anno: number, userId: string) => ({
+    pk: `CALL#${callId}#DEBTS#${anno}`,
+    sk: `USER#${userId}`,
+  }),
   debtTotals: (callId: string, anno: number) => ({ pk: `CALL#${callId}#DEBTS#${anno}`, sk: 'TOTALS' }),
   debtSummariesOf: (callId: string, anno: number) => `CALL#${callId}#DEBTS#${anno}`,
   /**
@@ -118,7 +124,10 @@ export const keys = {
   ticketsByFiscalCode: 'TICKETS#FISCALCODE',
   ticketsByCategory: 'TICKETS#CATEGORY',
   /** One counter per citizen and rate-limit window of the support form. */
-  supportRate: (userId: string, window: string, key: string) => ({ pk: `SUPPORTRATE#${userId}`, sk: `${window}#${key}` }),
+  supportRate: (userId: string, window: string, key: string) => ({
+    pk: `SUPPORTRATE#${userId}`,
+    sk: `${window}#${key}`,
+  }),
   /** A background job's record and lock: one item per kind and key (functions/jobs), holding the latest run. */
   job: (kind: string, key: string) => ({ pk: `JOB#${kind}#${key}`, sk: 'JOB' }),
   /** The last day 'Rendicontazione' reported for a call (functions/reporting/repository.ts). */
@@ -127,7 +136,10 @@ export const keys = {
   reportingFollowUp: (dueAt: string, callId: string) => ({ pk: 'REPORTING#FOLLOW-UPS', sk: `${dueAt}#${callId}` }),
   /** An enrolment import's approved preview (functions/enrolment-csv/plan-repository.ts): its header, and its slices in order. */
   importPlan: (previewId: string) => ({ pk: `IMPORTPLAN#${previewId}`, sk: 'PLAN' }),
-  importPlanSlice: (previewId: string, n: number) => ({ pk: `IMPORTPLAN#${previewId}`, sk: `SLICE#${String(n).padStart(5, '0')}` }),
+  importPlanSlice: (previewId: string, n: number) => ({
+    pk: `IMPORTPLAN#${previewId}`,
+    sk: `SLICE#${String(n).padStart(5, '0')}`,
+  }),
   auditOf: (entity: string, id: string) => `AUDIT#${entity}#${id}`,
   /**
    * A day's audit entries on gsi1, write-sharded: "AUDIT#<yyyy-mm-dd>#<shard>" (AUDIT_DAY_SHARDS shards, by the
@@ -150,9 +162,15 @@ export const keys = {
  *   riconciliare' filter.
  */
 export const paymentKeys = {
-  checkoutMarker: (callId: string, period: string, iud: string) => ({ pk: `CHECKOUTS#${callId}`, sk: `${period}#${iud}` }),
+  checkoutMarker: (callId: string, period: string, iud: string) => ({
+    pk: `CHECKOUTS#${callId}`,
+    sk: `${period}#${iud}`,
+  }),
   checkoutsOfCall: (callId: string) => `CHECKOUTS#${callId}`,
-  debtToReconcile: (callId: string, anno: number, userId: string) => ({ pk: `CALL#${callId}#DEBTS#${anno}`, sk: `RECONCILE#${userId}` }),
+  debtToReconcile: (callId: string, anno: number, userId: string) => ({
+    pk: `CALL#${callId}#DEBTS#${anno}`,
+    sk: `RECONCILE#${userId}`,
+  }),
   /** The council's IUV sequence at GPD (functions/positions/iuv-sequence.ts): the last number given, per segregation code. */
   iuvSequence: (segregationCode: string) => ({ pk: 'COUNTER#GPD_IUV', sk: `SEGREGATION#${segregationCode}` }),
 };

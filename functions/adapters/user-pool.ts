@@ -25,7 +25,9 @@ export function cognitoUserPool(
   return {
     async usernameWithSub(sub) {
       // `sub` is one of the standard attributes ListUsers can filter on; the fiscal code, a custom one, is not.
-      const { Users = [] } = await client.send(new ListUsersCommand({ UserPoolId, Filter: `sub = ${quoted(sub)}`, Limit: 1 }));
+      const { Users = [] } = await client.send(
+        new ListUsersCommand({ UserPoolId, Filter: `sub = ${quoted(sub)}`, Limit: 1 }),
+      );
       return Users[0]?.Username ?? null;
     },
     async attributesOf(Username) {
@@ -46,7 +48,9 @@ export function cognitoUserPool(
       await client.send(new AdminRemoveUserFromGroupCommand({ UserPoolId, Username, GroupName }));
     },
     async setAttribute(Username, Name, Value) {
-      await client.send(new AdminUpdateUserAttributesCommand({ UserPoolId, Username, UserAttributes: [{ Name, Value }] }));
+      await client.send(
+        new AdminUpdateUserAttributesCommand({ UserPoolId, Username, UserAttributes: [{ Name, Value }] }),
+      );
     },
     async deleteAttribute(Username, name) {
       await client.send(new AdminDeleteUserAttributesCommand({ UserPoolId, Username, UserAttributeNames: [name] }));

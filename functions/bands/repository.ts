@@ -4,7 +4,14 @@ import { hourlyQuota } from '../domain/band-rules.ts';
 import type { Band, BandInput } from '../domain/bands.ts';
 import { toCents, toEuros } from '../domain/money.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, documentClient, queryPage, unlessConditionFails, tableName, type StoredItem } from '../adapters/dynamo.ts';
+import {
+  batchGet,
+  documentClient,
+  queryPage,
+  unlessConditionFails,
+  tableName,
+  type StoredItem,
+} from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 
 export const BANDS_PAGE_SIZE = 20;
@@ -40,7 +47,11 @@ function toBand(item: StoredItem): Band {
 /** Bands ordered by their lower bound. */
 export const listBands = (page: { limit?: number; cursor?: string }): Promise<Page<Band>> =>
   queryPage(
-    { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.bandsCollection } },
+    {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.bandsCollection },
+    },
     page,
     toBand,
     BANDS_PAGE_SIZE,
@@ -54,14 +65,22 @@ export async function getBand(id: string): Promise<Band | null> {
 /** Several bands in one BatchGetItem (a call's bands), in the order of `ids`; unknown ids are left out. */
 export async function getBands(ids: readonly string[]): Promise<Band[]> {
   if (!ids.length) return [];
-  const byId = new Map((await batchGet([...new Set(ids)].map(keys.band))).map((item) => [item.id as string, toBand(item)]));
+  const byId = new Map(
+    (await batchGet([...new Set(ids)].map(keys.band))).map((item) => [item.id as string, toBand(item)]),
+  );
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** The id and time default to new ones for the demo data (lib/local); the use case passes its own. */
-export async function createBand(input: BandInput, id: string = randomUUID(), now: string = new Date().toISOString()): Promise<Band> {
+export async function createBand(
+  input: BandInput,
+  id: string = randomUUID(),
+  now: string = new Date().toISOString(),
+): Promise<Band> {
   const item = { ...keys.band(id), ...fieldsOf(id, input, now), createdAt: now };
-  await documentClient.send(new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+  await documentClient.send(
+    new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+  );
   return toBand(item);
 }
 
@@ -90,7 +109,9 @@ export async function updateBand(id: string, input: BandInput, now: string): Pro
 /** Deletes a band; false when it did not exist. */
 export async function deleteBand(id: string): Promise<boolean> {
   const deleted = await unlessConditionFails(
-    documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.band(id), ConditionExpression: 'attribute_exists(pk)' })),
+    documentClient.send(
+      new DeleteCommand({ TableName: tableName, Key: keys.band(id), ConditionExpression: 'attribute_exists(pk)' }),
+    ),
   );
   return deleted !== null;
 }

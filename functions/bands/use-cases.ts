@@ -27,7 +27,8 @@ export interface BandDeps {
 }
 
 export function makeBandUseCases({ bands, calls, audit, clock, ids }: BandDeps) {
-  const requireBand = async (id: string) => (await bands.getBand(id)) ?? Promise.reject(new NotFoundError(messages.band.notFound));
+  const requireBand = async (id: string) =>
+    (await bands.getBand(id)) ?? Promise.reject(new NotFoundError(messages.band.notFound));
 
   return {
     listBands: (page: { limit?: number; cursor?: string }) => bands.listBands(page),

@@ -4,7 +4,15 @@ import { nameSearchKey } from '../domain/call-rules.ts';
 import type { CallRecord } from '../domain/call-record.ts';
 import type { CallSummary } from '../domain/calls.ts';
 import type { Page } from '../domain/validation.ts';
-import { documentClient, hasChildren, queryAll, queryPage, tableName, unlessConditionFails, type StoredItem } from '../adapters/dynamo.ts';
+import {
+  documentClient,
+  hasChildren,
+  queryAll,
+  queryPage,
+  tableName,
+  unlessConditionFails,
+  type StoredItem,
+} from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 /**
@@ -46,7 +54,10 @@ export async function getCall(id: string): Promise<CallRecord | null> {
 }
 
 /** Operators' list: by name; `name` keeps the calls whose name starts with it (case and accents ignored). */
-export function listCalls(query: { name?: string; limit?: number; cursor?: string }, pageSize: number): Promise<Page<CallSummary>> {
+export function listCalls(
+  query: { name?: string; limit?: number; cursor?: string },
+  pageSize: number,
+): Promise<Page<CallSummary>> {
   const prefix = query.name ? nameSearchKey(query.name) : '';
   return queryPage(
     {
@@ -84,7 +95,11 @@ export async function listCallStarts(): Promise<{ id: string; dataInsert: string
 }
 
 /** All the calls of a service, by name. */
-export const listCallsOfService = (serviceId: string, page: { limit?: number; cursor?: string }, pageSize: number): Promise<Page<CallSummary>> =>
+export const listCallsOfService = (
+  serviceId: string,
+  page: { limit?: number; cursor?: string },
+  pageSize: number,
+): Promise<Page<CallSummary>> =>
   queryPage(
     {
       IndexName: 'gsi2',
@@ -97,7 +112,10 @@ export const listCallsOfService = (serviceId: string, page: { limit?: number; cu
   );
 
 /** OPEN calls, newest first: all of them (the board) or those of one service. */
-export const listOpenCalls = (query: { serviceId?: string; limit?: number; cursor?: string }, pageSize: number): Promise<Page<CallSummary>> =>
+export const listOpenCalls = (
+  query: { serviceId?: string; limit?: number; cursor?: string },
+  pageSize: number,
+): Promise<Page<CallSummary>> =>
   queryPage(
     query.serviceId
       ? {
@@ -136,7 +154,9 @@ export async function putCall(record: CallRecord, previous: CallRecord | null): 
   const condition = previous
     ? { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': previous.version } }
     : { ConditionExpression: 'attribute_not_exists(pk)' };
-  const written = await unlessConditionFails(documentClient.send(new PutCommand({ TableName: tableName, Item: callItem(record), ...condition })));
+  const written = await unlessConditionFails(
+    documentClient.send(new PutCommand({ TableName: tableName, Item: callItem(record), ...condition })),
+  );
   if (!written) return false;
 
   const before = new Set(previous?.bandsId ?? []);
@@ -146,12 +166,19 @@ export async function putCall(record: CallRecord, previous: CallRecord | null): 
     await documentClient.send(
       new PutCommand({
         TableName: tableName,
-        Item: { ...keys.callBandLink(record.id, bandId), gsi2pk: keys.callsUsingBand(bandId), gsi2sk: `CALL#${record.id}`, callId: record.id, bandId },
+        Item: {
+          ...keys.callBandLink(record.id, bandId),
+          gsi2pk: keys.callsUsingBand(bandId),
+          gsi2sk: `CALL#${record.id}`,
+          callId: record.id,
+          bandId,
+        },
       }),
     );
   }
   for (const bandId of before) {
-    if (!after.has(bandId)) await documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.callBandLink(record.id, bandId) }));
+    if (!after.has(bandId))
+      await documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.callBandLink(record.id, bandId) }));
   }
 
   if (record.state === CallState.OPEN) {

@@ -39,7 +39,10 @@ export interface CallDeps {
   calls: CallRepository;
   services: { getService(id: string): Promise<Service | null> };
   bands: { getBand(id: string): Promise<Band | null> };
-  subscriptions: { countSubscriptionsOfCall(callId: string): Promise<number>; getSubscription(callId: string, userId: string): Promise<unknown> };
+  subscriptions: {
+    countSubscriptionsOfCall(callId: string): Promise<number>;
+    getSubscription(callId: string, userId: string): Promise<unknown>;
+  };
   citizens: { findUserIdByFiscalCode(fiscalCode: string): Promise<string | null> };
   files: FileStore;
   audit: AuditLog;
@@ -47,8 +50,19 @@ export interface CallDeps {
   ids: IdGenerator;
 }
 
-export function makeCallUseCases({ calls, services, bands, subscriptions, citizens, files, audit, clock, ids }: CallDeps) {
-  const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
+export function makeCallUseCases({
+  calls,
+  services,
+  bands,
+  subscriptions,
+  citizens,
+  files,
+  audit,
+  clock,
+  ids,
+}: CallDeps) {
+  const requireCall = async (id: string) =>
+    (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
 
   /** The bands of a call, in the order of their lower bound (a few GetItem, in parallel). */
   async function bandsOf(bandIds: string[]): Promise<Band[]> {
@@ -89,7 +103,8 @@ export function makeCallUseCases({ calls, services, bands, subscriptions, citize
     if (!service) throw new ValidationError(messages.service.notFound, { serviceId: messages.service.notFound });
     const bandsId = [...new Set(input.bandsId)];
     for (const bandId of bandsId) {
-      if (!(await bands.getBand(bandId))) throw new ValidationError(messages.band.notFound, { bandsId: messages.band.notFound });
+      if (!(await bands.getBand(bandId)))
+        throw new ValidationError(messages.band.notFound, { bandsId: messages.band.notFound });
     }
     return {
       name: input.name,
@@ -150,7 +165,8 @@ export function makeCallUseCases({ calls, services, bands, subscriptions, citize
       const before = await requireCall(id);
       assertCallTransition(before.state, input.state);
       const fields = await operatorFields(input);
-      if (input.files.length > remainingCallFiles(before.files.length)) throw new ValidationError(fileMessages.tooMany, { files: fileMessages.tooMany });
+      if (input.files.length > remainingCallFiles(before.files.length))
+        throw new ValidationError(fileMessages.tooMany, { files: fileMessages.tooMany });
       const added = await claimFiles(files, ids, actor.sub, `calls/${before.id}`, input.files);
       const now = clock.now();
       const after: CallRecord = {
@@ -170,7 +186,8 @@ export function makeCallUseCases({ calls, services, bands, subscriptions, citize
     /** A call with subscriptions stays (409); otherwise it goes with its forms. */
     async deleteCall(id: string, actor: Actor): Promise<void> {
       const before = await requireCall(id);
-      if ((await subscriptions.countSubscriptionsOfCall(before.id)) > 0) throw new ConflictError(messages.call.hasSubscriptions);
+      if ((await subscriptions.countSubscriptionsOfCall(before.id)) > 0)
+        throw new ConflictError(messages.call.hasSubscriptions);
       await calls.deleteCall(before);
       await deleteFiles(files, before.files);
       await audit.record({ actor, entity: 'call', id: before.id, action: 'delete', before, after: null }, clock.now());
@@ -181,7 +198,12 @@ export function makeCallUseCases({ calls, services, bands, subscriptions, citize
       const file = before.files.find((f) => f.storageFileId === fileId);
       if (!file) throw new NotFoundError(messages.call.fileNotFound);
       const now = clock.now();
-      const after: CallRecord = { ...before, files: before.files.filter((f) => f !== file), updatedAt: now.toISOString(), version: before.version + 1 };
+      const after: CallRecord = {
+        ...before,
+        files: before.files.filter((f) => f !== file),
+        updatedAt: now.toISOString(),
+        version: before.version + 1,
+      };
       await save(after, before);
       await deleteFiles(files, [file]);
       await audit.record({ actor, entity: 'call', id: before.id, action: 'update', before, after }, now);
@@ -204,7 +226,8 @@ export function makeCallUseCases({ calls, services, bands, subscriptions, citize
       const record = await calls.getCall(id);
       if (record?.state === CallState.OPEN) return toPublicCall(record);
       const userId = record && actor.fiscalCode ? await citizens.findUserIdByFiscalCode(actor.fiscalCode) : null;
-      if (!record || !userId || !(await subscriptions.getSubscription(id, userId))) throw new NotFoundError(messages.call.notFound);
+      if (!record || !userId || !(await subscriptions.getSubscription(id, userId)))
+        throw new NotFoundError(messages.call.notFound);
       return toPublicCall(record);
     },
   };

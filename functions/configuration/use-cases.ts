@@ -1,4 +1,9 @@
-import { checkConfiguration, type Configuration, type ConfigurationView, type StoredConfiguration } from '../domain/configuration.ts';
+import {
+  checkConfiguration,
+  type Configuration,
+  type ConfigurationView,
+  type StoredConfiguration,
+} from '../domain/configuration.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { AuditLog, Clock, ConfigurationRepository } from '../adapters/ports.ts';
 
@@ -22,7 +27,17 @@ export function makeConfigurationUseCases({ configuration, audit, clock }: Confi
       const before = await configuration.getConfiguration();
       const now = clock.now();
       const saved = await configuration.putConfiguration(values, now.toISOString());
-      await audit.record({ actor, entity: 'configuration', id: 'MYPAY', action: before ? 'update' : 'create', before: before?.values ?? null, after: saved.values }, now);
+      await audit.record(
+        {
+          actor,
+          entity: 'configuration',
+          id: 'MYPAY',
+          action: before ? 'update' : 'create',
+          before: before?.values ?? null,
+          after: saved.values,
+        },
+        now,
+      );
       return view(saved);
     },
   };

@@ -10,10 +10,16 @@ export function hourlyQuota(band: { percent: number | null; fixedCost: number })
 }
 
 const plainNumber = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
-const twoDecimals = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: 'always' } as Intl.NumberFormatOptions);
+const twoDecimals = new Intl.NumberFormat('it-IT', {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+  useGrouping: 'always',
+} as Intl.NumberFormatOptions);
 
 /** How the spec shows a band: 'name (percent% di fixedCost €)' or 'name (fixedCost €)'. */
 export function bandLabel(band: { name: string; percent: number | null; fixedCost: number }): string {
   const cost = `${twoDecimals.format(band.fixedCost)} €`;
-  return band.percent === null ? `${band.name} (${cost})` : `${band.name} (${plainNumber.format(band.percent)}% di ${cost})`;
+  return band.percent === null
+    ? `${band.name} (${cost})`
+    : `${band.name} (${plainNumber.format(band.percent)}% di ${cost})`;
 }

@@ -28,23 +28,33 @@ interface MetricDefinition {
 }
 
 export const businessMetricDefinitions = {
-  PositionsGenerated: { description: 'Posizioni debitorie create dalla generazione del mese (API, invio a MyPay, Sincronizza)' },
+  PositionsGenerated: {
+    description: 'Posizioni debitorie create dalla generazione del mese (API, invio a MyPay, Sincronizza)',
+  },
   PositionsExported: { description: 'Posizioni accettate da MyPay (righe del file IUV) a fine flusso' },
   MyPayRowsRejected: { description: 'Righe scartate da MyPay (file SCARTI) a fine flusso' },
   ExportsCompleted: { description: 'Flussi MyPay conclusi (IMPORT_ESEGUITO, anche senza nulla da inviare)' },
   ExportsFailed: { description: 'Flussi MyPay finiti in errore (Errore flusso / Errore flusso interno)' },
   PaymentsRecorded: { description: 'Pagamenti registrati su una posizione', dimension: 'channel' },
   PaymentsToReconcile: {
-    description: 'Ricevute di pagamento non applicabili (importo diverso, posizione annullata o mancante): da riconciliare',
+    description:
+      'Ricevute di pagamento non applicabili (importo diverso, posizione annullata o mancante): da riconciliare',
     dimension: 'channel',
   },
   NoticesSent: { description: 'Avvisi di pagamento inviati', dimension: 'notice' },
-  NoticesFailed: { description: 'Avvisi non inviati per un errore di SES o di IO (non per un cittadino senza e-mail o senza IO)', dimension: 'notice' },
+  NoticesFailed: {
+    description: 'Avvisi non inviati per un errore di SES o di IO (non per un cittadino senza e-mail o senza IO)',
+    dimension: 'notice',
+  },
   IseeRead: { description: 'Attestazioni ISEE lette', dimension: 'source' },
-  IseeReadWithWarning: { description: 'Attestazioni lette con un avviso: omissioni/difformità, o ISEE diverso da ISE / scala', dimension: 'source' },
+  IseeReadWithWarning: {
+    description: 'Attestazioni lette con un avviso: omissioni/difformità, o ISEE diverso da ISE / scala',
+    dimension: 'source',
+  },
   IseeReadFailed: { description: 'Letture di attestazioni ISEE non riuscite (extractionStatus FAILED)' },
   InpsConfigurationErrors: {
-    description: 'Richieste a INPS fallite per la configurazione del Comune (operazione non prevista dall’e-service, certificato o voucher rifiutati, richiesta rifiutata): nessuna riesce finché non è corretta',
+    description:
+      'Richieste a INPS fallite per la configurazione del Comune (operazione non prevista dall’e-service, certificato o voucher rifiutati, richiesta rifiutata): nessuna riesce finché non è corretta',
   },
   SupportMessages: { description: 'Messaggi del modulo di assistenza ricevuti' },
 } as const satisfies Record<string, MetricDefinition>;
@@ -54,6 +64,8 @@ export type BusinessMetric = keyof typeof businessMetricDefinitions;
 export const businessMetricNames = /* @__PURE__ */ Object.keys(businessMetricDefinitions) as BusinessMetric[];
 
 /** The dimension a metric must be counted with (none for most). */
-export type DimensionOf<M extends BusinessMetric> = (typeof businessMetricDefinitions)[M] extends { dimension: infer D extends BusinessDimension }
+export type DimensionOf<M extends BusinessMetric> = (typeof businessMetricDefinitions)[M] extends {
+  dimension: infer D extends BusinessDimension;
+}
   ? { [K in D]: (typeof businessDimensions)[K][number] }
   : undefined;

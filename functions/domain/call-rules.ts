@@ -9,7 +9,12 @@ import { romeYear } from './period.ts';
  */
 
 /** The state shown in upper case, in Italian, everywhere a call's state is shown. */
-export const callStateLabels: Record<CallStateValue, string> = { 0: 'CREATO', 1: 'APERTO', 2: 'CHIUSO', 3: 'ARCHIVIATO' };
+export const callStateLabels: Record<CallStateValue, string> = {
+  0: 'CREATO',
+  1: 'APERTO',
+  2: 'CHIUSO',
+  3: 'ARCHIVIATO',
+};
 export const callStateLabel = (state: number): string => callStateLabels[state as CallStateValue] ?? String(state);
 
 /** The default name of a new call: the service's name plus the current year (part 2 §2.12). */
@@ -39,7 +44,8 @@ export const callTransitions: Record<CallStateValue, readonly CallStateValue[]> 
   [CallState.ARCHIVED]: [CallState.ARCHIVED],
 };
 
-export const canMoveCall = (from: number, to: number): boolean => callTransitions[from as CallStateValue]?.includes(to as CallStateValue) ?? false;
+export const canMoveCall = (from: number, to: number): boolean =>
+  callTransitions[from as CallStateValue]?.includes(to as CallStateValue) ?? false;
 
 /** Refuses (400, on the state field) a move the rules above do not allow. */
 export function assertCallTransition(from: number, to: number): void {

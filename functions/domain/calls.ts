@@ -22,13 +22,15 @@ import { callStateLabels } from './call-rules.ts';
 /** Spec limits (constants only, so the web's first load need not build these schemas). */
 export { BOARD_SIZE, CALLS_PAGE_SIZE, MAX_CALL_FILES, OPEN_CALLS_PAGE_SIZE } from './call-limits.ts';
 
-const idText = z.string({ error: messages.required }).check(z.trim(), z.minLength(1, messages.required), z.maxLength(64));
+const idText = z
+  .string({ error: messages.required })
+  .check(z.trim(), z.minLength(1, messages.required), z.maxLength(64));
 
-const yearSchema = z.number({ error: (issue) => (issue.input === undefined || issue.input === null ? messages.required : messages.call.year) }).check(
-  z.int(messages.call.year),
-  z.gte(2000, messages.call.year),
-  z.lte(2100, messages.call.year),
-);
+const yearSchema = z
+  .number({
+    error: (issue) => (issue.input === undefined || issue.input === null ? messages.required : messages.call.year),
+  })
+  .check(z.int(messages.call.year), z.gte(2000, messages.call.year), z.lte(2100, messages.call.year));
 
 const stateSchema = z.number({ error: messages.call.state }).check(
   z.int(messages.call.state),
@@ -56,9 +58,16 @@ export type CallInput = z.output<typeof callInputSchema>;
 export const callUpdateSchema = z.extend(callInputSchema, { year: yearSchema, state: stateSchema });
 export type CallUpdate = z.output<typeof callUpdateSchema>;
 
-export const callListQuerySchema = z.extend(pageQuerySchema, { name: z.optional(z.string().check(z.trim(), z.maxLength(200))) });
-export const openCallsQuerySchema = z.extend(pageQuerySchema, { serviceId: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))) });
-export const callFileParamsSchema = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)), fileId: z.string().check(z.minLength(1), z.maxLength(64)) });
+export const callListQuerySchema = z.extend(pageQuerySchema, {
+  name: z.optional(z.string().check(z.trim(), z.maxLength(200))),
+});
+export const openCallsQuerySchema = z.extend(pageQuerySchema, {
+  serviceId: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))),
+});
+export const callFileParamsSchema = z.object({
+  id: z.string().check(z.minLength(1), z.maxLength(64)),
+  fileId: z.string().check(z.minLength(1), z.maxLength(64)),
+});
 
 /** A stored file with its short-lived (5 minutes) link. */
 export const linkedFileSchema = z.extend(storedFileSchema, { url: z.string() });

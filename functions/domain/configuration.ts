@@ -25,14 +25,15 @@ export type MyPayAction = (typeof mypayActions)[number];
 export const payerKinds = ['F', 'G'] as const;
 
 const required = (max: number) =>
-  z.string({ error: messages.required }).check(
-    z.trim(),
-    z.minLength(1, messages.required),
-    z.maxLength(max, fill(messages.tooLong, { max })),
-  );
+  z
+    .string({ error: messages.required })
+    .check(z.trim(), z.minLength(1, messages.required), z.maxLength(max, fill(messages.tooLong, { max })));
 
 const choice = <T extends readonly [string, ...string[]]>(values: T, message: string) =>
-  z.pipe(z.string({ error: messages.required }).check(z.trim(), z.minLength(1, messages.required)), z.enum(values, { error: message }));
+  z.pipe(
+    z.string({ error: messages.required }).check(z.trim(), z.minLength(1, messages.required)),
+    z.enum(values, { error: message }),
+  );
 
 export const configurationSchema = z.object({
   /** The default action of a new row (each position's own action wins: see debt-positions.ts). */
@@ -59,7 +60,9 @@ export const configurationViewSchema = z.object({
 export type ConfigurationView = z.output<typeof configurationViewSchema>;
 
 /** The configuration the export reads: every field present and valid, or the list of what is missing. */
-export function checkConfiguration(stored: unknown): { ok: true; configuration: Configuration } | { ok: false; missing: ConfigurationField[] } {
+export function checkConfiguration(
+  stored: unknown,
+): { ok: true; configuration: Configuration } | { ok: false; missing: ConfigurationField[] } {
   const result = configurationSchema.safeParse(stored ?? {});
   if (result.success) return { ok: true, configuration: result.data };
   const missing = [...new Set(result.error.issues.map((issue) => issue.path[0] as ConfigurationField))];

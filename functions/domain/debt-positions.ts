@@ -68,7 +68,18 @@ export const IUD_MAX_LENGTH = 35;
 
 /** What the API shows of a stored position (the internal fields stay in the table). */
 export function publicPosition(record: PositionRecord): Position {
-  const { exportedAt: _e, iseeId: _i, version: _v, iur: _r, noticeZip: _z, pagamenti: _p, checkoutSession: _s, checkoutUrl: _u, importoAnnullato: _a, ...position } = record;
+  const {
+    exportedAt: _e,
+    iseeId: _i,
+    version: _v,
+    iur: _r,
+    noticeZip: _z,
+    pagamenti: _p,
+    checkoutSession: _s,
+    checkoutUrl: _u,
+    importoAnnullato: _a,
+    ...position
+  } = record;
   return position;
 }
 
@@ -98,7 +109,8 @@ export function positionIud(callId: string, userId: string, period: Period): str
 }
 
 /** Due date (design decision): the last day of the month the fee is for, yyyy-MM-dd (29 February in leap years). */
-export const dueDate = (period: Period): string => `${periodKey(period)}-${String(daysInMonth(period.anno, period.mese)).padStart(2, '0')}`;
+export const dueDate = (period: Period): string =>
+  `${periodKey(period)}-${String(daysInMonth(period.anno, period.mese)).padStart(2, '0')}`;
 
 export interface PlanCall {
   id: string;
@@ -117,14 +129,19 @@ export interface PlannedSubscription {
 }
 
 /** Position title: the service and the month ("Assistenza domiciliare – Marzo 2026"). */
-export const positionTitle = (call: PlanCall, period: Period) => `${call.serviceName} – ${monthNames[period.mese - 1]} ${period.anno}`;
+export const positionTitle = (call: PlanCall, period: Period) =>
+  `${call.serviceName} – ${monthNames[period.mese - 1]} ${period.anno}`;
 
 /**
  * The causale: which service, which call, whose subscription, which month (citizens asked that the
  * notice names the beneficiary: reference.md, IO). MyPay allows 1024 characters; pagoPA shows 140, so
  * the essentials come first.
  */
-export const positionCausale = (call: PlanCall, subscriber: Pick<PlannedSubscription, 'firstName' | 'lastName' | 'fiscalCode'>, period: Period) =>
+export const positionCausale = (
+  call: PlanCall,
+  subscriber: Pick<PlannedSubscription, 'firstName' | 'lastName' | 'fiscalCode'>,
+  period: Period,
+) =>
   `Quota ${monthNames[period.mese - 1]} ${period.anno} ${call.serviceName} - ${subscriber.lastName} ${subscriber.firstName} (${subscriber.fiscalCode}) - bando ${call.name}`;
 
 export interface MonthPlan {
@@ -137,8 +154,8 @@ export interface MonthPlan {
 }
 
 /** MyPay already holds this position (an import accepted it): changes must go as M / A. */
-export const knownToMyPay = (position: Pick<PositionRecord, 'exportedAt' | 'codIuv'>) => position.exportedAt !== null || position.codIuv !== null;
-
+export const knownToMyPay = (position: Pick<PositionRecord, 'exportedAt' | 'codIuv'>) =>
+  position.exportedAt !== null || position.codIuv !== null;
 
 const skip = (s: Pick<PlannedSubscription, 'fiscalCode' | 'firstName' | 'lastName'>, reason: string): Skipped => ({
   fiscalCode: s.fiscalCode,
@@ -178,7 +195,9 @@ export function planMonth(input: {
     const position = existingByUser.get(subscription.userId) ?? null;
     const { fee } = subscription;
     if (fee.kind === 'NO_ISEE' || fee.kind === 'NO_BAND') {
-      plan.skipped.push(skip(subscription, fee.kind === 'NO_ISEE' ? messages.positions.noIsee : messages.positions.noBand));
+      plan.skipped.push(
+        skip(subscription, fee.kind === 'NO_ISEE' ? messages.positions.noIsee : messages.positions.noBand),
+      );
       if (position) plan.unchanged.push(position);
       continue;
     }
@@ -204,7 +223,13 @@ export function planMonth(input: {
 
   for (const position of input.existing) {
     if (seen.has(position.userId)) continue;
-    if (!isFinal(position)) plan.skipped.push({ fiscalCode: position.fiscalCode, cognome: position.cognome, nome: position.nome, reason: messages.positions.notApproved });
+    if (!isFinal(position))
+      plan.skipped.push({
+        fiscalCode: position.fiscalCode,
+        cognome: position.cognome,
+        nome: position.nome,
+        reason: messages.positions.notApproved,
+      });
     plan.unchanged.push(position);
   }
   return plan;
@@ -225,21 +250,52 @@ export function withAmount(
   const iseeId = extra.iseeId === undefined ? position.iseeId : extra.iseeId;
   const fields = extra.descrizione === undefined ? {} : { descrizione: extra.descrizione };
   if (amount === 0) {
-    const cancelled = changed(position, { ...fields, importoDovuto: 0, annullato: true, azione: 'A', statoExport: known ? 'DA_ESPORTARE' : 'NESSUNA', iseeId }, now);
+    const cancelled = changed(
+      position,
+      {
+        ...fields,
+        importoDovuto: 0,
+        annullato: true,
+        azione: 'A',
+        statoExport: known ? 'DA_ESPORTARE' : 'NESSUNA',
+        iseeId,
+      },
+      now,
+    );
     return { kind: 'cancel', after: { ...cancelled, importoAnnullato: position.importoDovuto } };
   }
-  return { kind: 'update', after: changed(position, { ...fields, importoDovuto: amount, azione: known ? 'M' : 'I', statoExport: 'DA_ESPORTARE', iseeId }, now) };
+  return {
+    kind: 'update',
+    after: changed(
+      position,
+      { ...fields, importoDovuto: amount, azione: known ? 'M' : 'I', statoExport: 'DA_ESPORTARE', iseeId },
+      now,
+    ),
+  };
 }
 
 function changed(
   position: PositionRecord,
-  fields: { importoDovuto: number; azione: MyPayAction; statoExport: ExportState; annullato?: boolean; iseeId: string | null; descrizione?: string },
+  fields: {
+    importoDovuto: number;
+    azione: MyPayAction;
+    statoExport: ExportState;
+    annullato?: boolean;
+    iseeId: string | null;
+    descrizione?: string;
+  },
   now: string,
 ): PositionRecord {
   return { ...position, ...fields, lastExportError: null, updatedAt: now, version: position.version + 1 };
 }
 
-function newPosition(call: PlanCall, period: Period, subscription: PlannedSubscription, amount: number, now: string): PositionRecord {
+function newPosition(
+  call: PlanCall,
+  period: Period,
+  subscription: PlannedSubscription,
+  amount: number,
+  now: string,
+): PositionRecord {
   const iud = positionIud(call.id, subscription.userId, period);
   return {
     id: iud,
@@ -274,4 +330,3 @@ function newPosition(call: PlanCall, period: Period, subscription: PlannedSubscr
     version: 1,
   };
 }
-

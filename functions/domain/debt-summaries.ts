@@ -48,12 +48,15 @@ const emptyToUndefined = (value: unknown) => (value === '' || value === null ? u
 
 const yearSchema = preprocess(
   emptyToUndefined,
-  z.optional(z.coerce
-    .number({ error: debtListMessages.year }).check(
-      z.int(debtListMessages.year),
-      z.gte(DEBT_TOTALS_START_YEAR, debtListMessages.year),
-      z.lte(2100, debtListMessages.year),
-    )),
+  z.optional(
+    z.coerce
+      .number({ error: debtListMessages.year })
+      .check(
+        z.int(debtListMessages.year),
+        z.gte(DEBT_TOTALS_START_YEAR, debtListMessages.year),
+        z.lte(2100, debtListMessages.year),
+      ),
+  ),
 );
 
 /** GET /api/calls/{id}/payment-totals: the call (path) and the year (default: the current one in Rome). */
@@ -65,16 +68,34 @@ export type DebtTotalsQuery = z.output<typeof debtTotalsQuerySchema>;
  * the page. `name` is a prefix: of "cognome nome" (normalised) or, when it holds a digit, of the fiscal code.
  */
 export const debtListQuerySchema = z.object({
-  name: preprocess(emptyToUndefined, z.optional(z.string({ error: debtListMessages.name }).check(z.trim(), z.maxLength(100, debtListMessages.name)))),
-  chkNoSendMail: z.pipe(preprocess(emptyToUndefined, z.optional(z.enum(['true', 'false'], { error: debtListMessages.chkNoSendMail }))), z.transform((v) => v === 'true')),
+  name: preprocess(
+    emptyToUndefined,
+    z.optional(z.string({ error: debtListMessages.name }).check(z.trim(), z.maxLength(100, debtListMessages.name))),
+  ),
+  chkNoSendMail: z.pipe(
+    preprocess(emptyToUndefined, z.optional(z.enum(['true', 'false'], { error: debtListMessages.chkNoSendMail }))),
+    z.transform((v) => v === 'true'),
+  ),
   /** Only the citizens with a payment to reconcile (issue 21). */
-  chkDaRiconciliare: z.pipe(preprocess(emptyToUndefined, z.optional(z.enum(['true', 'false'], { error: debtListMessages.chkDaRiconciliare }))), z.transform((v) => v === 'true')),
+  chkDaRiconciliare: z.pipe(
+    preprocess(emptyToUndefined, z.optional(z.enum(['true', 'false'], { error: debtListMessages.chkDaRiconciliare }))),
+    z.transform((v) => v === 'true'),
+  ),
   anno: yearSchema,
   sort: preprocess(emptyToUndefined, z._default(z.enum(debtSorts, { error: debtListMessages.sort }), 'nome')),
   limit: preprocess(
     emptyToUndefined,
-    z._default(z.coerce
-      .number({ error: debtListMessages.pageSize }).check(z.refine((n) => (DEBT_PAGE_SIZES as readonly number[]).includes(n) || n === DEBT_EXPORT_PAGE_SIZE, debtListMessages.pageSize)), DEBT_DEFAULT_PAGE_SIZE),
+    z._default(
+      z.coerce
+        .number({ error: debtListMessages.pageSize })
+        .check(
+          z.refine(
+            (n) => (DEBT_PAGE_SIZES as readonly number[]).includes(n) || n === DEBT_EXPORT_PAGE_SIZE,
+            debtListMessages.pageSize,
+          ),
+        ),
+      DEBT_DEFAULT_PAGE_SIZE,
+    ),
   ),
   // A merged reading's cursor holds every shard's (and word's) place: up to 24 sort keys, about 1,900 characters.
   cursor: z.optional(z.string().check(z.maxLength(4000))),
@@ -96,7 +117,9 @@ export const debtSummaryRowSchema = z.object({
   daRiconciliare: int,
 }) satisfies z.ZodMiniType<DebtSummaryRow>;
 
-export const debtTotalsSchema = z.object(Object.fromEntries(debtTotalKeys.map((key) => [key, int])) as Record<(typeof debtTotalKeys)[number], typeof int>);
+export const debtTotalsSchema = z.object(
+  Object.fromEntries(debtTotalKeys.map((key) => [key, int])) as Record<(typeof debtTotalKeys)[number], typeof int>,
+);
 
 export const debtTotalsResponseSchema = z.extend(debtTotalsSchema, { callId: z.string(), anno: int, dal: z.string() });
 export type DebtTotalsResponse = z.output<typeof debtTotalsResponseSchema>;
@@ -128,4 +151,3 @@ export const missingIseeResponseSchema = z.object({
   ),
 });
 export type MissingIseeResponse = z.output<typeof missingIseeResponseSchema>;
-

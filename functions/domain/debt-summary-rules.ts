@@ -89,7 +89,20 @@ export interface DebtSummaryRow {
 }
 
 /** What a summary needs of a position. */
-export type SummaryPosition = Pick<Position, 'id' | 'mese' | 'importoDovuto' | 'importoTotalePagato' | 'isPagato' | 'annullato' | 'isEmailSent' | 'cognome' | 'nome' | 'fiscalCode' | 'riconciliazione'>;
+export type SummaryPosition = Pick<
+  Position,
+  | 'id'
+  | 'mese'
+  | 'importoDovuto'
+  | 'importoTotalePagato'
+  | 'isPagato'
+  | 'annullato'
+  | 'isEmailSent'
+  | 'cognome'
+  | 'nome'
+  | 'fiscalCode'
+  | 'riconciliazione'
+>;
 /** What a summary shows of the citizen (the user record; the position's copy when the record is gone). */
 export interface SummaryPerson {
   cognome: string;
@@ -98,7 +111,6 @@ export interface SummaryPerson {
   telefono: string | null;
   email: string | null;
 }
-
 
 /** A citizen's row for one call and year, and what it adds to the call-year's totals. Null: no positions. */
 export interface DebtSummary extends DebtSummaryRow {
@@ -109,11 +121,23 @@ export interface DebtSummary extends DebtSummaryRow {
   contribution: DebtTotals;
 }
 
-export function summarize(input: { callId: string; anno: number; userId: string; positions: readonly SummaryPosition[]; person: SummaryPerson | null }): DebtSummary | null {
+export function summarize(input: {
+  callId: string;
+  anno: number;
+  userId: string;
+  positions: readonly SummaryPosition[];
+  person: SummaryPerson | null;
+}): DebtSummary | null {
   const positions = [...input.positions].sort((a, b) => a.mese - b.mese);
   if (!positions.length) return null;
   const first = positions[0]!;
-  const person = input.person ?? { cognome: first.cognome, nome: first.nome, codiceFiscale: first.fiscalCode, telefono: null, email: null };
+  const person = input.person ?? {
+    cognome: first.cognome,
+    nome: first.nome,
+    codiceFiscale: first.fiscalCode,
+    telefono: null,
+    email: null,
+  };
   const pending = positions.filter(isOpen);
   const dovuto = positions.filter((p) => !p.annullato).reduce((sum, p) => sum + p.importoDovuto, 0);
   const senzaEmail = pending.some((p) => !p.isEmailSent);
@@ -148,14 +172,36 @@ export function summarize(input: { callId: string; anno: number; userId: string;
 
 /** What a summary shows of the citizen, from the user record (null when the record is gone: the positions' copy). */
 export const summaryPersonOf = (
-  user: { lastName: string; firstName: string; fiscalCode: string; phoneNumber?: string | null; email?: string | null } | null | undefined,
+  user:
+    | { lastName: string; firstName: string; fiscalCode: string; phoneNumber?: string | null; email?: string | null }
+    | null
+    | undefined,
 ): SummaryPerson | null =>
-  user ? { cognome: user.lastName, nome: user.firstName, codiceFiscale: user.fiscalCode, telefono: user.phoneNumber ?? null, email: user.email ?? null } : null;
+  user
+    ? {
+        cognome: user.lastName,
+        nome: user.firstName,
+        codiceFiscale: user.fiscalCode,
+        telefono: user.phoneNumber ?? null,
+        email: user.email ?? null,
+      }
+    : null;
 
 /** Whether two summaries show and add up the same (a refresh writes only a summary that differs). */
 export function sameSummary(a: DebtSummary, b: DebtSummary): boolean {
   const view = (s: DebtSummary) =>
-    JSON.stringify([s.cognome, s.nome, s.codiceFiscale, s.telefono, s.email, s.importoTotale, s.paymentIds, s.senzaEmail, s.daRiconciliare ?? 0, debtTotalKeys.map((key) => s.contribution[key] ?? 0)]);
+    JSON.stringify([
+      s.cognome,
+      s.nome,
+      s.codiceFiscale,
+      s.telefono,
+      s.email,
+      s.importoTotale,
+      s.paymentIds,
+      s.senzaEmail,
+      s.daRiconciliare ?? 0,
+      debtTotalKeys.map((key) => s.contribution[key] ?? 0),
+    ]);
   return view(a) === view(b);
 }
 
@@ -218,7 +264,10 @@ export function compareRows(sort: DebtSort) {
 
 /** The Excel file name: "<yyyy-mm-dd>_<call name>.xlsx", or "pagamenti.xlsx" without a call name. */
 export function paymentsWorkbookName(callName: string | null | undefined, today: string): string {
-  const safe = (callName ?? '').replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const safe = (callName ?? '')
+    .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return safe ? `${today}_${safe}.xlsx` : 'pagamenti.xlsx';
 }
 

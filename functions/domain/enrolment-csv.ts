@@ -42,7 +42,13 @@ const csvCell = (cell: string | number | null) =>
 
 /** A file name a Windows or macOS file system accepts, from a call's name. */
 export const csvFileName = (name: string): string =>
-  `${name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').replace(/\s+/g, ' ').trim().replace(/^\.+/, '') || 'iscrizioni'}.csv`;
+  `${
+    name
+      .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/^\.+/, '') || 'iscrizioni'
+  }.csv`;
 
 /** The content types accepted for the import (parameters such as charset ignored). */
 export function isCsvContentType(contentType: string): boolean {
@@ -97,7 +103,11 @@ export interface ParsedCsv {
   named: Set<string>;
 }
 
-const headerKey = (text: string) => text.replace(/^\uFEFF/, '').trim().toLowerCase();
+const headerKey = (text: string) =>
+  text
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .toLowerCase();
 /** The header as the operator wrote it, for the message naming the columns found (cut, in case it is not a header at all). */
 const foundColumns = (cells: string[]) => {
   const found = cells.map((cell) => cell.replace(/^\uFEFF/, '').trim()).join(';');
@@ -163,7 +173,11 @@ export function parseEnrolmentCsv(text: string, now: Date): ParsedCsv {
     const raw = cell(cells, 'codiceFiscale');
     const fiscalCode = raw.toUpperCase().replace(/\s/g, '');
     const reject = (template: string, value: string, extra: Record<string, string | number> = {}) =>
-      rejected.push({ line, fiscalCode: isValidFiscalCode(fiscalCode) ? fiscalCode : raw || null, reason: fill(template, { line, value, ...extra }) });
+      rejected.push({
+        line,
+        fiscalCode: isValidFiscalCode(fiscalCode) ? fiscalCode : raw || null,
+        reason: fill(template, { line, value, ...extra }),
+      });
     if (!isValidFiscalCode(fiscalCode)) {
       reject(enrolmentMessages.rowFiscalCode, raw);
       continue;
@@ -183,8 +197,12 @@ export function parseEnrolmentCsv(text: string, now: Date): ParsedCsv {
       continue;
     }
     const hoursText = cell(cells, 'oreSettimanali');
-    const weeklyHour = hoursText === '' ? null : /^\d+([.,]\d+)?$/.test(hoursText) ? Number(hoursText.replace(',', '.')) : Number.NaN;
-    if (Number.isNaN(weeklyHour) || (weeklyHour !== null && (weeklyHour <= 0 || weeklyHour > MAX_WEEKLY_HOURS || !hasAtMostTwoDecimals(weeklyHour)))) {
+    const weeklyHour =
+      hoursText === '' ? null : /^\d+([.,]\d+)?$/.test(hoursText) ? Number(hoursText.replace(',', '.')) : Number.NaN;
+    if (
+      Number.isNaN(weeklyHour) ||
+      (weeklyHour !== null && (weeklyHour <= 0 || weeklyHour > MAX_WEEKLY_HOURS || !hasAtMostTwoDecimals(weeklyHour)))
+    ) {
       reject(enrolmentMessages.rowHours, hoursText);
       continue;
     }
@@ -195,7 +213,12 @@ export function parseEnrolmentCsv(text: string, now: Date): ParsedCsv {
       continue;
     }
     const yearText = cell(cells, 'annoIsee');
-    const iseeYear = yearText === '' ? null : /^\d{4}$/.test(yearText) && Number(yearText) >= 1900 && Number(yearText) <= currentYear + 1 ? Number(yearText) : Number.NaN;
+    const iseeYear =
+      yearText === ''
+        ? null
+        : /^\d{4}$/.test(yearText) && Number(yearText) >= 1900 && Number(yearText) <= currentYear + 1
+          ? Number(yearText)
+          : Number.NaN;
     if (Number.isNaN(iseeYear)) {
       reject(enrolmentMessages.rowIseeYear, yearText);
       continue;
@@ -210,7 +233,16 @@ export function parseEnrolmentCsv(text: string, now: Date): ParsedCsv {
       reject(enrolmentMessages.rowFormula, formula);
       continue;
     }
-    rows.push({ line, fiscalCode, lastName: names[0]!, firstName: names[1]!, rankingScore, weeklyHour, iseeValueCents, iseeYear });
+    rows.push({
+      line,
+      fiscalCode,
+      lastName: names[0]!,
+      firstName: names[1]!,
+      rankingScore,
+      weeklyHour,
+      iseeValueCents,
+      iseeYear,
+    });
   }
   return { rows, rejected, named };
 }
@@ -250,7 +282,6 @@ export interface ImportAction {
   isee?: { valueCents: number; year: number } | null;
 }
 
-
 /**
  * What importing the file would do (design §4), before anything is written: the operator sees it as a
  * preview, and applying performs exactly these actions. A file applied twice plans nothing the second time.
@@ -264,25 +295,47 @@ export function planImport(
   const rejected = [...parsed.rejected];
   const byUser = new Map(existing.map((subscription) => [subscription.userId, subscription]));
   const actions: ImportAction[] = [];
-  const preview: ImportPreview = { add: [], update: [], remove: [], unchanged: 0, rejected: [], differentNames: [], applied: false, previewId: null };
+  const preview: ImportPreview = {
+    add: [],
+    update: [],
+    remove: [],
+    unchanged: 0,
+    rejected: [],
+    differentNames: [],
+    applied: false,
+    previewId: null,
+  };
   const inFile = new Set<string>();
 
   for (const row of parsed.rows) {
     const user = usersByFiscalCode.get(row.fiscalCode);
     if (!user) {
-      rejected.push({ line: row.line, fiscalCode: row.fiscalCode, reason: fill(enrolmentMessages.rowUnknownCitizen, { line: row.line, value: row.fiscalCode }) });
+      rejected.push({
+        line: row.line,
+        fiscalCode: row.fiscalCode,
+        reason: fill(enrolmentMessages.rowUnknownCitizen, { line: row.line, value: row.fiscalCode }),
+      });
       continue;
     }
     inFile.add(user.id);
     // The registry's names are kept: a file that spells them otherwise is said so, not silently overruled.
-    const named = (file: string, registered: string) => file !== '' && normaliseSearchText(file) !== normaliseSearchText(registered);
+    const named = (file: string, registered: string) =>
+      file !== '' && normaliseSearchText(file) !== normaliseSearchText(registered);
     if (named(row.lastName, user.lastName) || named(row.firstName, user.firstName)) {
-      preview.differentNames.push({ line: row.line, fiscalCode: row.fiscalCode, inFile: `${row.lastName} ${row.firstName}`.trim(), registered: `${user.lastName} ${user.firstName}` });
+      preview.differentNames.push({
+        line: row.line,
+        fiscalCode: row.fiscalCode,
+        inFile: `${row.lastName} ${row.firstName}`.trim(),
+        registered: `${user.lastName} ${user.firstName}`,
+      });
     }
     const changes: string[] = [];
     const validated = validatedIsee(user.lastIsee);
     const newIsee =
-      options.updateIsees && row.iseeValueCents !== null && row.iseeYear !== null && (!validated || validated.valueCents !== row.iseeValueCents || validated.year !== row.iseeYear)
+      options.updateIsees &&
+      row.iseeValueCents !== null &&
+      row.iseeYear !== null &&
+      (!validated || validated.valueCents !== row.iseeValueCents || validated.year !== row.iseeYear)
         ? { valueCents: row.iseeValueCents, year: row.iseeYear }
         : null;
     if (newIsee) changes.push(`nuovo ISEE ${formatEuro(newIsee.valueCents / 100)} (${newIsee.year})`);
@@ -299,14 +352,27 @@ export function planImport(
     const current = byUser.get(user.id);
     if (!current) {
       const state: SubscriptionState = row.weeklyHour !== null ? 'VALIDATED' : 'ADDED';
-      changes.unshift(state === 'VALIDATED' ? `nuova iscrizione approvata, ${formatHours(row.weeklyHour)} ${row.weeklyHour === 1 ? 'ora' : 'ore'}` : 'nuova iscrizione (richiesta inserita)');
+      changes.unshift(
+        state === 'VALIDATED'
+          ? `nuova iscrizione approvata, ${formatHours(row.weeklyHour)} ${row.weeklyHour === 1 ? 'ora' : 'ore'}`
+          : 'nuova iscrizione (richiesta inserita)',
+      );
       if (row.rankingScore !== null) changes.push(`punteggio ${row.rankingScore}`);
       preview.add.push(importRow);
-      actions.push({ kind: 'add', userId: user.id, row: importRow, state, rankingScore: row.rankingScore, weeklyHour: row.weeklyHour, isee: newIsee });
+      actions.push({
+        kind: 'add',
+        userId: user.id,
+        row: importRow,
+        state,
+        rankingScore: row.rankingScore,
+        weeklyHour: row.weeklyHour,
+        isee: newIsee,
+      });
       continue;
     }
     // An empty cell leaves the value as it is.
-    const rankingScore = row.rankingScore !== null && row.rankingScore !== current.rankingScore ? row.rankingScore : undefined;
+    const rankingScore =
+      row.rankingScore !== null && row.rankingScore !== current.rankingScore ? row.rankingScore : undefined;
     const weeklyHour = row.weeklyHour !== null && row.weeklyHour !== current.weeklyHour ? row.weeklyHour : undefined;
     if (rankingScore !== undefined) changes.push(`punteggio ${current.rankingScore ?? '—'} → ${rankingScore}`);
     if (weeklyHour !== undefined) changes.push(`ore ${formatHours(current.weeklyHour)} → ${formatHours(weeklyHour)}`);
@@ -323,9 +389,26 @@ export function planImport(
     const spared = new Set([...parsed.named].map((code) => usersByFiscalCode.get(code)?.id).filter(Boolean));
     for (const subscription of existing) {
       if (inFile.has(subscription.userId) || spared.has(subscription.userId)) continue;
-      const { fiscalCode, lastName, firstName, rankingScore, weeklyHour, iseeValueCents = null, iseeYear = null } = subscription;
+      const {
+        fiscalCode,
+        lastName,
+        firstName,
+        rankingScore,
+        weeklyHour,
+        iseeValueCents = null,
+        iseeYear = null,
+      } = subscription;
       const changes = ['iscrizione rimossa: il cittadino non è nel file'];
-      const row: ImportRow = { fiscalCode, lastName, firstName, rankingScore, weeklyHour, iseeValueCents, iseeYear, changes };
+      const row: ImportRow = {
+        fiscalCode,
+        lastName,
+        firstName,
+        rankingScore,
+        weeklyHour,
+        iseeValueCents,
+        iseeYear,
+        changes,
+      };
       preview.remove.push(row);
       actions.push({ kind: 'remove', userId: subscription.userId, row });
     }

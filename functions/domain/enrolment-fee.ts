@@ -6,7 +6,11 @@ import { currentPeriod } from './period.ts';
  * the user's newest ISEE (monthlyFee counts it only when validated and valid for the month); null while no
  * hours are set.
  */
-export function subscriptionFee(record: { weeklyHour: number | null; isee?: FeeIsee | null }, bands: readonly FeeBand[], at: Date) {
+export function subscriptionFee(
+  record: { weeklyHour: number | null; isee?: FeeIsee | null },
+  bands: readonly FeeBand[],
+  at: Date,
+) {
   if (record.weeklyHour === null) return null;
   const { anno: year, mese: month } = currentPeriod(at);
   return monthlyFee({ isee: record.isee ?? null, bands, weeklyHours: record.weeklyHour, year, month });

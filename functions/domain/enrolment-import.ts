@@ -57,7 +57,16 @@ export interface FingerprintedSubscription {
  */
 export function subscriptionsFingerprint(subscriptions: readonly FingerprintedSubscription[]): string {
   const lines = subscriptions
-    .map((s) => [s.userId, s.state, s.dataUpdate, s.rankingScore ?? '', s.weeklyHour ?? '', s.isee ? `${s.isee.valueCents}/${s.isee.year}/${s.isee.state}` : ''].join('|'))
+    .map((s) =>
+      [
+        s.userId,
+        s.state,
+        s.dataUpdate,
+        s.rankingScore ?? '',
+        s.weeklyHour ?? '',
+        s.isee ? `${s.isee.valueCents}/${s.isee.year}/${s.isee.state}` : '',
+      ].join('|'),
+    )
     .sort();
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ lines.length;
@@ -92,7 +101,10 @@ export function importStatusOf(status: { job: JobRecord | null; running: boolean
   const summary = (status.job?.input as { summary?: ImportPlan['summary'] } | undefined)?.summary ?? null;
   return {
     isRunning: status.running,
-    ...jobStatusOf(status, 'L’importazione si è interrotta: carica di nuovo il file per vedere cosa resta da applicare.'),
+    ...jobStatusOf(
+      status,
+      'L’importazione si è interrotta: carica di nuovo il file per vedere cosa resta da applicare.',
+    ),
     summary,
   };
 }

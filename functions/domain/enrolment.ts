@@ -11,45 +11,52 @@ import { hasAtMostTwoDecimals, parseEuroToCents } from './money.ts';
  */
 export const enrolmentMessages = {
   required: 'Il campo non può essere vuoto!',
-    changed: 'L’iscrizione è stata modificata da un altro operatore: ricarica la pagina e riprova.',
-    exportRunning: 'È in corso un invio a MyPay per questo bando: le ore si potranno azzerare quando sarà terminato.',
-    resetRunning: 'È già in corso l’azzeramento delle ore di questo bando: attendi che termini.',
-    resetFailed: 'L’azzeramento delle ore non è riuscito: riprova.',
-    alreadyEnrolled: 'L’utente è già iscritto a questo bando.',
-    archivedCall: 'Il bando è archiviato: non è possibile modificarne le iscrizioni.',
-    userNotFound: 'L’utente selezionato non è presente.',
-    onlyValidatedDelete: 'Si può cancellare solo un’iscrizione approvata.',
-    iseeAbove: 'Inserisci un valore ISEE valido, ad esempio 10.000,50.',
-    confirmed: 'Il filtro “confermati” deve valere true o false.',
-    sort: 'Ordinamento non valido: usa ranking, -ranking, isee o -isee.',
-    pageSize: 'Il numero di righe per pagina deve essere 10, 25 o 50.',
-    stateCode: 'Il codice di stato deve essere 0, 2, 3 o 4.',
-    weeklyHour: 'Inserisci un numero di ore (o corse) maggiore di zero e fino a 168, con al massimo due decimali.',
-    rankingScore: 'Il punteggio deve essere un numero intero.',
-    noFile: 'Nessun file caricato',
-    unsupportedFile: 'Carica un file con un formato supportato',
-    fileTooLarge: 'Il file è troppo grande: la dimensione massima è 2 MB.',
-    notCsv: 'Il file non è un CSV leggibile: {reason}',
-    binaryFile: 'Il file non è un CSV: contiene dati binari (ad esempio è un foglio Excel .xlsx o un PDF). In Excel usa «Salva con nome» e scegli il formato «CSV UTF-8».',
-    missingColumns: 'Le colonne del file non sono quelle del template. Attese: {expected}. Trovate: {found}. Mancano: {missing}.',
-    noColumns: 'nessuna (il file è vuoto)',
-    tooManyRows: 'Il file ha troppe righe: al massimo {max}.',
-    rowFiscalCode: 'Riga {line}: il codice fiscale “{value}” non è valido.',
-    rowUnknownCitizen: 'Riga {line}: il codice fiscale {value} non appartiene a un cittadino registrato: crea prima l’utente.',
-    rowDuplicate: 'Riga {line}: il codice fiscale {value} compare già alla riga {first}.',
-    rowScore: 'Riga {line}: il punteggio “{value}” non è un numero intero.',
-    rowHours: 'Riga {line}: le ore settimanali “{value}” non sono un numero valido (maggiore di zero, fino a 168, al massimo due decimali).',
-    rowIseeValue: 'Riga {line}: il valore ISEE “{value}” non è un importo valido.',
-    rowIseeYear: 'Riga {line}: l’anno ISEE “{value}” non è valido.',
-    rowIseeIncomplete: 'Riga {line}: per l’ISEE servono sia il valore sia l’anno.',
-    rowFormula: 'Riga {line}: il cognome o il nome “{value}” non può iniziare con =, +, -, @, una tabulazione o un a capo.',
-    previewRequired: 'Manca l’anteprima da applicare: carica il file e premi «Anteprima».',
-    previewNotFound: 'Anteprima non trovata: carica di nuovo il file e premi «Anteprima».',
-    previewExpired: 'L’anteprima è scaduta: carica di nuovo il file e premi «Anteprima».',
-    previewStale: 'Le iscrizioni del bando sono cambiate dopo l’anteprima: carica di nuovo il file per vedere una nuova anteprima.',
-    importRunning: 'È già in corso un’importazione per questo bando: attendi che termini.',
-    importExportRunning: 'È in corso un invio a MyPay per questo bando: l’importazione si potrà applicare quando sarà terminato.',
-    importFailed: 'L’importazione non è riuscita: carica di nuovo il file per vedere cosa resta da applicare.',
+  changed: 'L’iscrizione è stata modificata da un altro operatore: ricarica la pagina e riprova.',
+  exportRunning: 'È in corso un invio a MyPay per questo bando: le ore si potranno azzerare quando sarà terminato.',
+  resetRunning: 'È già in corso l’azzeramento delle ore di questo bando: attendi che termini.',
+  resetFailed: 'L’azzeramento delle ore non è riuscito: riprova.',
+  alreadyEnrolled: 'L’utente è già iscritto a questo bando.',
+  archivedCall: 'Il bando è archiviato: non è possibile modificarne le iscrizioni.',
+  userNotFound: 'L’utente selezionato non è presente.',
+  onlyValidatedDelete: 'Si può cancellare solo un’iscrizione approvata.',
+  iseeAbove: 'Inserisci un valore ISEE valido, ad esempio 10.000,50.',
+  confirmed: 'Il filtro “confermati” deve valere true o false.',
+  sort: 'Ordinamento non valido: usa ranking, -ranking, isee o -isee.',
+  pageSize: 'Il numero di righe per pagina deve essere 10, 25 o 50.',
+  stateCode: 'Il codice di stato deve essere 0, 2, 3 o 4.',
+  weeklyHour: 'Inserisci un numero di ore (o corse) maggiore di zero e fino a 168, con al massimo due decimali.',
+  rankingScore: 'Il punteggio deve essere un numero intero.',
+  noFile: 'Nessun file caricato',
+  unsupportedFile: 'Carica un file con un formato supportato',
+  fileTooLarge: 'Il file è troppo grande: la dimensione massima è 2 MB.',
+  notCsv: 'Il file non è un CSV leggibile: {reason}',
+  binaryFile:
+    'Il file non è un CSV: contiene dati binari (ad esempio è un foglio Excel .xlsx o un PDF). In Excel usa «Salva con nome» e scegli il formato «CSV UTF-8».',
+  missingColumns:
+    'Le colonne del file non sono quelle del template. Attese: {expected}. Trovate: {found}. Mancano: {missing}.',
+  noColumns: 'nessuna (il file è vuoto)',
+  tooManyRows: 'Il file ha troppe righe: al massimo {max}.',
+  rowFiscalCode: 'Riga {line}: il codice fiscale “{value}” non è valido.',
+  rowUnknownCitizen:
+    'Riga {line}: il codice fiscale {value} non appartiene a un cittadino registrato: crea prima l’utente.',
+  rowDuplicate: 'Riga {line}: il codice fiscale {value} compare già alla riga {first}.',
+  rowScore: 'Riga {line}: il punteggio “{value}” non è un numero intero.',
+  rowHours:
+    'Riga {line}: le ore settimanali “{value}” non sono un numero valido (maggiore di zero, fino a 168, al massimo due decimali).',
+  rowIseeValue: 'Riga {line}: il valore ISEE “{value}” non è un importo valido.',
+  rowIseeYear: 'Riga {line}: l’anno ISEE “{value}” non è valido.',
+  rowIseeIncomplete: 'Riga {line}: per l’ISEE servono sia il valore sia l’anno.',
+  rowFormula:
+    'Riga {line}: il cognome o il nome “{value}” non può iniziare con =, +, -, @, una tabulazione o un a capo.',
+  previewRequired: 'Manca l’anteprima da applicare: carica il file e premi «Anteprima».',
+  previewNotFound: 'Anteprima non trovata: carica di nuovo il file e premi «Anteprima».',
+  previewExpired: 'L’anteprima è scaduta: carica di nuovo il file e premi «Anteprima».',
+  previewStale:
+    'Le iscrizioni del bando sono cambiate dopo l’anteprima: carica di nuovo il file per vedere una nuova anteprima.',
+  importRunning: 'È già in corso un’importazione per questo bando: attendi che termini.',
+  importExportRunning:
+    'È in corso un invio a MyPay per questo bando: l’importazione si potrà applicare quando sarà terminato.',
+  importFailed: 'L’importazione non è riuscita: carica di nuovo il file per vedere cosa resta da applicare.',
 } as const;
 
 /**
@@ -64,7 +71,15 @@ export const enrolmentSorts = ['ranking', '-ranking', 'isee', '-isee'] as const;
 export type EnrolmentSort = (typeof enrolmentSorts)[number];
 
 /** The one CSV format (design §4): template, import and export. */
-export const ENROLMENT_CSV_COLUMNS = ['codiceFiscale', 'cognome', 'nome', 'punteggio', 'oreSettimanali', 'valoreIsee', 'annoIsee'] as const;
+export const ENROLMENT_CSV_COLUMNS = [
+  'codiceFiscale',
+  'cognome',
+  'nome',
+  'punteggio',
+  'oreSettimanali',
+  'valoreIsee',
+  'annoIsee',
+] as const;
 /** The content types a browser sends for a .csv file: text/csv, and Windows' Excel association. */
 export const ENROLMENT_CSV_CONTENT_TYPES = ['text/csv', 'application/vnd.ms-excel'] as const;
 /** Rows an import may carry (a call of 5,000 subscriptions, with room to spare). */
@@ -98,7 +113,9 @@ export const enrolmentListQuerySchema = z.object({
   /** Euro, Italian format; becomes cents. */
   iseeAbove: preprocess(
     emptyToUndefined,
-    z.pipe(z.optional(z.string()), z.transform((text, ctx) => {
+    z.pipe(
+      z.optional(z.string()),
+      z.transform((text, ctx) => {
         if (text === undefined) return undefined;
         const cents = parseEuroToCents(text);
         if (Number.isNaN(cents)) {
@@ -106,14 +123,22 @@ export const enrolmentListQuerySchema = z.object({
           return z.NEVER;
         }
         return cents;
-      })),
+      }),
+    ),
   ),
-  confirmed: z.pipe(preprocess(emptyToUndefined, z.optional(z.enum(['true', 'false'], { error: enrolmentMessages.confirmed }))), z.transform((v) => v === 'true')),
+  confirmed: z.pipe(
+    preprocess(emptyToUndefined, z.optional(z.enum(['true', 'false'], { error: enrolmentMessages.confirmed }))),
+    z.transform((v) => v === 'true'),
+  ),
   sort: preprocess(emptyToUndefined, z._default(z.enum(enrolmentSorts, { error: enrolmentMessages.sort }), 'ranking')),
   limit: preprocess(
     emptyToUndefined,
-    z._default(z.coerce
-      .number({ error: enrolmentMessages.pageSize }).check(z.refine((n) => (ENROLMENT_PAGE_SIZES as readonly number[]).includes(n), enrolmentMessages.pageSize)), ENROLMENT_DEFAULT_PAGE_SIZE),
+    z._default(
+      z.coerce
+        .number({ error: enrolmentMessages.pageSize })
+        .check(z.refine((n) => (ENROLMENT_PAGE_SIZES as readonly number[]).includes(n), enrolmentMessages.pageSize)),
+      ENROLMENT_DEFAULT_PAGE_SIZE,
+    ),
   ),
   cursor: z.optional(z.string().check(z.maxLength(2000))),
 });
@@ -132,7 +157,9 @@ export const enrolmentRowSchema = z.object({
   firstName: z.string(),
   lastName: z.string(),
   /** The user's latest ISEE whatever its state; year 1900 reads 'Errore ISEE'. */
-  isee: z.nullable(z.object({ valueCents: z.number().check(z.int()), year: z.number().check(z.int()), state: z.string() })),
+  isee: z.nullable(
+    z.object({ valueCents: z.number().check(z.int()), year: z.number().check(z.int()), state: z.string() }),
+  ),
   /** The current month's fee (Europe/Rome); null while no hours are set. */
   fee: z.nullable(z.object({ kind: z.enum(feeKinds), amountCents: z.number().check(z.int()) })),
   /** Red border: VALIDATED or ADDED and the latest ISEE's year is not the call's (or there is none). */
@@ -144,20 +171,32 @@ export const enrolmentRowSchema = z.object({
 });
 export type EnrolmentRow = z.output<typeof enrolmentRowSchema>;
 
-export const enrolmentPageSchema = z.object({ items: z.array(enrolmentRowSchema), nextCursor: z.nullable(z.string()), total: z.number().check(z.int()) });
+export const enrolmentPageSchema = z.object({
+  items: z.array(enrolmentRowSchema),
+  nextCursor: z.nullable(z.string()),
+  total: z.number().check(z.int()),
+});
 export type EnrolmentPage = z.output<typeof enrolmentPageSchema>;
 
-export const enrolUserSchema = z.object({ userId: z.string({ error: enrolmentMessages.required }).check(z.trim(), z.minLength(1, enrolmentMessages.required), z.maxLength(64)) });
+export const enrolUserSchema = z.object({
+  userId: z
+    .string({ error: enrolmentMessages.required })
+    .check(z.trim(), z.minLength(1, enrolmentMessages.required), z.maxLength(64)),
+});
 export type EnrolUserInput = z.output<typeof enrolUserSchema>;
 
 /** Weekly hours (or rides): > 0, ≤ 168, at most two decimals; "12,5" is accepted as 12.5. */
 export const weeklyHourSchema = preprocess(
   (value) => (value === '' || value === null || value === undefined ? undefined : parseDecimal(value)),
   // zod's number refuses NaN (text that is not a number) as a wrong type: that is the hours message, not 'required'.
-  z.number({ error: (issue) => (issue.input === undefined ? enrolmentMessages.required : enrolmentMessages.weeklyHour) }).check(
-    z.refine((n) => n > 0 && n <= MAX_WEEKLY_HOURS, enrolmentMessages.weeklyHour),
-    z.refine(hasAtMostTwoDecimals, enrolmentMessages.weeklyHour),
-  ),
+  z
+    .number({
+      error: (issue) => (issue.input === undefined ? enrolmentMessages.required : enrolmentMessages.weeklyHour),
+    })
+    .check(
+      z.refine((n) => n > 0 && n <= MAX_WEEKLY_HOURS, enrolmentMessages.weeklyHour),
+      z.refine(hasAtMostTwoDecimals, enrolmentMessages.weeklyHour),
+    ),
 );
 
 const dataUpdateSchema = z.optional(z.string().check(z.maxLength(40)));
@@ -179,7 +218,11 @@ export const rankingScoreSchema = preprocess(
     if (typeof value === 'string') return /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
     return value;
   },
-  z.number({ error: (issue) => (issue.input === undefined ? enrolmentMessages.required : enrolmentMessages.rankingScore) }).check(z.refine((n) => Number.isInteger(n) && Math.abs(n) <= MAX_RANKING_SCORE, enrolmentMessages.rankingScore)),
+  z
+    .number({
+      error: (issue) => (issue.input === undefined ? enrolmentMessages.required : enrolmentMessages.rankingScore),
+    })
+    .check(z.refine((n) => Number.isInteger(n) && Math.abs(n) <= MAX_RANKING_SCORE, enrolmentMessages.rankingScore)),
 );
 
 export const rankEnrolmentSchema = z.object({ rankingScore: rankingScoreSchema, dataUpdate: dataUpdateSchema });
@@ -196,7 +239,9 @@ export const csvFileSchema = z.object({ fileName: z.string(), content: z.string(
 export type CsvFile = z.output<typeof csvFileSchema>;
 
 export const importEnrolmentsSchema = z.object({
-  fileContentBase64: z.string({ error: enrolmentMessages.noFile }).check(z.maxLength(MAX_IMPORT_BODY_BYTES, enrolmentMessages.fileTooLarge)),
+  fileContentBase64: z
+    .string({ error: enrolmentMessages.noFile })
+    .check(z.maxLength(MAX_IMPORT_BODY_BYTES, enrolmentMessages.fileTooLarge)),
   contentType: z.string({ error: enrolmentMessages.unsupportedFile }).check(z.maxLength(200)),
   updateIsees: z._default(z.boolean(), false),
   removeOldSubscriptions: z._default(z.boolean(), false),
@@ -221,23 +266,28 @@ export const importPreviewSchema = z.object({
   update: z.array(importRowSchema),
   remove: z.array(importRowSchema),
   unchanged: z.number().check(z.int()),
-  rejected: z.array(z.object({ line: z.number().check(z.int()), fiscalCode: z.nullable(z.string()), reason: z.string() })),
+  rejected: z.array(
+    z.object({ line: z.number().check(z.int()), fiscalCode: z.nullable(z.string()), reason: z.string() }),
+  ),
   /** Rows of registered citizens whose names in the file differ from the registry's (the registry's are kept). */
-  differentNames: z.array(z.object({ line: z.number().check(z.int()), fiscalCode: z.string(), inFile: z.string(), registered: z.string() })),
+  differentNames: z.array(
+    z.object({ line: z.number().check(z.int()), fiscalCode: z.string(), inFile: z.string(), registered: z.string() }),
+  ),
   applied: z.boolean(),
   /** The stored plan of this preview: 'Applica' sends it back (POST …/import/apply), and exactly that is applied. */
   previewId: z.nullable(z.string()),
 });
 export type ImportPreview = z.output<typeof importPreviewSchema>;
 
-
 /** 'Applica': the preview the operator saw, by its id. */
 export const applyImportSchema = z.object({
-  previewId: z.string({ error: enrolmentMessages.previewRequired }).check(
-    z.trim(),
-    z.minLength(1, enrolmentMessages.previewRequired),
-    z.maxLength(100, enrolmentMessages.previewNotFound),
-  ),
+  previewId: z
+    .string({ error: enrolmentMessages.previewRequired })
+    .check(
+      z.trim(),
+      z.minLength(1, enrolmentMessages.previewRequired),
+      z.maxLength(100, enrolmentMessages.previewNotFound),
+    ),
 });
 export type ApplyImportInput = z.output<typeof applyImportSchema>;
 
@@ -245,7 +295,14 @@ export type ApplyImportInput = z.output<typeof applyImportSchema>;
 export const importStatusSchema = z.extend(jobStatusSchema, {
   isRunning: z.boolean(),
   /** What the applied preview holds. */
-  summary: z.nullable(z.object({ add: z.number().check(z.int()), update: z.number().check(z.int()), remove: z.number().check(z.int()), rejected: z.number().check(z.int()) })),
+  summary: z.nullable(
+    z.object({
+      add: z.number().check(z.int()),
+      update: z.number().check(z.int()),
+      remove: z.number().check(z.int()),
+      rejected: z.number().check(z.int()),
+    }),
+  ),
 });
 export type ImportStatus = z.output<typeof importStatusSchema>;
 export const IMPORT_POLL_MS = 1000;

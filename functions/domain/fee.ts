@@ -51,8 +51,10 @@ export const iseeForMonth = <T extends FeeIsee>(isee: T | null | undefined, year
  * 3000 € or less (calls-citizens-roles.md §4: the latest ISEE's value, whatever its review state; the export
  * then bills what the fee counts).
  */
-export const singlePaymentAllowed = (subscriptionState: string, newestIsee: Pick<FeeIsee, 'valueCents'> | null | undefined): boolean =>
-  subscriptionState === 'VALIDATED' && !!newestIsee && !isExemptIsee(newestIsee);
+export const singlePaymentAllowed = (
+  subscriptionState: string,
+  newestIsee: Pick<FeeIsee, 'valueCents'> | null | undefined,
+): boolean => subscriptionState === 'VALIDATED' && !!newestIsee && !isExemptIsee(newestIsee);
 
 export interface FeeInput {
   /** The citizen's newest ISEE (any state: only a VALIDATED one valid for the month counts); null when there is none. */
@@ -103,7 +105,8 @@ export function monthlyFee(input: FeeInput): Fee {
   if (!band) return { kind: 'NO_BAND', amountCents: 0 };
   // The hourly quota in ten-thousandths of a cent (percent in hundredths × cost in cents), hours in
   // hundredths: amount = quota × hours × days / (10,000 × 100 × 7), rounded half up.
-  const quota = BigInt(band.percent === null ? 10_000 : Math.round(band.percent * 100)) * BigInt(toCents(band.fixedCost));
+  const quota =
+    BigInt(band.percent === null ? 10_000 : Math.round(band.percent * 100)) * BigInt(toCents(band.fixedCost));
   const numerator = quota * BigInt(Math.round(input.weeklyHours * 100)) * BigInt(daysInMonth(input.year, input.month));
   const amountCents = Number((numerator + 3_500_000n) / 7_000_000n);
   return { kind: 'DUE', band, quotaCents: toCents(hourlyQuota(band)), amountCents };

@@ -24,7 +24,9 @@ export type UploadPurpose = (typeof uploadPurposes)[number];
 export const uploadRequestSchema = z.object({
   purpose: z.enum(uploadPurposes),
   fileName: z.string().check(z.trim(), z.minLength(1, fileMessages.missing), z.maxLength(200)),
-  contentType: z.string().check(z.refine((type) => (ACCEPTED_TYPES as readonly string[]).includes(type), fileMessages.unsupported)),
+  contentType: z
+    .string()
+    .check(z.refine((type) => (ACCEPTED_TYPES as readonly string[]).includes(type), fileMessages.unsupported)),
   size: z.number().check(z.int(), z.gte(1, fileMessages.empty), z.lte(MAX_FILE_BYTES, fileMessages.tooLarge)),
 });
 export type UploadRequest = z.output<typeof uploadRequestSchema>;
@@ -52,7 +54,8 @@ export const uploadedFileSchema = z.object({
   name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
 });
 
-export const isAcceptedType = (type: string | undefined): boolean => !!type && (ACCEPTED_TYPES as readonly string[]).includes(type);
+export const isAcceptedType = (type: string | undefined): boolean =>
+  !!type && (ACCEPTED_TYPES as readonly string[]).includes(type);
 
 /** A file kept in the documents bucket, as the table records it (the key never leaves the API). */
 export interface KeptFile extends StoredFile {

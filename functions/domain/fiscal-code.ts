@@ -6,7 +6,8 @@
  * other. Homocodic codes replace digits with the letters L M N P Q R S T U V (0–9).
  */
 export const FISCAL_CODE_MONTH_LETTERS = 'ABCDEHLMPRST';
-export const fiscalCodePattern = /^[A-Z]{6}[0-9LMNPQRSTUV]{2}[ABCDEHLMPRST][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z]$/;
+export const fiscalCodePattern =
+  /^[A-Z]{6}[0-9LMNPQRSTUV]{2}[ABCDEHLMPRST][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z]$/;
 
 // Values of the characters in odd positions (1st, 3rd, ...): digits and letters share one table.
 const ODD = [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23];

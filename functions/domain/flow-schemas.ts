@@ -5,22 +5,16 @@ import { skippedSchema } from './payments.ts';
 /** The flows' API payloads, apart from their rules (flows.ts), which the MyPay export's task applies without zod. */
 
 export const exportRequestSchema = z.object({
-  mese: z.coerce.number({ error: 'Il mese non è valido.' }).check(
-    z.int('Il mese non è valido.'),
-    z.gte(1, 'Il mese non è valido.'),
-    z.lte(12, 'Il mese non è valido.'),
-  ),
-  anno: z.coerce.number({ error: 'L’anno non è valido.' }).check(
-    z.int('L’anno non è valido.'),
-    z.gte(2000, 'L’anno non è valido.'),
-    z.lte(2100, 'L’anno non è valido.'),
-  ),
+  mese: z.coerce
+    .number({ error: 'Il mese non è valido.' })
+    .check(z.int('Il mese non è valido.'), z.gte(1, 'Il mese non è valido.'), z.lte(12, 'Il mese non è valido.')),
+  anno: z.coerce
+    .number({ error: 'L’anno non è valido.' })
+    .check(z.int('L’anno non è valido.'), z.gte(2000, 'L’anno non è valido.'), z.lte(2100, 'L’anno non è valido.')),
   /** The single-payment button of the enrolment table sends one citizen's position only. */
-  fiscalCode: z.optional(z.string().check(
-    z.trim(),
-    z.toUpperCase(),
-    z.regex(/^[A-Z0-9]{16}$/, 'Il codice fiscale non è valido.'),
-  )),
+  fiscalCode: z.optional(
+    z.string().check(z.trim(), z.toUpperCase(), z.regex(/^[A-Z0-9]{16}$/, 'Il codice fiscale non è valido.')),
+  ),
 });
 export type ExportRequest = z.output<typeof exportRequestSchema>;
 
@@ -62,4 +56,7 @@ export const flowListQuerySchema = z.object({
   cursor: z.optional(z.string().check(z.maxLength(2000))),
 });
 
-export const flowFileParamsSchema = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)), kind: z.enum(flowFileKinds) });
+export const flowFileParamsSchema = z.object({
+  id: z.string().check(z.minLength(1), z.maxLength(64)),
+  kind: z.enum(flowFileKinds),
+});

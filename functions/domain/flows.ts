@@ -51,7 +51,8 @@ export const flowStepLabels: Record<FlowStep, string> = {
 };
 
 /** A flow is running while the workflow still has work to do on it (a suspended one waits for 'Rielabora'). */
-export const isFlowRunning = (flow: { step: FlowStep }) => flow.step !== 'COMPLETATO' && flow.step !== 'ERRORE' && flow.step !== 'SOSPESO';
+export const isFlowRunning = (flow: { step: FlowStep }) =>
+  flow.step !== 'COMPLETATO' && flow.step !== 'ERRORE' && flow.step !== 'SOSPESO';
 
 /**
  * 'Rielabora': a flow that stopped on an error starts again from where it stopped (every step skips what
@@ -63,7 +64,13 @@ export function assertRestartable(flow: { step: FlowStep }): void {
 }
 
 /** The states the portal itself gives a flow (any other `stato` is MyPay's failure: mypayFailureReason). */
-const PORTAL_STATES: ReadonlySet<string> = new Set(['IN_PREPARAZIONE', 'LOAD_IMPORT', 'IMPORT_IN_ELAB', 'IMPORT_ESEGUITO', 'IMPORT_ERROR_SL']);
+const PORTAL_STATES: ReadonlySet<string> = new Set([
+  'IN_PREPARAZIONE',
+  'LOAD_IMPORT',
+  'IMPORT_IN_ELAB',
+  'IMPORT_ESEGUITO',
+  'IMPORT_ERROR_SL',
+]);
 /** MyPay failed the import or refused the request: the file must go again, with a new token, name and IUF. */
 export const isMyPayFailure = (stato: string) => !PORTAL_STATES.has(stato);
 
@@ -162,8 +169,10 @@ export const flowMessages = {
   exportRunning: 'È già in corso un invio a MyPay per questo bando: attendi che finisca.',
   nothingToSend: 'Nessuna posizione da inviare per questo mese.',
   allHeldBack: 'Nessuna posizione inviata: le posizioni del mese sono trattenute per i dati da correggere.',
-  stillWaiting: 'MyPay sta ancora elaborando il flusso: «Rielabora» ne verifica di nuovo l’esito (il file non viene inviato di nuovo).',
-  executionStopped: 'L’invio si è interrotto prima di finire (tempo massimo superato o esecuzione fermata): «Rielabora» lo riprende da dove si era fermato.',
+  stillWaiting:
+    'MyPay sta ancora elaborando il flusso: «Rielabora» ne verifica di nuovo l’esito (il file non viene inviato di nuovo).',
+  executionStopped:
+    'L’invio si è interrotto prima di finire (tempo massimo superato o esecuzione fermata): «Rielabora» lo riprende da dove si era fermato.',
   restarted: 'Rielaborazione avvenuta con successo.',
   restartFailed: 'Errore nella rielaborazione, riprova.',
 } as const;

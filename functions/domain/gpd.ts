@@ -22,14 +22,17 @@ export const MAX_IUV_BASE = 9_999_999_999_999;
  * the portal keeps it, so an IUV is never given twice, not even to a position restored after a cancellation.
  */
 export function gpdIuv(segregationCode: string, sequence: number): string {
-  if (!SEGREGATION_CODE.test(segregationCode)) throw new RangeError(`codice di segregazione non valido: "${segregationCode}" (2 cifre)`);
-  if (!Number.isSafeInteger(sequence) || sequence < 1 || sequence > MAX_IUV_BASE) throw new RangeError(`progressivo IUV fuori intervallo: ${sequence}`);
+  if (!SEGREGATION_CODE.test(segregationCode))
+    throw new RangeError(`codice di segregazione non valido: "${segregationCode}" (2 cifre)`);
+  if (!Number.isSafeInteger(sequence) || sequence < 1 || sequence > MAX_IUV_BASE)
+    throw new RangeError(`progressivo IUV fuori intervallo: ${sequence}`);
   const first15 = segregationCode + String(sequence).padStart(13, '0');
   return first15 + checkDigits(`3${first15}`);
 }
 
 /** Whether an IUV is one of this council's GPD IUVs: aux digit 3, its segregation code, right check digits. */
-export const isCouncilIuv = (iuv: string, segregationCode: string): boolean => isValidIuv(iuv) && iuv.startsWith(segregationCode);
+export const isCouncilIuv = (iuv: string, segregationCode: string): boolean =>
+  isValidIuv(iuv) && iuv.startsWith(segregationCode);
 
 /** The notice number (NAV, "codice avviso") of a GPD IUV: "3" + IUV, 18 digits. */
 export const gpdNoticeNumber = (iuv: string): string => navOfIuv(iuv);
@@ -57,9 +60,12 @@ export function iudOfIupd(iupd: string): { iud: string; revision: number } | nul
  * cents>` (pagoPA's notice guidelines; pagopa-print-payment-notice-generator builds the same string).
  */
 export function pagoPaQrText(notice: { noticeNumber: string; fiscalCode: string; amountCents: number }): string {
-  if (!/^[0-9]{18}$/.test(notice.noticeNumber)) throw new RangeError(`codice avviso non valido: "${notice.noticeNumber}" (18 cifre)`);
-  if (!COUNCIL_FISCAL_CODE.test(notice.fiscalCode)) throw new RangeError(`codice fiscale dell'ente non valido: "${notice.fiscalCode}" (11 cifre)`);
-  if (!Number.isSafeInteger(notice.amountCents) || notice.amountCents < 1) throw new RangeError(`importo non valido: ${notice.amountCents}`);
+  if (!/^[0-9]{18}$/.test(notice.noticeNumber))
+    throw new RangeError(`codice avviso non valido: "${notice.noticeNumber}" (18 cifre)`);
+  if (!COUNCIL_FISCAL_CODE.test(notice.fiscalCode))
+    throw new RangeError(`codice fiscale dell'ente non valido: "${notice.fiscalCode}" (11 cifre)`);
+  if (!Number.isSafeInteger(notice.amountCents) || notice.amountCents < 1)
+    throw new RangeError(`importo non valido: ${notice.amountCents}`);
   return `PAGOPA|002|${notice.noticeNumber}|${notice.fiscalCode}|${notice.amountCents}`;
 }
 
@@ -67,13 +73,29 @@ export function pagoPaQrText(notice: { noticeNumber: string; fiscalCode: string;
 export const printedNoticeNumber = (noticeNumber: string): string => noticeNumber.replace(/(\d{4})(?=\d)/g, '$1 ');
 
 /** GPD's states of a debt position (DebtPositionStatus.java). */
-export const GPD_STATUSES = ['DRAFT', 'PUBLISHED', 'VALID', 'INVALID', 'EXPIRED', 'PARTIALLY_PAID', 'PAID', 'REPORTED'] as const;
+export const GPD_STATUSES = [
+  'DRAFT',
+  'PUBLISHED',
+  'VALID',
+  'INVALID',
+  'EXPIRED',
+  'PARTIALLY_PAID',
+  'PAID',
+  'REPORTED',
+] as const;
 export type GpdStatus = (typeof GPD_STATUSES)[number];
 
 /** DebtPositionStatus.getPaymentPosNotUpdatableStatus: PUT answers 409 in these. */
 export const GPD_NOT_UPDATABLE: readonly GpdStatus[] = ['INVALID', 'PARTIALLY_PAID', 'PAID', 'REPORTED'];
 /** getPaymentPosNotInvalidableStatus: invalidate answers 409 in these. */
-export const GPD_NOT_INVALIDABLE: readonly GpdStatus[] = ['DRAFT', 'INVALID', 'EXPIRED', 'PARTIALLY_PAID', 'PAID', 'REPORTED'];
+export const GPD_NOT_INVALIDABLE: readonly GpdStatus[] = [
+  'DRAFT',
+  'INVALID',
+  'EXPIRED',
+  'PARTIALLY_PAID',
+  'PAID',
+  'REPORTED',
+];
 /** getPaymentPosPayableStatus: what a citizen can pay. */
 export const GPD_PAYABLE: readonly GpdStatus[] = ['VALID', 'PARTIALLY_PAID'];
 
@@ -86,7 +108,11 @@ export const GPD_PAYABLE: readonly GpdStatus[] = ['VALID', 'PARTIALLY_PAID'];
  * - PAID, REPORTED: paid (REPORTED: the PSP's reconciliation flow arrived too).
  * - PARTIALLY_PAID: a position of one payment option cannot be partly paid: an operator must look.
  */
-export function portalStateOfGpd(status: GpdStatus): { state: Extract<PositionState, 'open' | 'paid' | 'cancelled' | 'to-reconcile'>; payable: boolean; republish: boolean } {
+export function portalStateOfGpd(status: GpdStatus): {
+  state: Extract<PositionState, 'open' | 'paid' | 'cancelled' | 'to-reconcile'>;
+  payable: boolean;
+  republish: boolean;
+} {
   switch (status) {
     case 'DRAFT':
       return { state: 'open', payable: false, republish: true };
@@ -154,7 +180,14 @@ export interface GpdPaymentPosition {
     description: string;
     isPartialPayment: boolean;
     dueDate: string;
-    transfer: { idTransfer: '1'; amount: number; organizationFiscalCode: string; remittanceInformation: string; category: string; iban: string }[];
+    transfer: {
+      idTransfer: '1';
+      amount: number;
+      organizationFiscalCode: string;
+      remittanceInformation: string;
+      category: string;
+      iban: string;
+    }[];
   }[];
 }
 
@@ -168,7 +201,11 @@ export function gpdDueDate(day: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new RangeError(`data non valida: "${day}"`);
   // 23:59:59 in Rome is 21:59:59 (summer) or 22:59:59 (winter) UTC: take the offset of that day.
   const noonUtc = new Date(`${day}T12:00:00Z`);
-  const romeNoon = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Rome', hour: '2-digit', hourCycle: 'h23' }).format(noonUtc);
+  const romeNoon = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/Rome',
+    hour: '2-digit',
+    hourCycle: 'h23',
+  }).format(noonUtc);
   const offsetHours = Number(romeNoon) - 12;
   const end = new Date(Date.parse(`${day}T23:59:59Z`) - offsetHours * 3600_000);
   return end.toISOString().slice(0, 19);
@@ -180,7 +217,8 @@ export function gpdDueDate(day: string): string {
  * at once: VALID) and switchToExpired false (the position stays payable after its due date, as on MyPay).
  */
 export function gpdPaymentPosition(input: GpdPositionInput, creditor: GpdCreditor): GpdPaymentPosition {
-  if (!Number.isSafeInteger(input.amountCents) || input.amountCents < 1) throw new RangeError(`importo non valido: ${input.amountCents}`);
+  if (!Number.isSafeInteger(input.amountCents) || input.amountCents < 1)
+    throw new RangeError(`importo non valido: ${input.amountCents}`);
   if (!isValidIuv(input.iuv)) throw new RangeError(`IUV non valido: "${input.iuv}"`);
   const description = cut(input.description);
   return {
@@ -200,7 +238,16 @@ export function gpdPaymentPosition(input: GpdPositionInput, creditor: GpdCredito
         description,
         isPartialPayment: false,
         dueDate: gpdDueDate(input.dueDay),
-        transfer: [{ idTransfer: '1', amount: input.amountCents, organizationFiscalCode: creditor.fiscalCode, remittanceInformation: description, category: creditor.taxonomyCode, iban: creditor.iban.replace(/\s+/g, '').toUpperCase() }],
+        transfer: [
+          {
+            idTransfer: '1',
+            amount: input.amountCents,
+            organizationFiscalCode: creditor.fiscalCode,
+            remittanceInformation: description,
+            category: creditor.taxonomyCode,
+            iban: creditor.iban.replace(/\s+/g, '').toUpperCase(),
+          },
+        ],
       },
     ],
   };
@@ -217,7 +264,13 @@ export function sameGpdPosition(
 ): boolean {
   const a = sent.paymentOption[0]!;
   const b = held.paymentOption?.[0];
-  return held.iupd === sent.iupd && held.paymentOption?.length === 1 && b?.iuv === a.iuv && b.amount === a.amount && (b.dueDate ?? '').slice(0, 19) === a.dueDate;
+  return (
+    held.iupd === sent.iupd &&
+    held.paymentOption?.length === 1 &&
+    b?.iuv === a.iuv &&
+    b.amount === a.amount &&
+    (b.dueDate ?? '').slice(0, 19) === a.dueDate
+  );
 }
 
 /**
@@ -225,7 +278,10 @@ export function sameGpdPosition(
  * refused, or null. They are checked where the council configures them, so a wrong one never reaches pagoPA.
  */
 export const gpdSettingProblems = {
-  segregationCode: (value: string): string | null => (SEGREGATION_CODE.test(value) ? null : `il codice di segregazione deve essere di 2 cifre (quello assegnato da pagoPA all'ente), non "${value}"`),
+  segregationCode: (value: string): string | null =>
+    SEGREGATION_CODE.test(value)
+      ? null
+      : `il codice di segregazione deve essere di 2 cifre (quello assegnato da pagoPA all'ente), non "${value}"`,
   /** A legal person's fiscal code: 11 digits whose last is the check digit of the first ten (the partita IVA's rule). */
   fiscalCode(value: string): string | null {
     if (!COUNCIL_FISCAL_CODE.test(value)) return `il codice fiscale dell'ente deve essere di 11 cifre, non "${value}"`;
@@ -233,18 +289,24 @@ export const gpdSettingProblems = {
       const n = Number(digit) * (i % 2 === 1 ? 2 : 1);
       return total + (n > 9 ? n - 9 : n);
     }, 0);
-    return (10 - (sum % 10)) % 10 === Number(value[10]) ? null : `il codice fiscale dell'ente "${value}" ha la cifra di controllo sbagliata`;
+    return (10 - (sum % 10)) % 10 === Number(value[10])
+      ? null
+      : `il codice fiscale dell'ente "${value}" ha la cifra di controllo sbagliata`;
   },
   /** An IBAN (ISO 13616: mod 97 = 1); an Italian one has 27 characters. */
   iban(value: string): string | null {
     const iban = value.replace(/\s+/g, '').toUpperCase();
-    if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(iban)) return `l'IBAN "${value}" non ha la forma di un IBAN (due lettere del paese, due cifre di controllo, il conto)`;
-    if (iban.startsWith('IT') && iban.length !== 27) return `l'IBAN italiano "${value}" deve avere 27 caratteri, ne ha ${iban.length}`;
+    if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(iban))
+      return `l'IBAN "${value}" non ha la forma di un IBAN (due lettere del paese, due cifre di controllo, il conto)`;
+    if (iban.startsWith('IT') && iban.length !== 27)
+      return `l'IBAN italiano "${value}" deve avere 27 caratteri, ne ha ${iban.length}`;
     const digits = (iban.slice(4) + iban.slice(0, 4)).replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
     const remainder = [...digits].reduce((r, d) => (r * 10 + Number(d)) % 97, 0);
     return remainder === 1 ? null : `l'IBAN "${value}" ha le cifre di controllo sbagliate`;
   },
   /** pagoPA's taxonomy code of the transfer (category): 9/ + 7 digits + 2 letters + /, or the code alone. */
   taxonomyCode: (value: string): string | null =>
-    /^(9\/[0-9]{7}[A-Z]{2}\/|[0-9]{7}[A-Z]{2})$/.test(value) ? null : `il codice tassonomico "${value}" non è nella forma 9/0101108TS/ (tassonomia dei servizi di pagamento pagoPA)`,
+    /^(9\/[0-9]{7}[A-Z]{2}\/|[0-9]{7}[A-Z]{2})$/.test(value)
+      ? null
+      : `il codice tassonomico "${value}" non è nella forma 9/0101108TS/ (tassonomia dei servizi di pagamento pagoPA)`,
 };

@@ -25,7 +25,14 @@ export * from './inps-details.ts';
  */
 
 /** ConsultazioneResponseType/Esito: it arrives inside an HTTP 200. */
-export const inpsEsiti = ['OK', 'RICHIESTA_INVALIDA', 'DATI_NON_TROVATI', 'DATABASE_OFFLINE', 'ERRORE_INTERNO', 'RISCONTRO_NON_VALIDO'] as const;
+export const inpsEsiti = [
+  'OK',
+  'RICHIESTA_INVALIDA',
+  'DATI_NON_TROVATI',
+  'DATABASE_OFFLINE',
+  'ERRORE_INTERNO',
+  'RISCONTRO_NON_VALIDO',
+] as const;
 export type InpsEsito = (typeof inpsEsiti)[number];
 
 /** The XSD's PrestazioneDaErogareType (A1.01 … A3.03, Z9.99): which benefit the query is for. */
@@ -121,7 +128,13 @@ export function outcomeOfEsito(esito: InpsEsito, hasOrdinary: boolean): InpsOutc
 /** The adapters' error names (functions/adapters/pdnd.ts, inps-isee.ts) and what they mean. */
 export function outcomeOfError(error: unknown): InpsOutcomeKind | null {
   const name = (error as Error | undefined)?.name;
-  if (name === 'InpsUnavailable' || name === 'InpsMalformed' || name === 'InpsRateLimited' || name === 'PdndUnavailable') return 'RETRY_LATER';
+  if (
+    name === 'InpsUnavailable' ||
+    name === 'InpsMalformed' ||
+    name === 'InpsRateLimited' ||
+    name === 'PdndUnavailable'
+  )
+    return 'RETRY_LATER';
   if (name === 'InpsMisconfigured') return 'MISCONFIGURED';
   if (name === 'InpsRefused' || name === 'PdndRefused') return 'REFUSED';
   return null;
@@ -132,41 +145,50 @@ export const inpsMessages = {
   /** The short notice on /caricamento_ISEE: what the council asks INPS, and why. */
   notice:
     'Il Comune chiede all’INPS, tramite la Piattaforma Digitale Nazionale Dati (PDND), la tua attestazione ISEE valida oggi: valore dell’ISEE, componenti del nucleo familiare, date ed eventuali omissioni o difformità. La usa solo per calcolare le quote dei servizi sociali; ogni richiesta è registrata e la trovi nel tuo profilo.',
-  validated: 'ISEE recuperato da INPS e già accettato: {value} ({dsu} {protocollo}, valida fino al {scadenza}). Puoi iscriverti ai bandi.',
-  review: 'ISEE recuperato da INPS: {value}. L’attestazione riporta omissioni o difformità: il Comune la verificherà prima di accettarla.',
+  validated:
+    'ISEE recuperato da INPS e già accettato: {value} ({dsu} {protocollo}, valida fino al {scadenza}). Puoi iscriverti ai bandi.',
+  review:
+    'ISEE recuperato da INPS: {value}. L’attestazione riporta omissioni o difformità: il Comune la verificherà prima di accettarla.',
   unchanged: 'Il tuo ISEE è già aggiornato: INPS conferma {value} ({dsu} {protocollo}, valida fino al {scadenza}).',
   notFound:
     'INPS non ha un’attestazione ISEE valida oggi per il tuo codice fiscale. Presenta la DSU (sul sito dell’INPS, a un CAF o al Comune) e riprova quando l’attestazione è pronta, oppure carica qui sotto un’attestazione che hai già.',
-  retryLater: 'Il servizio ISEE dell’INPS non è raggiungibile in questo momento. Riprova più tardi oppure carica l’attestazione.',
-  refused: 'Non è stato possibile consultare l’INPS per conto del Comune. Riprova più tardi oppure carica l’attestazione; se il problema continua, contatta il Comune.',
+  retryLater:
+    'Il servizio ISEE dell’INPS non è raggiungibile in questo momento. Riprova più tardi oppure carica l’attestazione.',
+  refused:
+    'Non è stato possibile consultare l’INPS per conto del Comune. Riprova più tardi oppure carica l’attestazione; se il problema continua, contatta il Comune.',
   /** The council's settings do not match INPS's e-service: nothing the citizen can do but upload. */
   councilCheckUnavailable:
     'La verifica dell’ISEE presso l’INPS non è al momento disponibile per il Comune. Puoi caricare qui sotto la tua attestazione ISEE (il PDF rilasciato dall’INPS o dal CAF) indicandone il valore: il Comune la verificherà.',
-  operatorMisconfigured: 'La configurazione del Comune per l’e-service ISEE dell’INPS è da correggere: {reason}. Controlla {check}. Finché non è corretta, nessuna richiesta a INPS può riuscire: l’errore non viene ripetuto.',
+  operatorMisconfigured:
+    'La configurazione del Comune per l’e-service ISEE dell’INPS è da correggere: {reason}. Controlla {check}. Finché non è corretta, nessuna richiesta a INPS può riuscire: l’errore non viene ripetuto.',
   operatorValidated: 'ISEE aggiornato da INPS e accettato: {value} ({dsu} {protocollo}, valida fino al {scadenza}).',
   operatorReview: 'ISEE recuperato da INPS ({value}) con omissioni o difformità: è tra gli ISEE da verificare.',
   operatorUnchanged: 'L’ISEE dell’utente è già quello di INPS: {value} ({dsu} {protocollo}).',
-  operatorNotFound: 'INPS non ha un’attestazione ISEE valida oggi per questo codice fiscale: l’utente deve presentare la DSU o caricare l’attestazione.',
+  operatorNotFound:
+    'INPS non ha un’attestazione ISEE valida oggi per questo codice fiscale: l’utente deve presentare la DSU o caricare l’attestazione.',
   /** The December reminders stop when IO refuses the council (401, 403, a wrong address), not the citizen. */
   remindersStopped:
     'Promemoria ISEE interrotti: l’app IO rifiuta le richieste del portale ({reason}). Va sistemata la configurazione di IO (la chiave del servizio, i permessi e gli indirizzi IP autorizzati nell’Area Riservata di IO, l’indirizzo IO_BASE_URL del portale). Nessun cittadino è stato segnato come privo dell’app IO; avviando di nuovo, i promemoria riprendono da dove si sono fermati.',
-  operatorRefused: 'INPS o PDND hanno rifiutato la richiesta del Comune: controlla la configurazione PDND (clientId, kid, finalità) e l’adesione all’e-service INPS.',
+  operatorRefused:
+    'INPS o PDND hanno rifiutato la richiesta del Comune: controlla la configurazione PDND (clientId, kid, finalità) e l’adesione all’e-service INPS.',
   omissionsReason: 'Omissioni o difformità segnalate da INPS: {list}.',
   noUserFiscalCode: 'L’utente non ha un codice fiscale valido per INPS.',
   checkAgrees: 'Il valore concorda con INPS.',
   checkDiffers: 'Il valore è diverso da quello di INPS.',
   refreshRunning: 'È già in corso un aggiornamento degli ISEE da INPS per questo bando.',
   refreshFailed: 'L’aggiornamento degli ISEE da INPS non è riuscito.',
-  dailyLimit: 'INPS ha raggiunto il limite giornaliero di richieste del Comune: restano {left} iscritti da aggiornare. {resume}',
+  dailyLimit:
+    'INPS ha raggiunto il limite giornaliero di richieste del Comune: restano {left} iscritti da aggiornare. {resume}',
   resumeCall: 'Avvia di nuovo l’aggiornamento domani: riprende da dove si è fermato.',
   resumeNewYear: 'Il recupero riprende domani da dove si è fermato.',
-  dailyEstimate: 'Raggiunta la stima giornaliera di richieste dichiarata nella finalità PDND ({estimate}): restano {left} iscritti da aggiornare. Il recupero riprende domani da dove si è fermato.',
-  outOfTime: 'INPS non ha risposto in tempo. La richiesta è registrata: riprova tra qualche minuto oppure carica l’attestazione.',
+  dailyEstimate:
+    'Raggiunta la stima giornaliera di richieste dichiarata nella finalità PDND ({estimate}): restano {left} iscritti da aggiornare. Il recupero riprende domani da dove si è fermato.',
+  outOfTime:
+    'INPS non ha risposto in tempo. La richiesta è registrata: riprova tra qualche minuto oppure carica l’attestazione.',
   expiryRunning: 'È già in corso il controllo delle scadenze ISEE.',
   expiryFailed: 'Il controllo delle scadenze ISEE non è riuscito.',
   newYearRunning: 'È già in corso il recupero dei nuovi ISEE da INPS.',
 } as const;
-
 
 /** Whether the attestation must go to the operators' review (design §4: omissions or discrepancies). */
 export const needsReview = (attestation: Pick<InpsAttestation, 'omissions' | 'discrepancies'>) =>
@@ -176,7 +198,9 @@ export const needsReview = (attestation: Pick<InpsAttestation, 'omissions' | 'di
 export function reviewReason(attestation: Pick<InpsAttestation, 'omissions' | 'discrepancies'>): string | null {
   if (!needsReview(attestation)) return null;
   const items = [
-    ...attestation.omissions.map((o) => `${omissionLabel(o.type)} (${o.fiscalCode}, controllo del ${italianDay(o.checkedOn)})`),
+    ...attestation.omissions.map(
+      (o) => `${omissionLabel(o.type)} (${o.fiscalCode}, controllo del ${italianDay(o.checkedOn)})`,
+    ),
     ...attestation.discrepancies.map((d) => `${d.type}: ${d.detail} (${d.fiscalCode})`),
   ];
   return fill(inpsMessages.omissionsReason, { list: items.join('; ') });
@@ -192,7 +216,8 @@ export const attestationDsu = (attestation: Pick<InpsAttestation, 'protocolloDSU
     : { protocollo: attestation.protocolloDSU, scadenza: attestation.dataValidita, corrente: false };
 
 /** The year the DSU was presented (the portal's ISEE year). */
-export const dsuYear = (attestation: Pick<InpsAttestation, 'dataPresentazione'>) => Number(attestation.dataPresentazione.slice(0, 4));
+export const dsuYear = (attestation: Pick<InpsAttestation, 'dataPresentazione'>) =>
+  Number(attestation.dataPresentazione.slice(0, 4));
 
 /**
  * What is kept of the household: every member's relation, the fiscal code only of the declarant and of those the
@@ -200,10 +225,24 @@ export const dsuYear = (attestation: Pick<InpsAttestation, 'dataPresentazione'>)
  * (it takes the ISEE value); INPS can be asked again while the DSU is valid. `full` (the council's setting
  * INPS_KEEP_FULL_HOUSEHOLD, when its data-protection officer decides so): every member's names and fiscal code.
  */
-export function keptHousehold(attestation: Pick<InpsAttestation, 'household' | 'codiceFiscaleDichiarante' | 'omissions' | 'discrepancies' | 'otherIndicators'>, full = false) {
+export function keptHousehold(
+  attestation: Pick<
+    InpsAttestation,
+    'household' | 'codiceFiscaleDichiarante' | 'omissions' | 'discrepancies' | 'otherIndicators'
+  >,
+  full = false,
+) {
   if (full) return attestation.household;
-  const needed = new Set([attestation.codiceFiscaleDichiarante, ...attestation.omissions.map((o) => o.fiscalCode), ...attestation.discrepancies.map((d) => d.fiscalCode), ...attestation.otherIndicators.map((o) => o.fiscalCode)]);
-  return attestation.household.map((m) => ({ relation: m.relation, fiscalCode: needed.has(m.fiscalCode) ? m.fiscalCode : null }));
+  const needed = new Set([
+    attestation.codiceFiscaleDichiarante,
+    ...attestation.omissions.map((o) => o.fiscalCode),
+    ...attestation.discrepancies.map((d) => d.fiscalCode),
+    ...attestation.otherIndicators.map((o) => o.fiscalCode),
+  ]);
+  return attestation.household.map((m) => ({
+    relation: m.relation,
+    fiscalCode: needed.has(m.fiscalCode) ? m.fiscalCode : null,
+  }));
 }
 
 /** The difference of a value from INPS's (INPS − value), in words: which way it goes. */
@@ -212,7 +251,12 @@ export function differenceFromInps(difference: number): string | null {
   return `${formatEuro(Math.abs(difference))} ${difference < 0 ? 'in più' : 'in meno'} del valore INPS`;
 }
 
-export function storedInpsDetails(attestation: InpsAttestation, answer: { idRichiesta: string | null }, at: string, fullHousehold = false): StoredInpsDetails {
+export function storedInpsDetails(
+  attestation: InpsAttestation,
+  answer: { idRichiesta: string | null },
+  at: string,
+  fullHousehold = false,
+): StoredInpsDetails {
   const { ordinario } = attestation;
   return {
     protocolloDSU: attestation.protocolloDSU,
@@ -220,7 +264,15 @@ export function storedInpsDetails(attestation: InpsAttestation, answer: { idRich
     dataValidita: attestation.dataValidita,
     dataRilascio: ordinario?.dataRilascio ?? null,
     corrente: attestation.corrente,
-    values: ordinario ? { iseCents: ordinario.iseCents, scalaEquivalenza: ordinario.scalaEquivalenza, iseeCents: ordinario.iseeCents, isrCents: ordinario.isrCents, ispCents: ordinario.ispCents } : null,
+    values: ordinario
+      ? {
+          iseCents: ordinario.iseCents,
+          scalaEquivalenza: ordinario.scalaEquivalenza,
+          iseeCents: ordinario.iseeCents,
+          isrCents: ordinario.isrCents,
+          ispCents: ordinario.ispCents,
+        }
+      : null,
     household: keptHousehold(attestation, fullHousehold),
     otherIndicators: attestation.otherIndicators,
     omissions: attestation.omissions,
@@ -281,15 +333,30 @@ export type InpsQuery = z.output<typeof inpsQuerySchema>;
 export const inpsQueryPageSchema = pageOf(inpsQuerySchema);
 
 /** What the citizen sees of the queries about them: when, why and how it ended. */
-export const myInpsQuerySchema = z.pick(inpsQuerySchema, { id: true, at: true, reason: true, reasonLabel: true, idRichiesta: true, esito: true, resultLabel: true });
+export const myInpsQuerySchema = z.pick(inpsQuerySchema, {
+  id: true,
+  at: true,
+  reason: true,
+  reasonLabel: true,
+  idRichiesta: true,
+  esito: true,
+  resultLabel: true,
+});
 export const myInpsQueryPageSchema = pageOf(myInpsQuerySchema);
-
 
 /** The 'Verifica con INPS' answer on the review page of an uploaded document. */
 export const inpsCheckSchema = z.object({
   found: z.boolean(),
   message: z.string(),
-  inps: z.nullable(z.object({ value: z.number(), protocolloDSU: z.string(), dataPresentazione: z.string(), ise: z.number(), scalaEquivalenza: z.number() })),
+  inps: z.nullable(
+    z.object({
+      value: z.number(),
+      protocolloDSU: z.string(),
+      dataPresentazione: z.string(),
+      ise: z.number(),
+      scalaEquivalenza: z.number(),
+    }),
+  ),
   /** The declared value and the one read from the document, each with INPS's difference (INPS − it). */
   declared: z.object({ value: z.number(), difference: z.number() }),
   read: z.nullable(z.object({ value: z.number(), difference: z.number() })),
@@ -315,9 +382,13 @@ export function compareWithInps(
       scalaEquivalenza: indicator.values.scalaEquivalenza,
     },
     declared: { value: toEuros(upload.valueCents), difference: toEuros(inpsCents - upload.valueCents) },
-    read: upload.readCents === null ? null : { value: toEuros(upload.readCents), difference: toEuros(inpsCents - upload.readCents) },
+    read:
+      upload.readCents === null
+        ? null
+        : { value: toEuros(upload.readCents), difference: toEuros(inpsCents - upload.readCents) },
     protocolMatches,
-    agrees: declaredAgrees && (upload.readCents === null || upload.readCents === inpsCents) && protocolMatches !== false,
+    agrees:
+      declaredAgrees && (upload.readCents === null || upload.readCents === inpsCents) && protocolMatches !== false,
   };
 }
 
@@ -328,7 +399,12 @@ export function fetchMessage(
   isee: { valueCents: number; protocollo: string | null; scadenza: string | null; corrente?: boolean } | null,
 ): string {
   const values: Record<string, string> = isee
-    ? { value: formatEuro(toEuros(isee.valueCents)), protocollo: isee.protocollo ?? '—', scadenza: italianDay(isee.scadenza), dsu: isee.corrente ? 'ISEE corrente, protocollo' : 'DSU' }
+    ? {
+        value: formatEuro(toEuros(isee.valueCents)),
+        protocollo: isee.protocollo ?? '—',
+        scadenza: italianDay(isee.scadenza),
+        dsu: isee.corrente ? 'ISEE corrente, protocollo' : 'DSU',
+      }
     : {};
   const citizen = audience === 'CITIZEN';
   switch (outcome) {
@@ -347,4 +423,5 @@ export function fetchMessage(
  * The council's application number sent as ProtocolloDomandaEnteErogatore (≤ 256 characters): the call and
  * the citizen when the query is for a subscription, else the citizen's own request on the portal.
  */
-export const applicationNumber = (userId: string, callId?: string | null) => (callId ? `BANDO-${callId}-${userId}` : `PORTALE-${userId}`);
+export const applicationNumber = (userId: string, callId?: string | null) =>
+  callId ? `BANDO-${callId}-${userId}` : `PORTALE-${userId}`;

@@ -24,7 +24,8 @@ export type ExtractionSource = IseeExtraction['source'];
 export const readingWarnings = {
   misaligned: 'Etichette e valori non allineati: controlla sul documento a quale indicatore appartiene ogni valore',
   reducedIncoherent: 'Valori non coerenti per l’ISEE ristretto: ISEE diverso da ISE / scala di equivalenza',
-  reducedUnchecked: 'ISEE ristretto non verificato: il suo riquadro non riporta ISE e scala di equivalenza, controlla il valore sul documento',
+  reducedUnchecked:
+    'ISEE ristretto non verificato: il suo riquadro non riporta ISE e scala di equivalenza, controlla il valore sul documento',
   scaleUnchecked: 'Scala di equivalenza non verificata: con ISE pari a zero ogni scala dà un ISEE pari a zero',
 } as const;
 
@@ -48,7 +49,11 @@ export const INCOHERENT_CONFIDENCE = 0.3;
  */
 export const UNVERIFIED_CONFIDENCE = 0.5;
 
-export function parseAttestation(lines: (string | TextLine)[], source: ExtractionSource, quality = sourceQuality[source]): IseeExtraction {
+export function parseAttestation(
+  lines: (string | TextLine)[],
+  source: ExtractionSource,
+  quality = sourceQuality[source],
+): IseeExtraction {
   const text = lines
     .map((line) => (typeof line === 'string' ? { text: line, confidence: quality } : line))
     .map((line) => ({ raw: line.text.replace(/\s+/g, ' ').trim(), confidence: line.confidence }))
@@ -64,7 +69,8 @@ export function parseAttestation(lines: (string | TextLine)[], source: Extractio
   const dsuYear = (presented ?? released)?.slice(0, 4) ?? protocollo?.slice(10, 14) ?? null;
   const dataFine = expiry ?? (dsuYear ? `${dsuYear}-12-31` : null);
 
-  const found = [protocollo, ordinario, dataRilascio, expiry].filter((v) => v !== null).length + (dataFine && !expiry ? 0.5 : 0);
+  const found =
+    [protocollo, ordinario, dataRilascio, expiry].filter((v) => v !== null).length + (dataFine && !expiry ? 0.5 : 0);
   const fiscalCodes = findFiscalCodes(text.map((l) => l.raw));
   const coverage = (found + (fiscalCodes.length > 0 ? 1 : 0)) / 5;
   const coherent = iseeCoherent(ordinario, ise, scale);
@@ -72,18 +78,30 @@ export function parseAttestation(lines: (string | TextLine)[], source: Extractio
   const reducedCoherent = ristretto === null ? true : iseeCoherent(ristretto, reduced.ise, reduced.scale);
   const warnings = [
     ...(misaligned ? [readingWarnings.misaligned] : []),
-    ...(reducedCoherent === false ? [readingWarnings.reducedIncoherent] : reducedCoherent === null ? [readingWarnings.reducedUnchecked] : []),
+    ...(reducedCoherent === false
+      ? [readingWarnings.reducedIncoherent]
+      : reducedCoherent === null
+        ? [readingWarnings.reducedUnchecked]
+        : []),
     // ISE 0 gives ISEE 0 whatever the scale: the check confirms the ISEE, not the scale read beside it.
     ...(coherent && ise === 0 ? [readingWarnings.scaleUnchecked] : []),
   ];
   // How sure the lines the values come from were read; without values, the document's own quality.
   const carried = carriers.map((i) => text[i].confidence);
-  const valuesQuality = carried.length ? Math.round((carried.reduce((a, b) => a + b, 0) / carried.length) * 1e4) / 1e4 : quality;
+  const valuesQuality = carried.length
+    ? Math.round((carried.reduce((a, b) => a + b, 0) / carried.length) * 1e4) / 1e4
+    : quality;
   const read = Math.max(0, Math.min(1, valuesQuality)) * coverage;
   // ISE / scale confirming the ISEE is a second reading of it; disagreeing, one of them is misread (or altered);
   // missing, nothing confirms the ISEE read; a warning, the operator must look at the document.
   const checked =
-    coherent === true ? read + (1 - read) / 2 : coherent === false ? Math.min(read, INCOHERENT_CONFIDENCE) : ordinario !== null ? Math.min(read, UNVERIFIED_CONFIDENCE) : read;
+    coherent === true
+      ? read + (1 - read) / 2
+      : coherent === false
+        ? Math.min(read, INCOHERENT_CONFIDENCE)
+        : ordinario !== null
+          ? Math.min(read, UNVERIFIED_CONFIDENCE)
+          : read;
   const confidence = Math.round((warnings.length ? Math.min(checked, UNVERIFIED_CONFIDENCE) : checked) * 100) / 100;
 
   return {
@@ -107,7 +125,8 @@ export function parseAttestation(lines: (string | TextLine)[], source: Extractio
 export const namesValue = (raw: string) => labelsIn(fold(raw)).length > 0;
 
 /** What OCR makes of dust or a shadow: a mark or a letter or two, read with little confidence. Never a word or a figure. */
-export const isSpeck = (run: { text: string; confidence: number }) => run.confidence < 0.5 && !/[\p{L}\d]{3}|\d\s?[,.]\s?\d/u.test(run.text);
+export const isSpeck = (run: { text: string; confidence: number }) =>
+  run.confidence < 0.5 && !/[\p{L}\d]{3}|\d\s?[,.]\s?\d/u.test(run.text);
 
 /**
  * Whether a document's text holds anything to read: a word or a figure, not only what OCR makes of dust or
@@ -145,8 +164,36 @@ function fold(raw: string): string {
 // --- Protocol -------------------------------------------------------------------------------------
 
 const PROTOCOL = /^INPS-ISEE-[0-9]{4}-[0-9]{8}[A-Z]-[0-9]{2}$/;
-const DIGIT_LIKE: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0', I: '1', l: '1', '|': '1', i: '1', L: '1', S: '5', s: '5', B: '8', Z: '2', z: '2', G: '6', b: '6', A: '4', T: '7' };
-const LETTER_LIKE: Record<string, string> = { '0': 'O', '1': 'I', '5': 'S', '8': 'B', '2': 'Z', '6': 'G', '4': 'A', '7': 'T' };
+const DIGIT_LIKE: Record<string, string> = {
+  O: '0',
+  o: '0',
+  D: '0',
+  Q: '0',
+  I: '1',
+  l: '1',
+  '|': '1',
+  i: '1',
+  L: '1',
+  S: '5',
+  s: '5',
+  B: '8',
+  Z: '2',
+  z: '2',
+  G: '6',
+  b: '6',
+  A: '4',
+  T: '7',
+};
+const LETTER_LIKE: Record<string, string> = {
+  '0': 'O',
+  '1': 'I',
+  '5': 'S',
+  '8': 'B',
+  '2': 'Z',
+  '6': 'G',
+  '4': 'A',
+  '7': 'T',
+};
 const asDigits = (s: string) => [...s].map((c) => DIGIT_LIKE[c] ?? c).join('');
 
 /**
@@ -157,7 +204,9 @@ function findProtocol(lines: string[]): string | null {
   const d = '[0-9OoDQIl|iLSsBZzGbAT]';
   // The letter sometimes comes twice, once read as a digit: "…2015S-00" for "…201S-00".
   const echo = '(?:5(?=S)|8(?=B)|0(?=[OD])|1(?=I)|2(?=Z)|6(?=G))?';
-  const loose = new RegExp(`(?:[I1l|]?[NnM][PpR]?[Ss5$]\\W*)?[I1l|][Ss5$][Ee3][Ee3]\\W*(${d}{4})\\W*(${d}{8})${echo}\\W*([A-Z0-9]|VV)\\W*(${d}{2})(?![0-9])`);
+  const loose = new RegExp(
+    `(?:[I1l|]?[NnM][PpR]?[Ss5$]\\W*)?[I1l|][Ss5$][Ee3][Ee3]\\W*(${d}{4})\\W*(${d}{8})${echo}\\W*([A-Z0-9]|VV)\\W*(${d}{2})(?![0-9])`,
+  );
   const bare = new RegExp(`(?<![0-9])(2${d}{3})-+(${d}{8})\\s?([A-Z0-9]|VV)-+(${d}{2})(?![0-9])`);
   for (const line of lines) {
     const compact = line.replace(/[–—_~=.:]/g, '-').replace(/\s+/g, '');
@@ -194,14 +243,22 @@ const repairFigures = (raw: string) =>
 
 function amountsIn(raw: string): { value: number; index: number; end: number }[] {
   const repaired = blankLeaders(repairFigures(raw));
-  return [...repaired.matchAll(AMOUNT)].map((m) => ({ value: Number(`${m[1].replace(/[.,' ]/g, '')}.${m[2]}`), index: m.index!, end: m.index! + m[0].length }));
+  return [...repaired.matchAll(AMOUNT)].map((m) => ({
+    value: Number(`${m[1].replace(/[.,' ]/g, '')}.${m[2]}`),
+    index: m.index!,
+    end: m.index! + m[0].length,
+  }));
 }
 
 /**
  * Whether nothing but the value's trimmings follows it: a currency, symbols, an explanation in brackets,
  * a speck OCR made of a shadow (two characters at most).
  */
-const endsText = (rest: string) => rest.replace(/\([^()]*\)?|€|\beur(o)?\b/gi, ' ').split(/\s+/).every((token) => !/[\p{L}\d]/u.test(token) || token.length <= 2 && !/\d/.test(token));
+const endsText = (rest: string) =>
+  rest
+    .replace(/\([^()]*\)?|€|\beur(o)?\b/gi, ' ')
+    .split(/\s+/)
+    .every((token) => !/[\p{L}\d]/u.test(token) || (token.length <= 2 && !/\d/.test(token)));
 
 type Label = 'ise' | 'isr' | 'isp' | 'scale' | 'isee';
 /** Which ISEE: the ordinary one, the reduced one (ristretto/ridotto), or another (minorenni, corrente…). */
@@ -210,7 +267,10 @@ type Indicator = 'ordinario' | 'ristretto' | 'other';
 // Folded text: OCR may read "i" as "l", "c" for "e"; labels are matched loosely.
 const SITUAZIONE = 'ind[il]cator[ec]\\W+(?:de[il]{1,2}[ae]\\W+)?s[il]tuaz[il]on[ec]\\W+';
 const LABELS: { label: Label; pattern: RegExp }[] = [
-  { label: 'isee', pattern: new RegExp(`${SITUAZIONE}econom[il]ca\\W+equ[il]valent[ec]|(?<![a-z0-9-])[il]s[ec][ec](?![a-z-])`, 'g') },
+  {
+    label: 'isee',
+    pattern: new RegExp(`${SITUAZIONE}econom[il]ca\\W+equ[il]valent[ec]|(?<![a-z0-9-])[il]s[ec][ec](?![a-z-])`, 'g'),
+  },
   { label: 'ise', pattern: new RegExp(`${SITUAZIONE}econom[il]ca|(?<![a-z0-9])[il]s[ec](?![a-z])`, 'g') },
   { label: 'isr', pattern: new RegExp(`${SITUAZIONE}redd[il]tual[ec]|(?<![a-z0-9])[il]sr(?![a-z])`, 'g') },
   { label: 'isp', pattern: new RegExp(`${SITUAZIONE}patr[il]mon[il]al[ec]|(?<![a-z0-9])[il]sp(?![a-z])`, 'g') },
@@ -267,7 +327,11 @@ function labelsIn(folded: string): Hit[] {
 /** An equivalence scale: 1,57 · 2.04 · 1 (a single person). */
 const SCALE = /(?<![\p{L}\d,.])([1-9])(?:\s?[,.;]\s?(\d{1,4})(?![\d,.]*\d)|(?=\s*$))/gu;
 const scalesIn = (raw: string) =>
-  [...blankLeaders(repairFigures(raw)).matchAll(SCALE)].map((m) => ({ value: Number(`${m[1]}.${m[2] ?? '0'}`), index: m.index!, end: m.index! + m[0].length }));
+  [...blankLeaders(repairFigures(raw)).matchAll(SCALE)].map((m) => ({
+    value: Number(`${m[1]}.${m[2] ?? '0'}`),
+    index: m.index!,
+    end: m.index! + m[0].length,
+  }));
 
 interface IseeValues {
   ordinario: number | null;
@@ -299,7 +363,9 @@ const isPlaceholder = (raw: string) => /^[\s:]*(?:[-–—]+|n\.\s?d\.?)[\s.]*$/
 function findIseeValues(text: Line[]): IseeValues {
   const isee: Partial<Record<Indicator, { value: number; line: number }>> = {};
   // ISE and scale of each block: the cross-check needs those of the ordinary ISEE.
-  const blocks: Partial<Record<Indicator, { ise?: { value: number; line: number }; scale?: { value: number; line: number } }>> = {};
+  const blocks: Partial<
+    Record<Indicator, { ise?: { value: number; line: number }; scale?: { value: number; line: number } }>
+  > = {};
   let block: Indicator = 'ordinario';
   let misaligned = false;
   const set = (hit: Hit, value: number, line: number) => {
@@ -313,7 +379,10 @@ function findIseeValues(text: Line[]): IseeValues {
   const valuesIn = (label: Label, raw: string) => (label === 'scale' ? scalesIn(raw) : amountsIn(raw));
   // The values of a row under a row of labels, in order, a placeholder counting as a value that is not there.
   const slotsIn = (label: Label, raw: string) =>
-    [...valuesIn(label, raw), ...[...raw.matchAll(PLACEHOLDERS)].map((m) => ({ value: null, index: m.index!, end: m.index! + m[0].length }))].sort((a, b) => a.index - b.index);
+    [
+      ...valuesIn(label, raw),
+      ...[...raw.matchAll(PLACEHOLDERS)].map((m) => ({ value: null, index: m.index!, end: m.index! + m[0].length })),
+    ].sort((a, b) => a.index - b.index);
   const relevant = (hit: Hit) => hit.label === 'isee' || hit.label === 'ise' || hit.label === 'scale';
 
   text.forEach((line, i) => {
@@ -321,7 +390,8 @@ function findIseeValues(text: Line[]): IseeValues {
     if (hits.length === 0) return;
     // The line below, skipping a speck of noise OCR may have read between label and value (a figure,
     // 0,00 or 1,57, is never a speck).
-    const speck = (l: Line | undefined) => l !== undefined && !/[\p{L}\d]{3}|\d\s?[,.]\s?\d/u.test(l.raw) && !isPlaceholder(l.raw);
+    const speck = (l: Line | undefined) =>
+      l !== undefined && !/[\p{L}\d]{3}|\d\s?[,.]\s?\d/u.test(l.raw) && !isPlaceholder(l.raw);
     const nextAt = speck(text[i + 1]) ? i + 2 : i + 1;
     const next = text[nextAt];
     const nextIsValues = next !== undefined && labelsIn(next.folded).length === 0;
@@ -365,7 +435,14 @@ function findIseeValues(text: Line[]): IseeValues {
       }
       const figures = valuesIn(hit.label, next.raw);
       const alone = figures.length === 1 ? figures[0] : undefined;
-      if (alone && startsLine(next.raw.replace(/\beur(o)?\b/gi, (m) => ' '.repeat(m.length)), alone.index) && endsText(next.raw.slice(alone.end))) {
+      if (
+        alone &&
+        startsLine(
+          next.raw.replace(/\beur(o)?\b/gi, (m) => ' '.repeat(m.length)),
+          alone.index,
+        ) &&
+        endsText(next.raw.slice(alone.end))
+      ) {
         valued = true;
         set(hit, alone.value, nextAt);
       }
@@ -391,7 +468,11 @@ function findIseeValues(text: Line[]): IseeValues {
  * rounding of ISE and ISEE (the scale has two decimals, at least 1); a misread digit, even a cent, does not
  * pass. Null when ISE or the scale is missing.
  */
-export function iseeCoherent(isee: number | null, ise: number | null | undefined, scale: number | null | undefined): boolean | null {
+export function iseeCoherent(
+  isee: number | null,
+  ise: number | null | undefined,
+  scale: number | null | undefined,
+): boolean | null {
   if (isee === null || ise == null || scale == null || scale <= 0) return null;
   return Math.abs(ise / scale - isee) <= 0.02;
 }
@@ -404,7 +485,8 @@ const startsLine = (raw: string, index: number) => !/[\p{L}\d]/u.test(raw.slice(
 /** "rilasciata il", "Data di rilascio", also as OCR damages it: "rllascio", "rilasclata", "riiascio". */
 const RELEASED = /r[il]{1,3}asc[il]|emess/;
 
-const DATE = /(?<![\d])([0-3OoIl]?[\dOoIlS])\s?[/\-.]\s?([01Oo]?[\dOoIlS])\s?[/\-.]\s?((?:19|2[0O])[\dOoIlS]{2})(?![\d])/g;
+const DATE =
+  /(?<![\d])([0-3OoIl]?[\dOoIlS])\s?[/\-.]\s?([01Oo]?[\dOoIlS])\s?[/\-.]\s?((?:19|2[0O])[\dOoIlS]{2})(?![\d])/g;
 
 function datesIn(raw: string): { iso: string; index: number }[] {
   const dates: { iso: string; index: number }[] = [];
@@ -437,8 +519,39 @@ const LETTER_SLOTS = new Set([0, 1, 2, 3, 4, 5, 8, 11, 15]);
 // Clear OCR confusions. In a digit slot L M N P Q R S T U V are homocodic letters, so they stay; S and
 // the lower-case l may also be a misread 5/8 and 1: every reading is tried, and the code must then be
 // well formed (month letter, day) with the right check character.
-const DIGIT_SLOT_REPAIRS: Record<string, string[]> = { O: ['0'], o: ['0'], D: ['0'], I: ['1'], i: ['1'], l: ['1', 'L'], '|': ['1'], Z: ['2'], z: ['2'], B: ['8'], G: ['6'], A: ['4'], S: ['S', '5', '8'], s: ['S', '5', '8'], $: ['S', '5'], g: ['9'], '!': ['1'] };
-const LETTER_SLOT_REPAIRS: Record<string, string[]> = { '0': ['O', 'D'], '1': ['I', 'L'], '5': ['S'], '8': ['B', 'S'], '2': ['Z'], '6': ['G'], '4': ['A'], '9': ['S', 'G'], '|': ['I'], '7': ['T'], $: ['S'], '!': ['I'] };
+const DIGIT_SLOT_REPAIRS: Record<string, string[]> = {
+  O: ['0'],
+  o: ['0'],
+  D: ['0'],
+  I: ['1'],
+  i: ['1'],
+  l: ['1', 'L'],
+  '|': ['1'],
+  Z: ['2'],
+  z: ['2'],
+  B: ['8'],
+  G: ['6'],
+  A: ['4'],
+  S: ['S', '5', '8'],
+  s: ['S', '5', '8'],
+  $: ['S', '5'],
+  g: ['9'],
+  '!': ['1'],
+};
+const LETTER_SLOT_REPAIRS: Record<string, string[]> = {
+  '0': ['O', 'D'],
+  '1': ['I', 'L'],
+  '5': ['S'],
+  '8': ['B', 'S'],
+  '2': ['Z'],
+  '6': ['G'],
+  '4': ['A'],
+  '9': ['S', 'G'],
+  '|': ['I'],
+  '7': ['T'],
+  $: ['S'],
+  '!': ['I'],
+};
 const MONTH_LETTERS = 'ABCDEHLMPRST';
 const homocodicDigit = (c: string) => ('LMNPQRSTUV'.includes(c) ? String('LMNPQRSTUV'.indexOf(c)) : c);
 
@@ -456,7 +569,12 @@ function findFiscalCodes(lines: string[]): string[] {
     const tokens = line.split(/[^A-Za-z0-9|$!]+/).filter(Boolean);
     for (let i = 0; i < tokens.length; i++) {
       for (const candidate of [tokens[i], tokens[i] + (tokens[i + 1] ?? '')]) {
-        const code = candidate.length === 16 ? repairFiscalCode(candidate) : candidate.length === 17 ? withoutDoubledCharacter(candidate) : null;
+        const code =
+          candidate.length === 16
+            ? repairFiscalCode(candidate)
+            : candidate.length === 17
+              ? withoutDoubledCharacter(candidate)
+              : null;
         if (code && !codes.includes(code)) codes.push(code);
       }
     }
@@ -492,13 +610,15 @@ function withoutDoubledCharacter(candidate: string): string | null {
 const OMISSIONS = /om[il]ss[il]on|d[il]fform[il]t/;
 // The box's answer when there are none: "NESSUNA", "assenti", "non rilevate", "non sono state rilevate
 // omissioni…", "non risultano…". Anything else it says (PRESENTI, a list, "sono state rilevate…") is a notice.
-const NONE_FOUND = /nessun|assent|assenza|non\s+(sono\s+)?(stat[ei]\s+)?(r[il]levat|r[il]scontrat|present|emers|segnalat|ev[il]denz)|non\s+r[il]sult|^\W*(no|nulla|niente)\W*$/;
+const NONE_FOUND =
+  /nessun|assent|assenza|non\s+(sono\s+)?(stat[ei]\s+)?(r[il]levat|r[il]scontrat|present|emers|segnalat|ev[il]denz)|non\s+r[il]sult|^\W*(no|nulla|niente)\W*$/;
 // A sentence about omissions in general ("eventuali omissioni … sono riportate a pagina 2"), not the answer.
 const HYPOTHETICAL = /eventual|qualora|in\s+caso\s+d|in\s+presenza\s+d/;
 // The words of the box's title: a line with nothing else is a heading, the answer is on the next line.
 const TITLE_WORDS = /om[il]ss[il]on[il]|d[il]fform[il]ta|\be\/o\b|\b[eo]\b|[^a-z]/g;
 // A line that starts another part of the attestation ends the notice.
-const SECTION = /^(pag[il]na|pag\.|[il]s[ec]|[il]sr|[il]sp|protocollo|data|f[il]rma|quadro|s[ec]z[il]one|nucleo|scala|[il]nd[il]cator|valor[ec]|[il]l\s+present[ec]\s+attestaz)/;
+const SECTION =
+  /^(pag[il]na|pag\.|[il]s[ec]|[il]sr|[il]sp|protocollo|data|f[il]rma|quadro|s[ec]z[il]one|nucleo|scala|[il]nd[il]cator|valor[ec]|[il]l\s+present[ec]\s+attestaz)/;
 
 /** The omissions/discrepancies notice as the attestation words it; null when it says there are none. */
 function findOmissions(text: Line[]): string | null {

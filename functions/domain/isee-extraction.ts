@@ -46,5 +46,5 @@ export const incoherentValuesWarning = 'Valori non coerenti: ISEE diverso da ISE
 export const unverifiedValuesWarning = 'Valore non verificato: ISE o scala di equivalenza non letti';
 
 /** Whether the ISEE read could not be checked against ISE / scala (coherent null with an ISEE read). */
-export const isUnverified = (extraction: Pick<IseeExtraction, 'iseeOrdinario' | 'coherent'>) => extraction.iseeOrdinario !== null && extraction.coherent == null;
-
+export const isUnverified = (extraction: Pick<IseeExtraction, 'iseeOrdinario' | 'coherent'>) =>
+  extraction.iseeOrdinario !== null && extraction.coherent == null;

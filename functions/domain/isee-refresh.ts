@@ -30,7 +30,12 @@ export const refreshOutcomeLabel: Record<RefreshOutcome, string> = {
 };
 
 /** The fetch's outcome (functions/isee/inps-use-cases.ts) as the refresh report counts it. */
-const FETCH_OUTCOMES: Record<'VALIDATED' | 'REVIEW' | 'UNCHANGED' | 'NOT_FOUND', RefreshOutcome> = { VALIDATED: 'NEW', REVIEW: 'REVIEW', UNCHANGED: 'UNCHANGED', NOT_FOUND: 'NONE' };
+const FETCH_OUTCOMES: Record<'VALIDATED' | 'REVIEW' | 'UNCHANGED' | 'NOT_FOUND', RefreshOutcome> = {
+  VALIDATED: 'NEW',
+  REVIEW: 'REVIEW',
+  UNCHANGED: 'UNCHANGED',
+  NOT_FOUND: 'NONE',
+};
 export const refreshOutcomeOf = (fetch: keyof typeof FETCH_OUTCOMES): RefreshOutcome => FETCH_OUTCOMES[fetch];
 
 export const refreshRowSchema = z.object({
@@ -52,8 +57,18 @@ export const REFRESH_LIST_SIZE = 50;
 /** The status of a refresh job and its report: counts per outcome and the people with a new value, none, omissions or an error. */
 export const refreshStatusSchema = z.extend(jobStatusSchema, {
   isUpdating: z.boolean(),
-  counts: z.object(Object.fromEntries(refreshOutcomes.map((o) => [o, z.number().check(z.int())])) as Record<RefreshOutcome, z.ZodMiniNumber>),
-  lists: z.object({ NEW: z.array(refreshRowSchema), REVIEW: z.array(refreshRowSchema), NONE: z.array(refreshRowSchema), ERROR: z.array(refreshRowSchema) }),
+  counts: z.object(
+    Object.fromEntries(refreshOutcomes.map((o) => [o, z.number().check(z.int())])) as Record<
+      RefreshOutcome,
+      z.ZodMiniNumber
+    >,
+  ),
+  lists: z.object({
+    NEW: z.array(refreshRowSchema),
+    REVIEW: z.array(refreshRowSchema),
+    NONE: z.array(refreshRowSchema),
+    ERROR: z.array(refreshRowSchema),
+  }),
 });
 export type RefreshStatus = z.output<typeof refreshStatusSchema>;
 
@@ -69,7 +84,12 @@ export type RefreshStatus = z.output<typeof refreshStatusSchema>;
  */
 export const expiryStatuses = ['IN_SCADENZA', 'SCADUTO', 'IN_VERIFICA', 'MANCANTE'] as const;
 export type ExpiryStatus = (typeof expiryStatuses)[number];
-export const expiryStatusLabel: Record<ExpiryStatus, string> = { IN_SCADENZA: 'In scadenza', SCADUTO: 'Scaduto', IN_VERIFICA: 'Da verificare', MANCANTE: 'Mancante' };
+export const expiryStatusLabel: Record<ExpiryStatus, string> = {
+  IN_SCADENZA: 'In scadenza',
+  SCADUTO: 'Scaduto',
+  IN_VERIFICA: 'Da verificare',
+  MANCANTE: 'Mancante',
+};
 
 export function expiryStatus(isee: FeeIsee | null | undefined, today: string): ExpiryStatus | null {
   if (isee?.state === 'LOADED') return 'IN_VERIFICA';
@@ -83,7 +103,8 @@ export function expiryStatus(isee: FeeIsee | null | undefined, today: string): E
 /** The reminders go from `from` (MM-DD, the deployment's ISEE_REMINDER_FROM, default 12-01) to the year's end. */
 export const DEFAULT_REMINDER_FROM = '12-01';
 export const REMINDER_FROM = /^(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$/;
-export const remindersDue = (today: string, from: string): boolean => today >= `${today.slice(0, 4)}-${REMINDER_FROM.test(from) ? from : DEFAULT_REMINDER_FROM}`;
+export const remindersDue = (today: string, from: string): boolean =>
+  today >= `${today.slice(0, 4)}-${REMINDER_FROM.test(from) ? from : DEFAULT_REMINDER_FROM}`;
 
 /** Only an ISEE expiring on 31 December of the current year is reminded (once): the others are listed. */
 export const shouldRemind = (status: ExpiryStatus | null, isee: FeeIsee | null | undefined, today: string) =>
@@ -99,7 +120,11 @@ export function reminderContent(expiry: string, portalUrl: string) {
     'Dal 1° gennaio le quote dei servizi sociali a cui sei iscritto si calcolano solo con un ISEE valido: senza, il Comune non può calcolare la quota del mese.',
     `Quando avrai presentato la nuova DSU (sul sito dell’INPS, a un CAF o al Comune), recupera il nuovo ISEE da INPS dal portale: ${link}`,
   ];
-  return { subject, markdown: lines.join('\n\n'), text: `${lines.join('\n\n')}\n\nComune — Portale dei servizi sociali\n` };
+  return {
+    subject,
+    markdown: lines.join('\n\n'),
+    text: `${lines.join('\n\n')}\n\nComune — Portale dei servizi sociali\n`,
+  };
 }
 
 /** How a reminder went, per channel: SENT, or why not (no IO profile or sender blocked, no e-mail, a failure). */

@@ -29,7 +29,8 @@ export type IseeState = (typeof iseeStates)[number];
  * know raw. INVALIDATED is the portal's own (an earlier ISEE a new upload replaced): 'SOSTITUITO'.
  */
 export const iseeStateLabel = (state: string) =>
-  ({ LOADED: 'DA VERIFICARE', VALIDATED: 'ACCETTATO', REFUSED: 'RIFIUTATO', INVALIDATED: 'SOSTITUITO' })[state] ?? state;
+  ({ LOADED: 'DA VERIFICARE', VALIDATED: 'ACCETTATO', REFUSED: 'RIFIUTATO', INVALIDATED: 'SOSTITUITO' })[state] ??
+  state;
 /** Part 1 §4, the users list: Validato, Caricato, Rifiutato (and the portal's Sostituito). */
 export const iseeStateShortLabel = (state: string) =>
   ({ LOADED: 'Caricato', VALIDATED: 'Validato', REFUSED: 'Rifiutato', INVALIDATED: 'Sostituito' })[state] ?? state;
@@ -43,7 +44,8 @@ export const iseeSources = ['INPS', 'UPLOAD', 'OPERATOR'] as const;
 export type IseeSource = (typeof iseeSources)[number];
 export const iseeSourceOf = (item: { source?: string | null; hasFile?: boolean | null }): IseeSource =>
   item.source === 'INPS' ? 'INPS' : item.hasFile ? 'UPLOAD' : 'OPERATOR';
-export const iseeSourceLabel = (source: IseeSource) => ({ INPS: 'INPS tramite PDND', UPLOAD: 'Documento caricato', OPERATOR: 'Inserito dall’operatore' })[source];
+export const iseeSourceLabel = (source: IseeSource) =>
+  ({ INPS: 'INPS tramite PDND', UPLOAD: 'Documento caricato', OPERATOR: 'Inserito dall’operatore' })[source];
 
 /** PENDING while the reading runs (the verify page shows 'Elaborazione valore ISEE...'). */
 export const extractionStatuses = ['PENDING', 'DONE', 'FAILED', 'NONE'] as const;
@@ -73,7 +75,8 @@ export const iseeTransitions: Record<IseeState, readonly IseeState[]> = {
   INVALIDATED: [],
 };
 
-export const canMoveIsee = (from: string, to: IseeState): boolean => iseeTransitions[from as IseeState]?.includes(to) ?? false;
+export const canMoveIsee = (from: string, to: IseeState): boolean =>
+  iseeTransitions[from as IseeState]?.includes(to) ?? false;
 
 /** Design §4: confirm sends 1 (VALIDATED), refuse 2 (REFUSED); an ISEE no longer LOADED cannot be decided again (409). */
 export function decidedState(current: string, decision: 1 | 2): IseeState {

@@ -63,7 +63,8 @@ export const isMyPayGeneratedIuv = (iuv: string) => DIGITS(17).test(iuv) && iuv.
  */
 export function entityIuvProblem(iuv: string, applicationCode: string | null | undefined): string | null {
   if (iuv.length === 15) return iuv.startsWith('00') ? fillIuv(iuvMessages.fifteen, iuv, '') : null;
-  if (iuv.length === 25) return iuv.endsWith('0000') && iuv.slice(6, 8) !== '99' ? fillIuv(iuvMessages.shape, iuv, '') : null;
+  if (iuv.length === 25)
+    return iuv.endsWith('0000') && iuv.slice(6, 8) !== '99' ? fillIuv(iuvMessages.shape, iuv, '') : null;
   if (iuv.length !== 17) return fillIuv(iuvMessages.shape, iuv, '');
   if (!applicationCode) return fillIuv(iuvMessages.noApplicationCode, iuv, '');
   if (!iuv.startsWith(applicationCode)) return fillIuv(iuvMessages.applicationCode, iuv, applicationCode);
@@ -72,9 +73,12 @@ export function entityIuvProblem(iuv: string, applicationCode: string | null | u
 }
 
 export const iuvMessages = {
-  applicationCode: 'lo IUV {iuv} non inizia con il codice applicativo {code} dell’ente: MyPay non lo accetta come IUV dell’ente',
-  localSystem: 'lo IUV {iuv} ha 00 alla terza e quarta cifra, riservate agli IUV generati da MyPay: MyPay non lo accetta come IUV dell’ente',
-  noApplicationCode: 'lo IUV {iuv} non è stato generato da MyPay e il codice applicativo dell’ente non è configurato (MYPAY_APPLICATION_CODE)',
+  applicationCode:
+    'lo IUV {iuv} non inizia con il codice applicativo {code} dell’ente: MyPay non lo accetta come IUV dell’ente',
+  localSystem:
+    'lo IUV {iuv} ha 00 alla terza e quarta cifra, riservate agli IUV generati da MyPay: MyPay non lo accetta come IUV dell’ente',
+  noApplicationCode:
+    'lo IUV {iuv} non è stato generato da MyPay e il codice applicativo dell’ente non è configurato (MYPAY_APPLICATION_CODE)',
   fifteen: 'lo IUV {iuv} di 15 cifre non può iniziare con 00',
   shape: 'lo IUV {iuv} non ha una lunghezza accettata da MyPay (15, 17 o 25 caratteri)',
 } as const;

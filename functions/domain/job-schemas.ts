@@ -17,4 +17,5 @@ export const jobStatusSchema = z.object({
 export type JobStatus = z.output<typeof jobStatusSchema>;
 
 /** The status of a job that answers a result: the common status, whether it runs, and its answer once it succeeded. */
-export const resultJobStatusSchema = <T extends z.ZodMiniType>(result: T) => z.extend(jobStatusSchema, { isRunning: z.boolean(), result: z.nullable(result) });
+export const resultJobStatusSchema = <T extends z.ZodMiniType>(result: T) =>
+  z.extend(jobStatusSchema, { isRunning: z.boolean(), result: z.nullable(result) });

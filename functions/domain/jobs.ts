@@ -72,7 +72,9 @@ export function jobFailureText(error: { Error?: string; Cause?: string } | null 
   } catch {
     // Not JSON (the local Step Functions passes the message as it is).
   }
-  const domain = ['DomainError', 'ValidationError', 'NotFoundError', 'ConflictError', 'ForbiddenError'].includes(error.Error ?? '');
+  const domain = ['DomainError', 'ValidationError', 'NotFoundError', 'ConflictError', 'ForbiddenError'].includes(
+    error.Error ?? '',
+  );
   return domain && cause ? cause.slice(0, 500) : generic;
 }
 
@@ -93,7 +95,11 @@ export const RESULT_JOB_POLL_MS = 1500;
  * A job's status as the API answers it (NONE: never run); a run whose record stopped moving long ago (dead)
  * reads as failed, with `deadText`. `result` is the kind's own view of the stored answer.
  */
-export function resultJobStatus<R>(status: { job: JobRecord | null; running: boolean }, deadText: string, result: (stored: Record<string, unknown>) => R) {
+export function resultJobStatus<R>(
+  status: { job: JobRecord | null; running: boolean },
+  deadText: string,
+  result: (stored: Record<string, unknown>) => R,
+) {
   const { job } = status;
   return {
     isRunning: status.running,

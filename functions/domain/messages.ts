@@ -37,13 +37,15 @@ export const messages = {
   subscription: {
     alreadySubscribed: 'Hai già inviato una richiesta di iscrizione a questo bando.',
     notFound: 'L’iscrizione selezionata non è presente.',
-    noValidatedIsee: 'Non è possibile iscriversi ai bandi finché il Comune non ha validato il tuo ISEE: caricalo dalla pagina Caricamento ISEE.',
+    noValidatedIsee:
+      'Non è possibile iscriversi ai bandi finché il Comune non ha validato il tuo ISEE: caricalo dalla pagina Caricamento ISEE.',
     transition: 'Un’iscrizione in stato {from} non può passare allo stato {to}.',
   },
   configuration: {
     azione: 'L’azione deve essere I (inserimento), M (modifica) o A (annullamento).',
     tipoIdentificativoUnivoco: 'Il tipo identificativo deve essere F (persona fisica) o G (persona giuridica).',
-    incomplete: 'Configurazione MyPay incompleta: compila tutti i campi nella pagina Configurazione prima di generare le posizioni ({fields}).',
+    incomplete:
+      'Configurazione MyPay incompleta: compila tutti i campi nella pagina Configurazione prima di generare le posizioni ({fields}).',
   },
   positions: {
     month: 'Il mese deve essere un numero da 1 a 12.',
@@ -58,7 +60,8 @@ export const messages = {
     csvFormat: 'non ha il formato richiesto',
     iuf: 'L’identificativo del flusso può contenere solo lettere, cifre e trattino basso.',
     zipVersion: 'La versione del tracciato deve essere tra 1_0 e 1_4.',
-    exportRunning: 'È in corso un invio a MyPay per questo bando: le posizioni debitorie non si possono ricalcolare finché non termina.',
+    exportRunning:
+      'È in corso un invio a MyPay per questo bando: le posizioni debitorie non si possono ricalcolare finché non termina.',
     // Payment edit modal (operator-admin §5, §9).
     descriptionRequired: 'Il campo descrizione è obbligatorio!',
     descriptionTooLong: 'Il campo Descrizione deve essere massimo 300 caratteri!',
@@ -84,13 +87,17 @@ export const positionOpsMessages = {
   notFound: 'Posizione debitoria non trovata.',
   final: 'La posizione debitoria è già pagata o annullata: non si può modificare.',
   changed: 'La posizione debitoria è stata modificata nel frattempo: ricarica e riprova.',
-  exportRunningEdit: 'È in corso un invio a MyPay per questo bando: la posizione debitoria non si può modificare finché non termina.',
+  exportRunningEdit:
+    'È in corso un invio a MyPay per questo bando: la posizione debitoria non si può modificare finché non termina.',
   /** Issue 21: a second operator saving on a stale copy. */
   staleCopy: 'Il record è stato modificato da un altro operatore: ricarica la pagina.',
-  notToReconcile: 'Il pagamento non è da riconciliare (la riconciliazione è già stata chiusa o non è mai stata aperta): nulla è stato modificato.',
+  notToReconcile:
+    'Il pagamento non è da riconciliare (la riconciliazione è già stata chiusa o non è mai stata aperta): nulla è stato modificato.',
   checkoutLive: 'Il cittadino sta pagando questa posizione su MyPay: riprova tra qualche minuto (al massimo 30).',
-  checkoutLiveCall: 'Un cittadino sta pagando una posizione di questo bando su MyPay: riprova tra qualche minuto (al massimo 30).',
-  checkoutLiveMonth: 'Un cittadino sta pagando una posizione di questo mese su MyPay: riprova tra qualche minuto (al massimo 30).',
+  checkoutLiveCall:
+    'Un cittadino sta pagando una posizione di questo bando su MyPay: riprova tra qualche minuto (al massimo 30).',
+  checkoutLiveMonth:
+    'Un cittadino sta pagando una posizione di questo mese su MyPay: riprova tra qualche minuto (al massimo 30).',
   archived: 'Il bando è archiviato: non si generano più posizioni debitorie.',
   syncRunning: 'È già in corso un ricalcolo delle posizioni debitorie per questo bando.',
   syncFailed: 'Il ricalcolo delle posizioni debitorie non è riuscito.',
@@ -120,15 +127,20 @@ export const paymentOutcomeMessages = {
   unavailable: 'Il servizio di pagamento non è al momento raggiungibile. Riprova più tardi.',
   notIssued: 'L’avviso di pagamento non è ancora disponibile su MyPay: potrai pagare quando il Comune lo avrà emesso.',
   positionChanged: 'La posizione è stata aggiornata nel frattempo: ricarica la pagina.',
-  notOpenOnMyPay: 'MyPay non riporta questa posizione come da pagare: potrebbe essere già stata pagata. Ricarica la pagina tra qualche minuto.',
+  notOpenOnMyPay:
+    'MyPay non riporta questa posizione come da pagare: potrebbe essere già stata pagata. Ricarica la pagina tra qualche minuto.',
   /** paaSILChiediPagati cannot say yet (modello unico: pagoPA's receipt has not reached MyPay). */
-  verifying: 'Pagamento in verifica: l’esito non è ancora arrivato da pagoPA. Se hai pagato non pagare di nuovo: il pagamento sarà registrato appena MyPay lo riceve. Ricarica la pagina più tardi.',
+  verifying:
+    'Pagamento in verifica: l’esito non è ancora arrivato da pagoPA. Se hai pagato non pagare di nuovo: il pagamento sarà registrato appena MyPay lo riceve. Ricarica la pagina più tardi.',
   /** 'Paga' while the last checkout is 'in verifica': what the citizen can do instead of paying again. */
-  verifyingNoPay: 'Pagamento in verifica: l’esito del pagamento avviato non è ancora arrivato da pagoPA. Se hai pagato non pagare di nuovo: il pagamento sarà registrato appena MyPay lo riceve. Se non hai completato il pagamento potrai pagare di nuovo dal {when}.',
+  verifyingNoPay:
+    'Pagamento in verifica: l’esito del pagamento avviato non è ancora arrivato da pagoPA. Se hai pagato non pagare di nuovo: il pagamento sarà registrato appena MyPay lo riceve. Se non hai completato il pagamento potrai pagare di nuovo dal {when}.',
   /** Before 'Paga': what MyPay's landing would refuse, and what the office must fix (checkoutBlockers). */
   blocked: 'Il pagamento online non è al momento possibile: {reasons}. Contatta l’ufficio del Comune.',
-  blockedCap: 'il CAP «{cap}» registrato nei tuoi dati non è un CAP italiano di 5 cifre, e MyPay non lo accetta: l’ufficio deve correggerlo nell’anagrafica e inviare di nuovo la posizione a MyPay',
-  blockedPastDue: 'la scadenza della posizione è passata e MyPay non accetta pagamenti scaduti per questo tipo di dovuto: l’ufficio deve aggiornare la scadenza e inviare di nuovo la posizione a MyPay',
+  blockedCap:
+    'il CAP «{cap}» registrato nei tuoi dati non è un CAP italiano di 5 cifre, e MyPay non lo accetta: l’ufficio deve correggerlo nell’anagrafica e inviare di nuovo la posizione a MyPay',
+  blockedPastDue:
+    'la scadenza della posizione è passata e MyPay non accetta pagamenti scaduti per questo tipo di dovuto: l’ufficio deve aggiornare la scadenza e inviare di nuovo la posizione a MyPay',
   reportingInProgress: 'La rendicontazione è in corso',
   reportingDone: 'Rendicontazione completata: {marked}{toReconcile}, {alreadyPaid}, {unmatched}.',
   reportingRunning: 'È già in corso una rendicontazione per questo bando: attendi che termini.',
@@ -147,13 +159,18 @@ export function fill(template: string, values: Record<string, string | number>):
 }
 
 // Pure: a function that never shows a count does not carry it.
-const countFormat = /* @__PURE__ */ new Intl.NumberFormat('it-IT', { useGrouping: 'always' } as Intl.NumberFormatOptions);
+const countFormat = /* @__PURE__ */ new Intl.NumberFormat('it-IT', {
+  useGrouping: 'always',
+} as Intl.NumberFormatOptions);
 /** A count with the thousands dot, as the amounts have it ('1.234'). */
 export const formatCount = (count: number): string => countFormat.format(count);
 
 /** A count as it is said: '1 posizione', '0 posizioni', '2 posizioni' (Italian takes the plural for zero). */
-export const counted = (count: number, [one, many]: readonly [string, string], format: (n: number) => string = String): string =>
-  `${format(count)} ${count === 1 ? one : many}`;
+export const counted = (
+  count: number,
+  [one, many]: readonly [string, string],
+  format: (n: number) => string = String,
+): string => `${format(count)} ${count === 1 ? one : many}`;
 
 /**
  * The notices' answers (e-mail and IO, one position or a whole flow): apart from `messages` so that only the
@@ -168,9 +185,11 @@ export const noticeMessages = {
   noPdf: 'Il PDF dell’avviso non è disponibile: rielabora il flusso che ha inviato la posizione a MyPay.',
   mailFailed: 'L’invio dell’e-mail non è riuscito: riprova più tardi.',
   ioNoProfile: 'Il cittadino non ha attivato l’app IO: il messaggio non può essere inviato.',
-  ioSenderNotAllowed: 'Il cittadino ha disattivato i messaggi del Comune sull’app IO: il messaggio non è stato inviato.',
+  ioSenderNotAllowed:
+    'Il cittadino ha disattivato i messaggi del Comune sull’app IO: il messaggio non è stato inviato.',
   ioUnavailable: 'L’app IO non risponde: riprova più tardi.',
-  ioBusy: 'L’app IO ha ricevuto troppe richieste dal Comune e chiede di attendere {seconds} secondi: riprova tra poco. Il messaggio non è stato inviato.',
+  ioBusy:
+    'L’app IO ha ricevuto troppe richieste dal Comune e chiede di attendere {seconds} secondi: riprova tra poco. Il messaggio non è stato inviato.',
   ioRefused: 'L’app IO ha rifiutato il messaggio: {reason}',
   ioAmountNotAllowed:
     'L’app IO non accetta l’importo di {amount}: il servizio del Comune può chiedere al massimo {max}. Il servizio va abilitato ai pagamenti (o il suo limite alzato) nell’Area Riservata di IO; il messaggio non è stato inviato.',
@@ -178,19 +197,25 @@ export const noticeMessages = {
     'L’app IO non permette al servizio del Comune di scrivere a questo cittadino: la chiave del servizio è di prova (solo i destinatari di test autorizzati) o la scheda del servizio su IO è incompleta. Va sistemato nell’Area Riservata di IO; il messaggio non è stato inviato.',
   ioForbidden:
     'L’app IO rifiuta le richieste del portale: la chiave del servizio non ha i permessi necessari o l’indirizzo IP del portale non è tra quelli autorizzati per il servizio. Va sistemato nell’Area Riservata di IO; il messaggio non è stato inviato.',
-  ioUnauthorized: 'L’app IO non riconosce la chiave del servizio del Comune: va aggiornata nella configurazione del portale (chiedi all’amministratore di sistema). Il messaggio non è stato inviato.',
-  ioRejected: 'L’app IO ha accettato il messaggio ma poi lo ha rifiutato: il cittadino non ha un profilo IO attivo o ha bloccato i messaggi del Comune. Il messaggio non è stato recapitato.',
-  ioFailed: 'L’app IO non è riuscita a recapitare il messaggio (errore definitivo di IO): invia l’avviso per e-mail o riprova più tardi.',
+  ioUnauthorized:
+    'L’app IO non riconosce la chiave del servizio del Comune: va aggiornata nella configurazione del portale (chiedi all’amministratore di sistema). Il messaggio non è stato inviato.',
+  ioRejected:
+    'L’app IO ha accettato il messaggio ma poi lo ha rifiutato: il cittadino non ha un profilo IO attivo o ha bloccato i messaggi del Comune. Il messaggio non è stato recapitato.',
+  ioFailed:
+    'L’app IO non è riuscita a recapitare il messaggio (errore definitivo di IO): invia l’avviso per e-mail o riprova più tardi.',
   ioNoMessage: 'Per questa posizione non è stato inviato alcun messaggio su IO: non c’è uno stato da verificare.',
   /** POST /messages got no clear answer: IO may have created the message (no idempotency key), so it is never resent by itself. */
   ioUnconfirmed:
     'Invio non confermato: l’app IO non ha risposto in tempo e il messaggio potrebbe essere arrivato al cittadino. Non viene inviato di nuovo automaticamente: verifica con il cittadino prima di un secondo invio.',
   /** A second send of a notice already sent (or maybe sent) to IO needs the operator's confirmation. */
-  ioAlreadySent: 'L’avviso è già stato inviato su IO il {date}: il cittadino riceverebbe un secondo messaggio. Conferma il nuovo invio per procedere.',
-  ioAlreadySentUnconfirmed: 'Un invio su IO del {date} non è stato confermato e il messaggio potrebbe essere arrivato: il cittadino riceverebbe un secondo messaggio. Conferma il nuovo invio per procedere.',
+  ioAlreadySent:
+    'L’avviso è già stato inviato su IO il {date}: il cittadino riceverebbe un secondo messaggio. Conferma il nuovo invio per procedere.',
+  ioAlreadySentUnconfirmed:
+    'Un invio su IO del {date} non è stato confermato e il messaggio potrebbe essere arrivato: il cittadino riceverebbe un secondo messaggio. Conferma il nuovo invio per procedere.',
   ioNotFound:
     'L’app IO ha risposto che l’indirizzo chiamato non esiste: l’indirizzo dell’API di IO nella configurazione del portale (IO_BASE_URL) va verificato (chiedi all’amministratore di sistema). Il messaggio non è stato inviato.',
-  ioInvalidNotice: 'Il numero avviso {nav} non è valido per l’app IO (18 cifre, la prima 0, 1, 2 o 3): il messaggio non è stato inviato.',
+  ioInvalidNotice:
+    'Il numero avviso {nav} non è valido per l’app IO (18 cifre, la prima 0, 1, 2 o 3): il messaggio non è stato inviato.',
   flowNotCollected: 'Il flusso non ha ancora gli esiti di MyPay: non ci sono avvisi da inviare.',
   flowDone: 'Rielaborazione avvenuta con successo.',
   flowInProgress: 'Invio delle e-mail in corso: {sent} finora.',

@@ -2,7 +2,11 @@
 export const toCents = (euros: number): number => Math.round(euros * 100);
 export const toEuros = (cents: number): number => cents / 100;
 
-const euroFormat = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR', useGrouping: 'always' } as Intl.NumberFormatOptions);
+const euroFormat = new Intl.NumberFormat('it-IT', {
+  style: 'currency',
+  currency: 'EUR',
+  useGrouping: 'always',
+} as Intl.NumberFormatOptions);
 /** The one way the portal shows money: Italian format, thousands dot always ('1.075,07 €', also for four digits), euro sign. */
 export const formatEuro = (euros: number): string => euroFormat.format(euros);
 /** The same, from the integer cents the API stores and sends. */
@@ -13,7 +17,8 @@ export const decimalComma = (value: number | null | undefined): string =>
   value === null || value === undefined ? '' : String(Number(value.toFixed(2))).replace('.', ',');
 
 /** Cents as MyPay and INPS write amounts: 1234 → "12.34" (a dot, always two decimals). */
-export const centsToDecimal = (cents: number): string => `${Math.trunc(cents / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+export const centsToDecimal = (cents: number): string =>
+  `${Math.trunc(cents / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
 
 /** Such an amount back to cents: "12.34" → 1234, exactly (no floating point). */
 export function decimalToCents(text: string): number {
@@ -23,8 +28,7 @@ export function decimalToCents(text: string): number {
 }
 
 /** True when the number has at most two decimals (12.5 yes, 12.345 no), tolerant of binary fractions. */
-export const hasAtMostTwoDecimals = (value: number): boolean =>
-  Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
+export const hasAtMostTwoDecimals = (value: number): boolean => Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
 
 /**
  * Turns what a person types in an Italian amount field into a number:
@@ -43,7 +47,8 @@ export function parseItalianAmount(text: string): number {
 export function parseEuroText(text: string): number {
   const trimmed = text.trim().replace(/\s|€/g, '');
   if (/^\+?\d+\.\d{1,2}$/.test(trimmed)) return Number(trimmed.replace('+', ''));
-  if (/^\+?\d{1,3}(\.\d{3})+(,\d{1,2})?$/.test(trimmed) || /^\+?\d+(,\d{1,2})?$/.test(trimmed)) return parseItalianAmount(trimmed);
+  if (/^\+?\d{1,3}(\.\d{3})+(,\d{1,2})?$/.test(trimmed) || /^\+?\d+(,\d{1,2})?$/.test(trimmed))
+    return parseItalianAmount(trimmed);
   return Number.NaN;
 }
 

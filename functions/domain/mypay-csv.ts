@@ -105,8 +105,13 @@ export interface CsvCall {
   nomeMyPay: string;
 }
 
-
-const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+const xml = (text: string) =>
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 
 /** The `bilancio` XML: one chapter (codCapitolo, codUfficio) with one assessment carrying the whole amount. */
 export const bilancioXml = (call: CsvCall, codUfficio: string, cents: number) =>
@@ -148,7 +153,8 @@ function provinceForMyPay(payer: Payer): string {
  * refuses 0 for every action (ImportFlussoTaskService.validaElabora). A position cancelled before the portal
  * kept that amount has none (0): heldBackReasons holds its row back.
  */
-const rowAmount = (position: PositionRecord) => (position.annullato ? (position.importoAnnullato ?? 0) : position.importoDovuto);
+const rowAmount = (position: PositionRecord) =>
+  position.annullato ? (position.importoAnnullato ?? 0) : position.importoDovuto;
 
 /**
  * One CSV row. The action is the position's own (I new, M changed, A cancelled: debt-positions.ts); the
@@ -157,7 +163,12 @@ const rowAmount = (position: PositionRecord) => (position.annullato ? (position.
  * never asks for a new one: with flagGeneraIuv=true when MyPay generated it (functions/domain/iuv.ts: MyPay
  * refuses its own IUVs sent with false), with false for one made elsewhere (heldBackReasons checks it).
  */
-export function mypayCsvRow(position: PositionRecord, payer: Payer, call: CsvCall, configuration: Configuration): MyPayCsvRow {
+export function mypayCsvRow(
+  position: PositionRecord,
+  payer: Payer,
+  call: CsvCall,
+  configuration: Configuration,
+): MyPayCsvRow {
   const amount = rowAmount(position);
   return {
     IUD: position.iud,
@@ -190,7 +201,8 @@ export function csvRowErrors(rows: readonly MyPayCsvRow[]): string[] {
   const errors: string[] = [];
   const seen = new Set<string>();
   rows.forEach((row, index) => {
-    const at = (field: string, reason: string) => errors.push(fill(messages.positions.csv, { row: index + 1, field, reason }));
+    const at = (field: string, reason: string) =>
+      errors.push(fill(messages.positions.csv, { row: index + 1, field, reason }));
     for (const column of MYPAY_CSV_COLUMNS) {
       const value = row[column];
       if (REQUIRED.includes(column) && !value) at(column, messages.positions.csvRequired);
@@ -235,15 +247,18 @@ const ASCII = /^[\x20-\x7e]*$/;
 export const heldBackMessages = {
   formula: 'il campo {field} inizia con =, +, -, @, una tabulazione o un a capo',
   cap: 'il CAP “{value}” non è accettato da MyPay (solo lettere e cifre, al massimo 16)',
-  civic: 'il numero civico “{value}” non è accettato da MyPay (solo caratteri senza accenti né simboli speciali, al massimo 16)',
+  civic:
+    'il numero civico “{value}” non è accettato da MyPay (solo caratteri senza accenti né simboli speciali, al massimo 16)',
   province: 'la provincia “{value}” non è una sigla conosciuta da MyPay',
   nation: 'la nazione “{value}” non è un codice conosciuto da MyPay',
   email: 'l’e-mail “{value}” non è accettata da MyPay',
   tooLong: 'il campo {field} supera i {max} caratteri accettati da MyPay',
   missing: 'manca il campo {field}',
-  pastDueDate: 'la scadenza {value} è già passata: MyPay non accetta una scadenza passata per questo tipo dovuto (scadenza obbligatoria)',
+  pastDueDate:
+    'la scadenza {value} è già passata: MyPay non accetta una scadenza passata per questo tipo dovuto (scadenza obbligatoria)',
   quotes: 'il campo {field} contiene un numero dispari di virgolette ("), che MyPay non sa leggere',
-  zeroAmount: 'l’importo è 0,00 €, che MyPay non accetta nemmeno per un annullamento: annullare la posizione dal back office di MyPay',
+  zeroAmount:
+    'l’importo è 0,00 €, che MyPay non accetta nemmeno per un annullamento: annullare la posizione dal back office di MyPay',
 } as const;
 
 /**
@@ -261,7 +276,8 @@ export function heldBackReasons(row: MyPayCsvRow, rules?: MyPayRowRules): string
   const named = (column: MyPayCsvColumn) => FIELD_NAMES[column] ?? column;
   for (const column of MYPAY_CSV_COLUMNS) {
     if (startsLikeFormula(row[column])) reasons.push(fill(heldBackMessages.formula, { field: named(column) }));
-    if ((row[column].match(/"/g)?.length ?? 0) % 2 === 1) reasons.push(fill(heldBackMessages.quotes, { field: named(column) }));
+    if ((row[column].match(/"/g)?.length ?? 0) % 2 === 1)
+      reasons.push(fill(heldBackMessages.quotes, { field: named(column) }));
   }
   if (!row.anagraficaPagatore) reasons.push(fill(heldBackMessages.missing, { field: named('anagraficaPagatore') }));
   for (const column of Object.keys(PAYER_FIELDS) as MyPayCsvColumn[]) {
@@ -269,16 +285,24 @@ export function heldBackReasons(row: MyPayCsvRow, rules?: MyPayRowRules): string
     if (row[column].length > max) reasons.push(fill(heldBackMessages.tooLong, { field: named(column), max }));
   }
   if (/^0+\.00$/.test(row.importoDovuto)) reasons.push(heldBackMessages.zeroAmount);
-  const { capPagatore: cap, civicoPagatore: civic, provinciaPagatore: province, nazionePagatore: nation, mailPagatore: email } = row;
+  const {
+    capPagatore: cap,
+    civicoPagatore: civic,
+    provinciaPagatore: province,
+    nazionePagatore: nation,
+    mailPagatore: email,
+  } = row;
   if (cap && !/^[a-zA-Z0-9]{1,16}$/.test(cap)) reasons.push(fill(heldBackMessages.cap, { value: cap }));
   if (civic && !ASCII.test(civic)) reasons.push(fill(heldBackMessages.civic, { value: civic }));
   if (nation && !COUNTRY_CODES.has(nation)) reasons.push(fill(heldBackMessages.nation, { value: nation }));
-  if (province && nation === 'IT' && !PROVINCE_CODES.has(province)) reasons.push(fill(heldBackMessages.province, { value: province }));
+  if (province && nation === 'IT' && !PROVINCE_CODES.has(province))
+    reasons.push(fill(heldBackMessages.province, { value: province }));
   if (email && !MYPAY_EMAIL.test(email)) reasons.push(fill(heldBackMessages.email, { value: email }));
   // insert_mygov_dovuto / modify_mygov_dovuto (mypay4-db): PAA_IMPORT_DATA_SCADENZA_PAGAMENTO_OBBLIGATORIA when
   // the tipo dovuto requires a due date and it is before today (today itself is accepted).
   const due = row.dataEsecuzionePagamento;
-  if (rules?.dueDateRequired && row.azione !== 'A' && due && due < rules.today) reasons.push(fill(heldBackMessages.pastDueDate, { value: due.split('-').reverse().join('/') }));
+  if (rules?.dueDateRequired && row.azione !== 'A' && due && due < rules.today)
+    reasons.push(fill(heldBackMessages.pastDueDate, { value: due.split('-').reverse().join('/') }));
   if (row.codIuv && row.flagGeneraIuv === 'false') {
     const problem = entityIuvProblem(row.codIuv, rules?.applicationCode);
     if (problem) reasons.push(problem);
@@ -302,7 +326,10 @@ const csvField = (value: string) => (/[;"]/.test(value) ? `"${value.replace(/"/g
  */
 export function heldBackCsv(heldBack: readonly Skipped[]): string {
   const cell = (text: string) => heldBackFormat.formatValue(neutraliseCell(text));
-  const lines = [['codiceFiscale', 'cognome', 'nome', 'datiDaCorreggere'], ...heldBack.map((s) => [s.fiscalCode, s.cognome, s.nome, s.reason])].map((row) => row.map(cell).join(';'));
+  const lines = [
+    ['codiceFiscale', 'cognome', 'nome', 'datiDaCorreggere'],
+    ...heldBack.map((s) => [s.fiscalCode, s.cognome, s.nome, s.reason]),
+  ].map((row) => row.map(cell).join(';'));
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
 const heldBackFormat = dsvFormat(';');
@@ -311,6 +338,9 @@ const heldBackFormat = dsvFormat(';');
 export function mypayCsv(rows: readonly MyPayCsvRow[]): string {
   const errors = csvRowErrors(rows);
   if (errors.length) throw new ValidationError(errors.slice(0, 20).join(' · '), { csv: errors.join('\n') });
-  const lines = [MYPAY_CSV_COLUMNS.join(';'), ...rows.map((row) => MYPAY_CSV_COLUMNS.map((column) => csvField(row[column])).join(';'))];
+  const lines = [
+    MYPAY_CSV_COLUMNS.join(';'),
+    ...rows.map((row) => MYPAY_CSV_COLUMNS.map((column) => csvField(row[column])).join(';')),
+  ];
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -14,12 +14,26 @@ export interface NewSubscription {
 }
 
 /** A subscription as it is first written, whoever makes it: the citizen's request, the operator's enrolment, an import. */
-export function newSubscription({ call, person, now, state = 'ADDED', rankingScore = null, weeklyHour = null, files = [], isee }: NewSubscription): SubscriptionRecord {
+export function newSubscription({
+  call,
+  person,
+  now,
+  state = 'ADDED',
+  rankingScore = null,
+  weeklyHour = null,
+  files = [],
+  isee,
+}: NewSubscription): SubscriptionRecord {
   return {
     id: subscriptionId(call.id, person.userId),
     state,
     announcementId: call.id,
-    announcement: { id: call.id, name: call.name, year: call.year, service: { id: call.serviceId, name: call.serviceName } },
+    announcement: {
+      id: call.id,
+      name: call.name,
+      year: call.year,
+      service: { id: call.serviceId, name: call.serviceName },
+    },
     rankingScore,
     weeklyHour,
     cost: null,

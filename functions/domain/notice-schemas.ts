@@ -22,5 +22,8 @@ export type FlowEmailResult = z.output<typeof flowEmailResultSchema>;
  * sent) to IO; without it such a send is a 409 saying when the first one went (IO has no idempotency key).
  */
 export const ioNoticeQuerySchema = z.object({
-  resend: z.pipe(z.optional(z.enum(['true', 'false'], { error: 'Il parametro resend deve essere true o false.' })), z.transform((value) => value === 'true')),
+  resend: z.pipe(
+    z.optional(z.enum(['true', 'false'], { error: 'Il parametro resend deve essere true o false.' })),
+    z.transform((value) => value === 'true'),
+  ),
 });

@@ -11,7 +11,10 @@ import { isOpen } from './positions/states.ts';
  * and what the e-mail and the IO message say.
  */
 
-type NoticePosition = Pick<Position, 'iud' | 'titolo' | 'descrizione' | 'importoDovuto' | 'dataScadenza' | 'nav' | 'codIuv' | 'isPagato' | 'annullato'>;
+type NoticePosition = Pick<
+  Position,
+  'iud' | 'titolo' | 'descrizione' | 'importoDovuto' | 'dataScadenza' | 'nav' | 'codIuv' | 'isPagato' | 'annullato'
+>;
 
 /**
  * A notice exists once MyPay accepted the position (it has a notice number); a paid or cancelled position
@@ -29,7 +32,17 @@ export const isNoticeSendable = (position: NoticePosition) => isOpen(position) &
 /** An instant as Rome reads it: "2026-11-28T20:30:00Z" → "28/11/2026 alle 21:30". */
 export function romeDateTime(iso: string): string {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(iso)).map((p) => [p.type, p.value]),
+    new Intl.DateTimeFormat('it-IT', {
+      timeZone: 'Europe/Rome',
+      day: '2-digit',
+      month: '2-digit',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(new Date(iso))
+      .map((p) => [p.type, p.value]),
   );
   return `${parts.day}/${parts.month}/${parts.year} alle ${parts.hour}:${parts.minute}`;
 }
@@ -58,7 +71,10 @@ export function iuvOfNoticeFile(fileName: string): string | null {
 }
 
 /** The e-mail notice: amount, due date, notice number and beneficiary (service, month, call and subscriber). */
-export function noticeEmail(position: NoticePosition & { nav: string }, recipient: { firstName: string; lastName: string }) {
+export function noticeEmail(
+  position: NoticePosition & { nav: string },
+  recipient: { firstName: string; lastName: string },
+) {
   const amount = formatEuro(toEuros(position.importoDovuto));
   const due = italianDay(position.dataScadenza);
   const subject = `Avviso di pagamento: ${position.titolo}`;
@@ -106,7 +122,16 @@ export function endOfDayInRome(isoDate: string): string {
   const [year, month, day] = isoDate.slice(0, 10).split('-').map(Number) as [number, number, number];
   const asUtc = Date.UTC(year, month - 1, day, 23, 59, 59);
   // Rome's offset at that instant (+1 h in winter, +2 h in summer).
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Rome', hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(asUtc);
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/Rome',
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(asUtc);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   const romeWallClock = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
   return new Date(asUtc - (romeWallClock - asUtc)).toISOString();
@@ -167,4 +192,6 @@ export function ioMessageContent(position: NoticePosition & { nav: string }): Io
 export const IO_NOT_DELIVERED = '-1';
 
 export const flowEmailMessage = (result: { done: boolean; sent: number }) =>
-  result.done ? noticeMessages.flowDone : fill(noticeMessages.flowInProgress, { sent: counted(result.sent, noticeMessages.flowSent) });
+  result.done
+    ? noticeMessages.flowDone
+    : fill(noticeMessages.flowInProgress, { sent: counted(result.sent, noticeMessages.flowSent) });

@@ -67,8 +67,18 @@ export interface PlatformExportResults {
  * `progress` is called only while submit's `results` were null.
  */
 export interface PlatformExport {
-  submit(batch: { flowId: string; attempt: number; positions: readonly PlatformPosition[] }, options?: { deadline?: number }): Promise<{ ticket: string; results: PlatformExportResults | null }>;
-  progress(ticket: string, options?: { deadline?: number }): Promise<{ state: 'pending'; platformState: string } | { state: 'done'; results: PlatformExportResults } | { state: 'failed'; code: string; reason: string }>;
+  submit(
+    batch: { flowId: string; attempt: number; positions: readonly PlatformPosition[] },
+    options?: { deadline?: number },
+  ): Promise<{ ticket: string; results: PlatformExportResults | null }>;
+  progress(
+    ticket: string,
+    options?: { deadline?: number },
+  ): Promise<
+    | { state: 'pending'; platformState: string }
+    | { state: 'done'; results: PlatformExportResults }
+    | { state: 'failed'; code: string; reason: string }
+  >;
 }
 
 /** A notice the citizen pays in a checkout. */
@@ -112,9 +122,15 @@ export interface PlatformCheckout {
    * the adapter adds the outcome's path or parameter where the platform has several return addresses) with
    * `correlationId` in it. null: the platform has nothing payable for them.
    */
-  open(request: { notices: readonly PayableNotice[]; returnUrl: string; correlationId: string; email?: string | null }, options?: { deadline?: number }): Promise<{ sessionId: string; url: string } | null>;
+  open(
+    request: { notices: readonly PayableNotice[]; returnUrl: string; correlationId: string; email?: string | null },
+    options?: { deadline?: number },
+  ): Promise<{ sessionId: string; url: string } | null>;
   /** What became of a checkout (MyPay: by its session; GPD: from the positions' states and receipts). */
-  outcome(session: { sessionId: string; notices: readonly PayableNotice[] }, options?: { deadline?: number }): Promise<PlatformPaymentOutcome>;
+  outcome(
+    session: { sessionId: string; notices: readonly PayableNotice[] },
+    options?: { deadline?: number },
+  ): Promise<PlatformPaymentOutcome>;
 }
 
 export interface PlatformReporting {
@@ -145,6 +161,12 @@ export interface PaymentPlatform {
 }
 
 export const PLATFORM_CAPABILITIES: Record<PaymentPlatformName, PlatformCapabilities> = {
-  mypay: { importFiles: true, publication: false, cartSize: 1, batchSize: Number.MAX_SAFE_INTEGER, platformAssignsIuv: true },
+  mypay: {
+    importFiles: true,
+    publication: false,
+    cartSize: 1,
+    batchSize: Number.MAX_SAFE_INTEGER,
+    platformAssignsIuv: true,
+  },
   gpd: { importFiles: false, publication: true, cartSize: 5, batchSize: 100, platformAssignsIuv: false },
 };

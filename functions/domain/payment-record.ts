@@ -35,4 +35,6 @@ export const receiptOf = (paid: PositionRecord): PaymentRecord => ({
 });
 
 /** MyPay's verdict on one exported position (the flow's write-back): accepted with its IUV and NAV, or rejected with the reason. */
-export type ExportOutcome = { kind: 'accepted'; iuv: string; nav: string; at: string; noticeZip?: string | null } | { kind: 'rejected'; reason: string; at: string };
+export type ExportOutcome =
+  | { kind: 'accepted'; iuv: string; nav: string; at: string; noticeZip?: string | null }
+  | { kind: 'rejected'; reason: string; at: string };

@@ -45,7 +45,8 @@ type Payable = Pick<Position, 'iud' | 'isPagato' | 'annullato' | 'importoDovuto'
   Pick<PositionRecord, 'checkoutSession' | 'checkoutUrl' | 'checkoutUntil'> & { version: number };
 
 /** A position can be paid while it is neither paid nor cancelled and asks for some money. */
-export const isPayable = (position: Pick<Position, 'isPagato' | 'annullato' | 'importoDovuto'>) => isOpen(position) && position.importoDovuto > 0;
+export const isPayable = (position: Pick<Position, 'isPagato' | 'annullato' | 'importoDovuto'>) =>
+  isOpen(position) && position.importoDovuto > 0;
 
 /**
  * The portal sends the citizen to pay a position only once MyPay holds it exactly as shown: accepted by an
@@ -53,8 +54,9 @@ export const isPayable = (position: Pick<Position, 'isPagato' | 'annullato' | 'i
  * record (paaSILVerificaAvviso's landing), so an amount changed here but not yet exported would be collected
  * at the old one.
  */
-export const isPayableOnline = (position: Pick<Position, 'isPagato' | 'annullato' | 'importoDovuto' | 'nav' | 'statoExport'>) =>
-  isPayable(position) && position.nav !== null && position.statoExport === 'ESPORTATA';
+export const isPayableOnline = (
+  position: Pick<Position, 'isPagato' | 'annullato' | 'importoDovuto' | 'nav' | 'statoExport'>,
+) => isPayable(position) && position.nav !== null && position.statoExport === 'ESPORTATA';
 
 /**
  * How long a citizen's checkout holds the position: MyPay4 expires a cart not started within 15 minutes
@@ -73,7 +75,9 @@ export const VERIFY_AFTER_HOLD_MS = 15 * 60_000;
 
 /** Until when a checkout in verification holds the position (ISO), from the hold it had. */
 export const verifyingUntil = (position: Pick<PositionRecord, 'checkoutUntil'>, now: Date) =>
-  new Date(Math.max(position.checkoutUntil ? Date.parse(position.checkoutUntil) : 0, now.getTime()) + VERIFY_AFTER_HOLD_MS).toISOString();
+  new Date(
+    Math.max(position.checkoutUntil ? Date.parse(position.checkoutUntil) : 0, now.getTime()) + VERIFY_AFTER_HOLD_MS,
+  ).toISOString();
 
 /** 'Pagamento in verifica': the citizen's checkout's outcome is not known yet, and it still holds the position. */
 export const isVerifyingPayment = (position: Pick<PositionRecord, 'checkoutUntil' | 'checkoutInVerifica'>, now: Date) =>
@@ -83,17 +87,33 @@ export const isVerifyingPayment = (position: Pick<PositionRecord, 'checkoutUntil
 export const hasLiveCheckout = (position: Pick<PositionRecord, 'checkoutUntil'>, now: Date) => isHeld(position, now);
 
 /** The payments recorded on a position: the list, or the one payment of a position paid before the list existed. */
-export function paymentsOf(position: Pick<Payable, 'pagamenti' | 'isPagato' | 'importoTotalePagato' | 'iur' | 'codIuv' | 'dataEsitoSingoloPagamento' | 'updatedAt'>): RecordedPayment[] {
+export function paymentsOf(
+  position: Pick<
+    Payable,
+    'pagamenti' | 'isPagato' | 'importoTotalePagato' | 'iur' | 'codIuv' | 'dataEsitoSingoloPagamento' | 'updatedAt'
+  >,
+): RecordedPayment[] {
   if (position.pagamenti) return position.pagamenti;
   if (!position.isPagato || position.importoTotalePagato <= 0) return [];
-  return [{ iur: position.iur ?? '', iuv: position.codIuv ?? '', importo: position.importoTotalePagato, data: position.dataEsitoSingoloPagamento ?? '', registratoIl: position.updatedAt }];
+  return [
+    {
+      iur: position.iur ?? '',
+      iuv: position.codIuv ?? '',
+      importo: position.importoTotalePagato,
+      data: position.dataEsitoSingoloPagamento ?? '',
+      registratoIl: position.updatedAt,
+    },
+  ];
 }
 
 /**
  * Whether an operator must reconcile what MyPay collected (design §4): money for a cancelled position, a
  * position paid more than once, or an amount other than the one due. Null when the payment matches.
  */
-export function reconciliationOf(position: Pick<Position, 'annullato' | 'importoDovuto'>, payments: readonly RecordedPayment[]): Reconciliation | null {
+export function reconciliationOf(
+  position: Pick<Position, 'annullato' | 'importoDovuto'>,
+  payments: readonly RecordedPayment[],
+): Reconciliation | null {
   if (!payments.length) return null;
   const paid = payments.reduce((sum, p) => sum + p.importo, 0);
   if (position.annullato) return { motivo: 'ANNULLATA', differenza: paid };
@@ -104,7 +124,12 @@ export function reconciliationOf(position: Pick<Position, 'annullato' | 'importo
 
 /** The same receipt again (a reload, the reporting after the return): by pagoPA's IUR, or all its data when it has none. */
 const sameReceipt = (recorded: RecordedPayment, receipt: PaymentReceipt) =>
-  receipt.iur ? recorded.iur === receipt.iur : !recorded.iur && recorded.iuv === receipt.iuv && recorded.importo === receipt.amountCents && recorded.data === receipt.paidOn;
+  receipt.iur
+    ? recorded.iur === receipt.iur
+    : !recorded.iur &&
+      recorded.iuv === receipt.iuv &&
+      recorded.importo === receipt.amountCents &&
+      recorded.data === receipt.paidOn;
 
 export type SettlementEffect<P> =
   /** Recorded now; `reconciliation` when an operator must look at it. */
@@ -121,11 +146,24 @@ export type SettlementEffect<P> =
  * payment is recorded too and marks the position for reconciliation with the difference. The same receipt
  * twice changes nothing. A live checkout ends with the payment. The next version.
  */
-export function settlePayment<P extends Payable>(position: P, receipt: PaymentReceipt, now: string): SettlementEffect<P> {
+export function settlePayment<P extends Payable>(
+  position: P,
+  receipt: PaymentReceipt,
+  now: string,
+): SettlementEffect<P> {
   if (receipt.iud !== position.iud) return { kind: 'mismatch' };
   const before = paymentsOf(position);
   if (before.some((recorded) => sameReceipt(recorded, receipt))) return { kind: 'already-recorded' };
-  const pagamenti = [...before, { iur: receipt.iur, iuv: receipt.iuv || position.codIuv || '', importo: receipt.amountCents, data: receipt.paidOn, registratoIl: now }];
+  const pagamenti = [
+    ...before,
+    {
+      iur: receipt.iur,
+      iuv: receipt.iuv || position.codIuv || '',
+      importo: receipt.amountCents,
+      data: receipt.paidOn,
+      registratoIl: now,
+    },
+  ];
   const first = pagamenti[0]!;
   const reconciliation = reconciliationOf(position, pagamenti);
   const iuv = position.codIuv || receipt.iuv || null;
@@ -159,7 +197,11 @@ export function settlePayment<P extends Payable>(position: P, receipt: PaymentRe
  * reads 'Pagato' with what was paid. Null when there is nothing to close. A later payment marks it again
  * (settlePayment). The next version.
  */
-export function closeReconciliation<P extends Payable>(position: P, close: { nota: string; chiusaDa: string }, now: string): P | null {
+export function closeReconciliation<P extends Payable>(
+  position: P,
+  close: { nota: string; chiusaDa: string },
+  now: string,
+): P | null {
   if (!position.riconciliazione) return null;
   return {
     ...position,
@@ -189,6 +231,7 @@ export function checkoutBlockers(
   const cap = (payer.cap ?? '').trim();
   const nation = ((payer.nation ?? '').trim() || 'IT').toUpperCase();
   if (cap && nation === 'IT' && !/^[0-9]{5}$/.test(cap)) reasons.push(fill(paymentOutcomeMessages.blockedCap, { cap }));
-  if (options.dueDateRequired && position.dataScadenza.slice(0, 10) < options.today) reasons.push(paymentOutcomeMessages.blockedPastDue);
+  if (options.dueDateRequired && position.dataScadenza.slice(0, 10) < options.today)
+    reasons.push(paymentOutcomeMessages.blockedPastDue);
   return reasons;
 }

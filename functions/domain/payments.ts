@@ -42,17 +42,11 @@ import { DESCRIPTION_MAX_LENGTH, exportStates, ioStatuses, reconciliationReasons
  */
 
 const monthSchema = z.coerce
-  .number({ error: messages.positions.month }).check(
-    z.int(messages.positions.month),
-    z.gte(1, messages.positions.month),
-    z.lte(12, messages.positions.month),
-  );
+  .number({ error: messages.positions.month })
+  .check(z.int(messages.positions.month), z.gte(1, messages.positions.month), z.lte(12, messages.positions.month));
 const yearSchema = z.coerce
-  .number({ error: messages.positions.year }).check(
-    z.int(messages.positions.year),
-    z.gte(2000, messages.positions.year),
-    z.lte(2100, messages.positions.year),
-  );
+  .number({ error: messages.positions.year })
+  .check(z.int(messages.positions.year), z.gte(2000, messages.positions.year), z.lte(2100, messages.positions.year));
 
 /**
  * Part 2 §3 "Payment-send period": mese and anno, both optional (default: the current ones in
@@ -70,24 +64,33 @@ function emptyToUndefined(value: unknown) {
 
 export const positionListQuerySchema = z.extend(pageQuerySchema, periodSchema.shape);
 
-export const reconciliationSchema = z.object({ motivo: z.enum(reconciliationReasons), differenza: z.number().check(z.int()) });
+export const reconciliationSchema = z.object({
+  motivo: z.enum(reconciliationReasons),
+  differenza: z.number().check(z.int()),
+});
 export type Reconciliation = z.output<typeof reconciliationSchema>;
 
 /**
  * A reconciliation an operator closed ('Chiudi riconciliazione'): what was to reconcile, the operator's
  * note (the refund made, the difference accepted), who closed it and when (ISO). The payments stay.
  */
-export const closedReconciliationSchema = z.extend(reconciliationSchema, { nota: z.string(), chiusaDa: z.string(), chiusaIl: z.string() });
+export const closedReconciliationSchema = z.extend(reconciliationSchema, {
+  nota: z.string(),
+  chiusaDa: z.string(),
+  chiusaIl: z.string(),
+});
 export type ClosedReconciliation = z.output<typeof closedReconciliationSchema>;
 export const RECONCILIATION_NOTE_MAX_LENGTH = 500;
 
 /** POST /api/positions/{id}/reconciliation: the operator's note, required; `updatedAt` as for the edit (a stale copy is a 409). */
 export const reconciliationCloseSchema = z.object({
-  nota: z.string({ error: messages.positions.reconciliationNoteRequired }).check(
-    z.trim(),
-    z.minLength(1, messages.positions.reconciliationNoteRequired),
-    z.maxLength(RECONCILIATION_NOTE_MAX_LENGTH, messages.positions.reconciliationNoteTooLong),
-  ),
+  nota: z
+    .string({ error: messages.positions.reconciliationNoteRequired })
+    .check(
+      z.trim(),
+      z.minLength(1, messages.positions.reconciliationNoteRequired),
+      z.maxLength(RECONCILIATION_NOTE_MAX_LENGTH, messages.positions.reconciliationNoteTooLong),
+    ),
   updatedAt: z.optional(z.string().check(z.maxLength(40))),
 });
 export type ReconciliationCloseInput = z.input<typeof reconciliationCloseSchema>;
@@ -142,7 +145,12 @@ export const positionSchema = z.object({
 });
 export type Position = z.output<typeof positionSchema>;
 
-export const skippedSchema = z.object({ fiscalCode: z.string(), cognome: z.string(), nome: z.string(), reason: z.string() });
+export const skippedSchema = z.object({
+  fiscalCode: z.string(),
+  cognome: z.string(),
+  nome: z.string(),
+  reason: z.string(),
+});
 export type Skipped = z.output<typeof skippedSchema>;
 
 export const generationResultSchema = z.object({
@@ -205,15 +213,19 @@ function amountInput(value: unknown) {
  * required, at most 300 characters; amount in euro, a number ≥ 0 with at most two decimals (step 0.01),
  * 0 cancels the position. The output carries the amount in cents.
  */
-export const positionEditSchema = z.pipe(z.object({
-    descrizione: z.string({ error: messages.positions.descriptionRequired }).check(
-      z.trim(),
-      z.minLength(1, messages.positions.descriptionRequired),
-      z.maxLength(DESCRIPTION_MAX_LENGTH, messages.positions.descriptionTooLong),
-    ),
+export const positionEditSchema = z.pipe(
+  z.object({
+    descrizione: z
+      .string({ error: messages.positions.descriptionRequired })
+      .check(
+        z.trim(),
+        z.minLength(1, messages.positions.descriptionRequired),
+        z.maxLength(DESCRIPTION_MAX_LENGTH, messages.positions.descriptionTooLong),
+      ),
     importo: preprocess(
       amountInput,
-      z.number({ error: messages.positions.amount })
+      z
+        .number({ error: messages.positions.amount })
         .check(
           z.gte(0, messages.positions.amount),
           z.lte(10_000_000, messages.positions.amount),
@@ -225,7 +237,13 @@ export const positionEditSchema = z.pipe(z.object({
      * operator has changed since is a 409 'Il record è stato modificato da un altro operatore: ricarica la pagina.'
      */
     updatedAt: z.optional(z.string().check(z.maxLength(40))),
-  }), z.transform(({ descrizione, importo, updatedAt }) => ({ descrizione, importoCents: toCents(importo), ...(updatedAt ? { updatedAt } : {}) })));
+  }),
+  z.transform(({ descrizione, importo, updatedAt }) => ({
+    descrizione,
+    importoCents: toCents(importo),
+    ...(updatedAt ? { updatedAt } : {}),
+  })),
+);
 export type PositionEditInput = z.input<typeof positionEditSchema>;
 export type PositionEdit = z.output<typeof positionEditSchema>;
 

@@ -19,7 +19,12 @@ let romeDayFormat: Intl.DateTimeFormat | undefined;
 
 /** Today's date in Europe/Rome, yyyy-mm-dd. */
 export function romeDay(now: Date): string {
-  romeDayFormat ??= new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: 'numeric', month: '2-digit', day: '2-digit' });
+  romeDayFormat ??= new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Europe/Rome',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  });
   return romeDayFormat.format(now);
 }
 /** The current year in Europe/Rome: on 1 January at 00:30 in Rome it is already the new year (UTC is not). */

@@ -8,7 +8,9 @@ export const PROVINCE_CODES: ReadonlySet<string> = new Set(
     'FG FI FM FR GE GO GR IM IS KR LC LE LI LO LT LU MB MC ME MI MN MO MS MT NA NO NU OR PA PC PD PE PG ' +
     'PI PN PO PR PT PU PV PZ RA RC RE RG RI RM RN RO SA SI SO SP SR SS SU SV TA TE TN TO TP TR TS TV UD ' +
     'VA VB VC VE VI VR VS VT VV '
-  ).trim().split(' '),
+  )
+    .trim()
+    .split(' '),
 );
 
 export const COUNTRY_CODES: ReadonlySet<string> = new Set(
@@ -22,5 +24,7 @@ export const COUNTRY_CODES: ReadonlySet<string> = new Set(
     'SU EH KN LC MF VC BL PM WS AS SM SH ST SN CS RS YU SC SL SG SX SY SK SI SO ES LK US SS ZA SD SR SJ ' +
     'SE CH TJ TW TZ TF PS IO TH TL TP TG TK TO TT TN TR TM TV UA UG HU UY UZ NH VU VE VD VN WF YD YE ZM ' +
     'RH ZW '
-  ).trim().split(' '),
+  )
+    .trim()
+    .split(' '),
 );

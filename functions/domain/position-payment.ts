@@ -21,11 +21,9 @@ export const myPositionsQuerySchema = z.extend(pageQuerySchema, { callId: z.opti
 
 /** GET /api/positions?fiscalCode= (operators' 'Pagamenti' page). */
 export const positionsByFiscalCodeQuerySchema = z.extend(pageQuerySchema, {
-  fiscalCode: z.string({ error: messages.payment.fiscalCode }).check(
-    z.trim(),
-    z.toUpperCase(),
-    z.refine(isValidFiscalCode, messages.payment.fiscalCode),
-  ),
+  fiscalCode: z
+    .string({ error: messages.payment.fiscalCode })
+    .check(z.trim(), z.toUpperCase(), z.refine(isValidFiscalCode, messages.payment.fiscalCode)),
 });
 
 /** A position as its owner and the operators see it: the stored fields, its badge and its notice PDF. */
@@ -45,7 +43,14 @@ export type PositionView = z.output<typeof positionViewSchema>;
 export const toPositionView = (position: Position, noticeUrl: string | null, now: Date): PositionView => {
   const inCorso = hasLiveCheckout(position, now);
   const inVerifica = isVerifyingPayment(position, now);
-  return { ...position, badge: paymentBadge(position), noticeUrl, payable: isPayableOnline(position) && !inVerifica, inCorso, inVerifica };
+  return {
+    ...position,
+    badge: paymentBadge(position),
+    noticeUrl,
+    payable: isPayableOnline(position) && !inVerifica,
+    inCorso,
+    inVerifica,
+  };
 };
 
 /**
@@ -53,7 +58,11 @@ export const toPositionView = (position: Position, noticeUrl: string | null, now
  * names one of them (a path, with the call's id); the server puts it on the portal's own configured address
  * (PORTAL_URL), so no header and no client value decides where a citizen lands (issue 21, open redirect).
  */
-export const PAYMENT_RETURN_PAGES = ['/iscrizioni/visualizza_servizio', '/sessione_servizi/visualizza_servizio', '/iscrizioni'] as const;
+export const PAYMENT_RETURN_PAGES = [
+  '/iscrizioni/visualizza_servizio',
+  '/sessione_servizi/visualizza_servizio',
+  '/iscrizioni',
+] as const;
 
 /** The page a return path names, normalised ("/iscrizioni/visualizza_servizio?id=c1"), or null when it is not one of them. */
 export function paymentReturnPath(text: string): string | null {
@@ -65,7 +74,12 @@ export function paymentReturnPath(text: string): string | null {
     return null;
   }
   // An absolute URL, a scheme-relative "//host" or "/\host" lands on another origin: refused.
-  if (url.origin !== base || !text.startsWith('/') || !(PAYMENT_RETURN_PAGES as readonly string[]).includes(url.pathname)) return null;
+  if (
+    url.origin !== base ||
+    !text.startsWith('/') ||
+    !(PAYMENT_RETURN_PAGES as readonly string[]).includes(url.pathname)
+  )
+    return null;
   const names = [...url.searchParams.keys()];
   const id = url.searchParams.get('id');
   if (names.some((name) => name !== 'id') || (id !== null && !/^[A-Za-z0-9_-]{1,100}$/.test(id))) return null;
@@ -73,9 +87,12 @@ export function paymentReturnPath(text: string): string | null {
 }
 
 /** POST /api/me/positions/{id}/pay: the portal page MyPay sends the citizen back to (a path, never a site). */
-const text = (max: number, error: string) => z.string({ error }).check(z.trim(), z.minLength(1, error), z.maxLength(max, error));
+const text = (max: number, error: string) =>
+  z.string({ error }).check(z.trim(), z.minLength(1, error), z.maxLength(max, error));
 export const payBodySchema = z.object({
-  returnPath: text(300, messages.payment.returnUrl).check(z.refine((path) => paymentReturnPath(path) !== null, messages.payment.returnUrl)),
+  returnPath: text(300, messages.payment.returnUrl).check(
+    z.refine((path) => paymentReturnPath(path) !== null, messages.payment.returnUrl),
+  ),
 });
 export const checkoutSchema = z.object({ url: z.string(), idSession: z.string(), resumed: z.boolean() });
 

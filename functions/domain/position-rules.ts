@@ -17,7 +17,16 @@ export type ExportState = (typeof exportStates)[number];
  * no message was created because the profile check refused it: NO_PROFILE, SENDER_NOT_ALLOWED (ioId '-1').
  */
 /** UNCONFIRMED: the portal posted the message and IO gave no clear answer (it may have created it: IO has no idempotency key). */
-export const ioStatuses = ['ACCEPTED', 'THROTTLED', 'PROCESSED', 'REJECTED', 'FAILED', 'NO_PROFILE', 'SENDER_NOT_ALLOWED', 'UNCONFIRMED'] as const;
+export const ioStatuses = [
+  'ACCEPTED',
+  'THROTTLED',
+  'PROCESSED',
+  'REJECTED',
+  'FAILED',
+  'NO_PROFILE',
+  'SENDER_NOT_ALLOWED',
+  'UNCONFIRMED',
+] as const;
 export type IoStatus = (typeof ioStatuses)[number];
 
 /**
@@ -43,8 +52,20 @@ export const resolvePeriod = (input: { mese?: number; anno?: number }, now: Date
   return { mese: input.mese ?? current.mese, anno: input.anno ?? current.anno };
 };
 
-
-export const monthNames = ['Gennaio', 'Febbraio', 'Marzo', 'Aprile', 'Maggio', 'Giugno', 'Luglio', 'Agosto', 'Settembre', 'Ottobre', 'Novembre', 'Dicembre'];
+export const monthNames = [
+  'Gennaio',
+  'Febbraio',
+  'Marzo',
+  'Aprile',
+  'Maggio',
+  'Giugno',
+  'Luglio',
+  'Agosto',
+  'Settembre',
+  'Ottobre',
+  'Novembre',
+  'Dicembre',
+];
 
 /** The file the operator downloads: `<nomeMyPay>_<yyyy>_<mm>.csv`, safe as a file name. */
 export const positionsCsvFileName = (nomeMyPay: string, period: Period) =>
@@ -56,7 +77,11 @@ export const positionsCsvFileName = (nomeMyPay: string, period: Period) =>
  * operator also sees 'Pagamento da riconciliare').
  */
 export type PaymentBadge = 'Annullato' | 'Pagato' | 'Da pagare';
-export function paymentBadge(position: { isPagato: boolean; annullato: boolean; importoTotalePagato: number }): PaymentBadge {
+export function paymentBadge(position: {
+  isPagato: boolean;
+  annullato: boolean;
+  importoTotalePagato: number;
+}): PaymentBadge {
   if (position.isPagato && position.importoTotalePagato > 0) return 'Pagato';
   if (position.annullato || position.isPagato) return 'Annullato';
   return 'Da pagare';
@@ -68,10 +93,12 @@ export function paymentBadge(position: { isPagato: boolean; annullato: boolean; 
  * for a message sent before the status was recorded: 'Verifica' reads it); otherwise not sent, with why.
  */
 /** Why an IO send reads 'Invio non confermato', and what the operator should do before a second one. */
-export const IO_UNCONFIRMED_REASON = 'IO non ha confermato la ricezione: il messaggio potrebbe essere arrivato. Verifica con il cittadino prima di inviarlo di nuovo';
+export const IO_UNCONFIRMED_REASON =
+  'IO non ha confermato la ricezione: il messaggio potrebbe essere arrivato. Verifica con il cittadino prima di inviarlo di nuovo';
 
 /** Whether the position's notice went to IO before (or may have): a new send asks the operator to confirm. */
-export const ioSentBefore = (position: PositionIo) => (position.ioId !== null && position.ioId !== '-1') || position.ioStatus === 'UNCONFIRMED';
+export const ioSentBefore = (position: PositionIo) =>
+  (position.ioId !== null && position.ioId !== '-1') || position.ioStatus === 'UNCONFIRMED';
 
 /** What the IO badge reads of a position. */
 export interface PositionIo {
@@ -89,8 +116,10 @@ export function ioBadge(position: PositionIo): IoBadge {
   const status = position.ioStatus ?? null;
   const messageId = position.ioId !== null && position.ioId !== '-1';
   if (status === 'PROCESSED') return { state: 'sent', label: 'Inviato su IO', reason: null };
-  if (status === 'UNCONFIRMED') return { state: 'unconfirmed', label: 'Invio non confermato', reason: IO_UNCONFIRMED_REASON };
-  if (messageId && (status === null || status === 'ACCEPTED' || status === 'THROTTLED')) return { state: 'pending', label: 'In consegna su IO', reason: null };
+  if (status === 'UNCONFIRMED')
+    return { state: 'unconfirmed', label: 'Invio non confermato', reason: IO_UNCONFIRMED_REASON };
+  if (messageId && (status === null || status === 'ACCEPTED' || status === 'THROTTLED'))
+    return { state: 'pending', label: 'In consegna su IO', reason: null };
   return { state: 'not-sent', label: 'Non inviato su IO', reason: (status && ioReasons[status]) ?? null };
 }
 export const sentToIo = (position: PositionIo) => ioBadge(position).state === 'sent';

@@ -18,12 +18,20 @@ export const REPORTING_SLICE_DAYS = 31;
 /** A checkout whose outcome the portal did not learn is followed by a reporting of its call this much later. */
 export const REPORTING_FOLLOW_UP_MS = 5 * 60_000;
 
-export const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+export const addDays = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-const latest = (...days: (string | null | undefined)[]) => days.filter((d): d is string => Boolean(d)).sort().at(-1)!;
+const latest = (...days: (string | null | undefined)[]) =>
+  days
+    .filter((d): d is string => Boolean(d))
+    .sort()
+    .at(-1)!;
 
 /** The days still to report: from the last one reported (else the call's first day) to today. */
-export function reportingWindow(input: { callStart: string | null; reportedThrough: string | null; today: string }): { from: string; to: string } {
+export function reportingWindow(input: { callStart: string | null; reportedThrough: string | null; today: string }): {
+  from: string;
+  to: string;
+} {
   const from = latest(REPORTING_START, input.callStart, input.reportedThrough);
   return { from: from > input.today ? input.today : from, to: input.today };
 }
@@ -50,10 +58,14 @@ export interface ReportingCursor {
  * A call whose positions may still be paid: some position of the years asked is due and unpaid (the payment
  * list's totals, functions/payment-list: daPagareCount).
  */
-export const hasOpenPositions = (totals: readonly Pick<DebtTotals, 'daPagareCount'>[]) => totals.some((t) => t.daPagareCount > 0);
+export const hasOpenPositions = (totals: readonly Pick<DebtTotals, 'daPagareCount'>[]) =>
+  totals.some((t) => t.daPagareCount > 0);
 
 /**
  * When to report a call after a citizen's checkout starts, its outcome not known yet: a few minutes later (a
  * payment done at once), and a few minutes after the checkout's hold lapses (a citizen who never came back).
  */
-export const followUpTimes = (now: Date) => [REPORTING_FOLLOW_UP_MS, CHECKOUT_HOLD_MS + REPORTING_FOLLOW_UP_MS].map((ms) => new Date(now.getTime() + ms).toISOString());
+export const followUpTimes = (now: Date) =>
+  [REPORTING_FOLLOW_UP_MS, CHECKOUT_HOLD_MS + REPORTING_FOLLOW_UP_MS].map((ms) =>
+    new Date(now.getTime() + ms).toISOString(),
+  );

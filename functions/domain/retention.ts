@@ -13,7 +13,12 @@ export const retentionKinds = ['iseeDocuments', 'supportMessages', 'paymentRecor
 export type RetentionKind = (typeof retentionKinds)[number];
 
 /** Years kept by default. */
-export const retentionDefaults: Record<RetentionKind, number> = { iseeDocuments: 10, supportMessages: 2, paymentRecords: 10, auditEntries: 10 };
+export const retentionDefaults: Record<RetentionKind, number> = {
+  iseeDocuments: 10,
+  supportMessages: 2,
+  paymentRecords: 10,
+  auditEntries: 10,
+};
 /** The least the law allows (years), and why. */
 export const retentionMinimum: Record<RetentionKind, { years: number; law?: string }> = {
   iseeDocuments: { years: 1 },
@@ -22,7 +27,8 @@ export const retentionMinimum: Record<RetentionKind, { years: number; law?: stri
   auditEntries: { years: 10, law: 'the history of the payment records, kept as long as they are' },
 };
 
-export const retentionEnvName = (kind: RetentionKind) => `RETENTION_${kind.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}_YEARS`;
+export const retentionEnvName = (kind: RetentionKind) =>
+  `RETENTION_${kind.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}_YEARS`;
 
 /** The years kept of `kind`, from the function's environment (the default when unset). */
 export function retentionYears(kind: RetentionKind, env: Record<string, string | undefined> = process.env): number {
@@ -40,4 +46,5 @@ export function expiresAfter(from: Date, years: number): number {
 }
 
 /** `expiresAt` of a payment record of year `anno`: `years` after the end of that year (1 January of anno + 1 + years). */
-export const paymentRecordExpiry = (anno: number, years: number): number => epochSeconds(new Date(Date.UTC(anno + 1 + years, 0, 1)));
+export const paymentRecordExpiry = (anno: number, years: number): number =>
+  epochSeconds(new Date(Date.UTC(anno + 1 + years, 0, 1)));

@@ -35,7 +35,9 @@ const text = (value: unknown): string | null =>
 
 /** SPID gives the fiscal code as TINIT-<code>. */
 export const normaliseFiscalCode = (value: unknown): string | null =>
-  text(value)?.replace(/^TINIT-/i, '').toUpperCase() ?? null;
+  text(value)
+    ?.replace(/^TINIT-/i, '')
+    .toUpperCase() ?? null;
 
 /**
  * The spec's rule: the delegate role overrides the operator role; a profile with a working entity
@@ -62,7 +64,7 @@ export function loaOf(claims: Claims): string | null {
   const given = text(claims.loa ?? claims['custom:loa']);
   if (given && /^(SPID_L[123]|CIE_L[123])$/.test(given.toUpperCase())) return given.toUpperCase();
   const acr = text(claims.acr) ?? given;
-  const level = acr ? /Spid\s*L?([123])$/i.exec(acr)?.[1] ?? /^L([123])$/i.exec(acr)?.[1] : undefined;
+  const level = acr ? (/Spid\s*L?([123])$/i.exec(acr)?.[1] ?? /^L([123])$/i.exec(acr)?.[1]) : undefined;
   if (!level) return null;
   return /cie/i.test(String(claims.amr ?? claims.idp ?? '')) ? `CIE_L${level}` : `SPID_L${level}`;
 }

@@ -18,5 +18,8 @@ export const serviceInputSchema = z.object({
 });
 export type ServiceInput = z.output<typeof serviceInputSchema>;
 
-export const serviceSchema = z.extend(serviceInputSchema, { id: z.string(), inpsBenefitCode: z.nullable(z.enum(inpsBenefitCodes)) });
+export const serviceSchema = z.extend(serviceInputSchema, {
+  id: z.string(),
+  inpsBenefitCode: z.nullable(z.enum(inpsBenefitCodes)),
+});
 export type Service = z.output<typeof serviceSchema>;

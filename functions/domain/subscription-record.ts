@@ -40,10 +40,27 @@ export interface EnrolmentFilters {
 /** What a row of the table needs of a subscription: the list reads only these attributes (ProjectionExpression). */
 export type EnrolmentListRecord = Pick<
   SubscriptionRecord,
-  'id' | 'userId' | 'announcementId' | 'state' | 'rankingScore' | 'weeklyHour' | 'fiscalCode' | 'firstName' | 'lastName' | 'isee' | 'dataUpdate'
+  | 'id'
+  | 'userId'
+  | 'announcementId'
+  | 'state'
+  | 'rankingScore'
+  | 'weeklyHour'
+  | 'fiscalCode'
+  | 'firstName'
+  | 'lastName'
+  | 'isee'
+  | 'dataUpdate'
 >;
 export type EnrolmentRecordPage = Page<EnrolmentListRecord> & { total: number };
 
 /** The user's latest ISEE as the subscription keeps it. */
 export const userIsee = (user: Pick<StoredUser, 'lastIsee'>): EnrolmentIsee | null =>
-  user.lastIsee ? { valueCents: user.lastIsee.valueCents, year: user.lastIsee.year, state: user.lastIsee.state, scadenza: user.lastIsee.scadenza ?? null } : null;
+  user.lastIsee
+    ? {
+        valueCents: user.lastIsee.valueCents,
+        year: user.lastIsee.year,
+        state: user.lastIsee.state,
+        scadenza: user.lastIsee.scadenza ?? null,
+      }
+    : null;

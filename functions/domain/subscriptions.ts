@@ -56,7 +56,12 @@ export const subscriptionSummarySchema = z.object({
   id: z.string(),
   state: z.enum(subscriptionStates),
   announcementId: z.string(),
-  announcement: z.object({ id: z.string(), name: z.string(), year: z.number(), service: z.object({ id: z.string(), name: z.string() }) }),
+  announcement: z.object({
+    id: z.string(),
+    name: z.string(),
+    year: z.number(),
+    service: z.object({ id: z.string(), name: z.string() }),
+  }),
   rankingScore: z.nullable(z.number()),
   /** Set by the operator when the request is approved. */
   weeklyHour: z.nullable(z.number()),
@@ -99,9 +104,15 @@ export const subscriptionTransitions: Record<SubscriptionState, readonly Subscri
 };
 
 /** The operator's update codes (part 2 §4): 0 back to pending, 2 approve, 3 refuse, 4 suspend. */
-export const subscriptionStateByCode: Readonly<Record<number, SubscriptionState>> = { 0: 'ADDED', 2: 'VALIDATED', 3: 'REFUSED', 4: 'SUSPENDED' };
+export const subscriptionStateByCode: Readonly<Record<number, SubscriptionState>> = {
+  0: 'ADDED',
+  2: 'VALIDATED',
+  3: 'REFUSED',
+  4: 'SUSPENDED',
+};
 
-export const canMoveSubscription = (from: SubscriptionState, to: SubscriptionState): boolean => subscriptionTransitions[from].includes(to);
+export const canMoveSubscription = (from: SubscriptionState, to: SubscriptionState): boolean =>
+  subscriptionTransitions[from].includes(to);
 
 /** The state an operator's update code leads to; a move the rules do not allow is refused (409). */
 export function nextSubscriptionState(current: SubscriptionState, code: number): SubscriptionState {

@@ -54,7 +54,13 @@ function level(runs: PlacedText[]): Placed[] {
   const quarters = [0, 0, 0, 0];
   for (const run of runs) quarters[(Math.round(direction(run) / (Math.PI / 2)) + 4) % 4] += run.text.length;
   const quarter = quarters.indexOf(Math.max(...quarters));
-  const upright = ({ X, Y }: Point): Point => [{ X, Y }, { X: Y, Y: 1 - X }, { X: 1 - X, Y: 1 - Y }, { X: 1 - Y, Y: X }][quarter];
+  const upright = ({ X, Y }: Point): Point =>
+    [
+      { X, Y },
+      { X: Y, Y: 1 - X },
+      { X: 1 - X, Y: 1 - Y },
+      { X: 1 - Y, Y: X },
+    ][quarter];
   const turned = runs.map((run) => ({ run, corners: run.polygon.map(upright) }));
 
   // The slope of the rows, where each run lies: a page photographed at an angle slopes the same everywhere, a
@@ -62,7 +68,12 @@ function level(runs: PlacedText[]): Placed[] {
   // sink against those of the left. Fitted over the runs long enough to show it, weighted by their length.
   const sloped = turned
     .filter(({ corners: [a, b] }) => b.X - a.X > 0.05)
-    .map(({ corners: [a, b] }) => ({ x: (a.X + b.X) / 2, y: (a.Y + b.Y) / 2, slope: (b.Y - a.Y) / (b.X - a.X), weight: b.X - a.X }));
+    .map(({ corners: [a, b] }) => ({
+      x: (a.X + b.X) / 2,
+      y: (a.Y + b.Y) / 2,
+      slope: (b.Y - a.Y) / (b.X - a.X),
+      weight: b.X - a.X,
+    }));
   const rise = slopeField(sloped);
 
   return turned.map(({ run, corners }) => {
@@ -70,7 +81,15 @@ function level(runs: PlacedText[]): Placed[] {
     const xs = level.map((p) => p.X);
     const top = (level[0].Y + level[1].Y) / 2;
     const bottom = (level[2].Y + level[3].Y) / 2;
-    return { text: run.text, confidence: run.confidence, left: Math.min(...xs), right: Math.max(...xs), top, bottom, middle: (top + bottom) / 2 };
+    return {
+      text: run.text,
+      confidence: run.confidence,
+      left: Math.min(...xs),
+      right: Math.max(...xs),
+      top,
+      bottom,
+      middle: (top + bottom) / 2,
+    };
   });
 }
 
@@ -83,7 +102,12 @@ function slopeField(runs: { x: number; y: number; slope: number; weight: number 
   const flat = median(runs.map((r) => r.slope));
   const fallback = (x: number) => flat * x;
   if (runs.length < 8) return fallback;
-  const fit = (sample: typeof runs) => leastSquares(sample.map((r) => [1, r.x, r.y, r.x * r.y]), sample.map((r) => r.slope), sample.map((r) => r.weight));
+  const fit = (sample: typeof runs) =>
+    leastSquares(
+      sample.map((r) => [1, r.x, r.y, r.x * r.y]),
+      sample.map((r) => r.slope),
+      sample.map((r) => r.weight),
+    );
   let coefficients = fit(runs);
   if (!coefficients) return fallback;
   const at = ([a, b, c, d]: number[], x: number, y: number) => a + b * x + c * y + d * x * y;
@@ -108,7 +132,9 @@ function leastSquares(rows: number[][], values: number[], weights: number[]): nu
     }
   });
   for (let col = 0; col < n; col++) {
-    const pivot = m.slice(col).reduce((best, row, i) => (Math.abs(row[col]) > Math.abs(m[best][col]) ? col + i : best), col);
+    const pivot = m
+      .slice(col)
+      .reduce((best, row, i) => (Math.abs(row[col]) > Math.abs(m[best][col]) ? col + i : best), col);
     if (Math.abs(m[pivot][col]) < 1e-12) return null;
     [m[col], m[pivot]] = [m[pivot], m[col]];
     for (let row = 0; row < n; row++) {
@@ -142,7 +168,10 @@ function rowsOf(placed: Placed[]): Placed[][] {
   return rows.map((r) => r.runs.sort((a, b) => a.left - b.left));
 }
 
-const join = (runs: Placed[]): TextLine => ({ text: runs.map((r) => r.text).join('  '), confidence: Math.min(...runs.map((r) => r.confidence)) });
+const join = (runs: Placed[]): TextLine => ({
+  text: runs.map((r) => r.text).join('  '),
+  confidence: Math.min(...runs.map((r) => r.confidence)),
+});
 
 /** A figure: an amount, a scale, a date (a run that is a value, not a label). */
 const FIGURE = /^[^\p{L}]*\d[\d.,;' /-]*[^\p{L}]*$|^[^\p{L}]*(€|eur|euro)?\s*\d[\d.,;' ]*\s*(€|eur|euro)?[^\p{L}]*$/iu;
@@ -167,7 +196,10 @@ function labelsOverFigures(labels: Placed[], figures: Placed[]): TextLine[] | nu
     if (overlap(label, figure) <= 0) return null;
     under.set(label, [...(under.get(label) ?? []), figure]);
   }
-  return [...labels.filter((l) => !under.has(l)).map((l) => join([l])), ...labels.filter((l) => under.has(l)).map((l) => join([l, ...under.get(l)!]))];
+  return [
+    ...labels.filter((l) => !under.has(l)).map((l) => join([l])),
+    ...labels.filter((l) => under.has(l)).map((l) => join([l, ...under.get(l)!])),
+  ];
 }
 
 /**
@@ -187,7 +219,8 @@ function sideBySide(rows: Placed[][], first: number): { lines: TextLine[]; rows:
   const heads = rows[first].filter((r) => namesValue(r.text));
   if (heads.length < 2) return null;
   const height = median(rows[first].map((r) => r.bottom - r.top));
-  const near = (i: number) => Math.min(...rows[i].map((r) => r.top)) - Math.max(...rows[i - 1].map((r) => r.bottom)) <= 2.5 * height;
+  const near = (i: number) =>
+    Math.min(...rows[i].map((r) => r.top)) - Math.max(...rows[i - 1].map((r) => r.bottom)) <= 2.5 * height;
   const table = matrix(rows, first, heads, near);
   if (table) return table;
 
@@ -206,9 +239,14 @@ function sideBySide(rows: Placed[][], first: number): { lines: TextLine[]; rows:
     const split: Placed[][] = [[], ...edges.map(() => [])];
     for (const run of row) split[columnOf(run)].push(run);
     // A label whose value lies across the edge: "ISE …" on the left, "25.415,13" right of it.
-    const across = split.some((runs, k) => k > 0 && runs.length > 0 && split[k - 1].length > 0 && isLabel(split[k - 1].at(-1)!) && isFigure(runs[0]));
+    const across = split.some(
+      (runs, k) =>
+        k > 0 && runs.length > 0 && split[k - 1].length > 0 && isLabel(split[k - 1].at(-1)!) && isFigure(runs[0]),
+    );
     // A row of figures alone: each under a label of its own column above.
-    const stray = row.every(isFigure) && row.some((figure) => !columns[columnOf(figure)].some((above) => !isFigure(above) && overlap(above, figure) > 0));
+    const stray =
+      row.every(isFigure) &&
+      row.some((figure) => !columns[columnOf(figure)].some((above) => !isFigure(above) && overlap(above, figure) > 0));
     if (i > first && (across || stray)) break;
     split.forEach((runs, k) => columns[k].push(...runs));
     split.forEach((runs, k) => {
@@ -222,7 +260,12 @@ function sideBySide(rows: Placed[][], first: number): { lines: TextLine[]; rows:
 }
 
 /** The table of indicators of sideBySide: null unless the rows under the headings start with a label left of them all. */
-function matrix(rows: Placed[][], first: number, heads: Placed[], near: (i: number) => boolean): { lines: TextLine[]; rows: number } | null {
+function matrix(
+  rows: Placed[][],
+  first: number,
+  heads: Placed[],
+  near: (i: number) => boolean,
+): { lines: TextLine[]; rows: number } | null {
   const leftmost = Math.min(...heads.map((h) => h.left));
   const body: { label: Placed[]; cells: Map<Placed, Placed[]> }[] = [];
   for (let i = first + 1; i < rows.length && near(i); i++) {
@@ -232,14 +275,19 @@ function matrix(rows: Placed[][], first: number, heads: Placed[], near: (i: numb
     const cells = new Map<Placed, Placed[]>();
     for (const figure of rest) {
       // The heading it stands under, or clearly nearest to (a value right-aligned past a short heading's end).
-      const [head, second] = [...heads].sort((a, b) => apart(a, figure) - apart(b, figure) || overlap(b, figure) - overlap(a, figure));
+      const [head, second] = [...heads].sort(
+        (a, b) => apart(a, figure) - apart(b, figure) || overlap(b, figure) - overlap(a, figure),
+      );
       if (apart(head, figure) > 0 && apart(head, figure) * 2 >= apart(second, figure)) return null;
       cells.set(head, [...(cells.get(head) ?? []), figure]);
     }
     body.push({ label, cells });
   }
   if (body.length === 0) return null;
-  const lines = heads.flatMap((head) => [join([head]), ...body.filter((row) => row.cells.has(head)).map((row) => join([...row.label, ...row.cells.get(head)!]))]);
+  const lines = heads.flatMap((head) => [
+    join([head]),
+    ...body.filter((row) => row.cells.has(head)).map((row) => join([...row.label, ...row.cells.get(head)!])),
+  ]);
   return { lines, rows: body.length + 1 };
 }
 
@@ -269,4 +317,5 @@ export function pageLines(runs: PlacedText[]): TextLine[] {
 }
 
 /** The mean confidence of the lines: what a reading that found no value can claim. */
-export const meanConfidence = (lines: TextLine[]) => (lines.length ? lines.reduce((sum, l) => sum + l.confidence, 0) / lines.length : 0);
+export const meanConfidence = (lines: TextLine[]) =>
+  lines.length ? lines.reduce((sum, l) => sum + l.confidence, 0) / lines.length : 0;

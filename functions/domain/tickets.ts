@@ -60,16 +60,14 @@ export const supportMessageSchema = z.object({
 export type SupportMessage = z.output<typeof supportMessageSchema>;
 
 const optionalText = (max: number) =>
-  z.pipe(z.nullish(z.string().check(
-    z.trim(),
-    z.maxLength(max, `Il campo può contenere al massimo ${max} caratteri.`),
-  )), z.transform((value) => (value ? value : null)));
+  z.pipe(
+    z.nullish(z.string().check(z.trim(), z.maxLength(max, `Il campo può contenere al massimo ${max} caratteri.`))),
+    z.transform((value) => (value ? value : null)),
+  );
 
-const stateField = z.number({ error: ticketMessages.state }).check(
-  z.int(ticketMessages.state),
-  z.gte(0, ticketMessages.state),
-  z.lte(3, ticketMessages.state),
-);
+const stateField = z
+  .number({ error: ticketMessages.state })
+  .check(z.int(ticketMessages.state), z.gte(0, ticketMessages.state), z.lte(3, ticketMessages.state));
 
 /** A new ticket made by an operator for a user (part 2 §2.14: no state choice, it starts Aperto). */
 export const newTicketSchema = z.strictObject(
@@ -79,7 +77,9 @@ export const newTicketSchema = z.strictObject(
     dettagli: requiredText(2000),
     assegnatoA: optionalText(120),
   },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? 'Un nuovo ticket non ha stato: nasce Aperto.' : undefined) },
+  {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? 'Un nuovo ticket non ha stato: nasce Aperto.' : undefined),
+  },
 );
 export type NewTicketInput = z.output<typeof newTicketSchema>;
 
@@ -124,10 +124,17 @@ export type TicketHistoryEntry = z.output<typeof ticketHistoryEntrySchema>;
 
 const TRACKED_FIELDS = ['stato', 'categoria', 'dettagli', 'assegnatoA'] as const;
 const shown = (field: string, value: unknown): string | null =>
-  value === null || value === undefined || value === '' ? null : field === 'stato' ? ticketStateLabel(value) : String(value);
+  value === null || value === undefined || value === ''
+    ? null
+    : field === 'stato'
+      ? ticketStateLabel(value)
+      : String(value);
 
 /** What changed between two versions of a ticket (null before: a creation, every field set). */
-export function ticketChanges(before: Partial<Ticket> | null, after: Partial<Ticket> | null): TicketHistoryEntry['changes'] {
+export function ticketChanges(
+  before: Partial<Ticket> | null,
+  after: Partial<Ticket> | null,
+): TicketHistoryEntry['changes'] {
   return TRACKED_FIELDS.flatMap((field) => {
     const [from, to] = [shown(field, before?.[field]), shown(field, after?.[field])];
     return from === to ? [] : [{ field, before: from, after: to }];
@@ -136,17 +143,16 @@ export function ticketChanges(before: Partial<Ticket> | null, after: Partial<Tic
 
 /** `cerca?q=`: the query, and how it is looked up (README, "Ticket search"). */
 export const ticketSearchQuerySchema = z.object({
-  q: z.string({ error: ticketMessages.query }).check(
-    z.trim(),
-    z.minLength(2, ticketMessages.query),
-    z.maxLength(100, ticketMessages.query),
-  ),
+  q: z
+    .string({ error: ticketMessages.query })
+    .check(z.trim(), z.minLength(2, ticketMessages.query), z.maxLength(100, ticketMessages.query)),
   limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(100))),
   cursor: z.optional(z.string().check(z.maxLength(4000))),
 });
 export type TicketSearch = z.output<typeof ticketSearchQuerySchema>;
 
-export type TicketSearchKind = { kind: 'id'; id: string } | { kind: 'fiscalCode'; prefix: string } | { kind: 'text'; prefix: string };
+export type TicketSearchKind =
+  { kind: 'id'; id: string } | { kind: 'fiscalCode'; prefix: string } | { kind: 'text'; prefix: string };
 
 /**
  * Which index answers a query: digits only → the ticket's number; letters with digits (no spaces) → a
@@ -155,7 +161,8 @@ export type TicketSearchKind = { kind: 'id'; id: string } | { kind: 'fiscalCode'
 export function ticketSearchKind(q: string): TicketSearchKind {
   const compact = q.replace(/\s+/g, '');
   if (/^\d+$/.test(compact)) return { kind: 'id', id: String(Number(compact)) };
-  if (/^[A-Za-z0-9]+$/.test(compact) && /\d/.test(compact)) return { kind: 'fiscalCode', prefix: compact.toUpperCase() };
+  if (/^[A-Za-z0-9]+$/.test(compact) && /\d/.test(compact))
+    return { kind: 'fiscalCode', prefix: compact.toUpperCase() };
   return { kind: 'text', prefix: searchKey(q) };
 }
 
@@ -168,5 +175,10 @@ export const searchKey = (text: string | null | undefined) => normaliseSearchTex
  */
 export const SUPPORT_RATE_LIMITS = [
   { window: 'day', max: 20, message: ticketMessages.tooManyPerDay, key: (now: Date) => romeDay(now) },
-  { window: 'hour', max: 5, message: ticketMessages.tooManyPerHour, key: (now: Date) => now.toISOString().slice(0, 13) },
+  {
+    window: 'hour',
+    max: 5,
+    message: ticketMessages.tooManyPerHour,
+    key: (now: Date) => now.toISOString().slice(0, 13),
+  },
 ] as const;

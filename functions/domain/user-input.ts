@@ -11,20 +11,20 @@ import { EMAIL_PATTERN, PHONE_PATTERN, municipi, userMessages } from './users.ts
  * does not carry these schemas and lists.
  */
 
-
 /** 'Il campo non può essere vuoto!' for a missing or blank text. */
 const required = (max: number) =>
-  z.string({ error: messages.required }).check(
-    z.trim(),
-    z.minLength(1, messages.required),
-    z.maxLength(max, `Il campo può contenere al massimo ${max} caratteri.`),
-  );
+  z
+    .string({ error: messages.required })
+    .check(
+      z.trim(),
+      z.minLength(1, messages.required),
+      z.maxLength(max, `Il campo può contenere al massimo ${max} caratteri.`),
+    );
 const optional = (max: number) =>
-  z.pipe(z.nullish(z.string().check(
-    z.trim(),
-    z.maxLength(max, `Il campo può contenere al massimo ${max} caratteri.`),
-  )), z.transform((value) => (value ? value : null)));
-
+  z.pipe(
+    z.nullish(z.string().check(z.trim(), z.maxLength(max, `Il campo può contenere al massimo ${max} caratteri.`))),
+    z.transform((value) => (value ? value : null)),
+  );
 
 /** Names, addresses, cities and e-mails end up in the operators' downloads: none may start like a formula. */
 const notFormula = (value: string | null) => value === null || !startsLikeFormula(value);
@@ -34,9 +34,19 @@ const email = optional(254).check(
   z.refine((value) => value === null || EMAIL_PATTERN.test(value), userMessages.email),
   z.refine(notFormula, formulaMessage),
 );
-const phone = z.pipe(optional(20), z.transform((value) => (value ? value.replace(/\s/g, '') : null))).check(z.refine((value) => value === null || PHONE_PATTERN.test(value), userMessages.phone));
+const phone = z
+  .pipe(
+    optional(20),
+    z.transform((value) => (value ? value.replace(/\s/g, '') : null)),
+  )
+  .check(z.refine((value) => value === null || PHONE_PATTERN.test(value), userMessages.phone));
 
-const fiscalCode = z.pipe(z.string({ error: messages.required }).check(z.trim(), z.minLength(1, messages.required)), z.transform((value) => value.toUpperCase())).check(z.refine((value) => value.length === 16 && isValidFiscalCode(value), userMessages.fiscalCode));
+const fiscalCode = z
+  .pipe(
+    z.string({ error: messages.required }).check(z.trim(), z.minLength(1, messages.required)),
+    z.transform((value) => value.toUpperCase()),
+  )
+  .check(z.refine((value) => value.length === 16 && isValidFiscalCode(value), userMessages.fiscalCode));
 
 /** yyyy-mm-dd, a real day, not in the future and not before 1900. */
 export function isValidBirthDate(value: string): boolean {
@@ -62,7 +72,12 @@ const addressFields = {
   phoneNumber: phone,
 };
 
-const municipioId = z.pipe(z.nullish(z.string().check(z.trim())), z.transform((value) => (value ? value : null))).check(z.refine((value) => value === null || municipi.some((m) => m.id === value), userMessages.municipio));
+const municipioId = z
+  .pipe(
+    z.nullish(z.string().check(z.trim())),
+    z.transform((value) => (value ? value : null)),
+  )
+  .check(z.refine((value) => value === null || municipi.some((m) => m.id === value), userMessages.municipio));
 
 /**
  * New user by an operator (part 2 §5 'New user'): required firstName, lastName, birthDate, fiscalCode,

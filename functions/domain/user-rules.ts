@@ -44,7 +44,8 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const PHONE_PATTERN = /^\+?\d{6,15}$/;
 
 export const isValidEmail = (email: string | null | undefined) => !!email && email.includes('@');
-export const isValidPhone = (phone: string | null | undefined) => !!phone && PHONE_PATTERN.test(phone.replace(/\s/g, ''));
+export const isValidPhone = (phone: string | null | undefined) =>
+  !!phone && PHONE_PATTERN.test(phone.replace(/\s/g, ''));
 
 /** What search compares: lower case, no accents, letters and digits only ("D'Amico" → "damico"). */
 export function normaliseSearchText(text: string | null | undefined): string {
@@ -84,7 +85,16 @@ export interface PostalAddress {
 }
 
 /** Fields the 'Profile' rules require: while one is missing the portal asks the citizen to complete it. */
-export const profileRequiredFields = ['email', 'birthDate', 'address', 'addressNumber', 'cap', 'city', 'country', 'nation'] as const;
+export const profileRequiredFields = [
+  'email',
+  'birthDate',
+  'address',
+  'addressNumber',
+  'cap',
+  'city',
+  'country',
+  'nation',
+] as const;
 export function missingProfileFields(user: Partial<Record<(typeof profileRequiredFields)[number], unknown>>): string[] {
   return profileRequiredFields.filter((field) => {
     const value = user[field];
@@ -99,7 +109,11 @@ export function missingProfileFields(user: Partial<Record<(typeof profileRequire
 export function statusToggle(state: UserState) {
   const label = state === 'SUSPEND' ? 'ABILITA' : 'SOSPENDI';
   const newStateName = state === 'VALIDATED' ? 'SOSPESO' : 'ATTIVO';
-  return { label, suspend: state !== 'SUSPEND', message: `Confermi di voler cambiare lo stato dell'utente in ${newStateName}?` };
+  return {
+    label,
+    suspend: state !== 'SUSPEND',
+    message: `Confermi di voler cambiare lo stato dell'utente in ${newStateName}?`,
+  };
 }
 
 export const municipioName = (id: string | null | undefined) => municipi.find((m) => m.id === id)?.name ?? null;
@@ -149,7 +163,13 @@ export function assertUserDeletable(user: LinkedData): void {
 export function toUser(item: Record<string, any>) {
   const text = (key: string) => (typeof item[key] === 'string' && item[key] !== '' ? (item[key] as string) : null);
   const lastIsee = item.lastIsee
-    ? { id: item.lastIsee.id, value: toEuros(item.lastIsee.valueCents), year: item.lastIsee.year, state: item.lastIsee.state, hasFile: !!item.lastIsee.hasFile }
+    ? {
+        id: item.lastIsee.id,
+        value: toEuros(item.lastIsee.valueCents),
+        year: item.lastIsee.year,
+        state: item.lastIsee.state,
+        hasFile: !!item.lastIsee.hasFile,
+      }
     : null;
   return {
     id: item.id,

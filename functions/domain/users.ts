@@ -81,7 +81,10 @@ export const userSearchSchema = z.object({
   fiscalCode: z.optional(z.string().check(z.trim(), z.maxLength(16))),
   email: z.optional(z.string().check(z.trim(), z.maxLength(254))),
   phoneNumber: z.optional(z.string().check(z.trim(), z.maxLength(20))),
-  loaded: z.pipe(z.optional(z.enum(['true', 'false'])), z.transform((value) => value === 'true')),
+  loaded: z.pipe(
+    z.optional(z.enum(['true', 'false'])),
+    z.transform((value) => value === 'true'),
+  ),
   limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(100))),
   cursor: z.optional(z.string().check(z.maxLength(2000))),
 });

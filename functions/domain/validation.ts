@@ -4,11 +4,9 @@ import { fill, messages } from './messages.ts';
 
 /** A required free text: trimmed, not empty, bounded. */
 export const requiredText = (max: number) =>
-  z.string({ error: messages.required }).check(
-    z.trim(),
-    z.minLength(1, messages.required),
-    z.maxLength(max, fill(messages.tooLong, { max })),
-  );
+  z
+    .string({ error: messages.required })
+    .check(z.trim(), z.minLength(1, messages.required), z.maxLength(max, fill(messages.tooLong, { max })));
 
 /**
  * What is wrong with a value no schema gave its own message for, by kind of error (issue 23); 'required' is
@@ -36,7 +34,8 @@ export const inputMessages = {
 } as const;
 
 /** A value was given: not missing, not null, not a blank text. */
-const isGiven = (input: unknown) => input !== undefined && input !== null && !(typeof input === 'string' && input.trim() === '');
+const isGiven = (input: unknown) =>
+  input !== undefined && input !== null && !(typeof input === 'string' && input.trim() === '');
 
 /** What zod reports of one problem (its raw issue in the error map, its final issue in a ZodError). */
 interface IssueFacts {
@@ -67,10 +66,20 @@ export function issueMessage(issue: IssueFacts): string {
     case 'invalid_value':
       return issue.values?.length ? fill(text.choice, { values: issue.values.map(String).join(', ') }) : text.invalid;
     case 'too_small':
-      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? messages.required : fill(text.tooShort, { min });
+      if (issue.origin === 'string')
+        return Number(issue.minimum) <= 1 ? messages.required : fill(text.tooShort, { min });
       return fill(collection ? text.fewItems : issue.inclusive === false ? text.above : text.atLeast, { min });
     case 'too_big':
-      return fill(issue.origin === 'string' ? messages.tooLong : collection ? text.manyItems : issue.inclusive === false ? text.below : text.atMost, { max });
+      return fill(
+        issue.origin === 'string'
+          ? messages.tooLong
+          : collection
+            ? text.manyItems
+            : issue.inclusive === false
+              ? text.below
+              : text.atMost,
+        { max },
+      );
     case 'invalid_format':
       return text.format;
     case 'unrecognized_keys':
@@ -109,7 +118,10 @@ export function parseOrThrow<S extends z.ZodMiniType>(schema: S, input: unknown)
 
 /** zod's `preprocess` (classic zod's, which zod/mini lacks): `fn` shapes the raw input before `schema` checks it. */
 export const preprocess = <U extends z.core.SomeType>(fn: (input: unknown) => unknown, schema: U) =>
-  z.pipe(z.transform(fn), schema as unknown as z.core.$ZodType<unknown, unknown>) as unknown as z.ZodMiniPipe<z.ZodMiniTransform<unknown, unknown>, U>;
+  z.pipe(z.transform(fn), schema as unknown as z.core.$ZodType<unknown, unknown>) as unknown as z.ZodMiniPipe<
+    z.ZodMiniTransform<unknown, unknown>,
+    U
+  >;
 
 export const pageQuerySchema = z.object({
   limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(100))),

@@ -1,6 +1,11 @@
 import { mapAtMost } from '../domain/at-most.ts';
 import { enrolmentMessages } from '../domain/enrolment.ts';
-import { IMPORT_SLICE_ROWS, parseImportCursor, type ImportPlan, type PlannedImportAction } from '../domain/enrolment-import.ts';
+import {
+  IMPORT_SLICE_ROWS,
+  parseImportCursor,
+  type ImportPlan,
+  type PlannedImportAction,
+} from '../domain/enrolment-import.ts';
 import { ConflictError, NotFoundError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
@@ -23,7 +28,10 @@ export interface ImportPlanRepository {
 
 export interface ImportApplyDeps {
   plans: Pick<ImportPlanRepository, 'getPlan' | 'getPlanSlice'>;
-  subscriptions: Pick<EnrolmentRepository, 'getSubscription' | 'putSubscription' | 'deleteSubscription' | 'listAllSubscriptionsOfCall' | 'recountEnrolments'>;
+  subscriptions: Pick<
+    EnrolmentRepository,
+    'getSubscription' | 'putSubscription' | 'deleteSubscription' | 'listAllSubscriptionsOfCall' | 'recountEnrolments'
+  >;
   calls: { getCall(id: string): Promise<CallRecord | null> };
   users: { getUserItems(ids: readonly string[]): Promise<Map<string, StoredUser>> };
   /** The ISEE use case's recordIsee: the one way to record an ISEE (it keeps the user's subscriptions in step). */
@@ -46,7 +54,18 @@ const WRITES_AT_ONCE = 8;
  * planned values or already removed is left alone. Each slice audits what it changed (who, when, before,
  * after); the last one recounts the call's counters.
  */
-export function makeImportApply({ plans, subscriptions, calls, users, isees, files, exports, audit, clock, ids }: ImportApplyDeps) {
+export function makeImportApply({
+  plans,
+  subscriptions,
+  calls,
+  users,
+  isees,
+  files,
+  exports,
+  audit,
+  clock,
+  ids,
+}: ImportApplyDeps) {
   const applyIsee = async (action: PlannedImportAction, user: StoredUser | undefined, actor: Actor, now: Date) => {
     const isee = action.isee!;
     const latest = validatedIsee(user?.lastIsee);
@@ -56,7 +75,12 @@ export function makeImportApply({ plans, subscriptions, calls, users, isees, fil
     await isees.recordIsee({
       id,
       userId: user.id,
-      user: { firstName: user.firstName, lastName: user.lastName, fiscalCode: user.fiscalCode, email: user.email ?? null },
+      user: {
+        firstName: user.firstName,
+        lastName: user.lastName,
+        fiscalCode: user.fiscalCode,
+        email: user.email ?? null,
+      },
       value: isee.valueCents / 100,
       year: isee.year,
       date: now.toISOString(),
@@ -66,11 +90,25 @@ export function makeImportApply({ plans, subscriptions, calls, users, isees, fil
       uploadedBySub: actor.sub,
       excludeVerification: true,
     });
-    await audit.record({ actor, entity: 'isee', id, action: 'create', before: null, after: { userId: user.id, valueCents: isee.valueCents, year: isee.year, state: 'VALIDATED', source: 'import' } }, now);
+    await audit.record(
+      {
+        actor,
+        entity: 'isee',
+        id,
+        action: 'create',
+        before: null,
+        after: { userId: user.id, valueCents: isee.valueCents, year: isee.year, state: 'VALIDATED', source: 'import' },
+      },
+      now,
+    );
   };
 
   return {
-    async applySlice(input: Record<string, unknown>, cursor: string | null, actor: Actor): Promise<{ cursor: string | null; done: number; total: number }> {
+    async applySlice(
+      input: Record<string, unknown>,
+      cursor: string | null,
+      actor: Actor,
+    ): Promise<{ cursor: string | null; done: number; total: number }> {
       const previewId = String(input.previewId ?? '');
       const plan = await plans.getPlan(previewId);
       if (!plan) throw new NotFoundError(enrolmentMessages.previewNotFound);
@@ -87,7 +125,10 @@ export function makeImportApply({ plans, subscriptions, calls, users, isees, fil
       const next = n + 1;
       if (next < plan.slices) return { cursor: String(next), done, total: plan.total };
       // The import changed the call: the counters are rewritten from what it holds now.
-      await subscriptions.recountEnrolments(callRecord.id, await subscriptions.listAllSubscriptionsOfCall(callRecord.id));
+      await subscriptions.recountEnrolments(
+        callRecord.id,
+        await subscriptions.listAllSubscriptionsOfCall(callRecord.id),
+      );
       return { cursor: null, done: plan.total, total: plan.total };
     },
   };
@@ -132,7 +173,12 @@ export function makeImportApply({ plans, subscriptions, calls, users, isees, fil
           const rankingScore = action.rankingScore !== undefined ? action.rankingScore : current.rankingScore;
           const weeklyHour = action.weeklyHour !== undefined ? action.weeklyHour : current.weeklyHour;
           if (rankingScore === current.rankingScore && weeklyHour === current.weeklyHour) return;
-          const after: SubscriptionRecord = { ...current, rankingScore, weeklyHour, dataUpdate: laterThan(current.dataUpdate, now) };
+          const after: SubscriptionRecord = {
+            ...current,
+            rankingScore,
+            weeklyHour,
+            dataUpdate: laterThan(current.dataUpdate, now),
+          };
           if (await subscriptions.putSubscription(after, current)) {
             applied.push({ before: current, after });
             return;
@@ -144,7 +190,17 @@ export function makeImportApply({ plans, subscriptions, calls, users, isees, fil
     // Audited in chunks cut by size (an item holds at most 400 KB: a subscription with its files is kilobytes, so a
     // count of pairs does not bound it): who, when, each subscription before and after.
     for (const chunk of auditChunks(applied)) {
-      await audit.record({ actor, entity: 'subscription-import', id: call.id, action: 'update', before: chunk.map((c) => c.before), after: chunk.map((c) => c.after) }, now);
+      await audit.record(
+        {
+          actor,
+          entity: 'subscription-import',
+          id: call.id,
+          action: 'update',
+          before: chunk.map((c) => c.before),
+          after: chunk.map((c) => c.after),
+        },
+        now,
+      );
     }
   }
 }

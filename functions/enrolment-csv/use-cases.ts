@@ -16,7 +16,14 @@ import {
   planImport,
   type ImportSubscription,
 } from '../domain/enrolment-csv.ts';
-import { enrolmentMessages, type ApplyImportInput, type CsvFile, type ImportEnrolmentsInput, type ImportPreview, type ImportStatus } from '../domain/enrolment.ts';
+import {
+  enrolmentMessages,
+  type ApplyImportInput,
+  type CsvFile,
+  type ImportEnrolmentsInput,
+  type ImportPreview,
+  type ImportStatus,
+} from '../domain/enrolment.ts';
 import { CallState } from '../domain/calls.ts';
 import { validatedIsee } from '../domain/latest-isee.ts';
 import { romeDay } from '../domain/period.ts';
@@ -45,8 +52,19 @@ export interface EnrolmentCsvDeps {
 }
 
 /** The enrolment CSV (design §4): export, template and import with its preview. */
-export function makeEnrolmentCsvUseCases({ subscriptions, calls, users, plans, jobs, exports, audit, clock, ids }: EnrolmentCsvDeps) {
-  const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
+export function makeEnrolmentCsvUseCases({
+  subscriptions,
+  calls,
+  users,
+  plans,
+  jobs,
+  exports,
+  audit,
+  clock,
+  ids,
+}: EnrolmentCsvDeps) {
+  const requireCall = async (id: string) =>
+    (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
   const requireWritableCall = async (id: string) => {
     const call = await requireCall(id);
     if (call.state === CallState.ARCHIVED) throw new ValidationError(enrolmentMessages.archivedCall);
@@ -70,13 +88,24 @@ export function makeEnrolmentCsvUseCases({ subscriptions, calls, users, plans, j
       );
       const rows = all.map((s) => {
         const validated = validatedIsee(s.isee);
-        return [s.fiscalCode, s.lastName, s.firstName, s.rankingScore, decimalComma(s.weeklyHour), validated ? decimalComma(validated.valueCents / 100) : '', validated ? validated.year : ''];
+        return [
+          s.fiscalCode,
+          s.lastName,
+          s.firstName,
+          s.rankingScore,
+          decimalComma(s.weeklyHour),
+          validated ? decimalComma(validated.valueCents / 100) : '',
+          validated ? validated.year : '',
+        ];
       });
       return { fileName: csvFileName(call.name), content: enrolmentCsv(rows) };
     },
 
     /** The import template: the header line only (the import accepts it as it is: no rows, nothing to do). */
-    enrolmentTemplate: async (): Promise<CsvFile> => ({ fileName: `Template_${romeDay(clock.now())}.csv`, content: enrolmentCsv([]) }),
+    enrolmentTemplate: async (): Promise<CsvFile> => ({
+      fileName: `Template_${romeDay(clock.now())}.csv`,
+      content: enrolmentCsv([]),
+    }),
 
     /**
      * CSV import (design §4): the preview, writing no subscription, ISEE or user; the plan behind it is
@@ -85,8 +114,10 @@ export function makeEnrolmentCsvUseCases({ subscriptions, calls, users, plans, j
     async importEnrolments(callId: string, input: ImportEnrolmentsInput, actor: Actor): Promise<ImportPreview> {
       const call = await requireWritableCall(callId);
       const bytes = Buffer.from(input.fileContentBase64.trim(), 'base64');
-      if (!input.fileContentBase64.trim() || bytes.length === 0) throw new ValidationError(enrolmentMessages.noFile, { file: enrolmentMessages.noFile });
-      if (!isCsvContentType(input.contentType)) throw new ValidationError(enrolmentMessages.unsupportedFile, { file: enrolmentMessages.unsupportedFile });
+      if (!input.fileContentBase64.trim() || bytes.length === 0)
+        throw new ValidationError(enrolmentMessages.noFile, { file: enrolmentMessages.noFile });
+      if (!isCsvContentType(input.contentType))
+        throw new ValidationError(enrolmentMessages.unsupportedFile, { file: enrolmentMessages.unsupportedFile });
       const now = clock.now();
       const parsed = parseEnrolmentCsv(decodeCsv(bytes), now);
       // A citizen already subscribed is known from the subscription (its fiscal code, names and ISEE copy):
@@ -95,7 +126,13 @@ export function makeEnrolmentCsvUseCases({ subscriptions, calls, users, plans, j
       const subscribed = new Map(existing.map((s) => [s.fiscalCode.toUpperCase(), s]));
       const found = await users.getUsersByFiscalCodes([...parsed.named].filter((code) => !subscribed.has(code)));
       for (const [code, s] of subscribed) {
-        found.set(code, { id: s.userId, fiscalCode: s.fiscalCode, firstName: s.firstName, lastName: s.lastName, lastIsee: s.isee ? { id: '', hasFile: false, ...s.isee } : null } as StoredUser);
+        found.set(code, {
+          id: s.userId,
+          fiscalCode: s.fiscalCode,
+          firstName: s.firstName,
+          lastName: s.lastName,
+          lastIsee: s.isee ? { id: '', hasFile: false, ...s.isee } : null,
+        } as StoredUser);
       }
       const current: ImportSubscription[] = existing.map((s) => {
         const validated = validatedIsee(s.isee);
@@ -125,7 +162,12 @@ export function makeEnrolmentCsvUseCases({ subscriptions, calls, users, plans, j
           createdBy: actor.sub,
           total: planned.length,
           slices: slices.length,
-          summary: { add: preview.add.length, update: preview.update.length, remove: preview.remove.length, rejected: preview.rejected.length },
+          summary: {
+            add: preview.add.length,
+            update: preview.update.length,
+            remove: preview.remove.length,
+            rejected: preview.rejected.length,
+          },
         },
         slices,
       );
@@ -142,12 +184,19 @@ export function makeEnrolmentCsvUseCases({ subscriptions, calls, users, plans, j
       const call = await requireWritableCall(callId);
       const plan = await plans.getPlan(input.previewId);
       if (!plan || plan.callId !== call.id) throw new NotFoundError(enrolmentMessages.previewNotFound);
-      if (clock.now().getTime() - Date.parse(plan.createdAt) > IMPORT_PREVIEW_TTL_MS) throw new ConflictError(enrolmentMessages.previewExpired);
+      if (clock.now().getTime() - Date.parse(plan.createdAt) > IMPORT_PREVIEW_TTL_MS)
+        throw new ConflictError(enrolmentMessages.previewExpired);
       if (await exports.runningExportOf(call.id)) throw new ConflictError(enrolmentMessages.importExportRunning);
       const running = await jobs.status(IMPORT_JOB, call.id);
       if (running.running) throw new ConflictError(enrolmentMessages.importRunning);
-      if (subscriptionsFingerprint(await subscriptions.listAllSubscriptionsOfCall(call.id)) !== plan.fingerprint) throw new ConflictError(enrolmentMessages.previewStale);
-      const job = await jobs.start(IMPORT_JOB, call.id, { callId: call.id, previewId: plan.previewId, summary: plan.summary }, actor);
+      if (subscriptionsFingerprint(await subscriptions.listAllSubscriptionsOfCall(call.id)) !== plan.fingerprint)
+        throw new ConflictError(enrolmentMessages.previewStale);
+      const job = await jobs.start(
+        IMPORT_JOB,
+        call.id,
+        { callId: call.id, previewId: plan.previewId, summary: plan.summary },
+        actor,
+      );
       if (!job) throw new ConflictError(enrolmentMessages.importRunning);
       await audit.record({ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }, clock.now());
       return importStatusOf({ job: { ...job, total: plan.total }, running: true });

@@ -1,6 +1,16 @@
 import { mapAtMost } from '../domain/at-most.ts';
 import { CallState } from '../domain/calls.ts';
-import { enrolmentMessages, subscriptionFee, type EnrolmentListQuery, type EnrolmentPage, type EnrolmentRow, type EnrolUserInput, type RankEnrolmentInput, type ResetHoursStatus, type UpdateEnrolmentInput } from '../domain/enrolment.ts';
+import {
+  enrolmentMessages,
+  subscriptionFee,
+  type EnrolmentListQuery,
+  type EnrolmentPage,
+  type EnrolmentRow,
+  type EnrolUserInput,
+  type RankEnrolmentInput,
+  type ResetHoursStatus,
+  type UpdateEnrolmentInput,
+} from '../domain/enrolment.ts';
 import { RESET_HOURS_JOB, resultJobStatus, type JobRecord, type BackgroundJobs } from '../domain/jobs.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { singlePaymentAllowed, type FeeBand } from '../domain/fee.ts';
@@ -31,7 +41,12 @@ export interface EnrolmentDeps {
   jobs?: BackgroundJobs;
 }
 
-export function toEnrolmentRow(record: EnrolmentListRecord, call: Pick<CallRecord, 'year'>, bands: readonly FeeBand[], at: Date): EnrolmentRow {
+export function toEnrolmentRow(
+  record: EnrolmentListRecord,
+  call: Pick<CallRecord, 'year'>,
+  bands: readonly FeeBand[],
+  at: Date,
+): EnrolmentRow {
   const isee = record.isee ?? null;
   const fee = subscriptionFee(record, bands, at);
   return {
@@ -51,14 +66,25 @@ export function toEnrolmentRow(record: EnrolmentListRecord, call: Pick<CallRecor
   };
 }
 
-export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, files, exports, audit, clock, jobs }: EnrolmentDeps) {
+export function makeEnrolmentUseCases({
+  subscriptions,
+  calls,
+  bands,
+  users,
+  files,
+  exports,
+  audit,
+  clock,
+  jobs,
+}: EnrolmentDeps) {
   const requireJobs = () => {
     if (!jobs) throw new Error('Background jobs are not wired here');
     return jobs;
   };
   const resetStatusOf = (status: { job: JobRecord | null; running: boolean }): ResetHoursStatus =>
     resultJobStatus(status, enrolmentMessages.resetFailed, (stored) => ({ reset: Number(stored.reset ?? 0) }));
-  const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
+  const requireCall = async (id: string) =>
+    (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
   const requireWritableCall = async (id: string) => {
     const call = await requireCall(id);
     if (call.state === CallState.ARCHIVED) throw new ValidationError(enrolmentMessages.archivedCall);
@@ -75,7 +101,8 @@ export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, file
 
   /** The stored version must be the one the operator saw (when the web sends it): otherwise 409. */
   const assertVersion = (record: SubscriptionRecord, dataUpdate: string | undefined) => {
-    if (dataUpdate !== undefined && dataUpdate !== record.dataUpdate) throw new ConflictError(enrolmentMessages.changed);
+    if (dataUpdate !== undefined && dataUpdate !== record.dataUpdate)
+      throw new ConflictError(enrolmentMessages.changed);
   };
 
   /** A conditional write that failed: gone meanwhile (404), or changed by someone else (409). */
@@ -86,7 +113,11 @@ export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, file
   }
 
   /** Writes an operator's change of one subscription (conditional on what was read), audited; returns its row. */
-  async function change(before: SubscriptionRecord, fields: Partial<SubscriptionRecord>, actor: Actor): Promise<EnrolmentRow> {
+  async function change(
+    before: SubscriptionRecord,
+    fields: Partial<SubscriptionRecord>,
+    actor: Actor,
+  ): Promise<EnrolmentRow> {
     const call = await requireWritableCall(before.announcementId);
     const now = clock.now();
     const after: SubscriptionRecord = { ...before, ...fields, dataUpdate: laterThan(before.dataUpdate, now) };
@@ -114,7 +145,11 @@ export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, file
         callRead.then(bandsOf, () => []),
       ]);
       const now = clock.now();
-      return { items: page.items.map((record) => toEnrolmentRow(record, call, callBands, now)), nextCursor: page.nextCursor, total: page.total };
+      return {
+        items: page.items.map((record) => toEnrolmentRow(record, call, callBands, now)),
+        nextCursor: page.nextCursor,
+        total: page.total,
+      };
     },
 
     /** The operator enrols a user (the 'Iscrivi utente' modal): a request in state ADDED, no files. */
@@ -122,7 +157,8 @@ export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, file
       const call = await requireWritableCall(callId);
       const user = await users.getUserItem(input.userId);
       if (!user) throw new NotFoundError(enrolmentMessages.userNotFound);
-      if (await subscriptions.getSubscription(call.id, user.id)) throw new ValidationError(enrolmentMessages.alreadyEnrolled);
+      if (await subscriptions.getSubscription(call.id, user.id))
+        throw new ValidationError(enrolmentMessages.alreadyEnrolled);
       const now = clock.now();
       const record = newSubscription({
         call,
@@ -130,8 +166,12 @@ export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, file
         now,
         isee: userIsee(user),
       });
-      if (!(await subscriptions.putSubscription(record, null))) throw new ValidationError(enrolmentMessages.alreadyEnrolled);
-      await audit.record({ actor, entity: 'subscription', id: record.id, action: 'create', before: null, after: record }, now);
+      if (!(await subscriptions.putSubscription(record, null)))
+        throw new ValidationError(enrolmentMessages.alreadyEnrolled);
+      await audit.record(
+        { actor, entity: 'subscription', id: record.id, action: 'create', before: null, after: record },
+        now,
+      );
       return toEnrolmentRow(record, call, await bandsOf(call), now);
     },
 
@@ -167,7 +207,10 @@ export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, file
       if (before.state !== 'VALIDATED') throw new ConflictError(enrolmentMessages.onlyValidatedDelete);
       if (!(await subscriptions.deleteSubscription(before))) await failedWrite(before);
       await deleteFiles(files as FileStore, before.files);
-      await audit.record({ actor, entity: 'subscription', id: before.id, action: 'delete', before, after: null }, clock.now());
+      await audit.record(
+        { actor, entity: 'subscription', id: before.id, action: 'delete', before, after: null },
+        clock.now(),
+      );
     },
 
     /**
@@ -200,15 +243,30 @@ export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, file
       if (await exports.runningExportOf(call.id)) throw new ConflictError(enrolmentMessages.exportRunning);
       const before = cursor ? (JSON.parse(cursor) as { reset: number; total: number }) : null;
       const now = clock.now();
-      const targets = (await subscriptions.listAllSubscriptionsOfCall(call.id)).filter((s) => s.state === 'VALIDATED' && s.weeklyHour !== null);
+      const targets = (await subscriptions.listAllSubscriptionsOfCall(call.id)).filter(
+        (s) => s.state === 'VALIDATED' && s.weeklyHour !== null,
+      );
       const total = before?.total ?? targets.length;
       // A change's audit is its id with the hours before and after.
-      const [chunk = []] = auditChunks(targets, (s) => [{ id: s.id, weeklyHour: s.weeklyHour }, { id: s.id, weeklyHour: null }]);
+      const [chunk = []] = auditChunks(targets, (s) => [
+        { id: s.id, weeklyHour: s.weeklyHour },
+        { id: s.id, weeklyHour: null },
+      ]);
       const done: { id: string; weeklyHour: number | null }[] = [];
       await mapAtMost(chunk, 8, async (first) => {
         let current: SubscriptionRecord | null = first;
-        for (let attempt = 0; current && current.state === 'VALIDATED' && current.weeklyHour !== null && attempt < 3; attempt++) {
-          if (await subscriptions.putSubscription({ ...current, weeklyHour: null, dataUpdate: laterThan(current.dataUpdate, now) }, current, false)) {
+        for (
+          let attempt = 0;
+          current && current.state === 'VALIDATED' && current.weeklyHour !== null && attempt < 3;
+          attempt++
+        ) {
+          if (
+            await subscriptions.putSubscription(
+              { ...current, weeklyHour: null, dataUpdate: laterThan(current.dataUpdate, now) },
+              current,
+              false,
+            )
+          ) {
             done.push({ id: current.id, weeklyHour: current.weeklyHour });
             break;
           }
@@ -217,7 +275,14 @@ export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, file
       });
       if (done.length) {
         await audit.record(
-          { actor, entity: 'call', id: call.id, action: 'update', before: { weeklyHours: done }, after: { weeklyHours: done.map(({ id }) => ({ id, weeklyHour: null })) } },
+          {
+            actor,
+            entity: 'call',
+            id: call.id,
+            action: 'update',
+            before: { weeklyHours: done },
+            after: { weeklyHours: done.map(({ id }) => ({ id, weeklyHour: null })) },
+          },
           now,
         );
       }
@@ -225,7 +290,6 @@ export function makeEnrolmentUseCases({ subscriptions, calls, bands, users, file
       const more = done.length > 0 && chunk.length < targets.length;
       return { cursor: more ? JSON.stringify({ reset, total }) : null, done: reset, total, result: { reset } };
     },
-
   };
 }
 

@@ -7,7 +7,13 @@ import * as bandRepository from '../bands/repository.ts';
 import { makeBandUseCases } from '../bands/use-cases.ts';
 import { bandRoutes } from '../bands/routes.ts';
 
-const bands = makeBandUseCases({ bands: bandRepository, calls: callRepository, audit: dynamoAuditLog, clock: systemClock, ids: randomUUID });
+const bands = makeBandUseCases({
+  bands: bandRepository,
+  calls: callRepository,
+  audit: dynamoAuditLog,
+  clock: systemClock,
+  ids: randomUUID,
+});
 
 export const handler = resourceHandler(bandRoutes, {
   listBands: ({ query }) => bands.listBands(query),

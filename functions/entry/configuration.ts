@@ -5,7 +5,11 @@ import * as configurationRepository from '../configuration/repository.ts';
 import { configurationRoutes } from '../configuration/routes.ts';
 import { makeConfigurationUseCases } from '../configuration/use-cases.ts';
 
-const configuration = makeConfigurationUseCases({ configuration: configurationRepository, audit: dynamoAuditLog, clock: systemClock });
+const configuration = makeConfigurationUseCases({
+  configuration: configurationRepository,
+  audit: dynamoAuditLog,
+  clock: systemClock,
+});
 
 export const handler = resourceHandler(configurationRoutes, {
   getConfiguration: () => configuration.getConfiguration(),

@@ -8,7 +8,9 @@ import { enrolmentUseCases } from './wired-enrolments.ts';
 import { enrolmentRoutes } from '../enrolments/routes.ts';
 
 /** The enrolled users of a call; 'Reset ore' runs as a background job this function starts. */
-const enrolments = enrolmentUseCases({ jobs: makeJobs({ jobs: jobRepository, runner: stepFunctionsJobRunner, clock: systemClock, ids: randomUUID }) });
+const enrolments = enrolmentUseCases({
+  jobs: makeJobs({ jobs: jobRepository, runner: stepFunctionsJobRunner, clock: systemClock, ids: randomUUID }),
+});
 
 export const handler = resourceHandler(enrolmentRoutes, {
   listEnrolments: ({ params, query }) => enrolments.listEnrolments(params.id, query),

@@ -13,7 +13,8 @@ import type { FlowTaskStep } from '../flows/state-machine.ts';
 import { makeExportSteps } from '../flows/export-steps.ts';
 
 /** MYPAY_IMPORT_MAX_WAIT_MINUTES: how long MyPay may hold an import in LOAD_IMPORT / IMPORT_IN_ELAB (a deployment setting). */
-export const importMaxWaitMinutes = (env: NodeJS.ProcessEnv = process.env) => Number(env.MYPAY_IMPORT_MAX_WAIT_MINUTES) || DEFAULT_IMPORT_MAX_WAIT_MINUTES;
+export const importMaxWaitMinutes = (env: NodeJS.ProcessEnv = process.env) =>
+  Number(env.MYPAY_IMPORT_MAX_WAIT_MINUTES) || DEFAULT_IMPORT_MAX_WAIT_MINUTES;
 
 // The entity code (MyPay's secret in the cloud) names the flow files: read before the steps are made.
 await loadSecrets();
@@ -49,7 +50,8 @@ export interface ExecutionStatusChange {
   detail: { executionArn: string; status: string; input?: string | null };
 }
 
-const isStatusChange = (event: FlowTaskEvent | ExecutionStatusChange): event is ExecutionStatusChange => 'detail' in event && (event as ExecutionStatusChange).source === 'aws.states';
+const isStatusChange = (event: FlowTaskEvent | ExecutionStatusChange): event is ExecutionStatusChange =>
+  'detail' in event && (event as ExecutionStatusChange).source === 'aws.states';
 
 /** One step of the MyPay export (functions/flows/state-machine.ts): a thrown error keeps its name for Retry/Catch. */
 export async function runFlowStep(event: FlowTaskEvent | ExecutionStatusChange): Promise<unknown> {
@@ -74,4 +76,7 @@ export async function runFlowStep(event: FlowTaskEvent | ExecutionStatusChange):
   }
 }
 
-export const handler = middy(runFlowStep).use(injectLambdaContext(logger)).use(captureLambdaHandler(tracer)).use(secretsFromManager());
+export const handler = middy(runFlowStep)
+  .use(injectLambdaContext(logger))
+  .use(captureLambdaHandler(tracer))
+  .use(secretsFromManager());

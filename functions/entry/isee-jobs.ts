@@ -15,12 +15,19 @@ let io: IoMessages | undefined;
 /** The benefit code of each call's service, read once per slice of a run (a slice asks INPS for many of its subscribers). */
 let benefitCodes = new Map<string, Promise<string | null>>();
 const benefitCodeOfCall = (callId: string) => {
-  if (!benefitCodes.has(callId)) benefitCodes.set(callId, getCall(callId).then((call) => call && getServiceBenefitCode(call.serviceId)));
+  if (!benefitCodes.has(callId))
+    benefitCodes.set(
+      callId,
+      getCall(callId).then((call) => call && getServiceBenefitCode(call.serviceId)),
+    );
   return benefitCodes.get(callId)!;
 };
 const refresh = iseeRefreshJobs({
   benefitCodeOfCall,
-  reminders: { io: { sendMessage: (fiscalCode, content) => (io ??= makeIo(ioConfigFromEnv())).sendMessage(fiscalCode, content) }, mailer: sesMailer },
+  reminders: {
+    io: { sendMessage: (fiscalCode, content) => (io ??= makeIo(ioConfigFromEnv())).sendMessage(fiscalCode, content) },
+    mailer: sesMailer,
+  },
 });
 /** A slice reads the services' codes afresh: an operator's change reaches the next slice. */
 const withFreshCodes =

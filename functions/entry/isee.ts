@@ -10,7 +10,9 @@ import { iseeRoutes } from '../isee/routes.ts';
 /** Exported for the demo data (lib/local/demo-users.ts), which records its ISEE the way the API does. */
 export { isee, inpsIsee };
 
-const refresh = iseeRefresh({ jobs: makeJobs({ jobs: jobRepository, runner: stepFunctionsJobRunner, clock: systemClock, ids: randomUUID }) });
+const refresh = iseeRefresh({
+  jobs: makeJobs({ jobs: jobRepository, runner: stepFunctionsJobRunner, clock: systemClock, ids: randomUUID }),
+});
 
 export const handler = resourceHandler(iseeRoutes, {
   listIseesToVerify: ({ query }) => isee.listIseesToVerify(query),

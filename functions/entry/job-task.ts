@@ -27,5 +27,11 @@ export function jobTask(kinds: Record<string, JobKind>) {
         return worker.markFailed(event);
     }
   }
-  return { runJobStep, handler: middy(runJobStep).use(injectLambdaContext(logger)).use(captureLambdaHandler(tracer)).use(secretsFromManager()) };
+  return {
+    runJobStep,
+    handler: middy(runJobStep)
+      .use(injectLambdaContext(logger))
+      .use(captureLambdaHandler(tracer))
+      .use(secretsFromManager()),
+  };
 }

@@ -7,11 +7,20 @@ import { backfillUserNamesPage } from '../users/repository.ts';
 import { MIGRATION_IDS, type MigrationId } from '../migrations/ids.ts';
 import * as store from '../migrations/repository.ts';
 import { callIds } from '../migrations/repository.ts';
-import { makeMigrationRunner, walkPages, walkUnits, type Migration, type MigrationDeps } from '../migrations/use-cases.ts';
+import {
+  makeMigrationRunner,
+  walkPages,
+  walkUnits,
+  type Migration,
+  type MigrationDeps,
+} from '../migrations/use-cases.ts';
 
 /** Every call and payment-list year: "<callId>#<anno>". */
 async function callYears() {
-  const years = Array.from({ length: new Date().getUTCFullYear() + 2 - DEBT_TOTALS_START_YEAR }, (_, i) => DEBT_TOTALS_START_YEAR + i);
+  const years = Array.from(
+    { length: new Date().getUTCFullYear() + 2 - DEBT_TOTALS_START_YEAR },
+    (_, i) => DEBT_TOTALS_START_YEAR + i,
+  );
   return (await callIds()).flatMap((id) => years.map((anno) => `${id}#${anno}`));
 }
 const debtListKeysPage = (unit: string, start: Record<string, unknown> | undefined) => {
@@ -22,7 +31,8 @@ const debtListKeysPage = (unit: string, start: Record<string, unknown> | undefin
 /** Every day (yyyy-mm-dd, UTC) from the portal's first, 2025-01-01, to today: one Query each. */
 async function auditDays() {
   const days: string[] = [];
-  for (const day = new Date('2025-01-01T00:00:00Z'); day <= new Date(); day.setUTCDate(day.getUTCDate() + 1)) days.push(day.toISOString().slice(0, 10));
+  for (const day = new Date('2025-01-01T00:00:00Z'); day <= new Date(); day.setUTCDate(day.getUTCDate() + 1))
+    days.push(day.toISOString().slice(0, 10));
   return days;
 }
 
@@ -68,4 +78,5 @@ export async function runMigrationSteps(id: MigrationId): Promise<number> {
 }
 
 /** The migrations on the real table (the cloud's task function and the local start). */
-export const migrationRunner = (log: MigrationDeps['log']) => makeMigrationRunner({ store, migrations, clock: systemClock, log });
+export const migrationRunner = (log: MigrationDeps['log']) =>
+  makeMigrationRunner({ store, migrations, clock: systemClock, log });

@@ -27,7 +27,10 @@ export function migrationTask(runner: MigrationRunner, budgetMs: number) {
     kinds: {
       [MIGRATIONS_JOB]: {
         async slice(_input, _cursor, _actor, heartbeat) {
-          const progress = await runner.runSlice(budgetMs, async ({ done, total }) => (await heartbeat(done, total)) !== false);
+          const progress = await runner.runSlice(
+            budgetMs,
+            async ({ done, total }) => (await heartbeat(done, total)) !== false,
+          );
           return { cursor: progress.finished ? null : 'continue', done: progress.done, total: progress.total };
         },
         failure: 'Migrazione dei dati non riuscita: vedi i log della funzione.',
@@ -35,7 +38,8 @@ export function migrationTask(runner: MigrationRunner, budgetMs: number) {
     },
     clock: systemClock,
   });
-  return (event: JobTaskEvent): Promise<unknown> => (event.step === 'Slice' ? worker.slice(event) : worker.markFailed(event));
+  return (event: JobTaskEvent): Promise<unknown> =>
+    event.step === 'Slice' ? worker.slice(event) : worker.markFailed(event);
 }
 
 export const runMigrationStep = migrationTask(

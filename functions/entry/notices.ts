@@ -8,7 +8,9 @@ import { noticeRoutes } from '../notices/routes.ts';
 import { noticeUseCases } from './wired-notices.ts';
 
 /** The API's notices: the wired use cases, and the background jobs that the flow e-mail runs as. */
-const notices = noticeUseCases({ jobs: makeJobs({ jobs: jobRepository, runner: stepFunctionsJobRunner, clock: systemClock, ids: randomUUID }) });
+const notices = noticeUseCases({
+  jobs: makeJobs({ jobs: jobRepository, runner: stepFunctionsJobRunner, clock: systemClock, ids: randomUUID }),
+});
 
 export const handler = resourceHandler(noticeRoutes, {
   emailNotice: ({ params, actor }) => notices.emailNotice(params.id, actor),

@@ -6,7 +6,12 @@ import { countDebtSummaries, getDebtTotals, listDebtSummaries } from '../payment
 import { paymentListRoutes } from '../payment-list/routes.ts';
 import { makeDebtListUseCases } from '../payment-list/use-cases.ts';
 
-const paymentList = makeDebtListUseCases({ debts: { getDebtTotals, listDebtSummaries, countDebtSummaries }, calls: { getCall }, clock: systemClock, missingIsee: { listMissingIsee } });
+const paymentList = makeDebtListUseCases({
+  debts: { getDebtTotals, listDebtSummaries, countDebtSummaries },
+  calls: { getCall },
+  clock: systemClock,
+  missingIsee: { listMissingIsee },
+});
 
 export const handler = resourceHandler(paymentListRoutes, {
   listDebtSummaries: ({ params, query }) => paymentList.listDebtSummaries(params.id, query),

@@ -8,7 +8,9 @@ import { makeJobs } from '../jobs/use-cases.ts';
 import { paymentUseCases } from './wired-payments.ts';
 
 /** The API's payments: the wired use cases, and the background jobs they start ('Sincronizza', the generation, the CSV). */
-const payments = paymentUseCases({ jobs: makeJobs({ jobs: jobRepository, runner: stepFunctionsJobRunner, clock: systemClock, ids: randomUUID }) });
+const payments = paymentUseCases({
+  jobs: makeJobs({ jobs: jobRepository, runner: stepFunctionsJobRunner, clock: systemClock, ids: randomUUID }),
+});
 
 export const handler = resourceHandler(paymentRoutes, {
   generatePositions: ({ params, body, actor }) => payments.startGeneration(params.id, body, actor),

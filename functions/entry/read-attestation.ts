@@ -12,7 +12,9 @@ import { readAttestation } from '../isee-extraction/read-attestation.ts';
  * Textract in the region the deployment chose (TEXTRACT_REGION: Milan has no Textract). The SDK's adaptive
  * retries wait out the per-second quota of the synchronous calls before the state machine's own retry.
  */
-const textract = tracer.captureAWSv3Client(new TextractClient({ region: process.env.TEXTRACT_REGION, retryMode: 'adaptive', maxAttempts: 6 }));
+const textract = tracer.captureAWSv3Client(
+  new TextractClient({ region: process.env.TEXTRACT_REGION, retryMode: 'adaptive', maxAttempts: 6 }),
+);
 const text = createCloudTextSource(textract);
 
 /** ReadAttestation in the cloud: the document from the bucket (same region), its text, parsed. */

@@ -58,16 +58,28 @@ export interface ScheduledEvent {
 
 export async function runScheduled(event: ScheduledEvent): Promise<string> {
   if (event.kind === REPORTING_DAILY || event.kind === REPORTING_FOLLOW_UPS) {
-    const outcome = event.kind === REPORTING_DAILY ? await reportingSchedule.startDaily() : await reportingSchedule.startDueFollowUps();
+    const outcome =
+      event.kind === REPORTING_DAILY
+        ? await reportingSchedule.startDaily()
+        : await reportingSchedule.startDueFollowUps();
     logger.info('Scheduled reporting', { kind: event.kind, ...outcome });
     return JSON.stringify(outcome);
   }
-  if (event.kind !== EXPIRY_JOB && event.kind !== NEW_YEAR_JOB) throw new Error(`Unknown scheduled job ${String(event.kind)}`);
+  if (event.kind !== EXPIRY_JOB && event.kind !== NEW_YEAR_JOB)
+    throw new Error(`Unknown scheduled job ${String(event.kind)}`);
   const year = currentPeriod(systemClock.now()).anno;
-  const job = await jobs.start(event.kind, String(year), { year, scheduled: true, reportId: randomUUID() }, SYSTEM_ACTOR);
+  const job = await jobs.start(
+    event.kind,
+    String(year),
+    { year, scheduled: true, reportId: randomUUID() },
+    SYSTEM_ACTOR,
+  );
   const outcome = job ? `started ${job.id}` : 'already running';
   logger.info('Scheduled ISEE job', { kind: event.kind, outcome });
   return outcome;
 }
 
-export const handler = middy(runScheduled).use(injectLambdaContext(logger)).use(captureLambdaHandler(tracer)).use(secretsFromManager());
+export const handler = middy(runScheduled)
+  .use(injectLambdaContext(logger))
+  .use(captureLambdaHandler(tracer))
+  .use(secretsFromManager());

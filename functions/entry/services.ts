@@ -7,7 +7,13 @@ import * as serviceRepository from '../services/repository.ts';
 import { makeServiceUseCases } from '../services/use-cases.ts';
 import { serviceRoutes } from '../services/routes.ts';
 
-const services = makeServiceUseCases({ services: serviceRepository, calls: callRepository, audit: dynamoAuditLog, clock: systemClock, ids: randomUUID });
+const services = makeServiceUseCases({
+  services: serviceRepository,
+  calls: callRepository,
+  audit: dynamoAuditLog,
+  clock: systemClock,
+  ids: randomUUID,
+});
 
 export const handler = resourceHandler(serviceRoutes, {
   listServices: ({ query }) => services.listServices(query),

@@ -70,7 +70,12 @@ export function makeMigrationStart({ jobs, runner, executionStatus, clock, waitM
     if (execution === 'RUNNING' || starting) return false;
     const at = clock.now().toISOString();
     log('warn', 'Data migrations: the running run has no live execution, taking over', { jobId: job.id, execution });
-    await jobs.updateJob(MIGRATIONS_JOB, MIGRATIONS_JOB_KEY, job.id, { state: 'FAILED', error: `Interrotta (${execution ?? 'nessuna esecuzione'}): ripresa da un nuovo avvio.`, endedAt: at, updatedAt: at });
+    await jobs.updateJob(MIGRATIONS_JOB, MIGRATIONS_JOB_KEY, job.id, {
+      state: 'FAILED',
+      error: `Interrotta (${execution ?? 'nessuna esecuzione'}): ripresa da un nuovo avvio.`,
+      endedAt: at,
+      updatedAt: at,
+    });
     return true;
   }
 
@@ -98,9 +103,16 @@ export function makeMigrationStart({ jobs, runner, executionStatus, clock, waitM
     }
     if (run) log('info', 'Data migrations started', { jobId: run.id });
     const { job, running } = await waitForRun(deadline);
-    const outcome = { state: running ? 'RUNNING' : (job?.state ?? 'NONE'), done: job?.done ?? 0, total: job?.total ?? null, resumed };
-    if (running) log('warn', 'Data migrations still running: the deployment goes on, they finish in the background', outcome);
-    else if (job?.state === 'FAILED') log('error', `Data migrations failed: ${job.error ?? 'see the migration task log'}`, outcome);
+    const outcome = {
+      state: running ? 'RUNNING' : (job?.state ?? 'NONE'),
+      done: job?.done ?? 0,
+      total: job?.total ?? null,
+      resumed,
+    };
+    if (running)
+      log('warn', 'Data migrations still running: the deployment goes on, they finish in the background', outcome);
+    else if (job?.state === 'FAILED')
+      log('error', `Data migrations failed: ${job.error ?? 'see the migration task log'}`, outcome);
     else log('info', 'Data migrations finished', outcome);
     return outcome;
   };
@@ -113,7 +125,9 @@ export const describeMigrationExecution: ExecutionStatus = async (jobId) => {
   const machine = process.env.JOBS_STATE_MACHINE_ARN;
   if (!machine) throw new Error('Missing environment variable JOBS_STATE_MACHINE_ARN');
   try {
-    const { status } = await sfn.send(new DescribeExecutionCommand({ executionArn: `${machine.replace(':stateMachine:', ':execution:')}:${jobId}` }));
+    const { status } = await sfn.send(
+      new DescribeExecutionCommand({ executionArn: `${machine.replace(':stateMachine:', ':execution:')}:${jobId}` }),
+    );
     return status ?? null;
   } catch (error) {
     if ((error as Error).name === 'ExecutionDoesNotExist') return null;

@@ -38,7 +38,10 @@ const positions = makeUserPositionUseCases({
   settlement,
   users: { findUserIdByFiscalCode, getUserItem },
   sessions,
-  mypay: { openPositionCheckout: (...args) => mypay().openPositionCheckout(...args), paymentOutcome: (...args) => mypay().paymentOutcome(...args) },
+  mypay: {
+    openPositionCheckout: (...args) => mypay().openPositionCheckout(...args),
+    paymentOutcome: (...args) => mypay().paymentOutcome(...args),
+  },
   notices: makeNoticeLinks({ getPositionByIud }),
   portalUrl,
   // MyPay's payment type (tipoDovuto) with flg_scadenza_obbligatoria: a past due date cannot be paid.

@@ -6,7 +6,14 @@ import { getCall } from '../calls/repository.ts';
 import { runningExportOf } from '../flows/repository.ts';
 import * as iseeRepository from '../isee/repository.ts';
 import { makeIseeUseCases } from '../isee/use-cases.ts';
-import { deleteSubscription, getSubscription, listAllSubscriptionsOfCall, putSubscription, recountEnrolments, syncUserIsee } from '../subscriptions/repository.ts';
+import {
+  deleteSubscription,
+  getSubscription,
+  listAllSubscriptionsOfCall,
+  putSubscription,
+  recountEnrolments,
+  syncUserIsee,
+} from '../subscriptions/repository.ts';
 import { findUserIdByFiscalCode, getUserItem, getUserItems, updateUserFields } from '../users/repository.ts';
 import { getPlan, getPlanSlice } from '../enrolment-csv/plan-repository.ts';
 import { makeImportApply } from '../enrolment-csv/import-apply.ts';
@@ -29,7 +36,13 @@ const isee = makeIseeUseCases({
 /** The job kind 'enrolment-import' on the real adapters (functions/entry/job-task.ts). */
 export const enrolmentImport = makeImportApply({
   plans: { getPlan, getPlanSlice },
-  subscriptions: { getSubscription, putSubscription, deleteSubscription, listAllSubscriptionsOfCall, recountEnrolments },
+  subscriptions: {
+    getSubscription,
+    putSubscription,
+    deleteSubscription,
+    listAllSubscriptionsOfCall,
+    recountEnrolments,
+  },
   calls: { getCall },
   users: { getUserItems },
   isees: { recordIsee: isee.recordIsee },

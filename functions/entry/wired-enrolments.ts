@@ -5,7 +5,13 @@ import { systemClock } from '../adapters/ports.ts';
 import { getBands } from '../bands/repository.ts';
 import { getCall } from '../calls/repository.ts';
 import { runningExportOf } from '../flows/repository.ts';
-import { deleteSubscription, getSubscription, listAllSubscriptionsOfCall, putSubscription, recountEnrolments } from '../subscriptions/repository.ts';
+import {
+  deleteSubscription,
+  getSubscription,
+  listAllSubscriptionsOfCall,
+  putSubscription,
+  recountEnrolments,
+} from '../subscriptions/repository.ts';
 import { listEnrolments } from '../subscriptions/repository-enrolment-query.ts';
 import { getUserItem } from '../users/repository.ts';
 import { makeEnrolmentUseCases, type EnrolmentDeps } from '../enrolments/use-cases.ts';
@@ -13,7 +19,14 @@ import { makeEnrolmentUseCases, type EnrolmentDeps } from '../enrolments/use-cas
 /** The enrolment use cases on the real adapters: for the API function (with the background jobs it starts) and the job function ('Reset ore'). */
 export const enrolmentUseCases = (extra: Pick<EnrolmentDeps, 'jobs'> = {}) =>
   makeEnrolmentUseCases({
-    subscriptions: { getSubscription, putSubscription, deleteSubscription, listEnrolments, listAllSubscriptionsOfCall, recountEnrolments },
+    subscriptions: {
+      getSubscription,
+      putSubscription,
+      deleteSubscription,
+      listEnrolments,
+      listAllSubscriptionsOfCall,
+      recountEnrolments,
+    },
     calls: { getCall },
     bands: { getBands },
     users: { getUserItem },

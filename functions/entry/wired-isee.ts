@@ -4,7 +4,11 @@ import { inpsRuntime } from '../adapters/inps-config.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { getCall, listActiveCallIds } from '../calls/repository.ts';
 import { DEFAULT_REMINDER_FROM, REMINDER_FROM } from '../domain/isee-refresh.ts';
-import { countApprovedSubscriptions, pageApprovedSubscriptionsOfCall, syncUserIsee } from '../subscriptions/repository.ts';
+import {
+  countApprovedSubscriptions,
+  pageApprovedSubscriptionsOfCall,
+  syncUserIsee,
+} from '../subscriptions/repository.ts';
 import { ensureCitizen } from '../users/ensure-citizen.ts';
 import * as userRepository from '../users/repository.ts';
 import * as inpsQueries from '../isee/inps-queries-repository.ts';
@@ -50,30 +54,32 @@ export const inpsIsee = makeInpsIseeUseCases({
  * December reminders; PORTAL_URL the portal's address in them; ISEE_REFRESH_SLICE_MS a slice's time budget.
  */
 const refreshDeps = (extra: Pick<IseeRefreshDeps, 'jobs' | 'reminders' | 'benefitCodeOfCall'>): IseeRefreshDeps => ({
-    fetchForUser: inpsIsee.fetchForUser,
-    subscriptions: { pageApprovedSubscriptionsOfCall, countApprovedSubscriptions },
-    calls: { getCall, listActiveCallIds },
-    users: { getUserItems: userRepository.getUserItems },
-    results: refreshRepository,
-    expiry: refreshRepository,
-    audit: dynamoAuditLog,
-    settings: () => {
-      const from = process.env.ISEE_REMINDER_FROM?.trim() || DEFAULT_REMINDER_FROM;
-      if (!REMINDER_FROM.test(from)) throw new Error(`ISEE_REMINDER_FROM must be MM-DD, not ${from}`);
-      return {
-        reminderFrom: from,
-        portalUrl: process.env.PORTAL_URL?.trim() || 'http://localhost:3000',
-        sliceMs: Number(process.env.ISEE_REFRESH_SLICE_MS) || 120_000,
-        // INPS_DAILY_ESTIMATE: the daily calls declared in the PDND purpose (inps-config.ts).
-        dailyEstimate: Number(process.env.INPS_DAILY_ESTIMATE) > 0 ? Math.floor(Number(process.env.INPS_DAILY_ESTIMATE)) : null,
-      };
-    },
-    pace: () => inpsRuntime().pace(),
-    metrics: businessMetrics,
-    clock: systemClock,
-    ids: randomUUID,
-    ...extra,
+  fetchForUser: inpsIsee.fetchForUser,
+  subscriptions: { pageApprovedSubscriptionsOfCall, countApprovedSubscriptions },
+  calls: { getCall, listActiveCallIds },
+  users: { getUserItems: userRepository.getUserItems },
+  results: refreshRepository,
+  expiry: refreshRepository,
+  audit: dynamoAuditLog,
+  settings: () => {
+    const from = process.env.ISEE_REMINDER_FROM?.trim() || DEFAULT_REMINDER_FROM;
+    if (!REMINDER_FROM.test(from)) throw new Error(`ISEE_REMINDER_FROM must be MM-DD, not ${from}`);
+    return {
+      reminderFrom: from,
+      portalUrl: process.env.PORTAL_URL?.trim() || 'http://localhost:3000',
+      sliceMs: Number(process.env.ISEE_REFRESH_SLICE_MS) || 120_000,
+      // INPS_DAILY_ESTIMATE: the daily calls declared in the PDND purpose (inps-config.ts).
+      dailyEstimate:
+        Number(process.env.INPS_DAILY_ESTIMATE) > 0 ? Math.floor(Number(process.env.INPS_DAILY_ESTIMATE)) : null,
+    };
+  },
+  pace: () => inpsRuntime().pace(),
+  metrics: businessMetrics,
+  clock: systemClock,
+  ids: randomUUID,
+  ...extra,
 });
 export const iseeRefresh = (extra: Pick<IseeRefreshDeps, 'jobs'> = {}) => makeIseeRefresh(refreshDeps(extra));
 /** The jobs' slices (functions/jobs/isee-jobs.ts). */
-export const iseeRefreshJobs = (extra: Pick<IseeRefreshDeps, 'reminders' | 'benefitCodeOfCall'>) => makeIseeRefreshJobs(refreshDeps(extra));
+export const iseeRefreshJobs = (extra: Pick<IseeRefreshDeps, 'reminders' | 'benefitCodeOfCall'>) =>
+  makeIseeRefreshJobs(refreshDeps(extra));

@@ -7,15 +7,26 @@ import { sesMailer } from '../adapters/mail.ts';
 import { systemClock, type IoMessages } from '../adapters/ports.ts';
 import { getFlow, updateFlow } from '../flows/repository.ts';
 import { makePaymentListRefresh } from './wired-payment-list.ts';
-import { getPositionByIud, listPositions, recordIoMessage, recordIoStatus, recordNoticeEmail, restoreIoMessage } from '../positions/repository.ts';
+import {
+  getPositionByIud,
+  listPositions,
+  recordIoMessage,
+  recordIoStatus,
+  recordNoticeEmail,
+  restoreIoMessage,
+} from '../positions/repository.ts';
 import { getUserItems } from '../users/repository.ts';
 import { businessMetrics } from '../adapters/observability.ts';
 import { makeNoticeUseCases, type NoticeDeps } from '../notices/use-cases.ts';
 
 const paymentList = makePaymentListRefresh();
 
-const missing = <T>(read: Promise<T>) => read.catch((error: unknown) => (isMissingObject(error) ? null : Promise.reject(error)));
-const noticePdfs = makeNoticePdfs({ get: (key) => missing(s3ExportFiles.get(key)), getRange: (key, start, end) => missing(getExportRange(key, start, end)) });
+const missing = <T>(read: Promise<T>) =>
+  read.catch((error: unknown) => (isMissingObject(error) ? null : Promise.reject(error)));
+const noticePdfs = makeNoticePdfs({
+  get: (key) => missing(s3ExportFiles.get(key)),
+  getRange: (key, start, end) => missing(getExportRange(key, start, end)),
+});
 
 // The IO client is made at the first send: a function deployed without the IO settings still e-mails.
 let ioClient: IoMessages | undefined;
@@ -31,7 +42,14 @@ const io: IoMessages = {
  */
 export const noticeUseCases = (extra: Pick<NoticeDeps, 'jobs'> = {}) =>
   makeNoticeUseCases({
-    positions: { getPositionByIud, listPositions, recordNoticeEmail, recordIoMessage, restoreIoMessage, recordIoStatus },
+    positions: {
+      getPositionByIud,
+      listPositions,
+      recordNoticeEmail,
+      recordIoMessage,
+      restoreIoMessage,
+      recordIoStatus,
+    },
     paymentList,
     users: { getUserItems },
     flows: { getFlow, updateFlow },

@@ -1,7 +1,13 @@
 import { systemClock } from '../adapters/ports.ts';
 import { getUserItems } from '../users/repository.ts';
 import { positionsOfYears } from '../positions/payment-list-repository.ts';
-import { addToDebtTotals, getDebtSummaries, putDebtSummary, putDebtTotals, sumDebtSummaries } from '../payment-list/repository.ts';
+import {
+  addToDebtTotals,
+  getDebtSummaries,
+  putDebtSummary,
+  putDebtTotals,
+  sumDebtSummaries,
+} from '../payment-list/repository.ts';
 import { makeDebtRefreshUseCases } from '../payment-list/use-cases.ts';
 
 /**

@@ -31,22 +31,22 @@ const monthSummaries = makeMonthSummaryRefresh({
 /** The payments' use cases on the real adapters: the payments API and the MyPay export's steps share them. */
 export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs'> = {}) =>
   makePaymentUseCases({
-  positions: { ...positionRepository, hasLiveCheckouts },
-  calls: { getCall },
-  bands: { getBand },
-  subscriptions: { listApprovedSubscriptionsOfCall },
-  users: { getUserItems },
-  isees: { markIseesUsedForFee },
-  configuration: { getConfiguration },
-  exports: { runningExportOf },
-  exportFiles: s3ExportFiles,
-  summaries: { ...debtSummaries, ...monthSummaries },
-  missingIsee: { putMissingIsee: positionRepository.putMissingIsee },
-  audit: { recordMany: recordAuditBatch },
-  clock: systemClock,
-  metrics: businessMetrics,
-  ...extra,
-});
+    positions: { ...positionRepository, hasLiveCheckouts },
+    calls: { getCall },
+    bands: { getBand },
+    subscriptions: { listApprovedSubscriptionsOfCall },
+    users: { getUserItems },
+    isees: { markIseesUsedForFee },
+    configuration: { getConfiguration },
+    exports: { runningExportOf },
+    exportFiles: s3ExportFiles,
+    summaries: { ...debtSummaries, ...monthSummaries },
+    missingIsee: { putMissingIsee: positionRepository.putMissingIsee },
+    audit: { recordMany: recordAuditBatch },
+    clock: systemClock,
+    metrics: businessMetrics,
+    ...extra,
+  });
 
 /** Without the background jobs: the MyPay export's steps and the jobs' own slices. */
 export const payments = paymentUseCases();

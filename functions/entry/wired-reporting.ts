@@ -20,7 +20,12 @@ let client: ReturnType<typeof makeMyPay> | undefined;
 const mypay = () => {
   if (!client) {
     const config = myPayConfigFromEnv();
-    client = makeMyPay({ ...config, timeoutMs: Math.min(config.timeoutMs ?? 5000, 5000), exportPollMs: 1000, exportMaxPolls: WAIT_MS / 1000 });
+    client = makeMyPay({
+      ...config,
+      timeoutMs: Math.min(config.timeoutMs ?? 5000, 5000),
+      exportPollMs: 1000,
+      exportMaxPolls: WAIT_MS / 1000,
+    });
   }
   return client;
 };

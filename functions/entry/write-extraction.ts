@@ -5,4 +5,6 @@ import { businessMetrics, logger, tracer } from '../adapters/observability.ts';
 import { writeExtraction, type WriteInput } from '../isee-extraction/write-extraction.ts';
 
 /** SaveExtraction and MarkFailed: the one writer of the reading's result onto the ISEE item. */
-export const handler = middy((input: WriteInput) => writeExtraction(input, businessMetrics)).use(injectLambdaContext(logger)).use(captureLambdaHandler(tracer));
+export const handler = middy((input: WriteInput) => writeExtraction(input, businessMetrics))
+  .use(injectLambdaContext(logger))
+  .use(captureLambdaHandler(tracer));

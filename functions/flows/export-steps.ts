@@ -125,8 +125,20 @@ export function makeExportSteps({
       // month's new positions go in batches (no other generation of the call can run).
       const holder = await flows.runningExportOf(flow.announcement.id);
       if (holder && holder !== flowId) throw new ConflictError(messages.positions.exportRunning);
-      const { csv, rows, heldBack = [], iseeIds = [] } = await positions.buildExport(
-        { callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, fiscalCode: flow.fiscalCode, flowId, underLock: holder === flowId },
+      const {
+        csv,
+        rows,
+        heldBack = [],
+        iseeIds = [],
+      } = await positions.buildExport(
+        {
+          callId: flow.announcement.id,
+          mese: flow.mese,
+          anno: flow.anno,
+          fiscalCode: flow.fiscalCode,
+          flowId,
+          underLock: holder === flowId,
+        },
         flow.startedBy,
       );
       if (heldBack.length) await flows.advanceFlow(flowId, { heldBack: heldBack.slice(0, HELD_BACK_KEPT) }, now());
@@ -137,7 +149,11 @@ export function makeExportSteps({
       if (rows === 0) {
         if (iseeKey) await markIseeSlice(flowId, Number.MAX_SAFE_INTEGER);
         const error = heldBack.length ? flowMessages.allHeldBack : flowMessages.nothingToSend;
-        await flows.advanceFlow(flowId, { step: 'COMPLETATO', stato: 'IMPORT_ESEGUITO', num: 0, accepted: 0, rejected: 0, error }, now());
+        await flows.advanceFlow(
+          flowId,
+          { step: 'COMPLETATO', stato: 'IMPORT_ESEGUITO', num: 0, accepted: 0, rejected: 0, error },
+          now(),
+        );
         // Nothing new for the month: the dialog that started it says so, and the flows page lists no empty
         // 'Flusso approvato' (it would only mislead). A flow that held positions back stays listed with them.
         if (!heldBack.length) await flows.unlistFlow(flowId);
@@ -183,7 +199,11 @@ export function makeExportSteps({
           if ((error as Error).name === 'MyPayFault') await flows.advanceFlow(flowId, { requestToken: null }, now());
           throw error;
         }
-        await flows.advanceFlow(flowId, { uploadedAt: now(), pollingSince: now(), stato: 'LOAD_IMPORT', step: 'ATTESA_ESITO' }, now());
+        await flows.advanceFlow(
+          flowId,
+          { uploadedAt: now(), pollingSince: now(), stato: 'LOAD_IMPORT', step: 'ATTESA_ESITO' },
+          now(),
+        );
       }),
 
     /**
@@ -198,10 +218,15 @@ export function makeExportSteps({
         const status = flow.requestToken ? await mypay.importStatus(flow.requestToken) : null;
         const stato = status?.stato ?? 'IMPORT_ERROR_SL';
         const failed = isMyPayFailure(stato);
-        if (stato !== flow.stato) await flows.advanceFlow(flowId, { stato, ...(failed ? { error: mypayFailureReason(stato) } : {}) }, now());
+        if (stato !== flow.stato)
+          await flows.advanceFlow(flowId, { stato, ...(failed ? { error: mypayFailureReason(stato) } : {}) }, now());
         const waited = clock.now().getTime() - Date.parse(flow.pollingSince ?? flow.uploadedAt ?? now());
         const working = stato === 'LOAD_IMPORT' || stato === 'IMPORT_IN_ELAB';
-        return { stato, waitMore: working && waited < importMaxWaitMinutes * 60_000, waitSeconds: nextImportPollSeconds(waited) };
+        return {
+          stato,
+          waitMore: working && waited < importMaxWaitMinutes * 60_000,
+          waitSeconds: nextImportPollSeconds(waited),
+        };
       }),
 
     /**
@@ -224,8 +249,13 @@ export function makeExportSteps({
     let cursor = flow.collectCursor ?? null;
     if (cursor === null) {
       const status = await mypay.importStatus(flow.requestToken!);
-      if (!status || status.stato !== 'IMPORT_ESEGUITO') throw new Error(`Stato del flusso inatteso: ${status?.stato ?? 'sconosciuto'}`);
-      const urls: Record<FlowFileKind, string | null | undefined> = { avvisi: status.urlFileAvvisi, iuv: status.urlFileIUV, scarti: status.urlFileScarti };
+      if (!status || status.stato !== 'IMPORT_ESEGUITO')
+        throw new Error(`Stato del flusso inatteso: ${status?.stato ?? 'sconosciuto'}`);
+      const urls: Record<FlowFileKind, string | null | undefined> = {
+        avvisi: status.urlFileAvvisi,
+        iuv: status.urlFileIUV,
+        scarti: status.urlFileScarti,
+      };
       files = { avvisi: null, iuv: null, scarti: null };
       for (const kind of ['iuv', 'scarti', 'avvisi'] as const) {
         const url = urls[kind];
@@ -239,7 +269,8 @@ export function makeExportSteps({
       cursor = 0;
       await flows.advanceFlow(flowId, { files, collectCursor: cursor }, now());
     }
-    const fileOf = async (kind: FlowFileKind) => fetched[kind] ?? (files[kind] ? await exportFiles.get(files[kind]!) : null);
+    const fileOf = async (kind: FlowFileKind) =>
+      fetched[kind] ?? (files[kind] ? await exportFiles.get(files[kind]!) : null);
     const results: ExportResults = { accepted: [], rejected: [] };
     const iuvZip = await fileOf('iuv');
     const avvisi = files.avvisi ? noticeIuvs(await fileOf('avvisi')) : new Set<string>();
@@ -255,18 +286,33 @@ export function makeExportSteps({
     const end = Math.min(cursor + collectSlice, results.accepted.length + results.rejected.length);
     const slice: ExportResults = {
       accepted: results.accepted.slice(cursor, end),
-      rejected: results.rejected.slice(Math.max(0, cursor - results.accepted.length), Math.max(0, end - results.accepted.length)),
+      rejected: results.rejected.slice(
+        Math.max(0, cursor - results.accepted.length),
+        Math.max(0, end - results.accepted.length),
+      ),
     };
     // The notice PDFs stay in MyPay's AVVISI ZIP as it came: each accepted position is told where its own
     // is, and is served from it on demand (functions/adapters/notice-pdf.ts).
-    await positions.recordResults({ callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, flowId, noticeZip: files.avvisi }, slice);
+    await positions.recordResults(
+      { callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, flowId, noticeZip: files.avvisi },
+      slice,
+    );
     if (end < results.accepted.length + results.rejected.length) {
       await flows.advanceFlow(flowId, { collectCursor: end }, now());
       return { done: false };
     }
     await flows.advanceFlow(
       flowId,
-      { files, accepted: results.accepted.length, rejected: results.rejected.length, stato: 'IMPORT_ESEGUITO', step: 'COMPLETATO', collectedAt: now(), collectCursor: end, error: null },
+      {
+        files,
+        accepted: results.accepted.length,
+        rejected: results.rejected.length,
+        stato: 'IMPORT_ESEGUITO',
+        step: 'COMPLETATO',
+        collectedAt: now(),
+        collectCursor: end,
+        error: null,
+      },
       now(),
     );
     await flows.releaseExportLock(flow.announcement.id, flowId);
@@ -283,7 +329,10 @@ export function makeExportSteps({
    * interno'). The call stays locked if MyPay may hold the file (a restart resumes from it).
    */
   /** The flow failed, or suspended while MyPay still holds the import: `suspended` says which (the state machine ends accordingly). */
-  async function markFailed(flowId: string, error: { Error?: string; Cause?: string } | null): Promise<{ suspended: boolean }> {
+  async function markFailed(
+    flowId: string,
+    error: { Error?: string; Cause?: string } | null,
+  ): Promise<{ suspended: boolean }> {
     const flow = await requireFlow(flowId);
     if (flow.step === 'COMPLETATO') return { suspended: false };
     const cause = error?.Error === 'ImportNotDone' ? (error.Cause ?? '') : '';
@@ -293,7 +342,12 @@ export function makeExportSteps({
       return { suspended: true };
     }
     const stato = cause && isMyPayFailure(cause) ? cause : isMyPayFailure(flow.stato) ? flow.stato : 'IMPORT_ERROR_SL';
-    const reason = stato === 'IMPORT_ERROR_SL' ? describeFailure(error) : stato === flow.stato && flow.error ? flow.error : mypayFailureReason(stato);
+    const reason =
+      stato === 'IMPORT_ERROR_SL'
+        ? describeFailure(error)
+        : stato === flow.stato && flow.error
+          ? flow.error
+          : mypayFailureReason(stato);
     await flows.updateFlow(flowId, { step: 'ERRORE', stato, error: reason }, now());
     // MyPay may hold the file (a request token): the lock stays with the flow, without expiry, until 'Rielabora'.
     if (!flow.requestToken) await flows.releaseExportLock(flow.announcement.id, flowId);
@@ -325,7 +379,8 @@ export function makeExportSteps({
 function describeFailure(error: { Error?: string; Cause?: string } | null): string {
   if (!error) return 'Errore interno durante l’invio.';
   if (error.Error === 'MyPayUnavailable') return 'MyPay non risponde: riprova più tardi con «Rielabora».';
-  if (error.Error === 'ImportNotDone') return 'MyPay non ha più il file di questo invio: «Rielabora» lo invia di nuovo.';
+  if (error.Error === 'ImportNotDone')
+    return 'MyPay non ha più il file di questo invio: «Rielabora» lo invia di nuovo.';
   if (error.Error?.startsWith('Execution.')) return flowMessages.executionStopped;
   let cause = error.Cause ?? '';
   try {

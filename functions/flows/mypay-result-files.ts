@@ -46,6 +46,10 @@ export function noticeIuvs(zip: Uint8Array | null): Set<string> {
 
 /** A rejected row of MyPay's SCARTI file: its code(s) and text are the row's last two fields ("|CODE|CODE" and "|text|text"). */
 export function rejectionOf(row: string[]): { code: string; reason: string } {
-  const parts = (value: string | undefined) => (value ?? '').split('|').map((part) => part.trim()).filter(Boolean);
+  const parts = (value: string | undefined) =>
+    (value ?? '')
+      .split('|')
+      .map((part) => part.trim())
+      .filter(Boolean);
   return { code: parts(row.at(-2)).join(', '), reason: parts(row.at(-1)).join('; ') };
 }

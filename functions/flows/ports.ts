@@ -1,6 +1,15 @@
 import type { FlowRecord } from '../domain/flow-record.ts';
 import type { Page } from '../domain/validation.ts';
-import type { AuditLog, BusinessMetrics, Clock, ExportFiles, ExportPositions, IdGenerator, MyPayAuthorization, MyPayImportStatus } from '../adapters/ports.ts';
+import type {
+  AuditLog,
+  BusinessMetrics,
+  Clock,
+  ExportFiles,
+  ExportPositions,
+  IdGenerator,
+  MyPayAuthorization,
+  MyPayImportStatus,
+} from '../adapters/ports.ts';
 
 /** What the export of a month's positions to MyPay needs (its operator side in use-cases.ts, its steps in export-steps.ts). */
 
@@ -49,7 +58,11 @@ export interface FlowDeps {
   flows: FlowRepository;
   /** An export needs the whole MyPay configuration: checked before anything starts (400 otherwise). */
   configuration: { requireComplete(): Promise<unknown> };
-  calls: { getCall(id: string): Promise<{ id: string; name: string; serviceId: string; serviceName: string; state?: number } | null> };
+  calls: {
+    getCall(
+      id: string,
+    ): Promise<{ id: string; name: string; serviceId: string; serviceName: string; state?: number } | null>;
+  };
   /** The positions' side of starting an export (ExportPositions). */
   positions: Pick<ExportPositions, 'hasLiveCheckouts'>;
   exportFiles: Pick<ExportFiles, 'downloadUrl'>;

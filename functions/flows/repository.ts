@@ -1,7 +1,14 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { nameSearchKey } from '../domain/call-rules.ts';
 import type { Page } from '../domain/validation.ts';
-import { decodeCursor, documentClient, encodeCursor, tableName, unlessConditionFails, type StoredItem } from '../adapters/dynamo.ts';
+import {
+  decodeCursor,
+  documentClient,
+  encodeCursor,
+  tableName,
+  unlessConditionFails,
+  type StoredItem,
+} from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 import type { FlowRecord } from '../domain/flow-record.ts';
 
@@ -11,15 +18,46 @@ import type { FlowRecord } from '../domain/flow-record.ts';
  * is a lease (domain/flows.ts EXPORT_LEASE_MS), when it expires (`expiresAt`, ISO): an expired lease is free.
  */
 const FIELDS = [
-  'id', 'stato', 'step', 'dataInsert', 'dataUpdate', 'announcement', 'mese', 'anno', 'fiscalCode', 'num', 'accepted', 'rejected',
-  'isEmailSent', 'error', 'zipKey', 'zipName', 'md5', 'requestToken', 'uploadedAt', 'files', 'iseeKey', 'iseeCursor', 'collectCursor', 'collectedAt', 'startedBy',
-  'dataIsEmailSent', 'emailRun', 'heldBack', 'attempt', 'execution', 'pollingSince',
+  'id',
+  'stato',
+  'step',
+  'dataInsert',
+  'dataUpdate',
+  'announcement',
+  'mese',
+  'anno',
+  'fiscalCode',
+  'num',
+  'accepted',
+  'rejected',
+  'isEmailSent',
+  'error',
+  'zipKey',
+  'zipName',
+  'md5',
+  'requestToken',
+  'uploadedAt',
+  'files',
+  'iseeKey',
+  'iseeCursor',
+  'collectCursor',
+  'collectedAt',
+  'startedBy',
+  'dataIsEmailSent',
+  'emailRun',
+  'heldBack',
+  'attempt',
+  'execution',
+  'pollingSince',
 ] as const;
 
-const toRecord = (item: StoredItem): FlowRecord => Object.fromEntries(FIELDS.map((field) => [field, item[field] ?? null])) as unknown as FlowRecord;
+const toRecord = (item: StoredItem): FlowRecord =>
+  Object.fromEntries(FIELDS.map((field) => [field, item[field] ?? null])) as unknown as FlowRecord;
 
 export async function getFlow(id: string): Promise<FlowRecord | null> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.flow(id), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: keys.flow(id), ConsistentRead: true }),
+  );
   return Item ? toRecord(Item) : null;
 }
 
@@ -40,7 +78,14 @@ export async function createFlow(flow: FlowRecord): Promise<void> {
 }
 
 export async function unlistFlow(id: string): Promise<void> {
-  await documentClient.send(new UpdateCommand({ TableName: tableName, Key: keys.flow(id), UpdateExpression: 'REMOVE gsi1pk, gsi1sk', ConditionExpression: 'attribute_exists(pk)' }));
+  await documentClient.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.flow(id),
+      UpdateExpression: 'REMOVE gsi1pk, gsi1sk',
+      ConditionExpression: 'attribute_exists(pk)',
+    }),
+  );
 }
 
 export function updateFlow(id: string, fields: Partial<FlowRecord>, now: string): Promise<FlowRecord> {
@@ -61,19 +106,29 @@ export async function advanceFlow(id: string, fields: Partial<FlowRecord>, now: 
   }
 }
 
-async function writeFlow(id: string, fields: Partial<FlowRecord>, now: string, onlyWhileRunning: boolean): Promise<FlowRecord> {
+async function writeFlow(
+  id: string,
+  fields: Partial<FlowRecord>,
+  now: string,
+  onlyWhileRunning: boolean,
+): Promise<FlowRecord> {
   const entries = Object.entries({ ...fields, dataUpdate: now }).filter(([name]) => name !== 'id');
   const { Attributes } = await documentClient.send(
     new UpdateCommand({
       TableName: tableName,
       Key: keys.flow(id),
       UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-      ExpressionAttributeNames: { ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])), ...(onlyWhileRunning ? { '#step': 'step' } : {}) },
+      ExpressionAttributeNames: {
+        ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
+        ...(onlyWhileRunning ? { '#step': 'step' } : {}),
+      },
       ExpressionAttributeValues: {
         ...Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value ?? null])),
         ...(onlyWhileRunning ? { ':completed': 'COMPLETATO', ':failed': 'ERRORE', ':suspended': 'SOSPESO' } : {}),
       },
-      ConditionExpression: onlyWhileRunning ? 'attribute_exists(pk) AND NOT (#step IN (:completed, :failed, :suspended))' : 'attribute_exists(pk)',
+      ConditionExpression: onlyWhileRunning
+        ? 'attribute_exists(pk) AND NOT (#step IN (:completed, :failed, :suspended))'
+        : 'attribute_exists(pk)',
       ReturnValues: 'ALL_NEW',
     }),
   );
@@ -81,7 +136,11 @@ async function writeFlow(id: string, fields: Partial<FlowRecord>, now: string, o
 }
 
 /** Takes the call's export lock for the flow until `lease.until` (free, already the flow's, or an expired lease). */
-export async function takeExportLock(callId: string, flowId: string, lease: { now: string; until: string }): Promise<boolean> {
+export async function takeExportLock(
+  callId: string,
+  flowId: string,
+  lease: { now: string; until: string },
+): Promise<boolean> {
   const written = await unlessConditionFails(
     documentClient.send(
       new PutCommand({
@@ -121,14 +180,21 @@ const setLockExpiry = (callId: string, flowId: string, until: string | null) =>
 export async function releaseExportLock(callId: string, flowId: string): Promise<void> {
   await unlessConditionFails(
     documentClient.send(
-      new DeleteCommand({ TableName: tableName, Key: keys.exportLock(callId), ConditionExpression: 'flowId = :flow', ExpressionAttributeValues: { ':flow': flowId } }),
+      new DeleteCommand({
+        TableName: tableName,
+        Key: keys.exportLock(callId),
+        ConditionExpression: 'flowId = :flow',
+        ExpressionAttributeValues: { ':flow': flowId },
+      }),
     ),
   );
 }
 
 /** The flow that holds the call's export lock, if any: an expired lease holds nothing. */
 export async function runningExportOf(callId: string, now: string = new Date().toISOString()): Promise<string | null> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.exportLock(callId), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: keys.exportLock(callId), ConsistentRead: true }),
+  );
   if (!Item || (typeof Item.expiresAt === 'string' && Item.expiresAt < now)) return null;
   return (Item.flowId as string | undefined) ?? null;
 }
@@ -137,8 +203,15 @@ export async function runningExportOf(callId: string, now: string = new Date().t
  * The flows page: newest first; `descrizione` keeps the flows whose call or service name contains it. With
  * a filter a DynamoDB page may hold fewer matches, so pages are read until the page is full or the list ends.
  */
-export async function listFlows(query: { descrizione?: string; cursor?: string }, pageSize: number): Promise<Page<FlowRecord>> {
-  const list = { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.flowsCollection } };
+export async function listFlows(
+  query: { descrizione?: string; cursor?: string },
+  pageSize: number,
+): Promise<Page<FlowRecord>> {
+  const list = {
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.flowsCollection },
+  };
   const text = query.descrizione ? nameSearchKey(query.descrizione) : '';
   const found: StoredItem[] = [];
   let start = decodeCursor(query.cursor, list);
@@ -147,7 +220,12 @@ export async function listFlows(query: { descrizione?: string; cursor?: string }
       new QueryCommand({
         TableName: tableName,
         ...list,
-        ...(text ? { FilterExpression: 'contains(searchText, :text)', ExpressionAttributeValues: { ...list.ExpressionAttributeValues, ':text': text } } : {}),
+        ...(text
+          ? {
+              FilterExpression: 'contains(searchText, :text)',
+              ExpressionAttributeValues: { ...list.ExpressionAttributeValues, ':text': text },
+            }
+          : {}),
         ScanIndexForward: false,
         Limit: pageSize - found.length,
         ExclusiveStartKey: start,
@@ -157,6 +235,9 @@ export async function listFlows(query: { descrizione?: string; cursor?: string }
     start = result.LastEvaluatedKey;
   } while (found.length < pageSize && start);
   const last = found.at(-1);
-  const nextCursor = last && found.length === pageSize && start ? encodeCursor({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk }, list) : null;
+  const nextCursor =
+    last && found.length === pageSize && start
+      ? encodeCursor({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk }, list)
+      : null;
   return { items: found.map(toRecord), nextCursor };
 }

@@ -12,7 +12,13 @@ export const stepFunctionsRunner: FlowRunner = {
     const stateMachineArn = process.env.EXPORT_STATE_MACHINE_ARN;
     if (!stateMachineArn) throw new Error('Missing environment variable EXPORT_STATE_MACHINE_ARN');
     // One execution name per start: a restart is a new execution of the same flow.
-    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, name: `${flowId}-${Date.now()}`, input: JSON.stringify({ flowId }) }));
+    const { executionArn } = await sfn.send(
+      new StartExecutionCommand({
+        stateMachineArn,
+        name: `${flowId}-${Date.now()}`,
+        input: JSON.stringify({ flowId }),
+      }),
+    );
     return executionArn ?? '';
   },
 };

@@ -36,9 +36,20 @@ export type FlowTaskStep = (typeof FLOW_STEPS)[number];
  */
 export const TASK_TIMEOUT_SECONDS = 300;
 
-const mypayUnavailable = { ErrorEquals: ['MyPayUnavailable'], IntervalSeconds: 5, MaxAttempts: 6, BackoffRate: 2, MaxDelaySeconds: 120 };
+const mypayUnavailable = {
+  ErrorEquals: ['MyPayUnavailable'],
+  IntervalSeconds: 5,
+  MaxAttempts: 6,
+  BackoffRate: 2,
+  MaxDelaySeconds: 120,
+};
 const lambdaTransient = {
-  ErrorEquals: ['Lambda.ServiceException', 'Lambda.AWSLambdaException', 'Lambda.SdkClientException', 'Lambda.TooManyRequestsException'],
+  ErrorEquals: [
+    'Lambda.ServiceException',
+    'Lambda.AWSLambdaException',
+    'Lambda.SdkClientException',
+    'Lambda.TooManyRequestsException',
+  ],
   IntervalSeconds: 2,
   MaxAttempts: 3,
   BackoffRate: 2,
@@ -90,7 +101,12 @@ export function exportDefinition(taskFunction: string, importMaxWaitMinutes: num
         Catch: catchAll,
         Next: 'InitPolls',
       },
-      InitPolls: { Type: 'Pass', Result: { value: { waitSeconds: IMPORT_POLL_SECONDS } }, ResultPath: '$.import', Next: 'WaitForImport' },
+      InitPolls: {
+        Type: 'Pass',
+        Result: { value: { waitSeconds: IMPORT_POLL_SECONDS } },
+        ResultPath: '$.import',
+        Next: 'WaitForImport',
+      },
       WaitForImport: { Type: 'Wait', SecondsPath: '$.import.value.waitSeconds', Next: 'CheckImport' },
       CheckImport: {
         ...task(taskFunction, 'CheckImport'),
@@ -138,8 +154,15 @@ export function exportDefinition(taskFunction: string, importMaxWaitMinutes: num
         Choices: [{ Variable: '$.marked.value.suspended', BooleanEquals: true, Next: 'Suspended' }],
         Default: 'Failed',
       },
-      Suspended: { Type: 'Succeed', Comment: 'Il flusso è sospeso in attesa dell’esito di MyPay: si riprende con Rielabora.' },
-      Failed: { Type: 'Fail', Error: 'FlowFailed', Cause: 'L’invio a MyPay non è riuscito: il flusso è segnato in errore e si può rielaborare.' },
+      Suspended: {
+        Type: 'Succeed',
+        Comment: 'Il flusso è sospeso in attesa dell’esito di MyPay: si riprende con Rielabora.',
+      },
+      Failed: {
+        Type: 'Fail',
+        Error: 'FlowFailed',
+        Cause: 'L’invio a MyPay non è riuscito: il flusso è segnato in errore e si può rielaborare.',
+      },
     },
   };
 }

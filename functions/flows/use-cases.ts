@@ -45,12 +45,23 @@ export const toFlow = (record: FlowRecord): Flow => ({
   heldBack: record.heldBack ?? [],
 });
 
-
 /** The flow of an id, or the 404 of a missing one. */
-export const requireFlowIn = (flows: FlowRepository) => async (id: string) => (await flows.getFlow(id)) ?? Promise.reject(new NotFoundError(flowMessages.notFound));
+export const requireFlowIn = (flows: FlowRepository) => async (id: string) =>
+  (await flows.getFlow(id)) ?? Promise.reject(new NotFoundError(flowMessages.notFound));
 
 /** The operator's side: start an export, follow it, restart it, open its files. */
-export function makeFlowUseCases({ flows, configuration, calls, positions, exportFiles, runner, positionsSync, audit, clock, ids }: FlowDeps) {
+export function makeFlowUseCases({
+  flows,
+  configuration,
+  calls,
+  positions,
+  exportFiles,
+  runner,
+  positionsSync,
+  audit,
+  clock,
+  ids,
+}: FlowDeps) {
   const requireFlow = requireFlowIn(flows);
   const now = () => clock.now().toISOString();
 
@@ -61,7 +72,8 @@ export function makeFlowUseCases({ flows, configuration, calls, positions, expor
    * (MyPay may hold its file), which stays with it.
    */
   async function lockCallForExport(callId: string, flowId: string, keepLock = false): Promise<void> {
-    if (!(await flows.takeExportLock(callId, flowId, { now: now(), until: exportLeaseUntil(clock.now()) }))) throw new ConflictError(flowMessages.exportRunning);
+    if (!(await flows.takeExportLock(callId, flowId, { now: now(), until: exportLeaseUntil(clock.now()) })))
+      throw new ConflictError(flowMessages.exportRunning);
     if (!(await positionsSync.isRunning(callId))) return;
     if (!keepLock) await flows.releaseExportLock(callId, flowId);
     throw new ConflictError(positionOpsMessages.syncRunning);
@@ -84,7 +96,8 @@ export function makeFlowUseCases({ flows, configuration, calls, positions, expor
       if (call.state === CallState.ARCHIVED) throw new ConflictError(positionOpsMessages.archived);
       await configuration.requireComplete();
       // The export regenerates the month: not while a citizen pays one of its positions.
-      if (await positions.hasLiveCheckouts(call.id, { mese: request.mese, anno: request.anno }, now())) throw new ConflictError(positionOpsMessages.checkoutLiveMonth);
+      if (await positions.hasLiveCheckouts(call.id, { mese: request.mese, anno: request.anno }, now()))
+        throw new ConflictError(positionOpsMessages.checkoutLiveMonth);
       const at = now();
       const record: FlowRecord = {
         id: ids().replace(/-/g, '').slice(0, 20),
@@ -115,12 +128,19 @@ export function makeFlowUseCases({ flows, configuration, calls, positions, expor
       };
       await lockCallForExport(call.id, record.id);
       await flows.createFlow(record);
-      await audit.record({ actor, entity: 'flow', id: record.id, action: 'create', before: null, after: record }, clock.now());
+      await audit.record(
+        { actor, entity: 'flow', id: record.id, action: 'create', before: null, after: record },
+        clock.now(),
+      );
       try {
         return toFlow(await run(record.id));
       } catch (error) {
         // The workflow did not start: the flow says so ('Rielabora' starts it) and the call is free again.
-        await flows.updateFlow(record.id, { step: 'ERRORE', stato: 'IMPORT_ERROR_SL', error: flowMessages.executionStopped }, now());
+        await flows.updateFlow(
+          record.id,
+          { step: 'ERRORE', stato: 'IMPORT_ERROR_SL', error: flowMessages.executionStopped },
+          now(),
+        );
         await flows.releaseExportLock(call.id, record.id);
         throw error;
       }
@@ -146,8 +166,13 @@ export function makeFlowUseCases({ flows, configuration, calls, positions, expor
       assertRestartable(before);
       // markFailed kept the lock exactly when MyPay may hold the file (a request token).
       await lockCallForExport(before.announcement.id, id, before.requestToken !== null);
-      const resend = isMyPayFailure(before.stato) ? { requestToken: null, uploadedAt: null, attempt: (before.attempt ?? 1) + 1, stato: 'IN_PREPARAZIONE' } : {};
-      const waitAgain = before.step === 'SOSPESO' ? { step: 'ATTESA_ESITO' as const, pollingSince: now() } : { step: before.zipKey ? ('INVIO' as const) : ('PREPARAZIONE' as const) };
+      const resend = isMyPayFailure(before.stato)
+        ? { requestToken: null, uploadedAt: null, attempt: (before.attempt ?? 1) + 1, stato: 'IN_PREPARAZIONE' }
+        : {};
+      const waitAgain =
+        before.step === 'SOSPESO'
+          ? { step: 'ATTESA_ESITO' as const, pollingSince: now() }
+          : { step: before.zipKey ? ('INVIO' as const) : ('PREPARAZIONE' as const) };
       const after = await flows.updateFlow(id, { ...resend, ...waitAgain, error: null }, now());
       await audit.record({ actor, entity: 'flow', id, action: 'update', before, after }, clock.now());
       return toFlow(await run(id));

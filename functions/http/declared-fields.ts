@@ -2,7 +2,8 @@ import type * as z from 'zod/mini';
 
 type Def = { type: string } & Record<string, any>;
 const defOf = (schema: z.ZodMiniType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The value with only the fields its (response) schema declares, at every depth: a stored item's keys
@@ -18,7 +19,8 @@ export function declaredFields(schema: z.ZodMiniType | undefined, value: unknown
   switch (def.type) {
     case 'object': {
       if (!isRecord(value)) return value;
-      const rest: z.ZodMiniType | undefined = def.catchall && defOf(def.catchall).type !== 'never' ? def.catchall : undefined;
+      const rest: z.ZodMiniType | undefined =
+        def.catchall && defOf(def.catchall).type !== 'never' ? def.catchall : undefined;
       const kept: Record<string, unknown> = {};
       for (const [key, field] of Object.entries(value)) {
         const fieldSchema = Object.hasOwn(def.shape, key) ? def.shape[key] : rest;
@@ -29,7 +31,9 @@ export function declaredFields(schema: z.ZodMiniType | undefined, value: unknown
     case 'array':
       return Array.isArray(value) ? value.map((item) => declaredFields(def.element, item)) : value;
     case 'record':
-      return isRecord(value) ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, declaredFields(def.valueType, item)])) : value;
+      return isRecord(value)
+        ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, declaredFields(def.valueType, item)]))
+        : value;
     case 'lazy':
       return declaredFields(def.getter(), value);
     // A response is the output side of a pipe; a transform's output has no shape to walk.

@@ -5,7 +5,14 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
-import { DomainError, ForbiddenError, NotFoundError, PayloadTooLargeError, UnauthorizedError, ValidationError } from '../domain/errors.ts';
+import {
+  DomainError,
+  ForbiddenError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnauthorizedError,
+  ValidationError,
+} from '../domain/errors.ts';
 import { fill, messages } from '../domain/messages.ts';
 import { actorFromClaims, type Actor } from '../domain/roles.ts';
 import { parseOrThrow } from '../domain/validation.ts';
@@ -19,7 +26,11 @@ export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 /** Path or query parameters as API Gateway passes them, for a route that declares no schema for them. */
 type RawParameters = Record<string, string | undefined>;
 /** What the schema named `key` of route R yields once parsed, or `otherwise` when R declares none. */
-type Parsed<R, Key extends 'params' | 'query' | 'body', Otherwise> = R extends { [k in Key]: infer S extends z.ZodMiniType } ? z.output<S> : Otherwise;
+type Parsed<R, Key extends 'params' | 'query' | 'body', Otherwise> = R extends {
+  [k in Key]: infer S extends z.ZodMiniType;
+}
+  ? z.output<S>
+  : Otherwise;
 
 /**
  * What the operation of route R receives: the input its schemas validated, and who is calling. The
@@ -102,10 +113,16 @@ const parseAndValidate: MiddlewareObj<ApiEvent> = {
     let body: unknown;
     // Every route reads its body as JSON, those that take none included (a job start): a body that is not
     // JSON is a client's mistake on any of them, never silently ignored.
-    const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
+    const raw = event.body
+      ? event.isBase64Encoded
+        ? Buffer.from(event.body, 'base64').toString('utf8')
+        : event.body
+      : '';
     const limit = route.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     if (Buffer.byteLength(raw, 'utf8') > limit) {
-      throw new PayloadTooLargeError(route.tooLargeMessage ?? fill(messages.payloadTooLarge, { limit: `${Math.round(limit / 1024)} KB` }));
+      throw new PayloadTooLargeError(
+        route.tooLargeMessage ?? fill(messages.payloadTooLarge, { limit: `${Math.round(limit / 1024)} KB` }),
+      );
     }
     try {
       body = raw.trim() === '' ? undefined : JSON.parse(raw);
@@ -118,7 +135,9 @@ const parseAndValidate: MiddlewareObj<ApiEvent> = {
     const params = event.pathParameters ?? {};
     state.input = {
       params: route.params ? parseOrThrow(route.params, params) : params,
-      query: route.query ? parseOrThrow(route.query, event.queryStringParameters ?? {}) : (event.queryStringParameters ?? {}),
+      query: route.query
+        ? parseOrThrow(route.query, event.queryStringParameters ?? {})
+        : (event.queryStringParameters ?? {}),
       body: route.body ? parseOrThrow(route.body, body) : undefined,
     };
   },
@@ -135,7 +154,12 @@ const problemResponses: MiddlewareObj<ApiEvent> = {
   onError: (request) => {
     const { error } = request;
     if (error instanceof DomainError) {
-      request.response = problem(error.status, error.title, error.message, error.fieldErrors ? { errors: error.fieldErrors } : {});
+      request.response = problem(
+        error.status,
+        error.title,
+        error.message,
+        error.fieldErrors ? { errors: error.fieldErrors } : {},
+      );
       return;
     }
     const correlationId = request.context?.awsRequestId ?? request.event.requestContext?.requestId;
@@ -155,7 +179,10 @@ const countRequest = (request: Request<ApiEvent, APIGatewayProxyStructuredResult
   metrics.addMetric('Request', MetricUnit.Count, 1);
   if ((request.response?.statusCode ?? 500) >= 500) metrics.addMetric('ServerError', MetricUnit.Count, 1);
 };
-const requestMetrics: MiddlewareObj<ApiEvent, APIGatewayProxyStructuredResultV2> = { after: countRequest, onError: countRequest };
+const requestMetrics: MiddlewareObj<ApiEvent, APIGatewayProxyStructuredResultV2> = {
+  after: countRequest,
+  onError: countRequest,
+};
 
 /**
  * Builds the Lambda handler of one resource from its own routes (functions/<resource>/routes.ts, so the
@@ -172,11 +199,20 @@ export function resourceHandler<const T extends readonly RouteDef[]>(routes: T, 
     // the request is the one its operation's type describes (see ApiRequest).
     const operation = (operations as unknown as Partial<Record<string, Operation>>)[state.route.operationId];
     if (!operation) throw new NotFoundError();
-    const remaining = typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : 10_000;
+    const remaining =
+      typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : 10_000;
     const deadline = Date.now() + remaining - ANSWER_MARGIN_MS;
-    const outcome = await operation({ ...state.input, actor: state.actor, route: state.route, event, deadline } as ApiRequest);
+    const outcome = await operation({
+      ...state.input,
+      actor: state.actor,
+      route: state.route,
+      event,
+      deadline,
+    } as ApiRequest);
     const result: ApiResult =
-      outcome && typeof outcome === 'object' && RESULT in outcome ? (outcome as Record<symbol, ApiResult>)[RESULT] : { body: outcome };
+      outcome && typeof outcome === 'object' && RESULT in outcome
+        ? (outcome as Record<symbol, ApiResult>)[RESULT]
+        : { body: outcome };
     const status = result.status ?? state.route.status;
     if (status === 204 || result.body === undefined) return { statusCode: status, headers: result.headers };
     // Only what the route's response schema declares leaves the function (issue 21): no keys, no storage paths.
@@ -187,7 +223,6 @@ export function resourceHandler<const T extends readonly RouteDef[]>(routes: T, 
       body: JSON.stringify(body),
     };
   };
-
 
   return middy(dispatch)
     .use(injectLambdaContext(logger))

@@ -2,7 +2,27 @@ import type * as z from 'zod/mini';
 import type { Role } from '../domain/roles.ts';
 
 /** One Lambda per resource; each lists its routes in functions/<resource>/routes.ts. */
-export const resources = ['bands', 'services', 'profile', 'public', 'uploads', 'calls', 'subscriptions', 'enrolments', 'enrolment-csv', 'users', 'isee', 'configuration', 'payments', 'flows', 'tickets', 'notices', 'user-positions', 'reporting', 'payment-list'] as const;
+export const resources = [
+  'bands',
+  'services',
+  'profile',
+  'public',
+  'uploads',
+  'calls',
+  'subscriptions',
+  'enrolments',
+  'enrolment-csv',
+  'users',
+  'isee',
+  'configuration',
+  'payments',
+  'flows',
+  'tickets',
+  'notices',
+  'user-positions',
+  'reporting',
+  'payment-list',
+] as const;
 export type Resource = (typeof resources)[number];
 
 /** 'public': no token needed; 'signed-in': any role; otherwise the roles allowed. */

@@ -10,7 +10,12 @@ import { detectText, textFromTextract } from './textract-text.ts';
  * refuses): the other pages are still read. Anything else (throttling, a service fault, no permission)
  * fails the reading, and the state machine retries or marks it FAILED.
  */
-const PAGE_ERRORS = new Set(['BadDocumentException', 'UnsupportedDocumentException', 'DocumentTooLargeException', 'InvalidParameterException']);
+const PAGE_ERRORS = new Set([
+  'BadDocumentException',
+  'UnsupportedDocumentException',
+  'DocumentTooLargeException',
+  'InvalidParameterException',
+]);
 
 /**
  * How the cloud reads an attestation, keeping every copy of it in the stack's region: a digital PDF from
@@ -28,7 +33,8 @@ export function createCloudTextSource(textract: TextractClient) {
 
       const { withPdfPages, singlePagePdf } = await import('./pdf-pages.ts');
       return withPdfPages(bytes, async (pages, pdf) => {
-        if (!pages.some((p) => 'scanned' in p)) return { lines: pages.flatMap((p) => ('lines' in p ? p.lines : [])), source: 'pdf-text', quality: 1 };
+        if (!pages.some((p) => 'scanned' in p))
+          return { lines: pages.flatMap((p) => ('lines' in p ? p.lines : [])), source: 'pdf-text', quality: 1 };
         const lines: TextLine[] = [];
         const refused: Error[] = [];
         // One page at a time: Textract's synchronous calls have a per-second quota.

@@ -7,7 +7,11 @@ import { keys } from '../adapters/table.ts';
  * extraction attributes, and only if the item exists: a deleted ISEE stays deleted. Returns false when
  * there is no item (deleted, or, for a few seconds after the upload, not created yet).
  */
-export async function updateExtraction(iseeId: string, status: 'DONE' | 'FAILED', values: Record<string, unknown>): Promise<boolean> {
+export async function updateExtraction(
+  iseeId: string,
+  status: 'DONE' | 'FAILED',
+  values: Record<string, unknown>,
+): Promise<boolean> {
   const names = Object.keys(values);
   const written = await unlessConditionFails(
     documentClient.send(

@@ -21,8 +21,16 @@ interface TextItem {
  * The PDF's own text layer, page by page, in printed rows (text-layout.ts), up to MAX_PAGES; a page with
  * no text but an image is handed back as scanned. `use` runs while the document is open; it is closed after.
  */
-export async function withPdfPages<T>(bytes: Uint8Array, use: (pages: PdfPageText[], document: PdfDocument) => Promise<T>): Promise<T> {
-  const pdf = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, disableFontFace: true, verbosity: 0 }).promise;
+export async function withPdfPages<T>(
+  bytes: Uint8Array,
+  use: (pages: PdfPageText[], document: PdfDocument) => Promise<T>,
+): Promise<T> {
+  const pdf = await getDocument({
+    data: new Uint8Array(bytes),
+    isEvalSupported: false,
+    disableFontFace: true,
+    verbosity: 0,
+  }).promise;
   try {
     const pages: PdfPageText[] = [];
     for (let number = 1; number <= Math.min(pdf.numPages, MAX_PAGES); number++) {
@@ -38,7 +46,8 @@ export async function withPdfPages<T>(bytes: Uint8Array, use: (pages: PdfPageTex
 }
 
 /** One page of the document as a PDF of its own (the synchronous DetectDocumentText reads one page). */
-export const singlePagePdf = (pdf: PdfDocument, number: number): Promise<Uint8Array> => pdf.extractPages([{ document: null, includePages: [number - 1] }]);
+export const singlePagePdf = (pdf: PdfDocument, number: number): Promise<Uint8Array> =>
+  pdf.extractPages([{ document: null, includePages: [number - 1] }]);
 
 /** The text items as runs placed on the page (fractions of the page, as Textract gives them), exact: confidence 1. */
 export function placedItems(page: PdfPage, items: TextItem[]): PlacedText[] {
@@ -73,5 +82,7 @@ export function placedItems(page: PdfPage, items: TextItem[]): PlacedText[] {
 
 async function hasImages(page: PdfPage): Promise<boolean> {
   const { fnArray } = await page.getOperatorList();
-  return fnArray.some((op) => op === OPS.paintImageXObject || op === OPS.paintInlineImageXObject || op === OPS.paintImageXObjectRepeat);
+  return fnArray.some(
+    (op) => op === OPS.paintImageXObject || op === OPS.paintInlineImageXObject || op === OPS.paintImageXObjectRepeat,
+  );
 }

@@ -21,7 +21,9 @@ const replacedByPolyfills = [
   [Array.prototype, 'push'],
   [Function.prototype, 'toString'],
 ] as const;
-const natives = replacedByPolyfills.map(([owner, name]) => [owner, name, Object.getOwnPropertyDescriptor(owner, name)!] as const);
+const natives = replacedByPolyfills.map(
+  ([owner, name]) => [owner, name, Object.getOwnPropertyDescriptor(owner, name)!] as const,
+);
 // Node has no DOMMatrix, and pdfjs builds one as it loads: it takes it from @napi-rs/canvas, a native package
 // with no copy in the Lambda (the import fails: "DOMMatrix is not defined"). The shim pdf.js itself once listed
 // is enough for reading text, here and in the cloud alike.

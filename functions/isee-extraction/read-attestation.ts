@@ -35,6 +35,7 @@ export const readAttestation =
     const extraction = parseAttestation(text.lines, text.source, text.quality);
     const source = input.contentType === 'application/pdf' ? 'pdf' : 'image';
     metrics.count('IseeRead', 1, { source });
-    if (extraction.omissionsNotice !== null || extraction.coherent === false || extraction.warnings?.length) metrics.count('IseeReadWithWarning', 1, { source });
+    if (extraction.omissionsNotice !== null || extraction.coherent === false || extraction.warnings?.length)
+      metrics.count('IseeReadWithWarning', 1, { source });
     return extraction;
   };

@@ -23,13 +23,23 @@ const catchAll = (next = 'MarkFailed') => [{ ErrorEquals: ['States.ALL'], Result
  * function throws them (the SDK's error names), once the SDK's own retries are spent.
  */
 const textractBusy = {
-  ErrorEquals: ['ThrottlingException', 'ProvisionedThroughputExceededException', 'LimitExceededException', 'InternalServerError'],
+  ErrorEquals: [
+    'ThrottlingException',
+    'ProvisionedThroughputExceededException',
+    'LimitExceededException',
+    'InternalServerError',
+  ],
   IntervalSeconds: 10,
   MaxAttempts: 4,
   BackoffRate: 2,
 };
 const lambdaTransient = {
-  ErrorEquals: ['Lambda.ServiceException', 'Lambda.AWSLambdaException', 'Lambda.SdkClientException', 'Lambda.TooManyRequestsException'],
+  ErrorEquals: [
+    'Lambda.ServiceException',
+    'Lambda.AWSLambdaException',
+    'Lambda.SdkClientException',
+    'Lambda.TooManyRequestsException',
+  ],
   IntervalSeconds: 2,
   MaxAttempts: 3,
   BackoffRate: 2,
@@ -81,7 +91,12 @@ export function extractionDefinition(functions: ExtractionFunctions) {
       },
       Unsupported: failWith('UnsupportedDocument', { 'Cause.$': '$.document.contentType' }),
       ReadAttestation: {
-        ...invoke(functions.read, { 'iseeId.$': '$.iseeId', 'bucket.$': '$.bucket', 'key.$': '$.key', 'contentType.$': '$.document.contentType' }),
+        ...invoke(functions.read, {
+          'iseeId.$': '$.iseeId',
+          'bucket.$': '$.bucket',
+          'key.$': '$.key',
+          'contentType.$': '$.document.contentType',
+        }),
         ResultSelector: { 'extraction.$': '$.Payload' },
         ResultPath: '$.read',
         Retry: [lambdaTransient, textractBusy],
@@ -95,7 +110,10 @@ export function extractionDefinition(functions: ExtractionFunctions) {
         Catch: [{ ErrorEquals: ['IseeNotFound'], ResultPath: null, Next: 'IseeDeleted' }, ...catchAll()],
         End: true,
       },
-      IseeDeleted: { Type: 'Succeed', Comment: 'The ISEE was deleted while its document was being read: nothing to write.' },
+      IseeDeleted: {
+        Type: 'Succeed',
+        Comment: 'The ISEE was deleted while its document was being read: nothing to write.',
+      },
       MarkFailed: {
         ...invoke(functions.write, { 'iseeId.$': '$.iseeId', status: 'FAILED', 'error.$': '$.error' }),
         ResultPath: null,
@@ -103,7 +121,11 @@ export function extractionDefinition(functions: ExtractionFunctions) {
         Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: null, Next: 'Failed' }],
         Next: 'Failed',
       },
-      Failed: { Type: 'Fail', Error: 'IseeExtractionFailed', Cause: 'La lettura dell’attestazione non è riuscita: extractionStatus FAILED' },
+      Failed: {
+        Type: 'Fail',
+        Error: 'IseeExtractionFailed',
+        Cause: 'La lettura dell’attestazione non è riuscita: extractionStatus FAILED',
+      },
     },
   };
 }

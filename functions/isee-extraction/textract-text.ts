@@ -1,4 +1,9 @@
-import { DetectDocumentTextCommand, type Block, type Point as TextractPoint, type TextractClient } from '@aws-sdk/client-textract';
+import {
+  DetectDocumentTextCommand,
+  type Block,
+  type Point as TextractPoint,
+  type TextractClient,
+} from '@aws-sdk/client-textract';
 import type { DocumentText } from '../domain/isee-attestation.ts';
 import { meanConfidence, pageLines, type PlacedText, type Point } from '../domain/text-layout.ts';
 import type { TextLine } from '../domain/text-line.ts';
@@ -10,11 +15,18 @@ export interface TextractAnswer {
 
 const corners = (block: Block): PlacedText['polygon'] | null => {
   const polygon = block.Geometry?.Polygon;
-  if (polygon?.length === 4 && polygon.every((p: TextractPoint) => p.X !== undefined && p.Y !== undefined)) return polygon as [Point, Point, Point, Point];
+  if (polygon?.length === 4 && polygon.every((p: TextractPoint) => p.X !== undefined && p.Y !== undefined))
+    return polygon as [Point, Point, Point, Point];
   const box = block.Geometry?.BoundingBox;
-  if (!box || box.Left === undefined || box.Top === undefined || box.Width === undefined || box.Height === undefined) return null;
+  if (!box || box.Left === undefined || box.Top === undefined || box.Width === undefined || box.Height === undefined)
+    return null;
   const [left, top, right, bottom] = [box.Left, box.Top, box.Left + box.Width, box.Top + box.Height];
-  return [{ X: left, Y: top }, { X: right, Y: top }, { X: right, Y: bottom }, { X: left, Y: bottom }];
+  return [
+    { X: left, Y: top },
+    { X: right, Y: top },
+    { X: right, Y: bottom },
+    { X: left, Y: bottom },
+  ];
 };
 
 /** Textract's text: always lines put together from geometry. */

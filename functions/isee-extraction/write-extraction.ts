@@ -15,9 +15,14 @@ export type WriteInput =
   | { iseeId: string; status: 'FAILED'; error?: { Error?: string; Cause?: string } };
 
 /** The SaveExtraction and MarkFailed steps: the result, or a short reason (never the document's content); a failure counts IseeReadFailed. */
-export async function writeExtraction(input: WriteInput, metrics: BusinessMetrics = noMetrics): Promise<{ written: true }> {
-  const values = input.status === 'DONE' ? { extraction: input.extraction } : { extractionFailure: failureReason(input.error) };
-  if (!(await updateExtraction(input.iseeId, input.status, values))) throw new IseeNotFoundError(`ISEE ${input.iseeId} non trovato`);
+export async function writeExtraction(
+  input: WriteInput,
+  metrics: BusinessMetrics = noMetrics,
+): Promise<{ written: true }> {
+  const values =
+    input.status === 'DONE' ? { extraction: input.extraction } : { extractionFailure: failureReason(input.error) };
+  if (!(await updateExtraction(input.iseeId, input.status, values)))
+    throw new IseeNotFoundError(`ISEE ${input.iseeId} non trovato`);
   if (input.status === 'FAILED') metrics.count('IseeReadFailed', 1);
   return { written: true };
 }

@@ -71,5 +71,17 @@ export const toInpsQuery = (item: StoredItem): InpsQuery => ({
 });
 
 /** A citizen's queries, newest first. */
-export const listQueriesOfUser = (userId: string, page: { limit?: number; cursor?: string }): Promise<Page<InpsQuery>> =>
-  queryPage({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.inpsQueriesOfUser(userId) }, ScanIndexForward: false }, page, toInpsQuery, INPS_QUERY_PAGE_SIZE);
+export const listQueriesOfUser = (
+  userId: string,
+  page: { limit?: number; cursor?: string },
+): Promise<Page<InpsQuery>> =>
+  queryPage(
+    {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.inpsQueriesOfUser(userId) },
+      ScanIndexForward: false,
+    },
+    page,
+    toInpsQuery,
+    INPS_QUERY_PAGE_SIZE,
+  );

@@ -26,7 +26,17 @@ import type { Actor } from '../domain/roles.ts';
 import { userMessages } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
 import type { InpsQuery } from '../domain/inps.ts';
-import { type AuditLog, type BusinessMetrics, type Clock, type EnsureCitizen, type IdGenerator, type InpsIsee, type InpsRequest, noMetrics, type UserRepository } from '../adapters/ports.ts';
+import {
+  type AuditLog,
+  type BusinessMetrics,
+  type Clock,
+  type EnsureCitizen,
+  type IdGenerator,
+  type InpsIsee,
+  type InpsRequest,
+  noMetrics,
+  type UserRepository,
+} from '../adapters/ports.ts';
 import type { StoredInpsQuery } from './inps-queries-repository.ts';
 import type { StoredIsee } from './repository.ts';
 import type { NewIsee } from '../domain/isee-record.ts';
@@ -51,7 +61,11 @@ export interface InpsIseeDeps {
    * The default benefit code (a service's own wins) and the purposes, recorded with a query before it is sent;
    * whether every household member's names and fiscal code are kept (default: relations only).
    */
-  settings: () => { benefitCode: string; purposes: { attestazione: string; indicatore: string | null }; keepFullHousehold?: boolean };
+  settings: () => {
+    benefitCode: string;
+    purposes: { attestazione: string; indicatore: string | null };
+    keepFullHousehold?: boolean;
+  };
   /** InpsConfigurationErrors: a fault that means the settings are wrong (an alarm). */
   metrics?: BusinessMetrics;
   isees: { getIseeItem(id: string): Promise<StoredIsee | null>; recordIsee(input: NewIsee): Promise<Isee> };
@@ -100,12 +114,26 @@ const misconfiguration = (cause: unknown) => ({
 export function inpsFailure(kind: InpsFailureKind, audience: 'CITIZEN' | 'OPERATOR', cause?: unknown): DomainError {
   if (kind === 'RETRY_LATER') {
     const outOfTime = (cause as Error | undefined)?.message?.includes('tempo esaurito');
-    return new DomainError(503, 'Servizio INPS non disponibile', outOfTime ? inpsMessages.outOfTime : inpsMessages.retryLater);
+    return new DomainError(
+      503,
+      'Servizio INPS non disponibile',
+      outOfTime ? inpsMessages.outOfTime : inpsMessages.retryLater,
+    );
   }
   if (kind === 'MISCONFIGURED') {
-    return new DomainError(502, 'Configurazione INPS da correggere', audience === 'CITIZEN' ? inpsMessages.councilCheckUnavailable : fill(inpsMessages.operatorMisconfigured, misconfiguration(cause)));
+    return new DomainError(
+      502,
+      'Configurazione INPS da correggere',
+      audience === 'CITIZEN'
+        ? inpsMessages.councilCheckUnavailable
+        : fill(inpsMessages.operatorMisconfigured, misconfiguration(cause)),
+    );
   }
-  return new DomainError(502, 'Richiesta rifiutata da INPS', audience === 'CITIZEN' ? inpsMessages.refused : inpsMessages.operatorRefused);
+  return new DomainError(
+    502,
+    'Richiesta rifiutata da INPS',
+    audience === 'CITIZEN' ? inpsMessages.refused : inpsMessages.operatorRefused,
+  );
 }
 
 /** A failure to reach INPS, as the refresh jobs and the API tell it apart. */
@@ -124,7 +152,9 @@ export class InpsQueryFailed extends Error {
  * SPID/CIE level, an operator's), or the job's own when a refresh job asks unattended.
  */
 export const auditLoa = (context: Pick<QueryContext, 'reason' | 'actor'>): string =>
-  context.reason === 'CALL' || context.reason === 'NEW_YEAR' ? 'PROCEDURA_AUTOMATICA' : (context.actor.loa ?? 'NON_DISPONIBILE');
+  context.reason === 'CALL' || context.reason === 'NEW_YEAR'
+    ? 'PROCEDURA_AUTOMATICA'
+    : (context.actor.loa ?? 'NON_DISPONIBILE');
 
 /** The attestation's ordinary ISEE as an indicator (with the protocol the portal records: an ISEE corrente's own). */
 const indicatorOf = (answer: InpsAnswer<InpsAttestation>): InpsAnswer<InpsIndicator> => {
@@ -132,17 +162,24 @@ const indicatorOf = (answer: InpsAnswer<InpsAttestation>): InpsAnswer<InpsIndica
   return {
     ...answer,
     data: attestation?.ordinario
-      ? { tipoIndicatore: 'Ordinario', values: attestation.ordinario, protocolloDSU: attestationDsu(attestation).protocollo, dataPresentazione: attestation.corrente?.dataPresentazione ?? attestation.dataPresentazione }
+      ? {
+          tipoIndicatore: 'Ordinario',
+          values: attestation.ordinario,
+          protocolloDSU: attestationDsu(attestation).protocollo,
+          dataPresentazione: attestation.corrente?.dataPresentazione ?? attestation.dataPresentazione,
+        }
       : null,
   };
 };
 
-const applicationState = (reason: InpsQueryReason) => (reason === 'CALL' || reason === 'NEW_YEAR' ? 'Erogata' : 'Da Erogare');
+const applicationState = (reason: InpsQueryReason) =>
+  reason === 'CALL' || reason === 'NEW_YEAR' ? 'Erogata' : 'Da Erogare';
 
 export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
   const { isees, users, queries, audit, clock, ids } = deps;
   const metrics = deps.metrics ?? noMetrics;
-  const requireUser = async (id: string) => (await users.getUserItem(id)) ?? Promise.reject(new NotFoundError(userMessages.notFound));
+  const requireUser = async (id: string) =>
+    (await users.getUserItem(id)) ?? Promise.reject(new NotFoundError(userMessages.notFound));
 
   /**
    * One query to INPS, recorded whatever happens. Throws InpsQueryFailed when no usable answer came
@@ -184,7 +221,8 @@ export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
         runId: context.runId ?? null,
         ...fields,
       });
-    const purposeId = (operation === 'ConsultazioneIndicatore' ? settings.purposes.indicatore : settings.purposes.attestazione) ?? '';
+    const purposeId =
+      (operation === 'ConsultazioneIndicatore' ? settings.purposes.indicatore : settings.purposes.attestazione) ?? '';
     // Recorded before asking: if the function is stopped while INPS runs the query, the record says so.
     await record({ purposeId, voucherJti: null, idRichiesta: null, esito: 'IN_CORSO' });
     let answer: InpsAnswer<T>;
@@ -195,11 +233,21 @@ export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
       if (!kind || kind === 'FOUND' || kind === 'NOT_FOUND') throw error;
       const name = (error as Error).name;
       if (kind === 'MISCONFIGURED' || kind === 'REFUSED') metrics.count('InpsConfigurationErrors', 1);
-      const esito = kind === 'MISCONFIGURED' ? 'CONFIGURAZIONE_ERRATA' : name.startsWith('Pdnd') ? 'NON_INVIATA' : 'NESSUNA_RISPOSTA';
+      const esito =
+        kind === 'MISCONFIGURED'
+          ? 'CONFIGURAZIONE_ERRATA'
+          : name.startsWith('Pdnd')
+            ? 'NON_INVIATA'
+            : 'NESSUNA_RISPOSTA';
       await record({ purposeId, voucherJti: null, idRichiesta: null, esito });
       throw new InpsQueryFailed(kind, error);
     }
-    await record({ purposeId: answer.purposeId, voucherJti: answer.voucherJti, idRichiesta: answer.idRichiesta, esito: answer.esito });
+    await record({
+      purposeId: answer.purposeId,
+      voucherJti: answer.voucherJti,
+      idRichiesta: answer.idRichiesta,
+      esito: answer.esito,
+    });
     if (outcomeOfEsito(answer.esito, true) === 'REFUSED') metrics.count('InpsConfigurationErrors', 1);
     return answer;
   }
@@ -219,21 +267,34 @@ export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
     const user = await requireUser(userId);
     const fiscalCode = String(user.fiscalCode ?? '').toUpperCase();
     if (!INPS_FISCAL_CODE.test(fiscalCode)) throw new ValidationError(inpsMessages.noUserFiscalCode);
-    const answer = await ask(userId, fiscalCode, context, (request) => deps.inps().attestation(request), attestationOperation());
+    const answer = await ask(
+      userId,
+      fiscalCode,
+      context,
+      (request) => deps.inps().attestation(request),
+      attestationOperation(),
+    );
     const kind = outcomeOfEsito(answer.esito, !!answer.data?.ordinario);
-    if (kind === 'RETRY_LATER' || kind === 'REFUSED') throw new InpsQueryFailed(kind, new Error(`Esito ${answer.esito}: ${answer.descrizioneErrore ?? ''}`));
+    if (kind === 'RETRY_LATER' || kind === 'REFUSED')
+      throw new InpsQueryFailed(kind, new Error(`Esito ${answer.esito}: ${answer.descrizioneErrore ?? ''}`));
     if (kind === 'NOT_FOUND') return { outcome: 'NOT_FOUND', isee: null, valueCents: null };
     const attestation = answer.data!;
     const ordinario = attestation.ordinario!;
     // The newest the user's record names, read from the table (never through an index right after a write).
     const newest = user.lastIsee ? await isees.getIseeItem(user.lastIsee.id) : null;
-    if (isSameDsu(newest, attestation)) return { outcome: 'UNCHANGED', isee: toIsee(newest!), valueCents: ordinario.iseeCents };
+    if (isSameDsu(newest, attestation))
+      return { outcome: 'UNCHANGED', isee: toIsee(newest!), valueCents: ordinario.iseeCents };
     const now = clock.now();
     const review = needsReview(attestation);
     const isee = await isees.recordIsee({
       id: ids(),
       userId,
-      user: { firstName: user.firstName ?? '', lastName: user.lastName ?? '', fiscalCode: user.fiscalCode, email: user.email ?? null },
+      user: {
+        firstName: user.firstName ?? '',
+        lastName: user.lastName ?? '',
+        fiscalCode: user.fiscalCode,
+        email: user.email ?? null,
+      },
       value: toEuros(ordinario.iseeCents),
       year: dsuYear(attestation),
       date: now.toISOString(),
@@ -248,15 +309,36 @@ export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
       inps: storedInpsDetails(attestation, answer, now.toISOString(), deps.settings().keepFullHousehold),
     });
     // The citizen's own fetch is theirs; anything an operator (or a job in an operator's name) records is audited.
-    if (context.actor.role !== 'CITIZEN') await audit.record({ actor: context.actor, entity: 'isee', id: isee.id, action: 'create', before: null, after: isee }, now);
+    if (context.actor.role !== 'CITIZEN')
+      await audit.record(
+        { actor: context.actor, entity: 'isee', id: isee.id, action: 'create', before: null, after: isee },
+        now,
+      );
     return { outcome: review ? 'REVIEW' : 'VALIDATED', isee, valueCents: ordinario.iseeCents };
   }
 
   /** The API's answer: the Italian message, or the 503 / 502 of a failure. */
-  async function answered(userId: string, context: QueryContext, audience: 'CITIZEN' | 'OPERATOR'): Promise<InpsFetchResult> {
+  async function answered(
+    userId: string,
+    context: QueryContext,
+    audience: 'CITIZEN' | 'OPERATOR',
+  ): Promise<InpsFetchResult> {
     try {
       const { outcome, isee } = await fetchForUser(userId, context);
-      return { outcome, isee, message: fetchMessage(outcome, audience, isee && { valueCents: Math.round(isee.value * 100), protocollo: isee.protocollo, scadenza: isee.scadenza, corrente: !!isee.inps?.corrente }) };
+      return {
+        outcome,
+        isee,
+        message: fetchMessage(
+          outcome,
+          audience,
+          isee && {
+            valueCents: Math.round(isee.value * 100),
+            protocollo: isee.protocollo,
+            scadenza: isee.scadenza,
+            corrente: !!isee.inps?.corrente,
+          },
+        ),
+      };
     } catch (error) {
       if (error instanceof InpsQueryFailed) throw inpsFailure(error.kind, audience, error.cause);
       throw error;
@@ -270,10 +352,12 @@ export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
     fetchForUser,
 
     /** 'Recupera il mio ISEE da INPS': the signed-in citizen, for themself only; `deadline` is the function's. */
-    fetchMyIsee: async (actor: Actor, deadline?: number) => answered(await deps.ensureCitizen(actor), { reason: 'CITIZEN', actor, deadline }, 'CITIZEN'),
+    fetchMyIsee: async (actor: Actor, deadline?: number) =>
+      answered(await deps.ensureCitizen(actor), { reason: 'CITIZEN', actor, deadline }, 'CITIZEN'),
 
     /** 'Aggiorna ISEE da INPS' on the user record (operators). */
-    fetchUserIsee: (userId: string, actor: Actor, deadline?: number) => answered(userId, { reason: 'OPERATOR', actor, deadline }, 'OPERATOR'),
+    fetchUserIsee: (userId: string, actor: Actor, deadline?: number) =>
+      answered(userId, { reason: 'OPERATOR', actor, deadline }, 'OPERATOR'),
 
     /**
      * 'Verifica con INPS' on an uploaded document: INPS's indicator beside the declared value and the
@@ -284,15 +368,34 @@ export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
       if (!stored) throw new NotFoundError(iseeMessages.notFound);
       const fiscalCode = String(stored.user?.fiscalCode ?? '').toUpperCase();
       if (!INPS_FISCAL_CODE.test(fiscalCode)) throw new ValidationError(inpsMessages.noUserFiscalCode);
-      const readCents = typeof stored.extraction?.iseeOrdinario === 'number' ? Math.round(stored.extraction.iseeOrdinario * 100) : null;
-      const upload = { valueCents: stored.valueCents, readCents, protocollo: stored.protocollo ?? stored.extraction?.protocollo ?? null };
+      const readCents =
+        typeof stored.extraction?.iseeOrdinario === 'number' ? Math.round(stored.extraction.iseeOrdinario * 100) : null;
+      const upload = {
+        valueCents: stored.valueCents,
+        readCents,
+        protocollo: stored.protocollo ?? stored.extraction?.protocollo ?? null,
+      };
       let answer: InpsAnswer<InpsIndicator>;
       const context: QueryContext = { reason: 'CHECK', actor, deadline };
       try {
         // Without the indicator e-service (the residents' attestation alone), the attestation's ordinary ISEE is the indicator.
         answer = deps.inps().settings.hasIndicator
-          ? await ask(stored.userId, fiscalCode, context, (request) => deps.inps().indicator(request), 'ConsultazioneIndicatore')
-          : indicatorOf(await ask(stored.userId, fiscalCode, context, (request) => deps.inps().attestation(request), attestationOperation()));
+          ? await ask(
+              stored.userId,
+              fiscalCode,
+              context,
+              (request) => deps.inps().indicator(request),
+              'ConsultazioneIndicatore',
+            )
+          : indicatorOf(
+              await ask(
+                stored.userId,
+                fiscalCode,
+                context,
+                (request) => deps.inps().attestation(request),
+                attestationOperation(),
+              ),
+            );
       } catch (error) {
         if (error instanceof InpsQueryFailed) throw inpsFailure(error.kind, 'OPERATOR', error.cause);
         throw error;
@@ -311,7 +414,11 @@ export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
         };
       }
       const comparison = compareWithInps(answer.data, upload);
-      return { found: true, message: comparison.agrees ? inpsMessages.checkAgrees : inpsMessages.checkDiffers, ...comparison };
+      return {
+        found: true,
+        message: comparison.agrees ? inpsMessages.checkAgrees : inpsMessages.checkDiffers,
+        ...comparison,
+      };
     },
 
     listUserQueries: async (userId: string, page: { limit?: number; cursor?: string }) => {
@@ -319,7 +426,8 @@ export function makeInpsIseeUseCases(deps: InpsIseeDeps) {
       return queries.listQueriesOfUser(userId, page);
     },
 
-    listMyQueries: async (actor: Actor, page: { limit?: number; cursor?: string }) => queries.listQueriesOfUser(await deps.ensureCitizen(actor), page),
+    listMyQueries: async (actor: Actor, page: { limit?: number; cursor?: string }) =>
+      queries.listQueriesOfUser(await deps.ensureCitizen(actor), page),
   };
 }
 

@@ -1,5 +1,12 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { refreshOutcomeLabel, REFRESH_LIST_SIZE, type ExpiryStatus, type ReminderChannelState, type RefreshOutcome, type RefreshRow } from '../domain/isee-refresh.ts';
+import {
+  refreshOutcomeLabel,
+  REFRESH_LIST_SIZE,
+  type ExpiryStatus,
+  type ReminderChannelState,
+  type RefreshOutcome,
+  type RefreshRow,
+} from '../domain/isee-refresh.ts';
 import { toEuros } from '../domain/money.ts';
 import type { Page } from '../domain/validation.ts';
 import { batchGet, countUnder, documentClient, queryPage, tableName, type StoredItem } from '../adapters/dynamo.ts';
@@ -31,15 +38,25 @@ export interface RefreshResult {
   at: string;
 }
 
-const sortName = (r: Pick<RefreshResult, 'lastName' | 'firstName' | 'userId'>) => `${r.lastName.toLowerCase()}#${r.firstName.toLowerCase()}#${r.userId}`;
-const resultKey = (reportId: string, userId: string) => ({ pk: keys.inpsRefreshResults(reportId), sk: `USER#${userId}` });
-const outcomePartition = (reportId: string, outcome: RefreshOutcome) => `${keys.inpsRefreshResults(reportId)}#${outcome}`;
+const sortName = (r: Pick<RefreshResult, 'lastName' | 'firstName' | 'userId'>) =>
+  `${r.lastName.toLowerCase()}#${r.firstName.toLowerCase()}#${r.userId}`;
+const resultKey = (reportId: string, userId: string) => ({
+  pk: keys.inpsRefreshResults(reportId),
+  sk: `USER#${userId}`,
+});
+const outcomePartition = (reportId: string, outcome: RefreshOutcome) =>
+  `${keys.inpsRefreshResults(reportId)}#${outcome}`;
 
 export async function putRefreshResult(result: RefreshResult): Promise<void> {
   await documentClient.send(
     new PutCommand({
       TableName: tableName,
-      Item: { ...resultKey(result.reportId, result.userId), ...result, gsi1pk: outcomePartition(result.reportId, result.outcome), gsi1sk: sortName(result) },
+      Item: {
+        ...resultKey(result.reportId, result.userId),
+        ...result,
+        gsi1pk: outcomePartition(result.reportId, result.outcome),
+        gsi1sk: sortName(result),
+      },
     }),
   );
 }
@@ -47,7 +64,10 @@ export async function putRefreshResult(result: RefreshResult): Promise<void> {
 /** Of these citizens, those the report already has an answer for (an ERROR is asked again). */
 export async function refreshedAlready(reportId: string, userIds: readonly string[]): Promise<Set<string>> {
   if (!userIds.length) return new Set();
-  const found = await batchGet(userIds.map((id) => resultKey(reportId, id)), { consistent: true, projection: 'userId, outcome' });
+  const found = await batchGet(
+    userIds.map((id) => resultKey(reportId, id)),
+    { consistent: true, projection: 'userId, outcome' },
+  );
   return new Set(found.filter((item) => item.outcome !== 'ERROR').map((item) => item.userId as string));
 }
 
@@ -62,12 +82,19 @@ const toRow = (item: StoredItem): RefreshRow => ({
   detail: item.detail ?? null,
 });
 
-export const countRefreshResults = (reportId: string, outcome: RefreshOutcome) => countUnder('gsi1', 'gsi1pk', outcomePartition(reportId, outcome));
+export const countRefreshResults = (reportId: string, outcome: RefreshOutcome) =>
+  countUnder('gsi1', 'gsi1pk', outcomePartition(reportId, outcome));
 
 /** The first people of an outcome, by name. */
 export async function listRefreshResults(reportId: string, outcome: RefreshOutcome): Promise<RefreshRow[]> {
   const { Items = [] } = await documentClient.send(
-    new QueryCommand({ TableName: tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': outcomePartition(reportId, outcome) }, Limit: REFRESH_LIST_SIZE }),
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': outcomePartition(reportId, outcome) },
+      Limit: REFRESH_LIST_SIZE,
+    }),
   );
   return Items.map(toRow);
 }
@@ -88,7 +115,17 @@ export interface ExpiryRecord {
 
 /** Writes (or rewrites) a subscriber's row, keeping the reminder already recorded on it. */
 export async function putExpiry(record: ExpiryRecord): Promise<void> {
-  const fields = { userId: record.userId, fiscalCode: record.fiscalCode, firstName: record.firstName, lastName: record.lastName, email: record.email, status: record.status, scadenza: record.scadenza, checkedAt: record.checkedAt, year: record.year };
+  const fields = {
+    userId: record.userId,
+    fiscalCode: record.fiscalCode,
+    firstName: record.firstName,
+    lastName: record.lastName,
+    email: record.email,
+    status: record.status,
+    scadenza: record.scadenza,
+    checkedAt: record.checkedAt,
+    year: record.year,
+  };
   const entries = Object.entries(fields);
   await documentClient.send(
     new UpdateCommand({
@@ -123,7 +160,11 @@ export async function claimReminder(year: number, userId: string, at: string): P
   }
 }
 
-export async function recordReminder(year: number, userId: string, outcome: { io: ReminderChannelState; mail: ReminderChannelState }): Promise<void> {
+export async function recordReminder(
+  year: number,
+  userId: string,
+  outcome: { io: ReminderChannelState; mail: ReminderChannelState },
+): Promise<void> {
   await documentClient.send(
     new UpdateCommand({
       TableName: tableName,
@@ -142,9 +183,16 @@ export interface StoredExpiry extends ExpiryRecord {
 }
 
 export async function getExpiry(year: number, userId: string): Promise<StoredExpiry | null> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.iseeExpiry(year, userId), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: keys.iseeExpiry(year, userId), ConsistentRead: true }),
+  );
   return (Item as StoredExpiry | undefined) ?? null;
 }
 
 export const listExpiry = (year: number, page: { limit?: number; cursor?: string }): Promise<Page<StoredExpiry>> =>
-  queryPage({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.iseeExpiryOf(year) } }, page, (item) => item as StoredExpiry, 20);
+  queryPage(
+    { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.iseeExpiryOf(year) } },
+    page,
+    (item) => item as StoredExpiry,
+    20,
+  );

@@ -47,7 +47,10 @@ import type { ExpiryRecord, RefreshResult, StoredExpiry } from './refresh-reposi
 export interface IseeRefreshDeps {
   fetchForUser(userId: string, context: QueryContext): Promise<FetchOutcome>;
   subscriptions: {
-    pageApprovedSubscriptionsOfCall(callId: string, page: { limit?: number; cursor?: string }): Promise<Page<SubscriptionRecord>>;
+    pageApprovedSubscriptionsOfCall(
+      callId: string,
+      page: { limit?: number; cursor?: string },
+    ): Promise<Page<SubscriptionRecord>>;
     countApprovedSubscriptions(callId: string): Promise<number>;
   };
   calls: { getCall(id: string): Promise<{ id: string; name: string } | null>; listActiveCallIds(): Promise<string[]> };
@@ -61,7 +64,11 @@ export interface IseeRefreshDeps {
   expiry: {
     putExpiry(record: ExpiryRecord): Promise<void>;
     claimReminder(year: number, userId: string, at: string): Promise<boolean>;
-    recordReminder(year: number, userId: string, outcome: { io: ReminderChannelState; mail: ReminderChannelState }): Promise<void>;
+    recordReminder(
+      year: number,
+      userId: string,
+      outcome: { io: ReminderChannelState; mail: ReminderChannelState },
+    ): Promise<void>;
     listExpiry(year: number, page: { limit?: number; cursor?: string }): Promise<Page<StoredExpiry>>;
   };
   /** Only the API starts jobs and reads their state. */
@@ -74,7 +81,12 @@ export interface IseeRefreshDeps {
   /** Only the jobs' function sends the December reminders (the API's bundle carries no IO nor mail client). */
   reminders?: { io: Pick<IoMessages, 'sendMessage'>; mailer: Mailer };
   audit: { record(entry: AuditEntry, at: Date): Promise<void> };
-  settings: () => { reminderFrom: string; portalUrl: string; sliceMs: number; /** The daily calls declared in the PDND purpose (null: none). */ dailyEstimate?: number | null };
+  settings: () => {
+    reminderFrom: string;
+    portalUrl: string;
+    sliceMs: number;
+    /** The daily calls declared in the PDND purpose (null: none). */ dailyEstimate?: number | null;
+  };
   /** Waits the turn of the next query (functions/adapters/pacer.ts). */
   pace: () => Promise<void>;
   clock: Clock;
@@ -113,13 +125,13 @@ const ioConfigurationReasons: Partial<Record<IoRefusalReason, string>> = {
   NOT_FOUND: 'l’indirizzo dell’API di IO non esiste',
   RECIPIENT_NOT_AUTHORIZED: 'la chiave del servizio è di prova',
 };
-const ioConfigurationMessage = (reason: IoRefusalReason | undefined) => ioConfigurationReasons[reason!] ?? 'permessi della chiave o indirizzo IP del portale non autorizzati';
+const ioConfigurationMessage = (reason: IoRefusalReason | undefined) =>
+  ioConfigurationReasons[reason!] ?? 'permessi della chiave o indirizzo IP del portale non autorizzati';
 
 /** Queries in flight at once in a slice (the pacer spaces their starts). */
 const IN_FLIGHT = 8;
 /** INPS failing this many times in a row, or for all a page asked, stops the run (it resumes later from where it stopped). */
 const FAILURES_TO_STOP = 10;
-
 
 const emptyCounts = () => Object.fromEntries(refreshOutcomes.map((o) => [o, 0])) as Record<RefreshOutcome, number>;
 
@@ -135,8 +147,14 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
     const counts = emptyCounts();
     const lists: RefreshStatus['lists'] = { NEW: [], REVIEW: [], NONE: [], ERROR: [] };
     if (reportId) {
-      await Promise.all(refreshOutcomes.map(async (o) => void (counts[o] = await results.countRefreshResults(reportId, o))));
-      await Promise.all((['NEW', 'REVIEW', 'NONE', 'ERROR'] as const).map(async (o) => void (lists[o] = await results.listRefreshResults(reportId, o))));
+      await Promise.all(
+        refreshOutcomes.map(async (o) => void (counts[o] = await results.countRefreshResults(reportId, o))),
+      );
+      await Promise.all(
+        (['NEW', 'REVIEW', 'NONE', 'ERROR'] as const).map(
+          async (o) => void (lists[o] = await results.listRefreshResults(reportId, o)),
+        ),
+      );
     }
     return {
       isUpdating: status.running,
@@ -153,16 +171,29 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
   async function start(kind: string, key: string, input: Record<string, unknown>, actor: Actor, running: string) {
     const jobs = await requireJobs();
     const { job: previous } = await jobs.status(kind, key);
-    const resume = previous && previous.state === 'FAILED' && previous.cursor ? { reportId: previous.input.reportId as string, resumeCursor: previous.cursor } : { reportId: deps.ids() };
+    const resume =
+      previous && previous.state === 'FAILED' && previous.cursor
+        ? { reportId: previous.input.reportId as string, resumeCursor: previous.cursor }
+        : { reportId: deps.ids() };
     const job = await jobs.start(kind, key, { ...input, ...resume }, actor);
     if (!job) throw new ConflictError(running);
-    await deps.audit.record({ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }, clock.now());
+    await deps.audit.record(
+      { actor, entity: 'job', id: job.id, action: 'create', before: null, after: job },
+      clock.now(),
+    );
     return job;
   }
 
-  async function expiryList(page: { limit?: number; cursor?: string }, year = Number(today().slice(0, 4))): Promise<ExpiryList> {
+  async function expiryList(
+    page: { limit?: number; cursor?: string },
+    year = Number(today().slice(0, 4)),
+  ): Promise<ExpiryList> {
     const jobs = await requireJobs();
-    const [rows, status, newYearJob] = await Promise.all([expiry.listExpiry(year, page), jobs.status(EXPIRY_JOB, String(year)), report(NEW_YEAR_JOB, String(year))]);
+    const [rows, status, newYearJob] = await Promise.all([
+      expiry.listExpiry(year, page),
+      jobs.status(EXPIRY_JOB, String(year)),
+      report(NEW_YEAR_JOB, String(year)),
+    ]);
     const current = await users.getUserItems(rows.items.map((r) => r.userId));
     return {
       year,
@@ -202,7 +233,6 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
       return report(CALL_REFRESH_JOB, call.id);
     },
 
-
     // --- January: every active subscriber without an ISEE valid this month -------------------------------
     async startNewYear(actor: Actor): Promise<RefreshStatus> {
       const year = Number(today().slice(0, 4));
@@ -211,7 +241,6 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
     },
 
     newYearStatus: (year: number) => report(NEW_YEAR_JOB, String(year)),
-
 
     // --- the expiry list and the December reminders ---------------------------------------------------------
     async startExpiry(actor: Actor) {
@@ -247,10 +276,15 @@ export function makeIseeRefreshJobs(deps: IseeRefreshDeps) {
     const started = Date.now();
     let cursor = start;
     while (cursor.call < cursor.calls.length) {
-      const page = await subscriptions.pageApprovedSubscriptionsOfCall(cursor.calls[cursor.call], { cursor: cursor.page ?? undefined, limit: 100 });
+      const page = await subscriptions.pageApprovedSubscriptionsOfCall(cursor.calls[cursor.call], {
+        cursor: cursor.page ?? undefined,
+        limit: 100,
+      });
       await each(page.items);
       const walked = cursor.walked + page.items.length;
-      cursor = page.nextCursor ? { ...cursor, page: page.nextCursor, walked } : { ...cursor, call: cursor.call + 1, page: null, walked };
+      cursor = page.nextCursor
+        ? { ...cursor, page: page.nextCursor, walked }
+        : { ...cursor, call: cursor.call + 1, page: null, walked };
       if (Date.now() - started > deps.settings().sliceMs) break;
     }
     return cursor;
@@ -259,19 +293,32 @@ export function makeIseeRefreshJobs(deps: IseeRefreshDeps) {
   /** The slice's answer to the job worker: the next cursor (null: done) and how far, in subscriptions walked. */
   const progress = (cursor: Cursor, total: number) => {
     const finished = cursor.call >= cursor.calls.length;
-    return { cursor: finished ? null : JSON.stringify(cursor), done: finished ? Math.max(total, cursor.walked) : Math.min(cursor.walked, total), total };
+    return {
+      cursor: finished ? null : JSON.stringify(cursor),
+      done: finished ? Math.max(total, cursor.walked) : Math.min(cursor.walked, total),
+      total,
+    };
   };
 
   /**
    * Runs a slice; when INPS stops the run for the day, fails it with how many subscribers are left (a new start,
    * or the January schedule's next run, resumes from where it stopped).
    */
-  async function untilStopped(reportId: string, from: Cursor, resume: string, slice: () => Promise<Cursor>): Promise<Cursor> {
+  async function untilStopped(
+    reportId: string,
+    from: Cursor,
+    resume: string,
+    slice: () => Promise<Cursor>,
+  ): Promise<Cursor> {
     try {
       return await slice();
     } catch (error) {
       if (!(error instanceof StoppedForTheDay)) throw error;
-      const done = (await Promise.all(refreshOutcomes.filter((o) => o !== 'ERROR').map((o) => results.countRefreshResults(reportId, o)))).reduce((a, b) => a + b, 0);
+      const done = (
+        await Promise.all(
+          refreshOutcomes.filter((o) => o !== 'ERROR').map((o) => results.countRefreshResults(reportId, o)),
+        )
+      ).reduce((a, b) => a + b, 0);
       const left = String(Math.max(0, (await totalOf(from)) - done));
       throw new ConflictError(
         error.why === 'LIMIT'
@@ -282,11 +329,19 @@ export function makeIseeRefreshJobs(deps: IseeRefreshDeps) {
   }
 
   /** Where a slice starts: the cursor, else (a new run) the resumed run's cursor, else the beginning. */
-  const startAt = async (cursor: string | null, input: Record<string, unknown>, calls: () => Promise<string[]>): Promise<Cursor> => {
+  const startAt = async (
+    cursor: string | null,
+    input: Record<string, unknown>,
+    calls: () => Promise<string[]>,
+  ): Promise<Cursor> => {
     const saved = cursor ?? (typeof input.resumeCursor === 'string' ? input.resumeCursor : null);
     return saved ? (JSON.parse(saved) as Cursor) : { calls: await calls(), call: 0, page: null, walked: 0 };
   };
-  const totalOf = async (cursor: Cursor) => (await Promise.all(cursor.calls.map((id) => subscriptions.countApprovedSubscriptions(id)))).reduce((a, b) => a + b, 0);
+  const totalOf = async (cursor: Cursor) =>
+    (await Promise.all(cursor.calls.map((id) => subscriptions.countApprovedSubscriptions(id)))).reduce(
+      (a, b) => a + b,
+      0,
+    );
 
   /**
    * Asks INPS for each of these subscribers (not yet in the report, or in it with an error) and writes their
@@ -299,7 +354,10 @@ export function makeIseeRefreshJobs(deps: IseeRefreshDeps) {
     wanted: (user: StoredUser) => boolean,
     budget: { left: number; spend(): void } = { left: Infinity, spend: () => undefined },
   ) {
-    const done = await results.refreshedAlready(reportId, people.map((p) => p.userId));
+    const done = await results.refreshedAlready(
+      reportId,
+      people.map((p) => p.userId),
+    );
     const todo = people.filter((p) => !done.has(p.userId));
     const found = await users.getUserItems([...new Set(todo.map((p) => p.userId))]);
     let failuresInARow = 0;
@@ -311,7 +369,14 @@ export function makeIseeRefreshJobs(deps: IseeRefreshDeps) {
       const user = found.get(person.userId);
       if (!user || seen.has(person.userId) || !wanted(user)) return;
       seen.add(person.userId);
-      const base = { reportId, userId: user.id, fiscalCode: user.fiscalCode, firstName: user.firstName ?? '', lastName: user.lastName ?? '', at: clock.now().toISOString() };
+      const base = {
+        reportId,
+        userId: user.id,
+        fiscalCode: user.fiscalCode,
+        firstName: user.firstName ?? '',
+        lastName: user.lastName ?? '',
+        at: clock.now().toISOString(),
+      };
       if (failuresInARow >= FAILURES_TO_STOP || stopped) return;
       if (budget.left <= 0) {
         stopped = 'ESTIMATE';
@@ -322,9 +387,18 @@ export function makeIseeRefreshJobs(deps: IseeRefreshDeps) {
       asked += 1;
       try {
         const callId = context.callId ?? person.announcementId;
-        const fetched = await deps.fetchForUser(user.id, { ...context, callId, benefitCode: await deps.benefitCodeOfCall?.(callId) });
+        const fetched = await deps.fetchForUser(user.id, {
+          ...context,
+          callId,
+          benefitCode: await deps.benefitCodeOfCall?.(callId),
+        });
         failuresInARow = 0;
-        await results.putRefreshResult({ ...base, outcome: refreshOutcomeOf(fetched.outcome), valueCents: fetched.valueCents, detail: fetched.isee?.inps?.reviewReason ?? null });
+        await results.putRefreshResult({
+          ...base,
+          outcome: refreshOutcomeOf(fetched.outcome),
+          valueCents: fetched.valueCents,
+          detail: fetched.isee?.inps?.reviewReason ?? null,
+        });
       } catch (error) {
         if (!(error instanceof InpsQueryFailed)) throw error;
         // A refusal is the council's configuration: nothing else will pass. Stop now, with the reason.
@@ -336,12 +410,20 @@ export function makeIseeRefreshJobs(deps: IseeRefreshDeps) {
         }
         failuresInARow += 1;
         failed += 1;
-        await results.putRefreshResult({ ...base, outcome: 'ERROR', valueCents: null, detail: inpsMessages.retryLater });
+        await results.putRefreshResult({
+          ...base,
+          outcome: 'ERROR',
+          valueCents: null,
+          detail: inpsMessages.retryLater,
+        });
       }
     });
     if (stopped) throw new StoppedForTheDay(stopped);
     // INPS failing again and again, or for everyone asked: stop with the reason (a new start resumes from here).
-    if (failuresInARow >= FAILURES_TO_STOP || (failed > 0 && failed === asked)) throw new ConflictError(`${inpsMessages.retryLater} Avviando di nuovo l’aggiornamento riprende da dove si è fermato.`);
+    if (failuresInARow >= FAILURES_TO_STOP || (failed > 0 && failed === asked))
+      throw new ConflictError(
+        `${inpsMessages.retryLater} Avviando di nuovo l’aggiornamento riprende da dove si è fermato.`,
+      );
   }
 
   return {
@@ -350,7 +432,11 @@ export function makeIseeRefreshJobs(deps: IseeRefreshDeps) {
       const callId = String(input.callId ?? '');
       const reportId = String(input.reportId);
       const from = await startAt(cursor, input, async () => [callId]);
-      const next = await untilStopped(reportId, from, inpsMessages.resumeCall, () => walk(from, (page) => refreshPeople(reportId, page, { reason: 'CALL', actor, callId, runId: reportId }, () => true)));
+      const next = await untilStopped(reportId, from, inpsMessages.resumeCall, () =>
+        walk(from, (page) =>
+          refreshPeople(reportId, page, { reason: 'CALL', actor, callId, runId: reportId }, () => true),
+        ),
+      );
       return progress(next, await totalOf(from));
     },
 
@@ -371,7 +457,9 @@ export function makeIseeRefreshJobs(deps: IseeRefreshDeps) {
         spend: () => void (asked.count += 1),
       };
       const next = await untilStopped(reportId, from, inpsMessages.resumeNewYear, () =>
-        walk(from, (page) => refreshPeople(reportId, page, { reason: 'NEW_YEAR', actor, runId: reportId }, needsNew, budget)),
+        walk(from, (page) =>
+          refreshPeople(reportId, page, { reason: 'NEW_YEAR', actor, runId: reportId }, needsNew, budget),
+        ),
       );
       return progress({ ...next, asked }, await totalOf(from));
     },
@@ -404,7 +492,8 @@ export function makeIseeRefreshJobs(deps: IseeRefreshDeps) {
             scadenza: validated ? iseeExpiry(validated) : null,
             checkedAt: at,
           });
-          if (!remind || !shouldRemind(status, user.lastIsee, day) || !(await expiry.claimReminder(year, user.id, at))) return;
+          if (!remind || !shouldRemind(status, user.lastIsee, day) || !(await expiry.claimReminder(year, user.id, at)))
+            return;
           const content = reminderContent(iseeExpiry(user.lastIsee!), portalUrl);
           let configuration: string | null = null;
           const channels = requireReminders();
@@ -436,4 +525,3 @@ export function makeIseeRefreshJobs(deps: IseeRefreshDeps) {
 }
 
 export type IseeRefreshJobs = ReturnType<typeof makeIseeRefreshJobs>;
-

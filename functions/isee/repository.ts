@@ -6,7 +6,16 @@ import { toCents } from '../domain/money.ts';
 import type { NewIsee } from '../domain/isee-record.ts';
 import type { IseeExtraction } from '../domain/isee-extraction.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, batchPut, countUnder, documentClient, hasChildren, queryPage, tableName, unlessConditionFails } from '../adapters/dynamo.ts';
+import {
+  batchGet,
+  batchPut,
+  countUnder,
+  documentClient,
+  hasChildren,
+  queryPage,
+  tableName,
+  unlessConditionFails,
+} from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 /** An ISEE item as stored (amounts in cents); the extraction's attributes are written by functions/isee-extraction. */
@@ -36,12 +45,19 @@ export interface StoredIsee {
  */
 export async function getIseeItem(id: string): Promise<StoredIsee | null> {
   const { Items = [] } = await documentClient.send(
-    new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.isee(id).pk }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.isee(id).pk },
+      ConsistentRead: true,
+    }),
   );
   const item = Items.find((found) => found.sk === keys.isee(id).sk);
   if (!item || !item.userId) return null;
   const marker = Items.find((found) => found.sk === keys.iseeFeeMarker(id).sk);
-  return (marker && !item[ISEE_FEE_MARKER] ? { ...item, [ISEE_FEE_MARKER]: marker[ISEE_FEE_MARKER] } : item) as StoredIsee;
+  return (
+    marker && !item[ISEE_FEE_MARKER] ? { ...item, [ISEE_FEE_MARKER]: marker[ISEE_FEE_MARKER] } : item
+  ) as StoredIsee;
 }
 
 export const newIseeId = () => randomUUID();
@@ -103,7 +119,13 @@ export async function createIsee(input: NewIsee, now: string): Promise<StoredIse
  * Moves an ISEE from `expected` to `state` (it leaves the to-verify list), with the given fields. A
  * conditional write: null, and nothing written, when the ISEE is gone or no longer in `expected`.
  */
-export async function changeIseeState(id: string, expected: IseeState, state: IseeState, now: string, fields: Record<string, unknown> = {}): Promise<StoredIsee | null> {
+export async function changeIseeState(
+  id: string,
+  expected: IseeState,
+  state: IseeState,
+  now: string,
+  fields: Record<string, unknown> = {},
+): Promise<StoredIsee | null> {
   const names: Record<string, string> = { '#state': 'state' };
   const values: Record<string, unknown> = { ':state': state, ':expected': expected, ':now': now };
   const sets = ['#state = :state', 'updatedAt = :now'];
@@ -135,7 +157,9 @@ export async function changeIseeState(id: string, expected: IseeState, state: Is
  * delete first, as an older mark of an ISEE already deleted did (nothing marks an ISEE that is gone).
  */
 export async function deleteIsee(id: string): Promise<boolean> {
-  const { Item: marker } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.iseeFeeMarker(id), ConsistentRead: true }));
+  const { Item: marker } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: keys.iseeFeeMarker(id), ConsistentRead: true }),
+  );
   if (marker) return false;
   const deleted = await unlessConditionFails(
     documentClient.send(
@@ -173,7 +197,12 @@ export const userHasIsees = (userId: string) => hasChildren(keys.iseesOfUser(use
 /** The ISEE of a user, newest first, five per page. */
 export const listIseesOfUser = (userId: string, page: { limit?: number; cursor?: string }): Promise<Page<Isee>> =>
   queryPage(
-    { IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': keys.iseesOfUser(userId) }, ScanIndexForward: false },
+    {
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.iseesOfUser(userId) },
+      ScanIndexForward: false,
+    },
     page,
     toIsee,
     ISEE_PAGE_SIZE,
@@ -182,7 +211,11 @@ export const listIseesOfUser = (userId: string, page: { limit?: number; cursor?:
 /** ISEE uploaded and not yet validated, oldest first (first come, first served), five per page. */
 export const listIseesToVerify = (page: { limit?: number; cursor?: string }): Promise<Page<Isee>> =>
   queryPage(
-    { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.iseesToVerify } },
+    {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.iseesToVerify },
+    },
     page,
     toIsee,
     ISEE_PAGE_SIZE,
@@ -198,12 +231,19 @@ export const countIseesToVerify = () => countUnder('gsi1', 'gsi1pk', keys.iseesT
  */
 export async function markIseesUsedForFee(ids: readonly string[], at: string): Promise<number> {
   const unique = [...new Set(ids)];
-  const found = await batchGet(unique.flatMap((id) => [keys.isee(id), keys.iseeFeeMarker(id)]), {
-    consistent: true,
-    projection: 'pk, sk, userId, #usedForFee',
-    names: { '#usedForFee': ISEE_FEE_MARKER },
-  });
-  const exists = new Set(found.filter((item) => item.sk === keys.isee('').sk && item.userId && !item[ISEE_FEE_MARKER]).map((item) => item.pk as string));
+  const found = await batchGet(
+    unique.flatMap((id) => [keys.isee(id), keys.iseeFeeMarker(id)]),
+    {
+      consistent: true,
+      projection: 'pk, sk, userId, #usedForFee',
+      names: { '#usedForFee': ISEE_FEE_MARKER },
+    },
+  );
+  const exists = new Set(
+    found
+      .filter((item) => item.sk === keys.isee('').sk && item.userId && !item[ISEE_FEE_MARKER])
+      .map((item) => item.pk as string),
+  );
   for (const item of found) if (item.sk === keys.iseeFeeMarker('').sk) exists.delete(item.pk as string);
   const toMark = unique.filter((id) => exists.has(keys.isee(id).pk));
   await batchPut(toMark.map((id) => ({ ...keys.iseeFeeMarker(id), iseeId: id, [ISEE_FEE_MARKER]: at })));

@@ -28,7 +28,13 @@ export interface IseeRepository {
   getIseeItem(id: string): Promise<StoredIsee | null>;
   createIsee(input: NewIsee, now: string): Promise<StoredIsee>;
   /** null when the ISEE is gone or no longer in `expected` (nothing written). */
-  changeIseeState(id: string, expected: IseeState, state: IseeState, now: string, fields?: Record<string, unknown>): Promise<StoredIsee | null>;
+  changeIseeState(
+    id: string,
+    expected: IseeState,
+    state: IseeState,
+    now: string,
+    fields?: Record<string, unknown>,
+  ): Promise<StoredIsee | null>;
   /**
    * Deletes the ISEE unless it is gone or was used for a fee meanwhile (the domain's marker, checked in the
    * same conditional write): false, and nothing deleted, then.
@@ -57,7 +63,13 @@ export interface IseeDeps {
    * computes the fee on it): every change of the newest ISEE is copied there. Optional: without it the
    * copies are not kept (test wiring that has no subscriptions).
    */
-  subscriptions?: { syncUserIsee(userId: string, isee: { valueCents: number; year: number; state: string; scadenza?: string | null } | null, now: string): Promise<unknown> };
+  subscriptions?: {
+    syncUserIsee(
+      userId: string,
+      isee: { valueCents: number; year: number; state: string; scadenza?: string | null } | null,
+      now: string,
+    ): Promise<unknown>;
+  };
 }
 
 /** ISEE ids kept on the user's record, newest first (UserRecord.recentIseeIds). */
@@ -66,11 +78,22 @@ const RECENT_ISEES = 5;
 const CANDIDATES = 10;
 
 const lastIseeOf = (isee: StoredIsee | null): LastIsee | null =>
-  isee ? { id: isee.id, valueCents: isee.valueCents, year: isee.year, state: isee.state, hasFile: !!isee.hasFile, scadenza: isee.scadenza ?? null } : null;
+  isee
+    ? {
+        id: isee.id,
+        valueCents: isee.valueCents,
+        year: isee.year,
+        state: isee.state,
+        hasFile: !!isee.hasFile,
+        scadenza: isee.scadenza ?? null,
+      }
+    : null;
 
 export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, clock, ids, subscriptions }: IseeDeps) {
-  const requireUser = async (id: string) => (await users.getUserItem(id)) ?? Promise.reject(new NotFoundError(userMessages.notFound));
-  const requireIsee = async (id: string) => (await isees.getIseeItem(id)) ?? Promise.reject(new NotFoundError(iseeMessages.notFound));
+  const requireUser = async (id: string) =>
+    (await users.getUserItem(id)) ?? Promise.reject(new NotFoundError(userMessages.notFound));
+  const requireIsee = async (id: string) =>
+    (await isees.getIseeItem(id)) ?? Promise.reject(new NotFoundError(iseeMessages.notFound));
 
   /**
    * The user's record carries their newest ISEE (users list column, delete rule, the subscriptions' copies, the
@@ -80,17 +103,40 @@ export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, cl
    * (DynamoDB Developer Guide, "Using Global Secondary Indexes": reads from a GSI are eventually consistent).
    * It is the ISEE just written, or the one the user's record names, read from the table.
    */
-  async function writeSummary(user: StoredUser, newest: StoredIsee | null, now: string, change: { recorded: string } | { deleted: string } | null) {
+  async function writeSummary(
+    user: StoredUser,
+    newest: StoredIsee | null,
+    now: string,
+    change: { recorded: string } | { deleted: string } | null,
+  ) {
     const lastIsee = lastIseeOf(newest);
     const recent = user.recentIseeIds ?? (user.lastIsee ? [user.lastIsee.id] : []);
-    const recentIseeIds = !change ? recent : 'recorded' in change ? [change.recorded, ...recent].slice(0, RECENT_ISEES) : recent.filter((id) => id !== change.deleted);
+    const recentIseeIds = !change
+      ? recent
+      : 'recorded' in change
+        ? [change.recorded, ...recent].slice(0, RECENT_ISEES)
+        : recent.filter((id) => id !== change.deleted);
     const countDelta = !change ? 0 : 'recorded' in change ? 1 : -1;
     await users.updateUserFields(
       user.id,
-      { lastIsee, recentIseeIds, state: userStateAfterIsee(user.state, newest), iseeCount: Math.max(0, (user.iseeCount ?? 0) + countDelta) },
+      {
+        lastIsee,
+        recentIseeIds,
+        state: userStateAfterIsee(user.state, newest),
+        iseeCount: Math.max(0, (user.iseeCount ?? 0) + countDelta),
+      },
       now,
     );
-    await subscriptions?.syncUserIsee(user.id, lastIsee && { valueCents: lastIsee.valueCents, year: lastIsee.year, state: lastIsee.state, scadenza: lastIsee.scadenza ?? null }, now);
+    await subscriptions?.syncUserIsee(
+      user.id,
+      lastIsee && {
+        valueCents: lastIsee.valueCents,
+        year: lastIsee.year,
+        state: lastIsee.state,
+        scadenza: lastIsee.scadenza ?? null,
+      },
+      now,
+    );
   }
 
   /**
@@ -99,7 +145,9 @@ export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, cl
    * table; `deletedId` is skipped.
    */
   async function newestOf(user: StoredUser, deletedId?: string): Promise<StoredIsee | null> {
-    const named = [user.lastIsee?.id, ...(user.recentIseeIds ?? [])].filter((id): id is string => !!id && id !== deletedId);
+    const named = [user.lastIsee?.id, ...(user.recentIseeIds ?? [])].filter(
+      (id): id is string => !!id && id !== deletedId,
+    );
     for (const id of new Set(named)) {
       const stored = await isees.getIseeItem(id);
       if (stored) return stored;
@@ -150,7 +198,9 @@ export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, cl
         const own = actor.fiscalCode ? await users.findUserIdByFiscalCode(actor.fiscalCode) : null;
         if (own !== item.userId) throw new NotFoundError(iseeMessages.notFound);
       }
-      const fileUrl = item.hasFile ? await files.downloadUrl(iseeDocumentKey(item.id), item.fileName ?? 'isee', item.contentType) : null;
+      const fileUrl = item.hasFile
+        ? await files.downloadUrl(iseeDocumentKey(item.id), item.fileName ?? 'isee', item.contentType)
+        : null;
       return { ...toIsee(item), fileUrl };
     },
 
@@ -189,7 +239,9 @@ export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, cl
     async uploadUserIsee(userId: string, input: OperatorIseeUpload, actor: Actor): Promise<Isee> {
       const user = await requireUser(userId);
       const id = ids();
-      const claimed = input.document ? await files.claimUpload(actor.sub, input.document.uploadKey, iseeDocumentKey(id)) : null;
+      const claimed = input.document
+        ? await files.claimUpload(actor.sub, input.document.uploadKey, iseeDocumentKey(id))
+        : null;
       const created = await recordIsee({
         id,
         userId,
@@ -200,7 +252,10 @@ export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, cl
         protocollo: input.protocollo,
         scadenza: input.scadenza,
         state: input.excludeVerification ? 'VALIDATED' : 'LOADED',
-        file: claimed && input.document ? { name: input.document.name, contentType: claimed.contentType, size: claimed.size } : null,
+        file:
+          claimed && input.document
+            ? { name: input.document.name, contentType: claimed.contentType, size: claimed.size }
+            : null,
         uploadedBy: 'OPERATOR',
         uploadedBySub: actor.sub,
         excludeVerification: input.excludeVerification,
@@ -225,10 +280,19 @@ export function makeIseeUseCases({ isees, users, ensureCitizen, files, audit, cl
         decidedAt: now.toISOString(),
         decidedBySub: actor.sub,
       });
-      if (!after) throw (await isees.getIseeItem(id)) ? new ConflictError(iseeMessages.alreadyDecided) : new NotFoundError(iseeMessages.notFound);
+      if (!after)
+        throw (await isees.getIseeItem(id))
+          ? new ConflictError(iseeMessages.alreadyDecided)
+          : new NotFoundError(iseeMessages.notFound);
       const user = await users.getUserItem(after.userId);
       // The decided ISEE is the newest when the user's record names it (or names none yet).
-      if (user) await writeSummary(user, !user.lastIsee || user.lastIsee.id === after.id ? after : await newestOf(user), now.toISOString(), null);
+      if (user)
+        await writeSummary(
+          user,
+          !user.lastIsee || user.lastIsee.id === after.id ? after : await newestOf(user),
+          now.toISOString(),
+          null,
+        );
       const [beforeIsee, afterIsee] = [toIsee(before), toIsee(after)];
       await audit.record({ actor, entity: 'isee', id, action: 'update', before: beforeIsee, after: afterIsee }, now);
       return afterIsee;

@@ -14,7 +14,9 @@ const toRecord = (item: StoredItem): JobRecord => {
 };
 
 export async function getJob(kind: string, key: string): Promise<JobRecord | null> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.job(kind, key), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: keys.job(kind, key), ConsistentRead: true }),
+  );
   return Item ? toRecord(Item) : null;
 }
 
@@ -39,7 +41,9 @@ export async function updateJob(
   kind: string,
   key: string,
   id: string,
-  fields: Partial<Pick<JobRecord, 'state' | 'cursor' | 'done' | 'total' | 'error' | 'result' | 'endedAt' | 'updatedAt'>>,
+  fields: Partial<
+    Pick<JobRecord, 'state' | 'cursor' | 'done' | 'total' | 'error' | 'result' | 'endedAt' | 'updatedAt'>
+  >,
 ): Promise<boolean> {
   const entries = Object.entries(fields);
   const written = await unlessConditionFails(
@@ -49,8 +53,15 @@ export async function updateJob(
         Key: keys.job(kind, key),
         UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
         ConditionExpression: 'id = :id AND #state = :running',
-        ExpressionAttributeNames: { ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])), '#state': 'state' },
-        ExpressionAttributeValues: { ...Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value ?? null])), ':id': id, ':running': 'RUNNING' },
+        ExpressionAttributeNames: {
+          ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
+          '#state': 'state',
+        },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value ?? null])),
+          ':id': id,
+          ':running': 'RUNNING',
+        },
       }),
     ),
   );

@@ -11,7 +11,12 @@ export const JOB_STEPS = ['Slice', 'MarkFailed'] as const;
 export type JobTaskStep = (typeof JOB_STEPS)[number];
 
 const lambdaTransient = {
-  ErrorEquals: ['Lambda.ServiceException', 'Lambda.AWSLambdaException', 'Lambda.SdkClientException', 'Lambda.TooManyRequestsException'],
+  ErrorEquals: [
+    'Lambda.ServiceException',
+    'Lambda.AWSLambdaException',
+    'Lambda.SdkClientException',
+    'Lambda.TooManyRequestsException',
+  ],
   IntervalSeconds: 2,
   MaxAttempts: 3,
   BackoffRate: 2,
@@ -50,7 +55,10 @@ function taskStates(jobFunction: string, slice: string, markFailed: string) {
     [markFailed]: {
       Type: 'Task',
       Resource: 'arn:aws:states:::lambda:invoke',
-      Parameters: { FunctionName: jobFunction, Payload: { step: 'MarkFailed', ...run, 'cursor.$': '$.cursor', 'error.$': '$.error' } },
+      Parameters: {
+        FunctionName: jobFunction,
+        Payload: { step: 'MarkFailed', ...run, 'cursor.$': '$.cursor', 'error.$': '$.error' },
+      },
       ResultPath: null,
       Retry: [lambdaTransient],
       Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: null, Next: 'Failed' }],
@@ -74,7 +82,9 @@ export function jobDefinition(target: string | readonly JobFunctionTarget[]) {
     : {
         Route: {
           Type: 'Choice',
-          Choices: target.flatMap((fn) => fn.kinds.map((kind) => ({ Variable: '$.kind', StringEquals: kind, Next: `Slice${fn.name}` }))),
+          Choices: target.flatMap((fn) =>
+            fn.kinds.map((kind) => ({ Variable: '$.kind', StringEquals: kind, Next: `Slice${fn.name}` })),
+          ),
           Default: `Slice${target[0]!.name}`,
         },
       };

@@ -7,7 +7,14 @@ export interface JobRepository {
   /** The key's lock: false when another run of that kind on that key is running (and alive). */
   takeJob(job: JobRecord, staleBefore: string): Promise<boolean>;
   /** False (nothing written) when run `id` is no longer the running one. */
-  updateJob(kind: string, key: string, id: string, fields: Partial<Pick<JobRecord, 'state' | 'cursor' | 'done' | 'total' | 'error' | 'result' | 'endedAt' | 'updatedAt'>>): Promise<boolean>;
+  updateJob(
+    kind: string,
+    key: string,
+    id: string,
+    fields: Partial<
+      Pick<JobRecord, 'state' | 'cursor' | 'done' | 'total' | 'error' | 'result' | 'endedAt' | 'updatedAt'>
+    >,
+  ): Promise<boolean>;
 }
 
 /** Starts the jobs' state machine for one run (Step Functions in the cloud, the local stand-in here). */
@@ -39,24 +46,59 @@ export interface SliceResult {
  */
 export interface JobKind {
   /** `progress` moves the record's done and total while a long slice runs (the status the web polls). */
-  slice(input: Record<string, unknown>, cursor: string | null, actor: Actor, progress: (done: number, total: number) => Promise<unknown>): Promise<SliceResult>;
+  slice(
+    input: Record<string, unknown>,
+    cursor: string | null,
+    actor: Actor,
+    progress: (done: number, total: number) => Promise<unknown>,
+  ): Promise<SliceResult>;
   failure: string;
 }
 
 /** Starting a job and reading its state (the API functions). */
-export function makeJobs({ jobs, runner, clock, ids }: { jobs: JobRepository; runner: JobRunner; clock: Clock; ids: IdGenerator }) {
+export function makeJobs({
+  jobs,
+  runner,
+  clock,
+  ids,
+}: {
+  jobs: JobRepository;
+  runner: JobRunner;
+  clock: Clock;
+  ids: IdGenerator;
+}) {
   return {
     /** Starts a run of `kind` on `key`; null (nothing started) while one runs there. */
     async start(kind: string, key: string, input: Record<string, unknown>, actor: Actor): Promise<JobRecord | null> {
       const now = clock.now();
       const at = now.toISOString();
-      const job: JobRecord = { id: ids(), kind, key, state: 'RUNNING', input, actor, cursor: null, done: 0, total: null, error: null, result: null, startedAt: at, updatedAt: at, endedAt: null };
+      const job: JobRecord = {
+        id: ids(),
+        kind,
+        key,
+        state: 'RUNNING',
+        input,
+        actor,
+        cursor: null,
+        done: 0,
+        total: null,
+        error: null,
+        result: null,
+        startedAt: at,
+        updatedAt: at,
+        endedAt: null,
+      };
       if (!(await jobs.takeJob(job, new Date(now.getTime() - JOB_STALE_AFTER_MS).toISOString()))) return null;
       try {
         await runner.start({ kind, key, jobId: job.id, cursor: null });
       } catch (error) {
         // Not started: the key is free again and the record says why.
-        await jobs.updateJob(kind, key, job.id, { state: 'FAILED', error: 'Avvio non riuscito: riprova.', endedAt: clock.now().toISOString(), updatedAt: clock.now().toISOString() });
+        await jobs.updateJob(kind, key, job.id, {
+          state: 'FAILED',
+          error: 'Avvio non riuscito: riprova.',
+          endedAt: clock.now().toISOString(),
+          updatedAt: clock.now().toISOString(),
+        });
         throw error;
       }
       return job;
@@ -70,7 +112,15 @@ export function makeJobs({ jobs, runner, clock, ids }: { jobs: JobRepository; ru
 }
 
 /** The job function: one slice at a time, and the end of a failed run (functions/jobs/state-machine.ts). */
-export function makeJobWorker({ jobs, kinds, clock }: { jobs: JobRepository; kinds: Record<string, JobKind>; clock: Clock }) {
+export function makeJobWorker({
+  jobs,
+  kinds,
+  clock,
+}: {
+  jobs: JobRepository;
+  kinds: Record<string, JobKind>;
+  clock: Clock;
+}) {
   const now = () => clock.now().toISOString();
   return {
     async slice(run: JobRun): Promise<{ cursor: string | null; finished: boolean }> {
@@ -79,7 +129,8 @@ export function makeJobWorker({ jobs, kinds, clock }: { jobs: JobRepository; kin
       if (!job || job.id !== run.jobId || job.state !== 'RUNNING') return { cursor: null, finished: true };
       const kind = kinds[run.kind];
       if (!kind) throw new Error(`Unknown job kind ${run.kind}`);
-      const progress = (done: number, total: number) => jobs.updateJob(run.kind, run.key, run.jobId, { done, total, updatedAt: now() });
+      const progress = (done: number, total: number) =>
+        jobs.updateJob(run.kind, run.key, run.jobId, { done, total, updatedAt: now() });
       const result = await kind.slice(job.input, run.cursor, job.actor, progress);
       const finished = result.cursor === null;
       const at = now();
@@ -95,7 +146,12 @@ export function makeJobWorker({ jobs, kinds, clock }: { jobs: JobRepository; kin
     async markFailed(run: JobRun & { error?: { Error?: string; Cause?: string } | null }): Promise<void> {
       const at = now();
       const generic = kinds[run.kind]?.failure ?? 'Operazione non riuscita.';
-      await jobs.updateJob(run.kind, run.key, run.jobId, { state: 'FAILED', error: jobFailureText(run.error, generic), endedAt: at, updatedAt: at });
+      await jobs.updateJob(run.kind, run.key, run.jobId, {
+        state: 'FAILED',
+        error: jobFailureText(run.error, generic),
+        endedAt: at,
+        updatedAt: at,
+      });
     },
   };
 }

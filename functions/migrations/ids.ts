@@ -4,7 +4,13 @@
  * added again under a new id (`users-search-item-v2`), so every deployment writes the items once more.
  * Pure: the CDK app reads it too (the deployment's trigger runs again when this list changes).
  */
-export const MIGRATION_IDS = ['users-search-item-v1', 'payment-list-gsi6-v1', 'enrolment-search-item-v1', 'payment-list-shards-v1', 'audit-day-shards-v1'] as const;
+export const MIGRATION_IDS = [
+  'users-search-item-v1',
+  'payment-list-gsi6-v1',
+  'enrolment-search-item-v1',
+  'payment-list-shards-v1',
+  'audit-day-shards-v1',
+] as const;
 export type MigrationId = (typeof MIGRATION_IDS)[number];
 
 /** The background job that runs them in the cloud (functions/jobs' mechanism, on a state machine of its own). */

@@ -44,14 +44,25 @@ export function migrationDefinition(functionArn: string) {
         TimeoutSeconds: MIGRATION_SLICE_TIMEOUT_SECONDS,
         Retry: [
           {
-            ErrorEquals: ['Lambda.ServiceException', 'Lambda.AWSLambdaException', 'Lambda.SdkClientException', 'Lambda.TooManyRequestsException', 'Lambda.ClientExecutionTimeoutException'],
+            ErrorEquals: [
+              'Lambda.ServiceException',
+              'Lambda.AWSLambdaException',
+              'Lambda.SdkClientException',
+              'Lambda.TooManyRequestsException',
+              'Lambda.ClientExecutionTimeoutException',
+            ],
             IntervalSeconds: 2,
             MaxAttempts: 3,
             BackoffRate: 2,
           },
           // The function killed at its timeout (Lambda.Unknown, Sandbox.Timedout) or the Task's own timeout:
           // the slice starts again from the migration's checkpoint.
-          { ErrorEquals: ['States.Timeout', 'Sandbox.Timedout', 'Lambda.Unknown'], IntervalSeconds: 10, MaxAttempts: 2, BackoffRate: 2 },
+          {
+            ErrorEquals: ['States.Timeout', 'Sandbox.Timedout', 'Lambda.Unknown'],
+            IntervalSeconds: 10,
+            MaxAttempts: 2,
+            BackoffRate: 2,
+          },
         ],
         Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'MarkFailed' }],
         Next: 'IsFinished',
@@ -65,14 +76,33 @@ export function migrationDefinition(functionArn: string) {
       MarkFailed: {
         Type: 'Task',
         Resource: 'arn:aws:states:::lambda:invoke',
-        Parameters: { FunctionName: functionArn, Payload: { step: 'MarkFailed', ...run, 'cursor.$': '$.cursor', 'error.$': '$.error' } },
+        Parameters: {
+          FunctionName: functionArn,
+          Payload: { step: 'MarkFailed', ...run, 'cursor.$': '$.cursor', 'error.$': '$.error' },
+        },
         ResultPath: null,
-        Retry: [{ ErrorEquals: ['Lambda.ServiceException', 'Lambda.AWSLambdaException', 'Lambda.SdkClientException', 'Lambda.TooManyRequestsException'], IntervalSeconds: 2, MaxAttempts: 3, BackoffRate: 2 }],
+        Retry: [
+          {
+            ErrorEquals: [
+              'Lambda.ServiceException',
+              'Lambda.AWSLambdaException',
+              'Lambda.SdkClientException',
+              'Lambda.TooManyRequestsException',
+            ],
+            IntervalSeconds: 2,
+            MaxAttempts: 3,
+            BackoffRate: 2,
+          },
+        ],
         Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: null, Next: 'Failed' }],
         Next: 'Failed',
       },
       Done: { Type: 'Succeed' },
-      Failed: { Type: 'Fail', Error: 'MigrationFailed', Cause: 'Migrazione dei dati non riuscita: il record del lavoro e il log della funzione dicono perché.' },
+      Failed: {
+        Type: 'Fail',
+        Error: 'MigrationFailed',
+        Cause: 'Migrazione dei dati non riuscita: il record del lavoro e il log della funzione dicono perché.',
+      },
     },
   };
 }

@@ -57,7 +57,10 @@ export function makeMigrationRunner({ store, migrations, clock, log, elapsed = (
    * replaced, e.g. after a stop) ends the slice there without recording the step, so a stopped run's slice
    * never works beside the new one for more than a step, nor moves a checkpoint back.
    */
-  async function runSlice(budgetMs: number, keepGoing: (progress: MigrationProgress) => Promise<boolean> = async () => true): Promise<MigrationProgress> {
+  async function runSlice(
+    budgetMs: number,
+    keepGoing: (progress: MigrationProgress) => Promise<boolean> = async () => true,
+  ): Promise<MigrationProgress> {
     const started = elapsed();
     const records = new Map((await store.listMigrations()).map((record) => [record.id, record]));
     const applied: string[] = [];
@@ -72,7 +75,16 @@ export function makeMigrationRunner({ store, migrations, clock, log, elapsed = (
       if (record?.state === 'APPLIED') continue;
       if (!record) {
         const at = clock.now().toISOString();
-        record = { id: migration.id, description: migration.description, state: 'RUNNING', cursor: null, processed: 0, startedAt: at, updatedAt: at, appliedAt: null };
+        record = {
+          id: migration.id,
+          description: migration.description,
+          state: 'RUNNING',
+          cursor: null,
+          processed: 0,
+          startedAt: at,
+          updatedAt: at,
+          appliedAt: null,
+        };
         log('Migration started', { migration: migration.id, description: migration.description });
       } else {
         log('Migration resumed', { migration: migration.id, processed: record.processed, cursor: record.cursor });
@@ -127,7 +139,10 @@ export type MigrationRunner = ReturnType<typeof makeMigrationRunner>;
  */
 export function walkUnits(
   units: () => Promise<string[]>,
-  page: (unit: string, start: Record<string, unknown> | undefined) => Promise<{ written: number; next?: Record<string, unknown> }>,
+  page: (
+    unit: string,
+    start: Record<string, unknown> | undefined,
+  ) => Promise<{ written: number; next?: Record<string, unknown> }>,
 ): Migration['step'] {
   return async (cursor) => {
     const at = cursor ? (JSON.parse(cursor) as { unit: string; start?: Record<string, unknown> }) : null;
@@ -142,7 +157,9 @@ export function walkUnits(
 }
 
 /** A walk over one list, one page a step: the cursor is where the next page starts. */
-export function walkPages(page: (start: Record<string, unknown> | undefined) => Promise<{ written: number; next?: Record<string, unknown> }>): Migration['step'] {
+export function walkPages(
+  page: (start: Record<string, unknown> | undefined) => Promise<{ written: number; next?: Record<string, unknown> }>,
+): Migration['step'] {
   return async (cursor) => {
     const result = await page(cursor ? JSON.parse(cursor) : undefined);
     return { cursor: result.next ? JSON.stringify(result.next) : null, processed: result.written };

@@ -1,4 +1,12 @@
-import { noMetrics, type AuditLog, type BusinessMetrics, type Clock, type IoMessages, type IoMessageStatus, type Mailer } from '../adapters/ports.ts';
+import {
+  noMetrics,
+  type AuditLog,
+  type BusinessMetrics,
+  type Clock,
+  type IoMessages,
+  type IoMessageStatus,
+  type Mailer,
+} from '../adapters/ports.ts';
 import type { PaymentListRefresh, PositionRecord } from '../domain/debt-positions.ts';
 import { FLOW_EMAIL_JOB, jobStatusOf, type BackgroundJobs, type JobRecord } from '../domain/jobs.ts';
 import { DomainError, ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
@@ -32,9 +40,18 @@ export interface NoticePositions {
   /** null when the position is gone, paid or cancelled meanwhile. */
   recordNoticeEmail(position: PositionKey, at: string): Promise<PositionRecord | null>;
   /** The IO message id ('-1': none created) and its status; `keepDelivered` keeps a message IO delivered before. */
-  recordIoMessage(position: PositionKey, outcome: { ioId: string; ioStatus: IoStatus }, at: string, keepDelivered?: boolean): Promise<PositionRecord | null>;
+  recordIoMessage(
+    position: PositionKey,
+    outcome: { ioId: string; ioStatus: IoStatus },
+    at: string,
+    keepDelivered?: boolean,
+  ): Promise<PositionRecord | null>;
   /** The IO fields as they were before an attempt IO refused (null when the position is gone, paid or cancelled). */
-  restoreIoMessage(position: PositionKey, fields: { ioId: string | null; ioStatus: IoStatus | null; dataIoSent: string | null }, at: string): Promise<PositionRecord | null>;
+  restoreIoMessage(
+    position: PositionKey,
+    fields: { ioId: string | null; ioStatus: IoStatus | null; dataIoSent: string | null },
+    at: string,
+  ): Promise<PositionRecord | null>;
   /** IO's later status of the message `ioId` (null when the position holds another message, or is paid or cancelled). */
   recordIoStatus(position: PositionKey, ioId: string, ioStatus: IoStatus, at: string): Promise<PositionRecord | null>;
 }
@@ -51,7 +68,10 @@ export interface NoticeDeps {
   /** The citizen's row of the payment list follows a notice e-mailed (its 'Email non inviata' filter and totals). */
   paymentList: PaymentListRefresh;
   users: { getUserItems(ids: readonly string[]): Promise<Map<string, NoticeRecipient>> };
-  flows: { getFlow(id: string): Promise<FlowRecord | null>; updateFlow(id: string, fields: Partial<FlowRecord>, now: string): Promise<FlowRecord> };
+  flows: {
+    getFlow(id: string): Promise<FlowRecord | null>;
+    updateFlow(id: string, fields: Partial<FlowRecord>, now: string): Promise<FlowRecord>;
+  };
   /**
    * MyPay's notice PDF of a position (adapters/notice-pdf.ts: out of its flow's AVVISI ZIP, `zipKey` first
    * when given); null when there is none.
@@ -83,7 +103,12 @@ const encodeFlowCursor = (cursor: FlowEmailCursor) => Buffer.from(JSON.stringify
 function decodeFlowCursor(text: string): FlowEmailCursor {
   try {
     const value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-    if (typeof value?.since === 'string' && !Number.isNaN(Date.parse(value.since)) && (value.page === null || typeof value.page === 'string')) return value;
+    if (
+      typeof value?.since === 'string' &&
+      !Number.isNaN(Date.parse(value.since)) &&
+      (value.page === null || typeof value.page === 'string')
+    )
+      return value;
   } catch {
     // below
   }
@@ -111,16 +136,30 @@ export const IO_STATUS_WAITS_MS = [300, 700, 1000, 1500, 2500] as const;
 const decided = (status: IoMessageStatus) => status === 'PROCESSED' || status === 'REJECTED' || status === 'FAILED';
 
 /** An IO failure that is not about this citizen, as the operator's Italian reason (IoRefused, IoUnavailable). */
-function ioProblem(error: Error & { reason?: string; detail?: string; maxAllowed?: number | null; retryAfterSeconds?: number | null }, amount: number): DomainError | null {
+function ioProblem(
+  error: Error & { reason?: string; detail?: string; maxAllowed?: number | null; retryAfterSeconds?: number | null },
+  amount: number,
+): DomainError | null {
   if (error.name === 'IoUnconfirmed') return new ConflictError(noticeMessages.ioUnconfirmed);
   if (error.name === 'IoUnavailable') {
-    return unavailable(error.retryAfterSeconds ? fill(noticeMessages.ioBusy, { seconds: error.retryAfterSeconds }) : noticeMessages.ioUnavailable);
+    return unavailable(
+      error.retryAfterSeconds
+        ? fill(noticeMessages.ioBusy, { seconds: error.retryAfterSeconds })
+        : noticeMessages.ioUnavailable,
+    );
   }
   if (error.name !== 'IoRefused') return null;
   const configuration = (detail: string) => new DomainError(502, 'Configurazione IO da verificare', detail);
   switch (error.reason) {
     case 'AMOUNT_NOT_ALLOWED':
-      return new DomainError(422, 'Messaggio rifiutato', fill(noticeMessages.ioAmountNotAllowed, { amount: formatEuro(toEuros(amount)), max: formatEuro(toEuros(error.maxAllowed ?? 0)) }));
+      return new DomainError(
+        422,
+        'Messaggio rifiutato',
+        fill(noticeMessages.ioAmountNotAllowed, {
+          amount: formatEuro(toEuros(amount)),
+          max: formatEuro(toEuros(error.maxAllowed ?? 0)),
+        }),
+      );
     case 'RECIPIENT_NOT_AUTHORIZED':
       return configuration(noticeMessages.ioRecipientNotAuthorized);
     case 'FORBIDDEN':
@@ -130,7 +169,11 @@ function ioProblem(error: Error & { reason?: string; detail?: string; maxAllowed
     case 'NOT_FOUND':
       return configuration(noticeMessages.ioNotFound);
     case 'REJECTED':
-      return new DomainError(422, 'Messaggio rifiutato', fill(noticeMessages.ioRefused, { reason: error.detail || 'richiesta non valida' }));
+      return new DomainError(
+        422,
+        'Messaggio rifiutato',
+        fill(noticeMessages.ioRefused, { reason: error.detail || 'richiesta non valida' }),
+      );
     default:
       return null;
   }
@@ -141,9 +184,16 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
   const elapsed = deps.elapsed ?? (() => Date.now());
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
-  const requirePosition = async (iud: string) => (await positions.getPositionByIud(iud)) ?? Promise.reject(new NotFoundError(noticeMessages.positionNotFound));
+  const requirePosition = async (iud: string) =>
+    (await positions.getPositionByIud(iud)) ?? Promise.reject(new NotFoundError(noticeMessages.positionNotFound));
   const publicView = (record: PositionRecord): Position => {
-    const { exportedAt: _e, iseeId: _i, version: _v, noticeZip: _z, ...position } = record as PositionRecord & { exportedAt?: unknown };
+    const {
+      exportedAt: _e,
+      iseeId: _i,
+      version: _v,
+      noticeZip: _z,
+      ...position
+    } = record as PositionRecord & { exportedAt?: unknown };
     return position as Position;
   };
 
@@ -151,7 +201,12 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
    * Sends one position's notice e-mail; throws the Italian reason when it cannot (409) or SES fails (503).
    * Records isEmailSent and the date (a second send moves it) and audits the change.
    */
-  async function mailOne(position: Position | PositionRecord, recipient: NoticeRecipient | undefined, actor: Actor, zipKey: string | null = null): Promise<PositionRecord> {
+  async function mailOne(
+    position: Position | PositionRecord,
+    recipient: NoticeRecipient | undefined,
+    actor: Actor,
+    zipKey: string | null = null,
+  ): Promise<PositionRecord> {
     assertNoticeSendable(position);
     const email = recipient?.email?.trim();
     if (!recipient || !email) throw new ConflictError(noticeMessages.noEmail);
@@ -159,7 +214,12 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
     if (!pdf) throw new ConflictError(noticeMessages.noPdf);
     const { subject, text } = noticeEmail(position, recipient);
     try {
-      await mailer.send({ to: [email], subject, text, attachments: [{ fileName: noticePdfFileName(position.nav), contentType: 'application/pdf', content: pdf }] });
+      await mailer.send({
+        to: [email],
+        subject,
+        text,
+        attachments: [{ fileName: noticePdfFileName(position.nav), contentType: 'application/pdf', content: pdf }],
+      });
     } catch {
       metrics.count('NoticesFailed', 1, { notice: 'email' });
       throw unavailable(noticeMessages.mailFailed);
@@ -174,10 +234,19 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
   }
 
   /** Records an IO outcome and audits it; null when the position is paid, cancelled or keeps a delivered message. */
-  async function recordIo(position: PositionRecord, outcome: { ioId: string; ioStatus: IoStatus }, actor: Actor, keepDelivered = false) {
+  async function recordIo(
+    position: PositionRecord,
+    outcome: { ioId: string; ioStatus: IoStatus },
+    actor: Actor,
+    keepDelivered = false,
+  ) {
     const now = clock.now();
     const after = await positions.recordIoMessage(position, outcome, now.toISOString(), keepDelivered);
-    if (after) await audit.record({ actor, entity: 'position', id: position.iud, action: 'update', before: position, after }, now);
+    if (after)
+      await audit.record(
+        { actor, entity: 'position', id: position.iud, action: 'update', before: position, after },
+        now,
+      );
     return after;
   }
 
@@ -185,15 +254,24 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
   async function recordStatus(position: PositionRecord, ioId: string, ioStatus: IoStatus, actor: Actor) {
     const now = clock.now();
     const after = await positions.recordIoStatus(position, ioId, ioStatus, now.toISOString());
-    if (after) await audit.record({ actor, entity: 'position', id: position.iud, action: 'update', before: position, after }, now);
+    if (after)
+      await audit.record(
+        { actor, entity: 'position', id: position.iud, action: 'update', before: position, after },
+        now,
+      );
     return after;
   }
 
   /** Puts back the IO fields a recorded attempt replaced, once IO said it created no message. */
   async function restoreIo(attempt: PositionRecord, before: PositionRecord, actor: Actor) {
     const now = clock.now();
-    const after = await positions.restoreIoMessage(before, { ioId: before.ioId ?? null, ioStatus: before.ioStatus ?? null, dataIoSent: before.dataIoSent ?? null }, now.toISOString());
-    if (after) await audit.record({ actor, entity: 'position', id: before.iud, action: 'update', before: attempt, after }, now);
+    const after = await positions.restoreIoMessage(
+      before,
+      { ioId: before.ioId ?? null, ioStatus: before.ioStatus ?? null, dataIoSent: before.dataIoSent ?? null },
+      now.toISOString(),
+    );
+    if (after)
+      await audit.record({ actor, entity: 'position', id: before.iud, action: 'update', before: attempt, after }, now);
   }
 
   /**
@@ -202,13 +280,19 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
    * flow's citizen for a single payment) gets its notice once per run: a position e-mailed since the run
    * began is skipped, so a slice cut short and run again sends nothing twice.
    */
-  async function sendFlowEmails(flowId: string, options: { cursor: string | null; budgetMs: number }, actor: Actor): Promise<{ sent: number; skipped: number; failed: number; nextCursor: string | null }> {
+  async function sendFlowEmails(
+    flowId: string,
+    options: { cursor: string | null; budgetMs: number },
+    actor: Actor,
+  ): Promise<{ sent: number; skipped: number; failed: number; nextCursor: string | null }> {
     const found = await flows.getFlow(flowId);
     if (!found) throw new NotFoundError(flowMessages.notFound);
     // A running or stopped flow has no verdict yet; a completed one may have had nothing to send (no notices).
     if (found.step !== 'COMPLETATO') throw new ConflictError(noticeMessages.flowNotCollected);
     const started = elapsed();
-    let state: FlowEmailCursor = options.cursor ? decodeFlowCursor(options.cursor) : { since: clock.now().toISOString(), page: null };
+    let state: FlowEmailCursor = options.cursor
+      ? decodeFlowCursor(options.cursor)
+      : { since: clock.now().toISOString(), page: null };
     const totals = { sent: 0, skipped: 0, failed: 0 };
     // SES refuses what goes past the account's sending rate: each message waits for its turn (1/rate apart).
     const rate = (await mailer.maxSendRate?.()) ?? Number.POSITIVE_INFINITY;
@@ -222,14 +306,27 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
       return send();
     };
     for (;;) {
-      const page = await positions.listPositions(found.announcement.id, { mese: found.mese, anno: found.anno }, { limit: FLOW_PAGE, cursor: state.page ?? undefined });
+      const page = await positions.listPositions(
+        found.announcement.id,
+        { mese: found.mese, anno: found.anno },
+        { limit: FLOW_PAGE, cursor: state.page ?? undefined },
+      );
       const due = page.items.filter(
-        (p) => isNoticeSendable(p) && (!found.fiscalCode || p.fiscalCode === found.fiscalCode) && !(p.dataIsEmailSent && p.dataIsEmailSent >= state.since),
+        (p) =>
+          isNoticeSendable(p) &&
+          (!found.fiscalCode || p.fiscalCode === found.fiscalCode) &&
+          !(p.dataIsEmailSent && p.dataIsEmailSent >= state.since),
       );
       totals.skipped += page.items.length - due.length;
-      const recipients = due.length ? await users.getUserItems([...new Set(due.map((p) => p.userId))]) : new Map<string, NoticeRecipient>();
+      const recipients = due.length
+        ? await users.getUserItems([...new Set(due.map((p) => p.userId))])
+        : new Map<string, NoticeRecipient>();
       for (let i = 0; i < due.length; i += MAILS_AT_ONCE) {
-        const outcomes = await Promise.allSettled(due.slice(i, i + MAILS_AT_ONCE).map((p) => inTurn(() => mailOne(p, recipients.get(p.userId), actor, found.files?.avvisi ?? null))));
+        const outcomes = await Promise.allSettled(
+          due
+            .slice(i, i + MAILS_AT_ONCE)
+            .map((p) => inTurn(() => mailOne(p, recipients.get(p.userId), actor, found.files?.avvisi ?? null))),
+        );
         for (const outcome of outcomes) totals[outcome.status === 'fulfilled' ? 'sent' : 'failed'] += 1;
       }
       state = { ...state, page: page.nextCursor };
@@ -265,11 +362,19 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
     async sendToIo(iud: string, actor: Actor, options: { resend?: boolean } = {}): Promise<Position> {
       const position = await requirePosition(iud);
       assertNoticeSendable(position);
-      if (!IO_NOTICE_NUMBER.test(position.nav)) throw new ConflictError(fill(noticeMessages.ioInvalidNotice, { nav: position.nav }));
+      if (!IO_NOTICE_NUMBER.test(position.nav))
+        throw new ConflictError(fill(noticeMessages.ioInvalidNotice, { nav: position.nav }));
       // IO has no idempotency key: a second message is the operator's choice, made knowing the first.
       if (ioSentBefore(position) && !options.resend) {
         const date = position.dataIoSent ? romeDateTime(position.dataIoSent) : 'una data non registrata';
-        throw new ConflictError(fill(position.ioStatus === 'UNCONFIRMED' ? noticeMessages.ioAlreadySentUnconfirmed : noticeMessages.ioAlreadySent, { date }));
+        throw new ConflictError(
+          fill(
+            position.ioStatus === 'UNCONFIRMED'
+              ? noticeMessages.ioAlreadySentUnconfirmed
+              : noticeMessages.ioAlreadySent,
+            { date },
+          ),
+        );
       }
       const deadline = elapsed() + IO_SEND_BUDGET_MS;
       let attempt: PositionRecord | null = null;
@@ -294,7 +399,9 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
         if (attempt) await restoreIo(attempt, position, actor);
         if ((error as Error).name === 'IoRefused' && (reason === 'NO_PROFILE' || reason === 'SENDER_NOT_ALLOWED')) {
           await recordIo(position, { ioId: IO_NOT_DELIVERED, ioStatus: reason }, actor, true);
-          throw new ConflictError(reason === 'NO_PROFILE' ? noticeMessages.ioNoProfile : noticeMessages.ioSenderNotAllowed);
+          throw new ConflictError(
+            reason === 'NO_PROFILE' ? noticeMessages.ioNoProfile : noticeMessages.ioSenderNotAllowed,
+          );
         }
         if (error instanceof DomainError) throw error;
         // The citizen without IO above is not a failure of IO; what follows is.
@@ -321,7 +428,9 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
         return publicView(accepted);
       }
       const after = (await recordStatus(accepted, id, status, actor)) ?? accepted;
-      metrics.count(status === 'REJECTED' || status === 'FAILED' ? 'NoticesFailed' : 'NoticesSent', 1, { notice: 'io' });
+      metrics.count(status === 'REJECTED' || status === 'FAILED' ? 'NoticesFailed' : 'NoticesSent', 1, {
+        notice: 'io',
+      });
       if (status === 'REJECTED') throw new ConflictError(noticeMessages.ioRejected);
       if (status === 'FAILED') throw new ConflictError(noticeMessages.ioFailed);
       return publicView(after);
@@ -359,7 +468,11 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
       if (flow.step !== 'COMPLETATO') throw new ConflictError(noticeMessages.flowNotCollected);
       const jobs = requireJobs();
       const job = await jobs.start(FLOW_EMAIL_JOB, flowId, { flowId }, actor);
-      if (job) await audit.record({ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }, clock.now());
+      if (job)
+        await audit.record(
+          { actor, entity: 'job', id: job.id, action: 'create', before: null, after: job },
+          clock.now(),
+        );
       return flowEmailProgress(await jobs.status(FLOW_EMAIL_JOB, flowId), flow);
     },
 
@@ -375,7 +488,11 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
      * counts added to the flow's run; the last one records isEmailSent on the flow (audited). A slice run
      * twice sends nothing twice (positions e-mailed since the run began are skipped).
      */
-    async flowEmailSlice(input: Record<string, unknown>, cursor: string | null, actor: Actor): Promise<{ cursor: string | null; done: number; total: number | null }> {
+    async flowEmailSlice(
+      input: Record<string, unknown>,
+      cursor: string | null,
+      actor: Actor,
+    ): Promise<{ cursor: string | null; done: number; total: number | null }> {
       const flowId = String(input.flowId ?? '');
       const before = await flows.getFlow(flowId);
       if (!before) throw new NotFoundError(flowMessages.notFound);
@@ -394,7 +511,13 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
       const finished = !slice.nextCursor;
       const after = await flows.updateFlow(
         flowId,
-        finished ? { emailRun: next, isEmailSent: next.sent > 0 || before.isEmailSent, dataIsEmailSent: next.sent > 0 ? now : (before.dataIsEmailSent ?? null) } : { emailRun: next },
+        finished
+          ? {
+              emailRun: next,
+              isEmailSent: next.sent > 0 || before.isEmailSent,
+              dataIsEmailSent: next.sent > 0 ? now : (before.dataIsEmailSent ?? null),
+            }
+          : { emailRun: next },
         now,
       );
       if (finished) await audit.record({ actor, entity: 'flow', id: flowId, action: 'update', before, after }, nowDate);
@@ -415,7 +538,13 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
     const counts = { sent: run?.sent ?? 0, skipped: run?.skipped ?? 0, failed: run?.failed ?? 0 };
     const error = state === 'FAILED' ? (job?.error ?? noticeMessages.flowEmailFailed) : null;
     const done = state !== 'RUNNING';
-    return { done, ...counts, state, error, message: state === 'NONE' ? '' : (error ?? flowEmailMessage({ done, sent: counts.sent })) };
+    return {
+      done,
+      ...counts,
+      state,
+      error,
+      message: state === 'NONE' ? '' : (error ?? flowEmailMessage({ done, sent: counts.sent })),
+    };
   }
 }
 

@@ -1,5 +1,15 @@
 import type { PositionRecord } from '../domain/debt-positions.ts';
-import { addTotals, isZeroDelta, sameSummary, summarize, summaryPersonOf, totalsDelta, zeroTotals, type DebtSummary, type DebtTotals } from '../domain/debt-summary-rules.ts';
+import {
+  addTotals,
+  isZeroDelta,
+  sameSummary,
+  summarize,
+  summaryPersonOf,
+  totalsDelta,
+  zeroTotals,
+  type DebtSummary,
+  type DebtTotals,
+} from '../domain/debt-summary-rules.ts';
 import type { Period } from '../domain/payments.ts';
 import type { Clock, MonthRefreshInput } from '../adapters/ports.ts';
 import type { StoredDebtSummary } from './repository.ts';
@@ -38,24 +48,55 @@ type Person = Parameters<typeof summaryPersonOf>[0];
 
 export function makeMonthSummaryRefresh({ debts, positions, refresh, clock }: MonthRefreshDeps) {
   /** The year's positions of these citizens: `month` for the generated month, the table for the others. */
-  async function yearOf(callId: string, period: Period, users: ReadonlySet<string>, month: readonly PositionRecord[] | null) {
+  async function yearOf(
+    callId: string,
+    period: Period,
+    users: ReadonlySet<string>,
+    month: readonly PositionRecord[] | null,
+  ) {
     const months = Array.from({ length: 12 }, (_, i) => ({ anno: period.anno, mese: i + 1 }));
-    const read = await Promise.all(months.map((m) => (month && m.mese === period.mese ? Promise.resolve(month) : positions.listPositionsOfMonth(callId, m))));
+    const read = await Promise.all(
+      months.map((m) =>
+        month && m.mese === period.mese ? Promise.resolve(month) : positions.listPositionsOfMonth(callId, m),
+      ),
+    );
     const byUser = new Map<string, PositionRecord[]>();
-    for (const position of read.flat()) if (users.has(position.userId)) byUser.set(position.userId, [...(byUser.get(position.userId) ?? []), position]);
+    for (const position of read.flat())
+      if (users.has(position.userId)) byUser.set(position.userId, [...(byUser.get(position.userId) ?? []), position]);
     return byUser;
   }
 
-  const next = (callId: string, anno: number, userId: string, byUser: Map<string, PositionRecord[]>, people: ReadonlyMap<string, Person>): DebtSummary | null =>
-    summarize({ callId, anno, userId, positions: byUser.get(userId) ?? [], person: summaryPersonOf(people.get(userId)) });
+  const next = (
+    callId: string,
+    anno: number,
+    userId: string,
+    byUser: Map<string, PositionRecord[]>,
+    people: ReadonlyMap<string, Person>,
+  ): DebtSummary | null =>
+    summarize({
+      callId,
+      anno,
+      userId,
+      positions: byUser.get(userId) ?? [],
+      person: summaryPersonOf(people.get(userId)),
+    });
 
   return {
-    async refreshMonthSummaries({ callId, period, month, userIds, people }: MonthRefreshInput): Promise<{ written: number; repaired: number }> {
+    async refreshMonthSummaries({
+      callId,
+      period,
+      month,
+      userIds,
+      people,
+    }: MonthRefreshInput): Promise<{ written: number; repaired: number }> {
       const users = new Set(userIds);
       if (!users.size) return { written: 0, repaired: 0 };
       const { anno } = period;
       const at = clock.now().toISOString();
-      const [stored, byUser] = await Promise.all([debts.summariesOfYear(callId, anno), yearOf(callId, period, users, month)]);
+      const [stored, byUser] = await Promise.all([
+        debts.summariesOfYear(callId, anno),
+        yearOf(callId, period, users, month),
+      ]);
       const writes: StoredDebtSummary[] = [];
       let delta: DebtTotals = zeroTotals();
       for (const userId of users) {
@@ -69,7 +110,10 @@ export function makeMonthSummaryRefresh({ debts, positions, refresh, clock }: Mo
       if (!isZeroDelta(delta)) await debts.addToDebtTotals(callId, anno, delta, at);
 
       // The check (3. above): everything read again from the table.
-      const [storedNow, byUserNow] = await Promise.all([debts.summariesOfYear(callId, anno), yearOf(callId, period, users, null)]);
+      const [storedNow, byUserNow] = await Promise.all([
+        debts.summariesOfYear(callId, anno),
+        yearOf(callId, period, users, null),
+      ]);
       const stale = [...users].filter((userId) => {
         const expected = next(callId, anno, userId, byUserNow, people);
         const found = storedNow.get(userId);

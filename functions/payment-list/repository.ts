@@ -1,10 +1,40 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { compareRows, debtTotalKeys, nameKey, zeroTotals, type DebtSort, type DebtSummary, type DebtSummaryRow, type DebtTotals } from '../domain/debt-summary-rules.ts';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import {
+  compareRows,
+  debtTotalKeys,
+  nameKey,
+  zeroTotals,
+  type DebtSort,
+  type DebtSummary,
+  type DebtSummaryRow,
+  type DebtTotals,
+} from '../domain/debt-summary-rules.ts';
 import { mapAtMost } from '../domain/at-most.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Page } from '../domain/validation.ts';
-import { BACKFILL_PAGE, batchGet, decodeCursor, documentClient, encodeCursor, mergedQueryPage, queryAll, tableName, unlessConditionFails, type BackfillPage, type CursorList, type StreamPosition, type StoredItem } from '../adapters/dynamo.ts';
+import {
+  BACKFILL_PAGE,
+  batchGet,
+  decodeCursor,
+  documentClient,
+  encodeCursor,
+  mergedQueryPage,
+  queryAll,
+  tableName,
+  unlessConditionFails,
+  type BackfillPage,
+  type CursorList,
+  type StreamPosition,
+  type StoredItem,
+} from '../adapters/dynamo.ts';
 import { DEBT_LIST_SHARDS, keys, numericSortKey, paymentKeys, shardOf } from '../adapters/table.ts';
 
 /**
@@ -21,7 +51,7 @@ import { DEBT_LIST_SHARDS, keys, numericSortKey, paymentKeys, shardOf } from '..
  *   gsi6 same pk / "<first word of the name key>#<importoTotale, 12 digits>#<userId>" (a surname's rows in
  *   amount order: a one-word prefix in amount order merges the few words it spans, see byWords),
  *   and only while the citizen has a pending position without e-mail (sparse, 'Email non inviata'):
-  *   gsi3 "DEBTS#<callId>#<anno>#<shard>#NOMAIL" / name key, gsi4 the same pk / amount key;
+ *   gsi3 "DEBTS#<callId>#<anno>#<shard>#NOMAIL" / name key, gsi4 the same pk / amount key;
  * - the call-year's totals: same pk, sk "TOTALS", kept by `ADD` of each summary change's delta;
  * - a marker per row with a payment to reconcile: same pk, sk "RECONCILE#<userId>" (paymentKeys.debtToReconcile),
  *   written before the row when it has one and deleted after it when it no longer has: the 'Pagamento da
@@ -40,7 +70,24 @@ export interface SummaryKey {
 }
 export const summaryKeyOf = (k: SummaryKey) => `${k.callId}|${k.anno}|${k.userId}`;
 
-const INDEX_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk', 'gsi5pk', 'gsi5sk', 'gsi6pk', 'gsi6sk', 'nName', 'kind'];
+const INDEX_ATTRIBUTES = [
+  'pk',
+  'sk',
+  'gsi1pk',
+  'gsi1sk',
+  'gsi2pk',
+  'gsi2sk',
+  'gsi3pk',
+  'gsi3sk',
+  'gsi4pk',
+  'gsi4sk',
+  'gsi5pk',
+  'gsi5sk',
+  'gsi6pk',
+  'gsi6sk',
+  'nName',
+  'kind',
+];
 
 export function toStored(item: StoredItem): StoredDebtSummary {
   const record = { ...item };
@@ -99,14 +146,22 @@ export async function getDebtSummaries(which: readonly SummaryKey[]): Promise<Ma
   return new Map(items.map((item) => [summaryKeyOf(item as SummaryKey), toStored(item)]));
 }
 
-const reconcileMarker = (summary: Pick<DebtSummary, 'callId' | 'anno' | 'userId'>) => ({ ...paymentKeys.debtToReconcile(summary.callId, summary.anno, summary.userId), userId: summary.userId });
+const reconcileMarker = (summary: Pick<DebtSummary, 'callId' | 'anno' | 'userId'>) => ({
+  ...paymentKeys.debtToReconcile(summary.callId, summary.anno, summary.userId),
+  userId: summary.userId,
+});
 
 /**
  * Writes a summary if the stored one is still `expectedVersion` (null: none yet); false when another writer
  * won. Its 'Pagamento da riconciliare' marker follows (`hadToReconcile`: the stored row had one).
  */
-export async function putDebtSummary(summary: StoredDebtSummary, expectedVersion: number | null, hadToReconcile = false): Promise<boolean> {
-  if (summary.daRiconciliare > 0) await documentClient.send(new PutCommand({ TableName: tableName, Item: reconcileMarker(summary) }));
+export async function putDebtSummary(
+  summary: StoredDebtSummary,
+  expectedVersion: number | null,
+  hadToReconcile = false,
+): Promise<boolean> {
+  if (summary.daRiconciliare > 0)
+    await documentClient.send(new PutCommand({ TableName: tableName, Item: reconcileMarker(summary) }));
   const written = await unlessConditionFails(
     documentClient.send(
       new PutCommand({
@@ -114,18 +169,28 @@ export async function putDebtSummary(summary: StoredDebtSummary, expectedVersion
         Item: debtSummaryItem(summary),
         ...(expectedVersion === null
           ? { ConditionExpression: 'attribute_not_exists(pk)' }
-          : { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': expectedVersion } }),
+          : {
+              ConditionExpression: '#version = :version',
+              ExpressionAttributeNames: { '#version': 'version' },
+              ExpressionAttributeValues: { ':version': expectedVersion },
+            }),
       }),
     ),
   );
   if (written !== null && hadToReconcile && summary.daRiconciliare === 0) {
-    await documentClient.send(new DeleteCommand({ TableName: tableName, Key: paymentKeys.debtToReconcile(summary.callId, summary.anno, summary.userId) }));
+    await documentClient.send(
+      new DeleteCommand({
+        TableName: tableName,
+        Key: paymentKeys.debtToReconcile(summary.callId, summary.anno, summary.userId),
+      }),
+    );
   }
   return written !== null;
 }
 
 /** The markers of a whole batch of summaries (the month refresh's batched writes): rows with a payment to reconcile. */
-export const reconcileMarkersOf = (summaries: readonly StoredDebtSummary[]) => summaries.filter((s) => s.daRiconciliare > 0).map(reconcileMarker);
+export const reconcileMarkersOf = (summaries: readonly StoredDebtSummary[]) =>
+  summaries.filter((s) => s.daRiconciliare > 0).map(reconcileMarker);
 
 /** Adds a delta to the call-year's totals (ADD: concurrent writers add up, none overwrites another). */
 export async function addToDebtTotals(callId: string, anno: number, delta: DebtTotals, at: string): Promise<void> {
@@ -137,7 +202,12 @@ export async function addToDebtTotals(callId: string, anno: number, delta: DebtT
       Key: keys.debtTotals(callId, anno),
       UpdateExpression: `ADD ${changed.map((key, i) => `#k${i} :v${i}`).join(', ')} SET callId = :callId, anno = :anno, updatedAt = :at`,
       ExpressionAttributeNames: Object.fromEntries(changed.map((key, i) => [`#k${i}`, key])),
-      ExpressionAttributeValues: { ...Object.fromEntries(changed.map((key, i) => [`:v${i}`, delta[key]])), ':callId': callId, ':anno': anno, ':at': at },
+      ExpressionAttributeValues: {
+        ...Object.fromEntries(changed.map((key, i) => [`:v${i}`, delta[key]])),
+        ':callId': callId,
+        ':anno': anno,
+        ':at': at,
+      },
     }),
   );
 }
@@ -149,13 +219,20 @@ const totalsOf = (item: StoredItem | undefined): DebtTotals => {
 };
 
 export async function getDebtTotals(callId: string, anno: number): Promise<DebtTotals> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.debtTotals(callId, anno) }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: keys.debtTotals(callId, anno) }),
+  );
   return totalsOf(Item);
 }
 
 /** Overwrites the call-year's totals (the reconcile, with the sum of the summaries). */
 export async function putDebtTotals(callId: string, anno: number, totals: DebtTotals, at: string): Promise<void> {
-  await documentClient.send(new PutCommand({ TableName: tableName, Item: { ...keys.debtTotals(callId, anno), callId, anno, ...totals, updatedAt: at, reconciledAt: at } }));
+  await documentClient.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: { ...keys.debtTotals(callId, anno), callId, anno, ...totals, updatedAt: at, reconciledAt: at },
+    }),
+  );
 }
 
 /** A call-year's rows of the list: its partition's USER# items (the Query's key condition). */
@@ -167,7 +244,11 @@ export const rowsOfYear = (callId: string, anno: number) => ({
 /** Every summary's contribution of a call-year, summed (the reconcile: one partition, paged to the end). */
 export async function sumDebtSummaries(callId: string, anno: number): Promise<DebtTotals> {
   const sum = zeroTotals();
-  const items = await queryAll({ ...rowsOfYear(callId, anno), ProjectionExpression: 'contribution', ConsistentRead: true });
+  const items = await queryAll({
+    ...rowsOfYear(callId, anno),
+    ProjectionExpression: 'contribution',
+    ConsistentRead: true,
+  });
   for (const item of items) for (const key of debtTotalKeys) sum[key] += Number(item.contribution?.[key] ?? 0);
   return sum;
 }
@@ -193,9 +274,20 @@ const reconcileList = (callId: string, anno: number): CursorList => ({
  * Query), their rows read consistently by key and checked (a stale marker drops out), the other filters and
  * the order applied here. Payments to reconcile are exceptions: the set is small.
  */
-async function rowsToReconcile(callId: string, anno: number, filter: DebtListFilter, sort: DebtSort): Promise<{ rows: DebtSummaryRow[]; capped: boolean }> {
+async function rowsToReconcile(
+  callId: string,
+  anno: number,
+  filter: DebtListFilter,
+  sort: DebtSort,
+): Promise<{ rows: DebtSummaryRow[]; capped: boolean }> {
   const { Items = [], LastEvaluatedKey } = await documentClient.send(
-    new QueryCommand({ TableName: tableName, ...reconcileList(callId, anno), ProjectionExpression: 'userId', ConsistentRead: true, Limit: RECONCILE_CAP + 1 }),
+    new QueryCommand({
+      TableName: tableName,
+      ...reconcileList(callId, anno),
+      ProjectionExpression: 'userId',
+      ConsistentRead: true,
+      Limit: RECONCILE_CAP + 1,
+    }),
   );
   const capped = Items.length > RECONCILE_CAP || Boolean(LastEvaluatedKey);
   const items = await batchGet(
@@ -205,7 +297,13 @@ async function rowsToReconcile(callId: string, anno: number, filter: DebtListFil
   const { text } = filter;
   const rows = items
     .filter((item) => Number(item.daRiconciliare ?? 0) > 0 && (!filter.noMail || item.senzaEmail))
-    .filter((item) => !text || (text.kind === 'fiscalCode' ? String(item.codiceFiscale).toUpperCase().startsWith(text.prefix) : String(item.nName ?? '').startsWith(text.prefix)))
+    .filter(
+      (item) =>
+        !text ||
+        (text.kind === 'fiscalCode'
+          ? String(item.codiceFiscale).toUpperCase().startsWith(text.prefix)
+          : String(item.nName ?? '').startsWith(text.prefix)),
+    )
     .map(toRow)
     .sort(compareRows(sort));
   return { rows, capped };
@@ -222,7 +320,8 @@ async function rowsToReconcile(callId: string, anno: number, filter: DebtListFil
  */
 const UNSHARDED = DEBT_LIST_SHARDS;
 const SHARDS = [...Array.from({ length: DEBT_LIST_SHARDS }, (_, shard) => shard), UNSHARDED];
-const listKey = (callId: string, anno: number, shard: number) => (shard === UNSHARDED ? keys.debtListUnsharded(callId, anno) : keys.debtList(callId, anno, shard));
+const listKey = (callId: string, anno: number, shard: number) =>
+  shard === UNSHARDED ? keys.debtListUnsharded(callId, anno) : keys.debtList(callId, anno, shard);
 const noMailKey = (callId: string, anno: number, shard: number) =>
   shard === UNSHARDED ? keys.debtListNoMailUnsharded(callId, anno) : keys.debtListNoMail(callId, anno, shard);
 
@@ -244,7 +343,13 @@ function plan(callId: string, anno: number, filter: DebtListFilter, sort: DebtSo
   const byAmount = sort.endsWith('importo');
   const forward = !sort.startsWith('-');
   const { text } = filter;
-  const shape = (index: string, keyCondition: string, values: Record<string, unknown>, partition: (shard: number) => string, filterExpression?: string) => ({
+  const shape = (
+    index: string,
+    keyCondition: string,
+    values: Record<string, unknown>,
+    partition: (shard: number) => string,
+    filterExpression?: string,
+  ) => ({
     index,
     forward,
     keyed: !filterExpression || text?.kind === 'fiscalCode',
@@ -254,17 +359,29 @@ function plan(callId: string, anno: number, filter: DebtListFilter, sort: DebtSo
       ExpressionAttributeValues: { ...values, ':pk': partition(shard) },
       ...(filterExpression ? { FilterExpression: filterExpression } : {}),
     })),
-    list: { IndexName: index, KeyConditionExpression: `${keyCondition}${filterExpression ? ` FILTER ${filterExpression}` : ''} BY :forward`, ExpressionAttributeValues: { ...values, ':pk': partition(-1), ':forward': forward } },
+    list: {
+      IndexName: index,
+      KeyConditionExpression: `${keyCondition}${filterExpression ? ` FILTER ${filterExpression}` : ''} BY :forward`,
+      ExpressionAttributeValues: { ...values, ':pk': partition(-1), ':forward': forward },
+    },
   });
   const all = (shard: number) => listKey(callId, anno, shard);
   if (text?.kind === 'fiscalCode') {
     // The fiscal-code index holds every summary; 'Email non inviata' is then a filter on the item.
-    return shape('gsi5', 'gsi5pk = :pk AND begins_with(gsi5sk, :prefix)', { ':prefix': text.prefix, ...(filter.noMail ? { ':true': true } : {}) }, all, filter.noMail ? 'senzaEmail = :true' : undefined);
+    return shape(
+      'gsi5',
+      'gsi5pk = :pk AND begins_with(gsi5sk, :prefix)',
+      { ':prefix': text.prefix, ...(filter.noMail ? { ':true': true } : {}) },
+      all,
+      filter.noMail ? 'senzaEmail = :true' : undefined,
+    );
   }
   const index = filter.noMail ? (byAmount ? 'gsi4' : 'gsi3') : byAmount ? 'gsi1' : 'gsi2';
   const partition = filter.noMail ? (shard: number) => noMailKey(callId, anno, shard) : all;
-  if (text && !byAmount) return shape(index, `${index}pk = :pk AND begins_with(${index}sk, :prefix)`, { ':prefix': text.prefix }, partition);
-  if (text) return shape(index, `${index}pk = :pk`, { ':prefix': text.prefix }, partition, 'begins_with(nName, :prefix)');
+  if (text && !byAmount)
+    return shape(index, `${index}pk = :pk AND begins_with(${index}sk, :prefix)`, { ':prefix': text.prefix }, partition);
+  if (text)
+    return shape(index, `${index}pk = :pk`, { ':prefix': text.prefix }, partition, 'begins_with(nName, :prefix)');
   return shape(index, `${index}pk = :pk`, {}, partition);
 }
 
@@ -274,19 +391,43 @@ const MAX_ROUNDS = 10;
 const KEYED_ROUNDS = 6;
 
 /** What a page reads of each row: the row's fields and the keys a cursor needs (not the totals' contribution, nor the other indexes' keys). */
-const ROW_ATTRIBUTES = ['userId', 'cognome', 'nome', 'codiceFiscale', 'telefono', 'email', 'importoTotale', 'paymentIds', 'daRiconciliare'] as const;
+const ROW_ATTRIBUTES = [
+  'userId',
+  'cognome',
+  'nome',
+  'codiceFiscale',
+  'telefono',
+  'email',
+  'importoTotale',
+  'paymentIds',
+  'daRiconciliare',
+] as const;
 function rowProjection(index: string, attributes: readonly string[] = ROW_ATTRIBUTES) {
   const names = [...attributes, 'pk', 'sk', `${index}pk`, `${index}sk`];
-  return { ProjectionExpression: names.map((_, i) => `#p${i}`).join(', '), ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#p${i}`, name])) };
+  return {
+    ProjectionExpression: names.map((_, i) => `#p${i}`).join(', '),
+    ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#p${i}`, name])),
+  };
 }
-const keyOf = (index: string) => (item: StoredItem) => ({ pk: item.pk, sk: item.sk, [`${index}pk`]: item[`${index}pk`], [`${index}sk`]: item[`${index}sk`] });
+const keyOf = (index: string) => (item: StoredItem) => ({
+  pk: item.pk,
+  sk: item.sk,
+  [`${index}pk`]: item[`${index}pk`],
+  [`${index}sk`]: item[`${index}sk`],
+});
 
 /**
  * A page of a plan: its shards merged in the index's order. A keyed read takes about its share of the page from
  * each shard per round (the rows are spread evenly); a filtered one reads ROUND_SIZE rows a round over all shards,
  * at most MAX_ROUNDS (a rare name may give a short page and a cursor, as the users search does).
  */
-async function planPage(p: ListPlan, limit: number, positions: StreamPosition[], attributes?: readonly string[], rounds?: number) {
+async function planPage(
+  p: ListPlan,
+  limit: number,
+  positions: StreamPosition[],
+  attributes?: readonly string[],
+  rounds?: number,
+) {
   const share = Math.ceil((limit * 5) / (4 * SHARDS.length)) + 2;
   return mergedQueryPage(
     p.streams.map((stream) => ({ ...stream, ...rowProjection(p.index, attributes) })),
@@ -308,20 +449,34 @@ async function planPage(p: ListPlan, limit: number, positions: StreamPosition[],
  * from the sort key, whose last part is the citizen's id. Small enough for a query string with 24 streams.
  */
 type CompactPosition = string | null | true;
-const compact = (index: string, prefixes: readonly string[]) => (positions: StreamPosition[]): CompactPosition[] =>
-  positions.map((p, i) => (p === null || p === true ? p : String(p[`${index}sk`]).slice(prefixes[i]!.length)));
-function expand(callId: string, anno: number, index: string, streams: ListPlan['streams'], prefixes: readonly string[], positions: CompactPosition[]): StreamPosition[] {
+const compact =
+  (index: string, prefixes: readonly string[]) =>
+  (positions: StreamPosition[]): CompactPosition[] =>
+    positions.map((p, i) => (p === null || p === true ? p : String(p[`${index}sk`]).slice(prefixes[i]!.length)));
+function expand(
+  callId: string,
+  anno: number,
+  index: string,
+  streams: ListPlan['streams'],
+  prefixes: readonly string[],
+  positions: CompactPosition[],
+): StreamPosition[] {
   return positions.map((p, i) => {
     if (p === null || p === true) return p;
     const sortKey = `${prefixes[i]}${p}`;
-    return { ...keys.debtSummary(callId, anno, sortKey.slice(sortKey.lastIndexOf('#') + 1)), [`${index}pk`]: streams[i]!.ExpressionAttributeValues![':pk'], [`${index}sk`]: sortKey };
+    return {
+      ...keys.debtSummary(callId, anno, sortKey.slice(sortKey.lastIndexOf('#') + 1)),
+      [`${index}pk`]: streams[i]!.ExpressionAttributeValues![':pk'],
+      [`${index}sk`]: sortKey,
+    };
   });
 }
 /** The compact positions of a signed cursor, one per stream (a cursor of another list, or altered, is a 400). */
 function readPositions(cursor: string | undefined, list: CursorList, streams: number): CompactPosition[] {
   if (!cursor) return Array.from({ length: streams }, () => null);
   const { m } = decodeCursor(cursor, list) as { m?: unknown };
-  if (!Array.isArray(m) || m.length !== streams || !m.every((p) => p === null || p === true || typeof p === 'string')) throw new ValidationError(messages.invalidCursor);
+  if (!Array.isArray(m) || m.length !== streams || !m.every((p) => p === null || p === true || typeof p === 'string'))
+    throw new ValidationError(messages.invalidCursor);
   return m as CompactPosition[];
 }
 
@@ -355,7 +510,10 @@ export async function listDebtSummaries(
     const offset = page.cursor ? Number(decodeCursor(page.cursor, list)?.offset) : 0;
     if (!Number.isInteger(offset) || offset < 0) throw new ValidationError(messages.invalidCursor);
     const { rows } = await rowsToReconcile(callId, anno, filter, sort);
-    return { items: rows.slice(offset, offset + page.limit), nextCursor: offset + page.limit < rows.length ? encodeCursor({ offset: offset + page.limit }, list) : null };
+    return {
+      items: rows.slice(offset, offset + page.limit),
+      nextCursor: offset + page.limit < rows.length ? encodeCursor({ offset: offset + page.limit }, list) : null,
+    };
   }
   if (filter.text?.kind === 'name' && sort.endsWith('importo')) {
     const merge = mergeList(callId, anno, filter.text.prefix, sort);
@@ -363,19 +521,42 @@ export async function listDebtSummaries(
       const state = cursorOf(page.cursor, merge);
       if (state) return byWords(callId, anno, sort, page.limit, readWordsCursor(state), merge);
       const few = cursorOf(page.cursor, fewPlan(callId, anno, filter).list);
-      if (few) return (await fewByName(callId, anno, filter, sort, page.limit, few.offset)) ?? Promise.reject(new ValidationError(messages.invalidCursor));
+      if (few)
+        return (
+          (await fewByName(callId, anno, filter, sort, page.limit, few.offset)) ??
+          Promise.reject(new ValidationError(messages.invalidCursor))
+        );
     } else {
-      const words = filter.noMail || filter.text.prefix.includes(' ') ? null : await wordsOf(callId, anno, filter.text.prefix);
-      if (words) return byWords(callId, anno, sort, page.limit, { words, positions: words.flatMap(() => SHARDS.map(() => null)) }, merge);
+      const words =
+        filter.noMail || filter.text.prefix.includes(' ') ? null : await wordsOf(callId, anno, filter.text.prefix);
+      if (words)
+        return byWords(
+          callId,
+          anno,
+          sort,
+          page.limit,
+          { words, positions: words.flatMap(() => SHARDS.map(() => null)) },
+          merge,
+        );
       const few = await fewByName(callId, anno, filter, sort, page.limit, 0);
       if (few) return few;
     }
   }
   const p = plan(callId, anno, filter, sort);
   const prefixes = p.streams.map(() => '');
-  const start = expand(callId, anno, p.index, p.streams, prefixes, readPositions(page.cursor, p.list, p.streams.length));
+  const start = expand(
+    callId,
+    anno,
+    p.index,
+    p.streams,
+    prefixes,
+    readPositions(page.cursor, p.list, p.streams.length),
+  );
   const { items, positions } = await planPage(p, page.limit, start);
-  return { items: items.map(toRow), nextCursor: positions ? encodeCursor({ m: compact(p.index, prefixes)(positions) }, p.list) : null };
+  return {
+    items: items.map(toRow),
+    nextCursor: positions ? encodeCursor({ m: compact(p.index, prefixes)(positions) }, p.list) : null,
+  };
 }
 
 /** A one-word prefix spanning more first words than this is not merged (a 3-letter prefix spans dozens). */
@@ -391,7 +572,7 @@ async function wordsOf(callId: string, anno: number, prefix: string): Promise<st
     SHARDS.map(async (shard) => {
       const pk = listKey(callId, anno, shard);
       const words: string[] = [];
-      for (let from = prefix; words.length <= MERGE_GROUPS; ) {
+      for (let from = prefix; words.length <= MERGE_GROUPS;) {
         const { Items } = await documentClient.send(
           new QueryCommand({
             TableName: tableName,
@@ -427,8 +608,12 @@ type WordsState = { words: string[]; positions: CompactPosition[] };
 function readWordsCursor(state: Record<string, unknown>): WordsState {
   const { w, m } = state;
   const valid =
-    Array.isArray(w) && w.length <= MERGE_GROUPS && w.every((word) => typeof word === 'string') &&
-    Array.isArray(m) && m.length === w.length * SHARDS.length && m.every((p) => p === null || p === true || typeof p === 'string');
+    Array.isArray(w) &&
+    w.length <= MERGE_GROUPS &&
+    w.every((word) => typeof word === 'string') &&
+    Array.isArray(m) &&
+    m.length === w.length * SHARDS.length &&
+    m.every((p) => p === null || p === true || typeof p === 'string');
   if (!valid) throw new ValidationError(messages.invalidCursor);
   return { words: w as string[], positions: m as CompactPosition[] };
 }
@@ -438,7 +623,14 @@ function readWordsCursor(state: Record<string, unknown>): WordsState {
  * gsi6 and merged by gsi6's "<amount>#<userId>" (the amount index's own order); the cursor says where each
  * word and shard stands (signed, bound to the prefix and the order).
  */
-async function byWords(callId: string, anno: number, sort: DebtSort, limit: number, { words, positions }: WordsState, list: CursorList): Promise<Page<DebtSummaryRow>> {
+async function byWords(
+  callId: string,
+  anno: number,
+  sort: DebtSort,
+  limit: number,
+  { words, positions }: WordsState,
+  list: CursorList,
+): Promise<Page<DebtSummaryRow>> {
   const streams = words.flatMap((word) =>
     SHARDS.map((shard) => ({
       IndexName: 'gsi6',
@@ -451,8 +643,18 @@ async function byWords(callId: string, anno: number, sort: DebtSort, limit: numb
   const share = Math.min(limit, Math.ceil((limit * 5) / (4 * SHARDS.length)) + 2);
   const prefixes = words.flatMap((word) => SHARDS.map(() => `${word}#`));
   const start = expand(callId, anno, 'gsi6', streams, prefixes, positions);
-  const read = await mergedQueryPage(streams, start, { order: orderKey, forward: !sort.startsWith('-'), limit, roundSize: share, maxRounds: KEYED_ROUNDS, keyOf: keyOf('gsi6') });
-  return { items: read.items.map(toRow), nextCursor: read.positions ? encodeCursor({ w: words, m: compact('gsi6', prefixes)(read.positions) }, list) : null };
+  const read = await mergedQueryPage(streams, start, {
+    order: orderKey,
+    forward: !sort.startsWith('-'),
+    limit,
+    roundSize: share,
+    maxRounds: KEYED_ROUNDS,
+    keyOf: keyOf('gsi6'),
+  });
+  return {
+    items: read.items.map(toRow),
+    nextCursor: read.positions ? encodeCursor({ w: words, m: compact('gsi6', prefixes)(read.positions) }, list) : null,
+  };
 }
 
 /** A name prefix matching at most this many rows is read whole through the name index and ordered by amount here. */
@@ -465,11 +667,24 @@ const fewPlan = (callId: string, anno: number, filter: DebtListFilter) => plan(c
  * the name index reads them all, they are ordered by amount here and the page is an offset (signed, bound to
  * the same list). Null when more than FEW match: the amount index with a filter then pages.
  */
-async function fewByName(callId: string, anno: number, filter: DebtListFilter, sort: DebtSort, limit: number, offset: unknown): Promise<Page<DebtSummaryRow> | null> {
+async function fewByName(
+  callId: string,
+  anno: number,
+  filter: DebtListFilter,
+  sort: DebtSort,
+  limit: number,
+  offset: unknown,
+): Promise<Page<DebtSummaryRow> | null> {
   if (!Number.isInteger(offset) || (offset as number) < 0) throw new ValidationError(messages.invalidCursor);
   const from = offset as number;
   const p = fewPlan(callId, anno, filter);
-  const reads = await Promise.all(p.streams.map((stream) => documentClient.send(new QueryCommand({ TableName: tableName, ...stream, ...rowProjection(p.index), Limit: FEW + 1 }))));
+  const reads = await Promise.all(
+    p.streams.map((stream) =>
+      documentClient.send(
+        new QueryCommand({ TableName: tableName, ...stream, ...rowProjection(p.index), Limit: FEW + 1 }),
+      ),
+    ),
+  );
   const found = reads.flatMap((result) => result.Items ?? []);
   if (found.length > FEW || reads.some((result) => result.LastEvaluatedKey)) return null;
   const key = (item: StoredItem) => `${numericSortKey(item.importoTotale)}#${item.userId}`;
@@ -489,13 +704,36 @@ export async function countDebtSummaries(callId: string, anno: number, filter: D
     return { count: rows.length, sum: rows.reduce((sum, row) => sum + row.importoTotale, 0), capped };
   }
   const p = plan(callId, anno, filter, 'nome');
-  const { items, positions } = await planPage(p, cap + 1, SHARDS.map(() => null), ['importoTotale'], 20);
+  const { items, positions } = await planPage(
+    p,
+    cap + 1,
+    SHARDS.map(() => null),
+    ['importoTotale'],
+    20,
+  );
   const counted = items.slice(0, cap);
   // Read within its budget but not to the end: what was found is a lower bound too.
-  return { count: counted.length, sum: counted.reduce((sum, item) => sum + Number(item.importoTotale ?? 0), 0), capped: items.length > cap || (positions !== null && items.length <= cap) };
+  return {
+    count: counted.length,
+    sum: counted.reduce((sum, item) => sum + Number(item.importoTotale ?? 0), 0),
+    capped: items.length > cap || (positions !== null && items.length <= cap),
+  };
 }
 
-const INDEX_KEYS = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk', 'gsi5pk', 'gsi5sk', 'gsi6pk', 'gsi6sk'];
+const INDEX_KEYS = [
+  'gsi1pk',
+  'gsi1sk',
+  'gsi2pk',
+  'gsi2sk',
+  'gsi3pk',
+  'gsi3sk',
+  'gsi4pk',
+  'gsi4sk',
+  'gsi5pk',
+  'gsi5sk',
+  'gsi6pk',
+  'gsi6sk',
+];
 
 /**
  * For rows stored before their keys took their present shape (README "The payment list": gsi6, then the list's
@@ -504,15 +742,28 @@ const INDEX_KEYS = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 
  * that wins meanwhile writes the keys itself). Idempotent. The data migrations 'payment-list-gsi6-v1' and
  * 'payment-list-shards-v1' (functions/migrations) walk every call and year with it, a page a step.
  */
-export async function backfillDebtListKeysPage(callId: string, anno: number, start?: Record<string, unknown>, limit = BACKFILL_PAGE): Promise<BackfillPage> {
-  const result = await documentClient.send(new QueryCommand({ TableName: tableName, ...rowsOfYear(callId, anno), ExclusiveStartKey: start, Limit: limit }));
+export async function backfillDebtListKeysPage(
+  callId: string,
+  anno: number,
+  start?: Record<string, unknown>,
+  limit = BACKFILL_PAGE,
+): Promise<BackfillPage> {
+  const result = await documentClient.send(
+    new QueryCommand({ TableName: tableName, ...rowsOfYear(callId, anno), ExclusiveStartKey: start, Limit: limit }),
+  );
   let keyed = 0;
   await mapAtMost(result.Items ?? [], 8, async (row) => {
     const item: Record<string, unknown> = debtSummaryItem(toStored(row) as StoredDebtSummary);
     if (INDEX_KEYS.every((key) => item[key] === row[key])) return;
     const written = await unlessConditionFails(
       documentClient.send(
-        new PutCommand({ TableName: tableName, Item: item, ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': row.version } }),
+        new PutCommand({
+          TableName: tableName,
+          Item: item,
+          ConditionExpression: '#version = :version',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':version': row.version },
+        }),
       ),
     );
     if (written !== null) keyed += 1;

@@ -17,4 +17,5 @@ export async function summariesOfYear(callId: string, anno: number): Promise<Map
  * Writes summaries without a condition, 25 a request (the caller checks for a concurrent writer afterwards),
  * with the 'Pagamento da riconciliare' markers of those that have a payment to reconcile.
  */
-export const putDebtSummaries = (summaries: readonly StoredDebtSummary[]) => batchPut([...summaries.map(debtSummaryItem), ...reconcileMarkersOf(summaries)]);
+export const putDebtSummaries = (summaries: readonly StoredDebtSummary[]) =>
+  batchPut([...summaries.map(debtSummaryItem), ...reconcileMarkersOf(summaries)]);

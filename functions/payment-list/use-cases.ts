@@ -13,7 +13,13 @@ import {
   type DebtSummaryRow,
   type DebtTotals,
 } from '../domain/debt-summary-rules.ts';
-import type { DebtListQuery, DebtListResponse, DebtTotalsQuery, DebtTotalsResponse, MissingIseeResponse } from '../domain/debt-summaries.ts';
+import type {
+  DebtListQuery,
+  DebtListResponse,
+  DebtTotalsQuery,
+  DebtTotalsResponse,
+  MissingIseeResponse,
+} from '../domain/debt-summaries.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import { currentPeriod } from '../domain/period.ts';
@@ -39,7 +45,11 @@ import type { DebtListFilter, StoredDebtSummary, SummaryKey } from './repository
 export interface DebtWriteRepository {
   getDebtSummaries(which: readonly SummaryKey[]): Promise<Map<string, StoredDebtSummary>>;
   /** `hadToReconcile`: the stored summary had a payment to reconcile (its filter marker then follows). */
-  putDebtSummary(summary: StoredDebtSummary, expectedVersion: number | null, hadToReconcile?: boolean): Promise<boolean>;
+  putDebtSummary(
+    summary: StoredDebtSummary,
+    expectedVersion: number | null,
+    hadToReconcile?: boolean,
+  ): Promise<boolean>;
   addToDebtTotals(callId: string, anno: number, delta: DebtTotals, at: string): Promise<void>;
   putDebtTotals(callId: string, anno: number, totals: DebtTotals, at: string): Promise<void>;
   sumDebtSummaries(callId: string, anno: number): Promise<DebtTotals>;
@@ -48,8 +58,19 @@ export interface DebtWriteRepository {
 /** What the payment list reads (the payment-list function). */
 export interface DebtReadRepository {
   getDebtTotals(callId: string, anno: number): Promise<DebtTotals>;
-  listDebtSummaries(callId: string, anno: number, filter: DebtListFilter, sort: DebtSort, page: { limit: number; cursor?: string }): Promise<Page<DebtSummaryRow>>;
-  countDebtSummaries(callId: string, anno: number, filter: DebtListFilter, cap: number): Promise<{ count: number; sum: number; capped: boolean }>;
+  listDebtSummaries(
+    callId: string,
+    anno: number,
+    filter: DebtListFilter,
+    sort: DebtSort,
+    page: { limit: number; cursor?: string },
+  ): Promise<Page<DebtSummaryRow>>;
+  countDebtSummaries(
+    callId: string,
+    anno: number,
+    filter: DebtListFilter,
+    cap: number,
+  ): Promise<{ count: number; sum: number; capped: boolean }>;
 }
 
 export type DebtSummaryRepository = DebtWriteRepository & DebtReadRepository;
@@ -99,7 +120,10 @@ export function makeDebtRefreshUseCases(deps: DebtRefreshDeps) {
     const people = await users.getUserItems([...new Set(changes.map((c) => c.userId))]);
     let written = 0;
     for (let attempt = 0; pending.length && attempt < MAX_ATTEMPTS; attempt++) {
-      const [stored, positions] = await Promise.all([debts.getDebtSummaries(pending), yearPositions.positionsOfYears(pending)]);
+      const [stored, positions] = await Promise.all([
+        debts.getDebtSummaries(pending),
+        yearPositions.positionsOfYears(pending),
+      ]);
       const positionsByKey = new Map<string, PositionRecord[]>();
       for (const position of positions) {
         const key = keyOf({ callId: position.callId, anno: position.anno, userId: position.userId });
@@ -111,23 +135,42 @@ export function makeDebtRefreshUseCases(deps: DebtRefreshDeps) {
         pending.map(async (change) => {
           const key = keyOf(change);
           const before = stored.get(key) ?? null;
-          const next = summarize({ ...change, positions: positionsByKey.get(key) ?? [], person: personOf(people.get(change.userId)) });
+          const next = summarize({
+            ...change,
+            positions: positionsByKey.get(key) ?? [],
+            person: personOf(people.get(change.userId)),
+          });
           // No position (none was ever written for that year): nothing to list. Positions are never deleted.
           if (!next || (before && sameSummary(before, next))) return;
-          const won = await debts.putDebtSummary({ ...next, version: (before?.version ?? 0) + 1, updatedAt: at }, before?.version ?? null, (before?.daRiconciliare ?? 0) > 0);
+          const won = await debts.putDebtSummary(
+            { ...next, version: (before?.version ?? 0) + 1, updatedAt: at },
+            before?.version ?? null,
+            (before?.daRiconciliare ?? 0) > 0,
+          );
           if (!won) return void lost.push(change);
           written += 1;
           const delta = totalsDelta(before?.contribution ?? null, next.contribution);
-          const entry = deltas.get(callYearOf(change)) ?? { callId: change.callId, anno: change.anno, delta: zeroTotals() };
+          const entry = deltas.get(callYearOf(change)) ?? {
+            callId: change.callId,
+            anno: change.anno,
+            delta: zeroTotals(),
+          };
           entry.delta = addTotals(entry.delta, delta);
           deltas.set(callYearOf(change), entry);
         }),
       );
       // Only the writers whose conditional put won add their delta: one ADD per call-year of the chunk.
-      await Promise.all([...deltas.values()].filter((d) => !isZeroDelta(d.delta)).map((d) => debts.addToDebtTotals(d.callId, d.anno, d.delta, at)));
+      await Promise.all(
+        [...deltas.values()]
+          .filter((d) => !isZeroDelta(d.delta))
+          .map((d) => debts.addToDebtTotals(d.callId, d.anno, d.delta, at)),
+      );
       pending = lost;
     }
-    if (pending.length) throw new Error(`Riepiloghi dei pagamenti non aggiornati dopo ${MAX_ATTEMPTS} tentativi: ${pending.map(keyOf).join(', ')}`);
+    if (pending.length)
+      throw new Error(
+        `Riepiloghi dei pagamenti non aggiornati dopo ${MAX_ATTEMPTS} tentativi: ${pending.map(keyOf).join(', ')}`,
+      );
     return written;
   }
 
@@ -138,10 +181,13 @@ export function makeDebtRefreshUseCases(deps: DebtRefreshDeps) {
      * already matches its positions is not written again.
      */
     async refreshDebtSummaries(changes: readonly DebtChange[]): Promise<{ refreshed: number }> {
-      const unique = [...new Map(changes.map((c) => [keyOf(c), { callId: c.callId, anno: c.anno, userId: c.userId }])).values()];
+      const unique = [
+        ...new Map(changes.map((c) => [keyOf(c), { callId: c.callId, anno: c.anno, userId: c.userId }])).values(),
+      ];
       const at = clock.now().toISOString();
       let refreshed = 0;
-      for (let i = 0; i < unique.length; i += REFRESH_CHUNK) refreshed += await refreshChunk(unique.slice(i, i + REFRESH_CHUNK), at);
+      for (let i = 0; i < unique.length; i += REFRESH_CHUNK)
+        refreshed += await refreshChunk(unique.slice(i, i + REFRESH_CHUNK), at);
       return { refreshed };
     },
 
@@ -151,14 +197,14 @@ export function makeDebtRefreshUseCases(deps: DebtRefreshDeps) {
       await debts.putDebtTotals(callId, anno, totals, clock.now().toISOString());
       return totals;
     },
-
   };
 }
 
 /** The payment list's reads (the payment-list function): the page with its count and sum, and the totals. */
 export function makeDebtListUseCases(deps: DebtListDeps) {
   const { debts, calls, clock } = deps;
-  const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
+  const requireCall = async (id: string) =>
+    (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
   const yearOf = (anno: number | undefined) => anno ?? currentPeriod(clock.now()).anno;
   return {
     /**
@@ -172,22 +218,43 @@ export function makeDebtListUseCases(deps: DebtListDeps) {
       const anno = yearOf(query.anno);
       const text = readNameFilter(query.name);
       const filter: DebtListFilter = { text, noMail: query.chkNoSendMail, toReconcile: query.chkDaRiconciliare };
-      const pageOf = () => debts.listDebtSummaries(callId, anno, filter, query.sort, { limit: query.limit, cursor: query.cursor });
+      const pageOf = () =>
+        debts.listDebtSummaries(callId, anno, filter, query.sort, { limit: query.limit, cursor: query.cursor });
       if (!text && !filter.toReconcile) {
-        const [call, totals, page] = await Promise.all([requireCall(callId), debts.getDebtTotals(callId, anno), pageOf()]);
-        const counted = query.chkNoSendMail ? { count: totals.cittadiniSenzaEmail, sum: totals.importoSenzaEmail } : { count: totals.cittadini, sum: totals.dovuto };
+        const [call, totals, page] = await Promise.all([
+          requireCall(callId),
+          debts.getDebtTotals(callId, anno),
+          pageOf(),
+        ]);
+        const counted = query.chkNoSendMail
+          ? { count: totals.cittadiniSenzaEmail, sum: totals.importoSenzaEmail }
+          : { count: totals.cittadini, sum: totals.dovuto };
         return { ...page, ...counted, countCapped: false, callName: call.name, anno };
       }
       // The count reads alongside the page, not after it: one round of reads, not two (a match set the
       // first page holds whole is read twice, a page's worth of items at most).
-      const [call, page, counted] = await Promise.all([requireCall(callId), pageOf(), debts.countDebtSummaries(callId, anno, filter, DEBT_FILTER_COUNT_CAP)]);
-      return { ...page, count: counted.count, countCapped: counted.capped, sum: counted.sum, callName: call.name, anno };
+      const [call, page, counted] = await Promise.all([
+        requireCall(callId),
+        pageOf(),
+        debts.countDebtSummaries(callId, anno, filter, DEBT_FILTER_COUNT_CAP),
+      ]);
+      return {
+        ...page,
+        count: counted.count,
+        countCapped: counted.capped,
+        sum: counted.sum,
+        callName: call.name,
+        anno,
+      };
     },
 
     /** GET /api/calls/{id}/payment-list/missing-isee: per month, who has no position because their ISEE expired or is missing. */
     async missingIsee(callId: string, query: DebtTotalsQuery): Promise<MissingIseeResponse> {
       const anno = yearOf(query.anno);
-      const [, months] = await Promise.all([requireCall(callId), deps.missingIsee?.listMissingIsee(callId, anno) ?? []]);
+      const [, months] = await Promise.all([
+        requireCall(callId),
+        deps.missingIsee?.listMissingIsee(callId, anno) ?? [],
+      ]);
       return { anno, months };
     },
 
@@ -203,4 +270,7 @@ export function makeDebtListUseCases(deps: DebtListDeps) {
 export type DebtRefreshUseCases = ReturnType<typeof makeDebtRefreshUseCases>;
 
 /** Both sides on one set of dependencies (the use-case tests). */
-export const makeDebtSummaryUseCases = (deps: DebtRefreshDeps & DebtListDeps & { debts: DebtSummaryRepository }) => ({ ...makeDebtRefreshUseCases(deps), ...makeDebtListUseCases(deps) });
+export const makeDebtSummaryUseCases = (deps: DebtRefreshDeps & DebtListDeps & { debts: DebtSummaryRepository }) => ({
+  ...makeDebtRefreshUseCases(deps),
+  ...makeDebtListUseCases(deps),
+});

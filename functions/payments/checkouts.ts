@@ -14,12 +14,27 @@ import { paymentKeys } from '../adapters/table.ts';
 const period = (position: { mese: number; anno: number }) => periodKey(position);
 
 /** The call-level marker of a live checkout (paymentKeys.checkoutMarker): written before the position is held. */
-export async function putCheckoutMarker(position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'iud'>, until: string): Promise<void> {
-  await documentClient.send(new PutCommand({ TableName: tableName, Item: { ...paymentKeys.checkoutMarker(position.callId, period(position), position.iud), until } }));
+export async function putCheckoutMarker(
+  position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'iud'>,
+  until: string,
+): Promise<void> {
+  await documentClient.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: { ...paymentKeys.checkoutMarker(position.callId, period(position), position.iud), until },
+    }),
+  );
 }
 
-export async function deleteCheckoutMarker(position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'iud'>): Promise<void> {
-  await documentClient.send(new DeleteCommand({ TableName: tableName, Key: paymentKeys.checkoutMarker(position.callId, period(position), position.iud) }));
+export async function deleteCheckoutMarker(
+  position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'iud'>,
+): Promise<void> {
+  await documentClient.send(
+    new DeleteCommand({
+      TableName: tableName,
+      Key: paymentKeys.checkoutMarker(position.callId, period(position), position.iud),
+    }),
+  );
 }
 
 /** Whether a checkout of the call (of one month, when given) is live at `now`: one Query of the call's markers. */
@@ -30,7 +45,11 @@ export async function hasLiveCheckouts(callId: string, month: Period | null, now
       KeyConditionExpression: month ? 'pk = :pk AND begins_with(sk, :month)' : 'pk = :pk',
       FilterExpression: '#until > :now',
       ExpressionAttributeNames: { '#until': 'until' },
-      ExpressionAttributeValues: { ':pk': paymentKeys.checkoutsOfCall(callId), ':now': now, ...(month ? { ':month': `${periodKey(month)}#` } : {}) },
+      ExpressionAttributeValues: {
+        ':pk': paymentKeys.checkoutsOfCall(callId),
+        ':now': now,
+        ...(month ? { ':month': `${periodKey(month)}#` } : {}),
+      },
       ConsistentRead: true,
     }),
   );

@@ -19,12 +19,27 @@ import {
   type PositionRecord,
   type Transition,
 } from '../domain/positions/index.ts';
-import { CSV_JOB, GENERATE_JOB, SYNC_JOB, jobStatusOf, resultJobStatus, type BackgroundJobs, type JobRecord } from '../domain/jobs.ts';
+import {
+  CSV_JOB,
+  GENERATE_JOB,
+  SYNC_JOB,
+  jobStatusOf,
+  resultJobStatus,
+  type BackgroundJobs,
+  type JobRecord,
+} from '../domain/jobs.ts';
 import { CallState } from '../domain/call-limits.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { iseeForMonth, monthlyFee } from '../domain/fee.ts';
 import { messages, positionOpsMessages } from '../domain/messages.ts';
-import { heldBackCsv, heldBackReasons, mypayCsv, mypayCsvRow, type MyPayRowRules, type Payer } from '../domain/mypay-csv.ts';
+import {
+  heldBackCsv,
+  heldBackReasons,
+  mypayCsv,
+  mypayCsvRow,
+  type MyPayRowRules,
+  type Payer,
+} from '../domain/mypay-csv.ts';
 import { myPayRowRulesFromEnv } from '../adapters/mypay-rules.ts';
 import type {
   PositionEdit,
@@ -42,7 +57,16 @@ import { currentPeriod, periodKey, romeDay, type Period } from '../domain/period
 import { SKIPPED_SHOWN, positionsCsvFileName, resolvePeriod } from '../domain/position-rules.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
-import { type AuditEntry, type BusinessMetrics, type Clock, type ConfigurationRepository, type ExportFiles, type ExportResults, noMetrics, type PaymentListSummaries } from '../adapters/ports.ts';
+import {
+  type AuditEntry,
+  type BusinessMetrics,
+  type Clock,
+  type ConfigurationRepository,
+  type ExportFiles,
+  type ExportResults,
+  noMetrics,
+  type PaymentListSummaries,
+} from '../adapters/ports.ts';
 import type { CallRecord } from '../domain/call-record.ts';
 import type { SubscriptionRecord } from '../domain/subscription-record.ts';
 import type { StoredUser } from '../domain/user-record.ts';
@@ -53,7 +77,10 @@ export interface PositionRepository {
   /** The one writer (positions/repository.ts): a transition as one write conditional on its guard; false when the guard failed. */
   applyTransition(transition: Transition): Promise<boolean>;
   /** A month's transitions, those the export's lock guards in batches; the ones written. */
-  applyTransitions(transitions: readonly Transition[], onWritten?: (count: number) => Promise<unknown>): Promise<Transition[]>;
+  applyTransitions(
+    transitions: readonly Transition[],
+    onWritten?: (count: number) => Promise<unknown>,
+  ): Promise<Transition[]>;
   getPositionByIud(iud: string): Promise<PositionRecord | null>;
   /** Whether the call's month holds a position neither paid nor cancelled. */
   hasOpenPositions(callId: string, period: Period): Promise<boolean>;
@@ -92,7 +119,9 @@ export interface PaymentDeps {
   /** The exports bucket: 'Verifica / genera CSV' leaves its file there and answers a short-lived link. */
   exportFiles: Pick<ExportFiles, 'put' | 'get' | 'downloadUrl'>;
   /** Who each generation left without a position for 'ISEE scaduto o mancante' (the payment list shows them). */
-  missingIsee?: { putMissingIsee(callId: string, period: Period, people: readonly Skipped[], at: string): Promise<void> };
+  missingIsee?: {
+    putMissingIsee(callId: string, period: Period, people: readonly Skipped[], at: string): Promise<void>;
+  };
   /** The payment list's aggregates (functions/payment-list/use-cases.ts): every position write refreshes them. */
   summaries: PaymentListSummaries;
   clock: Clock;
@@ -117,7 +146,8 @@ function countingProgress(total: number, progress?: Progress) {
   return async (count: number) => {
     const before = done;
     done += count;
-    if (progress && (Math.floor(done / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY) || done === total)) await progress(done, total);
+    if (progress && (Math.floor(done / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY) || done === total))
+      await progress(done, total);
   };
 }
 
@@ -127,7 +157,6 @@ function countingProgress(total: number, progress?: Progress) {
  * three DynamoDB calls each).
  */
 const MONTH_REFRESH_FROM = 200;
-
 
 /** The payer fields of the CSV from the user record (the subscription's copy of the name when the record is gone). */
 const payerOf = (position: PositionRecord, user: StoredUser | null): Payer => ({
@@ -152,14 +181,20 @@ export function makeMonthPlanner({
   bands,
   users,
   positions,
-}: Pick<PaymentDeps, 'subscriptions' | 'bands' | 'users'> & { positions: Pick<PositionRepository, 'listPositionsOfMonth'> }) {
+}: Pick<PaymentDeps, 'subscriptions' | 'bands' | 'users'> & {
+  positions: Pick<PositionRepository, 'listPositionsOfMonth'>;
+}) {
   async function planOf(call: Pick<CallRecord, 'id' | 'name' | 'serviceName' | 'bandsId'>, period: Period, at: string) {
     const [approved, callBands, existing] = await Promise.all([
       subscriptions.listApprovedSubscriptionsOfCall(call.id),
-      Promise.all(call.bandsId.map((id) => bands.getBand(id))).then((found) => found.filter((band): band is Band => band !== null)),
+      Promise.all(call.bandsId.map((id) => bands.getBand(id))).then((found) =>
+        found.filter((band): band is Band => band !== null),
+      ),
       positions.listPositionsOfMonth(call.id, period),
     ]);
-    const usersById: Map<string, StoredUser | null> = await users.getUserItems(approved.map((subscription) => subscription.userId));
+    const usersById: Map<string, StoredUser | null> = await users.getUserItems(
+      approved.map((subscription) => subscription.userId),
+    );
 
     const planned: PlannedSubscription[] = approved.map((subscription) => {
       const user = usersById.get(subscription.userId) ?? null;
@@ -170,18 +205,48 @@ export function makeMonthPlanner({
         firstName: user?.firstName ?? subscription.firstName,
         lastName: user?.lastName ?? subscription.lastName,
         iseeId: isee?.id ?? null,
-        fee: monthlyFee({ isee, bands: callBands, weeklyHours: subscription.weeklyHour ?? 0, year: period.anno, month: period.mese }),
+        fee: monthlyFee({
+          isee,
+          bands: callBands,
+          weeklyHours: subscription.weeklyHour ?? 0,
+          year: period.anno,
+          month: period.mese,
+        }),
       };
     });
-    return { plan: planMonth({ call: { id: call.id, name: call.name, serviceName: call.serviceName }, period, existing, subscriptions: planned, now: at }), usersById, existing };
+    return {
+      plan: planMonth({
+        call: { id: call.id, name: call.name, serviceName: call.serviceName },
+        period,
+        existing,
+        subscriptions: planned,
+        now: at,
+      }),
+      usersById,
+      existing,
+    };
   }
 
   return { planOf };
 }
 
 export function makePaymentUseCases(deps: PaymentDeps) {
-  const { positions, calls, users, isees, configuration, exports, exportFiles, audit, summaries, jobs, clock, metrics = noMetrics } = deps;
-  const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
+  const {
+    positions,
+    calls,
+    users,
+    isees,
+    configuration,
+    exports,
+    exportFiles,
+    audit,
+    summaries,
+    jobs,
+    clock,
+    metrics = noMetrics,
+  } = deps;
+  const requireCall = async (id: string) =>
+    (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
   const { planOf } = makeMonthPlanner(deps);
 
   /** Marks these ISEEs as used for a fee (in batches; those already marked keep their time). */
@@ -190,11 +255,22 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     return used.length ? isees.markIseesUsedForFee(used, at) : 0;
   }
 
-  async function generate(call: CallRecord, period: Period, actor: Actor, lock: { exportingFlow: string | null } = { exportingFlow: null }, progress?: Progress) {
+  async function generate(
+    call: CallRecord,
+    period: Period,
+    actor: Actor,
+    lock: { exportingFlow: string | null } = { exportingFlow: null },
+    progress?: Progress,
+  ) {
     const now = clock.now();
     const at = now.toISOString();
     const { plan, usersById, existing } = await planOf(call, period, at);
-    await deps.missingIsee?.putMissingIsee(call.id, period, plan.skipped.filter((s) => s.reason === messages.positions.noIsee), at);
+    await deps.missingIsee?.putMissingIsee(
+      call.id,
+      period,
+      plan.skipped.filter((s) => s.reason === messages.positions.noIsee),
+      at,
+    );
 
     // The month's transitions, each on its guard: a create where no position is, a change on the version read
     // of an open position no checkout holds. A write that loses such a race changes nothing and counts as
@@ -204,7 +280,13 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     const applied = await positions.applyTransitions(transitions, countingProgress(transitions.length, progress));
 
     const writtenCreates = applied.filter((t) => t.name === 'create').map((t) => t.after);
-    const writtenChanges = applied.filter((t) => t.name !== 'create').map((t) => ({ kind: t.name === 'cancel' ? ('cancel' as const) : ('update' as const), before: t.before!, after: t.after }));
+    const writtenChanges = applied
+      .filter((t) => t.name !== 'create')
+      .map((t) => ({
+        kind: t.name === 'cancel' ? ('cancel' as const) : ('update' as const),
+        before: t.before!,
+        after: t.after,
+      }));
     const written = applied.map((t) => t.after);
     const lost = transitions.length - applied.length;
     // The month as it now stands, without reading it again: what was there, with what this run wrote. A
@@ -222,11 +304,29 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       await summaries.refreshDebtSummaries(written.map((p) => ({ callId: p.callId, userId: p.userId, anno: p.anno })));
     }
     // The export marks the ISEEs in a step of its own, in slices (MarkIsees): one conditional write each.
-    if (!lock.exportingFlow) await markIseesUsedForFee(written.map((p) => p.iseeId), at);
+    if (!lock.exportingFlow)
+      await markIseesUsedForFee(
+        written.map((p) => p.iseeId),
+        at,
+      );
     await audit.recordMany(
       [
-        ...writtenCreates.map((after) => ({ actor, entity: 'position', id: after.iud, action: 'create' as const, before: null, after })),
-        ...writtenChanges.map((c) => ({ actor, entity: 'position', id: c.after.iud, action: 'update' as const, before: c.before, after: c.after })),
+        ...writtenCreates.map((after) => ({
+          actor,
+          entity: 'position',
+          id: after.iud,
+          action: 'create' as const,
+          before: null,
+          after,
+        })),
+        ...writtenChanges.map((c) => ({
+          actor,
+          entity: 'position',
+          id: c.after.iud,
+          action: 'update' as const,
+          before: c.before,
+          after: c.after,
+        })),
       ],
       now,
     );
@@ -251,30 +351,46 @@ export function makePaymentUseCases(deps: PaymentDeps) {
    * the call's export lock: the lock is flows' own, read there); otherwise none may run while an export of
    * the call does.
    */
-  async function prepare(callId: string, input: PeriodInput, exportStep: { flowId: string; underLock: boolean } | null = null) {
+  async function prepare(
+    callId: string,
+    input: PeriodInput,
+    exportStep: { flowId: string; underLock: boolean } | null = null,
+  ) {
     const call = await requireCall(callId);
     const period = resolvePeriod(input, clock.now());
     // An archived call is over: no new positions (a closed one keeps billing). The export's own step was
     // allowed when its flow started ('Invia a MyPay' checks it).
     if (!exportStep && call.state === CallState.ARCHIVED) throw new ConflictError(positionOpsMessages.archived);
-    if (!exportStep && (await exports.runningExportOf(callId))) throw new ConflictError(messages.positions.exportRunning);
+    if (!exportStep && (await exports.runningExportOf(callId)))
+      throw new ConflictError(messages.positions.exportRunning);
     // Checked before anything is generated: the CSV and the export need every value.
     const config: Configuration = completeConfiguration(await configuration.getConfiguration());
     // Not while a citizen pays a position of the month (each write's condition holds it anyway).
-    if (!exportStep && (await positions.hasLiveCheckouts(call.id, period, clock.now().toISOString()))) throw new ConflictError(positionOpsMessages.checkoutLiveMonth);
+    if (!exportStep && (await positions.hasLiveCheckouts(call.id, period, clock.now().toISOString())))
+      throw new ConflictError(positionOpsMessages.checkoutLiveMonth);
     /** The flow that holds the call's export lock, when this generation is its own. */
     const lockedBy = exportStep?.underLock ? exportStep.flowId : null;
     return { call, config, period, lockedBy };
   }
 
   /** Generates the month, then the MyPay CSV of its positions with a pending action (of one citizen, if given). */
-  async function pendingCsv(call: CallRecord, config: Configuration, period: Period, fiscalCode: string | null, actor: Actor, exportingFlow: string | null = null, progress?: Progress) {
+  async function pendingCsv(
+    call: CallRecord,
+    config: Configuration,
+    period: Period,
+    fiscalCode: string | null,
+    actor: Actor,
+    exportingFlow: string | null = null,
+    progress?: Progress,
+  ) {
     const { result, usersById, month } = await generate(call, period, actor, { exportingFlow }, progress);
     const current = month ?? (await positions.listPositionsOfMonth(call.id, period));
     const pending = current
       .filter(isPendingExport)
       .filter((p) => !fiscalCode || p.fiscalCode.toUpperCase() === fiscalCode)
-      .sort((a, b) => `${a.cognome} ${a.nome} ${a.fiscalCode}`.localeCompare(`${b.cognome} ${b.nome} ${b.fiscalCode}`, 'it'));
+      .sort((a, b) =>
+        `${a.cognome} ${a.nome} ${a.fiscalCode}`.localeCompare(`${b.cognome} ${b.nome} ${b.fiscalCode}`, 'it'),
+      );
     const missing = pending.filter((p) => !usersById.has(p.userId)).map((p) => p.userId);
     if (missing.length) for (const [id, user] of await users.getUserItems(missing)) usersById.set(id, user);
     // A row MyPay would refuse for the citizen's data, or with a text that would run as a formula, stays out
@@ -285,7 +401,13 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     for (const position of pending) {
       const row = mypayCsvRow(position, payerOf(position, usersById.get(position.userId) ?? null), call, config);
       const reasons = heldBackReasons(row, rules);
-      if (reasons.length) heldBack.push({ fiscalCode: position.fiscalCode, cognome: position.cognome, nome: position.nome, reason: reasons.join('; ') });
+      if (reasons.length)
+        heldBack.push({
+          fiscalCode: position.fiscalCode,
+          cognome: position.cognome,
+          nome: position.nome,
+          reason: reasons.join('; '),
+        });
       else rows.push(row);
     }
     // The ISEEs of the month's positions (not only those written now: a Prepare that stopped after its
@@ -296,15 +418,28 @@ export function makePaymentUseCases(deps: PaymentDeps) {
 
   const requireJobs = () => jobs ?? Promise.reject(new Error('Background jobs are not wired here'));
 
-  const syncStatusOf = (status: { job: JobRecord | null; running: boolean }): SyncStatus => ({ isUpdating: status.running, ...jobStatusOf(status, positionOpsMessages.syncFailed) });
+  const syncStatusOf = (status: { job: JobRecord | null; running: boolean }): SyncStatus => ({
+    isUpdating: status.running,
+    ...jobStatusOf(status, positionOpsMessages.syncFailed),
+  });
 
-  async function generatePositions(callId: string, input: PeriodInput, actor: Actor, progress?: Progress): Promise<GenerationResult> {
+  async function generatePositions(
+    callId: string,
+    input: PeriodInput,
+    actor: Actor,
+    progress?: Progress,
+  ): Promise<GenerationResult> {
     const { call, period } = await prepare(callId, input);
     return (await generate(call, period, actor, undefined, progress)).result;
   }
 
   /** 'Verifica / genera CSV': the month generated, then its file left in the exports bucket (the key, not a link). */
-  async function positionsCsvFile(callId: string, input: PeriodInput, actor: Actor, progress?: Progress): Promise<StoredCsv> {
+  async function positionsCsvFile(
+    callId: string,
+    input: PeriodInput,
+    actor: Actor,
+    progress?: Progress,
+  ): Promise<StoredCsv> {
     const { call, config, period } = await prepare(callId, input);
     const { result, content, rows, heldBack } = await pendingCsv(call, config, period, null, actor, null, progress);
     const fileName = positionsCsvFileName(call.nomeMyPay, period);
@@ -312,8 +447,17 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     await exportFiles.put(key, new TextEncoder().encode(content), CSV_CONTENT_TYPE);
     // The whole held-back list goes beside the file; the job's answer (one item) keeps the first ones.
     const heldBackKey = heldBack.length ? `${key.replace(/\.csv$/i, '')}_trattenute.csv` : null;
-    if (heldBackKey) await exportFiles.put(heldBackKey, new TextEncoder().encode(heldBackCsv(heldBack)), CSV_CONTENT_TYPE);
-    return { ...result, fileName, key, rows, heldBack: heldBack.slice(0, SKIPPED_SHOWN), heldBackCount: heldBack.length, heldBackKey };
+    if (heldBackKey)
+      await exportFiles.put(heldBackKey, new TextEncoder().encode(heldBackCsv(heldBack)), CSV_CONTENT_TYPE);
+    return {
+      ...result,
+      fileName,
+      key,
+      rows,
+      heldBack: heldBack.slice(0, SKIPPED_SHOWN),
+      heldBackCount: heldBack.length,
+      heldBackKey,
+    };
   }
 
   const generationStatusOf = (status: { job: JobRecord | null; running: boolean }): GenerationStatus =>
@@ -327,19 +471,29 @@ export function makePaymentUseCases(deps: PaymentDeps) {
 
   /** The stored file's answer with fresh links to the CSV and, beside it, the whole held-back list. */
   async function withLinks({ key, heldBackKey, ...result }: StoredCsv): Promise<PositionsCsv> {
-    const heldBackUrl = heldBackKey ? await exportFiles.downloadUrl(heldBackKey, `Trattenute_${result.fileName}`, CSV_CONTENT_TYPE) : null;
+    const heldBackUrl = heldBackKey
+      ? await exportFiles.downloadUrl(heldBackKey, `Trattenute_${result.fileName}`, CSV_CONTENT_TYPE)
+      : null;
     return { ...result, url: await exportFiles.downloadUrl(key, result.fileName, CSV_CONTENT_TYPE), heldBackUrl };
   }
 
   /** Starts a month's job of `kind` on the call (its checks first: 404, an export running, the configuration). */
   async function startMonthJob(kind: string, running: string, callId: string, input: PeriodInput, actor: Actor) {
     const { call, period } = await prepare(callId, input);
-    const job = await (await requireJobs()).start(kind, call.id, { callId: call.id, mese: period.mese, anno: period.anno }, actor);
+    const job = await (
+      await requireJobs()
+    ).start(kind, call.id, { callId: call.id, mese: period.mese, anno: period.anno }, actor);
     if (!job) throw new ConflictError(running);
-    await audit.recordMany([{ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }], clock.now());
+    await audit.recordMany(
+      [{ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }],
+      clock.now(),
+    );
     return job;
   }
-  const periodOf = (input: Record<string, unknown>): PeriodInput => ({ mese: Number(input.mese), anno: Number(input.anno) });
+  const periodOf = (input: Record<string, unknown>): PeriodInput => ({
+    mese: Number(input.mese),
+    anno: Number(input.anno),
+  });
 
   return {
     /** The month's positions created, updated or cancelled (the job's slice, 'Sincronizza', the tests). */
@@ -351,7 +505,10 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      * runs for the call. GET the same path: the status, with the counts once done.
      */
     async startGeneration(callId: string, input: PeriodInput, actor: Actor): Promise<GenerationStatus> {
-      return generationStatusOf({ job: await startMonthJob(GENERATE_JOB, positionOpsMessages.generationRunning, callId, input, actor), running: true });
+      return generationStatusOf({
+        job: await startMonthJob(GENERATE_JOB, positionOpsMessages.generationRunning, callId, input, actor),
+        running: true,
+      });
     },
     async generationStatus(callId: string): Promise<GenerationStatus> {
       const call = await requireCall(callId);
@@ -365,7 +522,10 @@ export function makePaymentUseCases(deps: PaymentDeps) {
 
     /** POST /api/calls/{id}/positions/csv: 'Verifica / genera CSV' as a background job; GET: its status, with the file's link once done. */
     async startCsv(callId: string, input: PeriodInput, actor: Actor): Promise<PositionsCsvStatus> {
-      return csvStatusOf({ job: await startMonthJob(CSV_JOB, positionOpsMessages.csvRunning, callId, input, actor), running: true });
+      return csvStatusOf({
+        job: await startMonthJob(CSV_JOB, positionOpsMessages.csvRunning, callId, input, actor),
+        running: true,
+      });
     },
     async csvStatus(callId: string): Promise<PositionsCsvStatus> {
       const call = await requireCall(callId);
@@ -390,9 +550,11 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       if (isFinal(before)) throw new ConflictError(positionOpsMessages.final);
       if (isHeld(before, now)) throw new ConflictError(positionOpsMessages.checkoutLive);
       // The copy the operator edited is no longer the stored one: another operator saved in between.
-      if (input.updatedAt && input.updatedAt !== before.updatedAt) throw new ConflictError(positionOpsMessages.staleCopy);
+      if (input.updatedAt && input.updatedAt !== before.updatedAt)
+        throw new ConflictError(positionOpsMessages.staleCopy);
       if (await exports.runningExportOf(before.callId)) throw new ConflictError(positionOpsMessages.exportRunningEdit);
-      if (before.importoDovuto === input.importoCents && before.descrizione === input.descrizione) return publicPosition(before);
+      if (before.importoDovuto === input.importoCents && before.descrizione === input.descrizione)
+        return publicPosition(before);
       const change = edit(before, input.importoCents, input.descrizione, now.toISOString());
       const { after } = change;
       if (!(await positions.applyTransition(change))) {
@@ -417,14 +579,21 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       const before = await positions.getPositionByIud(iud);
       if (!before) throw new NotFoundError(positionOpsMessages.notFound);
       if (!before.riconciliazione) throw new ConflictError(positionOpsMessages.notToReconcile);
-      if (input.updatedAt && input.updatedAt !== before.updatedAt) throw new ConflictError(positionOpsMessages.staleCopy);
+      if (input.updatedAt && input.updatedAt !== before.updatedAt)
+        throw new ConflictError(positionOpsMessages.staleCopy);
       const now = clock.now();
-      const close = closeReconciliation(before, { nota: input.nota, chiusaDa: actor.fullName || actor.email || actor.sub }, now.toISOString())!;
+      const close = closeReconciliation(
+        before,
+        { nota: input.nota, chiusaDa: actor.fullName || actor.email || actor.sub },
+        now.toISOString(),
+      )!;
       const { after } = close;
       if (!(await positions.applyTransition(close))) {
         // Lost to another write (another operator closed it, a payment arrived): say which.
         const current = await positions.getPositionByIud(iud);
-        throw new ConflictError(current?.riconciliazione ? positionOpsMessages.staleCopy : positionOpsMessages.notToReconcile);
+        throw new ConflictError(
+          current?.riconciliazione ? positionOpsMessages.staleCopy : positionOpsMessages.notToReconcile,
+        );
       }
       await summaries.refreshDebtSummaries([{ callId: after.callId, userId: after.userId, anno: after.anno }]);
       await audit.recordMany([{ actor, entity: 'position', id: after.iud, action: 'update', before, after }], now);
@@ -441,10 +610,14 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       if (call.state === CallState.ARCHIVED) throw new ConflictError(positionOpsMessages.archived);
       if (await exports.runningExportOf(call.id)) throw new ConflictError(messages.positions.exportRunning);
       completeConfiguration(await configuration.getConfiguration());
-      if (await positions.hasLiveCheckouts(call.id, null, clock.now().toISOString())) throw new ConflictError(positionOpsMessages.checkoutLiveCall);
+      if (await positions.hasLiveCheckouts(call.id, null, clock.now().toISOString()))
+        throw new ConflictError(positionOpsMessages.checkoutLiveCall);
       const job = await (await requireJobs()).start(SYNC_JOB, call.id, { callId: call.id }, actor);
       if (!job) throw new ConflictError(positionOpsMessages.syncRunning);
-      await audit.recordMany([{ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }], clock.now());
+      await audit.recordMany(
+        [{ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }],
+        clock.now(),
+      );
       return syncStatusOf({ job, running: true });
     },
 
@@ -461,13 +634,19 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      * audit). The cursor is the list of months and the next one; regenerating is idempotent, so a slice run
      * twice changes nothing more.
      */
-    async syncSlice(input: Record<string, unknown>, cursor: string | null, actor: Actor): Promise<{ cursor: string | null; done: number; total: number }> {
+    async syncSlice(
+      input: Record<string, unknown>,
+      cursor: string | null,
+      actor: Actor,
+    ): Promise<{ cursor: string | null; done: number; total: number }> {
       const callId = String(input.callId ?? '');
       if (cursor === null) {
         const call = await requireCall(callId);
         const current = currentPeriod(clock.now());
         const candidates = syncCandidateMonths(call.year, current);
-        const open = await mapAtMost(candidates, 6, async (period) => ((await positions.hasOpenPositions(call.id, period)) ? periodKey(period) : null));
+        const open = await mapAtMost(candidates, 6, async (period) =>
+          (await positions.hasOpenPositions(call.id, period)) ? periodKey(period) : null,
+        );
         const months = [...new Set([...open.filter((m): m is string => m !== null), periodKey(current)])].sort();
         return { cursor: JSON.stringify({ months, next: 0 }), done: 0, total: months.length };
       }
@@ -477,8 +656,14 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       const done = next + 1;
       // The last slice also recomputes the payment list's totals of those years from their rows (a write
       // interrupted between a row and its totals is repaired here).
-      if (done === months.length) for (const year of new Set(months.map((month) => Number(month.slice(0, 4))))) await summaries.reconcileDebtTotals(callId, year);
-      return { cursor: done < months.length ? JSON.stringify({ months, next: done }) : null, done, total: months.length };
+      if (done === months.length)
+        for (const year of new Set(months.map((month) => Number(month.slice(0, 4)))))
+          await summaries.reconcileDebtTotals(callId, year);
+      return {
+        cursor: done < months.length ? JSON.stringify({ months, next: done }) : null,
+        done,
+        total: months.length,
+      };
     },
 
     /**
@@ -496,10 +681,31 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      * 'Verifica / genera CSV', run by the flow that holds the call's export lock; one citizen only for the
      * single payment.
      */
-    async exportCsv(request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string; underLock: boolean }, actor: Actor) {
-      const { call, config, period, lockedBy } = await prepare(request.callId, { mese: request.mese, anno: request.anno }, { flowId: request.flowId, underLock: request.underLock });
+    async exportCsv(
+      request: {
+        callId: string;
+        mese: number;
+        anno: number;
+        fiscalCode: string | null;
+        flowId: string;
+        underLock: boolean;
+      },
+      actor: Actor,
+    ) {
+      const { call, config, period, lockedBy } = await prepare(
+        request.callId,
+        { mese: request.mese, anno: request.anno },
+        { flowId: request.flowId, underLock: request.underLock },
+      );
       // Only a flow that holds the call's export lock may batch its creates (generate).
-      const { content, rows, heldBack, iseeIds } = await pendingCsv(call, config, period, request.fiscalCode, actor, lockedBy);
+      const { content, rows, heldBack, iseeIds } = await pendingCsv(
+        call,
+        config,
+        period,
+        request.fiscalCode,
+        actor,
+        lockedBy,
+      );
       // Without the lock the generation marked its ISEEs itself.
       return { csv: content, rows, heldBack, iseeIds: lockedBy ? iseeIds : [] };
     },
@@ -521,7 +727,10 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      * paid; a cancelled one stays cancelled), and the fence closes only when no receipt came since the
      * last look. The others (paid, cancelled, already with a notice number) keep one conditional update each.
      */
-    async recordExportResults(request: { callId: string; mese: number; anno: number; flowId?: string; noticeZip?: string | null }, results: ExportResults): Promise<void> {
+    async recordExportResults(
+      request: { callId: string; mese: number; anno: number; flowId?: string; noticeZip?: string | null },
+      results: ExportResults,
+    ): Promise<void> {
       const at = clock.now().toISOString();
       const month = { callId: request.callId, mese: request.mese, anno: request.anno };
       const fence = results.accepted.length + results.rejected.length > 0;
@@ -531,8 +740,20 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       const byIud = new Map((await positions.listPositionsOfMonth(request.callId, request)).map((p) => [p.iud, p]));
       const verdicts: { iud: string; outcome: ExportOutcome }[] = [
         // A position MyPay made no new notice for (a change of one it held) keeps the notice it had.
-        ...results.accepted.map(({ iud, iuv, nav, notice }) => ({ iud, outcome: { kind: 'accepted' as const, iuv, nav, at, noticeZip: notice === false ? null : (request.noticeZip ?? null) } })),
-        ...results.rejected.map(({ iud, code, reason }) => ({ iud, outcome: { kind: 'rejected' as const, reason: `${code ? `${code}: ` : ''}${reason}`.slice(0, 500), at } })),
+        ...results.accepted.map(({ iud, iuv, nav, notice }) => ({
+          iud,
+          outcome: {
+            kind: 'accepted' as const,
+            iuv,
+            nav,
+            at,
+            noticeZip: notice === false ? null : (request.noticeZip ?? null),
+          },
+        })),
+        ...results.rejected.map(({ iud, code, reason }) => ({
+          iud,
+          outcome: { kind: 'rejected' as const, reason: `${code ? `${code}: ` : ''}${reason}`.slice(0, 500), at },
+        })),
       ];
       const outcomes = verdicts.flatMap(({ iud, outcome }) => {
         const position = byIud.get(iud);
@@ -547,7 +768,10 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       }
     },
 
-    async listPositions(callId: string, query: PeriodInput & { limit?: number; cursor?: string }): Promise<Page<Position>> {
+    async listPositions(
+      callId: string,
+      query: PeriodInput & { limit?: number; cursor?: string },
+    ): Promise<Page<Position>> {
       await requireCall(callId);
       const { limit, cursor, ...periodInput } = query;
       return positions.listPositions(callId, resolvePeriod(periodInput, clock.now()), { limit, cursor });
@@ -557,9 +781,12 @@ export function makePaymentUseCases(deps: PaymentDeps) {
 
 function parseSyncCursor(cursor: string): { months: string[]; next: number } {
   const parsed = JSON.parse(cursor) as { months?: unknown; next?: unknown };
-  const months = Array.isArray(parsed.months) ? parsed.months.filter((m): m is string => typeof m === 'string' && /^\d{4}-\d{2}$/.test(m)) : [];
+  const months = Array.isArray(parsed.months)
+    ? parsed.months.filter((m): m is string => typeof m === 'string' && /^\d{4}-\d{2}$/.test(m))
+    : [];
   const next = typeof parsed.next === 'number' ? parsed.next : -1;
-  if (!months.length || next < 0 || next >= months.length) throw new ValidationError('Cursore del ricalcolo non valido.');
+  if (!months.length || next < 0 || next >= months.length)
+    throw new ValidationError('Cursore del ricalcolo non valido.');
   return { months, next };
 }
 

@@ -19,9 +19,14 @@ export class IuvSequenceExhausted extends Error {
 }
 
 /** Reserves `count` consecutive numbers of the sequence: the first and the last (both included). */
-export async function reserveIuvNumbers(segregationCode: string, count: number): Promise<{ first: number; last: number }> {
-  if (!SEGREGATION_CODE.test(segregationCode)) throw new RangeError(`codice di segregazione non valido: "${segregationCode}" (2 cifre)`);
-  if (!Number.isSafeInteger(count) || count < 1 || count > MAX_IUV_BLOCK) throw new RangeError(`quantità di IUV da riservare non valida: ${count} (da 1 a ${MAX_IUV_BLOCK})`);
+export async function reserveIuvNumbers(
+  segregationCode: string,
+  count: number,
+): Promise<{ first: number; last: number }> {
+  if (!SEGREGATION_CODE.test(segregationCode))
+    throw new RangeError(`codice di segregazione non valido: "${segregationCode}" (2 cifre)`);
+  if (!Number.isSafeInteger(count) || count < 1 || count > MAX_IUV_BLOCK)
+    throw new RangeError(`quantità di IUV da riservare non valida: ${count} (da 1 a ${MAX_IUV_BLOCK})`);
   try {
     const { Attributes } = await documentClient.send(
       new UpdateCommand({
@@ -31,14 +36,21 @@ export async function reserveIuvNumbers(segregationCode: string, count: number):
         // The 13-digit base must not overflow: a block that would pass it is refused whole, and the counter stays.
         ConditionExpression: 'attribute_not_exists(#last) OR #last <= :limit',
         ExpressionAttributeNames: { '#last': 'last' },
-        ExpressionAttributeValues: { ':count': count, ':limit': MAX_IUV_BASE - count, ':now': new Date().toISOString() },
+        ExpressionAttributeValues: {
+          ':count': count,
+          ':limit': MAX_IUV_BASE - count,
+          ':now': new Date().toISOString(),
+        },
         ReturnValues: 'UPDATED_NEW',
       }),
     );
     const last = Number(Attributes!.last);
     return { first: last - count + 1, last };
   } catch (error) {
-    if (isConditionFailure(error)) throw new IuvSequenceExhausted(`la sequenza degli IUV del codice di segregazione ${segregationCode} non ha più ${count} numeri liberi`);
+    if (isConditionFailure(error))
+      throw new IuvSequenceExhausted(
+        `la sequenza degli IUV del codice di segregazione ${segregationCode} non ha più ${count} numeri liberi`,
+      );
     throw error;
   }
 }

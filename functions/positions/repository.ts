@@ -1,7 +1,15 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MISSING_ISEE_NAMES } from '../domain/debt-summary-rules.ts';
 import { receiptOf, type PaymentRecord } from '../domain/payment-record.ts';
-import { isBatchable, publicPosition, restorePayment, type Guard, type GuardClause, type PositionRecord, type Transition } from '../domain/positions/index.ts';
+import {
+  isBatchable,
+  publicPosition,
+  restorePayment,
+  type Guard,
+  type GuardClause,
+  type PositionRecord,
+  type Transition,
+} from '../domain/positions/index.ts';
 
 export { receiptOf, type PaymentRecord };
 import type { Position } from '../domain/payments.ts';
@@ -9,7 +17,15 @@ import { periodKey, type Period } from '../domain/period.ts';
 import type { IoStatus } from '../domain/position-rules.ts';
 import type { Page } from '../domain/validation.ts';
 import { mapAtMost } from '../domain/at-most.ts';
-import { batchPut, documentClient, queryAll, queryPage, tableName, unlessConditionFails, type StoredItem } from '../adapters/dynamo.ts';
+import {
+  batchPut,
+  documentClient,
+  queryAll,
+  queryPage,
+  tableName,
+  unlessConditionFails,
+  type StoredItem,
+} from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 import { paymentRecordExpiry, retentionYears } from '../domain/retention.ts';
 
@@ -69,9 +85,17 @@ function clauseCondition(clause: GuardClause, n: number): Condition | null {
     case 'present':
       return { expression: 'attribute_exists(pk)', names: {}, values: {} };
     case 'version':
-      return { expression: `#version = ${v('version')}`, names: { '#version': 'version' }, values: { [v('version')]: clause.version } };
+      return {
+        expression: `#version = ${v('version')}`,
+        names: { '#version': 'version' },
+        values: { [v('version')]: clause.version },
+      };
     case 'open':
-      return { expression: `isPagato = ${v('false')} AND annullato = ${v('false')}`, names: {}, values: { [v('false')]: false } };
+      return {
+        expression: `isPagato = ${v('false')} AND annullato = ${v('false')}`,
+        names: {},
+        values: { [v('false')]: false },
+      };
     case 'not-held':
       return {
         expression: `(attribute_not_exists(checkoutUntil) OR checkoutUntil = ${v('null')} OR checkoutUntil < ${v('now')})`,
@@ -87,8 +111,16 @@ function clauseCondition(clause: GuardClause, n: number): Condition | null {
     case 'without-outcome': {
       const { outcome } = clause;
       return outcome.kind === 'accepted'
-        ? { expression: `NOT (statoExport = ${v('state')} AND codIuv = ${v('iuv')})`, names: {}, values: { [v('state')]: 'ESPORTATA', [v('iuv')]: outcome.iuv } }
-        : { expression: `NOT (statoExport = ${v('state')} AND lastExportError = ${v('reason')})`, names: {}, values: { [v('state')]: 'ERRORE', [v('reason')]: outcome.reason } };
+        ? {
+            expression: `NOT (statoExport = ${v('state')} AND codIuv = ${v('iuv')})`,
+            names: {},
+            values: { [v('state')]: 'ESPORTATA', [v('iuv')]: outcome.iuv },
+          }
+        : {
+            expression: `NOT (statoExport = ${v('state')} AND lastExportError = ${v('reason')})`,
+            names: {},
+            values: { [v('state')]: 'ERRORE', [v('reason')]: outcome.reason },
+          };
     }
     case 'export-lock':
       return null;
@@ -106,7 +138,11 @@ export function conditionOf(guard: Guard): Condition {
 }
 
 /** The names and values of a condition, left out when empty (DynamoDB refuses empty maps). */
-const conditionParameters = (condition: Condition, names: Record<string, string> = {}, values: Record<string, unknown> = {}) => {
+const conditionParameters = (
+  condition: Condition,
+  names: Record<string, string> = {},
+  values: Record<string, unknown> = {},
+) => {
   const allNames = { ...names, ...condition.names };
   const allValues = { ...values, ...condition.values };
   return {
@@ -124,16 +160,29 @@ const conditionParameters = (condition: Condition, names: Record<string, string>
 export async function applyTransition(transition: Transition): Promise<boolean> {
   const condition = conditionOf(transition.guard);
   if (transition.write === 'replace' || !transition.before) {
-    const written = await unlessConditionFails(documentClient.send(new PutCommand({ TableName: tableName, Item: itemOf(transition.after), ...conditionParameters(condition) })));
+    const written = await unlessConditionFails(
+      documentClient.send(
+        new PutCommand({ TableName: tableName, Item: itemOf(transition.after), ...conditionParameters(condition) }),
+      ),
+    );
     return written !== null;
   }
   const { before, after } = transition;
   const set: Record<string, unknown> = {};
   const removed: string[] = [];
   for (const [name, value] of Object.entries(after)) {
-    if (name !== 'version' && value !== undefined && JSON.stringify(value) !== JSON.stringify((before as unknown as Record<string, unknown>)[name])) set[name] = value;
+    if (
+      name !== 'version' &&
+      value !== undefined &&
+      JSON.stringify(value) !== JSON.stringify((before as unknown as Record<string, unknown>)[name])
+    )
+      set[name] = value;
   }
-  const gone = Object.keys(before).filter((name) => (before as unknown as Record<string, unknown>)[name] !== undefined && (after as unknown as Record<string, unknown>)[name] === undefined);
+  const gone = Object.keys(before).filter(
+    (name) =>
+      (before as unknown as Record<string, unknown>)[name] !== undefined &&
+      (after as unknown as Record<string, unknown>)[name] === undefined,
+  );
   removed.push(...new Set([...gone, ...(transition.remove ?? [])]));
   const { clause, names, values } = assignments(set);
   const moves = after.version !== before.version;
@@ -146,7 +195,11 @@ export async function applyTransition(transition: Transition): Promise<boolean> 
         TableName: tableName,
         Key: keys.position(after.callId, period(after), after.userId),
         UpdateExpression: `${setClause ? `SET ${setClause}` : ''}${removed.length ? ` REMOVE ${Object.keys(removeNames).join(', ')}` : ''}`,
-        ...conditionParameters(condition, { ...names, ...removeNames, ...(moves ? { '#version': 'version' } : {}) }, { ...values, ...(moves ? { ':one': 1 } : {}) }),
+        ...conditionParameters(
+          condition,
+          { ...names, ...removeNames, ...(moves ? { '#version': 'version' } : {}) },
+          { ...values, ...(moves ? { ':one': 1 } : {}) },
+        ),
       }),
     ),
   );
@@ -160,7 +213,10 @@ const WRITES_AT_ONCE = 50;
  * Applies a month's transitions: those the export's lock guards in batches of 25 (BatchWriteItem: no
  * condition), each other one with its own condition. The transitions written, in their order.
  */
-export async function applyTransitions(transitions: readonly Transition[], onWritten?: (count: number) => Promise<unknown>): Promise<Transition[]> {
+export async function applyTransitions(
+  transitions: readonly Transition[],
+  onWritten?: (count: number) => Promise<unknown>,
+): Promise<Transition[]> {
   const batched = transitions.filter((t) => isBatchable(t.guard));
   await batchPut(batched.map((t) => itemOf(t.after)));
   if (batched.length) await onWritten?.(batched.length);
@@ -178,7 +234,11 @@ export async function applyTransitions(transitions: readonly Transition[], onWri
 
 /** Every position of a call's month (one partition, paged through to the end). */
 export async function listPositionsOfMonth(callId: string, month: Period): Promise<PositionRecord[]> {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.positionsOfMonth(callId, periodKey(month)) }, ConsistentRead: true });
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.positionsOfMonth(callId, periodKey(month)) },
+    ConsistentRead: true,
+  });
   return items.map(toPositionRecord);
 }
 
@@ -207,8 +267,20 @@ export async function hasOpenPositions(callId: string, month: Period): Promise<b
 }
 
 /** One page of a call's month, by citizen id. */
-export const listPositions = (callId: string, month: Period, page: { limit?: number; cursor?: string }): Promise<Page<Position>> =>
-  queryPage({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.positionsOfMonth(callId, periodKey(month)) } }, page, toPosition, POSITIONS_PAGE_SIZE);
+export const listPositions = (
+  callId: string,
+  month: Period,
+  page: { limit?: number; cursor?: string },
+): Promise<Page<Position>> =>
+  queryPage(
+    {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.positionsOfMonth(callId, periodKey(month)) },
+    },
+    page,
+    toPosition,
+    POSITIONS_PAGE_SIZE,
+  );
 
 /**
  * One position by its id (the IUD), read consistently from the table (gsi2 only says where it is); null
@@ -216,22 +288,37 @@ export const listPositions = (callId: string, month: Period, page: { limit?: num
  */
 export async function getPositionByIud(iud: string): Promise<PositionRecord | null> {
   const { Items = [] } = await documentClient.send(
-    new QueryCommand({ TableName: tableName, IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': keys.positionByIud(iud) }, Limit: 1 }),
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.positionByIud(iud) },
+      Limit: 1,
+    }),
   );
   const located = Items[0];
   if (!located) return null;
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: { pk: located.pk, sk: located.sk }, ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: { pk: located.pk, sk: located.sk }, ConsistentRead: true }),
+  );
   return Item ? toPositionRecord(Item) : null;
 }
 
 /** One page of a citizen's positions (gsi1), newest month first; only those of one call when `callId` is given. */
-export const listPositionsOfUser = (userId: string, filter: { callId?: string }, page: { limit?: number; cursor?: string }): Promise<Page<Position>> =>
+export const listPositionsOfUser = (
+  userId: string,
+  filter: { callId?: string },
+  page: { limit?: number; cursor?: string },
+): Promise<Page<Position>> =>
   queryPage(
     {
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
       ...(filter.callId
-        ? { FilterExpression: 'callId = :callId', ExpressionAttributeValues: { ':pk': keys.positionsOfUser(userId), ':callId': filter.callId } }
+        ? {
+            FilterExpression: 'callId = :callId',
+            ExpressionAttributeValues: { ':pk': keys.positionsOfUser(userId), ':callId': filter.callId },
+          }
         : { ExpressionAttributeValues: { ':pk': keys.positionsOfUser(userId) } }),
       ScanIndexForward: false,
     },
@@ -265,7 +352,8 @@ export async function openWriteBack(month: MonthKey, flowId: string, at: string)
     new UpdateCommand({
       TableName: tableName,
       Key: fenceKey(month),
-      UpdateExpression: 'SET flowId = :flow, openedAt = :at, receipts = if_not_exists(receipts, :none), receiptCount = if_not_exists(receiptCount, :zero)',
+      UpdateExpression:
+        'SET flowId = :flow, openedAt = :at, receipts = if_not_exists(receipts, :none), receiptCount = if_not_exists(receiptCount, :zero)',
       ExpressionAttributeValues: { ':flow': flowId, ':at': at, ':none': [], ':zero': 0 },
     }),
   );
@@ -273,7 +361,9 @@ export async function openWriteBack(month: MonthKey, flowId: string, at: string)
 
 /** The receipts of the payments recorded while the fence was open, and how many (closeWriteBack's condition). */
 export async function writeBackReceipts(month: MonthKey): Promise<{ receipts: PaymentRecord[]; count: number }> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: fenceKey(month), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: fenceKey(month), ConsistentRead: true }),
+  );
   return { receipts: (Item?.receipts as PaymentRecord[] | undefined) ?? [], count: Number(Item?.receiptCount ?? 0) };
 }
 
@@ -281,7 +371,12 @@ export async function writeBackReceipts(month: MonthKey): Promise<{ receipts: Pa
 export async function closeWriteBack(month: MonthKey, count: number): Promise<boolean> {
   const deleted = await unlessConditionFails(
     documentClient.send(
-      new DeleteCommand({ TableName: tableName, Key: fenceKey(month), ConditionExpression: 'attribute_not_exists(pk) OR receiptCount = :count', ExpressionAttributeValues: { ':count': count } }),
+      new DeleteCommand({
+        TableName: tableName,
+        Key: fenceKey(month),
+        ConditionExpression: 'attribute_not_exists(pk) OR receiptCount = :count',
+        ExpressionAttributeValues: { ':count': count },
+      }),
     ),
   );
   return deleted !== null;
@@ -289,7 +384,9 @@ export async function closeWriteBack(month: MonthKey, count: number): Promise<bo
 
 /** Leaves the payment's receipt on the month's open fence; false when no fence is open (or it is stale). */
 async function leaveReceipt(month: MonthKey, receipt: PaymentRecord, now: number): Promise<boolean> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: fenceKey(month), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: fenceKey(month), ConsistentRead: true }),
+  );
   if (!Item || now - Date.parse(String(Item.openedAt)) > FENCE_STALE_MS) return false;
   const written = await unlessConditionFails(
     documentClient.send(
@@ -314,7 +411,11 @@ async function leaveReceipt(month: MonthKey, receipt: PaymentRecord, now: number
 export async function repairPayment(month: MonthKey, receipt: PaymentRecord): Promise<'repaired' | 'paid' | 'none'> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const { Item } = await documentClient.send(
-      new GetCommand({ TableName: tableName, Key: keys.position(month.callId, periodKey(month), receipt.userId), ConsistentRead: true }),
+      new GetCommand({
+        TableName: tableName,
+        Key: keys.position(month.callId, periodKey(month), receipt.userId),
+        ConsistentRead: true,
+      }),
     );
     if (!Item || Item.iud !== receipt.iud) return 'none';
     const restore = restorePayment(toPositionRecord(Item), receipt);
@@ -375,8 +476,16 @@ async function updatePosition(
 
 /** A notice write: on a position still there and open (null otherwise), and `extraCondition`. */
 const noticeGuard = conditionOf([{ kind: 'present' }, { kind: 'open' }]);
-const updateNoticeFields = (position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>, set: Record<string, unknown>, extraCondition = '', extraValues: Record<string, unknown> = {}) =>
-  updatePosition(position, set, { condition: { ...noticeGuard, expression: `${noticeGuard.expression}${extraCondition}` }, values: extraValues });
+const updateNoticeFields = (
+  position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>,
+  set: Record<string, unknown>,
+  extraCondition = '',
+  extraValues: Record<string, unknown> = {},
+) =>
+  updatePosition(position, set, {
+    condition: { ...noticeGuard, expression: `${noticeGuard.expression}${extraCondition}` },
+    values: extraValues,
+  });
 
 /**
  * The notice e-mail went: isEmailSent and its date (a second send moves the date). The version moves too, so
@@ -399,7 +508,9 @@ export const recordIoMessage = (
   updateNoticeFields(
     position,
     { ioId: outcome.ioId, ioStatus: outcome.ioStatus, dataIoSent: at, updatedAt: at },
-    keepDelivered ? ' AND NOT (ioStatus = :processed OR (attribute_not_exists(ioStatus) AND attribute_type(ioId, :string) AND ioId <> :notDelivered))' : '',
+    keepDelivered
+      ? ' AND NOT (ioStatus = :processed OR (attribute_not_exists(ioStatus) AND attribute_type(ioId, :string) AND ioId <> :notDelivered))'
+      : '',
     keepDelivered ? { ':processed': 'PROCESSED', ':string': 'S', ':notDelivered': '-1' } : {},
   );
 
@@ -415,7 +526,10 @@ export const restoreIoMessage = (
  * them): one item per call and month under the call-year (pk "CALL#<callId>#NOISEE#<anno>", sk "<mm>").
  */
 export const missingIseeKeys = {
-  month: (callId: string, anno: number, mese: number) => ({ pk: `CALL#${callId}#NOISEE#${anno}`, sk: String(mese).padStart(2, '0') }),
+  month: (callId: string, anno: number, mese: number) => ({
+    pk: `CALL#${callId}#NOISEE#${anno}`,
+    sk: String(mese).padStart(2, '0'),
+  }),
   year: (callId: string, anno: number) => `CALL#${callId}#NOISEE#${anno}`,
 };
 
@@ -423,16 +537,32 @@ export const missingIseeKeys = {
  * Who the month's generation left without a position for 'ISEE scaduto o mancante': rewritten at every
  * generation of the month (removed when nobody is left out), the first MISSING_ISEE_NAMES names kept.
  */
-export async function putMissingIsee(callId: string, period: Period, people: readonly { fiscalCode: string; cognome: string; nome: string }[], at: string): Promise<void> {
+export async function putMissingIsee(
+  callId: string,
+  period: Period,
+  people: readonly { fiscalCode: string; cognome: string; nome: string }[],
+  at: string,
+): Promise<void> {
   const key = missingIseeKeys.month(callId, period.anno, period.mese);
   if (!people.length) {
     await documentClient.send(new DeleteCommand({ TableName: tableName, Key: key }));
     return;
   }
-  const names = people.slice(0, MISSING_ISEE_NAMES).map(({ fiscalCode, cognome, nome }) => ({ fiscalCode, cognome, nome }));
-  await documentClient.send(new PutCommand({ TableName: tableName, Item: { ...key, mese: period.mese, anno: period.anno, count: people.length, people: names, generatedAt: at } }));
+  const names = people
+    .slice(0, MISSING_ISEE_NAMES)
+    .map(({ fiscalCode, cognome, nome }) => ({ fiscalCode, cognome, nome }));
+  await documentClient.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: { ...key, mese: period.mese, anno: period.anno, count: people.length, people: names, generatedAt: at },
+    }),
+  );
 }
 
 /** IO's later status of the message `ioId` (null when the position now holds another message, or is paid or cancelled). */
-export const recordIoStatus = (position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>, ioId: string, ioStatus: IoStatus, at: string) =>
-  updateNoticeFields(position, { ioStatus, updatedAt: at }, ' AND ioId = :ioId', { ':ioId': ioId });
+export const recordIoStatus = (
+  position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>,
+  ioId: string,
+  ioStatus: IoStatus,
+  at: string,
+) => updateNoticeFields(position, { ioStatus, updatedAt: at }, ' AND ioId = :ioId', { ':ioId': ioId });

@@ -42,7 +42,11 @@ const ATTEMPTS = 5;
 const AT_ONCE = 25;
 
 export function makePaymentSettlement({ positions, paymentList, audit, clock, metrics = noMetrics }: SettlementDeps) {
-  async function settleOne(receipt: PaymentReceipt, at: string, callId: string | undefined): Promise<Settled & { before?: PositionRecord }> {
+  async function settleOne(
+    receipt: PaymentReceipt,
+    at: string,
+    callId: string | undefined,
+  ): Promise<Settled & { before?: PositionRecord }> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const position = await positions.getPositionByIud(receipt.iud);
       if (!position) return { kind: 'unknown' };
@@ -65,18 +69,40 @@ export function makePaymentSettlement({ positions, paymentList, audit, clock, me
      * Records MyPay's receipts (of one call only, when `callId` is given), each once; one audit entry per
      * payment recorded, written together at the end.
      */
-    async settle(receipts: readonly PaymentReceipt[], actor: Actor, options: { callId?: string; channel: 'checkout' | 'reporting' }): Promise<Settled[]> {
+    async settle(
+      receipts: readonly PaymentReceipt[],
+      actor: Actor,
+      options: { callId?: string; channel: 'checkout' | 'reporting' },
+    ): Promise<Settled[]> {
       const now = clock.now();
       const at = now.toISOString();
       const results: (Settled & { before?: PositionRecord })[] = [];
-      for (let i = 0; i < receipts.length; i += AT_ONCE) results.push(...(await Promise.all(receipts.slice(i, i + AT_ONCE).map((r) => settleOne(r, at, options.callId)))));
+      for (let i = 0; i < receipts.length; i += AT_ONCE)
+        results.push(
+          ...(await Promise.all(receipts.slice(i, i + AT_ONCE).map((r) => settleOne(r, at, options.callId)))),
+        );
       const entries: AuditEntry[] = results.flatMap((r) =>
-        r.kind === 'recorded' ? [{ actor, entity: 'position', id: r.position.iud, action: 'update' as const, before: r.before!, after: r.position }] : [],
+        r.kind === 'recorded'
+          ? [
+              {
+                actor,
+                entity: 'position',
+                id: r.position.iud,
+                action: 'update' as const,
+                before: r.before!,
+                after: r.position,
+              },
+            ]
+          : [],
       );
       if (entries.length) await audit.recordMany(entries, now);
       const channel = { channel: options.channel };
       metrics.count('PaymentsRecorded', entries.length, channel);
-      metrics.count('PaymentsToReconcile', results.filter((r) => r.kind === 'recorded' && r.reconciliation).length, channel);
+      metrics.count(
+        'PaymentsToReconcile',
+        results.filter((r) => r.kind === 'recorded' && r.reconciliation).length,
+        channel,
+      );
       return results.map(({ before: _before, ...settled }) => settled as Settled);
     },
   };

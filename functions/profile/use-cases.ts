@@ -26,7 +26,18 @@ export function makeProfileUseCases({ users, ensureCitizen, clock }: ProfileDeps
      */
     async getMe(actor: Actor): Promise<Me> {
       const { role, fullName, firstName, lastName, fiscalCode, email, workingEntityId } = actor;
-      const me = { role, fullName, firstName, lastName, fiscalCode, email, workingEntityId, userId: null, profileComplete: true, missingFields: [] };
+      const me = {
+        role,
+        fullName,
+        firstName,
+        lastName,
+        fiscalCode,
+        email,
+        workingEntityId,
+        userId: null,
+        profileComplete: true,
+        missingFields: [],
+      };
       if (!fiscalCode) return me;
       const signedIn = users.recordSignIn(fiscalCode, actor.sub, clock.now().toISOString());
       if (role !== 'CITIZEN') {

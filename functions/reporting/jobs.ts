@@ -22,7 +22,8 @@ export interface ReportingJobDeps {
  * functions/entry/wired-reporting.ts) and keeps its outcome.
  */
 export function makeReportingJobs({ calls, jobs, audit, clock }: ReportingJobDeps) {
-  const requireCall = async (id: string) => (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
+  const requireCall = async (id: string) =>
+    (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
   const statusOf = (status: { job: JobRecord | null; running: boolean }): ReportingStatus =>
     resultJobStatus(status, paymentOutcomeMessages.reportingFailed, (stored) => stored as ReportingResult);
   return {
@@ -49,7 +50,16 @@ export function makeReportingJobs({ calls, jobs, audit, clock }: ReportingJobDep
 export const reportingSlice =
   (reporting: Pick<ReportingUseCases, 'reportSlice'>) =>
   async (input: Record<string, unknown>, cursor: string | null, actor: Actor) => {
-    const { next, result } = await reporting.reportSlice(String(input.callId ?? ''), cursor ? (JSON.parse(cursor) as ReportingCursor) : null, actor);
+    const { next, result } = await reporting.reportSlice(
+      String(input.callId ?? ''),
+      cursor ? (JSON.parse(cursor) as ReportingCursor) : null,
+      actor,
+    );
     const days = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
-    return { cursor: next ? JSON.stringify(next) : null, done: days(result.from, result.to), total: days(result.from, next?.to ?? result.to), result };
+    return {
+      cursor: next ? JSON.stringify(next) : null,
+      done: days(result.from, result.to),
+      total: days(result.from, next?.to ?? result.to),
+      result,
+    };
   };

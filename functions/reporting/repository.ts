@@ -8,7 +8,9 @@ import { keys } from '../adapters/table.ts';
  * "REPORTING#FOLLOW-UPS", sk "<dueAt>#<callId>": the sweep reads those due with one Query).
  */
 export async function getReportedThrough(callId: string): Promise<string | null> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.reportedThrough(callId), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: keys.reportedThrough(callId), ConsistentRead: true }),
+  );
   return (Item?.day as string | undefined) ?? null;
 }
 
@@ -29,7 +31,14 @@ export async function putReportedThrough(callId: string, day: string, at: string
 }
 
 export async function putFollowUp(callId: string, dueAt: string): Promise<void> {
-  await documentClient.send(new UpdateCommand({ TableName: tableName, Key: keys.reportingFollowUp(dueAt, callId), UpdateExpression: 'SET callId = :call', ExpressionAttributeValues: { ':call': callId } }));
+  await documentClient.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.reportingFollowUp(dueAt, callId),
+      UpdateExpression: 'SET callId = :call',
+      ExpressionAttributeValues: { ':call': callId },
+    }),
+  );
 }
 
 /** The follow-ups due at `now`, oldest first (at most `limit`: the sweep takes the rest next time). */
@@ -43,9 +52,14 @@ export async function listDueFollowUps(now: string, limit = 100): Promise<{ call
       ConsistentRead: true,
     }),
   );
-  return Items.map((item) => ({ callId: item.callId as string, dueAt: String(item.sk).slice(0, String(item.sk).indexOf('#')) }));
+  return Items.map((item) => ({
+    callId: item.callId as string,
+    dueAt: String(item.sk).slice(0, String(item.sk).indexOf('#')),
+  }));
 }
 
 export async function deleteFollowUp(followUp: { callId: string; dueAt: string }): Promise<void> {
-  await documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.reportingFollowUp(followUp.dueAt, followUp.callId) }));
+  await documentClient.send(
+    new DeleteCommand({ TableName: tableName, Key: keys.reportingFollowUp(followUp.dueAt, followUp.callId) }),
+  );
 }

@@ -9,7 +9,10 @@ export interface ReportingScheduleDeps {
   calls: { listCallStarts(): Promise<{ id: string; dataInsert: string | null }[]> };
   /** The payment list's totals of a call-year (functions/payment-list/repository.ts). */
   totals: { getDebtTotals(callId: string, anno: number): Promise<Pick<DebtTotals, 'daPagareCount'>> };
-  followUps: { listDueFollowUps(now: string): Promise<{ callId: string; dueAt: string }[]>; deleteFollowUp(followUp: { callId: string; dueAt: string }): Promise<void> };
+  followUps: {
+    listDueFollowUps(now: string): Promise<{ callId: string; dueAt: string }[]>;
+    deleteFollowUp(followUp: { callId: string; dueAt: string }): Promise<void>;
+  };
   jobs: Pick<BackgroundJobs, 'start'>;
   clock: Clock;
   /** Who the scheduled runs are audited as. */
@@ -23,7 +26,8 @@ export interface ReportingScheduleDeps {
  * alone (that run reads to today).
  */
 export function makeReportingSchedule({ calls, totals, followUps, jobs, clock, actor }: ReportingScheduleDeps) {
-  const start = async (callId: string) => (await jobs.start(REPORTING_JOB, callId, { callId, scheduled: true }, actor)) !== null;
+  const start = async (callId: string) =>
+    (await jobs.start(REPORTING_JOB, callId, { callId, scheduled: true }, actor)) !== null;
   return {
     /** The daily run: the calls with a position due and unpaid in any year from their start to this one. */
     async startDaily(): Promise<{ started: number; running: number; checked: number }> {

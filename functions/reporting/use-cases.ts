@@ -1,7 +1,14 @@
 import { DomainError, NotFoundError } from '../domain/errors.ts';
 import { counted, fill, messages, paymentOutcomeMessages, reportingCountWords } from '../domain/messages.ts';
 import { romeDay } from '../domain/period.ts';
-import { addDays, REPORTING_SLICE_DAYS, REPORTING_START, reportingWindow, sliceEnd, type ReportingCursor } from '../domain/reporting.ts';
+import {
+  addDays,
+  REPORTING_SLICE_DAYS,
+  REPORTING_START,
+  reportingWindow,
+  sliceEnd,
+  type ReportingCursor,
+} from '../domain/reporting.ts';
 import type { ReportingResult } from '../domain/position-payment.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Clock, MyPay, MyPayPaidRow } from '../adapters/ports.ts';
@@ -24,7 +31,10 @@ export interface ReportingDeps {
   mypay: Pick<MyPay, 'reportPaid'>;
   clock: Clock;
   /** The call's last day reported (functions/reporting/repository.ts); without it every run starts at the call's start. */
-  reported?: { getReportedThrough(callId: string): Promise<string | null>; putReportedThrough(callId: string, day: string, at: string): Promise<void> };
+  reported?: {
+    getReportedThrough(callId: string): Promise<string | null>;
+    putReportedThrough(callId: string, day: string, at: string): Promise<void>;
+  };
   /** How long the request waits for MyPay's export before answering 'La rendicontazione è in corso' (ms). */
   deadlineMs?: number;
   /** Days per slice (REPORTING_SLICE_DAYS unless a test sets another). */
@@ -35,8 +45,17 @@ const NOT_READY = Symbol('not-ready');
 
 export { REPORTING_START };
 
-export function makeReportingUseCases({ calls, settlement, mypay, clock, reported, deadlineMs = 20_000, sliceDays = REPORTING_SLICE_DAYS }: ReportingDeps) {
-  const requireCall = async (callId: string) => (await calls.getCall(callId)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
+export function makeReportingUseCases({
+  calls,
+  settlement,
+  mypay,
+  clock,
+  reported,
+  deadlineMs = 20_000,
+  sliceDays = REPORTING_SLICE_DAYS,
+}: ReportingDeps) {
+  const requireCall = async (callId: string) =>
+    (await calls.getCall(callId)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
 
   /** Where a new run starts: the days still to report. */
   async function firstCursor(call: CallRecord): Promise<ReportingCursor> {
@@ -52,12 +71,16 @@ export function makeReportingUseCases({ calls, settlement, mypay, clock, reporte
   async function paidRows(from: string, to: string): Promise<MyPayPaidRow[] | typeof NOT_READY> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      return await Promise.race([mypay.reportPaid(from, to), new Promise<typeof NOT_READY>((resolve) => (timer = setTimeout(() => resolve(NOT_READY), deadlineMs)))]);
+      return await Promise.race([
+        mypay.reportPaid(from, to),
+        new Promise<typeof NOT_READY>((resolve) => (timer = setTimeout(() => resolve(NOT_READY), deadlineMs))),
+      ]);
     } catch (error) {
       const name = (error as Error)?.name;
       // MyPay still preparing the export after the polls this run can afford: say so, don't time out.
       if (name === 'MyPayUnavailable' && /not ready/.test((error as Error).message)) return NOT_READY;
-      if (name === 'MyPayUnavailable' || name === 'MyPayFault') throw new DomainError(503, 'Servizio non disponibile', paymentOutcomeMessages.unavailable);
+      if (name === 'MyPayUnavailable' || name === 'MyPayFault')
+        throw new DomainError(503, 'Servizio non disponibile', paymentOutcomeMessages.unavailable);
       throw error;
     } finally {
       clearTimeout(timer);
@@ -68,13 +91,26 @@ export function makeReportingUseCases({ calls, settlement, mypay, clock, reporte
    * One slice of a run: the days from `cursor.from` (at most sliceDays of them), their payments recorded and
    * the call's last reported day moved to the slice's end. `next` null: the run is over, `result` says it all.
    */
-  async function reportSlice(callId: string, cursor: ReportingCursor | null, actor: Actor): Promise<{ next: ReportingCursor | null; result: ReportingResult }> {
+  async function reportSlice(
+    callId: string,
+    cursor: ReportingCursor | null,
+    actor: Actor,
+  ): Promise<{ next: ReportingCursor | null; result: ReportingResult }> {
     const call = await requireCall(callId);
     const at = cursor ?? (await firstCursor(call));
     const end = sliceEnd(at.from, at.to, sliceDays);
     const rows = await paidRows(at.from, end);
     if (rows === NOT_READY) {
-      return { next: null, result: { from: at.start, to: at.to, inProgress: true, ...countsOf(at), message: paymentOutcomeMessages.reportingInProgress } };
+      return {
+        next: null,
+        result: {
+          from: at.start,
+          to: at.to,
+          inProgress: true,
+          ...countsOf(at),
+          message: paymentOutcomeMessages.reportingInProgress,
+        },
+      };
     }
     const settled = await settlement.settle(rows, actor, { callId: call.id, channel: 'reporting' });
     const count = (kind: (typeof settled)[number]['kind']) => settled.filter((s) => s.kind === kind).length;
@@ -85,8 +121,15 @@ export function makeReportingUseCases({ calls, settlement, mypay, clock, reporte
       unmatched: at.unmatched + count('unknown'),
     };
     await reported?.putReportedThrough(call.id, end, clock.now().toISOString());
-    if (end < at.to) return { next: { ...at, ...counts, from: addDays(end, 1) }, result: { from: at.start, to: end, inProgress: false, ...counts, message: reportingMessage(counts) } };
-    return { next: null, result: { from: at.start, to: at.to, inProgress: false, ...counts, message: reportingMessage(counts) } };
+    if (end < at.to)
+      return {
+        next: { ...at, ...counts, from: addDays(end, 1) },
+        result: { from: at.start, to: end, inProgress: false, ...counts, message: reportingMessage(counts) },
+      };
+    return {
+      next: null,
+      result: { from: at.start, to: at.to, inProgress: false, ...counts, message: reportingMessage(counts) },
+    };
   }
 
   return {
@@ -100,10 +143,20 @@ export function makeReportingUseCases({ calls, settlement, mypay, clock, reporte
   };
 }
 
-const countsOf = (c: Pick<ReportingCursor, 'marked' | 'alreadyPaid' | 'toReconcile' | 'unmatched'>) => ({ marked: c.marked, alreadyPaid: c.alreadyPaid, toReconcile: c.toReconcile, unmatched: c.unmatched });
+const countsOf = (c: Pick<ReportingCursor, 'marked' | 'alreadyPaid' | 'toReconcile' | 'unmatched'>) => ({
+  marked: c.marked,
+  alreadyPaid: c.alreadyPaid,
+  toReconcile: c.toReconcile,
+  unmatched: c.unmatched,
+});
 
 /** 'Rendicontazione completata: 2 posizioni segnate come pagate (1 da riconciliare), 0 già pagate, 2 non riconosciute.' */
-export const reportingMessage = (counts: { marked: number; alreadyPaid: number; toReconcile: number; unmatched: number }) => {
+export const reportingMessage = (counts: {
+  marked: number;
+  alreadyPaid: number;
+  toReconcile: number;
+  unmatched: number;
+}) => {
   const words = reportingCountWords;
   return fill(paymentOutcomeMessages.reportingDone, {
     marked: counted(counts.marked, words.marked),

@@ -30,14 +30,20 @@ const toService = (item: StoredItem): Service => ({
 
 /** The PrestazioneDaErogare a service's ISEE queries send (null: the council's default, or no such service). */
 export async function getServiceBenefitCode(id: string): Promise<string | null> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.service(id), ProjectionExpression: 'inpsBenefitCode' }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: keys.service(id), ProjectionExpression: 'inpsBenefitCode' }),
+  );
   return Item?.inpsBenefitCode ?? null;
 }
 
 /** Services ordered by name. */
 export const listServices = (page: { limit?: number; cursor?: string }): Promise<Page<Service>> =>
   queryPage(
-    { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.servicesCollection } },
+    {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.servicesCollection },
+    },
     page,
     toService,
     SERVICES_PAGE_SIZE,
@@ -49,9 +55,15 @@ export async function getService(id: string): Promise<Service | null> {
 }
 
 /** The id and time default to new ones for the demo data (lib/local); the use case passes its own. */
-export async function createService(input: ServiceInput, id: string = randomUUID(), now: string = new Date().toISOString()): Promise<Service> {
+export async function createService(
+  input: ServiceInput,
+  id: string = randomUUID(),
+  now: string = new Date().toISOString(),
+): Promise<Service> {
   const item = { ...keys.service(id), inpsBenefitCode: null, ...fieldsOf(id, input, now), createdAt: now };
-  await documentClient.send(new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+  await documentClient.send(
+    new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+  );
   return toService(item);
 }
 
@@ -77,7 +89,9 @@ export async function updateService(id: string, input: ServiceInput, now: string
 /** Deletes a service; false when it did not exist. */
 export async function deleteService(id: string): Promise<boolean> {
   const deleted = await unlessConditionFails(
-    documentClient.send(new DeleteCommand({ TableName: tableName, Key: keys.service(id), ConditionExpression: 'attribute_exists(pk)' })),
+    documentClient.send(
+      new DeleteCommand({ TableName: tableName, Key: keys.service(id), ConditionExpression: 'attribute_exists(pk)' }),
+    ),
   );
   return deleted !== null;
 }

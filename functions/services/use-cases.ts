@@ -27,7 +27,8 @@ export interface ServiceDeps {
 }
 
 export function makeServiceUseCases({ services, calls, audit, clock, ids }: ServiceDeps) {
-  const requireService = async (id: string) => (await services.getService(id)) ?? Promise.reject(new NotFoundError(messages.service.notFound));
+  const requireService = async (id: string) =>
+    (await services.getService(id)) ?? Promise.reject(new NotFoundError(messages.service.notFound));
 
   return {
     listServices: (page: { limit?: number; cursor?: string }) => services.listServices(page),
@@ -37,7 +38,10 @@ export function makeServiceUseCases({ services, calls, audit, clock, ids }: Serv
     async createService(input: ServiceInput, actor: Actor): Promise<Service> {
       const now = clock.now();
       const service = await services.createService(input, ids(), now.toISOString());
-      await audit.record({ actor, entity: 'service', id: service.id, action: 'create', before: null, after: service }, now);
+      await audit.record(
+        { actor, entity: 'service', id: service.id, action: 'create', before: null, after: service },
+        now,
+      );
       return service;
     },
 

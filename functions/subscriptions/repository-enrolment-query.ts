@@ -1,7 +1,17 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EnrolmentSort } from '../domain/enrolment.ts';
 import { normaliseSearchText } from '../domain/users.ts';
-import { batchGet, decodeCursor, documentClient, encodeCursor, queryAll, queryCount, tableName, type CursorList, type StoredItem } from '../adapters/dynamo.ts';
+import {
+  batchGet,
+  decodeCursor,
+  documentClient,
+  encodeCursor,
+  queryAll,
+  queryCount,
+  tableName,
+  type CursorList,
+  type StoredItem,
+} from '../adapters/dynamo.ts';
 import { keys, numericSortKey } from '../adapters/table.ts';
 import { enrolKeys, ISEE_BUCKET_CENTS, iseeKey, normaliseFiscalCode, rankKey, toRecord } from './repository-items.ts';
 import type { EnrolmentFilters, EnrolmentListRecord, EnrolmentRecordPage } from '../domain/subscription-record.ts';
@@ -12,7 +22,19 @@ import { readCounts } from './repository.ts';
  * many match, planned over the indexes and counters described in repository-items.ts.
  */
 
-const LIST_FIELDS = ['id', 'userId', 'announcementId', 'state', 'rankingScore', 'weeklyHour', 'fiscalCode', 'firstName', 'lastName', 'isee', 'dataUpdate'] as const;
+const LIST_FIELDS = [
+  'id',
+  'userId',
+  'announcementId',
+  'state',
+  'rankingScore',
+  'weeklyHour',
+  'fiscalCode',
+  'firstName',
+  'lastName',
+  'isee',
+  'dataUpdate',
+] as const;
 /** The list's ProjectionExpression: a row's attributes, a third of the item (the call's copy, the files and the keys stay). */
 const listProjection = {
   ProjectionExpression: LIST_FIELDS.map((_, i) => `#p${i}`).join(', '),
@@ -65,9 +87,13 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
   const list: CursorList = {
     IndexName: `enrolments:${filters.sort}`,
     KeyConditionExpression: 'call = :call AND filters = :filters',
-    ExpressionAttributeValues: { ':call': callId, ':filters': JSON.stringify([fiscal, last, first, filters.iseeAbove ?? null, !!filters.confirmed]) },
+    ExpressionAttributeValues: {
+      ':call': callId,
+      ':filters': JSON.stringify([fiscal, last, first, filters.iseeAbove ?? null, !!filters.confirmed]),
+    },
   };
-  const position = decodeCursor(filters.cursor, list) as { ph?: number; k?: Record<string, unknown> | null; o?: number } | undefined;
+  const position = decodeCursor(filters.cursor, list) as
+    { ph?: number; k?: Record<string, unknown> | null; o?: number } | undefined;
 
   // 1. A prefix filter: its own index reads exactly the matches (the fiscal code's on the subscriptions, the
   // names' on the search items), ordered in memory; then only the page's rows are read whole.
@@ -83,7 +109,9 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
   if (first && prefix?.index !== 'gsi6') addCondition('begins_with(#fn, :fn)', 'fn', 'nFirst', first);
   if (filters.confirmed) addCondition('#st = :st', 'st', 'state', 'VALIDATED');
   if (filters.iseeAbove !== undefined) addCondition('#ic > :ic', 'ic', 'iseeCents', filters.iseeAbove);
-  const filter = conditions.length ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeNames: names } : {};
+  const filter = conditions.length
+    ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeNames: names }
+    : {};
 
   if (prefix) {
     const read = await queryAll({
@@ -91,10 +119,19 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
       KeyConditionExpression: `#pk = :pk AND begins_with(#sk, :prefix)`,
       ...filter,
       ProjectionExpression: sortProjection.ProjectionExpression,
-      ExpressionAttributeNames: { ...names, ...sortProjection.names, '#pk': `${prefix.index}pk`, '#sk': `${prefix.index}sk` },
+      ExpressionAttributeNames: {
+        ...names,
+        ...sortProjection.names,
+        '#pk': `${prefix.index}pk`,
+        '#sk': `${prefix.index}sk`,
+      },
       ExpressionAttributeValues: { ...values, ':pk': prefix.pk, ':prefix': prefix.value },
     });
-    const matches: SortFields[] = read.map((item) => ({ userId: item.userId, rankingScore: item.rankingScore ?? null, iseeCents: item.iseeCents ?? null }));
+    const matches: SortFields[] = read.map((item) => ({
+      userId: item.userId,
+      rankingScore: item.rankingScore ?? null,
+      iseeCents: item.iseeCents ?? null,
+    }));
     const offset = position?.o ?? 0;
     const page = matches.sort(compareBySort(filters.sort)).slice(offset, offset + filters.limit);
     const rows = await batchGet(
@@ -104,7 +141,11 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
     const byUser = new Map(rows.map((item) => [item.userId as string, toListRecord(item)]));
     // A row deleted since its search item was read is left out.
     const items = page.flatMap((match) => byUser.get(match.userId) ?? []);
-    return { items, nextCursor: offset + filters.limit < matches.length ? encodeCursor({ o: offset + filters.limit }, list) : null, total: matches.length };
+    return {
+      items,
+      nextCursor: offset + filters.limit < matches.length ? encodeCursor({ o: offset + filters.limit }, list) : null,
+      total: matches.length,
+    };
   }
 
   // 2. No prefix: the index of the order, scored (with ISEE) range first, then the others.
@@ -122,14 +163,22 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
     delete names['#ic'];
     delete values[':ic'];
   }
-  const phaseFilter = conditions.length ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeNames: names } : { ExpressionAttributeNames: {} };
+  const phaseFilter = conditions.length
+    ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeNames: names }
+    : { ExpressionAttributeNames: {} };
   const phases = [
     iseeRange
-      ? { condition: '#pk = :pk AND #sk BETWEEN :from AND :to', values: { ':from': `S#${numericSortKey(filters.iseeAbove! + 1)}`, ':to': 'S#~' }, forward: !descending }
+      ? {
+          condition: '#pk = :pk AND #sk BETWEEN :from AND :to',
+          values: { ':from': `S#${numericSortKey(filters.iseeAbove! + 1)}`, ':to': 'S#~' },
+          forward: !descending,
+        }
       : { condition: '#pk = :pk AND begins_with(#sk, :range)', values: { ':range': 'S#' }, forward: !descending },
     // The ISEE index's "U#" rows have no ISEE, so none is above X; the ranking index's are the unscored
     // rows, whatever their ISEE: the filter keeps those above X.
-    ...(iseeRange ? [] : [{ condition: '#pk = :pk AND begins_with(#sk, :range)', values: { ':range': 'U#' }, forward: true }]),
+    ...(iseeRange
+      ? []
+      : [{ condition: '#pk = :pk AND begins_with(#sk, :range)', values: { ':range': 'U#' }, forward: true }]),
   ];
   // Rounds large enough for the share of the rows read that the filters keep (estimated from the
   // counters alone, so the page is read while the exact total is counted), with a quarter more, so a
@@ -156,7 +205,12 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
         KeyConditionExpression: current.condition,
         ...phaseFilter,
         ProjectionExpression: listProjection.ProjectionExpression,
-        ExpressionAttributeNames: { ...phaseFilter.ExpressionAttributeNames, ...listProjection.names, '#pk': `${index}pk`, '#sk': `${index}sk` },
+        ExpressionAttributeNames: {
+          ...phaseFilter.ExpressionAttributeNames,
+          ...listProjection.names,
+          '#pk': `${index}pk`,
+          '#sk': `${index}sk`,
+        },
         ExpressionAttributeValues: { ...values, ':pk': pk, ...current.values },
         ScanIndexForward: current.forward,
         // One more than needed: a page that ends a range knows it did.
@@ -170,7 +224,17 @@ export async function listEnrolments(callId: string, filters: EnrolmentFilters):
       if (found.length === filters.limit) {
         // One more match than the page: the next page starts after the last one returned.
         const lastItem = found.at(-1)!;
-        next = { ph: phase, k: { pk: keys.subscription(lastItem.announcementId, lastItem.userId).pk, sk: keys.subscription(lastItem.announcementId, lastItem.userId).sk, [`${index}pk`]: pk, [`${index}sk`]: byIsee ? iseeKey(lastItem.isee, lastItem.userId) : rankKey(lastItem.rankingScore, lastItem.userId) } };
+        next = {
+          ph: phase,
+          k: {
+            pk: keys.subscription(lastItem.announcementId, lastItem.userId).pk,
+            sk: keys.subscription(lastItem.announcementId, lastItem.userId).sk,
+            [`${index}pk`]: pk,
+            [`${index}sk`]: byIsee
+              ? iseeKey(lastItem.isee, lastItem.userId)
+              : rankKey(lastItem.rankingScore, lastItem.userId),
+          },
+        };
         stopped = true;
         break;
       }
@@ -211,14 +275,21 @@ function bucketCounts(counted: Record<string, number>, filters: { iseeAbove: num
 }
 
 /** How many rows match the state and "ISEE above" filters, from the counters alone: X's own bucket counts half. */
-function estimateTotal(counted: Record<string, number>, filters: Pick<EnrolmentFilters, 'iseeAbove' | 'confirmed'>): number {
+function estimateTotal(
+  counted: Record<string, number>,
+  filters: Pick<EnrolmentFilters, 'iseeAbove' | 'confirmed'>,
+): number {
   if (filters.iseeAbove === undefined) return (filters.confirmed ? counted.c_VALIDATED : counted.c_all) ?? 0;
   const { above, own } = bucketCounts(counted, { iseeAbove: filters.iseeAbove, confirmed: filters.confirmed });
   return above + own / 2;
 }
 
 /** How many rows match filters without a prefix: from the counters, plus one bucket counted for "ISEE above". */
-async function enrolmentTotal(callId: string, filters: EnrolmentFilters, counts: Promise<Record<string, number>>): Promise<number> {
+async function enrolmentTotal(
+  callId: string,
+  filters: EnrolmentFilters,
+  counts: Promise<Record<string, number>>,
+): Promise<number> {
   const counted = await counts;
   if (filters.iseeAbove === undefined) return estimateTotal(counted, filters);
   const { bucket, above } = bucketCounts(counted, { iseeAbove: filters.iseeAbove, confirmed: filters.confirmed });
@@ -230,7 +301,12 @@ async function enrolmentTotal(callId: string, filters: EnrolmentFilters, counts:
       IndexName: 'gsi4',
       KeyConditionExpression: 'gsi4pk = :pk AND gsi4sk BETWEEN :from AND :to',
       ...(filters.confirmed ? { FilterExpression: '#st = :st', ExpressionAttributeNames: { '#st': 'state' } } : {}),
-      ExpressionAttributeValues: { ':pk': enrolKeys.isee(callId), ':from': `S#${numericSortKey(filters.iseeAbove + 1)}`, ':to': `S#${numericSortKey(bucketEnd)}#~`, ...(filters.confirmed ? { ':st': 'VALIDATED' } : {}) },
+      ExpressionAttributeValues: {
+        ':pk': enrolKeys.isee(callId),
+        ':from': `S#${numericSortKey(filters.iseeAbove + 1)}`,
+        ':to': `S#${numericSortKey(bucketEnd)}#~`,
+        ...(filters.confirmed ? { ':st': 'VALIDATED' } : {}),
+      },
     });
   }
   return total;

@@ -75,7 +75,8 @@ export const rankKey = (score: number | null, userId: string) =>
   score === null ? `U#${userId}` : `S#${String(score + RANK_OFFSET).padStart(10, '0')}#${userId}`;
 export const iseeKey = (isee: EnrolmentIsee | null | undefined, userId: string) =>
   isee ? `S#${numericSortKey(isee.valueCents)}#${userId}` : `U#${userId}`;
-export const normaliseFiscalCode = (text: string | null | undefined) => (text ?? '').toUpperCase().replace(/[^A-Z0-9]/g, '');
+export const normaliseFiscalCode = (text: string | null | undefined) =>
+  (text ?? '').toUpperCase().replace(/[^A-Z0-9]/g, '');
 
 /** The whole item of a subscription: its fields and every key and filter attribute derived from them. */
 export function subscriptionItem(record: SubscriptionRecord): Record<string, unknown> {
@@ -145,7 +146,12 @@ export function countKeys(record: Pick<SubscriptionRecord, 'state' | 'isee'> | n
 }
 
 /** What to ADD to each counter when items go from `before` to `after`. */
-export function countDeltas(changes: { before: Pick<SubscriptionRecord, 'state' | 'isee'> | null; after: Pick<SubscriptionRecord, 'state' | 'isee'> | null }[]) {
+export function countDeltas(
+  changes: {
+    before: Pick<SubscriptionRecord, 'state' | 'isee'> | null;
+    after: Pick<SubscriptionRecord, 'state' | 'isee'> | null;
+  }[],
+) {
   const deltas: Record<string, number> = {};
   for (const { before, after } of changes) {
     for (const key of countKeys(before)) deltas[key] = (deltas[key] ?? 0) - 1;

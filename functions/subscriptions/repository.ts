@@ -2,9 +2,29 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import type { SubscriptionState } from '../domain/subscriptions.ts';
 import { laterThan } from '../domain/version-stamp.ts';
 import type { Page } from '../domain/validation.ts';
-import { BACKFILL_PAGE, batchPut, decodeCursor, documentClient, encodeCursor, queryAll, queryCount, queryPage, tableName, unlessConditionFails, type BackfillPage, type StoredItem } from '../adapters/dynamo.ts';
+import {
+  BACKFILL_PAGE,
+  batchPut,
+  decodeCursor,
+  documentClient,
+  encodeCursor,
+  queryAll,
+  queryCount,
+  queryPage,
+  tableName,
+  unlessConditionFails,
+  type BackfillPage,
+  type StoredItem,
+} from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
-import { countDeltas, enrolKeys, enrolmentSearchItem, searchedChanged, subscriptionItem, toRecord } from './repository-items.ts';
+import {
+  countDeltas,
+  enrolKeys,
+  enrolmentSearchItem,
+  searchedChanged,
+  subscriptionItem,
+  toRecord,
+} from './repository-items.ts';
 import type { EnrolmentIsee, SubscriptionRecord } from '../domain/subscription-record.ts';
 
 /**
@@ -15,7 +35,9 @@ import type { EnrolmentIsee, SubscriptionRecord } from '../domain/subscription-r
 export async function getSubscription(callId: string, userId: string): Promise<SubscriptionRecord | null> {
   // Strongly consistent: it is read again after a conditional write lost to another (an eventually consistent
   // GetItem may still return the version that lost).
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.subscription(callId, userId), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: keys.subscription(callId, userId), ConsistentRead: true }),
+  );
   return Item ? toRecord(Item) : null;
 }
 
@@ -34,7 +56,11 @@ export async function listSubscriptionsOfUser(
 ): Promise<Page<SubscriptionRecord>> {
   const limit = query.limit ?? pageSize;
   const found: StoredItem[] = [];
-  const list = { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.subscriptionsOfUser(userId) } };
+  const list = {
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.subscriptionsOfUser(userId) },
+  };
   let start = decodeCursor(query.cursor, list);
   let more = true;
   while (found.length < limit && more) {
@@ -42,8 +68,13 @@ export async function listSubscriptionsOfUser(
       new QueryCommand({
         TableName: tableName,
         ...list,
-        ExpressionAttributeValues: { ...list.ExpressionAttributeValues, ...(query.state ? { ':state': query.state } : {}) },
-        ...(query.state ? { FilterExpression: '#state = :state', ExpressionAttributeNames: { '#state': 'state' } } : {}),
+        ExpressionAttributeValues: {
+          ...list.ExpressionAttributeValues,
+          ...(query.state ? { ':state': query.state } : {}),
+        },
+        ...(query.state
+          ? { FilterExpression: '#state = :state', ExpressionAttributeNames: { '#state': 'state' } }
+          : {}),
         ScanIndexForward: false,
         Limit: limit - found.length + (query.state ? 10 : 0),
         ExclusiveStartKey: start,
@@ -57,7 +88,10 @@ export async function listSubscriptionsOfUser(
   }
   // A full page may have more after it: the next page starts just after the last item returned.
   const last = found.at(-1);
-  const nextCursor = last && found.length === limit ? encodeCursor({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk }, list) : null;
+  const nextCursor =
+    last && found.length === limit
+      ? encodeCursor({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk }, list)
+      : null;
   return { items: found.map(toRecord), nextCursor };
 }
 
@@ -73,7 +107,12 @@ const subscribersOfCall = (callId: string) => ({
 /** Its approved (VALIDATED) ones: the same Query with a state filter. */
 const approvedOfCall = (callId: string) => {
   const all = subscribersOfCall(callId);
-  return { ...all, FilterExpression: '#state = :state', ExpressionAttributeNames: { '#state': 'state' }, ExpressionAttributeValues: { ...all.ExpressionAttributeValues, ':state': 'VALIDATED' } };
+  return {
+    ...all,
+    FilterExpression: '#state = :state',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ...all.ExpressionAttributeValues, ':state': 'VALIDATED' },
+  };
 };
 
 /**
@@ -106,11 +145,13 @@ export async function listApprovedSubscriptionsOfCall(callId: string): Promise<S
   return (await queryAll(approvedOfCall(callId))).map(toRecord);
 }
 /** A page of a call's approved subscriptions (the ISEE refresh jobs walk them with the cursor). */
-export const pageApprovedSubscriptionsOfCall = (callId: string, page: { limit?: number; cursor?: string }): Promise<Page<SubscriptionRecord>> =>
+export const pageApprovedSubscriptionsOfCall = (
+  callId: string,
+  page: { limit?: number; cursor?: string },
+): Promise<Page<SubscriptionRecord>> =>
   // The call's own partition, strongly consistent (as listApprovedSubscriptionsOfCall): a refresh started a
   // moment after an approval asks INPS for that subscriber too, which gsi2 might not show yet.
   queryPage(approvedOfCall(callId), page, toRecord, 100);
-
 
 export async function applyCountDeltas(callId: string, deltas: Record<string, number>): Promise<void> {
   const entries = Object.entries(deltas);
@@ -123,7 +164,13 @@ export async function applyCountDeltas(callId: string, deltas: Record<string, nu
     return `#c${index} :c${index}`;
   });
   await documentClient.send(
-    new UpdateCommand({ TableName: tableName, Key: enrolKeys.counts(callId), UpdateExpression: `ADD ${adds.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values }),
+    new UpdateCommand({
+      TableName: tableName,
+      Key: enrolKeys.counts(callId),
+      UpdateExpression: `ADD ${adds.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    }),
   );
 }
 
@@ -133,7 +180,8 @@ export async function readCounts(callId: string): Promise<Record<string, number>
 }
 
 /** How many approved subscriptions the call has (its counters: no read of the items). */
-export const countApprovedSubscriptions = async (callId: string): Promise<number> => (await readCounts(callId)).c_VALIDATED ?? 0;
+export const countApprovedSubscriptions = async (callId: string): Promise<number> =>
+  (await readCounts(callId)).c_VALIDATED ?? 0;
 
 /** Rewrites the counters from the items (after a full read of the call). */
 export async function recountEnrolments(callId: string, records: SubscriptionRecord[]): Promise<void> {
@@ -146,30 +194,40 @@ export async function recountEnrolments(callId: string, records: SubscriptionRec
  * items existed): idempotent. The data migration 'enrolment-search-item-v1' (functions/migrations) walks
  * every call with it, a page a step.
  */
-export async function backfillEnrolmentSearchPage(callId: string, start?: Record<string, unknown>, limit = BACKFILL_PAGE): Promise<BackfillPage> {
+export async function backfillEnrolmentSearchPage(
+  callId: string,
+  start?: Record<string, unknown>,
+  limit = BACKFILL_PAGE,
+): Promise<BackfillPage> {
   const page = await subscriptionsOfCallPage(callId, start, limit);
   await batchPut(page.records.map(enrolmentSearchItem));
   return { written: page.records.length, next: page.next };
 }
-
 
 /**
  * One page of a call's subscriptions: the call's partition, SUBSCRIBER# items only, strongly consistent (the
  * import's recount reads it right after its own writes).
  */
 async function subscriptionsOfCallPage(callId: string, start?: Record<string, unknown>, limit?: number) {
-  const result = await documentClient.send(new QueryCommand({ TableName: tableName, ...subscribersOfCall(callId), ExclusiveStartKey: start, Limit: limit }));
+  const result = await documentClient.send(
+    new QueryCommand({ TableName: tableName, ...subscribersOfCall(callId), ExclusiveStartKey: start, Limit: limit }),
+  );
   return { records: (result.Items ?? []).map(toRecord), next: result.LastEvaluatedKey };
 }
 
 /** Every subscription of a call (export, import, reset), strongly consistent. */
-export const listAllSubscriptionsOfCall = async (callId: string): Promise<SubscriptionRecord[]> => (await queryAll(subscribersOfCall(callId))).map(toRecord);
+export const listAllSubscriptionsOfCall = async (callId: string): Promise<SubscriptionRecord[]> =>
+  (await queryAll(subscribersOfCall(callId))).map(toRecord);
 
 /**
  * Writes a subscription whose stored version is `expected` (its dataUpdate and state), or a new one when
  * `expected` is null. False, and nothing written, when someone else changed (or created) it meanwhile.
  */
-export async function putSubscription(record: SubscriptionRecord, previous: SubscriptionRecord | null, counters = true): Promise<boolean> {
+export async function putSubscription(
+  record: SubscriptionRecord,
+  previous: SubscriptionRecord | null,
+  counters = true,
+): Promise<boolean> {
   const condition = previous
     ? {
         ConditionExpression: 'dataUpdate = :du AND #state = :state',
@@ -177,7 +235,9 @@ export async function putSubscription(record: SubscriptionRecord, previous: Subs
         ExpressionAttributeValues: { ':du': previous.dataUpdate, ':state': previous.state },
       }
     : { ConditionExpression: 'attribute_not_exists(pk)' };
-  const written = await unlessConditionFails(documentClient.send(new PutCommand({ TableName: tableName, Item: subscriptionItem(record), ...condition })));
+  const written = await unlessConditionFails(
+    documentClient.send(new PutCommand({ TableName: tableName, Item: subscriptionItem(record), ...condition })),
+  );
   if (!written) return false;
   if (searchedChanged(previous, record)) {
     await unlessConditionFails(
@@ -226,12 +286,22 @@ export async function deleteSubscription(previous: SubscriptionRecord, counters 
 
 /** All the subscriptions of a user (a citizen has a few): the ISEE use cases keep their ISEE copy in step. */
 async function subscriptionsOfUser(userId: string): Promise<SubscriptionRecord[]> {
-  const items = await queryAll({ IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.subscriptionsOfUser(userId) } });
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.subscriptionsOfUser(userId) },
+  });
   return items.map(toRecord);
 }
 
 const sameIsee = (a: EnrolmentIsee | null | undefined, b: EnrolmentIsee | null | undefined) =>
-  (a ?? null) === (b ?? null) || (!!a && !!b && a.valueCents === b.valueCents && a.year === b.year && a.state === b.state && (a.scadenza ?? null) === (b.scadenza ?? null));
+  (a ?? null) === (b ?? null) ||
+  (!!a &&
+    !!b &&
+    a.valueCents === b.valueCents &&
+    a.year === b.year &&
+    a.state === b.state &&
+    (a.scadenza ?? null) === (b.scadenza ?? null));
 
 /**
  * Rewrites each subscription of a user whose copy of the user differs (`differs`) with `copy` applied,
@@ -249,7 +319,9 @@ async function syncUserCopies(
     let record: SubscriptionRecord | null = current;
     for (let attempt = 0; record && attempt < 5; attempt++) {
       if (!differs(record)) break;
-      if (await putSubscription({ ...record, ...copy(record), dataUpdate: laterThan(record.dataUpdate, now) }, record)) {
+      if (
+        await putSubscription({ ...record, ...copy(record), dataUpdate: laterThan(record.dataUpdate, now) }, record)
+      ) {
         changed += 1;
         break;
       }
@@ -267,7 +339,11 @@ export const syncUserIsee = (userId: string, isee: EnrolmentIsee | null, now: st
   syncUserCopies(
     userId,
     (record) => !sameIsee(record.isee, isee),
-    () => ({ isee: isee ? { valueCents: isee.valueCents, year: isee.year, state: isee.state, scadenza: isee.scadenza ?? null } : null }),
+    () => ({
+      isee: isee
+        ? { valueCents: isee.valueCents, year: isee.year, state: isee.state, scadenza: isee.scadenza ?? null }
+        : null,
+    }),
     now,
   );
 
@@ -285,8 +361,10 @@ export interface SubscribedPerson {
 export const syncUserNames = (userId: string, person: SubscribedPerson, now: string): Promise<number> =>
   syncUserCopies(
     userId,
-    (record) => record.fiscalCode !== person.fiscalCode || record.firstName !== person.firstName || record.lastName !== person.lastName,
+    (record) =>
+      record.fiscalCode !== person.fiscalCode ||
+      record.firstName !== person.firstName ||
+      record.lastName !== person.lastName,
     () => ({ fiscalCode: person.fiscalCode, firstName: person.firstName, lastName: person.lastName }),
     now,
   );
-

@@ -37,7 +37,9 @@ export interface SubscriptionDeps {
   /** The call's bands, for the citizen's monthly cost. */
   bands: { getBand(id: string): Promise<FeeBand | null> };
   /** The user's record names their newest ISEE (`lastIsee`, kept by the ISEE use cases): read from the table, not gsi2, which may lag. */
-  users: { getUserItem(id: string): Promise<{ lastIsee?: { state: string; valueCents: number; year: number } | null } | null> };
+  users: {
+    getUserItem(id: string): Promise<{ lastIsee?: { state: string; valueCents: number; year: number } | null } | null>;
+  };
   ensureCitizen: EnsureCitizen;
   files: FileStore;
   audit: AuditLog;
@@ -57,7 +59,17 @@ export const toSummary = (record: SubscriptionRecord): SubscriptionSummary => ({
   dataUpdate: record.dataUpdate,
 });
 
-export function makeSubscriptionUseCases({ subscriptions, calls, bands, users, ensureCitizen, files, audit, clock, ids }: SubscriptionDeps) {
+export function makeSubscriptionUseCases({
+  subscriptions,
+  calls,
+  bands,
+  users,
+  ensureCitizen,
+  files,
+  audit,
+  clock,
+  ids,
+}: SubscriptionDeps) {
   /**
    * What the citizen sees (issue 7): once approved, `cost` is the current month's fee in euro (design §4,
    * monthlyFee on the call's bands and the latest validated ISEE); null otherwise.
@@ -66,7 +78,9 @@ export function makeSubscriptionUseCases({ subscriptions, calls, bands, users, e
     const summary = toSummary(record);
     if (record.state !== 'VALIDATED' || record.weeklyHour === null) return { ...summary, cost: null };
     const call = await calls.getCall(record.announcementId);
-    const callBands = call ? (await Promise.all(call.bandsId.map((id) => bands.getBand(id)))).filter((b): b is FeeBand => b !== null) : [];
+    const callBands = call
+      ? (await Promise.all(call.bandsId.map((id) => bands.getBand(id)))).filter((b): b is FeeBand => b !== null)
+      : [];
     const fee = subscriptionFee(record, callBands, clock.now());
     return { ...summary, cost: fee ? fee.amountCents / 100 : null };
   };
@@ -92,7 +106,8 @@ export function makeSubscriptionUseCases({ subscriptions, calls, bands, users, e
       if (!call) throw new NotFoundError(messages.call.notFound);
       const newestIsee = (await users.getUserItem(userId))?.lastIsee ?? null;
       assertCanSubscribe(call, newestIsee);
-      if (await subscriptions.getSubscription(call.id, userId)) throw new ValidationError(messages.subscription.alreadySubscribed);
+      if (await subscriptions.getSubscription(call.id, userId))
+        throw new ValidationError(messages.subscription.alreadySubscribed);
 
       const id = subscriptionId(call.id, userId);
       const claimed = await claimFiles(files, ids, actor.sub, `subscriptions/${id}`, input.files);

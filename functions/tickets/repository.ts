@@ -1,7 +1,17 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TICKET_PAGE_SIZE, isOpenTicket, searchKey, type Ticket } from '../domain/tickets.ts';
 import type { Page } from '../domain/validation.ts';
-import { countUnder, decodeCursor, documentClient, encodeCursor, queryPage, tableName, unlessConditionFails, type CursorList, type StoredItem } from '../adapters/dynamo.ts';
+import {
+  countUnder,
+  decodeCursor,
+  documentClient,
+  encodeCursor,
+  queryPage,
+  tableName,
+  unlessConditionFails,
+  type CursorList,
+  type StoredItem,
+} from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 import { expiresAfter, retentionYears } from '../domain/retention.ts';
 
@@ -33,7 +43,9 @@ export const toTicket = (item: StoredItem): Ticket => ({
  * The index attributes that follow from a ticket's fields (README, "Tickets"): open ones on gsi1 (sparse),
  * a user's on gsi2, the search prefixes on gsi3 (surname), gsi4 (fiscal code), gsi5 (category).
  */
-function indexAttributes(t: Pick<StoredTicket, 'id' | 'dataApertura' | 'stato' | 'userId' | 'richiedenteCognome' | 'fiscalCode' | 'categoria'>) {
+function indexAttributes(
+  t: Pick<StoredTicket, 'id' | 'dataApertura' | 'stato' | 'userId' | 'richiedenteCognome' | 'fiscalCode' | 'categoria'>,
+) {
   const order = `${t.dataApertura}#${t.id}`;
   return {
     ...(isOpenTicket(t.stato) ? { gsi1pk: keys.ticketsOpen, gsi1sk: order } : {}),
@@ -68,7 +80,12 @@ export async function createTicket(input: NewTicket, id: string): Promise<Stored
     new PutCommand({
       TableName: tableName,
       // DynamoDB's TTL deletes the support message once its retention is over (functions/domain/retention.ts).
-      Item: { ...keys.ticket(id), ...item, ...indexAttributes(item), expiresAt: expiresAfter(new Date(input.dataApertura), retentionYears('supportMessages')) },
+      Item: {
+        ...keys.ticket(id),
+        ...item,
+        ...indexAttributes(item),
+        expiresAt: expiresAfter(new Date(input.dataApertura), retentionYears('supportMessages')),
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -76,7 +93,9 @@ export async function createTicket(input: NewTicket, id: string): Promise<Stored
 }
 
 export async function getTicketItem(id: string): Promise<StoredTicket | null> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.ticket(id), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: keys.ticket(id), ConsistentRead: true }),
+  );
   return (Item as StoredTicket | undefined) ?? null;
 }
 
@@ -84,7 +103,11 @@ export async function getTicketItem(id: string): Promise<StoredTicket | null> {
  * Writes an edit, conditional on the ticket being still open and unchanged since it was read
  * (`expectedUpdate`): null, and nothing written, otherwise. A ticket leaving the open states leaves gsi1.
  */
-export async function updateTicket(current: StoredTicket, changes: TicketChanges, now: string): Promise<StoredTicket | null> {
+export async function updateTicket(
+  current: StoredTicket,
+  changes: TicketChanges,
+  now: string,
+): Promise<StoredTicket | null> {
   const next: StoredTicket = { ...current, ...changes, ultimoAggiornamento: now };
   const indexes = indexAttributes(next);
   const fields: Record<string, unknown> = { ...changes, ultimoAggiornamento: now, ...indexes };
@@ -120,7 +143,8 @@ const listOn = (index: string, partition: string, newestFirst: boolean) => ({
 });
 
 /** Open tickets (0 Aperto, 1 In Corso), oldest first: first come, first served. */
-export const listOpenTickets = (page: PageQuery): Promise<Page<Ticket>> => queryPage(listOn('gsi1', keys.ticketsOpen, false), page, toTicket, TICKET_PAGE_SIZE);
+export const listOpenTickets = (page: PageQuery): Promise<Page<Ticket>> =>
+  queryPage(listOn('gsi1', keys.ticketsOpen, false), page, toTicket, TICKET_PAGE_SIZE);
 
 export const countOpenTickets = () => countUnder('gsi1', 'gsi1pk', keys.ticketsOpen);
 
@@ -128,7 +152,11 @@ export const countOpenTickets = () => countUnder('gsi1', 'gsi1pk', keys.ticketsO
 export const listTicketsOfUser = (userId: string, page: PageQuery): Promise<Page<Ticket>> =>
   queryPage(listOn('gsi2', keys.ticketsOfUser(userId), true), page, toTicket, TICKET_PAGE_SIZE);
 
-const prefixList = (index: 'gsi3' | 'gsi4' | 'gsi5', partition: string, prefix: string): CursorList & { ScanIndexForward: boolean } => ({
+const prefixList = (
+  index: 'gsi3' | 'gsi4' | 'gsi5',
+  partition: string,
+  prefix: string,
+): CursorList & { ScanIndexForward: boolean } => ({
   IndexName: index,
   KeyConditionExpression: `${index}pk = :pk AND begins_with(${index}sk, :prefix)`,
   ExpressionAttributeValues: { ':pk': partition, ':prefix': prefix },
@@ -150,7 +178,8 @@ export async function searchByText(prefix: string, page: PageQuery): Promise<Pag
   if (page.cursor) {
     try {
       const parsed = JSON.parse(Buffer.from(page.cursor, 'base64url').toString('utf8'));
-      if (Array.isArray(parsed) && parsed.length === 2 && parsed.every((c) => typeof c === 'string')) cursors = parsed.map((c: string) => c);
+      if (Array.isArray(parsed) && parsed.length === 2 && parsed.every((c) => typeof c === 'string'))
+        cursors = parsed.map((c: string) => c);
       else throw new Error('shape');
     } catch {
       decodeCursor('invalid', lists[0]); // throws the Italian 400 of a bad cursor
@@ -161,7 +190,12 @@ export async function searchByText(prefix: string, page: PageQuery): Promise<Pag
     lists.map(async (list, index) => {
       if (page.cursor && cursors[index] === '') return { items: [] as Ticket[], next: '' };
       const { Items = [], LastEvaluatedKey } = await documentClient.send(
-        new QueryCommand({ TableName: tableName, ...list, Limit: limit, ExclusiveStartKey: decodeCursor(cursors[index] ?? undefined, list) }),
+        new QueryCommand({
+          TableName: tableName,
+          ...list,
+          Limit: limit,
+          ExclusiveStartKey: decodeCursor(cursors[index] ?? undefined, list),
+        }),
       );
       return { items: Items.map(toTicket), next: encodeCursor(LastEvaluatedKey, list) ?? '' };
     }),
@@ -169,14 +203,23 @@ export async function searchByText(prefix: string, page: PageQuery): Promise<Pag
   const seen = new Set<string>();
   const items = results.flatMap((r) => r.items).filter((t) => !seen.has(t.id) && !!seen.add(t.id));
   const more = results.some((r) => r.next !== '');
-  return { items, nextCursor: more ? Buffer.from(JSON.stringify(results.map((r) => r.next))).toString('base64url') : null };
+  return {
+    items,
+    nextCursor: more ? Buffer.from(JSON.stringify(results.map((r) => r.next))).toString('base64url') : null,
+  };
 }
 
 /**
  * Counts one support message in a rate-limit window, only while the count is under `max` (conditional
  * ADD): false, and nothing counted, when the window is full.
  */
-export async function countSupportMessage(userId: string, window: string, key: string, max: number, expiresAt: number): Promise<boolean> {
+export async function countSupportMessage(
+  userId: string,
+  window: string,
+  key: string,
+  max: number,
+  expiresAt: number,
+): Promise<boolean> {
   const written = await unlessConditionFails(
     documentClient.send(
       new UpdateCommand({
@@ -194,14 +237,16 @@ export async function countSupportMessage(userId: string, window: string, key: s
 
 /** Gives back a count taken in a window when a later window refused the message. */
 export async function uncountSupportMessage(userId: string, window: string, key: string): Promise<void> {
-  await documentClient.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.supportRate(userId, window, key),
-      UpdateExpression: 'ADD #n :minus',
-      ConditionExpression: 'attribute_exists(#n)',
-      ExpressionAttributeNames: { '#n': 'count' },
-      ExpressionAttributeValues: { ':minus': -1 },
-    }),
-  ).catch(() => undefined);
+  await documentClient
+    .send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.supportRate(userId, window, key),
+        UpdateExpression: 'ADD #n :minus',
+        ConditionExpression: 'attribute_exists(#n)',
+        ExpressionAttributeNames: { '#n': 'count' },
+        ExpressionAttributeValues: { ':minus': -1 },
+      }),
+    )
+    .catch(() => undefined);
 }

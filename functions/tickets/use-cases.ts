@@ -18,7 +18,16 @@ import {
 } from '../domain/tickets.ts';
 import { userMessages } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import { type AuditHistory, type AuditLog, type BusinessMetrics, type Clock, type EnsureCitizen, type Mailer, noMetrics, type UserRepository } from '../adapters/ports.ts';
+import {
+  type AuditHistory,
+  type AuditLog,
+  type BusinessMetrics,
+  type Clock,
+  type EnsureCitizen,
+  type Mailer,
+  noMetrics,
+  type UserRepository,
+} from '../adapters/ports.ts';
 import type { NewTicket, StoredTicket, TicketChanges } from './repository.ts';
 
 type PageQuery = { limit?: number; cursor?: string };
@@ -58,9 +67,23 @@ export interface TicketDeps {
 
 const ENTITY = 'ticket';
 
-export function makeTicketUseCases({ tickets, users, services, ensureCitizen, mailer, supportAddress, audit, history, clock, onMailFailure, metrics = noMetrics }: TicketDeps) {
-  const requireTicket = async (id: string) => (await tickets.getTicketItem(id)) ?? Promise.reject(new NotFoundError(ticketMessages.notFound));
-  const requireUser = async (id: string) => (await users.getUserItem(id)) ?? Promise.reject(new NotFoundError(userMessages.notFound));
+export function makeTicketUseCases({
+  tickets,
+  users,
+  services,
+  ensureCitizen,
+  mailer,
+  supportAddress,
+  audit,
+  history,
+  clock,
+  onMailFailure,
+  metrics = noMetrics,
+}: TicketDeps) {
+  const requireTicket = async (id: string) =>
+    (await tickets.getTicketItem(id)) ?? Promise.reject(new NotFoundError(ticketMessages.notFound));
+  const requireUser = async (id: string) =>
+    (await users.getUserItem(id)) ?? Promise.reject(new NotFoundError(userMessages.notFound));
 
   /** The service names (bounded: at most 10 pages of 100). */
   async function serviceNames(): Promise<string[]> {
@@ -130,7 +153,9 @@ export function makeTicketUseCases({ tickets, users, services, ensureCitizen, ma
     }
   }
 
-  const toHistoryEntry = (entry: Awaited<ReturnType<AuditHistory['historyOf']>>['items'][number]): TicketHistoryEntry => ({
+  const toHistoryEntry = (
+    entry: Awaited<ReturnType<AuditHistory['historyOf']>>['items'][number],
+  ): TicketHistoryEntry => ({
     at: entry.at,
     who: entry.who.fullName || entry.who.fiscalCode || entry.who.sub,
     role: entry.who.role,
@@ -185,7 +210,8 @@ export function makeTicketUseCases({ tickets, users, services, ensureCitizen, ma
     /** A citizen reads only their own tickets: anyone else's is "not found". */
     async getTicket(id: string, actor: Actor): Promise<Ticket> {
       const ticket = await requireTicket(id);
-      if (actor.role === 'CITIZEN' && (await ensureCitizen(actor)) !== ticket.userId) throw new NotFoundError(ticketMessages.notFound);
+      if (actor.role === 'CITIZEN' && (await ensureCitizen(actor)) !== ticket.userId)
+        throw new NotFoundError(ticketMessages.notFound);
       return publicTicket(ticket);
     },
 
@@ -240,10 +266,15 @@ export function makeTicketUseCases({ tickets, users, services, ensureCitizen, ma
      * copy older than the stored ticket (another operator saved in between) is refused with 409, and the
      * write is conditional on the ticket read, so an edit racing another, or the ticket's closing, changes nothing.
      */
-    async updateTicket(id: string, { ultimoAggiornamento: editedCopy, ...changes }: TicketUpdate, actor: Actor): Promise<Ticket> {
+    async updateTicket(
+      id: string,
+      { ultimoAggiornamento: editedCopy, ...changes }: TicketUpdate,
+      actor: Actor,
+    ): Promise<Ticket> {
       const before = await requireTicket(id);
       assertTicketEditable(before);
-      if (editedCopy !== undefined && editedCopy !== before.ultimoAggiornamento) throw new ConflictError(messages.staleRecord);
+      if (editedCopy !== undefined && editedCopy !== before.ultimoAggiornamento)
+        throw new ConflictError(messages.staleRecord);
       const now = clock.now();
       const after = await tickets.updateTicket(before, changes, now.toISOString());
       if (!after) {
@@ -251,7 +282,10 @@ export function makeTicketUseCases({ tickets, users, services, ensureCitizen, ma
         throw new ConflictError(messages.staleRecord);
       }
       const [beforeTicket, afterTicket] = [publicTicket(before), publicTicket(after)];
-      await audit.record({ actor, entity: ENTITY, id, action: 'update', before: beforeTicket, after: afterTicket }, now);
+      await audit.record(
+        { actor, entity: ENTITY, id, action: 'update', before: beforeTicket, after: afterTicket },
+        now,
+      );
       return afterTicket;
     },
 
@@ -263,4 +297,3 @@ export function makeTicketUseCases({ tickets, users, services, ensureCitizen, ma
     },
   };
 }
-

@@ -34,7 +34,9 @@ export async function createPaymentSession(session: PaymentSession): Promise<voi
 }
 
 export async function getPaymentSession(idSession: string): Promise<PaymentSession | null> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.paymentSession(idSession), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: keys.paymentSession(idSession), ConsistentRead: true }),
+  );
   if (!Item) return null;
   const { pk: _pk, sk: _sk, ...session } = Item;
   return session as PaymentSession;

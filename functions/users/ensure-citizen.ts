@@ -5,4 +5,8 @@ import { claimFiscalCode, findUserIdByFiscalCode, insertUser } from './repositor
 import { makeEnsureCitizen } from './use-cases.ts';
 
 /** The citizen's record, created at the first sign-in, wired to the real adapters for every handler that needs it. */
-export const ensureCitizen = makeEnsureCitizen({ users: { findUserIdByFiscalCode, claimFiscalCode, insertUser }, ids: randomUUID, clock: systemClock });
+export const ensureCitizen = makeEnsureCitizen({
+  users: { findUserIdByFiscalCode, claimFiscalCode, insertUser },
+  ids: randomUUID,
+  clock: systemClock,
+});

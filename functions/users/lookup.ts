@@ -17,4 +17,3 @@ export async function getUsersByFiscalCodes(fiscalCodes: string[]): Promise<Map<
   }
   return found;
 }
-

@@ -1,7 +1,22 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { interleaveNames, normaliseEmail, normalisePhone, normaliseSearchText, toUser, type User, type UserSearch } from '../domain/users.ts';
+import {
+  interleaveNames,
+  normaliseEmail,
+  normalisePhone,
+  normaliseSearchText,
+  toUser,
+  type User,
+  type UserSearch,
+} from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, decodeCursor, documentClient, encodeCursor, tableName, type StoredItem } from '../adapters/dynamo.ts';
+import {
+  batchGet,
+  decodeCursor,
+  documentClient,
+  encodeCursor,
+  tableName,
+  type StoredItem,
+} from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 import { USERS_PAGE_SIZE } from './repository.ts';
 
@@ -51,8 +66,16 @@ export const SEARCH_READ_BUDGET = 240;
 /** An e-mail prefix this long picks the e-mail key even when a name is given too. */
 const SELECTIVE_EMAIL = 5;
 
-const userKey = (index: 'gsi1' | 'gsi2' | 'gsi3' | 'gsi4' | 'gsi5' | 'gsi6', pk: string, prefix: string | null): IndexChoice => ({ index, pkName: `${index}pk`, skName: `${index}sk`, pk, prefix, search: false });
-const searchKey = (index: 'gsi1' | 'gsi2' | 'gsi3' | 'gsi4' | 'gsi5' | 'gsi6', pk: string, prefix: string | null): IndexChoice => ({ ...userKey(index, pk, prefix), search: true });
+const userKey = (
+  index: 'gsi1' | 'gsi2' | 'gsi3' | 'gsi4' | 'gsi5' | 'gsi6',
+  pk: string,
+  prefix: string | null,
+): IndexChoice => ({ index, pkName: `${index}pk`, skName: `${index}sk`, pk, prefix, search: false });
+const searchKey = (
+  index: 'gsi1' | 'gsi2' | 'gsi3' | 'gsi4' | 'gsi5' | 'gsi6',
+  pk: string,
+  prefix: string | null,
+): IndexChoice => ({ ...userKey(index, pk, prefix), search: true });
 
 /**
  * The key a search reads, the most selective its filters allow: fiscal code, phone, a long e-mail prefix,
@@ -73,8 +96,12 @@ export function chooseKey(f: Filters): IndexChoice {
   }
   if (f.last && f.email) return searchKey('gsi6', keys.usersSearchByLastEmail, interleavedPrefix(f.last, f.email));
   if (f.last && f.first) return searchKey('gsi1', keys.usersByNames, interleavedPrefix(f.last, f.first));
-  if (f.last) return others ? searchKey('gsi4', keys.usersSearchByLast, f.last) : userKey('gsi1', keys.usersByLastName, f.last);
-  if (f.first) return others ? searchKey('gsi3', keys.usersSearchByFirst, f.first) : userKey('gsi3', keys.usersByFirstName, f.first);
+  if (f.last)
+    return others ? searchKey('gsi4', keys.usersSearchByLast, f.last) : userKey('gsi1', keys.usersByLastName, f.last);
+  if (f.first)
+    return others
+      ? searchKey('gsi3', keys.usersSearchByFirst, f.first)
+      : userKey('gsi3', keys.usersByFirstName, f.first);
   return userKey('gsi1', keys.usersByLastName, null);
 }
 
@@ -84,7 +111,10 @@ const interleavedPrefix = (a: string, b: string) => {
   return interleaveNames(a.slice(0, shared), b.slice(0, shared)) + a.slice(shared, shared + 1);
 };
 /** Whether the interleaved key's prefix holds all of the first (a) or second (b) value. */
-const interleavedHolds = (a: string, b: string) => ({ a: a.length <= Math.min(a.length, b.length) + 1, b: b.length <= a.length });
+const interleavedHolds = (a: string, b: string) => ({
+  a: a.length <= Math.min(a.length, b.length) + 1,
+  b: b.length <= a.length,
+});
 
 /** Whether a stored user (or search item: same attribute names) passes every filter. */
 function matches(item: StoredItem, f: Filters): boolean {
@@ -141,9 +171,14 @@ export async function searchUsersMeasured(search: UserSearch): Promise<{ page: P
   const byLastEmail = choice.pk === keys.usersSearchByLastEmail ? interleavedHolds(f.last, f.email) : null;
   if (choice.pk !== keys.usersByFiscalCode) addFilter('fiscalCode', f.fiscalCode);
   if (choice.pk !== keys.usersByPhone) addFilter('nPhone', f.phone);
-  if (!(choice.pk === keys.usersByEmail || choice.pk === keys.usersSearchByEmail || byLastEmail?.b)) addFilter('nEmail', f.email);
-  const lastKeyed = [keys.usersByLastName, keys.usersLoaded, keys.usersSearchByLast].includes(choice.pk) || !!byNames?.a || !!byLastEmail?.a;
-  const firstKeyed = [keys.usersByFirstName, keys.usersLoadedByFirst, keys.usersSearchByFirst].includes(choice.pk) || !!byNames?.b;
+  if (!(choice.pk === keys.usersByEmail || choice.pk === keys.usersSearchByEmail || byLastEmail?.b))
+    addFilter('nEmail', f.email);
+  const lastKeyed =
+    [keys.usersByLastName, keys.usersLoaded, keys.usersSearchByLast].includes(choice.pk) ||
+    !!byNames?.a ||
+    !!byLastEmail?.a;
+  const firstKeyed =
+    [keys.usersByFirstName, keys.usersLoadedByFirst, keys.usersSearchByFirst].includes(choice.pk) || !!byNames?.b;
   if (!lastKeyed) addFilter('nLast', f.last);
   if (!firstKeyed) addFilter('nFirst', f.first);
   if (f.loaded && choice.pk !== keys.usersLoaded && choice.pk !== keys.usersLoadedByFirst) {
@@ -189,7 +224,9 @@ export async function searchUsersMeasured(search: UserSearch): Promise<{ page: P
       found.push(item);
       if (found.length === limit) {
         const stoppedEarly = item !== items[items.length - 1] || !!result.LastEvaluatedKey;
-        nextKey = stoppedEarly ? { pk: item.pk, sk: item.sk, [choice.pkName]: item[choice.pkName], [choice.skName]: item[choice.skName] } : null;
+        nextKey = stoppedEarly
+          ? { pk: item.pk, sk: item.sk, [choice.pkName]: item[choice.pkName], [choice.skName]: item[choice.skName] }
+          : null;
         break;
       }
     }

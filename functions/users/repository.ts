@@ -1,16 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  interleaveNames,
-  normaliseEmail,
-  normalisePhone,
-  normaliseSearchText,
-  toUser,
-} from '../domain/user-rules.ts';
+import { interleaveNames, normaliseEmail, normalisePhone, normaliseSearchText, toUser } from '../domain/user-rules.ts';
 import type { StoredUser, UserChanges, UserRecord } from '../domain/user-record.ts';
 import type { User } from '../domain/users.ts';
 import type { NewUserInput } from '../domain/user-input.ts';
-import { BACKFILL_PAGE, batchGet, batchPut, countUnder, withoutEmpty, documentClient, tableName, unlessConditionFails, type BackfillPage } from '../adapters/dynamo.ts';
+import {
+  BACKFILL_PAGE,
+  batchGet,
+  batchPut,
+  countUnder,
+  withoutEmpty,
+  documentClient,
+  tableName,
+  unlessConditionFails,
+  type BackfillPage,
+} from '../adapters/dynamo.ts';
 import { keys } from '../adapters/table.ts';
 
 export const USERS_PAGE_SIZE = 15;
@@ -21,7 +25,9 @@ export const USERS_PAGE_SIZE = 15;
  * normalised values again as plain attributes for the filters that combine with the chosen index.
  * null means "remove the attribute" (the user leaves that index).
  */
-export function searchAttributes(user: Pick<UserRecord, 'id' | 'firstName' | 'lastName' | 'fiscalCode' | 'email' | 'phoneNumber' | 'state'>) {
+export function searchAttributes(
+  user: Pick<UserRecord, 'id' | 'firstName' | 'lastName' | 'fiscalCode' | 'email' | 'phoneNumber' | 'state'>,
+) {
   const last = normaliseSearchText(user.lastName);
   const first = normaliseSearchText(user.firstName);
   const email = normaliseEmail(user.email);
@@ -74,7 +80,13 @@ export function searchItem(user: Searchable) {
     fiscalCode: user.fiscalCode.toUpperCase(),
     state: user.state,
     ...(email
-      ? { nEmail: email, gsi5pk: keys.usersSearchByEmail, gsi5sk: `${email}#${user.id}`, gsi6pk: keys.usersSearchByLastEmail, gsi6sk: `${interleaveNames(last, email)}#${user.id}` }
+      ? {
+          nEmail: email,
+          gsi5pk: keys.usersSearchByEmail,
+          gsi5sk: `${email}#${user.id}`,
+          gsi6pk: keys.usersSearchByLastEmail,
+          gsi6sk: `${interleaveNames(last, email)}#${user.id}`,
+        }
       : {}),
     ...(phone ? { nPhone: phone } : {}),
     gsi1pk: keys.usersByNames,
@@ -96,7 +108,9 @@ export function userItem(user: UserRecord) {
 }
 
 export async function getUserItem(id: string): Promise<StoredUser | null> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.user(id), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: keys.user(id), ConsistentRead: true }),
+  );
   return (Item as StoredUser | undefined) ?? null;
 }
 
@@ -113,7 +127,9 @@ export async function findUserIdByFiscalCode(fiscalCode: string): Promise<string
   // Strongly consistent: after losing the claim to a concurrent first sign-in, ensureCitizen reads the winner's
   // id here at once (an eventually consistent GetItem may not see a write just made: DynamoDB Developer Guide,
   // "Read consistency").
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: keys.userByFiscalCode(fiscalCode), ConsistentRead: true }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: keys.userByFiscalCode(fiscalCode), ConsistentRead: true }),
+  );
   return (Item?.userId as string | undefined) ?? null;
 }
 
@@ -121,7 +137,11 @@ export async function findUserIdByFiscalCode(fiscalCode: string): Promise<string
 export async function claimFiscalCode(fiscalCode: string, userId: string): Promise<boolean> {
   const written = await unlessConditionFails(
     documentClient.send(
-      new PutCommand({ TableName: tableName, Item: { ...keys.userByFiscalCode(fiscalCode), userId }, ConditionExpression: 'attribute_not_exists(pk)' }),
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...keys.userByFiscalCode(fiscalCode), userId },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
     ),
   );
   return written !== null;
@@ -131,7 +151,12 @@ export async function claimFiscalCode(fiscalCode: string, userId: string): Promi
 export async function releaseFiscalCode(fiscalCode: string, userId: string): Promise<void> {
   await unlessConditionFails(
     documentClient.send(
-      new DeleteCommand({ TableName: tableName, Key: keys.userByFiscalCode(fiscalCode), ConditionExpression: 'userId = :id', ExpressionAttributeValues: { ':id': userId } }),
+      new DeleteCommand({
+        TableName: tableName,
+        Key: keys.userByFiscalCode(fiscalCode),
+        ConditionExpression: 'userId = :id',
+        ExpressionAttributeValues: { ':id': userId },
+      }),
     ),
   );
 }
@@ -144,7 +169,9 @@ export async function releaseFiscalCode(fiscalCode: string, userId: string): Pro
  */
 export async function recordSignIn(fiscalCode: string, sub: string, now: string): Promise<void> {
   const key = keys.signIn(fiscalCode, sub);
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: key, ProjectionExpression: 'pk' }));
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: key, ProjectionExpression: 'pk' }),
+  );
   if (Item) return;
   await unlessConditionFails(
     documentClient.send(
@@ -161,7 +188,11 @@ export async function recordSignIn(fiscalCode: string, sub: string, now: string)
 export async function insertUser(record: UserRecord, now: string): Promise<boolean> {
   const written = await unlessConditionFails(
     documentClient.send(
-      new PutCommand({ TableName: tableName, Item: { ...userItem(record), updatedAt: now, createdAt: now }, ConditionExpression: 'attribute_not_exists(pk)' }),
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...userItem(record), updatedAt: now, createdAt: now },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
     ),
   );
   if (written !== null) await putSearchItem(record);
@@ -181,7 +212,10 @@ const SEARCHED_FIELDS = ['firstName', 'lastName', 'fiscalCode', 'email', 'phoneN
  * searchItem, the same function the seed and insertUser use. Idempotent. The data migration
  * 'users-search-item-v1' (functions/migrations) walks the users with it, a page a step.
  */
-export async function backfillUserNamesPage(start?: Record<string, unknown>, limit = BACKFILL_PAGE): Promise<BackfillPage> {
+export async function backfillUserNamesPage(
+  start?: Record<string, unknown>,
+  limit = BACKFILL_PAGE,
+): Promise<BackfillPage> {
   const result = await documentClient.send(
     new QueryCommand({
       TableName: tableName,
@@ -199,13 +233,16 @@ export async function backfillUserNamesPage(start?: Record<string, unknown>, lim
   return { written: users.length, next: result.LastEvaluatedKey };
 }
 
-
 /**
  * A user registered with a fiscal code of their own: the lookup item is claimed first, then the record
  * written. null when the fiscal code is taken (nothing written). The id and time default to new ones for
  * the demo data (lib/local); the use case passes its own.
  */
-export async function createUser(input: NewUserInput, id: string = randomUUID(), now: string = new Date().toISOString()): Promise<User | null> {
+export async function createUser(
+  input: NewUserInput,
+  id: string = randomUUID(),
+  now: string = new Date().toISOString(),
+): Promise<User | null> {
   if (!(await claimFiscalCode(input.fiscalCode, id))) return null;
   const record: UserRecord = { id, ...input, state: 'VALIDATED', dataInsert: now };
   await insertUser(record, now);
@@ -217,7 +254,11 @@ export async function createUser(input: NewUserInput, id: string = randomUUID(),
  * recomputing the search attributes. null removes a field. Returns the user before and after; null when
  * the user does not exist.
  */
-export async function updateUserFields(id: string, changes: UserChanges, now: string): Promise<{ before: StoredUser; after: StoredUser } | null> {
+export async function updateUserFields(
+  id: string,
+  changes: UserChanges,
+  now: string,
+): Promise<{ before: StoredUser; after: StoredUser } | null> {
   const before = await getUserItem(id);
   if (!before) return null;
   const merged = { ...before, ...changes } as UserRecord;
@@ -234,7 +275,9 @@ export async function updateUserFields(id: string, changes: UserChanges, now: st
       values[`:v${index}`] = value;
     }
   });
-  const expression = [set.length ? `SET ${set.join(', ')}` : '', remove.length ? `REMOVE ${remove.join(', ')}` : ''].join(' ').trim();
+  const expression = [set.length ? `SET ${set.join(', ')}` : '', remove.length ? `REMOVE ${remove.join(', ')}` : '']
+    .join(' ')
+    .trim();
   const written = await unlessConditionFails(
     documentClient.send(
       new UpdateCommand({
@@ -264,7 +307,10 @@ export async function deleteUser(id: string, expected: { iseeCount: number }): P
       new DeleteCommand({
         TableName: tableName,
         Key: keys.user(id),
-        ConditionExpression: expected.iseeCount === 0 ? 'attribute_exists(pk) AND (attribute_not_exists(iseeCount) OR iseeCount = :count)' : 'iseeCount = :count',
+        ConditionExpression:
+          expected.iseeCount === 0
+            ? 'attribute_exists(pk) AND (attribute_not_exists(iseeCount) OR iseeCount = :count)'
+            : 'iseeCount = :count',
         ExpressionAttributeValues: { ':count': expected.iseeCount },
       }),
     ),
@@ -278,6 +324,9 @@ export const countLoadedUsers = () => countUnder('gsi2', 'gsi2pk', keys.usersLoa
 
 /** Many users by id (BatchGetItem, 100 keys a request, unprocessed keys retried); missing ids are absent from the map. */
 export async function getUserItems(ids: readonly string[]): Promise<Map<string, StoredUser>> {
-  const users = await batchGet([...new Set(ids)].map((id) => keys.user(id)), { consistent: true });
+  const users = await batchGet(
+    [...new Set(ids)].map((id) => keys.user(id)),
+    { consistent: true },
+  );
   return new Map(users.map((user) => [user.id as string, user as StoredUser]));
 }

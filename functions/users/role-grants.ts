@@ -40,9 +40,12 @@ export interface RoleChange extends PersonRoles {
 }
 
 export const roleGrantMessages = {
-  fiscalCode: (code: string) => `${messages.payment.fiscalCode} «${code}» non è un codice fiscale valido (forma e carattere di controllo).`,
-  citizen: 'CITIZEN non si concede né si toglie: è cittadino chiunque acceda con SPID o CIE. I ruoli sono OPERATOR e DELEGATE.',
-  unknownRole: (role: string) => `Ruolo sconosciuto «${role}»: i ruoli da concedere o togliere sono OPERATOR e DELEGATE.`,
+  fiscalCode: (code: string) =>
+    `${messages.payment.fiscalCode} «${code}» non è un codice fiscale valido (forma e carattere di controllo).`,
+  citizen:
+    'CITIZEN non si concede né si toglie: è cittadino chiunque acceda con SPID o CIE. I ruoli sono OPERATOR e DELEGATE.',
+  unknownRole: (role: string) =>
+    `Ruolo sconosciuto «${role}»: i ruoli da concedere o togliere sono OPERATOR e DELEGATE.`,
   entityOnlyForOperator: 'L’ente di lavoro (--ente) si indica solo concedendo il ruolo OPERATOR.',
   entityLength: `L’ente di lavoro deve avere da 1 a ${WORKING_ENTITY_MAX} caratteri, senza caratteri di controllo.`,
   neverSignedIn: (code: string) =>
@@ -98,7 +101,13 @@ export function makeRoleGrants({ signIns, userPool, audit, clock }: RoleGrantDep
     const workingEntity = attributes[WORKING_ENTITY_ATTRIBUTE]?.trim() || null;
     groups.sort();
     const name = `${attributes.given_name ?? ''} ${attributes.family_name ?? ''}`.trim();
-    return { username, groups, workingEntity, role: deriveRole({ 'cognito:groups': groups, working_entity_id: workingEntity }), name };
+    return {
+      username,
+      groups,
+      workingEntity,
+      role: deriveRole({ 'cognito:groups': groups, working_entity_id: workingEntity }),
+      name,
+    };
   }
 
   async function person(fiscalCode: string, usernames: string[]): Promise<PersonRoles> {
@@ -107,7 +116,11 @@ export function makeRoleGrants({ signIns, userPool, audit, clock }: RoleGrantDep
   }
 
   /** Reads the person's accounts again after `change`, and audits what changed, even when the change failed half-way. */
-  async function changing(fiscalCode: string, actor: Actor, change: (before: AccountRoles) => Promise<void>): Promise<RoleChange> {
+  async function changing(
+    fiscalCode: string,
+    actor: Actor,
+    change: (before: AccountRoles) => Promise<void>,
+  ): Promise<RoleChange> {
     const usernames = await usernamesOf(fiscalCode);
     const before = await person(fiscalCode, usernames);
     let after = before;
@@ -116,10 +129,24 @@ export function makeRoleGrants({ signIns, userPool, audit, clock }: RoleGrantDep
     } finally {
       after = await person(fiscalCode, usernames);
       if (JSON.stringify(after.accounts) !== JSON.stringify(before.accounts)) {
-        await audit.record({ actor, entity: 'roles', id: fiscalCode, action: 'update', before: { accounts: before.accounts }, after: { accounts: after.accounts } }, clock.now());
+        await audit.record(
+          {
+            actor,
+            entity: 'roles',
+            id: fiscalCode,
+            action: 'update',
+            before: { accounts: before.accounts },
+            after: { accounts: after.accounts },
+          },
+          clock.now(),
+        );
       }
     }
-    return { ...after, before: before.accounts, changed: JSON.stringify(after.accounts) !== JSON.stringify(before.accounts) };
+    return {
+      ...after,
+      before: before.accounts,
+      changed: JSON.stringify(after.accounts) !== JSON.stringify(before.accounts),
+    };
   }
 
   return {
@@ -129,14 +156,19 @@ export function makeRoleGrants({ signIns, userPool, audit, clock }: RoleGrantDep
     },
 
     /** Adds the group (and, for an operator, sets the working entity) on each of the person's Cognito users. */
-    async grant(input: { fiscalCode: string; role: string; workingEntity?: string }, actor: Actor): Promise<RoleChange> {
+    async grant(
+      input: { fiscalCode: string; role: string; workingEntity?: string },
+      actor: Actor,
+    ): Promise<RoleChange> {
       const fiscalCode = fiscalCodeArgument(input.fiscalCode);
       const role = roleArgument(input.role);
-      if (input.workingEntity !== undefined && role !== 'OPERATOR') throw new ValidationError(roleGrantMessages.entityOnlyForOperator);
+      if (input.workingEntity !== undefined && role !== 'OPERATOR')
+        throw new ValidationError(roleGrantMessages.entityOnlyForOperator);
       const workingEntity = input.workingEntity === undefined ? undefined : workingEntityArgument(input.workingEntity);
       return changing(fiscalCode, actor, async (before) => {
         if (!before.groups.includes(role)) await userPool.addToGroup(before.username, role);
-        if (workingEntity !== undefined && before.workingEntity !== workingEntity) await userPool.setAttribute(before.username, WORKING_ENTITY_ATTRIBUTE, workingEntity);
+        if (workingEntity !== undefined && before.workingEntity !== workingEntity)
+          await userPool.setAttribute(before.username, WORKING_ENTITY_ATTRIBUTE, workingEntity);
       });
     },
 
@@ -144,13 +176,17 @@ export function makeRoleGrants({ signIns, userPool, audit, clock }: RoleGrantDep
      * Takes the group away from each of the person's Cognito users; taking OPERATOR also deletes the working
      * entity, which would otherwise keep them an operator (domain/roles.ts deriveRole).
      */
-    async revoke(input: { fiscalCode: string; role: string; workingEntity?: string }, actor: Actor): Promise<RoleChange> {
+    async revoke(
+      input: { fiscalCode: string; role: string; workingEntity?: string },
+      actor: Actor,
+    ): Promise<RoleChange> {
       const fiscalCode = fiscalCodeArgument(input.fiscalCode);
       const role = roleArgument(input.role);
       if (input.workingEntity !== undefined) throw new ValidationError(roleGrantMessages.entityOnlyForOperator);
       return changing(fiscalCode, actor, async (before) => {
         if (before.groups.includes(role)) await userPool.removeFromGroup(before.username, role);
-        if (role === 'OPERATOR' && before.workingEntity !== null) await userPool.deleteAttribute(before.username, WORKING_ENTITY_ATTRIBUTE);
+        if (role === 'OPERATOR' && before.workingEntity !== null)
+          await userPool.deleteAttribute(before.username, WORKING_ENTITY_ATTRIBUTE);
       });
     },
   };

@@ -14,7 +14,11 @@ import { getUserItem } from './repository.ts';
 export async function subjectsSignedInWith(fiscalCode: string): Promise<string[]> {
   const subjects = new Set<string>();
   let userId: string | undefined;
-  for (const item of await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.userByFiscalCode(fiscalCode).pk }, ConsistentRead: true })) {
+  for (const item of await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.userByFiscalCode(fiscalCode).pk },
+    ConsistentRead: true,
+  })) {
     if (item.sk === keys.userByFiscalCode(fiscalCode).sk) userId = item.userId;
     else if (typeof item.sub === 'string') subjects.add(item.sub);
   }

@@ -19,7 +19,11 @@ export interface UserLinks {
   subscriptions: {
     userHasSubscriptions(userId: string): Promise<boolean>;
     /** Copies edited names and fiscal code onto the user's subscriptions (the enrolment table shows and filters on them). */
-    syncUserNames(userId: string, person: { fiscalCode: string; firstName: string; lastName: string }, now: string): Promise<unknown>;
+    syncUserNames(
+      userId: string,
+      person: { fiscalCode: string; firstName: string; lastName: string },
+      now: string,
+    ): Promise<unknown>;
   };
 }
 
@@ -27,13 +31,25 @@ export interface UserLinks {
  * The signed-in citizen's user id, creating the record from the token at the first sign-in. Race-safe:
  * the fiscal-code lookup is claimed only if absent, and a loser reads the winner's id.
  */
-export function makeEnsureCitizen({ users, ids, clock }: { users: Pick<UserRepository, 'findUserIdByFiscalCode' | 'claimFiscalCode' | 'insertUser'>; ids: IdGenerator; clock: Clock }) {
+export function makeEnsureCitizen({
+  users,
+  ids,
+  clock,
+}: {
+  users: Pick<UserRepository, 'findUserIdByFiscalCode' | 'claimFiscalCode' | 'insertUser'>;
+  ids: IdGenerator;
+  clock: Clock;
+}) {
   return async function ensureCitizen(actor: Actor): Promise<string> {
-    if (!actor.fiscalCode) throw new ForbiddenError('Il tuo profilo non contiene il codice fiscale: esegui di nuovo il login con SPID o CIE.');
+    if (!actor.fiscalCode)
+      throw new ForbiddenError(
+        'Il tuo profilo non contiene il codice fiscale: esegui di nuovo il login con SPID o CIE.',
+      );
     const existing = await users.findUserIdByFiscalCode(actor.fiscalCode);
     if (existing) return existing;
     const userId = ids();
-    if (!(await users.claimFiscalCode(actor.fiscalCode, userId))) return (await users.findUserIdByFiscalCode(actor.fiscalCode))!;
+    if (!(await users.claimFiscalCode(actor.fiscalCode, userId)))
+      return (await users.findUserIdByFiscalCode(actor.fiscalCode))!;
     const now = clock.now().toISOString();
     // The search attributes come with the record, so the citizen is found in /lista_utenti at once.
     await users.insertUser(
@@ -64,7 +80,12 @@ export interface UserDeps extends UserLinks {
 export function makeUserUseCases({ users, isees, subscriptions, audit, clock, ids }: UserDeps) {
   const notFound = () => new NotFoundError(userMessages.notFound);
 
-  async function audited(actor: Actor, id: string, change: { before: StoredUser; after: StoredUser }, now: Date): Promise<User> {
+  async function audited(
+    actor: Actor,
+    id: string,
+    change: { before: StoredUser; after: StoredUser },
+    now: Date,
+  ): Promise<User> {
     const after = toUser(change.after);
     await audit.record({ actor, entity: 'user', id, action: 'update', before: toUser(change.before), after }, now);
     return after;
@@ -102,8 +123,16 @@ export function makeUserUseCases({ users, isees, subscriptions, audit, clock, id
       if (moving) await users.releaseFiscalCode(change ? current.fiscalCode : newCode, id);
       if (!change) throw notFound();
       const { before, after } = change;
-      if (before.fiscalCode !== after.fiscalCode || before.firstName !== after.firstName || before.lastName !== after.lastName) {
-        await subscriptions.syncUserNames(id, { fiscalCode: after.fiscalCode, firstName: after.firstName, lastName: after.lastName }, now.toISOString());
+      if (
+        before.fiscalCode !== after.fiscalCode ||
+        before.firstName !== after.firstName ||
+        before.lastName !== after.lastName
+      ) {
+        await subscriptions.syncUserNames(
+          id,
+          { fiscalCode: after.fiscalCode, firstName: after.firstName, lastName: after.lastName },
+          now.toISOString(),
+        );
       }
       return audited(actor, id, change, now);
     },
@@ -113,7 +142,11 @@ export function makeUserUseCases({ users, isees, subscriptions, audit, clock, id
       const current = await users.getUserItem(id);
       if (!current) throw notFound();
       const now = clock.now();
-      const change = await users.updateUserFields(id, { state: userStateAfterToggle(suspended, current.lastIsee ?? null) }, now.toISOString());
+      const change = await users.updateUserFields(
+        id,
+        { state: userStateAfterToggle(suspended, current.lastIsee ?? null) },
+        now.toISOString(),
+      );
       if (!change) throw notFound();
       return audited(actor, id, change, now);
     },
@@ -122,11 +155,18 @@ export function makeUserUseCases({ users, isees, subscriptions, audit, clock, id
     async deleteUser(id: string, actor: Actor): Promise<void> {
       const item = await users.getUserItem(id);
       if (!item) throw notFound();
-      const [hasIsee, hasSubscriptions] = await Promise.all([isees.userHasIsees(id), subscriptions.userHasSubscriptions(id)]);
+      const [hasIsee, hasSubscriptions] = await Promise.all([
+        isees.userHasIsees(id),
+        subscriptions.userHasSubscriptions(id),
+      ]);
       assertUserDeletable({ iseeCount: item.iseeCount, lastIsee: item.lastIsee, hasIsee, hasSubscriptions });
-      if (!(await users.deleteUser(id, { iseeCount: item.iseeCount ?? 0 }))) throw new ConflictError(userMessages.hasLinkedData);
+      if (!(await users.deleteUser(id, { iseeCount: item.iseeCount ?? 0 })))
+        throw new ConflictError(userMessages.hasLinkedData);
       await users.releaseFiscalCode(item.fiscalCode, id);
-      await audit.record({ actor, entity: 'user', id, action: 'delete', before: toUser(item), after: null }, clock.now());
+      await audit.record(
+        { actor, entity: 'user', id, action: 'delete', before: toUser(item), after: null },
+        clock.now(),
+      );
     },
   };
 }

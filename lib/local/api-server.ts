@@ -54,7 +54,11 @@ export function matchRoute(method: string, pathname: string) {
 export function gatewayClaims(payload: JWTPayload): Record<string, string> {
   const claims: Record<string, string> = {};
   for (const [name, value] of Object.entries(payload)) {
-    claims[name] = Array.isArray(value) ? `[${value.join(' ')}]` : typeof value === 'object' ? JSON.stringify(value) : String(value);
+    claims[name] = Array.isArray(value)
+      ? `[${value.join(' ')}]`
+      : typeof value === 'object'
+        ? JSON.stringify(value)
+        : String(value);
   }
   return claims;
 }

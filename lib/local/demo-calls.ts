@@ -67,10 +67,17 @@ export async function seedDemoCalls(): Promise<void> {
     const id = randomUUID();
     const files = [];
     if (demo.form) {
-      const bytes = await formPdf(demo.form, ['Cognome e nome: ______________________', 'Codice fiscale: ______________________', 'Indirizzo: ______________________', 'Data e firma: ______________________']);
+      const bytes = await formPdf(demo.form, [
+        'Cognome e nome: ______________________',
+        'Codice fiscale: ______________________',
+        'Indirizzo: ______________________',
+        'Data e firma: ______________________',
+      ]);
       const storageFileId = randomUUID();
       const key = `calls/${id}/${storageFileId}`;
-      await s3.send(new PutObjectCommand({ Bucket: documentsBucket, Key: key, Body: bytes, ContentType: 'application/pdf' }));
+      await s3.send(
+        new PutObjectCommand({ Bucket: documentsBucket, Key: key, Body: bytes, ContentType: 'application/pdf' }),
+      );
       files.push({ storageFileId, name: `${demo.form}.pdf`, contentType: 'application/pdf', size: bytes.length, key });
     }
     const now = new Date(Date.now() - (demoCalls.length - index) * 60_000).toISOString();

@@ -14,17 +14,20 @@ export const demoServices: ServiceInput[] = [
   {
     code: 'SAD',
     name: 'Assistenza domiciliare anziani',
-    description: 'Aiuto a casa per le persone anziane non autosufficienti: igiene personale, pasti, piccole commissioni.',
+    description:
+      'Aiuto a casa per le persone anziane non autosufficienti: igiene personale, pasti, piccole commissioni.',
   },
   {
     code: 'TAXI_SOCIALE',
     name: 'Trasporto sociale taxi',
-    description: 'Corse in taxi a tariffa agevolata verso ospedali, ambulatori e centri diurni per chi non può usare i mezzi pubblici.',
+    description:
+      'Corse in taxi a tariffa agevolata verso ospedali, ambulatori e centri diurni per chi non può usare i mezzi pubblici.',
   },
   {
     code: 'CENTRI_ESTIVI',
     name: 'Centri estivi per minori',
-    description: 'Attività educative e ricreative nei mesi di giugno, luglio e agosto per bambini e ragazzi dai 6 ai 14 anni.',
+    description:
+      'Attività educative e ricreative nei mesi di giugno, luglio e agosto per bambini e ragazzi dai 6 ai 14 anni.',
   },
   {
     code: 'PASTI_DOMICILIO',

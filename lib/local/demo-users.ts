@@ -10,44 +10,127 @@ import { romeYear } from '../../functions/domain/period.ts';
  * badges and /lista_isee show something), and Paolo Greco, approved on the first demo call with his debt
  * positions of last month and this one (so the payment screens show something). Giuseppe Verdi has no record: he signs in for the first time.
  */
-export const demoUsers: (NewUserInput & { isee?: { value: number; state: 'LOADED' | 'VALIDATED'; protocol: string } })[] = [
+export const demoUsers: (NewUserInput & {
+  isee?: { value: number; state: 'LOADED' | 'VALIDATED'; protocol: string };
+})[] = [
   {
-    firstName: 'Maria', lastName: 'Rossi', fiscalCode: 'RSSMRA85C52H501N', birthDate: '1985-03-12', email: 'maria.rossi@example.it',
-    emailPec: null, phoneNumber: '+393331234567', address: 'Via Roma', addressNumber: '12', cap: '00184', city: 'Roma', country: 'RM', nation: 'IT', municipioId: '1',
+    firstName: 'Maria',
+    lastName: 'Rossi',
+    fiscalCode: 'RSSMRA85C52H501N',
+    birthDate: '1985-03-12',
+    email: 'maria.rossi@example.it',
+    emailPec: null,
+    phoneNumber: '+393331234567',
+    address: 'Via Roma',
+    addressNumber: '12',
+    cap: '00184',
+    city: 'Roma',
+    country: 'RM',
+    nation: 'IT',
+    municipioId: '1',
     isee: { value: 8450.32, state: 'VALIDATED', protocol: 'INPS-ISEE-2026-00123456A-00' },
   },
   {
-    firstName: 'Luca', lastName: 'Ferrari', fiscalCode: 'FRRLCU75E15F205M', birthDate: '1975-05-15', email: 'luca.ferrari@example.it',
-    emailPec: null, phoneNumber: '3471122334', address: 'Corso Buenos Aires', addressNumber: '45', cap: '20124', city: 'Milano', country: 'MI', nation: 'IT', municipioId: '2',
+    firstName: 'Luca',
+    lastName: 'Ferrari',
+    fiscalCode: 'FRRLCU75E15F205M',
+    birthDate: '1975-05-15',
+    email: 'luca.ferrari@example.it',
+    emailPec: null,
+    phoneNumber: '3471122334',
+    address: 'Corso Buenos Aires',
+    addressNumber: '45',
+    cap: '20124',
+    city: 'Milano',
+    country: 'MI',
+    nation: 'IT',
+    municipioId: '2',
     isee: { value: 15230.5, state: 'LOADED', protocol: 'INPS-ISEE-2026-00234567B-00' },
   },
   {
-    firstName: 'Giulia', lastName: 'Colombo', fiscalCode: 'CLMGLI92T48L219U', birthDate: '1992-12-08', email: 'giulia.colombo@example.it',
-    emailPec: null, phoneNumber: null, address: 'Via Garibaldi', addressNumber: '3', cap: '10122', city: 'Torino', country: 'TO', nation: 'IT', municipioId: '3',
+    firstName: 'Giulia',
+    lastName: 'Colombo',
+    fiscalCode: 'CLMGLI92T48L219U',
+    birthDate: '1992-12-08',
+    email: 'giulia.colombo@example.it',
+    emailPec: null,
+    phoneNumber: null,
+    address: 'Via Garibaldi',
+    addressNumber: '3',
+    cap: '10122',
+    city: 'Torino',
+    country: 'TO',
+    nation: 'IT',
+    municipioId: '3',
     isee: { value: 4980, state: 'LOADED', protocol: 'INPS-ISEE-2026-00345678C-00' },
   },
   {
-    firstName: 'Marco', lastName: 'Ricci', fiscalCode: 'RCCMRC60A01H501V', birthDate: '1960-01-01', email: null,
-    emailPec: null, phoneNumber: '0612345678', address: 'Via Appia Nuova', addressNumber: '101', cap: '00183', city: 'Roma', country: 'RM', nation: 'IT', municipioId: '4',
+    firstName: 'Marco',
+    lastName: 'Ricci',
+    fiscalCode: 'RCCMRC60A01H501V',
+    birthDate: '1960-01-01',
+    email: null,
+    emailPec: null,
+    phoneNumber: '0612345678',
+    address: 'Via Appia Nuova',
+    addressNumber: '101',
+    cap: '00183',
+    city: 'Roma',
+    country: 'RM',
+    nation: 'IT',
+    municipioId: '4',
   },
   {
-    firstName: 'Paolo', lastName: 'Greco', fiscalCode: 'GRCPLA70A01F205T', birthDate: '1970-01-01', email: 'paolo.greco@example.it',
-    emailPec: null, phoneNumber: '3289988776', address: 'Via Manzoni', addressNumber: '21', cap: '20121', city: 'Milano', country: 'MI', nation: 'IT', municipioId: '2',
+    firstName: 'Paolo',
+    lastName: 'Greco',
+    fiscalCode: 'GRCPLA70A01F205T',
+    birthDate: '1970-01-01',
+    email: 'paolo.greco@example.it',
+    emailPec: null,
+    phoneNumber: '3289988776',
+    address: 'Via Manzoni',
+    addressNumber: '21',
+    cap: '20121',
+    city: 'Milano',
+    country: 'MI',
+    nation: 'IT',
+    municipioId: '2',
     isee: { value: 9800, state: 'VALIDATED', protocol: 'INPS-ISEE-2026-00456789D-00' },
   },
   {
-    firstName: 'Anna', lastName: 'Bruno', fiscalCode: 'BRNNNA88M41F839L', birthDate: '1988-08-01', email: 'anna.bruno@example.it',
-    emailPec: 'anna.bruno@pec.example.it', phoneNumber: '+393405566778', address: 'Via Toledo', addressNumber: '7', cap: '80134', city: 'Napoli', country: 'NA', nation: 'IT', municipioId: '5',
+    firstName: 'Anna',
+    lastName: 'Bruno',
+    fiscalCode: 'BRNNNA88M41F839L',
+    birthDate: '1988-08-01',
+    email: 'anna.bruno@example.it',
+    emailPec: 'anna.bruno@pec.example.it',
+    phoneNumber: '+393405566778',
+    address: 'Via Toledo',
+    addressNumber: '7',
+    cap: '80134',
+    city: 'Napoli',
+    country: 'NA',
+    nation: 'IT',
+    municipioId: '5',
   },
 ];
 
 /** A one-page attestation in the INPS layout, enough for the demo and for the document reader. */
-export async function demoAttestation(input: { fullName: string; fiscalCode: string; protocol: string; value: number; year: number }): Promise<Uint8Array> {
+export async function demoAttestation(input: {
+  fullName: string;
+  fiscalCode: string;
+  protocol: string;
+  value: number;
+  year: number;
+}): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   const page = pdf.addPage([595, 842]);
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
-  const amount = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, useGrouping: 'always' } as Intl.NumberFormatOptions).format(input.value);
+  const amount = new Intl.NumberFormat('it-IT', {
+    minimumFractionDigits: 2,
+    useGrouping: 'always',
+  } as Intl.NumberFormatOptions).format(input.value);
   const lines: [string, number, boolean?][] = [
     ['ISTITUTO NAZIONALE PREVIDENZA SOCIALE', 800, true],
     [`Protocollo DSU: ${input.protocol}`, 780],
@@ -77,8 +160,21 @@ export async function seedDemoUsers(): Promise<void> {
     const user = (await users.createUser(input))!;
     if (!demoIsee) continue;
     const id = isee.newIseeId();
-    const bytes = await demoAttestation({ fullName: `${user.firstName} ${user.lastName}`, fiscalCode: user.fiscalCode, protocol: demoIsee.protocol, value: demoIsee.value, year });
-    await s3.send(new PutObjectCommand({ Bucket: documentsBucket, Key: iseeDocumentKey(id), Body: bytes, ContentType: 'application/pdf' }));
+    const bytes = await demoAttestation({
+      fullName: `${user.firstName} ${user.lastName}`,
+      fiscalCode: user.fiscalCode,
+      protocol: demoIsee.protocol,
+      value: demoIsee.value,
+      year,
+    });
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: documentsBucket,
+        Key: iseeDocumentKey(id),
+        Body: bytes,
+        ContentType: 'application/pdf',
+      }),
+    );
     await iseeUseCases.recordIsee({
       id,
       userId: user.id,

@@ -31,7 +31,9 @@ const require = createRequire(import.meta.url);
 // The copy the SDK clients use (one in this tree: `npm ls @smithy/node-http-handler`).
 const sdkRequire = createRequire(require.resolve('@aws-sdk/client-dynamodb'));
 const { NodeHttpHandler } = sdkRequire('@smithy/node-http-handler');
-const { HttpResponse, buildQueryString } = createRequire(sdkRequire.resolve('@smithy/node-http-handler'))('@smithy/core/protocols');
+const { HttpResponse, buildQueryString } = createRequire(sdkRequire.resolve('@smithy/node-http-handler'))(
+  '@smithy/core/protocols',
+);
 
 /** A request as dynalite's handler reads it: what goes between threads when dynalite runs in its own. */
 export interface DynaliteRequest {
@@ -72,7 +74,11 @@ function toDynaliteRequest(request: SdkHttpRequest): DynaliteRequest {
 /** One request through dynalite's own request handler, without a socket. */
 export function handleRequest(listener: RequestListener, request: DynaliteRequest): Promise<DynaliteResponse> {
   return new Promise((resolve, reject) => {
-    const req = Object.assign(new EventEmitter(), { method: request.method, url: request.url, headers: request.headers });
+    const req = Object.assign(new EventEmitter(), {
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+    });
     const responseHeaders: Record<string, string> = {};
     const res = {
       statusCode: 200,
@@ -83,7 +89,8 @@ export function handleRequest(listener: RequestListener, request: DynaliteReques
         return responseHeaders[name.toLowerCase()];
       },
       end(body?: string | Uint8Array) {
-        const bytes = body === undefined ? new Uint8Array() : typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+        const bytes =
+          body === undefined ? new Uint8Array() : typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
         resolve({ statusCode: res.statusCode, headers: responseHeaders, body: bytes });
       },
     };
@@ -115,8 +122,13 @@ export function divertRequests(hostname: string, port: number, handler: Handler)
   if (!patched) {
     patched = true;
     const handle = NodeHttpHandler.prototype.handle;
-    NodeHttpHandler.prototype.handle = function (this: unknown, request: SdkHttpRequest, options?: { abortSignal?: { aborted?: boolean } }) {
-      const diverted = request.protocol === 'http:' ? handlers.get(originOf(request.hostname, request.port)) : undefined;
+    NodeHttpHandler.prototype.handle = function (
+      this: unknown,
+      request: SdkHttpRequest,
+      options?: { abortSignal?: { aborted?: boolean } },
+    ) {
+      const diverted =
+        request.protocol === 'http:' ? handlers.get(originOf(request.hostname, request.port)) : undefined;
       if (!diverted || options?.abortSignal?.aborted) return handle.call(this, request, options);
       return diverted(toDynaliteRequest(request)).then((answer) => ({ response: new HttpResponse(answer) }));
     };

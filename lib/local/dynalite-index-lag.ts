@@ -21,7 +21,13 @@ import { createRequire } from 'node:module';
  */
 
 type Callback = (error?: unknown) => void;
-type UpdateIndexes = (store: object, table: Record<string, unknown>, existingItem: unknown, item: unknown, cb: Callback) => void;
+type UpdateIndexes = (
+  store: object,
+  table: Record<string, unknown>,
+  existingItem: unknown,
+  item: unknown,
+  cb: Callback,
+) => void;
 
 const require = createRequire(import.meta.url);
 const db: { updateIndexes: UpdateIndexes } = require('dynalite/db');

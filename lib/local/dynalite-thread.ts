@@ -11,8 +11,14 @@ import { startDynamo, type Closable, type DynamoOptions } from './stores.ts';
  * a message channel instead of a socket (lib/local/dynalite-in-process.ts diverts their requests).
  * DYNALITE_THREAD=off keeps it in the main thread (lib/local/stores.ts startDynamo).
  */
-export async function startDynamoThread(dataDir: string, dynamoPort: number, options: Pick<DynamoOptions, 'indexLagMs'> = {}): Promise<Closable> {
-  const worker = new Worker(new URL('./dynalite-thread-entry.mjs', import.meta.url), { workerData: { dataDir, dynamoPort, indexLagMs: options.indexLagMs } });
+export async function startDynamoThread(
+  dataDir: string,
+  dynamoPort: number,
+  options: Pick<DynamoOptions, 'indexLagMs'> = {},
+): Promise<Closable> {
+  const worker = new Worker(new URL('./dynalite-thread-entry.mjs', import.meta.url), {
+    workerData: { dataDir, dynamoPort, indexLagMs: options.indexLagMs },
+  });
   const pending = new Map<number, { resolve: (response: DynaliteResponse) => void; reject: (error: Error) => void }>();
   let nextId = 0;
   let failure: Error | null = null;
@@ -24,7 +30,10 @@ export async function startDynamoThread(dataDir: string, dynamoPort: number, opt
     pending.clear();
   };
 
-  const [first] = (await Promise.race([once(worker, 'message'), once(worker, 'error').then(([error]) => Promise.reject(error))])) as [{ ready?: true; failed?: string }];
+  const [first] = (await Promise.race([
+    once(worker, 'message'),
+    once(worker, 'error').then(([error]) => Promise.reject(error)),
+  ])) as [{ ready?: true; failed?: string }];
   if (!first.ready) {
     await worker.terminate();
     throw new Error(`dynalite did not start: ${first.failed}`);
@@ -64,5 +73,11 @@ export async function startDynamoThread(dataDir: string, dynamoPort: number, opt
 }
 
 /** dynalite as the local stack runs it (the portal and the benchmarks): in its own thread, or here with DYNALITE_THREAD=off. */
-export const startLocalDynamo = (dataDir: string, port: number, options: Pick<DynamoOptions, 'indexLagMs'> = {}): Promise<Closable> =>
-  process.env.DYNALITE_THREAD === 'off' ? startDynamo(dataDir, port, options) : startDynamoThread(dataDir, port, options);
+export const startLocalDynamo = (
+  dataDir: string,
+  port: number,
+  options: Pick<DynamoOptions, 'indexLagMs'> = {},
+): Promise<Closable> =>
+  process.env.DYNALITE_THREAD === 'off'
+    ? startDynamo(dataDir, port, options)
+    : startDynamoThread(dataDir, port, options);

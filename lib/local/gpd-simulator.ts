@@ -42,7 +42,13 @@ import {
 import { createPayments } from './gpd/payments.ts';
 import { ApiError, createPositions } from './gpd/positions.ts';
 
-export { DEFAULT_API_KEY, DEFAULT_ORGANIZATION, DEFAULT_RECEIPTS_KEY, FAULT_TARGETS, type GpdSimulatorOptions } from './gpd/model.ts';
+export {
+  DEFAULT_API_KEY,
+  DEFAULT_ORGANIZATION,
+  DEFAULT_RECEIPTS_KEY,
+  FAULT_TARGETS,
+  type GpdSimulatorOptions,
+} from './gpd/model.ts';
 
 export interface GpdSimulator {
   /** The simulator's address: the base of every API path (the deployment's gpdBaseUrl). */
@@ -71,7 +77,9 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
   fs.mkdirSync(directory, { recursive: true });
   const stateFile = path.join(directory, 'state.json');
   const empty = (): State => ({ positions: {}, receipts: {}, pendingReceipts: [], carts: {} });
-  const state: State = fs.existsSync(stateFile) ? { ...empty(), ...JSON.parse(fs.readFileSync(stateFile, 'utf8')) } : empty();
+  const state: State = fs.existsSync(stateFile)
+    ? { ...empty(), ...JSON.parse(fs.readFileSync(stateFile, 'utf8')) }
+    : empty();
   const switches: Switches = { faults: [], holdReceipts: false };
   // state.json written atomically (temp file + rename); saves asked for during a write coalesce into one more.
   let saving: Promise<void> | null = null;
@@ -105,7 +113,8 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
     return over;
   };
 
-  const problem = (res: http.ServerResponse, error: ApiError) => json(res, error.status, { title: error.title, status: error.status, detail: error.detail });
+  const problem = (res: http.ServerResponse, error: ApiError) =>
+    json(res, error.status, { title: error.title, status: error.status, detail: error.detail });
   const bodyOf = async (req: http.IncomingMessage) => {
     const text = (await readBody(req)).toString('utf8');
     try {
@@ -117,18 +126,33 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
   const toPublish = (q: URLSearchParams) => q.get('toPublish') === 'true';
 
   /** An API call: the key, the organization, the rate limit and the fault switches, then the operation. */
-  async function api(req: http.IncomingMessage, res: http.ServerResponse, service: 'positions' | 'receipts', fiscalCode: string, target: string, run: () => Promise<unknown> | unknown, status = 200) {
+  async function api(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    service: 'positions' | 'receipts',
+    fiscalCode: string,
+    target: string,
+    run: () => Promise<unknown> | unknown,
+    status = 200,
+  ) {
     const key = String(req.headers['ocp-apim-subscription-key'] ?? '');
     if (key !== (service === 'positions' ? apiKey : receiptsKey)) {
       res.writeHead(401, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ statusCode: 401, message: 'Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription.' }));
+      return res.end(
+        JSON.stringify({
+          statusCode: 401,
+          message:
+            'Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription.',
+        }),
+      );
     }
     if (overLimit(key)) {
       res.writeHead(429);
       return res.end();
     }
     const organization = organizations.find((o) => o.fiscalCode === fiscalCode);
-    if (!organization) return json(res, 403, { statusCode: 403, message: 'You are not allowed to access this resource.' });
+    if (!organization)
+      return json(res, 403, { statusCode: 403, message: 'You are not allowed to access this resource.' });
     if (applyFault(target, res)) return;
     const answer = await run();
     await save();
@@ -149,24 +173,55 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
     const method = req.method ?? 'GET';
     const org = (fiscalCode: string) => organizations.find((o) => o.fiscalCode === fiscalCode)!;
 
-    let m = new RegExp(`^${POSITIONS_V1}/organizations/([^/]+)/debtpositions(?:/([^/]+)(?:/(publish|invalidate))?)?$`).exec(pathname);
+    let m = new RegExp(
+      `^${POSITIONS_V1}/organizations/([^/]+)/debtpositions(?:/([^/]+)(?:/(publish|invalidate))?)?$`,
+    ).exec(pathname);
     if (m) {
       const [, cf, rawIupd, verb] = m as unknown as [string, string, string | undefined, string | undefined];
       const iupd = rawIupd && decodeURIComponent(rawIupd);
-      if (!iupd && method === 'POST') return api(req, res, 'positions', cf, 'create', async () => positions.create(org(cf), await bodyOf(req), toPublish(q)), 201);
+      if (!iupd && method === 'POST')
+        return api(
+          req,
+          res,
+          'positions',
+          cf,
+          'create',
+          async () => positions.create(org(cf), await bodyOf(req), toPublish(q)),
+          201,
+        );
       if (!iupd && method === 'GET') return api(req, res, 'positions', cf, 'list', () => positions.list(cf, q));
-      if (iupd && !verb && method === 'GET') return api(req, res, 'positions', cf, 'get', () => positions.get(cf, iupd));
-      if (iupd && !verb && method === 'PUT') return api(req, res, 'positions', cf, 'update', async () => positions.update(org(cf), iupd, await bodyOf(req), toPublish(q)));
-      if (iupd && !verb && method === 'DELETE') return api(req, res, 'positions', cf, 'delete', () => (positions.remove(cf, iupd), 'OK'));
-      if (iupd && verb === 'publish' && method === 'POST') return api(req, res, 'positions', cf, 'publish', () => positions.publish(cf, iupd));
-      if (iupd && verb === 'invalidate' && method === 'POST') return api(req, res, 'positions', cf, 'invalidate', () => positions.invalidate(cf, iupd));
+      if (iupd && !verb && method === 'GET')
+        return api(req, res, 'positions', cf, 'get', () => positions.get(cf, iupd));
+      if (iupd && !verb && method === 'PUT')
+        return api(req, res, 'positions', cf, 'update', async () =>
+          positions.update(org(cf), iupd, await bodyOf(req), toPublish(q)),
+        );
+      if (iupd && !verb && method === 'DELETE')
+        return api(req, res, 'positions', cf, 'delete', () => (positions.remove(cf, iupd), 'OK'));
+      if (iupd && verb === 'publish' && method === 'POST')
+        return api(req, res, 'positions', cf, 'publish', () => positions.publish(cf, iupd));
+      if (iupd && verb === 'invalidate' && method === 'POST')
+        return api(req, res, 'positions', cf, 'invalidate', () => positions.invalidate(cf, iupd));
     }
     m = new RegExp(`^${POSITIONS_V1}/organizations/([^/]+)/paymentoptions/paids/([^/]+)$`).exec(pathname);
-    if (m && method === 'POST') return api(req, res, 'positions', m[1]!, 'paid', () => payments.paidOutside(m![1]!, m![2]!));
+    if (m && method === 'POST')
+      return api(req, res, 'positions', m[1]!, 'paid', () => payments.paidOutside(m![1]!, m![2]!));
     m = new RegExp(`^${POSITIONS_V2}/organizations/([^/]+)/debtpositions$`).exec(pathname);
-    if (m && method === 'POST') return api(req, res, 'positions', m[1]!, 'bulk-create', async () => positions.createMany(org(m![1]!), await bodyOf(req), toPublish(q)), 201);
+    if (m && method === 'POST')
+      return api(
+        req,
+        res,
+        'positions',
+        m[1]!,
+        'bulk-create',
+        async () => positions.createMany(org(m![1]!), await bodyOf(req), toPublish(q)),
+        201,
+      );
     m = new RegExp(`^${RECEIPTS_V1}/payments/([^/]+)/receipts(?:/([^/]+))?$`).exec(pathname);
-    if (m && method === 'GET') return m[2] ? api(req, res, 'receipts', m[1]!, 'receipt', () => payments.receipt(m![1]!, m![2]!)) : api(req, res, 'receipts', m[1]!, 'receipts', () => payments.receipts(m![1]!, q));
+    if (m && method === 'GET')
+      return m[2]
+        ? api(req, res, 'receipts', m[1]!, 'receipt', () => payments.receipt(m![1]!, m![2]!))
+        : api(req, res, 'receipts', m[1]!, 'receipts', () => payments.receipts(m![1]!, q));
 
     if (pathname === `${CHECKOUT_V1}/carts` && method === 'POST') {
       if (applyFault('carts', res)) return;
@@ -196,7 +251,8 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
     }
     const problems = cart.outcome ? [] : payments.cartProblems(cart);
     const total = cart.notices.reduce((sum, n) => sum + n.amount, 0);
-    const euro = (cents: number) => new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' }).format(cents / 100);
+    const euro = (cents: number) =>
+      new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' }).format(cents / 100);
     page(
       res,
       'pagoPA - Checkout (simulatore)',
@@ -216,7 +272,11 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
     if (req.method !== 'POST') return json(res, 405, { error: 'POST' });
     const fromForm = !(req.headers['content-type'] ?? '').includes('application/json');
     const raw = (await readBody(req)).toString('utf8');
-    const body: Record<string, unknown> = fromForm ? Object.fromEntries(new URLSearchParams(raw)) : raw ? JSON.parse(raw) : {};
+    const body: Record<string, unknown> = fromForm
+      ? Object.fromEntries(new URLSearchParams(raw))
+      : raw
+        ? JSON.parse(raw)
+        : {};
     const done = async (answer: unknown) => {
       await save();
       if (fromForm) {
@@ -229,18 +289,25 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
       case 'faults': {
         const target = String(body.operation ?? '');
         const kind = String(body.kind ?? '') as FaultKind;
-        if (![...FAULT_TARGETS, '*'].includes(target as never)) return json(res, 400, { error: `operation: one of ${FAULT_TARGETS.join(', ')}, *` });
-        if (!['5xx', 'timeout', 'lost-answer'].includes(kind)) return json(res, 400, { error: 'kind: 5xx, timeout or lost-answer' });
+        if (![...FAULT_TARGETS, '*'].includes(target as never))
+          return json(res, 400, { error: `operation: one of ${FAULT_TARGETS.join(', ')}, *` });
+        if (!['5xx', 'timeout', 'lost-answer'].includes(kind))
+          return json(res, 400, { error: 'kind: 5xx, timeout or lost-answer' });
         const times = body.times === 'always' ? null : Math.max(1, Number(body.times ?? 1) || 1);
         switches.faults.push({ target, kind, remaining: times });
         return done({ switches });
       }
       case 'paid': {
         // Positions paid outside the portal (a bank's app, a counter with the notice): by iupd or notice number, with a receipt.
-        const list = (v: unknown) => (Array.isArray(v) ? v : String(v ?? '').split(/[\s,;]+/)).map(String).filter(Boolean);
+        const list = (v: unknown) =>
+          (Array.isArray(v) ? v : String(v ?? '').split(/[\s,;]+/)).map(String).filter(Boolean);
         const iupds = list(body.iupds);
         const navs = list(body.navs);
-        const chosen = Object.values(state.positions).filter((p) => ['VALID', 'PARTIALLY_PAID'].includes(p.status) && (iupds.includes(p.iupd) || p.paymentOption.some((o) => navs.includes(o.nav))));
+        const chosen = Object.values(state.positions).filter(
+          (p) =>
+            ['VALID', 'PARTIALLY_PAID'].includes(p.status) &&
+            (iupds.includes(p.iupd) || p.paymentOption.some((o) => navs.includes(o.nav))),
+        );
         const paid = chosen.map((p) => payments.pay(p, 'BBT'));
         return done({ paid: paid.map((r) => r.iuv) });
       }
@@ -288,7 +355,8 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
   const server = http.createServer((req, res) => {
     route(req, res).catch((error) => {
       if (error instanceof ApiError) return problem(res, error);
-      if (!res.headersSent) json(res, 500, { title: 'Internal Server Error', status: 500, detail: (error as Error).message });
+      if (!res.headersSent)
+        json(res, 500, { title: 'Internal Server Error', status: 500, detail: (error as Error).message });
       else res.end();
     });
   });

@@ -50,7 +50,10 @@ interface ProviderContext {
   set(field: string, value: string): void;
   oidc: {
     provider: {
-      Grant: { new (init: { accountId: string; clientId: string }): Grant; find(id: string): Promise<Grant | undefined> };
+      Grant: {
+        new (init: { accountId: string; clientId: string }): Grant;
+        find(id: string): Promise<Grant | undefined>;
+      };
     };
     client: { clientId: string };
     account?: { accountId: string };
@@ -149,7 +152,9 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
       const grantId = oidc.result?.consent?.grantId ?? oidc.session.grantIdFor(oidc.client.clientId);
       const existing = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
       const grant =
-        existing?.accountId === accountId ? existing : new oidc.provider.Grant({ accountId, clientId: oidc.client.clientId });
+        existing?.accountId === accountId
+          ? existing
+          : new oidc.provider.Grant({ accountId, clientId: oidc.client.clientId });
       grant.addOIDCScope([...oidc.requestParamOIDCScopes].join(' '));
       grant.addOIDCClaims([...oidc.requestParamClaims]);
       for (const [resource, server] of Object.entries(oidc.resourceServers)) {
@@ -397,10 +402,7 @@ async function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
 }
 
 function escapeHtml(text: string) {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 /** One RSA signing key, created on first start and kept in <dataDir>/idp/jwks.json. */

@@ -55,7 +55,11 @@ export const INPS_PATH = inpsOperationPaths.ConsultazioneAttestazione;
 export const RESIDENTI_PATH = inpsOperationPaths.ConsultazioneAttestazioneResidenti;
 const NAMESPACE = 'http://inps.it/ConsultazioneISEE';
 const ISEE_NAMESPACE = 'http://inps.it/ISEERiforma';
-const OPERATIONS = ['ConsultazioneAttestazioneResidenti', 'ConsultazioneAttestazione', 'ConsultazioneIndicatore'] as const;
+const OPERATIONS = [
+  'ConsultazioneAttestazioneResidenti',
+  'ConsultazioneAttestazione',
+  'ConsultazioneIndicatore',
+] as const;
 type Operation = (typeof OPERATIONS)[number];
 
 /** One e-service the simulator is: its endpoint path, its vouchers' audience, and the purpose allowed for each operation. */
@@ -91,7 +95,10 @@ export interface SimDsu {
   /** Ridotto: the reduced household of a beneficiary (ISEERistretto). */
   ridotto?: { beneficiary: string; iseeCents: number }[];
   /** Variazione: the DSU changed (Contestazione, Ricalcolo, Integrazione), with its discrepancies. */
-  variazione?: { type: 'Contestazione' | 'Ricalcolo' | 'Integrazione'; discrepancies: { fiscalCode: string; type: string; detail: string }[] };
+  variazione?: {
+    type: 'Contestazione' | 'Ricalcolo' | 'Integrazione';
+    discrepancies: { fiscalCode: string; type: string; detail: string }[];
+  };
 }
 
 export interface TestDsuSpec {
@@ -114,21 +121,104 @@ export interface TestDsuSpec {
  * fiscal code has no DSU until one is given (`POST /admin/dsu`).
  */
 export const TEST_DSUS: TestDsuSpec[] = [
-  { fiscalCode: 'RSSMRA85C52H501N', firstName: 'MARIA', lastName: 'ROSSI', iseeCents: 845_032, kind: 'valid', members: 3 },
-  { fiscalCode: 'VRDGPP90P07F839R', firstName: 'GIUSEPPE', lastName: 'VERDI', iseeCents: 1_125_040, kind: 'valid', members: 2 },
-  { fiscalCode: 'FRRLCU75E15F205M', firstName: 'LUCA', lastName: 'FERRARI', iseeCents: 1_523_050, kind: 'valid', members: 1 },
-  { fiscalCode: 'CLMGLI92T48L219U', firstName: 'GIULIA', lastName: 'COLOMBO', iseeCents: 489_000, kind: 'valid', members: 2 },
-  { fiscalCode: 'GRCPLA70A01F205T', firstName: 'PAOLO', lastName: 'GRECO', iseeCents: 980_000, kind: 'valid', members: 2 },
-  { fiscalCode: 'RCCMRC60A01H501V', firstName: 'MARCO', lastName: 'RICCI', iseeCents: 730_000, kind: 'omissions', members: 1 },
-  { fiscalCode: 'BRNNNA88M41F839L', firstName: 'ANNA', lastName: 'BRUNO', iseeCents: 1_210_000, kind: 'expired', members: 2 },
-  { fiscalCode: 'NRECHR88E45F205C', firstName: 'CHIARA', lastName: 'NERI', iseeCents: 678_015, kind: 'valid', members: 3 },
+  {
+    fiscalCode: 'RSSMRA85C52H501N',
+    firstName: 'MARIA',
+    lastName: 'ROSSI',
+    iseeCents: 845_032,
+    kind: 'valid',
+    members: 3,
+  },
+  {
+    fiscalCode: 'VRDGPP90P07F839R',
+    firstName: 'GIUSEPPE',
+    lastName: 'VERDI',
+    iseeCents: 1_125_040,
+    kind: 'valid',
+    members: 2,
+  },
+  {
+    fiscalCode: 'FRRLCU75E15F205M',
+    firstName: 'LUCA',
+    lastName: 'FERRARI',
+    iseeCents: 1_523_050,
+    kind: 'valid',
+    members: 1,
+  },
+  {
+    fiscalCode: 'CLMGLI92T48L219U',
+    firstName: 'GIULIA',
+    lastName: 'COLOMBO',
+    iseeCents: 489_000,
+    kind: 'valid',
+    members: 2,
+  },
+  {
+    fiscalCode: 'GRCPLA70A01F205T',
+    firstName: 'PAOLO',
+    lastName: 'GRECO',
+    iseeCents: 980_000,
+    kind: 'valid',
+    members: 2,
+  },
+  {
+    fiscalCode: 'RCCMRC60A01H501V',
+    firstName: 'MARCO',
+    lastName: 'RICCI',
+    iseeCents: 730_000,
+    kind: 'omissions',
+    members: 1,
+  },
+  {
+    fiscalCode: 'BRNNNA88M41F839L',
+    firstName: 'ANNA',
+    lastName: 'BRUNO',
+    iseeCents: 1_210_000,
+    kind: 'expired',
+    members: 2,
+  },
+  {
+    fiscalCode: 'NRECHR88E45F205C',
+    firstName: 'CHIARA',
+    lastName: 'NERI',
+    iseeCents: 678_015,
+    kind: 'valid',
+    members: 3,
+  },
   // Not portal users: their ISEE is asked by the tests and from the simulator's page.
-  { fiscalCode: 'BNCGNN80A01H501T', firstName: 'GIOVANNI', lastName: 'BIANCHI', iseeCents: 512_000, kind: 'corrente', members: 2, correnteMonths: 6 },
-  { fiscalCode: 'MRNLSE85M50F205X', firstName: 'ELISA', lastName: 'MARINO', iseeCents: 1_850_000, kind: 'indicators', members: 3 },
+  {
+    fiscalCode: 'BNCGNN80A01H501T',
+    firstName: 'GIOVANNI',
+    lastName: 'BIANCHI',
+    iseeCents: 512_000,
+    kind: 'corrente',
+    members: 2,
+    correnteMonths: 6,
+  },
+  {
+    fiscalCode: 'MRNLSE85M50F205X',
+    firstName: 'ELISA',
+    lastName: 'MARINO',
+    iseeCents: 1_850_000,
+    kind: 'indicators',
+    members: 3,
+  },
 ];
 
 /** The other members' first names (TypeNome: capitals, accented vowels, apostrophe, blank and hyphen only). */
-const MEMBER_NAMES = ['LUCA', 'SARA', 'PIETRO', 'ELENA', 'DAVIDE', 'MARTA', 'LUIGI', 'ANNA', 'PAOLO', 'GIULIA', 'MARCO'];
+const MEMBER_NAMES = [
+  'LUCA',
+  'SARA',
+  'PIETRO',
+  'ELENA',
+  'DAVIDE',
+  'MARTA',
+  'LUIGI',
+  'ANNA',
+  'PAOLO',
+  'GIULIA',
+  'MARCO',
+];
 
 /** The equivalence scale of a household of n (DPCM 159/2013, Allegato 1). */
 const SCALES = [1, 1, 1.57, 2.04, 2.46, 2.85];
@@ -145,10 +235,22 @@ export function dsuProtocol(fiscalCode: string, year: number, salt = ''): string
 export function makeDsu(spec: TestDsuSpec, year: number): SimDsu {
   const dsuYear = spec.kind === 'expired' ? year - 1 : year;
   const members = Math.max(1, spec.members ?? 1);
-  const household: SimHouseholdMember[] = [{ relation: 'D', firstName: spec.firstName.toUpperCase(), lastName: spec.lastName.toUpperCase(), fiscalCode: spec.fiscalCode }];
+  const household: SimHouseholdMember[] = [
+    {
+      relation: 'D',
+      firstName: spec.firstName.toUpperCase(),
+      lastName: spec.lastName.toUpperCase(),
+      fiscalCode: spec.fiscalCode,
+    },
+  ];
   for (let i = 1; i < members; i++) {
     // Members of the test households: codes of the same shape, never a real person's.
-    household.push({ relation: i === 1 ? 'C' : 'F', firstName: MEMBER_NAMES[(i - 1) % MEMBER_NAMES.length], lastName: spec.lastName.toUpperCase(), fiscalCode: `${spec.fiscalCode.slice(0, 11)}X${String(i).padStart(3, '0')}Z` });
+    household.push({
+      relation: i === 1 ? 'C' : 'F',
+      firstName: MEMBER_NAMES[(i - 1) % MEMBER_NAMES.length],
+      lastName: spec.lastName.toUpperCase(),
+      fiscalCode: `${spec.fiscalCode.slice(0, 11)}X${String(i).padStart(3, '0')}Z`,
+    });
   }
   const dsu: SimDsu = {
     protocol: dsuProtocol(spec.fiscalCode, dsuYear),
@@ -158,21 +260,38 @@ export function makeDsu(spec: TestDsuSpec, year: number): SimDsu {
     validUntil: `${dsuYear}-12-31`,
     iseeCents: spec.iseeCents,
     scala: scaleOf(members),
-    omissions: spec.kind === 'omissions' ? [{ type: 'PatrimoniMobiliari', fiscalCode: spec.fiscalCode, checkedOn: `${dsuYear}-01-18` }] : [],
+    omissions:
+      spec.kind === 'omissions'
+        ? [{ type: 'PatrimoniMobiliari', fiscalCode: spec.fiscalCode, checkedOn: `${dsuYear}-01-18` }]
+        : [],
   };
   if (spec.kind === 'corrente') {
     // The modulo sostitutivo of 1 March: its ISEE corrente lasts six months (DPCM 159/2013 art. 9, as amended), until 31 August.
     const months = spec.correnteMonths ?? 6;
     const end = new Date(Date.UTC(dsuYear, 2 + months, 0));
     // The DSU's own ordinary ISEE (before the income fell) is the one in force again once the ISEE corrente ends.
-    dsu.corrente = { protocol: dsuProtocol(spec.fiscalCode, dsuYear, 'corrente'), presentedOn: `${dsuYear}-03-01`, expiresOn: end.toISOString().slice(0, 10), ordinaryIseeCents: Math.round(spec.iseeCents * 1.25) };
+    dsu.corrente = {
+      protocol: dsuProtocol(spec.fiscalCode, dsuYear, 'corrente'),
+      presentedOn: `${dsuYear}-03-01`,
+      expiresOn: end.toISOString().slice(0, 10),
+      ordinaryIseeCents: Math.round(spec.iseeCents * 1.25),
+    };
   }
   if (spec.kind === 'indicators') {
     const [, second = household[0], third = household[0]] = household;
     dsu.universitario = [{ fiscalCode: third.fiscalCode, iseeCents: Math.round(spec.iseeCents * 0.8) }];
     dsu.sociosanitario = [{ fiscalCode: spec.fiscalCode, iseeCents: Math.round(spec.iseeCents * 0.6) }];
     dsu.ridotto = [{ beneficiary: second.fiscalCode, iseeCents: Math.round(spec.iseeCents * 0.45) }];
-    dsu.variazione = { type: 'Contestazione', discrepancies: [{ fiscalCode: spec.fiscalCode, type: 'Reddito', detail: 'Reddito complessivo diverso da quello dell’Agenzia delle Entrate' }] };
+    dsu.variazione = {
+      type: 'Contestazione',
+      discrepancies: [
+        {
+          fiscalCode: spec.fiscalCode,
+          type: 'Reddito',
+          detail: 'Reddito complessivo diverso da quello dell’Agenzia delle Entrate',
+        },
+      ],
+    };
   }
   return dsu;
 }
@@ -185,7 +304,13 @@ export function valuesOf(dsu: Pick<SimDsu, 'iseeCents' | 'scala'>) {
   const isp = Math.round(ise * 0.5);
   const isr = ise - Math.round(isp * 0.2);
   const isee = Math.round(ise / dsu.scala);
-  return { ISE: amount(ise), ScalaEquivalenza: dsu.scala.toFixed(2), ISEE: amount(isee), ISR: amount(isr), ISP: amount(isp) };
+  return {
+    ISE: amount(ise),
+    ScalaEquivalenza: dsu.scala.toFixed(2),
+    ISEE: amount(isee),
+    ISR: amount(isr),
+    ISP: amount(isp),
+  };
 }
 
 const attributes = (values: Record<string, string | undefined>) =>
@@ -205,14 +330,21 @@ export function attestationXml(dsu: SimDsu, ricerca: Record<string, string | und
   const values = valuesOf(dsu);
   const released = `${dsu.presentedOn.slice(0, 8)}20`;
   const member = (fiscalCode: string) => dsu.household.find((m) => m.fiscalCode === fiscalCode) ?? dsu.household[0];
-  const names = (fiscalCode: string) => ({ Cognome: member(fiscalCode).lastName, Nome: member(fiscalCode).firstName, CodiceFiscale: fiscalCode });
+  const names = (fiscalCode: string) => ({
+    Cognome: member(fiscalCode).lastName,
+    Nome: member(fiscalCode).firstName,
+    CodiceFiscale: fiscalCode,
+  });
   /** An indicator of its own for a person: Valori and ModalitaCalcolo under the XSD's element for it. */
   const own = (element: string, calculation: string, iseeCents: number) => {
     const v = valuesOf({ iseeCents, scala: dsu.scala });
     return `<${element} DataRilascio="${released}"><Valori${attributes(v)}/>${modalita(calculation, v)}</${element}>`;
   };
   const household = dsu.household
-    .map((m) => `<ComponenteNucleo${attributes({ RapportoConDichiarante: m.relation, Cognome: m.lastName, Nome: m.firstName, CodiceFiscale: m.fiscalCode })}/>`)
+    .map(
+      (m) =>
+        `<ComponenteNucleo${attributes({ RapportoConDichiarante: m.relation, Cognome: m.lastName, Nome: m.firstName, CodiceFiscale: m.fiscalCode })}/>`,
+    )
     .join('');
   const minorenni = dsu.minorenni?.length
     ? `<ISEEMin>${dsu.minorenni.map((m) => `<ComponenteMinorenne${attributes({ Cognome: 'MINORE', Nome: 'COMPONENTE', CodiceFiscale: m.fiscalCode, ISEE: amount(m.iseeCents) })}><ISEEOrd/></ComponenteMinorenne>`).join('')}</ISEEMin>`
@@ -229,7 +361,10 @@ export function attestationXml(dsu: SimDsu, ricerca: Record<string, string | und
     : '';
   const sociosanitario = dsu.sociosanitario?.length
     ? `<ISEESocioSanRes>${dsu.sociosanitario
-        .map((c) => `<ComponenteSocioSanitarieRes${attributes({ ...names(c.fiscalCode), ISEE: amount(c.iseeCents) })}>${own('ISEESocioSanRes', 'ModalitaCalcoloISEESocioSanResRes', c.iseeCents)}</ComponenteSocioSanitarieRes>`)
+        .map(
+          (c) =>
+            `<ComponenteSocioSanitarieRes${attributes({ ...names(c.fiscalCode), ISEE: amount(c.iseeCents) })}>${own('ISEESocioSanRes', 'ModalitaCalcoloISEESocioSanResRes', c.iseeCents)}</ComponenteSocioSanitarieRes>`,
+        )
         .join('')}</ISEESocioSanRes>`
     : '';
   const ridotti = (dsu.ridotto ?? [])
@@ -241,13 +376,27 @@ export function attestationXml(dsu: SimDsu, ricerca: Record<string, string | und
     .join('');
   const variazione = dsu.variazione
     ? `<Variazione${attributes({ TipoVariazione: dsu.variazione.type, NumeroProtocolloDSUVariata: dsuProtocol(dsu.declarant, Number(dsu.presentedOn.slice(0, 4)), 'variata'), DataPresentazioneDSUVariata: dsu.presentedOn })}>` +
-      dsu.variazione.discrepancies.map((d) => `<DiscordanzeContestazione${attributes({ CFDiscordanza: d.fiscalCode, TipologiaDiscordanza: d.type, SpecificaDiscordanza: d.detail })}/>`).join('') +
+      dsu.variazione.discrepancies
+        .map(
+          (d) =>
+            `<DiscordanzeContestazione${attributes({ CFDiscordanza: d.fiscalCode, TipologiaDiscordanza: d.type, SpecificaDiscordanza: d.detail })}/>`,
+        )
+        .join('') +
       `</Variazione>`
     : '';
   const omissions = dsu.omissions
-    .map((o) => `<OmissioneDifformita${attributes({ TipoOmissioneDifformita: o.type, CodiceFiscale: o.fiscalCode, DataControlloAE: o.checkedOn })}/>`)
+    .map(
+      (o) =>
+        `<OmissioneDifformita${attributes({ TipoOmissioneDifformita: o.type, CodiceFiscale: o.fiscalCode, DataControlloAE: o.checkedOn })}/>`,
+    )
     .join('');
-  const corrente = dsu.corrente ? attributes({ Corrente: 'SI', DataPresentazioneModuloSostitutivo: dsu.corrente.presentedOn, ProtocolloDSUModuloSostitutivo: dsu.corrente.protocol }) : '';
+  const corrente = dsu.corrente
+    ? attributes({
+        Corrente: 'SI',
+        DataPresentazioneModuloSostitutivo: dsu.corrente.presentedOn,
+        ProtocolloDSUModuloSostitutivo: dsu.corrente.protocol,
+      })
+    : '';
   return (
     `<?xml version="1.0" encoding="iso-8859-1"?><EsitoAttestazione xmlns="${ISEE_NAMESPACE}">` +
     `<Attestazione${attributes({ CodiceFiscaleDichiarante: dsu.declarant, NumeroProtocolloDSU: dsu.protocol, DataPresentazione: dsu.presentedOn, DataValidita: dsu.validUntil, DataScadenzaDSUCorrente: dsu.corrente?.expiresOn })}>` +
@@ -294,19 +443,61 @@ export interface InpsSimulator extends Closable {
   /** The v1 e-service's endpoint, and the residents' one. */
   endpoint: string;
   residentiEndpoint: string;
-  stats(): { requests: number; rateLimited: number; byEsito: Record<string, number>; unauthorized: number; actionNotSupported: number };
+  stats(): {
+    requests: number;
+    rateLimited: number;
+    byEsito: Record<string, number>;
+    unauthorized: number;
+    actionNotSupported: number;
+  };
 }
 
 /** 'voucher-expired': a 401 as for a voucher past its exp (the client must ask PDND for a new one). */
-type FaultKind = 'DATABASE_OFFLINE' | 'ERRORE_INTERNO' | '429' | '429-daily' | 'slow' | 'malformed' | 'fault' | '503' | 'voucher-expired';
-const FAULT_KINDS: FaultKind[] = ['DATABASE_OFFLINE', 'ERRORE_INTERNO', '429', '429-daily', 'slow', 'malformed', 'fault', '503', 'voucher-expired'];
+type FaultKind =
+  | 'DATABASE_OFFLINE'
+  | 'ERRORE_INTERNO'
+  | '429'
+  | '429-daily'
+  | 'slow'
+  | 'malformed'
+  | 'fault'
+  | '503'
+  | 'voucher-expired';
+const FAULT_KINDS: FaultKind[] = [
+  'DATABASE_OFFLINE',
+  'ERRORE_INTERNO',
+  '429',
+  '429-daily',
+  'slow',
+  'malformed',
+  'fault',
+  '503',
+  'voucher-expired',
+];
 
 /** The v1 e-service of the WSDL v2.8, and the residents' one when configured. */
-export function simEServices(options: Pick<InpsSimulatorOptions, 'audience' | 'purposes' | 'residenti' | 'eservices'>): SimEService[] {
+export function simEServices(
+  options: Pick<InpsSimulatorOptions, 'audience' | 'purposes' | 'residenti' | 'eservices'>,
+): SimEService[] {
   if (options.eservices) return options.eservices;
   return [
-    { path: INPS_PATH, audience: options.audience, operations: { ConsultazioneAttestazione: options.purposes.attestazione, ConsultazioneIndicatore: options.purposes.indicatore } },
-    ...(options.residenti ? [{ path: RESIDENTI_PATH, audience: options.residenti.audience, operations: { ConsultazioneAttestazioneResidenti: options.residenti.purpose } }] : []),
+    {
+      path: INPS_PATH,
+      audience: options.audience,
+      operations: {
+        ConsultazioneAttestazione: options.purposes.attestazione,
+        ConsultazioneIndicatore: options.purposes.indicatore,
+      },
+    },
+    ...(options.residenti
+      ? [
+          {
+            path: RESIDENTI_PATH,
+            audience: options.residenti.audience,
+            operations: { ConsultazioneAttestazioneResidenti: options.residenti.purpose },
+          },
+        ]
+      : []),
   ];
 }
 
@@ -316,13 +507,20 @@ let requestValidator: XsdValidator | undefined;
  * operation has ConsultazioneAttestazione's request (OpenMSP sends the same RicercaCF): it is checked as one.
  */
 function requestSchemaErrors(call: XmlElement): string | null {
-  requestValidator ??= XsdValidator.fromDoc(XmlDocument.fromString(fs.readFileSync(path.join(CONTRACT_DIR, 'ConsultazioneISEE_v2.8_PDND.xsd'), 'latin1')));
-  const name = localName(call.name) === 'ConsultazioneAttestazioneResidenti' ? 'ConsultazioneAttestazione' : localName(call.name);
+  requestValidator ??= XsdValidator.fromDoc(
+    XmlDocument.fromString(fs.readFileSync(path.join(CONTRACT_DIR, 'ConsultazioneISEE_v2.8_PDND.xsd'), 'latin1')),
+  );
+  const name =
+    localName(call.name) === 'ConsultazioneAttestazioneResidenti' ? 'ConsultazioneAttestazione' : localName(call.name);
   const serialize = (element: XmlElement): string =>
     `<${localName(element.name)}${element === call ? ` xmlns="${NAMESPACE}"` : ''}>` +
-    element.children.map((c) => (c instanceof XmlElement ? serialize(c) : escapeXml(String((c as { text?: string }).text ?? '')))).join('') +
+    element.children
+      .map((c) => (c instanceof XmlElement ? serialize(c) : escapeXml(String((c as { text?: string }).text ?? ''))))
+      .join('') +
     `</${localName(element.name)}>`;
-  const xml = serialize(call).replace(/^<[^>\s]+/, `<${name}`).replace(/<\/[^>]+>$/, `</${name}>`);
+  const xml = serialize(call)
+    .replace(/^<[^>\s]+/, `<${name}`)
+    .replace(/<\/[^>]+>$/, `</${name}>`);
   let doc: XmlDocument | undefined;
   try {
     doc = XmlDocument.fromString(xml);
@@ -341,7 +539,8 @@ const actionNotSupported = (action: string) =>
   `<faultstring xml:lang="it-IT">The message with Action '${escapeXml(action)}' cannot be processed at the receiver, due to a ContractFilter mismatch at the EndpointDispatcher. This may be because of either a contract mismatch (mismatched Actions between sender and receiver) or a binding/security mismatch between the sender and the receiver.  Check that sender and receiver have the same contract and the same binding (including security requirements, e.g. Message, Transport, None).</faultstring></s:Fault></s:Body></s:Envelope>`;
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
-const validDay = (value: string | undefined) => !!value && ISO_DAY.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
+const validDay = (value: string | undefined) =>
+  !!value && ISO_DAY.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
 
 export async function startInpsSimulator(options: InpsSimulatorOptions): Promise<InpsSimulator> {
   const host = options.host ?? '127.0.0.1';
@@ -354,9 +553,23 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
   let faults: { kind: FaultKind; remaining: number | null; ms?: number }[] = [];
   let bucket = { tokens: perSecond, at: Date.now() };
   let lastId = 100_000;
-  const counts = { requests: 0, rateLimited: 0, unauthorized: 0, actionNotSupported: 0, byEsito: {} as Record<string, number> };
+  const counts = {
+    requests: 0,
+    rateLimited: 0,
+    unauthorized: 0,
+    actionNotSupported: 0,
+    byEsito: {} as Record<string, number>,
+  };
   /** The last query's RicercaCF per fiscal code (the benefit code, application and its state a test expects to see). */
-  let lastQueries: Record<string, { operation: string; PrestazioneDaErogare?: string; ProtocolloDomandaEnteErogatore?: string; StatodomandaPrestazione?: string }> = {};
+  let lastQueries: Record<
+    string,
+    {
+      operation: string;
+      PrestazioneDaErogare?: string;
+      ProtocolloDomandaEnteErogatore?: string;
+      StatodomandaPrestazione?: string;
+    }
+  > = {};
   const eservices = simEServices(options);
 
   const save = () => {
@@ -369,7 +582,9 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
   /** The newest DSU of a household the code belongs to, valid on the day. */
   const dsuFor = (fiscalCode: string, day: string) =>
     dsus()
-      .filter((d) => d.household.some((m) => m.fiscalCode === fiscalCode) && d.presentedOn <= day && day <= d.validUntil)
+      .filter(
+        (d) => d.household.some((m) => m.fiscalCode === fiscalCode) && d.presentedOn <= day && day <= d.validUntil,
+      )
       .sort((a, b) => b.presentedOn.localeCompare(a.presentedOn))[0] ?? null;
 
   const takeFault = () => {
@@ -398,7 +613,12 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
       500,
       `<?xml version="1.0" encoding="utf-8"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault><faultcode>s:${code}</faultcode><faultstring xml:lang="it-IT">${escapeXml(message)}</faultstring></s:Fault></s:Body></s:Envelope>`,
     );
-  const answer = (res: ServerResponse, operation: Operation, esito: string, fields: { descrizione?: string; base64?: string }) => {
+  const answer = (
+    res: ServerResponse,
+    operation: Operation,
+    esito: string,
+    fields: { descrizione?: string; base64?: string },
+  ) => {
     counts.byEsito[esito] = (counts.byEsito[esito] ?? 0) + 1;
     const resultField = operation === 'ConsultazioneIndicatore' ? 'XmlEsitoIndicatore' : 'XmlEsitoAttestazione';
     xml(
@@ -414,21 +634,34 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
   };
 
   /** The gateway's check of the voucher: PDND's signature and expiry, this e-service's audience, one of its purposes. */
-  async function voucherProblem(req: IncomingMessage, service: SimEService): Promise<{ status: 401 | 403; reason: string } | null> {
+  async function voucherProblem(
+    req: IncomingMessage,
+    service: SimEService,
+  ): Promise<{ status: 401 | 403; reason: string } | null> {
     const authorization = req.headers.authorization ?? '';
     const token = /^Bearer (.+)$/.exec(authorization)?.[1];
     if (!token) return { status: 401, reason: 'voucher mancante' };
     let payload: jose.JWTPayload;
     try {
-      ({ payload } = await jose.jwtVerify(token, jwks, { issuer: options.pdnd.issuer, audience: service.audience, algorithms: ['RS256'], typ: 'at+jwt' }));
+      ({ payload } = await jose.jwtVerify(token, jwks, {
+        issuer: options.pdnd.issuer,
+        audience: service.audience,
+        algorithms: ['RS256'],
+        typ: 'at+jwt',
+      }));
     } catch (error) {
       return { status: 401, reason: `voucher non valido: ${(error as Error).message}` };
     }
-    if (!Object.values(service.operations).includes((payload as Record<string, unknown>).purposeId as string)) return { status: 403, reason: 'finalità non abilitata a questo e-service' };
+    if (!Object.values(service.operations).includes((payload as Record<string, unknown>).purposeId as string))
+      return { status: 403, reason: 'finalità non abilitata a questo e-service' };
     const digest = (payload as Record<string, any>).digest?.value as string | undefined;
     const evidence = req.headers['agid-jwt-trackingevidence'];
     if (digest || evidence) {
-      if (typeof evidence !== 'string' || !digest || createHash('sha256').update(evidence, 'ascii').digest('hex') !== digest) {
+      if (
+        typeof evidence !== 'string' ||
+        !digest ||
+        createHash('sha256').update(evidence, 'ascii').digest('hex') !== digest
+      ) {
         return { status: 403, reason: 'AgID-JWT-TrackingEvidence non corrisponde al digest del voucher' };
       }
     }
@@ -446,7 +679,10 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
     if (fault?.kind === '429' || fault?.kind === '429-daily') {
       counts.rateLimited += 1;
       // INPS's daily limit comes without Retry-After (pagopa/idpay-admissibility-assessor treats it so).
-      res.writeHead(429, { ...(fault.kind === '429' ? { 'retry-after': '1' } : {}), 'content-type': 'text/plain; charset=utf-8' });
+      res.writeHead(429, {
+        ...(fault.kind === '429' ? { 'retry-after': '1' } : {}),
+        'content-type': 'text/plain; charset=utf-8',
+      });
       return res.end('Too Many Requests');
     }
     if (fault?.kind === '503') {
@@ -460,14 +696,19 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
       res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' });
       return res.end('Certificato client assente o non riconosciuto');
     }
-    const refused = fault?.kind === 'voucher-expired' ? { status: 401 as const, reason: 'voucher scaduto' } : await voucherProblem(req, service);
+    const refused =
+      fault?.kind === 'voucher-expired'
+        ? { status: 401 as const, reason: 'voucher scaduto' }
+        : await voucherProblem(req, service);
     if (refused) {
       counts.unauthorized += 1;
       res.writeHead(refused.status, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer' });
       return res.end(refused.reason);
     }
     const action = String(req.headers.soapaction ?? '').replace(/^"|"$/g, '');
-    const operation = OPERATIONS.find((op) => op in service.operations && action === `${NAMESPACE}/ISvcConsultazione/${op}`);
+    const operation = OPERATIONS.find(
+      (op) => op in service.operations && action === `${NAMESPACE}/ISvcConsultazione/${op}`,
+    );
     if (!operation) {
       counts.actionNotSupported += 1;
       return xml(res, 500, actionNotSupported(action));
@@ -482,13 +723,24 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
     const identity = child(child(envelope, 'Header'), 'Identity');
     const userId = text(identity, 'UserId');
     const codiceUfficio = text(identity, 'CodiceUfficio');
-    if (!userId || !codiceUfficio) return soapFault(res, 'Client', 'Intestazione Identity mancante o incompleta (UserId, CodiceUfficio)');
-    if (req.headers['inps-identity-userid'] !== userId || req.headers['inps-identity-codiceufficio'] !== codiceUfficio) {
-      return soapFault(res, 'Client', 'Intestazioni HTTP INPS-Identity-UserId e INPS-Identity-CodiceUfficio mancanti o diverse dall’intestazione Identity');
+    if (!userId || !codiceUfficio)
+      return soapFault(res, 'Client', 'Intestazione Identity mancante o incompleta (UserId, CodiceUfficio)');
+    if (
+      req.headers['inps-identity-userid'] !== userId ||
+      req.headers['inps-identity-codiceufficio'] !== codiceUfficio
+    ) {
+      return soapFault(
+        res,
+        'Client',
+        'Intestazioni HTTP INPS-Identity-UserId e INPS-Identity-CodiceUfficio mancanti o diverse dall’intestazione Identity',
+      );
     }
     const call = childElements(child(envelope, 'Body') ?? new XmlElement('Body'))[0];
     if (!call || localName(call.name) !== operation) return soapFault(res, 'Client', `Il corpo non è ${operation}`);
-    if (fault?.kind === 'DATABASE_OFFLINE' || fault?.kind === 'ERRORE_INTERNO') return answer(res, operation, fault.kind, { descrizione: fault.kind === 'DATABASE_OFFLINE' ? 'Banca dati non disponibile' : 'Errore interno' });
+    if (fault?.kind === 'DATABASE_OFFLINE' || fault?.kind === 'ERRORE_INTERNO')
+      return answer(res, operation, fault.kind, {
+        descrizione: fault.kind === 'DATABASE_OFFLINE' ? 'Banca dati non disponibile' : 'Errore interno',
+      });
     const request = child(call, 'request');
     const ricerca = child(request, 'RicercaCF');
     const invalid = !request ? 'request mancante' : !ricerca ? 'RicercaCF mancante' : requestSchemaErrors(call);
@@ -500,27 +752,47 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
       ProtocolloDomandaEnteErogatore: text(ricerca, 'ProtocolloDomandaEnteErogatore'),
       StatodomandaPrestazione: text(ricerca, 'StatodomandaPrestazione'),
     };
-    lastQueries[fields.CodiceFiscale!] = { operation, PrestazioneDaErogare: fields.PrestazioneDaErogare, ProtocolloDomandaEnteErogatore: fields.ProtocolloDomandaEnteErogatore, StatodomandaPrestazione: fields.StatodomandaPrestazione };
+    lastQueries[fields.CodiceFiscale!] = {
+      operation,
+      PrestazioneDaErogare: fields.PrestazioneDaErogare,
+      ProtocolloDomandaEnteErogatore: fields.ProtocolloDomandaEnteErogatore,
+      StatodomandaPrestazione: fields.StatodomandaPrestazione,
+    };
     const tipo = text(request, 'TipoIndicatore');
     const day = fields.DataValidita ?? romeDay(today());
     const found = dsuFor(fields.CodiceFiscale!, day);
     // On a day the ISEE corrente covers, the attestation is the corrente; before its modulo or after it ends, the DSU's ordinary one.
-    const dsu = found?.corrente && !(found.corrente.presentedOn <= day && day <= found.corrente.expiresOn) ? { ...found, corrente: undefined, iseeCents: found.corrente.ordinaryIseeCents } : found;
-    if (!dsu) return answer(res, operation, 'DATI_NON_TROVATI', { descrizione: 'Nessuna DSU valida per il codice fiscale alla data indicata' });
-    const document = operation === 'ConsultazioneIndicatore' ? indicatorXml(dsu, tipo!, fields) : attestationXml(dsu, fields);
-    const base64 = fault?.kind === 'malformed' ? Buffer.from('<Attestazione NumeroProtocolloDSU=').toString('base64') : iso88591(document).toString('base64');
+    const dsu =
+      found?.corrente && !(found.corrente.presentedOn <= day && day <= found.corrente.expiresOn)
+        ? { ...found, corrente: undefined, iseeCents: found.corrente.ordinaryIseeCents }
+        : found;
+    if (!dsu)
+      return answer(res, operation, 'DATI_NON_TROVATI', {
+        descrizione: 'Nessuna DSU valida per il codice fiscale alla data indicata',
+      });
+    const document =
+      operation === 'ConsultazioneIndicatore' ? indicatorXml(dsu, tipo!, fields) : attestationXml(dsu, fields);
+    const base64 =
+      fault?.kind === 'malformed'
+        ? Buffer.from('<Attestazione NumeroProtocolloDSU=').toString('base64')
+        : iso88591(document).toString('base64');
     return answer(res, operation, 'OK', { base64 });
   }
 
   /** The answer as INPS writes it, iso-8859-1: a character outside Latin-1 (Ł, Ș, €) as a character reference, not a wrong byte. */
-  const iso88591 = (xml: string) => Buffer.from(xml.replace(/[^\u0000-\u00ff]/gu, (c) => `&#${c.codePointAt(0)};`), 'latin1');
+  const iso88591 = (xml: string) =>
+    Buffer.from(
+      xml.replace(/[^\u0000-\u00ff]/gu, (c) => `&#${c.codePointAt(0)};`),
+      'latin1',
+    );
 
   /** Gives a fiscal code a DSU (replacing the ones given before for that code). */
   function addDsu(body: Record<string, any>): string | null {
     const fiscalCode = String(body.fiscalCode ?? '').toUpperCase();
     if (!INPS_FISCAL_CODE.test(fiscalCode)) return 'fiscalCode: codice fiscale non valido';
     const value = Number(body.value);
-    if (!Number.isFinite(value) || value < 0 || Math.round(value * 100) !== Math.round(value * 100 * 1e6) / 1e6) return 'value: importo in euro, al massimo due decimali';
+    if (!Number.isFinite(value) || value < 0 || Math.round(value * 100) !== Math.round(value * 100 * 1e6) / 1e6)
+      return 'value: importo in euro, al massimo due decimali';
     const year = body.year === undefined ? romeYear(today()) : Number(body.year);
     if (!Number.isInteger(year) || year < 2015 || year > 2100) return 'year: anno di presentazione';
     const members = body.members === undefined ? 1 : Number(body.members);
@@ -528,9 +800,22 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
     const kinds = ['valid', 'omissions', 'corrente', 'indicators'] as const;
     const kind = body.kind === undefined || body.kind === '' ? (body.omissions ? 'omissions' : 'valid') : body.kind;
     if (!kinds.includes(kind)) return `kind: ${kinds.join(' | ')}`;
-    const correnteMonths = body.correnteMonths === undefined || body.correnteMonths === '' ? undefined : Number(body.correnteMonths);
-    if (correnteMonths !== undefined && !(Number.isInteger(correnteMonths) && Math.abs(correnteMonths) <= 12)) return 'correnteMonths: mesi di validità dell’ISEE corrente dal 1° marzo (da -12 a 12)';
-    const dsu = makeDsu({ fiscalCode, firstName: String(body.firstName ?? 'NOME'), lastName: String(body.lastName ?? 'COGNOME'), iseeCents: Math.round(value * 100), kind, members: kind === 'indicators' ? Math.max(members, 3) : members, correnteMonths }, year);
+    const correnteMonths =
+      body.correnteMonths === undefined || body.correnteMonths === '' ? undefined : Number(body.correnteMonths);
+    if (correnteMonths !== undefined && !(Number.isInteger(correnteMonths) && Math.abs(correnteMonths) <= 12))
+      return 'correnteMonths: mesi di validità dell’ISEE corrente dal 1° marzo (da -12 a 12)';
+    const dsu = makeDsu(
+      {
+        fiscalCode,
+        firstName: String(body.firstName ?? 'NOME'),
+        lastName: String(body.lastName ?? 'COGNOME'),
+        iseeCents: Math.round(value * 100),
+        kind,
+        members: kind === 'indicators' ? Math.max(members, 3) : members,
+        correnteMonths,
+      },
+      year,
+    );
     if (body.protocol !== undefined) {
       if (!DSU_PROTOCOL.test(String(body.protocol))) return 'protocol: INPS-ISEE-AAAA-NNNNNNNNL-NN';
       dsu.protocol = String(body.protocol);
@@ -539,8 +824,10 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
     }
     if (typeof body.presentedOn === 'string' && validDay(body.presentedOn)) dsu.presentedOn = body.presentedOn;
     // An ISEE corrente on given days: its modulo sostitutivo's day and its expiry (DataScadenzaDSUCorrente).
-    if (dsu.corrente && typeof body.correnteOn === 'string' && validDay(body.correnteOn)) dsu.corrente.presentedOn = body.correnteOn;
-    if (dsu.corrente && typeof body.correnteUntil === 'string' && validDay(body.correnteUntil)) dsu.corrente.expiresOn = body.correnteUntil;
+    if (dsu.corrente && typeof body.correnteOn === 'string' && validDay(body.correnteOn))
+      dsu.corrente.presentedOn = body.correnteOn;
+    if (dsu.corrente && typeof body.correnteUntil === 'string' && validDay(body.correnteUntil))
+      dsu.corrente.expiresOn = body.correnteUntil;
     added = [dsu, ...added.filter((d) => d.declarant !== fiscalCode)];
     save();
     return null;
@@ -551,7 +838,8 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify(value));
     };
-    if (req.method === 'GET' && pathname === '/admin/state') return json(200, { ...counts, perSecond, faults, dsus: dsus(), lastQueries });
+    if (req.method === 'GET' && pathname === '/admin/state')
+      return json(200, { ...counts, perSecond, faults, dsus: dsus(), lastQueries });
     const raw = await readBody(req);
     const form = String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
     const body = form ? Object.fromEntries(new URLSearchParams(raw)) : parseJson(raw);
@@ -572,7 +860,11 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
       if (!FAULT_KINDS.includes(body.kind) || !(times === 'always' || (Number.isInteger(times) && times > 0))) {
         return json(400, { detail: `{ kind: ${FAULT_KINDS.join(' | ')}, times: n | always, ms? }` });
       }
-      faults.push({ kind: body.kind, remaining: times === 'always' ? null : (times as number), ms: body.ms === undefined ? undefined : Number(body.ms) });
+      faults.push({
+        kind: body.kind,
+        remaining: times === 'always' ? null : (times as number),
+        ms: body.ms === undefined ? undefined : Number(body.ms),
+      });
       return done();
     }
     if (pathname === '/admin/rate-limit') {
@@ -625,7 +917,10 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
     );
   }
 
-  const wsdl = () => fs.readFileSync(path.join(CONTRACT_DIR, 'ConsultazioneISEE_v2.8_PDND.wsdl'), 'utf8').replace(/location="[^"]*"/, `location="${url}${INPS_PATH}"`);
+  const wsdl = () =>
+    fs
+      .readFileSync(path.join(CONTRACT_DIR, 'ConsultazioneISEE_v2.8_PDND.wsdl'), 'utf8')
+      .replace(/location="[^"]*"/, `location="${url}${INPS_PATH}"`);
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const { pathname, searchParams } = new URL(req.url ?? '/', url);
@@ -648,8 +943,23 @@ export async function startInpsSimulator(options: InpsSimulatorOptions): Promise
     });
   };
   const server = options.tls
-    ? https.createServer({ key: options.tls.key, cert: options.tls.cert, ca: options.tls.ca, requestCert: !!options.tls.requireClientCertificate, rejectUnauthorized: false }, listener)
+    ? https.createServer(
+        {
+          key: options.tls.key,
+          cert: options.tls.cert,
+          ca: options.tls.ca,
+          requestCert: !!options.tls.requireClientCertificate,
+          rejectUnauthorized: false,
+        },
+        listener,
+      )
     : http.createServer(listener);
   await listen(server as http.Server, options.port, host);
-  return { url, endpoint: `${url}${INPS_PATH}`, residentiEndpoint: `${url}${RESIDENTI_PATH}`, stats: () => structuredClone(counts), close: () => closeServer(server as http.Server) };
+  return {
+    url,
+    endpoint: `${url}${INPS_PATH}`,
+    residentiEndpoint: `${url}${RESIDENTI_PATH}`,
+    stats: () => structuredClone(counts),
+    close: () => closeServer(server as http.Server),
+  };
 }

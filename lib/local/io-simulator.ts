@@ -45,7 +45,13 @@ export const LOCAL_IO = { apiKey: 'local-io-subscription-key', organizationFisca
  * The groups a service's key gets by default (io-services-cms apps/backoffice APIM_USER_GROUPS: apimessagewrite,
  * apiinforead, apimessageread, apilimitedprofileread, apiservicewrite): not ApiMessageWriteWithPayee.
  */
-export const DEFAULT_IO_GROUPS = ['ApiMessageWrite', 'ApiInfoRead', 'ApiMessageRead', 'ApiLimitedProfileRead', 'ApiServiceWrite'] as const;
+export const DEFAULT_IO_GROUPS = [
+  'ApiMessageWrite',
+  'ApiInfoRead',
+  'ApiMessageRead',
+  'ApiLimitedProfileRead',
+  'ApiServiceWrite',
+] as const;
 
 export interface IoServiceSettings {
   /** The API groups of the key (the gateway's x-user-groups; io-functions-commons azure_api_auth.ts). */
@@ -122,22 +128,43 @@ export interface IoSimulator extends Closable {
 /** The first thing wrong with a NewMessage body, as IO's validation would name it; null when valid. */
 export function newMessageProblem(body: any): string | null {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return 'body: an object is required';
-  if (body.fiscal_code !== undefined && (typeof body.fiscal_code !== 'string' || !FISCAL_CODE.test(body.fiscal_code))) return `value ${JSON.stringify(body.fiscal_code)} at root.fiscal_code is not a valid FiscalCode`;
-  if (body.feature_level_type !== undefined && body.feature_level_type !== 'STANDARD' && body.feature_level_type !== 'ADVANCED') return 'feature_level_type: STANDARD or ADVANCED';
+  if (body.fiscal_code !== undefined && (typeof body.fiscal_code !== 'string' || !FISCAL_CODE.test(body.fiscal_code)))
+    return `value ${JSON.stringify(body.fiscal_code)} at root.fiscal_code is not a valid FiscalCode`;
+  if (
+    body.feature_level_type !== undefined &&
+    body.feature_level_type !== 'STANDARD' &&
+    body.feature_level_type !== 'ADVANCED'
+  )
+    return 'feature_level_type: STANDARD or ADVANCED';
   const content = body.content;
   if (!content || typeof content !== 'object' || Array.isArray(content)) return 'content: required';
-  if (typeof content.subject !== 'string' || content.subject.length < 10 || content.subject.length > 120) return 'content.subject: a string of 10 to 120 characters';
-  if (typeof content.markdown !== 'string' || content.markdown.length < 80 || content.markdown.length > 10000) return 'content.markdown: a string of 80 to 10000 characters';
-  if (content.due_date !== undefined && (typeof content.due_date !== 'string' || !UTC_TIMESTAMP.test(content.due_date) || Number.isNaN(Date.parse(content.due_date)))) {
+  if (typeof content.subject !== 'string' || content.subject.length < 10 || content.subject.length > 120)
+    return 'content.subject: a string of 10 to 120 characters';
+  if (typeof content.markdown !== 'string' || content.markdown.length < 80 || content.markdown.length > 10000)
+    return 'content.markdown: a string of 80 to 10000 characters';
+  if (
+    content.due_date !== undefined &&
+    (typeof content.due_date !== 'string' ||
+      !UTC_TIMESTAMP.test(content.due_date) ||
+      Number.isNaN(Date.parse(content.due_date)))
+  ) {
     return 'content.due_date: an ISO-8601 UTC timestamp';
   }
   const payment = content.payment_data;
   if (payment !== undefined) {
     if (!payment || typeof payment !== 'object' || Array.isArray(payment)) return 'content.payment_data: an object';
-    if (!Number.isInteger(payment.amount) || payment.amount < 1 || payment.amount > 9999999999) return 'content.payment_data.amount: an integer of cents (1–9999999999)';
-    if (typeof payment.notice_number !== 'string' || !NOTICE_NUMBER.test(payment.notice_number)) return 'content.payment_data.notice_number: ^[0123][0-9]{17}$';
-    if (payment.invalid_after_due_date !== undefined && typeof payment.invalid_after_due_date !== 'boolean') return 'content.payment_data.invalid_after_due_date: a boolean';
-    if (payment.payee !== undefined && (!payment.payee || typeof payment.payee.fiscal_code !== 'string' || !ORGANIZATION_FISCAL_CODE.test(payment.payee.fiscal_code))) {
+    if (!Number.isInteger(payment.amount) || payment.amount < 1 || payment.amount > 9999999999)
+      return 'content.payment_data.amount: an integer of cents (1–9999999999)';
+    if (typeof payment.notice_number !== 'string' || !NOTICE_NUMBER.test(payment.notice_number))
+      return 'content.payment_data.notice_number: ^[0123][0-9]{17}$';
+    if (payment.invalid_after_due_date !== undefined && typeof payment.invalid_after_due_date !== 'boolean')
+      return 'content.payment_data.invalid_after_due_date: a boolean';
+    if (
+      payment.payee !== undefined &&
+      (!payment.payee ||
+        typeof payment.payee.fiscal_code !== 'string' ||
+        !ORGANIZATION_FISCAL_CODE.test(payment.payee.fiscal_code))
+    ) {
       return 'content.payment_data.payee.fiscal_code: an OrganizationFiscalCode (11 digits)';
     }
   }
@@ -156,7 +183,9 @@ function ulid(now = Date.now()): string {
 
 const ipv4 = (address: string) => {
   const parts = address.split('.').map(Number);
-  return parts.length === 4 && parts.every((p) => Number.isInteger(p) && p >= 0 && p <= 255) ? parts.reduce((n, p) => n * 256 + p, 0) : null;
+  return parts.length === 4 && parts.every((p) => Number.isInteger(p) && p >= 0 && p <= 255)
+    ? parts.reduce((n, p) => n * 256 + p, 0)
+    : null;
 };
 /** Whether the caller's address is in one of the CIDRs (io-functions-commons utils/source_ip_check.ts). */
 function ipAllowed(remote: string | undefined, cidrs: readonly string[]): boolean {
@@ -184,14 +213,23 @@ export async function startIoSimulator(options: IoSimulatorOptions): Promise<IoS
   let window = { start: 0, calls: 0 };
   const held = new Set<ServerResponse>();
 
-  const json = (res: ServerResponse, status: number, body: unknown, type = 'application/json', headers: Record<string, string> = {}) => {
+  const json = (
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    type = 'application/json',
+    headers: Record<string, string> = {},
+  ) => {
     res.writeHead(status, { 'content-type': `${type}; charset=utf-8`, ...headers });
     res.end(JSON.stringify(body));
   };
   /** io-ts-commons ResponseErrorGeneric: application/problem+json { title, status, detail }. */
-  const problem = (res: ServerResponse, status: number, title: string, detail: string) => json(res, status, { title, status, detail }, 'application/problem+json');
-  const forbiddenNotAuthorized = (res: ServerResponse, detail = 'You do not have enough permission to complete the operation you requested') =>
-    problem(res, 403, 'You are not allowed here', detail);
+  const problem = (res: ServerResponse, status: number, title: string, detail: string) =>
+    json(res, status, { title, status, detail }, 'application/problem+json');
+  const forbiddenNotAuthorized = (
+    res: ServerResponse,
+    detail = 'You do not have enough permission to complete the operation you requested',
+  ) => problem(res, 403, 'You are not allowed here', detail);
   const readJson = (req: IncomingMessage) =>
     new Promise<unknown>((resolve) => {
       const chunks: Buffer[] = [];
@@ -230,27 +268,35 @@ export async function startIoSimulator(options: IoSimulatorOptions): Promise<IoS
   };
   /** APIM's rate-limit-by-key answer: its JSON and the seconds to wait in the policy's header. */
   const tooManyRequests = (res: ServerResponse, seconds: number) =>
-    json(res, 429, { statusCode: 429, message: `Rate limit is exceeded. Try again in ${seconds} seconds.` }, 'application/json', { 'x-rate-limit-retry-after': String(seconds) });
+    json(
+      res,
+      429,
+      { statusCode: 429, message: `Rate limit is exceeded. Try again in ${seconds} seconds.` },
+      'application/json',
+      { 'x-rate-limit-retry-after': String(seconds) },
+    );
 
   /** The gateway: a fault switched on, the subscription key, the rate limit. Answers and returns false when it stops the call. */
   function gateway(operation: Operation, req: IncomingMessage, res: ServerResponse): boolean {
     const fault = takeFault(operation);
     if (fault?.kind === 'lost-answer' || fault?.kind === 'created-5xx') afterCreate.set(res, fault.kind);
-    if (fault?.kind === '5xx') return problem(res, 503, 'Service Unavailable', 'The service is temporarily unavailable'), false;
-    if (fault?.kind === 'timeout') return hold(res), false;
-    if (fault?.kind === '429') return tooManyRequests(res, fault.retryAfter), false;
+    if (fault?.kind === '5xx')
+      return (problem(res, 503, 'Service Unavailable', 'The service is temporarily unavailable'), false);
+    if (fault?.kind === 'timeout') return (hold(res), false);
+    if (fault?.kind === '429') return (tooManyRequests(res, fault.retryAfter), false);
     const key = req.headers['ocp-apim-subscription-key'];
     if (key !== apiKey) {
       const message = key
         ? 'Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription.'
         : 'Access denied due to missing subscription key. Make sure to include subscription key when making requests to an API.';
-      return json(res, 401, { statusCode: 401, message }), false;
+      return (json(res, 401, { statusCode: 401, message }), false);
     }
     const now = Date.now();
     const period = service.rateLimit.renewalPeriodSeconds * 1000;
     if (now - window.start >= period) window = { start: now, calls: 0 };
     window.calls += 1;
-    if (window.calls > service.rateLimit.calls) return tooManyRequests(res, Math.max(1, Math.ceil((window.start + period - now) / 1000))), false;
+    if (window.calls > service.rateLimit.calls)
+      return (tooManyRequests(res, Math.max(1, Math.ceil((window.start + period - now) / 1000))), false);
     return true;
   }
 
@@ -261,7 +307,11 @@ export async function startIoSimulator(options: IoSimulatorOptions): Promise<IoS
 
   /** What IO's processing makes of a message once its time comes (processingMs after it arrived; ProcessMessage/handler.ts). */
   function settle(message: ReceivedIoMessage) {
-    if ((message.status !== 'ACCEPTED' && message.status !== 'THROTTLED') || Date.now() < Date.parse(message.receivedAt) + service.processingMs) return;
+    if (
+      (message.status !== 'ACCEPTED' && message.status !== 'THROTTLED') ||
+      Date.now() < Date.parse(message.receivedAt) + service.processingMs
+    )
+      return;
     const outcome = outcomes.get(message.fiscal_code);
     const profile = profiles.get(message.fiscal_code);
     if (outcome) {
@@ -282,13 +332,20 @@ export async function startIoSimulator(options: IoSimulatorOptions): Promise<IoS
     if (!has('ApiLimitedProfileRead')) return forbiddenNotAuthorized(res);
     const body = (await readJson(req)) as any;
     if (typeof body === 'symbol' || typeof body?.fiscal_code !== 'string' || !FISCAL_CODE.test(body.fiscal_code)) {
-      return problem(res, 400, 'Invalid FiscalCodePayload', `value ${JSON.stringify(typeof body === 'symbol' ? null : body?.fiscal_code)} at root.fiscal_code is not a valid FiscalCode`);
+      return problem(
+        res,
+        400,
+        'Invalid FiscalCodePayload',
+        `value ${JSON.stringify(typeof body === 'symbol' ? null : body?.fiscal_code)} at root.fiscal_code is not a valid FiscalCode`,
+      );
     }
     if (!ipAllowed(req.socket.remoteAddress, service.authorizedCidrs)) return forbiddenNotAuthorized(res);
     // Sandboxed keys get 403 for anyone not authorised, so they learn nothing of who has IO.
-    if (!canWriteTo(body.fiscal_code)) return problem(res, 403, 'Recipient forbidden', 'You are not allowed to issue requests for the recipient.');
+    if (!canWriteTo(body.fiscal_code))
+      return problem(res, 403, 'Recipient forbidden', 'You are not allowed to issue requests for the recipient.');
     const state = profiles.get(body.fiscal_code);
-    if (state === 'none') return problem(res, 404, 'Profile not found', 'The profile you requested was not found in the system.');
+    if (state === 'none')
+      return problem(res, 404, 'Profile not found', 'The profile you requested was not found in the system.');
     return json(res, 200, { sender_allowed: state !== 'blocked', preferred_languages: ['it_IT'] });
   }
 
@@ -302,7 +359,13 @@ export async function startIoSimulator(options: IoSimulatorOptions): Promise<IoS
       return forbiddenNotAuthorized(res, 'You do not have enough permissions to send a payment message with payee');
     }
     if (!ipAllowed(req.socket.remoteAddress, service.authorizedCidrs)) return forbiddenNotAuthorized(res);
-    if (typeof body.fiscal_code !== 'string') return problem(res, 400, 'Bad parameters', 'The fiscalcode parameter must be specified in the path or in the payload');
+    if (typeof body.fiscal_code !== 'string')
+      return problem(
+        res,
+        400,
+        'Bad parameters',
+        'The fiscalcode parameter must be specified in the path or in the payload',
+      );
     if (!canWriteTo(body.fiscal_code)) {
       return has('ApiLimitedMessageWrite')
         ? problem(res, 403, 'Recipient forbidden', 'You are not allowed to issue requests for the recipient.')
@@ -310,7 +373,12 @@ export async function startIoSimulator(options: IoSimulatorOptions): Promise<IoS
     }
     const amount = body.content.payment_data?.amount;
     if (amount && amount > service.maxAllowedPaymentAmount) {
-      return problem(res, 400, 'Error while sending payment metadata', `The requested amount (${amount} cents) exceeds the maximum allowed for this service (${service.maxAllowedPaymentAmount} cents)`);
+      return problem(
+        res,
+        400,
+        'Error while sending payment metadata',
+        `The requested amount (${amount} cents) exceeds the maximum allowed for this service (${service.maxAllowedPaymentAmount} cents)`,
+      );
     }
     const now = Date.now();
     const message: ReceivedIoMessage = {
@@ -325,19 +393,30 @@ export async function startIoSimulator(options: IoSimulatorOptions): Promise<IoS
     const lost = afterCreate.get(res);
     if (lost === 'lost-answer') return hold(res);
     if (lost === 'created-5xx') return problem(res, 500, 'Internal server error', 'Error while processing the message');
-    return json(res, 201, { id: message.id }, 'application/json', { location: `/api/v1/messages/${message.fiscal_code}/${message.id}` });
+    return json(res, 201, { id: message.id }, 'application/json', {
+      location: `/api/v1/messages/${message.fiscal_code}/${message.id}`,
+    });
   }
 
   function messageApi(fiscalCode: string, id: string, req: IncomingMessage, res: ServerResponse) {
     if (!has('ApiMessageRead')) return forbiddenNotAuthorized(res);
-    if (!FISCAL_CODE.test(fiscalCode)) return problem(res, 400, 'Invalid FiscalCode', `value ${JSON.stringify(fiscalCode)} is not a valid FiscalCode`);
+    if (!FISCAL_CODE.test(fiscalCode))
+      return problem(res, 400, 'Invalid FiscalCode', `value ${JSON.stringify(fiscalCode)} is not a valid FiscalCode`);
     if (!ipAllowed(req.socket.remoteAddress, service.authorizedCidrs)) return forbiddenNotAuthorized(res);
     const message = messages.find((m) => m.id === id && m.fiscal_code === fiscalCode);
-    if (!message) return problem(res, 404, 'Message not found', 'The message that you requested was not found in the system.');
+    if (!message)
+      return problem(res, 404, 'Message not found', 'The message that you requested was not found in the system.');
     settle(message);
     const { content, receivedAt, feature_level_type } = message;
     return json(res, 200, {
-      message: { id, fiscal_code: fiscalCode, created_at: receivedAt, sender_service_id: 'local-service', feature_level_type, ...(message.status === 'PROCESSED' ? { content } : {}) },
+      message: {
+        id,
+        fiscal_code: fiscalCode,
+        created_at: receivedAt,
+        sender_service_id: 'local-service',
+        feature_level_type,
+        ...(message.status === 'PROCESSED' ? { content } : {}),
+      },
       status: message.status,
     });
   }
@@ -349,20 +428,36 @@ export async function startIoSimulator(options: IoSimulatorOptions): Promise<IoS
       return json(res, 200, { messages: fiscalCode ? messages.filter((m) => m.fiscal_code === fiscalCode) : messages });
     }
     if (req.method === 'GET' && pathname === '/admin/state') {
-      return json(res, 200, { service, faults, profiles: Object.fromEntries(profiles), outcomes: Object.fromEntries(outcomes), messages: messages.length });
+      return json(res, 200, {
+        service,
+        faults,
+        profiles: Object.fromEntries(profiles),
+        outcomes: Object.fromEntries(outcomes),
+        messages: messages.length,
+      });
     }
     if (req.method !== 'POST') return problem(res, 405, 'Method Not Allowed', `${req.method} ${pathname}`);
     const body = (await readJson(req)) as any;
-    if (typeof body === 'symbol' || !body || typeof body !== 'object') return problem(res, 400, 'Bad Request', 'JSON non valido');
+    if (typeof body === 'symbol' || !body || typeof body !== 'object')
+      return problem(res, 400, 'Bad Request', 'JSON non valido');
     if (pathname === '/admin/profiles') {
-      if (typeof body.fiscalCode !== 'string' || !['active', 'none', 'blocked'].includes(body.state)) return problem(res, 400, 'Bad Request', '{ fiscalCode, state: active | none | blocked }');
+      if (typeof body.fiscalCode !== 'string' || !['active', 'none', 'blocked'].includes(body.state))
+        return problem(res, 400, 'Bad Request', '{ fiscalCode, state: active | none | blocked }');
       if (body.state === 'active') profiles.delete(body.fiscalCode.toUpperCase());
       else profiles.set(body.fiscalCode.toUpperCase(), body.state);
       return json(res, 200, { ok: true });
     }
     if (pathname === '/admin/outcomes') {
-      if (typeof body.fiscalCode !== 'string' || !['REJECTED', 'FAILED', 'ACCEPTED', 'THROTTLED', 'PROCESSED'].includes(body.status)) {
-        return problem(res, 400, 'Bad Request', '{ fiscalCode, status: REJECTED | FAILED | ACCEPTED | THROTTLED | PROCESSED }');
+      if (
+        typeof body.fiscalCode !== 'string' ||
+        !['REJECTED', 'FAILED', 'ACCEPTED', 'THROTTLED', 'PROCESSED'].includes(body.status)
+      ) {
+        return problem(
+          res,
+          400,
+          'Bad Request',
+          '{ fiscalCode, status: REJECTED | FAILED | ACCEPTED | THROTTLED | PROCESSED }',
+        );
       }
       if (body.status === 'PROCESSED') outcomes.delete(body.fiscalCode.toUpperCase());
       else outcomes.set(body.fiscalCode.toUpperCase(), body.status);
@@ -371,10 +466,22 @@ export async function startIoSimulator(options: IoSimulatorOptions): Promise<IoS
     if (pathname === '/admin/service') {
       const next = { ...service, ...body, rateLimit: { ...service.rateLimit, ...body.rateLimit } } as IoServiceSettings;
       const list = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string');
-      if (!list(next.groups) || !list(next.authorizedRecipients) || !list(next.authorizedCidrs) || !Number.isInteger(next.maxAllowedPaymentAmount) || next.maxAllowedPaymentAmount < 0) {
-        return problem(res, 400, 'Bad Request', '{ groups, maxAllowedPaymentAmount, authorizedRecipients, authorizedCidrs, rateLimit: { calls, renewalPeriodSeconds }, processingMs }');
+      if (
+        !list(next.groups) ||
+        !list(next.authorizedRecipients) ||
+        !list(next.authorizedCidrs) ||
+        !Number.isInteger(next.maxAllowedPaymentAmount) ||
+        next.maxAllowedPaymentAmount < 0
+      ) {
+        return problem(
+          res,
+          400,
+          'Bad Request',
+          '{ groups, maxAllowedPaymentAmount, authorizedRecipients, authorizedCidrs, rateLimit: { calls, renewalPeriodSeconds }, processingMs }',
+        );
       }
-      if (!(next.rateLimit.calls > 0 && next.rateLimit.renewalPeriodSeconds > 0 && next.processingMs >= 0)) return problem(res, 400, 'Bad Request', 'rateLimit and processingMs: positive numbers');
+      if (!(next.rateLimit.calls > 0 && next.rateLimit.renewalPeriodSeconds > 0 && next.processingMs >= 0))
+        return problem(res, 400, 'Bad Request', 'rateLimit and processingMs: positive numbers');
       service = { ...next, authorizedRecipients: next.authorizedRecipients.map((c) => c.toUpperCase()) };
       window = { start: 0, calls: 0 };
       return json(res, 200, { ok: true, service });
@@ -389,9 +496,19 @@ export async function startIoSimulator(options: IoSimulatorOptions): Promise<IoS
         !(times === 'always' || (Number.isInteger(times) && times > 0)) ||
         !(Number.isInteger(retryAfter) && retryAfter >= 0)
       ) {
-        return problem(res, 400, 'Bad Request', '{ operation: profiles | messages | status | *, kind: 5xx | timeout | 429 (or, for messages, lost-answer | created-5xx), retryAfter?: seconds, times: n | always }');
+        return problem(
+          res,
+          400,
+          'Bad Request',
+          '{ operation: profiles | messages | status | *, kind: 5xx | timeout | 429 (or, for messages, lost-answer | created-5xx), retryAfter?: seconds, times: n | always }',
+        );
       }
-      faults.push({ operation: body.operation, kind: body.kind, retryAfter, remaining: times === 'always' ? null : times });
+      faults.push({
+        operation: body.operation,
+        kind: body.kind,
+        retryAfter,
+        remaining: times === 'always' ? null : times,
+      });
       return json(res, 200, { ok: true });
     }
     if (pathname === '/admin/reset') {
@@ -431,9 +548,15 @@ export async function startIoSimulator(options: IoSimulatorOptions): Promise<IoS
     const { pathname } = url;
     const message = /^\/api\/v1\/messages\/([^/]+)\/([^/]+)$/.exec(pathname);
     const handle = async () => {
-      if (req.method === 'POST' && pathname === '/api/v1/profiles') return gateway('profiles', req, res) && profilesApi(req, res);
-      if (req.method === 'POST' && pathname === '/api/v1/messages') return gateway('messages', req, res) && messagesApi(req, res);
-      if (req.method === 'GET' && message) return gateway('status', req, res) && messageApi(decodeURIComponent(message[1]!), decodeURIComponent(message[2]!), req, res);
+      if (req.method === 'POST' && pathname === '/api/v1/profiles')
+        return gateway('profiles', req, res) && profilesApi(req, res);
+      if (req.method === 'POST' && pathname === '/api/v1/messages')
+        return gateway('messages', req, res) && messagesApi(req, res);
+      if (req.method === 'GET' && message)
+        return (
+          gateway('status', req, res) &&
+          messageApi(decodeURIComponent(message[1]!), decodeURIComponent(message[2]!), req, res)
+        );
       if (pathname.startsWith('/admin/')) return admin(pathname, url, req, res);
       if (req.method === 'GET' && pathname === '/') return page(res);
       return problem(res, 404, 'Not Found', pathname);

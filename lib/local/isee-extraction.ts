@@ -17,20 +17,29 @@ export async function startIseeExtraction(storage: ObjectCreatedSource, document
     return { promise, resolve, reject };
   };
   // The functions read their configuration (TABLE_NAME, DOCUMENTS_BUCKET) when loaded, as at a cold start.
-  const [{ StateMachine }, { HeadObjectCommand }, files, { readAttestation }, { writeExtraction }, { extractionDefinition }, { createLocalTextSource }] =
-    await Promise.all([
-      import('aws-local-stepfunctions'),
-      import('@aws-sdk/client-s3'),
-      import('../../functions/adapters/files.ts'),
-      import('../../functions/isee-extraction/read-attestation.ts'),
-      import('../../functions/isee-extraction/write-extraction.ts'),
-      import('../../functions/isee-extraction/state-machine.ts'),
-      import('./local-text.ts'),
-    ]);
+  const [
+    { StateMachine },
+    { HeadObjectCommand },
+    files,
+    { readAttestation },
+    { writeExtraction },
+    { extractionDefinition },
+    { createLocalTextSource },
+  ] = await Promise.all([
+    import('aws-local-stepfunctions'),
+    import('@aws-sdk/client-s3'),
+    import('../../functions/adapters/files.ts'),
+    import('../../functions/isee-extraction/read-attestation.ts'),
+    import('../../functions/isee-extraction/write-extraction.ts'),
+    import('../../functions/isee-extraction/state-machine.ts'),
+    import('./local-text.ts'),
+  ]);
 
   const textSource = createLocalTextSource();
   const localArn = (name: string) => `arn:aws:lambda:eu-south-1:000000000000:function:${name}`;
-  const stateMachine = new StateMachine(extractionDefinition({ read: localArn('ReadAttestation'), write: localArn('WriteExtraction') }) as never);
+  const stateMachine = new StateMachine(
+    extractionDefinition({ read: localArn('ReadAttestation'), write: localArn('WriteExtraction') }) as never,
+  );
   const read = readAttestation(async (input) => textSource.read(await files.readFile(input.key)));
 
   type Json = any; // the steps' payloads, as the state machine passes them
@@ -47,7 +56,12 @@ export async function startIseeExtraction(storage: ObjectCreatedSource, document
   const running = new Map<Promise<unknown>, () => void>();
   storage.onObjectCreated((bucket, key) => {
     if (bucket !== documentsBucket || !iseeIdFromKey(key)) return;
-    const event = { version: '0', source: 'aws.s3', 'detail-type': 'Object Created', detail: { bucket: { name: bucket }, object: { key } } };
+    const event = {
+      version: '0',
+      source: 'aws.s3',
+      'detail-type': 'Object Created',
+      detail: { bucket: { name: bucket }, object: { key } },
+    };
     const { result, abort } = stateMachine.run(event, {
       overrides: { taskResourceLocalHandlers },
       noThrowOnAbort: true,

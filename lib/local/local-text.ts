@@ -34,7 +34,9 @@ export function createLocalTextSource(options: { workers?: number } = {}): Local
 
   const borrow = async (): Promise<Worker> => {
     pool ??= Promise.all(
-      Array.from({ length: size }, () => createWorker('ita', 1, { langPath: italianData, gzip: true, cacheMethod: 'none' })),
+      Array.from({ length: size }, () =>
+        createWorker('ita', 1, { langPath: italianData, gzip: true, cacheMethod: 'none' }),
+      ),
     ).then((workers) => {
       idle.push(...workers);
       return workers;
@@ -63,10 +65,18 @@ export function createLocalTextSource(options: { workers?: number } = {}): Local
           // above and below it.
           const slope = baseline.x1 > baseline.x0 ? (baseline.y1 - baseline.y0) / (baseline.x1 - baseline.x0) : 0;
           const base = (x: number) => baseline.y0 + (x - baseline.x0) * slope;
-          const [up, down] = baseline.x1 > baseline.x0 ? [Math.max(rowAttributes.rowHeight, 1), Math.abs(rowAttributes.descenders)] : [0, 0];
+          const [up, down] =
+            baseline.x1 > baseline.x0
+              ? [Math.max(rowAttributes.rowHeight, 1), Math.abs(rowAttributes.descenders)]
+              : [0, 0];
           const polygon: PlacedText['polygon'] =
             baseline.x1 > baseline.x0
-              ? [at(bbox.x0, base(bbox.x0) - up), at(bbox.x1, base(bbox.x1) - up), at(bbox.x1, base(bbox.x1) + down), at(bbox.x0, base(bbox.x0) + down)]
+              ? [
+                  at(bbox.x0, base(bbox.x0) - up),
+                  at(bbox.x1, base(bbox.x1) - up),
+                  at(bbox.x1, base(bbox.x1) + down),
+                  at(bbox.x0, base(bbox.x0) + down),
+                ]
               : [at(bbox.x0, bbox.y0), at(bbox.x1, bbox.y0), at(bbox.x1, bbox.y1), at(bbox.x0, bbox.y1)];
           return { text: text.trim(), confidence: confidence / 100, polygon } satisfies PlacedText;
         }),
@@ -86,9 +96,12 @@ export function createLocalTextSource(options: { workers?: number } = {}): Local
       if (type !== 'application/pdf') throw new Error('Formato del documento non riconosciuto');
 
       return withPdfPages(bytes, async (pages) => {
-        if (!pages.some((p) => 'scanned' in p)) return { lines: pages.flatMap((p) => ('lines' in p ? p.lines : [])), source: 'pdf-text', quality: 1 };
+        if (!pages.some((p) => 'scanned' in p))
+          return { lines: pages.flatMap((p) => ('lines' in p ? p.lines : [])), source: 'pdf-text', quality: 1 };
         // A scan, or a mix: OCR the scanned pages, keep the text of the others.
-        const lines = (await Promise.all(pages.map(async (p) => ('scanned' in p ? ocr(await render(p.scanned)) : p.lines)))).flat();
+        const lines = (
+          await Promise.all(pages.map(async (p) => ('scanned' in p ? ocr(await render(p.scanned)) : p.lines)))
+        ).flat();
         return { lines, source: 'ocr', quality: meanConfidence(lines) };
       });
     },
@@ -124,6 +137,7 @@ async function prepareForOcr(image: Buffer | Canvas): Promise<{ pgm: Buffer; wid
   const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
   const header = Buffer.from(`P5\n${canvas.width} ${canvas.height}\n255\n`, 'ascii');
   const grey = Buffer.alloc(canvas.width * canvas.height);
-  for (let i = 0, p = 0; p < grey.length; i += 4, p++) grey[p] = (data[i] * 299 + data[i + 1] * 587 + data[i + 2] * 114) / 1000;
+  for (let i = 0, p = 0; p < grey.length; i += 4, p++)
+    grey[p] = (data[i] * 299 + data[i + 1] * 587 + data[i + 2] * 114) / 1000;
   return { pgm: Buffer.concat([header, grey]), width: canvas.width, height: canvas.height };
 }

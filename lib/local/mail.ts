@@ -17,7 +17,14 @@ export const LOCAL_MAIL = { from: 'portale@comune.example.it', supportAddress: '
  */
 export const LOCAL_SES_ACCOUNT = {
   DedicatedIpAutoWarmupEnabled: false,
-  Details: { AdditionalContactEmailAddresses: [], ContactLanguage: 'IT', MailType: 'TRANSACTIONAL', ReviewDetails: { CaseId: 'local', Status: 'GRANTED' }, UseCaseDescription: 'Portale dei servizi sociali', WebsiteURL: 'http://localhost' },
+  Details: {
+    AdditionalContactEmailAddresses: [],
+    ContactLanguage: 'IT',
+    MailType: 'TRANSACTIONAL',
+    ReviewDetails: { CaseId: 'local', Status: 'GRANTED' },
+    UseCaseDescription: 'Portale dei servizi sociali',
+    WebsiteURL: 'http://localhost',
+  },
   EnforcementStatus: 'HEALTHY',
   ProductionAccessEnabled: true,
   SendingEnabled: true,

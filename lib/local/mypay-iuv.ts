@@ -13,8 +13,10 @@ const AUX_DIGIT = '3';
 const IUV_SISTEMA_INFORMATIVO_ID = '00';
 
 export function mypayIuv(segregationCode: string, progressive: number): string {
-  if (!/^[0-9]{2}$/.test(segregationCode)) throw new RangeError(`Segregation code must be 2 digits, got "${segregationCode}"`);
-  if (!Number.isSafeInteger(progressive) || progressive < 1 || progressive > 99_999_999_999) throw new RangeError(`Progressive out of range: ${progressive}`);
+  if (!/^[0-9]{2}$/.test(segregationCode))
+    throw new RangeError(`Segregation code must be 2 digits, got "${segregationCode}"`);
+  if (!Number.isSafeInteger(progressive) || progressive < 1 || progressive > 99_999_999_999)
+    throw new RangeError(`Progressive out of range: ${progressive}`);
   const reference = segregationCode + IUV_SISTEMA_INFORMATIVO_ID + String(progressive).padStart(11, '0');
   // 16 digits: a Java long in MyPay, past Number's exact range here.
   const remainder = BigInt(AUX_DIGIT + reference) % 93n;

@@ -33,7 +33,14 @@ import { createAdmin } from './mypay/admin.ts';
 import { createBulkImport } from './mypay/bulk-import.ts';
 import { createCheckout } from './mypay/checkout.ts';
 import { createFaults } from './mypay/faults.ts';
-import { OPERATIONS, SOAP_PATH, WSDL_PATH, type MyPaySimulatorOptions, type SimulatedEntity, type Switches } from './mypay/model.ts';
+import {
+  OPERATIONS,
+  SOAP_PATH,
+  WSDL_PATH,
+  type MyPaySimulatorOptions,
+  type SimulatedEntity,
+  type Switches,
+} from './mypay/model.ts';
 import { createReportingExport } from './mypay/reporting-export.ts';
 import type { Operation } from './mypay/soap.ts';
 import { createStore } from './mypay/store.ts';
@@ -75,16 +82,31 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
   const { applyFault, held } = createFaults(switches, store.holdMs);
   const { operations: importOperations, upload, download } = createBulkImport(store);
   const verifica = createVerificaAvviso(store);
-  const { operations: checkoutOperations, checkout, landingPrecaricato, deliverReceipts } = createCheckout(store, verifica);
+  const {
+    operations: checkoutOperations,
+    checkout,
+    landingPrecaricato,
+    deliverReceipts,
+  } = createCheckout(store, verifica);
   const { operations: exportOperations } = createReportingExport(store);
   const { admin, home } = createAdmin(store, { deliverReceipts, age: verifica.age });
-  const operations: Record<(typeof OPERATIONS)[number], Operation> = { ...importOperations, ...checkoutOperations, ...verifica.operations, ...exportOperations };
+  const operations: Record<(typeof OPERATIONS)[number], Operation> = {
+    ...importOperations,
+    ...checkoutOperations,
+    ...verifica.operations,
+    ...exportOperations,
+  };
 
   const wsdl = fs.readFileSync(WSDL_PATH, 'utf8').replace(/location="[^"]*"/, `location="${url}${SOAP_PATH}"`);
   // soap.listen attaches to a server; this one never listens: the real server hands it the SOAP requests
   // after the fault switches have had their say.
   const soapHost = http.createServer();
-  soap.listen(soapHost, SOAP_PATH, { PagamentiTelematiciDovutiPagatiService: { PagamentiTelematiciDovutiPagatiPort: operations } }, wsdl);
+  soap.listen(
+    soapHost,
+    SOAP_PATH,
+    { PagamentiTelematiciDovutiPagatiService: { PagamentiTelematiciDovutiPagatiPort: operations } },
+    wsdl,
+  );
 
   const server = http.createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', url).pathname;
@@ -107,7 +129,8 @@ export async function startMyPaySimulator(options: MyPaySimulatorOptions): Promi
         return download(req, res, downloadMatch[1]);
       }
       if (pathname === '/public/landing/precaricato' && req.method === 'GET') return landingPrecaricato(req, res);
-      if (pathname === '/public/landing/inviaDovuti' && req.method === 'GET') return verifica.landingInviaDovuti(req, res);
+      if (pathname === '/public/landing/inviaDovuti' && req.method === 'GET')
+        return verifica.landingInviaDovuti(req, res);
       const checkoutMatch = /^\/checkout\/([^/]+)$/.exec(pathname);
       if (checkoutMatch) return checkout(req, res, checkoutMatch[1]);
       const adminMatch = /^\/admin\/([a-z-]+)$/.exec(pathname);

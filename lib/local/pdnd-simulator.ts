@@ -32,9 +32,15 @@ export const LOCAL_PDND = {
   assertionAudience: 'auth.local.interop.pagopa.it/client-assertion',
   /** The e-services' audience (the INPS simulator's). */
   inpsAudience: 'https://api.inps.local/pdnd/soap/ConsultazioneISEE/v1',
-  purposes: { attestazione: '6f1d2c3b-4a59-4b7e-8c1d-2e3f4a5b6c7d', indicatore: '0a9b8c7d-6e5f-4a3b-9c2d-1e0f2a3b4c5d' },
+  purposes: {
+    attestazione: '6f1d2c3b-4a59-4b7e-8c1d-2e3f4a5b6c7d',
+    indicatore: '0a9b8c7d-6e5f-4a3b-9c2d-1e0f2a3b4c5d',
+  },
   /** "Consultazione Attestazione Residenti ISEE": its own audience and purpose. */
-  residenti: { audience: 'https://api.inps.local/pdnd/soap/ConsultazioneISEE/v2/ConsultazioneAttestazioneResidenti', purpose: '3c2b1a09-8f7e-4d6c-b5a4-93827160f5e4' },
+  residenti: {
+    audience: 'https://api.inps.local/pdnd/soap/ConsultazioneISEE/v2/ConsultazioneAttestazioneResidenti',
+    purpose: '3c2b1a09-8f7e-4d6c-b5a4-93827160f5e4',
+  },
 } as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -88,7 +94,10 @@ export async function startPdndSimulator(options: PdndSimulatorOptions): Promise
   const counts = { tokenRequests: 0, issued: 0, refused: 0, rateLimited: 0 };
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string | number> = {}) => {
-    res.writeHead(status, { 'content-type': status === 200 ? 'application/json' : 'application/problem+json', ...headers });
+    res.writeHead(status, {
+      'content-type': status === 200 ? 'application/json' : 'application/problem+json',
+      ...headers,
+    });
     res.end(JSON.stringify(body));
   };
   const correlationId = () => randomUUID();
@@ -118,7 +127,9 @@ export async function startPdndSimulator(options: PdndSimulatorOptions): Promise
       type: 'internalServerError',
       status: 500,
       detail: 'Internal server error',
-      errors: [{ code: '015-0000', detail: 'Unable to generate a token for the given request due to an internal error' }],
+      errors: [
+        { code: '015-0000', detail: 'Unable to generate a token for the given request due to an internal error' },
+      ],
       correlationId: correlationId(),
     });
 
@@ -137,12 +148,24 @@ export async function startPdndSimulator(options: PdndSimulatorOptions): Promise
     const current = window && now - window.start < rateLimit.intervalMs ? window : { start: now, count: 0 };
     current.count += 1;
     windows.set(organization, current);
-    return { limitReached: current.count > rateLimit.maxRequests, remaining: Math.max(0, rateLimit.maxRequests - current.count) };
+    return {
+      limitReached: current.count > rateLimit.maxRequests,
+      remaining: Math.max(0, rateLimit.maxRequests - current.count),
+    };
   }
-  const rateHeaders = (remaining: number) => ({ 'X-Rate-Limit-Limit': rateLimit.maxRequests, 'X-Rate-Limit-Interval': rateLimit.intervalMs, 'X-Rate-Limit-Remaining': remaining });
+  const rateHeaders = (remaining: number) => ({
+    'X-Rate-Limit-Limit': rateLimit.maxRequests,
+    'X-Rate-Limit-Interval': rateLimit.intervalMs,
+    'X-Rate-Limit-Remaining': remaining,
+  });
 
   /** The claims checks of client-assertion-validation's verifyClientAssertion; a reason, or null when valid. */
-  function assertionProblem(header: jose.ProtectedHeaderParameters, payload: jose.JWTPayload, clientId: string | undefined, expectedAudience: string): string | null {
+  function assertionProblem(
+    header: jose.ProtectedHeaderParameters,
+    payload: jose.JWTPayload,
+    clientId: string | undefined,
+    expectedAudience: string,
+  ): string | null {
     if (!payload.jti) return 'jtiNotFound';
     if (!payload.iat) return 'issuedAtNotFound';
     if (!payload.exp) return 'expNotFound';
@@ -161,7 +184,13 @@ export async function startPdndSimulator(options: PdndSimulatorOptions): Promise
     if (header.alg !== 'RS256') return 'algorithmNotAllowed';
     const digest = (payload as Record<string, unknown>).digest as Record<string, unknown> | undefined;
     if (digest) {
-      if (typeof digest !== 'object' || Object.keys(digest).some((k) => k !== 'alg' && k !== 'value') || typeof digest.alg !== 'string' || typeof digest.value !== 'string') return 'invalidDigestClaim';
+      if (
+        typeof digest !== 'object' ||
+        Object.keys(digest).some((k) => k !== 'alg' && k !== 'value') ||
+        typeof digest.alg !== 'string' ||
+        typeof digest.value !== 'string'
+      )
+        return 'invalidDigestClaim';
       if (digest.value.length !== 64) return 'invalidHashLength';
       if (digest.alg !== 'SHA256') return 'invalidHashAlgorithm';
     }
@@ -182,7 +211,8 @@ export async function startPdndSimulator(options: PdndSimulatorOptions): Promise
     const body = new URLSearchParams(raw);
     const assertion = body.get('client_assertion') ?? '';
     const clientId = body.get('client_id') ?? undefined;
-    if (body.get('client_assertion_type') !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer') return badRequest(res, 'invalidAssertionType');
+    if (body.get('client_assertion_type') !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer')
+      return badRequest(res, 'invalidAssertionType');
     if (body.get('grant_type') !== 'client_credentials') return badRequest(res, 'invalidGrantType');
     let header: jose.ProtectedHeaderParameters;
     let payload: jose.JWTPayload;
@@ -211,7 +241,14 @@ export async function startPdndSimulator(options: PdndSimulatorOptions): Promise
       return send(
         res,
         429,
-        { type: 'about:blank', title: 'Too Many Requests', status: 429, detail: `Requests limit exceeded for organization ${client.consumerId}`, correlationId: correlationId(), errors: [{ code: '015-10004', detail: `Requests limit exceeded for organization ${client.consumerId}` }] },
+        {
+          type: 'about:blank',
+          title: 'Too Many Requests',
+          status: 429,
+          detail: `Requests limit exceeded for organization ${client.consumerId}`,
+          correlationId: correlationId(),
+          errors: [{ code: '015-10004', detail: `Requests limit exceeded for organization ${client.consumerId}` }],
+        },
         rateHeaders(0),
       );
     }
@@ -228,21 +265,43 @@ export async function startPdndSimulator(options: PdndSimulatorOptions): Promise
       .setExpirationTime(iat + lifespan)
       .sign(privateKey);
     counts.issued += 1;
-    return send(res, 200, { access_token: voucher, token_type: 'Bearer', expires_in: lifespan }, rateHeaders(limit.remaining));
+    return send(
+      res,
+      200,
+      { access_token: voucher, token_type: 'Bearer', expires_in: lifespan },
+      rateHeaders(limit.remaining),
+    );
   }
 
   async function admin(pathname: string, req: IncomingMessage, res: ServerResponse) {
-    if (req.method === 'GET' && pathname === '/admin/state') return send(res, 200, { ...counts, faults, rateLimit, voucherLifespanSeconds: lifespan, clients: [...clients.keys()] });
+    if (req.method === 'GET' && pathname === '/admin/state')
+      return send(res, 200, {
+        ...counts,
+        faults,
+        rateLimit,
+        voucherLifespanSeconds: lifespan,
+        clients: [...clients.keys()],
+      });
     const body = parseJson(await readBody(req));
     if (!body) return send(res, 400, { detail: 'JSON non valido' });
     if (pathname === '/admin/faults') {
       const times = body.times ?? 1;
-      if (!['refuse', '500', '429'].includes(body.kind) || !(times === 'always' || (Number.isInteger(times) && times > 0))) return send(res, 400, { detail: '{ kind: refuse | 500 | 429, times: n | always }' });
+      if (
+        !['refuse', '500', '429'].includes(body.kind) ||
+        !(times === 'always' || (Number.isInteger(times) && times > 0))
+      )
+        return send(res, 400, { detail: '{ kind: refuse | 500 | 429, times: n | always }' });
       faults.push({ kind: body.kind, remaining: times === 'always' ? null : times });
       return send(res, 200, { ok: true });
     }
     if (pathname === '/admin/rate-limit') {
-      if (!(Number.isInteger(body.maxRequests) && body.maxRequests > 0 && Number.isInteger(body.intervalMs) && body.intervalMs > 0)) return send(res, 400, { detail: '{ maxRequests, intervalMs }' });
+      if (!(
+        Number.isInteger(body.maxRequests) &&
+        body.maxRequests > 0 &&
+        Number.isInteger(body.intervalMs) &&
+        body.intervalMs > 0
+      ))
+        return send(res, 400, { detail: '{ maxRequests, intervalMs }' });
       rateLimit = { maxRequests: body.maxRequests, intervalMs: body.intervalMs };
       windows.clear();
       return send(res, 200, { ok: true });
@@ -267,7 +326,8 @@ export async function startPdndSimulator(options: PdndSimulatorOptions): Promise
     const pathname = new URL(req.url ?? '/', url).pathname;
     const handle = async () => {
       if (req.method === 'POST' && pathname === '/token.oauth2') return token(req, res);
-      if (req.method === 'GET' && pathname === '/.well-known/jwks.json') return send(res, 200, { keys: [{ ...serverJwk, kid: serverKid }] });
+      if (req.method === 'GET' && pathname === '/.well-known/jwks.json')
+        return send(res, 200, { keys: [{ ...serverJwk, kid: serverKid }] });
       if (pathname.startsWith('/admin/')) return admin(pathname, req, res);
       return send(res, 404, { detail: pathname });
     };
@@ -310,7 +370,12 @@ export async function localPdndClient(dataDir: string): Promise<LocalPdndClient>
   }
   const publicKey = createPublicKey(fs.readFileSync(privateKeyFile, 'utf8'));
   const kid = await jose.calculateJwkThumbprint(publicKey.export({ format: 'jwk' }) as jose.JWK);
-  return { clientId: fs.readFileSync(idFile, 'utf8').trim(), kid, privateKeyFile, publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+  return {
+    clientId: fs.readFileSync(idFile, 'utf8').trim(),
+    kid,
+    privateKeyFile,
+    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  };
 }
 
 export function readBody(req: IncomingMessage): Promise<string> {

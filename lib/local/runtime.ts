@@ -13,7 +13,12 @@ import { startIdentityProvider } from './idp.ts';
 import { startIseeExtraction } from './isee-extraction.ts';
 import { localFunctionArn, localStateMachineArn, startStepFunctions, type TaskFunction } from './step-functions.ts';
 import { DEFAULT_ENTITY, startMyPaySimulator } from './mypay-simulator.ts';
-import { DEFAULT_API_KEY as DEFAULT_GPD_API_KEY, DEFAULT_ORGANIZATION as DEFAULT_GPD_ORGANIZATION, DEFAULT_RECEIPTS_KEY as DEFAULT_GPD_RECEIPTS_KEY, startGpdSimulator } from './gpd-simulator.ts';
+import {
+  DEFAULT_API_KEY as DEFAULT_GPD_API_KEY,
+  DEFAULT_ORGANIZATION as DEFAULT_GPD_ORGANIZATION,
+  DEFAULT_RECEIPTS_KEY as DEFAULT_GPD_RECEIPTS_KEY,
+  startGpdSimulator,
+} from './gpd-simulator.ts';
 import { LOCAL_MAIL, startMail } from './mail.ts';
 import { LOCAL_IO, startIoSimulator } from './io-simulator.ts';
 import { LOCAL_PDND, localPdndClient, startPdndSimulator } from './pdnd-simulator.ts';
@@ -86,7 +91,12 @@ const JOBS_MACHINE = 'BackgroundJobs';
  * state machine with the job functions (loaded after the environment is set).
  */
 async function startLocalExport(port: number) {
-  const [{ exportDefinition, FLOW_STEPS }, { runFlowStep, importMaxWaitMinutes }, { jobDefinition }, { JOB_FUNCTIONS }] = await Promise.all([
+  const [
+    { exportDefinition, FLOW_STEPS },
+    { runFlowStep, importMaxWaitMinutes },
+    { jobDefinition },
+    { JOB_FUNCTIONS },
+  ] = await Promise.all([
     import('../../functions/flows/state-machine.ts'),
     import('../../functions/entry/flow-task.ts'),
     import('../../functions/jobs/state-machine.ts'),
@@ -100,7 +110,11 @@ async function startLocalExport(port: number) {
     }),
   );
   return startStepFunctions(port, [
-    { name: JOBS_MACHINE, definition: jobDefinition(jobFunctions), functions: Object.fromEntries(jobFunctions.map((fn) => [fn.name, fn.runJobStep])) },
+    {
+      name: JOBS_MACHINE,
+      definition: jobDefinition(jobFunctions),
+      functions: Object.fromEntries(jobFunctions.map((fn) => [fn.name, fn.runJobStep])),
+    },
     {
       name: EXPORT_MACHINE,
       definition: exportDefinition(localFunctionArn('FlowTask'), importMaxWaitMinutes()),
@@ -155,7 +169,12 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     // password; the password from Secrets Manager there). A value already in the environment wins.
     // MyPay's mode (pa.modelloUnico): the simulator and the portal's adapter read the same setting.
     process.env.MYPAY_MODELLO_UNICO ||= 'true';
-    const myPay = await startMyPaySimulator({ port: config.myPayPort, host: '127.0.0.1', dataDir: config.dataDir, modelloUnico: process.env.MYPAY_MODELLO_UNICO !== 'false' });
+    const myPay = await startMyPaySimulator({
+      port: config.myPayPort,
+      host: '127.0.0.1',
+      dataDir: config.dataDir,
+      modelloUnico: process.env.MYPAY_MODELLO_UNICO !== 'false',
+    });
     opened.push(myPay);
     process.env.MYPAY_ENDPOINT ||= myPay.endpoint;
     process.env.MYPAY_COD_IPA ||= DEFAULT_ENTITY.codIpa;
@@ -167,7 +186,10 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     process.env.MYPAY_IMPORT_MAX_WAIT_MINUTES ||= '10';
     // pagoPA's GPD, Checkout and receipts: the simulator beside MyPay's (cheap: a small HTTP server), with the settings
     // the cloud takes from the stage (paymentPlatform, gpd*) and the keys from Secrets Manager. A value already set wins.
-    const gpd = config.gpdPort !== undefined || process.env.PAYMENT_PLATFORM === 'gpd' ? await startGpdSimulator({ port: config.gpdPort ?? 0, host: '127.0.0.1', dataDir: config.dataDir }) : null;
+    const gpd =
+      config.gpdPort !== undefined || process.env.PAYMENT_PLATFORM === 'gpd'
+        ? await startGpdSimulator({ port: config.gpdPort ?? 0, host: '127.0.0.1', dataDir: config.dataDir })
+        : null;
     if (gpd) {
       opened.push(gpd);
       process.env.GPD_BASE_URL ||= gpd.url;
@@ -216,7 +238,8 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     // table, to the end. On data kept from an earlier version they say what they wrote.
     const { migrationRunner } = await import('../../functions/entry/migration-catalogue.ts');
     await migrationRunner((message, fields) => {
-      if (!isNew && message === 'Migration applied') console.log(`Migrazione dei dati applicata: ${fields.migration} (elementi: ${fields.processed})`);
+      if (!isNew && message === 'Migration applied')
+        console.log(`Migrazione dei dati applicata: ${fields.migration} (elementi: ${fields.processed})`);
     }).runAll();
     // The ISEE reading starts when a document lands under isee/, as the S3 → EventBridge rule does in the cloud.
     opened.push(await startIseeExtraction(storage, BUCKETS.documents));
@@ -252,7 +275,21 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
           server.closeAllConnections();
         }),
     });
-    return { appUrl: app, issuer, dynamoEndpoint, s3Endpoint, myPayUrl: myPay.url, myPayEndpoint: myPay.endpoint, gpdUrl: gpd?.url ?? null, sesEndpoint, ioUrl: io.url, pdndUrl: pdnd.url, inpsUrl: inps.url, stepFunctionsEndpoint: stepFunctions.endpoint, close };
+    return {
+      appUrl: app,
+      issuer,
+      dynamoEndpoint,
+      s3Endpoint,
+      myPayUrl: myPay.url,
+      myPayEndpoint: myPay.endpoint,
+      gpdUrl: gpd?.url ?? null,
+      sesEndpoint,
+      ioUrl: io.url,
+      pdndUrl: pdnd.url,
+      inpsUrl: inps.url,
+      stepFunctionsEndpoint: stepFunctions.endpoint,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;
@@ -273,7 +310,13 @@ async function startLocalPdndAndInps(config: LocalConfig) {
     [LOCAL_PDND.purposes.indicatore]: { audience: LOCAL_PDND.inpsAudience },
     [LOCAL_PDND.residenti.purpose]: { audience: LOCAL_PDND.residenti.audience },
   };
-  pdnd.register({ clientId: client.clientId, consumerId: 'comune-demo', kid: client.kid, publicKeyPem: client.publicKeyPem, purposes });
+  pdnd.register({
+    clientId: client.clientId,
+    consumerId: 'comune-demo',
+    kid: client.kid,
+    publicKeyPem: client.publicKeyPem,
+    purposes,
+  });
   const inps = await startInpsSimulator({
     port: config.inpsPort,
     host: '127.0.0.1',
@@ -285,7 +328,8 @@ async function startLocalPdndAndInps(config: LocalConfig) {
   });
   const env = process.env;
   // The residents' e-service, as councils subscribe it (INPS_ATTESTAZIONE_OPERATION=ConsultazioneAttestazione: the v1 one).
-  const residenti = (env.INPS_ATTESTAZIONE_OPERATION ||= 'ConsultazioneAttestazioneResidenti') === 'ConsultazioneAttestazioneResidenti';
+  const residenti =
+    (env.INPS_ATTESTAZIONE_OPERATION ||= 'ConsultazioneAttestazioneResidenti') === 'ConsultazioneAttestazioneResidenti';
   env.INPS_ATTESTAZIONE_ENDPOINT ||= residenti ? inps.residentiEndpoint : inps.endpoint;
   env.INPS_ATTESTAZIONE_AUDIENCE ||= residenti ? LOCAL_PDND.residenti.audience : LOCAL_PDND.inpsAudience;
   env.INPS_PURPOSE_ATTESTAZIONE ||= residenti ? LOCAL_PDND.residenti.purpose : LOCAL_PDND.purposes.attestazione;
@@ -347,7 +391,11 @@ async function webListener(
   }
   if (mode === 'dev') {
     const { createServer } = await import('vite');
-    const vite = await createServer({ configFile: path.join(root, 'web/vite.config.ts'), server: { middlewareMode: true }, appType: 'spa' });
+    const vite = await createServer({
+      configFile: path.join(root, 'web/vite.config.ts'),
+      server: { middlewareMode: true },
+      appType: 'spa',
+    });
     opened.push({ close: () => vite.close() });
     return async (req, res) => {
       if (req.url?.startsWith('/config.json')) return serveConfig(res);
@@ -367,7 +415,10 @@ async function webListener(
     dev: true,
     setHeaders: (res, pathname) => {
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      res.setHeader('cache-control', pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      res.setHeader(
+        'cache-control',
+        pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
     },
   });
   // Compressed by Accept-Encoding (brotli, else gzip), as CloudFront does in the cloud.

@@ -15,7 +15,10 @@ export function startLocalSchedules(options: { sweepMs?: number } = {}): Closabl
   if (process.env.LOCAL_SCHEDULES === 'off') return { close: async () => {} };
   let lastDaily: string | null = null;
   let running: Promise<void> | null = null;
-  const romeHour = (now: Date) => Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Rome', hour: '2-digit', hourCycle: 'h23' }).format(now));
+  const romeHour = (now: Date) =>
+    Number(
+      new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Rome', hour: '2-digit', hourCycle: 'h23' }).format(now),
+    );
   const tick = async () => {
     const { runScheduled } = await import('../../functions/entry/scheduled-jobs.ts');
     await runScheduled({ kind: 'reporting-follow-ups' });

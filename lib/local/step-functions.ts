@@ -22,11 +22,23 @@ export interface LocalStateMachine {
 }
 
 /** Step Functions' "Execution Status Change" event, as EventBridge delivers it (the fields the portal reads). */
-export const executionStatusChange = (execution: { executionArn: string; stateMachineArn: string; name: string; status: string; input: string }) => ({
+export const executionStatusChange = (execution: {
+  executionArn: string;
+  stateMachineArn: string;
+  name: string;
+  status: string;
+  input: string;
+}) => ({
   version: '0',
   source: 'aws.states',
   'detail-type': 'Step Functions Execution Status Change',
-  detail: { executionArn: execution.executionArn, stateMachineArn: execution.stateMachineArn, name: execution.name, status: execution.status, input: execution.input },
+  detail: {
+    executionArn: execution.executionArn,
+    stateMachineArn: execution.stateMachineArn,
+    name: execution.name,
+    status: execution.status,
+    input: execution.input,
+  },
 });
 
 export const localStateMachineArn = (name: string) => `arn:aws:states:eu-south-1:000000000000:stateMachine:${name}`;
@@ -55,7 +67,10 @@ interface Execution {
  * ABORTED, neither through a Catch; an execution ending so (or FAILED) is reported to the machine's
  * onExecutionEnd, as the EventBridge rule does in the cloud.
  */
-export async function startStepFunctions(port: number, machines: LocalStateMachine[]): Promise<Closable & { endpoint: string; settle(): Promise<void> }> {
+export async function startStepFunctions(
+  port: number,
+  machines: LocalStateMachine[],
+): Promise<Closable & { endpoint: string; settle(): Promise<void> }> {
   // aws-local-stepfunctions 3 uses Promise.withResolvers, which Node 20 lacks: define it before loading it.
   (Promise as unknown as { withResolvers?: unknown }).withResolvers ??= function withResolvers<T>() {
     let resolve!: (value: T | PromiseLike<T>) => void;
@@ -64,7 +79,12 @@ export async function startStepFunctions(port: number, machines: LocalStateMachi
     return { promise, resolve, reject };
   };
   const { StateMachine } = await import('aws-local-stepfunctions');
-  const byArn = new Map(machines.map((machine) => [localStateMachineArn(machine.name), { machine, runner: new StateMachine(machine.definition as never) }]));
+  const byArn = new Map(
+    machines.map((machine) => [
+      localStateMachineArn(machine.name),
+      { machine, runner: new StateMachine(machine.definition as never) },
+    ]),
+  );
   const executions = new Map<string, Execution>();
   const running = new Map<Promise<unknown>, () => void>();
   const stops = new Map<string, () => void>();
@@ -72,7 +92,9 @@ export async function startStepFunctions(port: number, machines: LocalStateMachi
   const taskHandlers = (machine: LocalStateMachine, execution: Execution) => {
     const handlers: Record<string, (input: any) => Promise<any>> = {};
     for (const [stateName, state] of Object.entries((machine.definition as { States: Record<string, any> }).States)) {
-      const functionName = String(state.Parameters?.FunctionName ?? '').split(':').at(-1);
+      const functionName = String(state.Parameters?.FunctionName ?? '')
+        .split(':')
+        .at(-1);
       if (state.Type !== 'Task' || !functionName) continue;
       const fn = machine.functions[functionName];
       if (!fn) throw new Error(`Local Step Functions: no function ${functionName} for ${machine.name}.${stateName}`);
@@ -80,7 +102,8 @@ export async function startStepFunctions(port: number, machines: LocalStateMachi
       // An execution that was stopped or timed out invokes nothing more (aws-local-stepfunctions would still
       // retry a task that failed after the abort; Step Functions does not).
       handlers[stateName] = async (input) => {
-        if (execution.stopping || execution.status !== 'RUNNING') throw Object.assign(new Error('Execution stopped'), { name: 'States.Runtime' });
+        if (execution.stopping || execution.status !== 'RUNNING')
+          throw Object.assign(new Error('Execution stopped'), { name: 'States.Runtime' });
         return { StatusCode: 200, Payload: (await fn(input.Payload)) ?? null };
       };
     }
@@ -89,26 +112,54 @@ export async function startStepFunctions(port: number, machines: LocalStateMachi
 
   function startExecution(body: { stateMachineArn?: string; input?: string; name?: string }) {
     const found = body.stateMachineArn ? byArn.get(body.stateMachineArn) : undefined;
-    if (!found) return { status: 400, body: { __type: 'StateMachineDoesNotExist', message: `State machine does not exist: ${body.stateMachineArn}` } };
+    if (!found)
+      return {
+        status: 400,
+        body: { __type: 'StateMachineDoesNotExist', message: `State machine does not exist: ${body.stateMachineArn}` },
+      };
     const name = body.name ?? randomUUID();
     const executionArn = `${body.stateMachineArn!.replace(':stateMachine:', ':execution:')}:${name}`;
-    if (executions.has(executionArn)) return { status: 400, body: { __type: 'ExecutionAlreadyExists', message: `Execution already exists: ${executionArn}` } };
-    const execution: Execution = { executionArn, stateMachineArn: body.stateMachineArn!, name, status: 'RUNNING', startDate: Date.now(), input: body.input ?? '{}' };
+    if (executions.has(executionArn))
+      return {
+        status: 400,
+        body: { __type: 'ExecutionAlreadyExists', message: `Execution already exists: ${executionArn}` },
+      };
+    const execution: Execution = {
+      executionArn,
+      stateMachineArn: body.stateMachineArn!,
+      name,
+      status: 'RUNNING',
+      startDate: Date.now(),
+      input: body.input ?? '{}',
+    };
     executions.set(executionArn, execution);
     const { result, abort } = found.runner.run(JSON.parse(execution.input), {
-      overrides: { taskResourceLocalHandlers: taskHandlers(found.machine, execution), waitTimeOverrides: found.machine.waitTimeOverrides, retryIntervalOverrides: found.machine.retryIntervalOverrides },
+      overrides: {
+        taskResourceLocalHandlers: taskHandlers(found.machine, execution),
+        waitTimeOverrides: found.machine.waitTimeOverrides,
+        retryIntervalOverrides: found.machine.retryIntervalOverrides,
+      },
       noThrowOnAbort: true,
     });
     const done = result
       .then((output: unknown) =>
-        Object.assign(execution, execution.stopping ? { status: 'ABORTED' } : { status: 'SUCCEEDED', output: JSON.stringify(output ?? null) }),
+        Object.assign(
+          execution,
+          execution.stopping ? { status: 'ABORTED' } : { status: 'SUCCEEDED', output: JSON.stringify(output ?? null) },
+        ),
       )
       .catch((error: Error & { cause?: unknown }) =>
-        Object.assign(execution, error.name === 'ExecutionTimeoutError' ? { status: 'TIMED_OUT', error: 'States.Timeout' } : { status: 'FAILED', error: error.name, cause: error.message }),
+        Object.assign(
+          execution,
+          error.name === 'ExecutionTimeoutError'
+            ? { status: 'TIMED_OUT', error: 'States.Timeout' }
+            : { status: 'FAILED', error: error.name, cause: error.message },
+        ),
       )
       .then(async () => {
         execution.stopDate = Date.now();
-        if (execution.status !== 'SUCCEEDED') await found.machine.onExecutionEnd?.(executionStatusChange(execution)).catch(() => undefined);
+        if (execution.status !== 'SUCCEEDED')
+          await found.machine.onExecutionEnd?.(executionStatusChange(execution)).catch(() => undefined);
       })
       .finally(() => running.delete(done));
     running.set(done, abort);
@@ -121,22 +172,39 @@ export async function startStepFunctions(port: number, machines: LocalStateMachi
 
   function stopExecution(body: { executionArn?: string }) {
     const execution = body.executionArn ? executions.get(body.executionArn) : undefined;
-    if (!execution) return { status: 400, body: { __type: 'ExecutionDoesNotExist', message: `Execution does not exist: ${body.executionArn}` } };
+    if (!execution)
+      return {
+        status: 400,
+        body: { __type: 'ExecutionDoesNotExist', message: `Execution does not exist: ${body.executionArn}` },
+      };
     if (execution.status === 'RUNNING') stops.get(execution.executionArn)?.();
     return { status: 200, body: { stopDate: Date.now() / 1000 } };
   }
 
   function describeExecution(body: { executionArn?: string }) {
     const execution = body.executionArn ? executions.get(body.executionArn) : undefined;
-    if (!execution) return { status: 400, body: { __type: 'ExecutionDoesNotExist', message: `Execution does not exist: ${body.executionArn}` } };
-    return { status: 200, body: { ...execution, startDate: execution.startDate / 1000, stopDate: execution.stopDate && execution.stopDate / 1000 } };
+    if (!execution)
+      return {
+        status: 400,
+        body: { __type: 'ExecutionDoesNotExist', message: `Execution does not exist: ${body.executionArn}` },
+      };
+    return {
+      status: 200,
+      body: {
+        ...execution,
+        startDate: execution.startDate / 1000,
+        stopDate: execution.stopDate && execution.stopDate / 1000,
+      },
+    };
   }
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const target = String(req.headers['x-amz-target'] ?? '').split('.').at(-1);
+      const target = String(req.headers['x-amz-target'] ?? '')
+        .split('.')
+        .at(-1);
       let answer: { status: number; body: unknown };
       try {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
@@ -147,7 +215,10 @@ export async function startStepFunctions(port: number, machines: LocalStateMachi
               ? describeExecution(body)
               : target === 'StopExecution'
                 ? stopExecution(body)
-                : { status: 400, body: { __type: 'UnknownOperationException', message: `Unsupported operation ${target}` } };
+                : {
+                    status: 400,
+                    body: { __type: 'UnknownOperationException', message: `Unsupported operation ${target}` },
+                  };
       } catch (error) {
         answer = { status: 400, body: { __type: 'SerializationException', message: (error as Error).message } };
       }

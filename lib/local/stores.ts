@@ -2,11 +2,21 @@ import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Server } from 'node:http';
 import path from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  waitUntilTableExists,
+} from '@aws-sdk/client-dynamodb';
 import { table } from '../../functions/adapters/table.ts';
 import { serveInProcess } from './dynalite-in-process.ts';
 import { lagGlobalIndexes } from './dynalite-index-lag.ts';
-import { cacheTableDefinitions, tableCacheStats, type DynaliteStore, type TableCacheStats } from './dynalite-table-cache.ts';
+import {
+  cacheTableDefinitions,
+  tableCacheStats,
+  type DynaliteStore,
+  type TableCacheStats,
+} from './dynalite-table-cache.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -43,7 +53,10 @@ export interface DynamoOptions {
 /** The index lag asked for by the environment (DYNALITE_INDEX_LAG_MS), in milliseconds; 0 when unset. */
 export function indexLagFromEnv(): number {
   const value = Number(process.env.DYNALITE_INDEX_LAG_MS ?? 0);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`DYNALITE_INDEX_LAG_MS must be a number of milliseconds, not "${process.env.DYNALITE_INDEX_LAG_MS}"`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new Error(
+      `DYNALITE_INDEX_LAG_MS must be a number of milliseconds, not "${process.env.DYNALITE_INDEX_LAG_MS}"`,
+    );
   return value;
 }
 
@@ -61,7 +74,8 @@ export async function startDynamo(
   const create = db.create;
   let store: DynaliteStore | undefined;
   const cacheTables = options.cacheTables ?? process.env.DYNALITE_TABLE_CACHE !== 'off';
-  db.create = (storeOptions) => (store = cacheTables ? cacheTableDefinitions(create(storeOptions)) : create(storeOptions));
+  db.create = (storeOptions) =>
+    (store = cacheTables ? cacheTableDefinitions(create(storeOptions)) : create(storeOptions));
   let server: Server;
   try {
     server = dynalite({ path: directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
@@ -74,7 +88,10 @@ export async function startDynamo(
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
-  const stopInProcess = (options.inProcess ?? process.env.DYNALITE_IN_PROCESS !== 'off') ? serveInProcess(server, '127.0.0.1', port) : () => undefined;
+  const stopInProcess =
+    (options.inProcess ?? process.env.DYNALITE_IN_PROCESS !== 'off')
+      ? serveInProcess(server, '127.0.0.1', port)
+      : () => undefined;
   const close = async () => {
     stopInProcess();
     await lag?.flush();
@@ -161,7 +178,8 @@ export async function startS3(
     try {
       await next();
     } catch (error) {
-      if ((error as { code?: string }).code === 'NoSuchKey' && missingKey === 'AccessDenied') throw new S3Error('AccessDenied', 'Access Denied');
+      if ((error as { code?: string }).code === 'NoSuchKey' && missingKey === 'AccessDenied')
+        throw new S3Error('AccessDenied', 'Access Denied');
       throw error;
     }
   });
@@ -170,9 +188,13 @@ export async function startS3(
     close: () => server.close(),
     // s3rver emits 'event' with S3's notification records (ObjectCreated:Put/Post/Copy, ObjectRemoved).
     onObjectCreated: (listener) =>
-      server.on('event', (event: { Records: { eventName: string; s3: { bucket: { name: string }; object: { key: string } } }[] }) => {
-        for (const record of event.Records) if (record.eventName.startsWith('ObjectCreated:')) listener(record.s3.bucket.name, record.s3.object.key);
-      }),
+      server.on(
+        'event',
+        (event: { Records: { eventName: string; s3: { bucket: { name: string }; object: { key: string } } }[] }) => {
+          for (const record of event.Records)
+            if (record.eventName.startsWith('ObjectCreated:')) listener(record.s3.bucket.name, record.s3.object.key);
+        },
+      ),
   };
 }
 

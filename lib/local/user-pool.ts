@@ -32,7 +32,18 @@ export const LOCAL_PROVIDER_NAME = 'SpidCie';
 const TARGET_PREFIX = 'AWSCognitoIdentityProviderService.';
 const LIST_USERS_MAX = 60;
 /** The standard attributes ListUsers can filter on (API_ListUsers, Filter). */
-const SEARCHABLE = new Set(['username', 'email', 'phone_number', 'name', 'given_name', 'family_name', 'preferred_username', 'cognito:user_status', 'status', 'sub']);
+const SEARCHABLE = new Set([
+  'username',
+  'email',
+  'phone_number',
+  'name',
+  'given_name',
+  'family_name',
+  'preferred_username',
+  'cognito:user_status',
+  'status',
+  'sub',
+]);
 /** The pool's schema (lib/auth-stack.ts): the standard attributes it uses and its two custom ones, with their maximum length. */
 const SCHEMA: Record<string, number> = {
   sub: 2048,
@@ -168,11 +179,18 @@ export class LocalUserPool {
       }
       case 'AdminUpdateUserAttributes': {
         const user = this.user(input.Username);
-        const attributes = Array.isArray(input.UserAttributes) ? (input.UserAttributes as { Name?: unknown; Value?: unknown }[]) : [];
+        const attributes = Array.isArray(input.UserAttributes)
+          ? (input.UserAttributes as { Name?: unknown; Value?: unknown }[])
+          : [];
         for (const { Name, Value } of attributes) {
           const name = this.attribute(Name);
-          if (IMMUTABLE.has(name)) throw new CognitoError('InvalidParameterException', `Cannot modify an immutable attribute: ${name}`);
-          if (text(Value).length > SCHEMA[name]) throw new CognitoError('InvalidParameterException', `String attributes cannot have a length of more than ${SCHEMA[name]}`);
+          if (IMMUTABLE.has(name))
+            throw new CognitoError('InvalidParameterException', `Cannot modify an immutable attribute: ${name}`);
+          if (text(Value).length > SCHEMA[name])
+            throw new CognitoError(
+              'InvalidParameterException',
+              `String attributes cannot have a length of more than ${SCHEMA[name]}`,
+            );
         }
         this.change(user, () => {
           for (const { Name, Value } of attributes) user.attributes[text(Name)] = text(Value);
@@ -181,14 +199,19 @@ export class LocalUserPool {
       }
       case 'AdminDeleteUserAttributes': {
         const user = this.user(input.Username);
-        const names = Array.isArray(input.UserAttributeNames) ? input.UserAttributeNames.map((name) => this.attribute(name)) : [];
+        const names = Array.isArray(input.UserAttributeNames)
+          ? input.UserAttributeNames.map((name) => this.attribute(name))
+          : [];
         this.change(user, () => {
           for (const name of names) delete user.attributes[name];
         });
         return {};
       }
       default:
-        throw new CognitoError('UnknownOperationException', `The local user pool does not implement ${operation || 'this operation'}.`);
+        throw new CognitoError(
+          'UnknownOperationException',
+          `The local user pool does not implement ${operation || 'this operation'}.`,
+        );
     }
   }
 
@@ -196,17 +219,26 @@ export class LocalUserPool {
   private listUsers(input: Record<string, unknown>) {
     const limit = input.Limit === undefined ? LIST_USERS_MAX : Number(input.Limit);
     if (!Number.isInteger(limit) || limit < 0 || limit > LIST_USERS_MAX) {
-      throw new CognitoError('InvalidParameterException', `1 validation error detected: Value '${String(input.Limit)}' at 'limit' failed to satisfy constraint: Member must have value less than or equal to ${LIST_USERS_MAX}`);
+      throw new CognitoError(
+        'InvalidParameterException',
+        `1 validation error detected: Value '${String(input.Limit)}' at 'limit' failed to satisfy constraint: Member must have value less than or equal to ${LIST_USERS_MAX}`,
+      );
     }
     const matches = userFilter(text(input.Filter));
     const users = this.state.users.filter(matches);
-    const start = input.PaginationToken === undefined ? 0 : Number(Buffer.from(text(input.PaginationToken), 'base64url').toString('utf8'));
-    if (!Number.isInteger(start) || start < 0 || start > users.length) throw new CognitoError('InvalidParameterException', 'Invalid pagination token.');
+    const start =
+      input.PaginationToken === undefined
+        ? 0
+        : Number(Buffer.from(text(input.PaginationToken), 'base64url').toString('utf8'));
+    if (!Number.isInteger(start) || start < 0 || start > users.length)
+      throw new CognitoError('InvalidParameterException', 'Invalid pagination token.');
     const page = users.slice(start, start + limit);
     const wanted = Array.isArray(input.AttributesToGet) ? new Set(input.AttributesToGet.map(String)) : null;
     return {
       Users: page.map((user) => userType(user, wanted)),
-      ...(start + limit < users.length ? { PaginationToken: Buffer.from(String(start + limit)).toString('base64url') } : {}),
+      ...(start + limit < users.length
+        ? { PaginationToken: Buffer.from(String(start + limit)).toString('base64url') }
+        : {}),
     };
   }
 
@@ -224,7 +256,8 @@ export class LocalUserPool {
 
   private attribute(name: unknown): string {
     const attribute = text(name);
-    if (!(attribute in SCHEMA)) throw new CognitoError('InvalidParameterException', `Attribute does not exist in the schema.`);
+    if (!(attribute in SCHEMA))
+      throw new CognitoError('InvalidParameterException', `Attribute does not exist in the schema.`);
     return attribute;
   }
 
@@ -280,7 +313,13 @@ function userFilter(filter: string): (user: PoolUser) => boolean {
   const wanted = quoted.replace(/\\(.)/g, '$1');
   const caseless = name === 'cognito:user_status';
   const valueOf = (user: PoolUser) =>
-    name === 'username' ? user.username : name === 'cognito:user_status' ? 'EXTERNAL_PROVIDER' : name === 'status' ? 'Enabled' : user.attributes[name];
+    name === 'username'
+      ? user.username
+      : name === 'cognito:user_status'
+        ? 'EXTERNAL_PROVIDER'
+        : name === 'status'
+          ? 'Enabled'
+          : user.attributes[name];
   return (user) => {
     let value = valueOf(user);
     if (value === undefined) return false;

@@ -8,7 +8,10 @@ export function benchApi(appUrl: string, accessToken: string) {
     const send = () =>
       fetch(`${appUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${accessToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${accessToken}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     let response: Response;

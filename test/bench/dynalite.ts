@@ -57,22 +57,39 @@ async function child(variant: Variant): Promise<void> {
   const { freePort } = await import('../support/ports.ts');
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-dynalite-'));
   const port = await freePort();
-  const dynamo = await startDynamo(dataDir, port, { cacheTables: variant !== 'baseline', inProcess: variant === 'in-process' });
+  const dynamo = await startDynamo(dataDir, port, {
+    cacheTables: variant !== 'baseline',
+    inProcess: variant === 'in-process',
+  });
   let connections = 0;
   dynamo.server.on('connection', () => connections++);
   const endpoint = `http://127.0.0.1:${port}`;
   Object.assign(process.env, {
-    AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', TABLE_NAME: TABLE, DYNAMODB_ENDPOINT: endpoint,
-    POWERTOOLS_LOG_LEVEL: 'SILENT', ...untracedFunctionEnv, CURSOR_SECRET: 'bench',
+    AWS_REGION: 'eu-south-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    TABLE_NAME: TABLE,
+    DYNAMODB_ENDPOINT: endpoint,
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    ...untracedFunctionEnv,
+    CURSOR_SECRET: 'bench',
   });
   try {
     await ensureTable(endpoint, TABLE);
     const { documentClient } = await import('../../functions/adapters/dynamo.ts');
-    const { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } =
+      await import('@aws-sdk/lib-dynamodb');
     connections = 0;
     const item = (i: number) => ({
-      pk: `ITEM#${i}`, sk: 'ITEM', gsi1pk: `GROUP#${i % 50}`, gsi1sk: `ITEM#${String(i).padStart(8, '0')}`,
-      name: `Elemento ${i}`, amountCents: i * 100, tags: ['a', 'b'], nested: { city: 'Roma', zip: '00100' }, counter: 0,
+      pk: `ITEM#${i}`,
+      sk: 'ITEM',
+      gsi1pk: `GROUP#${i % 50}`,
+      gsi1sk: `ITEM#${String(i).padStart(8, '0')}`,
+      name: `Elemento ${i}`,
+      amountCents: i * 100,
+      tags: ['a', 'b'],
+      nested: { city: 'Roma', zip: '00100' },
+      counter: 0,
     });
     const operations: OperationResult[] = [];
     const measure = async (name: string, calls: number, run: (i: number) => Promise<unknown>) => {
@@ -87,16 +104,27 @@ async function child(variant: Variant): Promise<void> {
     };
     const batches = Math.ceil(N / 25);
     await measure('BatchWriteItem (25 items)', batches, (b) =>
-      documentClient.send(new BatchWriteCommand({ RequestItems: { [TABLE]: Array.from({ length: 25 }, (_, j) => ({ PutRequest: { Item: item(b * 25 + j) } })) } })),
+      documentClient.send(
+        new BatchWriteCommand({
+          RequestItems: { [TABLE]: Array.from({ length: 25 }, (_, j) => ({ PutRequest: { Item: item(b * 25 + j) } })) },
+        }),
+      ),
     );
-    await measure('GetItem', N, (i) => documentClient.send(new GetCommand({ TableName: TABLE, Key: { pk: `ITEM#${i % N}`, sk: 'ITEM' } })));
-    await measure('PutItem', N, (i) => documentClient.send(new PutCommand({ TableName: TABLE, Item: { ...item(N + i), name: `Nuovo ${i}` } })));
+    await measure('GetItem', N, (i) =>
+      documentClient.send(new GetCommand({ TableName: TABLE, Key: { pk: `ITEM#${i % N}`, sk: 'ITEM' } })),
+    );
+    await measure('PutItem', N, (i) =>
+      documentClient.send(new PutCommand({ TableName: TABLE, Item: { ...item(N + i), name: `Nuovo ${i}` } })),
+    );
     await measure('UpdateItem (conditional)', N, (i) =>
       documentClient.send(
         new UpdateCommand({
-          TableName: TABLE, Key: { pk: `ITEM#${i % N}`, sk: 'ITEM' },
-          UpdateExpression: 'ADD #counter :one SET #name = :name', ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#counter': 'counter', '#name': 'name' }, ExpressionAttributeValues: { ':one': 1, ':name': `Aggiornato ${i}` },
+          TableName: TABLE,
+          Key: { pk: `ITEM#${i % N}`, sk: 'ITEM' },
+          UpdateExpression: 'ADD #counter :one SET #name = :name',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#counter': 'counter', '#name': 'name' },
+          ExpressionAttributeValues: { ':one': 1, ':name': `Aggiornato ${i}` },
         }),
       ),
     );
@@ -105,8 +133,12 @@ async function child(variant: Variant): Promise<void> {
     await measure('Query gsi1 (10 items)', N, async (i) => {
       const result = await documentClient.send(
         new QueryCommand({
-          TableName: TABLE, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `GROUP#${i % 50}` },
-          Limit: 10, ReturnConsumedCapacity: 'TOTAL',
+          TableName: TABLE,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': `GROUP#${i % 50}` },
+          Limit: 10,
+          ReturnConsumedCapacity: 'TOTAL',
         }),
       );
       queryReadCapacity += result.ConsumedCapacity?.CapacityUnits ?? 0;
@@ -114,13 +146,21 @@ async function child(variant: Variant): Promise<void> {
     });
     await measure('PutItem (condition fails)', N, async (i) => {
       try {
-        await documentClient.send(new PutCommand({ TableName: TABLE, Item: item(i % N), ConditionExpression: 'attribute_not_exists(pk)' }));
+        await documentClient.send(
+          new PutCommand({ TableName: TABLE, Item: item(i % N), ConditionExpression: 'attribute_not_exists(pk)' }),
+        );
         throw new Error('the condition should have failed');
       } catch (error) {
         if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
       }
     });
-    const result: ChildResult = { variant, operations, connections, queryReadCapacity: queryReadCapacity / (N + 20), queryItems: queryItems / (N + 20) };
+    const result: ChildResult = {
+      variant,
+      operations,
+      connections,
+      queryReadCapacity: queryReadCapacity / (N + 20),
+      queryItems: queryItems / (N + 20),
+    };
     process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
     documentClient.destroy();
   } finally {
@@ -130,7 +170,16 @@ async function child(variant: Variant): Promise<void> {
 }
 
 function runChild(variant: Variant, profileDir: string | undefined): Promise<ChildResult> {
-  const args = ['--import', 'tsx', ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${variant}-${Date.now()}.cpuprofile`] : []), here, '--child', variant];
+  const args = [
+    '--import',
+    'tsx',
+    ...(profileDir
+      ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${variant}-${Date.now()}.cpuprofile`]
+      : []),
+    here,
+    '--child',
+    variant,
+  ];
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
@@ -151,7 +200,11 @@ interface ProfileNode {
 }
 /** The functions with the most self time in a .cpuprofile, grouped by package (or file). */
 async function topOfProfile(file: string, count = 25) {
-  const profile = JSON.parse(await fs.readFile(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const profile = JSON.parse(await fs.readFile(file, 'utf8')) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+  };
   const self = new Map<number, number>();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
   const total = [...self.values()].reduce((a, b) => a + b, 0);
@@ -173,21 +226,33 @@ async function topOfProfile(file: string, count = 25) {
     byArea.set(area(url), (byArea.get(area(url)) ?? 0) + time);
   }
   const top = (map: Map<string, number>, n: number) =>
-    [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, time]) => `  ${((100 * time) / total).toFixed(1).padStart(5)}%  ${name}`).join('\n');
+    [...map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([name, time]) => `  ${((100 * time) / total).toFixed(1).padStart(5)}%  ${name}`)
+      .join('\n');
   return `by package/file:\n${top(byArea, 15)}\nby function:\n${top(byFunction, count)}`;
 }
 
 async function main() {
   const profileDir = PROFILE ? path.resolve('.data-bench/dynalite-profiles') : undefined;
   if (profileDir) await fs.mkdir(profileDir, { recursive: true });
-  console.log(`bench:dynalite — ${N} calls per operation, ${ROUNDS} rounds, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `bench:dynalite — ${N} calls per operation, ${ROUNDS} rounds, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const results: ChildResult[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    for (const variant of round % 2 ? [...VARIANTS].reverse() : VARIANTS) results.push(await runChild(variant, profileDir));
+    for (const variant of round % 2 ? [...VARIANTS].reverse() : VARIANTS)
+      results.push(await runChild(variant, profileDir));
   }
   const names = results[0].operations.map((o) => o.name);
   const mean = (variant: Variant, name: string, field: 'wallUs' | 'cpuUs') => {
-    const values = results.filter((r) => r.variant === variant).map((r) => r.operations.find((o) => o.name === name)![field]);
+    const values = results
+      .filter((r) => r.variant === variant)
+      .map((r) => r.operations.find((o) => o.name === name)![field]);
     return values.reduce((a, b) => a + b, 0) / values.length;
   };
   const rows = names.map((name) => {
@@ -197,7 +262,8 @@ async function main() {
       const [wall, cpu] = [mean(variant, name, 'wallUs'), mean(variant, name, 'cpuUs')];
       row[`${variant} wall µs`] = Math.round(wall);
       row[`${variant} CPU µs`] = Math.round(cpu);
-      if (variant !== 'baseline') row[`${variant} CPU/wall ×`] = `${(baseCpu / cpu).toFixed(2)}/${(baseWall / wall).toFixed(2)}`;
+      if (variant !== 'baseline')
+        row[`${variant} CPU/wall ×`] = `${(baseCpu / cpu).toFixed(2)}/${(baseWall / wall).toFixed(2)}`;
     }
     return row;
   });
@@ -205,9 +271,16 @@ async function main() {
   console.log('(× = baseline ÷ variant: how many times cheaper than dynalite as published over HTTP)');
   for (const variant of VARIANTS) {
     const of = results.filter((r) => r.variant === variant);
-    console.log(`${variant}: TCP connections to dynalite per run ${of.map((r) => r.connections).join(', ')}; Query: ${of[0].queryItems.toFixed(1)} items, ${of[0].queryReadCapacity.toFixed(2)} RCU a call`);
+    console.log(
+      `${variant}: TCP connections to dynalite per run ${of.map((r) => r.connections).join(', ')}; Query: ${of[0].queryItems.toFixed(1)} items, ${of[0].queryReadCapacity.toFixed(2)} RCU a call`,
+    );
   }
-  console.log(`load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average at the end ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   if (profileDir) {
     await summariseProfiles(profileDir);
   }
@@ -218,14 +291,21 @@ async function summariseProfiles(profileDir: string) {
     const files = (await fs.readdir(profileDir)).filter((f) => f.endsWith('.cpuprofile')).sort();
     for (const variant of VARIANTS) {
       const latest = files.filter((f) => f.startsWith(variant)).at(-1);
-      if (latest) console.log(`\n${variant} profile (${path.join(profileDir, latest)}):\n${await topOfProfile(path.join(profileDir, latest))}`);
+      if (latest)
+        console.log(
+          `\n${variant} profile (${path.join(profileDir, latest)}):\n${await topOfProfile(path.join(profileDir, latest))}`,
+        );
     }
   }
 }
 
 const childIndex = process.argv.indexOf('--child');
 const run =
-  childIndex >= 0 ? child(process.argv[childIndex + 1] as Variant) : process.argv.includes('--summarise') ? summariseProfiles(path.resolve('.data-bench/dynalite-profiles')) : main();
+  childIndex >= 0
+    ? child(process.argv[childIndex + 1] as Variant)
+    : process.argv.includes('--summarise')
+      ? summariseProfiles(path.resolve('.data-bench/dynalite-profiles'))
+      : main();
 run.catch((error) => {
   console.error(error);
   process.exit(1);

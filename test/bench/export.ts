@@ -44,13 +44,28 @@ const pick = <T>(items: readonly T[] | string): T => items[Math.floor(rnd() * it
 function fiscalCode(used: Set<string>): string {
   for (;;) {
     const code = randomFiscalCodeFrom(rnd);
-    if (!used.has(code)) return used.add(code), code;
+    if (!used.has(code)) return (used.add(code), code);
   }
 }
 const LAST = heldOut
-  ? ['D’Alò', 'Nicolò', 'De Santis', 'Mazzà', 'O’Neill', 'Pérez', 'Zuccalà', 'Cantù', 'Forlì', 'Dell’Orto', 'Giannì', 'Lo Iacono']
+  ? [
+      'D’Alò',
+      'Nicolò',
+      'De Santis',
+      'Mazzà',
+      'O’Neill',
+      'Pérez',
+      'Zuccalà',
+      'Cantù',
+      'Forlì',
+      'Dell’Orto',
+      'Giannì',
+      'Lo Iacono',
+    ]
   : ['Rossi', 'Bianchi', 'Verdi', 'Russo', 'Ferrari', 'Esposito', 'Romano', 'Colombo', 'Ricci', 'Marino'];
-const FIRST = heldOut ? ['Niccolò', 'Iñés', 'Raffaële', 'José', 'Zoë', 'Andrea', 'Chiara', 'Mattia'] : ['Maria', 'Giuseppe', 'Anna', 'Luca', 'Giulia', 'Marco'];
+const FIRST = heldOut
+  ? ['Niccolò', 'Iñés', 'Raffaële', 'José', 'Zoë', 'Andrea', 'Chiara', 'Mattia']
+  : ['Maria', 'Giuseppe', 'Anna', 'Luca', 'Giulia', 'Marco'];
 
 const ms = (value: number) => `${(value / 1000).toFixed(1)} s`;
 
@@ -58,7 +73,11 @@ async function main() {
   const stack = await startTestStack({ web: 'none', seed: false });
   try {
     const client = DynamoDBDocumentClient.from(
-      new DynamoDBClient({ endpoint: stack.dynamoEndpoint, region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+      new DynamoDBClient({
+        endpoint: stack.dynamoEndpoint,
+        region: 'eu-south-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
     );
     const { accessToken } = await signIn({ issuer: stack.issuer, appUrl: stack.appUrl, sub: identities[2].sub });
     const api = benchApi(stack.appUrl, accessToken);
@@ -78,10 +97,27 @@ async function main() {
       const callId = `bench-call-${c + 1}`;
       const bandId = `bench-band-${c + 1}`;
       callIds.push(callId);
-      await createBand({ name: `Fascia ${c + 1}`, min: 3000.01, max: 50000, percent: 40 + c * 5, fixedCost: 18 }, bandId, now);
+      await createBand(
+        { name: `Fascia ${c + 1}`, min: 3000.01, max: 50000, percent: 40 + c * 5, fixedCost: 18 },
+        bandId,
+        now,
+      );
       items.push({
-        ...keys.call(callId), id: callId, name: heldOut ? `Bando di prova n° ${c + 1} – città` : 'Bando benchmark', year: 2026, state: 1, serviceId: 's', serviceName: heldOut ? 'Assistenza domiciliare anziché' : 'Assistenza domiciliare',
-        dataInsert: now, nomeMyPay: 'SERVIZI_SOCIALI', codAccertamento: `ACC-${c + 1}`, codCapitolo: `CAP-${c + 1}`, bandsId: [bandId], files: [], version: 1, updatedAt: now,
+        ...keys.call(callId),
+        id: callId,
+        name: heldOut ? `Bando di prova n° ${c + 1} – città` : 'Bando benchmark',
+        year: 2026,
+        state: 1,
+        serviceId: 's',
+        serviceName: heldOut ? 'Assistenza domiciliare anziché' : 'Assistenza domiciliare',
+        dataInsert: now,
+        nomeMyPay: 'SERVIZI_SOCIALI',
+        codAccertamento: `ACC-${c + 1}`,
+        codCapitolo: `CAP-${c + 1}`,
+        bandsId: [bandId],
+        files: [],
+        version: 1,
+        updatedAt: now,
       });
       const count = Math.floor(TOTAL / CALLS) + (c < TOTAL % CALLS ? 1 : 0);
       for (let i = 0; i < count; i++) {
@@ -95,13 +131,55 @@ async function main() {
         const valueCents = exempt ? 150_000 + Math.floor(rnd() * 150_000) : 400_000 + Math.floor(rnd() * 3_000_000);
         const iseeId = `isee-${id}`;
         items.push({
-          ...userItem({ id, firstName, lastName, fiscalCode: code, email: `${id}@example.it`, address: heldOut ? 'Via dell’Università' : 'Via Roma', addressNumber: String(1 + (i % 200)), cap: '00100', city: heldOut ? 'Forlì' : 'Roma', country: 'RM', nation: 'IT', state: 'VALIDATED', dataInsert: now } as never),
+          ...userItem({
+            id,
+            firstName,
+            lastName,
+            fiscalCode: code,
+            email: `${id}@example.it`,
+            address: heldOut ? 'Via dell’Università' : 'Via Roma',
+            addressNumber: String(1 + (i % 200)),
+            cap: '00100',
+            city: heldOut ? 'Forlì' : 'Roma',
+            country: 'RM',
+            nation: 'IT',
+            state: 'VALIDATED',
+            dataInsert: now,
+          } as never),
           lastIsee: { id: iseeId, valueCents, year: 2026, state: 'VALIDATED', hasFile: false },
         });
-        items.push({ ...keys.isee(iseeId), id: iseeId, userId: id, valueCents, year: 2026, date: now, state: 'VALIDATED', hasFile: false, uploadedBy: 'OPERATOR', dataInsert: now, updatedAt: now, gsi2pk: keys.iseesOfUser(id), gsi2sk: `${now}#${iseeId}` });
         items.push({
-          ...keys.subscription(callId, id), gsi1pk: keys.subscriptionsOfUser(id), gsi1sk: `${now}#${callId}`, gsi2pk: keys.subscriptionsOfCall(callId), gsi2sk: `SUBSCRIBER#${id}`,
-          id: `${callId}.${id}`, state: 'VALIDATED', announcementId: callId, weeklyHour: heldOut ? 1 + Math.floor(rnd() * 12) : 1 + (i % 5), userId: id, fiscalCode: code, firstName, lastName, dataInsert: now, dataUpdate: now, files: [],
+          ...keys.isee(iseeId),
+          id: iseeId,
+          userId: id,
+          valueCents,
+          year: 2026,
+          date: now,
+          state: 'VALIDATED',
+          hasFile: false,
+          uploadedBy: 'OPERATOR',
+          dataInsert: now,
+          updatedAt: now,
+          gsi2pk: keys.iseesOfUser(id),
+          gsi2sk: `${now}#${iseeId}`,
+        });
+        items.push({
+          ...keys.subscription(callId, id),
+          gsi1pk: keys.subscriptionsOfUser(id),
+          gsi1sk: `${now}#${callId}`,
+          gsi2pk: keys.subscriptionsOfCall(callId),
+          gsi2sk: `SUBSCRIBER#${id}`,
+          id: `${callId}.${id}`,
+          state: 'VALIDATED',
+          announcementId: callId,
+          weeklyHour: heldOut ? 1 + Math.floor(rnd() * 12) : 1 + (i % 5),
+          userId: id,
+          fiscalCode: code,
+          firstName,
+          lastName,
+          dataInsert: now,
+          dataUpdate: now,
+          files: [],
         });
       }
     }
@@ -129,7 +207,9 @@ async function main() {
     const cpuAtStart = process.cpuUsage();
     const flows = await Promise.all(callIds.map((id) => api('POST', `/api/calls/${id}/exports`, MONTH)));
     // 'Invia a MyPay' plans the month before it answers (no flow for a month with nothing new to send): its own time.
-    console.log(`'Invia a MyPay' answered in ${ms(performance.now() - start)} (it only starts the workflow; the flows function has ${timeoutOf('flows')} s)`);
+    console.log(
+      `'Invia a MyPay' answered in ${ms(performance.now() - start)} (it only starts the workflow; the flows function has ${timeoutOf('flows')} s)`,
+    );
     const marks = flows.map(() => [] as { at: number; label: string; calls: Map<string, number> }[]);
     const last = flows.map(() => '');
     const finished = flows.map(() => null as null | Record<string, any>);
@@ -140,7 +220,8 @@ async function main() {
           if (finished[index]) return;
           const current = await api('GET', `/api/flows/${flow.id}`);
           const label = `${current.step} ${current.stato}`;
-          if (label !== last[index]) marks[index]!.push({ at: performance.now() - start, label, calls: snapshot() }), (last[index] = label);
+          if (label !== last[index])
+            (marks[index]!.push({ at: performance.now() - start, label, calls: snapshot() }), (last[index] = label));
           if (current.step === 'COMPLETATO' || current.step === 'ERRORE') finished[index] = current;
         }),
       );
@@ -159,13 +240,16 @@ async function main() {
     };
     const slowest: { name: string; ms: number }[] = [];
     for (const [index, flow] of finished.entries()) {
-      console.log(`flow ${flow!.id} (${callIds[index]}): ${flow!.step} ${flow!.stato}, rows ${flow!.num}, accepted ${flow!.accepted}, rejected ${flow!.rejected}${flow!.error ? `, error: ${flow!.error}` : ''}`);
+      console.log(
+        `flow ${flow!.id} (${callIds[index]}): ${flow!.step} ${flow!.stato}, rows ${flow!.num}, accepted ${flow!.accepted}, rejected ${flow!.rejected}${flow!.error ? `, error: ${flow!.error}` : ''}`,
+      );
       // Consecutive progress marks with the same step name merge into one phase.
       const phases: { name: string; ms: number; calls: Map<string, number> }[] = [];
       let from = 0;
       let fromCalls = new Map<string, number>();
       let name = STEP_NAMES.PREPARAZIONE!;
-      const diff = (a: Map<string, number>, b: Map<string, number>) => new Map([...b].map(([k, v]) => [k, v - (a.get(k) ?? 0)] as const).filter(([, v]) => v > 0));
+      const diff = (a: Map<string, number>, b: Map<string, number>) =>
+        new Map([...b].map(([k, v]) => [k, v - (a.get(k) ?? 0)] as const).filter(([, v]) => v > 0));
       for (const mark of marks[index]!) {
         const next = STEP_NAMES[mark.label] ?? STEP_NAMES[mark.label.split(' ')[0]!] ?? mark.label;
         if (next === name) continue;
@@ -174,17 +258,35 @@ async function main() {
         fromCalls = mark.calls;
         name = next;
       }
-      const describe = (counts: Map<string, number>) => [...counts].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ');
-      for (const phase of phases) console.log(`  ${phase.name.padEnd(72)} ${ms(phase.ms).padStart(8)}${CALLS === 1 ? `   calls: ${describe(phase.calls) || '–'}` : ''}`);
+      const describe = (counts: Map<string, number>) =>
+        [...counts]
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ');
+      for (const phase of phases)
+        console.log(
+          `  ${phase.name.padEnd(72)} ${ms(phase.ms).padStart(8)}${CALLS === 1 ? `   calls: ${describe(phase.calls) || '–'}` : ''}`,
+        );
       slowest.push(...phases);
     }
-    console.log(`\nTOTAL end to end (start → last flow completed)${' '.repeat(28)} ${ms(total).padStart(8)}   ${total <= 60_000 ? '≤ 60 s ✓' : '> 60 s ✗'}`);
+    console.log(
+      `\nTOTAL end to end (start → last flow completed)${' '.repeat(28)} ${ms(total).padStart(8)}   ${total <= 60_000 ? '≤ 60 s ✓' : '> 60 s ✗'}`,
+    );
     // The whole stack is this one process: its CPU time is the figure that does not depend on how busy the machine is.
-    console.log(`CPU used by the stack meanwhile (dynalite, s3rver, simulator, state machine, handlers) ${ms((cpu.user + cpu.system) / 1000).padStart(8)}; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.availableParallelism()} cores`);
+    console.log(
+      `CPU used by the stack meanwhile (dynalite, s3rver, simulator, state machine, handlers) ${ms((cpu.user + cpu.system) / 1000).padStart(8)}; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.availableParallelism()} cores`,
+    );
     const dynamoCalls = [...callsAtEnd].filter(([k]) => k.startsWith('dynamodb.')).reduce((sum, [, v]) => sum + v, 0);
     const s3Calls = [...callsAtEnd].filter(([k]) => k.startsWith('s3.')).reduce((sum, [, v]) => sum + v, 0);
-    console.log(`DynamoDB calls ${dynamoCalls} (${(dynamoCalls / Math.max(1, expected)).toFixed(2)} per position), S3 calls ${s3Calls} (${(s3Calls / Math.max(1, expected)).toFixed(2)} per position), export start → end incl. the progress polls`);
-    console.log(`  by operation: ${[...callsAtEnd].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    console.log(
+      `DynamoDB calls ${dynamoCalls} (${(dynamoCalls / Math.max(1, expected)).toFixed(2)} per position), S3 calls ${s3Calls} (${(s3Calls / Math.max(1, expected)).toFixed(2)} per position), export start → end incl. the progress polls`,
+    );
+    console.log(
+      `  by operation: ${[...callsAtEnd]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
     const worst = slowest.sort((a, b) => b.ms - a.ms)[0];
     if (worst) console.log(`slowest step: ${worst.name} (${ms(worst.ms)})`);
 
@@ -193,27 +295,46 @@ async function main() {
     const { listPositionsOfMonth } = await import('../../functions/positions/repository.ts');
     const positions = (await Promise.all(callIds.map((id) => listPositionsOfMonth(id, MONTH)))).flat();
     if (positions.length !== expected) problems.push(`${positions.length} positions stored, ${expected} expected`);
-    const notExported = positions.filter((p) => p.statoExport !== 'ESPORTATA' || !p.codIuv || !isValidIuv(p.codIuv) || p.nav !== `3${p.codIuv}`);
+    const notExported = positions.filter(
+      (p) => p.statoExport !== 'ESPORTATA' || !p.codIuv || !isValidIuv(p.codIuv) || p.nav !== `3${p.codIuv}`,
+    );
     if (notExported.length) {
       const reasons = new Map<string, number>();
-      for (const p of notExported) reasons.set(String(p.lastExportError ?? p.statoExport), (reasons.get(String(p.lastExportError ?? p.statoExport)) ?? 0) + 1);
-      problems.push(`${notExported.length} positions without a valid IUV/NAV: ${[...reasons].slice(0, 5).map(([r, n]) => `${n} × ${r}`).join('; ')}`);
+      for (const p of notExported)
+        reasons.set(
+          String(p.lastExportError ?? p.statoExport),
+          (reasons.get(String(p.lastExportError ?? p.statoExport)) ?? 0) + 1,
+        );
+      problems.push(
+        `${notExported.length} positions without a valid IUV/NAV: ${[...reasons]
+          .slice(0, 5)
+          .map(([r, n]) => `${n} × ${r}`)
+          .join('; ')}`,
+      );
     }
     const withIuv = positions.filter((p) => p.codIuv);
     const iuvs = new Set(withIuv.map((p) => p.codIuv));
     if (iuvs.size !== withIuv.length) problems.push(`${withIuv.length - iuvs.size} IUVs given twice`);
-    const state = (await (await fetch(`${simulatorAdmin}/state`)).json()) as { imports: Record<string, { fileName?: string; state: string }>; positions: Record<string, { iud: string; iuv: string }> };
+    const state = (await (await fetch(`${simulatorAdmin}/state`)).json()) as {
+      imports: Record<string, { fileName?: string; state: string }>;
+      positions: Record<string, { iud: string; iuv: string }>;
+    };
     for (const flow of finished) {
       const imports = Object.values(state.imports).filter((i) => i.fileName?.includes(flow!.id));
       if (imports.length !== 1) problems.push(`flow ${flow!.id}: ${imports.length} imports at MyPay`);
     }
     const held = Object.values(state.positions);
-    if (held.length !== positions.length) problems.push(`MyPay holds ${held.length} positions, the table ${positions.length}`);
+    if (held.length !== positions.length)
+      problems.push(`MyPay holds ${held.length} positions, the table ${positions.length}`);
     const heldIuv = new Map(held.map((p) => [p.iud, p.iuv]));
     const mismatched = positions.filter((p) => heldIuv.get(p.iud) !== p.codIuv);
     if (mismatched.length) problems.push(`${mismatched.length} positions whose IUV differs from MyPay's`);
     if (finished.some((f) => f!.accepted !== f!.num || f!.rejected !== 0)) problems.push('a flow has rejected rows');
-    console.log(problems.length ? `\nCHECK FAILED:\n- ${problems.join('\n- ')}` : `\ncheck: ${positions.length.toLocaleString('it-IT')} positions, each with one valid IUV (all distinct, same as MyPay's), one import per flow ✓`);
+    console.log(
+      problems.length
+        ? `\nCHECK FAILED:\n- ${problems.join('\n- ')}`
+        : `\ncheck: ${positions.length.toLocaleString('it-IT')} positions, each with one valid IUV (all distinct, same as MyPay's), one import per flow ✓`,
+    );
     process.exitCode = problems.length || total > 60_000 ? 1 : 0;
   } finally {
     await stack.close();

@@ -26,7 +26,18 @@ import { parseAttestation, UNVERIFIED_CONFIDENCE } from '../../functions/domain/
 import type { IseeExtraction } from '../../functions/domain/isee-extraction.ts';
 import { createLocalTextSource } from '../../lib/local/local-text.ts';
 import { textFromTextract } from '../../functions/isee-extraction/textract-text.ts';
-import { heldoutLayouts, heldoutVariationLayouts, layouts, makeAttestation, makeFixture, variationLayouts, type Layout, type Phrasebook, type Truth, type Variant } from '../fixtures/isee/generate.ts';
+import {
+  heldoutLayouts,
+  heldoutVariationLayouts,
+  layouts,
+  makeAttestation,
+  makeFixture,
+  variationLayouts,
+  type Layout,
+  type Phrasebook,
+  type Truth,
+  type Variant,
+} from '../fixtures/isee/generate.ts';
 import { random } from '../fixtures/isee/people.ts';
 import { textractLikeAnswers } from '../fixtures/isee/textract-like.ts';
 
@@ -85,8 +96,12 @@ async function main() {
   const readDocument = async (job: { variant: Variant; seed: number; layout?: Layout }) => {
     if (textract && variations) {
       const rng = random(job.seed * 53 + 11);
-      const pool: Layout[] = args.corpus === 'variations-heldout' ? [...layouts, ...variationLayouts, ...heldoutLayouts, ...heldoutVariationLayouts, ...heldoutVariationLayouts] : [...layouts, ...variationLayouts];
-      const phrasebook = args.corpus === 'variations-heldout' && rng.chance(0.5) ? 'heldout' : (args.phrasebook as Phrasebook);
+      const pool: Layout[] =
+        args.corpus === 'variations-heldout'
+          ? [...layouts, ...variationLayouts, ...heldoutLayouts, ...heldoutVariationLayouts, ...heldoutVariationLayouts]
+          : [...layouts, ...variationLayouts];
+      const phrasebook =
+        args.corpus === 'variations-heldout' && rng.chance(0.5) ? 'heldout' : (args.phrasebook as Phrasebook);
       const attestation = makeAttestation(job.seed, rng.pick(pool), phrasebook);
       const options = {
         angle: rng.between(-4, 4),
@@ -95,12 +110,19 @@ async function main() {
         dust: rng.chance(0.4) ? rng.int(1, 8) : 0,
         slips: rng.chance(0.4) ? 0.3 : 0,
       };
-      return { truth: attestation.truth, generated: 0, text: textFromTextract(textractLikeAnswers(attestation, job.seed, options)) };
+      return {
+        truth: attestation.truth,
+        generated: 0,
+        text: textFromTextract(textractLikeAnswers(attestation, job.seed, options)),
+      };
     }
     if (textract) {
       const attestation = makeAttestation(job.seed, undefined, args.phrasebook as Phrasebook);
       const rng = random(job.seed * 31 + 7);
-      const answers = textractLikeAnswers(attestation, job.seed, { angle: rng.between(-4, 4), flow: rng.chance(0.3) ? 'columns' : 'rows' });
+      const answers = textractLikeAnswers(attestation, job.seed, {
+        angle: rng.between(-4, 4),
+        flow: rng.chance(0.3) ? 'columns' : 'rows',
+      });
       return { truth: attestation.truth, generated: 0, text: textFromTextract(answers) };
     }
     const t0 = Date.now();
@@ -109,10 +131,19 @@ async function main() {
   };
   const heldoutPhotos = args.corpus === 'heldout-photos';
   const jobs: { group: 'pdf' | 'image'; variant: Variant; seed: number; layout?: Layout }[] = [
-    ...Array.from({ length: pdfs }, (_, i) => ({ group: 'pdf' as const, variant: 'pdf' as Variant, seed: firstSeed + i })),
+    ...Array.from({ length: pdfs }, (_, i) => ({
+      group: 'pdf' as const,
+      variant: 'pdf' as Variant,
+      seed: firstSeed + i,
+    })),
     ...Array.from({ length: images }, (_, i) =>
       heldoutPhotos
-        ? { group: 'image' as const, variant: 'photo-hard' as Variant, seed: firstSeed + pdfs + i, layout: i % 2 ? heldoutLayouts[0] : undefined }
+        ? {
+            group: 'image' as const,
+            variant: 'photo-hard' as Variant,
+            seed: firstSeed + pdfs + i,
+            layout: i % 2 ? heldoutLayouts[0] : undefined,
+          }
         : { group: 'image' as const, variant: IMAGE_VARIANTS[i % IMAGE_VARIANTS.length], seed: firstSeed + pdfs + i },
     ),
   ];
@@ -131,14 +162,37 @@ async function main() {
         const read = parseAttestation(text.lines, text.source, text.quality);
         const ok = Object.fromEntries(Object.entries(fields).map(([name, check]) => [name, check(read, truth)]));
         const unflaggedWrongIsee = !ok.iseeOrdinario && read.iseeOrdinario !== null && read.coherent !== false;
-        const misleadingIsee = unflaggedWrongIsee && (read.coherent === true || read.confidence > UNVERIFIED_CONFIDENCE);
-        const flagged = read.coherent === false || (read.warnings?.length ?? 0) > 0 || read.confidence <= UNVERIFIED_CONFIDENCE;
-        const values: [string, number | null | undefined][] = [['iseeOrdinario', read.iseeOrdinario], ['iseeRistretto', read.iseeRistretto], ['ise', read.ise], ['scala di equivalenza', read.scalaEquivalenza]];
-        const silentlyWrong = flagged ? [] : values.filter(([field, value]) => value != null && !ok[field]).map(([field]) => field);
-        outcomes.push({ ...job, ok, unflaggedWrongIsee, misleadingIsee, silentlyWrong, confidence: read.confidence, ms: Date.now() - t1 - generated });
+        const misleadingIsee =
+          unflaggedWrongIsee && (read.coherent === true || read.confidence > UNVERIFIED_CONFIDENCE);
+        const flagged =
+          read.coherent === false || (read.warnings?.length ?? 0) > 0 || read.confidence <= UNVERIFIED_CONFIDENCE;
+        const values: [string, number | null | undefined][] = [
+          ['iseeOrdinario', read.iseeOrdinario],
+          ['iseeRistretto', read.iseeRistretto],
+          ['ise', read.ise],
+          ['scala di equivalenza', read.scalaEquivalenza],
+        ];
+        const silentlyWrong = flagged
+          ? []
+          : values.filter(([field, value]) => value != null && !ok[field]).map(([field]) => field);
+        outcomes.push({
+          ...job,
+          ok,
+          unflaggedWrongIsee,
+          misleadingIsee,
+          silentlyWrong,
+          confidence: read.confidence,
+          ms: Date.now() - t1 - generated,
+        });
         if (args.verbose && Object.values(ok).includes(false)) {
-          console.log(`\n--- ${job.variant} seed ${job.seed} (${truth.layout}): ${Object.keys(ok).filter((k) => !ok[k]).join(', ')}`);
-          console.log(text.lines.map((l: unknown) => (typeof l === 'string' ? l : (l as { text: string }).text)).join('\n'));
+          console.log(
+            `\n--- ${job.variant} seed ${job.seed} (${truth.layout}): ${Object.keys(ok)
+              .filter((k) => !ok[k])
+              .join(', ')}`,
+          );
+          console.log(
+            text.lines.map((l: unknown) => (typeof l === 'string' ? l : (l as { text: string }).text)).join('\n'),
+          );
           console.log('read', JSON.stringify(read));
           console.log('true', JSON.stringify(truth));
         }
@@ -149,14 +203,24 @@ async function main() {
   report(outcomes, { pdfs, images, seconds: (Date.now() - started) / 1000, generatingSeconds: generating / 1000 });
 }
 
-function report(outcomes: Outcome[], run: { pdfs: number; images: number; seconds: number; generatingSeconds: number }) {
-  const share = (group: Outcome[], field: string) => (group.length ? group.filter((o) => o.ok[field]).length / group.length : NaN);
+function report(
+  outcomes: Outcome[],
+  run: { pdfs: number; images: number; seconds: number; generatingSeconds: number },
+) {
+  const share = (group: Outcome[], field: string) =>
+    group.length ? group.filter((o) => o.ok[field]).length / group.length : NaN;
   const pct = (x: number) => (Number.isNaN(x) ? '   —  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
   const pdf = outcomes.filter((o) => o.group === 'pdf');
   const image = outcomes.filter((o) => o.group === 'image');
   const width = Math.max(...Object.keys(fields).map((f) => f.length));
-  const what = args.reader === 'textract' ? `${run.pdfs} attestazioni come le risponde Textract (colonna PDF)` : `${run.pdfs} PDF digitali`;
-  const images = args.corpus === 'heldout-photos' ? `${run.images} foto difficili del corpus escluso (metà con puntini di guida)` : `${run.images} immagini (foto, scansioni, PDF di sole immagini)`;
+  const what =
+    args.reader === 'textract'
+      ? `${run.pdfs} attestazioni come le risponde Textract (colonna PDF)`
+      : `${run.pdfs} PDF digitali`;
+  const images =
+    args.corpus === 'heldout-photos'
+      ? `${run.images} foto difficili del corpus escluso (metà con puntini di guida)`
+      : `${run.images} immagini (foto, scansioni, PDF di sole immagini)`;
   console.log(`\nLettura attestazioni ISEE — ${what}, ${images}, frasario ${args.phrasebook}, seed ${args.seed}\n`);
   console.log(`${'campo'.padEnd(width)}   PDF      immagini`);
   let failed = false;
@@ -166,23 +230,38 @@ function report(outcomes: Outcome[], run: { pdfs: number; images: number; second
     failed ||= p < TARGET.pdf || i < TARGET.image;
     console.log(`${field.padEnd(width)}  ${pct(p)}${miss(p, TARGET.pdf)} ${pct(i)}${miss(i, TARGET.image)}`);
   }
-  const allRight = (group: Outcome[]) => (group.length ? group.filter((o) => Object.values(o.ok).every(Boolean)).length / group.length : NaN);
+  const allRight = (group: Outcome[]) =>
+    group.length ? group.filter((o) => Object.values(o.ok).every(Boolean)).length / group.length : NaN;
   console.log(`${'tutti i campi'.padEnd(width)}  ${pct(allRight(pdf))}   ${pct(allRight(image))}`);
   for (const variant of ['photo', 'scan', 'scanned-pdf', 'photo-hard'] as Variant[]) {
     const group = image.filter((o) => o.variant === variant);
     if (group.length) console.log(`  ${variant}: ${group.length}, tutti i campi giusti ${pct(allRight(group))}`);
   }
   const unflagged = (group: Outcome[]) => group.filter((o) => o.unflaggedWrongIsee).length;
-  console.log(`ISEE ordinario sbagliato e non segnalato come incoerente: PDF ${unflagged(pdf)}, immagini ${unflagged(image)}`);
+  console.log(
+    `ISEE ordinario sbagliato e non segnalato come incoerente: PDF ${unflagged(pdf)}, immagini ${unflagged(image)}`,
+  );
   const misleading = (group: Outcome[]) => group.filter((o) => o.misleadingIsee).length;
-  console.log(`…di cui mostrati senza avviso (verificati, o confidenza > ${UNVERIFIED_CONFIDENCE}): PDF ${misleading(pdf)}, immagini ${misleading(image)}`);
+  console.log(
+    `…di cui mostrati senza avviso (verificati, o confidenza > ${UNVERIFIED_CONFIDENCE}): PDF ${misleading(pdf)}, immagini ${misleading(image)}`,
+  );
   const silent = (group: Outcome[]) => group.filter((o) => o.silentlyWrong.length > 0);
-  console.log(`Valori sbagliati senza alcuna segnalazione (ISEE, ISE, scala, ISEE ristretto): PDF ${silent(pdf).length}, immagini ${silent(image).length}`);
+  console.log(
+    `Valori sbagliati senza alcuna segnalazione (ISEE, ISE, scala, ISEE ristretto): PDF ${silent(pdf).length}, immagini ${silent(image).length}`,
+  );
   if (args.verbose) for (const o of silent(outcomes)) console.log(`  seed ${o.seed}: ${o.silentlyWrong.join(', ')}`);
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-  console.log(`\nTempo: ${run.seconds.toFixed(1)} s in tutto (generazione ${run.generatingSeconds.toFixed(1)} s); lettura media PDF ${mean(pdf.map((o) => o.ms)).toFixed(0)} ms (max ${Math.max(0, ...pdf.map((o) => o.ms))} ms), immagine ${mean(image.map((o) => o.ms)).toFixed(0)} ms`);
-  console.log(`Confidenza media: PDF ${mean(pdf.map((o) => o.confidence)).toFixed(2)}, immagini ${mean(image.map((o) => o.confidence)).toFixed(2)}`);
-  console.log(failed ? '\nObiettivo (99% PDF, 90% immagini) non raggiunto su tutti i campi.' : '\nObiettivo raggiunto: ≥ 99% sui PDF, ≥ 90% sulle immagini, per ogni campo.');
+  console.log(
+    `\nTempo: ${run.seconds.toFixed(1)} s in tutto (generazione ${run.generatingSeconds.toFixed(1)} s); lettura media PDF ${mean(pdf.map((o) => o.ms)).toFixed(0)} ms (max ${Math.max(0, ...pdf.map((o) => o.ms))} ms), immagine ${mean(image.map((o) => o.ms)).toFixed(0)} ms`,
+  );
+  console.log(
+    `Confidenza media: PDF ${mean(pdf.map((o) => o.confidence)).toFixed(2)}, immagini ${mean(image.map((o) => o.confidence)).toFixed(2)}`,
+  );
+  console.log(
+    failed
+      ? '\nObiettivo (99% PDF, 90% immagini) non raggiunto su tutti i campi.'
+      : '\nObiettivo raggiunto: ≥ 99% sui PDF, ≥ 90% sulle immagini, per ogni campo.',
+  );
   process.exitCode = failed ? 1 : 0;
 }
 

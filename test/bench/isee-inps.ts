@@ -56,7 +56,8 @@ const INPS_LIMIT = Number(args['inps-limit']);
 const LIFESPAN = Number(args.lifespan);
 const GOAL_MS = 10 * 60_000;
 const DEADLINE_MS = 30 * 60_000;
-if (![SIZE, SEED, RATE, INPS_LIMIT, LIFESPAN].every((n) => Number.isFinite(n) && n > 0)) throw new Error('--size, --seed, --rate, --inps-limit, --lifespan: positive numbers');
+if (![SIZE, SEED, RATE, INPS_LIMIT, LIFESPAN].every((n) => Number.isFinite(n) && n > 0))
+  throw new Error('--size, --seed, --rate, --inps-limit, --lifespan: positive numbers');
 
 /**
  * The mix of what INPS holds for the subscribers: a valid DSU the portal does not have yet (NEW), the same one
@@ -64,9 +65,27 @@ if (![SIZE, SEED, RATE, INPS_LIMIT, LIFESPAN].every((n) => Number.isFinite(n) &&
  */
 type Kind = 'new' | 'unchanged' | 'omissions' | 'expired' | 'none';
 const MIX: [Kind, number][] = heldOut
-  ? [['new', 0.5], ['unchanged', 0.2], ['omissions', 0.13], ['expired', 0.05], ['none', 0.12]]
-  : [['new', 0.72], ['unchanged', 0.1], ['omissions', 0.08], ['expired', 0.03], ['none', 0.07]];
-const EXPECTED: Record<Kind, RefreshOutcome> = { new: 'NEW', unchanged: 'UNCHANGED', omissions: 'REVIEW', expired: 'NONE', none: 'NONE' };
+  ? [
+      ['new', 0.5],
+      ['unchanged', 0.2],
+      ['omissions', 0.13],
+      ['expired', 0.05],
+      ['none', 0.12],
+    ]
+  : [
+      ['new', 0.72],
+      ['unchanged', 0.1],
+      ['omissions', 0.08],
+      ['expired', 0.03],
+      ['none', 0.07],
+    ];
+const EXPECTED: Record<Kind, RefreshOutcome> = {
+  new: 'NEW',
+  unchanged: 'UNCHANGED',
+  omissions: 'REVIEW',
+  expired: 'NONE',
+  none: 'NONE',
+};
 
 const rnd = random(SEED * 0x9e3779b1).next;
 const pick = <T>(items: readonly T[] | string): T => items[Math.floor(rnd() * items.length)] as T;
@@ -74,7 +93,7 @@ const pick = <T>(items: readonly T[] | string): T => items[Math.floor(rnd() * it
 function fiscalCode(used: Set<string>): string {
   for (;;) {
     const code = randomFiscalCodeFrom(rnd);
-    if (!used.has(code)) return used.add(code), code;
+    if (!used.has(code)) return (used.add(code), code);
   }
 }
 function kindOf(): Kind {
@@ -82,7 +101,20 @@ function kindOf(): Kind {
   for (const [kind, share] of MIX) if ((r -= share) < 0) return kind;
   return MIX[0]![0];
 }
-const LAST = ['Rossi', 'Bianchi', 'Verdi', 'Russo', 'Ferrari', 'Esposito', 'Romano', 'Colombo', 'Ricci', 'Marino', "D'Alò", 'Mazzà'];
+const LAST = [
+  'Rossi',
+  'Bianchi',
+  'Verdi',
+  'Russo',
+  'Ferrari',
+  'Esposito',
+  'Romano',
+  'Colombo',
+  'Ricci',
+  'Marino',
+  "D'Alò",
+  'Mazzà',
+];
 const FIRST = ['Maria', 'Giuseppe', 'Anna', 'Luca', 'Giulia', 'Marco', 'Niccolò', 'Chiara'];
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -108,27 +140,117 @@ async function main() {
     expected[EXPECTED[kind]] += 1;
     const iseeCents = 300_000 + Math.floor(rnd() * 3_000_000);
     if (kind !== 'none') {
-      const dsu = makeDsu({ fiscalCode: code, firstName, lastName, iseeCents, kind: kind === 'omissions' ? 'omissions' : kind === 'expired' ? 'expired' : 'valid', members: 1 + Math.floor(rnd() * 4) }, year);
+      const dsu = makeDsu(
+        {
+          fiscalCode: code,
+          firstName,
+          lastName,
+          iseeCents,
+          kind: kind === 'omissions' ? 'omissions' : kind === 'expired' ? 'expired' : 'valid',
+          members: 1 + Math.floor(rnd() * 4),
+        },
+        year,
+      );
       dsu.protocol = dsuProtocol(code, year - (kind === 'expired' ? 1 : 0), `bench-${SEED}`);
       dsus.push(dsu);
     }
     // Those 'unchanged' already hold this year's DSU on the portal; the others last year's ISEE (or none).
-    const held = kind === 'unchanged' ? { valueCents: iseeCents, year, protocollo: dsuProtocol(code, year, `bench-${SEED}`) } : rnd() < 0.7 ? { valueCents: 250_000 + Math.floor(rnd() * 3_000_000), year: year - 1, protocollo: dsuProtocol(code, year - 1, 'old') } : null;
+    const held =
+      kind === 'unchanged'
+        ? { valueCents: iseeCents, year, protocollo: dsuProtocol(code, year, `bench-${SEED}`) }
+        : rnd() < 0.7
+          ? {
+              valueCents: 250_000 + Math.floor(rnd() * 3_000_000),
+              year: year - 1,
+              protocollo: dsuProtocol(code, year - 1, 'old'),
+            }
+          : null;
     const iseeId = `isee-${id}`;
-    builders.push((userItem) => items.push({
-      ...userItem({ id, firstName, lastName, fiscalCode: code, email: `${id}@example.it`, address: 'Via Roma', addressNumber: String(1 + (i % 200)), cap: '00100', city: 'Roma', country: 'RM', nation: 'IT', state: 'VALIDATED', dataInsert: now } as never),
-      ...(held ? { lastIsee: { id: iseeId, valueCents: held.valueCents, year: held.year, state: 'VALIDATED', hasFile: false } } : {}),
-    }));
+    builders.push((userItem) =>
+      items.push({
+        ...userItem({
+          id,
+          firstName,
+          lastName,
+          fiscalCode: code,
+          email: `${id}@example.it`,
+          address: 'Via Roma',
+          addressNumber: String(1 + (i % 200)),
+          cap: '00100',
+          city: 'Roma',
+          country: 'RM',
+          nation: 'IT',
+          state: 'VALIDATED',
+          dataInsert: now,
+        } as never),
+        ...(held
+          ? {
+              lastIsee: {
+                id: iseeId,
+                valueCents: held.valueCents,
+                year: held.year,
+                state: 'VALIDATED',
+                hasFile: false,
+              },
+            }
+          : {}),
+      }),
+    );
     if (held) {
       const date = `${held.year}-01-20T09:00:00.000Z`;
-      items.push({ ...keys.isee(iseeId), id: iseeId, userId: id, valueCents: held.valueCents, year: held.year, protocollo: held.protocollo, date, state: 'VALIDATED', hasFile: false, uploadedBy: 'OPERATOR', dataInsert: date, updatedAt: date, gsi2pk: keys.iseesOfUser(id), gsi2sk: `${date}#${iseeId}` });
+      items.push({
+        ...keys.isee(iseeId),
+        id: iseeId,
+        userId: id,
+        valueCents: held.valueCents,
+        year: held.year,
+        protocollo: held.protocollo,
+        date,
+        state: 'VALIDATED',
+        hasFile: false,
+        uploadedBy: 'OPERATOR',
+        dataInsert: date,
+        updatedAt: date,
+        gsi2pk: keys.iseesOfUser(id),
+        gsi2sk: `${date}#${iseeId}`,
+      });
     }
     items.push({
-      ...keys.subscription(callId, id), gsi1pk: keys.subscriptionsOfUser(id), gsi1sk: `${now}#${callId}`, gsi2pk: keys.subscriptionsOfCall(callId), gsi2sk: `SUBSCRIBER#${id}`,
-      id: `${callId}.${id}`, state: 'VALIDATED', announcementId: callId, weeklyHour: 1 + (i % 5), userId: id, fiscalCode: code, firstName, lastName, dataInsert: now, dataUpdate: now, files: [],
+      ...keys.subscription(callId, id),
+      gsi1pk: keys.subscriptionsOfUser(id),
+      gsi1sk: `${now}#${callId}`,
+      gsi2pk: keys.subscriptionsOfCall(callId),
+      gsi2sk: `SUBSCRIBER#${id}`,
+      id: `${callId}.${id}`,
+      state: 'VALIDATED',
+      announcementId: callId,
+      weeklyHour: 1 + (i % 5),
+      userId: id,
+      fiscalCode: code,
+      firstName,
+      lastName,
+      dataInsert: now,
+      dataUpdate: now,
+      files: [],
     });
   }
-  items.push({ ...keys.call(callId), id: callId, name: 'Bando benchmark ISEE', year, state: 1, serviceId: 's', serviceName: 'Assistenza domiciliare', dataInsert: now, nomeMyPay: 'SERVIZI_SOCIALI', codAccertamento: 'ACC-1', codCapitolo: 'CAP-1', bandsId: [], files: [], version: 1, updatedAt: now });
+  items.push({
+    ...keys.call(callId),
+    id: callId,
+    name: 'Bando benchmark ISEE',
+    year,
+    state: 1,
+    serviceId: 's',
+    serviceName: 'Assistenza domiciliare',
+    dataInsert: now,
+    nomeMyPay: 'SERVIZI_SOCIALI',
+    codAccertamento: 'ACC-1',
+    codCapitolo: 'CAP-1',
+    bandsId: [],
+    files: [],
+    version: 1,
+    updatedAt: now,
+  });
   // The call's enrolment counters (functions/subscriptions/repository.ts): the job's total.
   items.push({ pk: `CALL#${callId}`, sk: 'ENROLMENT_COUNTS', c_VALIDATED: SIZE });
 
@@ -140,7 +262,11 @@ async function main() {
   });
   try {
     const client = DynamoDBDocumentClient.from(
-      new DynamoDBClient({ endpoint: stack.dynamoEndpoint, region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+      new DynamoDBClient({
+        endpoint: stack.dynamoEndpoint,
+        region: 'eu-south-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
     );
     const { userItem } = await import('../../functions/users/repository.ts');
     for (const build of builders) build(userItem as never);
@@ -149,7 +275,12 @@ async function main() {
     const seededIn = performance.now() - t0;
 
     const admin = async (base: string, route: string, body?: unknown) => {
-      const response = await fetch(`${base}/admin/${route}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const response = await fetch(
+        `${base}/admin/${route}`,
+        body === undefined
+          ? {}
+          : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+      );
       if (!response.ok) throw new Error(`${base}/admin/${route}: ${response.status} ${await response.text()}`);
       return response.json() as Promise<Record<string, any>>;
     };
@@ -177,7 +308,8 @@ async function main() {
     for (;;) {
       status = await api('GET', `/api/calls/${callId}/isee-refresh`);
       if (!status.isUpdating && status.state !== 'RUNNING') break;
-      if (performance.now() - start > DEADLINE_MS) throw new Error(`the refresh did not finish in ${DEADLINE_MS / 60_000} minutes`);
+      if (performance.now() - start > DEADLINE_MS)
+        throw new Error(`the refresh did not finish in ${DEADLINE_MS / 60_000} minutes`);
       if (performance.now() - lastPrint > 30_000) {
         lastPrint = performance.now();
         console.log(`  ${s(lastPrint - start).padStart(8)}: ${status.done}/${status.total ?? '?'}`);
@@ -193,24 +325,42 @@ async function main() {
     const counts = status.counts as Record<RefreshOutcome, number>;
     const asked = refreshOutcomes.reduce((sum, o) => sum + counts[o], 0);
     const allowedTokens = Math.ceil(total / 1000 / LIFESPAN);
-    console.log(`\njob ${status.state}${status.error ? ` (${status.error})` : ''}: ${status.done}/${status.total} walked`);
-    console.log(`TOTAL (start → job ended)         ${s(total).padStart(9)}   ${total <= GOAL_MS ? '≤ 10 min ✓' : '> 10 min ✗'}`);
-    console.log(`citizens a second                 ${(asked / (total / 1000)).toFixed(2).padStart(9)}   (pace ${RATE}/s: the floor is ${s((SIZE / RATE) * 1000)})`);
-    console.log(`report: ${refreshOutcomes.map((o) => `${o} ${counts[o]}`).join(', ')}   (seeded: ${refreshOutcomes.map((o) => `${o} ${expected[o]}`).join(', ')})`);
+    console.log(
+      `\njob ${status.state}${status.error ? ` (${status.error})` : ''}: ${status.done}/${status.total} walked`,
+    );
+    console.log(
+      `TOTAL (start → job ended)         ${s(total).padStart(9)}   ${total <= GOAL_MS ? '≤ 10 min ✓' : '> 10 min ✗'}`,
+    );
+    console.log(
+      `citizens a second                 ${(asked / (total / 1000)).toFixed(2).padStart(9)}   (pace ${RATE}/s: the floor is ${s((SIZE / RATE) * 1000)})`,
+    );
+    console.log(
+      `report: ${refreshOutcomes.map((o) => `${o} ${counts[o]}`).join(', ')}   (seeded: ${refreshOutcomes.map((o) => `${o} ${expected[o]}`).join(', ')})`,
+    );
     console.log(
       `PDND token requests ${pdnd.tokenRequests} (issued ${pdnd.issued}, 400 ${pdnd.refused}, 429 ${pdnd.rateLimited}), voucher lifetime ${pdnd.voucherLifespanSeconds} s → ` +
         `at most ceil(${s(total)} / ${LIFESPAN} s) = ${allowedTokens}   ${pdnd.tokenRequests <= allowedTokens ? '✓' : '✗'}`,
     );
-    console.log(`INPS requests ${inps.requests}, 429s ${inps.rateLimited} (Retry-After waited by the adapter), vouchers refused ${inps.unauthorized}; esiti ${JSON.stringify(inps.byEsito)}`);
-    console.log(`CPU used by the stack meanwhile ${s((cpu.user + cpu.system) / 1000)}; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.availableParallelism()} cores`);
+    console.log(
+      `INPS requests ${inps.requests}, 429s ${inps.rateLimited} (Retry-After waited by the adapter), vouchers refused ${inps.unauthorized}; esiti ${JSON.stringify(inps.byEsito)}`,
+    );
+    console.log(
+      `CPU used by the stack meanwhile ${s((cpu.user + cpu.system) / 1000)}; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.availableParallelism()} cores`,
+    );
 
     const problems: string[] = [];
     if (status.state !== 'SUCCEEDED') problems.push(`the job ended ${status.state}`);
     if (asked !== SIZE) problems.push(`${asked} citizens in the report, ${SIZE} subscribers`);
-    for (const o of refreshOutcomes) if (counts[o] !== expected[o]) problems.push(`${o}: ${counts[o]} in the report, ${expected[o]} seeded`);
+    for (const o of refreshOutcomes)
+      if (counts[o] !== expected[o]) problems.push(`${o}: ${counts[o]} in the report, ${expected[o]} seeded`);
     if (total > GOAL_MS) problems.push(`${s(total)} > 10 minutes`);
-    if (pdnd.tokenRequests > allowedTokens) problems.push(`${pdnd.tokenRequests} token requests > ${allowedTokens} (one per voucher lifetime)`);
-    console.log(problems.length ? `\nGOALS NOT MET:\n- ${problems.join('\n- ')}` : '\ngoals: ≤ 10 minutes ✓, ≤ 1 token request per voucher lifetime ✓, every outcome as seeded ✓');
+    if (pdnd.tokenRequests > allowedTokens)
+      problems.push(`${pdnd.tokenRequests} token requests > ${allowedTokens} (one per voucher lifetime)`);
+    console.log(
+      problems.length
+        ? `\nGOALS NOT MET:\n- ${problems.join('\n- ')}`
+        : '\ngoals: ≤ 10 minutes ✓, ≤ 1 token request per voucher lifetime ✓, every outcome as seeded ✓',
+    );
     process.exitCode = problems.length ? 1 : 0;
   } finally {
     await stack.close();

@@ -14,12 +14,42 @@ import { freePort } from '../support/ports.ts';
 const rows = Number(process.argv[2] ?? 10_000);
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-mypay-'));
 const simulator = await startMyPaySimulator({ port: await freePort(), dataDir });
-const mypay = makeMyPay({ endpoint: simulator.endpoint, codIpaEnte: DEFAULT_ENTITY.codIpa, password: DEFAULT_ENTITY.password, timeoutMs: 30_000 });
+const mypay = makeMyPay({
+  endpoint: simulator.endpoint,
+  codIpaEnte: DEFAULT_ENTITY.codIpa,
+  password: DEFAULT_ENTITY.password,
+  timeoutMs: 30_000,
+});
 const fiscalCodes = ['RSSMRA85C52H501N', 'VRDGPP90P07F839R', 'BNCLRA79H61F205F', 'SPSPLA68S02L219G'];
 const lines = [IMPORT_COLUMNS.join(';')];
 for (let i = 0; i < rows; i++) {
   const amount = `${10 + (i % 90)}.${String(i % 100).padStart(2, '0')}`;
-  lines.push([`BENCH-${i}`, '', 'F', fiscalCodes[i % 4], `Cittadino ${i}`, '', '', '', '', '', 'IT', '', '2026-12-31', amount, '', 'SERVIZI_SOCIALI', 'ALL', `Quota ${i}`, '9/0101100IM', '', 'true', 'I'].join(';'));
+  lines.push(
+    [
+      `BENCH-${i}`,
+      '',
+      'F',
+      fiscalCodes[i % 4],
+      `Cittadino ${i}`,
+      '',
+      '',
+      '',
+      '',
+      '',
+      'IT',
+      '',
+      '2026-12-31',
+      amount,
+      '',
+      'SERVIZI_SOCIALI',
+      'ALL',
+      `Quota ${i}`,
+      '9/0101100IM',
+      '',
+      'true',
+      'I',
+    ].join(';'),
+  );
 }
 // MyPay wants the CSV inside named as the ZIP (FlussoService.validateFile).
 const zipName = `${DEFAULT_ENTITY.codIpa}-BENCH${Date.now()}-1_3.zip`;
@@ -39,7 +69,11 @@ const iuv = await mypay.download(status.urlFileIUV!);
 const avvisi = await mypay.download(status.urlFileAvvisi!);
 const t3 = performance.now();
 const ms = (a: number, b: number) => `${Math.round(b - a)} ms`;
-console.log(`rows ${rows}: authorise + upload ${ms(t0, t1)}, processing ${ms(t1, t2)} (${status.stato}), downloads ${ms(t2, t3)}; total ${ms(t0, t3)}`);
-console.log(`IUV file ${(iuv.byteLength / 1024).toFixed(0)} KB, notices ${(avvisi.byteLength / 1024 / 1024).toFixed(1)} MB`);
+console.log(
+  `rows ${rows}: authorise + upload ${ms(t0, t1)}, processing ${ms(t1, t2)} (${status.stato}), downloads ${ms(t2, t3)}; total ${ms(t0, t3)}`,
+);
+console.log(
+  `IUV file ${(iuv.byteLength / 1024).toFixed(0)} KB, notices ${(avvisi.byteLength / 1024 / 1024).toFixed(1)} MB`,
+);
 await simulator.close();
 await fs.rm(dataDir, { recursive: true, force: true });

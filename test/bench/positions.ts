@@ -37,9 +37,16 @@ async function main() {
   const s3Port = await freePort();
   const s3 = await startS3(dataDir, s3Port, ['bench-exports'], 'http://localhost');
   Object.assign(process.env, {
-    AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', TABLE_NAME: TABLE, DYNAMODB_ENDPOINT: endpoint, CURSOR_SECRET: 'bench',
-    S3_ENDPOINT: `http://127.0.0.1:${s3Port}`, EXPORTS_BUCKET: 'bench-exports',
-    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'SILENT', ...untracedFunctionEnv,
+    AWS_REGION: 'eu-south-1',
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    TABLE_NAME: TABLE,
+    DYNAMODB_ENDPOINT: endpoint,
+    CURSOR_SECRET: 'bench',
+    S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+    EXPORTS_BUCKET: 'bench-exports',
+    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'SILENT',
+    ...untracedFunctionEnv,
   });
   try {
     await ensureTable(endpoint, TABLE);
@@ -55,7 +62,23 @@ async function main() {
     await client.send(
       new PutCommand({
         TableName: TABLE,
-        Item: { ...keys.call(CALL), id: CALL, name: 'Bando benchmark', year: 2026, state: 1, serviceId: 's', serviceName: 'Assistenza domiciliare', dataInsert: now, nomeMyPay: 'SERVIZI_SOCIALI', codAccertamento: 'ACC-1', codCapitolo: 'CAP-1', bandsId: [BAND], files: [], version: 1, updatedAt: now },
+        Item: {
+          ...keys.call(CALL),
+          id: CALL,
+          name: 'Bando benchmark',
+          year: 2026,
+          state: 1,
+          serviceId: 's',
+          serviceName: 'Assistenza domiciliare',
+          dataInsert: now,
+          nomeMyPay: 'SERVIZI_SOCIALI',
+          codAccertamento: 'ACC-1',
+          codCapitolo: 'CAP-1',
+          bandsId: [BAND],
+          files: [],
+          version: 1,
+          updatedAt: now,
+        },
       }),
     );
     const items: Record<string, unknown>[] = [];
@@ -63,12 +86,40 @@ async function main() {
       const id = `u${String(i).padStart(6, '0')}`;
       const fiscalCode = `BNCMRA80A01H${String(i).padStart(4, '0')}`.slice(0, 16);
       items.push({
-        ...userItem({ id, firstName: 'Maria', lastName: `Bianchi ${i}`, fiscalCode, email: `${id}@example.it`, address: 'Via Roma', addressNumber: '1', cap: '00100', city: 'Roma', country: 'RM', nation: 'IT', state: 'VALIDATED', dataInsert: now }),
+        ...userItem({
+          id,
+          firstName: 'Maria',
+          lastName: `Bianchi ${i}`,
+          fiscalCode,
+          email: `${id}@example.it`,
+          address: 'Via Roma',
+          addressNumber: '1',
+          cap: '00100',
+          city: 'Roma',
+          country: 'RM',
+          nation: 'IT',
+          state: 'VALIDATED',
+          dataInsert: now,
+        }),
         lastIsee: { id: `isee-${id}`, valueCents: 400_000 + i, year: 2026, state: 'VALIDATED', hasFile: false },
       });
       items.push({
-        ...keys.subscription(CALL, id), gsi1pk: keys.subscriptionsOfUser(id), gsi1sk: `${now}#${CALL}`, gsi2pk: keys.subscriptionsOfCall(CALL), gsi2sk: `SUBSCRIBER#${id}`,
-        id: `${CALL}.${id}`, state: 'VALIDATED', announcementId: CALL, weeklyHour: 1 + (i % 5), userId: id, fiscalCode, firstName: 'Maria', lastName: `Bianchi ${i}`, dataInsert: now, dataUpdate: now, files: [],
+        ...keys.subscription(CALL, id),
+        gsi1pk: keys.subscriptionsOfUser(id),
+        gsi1sk: `${now}#${CALL}`,
+        gsi2pk: keys.subscriptionsOfCall(CALL),
+        gsi2sk: `SUBSCRIBER#${id}`,
+        id: `${CALL}.${id}`,
+        state: 'VALIDATED',
+        announcementId: CALL,
+        weeklyHour: 1 + (i % 5),
+        userId: id,
+        fiscalCode,
+        firstName: 'Maria',
+        lastName: `Bianchi ${i}`,
+        dataInsert: now,
+        dataUpdate: now,
+        files: [],
       });
     }
     await writeAll(client, TABLE, items);
@@ -76,12 +127,19 @@ async function main() {
     const actor = actorFromClaims(claimsOf.operator);
     const call = async (kind: 'generate' | 'csv', label: string, body = { mese: 3, anno: 2026 }) => {
       const t0 = performance.now();
-      const answer: Record<string, any> = kind === 'csv' ? await payments.positionsCsv(CALL, body, actor) : await payments.generatePositions(CALL, body, actor);
+      const answer: Record<string, any> =
+        kind === 'csv'
+          ? await payments.positionsCsv(CALL, body, actor)
+          : await payments.generatePositions(CALL, body, actor);
       const seconds = (performance.now() - t0) / 1000;
       const size = answer.url ? (await (await fetch(answer.url)).arrayBuffer()).byteLength : 0;
-      console.log(`${label.padEnd(34)} ${seconds.toFixed(1).padStart(6)} s   created ${answer.created}, updated ${answer.updated}, unchanged ${answer.unchanged}${answer.rows !== undefined ? `, CSV rows ${answer.rows} (${(size / 1024).toFixed(0)} KB, by link)` : ''}`);
+      console.log(
+        `${label.padEnd(34)} ${seconds.toFixed(1).padStart(6)} s   created ${answer.created}, updated ${answer.updated}, unchanged ${answer.unchanged}${answer.rows !== undefined ? `, CSV rows ${answer.rows} (${(size / 1024).toFixed(0)} KB, by link)` : ''}`,
+      );
     };
-    console.log(`${COUNT.toLocaleString('it-IT')} approved subscriptions of one call, month 2026-03 (Node ${process.version}, dynalite):\n`);
+    console.log(
+      `${COUNT.toLocaleString('it-IT')} approved subscriptions of one call, month 2026-03 (Node ${process.version}, dynalite):\n`,
+    );
     await call('generate', 'first generation (all new)');
     await call('generate', 'second generation (nothing to do)');
     await call('csv', 'Verifica / genera CSV');

@@ -24,8 +24,80 @@ const USERS = Number(process.env.BENCH_USERS ?? 50_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
 const TABLE = 'bench-users';
 
-const FIRST = ['Maria', 'Giuseppe', 'Anna', 'Luca', 'Giulia', 'Marco', 'Francesca', 'Alessandro', 'Chiara', 'Andrea', 'Sara', 'Matteo', 'Elena', 'Lorenzo', 'Martina', 'Davide', 'Valentina', 'Simone', 'Federica', 'Stefano', 'Paola', 'Roberto', 'Silvia', 'Antonio', 'Laura', 'Nicola', 'Ilaria', 'Fabio', 'Elisa', 'Paolo'];
-const LAST = ['Rossi', 'Russo', 'Ferrari', 'Esposito', 'Bianchi', 'Romano', 'Colombo', 'Ricci', 'Marino', 'Greco', 'Bruno', 'Gallo', 'Conti', 'De Luca', 'Mancini', 'Costa', 'Giordano', 'Rizzo', 'Lombardi', 'Moretti', 'Barbieri', 'Fontana', 'Santoro', 'Mariani', 'Rinaldi', 'Caruso', 'Ferrara', 'Galli', 'Martini', 'Leone', 'Longo', 'Gentile', 'Martinelli', 'Vitale', 'Lombardo', 'Serra', 'Coppola', "D'Angelo", 'Marchetti', 'Parisi'];
+const FIRST = [
+  'Maria',
+  'Giuseppe',
+  'Anna',
+  'Luca',
+  'Giulia',
+  'Marco',
+  'Francesca',
+  'Alessandro',
+  'Chiara',
+  'Andrea',
+  'Sara',
+  'Matteo',
+  'Elena',
+  'Lorenzo',
+  'Martina',
+  'Davide',
+  'Valentina',
+  'Simone',
+  'Federica',
+  'Stefano',
+  'Paola',
+  'Roberto',
+  'Silvia',
+  'Antonio',
+  'Laura',
+  'Nicola',
+  'Ilaria',
+  'Fabio',
+  'Elisa',
+  'Paolo',
+];
+const LAST = [
+  'Rossi',
+  'Russo',
+  'Ferrari',
+  'Esposito',
+  'Bianchi',
+  'Romano',
+  'Colombo',
+  'Ricci',
+  'Marino',
+  'Greco',
+  'Bruno',
+  'Gallo',
+  'Conti',
+  'De Luca',
+  'Mancini',
+  'Costa',
+  'Giordano',
+  'Rizzo',
+  'Lombardi',
+  'Moretti',
+  'Barbieri',
+  'Fontana',
+  'Santoro',
+  'Mariani',
+  'Rinaldi',
+  'Caruso',
+  'Ferrara',
+  'Galli',
+  'Martini',
+  'Leone',
+  'Longo',
+  'Gentile',
+  'Martinelli',
+  'Vitale',
+  'Lombardo',
+  'Serra',
+  'Coppola',
+  "D'Angelo",
+  'Marchetti',
+  'Parisi',
+];
 
 // A seeded generator, so every run seeds the same users (BENCH_SEED: a held-out set).
 const SEED = Number(process.env.BENCH_SEED ?? 42);
@@ -44,8 +116,13 @@ async function main() {
   const dynamo = await startLocalDynamo(dataDir, port);
   const endpoint = `http://127.0.0.1:${port}`;
   Object.assign(process.env, {
-    AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', TABLE_NAME: TABLE, DYNAMODB_ENDPOINT: endpoint,
-    POWERTOOLS_LOG_LEVEL: 'SILENT', ...untracedFunctionEnv,
+    AWS_REGION: 'eu-south-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    TABLE_NAME: TABLE,
+    DYNAMODB_ENDPOINT: endpoint,
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    ...untracedFunctionEnv,
     CURSOR_SECRET: 'bench-cursor-secret',
   });
   try {
@@ -54,7 +131,8 @@ async function main() {
     const { searchUsersMeasured } = await import('../../functions/users/repository-search.ts');
     const { userSearchSchema } = await import('../../functions/domain/users.ts');
     // Every item a user is stored as (the user and its names item), as the seed writes them.
-    const userItems: (user: Record<string, unknown>) => Record<string, unknown>[] = repository.userItems ?? ((user) => [repository.userItem(user)]);
+    const userItems: (user: Record<string, unknown>) => Record<string, unknown>[] =
+      repository.userItems ?? ((user) => [repository.userItem(user)]);
     const { handler } = await import('../../functions/entry/users.ts');
     const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint }));
 
@@ -68,13 +146,24 @@ async function main() {
       const code = fiscalCode();
       const email = random() < 0.85 ? `${firstName}.${lastName.replace(/\W/g, '')}${i}@example.it`.toLowerCase() : null;
       const phone = random() < 0.7 ? `+393${String(100_000_000 + Math.floor(random() * 899_999_999))}` : null;
-      const stored = userItems({ id: `u${String(i).padStart(6, '0')}`, firstName, lastName, fiscalCode: code, email, phoneNumber: phone, state: random() < 0.05 ? 'LOADED' : 'VALIDATED', dataInsert: new Date().toISOString() });
+      const stored = userItems({
+        id: `u${String(i).padStart(6, '0')}`,
+        firstName,
+        lastName,
+        fiscalCode: code,
+        email,
+        phoneNumber: phone,
+        state: random() < 0.05 ? 'LOADED' : 'VALIDATED',
+        dataInsert: new Date().toISOString(),
+      });
       items.push(...stored);
       if (i % 500 === 0 && email && phone) samples.push({ lastName, firstName, fiscalCode: code, email, phone });
     }
     await writeAll(client, TABLE, items);
     const seedSeconds = (performance.now() - started) / 1000;
-    console.log(`Seeded ${USERS.toLocaleString('it-IT')} users in ${seedSeconds.toFixed(1)} s (${Math.round(USERS / seedSeconds)} writes/s).\n`);
+    console.log(
+      `Seeded ${USERS.toLocaleString('it-IT')} users in ${seedSeconds.toFixed(1)} s (${Math.round(USERS / seedSeconds)} writes/s).\n`,
+    );
 
     const cases: [string, (s: (typeof samples)[number]) => Record<string, string>][] = [
       ['no filter (first page)', () => ({})],
@@ -91,14 +180,30 @@ async function main() {
       ['last name + first (1 letter)', (s) => ({ lastName: s.lastName, firstName: s.firstName.slice(0, 1) })],
       ['Da validare + last name', (s) => ({ loaded: 'true', lastName: s.lastName.slice(0, 3) })],
       ['Da validare + first name', (s) => ({ loaded: 'true', firstName: s.firstName.slice(0, 3) })],
-      ['Da validare + last + first', (s) => ({ loaded: 'true', lastName: s.lastName.slice(0, 3), firstName: s.firstName.slice(0, 3) })],
+      [
+        'Da validare + last + first',
+        (s) => ({ loaded: 'true', lastName: s.lastName.slice(0, 3), firstName: s.firstName.slice(0, 3) }),
+      ],
       ['first name + e-mail', (s) => ({ firstName: s.firstName.slice(0, 3), email: s.email.slice(0, 3) })],
       ['last name + e-mail', (s) => ({ lastName: s.lastName.slice(0, 4), email: s.email.slice(0, 3) })],
-      ['last + first + e-mail', (s) => ({ lastName: s.lastName.slice(0, 4), firstName: s.firstName.slice(0, 3), email: s.email.slice(0, 3) })],
+      [
+        'last + first + e-mail',
+        (s) => ({ lastName: s.lastName.slice(0, 4), firstName: s.firstName.slice(0, 3), email: s.email.slice(0, 3) }),
+      ],
       ['last name + phone', (s) => ({ lastName: s.lastName.slice(0, 4), phoneNumber: s.phone.slice(1, 9) })],
       ['last name + fiscal code', (s) => ({ lastName: s.lastName.slice(0, 4), fiscalCode: s.fiscalCode.slice(0, 6) })],
       ['Da validare + e-mail', (s) => ({ loaded: 'true', email: s.email.slice(0, 3) })],
-      ['every filter', (s) => ({ lastName: s.lastName.slice(0, 4), firstName: s.firstName.slice(0, 3), fiscalCode: s.fiscalCode.slice(0, 6), email: s.email.slice(0, 3), phoneNumber: s.phone.slice(1, 9), loaded: 'true' })],
+      [
+        'every filter',
+        (s) => ({
+          lastName: s.lastName.slice(0, 4),
+          firstName: s.firstName.slice(0, 3),
+          fiscalCode: s.fiscalCode.slice(0, 6),
+          email: s.email.slice(0, 3),
+          phoneNumber: s.phone.slice(1, 9),
+          loaded: 'true',
+        }),
+      ],
     ];
     const rows: string[][] = [];
     for (const [name, query] of cases) {
@@ -119,15 +224,28 @@ async function main() {
         capacity.push(stats.consumedCapacity);
         evaluated.push(stats.evaluated);
       }
-      rows.push([name, percentile(times, 50).toFixed(1), percentile(times, 95).toFixed(1), (capacity.reduce((a, b) => a + b, 0) / RUNS).toFixed(1), String(Math.round(evaluated.reduce((a, b) => a + b, 0) / RUNS)), (results / RUNS).toFixed(1)]);
+      rows.push([
+        name,
+        percentile(times, 50).toFixed(1),
+        percentile(times, 95).toFixed(1),
+        (capacity.reduce((a, b) => a + b, 0) / RUNS).toFixed(1),
+        String(Math.round(evaluated.reduce((a, b) => a + b, 0) / RUNS)),
+        (results / RUNS).toFixed(1),
+      ]);
     }
     const header = ['filter', 'p50 ms', 'p95 ms', 'RCU/request', 'items read', 'results'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+    const line = (cells: string[]) =>
+      `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
     console.log(line(header));
     console.log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
     for (const row of rows) console.log(line(row));
-    console.log(`\n${RUNS} requests per filter, page size 15, seed ${SEED}, through functions/entry/users.ts on dynalite (Node ${process.version}); load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}.`);
+    console.log(
+      `\n${RUNS} requests per filter, page size 15, seed ${SEED}, through functions/entry/users.ts on dynalite (Node ${process.version}); load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}.`,
+    );
   } finally {
     await dynamo.close();
     await fs.rm(dataDir, { recursive: true, force: true });

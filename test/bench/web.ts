@@ -36,7 +36,8 @@ const allTargets: Target[] = [
 ];
 const allFormFactors = ['mobile', 'desktop'] as const;
 // BENCH_PAGES / BENCH_FORM_FACTORS (comma-separated, e.g. "landing,citizen" / "mobile") narrow a diagnostic run.
-const chosen = (names: string | undefined, name: string) => !names || names.split(',').some((n) => name.includes(n.trim()));
+const chosen = (names: string | undefined, name: string) =>
+  !names || names.split(',').some((n) => name.includes(n.trim()));
 const targets = allTargets.filter((t) => chosen(process.env.BENCH_PAGES, t.page));
 const formFactors = allFormFactors.filter((f) => chosen(process.env.BENCH_FORM_FACTORS, f));
 
@@ -53,7 +54,9 @@ async function signIn(page: Page, appUrl: string, sub: string) {
   const identity = identities.find((i) => i.sub === sub)!;
   await page.goto(appUrl, { waitUntil: 'networkidle0' });
   await clickByText(page, 'a, button', 'Accedi');
-  await page.waitForFunction(() => location.pathname.includes('interaction') || document.querySelectorAll('form button').length > 0);
+  await page.waitForFunction(
+    () => location.pathname.includes('interaction') || document.querySelectorAll('form button').length > 0,
+  );
   await clickByText(page, 'button', loginButtonName(identity));
   await page.waitForFunction(
     (origin: string) => location.origin === origin && !location.pathname.startsWith('/auth/callback'),
@@ -65,7 +68,8 @@ async function signIn(page: Page, appUrl: string, sub: string) {
 
 async function clickByText(page: Page, selector: string, text: string) {
   await page.waitForFunction(
-    (s: string, t: string) => [...document.querySelectorAll(s)].some((e) => e.textContent?.replace(/\s+/g, ' ').trim() === t),
+    (s: string, t: string) =>
+      [...document.querySelectorAll(s)].some((e) => e.textContent?.replace(/\s+/g, ' ').trim() === t),
     { timeout: 20_000 },
     selector,
     text,
@@ -74,7 +78,9 @@ async function clickByText(page: Page, selector: string, text: string) {
     page.waitForNavigation({ waitUntil: 'networkidle0' }).catch(() => undefined),
     page.evaluate(
       (s: string, t: string) => {
-        const element = [...document.querySelectorAll<HTMLElement>(s)].find((e) => e.textContent?.replace(/\s+/g, ' ').trim() === t);
+        const element = [...document.querySelectorAll<HTMLElement>(s)].find(
+          (e) => e.textContent?.replace(/\s+/g, ' ').trim() === t,
+        );
         element!.click();
       },
       selector,
@@ -83,7 +89,12 @@ async function clickByText(page: Page, selector: string, text: string) {
   ]);
 }
 
-async function measure(browser: Browser, appUrl: string, target: Target, formFactor: (typeof allFormFactors)[number]): Promise<Figures> {
+async function measure(
+  browser: Browser,
+  appUrl: string,
+  target: Target,
+  formFactor: (typeof allFormFactors)[number],
+): Promise<Figures> {
   const context = await browser.createBrowserContext();
   try {
     const page = await context.newPage();
@@ -95,27 +106,57 @@ async function measure(browser: Browser, appUrl: string, target: Target, formFac
     const { categories, audits } = result.lhr;
     if (result.lhr.runtimeError) throw new Error(`${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
     const finalUrl = result.lhr.finalDisplayedUrl;
-    if (target.sub && !(await page.evaluate(() => Object.keys(sessionStorage).some((k) => k.startsWith('oidc.user:'))))) {
+    if (
+      target.sub &&
+      !(await page.evaluate(() => Object.keys(sessionStorage).some((k) => k.startsWith('oidc.user:'))))
+    ) {
       throw new Error(`${target.page}: the session was lost (${finalUrl})`);
     }
     if (process.env.BENCH_VERBOSE) {
-      const shifts = (audits['layout-shifts']?.details as { items?: { node?: { selector?: string; snippet?: string }; score?: number }[] } | undefined)?.items ?? [];
-      for (const shift of shifts) console.error(`  shift ${shift.score?.toFixed(3)} ${shift.node?.selector ?? ''} ${shift.node?.snippet?.slice(0, 80) ?? ''}`);
+      const shifts =
+        (
+          audits['layout-shifts']?.details as
+            { items?: { node?: { selector?: string; snippet?: string }; score?: number }[] } | undefined
+        )?.items ?? [];
+      for (const shift of shifts)
+        console.error(
+          `  shift ${shift.score?.toFixed(3)} ${shift.node?.selector ?? ''} ${shift.node?.snippet?.slice(0, 80) ?? ''}`,
+        );
       type Items = { items?: Record<string, unknown>[] } | undefined;
       const boot = ((audits['bootup-time']?.details as Items)?.items ?? []).slice(0, 5);
-      for (const item of boot) console.error(`  bootup ${Math.round(Number(item.total))} ms (script ${Math.round(Number(item.scripting))}) ${String(item.url).replace(appUrl, '')}`);
+      for (const item of boot)
+        console.error(
+          `  bootup ${Math.round(Number(item.total))} ms (script ${Math.round(Number(item.scripting))}) ${String(item.url).replace(appUrl, '')}`,
+        );
       const work = (audits['mainthread-work-breakdown']?.details as Items)?.items ?? [];
-      console.error(`  main thread: ${work.map((w) => `${w.groupLabel} ${Math.round(Number(w.duration))}`).join(', ')}`);
+      console.error(
+        `  main thread: ${work.map((w) => `${w.groupLabel} ${Math.round(Number(w.duration))}`).join(', ')}`,
+      );
       // Lighthouse 13: the LCP element and its subparts are in the LCP breakdown insight (a list of two tables).
-      const lcpParts = ((audits['lcp-breakdown-insight']?.details as Items)?.items ?? []) as { type?: string; items?: { label?: string; duration?: number }[]; selector?: string; snippet?: string }[];
+      const lcpParts = ((audits['lcp-breakdown-insight']?.details as Items)?.items ?? []) as {
+        type?: string;
+        items?: { label?: string; duration?: number }[];
+        selector?: string;
+        snippet?: string;
+      }[];
       for (const part of lcpParts) {
-        if (part.type === 'node') console.error(`  lcp element: ${part.selector ?? ''} ${part.snippet?.slice(0, 100) ?? ''}`);
-        else if (part.items) console.error(`  lcp subparts: ${part.items.map((i) => `${i.label} ${Math.round(Number(i.duration))}`).join(', ')}`);
+        if (part.type === 'node')
+          console.error(`  lcp element: ${part.selector ?? ''} ${part.snippet?.slice(0, 100) ?? ''}`);
+        else if (part.items)
+          console.error(
+            `  lcp subparts: ${part.items.map((i) => `${i.label} ${Math.round(Number(i.duration))}`).join(', ')}`,
+          );
       }
       const longTasks = ((audits['long-tasks']?.details as Items)?.items ?? []).slice(0, 8);
-      console.error(`  long tasks: ${longTasks.map((t) => `${Math.round(Number(t.startTime))}+${Math.round(Number(t.duration))} ${String(t.url).replace(appUrl, '')}`).join(', ')}`);
-      const requests = ((audits['network-requests']?.details as Items)?.items ?? []).filter((r) => !String(r.url).startsWith('data:'));
-      console.error(`  requests: ${requests.map((r) => `${String(r.url).replace(appUrl, '').slice(0, 40)}@${Math.round(Number(r.networkRequestTime))}-${Math.round(Number(r.networkEndTime))}`).join(', ')}`);
+      console.error(
+        `  long tasks: ${longTasks.map((t) => `${Math.round(Number(t.startTime))}+${Math.round(Number(t.duration))} ${String(t.url).replace(appUrl, '')}`).join(', ')}`,
+      );
+      const requests = ((audits['network-requests']?.details as Items)?.items ?? []).filter(
+        (r) => !String(r.url).startsWith('data:'),
+      );
+      console.error(
+        `  requests: ${requests.map((r) => `${String(r.url).replace(appUrl, '').slice(0, 40)}@${Math.round(Number(r.networkRequestTime))}-${Math.round(Number(r.networkEndTime))}`).join(', ')}`,
+      );
       for (const id of ['render-blocking-insight', 'unused-javascript', 'unused-css-rules', 'font-display-insight']) {
         const audit = audits[id];
         if (audit && audit.score !== null && audit.score < 1) console.error(`  ${id}: ${audit.displayValue ?? ''}`);
@@ -141,12 +182,22 @@ const median = (values: number[]) => {
 };
 
 async function main() {
-  const stack = process.env.BENCH_URL ? null : await startTestStack({ web: 'dist', seed: true, webDist: process.env.BENCH_WEB_DIST });
+  const stack = process.env.BENCH_URL
+    ? null
+    : await startTestStack({ web: 'dist', seed: true, webDist: process.env.BENCH_WEB_DIST });
   const appUrl = (process.env.BENCH_URL ?? stack!.appUrl).replace(/\/$/, '');
   const browser = await puppeteer.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-quic',
+    ],
   });
   const all: Record<string, Figures[]> = {};
   try {

@@ -32,11 +32,16 @@ describe('a delegate', () => {
       await signInAs(page, DELEGATE);
       await page.getByRole('heading', { level: 1, name: 'Pannello delegato' }).waitFor();
       const card = page.locator('article.dashboard-card', { has: page.getByRole('heading', { name: 'ISEE' }) });
-      await card.locator('.dashboard-card__badge').getByText(/\d+ Notific/).waitFor();
+      await card
+        .locator('.dashboard-card__badge')
+        .getByText(/\d+ Notific/)
+        .waitFor();
       expect(await card.getByRole('link').count()).toBe(0);
       const open = card.getByRole('button', { name: 'Visualizza ISEE' });
       expect(await open.getAttribute('aria-disabled')).toBe('true');
-      const tooltip = page.getByRole('tooltip', { name: 'La lista degli ISEE da verificare è riservata agli operatori.' });
+      const tooltip = page.getByRole('tooltip', {
+        name: 'La lista degli ISEE da verificare è riservata agli operatori.',
+      });
       expect(await tooltip.isVisible()).toBe(false);
       await open.focus();
       await tooltip.waitFor({ state: 'visible' });
@@ -59,7 +64,9 @@ describe('a delegate', () => {
       await signInAs(page, DELEGATE);
       await page.goto(await grecoRecord());
       await page.getByRole('heading', { level: 2, name: /Paolo Greco/ }).waitFor();
-      const payments = page.locator('.amplify-card', { has: page.getByRole('heading', { level: 2, name: 'Pagamenti' }) });
+      const payments = page.locator('.amplify-card', {
+        has: page.getByRole('heading', { level: 2, name: 'Pagamenti' }),
+      });
       const editPayment = payments.getByRole('button', { name: /^Modifica pagamento/ }).first();
       await editPayment.waitFor();
       expect(await editPayment.isDisabled()).toBe(true);
@@ -79,7 +86,11 @@ describe('two operators save the same ticket', () => {
   it('the second, on the page opened before the first saved, is told to reload and nothing of theirs is written', async () => {
     const operator = await as('operator');
     const maria = (await operator.get('/api/users?fiscalCode=RSSMRA85C52H501N')).json.items[0];
-    const created = await operator.post('/api/tickets', { userId: maria.id, categoria: 'Altro', dettagli: 'Richiesta di un appuntamento.' });
+    const created = await operator.post('/api/tickets', {
+      userId: maria.id,
+      categoria: 'Altro',
+      dettagli: 'Richiesta di un appuntamento.',
+    });
     const url = `${appUrl()}/lista_utenti/dati_utente/ticket/dettaglio?id=${created.json.id}`;
     const [first, second] = [await newPage(browser), await newPage(browser, 390)];
     for (const page of [first, second]) {
@@ -128,7 +139,9 @@ describe('a reload with an expired token', () => {
       const expired = page.getByRole('dialog', { name: 'SESSIONE SCADUTA' });
       await expired.getByText('Esegui nuovamente il login').waitFor();
       // Behind it, the same page and the same header: not 'Autorizzazione negata', not 'Accedi'.
-      await page.getByRole('heading', { level: 1, name: 'Lista utenti', includeHidden: true }).waitFor({ state: 'attached' });
+      await page
+        .getByRole('heading', { level: 1, name: 'Lista utenti', includeHidden: true })
+        .waitFor({ state: 'attached' });
       await screenshot(page, `access-session-expired-reload-${width}`);
       expect(await page.getByText('Autorizzazione negata', { exact: true }).count()).toBe(0);
       expect(await page.locator('.portal-header').getByText('Accedi').count()).toBe(0);
@@ -137,7 +150,11 @@ describe('a reload with an expired token', () => {
 
       await expired.getByRole('button', { name: 'Home' }).click();
       await page.waitForURL((url) => url.pathname === '/');
-      await page.getByRole('button', { name: 'Accedi' }).or(page.getByRole('link', { name: 'Accedi' })).first().waitFor();
+      await page
+        .getByRole('button', { name: 'Accedi' })
+        .or(page.getByRole('link', { name: 'Accedi' }))
+        .first()
+        .waitFor();
       expect(await page.getByRole('dialog', { name: 'SESSIONE SCADUTA' }).count()).toBe(0);
       await page.context().close();
     });

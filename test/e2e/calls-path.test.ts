@@ -21,7 +21,15 @@ let callPath = '';
 
 /** An OPEN call of the service, made by the operator through the API (creation order = board order). */
 async function openCallOf(operator: Awaited<ReturnType<typeof as>>, serviceId: string, name: string) {
-  const fields = { serviceId, name, codAccertamento: 'ACC-PASTI-01', codCapitolo: 'CAP-12200', nomeMyPay: 'PASTI_DOMICILIO', bandsId: [], files: [] };
+  const fields = {
+    serviceId,
+    name,
+    codAccertamento: 'ACC-PASTI-01',
+    codCapitolo: 'CAP-12200',
+    nomeMyPay: 'PASTI_DOMICILIO',
+    bandsId: [],
+    files: [],
+  };
   const created = await operator.post('/api/calls', fields);
   expect(created.status).toBe(201);
   const opened = await operator.put(`/api/calls/${created.json.id}`, { ...fields, year: created.json.year, state: 1 });
@@ -48,10 +56,15 @@ describe('a call from its creation to a citizen’s request', () => {
   it('the operator creates a call with two forms, sees it in the list, views a form and opens the call', async () => {
     operator = await newPage(browser);
     await signInAs(operator, 'Laura Bianchi — Operatrice');
-    await operator.getByRole('navigation', { name: /principale|menu/i }).getByRole('link', { name: 'Lista Bandi' }).click();
+    await operator
+      .getByRole('navigation', { name: /principale|menu/i })
+      .getByRole('link', { name: 'Lista Bandi' })
+      .click();
     await operator.getByRole('heading', { level: 1, name: 'Lista bandi' }).waitFor();
     await operator.getByRole('rowheader', { name: /Assistenza domiciliare anziani/ }).waitFor();
-    expect(await operator.getByRole('row', { name: /Assistenza domiciliare anziani/ }).textContent()).toContain('APERTO');
+    expect(await operator.getByRole('row', { name: /Assistenza domiciliare anziani/ }).textContent()).toContain(
+      'APERTO',
+    );
     await screenshot(operator, 'calls-list');
     await expectAccessible(operator);
 
@@ -63,7 +76,9 @@ describe('a call from its creation to a citizen’s request', () => {
     await expectAccessible(operator);
 
     await operator.getByLabel('Servizio', { exact: true }).selectOption({ label: 'Pasti a domicilio' });
-    await expect.poll(() => operator.getByLabel('Nome del bando').inputValue()).toBe(`Pasti a domicilio ${romeYear(new Date())}`);
+    await expect
+      .poll(() => operator.getByLabel('Nome del bando').inputValue())
+      .toBe(`Pasti a domicilio ${romeYear(new Date())}`);
     await operator.getByLabel('Nome del bando').fill(CALL);
     await operator.getByLabel('Codice accertamento').fill('ACC-PASTI-09');
     await operator.getByLabel('Codice capitolo').fill('CAP-12200');
@@ -72,7 +87,11 @@ describe('a call from its creation to a citizen’s request', () => {
     await operator.getByText('Fascia 2 (30% di 20,00 €)', { exact: true }).click();
     expect(await operator.getByLabel('Fascia 1 (10% di 20,00 €)').isChecked()).toBe(true);
     await operator.getByLabel('Scegli i moduli da allegare').setInputFiles([
-      { name: 'domanda-pasti.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await samplePdf('Domanda pasti a domicilio')) },
+      {
+        name: 'domanda-pasti.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from(await samplePdf('Domanda pasti a domicilio')),
+      },
       { name: 'informativa.png', mimeType: 'image/png', buffer: Buffer.from(tinyPng()) },
     ]);
     await operator.getByRole('list', { name: 'Moduli da caricare' }).getByRole('listitem').nth(1).waitFor();
@@ -81,7 +100,10 @@ describe('a call from its creation to a citizen’s request', () => {
     await dialog(operator).getByRole('heading', { name: 'Inserimento nuovo bando' }).waitFor();
     await dialog(operator).getByRole('button', { name: 'Conferma' }).click();
 
-    await operator.waitForURL((url) => url.pathname === '/lista_bandi' && url.searchParams.get('name') === CALL && Boolean(url.searchParams.get('id')));
+    await operator.waitForURL(
+      (url) =>
+        url.pathname === '/lista_bandi' && url.searchParams.get('name') === CALL && Boolean(url.searchParams.get('id')),
+    );
     const row = operator.getByRole('row', { name: new RegExp(CALL) });
     await row.waitFor();
     expect(await row.textContent()).toContain('CREATO');
@@ -94,7 +116,9 @@ describe('a call from its creation to a citizen’s request', () => {
     await operator.locator('iframe[title="Anteprima di domanda-pasti.pdf"]').waitFor();
     await operator.getByRole('button', { name: 'Visualizza informativa.png' }).click();
     await operator.getByRole('img', { name: 'Anteprima di informativa.png' }).waitFor();
-    expect(await operator.getByRole('list').filter({ hasText: 'Fascia 1' }).textContent()).toContain('Fascia 2 (30% di 20,00 €)');
+    expect(await operator.getByRole('list').filter({ hasText: 'Fascia 1' }).textContent()).toContain(
+      'Fascia 2 (30% di 20,00 €)',
+    );
     expect(await operator.getByTestId('subscription-count').textContent()).toBe('0');
     await screenshot(operator, 'call-detail');
     await expectAccessible(operator);
@@ -120,13 +144,20 @@ describe('a call from its creation to a citizen’s request', () => {
       const board = visitor.getByRole('region', { name: 'Bacheca' });
       await board.getByRole('heading', { name: CALL }).waitFor();
       // Nine open calls exist: the board shows the three newest, newest first.
-      expect(await board.getByRole('heading').allTextContents()).toEqual(['Bacheca', CALL, OLDER_CALLS[5], OLDER_CALLS[4]]);
+      expect(await board.getByRole('heading').allTextContents()).toEqual([
+        'Bacheca',
+        CALL,
+        OLDER_CALLS[5],
+        OLDER_CALLS[4],
+      ]);
       await screenshot(visitor, `calls-board-anonymous-${width}`);
       await board.getByRole('link', { name: `Dettaglio del bando ${CALL}` }).click();
       await visitor.getByRole('heading', { level: 1, name: CALL }).waitFor();
       await visitor.getByText('Fascia 1 (10% di 20,00 €)').waitFor();
       await visitor.getByRole('button', { name: 'Richiedi Servizio' }).click();
-      await dialog(visitor).getByText('Per poterti iscrivere ai servizi devi effettuare il login con SPID o CIE.').waitFor();
+      await dialog(visitor)
+        .getByText('Per poterti iscrivere ai servizi devi effettuare il login con SPID o CIE.')
+        .waitFor();
       await screenshot(visitor, `call-public-${width}`);
       await expectAccessible(visitor);
       await visitor.context().close();
@@ -155,7 +186,11 @@ describe('a call from its creation to a citizen’s request', () => {
     await screenshot(citizen, 'call-citizen-before');
     await expectAccessible(citizen);
 
-    await citizen.getByLabel('Scegli i documenti da allegare').setInputFiles({ name: 'certificato.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await samplePdf('Certificato medico')) });
+    await citizen.getByLabel('Scegli i documenti da allegare').setInputFiles({
+      name: 'certificato.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from(await samplePdf('Certificato medico')),
+    });
     await citizen.getByRole('list', { name: 'Documenti da inviare' }).getByText('certificato.pdf').waitFor();
     await citizen.getByRole('button', { name: 'Richiedi Servizio' }).click();
     await dialog(citizen).getByRole('heading', { name: 'Richiesta inviata' }).waitFor();
@@ -169,7 +204,10 @@ describe('a call from its creation to a citizen’s request', () => {
     await screenshot(citizen, 'call-citizen-after');
     await expectAccessible(citizen);
 
-    await citizen.getByRole('navigation', { name: /principale|menu/i }).getByRole('link', { name: 'Iscrizioni' }).click();
+    await citizen
+      .getByRole('navigation', { name: /principale|menu/i })
+      .getByRole('link', { name: 'Iscrizioni' })
+      .click();
     await citizen.getByRole('heading', { level: 1, name: 'Iscrizioni' }).waitFor();
     const card = citizen.getByRole('listitem').filter({ hasText: CALL });
     await card.getByText('RICHIESTA INSERITA').waitFor();

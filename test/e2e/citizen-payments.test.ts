@@ -39,7 +39,11 @@ async function mariasPosition(months = [{ mese: 11, anno: 2026 }]) {
 }
 
 const simulatorAdmin = (action: string, body: object) =>
-  fetch(`${inject('myPayEndpoint').replace(/\/pa\/services.*$/, '')}/admin/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${inject('myPayEndpoint').replace(/\/pa\/services.*$/, '')}/admin/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('the citizen pays a position', () => {
   it('opens the payment from Iscrizioni, pays it on MyPay’s checkout and comes back to ‘Pagato’; the operator sees it paid', async () => {
@@ -61,7 +65,9 @@ describe('the citizen pays a position', () => {
     await citizenPage.waitForURL((url) => url.pathname.startsWith('/checkout/'));
     await citizenPage.getByRole('button', { name: 'Paga (esito positivo)' }).click();
     // Back on the portal: the outcome is MyPay's, asked by the server.
-    await citizenPage.waitForURL((url) => url.origin === inject('appUrl') && url.pathname === '/iscrizioni/visualizza_servizio');
+    await citizenPage.waitForURL(
+      (url) => url.origin === inject('appUrl') && url.pathname === '/iscrizioni/visualizza_servizio',
+    );
     await citizenPage.getByText('Pagamento avvenuto con successo: la posizione risulta pagata.').waitFor();
     await row.getByText('Pagato', { exact: true }).waitFor();
     expect(await row.getByRole('button', { name: /^Paga / }).count()).toBe(0);
@@ -73,7 +79,10 @@ describe('the citizen pays a position', () => {
     await operatorPage.goto(`${inject('appUrl')}/lista_utenti/dati_utente?citizen=${mariaId}`);
     // Maria may owe other November positions made by other browser tests: this call's row is the one named
     // after its service ('Servizio <call name> – Novembre 2026').
-    const recordRow = operatorPage.getByRole('table', { name: 'Pagamenti dell’utente' }).getByRole('row').filter({ hasText: `${call.name} – Novembre 2026` });
+    const recordRow = operatorPage
+      .getByRole('table', { name: 'Pagamenti dell’utente' })
+      .getByRole('row')
+      .filter({ hasText: `${call.name} – Novembre 2026` });
     await recordRow.getByText('Pagato', { exact: true }).waitFor();
     await screenshot(operatorPage, 'user-record-payments');
     await expectAccessible(operatorPage);
@@ -84,7 +93,11 @@ describe('the citizen pays a position', () => {
     await operatorPage.getByRole('button', { name: 'Cerca' }).click();
     await expect.poll(() => operatorPage.url()).toContain('fiscalCode=RSSMRA85C52H501N');
     const cards = operatorPage.getByRole('list', { name: 'Pagamenti di RSSMRA85C52H501N' });
-    await cards.getByRole('listitem').filter({ hasText: `${call.name} – Novembre 2026` }).getByText('Pagato', { exact: true }).waitFor();
+    await cards
+      .getByRole('listitem')
+      .filter({ hasText: `${call.name} – Novembre 2026` })
+      .getByText('Pagato', { exact: true })
+      .waitFor();
     await screenshot(operatorPage, 'payments-page');
     await expectAccessible(operatorPage);
 
@@ -92,7 +105,9 @@ describe('the citizen pays a position', () => {
     await operatorPage.goto(`${inject('appUrl')}/lista_bandi/dettaglio_sessione?id=${call.id}`);
     await operatorPage.getByRole('heading', { level: 1, name: call.name }).waitFor();
     await operatorPage.getByRole('button', { name: 'Rendicontazione' }).click();
-    await operatorPage.getByText(/Rendicontazione completata: 0 posizioni segnate come pagate, 1 già pagata,/).waitFor({ timeout: 30_000 });
+    await operatorPage
+      .getByText(/Rendicontazione completata: 0 posizioni segnate come pagate, 1 già pagata,/)
+      .waitFor({ timeout: 30_000 });
     await screenshot(operatorPage, 'call-reporting');
     await expectAccessible(operatorPage);
   });
@@ -112,27 +127,47 @@ describe('the citizen pays a position', () => {
     const august = { mese: 8, anno: 2026 };
     const november = { mese: 11, anno: 2026 };
     const { call, mariaId, operator } = await mariasPosition([august, november]);
-    const mine = (await (await as('citizen')).get(`/api/me/positions?callId=${call.id}`)).json.items as Array<{ iud: string; mese: number; importoDovuto: number }>;
+    const mine = (await (await as('citizen')).get(`/api/me/positions?callId=${call.id}`)).json.items as Array<{
+      iud: string;
+      mese: number;
+      importoDovuto: number;
+    }>;
     const [late, odd] = [mine.find((p) => p.mese === 8)!, mine.find((p) => p.mese === 11)!];
     // August paid late, as due; November paid at a counter with another amount: the reporting records both.
     expect((await simulatorAdmin('paid', { iuds: [late.iud] })).status).toBe(200);
     expect((await simulatorAdmin('paid', { iuds: [odd.iud], amountCents: 5000 })).status).toBe(200);
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({ marked: 2, toReconcile: 1 });
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({
+      marked: 2,
+      toReconcile: 1,
+    });
 
     for (const width of [1280, 390]) {
       const page = await newPage(browser, width);
       await signInAs(page, 'Laura Bianchi — Operatrice');
       await page.getByRole('button', { name: 'Ho capito' }).click();
-      await page.goto(`${inject('appUrl')}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${encodeURIComponent(call.id)}&anno=2026`);
+      await page.goto(
+        `${inject('appUrl')}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${encodeURIComponent(call.id)}&anno=2026`,
+      );
       await page.getByRole('heading', { level: 1, name: 'Lista pagamenti' }).waitFor();
-      const rossi = page.getByRole('table', { name: 'Pagamenti del bando per cittadino' }).getByRole('row', { name: /Rossi Maria/ });
+      const rossi = page
+        .getByRole('table', { name: 'Pagamenti del bando per cittadino' })
+        .getByRole('row', { name: /Rossi Maria/ });
       await rossi.getByTestId('reconcile-badge').waitFor();
-      await page.getByTestId('payment-stats').getByText(/^1 \(differenza -11,71\s€\)$/).waitFor();
-      await page.getByRole('search', { name: 'Filtra i pagamenti' }).getByText('Pagamento da riconciliare', { exact: true }).click();
+      await page
+        .getByTestId('payment-stats')
+        .getByText(/^1 \(differenza -11,71\s€\)$/)
+        .waitFor();
+      await page
+        .getByRole('search', { name: 'Filtra i pagamenti' })
+        .getByText('Pagamento da riconciliare', { exact: true })
+        .click();
       expect(await page.getByRole('checkbox', { name: 'Pagamento da riconciliare' }).isChecked()).toBe(true);
       await page.getByRole('button', { name: 'Cerca' }).click();
       await expect.poll(() => page.url()).toContain('chkDaRiconciliare=true');
-      await page.getByTestId('records-found').filter({ hasText: /^Record trovati: 1 / }).waitFor();
+      await page
+        .getByTestId('records-found')
+        .filter({ hasText: /^Record trovati: 1 / })
+        .waitFor();
       await screenshot(page, `reconcile-payment-list-${width}`);
       await expectAccessible(page);
 
@@ -140,7 +175,9 @@ describe('the citizen pays a position', () => {
       const record = page.getByRole('table', { name: 'Pagamenti dell’utente' });
       const oddRow = record.getByRole('row').filter({ hasText: `${call.name} – Novembre 2026` });
       await oddRow.getByText('Pagamento da riconciliare').waitFor();
-      expect(await oddRow.innerText()).toMatch(/61,71\s€[\s\S]*50,00\s€[\s\S]*Pagato[\s\S]*importo pagato diverso dal dovuto: differenza -11,71\s€/);
+      expect(await oddRow.innerText()).toMatch(
+        /61,71\s€[\s\S]*50,00\s€[\s\S]*Pagato[\s\S]*importo pagato diverso dal dovuto: differenza -11,71\s€/,
+      );
       const lateRow = record.getByRole('row').filter({ hasText: `${call.name} – Agosto 2026` });
       expect(await lateRow.innerText()).toMatch(/31\/08\/2026[\s\S]*Pagato/);
       expect(await lateRow.getByText('Pagamento da riconciliare').count()).toBe(0);
@@ -159,7 +196,10 @@ describe('the citizen pays a position', () => {
       // The citizen is not told about the council's reconciliation, and has nothing left to pay.
       expect(await table.getByText('Pagamento da riconciliare').count()).toBe(0);
       expect(await table.getByRole('button', { name: /^Paga / }).count()).toBe(0);
-      await table.getByRole('row', { name: /Agosto 2026/ }).getByText('Pagato', { exact: true }).waitFor();
+      await table
+        .getByRole('row', { name: /Agosto 2026/ })
+        .getByText('Pagato', { exact: true })
+        .waitFor();
       await screenshot(citizen, `reconcile-citizen-${width}`);
       await expectAccessible(citizen);
       await citizen.context().close();
@@ -169,7 +209,9 @@ describe('the citizen pays a position', () => {
   it('the operator closes a payment to reconcile from the user record (Chiudi riconciliazione): a note is required, then the badge reads Pagamento riconciliato', async () => {
     const { call, mariaId } = await mariasPosition();
     const operator = await as('operator');
-    const [odd] = (await (await as('citizen')).get(`/api/me/positions?callId=${call.id}`)).json.items as Array<{ iud: string }>;
+    const [odd] = (await (await as('citizen')).get(`/api/me/positions?callId=${call.id}`)).json.items as Array<{
+      iud: string;
+    }>;
     expect((await simulatorAdmin('paid', { iuds: [odd!.iud], amountCents: 7000 })).status).toBe(200);
     expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({ toReconcile: 1 });
 
@@ -177,7 +219,10 @@ describe('the citizen pays a position', () => {
     await signInAs(page, 'Laura Bianchi — Operatrice');
     await page.getByRole('button', { name: 'Ho capito' }).click();
     await page.goto(`${inject('appUrl')}/lista_utenti/dati_utente?citizen=${mariaId}`);
-    const row = page.getByRole('table', { name: 'Pagamenti dell’utente' }).getByRole('row').filter({ hasText: `${call.name} – Novembre 2026` });
+    const row = page
+      .getByRole('table', { name: 'Pagamenti dell’utente' })
+      .getByRole('row')
+      .filter({ hasText: `${call.name} – Novembre 2026` });
     await row.getByTestId('reconcile-badge').waitFor();
     await row.getByRole('button', { name: /^Chiudi riconciliazione / }).click();
     const dialog = page.getByRole('dialog', { name: 'Chiudi riconciliazione' });
@@ -185,7 +230,14 @@ describe('the citizen pays a position', () => {
     const note = dialog.getByRole('textbox', { name: /^Nota/ });
     await dialog.getByText('Il campo nota è obbligatorio!').waitFor();
     expect(await note.getAttribute('aria-invalid')).toBe('true');
-    expect(await note.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' '))).toContain('Il campo nota è obbligatorio!');
+    expect(
+      await note.evaluate((el) =>
+        (el.getAttribute('aria-describedby') ?? '')
+          .split(' ')
+          .map((id) => document.getElementById(id)?.textContent ?? '')
+          .join(' '),
+      ),
+    ).toContain('Il campo nota è obbligatorio!');
     await note.fill('Rimborsati 8,29 € il 2/12 con bonifico');
     await screenshot(page, 'reconcile-close-dialog');
     await expectAccessible(page);
@@ -195,7 +247,9 @@ describe('the citizen pays a position', () => {
     await row.getByTestId('reconciled-badge').waitFor();
     expect(await row.getByTestId('reconcile-badge').count()).toBe(0);
     expect(await row.getByRole('button', { name: /^Chiudi riconciliazione / }).count()).toBe(0);
-    expect(await row.innerText()).toMatch(/70,00\s€[\s\S]*Pagato[\s\S]*Pagamento riconciliato[\s\S]*riconciliato da Laura Bianchi il \d{2}\/\d{2}\/\d{4}[\s\S]*Nota: Rimborsati 8,29 € il 2\/12 con bonifico/);
+    expect(await row.innerText()).toMatch(
+      /70,00\s€[\s\S]*Pagato[\s\S]*Pagamento riconciliato[\s\S]*riconciliato da Laura Bianchi il \d{2}\/\d{2}\/\d{4}[\s\S]*Nota: Rimborsati 8,29 € il 2\/12 con bonifico/,
+    );
     await screenshot(page, 'reconcile-closed-user-record');
     await expectAccessible(page);
     // The payment list's filter no longer finds it.

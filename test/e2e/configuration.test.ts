@@ -23,7 +23,10 @@ const dialog = () => page.getByRole('dialog');
 
 describe('MyPay configuration and the CSV of a month', () => {
   it('the operator reads the configuration, edits it (all eight required) and confirms it', async () => {
-    await page.getByRole('navigation', { name: /principale|menu/i }).getByRole('link', { name: 'Configurazione' }).click();
+    await page
+      .getByRole('navigation', { name: /principale|menu/i })
+      .getByRole('link', { name: 'Configurazione' })
+      .click();
     await page.getByRole('heading', { level: 1, name: 'Configurazione' }).waitFor();
     const tipoDovuto = page.getByLabel('Tipo dovuto (tipoDovuto)');
     await expect.poll(() => tipoDovuto.inputValue()).toBe('SERVIZI_SOCIALI'); // the demo configuration
@@ -67,7 +70,11 @@ describe('MyPay configuration and the CSV of a month', () => {
     await page.getByRole('button', { name: 'Verifica / genera CSV' }).click();
     await dialog().getByRole('heading', { name: 'Verifica / genera CSV' }).waitFor();
     // Defaults: the current month and year.
-    const now = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Rome', year: 'numeric', month: 'numeric' }).formatToParts(new Date());
+    const now = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Rome',
+      year: 'numeric',
+      month: 'numeric',
+    }).formatToParts(new Date());
     expect(await dialog().getByLabel('Mese').inputValue()).toBe(now.find((p) => p.type === 'month')!.value);
     expect(await dialog().getByLabel('Anno').inputValue()).toBe(now.find((p) => p.type === 'year')!.value);
     await expectAccessible(page);
@@ -78,7 +85,10 @@ describe('MyPay configuration and the CSV of a month', () => {
 
     await dialog().getByLabel('Mese').selectOption('3');
     await dialog().getByLabel('Anno').fill('2026');
-    const [download] = await Promise.all([page.waitForEvent('download'), dialog().getByRole('button', { name: 'Genera e scarica CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog().getByRole('button', { name: 'Genera e scarica CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('SERVIZI_SOCIALI_2026_03.csv');
     // Downloaded from the API's five-minute link to the exports bucket, not carried inside the JSON answer.
     expect(new URL(download.url()).origin).toBe(new URL(inject('s3Endpoint')).origin);
@@ -87,7 +97,17 @@ describe('MyPay configuration and the CSV of a month', () => {
     const [header, ...rows] = Papa.parse<string[]>(text.trim(), { delimiter: ';' }).data;
     expect(header).toEqual([...MYPAY_CSV_COLUMNS]);
     const column = (name: string) => header!.indexOf(name);
-    expect(rows.map((r) => [r[column('codiceIdentificativoUnivoco')], r[column('anagraficaPagatore')], r[column('importoDovuto')], r[column('tipoDovuto')], r[column('azione')]]).sort()).toEqual(
+    expect(
+      rows
+        .map((r) => [
+          r[column('codiceIdentificativoUnivoco')],
+          r[column('anagraficaPagatore')],
+          r[column('importoDovuto')],
+          r[column('tipoDovuto')],
+          r[column('azione')],
+        ])
+        .sort(),
+    ).toEqual(
       [
         // 7,20 €/h (40% of 18 €): 3 h × 31 / 7 = 95,66 €; 2 h × 31 / 7 = 63,77 €
         [rossi.fiscalCode, 'Ferrari Anna', '95.66', 'SERVIZI_SOCIALI_E2E', 'I'],
@@ -95,14 +115,19 @@ describe('MyPay configuration and the CSV of a month', () => {
       ].sort(),
     );
     const summary = dialog().getByTestId('csv-summary');
-    await summary.getByText('CSV di Marzo 2026 scaricato (SERVIZI_SOCIALI_2026_03.csv): 2 posizioni da inviare.').waitFor();
+    await summary
+      .getByText('CSV di Marzo 2026 scaricato (SERVIZI_SOCIALI_2026_03.csv): 2 posizioni da inviare.')
+      .waitFor();
     const skipped = summary.getByRole('row', { name: new RegExp(senzaIsee.fiscalCode) });
     expect(await skipped.textContent()).toContain('ISEE scaduto o mancante');
     await screenshot(page, 'call-csv-downloaded');
     await expectAccessible(page);
 
     // Again: the same file, nothing new generated.
-    const [again] = await Promise.all([page.waitForEvent('download'), dialog().getByRole('button', { name: 'Genera e scarica CSV' }).click()]);
+    const [again] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog().getByRole('button', { name: 'Genera e scarica CSV' }).click(),
+    ]);
     expect(await fs.readFile((await again.path())!, 'utf8')).toBe(text);
     await summary.getByText(/Posizioni create: 0 · aggiornate: 0 · annullate: 0 · invariate: 2/).waitFor();
     await dialog().getByRole('button', { name: 'Chiudi' }).click();

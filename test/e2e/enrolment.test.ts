@@ -21,18 +21,34 @@ const RUN = Date.now().toString(36).slice(-5).toUpperCase();
 const YEAR = romeYear(new Date());
 let callId = '';
 let callName = '';
-const people: Record<'bruno' | 'carla' | 'dario' | 'elena' | 'fabio', { id: string; fiscalCode: string; firstName: string; lastName: string }> = {} as never;
+const people: Record<
+  'bruno' | 'carla' | 'dario' | 'elena' | 'fabio',
+  { id: string; fiscalCode: string; firstName: string; lastName: string }
+> = {} as never;
 
 const appUrl = () => inject('appUrl');
 const dialog = (page: Page) => page.getByRole('dialog');
 const table = (page: Page) => page.getByRole('table', { name: 'Utenti iscritti al bando' });
-const row = (page: Page, fiscalCode: string) => table(page).getByRole('row').filter({ has: page.getByRole('rowheader', { name: fiscalCode }) });
+const row = (page: Page, fiscalCode: string) =>
+  table(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: fiscalCode }) });
 
 async function createUser(firstName: string, lastName: string) {
   const fiscalCode = randomFiscalCode();
   const created = await operatorApi.post('/api/users', {
-    firstName, lastName, fiscalCode, birthDate: '1970-05-05', email: `${lastName.toLowerCase()}@example.it`, address: 'Via Garibaldi',
-    addressNumber: '3', cap: '00100', city: 'Roma', country: 'RM', nation: 'IT', municipioId: '1',
+    firstName,
+    lastName,
+    fiscalCode,
+    birthDate: '1970-05-05',
+    email: `${lastName.toLowerCase()}@example.it`,
+    address: 'Via Garibaldi',
+    addressNumber: '3',
+    cap: '00100',
+    city: 'Roma',
+    country: 'RM',
+    nation: 'IT',
+    municipioId: '1',
   });
   expect(created.status).toBe(201);
   return { id: created.json.id as string, fiscalCode, firstName, lastName };
@@ -41,7 +57,12 @@ async function createUser(firstName: string, lastName: string) {
 /** An ISEE entered by the operator without verification: VALIDATED at once. */
 async function iseeFor(userId: string, value: number, year: number) {
   const isee = await operatorApi.post(`/api/users/${userId}/isee`, {
-    value, year, date: `${year}-01-20T10:00:00.000Z`, protocollo: `INPS-ISEE-${year}-00000001A-00`, scadenza: `${year}-12-31`, excludeVerification: true,
+    value,
+    year,
+    date: `${year}-01-20T10:00:00.000Z`,
+    protocollo: `INPS-ISEE-${year}-00000001A-00`,
+    scadenza: `${year}-12-31`,
+    excludeVerification: true,
   });
   expect(isee.status).toBe(201);
 }
@@ -128,7 +149,9 @@ describe('an operator runs a call’s enrolments', () => {
     await dialog(operator).getByRole('rowheader', { name: people.elena.fiscalCode }).waitFor();
     await screenshot(operator, 'enrolment-enrol-modal');
     await expectAccessible(operator);
-    await dialog(operator).getByRole('button', { name: `Iscrivi Elena ${people.elena.lastName}` }).click();
+    await dialog(operator)
+      .getByRole('button', { name: `Iscrivi Elena ${people.elena.lastName}` })
+      .click();
     await dialog(operator).waitFor({ state: 'hidden' });
     await operator.getByText('Mostro 5 su 5').waitFor();
     await expect.poll(() => operator.getByTestId('subscription-count').textContent()).toBe('5');
@@ -166,11 +189,15 @@ describe('an operator runs a call’s enrolments', () => {
     // 7,20 € an hour × 10,5 hours × days in this month / 7.
     const { mese, anno } = currentPeriod(new Date());
     const days = new Date(Date.UTC(anno, mese, 0)).getUTCDate();
-    const cost = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' }).format(Math.round((720 * 10.5 * days) / 7) / 100);
+    const cost = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' }).format(
+      Math.round((720 * 10.5 * days) / 7) / 100,
+    );
     expect((await maria().textContent())!.replace(/\u00a0/g, ' ')).toContain(cost.replace(/\u00a0/g, ' '));
     await citizenSees(citizen, 'Richiesta approvata');
     await citizen.getByText('Costo mensile').waitFor();
-    expect((await citizen.locator('.detail-list').textContent())!.replace(/\u00a0/g, ' ')).toContain(cost.replace(/\u00a0/g, ' '));
+    expect((await citizen.locator('.detail-list').textContent())!.replace(/\u00a0/g, ' ')).toContain(
+      cost.replace(/\u00a0/g, ' '),
+    );
     expect(await citizen.locator('.detail-list').textContent()).toContain('10,5');
     await screenshot(citizen, 'enrolment-citizen-approved');
     await expectAccessible(citizen);
@@ -180,14 +207,20 @@ describe('an operator runs a call’s enrolments', () => {
     await confirmInDialog(operator, 'Pagamento singolo');
     await operator.getByText('Invio a MyPay avviato: l’avanzamento è in Flussi MyPay.').waitFor();
     const api = await as('operator');
-    const mariaFlow = async () => (await api.get('/api/flows')).json.items.find((f: { fiscalCode: string | null; announcement: { id: string } }) => f.fiscalCode === MARIA && f.announcement.id === callId);
+    const mariaFlow = async () =>
+      (await api.get('/api/flows')).json.items.find(
+        (f: { fiscalCode: string | null; announcement: { id: string } }) =>
+          f.fiscalCode === MARIA && f.announcement.id === callId,
+      );
     await expect.poll(async () => (await mariaFlow())?.step, { timeout: 30_000 }).toBe('COMPLETATO');
     expect(await mariaFlow()).toMatchObject({ num: 1, accepted: 1 });
 
     await maria().getByRole('button', { name: 'Sospendi Maria Rossi' }).click();
     await confirmInDialog(operator, 'Sospendi iscrizione');
     await expect.poll(() => maria().textContent()).toContain('Iscrizione sospesa');
-    expect(await maria().getByRole('link', { name: 'Visualizza pagamenti di Maria Rossi' }).getAttribute('href')).toMatch(/^\/lista_utenti\/dati_utente\?citizen=/);
+    expect(
+      await maria().getByRole('link', { name: 'Visualizza pagamenti di Maria Rossi' }).getAttribute('href'),
+    ).toMatch(/^\/lista_utenti\/dati_utente\?citizen=/);
     await citizenSees(citizen, 'Iscrizione sospesa');
     await maria().getByRole('button', { name: 'Riattiva Maria Rossi' }).click();
     await confirmInDialog(operator, 'Riattiva iscrizione');
@@ -196,13 +229,17 @@ describe('an operator runs a call’s enrolments', () => {
   });
 
   it('confirms a second user, refuses a third', async () => {
-    await row(operator, people.bruno.fiscalCode).getByRole('button', { name: /^Conferma Bruno/ }).click();
+    await row(operator, people.bruno.fiscalCode)
+      .getByRole('button', { name: /^Conferma Bruno/ })
+      .click();
     await dialog(operator).getByLabel('Ore settimanali').fill('6');
     await dialog(operator).getByRole('button', { name: 'Conferma' }).click();
     await dialog(operator).waitFor({ state: 'hidden' });
     await expect.poll(() => row(operator, people.bruno.fiscalCode).textContent()).toContain('Richiesta accettata');
 
-    await row(operator, people.carla.fiscalCode).getByRole('button', { name: /^Rifiuta Carla/ }).click();
+    await row(operator, people.carla.fiscalCode)
+      .getByRole('button', { name: /^Rifiuta Carla/ })
+      .click();
     await confirmInDialog(operator, 'Rifiuta iscrizione');
     await expect.poll(() => row(operator, people.carla.fiscalCode).textContent()).toContain('Richiesta rifiutata');
   });
@@ -221,7 +258,9 @@ describe('an operator runs a call’s enrolments', () => {
     await dialog(operator).getByRole('button', { name: 'Salva' }).click();
     await dialog(operator).waitFor({ state: 'hidden' });
     await expect.poll(() => row(operator, MARIA).getByRole('cell').first().textContent()).toBe('85');
-    expect((await operatorApi.put(`/api/enrolments/${callId}.${people.bruno.id}/ranking`, { rankingScore: 90 })).status).toBe(200);
+    expect(
+      (await operatorApi.put(`/api/enrolments/${callId}.${people.bruno.id}/ranking`, { rankingScore: 90 })).status,
+    ).toBe(200);
     await operator.reload();
     await table(operator).waitFor();
 
@@ -241,17 +280,24 @@ describe('an operator runs a call’s enrolments', () => {
     await iseeHeader.getByRole('button').click();
     await expect.poll(() => iseeHeader.getAttribute('aria-sort')).toBe('descending');
     // Highest ISEE first: Maria 8.000, Bruno 6.000, Dario 5.000, Carla 2.500.
-    await expect.poll(async () => (await fiscalCodes()).slice(0, 4)).toEqual([MARIA, people.bruno.fiscalCode, people.dario.fiscalCode, people.carla.fiscalCode]);
+    await expect
+      .poll(async () => (await fiscalCodes()).slice(0, 4))
+      .toEqual([MARIA, people.bruno.fiscalCode, people.dario.fiscalCode, people.carla.fiscalCode]);
     await screenshot(operator, 'enrolment-sorted');
   });
 
   it('filters by surname, confirmed and ISEE; the filters survive a reload', async () => {
-    await operator.getByRole('search', { name: 'Filtra gli iscritti' }).getByLabel('Cognome').fill(people.bruno.lastName);
+    await operator
+      .getByRole('search', { name: 'Filtra gli iscritti' })
+      .getByLabel('Cognome')
+      .fill(people.bruno.lastName);
     await operator.getByRole('button', { name: 'Cerca' }).click();
     await operator.getByText('Mostro 1 su 1').waitFor();
     await operator.reload();
     await operator.getByText('Mostro 1 su 1').waitFor();
-    expect(await operator.getByRole('search', { name: 'Filtra gli iscritti' }).getByLabel('Cognome').inputValue()).toBe(people.bruno.lastName);
+    expect(await operator.getByRole('search', { name: 'Filtra gli iscritti' }).getByLabel('Cognome').inputValue()).toBe(
+      people.bruno.lastName,
+    );
     expect(await table(operator).getByRole('rowheader').allTextContents()).toEqual([people.bruno.fiscalCode]);
 
     await operator.getByRole('button', { name: 'Annulla' }).click();
@@ -296,7 +342,9 @@ describe('an operator runs a call’s enrolments', () => {
     await dialog(operator).getByRole('heading', { name: 'Importa CSV' }).waitFor();
     await dialog(operator).getByRole('button', { name: 'Anteprima' }).click();
     await dialog(operator).getByText('Nessun file caricato').waitFor();
-    await dialog(operator).getByLabel('File CSV').setInputFiles({ name: 'iscritti.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
+    await dialog(operator)
+      .getByLabel('File CSV')
+      .setInputFiles({ name: 'iscritti.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
     await dialog(operator).getByRole('button', { name: 'Anteprima' }).click();
     await dialog(operator).getByText('Carica un file con un formato supportato').waitFor();
 
@@ -306,7 +354,9 @@ describe('an operator runs a call’s enrolments', () => {
       'XXXX;Sbagliato;Codice;10;;;',
       `${people.fabio.fiscalCode};${people.fabio.lastName};Fabio;60;;;`,
     ].join('\r\n');
-    await dialog(operator).getByLabel('File CSV').setInputFiles({ name: 'iscritti.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${csv}\r\n`, 'utf8') });
+    await dialog(operator)
+      .getByLabel('File CSV')
+      .setInputFiles({ name: 'iscritti.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${csv}\r\n`, 'utf8') });
     await dialog(operator).getByRole('button', { name: 'Anteprima' }).click();
     await dialog(operator).getByRole('heading', { name: 'Righe scartate (1)' }).waitFor();
     await dialog(operator).getByRole('heading', { name: 'Da aggiungere (1)' }).waitFor();
@@ -316,17 +366,23 @@ describe('an operator runs a call’s enrolments', () => {
     await screenshot(operator, 'enrolment-import-preview');
     await expectAccessible(operator);
     // Nothing is written before 'Applica'.
-    expect((await operatorApi.get(`/api/calls/${callId}/enrolments?fiscalCode=${people.fabio.fiscalCode}`)).json.total).toBe(0);
+    expect(
+      (await operatorApi.get(`/api/calls/${callId}/enrolments?fiscalCode=${people.fabio.fiscalCode}`)).json.total,
+    ).toBe(0);
 
     // 'Applica' starts the import in the background: the dialog closes and the section shows its progress
     // (rows applied of the total) until the job ends, then the result, without reloading the page.
     await dialog(operator).getByRole('button', { name: 'Applica' }).click();
     await dialog(operator).waitFor({ state: 'hidden' });
     const progress = operator.getByTestId('import-progress');
-    await progress.getByText(/^Importazione in corso: (0 righe applicate|1 riga applicata|2 righe applicate) su 2$/).waitFor();
+    await progress
+      .getByText(/^Importazione in corso: (0 righe applicate|1 riga applicata|2 righe applicate) su 2$/)
+      .waitFor();
     expect(await progress.getByRole('progressbar').getAttribute('max')).toBe('2');
     await screenshot(operator, 'enrolment-import-progress');
-    await operator.getByText('Importazione completata: 1 iscrizione aggiunta, 1 aggiornata, 0 rimosse, 1 riga scartata.').waitFor();
+    await operator
+      .getByText('Importazione completata: 1 iscrizione aggiunta, 1 aggiornata, 0 rimosse, 1 riga scartata.')
+      .waitFor();
     expect(await progress.count()).toBe(0);
     await operator.getByText('Mostro 6 su 6').waitFor();
     await screenshot(operator, 'enrolment-import-done');
@@ -347,9 +403,14 @@ describe('an operator runs a call’s enrolments', () => {
   it('a stale change gets the server’s message in the corner for 5 s and in the “Errore” dialog', async () => {
     await openCallDetail(operator);
     // Another operator suspends Bruno after this page was loaded: this page's version is stale.
-    const bruno = (await operatorApi.get(`/api/calls/${callId}/enrolments?fiscalCode=${people.bruno.fiscalCode}`)).json.items[0];
-    expect((await operatorApi.put(`/api/enrolments/${bruno.id}/state`, { state: 4, dataUpdate: bruno.dataUpdate })).status).toBe(200);
-    await row(operator, people.bruno.fiscalCode).getByRole('button', { name: /^Sospendi Bruno/ }).click();
+    const bruno = (await operatorApi.get(`/api/calls/${callId}/enrolments?fiscalCode=${people.bruno.fiscalCode}`)).json
+      .items[0];
+    expect(
+      (await operatorApi.put(`/api/enrolments/${bruno.id}/state`, { state: 4, dataUpdate: bruno.dataUpdate })).status,
+    ).toBe(200);
+    await row(operator, people.bruno.fiscalCode)
+      .getByRole('button', { name: /^Sospendi Bruno/ })
+      .click();
     await dialog(operator).getByRole('button', { name: 'Conferma' }).click();
     await dialog(operator).getByRole('heading', { name: 'Errore' }).waitFor();
     const corner = operator.getByTestId('action-error');
@@ -399,7 +460,9 @@ describe('an operator runs a call’s enrolments', () => {
     await dialog(form).getByRole('link', { name: 'Torna al bando e iscrivi l’utente' }).click();
     await dialog(form).getByRole('heading', { name: 'Iscrivi utente' }).waitFor();
     await dialog(form).getByRole('rowheader', { name: fiscalCode }).waitFor();
-    await dialog(form).getByRole('button', { name: `Iscrivi Gino Sala${RUN}` }).click();
+    await dialog(form)
+      .getByRole('button', { name: `Iscrivi Gino Sala${RUN}` })
+      .click();
     await dialog(form).waitFor({ state: 'hidden' });
     await row(form, fiscalCode).waitFor();
     expect(new URL(form.url()).searchParams.get('enrolUserId')).toBeNull();

@@ -18,7 +18,11 @@ let browser: Browser;
 let page: Page;
 const simulator = () => inject('myPayEndpoint').replace(/\/pa\/services.*$/, '');
 const admin = (action: string, body: object) =>
-  fetch(`${simulator()}/admin/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${simulator()}/admin/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -36,7 +40,8 @@ async function callToExport(name: string) {
   const operator = await as('operator');
   const { call } = await openCall(operator, name);
   const people = [];
-  for (const lastName of ['Galli', 'Conti', 'Greco']) people.push(await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 }));
+  for (const lastName of ['Galli', 'Conti', 'Greco'])
+    people.push(await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 }));
   return Object.assign(call as { id: string; name: string }, { people });
 }
 
@@ -55,7 +60,9 @@ describe('Invia a MyPay and Flussi MyPay', () => {
   it('sends a month, shows it advance to approval with one rejected row, and lists the flow with its files', async () => {
     const call = await callToExport(`Bando MyPay ${Date.now().toString(36)}`);
     const operator = await as('operator');
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 11, anno: 2026 })).json.created).toBe(3);
+    expect(
+      (await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 11, anno: 2026 })).json.created,
+    ).toBe(3);
     const [toReject] = await storedPositions(call.id, '2026-11');
     await admin('reject', { iuds: [toReject!.iud] });
 
@@ -73,7 +80,8 @@ describe('Invia a MyPay and Flussi MyPay', () => {
     const row = page.getByRole('row', { name: new RegExp(call.name) });
     await row.getByText('Flusso approvato').waitFor();
     await row.getByRole('button', { name: 'Esiti' }).click();
-    for (const label of ['Avvisi', 'IUV', 'Scartati']) expect(await row.getByRole('button', { name: `${label} del flusso ${call.name}` }).isEnabled()).toBe(true);
+    for (const label of ['Avvisi', 'IUV', 'Scartati'])
+      expect(await row.getByRole('button', { name: `${label} del flusso ${call.name}` }).isEnabled()).toBe(true);
     await screenshot(page, 'flows-page');
     await expectAccessible(page);
     await admin('reset', {});
@@ -87,7 +95,8 @@ describe('Invia a MyPay and Flussi MyPay', () => {
     const dialog = await sendFromCallDetail(call);
     await dialog.getByText('Flusso inviato correttamente a MyPay').waitFor({ timeout: 30_000 });
     await dialog.getByRole('button', { name: 'Chiudi' }).click();
-    for (const lastName of ['Galli', 'Conti', 'Greco']) await positions.getByRole('row').filter({ hasText: lastName }).getByText('Da pagare').waitFor();
+    for (const lastName of ['Galli', 'Conti', 'Greco'])
+      await positions.getByRole('row').filter({ hasText: lastName }).getByText('Da pagare').waitFor();
     await screenshot(page, 'call-detail-after-export');
   });
 
@@ -172,10 +181,19 @@ describe('Invia a MyPay and Flussi MyPay', () => {
     const check = page.getByRole('dialog', { name: 'Verifica / genera CSV' });
     await check.getByLabel('Mese').selectOption('11');
     await check.getByLabel('Anno').fill('2026');
-    await Promise.all([page.waitForEvent('download'), check.getByRole('button', { name: 'Genera e scarica CSV' }).click()]);
+    await Promise.all([
+      page.waitForEvent('download'),
+      check.getByRole('button', { name: 'Genera e scarica CSV' }).click(),
+    ]);
     const table = check.getByRole('table', { name: 'Posizioni trattenute (non nel CSV)' });
-    await table.getByRole('row', { name: new RegExp(civic!.fiscalCode) }).getByText(/numero civico “12°” non è accettato da MyPay/).waitFor();
-    await table.getByRole('row', { name: new RegExp(formula!.fiscalCode) }).getByText(/il campo indirizzo inizia con =/).waitFor();
+    await table
+      .getByRole('row', { name: new RegExp(civic!.fiscalCode) })
+      .getByText(/numero civico “12°” non è accettato da MyPay/)
+      .waitFor();
+    await table
+      .getByRole('row', { name: new RegExp(formula!.fiscalCode) })
+      .getByText(/il campo indirizzo inizia con =/)
+      .waitFor();
     await check.getByText(/1 posizione da inviare/).waitFor();
     await screenshot(page, 'call-csv-held-back');
     await expectAccessible(page);
@@ -201,7 +219,8 @@ describe('Invia a MyPay and Flussi MyPay', () => {
   it('a month with nothing new to send lists no flow: the dialog says so', async () => {
     const call = await callToExport(`Bando nulla ${Date.now().toString(36)}`);
     const operator = await as('operator');
-    const flowsOfCall = async () => (await operator.get(`/api/flows?descrizione=${encodeURIComponent(call.name)}`)).json.items.length;
+    const flowsOfCall = async () =>
+      (await operator.get(`/api/flows?descrizione=${encodeURIComponent(call.name)}`)).json.items.length;
     const first = await sendFromCallDetail(call);
     await first.getByText('Flusso inviato correttamente a MyPay').waitFor({ timeout: 30_000 });
     await first.getByRole('button', { name: 'Chiudi' }).click();

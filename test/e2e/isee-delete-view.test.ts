@@ -26,8 +26,16 @@ beforeAll(async () => {
   browser = await launchBrowser();
   const maria = await as('citizen');
   userId = (await maria.get('/api/me')).json.userId;
-  const pdf = await attestationPdf({ fullName: 'Maria Rossi', fiscalCode: 'RSSMRA85C52H501N', protocol: 'INPS-ISEE-2026-00999111Z-00', value: '1.234,56' });
-  const uploaded = await maria.post('/api/isee', { document: await stageIseeFile(maria, pdf, FILE_NAME), value: VALUE });
+  const pdf = await attestationPdf({
+    fullName: 'Maria Rossi',
+    fiscalCode: 'RSSMRA85C52H501N',
+    protocol: 'INPS-ISEE-2026-00999111Z-00',
+    value: '1.234,56',
+  });
+  const uploaded = await maria.post('/api/isee', {
+    document: await stageIseeFile(maria, pdf, FILE_NAME),
+    value: VALUE,
+  });
   expect(uploaded.status).toBe(201);
   iseeId = uploaded.json.id;
   citizen = await newPage(browser);
@@ -36,7 +44,9 @@ beforeAll(async () => {
   await signInAs(operator, 'Laura Bianchi — Operatrice');
 });
 afterAll(async () => {
-  await localTable().markIseeUsedForFee(iseeId, null).catch(() => undefined);
+  await localTable()
+    .markIseeUsedForFee(iseeId, null)
+    .catch(() => undefined);
   await browser?.close();
 });
 
@@ -51,7 +61,9 @@ describe('the citizen’s own ISEE document', () => {
     await citizen.goto(`${appUrl()}/profilo`);
     await citizen.getByRole('heading', { level: 2, name: 'ISEE caricati' }).waitFor();
     await dismissCookies(citizen);
-    const open = citizen.getByRole('button', { name: new RegExp(`^Visualizza documento dell'ISEE \\d{4} di ${VALUE_TEXT.source}`) });
+    const open = citizen.getByRole('button', {
+      name: new RegExp(`^Visualizza documento dell'ISEE \\d{4} di ${VALUE_TEXT.source}`),
+    });
     await open.click();
     const dialog = citizen.getByRole('dialog', { name: /^Documento dell'ISEE \d{4}$/ });
     const frame = dialog.locator(`iframe[title="Documento ISEE: ${FILE_NAME}"]`);
@@ -77,7 +89,8 @@ describe('the citizen’s own ISEE document', () => {
 
 describe('an operator deletes an ISEE from the user record', () => {
   const record = () => operator.goto(`${appUrl()}/lista_utenti/dati_utente?citizen=${encodeURIComponent(userId)}`);
-  const deleteButton = () => operator.getByRole('button', { name: new RegExp(`^Elimina ISEE \\d{4} di ${VALUE_TEXT.source}`) });
+  const deleteButton = () =>
+    operator.getByRole('button', { name: new RegExp(`^Elimina ISEE \\d{4} di ${VALUE_TEXT.source}`) });
   const question = /^Confermi di voler rimuovere l'ISEE \d{4} di 1\.234,56\s€\?$/;
 
   it('an ISEE already used for a fee stays, and the dialog’s outcome says why', async () => {
@@ -123,8 +136,16 @@ describe('an operator deletes an ISEE from the user record', () => {
 
     await citizen.goto(`${appUrl()}/profilo`);
     await citizen.getByRole('heading', { level: 2, name: 'ISEE caricati' }).waitFor();
-    await citizen.getByRole('table', { name: 'ISEE caricati' }).or(citizen.getByText('Non è stato caricato nessun ISEE.')).first().waitFor();
-    expect(await citizen.getByRole('button', { name: new RegExp(`^Visualizza documento dell'ISEE \\d{4} di ${VALUE_TEXT.source}`) }).count()).toBe(0);
+    await citizen
+      .getByRole('table', { name: 'ISEE caricati' })
+      .or(citizen.getByText('Non è stato caricato nessun ISEE.'))
+      .first()
+      .waitFor();
+    expect(
+      await citizen
+        .getByRole('button', { name: new RegExp(`^Visualizza documento dell'ISEE \\d{4} di ${VALUE_TEXT.source}`) })
+        .count(),
+    ).toBe(0);
   });
 
   it('a delegate finds the record’s delete disabled', async () => {

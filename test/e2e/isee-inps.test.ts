@@ -18,7 +18,12 @@ let browser: Browser;
 let operatorPage: Page;
 const appUrl = () => inject('appUrl');
 const year = romeYear(new Date());
-const inps = (path: string, body: unknown) => fetch(`${inject('inpsUrl')}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const inps = (path: string, body: unknown) =>
+  fetch(`${inject('inpsUrl')}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 const dialog = (page: Page) => page.getByRole('dialog');
 
 beforeAll(async () => {
@@ -53,7 +58,11 @@ describe('a citizen without an ISEE', () => {
     await page.getByRole('region', { name: 'Bacheca' }).waitFor();
     expect(await page.getByText('ISEE non caricato').count()).toBe(0);
     expect(await page.getByText(/non è possibile iscriversi ai bandi/).count()).toBe(0);
-    await page.getByRole('region', { name: 'Bacheca' }).getByRole('link', { name: /^Dettaglio del bando/ }).first().click();
+    await page
+      .getByRole('region', { name: 'Bacheca' })
+      .getByRole('link', { name: /^Dettaglio del bando/ })
+      .first()
+      .click();
     await page.getByRole('button', { name: 'Richiedi Servizio' }).click();
     await dialog(page).getByRole('heading', { name: 'Richiesta inviata' }).waitFor();
     await screenshot(page, 'isee-inps-applied-1280');
@@ -99,7 +108,13 @@ describe('an operator and INPS', () => {
     const operator = await as('operator');
     const { call } = await openCall(operator, `Bando scheda ${Date.now().toString(36)}`);
     const user = await approvedSubscriber(operator, call, { lastName: 'Scheda', iseeValue: 7000, weeklyHour: 2 });
-    await inps('/admin/dsu', { fiscalCode: user.fiscalCode, value: 12345.67, lastName: 'SCHEDA', firstName: 'ANNA', members: 2 });
+    await inps('/admin/dsu', {
+      fiscalCode: user.fiscalCode,
+      value: 12345.67,
+      lastName: 'SCHEDA',
+      firstName: 'ANNA',
+      members: 2,
+    });
     await operatorPage.goto(`${appUrl()}/lista_utenti/dati_utente?citizen=${user.userId}`);
     await operatorPage.getByRole('button', { name: 'Aggiorna ISEE da INPS' }).click();
     await operatorPage.getByText(/^ISEE aggiornato da INPS e accettato: 12\.345,67\s€/).waitFor();
@@ -115,7 +130,12 @@ describe('an operator and INPS', () => {
     const operator = await as('operator');
     const { call } = await openCall(operator, `Bando ISEE INPS ${Date.now().toString(36)}`);
     const fresh = await approvedSubscriber(operator, call, { lastName: 'Aggiornata', iseeValue: 7000, weeklyHour: 2 });
-    await inps('/admin/dsu', { fiscalCode: fresh.fiscalCode, value: 9100.5, lastName: 'AGGIORNATA', firstName: 'ANNA' });
+    await inps('/admin/dsu', {
+      fiscalCode: fresh.fiscalCode,
+      value: 9100.5,
+      lastName: 'AGGIORNATA',
+      firstName: 'ANNA',
+    });
     const omissions = await approvedSubscriber(operator, call, { lastName: 'Omessa', iseeValue: 7000, weeklyHour: 2 });
     await inps('/admin/dsu', { fiscalCode: omissions.fiscalCode, value: 4200, omissions: true });
     await approvedSubscriber(operator, call, { lastName: 'Senzadsu', iseeValue: 7000, weeklyHour: 2 });
@@ -126,7 +146,9 @@ describe('an operator and INPS', () => {
     await dialog(operatorPage).getByRole('button', { name: 'Conferma' }).click();
     await operatorPage.getByText(/^Ultimo aggiornamento completato/).waitFor({ timeout: 30_000 });
     const report = operatorPage.getByText(/^Nuovo valore: /);
-    expect(await report.textContent()).toBe('Nuovo valore: 1 · Con omissioni: 1 · Nessun ISEE: 1 · Invariati: 0 · Da riprovare: 0');
+    expect(await report.textContent()).toBe(
+      'Nuovo valore: 1 · Con omissioni: 1 · Nessun ISEE: 1 · Invariati: 0 · Da riprovare: 0',
+    );
     await operatorPage.getByText('Nuovo valore da INPS (1)').click();
     await operatorPage.getByRole('region', { name: 'Nuovo valore da INPS' }).getByText(fresh.fiscalCode).waitFor();
     await operatorPage.getByText('Con omissioni o difformità: tra gli ISEE da verificare (1)').click();
@@ -148,14 +170,22 @@ describe('an operator and INPS', () => {
     // January of next year: the December ISEE does not bill it; the generation lists who, and so does the payment list.
     await operatorPage.getByRole('button', { name: 'Verifica / genera CSV' }).click();
     await dialog(operatorPage).getByLabel('Mese').selectOption('1');
-    await dialog(operatorPage).getByLabel('Anno').fill(String(year + 1));
-    await Promise.all([operatorPage.waitForEvent('download'), dialog(operatorPage).getByRole('button', { name: 'Genera e scarica CSV' }).click()]);
+    await dialog(operatorPage)
+      .getByLabel('Anno')
+      .fill(String(year + 1));
+    await Promise.all([
+      operatorPage.waitForEvent('download'),
+      dialog(operatorPage).getByRole('button', { name: 'Genera e scarica CSV' }).click(),
+    ]);
     const summary = dialog(operatorPage).getByTestId('csv-summary');
     await summary.getByText(`CSV di Gennaio ${year + 1} scaricato`, { exact: false }).waitFor();
     const skipped = summary.getByRole('row', { name: new RegExp(fresh.fiscalCode) });
     expect(await skipped.textContent()).toContain('ISEE scaduto o mancante');
     await screenshot(operatorPage, 'isee-inps-january-generated-1280');
-    await dialog(operatorPage).getByRole('button', { name: /Chiudi|Annulla/ }).first().click();
+    await dialog(operatorPage)
+      .getByRole('button', { name: /Chiudi|Annulla/ })
+      .first()
+      .click();
 
     for (const page of [operatorPage, small]) {
       await page.goto(`${appUrl()}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${call.id}&anno=${year + 1}`);
@@ -171,10 +201,22 @@ describe('an operator and INPS', () => {
   it('the December reminders reach IO and the mailbox, and the operators see the list', async () => {
     const operator = await as('operator');
     const { call } = await openCall(operator, `Bando scadenze ${Date.now().toString(36)}`);
-    const expiring = await approvedSubscriber(operator, call, { lastName: 'Promemoria', iseeValue: 8000, weeklyHour: 2 });
+    const expiring = await approvedSubscriber(operator, call, {
+      lastName: 'Promemoria',
+      iseeValue: 8000,
+      weeklyHour: 2,
+    });
     // The job walks the active calls through a global index, which trails the writes (more so on a busy machine):
     // wait until the operators' list shows the call, as an operator would see it before asking for the list.
-    await expect.poll(async () => (await operator.get(`/api/calls?name=${encodeURIComponent(call.name)}`)).json.items.map((c: { id: string }) => c.id), { timeout: 15_000 }).toContain(call.id);
+    await expect
+      .poll(
+        async () =>
+          (await operator.get(`/api/calls?name=${encodeURIComponent(call.name)}`)).json.items.map(
+            (c: { id: string }) => c.id,
+          ),
+        { timeout: 15_000 },
+      )
+      .toContain(call.id);
     await operatorPage.goto(`${appUrl()}/lista_isee`);
     await operatorPage.getByRole('heading', { level: 2, name: 'ISEE in scadenza o scaduti degli iscritti' }).waitFor();
     await operatorPage.getByRole('button', { name: 'Aggiorna elenco e promemoria' }).click();
@@ -192,16 +234,28 @@ describe('an operator and INPS', () => {
     // When the run ends, the rows on screen can still be an earlier run's (another test on this stack) until
     // the list has reloaded: the operator opens the page again and looks from its first page.
     await expect
-      .poll(async () => (await onSomePage()) || (await operatorPage.goto(`${appUrl()}/lista_isee`), await operatorPage.getByText(/^Elenco aggiornato il/).waitFor({ timeout: 30_000 }), false), { timeout: 45_000, interval: 1_000 })
+      .poll(
+        async () =>
+          (await onSomePage()) ||
+          (await operatorPage.goto(`${appUrl()}/lista_isee`),
+          await operatorPage.getByText(/^Elenco aggiornato il/).waitFor({ timeout: 30_000 }),
+          false),
+        { timeout: 45_000, interval: 1_000 },
+      )
       .toBe(true);
     const row = table.getByRole('row', { name: new RegExp(expiring.fiscalCode) });
     expect(await row.textContent()).toContain('In scadenza');
     expect(await row.textContent()).toContain('IO inviato, e-mail inviato');
     await screenshot(operatorPage, 'isee-inps-expiry-1280');
     await expectAccessible(operatorPage);
-    const io = (await (await fetch(`${inject('ioUrl')}/admin/messages?fiscal_code=${expiring.fiscalCode}`)).json()).messages;
-    expect(io.map((m: { content: { subject: string } }) => m.content.subject)).toEqual([`Il tuo ISEE scade il 31/12/${year}`]);
-    expect((await inbox()).filter((m) => m.destination.to.includes('promemoria@example.it')).map((m) => m.subject)).toEqual([`Il tuo ISEE scade il 31/12/${year}`]);
+    const io = (await (await fetch(`${inject('ioUrl')}/admin/messages?fiscal_code=${expiring.fiscalCode}`)).json())
+      .messages;
+    expect(io.map((m: { content: { subject: string } }) => m.content.subject)).toEqual([
+      `Il tuo ISEE scade il 31/12/${year}`,
+    ]);
+    expect(
+      (await inbox()).filter((m) => m.destination.to.includes('promemoria@example.it')).map((m) => m.subject),
+    ).toEqual([`Il tuo ISEE scade il 31/12/${year}`]);
 
     const small = await newPage(browser, 390);
     await signInAs(small, 'Laura Bianchi — Operatrice');

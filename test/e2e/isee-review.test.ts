@@ -46,7 +46,12 @@ async function openReview() {
 
 /** What the verify page shows beside a term of 'Dati letti dal documento'. */
 const readValue = async (term: string) =>
-  ((await operator.locator('dt', { hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd[1]').textContent()) ?? '').trim();
+  (
+    (await operator
+      .locator('dt', { hasText: new RegExp(`^${term}$`) })
+      .locator('xpath=following-sibling::dd[1]')
+      .textContent()) ?? ''
+  ).trim();
 
 describe('a citizen’s ISEE, from upload to review', () => {
   it('the citizen uploads an attestation PDF and sees the waiting banner', async () => {
@@ -60,10 +65,23 @@ describe('a citizen’s ISEE, from upload to review', () => {
     await expectAccessible(citizen);
 
     // 19.382,70 / 1,57 = 12.345,67: ISE, scale and ISEE agree.
-    const pdf = await attestationPdf({ fullName: 'Maria Rossi', fiscalCode: 'RSSMRA85C52H501N', protocol, value: '12.345,67', ise: '19.382,70', scale: '1,57' });
-    await uploadAsCitizen({ name: 'attestazione-isee.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) }, '12345,67');
+    const pdf = await attestationPdf({
+      fullName: 'Maria Rossi',
+      fiscalCode: 'RSSMRA85C52H501N',
+      protocol,
+      value: '12.345,67',
+      ise: '19.382,70',
+      scale: '1,57',
+    });
+    await uploadAsCitizen(
+      { name: 'attestazione-isee.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) },
+      '12345,67',
+    );
     await citizen.getByText('ISEE in attesa di validazione').waitFor();
-    await citizen.getByText(/non è possibile iscriversi ai bandi/).first().waitFor();
+    await citizen
+      .getByText(/non è possibile iscriversi ai bandi/)
+      .first()
+      .waitFor();
     await screenshot(citizen, 'isee-citizen-home-waiting');
     await expectAccessible(citizen);
   });
@@ -84,8 +102,16 @@ describe('a citizen’s ISEE, from upload to review', () => {
     await value.fill('');
     await operator.getByRole('button', { name: 'Conferma' }).click();
     await operator.getByText('Il campo non può essere vuoto!').waitFor();
-    if (await read.isVisible().catch(() => false) || (await read.waitFor({ timeout: 20_000 }).then(() => true).catch(() => false))) {
-      await expect.poll(() => operator.getByTestId('fiscal-code-check').textContent()).toContain('presente nel documento');
+    if (
+      (await read.isVisible().catch(() => false)) ||
+      (await read
+        .waitFor({ timeout: 20_000 })
+        .then(() => true)
+        .catch(() => false))
+    ) {
+      await expect
+        .poll(() => operator.getByTestId('fiscal-code-check').textContent())
+        .toContain('presente nel documento');
       await operator.getByText(protocol).waitFor();
       // What the document says, and that ISEE = ISE / scala di equivalenza.
       expect(await readValue('ISE')).toMatch(/^19\.382,70\s€$/);
@@ -118,8 +144,18 @@ describe('a citizen’s ISEE, from upload to review', () => {
 
   it('an attestation whose ISEE is not ISE / scale is flagged, and its value is not proposed', async () => {
     // 25.000,00 / 1,57 = 15.923,57, not the 12.345,67 printed: an edited document (or a misread one).
-    const pdf = await attestationPdf({ fullName: 'Maria Rossi', fiscalCode: 'RSSMRA85C52H501N', protocol, value: '12.345,67', ise: '25.000,00', scale: '1,57' });
-    await uploadAsCitizen({ name: 'attestazione-modificata.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) }, '9000');
+    const pdf = await attestationPdf({
+      fullName: 'Maria Rossi',
+      fiscalCode: 'RSSMRA85C52H501N',
+      protocol,
+      value: '12.345,67',
+      ise: '25.000,00',
+      scale: '1,57',
+    });
+    await uploadAsCitizen(
+      { name: 'attestazione-modificata.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) },
+      '9000',
+    );
     await openReview();
     await operator.getByRole('button', { name: 'Copia valore' }).waitFor({ timeout: 20_000 });
     await operator.getByText(/valori non coerenti: ISEE diverso da ISE \/ scala di equivalenza/i).waitFor();
@@ -182,7 +218,10 @@ describe('a citizen’s ISEE, from upload to review', () => {
     await operator.getByRole('cell', { name: 'RIFIUTATO' }).first().waitFor();
     await screenshot(operator, 'user-record');
     await expectAccessible(operator);
-    await operator.getByRole('link', { name: /^Dettaglio ISEE/ }).first().click();
+    await operator
+      .getByRole('link', { name: /^Dettaglio ISEE/ })
+      .first()
+      .click();
     await operator.getByRole('heading', { level: 1, name: 'Visualizza ISEE' }).waitFor();
     await operator.locator('img[alt^="Documento ISEE"]').waitFor();
     await expectAccessible(operator);
@@ -238,7 +277,8 @@ describe('users screens', () => {
     await screenshot(page, 'citizen-profile');
     await expectAccessible(page);
     // The incomplete profile opens in edit mode: 'Indietro' closes the fields and gives the focus to 'Modifica'.
-    const focused = () => page.evaluate(() => document.activeElement?.textContent || document.activeElement?.getAttribute('name'));
+    const focused = () =>
+      page.evaluate(() => document.activeElement?.textContent || document.activeElement?.getAttribute('name'));
     await page.getByRole('button', { name: 'Indietro' }).click();
     await expect.poll(focused).toBe('Modifica');
     expect(await page.getByLabel('Data di nascita').isEditable()).toBe(false);

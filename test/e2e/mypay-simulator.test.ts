@@ -7,7 +7,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeMyPay } from '../../functions/adapters/mypay.ts';
 import type { MyPay } from '../../functions/adapters/ports.ts';
-import { DEFAULT_ENTITY, IMPORT_COLUMNS, startMyPaySimulator, type MyPaySimulator } from '../../lib/local/mypay-simulator.ts';
+import {
+  DEFAULT_ENTITY,
+  IMPORT_COLUMNS,
+  startMyPaySimulator,
+  type MyPaySimulator,
+} from '../../lib/local/mypay-simulator.ts';
 import { expectAccessible, launchBrowser, newPage, screenshot } from '../support/browser.ts';
 import { freePort } from '../support/ports.ts';
 
@@ -26,11 +31,18 @@ let returnUrl: string;
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mypay-e2e-'));
   simulator = await startMyPaySimulator({ port: await freePort(), dataDir, holdMs: 2000 });
-  mypay = makeMyPay({ endpoint: simulator.endpoint, codIpaEnte: DEFAULT_ENTITY.codIpa, password: DEFAULT_ENTITY.password, timeoutMs: 2000 });
+  mypay = makeMyPay({
+    endpoint: simulator.endpoint,
+    codIpaEnte: DEFAULT_ENTITY.codIpa,
+    password: DEFAULT_ENTITY.password,
+    timeoutMs: 2000,
+  });
   // Stands in for the portal's return page.
   portal = http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><html lang="it"><head><title>Esito</title></head><body><main><h1>Esito del pagamento</h1></main></body></html>');
+    res.end(
+      '<!doctype html><html lang="it"><head><title>Esito</title></head><body><main><h1>Esito del pagamento</h1></main></body></html>',
+    );
   });
   const port = await freePort();
   await new Promise<void>((resolve) => portal.listen(port, '127.0.0.1', resolve));
@@ -47,7 +59,30 @@ afterAll(async () => {
 
 async function importRows(count: number) {
   const rows = Array.from({ length: count }, (_, i) =>
-    [`E2E-${i}`, '', 'F', 'RSSMRA85C52H501N', 'Maria Rossi', '', '', '', '', '', 'IT', '', '2026-12-31', `${10 + i}.50`, '', 'SERVIZI_SOCIALI', 'ALL', `Quota ${i + 1}`, '9/0101100IM', '', 'true', 'I'].join(';'),
+    [
+      `E2E-${i}`,
+      '',
+      'F',
+      'RSSMRA85C52H501N',
+      'Maria Rossi',
+      '',
+      '',
+      '',
+      '',
+      '',
+      'IT',
+      '',
+      '2026-12-31',
+      `${10 + i}.50`,
+      '',
+      'SERVIZI_SOCIALI',
+      'ALL',
+      `Quota ${i + 1}`,
+      '9/0101100IM',
+      '',
+      'true',
+      'I',
+    ].join(';'),
   );
   // MyPay wants the CSV inside named as the ZIP (FlussoService.validateFile).
   const zip = zipSync({ 'C_DEMO-E2E1-1_3.csv': strToU8([IMPORT_COLUMNS.join(';'), ...rows].join('\n')) });
@@ -81,7 +116,10 @@ describe('MyPay simulator pages', () => {
   it('takes the citizen from MyPay’s landing through the checkout and back to the portal with the outcome', async () => {
     // E2E-0 was imported by the test above: paid as MyPay4 lets a council pay an imported position (paaSILVerificaAvviso's landing).
     const state = await (await fetch(`${simulator.url}/admin/state`)).json();
-    const session = (await mypay.openPositionCheckout(state.positions[`${DEFAULT_ENTITY.codIpa}|E2E-0`].iuv, returnUrl))!;
+    const session = (await mypay.openPositionCheckout(
+      state.positions[`${DEFAULT_ENTITY.codIpa}|E2E-0`].iuv,
+      returnUrl,
+    ))!;
     await page.goto(session.url);
     await expect.poll(() => page.getByText('10,50 €').first().isVisible()).toBe(true);
     await expectAccessible(page);

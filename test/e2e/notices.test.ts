@@ -31,7 +31,11 @@ afterAll(async () => {
 });
 
 async function ioAdmin(path: string, body: object) {
-  const response = await fetch(`${inject('ioUrl')}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${inject('ioUrl')}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(response.status).toBe(200);
 }
 
@@ -41,7 +45,8 @@ describe('Flussi MyPay: Invia email', () => {
     const name = `Bando avvisi ${Date.now().toString(36)}`;
     const { call } = await openCall(operator, name);
     const surnames = ['Marini', 'Fontana'];
-    for (const lastName of surnames) await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 });
+    for (const lastName of surnames)
+      await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 });
     const { flowId } = await exportMonth(operator, call.id, { mese: 11, anno: 2026 });
 
     await page.goto(`${inject('appUrl')}/flussi_mypay?descrizione=${encodeURIComponent(name)}`);
@@ -56,12 +61,18 @@ describe('Flussi MyPay: Invia email', () => {
     const { violations } = await new AxeBuilder({ page }).withRules(['label-content-name-mismatch']).analyze();
     expect(violations.flatMap((v) => v.nodes.map((n) => n.target.join(' ')))).toEqual([]);
 
-    const mails = (await inbox()).filter((m) => surnames.some((s) => m.destination.to.some((to) => to.includes(s.toLowerCase()))));
+    const mails = (await inbox()).filter((m) =>
+      surnames.some((s) => m.destination.to.some((to) => to.includes(s.toLowerCase()))),
+    );
     expect(mails).toHaveLength(2);
     for (const mail of mails) {
       expect(mail.subject).toMatch(/^Avviso di pagamento: /);
-      const [attachment] = (mail as unknown as { attachments: Array<{ filename: string; contentType: string }> }).attachments;
-      expect(attachment).toMatchObject({ contentType: 'application/pdf', filename: expect.stringMatching(/^avviso_3\d{17}\.pdf$/) });
+      const [attachment] = (mail as unknown as { attachments: Array<{ filename: string; contentType: string }> })
+        .attachments;
+      expect(attachment).toMatchObject({
+        contentType: 'application/pdf',
+        filename: expect.stringMatching(/^avviso_3\d{17}\.pdf$/),
+      });
     }
     // Pressed again it resends (the button now says so).
     await row.getByRole('button', { name: `Reinvia email del flusso ${name}` }).waitFor();
@@ -75,12 +86,17 @@ describe('Flussi MyPay: Invia email', () => {
     const listed = await operator.get(`/api/flows?descrizione=${encodeURIComponent(name)}`);
     expect(listed.json.items[0].emailJob).toEqual({ sent: 2 });
     await page.reload();
-    const running = page.getByRole('button', { name: new RegExp(`^Invio in corso\\.\\.\\. \\(\\d+ inviat[ae]\\) del flusso ${name}$`) });
+    const running = page.getByRole('button', {
+      name: new RegExp(`^Invio in corso\\.\\.\\. \\(\\d+ inviat[ae]\\) del flusso ${name}$`),
+    });
     await running.waitFor();
     expect(await running.textContent()).toBe('Invio in corso... (2 inviate)');
     expect(await running.isDisabled()).toBe(true);
     await screenshot(page, 'flow-email-running-on-load');
-    await page.getByRole('row', { name: new RegExp(name) }).getByRole('button', { name: `Reinvia email del flusso ${name}` }).waitFor({ timeout: 15_000 });
+    await page
+      .getByRole('row', { name: new RegExp(name) })
+      .getByRole('button', { name: `Reinvia email del flusso ${name}` })
+      .waitFor({ timeout: 15_000 });
   });
 });
 
@@ -92,14 +108,21 @@ describe('Flussi MyPay: Invia email', () => {
  */
 describe('IO notices on the payment rows', () => {
   const period = { mese: 11, anno: 2026 };
-  let people: Record<'noIo' | 'delivered' | 'rejected' | 'slow', { userId: string; fiscalCode: string; lastName: string }>;
+  let people: Record<
+    'noIo' | 'delivered' | 'rejected' | 'slow',
+    { userId: string; fiscalCode: string; lastName: string }
+  >;
 
   beforeAll(async () => {
     const operator = await as('operator');
     const { call } = await openCall(operator, `Bando IO ${Date.now().toString(36)}`);
     const names = { noIo: 'Senzaapp', delivered: 'Recapitato', rejected: 'Respinto', slow: 'Inattesa' } as const;
     const made = {} as typeof people;
-    for (const [key, lastName] of Object.entries(names)) made[key as keyof typeof names] = { lastName, ...(await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 })) };
+    for (const [key, lastName] of Object.entries(names))
+      made[key as keyof typeof names] = {
+        lastName,
+        ...(await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 })),
+      };
     people = made;
     await exportMonth(operator, call.id, period);
     await ioAdmin('/admin/reset', {});
@@ -138,14 +161,17 @@ describe('IO notices on the payment rows', () => {
 
   it('a message IO processed reads "Inviato su IO"; the notice number is grouped and copies without spaces', async () => {
     const row = await openRecord(page, people.delivered.userId);
-    const nav = (await (await as('operator')).get(`/api/users/${people.delivered.userId}/positions`)).json.items[0].nav as string;
+    const nav = (await (await as('operator')).get(`/api/users/${people.delivered.userId}/positions`)).json.items[0]
+      .nav as string;
     expect(nav).toMatch(/^3\d{17}$/);
     const shown = row.locator('.notice-number__digits');
     // Groups of four, as the PDF and the e-mail print it.
     expect(await shown.evaluate((el) => [...el.children].map((c) => c.textContent))).toEqual(nav.match(/.{1,4}/g));
     expect(await shown.evaluate((el) => getComputedStyle(el.children[1]!).marginInlineStart)).not.toBe('0px');
     // Selected and copied, or copied with the button: 18 digits, no spaces.
-    expect(await shown.evaluate((el) => (window.getSelection()!.selectAllChildren(el), window.getSelection()!.toString()))).toBe(nav);
+    expect(
+      await shown.evaluate((el) => (window.getSelection()!.selectAllChildren(el), window.getSelection()!.toString())),
+    ).toBe(nav);
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: inject('appUrl') });
     await row.getByRole('button', { name: `Copia il numero avviso ${nav.match(/.{1,4}/g)!.join(' ')}` }).click();
     await row.getByText('Copiato').waitFor();
@@ -164,7 +190,10 @@ describe('IO notices on the payment rows', () => {
     await row.getByRole('button', { name: /^Invio avviso su IO/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Invio avviso su IO' });
     await dialog.getByRole('button', { name: 'Conferma' }).click();
-    await dialog.getByRole('alert').filter({ hasText: 'L’app IO ha accettato il messaggio ma poi lo ha rifiutato' }).waitFor({ timeout: 20_000 });
+    await dialog
+      .getByRole('alert')
+      .filter({ hasText: 'L’app IO ha accettato il messaggio ma poi lo ha rifiutato' })
+      .waitFor({ timeout: 20_000 });
     expect(await dialog.getByRole('button', { name: 'Conferma' }).isDisabled()).toBe(true);
     await dialog.screenshot({ path: path.join(SCREENSHOTS, 'io-rejected-modal-1280.png') });
     await dialog.getByRole('button', { name: 'Annulla' }).click();

@@ -46,7 +46,10 @@ describe('the operator', () => {
   });
 
   it('creates, edits and deletes an ISEE band through the screens, seeing the validation messages', async () => {
-    await page.getByRole('navigation', { name: /principale|menu/i }).getByRole('link', { name: 'Fasce' }).click();
+    await page
+      .getByRole('navigation', { name: /principale|menu/i })
+      .getByRole('link', { name: 'Fasce' })
+      .click();
     await page.getByRole('heading', { level: 1, name: 'Fasce ISEE' }).waitFor();
     await page.getByRole('table').waitFor();
     await pageTo(page.getByRole('cell', { name: 'Fascia 1' }));
@@ -83,7 +86,8 @@ describe('the operator', () => {
     await page.getByRole('link', { name: 'Dettaglio fascia Fascia prova E2E' }).click();
     await page.getByRole('heading', { level: 1, name: 'Modifica fascia ISEE' }).waitFor();
     expect(await page.getByLabel('Nome').isEditable()).toBe(false);
-    const focused = () => page.evaluate(() => document.activeElement?.textContent || document.activeElement?.getAttribute('name'));
+    const focused = () =>
+      page.evaluate(() => document.activeElement?.textContent || document.activeElement?.getAttribute('name'));
     await page.getByRole('button', { name: 'Modifica' }).click();
     await expect.poll(focused).toBe('name');
     await page.getByLabel('Nome').fill('Nome da scartare');
@@ -107,7 +111,10 @@ describe('the operator', () => {
   });
 
   it('creates, edits and deletes a service through the screens', async () => {
-    await page.getByRole('navigation', { name: /principale|menu/i }).getByRole('link', { name: 'Servizi' }).click();
+    await page
+      .getByRole('navigation', { name: /principale|menu/i })
+      .getByRole('link', { name: 'Servizi' })
+      .click();
     await page.getByRole('heading', { level: 1, name: 'Servizi' }).waitFor();
     await page.getByRole('table').waitFor();
     await pageTo(page.getByRole('cell', { name: 'Assistenza domiciliare anziani' }));
@@ -147,7 +154,7 @@ describe('the operator', () => {
     await page.goto(`${inject('appUrl')}/fasce`);
     await page.getByRole('table').waitFor();
     const detail = await pageTo(page.getByRole('link', { name: 'Dettaglio fascia Fascia 3' }));
-    const bandId = new URL(await detail.getAttribute('href') ?? '', inject('appUrl')).searchParams.get('range')!;
+    const bandId = new URL((await detail.getAttribute('href')) ?? '', inject('appUrl')).searchParams.get('range')!;
     await localTable().plantCall('bando-e2e', 'servizio-e2e', [bandId]); // the calls feature is a later issue
     await page.getByRole('button', { name: 'Elimina fascia Fascia 3' }).click();
     await dialog().getByRole('button', { name: 'Conferma' }).click();
@@ -155,7 +162,11 @@ describe('the operator', () => {
     await screenshot(page, 'band-in-use-alert');
     expect(await page.getByRole('row', { name: /Fascia 3/ }).count()).toBe(1);
     // The alert goes away by itself after 4 seconds.
-    await expect.poll(() => page.getByText('La fascia ISEE selezionata è inclusa in un bando in corso.').count(), { timeout: 8000 }).toBe(0);
+    await expect
+      .poll(() => page.getByText('La fascia ISEE selezionata è inclusa in un bando in corso.').count(), {
+        timeout: 8000,
+      })
+      .toBe(0);
   });
 
   it('goes back with Backspace outside a field, and offers "Torna su" once scrolled', async () => {

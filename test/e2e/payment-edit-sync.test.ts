@@ -81,7 +81,10 @@ describe('payment edit modal and Sincronizza', () => {
     expect(await page.getByRole('button', { name: 'Sincronizza' }).isEnabled()).toBe(true);
     // It came back on the 10-second poll, not before.
     expect(Date.now() - started).toBeGreaterThan(9_000);
-    expect((await operator.get(`/api/calls/${call.id}/positions/sync`)).json).toMatchObject({ isUpdating: false, state: 'SUCCEEDED' });
+    expect((await operator.get(`/api/calls/${call.id}/positions/sync`)).json).toMatchObject({
+      isUpdating: false,
+      state: 'SUCCEEDED',
+    });
     await screenshot(page, 'payment-sync-done');
   }, 120_000);
 
@@ -90,8 +93,34 @@ describe('payment edit modal and Sincronizza', () => {
     const { call } = await openCall(operator, `Bando ricarica ${Date.now().toString(36)}`);
     // A run of this call in progress, as another operator's click (or the tab closed meanwhile) leaves it.
     const now = new Date().toISOString();
-    const job = { id: 'e2e-job', kind: 'sync-positions', key: call.id, state: 'RUNNING', input: { callId: call.id }, cursor: null, done: 0, total: 2, error: null, startedAt: now, updatedAt: now, endedAt: null };
-    await localTable().putItem({ ...keys.job('sync-positions', call.id), ...job, actor: { sub: 'x', role: 'OPERATOR', fiscalCode: null, firstName: 'A', lastName: 'B', fullName: 'A B', email: null, workingEntityId: null } });
+    const job = {
+      id: 'e2e-job',
+      kind: 'sync-positions',
+      key: call.id,
+      state: 'RUNNING',
+      input: { callId: call.id },
+      cursor: null,
+      done: 0,
+      total: 2,
+      error: null,
+      startedAt: now,
+      updatedAt: now,
+      endedAt: null,
+    };
+    await localTable().putItem({
+      ...keys.job('sync-positions', call.id),
+      ...job,
+      actor: {
+        sub: 'x',
+        role: 'OPERATOR',
+        fiscalCode: null,
+        firstName: 'A',
+        lastName: 'B',
+        fullName: 'A B',
+        email: null,
+        workingEntityId: null,
+      },
+    });
     await page.goto(`${inject('appUrl')}/lista_bandi/dettaglio_sessione?id=${call.id}`);
     const running = page.getByRole('button', { name: 'Importazione in corso...' });
     await running.waitFor();
@@ -99,7 +128,12 @@ describe('payment edit modal and Sincronizza', () => {
     await page.reload();
     await running.waitFor();
     // The run ends: the next poll brings the button back.
-    await localTable().putItem({ ...(await localTable().item(keys.job('sync-positions', call.id)))!, state: 'SUCCEEDED', done: 2, endedAt: new Date().toISOString() });
+    await localTable().putItem({
+      ...(await localTable().item(keys.job('sync-positions', call.id)))!,
+      state: 'SUCCEEDED',
+      done: 2,
+      endedAt: new Date().toISOString(),
+    });
     await page.getByRole('button', { name: 'Sincronizza' }).waitFor({ timeout: 30_000 });
   });
 });

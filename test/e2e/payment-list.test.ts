@@ -21,7 +21,11 @@ let browser: Browser;
 let operatorApi: Client;
 const YEAR = currentPeriod(new Date()).anno;
 // Letters only: a text with a digit is read as a fiscal code.
-const RUN = Date.now().toString(36).slice(-5).toUpperCase().replace(/\d/g, (d) => 'ABCDEFGHIJ'[Number(d)]!);
+const RUN = Date.now()
+  .toString(36)
+  .slice(-5)
+  .toUpperCase()
+  .replace(/\d/g, (d) => 'ABCDEFGHIJ'[Number(d)]!);
 let call: { id: string; name: string; year: number; serviceId: string; serviceName: string };
 let big: { id: string; name: string };
 const surnames = { rossi: `Rossi${RUN}`, bianchi: `Bianchi${RUN}`, verdi: `Verdi${RUN}` };
@@ -34,10 +38,28 @@ beforeAll(async () => {
   operatorApi = await as('operator');
   expect((await operatorApi.put('/api/configuration', mypayConfiguration)).status).toBe(200);
   call = (await openCall(operatorApi, `Assistenza ${RUN}`)).call;
-  await approvedSubscriber(operatorApi, call, { lastName: surnames.rossi, firstName: 'Maria', iseeValue: 8000, weeklyHour: 3 });
-  await approvedSubscriber(operatorApi, call, { lastName: surnames.bianchi, firstName: 'Luca', iseeValue: 8000, weeklyHour: 6 });
-  await approvedSubscriber(operatorApi, call, { lastName: surnames.verdi, firstName: 'Anna', iseeValue: 8000, weeklyHour: 1 });
-  for (const mese of [1, 2]) expect((await jobAnswer(operatorApi, `/api/calls/${call.id}/positions/generate`, { mese, anno: YEAR })).json.created).toBe(3);
+  await approvedSubscriber(operatorApi, call, {
+    lastName: surnames.rossi,
+    firstName: 'Maria',
+    iseeValue: 8000,
+    weeklyHour: 3,
+  });
+  await approvedSubscriber(operatorApi, call, {
+    lastName: surnames.bianchi,
+    firstName: 'Luca',
+    iseeValue: 8000,
+    weeklyHour: 6,
+  });
+  await approvedSubscriber(operatorApi, call, {
+    lastName: surnames.verdi,
+    firstName: 'Anna',
+    iseeValue: 8000,
+    weeklyHour: 1,
+  });
+  for (const mese of [1, 2])
+    expect(
+      (await jobAnswer(operatorApi, `/api/calls/${call.id}/positions/generate`, { mese, anno: YEAR })).json.created,
+    ).toBe(3);
   big = (await openCall(operatorApi, `Grande ${RUN}`)).call;
   await seedBigPaymentList(big.id, YEAR, RUN);
 }, 240_000);
@@ -55,8 +77,12 @@ describe('Lista pagamenti', () => {
     await operator.getByRole('heading', { level: 1, name: 'Lista pagamenti' }).waitFor();
     await table(operator).waitFor();
     const totals = (await operatorApi.get(`/api/calls/${call.id}/payment-totals?anno=${YEAR}`)).json;
-    const euro = (cents: number) => new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' }).format(cents / 100);
-    await operator.getByTestId('records-found').filter({ hasText: `Record trovati: 3 — Totale: ${euro(totals.dovuto)}` }).waitFor();
+    const euro = (cents: number) =>
+      new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' }).format(cents / 100);
+    await operator
+      .getByTestId('records-found')
+      .filter({ hasText: `Record trovati: 3 — Totale: ${euro(totals.dovuto)}` })
+      .waitFor();
     const stats = operator.getByTestId('payment-stats');
     expect(await stats.textContent()).toContain(`Dovuto${euro(totals.dovuto)}`);
     expect(await stats.textContent()).toContain(`dal 01/01/${YEAR}`);
@@ -64,7 +90,9 @@ describe('Lista pagamenti', () => {
     // The badge counts the two pending months; the button opens the user record.
     const rossiRow = table(operator).getByRole('row').filter({ hasText: surnames.rossi });
     expect(await rossiRow.getByTestId('pending-badge').textContent()).toBe('2');
-    expect(await rossiRow.getByRole('link', { name: /^Pagamenti: \d+ da pagare, di / }).getAttribute('href')).toMatch(/^\/lista_utenti\/dati_utente\?citizen=/);
+    expect(await rossiRow.getByRole('link', { name: /^Pagamenti: \d+ da pagare, di / }).getAttribute('href')).toMatch(
+      /^\/lista_utenti\/dati_utente\?citizen=/,
+    );
     await screenshot(operator, 'payment-list');
     await expectAccessible(operator);
   });
@@ -79,20 +107,31 @@ describe('Lista pagamenti', () => {
 
     await operator.getByLabel('Ordina per').selectOption({ label: 'Importo decrescente' });
     await operator.waitForURL(/sort=-importo/);
-    await table(operator).getByRole('rowheader', { name: `${surnames.bianchi} Luca` }).waitFor();
+    await table(operator)
+      .getByRole('rowheader', { name: `${surnames.bianchi} Luca` })
+      .waitFor();
     expect(await firstRowName(operator)).toBe(`${surnames.bianchi} Luca`); // 6 hours a week
     await operator.getByLabel('Ordina per').selectOption({ label: 'Importo crescente' });
     await operator.waitForURL(/sort=importo/);
-    await operator.waitForFunction(() => document.querySelector('table th[scope="row"]')?.textContent?.includes('Verdi'));
+    await operator.waitForFunction(() =>
+      document.querySelector('table th[scope="row"]')?.textContent?.includes('Verdi'),
+    );
     await operator.getByLabel('Ordina per').selectOption({ label: 'Cognome e nome (Z-A)' });
     await operator.waitForURL(/sort=-nome/);
-    await operator.waitForFunction(() => document.querySelector('table th[scope="row"]')?.textContent?.includes('Verdi'));
+    await operator.waitForFunction(() =>
+      document.querySelector('table th[scope="row"]')?.textContent?.includes('Verdi'),
+    );
     await operator.getByLabel('Ordina per').selectOption({ label: 'Cognome e nome (A-Z)' });
-    await operator.waitForFunction(() => document.querySelector('table th[scope="row"]')?.textContent?.includes('Bianchi'));
+    await operator.waitForFunction(() =>
+      document.querySelector('table th[scope="row"]')?.textContent?.includes('Bianchi'),
+    );
   });
 
   it('Scarica Excel: a real .xlsx, sheet Pagamenti, amounts as euro numbers, the date as a date', async () => {
-    const [download] = await Promise.all([operator.waitForEvent('download'), operator.getByRole('button', { name: 'Scarica Excel' }).click()]);
+    const [download] = await Promise.all([
+      operator.waitForEvent('download'),
+      operator.getByRole('button', { name: 'Scarica Excel' }).click(),
+    ]);
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(new Date());
     expect(download.suggestedFilename()).toBe(`${today}_${call.name}.xlsx`);
     const workbook = new ExcelJS.Workbook();
@@ -123,10 +162,15 @@ describe('Lista pagamenti', () => {
   });
 
   it('a prefix matching more rows than are counted says so: Record trovati and the sum are lower bounds', async () => {
-    await operator.goto(`${appUrl()}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${encodeURIComponent(big.id)}&name=cognome`);
+    await operator.goto(
+      `${appUrl()}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${encodeURIComponent(big.id)}&name=cognome`,
+    );
     await operator
       .getByTestId('records-found')
-      .filter({ hasText: /^Record trovati: più di 200 — Totale: almeno .+\s€ \(conteggio fermato a 200 record: restringi la ricerca per i valori esatti\)$/ })
+      .filter({
+        hasText:
+          /^Record trovati: più di 200 — Totale: almeno .+\s€ \(conteggio fermato a 200 record: restringi la ricerca per i valori esatti\)$/,
+      })
       .waitFor();
     expect(await table(operator).getByRole('rowheader').count()).toBe(10);
     expect(await firstRowName(operator)).toBe('Cognome00000 Nome');
@@ -140,7 +184,10 @@ describe('Lista pagamenti', () => {
     // exceljs writes in a Web Worker: the page stays responsive (it froze for 1.2 s when it wrote on the page).
     const workers: string[] = [];
     operator.on('worker', (worker) => workers.push(worker.url()));
-    const [download] = await Promise.all([operator.waitForEvent('download', { timeout: 80_000 }), operator.getByRole('button', { name: 'Scarica Excel' }).click()]);
+    const [download] = await Promise.all([
+      operator.waitForEvent('download', { timeout: 80_000 }),
+      operator.getByRole('button', { name: 'Scarica Excel' }).click(),
+    ]);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load((await fs.readFile((await download.path())!)) as never);
     expect(workbook.getWorksheet('Pagamenti')!.rowCount).toBe(10_001);

@@ -28,13 +28,19 @@ let gallo: { userId: string; fiscalCode: string };
 const period = currentPeriod(new Date());
 const month = `${monthNames[period.mese - 1]} ${period.anno}`;
 // Letters only: a search text with a digit is read as a fiscal code.
-const RUN = Date.now().toString(36).slice(-5).toUpperCase().replace(/\d/g, (d) => 'ABCDEFGHIJ'[Number(d)]!);
+const RUN = Date.now()
+  .toString(36)
+  .slice(-5)
+  .toUpperCase()
+  .replace(/\d/g, (d) => 'ABCDEFGHIJ'[Number(d)]!);
 const GALLO = `Gallo${RUN}`;
 const MORETTI = `Moretti${RUN}`;
 const appUrl = () => inject('appUrl');
 const listTable = () => operatorPage.getByRole('table', { name: 'Pagamenti del bando per cittadino' });
 const ioMessages = async (fiscalCode: string) =>
-  (await (await fetch(`${inject('ioUrl')}/admin/messages?fiscal_code=${fiscalCode}`)).json()).messages as Array<{ content: { subject: string; payment_data?: { amount: number; notice_number: string } } }>;
+  (await (await fetch(`${inject('ioUrl')}/admin/messages?fiscal_code=${fiscalCode}`)).json()).messages as Array<{
+    content: { subject: string; payment_data?: { amount: number; notice_number: string } };
+  }>;
 
 beforeAll(async () => {
   const started = Date.now();
@@ -57,9 +63,14 @@ afterAll(() => browser?.close());
 
 /** The operator's user record of one citizen, opened from the payment list's 'Pagamenti' button. */
 async function openRecordFromList(lastName: string) {
-  await listTable().getByRole('link', { name: new RegExp(`^Pagamenti: \\d+ da pagare, di ${lastName} Anna`) }).click();
+  await listTable()
+    .getByRole('link', { name: new RegExp(`^Pagamenti: \\d+ da pagare, di ${lastName} Anna`) })
+    .click();
   await operatorPage.waitForURL(/\/lista_utenti\/dati_utente\?citizen=/);
-  const row = operatorPage.getByRole('table', { name: 'Pagamenti dell’utente' }).getByRole('row').filter({ hasText: `${call.name} – ${month}` });
+  const row = operatorPage
+    .getByRole('table', { name: 'Pagamenti dell’utente' })
+    .getByRole('row')
+    .filter({ hasText: `${call.name} – ${month}` });
   await row.getByText('Da pagare', { exact: true }).waitFor();
   return row;
 }
@@ -70,16 +81,25 @@ describe('issue 9, done when', () => {
     await operatorPage.goto(`${appUrl()}/lista_bandi/dettaglio_sessione?id=${encodeURIComponent(call.id)}`);
     await operatorPage.getByRole('link', { name: 'Lista pagamenti' }).click();
     await operatorPage.getByRole('heading', { level: 1, name: 'Lista pagamenti' }).waitFor();
-    await operatorPage.getByTestId('records-found').filter({ hasText: /^Record trovati: 3 / }).waitFor();
+    await operatorPage
+      .getByTestId('records-found')
+      .filter({ hasText: /^Record trovati: 3 / })
+      .waitFor();
     await operatorPage.getByLabel('Cerca per cognome e nome o codice fiscale').fill(GALLO.toLowerCase());
     await operatorPage.getByRole('button', { name: 'Cerca' }).click();
-    await operatorPage.getByTestId('records-found').filter({ hasText: /^Record trovati: 1 / }).waitFor();
+    await operatorPage
+      .getByTestId('records-found')
+      .filter({ hasText: /^Record trovati: 1 / })
+      .waitFor();
     expect(await listTable().getByRole('rowheader').allTextContents()).toEqual([`${GALLO} Anna`]);
     await screenshot(operatorPage, 'done-when-1-list-filtered');
     await expectAccessible(operatorPage);
 
     // Scarica Excel: the filtered rows only, sheet 'Pagamenti', the amount a number of euros.
-    const [download] = await Promise.all([operatorPage.waitForEvent('download'), operatorPage.getByRole('button', { name: 'Scarica Excel' }).click()]);
+    const [download] = await Promise.all([
+      operatorPage.waitForEvent('download'),
+      operatorPage.getByRole('button', { name: 'Scarica Excel' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(new RegExp(`_${call.name}\\.xlsx$`));
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load((await fs.readFile((await download.path())!)) as never);
@@ -87,7 +107,9 @@ describe('issue 9, done when', () => {
     expect(sheet).toBeDefined();
     expect(sheet.rowCount).toBe(2);
     expect(sheet.getRow(2).getCell(1).value).toBe(GALLO);
-    const listed = (await operator.get(`/api/calls/${call.id}/payment-list?anno=${period.anno}&name=${GALLO.toLowerCase()}`)).json.items;
+    const listed = (
+      await operator.get(`/api/calls/${call.id}/payment-list?anno=${period.anno}&name=${GALLO.toLowerCase()}`)
+    ).json.items;
     expect(listed).toHaveLength(1);
     expect(typeof sheet.getRow(2).getCell(6).value).toBe('number');
     expect(sheet.getRow(2).getCell(6).value).toBe(listed[0].importoTotale / 100);
@@ -122,11 +144,17 @@ describe('issue 9, done when', () => {
     await emailDialog.getByRole('button', { name: 'Conferma' }).click();
     await emailDialog.waitFor({ state: 'detached', timeout: 30_000 });
     await galloRow.getByText(/^Email inviata il /).waitFor();
-    const mails = (await inbox()).slice(mailsBefore).filter((m) => m.destination.to.some((to) => to.includes(GALLO.toLowerCase())));
+    const mails = (await inbox())
+      .slice(mailsBefore)
+      .filter((m) => m.destination.to.some((to) => to.includes(GALLO.toLowerCase())));
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toMatch(/^Avviso di pagamento: /);
-    const [attachment] = (mails[0] as unknown as { attachments: Array<{ filename: string; contentType: string }> }).attachments;
-    expect(attachment).toMatchObject({ contentType: 'application/pdf', filename: expect.stringMatching(/^avviso_3\d{17}\.pdf$/) });
+    const [attachment] = (mails[0] as unknown as { attachments: Array<{ filename: string; contentType: string }> })
+      .attachments;
+    expect(attachment).toMatchObject({
+      contentType: 'application/pdf',
+      filename: expect.stringMatching(/^avviso_3\d{17}\.pdf$/),
+    });
     const nav = attachment!.filename.slice('avviso_'.length, -'.pdf'.length);
 
     expect(await ioMessages(gallo.fiscalCode)).toEqual([]);
@@ -144,7 +172,10 @@ describe('issue 9, done when', () => {
     // Back to the list, the filter cleared: Moretti's position cancelled with 0 from his record.
     await operatorPage.goBack();
     await operatorPage.getByRole('button', { name: 'Annulla' }).click();
-    await operatorPage.getByTestId('records-found').filter({ hasText: /^Record trovati: 3 / }).waitFor();
+    await operatorPage
+      .getByTestId('records-found')
+      .filter({ hasText: /^Record trovati: 3 / })
+      .waitFor();
     const morettiRow = await openRecordFromList(MORETTI);
     await morettiRow.getByRole('button', { name: new RegExp(`^Modifica pagamento .* di ${MORETTI} Anna$`) }).click();
     await edit.getByLabel('Importo (€)').fill('0');
@@ -152,7 +183,11 @@ describe('issue 9, done when', () => {
     await edit.getByText(/annullata definitivamente/).waitFor();
     await edit.getByRole('button', { name: 'Conferma annullamento' }).click();
     await morettiRow.getByText('Annullato', { exact: true }).waitFor();
-    expect(await morettiRow.getByRole('button', { name: new RegExp(`^Modifica pagamento .* di ${MORETTI} Anna$`) }).isDisabled()).toBe(true);
+    expect(
+      await morettiRow
+        .getByRole('button', { name: new RegExp(`^Modifica pagamento .* di ${MORETTI} Anna$`) })
+        .isDisabled(),
+    ).toBe(true);
 
     // Sincronizza on the list: confirmed, disabled 'Importazione in corso...', then back.
     await operatorPage.goBack();
@@ -169,9 +204,14 @@ describe('issue 9, done when', () => {
     await operatorPage.getByRole('button', { name: 'Sincronizza' }).waitFor({ timeout: 30_000 });
     expect(await operatorPage.getByRole('button', { name: 'Sincronizza' }).isEnabled()).toBe(true);
     console.log(`Sincronizza: ${Date.now() - syncStarted} ms from the confirmation to the button back`);
-    expect((await operator.get(`/api/calls/${call.id}/positions/sync`)).json).toMatchObject({ isUpdating: false, state: 'SUCCEEDED' });
+    expect((await operator.get(`/api/calls/${call.id}/positions/sync`)).json).toMatchObject({
+      isUpdating: false,
+      state: 'SUCCEEDED',
+    });
     // Moretti's cancelled position no longer counts as owed; Maria's still does.
-    await listTable().getByRole('link', { name: `Pagamenti: 0 da pagare, di ${MORETTI} Anna` }).waitFor();
+    await listTable()
+      .getByRole('link', { name: `Pagamenti: 0 da pagare, di ${MORETTI} Anna` })
+      .waitFor();
     await listTable().getByRole('link', { name: 'Pagamenti: 1 da pagare, di Rossi Maria' }).waitFor();
   }, 180_000);
 
@@ -180,13 +220,17 @@ describe('issue 9, done when', () => {
     await citizenPage.getByRole('heading', { level: 1, name: 'Iscrizioni' }).waitFor();
     await citizenPage.getByRole('link', { name: `Pagamenti per ${call.name}` }).click();
     await citizenPage.getByRole('heading', { level: 1, name: call.name }).waitFor();
-    const row = citizenPage.getByRole('table', { name: 'I tuoi pagamenti per questo servizio' }).getByRole('row', { name: new RegExp(month) });
+    const row = citizenPage
+      .getByRole('table', { name: 'I tuoi pagamenti per questo servizio' })
+      .getByRole('row', { name: new RegExp(month) });
     await row.getByText('Da pagare').waitFor();
     await screenshot(citizenPage, 'done-when-4-citizen-to-pay');
     await row.getByRole('button', { name: /^Paga / }).click();
     await citizenPage.waitForURL((url) => url.pathname.startsWith('/checkout/'));
     await citizenPage.getByRole('button', { name: 'Paga (esito positivo)' }).click();
-    await citizenPage.waitForURL((url) => url.origin === appUrl() && url.pathname === '/iscrizioni/visualizza_servizio');
+    await citizenPage.waitForURL(
+      (url) => url.origin === appUrl() && url.pathname === '/iscrizioni/visualizza_servizio',
+    );
     await citizenPage.getByText('Pagamento avvenuto con successo: la posizione risulta pagata.').waitFor();
     await row.getByText('Pagato', { exact: true }).waitFor();
     expect(await row.getByRole('button', { name: /^Paga / }).count()).toBe(0);
@@ -196,7 +240,10 @@ describe('issue 9, done when', () => {
     // The operator: Maria's row on the list owes nothing more, and her record shows it paid.
     await operatorPage.reload();
     await listTable().getByRole('link', { name: 'Pagamenti: 0 da pagare, di Rossi Maria' }).click();
-    const paidRow = operatorPage.getByRole('table', { name: 'Pagamenti dell’utente' }).getByRole('row').filter({ hasText: `${call.name} – ${month}` });
+    const paidRow = operatorPage
+      .getByRole('table', { name: 'Pagamenti dell’utente' })
+      .getByRole('row')
+      .filter({ hasText: `${call.name} – ${month}` });
     await paidRow.getByText('Pagato', { exact: true }).waitFor();
     // A notice never sent is no longer a warning once the position is paid: its badges are neutral.
     expect(await paidRow.getByText('Non inviato su IO').count()).toBe(1);

@@ -41,7 +41,16 @@ const boxes = (page: Page, selectors: string[]) =>
         const element = visible(selector);
         if (!element) return [selector, null];
         const { x, y, width, height } = element.getBoundingClientRect();
-        return [selector, { x: Math.round(x), y: Math.round(y), width: Math.round(width), height: Math.round(height), text: element.innerText.replace(/\s+/g, ' ').trim() }];
+        return [
+          selector,
+          {
+            x: Math.round(x),
+            y: Math.round(y),
+            width: Math.round(width),
+            height: Math.round(height),
+            text: element.innerText.replace(/\s+/g, ' ').trim(),
+          },
+        ];
       }),
     );
   }, selectors);
@@ -53,7 +62,15 @@ async function appBoxes(page: Page, selectors: string[]) {
   return boxes(page, selectors);
 }
 
-const SHARED = ['.portal-header__slim', '.portal-header__center', '.portal-brand', 'nav.portal-menu', '.portal-cookiebar', '.portal-cookiebar p', 'main h1'];
+const SHARED = [
+  '.portal-header__slim',
+  '.portal-header__center',
+  '.portal-brand',
+  'nav.portal-menu',
+  '.portal-cookiebar',
+  '.portal-cookiebar p',
+  'main h1',
+];
 
 describe('the prerendered shell', () => {
   it('shows a citizen’s home heading and lead where the app draws them, on a phone', async () => {
@@ -87,7 +104,9 @@ describe('the prerendered shell', () => {
     const selectors = [...SHARED, '.portal-menu__bar'];
     const shell = await withoutTheApp(page, () => boxes(page, selectors));
     expect(shell['main h1']?.text).toBe('PANNELLO OPERATORE');
-    expect(shell['.portal-menu__bar']?.text).toBe('Home ISEE Utenti Pagamenti Servizi Lista Bandi Fasce Flussi MyPay Configurazione');
+    expect(shell['.portal-menu__bar']?.text).toBe(
+      'Home ISEE Utenti Pagamenti Servizi Lista Bandi Fasce Flussi MyPay Configurazione',
+    );
     const app = await appBoxes(page, selectors);
     expect({ ...shell, '.portal-header__slim': { ...shell['.portal-header__slim'], text: '' } }).toEqual({
       ...app,

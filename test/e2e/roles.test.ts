@@ -24,8 +24,14 @@ describe('an anonymous visitor', () => {
     await page.getByText('Assistenza domiciliare anziani').first().waitFor();
     await screenshot(page, 'anonymous-landing');
     await expectAccessible(page);
-    await page.getByRole('button', { name: /Richiedi/ }).first().click();
-    await page.getByRole('dialog').getByText('Per poterti iscrivere ai servizi devi effettuare il login con SPID o CIE.').waitFor();
+    await page
+      .getByRole('button', { name: /Richiedi/ })
+      .first()
+      .click();
+    await page
+      .getByRole('dialog')
+      .getByText('Per poterti iscrivere ai servizi devi effettuare il login con SPID o CIE.')
+      .waitFor();
     await screenshot(page, 'anonymous-login-required');
   });
 
@@ -59,7 +65,8 @@ describe('a delegate', () => {
     await page.getByRole('heading', { level: 1, name: 'Pannello delegato' }).waitFor();
     await screenshot(page, 'delegate-panel');
     await expectAccessible(page);
-    for (const path of ['/fasce', '/fasce/nuova_fascia', '/servizi', '/servizi/nuovo_servizio', '/lista_bandi']) await expectDenied(page, path);
+    for (const path of ['/fasce', '/fasce/nuova_fascia', '/servizi', '/servizi/nuovo_servizio', '/lista_bandi'])
+      await expectDenied(page, path);
     await screenshot(page, 'delegate-denied');
   });
 });
@@ -78,8 +85,16 @@ describe('a citizen', () => {
   it('signs out and is anonymous again', async () => {
     const page = await newPage(browser);
     await signInAs(page, 'Maria Rossi — Cittadina con profilo completo');
-    await page.getByRole('button', { name: 'Esci' }).or(page.getByRole('link', { name: 'Esci' })).first().click();
-    await page.getByRole('link', { name: 'Accedi' }).or(page.getByRole('button', { name: 'Accedi' })).first().waitFor();
+    await page
+      .getByRole('button', { name: 'Esci' })
+      .or(page.getByRole('link', { name: 'Esci' }))
+      .first()
+      .click();
+    await page
+      .getByRole('link', { name: 'Accedi' })
+      .or(page.getByRole('button', { name: 'Accedi' }))
+      .first()
+      .waitFor();
     await expectDenied(page, '/iscrizioni');
   });
 });

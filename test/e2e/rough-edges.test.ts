@@ -23,7 +23,11 @@ let operatorApi: Client;
 const appUrl = () => inject('appUrl');
 const mypay = () => inject('myPayEndpoint').replace(/\/pa\/services.*$/, '');
 // Letters only: a text with a digit is read as a fiscal code by the payment list's filter.
-const RUN = Date.now().toString(36).slice(-6).toUpperCase().replace(/\d/g, (d) => 'ABCDEFGHIJ'[Number(d)]!);
+const RUN = Date.now()
+  .toString(36)
+  .slice(-6)
+  .toUpperCase()
+  .replace(/\d/g, (d) => 'ABCDEFGHIJ'[Number(d)]!);
 /** One word of 60 letters, as a call's name can be: with its service's ('Servizio …'), two such columns in Flussi MyPay. */
 const LONG_WORD = `Assistenzadomiciliaresociosanitariaintegratapermanente${RUN}`;
 const PERIOD = currentPeriod(new Date());
@@ -43,13 +47,24 @@ beforeAll(async () => {
   operatorApi = await operatorWithMyPay();
   call = (await openCall(operatorApi, `Bando ${LONG_WORD}`)).call;
   // 40 hours a week at 7,20 € an hour: 1.152,00 € to 1.275,43 € a month, four digits before the comma.
-  fullTimeFiscalCode = (await approvedSubscriber(operatorApi, call, { lastName: FULL_TIME, iseeValue: 8000, weeklyHour: 40 })).fiscalCode;
+  fullTimeFiscalCode = (
+    await approvedSubscriber(operatorApi, call, { lastName: FULL_TIME, iseeValue: 8000, weeklyHour: 40 })
+  ).fiscalCode;
   await approvedSubscriber(operatorApi, call, { lastName: PART_TIME, iseeValue: 8000, weeklyHour: 3 });
   expect((await jobAnswer(operatorApi, `/api/calls/${call.id}/positions/generate`, OTHER)).json.created).toBe(2);
   for (let i = 0; i < WAITING; i++) {
     const user = await operatorApi.post('/api/users', {
-      firstName: 'Attesa', lastName: `Inattesa${RUN}${'abcdefghijkl'[i]}`, birthDate: '1980-01-01', address: 'Via Roma', addressNumber: '1',
-      cap: '00100', city: 'Roma', country: 'RM', nation: 'IT', municipioId: '1', fiscalCode: randomFiscalCode(),
+      firstName: 'Attesa',
+      lastName: `Inattesa${RUN}${'abcdefghijkl'[i]}`,
+      birthDate: '1980-01-01',
+      address: 'Via Roma',
+      addressNumber: '1',
+      cap: '00100',
+      city: 'Roma',
+      country: 'RM',
+      nation: 'IT',
+      municipioId: '1',
+      fiscalCode: randomFiscalCode(),
     });
     expect(user.status).toBe(201);
     expect((await operatorApi.post(`/api/calls/${call.id}/enrolments`, { userId: user.json.id })).status).toBe(201);
@@ -75,7 +90,8 @@ const floating = (page: Page) => [
 ];
 
 type Box = { x: number; y: number; width: number; height: number };
-const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlap = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** The focused element's box once the page has stopped scrolling to it (three frames without a move). */
 function settledFocus(page: Page) {
@@ -94,7 +110,9 @@ function settledFocus(page: Page) {
           last = now;
           frames += 1;
           if (still >= 3 || frames > 120) {
-            const name = (focused.getAttribute('aria-label') ?? focused.textContent ?? focused.tagName).trim().slice(0, 60);
+            const name = (focused.getAttribute('aria-label') ?? focused.textContent ?? focused.tagName)
+              .trim()
+              .slice(0, 60);
             return resolve({ box: { x, y, width, height }, name: `${focused.tagName} «${name}»` });
           }
           requestAnimationFrame(step);
@@ -118,7 +136,8 @@ async function tabUntil(page: Page, target: Locator, within?: Locator) {
     if (inside && focused.box.width > 0) {
       for (const { name, element } of floating(page)) {
         // Shown, and not itself (or the bar's own button) the focused control.
-        if (!(await element.isVisible()) || (await element.evaluate((e) => e.contains(document.activeElement)))) continue;
+        if (!(await element.isVisible()) || (await element.evaluate((e) => e.contains(document.activeElement))))
+          continue;
         expect(overlap(focused.box, (await element.boundingBox())!), `${focused.name} sotto ${name}`).toBe(false);
         checkedUnderFloating += 1;
       }
@@ -144,7 +163,10 @@ async function mouseReachesEach(page: Page, controls: Locator) {
     if (!(await page.evaluate(() => window.scrollY > 300))) continue;
     await backToTop.waitFor();
     const box = (await control.boundingBox())!;
-    expect(overlap(box, (await backToTop.boundingBox())!), `${await control.getAttribute('aria-label') ?? await control.textContent()} sotto «Torna su»`).toBe(false);
+    expect(
+      overlap(box, (await backToTop.boundingBox())!),
+      `${(await control.getAttribute('aria-label')) ?? (await control.textContent())} sotto «Torna su»`,
+    ).toBe(false);
     checked += 1;
   }
   return checked;
@@ -156,14 +178,22 @@ describe('the call detail shows what its buttons changed', () => {
     await page.goto(`${appUrl()}/lista_bandi/dettaglio_sessione?id=${encodeURIComponent(call.id)}`);
     const positions = page.getByRole('region', { name: 'Posizioni debitorie' });
     await positions.getByText('Non ci sono pagamenti!').waitFor();
-    const buttonRow = ['Verifica / genera CSV', 'Rendicontazione', 'Invia a MyPay', 'Elimina bando'].map((name) => page.getByRole('button', { name, exact: true }));
-    const rowBoxes = async () => Promise.all([...buttonRow, page.getByRole('link', { name: 'Modifica bando' })].map(async (b) => (await b.boundingBox())!));
+    const buttonRow = ['Verifica / genera CSV', 'Rendicontazione', 'Invia a MyPay', 'Elimina bando'].map((name) =>
+      page.getByRole('button', { name, exact: true }),
+    );
+    const rowBoxes = async () =>
+      Promise.all(
+        [...buttonRow, page.getByRole('link', { name: 'Modifica bando' })].map(async (b) => (await b.boundingBox())!),
+      );
     const before = await rowBoxes();
 
     await page.getByRole('button', { name: 'Verifica / genera CSV' }).click();
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Genera e scarica CSV' }).click();
-    await page.getByTestId('csv-summary').getByText(/Posizioni create: 2 /).waitFor();
+    await page
+      .getByTestId('csv-summary')
+      .getByText(/Posizioni create: 2 /)
+      .waitFor();
     await download;
     await page.getByRole('dialog').getByRole('button', { name: 'Chiudi', exact: true }).click();
     const table = positions.getByRole('table');
@@ -174,9 +204,21 @@ describe('the call detail shows what its buttons changed', () => {
     // Sent to MyPay, and paid there by the full-time citizen.
     await exportMonth(operatorApi, call.id, PERIOD);
     const paid = (await storedPositions(call.id, MONTH)).find((p) => p.cognome === FULL_TIME)!;
-    expect((await fetch(`${mypay()}/admin/paid`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ iuds: [paid.iud] }) })).ok).toBe(true);
+    expect(
+      (
+        await fetch(`${mypay()}/admin/paid`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ iuds: [paid.iud] }),
+        })
+      ).ok,
+    ).toBe(true);
     await page.getByRole('button', { name: 'Rendicontazione' }).click();
-    await page.getByText(/^Rendicontazione completata: 1 posizione segnata come pagata, 0 già pagate, \d+ non riconosciut[ae]\.$/).waitFor({ timeout: 40_000 });
+    await page
+      .getByText(
+        /^Rendicontazione completata: 1 posizione segnata come pagata, 0 già pagate, \d+ non riconosciut[ae]\.$/,
+      )
+      .waitFor({ timeout: 40_000 });
     await row(FULL_TIME).getByText('Pagato', { exact: true }).waitFor();
     await row(PART_TIME).getByText('Da pagare').waitFor();
     // The message sits under the buttons: none of them moved or changed size.
@@ -195,9 +237,15 @@ describe('Lista pagamenti', () => {
     const table = page.getByRole('table', { name: 'Pagamenti del bando per cittadino' });
     const fullTime = table.getByRole('row').filter({ hasText: FULL_TIME });
     expect((await fullTime.getByRole('cell').nth(2).textContent())?.trim()).toMatch(amount);
-    const dovuto = page.getByTestId('payment-stats').locator('dt', { hasText: 'Dovuto' }).locator('xpath=following-sibling::dd[1]');
+    const dovuto = page
+      .getByTestId('payment-stats')
+      .locator('dt', { hasText: 'Dovuto' })
+      .locator('xpath=following-sibling::dd[1]');
     expect((await dovuto.textContent())?.trim()).toMatch(amount);
-    await page.getByTestId('records-found').getByText(/^Record trovati: 2 — Totale: \d\.\d{3},\d{2}\s€$/).waitFor();
+    await page
+      .getByTestId('records-found')
+      .getByText(/^Record trovati: 2 — Totale: \d\.\d{3},\d{2}\s€$/)
+      .waitFor();
     await screenshot(page, 'payment-list-amounts');
   });
 
@@ -207,7 +255,11 @@ describe('Lista pagamenti', () => {
     await signInAs(delegate, 'Paolo Esposito — Delegato');
     for (const page of [operator, delegate]) {
       await page.goto(`${appUrl()}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${encodeURIComponent(call.id)}`);
-      const link = page.getByRole('table', { name: 'Pagamenti del bando per cittadino' }).getByRole('row').filter({ hasText: FULL_TIME }).getByRole('link', { name: /^Pagamenti/ });
+      const link = page
+        .getByRole('table', { name: 'Pagamenti del bando per cittadino' })
+        .getByRole('row')
+        .filter({ hasText: FULL_TIME })
+        .getByRole('link', { name: /^Pagamenti/ });
       await link.waitFor();
       expect(await link.getAttribute('aria-label')).toMatch(/^Pagamenti: 1 da pagare, di /);
       const { violations } = await new AxeBuilder({ page }).withRules(['label-content-name-mismatch']).analyze();
@@ -218,7 +270,9 @@ describe('Lista pagamenti', () => {
   for (const width of [1280, 390]) {
     it(`keeps the row actions of a long list clear of ‘Torna su’ at ${width} px, reached by Tab${width === 1280 ? ' and by the mouse' : ''}`, async () => {
       const page = await operatorPage(width, width === 1280 ? 900 : 844);
-      await page.goto(`${appUrl()}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${encodeURIComponent(listed.id)}&limit=50`);
+      await page.goto(
+        `${appUrl()}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${encodeURIComponent(listed.id)}&limit=50`,
+      );
       const table = page.getByRole('table', { name: 'Pagamenti del bando per cittadino' });
       const links = table.getByRole('link', { name: /^Pagamenti/ });
       await links.nth(29).waitFor();
@@ -235,12 +289,17 @@ describe('the enrolled users table', () => {
     it(`keeps its row actions clear of ‘Torna su’ at ${width} px (Tab${width === 1280 ? ' and mouse' : ''}), and its sort arrows at least 12 px`, async () => {
       const page = await operatorPage(width, width === 1280 ? 900 : 844);
       await page.goto(`${appUrl()}/lista_bandi/dettaglio_sessione?id=${encodeURIComponent(call.id)}&limit=50`);
-      const section = page.locator('section', { has: page.getByRole('heading', { level: 2, name: 'Iscritti al bando' }) });
+      const section = page.locator('section', {
+        has: page.getByRole('heading', { level: 2, name: 'Iscritti al bando' }),
+      });
       await section.getByText(`Mostro ${WAITING + 2} su ${WAITING + 2}`).waitFor();
       const table = section.getByRole('table');
       await section.getByRole('button', { name: 'Annulla' }).focus();
       expect(await tabUntil(page, table.getByRole('button').last(), table)).toBeGreaterThanOrEqual(5);
-      if (width === 1280) expect(await mouseReachesEach(page, table.getByRole('row').locator('td:last-child button:last-of-type'))).toBeGreaterThanOrEqual(5);
+      if (width === 1280)
+        expect(
+          await mouseReachesEach(page, table.getByRole('row').locator('td:last-child button:last-of-type')),
+        ).toBeGreaterThanOrEqual(5);
       await screenshot(page, `enrolments-back-to-top-${width}`);
       for (const arrow of await section.locator('th button span[aria-hidden="true"]').all()) {
         expect(await arrow.evaluate((e) => parseFloat(getComputedStyle(e).fontSize))).toBeGreaterThanOrEqual(12);
@@ -262,8 +321,13 @@ describe('with the cookie bar showing, Tab never lands on a control under it', (
       await signInAs(page, 'Maria Rossi — Cittadina con profilo completo');
       await page.getByRole('region', { name: 'Informativa sui cookie' }).waitFor();
       const board = page.getByRole('region', { name: 'Bacheca' });
-      await board.getByRole('link', { name: /^Dettaglio del bando / }).first().waitFor();
-      expect(await tabUntil(page, board.getByRole('link', { name: /^Dettaglio del bando / }).last())).toBeGreaterThan(0);
+      await board
+        .getByRole('link', { name: /^Dettaglio del bando / })
+        .first()
+        .waitFor();
+      expect(await tabUntil(page, board.getByRole('link', { name: /^Dettaglio del bando / }).last())).toBeGreaterThan(
+        0,
+      );
 
       await page.goto(`${appUrl()}/sessione_servizi/visualizza_servizio?id=${encodeURIComponent(call.id)}`);
       const request = page.getByRole('button', { name: 'Richiedi Servizio' });
@@ -276,8 +340,13 @@ describe('with the cookie bar showing, Tab never lands on a control under it', (
       await page.evaluate(() => window.scrollTo({ top: 400, behavior: 'instant' }));
       const backToTop = page.getByRole('button', { name: 'Torna su' });
       await backToTop.waitFor();
-      const barText = page.getByRole('region', { name: 'Informativa sui cookie' }).getByText(/^Questo portale utilizza solo cookie tecnici/);
-      expect(overlap((await barText.boundingBox())!, (await backToTop.boundingBox())!), 'il testo della barra dei cookie sotto «Torna su»').toBe(false);
+      const barText = page
+        .getByRole('region', { name: 'Informativa sui cookie' })
+        .getByText(/^Questo portale utilizza solo cookie tecnici/);
+      expect(
+        overlap((await barText.boundingBox())!, (await backToTop.boundingBox())!),
+        'il testo della barra dei cookie sotto «Torna su»',
+      ).toBe(false);
       await screenshot(page, `cookie-bar-tab-call-${width}`);
     });
   }
@@ -296,7 +365,9 @@ describe('Flussi MyPay', () => {
     expect(await region.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
     const rework = row.getByText('Rielabora');
     const box = (await rework.boundingBox())!;
-    expect(box.x + box.width).toBeLessThanOrEqual((await region.boundingBox())!.x + (await region.boundingBox())!.width);
+    expect(box.x + box.width).toBeLessThanOrEqual(
+      (await region.boundingBox())!.x + (await region.boundingBox())!.width,
+    );
   });
 });
 
@@ -305,23 +376,35 @@ describe('tickets', () => {
 
   it('wraps a long word inside ‘Dettagli’ and the support message, dates with the year in full, and links ‘Dati utente’ and ‘Ticket utente’', async () => {
     const citizenApi = await as('citizen');
-    const sent = await citizenApi.post('/api/support', { emailUser: 'maria.rossi@example.it', subject: 'Altro', message: `Buongiorno, ${WORD} grazie.` });
+    const sent = await citizenApi.post('/api/support', {
+      emailUser: 'maria.rossi@example.it',
+      subject: 'Altro',
+      message: `Buongiorno, ${WORD} grazie.`,
+    });
     expect(sent.status).toBe(201);
     const operator = await operatorPage(390, 844);
     await operator.goto(`${appUrl()}/lista_utenti/dati_utente/ticket/dettaglio?id=${encodeURIComponent(sent.json.id)}`);
     const details = operator.getByLabel('Dettagli');
     await details.waitFor();
     expect(await details.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
-    expect(await operator.locator('.ticket-summary').textContent()).toMatch(/Data apertura\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}/);
+    expect(await operator.locator('.ticket-summary').textContent()).toMatch(
+      /Data apertura\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}/,
+    );
     const trail = operator.getByRole('navigation', { name: 'Percorso di navigazione' });
     const userId = sent.json.userId as string;
     await trail.getByRole('link', { name: 'Dati utente' }).waitFor();
-    expect(await trail.getByRole('link', { name: 'Dati utente' }).getAttribute('href')).toBe(`/lista_utenti/dati_utente?citizen=${encodeURIComponent(userId)}`);
-    expect(await trail.getByRole('link', { name: 'Ticket utente' }).getAttribute('href')).toBe(`/lista_utenti/dati_utente/ticket?userId=${encodeURIComponent(userId)}`);
+    expect(await trail.getByRole('link', { name: 'Dati utente' }).getAttribute('href')).toBe(
+      `/lista_utenti/dati_utente?citizen=${encodeURIComponent(userId)}`,
+    );
+    expect(await trail.getByRole('link', { name: 'Ticket utente' }).getAttribute('href')).toBe(
+      `/lista_utenti/dati_utente/ticket?userId=${encodeURIComponent(userId)}`,
+    );
     await screenshot(operator, 'ticket-long-word-390');
     await trail.getByRole('link', { name: 'Ticket utente' }).click();
     await operator.getByRole('heading', { level: 1, name: 'Ticket utente' }).waitFor();
-    expect(await trail.getByRole('link', { name: 'Dati utente' }).getAttribute('href')).toBe(`/lista_utenti/dati_utente?citizen=${encodeURIComponent(userId)}`);
+    expect(await trail.getByRole('link', { name: 'Dati utente' }).getAttribute('href')).toBe(
+      `/lista_utenti/dati_utente?citizen=${encodeURIComponent(userId)}`,
+    );
 
     const citizen = await newPage(browser, 390);
     await signInAs(citizen, 'Maria Rossi — Cittadina con profilo completo');
@@ -336,11 +419,27 @@ describe('tickets', () => {
 describe('the user record', () => {
   it('names an ISEE a newer upload replaced ‘SOSTITUITO’, not INVALIDATED', async () => {
     const user = await operatorApi.post('/api/users', {
-      firstName: 'Sostituita', lastName: `Isee${RUN}`, birthDate: '1980-01-01', address: 'Via Roma', addressNumber: '1',
-      cap: '00100', city: 'Roma', country: 'RM', nation: 'IT', municipioId: '1', fiscalCode: randomFiscalCode(),
+      firstName: 'Sostituita',
+      lastName: `Isee${RUN}`,
+      birthDate: '1980-01-01',
+      address: 'Via Roma',
+      addressNumber: '1',
+      cap: '00100',
+      city: 'Roma',
+      country: 'RM',
+      nation: 'IT',
+      municipioId: '1',
+      fiscalCode: randomFiscalCode(),
     });
     for (const value of [9000, 12000]) {
-      const isee = await operatorApi.post(`/api/users/${user.json.id}/isee`, { value, year: PERIOD.anno, date: new Date().toISOString(), protocollo: 'INPS-ISEE-2026-00000009Z-00', scadenza: `${PERIOD.anno}-12-31`, excludeVerification: true });
+      const isee = await operatorApi.post(`/api/users/${user.json.id}/isee`, {
+        value,
+        year: PERIOD.anno,
+        date: new Date().toISOString(),
+        protocollo: 'INPS-ISEE-2026-00000009Z-00',
+        scadenza: `${PERIOD.anno}-12-31`,
+        excludeVerification: true,
+      });
       expect(isee.status).toBe(201);
     }
     const page = await operatorPage();
@@ -360,13 +459,27 @@ describe('the CSV import of the enrolled users', () => {
     const dialog = page.getByRole('dialog');
     const file = dialog.getByLabel('File CSV');
     const preview = dialog.getByRole('button', { name: 'Anteprima' });
-    await file.setInputFiles({ name: 'iscritti.csv', mimeType: 'text/csv', buffer: Buffer.alloc(3 * 1024 * 1024, 'a') });
+    await file.setInputFiles({
+      name: 'iscritti.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.alloc(3 * 1024 * 1024, 'a'),
+    });
     await preview.click();
-    await dialog.getByText('Il file è troppo grande: la dimensione massima è 2 MB (il file scelto è di 3 MB).').waitFor();
+    await dialog
+      .getByText('Il file è troppo grande: la dimensione massima è 2 MB (il file scelto è di 3 MB).')
+      .waitFor();
 
-    await file.setInputFiles({ name: 'iscritti.csv', mimeType: 'text/csv', buffer: Buffer.from('codiceFiscale;nome;ore;isee\r\nRSSMRA85C52H501N;Maria;12;8000\r\n') });
+    await file.setInputFiles({
+      name: 'iscritti.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('codiceFiscale;nome;ore;isee\r\nRSSMRA85C52H501N;Maria;12;8000\r\n'),
+    });
     await preview.click();
-    await dialog.getByText(/Attese: codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee\. Trovate: codiceFiscale;nome;ore;isee\./).waitFor();
+    await dialog
+      .getByText(
+        /Attese: codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee\. Trovate: codiceFiscale;nome;ore;isee\./,
+      )
+      .waitFor();
 
     const csv = `\uFEFFcodiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee\r\n${fullTimeFiscalCode};Tempo Pieno;Anna;;;;\r\n`;
     await file.setInputFiles({ name: 'iscritti.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });

@@ -25,7 +25,10 @@ async function cloudConfiguredPage(): Promise<{ page: Page; cognito: URL[] }> {
   const cognito: URL[] = [];
   await page.route('**/config.json', async (route) => {
     const response = await route.fetch();
-    await route.fulfill({ response, json: { ...(await response.json()), logoutEndpoint: `${COGNITO}/logout`, identityProvider: 'SpidCie' } });
+    await route.fulfill({
+      response,
+      json: { ...(await response.json()), logoutEndpoint: `${COGNITO}/logout`, identityProvider: 'SpidCie' },
+    });
   });
   await page.route(`${COGNITO}/**`, async (route) => {
     const url = new URL(route.request().url());
@@ -41,7 +44,11 @@ describe('signing in and out against Cognito', () => {
     const { page } = await cloudConfiguredPage();
     const authorize = page.waitForRequest((request) => new URL(request.url()).pathname.endsWith('/auth'));
     await page.goto(appUrl());
-    await page.getByRole('link', { name: 'Accedi' }).or(page.getByRole('button', { name: 'Accedi' })).first().click();
+    await page
+      .getByRole('link', { name: 'Accedi' })
+      .or(page.getByRole('button', { name: 'Accedi' }))
+      .first()
+      .click();
     const url = new URL((await authorize).url());
     expect(url.searchParams.get('identity_provider')).toBe('SpidCie');
     expect(url.searchParams.get('client_id')).toBeTruthy();
@@ -55,8 +62,16 @@ describe('signing in and out against Cognito', () => {
     const { page, cognito } = await cloudConfiguredPage();
     await signInAs(page, 'Maria Rossi — Cittadina con profilo completo');
     const clientId = (await (await page.request.get(`${appUrl()}/config.json`)).json()).clientId;
-    await page.getByRole('button', { name: 'Esci' }).or(page.getByRole('link', { name: 'Esci' })).first().click();
-    await page.getByRole('link', { name: 'Accedi' }).or(page.getByRole('button', { name: 'Accedi' })).first().waitFor();
+    await page
+      .getByRole('button', { name: 'Esci' })
+      .or(page.getByRole('link', { name: 'Esci' }))
+      .first()
+      .click();
+    await page
+      .getByRole('link', { name: 'Accedi' })
+      .or(page.getByRole('button', { name: 'Accedi' }))
+      .first()
+      .waitFor();
 
     expect(cognito).toHaveLength(1);
     const [logout] = cognito;
@@ -67,7 +82,9 @@ describe('signing in and out against Cognito', () => {
     // Encoded, as a query value must be.
     expect(logout.search).toContain(`logout_uri=${encodeURIComponent(`${appUrl()}/`)}`);
     expect(new URL(page.url()).href).toBe(`${appUrl()}/`);
-    expect(await page.evaluate(() => Object.keys(window.sessionStorage).filter((k) => k.startsWith('oidc.user:')))).toEqual([]);
+    expect(
+      await page.evaluate(() => Object.keys(window.sessionStorage).filter((k) => k.startsWith('oidc.user:'))),
+    ).toEqual([]);
     await screenshot(page, 'sign-out-cognito');
     await page.close();
   });
@@ -76,13 +93,25 @@ describe('signing in and out against Cognito', () => {
     const page = await newPage(browser);
     await signInAs(page, 'Maria Rossi — Cittadina con profilo completo');
     const endSession = page.waitForRequest((request) => new URL(request.url()).pathname.includes('/session/end'));
-    await page.getByRole('button', { name: 'Esci' }).or(page.getByRole('link', { name: 'Esci' })).first().click();
+    await page
+      .getByRole('button', { name: 'Esci' })
+      .or(page.getByRole('link', { name: 'Esci' }))
+      .first()
+      .click();
     const url = new URL((await endSession).url());
     expect(url.searchParams.get('id_token_hint')).toBeTruthy();
     expect(url.searchParams.get('post_logout_redirect_uri')).toBe(`${appUrl()}/`);
-    await page.getByRole('link', { name: 'Accedi' }).or(page.getByRole('button', { name: 'Accedi' })).first().waitFor();
+    await page
+      .getByRole('link', { name: 'Accedi' })
+      .or(page.getByRole('button', { name: 'Accedi' }))
+      .first()
+      .waitFor();
     // The provider's session is over: 'Accedi' shows the identities again instead of signing Maria back in.
-    await page.getByRole('link', { name: 'Accedi' }).or(page.getByRole('button', { name: 'Accedi' })).first().click();
+    await page
+      .getByRole('link', { name: 'Accedi' })
+      .or(page.getByRole('button', { name: 'Accedi' }))
+      .first()
+      .click();
     await page.getByRole('button', { name: 'Maria Rossi — Cittadina con profilo completo' }).waitFor();
     await screenshot(page, 'sign-out-local-next-sign-in');
     await page.close();

@@ -42,7 +42,9 @@ describe('a support message, from the citizen to a resolved ticket', () => {
     await citizen.goto(appUrl());
     await citizen.getByRole('navigation').getByRole('link', { name: 'Supporto' }).first().click();
     await citizen.getByRole('heading', { level: 1, name: 'Supporto' }).waitFor();
-    expect(await citizen.getByRole('link', { name: /manuale del portale/ }).getAttribute('href')).toBe('/doc/Manuale.pdf');
+    expect(await citizen.getByRole('link', { name: /manuale del portale/ }).getAttribute('href')).toBe(
+      '/doc/Manuale.pdf',
+    );
 
     await citizen.getByLabel('E-mail').fill('maria.rossi@');
     await citizen.getByRole('button', { name: 'Invia' }).click();
@@ -89,7 +91,15 @@ describe('a support message, from the citizen to a resolved ticket', () => {
     await screenshot(operator, 'tickets-dashboard-badge');
     await operator.getByRole('link', { name: 'Visualizza TICKET' }).click();
     await operator.getByRole('heading', { level: 1, name: 'Lista ticket' }).waitFor();
-    for (const header of ['Id', 'Data apertura', 'Stato', 'Richiedente', 'Ultimo aggiornamento', 'Categoria', 'Assegnato a']) {
+    for (const header of [
+      'Id',
+      'Data apertura',
+      'Stato',
+      'Richiedente',
+      'Ultimo aggiornamento',
+      'Categoria',
+      'Assegnato a',
+    ]) {
       await operator.getByRole('columnheader', { name: header, exact: true }).waitFor();
     }
     await screenshot(operator, 'tickets-list');
@@ -131,14 +141,23 @@ describe('a support message, from the citizen to a resolved ticket', () => {
     expect(await ticketBadge()).toBe(badgeBefore);
     // The citizen sees the new state.
     await citizen.reload();
-    await citizen.getByRole('row', { name: new RegExp(`^${ticketId} `) }).getByText('Risolto').waitFor();
+    await citizen
+      .getByRole('row', { name: new RegExp(`^${ticketId} `) })
+      .getByText('Risolto')
+      .waitFor();
   });
 
   it('the e-mails to the office and the receipt to the citizen are in the local inbox', async () => {
     const { emails } = await (await fetch(`${inject('sesEndpoint')}/store`)).json();
     // By the ticket's number as the two subjects carry it: other mail in the shared inbox (the ISEE reminders) has digits too.
-    const ours = emails.filter((m: { subject: string }) => m.subject.startsWith(`[Ticket ${ticketId}] `) || m.subject.endsWith(`(ticket n. ${ticketId})`));
-    expect(ours.map((m: { destination: { to: string[] } }) => m.destination.to[0]).sort()).toEqual(['maria.rossi@example.it', 'supporto@comune.example.it']);
+    const ours = emails.filter(
+      (m: { subject: string }) =>
+        m.subject.startsWith(`[Ticket ${ticketId}] `) || m.subject.endsWith(`(ticket n. ${ticketId})`),
+    );
+    expect(ours.map((m: { destination: { to: string[] } }) => m.destination.to[0]).sort()).toEqual([
+      'maria.rossi@example.it',
+      'supporto@comune.example.it',
+    ]);
     const inboxPage = await newPage(browser);
     await inboxPage.goto(`${inject('sesEndpoint')}/`);
     await inboxPage.getByText(`[Ticket ${ticketId}] Altro`).first().waitFor();

@@ -23,14 +23,25 @@ const LISTED_USERS = 12;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  const created = await (await as('operator')).post('/api/services', { code: 'LUNGO', name: LONG_NAME, description: 'Un servizio dal nome lungo.' });
+  const created = await (
+    await as('operator')
+  ).post('/api/services', { code: 'LUNGO', name: LONG_NAME, description: 'Un servizio dal nome lungo.' });
   expect(created.status).toBe(201);
   longServiceId = created.json.id;
   const operator = await as('operator');
   for (let i = 0; i < LISTED_USERS; i++) {
     const user = await operator.post('/api/users', {
-      firstName: `Utente${'abcdefghijkl'[i]}`, lastName: SURNAME, birthDate: '1980-01-01', address: 'Via Roma', addressNumber: '1',
-      cap: '00100', city: 'Roma', country: 'RM', nation: 'IT', municipioId: '1', fiscalCode: randomFiscalCode(),
+      firstName: `Utente${'abcdefghijkl'[i]}`,
+      lastName: SURNAME,
+      birthDate: '1980-01-01',
+      address: 'Via Roma',
+      addressNumber: '1',
+      cap: '00100',
+      city: 'Roma',
+      country: 'RM',
+      nation: 'IT',
+      municipioId: '1',
+      fiscalCode: randomFiscalCode(),
     });
     expect(user.status).toBe(201);
   }
@@ -44,10 +55,13 @@ afterAll(async () => {
 async function watchCsp(page: Page) {
   const errors: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy|unsafe-eval/i.test(message.text())) errors.push(message.text());
+    if (message.type() === 'error' && /Content Security Policy|unsafe-eval/i.test(message.text()))
+      errors.push(message.text());
   });
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => console.error(`Content Security Policy: ${event.violatedDirective} ${event.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`Content Security Policy: ${event.violatedDirective} ${event.blockedURI}`),
+    );
   });
   return errors;
 }
@@ -64,7 +78,8 @@ async function focusAtBottomEdge(element: Locator) {
 }
 
 /** Two frames of the page: what the focus set off (a scroll, 'Torna su' showing) has run by then, or is queued. */
-const afterTwoFrames = (page: Page) => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+const afterTwoFrames = (page: Page) =>
+  page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 
 type Box = { top: number; bottom: number; left: number; right: number };
 const boxOf = (element: Locator) => element.evaluate((e) => e.getBoundingClientRect().toJSON() as Box);
@@ -136,7 +151,9 @@ describe('the portal in the browser', () => {
       await afterTwoFrames(page);
       // The page scrolls in the frame after the focus: on a busy machine, some time after it.
       const hiddenBelowBar = async () => (await boxOf(buttons.nth(i))).bottom - (await bar.boundingBox())!.y;
-      await expect.poll(hiddenBelowBar, { message: `button ${i + 1} under the bar`, timeout: 5_000 }).toBeLessThanOrEqual(0);
+      await expect
+        .poll(hiddenBelowBar, { message: `button ${i + 1} under the bar`, timeout: 5_000 })
+        .toBeLessThanOrEqual(0);
       expect((await boxOf(buttons.nth(i))).top).toBeGreaterThanOrEqual(0);
     }
     await screenshot(page, 'cookie-bar-focus-390');
@@ -151,7 +168,10 @@ describe('the portal in the browser', () => {
     await page.setViewportSize({ width, height: 420 });
     await page.goto(`${appUrl()}/lista_utenti?lastName=${SURNAME}`);
     const table = page.getByRole('region', { name: 'Elenco degli utenti' });
-    const rows = table.getByRole('table').getByRole('row').filter({ has: page.getByRole('button').or(page.getByRole('link')) });
+    const rows = table
+      .getByRole('table')
+      .getByRole('row')
+      .filter({ has: page.getByRole('button').or(page.getByRole('link')) });
     await rows.nth(LISTED_USERS - 1).waitFor();
     await page.evaluate(() => window.scrollTo({ top: 400, behavior: 'instant' }));
     const backToTop = page.getByRole('button', { name: 'Torna su' });
@@ -166,17 +186,29 @@ describe('the portal in the browser', () => {
       await afterTwoFrames(page);
       // 'Torna su' appears with the scroll, and the page then lifts the action above it: a few frames later.
       const underBackToTop = async () => {
-        const floating = await backToTop.evaluateAll((shown) => (shown[0]?.getBoundingClientRect().toJSON() as Box | undefined) ?? null);
+        const floating = await backToTop.evaluateAll(
+          (shown) => (shown[0]?.getBoundingClientRect().toJSON() as Box | undefined) ?? null,
+        );
         const box = await boxOf(action);
-        return floating !== null && box.left < floating.right && floating.left < box.right && box.top < floating.bottom && floating.top < box.bottom;
+        return (
+          floating !== null &&
+          box.left < floating.right &&
+          floating.left < box.right &&
+          box.top < floating.bottom &&
+          floating.top < box.bottom
+        );
       };
-      await expect.poll(underBackToTop, { message: `row ${i + 1}: its last action under "Torna su"`, timeout: 5_000 }).toBe(false);
+      await expect
+        .poll(underBackToTop, { message: `row ${i + 1}: its last action under "Torna su"`, timeout: 5_000 })
+        .toBe(false);
       // Where the table is wider than the window, it scrolls sideways to show the whole action, not its half.
       const cutByTable = async () => {
         const [shown, box] = [await boxOf(table), await boxOf(action)];
         return box.left < shown.left || box.right > shown.right;
       };
-      await expect.poll(cutByTable, { message: `row ${i + 1}: its last action cut by the table's edge`, timeout: 5_000 }).toBe(false);
+      await expect
+        .poll(cutByTable, { message: `row ${i + 1}: its last action cut by the table's edge`, timeout: 5_000 })
+        .toBe(false);
       if (await backToTop.isVisible()) checked += 1;
     }
     expect(checked).toBeGreaterThanOrEqual(3);

@@ -32,10 +32,17 @@ function statementsOf(resource: Resource): Statement[] {
 const actions = (s: Statement) => [s.Action].flat();
 
 describe('api stack: functions', () => {
-  it('has exactly one function per resource of the route table, the MyPay export\'s task, the background jobs\' functions, and nothing else', () => {
+  it("has exactly one function per resource of the route table, the MyPay export's task, the background jobs' functions, and nothing else", () => {
     const functions = api.findResources('AWS::Lambda::Function');
     const { jobFunctions, scheduledJobs } = portal.api.backgroundJobs;
-    expect(Object.keys(functions).sort()).toEqual([...resources.map(functionOf), logicalId(portal.api.paymentExport.taskFunction), ...Object.values(jobFunctions).map(logicalId), logicalId(scheduledJobs)].sort());
+    expect(Object.keys(functions).sort()).toEqual(
+      [
+        ...resources.map(functionOf),
+        logicalId(portal.api.paymentExport.taskFunction),
+        ...Object.values(jobFunctions).map(logicalId),
+        logicalId(scheduledJobs),
+      ].sort(),
+    );
     for (const resource of resources) {
       expect(functions[functionOf(resource)].Properties.Environment.Variables.POWERTOOLS_SERVICE_NAME).toBe(resource);
     }
@@ -105,26 +112,33 @@ describe('api stack: routes (from functions/routes.ts)', () => {
   const routesInStack = () => Object.values(api.findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties);
 
   it('has one route per entry of the route table, no more', () => {
-    expect(routesInStack().map((r) => r.RouteKey).sort()).toEqual(routes.map(routeKey).sort());
+    expect(
+      routesInStack()
+        .map((r) => r.RouteKey)
+        .sort(),
+    ).toEqual(routes.map(routeKey).sort());
   });
 
-  it.each(routes.map((route) => [routeKey(route), route] as const))('%s: authorizer and function as the route table says', (key, route) => {
-    const found = routesInStack().find((r) => r.RouteKey === key)!;
-    if (route.access === 'public') {
-      expect(found.AuthorizationType).toBe('NONE');
-      expect(found.AuthorizerId).toBeUndefined();
-    } else {
-      expect(found.AuthorizationType).toBe('JWT');
-      expect(JSON.stringify(found.AuthorizerId)).toMatch(/CognitoJwt/);
-    }
-    const integrationId = found.Target['Fn::Join'][1][1].Ref;
-    const integration = api.findResources('AWS::ApiGatewayV2::Integration')[integrationId].Properties;
-    expect(integration).toMatchObject({
-      IntegrationType: 'AWS_PROXY',
-      PayloadFormatVersion: '2.0',
-      IntegrationUri: { 'Fn::GetAtt': [functionOf(route.resource), 'Arn'] },
-    });
-  });
+  it.each(routes.map((route) => [routeKey(route), route] as const))(
+    '%s: authorizer and function as the route table says',
+    (key, route) => {
+      const found = routesInStack().find((r) => r.RouteKey === key)!;
+      if (route.access === 'public') {
+        expect(found.AuthorizationType).toBe('NONE');
+        expect(found.AuthorizerId).toBeUndefined();
+      } else {
+        expect(found.AuthorizationType).toBe('JWT');
+        expect(JSON.stringify(found.AuthorizerId)).toMatch(/CognitoJwt/);
+      }
+      const integrationId = found.Target['Fn::Join'][1][1].Ref;
+      const integration = api.findResources('AWS::ApiGatewayV2::Integration')[integrationId].Properties;
+      expect(integration).toMatchObject({
+        IntegrationType: 'AWS_PROXY',
+        PayloadFormatVersion: '2.0',
+        IntegrationUri: { 'Fn::GetAtt': [functionOf(route.resource), 'Arn'] },
+      });
+    },
+  );
 
   it('lets API Gateway invoke each function only for the paths of its own routes', () => {
     const permissions = Object.values(api.findResources('AWS::Lambda::Permission')).map((p) => p.Properties);
@@ -153,7 +167,9 @@ describe('api stack: least privilege', () => {
       expect(dynamo, resource).toHaveLength(1);
       const [tableArn, ...indexArns] = dynamo[0].Resource as unknown[];
       expect(JSON.stringify(tableArn)).toMatch(/PortaleData.*Table.*Arn/);
-      expect(indexArns).toEqual(table.indexes.map((index) => ({ 'Fn::Join': ['', [tableArn, `/index/${index.name}`]] })));
+      expect(indexArns).toEqual(
+        table.indexes.map((index) => ({ 'Fn::Join': ['', [tableArn, `/index/${index.name}`]] })),
+      );
       expect(actions(dynamo[0])).not.toContain('dynamodb:Scan');
       const writes = actions(dynamo[0]).filter((a) => /Put|Update|Delete|Write/.test(a));
       expect(writes.length > 0, resource).toBe(access === 'RW');
@@ -162,12 +178,22 @@ describe('api stack: least privilege', () => {
 
   it('keeps the public function away from any data, and the profile function away from files', () => {
     const touched = statementsOf('public').flatMap(actions);
-    expect(touched.sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
-    expect(statementsOf('profile').flatMap(actions).filter((a) => a.startsWith('s3:'))).toEqual([]);
+    expect(touched.sort()).toEqual([
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
+    ]);
+    expect(
+      statementsOf('profile')
+        .flatMap(actions)
+        .filter((a) => a.startsWith('s3:')),
+    ).toEqual([]);
   });
 
   it('writes logs only into the function’s own log group (no managed policy)', () => {
-    for (const role of Object.values(api.findResources('AWS::IAM::Role'))) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    for (const role of Object.values(api.findResources('AWS::IAM::Role')))
+      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
     for (const resource of resources) {
       const logs = statementsOf(resource).find((s) => actions(s).includes('logs:PutLogEvents'))!;
       const fn = api.findResources('AWS::Lambda::Function')[functionOf(resource)];
@@ -177,7 +203,8 @@ describe('api stack: least privilege', () => {
 });
 
 describe('api stack: S3 objects (Amazon S3 API Reference, GetObject / HeadObject "Permissions")', () => {
-  const s3Statements = (resource: Resource) => statementsOf(resource).filter((s) => actions(s).some((a) => a.startsWith('s3:')));
+  const s3Statements = (resource: Resource) =>
+    statementsOf(resource).filter((s) => actions(s).some((a) => a.startsWith('s3:')));
 
   it('lets the citizen’s payments function leave a notice PDF under notices/ of the exports bucket, and write nothing else', () => {
     const statements = s3Statements('user-positions');
@@ -187,17 +214,22 @@ describe('api stack: S3 objects (Amazon S3 API Reference, GetObject / HeadObject
     expect(JSON.stringify(writes[0]!.Resource)).toMatch(/PortaleData.*Exports.*Arn.*\/notices\/\*/);
     // It reads every key it looks up (the notice PDFs, MyPay's ZIPs): a 403 there can only mean "not there".
     const reads = statements.filter((s) => actions(s).includes('s3:GetObject'));
-    expect(reads.map((s) => JSON.stringify(s.Resource))).toEqual([expect.stringMatching(/PortaleData.*Exports.*Arn.*\/\*"/)]);
+    expect(reads.map((s) => JSON.stringify(s.Resource))).toEqual([
+      expect.stringMatching(/PortaleData.*Exports.*Arn.*\/\*"/),
+    ]);
   });
 
   it('grants no s3:ListBucket: a missing key answers 403 AccessDenied, which the code reads as missing (functions/adapters/s3-client.ts)', () => {
-    const all = Object.values(api.findResources('AWS::IAM::Policy')).flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[]);
+    const all = Object.values(api.findResources('AWS::IAM::Policy')).flatMap(
+      (p) => p.Properties.PolicyDocument.Statement as Statement[],
+    );
     expect(all.flatMap(actions).filter((a) => /^s3:(ListBucket|\*)/.test(a))).toEqual([]);
   });
 });
 
 describe('api stack: e-mail (SES v2)', () => {
-  const ses = (resource: Resource) => statementsOf(resource).filter((s) => actions(s).some((a) => a.startsWith('ses:')));
+  const ses = (resource: Resource) =>
+    statementsOf(resource).filter((s) => actions(s).some((a) => a.startsWith('ses:')));
 
   it('lets only the functions the access map names send mail: SendEmail alone, on the sender’s identity, from the sender only', () => {
     for (const resource of resources) {
@@ -216,11 +248,24 @@ describe('api stack: e-mail (SES v2)', () => {
   });
 
   it('passes the sender and the support address from context, never from code', () => {
-    const configured = scratchApp({ bundle: false, context: { mailFrom: 'servizi@comune.trento.it', supportEmail: 'help@comune.trento.it', mailIdentityArn: 'arn:aws:ses:eu-south-1:111111111111:identity/comune.trento.it' } });
+    const configured = scratchApp({
+      bundle: false,
+      context: {
+        mailFrom: 'servizi@comune.trento.it',
+        supportEmail: 'help@comune.trento.it',
+        mailIdentityArn: 'arn:aws:ses:eu-south-1:111111111111:identity/comune.trento.it',
+      },
+    });
     try {
       const template = Template.fromStack(configured.api);
-      const fn = template.findResources('AWS::Lambda::Function')[configured.api.resolve((configured.api.functions.tickets.node.defaultChild as CfnFunction).logicalId)];
-      expect(fn.Properties.Environment.Variables).toMatchObject({ MAIL_FROM: 'servizi@comune.trento.it', SUPPORT_EMAIL: 'help@comune.trento.it' });
+      const fn =
+        template.findResources('AWS::Lambda::Function')[
+          configured.api.resolve((configured.api.functions.tickets.node.defaultChild as CfnFunction).logicalId)
+        ];
+      expect(fn.Properties.Environment.Variables).toMatchObject({
+        MAIL_FROM: 'servizi@comune.trento.it',
+        SUPPORT_EMAIL: 'help@comune.trento.it',
+      });
       const statement = Object.values(template.findResources('AWS::IAM::Policy'))
         .flatMap((p) => p.Properties.PolicyDocument.Statement as (Statement & { Condition: unknown })[])
         .find((s) => actions(s).includes('ses:SendEmail'))!;
@@ -239,7 +284,9 @@ describe('api stack: where MyPay sends citizens back (issue 21, open redirect)',
       const variables = functions[functionOf(resource)].Properties.Environment.Variables;
       expect('PORTAL_URL' in variables, resource).toBe(resource === 'user-positions');
     }
-    const portalUrl = JSON.stringify(functions[functionOf('user-positions')].Properties.Environment.Variables.PORTAL_URL);
+    const portalUrl = JSON.stringify(
+      functions[functionOf('user-positions')].Properties.Environment.Variables.PORTAL_URL,
+    );
     // A reference to the web stack's distribution (its domain), never a value a request could choose.
     expect(portalUrl).toContain('https://');
     expect(portalUrl).toMatch(/Fn::ImportValue|DomainName/);
@@ -248,7 +295,15 @@ describe('api stack: where MyPay sends citizens back (issue 21, open redirect)',
 
 describe('api stack: secrets read at run time', () => {
   const allFunctions = () =>
-    portal.app.node.children.filter((c): c is Stack => Stack.isStack(c)).flatMap((stack) => Object.entries(Template.fromStack(stack).findResources('AWS::Lambda::Function')).map(([id, fn]) => ({ stack, id, fn })));
+    portal.app.node.children
+      .filter((c): c is Stack => Stack.isStack(c))
+      .flatMap((stack) =>
+        Object.entries(Template.fromStack(stack).findResources('AWS::Lambda::Function')).map(([id, fn]) => ({
+          stack,
+          id,
+          fn,
+        })),
+      );
 
   it('puts no secret value in any function’s environment of any stack: no dynamic reference, no MyPay password, no IO key, no cursor key', () => {
     const checked = allFunctions();
@@ -256,7 +311,12 @@ describe('api stack: secrets read at run time', () => {
     for (const { id, fn } of checked) {
       const variables = fn.Properties.Environment?.Variables ?? {};
       expect(JSON.stringify(variables), id).not.toContain('{{resolve:secretsmanager');
-      expect(Object.keys(variables).filter((name) => ['MYPAY_PASSWORD', 'MYPAY_ENDPOINT', 'MYPAY_COD_IPA', 'IO_API_KEY', 'CURSOR_SECRET'].includes(name)), id).toEqual([]);
+      expect(
+        Object.keys(variables).filter((name) =>
+          ['MYPAY_PASSWORD', 'MYPAY_ENDPOINT', 'MYPAY_COD_IPA', 'IO_API_KEY', 'CURSOR_SECRET'].includes(name),
+        ),
+        id,
+      ).toEqual([]);
     }
   });
 
@@ -280,16 +340,32 @@ describe('api stack: secrets read at run time', () => {
         expected.push(new RegExp(`^\\{"Ref":"${cursorSecretId}"\\}$`));
       }
       const statements = secretStatements(id);
-      expect([...new Set(statements.flatMap(actions))], id).toEqual(expected.length ? ['secretsmanager:GetSecretValue'] : []);
-      const granted = statements.flatMap((statement) => [statement.Resource].flat()).map((resource) => JSON.stringify(resource));
+      expect([...new Set(statements.flatMap(actions))], id).toEqual(
+        expected.length ? ['secretsmanager:GetSecretValue'] : [],
+      );
+      const granted = statements
+        .flatMap((statement) => [statement.Resource].flat())
+        .map((resource) => JSON.stringify(resource));
       expect(granted, id).toHaveLength(expected.length);
-      for (const pattern of expected) expect(granted.filter((resource) => pattern.test(resource)), `${id} ${pattern}`).toHaveLength(1);
+      for (const pattern of expected)
+        expect(
+          granted.filter((resource) => pattern.test(resource)),
+          `${id} ${pattern}`,
+        ).toHaveLength(1);
       if (statements.length) readers += 1;
     }
     // The MyPay readers (user-positions, the export's task, the payment jobs) and IO's (notices, the flow e-mail and ISEE jobs) among them.
-    expect(api.findResources('AWS::Lambda::Function')[functionOf('user-positions')].Properties.Environment.Variables.MYPAY_SECRET_NAME).toBe('portale-servizi-sociali/mypay');
-    expect(api.findResources('AWS::Lambda::Function')[logicalId(portal.api.paymentExport.taskFunction)].Properties.Environment.Variables.MYPAY_SECRET_NAME).toBe('portale-servizi-sociali/mypay');
-    expect(api.findResources('AWS::Lambda::Function')[functionOf('public')].Properties.Environment.Variables).not.toHaveProperty('CURSOR_SECRET_ARN');
+    expect(
+      api.findResources('AWS::Lambda::Function')[functionOf('user-positions')].Properties.Environment.Variables
+        .MYPAY_SECRET_NAME,
+    ).toBe('portale-servizi-sociali/mypay');
+    expect(
+      api.findResources('AWS::Lambda::Function')[logicalId(portal.api.paymentExport.taskFunction)].Properties
+        .Environment.Variables.MYPAY_SECRET_NAME,
+    ).toBe('portale-servizi-sociali/mypay');
+    expect(
+      api.findResources('AWS::Lambda::Function')[functionOf('public')].Properties.Environment.Variables,
+    ).not.toHaveProperty('CURSOR_SECRET_ARN');
     expect(secretStatements(functionOf('public'))).toEqual([]);
     expect(readers).toBeGreaterThan(3);
   });
@@ -308,7 +384,10 @@ describe('api stack: the IO app (notices)', () => {
     const variables = functions[functionOf('notices')].Properties.Environment.Variables;
     expect(variables.IO_SECRET_NAME).toBe('portale-servizi-sociali/io-api-key');
     expect(variables).not.toHaveProperty('IO_API_KEY');
-    expect(variables).toMatchObject({ IO_BASE_URL: 'https://api.io.pagopa.it', MAIL_FROM: 'noreply@comune.example.it' });
+    expect(variables).toMatchObject({
+      IO_BASE_URL: 'https://api.io.pagopa.it',
+      MAIL_FROM: 'noreply@comune.example.it',
+    });
     expect(functions[functionOf('notices')].Properties.Timeout).toBe(29);
   });
 
@@ -320,10 +399,16 @@ describe('api stack: the IO app (notices)', () => {
   });
 
   it('takes base URL and secret name from context; no payee (IO refuses it: io-messages CreateMessage/handler.ts), and a context still naming one stops the synth', () => {
-    const configured = scratchApp({ bundle: false, context: { ioBaseUrl: 'https://io.example.org', ioSecretName: 'comune/io' } });
+    const configured = scratchApp({
+      bundle: false,
+      context: { ioBaseUrl: 'https://io.example.org', ioSecretName: 'comune/io' },
+    });
     try {
       const template = Template.fromStack(configured.api);
-      const fn = template.findResources('AWS::Lambda::Function')[configured.api.resolve((configured.api.functions.notices.node.defaultChild as CfnFunction).logicalId)];
+      const fn =
+        template.findResources('AWS::Lambda::Function')[
+          configured.api.resolve((configured.api.functions.notices.node.defaultChild as CfnFunction).logicalId)
+        ];
       expect(fn.Properties.Environment.Variables).toMatchObject({
         IO_BASE_URL: 'https://io.example.org',
         IO_SECRET_NAME: 'comune/io',
@@ -333,7 +418,9 @@ describe('api stack: the IO app (notices)', () => {
     } finally {
       configured.dispose();
     }
-    expect(() => scratchApp({ bundle: false, context: { ioPayeeFiscalCode: '80012340123' } })).toThrow(/ApiMessageWriteWithPayee/);
+    expect(() => scratchApp({ bundle: false, context: { ioPayeeFiscalCode: '80012340123' } })).toThrow(
+      /ApiMessageWriteWithPayee/,
+    );
   });
 });
 
@@ -341,18 +428,29 @@ describe('api stack: MyPay’s mode and payment type', () => {
   it('gives the functions that reach MyPay its mode and whether its payment type requires a due date, from the context, and never a Region password', () => {
     const variablesOf = (app: ScratchApp) => {
       const template = Template.fromStack(app.api).findResources('AWS::Lambda::Function');
-      return app.api.resolve(template[app.api.resolve((app.api.functions['user-positions'].node.defaultChild as CfnFunction).logicalId)].Properties.Environment.Variables);
+      return app.api.resolve(
+        template[app.api.resolve((app.api.functions['user-positions'].node.defaultChild as CfnFunction).logicalId)]
+          .Properties.Environment.Variables,
+      );
     };
     expect(JSON.stringify(Template.fromStack(portal.api).toJSON())).not.toContain('defaultEntityPassword');
     expect(variablesOf(portal)).toMatchObject({ MYPAY_MODELLO_UNICO: 'true', MYPAY_SCADENZA_OBBLIGATORIA: 'false' });
-    const configured = scratchApp({ bundle: false, context: { mypayModelloUnico: 'false', mypayScadenzaObbligatoria: 'true' } });
+    const configured = scratchApp({
+      bundle: false,
+      context: { mypayModelloUnico: 'false', mypayScadenzaObbligatoria: 'true' },
+    });
     try {
-      expect(variablesOf(configured)).toMatchObject({ MYPAY_MODELLO_UNICO: 'false', MYPAY_SCADENZA_OBBLIGATORIA: 'true' });
+      expect(variablesOf(configured)).toMatchObject({
+        MYPAY_MODELLO_UNICO: 'false',
+        MYPAY_SCADENZA_OBBLIGATORIA: 'true',
+      });
     } finally {
       configured.dispose();
     }
     // The Region's password is no longer a setting: a context still naming it stops the synth with why.
-    expect(() => scratchApp({ bundle: false, context: { mypayDefaultEntityPassword: 'true' } })).toThrow(/paaSILVerificaAvviso/);
+    expect(() => scratchApp({ bundle: false, context: { mypayDefaultEntityPassword: 'true' } })).toThrow(
+      /paaSILVerificaAvviso/,
+    );
   });
 });
 
@@ -373,8 +471,8 @@ describe('api stack: a bucket bound to a function (as later resources will need)
       expect(s3).toHaveLength(1);
       expect(actions(s3[0]).sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
       expect(JSON.stringify(s3[0].Resource)).toMatch(/PortaleData.*Documents.*Arn.*\/\*/);
-      const acknowledged = bound.api.functions.profile.role!.node.metadata
-        .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      const acknowledged = bound.api.functions.profile
+        .role!.node.metadata.filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
         .flatMap((m) => Object.keys(m.data));
       expect(acknowledged.filter((id) => id.includes('IAM5[Resource::') && id.includes('Documents'))).toHaveLength(1);
     } finally {

@@ -15,7 +15,8 @@ beforeAll(() => {
 });
 afterAll(() => portal.dispose());
 
-const logicalId = (construct: { node: { defaultChild?: unknown } }) => portal.api.resolve((construct.node.defaultChild as CfnFunction).logicalId) as string;
+const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
+  portal.api.resolve((construct.node.defaultChild as CfnFunction).logicalId) as string;
 type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
 const actions = (s: Statement) => [s.Action].flat();
 
@@ -25,7 +26,8 @@ function statementsOfRole(roleId: string): Statement[] {
     .filter((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
     .flatMap((p) => p.Properties.PolicyDocument.Statement);
 }
-const roleOfFunction = (fn: PortalFunction) => api.findResources('AWS::Lambda::Function')[logicalId(fn)].Properties.Role['Fn::GetAtt'][0] as string;
+const roleOfFunction = (fn: PortalFunction) =>
+  api.findResources('AWS::Lambda::Function')[logicalId(fn)].Properties.Role['Fn::GetAtt'][0] as string;
 
 describe('background jobs (lib/background-jobs.ts)', () => {
   const machineId = () => logicalId(portal.api.backgroundJobs.stateMachine);
@@ -35,16 +37,29 @@ describe('background jobs (lib/background-jobs.ts)', () => {
   it('is a state machine that sends each kind to its job function, loops over its slices until finished, and marks a failure', () => {
     const machine = api.findResources('AWS::StepFunctions::StateMachine')[machineId()].Properties;
     const parts = machine.DefinitionString['Fn::Join'][1] as unknown[];
-    const definition = JSON.parse(parts.map((part) => (typeof part === 'string' ? part : `<${(part as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]}>`)).join(''));
+    const definition = JSON.parse(
+      parts
+        .map((part) => (typeof part === 'string' ? part : `<${(part as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]}>`))
+        .join(''),
+    );
     const names = jobFunctions().map(([name]) => name);
     expect(names.sort()).toEqual(['EnrolmentJobs', 'IseeJobs', 'NoticeJobs', 'PaymentJobs']);
     expect(Object.keys(definition.States).sort()).toEqual(
-      ['Done', 'Failed', 'IsFinished', 'NextSlice', 'Route', ...names.flatMap((name) => [`Slice${name}`, `MarkFailed${name}`])].sort(),
+      [
+        'Done',
+        'Failed',
+        'IsFinished',
+        'NextSlice',
+        'Route',
+        ...names.flatMap((name) => [`Slice${name}`, `MarkFailed${name}`]),
+      ].sort(),
     );
     expect(definition.StartAt).toBe('Route');
     expect(definition.States.NextSlice.Next).toBe('Route');
     // Every kind a starter uses goes to one function, the one whose bundle carries it.
-    const routes = Object.fromEntries(definition.States.Route.Choices.map((c: { StringEquals: string; Next: string }) => [c.StringEquals, c.Next]));
+    const routes = Object.fromEntries(
+      definition.States.Route.Choices.map((c: { StringEquals: string; Next: string }) => [c.StringEquals, c.Next]),
+    );
     expect(routes).toEqual({
       'sync-positions': 'SlicePaymentJobs',
       'generate-positions': 'SlicePaymentJobs',
@@ -75,7 +90,9 @@ describe('background jobs (lib/background-jobs.ts)', () => {
   });
 
   it('lets the state machine invoke the job functions and nothing else', () => {
-    const roleId = api.findResources('AWS::StepFunctions::StateMachine')[machineId()].Properties.RoleArn['Fn::GetAtt'][0];
+    const roleId = api.findResources('AWS::StepFunctions::StateMachine')[machineId()].Properties.RoleArn[
+      'Fn::GetAtt'
+    ][0];
     const invoke = statementsOfRole(roleId).filter((s) => actions(s).some((a) => a.startsWith('lambda:')));
     expect([...new Set(invoke.flatMap(actions))]).toEqual(['lambda:InvokeFunction']);
     const resources = JSON.stringify(invoke.map((s) => s.Resource));
@@ -89,8 +106,14 @@ describe('background jobs (lib/background-jobs.ts)', () => {
     return { statements, services: [...new Set(statements.flatMap(actions).map((a) => a.split(':')[0]))].sort() };
   };
   const s3On = (statements: Statement[], bucket: { node: { defaultChild?: unknown } }) =>
-    statements.filter((s) => actions(s).some((a) => a.startsWith('s3:')) && JSON.stringify(s.Resource).includes(logicalId(bucket))).flatMap(actions).sort();
-  const envOf = (fn: PortalFunction) => api.findResources('AWS::Lambda::Function')[logicalId(fn)].Properties.Environment.Variables;
+    statements
+      .filter(
+        (s) => actions(s).some((a) => a.startsWith('s3:')) && JSON.stringify(s.Resource).includes(logicalId(bucket)),
+      )
+      .flatMap(actions)
+      .sort();
+  const envOf = (fn: PortalFunction) =>
+    api.findResources('AWS::Lambda::Function')[logicalId(fn)].Properties.Environment.Variables;
 
   it('gives each job function the table and only what its own kinds need', () => {
     const { PaymentJobs, EnrolmentJobs, NoticeJobs, IseeJobs } = portal.api.backgroundJobs.jobFunctions;
@@ -103,26 +126,45 @@ describe('background jobs (lib/background-jobs.ts)', () => {
     // Payments: 'Verifica / genera CSV' leaves its file in the exports bucket; 'Rendicontazione' asks MyPay
     // (its endpoint, entity and password: the secret's fields, read at run time).
     const payments = grantsOf(PaymentJobs);
-    expect(payments.services).toEqual(['dynamodb', 'logs', 's3', 'secretsmanager', 'xray'].filter((s) => payments.services.includes(s)));
+    expect(payments.services).toEqual(
+      ['dynamodb', 'logs', 's3', 'secretsmanager', 'xray'].filter((s) => payments.services.includes(s)),
+    );
     expect(s3On(payments.statements, portal.data.exports)).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
     expect(s3On(payments.statements, portal.data.documents)).toEqual([]);
     expect(envOf(PaymentJobs).MYPAY_SECRET_NAME).toBe('portale-servizi-sociali/mypay');
     expect(envOf(PaymentJobs)).not.toHaveProperty('MYPAY_PASSWORD');
     // Enrolments: an import removing a subscription deletes its files (documents bucket); no MyPay, no mail.
     const enrolments = grantsOf(EnrolmentJobs);
-    expect(enrolments.services).toEqual(['dynamodb', 'logs', 's3', 'secretsmanager', 'xray'].filter((s) => enrolments.services.includes(s)));
-    expect(s3On(enrolments.statements, portal.data.documents)).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
+    expect(enrolments.services).toEqual(
+      ['dynamodb', 'logs', 's3', 'secretsmanager', 'xray'].filter((s) => enrolments.services.includes(s)),
+    );
+    expect(s3On(enrolments.statements, portal.data.documents)).toEqual([
+      's3:DeleteObject',
+      's3:GetObject',
+      's3:PutObject',
+    ]);
     expect(s3On(enrolments.statements, portal.data.exports)).toEqual([]);
     expect(envOf(EnrolmentJobs).MYPAY_SECRET_NAME).toBeUndefined();
     // The flow e-mail reads MyPay's PDFs (exports, read only), sends, and reads the account's sending rate.
     const notices = grantsOf(NoticeJobs);
-    expect(notices.services).toEqual(['dynamodb', 'logs', 's3', 'secretsmanager', 'ses', 'xray'].filter((s) => notices.services.includes(s)));
+    expect(notices.services).toEqual(
+      ['dynamodb', 'logs', 's3', 'secretsmanager', 'ses', 'xray'].filter((s) => notices.services.includes(s)),
+    );
     expect(s3On(notices.statements, portal.data.exports)).toEqual(['s3:GetObject']);
-    expect(notices.statements.flatMap(actions).filter((a) => a.startsWith('ses:')).sort()).toEqual(['ses:GetAccount', 'ses:SendEmail']);
+    expect(
+      notices.statements
+        .flatMap(actions)
+        .filter((a) => a.startsWith('ses:'))
+        .sort(),
+    ).toEqual(['ses:GetAccount', 'ses:SendEmail']);
     // The ISEE jobs ask INPS through PDND (kms:Sign on the PDND client's key) and send the reminders.
     const isee = grantsOf(IseeJobs);
-    expect(isee.services).toEqual(['dynamodb', 'kms', 'logs', 's3', 'secretsmanager', 'ses', 'xray'].filter((s) => isee.services.includes(s)));
-    expect(isee.statements.filter((s) => actions(s).some((a) => a.startsWith('kms:'))).flatMap(actions)).toEqual(['kms:Sign']);
+    expect(isee.services).toEqual(
+      ['dynamodb', 'kms', 'logs', 's3', 'secretsmanager', 'ses', 'xray'].filter((s) => isee.services.includes(s)),
+    );
+    expect(isee.statements.filter((s) => actions(s).some((a) => a.startsWith('kms:'))).flatMap(actions)).toEqual([
+      'kms:Sign',
+    ]);
     expect(isee.statements.flatMap(actions).filter((a) => a.startsWith('ses:'))).toEqual(['ses:SendEmail']);
     expect(envOf(IseeJobs).PORTAL_URL).toBeDefined();
     // Only the ISEE jobs sign for PDND.
@@ -138,8 +180,12 @@ describe('background jobs (lib/background-jobs.ts)', () => {
     expect(starters.sort()).toEqual(['enrolment-csv', 'enrolments', 'isee', 'notices', 'payments', 'reporting']);
     for (const starter of starters) {
       const statements = statementsOfRole(roleOfFunction(portal.api.functions[starter]));
-      expect(statements.filter((s) => actions(s).some((a) => a.startsWith('states:'))).flatMap(actions)).toEqual(['states:StartExecution']);
-      const env = api.findResources('AWS::Lambda::Function')[logicalId(portal.api.functions[starter])].Properties.Environment.Variables;
+      expect(statements.filter((s) => actions(s).some((a) => a.startsWith('states:'))).flatMap(actions)).toEqual([
+        'states:StartExecution',
+      ]);
+      const env =
+        api.findResources('AWS::Lambda::Function')[logicalId(portal.api.functions[starter])].Properties.Environment
+          .Variables;
       expect(env.JOBS_STATE_MACHINE_ARN).toEqual({ Ref: machineId() });
     }
   });
@@ -147,7 +193,11 @@ describe('background jobs (lib/background-jobs.ts)', () => {
   it('runs the ISEE schedules in Europe/Rome (daily from the configured December day, and 2–7 January) and the reporting ones (every morning, and every five minutes the follow-ups of checkouts), through one small function', () => {
     const schedules = Object.values(api.findResources('AWS::Scheduler::Schedule')).map((r) => r.Properties);
     const scheduled = logicalId(portal.api.backgroundJobs.scheduledJobs);
-    expect(schedules.map((s) => [s.ScheduleExpression, s.ScheduleExpressionTimezone, JSON.parse(s.Target.Input).kind]).sort()).toEqual(
+    expect(
+      schedules
+        .map((s) => [s.ScheduleExpression, s.ScheduleExpressionTimezone, JSON.parse(s.Target.Input).kind])
+        .sort(),
+    ).toEqual(
       [
         ['cron(0 8 1-31 12 ? *)', 'Europe/Rome', 'isee-expiry'],
         ['cron(0 7 2-7 1 ? *)', 'Europe/Rome', 'isee-new-year'],
@@ -159,16 +209,24 @@ describe('background jobs (lib/background-jobs.ts)', () => {
     // The function the schedules invoke starts jobs on the table's lock and nothing else: no INPS, no KMS, no MyPay.
     const statements = statementsOfRole(roleOfFunction(portal.api.backgroundJobs.scheduledJobs));
     const services = new Set(statements.flatMap(actions).map((a) => a.split(':')[0]));
-    expect([...services].sort()).toEqual(['dynamodb', 'logs', 'secretsmanager', 'states', 'xray'].filter((s) => services.has(s)).sort());
+    expect([...services].sort()).toEqual(
+      ['dynamodb', 'logs', 'secretsmanager', 'states', 'xray'].filter((s) => services.has(s)).sort(),
+    );
     // Secrets Manager: the list cursors' key only.
-    expect(statements.filter((s) => actions(s).some((a) => a.startsWith('secretsmanager:'))).flatMap(actions)).toEqual(['secretsmanager:GetSecretValue']);
-    expect(statements.filter((s) => actions(s).some((a) => a.startsWith('states:'))).flatMap(actions)).toEqual(['states:StartExecution']);
+    expect(statements.filter((s) => actions(s).some((a) => a.startsWith('secretsmanager:'))).flatMap(actions)).toEqual([
+      'secretsmanager:GetSecretValue',
+    ]);
+    expect(statements.filter((s) => actions(s).some((a) => a.startsWith('states:'))).flatMap(actions)).toEqual([
+      'states:StartExecution',
+    ]);
   });
 
   it('takes the first reminder day from context', () => {
     const other = scratchApp({ bundle: false, context: { iseeReminderFrom: '12-10' } });
     try {
-      const expressions = Object.values(Template.fromStack(other.api).findResources('AWS::Scheduler::Schedule')).map((r) => r.Properties.ScheduleExpression);
+      const expressions = Object.values(Template.fromStack(other.api).findResources('AWS::Scheduler::Schedule')).map(
+        (r) => r.Properties.ScheduleExpression,
+      );
       expect(expressions).toContain('cron(0 8 10-31 12 ? *)');
     } finally {
       other.dispose();

@@ -8,7 +8,14 @@ import { openApiDocument } from '../../lib/openapi.ts';
 import { resources } from '../../functions/routes.ts';
 import { PortalFunction, powertoolsLayerParameter, powertoolsVersion, repoRoot } from '../../lib/portal-function.ts';
 import { pdfjsLayerFiles, pdfjsVersion } from '../../lib/pdfjs-layer.ts';
-import { bundleDir, bundleSizes, kilobytes, ownLayerModules, runNextToBundle as run, type BundleSize } from '../../lib/report-bundles.ts';
+import {
+  bundleDir,
+  bundleSizes,
+  kilobytes,
+  ownLayerModules,
+  runNextToBundle as run,
+  type BundleSize,
+} from '../../lib/report-bundles.ts';
 import { scratchApp, type ScratchApp } from '../../lib/scratch-app.ts';
 import type { TextractAnswer } from '../../functions/isee-extraction/textract-text.ts';
 import { scannedPdf } from '../support/files.ts';
@@ -44,7 +51,10 @@ function layersOf(fn: PortalFunction) {
 }
 const powertoolsLayerRef = { Type: 'AWS::SSM::Parameter::Value<String>', Default: powertoolsLayerParameter };
 const environmentOf = (fn: PortalFunction) =>
-  ((Stack.of(fn).resolve((fn.node.defaultChild as CfnFunction).environment) as { variables?: Record<string, unknown> } | undefined)?.variables ?? {});
+  (
+    Stack.of(fn).resolve((fn.node.defaultChild as CfnFunction).environment) as
+      { variables?: Record<string, unknown> } | undefined
+  )?.variables ?? {};
 
 /**
  * Runs `script` (an ES module body) in a fresh Node process next to a copy of the bundle, as the Lambda
@@ -98,14 +108,19 @@ describe('Lambda bundles', () => {
 
   it('keeps every bundle under 150 KB minified', () => {
     // Every bundle over the limit at once, with its size (not only the first one).
-    const over = sizes.filter(({ bytes }) => bytes >= LIMIT_BYTES).map(({ function: name, bytes }) => `${name}: ${kilobytes(bytes)}`);
+    const over = sizes
+      .filter(({ bytes }) => bytes >= LIMIT_BYTES)
+      .map(({ function: name, bytes }) => `${name}: ${kilobytes(bytes)}`);
     expect(over).toEqual([]);
   });
 
   it('ships ES modules with the require shim, and leaves the AWS SDK to the runtime', () => {
     for (const fn of functions()) {
       const code = bundleOf(fn);
-      expect(code.startsWith("import { createRequire as __portalCreateRequire } from 'node:module';"), fn.node.path).toBe(true);
+      expect(
+        code.startsWith("import { createRequire as __portalCreateRequire } from 'node:module';"),
+        fn.node.path,
+      ).toBe(true);
       expect(code, fn.node.path).not.toMatch(/\bexports\.handler\b|module\.exports\s*=/);
     }
   });
@@ -119,7 +134,9 @@ describe('Lambda bundles', () => {
 
   it('leaves Powertools and the X-Ray SDK to the Powertools layer of the installed version', () => {
     for (const name of ['logger', 'metrics', 'tracer']) {
-      const installed = JSON.parse(readFileSync(path.join(repoRoot, `node_modules/@aws-lambda-powertools/${name}/package.json`), 'utf8'));
+      const installed = JSON.parse(
+        readFileSync(path.join(repoRoot, `node_modules/@aws-lambda-powertools/${name}/package.json`), 'utf8'),
+      );
       expect(installed.version, name).toBe(powertoolsVersion);
     }
     for (const fn of functions()) {
@@ -144,7 +161,7 @@ describe('Lambda bundles', () => {
     }
   });
 
-  it("gives each function its own service name, which its logs and metrics carry, with no metric warning", () => {
+  it('gives each function its own service name, which its logs and metrics carry, with no metric warning', () => {
     const names = functions().map((fn) => environmentOf(fn).POWERTOOLS_SERVICE_NAME);
     expect(new Set(names).size).toBe(names.length);
 
@@ -153,7 +170,12 @@ describe('Lambda bundles', () => {
     // the way the local stack gives it.
     const { CURSOR_SECRET_ARN, ...configured } = environmentOf(profile) as Record<string, string>;
     expect(CURSOR_SECRET_ARN).toBeTruthy();
-    const env: Record<string, string> = { ...configured, CURSOR_SECRET: 'bundle-test-cursor-key', POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_TRACE_ENABLED: 'false' };
+    const env: Record<string, string> = {
+      ...configured,
+      CURSOR_SECRET: 'bundle-test-cursor-key',
+      POWERTOOLS_METRICS_DISABLED: 'false',
+      POWERTOOLS_TRACE_ENABLED: 'false',
+    };
     expect(env.POWERTOOLS_SERVICE_NAME).toBe('profile');
     const claims = { sub: 'abc', 'cognito:groups': '[OPERATOR]', given_name: 'Mario', family_name: 'Rossi' };
     const twoRequests = `
@@ -165,7 +187,10 @@ describe('Lambda bundles', () => {
     expect(result.status, result.stderr).toBe(0);
     const output = `${result.stdout}\n${result.stderr}`;
     expect(output).not.toMatch(/has already been added|No application metrics to publish/);
-    const metrics = result.stdout.split('\n').filter((line) => line.includes('"_aws"')).map((line) => JSON.parse(line));
+    const metrics = result.stdout
+      .split('\n')
+      .filter((line) => line.includes('"_aws"'))
+      .map((line) => JSON.parse(line));
     expect(metrics.map(({ service, operation, Request }) => ({ service, operation, Request }))).toEqual([
       { service: 'profile', operation: 'getMe', Request: 1 },
       { service: 'profile', operation: 'getMe', Request: 1 },
@@ -174,21 +199,31 @@ describe('Lambda bundles', () => {
 
   it('load as ES modules on Node and export the handler (the table functions included)', () => {
     for (const fn of functions()) {
-      expect(runNextToBundle(fn, "const m = await import('./index.mjs'); console.log(JSON.stringify(typeof m.handler));"), fn.node.path).toBe(
-        'function',
-      );
+      expect(
+        runNextToBundle(fn, "const m = await import('./index.mjs'); console.log(JSON.stringify(typeof m.handler));"),
+        fn.node.path,
+      ).toBe('function');
     }
   });
 
-  it("gives ReadAttestation pdfjs-dist from a layer of its own, of the installed version, and no other function a layer of the stack", () => {
+  it('gives ReadAttestation pdfjs-dist from a layer of its own, of the installed version, and no other function a layer of the stack', () => {
     const read = portal.iseeExtraction.readFunction;
-    const stackLayers = (fn: PortalFunction) => layersOf(fn).filter((layer) => layer.Type === 'AWS::Lambda::LayerVersion');
+    const stackLayers = (fn: PortalFunction) =>
+      layersOf(fn).filter((layer) => layer.Type === 'AWS::Lambda::LayerVersion');
     for (const fn of functions()) expect(stackLayers(fn).length, fn.node.path).toBe(fn === read ? 1 : 0);
     const [layer] = stackLayers(read);
-    expect(layer.Properties).toMatchObject({ CompatibleRuntimes: ['nodejs22.x'], CompatibleArchitectures: ['arm64'], LicenseInfo: 'Apache-2.0' });
+    expect(layer.Properties).toMatchObject({
+      CompatibleRuntimes: ['nodejs22.x'],
+      CompatibleArchitectures: ['arm64'],
+      LicenseInfo: 'Apache-2.0',
+    });
     const modules = ownLayerModules(portal.app, read)!;
     const installed = path.join(repoRoot, 'node_modules/pdfjs-dist');
-    for (const file of pdfjsLayerFiles) expect(readFileSync(path.join(modules, 'pdfjs-dist', file)).equals(readFileSync(path.join(installed, file))), file).toBe(true);
+    for (const file of pdfjsLayerFiles)
+      expect(
+        readFileSync(path.join(modules, 'pdfjs-dist', file)).equals(readFileSync(path.join(installed, file))),
+        file,
+      ).toBe(true);
     expect(JSON.parse(readFileSync(path.join(modules, 'pdfjs-dist/package.json'), 'utf8')).version).toBe(pdfjsVersion);
     // The bundle imports pdfjs by name; a string of pdfjs's own parser would be there only if it were bundled.
     const code = bundleOf(read);
@@ -203,7 +238,10 @@ describe('Lambda bundles', () => {
    * Stand-ins for S3's GetObject (path-style, as S3_ENDPOINT asks) and for Textract's DetectDocumentText
    * (AWS_ENDPOINT_URL_TEXTRACT), which answers `textract` in turn and records the pages it was sent.
    */
-  function readInBundle(document: Uint8Array, textract: TextractAnswer[] = []): { extraction: Record<string, unknown>; textractPages: string[] } {
+  function readInBundle(
+    document: Uint8Array,
+    textract: TextractAnswer[] = [],
+  ): { extraction: Record<string, unknown>; textractPages: string[] } {
     const script = `
       import http from 'node:http';
       const document = Buffer.from('${Buffer.from(document).toString('base64')}', 'base64');
@@ -230,20 +268,42 @@ describe('Lambda bundles', () => {
     return runNextToBundle(
       read,
       script,
-      { ...(environmentOf(read) as Record<string, string>), AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_REGION: 'eu-south-1', POWERTOOLS_TRACE_ENABLED: 'false' },
+      {
+        ...(environmentOf(read) as Record<string, string>),
+        AWS_ACCESS_KEY_ID: 'test',
+        AWS_SECRET_ACCESS_KEY: 'test',
+        AWS_REGION: 'eu-south-1',
+        POWERTOOLS_TRACE_ENABLED: 'false',
+      },
       ownLayerModules(portal.app, read),
     );
   }
 
   it('reads a digital attestation in the ReadAttestation bundle from its text layer, with pdfjs from the layer', async () => {
-    const pdf = await attestationPdf({ fullName: 'Maria Rossi', fiscalCode: 'RSSMRA85C52H501N', protocol: 'INPS-ISEE-2025-00597381W-00', value: '12.345,67', ise: '19.382,70', scale: '1,57' });
+    const pdf = await attestationPdf({
+      fullName: 'Maria Rossi',
+      fiscalCode: 'RSSMRA85C52H501N',
+      protocol: 'INPS-ISEE-2025-00597381W-00',
+      value: '12.345,67',
+      ise: '19.382,70',
+      scale: '1,57',
+    });
     const { extraction, textractPages } = readInBundle(pdf);
-    expect(extraction).toMatchObject({ source: 'pdf-text', protocollo: 'INPS-ISEE-2025-00597381W-00', iseeOrdinario: 12345.67, ise: 19382.7, scalaEquivalenza: 1.57, coherent: true });
+    expect(extraction).toMatchObject({
+      source: 'pdf-text',
+      protocollo: 'INPS-ISEE-2025-00597381W-00',
+      iseeOrdinario: 12345.67,
+      ise: 19382.7,
+      scalaEquivalenza: 1.57,
+      coherent: true,
+    });
     expect(textractPages).toEqual([]);
   });
 
   it('reads a scanned PDF in the ReadAttestation bundle: each page of pictures sent to Textract as a one-page PDF', async () => {
-    const { answers, expected } = JSON.parse(readFileSync(path.join(repoRoot, 'test/fixtures/textract/multi-page-form-attestation.json'), 'utf8'));
+    const { answers, expected } = JSON.parse(
+      readFileSync(path.join(repoRoot, 'test/fixtures/textract/multi-page-form-attestation.json'), 'utf8'),
+    );
     const { extraction, textractPages } = readInBundle(await scannedPdf(2), answers);
     expect(extraction).toMatchObject({ source: 'textract', ...expected });
     expect(textractPages).toHaveLength(2);
@@ -283,9 +343,18 @@ describe('Lambda bundles', () => {
       const { Item } = await client.send(new GetItemCommand({ TableName: process.env.TABLE_NAME, Key: { pk: { S: 'USERCF#RSSMRA80A01H501U' }, sk: { S: 'SIGNIN#abc' } } }));
       server.close();
       console.log(JSON.stringify({ response, signIn: Item ?? null }));`;
-    const { response, signIn } = runNextToBundle(portal.api.functions.profile, script, { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', POWERTOOLS_TRACE_ENABLED: 'false' });
+    const { response, signIn } = runNextToBundle(portal.api.functions.profile, script, {
+      AWS_ACCESS_KEY_ID: 'test',
+      AWS_SECRET_ACCESS_KEY: 'test',
+      POWERTOOLS_TRACE_ENABLED: 'false',
+    });
     expect(response.statusCode).toBe(200);
-    expect(JSON.parse(response.body)).toMatchObject({ role: 'OPERATOR', fiscalCode: 'RSSMRA80A01H501U', fullName: 'Mario Rossi', workingEntityId: 'ente-1' });
+    expect(JSON.parse(response.body)).toMatchObject({
+      role: 'OPERATOR',
+      fiscalCode: 'RSSMRA80A01H501U',
+      fullName: 'Mario Rossi',
+      workingEntityId: 'ente-1',
+    });
     expect(signIn).toMatchObject({ sub: { S: 'abc' } });
   });
 });

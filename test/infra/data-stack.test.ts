@@ -8,7 +8,13 @@ let portal: ScratchApp;
 let data: Template;
 
 beforeAll(() => {
-  portal = scratchApp({ bundle: false, context: { webDomainName: 'servizisociali.comune.example.it', certificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/abc' } });
+  portal = scratchApp({
+    bundle: false,
+    context: {
+      webDomainName: 'servizisociali.comune.example.it',
+      certificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/abc',
+    },
+  });
   data = Template.fromStack(portal.data);
 });
 afterAll(() => portal.dispose());
@@ -48,9 +54,11 @@ describe('data stack (stateful)', () => {
         Projection: { ProjectionType: 'ALL' },
       })),
       AttributeDefinitions: Match.arrayWith(
-        [tableKeys.partitionKey, tableKeys.sortKey, ...tableKeys.indexes.flatMap((i) => [i.partitionKey, i.sortKey])].map(
-          (name) => ({ AttributeName: name, AttributeType: 'S' }),
-        ),
+        [
+          tableKeys.partitionKey,
+          tableKeys.sortKey,
+          ...tableKeys.indexes.flatMap((i) => [i.partitionKey, i.sortKey]),
+        ].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
       ),
     });
   });
@@ -65,7 +73,9 @@ describe('data stack (stateful)', () => {
   });
 
   it('expires short-lived items (the support form’s rate-limit counters) by their expiresAt attribute', () => {
-    data.hasResourceProperties('AWS::DynamoDB::Table', { TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true } });
+    data.hasResourceProperties('AWS::DynamoDB::Table', {
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+    });
   });
 
   it('has three private, encrypted buckets that refuse plain HTTP', () => {
@@ -77,12 +87,20 @@ describe('data stack (stateful)', () => {
         IgnorePublicAcls: true,
         RestrictPublicBuckets: true,
       });
-      expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm, id).toBe('AES256');
+      expect(
+        bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault
+          .SSEAlgorithm,
+        id,
+      ).toBe('AES256');
       data.hasResourceProperties('AWS::S3::BucketPolicy', {
         Bucket: { Ref: id },
         PolicyDocument: {
           Statement: Match.arrayWith([
-            Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 's3:*',
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            }),
           ]),
         },
       });
@@ -121,7 +139,9 @@ describe('data stack without a custom web domain', () => {
     const plain = sharedPortal({ bundle: false });
     try {
       const rules = Template.fromStack(plain.data).findResources('AWS::S3::Bucket');
-      const origins = Object.values(rules).flatMap((b) => b.Properties.CorsConfiguration?.CorsRules ?? []).flatMap((r) => r.AllowedOrigins);
+      const origins = Object.values(rules)
+        .flatMap((b) => b.Properties.CorsConfiguration?.CorsRules ?? [])
+        .flatMap((r) => r.AllowedOrigins);
       expect(origins).toEqual(['https://*.cloudfront.net']);
     } finally {
       plain.dispose();
@@ -130,7 +150,10 @@ describe('data stack without a custom web domain', () => {
 });
 
 describe('backups outside the blast radius (AWS Backup)', () => {
-  const ruleNamed = (template: Template, name: string) => Object.values(template.findResources('AWS::Backup::BackupPlan'))[0]!.Properties.BackupPlan.BackupPlanRule.find((r: any) => r.RuleName === name);
+  const ruleNamed = (template: Template, name: string) =>
+    Object.values(template.findResources('AWS::Backup::BackupPlan'))[0]!.Properties.BackupPlan.BackupPlanRule.find(
+      (r: any) => r.RuleName === name,
+    );
 
   it('backs up the table and the documents bucket daily and monthly into a vault with a key of its own, kept as configured', () => {
     data.resourceCountIs('AWS::Backup::BackupPlan', 1);
@@ -140,8 +163,11 @@ describe('backups outside the blast radius (AWS Backup)', () => {
     expect(JSON.stringify(selection!.Properties.BackupSelection.Resources)).toContain(tableId);
     expect(JSON.stringify(selection!.Properties.BackupSelection.Resources)).toContain(documentsId);
     // The role may back up and restore DynamoDB and S3.
-    const role = data.findResources('AWS::IAM::Role')[selection!.Properties.BackupSelection.IamRoleArn['Fn::GetAtt'][0]];
-    expect(JSON.stringify(role!.Properties.ManagedPolicyArns)).toMatch(/AWSBackupServiceRolePolicyForS3Backup.*AWSBackupServiceRolePolicyForS3Restore|AWSBackupServiceRolePolicyForS3Restore.*AWSBackupServiceRolePolicyForS3Backup/);
+    const role =
+      data.findResources('AWS::IAM::Role')[selection!.Properties.BackupSelection.IamRoleArn['Fn::GetAtt'][0]];
+    expect(JSON.stringify(role!.Properties.ManagedPolicyArns)).toMatch(
+      /AWSBackupServiceRolePolicyForS3Backup.*AWSBackupServiceRolePolicyForS3Restore|AWSBackupServiceRolePolicyForS3Restore.*AWSBackupServiceRolePolicyForS3Backup/,
+    );
     expect(ruleNamed(data, 'Giornaliero').Lifecycle.DeleteAfterDays).toBe(35);
     expect(ruleNamed(data, 'Mensile').Lifecycle.DeleteAfterDays).toBe(365);
     expect(ruleNamed(data, 'Giornaliero').CopyActions).toBeUndefined();
@@ -152,24 +178,43 @@ describe('backups outside the blast radius (AWS Backup)', () => {
 
   it('copies every recovery point to the vault of another account or region when the setting names one, and refuses what is not a vault', () => {
     const copyVault = 'arn:aws:backup:eu-central-1:222222222222:backup-vault:portale-copia';
-    const withCopy = scratchApp({ bundle: false, context: { backupCopyVaultArn: copyVault, backupDailyRetentionDays: '60' } });
+    const withCopy = scratchApp({
+      bundle: false,
+      context: { backupCopyVaultArn: copyVault, backupDailyRetentionDays: '60' },
+    });
     try {
       const template = Template.fromStack(withCopy.data);
-      for (const name of ['Giornaliero', 'Mensile']) expect(ruleNamed(template, name).CopyActions).toEqual([expect.objectContaining({ DestinationBackupVaultArn: copyVault })]);
+      for (const name of ['Giornaliero', 'Mensile'])
+        expect(ruleNamed(template, name).CopyActions).toEqual([
+          expect.objectContaining({ DestinationBackupVaultArn: copyVault }),
+        ]);
       expect(ruleNamed(template, 'Giornaliero').CopyActions[0].Lifecycle.DeleteAfterDays).toBe(60);
     } finally {
       withCopy.dispose();
     }
-    expect(() => scratchApp({ bundle: false, context: { backupCopyVaultArn: 'arn:aws:s3:::un-bucket' } })).toThrow(/backupCopyVaultArn/);
-    expect(() => scratchApp({ bundle: false, context: { backupDailyRetentionDays: '1' } })).toThrow(/backupDailyRetentionDays/);
+    expect(() => scratchApp({ bundle: false, context: { backupCopyVaultArn: 'arn:aws:s3:::un-bucket' } })).toThrow(
+      /backupCopyVaultArn/,
+    );
+    expect(() => scratchApp({ bundle: false, context: { backupDailyRetentionDays: '1' } })).toThrow(
+      /backupDailyRetentionDays/,
+    );
   });
 });
 
 describe('retention (README "Retention")', () => {
   it('deletes the ISEE attestations after their years (lifecycle) and gives every function the years of each kind for the TTL it writes', () => {
     const [, documents] = bucketWithLogPrefix('documents/');
-    expect(documents.Properties.LifecycleConfiguration.Rules).toContainEqual(expect.objectContaining({ Id: 'IseeDocumentsRetention', Prefix: 'isee/', ExpirationInDays: 3653, Status: 'Enabled' }));
-    data.hasResourceProperties('AWS::DynamoDB::Table', { TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true } });
+    expect(documents.Properties.LifecycleConfiguration.Rules).toContainEqual(
+      expect.objectContaining({
+        Id: 'IseeDocumentsRetention',
+        Prefix: 'isee/',
+        ExpirationInDays: 3653,
+        Status: 'Enabled',
+      }),
+    );
+    data.hasResourceProperties('AWS::DynamoDB::Table', {
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+    });
     const fn = Object.values(Template.fromStack(portal.api).findResources('AWS::Lambda::Function'))[0]!;
     expect(fn.Properties.Environment.Variables).toMatchObject({
       RETENTION_ISEE_DOCUMENTS_YEARS: '10',
@@ -180,12 +225,23 @@ describe('retention (README "Retention")', () => {
   });
 
   it('refuses to keep payment records or their audit less than the law requires, or anything for ever', () => {
-    expect(() => scratchApp({ bundle: false, context: { retentionPaymentRecordsYears: '5' } })).toThrow(/retentionPaymentRecordsYears.*10.*art\. 2220/);
-    expect(() => scratchApp({ bundle: false, context: { retentionAuditEntriesYears: '3' } })).toThrow(/retentionAuditEntriesYears/);
-    expect(() => scratchApp({ bundle: false, context: { retentionSupportMessagesYears: '1000' } })).toThrow(/retentionSupportMessagesYears/);
-    const longer = scratchApp({ bundle: false, context: { retentionIseeDocumentsYears: '5', retentionSupportMessagesYears: '3' } });
+    expect(() => scratchApp({ bundle: false, context: { retentionPaymentRecordsYears: '5' } })).toThrow(
+      /retentionPaymentRecordsYears.*10.*art\. 2220/,
+    );
+    expect(() => scratchApp({ bundle: false, context: { retentionAuditEntriesYears: '3' } })).toThrow(
+      /retentionAuditEntriesYears/,
+    );
+    expect(() => scratchApp({ bundle: false, context: { retentionSupportMessagesYears: '1000' } })).toThrow(
+      /retentionSupportMessagesYears/,
+    );
+    const longer = scratchApp({
+      bundle: false,
+      context: { retentionIseeDocumentsYears: '5', retentionSupportMessagesYears: '3' },
+    });
     try {
-      const rules = Object.values(Template.fromStack(longer.data).findResources('AWS::S3::Bucket')).flatMap((b: any) => b.Properties.LifecycleConfiguration?.Rules ?? []);
+      const rules = Object.values(Template.fromStack(longer.data).findResources('AWS::S3::Bucket')).flatMap(
+        (b: any) => b.Properties.LifecycleConfiguration?.Rules ?? [],
+      );
       expect(rules).toContainEqual(expect.objectContaining({ Id: 'IseeDocumentsRetention', ExpirationInDays: 1827 }));
       const fn = Object.values(Template.fromStack(longer.api).findResources('AWS::Lambda::Function'))[0]!;
       expect(fn.Properties.Environment.Variables.RETENTION_SUPPORT_MESSAGES_YEARS).toBe('3');

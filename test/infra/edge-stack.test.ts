@@ -14,17 +14,40 @@ describe('edge stack: the distribution’s web ACL (us-east-1)', () => {
     expect(portal.edge!.region).toBe('us-east-1');
     expect(portal.stacks[0]).toBe(portal.edge);
     Template.fromStack(portal.edge!).resourceCountIs('AWS::WAFv2::WebACL', 1);
-    Template.fromStack(portal.edge!).hasResourceProperties('AWS::WAFv2::WebACL', { Scope: 'CLOUDFRONT', DefaultAction: { Allow: {} } });
+    Template.fromStack(portal.edge!).hasResourceProperties('AWS::WAFv2::WebACL', {
+      Scope: 'CLOUDFRONT',
+      DefaultAction: { Allow: {} },
+    });
   });
 
   it('blocks one IP address past the rate limit on the API (429), and runs AWS’s common and known-bad-inputs rules', () => {
     const [acl] = Object.values(Template.fromStack(portal.edge!).findResources('AWS::WAFv2::WebACL'));
-    const rules = acl!.Properties.Rules as { Name: string; Priority: number; Action?: unknown; OverrideAction?: unknown; Statement: Record<string, any> }[];
+    const rules = acl!.Properties.Rules as {
+      Name: string;
+      Priority: number;
+      Action?: unknown;
+      OverrideAction?: unknown;
+      Statement: Record<string, any>;
+    }[];
     const rate = rules.find((r) => r.Statement.RateBasedStatement)!;
-    expect(rate.Statement.RateBasedStatement).toMatchObject({ Limit: API_RATE_LIMIT_PER_IP, AggregateKeyType: 'IP', EvaluationWindowSec: 300 });
-    expect(rate.Statement.RateBasedStatement.ScopeDownStatement.ByteMatchStatement).toMatchObject({ SearchString: '/api/', PositionalConstraint: 'STARTS_WITH', FieldToMatch: { UriPath: {} } });
+    expect(rate.Statement.RateBasedStatement).toMatchObject({
+      Limit: API_RATE_LIMIT_PER_IP,
+      AggregateKeyType: 'IP',
+      EvaluationWindowSec: 300,
+    });
+    expect(rate.Statement.RateBasedStatement.ScopeDownStatement.ByteMatchStatement).toMatchObject({
+      SearchString: '/api/',
+      PositionalConstraint: 'STARTS_WITH',
+      FieldToMatch: { UriPath: {} },
+    });
     expect(rate.Action).toEqual({ Block: { CustomResponse: { ResponseCode: 429 } } });
-    const managed = rules.filter((r) => r.Statement.ManagedRuleGroupStatement).map((r) => [r.Statement.ManagedRuleGroupStatement.VendorName, r.Statement.ManagedRuleGroupStatement.Name, r.OverrideAction]);
+    const managed = rules
+      .filter((r) => r.Statement.ManagedRuleGroupStatement)
+      .map((r) => [
+        r.Statement.ManagedRuleGroupStatement.VendorName,
+        r.Statement.ManagedRuleGroupStatement.Name,
+        r.OverrideAction,
+      ]);
     expect(managed).toEqual([
       ['AWS', 'AWSManagedRulesCommonRuleSet', { None: {} }],
       ['AWS', 'AWSManagedRulesKnownBadInputsRuleSet', { None: {} }],
@@ -46,7 +69,9 @@ describe('edge stack: the distribution’s web ACL (us-east-1)', () => {
       // us-east-1 keeps only CloudFront's alarms: no web ACL of ours anywhere.
       expect(staged.stacks.filter((s) => s.region === 'us-east-1')).toEqual([staged.edgeAlarms]);
       for (const stack of staged.stacks) Template.fromStack(stack).resourceCountIs('AWS::WAFv2::WebACL', 0);
-      Template.fromStack(staged.web).hasResourceProperties('AWS::CloudFront::Distribution', { DistributionConfig: { WebACLId: own } });
+      Template.fromStack(staged.web).hasResourceProperties('AWS::CloudFront::Distribution', {
+        DistributionConfig: { WebACLId: own },
+      });
     } finally {
       staged.dispose();
     }

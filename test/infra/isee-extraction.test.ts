@@ -37,8 +37,12 @@ function definition() {
 describe('ISEE reading in the cloud', () => {
   it('starts when a file is stored under isee/ in the documents bucket, through EventBridge', () => {
     const data = Template.fromStack(portal.data);
-    const [documentsId] = Object.entries(data.findResources('AWS::S3::Bucket')).find(([, b]) => b.Properties.LoggingConfiguration?.LogFilePrefix === 'documents/')!;
-    expect(data.findResources('AWS::S3::Bucket')[documentsId].Properties.NotificationConfiguration).toEqual({ EventBridgeConfiguration: { EventBridgeEnabled: true } });
+    const [documentsId] = Object.entries(data.findResources('AWS::S3::Bucket')).find(
+      ([, b]) => b.Properties.LoggingConfiguration?.LogFilePrefix === 'documents/',
+    )!;
+    expect(data.findResources('AWS::S3::Bucket')[documentsId].Properties.NotificationConfiguration).toEqual({
+      EventBridgeConfiguration: { EventBridgeEnabled: true },
+    });
     // The flag is set on the bucket itself: no notifications custom resource and its Lambda.
     expect(data.findResources('Custom::S3BucketNotifications')).toEqual({});
 
@@ -61,7 +65,10 @@ describe('ISEE reading in the cloud', () => {
     expect(States.ReadAttestation.Next).toBe('SaveExtraction');
     // No state calls Textract (or anything) itself: only the functions, and S3 in the stack's region.
     const resources = Object.values<any>(States).flatMap((state) => (state.Resource ? [state.Resource] : []));
-    expect([...new Set(resources)].sort()).toEqual(['arn:aws:states:::aws-sdk:s3:headObject', 'arn:aws:states:::lambda:invoke']);
+    expect([...new Set(resources)].sort()).toEqual([
+      'arn:aws:states:::aws-sdk:s3:headObject',
+      'arn:aws:states:::lambda:invoke',
+    ]);
     expect(JSON.stringify(States)).not.toMatch(/textract/i);
     // Textract's quota answers, as the function throws them, are waited out.
     expect(States.ReadAttestation.Retry.flatMap((r: any) => r.ErrorEquals)).toContain('ThrottlingException');
@@ -75,7 +82,11 @@ describe('ISEE reading in the cloud', () => {
 
     const elsewhere = scratchApp({ bundle: false, context: { textractRegion: 'eu-west-3' } });
     try {
-      expect(elsewhere.extraction.resolve((elsewhere.iseeExtraction.readFunction.node.defaultChild as CfnFunction).environment).variables.TEXTRACT_REGION).toBe('eu-west-3');
+      expect(
+        elsewhere.extraction.resolve(
+          (elsewhere.iseeExtraction.readFunction.node.defaultChild as CfnFunction).environment,
+        ).variables.TEXTRACT_REGION,
+      ).toBe('eu-west-3');
     } finally {
       elsewhere.dispose();
     }
@@ -83,7 +94,9 @@ describe('ISEE reading in the cloud', () => {
 
   it('refuses at synth a textractRegion without Textract (botocore endpoints.json)', () => {
     for (const region of ['eu-south-1', 'eu-north-1', 'moon-1']) {
-      expect(() => scratchApp({ bundle: false, context: { textractRegion: region } }), region).toThrow(`textractRegion ${region} has no Amazon Textract endpoint`);
+      expect(() => scratchApp({ bundle: false, context: { textractRegion: region } }), region).toThrow(
+        `textractRegion ${region} has no Amazon Textract endpoint`,
+      );
     }
   });
 
@@ -91,14 +104,22 @@ describe('ISEE reading in the cloud', () => {
     const { States } = definition();
     for (const [name, state] of Object.entries<any>(States)) {
       if (state.Type !== 'Task' || name === 'MarkFailed') continue;
-      expect(state.Catch?.at(-1), name).toEqual({ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'MarkFailed' });
+      expect(state.Catch?.at(-1), name).toEqual({
+        ErrorEquals: ['States.ALL'],
+        ResultPath: '$.error',
+        Next: 'MarkFailed',
+      });
     }
     expect(States.MarkFailed.Parameters.Payload.status).toBe('FAILED');
   });
 
   it('lets the reading function read documents and detect text synchronously, and write nothing', () => {
     const read = portal.iseeExtraction.readFunction;
-    expect(actionsOf(read).filter((a) => !/^(logs|xray):/.test(a)).sort()).toEqual(['s3:GetObject', 'textract:DetectDocumentText']);
+    expect(
+      actionsOf(read)
+        .filter((a) => !/^(logs|xray):/.test(a))
+        .sort(),
+    ).toEqual(['s3:GetObject', 'textract:DetectDocumentText']);
     const s3 = statementsOf(read).find((s) => s.Action === 's3:GetObject')!;
     expect(JSON.stringify(s3.Resource)).toContain('/isee/*');
     expect((read.node.defaultChild as CfnFunction).timeout).toBe(120);
@@ -106,9 +127,16 @@ describe('ISEE reading in the cloud', () => {
   });
 
   it('leaves the state machine no Textract permission: only reading the documents’ type, invoking its two functions, logging and tracing', () => {
-    const policies = Object.values(extraction.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p.Properties.Roles).includes('StateMachineRole'));
-    const actions = policies.flatMap((p) => p.Properties.PolicyDocument.Statement).flatMap((s: Statement) => [s.Action].flat());
-    expect([...new Set(actions)].filter((a) => !/^(xray|logs):/.test(a)).sort()).toEqual(['lambda:InvokeFunction', 's3:GetObject']);
+    const policies = Object.values(extraction.findResources('AWS::IAM::Policy')).filter((p) =>
+      JSON.stringify(p.Properties.Roles).includes('StateMachineRole'),
+    );
+    const actions = policies
+      .flatMap((p) => p.Properties.PolicyDocument.Statement)
+      .flatMap((s: Statement) => [s.Action].flat());
+    expect([...new Set(actions)].filter((a) => !/^(xray|logs):/.test(a)).sort()).toEqual([
+      'lambda:InvokeFunction',
+      's3:GetObject',
+    ]);
   });
 
   it('lets the writing function update items of the table and nothing else', () => {

@@ -9,7 +9,11 @@ import { repoRoot } from '../../lib/portal-function.ts';
 describe('MyPay adapter bundle', () => {
   it('bundles to under 60 KB minified, without the soap package', async () => {
     const result = await build({
-      stdin: { contents: "export { makeMyPay } from './functions/adapters/mypay.ts';", resolveDir: repoRoot, loader: 'ts' },
+      stdin: {
+        contents: "export { makeMyPay } from './functions/adapters/mypay.ts';",
+        resolveDir: repoRoot,
+        loader: 'ts',
+      },
       bundle: true,
       minify: true,
       platform: 'node',

@@ -81,14 +81,18 @@ describe.each([
     const raw = scratchApp({ bundle: false, context, nag: false });
     try {
       raw.app.synth();
-      const reported = findings(raw.app).flatMap((v) => v.violatingResources.map((r) => ({ rule: v.ruleName, path: r.constructPath ?? '' })));
+      const reported = findings(raw.app).flatMap((v) =>
+        v.violatingResources.map((r) => ({ rule: v.ruleName, path: r.constructPath ?? '' })),
+      );
       const acknowledgements = acknowledgementsIn(portal.app);
       for (const { path, id } of acknowledgements) {
         const covers = reported.filter((f) => f.rule === id && (f.path === path || f.path.startsWith(`${path}/`)));
         expect(covers.length, `${path} ${id} acknowledges nothing`).toBeGreaterThan(0);
       }
       for (const finding of reported) {
-        const covered = acknowledgements.some((a) => a.id === finding.rule && (finding.path === a.path || finding.path.startsWith(`${a.path}/`)));
+        const covered = acknowledgements.some(
+          (a) => a.id === finding.rule && (finding.path === a.path || finding.path.startsWith(`${a.path}/`)),
+        );
         expect(covered, `${finding.path} ${finding.rule}`).toBe(true);
       }
     } finally {

@@ -15,8 +15,10 @@ beforeAll(() => {
 });
 afterAll(() => portal.dispose());
 
-const machineId = () => Object.keys(api.findResources('AWS::StepFunctions::StateMachine')).find((id) => id.includes('PaymentExport'))!;
-const taskId = () => Object.keys(api.findResources('AWS::Lambda::Function')).find((id) => id.includes('PaymentExportFlowTask'))!;
+const machineId = () =>
+  Object.keys(api.findResources('AWS::StepFunctions::StateMachine')).find((id) => id.includes('PaymentExport'))!;
+const taskId = () =>
+  Object.keys(api.findResources('AWS::Lambda::Function')).find((id) => id.includes('PaymentExportFlowTask'))!;
 
 describe('the MyPay export state machine', () => {
   it('sends every execution that failed, timed out or was aborted to the task function (no Catch sees those)', () => {
@@ -26,29 +28,44 @@ describe('the MyPay export state machine', () => {
         'detail-type': ['Step Functions Execution Status Change'],
         detail: { stateMachineArn: [{ Ref: machineId() }], status: ['FAILED', 'TIMED_OUT', 'ABORTED'] },
       },
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [taskId(), 'Arn'] }, RetryPolicy: Match.objectLike({ MaximumRetryAttempts: 8 }) })],
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [taskId(), 'Arn'] },
+          RetryPolicy: Match.objectLike({ MaximumRetryAttempts: 8 }),
+        }),
+      ],
     });
-    api.hasResourceProperties('AWS::Lambda::Permission', { Action: 'lambda:InvokeFunction', Principal: 'events.amazonaws.com', FunctionName: { 'Fn::GetAtt': [taskId(), 'Arn'] } });
+    api.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'events.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [taskId(), 'Arn'] },
+    });
   });
 
   it('waits for MyPay as long as the deployment says, and the execution outlasts that wait', () => {
     const task = api.findResources('AWS::Lambda::Function')[taskId()];
     expect(task.Properties.Environment.Variables.MYPAY_IMPORT_MAX_WAIT_MINUTES).toBe('600');
-    const definition = JSON.stringify(api.findResources('AWS::StepFunctions::StateMachine')[machineId()].Properties.DefinitionString);
+    const definition = JSON.stringify(
+      api.findResources('AWS::StepFunctions::StateMachine')[machineId()].Properties.DefinitionString,
+    );
     const timeout = Number(/\\"TimeoutSeconds\\":(\d+),\\"States/.exec(definition)?.[1]);
     expect(timeout).toBeGreaterThan(600 * 60);
   });
 
   it('refuses a wait that is not a whole number of minutes within Step Functions’ year', () => {
     for (const bad of ['0', '1.5', 'due ore', String(181 * 24 * 60)]) {
-      expect(() => scratchApp({ bundle: false, context: { mypayImportMaxWaitMinutes: bad } }), bad).toThrow(/mypayImportMaxWaitMinutes/);
+      expect(() => scratchApp({ bundle: false, context: { mypayImportMaxWaitMinutes: bad } }), bad).toThrow(
+        /mypayImportMaxWaitMinutes/,
+      );
     }
   });
 });
 
 describe('the flow e-mail (background jobs)', () => {
   it('may read the SES account’s sending rate (GetAccount), and send only as the API functions may', () => {
-    const jobs = Object.entries(api.findResources('AWS::Lambda::Function')).find(([id]) => id.includes('BackgroundJobsNoticeJobs'))!;
+    const jobs = Object.entries(api.findResources('AWS::Lambda::Function')).find(([id]) =>
+      id.includes('BackgroundJobsNoticeJobs'),
+    )!;
     const roleId = jobs[1].Properties.Role['Fn::GetAtt'][0];
     const statements = Object.values(api.findResources('AWS::IAM::Policy'))
       .filter((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))

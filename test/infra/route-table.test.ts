@@ -23,33 +23,48 @@ const tableKeys = routes.map(routeKey).sort();
 
 describe('route table ↔ cloud stack', () => {
   it('has every route key of the table in API Gateway, and nothing else', () => {
-    const stackKeys = Object.values(api.findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey as string);
+    const stackKeys = Object.values(api.findResources('AWS::ApiGatewayV2::Route')).map(
+      (r) => r.Properties.RouteKey as string,
+    );
     expect(stackKeys.sort()).toEqual(tableKeys);
   });
 
   it('gives every resource of the table its function, and every function a resource with routes', () => {
     expect(Object.keys(portal.api.functions).sort()).toEqual([...resources].sort());
-    for (const resource of resources) expect(routes.some((r) => r.resource === resource), resource).toBe(true);
+    for (const resource of resources)
+      expect(
+        routes.some((r) => r.resource === resource),
+        resource,
+      ).toBe(true);
   });
 
   it('puts the authorizer on exactly the routes that are not public', () => {
     const byKey = new Map(
-      Object.values(api.findResources('AWS::ApiGatewayV2::Route')).map((r) => [r.Properties.RouteKey, r.Properties.AuthorizationType]),
+      Object.values(api.findResources('AWS::ApiGatewayV2::Route')).map((r) => [
+        r.Properties.RouteKey,
+        r.Properties.AuthorizationType,
+      ]),
     );
-    for (const route of routes) expect(byKey.get(routeKey(route)), routeKey(route)).toBe(route.access === 'public' ? 'NONE' : 'JWT');
+    for (const route of routes)
+      expect(byKey.get(routeKey(route)), routeKey(route)).toBe(route.access === 'public' ? 'NONE' : 'JWT');
   });
 });
 
 describe('route table ↔ OpenAPI document', () => {
   const document = openApiDocument();
   const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation: operation as Record<string, unknown> })),
+    Object.entries(methods).map(([method, operation]) => ({
+      key: `${method.toUpperCase()} ${path}`,
+      operation: operation as Record<string, unknown>,
+    })),
   );
 
   it('documents every route once, under the route table’s operationId', () => {
     expect(operations.map((o) => o.key).sort()).toEqual(tableKeys);
     for (const route of routes) {
-      expect(operations.find((o) => o.key === routeKey(route))?.operation.operationId, routeKey(route)).toBe(route.operationId);
+      expect(operations.find((o) => o.key === routeKey(route))?.operation.operationId, routeKey(route)).toBe(
+        route.operationId,
+      );
     }
   });
 

@@ -24,8 +24,12 @@ const CLI_DEFAULT_READ_TIMEOUT_S = 60;
 let portal: ScratchApp;
 /** stack name → its template. */
 let templates: Map<string, Json>;
-const resourcesOf = (template: Json, type: string): [string, Json][] => Object.entries(template.Resources ?? {}).filter(([, r]: [string, Json]) => r.Type === type) as [string, Json][];
-const everywhere = (type: string) => [...templates.entries()].flatMap(([stack, template]) => resourcesOf(template, type).map(([id, r]) => ({ stack, id, resource: r })));
+const resourcesOf = (template: Json, type: string): [string, Json][] =>
+  Object.entries(template.Resources ?? {}).filter(([, r]: [string, Json]) => r.Type === type) as [string, Json][];
+const everywhere = (type: string) =>
+  [...templates.entries()].flatMap(([stack, template]) =>
+    resourcesOf(template, type).map(([id, r]) => ({ stack, id, resource: r })),
+  );
 
 beforeAll(() => {
   portal = sharedPortal({ bundle: false, nag: false });
@@ -59,22 +63,40 @@ describe('the runbook (docs/operations.md)', () => {
     // The state machines of the console list: `PaymentExport…`, `Migrations…`, …
     const machines = everywhere('AWS::StepFunctions::StateMachine').map((m) => m.id);
     const line = runbook.split('\n').findIndex((l) => l.includes('**State machines**'));
-    const listed = [...runbook.split('\n').slice(line, line + 4).join(' ').matchAll(/`([A-Za-z]+)…`/g)].map((m) => m[1]!);
+    const listed = [
+      ...runbook
+        .split('\n')
+        .slice(line, line + 4)
+        .join(' ')
+        .matchAll(/`([A-Za-z]+)…`/g),
+    ].map((m) => m[1]!);
     expect(listed).toEqual(['PaymentExport', 'BackgroundJobs', 'IseeExtraction', 'Migrations']);
-    for (const name of listed) expect(machines.filter((id) => id.startsWith(name)), name).toHaveLength(1);
+    for (const name of listed)
+      expect(
+        machines.filter((id) => id.startsWith(name)),
+        name,
+      ).toHaveLength(1);
     expect(listed).toHaveLength(machines.length);
     // "the `FlowTask` log group", "`MigrationTask`": a function of that name (an API one by its resource).
     const logGroups = [...runbook.matchAll(/`([A-Za-z-]+)`(?: \([^)]*\))? log group/g)].map((m) => m[1]!);
     expect(logGroups.length).toBeGreaterThan(2);
     for (const name of logGroups) {
       if ((resources as readonly string[]).includes(name)) continue;
-      expect(functions.filter((f) => f.id.includes(name)), name).toHaveLength(1);
+      expect(
+        functions.filter((f) => f.id.includes(name)),
+        name,
+      ).toHaveLength(1);
     }
-    for (const [, name] of runbook.matchAll(/\(`([A-Z][A-Za-z]+)`, `([A-Z][A-Za-z]+)`, the ISEE reading\)/g)) expect(functions.some((f) => f.id.includes(name!))).toBe(true);
+    for (const [, name] of runbook.matchAll(/\(`([A-Z][A-Za-z]+)`, `([A-Z][A-Za-z]+)`, the ISEE reading\)/g))
+      expect(functions.some((f) => f.id.includes(name!))).toBe(true);
     // `PortaleApi-<resource>Logs…`: each API function's log group.
     expect(runbook).toContain('`PortaleApi-<resource>Logs…`');
     const apiLogGroups = resourcesOf(templates.get(portal.api.stackName), 'AWS::Logs::LogGroup').map(([id]) => id);
-    for (const resource of resources) expect(apiLogGroups.some((id) => id.startsWith(`${resource.replace(/[^A-Za-z0-9]/g, '')}Logs`)), resource).toBe(true);
+    for (const resource of resources)
+      expect(
+        apiLogGroups.some((id) => id.startsWith(`${resource.replace(/[^A-Za-z0-9]/g, '')}Logs`)),
+        resource,
+      ).toBe(true);
   });
 
   it('quotes the table keys and indexes the code writes', () => {
@@ -91,7 +113,8 @@ describe('the runbook (docs/operations.md)', () => {
       expect(pk).toBe(expected[pk]);
     }
     expect(runbook).toContain(`"sk":{"S":"${keys.job(MIGRATIONS_JOB, MIGRATIONS_JOB_KEY).sk}"}`);
-    for (const [, index] of runbook.matchAll(/--index-name (\S+)/g)) expect(table.indexes.map((i) => i.name)).toContain(index);
+    for (const [, index] of runbook.matchAll(/--index-name (\S+)/g))
+      expect(table.indexes.map((i) => i.name)).toContain(index);
     // The audit trail's keys as the runbook describes them.
     expect(runbook).toContain(`\`${keys.auditOf('<entity>', '<id>')}\``);
     expect(runbook).toContain(`spread over ${AUDIT_DAY_SHARDS} shards`);
@@ -116,7 +139,9 @@ describe('the runbook (docs/operations.md)', () => {
     // The migrations: "waits for them up to 10 minutes", "`MigrationTask` (timeout 15 minutes; the state machine's step waits 16)".
     expect(runbook).toContain(`waits for them up to ${MIGRATION_DEPLOY_WAIT_MS / 60_000} minutes`);
     const task = functionNamed(portal.operations.stackName, 'MigrationTask');
-    const [, taskMinutes, stepMinutes] = runbook.match(/`MigrationTask` \(timeout (\d+) minutes; the state\s+machine's step waits (\d+)\)/)!;
+    const [, taskMinutes, stepMinutes] = runbook.match(
+      /`MigrationTask` \(timeout (\d+) minutes; the state\s+machine's step waits (\d+)\)/,
+    )!;
     expect(task.resource.Properties.Timeout).toBe(Number(taskMinutes) * 60);
     const machine = everywhere('AWS::StepFunctions::StateMachine').find((m) => m.id.startsWith('Migrations'))!;
     const definition = JSON.stringify(machine.resource.Properties.DefinitionString);
@@ -137,7 +162,9 @@ describe('the runbook (docs/operations.md)', () => {
     const stages = everywhere('AWS::ApiGatewayV2::Stage');
     expect(stages).toHaveLength(1);
     const { ThrottlingBurstLimit, ThrottlingRateLimit } = stages[0]!.resource.Properties.DefaultRouteSettings;
-    expect(runbook).toContain(`ThrottlingBurstLimit=${ThrottlingBurstLimit},ThrottlingRateLimit=${ThrottlingRateLimit}`);
+    expect(runbook).toContain(
+      `ThrottlingBurstLimit=${ThrottlingBurstLimit},ThrottlingRateLimit=${ThrottlingRateLimit}`,
+    );
     expect(runbook).toContain(`${ThrottlingRateLimit} requests a second, bursts of ${ThrottlingBurstLimit}`);
   });
 

@@ -17,14 +17,18 @@ import { completeProduction } from '../support/stages.ts';
  */
 const dir = mkdtempSync(path.join(os.tmpdir(), 'portale-stages-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const write = (stage: string, settings: unknown) => writeFileSync(path.join(dir, `${stage}.json`), JSON.stringify(settings, null, 2));
+const write = (stage: string, settings: unknown) =>
+  writeFileSync(path.join(dir, `${stage}.json`), JSON.stringify(settings, null, 2));
 
-
-const synth = (stage: string, context: Record<string, unknown> = {}) => scratchApp({ bundle: false, nag: false, configDir: dir, context: { stage, ...context } });
+const synth = (stage: string, context: Record<string, unknown> = {}) =>
+  scratchApp({ bundle: false, nag: false, configDir: dir, context: { stage, ...context } });
 const variablesOf = (portal: ReturnType<typeof synth>, fn: PortalFunction) => {
   const template = Template.fromStack(portal.api);
   const id = portal.api.resolve((fn.node.defaultChild as CfnFunction).logicalId) as string;
-  return template.findResources('AWS::Lambda::Function')[id]!.Properties.Environment.Variables as Record<string, unknown>;
+  return template.findResources('AWS::Lambda::Function')[id]!.Properties.Environment.Variables as Record<
+    string,
+    unknown
+  >;
 };
 /** The secrets a function's role may read (GetSecretValue), each resource as its template JSON (an ARN built with Fn::Join). */
 const secretsReadBy = (portal: ReturnType<typeof synth>, fn: PortalFunction): string[] => {
@@ -32,7 +36,9 @@ const secretsReadBy = (portal: ReturnType<typeof synth>, fn: PortalFunction): st
   const role = portal.api.resolve((fn.role!.node.defaultChild as CfnResource).logicalId) as string;
   return Object.values(template.findResources('AWS::IAM::Policy'))
     .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(`"${role}"`))
-    .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+    .flatMap(
+      (policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[],
+    )
     .filter((statement) => [statement.Action].flat().includes('secretsmanager:GetSecretValue'))
     .flatMap((statement) => [statement.Resource].flat().map((resource) => JSON.stringify(resource)));
 };
@@ -44,23 +50,51 @@ describe('a production stage', () => {
     try {
       expect(portal.warnings).toEqual([]);
       // No webAclArn in the file: the portal's own web ACL, in us-east-1, is deployed first; CloudFront's alarms, in us-east-1, last.
-      expect(portal.stacks.map((s) => s.stackName)).toEqual(stackNamesOf('PortaleProd', { edge: true, edgeAlarms: true }));
+      expect(portal.stacks.map((s) => s.stackName)).toEqual(
+        stackNamesOf('PortaleProd', { edge: true, edgeAlarms: true }),
+      );
       expect(stackNamesOf('PortaleProd', { edge: true, edgeAlarms: true })).toEqual([
-        'PortaleProdEdge', 'PortaleProdData', 'PortaleProdAuth', 'PortaleProdWeb', 'PortaleProdApi', 'PortaleProdIseeExtraction', 'PortaleProdOperations', 'PortaleProdEdgeAlarms',
+        'PortaleProdEdge',
+        'PortaleProdData',
+        'PortaleProdAuth',
+        'PortaleProdWeb',
+        'PortaleProdApi',
+        'PortaleProdIseeExtraction',
+        'PortaleProdOperations',
+        'PortaleProdEdgeAlarms',
       ]);
       expect(portal.edge!.region).toBe('us-east-1');
       expect(portal.edgeAlarms.region).toBe('us-east-1');
-      expect(variablesOf(portal, portal.api.functions.tickets)).toMatchObject({ MAIL_FROM: 'noreply@comune.fantasia.it', SUPPORT_EMAIL: 'servizisociali@comune.fantasia.it' });
-      expect(variablesOf(portal, portal.api.functions.isee)).toMatchObject({ PDND_CLIENT_ID: completeProduction.pdndClientId, PDND_KID: completeProduction.pdndKid });
+      expect(variablesOf(portal, portal.api.functions.tickets)).toMatchObject({
+        MAIL_FROM: 'noreply@comune.fantasia.it',
+        SUPPORT_EMAIL: 'servizisociali@comune.fantasia.it',
+      });
+      expect(variablesOf(portal, portal.api.functions.isee)).toMatchObject({
+        PDND_CLIENT_ID: completeProduction.pdndClientId,
+        PDND_KID: completeProduction.pdndKid,
+      });
       const topic = Template.fromStack(portal.operations);
-      topic.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'reperibile@comune.fantasia.it' });
+      topic.hasResourceProperties('AWS::SNS::Subscription', {
+        Protocol: 'email',
+        Endpoint: 'reperibile@comune.fantasia.it',
+      });
     } finally {
       portal.dispose();
     }
   });
 
   it('on pagoPA GPD takes the payment platform and GPD’s settings from the file, with no setting left unread', () => {
-    write('prod-gpd', { ...completeProduction, paymentPlatform: 'gpd', gpdEnvironment: 'uat', gpdSecretName: 'portale/gpd', gpdOrganizationFiscalCode: '00488410010', gpdCompanyName: 'Comune di Fantasia', gpdSegregationCode: '47', gpdIban: 'IT60X0542811101000000123456', gpdTaxonomyCode: '9/0101108TS/' });
+    write('prod-gpd', {
+      ...completeProduction,
+      paymentPlatform: 'gpd',
+      gpdEnvironment: 'uat',
+      gpdSecretName: 'portale/gpd',
+      gpdOrganizationFiscalCode: '00488410010',
+      gpdCompanyName: 'Comune di Fantasia',
+      gpdSegregationCode: '47',
+      gpdIban: 'IT60X0542811101000000123456',
+      gpdTaxonomyCode: '9/0101108TS/',
+    });
     const portal = synth('prod-gpd');
     try {
       expect(portal.warnings).toEqual([]);
@@ -86,14 +120,21 @@ describe('a production stage', () => {
       }
       // A function that does not call the platform gets neither.
       expect(variablesOf(portal, portal.api.functions.tickets)).not.toHaveProperty('GPD_SECRET_NAME');
-      expect(secretsReadBy(portal, portal.api.functions.tickets).some((arn) => arn.includes('portale/gpd'))).toBe(false);
+      expect(secretsReadBy(portal, portal.api.functions.tickets).some((arn) => arn.includes('portale/gpd'))).toBe(
+        false,
+      );
     } finally {
       portal.dispose();
     }
   });
 
   it('refuses every placeholder left, naming each setting and the file to change', () => {
-    write('prod-placeholders', { production: true, stackPrefix: 'PortaleProd', mailFrom: 'noreply@comune.example.it', pdndKid: 'placeholder-kid-set-by-pdnd-back-office-000' });
+    write('prod-placeholders', {
+      production: true,
+      stackPrefix: 'PortaleProd',
+      mailFrom: 'noreply@comune.example.it',
+      pdndKid: 'placeholder-kid-set-by-pdnd-back-office-000',
+    });
     let message = '';
     try {
       synth('prod-placeholders').dispose();
@@ -101,7 +142,21 @@ describe('a production stage', () => {
       message = (error as Error).message;
     }
     expect(message).toContain('prod-placeholders.json is a production stage and still has placeholders');
-    for (const key of ['webDomainName', 'certificateArn', 'authDomainPrefix', 'supportEmail', 'alarmEmail', 'spidGatewayIssuer', 'spidGatewayClientId', 'pdndClientId', 'inpsAttestazioneEndpoint', 'inpsPurposeAttestazione', 'inpsPurposeIndicatore', 'inpsUserId', 'accessibilityStatementUrl']) {
+    for (const key of [
+      'webDomainName',
+      'certificateArn',
+      'authDomainPrefix',
+      'supportEmail',
+      'alarmEmail',
+      'spidGatewayIssuer',
+      'spidGatewayClientId',
+      'pdndClientId',
+      'inpsAttestazioneEndpoint',
+      'inpsPurposeAttestazione',
+      'inpsPurposeIndicatore',
+      'inpsUserId',
+      'accessibilityStatementUrl',
+    ]) {
       expect(message).toMatch(new RegExp(`- ${key} is not set`));
     }
     expect(message).toContain('- mailFrom is the placeholder "noreply@comune.example.it"');
@@ -109,9 +164,13 @@ describe('a production stage', () => {
   });
 
   it('refuses the documented example as it is (its values are examples), and one placeholder alone', () => {
-    expect(() => scratchApp({ bundle: false, nag: false, context: { stage: 'example' } })).toThrow(/config\/example\.json is a production stage[\s\S]*mailFrom is the placeholder "noreply@comune\.example\.it"/);
+    expect(() => scratchApp({ bundle: false, nag: false, context: { stage: 'example' } })).toThrow(
+      /config\/example\.json is a production stage[\s\S]*mailFrom is the placeholder "noreply@comune\.example\.it"/,
+    );
     write('prod-one', { ...completeProduction, inpsUserId: '00000000000' });
-    expect(() => synth('prod-one')).toThrow(/prod-one\.json is a production stage[\s\S]*- inpsUserId is the placeholder "00000000000"/);
+    expect(() => synth('prod-one')).toThrow(
+      /prod-one\.json is a production stage[\s\S]*- inpsUserId is the placeholder "00000000000"/,
+    );
   });
 
   it('lets npm run deploy -- <stage> --data-only build the data stack before PDND has given a kid, but not without the domain', () => {
@@ -123,13 +182,20 @@ describe('a production stage', () => {
     } finally {
       portal.dispose();
     }
-    write('prod-first-nodomain', { ...completeProduction, webDomainName: undefined, certificateArn: undefined, pdndKid: undefined });
+    write('prod-first-nodomain', {
+      ...completeProduction,
+      webDomainName: undefined,
+      certificateArn: undefined,
+      pdndKid: undefined,
+    });
     expect(() => synth('prod-first-nodomain', { dataOnly: 'true' })).toThrow(/webDomainName is not set/);
   });
 
   it('refuses a setting given on the command line against its file', () => {
     write('prod', completeProduction);
-    expect(() => synth('prod', { mailFrom: 'altro@comune.fantasia.it' })).toThrow(/mailFrom is set in .*prod\.json \(noreply@comune\.fantasia\.it\) and on the command line \(altro@comune\.fantasia\.it\): change it in .*prod\.json only/);
+    expect(() => synth('prod', { mailFrom: 'altro@comune.fantasia.it' })).toThrow(
+      /mailFrom is set in .*prod\.json \(noreply@comune\.fantasia\.it\) and on the command line \(altro@comune\.fantasia\.it\): change it in .*prod\.json only/,
+    );
   });
 });
 
@@ -139,7 +205,9 @@ describe('a staging stage', () => {
     const portal = synth('staging');
     try {
       expect(portal.data.stackName).toBe('PortaleTestData');
-      expect(portal.warnings.some((w) => w.includes('staging.json (stage staging, not production): mailFrom is not set'))).toBe(true);
+      expect(
+        portal.warnings.some((w) => w.includes('staging.json (stage staging, not production): mailFrom is not set')),
+      ).toBe(true);
       expect(portal.warnings.some((w) => w.includes('pdndKid is not set'))).toBe(true);
       expect(portal.warnings.some((w) => w.includes('alarmEmail'))).toBe(false);
     } finally {
@@ -154,7 +222,9 @@ describe('the file', () => {
     const portal = synth('extra');
     try {
       expect(portal.app.node.tryGetContext('retentionSupportMessagesDays')).toBe(730);
-      expect(portal.warnings).toContain(`${portal.stage!.file}: the setting retentionSupportMessagesDays is read by nothing (a typo, or a setting retired): remove it`);
+      expect(portal.warnings).toContain(
+        `${portal.stage!.file}: the setting retentionSupportMessagesDays is read by nothing (a typo, or a setting retired): remove it`,
+      );
       expect(portal.warnings.some((w) => w.includes('stackPrefix is read by nothing'))).toBe(false);
     } finally {
       portal.dispose();
@@ -162,7 +232,12 @@ describe('the file', () => {
   });
 
   it('is checked against the schema: a bad value is named with its key', () => {
-    write('bad', { production: true, mailFrom: 'not an address', inpsUserId: 123, certificateArn: 'arn:aws:acm:eu-south-1:111122223333:certificate/x' });
+    write('bad', {
+      production: true,
+      mailFrom: 'not an address',
+      inpsUserId: 123,
+      certificateArn: 'arn:aws:acm:eu-south-1:111122223333:certificate/x',
+    });
     expect(() => synth('bad')).toThrow(/bad\.json has settings that are not valid:/);
     expect(() => synth('bad')).toThrow(/- certificateArn: an ACM certificate in us-east-1/);
     expect(() => synth('bad')).toThrow(/- mailFrom: /);
@@ -176,8 +251,18 @@ describe('the file', () => {
   it('documents every key of the schema in config/example.json', () => {
     const example = Object.keys(JSON.parse(readFileSync(path.join(CONFIG_DIR, 'example.json'), 'utf8')));
     // Only for some deployments (a Web ACL, an SES identity elsewhere, mutual TLS with INPS): the README's table documents them.
-    const overrides = ['secretsRevision', 'mailIdentityArn', 'webAclArn', 'pdndTokenUrl', 'pdndAudience', 'inpsAudience', 'inpsClientCertSecretName'];
-    expect(Object.keys(stageConfigSchema.shape).filter((key) => !example.includes(key) && !overrides.includes(key))).toEqual([]);
+    const overrides = [
+      'secretsRevision',
+      'mailIdentityArn',
+      'webAclArn',
+      'pdndTokenUrl',
+      'pdndAudience',
+      'inpsAudience',
+      'inpsClientCertSecretName',
+    ];
+    expect(
+      Object.keys(stageConfigSchema.shape).filter((key) => !example.includes(key) && !overrides.includes(key)),
+    ).toEqual([]);
     expect(example.filter((key) => !(key in stageConfigSchema.shape))).toEqual([]);
     expect(loadStage('example').production).toBe(true);
   });

@@ -28,16 +28,20 @@ const only = (type: string) => {
 };
 const distributionConfig = () => only('AWS::CloudFront::Distribution').DistributionConfig;
 const csp = (): string => {
-  const value = only('AWS::CloudFront::ResponseHeadersPolicy').ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy
-    .ContentSecurityPolicy;
+  const value = only('AWS::CloudFront::ResponseHeadersPolicy').ResponseHeadersPolicyConfig.SecurityHeadersConfig
+    .ContentSecurityPolicy.ContentSecurityPolicy;
   // Tokens (the Cognito domain) are joined in by CloudFormation: keep the literal parts.
-  return typeof value === 'string' ? value : value['Fn::Join'][1].map((p: unknown) => (typeof p === 'string' ? p : '<token>')).join('');
+  return typeof value === 'string'
+    ? value
+    : value['Fn::Join'][1].map((p: unknown) => (typeof p === 'string' ? p : '<token>')).join('');
 };
 
 const deployments = () => Object.values(web.findResources('Custom::CDKBucketDeployment')).map((r) => r.Properties);
 /** The deployment of index.html, config.json and the other files not named by their content. */
 const siteDeployment = () => {
-  const found = deployments().filter((d) => (d.SourceMarkers ?? []).some((markers: object) => Object.keys(markers).length > 0));
+  const found = deployments().filter((d) =>
+    (d.SourceMarkers ?? []).some((markers: object) => Object.keys(markers).length > 0),
+  );
   expect(found).toHaveLength(1);
   return found[0];
 };
@@ -75,7 +79,11 @@ describe('web stack: the site', () => {
     web.hasResourceProperties('AWS::S3::BucketPolicy', {
       PolicyDocument: {
         Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Allow', Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:GetObject' }),
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'cloudfront.amazonaws.com' },
+            Action: 's3:GetObject',
+          }),
         ]),
       },
     });
@@ -86,13 +94,18 @@ describe('web stack: the site', () => {
     expect(config.DefaultRootObject).toBe('index.html');
     expect(config.CustomErrorResponses).toBeUndefined();
     expect(config.DefaultCacheBehavior.FunctionAssociations).toEqual([
-      { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [only('AWS::CloudFront::Function').id, 'FunctionARN'] } },
+      {
+        EventType: 'viewer-request',
+        FunctionARN: { 'Fn::GetAtt': [only('AWS::CloudFront::Function').id, 'FunctionARN'] },
+      },
     ]);
     web.hasResourceProperties('AWS::CloudFront::Function', { FunctionCode: spaRewriteCode });
   });
 
   it('rewrites an extension-less path to /index.html and leaves files alone', () => {
-    const handler = new Function(`${spaRewriteCode}; return handler;`)() as (e: { request: { uri: string } }) => { uri: string };
+    const handler = new Function(`${spaRewriteCode}; return handler;`)() as (e: { request: { uri: string } }) => {
+      uri: string;
+    };
     const uriFor = (uri: string) => handler({ request: { uri } }).uri;
     expect(uriFor('/')).toBe('/index.html');
     expect(uriFor('/iscrizioni')).toBe('/index.html');
@@ -108,7 +121,9 @@ describe('web stack: the site', () => {
     expect(policy).toMatch(/(^|; )script-src 'self'(;|$)/);
     expect(policy).toMatch(/(^|; )frame-ancestors 'none'(;|$)/);
     expect(policy).toMatch(/(^|; )object-src 'none'(;|$)/);
-    expect(policy).toContain("connect-src 'self' https://<token>.auth.eu-south-1.amazoncognito.com https://cognito-idp.eu-south-1.amazonaws.com");
+    expect(policy).toContain(
+      "connect-src 'self' https://<token>.auth.eu-south-1.amazoncognito.com https://cognito-idp.eu-south-1.amazonaws.com",
+    );
     expect(policy).toContain("form-action 'self' https://<token>.auth.eu-south-1.amazoncognito.com");
     web.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
       ResponseHeadersPolicyConfig: {
@@ -121,7 +136,8 @@ describe('web stack: the site', () => {
       },
     });
     const behaviours = [distributionConfig().DefaultCacheBehavior, ...distributionConfig().CacheBehaviors];
-    for (const behaviour of behaviours) expect(behaviour.ResponseHeadersPolicyId).toEqual({ Ref: only('AWS::CloudFront::ResponseHeadersPolicy').id });
+    for (const behaviour of behaviours)
+      expect(behaviour.ResponseHeadersPolicyId).toEqual({ Ref: only('AWS::CloudFront::ResponseHeadersPolicy').id });
   });
 
   it('logs requests to a bucket of its own', () => {
@@ -148,11 +164,16 @@ describe('web stack: the API behind the same domain', () => {
   });
 
   it('logs every API request and throttles the stage', () => {
-    const accessLogs = Object.keys(web.findResources('AWS::Logs::LogGroup')).find((id) => id.startsWith('ApiAccessLogs'));
+    const accessLogs = Object.keys(web.findResources('AWS::Logs::LogGroup')).find((id) =>
+      id.startsWith('ApiAccessLogs'),
+    );
     web.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       AutoDeploy: true,
-      AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [accessLogs, 'Arn'] }, Format: Match.stringLikeRegexp('\\$context.requestId') },
+      AccessLogSettings: {
+        DestinationArn: { 'Fn::GetAtt': [accessLogs, 'Arn'] },
+        Format: Match.stringLikeRegexp('\\$context.requestId'),
+      },
       DefaultRouteSettings: { ThrottlingBurstLimit: 200, ThrottlingRateLimit: 100 },
     });
   });

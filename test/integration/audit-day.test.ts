@@ -17,7 +17,13 @@ const day = '2031-05-05';
 const at = (time: string) => new Date(`${day}T${time}Z`);
 
 beforeAll(async () => {
-  Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+  Object.assign(process.env, {
+    TABLE_NAME,
+    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+    AWS_REGION: 'eu-south-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+  });
   process.env.CURSOR_SECRET ||= 'audit-day-test';
   audit = await import('../../functions/adapters/audit-log.ts');
 });
@@ -36,13 +42,42 @@ const readAll = async (limit: number) => {
 describe('a day of audit entries', () => {
   it('reads every shard merged in time order, page by page; entries stored before the shards are read before and after the back-fill moves them', async () => {
     // A generation's batch (one time for 30 records), then single changes at later times, and one the day after.
-    await audit.recordAuditBatch(Array.from({ length: 30 }, (_, i) => ({ actor: operator, entity: 'position', id: `P${i}`, action: 'create' as const, before: null, after: { n: i } })), at('09:00:00.000'));
-    for (const [i, time] of ['09:30:00.000', '10:00:00.000', '10:00:00.001', '23:59:59.999'].entries()) await audit.recordAudit({ actor: operator, entity: 'band', id: `B${i}`, action: 'update', before: { n: 0 }, after: { n: 1 } }, at(time));
-    await audit.recordAudit({ actor: operator, entity: 'band', id: 'B-next-day', action: 'update', before: null, after: null }, new Date('2031-05-06T00:00:00.000Z'));
+    await audit.recordAuditBatch(
+      Array.from({ length: 30 }, (_, i) => ({
+        actor: operator,
+        entity: 'position',
+        id: `P${i}`,
+        action: 'create' as const,
+        before: null,
+        after: { n: i },
+      })),
+      at('09:00:00.000'),
+    );
+    for (const [i, time] of ['09:30:00.000', '10:00:00.000', '10:00:00.001', '23:59:59.999'].entries())
+      await audit.recordAudit(
+        { actor: operator, entity: 'band', id: `B${i}`, action: 'update', before: { n: 0 }, after: { n: 1 } },
+        at(time),
+      );
+    await audit.recordAudit(
+      { actor: operator, entity: 'band', id: 'B-next-day', action: 'update', before: null, after: null },
+      new Date('2031-05-06T00:00:00.000Z'),
+    );
     // Entries of the same day stored before the shards: gsi1 "AUDIT#<day>", the bare time as sort key.
     for (const time of ['08:00:00.000', '09:45:00.000']) {
       const iso = at(time).toISOString();
-      await localTable().putItem({ pk: 'AUDIT#ticket#7', sk: `${iso}#${randomUUID()}`, gsi1pk: `AUDIT#${day}`, gsi1sk: iso, at: iso, entity: 'ticket', recordId: '7', action: 'update', who: { sub: 'op' }, before: null, after: null });
+      await localTable().putItem({
+        pk: 'AUDIT#ticket#7',
+        sk: `${iso}#${randomUUID()}`,
+        gsi1pk: `AUDIT#${day}`,
+        gsi1sk: iso,
+        at: iso,
+        entity: 'ticket',
+        recordId: '7',
+        action: 'update',
+        who: { sub: 'op' },
+        before: null,
+        after: null,
+      });
     }
     await indexesCaughtUp();
 

@@ -12,7 +12,8 @@ const band = { name: 'Fascia integrazione', min: 1000, max: 5000, percent: 40, f
 let operator: Awaited<ReturnType<typeof as>>;
 const table = () => localTable();
 
-const allBands = async () => (await request('GET', '/api/bands?limit=100')).json.items as Array<{ id: string; name: string }>;
+const allBands = async () =>
+  (await request('GET', '/api/bands?limit=100')).json.items as Array<{ id: string; name: string }>;
 
 beforeAll(async () => {
   operator = await as('operator');
@@ -54,7 +55,8 @@ describe('ISEE bands over HTTP', () => {
   });
 
   it('lists bands by their lower bound, 20 per page, with a cursor to the next page', async () => {
-    for (let i = 0; i < 22; i++) await operator.post('/api/bands', { ...band, name: `Pagina ${i}`, min: 100_000 + i, max: 200_000 });
+    for (let i = 0; i < 22; i++)
+      await operator.post('/api/bands', { ...band, name: `Pagina ${i}`, min: 100_000 + i, max: 200_000 });
     await indexesCaughtUp();
     const first = (await request('GET', '/api/bands')).json;
     expect(first.items).toHaveLength(20);
@@ -62,20 +64,62 @@ describe('ISEE bands over HTTP', () => {
     const second = (await request('GET', `/api/bands?cursor=${first.nextCursor}`)).json;
     const mins = [...first.items, ...second.items].map((b: { min: number }) => b.min);
     expect(mins).toEqual([...mins].sort((a, b) => a - b));
-    expect(new Set([...first.items, ...second.items].map((b: { id: string }) => b.id)).size).toBe(first.items.length + second.items.length);
+    expect(new Set([...first.items, ...second.items].map((b: { id: string }) => b.id)).size).toBe(
+      first.items.length + second.items.length,
+    );
   });
 
   describe('bad input gets an Italian message and changes nothing', () => {
     const cases: Array<[string, () => Promise<{ status: number; json: any }>, number, string | RegExp]> = [
-      ['min above max', () => operator.post('/api/bands', { ...band, min: 6000, max: 5000 }), 400, 'Il valore minimo non può superare il valore massimo.'],
-      ['percentage above 100', () => operator.post('/api/bands', { ...band, percent: 150 }), 400, 'La percentuale deve essere compresa tra 0 e 100.'],
-      ['malformed quota', () => operator.post('/api/bands', { ...band, fixedCost: '18,5' }), 400, 'Inserisci un importo valido, con al massimo due decimali.'],
+      [
+        'min above max',
+        () => operator.post('/api/bands', { ...band, min: 6000, max: 5000 }),
+        400,
+        'Il valore minimo non può superare il valore massimo.',
+      ],
+      [
+        'percentage above 100',
+        () => operator.post('/api/bands', { ...band, percent: 150 }),
+        400,
+        'La percentuale deve essere compresa tra 0 e 100.',
+      ],
+      [
+        'malformed quota',
+        () => operator.post('/api/bands', { ...band, fixedCost: '18,5' }),
+        400,
+        'Inserisci un importo valido, con al massimo due decimali.',
+      ],
       ['empty name', () => operator.post('/api/bands', { ...band, name: '' }), 400, 'Il campo non può essere vuoto!'],
-      ['malformed JSON', () => request('POST', '/api/bands', { token: operator.token, rawBody: '{"name":' }), 400, 'Il corpo della richiesta non è un JSON valido.'],
-      ['body over the 64 KB limit', () => operator.post('/api/bands', { ...band, name: 'x'.repeat(80_000) }), 413, /troppo grande/],
-      ['body over the gateway’s 10 MB', () => request('POST', '/api/bands', { token: operator.token, rawBody: 'x'.repeat(11 * 1024 * 1024) }), 413, /troppo grande/],
-      ['unknown id (edit)', () => operator.put('/api/bands/non-esiste', band), 404, 'La fascia ISEE selezionata non esiste.'],
-      ['unknown id (delete)', () => operator.delete('/api/bands/non-esiste'), 404, 'La fascia ISEE selezionata non esiste.'],
+      [
+        'malformed JSON',
+        () => request('POST', '/api/bands', { token: operator.token, rawBody: '{"name":' }),
+        400,
+        'Il corpo della richiesta non è un JSON valido.',
+      ],
+      [
+        'body over the 64 KB limit',
+        () => operator.post('/api/bands', { ...band, name: 'x'.repeat(80_000) }),
+        413,
+        /troppo grande/,
+      ],
+      [
+        'body over the gateway’s 10 MB',
+        () => request('POST', '/api/bands', { token: operator.token, rawBody: 'x'.repeat(11 * 1024 * 1024) }),
+        413,
+        /troppo grande/,
+      ],
+      [
+        'unknown id (edit)',
+        () => operator.put('/api/bands/non-esiste', band),
+        404,
+        'La fascia ISEE selezionata non esiste.',
+      ],
+      [
+        'unknown id (delete)',
+        () => operator.delete('/api/bands/non-esiste'),
+        404,
+        'La fascia ISEE selezionata non esiste.',
+      ],
       ['no token', () => request('POST', '/api/bands', { body: band }), 401, /login/],
     ];
     for (const [name, send, status, detail] of cases) {
@@ -112,25 +156,37 @@ describe('ISEE bands over HTTP', () => {
     async function signWithProviderKey(build: (jwt: SignJWT) => SignJWT) {
       const { keys } = JSON.parse(await fs.readFile(path.join(inject('dataDir'), 'idp', 'jwks.json'), 'utf8'));
       const key = await importJWK(keys[0], 'RS256');
-      return build(new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: keys[0].kid }).setSubject('laura.bianchi')).sign(key);
+      return build(
+        new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: keys[0].kid }).setSubject('laura.bianchi'),
+      ).sign(key);
     }
 
     it('refuses an expired token', async () => {
       const expired = await signWithProviderKey((jwt) =>
-        jwt.setIssuer(inject('issuer')).setAudience(API_AUDIENCE).setIssuedAt(Math.floor(Date.now() / 1000) - 7200).setExpirationTime(Math.floor(Date.now() / 1000) - 3600),
+        jwt
+          .setIssuer(inject('issuer'))
+          .setAudience(API_AUDIENCE)
+          .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
+          .setExpirationTime(Math.floor(Date.now() / 1000) - 3600),
       );
       expect((await post(expired)).status).toBe(401);
     });
 
     it('refuses a token for another audience or from another issuer', async () => {
-      const otherAudience = await signWithProviderKey((jwt) => jwt.setIssuer(inject('issuer')).setAudience('urn:altro').setExpirationTime('1h'));
-      const otherIssuer = await signWithProviderKey((jwt) => jwt.setIssuer('http://evil.example').setAudience(API_AUDIENCE).setExpirationTime('1h'));
+      const otherAudience = await signWithProviderKey((jwt) =>
+        jwt.setIssuer(inject('issuer')).setAudience('urn:altro').setExpirationTime('1h'),
+      );
+      const otherIssuer = await signWithProviderKey((jwt) =>
+        jwt.setIssuer('http://evil.example').setAudience(API_AUDIENCE).setExpirationTime('1h'),
+      );
       expect((await post(otherAudience)).status).toBe(401);
       expect((await post(otherIssuer)).status).toBe(401);
     });
 
     it('accepts the same key and claims when nothing is wrong (the tests above are not vacuous)', async () => {
-      const good = await signWithProviderKey((jwt) => jwt.setIssuer(inject('issuer')).setAudience(API_AUDIENCE).setExpirationTime('1h'));
+      const good = await signWithProviderKey((jwt) =>
+        jwt.setIssuer(inject('issuer')).setAudience(API_AUDIENCE).setExpirationTime('1h'),
+      );
       const response = await post(good);
       expect(response.status).toBe(201);
       await operator.delete(`/api/bands/${response.json.id}`);

@@ -24,12 +24,21 @@ const november = { mese: 11, anno: 2026 };
 const simulator = () => inject('myPayEndpoint').replace(/\/pa\/services.*$/, '');
 
 async function admin(action: string, body: object) {
-  const response = await fetch(`${simulator()}/admin/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${simulator()}/admin/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(response.status).toBe(200);
 }
 
 beforeAll(async () => {
-  [operator, delegate, citizen, otherCitizen] = await Promise.all([as('operator'), as('delegate'), as('citizen'), as('newCitizen')]);
+  [operator, delegate, citizen, otherCitizen] = await Promise.all([
+    as('operator'),
+    as('delegate'),
+    as('citizen'),
+    as('newCitizen'),
+  ]);
   expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
   mariaId = (await citizen.get('/api/me')).json.userId;
   expect(mariaId).toBeTruthy();
@@ -40,17 +49,28 @@ afterAll(() => admin('reset', {}));
 async function mariaOwes(period = november, options: { exported?: boolean } = { exported: true }) {
   const opened = await openCall(operator);
   const { call } = opened;
-  const isee = await operator.post(`/api/users/${mariaId}/isee`, { value: 8000, year: 2026, date: '2026-01-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000003C-00', scadenza: '2026-12-31', excludeVerification: true });
+  const isee = await operator.post(`/api/users/${mariaId}/isee`, {
+    value: 8000,
+    year: 2026,
+    date: '2026-01-20T10:00:00.000Z',
+    protocollo: 'INPS-ISEE-2026-00000003C-00',
+    scadenza: '2026-12-31',
+    excludeVerification: true,
+  });
   expect(isee.status).toBe(201);
   const enrolled = await operator.post(`/api/calls/${call.id}/enrolments`, { userId: mariaId });
   expect(enrolled.status).toBe(201);
-  expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(200);
+  expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(
+    200,
+  );
   expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, period)).json.created).toBe(1);
   // Sent to MyPay first (IUV and notice number), as the council does every month: only then can it be paid.
   if (options.exported !== false) await exportMonth(operator, call.id, period);
   // Her list reads a global index: it shows the position (and the export's notice number) a moment later, as on a reload.
   const mine = async () => (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items;
-  await expect.poll(async () => (await mine()).filter((p: { nav: string | null }) => options.exported === false || p.nav).length).toBe(1);
+  await expect
+    .poll(async () => (await mine()).filter((p: { nav: string | null }) => options.exported === false || p.nav).length)
+    .toBe(1);
   return { call, position: (await mine())[0], opened };
 }
 
@@ -64,7 +84,12 @@ async function checkout(url: string, esito: 'success' | 'failure' | 'cancel') {
   const page = landing.headers.get('location')!;
   const html = await (await fetch(page)).text();
   expect(html).toContain(`value="${esito}"`);
-  const answer = await fetch(page, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ esito }), redirect: 'manual' });
+  const answer = await fetch(page, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ esito }),
+    redirect: 'manual',
+  });
   expect(answer.status).toBe(303);
   return new URL(answer.headers.get('location')!);
 }
@@ -86,7 +111,9 @@ describe('the citizen pays a position', () => {
     expect(position.nav).toMatch(/^3\d{17}$/);
     // The export brought MyPay's notice back: a short-lived link to this position's PDF.
     const notice = await fetch(position.noticeUrl as string);
-    expect([notice.status, notice.headers.get('content-type'), new URL(position.noticeUrl as string).pathname]).toEqual([200, 'application/pdf', expect.stringContaining(`/notices/${position.iud}.pdf`)]);
+    expect([notice.status, notice.headers.get('content-type'), new URL(position.noticeUrl as string).pathname]).toEqual(
+      [200, 'application/pdf', expect.stringContaining(`/notices/${position.iud}.pdf`)],
+    );
     // Another citizen sees none of it.
     expect((await otherCitizen.get(`/api/me/positions?callId=${call.id}`)).json.items).toEqual([]);
 
@@ -103,7 +130,18 @@ describe('the citizen pays a position', () => {
 
     const first = await citizen.post('/api/me/payments/return', { idSession });
     expect(first.status).toBe(200);
-    expect(first.json).toMatchObject({ esito: 'PAID', recorded: true, message: paymentOutcomeMessages.paid, position: { badge: 'Pagato', isPagato: true, payable: false, importoTotalePagato: position.importoDovuto, codIuv: position.codIuv } });
+    expect(first.json).toMatchObject({
+      esito: 'PAID',
+      recorded: true,
+      message: paymentOutcomeMessages.paid,
+      position: {
+        badge: 'Pagato',
+        isPagato: true,
+        payable: false,
+        importoTotalePagato: position.importoDovuto,
+        codIuv: position.codIuv,
+      },
+    });
     const reload = await citizen.post('/api/me/payments/return', { idSession });
     expect(reload.json).toMatchObject({ esito: 'PAID', recorded: false, message: paymentOutcomeMessages.paidBefore });
     const item = await stored(call.id);
@@ -113,14 +151,23 @@ describe('the citizen pays a position', () => {
     expect(item.checkoutUntil ?? null).toBeNull();
 
     // Paying again is refused; the operator and the delegate see it paid in the user record.
-    expect((await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) })).status).toBe(409);
+    expect(
+      (await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) })).status,
+    ).toBe(409);
     // The user record's list reads a global index: paid a moment later, as on a reload.
     for (const reader of [operator, delegate]) {
-      const badge = async () => (await reader.get(`/api/users/${mariaId}/positions`)).json.items.find((p: { iud: string }) => p.iud === position.iud)?.badge;
+      const badge = async () =>
+        (await reader.get(`/api/users/${mariaId}/positions`)).json.items.find(
+          (p: { iud: string }) => p.iud === position.iud,
+        )?.badge;
       await expect.poll(badge).toBe('Pagato');
     }
     // The reporting finds the same receipt: nothing changes.
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({ marked: 0, alreadyPaid: 1, toReconcile: 0 });
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({
+      marked: 0,
+      alreadyPaid: 1,
+      toReconcile: 0,
+    });
   });
 
   it('a second Paga while the checkout lives resumes it (never a second payment); with the modello unico a refused, cancelled or paid-but-unreceipted checkout reads ‘Pagamento in verifica’ (not 503, not expired) until MyPay knows; a forged esito=OK changes nothing', async () => {
@@ -135,16 +182,26 @@ describe('the citizen pays a position', () => {
       const back = await checkout(first.json.url, choice);
       expect(back.searchParams.get('esito')).toBe('ERROR');
       // The URL's esito is never trusted: even a body claiming OK gets MyPay's own answer — here, none yet.
-      const answer = await citizen.post('/api/me/payments/return', { idSession: back.searchParams.get('idSession'), esito: 'OK' });
+      const answer = await citizen.post('/api/me/payments/return', {
+        idSession: back.searchParams.get('idSession'),
+        esito: 'OK',
+      });
       expect(answer.status).toBe(200);
-      expect(answer.json).toMatchObject({ esito: 'PENDING', recorded: false, message: paymentOutcomeMessages.verifying, position: { badge: 'Da pagare', payable: false, inCorso: true, inVerifica: true, isPagato: false } });
+      expect(answer.json).toMatchObject({
+        esito: 'PENDING',
+        recorded: false,
+        message: paymentOutcomeMessages.verifying,
+        position: { badge: 'Da pagare', payable: false, inCorso: true, inVerifica: true, isPagato: false },
+      });
     }
     // While the outcome is not known she is not invited to pay again: no 'Paga' nor 'Riprendi il pagamento', and a
     // 'Paga' sent anyway says what she can do instead.
     await expect.poll(listed).toMatchObject({ inVerifica: true, payable: false });
     const refused = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
     expect(refused.status).toBe(409);
-    expect(refused.json.detail).toMatch(/^Pagamento in verifica: .*Se hai pagato non pagare di nuovo.*potrai pagare di nuovo dal /);
+    expect(refused.json.detail).toMatch(
+      /^Pagamento in verifica: .*Se hai pagato non pagare di nuovo.*potrai pagare di nuovo dal /,
+    );
     // She pays; pagoPA's receipt has not reached MyPay yet: MyPay cannot tell, for over an hour, and the portal says so.
     await admin('receipts', { hold: true });
     const back = await checkout(first.json.url, 'success');
@@ -159,7 +216,11 @@ describe('the citizen pays a position', () => {
     expect((await stored(call.id)).isPagato).toBe(false);
     // The receipt arrives: asked again, the payment is recorded.
     await admin('receipts', { hold: false });
-    expect((await citizen.post('/api/me/payments/return', { idSession })).json).toMatchObject({ esito: 'PAID', recorded: true, position: { badge: 'Pagato' } });
+    expect((await citizen.post('/api/me/payments/return', { idSession })).json).toMatchObject({
+      esito: 'PAID',
+      recorded: true,
+      position: { badge: 'Pagato' },
+    });
   });
 
   it('says what the office must fix instead of sending the citizen to MyPay’s error page: her CAP is not an Italian 5-digit one', async () => {
@@ -181,14 +242,27 @@ describe('the citizen pays a position', () => {
     const { call, position } = await mariaOwes();
     const pay = await fetch(`${inject('appUrl')}/api/me/positions/${position.iud}/pay`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${citizen.token}`, 'content-type': 'application/json', origin: 'https://evil.example', 'x-forwarded-host': 'evil.example' },
+      headers: {
+        authorization: `Bearer ${citizen.token}`,
+        'content-type': 'application/json',
+        origin: 'https://evil.example',
+        'x-forwarded-host': 'evil.example',
+      },
       body: JSON.stringify({ returnPath: returnPath(call.id) }),
     });
     expect(pay.status).toBe(200);
     // The page to come back to went to MyPay in paaSILVerificaAvviso (enteSILInviaRispostaPagamentoUrl): MyPay sends her there.
     const back = await checkout(((await pay.json()) as { url: string }).url, 'cancel');
-    expect(`${back.origin}${back.pathname}?id=${back.searchParams.get('id')}`).toBe(`${inject('appUrl')}/iscrizioni/visualizza_servizio?id=${call.id}`);
-    for (const bad of [{}, { returnUrl: 'https://evil.example/iscrizioni/visualizza_servizio' }, { returnPath: 'https://evil.example/iscrizioni' }, { returnPath: '//evil.example/iscrizioni' }, { returnPath: '/lista_utenti' }]) {
+    expect(`${back.origin}${back.pathname}?id=${back.searchParams.get('id')}`).toBe(
+      `${inject('appUrl')}/iscrizioni/visualizza_servizio?id=${call.id}`,
+    );
+    for (const bad of [
+      {},
+      { returnUrl: 'https://evil.example/iscrizioni/visualizza_servizio' },
+      { returnPath: 'https://evil.example/iscrizioni' },
+      { returnPath: '//evil.example/iscrizioni' },
+      { returnPath: '/lista_utenti' },
+    ]) {
       const refused = await citizen.post(`/api/me/positions/${position.iud}/pay`, bad);
       expect(refused.status, JSON.stringify(bad)).toBe(400);
       expect(refused.json.detail).toBe(messages.payment.returnUrl);
@@ -197,10 +271,18 @@ describe('the citizen pays a position', () => {
 
   it('answers 404 for another citizen’s position or session, 409 for a position not yet sent to MyPay, 400 for bad input, changing nothing', async () => {
     const { call, position } = await mariaOwes();
-    const notMine = await otherCitizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
+    const notMine = await otherCitizen.post(`/api/me/positions/${position.iud}/pay`, {
+      returnPath: returnPath(call.id),
+    });
     expect(notMine.status).toBe(404);
     expect(notMine.json.detail).toBe(messages.payment.notFound);
-    expect((await citizen.post('/api/me/positions/P2026110000000000000000000000000000/pay', { returnPath: returnPath(call.id) })).status).toBe(404);
+    expect(
+      (
+        await citizen.post('/api/me/positions/P2026110000000000000000000000000000/pay', {
+          returnPath: returnPath(call.id),
+        })
+      ).status,
+    ).toBe(404);
 
     const paid = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
     const back = await checkout(paid.json.url, 'success');
@@ -212,11 +294,16 @@ describe('the citizen pays a position', () => {
     expect((await stored(call.id)).isPagato).toBe(false);
     expect((await citizen.post('/api/me/payments/return', {})).status).toBe(400);
     // The owner's return records it, once.
-    expect((await citizen.post('/api/me/payments/return', { idSession })).json).toMatchObject({ esito: 'PAID', recorded: true });
+    expect((await citizen.post('/api/me/payments/return', { idSession })).json).toMatchObject({
+      esito: 'PAID',
+      recorded: true,
+    });
 
     const notSent = await mariaOwes({ mese: 10, anno: 2026 }, { exported: false });
     expect(notSent.position).toMatchObject({ payable: false, nav: null });
-    const early = await citizen.post(`/api/me/positions/${notSent.position.iud}/pay`, { returnPath: returnPath(notSent.call.id) });
+    const early = await citizen.post(`/api/me/positions/${notSent.position.iud}/pay`, {
+      returnPath: returnPath(notSent.call.id),
+    });
     expect([early.status, early.json.detail]).toEqual([409, paymentOutcomeMessages.notIssued]);
   });
 });
@@ -237,14 +324,22 @@ describe('a payment MyPay collected never disappears (issue 21)', () => {
       const refused = await operator.post(`/api/calls/${call.id}/${path}`, november);
       expect([refused.status, refused.json.detail], path).toEqual([409, positionOpsMessages.checkoutLiveMonth]);
     }
-    const single = await operator.post(`/api/calls/${call.id}/exports`, { ...november, fiscalCode: 'RSSMRA85C52H501N' });
+    const single = await operator.post(`/api/calls/${call.id}/exports`, {
+      ...november,
+      fiscalCode: 'RSSMRA85C52H501N',
+    });
     expect(single.status).toBe(409);
     const after = await stored(call.id);
     expect({ ...after, checkoutUntil: undefined }).toEqual({ ...before, checkoutUntil: undefined });
     // The payment arrives: recorded as due; the reporting after it changes nothing.
     const back = await checkout(paying.json.url, 'success');
-    expect((await citizen.post('/api/me/payments/return', { idSession: back.searchParams.get('idSession') })).json).toMatchObject({ esito: 'PAID', recorded: true, position: { badge: 'Pagato', riconciliazione: null } });
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({ marked: 0, alreadyPaid: 1 });
+    expect(
+      (await citizen.post('/api/me/payments/return', { idSession: back.searchParams.get('idSession') })).json,
+    ).toMatchObject({ esito: 'PAID', recorded: true, position: { badge: 'Pagato', riconciliazione: null } });
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({
+      marked: 0,
+      alreadyPaid: 1,
+    });
   });
 
   it('a position cancelled during a checkout whose payment then arrives: recorded, Pagato for the citizen, to reconcile for the operators; the reporting changes nothing', async () => {
@@ -256,18 +351,41 @@ describe('a payment MyPay collected never disappears (issue 21)', () => {
     // The citizen was still on pagoPA's page: MyPay collects the amount it holds.
     const back = await checkout(paying.json.url, 'success');
     const answer = await citizen.post('/api/me/payments/return', { idSession: back.searchParams.get('idSession') });
-    expect(answer.json).toMatchObject({ esito: 'PAID', recorded: true, message: paymentOutcomeMessages.paidToReconcile, position: { badge: 'Pagato', importoTotalePagato: position.importoDovuto } });
-    expect(await stored(call.id)).toMatchObject({ annullato: true, isPagato: true, importoTotalePagato: position.importoDovuto, riconciliazione: { motivo: 'ANNULLATA', differenza: position.importoDovuto } });
-    const mine = async () => (await operator.get(`/api/users/${mariaId}/positions`)).json.items.find((p: { iud: string }) => p.iud === position.iud);
+    expect(answer.json).toMatchObject({
+      esito: 'PAID',
+      recorded: true,
+      message: paymentOutcomeMessages.paidToReconcile,
+      position: { badge: 'Pagato', importoTotalePagato: position.importoDovuto },
+    });
+    expect(await stored(call.id)).toMatchObject({
+      annullato: true,
+      isPagato: true,
+      importoTotalePagato: position.importoDovuto,
+      riconciliazione: { motivo: 'ANNULLATA', differenza: position.importoDovuto },
+    });
+    const mine = async () =>
+      (await operator.get(`/api/users/${mariaId}/positions`)).json.items.find(
+        (p: { iud: string }) => p.iud === position.iud,
+      );
     await expect.poll(mine).toMatchObject({ badge: 'Pagato', riconciliazione: { motivo: 'ANNULLATA' } });
     // The payment list: the row, its filter and the statistics box.
     for (const query of ['&chkDaRiconciliare=true', '', '&sort=-importo']) {
       const list = (await operator.get(`/api/calls/${call.id}/payment-list?anno=2026${query}`)).json;
-      expect(list.items.map((r: { userId: string; daRiconciliare: number }) => [r.userId, r.daRiconciliare]), query).toEqual([[mariaId, 1]]);
+      expect(
+        list.items.map((r: { userId: string; daRiconciliare: number }) => [r.userId, r.daRiconciliare]),
+        query,
+      ).toEqual([[mariaId, 1]]);
       expect(list.count).toBe(1);
     }
-    expect((await operator.get(`/api/calls/${call.id}/payment-totals?anno=2026`)).json).toMatchObject({ daRiconciliare: 1, cittadiniDaRiconciliare: 1, differenzaDaRiconciliare: position.importoDovuto });
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({ marked: 0, alreadyPaid: 1 });
+    expect((await operator.get(`/api/calls/${call.id}/payment-totals?anno=2026`)).json).toMatchObject({
+      daRiconciliare: 1,
+      cittadiniDaRiconciliare: 1,
+      differenzaDaRiconciliare: position.importoDovuto,
+    });
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({
+      marked: 0,
+      alreadyPaid: 1,
+    });
     expect((await stored(call.id)).pagamenti).toHaveLength(1);
   });
 
@@ -275,25 +393,35 @@ describe('a payment MyPay collected never disappears (issue 21)', () => {
     const { call, position } = await mariaOwes();
     const paying = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
     const back = await checkout(paying.json.url, 'success');
-    expect((await citizen.post('/api/me/payments/return', { idSession: back.searchParams.get('idSession') })).json.recorded).toBe(true);
+    expect(
+      (await citizen.post('/api/me/payments/return', { idSession: back.searchParams.get('idSession') })).json.recorded,
+    ).toBe(true);
     await admin('paid', { iuds: [position.iud], again: true });
     const first = await jobAnswer(operator, `/api/calls/${call.id}/reporting`);
     expect(first.json).toMatchObject({ marked: 1, toReconcile: 1, alreadyPaid: 1 });
-    expect(await stored(call.id)).toMatchObject({ importoTotalePagato: 2 * position.importoDovuto, riconciliazione: { motivo: 'PAGATA_PIU_VOLTE', differenza: position.importoDovuto } });
+    expect(await stored(call.id)).toMatchObject({
+      importoTotalePagato: 2 * position.importoDovuto,
+      riconciliazione: { motivo: 'PAGATA_PIU_VOLTE', differenza: position.importoDovuto },
+    });
     const second = await jobAnswer(operator, `/api/calls/${call.id}/reporting`);
     expect(second.json).toMatchObject({ marked: 0, toReconcile: 0, alreadyPaid: 2 });
-    await expect.poll(async () => (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items[0]).toMatchObject({ badge: 'Pagato', importoTotalePagato: 2 * position.importoDovuto });
+    await expect
+      .poll(async () => (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items[0])
+      .toMatchObject({ badge: 'Pagato', importoTotalePagato: 2 * position.importoDovuto });
   });
 
   it('Chiudi riconciliazione: the operator closes a payment to reconcile with a note; the filter and the statistics drop it, the payments stay, audited; again is 409, a delegate 403, no note 400', async () => {
     const { call, position } = await mariaOwes();
     const paying = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
     const back = await checkout(paying.json.url, 'success');
-    expect((await citizen.post('/api/me/payments/return', { idSession: back.searchParams.get('idSession') })).json.recorded).toBe(true);
+    expect(
+      (await citizen.post('/api/me/payments/return', { idSession: back.searchParams.get('idSession') })).json.recorded,
+    ).toBe(true);
     await admin('paid', { iuds: [position.iud], again: true });
     expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({ toReconcile: 1 });
     const toReconcile = await stored(call.id);
-    const filtered = async () => (await operator.get(`/api/calls/${call.id}/payment-list?anno=2026&chkDaRiconciliare=true`)).json;
+    const filtered = async () =>
+      (await operator.get(`/api/calls/${call.id}/payment-list?anno=2026&chkDaRiconciliare=true`)).json;
     expect((await filtered()).count).toBe(1);
     const close = (client: Client, body: object) => client.post(`/api/positions/${position.iud}/reconciliation`, body);
 
@@ -313,26 +441,48 @@ describe('a payment MyPay collected never disappears (issue 21)', () => {
     const nota = 'Rimborsati 66,43 € il 2/12 con bonifico';
     const closed = await close(operator, { nota, updatedAt: toReconcile.updatedAt });
     expect(closed.status).toBe(200);
-    expect(closed.json).toMatchObject({ riconciliazione: null, riconciliazioneChiusa: { motivo: 'PAGATA_PIU_VOLTE', differenza: position.importoDovuto, nota }, importoTotalePagato: 2 * position.importoDovuto });
+    expect(closed.json).toMatchObject({
+      riconciliazione: null,
+      riconciliazioneChiusa: { motivo: 'PAGATA_PIU_VOLTE', differenza: position.importoDovuto, nota },
+      importoTotalePagato: 2 * position.importoDovuto,
+    });
     const after = await stored(call.id);
     expect(after.pagamenti).toEqual(toReconcile.pagamenti);
     // The filter no longer finds it; the statistics box drops it; the user record says who closed it, when and why.
     expect(await filtered()).toMatchObject({ items: [], count: 0 });
-    expect((await operator.get(`/api/calls/${call.id}/payment-totals?anno=2026`)).json).toMatchObject({ daRiconciliare: 0, cittadiniDaRiconciliare: 0, differenzaDaRiconciliare: 0 });
-    const onRecord = async () => (await operator.get(`/api/users/${mariaId}/positions`)).json.items.find((p: { iud: string }) => p.iud === position.iud);
-    await expect.poll(onRecord).toMatchObject({ badge: 'Pagato', riconciliazione: null, riconciliazioneChiusa: { nota, chiusaDa: expect.any(String), chiusaIl: expect.any(String) } });
+    expect((await operator.get(`/api/calls/${call.id}/payment-totals?anno=2026`)).json).toMatchObject({
+      daRiconciliare: 0,
+      cittadiniDaRiconciliare: 0,
+      differenzaDaRiconciliare: 0,
+    });
+    const onRecord = async () =>
+      (await operator.get(`/api/users/${mariaId}/positions`)).json.items.find(
+        (p: { iud: string }) => p.iud === position.iud,
+      );
+    await expect.poll(onRecord).toMatchObject({
+      badge: 'Pagato',
+      riconciliazione: null,
+      riconciliazioneChiusa: { nota, chiusaDa: expect.any(String), chiusaIl: expect.any(String) },
+    });
     // The citizen reads 'Pagato'; the office's note is not hers.
     const hers = (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items[0];
     expect(hers).toMatchObject({ badge: 'Pagato', riconciliazione: null });
     expect(hers).not.toHaveProperty('riconciliazioneChiusa');
     const audit = await localTable().auditOf('position', position.iud);
-    expect(audit.at(-1)).toMatchObject({ action: 'update', before: { riconciliazione: { motivo: 'PAGATA_PIU_VOLTE' } }, after: { riconciliazione: null, riconciliazioneChiusa: { nota } } });
+    expect(audit.at(-1)).toMatchObject({
+      action: 'update',
+      before: { riconciliazione: { motivo: 'PAGATA_PIU_VOLTE' } },
+      after: { riconciliazione: null, riconciliazioneChiusa: { nota } },
+    });
 
     const again = await close(operator, { nota: 'Seconda chiusura' });
     expect([again.status, again.json.detail]).toEqual([409, positionOpsMessages.notToReconcile]);
     expect(await stored(call.id)).toEqual(after);
     // The reporting again: the same receipts, nothing reopens.
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({ marked: 0, toReconcile: 0 });
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({
+      marked: 0,
+      toReconcile: 0,
+    });
     expect((await stored(call.id)).riconciliazione).toBeNull();
   });
 
@@ -349,10 +499,21 @@ describe('a payment MyPay collected never disappears (issue 21)', () => {
   it('the second operator saving on a stale copy gets 409 and changes nothing', async () => {
     const { position } = await mariaOwes(november, { exported: false });
     const read = position.updatedAt;
-    expect((await operator.put(`/api/positions/${position.iud}`, { descrizione: 'Prima', importo: 12, updatedAt: read })).status).toBe(200);
-    const second = await operator.put(`/api/positions/${position.iud}`, { descrizione: 'Seconda', importo: 13, updatedAt: read });
-    expect([second.status, second.json.detail]).toEqual([409, 'Il record è stato modificato da un altro operatore: ricarica la pagina.']);
-    const seen = async () => (await citizen.get(`/api/me/positions`)).json.items.find((p: { iud: string }) => p.iud === position.iud);
+    expect(
+      (await operator.put(`/api/positions/${position.iud}`, { descrizione: 'Prima', importo: 12, updatedAt: read }))
+        .status,
+    ).toBe(200);
+    const second = await operator.put(`/api/positions/${position.iud}`, {
+      descrizione: 'Seconda',
+      importo: 13,
+      updatedAt: read,
+    });
+    expect([second.status, second.json.detail]).toEqual([
+      409,
+      'Il record è stato modificato da un altro operatore: ricarica la pagina.',
+    ]);
+    const seen = async () =>
+      (await citizen.get(`/api/me/positions`)).json.items.find((p: { iud: string }) => p.iud === position.iud);
     await expect.poll(seen).toMatchObject({ descrizione: 'Prima', importoDovuto: 1200 });
     // Still the first operator's once the index has caught up with every write.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -364,9 +525,26 @@ describe('calls that are over are not billed (issue 21)', () => {
   async function callIn(state: 2 | 3) {
     const { call, service, band } = await openCall(operator);
     await approvedSubscriber(operator, call, { lastName: 'Neri', iseeValue: 8000, weeklyHour: 2 });
-    const changed = await operator.put(`/api/calls/${call.id}`, { ...callFields(service.id, call.name), year: call.year, state: 2, bandsId: [band.id], files: [] });
+    const changed = await operator.put(`/api/calls/${call.id}`, {
+      ...callFields(service.id, call.name),
+      year: call.year,
+      state: 2,
+      bandsId: [band.id],
+      files: [],
+    });
     expect(changed.status).toBe(200);
-    if (state === 3) expect((await operator.put(`/api/calls/${call.id}`, { ...callFields(service.id, call.name), year: call.year, state: 3, bandsId: [band.id], files: [] })).status).toBe(200);
+    if (state === 3)
+      expect(
+        (
+          await operator.put(`/api/calls/${call.id}`, {
+            ...callFields(service.id, call.name),
+            year: call.year,
+            state: 3,
+            bandsId: [band.id],
+            files: [],
+          })
+        ).status,
+      ).toBe(200);
     return call;
   }
 
@@ -383,7 +561,9 @@ describe('calls that are over are not billed (issue 21)', () => {
       expect([refused.status, refused.json.detail], path).toEqual([409, positionOpsMessages.archived]);
     }
     expect(await storedPositions(call.id, '2026-11')).toEqual([]);
-    expect((await operator.get(`/api/flows?descrizione=${encodeURIComponent(call.name)}`)).json.items ?? []).toEqual([]);
+    expect((await operator.get(`/api/flows?descrizione=${encodeURIComponent(call.name)}`)).json.items ?? []).toEqual(
+      [],
+    );
   });
 
   it('a CLOSED call keeps billing its approved subscriptions', async () => {
@@ -398,14 +578,18 @@ describe('operators read a citizen’s payments', () => {
     const found = await operator.get('/api/positions?fiscalCode=rssmra85c52h501n&limit=15');
     expect(found.status).toBe(200);
     expect(found.json.items.map((p: { iud: string }) => p.iud)).toContain(position.iud);
-    expect((await operator.get(`/api/positions?fiscalCode=${randomFiscalCode()}`)).json).toEqual({ items: [], nextCursor: null });
+    expect((await operator.get(`/api/positions?fiscalCode=${randomFiscalCode()}`)).json).toEqual({
+      items: [],
+      nextCursor: null,
+    });
     // Malformed, or well formed with a wrong check character (the last one: X instead of N).
     for (const code of ['abc', 'RSSMRA85C52H501X']) {
       const bad = await operator.get(`/api/positions?fiscalCode=${code}`);
       expect([bad.status, bad.json.detail]).toEqual([400, messages.payment.fiscalCode]);
     }
     expect((await operator.get('/api/users/utente-inesistente/positions')).status).toBe(404);
-    for (const other of [delegate, citizen]) expect((await other.get('/api/positions?fiscalCode=RSSMRA85C52H501N')).status).toBe(403);
+    for (const other of [delegate, citizen])
+      expect((await other.get('/api/positions?fiscalCode=RSSMRA85C52H501N')).status).toBe(403);
   });
 });
 
@@ -413,20 +597,27 @@ describe('Rendicontazione', () => {
   it('marks the two positions MyPay reports paid; a second run marks none; only operators run it', async () => {
     const { call } = await openCall(operator);
     const people: { fiscalCode: string }[] = [];
-    for (const lastName of ['Neri', 'Gialli', 'Blu']) people.push(await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 }));
+    for (const lastName of ['Neri', 'Gialli', 'Blu'])
+      people.push(await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 }));
     expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(3);
     await exportMonth(operator, call.id, november);
     const positions = await storedPositions(call.id, '2026-11');
     const chosen = positions.filter((p) => p.fiscalCode !== people[2]!.fiscalCode).map((p) => p.iud as string);
     await admin('paid', { iuds: chosen });
 
-    for (const other of [delegate, citizen]) expect((await jobAnswer(other, `/api/calls/${call.id}/reporting`, {})).status).toBe(403);
+    for (const other of [delegate, citizen])
+      expect((await jobAnswer(other, `/api/calls/${call.id}/reporting`, {})).status).toBe(403);
     const first = await jobAnswer(operator, `/api/calls/${call.id}/reporting`, {});
     expect(first.status).toBe(200);
     expect(first.json).toMatchObject({ inProgress: false, marked: 2, alreadyPaid: 0 });
     expect(first.json.message).toContain('2 posizioni segnate come pagate');
     const after = await storedPositions(call.id, '2026-11');
-    expect(after.filter((p) => p.isPagato).map((p) => p.iud).sort()).toEqual([...chosen].sort());
+    expect(
+      after
+        .filter((p) => p.isPagato)
+        .map((p) => p.iud)
+        .sort(),
+    ).toEqual([...chosen].sort());
     for (const p of after.filter((p) => p.isPagato)) expect(p.importoTotalePagato).toBe(p.importoDovuto);
 
     const second = await jobAnswer(operator, `/api/calls/${call.id}/reporting`, {});

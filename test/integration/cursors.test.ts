@@ -13,7 +13,11 @@ const maria = { fullName: 'Maria Rossi', fiscalCode: 'RSSMRA85C52H501N' };
 beforeAll(async () => {
   [citizen, other, operator] = await Promise.all([as('citizen'), as('newCitizen'), as('operator')]);
   for (const protocol of ['INPS-ISEE-2026-00000001A-00', 'INPS-ISEE-2026-00000002B-00']) {
-    const document = await stageIseeFile(citizen, await attestationPdf({ ...maria, protocol, value: '9.000,00' }), 'attestazione.pdf');
+    const document = await stageIseeFile(
+      citizen,
+      await attestationPdf({ ...maria, protocol, value: '9.000,00' }),
+      'attestazione.pdf',
+    );
     expect((await citizen.post('/api/isee', { document, value: 9000 })).status).toBe(201);
   }
   const first = (await citizen.get('/api/me/isee?limit=1')).json;

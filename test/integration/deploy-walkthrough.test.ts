@@ -43,7 +43,15 @@ const readyAccount = (): Account => ({
   bootstrapped: new Set(['eu-south-1', 'us-east-1']),
   secrets: new Map([
     ['portale-servizi-sociali/spid-gateway-client-secret', 'the-gateway-secret'],
-    ['portale-servizi-sociali/mypay', JSON.stringify({ endpoint: 'https://mypay.example.test/pa', codIpa: 'C_F999', password: 'pw', creditorFiscalCode: '80012340123' })],
+    [
+      'portale-servizi-sociali/mypay',
+      JSON.stringify({
+        endpoint: 'https://mypay.example.test/pa',
+        codIpa: 'C_F999',
+        password: 'pw',
+        creditorFiscalCode: '80012340123',
+      }),
+    ],
     ['portale-servizi-sociali/io-api-key', JSON.stringify({ apiKey: 'key', organizationFiscalCode: '80012340123' })],
   ]),
   verifiedIdentities: new Set(['comune.fantasia.it']),
@@ -65,8 +73,23 @@ function standIn(account: Account): PreflightClients {
         case 'GetRegionOptStatusCommand':
           return { RegionOptStatus: account.enabledRegions.has(input.RegionName!) ? 'ENABLED' : 'DISABLED' };
         case 'DescribeStacksCommand':
-          if (input.StackName === 'CDKToolkit' && account.bootstrapped.has(region)) return { Stacks: [{ StackStatus: 'CREATE_COMPLETE', Outputs: [{ OutputKey: 'BootstrapVersion', OutputValue: '28' }] }] };
-          if (input.StackName === 'PortaleProdData' && account.dataStackDeployed) return { Stacks: [{ StackStatus: 'CREATE_COMPLETE', Outputs: [{ OutputKey: 'PdndClientKeyArn', OutputValue: 'arn:aws:kms:eu-south-1:111122223333:key/k' }] }] };
+          if (input.StackName === 'CDKToolkit' && account.bootstrapped.has(region))
+            return {
+              Stacks: [
+                { StackStatus: 'CREATE_COMPLETE', Outputs: [{ OutputKey: 'BootstrapVersion', OutputValue: '28' }] },
+              ],
+            };
+          if (input.StackName === 'PortaleProdData' && account.dataStackDeployed)
+            return {
+              Stacks: [
+                {
+                  StackStatus: 'CREATE_COMPLETE',
+                  Outputs: [
+                    { OutputKey: 'PdndClientKeyArn', OutputValue: 'arn:aws:kms:eu-south-1:111122223333:key/k' },
+                  ],
+                },
+              ],
+            };
           throw error('ValidationError');
         case 'DescribeStackResourcesCommand':
           throw error('ValidationError');
@@ -79,7 +102,13 @@ function standIn(account: Account): PreflightClients {
         case 'GetAccountCommand':
           return { ProductionAccessEnabled: account.outOfSandbox };
         case 'DescribeCertificateCommand':
-          return { Certificate: { Status: 'ISSUED', DomainName: stageFile.webDomainName, NotAfter: new Date(Date.now() + 90 * 86_400_000) } };
+          return {
+            Certificate: {
+              Status: 'ISSUED',
+              DomainName: stageFile.webDomainName,
+              NotAfter: new Date(Date.now() + 90 * 86_400_000),
+            },
+          };
         case 'DescribeUserPoolDomainCommand':
           return { DomainDescription: {} };
         case 'GetAccountSettingsCommand':
@@ -92,7 +121,17 @@ function standIn(account: Account): PreflightClients {
     },
   });
   const client = (region = 'us-east-1') => answer(region) as never;
-  return { sts: client, account: client, cloudFormation: client, secrets: client, ses: client, acm: client, cognito: client, lambda: client, kms: client };
+  return {
+    sts: client,
+    account: client,
+    cloudFormation: client,
+    secrets: client,
+    ses: client,
+    acm: client,
+    cognito: client,
+    lambda: client,
+    kms: client,
+  };
 }
 
 let dir: string;
@@ -114,7 +153,8 @@ afterAll(async () => {
 });
 
 const stage = () => loadStage('prod', dir);
-const missing = async (account: Account) => (await preflight(stage(), standIn(account))).filter((c) => c.status === 'missing');
+const missing = async (account: Account) =>
+  (await preflight(stage(), standIn(account))).filter((c) => c.status === 'missing');
 
 describe('the README’s deploy section, step by step', () => {
   it('goes through: the file, the preflight, the synth, the smoke test', async () => {
@@ -141,7 +181,9 @@ describe('the README’s deploy section, step by step', () => {
     const [problem, ...others] = await missing(account);
     expect(others).toEqual([]);
     expect(problem!.title).toContain('secret portale-servizi-sociali/io-api-key');
-    expect(problem!.fix![0]).toContain('aws secretsmanager create-secret --region eu-south-1 --name portale-servizi-sociali/io-api-key');
+    expect(problem!.fix![0]).toContain(
+      'aws secretsmanager create-secret --region eu-south-1 --name portale-servizi-sociali/io-api-key',
+    );
   });
 
   it('stops at the preflight on the opt-in region not enabled', async () => {
@@ -156,12 +198,19 @@ describe('the README’s deploy section, step by step', () => {
     const account = readyAccount();
     account.verifiedIdentities.clear();
     const problems = await missing(account);
-    expect(problems.map((p) => p.title)).toEqual(['SES identity comune.fantasia.it verified in eu-south-1 (sender noreply@comune.fantasia.it)']);
+    expect(problems.map((p) => p.title)).toEqual([
+      'SES identity comune.fantasia.it verified in eu-south-1 (sender noreply@comune.fantasia.it)',
+    ]);
   });
 
   it('stops at the synth on a placeholder in production', async () => {
-    await fs.writeFile(path.join(dir, 'prod-placeholder.json'), JSON.stringify({ ...stageFile, mailFrom: 'noreply@comune.example.it' }));
-    expect(() => scratchApp({ bundle: false, nag: false, configDir: dir, context: { stage: 'prod-placeholder' } })).toThrow(
+    await fs.writeFile(
+      path.join(dir, 'prod-placeholder.json'),
+      JSON.stringify({ ...stageFile, mailFrom: 'noreply@comune.example.it' }),
+    );
+    expect(() =>
+      scratchApp({ bundle: false, nag: false, configDir: dir, context: { stage: 'prod-placeholder' } }),
+    ).toThrow(
       /prod-placeholder\.json is a production stage and still has placeholders[\s\S]*mailFrom is the placeholder "noreply@comune\.example\.it"/,
     );
   }, 120_000);

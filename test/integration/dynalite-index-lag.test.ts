@@ -2,7 +2,14 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CreateTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDynamo } from '../../lib/local/stores.ts';
 import { freePort } from '../support/ports.ts';
@@ -22,7 +29,13 @@ const TABLE = 'lag-test';
 async function start(indexLagMs: number) {
   const port = await freePort();
   dynamo = await startDynamo(dataDir, port, { indexLagMs, inProcess: false });
-  client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: `http://127.0.0.1:${port}`, region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+  client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: `http://127.0.0.1:${port}`,
+      region: 'eu-south-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
 }
 async function stop() {
   client.destroy();
@@ -30,8 +43,20 @@ async function stop() {
   dynamo = undefined;
 }
 const byCity = async (city: string) =>
-  ((await client.send(new QueryCommand({ TableName: TABLE, IndexName: 'byCity', KeyConditionExpression: 'city = :city', ExpressionAttributeValues: { ':city': city } }))).Items ?? []).map((item) => item.pk);
-const item = async (pk: string) => (await client.send(new GetCommand({ TableName: TABLE, Key: { pk }, ConsistentRead: true }))).Item;
+  (
+    (
+      await client.send(
+        new QueryCommand({
+          TableName: TABLE,
+          IndexName: 'byCity',
+          KeyConditionExpression: 'city = :city',
+          ExpressionAttributeValues: { ':city': city },
+        }),
+      )
+    ).Items ?? []
+  ).map((item) => item.pk);
+const item = async (pk: string) =>
+  (await client.send(new GetCommand({ TableName: TABLE, Key: { pk }, ConsistentRead: true }))).Item;
 
 beforeEach(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'dynalite-lag-'));
@@ -40,9 +65,18 @@ beforeEach(async () => {
     new CreateTableCommand({
       TableName: TABLE,
       BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'city', AttributeType: 'S' }],
+      AttributeDefinitions: [
+        { AttributeName: 'pk', AttributeType: 'S' },
+        { AttributeName: 'city', AttributeType: 'S' },
+      ],
       KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      GlobalSecondaryIndexes: [{ IndexName: 'byCity', KeySchema: [{ AttributeName: 'city', KeyType: 'HASH' }], Projection: { ProjectionType: 'ALL' } }],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'byCity',
+          KeySchema: [{ AttributeName: 'city', KeyType: 'HASH' }],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
     }),
   );
   await waitUntilTableExists({ client, maxWaitTime: 10, minDelay: 0.05, maxDelay: 0.2 }, { TableName: TABLE });
@@ -63,7 +97,14 @@ describe('the local DynamoDB with lagging global indexes', () => {
     await start(60_000);
     expect(await byCity('Roma')).toEqual(['anna', 'bruno']);
 
-    await client.send(new UpdateCommand({ TableName: TABLE, Key: { pk: 'anna' }, UpdateExpression: 'SET city = :c', ExpressionAttributeValues: { ':c': 'Trento' } }));
+    await client.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: { pk: 'anna' },
+        UpdateExpression: 'SET city = :c',
+        ExpressionAttributeValues: { ':c': 'Trento' },
+      }),
+    );
     await client.send(new DeleteCommand({ TableName: TABLE, Key: { pk: 'bruno' } }));
     expect([await item('anna'), await item('bruno')]).toEqual([{ pk: 'anna', city: 'Trento' }, undefined]);
     expect([await byCity('Roma'), await byCity('Trento')]).toEqual([['anna', 'bruno'], []]);

@@ -38,7 +38,11 @@ const simpleTable = (name: string, hashKey = 'pk'): CreateTableCommandInput => (
 async function start() {
   const port = await freePort();
   dynamo = await startDynamo(dataDir, port, { cacheTables: true, indexLagMs: 0 });
-  client = new DynamoDBClient({ endpoint: `http://127.0.0.1:${port}`, region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  client = new DynamoDBClient({
+    endpoint: `http://127.0.0.1:${port}`,
+    region: 'eu-south-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
 }
 async function stop() {
   client.destroy();
@@ -50,7 +54,11 @@ async function createTable(input: CreateTableCommandInput) {
   await client.send(new CreateTableCommand(input));
   await waitUntilTableExists(waiter(), { TableName: input.TableName });
 }
-const errorOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: Error) => error);
+const errorOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: Error) => error,
+  );
 
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'dynalite-cache-'));
@@ -76,13 +84,28 @@ describe('dynalite with the table definitions in memory', () => {
 
   it('sees an UpdateTable made after the cache is warm (throughput and billing mode)', async () => {
     await client.send(new GetItemCommand({ TableName: TABLE, Key: { pk: { S: 'a' } } }));
-    expect((await client.send(new DescribeTableCommand({ TableName: TABLE }))).Table?.BillingModeSummary?.BillingMode).toBe('PAY_PER_REQUEST');
-    await client.send(new UpdateTableCommand({ TableName: TABLE, BillingMode: 'PROVISIONED', ProvisionedThroughput: { ReadCapacityUnits: 7, WriteCapacityUnits: 3 } }));
+    expect(
+      (await client.send(new DescribeTableCommand({ TableName: TABLE }))).Table?.BillingModeSummary?.BillingMode,
+    ).toBe('PAY_PER_REQUEST');
+    await client.send(
+      new UpdateTableCommand({
+        TableName: TABLE,
+        BillingMode: 'PROVISIONED',
+        ProvisionedThroughput: { ReadCapacityUnits: 7, WriteCapacityUnits: 3 },
+      }),
+    );
     const { Table } = await client.send(new DescribeTableCommand({ TableName: TABLE }));
     expect(Table?.BillingModeSummary?.BillingMode).toBe('PROVISIONED');
     expect(Table?.ProvisionedThroughput).toMatchObject({ ReadCapacityUnits: 7, WriteCapacityUnits: 3 });
     // Asking for the same throughput again is refused: UpdateTable itself read the new definition.
-    const same = await errorOf(client.send(new UpdateTableCommand({ TableName: TABLE, ProvisionedThroughput: { ReadCapacityUnits: 7, WriteCapacityUnits: 3 } })));
+    const same = await errorOf(
+      client.send(
+        new UpdateTableCommand({
+          TableName: TABLE,
+          ProvisionedThroughput: { ReadCapacityUnits: 7, WriteCapacityUnits: 3 },
+        }),
+      ),
+    );
     expect(same?.message).toMatch(/will not change/);
   });
 
@@ -94,24 +117,39 @@ describe('dynalite with the table definitions in memory', () => {
     expect(gone?.name).toBe('ResourceNotFoundException');
 
     await createTable({
-        ...simpleTable(TABLE, 'id'),
-        AttributeDefinitions: [
-          { AttributeName: 'id', AttributeType: 'S' },
-          { AttributeName: 'city', AttributeType: 'S' },
-        ],
-        GlobalSecondaryIndexes: [{ IndexName: 'byCity', KeySchema: [{ AttributeName: 'city', KeyType: 'HASH' }], Projection: { ProjectionType: 'ALL' } }],
+      ...simpleTable(TABLE, 'id'),
+      AttributeDefinitions: [
+        { AttributeName: 'id', AttributeType: 'S' },
+        { AttributeName: 'city', AttributeType: 'S' },
+      ],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'byCity',
+          KeySchema: [{ AttributeName: 'city', KeyType: 'HASH' }],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
     });
     const oldKey = await errorOf(client.send(new PutItemCommand({ TableName: TABLE, Item: { pk: { S: 'a' } } })));
     expect(oldKey?.name).toBe('ValidationException');
-    await client.send(new PutItemCommand({ TableName: TABLE, Item: { id: { S: 'x' }, city: { S: 'Milano' }, note: { S: 'nuova' } } }));
+    await client.send(
+      new PutItemCommand({ TableName: TABLE, Item: { id: { S: 'x' }, city: { S: 'Milano' }, note: { S: 'nuova' } } }),
+    );
     const { Item } = await client.send(new GetItemCommand({ TableName: TABLE, Key: { id: { S: 'x' } } }));
     expect(Item?.note).toEqual({ S: 'nuova' });
     // The new index is fed by writes and its key type is checked: a definition without it would do neither.
     const { Items } = await client.send(
-      new QueryCommand({ TableName: TABLE, IndexName: 'byCity', KeyConditionExpression: 'city = :c', ExpressionAttributeValues: { ':c': { S: 'Milano' } } }),
+      new QueryCommand({
+        TableName: TABLE,
+        IndexName: 'byCity',
+        KeyConditionExpression: 'city = :c',
+        ExpressionAttributeValues: { ':c': { S: 'Milano' } },
+      }),
     );
     expect(Items?.map((item) => item.id.S)).toEqual(['x']);
-    const wrongType = await errorOf(client.send(new PutItemCommand({ TableName: TABLE, Item: { id: { S: 'z' }, city: { N: '1' } } })));
+    const wrongType = await errorOf(
+      client.send(new PutItemCommand({ TableName: TABLE, Item: { id: { S: 'z' }, city: { N: '1' } } })),
+    );
     expect(wrongType?.name).toBe('ValidationException');
   });
 
@@ -125,7 +163,11 @@ describe('dynalite with the table definitions in memory', () => {
   it('answers this process in memory with what the HTTP endpoint answers: items, capacity, conditional failures', async () => {
     let connections = 0;
     dynamo.server.on('connection', () => connections++);
-    const put = { TableName: TABLE, Item: { id: { S: 'w' }, city: { S: 'Roma' } }, ConditionExpression: 'attribute_not_exists(id)' };
+    const put = {
+      TableName: TABLE,
+      Item: { id: { S: 'w' }, city: { S: 'Roma' } },
+      ConditionExpression: 'attribute_not_exists(id)',
+    };
     await client.send(new PutItemCommand(put));
     const failed = await errorOf(client.send(new PutItemCommand(put)));
     expect(failed?.name).toBe('ConditionalCheckFailedException');
@@ -135,7 +177,8 @@ describe('dynalite with the table definitions in memory', () => {
         'content-type': 'application/x-amz-json-1.0',
         'x-amz-target': 'DynamoDB_20120810.PutItem',
         'x-amz-date': '20260101T000000Z',
-        authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/eu-south-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+        authorization:
+          'AWS4-HMAC-SHA256 Credential=local/20260101/eu-south-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
       },
       body: JSON.stringify(put),
     });
@@ -143,7 +186,13 @@ describe('dynalite with the table definitions in memory', () => {
     expect((await overHttp.json()).__type).toBe(`com.amazonaws.dynamodb.v20120810#${failed?.name}`);
     expect(connections).toBe(1); // the fetch above; the SDK client opened none
     const { Count, ConsumedCapacity } = await client.send(
-      new QueryCommand({ TableName: TABLE, IndexName: 'byCity', KeyConditionExpression: 'city = :c', ExpressionAttributeValues: { ':c': { S: 'Roma' } }, ReturnConsumedCapacity: 'TOTAL' }),
+      new QueryCommand({
+        TableName: TABLE,
+        IndexName: 'byCity',
+        KeyConditionExpression: 'city = :c',
+        ExpressionAttributeValues: { ':c': { S: 'Roma' } },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
     );
     expect(Count).toBe(1);
     expect(ConsumedCapacity).toEqual({ TableName: TABLE, CapacityUnits: 0.5 });

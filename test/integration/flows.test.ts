@@ -7,7 +7,12 @@ import { isValidIuv } from '../../functions/domain/iuv.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
-import { approvedSubscriber, mypayConfiguration, storedPositions, storeRawConfiguration } from '../support/positions.ts';
+import {
+  approvedSubscriber,
+  mypayConfiguration,
+  storedPositions,
+  storeRawConfiguration,
+} from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
 
 /**
@@ -24,13 +29,20 @@ const november = { mese: 11, anno: 2026 };
 const simulator = () => inject('myPayEndpoint').replace(/\/pa\/services.*$/, '');
 
 async function admin(action: string, body: object) {
-  const response = await fetch(`${simulator()}/admin/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${simulator()}/admin/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(response.status).toBe(200);
 }
 async function simulatorState() {
-  return (await (await fetch(`${simulator()}/admin/state`)).json()) as { imports: Record<string, { fileName?: string; state: string; requestToken: string }> };
+  return (await (await fetch(`${simulator()}/admin/state`)).json()) as {
+    imports: Record<string, { fileName?: string; state: string; requestToken: string }>;
+  };
 }
-const importsOf = async (flowId: string) => Object.values((await simulatorState()).imports).filter((i) => i.fileName?.includes(flowId));
+const importsOf = async (flowId: string) =>
+  Object.values((await simulatorState()).imports).filter((i) => i.fileName?.includes(flowId));
 
 beforeAll(async () => {
   operator = await as('operator');
@@ -45,7 +57,8 @@ afterAll(() => admin('reset', {}));
 async function callWithThreeDue() {
   const { call } = await openCall(operator);
   const people = [];
-  for (const lastName of ['Rossi', 'Bianchi', 'Verdi']) people.push(await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 }));
+  for (const lastName of ['Rossi', 'Bianchi', 'Verdi'])
+    people.push(await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 }));
   return { call, people };
 }
 
@@ -73,7 +86,14 @@ async function settledOrSuspended(flowId: string, timeoutMs = 40_000) {
 
 /** Every position of the month: each exported exactly once with a valid IUV, or failed with its reason. */
 async function positionsOf(callId: string) {
-  return (await storedPositions(callId, '2026-11')).map((p) => ({ iud: p.iud as string, fiscalCode: p.fiscalCode as string, codIuv: p.codIuv as string | null, nav: p.nav as string | null, statoExport: p.statoExport as string, lastExportError: p.lastExportError as string | null }));
+  return (await storedPositions(callId, '2026-11')).map((p) => ({
+    iud: p.iud as string,
+    fiscalCode: p.fiscalCode as string,
+    codIuv: p.codIuv as string | null,
+    nav: p.nav as string | null,
+    statoExport: p.statoExport as string,
+    lastExportError: p.lastExportError as string | null,
+  }));
 }
 
 describe('Invia a MyPay', () => {
@@ -89,14 +109,26 @@ describe('Invia a MyPay', () => {
     expect(started.json).toMatchObject({ step: 'PREPARAZIONE', statoLabel: 'In preparazione', mese: 11, anno: 2026 });
 
     const flow = await settled(started.json.id);
-    expect(flow).toMatchObject({ step: 'COMPLETATO', stato: 'IMPORT_ESEGUITO', statoLabel: 'Flusso approvato', num: 3, accepted: 2, rejected: 1, available: true });
+    expect(flow).toMatchObject({
+      step: 'COMPLETATO',
+      stato: 'IMPORT_ESEGUITO',
+      statoLabel: 'Flusso approvato',
+      num: 3,
+      accepted: 2,
+      rejected: 1,
+      available: true,
+    });
     const positions = await positionsOf(call.id);
     for (const p of positions.filter((p) => p.fiscalCode !== rejectedCf)) {
       expect(p.statoExport).toBe('ESPORTATA');
       expect(isValidIuv(p.codIuv!)).toBe(true);
       expect(p.nav).toBe(`3${p.codIuv}`);
     }
-    expect(positions.find((p) => p.fiscalCode === rejectedCf)).toMatchObject({ codIuv: null, statoExport: 'ERRORE', lastExportError: expect.stringMatching(/\S/) });
+    expect(positions.find((p) => p.fiscalCode === rejectedCf)).toMatchObject({
+      codIuv: null,
+      statoExport: 'ERRORE',
+      lastExportError: expect.stringMatching(/\S/),
+    });
     expect(await importsOf(started.json.id)).toHaveLength(1);
 
     for (const kind of ['iuv', 'scarti', 'avvisi']) {
@@ -115,7 +147,9 @@ describe('Invia a MyPay', () => {
     await admin('reset', {});
     const again = await operator.post(`/api/calls/${call.id}/exports`, november);
     expect(await settled(again.json.id)).toMatchObject({ num: 1, accepted: 1, rejected: 0 });
-    expect((await positionsOf(call.id)).every((p) => p.statoExport === 'ESPORTATA' && isValidIuv(p.codIuv!))).toBe(true);
+    expect((await positionsOf(call.id)).every((p) => p.statoExport === 'ESPORTATA' && isValidIuv(p.codIuv!))).toBe(
+      true,
+    );
   });
 
   it.each([
@@ -157,22 +191,32 @@ describe('Invia a MyPay', () => {
   it.each([
     ['PAA_IMPORT_NO_MATCH_MD5', 'l’impronta MD5 non corrisponde'],
     ['PAA_IMPORT_FLUSSO_DUPLICATO', 'MyPay ha già caricato un flusso con questo identificativo'],
-  ])('MyPay failing the import with %s: "Errore flusso" with its meaning, no code; Rielabora sends it with a new token, IUF and ZIP name (MyPay4 FlussoService, FlussoDao)', async (code, meaning) => {
-    const { call } = await callWithThreeDue();
-    await admin('import', { mode: 'failed', code, times: 1 });
-    const started = await operator.post(`/api/calls/${call.id}/exports`, november);
-    const failed = await settled(started.json.id);
-    expect(failed).toMatchObject({ step: 'ERRORE', stato: code, statoLabel: 'Errore flusso' });
-    expect(failed.error).toContain(meaning);
-    expect(failed.error).not.toMatch(/PAA_|IMPORT_/);
-    expect((await positionsOf(call.id)).every((p) => p.codIuv === null)).toBe(true);
-    expect((await operator.post(`/api/flows/${started.json.id}/restart`, {})).status).toBe(200);
-    const done = await settled(started.json.id);
-    expect(done, JSON.stringify(await positionsOf(call.id))).toMatchObject({ step: 'COMPLETATO', accepted: 3, error: null });
-    const imports = await importsOf(started.json.id);
-    expect(imports.map((i) => i.fileName).sort()).toEqual([`C_DEMO-${started.json.id}-1_3.zip`, `C_DEMO-${started.json.id}_2-1_3.zip`]);
-    expect(new Set(imports.map((i) => i.requestToken)).size).toBe(2);
-  });
+  ])(
+    'MyPay failing the import with %s: "Errore flusso" with its meaning, no code; Rielabora sends it with a new token, IUF and ZIP name (MyPay4 FlussoService, FlussoDao)',
+    async (code, meaning) => {
+      const { call } = await callWithThreeDue();
+      await admin('import', { mode: 'failed', code, times: 1 });
+      const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+      const failed = await settled(started.json.id);
+      expect(failed).toMatchObject({ step: 'ERRORE', stato: code, statoLabel: 'Errore flusso' });
+      expect(failed.error).toContain(meaning);
+      expect(failed.error).not.toMatch(/PAA_|IMPORT_/);
+      expect((await positionsOf(call.id)).every((p) => p.codIuv === null)).toBe(true);
+      expect((await operator.post(`/api/flows/${started.json.id}/restart`, {})).status).toBe(200);
+      const done = await settled(started.json.id);
+      expect(done, JSON.stringify(await positionsOf(call.id))).toMatchObject({
+        step: 'COMPLETATO',
+        accepted: 3,
+        error: null,
+      });
+      const imports = await importsOf(started.json.id);
+      expect(imports.map((i) => i.fileName).sort()).toEqual([
+        `C_DEMO-${started.json.id}-1_3.zip`,
+        `C_DEMO-${started.json.id}_2-1_3.zip`,
+      ]);
+      expect(new Set(imports.map((i) => i.requestToken)).size).toBe(2);
+    },
+  );
 
   it('a reused request token is refused by MyPay: "Errore flusso" with the reason in Italian, and Rielabora sends it with a fresh token', async () => {
     const { call } = await callWithThreeDue();
@@ -180,7 +224,9 @@ describe('Invia a MyPay', () => {
     const first = await operator.post(`/api/calls/${call.id}/exports`, november);
     const settledFirst = await settled(first.json.id);
     expect(settledFirst).toMatchObject({ step: 'ERRORE', statoLabel: 'Errore flusso' });
-    expect(settledFirst.error).toBe('MyPay ha rifiutato l’invio: l’autorizzazione ricevuta era già stata usata. «Rielabora» ne chiede una nuova e invia il file di nuovo.');
+    expect(settledFirst.error).toBe(
+      'MyPay ha rifiutato l’invio: l’autorizzazione ricevuta era già stata usata. «Rielabora» ne chiede una nuova e invia il file di nuovo.',
+    );
     await operator.post(`/api/flows/${first.json.id}/restart`, {});
     expect(await settled(first.json.id)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
     const positions = await positionsOf(call.id);
@@ -203,7 +249,12 @@ describe('Invia a MyPay', () => {
     expect(seenWaiting).toBe(true);
     // The wait set for this stack (MYPAY_IMPORT_MAX_WAIT_MINUTES) has passed: suspended, its badge still MyPay's state.
     const waiting = await settledOrSuspended(id);
-    expect(waiting).toMatchObject({ step: 'SOSPESO', stato: 'IMPORT_IN_ELAB', statoLabel: 'In elaborazione...', stepLabel: 'In attesa dell’esito di MyPay' });
+    expect(waiting).toMatchObject({
+      step: 'SOSPESO',
+      stato: 'IMPORT_IN_ELAB',
+      statoLabel: 'In elaborazione...',
+      stepLabel: 'In attesa dell’esito di MyPay',
+    });
     // MyPay holds the file: the call stays locked, the positions unchanged.
     expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).status).toBe(409);
     await admin('import', { mode: 'release' });
@@ -220,9 +271,17 @@ describe('Invia a MyPay', () => {
     const id = started.json.id as string;
     const execution = async () => (await localTable().item(keys.flow(id)))?.execution as string | undefined;
     await expect.poll(execution, { timeout: 10_000 }).toMatch(/execution/);
-    const sfn = new SFNClient({ endpoint: inject('stepFunctionsEndpoint'), region: 'eu-south-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const sfn = new SFNClient({
+      endpoint: inject('stepFunctionsEndpoint'),
+      region: 'eu-south-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
     await sfn.send(new StopExecutionCommand({ executionArn: (await execution())! }));
-    await expect.poll(async () => (await sfn.send(new DescribeExecutionCommand({ executionArn: (await execution())! }))).status, { timeout: 10_000 }).toBe('ABORTED');
+    await expect
+      .poll(async () => (await sfn.send(new DescribeExecutionCommand({ executionArn: (await execution())! }))).status, {
+        timeout: 10_000,
+      })
+      .toBe('ABORTED');
     const failed = await settled(id);
     expect(failed).toMatchObject({ step: 'ERRORE', stato: 'IMPORT_ERROR_SL', statoLabel: 'Errore flusso interno' });
     expect(failed.error).toContain('«Rielabora» lo riprende');
@@ -243,20 +302,30 @@ describe('Invia a MyPay', () => {
     expect(flow).toMatchObject({ step: 'COMPLETATO', num: 1, accepted: 1 });
     expect(flow.heldBack.map((h: { fiscalCode: string; reason: string }) => [h.fiscalCode, h.reason]).sort()).toEqual(
       [
-        [civic!.fiscalCode, 'il numero civico “12°” non è accettato da MyPay (solo caratteri senza accenti né simboli speciali, al massimo 16)'],
+        [
+          civic!.fiscalCode,
+          'il numero civico “12°” non è accettato da MyPay (solo caratteri senza accenti né simboli speciali, al massimo 16)',
+        ],
         [formula!.fiscalCode, 'il campo indirizzo inizia con =, +, -, @, una tabulazione o un a capo'],
       ].sort(),
     );
     const positions = await positionsOf(call.id);
-    expect(positions.filter((p) => p.statoExport === 'ESPORTATA').map((p) => p.fiscalCode)).toEqual([people[2]!.fiscalCode]);
+    expect(positions.filter((p) => p.statoExport === 'ESPORTATA').map((p) => p.fiscalCode)).toEqual([
+      people[2]!.fiscalCode,
+    ]);
   });
 
   it('the single payment sends one citizen of the month', async () => {
     const { call, people } = await callWithThreeDue();
-    const one = await operator.post(`/api/calls/${call.id}/exports`, { ...november, fiscalCode: people[2]!.fiscalCode });
+    const one = await operator.post(`/api/calls/${call.id}/exports`, {
+      ...november,
+      fiscalCode: people[2]!.fiscalCode,
+    });
     expect(await settled(one.json.id)).toMatchObject({ num: 1, accepted: 1, fiscalCode: people[2]!.fiscalCode });
     const positions = await positionsOf(call.id);
-    expect(positions.filter((p) => p.statoExport === 'ESPORTATA').map((p) => p.fiscalCode)).toEqual([people[2]!.fiscalCode]);
+    expect(positions.filter((p) => p.statoExport === 'ESPORTATA').map((p) => p.fiscalCode)).toEqual([
+      people[2]!.fiscalCode,
+    ]);
   });
 });
 
@@ -275,9 +344,13 @@ describe('flows: who and what', () => {
   it('answers bad input with an Italian 400/404 and starts nothing', async () => {
     const { call } = await openCall(operator);
     const before = (await operator.get('/api/flows')).json.items.length;
-    expect((await operator.post(`/api/calls/${call.id}/exports`, { mese: 13, anno: 2026 })).json.detail).toBe('Il mese non è valido.');
+    expect((await operator.post(`/api/calls/${call.id}/exports`, { mese: 13, anno: 2026 })).json.detail).toBe(
+      'Il mese non è valido.',
+    );
     expect((await operator.post(`/api/calls/${call.id}/exports`, { mese: 1, anno: 'duemila' })).status).toBe(400);
-    expect((await operator.post(`/api/calls/${call.id}/exports`, { ...november, fiscalCode: 'NONVALIDO' })).status).toBe(400);
+    expect(
+      (await operator.post(`/api/calls/${call.id}/exports`, { ...november, fiscalCode: 'NONVALIDO' })).status,
+    ).toBe(400);
     expect((await operator.post('/api/calls/nope/exports', november)).status).toBe(404);
     expect((await operator.get('/api/flows/nope')).json.detail).toBe('Il flusso richiesto non esiste.');
     expect((await operator.get('/api/flows/nope/files/pdf')).status).toBe(400);
@@ -294,12 +367,24 @@ describe('flows: who and what', () => {
     const before = (await operator.get(`/api/flows?descrizione=${encodeURIComponent(call.name)}`)).json.items.length;
     const nothing = await operator.post(`/api/calls/${call.id}/exports`, november);
     expect(nothing.status).toBe(201);
-    expect(await settled(nothing.json.id)).toMatchObject({ step: 'COMPLETATO', num: 0, error: 'Nessuna posizione da inviare per questo mese.' });
+    expect(await settled(nothing.json.id)).toMatchObject({
+      step: 'COMPLETATO',
+      num: 0,
+      error: 'Nessuna posizione da inviare per questo mese.',
+    });
     // A month already sent whole: nothing new either.
     const { call: sent } = await callWithThreeDue();
-    expect(await settled((await operator.post(`/api/calls/${sent.id}/exports`, november)).json.id)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
-    expect(await settled((await operator.post(`/api/calls/${sent.id}/exports`, november)).json.id)).toMatchObject({ num: 0, error: 'Nessuna posizione da inviare per questo mese.' });
-    expect((await operator.get(`/api/flows?descrizione=${encodeURIComponent(call.name)}`)).json.items.length).toBe(before);
+    expect(await settled((await operator.post(`/api/calls/${sent.id}/exports`, november)).json.id)).toMatchObject({
+      step: 'COMPLETATO',
+      accepted: 3,
+    });
+    expect(await settled((await operator.post(`/api/calls/${sent.id}/exports`, november)).json.id)).toMatchObject({
+      num: 0,
+      error: 'Nessuna posizione da inviare per questo mese.',
+    });
+    expect((await operator.get(`/api/flows?descrizione=${encodeURIComponent(call.name)}`)).json.items.length).toBe(
+      before,
+    );
     expect((await operator.get(`/api/flows?descrizione=${encodeURIComponent(sent.name)}`)).json.items).toHaveLength(1);
     // …and the call is free: nothing was left locked.
     expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).status).toBe(200);

@@ -50,7 +50,12 @@ describe('local identity provider', () => {
       fetch(`${issuer}/token`, {
         method: 'POST',
         headers: { origin },
-        body: new URLSearchParams({ grant_type: 'authorization_code', client_id: OIDC_CLIENT_ID, code: 'x', code_verifier: 'x' }),
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          client_id: OIDC_CLIENT_ID,
+          code: 'x',
+          code_verifier: 'x',
+        }),
       });
     const fromPortal = await tokenRequest(appUrl);
     expect(fromPortal.headers.get('access-control-allow-origin')).toBe(appUrl);
@@ -158,9 +163,9 @@ describe('local identity provider', () => {
     expect(await response.json()).toMatchObject({ error: 'invalid_grant' });
 
     const withWrongVerifier = await authorize(options);
-    await expect(
-      exchangeCode({ ...withWrongVerifier, codeVerifier: 'a'.repeat(43) }),
-    ).rejects.toThrow(/400.*invalid_grant/);
+    await expect(exchangeCode({ ...withWrongVerifier, codeVerifier: 'a'.repeat(43) })).rejects.toThrow(
+      /400.*invalid_grant/,
+    );
 
     // The same code with the right verifier still works: it was the verifier that failed.
     await expect(exchangeCode(withWrongVerifier)).resolves.toHaveProperty('accessToken');
@@ -184,7 +189,10 @@ describe('local identity provider', () => {
     const browser = new CookieBrowser();
     const { idToken } = await exchangeCode(await authorize({ issuer, appUrl, sub: 'giuseppe.verdi' }, browser));
     const endSession = new URL(`${issuer}/session/end`);
-    endSession.search = new URLSearchParams({ id_token_hint: idToken, post_logout_redirect_uri: `${appUrl}/` }).toString();
+    endSession.search = new URLSearchParams({
+      id_token_hint: idToken,
+      post_logout_redirect_uri: `${appUrl}/`,
+    }).toString();
     const logoutPage = await browser.follow(endSession.href);
     const html = await logoutPage.response.text();
     expect(html).toContain('<html lang="it">');

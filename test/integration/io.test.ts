@@ -29,13 +29,27 @@ const position = {
 const content = ioMessageContent(position);
 
 async function admin(path: string, body: object) {
-  const response = await fetch(`${simulator.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${simulator.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(response.status, await response.clone().text()).toBe(200);
 }
-const received = async () => (await (await fetch(`${simulator.url}/admin/messages`)).json()).messages as Array<{ id: string; fiscal_code: string; content: any; status: string }>;
+const received = async () =>
+  (await (await fetch(`${simulator.url}/admin/messages`)).json()).messages as Array<{
+    id: string;
+    fiscal_code: string;
+    content: any;
+    status: string;
+  }>;
 /** What the IO API answers to a raw call (for what the adapter never sends). */
 const raw = (path: string, body: object, key = simulator.apiKey) =>
-  fetch(`${simulator.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'Ocp-Apim-Subscription-Key': key }, body: JSON.stringify(body) });
+  fetch(`${simulator.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'Ocp-Apim-Subscription-Key': key },
+    body: JSON.stringify(body),
+  });
 
 beforeAll(async () => {
   simulator = await startIoSimulator({ port: await freePort(), holdMs: 2000 });
@@ -46,28 +60,48 @@ beforeEach(() => admin('/admin/reset', { messages: true }));
 
 describe('IO contract: payee (io-messages apps/services-func/src/functions/CreateMessage/handler.ts, ProcessMessage/handler.ts)', () => {
   it('IO refuses a payee from a key without ApiMessageWriteWithPayee (not a default group: io-services-cms APIM_USER_GROUPS); the portal sends none and IO makes the service’s organisation the payee', async () => {
-    const withPayee = await raw('/api/v1/messages', { fiscal_code: CF, content: { ...content, payment_data: { ...content.payment_data, payee: { fiscal_code: '80012340123' } } } });
+    const withPayee = await raw('/api/v1/messages', {
+      fiscal_code: CF,
+      content: { ...content, payment_data: { ...content.payment_data, payee: { fiscal_code: '80012340123' } } },
+    });
     expect(withPayee.status).toBe(403);
-    expect(await withPayee.json()).toMatchObject({ title: 'You are not allowed here', detail: 'You do not have enough permissions to send a payment message with payee' });
+    expect(await withPayee.json()).toMatchObject({
+      title: 'You are not allowed here',
+      detail: 'You do not have enough permissions to send a payment message with payee',
+    });
 
     await admin('/admin/service', { processingMs: 0 });
     const { id } = await io.sendMessage(CF, content);
     expect(await io.messageStatus(CF, id)).toBe('PROCESSED');
     const [message] = await received();
-    expect(message!.content.payment_data).toEqual({ amount: 6643, notice_number: '301000000001234519', invalid_after_due_date: false, payee: { fiscal_code: LOCAL_IO.organizationFiscalCode } });
+    expect(message!.content.payment_data).toEqual({
+      amount: 6643,
+      notice_number: '301000000001234519',
+      invalid_after_due_date: false,
+      payee: { fiscal_code: LOCAL_IO.organizationFiscalCode },
+    });
   });
 
   it('a key that has the group may send one (the simulator configured otherwise)', async () => {
     await admin('/admin/service', { groups: ['ApiMessageWrite', 'ApiMessageWriteWithPayee'] });
-    const allowed = await raw('/api/v1/messages', { fiscal_code: CF, content: { ...content, payment_data: { ...content.payment_data, payee: { fiscal_code: '80012340123' } } } });
+    const allowed = await raw('/api/v1/messages', {
+      fiscal_code: CF,
+      content: { ...content, payment_data: { ...content.payment_data, payee: { fiscal_code: '80012340123' } } },
+    });
     expect(allowed.status).toBe(201);
   });
 });
 
 describe('IO contract: profiles and keys (io-functions-services apps/io-functions-services/utils/profile.ts, GetLimitedProfileByPOST/handler.ts; io-functions-commons src/utils/middlewares/azure_api_auth.ts, src/utils/source_ip_check.ts)', () => {
   it('a limited (trial) key reads only its authorised recipients: 403 Recipient forbidden for anyone else', async () => {
-    await admin('/admin/service', { groups: ['ApiLimitedMessageWrite', 'ApiLimitedProfileRead', 'ApiMessageRead'], authorizedRecipients: [OTHER] });
-    await expect(io.sendMessage(CF, content)).rejects.toMatchObject({ name: 'IoRefused', reason: 'RECIPIENT_NOT_AUTHORIZED' });
+    await admin('/admin/service', {
+      groups: ['ApiLimitedMessageWrite', 'ApiLimitedProfileRead', 'ApiMessageRead'],
+      authorizedRecipients: [OTHER],
+    });
+    await expect(io.sendMessage(CF, content)).rejects.toMatchObject({
+      name: 'IoRefused',
+      reason: 'RECIPIENT_NOT_AUTHORIZED',
+    });
     expect(await io.sendMessage(OTHER, content)).toMatchObject({ id: expect.any(String) });
     expect((await received()).map((m) => m.fiscal_code)).toEqual([OTHER]);
   });
@@ -82,7 +116,10 @@ describe('IO contract: profiles and keys (io-functions-services apps/io-function
 
   it('a key the gateway does not know: 401, UNAUTHORIZED, never retried', async () => {
     const wrongKey = makeIo({ baseUrl: simulator.url, apiKey: 'chiave-revocata', timeoutMs: 1000 });
-    await expect(wrongKey.sendMessage(CF, content)).rejects.toMatchObject({ name: 'IoRefused', reason: 'UNAUTHORIZED' });
+    await expect(wrongKey.sendMessage(CF, content)).rejects.toMatchObject({
+      name: 'IoRefused',
+      reason: 'UNAUTHORIZED',
+    });
   });
 
   it('no profile: 404; a citizen who blocks the service: sender_allowed false', async () => {
@@ -94,11 +131,14 @@ describe('IO contract: profiles and keys (io-functions-services apps/io-function
 });
 
 describe('IO contract: no idempotency key (io-messages CreateMessage/handler.ts: every POST /messages is a new message)', () => {
-  it.each(['lost-answer', 'created-5xx'])('a message created whose answer is %s is never posted again: IoUnconfirmed, and the citizen has one message', async (kind) => {
-    await admin('/admin/faults', { operation: 'messages', kind, times: 1 });
-    await expect(io.sendMessage(CF, content)).rejects.toBeInstanceOf(IoUnconfirmed);
-    expect((await received()).map((m) => m.fiscal_code)).toEqual([CF]);
-  });
+  it.each(['lost-answer', 'created-5xx'])(
+    'a message created whose answer is %s is never posted again: IoUnconfirmed, and the citizen has one message',
+    async (kind) => {
+      await admin('/admin/faults', { operation: 'messages', kind, times: 1 });
+      await expect(io.sendMessage(CF, content)).rejects.toBeInstanceOf(IoUnconfirmed);
+      expect((await received()).map((m) => m.fiscal_code)).toEqual([CF]);
+    },
+  );
 
   it('a 5xx is not resent either: the portal cannot tell whether IO created the message before failing', async () => {
     await admin('/admin/faults', { operation: 'messages', kind: '5xx', times: 1 });
@@ -136,7 +176,11 @@ describe('IO contract: the fiscal code (io-ts-commons src/strings.ts FiscalCode)
 describe('IO contract: the amount ceiling (CreateMessage/handler.ts canPaymentAmount; io-services-cms MAX_ALLOWED_PAYMENT_AMOUNT)', () => {
   it('above the service’s max_allowed_payment_amount (0 until approved for payments): 400, AMOUNT_NOT_ALLOWED with the ceiling; no message', async () => {
     await admin('/admin/service', { maxAllowedPaymentAmount: 0 });
-    await expect(io.sendMessage(CF, content)).rejects.toMatchObject({ name: 'IoRefused', reason: 'AMOUNT_NOT_ALLOWED', maxAllowed: 0 });
+    await expect(io.sendMessage(CF, content)).rejects.toMatchObject({
+      name: 'IoRefused',
+      reason: 'AMOUNT_NOT_ALLOWED',
+      maxAllowed: 0,
+    });
     await admin('/admin/service', { maxAllowedPaymentAmount: 6643 });
     expect(await io.sendMessage(CF, content)).toMatchObject({ id: expect.any(String) });
     expect(await received()).toHaveLength(1);

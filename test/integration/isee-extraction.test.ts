@@ -16,7 +16,11 @@ import { makeFixture } from '../fixtures/isee/generate.ts';
  */
 const region = 'eu-south-1';
 const table = DynamoDBDocumentClient.from(
-  new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  new DynamoDBClient({
+    endpoint: inject('dynamoEndpoint'),
+    region,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  }),
 );
 const s3 = new S3Client({
   endpoint: inject('s3Endpoint'),
@@ -28,17 +32,32 @@ const s3 = new S3Client({
 });
 
 /** What the ISEE API writes when it records an uploaded ISEE. */
-const createIsee = (id: string) => table.send(new PutCommand({ TableName: TABLE_NAME, Item: { ...keys.isee(id), id, state: 'LOADED', extractionStatus: 'PENDING' } }));
+const createIsee = (id: string) =>
+  table.send(
+    new PutCommand({
+      TableName: TABLE_NAME,
+      Item: { ...keys.isee(id), id, state: 'LOADED', extractionStatus: 'PENDING' },
+    }),
+  );
 const storeDocument = (id: string, bytes: Uint8Array, contentType: string) =>
-  s3.send(new PutObjectCommand({ Bucket: BUCKETS.documents, Key: iseeDocumentKey(id), Body: bytes, ContentType: contentType }));
-const iseeItem = async (id: string) => (await table.send(new GetCommand({ TableName: TABLE_NAME, Key: keys.isee(id) }))).Item;
+  s3.send(
+    new PutObjectCommand({
+      Bucket: BUCKETS.documents,
+      Key: iseeDocumentKey(id),
+      Body: bytes,
+      ContentType: contentType,
+    }),
+  );
+const iseeItem = async (id: string) =>
+  (await table.send(new GetCommand({ TableName: TABLE_NAME, Key: keys.isee(id) }))).Item;
 
 async function settled(id: string, timeoutMs: number) {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const item = await iseeItem(id);
     if (item && item.extractionStatus !== 'PENDING') return item;
-    if (Date.now() > until) throw new Error(`ISEE ${id} still ${item?.extractionStatus ?? 'missing'} after ${timeoutMs} ms`);
+    if (Date.now() > until)
+      throw new Error(`ISEE ${id} still ${item?.extractionStatus ?? 'missing'} after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -76,7 +95,11 @@ describe('reading the ISEE attestation when it is stored', () => {
 
     const item = await settled(id, 60_000);
     expect(item.extractionStatus).toBe('DONE');
-    expect(item.extraction).toMatchObject({ source: 'ocr', protocollo: truth.protocollo, iseeOrdinario: truth.iseeOrdinario });
+    expect(item.extraction).toMatchObject({
+      source: 'ocr',
+      protocollo: truth.protocollo,
+      iseeOrdinario: truth.iseeOrdinario,
+    });
     expect(item.extraction.fiscalCodes).toContain(truth.declarantFiscalCode);
   }, 90_000);
 

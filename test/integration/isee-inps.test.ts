@@ -13,8 +13,18 @@ let citizen: Client;
 let operator: Client;
 let delegate: Client;
 const year = romeYear(new Date());
-const inps = (path: string, body: unknown) => fetch(`${inject('inpsUrl')}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const pdnd = (path: string, body: unknown) => fetch(`${inject('pdndUrl')}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const inps = (path: string, body: unknown) =>
+  fetch(`${inject('inpsUrl')}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+const pdnd = (path: string, body: unknown) =>
+  fetch(`${inject('pdndUrl')}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 beforeAll(async () => {
   [citizen, operator, delegate] = await Promise.all([as('citizen'), as('operator'), as('delegate')]);
@@ -28,8 +38,18 @@ afterEach(async () => {
 async function newUser(lastName = 'Inps') {
   const fiscalCode = randomFiscalCode();
   const created = await operator.post('/api/users', {
-    firstName: 'Prova', lastName, fiscalCode, birthDate: '1980-01-01', email: `${fiscalCode.toLowerCase()}@example.it`,
-    address: 'Via Roma', addressNumber: '1', cap: '00100', city: 'Roma', country: 'RM', nation: 'IT', municipioId: '1',
+    firstName: 'Prova',
+    lastName,
+    fiscalCode,
+    birthDate: '1980-01-01',
+    email: `${fiscalCode.toLowerCase()}@example.it`,
+    address: 'Via Roma',
+    addressNumber: '1',
+    cap: '00100',
+    city: 'Roma',
+    country: 'RM',
+    nation: 'IT',
+    municipioId: '1',
   });
   expect(created.status).toBe(201);
   return { id: created.json.id as string, fiscalCode };
@@ -40,21 +60,52 @@ describe('a citizen fetches their ISEE from INPS', () => {
     const fetched = await citizen.post('/api/me/isee/inps', {});
     expect(fetched.status).toBe(200);
     expect(['VALIDATED', 'UNCHANGED']).toContain(fetched.json.outcome);
-    expect(fetched.json.isee).toMatchObject({ state: 'VALIDATED', source: 'INPS', sourceLabel: 'INPS tramite PDND', value: 8450.32, year, scadenza: `${year}-12-31`, hasFile: false });
-    expect(fetched.json.isee.inps).toMatchObject({ dataPresentazione: `${year}-01-15`, scalaEquivalenza: 2.04, omissions: [] });
+    expect(fetched.json.isee).toMatchObject({
+      state: 'VALIDATED',
+      source: 'INPS',
+      sourceLabel: 'INPS tramite PDND',
+      value: 8450.32,
+      year,
+      scadenza: `${year}-12-31`,
+      hasFile: false,
+    });
+    expect(fetched.json.isee.inps).toMatchObject({
+      dataPresentazione: `${year}-01-15`,
+      scalaEquivalenza: 2.04,
+      omissions: [],
+    });
     expect(fetched.json.isee.inps.household).toHaveLength(3);
     // The profile's list is read through a global index: it shows the new ISEE once the index has it (a reload).
-    await expect.poll(async () => (await citizen.get('/api/me/isee')).json.items[0]).toMatchObject({ id: fetched.json.isee.id, sourceLabel: 'INPS tramite PDND' });
+    await expect
+      .poll(async () => (await citizen.get('/api/me/isee')).json.items[0])
+      .toMatchObject({ id: fetched.json.isee.id, sourceLabel: 'INPS tramite PDND' });
     const queries = await citizen.get('/api/me/inps-queries');
     expect(queries.status).toBe(200);
-    expect(queries.json.items[0]).toMatchObject({ reason: 'CITIZEN', reasonLabel: 'Su tua richiesta, dalla pagina Caricamento ISEE', esito: 'OK', resultLabel: 'ISEE trovato' });
+    expect(queries.json.items[0]).toMatchObject({
+      reason: 'CITIZEN',
+      reasonLabel: 'Su tua richiesta, dalla pagina Caricamento ISEE',
+      esito: 'OK',
+      resultLabel: 'ISEE trovato',
+    });
     // The citizen's view carries no voucher, purpose or operator names.
-    expect(Object.keys(queries.json.items[0]).sort()).toEqual(['at', 'esito', 'id', 'idRichiesta', 'reason', 'reasonLabel', 'resultLabel']);
+    expect(Object.keys(queries.json.items[0]).sort()).toEqual([
+      'at',
+      'esito',
+      'id',
+      'idRichiesta',
+      'reason',
+      'reasonLabel',
+      'resultLabel',
+    ]);
   });
 
   it('fetched again, the same DSU writes nothing new', async () => {
     const first = await citizen.post('/api/me/isee/inps', {});
-    await expect.poll(async () => (await citizen.get('/api/me/isee')).json.items.some((i: { id: string }) => i.id === first.json.isee.id)).toBe(true);
+    await expect
+      .poll(async () =>
+        (await citizen.get('/api/me/isee')).json.items.some((i: { id: string }) => i.id === first.json.isee.id),
+      )
+      .toBe(true);
     const before = (await citizen.get('/api/me/isee')).json.items.length;
     const again = await citizen.post('/api/me/isee/inps', {});
     expect(again.json.outcome).toBe('UNCHANGED');
@@ -67,9 +118,14 @@ describe('a citizen fetches their ISEE from INPS', () => {
     await inps('/admin/faults', { kind: 'DATABASE_OFFLINE' });
     const fetched = await citizen.post('/api/me/isee/inps', {});
     expect(fetched.status).toBe(503);
-    expect(fetched.json.detail).toBe('Il servizio ISEE dell’INPS non è raggiungibile in questo momento. Riprova più tardi oppure carica l’attestazione.');
+    expect(fetched.json.detail).toBe(
+      'Il servizio ISEE dell’INPS non è raggiungibile in questo momento. Riprova più tardi oppure carica l’attestazione.',
+    );
     expect((await citizen.get('/api/me/isee')).json.items.length).toBe(before);
-    expect((await citizen.get('/api/me/inps-queries')).json.items[0]).toMatchObject({ esito: 'DATABASE_OFFLINE', resultLabel: 'INPS non disponibile' });
+    expect((await citizen.get('/api/me/inps-queries')).json.items[0]).toMatchObject({
+      esito: 'DATABASE_OFFLINE',
+      resultLabel: 'INPS non disponibile',
+    });
   });
 
   it('malformed XML and a PDND refusal: an Italian message, no ISEE invented', async () => {
@@ -92,18 +148,45 @@ describe('an operator refreshes and checks ISEE with INPS', () => {
     const user = await newUser();
     const none = await operator.post(`/api/users/${user.id}/isee/inps`, {});
     expect(none.status).toBe(200);
-    expect(none.json).toMatchObject({ outcome: 'NOT_FOUND', isee: null, message: 'INPS non ha un’attestazione ISEE valida oggi per questo codice fiscale: l’utente deve presentare la DSU o caricare l’attestazione.' });
+    expect(none.json).toMatchObject({
+      outcome: 'NOT_FOUND',
+      isee: null,
+      message:
+        'INPS non ha un’attestazione ISEE valida oggi per questo codice fiscale: l’utente deve presentare la DSU o caricare l’attestazione.',
+    });
     expect((await operator.get(`/api/users/${user.id}/isee`)).json.items).toEqual([]);
-    expect((await inps('/admin/dsu', { fiscalCode: user.fiscalCode, value: 5321.4, omissions: true, lastName: 'INPS', firstName: 'PROVA' })).status).toBe(200);
+    expect(
+      (
+        await inps('/admin/dsu', {
+          fiscalCode: user.fiscalCode,
+          value: 5321.4,
+          omissions: true,
+          lastName: 'INPS',
+          firstName: 'PROVA',
+        })
+      ).status,
+    ).toBe(200);
     const review = await operator.post(`/api/users/${user.id}/isee/inps`, {});
     expect(review.json).toMatchObject({ outcome: 'REVIEW', isee: { state: 'LOADED', source: 'INPS', value: 5321.4 } });
-    expect(review.json.isee.inps.reviewReason).toMatch(/^Omissioni o difformità segnalate da INPS: patrimonio mobiliare/);
+    expect(review.json.isee.inps.reviewReason).toMatch(
+      /^Omissioni o difformità segnalate da INPS: patrimonio mobiliare/,
+    );
     await expect
-      .poll(async () => (await operator.get('/api/isee?limit=100')).json.items.find((i: { id: string }) => i.id === review.json.isee.id))
+      .poll(async () =>
+        (await operator.get('/api/isee?limit=100')).json.items.find(
+          (i: { id: string }) => i.id === review.json.isee.id,
+        ),
+      )
       .toMatchObject({ sourceLabel: 'INPS tramite PDND' });
     const queries = await operator.get(`/api/users/${user.id}/inps-queries`);
     expect(queries.json.items.map((q: { esito: string }) => q.esito)).toEqual(['OK', 'DATI_NON_TROVATI']);
-    expect(queries.json.items[0]).toMatchObject({ reason: 'OPERATOR', fiscalCode: user.fiscalCode, benefitCode: 'A2.07', applicationNumber: `PORTALE-${user.id}`, who: { role: 'OPERATOR' } });
+    expect(queries.json.items[0]).toMatchObject({
+      reason: 'OPERATOR',
+      fiscalCode: user.fiscalCode,
+      benefitCode: 'A2.07',
+      applicationNumber: `PORTALE-${user.id}`,
+      who: { role: 'OPERATOR' },
+    });
     expect(queries.json.items[0].voucherJti).toMatch(/^[0-9a-f-]{36}$/);
     expect(queries.json.items[0].idRichiesta).toMatch(/^\d+$/);
   });
@@ -111,13 +194,38 @@ describe('an operator refreshes and checks ISEE with INPS', () => {
   it('Verifica con INPS shows the difference beside the uploaded value, and changes nothing', async () => {
     const user = await newUser('Verifica');
     await inps('/admin/dsu', { fiscalCode: user.fiscalCode, value: 77895.81 });
-    const document = await stageIseeFile(operator, await attestationPdf({ fullName: 'Prova Verifica', fiscalCode: user.fiscalCode, protocol: `INPS-ISEE-${year}-00000077B-00`, value: '0,77' }));
-    const uploaded = await operator.post(`/api/users/${user.id}/isee`, { document, value: 0.77, year, date: new Date().toISOString(), protocollo: `INPS-ISEE-${year}-00000077B-00`, scadenza: `${year}-12-31` });
+    const document = await stageIseeFile(
+      operator,
+      await attestationPdf({
+        fullName: 'Prova Verifica',
+        fiscalCode: user.fiscalCode,
+        protocol: `INPS-ISEE-${year}-00000077B-00`,
+        value: '0,77',
+      }),
+    );
+    const uploaded = await operator.post(`/api/users/${user.id}/isee`, {
+      document,
+      value: 0.77,
+      year,
+      date: new Date().toISOString(),
+      protocollo: `INPS-ISEE-${year}-00000077B-00`,
+      scadenza: `${year}-12-31`,
+    });
     expect(uploaded.status).toBe(201);
     const check = await operator.post(`/api/isee/${uploaded.json.id}/inps-check`, {});
     expect(check.status).toBe(200);
-    expect(check.json).toMatchObject({ found: true, agrees: false, inps: { value: 77895.81 }, declared: { value: 0.77, difference: 77895.04 }, protocolMatches: false });
-    expect((await operator.get(`/api/isee/${uploaded.json.id}`)).json).toMatchObject({ state: 'LOADED', value: 0.77, sourceLabel: 'Documento caricato' });
+    expect(check.json).toMatchObject({
+      found: true,
+      agrees: false,
+      inps: { value: 77895.81 },
+      declared: { value: 0.77, difference: 77895.04 },
+      protocolMatches: false,
+    });
+    expect((await operator.get(`/api/isee/${uploaded.json.id}`)).json).toMatchObject({
+      state: 'LOADED',
+      value: 0.77,
+      sourceLabel: 'Documento caricato',
+    });
   });
 
   it('a delegate may neither fetch nor check (403), and an unknown ISEE is 404', async () => {

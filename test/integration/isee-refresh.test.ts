@@ -15,7 +15,12 @@ import { romeYear } from '../../functions/domain/period.ts';
 type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
 const year = romeYear(new Date());
-const post = (base: string, path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (base: string, path: string, body: unknown) =>
+  fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 const inps = (path: string, body: unknown) => post(inject('inpsUrl'), path, body);
 const pdnd = (path: string, body: unknown) => post(inject('pdndUrl'), path, body);
 
@@ -54,7 +59,16 @@ async function settledReport(path: string, counts: Record<string, number>) {
 async function callWithSubscribers() {
   const { call, service } = await openCall(operator);
   // The service is a nursery: its ISEE queries tell INPS the benefit A3.03 (Asilo nido).
-  expect((await operator.put(`/api/services/${service.id}`, { code: service.code, name: service.name, description: service.description, inpsBenefitCode: 'A3.03' })).status).toBe(200);
+  expect(
+    (
+      await operator.put(`/api/services/${service.id}`, {
+        code: service.code,
+        name: service.name,
+        description: service.description,
+        inpsBenefitCode: 'A3.03',
+      })
+    ).status,
+  ).toBe(200);
   const fresh = await approvedSubscriber(operator, call, { lastName: 'Nuovo', iseeValue: 7000, weeklyHour: 2 });
   await inps('/admin/dsu', { fiscalCode: fresh.fiscalCode, value: 9100.5, lastName: 'NUOVO', firstName: 'ANNA' });
   const omissions = await approvedSubscriber(operator, call, { lastName: 'Omesso', iseeValue: 7000, weeklyHour: 2 });
@@ -71,21 +85,58 @@ describe('Aggiorna ISEE da INPS on a call', () => {
     const { call, fresh, omissions, none, same } = await callWithSubscribers();
     const started = await operator.post(`/api/calls/${call.id}/isee-refresh`, {});
     expect(started.status).toBe(200);
-    const report = await settledReport(`/api/calls/${call.id}/isee-refresh`, { NEW: 1, REVIEW: 1, NONE: 1, UNCHANGED: 1, ERROR: 0 });
+    const report = await settledReport(`/api/calls/${call.id}/isee-refresh`, {
+      NEW: 1,
+      REVIEW: 1,
+      NONE: 1,
+      UNCHANGED: 1,
+      ERROR: 0,
+    });
     expect(report).toMatchObject({ state: 'SUCCEEDED', done: 4, total: 4 });
-    expect(report.lists.NEW).toEqual([expect.objectContaining({ fiscalCode: fresh.fiscalCode, lastName: 'Nuovo', value: 9100.5, outcomeLabel: 'Nuovo valore da INPS' })]);
-    expect(report.lists.REVIEW[0]).toMatchObject({ fiscalCode: omissions.fiscalCode, detail: expect.stringMatching(/^Omissioni o difformità segnalate da INPS/) });
-    expect(report.lists.NONE[0]).toMatchObject({ fiscalCode: none.fiscalCode, outcomeLabel: 'Nessun ISEE valido presso INPS' });
+    expect(report.lists.NEW).toEqual([
+      expect.objectContaining({
+        fiscalCode: fresh.fiscalCode,
+        lastName: 'Nuovo',
+        value: 9100.5,
+        outcomeLabel: 'Nuovo valore da INPS',
+      }),
+    ]);
+    expect(report.lists.REVIEW[0]).toMatchObject({
+      fiscalCode: omissions.fiscalCode,
+      detail: expect.stringMatching(/^Omissioni o difformità segnalate da INPS/),
+    });
+    expect(report.lists.NONE[0]).toMatchObject({
+      fiscalCode: none.fiscalCode,
+      outcomeLabel: 'Nessun ISEE valido presso INPS',
+    });
     // What the citizens now have: the new value validated; the omissions waiting; nothing changed for the others.
-    expect((await operator.get(`/api/users/${fresh.userId}`)).json.lastIsee).toMatchObject({ value: 9100.5, state: 'VALIDATED' });
-    expect((await operator.get(`/api/users/${omissions.userId}`)).json.lastIsee).toMatchObject({ value: 4200, state: 'LOADED' });
-    expect((await operator.get(`/api/users/${none.userId}`)).json.lastIsee).toMatchObject({ value: 7000, state: 'VALIDATED' });
+    expect((await operator.get(`/api/users/${fresh.userId}`)).json.lastIsee).toMatchObject({
+      value: 9100.5,
+      state: 'VALIDATED',
+    });
+    expect((await operator.get(`/api/users/${omissions.userId}`)).json.lastIsee).toMatchObject({
+      value: 4200,
+      state: 'LOADED',
+    });
+    expect((await operator.get(`/api/users/${none.userId}`)).json.lastIsee).toMatchObject({
+      value: 7000,
+      state: 'VALIDATED',
+    });
     await expect.poll(async () => (await operator.get(`/api/users/${same.userId}/isee`)).json.items).toHaveLength(2);
     const queries = (await operator.get(`/api/users/${fresh.userId}/inps-queries`)).json.items;
-    expect(queries[0]).toMatchObject({ reason: 'CALL', applicationNumber: `BANDO-${call.id}-${fresh.userId}`, applicationState: 'Erogata', benefitCode: 'A3.03' });
+    expect(queries[0]).toMatchObject({
+      reason: 'CALL',
+      applicationNumber: `BANDO-${call.id}-${fresh.userId}`,
+      applicationState: 'Erogata',
+      benefitCode: 'A3.03',
+    });
     // What reached INPS: the service's benefit code, not the council's default.
     const seen = (await (await fetch(`${inject('inpsUrl')}/admin/state`)).json()).lastQueries;
-    expect(seen[fresh.fiscalCode]).toMatchObject({ PrestazioneDaErogare: 'A3.03', ProtocolloDomandaEnteErogatore: `BANDO-${call.id}-${fresh.userId}`, StatodomandaPrestazione: 'Erogata' });
+    expect(seen[fresh.fiscalCode]).toMatchObject({
+      PrestazioneDaErogare: 'A3.03',
+      ProtocolloDomandaEnteErogatore: `BANDO-${call.id}-${fresh.userId}`,
+      StatodomandaPrestazione: 'Erogata',
+    });
     // A second press while none runs starts again; two at once are refused.
     expect((await operator.post(`/api/calls/${call.id}/isee-refresh`, {})).status).toBe(200);
     expect((await operator.post(`/api/calls/${call.id}/isee-refresh`, {})).status).toBe(409);
@@ -103,7 +154,13 @@ describe('Aggiorna ISEE da INPS on a call', () => {
     expect((await operator.get(`/api/users/${fresh.userId}`)).json.lastIsee).toMatchObject({ value: 7000 });
     await inps('/admin/reset', {});
     expect((await operator.post(`/api/calls/${call.id}/isee-refresh`, {})).status).toBe(200);
-    const resumed = await settledReport(`/api/calls/${call.id}/isee-refresh`, { NEW: 1, REVIEW: 1, NONE: 1, UNCHANGED: 1, ERROR: 0 });
+    const resumed = await settledReport(`/api/calls/${call.id}/isee-refresh`, {
+      NEW: 1,
+      REVIEW: 1,
+      NONE: 1,
+      UNCHANGED: 1,
+      ERROR: 0,
+    });
     expect(resumed.state).toBe('SUCCEEDED');
   });
 
@@ -111,15 +168,32 @@ describe('Aggiorna ISEE da INPS on a call', () => {
     const { call } = await callWithSubscribers();
     await inps('/admin/faults', { kind: '429', times: 6 });
     await operator.post(`/api/calls/${call.id}/isee-refresh`, {});
-    expect((await settledReport(`/api/calls/${call.id}/isee-refresh`, { NEW: 1, REVIEW: 1, NONE: 1, UNCHANGED: 1, ERROR: 0 })).state).toBe('SUCCEEDED');
+    expect(
+      (
+        await settledReport(`/api/calls/${call.id}/isee-refresh`, {
+          NEW: 1,
+          REVIEW: 1,
+          NONE: 1,
+          UNCHANGED: 1,
+          ERROR: 0,
+        })
+      ).state,
+    ).toBe('SUCCEEDED');
   });
 
   it('INPS allowing fewer queries a second than the configured pace: the run slows down to it and ends with every answer', async () => {
     const { call } = await openCall(operator);
-    for (const letter of 'abcdefghijklmnop') await approvedSubscriber(operator, call, { lastName: `Lento${letter}`, iseeValue: 7000, weeklyHour: 2 });
+    for (const letter of 'abcdefghijklmnop')
+      await approvedSubscriber(operator, call, { lastName: `Lento${letter}`, iseeValue: 7000, weeklyHour: 2 });
     await inps('/admin/rate-limit', { perSecond: 2 });
     await operator.post(`/api/calls/${call.id}/isee-refresh`, {});
-    const report = await settledReport(`/api/calls/${call.id}/isee-refresh`, { NEW: 0, REVIEW: 0, NONE: 16, UNCHANGED: 0, ERROR: 0 });
+    const report = await settledReport(`/api/calls/${call.id}/isee-refresh`, {
+      NEW: 0,
+      REVIEW: 0,
+      NONE: 16,
+      UNCHANGED: 0,
+      ERROR: 0,
+    });
     expect(report.state).toBe('SUCCEEDED');
   });
 
@@ -142,51 +216,112 @@ describe('INPS’s daily limit', () => {
     await operator.post(`/api/calls/${call.id}/isee-refresh`, {});
     const stopped = await finished(`/api/calls/${call.id}/isee-refresh`);
     expect(stopped.state).toBe('FAILED');
-    expect(stopped.error).toMatch(/^INPS ha raggiunto il limite giornaliero di richieste del Comune: restano 4 iscritti da aggiornare\. Avvia di nuovo l’aggiornamento domani/);
+    expect(stopped.error).toMatch(
+      /^INPS ha raggiunto il limite giornaliero di richieste del Comune: restano 4 iscritti da aggiornare\. Avvia di nuovo l’aggiornamento domani/,
+    );
     await inps('/admin/reset', {});
     expect((await operator.post(`/api/calls/${call.id}/isee-refresh`, {})).status).toBe(200);
-    expect((await settledReport(`/api/calls/${call.id}/isee-refresh`, { NEW: 1, REVIEW: 1, NONE: 1, UNCHANGED: 1, ERROR: 0 })).state).toBe('SUCCEEDED');
+    expect(
+      (
+        await settledReport(`/api/calls/${call.id}/isee-refresh`, {
+          NEW: 1,
+          REVIEW: 1,
+          NONE: 1,
+          UNCHANGED: 1,
+          ERROR: 0,
+        })
+      ).state,
+    ).toBe('SUCCEEDED');
   });
 });
 
 describe('the ISEE corrente, through to the month’s fee', () => {
   it('bills the months it covers with its own value, and the month after it ends is ISEE scaduto o mancante', async () => {
     const { call } = await openCall(operator);
-    const subscriber = await approvedSubscriber(operator, call, { lastName: 'Corrente', iseeValue: 12000, weeklyHour: 3 });
+    const subscriber = await approvedSubscriber(operator, call, {
+      lastName: 'Corrente',
+      iseeValue: 12000,
+      weeklyHour: 3,
+    });
     const [today, month] = [new Date().toISOString().slice(0, 10), new Date().getUTCMonth() + 1];
     const endOfMonth = new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10);
     // Income fell: an ISEE corrente presented on the 1st of this month, ending with it (months before the DSU's 31 December).
-    await inps('/admin/dsu', { fiscalCode: subscriber.fiscalCode, value: 5000, kind: 'corrente', correnteOn: `${today.slice(0, 8)}01`, correnteUntil: endOfMonth });
+    await inps('/admin/dsu', {
+      fiscalCode: subscriber.fiscalCode,
+      value: 5000,
+      kind: 'corrente',
+      correnteOn: `${today.slice(0, 8)}01`,
+      correnteUntil: endOfMonth,
+    });
     const fetched = await operator.post(`/api/users/${subscriber.userId}/isee/inps`, {});
     expect(fetched.status).toBe(200);
-    expect(fetched.json).toMatchObject({ outcome: 'VALIDATED', isee: { value: 5000, scadenza: endOfMonth, source: 'INPS', inps: { corrente: { dataScadenza: endOfMonth }, dataValidita: `${year}-12-31` } } });
+    expect(fetched.json).toMatchObject({
+      outcome: 'VALIDATED',
+      isee: {
+        value: 5000,
+        scadenza: endOfMonth,
+        source: 'INPS',
+        inps: { corrente: { dataScadenza: endOfMonth }, dataValidita: `${year}-12-31` },
+      },
+    });
     expect(fetched.json.isee.protocollo).toBe(fetched.json.isee.inps.corrente.protocolloDSU);
     expect(fetched.json.isee.protocollo).not.toBe(fetched.json.isee.inps.protocolloDSU);
-    const thisMonth = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: month, anno: year });
+    const thisMonth = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, {
+      mese: month,
+      anno: year,
+    });
     expect(thisMonth.json).toMatchObject({ created: 1, skipped: [] });
     const next = month === 12 ? { mese: 1, anno: year + 1 } : { mese: month + 1, anno: year };
     const after = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, next);
-    expect(after.json).toMatchObject({ created: 0, skipped: [{ fiscalCode: subscriber.fiscalCode, reason: 'ISEE scaduto o mancante' }] });
+    expect(after.json).toMatchObject({
+      created: 0,
+      skipped: [{ fiscalCode: subscriber.fiscalCode, reason: 'ISEE scaduto o mancante' }],
+    });
   });
 });
 
 describe('across the new year', () => {
   it('January is not billed with the December ISEE: the subscriber is listed as ISEE scaduto o mancante until a valid one arrives', async () => {
     const { call } = await openCall(operator);
-    const subscriber = await approvedSubscriber(operator, call, { lastName: 'Gennaio', iseeValue: 8000, weeklyHour: 3 });
+    const subscriber = await approvedSubscriber(operator, call, {
+      lastName: 'Gennaio',
+      iseeValue: 8000,
+      weeklyHour: 3,
+    });
     const january = { mese: 1, anno: year + 1 };
     const december = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 12, anno: year });
     expect(december.json.created).toBe(1);
     const generated = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, january);
-    expect(generated.json).toMatchObject({ created: 0, skipped: [{ fiscalCode: subscriber.fiscalCode, cognome: 'Gennaio', reason: 'ISEE scaduto o mancante' }] });
+    expect(generated.json).toMatchObject({
+      created: 0,
+      skipped: [{ fiscalCode: subscriber.fiscalCode, cognome: 'Gennaio', reason: 'ISEE scaduto o mancante' }],
+    });
     expect(await storedPositions(call.id, `${year + 1}-01`)).toEqual([]);
     const missing = await operator.get(`/api/calls/${call.id}/payment-list/missing-isee?anno=${year + 1}`);
-    expect(missing.json.months).toEqual([expect.objectContaining({ mese: 1, count: 1, people: [{ fiscalCode: subscriber.fiscalCode, cognome: 'Gennaio', nome: 'Anna' }] })]);
+    expect(missing.json.months).toEqual([
+      expect.objectContaining({
+        mese: 1,
+        count: 1,
+        people: [{ fiscalCode: subscriber.fiscalCode, cognome: 'Gennaio', nome: 'Anna' }],
+      }),
+    ]);
     // The new year's ISEE arrives: generating January again creates the position, and the list empties.
-    const next = await operator.post(`/api/users/${subscriber.userId}/isee`, { value: 8000, year: year + 1, date: new Date().toISOString(), protocollo: `INPS-ISEE-${year + 1}-00000009Z-00`, scadenza: `${year + 1}-12-31`, excludeVerification: true });
+    const next = await operator.post(`/api/users/${subscriber.userId}/isee`, {
+      value: 8000,
+      year: year + 1,
+      date: new Date().toISOString(),
+      protocollo: `INPS-ISEE-${year + 1}-00000009Z-00`,
+      scadenza: `${year + 1}-12-31`,
+      excludeVerification: true,
+    });
     expect(next.status).toBe(201);
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, january)).json).toMatchObject({ created: 1, skipped: [] });
-    expect((await operator.get(`/api/calls/${call.id}/payment-list/missing-isee?anno=${year + 1}`)).json.months).toEqual([]);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, january)).json).toMatchObject({
+      created: 1,
+      skipped: [],
+    });
+    expect(
+      (await operator.get(`/api/calls/${call.id}/payment-list/missing-isee?anno=${year + 1}`)).json.months,
+    ).toEqual([]);
   });
 });
 
@@ -195,29 +330,65 @@ describe('the December list and reminders', () => {
     const { call } = await openCall(operator);
     const expiring = await approvedSubscriber(operator, call, { lastName: 'Scadenza', iseeValue: 8000, weeklyHour: 2 });
     // The job walks the active calls through a global index, which trails the writes: wait until the operators' list shows the call.
-    await expect.poll(async () => (await operator.get(`/api/calls?name=${encodeURIComponent(call.name)}`)).json.items.map((c: { id: string }) => c.id), { timeout: 10_000 }).toContain(call.id);
+    await expect
+      .poll(
+        async () =>
+          (await operator.get(`/api/calls?name=${encodeURIComponent(call.name)}`)).json.items.map(
+            (c: { id: string }) => c.id,
+          ),
+        { timeout: 10_000 },
+      )
+      .toContain(call.id);
     const started = await operator.post('/api/isee-expiry', {});
     expect(started.status).toBe(200);
     await finished('/api/isee-expiry');
     const rows = await allExpiryRows();
-    expect(rows.find((r) => r.userId === expiring.userId)).toMatchObject({ status: 'IN_SCADENZA', statusLabel: 'In scadenza', scadenza: `${year}-12-31`, io: 'SENT', email: 'SENT', renewed: false });
-    const io = (await (await fetch(`${inject('ioUrl')}/admin/messages?fiscal_code=${expiring.fiscalCode}`)).json()).messages;
+    expect(rows.find((r) => r.userId === expiring.userId)).toMatchObject({
+      status: 'IN_SCADENZA',
+      statusLabel: 'In scadenza',
+      scadenza: `${year}-12-31`,
+      io: 'SENT',
+      email: 'SENT',
+      renewed: false,
+    });
+    const io = (await (await fetch(`${inject('ioUrl')}/admin/messages?fiscal_code=${expiring.fiscalCode}`)).json())
+      .messages;
     expect(io).toHaveLength(1);
     expect(io[0].content.subject).toBe(`Il tuo ISEE scade il 31/12/${year}`);
     expect(io[0].content.markdown).toContain('/caricamento_ISEE');
-    const mails = (await inbox()).filter((m) => m.destination.to.includes('scadenza@example.it') && m.subject === `Il tuo ISEE scade il 31/12/${year}`);
+    const mails = (await inbox()).filter(
+      (m) => m.destination.to.includes('scadenza@example.it') && m.subject === `Il tuo ISEE scade il 31/12/${year}`,
+    );
     expect(mails).toHaveLength(1);
     // Run again: the list is refreshed, nobody is reminded twice.
     await operator.post('/api/isee-expiry', {});
     await finished('/api/isee-expiry');
-    expect((await (await fetch(`${inject('ioUrl')}/admin/messages?fiscal_code=${expiring.fiscalCode}`)).json()).messages).toHaveLength(1);
-    expect((await inbox()).filter((m) => m.destination.to.includes('scadenza@example.it') && m.subject === `Il tuo ISEE scade il 31/12/${year}`)).toHaveLength(1);
+    expect(
+      (await (await fetch(`${inject('ioUrl')}/admin/messages?fiscal_code=${expiring.fiscalCode}`)).json()).messages,
+    ).toHaveLength(1);
+    expect(
+      (await inbox()).filter(
+        (m) => m.destination.to.includes('scadenza@example.it') && m.subject === `Il tuo ISEE scade il 31/12/${year}`,
+      ),
+    ).toHaveLength(1);
   });
 
   it('IO refusing the council itself (403: the portal’s IP not allowed) stops the reminders with the reason, instead of marking everyone ‘no IO’', async () => {
     const { call } = await openCall(operator);
-    const expiring = await approvedSubscriber(operator, call, { lastName: 'Rifiutoio', iseeValue: 8000, weeklyHour: 2 });
-    await expect.poll(async () => (await operator.get(`/api/calls?name=${encodeURIComponent(call.name)}`)).json.items.map((c: { id: string }) => c.id), { timeout: 10_000 }).toContain(call.id);
+    const expiring = await approvedSubscriber(operator, call, {
+      lastName: 'Rifiutoio',
+      iseeValue: 8000,
+      weeklyHour: 2,
+    });
+    await expect
+      .poll(
+        async () =>
+          (await operator.get(`/api/calls?name=${encodeURIComponent(call.name)}`)).json.items.map(
+            (c: { id: string }) => c.id,
+          ),
+        { timeout: 10_000 },
+      )
+      .toContain(call.id);
     const io = (path: string, body: unknown) => post(inject('ioUrl'), path, body);
     await io('/admin/service', { authorizedCidrs: ['10.20.0.0/16'] });
     try {
@@ -227,9 +398,13 @@ describe('the December list and reminders', () => {
       expect(list.job.error).toContain('indirizzo IP del portale');
       const rows = await allExpiryRows();
       // Nobody is marked as a citizen without IO.
-      expect(rows.filter((r) => r.io === 'NO_CHANNEL' && r.remindedAt && r.remindedAt >= list.job.startedAt)).toEqual([]);
+      expect(rows.filter((r) => r.io === 'NO_CHANNEL' && r.remindedAt && r.remindedAt >= list.job.startedAt)).toEqual(
+        [],
+      );
       expect(rows.filter((r) => r.io === 'FAILED').length).toBeGreaterThan(0);
-      expect((await (await fetch(`${inject('ioUrl')}/admin/messages?fiscal_code=${expiring.fiscalCode}`)).json()).messages).toHaveLength(0);
+      expect(
+        (await (await fetch(`${inject('ioUrl')}/admin/messages?fiscal_code=${expiring.fiscalCode}`)).json()).messages,
+      ).toHaveLength(0);
     } finally {
       await io('/admin/reset', {});
     }
@@ -240,7 +415,9 @@ describe('the December list and reminders', () => {
     const rows: any[] = [];
     let cursor: string | null = null;
     do {
-      const page: { json: { items: any[]; nextCursor: string | null } } = await operator.get(`/api/isee-expiry?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page: { json: { items: any[]; nextCursor: string | null } } = await operator.get(
+        `/api/isee-expiry?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       rows.push(...page.json.items);
       cursor = page.json.nextCursor;
     } while (cursor);

@@ -11,7 +11,11 @@ let userId: string;
 
 const maria = { fullName: 'Maria Rossi', fiscalCode: 'RSSMRA85C52H501N' };
 const uploadPdf = async (value = 12345.67, protocol = 'INPS-ISEE-2026-00597381W-00') => {
-  const document = await stageIseeFile(citizen, await attestationPdf({ ...maria, protocol, value: '12.345,67' }), 'attestazione.pdf');
+  const document = await stageIseeFile(
+    citizen,
+    await attestationPdf({ ...maria, protocol, value: '12.345,67' }),
+    'attestazione.pdf',
+  );
   return citizen.post('/api/isee', { document, value });
 };
 const newest = async () => (await citizen.get('/api/me/isee')).json.items[0];
@@ -22,7 +26,12 @@ const listed = (id: string) => expect.poll(async () => (await newest())?.id).toB
 const countMine = async () => (await localTable().item({ pk: `USER#${userId}`, sk: 'USER' }))?.iseeCount as number;
 
 beforeAll(async () => {
-  [citizen, other, operator, delegate] = await Promise.all([as('citizen'), as('newCitizen'), as('operator'), as('delegate')]);
+  [citizen, other, operator, delegate] = await Promise.all([
+    as('citizen'),
+    as('newCitizen'),
+    as('operator'),
+    as('delegate'),
+  ]);
   userId = (await citizen.get('/api/me')).json.userId;
 });
 
@@ -30,14 +39,23 @@ describe('a citizen uploads an ISEE and an operator reviews it', () => {
   it('stores the upload as LOADED, waiting for review, with the reading pending and the user LOADED', async () => {
     const response = await uploadPdf();
     expect(response.status).toBe(201);
-    expect(response.json).toMatchObject({ userId, value: 12345.67, state: 'LOADED', hasFile: true, uploadedBy: 'CITIZEN', year: romeYear(new Date()) });
+    expect(response.json).toMatchObject({
+      userId,
+      value: 12345.67,
+      state: 'LOADED',
+      hasFile: true,
+      uploadedBy: 'CITIZEN',
+      year: romeYear(new Date()),
+    });
     expect(['PENDING', 'DONE', 'FAILED']).toContain(response.json.extractionStatus);
     // The user's record follows at once (never read back through an index).
     const user = (await operator.get(`/api/users/${userId}`)).json;
     expect(user.state).toBe('LOADED');
     expect(user.lastIsee).toMatchObject({ id: response.json.id, state: 'LOADED', hasFile: true });
     await listed(response.json.id);
-    await expect.poll(async () => (await operator.get('/api/isee?limit=100')).json.items.map((i: { id: string }) => i.id)).toContain(response.json.id);
+    await expect
+      .poll(async () => (await operator.get('/api/isee?limit=100')).json.items.map((i: { id: string }) => i.id))
+      .toContain(response.json.id);
     expect((await operator.get('/api/isee/to-verify/count')).json.count).toBeGreaterThanOrEqual(1);
     expect((await delegate.get('/api/isee/to-verify/count')).status).toBe(200);
   });
@@ -74,7 +92,11 @@ describe('a citizen uploads an ISEE and an operator reviews it', () => {
   it('confirms with state 1 once: a second decision is refused and changes nothing', async () => {
     const { id } = await newest();
     const [first, second] = await Promise.all([
-      operator.put(`/api/isee/${id}/decision`, { state: 1, value: 12345.67, protocollo: 'INPS-ISEE-2026-00597381W-00' }),
+      operator.put(`/api/isee/${id}/decision`, {
+        state: 1,
+        value: 12345.67,
+        protocollo: 'INPS-ISEE-2026-00597381W-00',
+      }),
       operator.put(`/api/isee/${id}/decision`, { state: 2, value: 1 }),
     ]);
     const statuses = [first.status, second.status].sort();
@@ -87,14 +109,18 @@ describe('a citizen uploads an ISEE and an operator reviews it', () => {
     expect(again.status).toBe(409);
     expect((await operator.get(`/api/isee/${id}`)).json.value).toBe(winner.json.value);
     await expect.poll(async () => (await newest()).value).toBe(winner.json.value);
-    await expect.poll(async () => (await operator.get('/api/isee?limit=100')).json.items.map((i: { id: string }) => i.id)).not.toContain(id);
+    await expect
+      .poll(async () => (await operator.get('/api/isee?limit=100')).json.items.map((i: { id: string }) => i.id))
+      .not.toContain(id);
   });
 
   it('invalidates the previous ISEE at a new upload; a refusal (state 2) leaves the user without a valid ISEE', async () => {
     const previous = await newest();
     const response = await uploadPdf(9000);
     expect(response.status).toBe(201);
-    expect((await citizen.get(`/api/isee/${previous.id}`)).json.state).toBe(previous.state === 'REFUSED' ? 'REFUSED' : 'INVALIDATED');
+    expect((await citizen.get(`/api/isee/${previous.id}`)).json.state).toBe(
+      previous.state === 'REFUSED' ? 'REFUSED' : 'INVALIDATED',
+    );
     await listed(response.json.id);
     const refused = await operator.put(`/api/isee/${response.json.id}/decision`, { state: 2, value: 9000 });
     expect(refused.status).toBe(200);
@@ -131,7 +157,10 @@ describe('bad input gets a clear Italian error and changes nothing', () => {
     const noDocument = await citizen.post('/api/isee', { value: 100 });
     expect(noDocument.status).toBe(400);
     expect(noDocument.json.detail).toBe('Non è stato caricato nessun documento');
-    const document = await stageIseeFile(citizen, await attestationPdf({ ...maria, protocol: 'INPS-ISEE-2026-00000001A-00', value: '1,00' }));
+    const document = await stageIseeFile(
+      citizen,
+      await attestationPdf({ ...maria, protocol: 'INPS-ISEE-2026-00000001A-00', value: '1,00' }),
+    );
     for (const value of [undefined, 'abc', 12.345, -5]) {
       const response = await citizen.post('/api/isee', { document, value });
       expect(response.status, String(value)).toBe(400);
@@ -141,7 +170,13 @@ describe('bad input gets a clear Italian error and changes nothing', () => {
   });
 
   it('operator upload: a document is required unless "Escludi verifica ISEE"; year and value are checked', async () => {
-    const base = { value: 5000, year: 2026, date: new Date().toISOString(), protocollo: 'INPS-ISEE-2026-00000002B-00', scadenza: '2026-12-31' };
+    const base = {
+      value: 5000,
+      year: 2026,
+      date: new Date().toISOString(),
+      protocollo: 'INPS-ISEE-2026-00000002B-00',
+      scadenza: '2026-12-31',
+    };
     const before = await countMine();
     const missing = await operator.post(`/api/users/${userId}/isee`, { ...base, excludeVerification: false });
     expect(missing.status).toBe(400);
@@ -149,18 +184,34 @@ describe('bad input gets a clear Italian error and changes nothing', () => {
     const badYear = await operator.post(`/api/users/${userId}/isee`, { ...base, year: 26, excludeVerification: true });
     expect(badYear.status).toBe(400);
     expect(badYear.json.errors.year).toBe('Inserisci un anno valido (quattro cifre).');
-    const noProtocol = await operator.post(`/api/users/${userId}/isee`, { ...base, protocollo: '', excludeVerification: true });
+    const noProtocol = await operator.post(`/api/users/${userId}/isee`, {
+      ...base,
+      protocollo: '',
+      excludeVerification: true,
+    });
     expect(noProtocol.json.errors.protocollo).toBe('Il campo non può essere vuoto!');
     expect(await countMine()).toBe(before);
     expect((await delegate.post(`/api/users/${userId}/isee`, { ...base, excludeVerification: true })).status).toBe(403);
 
     const excluded = await operator.post(`/api/users/${userId}/isee`, { ...base, excludeVerification: true });
     expect(excluded.status).toBe(201);
-    expect(excluded.json).toMatchObject({ state: 'VALIDATED', hasFile: false, extractionStatus: 'NONE', uploadedBy: 'OPERATOR' });
+    expect(excluded.json).toMatchObject({
+      state: 'VALIDATED',
+      hasFile: false,
+      extractionStatus: 'NONE',
+      uploadedBy: 'OPERATOR',
+    });
     expect((await operator.get(`/api/isee/${excluded.json.id}`)).json.fileUrl).toBeNull();
 
-    const document = await stageIseeFile(operator, await attestationPdf({ ...maria, protocol: base.protocollo, value: '5.000,00' }));
-    const withFile = await operator.post(`/api/users/${userId}/isee`, { ...base, document, excludeVerification: false });
+    const document = await stageIseeFile(
+      operator,
+      await attestationPdf({ ...maria, protocol: base.protocollo, value: '5.000,00' }),
+    );
+    const withFile = await operator.post(`/api/users/${userId}/isee`, {
+      ...base,
+      document,
+      excludeVerification: false,
+    });
     expect(withFile.status).toBe(201);
     expect(withFile.json).toMatchObject({ state: 'LOADED', hasFile: true });
   });
@@ -178,8 +229,18 @@ describe('bad input gets a clear Italian error and changes nothing', () => {
 
 describe('an operator deletes an ISEE from the user record', () => {
   const uploadForMaria = async (protocollo: string) => {
-    const document = await stageIseeFile(operator, await attestationPdf({ ...maria, protocol: protocollo, value: '7.000,00' }));
-    const base = { value: 7000, year: 2026, date: new Date().toISOString(), protocollo, scadenza: '2026-12-31', excludeVerification: false };
+    const document = await stageIseeFile(
+      operator,
+      await attestationPdf({ ...maria, protocol: protocollo, value: '7.000,00' }),
+    );
+    const base = {
+      value: 7000,
+      year: 2026,
+      date: new Date().toISOString(),
+      protocollo,
+      scadenza: '2026-12-31',
+      excludeVerification: false,
+    };
     const created = await operator.post(`/api/users/${userId}/isee`, { ...base, document });
     expect(created.status).toBe(201);
     return created.json as { id: string };
@@ -187,7 +248,11 @@ describe('an operator deletes an ISEE from the user record', () => {
   const stillThere = async (id: string) => {
     expect((await operator.get(`/api/isee/${id}`)).status).toBe(200);
     expect((await operator.get(`/api/users/${userId}`)).json.lastIsee.id).toBe(id);
-    await expect.poll(async () => (await operator.get(`/api/users/${userId}/isee?limit=100`)).json.items.map((i: { id: string }) => i.id)).toContain(id);
+    await expect
+      .poll(async () =>
+        (await operator.get(`/api/users/${userId}/isee?limit=100`)).json.items.map((i: { id: string }) => i.id),
+      )
+      .toContain(id);
     expect((await localTable().auditOf('isee', id)).map((e) => e.action)).toEqual(['create']);
   };
 
@@ -229,13 +294,21 @@ describe('an operator deletes an ISEE from the user record', () => {
     const user = (await operator.get(`/api/users/${userId}`)).json;
     expect(user.lastIsee.id).toBe(older.id);
     expect(user.state).toBe('VALIDATED');
-    await expect.poll(async () => (await operator.get(`/api/users/${userId}/isee?limit=100`)).json.items.map((i: { id: string }) => i.id)).not.toContain(id);
+    await expect
+      .poll(async () =>
+        (await operator.get(`/api/users/${userId}/isee?limit=100`)).json.items.map((i: { id: string }) => i.id),
+      )
+      .not.toContain(id);
     // The document is gone from the bucket: even a link signed before the delete finds nothing (S3's 403 to a
     // role without s3:ListBucket, as the portal's are).
     expect((await fetch(link)).status).toBe(403);
     const audit = await localTable().auditOf('isee', id);
     expect(audit.map((e) => e.action)).toEqual(['create', 'delete']);
-    expect(audit[1]).toMatchObject({ who: { sub: expect.any(String), role: 'OPERATOR' }, before: { id, protocollo: 'INPS-ISEE-2026-00000005E-00' }, after: null });
+    expect(audit[1]).toMatchObject({
+      who: { sub: expect.any(String), role: 'OPERATOR' },
+      before: { id, protocollo: 'INPS-ISEE-2026-00000005E-00' },
+      after: null,
+    });
     // Deleted twice: the second answers 404.
     expect((await operator.delete(`/api/isee/${id}`)).status).toBe(404);
   });

@@ -12,7 +12,13 @@ import { isCouncilIuv, MAX_IUV_BASE } from '../../functions/domain/gpd.ts';
 let sequence: typeof import('../../functions/positions/iuv-sequence.ts');
 
 beforeAll(async () => {
-  Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+  Object.assign(process.env, {
+    TABLE_NAME,
+    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+    AWS_REGION: 'eu-south-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+  });
   sequence = await import('../../functions/positions/iuv-sequence.ts');
 });
 
@@ -20,7 +26,12 @@ const counter = (segregationCode: string) => ({ pk: 'COUNTER#GPD_IUV', sk: `SEGR
 
 describe('IUV sequence', () => {
   it('reservations made at once get disjoint blocks of valid IUVs of the council, with no number given twice', async () => {
-    const blocks = await Promise.all([sequence.reserveIuvs('47', 10_000), sequence.reserveIuvs('47', 10_000), sequence.reserveIuvs('47', 3), ...Array.from({ length: 20 }, () => sequence.reserveIuvs('47', 1))]);
+    const blocks = await Promise.all([
+      sequence.reserveIuvs('47', 10_000),
+      sequence.reserveIuvs('47', 10_000),
+      sequence.reserveIuvs('47', 3),
+      ...Array.from({ length: 20 }, () => sequence.reserveIuvs('47', 1)),
+    ]);
     const all = blocks.flat();
     expect(all).toHaveLength(20_023);
     expect(new Set(all).size).toBe(all.length);
@@ -45,7 +56,10 @@ describe('IUV sequence', () => {
 
   it('a block that would pass the 13-digit base is refused whole, and the counter stays where it was', async () => {
     await localTable().putItem({ ...counter('44'), last: MAX_IUV_BASE - 5 });
-    await expect(sequence.reserveIuvs('44', 6)).rejects.toMatchObject({ name: 'IuvSequenceExhausted', message: expect.stringContaining('non ha più 6 numeri liberi') });
+    await expect(sequence.reserveIuvs('44', 6)).rejects.toMatchObject({
+      name: 'IuvSequenceExhausted',
+      message: expect.stringContaining('non ha più 6 numeri liberi'),
+    });
     expect((await localTable().item(counter('44')))!.last).toBe(MAX_IUV_BASE - 5);
     const lastFive = await sequence.reserveIuvs('44', 5);
     expect(lastFive.at(-1)!.slice(2, 15)).toBe('9999999999999');

@@ -52,7 +52,13 @@ function itemsMigration(id: string, onStep: (cursor: string | null) => Promise<v
       await onStep(cursor);
       const from = cursor === null ? 0 : Number(cursor);
       const to = Math.min(ITEMS, from + PAGE);
-      await modules.dynamo.batchPut(Array.from({ length: to - from }, (_, i) => ({ pk: `TESTMIGRATION#${id}`, sk: `ITEM#${String(from + i).padStart(3, '0')}`, n: from + i })));
+      await modules.dynamo.batchPut(
+        Array.from({ length: to - from }, (_, i) => ({
+          pk: `TESTMIGRATION#${id}`,
+          sk: `ITEM#${String(from + i).padStart(3, '0')}`,
+          n: from + i,
+        })),
+      );
       return { cursor: to < ITEMS ? String(to) : null, processed: to - from };
     },
   };
@@ -62,10 +68,21 @@ function itemsMigration(id: string, onStep: (cursor: string | null) => Promise<v
 /** The task function over the current migration, a slice being STEPS_PER_SLICE steps (counted by the migration). */
 const task = (payload: any) => {
   const { migration, steps } = current;
-  const runner = modules.use.makeMigrationRunner({ store: modules.store, migrations: [migration], clock: modules.ports.systemClock, log: () => undefined, elapsed: steps });
+  const runner = modules.use.makeMigrationRunner({
+    store: modules.store,
+    migrations: [migration],
+    clock: modules.ports.systemClock,
+    log: () => undefined,
+    elapsed: steps,
+  });
   if (payload.step === 'Slice') slices += 1;
   active += 1;
-  return modules.task.migrationTask(runner, STEPS_PER_SLICE)(payload).finally(() => (active -= 1));
+  return modules.task
+    .migrationTask(
+      runner,
+      STEPS_PER_SLICE,
+    )(payload)
+    .finally(() => (active -= 1));
 };
 
 const start = (waitMs: number) =>
@@ -81,7 +98,12 @@ const start = (waitMs: number) =>
 
 async function itemsOf(id: string) {
   const { Items = [] } = await modules.dynamo.documentClient.send(
-    new QueryCommand({ TableName: TABLE_NAME, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `TESTMIGRATION#${id}` }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: TABLE_NAME,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `TESTMIGRATION#${id}` },
+      ConsistentRead: true,
+    }),
   );
   return Items.map((item) => item.n as number);
 }
@@ -92,7 +114,11 @@ const until = async (check: () => Promise<boolean> | boolean) => {
 
 beforeAll(async () => {
   stepFunctions = await startStepFunctions(await freePort(), [
-    { name: machine, definition: migrationDefinition(localFunctionArn('MigrationTask')), functions: { MigrationTask: task } },
+    {
+      name: machine,
+      definition: migrationDefinition(localFunctionArn('MigrationTask')),
+      functions: { MigrationTask: task },
+    },
   ]);
   sfnEndpoint = stepFunctions.endpoint;
   Object.assign(process.env, {
@@ -154,7 +180,12 @@ describe('data migrations on their own state machine', () => {
     // A deployment that waits no longer than its bound answers at once: the migration goes on in the background.
     const first = await start(0);
     expect(first.state).toBe('RUNNING');
-    await until(async () => stopped && active === 0 && (await sfn.send(new DescribeExecutionCommand({ executionArn }))).status === 'ABORTED');
+    await until(
+      async () =>
+        stopped &&
+        active === 0 &&
+        (await sfn.send(new DescribeExecutionCommand({ executionArn }))).status === 'ABORTED',
+    );
 
     // Stopped half-way: part of the items, the checkpoint where the slice stopped, the run still holding the lock.
     const checkpoint = await recordOf(id);

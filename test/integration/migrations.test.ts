@@ -45,28 +45,45 @@ async function config(): Promise<LocalConfig> {
 }
 
 function tableOf(endpoint: string) {
-  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint, region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint,
+      region: 'eu-south-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
   return {
     /** Every item, in key order (a test may scan: no request path does). */
     async dump(): Promise<Item[]> {
       const items: Item[] = [];
       let start: Record<string, unknown> | undefined;
       do {
-        const page = await client.send(new ScanCommand({ TableName: TABLE_NAME, ExclusiveStartKey: start, ConsistentRead: true }));
+        const page = await client.send(
+          new ScanCommand({ TableName: TABLE_NAME, ExclusiveStartKey: start, ConsistentRead: true }),
+        );
         items.push(...(page.Items ?? []));
         start = page.LastEvaluatedKey;
       } while (start);
       return items.sort((a, b) => `${a.pk}\u0000${a.sk}`.localeCompare(`${b.pk}\u0000${b.sk}`));
     },
-    delete: (item: Item) => client.send(new DeleteCommand({ TableName: TABLE_NAME, Key: { pk: item.pk, sk: item.sk } })),
-    removeGsi6: (item: Item) => client.send(new UpdateCommand({ TableName: TABLE_NAME, Key: { pk: item.pk, sk: item.sk }, UpdateExpression: 'REMOVE gsi6pk, gsi6sk' })),
+    delete: (item: Item) =>
+      client.send(new DeleteCommand({ TableName: TABLE_NAME, Key: { pk: item.pk, sk: item.sk } })),
+    removeGsi6: (item: Item) =>
+      client.send(
+        new UpdateCommand({
+          TableName: TABLE_NAME,
+          Key: { pk: item.pk, sk: item.sk },
+          UpdateExpression: 'REMOVE gsi6pk, gsi6sk',
+        }),
+      ),
   };
 }
 
 const isMigrationRecord = (item: Item) => item.pk === 'MIGRATIONS';
 const userSearchItem = (item: Item) => item.pk.startsWith('USER#') && item.sk === 'NAMES';
 const enrolmentSearchItem = (item: Item) => item.pk.startsWith('CALL#') && item.sk.startsWith('ENROLSEARCH#');
-const paymentListRow = (item: Item) => /^CALL#.+#DEBTS#\d{4}$/.test(item.pk) && item.sk.startsWith('USER#') && item.gsi6sk;
+const paymentListRow = (item: Item) =>
+  /^CALL#.+#DEBTS#\d{4}$/.test(item.pk) && item.sk.startsWith('USER#') && item.gsi6sk;
 
 describe('data migrations at the local start', () => {
   it('are applied at start; data from before them gets what they write at the next start; a second run changes nothing', async () => {
@@ -76,7 +93,9 @@ describe('data migrations at the local start', () => {
 
     // A new table (the demo data) has every migration recorded as applied.
     const migrated = await table.dump();
-    expect(migrated.filter(isMigrationRecord).map((r) => [r.sk, r.state])).toEqual(MIGRATION_IDS.map((id) => [id, 'APPLIED']).sort());
+    expect(migrated.filter(isMigrationRecord).map((r) => [r.sk, r.state])).toEqual(
+      MIGRATION_IDS.map((id) => [id, 'APPLIED']).sort(),
+    );
 
     // Data as an earlier version left it: no users' or subscriptions' search items, payment-list rows without
     // their gsi6 key, and no migration recorded.
@@ -91,7 +110,9 @@ describe('data migrations at the local start', () => {
     // The next start writes them back, exactly as the code writes them for new data.
     stack = await startLocalStack(settings, { web: 'none', seed: true });
     const restarted = await table.dump();
-    expect(restarted.filter((item) => !isMigrationRecord(item))).toEqual(migrated.filter((item) => !isMigrationRecord(item)));
+    expect(restarted.filter((item) => !isMigrationRecord(item))).toEqual(
+      migrated.filter((item) => !isMigrationRecord(item)),
+    );
     const records = restarted.filter(isMigrationRecord);
     expect(records.map((r) => [r.sk, r.state])).toEqual(MIGRATION_IDS.map((id) => [id, 'APPLIED']).sort());
     const processed = Object.fromEntries(records.map((r) => [r.sk, r.processed]));
@@ -109,7 +130,11 @@ describe('data migrations at the local start', () => {
     const { migrationRunner } = await import('../../functions/entry/migration-catalogue.ts');
     expect(await migrationRunner(() => undefined).runAll()).toEqual([...MIGRATION_IDS]);
     const again = await table.dump();
-    expect(again.filter((item) => !isMigrationRecord(item))).toEqual(restarted.filter((item) => !isMigrationRecord(item)));
-    expect(Object.fromEntries(again.filter(isMigrationRecord).map((r) => [r.sk, r.processed]))).toMatchObject({ 'payment-list-gsi6-v1': 0 });
+    expect(again.filter((item) => !isMigrationRecord(item))).toEqual(
+      restarted.filter((item) => !isMigrationRecord(item)),
+    );
+    expect(Object.fromEntries(again.filter(isMigrationRecord).map((r) => [r.sk, r.processed]))).toMatchObject({
+      'payment-list-gsi6-v1': 0,
+    });
   }, 240_000);
 });

@@ -33,7 +33,13 @@ let mypay: MyPay;
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mypay-pay-'));
   simulator = await startMyPaySimulator({ port: await freePort(), dataDir, holdMs: 3000 });
-  mypay = makeMyPay({ endpoint: simulator.endpoint, codIpaEnte: CODIPA, password: PASSWORD, timeoutMs: 2000, exportPollMs: 20 });
+  mypay = makeMyPay({
+    endpoint: simulator.endpoint,
+    codIpaEnte: CODIPA,
+    password: PASSWORD,
+    timeoutMs: 2000,
+    exportPollMs: 20,
+  });
 });
 afterAll(async () => {
   await simulator.close();
@@ -42,7 +48,11 @@ afterAll(async () => {
 beforeEach(() => admin('reset', {}));
 
 async function admin(action: string, body: object) {
-  const response = await fetch(`${simulator.url}/admin/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${simulator.url}/admin/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: await response.json() };
 }
 
@@ -52,7 +62,21 @@ function position(fiscalCode: string, amountCents: number, period = { mese: 1, a
     call: { id: `call-${randomUUID()}`, name: 'Bando 2025', serviceName: 'Assistenza domiciliare' },
     period,
     existing: [],
-    subscriptions: [{ userId: randomUUID(), fiscalCode, firstName: 'Maria', lastName: 'Rossi', iseeId: null, fee: { kind: 'DUE', band: { id: 'b', name: 'F', min: 0, max: 1, percent: null, fixedCost: 1 }, quotaCents: 100, amountCents } }],
+    subscriptions: [
+      {
+        userId: randomUUID(),
+        fiscalCode,
+        firstName: 'Maria',
+        lastName: 'Rossi',
+        iseeId: null,
+        fee: {
+          kind: 'DUE',
+          band: { id: 'b', name: 'F', min: 0, max: 1, percent: null, fixedCost: 1 },
+          quotaCents: 100,
+          amountCents,
+        },
+      },
+    ],
     now: new Date().toISOString(),
   });
   return plan.create[0]!;
@@ -63,7 +87,16 @@ type Entry = PositionRecord | [PositionRecord, { cap?: string; nation?: string }
 const imported = (...entries: Entry[]) => importedTo({ mypay, url: simulator.url }, ...entries);
 async function importedTo(target: { mypay: MyPay; url: string }, ...entries: Entry[]) {
   const rows = entries.map((entry) => (Array.isArray(entry) ? entry : ([entry, {}] as const)));
-  const csv = mypayCsv(rows.map(([p, address]) => mypayCsvRow(p, { fiscalCode: p.fiscalCode, firstName: p.nome, lastName: p.cognome, ...address }, { codCapitolo: '1234', codAccertamento: '2025/1', nomeMyPay: 'Bando' }, mypayConfiguration)));
+  const csv = mypayCsv(
+    rows.map(([p, address]) =>
+      mypayCsvRow(
+        p,
+        { fiscalCode: p.fiscalCode, firstName: p.nome, lastName: p.cognome, ...address },
+        { codCapitolo: '1234', codAccertamento: '2025/1', nomeMyPay: 'Bando' },
+        mypayConfiguration,
+      ),
+    ),
+  );
   const fileName = flowFileName(CODIPA, `T${Date.now()}${Math.floor(Math.random() * 1000)}`);
   const { bytes: zip } = mypayImportZip(fileName, strToU8(csv));
   const authorization = await target.mypay.authorize();
@@ -100,12 +133,19 @@ const simulatorState = async () => (await fetch(`${simulator.url}/admin/state`))
 async function rawSoap(operation: string, body: string, header = true) {
   const envelope =
     `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ppt="http://www.regione.veneto.it/pagamenti/ente/" xmlns:ppthead="http://www.regione.veneto.it/pagamenti/ente/ppthead">` +
-    (header ? `<soapenv:Header><ppthead:intestazionePPT><codIpaEnte>${CODIPA}</codIpaEnte></ppthead:intestazionePPT></soapenv:Header>` : '') +
+    (header
+      ? `<soapenv:Header><ppthead:intestazionePPT><codIpaEnte>${CODIPA}</codIpaEnte></ppthead:intestazionePPT></soapenv:Header>`
+      : '') +
     `<soapenv:Body><ppt:${operation}>${body}</ppt:${operation}></soapenv:Body></soapenv:Envelope>`;
-  const response = await fetch(simulator.endpoint, { method: 'POST', headers: { 'content-type': 'text/xml; charset=utf-8', SOAPAction: `"${operation}"` }, body: envelope });
+  const response = await fetch(simulator.endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'text/xml; charset=utf-8', SOAPAction: `"${operation}"` },
+    body: envelope,
+  });
   return response.text();
 }
-const element = (xml: string, name: string) => new RegExp(`<(?:\\w+:)?${name}>([^<]*)</(?:\\w+:)?${name}>`).exec(xml)?.[1] ?? null;
+const element = (xml: string, name: string) =>
+  new RegExp(`<(?:\\w+:)?${name}>([^<]*)</(?:\\w+:)?${name}>`).exec(xml)?.[1] ?? null;
 
 describe('paying a position the council imported (paaSILVerificaAvviso, PagamentiTelematiciDovutiPagatiImpl.java; LandingController.java)', () => {
   it('asks with the council’s own codIpaEnte and password and the IUV, gets a new session per attempt and MyPay’s landing, pays MyPay’s own record and comes back', async () => {
@@ -130,7 +170,12 @@ describe('paying a position the council imported (paaSILVerificaAvviso, Pagament
     expect(back.searchParams.get('pollingToken')).toBeTruthy();
 
     const outcome = await mypay.paymentOutcome(session!.idSession);
-    expect(outcome).toEqual({ status: 'PAID', payments: [{ iud: owed.iud, iuv, amountCents: 7540, paidOn: romeDay(new Date()), iur: expect.stringMatching(/^IUR/) }] });
+    expect(outcome).toEqual({
+      status: 'PAID',
+      payments: [
+        { iud: owed.iud, iuv, amountCents: 7540, paidOn: romeDay(new Date()), iur: expect.stringMatching(/^IUR/) },
+      ],
+    });
     // Paid: nothing payable is left for the IUV (PAA_IUV_NON_VALIDO), and the older landing of this IUV refuses it too.
     expect(await mypay.openPositionCheckout(iuv, PORTAL_PAGE)).toBeNull();
     expect((await fetch(again.url, { redirect: 'manual' })).status).toBe(400);
@@ -139,10 +184,21 @@ describe('paying a position the council imported (paaSILVerificaAvviso, Pagament
   it('refuses another entity’s password (PAA_ENTE_NON_VALIDO) and an IUV the council does not hold; never needs the Region’s password', async () => {
     const owed = position(MARIA, 1000);
     await imported(owed);
-    const wrong = makeMyPay({ endpoint: simulator.endpoint, codIpaEnte: CODIPA, password: 'Sbagliata1!', timeoutMs: 2000 });
-    await expect(wrong.openPositionCheckout(await iuvOf(owed), PORTAL_PAGE)).rejects.toMatchObject({ name: 'MyPayFault', faultCode: 'PAA_ENTE_NON_VALIDO' });
+    const wrong = makeMyPay({
+      endpoint: simulator.endpoint,
+      codIpaEnte: CODIPA,
+      password: 'Sbagliata1!',
+      timeoutMs: 2000,
+    });
+    await expect(wrong.openPositionCheckout(await iuvOf(owed), PORTAL_PAGE)).rejects.toMatchObject({
+      name: 'MyPayFault',
+      faultCode: 'PAA_ENTE_NON_VALIDO',
+    });
     expect(await mypay.openPositionCheckout('01999999999999999', PORTAL_PAGE)).toBeNull();
-    const answer = await rawSoap('paaSILVerificaAvviso', `<password>${PASSWORD}</password><identificativoUnivocoVersamento>${await iuvOf(owed)}</identificativoUnivocoVersamento><enteSILInviaRispostaPagamentoUrl>${PORTAL_PAGE}</enteSILInviaRispostaPagamentoUrl>`);
+    const answer = await rawSoap(
+      'paaSILVerificaAvviso',
+      `<password>${PASSWORD}</password><identificativoUnivocoVersamento>${await iuvOf(owed)}</identificativoUnivocoVersamento><enteSILInviaRispostaPagamentoUrl>${PORTAL_PAGE}</enteSILInviaRispostaPagamentoUrl>`,
+    );
     expect([element(answer, 'esito'), element(answer, 'redirect')]).toEqual(['OK', '1']);
   });
 
@@ -164,7 +220,10 @@ describe('paying a position the council imported (paaSILVerificaAvviso, Pagament
     expect(await landing.text()).toContain('Il cap intestatario non è valido.');
     const foreign = position(MARIA, 1500);
     await imported([foreign, { cap: 'SW1A1AA', nation: 'GB' }]);
-    expect((await fetch((await mypay.openPositionCheckout(await iuvOf(foreign), PORTAL_PAGE))!.url, { redirect: 'manual' })).status).toBe(302);
+    expect(
+      (await fetch((await mypay.openPositionCheckout(await iuvOf(foreign), PORTAL_PAGE))!.url, { redirect: 'manual' }))
+        .status,
+    ).toBe(302);
   });
 });
 
@@ -176,7 +235,15 @@ describe('what paaSILChiediPagati says in each of MyPay’s modes (PagamentiTele
     const session = (await mypay.openPositionCheckout(await iuvOf(owed), PORTAL_PAGE))!;
     const back = await payOnCheckout(session.url, 'success');
     expect(back.searchParams.get('esito')).toBe('OK');
-    const fault = async () => element(await rawSoap('paaSILChiediPagati', `<codIpaEnte>${CODIPA}</codIpaEnte><password>${PASSWORD}</password><idSession>${session.idSession}</idSession>`, false), 'faultCode');
+    const fault = async () =>
+      element(
+        await rawSoap(
+          'paaSILChiediPagati',
+          `<codIpaEnte>${CODIPA}</codIpaEnte><password>${PASSWORD}</password><idSession>${session.idSession}</idSession>`,
+          false,
+        ),
+        'faultCode',
+      );
     expect(await fault()).toBe('PAA_PAGAMENTO_NON_INIZIATO');
     expect(await mypay.paymentOutcome(session.idSession)).toEqual({ status: 'UNKNOWN', payments: [] });
     await admin('age', { idSession: session.idSession, minutes: 61 });
@@ -187,7 +254,10 @@ describe('what paaSILChiediPagati says in each of MyPay’s modes (PagamentiTele
     expect(await mypay.paymentOutcome(session.idSession)).toEqual({ status: 'UNKNOWN', payments: [] });
     // The receipt arrives: the session's cart exists and says what was paid.
     await admin('receipts', { hold: false });
-    expect(await mypay.paymentOutcome(session.idSession)).toMatchObject({ status: 'PAID', payments: [{ iud: owed.iud, amountCents: 800 }] });
+    expect(await mypay.paymentOutcome(session.idSession)).toMatchObject({
+      status: 'PAID',
+      payments: [{ iud: owed.iud, amountCents: 800 }],
+    });
   });
 
   it('modello unico: a refused or cancelled checkout leaves no cart either (not known until the reporting)', async () => {
@@ -203,7 +273,11 @@ describe('what paaSILChiediPagati says in each of MyPay’s modes (PagamentiTele
     await imported(owed);
     const session = (await mypay.openPositionCheckout(await iuvOf(owed), PORTAL_PAGE))!;
     await payOnCheckout(session.url, 'success');
-    const answer = await rawSoap('paaSILChiediPagati', `<codIpaEnte>${CODIPA}</codIpaEnte><password>${PASSWORD}</password><idSession>${session.idSession}</idSession>`, false);
+    const answer = await rawSoap(
+      'paaSILChiediPagati',
+      `<codIpaEnte>${CODIPA}</codIpaEnte><password>${PASSWORD}</password><idSession>${session.idSession}</idSession>`,
+      false,
+    );
     const onTheWire = element(answer, 'pagati')!;
     const once = Buffer.from(onTheWire, 'base64').toString('utf8');
     expect(once).not.toContain('<');
@@ -211,7 +285,9 @@ describe('what paaSILChiediPagati says in each of MyPay’s modes (PagamentiTele
     expect(twice).toContain('<Pagati');
     expect(element(twice, 'identificativoUnivocoDovuto')).toBe(owed.iud);
     expect(element(twice, 'esitoSingoloPagamento')).toBe('0');
-    expect((await mypay.paymentOutcome(session.idSession)).payments).toMatchObject([{ iud: owed.iud, amountCents: 6643 }]);
+    expect((await mypay.paymentOutcome(session.idSession)).payments).toMatchObject([
+      { iud: owed.iud, amountCents: 6643 },
+    ]);
   });
 
   describe('WISP (pa.modelloUnico=false)', () => {
@@ -221,8 +297,19 @@ describe('what paaSILChiediPagati says in each of MyPay’s modes (PagamentiTele
     const SCADENZA_OBBLIGATORIA = { ...DEFAULT_ENTITY, scadenzaObbligatoria: Object.keys(DEFAULT_ENTITY.tipiDovuto) };
     beforeAll(async () => {
       wispDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mypay-wisp-'));
-      wisp = await startMyPaySimulator({ port: await freePort(), dataDir: wispDir, modelloUnico: false, entities: [SCADENZA_OBBLIGATORIA] });
-      wispPay = makeMyPay({ endpoint: wisp.endpoint, codIpaEnte: CODIPA, password: PASSWORD, timeoutMs: 2000, modelloUnico: false });
+      wisp = await startMyPaySimulator({
+        port: await freePort(),
+        dataDir: wispDir,
+        modelloUnico: false,
+        entities: [SCADENZA_OBBLIGATORIA],
+      });
+      wispPay = makeMyPay({
+        endpoint: wisp.endpoint,
+        codIpaEnte: CODIPA,
+        password: PASSWORD,
+        timeoutMs: 2000,
+        modelloUnico: false,
+      });
     });
     afterAll(async () => {
       await wisp.close();
@@ -238,7 +325,11 @@ describe('what paaSILChiediPagati says in each of MyPay’s modes (PagamentiTele
       await payOnCheckout(session.url, 'cancel');
       expect(await wispPay.paymentOutcome(session.idSession)).toEqual({ status: 'CANCELLED', payments: [] });
       const unused = (await wispPay.openPositionCheckout(iuv, PORTAL_PAGE))!;
-      await fetch(`${wisp.url}/admin/age`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ idSession: unused.idSession, minutes: 66 }) });
+      await fetch(`${wisp.url}/admin/age`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ idSession: unused.idSession, minutes: 66 }),
+      });
       expect(await wispPay.paymentOutcome(unused.idSession)).toEqual({ status: 'EXPIRED', payments: [] });
       expect((await fetch(unused.url, { redirect: 'manual' })).status).toBe(400); // 'Id not valid': the basket is gone
     });
@@ -247,9 +338,16 @@ describe('what paaSILChiediPagati says in each of MyPay’s modes (PagamentiTele
       // Imported while its due date was ahead (MyPay4 refuses a past one at import), then the day went by.
       const past = position(MARIA, 500, { mese: 1, anno: 2025 });
       await importedTo({ mypay: wispPay, url: wisp.url }, { ...past, dataScadenza: '2099-12-31' });
-      const moved = await fetch(`${wisp.url}/admin/due`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ iud: past.iud, dueDate: '2025-01-31' }) });
+      const moved = await fetch(`${wisp.url}/admin/due`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ iud: past.iud, dueDate: '2025-01-31' }),
+      });
       expect(moved.status).toBe(200);
-      await expect(wispPay.openPositionCheckout(await iuvOf(past, wisp.url), PORTAL_PAGE)).rejects.toMatchObject({ name: 'MyPayFault', faultCode: 'PAA_IUV_SCADUTO' });
+      await expect(wispPay.openPositionCheckout(await iuvOf(past, wisp.url), PORTAL_PAGE)).rejects.toMatchObject({
+        name: 'MyPayFault',
+        faultCode: 'PAA_IUV_SCADUTO',
+      });
     });
   });
 });
@@ -263,10 +361,21 @@ describe('paaSILInviaDovuti (PagInf_Dovuti_Pagati_6_2_0.xsd, PagamentiTelematici
     ).toString('base64');
   const item = (iud: string, extra = '') =>
     `<identificativoUnivocoDovuto>${iud}</identificativoUnivocoDovuto>${extra}<importoSingoloVersamento>12.34</importoSingoloVersamento><identificativoTipoDovuto>SERVIZI_SOCIALI</identificativoTipoDovuto><causaleVersamento>Quota</causaleVersamento><datiSpecificiRiscossione>9/0101100IM</datiSpecificiRiscossione>`;
-  const send = (encoded: string) => rawSoap('paaSILInviaDovuti', `<password>${PASSWORD}</password><dovuti>${encoded}</dovuti><enteSILInviaRispostaPagamentoUrl>${PORTAL_PAGE}</enteSILInviaRispostaPagamentoUrl>`);
+  const send = (encoded: string) =>
+    rawSoap(
+      'paaSILInviaDovuti',
+      `<password>${PASSWORD}</password><dovuti>${encoded}</dovuti><enteSILInviaRispostaPagamentoUrl>${PORTAL_PAGE}</enteSILInviaRispostaPagamentoUrl>`,
+    );
 
   it('refuses an IUV inside datiSingoloVersamento (not in ctDatiSingoloVersamentoDovuti): PAA_XML_NON_VALIDO', async () => {
-    const answer = await send(dovuti(item(`N-${randomUUID().slice(0, 12)}`, '<identificativoUnivocoVersamento>01000000000012345</identificativoUnivocoVersamento>')));
+    const answer = await send(
+      dovuti(
+        item(
+          `N-${randomUUID().slice(0, 12)}`,
+          '<identificativoUnivocoVersamento>01000000000012345</identificativoUnivocoVersamento>',
+        ),
+      ),
+    );
     expect(element(answer, 'faultCode')).toBe('PAA_XML_NON_VALIDO');
     expect(element(answer, 'idSession')).toBeNull();
   });
@@ -317,11 +426,27 @@ describe('the reporting (SendRtOutcomeService.java, Constants.java, ExportDovuti
   });
 
   it('reads a row as paid unless its amount is zero, its code is 1 or its text says it was not (EsitoService.java: NON PAGATO)', () => {
-    expect(isPaidRow({ codiceEsitoPagamento: '0', esitoSingoloPagamento: '0', singoloImportoPagato: '10.00' })).toBe(true);
-    expect(isPaidRow({ codiceEsitoPagamento: '0', esitoSingoloPagamento: 'PAGATO CON RENDICONTAZIONE 9', singoloImportoPagato: '10.00' })).toBe(true);
-    expect(isPaidRow({ codiceEsitoPagamento: '0', esitoSingoloPagamento: 'ESEGUITO', singoloImportoPagato: '10.00' })).toBe(true);
-    expect(isPaidRow({ codiceEsitoPagamento: '1', esitoSingoloPagamento: 'NON PAGATO', singoloImportoPagato: '0.00' })).toBe(false);
-    expect(isPaidRow({ codiceEsitoPagamento: '0', esitoSingoloPagamento: 'NON ESEGUITO', singoloImportoPagato: '10.00' })).toBe(false);
-    expect(isPaidRow({ codiceEsitoPagamento: '1', esitoSingoloPagamento: '', singoloImportoPagato: '10.00' })).toBe(false);
+    expect(isPaidRow({ codiceEsitoPagamento: '0', esitoSingoloPagamento: '0', singoloImportoPagato: '10.00' })).toBe(
+      true,
+    );
+    expect(
+      isPaidRow({
+        codiceEsitoPagamento: '0',
+        esitoSingoloPagamento: 'PAGATO CON RENDICONTAZIONE 9',
+        singoloImportoPagato: '10.00',
+      }),
+    ).toBe(true);
+    expect(
+      isPaidRow({ codiceEsitoPagamento: '0', esitoSingoloPagamento: 'ESEGUITO', singoloImportoPagato: '10.00' }),
+    ).toBe(true);
+    expect(
+      isPaidRow({ codiceEsitoPagamento: '1', esitoSingoloPagamento: 'NON PAGATO', singoloImportoPagato: '0.00' }),
+    ).toBe(false);
+    expect(
+      isPaidRow({ codiceEsitoPagamento: '0', esitoSingoloPagamento: 'NON ESEGUITO', singoloImportoPagato: '10.00' }),
+    ).toBe(false);
+    expect(isPaidRow({ codiceEsitoPagamento: '1', esitoSingoloPagamento: '', singoloImportoPagato: '10.00' })).toBe(
+      false,
+    );
   });
 });

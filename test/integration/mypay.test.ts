@@ -32,7 +32,13 @@ let mypay: MyPay;
 
 const start = async () => {
   simulator = await startMyPaySimulator({ port, dataDir, holdMs: 3000 });
-  mypay = makeMyPay({ endpoint: simulator.endpoint, codIpaEnte: CODIPA, password: PASSWORD, timeoutMs: 1000, exportPollMs: 20 });
+  mypay = makeMyPay({
+    endpoint: simulator.endpoint,
+    codIpaEnte: CODIPA,
+    password: PASSWORD,
+    timeoutMs: 1000,
+    exportPollMs: 20,
+  });
 };
 
 beforeAll(async () => {
@@ -47,16 +53,38 @@ afterAll(async () => {
 beforeEach(() => admin('reset', {}));
 
 async function admin(action: string, body: object) {
-  const response = await fetch(`${simulator.url}/admin/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${simulator.url}/admin/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: await response.json() };
 }
 
 // ——— a small CSV builder of the test's own (the portal's builder belongs to the positions work) ———
 const COLUMNS = [
-  'IUD', 'codIuv', 'tipoIdentificativoUnivoco', 'codiceIdentificativoUnivoco', 'anagraficaPagatore', 'indirizzoPagatore',
-  'civicoPagatore', 'capPagatore', 'localitaPagatore', 'provinciaPagatore', 'nazionePagatore', 'mailPagatore',
-  'dataEsecuzionePagamento', 'importoDovuto', 'commissioneCaricoPa', 'tipoDovuto', 'tipoVersamento', 'causaleVersamento',
-  'datiSpecificiRiscossione', 'bilancio', 'flagGeneraIuv', 'azione',
+  'IUD',
+  'codIuv',
+  'tipoIdentificativoUnivoco',
+  'codiceIdentificativoUnivoco',
+  'anagraficaPagatore',
+  'indirizzoPagatore',
+  'civicoPagatore',
+  'capPagatore',
+  'localitaPagatore',
+  'provinciaPagatore',
+  'nazionePagatore',
+  'mailPagatore',
+  'dataEsecuzionePagamento',
+  'importoDovuto',
+  'commissioneCaricoPa',
+  'tipoDovuto',
+  'tipoVersamento',
+  'causaleVersamento',
+  'datiSpecificiRiscossione',
+  'bilancio',
+  'flagGeneraIuv',
+  'azione',
 ];
 type Row = Record<string, string>;
 const row = (over: Row = {}): Row => ({
@@ -87,14 +115,22 @@ const row = (over: Row = {}): Row => ({
 });
 /** The layout's columns: 1_2 has no flagGeneraIuv (MyPay4 SupportedFileVersion). */
 const columnsOf = (version: string) => (version === '1_2' ? COLUMNS.filter((c) => c !== 'flagGeneraIuv') : COLUMNS);
-const csvOf = (rows: Row[], version = '1_3') => Papa.unparse([columnsOf(version), ...rows.map((r) => columnsOf(version).map((c) => r[c]))], { delimiter: ';', newline: '\r\n' });
+const csvOf = (rows: Row[], version = '1_3') =>
+  Papa.unparse([columnsOf(version), ...rows.map((r) => columnsOf(version).map((c) => r[c]))], {
+    delimiter: ';',
+    newline: '\r\n',
+  });
 const zipOf = (rows: Row[], { codIpa = CODIPA, version = '1_3' } = {}) => {
   const fileName = `${codIpa}-IUF${Date.now()}${Math.floor(Math.random() * 1000)}-${version}.zip`;
   return { fileName, zip: zipSync({ [fileName.replace('.zip', '.csv')]: strToU8(csvOf(rows, version)) }) };
 };
 const readCsvZip = (bytes: Uint8Array) => {
   const [[, content]] = Object.entries(unzipSync(bytes));
-  return Papa.parse<Row>(strFromU8(content).replace(/^\uFEFF/, ''), { header: true, delimiter: ';', skipEmptyLines: true }).data;
+  return Papa.parse<Row>(strFromU8(content).replace(/^\uFEFF/, ''), {
+    header: true,
+    delimiter: ';',
+    skipEmptyLines: true,
+  }).data;
 };
 /** The data lines of a result file as MyPay writes them (the IUV file's fields are joined unquoted). */
 const linesOfZip = (bytes: Uint8Array) => {
@@ -120,7 +156,10 @@ async function runImport(rows: Row[], options: { version?: string; maxPolls?: nu
 
 /** The text of a PDF's first page, as a reader (pdfjs) sees it. */
 async function pdfText(bytes: Uint8Array) {
-  const standardFontDataUrl = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts/');
+  const standardFontDataUrl = path.join(
+    path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')),
+    'standard_fonts/',
+  );
   const document = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl }).promise;
   const page = await document.getPage(1);
   const items = (await page.getTextContent()).items as { str: string }[];
@@ -128,15 +167,30 @@ async function pdfText(bytes: Uint8Array) {
   return items.map((item) => item.str.replace(/\u00a0/g, ' ')).join('\n');
 }
 
-const rejection = (promise: Promise<unknown>) => promise.then(() => { throw new Error('expected a rejection'); }, (error: Error) => error);
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: Error) => error,
+  );
 
 describe('bulk import through the adapter', () => {
   it('imports 3 good rows and rejects 1: 3 IUVs with valid mod-93 check digits, 1 SCARTI row with code and reason, 3 notice PDFs', async () => {
-    const good = [row(), row({ codiceIdentificativoUnivoco: CITIZENS[1], anagraficaPagatore: 'Giuseppe Verdi', importoDovuto: '10.5' }), row({ codiceIdentificativoUnivoco: CITIZENS[2], importoDovuto: '120.00' })];
+    const good = [
+      row(),
+      row({ codiceIdentificativoUnivoco: CITIZENS[1], anagraficaPagatore: 'Giuseppe Verdi', importoDovuto: '10.5' }),
+      row({ codiceIdentificativoUnivoco: CITIZENS[2], importoDovuto: '120.00' }),
+    ];
     const bad = row({ codiceIdentificativoUnivoco: 'RSSMRA85C52H501X' }); // wrong check character
     const { status, states, fileName } = await runImport([good[0], bad, good[1], good[2]]);
 
-    expect(states).toEqual(['LOAD_IMPORT', 'IMPORT_IN_ELAB', ...states.slice(2, -1).map(() => 'IMPORT_IN_ELAB'), 'IMPORT_ESEGUITO']);
+    expect(states).toEqual([
+      'LOAD_IMPORT',
+      'IMPORT_IN_ELAB',
+      ...states.slice(2, -1).map(() => 'IMPORT_IN_ELAB'),
+      'IMPORT_ESEGUITO',
+    ]);
     expect(status.urlFileIUV).toContain(`${fileName.replace('.zip', '')}_IUV.zip`);
     expect(status.urlFileScarti).toContain('_SCARTI.zip');
     expect(status.urlFileAvvisi).toContain('_AVVISI_PDF.zip');
@@ -153,7 +207,11 @@ describe('bulk import through the adapter', () => {
     const scarti = readCsvZip(await mypay.download(status.urlFileScarti!));
     expect(scarti).toHaveLength(1);
     // The original line, then MyPay's code and text (ImportFlussoTaskService.validaElabora, creaRigaFileScarti).
-    expect(scarti[0]).toMatchObject({ IUD: bad.IUD, codiceIdentificativoUnivoco: 'RSSMRA85C52H501X', cod_rifiuto: 'PAA_IMPORT_SINTASSI_CSV_COD_FISC' });
+    expect(scarti[0]).toMatchObject({
+      IUD: bad.IUD,
+      codiceIdentificativoUnivoco: 'RSSMRA85C52H501X',
+      cod_rifiuto: 'PAA_IMPORT_SINTASSI_CSV_COD_FISC',
+    });
     expect(scarti[0].de_rifiuto).toContain('Codice fiscale non valido');
 
     // A notice per position whose IUV MyPay generated, named after the IUV (avviso_<IUV>.pdf, as MyPay4's jasper output).
@@ -198,25 +256,44 @@ describe('bulk import through the adapter', () => {
       [row({ mailPagatore: 'maria rossi@example.org' }), '|PAA_IMPORT_SINTASSI_CSV_EMAIL'],
       [row({ tipoVersamento: 'MYBK' }), '|PAA_IMPORT_SINTASSI_CSV_TIPO_VERS'],
       [row({ causaleVersamento: 'c'.repeat(1025) }), 'PAA_IMPORT_SINTASSI_CSV'],
-      [row({ bilancio: '<bilancio><capitolo><codCapitolo>1</codCapitolo><accertamento><importo>1.00</importo></accertamento></capitolo></bilancio>' }), '|PAA_IMPORT_SINTASSI_CSV_BILANCIO'],
+      [
+        row({
+          bilancio:
+            '<bilancio><capitolo><codCapitolo>1</codCapitolo><accertamento><importo>1.00</importo></accertamento></capitolo></bilancio>',
+        }),
+        '|PAA_IMPORT_SINTASSI_CSV_BILANCIO',
+      ],
       [row({ azione: 'M' }), '|PAA_IMPORT_DOVUTO_NON_PRESENTE'],
     ];
     await admin('tipi-dovuto', { code: 'SPENTO', active: false });
     // What MyPay takes: a foreign postcode with letters, a province of another country, a civic number with a slash.
-    const accepted = [row({ capPagatore: 'SW1A1AA', nazionePagatore: 'GB', provinciaPagatore: 'ZZ', civicoPagatore: '12/B bis' })];
+    const accepted = [
+      row({ capPagatore: 'SW1A1AA', nazionePagatore: 'GB', provinciaPagatore: 'ZZ', civicoPagatore: '12/B bis' }),
+    ];
     const duplicated = row();
     const { status } = await runImport([...cases.map(([r]) => r), ...accepted, duplicated, { ...duplicated }]);
     expect(status.stato).toBe('IMPORT_ESEGUITO');
     const scarti = readCsvZip(await mypay.download(status.urlFileScarti!));
-    expect(scarti.map((r) => [r.IUD, r.cod_rifiuto])).toEqual([...cases.map(([r, code]) => [r.IUD, code]), [duplicated.IUD, 'PAA_IMPORT_IUD_DUPLICATO']]);
+    expect(scarti.map((r) => [r.IUD, r.cod_rifiuto])).toEqual([
+      ...cases.map(([r, code]) => [r.IUD, code]),
+      [duplicated.IUD, 'PAA_IMPORT_IUD_DUPLICATO'],
+    ]);
     expect(scarti.every((r) => r.de_rifiuto.length > 0)).toBe(true);
-    expect(readCsvZip(await mypay.download(status.urlFileIUV!)).map((r) => r.IUD)).toEqual([accepted[0].IUD, duplicated.IUD]);
+    expect(readCsvZip(await mypay.download(status.urlFileIUV!)).map((r) => r.IUD)).toEqual([
+      accepted[0].IUD,
+      duplicated.IUD,
+    ]);
   });
 
   it('reads the CSV by position: the header line is skipped and its names never read', async () => {
     const good = row();
     const fileName = `${CODIPA}-IUFPOS${Date.now()}-1_3.zip`;
-    const text = ['una;intestazione;qualsiasi', COLUMNS.map((c) => good[c]).map((v) => (/[;"]/.test(v) ? `"${v}"` : v)).join(';')].join('\r\n');
+    const text = [
+      'una;intestazione;qualsiasi',
+      COLUMNS.map((c) => good[c])
+        .map((v) => (/[;"]/.test(v) ? `"${v}"` : v))
+        .join(';'),
+    ].join('\r\n');
     const authorization = await mypay.authorize();
     await mypay.upload(authorization, zipSync({ [fileName.replace('.zip', '.csv')]: strToU8(text) }), fileName);
     let status: MyPayImportStatus;
@@ -235,10 +312,31 @@ describe('bulk import through the adapter', () => {
     await start(); // the IUVs held by IUD survive a restart (state.json)
 
     // Its own IUV sent back with flagGeneraIuv=false: refused (Utilities.validaIUV wants the application code and no "00" at digits 3-4).
-    const refused = await runImport([row({ IUD: first.IUD, codIuv: inserted.codIuv, azione: 'M', importoDovuto: '70.00', bilancio: '', flagGeneraIuv: 'false' })]);
-    expect(readCsvZip(await mypay.download(refused.status.urlFileScarti!))[0].cod_rifiuto).toBe('|PAA_IMPORT_SINTASSI_CSV_IUV');
+    const refused = await runImport([
+      row({
+        IUD: first.IUD,
+        codIuv: inserted.codIuv,
+        azione: 'M',
+        importoDovuto: '70.00',
+        bilancio: '',
+        flagGeneraIuv: 'false',
+      }),
+    ]);
+    expect(readCsvZip(await mypay.download(refused.status.urlFileScarti!))[0].cod_rifiuto).toBe(
+      '|PAA_IMPORT_SINTASSI_CSV_IUV',
+    );
 
-    const { status } = await runImport([row({ IUD: first.IUD, codIuv: inserted.codIuv, azione: 'M', importoDovuto: '70.00', bilancio: '', flagGeneraIuv: 'true' }), row({ IUD: first.IUD, azione: 'I' })]);
+    const { status } = await runImport([
+      row({
+        IUD: first.IUD,
+        codIuv: inserted.codIuv,
+        azione: 'M',
+        importoDovuto: '70.00',
+        bilancio: '',
+        flagGeneraIuv: 'true',
+      }),
+      row({ IUD: first.IUD, azione: 'I' }),
+    ]);
     const modified = readCsvZip(await mypay.download(status.urlFileIUV!));
     expect(modified).toHaveLength(1);
     expect(modified[0]).toMatchObject({ IUD: first.IUD, codIuv: inserted.codIuv, importoDovuto: '70.00' });
@@ -247,16 +345,23 @@ describe('bulk import through the adapter', () => {
     expect(status.urlFileAvvisi).toBeDefined();
 
     const again = await runImport([row({ IUD: first.IUD, azione: 'I' })]);
-    expect(readCsvZip(await mypay.download(again.status.urlFileScarti!))[0].cod_rifiuto).toBe('|PAA_IMPORT_IUD_DUPLICATO');
+    expect(readCsvZip(await mypay.download(again.status.urlFileScarti!))[0].cod_rifiuto).toBe(
+      '|PAA_IMPORT_IUD_DUPLICATO',
+    );
 
-    const cancelled = await runImport([row({ IUD: first.IUD, codIuv: inserted.codIuv, flagGeneraIuv: 'true', azione: 'A' })]);
+    const cancelled = await runImport([
+      row({ IUD: first.IUD, codIuv: inserted.codIuv, flagGeneraIuv: 'true', azione: 'A' }),
+    ]);
     // By position: the causale's bare ';' shifts the fields after it in MyPay's unquoted IUV file.
     const cancelLine = linesOfZip(await mypay.download(cancelled.status.urlFileIUV!))[0]!.split(';');
     expect([cancelLine[1], cancelLine.at(-1)]).toEqual([inserted.codIuv, 'A']);
     expect(cancelled.status.urlFileAvvisi).toBeUndefined(); // no notice for a cancelled position
 
     const afterCancel = await runImport([row({ IUD: first.IUD, azione: 'M' })]);
-    expect(readCsvZip(await mypay.download(afterCancel.status.urlFileScarti!))[0]).toMatchObject({ cod_rifiuto: 'PAA_IMPORT_ERROR', de_rifiuto: expect.stringContaining('non può essere modificato') });
+    expect(readCsvZip(await mypay.download(afterCancel.status.urlFileScarti!))[0]).toMatchObject({
+      cod_rifiuto: 'PAA_IMPORT_ERROR',
+      de_rifiuto: expect.stringContaining('non può essere modificato'),
+    });
     expect(afterCancel.status.urlFileIUV).toBeUndefined();
   });
 
@@ -265,14 +370,23 @@ describe('bulk import through the adapter', () => {
     expect(status).toMatchObject({ stato: 'IMPORT_ESEGUITO' });
     expect(status.urlFileIUV).toBeDefined();
     expect(status.urlFileAvvisi).toBeUndefined();
-    const onlyScarti = await mypay.importStatus((await runImport([row()])).authorization.requestToken, { scarti: true });
-    expect(onlyScarti).toEqual({ stato: 'IMPORT_ESEGUITO', urlFileScarti: undefined, urlFileIUV: undefined, urlFileAvvisi: undefined });
+    const onlyScarti = await mypay.importStatus((await runImport([row()])).authorization.requestToken, {
+      scarti: true,
+    });
+    expect(onlyScarti).toEqual({
+      stato: 'IMPORT_ESEGUITO',
+      urlFileScarti: undefined,
+      urlFileIUV: undefined,
+      urlFileAvvisi: undefined,
+    });
   });
 });
 
 describe('paaSILImportaDovuto through the soap package (the WSDL works for a generated client too)', () => {
   /** MyPay4 DovutoService.importDovuto: `dovuto` is a Base64 Versamento (PagInf_Dovuti_Pagati_6_2_0.xsd). */
-  const versamento = (over: { iud?: string; importo?: string; tipoDovuto?: string; data?: string; azione?: string } = {}) =>
+  const versamento = (
+    over: { iud?: string; importo?: string; tipoDovuto?: string; data?: string; azione?: string } = {},
+  ) =>
     Buffer.from(
       `<Versamento xmlns="http://www.regione.veneto.it/schemas/2012/Pagamenti/Ente/"><versioneOggetto>6.2</versioneOggetto>` +
         `<soggettoPagatore><identificativoUnivocoPagatore><tipoIdentificativoUnivoco>F</tipoIdentificativoUnivoco><codiceIdentificativoUnivoco>${CITIZENS[0]}</codiceIdentificativoUnivoco></identificativoUnivocoPagatore>` +
@@ -286,14 +400,24 @@ describe('paaSILImportaDovuto through the soap package (the WSDL works for a gen
 
   it('imports one position with a new IUV and its notice, and answers what MyPay refuses with its fault', async () => {
     const client = await soap.createClientAsync(`${simulator.endpoint}?wsdl`);
-    client.addSoapHeader({ intestazionePPT: { codIpaEnte: CODIPA } }, '', 'ppthead', 'http://www.regione.veneto.it/pagamenti/ente/ppthead');
+    client.addSoapHeader(
+      { intestazionePPT: { codIpaEnte: CODIPA } },
+      '',
+      'ppthead',
+      'http://www.regione.veneto.it/pagamenti/ente/ppthead',
+    );
     const iud = `T-${randomUUID().slice(0, 18)}`;
-    const [answer] = await client.paaSILImportaDovutoAsync({ password: PASSWORD, dovuto: versamento({ iud }), flagGeneraIuv: true });
+    const [answer] = await client.paaSILImportaDovutoAsync({
+      password: PASSWORD,
+      dovuto: versamento({ iud }),
+      flagGeneraIuv: true,
+    });
     expect(answer).toMatchObject({ esito: 'OK', identificativoUnivocoVersamento: expect.stringMatching(/^\d{17}$/) });
     expect(isValidIuv(answer.identificativoUnivocoVersamento)).toBe(true);
     expect(await pdfText(await mypay.download(answer.urlFileAvviso))).toContain('25,00 €');
 
-    const refused = async (dovuto: string) => (await client.paaSILImportaDovutoAsync({ password: PASSWORD, dovuto, flagGeneraIuv: true }))[0].fault?.faultCode;
+    const refused = async (dovuto: string) =>
+      (await client.paaSILImportaDovutoAsync({ password: PASSWORD, dovuto, flagGeneraIuv: true }))[0].fault?.faultCode;
     // The CSV row MyPay's bulk import takes is no Versamento: refused as XML.
     expect(await refused(Buffer.from(csvOf([row()]), 'utf8').toString('base64'))).toBe('PAA_XML_NON_VALIDO');
     expect(await refused(versamento({ data: '2026-13-01' }))).toBe('PAA_XML_NON_VALIDO');
@@ -309,11 +433,21 @@ describe('refusals', () => {
   it('MyBox refuses what MyPay4 refuses at upload (FlussoService.validateFile) and keeps the token usable', async () => {
     const authorization = await mypay.authorize();
     const { zip, fileName } = zipOf([row()]);
-    const refusal = async (bytes: Uint8Array, name: string) => (await rejection(mypay.upload(authorization, bytes, name))) as MyPayFault;
-    expect(await refusal(zip, fileName.replace('.zip', '.csv'))).toMatchObject({ faultCode: 'MYBOX_400', description: expect.stringContaining('deve essere lo zip') });
-    expect(await refusal(zip, `${CODIPA}-ALTRO-1_3.zip`)).toMatchObject({ faultCode: 'MYBOX_400', description: expect.stringContaining('deve essere uguale al nome dello zip') });
+    const refusal = async (bytes: Uint8Array, name: string) =>
+      (await rejection(mypay.upload(authorization, bytes, name))) as MyPayFault;
+    expect(await refusal(zip, fileName.replace('.zip', '.csv'))).toMatchObject({
+      faultCode: 'MYBOX_400',
+      description: expect.stringContaining('deve essere lo zip'),
+    });
+    expect(await refusal(zip, `${CODIPA}-ALTRO-1_3.zip`)).toMatchObject({
+      faultCode: 'MYBOX_400',
+      description: expect.stringContaining('deve essere uguale al nome dello zip'),
+    });
     const other = 'C_ALTRO-IUF1-1_3.zip';
-    expect(await refusal(zipSync({ [other.replace('.zip', '.csv')]: strToU8(csvOf([row()])) }), other)).toMatchObject({ faultCode: 'MYBOX_400', description: expect.stringContaining("deve iniziare col codice dell'ente") });
+    expect(await refusal(zipSync({ [other.replace('.zip', '.csv')]: strToU8(csvOf([row()])) }), other)).toMatchObject({
+      faultCode: 'MYBOX_400',
+      description: expect.stringContaining("deve iniziare col codice dell'ente"),
+    });
     await mypay.upload(authorization, zip, fileName);
     expect((await mypay.importStatus(authorization.requestToken)).stato).toBe('LOAD_IMPORT');
   });
@@ -323,14 +457,21 @@ describe('refusals', () => {
     expect(first.status.stato).toBe('IMPORT_ESEGUITO');
     const again = await mypay.authorize();
     const sameName = zipSync({ [first.fileName.replace('.zip', '.csv')]: strToU8(csvOf([row()])) });
-    expect(await rejection(mypay.upload(again, sameName, first.fileName))).toMatchObject({ faultCode: 'MYBOX_NOME_FILE_DUPLICATO' });
+    expect(await rejection(mypay.upload(again, sameName, first.fileName))).toMatchObject({
+      faultCode: 'MYBOX_NOME_FILE_DUPLICATO',
+    });
     // The same IUF under another layout's name: the name is new, the IUF is not.
     const sameIuf = first.fileName.replace('-1_3.zip', '-1_2.zip');
     await mypay.upload(again, zipSync({ [sameIuf.replace('.zip', '.csv')]: strToU8(csvOf([row()])) }), sameIuf);
     let status: MyPayImportStatus;
     do status = await mypay.importStatus(again.requestToken);
     while (status.stato === 'LOAD_IMPORT' || status.stato === 'IMPORT_IN_ELAB');
-    expect(status).toEqual({ stato: 'PAA_IMPORT_FLUSSO_DUPLICATO', urlFileScarti: undefined, urlFileIUV: undefined, urlFileAvvisi: undefined });
+    expect(status).toEqual({
+      stato: 'PAA_IMPORT_FLUSSO_DUPLICATO',
+      urlFileScarti: undefined,
+      urlFileIUV: undefined,
+      urlFileAvvisi: undefined,
+    });
   });
 
   it('fails an import with MyPay’s code in stato (verificaNomeVersioneFile): version, entity, name, MD5', async () => {
@@ -353,32 +494,60 @@ describe('refusals', () => {
     expect(await failed(`${CODIPA}_ALTRO-${iuf()}-1_3.zip`)).toBe(`PAA_IMPORT_ENTE_ERR(${CODIPA}_ALTRO,${CODIPA})`);
     expect(await failed(`${CODIPA}-${iuf()}-X-1_3.zip`)).toBe('PAA_IMPORT_NOME_FILE_ERR');
     // A file that arrived damaged (the MD5 the adapter declared is not the bytes'): MyPay's own check fails it.
-    expect(await failed(`${CODIPA}-${iuf()}-1_3.zip`, 'd41d8cd98f00b204e9800998ecf8427e')).toBe('PAA_IMPORT_NO_MATCH_MD5');
+    expect(await failed(`${CODIPA}-${iuf()}-1_3.zip`, 'd41d8cd98f00b204e9800998ecf8427e')).toBe(
+      'PAA_IMPORT_NO_MATCH_MD5',
+    );
   });
 
   it('refuses an unknown entity or a wrong password with a fault', async () => {
-    const other = makeMyPay({ endpoint: simulator.endpoint, codIpaEnte: 'C_ALTRO', password: PASSWORD, timeoutMs: 1000 });
+    const other = makeMyPay({
+      endpoint: simulator.endpoint,
+      codIpaEnte: 'C_ALTRO',
+      password: PASSWORD,
+      timeoutMs: 1000,
+    });
     expect(await rejection(other.authorize())).toMatchObject({ name: 'MyPayFault', faultCode: 'PAA_ENTE_NON_VALIDO' });
-    const wrong = makeMyPay({ endpoint: simulator.endpoint, codIpaEnte: CODIPA, password: 'Sbagliata1', timeoutMs: 1000 });
-    expect(await rejection(wrong.authorize())).toMatchObject({ name: 'MyPayFault', faultCode: 'PAA_ENTE_NON_VALIDO', faultString: 'Password non valida' });
+    const wrong = makeMyPay({
+      endpoint: simulator.endpoint,
+      codIpaEnte: CODIPA,
+      password: 'Sbagliata1',
+      timeoutMs: 1000,
+    });
+    expect(await rejection(wrong.authorize())).toMatchObject({
+      name: 'MyPayFault',
+      faultCode: 'PAA_ENTE_NON_VALIDO',
+      faultString: 'Password non valida',
+    });
   });
 
   it('uses a request token once: a second upload, or a reused token handed out by the switch, is refused', async () => {
     const authorization = await mypay.authorize();
     const { zip, fileName } = zipOf([row()]);
     await mypay.upload(authorization, zip, fileName);
-    expect(await rejection(mypay.upload(authorization, zip, fileName))).toMatchObject({ name: 'MyPayFault', faultCode: FAULT_TOKEN_ALREADY_USED });
+    expect(await rejection(mypay.upload(authorization, zip, fileName))).toMatchObject({
+      name: 'MyPayFault',
+      faultCode: FAULT_TOKEN_ALREADY_USED,
+    });
 
     expect((await admin('reuse-token', { times: 1 })).status).toBe(200);
     const reused = await mypay.authorize();
     expect(reused.requestToken).toBe(authorization.requestToken);
-    expect(await rejection(mypay.upload(reused, zip, fileName))).toMatchObject({ name: 'MyPayFault', faultCode: FAULT_TOKEN_ALREADY_USED });
+    expect(await rejection(mypay.upload(reused, zip, fileName))).toMatchObject({
+      name: 'MyPayFault',
+      faultCode: FAULT_TOKEN_ALREADY_USED,
+    });
     expect((await mypay.authorize()).requestToken).not.toBe(authorization.requestToken); // the switch was for once
   });
 
   it('answers an unknown request token, or one with no upload yet, with PAA_REQUEST_TOKEN_NON_VALIDO (verificaImportDovuti)', async () => {
-    expect(await rejection(mypay.importStatus('non-esiste'))).toMatchObject({ name: 'MyPayFault', faultCode: 'PAA_REQUEST_TOKEN_NON_VALIDO' });
-    expect(await rejection(mypay.importStatus((await mypay.authorize()).requestToken))).toMatchObject({ name: 'MyPayFault', faultCode: 'PAA_REQUEST_TOKEN_NON_VALIDO' });
+    expect(await rejection(mypay.importStatus('non-esiste'))).toMatchObject({
+      name: 'MyPayFault',
+      faultCode: 'PAA_REQUEST_TOKEN_NON_VALIDO',
+    });
+    expect(await rejection(mypay.importStatus((await mypay.authorize()).requestToken))).toMatchObject({
+      name: 'MyPayFault',
+      faultCode: 'PAA_REQUEST_TOKEN_NON_VALIDO',
+    });
   });
 });
 
@@ -387,7 +556,8 @@ describe('fault switches', () => {
     const imported = row();
     const { authorization } = await runImport([imported]);
     const state = await (await fetch(`${simulator.url}/admin/state`)).json();
-    const pay = () => mypay.openPositionCheckout(state.positions[`${CODIPA}|${imported.IUD}`].iuv, 'http://localhost/esito');
+    const pay = () =>
+      mypay.openPositionCheckout(state.positions[`${CODIPA}|${imported.IUD}`].iuv, 'http://localhost/esito');
     const session = (await pay())!;
     await fetch(session.url, { redirect: 'manual' }); // the landing opens MyPay's session
     const calls: [string, () => Promise<unknown>][] = [
@@ -414,7 +584,10 @@ describe('fault switches', () => {
     await admin('faults', { operation: 'paaSILAutorizzaImportFlusso', kind: 'timeout', times: 1 });
     const started = Date.now();
     const error = await rejection(mypay.authorize());
-    expect(error).toMatchObject({ name: 'MyPayUnavailable', message: expect.stringContaining('no answer within 1000 ms') });
+    expect(error).toMatchObject({
+      name: 'MyPayUnavailable',
+      message: expect.stringContaining('no answer within 1000 ms'),
+    });
     // The fault holds the request for 60 s: the adapter gave up on its own, long before.
     expect(Date.now() - started).toBeLessThan(30_000);
     expect((await mypay.authorize()).requestToken).toBeTruthy();
@@ -423,7 +596,8 @@ describe('fault switches', () => {
   it('fails the upload and the download with MyPayUnavailable on 5xx / timeout, N times then never again', async () => {
     const { status } = await runImport([row()]);
     await admin('faults', { operation: 'download', kind: '5xx', times: 2 });
-    for (let i = 0; i < 2; i++) expect((await rejection(mypay.download(status.urlFileIUV!))).name).toBe('MyPayUnavailable');
+    for (let i = 0; i < 2; i++)
+      expect((await rejection(mypay.download(status.urlFileIUV!))).name).toBe('MyPayUnavailable');
     expect((await mypay.download(status.urlFileIUV!)).byteLength).toBeGreaterThan(0);
 
     await admin('faults', { operation: 'upload', kind: 'timeout', times: 1 });
@@ -439,7 +613,9 @@ describe('fault switches', () => {
     const authorization = await mypay.authorize();
     const { zip, fileName } = zipOf([row()]);
     expect((await rejection(mypay.upload(authorization, zip, fileName))).name).toBe('MyPayUnavailable');
-    expect(await rejection(mypay.upload(authorization, zip, fileName))).toMatchObject({ faultCode: FAULT_TOKEN_ALREADY_USED });
+    expect(await rejection(mypay.upload(authorization, zip, fileName))).toMatchObject({
+      faultCode: FAULT_TOKEN_ALREADY_USED,
+    });
     expect((await mypay.importStatus(authorization.requestToken)).stato).toBe('LOAD_IMPORT');
   });
 
@@ -452,7 +628,12 @@ describe('fault switches', () => {
 
     await admin('import', { mode: 'failed', code: 'PAA_IMPORT_NO_MATCH_MD5', times: 1 });
     const failed = await runImport([row()]);
-    expect(failed.status).toEqual({ stato: 'PAA_IMPORT_NO_MATCH_MD5', urlFileScarti: undefined, urlFileIUV: undefined, urlFileAvvisi: undefined });
+    expect(failed.status).toEqual({
+      stato: 'PAA_IMPORT_NO_MATCH_MD5',
+      urlFileScarti: undefined,
+      urlFileIUV: undefined,
+      urlFileAvvisi: undefined,
+    });
 
     const normal = await runImport([row()]); // both switches were for one import
     expect(normal.status.stato).toBe('IMPORT_ESEGUITO');
@@ -475,7 +656,13 @@ describe('fault switches', () => {
     expect((await admin('faults', { operation: 'upload', kind: 'lento' })).status).toBe(400);
     expect((await admin('import', { mode: 'rotto' })).status).toBe(400);
     const state = await (await fetch(`${simulator.url}/admin/state`)).json();
-    expect(state.switches).toEqual({ faults: [], importMode: null, reject: { iuds: [], count: 0 }, reuseToken: 0, holdReceipts: false });
+    expect(state.switches).toEqual({
+      faults: [],
+      importMode: null,
+      reject: { iuds: [], count: 0 },
+      reuseToken: 0,
+      holdReceipts: false,
+    });
   });
 });
 
@@ -491,8 +678,24 @@ describe('reporting (paaSILPrenotaExportFlusso + paaSILChiediStatoExportFlusso)'
     const paid = await mypay.reportPaid('2025-06-01', '2025-06-30');
     expect(paid.sort((a, b) => a.iud.localeCompare(b.iud))).toEqual(
       [
-        { iud: rows[0].IUD, iuv: iuvs[0].codIuv, fiscalCode: CITIZENS[0], amountCents: 6643, paidOn: '2025-06-15', iur: expect.stringMatching(/^IUR/), causale: rows[0].causaleVersamento },
-        { iud: rows[1].IUD, iuv: iuvs[1].codIuv, fiscalCode: CITIZENS[3], amountCents: 1205, paidOn: '2025-06-15', iur: expect.stringMatching(/^IUR/), causale: rows[1].causaleVersamento },
+        {
+          iud: rows[0].IUD,
+          iuv: iuvs[0].codIuv,
+          fiscalCode: CITIZENS[0],
+          amountCents: 6643,
+          paidOn: '2025-06-15',
+          iur: expect.stringMatching(/^IUR/),
+          causale: rows[0].causaleVersamento,
+        },
+        {
+          iud: rows[1].IUD,
+          iuv: iuvs[1].codIuv,
+          fiscalCode: CITIZENS[3],
+          amountCents: 1205,
+          paidOn: '2025-06-15',
+          iur: expect.stringMatching(/^IUR/),
+          causale: rows[1].causaleVersamento,
+        },
       ].sort((a, b) => a.iud.localeCompare(b.iud)),
     );
     expect(await mypay.reportPaid('2025-07-01', '2025-07-31')).toEqual([]);
@@ -502,7 +705,9 @@ describe('reporting (paaSILPrenotaExportFlusso + paaSILChiediStatoExportFlusso)'
   });
 
   it('refuses a reversed date range with a fault', async () => {
-    expect(await rejection(mypay.reportPaid('2025-07-31', '2025-07-01'))).toMatchObject({ faultCode: 'PAA_DATE_NON_VALIDE' });
+    expect(await rejection(mypay.reportPaid('2025-07-31', '2025-07-01'))).toMatchObject({
+      faultCode: 'PAA_DATE_NON_VALIDE',
+    });
   });
 });
 

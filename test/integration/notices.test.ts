@@ -19,11 +19,19 @@ const io = () => inject('ioUrl');
 const mypay = () => inject('myPayEndpoint').replace(/\/pa\/services.*$/, '');
 
 async function post(base: string, path: string, body: object) {
-  const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(response.status).toBe(200);
 }
 async function ioMessages(fiscalCode: string) {
-  return (await (await fetch(`${io()}/admin/messages?fiscal_code=${fiscalCode}`)).json()).messages as Array<{ id: string; content: any; feature_level_type: string }>;
+  return (await (await fetch(`${io()}/admin/messages?fiscal_code=${fiscalCode}`)).json()).messages as Array<{
+    id: string;
+    content: any;
+    feature_level_type: string;
+  }>;
 }
 
 beforeAll(async () => {
@@ -49,7 +57,11 @@ async function settled(flowId: string) {
 async function exportedMonth(lastNames: string[]) {
   const { call } = await openCall(operator);
   const people = [];
-  for (const lastName of lastNames) people.push({ lastName, ...(await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 })) });
+  for (const lastName of lastNames)
+    people.push({
+      lastName,
+      ...(await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 })),
+    });
   const started = await operator.post(`/api/calls/${call.id}/exports`, november);
   expect(started.status).toBe(201);
   const flow = await settled(started.json.id);
@@ -63,7 +75,12 @@ async function exportedMonth(lastNames: string[]) {
  * jobs write to them too (the December ISEE reminders reach every active subscriber): only this call's notices count.
  */
 const noticesTo = async (address: string, call: { name: string }) =>
-  (await inbox()).filter((m) => m.destination.to.some((to) => to.includes(address)) && m.subject.startsWith('Avviso di pagamento: ') && m.subject.includes(call.name));
+  (await inbox()).filter(
+    (m) =>
+      m.destination.to.some((to) => to.includes(address)) &&
+      m.subject.startsWith('Avviso di pagamento: ') &&
+      m.subject.includes(call.name),
+  );
 
 describe('notice by e-mail', () => {
   it('sends the notice with the amount, due date, NAV, beneficiary and MyPay’s PDF; the position records it; a resend moves the date', async () => {
@@ -80,19 +97,28 @@ describe('notice by e-mail', () => {
     expect(mail).toBeDefined();
     expect(mail!.subject).toContain(position.titolo);
     const text = mail!.body.text!;
-    expect(text).toContain(`Importo: ${new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' }).format(position.importoDovuto / 100)}`);
+    expect(text).toContain(
+      `Importo: ${new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' }).format(position.importoDovuto / 100)}`,
+    );
     expect(text).toContain('30/11/2026');
     expect(text.replace(/\s/g, '')).toContain(position.nav);
     expect(text).toContain(`Gialli`);
     expect(text).toContain(people[0]!.fiscalCode);
-    const attachments = (mail as unknown as { attachments: Array<{ filename: string; contentType: string; content: string }> }).attachments;
+    const attachments = (
+      mail as unknown as { attachments: Array<{ filename: string; contentType: string; content: string }> }
+    ).attachments;
     expect(attachments).toHaveLength(1);
     expect(attachments[0]).toMatchObject({ filename: `avviso_${position.nav}.pdf`, contentType: 'application/pdf' });
     const pdf = Buffer.from(attachments[0]!.content, 'base64').toString('latin1');
     expect(pdf.startsWith('%PDF')).toBe(true);
 
     const audit = await localTable().auditOf('position', position.iud);
-    expect(audit.at(-1)).toMatchObject({ action: 'update', who: { fiscalCode: 'BNCLRA79H61F205F' }, before: { isEmailSent: false }, after: { isEmailSent: true } });
+    expect(audit.at(-1)).toMatchObject({
+      action: 'update',
+      who: { fiscalCode: 'BNCLRA79H61F205F' },
+      before: { isEmailSent: false },
+      after: { isEmailSent: true },
+    });
 
     await new Promise((resolve) => setTimeout(resolve, 20));
     const again = await operator.post(`/api/positions/${position.iud}/email`, {});
@@ -149,10 +175,17 @@ describe('notice to the IO app', () => {
     expect(sent.json).toMatchObject({ ioId: message!.id, ioStatus: 'PROCESSED' });
     expect(message!.feature_level_type).toBe('STANDARD');
     // The payee is the one IO set when it processed the message: the service's organisation, the council.
-    expect(message!.content.payment_data).toEqual({ amount: position.importoDovuto, notice_number: position.nav, invalid_after_due_date: false, payee: { fiscal_code: '80012340123' } });
+    expect(message!.content.payment_data).toEqual({
+      amount: position.importoDovuto,
+      notice_number: position.nav,
+      invalid_after_due_date: false,
+      payee: { fiscal_code: '80012340123' },
+    });
     expect(Number.isInteger(message!.content.payment_data.amount)).toBe(true);
     expect(message!.content.due_date).toBe('2026-11-30T22:59:59.000Z');
-    expect((await localTable().auditOf('position', position.iud)).at(-1)).toMatchObject({ after: { ioId: message!.id, ioStatus: 'PROCESSED' } });
+    expect((await localTable().auditOf('position', position.iud)).at(-1)).toMatchObject({
+      after: { ioId: message!.id, ioStatus: 'PROCESSED' },
+    });
   });
 
   it('accepted by IO, then rejected: 409 saying it was not delivered; the message kept as REJECTED', async () => {
@@ -161,10 +194,15 @@ describe('notice to the IO app', () => {
     await post(io(), '/admin/outcomes', { fiscalCode: position.fiscalCode, status: 'REJECTED' });
     const refused = await operator.post(`/api/positions/${position.iud}/io`, {});
     expect(refused.status).toBe(409);
-    expect(refused.json.detail).toBe('L’app IO ha accettato il messaggio ma poi lo ha rifiutato: il cittadino non ha un profilo IO attivo o ha bloccato i messaggi del Comune. Il messaggio non è stato recapitato.');
+    expect(refused.json.detail).toBe(
+      'L’app IO ha accettato il messaggio ma poi lo ha rifiutato: il cittadino non ha un profilo IO attivo o ha bloccato i messaggi del Comune. Il messaggio non è stato recapitato.',
+    );
     const [message] = await ioMessages(position.fiscalCode);
     expect(message).toMatchObject({ status: 'REJECTED' });
-    expect((await storedPositions(position.callId, '2026-11'))[0]).toMatchObject({ ioId: message!.id, ioStatus: 'REJECTED' });
+    expect((await storedPositions(position.callId, '2026-11'))[0]).toMatchObject({
+      ioId: message!.id,
+      ioStatus: 'REJECTED',
+    });
   });
 
   it('still on its way after the waits: 200 with ACCEPTED; "Verifica" later reads PROCESSED', async () => {
@@ -194,11 +232,20 @@ describe('notice to the IO app', () => {
       return { status: answer.status, detail: String(answer.json.detail) };
     };
     await post(io(), '/admin/service', { maxAllowedPaymentAmount: 0 });
-    expect(await attempt()).toMatchObject({ status: 422, detail: expect.stringMatching(/^L’app IO non accetta l’importo di .+ al massimo 0,00\s€/) });
+    expect(await attempt()).toMatchObject({
+      status: 422,
+      detail: expect.stringMatching(/^L’app IO non accetta l’importo di .+ al massimo 0,00\s€/),
+    });
 
     await post(io(), '/admin/reset', {});
-    await post(io(), '/admin/service', { groups: ['ApiLimitedMessageWrite', 'ApiLimitedProfileRead', 'ApiMessageRead'], authorizedRecipients: ['VRDGPP90P07F839R'] });
-    expect(await attempt()).toMatchObject({ status: 502, detail: expect.stringContaining('la chiave del servizio è di prova') });
+    await post(io(), '/admin/service', {
+      groups: ['ApiLimitedMessageWrite', 'ApiLimitedProfileRead', 'ApiMessageRead'],
+      authorizedRecipients: ['VRDGPP90P07F839R'],
+    });
+    expect(await attempt()).toMatchObject({
+      status: 502,
+      detail: expect.stringContaining('la chiave del servizio è di prova'),
+    });
 
     await post(io(), '/admin/reset', {});
     await post(io(), '/admin/service', { authorizedCidrs: ['10.20.0.0/16'] });
@@ -236,7 +283,9 @@ describe('notice to the IO app', () => {
     expect(ok.json).toMatchObject({ ioId: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/), ioStatus: 'PROCESSED' });
     // A resend refused later (the citizen left IO) does not hide the message delivered before.
     await post(io(), '/admin/profiles', { fiscalCode: first!.fiscalCode, state: 'none' });
-    expect((await operator.post(`/api/positions/${first!.iud}/io?resend=true`, {})).json.detail).toBe('Il cittadino non ha attivato l’app IO: il messaggio non può essere inviato.');
+    expect((await operator.post(`/api/positions/${first!.iud}/io?resend=true`, {})).json.detail).toBe(
+      'Il cittadino non ha attivato l’app IO: il messaggio non può essere inviato.',
+    );
     const kept = (await storedPositions(first!.callId, '2026-11')).find((p) => p.iud === first!.iud);
     expect(kept).toMatchObject({ ioId: ok.json.ioId, ioStatus: 'PROCESSED' });
   });
@@ -253,12 +302,16 @@ describe('notice to the IO app', () => {
     expect(await ioMessages(position.fiscalCode)).toHaveLength(1);
     const unconfirmed = (await storedPositions(position.callId, '2026-11'))[0]!;
     expect(unconfirmed).toMatchObject({ ioStatus: 'UNCONFIRMED', dataIoSent: expect.any(String) });
-    expect((await localTable().auditOf('position', position.iud)).at(-1)).toMatchObject({ after: { ioStatus: 'UNCONFIRMED' } });
+    expect((await localTable().auditOf('position', position.iud)).at(-1)).toMatchObject({
+      after: { ioStatus: 'UNCONFIRMED' },
+    });
 
     // Pressed again: not sent, the operator is told when the first one went.
     const again = await operator.post(`/api/positions/${position.iud}/io`, {});
     expect(again.status).toBe(409);
-    expect(again.json.detail).toMatch(/^Un invio su IO del \d{2}\/\d{2}\/\d{4} alle \d{2}:\d{2} non è stato confermato/);
+    expect(again.json.detail).toMatch(
+      /^Un invio su IO del \d{2}\/\d{2}\/\d{4} alle \d{2}:\d{2} non è stato confermato/,
+    );
     expect(await ioMessages(position.fiscalCode)).toHaveLength(1);
     // Confirmed after checking with the citizen: a second message, recorded.
     const confirmed = await operator.post(`/api/positions/${position.iud}/io?resend=true`, {});
@@ -266,7 +319,10 @@ describe('notice to the IO app', () => {
     expect(confirmed.json).toMatchObject({ ioId: expect.any(String), ioStatus: 'PROCESSED' });
     expect(await ioMessages(position.fiscalCode)).toHaveLength(2);
     const sentAgain = await operator.post(`/api/positions/${position.iud}/io`, {});
-    expect([sentAgain.status, sentAgain.json.detail]).toEqual([409, expect.stringMatching(/^L’avviso è già stato inviato su IO il /)]);
+    expect([sentAgain.status, sentAgain.json.detail]).toEqual([
+      409,
+      expect.stringMatching(/^L’avviso è già stato inviato su IO il /),
+    ]);
 
     await post(io(), '/admin/faults', { operation: '*', kind: '5xx', times: 'always' });
     const down = await operator.post(`/api/positions/${position.iud}/io?resend=true`, {});
@@ -286,12 +342,30 @@ describe('notice to the IO app', () => {
 describe('flow e-mail (a background job)', () => {
   it('sends the notice of every accepted position of the flow in the background; the flow records it; pressed while running it joins; pressed again it resends', async () => {
     const { call, flow, positions } = await exportedMonth(['Blu', 'Verde', 'Rosa']);
-    expect((await operator.get(`/api/flows/${flow.id}/email`)).json).toMatchObject({ done: true, state: 'NONE', sent: 0 });
-    const [sent, joined] = await Promise.all([operator.post(`/api/flows/${flow.id}/email`, {}), operator.post(`/api/flows/${flow.id}/email`, {})]);
+    expect((await operator.get(`/api/flows/${flow.id}/email`)).json).toMatchObject({
+      done: true,
+      state: 'NONE',
+      sent: 0,
+    });
+    const [sent, joined] = await Promise.all([
+      operator.post(`/api/flows/${flow.id}/email`, {}),
+      operator.post(`/api/flows/${flow.id}/email`, {}),
+    ]);
     expect(sent.status, JSON.stringify(sent.json)).toBe(202);
     expect(joined.status).toBe(202);
-    const final = await until(async () => (await operator.get(`/api/flows/${flow.id}/email`)).json, (p) => p.done);
-    expect(final).toEqual({ done: true, state: 'SUCCEEDED', sent: 3, skipped: 0, failed: 0, error: null, message: 'Rielaborazione avvenuta con successo.' });
+    const final = await until(
+      async () => (await operator.get(`/api/flows/${flow.id}/email`)).json,
+      (p) => p.done,
+    );
+    expect(final).toEqual({
+      done: true,
+      state: 'SUCCEEDED',
+      sent: 3,
+      skipped: 0,
+      failed: 0,
+      error: null,
+      message: 'Rielaborazione avvenuta con successo.',
+    });
     for (const name of ['blu', 'verde', 'rosa']) {
       const mails = await noticesTo(`${name}@example.it`, call);
       // One job for the two presses: each citizen has one e-mail.
@@ -303,7 +377,12 @@ describe('flow e-mail (a background job)', () => {
 
     const again = await operator.post(`/api/flows/${flow.id}/email`, {});
     expect(again.status).toBe(202);
-    expect(await until(async () => (await operator.get(`/api/flows/${flow.id}/email`)).json, (p) => p.done)).toMatchObject({ state: 'SUCCEEDED', sent: 3 });
+    expect(
+      await until(
+        async () => (await operator.get(`/api/flows/${flow.id}/email`)).json,
+        (p) => p.done,
+      ),
+    ).toMatchObject({ state: 'SUCCEEDED', sent: 3 });
     expect(await noticesTo('blu@example.it', call)).toHaveLength(2);
   });
 

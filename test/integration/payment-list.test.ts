@@ -22,7 +22,19 @@ let operator: Client;
 let call: { id: string; name: string; year: number; serviceId: string; serviceName: string };
 const people: Array<{ userId: string; fiscalCode: string; lastName: string }> = [];
 // Eleven citizens (one more than a page of 10); 2,0 to 7,0 hours a week; ISEE 8.000 € (band 40% of 18 € = 7,20 €/h).
-const SURNAMES = ['Rossi', 'Rossini', 'Bianchi', 'Verdi', 'Russo', 'Ferrari', 'Esposito', 'Romano', 'Colombo', 'Ricci', 'Marino'];
+const SURNAMES = [
+  'Rossi',
+  'Rossini',
+  'Bianchi',
+  'Verdi',
+  'Russo',
+  'Ferrari',
+  'Esposito',
+  'Romano',
+  'Colombo',
+  'Ricci',
+  'Marino',
+];
 
 const list = (query = '') => operator.get(`/api/calls/${call.id}/payment-list?anno=2026${query}`);
 /** What the stored positions of March and April add up to, read straight from the table. */
@@ -38,10 +50,18 @@ beforeAll(async () => {
   expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
   call = (await openCall(operator, `Lista pagamenti ${Math.random().toString(36).slice(2, 6)}`)).call;
   for (const [i, lastName] of SURNAMES.entries()) {
-    const { userId, fiscalCode } = await approvedSubscriber(operator, call, { lastName, firstName: 'Anna', iseeValue: 8000, weeklyHour: 2 + (i % 6) });
+    const { userId, fiscalCode } = await approvedSubscriber(operator, call, {
+      lastName,
+      firstName: 'Anna',
+      iseeValue: 8000,
+      weeklyHour: 2 + (i % 6),
+    });
     people.push({ userId, fiscalCode, lastName });
   }
-  for (const mese of [3, 4]) expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese, anno: 2026 })).json.created).toBe(SURNAMES.length);
+  for (const mese of [3, 4])
+    expect(
+      (await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese, anno: 2026 })).json.created,
+    ).toBe(SURNAMES.length);
   // The list's orders are global indexes, which show the rows a moment later (as DynamoDB's, eventually consistent).
   await indexesCaughtUp();
 }, 120_000);
@@ -51,13 +71,30 @@ describe('the payment list of a call', () => {
     const response = await list();
     expect(response.status).toBe(200);
     const due = await storedDue();
-    expect(response.json).toMatchObject({ count: SURNAMES.length, sum: due.total, countCapped: false, callName: call.name, anno: 2026 });
+    expect(response.json).toMatchObject({
+      count: SURNAMES.length,
+      sum: due.total,
+      countCapped: false,
+      callName: call.name,
+      anno: 2026,
+    });
     expect(response.json.items).toHaveLength(10);
     const rossi = response.json.items.find((r: any) => r.cognome === 'Rossi');
     const person = people.find((p) => p.lastName === 'Rossi')!;
-    expect(rossi).toMatchObject({ userId: person.userId, nome: 'Anna', codiceFiscale: person.fiscalCode, email: 'rossi@example.it', importoTotale: due.byUser.get(person.userId) });
+    expect(rossi).toMatchObject({
+      userId: person.userId,
+      nome: 'Anna',
+      codiceFiscale: person.fiscalCode,
+      email: 'rossi@example.it',
+      importoTotale: due.byUser.get(person.userId),
+    });
     expect(rossi.paymentIds).toHaveLength(2);
-    expect(rossi.paymentIds.sort()).toEqual(due.positions.filter((p) => p.userId === person.userId).map((p) => p.id).sort());
+    expect(rossi.paymentIds.sort()).toEqual(
+      due.positions
+        .filter((p) => p.userId === person.userId)
+        .map((p) => p.id)
+        .sort(),
+    );
   });
 
   it('orders by surname+name and by amount, both ways, and pages follow their cursors to the end', async () => {
@@ -90,7 +127,9 @@ describe('the payment list of a call', () => {
     expect(ross.json.count).toBe(2);
     expect(ross.json.sum).toBe(ross.json.items.reduce((s: number, r: any) => s + r.importoTotale, 0));
     const byAmountDesc = await list('&name=ross&sort=-importo');
-    expect(byAmountDesc.json.items.map((r: any) => r.importoTotale)).toEqual(ross.json.items.map((r: any) => r.importoTotale).sort((a: number, b: number) => b - a));
+    expect(byAmountDesc.json.items.map((r: any) => r.importoTotale)).toEqual(
+      ross.json.items.map((r: any) => r.importoTotale).sort((a: number, b: number) => b - a),
+    );
     const verdi = people.find((p) => p.lastName === 'Verdi')!;
     const byCode = await list(`&name=${verdi.fiscalCode.slice(0, 11).toLowerCase()}`);
     expect(byCode.json.items.map((r: any) => r.userId)).toEqual([verdi.userId]);
@@ -101,21 +140,58 @@ describe('the payment list of a call', () => {
     const before = await operator.get(`/api/calls/${call.id}/payment-totals?anno=2026`);
     expect(before.status).toBe(200);
     const due = await storedDue();
-    expect(before.json).toMatchObject({ callId: call.id, anno: 2026, dal: '2026-01-01', cittadini: SURNAMES.length, posizioni: 2 * SURNAMES.length, dovuto: due.total, daPagare: due.total, pagato: 0, annullate: 0 });
+    expect(before.json).toMatchObject({
+      callId: call.id,
+      anno: 2026,
+      dal: '2026-01-01',
+      cittadini: SURNAMES.length,
+      posizioni: 2 * SURNAMES.length,
+      dovuto: due.total,
+      daPagare: due.total,
+      pagato: 0,
+      annullate: 0,
+    });
 
     // Marino: the operator moves the hours to 10 (March is regenerated); Bianchi: a new ISEE of 2.000 € cancels March.
     const marino = people.find((p) => p.lastName === 'Marino')!;
     const bianchi = people.find((p) => p.lastName === 'Bianchi')!;
-    const enrolment = (await operator.get(`/api/calls/${call.id}/enrolments?fiscalCode=${marino.fiscalCode}`)).json.items[0];
-    expect((await operator.put(`/api/enrolments/${enrolment.id}/state`, { state: 2, weeklyHour: 10, dataUpdate: enrolment.dataUpdate })).status).toBeLessThan(300);
-    expect((await operator.post(`/api/users/${bianchi.userId}/isee`, { value: 2000, year: 2026, date: '2026-02-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000004C-00', scadenza: '2026-12-31', excludeVerification: true })).status).toBe(201);
+    const enrolment = (await operator.get(`/api/calls/${call.id}/enrolments?fiscalCode=${marino.fiscalCode}`)).json
+      .items[0];
+    expect(
+      (
+        await operator.put(`/api/enrolments/${enrolment.id}/state`, {
+          state: 2,
+          weeklyHour: 10,
+          dataUpdate: enrolment.dataUpdate,
+        })
+      ).status,
+    ).toBeLessThan(300);
+    expect(
+      (
+        await operator.post(`/api/users/${bianchi.userId}/isee`, {
+          value: 2000,
+          year: 2026,
+          date: '2026-02-20T10:00:00.000Z',
+          protocollo: 'INPS-ISEE-2026-00000004C-00',
+          scadenza: '2026-12-31',
+          excludeVerification: true,
+        })
+      ).status,
+    ).toBe(201);
     const regenerated = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 3, anno: 2026 });
     expect(regenerated.json).toMatchObject({ updated: 1, cancelled: 1 });
     await indexesCaughtUp();
 
     const after = await operator.get(`/api/calls/${call.id}/payment-totals?anno=2026`);
     const dueAfter = await storedDue();
-    expect(after.json).toMatchObject({ cittadini: SURNAMES.length, posizioni: 2 * SURNAMES.length, annullate: 1, dovuto: dueAfter.total, daPagare: dueAfter.total, daPagareCount: 2 * SURNAMES.length - 1 });
+    expect(after.json).toMatchObject({
+      cittadini: SURNAMES.length,
+      posizioni: 2 * SURNAMES.length,
+      annullate: 1,
+      dovuto: dueAfter.total,
+      daPagare: dueAfter.total,
+      daPagareCount: 2 * SURNAMES.length - 1,
+    });
     expect(after.json.dovuto).not.toBe(before.json.dovuto);
     const rows = (await list('&name=bianchi')).json.items;
     expect(rows[0]).toMatchObject({ importoTotale: dueAfter.byUser.get(bianchi.userId) });
@@ -163,13 +239,22 @@ describe('the payment list of a call', () => {
 
 /** Items written straight into the table (as the refresh writes them), 25 a request, 6 requests in flight. */
 async function writeItems(items: Record<string, unknown>[]) {
-  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'eu-south-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
   const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
   await Promise.all(
     Array.from({ length: 6 }, async () => {
       for (let batch = batches.shift(); batch; batch = batches.shift()) {
-        let request: Record<string, any> | undefined = { [TABLE_NAME]: batch.map((Item) => ({ PutRequest: { Item } })) };
-        while (request && Object.keys(request).length) request = (await client.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
+        let request: Record<string, any> | undefined = {
+          [TABLE_NAME]: batch.map((Item) => ({ PutRequest: { Item } })),
+        };
+        while (request && Object.keys(request).length)
+          request = (await client.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
       }
     }),
   );
@@ -178,9 +263,30 @@ async function writeItems(items: Record<string, unknown>[]) {
 /** A stored row of a citizen with one position of `cents` (importoTotale = cents). */
 function rowItem(callId: string, userId: string, cognome: string, nome: string, cents: number) {
   const summary = summarize({
-    callId, anno: 2026, userId,
-    person: { cognome, nome, codiceFiscale: `GLL${userId.slice(-13).padStart(13, '0')}`.toUpperCase(), telefono: null, email: `${userId}@example.it` },
-    positions: [{ id: `P202603${userId}`, mese: 3, importoDovuto: cents, importoTotalePagato: 0, isPagato: false, annullato: false, isEmailSent: true, cognome: '', nome: '', fiscalCode: '' }],
+    callId,
+    anno: 2026,
+    userId,
+    person: {
+      cognome,
+      nome,
+      codiceFiscale: `GLL${userId.slice(-13).padStart(13, '0')}`.toUpperCase(),
+      telefono: null,
+      email: `${userId}@example.it`,
+    },
+    positions: [
+      {
+        id: `P202603${userId}`,
+        mese: 3,
+        importoDovuto: cents,
+        importoTotalePagato: 0,
+        isPagato: false,
+        annullato: false,
+        isEmailSent: true,
+        cognome: '',
+        nome: '',
+        fiscalCode: '',
+      },
+    ],
   })!;
   return debtSummaryItem({ ...summary, version: 1, updatedAt: new Date().toISOString() });
 }
@@ -194,9 +300,16 @@ describe('a whole surname in amount order: the first words it spans merged, page
     ...Array.from({ length: 90 }, () => ({ cognome: 'Gallini', nome: 'Sara' })),
     ...Array.from({ length: 40 }, () => ({ cognome: 'Galli Rossi', nome: 'Marco' })),
     ...Array.from({ length: 20 }, () => ({ cognome: 'Gallo', nome: 'Pia' })),
-  ].map((person, i) => ({ ...person, userId: `galli-${String((i * 53) % 270).padStart(4, '0')}-${i}`, cents: 1000 + ((i * 37) % 97) * 10 }));
+  ].map((person, i) => ({
+    ...person,
+    userId: `galli-${String((i * 53) % 270).padStart(4, '0')}-${i}`,
+    cents: 1000 + ((i * 37) % 97) * 10,
+  }));
   const expected = (prefix: RegExp, descending: boolean) => {
-    const order = rows.filter((r) => prefix.test(`${r.cognome} ${r.nome}`.toLowerCase())).sort((a, b) => a.cents - b.cents || (a.userId < b.userId ? -1 : 1)).map((r) => r.userId);
+    const order = rows
+      .filter((r) => prefix.test(`${r.cognome} ${r.nome}`.toLowerCase()))
+      .sort((a, b) => a.cents - b.cents || (a.userId < b.userId ? -1 : 1))
+      .map((r) => r.userId);
     return descending ? order.reverse() : order;
   };
   const walk = async (query: string) => {
@@ -226,7 +339,11 @@ describe('a whole surname in amount order: the first words it spans merged, page
     const down = await walk('&name=Galli&sort=-importo&limit=50');
     expect(down.seen).toEqual(expected(/^galli/, true));
     const first = await listGalli('&name=galli&sort=-importo');
-    expect(first.json.items.map((r: any) => r.importoTotale)).toEqual(expected(/^galli/, true).slice(0, 10).map((id) => rows.find((r) => r.userId === id)!.cents));
+    expect(first.json.items.map((r: any) => r.importoTotale)).toEqual(
+      expected(/^galli/, true)
+        .slice(0, 10)
+        .map((id) => rows.find((r) => r.userId === id)!.cents),
+    );
     expect(first.json).toMatchObject({ count: DEBT_FILTER_COUNT_CAP, countCapped: true });
   });
 
@@ -234,15 +351,19 @@ describe('a whole surname in amount order: the first words it spans merged, page
     expect((await walk('&name=galli rossi&sort=-importo&limit=10')).seen).toEqual(expected(/^galli rossi/, true));
     expect((await walk('&name=gallini&sort=importo&limit=50')).seen).toEqual(expected(/^gallini/, false));
     const down = await listGalli('&name=galli&sort=-importo&limit=10');
-    const crossed = await listGalli(`&name=galli&sort=importo&limit=10&cursor=${encodeURIComponent(down.json.nextCursor)}`);
+    const crossed = await listGalli(
+      `&name=galli&sort=importo&limit=10&cursor=${encodeURIComponent(down.json.nextCursor)}`,
+    );
     expect(crossed.status).toBe(400);
     expect(crossed.json.detail).toMatch(/[a-z]/);
-    const otherName = await listGalli(`&name=gallo&sort=-importo&limit=10&cursor=${encodeURIComponent(down.json.nextCursor)}`);
+    const otherName = await listGalli(
+      `&name=gallo&sort=-importo&limit=10&cursor=${encodeURIComponent(down.json.nextCursor)}`,
+    );
     expect(otherName.status).toBe(400);
   });
 });
 
-describe('a large call: a bounded count, export pages past one Query\'s 1 MB', () => {
+describe("a large call: a bounded count, export pages past one Query's 1 MB", () => {
   const ROWS = 2600;
   let large: { id: string; name: string };
   const listLarge = (query = '') => operator.get(`/api/calls/${large.id}/payment-list?anno=2026${query}`);
@@ -255,9 +376,28 @@ describe('a large call: a bounded count, export pages past one Query\'s 1 MB', (
     for (let i = 0; i < ROWS; i++) {
       const userId = `large-${large.id}-${String(i).padStart(4, '0')}`;
       const summary = summarize({
-        callId: large.id, anno: 2026, userId,
-        person: { cognome: i % 2 ? `Cappelli${String(i).padStart(4, '0')}` : `Zanardi${String(i).padStart(4, '0')}`, nome: 'Anna', codiceFiscale: `ZZZ${String(i).padStart(13, '0')}`, telefono: '3331234567', email: `${userId}@example.it` },
-        positions: [1, 2, 3].map((mese) => ({ id: `P20260${mese}${userId}`, mese, importoDovuto: 1000 + i, importoTotalePagato: 0, isPagato: false, annullato: false, isEmailSent: true, cognome: '', nome: '', fiscalCode: '' })),
+        callId: large.id,
+        anno: 2026,
+        userId,
+        person: {
+          cognome: i % 2 ? `Cappelli${String(i).padStart(4, '0')}` : `Zanardi${String(i).padStart(4, '0')}`,
+          nome: 'Anna',
+          codiceFiscale: `ZZZ${String(i).padStart(13, '0')}`,
+          telefono: '3331234567',
+          email: `${userId}@example.it`,
+        },
+        positions: [1, 2, 3].map((mese) => ({
+          id: `P20260${mese}${userId}`,
+          mese,
+          importoDovuto: 1000 + i,
+          importoTotalePagato: 0,
+          isPagato: false,
+          annullato: false,
+          isEmailSent: true,
+          cognome: '',
+          nome: '',
+          fiscalCode: '',
+        })),
       })!;
       totals = addTotals(totals, summary.contribution);
       items.push(debtSummaryItem({ ...summary, version: 1, updatedAt: new Date().toISOString() }));
@@ -273,14 +413,35 @@ describe('a large call: a bounded count, export pages past one Query\'s 1 MB', (
     expect(wide.json).toMatchObject({ count: DEBT_FILTER_COUNT_CAP, countCapped: true });
     const cappelli = Array.from({ length: ROWS }, (_, i) => i).filter((i) => i % 2);
     // The first rows in surname order, each with all its fields.
-    expect(wide.json.items.map((r: any) => r.cognome)).toEqual(cappelli.slice(0, 10).map((i) => `Cappelli${String(i).padStart(4, '0')}`));
-    expect(wide.json.items[0]).toEqual({ userId: expect.any(String), cognome: 'Cappelli0001', nome: 'Anna', codiceFiscale: 'ZZZ0000000000001', telefono: '3331234567', email: expect.stringContaining('@example.it'), importoTotale: 3 * 1001, paymentIds: expect.any(Array), daRiconciliare: 0 });
+    expect(wide.json.items.map((r: any) => r.cognome)).toEqual(
+      cappelli.slice(0, 10).map((i) => `Cappelli${String(i).padStart(4, '0')}`),
+    );
+    expect(wide.json.items[0]).toEqual({
+      userId: expect.any(String),
+      cognome: 'Cappelli0001',
+      nome: 'Anna',
+      codiceFiscale: 'ZZZ0000000000001',
+      telefono: '3331234567',
+      email: expect.stringContaining('@example.it'),
+      importoTotale: 3 * 1001,
+      paymentIds: expect.any(Array),
+      daRiconciliare: 0,
+    });
     // A lower bound: the amounts of the first 200 matches, less than the whole.
     expect(wide.json.sum).toBe(cappelli.slice(0, DEBT_FILTER_COUNT_CAP).reduce((s, i) => s + 3 * (1000 + i), 0));
     // Under the cap: exact (a fiscal-code prefix matching 100 rows, then 10).
     const upTo = (n: number) => Array.from({ length: n }, (_, i) => 3 * (1000 + i)).reduce((a, b) => a + b, 0);
-    expect((await listLarge('&name=zzz00000000000&limit=50')).json).toMatchObject({ count: 100, countCapped: false, sum: upTo(100) });
-    expect((await listLarge('&name=zzz000000000000&limit=25')).json).toMatchObject({ count: 10, countCapped: false, sum: upTo(10), nextCursor: null });
+    expect((await listLarge('&name=zzz00000000000&limit=50')).json).toMatchObject({
+      count: 100,
+      countCapped: false,
+      sum: upTo(100),
+    });
+    expect((await listLarge('&name=zzz000000000000&limit=25')).json).toMatchObject({
+      count: 10,
+      countCapped: false,
+      sum: upTo(10),
+      nextCursor: null,
+    });
     // No text: the maintained totals, exact.
     expect((await listLarge()).json).toMatchObject({ count: ROWS, countCapped: false });
   });
@@ -302,8 +463,15 @@ describe('rows stored before the list was spread over shards', () => {
     const old = (await openCall(operator, `Lista vecchia ${Math.random().toString(36).slice(2, 6)}`)).call;
     // The keys rows had before the shards: every order of the call-year under one partition "DEBTS#<call>#<anno>".
     const unsharded = (row: Record<string, unknown>) =>
-      Object.fromEntries(Object.entries(row).map(([key, value]) => [key, /^gsi\dpk$/.test(key) ? String(value).replace(/^(DEBTS#[^#]+#\d{4})#\d+/, '$1') : value]));
-    const rows = ['Bianchi', 'Neri', 'Rossi'].map((cognome, i) => unsharded(rowItem(old.id, `vecchio-${i}`, cognome, 'Anna', 1000 * (i + 1))));
+      Object.fromEntries(
+        Object.entries(row).map(([key, value]) => [
+          key,
+          /^gsi\dpk$/.test(key) ? String(value).replace(/^(DEBTS#[^#]+#\d{4})#\d+/, '$1') : value,
+        ]),
+      );
+    const rows = ['Bianchi', 'Neri', 'Rossi'].map((cognome, i) =>
+      unsharded(rowItem(old.id, `vecchio-${i}`, cognome, 'Anna', 1000 * (i + 1))),
+    );
     expect(rows[0]!.gsi1pk).toBe(`DEBTS#${old.id}#2026`);
     await writeItems(rows);
     await indexesCaughtUp();
@@ -312,7 +480,13 @@ describe('rows stored before the list was spread over shards', () => {
     expect((await listOld('&sort=nome')).json.items.map((r: any) => r.cognome)).toEqual(['Bianchi', 'Neri', 'Rossi']);
     expect((await listOld('&name=rossi&sort=-importo')).json.items.map((r: any) => r.importoTotale)).toEqual([3000]);
 
-    Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+    Object.assign(process.env, {
+      TABLE_NAME,
+      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+      AWS_REGION: 'eu-south-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+    });
     const { runMigrationSteps } = await import('../../functions/entry/migration-catalogue.ts');
     expect(await runMigrationSteps('payment-list-shards-v1')).toBeGreaterThanOrEqual(3);
     await indexesCaughtUp();

@@ -28,7 +28,9 @@ beforeAll(async () => {
   citizen = await as('citizen');
   expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
 });
-afterAll(() => fetch(`${simulator()}/admin/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+afterAll(() =>
+  fetch(`${simulator()}/admin/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+);
 
 /** An open call (7,20 €/h) with Rossi approved for 3 hours a week and October generated: Rossi's position. */
 async function octoberPosition() {
@@ -41,7 +43,8 @@ async function octoberPosition() {
   return { call, rossi, position: position! };
 }
 
-const stored = async (callId: string, iud: string) => (await storedPositions(callId, '2026-10')).find((p) => p.iud === iud)!;
+const stored = async (callId: string, iud: string) =>
+  (await storedPositions(callId, '2026-10')).find((p) => p.iud === iud)!;
 
 async function settledFlow(flowId: string) {
   for (let i = 0; i < 100; i++) {
@@ -81,19 +84,38 @@ describe('editing a position (payment edit modal)', () => {
     expect(locked.json.detail).toBe(positionOpsMessages.exportRunningEdit);
     await localTable().deleteItem(keys.exportLock(call.id));
 
-    for (const other of [delegate, citizen]) expect((await other.put(path, { descrizione: 'Quota', importo: 10 })).status).toBe(403);
+    for (const other of [delegate, citizen])
+      expect((await other.put(path, { descrizione: 'Quota', importo: 10 })).status).toBe(403);
     expect(await stored(call.id, position.iud)).toEqual(position);
     expect(await localTable().auditOf('position', position.iud)).toHaveLength(1); // the creation only
   });
 
   it('changes description and amount (euro → cents), audited with before and after', async () => {
     const { call, position } = await octoberPosition();
-    const answer = await operator.put(`/api/positions/${position.iud}`, { descrizione: 'Quota ottobre rivista', importo: 50.5 });
+    const answer = await operator.put(`/api/positions/${position.iud}`, {
+      descrizione: 'Quota ottobre rivista',
+      importo: 50.5,
+    });
     expect(answer.status).toBe(200);
-    expect(answer.json).toMatchObject({ iud: position.iud, descrizione: 'Quota ottobre rivista', importoDovuto: 5050, azione: 'I', statoExport: 'DA_ESPORTARE' });
-    expect(await stored(call.id, position.iud)).toMatchObject({ descrizione: 'Quota ottobre rivista', importoDovuto: 5050, version: position.version + 1 });
+    expect(answer.json).toMatchObject({
+      iud: position.iud,
+      descrizione: 'Quota ottobre rivista',
+      importoDovuto: 5050,
+      azione: 'I',
+      statoExport: 'DA_ESPORTARE',
+    });
+    expect(await stored(call.id, position.iud)).toMatchObject({
+      descrizione: 'Quota ottobre rivista',
+      importoDovuto: 5050,
+      version: position.version + 1,
+    });
     const audit = await localTable().auditOf('position', position.iud);
-    expect(audit.at(-1)).toMatchObject({ action: 'update', before: { importoDovuto: position.importoDovuto }, after: { importoDovuto: 5050 }, who: { fiscalCode: 'BNCLRA79H61F205F' } });
+    expect(audit.at(-1)).toMatchObject({
+      action: 'update',
+      before: { importoDovuto: position.importoDovuto },
+      after: { importoDovuto: 5050 },
+      who: { fiscalCode: 'BNCLRA79H61F205F' },
+    });
   });
 
   it('0 cancels a position MyPay holds, for good: the next export carries A with the amount MyPay holds, and MyPay cancels it', async () => {
@@ -103,9 +125,17 @@ describe('editing a position (payment edit modal)', () => {
     expect((await settledFlow(exported.json.id)).step).toBe('COMPLETATO');
     expect(await stored(call.id, position.iud)).toMatchObject({ statoExport: 'ESPORTATA', codIuv: expect.any(String) });
 
-    const cancelled = await operator.put(`/api/positions/${position.iud}`, { descrizione: 'Annullata dall’ufficio', importo: 0 });
+    const cancelled = await operator.put(`/api/positions/${position.iud}`, {
+      descrizione: 'Annullata dall’ufficio',
+      importo: 0,
+    });
     expect(cancelled.status).toBe(200);
-    expect(cancelled.json).toMatchObject({ annullato: true, importoDovuto: 0, azione: 'A', statoExport: 'DA_ESPORTARE' });
+    expect(cancelled.json).toMatchObject({
+      annullato: true,
+      importoDovuto: 0,
+      azione: 'A',
+      statoExport: 'DA_ESPORTARE',
+    });
 
     const csv = await jobAnswer(operator, `/api/calls/${call.id}/positions/csv`, october);
     expect(csv.status).toBe(200);
@@ -120,7 +150,9 @@ describe('editing a position (payment edit modal)', () => {
     const resent = await operator.post(`/api/calls/${call.id}/exports`, october);
     expect(resent.status).toBe(201);
     expect(await settledFlow(resent.json.id)).toMatchObject({ step: 'COMPLETATO', num: 1, accepted: 1, rejected: 0 });
-    const state = (await (await fetch(`${simulator()}/admin/state`)).json()) as { positions: Record<string, { iud: string; status: string }> };
+    const state = (await (await fetch(`${simulator()}/admin/state`)).json()) as {
+      positions: Record<string, { iud: string; status: string }>;
+    };
     expect(Object.values(state.positions).find((p) => p.iud === position.iud)).toMatchObject({ status: 'ANNULLATO' });
     expect(await stored(call.id, position.iud)).toMatchObject({ annullato: true, statoExport: 'ESPORTATA' });
 
@@ -144,11 +176,24 @@ describe('Sincronizza (background job sync-positions)', () => {
 
   it('recalculates the call’s unpaid positions from the current hours in the background; two starts run one job', async () => {
     const { call, rossi, position } = await octoberPosition();
-    expect((await operator.get(`/api/calls/${call.id}/positions/sync`)).json).toMatchObject({ isUpdating: false, state: 'NONE' });
+    expect((await operator.get(`/api/calls/${call.id}/positions/sync`)).json).toMatchObject({
+      isUpdating: false,
+      state: 'NONE',
+    });
     // Rossi now works 5 hours a week: 7,20 × 5 × 31 / 7 = 159,43 €.
-    expect((await operator.put(`/api/enrolments/${subscriptionId(call.id, rossi.userId)}/state`, { state: 2, weeklyHour: 5 })).status).toBe(200);
+    expect(
+      (
+        await operator.put(`/api/enrolments/${subscriptionId(call.id, rossi.userId)}/state`, {
+          state: 2,
+          weeklyHour: 5,
+        })
+      ).status,
+    ).toBe(200);
 
-    const [one, two] = await Promise.all([operator.post(`/api/calls/${call.id}/positions/sync`, {}), operator.post(`/api/calls/${call.id}/positions/sync`, {})]);
+    const [one, two] = await Promise.all([
+      operator.post(`/api/calls/${call.id}/positions/sync`, {}),
+      operator.post(`/api/calls/${call.id}/positions/sync`, {}),
+    ]);
     expect([one.status, two.status].sort()).toEqual([200, 409]);
     const refused = one.status === 409 ? one : two;
     expect(refused.json.detail).toBe(positionOpsMessages.syncRunning);
@@ -162,7 +207,11 @@ describe('Sincronizza (background job sync-positions)', () => {
     const current = periodKey(currentPeriod(new Date()));
     expect(await storedPositions(call.id, current)).toHaveLength(1);
     const audit = await localTable().auditOf('position', position.iud);
-    expect(audit.at(-1)).toMatchObject({ action: 'update', after: { importoDovuto: 15943 }, who: { fiscalCode: 'BNCLRA79H61F205F' } });
+    expect(audit.at(-1)).toMatchObject({
+      action: 'update',
+      after: { importoDovuto: 15943 },
+      who: { fiscalCode: 'BNCLRA79H61F205F' },
+    });
 
     // Done: it may start again.
     expect((await operator.post(`/api/calls/${call.id}/positions/sync`, {})).status).toBe(200);
@@ -175,16 +224,49 @@ describe('Sincronizza (background job sync-positions)', () => {
     const locked = await operator.post(`/api/calls/${call.id}/positions/sync`, {});
     expect(locked.status).toBe(409);
     expect(locked.json.detail).toBe(messages.positions.exportRunning);
-    expect((await operator.get(`/api/calls/${call.id}/positions/sync`)).json).toMatchObject({ isUpdating: false, state: 'NONE' });
+    expect((await operator.get(`/api/calls/${call.id}/positions/sync`)).json).toMatchObject({
+      isUpdating: false,
+      state: 'NONE',
+    });
     await localTable().deleteItem(keys.exportLock(call.id));
 
     // And the other way round: while the recalculation runs, no export of the call starts (nor takes the lock).
     const now = new Date().toISOString();
-    await localTable().putItem({ ...keys.job(SYNC_JOB, call.id), id: 'job-test', kind: SYNC_JOB, key: call.id, state: 'RUNNING', input: { callId: call.id }, actor: null, cursor: null, done: 0, total: null, error: null, startedAt: now, updatedAt: now, endedAt: null });
+    await localTable().putItem({
+      ...keys.job(SYNC_JOB, call.id),
+      id: 'job-test',
+      kind: SYNC_JOB,
+      key: call.id,
+      state: 'RUNNING',
+      input: { callId: call.id },
+      actor: null,
+      cursor: null,
+      done: 0,
+      total: null,
+      error: null,
+      startedAt: now,
+      updatedAt: now,
+      endedAt: null,
+    });
     const export_ = await operator.post(`/api/calls/${call.id}/exports`, october);
     expect([export_.status, export_.json.detail]).toEqual([409, positionOpsMessages.syncRunning]);
     expect(await localTable().item(keys.exportLock(call.id))).toBeUndefined();
-    await localTable().putItem({ ...keys.job(SYNC_JOB, call.id), id: 'job-test', kind: SYNC_JOB, key: call.id, state: 'SUCCEEDED', input: { callId: call.id }, actor: null, cursor: null, done: 1, total: 1, error: null, startedAt: now, updatedAt: now, endedAt: now });
+    await localTable().putItem({
+      ...keys.job(SYNC_JOB, call.id),
+      id: 'job-test',
+      kind: SYNC_JOB,
+      key: call.id,
+      state: 'SUCCEEDED',
+      input: { callId: call.id },
+      actor: null,
+      cursor: null,
+      done: 1,
+      total: 1,
+      error: null,
+      startedAt: now,
+      updatedAt: now,
+      endedAt: now,
+    });
 
     expect((await operator.post('/api/calls/nessuno/positions/sync', {})).status).toBe(404);
     expect((await operator.get('/api/calls/nessuno/positions/sync')).status).toBe(404);

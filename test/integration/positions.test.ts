@@ -5,7 +5,12 @@ import { MYPAY_CSV_COLUMNS } from '../../functions/domain/mypay-csv.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
-import { approvedSubscriber, mypayConfiguration, storedPositions, storeRawConfiguration } from '../support/positions.ts';
+import {
+  approvedSubscriber,
+  mypayConfiguration,
+  storedPositions,
+  storeRawConfiguration,
+} from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
 
 type Client = Awaited<ReturnType<typeof as>>;
@@ -44,16 +49,35 @@ describe('configuration (/configurazione)', () => {
   });
 
   it('refuses empty or wrong values with the Italian message beside each field, and keeps what was saved', async () => {
-    const empty = await operator.put('/api/configuration', { ...mypayConfiguration, codUfficio: '', tipoVersamento: '   ' });
+    const empty = await operator.put('/api/configuration', {
+      ...mypayConfiguration,
+      codUfficio: '',
+      tipoVersamento: '   ',
+    });
     expect(empty.status).toBe(400);
-    expect(empty.json.errors).toEqual({ codUfficio: 'Il campo non può essere vuoto!', tipoVersamento: 'Il campo non può essere vuoto!' });
-    const wrong = await operator.put('/api/configuration', { ...mypayConfiguration, azione: 'X', flgGeneraIuv: 'forse' });
+    expect(empty.json.errors).toEqual({
+      codUfficio: 'Il campo non può essere vuoto!',
+      tipoVersamento: 'Il campo non può essere vuoto!',
+    });
+    const wrong = await operator.put('/api/configuration', {
+      ...mypayConfiguration,
+      azione: 'X',
+      flgGeneraIuv: 'forse',
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.json.errors.azione).toBe('L’azione deve essere I (inserimento), M (modifica) o A (annullamento).');
     expect(wrong.json.errors.flgGeneraIuv).toBe('Il campo deve essere vero o falso (true o false).');
     const missing = await operator.put('/api/configuration', { azione: 'I' });
     expect(missing.status).toBe(400);
-    expect(Object.keys(missing.json.errors).sort()).toEqual(['codUfficio', 'codeConfig', 'datiSpecificiRiscossione', 'flgGeneraIuv', 'tipoDovuto', 'tipoIdentificativoUnivoco', 'tipoVersamento']);
+    expect(Object.keys(missing.json.errors).sort()).toEqual([
+      'codUfficio',
+      'codeConfig',
+      'datiSpecificiRiscossione',
+      'flgGeneraIuv',
+      'tipoDovuto',
+      'tipoIdentificativoUnivoco',
+      'tipoVersamento',
+    ]);
     expect((await operator.get('/api/configuration')).json.configuration).toEqual(mypayConfiguration);
   });
 
@@ -69,13 +93,27 @@ describe('debt positions of a month', () => {
     const first = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, march);
     expect(first.status).toBe(200);
     expect(first.json).toEqual({
-      mese: 3, anno: 2026, created: 1, updated: 0, cancelled: 0, unchanged: 0, exempt: 1,
+      mese: 3,
+      anno: 2026,
+      created: 1,
+      updated: 0,
+      cancelled: 0,
+      unchanged: 0,
+      exempt: 1,
       skipped: [{ fiscalCode: verdi.fiscalCode, cognome: 'Verdi', nome: 'Anna', reason: 'ISEE scaduto o mancante' }],
       skippedCount: 1,
     });
     const stored = await storedPositions(call.id, '2026-03');
     expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ iud: positionIud(call.id, rossi.userId, march), userId: rossi.userId, importoDovuto: 9566, azione: 'I', statoExport: 'DA_ESPORTARE', dataScadenza: '2026-03-31', isPagato: false });
+    expect(stored[0]).toMatchObject({
+      iud: positionIud(call.id, rossi.userId, march),
+      userId: rossi.userId,
+      importoDovuto: 9566,
+      azione: 'I',
+      statoExport: 'DA_ESPORTARE',
+      dataScadenza: '2026-03-31',
+      isPagato: false,
+    });
 
     const second = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, march);
     expect(second.json).toMatchObject({ created: 0, updated: 0, cancelled: 0, unchanged: 1 });
@@ -85,9 +123,13 @@ describe('debt positions of a month', () => {
     const other = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 4, anno: 2026 });
     expect(other.json.created).toBe(1);
     // Two clicks at the same moment: one generation starts, the other is refused while it runs; one position.
-    const [a, b] = await Promise.all([1, 2].map(() => jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 5, anno: 2026 })));
+    const [a, b] = await Promise.all(
+      [1, 2].map(() => jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 5, anno: 2026 })),
+    );
     expect([a!.status, b!.status].sort()).toEqual([200, 409]);
-    expect([a, b].find((r) => r!.status === 409)!.json.detail).toBe('È già in corso la generazione delle posizioni debitorie per questo bando: attendi che termini.');
+    expect([a, b].find((r) => r!.status === 409)!.json.detail).toBe(
+      'È già in corso la generazione delle posizioni debitorie per questo bando: attendi che termini.',
+    );
     expect([a, b].find((r) => r!.status === 200)!.json.created).toBe(1);
     expect(await storedPositions(call.id, '2026-05')).toHaveLength(1);
 
@@ -112,7 +154,13 @@ describe('debt positions of a month', () => {
     expect(started.status).toBe(200);
     expect(started.json).toMatchObject({ isRunning: true, state: 'RUNNING', done: 0, result: null, error: null });
     await expect.poll(async () => (await operator.get(path)).json.state).toBe('SUCCEEDED');
-    expect((await operator.get(path)).json).toMatchObject({ isRunning: false, done: 1, total: 1, endedAt: expect.any(String), result: { mese: 3, anno: 2026, created: 1, exempt: 1, skippedCount: 1 } });
+    expect((await operator.get(path)).json).toMatchObject({
+      isRunning: false,
+      done: 1,
+      total: 1,
+      endedAt: expect.any(String),
+      result: { mese: 3, anno: 2026, created: 1, exempt: 1, skippedCount: 1 },
+    });
     expect(await storedPositions(call.id, '2026-03')).toHaveLength(1);
   });
 
@@ -123,15 +171,24 @@ describe('debt positions of a month', () => {
     const page1 = await operator.get(`/api/calls/${call.id}/positions?mese=3&anno=2026&limit=1`);
     expect(page1.status).toBe(200);
     expect(page1.json.items).toHaveLength(1);
-    const page2 = await operator.get(`/api/calls/${call.id}/positions?mese=3&anno=2026&limit=1&cursor=${page1.json.nextCursor}`);
+    const page2 = await operator.get(
+      `/api/calls/${call.id}/positions?mese=3&anno=2026&limit=1&cursor=${page1.json.nextCursor}`,
+    );
     const all = [...page1.json.items, ...page2.json.items];
     expect(all.map((p: any) => p.cognome).sort()).toEqual(['Neri', 'Rossi']);
     expect(all.find((p: any) => p.cognome === 'Neri').importoDovuto).toBe(3189); // 7,20 × 1 × 31 / 7 = 31,885… → 31,89 €
     expect(all[0]).not.toHaveProperty('pk');
     expect(all[0]).not.toHaveProperty('version');
     const current = await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, {});
-    const now = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Rome', year: 'numeric', month: 'numeric' }).formatToParts(new Date());
-    expect([current.json.mese, current.json.anno]).toEqual([Number(now.find((p) => p.type === 'month')!.value), Number(now.find((p) => p.type === 'year')!.value)]);
+    const now = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Rome',
+      year: 'numeric',
+      month: 'numeric',
+    }).formatToParts(new Date());
+    expect([current.json.mese, current.json.anno]).toEqual([
+      Number(now.find((p) => p.type === 'month')!.value),
+      Number(now.find((p) => p.type === 'year')!.value),
+    ]);
     expect((await operator.get(`/api/calls/${call.id}/positions`)).json.items).toHaveLength(2);
   });
 
@@ -170,7 +227,9 @@ describe('debt positions of a month', () => {
       azione: 'I',
     });
     expect(byColumn.causaleVersamento).toContain(`Rossi Anna (${rossi.fiscalCode}) - bando ${call.name}`);
-    expect(byColumn.bilancio).toContain('<codCapitolo>CAP-1203</codCapitolo><codUfficio>UFF01</codUfficio><accertamento><codAccertamento>ACC-2025-01</codAccertamento><importo>95.66</importo>');
+    expect(byColumn.bilancio).toContain(
+      '<codCapitolo>CAP-1203</codCapitolo><codUfficio>UFF01</codUfficio><accertamento><codAccertamento>ACC-2025-01</codAccertamento><importo>95.66</importo>',
+    );
     // Asking again gives the same file and writes nothing new.
     const again = await jobAnswer(operator, `/api/calls/${call.id}/positions/csv`, march);
     expect(await (await fetch(again.json.url)).text()).toBe(content);
@@ -215,7 +274,9 @@ describe('debt positions of a month', () => {
         }
         await storeRawConfiguration(null);
         expect((await operator.get('/api/configuration')).json).toEqual({ configuration: null, updatedAt: null });
-        expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, march)).json.detail).toMatch(/^Configurazione MyPay incompleta/);
+        expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, march)).json.detail).toMatch(
+          /^Configurazione MyPay incompleta/,
+        );
         expect(await storedPositions(call.id, '2026-03')).toEqual([]);
       } finally {
         await operator.put('/api/configuration', mypayConfiguration);

@@ -20,7 +20,11 @@ const november = { mese: 11, anno: 2026 };
 const simulator = () => inject('myPayEndpoint').replace(/\/pa\/services.*$/, '');
 
 async function admin(action: string, body: object) {
-  const response = await fetch(`${simulator()}/admin/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${simulator()}/admin/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(response.status).toBe(200);
 }
 
@@ -28,10 +32,13 @@ async function admin(action: string, body: object) {
 async function reportingEnded(callId: string) {
   let status: Record<string, any> = {};
   await expect
-    .poll(async () => {
-      status = (await operator.get(`/api/calls/${callId}/reporting`)).json;
-      return status.state;
-    }, { timeout: 60_000, interval: 200 })
+    .poll(
+      async () => {
+        status = (await operator.get(`/api/calls/${callId}/reporting`)).json;
+        return status.state;
+      },
+      { timeout: 60_000, interval: 200 },
+    )
     .toBe('SUCCEEDED');
   return status;
 }
@@ -56,7 +63,10 @@ describe('Rendicontazione by itself', () => {
     expect(outcome.started).toBeGreaterThanOrEqual(1);
     const status = await reportingEnded(call.id);
     expect(status.result).toMatchObject({ marked: 1, inProgress: false });
-    expect((await storedPositions(call.id, '2026-11'))[0]).toMatchObject({ isPagato: true, importoTotalePagato: position!.importoDovuto });
+    expect((await storedPositions(call.id, '2026-11'))[0]).toMatchObject({
+      isPagato: true,
+      importoTotalePagato: position!.importoDovuto,
+    });
 
     // The next run: the call has nothing left to pay, or its reporting finds the payment recorded; never twice.
     await runScheduled({ kind: 'reporting-daily' });
@@ -69,23 +79,45 @@ describe('Rendicontazione by itself', () => {
   it('a checkout whose outcome the portal never learnt (the citizen did not come back): its call is reported a few minutes later', async () => {
     const mariaId = (await citizen.get('/api/me')).json.userId;
     const { call } = await openCall(operator);
-    expect((await operator.post(`/api/users/${mariaId}/isee`, { value: 8000, year: 2026, date: '2026-01-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000003C-00', scadenza: '2026-12-31', excludeVerification: true })).status).toBe(201);
+    expect(
+      (
+        await operator.post(`/api/users/${mariaId}/isee`, {
+          value: 8000,
+          year: 2026,
+          date: '2026-01-20T10:00:00.000Z',
+          protocollo: 'INPS-ISEE-2026-00000003C-00',
+          scadenza: '2026-12-31',
+          excludeVerification: true,
+        })
+      ).status,
+    ).toBe(201);
     const enrolled = await operator.post(`/api/calls/${call.id}/enrolments`, { userId: mariaId });
-    expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(200);
+    expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(
+      200,
+    );
     expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
     await exportMonth(operator, call.id, november);
     const [position] = await storedPositions(call.id, '2026-11');
 
-    const paying = await citizen.post(`/api/me/positions/${position!.iud}/pay`, { returnPath: `/iscrizioni/visualizza_servizio?id=${call.id}` });
+    const paying = await citizen.post(`/api/me/positions/${position!.iud}/pay`, {
+      returnPath: `/iscrizioni/visualizza_servizio?id=${call.id}`,
+    });
     expect(paying.status).toBe(200);
     // She pays on MyPay's page and closes the browser: the portal never hears the outcome.
     const landing = await fetch(paying.json.url, { redirect: 'manual' });
     const page = landing.headers.get('location')!;
-    const paid = await fetch(page, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ esito: 'success' }), redirect: 'manual' });
+    const paid = await fetch(page, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ esito: 'success' }),
+      redirect: 'manual',
+    });
     expect(paid.status).toBe(303);
 
     // The checkout asked for its call's reporting: five minutes, then half an hour later.
-    const followUps = (await localTable().partition(keys.reportingFollowUp('', '').pk)).filter((item) => item.callId === call.id);
+    const followUps = (await localTable().partition(keys.reportingFollowUp('', '').pk)).filter(
+      (item) => item.callId === call.id,
+    );
     expect(followUps).toHaveLength(2);
     // Nothing is due yet: the sweep starts nothing for the call.
     await runScheduled({ kind: 'reporting-follow-ups' });

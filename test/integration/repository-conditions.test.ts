@@ -17,7 +17,13 @@ let tickets: typeof import('../../functions/tickets/repository.ts');
 
 beforeAll(async () => {
   // The repositories bind to their table when they load: the integration stack's.
-  Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+  Object.assign(process.env, {
+    TABLE_NAME,
+    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+    AWS_REGION: 'eu-south-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+  });
   [bands, calls, isees, users, tickets] = await Promise.all([
     import('../../functions/bands/repository.ts'),
     import('../../functions/calls/repository.ts'),
@@ -34,8 +40,14 @@ describe('bands and calls', () => {
   it('a band edited keeps its creation date; editing a band that is gone writes nothing', async () => {
     const created = await bands.createBand(band, randomUUID(), '2026-03-01T09:00:00.000Z');
     const before = await table().item({ pk: `BAND#${created.id}`, sk: 'BAND' });
-    expect(await bands.updateBand(created.id, { ...band, fixedCost: 7 }, '2026-03-02T09:00:00.000Z')).toMatchObject({ id: created.id, fixedCost: 7 });
-    expect(await table().item({ pk: `BAND#${created.id}`, sk: 'BAND' })).toMatchObject({ createdAt: before!.createdAt, fixedCostCents: 700 });
+    expect(await bands.updateBand(created.id, { ...band, fixedCost: 7 }, '2026-03-02T09:00:00.000Z')).toMatchObject({
+      id: created.id,
+      fixedCost: 7,
+    });
+    expect(await table().item({ pk: `BAND#${created.id}`, sk: 'BAND' })).toMatchObject({
+      createdAt: before!.createdAt,
+      fixedCostCents: 700,
+    });
     const gone = randomUUID();
     expect(await bands.updateBand(gone, band, '2026-03-02T09:00:00.000Z')).toBeNull();
     expect(await table().item({ pk: `BAND#${gone}`, sk: 'BAND' })).toBeUndefined();
@@ -44,14 +56,29 @@ describe('bands and calls', () => {
   it('a call saved over a stale copy changes nothing; the open marker follows the state', async () => {
     const id = randomUUID();
     const call = {
-      id, name: 'Bando', year: 2026, state: 1, serviceId: `s-${id}`, serviceName: 'Servizio', serviceDescription: 'D', dataInsert: '2026-03-01T09:00:00.000Z',
-      nomeMyPay: 'M', codAccertamento: 'A', codCapitolo: 'C', bandsId: ['b1'], files: [], updatedAt: '2026-03-01T09:00:00.000Z', version: 1,
+      id,
+      name: 'Bando',
+      year: 2026,
+      state: 1,
+      serviceId: `s-${id}`,
+      serviceName: 'Servizio',
+      serviceDescription: 'D',
+      dataInsert: '2026-03-01T09:00:00.000Z',
+      nomeMyPay: 'M',
+      codAccertamento: 'A',
+      codCapitolo: 'C',
+      bandsId: ['b1'],
+      files: [],
+      updatedAt: '2026-03-01T09:00:00.000Z',
+      version: 1,
     };
     expect(await calls.putCall(call, null)).toBe(true);
     expect(await table().item({ pk: `CALL#${id}`, sk: 'OPEN' })).toMatchObject({ name: 'Bando' });
     // Two operators read version 1: the first saves (version 2), the second's save is refused.
     expect(await calls.putCall({ ...call, name: 'Prima modifica', version: 2 }, call)).toBe(true);
-    expect(await calls.putCall({ ...call, name: 'Seconda modifica', bandsId: ['b2'], state: 2, version: 2 }, call)).toBe(false);
+    expect(
+      await calls.putCall({ ...call, name: 'Seconda modifica', bandsId: ['b2'], state: 2, version: 2 }, call),
+    ).toBe(false);
     expect(await calls.getCall(id)).toMatchObject({ name: 'Prima modifica', bandsId: ['b1'], state: 1, version: 2 });
     expect(await table().item({ pk: `CALL#${id}`, sk: 'OPEN' })).toBeDefined();
     // Closed over the current copy: off the open calls.
@@ -63,15 +90,28 @@ describe('bands and calls', () => {
 
 describe('ISEE and users', () => {
   const newIsee = (userId: string) => ({
-    id: randomUUID(), userId, user: { firstName: 'Maria', lastName: 'Rossi', fiscalCode: 'RSSMRA85C52H501N', email: null }, value: 8000, year: 2026,
-    date: '2026-03-01T09:00:00.000Z', state: 'LOADED' as const, file: null, uploadedBy: 'OPERATOR' as const, uploadedBySub: 'op',
+    id: randomUUID(),
+    userId,
+    user: { firstName: 'Maria', lastName: 'Rossi', fiscalCode: 'RSSMRA85C52H501N', email: null },
+    value: 8000,
+    year: 2026,
+    date: '2026-03-01T09:00:00.000Z',
+    state: 'LOADED' as const,
+    file: null,
+    uploadedBy: 'OPERATOR' as const,
+    uploadedBySub: 'op',
   });
 
   it('two operators deciding one ISEE: the first decision stands, the second writes nothing', async () => {
     const isee = await isees.createIsee(newIsee(randomUUID()), '2026-03-01T09:00:00.000Z');
-    expect(await isees.changeIseeState(isee.id, 'LOADED', 'VALIDATED', '2026-03-01T10:00:00.000Z')).toMatchObject({ state: 'VALIDATED' });
+    expect(await isees.changeIseeState(isee.id, 'LOADED', 'VALIDATED', '2026-03-01T10:00:00.000Z')).toMatchObject({
+      state: 'VALIDATED',
+    });
     expect(await isees.changeIseeState(isee.id, 'LOADED', 'REFUSED', '2026-03-01T10:00:01.000Z')).toBeNull();
-    expect(await isees.getIseeItem(isee.id)).toMatchObject({ state: 'VALIDATED', updatedAt: '2026-03-01T10:00:00.000Z' });
+    expect(await isees.getIseeItem(isee.id)).toMatchObject({
+      state: 'VALIDATED',
+      updatedAt: '2026-03-01T10:00:00.000Z',
+    });
   });
 
   it('an ISEE a fee was computed with is never deleted; one never used is', async () => {
@@ -88,7 +128,12 @@ describe('ISEE and users', () => {
   it('a user is deleted only with the ISEE count the operator saw: an ISEE arriving meanwhile keeps the user', async () => {
     const id = randomUUID();
     const fiscalCode = `RSSMRA85C52H${String(Math.floor(Math.random() * 900) + 100)}N`;
-    expect(await users.createUser({ firstName: 'Maria', lastName: 'Rossi', fiscalCode, email: null, municipioId: '1' } as never, id)).not.toBeNull();
+    expect(
+      await users.createUser(
+        { firstName: 'Maria', lastName: 'Rossi', fiscalCode, email: null, municipioId: '1' } as never,
+        id,
+      ),
+    ).not.toBeNull();
     const seen = { iseeCount: 0 };
     const stored = (await table().item({ pk: `USER#${id}`, sk: 'USER' }))!;
     await table().putItem({ ...stored, iseeCount: 1 });
@@ -101,8 +146,16 @@ describe('ISEE and users', () => {
 
 describe('tickets', () => {
   const newTicket = () => ({
-    dataApertura: new Date().toISOString(), richiedente: 'Maria Rossi', richiedenteCognome: 'Rossi', categoria: 'Altro', dettagli: 'x', assegnatoA: null,
-    userId: randomUUID(), fiscalCode: 'RSSMRA85C52H501N', emailUser: 'm@x.it', origin: 'SUPPORT' as const,
+    dataApertura: new Date().toISOString(),
+    richiedente: 'Maria Rossi',
+    richiedenteCognome: 'Rossi',
+    categoria: 'Altro',
+    dettagli: 'x',
+    assegnatoA: null,
+    userId: randomUUID(),
+    fiscalCode: 'RSSMRA85C52H501N',
+    emailUser: 'm@x.it',
+    origin: 'SUPPORT' as const,
   });
   const openIds = async () => {
     const ids: string[] = [];
@@ -118,15 +171,39 @@ describe('tickets', () => {
   it('an edit over a stale copy, or of a resolved ticket, writes nothing; resolving takes the ticket off the open list', async () => {
     const ticket = await tickets.createTicket(newTicket(), `T-${randomUUID()}`);
     await expect.poll(openIds, { timeout: 10_000 }).toContain(ticket.id);
-    const taken = await tickets.updateTicket(ticket, { stato: 1, categoria: 'Altro', dettagli: 'preso in carico', assegnatoA: 'Laura' }, '2026-03-01T10:00:00.000Z');
+    const taken = await tickets.updateTicket(
+      ticket,
+      { stato: 1, categoria: 'Altro', dettagli: 'preso in carico', assegnatoA: 'Laura' },
+      '2026-03-01T10:00:00.000Z',
+    );
     expect(taken).toMatchObject({ stato: 1, assegnatoA: 'Laura' });
     // A second operator still holds the copy read before: refused.
-    expect(await tickets.updateTicket(ticket, { stato: 2, categoria: 'Altro', dettagli: 'chiuso', assegnatoA: 'Paolo' }, '2026-03-01T10:00:01.000Z')).toBeNull();
-    expect(await tickets.getTicketItem(ticket.id)).toMatchObject({ stato: 1, assegnatoA: 'Laura', dettagli: 'preso in carico' });
-    const resolved = (await tickets.updateTicket(taken!, { stato: 2, categoria: 'Altro', dettagli: 'risolto', assegnatoA: 'Laura' }, '2026-03-01T11:00:00.000Z'))!;
+    expect(
+      await tickets.updateTicket(
+        ticket,
+        { stato: 2, categoria: 'Altro', dettagli: 'chiuso', assegnatoA: 'Paolo' },
+        '2026-03-01T10:00:01.000Z',
+      ),
+    ).toBeNull();
+    expect(await tickets.getTicketItem(ticket.id)).toMatchObject({
+      stato: 1,
+      assegnatoA: 'Laura',
+      dettagli: 'preso in carico',
+    });
+    const resolved = (await tickets.updateTicket(
+      taken!,
+      { stato: 2, categoria: 'Altro', dettagli: 'risolto', assegnatoA: 'Laura' },
+      '2026-03-01T11:00:00.000Z',
+    ))!;
     expect(resolved).toMatchObject({ stato: 2 });
     await expect.poll(openIds, { timeout: 10_000 }).not.toContain(ticket.id);
-    expect(await tickets.updateTicket(resolved, { stato: 1, categoria: 'Altro', dettagli: 'riaperto', assegnatoA: null }, '2026-03-01T12:00:00.000Z')).toBeNull();
+    expect(
+      await tickets.updateTicket(
+        resolved,
+        { stato: 1, categoria: 'Altro', dettagli: 'riaperto', assegnatoA: null },
+        '2026-03-01T12:00:00.000Z',
+      ),
+    ).toBeNull();
     expect(await tickets.getTicketItem(ticket.id)).toMatchObject({ stato: 2, dettagli: 'risolto' });
   });
 

@@ -32,30 +32,63 @@ beforeAll(async () => {
 
 describe('a response carries only what its schema declares', () => {
   it('a ticket, read and edited, has no table keys (pk, sk, gsi1pk…gsi5sk)', async () => {
-    const created = await operator.post('/api/tickets', { userId: mariaId, categoria: 'Altro', dettagli: 'Richiesta di informazioni.' });
+    const created = await operator.post('/api/tickets', {
+      userId: mariaId,
+      categoria: 'Altro',
+      dettagli: 'Richiesta di informazioni.',
+    });
     expect(created.status).toBe(201);
     const path = `/api/tickets/${created.json.id}`;
     for (const [method, response] of [
       ['GET', await operator.get(path)],
       ['GET', await citizen.get(path)],
-      ['PUT', await operator.put(`${path}/modifica`, { stato: 1, categoria: 'Altro', dettagli: 'Presa in carico.', assegnatoA: 'Ufficio' })],
+      [
+        'PUT',
+        await operator.put(`${path}/modifica`, {
+          stato: 1,
+          categoria: 'Altro',
+          dettagli: 'Presa in carico.',
+          assegnatoA: 'Ufficio',
+        }),
+      ],
     ] as const) {
       expect(response.status).toBe(200);
-      expect(await undeclared(method, method === 'PUT' ? '/api/tickets/{id}/modifica' : '/api/tickets/{id}', response)).toEqual([]);
+      expect(
+        await undeclared(method, method === 'PUT' ? '/api/tickets/{id}/modifica' : '/api/tickets/{id}', response),
+      ).toEqual([]);
       expect(Object.keys(response.json).filter((key) => /^(pk|sk|gsi\d(pk|sk))$/.test(key))).toEqual([]);
     }
   });
 
   it('a citizen’s position exported to MyPay has no notice ZIP key, for her or for the operators', async () => {
     const { call } = await openCall(operator);
-    expect((await operator.post(`/api/users/${mariaId}/isee`, { value: 8000, year: 2026, date: '2026-01-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000003C-00', scadenza: '2026-12-31', excludeVerification: true })).status).toBe(201);
+    expect(
+      (
+        await operator.post(`/api/users/${mariaId}/isee`, {
+          value: 8000,
+          year: 2026,
+          date: '2026-01-20T10:00:00.000Z',
+          protocollo: 'INPS-ISEE-2026-00000003C-00',
+          scadenza: '2026-12-31',
+          excludeVerification: true,
+        })
+      ).status,
+    ).toBe(201);
     const enrolled = await operator.post(`/api/calls/${call.id}/enrolments`, { userId: mariaId });
-    expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(200);
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 11, anno: 2026 })).json.created).toBe(1);
+    expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(
+      200,
+    );
+    expect(
+      (await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 11, anno: 2026 })).json.created,
+    ).toBe(1);
     await exportMonth(operator, call.id, { mese: 11, anno: 2026 });
 
     // Her list reads a global index, which trails the export's write-back: reload until it shows the export.
-    await expect.poll(async () => (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items?.[0]?.noticeUrl ?? null, { timeout: 10_000 }).not.toBeNull();
+    await expect
+      .poll(async () => (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items?.[0]?.noticeUrl ?? null, {
+        timeout: 10_000,
+      })
+      .not.toBeNull();
     const mine = await citizen.get(`/api/me/positions?callId=${call.id}`);
     expect(mine.status).toBe(200);
     const [position] = mine.json.items;
@@ -76,11 +109,18 @@ describe('a response carries only what its schema declares', () => {
     }
 
     // Back from MyPay's checkout (cancelled there): the answer holds the position as the citizen sees it.
-    const paid = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: `/iscrizioni/visualizza_servizio?id=${call.id}` });
+    const paid = await citizen.post(`/api/me/positions/${position.iud}/pay`, {
+      returnPath: `/iscrizioni/visualizza_servizio?id=${call.id}`,
+    });
     expect(paid.status).toBe(200);
     // MyPay's landing, then its checkout page: the citizen cancels there.
     const checkoutPage = (await fetch(paid.json.url, { redirect: 'manual' })).headers.get('location')!;
-    const cancelled = await fetch(checkoutPage, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ esito: 'cancel' }), redirect: 'manual' });
+    const cancelled = await fetch(checkoutPage, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ esito: 'cancel' }),
+      redirect: 'manual',
+    });
     const idSession = new URL(cancelled.headers.get('location')!).searchParams.get('idSession');
     const back = await citizen.post('/api/me/payments/return', { idSession });
     expect(back.status).toBe(200);

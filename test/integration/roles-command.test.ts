@@ -57,7 +57,9 @@ function roles(...args: string[]): Promise<Run> {
 
 /** A new sign-in (a fresh browser, as after 'Esci'), then what /api/me says. */
 async function signInAgain(sub: string) {
-  const { accessToken } = await exchangeCode(await authorize({ issuer: inject('issuer'), appUrl: inject('appUrl'), sub }, new CookieBrowser()));
+  const { accessToken } = await exchangeCode(
+    await authorize({ issuer: inject('issuer'), appUrl: inject('appUrl'), sub }, new CookieBrowser()),
+  );
   const me = await request('GET', '/api/me', { token: accessToken });
   expect(me.status).toBe(200);
   return { token: accessToken, me: me.json };
@@ -86,14 +88,18 @@ describe('npm run roles: refusals change nothing', () => {
 
     const unknownRole = await roles('grant', GIUSEPPE, 'ADMIN');
     expect(unknownRole.code).toBe(2);
-    expect(unknownRole.stderr).toContain('Ruolo sconosciuto «ADMIN»: i ruoli da concedere o togliere sono OPERATOR e DELEGATE.');
+    expect(unknownRole.stderr).toContain(
+      'Ruolo sconosciuto «ADMIN»: i ruoli da concedere o togliere sono OPERATOR e DELEGATE.',
+    );
     const citizen = await roles('revoke', GIUSEPPE, 'CITIZEN');
     expect(citizen.code).toBe(2);
     expect(citizen.stderr).toContain('è cittadino chiunque acceda con SPID o CIE');
 
     const entityForDelegate = await roles('grant', GIUSEPPE, 'DELEGATE', '--ente', 'ENTE-1');
     expect(entityForDelegate.code).toBe(2);
-    expect(entityForDelegate.stderr).toContain('L’ente di lavoro (--ente) si indica solo concedendo il ruolo OPERATOR.');
+    expect(entityForDelegate.stderr).toContain(
+      'L’ente di lavoro (--ente) si indica solo concedendo il ruolo OPERATOR.',
+    );
 
     const stranger = randomFiscalCodeFrom();
     const neverSignedIn = await roles('grant', stranger, 'OPERATOR');
@@ -119,8 +125,12 @@ describe('npm run roles: Giuseppe Verdi, a citizen, becomes an operator and stop
     const granted = await roles('grant', GIUSEPPE, 'OPERATOR', '--by', 'Ufficio sistemi informativi');
     expect(granted.code).toBe(0);
     expect(granted.stdout).toContain(`Giuseppe Verdi (${GIUSEPPE})`);
-    expect(granted.stdout).toContain('utente Cognito SpidCie_giuseppe.verdi: gruppi nessuno → OPERATOR; ente di lavoro nessuno; ruolo nel portale al prossimo accesso: OPERATOR');
-    expect(granted.stdout).toContain("La persona deve uscire dal portale ('Esci') e accedere di nuovo con SPID o CIE: il ruolo vale dal prossimo accesso.");
+    expect(granted.stdout).toContain(
+      'utente Cognito SpidCie_giuseppe.verdi: gruppi nessuno → OPERATOR; ente di lavoro nessuno; ruolo nel portale al prossimo accesso: OPERATOR',
+    );
+    expect(granted.stdout).toContain(
+      "La persona deve uscire dal portale ('Esci') e accedere di nuovo con SPID o CIE: il ruolo vale dal prossimo accesso.",
+    );
 
     // The token issued before still says citizen: the role comes with the next sign-in.
     expect((await request('GET', '/api/me', { token: before.token })).json.role).toBe('CITIZEN');
@@ -137,7 +147,9 @@ describe('npm run roles: Giuseppe Verdi, a citizen, becomes an operator and stop
       recordId: GIUSEPPE,
       action: 'update',
       before: { accounts: [{ username: 'SpidCie_giuseppe.verdi', groups: [], workingEntity: null, role: 'CITIZEN' }] },
-      after: { accounts: [{ username: 'SpidCie_giuseppe.verdi', groups: ['OPERATOR'], workingEntity: null, role: 'OPERATOR' }] },
+      after: {
+        accounts: [{ username: 'SpidCie_giuseppe.verdi', groups: ['OPERATOR'], workingEntity: null, role: 'OPERATOR' }],
+      },
     });
     expect(entry.who.fullName).toMatch(/^Ufficio sistemi informativi \(locale:.+\)$/);
 
@@ -157,7 +169,9 @@ describe('npm run roles: Giuseppe Verdi, a citizen, becomes an operator and stop
     const removed = await roles('revoke', GIUSEPPE, 'OPERATOR');
     expect(removed.code).toBe(0);
     expect(removed.stdout).toContain('gruppi OPERATOR → nessuno');
-    expect(removed.stdout).toContain("Ruolo OPERATOR tolto. Vale dal prossimo accesso: chi ha già fatto l'accesso conserva il ruolo finché il suo token non scade (al massimo 9 ore).");
+    expect(removed.stdout).toContain(
+      "Ruolo OPERATOR tolto. Vale dal prossimo accesso: chi ha già fatto l'accesso conserva il ruolo finché il suo token non scade (al massimo 9 ore).",
+    );
 
     // Within the token's life the removed role stays; the next sign-in is a citizen's again.
     expect((await request('GET', '/api/me', { token: delegate.token })).json.role).toBe('DELEGATE');
@@ -170,9 +184,14 @@ describe('npm run roles: Giuseppe Verdi, a citizen, becomes an operator and stop
     const granted = await roles('grant', GIUSEPPE, 'OPERATOR', '--ente', 'SERVIZI-SOCIALI-MUNICIPIO-2');
     expect(granted.code).toBe(0);
     expect(granted.stdout).toContain('ente di lavoro nessuno → SERVIZI-SOCIALI-MUNICIPIO-2');
-    expect((await signInAgain('giuseppe.verdi')).me).toMatchObject({ role: 'OPERATOR', workingEntityId: 'SERVIZI-SOCIALI-MUNICIPIO-2' });
+    expect((await signInAgain('giuseppe.verdi')).me).toMatchObject({
+      role: 'OPERATOR',
+      workingEntityId: 'SERVIZI-SOCIALI-MUNICIPIO-2',
+    });
 
-    expect((await roles('revoke', GIUSEPPE, 'OPERATOR')).stdout).toContain('ente di lavoro SERVIZI-SOCIALI-MUNICIPIO-2 → nessuno');
+    expect((await roles('revoke', GIUSEPPE, 'OPERATOR')).stdout).toContain(
+      'ente di lavoro SERVIZI-SOCIALI-MUNICIPIO-2 → nessuno',
+    );
     expect((await signInAgain('giuseppe.verdi')).me).toMatchObject({ role: 'CITIZEN', workingEntityId: null });
     expect((await roleEntries()).at(-1)).toMatchObject({
       before: { accounts: [{ groups: ['OPERATOR'], workingEntity: 'SERVIZI-SOCIALI-MUNICIPIO-2' }] },
@@ -192,7 +211,9 @@ describe('npm run roles: finding the person', () => {
     const shown = await roles('list', 'bnclra79h61f205f');
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain('Laura Bianchi (BNCLRA79H61F205F)');
-    expect(shown.stdout).toContain('utente Cognito SpidCie_laura.bianchi: gruppi OPERATOR; ente di lavoro nessuno; ruolo nel portale al prossimo accesso: OPERATOR');
+    expect(shown.stdout).toContain(
+      'utente Cognito SpidCie_laura.bianchi: gruppi OPERATOR; ente di lavoro nessuno; ruolo nel portale al prossimo accesso: OPERATOR',
+    );
   });
 
   it('finds a citizen whose sign-in was never recorded by the subject of the record made at the first sign-in', async () => {

@@ -17,11 +17,32 @@ import { jobAnswer } from '../support/jobs.ts';
  * A = anonymous, C = citizen, N = citizen at first sign-in, O = operator, D = delegate, E = operator by working entity.
  */
 type Row = Record<Persona, number>;
-const everyone = (status: number): Row => ({ anonymous: status, citizen: status, newCitizen: status, operator: status, delegate: status, entityOperator: status });
-const operatorsOnly = (ok: number): Row => ({ anonymous: 401, citizen: 403, newCitizen: 403, operator: ok, delegate: 403, entityOperator: ok });
+const everyone = (status: number): Row => ({
+  anonymous: status,
+  citizen: status,
+  newCitizen: status,
+  operator: status,
+  delegate: status,
+  entityOperator: status,
+});
+const operatorsOnly = (ok: number): Row => ({
+  anonymous: 401,
+  citizen: 403,
+  newCitizen: 403,
+  operator: ok,
+  delegate: 403,
+  entityOperator: ok,
+});
 /** Operators and delegates read: the delegate's slice (part 2 §2.1, §6) is the users list and record, a call's payment list and the panel's counts. */
 const readers = (ok: number): Row => ({ ...operatorsOnly(ok), delegate: ok });
-const citizensOnly = (ok: number): Row => ({ anonymous: 401, citizen: ok, newCitizen: ok, operator: 403, delegate: 403, entityOperator: 403 });
+const citizensOnly = (ok: number): Row => ({
+  anonymous: 401,
+  citizen: ok,
+  newCitizen: ok,
+  operator: 403,
+  delegate: 403,
+  entityOperator: 403,
+});
 
 const expected: Record<string, Row> = {
   'GET /api/bands': everyone(200),
@@ -35,7 +56,14 @@ const expected: Record<string, Row> = {
   'PUT /api/services/{id}': operatorsOnly(200),
   'DELETE /api/services/{id}': operatorsOnly(204),
   'GET /api/me': { ...everyone(200), anonymous: 401 },
-  'POST /api/uploads': { anonymous: 401, citizen: 201, newCitizen: 201, operator: 201, delegate: 403, entityOperator: 201 },
+  'POST /api/uploads': {
+    anonymous: 401,
+    citizen: 201,
+    newCitizen: 201,
+    operator: 201,
+    delegate: 403,
+    entityOperator: 201,
+  },
   'GET /api/openapi.json': everyone(200),
   'GET /api/calls': operatorsOnly(200),
   'GET /api/calls/{id}': operatorsOnly(200),
@@ -72,7 +100,14 @@ const expected: Record<string, Row> = {
   'POST /api/users/{id}/isee': operatorsOnly(201),
   // The record is Maria Rossi's ('citizen'): any other citizen is told it is not there.
   'GET /api/subscriptions/{id}': { ...citizensOnly(200), newCitizen: 404 },
-  'GET /api/users/{id}/subscriptions': { anonymous: 401, citizen: 403, newCitizen: 403, operator: 200, delegate: 200, entityOperator: 200 },
+  'GET /api/users/{id}/subscriptions': {
+    anonymous: 401,
+    citizen: 403,
+    newCitizen: 403,
+    operator: 200,
+    delegate: 200,
+    entityOperator: 200,
+  },
   // Configuration and debt positions: operators only (part 2 §2.1: delegates have neither page).
   'GET /api/configuration': operatorsOnly(200),
   'PUT /api/configuration': operatorsOnly(200),
@@ -174,14 +209,39 @@ const validBody: Record<string, unknown> = {
     return { ...matrixUser, fiscalCode: randomFiscalCode() };
   },
   support: { emailUser: 'matrice@example.it', subject: 'Altro', message: 'Messaggio del test dei permessi.' },
-  isee: { value: 1000, year: 2026, date: '2026-01-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000003C-00', scadenza: '2026-12-31', excludeVerification: true },
+  isee: {
+    value: 1000,
+    year: 2026,
+    date: '2026-01-20T10:00:00.000Z',
+    protocollo: 'INPS-ISEE-2026-00000003C-00',
+    scadenza: '2026-12-31',
+    excludeVerification: true,
+  },
 };
 
 const matrixUser = {
-  firstName: 'Utente', lastName: 'Matrice', birthDate: '1980-01-01', email: 'matrice@example.it', address: 'Via Roma', addressNumber: '1',
-  cap: '00100', city: 'Roma', country: 'RM', nation: 'IT', municipioId: '1',
+  firstName: 'Utente',
+  lastName: 'Matrice',
+  birthDate: '1980-01-01',
+  email: 'matrice@example.it',
+  address: 'Via Roma',
+  addressNumber: '1',
+  cap: '00100',
+  city: 'Roma',
+  country: 'RM',
+  nation: 'IT',
+  municipioId: '1',
 };
-const profileBody = { email: 'cittadino@example.it', birthDate: '1985-03-12', address: 'Via Roma', addressNumber: '12', cap: '00184', city: 'Roma', country: 'RM', nation: 'IT' };
+const profileBody = {
+  email: 'cittadino@example.it',
+  birthDate: '1985-03-12',
+  address: 'Via Roma',
+  addressNumber: '12',
+  cap: '00184',
+  city: 'Roma',
+  country: 'RM',
+  nation: 'IT',
+};
 
 /** Bodies that depend on who sends them (a citizen's ISEE names a file that citizen uploaded). */
 const bodies: Record<string, (persona: Persona) => Promise<unknown>> = {
@@ -189,22 +249,46 @@ const bodies: Record<string, (persona: Persona) => Promise<unknown>> = {
   'POST /api/isee': async (persona) => {
     if (persona !== 'citizen' && persona !== 'newCitizen') return { value: 1 };
     const client = await as(persona);
-    return { value: 1000, document: await stageIseeFile(client, await attestationPdf({ fullName: 'Cittadino', fiscalCode: 'RSSMRA85C52H501N', protocol: 'INPS-ISEE-2026-00000004D-00', value: '1.000,00' })) };
+    return {
+      value: 1000,
+      document: await stageIseeFile(
+        client,
+        await attestationPdf({
+          fullName: 'Cittadino',
+          fiscalCode: 'RSSMRA85C52H501N',
+          protocol: 'INPS-ISEE-2026-00000004D-00',
+          value: '1.000,00',
+        }),
+      ),
+    };
   },
   'PUT /api/profile': async () => profileBody,
   'PUT /api/users/{id}/status': async () => ({ suspended: true }),
   'PUT /api/isee/{id}/decision': async () => ({ state: 1, value: 1000 }),
   'POST /api/support': async () => validBody.support,
-  'POST /api/tickets': async () => ({ userId: await mariaId(), categoria: 'Altro', dettagli: 'Ticket del test dei permessi.' }),
-  'PUT /api/tickets/{id}/modifica': async () => ({ stato: 1, categoria: 'Altro', dettagli: 'Presa in carico.', assegnatoA: 'Operatore' }),
+  'POST /api/tickets': async () => ({
+    userId: await mariaId(),
+    categoria: 'Altro',
+    dettagli: 'Ticket del test dei permessi.',
+  }),
+  'PUT /api/tickets/{id}/modifica': async () => ({
+    stato: 1,
+    categoria: 'Altro',
+    dettagli: 'Presa in carico.',
+    assegnatoA: 'Operatore',
+  }),
   'POST /api/calls/{id}/enrolments': async () => ({ userId: enrolmentUserId }),
   'PUT /api/enrolments/{id}/state': async () => ({ state: 3 }),
   'PUT /api/enrolments/{id}/ranking': async () => ({ rankingScore: 1 }),
   'PUT /api/positions/{id}': async () => ({ descrizione: 'Quota rivista dal test dei permessi', importo: 12.5 }),
   'POST /api/positions/{id}/reconciliation': async () => ({ nota: 'Rimborso disposto dal test dei permessi' }),
   'POST /api/calls/{id}/enrolments/import': async () => ({
-    fileContentBase64: Buffer.from('codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee\r\n').toString('base64'),
-    contentType: 'text/csv', updateIsees: false, removeOldSubscriptions: false,
+    fileContentBase64: Buffer.from(
+      'codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee\r\n',
+    ).toString('base64'),
+    contentType: 'text/csv',
+    updateIsees: false,
+    removeOldSubscriptions: false,
   }),
   'POST /api/calls/{id}/enrolments/import/apply': async () => ({ previewId: importPreviewId }),
 };
@@ -212,11 +296,14 @@ const bodies: Record<string, (persona: Persona) => Promise<unknown>> = {
 /** The preview the apply route applies (made by its setup, on a call of its own). */
 let importPreviewId = '';
 
-
 const mariaId = async () => (await (await as('citizen')).get('/api/me')).json.userId as string;
 /** A ticket of Maria Rossi ('citizen'), made by the operator (support messages are rate-limited per citizen). */
 const matrixTicket = async (operator: Client) => {
-  const created = await operator.post('/api/tickets', { userId: await mariaId(), categoria: 'Altro', dettagli: 'Ticket del test dei permessi.' });
+  const created = await operator.post('/api/tickets', {
+    userId: await mariaId(),
+    categoria: 'Altro',
+    dettagli: 'Ticket del test dei permessi.',
+  });
   expect(created.status).toBe(201);
   return created.json.id as string;
 };
@@ -230,7 +317,10 @@ async function enrolment(operator: Client, approve = false) {
   const user = (await operator.post('/api/users', validBody.users)).json;
   const created = await operator.post(`/api/calls/${call.id}/enrolments`, { userId: user.id });
   expect(created.status).toBe(201);
-  if (approve) expect((await operator.put(`/api/enrolments/${created.json.id}/state`, { state: 2, weeklyHour: 3 })).status).toBe(200);
+  if (approve)
+    expect((await operator.put(`/api/enrolments/${created.json.id}/state`, { state: 2, weeklyHour: 3 })).status).toBe(
+      200,
+    );
   return { callId: call.id as string, id: created.json.id as string };
 }
 
@@ -238,7 +328,11 @@ async function enrolment(operator: Client, approve = false) {
 async function matrixIsee(operator: Client, withDocument: boolean) {
   const userId = (await (await as('citizen')).get('/api/me')).json.userId;
   const document = withDocument ? await stageIseeFile(operator, await samplePdf('ISEE')) : undefined;
-  const created = await operator.post(`/api/users/${userId}/isee`, { ...(validBody.isee as object), document, excludeVerification: !withDocument });
+  const created = await operator.post(`/api/users/${userId}/isee`, {
+    ...(validBody.isee as object),
+    document,
+    excludeVerification: !withDocument,
+  });
   expect(created.status).toBe(201);
   return created.json.id as string;
 }
@@ -273,12 +367,17 @@ const matrixFlow = (operator: Client) =>
   (heldBackFlow ??= (async () => {
     expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
     const { call } = await openCall(operator);
-    const { userId } = await approvedSubscriber(operator, call, { lastName: 'Matrice', iseeValue: 8000, weeklyHour: 2 });
+    const { userId } = await approvedSubscriber(operator, call, {
+      lastName: 'Matrice',
+      iseeValue: 8000,
+      weeklyHour: 2,
+    });
     const user = (await localTable().item(keys.user(userId)))!;
     await localTable().putItem({ ...user, address: '=HYPERLINK("http://evil.example","x")' });
     const started = await operator.post(`/api/calls/${call.id}/exports`, validBody.flows);
     expect(started.status).toBe(201);
-    for (let i = 0; i < 100 && (await operator.get(`/api/flows/${started.json.id}`)).json.step !== 'COMPLETATO'; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && (await operator.get(`/api/flows/${started.json.id}`)).json.step !== 'COMPLETATO'; i++)
+      await new Promise((r) => setTimeout(r, 100));
     return started.json.id as string;
   })());
 
@@ -308,53 +407,70 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
     expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
     const { call } = await openCall(operator);
     await approvedSubscriber(operator, call, { lastName: 'Matrice', iseeValue: 8000, weeklyHour: 2 });
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 3, anno: 2026 })).json.created).toBe(1);
+    expect(
+      (await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 3, anno: 2026 })).json.created,
+    ).toBe(1);
     const [position] = await storedPositions(call.id, '2026-03');
     // Found by its IUD through gsi2, which lists it a moment after the generation.
     await indexesCaughtUp();
     return `/api/positions/${position!.iud}`;
   },
   'POST /api/me/positions/{id}/pay': async () => '/api/me/positions/P2026030000000000000000000000000000/pay',
-  'GET /api/users/{id}/positions': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/positions`,
+  'GET /api/users/{id}/positions': async (operator) =>
+    `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/positions`,
   'GET /api/positions': async () => '/api/positions?fiscalCode=RSSMRA85C52H501N',
   'POST /api/calls/{id}/reporting': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/reporting`,
   'GET /api/calls/{id}/reporting': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/reporting`,
-  'GET /api/calls/{id}/payment-list': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/payment-list`,
-  'GET /api/calls/{id}/payment-totals': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/payment-totals`,
+  'GET /api/calls/{id}/payment-list': async (operator) =>
+    `/api/calls/${(await openCall(operator)).call.id}/payment-list`,
+  'GET /api/calls/{id}/payment-totals': async (operator) =>
+    `/api/calls/${(await openCall(operator)).call.id}/payment-totals`,
   'DELETE /api/calls/{id}/files/{fileId}': async (operator) => {
     const form = await upload(operator, 'call-form', await samplePdf(), 'modulo.pdf');
     const call = (await operator.post('/api/calls', { ...(validBody.calls as object), files: [form] })).json;
     return `/api/calls/${call.id}/files/${call.announcementFiles[0].storageFileId}`;
   },
-  'GET /api/services/{id}/calls': async (operator) => `/api/services/${(await operator.post('/api/services', validBody.services)).json.id}/calls`,
+  'GET /api/services/{id}/calls': async (operator) =>
+    `/api/services/${(await operator.post('/api/services', validBody.services)).json.id}/calls`,
   'GET /api/open-calls/{id}': async (operator) => `/api/open-calls/${(await openCall(operator)).call.id}`,
   'GET /api/me/calls/{id}': async (operator) => `/api/me/calls/${(await openCall(operator)).call.id}`,
   'POST /api/calls/{id}/subscriptions': async (operator) => {
     await citizensEligible(operator);
     return `/api/calls/${(await openCall(operator)).call.id}/subscriptions`;
   },
-  'GET /api/calls/{id}/subscription': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/subscription`,
+  'GET /api/calls/{id}/subscription': async (operator) =>
+    `/api/calls/${(await openCall(operator)).call.id}/subscription`,
   'GET /api/isee/{id}': async (operator) => `/api/isee/${await matrixIsee(operator, false)}`,
-  'POST /api/calls/{id}/isee-refresh': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/isee-refresh`,
-  'GET /api/calls/{id}/isee-refresh': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/isee-refresh`,
-  'GET /api/calls/{id}/payment-list/missing-isee': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/payment-list/missing-isee`,
+  'POST /api/calls/{id}/isee-refresh': async (operator) =>
+    `/api/calls/${(await openCall(operator)).call.id}/isee-refresh`,
+  'GET /api/calls/{id}/isee-refresh': async (operator) =>
+    `/api/calls/${(await openCall(operator)).call.id}/isee-refresh`,
+  'GET /api/calls/{id}/payment-list/missing-isee': async (operator) =>
+    `/api/calls/${(await openCall(operator)).call.id}/payment-list/missing-isee`,
   // One run of the year's expiry list (or January refresh) at a time: each persona's call waits for the last to end.
   'POST /api/isee-expiry': async (operator) => (await yearJobsIdle(operator), '/api/isee-expiry'),
   'POST /api/isee-expiry/new-year': async (operator) => (await yearJobsIdle(operator), '/api/isee-expiry/new-year'),
   'POST /api/isee/{id}/inps-check': async (operator) => `/api/isee/${await matrixIsee(operator, true)}/inps-check`,
-  'POST /api/users/{id}/isee/inps': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/isee/inps`,
-  'GET /api/users/{id}/inps-queries': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/inps-queries`,
+  'POST /api/users/{id}/isee/inps': async (operator) =>
+    `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/isee/inps`,
+  'GET /api/users/{id}/inps-queries': async (operator) =>
+    `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/inps-queries`,
   'PUT /api/isee/{id}/decision': async (operator) => `/api/isee/${await matrixIsee(operator, true)}/decision`,
   'DELETE /api/isee/{id}': async (operator) => `/api/isee/${await matrixIsee(operator, false)}`,
-  'GET /api/users/{id}/isee': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/isee`,
-  'POST /api/users/{id}/isee': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/isee`,
-  'GET /api/users/{id}/subscriptions': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/subscriptions`,
-  'PUT /api/users/{id}/status': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/status`,
+  'GET /api/users/{id}/isee': async (operator) =>
+    `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/isee`,
+  'POST /api/users/{id}/isee': async (operator) =>
+    `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/isee`,
+  'GET /api/users/{id}/subscriptions': async (operator) =>
+    `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/subscriptions`,
+  'PUT /api/users/{id}/status': async (operator) =>
+    `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/status`,
   'GET /api/tickets/cerca': async () => '/api/tickets/cerca?q=rossi',
   'GET /api/tickets/{id}': async (operator) => `/api/tickets/${await matrixTicket(operator)}`,
   'PUT /api/tickets/{id}/modifica': async (operator) => `/api/tickets/${await matrixTicket(operator)}/modifica`,
   'GET /api/tickets/{id}/storico': async (operator) => `/api/tickets/${await matrixTicket(operator)}/storico`,
-  'GET /api/users/{id}/tickets': async (operator) => `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/tickets`,
+  'GET /api/users/{id}/tickets': async (operator) =>
+    `/api/users/${(await operator.post('/api/users', validBody.users)).json.id}/tickets`,
   'GET /api/calls/{id}/enrolments': async (operator) => `/api/calls/${(await enrolment(operator)).callId}/enrolments`,
   'POST /api/calls/{id}/enrolments': async (operator) => {
     const { call } = await openCall(operator);
@@ -364,21 +480,28 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   'PUT /api/enrolments/{id}/state': async (operator) => `/api/enrolments/${(await enrolment(operator)).id}/state`,
   'PUT /api/enrolments/{id}/ranking': async (operator) => `/api/enrolments/${(await enrolment(operator)).id}/ranking`,
   'DELETE /api/enrolments/{id}': async (operator) => `/api/enrolments/${(await enrolment(operator, true)).id}`,
-  'POST /api/calls/{id}/enrolments/reset-hours': async (operator) => `/api/calls/${(await enrolment(operator, true)).callId}/enrolments/reset-hours`,
-  'GET /api/calls/{id}/enrolments/reset-hours': async (operator) => `/api/calls/${(await enrolment(operator)).callId}/enrolments/reset-hours`,
-  'GET /api/calls/{id}/enrolments/csv': async (operator) => `/api/calls/${(await enrolment(operator)).callId}/enrolments/csv`,
-  'POST /api/calls/{id}/enrolments/import': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/enrolments/import`,
+  'POST /api/calls/{id}/enrolments/reset-hours': async (operator) =>
+    `/api/calls/${(await enrolment(operator, true)).callId}/enrolments/reset-hours`,
+  'GET /api/calls/{id}/enrolments/reset-hours': async (operator) =>
+    `/api/calls/${(await enrolment(operator)).callId}/enrolments/reset-hours`,
+  'GET /api/calls/{id}/enrolments/csv': async (operator) =>
+    `/api/calls/${(await enrolment(operator)).callId}/enrolments/csv`,
+  'POST /api/calls/{id}/enrolments/import': async (operator) =>
+    `/api/calls/${(await openCall(operator)).call.id}/enrolments/import`,
   'POST /api/calls/{id}/enrolments/import/apply': async (operator) => {
     const { callId } = await enrolment(operator);
     const preview = await operator.post(`/api/calls/${callId}/enrolments/import`, {
-      fileContentBase64: Buffer.from('codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee\r\n').toString('base64'),
+      fileContentBase64: Buffer.from(
+        'codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee\r\n',
+      ).toString('base64'),
       contentType: 'text/csv',
     });
     expect(preview.status, JSON.stringify(preview.json)).toBe(200);
     importPreviewId = preview.json.previewId;
     return `/api/calls/${callId}/enrolments/import/apply`;
   },
-  'GET /api/calls/{id}/enrolments/import': async (operator) => `/api/calls/${(await openCall(operator)).call.id}/enrolments/import`,
+  'GET /api/calls/{id}/enrolments/import': async (operator) =>
+    `/api/calls/${(await openCall(operator)).call.id}/enrolments/import`,
   'GET /api/subscriptions/{id}': async (operator) => {
     await citizensEligible(operator);
     const { call } = await openCall(operator);
@@ -415,21 +538,35 @@ describe('every route × every role', () => {
           path = path.replace('{id}', created.json.id);
         }
         const bodyFor = bodies[routeKey(route)];
-        const body = route.method === 'POST' || route.method === 'PUT' ? (bodyFor ? await bodyFor(persona) : validBody[route.resource]) : undefined;
+        const body =
+          route.method === 'POST' || route.method === 'PUT'
+            ? bodyFor
+              ? await bodyFor(persona)
+              : validBody[route.resource]
+            : undefined;
         const response = await request(route.method, path, { token: tokens[persona], body });
         expect(response.status, JSON.stringify(response.json)).toBe(want);
         if (response.status >= 400) expect(response.json.detail).toMatch(/[a-zà-ù]/i);
         // A success carries only the fields its schema in the served OpenAPI document declares (issue 21).
         const document = await servedDocument();
-        const schema = response.status < 300 ? responseSchema(document, route.method, route.path, response.status) : undefined;
-        if (schema) expect(undeclaredFields(schema, response.json, document), 'fields the schema does not declare').toEqual([]);
+        const schema =
+          response.status < 300 ? responseSchema(document, route.method, route.path, response.status) : undefined;
+        if (schema)
+          expect(undeclaredFields(schema, response.json, document), 'fields the schema does not declare').toEqual([]);
       });
     }
   }
 
   it('tells each person the role the spec gives them', async () => {
     const roles: Record<string, string> = {};
-    for (const persona of personas.filter((p) => p !== 'anonymous')) roles[persona] = (await (await as(persona)).get('/api/me')).json.role;
-    expect(roles).toEqual({ citizen: 'CITIZEN', newCitizen: 'CITIZEN', operator: 'OPERATOR', delegate: 'DELEGATE', entityOperator: 'OPERATOR' });
+    for (const persona of personas.filter((p) => p !== 'anonymous'))
+      roles[persona] = (await (await as(persona)).get('/api/me')).json.role;
+    expect(roles).toEqual({
+      citizen: 'CITIZEN',
+      newCitizen: 'CITIZEN',
+      operator: 'OPERATOR',
+      delegate: 'DELEGATE',
+      entityOperator: 'OPERATOR',
+    });
   });
 });

@@ -51,12 +51,19 @@ it('the local S3 answers a missing key as S3 answers a role without s3:ListBucke
   const status = (command: GetObjectCommand | HeadObjectCommand) =>
     client.send(command as GetObjectCommand).then(
       () => 'found',
-      (error: { name: string; $metadata: { httpStatusCode: number } }) => `${error.$metadata.httpStatusCode} ${command instanceof GetObjectCommand ? error.name : ''}`.trim(),
+      (error: { name: string; $metadata: { httpStatusCode: number } }) =>
+        `${error.$metadata.httpStatusCode} ${command instanceof GetObjectCommand ? error.name : ''}`.trim(),
     );
   const missing = { Bucket: 'portale-exports', Key: 'notices/P000000NONESISTE.pdf' };
-  expect([await status(new HeadObjectCommand(missing)), await status(new GetObjectCommand(missing))]).toEqual(['403', '403 AccessDenied']);
+  expect([await status(new HeadObjectCommand(missing)), await status(new GetObjectCommand(missing))]).toEqual([
+    '403',
+    '403 AccessDenied',
+  ]);
   await setMissingKey('NoSuchKey');
-  expect([await status(new HeadObjectCommand(missing)), await status(new GetObjectCommand(missing))]).toEqual(['404', '404 NoSuchKey']);
+  expect([await status(new HeadObjectCommand(missing)), await status(new GetObjectCommand(missing))]).toEqual([
+    '404',
+    '404 NoSuchKey',
+  ]);
   await setMissingKey('AccessDenied');
   client.destroy();
 });
@@ -94,16 +101,31 @@ describe.each(['AccessDenied', 'NoSuchKey'] as const)('with S3 answering a missi
     expect(sent.status, JSON.stringify(sent.json)).toBe(200);
     // Another one with no PDF anywhere (its IUD's key never written): 409 with the reason, not a failure.
     const december = position!.iud.replace('P202611', 'P202612');
-    await localTable().putItem({ ...item, ...keys.position(call.id, '2026-12', mariaId), iud: december, gsi2pk: keys.positionByIud(december), gsi1sk: `2026-12#${call.id}`, noticeZip: null });
+    await localTable().putItem({
+      ...item,
+      ...keys.position(call.id, '2026-12', mariaId),
+      iud: december,
+      gsi2pk: keys.positionByIud(december),
+      gsi1sk: `2026-12#${call.id}`,
+      noticeZip: null,
+    });
     await indexesCaughtUp();
     const none = await operator.post(`/api/positions/${december}/email`, {});
     expect([none.status, none.json.detail]).toEqual([409, noticeMessages.noPdf]);
   });
 
   it('claiming an upload that never reached the bucket is a 400 asking to upload again, not a failure', async () => {
-    const ticket = await citizen.post('/api/uploads', { purpose: 'isee', fileName: 'isee.pdf', contentType: 'application/pdf', size: 1000 });
+    const ticket = await citizen.post('/api/uploads', {
+      purpose: 'isee',
+      fileName: 'isee.pdf',
+      contentType: 'application/pdf',
+      size: 1000,
+    });
     expect(ticket.status).toBe(201);
-    const claimed = await citizen.post('/api/isee', { document: { uploadKey: ticket.json.uploadKey, name: 'isee.pdf' }, value: 8000 });
+    const claimed = await citizen.post('/api/isee', {
+      document: { uploadKey: ticket.json.uploadKey, name: 'isee.pdf' },
+      value: 8000,
+    });
     expect([claimed.status, claimed.json.detail]).toEqual([400, fileMessages.notFound]);
   });
 });

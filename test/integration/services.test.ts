@@ -3,7 +3,11 @@ import { keys } from '../../functions/adapters/table.ts';
 import { as, request } from '../support/api.ts';
 import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 
-const service = { code: 'SAD_TEST', name: 'Assistenza domiciliare (test)', description: 'Aiuto a casa per le persone anziane.' };
+const service = {
+  code: 'SAD_TEST',
+  name: 'Assistenza domiciliare (test)',
+  description: 'Aiuto a casa per le persone anziane.',
+};
 let operator: Awaited<ReturnType<typeof as>>;
 const allServices = async () => (await request('GET', '/api/services?limit=100')).json.items;
 
@@ -30,8 +34,12 @@ describe('services over HTTP', () => {
   it('stores the service’s INPS benefit code, which an edit without the field keeps', async () => {
     const { id } = (await operator.post('/api/services', { ...service, inpsBenefitCode: 'A3.03' })).json;
     expect((await request('GET', `/api/services/${id}`)).json.inpsBenefitCode).toBe('A3.03');
-    expect((await operator.put(`/api/services/${id}`, { ...service, name: 'Asilo nido' })).json.inpsBenefitCode).toBe('A3.03');
-    expect((await operator.put(`/api/services/${id}`, { ...service, inpsBenefitCode: 'A2.12' })).json.inpsBenefitCode).toBe('A2.12');
+    expect((await operator.put(`/api/services/${id}`, { ...service, name: 'Asilo nido' })).json.inpsBenefitCode).toBe(
+      'A3.03',
+    );
+    expect(
+      (await operator.put(`/api/services/${id}`, { ...service, inpsBenefitCode: 'A2.12' })).json.inpsBenefitCode,
+    ).toBe('A2.12');
   });
 
   it('keeps the creation time when an operator edits a service', async () => {
@@ -58,12 +66,42 @@ describe('services over HTTP', () => {
 
   describe('bad input gets an Italian message and changes nothing', () => {
     const cases: Array<[string, () => Promise<{ status: number; json: any }>, number, string]> = [
-      ['missing code', () => operator.post('/api/services', { ...service, code: '' }), 400, 'Il campo non può essere vuoto!'],
-      ['missing description', () => operator.post('/api/services', { code: 'X', name: 'Y' }), 400, 'Il campo non può essere vuoto!'],
-      ['name too long', () => operator.post('/api/services', { ...service, name: 'x'.repeat(121) }), 400, 'Il campo può contenere al massimo 120 caratteri.'],
-      ['a JSON array instead of an object', () => request('POST', '/api/services', { token: operator.token, rawBody: '[]' }), 400, 'Il corpo della richiesta non è un JSON valido.'],
-      ['unknown id', () => operator.put('/api/services/non-esiste', service), 404, 'Il servizio selezionato non esiste.'],
-      ['an INPS benefit code not in INPS’s list', () => operator.post('/api/services', { ...service, inpsBenefitCode: 'B9.99' }), 400, 'Il codice prestazione INPS deve essere uno dei codici dell’elenco INPS (da A1.01 a Z9.99).'],
+      [
+        'missing code',
+        () => operator.post('/api/services', { ...service, code: '' }),
+        400,
+        'Il campo non può essere vuoto!',
+      ],
+      [
+        'missing description',
+        () => operator.post('/api/services', { code: 'X', name: 'Y' }),
+        400,
+        'Il campo non può essere vuoto!',
+      ],
+      [
+        'name too long',
+        () => operator.post('/api/services', { ...service, name: 'x'.repeat(121) }),
+        400,
+        'Il campo può contenere al massimo 120 caratteri.',
+      ],
+      [
+        'a JSON array instead of an object',
+        () => request('POST', '/api/services', { token: operator.token, rawBody: '[]' }),
+        400,
+        'Il corpo della richiesta non è un JSON valido.',
+      ],
+      [
+        'unknown id',
+        () => operator.put('/api/services/non-esiste', service),
+        404,
+        'Il servizio selezionato non esiste.',
+      ],
+      [
+        'an INPS benefit code not in INPS’s list',
+        () => operator.post('/api/services', { ...service, inpsBenefitCode: 'B9.99' }),
+        400,
+        'Il codice prestazione INPS deve essere uno dei codici dell’elenco INPS (da A1.01 a Z9.99).',
+      ],
     ];
     for (const [name, send, status, detail] of cases) {
       it(name, async () => {

@@ -30,7 +30,11 @@ const run = promisify(execFile);
 
 describe('npm run smoke', () => {
   it('passes on the local portal: site and CSP, OpenAPI, the sign-in going to the IdP, an anonymous write refused', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'bin/smoke.ts'), '--url', stack.appUrl], { cwd: repoRoot, env: process.env });
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', path.join(repoRoot, 'bin/smoke.ts'), '--url', stack.appUrl],
+      { cwd: repoRoot, env: process.env },
+    );
     expect(stdout).toContain(`Smoke test of ${stack.appUrl}`);
     expect(stdout).toContain('✔ the site answers, with its Content-Security-Policy');
     expect(stdout).toMatch(/✔ \/api\/openapi\.json is the API’s description: OpenAPI 3\.\d\.\d, \d+ paths/);
@@ -54,6 +58,10 @@ describe('npm run smoke', () => {
         return new Response(response.body, { status: response.status, headers });
       });
     const checks = await smoke({ siteUrl: stack.appUrl, expectedProvider: stack.issuer }, bare as typeof fetch);
-    expect(checks[0]).toMatchObject({ title: 'the site answers, with its Content-Security-Policy', status: 'missing', detail: 'no Content-Security-Policy header' });
+    expect(checks[0]).toMatchObject({
+      title: 'the site answers, with its Content-Security-Policy',
+      status: 'missing',
+      detail: 'no Content-Security-Policy header',
+    });
   });
 });

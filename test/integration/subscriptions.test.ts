@@ -18,15 +18,19 @@ beforeAll(async () => {
   await giveValidatedIsee(otherCitizen, operator);
 });
 
-const file = async (client = citizen, name = 'documento.pdf') => upload(client, 'subscription-file', await samplePdf('Certificato'), name);
-const mine = async (client: Client, callId: string) => (await client.get(`/api/calls/${callId}/subscription`)).json.subscription;
+const file = async (client = citizen, name = 'documento.pdf') =>
+  upload(client, 'subscription-file', await samplePdf('Certificato'), name);
+const mine = async (client: Client, callId: string) =>
+  (await client.get(`/api/calls/${callId}/subscription`)).json.subscription;
 const count = async (callId: string) => (await operator.get(`/api/calls/${callId}`)).json.subscriptionCount;
 
 describe('citizens apply to open calls with documents', () => {
   it('creates the request in state ADDED with its files, shown on the call, in /iscrizioni and as the call’s count', async () => {
     const { call, service } = await openCall(operator);
     expect(await mine(citizen, call.id)).toBeNull();
-    const response = await citizen.post(`/api/calls/${call.id}/subscriptions`, { files: [await file(), await upload(citizen, 'subscription-file', tinyPng(), 'foto.png', 'image/png')] });
+    const response = await citizen.post(`/api/calls/${call.id}/subscriptions`, {
+      files: [await file(), await upload(citizen, 'subscription-file', tinyPng(), 'foto.png', 'image/png')],
+    });
     expect(response.status).toBe(201);
     expect(response.json).toMatchObject({
       state: 'ADDED',
@@ -35,7 +39,10 @@ describe('citizens apply to open calls with documents', () => {
       weeklyHour: null,
       cost: null,
     });
-    expect(response.json.subscriptionFiles.map((f: any) => [f.name, f.contentType])).toEqual([['documento.pdf', 'application/pdf'], ['foto.png', 'image/png']]);
+    expect(response.json.subscriptionFiles.map((f: any) => [f.name, f.contentType])).toEqual([
+      ['documento.pdf', 'application/pdf'],
+      ['foto.png', 'image/png'],
+    ]);
     expect((await fetch(response.json.subscriptionFiles[1].url)).headers.get('content-type')).toBe('image/png');
 
     expect((await mine(citizen, call.id)).id).toBe(response.json.id);
@@ -43,8 +50,12 @@ describe('citizens apply to open calls with documents', () => {
     await indexesCaughtUp();
     const list = (await citizen.get('/api/subscriptions?limit=100')).json.items;
     expect(list[0]).toMatchObject({ id: response.json.id, state: 'ADDED' });
-    expect((await citizen.get('/api/subscriptions?state=ADDED&limit=100')).json.items.map((s: any) => s.id)).toContain(response.json.id);
-    expect((await citizen.get('/api/subscriptions?state=REFUSED')).json.items.map((s: any) => s.id)).not.toContain(response.json.id);
+    expect((await citizen.get('/api/subscriptions?state=ADDED&limit=100')).json.items.map((s: any) => s.id)).toContain(
+      response.json.id,
+    );
+    expect((await citizen.get('/api/subscriptions?state=REFUSED')).json.items.map((s: any) => s.id)).not.toContain(
+      response.json.id,
+    );
     expect(await count(call.id)).toBe(1);
   });
 
@@ -75,10 +86,16 @@ describe('citizens apply to open calls with documents', () => {
   describe('bad requests get a clear Italian error and change nothing', () => {
     it('a second request for the same call (400), even two at the same moment', async () => {
       const { call } = await openCall(operator);
-      const [a, b] = await Promise.all([citizen.post(`/api/calls/${call.id}/subscriptions`, { files: [] }), citizen.post(`/api/calls/${call.id}/subscriptions`, { files: [] })]);
+      const [a, b] = await Promise.all([
+        citizen.post(`/api/calls/${call.id}/subscriptions`, { files: [] }),
+        citizen.post(`/api/calls/${call.id}/subscriptions`, { files: [] }),
+      ]);
       expect([a.status, b.status].sort()).toEqual([201, 400]);
       const again = await citizen.post(`/api/calls/${call.id}/subscriptions`, { files: [await file()] });
-      expect([again.status, again.json.detail]).toEqual([400, 'Hai già inviato una richiesta di iscrizione a questo bando.']);
+      expect([again.status, again.json.detail]).toEqual([
+        400,
+        'Hai già inviato una richiesta di iscrizione a questo bando.',
+      ]);
       expect(await count(call.id)).toBe(1);
       expect((await mine(citizen, call.id)).subscriptionFiles).toEqual([]);
     });
@@ -88,17 +105,38 @@ describe('citizens apply to open calls with documents', () => {
       const closed = await operator.put(`/api/calls/${call.id}`, { ...call, state: 2, files: [] });
       expect(closed.status).toBe(200);
       const response = await citizen.post(`/api/calls/${call.id}/subscriptions`, { files: [] });
-      expect([response.status, response.json.detail]).toEqual([400, 'Il bando selezionato non è aperto alle iscrizioni.']);
+      expect([response.status, response.json.detail]).toEqual([
+        400,
+        'Il bando selezionato non è aperto alle iscrizioni.',
+      ]);
       const unknown = await citizen.post('/api/calls/non-esiste/subscriptions', { files: [] });
       expect([unknown.status, unknown.json.detail]).toEqual([404, 'Il bando selezionato non è presente.']);
       expect(await count(call.id)).toBe(0);
     });
 
     const refusals: Array<[string, () => Promise<unknown[]>, string]> = [
-      ['more than five files', async () => Promise.all(Array.from({ length: 6 }, (_, i) => file(citizen, `doc-${i}.pdf`))), 'Non è possibile caricare più di cinque allegati.'],
-      ['a renamed executable', async () => [await file(), await upload(citizen, 'subscription-file', renamedExecutable(), 'certificato.pdf')], 'Carica un file con un formato supportato'],
-      ['an oversized file', async () => [await upload(citizen, 'subscription-file', new Uint8Array(10 * 1024 * 1024 + 1).fill(0x25), 'enorme.pdf')], 'Il file supera la dimensione massima di 10 MB.'],
-      ['another person’s upload', async () => [await file(otherCitizen)], 'Il file caricato non è stato trovato: caricalo di nuovo.'],
+      [
+        'more than five files',
+        async () => Promise.all(Array.from({ length: 6 }, (_, i) => file(citizen, `doc-${i}.pdf`))),
+        'Non è possibile caricare più di cinque allegati.',
+      ],
+      [
+        'a renamed executable',
+        async () => [await file(), await upload(citizen, 'subscription-file', renamedExecutable(), 'certificato.pdf')],
+        'Carica un file con un formato supportato',
+      ],
+      [
+        'an oversized file',
+        async () => [
+          await upload(citizen, 'subscription-file', new Uint8Array(10 * 1024 * 1024 + 1).fill(0x25), 'enorme.pdf'),
+        ],
+        'Il file supera la dimensione massima di 10 MB.',
+      ],
+      [
+        'another person’s upload',
+        async () => [await file(otherCitizen)],
+        'Il file caricato non è stato trovato: caricalo di nuovo.',
+      ],
     ];
     for (const [name, files, detail] of refusals) {
       it(name, async () => {
@@ -120,7 +158,9 @@ describe('citizens apply to open calls with documents', () => {
       expect([stranger.status, stranger.json.detail]).toEqual([404, 'L’iscrizione selezionata non è presente.']);
       expect(JSON.stringify(stranger.json)).not.toContain('documento.pdf');
       expect(await mine(otherCitizen, call.id)).toBeNull();
-      expect((await otherCitizen.get('/api/subscriptions?limit=100')).json.items.map((s: any) => s.id)).not.toContain(own.id);
+      expect((await otherCitizen.get('/api/subscriptions?limit=100')).json.items.map((s: any) => s.id)).not.toContain(
+        own.id,
+      );
       expect((await otherCitizen.get('/api/subscriptions/qualcosa.di-falso')).status).toBe(404);
     });
   });
@@ -138,12 +178,23 @@ describe('the ISEE rule (part 2 §4)', () => {
   it('refuses a request while the newest ISEE is not validated, and writes nothing', async () => {
     const { call } = await openCall(operator);
     const me = (await otherCitizen.get('/api/me')).json;
-    const pdf = await attestationPdf({ fullName: me.fullName, fiscalCode: me.fiscalCode, protocol: 'INPS-ISEE-2026-00000002B-00', value: '9.000,00' });
-    expect((await otherCitizen.post('/api/isee', { document: await stageIseeFile(otherCitizen, pdf), value: 9000 })).status).toBe(201);
+    const pdf = await attestationPdf({
+      fullName: me.fullName,
+      fiscalCode: me.fiscalCode,
+      protocol: 'INPS-ISEE-2026-00000002B-00',
+      value: '9.000,00',
+    });
+    expect(
+      (await otherCitizen.post('/api/isee', { document: await stageIseeFile(otherCitizen, pdf), value: 9000 })).status,
+    ).toBe(201);
 
-    const refused = await otherCitizen.post(`/api/calls/${call.id}/subscriptions`, { files: [await file(otherCitizen)] });
+    const refused = await otherCitizen.post(`/api/calls/${call.id}/subscriptions`, {
+      files: [await file(otherCitizen)],
+    });
     expect(refused.status).toBe(400);
-    expect(refused.json.detail).toBe('Non è possibile iscriversi ai bandi finché il Comune non ha validato il tuo ISEE: caricalo dalla pagina Caricamento ISEE.');
+    expect(refused.json.detail).toBe(
+      'Non è possibile iscriversi ai bandi finché il Comune non ha validato il tuo ISEE: caricalo dalla pagina Caricamento ISEE.',
+    );
     expect(await mine(otherCitizen, call.id)).toBeNull();
     expect(await count(call.id)).toBe(0);
 
@@ -193,7 +244,10 @@ describe('a user with subscriptions is linked data', () => {
     }
     expect((await operator.get(`/api/users/${userId}`)).json.lastIsee).toBeNull();
     const refused = await operator.delete(`/api/users/${userId}`);
-    expect([refused.status, refused.json.detail]).toEqual([409, 'Non è possibile cancellare un utente se ha dati collegati!']);
+    expect([refused.status, refused.json.detail]).toEqual([
+      409,
+      'Non è possibile cancellare un utente se ha dati collegati!',
+    ]);
     expect((await operator.get(`/api/users/${userId}`)).status).toBe(200);
     await giveValidatedIsee(otherCitizen, operator);
   });

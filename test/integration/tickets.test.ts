@@ -11,11 +11,17 @@ let citizenId: string, otherId: string;
 const table = () => localTable();
 
 const SUPPORT = 'supporto@comune.example.it';
-const message = (change: Record<string, unknown> = {}) => ({ emailUser: 'maria.rossi@example.it', subject: 'Altro', message: 'Non riesco ad aprire il modulo del bando.', ...change });
+const message = (change: Record<string, unknown> = {}) => ({
+  emailUser: 'maria.rossi@example.it',
+  subject: 'Altro',
+  message: 'Non riesco ad aprire il modulo del bando.',
+  ...change,
+});
 
 /** The support form's counters of a citizen, emptied: each test starts with the full allowance. */
 async function resetAllowance(userId: string) {
-  for (const item of await table().partition(`SUPPORTRATE#${userId}`)) await table().deleteItem({ pk: item.pk, sk: item.sk });
+  for (const item of await table().partition(`SUPPORTRATE#${userId}`))
+    await table().deleteItem({ pk: item.pk, sk: item.sk });
 }
 // The badge, the lists and the search read global indexes, which show a write a moment later (as DynamoDB's,
 // eventually consistent): each is read once they have caught up with the writes before, as on a reload.
@@ -29,10 +35,19 @@ const myTickets = async (client: Client) => {
 };
 
 beforeAll(async () => {
-  [citizen, other, operator, delegate] = await Promise.all([as('citizen'), as('newCitizen'), as('operator'), as('delegate')]);
+  [citizen, other, operator, delegate] = await Promise.all([
+    as('citizen'),
+    as('newCitizen'),
+    as('operator'),
+    as('delegate'),
+  ]);
   citizenId = (await citizen.get('/api/me')).json.userId;
   otherId = (await other.get('/api/me')).json.userId;
-  await operator.post('/api/services', { code: 'TKT', name: 'Trasporto sociale', description: 'Servizio per i test dei ticket.' });
+  await operator.post('/api/services', {
+    code: 'TKT',
+    name: 'Trasporto sociale',
+    description: 'Servizio per i test dei ticket.',
+  });
   await indexesCaughtUp();
 });
 beforeEach(async () => {
@@ -53,14 +68,25 @@ describe('a citizen writes to support', () => {
     const response = await citizen.post('/api/support', message({ subject: 'Trasporto sociale' }));
     expect(response.status).toBe(201);
     const ticket = response.json;
-    expect(ticket).toMatchObject({ stato: 0, categoria: 'Trasporto sociale', richiedente: 'Maria Rossi', userId: citizenId, fiscalCode: 'RSSMRA85C52H501N', emailUser: 'maria.rossi@example.it' });
+    expect(ticket).toMatchObject({
+      stato: 0,
+      categoria: 'Trasporto sociale',
+      richiedente: 'Maria Rossi',
+      userId: citizenId,
+      fiscalCode: 'RSSMRA85C52H501N',
+      emailUser: 'maria.rossi@example.it',
+    });
     expect(await openCount()).toBe(before + 1);
     expect((await myTickets(citizen)).map((t) => t.id)).toContain(ticket.id);
     expect((await citizen.get(`/api/tickets/${ticket.id}`)).json.id).toBe(ticket.id);
 
     const mails = (await inbox()).slice(sentAfter);
     const toOffice = mails.find((m) => m.destination.to.includes(SUPPORT))!;
-    expect(toOffice).toMatchObject({ from: 'portale@comune.example.it', subject: `[Ticket ${ticket.id}] Trasporto sociale`, replyTo: ['maria.rossi@example.it'] });
+    expect(toOffice).toMatchObject({
+      from: 'portale@comune.example.it',
+      subject: `[Ticket ${ticket.id}] Trasporto sociale`,
+      replyTo: ['maria.rossi@example.it'],
+    });
     expect(toOffice.body.text).toContain('Non riesco ad aprire il modulo del bando.');
     // The receipt goes to the e-mail of her profile (the typed one is the office's reply-to).
     const profileEmail = (await citizen.get('/api/profile')).json.email as string;
@@ -74,10 +100,18 @@ describe('a citizen writes to support', () => {
 
   it.each([
     ['an empty message', message({ message: '  ' }), 'Il campo non può essere vuoto!'],
-    ['a message of 401 characters', message({ message: 'a'.repeat(401) }), 'Il campo può contenere al massimo 400 caratteri.'],
+    [
+      'a message of 401 characters',
+      message({ message: 'a'.repeat(401) }),
+      'Il campo può contenere al massimo 400 caratteri.',
+    ],
     ['a malformed e-mail', message({ emailUser: 'maria.rossi@example' }), 'Il formato della mail non è corretto!'],
     ['an empty e-mail', message({ emailUser: '' }), 'Il campo non può essere vuoto!'],
-    ['an unknown subject', message({ subject: 'Servizio che non esiste' }), 'Scegli l’oggetto tra i servizi elencati o Altro.'],
+    [
+      'an unknown subject',
+      message({ subject: 'Servizio che non esiste' }),
+      'Scegli l’oggetto tra i servizi elencati o Altro.',
+    ],
     ['a subject that is not text', message({ subject: 12 }), undefined],
   ])('refuses %s with 400 and an Italian message, and nothing is created or sent', async (_, body, detail) => {
     const [tickets, mails] = [(await myTickets(citizen)).length, (await inbox()).length];
@@ -98,7 +132,8 @@ describe('a citizen writes to support', () => {
   });
 
   it('stops the sixth message in an hour with 429 and an Italian message, creating and sending nothing', async () => {
-    for (let i = 0; i < 5; i++) expect((await other.post('/api/support', message({ emailUser: 'giuseppe.verdi@example.it' }))).status).toBe(201);
+    for (let i = 0; i < 5; i++)
+      expect((await other.post('/api/support', message({ emailUser: 'giuseppe.verdi@example.it' }))).status).toBe(201);
     const [tickets, mails] = [(await myTickets(other)).length, (await inbox()).length];
     const refused = await other.post('/api/support', message({ emailUser: 'giuseppe.verdi@example.it' }));
     expect(refused.status).toBe(429);
@@ -115,7 +150,9 @@ describe('a citizen writes to support', () => {
     const refused = await other.post('/api/support', message({ emailUser: 'giuseppe.verdi@example.it' }));
     expect(refused.status).toBe(429);
     expect(refused.json.detail).toBe('Hai raggiunto il numero massimo di segnalazioni per oggi: riprova domani.');
-    expect(await table().partition(`SUPPORTRATE#${otherId}`)).toEqual([expect.objectContaining({ sk: `day#${day}`, count: 20 })]);
+    expect(await table().partition(`SUPPORTRATE#${otherId}`)).toEqual([
+      expect.objectContaining({ sk: `day#${day}`, count: 20 }),
+    ]);
   });
 
   it('never shows a citizen another citizen’s ticket (404), nor an unknown one', async () => {
@@ -130,7 +167,13 @@ describe('a citizen writes to support', () => {
 
 describe('operators work the tickets', () => {
   let ticket: { id: string };
-  const edit = (change: Record<string, unknown> = {}) => ({ stato: 1, categoria: 'Altro', dettagli: 'Presa in carico.', assegnatoA: 'Laura Bianchi', ...change });
+  const edit = (change: Record<string, unknown> = {}) => ({
+    stato: 1,
+    categoria: 'Altro',
+    dettagli: 'Presa in carico.',
+    assegnatoA: 'Laura Bianchi',
+    ...change,
+  });
 
   beforeEach(async () => {
     ticket = (await citizen.post('/api/support', message())).json;
@@ -142,13 +185,17 @@ describe('operators work the tickets', () => {
     expect(first.status).toBe(200);
     expect(first.json.items).toHaveLength(2);
     expect(first.json.nextCursor).toEqual(expect.any(String));
-    const second = await operator.get(`/api/tickets/aperti?limit=2&cursor=${encodeURIComponent(first.json.nextCursor)}`);
+    const second = await operator.get(
+      `/api/tickets/aperti?limit=2&cursor=${encodeURIComponent(first.json.nextCursor)}`,
+    );
     expect(second.json.items.map((t: { id: string }) => t.id)).not.toContain(first.json.items[0].id);
     expect((await operator.get('/api/tickets/aperti?cursor=falso')).status).toBe(400);
     const all: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { json: { items: { id: string; stato: number }[]; nextCursor: string | null } } = await operator.get(`/api/tickets/aperti?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page: { json: { items: { id: string; stato: number }[]; nextCursor: string | null } } = await operator.get(
+        `/api/tickets/aperti?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       all.push(...page.json.items.map((t) => t.id));
       expect(page.json.items.every((t) => t.stato === 0 || t.stato === 1)).toBe(true);
       cursor = page.json.nextCursor;
@@ -163,10 +210,15 @@ describe('operators work the tickets', () => {
     expect(taken.status).toBe(200);
     expect(taken.json).toMatchObject({ stato: 1, assegnatoA: 'Laura Bianchi', dettagli: 'Presa in carico.' });
     expect(await openCount()).toBe(before);
-    const resolved = await operator.put(`/api/tickets/${ticket.id}/modifica`, edit({ stato: 2, dettagli: 'Risposto via mail.' }));
+    const resolved = await operator.put(
+      `/api/tickets/${ticket.id}/modifica`,
+      edit({ stato: 2, dettagli: 'Risposto via mail.' }),
+    );
     expect(resolved.json.stato).toBe(2);
     expect(await openCount()).toBe(before - 1);
-    expect((await operator.get('/api/tickets/aperti?limit=100')).json.items.map((t: { id: string }) => t.id)).not.toContain(ticket.id);
+    expect(
+      (await operator.get('/api/tickets/aperti?limit=100')).json.items.map((t: { id: string }) => t.id),
+    ).not.toContain(ticket.id);
 
     const stored = (await operator.get(`/api/tickets/${ticket.id}`)).json;
     const refused = await operator.put(`/api/tickets/${ticket.id}/modifica`, edit({ stato: 0 }));
@@ -222,24 +274,38 @@ describe('operators work the tickets', () => {
   });
 
   it('creates a ticket for a user (Aperto, no state accepted) and lists a user’s tickets, newest first', async () => {
-    const created = await operator.post('/api/tickets', { userId: citizenId, categoria: 'Trasporto sociale', dettagli: 'Telefonata della signora Rossi.' });
+    const created = await operator.post('/api/tickets', {
+      userId: citizenId,
+      categoria: 'Trasporto sociale',
+      dettagli: 'Telefonata della signora Rossi.',
+    });
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({ stato: 0, richiedente: 'Maria Rossi', userId: citizenId });
     await indexesCaughtUp();
     const list = (await operator.get(`/api/users/${citizenId}/tickets`)).json.items.map((t: { id: string }) => t.id);
     expect(list.slice(0, 2)).toEqual([created.json.id, ticket.id]);
-    const withState = await operator.post('/api/tickets', { userId: citizenId, categoria: 'Altro', dettagli: 'x', stato: 2 });
+    const withState = await operator.post('/api/tickets', {
+      userId: citizenId,
+      categoria: 'Altro',
+      dettagli: 'x',
+      stato: 2,
+    });
     expect(withState.status).toBe(400);
     const unknownUser = await operator.post('/api/tickets', { userId: 'nessuno', categoria: 'Altro', dettagli: 'x' });
     expect(unknownUser.status).toBe(404);
     expect((await operator.get('/api/users/nessuno/tickets')).status).toBe(404);
-    expect((await operator.get(`/api/users/${citizenId}/tickets`)).json.items.map((t: { id: string }) => t.id)).toEqual(list);
+    expect((await operator.get(`/api/users/${citizenId}/tickets`)).json.items.map((t: { id: string }) => t.id)).toEqual(
+      list,
+    );
   });
 
   it('searches by ticket number, fiscal-code prefix, surname prefix and category prefix (cerca?q=)', async () => {
     await other.post('/api/support', message({ emailUser: 'giuseppe.verdi@example.it', subject: 'Trasporto sociale' }));
     await indexesCaughtUp();
-    const ids = async (q: string) => (await operator.get(`/api/tickets/cerca?q=${encodeURIComponent(q)}&limit=100`)).json.items.map((t: { id: string }) => t.id);
+    const ids = async (q: string) =>
+      (await operator.get(`/api/tickets/cerca?q=${encodeURIComponent(q)}&limit=100`)).json.items.map(
+        (t: { id: string }) => t.id,
+      );
     expect(await ids(ticket.id)).toEqual([ticket.id]);
     expect(await ids('RSSMRA85')).toContain(ticket.id);
     expect(await ids('VRDGPP90')).not.toContain(ticket.id);

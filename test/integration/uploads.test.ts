@@ -9,7 +9,11 @@ import { stageIseeFile } from '../support/isee.ts';
 async function filesAdapter() {
   process.env.DOCUMENTS_BUCKET = 'portale-documents';
   process.env.S3_ENDPOINT = inject('s3Endpoint');
-  Object.assign(process.env, { AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' });
+  Object.assign(process.env, {
+    AWS_REGION: 'eu-south-1',
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+  });
   return import('../../functions/adapters/files.ts');
 }
 
@@ -40,9 +44,13 @@ describe('uploads straight to storage, checked on the stored bytes', () => {
     const exe = renamedExecutable();
     const ticket = await ticketFor('certificato.pdf', 'application/pdf', exe.length);
     await uploadWithTicket(ticket, exe, 'certificato.pdf');
-    await expect(files.claimUpload(subOf(citizen.token!), ticket.uploadKey, 'test/x.pdf')).rejects.toThrow('Carica un file con un formato supportato');
+    await expect(files.claimUpload(subOf(citizen.token!), ticket.uploadKey, 'test/x.pdf')).rejects.toThrow(
+      'Carica un file con un formato supportato',
+    );
     // The staged object is gone: a second claim finds nothing.
-    await expect(files.claimUpload(subOf(citizen.token!), ticket.uploadKey, 'test/x.pdf')).rejects.toThrow('Il file caricato non è stato trovato');
+    await expect(files.claimUpload(subOf(citizen.token!), ticket.uploadKey, 'test/x.pdf')).rejects.toThrow(
+      'Il file caricato non è stato trovato',
+    );
   });
 
   it('accepts a photo whose name says JPEG but whose content is a PNG: same kind, served as PNG', async () => {
@@ -50,7 +58,9 @@ describe('uploads straight to storage, checked on the stored bytes', () => {
     const png = tinyPng();
     const ticket = await ticketFor('foto.jpg', 'image/jpeg', png.length);
     await uploadWithTicket(ticket, png, 'foto.jpg');
-    expect((await files.claimUpload(subOf(citizen.token!), ticket.uploadKey, 'test/foto')).contentType).toBe('image/png');
+    expect((await files.claimUpload(subOf(citizen.token!), ticket.uploadKey, 'test/foto')).contentType).toBe(
+      'image/png',
+    );
   });
 
   it('refuses a stored type other than the declared one (declared PDF, stored PNG), and keeps nothing', async () => {
@@ -58,8 +68,12 @@ describe('uploads straight to storage, checked on the stored bytes', () => {
     const png = tinyPng();
     const ticket = await ticketFor('domanda.pdf', 'application/pdf', png.length);
     await uploadWithTicket(ticket, png, 'domanda.pdf');
-    await expect(files.claimUpload(subOf(citizen.token!), ticket.uploadKey, 'test/foto')).rejects.toThrow(fileMessages.typeMismatch);
-    await expect(files.claimUpload(subOf(citizen.token!), ticket.uploadKey, 'test/foto')).rejects.toThrow(fileMessages.notFound);
+    await expect(files.claimUpload(subOf(citizen.token!), ticket.uploadKey, 'test/foto')).rejects.toThrow(
+      fileMessages.typeMismatch,
+    );
+    await expect(files.claimUpload(subOf(citizen.token!), ticket.uploadKey, 'test/foto')).rejects.toThrow(
+      fileMessages.notFound,
+    );
   });
 
   it('refuses a stored size other than the declared one, and keeps nothing', async () => {
@@ -68,8 +82,12 @@ describe('uploads straight to storage, checked on the stored bytes', () => {
     const ticket = await ticketFor('domanda.pdf', 'application/pdf', 1000);
     expect(pdf.length).not.toBe(1000);
     await uploadWithTicket(ticket, pdf, 'domanda.pdf');
-    await expect(files.claimUpload(subOf(citizen.token!), ticket.uploadKey, 'test/grande.pdf')).rejects.toThrow(fileMessages.sizeMismatch);
-    await expect(files.claimUpload(subOf(citizen.token!), ticket.uploadKey, 'test/grande.pdf')).rejects.toThrow(fileMessages.notFound);
+    await expect(files.claimUpload(subOf(citizen.token!), ticket.uploadKey, 'test/grande.pdf')).rejects.toThrow(
+      fileMessages.sizeMismatch,
+    );
+    await expect(files.claimUpload(subOf(citizen.token!), ticket.uploadKey, 'test/grande.pdf')).rejects.toThrow(
+      fileMessages.notFound,
+    );
   });
 
   it('answers 400 with the Italian message through the API, and records nothing', async () => {
@@ -103,14 +121,26 @@ describe('uploads straight to storage, checked on the stored bytes', () => {
     const pdf = await samplePdf();
     const ticket = await ticketFor('domanda.pdf', 'application/pdf', pdf.length);
     await uploadWithTicket(ticket, pdf, 'domanda.pdf');
-    await expect(files.claimUpload('qualcun-altro', ticket.uploadKey, 'test/rubato.pdf')).rejects.toThrow('Il file caricato non è stato trovato');
+    await expect(files.claimUpload('qualcun-altro', ticket.uploadKey, 'test/rubato.pdf')).rejects.toThrow(
+      'Il file caricato non è stato trovato',
+    );
   });
 
   it('refuses up front a declared type or size the portal does not accept', async () => {
-    const exe = await citizen.post('/api/uploads', { purpose: 'subscription-file', fileName: 'setup.exe', contentType: 'application/x-msdownload', size: 100 });
+    const exe = await citizen.post('/api/uploads', {
+      purpose: 'subscription-file',
+      fileName: 'setup.exe',
+      contentType: 'application/x-msdownload',
+      size: 100,
+    });
     expect(exe.status).toBe(400);
     expect(exe.json.detail).toBe('Carica un file con un formato supportato');
-    const huge = await citizen.post('/api/uploads', { purpose: 'subscription-file', fileName: 'grande.pdf', contentType: 'application/pdf', size: 50 * 1024 * 1024 });
+    const huge = await citizen.post('/api/uploads', {
+      purpose: 'subscription-file',
+      fileName: 'grande.pdf',
+      contentType: 'application/pdf',
+      size: 50 * 1024 * 1024,
+    });
     expect(huge.status).toBe(400);
     expect(huge.json.detail).toBe('Il file supera la dimensione massima di 10 MB.');
   });

@@ -38,25 +38,52 @@ describe('users: new, search, edit, status, delete', () => {
   it('checks every rule of the new-user form', async () => {
     const empty = await operator.post('/api/users', {});
     expect(empty.status).toBe(400);
-    for (const field of ['firstName', 'lastName', 'birthDate', 'fiscalCode', 'address', 'addressNumber', 'cap', 'city', 'country', 'nation', 'municipioId']) {
+    for (const field of [
+      'firstName',
+      'lastName',
+      'birthDate',
+      'fiscalCode',
+      'address',
+      'addressNumber',
+      'cap',
+      'city',
+      'country',
+      'nation',
+      'municipioId',
+    ]) {
       expect(empty.json.errors[field], field).toBe('Il campo non può essere vuoto!');
     }
     expect(empty.json.errors.email).toBeUndefined();
-    const wrong = await operator.post('/api/users', { ...valid, email: 'ettore.example.it', fiscalCode: 'DLSTTR70A01H501Y', birthDate: '1970-02-30', country: 'XX' });
+    const wrong = await operator.post('/api/users', {
+      ...valid,
+      email: 'ettore.example.it',
+      fiscalCode: 'DLSTTR70A01H501Y',
+      birthDate: '1970-02-30',
+      country: 'XX',
+    });
     expect(wrong.json.errors).toMatchObject({
       email: "Il formato dell'email non è corretto!",
       fiscalCode: 'Il codice fiscale è errato!',
       birthDate: 'Inserisci una data di nascita valida.',
       country: 'Seleziona una provincia dall’elenco.',
     });
-    expect((await operator.post('/api/users', { ...valid, fiscalCode: 'DLSTTR70A01' })).json.errors.fiscalCode).toBe('Il codice fiscale è errato!');
+    expect((await operator.post('/api/users', { ...valid, fiscalCode: 'DLSTTR70A01' })).json.errors.fiscalCode).toBe(
+      'Il codice fiscale è errato!',
+    );
     expect((await delegate.post('/api/users', valid)).status).toBe(403);
   });
 
   it('creates a user (audited), refuses the same fiscal code twice', async () => {
     const created = await operator.post('/api/users', valid);
     expect(created.status).toBe(201);
-    expect(created.json).toMatchObject({ fiscalCode: 'DLSTTR70A01H501O', state: 'VALIDATED', phoneNumber: '+393339998887', emailPec: null, municipio: 'Municipio 1', hasLinkedData: false });
+    expect(created.json).toMatchObject({
+      fiscalCode: 'DLSTTR70A01H501O',
+      state: 'VALIDATED',
+      phoneNumber: '+393339998887',
+      emailPec: null,
+      municipio: 'Municipio 1',
+      hasLinkedData: false,
+    });
     id = created.json.id;
     expect((await localTable().auditOf('user', id)).map((a) => a.action)).toEqual(['create']);
     const twice = await operator.post('/api/users', valid);
@@ -67,7 +94,8 @@ describe('users: new, search, edit, status, delete', () => {
   it('finds the user by the start of each field, ignoring case and accents, combined filters too', async () => {
     // The search reads global indexes, which list a new user a moment later (as DynamoDB's, eventually consistent).
     await indexesCaughtUp();
-    const search = async (q: string) => (await operator.get(`/api/users?${q}`)).json.items.map((u: { id: string }) => u.id);
+    const search = async (q: string) =>
+      (await operator.get(`/api/users?${q}`)).json.items.map((u: { id: string }) => u.id);
     expect(await search('lastName=dalESS')).toContain(id);
     expect(await search('firstName=ett')).toContain(id);
     expect(await search('fiscalCode=dlsttr70')).toContain(id);
@@ -82,12 +110,23 @@ describe('users: new, search, edit, status, delete', () => {
 
   it('edits the user with the edit rules, suspends and re-enables', async () => {
     const bad = await operator.put(`/api/users/${id}`, { ...valid, address: '', birthDate: 'ieri' });
-    expect(bad.json.errors).toMatchObject({ address: 'Il campo non può essere vuoto!', birthDate: 'Inserisci una data di nascita valida.' });
-    const edited = await operator.put(`/api/users/${id}`, { ...valid, email: null, phoneNumber: null, municipioId: null, city: 'Frascati' });
+    expect(bad.json.errors).toMatchObject({
+      address: 'Il campo non può essere vuoto!',
+      birthDate: 'Inserisci una data di nascita valida.',
+    });
+    const edited = await operator.put(`/api/users/${id}`, {
+      ...valid,
+      email: null,
+      phoneNumber: null,
+      municipioId: null,
+      city: 'Frascati',
+    });
     expect(edited.status).toBe(200);
     expect(edited.json).toMatchObject({ city: 'Frascati', email: null, phoneNumber: null, municipio: null });
     await indexesCaughtUp();
-    expect((await operator.get('/api/users?email=ettore')).json.items.map((u: { id: string }) => u.id)).not.toContain(id);
+    expect((await operator.get('/api/users?email=ettore')).json.items.map((u: { id: string }) => u.id)).not.toContain(
+      id,
+    );
     expect((await delegate.put(`/api/users/${id}/status`, { suspended: true })).status).toBe(403);
     expect((await operator.put(`/api/users/${id}/status`, { suspended: true })).json.state).toBe('SUSPEND');
     expect((await operator.put(`/api/users/${id}/status`, { suspended: false })).json.state).toBe('VALIDATED');
@@ -95,7 +134,14 @@ describe('users: new, search, edit, status, delete', () => {
 
   it('deletes a user without ISEE (204) but not one with an ISEE', async () => {
     const withIsee = await operator.post('/api/users', { ...valid, fiscalCode: 'RCCMRC60A01H501V' });
-    const isee = await operator.post(`/api/users/${withIsee.json.id}/isee`, { value: 100, year: 2026, date: new Date().toISOString(), protocollo: 'P', scadenza: '2026-12-31', excludeVerification: true });
+    const isee = await operator.post(`/api/users/${withIsee.json.id}/isee`, {
+      value: 100,
+      year: 2026,
+      date: new Date().toISOString(),
+      protocollo: 'P',
+      scadenza: '2026-12-31',
+      excludeVerification: true,
+    });
     expect(isee.status).toBe(201);
     expect((await operator.get(`/api/users/${withIsee.json.id}`)).json.hasLinkedData).toBe(true);
     const refused = await operator.delete(`/api/users/${withIsee.json.id}`);
@@ -113,7 +159,12 @@ describe('users: new, search, edit, status, delete', () => {
     const lastName = `Sfoglia${Date.now().toString(36)}`;
     const made: string[] = [];
     for (let i = 0; i < 17; i++) {
-      const created = await operator.post('/api/users', { ...valid, lastName, firstName: `Utente ${String(i).padStart(2, '0')}`, fiscalCode: randomFiscalCode() });
+      const created = await operator.post('/api/users', {
+        ...valid,
+        lastName,
+        firstName: `Utente ${String(i).padStart(2, '0')}`,
+        fiscalCode: randomFiscalCode(),
+      });
       expect(created.status).toBe(201);
       made.push(created.json.id);
     }
@@ -133,7 +184,12 @@ describe('users: new, search, edit, status, delete', () => {
   it('every combination of filters: each filter applied (a user failing only that one is left out), none over-applied, pages followed to the end', async () => {
     const t = Date.now().toString(36);
     const digits = () => String(Math.floor(Math.random() * 1e9)).padStart(9, '0');
-    const base = { lastName: `Lx${t}`, firstName: `Fx${t}`, email: `ex${t}@example.it`, phoneNumber: `+39 3${digits()}` };
+    const base = {
+      lastName: `Lx${t}`,
+      firstName: `Fx${t}`,
+      email: `ex${t}@example.it`,
+      phoneNumber: `+39 3${digits()}`,
+    };
     // The target passes every filter; each decoy fails exactly one (the 'loaded' decoy is not 'Da validare').
     const variants: Record<string, Partial<typeof base>> = {
       target: {},
@@ -159,16 +215,46 @@ describe('users: new, search, edit, status, delete', () => {
     }
     // 'Da validare': an ISEE with its document waiting for review (the state change path).
     for (const name of Object.keys(variants).filter((n) => n !== 'loaded')) {
-      const document = await stageIseeFile(operator, await attestationPdf({ fullName: `${base.firstName} ${base.lastName}`, fiscalCode: made[name].fiscalCode, protocol: 'INPS-ISEE-2026-00000009Z-00', value: '5.000,00' }));
-      const isee = await operator.post(`/api/users/${made[name].id}/isee`, { value: 5000, year: 2026, date: new Date().toISOString(), protocollo: 'INPS-ISEE-2026-00000009Z-00', scadenza: '2026-12-31', document, excludeVerification: false });
+      const document = await stageIseeFile(
+        operator,
+        await attestationPdf({
+          fullName: `${base.firstName} ${base.lastName}`,
+          fiscalCode: made[name].fiscalCode,
+          protocol: 'INPS-ISEE-2026-00000009Z-00',
+          value: '5.000,00',
+        }),
+      );
+      const isee = await operator.post(`/api/users/${made[name].id}/isee`, {
+        value: 5000,
+        year: 2026,
+        date: new Date().toISOString(),
+        protocollo: 'INPS-ISEE-2026-00000009Z-00',
+        scadenza: '2026-12-31',
+        document,
+        excludeVerification: false,
+      });
       expect(isee.status).toBe(201);
     }
     await indexesCaughtUp();
     const target = made.target;
     const digitsOf = (phone: string) => phone.replace(/\D/g, '');
     // Short prefixes (a name's first two letters, an e-mail's two: other users match too) and whole values.
-    const short = { lastName: 'LX', firstName: 'fx', email: 'ex', phoneNumber: digitsOf(base.phoneNumber).slice(0, 10), fiscalCode: shared, loaded: 'true' };
-    const whole = { lastName: base.lastName, firstName: base.firstName, email: base.email, phoneNumber: digitsOf(base.phoneNumber), fiscalCode: shared, loaded: 'true' };
+    const short = {
+      lastName: 'LX',
+      firstName: 'fx',
+      email: 'ex',
+      phoneNumber: digitsOf(base.phoneNumber).slice(0, 10),
+      fiscalCode: shared,
+      loaded: 'true',
+    };
+    const whole = {
+      lastName: base.lastName,
+      firstName: base.firstName,
+      email: base.email,
+      phoneNumber: digitsOf(base.phoneNumber),
+      fiscalCode: shared,
+      loaded: 'true',
+    };
     const mixed = { ...whole, firstName: 'fX', email: `ex${t}`.slice(0, 4) };
     const reverse = { ...whole, lastName: 'lx', email: `ex${t}` };
     const fields = ['lastName', 'firstName', 'email', 'phoneNumber', 'fiscalCode', 'loaded'] as const;
@@ -176,7 +262,9 @@ describe('users: new, search, edit, status, delete', () => {
       const found: string[] = [];
       let cursor: string | null = null;
       for (let page = 0; page < 60; page++) {
-        const response = await operator.get(`/api/users?${new URLSearchParams({ ...query, ...(cursor ? { cursor } : {}) })}`);
+        const response = await operator.get(
+          `/api/users?${new URLSearchParams({ ...query, ...(cursor ? { cursor } : {}) })}`,
+        );
         expect(response.status, JSON.stringify(query)).toBe(200);
         found.push(...response.json.items.map((u: { id: string }) => u.id));
         cursor = response.json.nextCursor;
@@ -191,8 +279,15 @@ describe('users: new, search, edit, status, delete', () => {
       for (const values of [short, whole, mixed, reverse]) {
         const query = Object.fromEntries(used.map((field) => [field, values[field]]));
         const found = new Set(await all(query));
-        const expected = Object.keys(made).filter((name) => name === 'target' || !used.includes(name as (typeof fields)[number]));
-        expect(Object.keys(made).filter((name) => found.has(made[name].id)).sort(), JSON.stringify(query)).toEqual(expected.sort());
+        const expected = Object.keys(made).filter(
+          (name) => name === 'target' || !used.includes(name as (typeof fields)[number]),
+        );
+        expect(
+          Object.keys(made)
+            .filter((name) => found.has(made[name].id))
+            .sort(),
+          JSON.stringify(query),
+        ).toEqual(expected.sort());
         checked += 1;
       }
     }
@@ -200,7 +295,16 @@ describe('users: new, search, edit, status, delete', () => {
 
     // Every write path keeps the search item: an e-mail change, a state change, a phone change.
     const ids = async (query: Record<string, string>) => new Set(await all(query));
-    expect((await operator.put(`/api/users/${target.id}`, { ...valid, ...base, email: `ez${t}@example.it`, fiscalCode: target.fiscalCode })).status).toBe(200);
+    expect(
+      (
+        await operator.put(`/api/users/${target.id}`, {
+          ...valid,
+          ...base,
+          email: `ez${t}@example.it`,
+          fiscalCode: target.fiscalCode,
+        })
+      ).status,
+    ).toBe(200);
     await indexesCaughtUp();
     expect((await ids({ lastName: 'lx', email: `ex${t}` })).has(target.id)).toBe(false);
     expect((await ids({ lastName: 'lx', email: `ez${t}` })).has(target.id)).toBe(true);
@@ -214,17 +318,27 @@ describe('users: new, search, edit, status, delete', () => {
     const lastName = `Coppia${Date.now().toString(36)}`;
     const made: string[] = [];
     for (let i = 0; i < 17; i++) {
-      const created = await operator.post('/api/users', { ...valid, lastName, firstName: `Gianmaria ${String(i).padStart(2, '0')}`, fiscalCode: randomFiscalCode() });
+      const created = await operator.post('/api/users', {
+        ...valid,
+        lastName,
+        firstName: `Gianmaria ${String(i).padStart(2, '0')}`,
+        fiscalCode: randomFiscalCode(),
+      });
       made.push(created.json.id);
     }
     const otherCode = randomFiscalCode();
-    const other = (await operator.post('/api/users', { ...valid, lastName, firstName: 'Ottavio', fiscalCode: otherCode })).json.id;
+    const other = (
+      await operator.post('/api/users', { ...valid, lastName, firstName: 'Ottavio', fiscalCode: otherCode })
+    ).json.id;
     await indexesCaughtUp();
-    const ids = async (q: string) => (await operator.get(`/api/users?${q}`)).json.items.map((u: { id: string }) => u.id);
+    const ids = async (q: string) =>
+      (await operator.get(`/api/users?${q}`)).json.items.map((u: { id: string }) => u.id);
     // Short prefixes of both, the whole last name with a short first name, and the reverse.
     const first = (await operator.get(`/api/users?lastName=${lastName.slice(0, 9)}&firstName=gi`)).json;
     expect(first.items).toHaveLength(15);
-    const second = (await operator.get(`/api/users?lastName=${lastName.slice(0, 9)}&firstName=gi&cursor=${first.nextCursor}`)).json;
+    const second = (
+      await operator.get(`/api/users?lastName=${lastName.slice(0, 9)}&firstName=gi&cursor=${first.nextCursor}`)
+    ).json;
     expect(second.nextCursor).toBeNull();
     expect([...first.items, ...second.items].map((u: { id: string }) => u.id).sort()).toEqual([...made].sort());
     expect(await ids(`lastName=${lastName}&firstName=OTT`)).toEqual([other]);
@@ -234,7 +348,10 @@ describe('users: new, search, edit, status, delete', () => {
     expect((await operator.get(`/api/users?lastName=${lastName}&cursor=${first.nextCursor}`)).status).toBe(400);
 
     // Renamed: found by the new names only. Deleted: gone.
-    expect((await operator.put(`/api/users/${other}`, { ...valid, lastName, firstName: 'Ugo', fiscalCode: otherCode })).status).toBe(200);
+    expect(
+      (await operator.put(`/api/users/${other}`, { ...valid, lastName, firstName: 'Ugo', fiscalCode: otherCode }))
+        .status,
+    ).toBe(200);
     await indexesCaughtUp();
     expect(await ids(`lastName=${lastName}&firstName=ott`)).toEqual([]);
     expect(await ids(`lastName=${lastName}&firstName=ugo`)).toEqual([other]);
@@ -247,7 +364,13 @@ describe('users: new, search, edit, status, delete', () => {
     await localTable().deleteItem(keys.userNames(made[3]));
     await indexesCaughtUp();
     expect(await ids(`lastName=${lastName}&firstName=gianmaria 03`)).toEqual([]);
-    Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+    Object.assign(process.env, {
+      TABLE_NAME,
+      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+      AWS_REGION: 'eu-south-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+    });
     const { runMigrationSteps } = await import('../../functions/entry/migration-catalogue.ts');
     expect(await runMigrationSteps('users-search-item-v1')).toBeGreaterThanOrEqual(17);
     await indexesCaughtUp();
@@ -280,7 +403,10 @@ describe('users: searches at the same time', () => {
     await indexesCaughtUp();
     const rosaQuery = `/api/users?lastName=${lastName}&firstName=${common}Rosa`;
     const othersQuery = `/api/users?lastName=${lastName}&firstName=${common}Luce`;
-    const page = (answer: { json: { items: { id: string }[]; nextCursor: string | null } }) => ({ ids: answer.json.items.map((u) => u.id), more: answer.json.nextCursor !== null });
+    const page = (answer: { json: { items: { id: string }[]; nextCursor: string | null } }) => ({
+      ids: answer.json.items.map((u) => u.id),
+      more: answer.json.nextCursor !== null,
+    });
     const alone = page(await operator.get(rosaQuery));
     const otherAlone = page(await operator.get(othersQuery));
     // The budget stops the first search before the end of the last name: a short page, and more to read.
@@ -288,7 +414,11 @@ describe('users: searches at the same time', () => {
     expect(alone.ids.length).toBeLessThan(15);
     expect(alone.more).toBe(true);
     for (let round = 0; round < 3; round++) {
-      const [first, second, other] = await Promise.all([operator.get(rosaQuery), operator.get(rosaQuery), operator.get(othersQuery)]);
+      const [first, second, other] = await Promise.all([
+        operator.get(rosaQuery),
+        operator.get(rosaQuery),
+        operator.get(othersQuery),
+      ]);
       expect(page(first)).toEqual(alone);
       expect(page(second)).toEqual(alone);
       expect(page(other)).toEqual(otherAlone);
@@ -303,19 +433,50 @@ describe('first sign-in and the citizen profile', () => {
     expect(me).toMatchObject({ role: 'CITIZEN', fiscalCode: 'VRDGPP90P07F839R' });
     expect(typeof me.userId).toBe('string');
     const profile = (await giuseppe.get('/api/profile')).json;
-    expect(profile).toMatchObject({ id: me.userId, firstName: 'Giuseppe', lastName: 'Verdi', fiscalCode: 'VRDGPP90P07F839R', nation: 'IT' });
+    expect(profile).toMatchObject({
+      id: me.userId,
+      firstName: 'Giuseppe',
+      lastName: 'Verdi',
+      fiscalCode: 'VRDGPP90P07F839R',
+      nation: 'IT',
+    });
     await indexesCaughtUp();
     expect((await operator.get('/api/users?fiscalCode=VRDGPP90P07F839R')).json.items[0].id).toBe(me.userId);
     // Whether or not another test completed it already, the rules hold.
-    const bad = await giuseppe.put('/api/profile', { email: '', birthDate: '1990-09-07', address: 'Via Po', addressNumber: '1', cap: '8012', city: 'Napoli', country: 'NA', nation: 'IT' });
+    const bad = await giuseppe.put('/api/profile', {
+      email: '',
+      birthDate: '1990-09-07',
+      address: 'Via Po',
+      addressNumber: '1',
+      cap: '8012',
+      city: 'Napoli',
+      country: 'NA',
+      nation: 'IT',
+    });
     expect(bad.status).toBe(400);
-    expect(bad.json.errors).toMatchObject({ email: 'Il campo non può essere vuoto!', cap: 'Il CAP è formato da cinque cifre.' });
+    expect(bad.json.errors).toMatchObject({
+      email: 'Il campo non può essere vuoto!',
+      cap: 'Il CAP è formato da cinque cifre.',
+    });
     const saved = await giuseppe.put('/api/profile', {
-      email: 'giuseppe.verdi@example.it', birthDate: '1990-09-07', address: 'Via Po', addressNumber: '1', cap: '80121', city: 'Napoli', country: 'NA', nation: 'IT',
-      firstName: 'Altro', fiscalCode: 'RSSMRA85C52H501N',
+      email: 'giuseppe.verdi@example.it',
+      birthDate: '1990-09-07',
+      address: 'Via Po',
+      addressNumber: '1',
+      cap: '80121',
+      city: 'Napoli',
+      country: 'NA',
+      nation: 'IT',
+      firstName: 'Altro',
+      fiscalCode: 'RSSMRA85C52H501N',
     });
     expect(saved.status).toBe(200);
-    expect(saved.json).toMatchObject({ firstName: 'Giuseppe', fiscalCode: 'VRDGPP90P07F839R', city: 'Napoli', profileComplete: true });
+    expect(saved.json).toMatchObject({
+      firstName: 'Giuseppe',
+      fiscalCode: 'VRDGPP90P07F839R',
+      city: 'Napoli',
+      profileComplete: true,
+    });
     expect((await giuseppe.get('/api/me')).json).toMatchObject({ profileComplete: true, missingFields: [] });
   });
 

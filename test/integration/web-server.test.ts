@@ -17,7 +17,10 @@ const script = `export const text = ${JSON.stringify('Portale dei servizi social
 beforeAll(async () => {
   site = await fs.mkdtemp(path.join(os.tmpdir(), 'portale-site-'));
   await fs.mkdir(path.join(site, 'assets'));
-  await fs.writeFile(path.join(site, 'index.html'), '<!doctype html><html lang="it"><title>Portale</title><script type="module" src="/assets/old.js"></script></html>');
+  await fs.writeFile(
+    path.join(site, 'index.html'),
+    '<!doctype html><html lang="it"><title>Portale</title><script type="module" src="/assets/old.js"></script></html>',
+  );
   await fs.writeFile(path.join(site, 'assets/old.js'), script);
   stack = await startTestStack({ web: 'dist', seed: false, webDist: site });
 });
@@ -33,7 +36,10 @@ describe('the local web server', () => {
     // A rebuild: the old asset goes, a new one comes, index.html changes.
     await fs.rm(path.join(site, 'assets/old.js'));
     await fs.writeFile(path.join(site, 'assets/new.js'), script);
-    await fs.writeFile(path.join(site, 'index.html'), '<!doctype html><html lang="it"><title>Portale ricostruito</title></html>');
+    await fs.writeFile(
+      path.join(site, 'index.html'),
+      '<!doctype html><html lang="it"><title>Portale ricostruito</title></html>',
+    );
 
     const gone = await fetch(`${stack.appUrl}/assets/old.js`);
     expect(gone.status).toBe(404);

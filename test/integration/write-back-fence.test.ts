@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from '../support/stack-context.ts';
-import { edit, planMonth, planTransitions, settle, type PositionRecord, type Transition } from '../../functions/domain/positions/index.ts';
+import {
+  edit,
+  planMonth,
+  planTransitions,
+  settle,
+  type PositionRecord,
+  type Transition,
+} from '../../functions/domain/positions/index.ts';
 import type { ExportResults } from '../../functions/adapters/ports.ts';
 import type { PaymentDeps } from '../../functions/payments/use-cases.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
@@ -18,7 +25,13 @@ let makePaymentUseCases: typeof import('../../functions/payments/use-cases.ts').
 
 beforeAll(async () => {
   // The repository binds to its table when it loads: the integration stack's.
-  Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+  Object.assign(process.env, {
+    TABLE_NAME,
+    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+    AWS_REGION: 'eu-south-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+  });
   repository = await import('../../functions/positions/repository.ts');
   ({ makePaymentUseCases } = await import('../../functions/payments/use-cases.ts'));
 });
@@ -33,15 +46,27 @@ async function month() {
     period: march,
     existing: [],
     subscriptions: ['a', 'b', 'c'].map((id) => ({
-      userId: `${id}-${randomUUID()}`, fiscalCode: 'RSSMRA85C52H501N', firstName: 'Maria', lastName: 'Rossi', iseeId: null,
-      fee: { kind: 'DUE' as const, band: { id: 'b', name: 'F', min: 0, max: 1, percent: null, fixedCost: 1 }, quotaCents: 100, amountCents: 6643 },
+      userId: `${id}-${randomUUID()}`,
+      fiscalCode: 'RSSMRA85C52H501N',
+      firstName: 'Maria',
+      lastName: 'Rossi',
+      iseeId: null,
+      fee: {
+        kind: 'DUE' as const,
+        band: { id: 'b', name: 'F', min: 0, max: 1, percent: null, fixedCost: 1 },
+        quotaCents: 100,
+        amountCents: 6643,
+      },
     })),
     now: '2026-03-10T09:00:00.000Z',
   });
   await repository.applyTransitions(planTransitions(plan, '2026-03-10T09:00:00.000Z', true));
   // A payment finds its position by IUD through a global index, which lags behind the write (as in DynamoDB).
   for (const position of plan.create) await expect.poll(() => repository.getPositionByIud(position.iud)).not.toBeNull();
-  const results: ExportResults = { accepted: plan.create.map((p, i) => ({ iud: p.iud, iuv: `0100000000000${i}119`, nav: `30100000000000${i}119` })), rejected: [] };
+  const results: ExportResults = {
+    accepted: plan.create.map((p, i) => ({ iud: p.iud, iuv: `0100000000000${i}119`, nav: `30100000000000${i}119` })),
+    rejected: [],
+  };
   return { callId, positions: plan.create, results };
 }
 
@@ -67,18 +92,24 @@ function collect(race: () => Promise<void>, afterBatch: () => Promise<void> = as
   };
   // recordExportResults needs the positions and the clock only.
   const payments = makePaymentUseCases({ positions, clock: { now: () => new Date() } } as unknown as PaymentDeps);
-  return (callId: string, results: ExportResults) => payments.recordExportResults({ callId, ...march, flowId: 'flow-1' }, results);
+  return (callId: string, results: ExportResults) =>
+    payments.recordExportResults({ callId, ...march, flowId: 'flow-1' }, results);
 }
 
 /** A citizen's payment, as the settlement records it: the position read now, the transition settle, recordPayment. */
 async function citizenPays(iud: string, iur: string) {
   const before = (await repository.getPositionByIud(iud))!;
-  const { transition, effect } = settle(before, { iud, iuv: before.codIuv ?? '01000000009999919', amountCents: before.importoDovuto, paidOn: '2026-03-12', iur }, new Date().toISOString());
+  const { transition, effect } = settle(
+    before,
+    { iud, iuv: before.codIuv ?? '01000000009999919', amountCents: before.importoDovuto, paidOn: '2026-03-12', iur },
+    new Date().toISOString(),
+  );
   if (!transition) throw new Error(effect.kind);
   expect(await repository.recordPayment(transition)).toBe(true);
 }
 
-const item = (p: PositionRecord) => localTable().item({ pk: `CALL#${p.callId}#POSITIONS#2026-03`, sk: `USER#${p.userId}` });
+const item = (p: PositionRecord) =>
+  localTable().item({ pk: `CALL#${p.callId}#POSITIONS#2026-03`, sk: `USER#${p.userId}` });
 const fence = (callId: string) => localTable().item({ pk: `CALL#${callId}#WRITEBACK#2026-03`, sk: 'WRITEBACK' });
 
 describe('the write-back fence on DynamoDB', () => {
@@ -96,7 +127,14 @@ describe('the write-back fence on DynamoDB', () => {
     // The batch did overwrite it (unpaid again, in the item DynamoDB holds), and the fence's check put it back.
     expect(overwritten).toMatchObject({ isPagato: false, statoExport: 'ESPORTATA' });
     const stored = await item(paying);
-    expect(stored).toMatchObject({ isPagato: true, importoTotalePagato: 6643, iur: 'IUR-DURING', codIuv: results.accepted[1]!.iuv, nav: results.accepted[1]!.nav, statoExport: 'ESPORTATA' });
+    expect(stored).toMatchObject({
+      isPagato: true,
+      importoTotalePagato: 6643,
+      iur: 'IUR-DURING',
+      codIuv: results.accepted[1]!.iuv,
+      nav: results.accepted[1]!.nav,
+      statoExport: 'ESPORTATA',
+    });
     expect((stored!.pagamenti as { iur: string }[]).map((p) => p.iur)).toEqual(['IUR-DURING']);
     expect(await item(positions[0]!)).toMatchObject({ isPagato: false, codIuv: results.accepted[0]!.iuv });
     expect(await fence(callId)).toBeUndefined();
@@ -111,16 +149,28 @@ describe('the write-back fence on DynamoDB', () => {
     })(callId, results);
     const stored = await item(paying);
     expect((stored!.pagamenti as { iur: string }[]).map((p) => p.iur)).toEqual(['IUR-1', 'IUR-2']);
-    expect(stored).toMatchObject({ importoTotalePagato: 2 * 6643, riconciliazione: { motivo: 'PAGATA_PIU_VOLTE', differenza: 6643 }, codIuv: results.accepted[0]!.iuv });
+    expect(stored).toMatchObject({
+      importoTotalePagato: 2 * 6643,
+      riconciliazione: { motivo: 'PAGATA_PIU_VOLTE', differenza: 6643 },
+      codIuv: results.accepted[0]!.iuv,
+    });
   });
 
   it('a payment recorded before the fence opens is read by Collect and never batch-written; one after it closes checks its own write', async () => {
     const { callId, positions, results } = await month();
     await citizenPays(positions[2]!.iud, 'IUR-BEFORE');
     await collect(async () => undefined)(callId, results);
-    expect(await item(positions[2]!)).toMatchObject({ isPagato: true, iur: 'IUR-BEFORE', codIuv: results.accepted[2]!.iuv });
+    expect(await item(positions[2]!)).toMatchObject({
+      isPagato: true,
+      iur: 'IUR-BEFORE',
+      codIuv: results.accepted[2]!.iuv,
+    });
     await citizenPays(positions[0]!.iud, 'IUR-AFTER');
-    expect(await item(positions[0]!)).toMatchObject({ isPagato: true, iur: 'IUR-AFTER', codIuv: results.accepted[0]!.iuv });
+    expect(await item(positions[0]!)).toMatchObject({
+      isPagato: true,
+      iur: 'IUR-AFTER',
+      codIuv: results.accepted[0]!.iuv,
+    });
     expect(await fence(callId)).toBeUndefined();
   });
 
@@ -132,12 +182,27 @@ describe('the write-back fence on DynamoDB', () => {
     expect(await repository.applyTransition(edit(before, 0, 'Annullata', new Date().toISOString()))).toBe(true);
     await collect(async () => {
       const now = (await repository.getPositionByIud(cancelled.iud))!;
-      const { transition, effect } = settle(now, { iud: now.iud, iuv: '01000000009999919', amountCents: 6643, paidOn: '2026-03-12', iur: 'IUR-CANCELLED' }, new Date().toISOString());
+      const { transition, effect } = settle(
+        now,
+        { iud: now.iud, iuv: '01000000009999919', amountCents: 6643, paidOn: '2026-03-12', iur: 'IUR-CANCELLED' },
+        new Date().toISOString(),
+      );
       if (!transition) throw new Error(effect.kind);
       expect(await repository.recordPayment(transition)).toBe(true);
     })(callId, results);
-    expect(await item(cancelled)).toMatchObject({ annullato: true, importoDovuto: 0, isPagato: true, importoTotalePagato: 6643, iur: 'IUR-CANCELLED', riconciliazione: { motivo: 'ANNULLATA', differenza: 6643 } });
-    expect(await item(positions[0]!)).toMatchObject({ isPagato: false, statoExport: 'ESPORTATA', codIuv: results.accepted[0]!.iuv });
+    expect(await item(cancelled)).toMatchObject({
+      annullato: true,
+      importoDovuto: 0,
+      isPagato: true,
+      importoTotalePagato: 6643,
+      iur: 'IUR-CANCELLED',
+      riconciliazione: { motivo: 'ANNULLATA', differenza: 6643 },
+    });
+    expect(await item(positions[0]!)).toMatchObject({
+      isPagato: false,
+      statoExport: 'ESPORTATA',
+      codIuv: results.accepted[0]!.iuv,
+    });
     expect(await fence(callId)).toBeUndefined();
   });
 
@@ -146,7 +211,16 @@ describe('the write-back fence on DynamoDB', () => {
     const write = collect(async () => undefined);
     await write(callId, results);
     const once = await Promise.all(positions.map(item));
-    expect(once).toEqual(positions.map((p, i) => expect.objectContaining({ iud: p.iud, statoExport: 'ESPORTATA', codIuv: results.accepted[i]!.iuv, version: p.version + 1 })));
+    expect(once).toEqual(
+      positions.map((p, i) =>
+        expect.objectContaining({
+          iud: p.iud,
+          statoExport: 'ESPORTATA',
+          codIuv: results.accepted[i]!.iuv,
+          version: p.version + 1,
+        }),
+      ),
+    );
     await write(callId, results);
     expect(await Promise.all(positions.map(item))).toEqual(once);
   });

@@ -20,7 +20,11 @@ beforeAll(async () => {
 describe('a value of the wrong kind', () => {
   it('a MyPay flag that is not true or false ("forse") is refused as such, and the configuration stays', async () => {
     const before = (await operator.get('/api/configuration')).json;
-    const response = await operator.put('/api/configuration', { ...mypayConfiguration, flgGeneraIuv: 'forse', codUfficio: 'CAMBIATO' });
+    const response = await operator.put('/api/configuration', {
+      ...mypayConfiguration,
+      flgGeneraIuv: 'forse',
+      codUfficio: 'CAMBIATO',
+    });
     expect(response.status).toBe(400);
     expect(response.json.detail).toBe('Il campo deve essere vero o falso (true o false).');
     expect(response.json.errors).toEqual({ flgGeneraIuv: 'Il campo deve essere vero o falso (true o false).' });
@@ -29,9 +33,14 @@ describe('a value of the wrong kind', () => {
 
   it('a support message that is a number is refused as not a text, and no ticket is made', async () => {
     const userId = (await citizen.get('/api/me')).json.userId;
-    for (const item of await localTable().partition(`SUPPORTRATE#${userId}`)) await localTable().deleteItem({ pk: item.pk, sk: item.sk });
+    for (const item of await localTable().partition(`SUPPORTRATE#${userId}`))
+      await localTable().deleteItem({ pk: item.pk, sk: item.sk });
     const tickets = (await citizen.get('/api/me/tickets?limit=100')).json.items.length;
-    const response = await citizen.post('/api/support', { emailUser: 'maria.rossi@example.it', subject: 'Altro', message: 42 });
+    const response = await citizen.post('/api/support', {
+      emailUser: 'maria.rossi@example.it',
+      subject: 'Altro',
+      message: 42,
+    });
     expect(response.status).toBe(400);
     expect(response.json.detail).toBe('Il campo deve essere un testo.');
     expect((await citizen.get('/api/me/tickets?limit=100')).json.items.length).toBe(tickets);
@@ -40,9 +49,30 @@ describe('a value of the wrong kind', () => {
   it('each field says its own problem, in Italian; an empty field is still "vuoto"', async () => {
     const { call } = await openCall(operator);
     const cases: Array<[string, string, unknown, Record<string, string>]> = [
-      ['PUT', '/api/configuration', { ...mypayConfiguration, flgGeneraIuv: undefined, azione: 'X' }, { flgGeneraIuv: 'Il campo non può essere vuoto!', azione: 'L’azione deve essere I (inserimento), M (modifica) o A (annullamento).' }],
-      ['PUT', '/api/configuration', { ...mypayConfiguration, codUfficio: ['UFF01'], tipoVersamento: 7 }, { codUfficio: 'Il campo deve essere un testo.', tipoVersamento: 'Il campo deve essere un testo.' }],
-      ['POST', `/api/calls/${call.id}/enrolments/import`, { fileContentBase64: '', contentType: 'text/csv', updateIsees: 'forse', removeOldSubscriptions: 1 }, { updateIsees: 'Il campo deve essere vero o falso (true o false).', removeOldSubscriptions: 'Il campo deve essere vero o falso (true o false).' }],
+      [
+        'PUT',
+        '/api/configuration',
+        { ...mypayConfiguration, flgGeneraIuv: undefined, azione: 'X' },
+        {
+          flgGeneraIuv: 'Il campo non può essere vuoto!',
+          azione: 'L’azione deve essere I (inserimento), M (modifica) o A (annullamento).',
+        },
+      ],
+      [
+        'PUT',
+        '/api/configuration',
+        { ...mypayConfiguration, codUfficio: ['UFF01'], tipoVersamento: 7 },
+        { codUfficio: 'Il campo deve essere un testo.', tipoVersamento: 'Il campo deve essere un testo.' },
+      ],
+      [
+        'POST',
+        `/api/calls/${call.id}/enrolments/import`,
+        { fileContentBase64: '', contentType: 'text/csv', updateIsees: 'forse', removeOldSubscriptions: 1 },
+        {
+          updateIsees: 'Il campo deve essere vero o falso (true o false).',
+          removeOldSubscriptions: 'Il campo deve essere vero o falso (true o false).',
+        },
+      ],
       ['POST', `/api/calls/${call.id}/positions/generate`, { mese: 'marzo', anno: 2026.5 }, {}],
     ];
     for (const [method, path, body, errors] of cases) {
@@ -52,7 +82,8 @@ describe('a value of the wrong kind', () => {
       // Never English, never 'vuoto' for a field that was given.
       for (const [field, message] of Object.entries(response.json.errors as Record<string, string>)) {
         expect(message).not.toMatch(/Invalid|expected|received/);
-        if ((body as Record<string, unknown>)[field] !== undefined) expect(message, field).not.toBe('Il campo non può essere vuoto!');
+        if ((body as Record<string, unknown>)[field] !== undefined)
+          expect(message, field).not.toBe('Il campo non può essere vuoto!');
       }
     }
   });

@@ -13,12 +13,23 @@ export const personaSub: Record<Exclude<Persona, 'anonymous'>, string> = {
   entityOperator: identities[4].sub,
 };
 
-export const personas = ['anonymous', 'citizen', 'newCitizen', 'operator', 'delegate', 'entityOperator'] as const satisfies readonly Persona[];
+export const personas = [
+  'anonymous',
+  'citizen',
+  'newCitizen',
+  'operator',
+  'delegate',
+  'entityOperator',
+] as const satisfies readonly Persona[];
 
 /** A real access token from the local OIDC provider, through the code + PKCE flow. */
 export async function tokenFor(persona: Persona): Promise<string | undefined> {
   if (persona === 'anonymous') return undefined;
-  const { accessToken } = await signIn({ issuer: inject('issuer'), appUrl: inject('appUrl'), sub: personaSub[persona] });
+  const { accessToken } = await signIn({
+    issuer: inject('issuer'),
+    appUrl: inject('appUrl'),
+    sub: personaSub[persona],
+  });
   return accessToken;
 }
 

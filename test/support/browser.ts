@@ -12,7 +12,15 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-quic',
+    ],
   });
 }
 
@@ -26,7 +34,11 @@ export async function newPage(browser: Browser, width = 1280): Promise<Page> {
 /** Signs in through the local provider's login page by the identity's button ("<name> — <role>"). */
 export async function signInAs(page: Page, buttonName: string | RegExp) {
   await page.goto(inject('appUrl'));
-  await page.getByRole('link', { name: 'Accedi' }).or(page.getByRole('button', { name: 'Accedi' })).first().click();
+  await page
+    .getByRole('link', { name: 'Accedi' })
+    .or(page.getByRole('button', { name: 'Accedi' }))
+    .first()
+    .click();
   await page.getByRole('button', { name: buttonName }).click();
   await page.waitForURL((url) => url.origin === inject('appUrl') && !url.pathname.startsWith('/auth/callback'));
 }
@@ -38,7 +50,9 @@ export async function screenshot(page: Page, name: string) {
 
 /** axe-core with the WCAG 2.1 A and AA rules: the page must have no violation. */
 export async function expectAccessible(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   const summary = violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
   expect(summary).toEqual([]);
 }

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { inject } from './stack-context.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { ISEE_FEE_MARKER } from '../../functions/domain/isee.ts';
@@ -9,7 +17,11 @@ import { TABLE_NAME } from '../../lib/local/config.ts';
 /** Direct access to the local table, to look at what the API stored (or did not). */
 export function localTable() {
   const client = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    new DynamoDBClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'eu-south-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
   );
   return {
     /** The stored item itself, with the attributes the API never shows (createdAt, updatedAt). */
@@ -22,7 +34,13 @@ export function localTable() {
     },
     /** Every item of one partition (e.g. a citizen's support rate-limit counters). */
     async partition(pk: string) {
-      const { Items = [] } = await client.send(new QueryCommand({ TableName: TABLE_NAME, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }));
+      const { Items = [] } = await client.send(
+        new QueryCommand({
+          TableName: TABLE_NAME,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+        }),
+      );
       return Items;
     },
     async deleteItem(key: { pk: string; sk: string }) {
@@ -34,7 +52,12 @@ export function localTable() {
       let start: Record<string, unknown> | undefined;
       do {
         const page = await client.send(
-          new QueryCommand({ TableName: TABLE_NAME, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.auditOf(entity, id) }, ExclusiveStartKey: start }),
+          new QueryCommand({
+            TableName: TABLE_NAME,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': keys.auditOf(entity, id) },
+            ExclusiveStartKey: start,
+          }),
         );
         items.push(...(page.Items ?? []));
         start = page.LastEvaluatedKey;
@@ -44,18 +67,32 @@ export function localTable() {
     /** Items written straight into the table (a large call's seed), 25 a request. */
     async putItems(items: Record<string, unknown>[]) {
       for (let i = 0; i < items.length; i += 25) {
-        let request: Record<string, any> | undefined = { [TABLE_NAME]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
-        while (request && Object.keys(request).length) request = (await client.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
+        let request: Record<string, any> | undefined = {
+          [TABLE_NAME]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })),
+        };
+        while (request && Object.keys(request).length)
+          request = (await client.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
       }
     },
     /** Stands in for the calls feature (a later issue): a call that uses a band and belongs to a service. */
     async plantCall(callId: string, serviceId: string, bandIds: string[]) {
       await client.send(
-        new PutCommand({ TableName: TABLE_NAME, Item: { pk: `CALL#${callId}`, sk: 'CALL', gsi2pk: keys.callsOfService(serviceId), gsi2sk: `CALL#${callId}` } }),
+        new PutCommand({
+          TableName: TABLE_NAME,
+          Item: { pk: `CALL#${callId}`, sk: 'CALL', gsi2pk: keys.callsOfService(serviceId), gsi2sk: `CALL#${callId}` },
+        }),
       );
       for (const bandId of bandIds) {
         await client.send(
-          new PutCommand({ TableName: TABLE_NAME, Item: { pk: `CALL#${callId}`, sk: `BAND#${bandId}`, gsi2pk: keys.callsUsingBand(bandId), gsi2sk: `CALL#${callId}` } }),
+          new PutCommand({
+            TableName: TABLE_NAME,
+            Item: {
+              pk: `CALL#${callId}`,
+              sk: `BAND#${bandId}`,
+              gsi2pk: keys.callsUsingBand(bandId),
+              gsi2sk: `CALL#${callId}`,
+            },
+          }),
         );
       }
     },
@@ -83,12 +120,27 @@ export function localTable() {
  */
 export async function indexesCaughtUp(): Promise<void> {
   const client = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    new DynamoDBClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'eu-south-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
   );
   const marker = { pk: `TEST#CAUGHTUP#${randomUUID()}`, sk: 'MARKER' };
-  await client.send(new PutCommand({ TableName: TABLE_NAME, Item: { ...marker, gsi1pk: 'TEST#CAUGHTUP', gsi1sk: marker.pk } }));
+  await client.send(
+    new PutCommand({ TableName: TABLE_NAME, Item: { ...marker, gsi1pk: 'TEST#CAUGHTUP', gsi1sk: marker.pk } }),
+  );
   const listed = async () =>
-    (await client.send(new QueryCommand({ TableName: TABLE_NAME, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk', ExpressionAttributeValues: { ':pk': 'TEST#CAUGHTUP', ':sk': marker.pk } }))).Count;
+    (
+      await client.send(
+        new QueryCommand({
+          TableName: TABLE_NAME,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+          ExpressionAttributeValues: { ':pk': 'TEST#CAUGHTUP', ':sk': marker.pk },
+        }),
+      )
+    ).Count;
   for (let waited = 0; !(await listed()); waited += 25) {
     if (waited > 10_000) throw new Error('the indexes did not catch up in 10 s');
     await new Promise((resolve) => setTimeout(resolve, 25));

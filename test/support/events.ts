@@ -4,7 +4,12 @@ import type { ApiEvent } from '../../functions/http/handler.ts';
 /** An API Gateway HTTP API v2 event as the JWT authorizer hands it to a Lambda. */
 export function apiEvent(
   routeKey: string,
-  options: { claims?: Record<string, string>; body?: string | object; pathParameters?: Record<string, string>; query?: Record<string, string> } = {},
+  options: {
+    claims?: Record<string, string>;
+    body?: string | object;
+    pathParameters?: Record<string, string>;
+    query?: Record<string, string>;
+  } = {},
 ): ApiEvent {
   const [method, path] = routeKey.split(' ');
   return {
@@ -15,7 +20,12 @@ export function apiEvent(
     headers: { 'content-type': 'application/json' },
     queryStringParameters: options.query,
     pathParameters: options.pathParameters,
-    body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+    body:
+      options.body === undefined
+        ? undefined
+        : typeof options.body === 'string'
+          ? options.body
+          : JSON.stringify(options.body),
     isBase64Encoded: false,
     requestContext: {
       http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'vitest' },
@@ -27,10 +37,26 @@ export function apiEvent(
   } as unknown as ApiEvent;
 }
 
-export const lambdaContext = { awsRequestId: 'aws-req-1', functionName: 'test', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+export const lambdaContext = {
+  awsRequestId: 'aws-req-1',
+  functionName: 'test',
+  getRemainingTimeInMillis: () => 10_000,
+} as unknown as Context;
 
 export const claimsOf = {
-  operator: { sub: 'laura.bianchi', role: '[OPERATOR]', given_name: 'Laura', family_name: 'Bianchi', fiscal_code: 'BNCLRA79H61F205F' },
+  operator: {
+    sub: 'laura.bianchi',
+    role: '[OPERATOR]',
+    given_name: 'Laura',
+    family_name: 'Bianchi',
+    fiscal_code: 'BNCLRA79H61F205F',
+  },
   delegate: { sub: 'paolo.esposito', role: '[OPERATOR DELEGATE]', given_name: 'Paolo', family_name: 'Esposito' },
-  citizen: { sub: 'maria.rossi', role: '[CITIZEN]', given_name: 'Maria', family_name: 'Rossi', fiscal_code: 'RSSMRA85C52H501N' },
+  citizen: {
+    sub: 'maria.rossi',
+    role: '[CITIZEN]',
+    given_name: 'Maria',
+    family_name: 'Rossi',
+    fiscal_code: 'RSSMRA85C52H501N',
+  },
 };

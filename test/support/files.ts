@@ -9,11 +9,17 @@ export async function samplePdf(text = 'Modulo di domanda'): Promise<Uint8Array>
 }
 
 /** The first bytes of a Windows executable: what a renamed .exe looks like. */
-export const renamedExecutable = () => new Uint8Array([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00, 0x00, 0x00, 0x04, ...new Array(200).fill(0)]);
+export const renamedExecutable = () =>
+  new Uint8Array([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00, 0x00, 0x00, 0x04, ...new Array(200).fill(0)]);
 
 /** A 1×1 PNG. */
 export const tinyPng = () =>
-  Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'));
+  Uint8Array.from(
+    Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    ),
+  );
 
 /** A scan saved as a PDF: `pages` A4 pages, each only a picture, no text layer. */
 export async function scannedPdf(pages = 2): Promise<Uint8Array> {
@@ -24,7 +30,11 @@ export async function scannedPdf(pages = 2): Promise<Uint8Array> {
 }
 
 /** Uploads bytes with a ticket from POST /api/uploads, as the browser does (multipart form POST). */
-export async function uploadWithTicket(ticket: { url: string; fields: Record<string, string> }, bytes: Uint8Array, fileName: string) {
+export async function uploadWithTicket(
+  ticket: { url: string; fields: Record<string, string> },
+  bytes: Uint8Array,
+  fileName: string,
+) {
   const form = new FormData();
   for (const [name, value] of Object.entries(ticket.fields)) form.append(name, value);
   form.append('file', new Blob([Buffer.from(bytes)]), fileName);

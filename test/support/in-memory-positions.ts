@@ -12,8 +12,16 @@ export function applyToStored(stored: PositionRecord | null, transition: Transit
   const { before, after } = transition;
   const next: Record<string, unknown> = { ...stored };
   const was = before as unknown as Record<string, unknown>;
-  for (const [name, value] of Object.entries(after)) if (name !== 'version' && value !== undefined && JSON.stringify(value) !== JSON.stringify(was[name])) next[name] = structuredClone(value);
-  for (const name of [...Object.keys(before).filter((n) => was[n] !== undefined && (after as unknown as Record<string, unknown>)[n] === undefined), ...(transition.remove ?? [])]) delete next[name];
+  for (const [name, value] of Object.entries(after))
+    if (name !== 'version' && value !== undefined && JSON.stringify(value) !== JSON.stringify(was[name]))
+      next[name] = structuredClone(value);
+  for (const name of [
+    ...Object.keys(before).filter(
+      (n) => was[n] !== undefined && (after as unknown as Record<string, unknown>)[n] === undefined,
+    ),
+    ...(transition.remove ?? []),
+  ])
+    delete next[name];
   if (after.version !== before.version) next.version = stored.version + 1;
   return next as unknown as PositionRecord;
 }

@@ -3,7 +3,18 @@
  * the S3 file store implement), and `portal()`, every use case wired on them. Use-case tests run on these:
  * no AWS, no mocks, and they assert what an operator or a citizen would notice.
  */
-import type { AuditEntry, AuditHistory, AuditLog, BusinessMetrics, Clock, EnrolmentRepository, FileStore, Mailer, MailMessage, UserRepository } from '../../functions/adapters/ports.ts';
+import type {
+  AuditEntry,
+  AuditHistory,
+  AuditLog,
+  BusinessMetrics,
+  Clock,
+  EnrolmentRepository,
+  FileStore,
+  Mailer,
+  MailMessage,
+  UserRepository,
+} from '../../functions/adapters/ports.ts';
 import type { BusinessMetric } from '../../functions/domain/business-metrics.ts';
 import type { Band } from '../../functions/domain/bands.ts';
 import { hourlyQuota } from '../../functions/domain/bands.ts';
@@ -13,7 +24,13 @@ import { fileMessages, isAcceptedType } from '../../functions/domain/files.ts';
 import { toCents } from '../../functions/domain/money.ts';
 import { actorFromClaims } from '../../functions/domain/roles.ts';
 import type { Service } from '../../functions/domain/services.ts';
-import { interleaveNames, normaliseEmail, normalisePhone, normaliseSearchText, toUser } from '../../functions/domain/users.ts';
+import {
+  interleaveNames,
+  normaliseEmail,
+  normalisePhone,
+  normaliseSearchText,
+  toUser,
+} from '../../functions/domain/users.ts';
 import type { Page } from '../../functions/domain/validation.ts';
 import { makeBandUseCases, type BandRepository } from '../../functions/bands/use-cases.ts';
 import type { CallRecord } from '../../functions/domain/call-record.ts';
@@ -41,7 +58,13 @@ import { claimsOf } from './events.ts';
 export const actors = {
   operator: actorFromClaims(claimsOf.operator),
   citizen: actorFromClaims(claimsOf.citizen),
-  otherCitizen: actorFromClaims({ sub: 'giuseppe.verdi', role: '[CITIZEN]', given_name: 'Giuseppe', family_name: 'Verdi', fiscal_code: 'VRDGPP90P07F839R' }),
+  otherCitizen: actorFromClaims({
+    sub: 'giuseppe.verdi',
+    role: '[CITIZEN]',
+    given_name: 'Giuseppe',
+    family_name: 'Verdi',
+    fiscal_code: 'VRDGPP90P07F839R',
+  }),
 };
 
 /** A clock that moves one second at every reading, so that "newest first" is never a tie. */
@@ -64,7 +87,13 @@ export function memoryAudit(): AuditLog & AuditHistory & { entries: Array<AuditE
       pageOf(
         entries
           .filter((e) => e.entity === entity && e.id === id)
-          .map((e) => ({ at: e.at, action: e.action, who: { sub: e.actor.sub, fiscalCode: e.actor.fiscalCode, fullName: e.actor.fullName, role: e.actor.role }, before: e.before, after: e.after })),
+          .map((e) => ({
+            at: e.at,
+            action: e.action,
+            who: { sub: e.actor.sub, fiscalCode: e.actor.fiscalCode, fullName: e.actor.fullName, role: e.actor.role },
+            before: e.before,
+            after: e.after,
+          })),
         page,
         50,
       ),
@@ -72,14 +101,22 @@ export function memoryAudit(): AuditLog & AuditHistory & { entries: Array<AuditE
 }
 
 /** The business metrics a use case counted: `total(metric, dimension?)` sums them (the dimension's values must match). */
-export function memoryMetrics(): BusinessMetrics & { counted: { metric: BusinessMetric; value: number; dimension?: Record<string, string> }[]; total(metric: BusinessMetric, dimension?: Record<string, string>): number } {
+export function memoryMetrics(): BusinessMetrics & {
+  counted: { metric: BusinessMetric; value: number; dimension?: Record<string, string> }[];
+  total(metric: BusinessMetric, dimension?: Record<string, string>): number;
+} {
   const counted: { metric: BusinessMetric; value: number; dimension?: Record<string, string> }[] = [];
   return {
     counted,
-    count: (metric, value, ...dimension) => void counted.push({ metric, value, dimension: dimension[0] as Record<string, string> | undefined }),
+    count: (metric, value, ...dimension) =>
+      void counted.push({ metric, value, dimension: dimension[0] as Record<string, string> | undefined }),
     total: (metric, dimension) =>
       counted
-        .filter((c) => c.metric === metric && Object.entries(dimension ?? {}).every(([name, value]) => c.dimension?.[name] === value))
+        .filter(
+          (c) =>
+            c.metric === metric &&
+            Object.entries(dimension ?? {}).every(([name, value]) => c.dimension?.[name] === value),
+        )
         .reduce((sum, c) => sum + c.value, 0),
   };
 }
@@ -105,7 +142,8 @@ export function memoryTickets() {
   const all = new Map<string, StoredTicket>();
   const rates = new Map<string, number>();
   let counter = 0;
-  const byOpening = (list: StoredTicket[]) => list.sort((a, b) => `${a.dataApertura}#${a.id}`.localeCompare(`${b.dataApertura}#${b.id}`));
+  const byOpening = (list: StoredTicket[]) =>
+    list.sort((a, b) => `${a.dataApertura}#${a.id}`.localeCompare(`${b.dataApertura}#${b.id}`));
   const strip = ({ richiedenteCognome: _s, origin: _o, ...ticket }: StoredTicket) => copy(ticket);
   const repository: TicketRepository = {
     nextTicketId: async () => String(++counter),
@@ -117,16 +155,34 @@ export function memoryTickets() {
     getTicketItem: async (id) => copy(all.get(id) ?? null),
     async updateTicket(current, changes, now) {
       const stored = all.get(current.id);
-      if (!stored || !isOpenTicket(stored.stato) || stored.ultimoAggiornamento !== current.ultimoAggiornamento) return null;
+      if (!stored || !isOpenTicket(stored.stato) || stored.ultimoAggiornamento !== current.ultimoAggiornamento)
+        return null;
       all.set(current.id, { ...stored, ...copy(changes), ultimoAggiornamento: now });
       return copy(all.get(current.id)!);
     },
-    listOpenTickets: async (page) => pageOf(byOpening([...all.values()].filter((t) => isOpenTicket(t.stato))).map(strip), page, 10),
+    listOpenTickets: async (page) =>
+      pageOf(byOpening([...all.values()].filter((t) => isOpenTicket(t.stato))).map(strip), page, 10),
     countOpenTickets: async () => [...all.values()].filter((t) => isOpenTicket(t.stato)).length,
-    listTicketsOfUser: async (userId, page) => pageOf(byOpening([...all.values()].filter((t) => t.userId === userId)).reverse().map(strip), page, 10),
-    searchByFiscalCode: async (prefix, page) => pageOf(byOpening([...all.values()].filter((t) => (t.fiscalCode ?? '').startsWith(prefix))).map(strip), page, 10),
+    listTicketsOfUser: async (userId, page) =>
+      pageOf(
+        byOpening([...all.values()].filter((t) => t.userId === userId))
+          .reverse()
+          .map(strip),
+        page,
+        10,
+      ),
+    searchByFiscalCode: async (prefix, page) =>
+      pageOf(byOpening([...all.values()].filter((t) => (t.fiscalCode ?? '').startsWith(prefix))).map(strip), page, 10),
     searchByText: async (prefix, page) =>
-      pageOf(byOpening([...all.values()].filter((t) => searchKey(t.richiedenteCognome).startsWith(prefix) || searchKey(t.categoria).startsWith(prefix))).map(strip), page, 10),
+      pageOf(
+        byOpening(
+          [...all.values()].filter(
+            (t) => searchKey(t.richiedenteCognome).startsWith(prefix) || searchKey(t.categoria).startsWith(prefix),
+          ),
+        ).map(strip),
+        page,
+        10,
+      ),
     async countSupportMessage(userId, window, key, max) {
       const name = `${userId}|${window}|${key}`;
       if ((rates.get(name) ?? 0) >= max) return false;
@@ -188,12 +244,25 @@ export function memoryFiles() {
   };
 }
 
-export function memoryBands(): BandRepository & { all: Map<string, Band>; getBands(ids: readonly string[]): Promise<Band[]> } {
+export function memoryBands(): BandRepository & {
+  all: Map<string, Band>;
+  getBands(ids: readonly string[]): Promise<Band[]>;
+} {
   const all = new Map<string, Band>();
-  const toBand = (id: string, input: Omit<Band, 'id' | 'hourlyQuota'>): Band => ({ id, ...input, percent: input.percent ?? null, hourlyQuota: hourlyQuota({ percent: input.percent ?? null, fixedCost: input.fixedCost }) });
+  const toBand = (id: string, input: Omit<Band, 'id' | 'hourlyQuota'>): Band => ({
+    id,
+    ...input,
+    percent: input.percent ?? null,
+    hourlyQuota: hourlyQuota({ percent: input.percent ?? null, fixedCost: input.fixedCost }),
+  });
   return {
     all,
-    listBands: async (page) => pageOf([...all.values()].sort((a, b) => a.min - b.min), page, 20),
+    listBands: async (page) =>
+      pageOf(
+        [...all.values()].sort((a, b) => a.min - b.min),
+        page,
+        20,
+      ),
     getBand: async (id) => copy(all.get(id) ?? null),
     getBands: async (ids) => ids.flatMap((id) => (all.has(id) ? [copy(all.get(id)!)] : [])),
     async createBand(input, id) {
@@ -213,7 +282,12 @@ export function memoryServices(): ServiceRepository & { all: Map<string, Service
   const all = new Map<string, Service>();
   return {
     all,
-    listServices: async (page) => pageOf([...all.values()].sort((a, b) => a.name.localeCompare(b.name)), page, 20),
+    listServices: async (page) =>
+      pageOf(
+        [...all.values()].sort((a, b) => a.name.localeCompare(b.name)),
+        page,
+        20,
+      ),
     getService: async (id) => copy(all.get(id) ?? null),
     async createService(input, id) {
       all.set(id, { id, ...input, inpsBenefitCode: input.inpsBenefitCode ?? null });
@@ -222,7 +296,11 @@ export function memoryServices(): ServiceRepository & { all: Map<string, Service
     async updateService(id, input) {
       const before = all.get(id);
       if (!before) return null;
-      all.set(id, { id, ...input, inpsBenefitCode: input.inpsBenefitCode === undefined ? before.inpsBenefitCode : input.inpsBenefitCode });
+      all.set(id, {
+        id,
+        ...input,
+        inpsBenefitCode: input.inpsBenefitCode === undefined ? before.inpsBenefitCode : input.inpsBenefitCode,
+      });
       return copy(all.get(id)!);
     },
     deleteService: async (id) => all.delete(id),
@@ -231,13 +309,37 @@ export function memoryServices(): ServiceRepository & { all: Map<string, Service
 
 export function memoryCalls() {
   const all = new Map<string, CallRecord>();
-  const summary = ({ id, name, year, state, serviceId, serviceName, dataInsert }: CallRecord) => ({ id, name, year, state, serviceId, serviceName, dataInsert });
+  const summary = ({ id, name, year, state, serviceId, serviceName, dataInsert }: CallRecord) => ({
+    id,
+    name,
+    year,
+    state,
+    serviceId,
+    serviceName,
+    dataInsert,
+  });
   const byName = () => [...all.values()].sort((a, b) => nameSearchKey(a.name).localeCompare(nameSearchKey(b.name)));
-  const repository: CallRepository & { bandIsUsedByCalls(id: string): Promise<boolean>; serviceHasCalls(id: string): Promise<boolean> } = {
+  const repository: CallRepository & {
+    bandIsUsedByCalls(id: string): Promise<boolean>;
+    serviceHasCalls(id: string): Promise<boolean>;
+  } = {
     getCall: async (id) => copy(all.get(id) ?? null),
     listCalls: async (query, pageSize) =>
-      pageOf(byName().filter((c) => nameSearchKey(c.name).startsWith(nameSearchKey(query.name ?? ''))).map(summary), query, pageSize),
-    listCallsOfService: async (serviceId, page, pageSize) => pageOf(byName().filter((c) => c.serviceId === serviceId).map(summary), page, pageSize),
+      pageOf(
+        byName()
+          .filter((c) => nameSearchKey(c.name).startsWith(nameSearchKey(query.name ?? '')))
+          .map(summary),
+        query,
+        pageSize,
+      ),
+    listCallsOfService: async (serviceId, page, pageSize) =>
+      pageOf(
+        byName()
+          .filter((c) => c.serviceId === serviceId)
+          .map(summary),
+        page,
+        pageSize,
+      ),
     listOpenCalls: async (query, pageSize) =>
       pageOf(
         [...all.values()]
@@ -276,7 +378,9 @@ export function memorySubscriptions() {
     },
     listSubscriptionsOfUser: async (userId, query, pageSize) =>
       pageOf(
-        [...all.values()].filter((s) => s.userId === userId && (!query.state || s.state === query.state)).sort((a, b) => b.dataInsert.localeCompare(a.dataInsert)),
+        [...all.values()]
+          .filter((s) => s.userId === userId && (!query.state || s.state === query.state))
+          .sort((a, b) => b.dataInsert.localeCompare(a.dataInsert)),
         query,
         pageSize,
       ),
@@ -291,8 +395,10 @@ export function memorySubscriptions() {
     },
     // The same semantics as the DynamoDB pages, on a plain filter and sort (the index choice is DynamoDB's).
     async listEnrolments(callId, filters) {
-      const prefix = (value: string, wanted: string | undefined) => !wanted || normaliseSearchText(value).startsWith(normaliseSearchText(wanted));
-      const value = (s: SubscriptionRecord) => (filters.sort.endsWith('ranking') ? s.rankingScore : (s.isee?.valueCents ?? null));
+      const prefix = (value: string, wanted: string | undefined) =>
+        !wanted || normaliseSearchText(value).startsWith(normaliseSearchText(wanted));
+      const value = (s: SubscriptionRecord) =>
+        filters.sort.endsWith('ranking') ? s.rankingScore : (s.isee?.valueCents ?? null);
       const sign = filters.sort.startsWith('-') ? -1 : 1;
       const found = [...all.values()]
         .filter(
@@ -311,24 +417,39 @@ export function memorySubscriptions() {
         });
       return { ...pageOf(found.map(copy), filters, 10), total: found.length };
     },
-    listAllSubscriptionsOfCall: async (callId) => [...all.values()].filter((s) => s.announcementId === callId).map(copy),
+    listAllSubscriptionsOfCall: async (callId) =>
+      [...all.values()].filter((s) => s.announcementId === callId).map(copy),
     recountEnrolments: async () => undefined,
   };
   return {
     ...repository,
     all,
-    countSubscriptionsOfCall: async (callId: string) => [...all.values()].filter((s) => s.announcementId === callId).length,
+    countSubscriptionsOfCall: async (callId: string) =>
+      [...all.values()].filter((s) => s.announcementId === callId).length,
     userHasSubscriptions: async (userId: string) => [...all.values()].some((s) => s.userId === userId),
-    async syncUserNames(userId: string, person: { fiscalCode: string; firstName: string; lastName: string }, now: string) {
-      for (const s of all.values()) if (s.userId === userId) all.set(s.id, { ...s, ...person, dataUpdate: now > s.dataUpdate ? now : s.dataUpdate });
+    async syncUserNames(
+      userId: string,
+      person: { fiscalCode: string; firstName: string; lastName: string },
+      now: string,
+    ) {
+      for (const s of all.values())
+        if (s.userId === userId)
+          all.set(s.id, { ...s, ...person, dataUpdate: now > s.dataUpdate ? now : s.dataUpdate });
     },
     async syncUserIsee(userId: string, isee: EnrolmentIsee | null, now: string) {
-      for (const s of all.values()) if (s.userId === userId) all.set(s.id, { ...s, isee: isee && { ...isee }, dataUpdate: now > s.dataUpdate ? now : s.dataUpdate });
+      for (const s of all.values())
+        if (s.userId === userId)
+          all.set(s.id, { ...s, isee: isee && { ...isee }, dataUpdate: now > s.dataUpdate ? now : s.dataUpdate });
     },
   };
 }
 
-export function memoryUsers(): UserRepository & { all: Map<string, StoredUser>; codes: Map<string, string>; signIns: Map<string, Set<string>>; getUsersByFiscalCodes(codes: string[]): Promise<Map<string, StoredUser>> } {
+export function memoryUsers(): UserRepository & {
+  all: Map<string, StoredUser>;
+  codes: Map<string, string>;
+  signIns: Map<string, Set<string>>;
+  getUsersByFiscalCodes(codes: string[]): Promise<Map<string, StoredUser>>;
+} {
   const all = new Map<string, StoredUser>();
   const codes = new Map<string, string>();
   /** The Cognito subs that signed in, by fiscal code. */
@@ -389,7 +510,8 @@ export function memoryUsers(): UserRepository & { all: Map<string, StoredUser>; 
       const before = all.get(id);
       if (!before) return null;
       const after: Record<string, any> = { ...before, ...copy(changes), updatedAt: now };
-      for (const [key, value] of Object.entries(after)) if (value === null || value === undefined || value === '') delete after[key];
+      for (const [key, value] of Object.entries(after))
+        if (value === null || value === undefined || value === '') delete after[key];
       all.set(id, after as StoredUser);
       return { before: copy(before), after: copy(after as StoredUser) };
     },
@@ -418,7 +540,9 @@ export function memoryUsers(): UserRepository & { all: Map<string, StoredUser>; 
 export function memoryIsees() {
   const all = new Map<string, StoredIsee>();
   const newestFirst = (userId: string) =>
-    [...all.values()].filter((i) => i.userId === userId).sort((a, b) => `${b.dataInsert}#${b.id}`.localeCompare(`${a.dataInsert}#${a.id}`));
+    [...all.values()]
+      .filter((i) => i.userId === userId)
+      .sort((a, b) => `${b.dataInsert}#${b.id}`.localeCompare(`${a.dataInsert}#${a.id}`));
   const repository: IseeRepository = {
     getIseeItem: async (id) => copy(all.get(id) ?? null),
     async createIsee(input, now) {
@@ -445,10 +569,20 @@ export function memoryIsees() {
     },
     // Conditional, as the DynamoDB delete: not an ISEE used for a fee.
     deleteIsee: async (id) => all.has(id) && !isIseeUsedForFee(all.get(id)!) && all.delete(id),
-    recentIseesOfUser: async (userId, limit) => newestFirst(userId).slice(0, limit).map((isee) => copy(isee)!),
+    recentIseesOfUser: async (userId, limit) =>
+      newestFirst(userId)
+        .slice(0, limit)
+        .map((isee) => copy(isee)!),
     listIseesOfUser: async (userId, page) => pageOf(newestFirst(userId).map(toIsee), page, 5),
     listIseesToVerify: async (page) =>
-      pageOf([...all.values()].filter((i) => i.state === 'LOADED').sort((a, b) => a.dataInsert.localeCompare(b.dataInsert)).map(toIsee), page, 5),
+      pageOf(
+        [...all.values()]
+          .filter((i) => i.state === 'LOADED')
+          .sort((a, b) => a.dataInsert.localeCompare(b.dataInsert))
+          .map(toIsee),
+        page,
+        5,
+      ),
     countIseesToVerify: async () => [...all.values()].filter((i) => i.state === 'LOADED').length,
   };
   return { ...repository, all, userHasIsees: async (userId: string) => newestFirst(userId).length > 0 };
@@ -477,7 +611,10 @@ export function memoryJobs(): JobRepository & { all: Map<string, JobRecord> } {
 }
 
 /** Stored import previews (functions/enrolment-csv/plan-repository.ts). */
-export function memoryImportPlans(): ImportPlanRepository & { plans: Map<string, ImportPlan>; slices: Map<string, PlannedImportAction[]> } {
+export function memoryImportPlans(): ImportPlanRepository & {
+  plans: Map<string, ImportPlan>;
+  slices: Map<string, PlannedImportAction[]>;
+} {
   const plans = new Map<string, ImportPlan>();
   const slices = new Map<string, PlannedImportAction[]>();
   return {
@@ -517,9 +654,21 @@ export function portal() {
   const ids = sequentialIds();
   const common = { audit: store.audit, clock, ids };
   const ensureCitizen = makeEnsureCitizen({ users: store.users, ids, clock });
-  const isee = makeIseeUseCases({ ...common, isees: store.isees, users: store.users, ensureCitizen, files: store.files, subscriptions: store.subscriptions });
+  const isee = makeIseeUseCases({
+    ...common,
+    isees: store.isees,
+    users: store.users,
+    ensureCitizen,
+    files: store.files,
+    subscriptions: store.subscriptions,
+  });
   const exports = { runningExportOf: async (callId: string) => store.exportLocks.get(callId) ?? null };
-  const jobs = makeJobs({ jobs: store.jobs, runner: { start: async (run) => void store.jobRuns.push(run) }, clock, ids });
+  const jobs = makeJobs({
+    jobs: store.jobs,
+    runner: { start: async (run) => void store.jobRuns.push(run) },
+    clock,
+    ids,
+  });
   const getUserItems = async (userIds: readonly string[]) => {
     const found = new Map<string, StoredUser>();
     for (const id of userIds) {
@@ -528,8 +677,26 @@ export function portal() {
     }
     return found;
   };
-  const enrolmentImport = makeImportApply({ ...common, plans: store.importPlans, subscriptions: store.subscriptions, calls: store.calls, users: { getUserItems }, isees: isee, files: store.files, exports });
-  const enrolments = makeEnrolmentUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, users: store.users, files: store.files, exports, jobs });
+  const enrolmentImport = makeImportApply({
+    ...common,
+    plans: store.importPlans,
+    subscriptions: store.subscriptions,
+    calls: store.calls,
+    users: { getUserItems },
+    isees: isee,
+    files: store.files,
+    exports,
+  });
+  const enrolments = makeEnrolmentUseCases({
+    ...common,
+    subscriptions: store.subscriptions,
+    calls: store.calls,
+    bands: store.bands,
+    users: store.users,
+    files: store.files,
+    exports,
+    jobs,
+  });
   const jobWorker = makeJobWorker({
     jobs: store.jobs,
     kinds: {
@@ -557,8 +724,24 @@ export function portal() {
     ensureCitizen,
     bands: makeBandUseCases({ ...common, bands: store.bands, calls: store.calls }),
     services: makeServiceUseCases({ ...common, services: store.services, calls: store.calls }),
-    calls: makeCallUseCases({ ...common, calls: store.calls, services: store.services, bands: store.bands, subscriptions: store.subscriptions, citizens: store.users, files: store.files }),
-    subscriptions: makeSubscriptionUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, bands: store.bands, users: store.users, ensureCitizen, files: store.files }),
+    calls: makeCallUseCases({
+      ...common,
+      calls: store.calls,
+      services: store.services,
+      bands: store.bands,
+      subscriptions: store.subscriptions,
+      citizens: store.users,
+      files: store.files,
+    }),
+    subscriptions: makeSubscriptionUseCases({
+      ...common,
+      subscriptions: store.subscriptions,
+      calls: store.calls,
+      bands: store.bands,
+      users: store.users,
+      ensureCitizen,
+      files: store.files,
+    }),
     users: makeUserUseCases({ ...common, users: store.users, isees: store.isees, subscriptions: store.subscriptions }),
     profile: makeProfileUseCases({ users: store.users, ensureCitizen, clock }),
     isee,
@@ -575,9 +758,16 @@ export function portal() {
       onMailFailure: (error, ticketId) => store.mailFailures.push({ ticketId, message: (error as Error).message }),
     }),
     enrolments,
-    enrolmentCsv: makeEnrolmentCsvUseCases({ ...common, subscriptions: store.subscriptions, calls: store.calls, users: store.users, plans: store.importPlans, jobs, exports }),
+    enrolmentCsv: makeEnrolmentCsvUseCases({
+      ...common,
+      subscriptions: store.subscriptions,
+      calls: store.calls,
+      users: store.users,
+      plans: store.importPlans,
+      jobs,
+      exports,
+    }),
   };
 }
 
 export type Portal = ReturnType<typeof portal>;
-

@@ -7,7 +7,15 @@ import { romeYear } from '../../functions/domain/period.ts';
 type Client = Awaited<ReturnType<typeof as>>;
 
 /** A one-page INPS-like attestation with the given fiscal code, protocol and ISEE ordinario (and, if given, ISE and scale). */
-export async function attestationPdf(input: { fullName: string; fiscalCode: string; protocol: string; value: string; year?: number; ise?: string; scale?: string }) {
+export async function attestationPdf(input: {
+  fullName: string;
+  fiscalCode: string;
+  protocol: string;
+  value: string;
+  year?: number;
+  ise?: string;
+  scale?: string;
+}) {
   const year = input.year ?? romeYear(new Date());
   const pdf = await PDFDocument.create();
   const page = pdf.addPage([595, 842]);
@@ -33,8 +41,19 @@ export async function attestationPdf(input: { fullName: string; fiscalCode: stri
 }
 
 /** Uploads bytes for an ISEE as the browser does and returns the reference the API wants. */
-export async function stageIseeFile(client: Client, bytes: Uint8Array, fileName = 'isee.pdf', contentType = 'application/pdf', declaredSize = bytes.length) {
-  const ticket = await client.post('/api/uploads', { purpose: 'isee', fileName, contentType, size: Math.min(declaredSize, 10 * 1024 * 1024) });
+export async function stageIseeFile(
+  client: Client,
+  bytes: Uint8Array,
+  fileName = 'isee.pdf',
+  contentType = 'application/pdf',
+  declaredSize = bytes.length,
+) {
+  const ticket = await client.post('/api/uploads', {
+    purpose: 'isee',
+    fileName,
+    contentType,
+    size: Math.min(declaredSize, 10 * 1024 * 1024),
+  });
   if (ticket.status !== 201) throw new Error(`ticket refused: ${ticket.status} ${JSON.stringify(ticket.json)}`);
   await uploadWithTicket(ticket.json, bytes, fileName);
   return { uploadKey: ticket.json.uploadKey as string, name: fileName };
@@ -46,7 +65,12 @@ export const randomFiscalCode = (): string => randomFiscalCodeFrom();
 /** The real path to a validated ISEE: the citizen uploads an attestation, the operator confirms it. */
 export async function giveValidatedIsee(citizen: Client, operator: Client, value = 8000) {
   const me = (await citizen.get('/api/me')).json;
-  const pdf = await attestationPdf({ fullName: me.fullName, fiscalCode: me.fiscalCode, protocol: 'INPS-ISEE-2026-00000001A-00', value: value.toLocaleString('it-IT') });
+  const pdf = await attestationPdf({
+    fullName: me.fullName,
+    fiscalCode: me.fiscalCode,
+    protocol: 'INPS-ISEE-2026-00000001A-00',
+    value: value.toLocaleString('it-IT'),
+  });
   const uploaded = await citizen.post('/api/isee', { document: await stageIseeFile(citizen, pdf), value });
   if (uploaded.status !== 201) throw new Error(`ISEE not uploaded: ${JSON.stringify(uploaded.json)}`);
   const decided = await operator.put(`/api/isee/${uploaded.json.id}/decision`, { state: 1, value });
@@ -57,7 +81,12 @@ export async function giveValidatedIsee(citizen: Client, operator: Client, value
  * A photographed attestation cropped above its ISE and scale: protocol, dates, the declarant, and the ISEE
  * after a dotted leader (a PNG, as a flatbed scan would give it). Read right, it still cannot be checked.
  */
-export async function croppedAttestationPhoto(input: { fiscalCode: string; protocol: string; value: string; year?: number }): Promise<Buffer> {
+export async function croppedAttestationPhoto(input: {
+  fiscalCode: string;
+  protocol: string;
+  value: string;
+  year?: number;
+}): Promise<Buffer> {
   const { toImage } = await import('../fixtures/isee/generate.ts');
   const year = input.year ?? romeYear(new Date());
   const lines = [

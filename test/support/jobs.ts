@@ -11,11 +11,15 @@ interface Client {
  * 409) is answered as it came; once the job ends, `json` is its result (its status when it failed) and
  * `job` its last status.
  */
-export async function jobAnswer(client: Client, path: string, body: unknown = {}): Promise<ApiResponse & { job?: Record<string, any> }> {
+export async function jobAnswer(
+  client: Client,
+  path: string,
+  body: unknown = {},
+): Promise<ApiResponse & { job?: Record<string, any> }> {
   const started = await client.post(path, body);
   if (started.status !== 200) return started;
   let job = started.json;
-  for (const deadline = Date.now() + 60_000; job.isRunning; ) {
+  for (const deadline = Date.now() + 60_000; job.isRunning;) {
     if (Date.now() > deadline) throw new Error(`${path}: still running after 60 s`);
     await new Promise((resolve) => setTimeout(resolve, 100));
     job = (await client.get(path)).json;

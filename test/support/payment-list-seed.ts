@@ -7,26 +7,59 @@ import { randomFiscalCode } from './isee.ts';
 
 /** `count` (10,000 by default) payment-list rows of a call written straight into the table (with their totals), as the refresh would. */
 export async function seedBigPaymentList(callId: string, year: number, run: string, count = 10_000) {
-  Object.assign(process.env, { TABLE_NAME, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), AWS_REGION: 'eu-south-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+  Object.assign(process.env, {
+    TABLE_NAME,
+    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+    AWS_REGION: 'eu-south-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+  });
   const { debtSummaryItem } = await import('../../functions/payment-list/repository.ts');
   const { summarize, addTotals, zeroTotals } = await import('../../functions/domain/debt-summaries.ts');
-  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'eu-south-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
   const items: Record<string, unknown>[] = [];
   let totals = zeroTotals();
   for (let i = 0; i < count; i++) {
     const userId = `big-${run}-${i}`;
     const summary = summarize({
-      callId, anno: year, userId,
-      person: { cognome: `Cognome${String(i).padStart(5, '0')}`, nome: 'Nome', codiceFiscale: randomFiscalCode(), telefono: '3331234567', email: `${userId}@example.it` },
-      positions: [1, 2, 3].map((mese) => ({ id: `P${year}0${mese}${i}`, mese, importoDovuto: 1000 + (i % 97) * 10, importoTotalePagato: 0, isPagato: mese === 1, annullato: false, isEmailSent: false, cognome: '', nome: '', fiscalCode: '' })),
+      callId,
+      anno: year,
+      userId,
+      person: {
+        cognome: `Cognome${String(i).padStart(5, '0')}`,
+        nome: 'Nome',
+        codiceFiscale: randomFiscalCode(),
+        telefono: '3331234567',
+        email: `${userId}@example.it`,
+      },
+      positions: [1, 2, 3].map((mese) => ({
+        id: `P${year}0${mese}${i}`,
+        mese,
+        importoDovuto: 1000 + (i % 97) * 10,
+        importoTotalePagato: 0,
+        isPagato: mese === 1,
+        annullato: false,
+        isEmailSent: false,
+        cognome: '',
+        nome: '',
+        fiscalCode: '',
+      })),
     })!;
     totals = addTotals(totals, summary.contribution);
     items.push(debtSummaryItem({ ...summary, version: 1, updatedAt: new Date().toISOString() }));
   }
   items.push({ ...keys.debtTotals(callId, year), callId, anno: year, ...totals });
   for (let i = 0; i < items.length; i += 25) {
-    let request: Record<string, any> | undefined = { [TABLE_NAME]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
-    while (request && Object.keys(request).length) request = (await client.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
+    let request: Record<string, any> | undefined = {
+      [TABLE_NAME]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })),
+    };
+    while (request && Object.keys(request).length)
+      request = (await client.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
   }
 }
-

@@ -12,7 +12,12 @@ const built = new Map<string, ScratchApp>();
  * the worker ends.
  */
 export function sharedPortal(options: Options = { bundle: false }): ScratchApp {
-  const key = JSON.stringify([options.bundle ?? true, options.nag ?? true, options.configDir ?? null, options.context ?? {}]);
+  const key = JSON.stringify([
+    options.bundle ?? true,
+    options.nag ?? true,
+    options.configDir ?? null,
+    options.context ?? {},
+  ]);
   let portal = built.get(key);
   if (!portal) {
     const own = scratchApp(options);

@@ -22,19 +22,34 @@ export const mypayConfiguration: Configuration = {
 
 const client = () =>
   DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'eu-south-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    new DynamoDBClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'eu-south-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
   );
 
 /** Writes the stored configuration as is (even incomplete), as an old or hand-edited item would be. */
 export async function storeRawConfiguration(values: Record<string, unknown> | null) {
   if (values === null) await client().send(new DeleteCommand({ TableName: TABLE_NAME, Key: keys.configuration }));
-  else await client().send(new PutCommand({ TableName: TABLE_NAME, Item: { ...keys.configuration, values, updatedAt: new Date().toISOString() } }));
+  else
+    await client().send(
+      new PutCommand({
+        TableName: TABLE_NAME,
+        Item: { ...keys.configuration, values, updatedAt: new Date().toISOString() },
+      }),
+    );
 }
 
 /** Every stored position item of a call's month (straight from the table). */
 export async function storedPositions(callId: string, period: string) {
   const { Items = [] } = await client().send(
-    new QueryCommand({ TableName: TABLE_NAME, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.positionsOfMonth(callId, period) }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: TABLE_NAME,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.positionsOfMonth(callId, period) },
+      ConsistentRead: true,
+    }),
   );
   return Items;
 }
@@ -48,15 +63,30 @@ export async function operatorWithMyPay(): Promise<Client> {
 }
 
 /** An existing user approved on a call by the operator through the API: a validated ISEE (unless null), the enrolment, its approval. */
-export async function approveUser(operator: Client, callId: string, userId: string, input: { iseeValue: number | null; weeklyHour: number }) {
+export async function approveUser(
+  operator: Client,
+  callId: string,
+  userId: string,
+  input: { iseeValue: number | null; weeklyHour: number },
+) {
   if (input.iseeValue !== null) {
-    const isee = await operator.post(`/api/users/${userId}/isee`, { value: input.iseeValue, year: 2026, date: '2026-01-20T10:00:00.000Z', protocollo: 'INPS-ISEE-2026-00000003C-00', scadenza: '2026-12-31', excludeVerification: true });
+    const isee = await operator.post(`/api/users/${userId}/isee`, {
+      value: input.iseeValue,
+      year: 2026,
+      date: '2026-01-20T10:00:00.000Z',
+      protocollo: 'INPS-ISEE-2026-00000003C-00',
+      scadenza: '2026-12-31',
+      excludeVerification: true,
+    });
     if (isee.status !== 201) throw new Error(`ISEE not created: ${JSON.stringify(isee.json)}`);
   }
   // Enrolled and approved with its hours by the operator, through the enrolment API (issue 7).
   const enrolled = await operator.post(`/api/calls/${callId}/enrolments`, { userId });
   if (enrolled.status !== 201) throw new Error(`not enrolled: ${JSON.stringify(enrolled.json)}`);
-  const approved = await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: input.weeklyHour });
+  const approved = await operator.put(`/api/enrolments/${enrolled.json.id}/state`, {
+    state: 2,
+    weeklyHour: input.weeklyHour,
+  });
   if (approved.status !== 200) throw new Error(`not approved: ${JSON.stringify(approved.json)}`);
 }
 
@@ -64,11 +94,25 @@ export async function approveUser(operator: Client, callId: string, userId: stri
  * A citizen approved on a call with `weeklyHour` hours: the user, a validated ISEE, the enrolment and its
  * approval are all made by the operator through the API.
  */
-export async function approvedSubscriber(operator: Client, call: { id: string }, input: { lastName: string; iseeValue: number | null; weeklyHour: number; firstName?: string }) {
+export async function approvedSubscriber(
+  operator: Client,
+  call: { id: string },
+  input: { lastName: string; iseeValue: number | null; weeklyHour: number; firstName?: string },
+) {
   const fiscalCode = randomFiscalCode();
   const created = await operator.post('/api/users', {
-    firstName: input.firstName ?? 'Anna', lastName: input.lastName, birthDate: '1980-01-01', email: `${input.lastName.toLowerCase().replace(/\W/g, '')}@example.it`, address: 'Via Roma', addressNumber: '1',
-    cap: '00100', city: 'Roma', country: 'RM', nation: 'IT', municipioId: '1', fiscalCode,
+    firstName: input.firstName ?? 'Anna',
+    lastName: input.lastName,
+    birthDate: '1980-01-01',
+    email: `${input.lastName.toLowerCase().replace(/\W/g, '')}@example.it`,
+    address: 'Via Roma',
+    addressNumber: '1',
+    cap: '00100',
+    city: 'Roma',
+    country: 'RM',
+    nation: 'IT',
+    municipioId: '1',
+    fiscalCode,
   });
   if (created.status !== 201) throw new Error(`user not created: ${JSON.stringify(created.json)}`);
   const userId = created.json.id as string;
@@ -85,7 +129,7 @@ export async function exportMonth(operator: Client, callId: string, period: { me
   if (started.status !== 201) throw new Error(`export not started: ${JSON.stringify(started.json)}`);
   // A loop rather than expect.poll, so that a beforeAll can call it too.
   const deadline = Date.now() + 30_000;
-  for (let step = ''; step !== 'COMPLETATO'; ) {
+  for (let step = ''; step !== 'COMPLETATO';) {
     if (Date.now() > deadline) throw new Error(`flow ${started.json.id} still ${step} after 30 s`);
     await new Promise((resolve) => setTimeout(resolve, 300));
     step = (await operator.get(`/api/flows/${started.json.id}`)).json.step;

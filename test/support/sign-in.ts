@@ -69,8 +69,10 @@ export async function authorize(
   if (!form) throw new Error(`login page has no button "${loginButtonName(identity)}"`);
 
   // Posting the form resumes the authorization, which redirects to the portal's callback.
-  const callback = await browser.follow(new URL(form.action, loginPage.url).href, new URLSearchParams(form.fields), (url) =>
-    url.startsWith(redirectUri),
+  const callback = await browser.follow(
+    new URL(form.action, loginPage.url).href,
+    new URLSearchParams(form.fields),
+    (url) => url.startsWith(redirectUri),
   );
   const params = new URL(callback.url).searchParams;
   if (params.get('state') !== state) throw new Error(`unexpected callback ${callback.url}`);
@@ -80,7 +82,12 @@ export async function authorize(
 }
 
 /** The portal's part: exchange the code at the token endpoint, proving the PKCE verifier. */
-export async function exchangeCode({ code, codeVerifier, redirectUri, tokenEndpoint }: AuthorizationCode): Promise<Tokens> {
+export async function exchangeCode({
+  code,
+  codeVerifier,
+  redirectUri,
+  tokenEndpoint,
+}: AuthorizationCode): Promise<Tokens> {
   const response = await fetch(tokenEndpoint, {
     method: 'POST',
     body: new URLSearchParams({
@@ -113,14 +120,18 @@ export function loginForms(html: string): LoginForm[] {
       ]),
     ),
     buttonText: decodeHtml(
-      (/<button\b[^>]*>([\s\S]*?)<\/button>/.exec(inner)?.[1] ?? '').replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim(),
+      (/<button\b[^>]*>([\s\S]*?)<\/button>/.exec(inner)?.[1] ?? '')
+        .replace(/<[^>]*>/g, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
     ),
   }));
 }
 
 function decodeHtml(text: string) {
-  return text.replace(/&(amp|lt|gt|quot|#39);/g, (_, entity: string) =>
-    ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[entity]!,
+  return text.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_, entity: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[entity]!,
   );
 }
 
@@ -179,8 +190,10 @@ export class CookieBrowser {
       const value = pair.slice(pair.indexOf('=') + 1).trim();
       const expired = attributes.some((a) => {
         const [key, val = ''] = a.trim().split('=');
-        return (key.toLowerCase() === 'max-age' && Number(val) <= 0) ||
-          (key.toLowerCase() === 'expires' && Date.parse(val) <= Date.now());
+        return (
+          (key.toLowerCase() === 'max-age' && Number(val) <= 0) ||
+          (key.toLowerCase() === 'expires' && Date.parse(val) <= Date.now())
+        );
       });
       if (expired || value === '') jar.delete(name);
       else jar.set(name, value);

@@ -27,7 +27,11 @@ export async function freeStackPorts(): Promise<TestStackPorts> {
  * A whole local stack on free ports and a fresh data folder, for the integration and browser tests and the
  * benchmarks; `prepare` writes into the data folder before the stack starts (e.g. the INPS simulator's DSUs).
  */
-export async function startTestStack(options: StartOptions, prepare?: (dataDir: string) => Promise<void>, ports?: TestStackPorts) {
+export async function startTestStack(
+  options: StartOptions,
+  prepare?: (dataDir: string) => Promise<void>,
+  ports?: TestStackPorts,
+) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'portale-test-'));
   await prepare?.(dataDir);
   const config: LocalConfig = { ...(ports ?? (await freeStackPorts())), dataDir, host: 'localhost' };

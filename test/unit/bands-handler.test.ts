@@ -6,7 +6,11 @@ import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 const call = async (...args: Parameters<typeof apiEvent>) => {
-  const result = (await handler(apiEvent(...args), lambdaContext)) as { statusCode: number; body?: string; headers?: Record<string, string> };
+  const result = (await handler(apiEvent(...args), lambdaContext)) as {
+    statusCode: number;
+    body?: string;
+    headers?: Record<string, string>;
+  };
   return { ...result, json: result.body ? JSON.parse(result.body) : undefined };
 };
 const band = { name: 'Fascia 1', min: 0, max: 6000, percent: 10, fixedCost: 20 };
@@ -37,7 +41,10 @@ describe('bands handler', () => {
   });
 
   it('answers an oversized body with 413', async () => {
-    const response = await call('POST /api/bands', { claims: claimsOf.operator, body: { ...band, name: 'x'.repeat(70_000) } });
+    const response = await call('POST /api/bands', {
+      claims: claimsOf.operator,
+      body: { ...band, name: 'x'.repeat(70_000) },
+    });
     expect(response.statusCode).toBe(413);
     expect(dynamo.commandCalls(PutCommand)).toHaveLength(0);
   });
@@ -59,7 +66,10 @@ describe('bands handler', () => {
     dynamo.on(QueryCommand).rejects(new Error('throttled'));
     const response = await call('GET /api/bands');
     expect(response.statusCode).toBe(500);
-    expect(response.json).toMatchObject({ detail: 'Oops qualcosa è andato storto. Riprova più tardi!', correlationId: 'aws-req-1' });
+    expect(response.json).toMatchObject({
+      detail: 'Oops qualcosa è andato storto. Riprova più tardi!',
+      correlationId: 'aws-req-1',
+    });
   });
 
   it('refuses a forged pagination cursor with 400', async () => {

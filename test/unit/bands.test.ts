@@ -27,7 +27,9 @@ describe('ISEE band rules', () => {
   });
 
   it('refuses a minimum above the maximum, on the maximum field', () => {
-    expect(errorsOf({ ...valid, min: 7000, max: 6000 })).toEqual({ max: 'Il valore minimo non può superare il valore massimo.' });
+    expect(errorsOf({ ...valid, min: 7000, max: 6000 })).toEqual({
+      max: 'Il valore minimo non può superare il valore massimo.',
+    });
   });
 
   it('refuses a percentage outside 0–100', () => {
@@ -36,8 +38,12 @@ describe('ISEE band rules', () => {
   });
 
   it('refuses a malformed quota', () => {
-    expect(errorsOf({ ...valid, fixedCost: '20,00' }).fixedCost).toBe('Inserisci un importo valido, con al massimo due decimali.');
-    expect(errorsOf({ ...valid, fixedCost: 20.505 }).fixedCost).toBe('Inserisci un importo valido, con al massimo due decimali.');
+    expect(errorsOf({ ...valid, fixedCost: '20,00' }).fixedCost).toBe(
+      'Inserisci un importo valido, con al massimo due decimali.',
+    );
+    expect(errorsOf({ ...valid, fixedCost: 20.505 }).fixedCost).toBe(
+      'Inserisci un importo valido, con al massimo due decimali.',
+    );
     expect(errorsOf({ ...valid, fixedCost: -5 }).fixedCost).toBe('Il valore non può essere negativo.');
   });
 

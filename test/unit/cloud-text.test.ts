@@ -1,5 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { BadDocumentException, DetectDocumentTextCommand, TextractClient, ThrottlingException } from '@aws-sdk/client-textract';
+import {
+  BadDocumentException,
+  DetectDocumentTextCommand,
+  TextractClient,
+  ThrottlingException,
+} from '@aws-sdk/client-textract';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseAttestation } from '../../functions/domain/isee-attestation.ts';
@@ -21,8 +26,10 @@ const twoPages: { answers: TextractAnswer[]; expected: Record<string, unknown> }
   readFileSync(new URL('../fixtures/textract/multi-page-form-attestation.json', import.meta.url), 'utf8'),
 );
 const sent = () => textract.commandCalls(DetectDocumentTextCommand).map((call) => call.args[0].input.Document!.Bytes!);
-const pagesOf = async (pdf: Uint8Array) => (await getDocument({ data: new Uint8Array(pdf), verbosity: 0 }).promise).numPages;
-const parse = (text: Awaited<ReturnType<typeof source.read>>) => parseAttestation(text.lines, text.source, text.quality);
+const pagesOf = async (pdf: Uint8Array) =>
+  (await getDocument({ data: new Uint8Array(pdf), verbosity: 0 }).promise).numPages;
+const parse = (text: Awaited<ReturnType<typeof source.read>>) =>
+  parseAttestation(text.lines, text.source, text.quality);
 
 /** A scan saved as a PDF: two pages, each only a picture, no text layer. */
 let scannedPdf: Uint8Array;
@@ -36,7 +43,11 @@ describe('the cloud reading of an attestation', () => {
     const { bytes, truth } = await makeFixture(21, 'pdf', 'inps-blocks');
     const text = await source.read(bytes);
     expect(text.source).toBe('pdf-text');
-    expect(parse(text)).toMatchObject({ protocollo: truth.protocollo, iseeOrdinario: truth.iseeOrdinario, ise: truth.ise });
+    expect(parse(text)).toMatchObject({
+      protocollo: truth.protocollo,
+      iseeOrdinario: truth.iseeOrdinario,
+      ise: truth.ise,
+    });
     expect(textract.calls()).toHaveLength(0);
   });
 
@@ -71,17 +82,25 @@ describe('the cloud reading of an attestation', () => {
 
   it('fails with Textract’s reason when no page could be read, and lets throttling reach the state machine', async () => {
     const bytes = scannedPdf;
-    textract.on(DetectDocumentTextCommand).rejects(new BadDocumentException({ message: 'Unable to process the document', $metadata: {} }));
+    textract
+      .on(DetectDocumentTextCommand)
+      .rejects(new BadDocumentException({ message: 'Unable to process the document', $metadata: {} }));
     await expect(source.read(bytes)).rejects.toMatchObject({ name: 'BadDocumentException' });
     textract.reset();
-    textract.on(DetectDocumentTextCommand).rejects(new ThrottlingException({ message: 'Rate exceeded', $metadata: {} }));
+    textract
+      .on(DetectDocumentTextCommand)
+      .rejects(new ThrottlingException({ message: 'Rate exceeded', $metadata: {} }));
     await expect(source.read(bytes)).rejects.toMatchObject({ name: 'ThrottlingException' });
   });
 
   it('takes a blank page (a PAGE block and no LINE) for a failed reading, not an empty success', async () => {
-    textract.on(DetectDocumentTextCommand).resolves({ Blocks: [{ BlockType: 'PAGE', Geometry: { BoundingBox: { Left: 0, Top: 0, Width: 1, Height: 1 } } }] });
+    textract.on(DetectDocumentTextCommand).resolves({
+      Blocks: [{ BlockType: 'PAGE', Geometry: { BoundingBox: { Left: 0, Top: 0, Width: 1, Height: 1 } } }],
+    });
     const read = readAttestation(() => source.read(tinyPng()));
-    await expect(read({ iseeId: 'x', bucket: 'b', key: 'isee/x/document', contentType: 'image/png' })).rejects.toMatchObject({
+    await expect(
+      read({ iseeId: 'x', bucket: 'b', key: 'isee/x/document', contentType: 'image/png' }),
+    ).rejects.toMatchObject({
       name: 'NoReadableText',
       message: 'Nessun testo leggibile nel documento',
     });

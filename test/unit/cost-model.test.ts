@@ -1,8 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { councilOf, milanPrices, monthlyBill, monthlyUsage, services, stagingBill, type Inventory, type Prices } from '../../lib/cost-model.ts';
+import {
+  councilOf,
+  milanPrices,
+  monthlyBill,
+  monthlyUsage,
+  services,
+  stagingBill,
+  type Inventory,
+  type Prices,
+} from '../../lib/cost-model.ts';
 
 /** A deployment's units, as lib/cost-inventory.ts counts them in the synthesized app (round figures here). */
-const inventory: Inventory = { alarmMetrics: 100, customMetrics: 100, kmsKeys: 1, secrets: 4, functions: 30, stateMachines: 4, dashboards: 1, webAcls: 1, webAclRules: 3 };
+const inventory: Inventory = {
+  alarmMetrics: 100,
+  customMetrics: 100,
+  kmsKeys: 1,
+  secrets: 4,
+  functions: 30,
+  stateMachines: 4,
+  dashboards: 1,
+  webAcls: 1,
+  webAclRules: 3,
+};
 
 /** The bill's arithmetic on a small council, computed by hand in the comments. */
 const small = { citizens: 1000, activeSubscriptions: 300, iseeUploadsPerMonth: 100, pageViewsPerMonth: 40_000 };
@@ -20,7 +39,16 @@ const round: Prices = {
   cognito: { perFederatedMau: 0.01, freeFederatedMau: 0 },
   textract: { perThousandPages: 1.5 },
   ses: { perThousandEmails: 0.1, perGbAttachments: 0.1 },
-  cloudWatch: { perAlarmMetric: 0.1, perDashboard: 3, perCustomMetric: 0.3, perGbLogsIngested: 0.5, perGbLogsStored: 0.03, freeAlarms: 0, freeCustomMetrics: 0, freeGbLogs: 0 },
+  cloudWatch: {
+    perAlarmMetric: 0.1,
+    perDashboard: 3,
+    perCustomMetric: 0.3,
+    perGbLogsIngested: 0.5,
+    perGbLogsStored: 0.03,
+    freeAlarms: 0,
+    freeCustomMetrics: 0,
+    freeGbLogs: 0,
+  },
   other: { perKmsKey: 1, perSecret: 0.4 },
   xray: { perMillionTraces: 5, freeTraces: 0 },
   backup: { dynamodbPerGbMonth: 0.1, s3PerGbMonth: 0.05 },
@@ -60,7 +88,10 @@ describe('the cost model', () => {
     expect(byService['Altro (KMS, Secrets Manager)']).toBeCloseTo(2.6, 9);
     // WAF: 1 web ACL × 5 + 3 rules × 1 + every CloudFront request inspected, at 0.6 per million
     expect(byService.WAF).toBeCloseTo(5 + 3 + (usage.cloudFrontRequests / 1e6) * 0.6, 9);
-    expect(total).toBeCloseTo(services.reduce((sum, s) => sum + byService[s], 0), 9);
+    expect(total).toBeCloseTo(
+      services.reduce((sum, s) => sum + byService[s], 0),
+      9,
+    );
   });
 
   it('prices X-Ray by the requests it records (one a second, then 5%), the backups by what they hold, the keys and secrets counted', () => {
@@ -71,16 +102,23 @@ describe('the cost model', () => {
     expect(byService['X-Ray']).toBeCloseTo(0.100242 * 5, 9);
     // 8 full copies of the table (128,000 KB) and the documents once (100 uploads × 36 months × 300 KB)
     expect(byService.Backup).toBeCloseTo((128_000 / 1_048_576) * 8 * 0.1 + ((100 * 36 * 300) / 1_048_576) * 0.05, 9);
-    expect(monthlyBill(usage, { ...inventory, kmsKeys: 3 }, round)['byService']['Altro (KMS, Secrets Manager)']).toBeCloseTo(3 + 1.6, 9);
+    expect(
+      monthlyBill(usage, { ...inventory, kmsKeys: 3 }, round)['byService']['Altro (KMS, Secrets Manager)'],
+    ).toBeCloseTo(3 + 1.6, 9);
     // A stage that attaches its own web ACL pays nothing for ours.
     expect(monthlyBill(usage, { ...inventory, webAcls: 0, webAclRules: 0 }, round).byService.WAF).toBe(0);
     // A busy city: past the reservoir, 5% of the rest.
-    expect(monthlyUsage({ ...small, pageViewsPerMonth: 4_000_000 }, inventory).xrayTraces).toBeCloseTo(900_000 + (10_000_242 - 900_000) * 0.05, 3);
+    expect(monthlyUsage({ ...small, pageViewsPerMonth: 4_000_000 }, inventory).xrayTraces).toBeCloseTo(
+      900_000 + (10_000_242 - 900_000) * 0.05,
+      3,
+    );
   });
 
   it('prices a staging copy in the same account: its own alarms, keys and dashboard, and no free allowance left', () => {
     const staging = stagingBill(inventory);
-    expect(staging.byService.CloudWatch).toBeGreaterThan(100 * milanPrices.cloudWatch.perAlarmMetric + milanPrices.cloudWatch.perDashboard);
+    expect(staging.byService.CloudWatch).toBeGreaterThan(
+      100 * milanPrices.cloudWatch.perAlarmMetric + milanPrices.cloudWatch.perDashboard,
+    );
     expect(staging.byService['Altro (KMS, Secrets Manager)']).toBeCloseTo(1 + 4 * 0.4, 9);
     expect(staging.byService.Lambda).toBeGreaterThan(0);
   });
@@ -94,7 +132,12 @@ describe('the cost model', () => {
 
   it('sizes the README’s councils from their inhabitants', () => {
     // 3% citizens, a third subscribed, 1.2 uploads a year each, 15 pages each + 10 operators × 300 × 21
-    expect(councilOf(100_000)).toEqual({ citizens: 3000, activeSubscriptions: 1000, iseeUploadsPerMonth: 300, pageViewsPerMonth: 45_000 + 63_000 });
+    expect(councilOf(100_000)).toEqual({
+      citizens: 3000,
+      activeSubscriptions: 1000,
+      iseeUploadsPerMonth: 300,
+      pageViewsPerMonth: 45_000 + 63_000,
+    });
     // at least two operators
     expect(councilOf(10_000).pageViewsPerMonth).toBe(300 * 15 + 2 * 300 * 21);
   });

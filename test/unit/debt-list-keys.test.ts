@@ -17,8 +17,27 @@ const rowOf = (i: number, senzaEmail: boolean) => {
     callId: 'call-1',
     anno: 2026,
     userId,
-    person: { cognome: `Rossi${i % 50}`, nome: 'Anna', codiceFiscale: `RSSNNA80A41H501${String.fromCharCode(65 + (i % 26))}`, telefono: null, email: senzaEmail ? null : 'a@example.it' },
-    positions: [{ id: `P202603${i}`, mese: 3, importoDovuto: 1000 + i, importoTotalePagato: 0, isPagato: false, annullato: false, isEmailSent: !senzaEmail, cognome: '', nome: '', fiscalCode: '' }],
+    person: {
+      cognome: `Rossi${i % 50}`,
+      nome: 'Anna',
+      codiceFiscale: `RSSNNA80A41H501${String.fromCharCode(65 + (i % 26))}`,
+      telefono: null,
+      email: senzaEmail ? null : 'a@example.it',
+    },
+    positions: [
+      {
+        id: `P202603${i}`,
+        mese: 3,
+        importoDovuto: 1000 + i,
+        importoTotalePagato: 0,
+        isPagato: false,
+        annullato: false,
+        isEmailSent: !senzaEmail,
+        cognome: '',
+        nome: '',
+        fiscalCode: '',
+      },
+    ],
   })!;
   return debtSummaryItem({ ...summary, version: 1, updatedAt: '2026-03-01T00:00:00.000Z' });
 };
@@ -28,7 +47,9 @@ describe('the payment list rows of a call-year', () => {
     const rows = Array.from({ length: 10_000 }, (_, i) => rowOf(i, i % 2 === 0)) as Record<string, unknown>[];
     for (const index of ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6']) {
       const perPartition = new Map<string, number>();
-      for (const row of rows) if (row[`${index}pk`]) perPartition.set(String(row[`${index}pk`]), (perPartition.get(String(row[`${index}pk`])) ?? 0) + 1);
+      for (const row of rows)
+        if (row[`${index}pk`])
+          perPartition.set(String(row[`${index}pk`]), (perPartition.get(String(row[`${index}pk`])) ?? 0) + 1);
       const written = [...perPartition.values()].reduce((a, b) => a + b, 0);
       expect(perPartition.size, index).toBe(DEBT_LIST_SHARDS);
       expect(Math.max(...perPartition.values()), index).toBeLessThan((written / DEBT_LIST_SHARDS) * 1.1);

@@ -1,13 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { dueDate, IUD_MAX_LENGTH, planMonth, positionIud, type PlannedSubscription, type PositionRecord } from '../../functions/domain/debt-positions.ts';
+import {
+  dueDate,
+  IUD_MAX_LENGTH,
+  planMonth,
+  positionIud,
+  type PlannedSubscription,
+  type PositionRecord,
+} from '../../functions/domain/debt-positions.ts';
 import type { Fee, FeeBand } from '../../functions/domain/fee.ts';
 import { currentPeriod, periodSchema, positionsCsvFileName, resolvePeriod } from '../../functions/domain/payments.ts';
 
-const call = { id: '7b0c1a52-1e0c-4f7e-9a51-0c2f0d6f4e11', name: 'Assistenza domiciliare 2026', serviceName: 'Assistenza domiciliare' };
+const call = {
+  id: '7b0c1a52-1e0c-4f7e-9a51-0c2f0d6f4e11',
+  name: 'Assistenza domiciliare 2026',
+  serviceName: 'Assistenza domiciliare',
+};
 const march = { mese: 3, anno: 2026 };
 const band: FeeBand = { id: 'b', name: 'Fascia', min: 3000.01, max: 20000, percent: 50, fixedCost: 10 };
 const due = (amountCents: number): Fee => ({ kind: 'DUE', band, quotaCents: 500, amountCents });
-const sub = (userId: string, fee: Fee): PlannedSubscription => ({ userId, fiscalCode: `CF${userId}`.padEnd(16, 'X'), firstName: 'Anna', lastName: `Neri ${userId}`, fee, iseeId: `isee-${userId}` });
+const sub = (userId: string, fee: Fee): PlannedSubscription => ({
+  userId,
+  fiscalCode: `CF${userId}`.padEnd(16, 'X'),
+  firstName: 'Anna',
+  lastName: `Neri ${userId}`,
+  fee,
+  iseeId: `isee-${userId}`,
+});
 
 const plan = (existing: PositionRecord[], subscriptions: PlannedSubscription[], now = '2026-03-10T10:00:00.000Z') =>
   planMonth({ call, period: march, existing, subscriptions, now });
@@ -72,7 +90,9 @@ describe('planMonth', () => {
       version: 1,
     });
     // The causale names the service, the month, whose subscription and the call.
-    expect(result.create[0]!.descrizione).toBe('Quota Marzo 2026 Assistenza domiciliare - Neri u1 Anna (CFu1XXXXXXXXXXXX) - bando Assistenza domiciliare 2026');
+    expect(result.create[0]!.descrizione).toBe(
+      'Quota Marzo 2026 Assistenza domiciliare - Neri u1 Anna (CFu1XXXXXXXXXXXX) - bando Assistenza domiciliare 2026',
+    );
     expect(result).toMatchObject({ update: [], cancel: [], unchanged: [], exempt: 0, skipped: [] });
   });
 
@@ -93,16 +113,38 @@ describe('planMonth', () => {
     const [created] = firstRun([sub('u1', due(6643))]);
     const notExported = plan([created!], [sub('u1', due(7000))], '2026-03-11T00:00:00.000Z');
     expect(notExported.update).toHaveLength(1);
-    expect(notExported.update[0]!.after).toMatchObject({ importoDovuto: 7000, azione: 'I', statoExport: 'DA_ESPORTARE', version: 2, updatedAt: '2026-03-11T00:00:00.000Z' });
+    expect(notExported.update[0]!.after).toMatchObject({
+      importoDovuto: 7000,
+      azione: 'I',
+      statoExport: 'DA_ESPORTARE',
+      version: 2,
+      updatedAt: '2026-03-11T00:00:00.000Z',
+    });
 
-    const exported: PositionRecord = { ...created!, statoExport: 'ESPORTATA', exportedAt: '2026-03-10T12:00:00.000Z', codIuv: '01000000001234519', nav: '301000000001234519' };
+    const exported: PositionRecord = {
+      ...created!,
+      statoExport: 'ESPORTATA',
+      exportedAt: '2026-03-10T12:00:00.000Z',
+      codIuv: '01000000001234519',
+      nav: '301000000001234519',
+    };
     const afterExport = plan([exported], [sub('u1', due(7000))]);
-    expect(afterExport.update[0]!.after).toMatchObject({ importoDovuto: 7000, azione: 'M', statoExport: 'DA_ESPORTARE', codIuv: '01000000001234519' });
+    expect(afterExport.update[0]!.after).toMatchObject({
+      importoDovuto: 7000,
+      azione: 'M',
+      statoExport: 'DA_ESPORTARE',
+      codIuv: '01000000001234519',
+    });
   });
 
   it('leaves a paid position alone, whatever the new amount (even 0)', () => {
     const [created] = firstRun([sub('u1', due(6643))]);
-    const paid: PositionRecord = { ...created!, isPagato: true, importoTotalePagato: 6643, exportedAt: '2026-03-10T12:00:00.000Z' };
+    const paid: PositionRecord = {
+      ...created!,
+      isPagato: true,
+      importoTotalePagato: 6643,
+      exportedAt: '2026-03-10T12:00:00.000Z',
+    };
     for (const fee of [due(9999), { kind: 'EXEMPT', amountCents: 0 } as Fee]) {
       const result = plan([paid], [sub('u1', fee)]);
       expect(result.update).toEqual([]);
@@ -113,9 +155,19 @@ describe('planMonth', () => {
 
   it('cancels an unpaid position whose amount is now 0 (A to send when MyPay knows it, nothing otherwise)', () => {
     const [created] = firstRun([sub('u1', due(6643))]);
-    const exported: PositionRecord = { ...created!, statoExport: 'ESPORTATA', exportedAt: '2026-03-10T12:00:00.000Z', codIuv: '01000000001234519' };
+    const exported: PositionRecord = {
+      ...created!,
+      statoExport: 'ESPORTATA',
+      exportedAt: '2026-03-10T12:00:00.000Z',
+      codIuv: '01000000001234519',
+    };
     const result = plan([exported], [sub('u1', { kind: 'EXEMPT', amountCents: 0 })]);
-    expect(result.cancel[0]!.after).toMatchObject({ importoDovuto: 0, annullato: true, azione: 'A', statoExport: 'DA_ESPORTARE' });
+    expect(result.cancel[0]!.after).toMatchObject({
+      importoDovuto: 0,
+      annullato: true,
+      azione: 'A',
+      statoExport: 'DA_ESPORTARE',
+    });
 
     const zeroHours = plan([created!], [sub('u1', due(0))]);
     expect(zeroHours.cancel[0]!.after).toMatchObject({ annullato: true, azione: 'A', statoExport: 'NESSUNA' });
@@ -128,7 +180,14 @@ describe('planMonth', () => {
     expect(result.create).toEqual([]);
     expect(result.update).toEqual([]);
     expect(result.unchanged).toEqual([cancelled]);
-    expect(result.skipped).toEqual([{ fiscalCode: 'CFu1XXXXXXXXXXXX', cognome: 'Neri u1', nome: 'Anna', reason: 'Posizione annullata: non può essere riaperta' }]);
+    expect(result.skipped).toEqual([
+      {
+        fiscalCode: 'CFu1XXXXXXXXXXXX',
+        cognome: 'Neri u1',
+        nome: 'Anna',
+        reason: 'Posizione annullata: non può essere riaperta',
+      },
+    ]);
     // Still exempt: nothing to report.
     expect(plan([cancelled], [sub('u1', due(0))]).skipped).toEqual([]);
   });
@@ -142,7 +201,10 @@ describe('planMonth', () => {
 
   it('skips, with the reason, a subscription without validated ISEE or outside every band, and leaves its position as it is', () => {
     const [created] = firstRun([sub('u1', due(6643))]);
-    const result = plan([created!], [sub('u1', { kind: 'NO_ISEE', amountCents: 0 }), sub('u2', { kind: 'NO_BAND', amountCents: 0 })]);
+    const result = plan(
+      [created!],
+      [sub('u1', { kind: 'NO_ISEE', amountCents: 0 }), sub('u2', { kind: 'NO_BAND', amountCents: 0 })],
+    );
     expect(result.create).toEqual([]);
     expect(result.cancel).toEqual([]);
     expect(result.unchanged).toEqual([created]);
@@ -158,11 +220,24 @@ describe('planMonth', () => {
     const result = plan([a!, paidB], []);
     expect(result.cancel).toEqual([]);
     expect(result.unchanged).toHaveLength(2);
-    expect(result.skipped).toEqual([{ fiscalCode: a!.fiscalCode, cognome: a!.cognome, nome: a!.nome, reason: 'Iscrizione non più approvata: posizione lasciata invariata' }]);
+    expect(result.skipped).toEqual([
+      {
+        fiscalCode: a!.fiscalCode,
+        cognome: a!.cognome,
+        nome: a!.nome,
+        reason: 'Iscrizione non più approvata: posizione lasciata invariata',
+      },
+    ]);
   });
 
   it('computes a leap February position with the due date of the 29th', () => {
-    const [position] = planMonth({ call, period: { mese: 2, anno: 2028 }, existing: [], subscriptions: [sub('u1', due(1234))], now: '2028-02-01T00:00:00.000Z' }).create;
+    const [position] = planMonth({
+      call,
+      period: { mese: 2, anno: 2028 },
+      existing: [],
+      subscriptions: [sub('u1', due(1234))],
+      now: '2028-02-01T00:00:00.000Z',
+    }).create;
     expect(position).toMatchObject({ dataScadenza: '2028-02-29', titolo: 'Assistenza domiciliare – Febbraio 2028' });
   });
 });
@@ -187,6 +262,8 @@ describe('period of the request', () => {
 
   it('names the CSV after the call’s MyPay name and the month', () => {
     expect(positionsCsvFileName('SERVIZI_SOCIALI', { mese: 3, anno: 2026 })).toBe('SERVIZI_SOCIALI_2026_03.csv');
-    expect(positionsCsvFileName('Servizi sociali/2026', { mese: 11, anno: 2026 })).toBe('Servizi_sociali_2026_2026_11.csv');
+    expect(positionsCsvFileName('Servizi sociali/2026', { mese: 11, anno: 2026 })).toBe(
+      'Servizi_sociali_2026_2026_11.csv',
+    );
   });
 });

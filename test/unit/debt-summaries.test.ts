@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
-import { DEBT_FILTER_COUNT_CAP, debtListMessages, debtListQuerySchema, paymentsWorkbookName, readNameFilter, summarize, type DebtListQuery } from '../../functions/domain/debt-summaries.ts';
+import {
+  DEBT_FILTER_COUNT_CAP,
+  debtListMessages,
+  debtListQuerySchema,
+  paymentsWorkbookName,
+  readNameFilter,
+  summarize,
+  type DebtListQuery,
+} from '../../functions/domain/debt-summaries.ts';
 import { ValidationError } from '../../functions/domain/errors.ts';
 import { parseOrThrow } from '../../functions/domain/validation.ts';
 import type { CallRecord } from '../../functions/domain/call-record.ts';
@@ -12,25 +20,71 @@ import { memoryDebts } from '../support/in-memory-debts.ts';
 const CALL = 'call-1';
 const call = { id: CALL, name: 'Assistenza domiciliare 2026' } as CallRecord;
 
-function position(userId: string, mese: number, importoDovuto: number, fields: Partial<PositionRecord> = {}): PositionRecord {
+function position(
+  userId: string,
+  mese: number,
+  importoDovuto: number,
+  fields: Partial<PositionRecord> = {},
+): PositionRecord {
   return {
-    id: `P2026${String(mese).padStart(2, '0')}${userId}`, iud: `P2026${String(mese).padStart(2, '0')}${userId}`, callId: CALL, userId, fiscalCode: `CF${userId}`.toUpperCase().padEnd(16, 'X'),
-    cognome: `Cognome ${userId}`, nome: 'Nome', mese, anno: 2026, titolo: 't', descrizione: 'd', importoDovuto, importoTotalePagato: 0, isPagato: false, annullato: false,
-    codIuv: null, nav: null, dataScadenza: '2026-03-31', azione: 'I', statoExport: 'DA_ESPORTARE', lastExportError: null, isEmailSent: false, dataIsEmailSent: null, ioId: null,
-    dataEsitoSingoloPagamento: null, createdAt: '2026-03-01T00:00:00.000Z', updatedAt: '2026-03-01T00:00:00.000Z', exportedAt: null, iseeId: null, version: 1, ...fields,
+    id: `P2026${String(mese).padStart(2, '0')}${userId}`,
+    iud: `P2026${String(mese).padStart(2, '0')}${userId}`,
+    callId: CALL,
+    userId,
+    fiscalCode: `CF${userId}`.toUpperCase().padEnd(16, 'X'),
+    cognome: `Cognome ${userId}`,
+    nome: 'Nome',
+    mese,
+    anno: 2026,
+    titolo: 't',
+    descrizione: 'd',
+    importoDovuto,
+    importoTotalePagato: 0,
+    isPagato: false,
+    annullato: false,
+    codIuv: null,
+    nav: null,
+    dataScadenza: '2026-03-31',
+    azione: 'I',
+    statoExport: 'DA_ESPORTARE',
+    lastExportError: null,
+    isEmailSent: false,
+    dataIsEmailSent: null,
+    ioId: null,
+    dataEsitoSingoloPagamento: null,
+    createdAt: '2026-03-01T00:00:00.000Z',
+    updatedAt: '2026-03-01T00:00:00.000Z',
+    exportedAt: null,
+    iseeId: null,
+    version: 1,
+    ...fields,
   };
 }
 
 function setup(people: Array<[id: string, lastName: string, firstName: string, fiscalCode: string]> = []) {
   const positions = new Map<string, PositionRecord>();
   const users = new Map<string, StoredUser>(
-    people.map(([id, lastName, firstName, fiscalCode]) => [id, { id, lastName, firstName, fiscalCode, email: `${id}@example.it`, phoneNumber: '3331234567', state: 'VALIDATED', dataInsert: '2026-01-01T00:00:00.000Z' } as StoredUser]),
+    people.map(([id, lastName, firstName, fiscalCode]) => [
+      id,
+      {
+        id,
+        lastName,
+        firstName,
+        fiscalCode,
+        email: `${id}@example.it`,
+        phoneNumber: '3331234567',
+        state: 'VALIDATED',
+        dataInsert: '2026-01-01T00:00:00.000Z',
+      } as StoredUser,
+    ]),
   );
   const debts = memoryDebts(() => positions.values());
   const summaries = makeDebtSummaryUseCases({
     debts,
     positions: debts,
-    users: { getUserItems: async (ids) => new Map(ids.filter((id) => users.has(id)).map((id) => [id, users.get(id)!])) },
+    users: {
+      getUserItems: async (ids) => new Map(ids.filter((id) => users.has(id)).map((id) => [id, users.get(id)!])),
+    },
     calls: { getCall: async (id) => (id === CALL ? call : null) },
     clock: tickingClock('2026-03-10T09:00:00.000Z'),
   });
@@ -39,14 +93,18 @@ function setup(people: Array<[id: string, lastName: string, firstName: string, f
     for (const p of written) positions.set(`${p.callId}|${p.mese}|${p.userId}`, p);
     return summaries.refreshDebtSummaries(written.map((p) => ({ callId: p.callId, userId: p.userId, anno: p.anno })));
   };
-  const list = (query: Partial<DebtListQuery> = {}) => summaries.listDebtSummaries(CALL, parseOrThrow(debtListQuerySchema, { anno: '2026', ...query }));
+  const list = (query: Partial<DebtListQuery> = {}) =>
+    summaries.listDebtSummaries(CALL, parseOrThrow(debtListQuerySchema, { anno: '2026', ...query }));
   return { positions, debts, summaries, write, list };
 }
 
 describe('a debt summary row (pure)', () => {
   it('sums what the year asks, lists the pending ids, counts paid and cancelled apart', () => {
     const row = summarize({
-      callId: CALL, anno: 2026, userId: 'u1', person: null,
+      callId: CALL,
+      anno: 2026,
+      userId: 'u1',
+      person: null,
       positions: [
         position('u1', 3, 6643, { isEmailSent: true }),
         position('u1', 1, 5000, { isPagato: true, importoTotalePagato: 5000 }),
@@ -54,29 +112,73 @@ describe('a debt summary row (pure)', () => {
         position('u1', 4, 4000, { isEmailSent: false }),
       ],
     })!;
-    expect(row).toMatchObject({ cognome: 'Cognome u1', codiceFiscale: 'CFU1XXXXXXXXXXXX', importoTotale: 6643 + 5000 + 4000, paymentIds: ['P202603u1', 'P202604u1'], senzaEmail: true });
+    expect(row).toMatchObject({
+      cognome: 'Cognome u1',
+      codiceFiscale: 'CFU1XXXXXXXXXXXX',
+      importoTotale: 6643 + 5000 + 4000,
+      paymentIds: ['P202603u1', 'P202604u1'],
+      senzaEmail: true,
+    });
     expect(row.contribution).toEqual({
-      cittadini: 1, posizioni: 4, dovuto: 15643, pagato: 5000, daPagare: 10643, pagate: 1, daPagareCount: 2, annullate: 1, cittadiniSenzaEmail: 1, importoSenzaEmail: 15643,
-      daRiconciliare: 0, cittadiniDaRiconciliare: 0, differenzaDaRiconciliare: 0,
+      cittadini: 1,
+      posizioni: 4,
+      dovuto: 15643,
+      pagato: 5000,
+      daPagare: 10643,
+      pagate: 1,
+      daPagareCount: 2,
+      annullate: 1,
+      cittadiniSenzaEmail: 1,
+      importoSenzaEmail: 15643,
+      daRiconciliare: 0,
+      cittadiniDaRiconciliare: 0,
+      differenzaDaRiconciliare: 0,
     });
     expect(summarize({ callId: CALL, anno: 2026, userId: 'u1', person: null, positions: [] })).toBeNull();
   });
 
   it('counts the payments to reconcile and their difference: the row is flagged, money paid for a cancelled position is paid (issue 21)', () => {
     const row = summarize({
-      callId: CALL, anno: 2026, userId: 'u1', person: null,
+      callId: CALL,
+      anno: 2026,
+      userId: 'u1',
+      person: null,
       positions: [
-        position('u1', 1, 5000, { isPagato: true, importoTotalePagato: 4500, riconciliazione: { motivo: 'IMPORTO_DIVERSO', differenza: -500 } }),
-        position('u1', 2, 0, { annullato: true, azione: 'A', isPagato: true, importoTotalePagato: 3000, riconciliazione: { motivo: 'ANNULLATA', differenza: 3000 } }),
+        position('u1', 1, 5000, {
+          isPagato: true,
+          importoTotalePagato: 4500,
+          riconciliazione: { motivo: 'IMPORTO_DIVERSO', differenza: -500 },
+        }),
+        position('u1', 2, 0, {
+          annullato: true,
+          azione: 'A',
+          isPagato: true,
+          importoTotalePagato: 3000,
+          riconciliazione: { motivo: 'ANNULLATA', differenza: 3000 },
+        }),
         position('u1', 3, 6643),
       ],
     })!;
     expect(row.daRiconciliare).toBe(2);
-    expect(row.contribution).toMatchObject({ daRiconciliare: 2, cittadiniDaRiconciliare: 1, differenzaDaRiconciliare: 2500, pagato: 7500, pagate: 2, annullate: 1, daPagareCount: 1 });
+    expect(row.contribution).toMatchObject({
+      daRiconciliare: 2,
+      cittadiniDaRiconciliare: 1,
+      differenzaDaRiconciliare: 2500,
+      pagato: 7500,
+      pagate: 2,
+      annullate: 1,
+      daPagareCount: 1,
+    });
   });
 
   it('"Email non inviata" looks only at positions still to pay', () => {
-    const paidWithoutMail = summarize({ callId: CALL, anno: 2026, userId: 'u1', person: null, positions: [position('u1', 1, 5000, { isPagato: true, importoTotalePagato: 5000 })] })!;
+    const paidWithoutMail = summarize({
+      callId: CALL,
+      anno: 2026,
+      userId: 'u1',
+      person: null,
+      positions: [position('u1', 1, 5000, { isPagato: true, importoTotalePagato: 5000 })],
+    })!;
     expect(paidWithoutMail.senzaEmail).toBe(false);
   });
 
@@ -94,27 +196,58 @@ describe('a debt summary row (pure)', () => {
 
 describe('maintained aggregates: every position write moves the totals by its delta', () => {
   it('create, update, pay, cancel, e-mail sent: the row and the call-year totals follow, and match a full recount', async () => {
-    const t = setup([['u1', 'Rossi', 'Maria', 'RSSMRA85C52H501N'], ['u2', 'Bianchi', 'Luca', 'BNCLCU80A01H501X']]);
+    const t = setup([
+      ['u1', 'Rossi', 'Maria', 'RSSMRA85C52H501N'],
+      ['u2', 'Bianchi', 'Luca', 'BNCLCU80A01H501X'],
+    ]);
     await t.write(position('u1', 3, 6643), position('u2', 3, 4429));
-    expect(await t.summaries.debtTotals(CALL, { anno: 2026 })).toMatchObject({ cittadini: 2, posizioni: 2, dovuto: 11072, daPagare: 11072, pagato: 0, cittadiniSenzaEmail: 2 });
+    expect(await t.summaries.debtTotals(CALL, { anno: 2026 })).toMatchObject({
+      cittadini: 2,
+      posizioni: 2,
+      dovuto: 11072,
+      daPagare: 11072,
+      pagato: 0,
+      cittadiniSenzaEmail: 2,
+    });
 
     await t.write(position('u1', 3, 8857, { version: 2 })); // update: +22,14 €
     expect(await t.summaries.debtTotals(CALL, { anno: 2026 })).toMatchObject({ dovuto: 13286, daPagare: 13286 });
 
     await t.write(position('u1', 4, 6429)); // a second month of u1: one row, two pending ids
     let rows = (await t.list({ sort: 'nome' })).items;
-    expect(rows.map((r) => [r.cognome, r.importoTotale, r.paymentIds.length, r.telefono])).toEqual([['Bianchi', 4429, 1, '3331234567'], ['Rossi', 8857 + 6429, 2, '3331234567']]);
+    expect(rows.map((r) => [r.cognome, r.importoTotale, r.paymentIds.length, r.telefono])).toEqual([
+      ['Bianchi', 4429, 1, '3331234567'],
+      ['Rossi', 8857 + 6429, 2, '3331234567'],
+    ]);
 
     await t.write(position('u1', 3, 8857, { isPagato: true, importoTotalePagato: 8857, version: 3 })); // paid
-    expect(await t.summaries.debtTotals(CALL, { anno: 2026 })).toMatchObject({ posizioni: 3, dovuto: 8857 + 6429 + 4429, pagato: 8857, daPagare: 6429 + 4429, pagate: 1, daPagareCount: 2 });
+    expect(await t.summaries.debtTotals(CALL, { anno: 2026 })).toMatchObject({
+      posizioni: 3,
+      dovuto: 8857 + 6429 + 4429,
+      pagato: 8857,
+      daPagare: 6429 + 4429,
+      pagate: 1,
+      daPagareCount: 2,
+    });
     rows = (await t.list({ sort: 'nome' })).items;
     expect(rows[1]!.paymentIds).toEqual(['P202604u1']);
 
     await t.write(position('u2', 3, 0, { annullato: true, azione: 'A', version: 2 })); // cancelled: asks nothing, counted apart
-    expect(await t.summaries.debtTotals(CALL, { anno: 2026 })).toMatchObject({ cittadini: 2, dovuto: 8857 + 6429, daPagare: 6429, annullate: 1 });
-    expect((await t.list({ sort: 'nome' })).items[0]).toMatchObject({ cognome: 'Bianchi', importoTotale: 0, paymentIds: [] });
+    expect(await t.summaries.debtTotals(CALL, { anno: 2026 })).toMatchObject({
+      cittadini: 2,
+      dovuto: 8857 + 6429,
+      daPagare: 6429,
+      annullate: 1,
+    });
+    expect((await t.list({ sort: 'nome' })).items[0]).toMatchObject({
+      cognome: 'Bianchi',
+      importoTotale: 0,
+      paymentIds: [],
+    });
 
-    await t.write(position('u1', 4, 6429, { isEmailSent: true, dataIsEmailSent: '2026-04-02T10:00:00.000Z', version: 2 })); // notice e-mailed
+    await t.write(
+      position('u1', 4, 6429, { isEmailSent: true, dataIsEmailSent: '2026-04-02T10:00:00.000Z', version: 2 }),
+    ); // notice e-mailed
     expect(await t.list({ chkNoSendMail: 'true' } as never)).toMatchObject({ items: [], count: 0, sum: 0 });
 
     const kept = await t.summaries.debtTotals(CALL, { anno: 2026 });
@@ -126,7 +259,12 @@ describe('maintained aggregates: every position write moves the totals by its de
   it('refreshing again writes nothing and adds nothing', async () => {
     const t = setup([['u1', 'Rossi', 'Maria', 'RSSMRA85C52H501N']]);
     expect(await t.write(position('u1', 3, 6643))).toEqual({ refreshed: 1 });
-    expect(await t.summaries.refreshDebtSummaries([{ callId: CALL, userId: 'u1', anno: 2026 }, { callId: CALL, userId: 'u1', anno: 2026 }])).toEqual({ refreshed: 0 });
+    expect(
+      await t.summaries.refreshDebtSummaries([
+        { callId: CALL, userId: 'u1', anno: 2026 },
+        { callId: CALL, userId: 'u1', anno: 2026 },
+      ]),
+    ).toEqual({ refreshed: 0 });
     expect((await t.summaries.debtTotals(CALL, { anno: 2026 })).dovuto).toBe(6643);
   });
 
@@ -165,7 +303,13 @@ describe('listing, sorting and filtering', () => {
   ];
   async function seeded() {
     const t = setup(people);
-    await t.write(position('u1', 3, 3000), position('u2', 3, 5000), position('u3', 3, 1000, { isEmailSent: true }), position('u4', 3, 4000), position('u5', 3, 2000));
+    await t.write(
+      position('u1', 3, 3000),
+      position('u2', 3, 5000),
+      position('u3', 3, 1000, { isEmailSent: true }),
+      position('u4', 3, 4000),
+      position('u5', 3, 2000),
+    );
     return t;
   }
 
@@ -180,12 +324,18 @@ describe('listing, sorting and filtering', () => {
 
   it('filters by a name or fiscal-code prefix and by "Email non inviata", with Record trovati and the sum', async () => {
     const t = await seeded();
-    expect(await t.list({ name: 'ross' })).toMatchObject({ count: 2, sum: 4000, items: [{ cognome: 'Rossi' }, { cognome: 'Rossini' }] });
+    expect(await t.list({ name: 'ross' })).toMatchObject({
+      count: 2,
+      sum: 4000,
+      items: [{ cognome: 'Rossi' }, { cognome: 'Rossini' }],
+    });
     expect(await t.list({ name: 'rossi m' })).toMatchObject({ count: 1, items: [{ cognome: 'Rossi' }] });
     expect(await t.list({ name: 'RSS' })).toMatchObject({ count: 0 }); // letters only: a name, not a fiscal code
     expect(await t.list({ name: 'rssmra8' })).toMatchObject({ count: 1, items: [{ cognome: 'Rossi' }] });
     expect(await t.list({ chkNoSendMail: 'true' } as never)).toMatchObject({ count: 4, sum: 14000 });
-    expect((await t.list({ chkNoSendMail: 'true', name: 'ross' } as never)).items.map((r) => r.cognome)).toEqual(['Rossi']);
+    expect((await t.list({ chkNoSendMail: 'true', name: 'ross' } as never)).items.map((r) => r.cognome)).toEqual([
+      'Rossi',
+    ]);
     expect(await t.list()).toMatchObject({ count: 5, sum: 15000, callName: 'Assistenza domiciliare 2026', anno: 2026 });
   });
 
@@ -207,7 +357,12 @@ describe('listing, sorting and filtering', () => {
   it('a text filter is counted with a bounded read: beyond the cap the count and the sum are flagged as lower bounds', async () => {
     const t = setup();
     const many = DEBT_FILTER_COUNT_CAP + 5;
-    await t.write(...Array.from({ length: many }, (_, i) => position(`r${String(i).padStart(4, '0')}`, 3, 1000 + i, { cognome: 'Rossi' })), position('v1', 3, 7000, { cognome: 'Verdi' }));
+    await t.write(
+      ...Array.from({ length: many }, (_, i) =>
+        position(`r${String(i).padStart(4, '0')}`, 3, 1000 + i, { cognome: 'Rossi' }),
+      ),
+      position('v1', 3, 7000, { cognome: 'Verdi' }),
+    );
     const counted: number[] = [];
     const countDebtSummaries = t.debts.countDebtSummaries.bind(t.debts);
     t.debts.countDebtSummaries = async (...args) => {
@@ -239,7 +394,11 @@ describe('listing, sorting and filtering', () => {
     const first = await t.list({ name: 'r', limit: 10 } as never);
     expect(first).toMatchObject({ count: 3, sum: 6000, nextCursor: null });
     const big = setup();
-    await big.write(...Array.from({ length: 12 }, (_, i) => position(`b${String(i).padStart(2, '0')}`, 3, 100, { cognome: 'Bianchi' })));
+    await big.write(
+      ...Array.from({ length: 12 }, (_, i) =>
+        position(`b${String(i).padStart(2, '0')}`, 3, 100, { cognome: 'Bianchi' }),
+      ),
+    );
     const countBig = big.debts.countDebtSummaries.bind(big.debts);
     let bigCounts = 0;
     big.debts.countDebtSummaries = async (...args) => {
@@ -274,6 +433,8 @@ describe('listing, sorting and filtering', () => {
 
   it('an unknown call is a 404', async () => {
     const t = setup();
-    await expect(t.summaries.listDebtSummaries('nope', parseOrThrow(debtListQuerySchema, {}))).rejects.toMatchObject({ message: 'Il bando selezionato non è presente.' });
+    await expect(t.summaries.listDebtSummaries('nope', parseOrThrow(debtListQuerySchema, {}))).rejects.toMatchObject({
+      message: 'Il bando selezionato non è presente.',
+    });
   });
 });

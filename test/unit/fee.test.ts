@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { bandFor, daysInMonth, formatHours, iseeExpiry, iseeForMonth, isRideService, monthlyFee, type FeeBand, type FeeIsee } from '../../functions/domain/fee.ts';
+import {
+  bandFor,
+  daysInMonth,
+  formatHours,
+  iseeExpiry,
+  iseeForMonth,
+  isRideService,
+  monthlyFee,
+  type FeeBand,
+  type FeeIsee,
+} from '../../functions/domain/fee.ts';
 
 const bands: FeeBand[] = [
   { id: 'b1', name: 'Fascia 1', min: 0, max: 6000, percent: 20, fixedCost: 10 },
@@ -7,7 +17,13 @@ const bands: FeeBand[] = [
   { id: 'b3', name: 'Fascia 3', min: 15000.01, max: 40000, percent: null, fixedCost: 12.5 },
 ];
 const fee = (iseeEuro: number | null, weeklyHours: number, year = 2025, month = 3) =>
-  monthlyFee({ isee: iseeEuro === null ? null : { valueCents: Math.round(iseeEuro * 100), state: 'VALIDATED', year }, bands, weeklyHours, year, month });
+  monthlyFee({
+    isee: iseeEuro === null ? null : { valueCents: Math.round(iseeEuro * 100), state: 'VALIDATED', year },
+    bands,
+    weeklyHours,
+    year,
+    month,
+  });
 
 describe('monthly fee (design §4)', () => {
   it('is quota × weekly hours × days in month / 7, rounded to the cent (the README example)', () => {
@@ -56,20 +72,60 @@ describe('monthly fee (design §4)', () => {
     // '33% di 17,77 €' is 5,8641 € an hour: 3 hours a week in a 30-day month are 5,8641 × 3 × 30 / 7 = 75,3956… → 75,40 €.
     // Rounding the quota to 5,86 € first gave 5,86 × 3 × 30 / 7 = 75,34 €.
     const band: FeeBand[] = [{ id: 'q', name: 'Fascia', min: 3000.01, max: 99999, percent: 33, fixedCost: 17.77 }];
-    expect(monthlyFee({ isee: { valueCents: 500000, state: 'VALIDATED', year: 2025 }, bands: band, weeklyHours: 3, year: 2025, month: 4 })).toMatchObject({ amountCents: 7540, quotaCents: 586 });
+    expect(
+      monthlyFee({
+        isee: { valueCents: 500000, state: 'VALIDATED', year: 2025 },
+        bands: band,
+        weeklyHours: 3,
+        year: 2025,
+        month: 4,
+      }),
+    ).toMatchObject({ amountCents: 7540, quotaCents: 586 });
     // A percentage with decimals and a half cent at the end: 12,5% di 10,00 € = 1,25 €; 1,4 h × 30 / 7 = 7,5 € exactly.
     const half: FeeBand[] = [{ id: 'h', name: 'Fascia', min: 3000.01, max: 99999, percent: 12.5, fixedCost: 10 }];
-    expect(monthlyFee({ isee: { valueCents: 500000, state: 'VALIDATED', year: 2025 }, bands: half, weeklyHours: 1.4, year: 2025, month: 4 }).amountCents).toBe(750);
+    expect(
+      monthlyFee({
+        isee: { valueCents: 500000, state: 'VALIDATED', year: 2025 },
+        bands: half,
+        weeklyHours: 1.4,
+        year: 2025,
+        month: 4,
+      }).amountCents,
+    ).toBe(750);
     // 33,33% di 0,03 € = 0,009999 € an hour; 0,01 h × 31 / 7 = 0,0000442… € → 0,00 €; 7 h × 28 / 7 = 0,279972 € → 0,28 €
     const tiny: FeeBand[] = [{ id: 't', name: 'Fascia', min: 3000.01, max: 99999, percent: 33.33, fixedCost: 0.03 }];
-    expect(monthlyFee({ isee: { valueCents: 500000, state: 'VALIDATED', year: 2025 }, bands: tiny, weeklyHours: 0.01, year: 2025, month: 3 }).amountCents).toBe(0);
-    expect(monthlyFee({ isee: { valueCents: 500000, state: 'VALIDATED', year: 2025 }, bands: tiny, weeklyHours: 7, year: 2025, month: 2 }).amountCents).toBe(28);
+    expect(
+      monthlyFee({
+        isee: { valueCents: 500000, state: 'VALIDATED', year: 2025 },
+        bands: tiny,
+        weeklyHours: 0.01,
+        year: 2025,
+        month: 3,
+      }).amountCents,
+    ).toBe(0);
+    expect(
+      monthlyFee({
+        isee: { valueCents: 500000, state: 'VALIDATED', year: 2025 },
+        bands: tiny,
+        weeklyHours: 7,
+        year: 2025,
+        month: 2,
+      }).amountCents,
+    ).toBe(28);
   });
 
   it('rounds half a cent up, exactly', () => {
     const band: FeeBand[] = [{ id: 'c', name: 'Fascia', min: 3000.01, max: 99999, percent: null, fixedCost: 0.29 }];
     // 0,29 € × 1,75 × 30 / 7 = 2,175 € exactly: half a cent, up to 2,18 € (floating point gives 2,17 €)
-    expect(monthlyFee({ isee: { valueCents: 500000, state: 'VALIDATED', year: 2025 }, bands: band, weeklyHours: 1.75, year: 2025, month: 4 }).amountCents).toBe(218);
+    expect(
+      monthlyFee({
+        isee: { valueCents: 500000, state: 'VALIDATED', year: 2025 },
+        bands: band,
+        weeklyHours: 1.75,
+        year: 2025,
+        month: 4,
+      }).amountCents,
+    ).toBe(218);
   });
 
   it('applies the same rule to rides, for services named taxi', () => {
@@ -82,8 +138,14 @@ describe('monthly fee (design §4)', () => {
 });
 
 describe('the ISEE a month counts (design §4: a DSU is valid until 31 December of its year)', () => {
-  const isee = (year: number, extra: Partial<FeeIsee> = {}): FeeIsee => ({ valueCents: 800_000, state: 'VALIDATED', year, ...extra });
-  const feeOf = (value: FeeIsee | null, year: number, month: number) => monthlyFee({ isee: value, bands, weeklyHours: 3, year, month });
+  const isee = (year: number, extra: Partial<FeeIsee> = {}): FeeIsee => ({
+    valueCents: 800_000,
+    state: 'VALIDATED',
+    year,
+    ...extra,
+  });
+  const feeOf = (value: FeeIsee | null, year: number, month: number) =>
+    monthlyFee({ isee: value, bands, weeklyHours: 3, year, month });
 
   it('bills December with the December ISEE, and does not bill January with it', () => {
     expect(feeOf(isee(2025), 2025, 12)).toMatchObject({ kind: 'DUE', amountCents: 6643 });
@@ -107,7 +169,6 @@ describe('the ISEE a month counts (design §4: a DSU is valid until 31 December 
     expect(iseeForMonth(isee(2026, { state: 'REFUSED' }), 2026, 1)).toBeNull();
   });
 });
-
 
 describe('weekly hours as the portal writes them', () => {
   it('uses a decimal comma, at most two decimals, no thousands dot, and a dash for none: the table, the dialogs and the import preview alike', () => {

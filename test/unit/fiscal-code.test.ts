@@ -32,7 +32,18 @@ describe('fiscal code: the month letter', () => {
 
   it('every place a fiscal code is entered refuses a wrong month letter with its Italian message', () => {
     const wrongMonth = withCheck('RSSMRA85F52H501');
-    const user = { firstName: 'Maria', lastName: 'Rossi', birthDate: '1985-03-12', address: 'Via Roma', addressNumber: '1', cap: '00100', city: 'Roma', country: 'RM', nation: 'IT', municipioId: '1' };
+    const user = {
+      firstName: 'Maria',
+      lastName: 'Rossi',
+      birthDate: '1985-03-12',
+      address: 'Via Roma',
+      addressNumber: '1',
+      cap: '00100',
+      city: 'Roma',
+      country: 'RM',
+      nation: 'IT',
+      municipioId: '1',
+    };
     const refused = newUserSchema.safeParse({ ...user, fiscalCode: wrongMonth });
     expect(refused.success).toBe(false);
     expect(refused.error!.issues.find((i) => i.path[0] === 'fiscalCode')?.message).toBe('Il codice fiscale è errato!');
@@ -42,7 +53,10 @@ describe('fiscal code: the month letter', () => {
     expect(positionsByFiscalCodeQuerySchema.safeParse({ fiscalCode: wrongMonth }).success).toBe(false);
     expect(positionsByFiscalCodeQuerySchema.safeParse({ fiscalCode: 'rssmra85c52h501n' }).success).toBe(true);
 
-    const csv = parseEnrolmentCsv(`codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee\n${wrongMonth};Rossi;Maria;;;;\nRSSMRA85C52H501N;Rossi;Maria;;;;`, new Date('2026-05-10T10:00:00Z'));
+    const csv = parseEnrolmentCsv(
+      `codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee\n${wrongMonth};Rossi;Maria;;;;\nRSSMRA85C52H501N;Rossi;Maria;;;;`,
+      new Date('2026-05-10T10:00:00Z'),
+    );
     expect(csv.rows.map((r) => r.fiscalCode)).toEqual(['RSSMRA85C52H501N']);
     expect(csv.rejected).toHaveLength(1);
     expect(csv.rejected[0]!.reason).toContain('codice fiscale');

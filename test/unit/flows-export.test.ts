@@ -45,7 +45,10 @@ class MyPayFault extends Error {
  * refused at upload, and a failed import answers its error code as `stato`.
  */
 function fakeMyPay() {
-  const imports = new Map<string, { rows: Record<string, string>[]; polls: number; uploaded: boolean; fileName?: string }>();
+  const imports = new Map<
+    string,
+    { rows: Record<string, string>[]; polls: number; uploaded: boolean; fileName?: string }
+  >();
   const faults: { op: string; times: number }[] = [];
   const received = new Set<string>();
   let tokens = 0;
@@ -70,14 +73,20 @@ function fakeMyPay() {
       fail('authorise');
       const requestToken = `tok-${++tokens}`;
       imports.set(requestToken, { rows: [], polls: 0, uploaded: false });
-      return { uploadUrl: 'http://mypay/upload', authorizationToken: 'auth', requestToken, importPath: 'C_X999/IMPORT' };
+      return {
+        uploadUrl: 'http://mypay/upload',
+        authorizationToken: 'auth',
+        requestToken,
+        importPath: 'C_X999/IMPORT',
+      };
     },
     async upload(ticket, zip, fileName) {
       fail('upload');
       const entry = imports.get(ticket.requestToken)!;
       if (entry.uploaded) throw new Error('token già usato');
       if (refuseUpload) throw new MyPayFault(refuseUpload.code, refuseUpload.description);
-      if (received.has(fileName)) throw new MyPayFault('MYBOX_NOME_FILE_DUPLICATO', `[abc] Lo stesso nome di file [${fileName}] esiste gia'.`);
+      if (received.has(fileName))
+        throw new MyPayFault('MYBOX_NOME_FILE_DUPLICATO', `[abc] Lo stesso nome di file [${fileName}] esiste gia'.`);
       received.add(fileName);
       entry.fileName = fileName;
       const [csv] = Object.values(unzipSync(zip));
@@ -94,16 +103,26 @@ function fakeMyPay() {
       if (failure) return { stato: failure };
       if (stuck) return { stato: 'IMPORT_IN_ELAB' };
       if (entry.polls < 3) return { stato: entry.polls === 1 ? 'LOAD_IMPORT' : 'IMPORT_IN_ELAB' };
-      return { stato: 'IMPORT_ESEGUITO', urlFileIUV: `iuv:${token}`, urlFileScarti: `scarti:${token}`, urlFileAvvisi: `avvisi:${token}` };
+      return {
+        stato: 'IMPORT_ESEGUITO',
+        urlFileIUV: `iuv:${token}`,
+        urlFileScarti: `scarti:${token}`,
+        urlFileAvvisi: `avvisi:${token}`,
+      };
     },
     async download(url) {
       fail('download');
       const [kind, token] = url.split(':');
       const rows = imports.get(token)!.rows;
-      const accepted = rows.filter((r) => !rejectIuds.has(r.IUD)).map((r, i) => ({ ...r, codIuv: `0100000000${String(i).padStart(3, '0')}0000` }));
-      const rejected = rows.filter((r) => rejectIuds.has(r.IUD)).map((r) => ({ ...r, cod_rifiuto: 'E01', de_rifiuto: 'Codice fiscale non valido' }));
+      const accepted = rows
+        .filter((r) => !rejectIuds.has(r.IUD))
+        .map((r, i) => ({ ...r, codIuv: `0100000000${String(i).padStart(3, '0')}0000` }));
+      const rejected = rows
+        .filter((r) => rejectIuds.has(r.IUD))
+        .map((r) => ({ ...r, cod_rifiuto: 'E01', de_rifiuto: 'Codice fiscale non valido' }));
       if (kind === 'iuv') return zipSync({ 'x_IUV.csv': strToU8(csvOf(accepted)) });
-      if (kind === 'scarti') return zipSync({ 'x_SCARTI.csv': strToU8(csvOf(rejected, ['cod_rifiuto', 'de_rifiuto'])) });
+      if (kind === 'scarti')
+        return zipSync({ 'x_SCARTI.csv': strToU8(csvOf(rejected, ['cod_rifiuto', 'de_rifiuto'])) });
       return zipSync({ 'avviso.pdf': strToU8('%PDF-1.4') });
     },
   };
@@ -122,7 +141,12 @@ function fakeMyPay() {
 
 /** Positions of one call/month: IUD → state, as the payments side keeps them. */
 function fakePositions(iuds: string[]) {
-  const positions = new Map(iuds.map((iud) => [iud, { iuv: null as string | null, nav: null as string | null, rejection: null as string | null, writes: 0 }]));
+  const positions = new Map(
+    iuds.map((iud) => [
+      iud,
+      { iuv: null as string | null, nav: null as string | null, rejection: null as string | null, writes: 0 },
+    ]),
+  );
   /** Each call of recordResults (a slice of Collect): its IUDs; `crashAt` makes that call fail once. */
   const calls: string[][] = [];
   let crashAt: number | null = null;
@@ -133,7 +157,8 @@ function fakePositions(iuds: string[]) {
   const heldBack = new Map<string, string>();
   /** How many times the month was planned (buildExport). */
   let builds = 0;
-  const due = (fiscalCode: string | null) => [...positions.entries()].filter(([iud, p]) => !p.iuv && (!fiscalCode || iud.includes(fiscalCode)));
+  const due = (fiscalCode: string | null) =>
+    [...positions.entries()].filter(([iud, p]) => !p.iuv && (!fiscalCode || iud.includes(fiscalCode)));
   const port: Pick<ExportPositions, 'buildExport' | 'markIsees' | 'recordResults'> = {
     async buildExport({ fiscalCode }) {
       builds += 1;
@@ -141,7 +166,14 @@ function fakePositions(iuds: string[]) {
       return {
         csv: ['IUD;importoDovuto', ...rows.map(([iud]) => `${iud};10.00`)].join('\n'),
         rows: rows.length,
-        heldBack: due(fiscalCode).filter(([iud]) => heldBack.has(iud)).map(([iud]) => ({ fiscalCode: iud.split('-')[1]!, cognome: 'Rossi', nome: 'Maria', reason: heldBack.get(iud)! })),
+        heldBack: due(fiscalCode)
+          .filter(([iud]) => heldBack.has(iud))
+          .map(([iud]) => ({
+            fiscalCode: iud.split('-')[1]!,
+            cognome: 'Rossi',
+            nome: 'Maria',
+            reason: heldBack.get(iud)!,
+          })),
         iseeIds: [...positions.keys()].map((iud) => `isee-${iud}`),
       };
     },
@@ -165,11 +197,22 @@ function fakePositions(iuds: string[]) {
       }
     },
   };
-  return { port, positions, calls, marked, markCalls, heldBack, builds: () => builds, crashAtCall: (n: number) => (crashAt = n) };
+  return {
+    port,
+    positions,
+    calls,
+    marked,
+    markCalls,
+    heldBack,
+    builds: () => builds,
+    crashAtCall: (n: number) => (crashAt = n),
+  };
 }
 
 /** The flows and the call's export lock, a lease as the repository keeps it (functions/flows/repository.ts). */
-function memoryFlows(clock: Clock): FlowRepository & { all: Map<string, FlowRecord>; locks: Map<string, { flowId: string; expiresAt: string | null }> } {
+function memoryFlows(
+  clock: Clock,
+): FlowRepository & { all: Map<string, FlowRecord>; locks: Map<string, { flowId: string; expiresAt: string | null }> } {
   const all = new Map<string, FlowRecord>();
   const locks = new Map<string, { flowId: string; expiresAt: string | null }>();
   const unlisted = new Set<string>();
@@ -218,12 +261,19 @@ function memoryFlows(clock: Clock): FlowRepository & { all: Map<string, FlowReco
 
 const setConfigurationComplete = (t: { restoreConfiguration: () => void }) => t.restoreConfiguration();
 
-function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611', 'C1-BNCLRA79H61F205F-202611'], collectSlice?: number, iseeSlice?: number) {
+function setup(
+  iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611', 'C1-BNCLRA79H61F205F-202611'],
+  collectSlice?: number,
+  iseeSlice?: number,
+) {
   const mypay = fakeMyPay();
   const positions = fakePositions(iuds);
   // A second a read, as tickingClock; `advance` jumps ahead (a lease that runs out).
   let time = Date.parse('2026-03-01T09:00:00.000Z');
-  const clock: Clock & { advance(ms: number): void } = { now: () => new Date((time += 1000)), advance: (ms) => void (time += ms) };
+  const clock: Clock & { advance(ms: number): void } = {
+    now: () => new Date((time += 1000)),
+    advance: (ms) => void (time += ms),
+  };
   const flows = memoryFlows(clock);
   const files = new Map<string, Uint8Array>();
   const runs: Promise<unknown>[] = [];
@@ -232,7 +282,9 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
   let crashAfterUpload = false;
   let configurationComplete = true;
   let syncing = false;
-  const machine = new StateMachine(exportDefinition('arn:aws:lambda:eu-south-1:000000000000:function:FlowTask', IMPORT_MAX_WAIT_MINUTES));
+  const machine = new StateMachine(
+    exportDefinition('arn:aws:lambda:eu-south-1:000000000000:function:FlowTask', IMPORT_MAX_WAIT_MINUTES),
+  );
   let executions = 0;
   let executionsStop = false;
   const exportFiles = {
@@ -243,8 +295,18 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
   const metrics = memoryMetrics();
   const useCases = makeFlowUseCases({
     flows,
-    configuration: { requireComplete: async () => (configurationComplete ? {} : Promise.reject(Object.assign(new Error('Configurazione MyPay incompleta'), { status: 400 }))) },
-    calls: { getCall: async (id) => (id === 'C1' ? { id, name: 'Assistenza domiciliare 2026', serviceId: 'S1', serviceName: 'Assistenza domiciliare' } : null) },
+    configuration: {
+      requireComplete: async () =>
+        configurationComplete
+          ? {}
+          : Promise.reject(Object.assign(new Error('Configurazione MyPay incompleta'), { status: 400 })),
+    },
+    calls: {
+      getCall: async (id) =>
+        id === 'C1'
+          ? { id, name: 'Assistenza domiciliare 2026', serviceId: 'S1', serviceName: 'Assistenza domiciliare' }
+          : null,
+    },
     positions: { hasLiveCheckouts: async () => false },
     exportFiles,
     runner: {
@@ -299,21 +361,44 @@ function setup(iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611
     }
   };
   const run = (flowId: string) =>
-    machine.run({ flowId }, {
-      overrides: {
-        taskResourceLocalHandlers: Object.fromEntries(['Prepare', 'MarkIsees', 'Send', 'CheckImport', 'Collect', 'MarkFailed'].map((s) => [s, asLambda(s)])),
-        waitTimeOverrides: { WaitForImport: 0 },
-        retryIntervalOverrides: { Prepare: 0, MarkIsees: 0, Send: 0, CheckImport: 0, Collect: 0, MarkFailed: 0 },
-      },
-      noThrowOnAbort: true,
-    }).result.then(
-      () => void outcomes.push('SUCCEEDED'),
-      () => void outcomes.push('FAILED'),
-    );
+    machine
+      .run(
+        { flowId },
+        {
+          overrides: {
+            taskResourceLocalHandlers: Object.fromEntries(
+              ['Prepare', 'MarkIsees', 'Send', 'CheckImport', 'Collect', 'MarkFailed'].map((s) => [s, asLambda(s)]),
+            ),
+            waitTimeOverrides: { WaitForImport: 0 },
+            retryIntervalOverrides: { Prepare: 0, MarkIsees: 0, Send: 0, CheckImport: 0, Collect: 0, MarkFailed: 0 },
+          },
+          noThrowOnAbort: true,
+        },
+      )
+      .result.then(
+        () => void outcomes.push('SUCCEEDED'),
+        () => void outcomes.push('FAILED'),
+      );
   const settle = async () => {
     while (runs.length) await runs.shift();
   };
-  return { useCases, outcomes, clock, steps: stepsOf, stopExecutions: (value: boolean) => (executionsStop = value), mypay, positions, flows, files, metrics, settle, crashAfterUpload: () => (crashAfterUpload = true), incompleteConfiguration: () => (configurationComplete = false), restoreConfiguration: () => void (configurationComplete = true), setSyncing: (value: boolean) => (syncing = value) };
+  return {
+    useCases,
+    outcomes,
+    clock,
+    steps: stepsOf,
+    stopExecutions: (value: boolean) => (executionsStop = value),
+    mypay,
+    positions,
+    flows,
+    files,
+    metrics,
+    settle,
+    crashAfterUpload: () => (crashAfterUpload = true),
+    incompleteConfiguration: () => (configurationComplete = false),
+    restoreConfiguration: () => void (configurationComplete = true),
+    setSyncing: (value: boolean) => (syncing = value),
+  };
 }
 
 const month = { mese: 11, anno: 2026 };
@@ -327,7 +412,15 @@ describe('the export of a month to MyPay', () => {
     expect(started.statoLabel).toBe('In preparazione');
     await t.settle();
     const flow = await t.useCases.getFlow(started.id);
-    expect(flow).toMatchObject({ stato: 'IMPORT_ESEGUITO', statoLabel: 'Flusso approvato', step: 'COMPLETATO', num: 3, accepted: 3, rejected: 0, available: true });
+    expect(flow).toMatchObject({
+      stato: 'IMPORT_ESEGUITO',
+      statoLabel: 'Flusso approvato',
+      step: 'COMPLETATO',
+      num: 3,
+      accepted: 3,
+      rejected: 0,
+      available: true,
+    });
     expect(t.mypay.uploads()).toHaveLength(1);
     for (const p of t.positions.positions.values()) {
       expect(p.iuv).toMatch(/^\d{17}$/);
@@ -344,7 +437,10 @@ describe('the export of a month to MyPay', () => {
     const { id } = await t.useCases.startExport('C1', month, actors.operator);
     await t.settle();
     expect(await t.useCases.getFlow(id)).toMatchObject({ accepted: 2, rejected: 1 });
-    expect(t.positions.positions.get('C1-VRDGPP90P07F839R-202611')).toMatchObject({ iuv: null, rejection: 'Codice fiscale non valido' });
+    expect(t.positions.positions.get('C1-VRDGPP90P07F839R-202611')).toMatchObject({
+      iuv: null,
+      rejection: 'Codice fiscale non valido',
+    });
   });
 
   it('counts for the dashboard and the alarms: a completed export with its accepted and rejected rows, an aborted one as failed', async () => {
@@ -352,13 +448,22 @@ describe('the export of a month to MyPay', () => {
     t.mypay.reject('C1-VRDGPP90P07F839R-202611');
     await t.useCases.startExport('C1', month, actors.operator);
     await t.settle();
-    expect([t.metrics.total('ExportsCompleted'), t.metrics.total('PositionsExported'), t.metrics.total('MyPayRowsRejected'), t.metrics.total('ExportsFailed')]).toEqual([1, 2, 1, 0]);
+    expect([
+      t.metrics.total('ExportsCompleted'),
+      t.metrics.total('PositionsExported'),
+      t.metrics.total('MyPayRowsRejected'),
+      t.metrics.total('ExportsFailed'),
+    ]).toEqual([1, 2, 1, 0]);
 
     const aborted = setup();
     aborted.mypay.failImports('IMPORT_ABORTITO');
     await aborted.useCases.startExport('C1', month, actors.operator);
     await aborted.settle();
-    expect([aborted.metrics.total('ExportsFailed'), aborted.metrics.total('ExportsCompleted'), aborted.metrics.total('PositionsExported')]).toEqual([1, 0, 0]);
+    expect([
+      aborted.metrics.total('ExportsFailed'),
+      aborted.metrics.total('ExportsCompleted'),
+      aborted.metrics.total('PositionsExported'),
+    ]).toEqual([1, 0, 0]);
   });
 
   it('retries MyPay 5xx and timeouts on every operation and still sends exactly once', async () => {
@@ -434,24 +539,32 @@ describe('the export of a month to MyPay', () => {
     ['PAA_IMPORT_FLUSSO_DUPLICATO', 'MyPay ha già caricato un flusso con questo identificativo'],
     ['PAA_IMPORT_ENTE_ERR(C_ALTRO,C_X999)', 'Il codice IPA nel nome del file non è quello dell’ente'],
     ['IMPORT_ABORTITO', 'MyPay ha interrotto l’importazione'],
-  ])('MyPay failing the import with %s: "Errore flusso" with its meaning and no code; Rielabora sends the file again with a new token, IUF and name', async (code, meaning) => {
-    const t = setup();
-    t.mypay.failImports(code);
-    const { id } = await t.useCases.startExport('C1', month, actors.operator);
-    await t.settle();
-    const failed = await t.useCases.getFlow(id);
-    expect(failed).toMatchObject({ step: 'ERRORE', stato: code, statoLabel: 'Errore flusso' });
-    expect(failed.error).toContain(meaning);
-    expect(failed.error).not.toMatch(/PAA_|IMPORT_/);
-    t.mypay.failImports(null);
-    await t.useCases.restartFlow(id, actors.operator);
-    await t.settle();
-    expect(await t.useCases.getFlow(id)).toMatchObject({ step: 'COMPLETATO', stato: 'IMPORT_ESEGUITO', accepted: 3, error: null });
-    // MyPay refuses a ZIP name (and an IUF) it already received: the second sending has its own.
-    expect(t.mypay.uploads().map((u) => u.fileName)).toEqual([`C_X999-${id}-1_3.zip`, `C_X999-${id}_2-1_3.zip`]);
-    expect(new Set(t.mypay.tokens()).size).toBe(2);
-    expect([...t.positions.positions.values()].every((p) => p.writes === 1)).toBe(true);
-  });
+  ])(
+    'MyPay failing the import with %s: "Errore flusso" with its meaning and no code; Rielabora sends the file again with a new token, IUF and name',
+    async (code, meaning) => {
+      const t = setup();
+      t.mypay.failImports(code);
+      const { id } = await t.useCases.startExport('C1', month, actors.operator);
+      await t.settle();
+      const failed = await t.useCases.getFlow(id);
+      expect(failed).toMatchObject({ step: 'ERRORE', stato: code, statoLabel: 'Errore flusso' });
+      expect(failed.error).toContain(meaning);
+      expect(failed.error).not.toMatch(/PAA_|IMPORT_/);
+      t.mypay.failImports(null);
+      await t.useCases.restartFlow(id, actors.operator);
+      await t.settle();
+      expect(await t.useCases.getFlow(id)).toMatchObject({
+        step: 'COMPLETATO',
+        stato: 'IMPORT_ESEGUITO',
+        accepted: 3,
+        error: null,
+      });
+      // MyPay refuses a ZIP name (and an IUF) it already received: the second sending has its own.
+      expect(t.mypay.uploads().map((u) => u.fileName)).toEqual([`C_X999-${id}-1_3.zip`, `C_X999-${id}_2-1_3.zip`]);
+      expect(new Set(t.mypay.tokens()).size).toBe(2);
+      expect([...t.positions.positions.values()].every((p) => p.writes === 1)).toBe(true);
+    },
+  );
 
   it('MyPay refusing the upload (a reused request token) reads as its refusal, not as the portal’s failure; Rielabora asks for a new token', async () => {
     const t = setup();
@@ -460,7 +573,9 @@ describe('the export of a month to MyPay', () => {
     await t.settle();
     const failed = await t.useCases.getFlow(id);
     expect(failed).toMatchObject({ step: 'ERRORE', statoLabel: 'Errore flusso' });
-    expect(failed.error).toBe('MyPay ha rifiutato l’invio: l’autorizzazione ricevuta era già stata usata. «Rielabora» ne chiede una nuova e invia il file di nuovo.');
+    expect(failed.error).toBe(
+      'MyPay ha rifiutato l’invio: l’autorizzazione ricevuta era già stata usata. «Rielabora» ne chiede una nuova e invia il file di nuovo.',
+    );
     // One refusal, one failure: the flow's (the alarm 'flusso in errore' counts it) and its execution's.
     expect(t.metrics.total('ExportsFailed')).toBe(1);
     expect(t.outcomes).toEqual(['FAILED']);
@@ -478,7 +593,12 @@ describe('the export of a month to MyPay', () => {
     const { id } = await t.useCases.startExport('C1', month, actors.operator);
     await t.settle();
     const waiting = await t.useCases.getFlow(id);
-    expect(waiting).toMatchObject({ step: 'SOSPESO', stato: 'IMPORT_IN_ELAB', statoLabel: 'In elaborazione...', stepLabel: 'In attesa dell’esito di MyPay' });
+    expect(waiting).toMatchObject({
+      step: 'SOSPESO',
+      stato: 'IMPORT_IN_ELAB',
+      statoLabel: 'In elaborazione...',
+      stepLabel: 'In attesa dell’esito di MyPay',
+    });
     expect(waiting.error).toContain('MyPay sta ancora elaborando il flusso');
     expect(await t.useCases.isExportRunning('C1')).toBe(true);
     // MyPay holds the file: the lock stays with the flow for as long as it takes, not for a lease.
@@ -527,7 +647,11 @@ describe('the export of a month to MyPay', () => {
     await t.settle();
     const again = await t.useCases.startExport('C1', month, actors.operator);
     await t.settle();
-    expect(await t.useCases.getFlow(again.id)).toMatchObject({ step: 'COMPLETATO', num: 0, error: 'Nessuna posizione da inviare per questo mese.' });
+    expect(await t.useCases.getFlow(again.id)).toMatchObject({
+      step: 'COMPLETATO',
+      num: 0,
+      error: 'Nessuna posizione da inviare per questo mese.',
+    });
     expect((await t.useCases.listFlows({})).items.map((flow) => flow.id)).not.toContain(again.id);
     expect(t.mypay.uploads()).toHaveLength(1);
     expect(await t.useCases.isExportRunning('C1')).toBe(false);
@@ -545,8 +669,16 @@ describe('the export of a month to MyPay', () => {
   it('the export lock is a lease: a run that died holding it frees the call when it expires; each step renews it', async () => {
     const t = setup();
     // 'Invia a MyPay' took the lock and its function was cut short before the flow existed.
-    expect(await t.flows.takeExportLock('C1', 'ghost', { now: t.clock.now().toISOString(), until: new Date(t.clock.now().getTime() + EXPORT_LEASE_MS).toISOString() })).toBe(true);
-    await expect(t.useCases.startExport('C1', month, actors.operator)).rejects.toMatchObject({ status: 409, message: 'È già in corso un invio a MyPay per questo bando: attendi che finisca.' });
+    expect(
+      await t.flows.takeExportLock('C1', 'ghost', {
+        now: t.clock.now().toISOString(),
+        until: new Date(t.clock.now().getTime() + EXPORT_LEASE_MS).toISOString(),
+      }),
+    ).toBe(true);
+    await expect(t.useCases.startExport('C1', month, actors.operator)).rejects.toMatchObject({
+      status: 409,
+      message: 'È già in corso un invio a MyPay per questo bando: attendi che finisca.',
+    });
     t.clock.advance(EXPORT_LEASE_MS);
     expect(await t.useCases.isExportRunning('C1')).toBe(false);
     // A stopped workflow leaves a lease too: a step that runs again later renews it for another EXPORT_LEASE_MS.
@@ -561,14 +693,24 @@ describe('the export of a month to MyPay', () => {
 
   it('positions held back for their data are not sent and the flow lists them with the reason', async () => {
     const t = setup();
-    t.positions.heldBack.set('C1-VRDGPP90P07F839R-202611', 'il CAP “00184-1” non è accettato da MyPay (solo lettere e cifre, al massimo 16)');
+    t.positions.heldBack.set(
+      'C1-VRDGPP90P07F839R-202611',
+      'il CAP “00184-1” non è accettato da MyPay (solo lettere e cifre, al massimo 16)',
+    );
     const { id } = await t.useCases.startExport('C1', month, actors.operator);
     await t.settle();
     expect(await t.useCases.getFlow(id)).toMatchObject({
       step: 'COMPLETATO',
       num: 2,
       accepted: 2,
-      heldBack: [{ fiscalCode: 'VRDGPP90P07F839R', cognome: 'Rossi', nome: 'Maria', reason: 'il CAP “00184-1” non è accettato da MyPay (solo lettere e cifre, al massimo 16)' }],
+      heldBack: [
+        {
+          fiscalCode: 'VRDGPP90P07F839R',
+          cognome: 'Rossi',
+          nome: 'Maria',
+          reason: 'il CAP “00184-1” non è accettato da MyPay (solo lettere e cifre, al massimo 16)',
+        },
+      ],
     });
     expect(t.positions.positions.get('C1-VRDGPP90P07F839R-202611')!.iuv).toBeNull();
   });
@@ -582,7 +724,10 @@ describe('the export of a month to MyPay', () => {
 
   it('waits for Sincronizza: no export or restart starts while it recalculates the call, and the lock stays as it was', async () => {
     const t = setup();
-    const syncRunning = { status: 409, message: 'È già in corso un ricalcolo delle posizioni debitorie per questo bando.' };
+    const syncRunning = {
+      status: 409,
+      message: 'È già in corso un ricalcolo delle posizioni debitorie per questo bando.',
+    };
     t.setSyncing(true);
     await expect(t.useCases.startExport('C1', month, actors.operator)).rejects.toMatchObject(syncRunning);
     expect(t.flows.all.size).toBe(0);
@@ -616,7 +761,10 @@ describe('the export of a month to MyPay', () => {
     setConfigurationComplete(t);
     t.mypay.failNext('status', 50);
     const { id } = await t.useCases.startExport('C1', month, actors.operator);
-    await expect(t.useCases.flowFileLink(id, 'avvisi')).rejects.toMatchObject({ status: 404, message: 'Nessun link presente' });
+    await expect(t.useCases.flowFileLink(id, 'avvisi')).rejects.toMatchObject({
+      status: 404,
+      message: 'Nessun link presente',
+    });
     await t.settle();
     t.mypay.clearFaults();
     await t.useCases.restartFlow(id, actors.operator);

@@ -5,18 +5,41 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { GpdRefused, GpdUnavailable, makeGpdClient, type GpdConfig } from '../../functions/adapters/gpd/client.ts';
 import { makePacer } from '../../functions/adapters/pacer.ts';
 import { gpdIupd, gpdIuv, gpdNoticeNumber, gpdPaymentPosition } from '../../functions/domain/gpd.ts';
-import { DEFAULT_API_KEY, DEFAULT_ORGANIZATION, DEFAULT_RECEIPTS_KEY, startGpdSimulator, type GpdSimulatorOptions } from '../../lib/local/gpd-simulator.ts';
+import {
+  DEFAULT_API_KEY,
+  DEFAULT_ORGANIZATION,
+  DEFAULT_RECEIPTS_KEY,
+  startGpdSimulator,
+  type GpdSimulatorOptions,
+} from '../../lib/local/gpd-simulator.ts';
 
 /**
  * The GPD adapter (functions/adapters/gpd/client.ts) against the GPD simulator (lib/local/gpd-simulator.ts), started
  * in-process. Each test names the upstream file whose behaviour it holds both to.
  */
-const creditor = { fiscalCode: DEFAULT_ORGANIZATION.fiscalCode, companyName: DEFAULT_ORGANIZATION.companyName, iban: 'IT60X0542811101000000123456', taxonomyCode: '9/0101108TS/' };
+const creditor = {
+  fiscalCode: DEFAULT_ORGANIZATION.fiscalCode,
+  companyName: DEFAULT_ORGANIZATION.companyName,
+  iban: 'IT60X0542811101000000123456',
+  taxonomyCode: '9/0101108TS/',
+};
 const dueDay = `${new Date().getUTCFullYear() + 1}-01-31`;
 let sequence = 0;
 const position = (overrides: Partial<Parameters<typeof gpdPaymentPosition>[0]> = {}) => {
   sequence += 1;
-  return gpdPaymentPosition({ iud: `P${String(sequence).padStart(6, '0')}`, iuv: gpdIuv('01', sequence), fiscalCode: 'RSSMRA80A01H501U', fullName: 'Rossi Mario', amountCents: 4350, description: 'Servizio pasti', dueDay, ...overrides }, creditor);
+  return gpdPaymentPosition(
+    {
+      iud: `P${String(sequence).padStart(6, '0')}`,
+      iuv: gpdIuv('01', sequence),
+      fiscalCode: 'RSSMRA80A01H501U',
+      fullName: 'Rossi Mario',
+      amountCents: 4350,
+      description: 'Servizio pasti',
+      dueDay,
+      ...overrides,
+    },
+    creditor,
+  );
 };
 
 const dirs: string[] = [];
@@ -36,9 +59,18 @@ async function setup(simOptions: Partial<GpdSimulatorOptions> = {}, clientOption
     pacer: makePacer(1000),
     ...clientOptions,
   });
-  const admin = (action: string, body: unknown) => fetch(`${sim.url}/admin/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+  const admin = (action: string, body: unknown) =>
+    fetch(`${sim.url}/admin/${action}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then((r) => r.json());
   const raw = (method: string, p: string, body?: unknown) =>
-    fetch(`${sim.url}${p}`, { method, headers: { 'ocp-apim-subscription-key': DEFAULT_API_KEY, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    fetch(`${sim.url}${p}`, {
+      method,
+      headers: { 'ocp-apim-subscription-key': DEFAULT_API_KEY, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   return { sim, client, admin, raw };
 }
 afterEach(async () => {
@@ -47,7 +79,13 @@ afterEach(async () => {
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 const v1 = `/gpd/debt-positions-service/v1/organizations/${DEFAULT_ORGANIZATION.fiscalCode}`;
-const refusal = (promise: Promise<unknown>) => promise.then(() => { throw new Error('expected a rejection'); }, (error: Error) => error);
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: Error) => error,
+  );
 
 describe('positions (pagopa-debt-position openapi_external_v1.json, DebtPositionStatus.java, PublishPaymentUtil.java)', () => {
   let ctx: Awaited<ReturnType<typeof setup>>;
@@ -59,7 +97,11 @@ describe('positions (pagopa-debt-position openapi_external_v1.json, DebtPosition
     expect(isNew).toBe(true);
     expect(created.status).toBe('VALID');
     const read = await ctx.client.getPosition(p.iupd);
-    expect(read?.paymentOption[0]).toMatchObject({ iuv: p.paymentOption[0]!.iuv, nav: gpdNoticeNumber(p.paymentOption[0]!.iuv), amount: 4350 });
+    expect(read?.paymentOption[0]).toMatchObject({
+      iuv: p.paymentOption[0]!.iuv,
+      nav: gpdNoticeNumber(p.paymentOption[0]!.iuv),
+      amount: 4350,
+    });
     expect(await ctx.client.getPosition(gpdIupd('NOPE'))).toBeNull();
   });
 
@@ -76,19 +118,34 @@ describe('positions (pagopa-debt-position openapi_external_v1.json, DebtPosition
     ctx = await setup();
     const p = position();
     await ctx.client.createPosition(p);
-    const other = { ...p, paymentOption: [{ ...p.paymentOption[0]!, amount: 999, transfer: [{ ...p.paymentOption[0]!.transfer[0]!, amount: 999 }] }] };
-    expect(await refusal(ctx.client.createPosition(other))).toMatchObject({ name: 'GpdRefused', status: 409, title: 'The debt position violated constraints of uniqueness' });
+    const other = {
+      ...p,
+      paymentOption: [
+        { ...p.paymentOption[0]!, amount: 999, transfer: [{ ...p.paymentOption[0]!.transfer[0]!, amount: 999 }] },
+      ],
+    };
+    expect(await refusal(ctx.client.createPosition(other))).toMatchObject({
+      name: 'GpdRefused',
+      status: 409,
+      title: 'The debt position violated constraints of uniqueness',
+    });
   });
 
   it('refuses with 400 (ErrorHandler "BAD REQUEST", DebtPositionValidation) a transfer that does not add up to the option, and 403 an IUV outside the segregation code', async () => {
     ctx = await setup();
     const p = position();
-    const bad = { ...p, paymentOption: [{ ...p.paymentOption[0]!, transfer: [{ ...p.paymentOption[0]!.transfer[0]!, amount: 1 }] }] };
+    const bad = {
+      ...p,
+      paymentOption: [{ ...p.paymentOption[0]!, transfer: [{ ...p.paymentOption[0]!.transfer[0]!, amount: 1 }] }],
+    };
     const error = (await refusal(ctx.client.createPosition(bad))) as GpdRefused;
     expect(error).toMatchObject({ status: 400, title: 'BAD REQUEST' });
     expect(error.detail).toContain('Amounts congruence error');
     const foreign = position({ iuv: gpdIuv('02', 5) });
-    expect(await refusal(ctx.client.createPosition(foreign))).toMatchObject({ status: 403, title: 'The payment position is forbidden' });
+    expect(await refusal(ctx.client.createPosition(foreign))).toMatchObject({
+      status: 403,
+      title: 'The payment position is forbidden',
+    });
     expect(Object.keys(ctx.sim.state.positions)).toHaveLength(0);
   });
 
@@ -96,8 +153,16 @@ describe('positions (pagopa-debt-position openapi_external_v1.json, DebtPosition
     ctx = await setup();
     const p = position();
     await ctx.client.createPosition(p);
-    const changed = { ...p, paymentOption: [{ ...p.paymentOption[0]!, amount: 5000, transfer: [{ ...p.paymentOption[0]!.transfer[0]!, amount: 5000 }] }] };
-    expect(await ctx.client.updatePosition(changed)).toMatchObject({ status: 'VALID', paymentOption: [{ amount: 5000 }] });
+    const changed = {
+      ...p,
+      paymentOption: [
+        { ...p.paymentOption[0]!, amount: 5000, transfer: [{ ...p.paymentOption[0]!.transfer[0]!, amount: 5000 }] },
+      ],
+    };
+    expect(await ctx.client.updatePosition(changed)).toMatchObject({
+      status: 'VALID',
+      paymentOption: [{ amount: 5000 }],
+    });
     const draft = await ctx.raw('PUT', `${v1}/debtpositions/${p.iupd}`, changed);
     expect(((await draft.json()) as { status: string }).status).toBe('DRAFT');
     expect(await ctx.client.publishPosition(p.iupd)).toMatchObject({ status: 'VALID' });
@@ -114,7 +179,10 @@ describe('positions (pagopa-debt-position openapi_external_v1.json, DebtPosition
     const paid = position();
     await ctx.client.createPosition(paid);
     await ctx.admin('paid', { navs: [paid.paymentOption[0]!.nav] });
-    expect(await refusal(ctx.client.updatePosition(paid))).toMatchObject({ status: 409, title: 'Existing related payment found or not in updatable state' });
+    expect(await refusal(ctx.client.updatePosition(paid))).toMatchObject({
+      status: 409,
+      title: 'Existing related payment found or not in updatable state',
+    });
     expect(await refusal(ctx.client.invalidatePosition(paid.iupd))).toMatchObject({ status: 409 });
   });
 });
@@ -136,7 +204,11 @@ describe('bulk create (openapi_external_v2.json createMultiplePositions: at most
 
   it('refuses 101 positions in one call itself (the simulator answers 400), and with one malformed position creates the others and names the bad one', async () => {
     const ctx = await setup();
-    const tooMany = await ctx.raw('POST', `/gpd/debt-positions-service/v2/organizations/${DEFAULT_ORGANIZATION.fiscalCode}/debtpositions?toPublish=true`, { paymentPositions: Array.from({ length: 101 }, () => position()) });
+    const tooMany = await ctx.raw(
+      'POST',
+      `/gpd/debt-positions-service/v2/organizations/${DEFAULT_ORGANIZATION.fiscalCode}/debtpositions?toPublish=true`,
+      { paymentPositions: Array.from({ length: 101 }, () => position()) },
+    );
     expect(tooMany.status).toBe(400);
     const batch = Array.from({ length: 4 }, () => position());
     batch[1] = { ...batch[1]!, companyName: 'x'.repeat(141) };
@@ -157,7 +229,9 @@ describe('list by date window (openapi_external_v1.json getOrganizationDebtPosit
     const paid = await ctx.client.listPositions({ paymentDateFrom: today, paymentDateTo: today, status: 'PAID' });
     expect(paid.map((x) => x.iupd)).toEqual([p.iupd]);
     expect(paid[0]!.paymentOption[0]).toMatchObject({ status: 'PO_PAID', idReceipt: expect.any(String) });
-    expect(await refusal(ctx.client.listPositions({ paymentDateFrom: '2026-01-01', paymentDateTo: '2026-03-01' }))).toMatchObject({ status: 400, title: 'The debt positions cannot be recovered' });
+    expect(
+      await refusal(ctx.client.listPositions({ paymentDateFrom: '2026-01-01', paymentDateTo: '2026-03-01' })),
+    ).toMatchObject({ status: 400, title: 'The debt positions cannot be recovered' });
   });
 });
 
@@ -196,8 +270,18 @@ describe('faults, rate limit and deadline', () => {
 
 describe('Checkout cart and receipts (pagopa-api checkout_v1.json, gpd_payments.json; pagopa-gpd-payments paForNode.xsd)', () => {
   const cartOf = (ps: ReturnType<typeof position>[], tag: string) => ({
-    paymentNotices: ps.map((p) => ({ noticeNumber: p.paymentOption[0]!.nav, fiscalCode: creditor.fiscalCode, amount: p.paymentOption[0]!.amount, companyName: creditor.companyName, description: p.paymentOption[0]!.description })),
-    returnUrls: { returnOkUrl: `http://portal.test/pagamenti/esito/${tag}?esito=ok`, returnCancelUrl: `http://portal.test/pagamenti/esito/${tag}?esito=annullato`, returnErrorUrl: `http://portal.test/pagamenti/esito/${tag}?esito=errore` },
+    paymentNotices: ps.map((p) => ({
+      noticeNumber: p.paymentOption[0]!.nav,
+      fiscalCode: creditor.fiscalCode,
+      amount: p.paymentOption[0]!.amount,
+      companyName: creditor.companyName,
+      description: p.paymentOption[0]!.description,
+    })),
+    returnUrls: {
+      returnOkUrl: `http://portal.test/pagamenti/esito/${tag}?esito=ok`,
+      returnCancelUrl: `http://portal.test/pagamenti/esito/${tag}?esito=annullato`,
+      returnErrorUrl: `http://portal.test/pagamenti/esito/${tag}?esito=errore`,
+    },
   });
 
   it('pays three notices in one cart, comes back to the OK address as given, and the receipts arrive by day', async () => {
@@ -213,7 +297,12 @@ describe('Checkout cart and receipts (pagopa-api checkout_v1.json, gpd_payments.
     const listed = await ctx.client.receipts(today, today);
     expect(listed.map((r) => r.iuv).sort()).toEqual(ps.map((p) => p.paymentOption[0]!.iuv).sort());
     const receipt = await ctx.client.receipt(ps[0]!.paymentOption[0]!.iuv);
-    expect(receipt).toMatchObject({ iuv: ps[0]!.paymentOption[0]!.iuv, noticeNumber: ps[0]!.paymentOption[0]!.nav, amountCents: 4350, debtorFiscalCode: 'RSSMRA80A01H501U' });
+    expect(receipt).toMatchObject({
+      iuv: ps[0]!.paymentOption[0]!.iuv,
+      noticeNumber: ps[0]!.paymentOption[0]!.nav,
+      amountCents: 4350,
+      debtorFiscalCode: 'RSSMRA80A01H501U',
+    });
     expect(receipt!.receiptId).toMatch(/^[0-9a-f]{32}$/);
     expect((await ctx.client.getPosition(ps[1]!.iupd))?.status).toBe('PAID');
   });
@@ -238,7 +327,11 @@ describe('Checkout cart and receipts (pagopa-api checkout_v1.json, gpd_payments.
     const p = position();
     await ctx.client.createPosition(p);
     const url = await ctx.client.openCart(cartOf([p], 'c3'));
-    const back = await fetch(url, { method: 'POST', body: new URLSearchParams({ esito: 'CANCEL' }), redirect: 'manual' });
+    const back = await fetch(url, {
+      method: 'POST',
+      body: new URLSearchParams({ esito: 'CANCEL' }),
+      redirect: 'manual',
+    });
     expect(back.headers.get('location')).toBe('http://portal.test/pagamenti/esito/c3?esito=annullato');
     expect((await ctx.client.getPosition(p.iupd))?.status).toBe('VALID');
     const six = Array.from({ length: 6 }, () => position());

@@ -8,17 +8,35 @@ import { makePacer } from '../../functions/adapters/pacer.ts';
 import { gpdIuv } from '../../functions/domain/gpd.ts';
 import type { PaymentPlatform, PlatformPosition } from '../../functions/domain/payment-platform.ts';
 import { romeDay } from '../../functions/domain/period.ts';
-import { DEFAULT_API_KEY, DEFAULT_ORGANIZATION, DEFAULT_RECEIPTS_KEY, startGpdSimulator, type GpdSimulator } from '../../lib/local/gpd-simulator.ts';
+import {
+  DEFAULT_API_KEY,
+  DEFAULT_ORGANIZATION,
+  DEFAULT_RECEIPTS_KEY,
+  startGpdSimulator,
+  type GpdSimulator,
+} from '../../lib/local/gpd-simulator.ts';
 
 /** GPD behind the payment-platform port (functions/adapters/gpd/platform.ts), against the GPD simulator in-process. */
-const creditor = { fiscalCode: DEFAULT_ORGANIZATION.fiscalCode, companyName: DEFAULT_ORGANIZATION.companyName, iban: 'IT60X0542811101000000123456', taxonomyCode: '9/0101108TS/' };
+const creditor = {
+  fiscalCode: DEFAULT_ORGANIZATION.fiscalCode,
+  companyName: DEFAULT_ORGANIZATION.companyName,
+  iban: 'IT60X0542811101000000123456',
+  taxonomyCode: '9/0101108TS/',
+};
 const dueDay = `${new Date().getUTCFullYear() + 1}-01-31`;
 let sim: GpdSimulator;
 let platform: PaymentPlatform;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpd-platform-'));
 beforeAll(async () => {
   sim = await startGpdSimulator({ port: 0, dataDir });
-  const client = makeGpdClient({ baseUrl: sim.url, organizationFiscalCode: creditor.fiscalCode, apiKey: DEFAULT_API_KEY, receiptsKey: DEFAULT_RECEIPTS_KEY, pacer: makePacer(1000), backoffMs: 10 });
+  const client = makeGpdClient({
+    baseUrl: sim.url,
+    organizationFiscalCode: creditor.fiscalCode,
+    apiKey: DEFAULT_API_KEY,
+    receiptsKey: DEFAULT_RECEIPTS_KEY,
+    pacer: makePacer(1000),
+    backoffMs: 10,
+  });
   platform = makeGpdPlatform(client, creditor);
 });
 afterAll(async () => {
@@ -43,37 +61,81 @@ describe('GPD as the payment platform', () => {
   it('exports a batch: creates are accepted with IUV and notice number; a refused one says why in Italian; a second submit of the same batch creates nothing twice', async () => {
     const batch = [position(1), position(2), position(3), position(4, { iuv: gpdIuv('02', 4) })];
     const { results } = await platform.export.submit({ flowId: 'F1', attempt: 1, positions: batch });
-    expect(results!.accepted.map((a) => [a.iud, a.nav])).toEqual([1, 2, 3].map((n) => [position(n).iud, `3${gpdIuv('01', n)}`]));
-    expect(results!.rejected).toEqual([{ iud: position(4).iud, code: 'GPD_403', reason: expect.stringContaining('codice di segregazione') }]);
+    expect(results!.accepted.map((a) => [a.iud, a.nav])).toEqual(
+      [1, 2, 3].map((n) => [position(n).iud, `3${gpdIuv('01', n)}`]),
+    );
+    expect(results!.rejected).toEqual([
+      { iud: position(4).iud, code: 'GPD_403', reason: expect.stringContaining('codice di segregazione') },
+    ]);
     const again = await platform.export.submit({ flowId: 'F1', attempt: 1, positions: batch.slice(0, 3) });
     expect(again.results!.accepted).toHaveLength(3);
     expect(Object.keys(sim.state.positions)).toHaveLength(3);
   });
 
   it('updates keep a position payable, a cancellation makes it cancelled for good', async () => {
-    await platform.export.submit({ flowId: 'F2', attempt: 1, positions: [position(1, { action: 'update', amountCents: 5000 }), position(2, { action: 'cancel' })] });
-    expect(await platform.positionState({ iud: position(1).iud })).toMatchObject({ state: 'open', payable: true, platformState: 'VALID' });
-    expect(await platform.positionState({ iud: position(2).iud })).toMatchObject({ state: 'cancelled', payable: false, platformState: 'INVALID' });
-    const refused = await platform.export.submit({ flowId: 'F3', attempt: 1, positions: [position(2, { action: 'update' })] });
+    await platform.export.submit({
+      flowId: 'F2',
+      attempt: 1,
+      positions: [position(1, { action: 'update', amountCents: 5000 }), position(2, { action: 'cancel' })],
+    });
+    expect(await platform.positionState({ iud: position(1).iud })).toMatchObject({
+      state: 'open',
+      payable: true,
+      platformState: 'VALID',
+    });
+    expect(await platform.positionState({ iud: position(2).iud })).toMatchObject({
+      state: 'cancelled',
+      payable: false,
+      platformState: 'INVALID',
+    });
+    const refused = await platform.export.submit({
+      flowId: 'F3',
+      attempt: 1,
+      positions: [position(2, { action: 'update' })],
+    });
     expect(refused.results!.rejected[0]).toMatchObject({ code: 'GPD_409' });
   });
 
   it('pays two months in one Checkout cart: the return carries the correlation id only, and the outcome comes from the positions', async () => {
-    const notices = [1, 3].map((n) => ({ iud: position(n).iud, iuv: gpdIuv('01', n), noticeNumber: `3${gpdIuv('01', n)}`, amountCents: n === 1 ? 5000 : 4350, description: `Servizio pasti mese ${n}` }));
-    const session = await platform.checkout.open({ notices, returnUrl: 'http://portal.test/pagamenti/esito', correlationId: 'corr-1' });
-    expect(await platform.checkout.outcome({ sessionId: session!.sessionId, notices })).toEqual({ status: 'UNKNOWN', payments: [] });
-    const back = await fetch(session!.url, { method: 'POST', body: new URLSearchParams({ esito: 'OK' }), redirect: 'manual' });
+    const notices = [1, 3].map((n) => ({
+      iud: position(n).iud,
+      iuv: gpdIuv('01', n),
+      noticeNumber: `3${gpdIuv('01', n)}`,
+      amountCents: n === 1 ? 5000 : 4350,
+      description: `Servizio pasti mese ${n}`,
+    }));
+    const session = await platform.checkout.open({
+      notices,
+      returnUrl: 'http://portal.test/pagamenti/esito',
+      correlationId: 'corr-1',
+    });
+    expect(await platform.checkout.outcome({ sessionId: session!.sessionId, notices })).toEqual({
+      status: 'UNKNOWN',
+      payments: [],
+    });
+    const back = await fetch(session!.url, {
+      method: 'POST',
+      body: new URLSearchParams({ esito: 'OK' }),
+      redirect: 'manual',
+    });
     expect(back.headers.get('location')).toBe('http://portal.test/pagamenti/esito?id=corr-1&esito=ok');
     const outcome = await platform.checkout.outcome({ sessionId: session!.sessionId, notices });
     expect(outcome.status).toBe('PAID');
-    expect(outcome.payments.map((p) => [p.iud, p.amountCents])).toEqual([[position(1).iud, 5000], [position(3).iud, 4350]]);
+    expect(outcome.payments.map((p) => [p.iud, p.amountCents])).toEqual([
+      [position(1).iud, 5000],
+      [position(3).iud, 4350],
+    ]);
     expect(outcome.payments[0]!.receiptId).toMatch(/^[0-9a-f]{32}$/);
   });
 
   it('reports the payments of a day range, by IUD, the ones made outside the portal too', async () => {
     await platform.export.submit({ flowId: 'F4', attempt: 1, positions: [position(5), position(6)] });
     // Paid with the notice in a bank's app: the portal never saw a checkout for it.
-    await fetch(`${sim.url}/admin/paid`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ navs: [`3${gpdIuv('01', 5)}`] }) });
+    await fetch(`${sim.url}/admin/paid`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ navs: [`3${gpdIuv('01', 5)}`] }),
+    });
     const today = romeDay(new Date());
     const paid = await platform.reporting.paidBetween(today, today);
     expect(paid.map((p) => p.iud).sort()).toEqual([position(1).iud, position(3).iud, position(5).iud].sort());

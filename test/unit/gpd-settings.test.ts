@@ -32,16 +32,33 @@ describe('the payment platform setting', () => {
 
   it('on GPD names every GPD setting left out', () => {
     const load = stage('gpd-missing', { paymentPlatform: 'gpd' });
-    for (const key of ['gpdSecretName', 'gpdOrganizationFiscalCode', 'gpdCompanyName', 'gpdSegregationCode', 'gpdIban', 'gpdTaxonomyCode'])
+    for (const key of [
+      'gpdSecretName',
+      'gpdOrganizationFiscalCode',
+      'gpdCompanyName',
+      'gpdSegregationCode',
+      'gpdIban',
+      'gpdTaxonomyCode',
+    ])
       expect(load).toThrow(new RegExp(`- ${key}: con paymentPlatform "gpd" va indicato ${key}`));
   });
 
   it('refuses a bad IBAN, segregation code, fiscal code or taxonomy code with the reason in Italian, naming the key', () => {
-    expect(stage('bad-iban', { ...gpd, gpdIban: 'IT61X0542811101000000123456' })).toThrow(/- gpdIban: l'IBAN "IT61X0542811101000000123456" ha le cifre di controllo sbagliate/);
-    expect(stage('short-iban', { ...gpd, gpdIban: 'IT60X05428111010000001234' })).toThrow(/- gpdIban: l'IBAN italiano .* deve avere 27 caratteri/);
-    expect(stage('bad-segregation', { ...gpd, gpdSegregationCode: '1' })).toThrow(/- gpdSegregationCode: il codice di segregazione deve essere di 2 cifre/);
-    expect(stage('bad-cf', { ...gpd, gpdOrganizationFiscalCode: '00488410011' })).toThrow(/- gpdOrganizationFiscalCode: .*cifra di controllo sbagliata/);
-    expect(stage('bad-taxonomy', { ...gpd, gpdTaxonomyCode: 'servizi sociali' })).toThrow(/- gpdTaxonomyCode: il codice tassonomico/);
+    expect(stage('bad-iban', { ...gpd, gpdIban: 'IT61X0542811101000000123456' })).toThrow(
+      /- gpdIban: l'IBAN "IT61X0542811101000000123456" ha le cifre di controllo sbagliate/,
+    );
+    expect(stage('short-iban', { ...gpd, gpdIban: 'IT60X05428111010000001234' })).toThrow(
+      /- gpdIban: l'IBAN italiano .* deve avere 27 caratteri/,
+    );
+    expect(stage('bad-segregation', { ...gpd, gpdSegregationCode: '1' })).toThrow(
+      /- gpdSegregationCode: il codice di segregazione deve essere di 2 cifre/,
+    );
+    expect(stage('bad-cf', { ...gpd, gpdOrganizationFiscalCode: '00488410011' })).toThrow(
+      /- gpdOrganizationFiscalCode: .*cifra di controllo sbagliata/,
+    );
+    expect(stage('bad-taxonomy', { ...gpd, gpdTaxonomyCode: 'servizi sociali' })).toThrow(
+      /- gpdTaxonomyCode: il codice tassonomico/,
+    );
   });
 });
 

@@ -15,7 +15,12 @@ import {
 } from '../../functions/domain/gpd.ts';
 import { isValidIuv, isValidNav } from '../../functions/domain/iuv.ts';
 
-const creditor = { fiscalCode: '00123456789', companyName: 'Comune di Esempio', iban: 'IT60X0542811101000000123456', taxonomyCode: '9/0101108TS/' };
+const creditor = {
+  fiscalCode: '00123456789',
+  companyName: 'Comune di Esempio',
+  iban: 'IT60X0542811101000000123456',
+  taxonomyCode: '9/0101108TS/',
+};
 
 describe('GPD IUV and notice number (aux digit 3)', () => {
   it('gives pagoPA’s own example: segregation 01, base 0000000012345 → IUV 01000000001234519, NAV 301000000001234519', () => {
@@ -58,12 +63,20 @@ describe('iupd', () => {
 
 describe('pagoPA QR code', () => {
   it('is PAGOPA|002|notice|creditor|cents', () => {
-    expect(pagoPaQrText({ noticeNumber: '301000000001234519', fiscalCode: '00123456789', amountCents: 4350 })).toBe('PAGOPA|002|301000000001234519|00123456789|4350');
+    expect(pagoPaQrText({ noticeNumber: '301000000001234519', fiscalCode: '00123456789', amountCents: 4350 })).toBe(
+      'PAGOPA|002|301000000001234519|00123456789|4350',
+    );
   });
   it('refuses a notice number, fiscal code or amount pagoPA would not read', () => {
-    expect(() => pagoPaQrText({ noticeNumber: '3010000000012345', fiscalCode: '00123456789', amountCents: 1 })).toThrow(/codice avviso/);
-    expect(() => pagoPaQrText({ noticeNumber: '301000000001234519', fiscalCode: 'RSSMRA80A01H501U', amountCents: 1 })).toThrow(/codice fiscale/);
-    expect(() => pagoPaQrText({ noticeNumber: '301000000001234519', fiscalCode: '00123456789', amountCents: 12.5 })).toThrow(/importo/);
+    expect(() => pagoPaQrText({ noticeNumber: '3010000000012345', fiscalCode: '00123456789', amountCents: 1 })).toThrow(
+      /codice avviso/,
+    );
+    expect(() =>
+      pagoPaQrText({ noticeNumber: '301000000001234519', fiscalCode: 'RSSMRA80A01H501U', amountCents: 1 }),
+    ).toThrow(/codice fiscale/);
+    expect(() =>
+      pagoPaQrText({ noticeNumber: '301000000001234519', fiscalCode: '00123456789', amountCents: 12.5 }),
+    ).toThrow(/importo/);
   });
 });
 
@@ -82,27 +95,67 @@ describe('GPD states read as the portal’s', () => {
 });
 
 describe('a portal position as a GPD debt position', () => {
-  const input = { iud: 'P202603ABC', iuv: gpdIuv('01', 7), fiscalCode: 'rssmra80a01h501u', fullName: 'Rossi Mario', amountCents: 4350, description: 'Servizio  pasti\nmarzo 2026', dueDay: '2026-03-31' };
+  const input = {
+    iud: 'P202603ABC',
+    iuv: gpdIuv('01', 7),
+    fiscalCode: 'rssmra80a01h501u',
+    fullName: 'Rossi Mario',
+    amountCents: 4350,
+    description: 'Servizio  pasti\nmarzo 2026',
+    dueDay: '2026-03-31',
+  };
 
   it('has one option and one transfer of the same amount to the council’s IBAN, with its taxonomy code, due at the end of the Rome day in UTC', () => {
     const body = gpdPaymentPosition(input, creditor);
-    expect(body).toMatchObject({ iupd: gpdIupd('P202603ABC'), type: 'F', fiscalCode: 'RSSMRA80A01H501U', companyName: 'Comune di Esempio', switchToExpired: false });
+    expect(body).toMatchObject({
+      iupd: gpdIupd('P202603ABC'),
+      type: 'F',
+      fiscalCode: 'RSSMRA80A01H501U',
+      companyName: 'Comune di Esempio',
+      switchToExpired: false,
+    });
     const option = body.paymentOption[0]!;
-    expect(option).toMatchObject({ iuv: input.iuv, nav: `3${input.iuv}`, amount: 4350, isPartialPayment: false, description: 'Servizio pasti marzo 2026', dueDate: '2026-03-31T21:59:59' });
-    expect(option.transfer).toEqual([{ idTransfer: '1', amount: 4350, organizationFiscalCode: '00123456789', remittanceInformation: 'Servizio pasti marzo 2026', category: '9/0101108TS/', iban: creditor.iban }]);
+    expect(option).toMatchObject({
+      iuv: input.iuv,
+      nav: `3${input.iuv}`,
+      amount: 4350,
+      isPartialPayment: false,
+      description: 'Servizio pasti marzo 2026',
+      dueDate: '2026-03-31T21:59:59',
+    });
+    expect(option.transfer).toEqual([
+      {
+        idTransfer: '1',
+        amount: 4350,
+        organizationFiscalCode: '00123456789',
+        remittanceInformation: 'Servizio pasti marzo 2026',
+        category: '9/0101108TS/',
+        iban: creditor.iban,
+      },
+    ]);
     expect(gpdDueDate('2026-01-31')).toBe('2026-01-31T22:59:59');
   });
 
   it('cuts texts to GPD’s 140 characters and refuses an amount under a cent', () => {
-    expect(gpdPaymentPosition({ ...input, description: 'x'.repeat(200) }, creditor).paymentOption[0]!.description).toHaveLength(140);
+    expect(
+      gpdPaymentPosition({ ...input, description: 'x'.repeat(200) }, creditor).paymentOption[0]!.description,
+    ).toHaveLength(140);
     expect(() => gpdPaymentPosition({ ...input, amountCents: 0 }, creditor)).toThrow(/importo/);
   });
 
   it('reads a position held at GPD as the same only when IUV, amount and due date agree', () => {
     const body = gpdPaymentPosition(input, creditor);
-    const held = { iupd: body.iupd, status: 'VALID', paymentOption: [{ iuv: input.iuv, amount: 4350, dueDate: '2026-03-31T21:59:59' }] };
+    const held = {
+      iupd: body.iupd,
+      status: 'VALID',
+      paymentOption: [{ iuv: input.iuv, amount: 4350, dueDate: '2026-03-31T21:59:59' }],
+    };
     expect(sameGpdPosition(body, held)).toBe(true);
-    expect(sameGpdPosition(body, { ...held, paymentOption: [{ ...held.paymentOption[0]!, amount: 4351 }] })).toBe(false);
-    expect(sameGpdPosition(body, { ...held, paymentOption: [{ ...held.paymentOption[0]!, iuv: gpdIuv('01', 8) }] })).toBe(false);
+    expect(sameGpdPosition(body, { ...held, paymentOption: [{ ...held.paymentOption[0]!, amount: 4351 }] })).toBe(
+      false,
+    );
+    expect(
+      sameGpdPosition(body, { ...held, paymentOption: [{ ...held.paymentOption[0]!, iuv: gpdIuv('01', 8) }] }),
+    ).toBe(false);
   });
 });

@@ -15,9 +15,35 @@ import { apiEvent, claimsOf, lambdaContext } from '../support/events.ts';
 const nameSchema = z.object({ name: z.string() });
 const idSchema = z.object({ id: z.string() });
 const routes = [
-  { operationId: 'readOpen', method: 'GET', path: '/api/open', resource: 'bands', access: 'public', summary: 'Pubblica', status: 200 },
-  { operationId: 'readMine', method: 'GET', path: '/api/mine', resource: 'bands', access: 'signed-in', summary: 'Di chi è entrato', status: 200 },
-  { operationId: 'rename', method: 'PUT', path: '/api/things/{id}', resource: 'bands', access: OPERATOR, summary: 'Solo operatori', params: idSchema, body: nameSchema, status: 200 },
+  {
+    operationId: 'readOpen',
+    method: 'GET',
+    path: '/api/open',
+    resource: 'bands',
+    access: 'public',
+    summary: 'Pubblica',
+    status: 200,
+  },
+  {
+    operationId: 'readMine',
+    method: 'GET',
+    path: '/api/mine',
+    resource: 'bands',
+    access: 'signed-in',
+    summary: 'Di chi è entrato',
+    status: 200,
+  },
+  {
+    operationId: 'rename',
+    method: 'PUT',
+    path: '/api/things/{id}',
+    resource: 'bands',
+    access: OPERATOR,
+    summary: 'Solo operatori',
+    params: idSchema,
+    body: nameSchema,
+    status: 200,
+  },
 ] as const satisfies readonly RouteDef<'bands'>[];
 
 const seen: { operationId: string; actor: Actor | null }[] = [];
@@ -67,7 +93,13 @@ describe('handler inputs typed from their routes', () => {
   it('gives a public operation no actor when nobody signed in, and a protected one the caller', async () => {
     expect(await call('GET /api/open')).toBe(200);
     expect(seen).toEqual([{ operationId: 'readOpen', actor: null }]);
-    expect(await call('PUT /api/things/{id}', { claims: claimsOf.operator, pathParameters: { id: 't1' }, body: { name: 'x' } })).toBe(200);
+    expect(
+      await call('PUT /api/things/{id}', {
+        claims: claimsOf.operator,
+        pathParameters: { id: 't1' },
+        body: { name: 'x' },
+      }),
+    ).toBe(200);
     expect(seen).toMatchObject([{ operationId: 'rename', actor: { sub: 'laura.bianchi', role: 'OPERATOR' } }]);
   });
 });

@@ -1,12 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { INCOHERENT_CONFIDENCE, parseAttestation, UNVERIFIED_CONFIDENCE } from '../../functions/domain/isee-attestation.ts';
+import {
+  INCOHERENT_CONFIDENCE,
+  parseAttestation,
+  UNVERIFIED_CONFIDENCE,
+} from '../../functions/domain/isee-attestation.ts';
 import { iseeExtractionSchema } from '../../functions/domain/isee-extraction.ts';
 
 /**
  * Issue 11: attestations laid out as INPS prints them. The operator sees the ISEE proposed from the
  * document, its ISE and scale, whether they agree, and the omissions box only when it reports some.
  */
-const top = ['INPS-ISEE-2025-00597381W-00', 'Dichiarazione Sostitutiva Unica (DSU) presentata il 12/02/2025', 'ROSSI MARIA RSSMRA85C52H501N Dichiarante'];
+const top = [
+  'INPS-ISEE-2025-00597381W-00',
+  'Dichiarazione Sostitutiva Unica (DSU) presentata il 12/02/2025',
+  'ROSSI MARIA RSSMRA85C52H501N Dichiarante',
+];
 const ordinaryBlock = [
   'ISEE ORDINARIO',
   'Indicatore della situazione economica (ISE): 53.829,52',
@@ -17,7 +25,12 @@ const read = (lines: string[]) => parseAttestation([...top, ...lines], 'pdf-text
 
 describe('the ISEE is read from the line that names it', () => {
   it('proposes the ISEE, not the ISE, for an ISE-scale-ISEE block under an "ISEE ORDINARIO" heading', () => {
-    expect(read(ordinaryBlock)).toMatchObject({ iseeOrdinario: 34286.32, ise: 53829.52, scalaEquivalenza: 1.57, coherent: true });
+    expect(read(ordinaryBlock)).toMatchObject({
+      iseeOrdinario: 34286.32,
+      ise: 53829.52,
+      scalaEquivalenza: 1.57,
+      coherent: true,
+    });
   });
 
   it('skips ISR, ISP and other amounts in the block, in INPS order, amounts with or without thousands dots', () => {
@@ -45,21 +58,39 @@ describe('the ISEE is read from the line that names it', () => {
       'Scala di equivalenza: 1,00',
       'Valore ISEE: 20.000,00',
     ];
-    expect(read(lines)).toMatchObject({ iseeOrdinario: 34286.32, iseeRistretto: 20000, ise: 53829.52, scalaEquivalenza: 1.57, coherent: true });
+    expect(read(lines)).toMatchObject({
+      iseeOrdinario: 34286.32,
+      iseeRistretto: 20000,
+      ise: 53829.52,
+      scalaEquivalenza: 1.57,
+      coherent: true,
+    });
   });
 
   it('checks a reduced ISEE with its own block’s ISE and scale: coherent, no warning, the confidence stays', () => {
-    const lines = [...ordinaryBlock, 'ISEE SOCIOSANITARIO RIDOTTO', 'Indicatore della situazione economica (ISE): 20.000,00', 'Scala di equivalenza: 1,00', 'Valore ISEE: 20.000,00'];
+    const lines = [
+      ...ordinaryBlock,
+      'ISEE SOCIOSANITARIO RIDOTTO',
+      'Indicatore della situazione economica (ISE): 20.000,00',
+      'Scala di equivalenza: 1,00',
+      'Valore ISEE: 20.000,00',
+    ];
     const reading = read(lines);
     expect(reading.warnings).toBeUndefined();
     expect(reading.confidence).toBeGreaterThan(UNVERIFIED_CONFIDENCE);
   });
 
   it('flags a reduced ISEE whose block prints no ISE or scale: nothing confirms it, so the operator checks it on the document', () => {
-    for (const reduced of [['ISEE SOCIOSANITARIO RIDOTTO', 'Valore ISEE: 12.400,50'], ['ISEE sociosanitario ridotto 12.400,50'], ['ISEE SOCIOSANITARIO RIDOTTO', 'Scala di equivalenza: 1,00', 'Valore ISEE: 12.400,50']]) {
+    for (const reduced of [
+      ['ISEE SOCIOSANITARIO RIDOTTO', 'Valore ISEE: 12.400,50'],
+      ['ISEE sociosanitario ridotto 12.400,50'],
+      ['ISEE SOCIOSANITARIO RIDOTTO', 'Scala di equivalenza: 1,00', 'Valore ISEE: 12.400,50'],
+    ]) {
       const reading = read([...ordinaryBlock, ...reduced]);
       expect(reading).toMatchObject({ iseeOrdinario: 34286.32, iseeRistretto: 12400.5, coherent: true });
-      expect(reading.warnings).toEqual(['ISEE ristretto non verificato: il suo riquadro non riporta ISE e scala di equivalenza, controlla il valore sul documento']);
+      expect(reading.warnings).toEqual([
+        'ISEE ristretto non verificato: il suo riquadro non riporta ISE e scala di equivalenza, controlla il valore sul documento',
+      ]);
       expect(reading.confidence).toBeLessThanOrEqual(UNVERIFIED_CONFIDENCE);
     }
     // Without a reduced ISEE there is nothing to flag.
@@ -72,7 +103,14 @@ describe('the ISEE is read from the line that names it', () => {
   });
 
   it('reads the values on page 2 of a two-page attestation', () => {
-    const lines = ['Eventuali omissioni o difformità sono riportate nel riquadro a pagina 2.', 'Pagina 1 di 2', 'Protocollo INPS-ISEE-2025-00597381W-00', ...ordinaryBlock, 'Omissioni / difformità: NESSUNA', 'Pagina 2 di 2'];
+    const lines = [
+      'Eventuali omissioni o difformità sono riportate nel riquadro a pagina 2.',
+      'Pagina 1 di 2',
+      'Protocollo INPS-ISEE-2025-00597381W-00',
+      ...ordinaryBlock,
+      'Omissioni / difformità: NESSUNA',
+      'Pagina 2 di 2',
+    ];
     expect(read(lines)).toMatchObject({ iseeOrdinario: 34286.32, coherent: true, omissionsNotice: null });
   });
 });
@@ -93,7 +131,10 @@ describe('cross-check: ISEE = ISE / scala di equivalenza', () => {
   });
 
   it('flags values that disagree (non coerenti) and gives the reading a low confidence', () => {
-    const altered = read([...ordinaryBlock.slice(0, 3), 'Indicatore della situazione economica equivalente (ISEE): 24.286,32']);
+    const altered = read([
+      ...ordinaryBlock.slice(0, 3),
+      'Indicatore della situazione economica equivalente (ISEE): 24.286,32',
+    ]);
     expect(altered).toMatchObject({ iseeOrdinario: 24286.32, coherent: false });
     expect(altered.confidence).toBeLessThanOrEqual(INCOHERENT_CONFIDENCE);
   });
@@ -118,15 +159,31 @@ describe('the omissions/discrepancies box', () => {
   });
 
   it('gives the notice when the box says omissions or discrepancies are present, with what they are', () => {
-    const present = read([...ordinaryBlock, 'Omissioni / difformità: PRESENTI', 'Codice fiscale Tipologia di omissione / difformità', 'RSSMRA85C52H501N veicolo non indicato', 'Pagina 1 di 1']);
+    const present = read([
+      ...ordinaryBlock,
+      'Omissioni / difformità: PRESENTI',
+      'Codice fiscale Tipologia di omissione / difformità',
+      'RSSMRA85C52H501N veicolo non indicato',
+      'Pagina 1 di 1',
+    ]);
     expect(present.omissionsNotice).toContain('PRESENTI');
     expect(present.omissionsNotice).toContain('veicolo non indicato');
-    const listed = read([...ordinaryBlock, 'OMISSIONI / DIFFORMITÀ', 'Sono state rilevate le seguenti omissioni/difformità:', '- saldo del conto corrente non dichiarato']);
+    const listed = read([
+      ...ordinaryBlock,
+      'OMISSIONI / DIFFORMITÀ',
+      'Sono state rilevate le seguenti omissioni/difformità:',
+      '- saldo del conto corrente non dichiarato',
+    ]);
     expect(listed.omissionsNotice).toContain('saldo del conto corrente non dichiarato');
   });
 
   it('does not take a sentence about omissions in general for the box', () => {
-    const lines = ['Eventuali omissioni o difformità sono riportate nel riquadro a pagina 2.', ...ordinaryBlock, 'OMISSIONI / DIFFORMITÀ', 'Nessuna omissione o difformità rilevata.'];
+    const lines = [
+      'Eventuali omissioni o difformità sono riportate nel riquadro a pagina 2.',
+      ...ordinaryBlock,
+      'OMISSIONI / DIFFORMITÀ',
+      'Nessuna omissione o difformità rilevata.',
+    ];
     expect(read(lines).omissionsNotice).toBeNull();
   });
 });

@@ -16,7 +16,11 @@ import { memoryMetrics } from '../support/in-memory.ts';
 };
 const { StateMachine } = await import('aws-local-stepfunctions');
 
-const event = (key: string, bucket = 'documents') => ({ 'detail-type': 'Object Created', source: 'aws.s3', detail: { bucket: { name: bucket }, object: { key } } });
+const event = (key: string, bucket = 'documents') => ({
+  'detail-type': 'Object Created',
+  source: 'aws.s3',
+  detail: { bucket: { name: bucket }, object: { key } },
+});
 const extraction = parseAttestation(['INPS-ISEE-2025-00597381W-00', 'ISEE ordinario 16.187,98'], 'textract', 0.95);
 
 /** Runs the state machine with stand-ins for the S3 call and the two functions, recording what each step got. */
@@ -26,25 +30,41 @@ function run(input: object, steps: { contentType: string; read?: () => unknown; 
   const handlers = {
     HeadDocument: (i: any) => (record('HeadDocument', i), { ContentType: steps.contentType }),
     ReadAttestation: (i: any) => (record('ReadAttestation', i.Payload), { Payload: steps.read?.() ?? extraction }),
-    SaveExtraction: (i: any) => (record('SaveExtraction', i.Payload), { Payload: steps.write?.(i.Payload) ?? { written: true } }),
+    SaveExtraction: (i: any) => (
+      record('SaveExtraction', i.Payload),
+      { Payload: steps.write?.(i.Payload) ?? { written: true } }
+    ),
     MarkFailed: (i: any) => (record('MarkFailed', i.Payload), { Payload: { written: true } }),
   };
-  const machine = new StateMachine(extractionDefinition({ read: 'arn:aws:lambda:eu-south-1:111111111111:function:read', write: 'arn:aws:lambda:eu-south-1:111111111111:function:write' }) as never);
+  const machine = new StateMachine(
+    extractionDefinition({
+      read: 'arn:aws:lambda:eu-south-1:111111111111:function:read',
+      write: 'arn:aws:lambda:eu-south-1:111111111111:function:write',
+    }) as never,
+  );
   const execution = machine.run(input as never, {
-    overrides: { taskResourceLocalHandlers: handlers as never, retryIntervalOverrides: { ReadAttestation: 0, SaveExtraction: 0, MarkFailed: 0 } },
+    overrides: {
+      taskResourceLocalHandlers: handlers as never,
+      retryIntervalOverrides: { ReadAttestation: 0, SaveExtraction: 0, MarkFailed: 0 },
+    },
   });
   return { result: execution.result, calls };
 }
 
 // aws-local-stepfunctions takes a second or two per run on a busy machine: a limit, not a timing.
 describe('the ISEE reading state machine', { timeout: 30_000 }, () => {
-  it.each(['application/pdf', 'image/jpeg'])('reads a %s at once in ReadAttestation (synchronous Textract: no job, no copy in another region), then saves', async (contentType) => {
-    const { result, calls } = run(event('isee/abc/document'), { contentType });
-    await result;
-    expect(Object.keys(calls).sort()).toEqual(['HeadDocument', 'ReadAttestation', 'SaveExtraction']);
-    expect(calls.ReadAttestation).toEqual([{ iseeId: 'abc', bucket: 'documents', key: 'isee/abc/document', contentType }]);
-    expect(calls.SaveExtraction).toEqual([{ iseeId: 'abc', status: 'DONE', extraction }]);
-  });
+  it.each(['application/pdf', 'image/jpeg'])(
+    'reads a %s at once in ReadAttestation (synchronous Textract: no job, no copy in another region), then saves',
+    async (contentType) => {
+      const { result, calls } = run(event('isee/abc/document'), { contentType });
+      await result;
+      expect(Object.keys(calls).sort()).toEqual(['HeadDocument', 'ReadAttestation', 'SaveExtraction']);
+      expect(calls.ReadAttestation).toEqual([
+        { iseeId: 'abc', bucket: 'documents', key: 'isee/abc/document', contentType },
+      ]);
+      expect(calls.SaveExtraction).toEqual([{ iseeId: 'abc', status: 'DONE', extraction }]);
+    },
+  );
 
   it('waits out Textract’s quota (ThrottlingException) and reads again', async () => {
     let attempts = 0;
@@ -65,7 +85,9 @@ describe('the ISEE reading state machine', { timeout: 30_000 }, () => {
     const { result, calls } = run(event('isee/blank/document'), { contentType: 'image/jpeg', read: blank });
     await expect(result).rejects.toThrow();
     expect(calls.ReadAttestation).toHaveLength(1);
-    expect(calls.MarkFailed).toEqual([{ iseeId: 'blank', status: 'FAILED', error: expect.objectContaining({ Error: 'NoReadableText' }) }]);
+    expect(calls.MarkFailed).toEqual([
+      { iseeId: 'blank', status: 'FAILED', error: expect.objectContaining({ Error: 'NoReadableText' }) },
+    ]);
   });
 
   it('refuses a document that is neither a PDF nor an image', async () => {
@@ -115,28 +137,60 @@ describe('the writer of the reading', () => {
   });
 
   it('says IseeNotFound when there is no ISEE item, so the state machine can wait for it', async () => {
-    dynamo.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
-    await expect(writeExtraction({ iseeId: 'gone', status: 'DONE', extraction })).rejects.toMatchObject({ name: 'IseeNotFound' });
+    dynamo
+      .on(UpdateCommand)
+      .rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
+    await expect(writeExtraction({ iseeId: 'gone', status: 'DONE', extraction })).rejects.toMatchObject({
+      name: 'IseeNotFound',
+    });
   });
 });
 
 describe('the readings counted for the dashboard and the alarms', () => {
   const dynamo = mockClient(DynamoDBDocumentClient);
   beforeEach(() => dynamo.reset());
-  const input = (contentType: string) => ({ iseeId: 'abc', bucket: 'documents', key: 'isee/abc/document', contentType, job: null });
+  const input = (contentType: string) => ({
+    iseeId: 'abc',
+    bucket: 'documents',
+    key: 'isee/abc/document',
+    contentType,
+    job: null,
+  });
 
   it('counts each reading by source (PDF or image), those with an omissions notice as read with a warning, and each failure', async () => {
     const metrics = memoryMetrics();
-    const clean = ['INPS-ISEE-2025-00597381W-00', 'ISEE ordinario 16.187,98', 'Non sono state rilevate omissioni o difformità nei dati della DSU.'];
-    const flagged = ['INPS-ISEE-2025-00597381W-00', 'ISEE ordinario 16.187,98', 'Per la presente DSU sono state rilevate le seguenti omissioni/difformità:', '- saldo del conto corrente'];
-    await readAttestation(async () => ({ lines: clean, source: 'textract', quality: 0.9 }), metrics)(input('application/pdf'));
-    await readAttestation(async () => ({ lines: flagged, source: 'textract', quality: 0.9 }), metrics)(input('image/jpeg'));
-    expect([metrics.total('IseeRead', { source: 'pdf' }), metrics.total('IseeRead', { source: 'image' }), metrics.total('IseeReadWithWarning', { source: 'image' }), metrics.total('IseeReadWithWarning')]).toEqual([1, 1, 1, 1]);
+    const clean = [
+      'INPS-ISEE-2025-00597381W-00',
+      'ISEE ordinario 16.187,98',
+      'Non sono state rilevate omissioni o difformità nei dati della DSU.',
+    ];
+    const flagged = [
+      'INPS-ISEE-2025-00597381W-00',
+      'ISEE ordinario 16.187,98',
+      'Per la presente DSU sono state rilevate le seguenti omissioni/difformità:',
+      '- saldo del conto corrente',
+    ];
+    await readAttestation(
+      async () => ({ lines: clean, source: 'textract', quality: 0.9 }),
+      metrics,
+    )(input('application/pdf'));
+    await readAttestation(
+      async () => ({ lines: flagged, source: 'textract', quality: 0.9 }),
+      metrics,
+    )(input('image/jpeg'));
+    expect([
+      metrics.total('IseeRead', { source: 'pdf' }),
+      metrics.total('IseeRead', { source: 'image' }),
+      metrics.total('IseeReadWithWarning', { source: 'image' }),
+      metrics.total('IseeReadWithWarning'),
+    ]).toEqual([1, 1, 1, 1]);
 
     dynamo.on(UpdateCommand).resolves({});
     await writeExtraction({ iseeId: 'abc', status: 'DONE', extraction }, metrics);
-    await writeExtraction({ iseeId: 'abc', status: 'FAILED', error: { Error: 'TextDetectionFailed', Cause: 'FAILED' } }, metrics);
+    await writeExtraction(
+      { iseeId: 'abc', status: 'FAILED', error: { Error: 'TextDetectionFailed', Cause: 'FAILED' } },
+      metrics,
+    );
     expect(metrics.total('IseeReadFailed')).toBe(1);
   });
 });
-

@@ -44,17 +44,26 @@ const sideBySide = (gap = 17): HandRun[] => {
     { text: 'Omissioni / difformità: NESSUNA', x: 50, y: 350 },
   ];
 };
-const ordinaryAndReduced = { iseeOrdinario: 16187.98, ise: 25415.13, scalaEquivalenza: 1.57, coherent: true, iseeRistretto: 9320.4 };
+const ordinaryAndReduced = {
+  iseeOrdinario: 16187.98,
+  ise: 25415.13,
+  scalaEquivalenza: 1.57,
+  coherent: true,
+  iseeRistretto: 9320.4,
+};
 
 describe('ordinary and reduced ISEE side by side: each value with its own label, by position', () => {
   it('reads the ordinary block on the left and the reduced one on the right', () => {
     expect(read(sideBySide())).toMatchObject(ordinaryAndReduced);
   });
 
-  it.each([6, 10, 14, -8])('reads them right on a photo curled by %i points, never the ordinary triad out of the reduced block', (curl) => {
-    const reading = read(sideBySide(), { curl, angle: 1 });
-    expect(reading).toMatchObject(ordinaryAndReduced);
-  });
+  it.each([6, 10, 14, -8])(
+    'reads them right on a photo curled by %i points, never the ordinary triad out of the reduced block',
+    (curl) => {
+      const reading = read(sideBySide(), { curl, angle: 1 });
+      expect(reading).toMatchObject(ordinaryAndReduced);
+    },
+  );
 
   it('reads them right when the rows are close and the photo is curled and turned', () => {
     expect(read(sideBySide(14), { curl: 9, angle: -2 })).toMatchObject(ordinaryAndReduced);
@@ -81,7 +90,10 @@ describe('ordinary and reduced ISEE side by side: each value with its own label,
     ];
     const table: HandRun[] = [
       ...heads.map((text, k) => ({ text, x: 200 + k * 110, y: 260, size: 8 })),
-      ...cells.flatMap(([label, ...values], i) => [{ text: label, x: 50, y: 278 + 16 * i, size: 9 }, ...values.map((text, k) => ({ text, x: 270 + k * 110, y: 278 + 16 * i, size: 9, align: 'right' as const }))]),
+      ...cells.flatMap(([label, ...values], i) => [
+        { text: label, x: 50, y: 278 + 16 * i, size: 9 },
+        ...values.map((text, k) => ({ text, x: 270 + k * 110, y: 278 + 16 * i, size: 9, align: 'right' as const })),
+      ]),
     ];
     expect(read(table, { angle: 2, curl: 8 })).toMatchObject(ordinaryAndReduced);
   });
@@ -109,11 +121,21 @@ describe('never silently wrong', () => {
       { text: 'l', x: 80, y: 610, confidence: 18 },
     ]);
     const input = { iseeId: 'dust', bucket: 'documents', key: 'isee/dust/document', contentType: 'image/jpeg' };
-    await expect(readAttestation(async () => textFromTextract([dust]))(input)).rejects.toMatchObject({ name: 'NoReadableText' });
+    await expect(readAttestation(async () => textFromTextract([dust]))(input)).rejects.toMatchObject({
+      name: 'NoReadableText',
+    });
   });
 
   it('checks the reduced ISEE against its own ISE and scale, and flags it when they disagree', () => {
-    const reduced = ['ISEE ORDINARIO', 'ISE 25.415,13', 'Scala di equivalenza 1,57', 'ISEE 16.187,98', 'ISEE RIDOTTO', 'ISE 12.000,00', 'Scala di equivalenza 1,57'];
+    const reduced = [
+      'ISEE ORDINARIO',
+      'ISE 25.415,13',
+      'Scala di equivalenza 1,57',
+      'ISEE 16.187,98',
+      'ISEE RIDOTTO',
+      'ISE 12.000,00',
+      'Scala di equivalenza 1,57',
+    ];
     const agreeing = parseAttestation([...reduced, 'ISEE 7.643,31'], 'pdf-text');
     expect(agreeing).toMatchObject({ iseeRistretto: 7643.31, coherent: true });
     expect(agreeing.warnings ?? []).toEqual([]);
@@ -125,13 +147,22 @@ describe('never silently wrong', () => {
 
   it('reads the issue date even when OCR damaged its label, never the DSU date instead', () => {
     for (const label of ['Attestazione rllascio il', 'Attestazione rilasclata il', 'Data dl riiascio:']) {
-      const lines = ['INPS-ISEE-2025-00597381W-00', 'DSU presentata il 12/02/2025', `${label} 14/02/2025`, 'ISEE ordinario 16.187,98'];
+      const lines = [
+        'INPS-ISEE-2025-00597381W-00',
+        'DSU presentata il 12/02/2025',
+        `${label} 14/02/2025`,
+        'ISEE ordinario 16.187,98',
+      ];
       expect(parseAttestation(lines, 'ocr', 0.9).dataRilascio).toBe('2025-02-14');
     }
   });
 
   it('does not take ISE / scala as a check of the scale when the ISEE is zero', () => {
-    const reading = parseAttestation(['ISE 0,00', 'Scala di equivalenza 2,64', 'ISEE ordinario 0,00'], 'textract', 0.97);
+    const reading = parseAttestation(
+      ['ISE 0,00', 'Scala di equivalenza 2,64', 'ISEE ordinario 0,00'],
+      'textract',
+      0.97,
+    );
     expect(reading).toMatchObject({ iseeOrdinario: 0, ise: 0, scalaEquivalenza: 2.64 });
     expect(reading.warnings).toEqual([expect.stringMatching(/scala di equivalenza/i)]);
     expect(reading.confidence).toBeLessThanOrEqual(UNVERIFIED_CONFIDENCE);
@@ -140,7 +171,13 @@ describe('never silently wrong', () => {
 
 describe('small OCR slips a reader recovers', () => {
   it('reads a value under its label that starts with "euro"', () => {
-    expect(parseAttestation(['ISEE ordinario', 'euro 12.345,67', 'ISE', 'EURO 19.382,70', 'Scala di equivalenza', '1,57'], 'textract', 0.95)).toMatchObject({
+    expect(
+      parseAttestation(
+        ['ISEE ordinario', 'euro 12.345,67', 'ISE', 'EURO 19.382,70', 'Scala di equivalenza', '1,57'],
+        'textract',
+        0.95,
+      ),
+    ).toMatchObject({
       iseeOrdinario: 12345.67,
       ise: 19382.7,
       coherent: true,
@@ -148,14 +185,22 @@ describe('small OCR slips a reader recovers', () => {
   });
 
   it('reads a scale whose zero OCR took for an O, and amounts whose leading 1 it took for an l', () => {
-    expect(parseAttestation(['ISE l9.382,70', 'Scala di equivalenza 1,57', 'ISEE ordinario l2.345,67'], 'ocr', 0.9)).toMatchObject({ ise: 19382.7, iseeOrdinario: 12345.67, coherent: true });
-    expect(parseAttestation(['ISE 25.184,40', 'Scala di equivalenza 2,O4', 'ISEE ordinario 12.345,29'], 'ocr', 0.9)).toMatchObject({ scalaEquivalenza: 2.04, coherent: true });
+    expect(
+      parseAttestation(['ISE l9.382,70', 'Scala di equivalenza 1,57', 'ISEE ordinario l2.345,67'], 'ocr', 0.9),
+    ).toMatchObject({ ise: 19382.7, iseeOrdinario: 12345.67, coherent: true });
+    expect(
+      parseAttestation(['ISE 25.184,40', 'Scala di equivalenza 2,O4', 'ISEE ordinario 12.345,29'], 'ocr', 0.9),
+    ).toMatchObject({ scalaEquivalenza: 2.04, coherent: true });
   });
 });
 
 describe('labels as attestations spell them', () => {
   it('reads dotted acronyms (I.S.E.E., I.S.E.) as the labels they spell', () => {
-    expect(parseAttestation(['I.S.E. 25.415,13', 'Scala di equivalenza 1,57', 'I.S.E.E. 16.187,98'], 'pdf-text')).toMatchObject({ ise: 25415.13, iseeOrdinario: 16187.98, coherent: true });
-    expect(parseAttestation(['Valore I. S. E. E. ordinario', '€ 16.187,98'], 'textract', 0.95).iseeOrdinario).toBe(16187.98);
+    expect(
+      parseAttestation(['I.S.E. 25.415,13', 'Scala di equivalenza 1,57', 'I.S.E.E. 16.187,98'], 'pdf-text'),
+    ).toMatchObject({ ise: 25415.13, iseeOrdinario: 16187.98, coherent: true });
+    expect(parseAttestation(['Valore I. S. E. E. ordinario', '€ 16.187,98'], 'textract', 0.95).iseeOrdinario).toBe(
+      16187.98,
+    );
   });
 });

@@ -42,11 +42,18 @@ describe('reading an ISEE attestation from its text', () => {
       fiscalCodes: ['RSSMRA85C52H501N', 'VRDGPP90P07F839R'],
       // The reduced ISEE is printed alone, without its ISE and scale: nothing confirms it, the operator looks.
       confidence: UNVERIFIED_CONFIDENCE,
-      warnings: ['ISEE ristretto non verificato: il suo riquadro non riporta ISE e scala di equivalenza, controlla il valore sul documento'],
+      warnings: [
+        'ISEE ristretto non verificato: il suo riquadro non riporta ISE e scala di equivalenza, controlla il valore sul documento',
+      ],
       omissionsNotice: null,
       source: 'pdf-text',
     });
-    expect(parseAttestation(classic.filter((line) => !line.includes('ridotto')), 'pdf-text')).toMatchObject({ iseeRistretto: null, confidence: 1 });
+    expect(
+      parseAttestation(
+        classic.filter((line) => !line.includes('ridotto')),
+        'pdf-text',
+      ),
+    ).toMatchObject({ iseeRistretto: null, confidence: 1 });
   });
 
   it('gives a result the ISEE record accepts as it is', () => {
@@ -61,25 +68,39 @@ describe('reading an ISEE attestation from its text', () => {
   it('infers the expiry (31 December of the DSU year) when it is missing, and is less sure', () => {
     // Without the reduced ISEE, whose own flag caps the confidence whatever the rest.
     const checked = classic.filter((l) => !l.includes('ridotto'));
-    const read = parseAttestation(checked.filter((l) => !l.includes('valida fino')), 'pdf-text');
+    const read = parseAttestation(
+      checked.filter((l) => !l.includes('valida fino')),
+      'pdf-text',
+    );
     expect(read.dataFine).toBe('2025-12-31');
     expect(read.confidence).toBeLessThan(parseAttestation(checked, 'pdf-text').confidence);
   });
 
   it('never takes another indicator (minorenni, universitario) for the ordinary or the reduced ISEE', () => {
-    const read = parseAttestation(['ISEE universitario 9.000,00', 'ISEE minorenni 8.000,00', 'Valore ISEE 10.500,00'], 'pdf-text');
+    const read = parseAttestation(
+      ['ISEE universitario 9.000,00', 'ISEE minorenni 8.000,00', 'Valore ISEE 10.500,00'],
+      'pdf-text',
+    );
     expect(read.iseeOrdinario).toBe(10500);
     expect(read.iseeRistretto).toBeNull();
   });
 
   it('reads "ISEE ristretto" and "ISEE ridotto" as the reduced indicator', () => {
-    expect(parseAttestation(['ISEE ordinario 20.000,00', 'ISEE ristretto 7.000,00'], 'pdf-text').iseeRistretto).toBe(7000);
-    expect(parseAttestation(['ISEE ordinario 20.000,00', 'ISEE ridotto 7.500,00'], 'pdf-text').iseeRistretto).toBe(7500);
+    expect(parseAttestation(['ISEE ordinario 20.000,00', 'ISEE ristretto 7.000,00'], 'pdf-text').iseeRistretto).toBe(
+      7000,
+    );
+    expect(parseAttestation(['ISEE ordinario 20.000,00', 'ISEE ridotto 7.500,00'], 'pdf-text').iseeRistretto).toBe(
+      7500,
+    );
   });
 
   it('reads a value printed under its label, and a row of labels over a row of values', () => {
-    expect(parseAttestation(['ISEE ordinario', '€ 1.756,09', 'ISEE ristretto', '€ 1.115,22'], 'pdf-text')).toMatchObject({ iseeOrdinario: 1756.09, iseeRistretto: 1115.22 });
-    expect(parseAttestation(['ISEE ordinario ISEE sociosanitario ridotto', '€ 56.547,16 € 50.894,58'], 'pdf-text')).toMatchObject({
+    expect(
+      parseAttestation(['ISEE ordinario', '€ 1.756,09', 'ISEE ristretto', '€ 1.115,22'], 'pdf-text'),
+    ).toMatchObject({ iseeOrdinario: 1756.09, iseeRistretto: 1115.22 });
+    expect(
+      parseAttestation(['ISEE ordinario ISEE sociosanitario ridotto', '€ 56.547,16 € 50.894,58'], 'pdf-text'),
+    ).toMatchObject({
       iseeOrdinario: 56547.16,
       iseeRistretto: 50894.58,
     });
@@ -130,7 +151,13 @@ describe('reading an ISEE attestation from its text', () => {
     // What OCR made of a photographed 'ISEE ORDINARIO ........ 77.895,81': the old reading took 0,77.
     expect(parseAttestation(['ISEE ORDINARIO .......ssscc0. 77.895, 81'], 'ocr', 0.9).iseeOrdinario).toBe(77895.81);
     expect(parseAttestation(['ISEE ordinario ..........1.234,56'], 'ocr', 0.9).iseeOrdinario).toBe(1234.56);
-    expect(parseAttestation(['SCALA DI EQUIVALENZA .............1,57', 'ISE ....... 25.415,13', 'ISEE ORDINARIO ....... 16.187,98'], 'ocr', 0.9)).toMatchObject({
+    expect(
+      parseAttestation(
+        ['SCALA DI EQUIVALENZA .............1,57', 'ISE ....... 25.415,13', 'ISEE ORDINARIO ....... 16.187,98'],
+        'ocr',
+        0.9,
+      ),
+    ).toMatchObject({
       scalaEquivalenza: 1.57,
       ise: 25415.13,
       iseeOrdinario: 16187.98,
@@ -143,14 +170,34 @@ describe('reading an ISEE attestation from its text', () => {
   it('never shows an ISEE it could not check against ISE / scala with a high confidence', () => {
     // The reading of issue 24: the ISE line unreadable, the lines themselves read with 0.9.
     const read = parseAttestation(
-      ['INPS-ISEE-2025-00597381W-00', 'Attestazione rilasciata il 14/02/2025', 'ISE ....... %&£ $$', 'SCALA DI EQUIVALENZA 1,57', 'ISEE ORDINARIO .......ssscc0. 77.895, 81', 'valida fino al 31/12/2025', 'RSSMRA85C52H501N'],
+      [
+        'INPS-ISEE-2025-00597381W-00',
+        'Attestazione rilasciata il 14/02/2025',
+        'ISE ....... %&£ $$',
+        'SCALA DI EQUIVALENZA 1,57',
+        'ISEE ORDINARIO .......ssscc0. 77.895, 81',
+        'valida fino al 31/12/2025',
+        'RSSMRA85C52H501N',
+      ],
       'ocr',
       0.98,
     );
     expect(read).toMatchObject({ iseeOrdinario: 77895.81, ise: null, coherent: null });
     expect(read.confidence).toBeLessThanOrEqual(UNVERIFIED_CONFIDENCE);
     // The same with ISE read: checked, and trusted.
-    const checked = parseAttestation(['INPS-ISEE-2025-00597381W-00', 'Attestazione rilasciata il 14/02/2025', 'ISE 122.296,42', 'SCALA DI EQUIVALENZA 1,57', 'ISEE ORDINARIO 77.895,81', 'valida fino al 31/12/2025', 'RSSMRA85C52H501N'], 'ocr', 0.98);
+    const checked = parseAttestation(
+      [
+        'INPS-ISEE-2025-00597381W-00',
+        'Attestazione rilasciata il 14/02/2025',
+        'ISE 122.296,42',
+        'SCALA DI EQUIVALENZA 1,57',
+        'ISEE ORDINARIO 77.895,81',
+        'valida fino al 31/12/2025',
+        'RSSMRA85C52H501N',
+      ],
+      'ocr',
+      0.98,
+    );
     expect(checked).toMatchObject({ coherent: true });
     expect(checked.confidence).toBeGreaterThan(0.9);
   });
@@ -158,23 +205,43 @@ describe('reading an ISEE attestation from its text', () => {
   it('reads an ISEE of zero: 0,00 is a value, never noise', () => {
     expect(parseAttestation(['ISEE ordinario', '0,00'], 'textract', 0.95).iseeOrdinario).toBe(0);
     expect(parseAttestation(['Valore ISEE', '€ 0,00'], 'textract', 0.95).iseeOrdinario).toBe(0);
-    expect(parseAttestation(['ISE 0,00', 'Scala di equivalenza 2,04', 'ISEE ordinario 0,00'], 'pdf-text')).toMatchObject({ iseeOrdinario: 0, ise: 0, coherent: true });
+    expect(
+      parseAttestation(['ISE 0,00', 'Scala di equivalenza 2,04', 'ISEE ordinario 0,00'], 'pdf-text'),
+    ).toMatchObject({ iseeOrdinario: 0, ise: 0, coherent: true });
   });
 
   it('takes the value on the line after a label spelt twice, or a scale on its own line', () => {
-    const lines = ['ISE - Indicatore della Situazione Economica', '25.415,13', 'Scala di equivalenza', '1,57', 'ISEE ordinario', '16.187,98'];
-    expect(parseAttestation(lines, 'textract', 0.95)).toMatchObject({ ise: 25415.13, scalaEquivalenza: 1.57, iseeOrdinario: 16187.98, coherent: true });
+    const lines = [
+      'ISE - Indicatore della Situazione Economica',
+      '25.415,13',
+      'Scala di equivalenza',
+      '1,57',
+      'ISEE ordinario',
+      '16.187,98',
+    ];
+    expect(parseAttestation(lines, 'textract', 0.95)).toMatchObject({
+      ise: 25415.13,
+      scalaEquivalenza: 1.57,
+      iseeOrdinario: 16187.98,
+      coherent: true,
+    });
   });
 
   it('finds the protocol when OCR doubles its letter as a digit or loses the prefix', () => {
-    expect(parseAttestation(['Numero di protocollo: INPS-ISEE-2024-566952015S-00'], 'ocr').protocollo).toBe('INPS-ISEE-2024-56695201S-00');
-    expect(parseAttestation(['Protocollo 2024 - 56695201S - 00'], 'ocr').protocollo).toBe('INPS-ISEE-2024-56695201S-00');
+    expect(parseAttestation(['Numero di protocollo: INPS-ISEE-2024-566952015S-00'], 'ocr').protocollo).toBe(
+      'INPS-ISEE-2024-56695201S-00',
+    );
+    expect(parseAttestation(['Protocollo 2024 - 56695201S - 00'], 'ocr').protocollo).toBe(
+      'INPS-ISEE-2024-56695201S-00',
+    );
   });
 
   it('keeps homocodic fiscal codes as they are and drops codes whose check character is wrong', () => {
     const homocodic = fiscalCodeOf('ROSSI', 'MARIA', true, 12, 3, 1985, 'H501', 2);
     expect(homocodic).toMatch(/^RSSMRA85C52H5LM.$/);
-    expect(parseAttestation([`C.F. ${homocodic}`, 'C.F. RSSMRA85C52H501X'], 'pdf-text').fiscalCodes).toEqual([homocodic]);
+    expect(parseAttestation([`C.F. ${homocodic}`, 'C.F. RSSMRA85C52H501X'], 'pdf-text').fiscalCodes).toEqual([
+      homocodic,
+    ]);
   });
 
   it('gives no value rather than a wrong one for a document that is not an attestation', () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { assertIseeDeletable, canMoveIsee, decidedState, iseeStates, supersededState } from '../../functions/domain/isee.ts';
+import {
+  assertIseeDeletable,
+  canMoveIsee,
+  decidedState,
+  iseeStates,
+  supersededState,
+} from '../../functions/domain/isee.ts';
 
 describe('ISEE state rules', () => {
   it('confirm (1) validates and refuse (2) refuses an ISEE that waits for review', () => {
@@ -9,7 +15,12 @@ describe('ISEE state rules', () => {
 
   it('refuses a second decision (409) whatever the first one was', () => {
     for (const state of ['VALIDATED', 'REFUSED', 'INVALIDATED']) {
-      expect(() => decidedState(state, 1)).toThrow(expect.objectContaining({ status: 409, message: 'L’ISEE non è più in attesa di verifica: è già stato confermato o rifiutato.' }));
+      expect(() => decidedState(state, 1)).toThrow(
+        expect.objectContaining({
+          status: 409,
+          message: 'L’ISEE non è più in attesa di verifica: è già stato confermato o rifiutato.',
+        }),
+      );
     }
   });
 
@@ -33,7 +44,10 @@ describe('ISEE state rules', () => {
     for (const state of iseeStates) expect(() => assertIseeDeletable({ state })).not.toThrow();
     expect(() => assertIseeDeletable({ state: 'VALIDATED', feeComputedAt: null })).not.toThrow();
     expect(() => assertIseeDeletable({ state: 'VALIDATED', feeComputedAt: '2026-03-02T10:00:00.000Z' })).toThrow(
-      expect.objectContaining({ status: 409, message: 'Non è possibile eliminare un ISEE già usato per calcolare una quota.' }),
+      expect.objectContaining({
+        status: 409,
+        message: 'Non è possibile eliminare un ISEE già usato per calcolare una quota.',
+      }),
     );
   });
 });

@@ -5,11 +5,23 @@ import { actors, portal, sequentialIds, tickingClock, type Portal } from '../sup
 let app: Portal;
 let userId: string;
 
-const citizenUpload = (value = 12345.67) => app.isee.uploadMyIsee({ document: app.store.files.stage(actors.citizen.sub, 'attestazione.pdf'), value }, actors.citizen);
+const citizenUpload = (value = 12345.67) =>
+  app.isee.uploadMyIsee(
+    { document: app.store.files.stage(actors.citizen.sub, 'attestazione.pdf'), value },
+    actors.citizen,
+  );
 const operatorUpload = (excludeVerification: boolean) =>
   app.isee.uploadUserIsee(
     userId,
-    { excludeVerification, document: excludeVerification ? null : app.store.files.stage(actors.operator.sub), value: 5000, year: 2026, date: '2026-01-20', protocollo: 'INPS-ISEE-2026-00000002B-00', scadenza: '2026-12-31' },
+    {
+      excludeVerification,
+      document: excludeVerification ? null : app.store.files.stage(actors.operator.sub),
+      value: 5000,
+      year: 2026,
+      date: '2026-01-20',
+      protocollo: 'INPS-ISEE-2026-00000002B-00',
+      scadenza: '2026-12-31',
+    },
     actors.operator,
   );
 const user = () => app.users.getUser(userId);
@@ -22,8 +34,20 @@ beforeEach(async () => {
 describe('a citizen uploads an ISEE and an operator reviews it', () => {
   it('stores the upload as LOADED, waiting for review, and the user becomes LOADED', async () => {
     const isee = await citizenUpload();
-    expect(isee).toMatchObject({ userId, value: 12345.67, state: 'LOADED', hasFile: true, uploadedBy: 'CITIZEN', extractionStatus: 'PENDING', year: 2026 });
-    expect(await user()).toMatchObject({ state: 'LOADED', lastIsee: { id: isee.id, state: 'LOADED', hasFile: true }, hasLinkedData: true });
+    expect(isee).toMatchObject({
+      userId,
+      value: 12345.67,
+      state: 'LOADED',
+      hasFile: true,
+      uploadedBy: 'CITIZEN',
+      extractionStatus: 'PENDING',
+      year: 2026,
+    });
+    expect(await user()).toMatchObject({
+      state: 'LOADED',
+      lastIsee: { id: isee.id, state: 'LOADED', hasFile: true },
+      hasLinkedData: true,
+    });
     expect((await app.isee.listIseesToVerify({})).items.map((i) => i.id)).toEqual([isee.id]);
     expect(await app.isee.countIseesToVerify()).toEqual({ count: 1 });
     expect(app.store.files.stored.has(`isee/${isee.id}/document`)).toBe(true);
@@ -55,7 +79,9 @@ describe('a citizen uploads an ISEE and an operator reviews it', () => {
     const second = await citizenUpload(9000);
     await app.isee.decideIsee(second.id, { state: 2, value: 9000 }, actors.operator);
     const third = await citizenUpload(8000);
-    const states = Object.fromEntries((await app.isee.listMyIsees({}, actors.citizen)).items.map((i) => [i.id, i.state]));
+    const states = Object.fromEntries(
+      (await app.isee.listMyIsees({}, actors.citizen)).items.map((i) => [i.id, i.state]),
+    );
     expect(states).toEqual({ [first.id]: 'INVALIDATED', [second.id]: 'REFUSED', [third.id]: 'LOADED' });
   });
 
@@ -71,12 +97,18 @@ describe('a citizen uploads an ISEE and an operator reviews it', () => {
     const { id } = await citizenUpload();
     expect((await app.isee.getIsee(id, actors.citizen)).fileUrl).toBe(`memory://isee/${id}/document`);
     await app.ensureCitizen(actors.otherCitizen);
-    await expect(app.isee.getIsee(id, actors.otherCitizen)).rejects.toMatchObject({ status: 404, message: 'L’ISEE selezionato non esiste.' });
+    await expect(app.isee.getIsee(id, actors.otherCitizen)).rejects.toMatchObject({
+      status: 404,
+      message: 'L’ISEE selezionato non esiste.',
+    });
   });
 
   it('refuses a document of the wrong type and records nothing', async () => {
     const document = app.store.files.stage(actors.citizen.sub, 'isee.pdf', 'application/x-msdownload');
-    await expect(app.isee.uploadMyIsee({ document, value: 100 }, actors.citizen)).rejects.toMatchObject({ status: 400, message: 'Carica un file con un formato supportato' });
+    await expect(app.isee.uploadMyIsee({ document, value: 100 }, actors.citizen)).rejects.toMatchObject({
+      status: 400,
+      message: 'Carica un file con un formato supportato',
+    });
     expect(app.store.isees.all.size).toBe(0);
     expect((await user()).lastIsee).toBeNull();
   });
@@ -85,7 +117,13 @@ describe('a citizen uploads an ISEE and an operator reviews it', () => {
 describe('operators record and delete ISEE', () => {
   it('records a validated ISEE without a document with "Escludi verifica ISEE", audited', async () => {
     const isee = await operatorUpload(true);
-    expect(isee).toMatchObject({ state: 'VALIDATED', hasFile: false, extractionStatus: 'NONE', uploadedBy: 'OPERATOR', excludeVerification: true });
+    expect(isee).toMatchObject({
+      state: 'VALIDATED',
+      hasFile: false,
+      extractionStatus: 'NONE',
+      uploadedBy: 'OPERATOR',
+      excludeVerification: true,
+    });
     expect((await app.isee.getIsee(isee.id, actors.operator)).fileUrl).toBeNull();
     expect(app.store.audit.entries.at(-1)).toMatchObject({ entity: 'isee', id: isee.id, action: 'create' });
     expect((await user()).state).toBe('VALIDATED');
@@ -98,8 +136,13 @@ describe('operators record and delete ISEE', () => {
     await app.isee.deleteIsee(newer.id, actors.operator);
     expect(app.store.files.stored.has(`isee/${newer.id}/document`)).toBe(false);
     expect(await user()).toMatchObject({ state: 'VALIDATED', lastIsee: { id: older.id, state: 'INVALIDATED' } });
-    await expect(app.isee.decideIsee(newer.id, { state: 1, value: 1 }, actors.operator)).rejects.toMatchObject({ status: 404 });
-    await expect(app.isee.deleteIsee(newer.id, actors.operator)).rejects.toMatchObject({ status: 404, message: 'L’ISEE selezionato non esiste.' });
+    await expect(app.isee.decideIsee(newer.id, { state: 1, value: 1 }, actors.operator)).rejects.toMatchObject({
+      status: 404,
+    });
+    await expect(app.isee.deleteIsee(newer.id, actors.operator)).rejects.toMatchObject({
+      status: 404,
+      message: 'L’ISEE selezionato non esiste.',
+    });
   });
 
   it('audits a delete: who, which ISEE, what it was', async () => {
@@ -140,14 +183,39 @@ describe('operators record and delete ISEE', () => {
       if (++reads === 1) app.store.isees.all.get(id)!.feeComputedAt = '2026-03-02T10:00:00.000Z';
       return item;
     };
-    const useCases = makeIseeUseCases({ isees: app.store.isees, users: app.store.users, ensureCitizen: app.ensureCitizen, files: app.store.files, audit: app.store.audit, clock: tickingClock(), ids: sequentialIds('x') });
+    const useCases = makeIseeUseCases({
+      isees: app.store.isees,
+      users: app.store.users,
+      ensureCitizen: app.ensureCitizen,
+      files: app.store.files,
+      audit: app.store.audit,
+      clock: tickingClock(),
+      ids: sequentialIds('x'),
+    });
     await expect(useCases.deleteIsee(isee.id, actors.operator)).rejects.toMatchObject({ status: 409 });
     expect(app.store.isees.all.has(isee.id)).toBe(true);
     expect(app.store.files.stored.has(`isee/${isee.id}/document`)).toBe(true);
   });
 
   it('answers an unknown user with 404', async () => {
-    await expect(app.isee.listUserIsees('nope', {})).rejects.toMatchObject({ status: 404, message: 'L’utente selezionato non esiste.' });
-    await expect(app.isee.uploadUserIsee('nope', { excludeVerification: true, document: null, value: 1, year: 2026, date: '2026-01-20', protocollo: 'P', scadenza: '2026-12-31' }, actors.operator)).rejects.toMatchObject({ status: 404 });
+    await expect(app.isee.listUserIsees('nope', {})).rejects.toMatchObject({
+      status: 404,
+      message: 'L’utente selezionato non esiste.',
+    });
+    await expect(
+      app.isee.uploadUserIsee(
+        'nope',
+        {
+          excludeVerification: true,
+          document: null,
+          value: 1,
+          year: 2026,
+          date: '2026-01-20',
+          protocollo: 'P',
+          scadenza: '2026-12-31',
+        },
+        actors.operator,
+      ),
+    ).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -8,7 +8,9 @@ describe('IUV and notice number (NAV) with aux digit 3', () => {
     expect(93n * 32365591397982n + 19n).toBe(3010000000012345n);
     expect(checkDigits('3010000000012345')).toBe('19');
     // a value whose remainder is a single digit is zero-padded
-    const small = [...Array(200).keys()].map((n) => `300${String(n).padStart(13, '0')}`).find((s) => BigInt(s) % 93n < 10n)!;
+    const small = [...Array(200).keys()]
+      .map((n) => `300${String(n).padStart(13, '0')}`)
+      .find((s) => BigInt(s) % 93n < 10n)!;
     expect(checkDigits(small)).toMatch(/^0[0-9]$/);
   });
 

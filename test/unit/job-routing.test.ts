@@ -30,7 +30,11 @@ function setup() {
   const clock = tickingClock();
   const functions = {
     Payments: makeJobWorker({ jobs, clock, kinds: { sync: counting('Sincronizzazione non riuscita.') } }),
-    Isee: makeJobWorker({ jobs, clock, kinds: { refresh: counting('Aggiornamento non riuscito.'), broken: counting('Scadenze non calcolate.', true) } }),
+    Isee: makeJobWorker({
+      jobs,
+      clock,
+      kinds: { refresh: counting('Aggiornamento non riuscito.'), broken: counting('Scadenze non calcolate.', true) },
+    }),
   };
   const arn = (name: string) => `arn:aws:lambda:eu-south-1:000000000000:function:${name}`;
   const definition = jobDefinition([
@@ -45,10 +49,20 @@ function setup() {
         const name = state.Parameters!.FunctionName.split(':').at(-1) as keyof typeof functions;
         return [
           stateName,
-          async ({ Payload }: { Payload: JobRun & { step: 'Slice' | 'MarkFailed'; error?: { Error?: string; Cause?: string } } }) => {
+          async ({
+            Payload,
+          }: {
+            Payload: JobRun & { step: 'Slice' | 'MarkFailed'; error?: { Error?: string; Cause?: string } };
+          }) => {
             invoked.push(`${name}:${Payload.step}`);
             try {
-              return { StatusCode: 200, Payload: (Payload.step === 'Slice' ? await functions[name].slice(Payload) : await functions[name].markFailed(Payload)) ?? null };
+              return {
+                StatusCode: 200,
+                Payload:
+                  (Payload.step === 'Slice'
+                    ? await functions[name].slice(Payload)
+                    : await functions[name].markFailed(Payload)) ?? null,
+              };
             } catch (error) {
               const failure = new Error(JSON.stringify({ errorMessage: (error as Error).message }));
               failure.name = (error as Error).name;
@@ -63,7 +77,9 @@ function setup() {
   async function run(kind: string) {
     const job = (await api.start(kind, 'call-1', {}, actors.operator))!;
     await machine
-      .run({ kind, key: 'call-1', jobId: job.id, cursor: null } as never, { overrides: { taskResourceLocalHandlers: handlers as never } })
+      .run({ kind, key: 'call-1', jobId: job.id, cursor: null } as never, {
+        overrides: { taskResourceLocalHandlers: handlers as never },
+      })
       .result.catch(() => undefined);
     return (await api.status(kind, 'call-1')).job;
   }

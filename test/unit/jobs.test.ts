@@ -58,7 +58,10 @@ describe('background jobs: the lock per key', () => {
     const t = setup();
     const first = (await t.api.start('counting', 'call-1', { n: 2 }, actors.operator))!;
     await t.runToEnd(t.started[0]!);
-    expect(await t.api.status('counting', 'call-1')).toMatchObject({ running: false, job: { state: 'SUCCEEDED', done: 2, total: 2 } });
+    expect(await t.api.status('counting', 'call-1')).toMatchObject({
+      running: false,
+      job: { state: 'SUCCEEDED', done: 2, total: 2 },
+    });
     const second = (await t.api.start('counting', 'call-1', { n: 2 }, actors.operator))!;
     expect(second.id).not.toBe(first.id);
 
@@ -68,20 +71,30 @@ describe('background jobs: the lock per key', () => {
     expect((await t.api.status('counting', 'call-1')).running).toBe(false);
     const third = (await t.api.start('counting', 'call-1', { n: 2 }, actors.operator))!;
     // The dead run's execution, if it ever moves again, writes nothing and stops.
-    expect(await t.worker.slice({ kind: 'counting', key: 'call-1', jobId: second.id, cursor: null })).toEqual({ cursor: null, finished: true });
+    expect(await t.worker.slice({ kind: 'counting', key: 'call-1', jobId: second.id, cursor: null })).toEqual({
+      cursor: null,
+      finished: true,
+    });
     expect((await t.api.status('counting', 'call-1')).job).toMatchObject({ id: third.id, state: 'RUNNING', done: 0 });
   });
 
   it('frees the key when the state machine cannot be started, and says so', async () => {
     const t = setup({ failStart: true });
-    await expect(t.api.start('counting', 'call-1', { n: 2 }, actors.operator)).rejects.toThrow('Step Functions non raggiungibile');
-    expect(await t.api.status('counting', 'call-1')).toMatchObject({ running: false, job: { state: 'FAILED', error: 'Avvio non riuscito: riprova.' } });
+    await expect(t.api.start('counting', 'call-1', { n: 2 }, actors.operator)).rejects.toThrow(
+      'Step Functions non raggiungibile',
+    );
+    expect(await t.api.status('counting', 'call-1')).toMatchObject({
+      running: false,
+      job: { state: 'FAILED', error: 'Avvio non riuscito: riprova.' },
+    });
   });
 });
 
 describe('background jobs: slices', () => {
   it('lets a slice run its whole time budget: the ISEE refresh’s 2-minute slice is not cut at the States Language’s default Task timeout of 60 s', () => {
-    const slice = jobDefinition('arn:aws:lambda:eu-south-1:000000000000:function:jobs').States.Slice as { TimeoutSeconds?: number };
+    const slice = jobDefinition('arn:aws:lambda:eu-south-1:000000000000:function:jobs').States.Slice as {
+      TimeoutSeconds?: number;
+    };
     // ISEE_REFRESH_SLICE_MS defaults to 120 s (functions/entry/wired-isee.ts), plus the page in hand when it runs out.
     expect(slice.TimeoutSeconds ?? 60).toBeGreaterThan(150);
   });
@@ -92,7 +105,12 @@ describe('background jobs: slices', () => {
     const run = t.started[0]!;
     const first = await t.worker.slice(run);
     expect(first).toEqual({ cursor: '3', finished: false });
-    expect((await t.api.status('counting', 'call-1')).job).toMatchObject({ state: 'RUNNING', done: 3, total: 7, cursor: '3' });
+    expect((await t.api.status('counting', 'call-1')).job).toMatchObject({
+      state: 'RUNNING',
+      done: 3,
+      total: 7,
+      cursor: '3',
+    });
     await t.runToEnd({ ...run, cursor: first.cursor });
     expect(t.sliced).toEqual([null, '3', '6']);
     const { job: ended, running } = await t.api.status('counting', 'call-1');
@@ -104,10 +122,23 @@ describe('background jobs: slices', () => {
   it('marks a failed run with the domain error’s own message, or the kind’s generic one', async () => {
     const t = setup();
     const job = (await t.api.start('counting', 'call-1', { n: 7 }, actors.operator))!;
-    await t.worker.markFailed({ kind: 'counting', key: 'call-1', jobId: job.id, cursor: null, error: { Error: 'ConflictError', Cause: JSON.stringify({ errorMessage: 'È in corso un invio a MyPay.' }) } });
-    expect(await t.api.status('counting', 'call-1')).toMatchObject({ running: false, job: { state: 'FAILED', error: 'È in corso un invio a MyPay.' } });
-    expect(jobFailureText({ Error: 'TypeError', Cause: 'x is undefined' }, 'Conteggio non riuscito.')).toBe('Conteggio non riuscito.');
-    expect(jobFailureText({ Error: 'ValidationError', Cause: 'Dati non validi.' }, 'generico')).toBe('Dati non validi.');
+    await t.worker.markFailed({
+      kind: 'counting',
+      key: 'call-1',
+      jobId: job.id,
+      cursor: null,
+      error: { Error: 'ConflictError', Cause: JSON.stringify({ errorMessage: 'È in corso un invio a MyPay.' }) },
+    });
+    expect(await t.api.status('counting', 'call-1')).toMatchObject({
+      running: false,
+      job: { state: 'FAILED', error: 'È in corso un invio a MyPay.' },
+    });
+    expect(jobFailureText({ Error: 'TypeError', Cause: 'x is undefined' }, 'Conteggio non riuscito.')).toBe(
+      'Conteggio non riuscito.',
+    );
+    expect(jobFailureText({ Error: 'ValidationError', Cause: 'Dati non validi.' }, 'generico')).toBe(
+      'Dati non validi.',
+    );
     expect(jobFailureText(null, 'generico')).toBe('generico');
   });
 });

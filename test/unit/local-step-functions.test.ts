@@ -30,10 +30,27 @@ async function start(timeoutSeconds?: number) {
   const ended: unknown[] = [];
   let release!: () => void;
   const slow = () => new Promise<unknown>((resolve) => (release = () => resolve({ done: true })));
-  const sfn = await startStepFunctions(await freePort(), [{ name: 'M', definition: machine(timeoutSeconds), functions: { Slow: slow }, onExecutionEnd: async (event) => void ended.push(event) }]);
+  const sfn = await startStepFunctions(await freePort(), [
+    {
+      name: 'M',
+      definition: machine(timeoutSeconds),
+      functions: { Slow: slow },
+      onExecutionEnd: async (event) => void ended.push(event),
+    },
+  ]);
   close = () => sfn.close();
-  const client = new SFNClient({ endpoint: sfn.endpoint, region: 'eu-south-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
-  const { executionArn } = await client.send(new StartExecutionCommand({ stateMachineArn: localStateMachineArn('M'), name: 'flow1-1', input: JSON.stringify({ flowId: 'flow1' }) }));
+  const client = new SFNClient({
+    endpoint: sfn.endpoint,
+    region: 'eu-south-1',
+    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+  });
+  const { executionArn } = await client.send(
+    new StartExecutionCommand({
+      stateMachineArn: localStateMachineArn('M'),
+      name: 'flow1-1',
+      input: JSON.stringify({ flowId: 'flow1' }),
+    }),
+  );
   return { sfn, client, executionArn: executionArn!, ended, release: () => release() };
 }
 
@@ -41,15 +58,34 @@ describe('the local Step Functions', () => {
   it('invokes nothing more for a stopped execution: a task failing after StopExecution is not retried (as in AWS)', async () => {
     let calls = 0;
     let fail!: () => void;
-    const flaky = () => new Promise<unknown>((_, reject) => ((calls += 1), (fail = () => reject(Object.assign(new Error('down'), { name: 'Down' })))));
+    const flaky = () =>
+      new Promise<unknown>(
+        (_, reject) => ((calls += 1), (fail = () => reject(Object.assign(new Error('down'), { name: 'Down' })))),
+      );
     const definition = {
       StartAt: 'Work',
-      States: { Work: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: localFunctionArn('Flaky'), 'Payload.$': '$' }, Retry: [{ ErrorEquals: ['States.ALL'], IntervalSeconds: 1, MaxAttempts: 5 }], End: true } },
+      States: {
+        Work: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::lambda:invoke',
+          Parameters: { FunctionName: localFunctionArn('Flaky'), 'Payload.$': '$' },
+          Retry: [{ ErrorEquals: ['States.ALL'], IntervalSeconds: 1, MaxAttempts: 5 }],
+          End: true,
+        },
+      },
     };
-    const sfn = await startStepFunctions(await freePort(), [{ name: 'R', definition, functions: { Flaky: flaky }, retryIntervalOverrides: { Work: 0 } }]);
+    const sfn = await startStepFunctions(await freePort(), [
+      { name: 'R', definition, functions: { Flaky: flaky }, retryIntervalOverrides: { Work: 0 } },
+    ]);
     close = () => sfn.close();
-    const client = new SFNClient({ endpoint: sfn.endpoint, region: 'eu-south-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
-    const { executionArn } = await client.send(new StartExecutionCommand({ stateMachineArn: localStateMachineArn('R'), input: '{}' }));
+    const client = new SFNClient({
+      endpoint: sfn.endpoint,
+      region: 'eu-south-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
+    const { executionArn } = await client.send(
+      new StartExecutionCommand({ stateMachineArn: localStateMachineArn('R'), input: '{}' }),
+    );
     await client.send(new StopExecutionCommand({ executionArn }));
     fail();
     await sfn.settle();
@@ -65,7 +101,11 @@ describe('the local Step Functions', () => {
       expect.objectContaining({
         source: 'aws.states',
         'detail-type': 'Step Functions Execution Status Change',
-        detail: expect.objectContaining({ executionArn, status: 'TIMED_OUT', input: JSON.stringify({ flowId: 'flow1' }) }),
+        detail: expect.objectContaining({
+          executionArn,
+          status: 'TIMED_OUT',
+          input: JSON.stringify({ flowId: 'flow1' }),
+        }),
       }),
     ]);
   });
@@ -74,14 +114,20 @@ describe('the local Step Functions', () => {
     const stopped = await start();
     await stopped.client.send(new StopExecutionCommand({ executionArn: stopped.executionArn }));
     await stopped.sfn.settle();
-    expect((await stopped.client.send(new DescribeExecutionCommand({ executionArn: stopped.executionArn }))).status).toBe('ABORTED');
-    expect(stopped.ended).toEqual([expect.objectContaining({ detail: expect.objectContaining({ status: 'ABORTED' }) })]);
+    expect(
+      (await stopped.client.send(new DescribeExecutionCommand({ executionArn: stopped.executionArn }))).status,
+    ).toBe('ABORTED');
+    expect(stopped.ended).toEqual([
+      expect.objectContaining({ detail: expect.objectContaining({ status: 'ABORTED' }) }),
+    ]);
     await close!();
 
     const finished = await start();
     finished.release();
     await finished.sfn.settle();
-    expect((await finished.client.send(new DescribeExecutionCommand({ executionArn: finished.executionArn }))).status).toBe('SUCCEEDED');
+    expect(
+      (await finished.client.send(new DescribeExecutionCommand({ executionArn: finished.executionArn }))).status,
+    ).toBe('SUCCEEDED');
     expect(finished.ended).toEqual([]);
   });
 });

@@ -11,18 +11,32 @@ describe('mail adapter (SES v2)', () => {
     process.env.MAIL_FROM = 'noreply@comune.example.it';
     process.env.SUPPORT_EMAIL = 'supporto@comune.example.it';
     ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });
-    expect(await sesMailer.send({ to: ['a@example.it'], replyTo: ['b@example.it'], subject: 'Oggetto è', text: 'Testo' })).toEqual({ messageId: 'm-1' });
+    expect(
+      await sesMailer.send({ to: ['a@example.it'], replyTo: ['b@example.it'], subject: 'Oggetto è', text: 'Testo' }),
+    ).toEqual({ messageId: 'm-1' });
     expect(ses.commandCalls(SendEmailCommand)[0].args[0].input).toEqual({
       FromEmailAddress: 'noreply@comune.example.it',
       Destination: { ToAddresses: ['a@example.it'] },
       ReplyToAddresses: ['b@example.it'],
-      Content: { Simple: { Subject: { Data: 'Oggetto è', Charset: 'UTF-8' }, Body: { Text: { Data: 'Testo', Charset: 'UTF-8' } } } },
+      Content: {
+        Simple: {
+          Subject: { Data: 'Oggetto è', Charset: 'UTF-8' },
+          Body: { Text: { Data: 'Testo', Charset: 'UTF-8' } },
+        },
+      },
     });
   });
 
   it('sends a message with attachments as Content.Raw MIME, the subject encoded and the file in base64', () => {
     const input = sendEmailInput(
-      { to: ['a@example.it'], subject: 'Avviso di pagamento è', text: 'In allegato.', attachments: [{ fileName: 'avviso.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-1.4 prova') }] },
+      {
+        to: ['a@example.it'],
+        subject: 'Avviso di pagamento è',
+        text: 'In allegato.',
+        attachments: [
+          { fileName: 'avviso.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-1.4 prova') },
+        ],
+      },
       'noreply@comune.example.it',
     );
     expect(input.Content?.Simple).toBeUndefined();
@@ -45,6 +59,9 @@ describe('mail adapter (SES v2)', () => {
   it('refuses to run without the sender or the support address', () => {
     expect(() => mailSettings({ SUPPORT_EMAIL: 'x@y.it' })).toThrow('MAIL_FROM');
     expect(() => mailSettings({ MAIL_FROM: 'x@y.it' })).toThrow('SUPPORT_EMAIL');
-    expect(mailSettings({ MAIL_FROM: ' a@b.it ', SUPPORT_EMAIL: 's@b.it' })).toEqual({ from: 'a@b.it', supportAddress: 's@b.it' });
+    expect(mailSettings({ MAIL_FROM: ' a@b.it ', SUPPORT_EMAIL: 's@b.it' })).toEqual({
+      from: 'a@b.it',
+      supportAddress: 's@b.it',
+    });
   });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { MigrationRecord } from '../../functions/domain/migration-record.ts';
-import { makeMigrationRunner, walkUnits, type Migration, type MigrationStore } from '../../functions/migrations/use-cases.ts';
+import {
+  makeMigrationRunner,
+  walkUnits,
+  type Migration,
+  type MigrationStore,
+} from '../../functions/migrations/use-cases.ts';
 import { tickingClock } from '../support/in-memory.ts';
 
 /** The migrations' records as the table keeps them. */
@@ -99,7 +104,12 @@ describe('the data migrations runner', () => {
     const { runner } = setup([users.migration, rows.migration], 60_000);
     expect(await runner.runSlice(180_000)).toEqual({ finished: false, applied: [], done: 0, total: 2 });
     expect(users.written).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(await runner.runSlice(180_000)).toEqual({ finished: true, applied: ['users-v1', 'rows-v1'], done: 2, total: 2 });
+    expect(await runner.runSlice(180_000)).toEqual({
+      finished: true,
+      applied: ['users-v1', 'rows-v1'],
+      done: 2,
+      total: 2,
+    });
     expect(users.written).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 

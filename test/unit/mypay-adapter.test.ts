@@ -5,14 +5,26 @@ import { centsToDecimal, decimalToCents } from '../../functions/domain/money.ts'
 /** How the adapter classifies what comes back (the happy paths run against the simulator in test/integration/mypay.test.ts). */
 const answering = (status: number, body: string, contentType = 'text/xml') =>
   (async () => new Response(body, { status, headers: { 'content-type': contentType } })) as unknown as typeof fetch;
-const client = (fetchImpl: typeof fetch) => makeMyPay({ endpoint: 'http://mypay.test/pa', codIpaEnte: 'C_DEMO', password: 'Password1!', timeoutMs: 200 }, fetchImpl);
+const client = (fetchImpl: typeof fetch) =>
+  makeMyPay(
+    { endpoint: 'http://mypay.test/pa', codIpaEnte: 'C_DEMO', password: 'Password1!', timeoutMs: 200 },
+    fetchImpl,
+  );
 const envelope = (inner: string) =>
   `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
-const fail = (promise: Promise<unknown>) => promise.then(() => { throw new Error('expected a rejection'); }, (error: Error) => error);
+const fail = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: Error) => error,
+  );
 
 describe('MyPay adapter: errors a Step Functions Retry/Catch can match by name', () => {
   it('is MyPayFault, with its code, for a fault in the answer', async () => {
-    const body = envelope('<ppt:paaSILAutorizzaImportFlussoRisposta xmlns:ppt="x"><fault><faultCode>PAA_ENTE_NON_VALIDO</faultCode><faultString>Ente non valido</faultString><id>C_DEMO</id><description>sconosciuto</description></fault></ppt:paaSILAutorizzaImportFlussoRisposta>');
+    const body = envelope(
+      '<ppt:paaSILAutorizzaImportFlussoRisposta xmlns:ppt="x"><fault><faultCode>PAA_ENTE_NON_VALIDO</faultCode><faultString>Ente non valido</faultString><id>C_DEMO</id><description>sconosciuto</description></fault></ppt:paaSILAutorizzaImportFlussoRisposta>',
+    );
     expect(await fail(client(answering(200, body)).authorize())).toMatchObject({
       name: 'MyPayFault',
       operation: 'paaSILAutorizzaImportFlusso',
@@ -23,14 +35,26 @@ describe('MyPay adapter: errors a Step Functions Retry/Catch can match by name',
   });
 
   it("is MyPayUnavailable for MyPay's own PAA_SYSTEM_ERROR, a 5xx page, a SOAP Server fault, a refused connection or a timeout", async () => {
-    const systemError = envelope('<r><fault><faultCode>PAA_SYSTEM_ERROR</faultCode><faultString>Errore</faultString><id>x</id></fault></r>');
-    const serverFault = envelope('<soap:Fault><faultcode>soap:Server</faultcode><faultstring>boom</faultstring></soap:Fault>');
+    const systemError = envelope(
+      '<r><fault><faultCode>PAA_SYSTEM_ERROR</faultCode><faultString>Errore</faultString><id>x</id></fault></r>',
+    );
+    const serverFault = envelope(
+      '<soap:Fault><faultcode>soap:Server</faultcode><faultstring>boom</faultstring></soap:Fault>',
+    );
     const refused = (async () => {
       throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
     }) as unknown as typeof fetch;
     const never = ((_url: string, init: RequestInit) =>
-      new Promise((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)))) as unknown as typeof fetch;
-    for (const fetchImpl of [answering(200, systemError), answering(503, '<html>503</html>', 'text/html'), answering(500, serverFault), refused, never]) {
+      new Promise((_resolve, reject) =>
+        init.signal!.addEventListener('abort', () => reject(init.signal!.reason)),
+      )) as unknown as typeof fetch;
+    for (const fetchImpl of [
+      answering(200, systemError),
+      answering(503, '<html>503</html>', 'text/html'),
+      answering(500, serverFault),
+      refused,
+      never,
+    ]) {
       const error = await fail(client(fetchImpl).authorize());
       expect(error.name).toBe('MyPayUnavailable');
     }
@@ -42,12 +66,19 @@ describe('MyPay adapter: errors a Step Functions Retry/Catch can match by name',
     let calls = 0;
     const never = ((_url: string, init: RequestInit) => {
       calls += 1;
-      return new Promise((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)));
+      return new Promise((_resolve, reject) =>
+        init.signal!.addEventListener('abort', () => reject(init.signal!.reason)),
+      );
     }) as unknown as typeof fetch;
     // The default per-call timeout (10 s), as deployed: the deadline is what cuts it.
-    const checkout = makeMyPay({ endpoint: 'http://mypay.test/pa', codIpaEnte: 'C_DEMO', password: 'Password1!' }, never);
+    const checkout = makeMyPay(
+      { endpoint: 'http://mypay.test/pa', codIpaEnte: 'C_DEMO', password: 'Password1!' },
+      never,
+    );
     const budget = (message: string) => Number(/no answer within (\d+) ms/.exec(message)?.[1]);
-    const open = await fail(checkout.openPositionCheckout('01000000001234519', 'https://portale.test/iscrizioni', Date.now() + 1200));
+    const open = await fail(
+      checkout.openPositionCheckout('01000000001234519', 'https://portale.test/iscrizioni', Date.now() + 1200),
+    );
     expect(open.name).toBe('MyPayUnavailable');
     expect(budget(open.message)).toBeLessThanOrEqual(700); // the 1.2 s left, less the margin to answer
     const outcome = await fail(checkout.paymentOutcome('sessione-1', Date.now() + 1200));
@@ -59,15 +90,24 @@ describe('MyPay adapter: errors a Step Functions Retry/Catch can match by name',
   });
 
   it('is MyPayFault for a SOAP Client fault, a 4xx or an answer that is not SOAP', async () => {
-    const clientFault = envelope('<soap:Fault><faultcode>soap:Client</faultcode><faultstring>bad request</faultstring></soap:Fault>');
-    for (const fetchImpl of [answering(500, clientFault), answering(404, 'not found', 'text/plain'), answering(200, 'not xml')]) {
+    const clientFault = envelope(
+      '<soap:Fault><faultcode>soap:Client</faultcode><faultstring>bad request</faultstring></soap:Fault>',
+    );
+    for (const fetchImpl of [
+      answering(500, clientFault),
+      answering(404, 'not found', 'text/plain'),
+      answering(200, 'not xml'),
+    ]) {
       expect((await fail(client(fetchImpl).authorize())).name).toBe('MyPayFault');
     }
   });
 
   it('is MyPayFault when a required field is missing from the answer', async () => {
     const body = envelope('<r><uploadUrl>http://u</uploadUrl><authorizationToken>a</authorizationToken></r>');
-    expect(await fail(client(answering(200, body)).authorize())).toMatchObject({ name: 'MyPayFault', faultCode: 'RISPOSTA_INCOMPLETA' });
+    expect(await fail(client(answering(200, body)).authorize())).toMatchObject({
+      name: 'MyPayFault',
+      faultCode: 'RISPOSTA_INCOMPLETA',
+    });
   });
 
   it('escapes what it sends in the envelope', async () => {
@@ -95,7 +135,14 @@ describe('MyPay amounts and configuration', () => {
   });
 
   it('reads the deployment settings and refuses to start without them', () => {
-    expect(myPayConfigFromEnv({ MYPAY_ENDPOINT: 'http://x', MYPAY_COD_IPA: 'C_DEMO', MYPAY_PASSWORD: 'p', MYPAY_TIMEOUT_MS: '5000' })).toEqual({
+    expect(
+      myPayConfigFromEnv({
+        MYPAY_ENDPOINT: 'http://x',
+        MYPAY_COD_IPA: 'C_DEMO',
+        MYPAY_PASSWORD: 'p',
+        MYPAY_TIMEOUT_MS: '5000',
+      }),
+    ).toEqual({
       endpoint: 'http://x',
       codIpaEnte: 'C_DEMO',
       password: 'p',
@@ -105,6 +152,8 @@ describe('MyPay amounts and configuration', () => {
     expect(() => myPayConfigFromEnv({ MYPAY_COD_IPA: 'C_DEMO', MYPAY_PASSWORD: 'p' })).toThrow(/MYPAY_ENDPOINT/);
     expect(() => myPayConfigFromEnv({ MYPAY_ENDPOINT: 'http://x', MYPAY_COD_IPA: 'C_DEMO' })).toThrow(/MYPAY_PASSWORD/);
     const fromSecret = async () => 'dal-secret';
-    expect(myPayConfigFromEnv({ MYPAY_ENDPOINT: 'http://x', MYPAY_COD_IPA: 'C_DEMO' }, fromSecret).password).toBe(fromSecret);
+    expect(myPayConfigFromEnv({ MYPAY_ENDPOINT: 'http://x', MYPAY_COD_IPA: 'C_DEMO' }, fromSecret).password).toBe(
+      fromSecret,
+    );
   });
 });

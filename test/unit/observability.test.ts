@@ -17,14 +17,16 @@ function captureOutput() {
   return lines;
 }
 const json = (lines: string[]) => lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
-const metricWarnings = (lines: string[]) => lines.filter((line) => /has already been added|No application metrics to publish/.test(line));
+const metricWarnings = (lines: string[]) =>
+  lines.filter((line) => /has already been added|No application metrics to publish/.test(line));
 
 /** The bands function as Lambda starts it: a fresh module, configured by its environment only. */
 async function coldStart(environment: Record<string, string>) {
   for (const [name, value] of Object.entries(environment)) vi.stubEnv(name, value);
   vi.resetModules();
   const { handler } = await import('../../functions/entry/bands.ts');
-  return (...args: Parameters<typeof apiEvent>) => handler(apiEvent(...args), { ...lambdaContext }) as Promise<{ statusCode: number }>;
+  return (...args: Parameters<typeof apiEvent>) =>
+    handler(apiEvent(...args), { ...lambdaContext }) as Promise<{ statusCode: number }>;
 }
 
 beforeEach(() => dynamo.reset());
@@ -35,11 +37,17 @@ afterEach(() => {
 
 describe('observability of an API function', () => {
   it("takes its service name from the function's POWERTOOLS_SERVICE_NAME, in metrics and in logs", async () => {
-    const call = await coldStart({ POWERTOOLS_SERVICE_NAME: 'bands', POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_LOG_LEVEL: 'INFO' });
+    const call = await coldStart({
+      POWERTOOLS_SERVICE_NAME: 'bands',
+      POWERTOOLS_METRICS_DISABLED: 'false',
+      POWERTOOLS_LOG_LEVEL: 'INFO',
+    });
     dynamo.on(GetCommand).rejects(new Error('DynamoDB is down'));
     const output = captureOutput();
 
-    expect((await call('GET /api/bands/{id}', { claims: claimsOf.operator, pathParameters: { id: 'b1' } })).statusCode).toBe(500);
+    expect(
+      (await call('GET /api/bands/{id}', { claims: claimsOf.operator, pathParameters: { id: 'b1' } })).statusCode,
+    ).toBe(500);
 
     const [failure, metrics] = json(output);
     expect(failure).toMatchObject({ level: 'ERROR', message: 'Unhandled failure', service: 'bands' });
@@ -47,7 +55,11 @@ describe('observability of an API function', () => {
   });
 
   it('publishes one Request metric per request, by operation, answered or refused, without a warning', async () => {
-    const call = await coldStart({ POWERTOOLS_SERVICE_NAME: 'bands', POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_LOG_LEVEL: 'INFO' });
+    const call = await coldStart({
+      POWERTOOLS_SERVICE_NAME: 'bands',
+      POWERTOOLS_METRICS_DISABLED: 'false',
+      POWERTOOLS_LOG_LEVEL: 'INFO',
+    });
     dynamo.on(QueryCommand).resolves({ Items: [] });
     const output = captureOutput();
 
@@ -66,7 +78,12 @@ describe('observability of an API function', () => {
 
 describe('business metrics', () => {
   it('go out at once as EMF in the deployment’s namespace, service portale and their own dimension; a zero count is not published', async () => {
-    for (const [name, value] of Object.entries({ POWERTOOLS_SERVICE_NAME: 'notices', POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_METRICS_NAMESPACE: 'PortaleServiziSociali/PortaleTest' })) vi.stubEnv(name, value);
+    for (const [name, value] of Object.entries({
+      POWERTOOLS_SERVICE_NAME: 'notices',
+      POWERTOOLS_METRICS_DISABLED: 'false',
+      POWERTOOLS_METRICS_NAMESPACE: 'PortaleServiziSociali/PortaleTest',
+    }))
+      vi.stubEnv(name, value);
     vi.resetModules();
     const { businessMetrics } = await import('../../functions/adapters/observability.ts');
     const output = captureOutput();
@@ -78,13 +95,25 @@ describe('business metrics', () => {
     const lines = json(output);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({
-      _aws: { CloudWatchMetrics: [{ Namespace: 'PortaleServiziSociali/PortaleTest', Dimensions: [['service', 'notice']], Metrics: [{ Name: 'NoticesSent', Unit: 'Count' }] }] },
+      _aws: {
+        CloudWatchMetrics: [
+          {
+            Namespace: 'PortaleServiziSociali/PortaleTest',
+            Dimensions: [['service', 'notice']],
+            Metrics: [{ Name: 'NoticesSent', Unit: 'Count' }],
+          },
+        ],
+      },
       service: 'portale',
       notice: 'io',
       NoticesSent: 2,
     });
     // The dimension of one count does not stick to the next.
-    expect(lines[1]).toMatchObject({ _aws: { CloudWatchMetrics: [{ Dimensions: [['service']] }] }, service: 'portale', SupportMessages: 1 });
+    expect(lines[1]).toMatchObject({
+      _aws: { CloudWatchMetrics: [{ Dimensions: [['service']] }] },
+      service: 'portale',
+      SupportMessages: 1,
+    });
     expect(lines[1]).not.toHaveProperty('notice');
   });
 });

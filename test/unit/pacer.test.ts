@@ -40,7 +40,11 @@ describe('the pace of the INPS queries', () => {
 
   it('lets the queries refused together retry one at a time, and slows down once for them', async () => {
     const woke: number[] = [];
-    const pacer = makePacer(10, async (ms) => void woke.push(ms), () => 0);
+    const pacer = makePacer(
+      10,
+      async (ms) => void woke.push(ms),
+      () => 0,
+    );
     await Promise.all(Array.from({ length: 8 }, () => pacer.rateLimited(1000)));
     expect(woke[0]).toBe(1000);
     const spacing = gaps(woke);

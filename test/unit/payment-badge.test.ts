@@ -15,11 +15,22 @@ describe('payment badges (operator-admin §4)', () => {
     expect(sentToIo({ ioId: '01HX2', ioStatus: 'REJECTED' })).toBe(false);
     expect(sentToIo({ ioId: '-1' })).toBe(false);
     expect(sentToIo({ ioId: null })).toBe(false);
-    expect(ioBadge({ ioId: '01HX2', ioStatus: 'THROTTLED' })).toEqual({ state: 'pending', label: 'In consegna su IO', reason: null });
+    expect(ioBadge({ ioId: '01HX2', ioStatus: 'THROTTLED' })).toEqual({
+      state: 'pending',
+      label: 'In consegna su IO',
+      reason: null,
+    });
     // Sent before statuses were recorded: not known to be delivered, 'Verifica' reads it.
     expect(ioBadge({ ioId: '01HX2' }).state).toBe('pending');
-    expect(ioBadge({ ioId: '01HX2', ioStatus: 'REJECTED' })).toMatchObject({ state: 'not-sent', label: 'Non inviato su IO', reason: expect.stringContaining('messaggio rifiutato') });
-    expect(ioBadge({ ioId: '-1', ioStatus: 'NO_PROFILE' })).toMatchObject({ state: 'not-sent', reason: 'il cittadino non ha attivato l’app IO' });
+    expect(ioBadge({ ioId: '01HX2', ioStatus: 'REJECTED' })).toMatchObject({
+      state: 'not-sent',
+      label: 'Non inviato su IO',
+      reason: expect.stringContaining('messaggio rifiutato'),
+    });
+    expect(ioBadge({ ioId: '-1', ioStatus: 'NO_PROFILE' })).toMatchObject({
+      state: 'not-sent',
+      reason: 'il cittadino non ha attivato l’app IO',
+    });
     expect(ioBadge({ ioId: '01HX2', ioStatus: 'FAILED' }).state).toBe('not-sent');
   });
 });

@@ -27,10 +27,31 @@ const complete: Configuration = {
   datiSpecificiRiscossione: '9/0101100IM/',
   tipoVersamento: 'ALL',
 };
-const band: Band = { id: 'band-1', name: 'Fascia 2', min: 3000.01, max: 20000, percent: 50, fixedCost: 10, hourlyQuota: 5 };
+const band: Band = {
+  id: 'band-1',
+  name: 'Fascia 2',
+  min: 3000.01,
+  max: 20000,
+  percent: 50,
+  fixedCost: 10,
+  hourlyQuota: 5,
+};
 const call: CallRecord = {
-  id: 'call-1', name: 'Assistenza domiciliare 2026', year: 2026, state: 1, serviceId: 's1', serviceName: 'Assistenza domiciliare', dataInsert: '2026-01-01T00:00:00.000Z',
-  nomeMyPay: 'SERVIZI_SOCIALI', codAccertamento: 'ACC-1', codCapitolo: 'CAP-1', bandsId: [band.id], files: [], serviceDescription: '', version: 1, updatedAt: '2026-01-01T00:00:00.000Z',
+  id: 'call-1',
+  name: 'Assistenza domiciliare 2026',
+  year: 2026,
+  state: 1,
+  serviceId: 's1',
+  serviceName: 'Assistenza domiciliare',
+  dataInsert: '2026-01-01T00:00:00.000Z',
+  nomeMyPay: 'SERVIZI_SOCIALI',
+  codAccertamento: 'ACC-1',
+  codCapitolo: 'CAP-1',
+  bandsId: [band.id],
+  files: [],
+  serviceDescription: '',
+  version: 1,
+  updatedAt: '2026-01-01T00:00:00.000Z',
 };
 
 /**
@@ -41,7 +62,8 @@ const call: CallRecord = {
 function memoryPositions(): PositionRepository & { all: Map<string, PositionRecord> } {
   const all = new Map<string, PositionRecord>();
   const key = (p: { callId: string; userId: string } & Period) => `${p.callId}|${periodKey(p)}|${p.userId}`;
-  const ofMonth = (callId: string, period: Period) => [...all.values()].filter((p) => p.callId === callId && periodKey(p) === periodKey(period));
+  const ofMonth = (callId: string, period: Period) =>
+    [...all.values()].filter((p) => p.callId === callId && periodKey(p) === periodKey(period));
   const repository = {
     all,
     ...memoryPositionWriter(all, key),
@@ -54,21 +76,57 @@ function memoryPositions(): PositionRepository & { all: Map<string, PositionReco
     getPositionByIud: async (iud) => structuredClone([...all.values()].find((p) => p.iud === iud) ?? null),
     hasOpenPositions: async (callId, period) => ofMonth(callId, period).some(isOpen),
     hasLiveCheckouts: async (callId, month, now) =>
-      [...all.values()].some((p) => p.callId === callId && (!month || periodKey(p) === periodKey(month)) && Boolean(p.checkoutUntil) && p.checkoutUntil! > now),
+      [...all.values()].some(
+        (p) =>
+          p.callId === callId &&
+          (!month || periodKey(p) === periodKey(month)) &&
+          Boolean(p.checkoutUntil) &&
+          p.checkoutUntil! > now,
+      ),
   } satisfies PositionRepository & Record<string, unknown>;
   return repository;
 }
 
 function user(id: string, iseeEuro: number | null, iseeState = 'VALIDATED'): StoredUser {
   return {
-    id, firstName: 'Nome', lastName: `Cognome ${id}`, fiscalCode: `CF${id}`.toUpperCase().padEnd(16, 'X'), state: 'VALIDATED', dataInsert: '2026-01-01T00:00:00.000Z',
-    email: `${id}@example.it`, address: 'Via Roma', addressNumber: '1', cap: '00100', city: 'Roma', country: 'RM', nation: 'IT',
-    lastIsee: iseeEuro === null ? null : { id: `isee-${id}`, valueCents: Math.round(iseeEuro * 100), year: 2026, state: iseeState, hasFile: false },
+    id,
+    firstName: 'Nome',
+    lastName: `Cognome ${id}`,
+    fiscalCode: `CF${id}`.toUpperCase().padEnd(16, 'X'),
+    state: 'VALIDATED',
+    dataInsert: '2026-01-01T00:00:00.000Z',
+    email: `${id}@example.it`,
+    address: 'Via Roma',
+    addressNumber: '1',
+    cap: '00100',
+    city: 'Roma',
+    country: 'RM',
+    nation: 'IT',
+    lastIsee:
+      iseeEuro === null
+        ? null
+        : { id: `isee-${id}`, valueCents: Math.round(iseeEuro * 100), year: 2026, state: iseeState, hasFile: false },
   };
 }
-const subscription = (userId: string, weeklyHour: number | null, state: SubscriptionRecord['state'] = 'VALIDATED'): SubscriptionRecord => ({
-  id: `call-1.${userId}`, state, announcementId: 'call-1', announcement: { id: 'call-1', name: call.name, year: 2026, service: { id: 's1', name: 'Assistenza domiciliare' } },
-  rankingScore: null, weeklyHour, cost: null, dataInsert: '2026-01-01T00:00:00.000Z', dataUpdate: '2026-01-01T00:00:00.000Z', userId, fiscalCode: `CF${userId}`.toUpperCase().padEnd(16, 'X'), firstName: 'Nome', lastName: `Cognome ${userId}`, files: [],
+const subscription = (
+  userId: string,
+  weeklyHour: number | null,
+  state: SubscriptionRecord['state'] = 'VALIDATED',
+): SubscriptionRecord => ({
+  id: `call-1.${userId}`,
+  state,
+  announcementId: 'call-1',
+  announcement: { id: 'call-1', name: call.name, year: 2026, service: { id: 's1', name: 'Assistenza domiciliare' } },
+  rankingScore: null,
+  weeklyHour,
+  cost: null,
+  dataInsert: '2026-01-01T00:00:00.000Z',
+  dataUpdate: '2026-01-01T00:00:00.000Z',
+  userId,
+  fiscalCode: `CF${userId}`.toUpperCase().padEnd(16, 'X'),
+  firstName: 'Nome',
+  lastName: `Cognome ${userId}`,
+  files: [],
 });
 
 function setup(options: { configuration?: Partial<Configuration> | null; callState?: number } = {}) {
@@ -77,7 +135,10 @@ function setup(options: { configuration?: Partial<Configuration> | null; callSta
   const subscriptions: SubscriptionRecord[] = [];
   const marked = new Set<string>();
   const exportLocks = new Map<string, string>();
-  let stored: StoredConfiguration | null = options.configuration === null ? null : { values: options.configuration ?? complete, updatedAt: '2026-01-01T00:00:00.000Z' };
+  let stored: StoredConfiguration | null =
+    options.configuration === null
+      ? null
+      : { values: options.configuration ?? complete, updatedAt: '2026-01-01T00:00:00.000Z' };
   const audit = memoryAudit();
   const metrics = memoryMetrics();
   const clock = tickingClock('2026-03-10T09:00:00.000Z');
@@ -86,22 +147,39 @@ function setup(options: { configuration?: Partial<Configuration> | null; callSta
   const links: { key: string; fileName: string; contentType?: string }[] = [];
   const exportFiles = {
     put: async (key: string, body: Uint8Array, contentType: string) => void files.set(key, { body, contentType }),
-    get: async (key: string) => files.get(key)?.body ?? Promise.reject(Object.assign(new Error('NoSuchKey'), { name: 'NoSuchKey' })),
-    downloadUrl: async (key: string, fileName: string, contentType?: string) => (links.push({ key, fileName, contentType }), `https://exports/${key}?ttl=300`),
+    get: async (key: string) =>
+      files.get(key)?.body ?? Promise.reject(Object.assign(new Error('NoSuchKey'), { name: 'NoSuchKey' })),
+    downloadUrl: async (key: string, fileName: string, contentType?: string) => (
+      links.push({ key, fileName, contentType }),
+      `https://exports/${key}?ttl=300`
+    ),
   };
   const configurationRepository = {
     getConfiguration: async () => structuredClone(stored),
     putConfiguration: async (values: Configuration, now: string) => (stored = { values, updatedAt: now }),
   };
-  const getCall = async (id: string) => (id === call.id ? { ...structuredClone(call), state: options.callState ?? call.state } : null);
-  const getUserItems = async (ids: readonly string[]) => new Map(ids.filter((id) => users.has(id)).map((id) => [id, structuredClone(users.get(id)!)]));
+  const getCall = async (id: string) =>
+    id === call.id ? { ...structuredClone(call), state: options.callState ?? call.state } : null;
+  const getUserItems = async (ids: readonly string[]) =>
+    new Map(ids.filter((id) => users.has(id)).map((id) => [id, structuredClone(users.get(id)!)]));
   const debts = memoryDebts(() => positions.all.values());
-  const debtSummaries = makeDebtSummaryUseCases({ debts, positions: debts, users: { getUserItems }, calls: { getCall }, clock });
+  const debtSummaries = makeDebtSummaryUseCases({
+    debts,
+    positions: debts,
+    users: { getUserItems },
+    calls: { getCall },
+    clock,
+  });
   /** The month refresh's batched summary writes: how many, and a concurrent change to run just before the next. */
   const batched = { summaryWrites: 0, beforeNextBatch: null as null | (() => Promise<void>) };
   const monthSummaries = makeMonthSummaryRefresh({
     debts: {
-      summariesOfYear: async (callId, anno) => new Map([...debts.summaries.values()].filter((s) => s.callId === callId && s.anno === anno).map((s) => [s.userId, structuredClone(s)])),
+      summariesOfYear: async (callId, anno) =>
+        new Map(
+          [...debts.summaries.values()]
+            .filter((s) => s.callId === callId && s.anno === anno)
+            .map((s) => [s.userId, structuredClone(s)]),
+        ),
       async putDebtSummaries(written) {
         const race = batched.beforeNextBatch;
         batched.beforeNextBatch = null;
@@ -118,7 +196,10 @@ function setup(options: { configuration?: Partial<Configuration> | null; callSta
   /** How many times a month was planned (each plan reads the call's approved subscriptions once). */
   const plans = { count: 0 };
   const subscriptionsPort = {
-    listApprovedSubscriptionsOfCall: async (callId: string) => (plans.count++, subscriptions.filter((s) => s.announcementId === callId && s.state === 'VALIDATED')),
+    listApprovedSubscriptionsOfCall: async (callId: string) => (
+      plans.count++,
+      subscriptions.filter((s) => s.announcementId === callId && s.state === 'VALIDATED')
+    ),
   };
   const bands = { getBand: async (id: string) => (id === band.id ? band : null) };
   const payments = makePaymentUseCases({
@@ -127,11 +208,15 @@ function setup(options: { configuration?: Partial<Configuration> | null; callSta
     bands,
     subscriptions: subscriptionsPort,
     users: { getUserItems },
-    isees: { markIseesUsedForFee: async (ids) => ids.filter((id) => !marked.has(id)).map((id) => marked.add(id)).length },
+    isees: {
+      markIseesUsedForFee: async (ids) => ids.filter((id) => !marked.has(id)).map((id) => marked.add(id)).length,
+    },
     exports: { runningExportOf: async (callId) => exportLocks.get(callId) ?? null },
     exportFiles,
     configuration: configurationRepository,
-    audit: { recordMany: async (entries, at) => void (await Promise.all(entries.map((entry) => audit.record(entry, at)))) },
+    audit: {
+      recordMany: async (entries, at) => void (await Promise.all(entries.map((entry) => audit.record(entry, at)))),
+    },
     summaries: { ...debtSummaries, ...monthSummaries },
     clock,
     metrics,
@@ -141,7 +226,24 @@ function setup(options: { configuration?: Partial<Configuration> | null; callSta
     users.set(u.id, u);
     subscriptions.push(subscription(u.id, hours, state));
   };
-  return { payments, plans, configuration, positions, users, subscriptions, marked, audit, metrics, enrol, exportLocks, files, links, debts, debtSummaries, batched };
+  return {
+    payments,
+    plans,
+    configuration,
+    positions,
+    users,
+    subscriptions,
+    marked,
+    audit,
+    metrics,
+    enrol,
+    exportLocks,
+    files,
+    links,
+    debts,
+    debtSummaries,
+    batched,
+  };
 }
 
 const march = { mese: 3, anno: 2026 };
@@ -156,16 +258,32 @@ describe('generating the positions of a month', () => {
     t.enrol(user('u5', 50000), 3); // no band
     t.enrol(user('u6', 8000), 3, 'ADDED'); // not approved: ignored
     const result = await t.payments.generatePositions(call.id, march, actors.operator);
-    expect(result).toMatchObject({ mese: 3, anno: 2026, created: 1, updated: 0, cancelled: 0, unchanged: 0, exempt: 1 });
+    expect(result).toMatchObject({
+      mese: 3,
+      anno: 2026,
+      created: 1,
+      updated: 0,
+      cancelled: 0,
+      unchanged: 0,
+      exempt: 1,
+    });
     expect(result.skipped.map((s) => [s.fiscalCode, s.reason])).toEqual([
       ['CFU3XXXXXXXXXXXX', 'ISEE scaduto o mancante'],
       ['CFU4XXXXXXXXXXXX', 'ISEE scaduto o mancante'],
       ['CFU5XXXXXXXXXXXX', 'Il valore ISEE non rientra in nessuna fascia del bando'],
     ]);
     const [position] = [...t.positions.all.values()];
-    expect(position).toMatchObject({ userId: 'u1', iud: positionIud(call.id, 'u1', march), importoDovuto: 6643, azione: 'I', iseeId: 'isee-u1' });
+    expect(position).toMatchObject({
+      userId: 'u1',
+      iud: positionIud(call.id, 'u1', march),
+      importoDovuto: 6643,
+      azione: 'I',
+      iseeId: 'isee-u1',
+    });
     expect([...t.marked]).toEqual(['isee-u1']);
-    expect(t.audit.entries.map((e) => [e.entity, e.action, e.id, e.actor.fiscalCode])).toEqual([['position', 'create', position!.iud, actors.operator.fiscalCode]]);
+    expect(t.audit.entries.map((e) => [e.entity, e.action, e.id, e.actor.fiscalCode])).toEqual([
+      ['position', 'create', position!.iud, actors.operator.fiscalCode],
+    ]);
   });
 
   it('twice → the second run changes nothing; a new amount updates; amount 0 cancels, for good', async () => {
@@ -178,9 +296,16 @@ describe('generating the positions of a month', () => {
     expect(t.audit.entries).toHaveLength(1);
 
     t.subscriptions[0]!.weeklyHour = 4; // 5 × 4 × 31 / 7 = 88,57 €
-    expect(await t.payments.generatePositions(call.id, march, actors.operator)).toMatchObject({ updated: 1, created: 0 });
+    expect(await t.payments.generatePositions(call.id, march, actors.operator)).toMatchObject({
+      updated: 1,
+      created: 0,
+    });
     expect([...t.positions.all.values()][0]).toMatchObject({ importoDovuto: 8857, version: 2 });
-    expect(t.audit.entries.at(-1)).toMatchObject({ action: 'update', before: { importoDovuto: 6643 }, after: { importoDovuto: 8857 } });
+    expect(t.audit.entries.at(-1)).toMatchObject({
+      action: 'update',
+      before: { importoDovuto: 6643 },
+      after: { importoDovuto: 8857 },
+    });
 
     t.users.set('u1', user('u1', 2000)); // a new ISEE under 3000 €
     expect(await t.payments.generatePositions(call.id, march, actors.operator)).toMatchObject({ cancelled: 1 });
@@ -211,7 +336,10 @@ describe('generating the positions of a month', () => {
     const [key, stored] = [...t.positions.all.entries()][0]!;
     t.positions.all.set(key, { ...stored, isPagato: true, importoTotalePagato: 6643 });
     t.subscriptions[0]!.weeklyHour = 10;
-    expect(await t.payments.generatePositions(call.id, march, actors.operator)).toMatchObject({ updated: 0, unchanged: 1 });
+    expect(await t.payments.generatePositions(call.id, march, actors.operator)).toMatchObject({
+      updated: 0,
+      unchanged: 1,
+    });
     expect(t.positions.all.get(key)).toMatchObject({ importoDovuto: 6643, isPagato: true });
   });
 
@@ -226,32 +354,49 @@ describe('generating the positions of a month', () => {
       return real(transitions, onWritten);
     };
     t.subscriptions[0]!.weeklyHour = 4;
-    expect(await t.payments.generatePositions(call.id, march, actors.operator)).toMatchObject({ updated: 0, unchanged: 1 });
+    expect(await t.payments.generatePositions(call.id, march, actors.operator)).toMatchObject({
+      updated: 0,
+      unchanged: 1,
+    });
   });
 
   it('refuses an unknown call (404) and an incomplete configuration (400) before writing anything', async () => {
     const t = setup({ configuration: { ...complete, tipoDovuto: '' } });
     t.enrol(user('u1', 8000), 3);
-    await expect(t.payments.generatePositions('nope', march, actors.operator)).rejects.toMatchObject({ status: 404, message: 'Il bando selezionato non è presente.' });
+    await expect(t.payments.generatePositions('nope', march, actors.operator)).rejects.toMatchObject({
+      status: 404,
+      message: 'Il bando selezionato non è presente.',
+    });
     await expect(t.payments.generatePositions(call.id, march, actors.operator)).rejects.toMatchObject({
       status: 400,
       message: expect.stringMatching(/^Configurazione MyPay incompleta.*tipoDovuto/),
     });
     await expect(t.payments.positionsCsv(call.id, march, actors.operator)).rejects.toMatchObject({ status: 400 });
     expect(t.positions.all.size).toBe(0);
-    await expect(setup({ configuration: null }).payments.generatePositions(call.id, march, actors.operator)).rejects.toMatchObject({ status: 400 });
+    await expect(
+      setup({ configuration: null }).payments.generatePositions(call.id, march, actors.operator),
+    ).rejects.toMatchObject({ status: 400 });
   });
 });
 
 describe('the payment list follows the generation', () => {
-  it('creating, updating and cancelling positions refreshes the citizen\'s row and the call-year totals', async () => {
+  it("creating, updating and cancelling positions refreshes the citizen's row and the call-year totals", async () => {
     const t = setup();
     t.enrol(user('u1', 8000), 3); // 66,43 € in March
     t.enrol(user('u2', 8000), 2); // 5 × 2 × 31 / 7 = 44,29 €
     await t.payments.generatePositions(call.id, march, actors.operator);
     await t.payments.generatePositions(call.id, { mese: 4, anno: 2026 }, actors.operator); // April: 64,29 € and 42,86 €
-    const list = await t.debtSummaries.listDebtSummaries(call.id, { anno: 2026, sort: '-importo', limit: 10, chkNoSendMail: false, chkDaRiconciliare: false });
-    expect(list.items.map((r) => [r.userId, r.importoTotale, r.paymentIds.length])).toEqual([['u1', 6643 + 6429, 2], ['u2', 4429 + 4286, 2]]);
+    const list = await t.debtSummaries.listDebtSummaries(call.id, {
+      anno: 2026,
+      sort: '-importo',
+      limit: 10,
+      chkNoSendMail: false,
+      chkDaRiconciliare: false,
+    });
+    expect(list.items.map((r) => [r.userId, r.importoTotale, r.paymentIds.length])).toEqual([
+      ['u1', 6643 + 6429, 2],
+      ['u2', 4429 + 4286, 2],
+    ]);
     expect([list.count, list.sum]).toEqual([2, 6643 + 6429 + 4429 + 4286]);
 
     t.subscriptions[0]!.weeklyHour = 4; // March and April of u1 change: 88,57 € + 85,71 €
@@ -259,7 +404,15 @@ describe('the payment list follows the generation', () => {
     t.users.set('u2', user('u2', 2000)); // u2 exempt from now on: March cancelled
     await t.payments.generatePositions(call.id, march, actors.operator);
     const totals = await t.debtSummaries.debtTotals(call.id, { anno: 2026 });
-    expect(totals).toMatchObject({ cittadini: 2, posizioni: 4, annullate: 1, dovuto: 8857 + 6429 + 4286, daPagare: 8857 + 6429 + 4286, daPagareCount: 3, pagato: 0 });
+    expect(totals).toMatchObject({
+      cittadini: 2,
+      posizioni: 4,
+      annullate: 1,
+      dovuto: 8857 + 6429 + 4286,
+      daPagare: 8857 + 6429 + 4286,
+      daPagareCount: 3,
+      pagato: 0,
+    });
     const reconciled = await t.debtSummaries.reconcileDebtTotals(call.id, 2026);
     expect(reconciled).toEqual(await t.debts.getDebtTotals(call.id, 2026));
   });
@@ -273,15 +426,30 @@ describe('Verifica / genera CSV', () => {
     const csv = await t.payments.positionsCsv(call.id, march, actors.operator);
     expect(csv).toMatchObject({ fileName: 'SERVIZI_SOCIALI_2026_03.csv', rows: 2, created: 2 });
     expect(csv).not.toHaveProperty('content');
-    expect(t.links).toEqual([{ key: expect.stringMatching(/^csv\/call-1\/2026-03\/.+\/SERVIZI_SOCIALI_2026_03\.csv$/), fileName: 'SERVIZI_SOCIALI_2026_03.csv', contentType: 'text/csv; charset=utf-8' }]);
+    expect(t.links).toEqual([
+      {
+        key: expect.stringMatching(/^csv\/call-1\/2026-03\/.+\/SERVIZI_SOCIALI_2026_03\.csv$/),
+        fileName: 'SERVIZI_SOCIALI_2026_03.csv',
+        contentType: 'text/csv; charset=utf-8',
+      },
+    ]);
     expect(csv.url).toBe(`https://exports/${t.links[0]!.key}?ttl=300`);
     const stored = t.files.get(t.links[0]!.key)!;
     expect(stored.contentType).toBe('text/csv; charset=utf-8');
     const lines = new TextDecoder().decode(stored.body).trim().split('\r\n');
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toContain(`${positionIud(call.id, 'u1', march)};;F;CFU1XXXXXXXXXXXX;Cognome u1 Nome;Via Roma;1;00100;Roma;RM;IT;u1@example.it;2026-03-31;66.43;;SERVIZI_SOCIALI;ALL;`);
+    expect(lines[1]).toContain(
+      `${positionIud(call.id, 'u1', march)};;F;CFU1XXXXXXXXXXXX;Cognome u1 Nome;Via Roma;1;00100;Roma;RM;IT;u1@example.it;2026-03-31;66.43;;SERVIZI_SOCIALI;ALL;`,
+    );
     // Accepted by MyPay and unchanged since: not in the next file.
-    for (const [key, p] of t.positions.all) if (p.userId === 'u2') t.positions.all.set(key, { ...p, statoExport: 'ESPORTATA', exportedAt: '2026-03-10T12:00:00.000Z', codIuv: '01000000001234519' });
+    for (const [key, p] of t.positions.all)
+      if (p.userId === 'u2')
+        t.positions.all.set(key, {
+          ...p,
+          statoExport: 'ESPORTATA',
+          exportedAt: '2026-03-10T12:00:00.000Z',
+          codIuv: '01000000001234519',
+        });
     const next = await t.payments.positionsCsv(call.id, march, actors.operator);
     expect(next).toMatchObject({ rows: 1, created: 0, unchanged: 2, heldBackCount: 0, heldBackUrl: null });
   });
@@ -295,7 +463,11 @@ describe('Verifica / genera CSV', () => {
     expect(csv.heldBack).toHaveLength(SKIPPED_SHOWN);
     const link = t.links.find((l) => l.fileName === 'Trattenute_SERVIZI_SOCIALI_2026_03.csv')!;
     expect(csv.heldBackUrl).toBe(`https://exports/${link.key}?ttl=300`);
-    const lines = new TextDecoder().decode(t.files.get(link.key)!.body).replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = new TextDecoder()
+      .decode(t.files.get(link.key)!.body)
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('codiceFiscale;cognome;nome;datiDaCorreggere');
     expect(lines).toHaveLength(count + 1);
     expect(lines[1]).toContain('il CAP “00100-A” non è accettato da MyPay');
@@ -303,15 +475,21 @@ describe('Verifica / genera CSV', () => {
 });
 
 /** The export's Prepare as flows calls it: whether its flow holds the call's export lock is flows' answer (here the test's locks). */
-const exportCsv = (t: ReturnType<typeof setup>, request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string }, actor: typeof actors.operator) =>
-  t.payments.exportCsv({ ...request, underLock: t.exportLocks.get(request.callId) === request.flowId }, actor);
+const exportCsv = (
+  t: ReturnType<typeof setup>,
+  request: { callId: string; mese: number; anno: number; fiscalCode: string | null; flowId: string },
+  actor: typeof actors.operator,
+) => t.payments.exportCsv({ ...request, underLock: t.exportLocks.get(request.callId) === request.flowId }, actor);
 
-describe('the export to MyPay (the flow\'s side of the positions)', () => {
+describe("the export to MyPay (the flow's side of the positions)", () => {
   it('while an export of the call runs, only that flow may (re)generate the month: Sincronizza and Verifica / genera CSV get a 409', async () => {
     const t = setup();
     t.enrol(user('u1', 8000), 3);
     t.exportLocks.set(call.id, 'flow-1');
-    await expect(t.payments.generatePositions(call.id, march, actors.operator)).rejects.toMatchObject({ status: 409, message: messages.positions.exportRunning });
+    await expect(t.payments.generatePositions(call.id, march, actors.operator)).rejects.toMatchObject({
+      status: 409,
+      message: messages.positions.exportRunning,
+    });
     await expect(t.payments.positionsCsv(call.id, march, actors.operator)).rejects.toMatchObject({ status: 409 });
     expect(t.positions.all.size).toBe(0);
     const file = await exportCsv(t, { callId: call.id, ...march, fiscalCode: null, flowId: 'flow-1' }, actors.operator);
@@ -329,11 +507,15 @@ describe('the export to MyPay (the flow\'s side of the positions)', () => {
     expect([...t.positions.all.values()].map((p) => p.importoDovuto).sort()).toEqual([6643, 8857]);
   });
 
-  it('the single payment carries one citizen\'s row only', async () => {
+  it("the single payment carries one citizen's row only", async () => {
     const t = setup();
     t.enrol(user('u1', 8000), 3);
     t.enrol(user('u2', 9000), 2);
-    const file = await exportCsv(t, { callId: call.id, ...march, fiscalCode: 'CFU2XXXXXXXXXXXX', flowId: 'f' }, actors.operator);
+    const file = await exportCsv(
+      t,
+      { callId: call.id, ...march, fiscalCode: 'CFU2XXXXXXXXXXXX', flowId: 'f' },
+      actors.operator,
+    );
     expect(file.rows).toBe(1);
     expect(file.csv).toContain('CFU2XXXXXXXXXXXX');
     expect(file.csv).not.toContain('CFU1XXXXXXXXXXXX');
@@ -351,17 +533,31 @@ describe('the export to MyPay (the flow\'s side of the positions)', () => {
     };
     await t.payments.recordExportResults({ callId: call.id, ...march }, results);
     const after = structuredClone([...t.positions.all.values()]);
-    expect(after.find((p) => p.iud === p1!.iud)).toMatchObject({ codIuv: '01000000001234519', nav: '301000000001234519', statoExport: 'ESPORTATA' });
-    expect(after.find((p) => p.iud === p2!.iud)).toMatchObject({ codIuv: null, statoExport: 'ERRORE', lastExportError: 'PAA_CF_NON_VALIDO: Codice fiscale non valido' });
+    expect(after.find((p) => p.iud === p1!.iud)).toMatchObject({
+      codIuv: '01000000001234519',
+      nav: '301000000001234519',
+      statoExport: 'ESPORTATA',
+    });
+    expect(after.find((p) => p.iud === p2!.iud)).toMatchObject({
+      codIuv: null,
+      statoExport: 'ERRORE',
+      lastExportError: 'PAA_CF_NON_VALIDO: Codice fiscale non valido',
+    });
     // Again (a restarted Collect): nothing is written, the verdicts are already there.
     const writes: string[] = [];
     const apply = t.positions.applyTransitions;
-    t.positions.applyTransitions = (transitions, onWritten) => (writes.push(...transitions.map((transition) => transition.after.iud)), apply(transitions, onWritten));
+    t.positions.applyTransitions = (transitions, onWritten) => (
+      writes.push(...transitions.map((transition) => transition.after.iud)),
+      apply(transitions, onWritten)
+    );
     await t.payments.recordExportResults({ callId: call.id, ...march }, results);
     expect(writes).toEqual([]);
     expect([...t.positions.all.values()]).toEqual(after);
     // A verdict for an IUD that is not a position of that call's month changes nothing.
-    await t.payments.recordExportResults({ callId: call.id, ...march }, { accepted: [{ iud: 'P-OTHER', iuv: '01000000009999919', nav: '301000000009999919' }], rejected: [] });
+    await t.payments.recordExportResults(
+      { callId: call.id, ...march },
+      { accepted: [{ iud: 'P-OTHER', iuv: '01000000009999919', nav: '301000000009999919' }], rejected: [] },
+    );
     expect(writes).toEqual([]);
     await t.payments.recordExportResults({ callId: call.id, mese: 4, anno: 2026 }, results);
     expect(writes).toEqual([]);
@@ -372,9 +568,10 @@ describe('the export to MyPay (the flow\'s side of the positions)', () => {
   });
 });
 
-describe('the export\'s month generation, in batches (a month of hundreds of citizens)', () => {
+describe("the export's month generation, in batches (a month of hundreds of citizens)", () => {
   const MANY = 240; // above the month refresh's threshold (200 written positions)
-  const exportMonth = (t: ReturnType<typeof setup>, flowId = 'flow-1') => exportCsv(t, { callId: call.id, ...march, fiscalCode: null, flowId }, actors.operator);
+  const exportMonth = (t: ReturnType<typeof setup>, flowId = 'flow-1') =>
+    exportCsv(t, { callId: call.id, ...march, fiscalCode: null, flowId }, actors.operator);
   /** Counts the creates of each kind: one by one on their condition, or in batches under the export's lock (isBatchable). */
   function countWrites(t: ReturnType<typeof setup>) {
     const counts = { createPosition: 0, createPositions: 0, batchedCreates: 0 };
@@ -383,7 +580,7 @@ describe('the export\'s month generation, in batches (a month of hundreds of cit
       const creates = transitions.filter((transition) => transition.name === 'create');
       const batched = creates.filter((transition) => isBatchable(transition.guard));
       counts.createPosition += creates.length - batched.length;
-      if (batched.length) counts.createPositions++, (counts.batchedCreates += batched.length);
+      if (batched.length) (counts.createPositions++, (counts.batchedCreates += batched.length));
       return applyTransitions.call(t.positions, transitions, onWritten);
     };
     return counts;
@@ -395,9 +592,19 @@ describe('the export\'s month generation, in batches (a month of hundreds of cit
     for (const p of t.positions.all.values()) byUser.set(p.userId, [...(byUser.get(p.userId) ?? []), p]);
     const expectedTotals = Object.fromEntries(debtTotalKeys.map((k) => [k, 0])) as Record<string, number>;
     for (const [userId, positions] of byUser) {
-      const expected = summarize({ callId: call.id, anno: 2026, userId, positions, person: summaryPersonOf(t.users.get(userId)) })!;
+      const expected = summarize({
+        callId: call.id,
+        anno: 2026,
+        userId,
+        positions,
+        person: summaryPersonOf(t.users.get(userId)),
+      })!;
       const stored = t.debts.summaries.get(`${call.id}|2026|${userId}`);
-      expect(stored, userId).toMatchObject({ importoTotale: expected.importoTotale, paymentIds: expected.paymentIds, contribution: expected.contribution });
+      expect(stored, userId).toMatchObject({
+        importoTotale: expected.importoTotale,
+        paymentIds: expected.paymentIds,
+        contribution: expected.contribution,
+      });
       for (const k of debtTotalKeys) expectedTotals[k]! += expected.contribution[k];
     }
     expect(await t.debtSummaries.debtTotals(call.id, { anno: 2026 })).toMatchObject(expectedTotals);
@@ -431,7 +638,7 @@ describe('the export\'s month generation, in batches (a month of hundreds of cit
     expect(counts.batchedCreates).toBe(MANY);
   });
 
-  it('without the lock (the API\'s generation) every create keeps its condition', async () => {
+  it("without the lock (the API's generation) every create keeps its condition", async () => {
     const t = setup();
     for (let i = 0; i < MANY; i++) t.enrol(user(`u${i}`, 8000), 2);
     const counts = countWrites(t);
@@ -453,17 +660,32 @@ describe('the export\'s month generation, in batches (a month of hundreds of cit
     const keyOf = (userId: string) => [...t.positions.all.entries()].find(([, p]) => p.userId === userId)![0];
     const paidKey = keyOf('u0');
     const cancelledKey = keyOf('u1');
-    t.positions.all.set(paidKey, { ...t.positions.all.get(paidKey)!, isPagato: true, importoTotalePagato: 6643, version: 2 });
-    t.positions.all.set(cancelledKey, { ...t.positions.all.get(cancelledKey)!, annullato: true, importoDovuto: 0, azione: 'A', version: 2 });
+    t.positions.all.set(paidKey, {
+      ...t.positions.all.get(paidKey)!,
+      isPagato: true,
+      importoTotalePagato: 6643,
+      version: 2,
+    });
+    t.positions.all.set(cancelledKey, {
+      ...t.positions.all.get(cancelledKey)!,
+      annullato: true,
+      importoDovuto: 0,
+      azione: 'A',
+      version: 2,
+    });
     const paid = structuredClone(t.positions.all.get(paidKey));
     const cancelled = structuredClone(t.positions.all.get(cancelledKey));
     for (const s of t.subscriptions) s.weeklyHour = 4;
     await exportMonth(t);
     expect(t.positions.all.get(paidKey)).toEqual(paid);
     expect(t.positions.all.get(cancelledKey)).toEqual(cancelled);
-    const others = [...t.positions.all.entries()].filter(([k]) => k !== paidKey && k !== cancelledKey).map(([, p]) => p);
+    const others = [...t.positions.all.entries()]
+      .filter(([k]) => k !== paidKey && k !== cancelledKey)
+      .map(([, p]) => p);
     expect(new Set(others.map((p) => [p.importoDovuto, p.version].join()))).toEqual(new Set(['8857,2']));
-    await t.debtSummaries.refreshDebtSummaries([paidKey, cancelledKey].map((k) => ({ callId: call.id, anno: 2026, userId: t.positions.all.get(k)!.userId })));
+    await t.debtSummaries.refreshDebtSummaries(
+      [paidKey, cancelledKey].map((k) => ({ callId: call.id, anno: 2026, userId: t.positions.all.get(k)!.userId })),
+    );
     await expectListMatchesPositions(t);
   });
 
@@ -477,15 +699,30 @@ describe('the export\'s month generation, in batches (a month of hundreds of cit
     // (conditional) refresh writes u7's row: the batch then overwrites that row with what it computed before.
     t.batched.beforeNextBatch = async () => {
       const [key, position] = february;
-      const paid = settle(position, { iud: position.iud, iuv: '01000000000000012', amountCents: position.importoDovuto, paidOn: '2026-03-12', iur: 'IUR7' }, '2026-03-12T10:00:00.000Z').transition!;
+      const paid = settle(
+        position,
+        {
+          iud: position.iud,
+          iuv: '01000000000000012',
+          amountCents: position.importoDovuto,
+          paidOn: '2026-03-12',
+          iur: 'IUR7',
+        },
+        '2026-03-12T10:00:00.000Z',
+      ).transition!;
       expect(await t.positions.applyTransition(paid)).toBe(true);
       await t.debtSummaries.refreshDebtSummaries([{ callId: call.id, anno: 2026, userId: 'u7' }]);
       expect(t.positions.all.get(key)).toMatchObject({ isPagato: true });
     };
     await exportMonth(t);
     expect(t.batched.beforeNextBatch).toBeNull();
-    expect(t.positions.all.get(february[0])).toMatchObject({ isPagato: true, importoTotalePagato: february[1].importoDovuto });
-    expect(t.debts.summaries.get(`${call.id}|2026|u7`)).toMatchObject({ contribution: { pagate: 1, daPagareCount: 1 } });
+    expect(t.positions.all.get(february[0])).toMatchObject({
+      isPagato: true,
+      importoTotalePagato: february[1].importoDovuto,
+    });
+    expect(t.debts.summaries.get(`${call.id}|2026|u7`)).toMatchObject({
+      contribution: { pagate: 1, daPagareCount: 1 },
+    });
     await expectListMatchesPositions(t);
   });
 });
@@ -497,7 +734,14 @@ describe('configuration', () => {
     const saved = await t.configuration.updateConfiguration(complete, actors.operator);
     expect(saved.configuration).toEqual(complete);
     await t.configuration.updateConfiguration({ ...complete, tipoDovuto: 'ALTRO' }, actors.operator);
-    expect(t.audit.entries.map((e) => [e.entity, e.action, (e.before as Configuration | null)?.tipoDovuto ?? null, (e.after as Configuration).tipoDovuto])).toEqual([
+    expect(
+      t.audit.entries.map((e) => [
+        e.entity,
+        e.action,
+        (e.before as Configuration | null)?.tipoDovuto ?? null,
+        (e.after as Configuration).tipoDovuto,
+      ]),
+    ).toEqual([
       ['configuration', 'create', null, 'SERVIZI_SOCIALI'],
       ['configuration', 'update', 'SERVIZI_SOCIALI', 'ALTRO'],
     ]);
@@ -511,8 +755,11 @@ describe('the payment edit modal (PUT /api/positions/{id})', () => {
     const errors = (input: unknown) => positionEditSchema.safeParse(input).error?.issues.map((i) => i.message);
     expect(errors({ descrizione: '   ', importo: 10 })).toEqual(['Il campo descrizione è obbligatorio!']);
     expect(errors({ importo: 10 })).toEqual(['Il campo descrizione è obbligatorio!']);
-    expect(errors({ descrizione: 'x'.repeat(301), importo: 10 })).toEqual(['Il campo Descrizione deve essere massimo 300 caratteri!']);
-    for (const bad of [-1, 'dieci', '', null, 12.345, '1e3x', Number.POSITIVE_INFINITY]) expect(errors({ descrizione: 'Quota', importo: bad }), String(bad)).toEqual([messages.positions.amount]);
+    expect(errors({ descrizione: 'x'.repeat(301), importo: 10 })).toEqual([
+      'Il campo Descrizione deve essere massimo 300 caratteri!',
+    ]);
+    for (const bad of [-1, 'dieci', '', null, 12.345, '1e3x', Number.POSITIVE_INFINITY])
+      expect(errors({ descrizione: 'Quota', importo: bad }), String(bad)).toEqual([messages.positions.amount]);
     expect(edit('x'.repeat(300), 66.43)).toEqual({ descrizione: 'x'.repeat(300), importoCents: 6643 });
     expect(edit(' Quota ', '12,5')).toEqual({ descrizione: 'Quota', importoCents: 1250 });
     expect(edit('Quota', 0)).toEqual({ descrizione: 'Quota', importoCents: 0 });
@@ -529,30 +776,67 @@ describe('the payment edit modal (PUT /api/positions/{id})', () => {
   it('changes description and amount (I before MyPay knows it, M after), audited', async () => {
     const { t, position } = await generated();
     const answer = await t.payments.editPosition(position().iud, edit('Quota rivista', 50), actors.operator);
-    expect(answer).toMatchObject({ descrizione: 'Quota rivista', importoDovuto: 5000, azione: 'I', statoExport: 'DA_ESPORTARE' });
+    expect(answer).toMatchObject({
+      descrizione: 'Quota rivista',
+      importoDovuto: 5000,
+      azione: 'I',
+      statoExport: 'DA_ESPORTARE',
+    });
     expect(answer).not.toHaveProperty('version');
     expect(position()).toMatchObject({ importoDovuto: 5000, version: 2 });
-    expect(t.audit.entries.at(-1)).toMatchObject({ entity: 'position', action: 'update', id: position().iud, before: { importoDovuto: 6643 }, after: { importoDovuto: 5000 } });
+    expect(t.audit.entries.at(-1)).toMatchObject({
+      entity: 'position',
+      action: 'update',
+      id: position().iud,
+      before: { importoDovuto: 6643 },
+      after: { importoDovuto: 5000 },
+    });
 
-    await t.payments.recordExportResults({ callId: call.id, ...march }, { accepted: [{ iud: position().iud, iuv: '01000000000000012', nav: '301000000000000012' }], rejected: [] });
-    expect(await t.payments.editPosition(position().iud, edit('Quota rivista', 40), actors.operator)).toMatchObject({ importoDovuto: 4000, azione: 'M', statoExport: 'DA_ESPORTARE' });
+    await t.payments.recordExportResults(
+      { callId: call.id, ...march },
+      { accepted: [{ iud: position().iud, iuv: '01000000000000012', nav: '301000000000000012' }], rejected: [] },
+    );
+    expect(await t.payments.editPosition(position().iud, edit('Quota rivista', 40), actors.operator)).toMatchObject({
+      importoDovuto: 4000,
+      azione: 'M',
+      statoExport: 'DA_ESPORTARE',
+    });
   });
 
   it('0 cancels for good: A to send when MyPay knows it, NESSUNA when it never saw it; then 409', async () => {
     const { t, position } = await generated();
-    expect(await t.payments.editPosition(position().iud, edit('Annullata', 0), actors.operator)).toMatchObject({ annullato: true, importoDovuto: 0, azione: 'A', statoExport: 'NESSUNA' });
-    await expect(t.payments.editPosition(position().iud, edit('Riapro', 10), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.final });
+    expect(await t.payments.editPosition(position().iud, edit('Annullata', 0), actors.operator)).toMatchObject({
+      annullato: true,
+      importoDovuto: 0,
+      azione: 'A',
+      statoExport: 'NESSUNA',
+    });
+    await expect(t.payments.editPosition(position().iud, edit('Riapro', 10), actors.operator)).rejects.toMatchObject({
+      status: 409,
+      message: positionOpsMessages.final,
+    });
 
     const known = await generated();
-    await known.t.payments.recordExportResults({ callId: call.id, ...march }, { accepted: [{ iud: known.position().iud, iuv: '01000000000000012', nav: '301000000000000012' }], rejected: [] });
-    expect(await known.t.payments.editPosition(known.position().iud, edit('Annullata', 0), actors.operator)).toMatchObject({ annullato: true, azione: 'A', statoExport: 'DA_ESPORTARE' });
+    await known.t.payments.recordExportResults(
+      { callId: call.id, ...march },
+      { accepted: [{ iud: known.position().iud, iuv: '01000000000000012', nav: '301000000000000012' }], rejected: [] },
+    );
+    expect(
+      await known.t.payments.editPosition(known.position().iud, edit('Annullata', 0), actors.operator),
+    ).toMatchObject({ annullato: true, azione: 'A', statoExport: 'DA_ESPORTARE' });
   });
 
   it('refuses an unknown (404), a paid one (409), one being exported (409) and a lost race (409), writing nothing', async () => {
     const { t, position } = await generated();
-    await expect(t.payments.editPosition('PNOPE', edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 404, message: positionOpsMessages.notFound });
+    await expect(t.payments.editPosition('PNOPE', edit('x', 1), actors.operator)).rejects.toMatchObject({
+      status: 404,
+      message: positionOpsMessages.notFound,
+    });
     t.exportLocks.set(call.id, 'flow-1');
-    await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.exportRunningEdit });
+    await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({
+      status: 409,
+      message: positionOpsMessages.exportRunningEdit,
+    });
     t.exportLocks.clear();
     const key = [...t.positions.all.keys()][0]!;
     const real = t.positions.applyTransition.bind(t.positions);
@@ -560,16 +844,23 @@ describe('the payment edit modal (PUT /api/positions/{id})', () => {
       t.positions.all.set(key, { ...t.positions.all.get(key)!, version: 7 });
       return real(transition);
     };
-    await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.staleCopy });
+    await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({
+      status: 409,
+      message: positionOpsMessages.staleCopy,
+    });
     t.positions.all.set(key, { ...position(), isPagato: true, importoTotalePagato: 6643 });
-    await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.final });
+    await expect(t.payments.editPosition(position().iud, edit('x', 1), actors.operator)).rejects.toMatchObject({
+      status: 409,
+      message: positionOpsMessages.final,
+    });
     expect(position()).toMatchObject({ importoDovuto: 6643, descrizione: expect.stringMatching(/^Quota Marzo 2026/) });
     expect(t.audit.entries).toHaveLength(1);
   });
 });
 
 describe('a citizen paying, two operators, and a call that is over (issue 21)', () => {
-  const edit = (descrizione: string, importo: unknown, updatedAt?: string) => positionEditSchema.parse({ descrizione, importo, updatedAt });
+  const edit = (descrizione: string, importo: unknown, updatedAt?: string) =>
+    positionEditSchema.parse({ descrizione, importo, updatedAt });
   async function owed(options: { callState?: number } = {}) {
     const t = setup(options);
     t.enrol(user('u1', 8000), 3);
@@ -577,7 +868,13 @@ describe('a citizen paying, two operators, and a call that is over (issue 21)', 
     const key = [...t.positions.all.keys()][0]!;
     const position = () => t.positions.all.get(key)!;
     /** A citizen's checkout takes the position for 30 minutes (domain/positions hold). */
-    const hold = (until = '2026-03-10T09:30:00.000Z') => t.positions.all.set(key, { ...position(), checkoutSession: 's1', checkoutUrl: 'https://mypay/x', checkoutUntil: until });
+    const hold = (until = '2026-03-10T09:30:00.000Z') =>
+      t.positions.all.set(key, {
+        ...position(),
+        checkoutSession: 's1',
+        checkoutUrl: 'https://mypay/x',
+        checkoutUntil: until,
+      });
     return { t, position, hold };
   }
 
@@ -585,7 +882,9 @@ describe('a citizen paying, two operators, and a call that is over (issue 21)', 
     const { t, position } = await owed();
     const read = position().updatedAt;
     await t.payments.editPosition(position().iud, edit('Prima modifica', 50, read), actors.operator);
-    await expect(t.payments.editPosition(position().iud, edit('Seconda modifica', 40, read), actors.operator)).rejects.toMatchObject({
+    await expect(
+      t.payments.editPosition(position().iud, edit('Seconda modifica', 40, read), actors.operator),
+    ).rejects.toMatchObject({
       status: 409,
       message: 'Il record è stato modificato da un altro operatore: ricarica la pagina.',
     });
@@ -600,44 +899,117 @@ describe('a citizen paying, two operators, and a call that is over (issue 21)', 
     hold();
     const before = structuredClone(position());
     for (const importo of [50, 0]) {
-      await expect(t.payments.editPosition(position().iud, edit('x', importo), actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.checkoutLive });
+      await expect(t.payments.editPosition(position().iud, edit('x', importo), actors.operator)).rejects.toMatchObject({
+        status: 409,
+        message: positionOpsMessages.checkoutLive,
+      });
     }
-    await expect(t.payments.generatePositions(call.id, march, actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.checkoutLiveMonth });
-    await expect(t.payments.positionsCsv(call.id, march, actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.checkoutLiveMonth });
-    await expect(t.payments.startSync(call.id, actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.checkoutLiveCall });
+    await expect(t.payments.generatePositions(call.id, march, actors.operator)).rejects.toMatchObject({
+      status: 409,
+      message: positionOpsMessages.checkoutLiveMonth,
+    });
+    await expect(t.payments.positionsCsv(call.id, march, actors.operator)).rejects.toMatchObject({
+      status: 409,
+      message: positionOpsMessages.checkoutLiveMonth,
+    });
+    await expect(t.payments.startSync(call.id, actors.operator)).rejects.toMatchObject({
+      status: 409,
+      message: positionOpsMessages.checkoutLiveCall,
+    });
     // Another month of the call still generates; the held position's write condition refuses anyway.
     expect((await t.payments.generatePositions(call.id, { mese: 4, anno: 2026 }, actors.operator)).created).toBe(1);
     t.users.set('u1', { ...t.users.get('u1')!, lastIsee: { ...t.users.get('u1')!.lastIsee!, valueCents: 1_800_000 } });
-    expect(await t.positions.applyTransition(editTransition(position(), 1, position().descrizione, '2026-03-10T09:10:00.000Z'))).toBe(false);
+    expect(
+      await t.positions.applyTransition(
+        editTransition(position(), 1, position().descrizione, '2026-03-10T09:10:00.000Z'),
+      ),
+    ).toBe(false);
     expect(position()).toEqual(before);
   });
 
   it('Chiudi riconciliazione: closes a payment to reconcile with the note, audited, the payment list no longer counts it; again, or a stale copy, is a 409 changing nothing', async () => {
     const { t, position } = await owed();
-    const paid = [{ iur: 'IUR1', iuv: '01000000000000012', importo: 6643, data: '2026-03-12', registratoIl: '2026-03-12T10:00:00.000Z' }, { iur: 'IUR2', iuv: '01000000000000012', importo: 6643, data: '2026-03-13', registratoIl: '2026-03-13T10:00:00.000Z' }];
-    t.positions.all.set([...t.positions.all.keys()][0]!, { ...position(), isPagato: true, importoTotalePagato: 13286, pagamenti: paid, riconciliazione: { motivo: 'PAGATA_PIU_VOLTE', differenza: 6643 }, version: position().version + 1 });
+    const paid = [
+      {
+        iur: 'IUR1',
+        iuv: '01000000000000012',
+        importo: 6643,
+        data: '2026-03-12',
+        registratoIl: '2026-03-12T10:00:00.000Z',
+      },
+      {
+        iur: 'IUR2',
+        iuv: '01000000000000012',
+        importo: 6643,
+        data: '2026-03-13',
+        registratoIl: '2026-03-13T10:00:00.000Z',
+      },
+    ];
+    t.positions.all.set([...t.positions.all.keys()][0]!, {
+      ...position(),
+      isPagato: true,
+      importoTotalePagato: 13286,
+      pagamenti: paid,
+      riconciliazione: { motivo: 'PAGATA_PIU_VOLTE', differenza: 6643 },
+      version: position().version + 1,
+    });
     const row = () => t.debts.summaries.get(`${call.id}|2026|u1`)!;
     await t.debtSummaries.refreshDebtSummaries([{ callId: call.id, userId: 'u1', anno: 2026 }]);
     expect(row().contribution).toMatchObject({ daRiconciliare: 1, differenzaDaRiconciliare: 6643 });
     const stale = position().updatedAt;
-    const answer = await t.payments.closeReconciliation(position().iud, { nota: 'Rimborsati 66,43 € con bonifico', updatedAt: position().updatedAt }, actors.operator);
-    expect(answer).toMatchObject({ riconciliazione: null, riconciliazioneChiusa: { motivo: 'PAGATA_PIU_VOLTE', differenza: 6643, nota: 'Rimborsati 66,43 € con bonifico', chiusaDa: actors.operator.fullName }, importoTotalePagato: 13286 });
+    const answer = await t.payments.closeReconciliation(
+      position().iud,
+      { nota: 'Rimborsati 66,43 € con bonifico', updatedAt: position().updatedAt },
+      actors.operator,
+    );
+    expect(answer).toMatchObject({
+      riconciliazione: null,
+      riconciliazioneChiusa: {
+        motivo: 'PAGATA_PIU_VOLTE',
+        differenza: 6643,
+        nota: 'Rimborsati 66,43 € con bonifico',
+        chiusaDa: actors.operator.fullName,
+      },
+      importoTotalePagato: 13286,
+    });
     expect(position().pagamenti).toEqual(paid);
-    expect(row().contribution).toMatchObject({ daRiconciliare: 0, cittadiniDaRiconciliare: 0, differenzaDaRiconciliare: 0, pagate: 1 });
-    expect(t.audit.entries.at(-1)).toMatchObject({ entity: 'position', action: 'update', id: position().iud, before: { riconciliazione: { motivo: 'PAGATA_PIU_VOLTE' } }, after: { riconciliazione: null } });
+    expect(row().contribution).toMatchObject({
+      daRiconciliare: 0,
+      cittadiniDaRiconciliare: 0,
+      differenzaDaRiconciliare: 0,
+      pagate: 1,
+    });
+    expect(t.audit.entries.at(-1)).toMatchObject({
+      entity: 'position',
+      action: 'update',
+      id: position().iud,
+      before: { riconciliazione: { motivo: 'PAGATA_PIU_VOLTE' } },
+      after: { riconciliazione: null },
+    });
     const closed = structuredClone(position());
-    await expect(t.payments.closeReconciliation(position().iud, { nota: 'Di nuovo' }, actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.notToReconcile });
-    await expect(t.payments.closeReconciliation('PNOPE', { nota: 'x' }, actors.operator)).rejects.toMatchObject({ status: 404 });
+    await expect(
+      t.payments.closeReconciliation(position().iud, { nota: 'Di nuovo' }, actors.operator),
+    ).rejects.toMatchObject({ status: 409, message: positionOpsMessages.notToReconcile });
+    await expect(t.payments.closeReconciliation('PNOPE', { nota: 'x' }, actors.operator)).rejects.toMatchObject({
+      status: 404,
+    });
     expect(position()).toEqual(closed);
     // Another operator's copy, read before the first closed it (the position to reconcile again meanwhile).
-    t.positions.all.set([...t.positions.all.keys()][0]!, { ...closed, riconciliazione: { motivo: 'PAGATA_PIU_VOLTE', differenza: 13286 } });
-    await expect(t.payments.closeReconciliation(position().iud, { nota: 'Copia vecchia', updatedAt: stale }, actors.operator)).rejects.toMatchObject({ status: 409, message: positionOpsMessages.staleCopy });
+    t.positions.all.set([...t.positions.all.keys()][0]!, {
+      ...closed,
+      riconciliazione: { motivo: 'PAGATA_PIU_VOLTE', differenza: 13286 },
+    });
+    await expect(
+      t.payments.closeReconciliation(position().iud, { nota: 'Copia vecchia', updatedAt: stale }, actors.operator),
+    ).rejects.toMatchObject({ status: 409, message: positionOpsMessages.staleCopy });
   });
 
   it('an expired hold no longer blocks: the edit goes through', async () => {
     const { t, position, hold } = await owed();
     hold('2026-03-10T08:00:00.000Z');
-    expect(await t.payments.editPosition(position().iud, edit('x', 50), actors.operator)).toMatchObject({ importoDovuto: 5000 });
+    expect(await t.payments.editPosition(position().iud, edit('x', 50), actors.operator)).toMatchObject({
+      importoDovuto: 5000,
+    });
   });
 
   it('an archived call is billed no more (409, nothing written); a closed one keeps billing', async () => {
@@ -665,7 +1037,8 @@ describe('Sincronizza: the job’s slices', () => {
     await t.payments.generatePositions(call.id, { mese: 1, anno: 2026 }, actors.operator);
     await t.payments.generatePositions(call.id, { mese: 2, anno: 2026 }, actors.operator);
     // January: both paid → nothing to recalculate there.
-    for (const [key, p] of t.positions.all) if (p.mese === 1) t.positions.all.set(key, { ...p, isPagato: true, importoTotalePagato: p.importoDovuto });
+    for (const [key, p] of t.positions.all)
+      if (p.mese === 1) t.positions.all.set(key, { ...p, isPagato: true, importoTotalePagato: p.importoDovuto });
 
     const first = await t.payments.syncSlice({ callId: call.id }, null, actors.operator);
     expect(first).toMatchObject({ done: 0, total: 2 });
@@ -680,12 +1053,21 @@ describe('Sincronizza: the job’s slices', () => {
     expect(last).toEqual({ cursor: null, done: 2, total: 2 });
     expect([...t.positions.all.values()].filter((p) => p.mese === 3)).toHaveLength(2);
     // Paid January untouched.
-    expect([...t.positions.all.values()].filter((p) => p.mese === 1).map((p) => [p.importoDovuto, p.isPagato, p.version])).toEqual([[6643, true, 1], [6643, true, 1]]);
-    await expect(t.payments.syncSlice({ callId: call.id }, '{"months":[],"next":0}', actors.operator)).rejects.toMatchObject({ status: 400 });
+    expect(
+      [...t.positions.all.values()].filter((p) => p.mese === 1).map((p) => [p.importoDovuto, p.isPagato, p.version]),
+    ).toEqual([
+      [6643, true, 1],
+      [6643, true, 1],
+    ]);
+    await expect(
+      t.payments.syncSlice({ callId: call.id }, '{"months":[],"next":0}', actors.operator),
+    ).rejects.toMatchObject({ status: 400 });
   });
 
   it('lists the call’s year, or up to the current month, at most 36 months', () => {
-    expect(syncCandidateMonths(2026, { mese: 3, anno: 2026 }).map(periodKey)).toEqual([...Array(12)].map((_, i) => `2026-${String(i + 1).padStart(2, '0')}`));
+    expect(syncCandidateMonths(2026, { mese: 3, anno: 2026 }).map(periodKey)).toEqual(
+      [...Array(12)].map((_, i) => `2026-${String(i + 1).padStart(2, '0')}`),
+    );
     const long = syncCandidateMonths(2020, { mese: 3, anno: 2026 });
     expect(long).toHaveLength(36);
     expect(periodKey(long[0]!)).toBe('2023-04');

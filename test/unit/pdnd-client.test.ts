@@ -17,7 +17,8 @@ const PURPOSE = '6f1d2c3b-4a59-4b7e-8c1d-2e3f4a5b6c7d';
 const KID = 'ZxY0wV9uTsRqPoNmLkJiHgFeDcBa_-0123456789abc';
 
 type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'refused';
-const voucherFor = (exp: number, jti = 'voucher-1') => `${Buffer.from('{"alg":"RS256","typ":"at+jwt"}').toString('base64url')}.${Buffer.from(JSON.stringify({ jti, exp, purposeId: PURPOSE })).toString('base64url')}.c2ln`;
+const voucherFor = (exp: number, jti = 'voucher-1') =>
+  `${Buffer.from('{"alg":"RS256","typ":"at+jwt"}').toString('base64url')}.${Buffer.from(JSON.stringify({ jti, exp, purposeId: PURPOSE })).toString('base64url')}.c2ln`;
 
 function fakePdnd(answers: Answer[], start = 1_800_000_000_000) {
   let clock = start;
@@ -28,7 +29,10 @@ function fakePdnd(answers: Answer[], start = 1_800_000_000_000) {
     const answer = answers.shift();
     if (!answer) throw new Error('unexpected token request');
     if (answer === 'refused') throw new TypeError('fetch failed');
-    return new Response(JSON.stringify(answer.body ?? {}), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
+    return new Response(JSON.stringify(answer.body ?? {}), {
+      status: answer.status,
+      headers: { 'content-type': 'application/json', ...answer.headers },
+    });
   }) as unknown as typeof globalThis.fetch;
   const client = makePdndClient({
     tokenUrl: 'https://auth.uat.interop.pagopa.it/token.oauth2',
@@ -46,7 +50,10 @@ function fakePdnd(answers: Answer[], start = 1_800_000_000_000) {
   return { client, requests, sleeps, advance: (ms: number) => (clock += ms), now: () => clock };
 }
 
-const ok = (exp: number, jti?: string): Answer => ({ status: 200, body: { access_token: voucherFor(exp, jti), token_type: 'Bearer', expires_in: 600 } });
+const ok = (exp: number, jti?: string): Answer => ({
+  status: 200,
+  body: { access_token: voucherFor(exp, jti), token_type: 'Bearer', expires_in: 600 },
+});
 
 describe('PDND client: the client assertion', () => {
   it('is an RS256 JWS with kid and typ, and exactly the claims PDND accepts, signed by the client key', async () => {
@@ -58,9 +65,17 @@ describe('PDND client: the client assertion', () => {
     expect(form.get('client_id')).toBe(CLIENT_ID);
     const assertion = form.get('client_assertion')!;
     expect(jose.decodeProtectedHeader(assertion)).toEqual({ alg: 'RS256', kid: KID, typ: 'JWT' });
-    const { payload } = await jose.jwtVerify(assertion, publicKey, { algorithms: ['RS256'], currentDate: new Date(now()) });
+    const { payload } = await jose.jwtVerify(assertion, publicKey, {
+      algorithms: ['RS256'],
+      currentDate: new Date(now()),
+    });
     expect(Object.keys(payload).sort()).toEqual(['aud', 'exp', 'iat', 'iss', 'jti', 'purposeId', 'sub']);
-    expect(payload).toMatchObject({ iss: CLIENT_ID, sub: CLIENT_ID, aud: 'auth.uat.interop.pagopa.it/client-assertion', purposeId: PURPOSE });
+    expect(payload).toMatchObject({
+      iss: CLIENT_ID,
+      sub: CLIENT_ID,
+      aud: 'auth.uat.interop.pagopa.it/client-assertion',
+      purposeId: PURPOSE,
+    });
     expect(payload.iat).toBe(Math.floor(now() / 1000));
     expect(payload.exp! - payload.iat!).toBeGreaterThan(0);
     expect(payload.exp! - payload.iat!).toBeLessThanOrEqual(600);
@@ -68,13 +83,26 @@ describe('PDND client: the client assertion', () => {
 
   it('carries the digest of the audit token (AUDIT_REST_02), and the voucher bound to it is never reused', async () => {
     const { client, requests } = fakePdnd([ok(1_800_000_600, 'a'), ok(1_800_000_600, 'b')]);
-    const evidence = await client.trackingEvidence({ aud: 'https://api.inps.it/pdnd/soap/ConsultazioneISEE/v1', purposeId: PURPOSE, userID: 'RSSMRA85C52H501N', userLocation: 'portale', LoA: 'SPID_L2' });
+    const evidence = await client.trackingEvidence({
+      aud: 'https://api.inps.it/pdnd/soap/ConsultazioneISEE/v1',
+      purposeId: PURPOSE,
+      userID: 'RSSMRA85C52H501N',
+      userLocation: 'portale',
+      LoA: 'SPID_L2',
+    });
     expect(evidence.digest).toBe(createHash('sha256').update(evidence.jws).digest('hex'));
-    expect(jose.decodeJwt(evidence.jws)).toMatchObject({ userID: 'RSSMRA85C52H501N', LoA: 'SPID_L2', aud: 'https://api.inps.it/pdnd/soap/ConsultazioneISEE/v1' });
+    expect(jose.decodeJwt(evidence.jws)).toMatchObject({
+      userID: 'RSSMRA85C52H501N',
+      LoA: 'SPID_L2',
+      aud: 'https://api.inps.it/pdnd/soap/ConsultazioneISEE/v1',
+    });
     await client.voucher(PURPOSE, evidence);
     await client.voucher(PURPOSE, evidence);
     expect(requests).toHaveLength(2);
-    expect(jose.decodeJwt(requests[0].get('client_assertion')!).digest).toEqual({ alg: 'SHA256', value: evidence.digest });
+    expect(jose.decodeJwt(requests[0].get('client_assertion')!).digest).toEqual({
+      alg: 'SHA256',
+      value: evidence.digest,
+    });
   });
 });
 
@@ -108,7 +136,11 @@ describe('PDND client: one token request per voucher lifetime', () => {
 
 describe('PDND client: PDND’s answers', () => {
   it('429: waits the window X-Rate-Limit-Interval names, then gets the voucher', async () => {
-    const limited: Answer = { status: 429, body: { status: 429, errors: [{ code: '015-10004' }] }, headers: { 'X-Rate-Limit-Limit': '10', 'X-Rate-Limit-Interval': '2000', 'X-Rate-Limit-Remaining': '0' } };
+    const limited: Answer = {
+      status: 429,
+      body: { status: 429, errors: [{ code: '015-10004' }] },
+      headers: { 'X-Rate-Limit-Limit': '10', 'X-Rate-Limit-Interval': '2000', 'X-Rate-Limit-Remaining': '0' },
+    };
     const { client, sleeps, requests } = fakePdnd([limited, limited, ok(1_800_000_600)]);
     await client.voucher(PURPOSE);
     expect(sleeps).toEqual([2000, 2000]);
@@ -123,7 +155,15 @@ describe('PDND client: PDND’s answers', () => {
   });
 
   it('400 (masked, 015-0008) is PdndRefused with the correlationId, not retried', async () => {
-    const refused: Answer = { status: 400, body: { status: 400, detail: 'Bad request', errors: [{ code: '015-0008', detail: 'Unable to generate a token for the given request' }], correlationId: 'c0ffee' } };
+    const refused: Answer = {
+      status: 400,
+      body: {
+        status: 400,
+        detail: 'Bad request',
+        errors: [{ code: '015-0008', detail: 'Unable to generate a token for the given request' }],
+        correlationId: 'c0ffee',
+      },
+    };
     const { client, requests } = fakePdnd([refused]);
     const error = await client.voucher(PURPOSE).catch((e) => e);
     expect(error).toBeInstanceOf(PdndRefused);
@@ -144,10 +184,16 @@ describe('the KMS signer', () => {
   it('asks KMS to sign the raw signing input with RSASSA_PKCS1_V1_5_SHA_256, and uses its signature', async () => {
     const kms = mockClient(KMSClient);
     kms.on(SignCommand).resolves({ Signature: new Uint8Array([1, 2, 3]) });
-    const signature = await kmsSigner('arn:aws:kms:eu-south-1:123456789012:key/abc', new KMSClient({})).sign(Buffer.from('header.payload'));
+    const signature = await kmsSigner('arn:aws:kms:eu-south-1:123456789012:key/abc', new KMSClient({})).sign(
+      Buffer.from('header.payload'),
+    );
     expect([...signature]).toEqual([1, 2, 3]);
     const input = kms.commandCalls(SignCommand)[0].args[0].input;
-    expect(input).toMatchObject({ KeyId: 'arn:aws:kms:eu-south-1:123456789012:key/abc', MessageType: 'RAW', SigningAlgorithm: 'RSASSA_PKCS1_V1_5_SHA_256' });
+    expect(input).toMatchObject({
+      KeyId: 'arn:aws:kms:eu-south-1:123456789012:key/abc',
+      MessageType: 'RAW',
+      SigningAlgorithm: 'RSASSA_PKCS1_V1_5_SHA_256',
+    });
     expect(Buffer.from(input.Message!).toString()).toBe('header.payload');
     kms.restore();
   });

@@ -16,11 +16,27 @@ describe('the PDND kid', () => {
   });
 
   it('a placeholder or another key’s kid is reported with the right one', async () => {
-    expect(pdndKidProblem('placeholder-kid-set-by-pdnd-back-office-000', der)).toMatch(new RegExp(`^pdndKid placeholder-kid-set-by-pdnd-back-office-000 is not the thumbprint .*\\(${pdndKidOf(der)}\\)`));
+    expect(pdndKidProblem('placeholder-kid-set-by-pdnd-back-office-000', der)).toMatch(
+      new RegExp(
+        `^pdndKid placeholder-kid-set-by-pdnd-back-office-000 is not the thumbprint .*\\(${pdndKidOf(der)}\\)`,
+      ),
+    );
     const kms = mockClient(KMSClient);
     kms.on(GetPublicKeyCommand).resolves({ PublicKey: new Uint8Array(der) });
-    expect(await checkPdndKidInKms({ keyId: 'arn:aws:kms:eu-south-1:1:key/x', kid: pdndKidOf(der), client: new KMSClient({ region: 'eu-south-1' }) })).toBeNull();
-    expect(await checkPdndKidInKms({ keyId: 'arn:aws:kms:eu-south-1:1:key/x', kid: 'AAAA', client: new KMSClient({ region: 'eu-south-1' }) })).toMatch(/^pdndKid AAAA is not/);
+    expect(
+      await checkPdndKidInKms({
+        keyId: 'arn:aws:kms:eu-south-1:1:key/x',
+        kid: pdndKidOf(der),
+        client: new KMSClient({ region: 'eu-south-1' }),
+      }),
+    ).toBeNull();
+    expect(
+      await checkPdndKidInKms({
+        keyId: 'arn:aws:kms:eu-south-1:1:key/x',
+        kid: 'AAAA',
+        client: new KMSClient({ region: 'eu-south-1' }),
+      }),
+    ).toMatch(/^pdndKid AAAA is not/);
     kms.restore();
   });
 });

@@ -4,7 +4,14 @@ import type { Transition } from '../../functions/domain/positions/index.ts';
 import { memoryPositionWriter } from '../support/in-memory-positions.ts';
 import { messages, paymentOutcomeMessages } from '../../functions/domain/messages.ts';
 import { paymentBadge, reconciliationCloseSchema } from '../../functions/domain/payments.ts';
-import { closeReconciliation, isPayable, isPayableOnline, paymentReturnPath, settlePayment, type PaymentReceipt } from '../../functions/domain/position-payment.ts';
+import {
+  closeReconciliation,
+  isPayable,
+  isPayableOnline,
+  paymentReturnPath,
+  settlePayment,
+  type PaymentReceipt,
+} from '../../functions/domain/position-payment.ts';
 import type { MyPay, MyPayPaidRow, MyPayPaymentOutcome } from '../../functions/adapters/ports.ts';
 import type { CallRecord } from '../../functions/domain/call-record.ts';
 import { makePaymentSettlement } from '../../functions/positions/settlement.ts';
@@ -19,54 +26,123 @@ const NOW = '2026-03-10T10:00:00.000Z';
 function position(overrides: Partial<PositionRecord> = {}): PositionRecord {
   const iud = overrides.iud ?? 'P202603AAAAAAAAAAAAAAAAAAAAAAAAAAAA';
   return {
-    id: iud, iud, callId: 'call-1', userId: 'user-maria', fiscalCode: 'RSSMRA85C52H501N', cognome: 'Rossi', nome: 'Maria', mese: 3, anno: 2026,
-    titolo: 'Assistenza domiciliare – Marzo 2026', descrizione: 'Quota Marzo 2026', importoDovuto: 6643, importoTotalePagato: 0, isPagato: false, annullato: false,
-    codIuv: '01000000001234519', nav: '301000000001234519', dataScadenza: '2026-03-31', azione: 'I', statoExport: 'ESPORTATA', lastExportError: null,
-    isEmailSent: false, dataIsEmailSent: null, ioId: null, dataEsitoSingoloPagamento: null, createdAt: NOW, updatedAt: NOW, exportedAt: NOW, iseeId: null, version: 3,
+    id: iud,
+    iud,
+    callId: 'call-1',
+    userId: 'user-maria',
+    fiscalCode: 'RSSMRA85C52H501N',
+    cognome: 'Rossi',
+    nome: 'Maria',
+    mese: 3,
+    anno: 2026,
+    titolo: 'Assistenza domiciliare – Marzo 2026',
+    descrizione: 'Quota Marzo 2026',
+    importoDovuto: 6643,
+    importoTotalePagato: 0,
+    isPagato: false,
+    annullato: false,
+    codIuv: '01000000001234519',
+    nav: '301000000001234519',
+    dataScadenza: '2026-03-31',
+    azione: 'I',
+    statoExport: 'ESPORTATA',
+    lastExportError: null,
+    isEmailSent: false,
+    dataIsEmailSent: null,
+    ioId: null,
+    dataEsitoSingoloPagamento: null,
+    createdAt: NOW,
+    updatedAt: NOW,
+    exportedAt: NOW,
+    iseeId: null,
+    version: 3,
     ...overrides,
   };
 }
 const receiptFor = (p: PositionRecord, overrides: Partial<PaymentReceipt> = {}): PaymentReceipt => ({
-  iud: p.iud, iuv: p.codIuv ?? '01000000009999911', amountCents: p.importoDovuto, paidOn: '2026-03-12', iur: 'IUR0001', ...overrides,
+  iud: p.iud,
+  iuv: p.codIuv ?? '01000000009999911',
+  amountCents: p.importoDovuto,
+  paidOn: '2026-03-12',
+  iur: 'IUR0001',
+  ...overrides,
 });
 
 describe('settlePayment (whatever MyPay collected is recorded, issue 21)', () => {
   it('pays an unpaid position with the amount, the date, the IUR and the IUV, as the next version, and ends its checkout', () => {
-    const before = position({ checkoutSession: 's1', checkoutUrl: 'https://mypay.test/x', checkoutUntil: '2026-03-10T10:30:00.000Z' });
+    const before = position({
+      checkoutSession: 's1',
+      checkoutUrl: 'https://mypay.test/x',
+      checkoutUntil: '2026-03-10T10:30:00.000Z',
+    });
     const effect = settlePayment(before, receiptFor(before), NOW);
     expect(effect.kind).toBe('recorded');
     if (effect.kind !== 'recorded') return;
     expect(effect.reconciliation).toBeNull();
-    expect(effect.after).toMatchObject({ isPagato: true, importoTotalePagato: 6643, dataEsitoSingoloPagamento: '2026-03-12', iur: 'IUR0001', codIuv: '01000000001234519', version: 4, updatedAt: NOW });
-    expect(effect.after.pagamenti).toEqual([{ iur: 'IUR0001', iuv: '01000000001234519', importo: 6643, data: '2026-03-12', registratoIl: NOW }]);
-    expect([effect.after.checkoutSession, effect.after.checkoutUntil, effect.after.riconciliazione]).toEqual([null, null, null]);
+    expect(effect.after).toMatchObject({
+      isPagato: true,
+      importoTotalePagato: 6643,
+      dataEsitoSingoloPagamento: '2026-03-12',
+      iur: 'IUR0001',
+      codIuv: '01000000001234519',
+      version: 4,
+      updatedAt: NOW,
+    });
+    expect(effect.after.pagamenti).toEqual([
+      { iur: 'IUR0001', iuv: '01000000001234519', importo: 6643, data: '2026-03-12', registratoIl: NOW },
+    ]);
+    expect([effect.after.checkoutSession, effect.after.checkoutUntil, effect.after.riconciliazione]).toEqual([
+      null,
+      null,
+      null,
+    ]);
     expect(before.isPagato).toBe(false); // the input is not changed
   });
 
   it('gives a position without an IUV the one MyPay paid it under, and its notice number', () => {
     const before = position({ codIuv: null, nav: null });
     const effect = settlePayment(before, receiptFor(before, { iuv: '01000000001234519' }), NOW);
-    expect(effect.kind === 'recorded' && [effect.after.codIuv, effect.after.nav]).toEqual(['01000000001234519', '301000000001234519']);
+    expect(effect.kind === 'recorded' && [effect.after.codIuv, effect.after.nav]).toEqual([
+      '01000000001234519',
+      '301000000001234519',
+    ]);
   });
 
   it('records the same receipt once: again (same IUR) changes nothing, also on a position paid before the payment list existed', () => {
     const first = settlePayment(position(), receiptFor(position()), NOW);
     if (first.kind !== 'recorded') throw new Error('not recorded');
     expect(settlePayment(first.after, receiptFor(position()), NOW)).toEqual({ kind: 'already-recorded' });
-    const legacy = position({ isPagato: true, importoTotalePagato: 6643, dataEsitoSingoloPagamento: '2026-03-11', iur: 'IUR0001' });
+    const legacy = position({
+      isPagato: true,
+      importoTotalePagato: 6643,
+      dataEsitoSingoloPagamento: '2026-03-11',
+      iur: 'IUR0001',
+    });
     expect(settlePayment(legacy, receiptFor(legacy), NOW)).toEqual({ kind: 'already-recorded' });
   });
 
   it('keeps another amount, marking it for reconciliation with the difference', () => {
     const p = position();
     const effect = settlePayment(p, receiptFor(p, { amountCents: 6000 }), NOW);
-    expect(effect).toMatchObject({ kind: 'recorded', reconciliation: { motivo: 'IMPORTO_DIVERSO', differenza: -643 }, after: { isPagato: true, importoTotalePagato: 6000, riconciliazione: { motivo: 'IMPORTO_DIVERSO', differenza: -643 } } });
+    expect(effect).toMatchObject({
+      kind: 'recorded',
+      reconciliation: { motivo: 'IMPORTO_DIVERSO', differenza: -643 },
+      after: {
+        isPagato: true,
+        importoTotalePagato: 6000,
+        riconciliazione: { motivo: 'IMPORTO_DIVERSO', differenza: -643 },
+      },
+    });
   });
 
   it('keeps money paid for a cancelled position: Pagato for the citizen, all of it to reconcile', () => {
     const cancelled = position({ annullato: true, importoDovuto: 0, azione: 'A' });
     const effect = settlePayment(cancelled, receiptFor(cancelled, { amountCents: 6643 }), NOW);
-    expect(effect).toMatchObject({ kind: 'recorded', reconciliation: { motivo: 'ANNULLATA', differenza: 6643 }, after: { annullato: true, isPagato: true, importoTotalePagato: 6643 } });
+    expect(effect).toMatchObject({
+      kind: 'recorded',
+      reconciliation: { motivo: 'ANNULLATA', differenza: 6643 },
+      after: { annullato: true, isPagato: true, importoTotalePagato: 6643 },
+    });
     if (effect.kind === 'recorded') expect(paymentBadge(effect.after)).toBe('Pagato');
   });
 
@@ -74,13 +150,19 @@ describe('settlePayment (whatever MyPay collected is recorded, issue 21)', () =>
     const once = settlePayment(position(), receiptFor(position()), NOW);
     if (once.kind !== 'recorded') throw new Error('not recorded');
     const twice = settlePayment(once.after, receiptFor(position(), { iur: 'IUR0002', paidOn: '2026-03-13' }), NOW);
-    expect(twice).toMatchObject({ kind: 'recorded', reconciliation: { motivo: 'PAGATA_PIU_VOLTE', differenza: 6643 }, after: { importoTotalePagato: 13286, dataEsitoSingoloPagamento: '2026-03-12', iur: 'IUR0001' } });
+    expect(twice).toMatchObject({
+      kind: 'recorded',
+      reconciliation: { motivo: 'PAGATA_PIU_VOLTE', differenza: 6643 },
+      after: { importoTotalePagato: 13286, dataEsitoSingoloPagamento: '2026-03-12', iur: 'IUR0001' },
+    });
     if (twice.kind === 'recorded') expect(twice.after.pagamenti!.map((p) => p.iur)).toEqual(['IUR0001', 'IUR0002']);
   });
 
   it('never writes a receipt of another position', () => {
     const p = position();
-    expect(settlePayment(p, receiptFor(p, { iud: 'P202603BBBBBBBBBBBBBBBBBBBBBBBBBBBB' }), NOW)).toEqual({ kind: 'mismatch' });
+    expect(settlePayment(p, receiptFor(p, { iud: 'P202603BBBBBBBBBBBBBBBBBBBBBBBBBBBB' }), NOW)).toEqual({
+      kind: 'mismatch',
+    });
   });
 
   it('offers Paga only on a payable position that MyPay holds as shown (a notice number, no change waiting to be sent)', () => {
@@ -108,7 +190,12 @@ describe('closeReconciliation (Chiudi riconciliazione, issue 21)', () => {
   it('closes it with the note, who and when: no longer to reconcile, Pagato with every payment kept, as the next version', () => {
     const before = paidTwice();
     const after = closeReconciliation(before, note, LATER);
-    expect(after).toMatchObject({ riconciliazione: null, riconciliazioneChiusa: { motivo: 'PAGATA_PIU_VOLTE', differenza: 6643, ...note, chiusaIl: LATER }, updatedAt: LATER, version: before.version + 1 });
+    expect(after).toMatchObject({
+      riconciliazione: null,
+      riconciliazioneChiusa: { motivo: 'PAGATA_PIU_VOLTE', differenza: 6643, ...note, chiusaIl: LATER },
+      updatedAt: LATER,
+      version: before.version + 1,
+    });
     expect(after!.pagamenti).toEqual(before.pagamenti);
     expect([after!.importoTotalePagato, paymentBadge(after!)]).toEqual([13286, 'Pagato']);
   });
@@ -122,16 +209,28 @@ describe('closeReconciliation (Chiudi riconciliazione, issue 21)', () => {
 
   it('stays closed when MyPay reports the same receipts again; a new payment marks it to reconcile again', () => {
     const closed = closeReconciliation(paidTwice(), note, LATER)!;
-    expect(settlePayment(closed, receiptFor(position(), { iur: 'IUR0002', paidOn: '2026-03-13' }), LATER)).toEqual({ kind: 'already-recorded' });
-    expect(settlePayment(closed, receiptFor(position(), { iur: 'IUR0003', paidOn: '2026-12-03' }), LATER)).toMatchObject({
+    expect(settlePayment(closed, receiptFor(position(), { iur: 'IUR0002', paidOn: '2026-03-13' }), LATER)).toEqual({
+      kind: 'already-recorded',
+    });
+    expect(
+      settlePayment(closed, receiptFor(position(), { iur: 'IUR0003', paidOn: '2026-12-03' }), LATER),
+    ).toMatchObject({
       kind: 'recorded',
-      after: { riconciliazione: { motivo: 'PAGATA_PIU_VOLTE', differenza: 2 * 6643 }, riconciliazioneChiusa: { nota: note.nota } },
+      after: {
+        riconciliazione: { motivo: 'PAGATA_PIU_VOLTE', differenza: 2 * 6643 },
+        riconciliazioneChiusa: { nota: note.nota },
+      },
     });
   });
 
   it('asks for the note: required, at most 500 characters, trimmed', () => {
-    for (const nota of ['', '   ', undefined]) expect(reconciliationCloseSchema.safeParse({ nota }).error?.issues[0]?.message).toBe(messages.positions.reconciliationNoteRequired);
-    expect(reconciliationCloseSchema.safeParse({ nota: 'x'.repeat(501) }).error?.issues[0]?.message).toBe(messages.positions.reconciliationNoteTooLong);
+    for (const nota of ['', '   ', undefined])
+      expect(reconciliationCloseSchema.safeParse({ nota }).error?.issues[0]?.message).toBe(
+        messages.positions.reconciliationNoteRequired,
+      );
+    expect(reconciliationCloseSchema.safeParse({ nota: 'x'.repeat(501) }).error?.issues[0]?.message).toBe(
+      messages.positions.reconciliationNoteTooLong,
+    );
     expect(reconciliationCloseSchema.parse({ nota: ` ${'x'.repeat(500)} ` }).nota).toHaveLength(500);
   });
 });
@@ -140,7 +239,9 @@ describe('where MyPay sends the citizen back (open redirect, issue 21)', () => {
   it('takes a path of one of the portal’s citizen pages and puts it on the portal’s own address', () => {
     expect(paymentReturnPath('/iscrizioni/visualizza_servizio?id=c1')).toBe('/iscrizioni/visualizza_servizio?id=c1');
     expect(paymentReturnPath('/iscrizioni')).toBe('/iscrizioni');
-    expect(paymentReturnUrl('/sessione_servizi/visualizza_servizio?id=c-2#pagamenti', 'https://servizi.comune.example.it')).toBe('https://servizi.comune.example.it/sessione_servizi/visualizza_servizio?id=c-2');
+    expect(
+      paymentReturnUrl('/sessione_servizi/visualizza_servizio?id=c-2#pagamenti', 'https://servizi.comune.example.it'),
+    ).toBe('https://servizi.comune.example.it/sessione_servizi/visualizza_servizio?id=c-2');
   });
   it('refuses a site, a scheme-relative address, another page or extra parameters (400)', () => {
     for (const path of [
@@ -154,16 +255,28 @@ describe('where MyPay sends the citizen back (open redirect, issue 21)', () => {
       'iscrizioni',
     ]) {
       expect(paymentReturnPath(path), path).toBeNull();
-      expect(() => paymentReturnUrl(path, 'https://servizi.comune.example.it'), path).toThrow(messages.payment.returnUrl);
+      expect(() => paymentReturnUrl(path, 'https://servizi.comune.example.it'), path).toThrow(
+        messages.payment.returnUrl,
+      );
     }
   });
 });
 
 /** MyPay as the simulator plays it (paaSILVerificaAvviso): a new session per attempt, its outcome set by the test. */
 function fakeMyPay() {
-  const outcomes = new Map<string, { iud: string; amount: number; outcome: MyPayPaymentOutcome['status']; payments: number }>();
+  const outcomes = new Map<
+    string,
+    { iud: string; amount: number; outcome: MyPayPaymentOutcome['status']; payments: number }
+  >();
   const iudOfIuv = new Map([['01000000001234519', 'P202603AAAAAAAAAAAAAAAAAAAAAAAAAAAA']]);
-  const mypay: Pick<MyPay, 'openPositionCheckout' | 'paymentOutcome'> & { returnUrls: string[]; iuvs: string[]; unavailable: boolean; fault: string | null; amounts: Map<string, number>; open: Set<string> } = {
+  const mypay: Pick<MyPay, 'openPositionCheckout' | 'paymentOutcome'> & {
+    returnUrls: string[];
+    iuvs: string[];
+    unavailable: boolean;
+    fault: string | null;
+    amounts: Map<string, number>;
+    open: Set<string>;
+  } = {
     returnUrls: [],
     iuvs: [],
     unavailable: false,
@@ -184,7 +297,18 @@ function fakeMyPay() {
     async paymentOutcome(idSession) {
       const s = outcomes.get(idSession)!;
       if (s.outcome !== 'PAID') return { status: s.outcome, payments: [] };
-      return { status: 'PAID', payments: [{ iud: s.iud, iuv: '01000000001234519', amountCents: mypay.amounts.get(s.iud) ?? s.amount, paidOn: '2026-03-12', iur: `IUR-${s.payments}` }] };
+      return {
+        status: 'PAID',
+        payments: [
+          {
+            iud: s.iud,
+            iuv: '01000000001234519',
+            amountCents: mypay.amounts.get(s.iud) ?? s.amount,
+            paidOn: '2026-03-12',
+            iur: `IUR-${s.payments}`,
+          },
+        ],
+      };
     },
   };
   return {
@@ -201,8 +325,15 @@ function fakeMyPay() {
 /** The payment list's refresh: each row it recomputes, with how many of that citizen's positions of the year were paid when it read them. */
 function paymentListOf(stored: Map<string, PositionRecord>) {
   const rows: { callId: string; userId: string; anno: number; paid: number }[] = [];
-  const paidOf = (c: Pick<PositionRecord, 'callId' | 'userId' | 'anno'>) => [...stored.values()].filter((p) => p.callId === c.callId && p.userId === c.userId && p.anno === c.anno && p.isPagato).length;
-  return { rows, refreshDebtSummaries: async (changes: readonly Pick<PositionRecord, 'callId' | 'userId' | 'anno'>[]) => void rows.push(...changes.map((c) => ({ callId: c.callId, userId: c.userId, anno: c.anno, paid: paidOf(c) }))) };
+  const paidOf = (c: Pick<PositionRecord, 'callId' | 'userId' | 'anno'>) =>
+    [...stored.values()].filter(
+      (p) => p.callId === c.callId && p.userId === c.userId && p.anno === c.anno && p.isPagato,
+    ).length;
+  return {
+    rows,
+    refreshDebtSummaries: async (changes: readonly Pick<PositionRecord, 'callId' | 'userId' | 'anno'>[]) =>
+      void rows.push(...changes.map((c) => ({ callId: c.callId, userId: c.userId, anno: c.anno, paid: paidOf(c) }))),
+  };
 }
 
 function memoryPositions(initial: PositionRecord[]) {
@@ -216,7 +347,10 @@ function memoryPositions(initial: PositionRecord[]) {
     markers,
     writes: () => writes,
     getPositionByIud: async (iud: string) => structuredClone(stored.get(iud) ?? null),
-    listPositionsOfUser: async (userId: string) => ({ items: [...stored.values()].filter((p) => p.userId === userId), nextCursor: null }),
+    listPositionsOfUser: async (userId: string) => ({
+      items: [...stored.values()].filter((p) => p.userId === userId),
+      nextCursor: null,
+    }),
     applyTransition,
     async recordPayment(settle: Transition) {
       if (!(await applyTransition(settle))) return false;
@@ -230,12 +364,29 @@ function memoryPositions(initial: PositionRecord[]) {
 
 function citizenPortal(options: { dueDateRequired?: boolean } = {}) {
   const maria = position();
-  const giuseppe = position({ iud: 'P202603CCCCCCCCCCCCCCCCCCCCCCCCCCCC', userId: 'user-giuseppe', fiscalCode: 'VRDGPP90P07F839R' });
+  const giuseppe = position({
+    iud: 'P202603CCCCCCCCCCCCCCCCCCCCCCCCCCCC',
+    userId: 'user-giuseppe',
+    fiscalCode: 'VRDGPP90P07F839R',
+  });
   const positions = memoryPositions([maria, giuseppe]);
   const paymentSessions = new Map<string, PaymentSession>();
   const users: Record<string, StoredUser> = {
-    'user-maria': { id: 'user-maria', fiscalCode: 'RSSMRA85C52H501N', firstName: 'Maria', lastName: 'Rossi', email: 'maria@example.it', cap: '00184', nation: 'IT' } as StoredUser,
-    'user-giuseppe': { id: 'user-giuseppe', fiscalCode: 'VRDGPP90P07F839R', firstName: 'Giuseppe', lastName: 'Verdi' } as StoredUser,
+    'user-maria': {
+      id: 'user-maria',
+      fiscalCode: 'RSSMRA85C52H501N',
+      firstName: 'Maria',
+      lastName: 'Rossi',
+      email: 'maria@example.it',
+      cap: '00184',
+      nation: 'IT',
+    } as StoredUser,
+    'user-giuseppe': {
+      id: 'user-giuseppe',
+      fiscalCode: 'VRDGPP90P07F839R',
+      firstName: 'Giuseppe',
+      lastName: 'Verdi',
+    } as StoredUser,
   };
   const { mypay, settle } = fakeMyPay();
   const audit = memoryAudit();
@@ -243,7 +394,12 @@ function citizenPortal(options: { dueDateRequired?: boolean } = {}) {
   const paymentList = paymentListOf(positions.stored);
   const useCases = makeUserPositionUseCases({
     positions,
-    settlement: makePaymentSettlement({ positions, paymentList, audit: { recordMany: async (entries, at) => void (await Promise.all(entries.map((e) => audit.record(e, at)))) }, clock }),
+    settlement: makePaymentSettlement({
+      positions,
+      paymentList,
+      audit: { recordMany: async (entries, at) => void (await Promise.all(entries.map((e) => audit.record(e, at)))) },
+      clock,
+    }),
     users: {
       findUserIdByFiscalCode: async (code) => Object.values(users).find((u) => u.fiscalCode === code)?.id ?? null,
       getUserItem: async (id) => users[id] ?? null,
@@ -251,7 +407,8 @@ function citizenPortal(options: { dueDateRequired?: boolean } = {}) {
     sessions: {
       createPaymentSession: async (s) => void paymentSessions.set(s.idSession, s),
       getPaymentSession: async (id) => paymentSessions.get(id) ?? null,
-      recordSessionOutcome: async (id, outcome, at) => void Object.assign(paymentSessions.get(id)!, { outcome, resolvedAt: at }),
+      recordSessionOutcome: async (id, outcome, at) =>
+        void Object.assign(paymentSessions.get(id)!, { outcome, resolvedAt: at }),
     },
     mypay,
     notices: { noticeUrl: async (p) => (p.iud === maria.iud ? `https://exports.test/${p.iud}.pdf` : null) },
@@ -259,34 +416,64 @@ function citizenPortal(options: { dueDateRequired?: boolean } = {}) {
     dueDateRequired: () => options.dueDateRequired ?? false,
     clock,
   });
-  const pay = (iud = maria.iud, actor = actors.citizen) => useCases.pay(iud, { returnPath: '/iscrizioni/visualizza_servizio?id=call-1' }, actor);
-  return { useCases, stored: positions.stored, markers: positions.markers, maria, giuseppe, mypay, settle, audit, pay, writes: positions.writes, listRows: paymentList.rows, users };
+  const pay = (iud = maria.iud, actor = actors.citizen) =>
+    useCases.pay(iud, { returnPath: '/iscrizioni/visualizza_servizio?id=call-1' }, actor);
+  return {
+    useCases,
+    stored: positions.stored,
+    markers: positions.markers,
+    maria,
+    giuseppe,
+    mypay,
+    settle,
+    audit,
+    pay,
+    writes: positions.writes,
+    listRows: paymentList.rows,
+    users,
+  };
 }
 
 describe('the citizen’s positions and paying them', () => {
   it('lists only the citizen’s own positions, with badge, payability and the notice link when the PDF exists', async () => {
     const { useCases, maria } = citizenPortal();
     const page = await useCases.listMyPositions({}, actors.citizen);
-    expect(page.items.map((p) => [p.iud, p.badge, p.payable, p.inCorso, p.noticeUrl])).toEqual([[maria.iud, 'Da pagare', true, false, `https://exports.test/${maria.iud}.pdf`]]);
+    expect(page.items.map((p) => [p.iud, p.badge, p.payable, p.inCorso, p.noticeUrl])).toEqual([
+      [maria.iud, 'Da pagare', true, false, `https://exports.test/${maria.iud}.pdf`],
+    ]);
   });
 
   it('pays once: Paga → MyPay’s landing, back to the portal’s own page → MyPay says PAID → paid; a reload writes nothing', async () => {
     const { useCases, pay, settle, stored, maria, audit, writes, mypay, markers, listRows } = citizenPortal();
     const checkout = await pay();
-    expect(checkout).toMatchObject({ url: `https://mypay.test/public/landing/inviaDovuti?id=${checkout.idSession}`, resumed: false });
+    expect(checkout).toMatchObject({
+      url: `https://mypay.test/public/landing/inviaDovuti?id=${checkout.idSession}`,
+      resumed: false,
+    });
     expect(mypay.returnUrls).toEqual(['https://servizi.comune.example.it/iscrizioni/visualizza_servizio?id=call-1']);
     // paaSILVerificaAvviso is asked by the position's IUV (the council's own credentials are the adapter's).
     expect(mypay.iuvs).toEqual([maria.codIuv]);
     expect(markers.has(maria.iud)).toBe(true);
     settle(checkout.idSession, 'PAID');
     const first = await useCases.paymentReturn({ idSession: checkout.idSession }, actors.citizen);
-    expect(first).toMatchObject({ esito: 'PAID', recorded: true, message: paymentOutcomeMessages.paid, position: { badge: 'Pagato', payable: false, inCorso: false, importoTotalePagato: 6643 } });
+    expect(first).toMatchObject({
+      esito: 'PAID',
+      recorded: true,
+      message: paymentOutcomeMessages.paid,
+      position: { badge: 'Pagato', payable: false, inCorso: false, importoTotalePagato: 6643 },
+    });
     const again = await useCases.paymentReturn({ idSession: checkout.idSession }, actors.citizen);
     expect(again).toMatchObject({ esito: 'PAID', recorded: false, message: paymentOutcomeMessages.paidBefore });
     expect(writes()).toBe(1);
     // The operators' payment list follows the payment once: Maria's row, read after her position was written.
     expect(listRows).toEqual([{ callId: 'call-1', userId: 'user-maria', anno: 2026, paid: 1 }]);
-    expect(stored.get(maria.iud)).toMatchObject({ isPagato: true, importoTotalePagato: 6643, dataEsitoSingoloPagamento: '2026-03-12', iur: 'IUR-1', checkoutUntil: null });
+    expect(stored.get(maria.iud)).toMatchObject({
+      isPagato: true,
+      importoTotalePagato: 6643,
+      dataEsitoSingoloPagamento: '2026-03-12',
+      iur: 'IUR-1',
+      checkoutUntil: null,
+    });
     expect(markers.has(maria.iud)).toBe(false);
     expect(audit.entries.filter((e) => e.entity === 'position')).toHaveLength(1);
     await expect(pay()).rejects.toMatchObject({ status: 409, message: paymentOutcomeMessages.alreadyPaid });
@@ -298,7 +485,10 @@ describe('the citizen’s positions and paying them', () => {
     const second = await pay();
     expect(second).toEqual({ url: first.url, idSession: first.idSession, resumed: true });
     expect(mypay.returnUrls).toHaveLength(1);
-    expect((await useCases.listMyPositions({}, actors.citizen)).items[0]).toMatchObject({ inCorso: true, payable: true });
+    expect((await useCases.listMyPositions({}, actors.citizen)).items[0]).toMatchObject({
+      inCorso: true,
+      payable: true,
+    });
   });
 
   it('frees the position when MyPay says FAILED, CANCELLED or EXPIRED, and keeps it held while PENDING', async () => {
@@ -307,7 +497,11 @@ describe('the citizen’s positions and paying them', () => {
       const { idSession } = await pay();
       settle(idSession, outcome);
       const answer = await useCases.paymentReturn({ idSession }, actors.citizen);
-      expect(answer).toMatchObject({ esito: outcome, recorded: false, position: { badge: 'Da pagare', payable: true, inCorso: outcome === 'PENDING' } });
+      expect(answer).toMatchObject({
+        esito: outcome,
+        recorded: false,
+        position: { badge: 'Da pagare', payable: true, inCorso: outcome === 'PENDING' },
+      });
       expect(stored.get(maria.iud)!.isPagato).toBe(false);
       expect(Boolean(stored.get(maria.iud)!.checkoutUntil)).toBe(outcome === 'PENDING');
       expect(markers.has(maria.iud)).toBe(outcome === 'PENDING');
@@ -321,7 +515,12 @@ describe('the citizen’s positions and paying them', () => {
     mypay.amounts.set(maria.iud, 6000); // what MyPay collected (its record changed after the checkout opened)
     settle(idSession, 'PAID');
     const answer = await useCases.paymentReturn({ idSession }, actors.citizen);
-    expect(answer).toMatchObject({ esito: 'PAID', recorded: true, message: paymentOutcomeMessages.paidToReconcile, position: { badge: 'Pagato', importoTotalePagato: 6000 } });
+    expect(answer).toMatchObject({
+      esito: 'PAID',
+      recorded: true,
+      message: paymentOutcomeMessages.paidToReconcile,
+      position: { badge: 'Pagato', importoTotalePagato: 6000 },
+    });
     expect(stored.get(maria.iud)!.riconciliazione).toEqual({ motivo: 'IMPORTO_DIVERSO', differenza: -643 });
   });
 
@@ -331,7 +530,12 @@ describe('the citizen’s positions and paying them', () => {
     const heldUntil = stored.get(maria.iud)!.checkoutUntil!;
     settle(idSession, 'UNKNOWN');
     const answer = await useCases.paymentReturn({ idSession }, actors.citizen);
-    expect(answer).toMatchObject({ esito: 'PENDING', recorded: false, message: paymentOutcomeMessages.verifying, position: { badge: 'Da pagare', inCorso: true, inVerifica: true, payable: false } });
+    expect(answer).toMatchObject({
+      esito: 'PENDING',
+      recorded: false,
+      message: paymentOutcomeMessages.verifying,
+      position: { badge: 'Da pagare', inCorso: true, inVerifica: true, payable: false },
+    });
     expect(answer.message).toMatch(/^Pagamento in verifica/);
     // The checkout holds the position until the reporting after pagoPA's token has run.
     const until = stored.get(maria.iud)!.checkoutUntil!;
@@ -339,23 +543,37 @@ describe('the citizen’s positions and paying them', () => {
     expect(markers.has(maria.iud)).toBe(true);
     expect(writes()).toBe(0);
     // Her list offers no 'Paga' / 'Riprendi il pagamento', and 'Paga' itself says what she can do instead.
-    expect((await useCases.listMyPositions({}, actors.citizen)).items[0]).toMatchObject({ inVerifica: true, payable: false });
+    expect((await useCases.listMyPositions({}, actors.citizen)).items[0]).toMatchObject({
+      inVerifica: true,
+      payable: false,
+    });
     const again = useCases.pay(maria.iud, { returnPath: '/iscrizioni' }, actors.citizen);
     await expect(again).rejects.toMatchObject({ status: 409 });
-    await expect(again).rejects.toThrow(/^Pagamento in verifica: .*Se hai pagato non pagare di nuovo.*potrai pagare di nuovo dal \d{2}\/\d{2}\/\d{4} alle \d{2}:\d{2}\.$/);
+    await expect(again).rejects.toThrow(
+      /^Pagamento in verifica: .*Se hai pagato non pagare di nuovo.*potrai pagare di nuovo dal \d{2}\/\d{2}\/\d{4} alle \d{2}:\d{2}\.$/,
+    );
     // Asked again later, once the receipt has arrived: paid.
     settle(idSession, 'PAID');
-    expect(await useCases.paymentReturn({ idSession }, actors.citizen)).toMatchObject({ esito: 'PAID', recorded: true });
+    expect(await useCases.paymentReturn({ idSession }, actors.citizen)).toMatchObject({
+      esito: 'PAID',
+      recorded: true,
+    });
   });
 
   it('says what the office must fix instead of sending the citizen to MyPay’s error page: an Italian CAP not of 5 digits, a past due date where required', async () => {
     const portal = citizenPortal({ dueDateRequired: true });
     portal.users['user-maria']!.cap = '0018';
-    await expect(portal.pay()).rejects.toMatchObject({ status: 409, message: expect.stringContaining('il CAP «0018»') });
+    await expect(portal.pay()).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringContaining('il CAP «0018»'),
+    });
     expect(portal.mypay.iuvs).toEqual([]);
     portal.users['user-maria']!.cap = '00184';
     portal.stored.set(portal.maria.iud, { ...portal.maria, dataScadenza: '2026-03-09' });
-    await expect(portal.pay()).rejects.toMatchObject({ status: 409, message: expect.stringContaining('la scadenza della posizione è passata') });
+    await expect(portal.pay()).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringContaining('la scadenza della posizione è passata'),
+    });
     expect(portal.markers.size).toBe(0);
     // A foreign CAP, and the due day itself, are fine.
     portal.users['user-maria']!.cap = 'SW1A1AA';
@@ -371,7 +589,10 @@ describe('the citizen’s positions and paying them', () => {
   it('reads MyPay’s PAA_IUV_SCADUTO as the past due date the office must fix (409), not as MyPay down', async () => {
     const { pay, mypay, markers } = citizenPortal();
     mypay.fault = 'PAA_IUV_SCADUTO';
-    await expect(pay()).rejects.toMatchObject({ status: 409, message: expect.stringContaining('la scadenza della posizione è passata') });
+    await expect(pay()).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringContaining('la scadenza della posizione è passata'),
+    });
     expect(markers.size).toBe(0);
   });
 
@@ -391,8 +612,13 @@ describe('the citizen’s positions and paying them', () => {
     await expect(pay('P202603DDDDDDDDDDDDDDDDDDDDDDDDDDDD')).rejects.toMatchObject({ status: 404 });
     const { idSession } = await pay();
     settle(idSession, 'PAID');
-    await expect(useCases.paymentReturn({ idSession }, actors.otherCitizen)).rejects.toMatchObject({ status: 404, message: messages.payment.sessionNotFound });
-    await expect(useCases.paymentReturn({ idSession: 'unknown' }, actors.citizen)).rejects.toMatchObject({ status: 404 });
+    await expect(useCases.paymentReturn({ idSession }, actors.otherCitizen)).rejects.toMatchObject({
+      status: 404,
+      message: messages.payment.sessionNotFound,
+    });
+    await expect(useCases.paymentReturn({ idSession: 'unknown' }, actors.citizen)).rejects.toMatchObject({
+      status: 404,
+    });
   });
 
   it('refuses to pay a cancelled position (409) and reports MyPay down as 503, writing nothing', async () => {
@@ -419,33 +645,71 @@ describe('Rendicontazione', () => {
     const paymentList = paymentListOf(positions.stored);
     const useCases = makeReportingUseCases({
       calls: { getCall: async (id) => (id === call.id ? call : null) },
-      settlement: makePaymentSettlement({ positions, paymentList, audit: { recordMany: async (entries) => void audit.push(...entries) }, clock, metrics }),
+      settlement: makePaymentSettlement({
+        positions,
+        paymentList,
+        audit: { recordMany: async (entries) => void audit.push(...entries) },
+        clock,
+        metrics,
+      }),
       // MyPay reports the rows as paid today (NOW): in the run's last slice, the one that ends today.
-      mypay: { reportPaid: reportPaid ?? (async (from, to) => (asked.push([from, to]), to === NOW.slice(0, 10) ? rows : [])) },
+      mypay: {
+        reportPaid: reportPaid ?? (async (from, to) => (asked.push([from, to]), to === NOW.slice(0, 10) ? rows : [])),
+      },
       clock,
       deadlineMs: 50,
     });
     return { useCases, stored: positions.stored, a, b, otherCall, asked, audit, metrics, listRows: paymentList.rows };
   }
-  const row = (p: PositionRecord, overrides: Partial<MyPayPaidRow> = {}): MyPayPaidRow => ({ ...receiptFor(p), fiscalCode: p.fiscalCode, causale: '', ...overrides });
+  const row = (p: PositionRecord, overrides: Partial<MyPayPaidRow> = {}): MyPayPaidRow => ({
+    ...receiptFor(p),
+    fiscalCode: p.fiscalCode,
+    causale: '',
+    ...overrides,
+  });
 
   it('counts for the dashboard the payments it records and, among them, those to reconcile (not a row of no position)', async () => {
     const portal = reportingPortal([]);
-    const rows = [row(portal.a), row(portal.b, { amountCents: 100 }), row(portal.a, { iud: 'P202603UNKNOWNUNKNOWNUNKNOWNUNKNOWN1' })];
+    const rows = [
+      row(portal.a),
+      row(portal.b, { amountCents: 100 }),
+      row(portal.a, { iud: 'P202603UNKNOWNUNKNOWNUNKNOWNUNKNOWN1' }),
+    ];
     const { useCases, metrics } = reportingPortal(rows);
     await useCases.runReporting('call-1', actors.operator);
     await useCases.runReporting('call-1', actors.operator);
-    expect([metrics.total('PaymentsRecorded', { channel: 'reporting' }), metrics.total('PaymentsToReconcile', { channel: 'reporting' })]).toEqual([2, 1]);
+    expect([
+      metrics.total('PaymentsRecorded', { channel: 'reporting' }),
+      metrics.total('PaymentsToReconcile', { channel: 'reporting' }),
+    ]).toEqual([2, 1]);
   });
 
   it('records the call’s payments from the call’s start to today, at most 31 days per MyPay export; a second run records none', async () => {
     const portal = reportingPortal([]);
-    const rows = [row(portal.a), row(portal.b), row(portal.otherCall), row(portal.a, { iud: 'P202603UNKNOWNUNKNOWNUNKNOWNUNKNOWN1' })];
+    const rows = [
+      row(portal.a),
+      row(portal.b),
+      row(portal.otherCall),
+      row(portal.a, { iud: 'P202603UNKNOWNUNKNOWNUNKNOWNUNKNOWN1' }),
+    ];
     const { useCases, stored, asked, audit } = reportingPortal(rows);
     const first = await useCases.runReporting('call-1', actors.operator);
-    expect(first).toMatchObject({ inProgress: false, marked: 2, alreadyPaid: 0, toReconcile: 0, unmatched: 1, from: '2026-02-01', to: '2026-03-10' });
-    expect(first.message).toBe('Rendicontazione completata: 2 posizioni segnate come pagate, 0 già pagate, 1 non riconosciuta.');
-    expect(asked).toEqual([['2026-02-01', '2026-03-03'], ['2026-03-04', '2026-03-10']]);
+    expect(first).toMatchObject({
+      inProgress: false,
+      marked: 2,
+      alreadyPaid: 0,
+      toReconcile: 0,
+      unmatched: 1,
+      from: '2026-02-01',
+      to: '2026-03-10',
+    });
+    expect(first.message).toBe(
+      'Rendicontazione completata: 2 posizioni segnate come pagate, 0 già pagate, 1 non riconosciuta.',
+    );
+    expect(asked).toEqual([
+      ['2026-02-01', '2026-03-03'],
+      ['2026-03-04', '2026-03-10'],
+    ]);
     expect(stored.get(portal.a.iud)!.isPagato).toBe(true);
     expect(stored.get(portal.otherCall.iud)!.isPagato).toBe(false); // another call's reporting records it
     expect(audit).toHaveLength(2);
@@ -468,23 +732,49 @@ describe('Rendicontazione', () => {
 
   it('records a payment of another amount, and a second payment, as payments to reconcile', async () => {
     const portal = reportingPortal([]);
-    const { useCases, stored } = reportingPortal([row(portal.a, { amountCents: 100 }), row(portal.b), row(portal.b, { iur: 'IUR0002' })]);
-    expect(await useCases.runReporting('call-1', actors.operator)).toMatchObject({ marked: 3, toReconcile: 2, unmatched: 0 });
-    expect(stored.get(portal.a.iud)).toMatchObject({ isPagato: true, importoTotalePagato: 100, riconciliazione: { motivo: 'IMPORTO_DIVERSO', differenza: 100 - 6643 } });
-    expect(stored.get(portal.b.iud)).toMatchObject({ importoTotalePagato: 13286, riconciliazione: { motivo: 'PAGATA_PIU_VOLTE', differenza: 6643 } });
+    const { useCases, stored } = reportingPortal([
+      row(portal.a, { amountCents: 100 }),
+      row(portal.b),
+      row(portal.b, { iur: 'IUR0002' }),
+    ]);
+    expect(await useCases.runReporting('call-1', actors.operator)).toMatchObject({
+      marked: 3,
+      toReconcile: 2,
+      unmatched: 0,
+    });
+    expect(stored.get(portal.a.iud)).toMatchObject({
+      isPagato: true,
+      importoTotalePagato: 100,
+      riconciliazione: { motivo: 'IMPORTO_DIVERSO', differenza: 100 - 6643 },
+    });
+    expect(stored.get(portal.b.iud)).toMatchObject({
+      importoTotalePagato: 13286,
+      riconciliazione: { motivo: 'PAGATA_PIU_VOLTE', differenza: 6643 },
+    });
     expect(await useCases.runReporting('call-1', actors.operator)).toMatchObject({ marked: 0, alreadyPaid: 3 });
   });
 
   it('says each count in the singular for one and in the plural otherwise', async () => {
     const portal = reportingPortal([]);
-    const { useCases } = reportingPortal([row(portal.a), row(portal.a, { iud: 'P202603UNKNOWNUNKNOWNUNKNOWNUNKNOWN1' })]);
-    expect((await useCases.runReporting('call-1', actors.operator)).message).toBe('Rendicontazione completata: 1 posizione segnata come pagata, 0 già pagate, 1 non riconosciuta.');
-    expect((await useCases.runReporting('call-1', actors.operator)).message).toBe('Rendicontazione completata: 0 posizioni segnate come pagate, 1 già pagata, 1 non riconosciuta.');
+    const { useCases } = reportingPortal([
+      row(portal.a),
+      row(portal.a, { iud: 'P202603UNKNOWNUNKNOWNUNKNOWNUNKNOWN1' }),
+    ]);
+    expect((await useCases.runReporting('call-1', actors.operator)).message).toBe(
+      'Rendicontazione completata: 1 posizione segnata come pagata, 0 già pagate, 1 non riconosciuta.',
+    );
+    expect((await useCases.runReporting('call-1', actors.operator)).message).toBe(
+      'Rendicontazione completata: 0 posizioni segnate come pagate, 1 già pagata, 1 non riconosciuta.',
+    );
   });
 
   it('answers ‘La rendicontazione è in corso’ when MyPay’s export is not ready in time, and 404 for an unknown call', async () => {
     const { useCases, stored } = reportingPortal([], () => new Promise(() => {}));
-    expect(await useCases.runReporting('call-1', actors.operator)).toMatchObject({ inProgress: true, marked: 0, message: 'La rendicontazione è in corso' });
+    expect(await useCases.runReporting('call-1', actors.operator)).toMatchObject({
+      inProgress: true,
+      marked: 0,
+      message: 'La rendicontazione è in corso',
+    });
     expect([...stored.values()].some((p) => p.isPagato)).toBe(false);
     await expect(useCases.runReporting('nope', actors.operator)).rejects.toMatchObject({ status: 404 });
   });

@@ -17,7 +17,13 @@ const event = (userAttributes: Record<string, string>, groups: string[] = []): P
 describe('pre-token-generation trigger', () => {
   it("puts a SPID citizen's fiscal code and names in the access token", async () => {
     const result = await handler(
-      event({ sub: 's-1', 'custom:fiscal_code': 'TINIT-RSSMRA80A01H501U', given_name: 'Mario', family_name: 'Rossi', email: 'mario@example.it' }),
+      event({
+        sub: 's-1',
+        'custom:fiscal_code': 'TINIT-RSSMRA80A01H501U',
+        given_name: 'Mario',
+        family_name: 'Rossi',
+        email: 'mario@example.it',
+      }),
     );
     expect(result.response.claimsAndScopeOverrideDetails.accessTokenGeneration?.claimsToAddOrOverride).toEqual({
       fiscal_code: 'TINIT-RSSMRA80A01H501U',
@@ -28,7 +34,9 @@ describe('pre-token-generation trigger', () => {
   });
 
   it("adds an operator's working entity, which makes the API see an operator", async () => {
-    const result = await handler(event({ sub: 's-2', 'custom:fiscal_code': 'TINIT-VRDLGI70B02F205X', 'custom:working_entity': 'ente-42' }));
+    const result = await handler(
+      event({ sub: 's-2', 'custom:fiscal_code': 'TINIT-VRDLGI70B02F205X', 'custom:working_entity': 'ente-42' }),
+    );
     const claims = result.response.claimsAndScopeOverrideDetails.accessTokenGeneration!.claimsToAddOrOverride!;
     expect(claims.working_entity_id).toBe('ente-42');
     // The API's own reading of the token (role, fiscal code without the SPID prefix).

@@ -4,8 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { AccountClient, GetRegionOptStatusCommand } from '@aws-sdk/client-account';
 import { ACMClient, DescribeCertificateCommand } from '@aws-sdk/client-acm';
-import { CloudFormationClient, DescribeStackResourcesCommand, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { CognitoIdentityProviderClient, DescribeUserPoolDomainCommand } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  CloudFormationClient,
+  DescribeStackResourcesCommand,
+  DescribeStacksCommand,
+} from '@aws-sdk/client-cloudformation';
+import {
+  CognitoIdentityProviderClient,
+  DescribeUserPoolDomainCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { GetPublicKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { GetAccountSettingsCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -55,7 +62,12 @@ const kms = mockClient(KMSClient);
 const notFound = (name: string, message = 'not found') => Object.assign(new Error(message), { name });
 const secretValues: Record<string, string> = {
   'portale-servizi-sociali/spid-gateway-client-secret': 'Sp1dCl13ntS3cr3tValue',
-  'portale-servizi-sociali/mypay': JSON.stringify({ endpoint: 'https://mypay.regione.example/pa', codIpa: 'C_F999', password: PASSWORD, creditorFiscalCode: '80012340123' }),
+  'portale-servizi-sociali/mypay': JSON.stringify({
+    endpoint: 'https://mypay.regione.example/pa',
+    codIpa: 'C_F999',
+    password: PASSWORD,
+    creditorFiscalCode: '80012340123',
+  }),
   'portale-servizi-sociali/io-api-key': JSON.stringify({ apiKey: IO_KEY, organizationFiscalCode: '80012340123' }),
 };
 
@@ -64,18 +76,44 @@ function everythingPresent() {
   for (const mock of [sts, account, cfn, secrets, ses, acm, cognito, lambda, kms]) mock.reset();
   sts.on(GetCallerIdentityCommand).resolves({ Account: ACCOUNT });
   account.on(GetRegionOptStatusCommand).resolves({ RegionOptStatus: 'ENABLED' });
-  cfn.on(DescribeStacksCommand, { StackName: 'CDKToolkit' }).resolves({ Stacks: [{ StackName: 'CDKToolkit', StackStatus: 'UPDATE_COMPLETE', CreationTime: new Date(), Outputs: [{ OutputKey: 'BootstrapVersion', OutputValue: '28' }] }] });
-  cfn.on(DescribeStacksCommand, { StackName: 'PortaleProdData' }).resolves({
-    Stacks: [{ StackName: 'PortaleProdData', StackStatus: 'CREATE_COMPLETE', CreationTime: new Date(), Outputs: [{ OutputKey: 'PdndClientKeyArn', OutputValue: `arn:aws:kms:eu-south-1:${ACCOUNT}:key/abc` }] }],
+  cfn.on(DescribeStacksCommand, { StackName: 'CDKToolkit' }).resolves({
+    Stacks: [
+      {
+        StackName: 'CDKToolkit',
+        StackStatus: 'UPDATE_COMPLETE',
+        CreationTime: new Date(),
+        Outputs: [{ OutputKey: 'BootstrapVersion', OutputValue: '28' }],
+      },
+    ],
   });
-  cfn.on(DescribeStackResourcesCommand).rejects(notFound('ValidationError', 'Stack with id PortaleProdAuth does not exist'));
+  cfn.on(DescribeStacksCommand, { StackName: 'PortaleProdData' }).resolves({
+    Stacks: [
+      {
+        StackName: 'PortaleProdData',
+        StackStatus: 'CREATE_COMPLETE',
+        CreationTime: new Date(),
+        Outputs: [{ OutputKey: 'PdndClientKeyArn', OutputValue: `arn:aws:kms:eu-south-1:${ACCOUNT}:key/abc` }],
+      },
+    ],
+  });
+  cfn
+    .on(DescribeStackResourcesCommand)
+    .rejects(notFound('ValidationError', 'Stack with id PortaleProdAuth does not exist'));
   secrets.on(GetSecretValueCommand).callsFake(({ SecretId }: { SecretId: string }) => {
-    if (!(SecretId in secretValues)) throw notFound('ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
+    if (!(SecretId in secretValues))
+      throw notFound('ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
     return { SecretString: secretValues[SecretId] };
   });
   ses.on(GetEmailIdentityCommand).resolves({ VerifiedForSendingStatus: true });
   ses.on(GetAccountCommand).resolves({ ProductionAccessEnabled: true, SendingEnabled: true });
-  acm.on(DescribeCertificateCommand).resolves({ Certificate: { Status: 'ISSUED', DomainName: '*.comune.fantasia.it', SubjectAlternativeNames: ['*.comune.fantasia.it'], NotAfter: new Date('2027-06-01T00:00:00Z') } });
+  acm.on(DescribeCertificateCommand).resolves({
+    Certificate: {
+      Status: 'ISSUED',
+      DomainName: '*.comune.fantasia.it',
+      SubjectAlternativeNames: ['*.comune.fantasia.it'],
+      NotAfter: new Date('2027-06-01T00:00:00Z'),
+    },
+  });
   cognito.on(DescribeUserPoolDomainCommand).resolves({ DomainDescription: {} });
   lambda.on(GetAccountSettingsCommand).resolves({ AccountLimit: { ConcurrentExecutions: 1000 } });
   kms.on(GetPublicKeyCommand).resolves({ PublicKey: new Uint8Array(der) });
@@ -108,13 +146,16 @@ describe('a ready account', () => {
       'SES identity comune.fantasia.it verified in eu-south-1 (sender noreply@comune.fantasia.it)',
       'SES account out of the sandbox in eu-south-1',
       'certificate for servizisociali.comune.fantasia.it in us-east-1 (CloudFront)',
-      'Cognito domain servizisociali-fantasia.auth.eu-south-1.amazoncognito.com free (or the stage\'s own)',
+      "Cognito domain servizisociali-fantasia.auth.eu-south-1.amazoncognito.com free (or the stage's own)",
       'Lambda concurrency quota in eu-south-1 (at least 1000)',
       expect.stringMatching(/^PDND key's kid equal to pdndKid in .*prod\.json$/),
     ]);
-    expect(find(checks, 'Cognito domain').detail).toBe('SPID/CIE redirect URI: https://servizisociali-fantasia.auth.eu-south-1.amazoncognito.com/oauth2/idpresponse');
+    expect(find(checks, 'Cognito domain').detail).toBe(
+      'SPID/CIE redirect URI: https://servizisociali-fantasia.auth.eu-south-1.amazoncognito.com/oauth2/idpresponse',
+    );
     const printed = report(checks);
-    for (const value of [PASSWORD, IO_KEY, 'Sp1dCl13ntS3cr3tValue', '80012340123', 'C_F999']) expect(printed).not.toContain(value);
+    for (const value of [PASSWORD, IO_KEY, 'Sp1dCl13ntS3cr3tValue', '80012340123', 'C_F999'])
+      expect(printed).not.toContain(value);
   });
 });
 
@@ -130,24 +171,48 @@ describe('each missing piece, with its fix', () => {
   it('the opt-in region not enabled: nothing else is read there', async () => {
     account.on(GetRegionOptStatusCommand, { RegionName: 'eu-south-1' }).resolves({ RegionOptStatus: 'DISABLED' });
     const checks = await run();
-    expect(find(checks, 'region eu-south-1')).toMatchObject({ status: 'missing', detail: 'the region is DISABLED', fix: expect.arrayContaining(['aws account enable-region --region-name eu-south-1']) });
+    expect(find(checks, 'region eu-south-1')).toMatchObject({
+      status: 'missing',
+      detail: 'the region is DISABLED',
+      fix: expect.arrayContaining(['aws account enable-region --region-name eu-south-1']),
+    });
     expect(checks.some((c) => c.title.startsWith('CDK bootstrap'))).toBe(false);
     expect(passed(checks)).toBe(false);
   });
 
   it('a region still being enabled: wait', async () => {
     account.on(GetRegionOptStatusCommand, { RegionName: 'eu-south-1' }).resolves({ RegionOptStatus: 'ENABLING' });
-    expect(find(await run(), 'region eu-south-1').fix).toEqual(['aws account get-region-opt-status --region-name eu-south-1   (until ENABLED)']);
+    expect(find(await run(), 'region eu-south-1').fix).toEqual([
+      'aws account get-region-opt-status --region-name eu-south-1   (until ENABLED)',
+    ]);
   });
 
   it('no CDK bootstrap in us-east-1, or an old one in Milan', async () => {
     cfn.on(DescribeStacksCommand, { StackName: 'CDKToolkit' }).callsFake(async (_input, getClient) => {
-      if ((await getClient().config.region()) === 'us-east-1') throw notFound('ValidationError', 'Stack with id CDKToolkit does not exist');
-      return { Stacks: [{ StackName: 'CDKToolkit', StackStatus: 'CREATE_COMPLETE', CreationTime: new Date(), Outputs: [{ OutputKey: 'BootstrapVersion', OutputValue: '4' }] }] };
+      if ((await getClient().config.region()) === 'us-east-1')
+        throw notFound('ValidationError', 'Stack with id CDKToolkit does not exist');
+      return {
+        Stacks: [
+          {
+            StackName: 'CDKToolkit',
+            StackStatus: 'CREATE_COMPLETE',
+            CreationTime: new Date(),
+            Outputs: [{ OutputKey: 'BootstrapVersion', OutputValue: '4' }],
+          },
+        ],
+      };
     });
     const checks = await run();
-    expect(find(checks, 'CDK bootstrap in us-east-1')).toMatchObject({ status: 'missing', detail: 'no CDKToolkit stack', fix: [`npx cdk bootstrap aws://${ACCOUNT}/us-east-1`] });
-    expect(find(checks, 'CDK bootstrap in eu-south-1')).toMatchObject({ status: 'missing', detail: 'bootstrap version 4, at least 6 needed', fix: [`npx cdk bootstrap aws://${ACCOUNT}/eu-south-1`] });
+    expect(find(checks, 'CDK bootstrap in us-east-1')).toMatchObject({
+      status: 'missing',
+      detail: 'no CDKToolkit stack',
+      fix: [`npx cdk bootstrap aws://${ACCOUNT}/us-east-1`],
+    });
+    expect(find(checks, 'CDK bootstrap in eu-south-1')).toMatchObject({
+      status: 'missing',
+      detail: 'bootstrap version 4, at least 6 needed',
+      fix: [`npx cdk bootstrap aws://${ACCOUNT}/eu-south-1`],
+    });
   });
 
   it('a missing secret: the command that creates it, with its fields and no value', async () => {
@@ -168,8 +233,14 @@ describe('each missing piece, with its fix', () => {
     secretValues['portale-servizi-sociali/mypay'] = 'just-a-password';
     try {
       const checks = await run();
-      expect(find(checks, 'secret portale-servizi-sociali/io-api-key')).toMatchObject({ status: 'missing', detail: 'missing or empty field: apiKey' });
-      expect(find(checks, 'secret portale-servizi-sociali/mypay')).toMatchObject({ status: 'missing', detail: expect.stringContaining('not a JSON object') });
+      expect(find(checks, 'secret portale-servizi-sociali/io-api-key')).toMatchObject({
+        status: 'missing',
+        detail: 'missing or empty field: apiKey',
+      });
+      expect(find(checks, 'secret portale-servizi-sociali/mypay')).toMatchObject({
+        status: 'missing',
+        detail: expect.stringContaining('not a JSON object'),
+      });
       expect(report(checks)).not.toContain('just-a-password');
     } finally {
       everythingPresentSecrets();
@@ -177,10 +248,16 @@ describe('each missing piece, with its fix', () => {
   });
 
   it('the IO service of another body than MyPay’s creditor', async () => {
-    secretValues['portale-servizi-sociali/io-api-key'] = JSON.stringify({ apiKey: IO_KEY, organizationFiscalCode: '00000000001' });
+    secretValues['portale-servizi-sociali/io-api-key'] = JSON.stringify({
+      apiKey: IO_KEY,
+      organizationFiscalCode: '00000000001',
+    });
     try {
       const checks = await run();
-      expect(find(checks, "the IO service's organisation")).toMatchObject({ status: 'missing', detail: expect.stringContaining('differ') });
+      expect(find(checks, "the IO service's organisation")).toMatchObject({
+        status: 'missing',
+        detail: expect.stringContaining('differ'),
+      });
       expect(report(checks)).not.toContain('00000000001');
     } finally {
       everythingPresentSecrets();
@@ -188,28 +265,53 @@ describe('each missing piece, with its fix', () => {
   });
 
   it('on pagoPA GPD: the GPD keys’ secret instead of MyPay’s, its fields checked, and IO’s organisation against gpdOrganizationFiscalCode', async () => {
-    const gpdSettings = { paymentPlatform: 'gpd', gpdEnvironment: 'uat', gpdSecretName: 'portale/gpd-uat', gpdOrganizationFiscalCode: '80012340123', gpdCompanyName: 'Comune di Fantasia', gpdSegregationCode: '47', gpdIban: 'IT60X0542811101000000123456', gpdTaxonomyCode: '9/0101108TS/' };
+    const gpdSettings = {
+      paymentPlatform: 'gpd',
+      gpdEnvironment: 'uat',
+      gpdSecretName: 'portale/gpd-uat',
+      gpdOrganizationFiscalCode: '80012340123',
+      gpdCompanyName: 'Comune di Fantasia',
+      gpdSegregationCode: '47',
+      gpdIban: 'IT60X0542811101000000123456',
+      gpdTaxonomyCode: '9/0101108TS/',
+    };
     writeFileSync(path.join(dir, 'prod-gpd.json'), JSON.stringify({ ...settings, pdndKid: kid, ...gpdSettings }));
     const runGpd = () => preflight(loadStage('prod-gpd', dir), awsClients(), new Date('2026-11-28T12:00:00Z'));
     delete secretValues['portale-servizi-sociali/mypay'];
-    secretValues['portale/gpd-uat'] = JSON.stringify({ apiKey: 'gpd-key-0123456789', receiptsKey: 'receipts-key-0123456789' });
+    secretValues['portale/gpd-uat'] = JSON.stringify({
+      apiKey: 'gpd-key-0123456789',
+      receiptsKey: 'receipts-key-0123456789',
+    });
     try {
       let checks = await runGpd();
       expect(checks.filter((c) => c.status !== 'ok')).toEqual([]);
       expect(checks.some((c) => c.title.includes('portale-servizi-sociali/mypay'))).toBe(false);
-      expect(find(checks, 'secret portale/gpd-uat')).toMatchObject({ title: 'secret portale/gpd-uat (the council’s pagoPA GPD keys (uat))', detail: 'fields apiKey, receiptsKey present' });
+      expect(find(checks, 'secret portale/gpd-uat')).toMatchObject({
+        title: 'secret portale/gpd-uat (the council’s pagoPA GPD keys (uat))',
+        detail: 'fields apiKey, receiptsKey present',
+      });
       expect(find(checks, "the IO service's organisation is pagoPA GPD's creditor entity").status).toBe('ok');
       expect(report(checks)).not.toMatch(/gpd-key-0123456789|receipts-key-0123456789/);
 
       secretValues['portale/gpd-uat'] = JSON.stringify({ apiKey: 'gpd-key-0123456789' });
-      secretValues['portale-servizi-sociali/io-api-key'] = JSON.stringify({ apiKey: IO_KEY, organizationFiscalCode: '00000000001' });
+      secretValues['portale-servizi-sociali/io-api-key'] = JSON.stringify({
+        apiKey: IO_KEY,
+        organizationFiscalCode: '00000000001',
+      });
       checks = await runGpd();
       expect(find(checks, 'secret portale/gpd-uat')).toMatchObject({
         status: 'missing',
         detail: 'missing or empty field: receiptsKey',
-        fix: [expect.stringContaining(`--secret-id portale/gpd-uat --secret-string '{"apiKey":"<apiKey>","receiptsKey":"<receiptsKey>"}'`)],
+        fix: [
+          expect.stringContaining(
+            `--secret-id portale/gpd-uat --secret-string '{"apiKey":"<apiKey>","receiptsKey":"<receiptsKey>"}'`,
+          ),
+        ],
       });
-      expect(find(checks, "the IO service's organisation is pagoPA GPD's creditor entity")).toMatchObject({ status: 'missing', fix: expect.arrayContaining([expect.stringContaining('gpdOrganizationFiscalCode in')]) });
+      expect(find(checks, "the IO service's organisation is pagoPA GPD's creditor entity")).toMatchObject({
+        status: 'missing',
+        fix: expect.arrayContaining([expect.stringContaining('gpdOrganizationFiscalCode in')]),
+      });
       expect(passed(checks)).toBe(false);
     } finally {
       delete secretValues['portale/gpd-uat'];
@@ -219,44 +321,102 @@ describe('each missing piece, with its fix', () => {
 
   it('the SES identity missing, or not verified', async () => {
     ses.on(GetEmailIdentityCommand).rejects(notFound('NotFoundException'));
-    expect(find(await run(), 'SES identity')).toMatchObject({ status: 'missing', fix: expect.arrayContaining(['aws sesv2 create-email-identity --region eu-south-1 --email-identity comune.fantasia.it']) });
-    ses.on(GetEmailIdentityCommand).resolves({ VerifiedForSendingStatus: false, DkimAttributes: { Status: 'PENDING' } });
-    expect(find(await run(), 'SES identity')).toMatchObject({ status: 'missing', detail: expect.stringContaining('DKIM PENDING') });
+    expect(find(await run(), 'SES identity')).toMatchObject({
+      status: 'missing',
+      fix: expect.arrayContaining([
+        'aws sesv2 create-email-identity --region eu-south-1 --email-identity comune.fantasia.it',
+      ]),
+    });
+    ses
+      .on(GetEmailIdentityCommand)
+      .resolves({ VerifiedForSendingStatus: false, DkimAttributes: { Status: 'PENDING' } });
+    expect(find(await run(), 'SES identity')).toMatchObject({
+      status: 'missing',
+      detail: expect.stringContaining('DKIM PENDING'),
+    });
   });
 
   it('the SES account in the sandbox', async () => {
     ses.on(GetAccountCommand).resolves({ ProductionAccessEnabled: false });
     const check = find(await run(), 'SES account out of the sandbox');
     expect(check.status).toBe('missing');
-    expect(check.fix![0]).toContain('aws sesv2 put-account-details --region eu-south-1 --production-access-enabled --mail-type TRANSACTIONAL --website-url https://servizisociali.comune.fantasia.it');
+    expect(check.fix![0]).toContain(
+      'aws sesv2 put-account-details --region eu-south-1 --production-access-enabled --mail-type TRANSACTIONAL --website-url https://servizisociali.comune.fantasia.it',
+    );
   });
 
   it('a certificate pending, for another domain, expired, or absent', async () => {
-    acm.on(DescribeCertificateCommand).resolves({ Certificate: { Status: 'PENDING_VALIDATION', DomainName: 'servizisociali.comune.fantasia.it' } });
-    expect(find(await run(), 'certificate')).toMatchObject({ status: 'missing', detail: 'the certificate is PENDING_VALIDATION' });
-    acm.on(DescribeCertificateCommand).resolves({ Certificate: { Status: 'ISSUED', DomainName: 'www.comune.fantasia.it', SubjectAlternativeNames: ['*.other.fantasia.it'] } });
-    expect(find(await run(), 'certificate')).toMatchObject({ status: 'missing', detail: 'the certificate is for www.comune.fantasia.it, *.other.fantasia.it, not servizisociali.comune.fantasia.it' });
-    acm.on(DescribeCertificateCommand).resolves({ Certificate: { Status: 'ISSUED', DomainName: 'servizisociali.comune.fantasia.it', NotAfter: new Date('2026-01-01T00:00:00Z') } });
-    expect(find(await run(), 'certificate')).toMatchObject({ status: 'missing', detail: 'the certificate expired on 2026-01-01' });
+    acm
+      .on(DescribeCertificateCommand)
+      .resolves({ Certificate: { Status: 'PENDING_VALIDATION', DomainName: 'servizisociali.comune.fantasia.it' } });
+    expect(find(await run(), 'certificate')).toMatchObject({
+      status: 'missing',
+      detail: 'the certificate is PENDING_VALIDATION',
+    });
+    acm.on(DescribeCertificateCommand).resolves({
+      Certificate: {
+        Status: 'ISSUED',
+        DomainName: 'www.comune.fantasia.it',
+        SubjectAlternativeNames: ['*.other.fantasia.it'],
+      },
+    });
+    expect(find(await run(), 'certificate')).toMatchObject({
+      status: 'missing',
+      detail:
+        'the certificate is for www.comune.fantasia.it, *.other.fantasia.it, not servizisociali.comune.fantasia.it',
+    });
+    acm.on(DescribeCertificateCommand).resolves({
+      Certificate: {
+        Status: 'ISSUED',
+        DomainName: 'servizisociali.comune.fantasia.it',
+        NotAfter: new Date('2026-01-01T00:00:00Z'),
+      },
+    });
+    expect(find(await run(), 'certificate')).toMatchObject({
+      status: 'missing',
+      detail: 'the certificate expired on 2026-01-01',
+    });
     acm.on(DescribeCertificateCommand).rejects(notFound('ResourceNotFoundException'));
-    expect(find(await run(), 'certificate').fix![0]).toBe('aws acm request-certificate --region us-east-1 --domain-name servizisociali.comune.fantasia.it --validation-method DNS');
+    expect(find(await run(), 'certificate').fix![0]).toBe(
+      'aws acm request-certificate --region us-east-1 --domain-name servizisociali.comune.fantasia.it --validation-method DNS',
+    );
   });
 
   it('the Cognito domain prefix taken by another pool, and accepted when it is the stage’s own', async () => {
-    cognito.on(DescribeUserPoolDomainCommand).resolves({ DomainDescription: { UserPoolId: 'eu-south-1_Other', Domain: 'servizisociali-fantasia' } });
-    expect(find(await run(), 'Cognito domain')).toMatchObject({ status: 'missing', detail: expect.stringContaining('taken by another user pool') });
-    cognito.on(DescribeUserPoolDomainCommand).resolves({ DomainDescription: { UserPoolId: 'eu-south-1_Ours', Domain: 'servizisociali-fantasia' } });
-    cfn.on(DescribeStackResourcesCommand, { StackName: 'PortaleProdAuth' }).resolves({
-      StackResources: [{ LogicalResourceId: 'Users', ResourceType: 'AWS::Cognito::UserPool', PhysicalResourceId: 'eu-south-1_Ours', ResourceStatus: 'CREATE_COMPLETE', Timestamp: new Date() }],
+    cognito
+      .on(DescribeUserPoolDomainCommand)
+      .resolves({ DomainDescription: { UserPoolId: 'eu-south-1_Other', Domain: 'servizisociali-fantasia' } });
+    expect(find(await run(), 'Cognito domain')).toMatchObject({
+      status: 'missing',
+      detail: expect.stringContaining('taken by another user pool'),
     });
-    expect(find(await run(), 'Cognito domain')).toMatchObject({ status: 'ok', detail: "the domain of this stage's user pool (PortaleProdAuth)" });
+    cognito
+      .on(DescribeUserPoolDomainCommand)
+      .resolves({ DomainDescription: { UserPoolId: 'eu-south-1_Ours', Domain: 'servizisociali-fantasia' } });
+    cfn.on(DescribeStackResourcesCommand, { StackName: 'PortaleProdAuth' }).resolves({
+      StackResources: [
+        {
+          LogicalResourceId: 'Users',
+          ResourceType: 'AWS::Cognito::UserPool',
+          PhysicalResourceId: 'eu-south-1_Ours',
+          ResourceStatus: 'CREATE_COMPLETE',
+          Timestamp: new Date(),
+        },
+      ],
+    });
+    expect(find(await run(), 'Cognito domain')).toMatchObject({
+      status: 'ok',
+      detail: "the domain of this stage's user pool (PortaleProdAuth)",
+    });
   });
 
   it('a new account’s Lambda concurrency quota', async () => {
     lambda.on(GetAccountSettingsCommand).resolves({ AccountLimit: { ConcurrentExecutions: 10 } });
     const check = find(await run(), 'Lambda concurrency');
     expect(check).toMatchObject({ status: 'missing', detail: 'the account may run 10 functions at once' });
-    expect(check.fix![0]).toBe('aws service-quotas request-service-quota-increase --region eu-south-1 --service-code lambda --quota-code L-B99A9384 --desired-value 1000');
+    expect(check.fix![0]).toBe(
+      'aws service-quotas request-service-quota-increase --region eu-south-1 --service-code lambda --quota-code L-B99A9384 --desired-value 1000',
+    );
   });
 
   it('a kid that is not the PDND key’s, and no data stack yet', async () => {
@@ -265,14 +425,27 @@ describe('each missing piece, with its fix', () => {
     const wrong = find(await run(), "PDND key's kid");
     expect(wrong.status).toBe('missing');
     expect(wrong.detail).toContain(`says ${kid}`);
-    cfn.on(DescribeStacksCommand, { StackName: 'PortaleProdData' }).rejects(notFound('ValidationError', 'Stack with id PortaleProdData does not exist'));
+    cfn
+      .on(DescribeStacksCommand, { StackName: 'PortaleProdData' })
+      .rejects(notFound('ValidationError', 'Stack with id PortaleProdData does not exist'));
     const later = find(await run(), "PDND key's kid");
-    expect(later).toMatchObject({ status: 'later', fix: expect.arrayContaining(['npm run deploy -- prod --data-only']) });
+    expect(later).toMatchObject({
+      status: 'later',
+      fix: expect.arrayContaining(['npm run deploy -- prod --data-only']),
+    });
     expect(passed([later])).toBe(true);
   });
 });
 
 function everythingPresentSecrets() {
-  secretValues['portale-servizi-sociali/mypay'] = JSON.stringify({ endpoint: 'https://mypay.regione.example/pa', codIpa: 'C_F999', password: PASSWORD, creditorFiscalCode: '80012340123' });
-  secretValues['portale-servizi-sociali/io-api-key'] = JSON.stringify({ apiKey: IO_KEY, organizationFiscalCode: '80012340123' });
+  secretValues['portale-servizi-sociali/mypay'] = JSON.stringify({
+    endpoint: 'https://mypay.regione.example/pa',
+    codIpa: 'C_F999',
+    password: PASSWORD,
+    creditorFiscalCode: '80012340123',
+  });
+  secretValues['portale-servizi-sociali/io-api-key'] = JSON.stringify({
+    apiKey: IO_KEY,
+    organizationFiscalCode: '80012340123',
+  });
 }

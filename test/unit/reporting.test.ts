@@ -23,7 +23,12 @@ function reportingOf(options: { notReadyFrom?: string } = {}) {
   const paidOn = new Map<string, MyPayPaidRow[]>();
   const recorded = new Set<string>();
   const settlement: PaymentSettlement = {
-    settle: async (rows) => rows.map((row) => (recorded.has(row.iur) ? { kind: 'already-recorded' } : (recorded.add(row.iur), { kind: 'recorded', reconciliation: null }))) as never,
+    settle: async (rows) =>
+      rows.map((row) =>
+        recorded.has(row.iur)
+          ? { kind: 'already-recorded' }
+          : (recorded.add(row.iur), { kind: 'recorded', reconciliation: null }),
+      ) as never,
   } as PaymentSettlement;
   const reporting = makeReportingUseCases({
     calls: { getCall: async (id) => (id === call.id ? call : null) },
@@ -36,10 +41,18 @@ function reportingOf(options: { notReadyFrom?: string } = {}) {
       },
     },
     clock: { now: () => now },
-    reported: { getReportedThrough: async (id) => reportedThrough.get(id) ?? null, putReportedThrough: async (id, day) => void (day > (reportedThrough.get(id) ?? '') && reportedThrough.set(id, day)) },
+    reported: {
+      getReportedThrough: async (id) => reportedThrough.get(id) ?? null,
+      putReportedThrough: async (id, day) =>
+        void (day > (reportedThrough.get(id) ?? '') && reportedThrough.set(id, day)),
+    },
     deadlineMs: 20,
   });
-  const pay = (day: string, iur: string) => paidOn.set(day, [...(paidOn.get(day) ?? []), { iud: `IUD-${iur}`, iuv: '', amountCents: 100, paidOn: day, iur, fiscalCode: '', causale: '' }]);
+  const pay = (day: string, iur: string) =>
+    paidOn.set(day, [
+      ...(paidOn.get(day) ?? []),
+      { iud: `IUD-${iur}`, iuv: '', amountCents: 100, paidOn: day, iur, fiscalCode: '', causale: '' },
+    ]);
   return { reporting, asked, reportedThrough, pay, setNow: (iso: string) => (now = new Date(iso)) };
 }
 
@@ -49,7 +62,10 @@ describe('Rendicontazione, incremental and in slices', () => {
     pay('2026-02-10', 'IUR-1');
     pay('2026-03-10', 'IUR-2');
     const first = await reporting.runReporting(call.id, actors.operator);
-    expect(asked).toEqual([['2026-02-01', '2026-03-03'], ['2026-03-04', '2026-03-10']]);
+    expect(asked).toEqual([
+      ['2026-02-01', '2026-03-03'],
+      ['2026-03-04', '2026-03-10'],
+    ]);
     expect(first).toMatchObject({ from: '2026-02-01', to: '2026-03-10', marked: 2, inProgress: false });
     expect(reportedThrough.get(call.id)).toBe('2026-03-10');
 
@@ -65,7 +81,10 @@ describe('Rendicontazione, incremental and in slices', () => {
 
   it('keeps the last slice done when MyPay’s export is not ready: the next run starts there', async () => {
     const { reporting, asked, reportedThrough } = reportingOf({ notReadyFrom: '2026-03-04' });
-    expect(await reporting.runReporting(call.id, actors.operator)).toMatchObject({ inProgress: true, message: 'La rendicontazione è in corso' });
+    expect(await reporting.runReporting(call.id, actors.operator)).toMatchObject({
+      inProgress: true,
+      message: 'La rendicontazione è in corso',
+    });
     expect(reportedThrough.get(call.id)).toBe('2026-03-03');
     asked.length = 0;
     await reporting.runReporting(call.id, actors.operator);
@@ -82,7 +101,12 @@ describe('Rendicontazione, incremental and in slices', () => {
     expect(first.total).toBe(38);
     const last = await slice({ callId: call.id }, first.cursor, actors.operator);
     expect(last.cursor).toBeNull();
-    expect(last.result).toMatchObject({ from: '2026-02-01', to: '2026-03-10', marked: 2, message: 'Rendicontazione completata: 2 posizioni segnate come pagate, 0 già pagate, 0 non riconosciute.' });
+    expect(last.result).toMatchObject({
+      from: '2026-02-01',
+      to: '2026-03-10',
+      marked: 2,
+      message: 'Rendicontazione completata: 2 posizioni segnate come pagate, 0 già pagate, 0 non riconosciute.',
+    });
   });
 });
 
@@ -122,7 +146,9 @@ describe('Rendicontazione without a click', () => {
   it('every day starts the reporting of each call with a position still to pay, in any year since its start', async () => {
     const { schedule, started } = scheduleOf(['old']);
     expect(await schedule.startDaily()).toEqual({ started: 1, running: 1, checked: 3 });
-    expect(started).toEqual([{ kind: REPORTING_JOB, key: 'open', input: { callId: 'open', scheduled: true }, actor: actors.operator }]);
+    expect(started).toEqual([
+      { kind: REPORTING_JOB, key: 'open', input: { callId: 'open', scheduled: true }, actor: actors.operator },
+    ]);
   });
 
   it('reports a call a few minutes after a checkout of unknown outcome, once however many checkouts asked; a call being reported keeps its follow-ups', async () => {
@@ -137,6 +163,9 @@ describe('Rendicontazione without a click', () => {
   });
 
   it('a checkout asks for its call’s reporting five minutes later and five minutes after its 30-minute hold', () => {
-    expect(followUpTimes(new Date('2026-03-10T10:00:00.000Z'))).toEqual(['2026-03-10T10:05:00.000Z', '2026-03-10T10:35:00.000Z']);
+    expect(followUpTimes(new Date('2026-03-10T10:00:00.000Z'))).toEqual([
+      '2026-03-10T10:05:00.000Z',
+      '2026-03-10T10:35:00.000Z',
+    ]);
   });
 });

@@ -16,15 +16,23 @@ describe('repositories', () => {
     const items = Array.from({ length: 60 }, (_, i) => ({ pk: `P#${i}`, sk: 'S', n: i }));
     items.push({ pk: 'P#7', sk: 'S', n: 700 });
     let leftOnce = false;
-    dynamo.on(BatchWriteCommand).callsFake((input: { RequestItems: Record<string, { PutRequest: { Item: Record<string, unknown> } }[]> }) => {
-      const [requests] = Object.values(input.RequestItems);
-      if (leftOnce || !requests!.some((r) => r.PutRequest.Item.pk === 'P#40')) return {};
-      leftOnce = true;
-      return { UnprocessedItems: { 'unit-test-table': requests!.filter((r) => r.PutRequest.Item.pk === 'P#40') } };
-    });
+    dynamo
+      .on(BatchWriteCommand)
+      .callsFake((input: { RequestItems: Record<string, { PutRequest: { Item: Record<string, unknown> } }[]> }) => {
+        const [requests] = Object.values(input.RequestItems);
+        if (leftOnce || !requests!.some((r) => r.PutRequest.Item.pk === 'P#40')) return {};
+        leftOnce = true;
+        return { UnprocessedItems: { 'unit-test-table': requests!.filter((r) => r.PutRequest.Item.pk === 'P#40') } };
+      });
     await batchPut(items);
-    const written = dynamo.commandCalls(BatchWriteCommand).flatMap((c) => Object.values(c.args[0].input.RequestItems!)[0]!.map((r) => r.PutRequest!.Item!));
-    expect(dynamo.commandCalls(BatchWriteCommand).every((c) => Object.values(c.args[0].input.RequestItems!)[0]!.length <= 25)).toBe(true);
+    const written = dynamo
+      .commandCalls(BatchWriteCommand)
+      .flatMap((c) => Object.values(c.args[0].input.RequestItems!)[0]!.map((r) => r.PutRequest!.Item!));
+    expect(
+      dynamo
+        .commandCalls(BatchWriteCommand)
+        .every((c) => Object.values(c.args[0].input.RequestItems!)[0]!.length <= 25),
+    ).toBe(true);
     expect(written.filter((item) => item.pk === 'P#7')).toEqual([{ pk: 'P#7', sk: 'S', n: 700 }]);
     expect(written.filter((item) => item.pk === 'P#40')).toHaveLength(2);
     expect(new Set(written.map((item) => item.pk)).size).toBe(60);
@@ -39,19 +47,33 @@ describe('repositories', () => {
   it('sends again, after a backoff, a batch DynamoDB refused whole for throughput: every item written, every key read', async () => {
     const throttled = (name: string) =>
       name === 'ProvisionedThroughputExceededException'
-        ? new ProvisionedThroughputExceededException({ message: 'The level of configured provisioned throughput for the table was exceeded.', $metadata: {} })
+        ? new ProvisionedThroughputExceededException({
+            message: 'The level of configured provisioned throughput for the table was exceeded.',
+            $metadata: {},
+          })
         : Object.assign(new Error('Throughput exceeds the current capacity of your table or index.'), { name });
-    dynamo.on(BatchWriteCommand).rejectsOnce(throttled('ProvisionedThroughputExceededException')).rejectsOnce(throttled('ThrottlingException')).resolves({});
+    dynamo
+      .on(BatchWriteCommand)
+      .rejectsOnce(throttled('ProvisionedThroughputExceededException'))
+      .rejectsOnce(throttled('ThrottlingException'))
+      .resolves({});
     const items = Array.from({ length: 20 }, (_, i) => ({ pk: `P#${i}`, sk: 'S' }));
     await batchPut(items);
-    const sent = dynamo.commandCalls(BatchWriteCommand).map((c) => Object.values(c.args[0].input.RequestItems!)[0]!.length);
+    const sent = dynamo
+      .commandCalls(BatchWriteCommand)
+      .map((c) => Object.values(c.args[0].input.RequestItems!)[0]!.length);
     expect(sent).toEqual([20, 20, 20]);
 
-    dynamo.on(BatchGetCommand).rejectsOnce(throttled('ThrottlingException')).resolves({ Responses: { 'unit-test-table': items } });
+    dynamo
+      .on(BatchGetCommand)
+      .rejectsOnce(throttled('ThrottlingException'))
+      .resolves({ Responses: { 'unit-test-table': items } });
     expect(await batchGet(items)).toHaveLength(20);
 
     // Any other error is not retried.
-    dynamo.on(BatchWriteCommand).rejects(Object.assign(new Error('One or more parameter values were invalid'), { name: 'ValidationException' }));
+    dynamo
+      .on(BatchWriteCommand)
+      .rejects(Object.assign(new Error('One or more parameter values were invalid'), { name: 'ValidationException' }));
     dynamo.resetHistory();
     await expect(batchPut(items)).rejects.toThrow('parameter values');
     expect(dynamo.commandCalls(BatchWriteCommand)).toHaveLength(1);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expiresAfter, paymentRecordExpiry, retentionEnvName, retentionYears } from '../../functions/domain/retention.ts';
+import {
+  expiresAfter,
+  paymentRecordExpiry,
+  retentionEnvName,
+  retentionYears,
+} from '../../functions/domain/retention.ts';
 
 /** When DynamoDB's TTL may delete an item (epoch seconds), per kind of data (README "Retention"). */
 const day = (iso: string) => Date.parse(iso) / 1000;

@@ -24,7 +24,12 @@ describe('role from the sign-in token', () => {
   });
 
   it('strips the SPID prefix from the fiscal code and builds the full name', () => {
-    const actor = actorFromClaims({ sub: 'x', fiscal_code: 'TINIT-rssmra85c52h501n', given_name: 'Maria', family_name: 'Rossi' });
+    const actor = actorFromClaims({
+      sub: 'x',
+      fiscal_code: 'TINIT-rssmra85c52h501n',
+      given_name: 'Maria',
+      family_name: 'Rossi',
+    });
     expect(actor.fiscalCode).toBe('RSSMRA85C52H501N');
     expect(actor.fullName).toBe('Maria Rossi');
   });

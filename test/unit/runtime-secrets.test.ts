@@ -6,7 +6,12 @@ import { loadSecrets } from '../../functions/adapters/secrets.ts';
 
 const secretsManager = mockClient(SecretsManagerClient);
 const values: Record<string, string> = {
-  'portale-servizi-sociali/mypay': JSON.stringify({ endpoint: 'https://mypay.example.it/ws', codIpa: 'C_X000', password: 'first', creditorFiscalCode: '00000000000' }),
+  'portale-servizi-sociali/mypay': JSON.stringify({
+    endpoint: 'https://mypay.example.it/ws',
+    codIpa: 'C_X000',
+    password: 'first',
+    creditorFiscalCode: '00000000000',
+  }),
   'portale-servizi-sociali/io-api-key': JSON.stringify({ apiKey: 'io-key', organizationFiscalCode: '00000000000' }),
   'arn:aws:secretsmanager:eu-south-1:111111111111:secret:CursorSecret-AbCdEf': 'cursor-key',
   'portale-servizi-sociali/gpd-uat': JSON.stringify({ apiKey: 'gpd-key', receiptsKey: 'receipts-key' }),
@@ -15,7 +20,9 @@ const values: Record<string, string> = {
 beforeEach(() => {
   clearCaches();
   secretsManager.reset();
-  secretsManager.on(GetSecretValueCommand).callsFake(({ SecretId }: { SecretId: string }) => ({ SecretString: values[SecretId] }));
+  secretsManager
+    .on(GetSecretValueCommand)
+    .callsFake(({ SecretId }: { SecretId: string }) => ({ SecretString: values[SecretId] }));
 });
 afterEach(() => vi.useRealTimers());
 
@@ -27,7 +34,13 @@ describe('secrets read at run time (functions/adapters/secrets.ts)', () => {
       CURSOR_SECRET_ARN: 'arn:aws:secretsmanager:eu-south-1:111111111111:secret:CursorSecret-AbCdEf',
     };
     await loadSecrets(env);
-    expect(env).toMatchObject({ MYPAY_ENDPOINT: 'https://mypay.example.it/ws', MYPAY_COD_IPA: 'C_X000', MYPAY_PASSWORD: 'first', IO_API_KEY: 'io-key', CURSOR_SECRET: 'cursor-key' });
+    expect(env).toMatchObject({
+      MYPAY_ENDPOINT: 'https://mypay.example.it/ws',
+      MYPAY_COD_IPA: 'C_X000',
+      MYPAY_PASSWORD: 'first',
+      IO_API_KEY: 'io-key',
+      CURSOR_SECRET: 'cursor-key',
+    });
   });
 
   it('leaves the environment as it is where no secret is named (the local stack gives the values themselves)', async () => {
@@ -41,7 +54,11 @@ describe('secrets read at run time (functions/adapters/secrets.ts)', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const env: NodeJS.ProcessEnv = { MYPAY_SECRET_NAME: 'portale-servizi-sociali/mypay' };
     await loadSecrets(env);
-    values['portale-servizi-sociali/mypay'] = JSON.stringify({ endpoint: 'https://mypay.example.it/ws', codIpa: 'C_X000', password: 'rotated' });
+    values['portale-servizi-sociali/mypay'] = JSON.stringify({
+      endpoint: 'https://mypay.example.it/ws',
+      codIpa: 'C_X000',
+      password: 'rotated',
+    });
     await loadSecrets(env);
     expect(env.MYPAY_PASSWORD).toBe('first');
     expect(secretsManager.commandCalls(GetSecretValueCommand)).toHaveLength(1);
@@ -53,18 +70,30 @@ describe('secrets read at run time (functions/adapters/secrets.ts)', () => {
   it("fills GPD's subscription keys, Checkout's only when the secret has one", async () => {
     const env: NodeJS.ProcessEnv = { GPD_SECRET_NAME: 'portale-servizi-sociali/gpd-uat' };
     await loadSecrets(env);
-    expect(env).toEqual({ GPD_SECRET_NAME: 'portale-servizi-sociali/gpd-uat', GPD_API_KEY: 'gpd-key', GPD_RECEIPTS_KEY: 'receipts-key' });
-    values['portale-servizi-sociali/gpd-uat'] = JSON.stringify({ apiKey: 'gpd-key', receiptsKey: 'receipts-key', checkoutKey: 'checkout-key' });
+    expect(env).toEqual({
+      GPD_SECRET_NAME: 'portale-servizi-sociali/gpd-uat',
+      GPD_API_KEY: 'gpd-key',
+      GPD_RECEIPTS_KEY: 'receipts-key',
+    });
+    values['portale-servizi-sociali/gpd-uat'] = JSON.stringify({
+      apiKey: 'gpd-key',
+      receiptsKey: 'receipts-key',
+      checkoutKey: 'checkout-key',
+    });
     clearCaches();
     await loadSecrets(env);
     expect(env.GPD_CHECKOUT_KEY).toBe('checkout-key');
     values['portale-servizi-sociali/gpd-uat'] = JSON.stringify({ apiKey: 'gpd-key' });
     clearCaches();
-    await expect(loadSecrets(env)).rejects.toThrow('The secret portale-servizi-sociali/gpd-uat has no field receiptsKey');
+    await expect(loadSecrets(env)).rejects.toThrow(
+      'The secret portale-servizi-sociali/gpd-uat has no field receiptsKey',
+    );
   });
 
   it('names the secret and the field when a field the code reads is missing', async () => {
     values['portale-servizi-sociali/io-api-key'] = JSON.stringify({ organizationFiscalCode: '00000000000' });
-    await expect(loadSecrets({ IO_SECRET_NAME: 'portale-servizi-sociali/io-api-key' })).rejects.toThrow('The secret portale-servizi-sociali/io-api-key has no field apiKey');
+    await expect(loadSecrets({ IO_SECRET_NAME: 'portale-servizi-sociali/io-api-key' })).rejects.toThrow(
+      'The secret portale-servizi-sociali/io-api-key has no field apiKey',
+    );
   });
 });

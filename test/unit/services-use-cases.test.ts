@@ -14,7 +14,10 @@ describe('an operator manages services', () => {
     await app.services.updateService(created.id, { ...service, description: 'Nuova descrizione.' }, actors.operator);
     expect((await app.services.getService(created.id)).description).toBe('Nuova descrizione.');
     await app.services.deleteService(created.id, actors.operator);
-    await expect(app.services.getService(created.id)).rejects.toMatchObject({ status: 404, message: 'Il servizio selezionato non esiste.' });
+    await expect(app.services.getService(created.id)).rejects.toMatchObject({
+      status: 404,
+      message: 'Il servizio selezionato non esiste.',
+    });
     expect(app.store.audit.entries.map((e) => [e.entity, e.action])).toEqual([
       ['service', 'create'],
       ['service', 'update'],
@@ -33,7 +36,10 @@ describe('an operator manages services', () => {
 
   it('refuses to delete a service that has calls, and keeps it', async () => {
     const { id } = await app.services.createService(service, actors.operator);
-    await app.calls.createCall({ serviceId: id, name: 'Bando', codAccertamento: 'A', codCapitolo: 'C', nomeMyPay: 'M', bandsId: [], files: [] }, actors.operator);
+    await app.calls.createCall(
+      { serviceId: id, name: 'Bando', codAccertamento: 'A', codCapitolo: 'C', nomeMyPay: 'M', bandsId: [], files: [] },
+      actors.operator,
+    );
     await expect(app.services.deleteService(id, actors.operator)).rejects.toMatchObject({
       status: 409,
       message: 'Il servizio non può essere eliminato perché ha dei bandi associati.',

@@ -10,7 +10,8 @@ function tokenPaths(tree: Tree, prefix: string[] = []): Map<string, unknown> {
   if ('value' in tree) return new Map([[prefix.join('.'), tree.value]]);
   const paths = new Map<string, unknown>();
   for (const [key, child] of Object.entries(tree)) {
-    if (typeof child === 'object' && child !== null) for (const entry of tokenPaths(child as Tree, [...prefix, key])) paths.set(...entry);
+    if (typeof child === 'object' && child !== null)
+      for (const entry of tokenPaths(child as Tree, [...prefix, key])) paths.set(...entry);
   }
   return paths;
 }
@@ -25,7 +26,18 @@ describe("Amplify's theme context built at build time (web/static-theme-context.
     expect(built.name).toBe('portale-pa');
     expect(built.breakpoints).toEqual(computed.breakpoints);
     // The groups style props map to (`padding="medium"` → space.medium, `color="font.primary"` → colors.font.primary).
-    for (const group of ['colors', 'space', 'fontSizes', 'fontWeights', 'fonts', 'lineHeights', 'radii', 'shadows', 'borderWidths', 'opacities']) {
+    for (const group of [
+      'colors',
+      'space',
+      'fontSizes',
+      'fontWeights',
+      'fonts',
+      'lineHeights',
+      'radii',
+      'shadows',
+      'borderWidths',
+      'opacities',
+    ]) {
       const expected = tokenPaths((computed.tokens as unknown as Tree)[group] as Tree);
       expect(expected.size).toBeGreaterThan(0);
       expect(tokenPaths(built.tokens[group] as Tree)).toEqual(expected);

@@ -12,30 +12,39 @@ interface Fixture {
   expected: Record<string, unknown>;
   answers: TextractAnswer[];
 }
-const fixture = (name: string): Fixture => JSON.parse(readFileSync(new URL(`../fixtures/textract/${name}.json`, import.meta.url), 'utf8'));
+const fixture = (name: string): Fixture =>
+  JSON.parse(readFileSync(new URL(`../fixtures/textract/${name}.json`, import.meta.url), 'utf8'));
 const read = (answers: TextractAnswer[]) => {
   const text = textFromTextract(answers);
   return parseAttestation(text.lines, text.source, text.quality);
 };
 
 describe('reading real Textract answers shaped like attestations', () => {
-  it.each(['paystub-attestation', 'gib-10-degrees-attestation', 'gib-180-degrees-attestation', 'multi-page-form-attestation'])(
-    '%s: each value with its own label, ISEE = ISE / scala checked',
-    (name) => {
-      const { answers, expected } = fixture(name);
-      expect(read(answers)).toMatchObject(expected);
-    },
-  );
+  it.each([
+    'paystub-attestation',
+    'gib-10-degrees-attestation',
+    'gib-180-degrees-attestation',
+    'multi-page-form-attestation',
+  ])('%s: each value with its own label, ISEE = ISE / scala checked', (name) => {
+    const { answers, expected } = fixture(name);
+    expect(read(answers)).toMatchObject(expected);
+  });
 
   it('puts the label LINE and the value LINE of one row back together, even read across the columns', () => {
-    const lines = textFromTextract(fixture('paystub-attestation').answers).lines.map((l) => l.text.replace(/\s+/g, ' '));
+    const lines = textFromTextract(fixture('paystub-attestation').answers).lines.map((l) =>
+      l.text.replace(/\s+/g, ' '),
+    );
     expect(lines).toContain('Holiday 10.00 8.00 80.00 4,160.00 ISE - Indicatore della Situazione Economica 25.415,13');
     expect(lines).toContain('Gross Pay $ 452.43 23,526.80 Scala di equivalenza 1,57');
   });
 
   it('pairs a row of labels with the row of values under it by column, on a page turned 10°', () => {
-    const lines = textFromTextract(fixture('gib-10-degrees-attestation').answers).lines.map((l) => l.text.replace(/\s+/g, ' '));
-    expect(lines).toEqual(expect.arrayContaining(['ISEE ordinario € 9.561,02', 'ISEE ridotto € 6.020,00', 'Scala di equivalenza 2,04']));
+    const lines = textFromTextract(fixture('gib-10-degrees-attestation').answers).lines.map((l) =>
+      l.text.replace(/\s+/g, ' '),
+    );
+    expect(lines).toEqual(
+      expect.arrayContaining(['ISEE ordinario € 9.561,02', 'ISEE ridotto € 6.020,00', 'Scala di equivalenza 2,04']),
+    );
   });
 
   it('reads a multi-page result whose blocks carry Page as one answer per page', () => {
@@ -47,13 +56,19 @@ describe('reading real Textract answers shaped like attestations', () => {
   it('weighs the confidence of the lines that carry the values, not of every line', () => {
     // Without the reduced ISEE, which prints no ISE or scale of its own: its flag would cap every confidence alike.
     const reduced = new Set(['ISEE sociosanitario ridotto', '12.400,50']);
-    const answers = fixture('paystub-attestation').answers.map((a) => ({ Blocks: a.Blocks!.filter((b) => !reduced.has(b.Text ?? '')) }));
+    const answers = fixture('paystub-attestation').answers.map((a) => ({
+      Blocks: a.Blocks!.filter((b) => !reduced.has(b.Text ?? '')),
+    }));
     const confident = read(answers).confidence;
     // The same answer with Textract unsure of the ISEE's value LINE only.
-    const doubtful = answers.map((a) => ({ Blocks: a.Blocks!.map((b) => (b.Text === '16.187,98' ? { ...b, Confidence: 40 } : b)) }));
+    const doubtful = answers.map((a) => ({
+      Blocks: a.Blocks!.map((b) => (b.Text === '16.187,98' ? { ...b, Confidence: 40 } : b)),
+    }));
     expect(read(doubtful).confidence).toBeLessThan(confident - 0.05);
     // …and unsure of a line that carries nothing the operator relies on.
-    const noise = answers.map((a) => ({ Blocks: a.Blocks!.map((b) => (b.Text === 'Earnings Statement' ? { ...b, Confidence: 5 } : b)) }));
+    const noise = answers.map((a) => ({
+      Blocks: a.Blocks!.map((b) => (b.Text === 'Earnings Statement' ? { ...b, Confidence: 5 } : b)),
+    }));
     expect(read(noise).confidence).toBe(confident);
   });
 });

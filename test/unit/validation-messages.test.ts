@@ -23,7 +23,16 @@ const payload = z.strictObject({
   day: z.iso.date(),
   nested: z.object({ name: z.string() }),
 });
-const valid = { note: 'ciao', flag: true, count: 2, ratio: 0.5, tags: ['x'], kind: 'A', day: '2026-01-31', nested: { name: 'n' } };
+const valid = {
+  note: 'ciao',
+  flag: true,
+  count: 2,
+  ratio: 0.5,
+  tags: ['x'],
+  kind: 'A',
+  day: '2026-01-31',
+  nested: { name: 'n' },
+};
 
 describe('the Italian message of each kind of mistake', () => {
   it.each([
@@ -34,10 +43,22 @@ describe('the Italian message of each kind of mistake', () => {
     ['a number that is a word', { count: 'due' }, { count: 'Il campo deve essere un numero.' }],
     ['a whole number with decimals', { count: 1.5 }, { count: 'Il campo deve essere un numero intero.' }],
     ['a list that is a text', { tags: 'x' }, { tags: 'Il campo deve essere un elenco.' }],
-    ['an object that is a number', { nested: 3 }, { nested: 'Il campo deve essere un insieme di campi (oggetto JSON).' }],
+    [
+      'an object that is a number',
+      { nested: 3 },
+      { nested: 'Il campo deve essere un insieme di campi (oggetto JSON).' },
+    ],
     ['a value outside the choices', { kind: 'C' }, { kind: 'Il valore deve essere uno tra: A, B.' }],
-    ['numbers out of range', { count: 0, ratio: 1 }, { count: 'Il valore deve essere almeno 1.', ratio: 'Il valore deve essere minore di 1.' }],
-    ['too many items and too long a text', { tags: ['a', 'b', 'c'], note: 'x'.repeat(11) }, { tags: 'Sono ammessi al massimo 2 elementi.', note: 'Il campo può contenere al massimo 10 caratteri.' }],
+    [
+      'numbers out of range',
+      { count: 0, ratio: 1 },
+      { count: 'Il valore deve essere almeno 1.', ratio: 'Il valore deve essere minore di 1.' },
+    ],
+    [
+      'too many items and too long a text',
+      { tags: ['a', 'b', 'c'], note: 'x'.repeat(11) },
+      { tags: 'Sono ammessi al massimo 2 elementi.', note: 'Il campo può contenere al massimo 10 caratteri.' },
+    ],
     ['a date in another format', { day: '31/01/2026' }, { day: 'Il formato del campo non è valido.' }],
     ['a field the payload does not have', { extra: 1 }, { _: 'Campi non previsti: extra.' }],
   ])('%s', (_, change, expected) => {

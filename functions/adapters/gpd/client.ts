@@ -64,7 +64,12 @@ export interface GpdConfig {
   sleep?: (ms: number) => Promise<void>;
 }
 
-const transferSchema = z.looseObject({ idTransfer: z.string(), amount: z.number(), category: z.optional(z.string()), iban: z.optional(z.nullable(z.string())) });
+const transferSchema = z.looseObject({
+  idTransfer: z.string(),
+  amount: z.number(),
+  category: z.optional(z.string()),
+  iban: z.optional(z.nullable(z.string())),
+});
 const optionSchema = z.looseObject({
   nav: z.optional(z.nullable(z.string())),
   iuv: z.string(),
@@ -95,9 +100,21 @@ const positionsPageSchema = z.looseObject({
 const receiptsPageSchema = z.looseObject({
   currentPageNumber: z.number(),
   totalPages: z.number(),
-  results: z.array(z.looseObject({ organizationFiscalCode: z.optional(z.string()), iuv: z.string(), debtor: z.optional(z.nullable(z.string())), paymentDateTime: z.optional(z.nullable(z.string())), status: z.optional(z.nullable(z.string())) })),
+  results: z.array(
+    z.looseObject({
+      organizationFiscalCode: z.optional(z.string()),
+      iuv: z.string(),
+      debtor: z.optional(z.nullable(z.string())),
+      paymentDateTime: z.optional(z.nullable(z.string())),
+      status: z.optional(z.nullable(z.string())),
+    }),
+  ),
 });
-const problemSchema = z.looseObject({ title: z.optional(z.string()), status: z.optional(z.number()), detail: z.optional(z.string()) });
+const problemSchema = z.looseObject({
+  title: z.optional(z.string()),
+  status: z.optional(z.number()),
+  detail: z.optional(z.string()),
+});
 
 /** A receipt's paSendRTV2 document, what the portal records of it (paForNode.xsd ctReceiptV2). */
 export interface GpdReceipt {
@@ -114,7 +131,13 @@ export interface GpdReceipt {
 }
 
 export interface GpdCartRequest {
-  paymentNotices: { noticeNumber: string; fiscalCode: string; amount: number; companyName: string; description: string }[];
+  paymentNotices: {
+    noticeNumber: string;
+    fiscalCode: string;
+    amount: number;
+    companyName: string;
+    description: string;
+  }[];
   returnUrls: { returnOkUrl: string; returnCancelUrl: string; returnErrorUrl: string };
   idCart?: string;
   emailNotice?: string;
@@ -133,10 +156,19 @@ export function makeGpdClient(config: GpdConfig) {
   const retries = config.retries ?? 3;
   const backoffMs = config.backoffMs ?? 250;
   const budgetMs = config.budgetMs ?? 25_000;
-  const keyOf: Record<Service, string | undefined> = { positions: config.apiKey, receipts: config.receiptsKey, checkout: config.checkoutKey };
+  const keyOf: Record<Service, string | undefined> = {
+    positions: config.apiKey,
+    receipts: config.receiptsKey,
+    checkout: config.checkoutKey,
+  };
 
   /** One operation: attempts within the deadline; answers the last response that is not a retryable failure. */
-  async function call(service: Service, method: string, path: string, options: Options & { body?: unknown; redirect?: 'manual' } = {}): Promise<Response> {
+  async function call(
+    service: Service,
+    method: string,
+    path: string,
+    options: Options & { body?: unknown; redirect?: 'manual' } = {},
+  ): Promise<Response> {
     const deadline = Math.min(options.deadline ?? Infinity, Date.now() + budgetMs);
     let failures = 0;
     for (;;) {
@@ -149,7 +181,11 @@ export function makeGpdClient(config: GpdConfig) {
       try {
         response = await doFetch(`${base}${path}`, {
           method,
-          headers: { accept: 'application/json', ...(key ? { 'ocp-apim-subscription-key': key } : {}), ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+          headers: {
+            accept: 'application/json',
+            ...(key ? { 'ocp-apim-subscription-key': key } : {}),
+            ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          },
           body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
           redirect: options.redirect ?? 'follow',
           signal: AbortSignal.timeout(Math.min(timeoutMs, left)),
@@ -162,7 +198,8 @@ export function makeGpdClient(config: GpdConfig) {
         await response.body?.cancel();
         const retryAfter = Number(response.headers.get('retry-after'));
         const waitMs = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : 1000;
-        if (Date.now() + waitMs >= deadline) throw new GpdUnavailable(`GPD ${method} ${path}: limite di chiamate (429) oltre il tempo disponibile`);
+        if (Date.now() + waitMs >= deadline)
+          throw new GpdUnavailable(`GPD ${method} ${path}: limite di chiamate (429) oltre il tempo disponibile`);
         await pacer.rateLimited(waitMs);
         continue;
       }
@@ -170,7 +207,10 @@ export function makeGpdClient(config: GpdConfig) {
       // another call (a 409 read back), must not find it aborted.
       if (response && response.status < 500) {
         try {
-          return new Response(response.status === 204 || response.status === 304 ? null : await response.arrayBuffer(), { status: response.status, statusText: response.statusText, headers: response.headers });
+          return new Response(
+            response.status === 204 || response.status === 304 ? null : await response.arrayBuffer(),
+            { status: response.status, statusText: response.statusText, headers: response.headers },
+          );
         } catch (error) {
           why = (error as Error).name === 'TimeoutError' ? 'timeout' : (error as Error).message;
           response = null;
@@ -179,7 +219,8 @@ export function makeGpdClient(config: GpdConfig) {
       await response?.body?.cancel();
       failures += 1;
       const wait = backoffMs * 2 ** (failures - 1);
-      if (failures > retries || Date.now() + wait >= deadline) throw new GpdUnavailable(`GPD ${method} ${path}: ${why}`);
+      if (failures > retries || Date.now() + wait >= deadline)
+        throw new GpdUnavailable(`GPD ${method} ${path}: ${why}`);
       await sleep(wait);
     }
   }
@@ -197,10 +238,12 @@ export function makeGpdClient(config: GpdConfig) {
   const read = async <T>(response: Response, schema: z.ZodMiniType<T>, ok: number[] = [200]): Promise<T> => {
     if (!ok.includes(response.status)) return refused(response);
     const parsed = schema.safeParse(await response.json().catch(() => null));
-    if (!parsed.success) throw new GpdUnavailable(`GPD: risposta inattesa (${parsed.error.issues[0]?.message ?? 'schema'})`);
+    if (!parsed.success)
+      throw new GpdUnavailable(`GPD: risposta inattesa (${parsed.error.issues[0]?.message ?? 'schema'})`);
     return parsed.data;
   };
-  const positionPath = (iupd: string) => `/gpd/debt-positions-service/v1/organizations/${org}/debtpositions/${encodeURIComponent(iupd)}`;
+  const positionPath = (iupd: string) =>
+    `/gpd/debt-positions-service/v1/organizations/${org}/debtpositions/${encodeURIComponent(iupd)}`;
 
   async function getPosition(iupd: string, options: Options = {}): Promise<GpdPosition | null> {
     const response = await call('positions', 'GET', positionPath(iupd), options);
@@ -212,7 +255,11 @@ export function makeGpdClient(config: GpdConfig) {
   }
 
   /** A 409 on create: the position read back and compared (created by an earlier attempt whose answer was lost, or a clash). */
-  async function settleConflict(position: GpdPaymentPosition, options: Options, conflict: Response): Promise<GpdPosition> {
+  async function settleConflict(
+    position: GpdPaymentPosition,
+    options: Options,
+    conflict: Response,
+  ): Promise<GpdPosition> {
     const held = await getPosition(position.iupd, options);
     if (held && sameGpdPosition(position, held)) {
       await conflict.body?.cancel();
@@ -222,8 +269,16 @@ export function makeGpdClient(config: GpdConfig) {
   }
 
   /** POST …/debtpositions?toPublish=true (openapi_external_v1.json createPosition): 201, or a 409 that reads back as the same. */
-  async function createPosition(position: GpdPaymentPosition, options: Options = {}): Promise<{ position: GpdPosition; created: boolean }> {
-    const response = await call('positions', 'POST', `/gpd/debt-positions-service/v1/organizations/${org}/debtpositions?toPublish=true`, { ...options, body: position });
+  async function createPosition(
+    position: GpdPaymentPosition,
+    options: Options = {},
+  ): Promise<{ position: GpdPosition; created: boolean }> {
+    const response = await call(
+      'positions',
+      'POST',
+      `/gpd/debt-positions-service/v1/organizations/${org}/debtpositions?toPublish=true`,
+      { ...options, body: position },
+    );
     if (response.status === 409) return { position: await settleConflict(position, options, response), created: false };
     return { position: await read(response, gpdPositionSchema, [201]), created: true };
   }
@@ -239,7 +294,10 @@ export function makeGpdClient(config: GpdConfig) {
      * malformed, GPD does not say which in a way to rely on) or 403 (DEBT_POSITION_FORBIDDEN: an IUV outside the
      * council's segregation codes) each is sent alone, so every position gets its own answer.
      */
-    async createPositions(positions: readonly GpdPaymentPosition[], options: Options = {}): Promise<{ created: string[]; refused: { iupd: string; error: GpdRefused }[] }> {
+    async createPositions(
+      positions: readonly GpdPaymentPosition[],
+      options: Options = {},
+    ): Promise<{ created: string[]; refused: { iupd: string; error: GpdRefused }[] }> {
       if (positions.length > 100) throw new RangeError('GPD: al più 100 posizioni per chiamata');
       const created: string[] = [];
       const refusedOnes: { iupd: string; error: GpdRefused }[] = [];
@@ -257,7 +315,12 @@ export function makeGpdClient(config: GpdConfig) {
       };
       let pending = [...positions];
       while (pending.length > 0) {
-        const response = await call('positions', 'POST', `/gpd/debt-positions-service/v2/organizations/${org}/debtpositions?toPublish=true`, { ...options, body: { paymentPositions: pending } });
+        const response = await call(
+          'positions',
+          'POST',
+          `/gpd/debt-positions-service/v2/organizations/${org}/debtpositions?toPublish=true`,
+          { ...options, body: { paymentPositions: pending } },
+        );
         if (response.status === 201) {
           await response.body?.cancel();
           created.push(...pending.map((p) => p.iupd));
@@ -274,7 +337,15 @@ export function makeGpdClient(config: GpdConfig) {
           const held = await getPosition(position.iupd, options);
           if (!held) next.push(position);
           else if (sameGpdPosition(position, held)) created.push(position.iupd);
-          else refusedOnes.push({ iupd: position.iupd, error: new GpdRefused(409, 'The debt position violated constraints of uniqueness', `iupd ${position.iupd}: GPD ne ha una diversa`) });
+          else
+            refusedOnes.push({
+              iupd: position.iupd,
+              error: new GpdRefused(
+                409,
+                'The debt position violated constraints of uniqueness',
+                `iupd ${position.iupd}: GPD ne ha una diversa`,
+              ),
+            });
         }
         // Nothing read back as existing: the clash is on an IUV of another position; each alone says which.
         if (next.length === pending.length) {
@@ -288,7 +359,10 @@ export function makeGpdClient(config: GpdConfig) {
 
     /** PUT …/{iupd}?toPublish=true: always published (an update without it sends the position back to DRAFT, unpayable). */
     async updatePosition(position: GpdPaymentPosition, options: Options = {}): Promise<GpdPosition> {
-      const response = await call('positions', 'PUT', `${positionPath(position.iupd)}?toPublish=true`, { ...options, body: position });
+      const response = await call('positions', 'PUT', `${positionPath(position.iupd)}?toPublish=true`, {
+        ...options,
+        body: position,
+      });
       return read(response, gpdPositionSchema);
     },
 
@@ -311,7 +385,16 @@ export function makeGpdClient(config: GpdConfig) {
     },
 
     /** GET …/debtpositions (pages of 50): the positions paid between two days (≤ 30 days apart), or due between them. */
-    async listPositions(query: { paymentDateFrom?: string; paymentDateTo?: string; dueDateFrom?: string; dueDateTo?: string; status?: GpdPosition['status'] }, options: Options = {}): Promise<GpdPosition[]> {
+    async listPositions(
+      query: {
+        paymentDateFrom?: string;
+        paymentDateTo?: string;
+        dueDateFrom?: string;
+        dueDateTo?: string;
+        status?: GpdPosition['status'];
+      },
+      options: Options = {},
+    ): Promise<GpdPosition[]> {
       const found: GpdPosition[] = [];
       for (let page = 0; ; page += 1) {
         const params = new URLSearchParams({ limit: '50', page: String(page), orderby: 'IUPD', ordering: 'ASC' });
@@ -320,26 +403,57 @@ export function makeGpdClient(config: GpdConfig) {
         if (query.dueDateFrom) params.set('due_date_from', query.dueDateFrom);
         if (query.dueDateTo) params.set('due_date_to', query.dueDateTo);
         if (query.status) params.set('status', query.status);
-        const result = await read(await call('positions', 'GET', `/gpd/debt-positions-service/v1/organizations/${org}/debtpositions?${params}`, options), positionsPageSchema);
+        const result = await read(
+          await call(
+            'positions',
+            'GET',
+            `/gpd/debt-positions-service/v1/organizations/${org}/debtpositions?${params}`,
+            options,
+          ),
+          positionsPageSchema,
+        );
         found.push(...result.payment_position_list);
         if (page + 1 >= result.page_info.total_pages) return found;
       }
     },
 
     /** GET /payments/{cf}/receipts (gpd_payments.json): every receipt of the days from–to (yyyy-MM-dd), pages of 100. */
-    async receipts(from: string, to: string, options: Options = {}): Promise<{ iuv: string; debtor: string | null; paymentDateTime: string | null }[]> {
+    async receipts(
+      from: string,
+      to: string,
+      options: Options = {},
+    ): Promise<{ iuv: string; debtor: string | null; paymentDateTime: string | null }[]> {
       const found: { iuv: string; debtor: string | null; paymentDateTime: string | null }[] = [];
       for (let pageNum = 0; ; pageNum += 1) {
         const params = new URLSearchParams({ pageNum: String(pageNum), pageSize: '100', from, to });
-        const result = await read(await call('receipts', 'GET', `/gpd/payments-receipts-service/v1/payments/${org}/receipts?${params}`, options), receiptsPageSchema);
-        found.push(...result.results.map((r) => ({ iuv: r.iuv, debtor: r.debtor ?? null, paymentDateTime: r.paymentDateTime ?? null })));
+        const result = await read(
+          await call(
+            'receipts',
+            'GET',
+            `/gpd/payments-receipts-service/v1/payments/${org}/receipts?${params}`,
+            options,
+          ),
+          receiptsPageSchema,
+        );
+        found.push(
+          ...result.results.map((r) => ({
+            iuv: r.iuv,
+            debtor: r.debtor ?? null,
+            paymentDateTime: r.paymentDateTime ?? null,
+          })),
+        );
         if (pageNum + 1 >= result.totalPages) return found;
       }
     },
 
     /** GET /payments/{cf}/receipts/{iuv}: the paSendRTV2 document, read. null: no receipt (404). */
     async receipt(iuv: string, options: Options = {}): Promise<GpdReceipt | null> {
-      const response = await call('receipts', 'GET', `/gpd/payments-receipts-service/v1/payments/${org}/receipts/${encodeURIComponent(iuv)}`, options);
+      const response = await call(
+        'receipts',
+        'GET',
+        `/gpd/payments-receipts-service/v1/payments/${org}/receipts/${encodeURIComponent(iuv)}`,
+        options,
+      );
       if (response.status === 404) {
         await response.body?.cancel();
         return null;
@@ -350,7 +464,11 @@ export function makeGpdClient(config: GpdConfig) {
 
     /** POST /carts (checkout_v1.json): 302 with the Checkout address to send the citizen to. */
     async openCart(cart: GpdCartRequest, options: Options = {}): Promise<string> {
-      const response = await call('checkout', 'POST', '/checkout/ec/v1/carts', { ...options, body: cart, redirect: 'manual' });
+      const response = await call('checkout', 'POST', '/checkout/ec/v1/carts', {
+        ...options,
+        body: cart,
+        redirect: 'manual',
+      });
       const location = response.headers.get('location');
       if (response.status === 302 && location) {
         await response.body?.cancel();
@@ -363,9 +481,11 @@ export function makeGpdClient(config: GpdConfig) {
 
 export type GpdClient = ReturnType<typeof makeGpdClient>;
 
-const childElements = (element: XmlElement | undefined) => (element ? element.children.filter((c): c is XmlElement => c instanceof XmlElement) : []);
+const childElements = (element: XmlElement | undefined) =>
+  element ? element.children.filter((c): c is XmlElement => c instanceof XmlElement) : [];
 const local = (name: string) => name.slice(name.indexOf(':') + 1);
-const child = (element: XmlElement | undefined, name: string) => childElements(element).find((c) => local(c.name) === name);
+const child = (element: XmlElement | undefined, name: string) =>
+  childElements(element).find((c) => local(c.name) === name);
 const text = (element: XmlElement | undefined, name: string) => child(element, name)?.text.trim() ?? '';
 
 /** The paSendRTV2 request the receipts service keeps as the receipt's document (paForNode.xsd). */

@@ -1,4 +1,11 @@
-import { gpdIupd, gpdNoticeNumber, gpdPaymentPosition, iudOfIupd, portalStateOfGpd, type GpdCreditor } from '../../domain/gpd.ts';
+import {
+  gpdIupd,
+  gpdNoticeNumber,
+  gpdPaymentPosition,
+  iudOfIupd,
+  portalStateOfGpd,
+  type GpdCreditor,
+} from '../../domain/gpd.ts';
 import {
   PLATFORM_CAPABILITIES,
   type PaymentPlatform,
@@ -17,8 +24,10 @@ import { GpdRefused, type GpdClient, type GpdPosition } from './client.ts';
 
 /** Why GPD refused a position, for the operator (GPD's own title stays in `code`). */
 const refusalReason = (error: GpdRefused): string => {
-  if (error.status === 409) return 'pagoPA ha già una posizione diversa con lo stesso identificativo o lo stesso IUV, oppure la posizione non è più modificabile (pagata o annullata)';
-  if (error.status === 403) return 'pagoPA non consente all’ente questo IUV: verificare il codice di segregazione configurato';
+  if (error.status === 409)
+    return 'pagoPA ha già una posizione diversa con lo stesso identificativo o lo stesso IUV, oppure la posizione non è più modificabile (pagata o annullata)';
+  if (error.status === 403)
+    return 'pagoPA non consente all’ente questo IUV: verificare il codice di segregazione configurato';
   if (error.status === 400) return `pagoPA ha rifiutato i dati della posizione: ${error.detail}`;
   return `pagoPA ha rifiutato la posizione (${error.status} ${error.title})`;
 };
@@ -36,12 +45,26 @@ const paymentsOf = (iud: string, position: GpdPosition): PlatformPayment[] =>
       ...(o.pspCompany ? { psp: o.pspCompany } : {}),
     }));
 
-const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const addDays = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): PaymentPlatform {
   const bodyOf = (p: PlatformPosition) => {
     if (!p.iuv) throw new Error(`GPD: la posizione ${p.iud} non ha uno IUV (su GPD lo genera il portale)`);
-    return gpdPaymentPosition({ iud: p.iud, revision: p.revision, iuv: p.iuv, fiscalCode: p.fiscalCode, fullName: p.fullName, email: p.email, amountCents: p.amountCents, description: p.description, dueDay: p.dueDay }, creditor);
+    return gpdPaymentPosition(
+      {
+        iud: p.iud,
+        revision: p.revision,
+        iuv: p.iuv,
+        fiscalCode: p.fiscalCode,
+        fullName: p.fullName,
+        email: p.email,
+        amountCents: p.amountCents,
+        description: p.description,
+        dueDay: p.dueDay,
+      },
+      creditor,
+    );
   };
 
   return {
@@ -52,8 +75,10 @@ export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): Payme
       /** Creates in bulk calls of at most 100, updates and invalidates one by one; GPD answers at once. */
       async submit({ flowId, attempt, positions }, options = {}) {
         const results: PlatformExportResults = { accepted: [], rejected: [] };
-        const accept = (p: PlatformPosition) => results.accepted.push({ iud: p.iud, iuv: p.iuv!, nav: gpdNoticeNumber(p.iuv!) });
-        const reject = (p: PlatformPosition, error: GpdRefused) => results.rejected.push({ iud: p.iud, code: `GPD_${error.status}`, reason: refusalReason(error) });
+        const accept = (p: PlatformPosition) =>
+          results.accepted.push({ iud: p.iud, iuv: p.iuv!, nav: gpdNoticeNumber(p.iuv!) });
+        const reject = (p: PlatformPosition, error: GpdRefused) =>
+          results.rejected.push({ iud: p.iud, code: `GPD_${error.status}`, reason: refusalReason(error) });
         const creates = positions.filter((p) => p.action === 'create');
         for (let i = 0; i < creates.length; i += PLATFORM_CAPABILITIES.gpd.batchSize) {
           const batch = creates.slice(i, i + PLATFORM_CAPABILITIES.gpd.batchSize);
@@ -85,7 +110,8 @@ export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): Payme
     checkout: {
       /** A Checkout cart (≤ 5 notices) whose three return addresses are `returnUrl` with the correlation id and the outcome. */
       async open({ notices, returnUrl, correlationId, email }) {
-        if (notices.length < 1 || notices.length > PLATFORM_CAPABILITIES.gpd.cartSize) throw new RangeError(`Checkout: da 1 a ${PLATFORM_CAPABILITIES.gpd.cartSize} avvisi`);
+        if (notices.length < 1 || notices.length > PLATFORM_CAPABILITIES.gpd.cartSize)
+          throw new RangeError(`Checkout: da 1 a ${PLATFORM_CAPABILITIES.gpd.cartSize} avvisi`);
         const back = (esito: string) => {
           const url = new URL(returnUrl);
           url.searchParams.set('id', correlationId);
@@ -94,7 +120,13 @@ export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): Payme
         };
         try {
           const url = await client.openCart({
-            paymentNotices: notices.map((n) => ({ noticeNumber: n.noticeNumber, fiscalCode: creditor.fiscalCode, amount: n.amountCents, companyName: creditor.companyName.slice(0, 140), description: n.description.slice(0, 140) })),
+            paymentNotices: notices.map((n) => ({
+              noticeNumber: n.noticeNumber,
+              fiscalCode: creditor.fiscalCode,
+              amount: n.amountCents,
+              companyName: creditor.companyName.slice(0, 140),
+              description: n.description.slice(0, 140),
+            })),
             returnUrls: { returnOkUrl: back('ok'), returnCancelUrl: back('annullato'), returnErrorUrl: back('errore') },
             idCart: correlationId,
             ...(email ? { emailNotice: email } : {}),
@@ -124,7 +156,10 @@ export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): Payme
         for (let start = addDays(from, -1); start <= addDays(to, 1); start = addDays(start, 30)) {
           const end = [addDays(start, 29), addDays(to, 1)].sort()[0]!;
           for (const status of ['PAID', 'REPORTED'] as const) {
-            for (const position of await client.listPositions({ paymentDateFrom: start, paymentDateTo: end, status }, options)) {
+            for (const position of await client.listPositions(
+              { paymentDateFrom: start, paymentDateTo: end, status },
+              options,
+            )) {
               const own = iudOfIupd(position.iupd);
               if (own) found.push(...paymentsOf(own.iud, position).filter((p) => p.paidOn >= from && p.paidOn <= to));
             }

@@ -1,4 +1,9 @@
-import { PLATFORM_CAPABILITIES, type PaymentPlatform, type PlatformExport, type PlatformPayment } from '../../domain/payment-platform.ts';
+import {
+  PLATFORM_CAPABILITIES,
+  type PaymentPlatform,
+  type PlatformExport,
+  type PlatformPayment,
+} from '../../domain/payment-platform.ts';
 import type { MyPay, MyPayPaidItem } from '../ports.ts';
 
 /**
@@ -11,8 +16,17 @@ import type { MyPay, MyPayPaidItem } from '../ports.ts';
  * from what the flow's steps hold (the payer's address, the call's configuration), which the port's positions
  * do not carry.
  */
-export function makeMyPayPlatform(mypay: Pick<MyPay, 'openPositionCheckout' | 'paymentOutcome' | 'reportPaid'>, parts: { export: PlatformExport }): PaymentPlatform {
-  const payment = (item: MyPayPaidItem): PlatformPayment => ({ iud: item.iud, iuv: item.iuv, amountCents: item.amountCents, paidOn: item.paidOn, receiptId: item.iur });
+export function makeMyPayPlatform(
+  mypay: Pick<MyPay, 'openPositionCheckout' | 'paymentOutcome' | 'reportPaid'>,
+  parts: { export: PlatformExport },
+): PaymentPlatform {
+  const payment = (item: MyPayPaidItem): PlatformPayment => ({
+    iud: item.iud,
+    iuv: item.iuv,
+    amountCents: item.amountCents,
+    paidOn: item.paidOn,
+    receiptId: item.iur,
+  });
   return {
     name: 'mypay',
     capabilities: PLATFORM_CAPABILITIES.mypay,
@@ -40,7 +54,9 @@ export function makeMyPayPlatform(mypay: Pick<MyPay, 'openPositionCheckout' | 'p
 
     /** MyPay has no reading of one position: its state comes from the reporting ('Rendicontazione'). */
     async positionState() {
-      throw new Error('MyPay non offre la lettura di una singola posizione: lo stato dei pagamenti viene dalla rendicontazione');
+      throw new Error(
+        'MyPay non offre la lettura di una singola posizione: lo stato dei pagamenti viene dalla rendicontazione',
+      );
     },
   };
 }

@@ -35,11 +35,23 @@ export type GuardClause =
 export type Guard = readonly GuardClause[];
 
 /** What a guard reads of a stored position. */
-export type Guarded = StateFields & { version: number; iud: string; statoExport: string; codIuv: string | null; lastExportError: string | null; checkoutSession?: string | null };
+export type Guarded = StateFields & {
+  version: number;
+  iud: string;
+  statoExport: string;
+  codIuv: string | null;
+  lastExportError: string | null;
+  checkoutSession?: string | null;
+};
 
 /** The verdict is on the position already. */
-export const hasExportOutcome = (position: Pick<Guarded, 'statoExport' | 'codIuv' | 'lastExportError'>, outcome: ExportOutcome): boolean =>
-  outcome.kind === 'accepted' ? position.statoExport === 'ESPORTATA' && position.codIuv === outcome.iuv : position.statoExport === 'ERRORE' && position.lastExportError === outcome.reason;
+export const hasExportOutcome = (
+  position: Pick<Guarded, 'statoExport' | 'codIuv' | 'lastExportError'>,
+  outcome: ExportOutcome,
+): boolean =>
+  outcome.kind === 'accepted'
+    ? position.statoExport === 'ESPORTATA' && position.codIuv === outcome.iuv
+    : position.statoExport === 'ERRORE' && position.lastExportError === outcome.reason;
 
 function clauseHolds(clause: GuardClause, stored: Guarded | null): boolean {
   if (clause.kind === 'absent') return stored === null;
@@ -67,7 +79,8 @@ function clauseHolds(clause: GuardClause, stored: Guarded | null): boolean {
 }
 
 /** Whether the stored position (null: none) lets a transition with this guard be written. */
-export const guardHolds = (guard: Guard, stored: Guarded | null): boolean => guard.every((clause) => clauseHolds(clause, stored));
+export const guardHolds = (guard: Guard, stored: Guarded | null): boolean =>
+  guard.every((clause) => clauseHolds(clause, stored));
 
 /** A guard's writes may go in batches (no condition to check: the export lock holds the month). */
 export const isBatchable = (guard: Guard): boolean => guard.length === 1 && guard[0]!.kind === 'export-lock';

@@ -7,5 +7,14 @@
 export * from './states.ts';
 export * from './guards.ts';
 export * from './transitions.ts';
-export { planMonth, publicPosition, knownToMyPay, positionIud, syncCandidateMonths, type MonthPlan, type PositionRecord, type PlannedSubscription } from '../debt-positions.ts';
+export {
+  planMonth,
+  publicPosition,
+  knownToMyPay,
+  positionIud,
+  syncCandidateMonths,
+  type MonthPlan,
+  type PositionRecord,
+  type PlannedSubscription,
+} from '../debt-positions.ts';
 export { receiptOf, type ExportOutcome, type PaymentRecord } from '../payment-record.ts';

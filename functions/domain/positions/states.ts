@@ -18,7 +18,8 @@ export interface StateFields {
 }
 
 /** The one definition of "an open position": neither paid nor cancelled. */
-export const isOpen = (position: Pick<StateFields, 'isPagato' | 'annullato'>): boolean => !position.isPagato && !position.annullato;
+export const isOpen = (position: Pick<StateFields, 'isPagato' | 'annullato'>): boolean =>
+  !position.isPagato && !position.annullato;
 
 /** A paid or cancelled position never changes again (design §4): the opposite of open. */
 export const isFinal = (position: Pick<StateFields, 'isPagato' | 'annullato'>): boolean => !isOpen(position);
@@ -28,7 +29,8 @@ export const isHeld = (position: Pick<StateFields, 'checkoutUntil'>, now: Date):
   Boolean(position.checkoutUntil) && Date.parse(position.checkoutUntil!) > now.getTime();
 
 /** Whether an operator must reconcile what MyPay collected for the position. */
-export const isToReconcile = (position: Pick<StateFields, 'riconciliazione'>): boolean => Boolean(position.riconciliazione);
+export const isToReconcile = (position: Pick<StateFields, 'riconciliazione'>): boolean =>
+  Boolean(position.riconciliazione);
 
 /** The position's state at `now`. */
 export function positionState(position: StateFields, now: Date): PositionState {

@@ -1,7 +1,12 @@
 import type { PositionRecord } from '../debt-positions.ts';
 import { withAmount, type MonthPlan } from '../debt-positions.ts';
 import type { ExportOutcome, PaymentRecord } from '../payment-record.ts';
-import { closeReconciliation as closedReconciliation, settlePayment, type PaymentReceipt, type SettlementEffect } from '../payment-rules.ts';
+import {
+  closeReconciliation as closedReconciliation,
+  settlePayment,
+  type PaymentReceipt,
+  type SettlementEffect,
+} from '../payment-rules.ts';
 import type { Guard } from './guards.ts';
 import { isOpen } from './states.ts';
 
@@ -14,7 +19,17 @@ import { isOpen } from './states.ts';
  * export's verdict, a payment put back: other writers' fields stay), moving the version on when `after`'s
  * did.
  */
-export type TransitionName = 'create' | 'edit' | 'cancel' | 'export-outcome' | 'hold' | 'verify' | 'release' | 'settle' | 'restore-payment' | 'close-reconciliation';
+export type TransitionName =
+  | 'create'
+  | 'edit'
+  | 'cancel'
+  | 'export-outcome'
+  | 'hold'
+  | 'verify'
+  | 'release'
+  | 'settle'
+  | 'restore-payment'
+  | 'close-reconciliation';
 
 export interface Transition {
   name: TransitionName;
@@ -31,7 +46,11 @@ export interface Transition {
 const CHECKOUT_FIELDS = ['checkoutSession', 'checkoutUrl', 'checkoutUntil', 'checkoutInVerifica'] as const;
 
 /** An edit, a recalculation or a cancellation needs the version read, an open position and no live checkout at `now`. */
-const changeGuard = (before: PositionRecord, now: string): Guard => [{ kind: 'version', version: before.version }, { kind: 'open' }, { kind: 'not-held', at: now }];
+const changeGuard = (before: PositionRecord, now: string): Guard => [
+  { kind: 'version', version: before.version },
+  { kind: 'open' },
+  { kind: 'not-held', at: now },
+];
 
 /**
  * A new position (the month's plan): only where none is. Under the call's export lock, right after a
@@ -60,8 +79,15 @@ export function edit(before: PositionRecord, amount: number, descrizione: string
 }
 
 /** The transitions of a month's plan (debt-positions.ts planMonth), creates first. */
-export function planTransitions(plan: Pick<MonthPlan, 'create' | 'update' | 'cancel'>, now: string, underExportLock = false): Transition[] {
-  return [...plan.create.map((position) => create(position, underExportLock)), ...[...plan.update, ...plan.cancel].map(({ before, after }) => change(before, after, now))];
+export function planTransitions(
+  plan: Pick<MonthPlan, 'create' | 'update' | 'cancel'>,
+  now: string,
+  underExportLock = false,
+): Transition[] {
+  return [
+    ...plan.create.map((position) => create(position, underExportLock)),
+    ...[...plan.update, ...plan.cancel].map(({ before, after }) => change(before, after, now)),
+  ];
 }
 
 /**
@@ -69,7 +95,14 @@ export function planTransitions(plan: Pick<MonthPlan, 'create' | 'update' | 'can
  * flow's AVVISI ZIP); rejected, the reason.
  */
 export function withExportOutcome(position: PositionRecord, outcome: ExportOutcome): PositionRecord {
-  if (outcome.kind === 'rejected') return { ...position, statoExport: 'ERRORE', lastExportError: outcome.reason, updatedAt: outcome.at, version: position.version + 1 };
+  if (outcome.kind === 'rejected')
+    return {
+      ...position,
+      statoExport: 'ERRORE',
+      lastExportError: outcome.reason,
+      updatedAt: outcome.at,
+      version: position.version + 1,
+    };
   return {
     ...position,
     codIuv: outcome.iuv,
@@ -100,7 +133,12 @@ export function recordExportOutcome(before: PositionRecord, outcome: ExportOutco
     name: 'export-outcome',
     before,
     after: withExportOutcome(before, outcome),
-    guard: batch ? [{ kind: 'export-lock' }] : [{ kind: 'iud', iud: before.iud }, { kind: 'without-outcome', outcome }],
+    guard: batch
+      ? [{ kind: 'export-lock' }]
+      : [
+          { kind: 'iud', iud: before.iud },
+          { kind: 'without-outcome', outcome },
+        ],
     write: batch ? 'replace' : 'patch',
   };
 }
@@ -109,7 +147,10 @@ export function recordExportOutcome(before: PositionRecord, outcome: ExportOutco
  * A citizen's checkout takes the position: the version read, open, not held by another live checkout. The
  * version does not move (nothing the operator sees changed).
  */
-export function hold(before: PositionRecord, checkout: { session: string; url: string; until: string; now: string }): Transition {
+export function hold(
+  before: PositionRecord,
+  checkout: { session: string; url: string; until: string; now: string },
+): Transition {
   return {
     name: 'hold',
     before,
@@ -125,27 +166,54 @@ export function hold(before: PositionRecord, checkout: { session: string; url: s
  * verifyingUntil), so 'Paga' is not offered meanwhile. Only if that session still holds it.
  */
 export function verify(before: PositionRecord, session: string, until: string): Transition {
-  return { name: 'verify', before, after: { ...before, checkoutUntil: until, checkoutInVerifica: true }, guard: [{ kind: 'held-by', session }], write: 'patch' };
+  return {
+    name: 'verify',
+    before,
+    after: { ...before, checkoutUntil: until, checkoutInVerifica: true },
+    guard: [{ kind: 'held-by', session }],
+    write: 'patch',
+  };
 }
 
 /** The checkout `session` ended without a payment: the position is free again (only if that session still holds it). */
 export function release(before: PositionRecord, session: string): Transition {
   const { checkoutSession: _s, checkoutUrl: _u, checkoutUntil: _t, checkoutInVerifica: _v, ...after } = before;
-  return { name: 'release', before, after: after as PositionRecord, guard: [{ kind: 'held-by', session }], write: 'patch', remove: CHECKOUT_FIELDS };
+  return {
+    name: 'release',
+    before,
+    after: after as PositionRecord,
+    guard: [{ kind: 'held-by', session }],
+    write: 'patch',
+    remove: CHECKOUT_FIELDS,
+  };
 }
 
 /**
  * What MyPay says was paid (payment-rules.ts settlePayment): recorded on any position, paid or cancelled
  * too, on the version read only. Null when there is nothing to write (the same receipt, another position).
  */
-export function settle(before: PositionRecord, receipt: PaymentReceipt, at: string): { transition: Transition | null; effect: SettlementEffect<PositionRecord> } {
+export function settle(
+  before: PositionRecord,
+  receipt: PaymentReceipt,
+  at: string,
+): { transition: Transition | null; effect: SettlementEffect<PositionRecord> } {
   const effect = settlePayment(before, receipt, at);
   if (effect.kind !== 'recorded') return { transition: null, effect };
-  return { transition: { name: 'settle', before, after: effect.after, guard: [{ kind: 'version', version: before.version }], write: 'replace' }, effect };
+  return {
+    transition: {
+      name: 'settle',
+      before,
+      after: effect.after,
+      guard: [{ kind: 'version', version: before.version }],
+      write: 'replace',
+    },
+    effect,
+  };
 }
 
 /** How many payments a position (or a receipt) holds: the one with more is the later one. */
-export const paymentCount = (item: { pagamenti?: unknown[]; isPagato?: boolean }) => (Array.isArray(item.pagamenti) ? item.pagamenti.length : item.isPagato ? 1 : 0);
+export const paymentCount = (item: { pagamenti?: unknown[]; isPagato?: boolean }) =>
+  Array.isArray(item.pagamenti) ? item.pagamenti.length : item.isPagato ? 1 : 0;
 
 /**
  * A payment put back on its position after an export's batch overwrote it (the write-back fence): what the
@@ -156,13 +224,35 @@ export function restorePayment(before: PositionRecord, receipt: PaymentRecord): 
   if (before.iud !== receipt.iud || paymentCount(before) >= paymentCount(receipt)) return null;
   const { userId: _userId, iud: _iud, codIuv, nav, ...paid } = receipt;
   const { checkoutSession: _s, checkoutUrl: _u, checkoutUntil: _t, checkoutInVerifica: _v, ...rest } = before;
-  const after = { ...rest, ...paid, ...(before.codIuv ? {} : { codIuv, nav }), version: before.version + 1 } as PositionRecord;
-  return { name: 'restore-payment', before, after, guard: [{ kind: 'version', version: before.version }], write: 'patch', remove: CHECKOUT_FIELDS };
+  const after = {
+    ...rest,
+    ...paid,
+    ...(before.codIuv ? {} : { codIuv, nav }),
+    version: before.version + 1,
+  } as PositionRecord;
+  return {
+    name: 'restore-payment',
+    before,
+    after,
+    guard: [{ kind: 'version', version: before.version }],
+    write: 'patch',
+    remove: CHECKOUT_FIELDS,
+  };
 }
 
 /** 'Chiudi riconciliazione' (payment-rules.ts closeReconciliation): the version read, still to reconcile. Null when there is nothing to close. */
-export function closeReconciliation(before: PositionRecord, close: { nota: string; chiusaDa: string }, now: string): Transition | null {
+export function closeReconciliation(
+  before: PositionRecord,
+  close: { nota: string; chiusaDa: string },
+  now: string,
+): Transition | null {
   const after = closedReconciliation(before, close, now);
   if (!after) return null;
-  return { name: 'close-reconciliation', before, after, guard: [{ kind: 'version', version: before.version }, { kind: 'to-reconcile' }], write: 'replace' };
+  return {
+    name: 'close-reconciliation',
+    before,
+    after,
+    guard: [{ kind: 'version', version: before.version }, { kind: 'to-reconcile' }],
+    write: 'replace',
+  };
 }

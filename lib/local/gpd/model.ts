@@ -10,12 +10,29 @@
  * - pagopa/pagopa-api openapi/checkout_v1.json: the cart request and its 302.
  */
 
-export const STATUSES = ['DRAFT', 'PUBLISHED', 'VALID', 'INVALID', 'EXPIRED', 'PARTIALLY_PAID', 'PAID', 'REPORTED'] as const;
+export const STATUSES = [
+  'DRAFT',
+  'PUBLISHED',
+  'VALID',
+  'INVALID',
+  'EXPIRED',
+  'PARTIALLY_PAID',
+  'PAID',
+  'REPORTED',
+] as const;
 export type Status = (typeof STATUSES)[number];
 /** getPaymentPosNotUpdatableStatus */
 export const NOT_UPDATABLE: readonly Status[] = ['INVALID', 'PARTIALLY_PAID', 'PAID', 'REPORTED'];
 /** getPaymentPosNotPublishableStatus */
-export const NOT_PUBLISHABLE: readonly Status[] = ['PUBLISHED', 'VALID', 'INVALID', 'EXPIRED', 'PARTIALLY_PAID', 'PAID', 'REPORTED'];
+export const NOT_PUBLISHABLE: readonly Status[] = [
+  'PUBLISHED',
+  'VALID',
+  'INVALID',
+  'EXPIRED',
+  'PARTIALLY_PAID',
+  'PAID',
+  'REPORTED',
+];
 /** getPaymentPosNotInvalidableStatus */
 export const NOT_INVALIDABLE: readonly Status[] = ['DRAFT', 'INVALID', 'EXPIRED', 'PARTIALLY_PAID', 'PAID', 'REPORTED'];
 /** getPaymentPosAlreadyPaidStatus (DELETE answers DEBT_POSITION_PAYMENT_FOUND) */
@@ -65,7 +82,11 @@ export interface GpdSimulatorOptions {
   now?: () => Date;
 }
 
-export const DEFAULT_ORGANIZATION: GpdOrganization = { fiscalCode: '00123456789', companyName: 'Comune di Esempio', segregationCodes: ['01'] };
+export const DEFAULT_ORGANIZATION: GpdOrganization = {
+  fiscalCode: '00123456789',
+  companyName: 'Comune di Esempio',
+  segregationCodes: ['01'],
+};
 export const DEFAULT_API_KEY = 'gpd-local-key';
 export const DEFAULT_RECEIPTS_KEY = 'gpd-receipts-local-key';
 
@@ -75,7 +96,20 @@ export const RECEIPTS_V1 = '/gpd/payments-receipts-service/v1';
 export const CHECKOUT_V1 = '/checkout/ec/v1';
 
 /** What a fault switch can name. */
-export const FAULT_TARGETS = ['create', 'bulk-create', 'get', 'update', 'delete', 'publish', 'invalidate', 'list', 'paid', 'receipts', 'receipt', 'carts'] as const;
+export const FAULT_TARGETS = [
+  'create',
+  'bulk-create',
+  'get',
+  'update',
+  'delete',
+  'publish',
+  'invalidate',
+  'list',
+  'paid',
+  'receipts',
+  'receipt',
+  'carts',
+] as const;
 
 export interface Transfer {
   idTransfer: string;

@@ -6,7 +6,10 @@ import { FAULT_TARGETS, SOAP_PATH, type FaultKind } from './model.ts';
 import type { SimulatorStore } from './store.ts';
 import { escapeHtml, euro, isRealDate, today } from './values.ts';
 
-export function createAdmin(store: SimulatorStore, payments: { deliverReceipts(): Promise<string[]>; age(idSession: string, minutes: number): unknown }) {
+export function createAdmin(
+  store: SimulatorStore,
+  payments: { deliverReceipts(): Promise<string[]>; age(idSession: string, minutes: number): unknown },
+) {
   const { url, configured, entities, state, switches, save, resetState } = store;
 
   /**
@@ -16,7 +19,9 @@ export function createAdmin(store: SimulatorStore, payments: { deliverReceipts()
    */
   function markPaid(body: Record<string, unknown>) {
     const list = (value: unknown) =>
-      (Array.isArray(value) ? value : String(value ?? '').split(/[\s,;]+/)).map((v) => String(v).trim()).filter(Boolean);
+      (Array.isArray(value) ? value : String(value ?? '').split(/[\s,;]+/))
+        .map((v) => String(v).trim())
+        .filter(Boolean);
     const iuds = list(body.iuds);
     const iuvs = list(body.iuvs);
     const count = Number(body.count ?? 0);
@@ -24,11 +29,18 @@ export function createAdmin(store: SimulatorStore, payments: { deliverReceipts()
     const esito = String(body.esito ?? '0') || '0';
     const again = body.again === true || body.again === 'true';
     const amount = Number(body.amountCents);
-    const payable = Object.values(state.positions).filter((p) => p.status === 'DA_PAGARE' || (again && p.status === 'PAGATO'));
+    const payable = Object.values(state.positions).filter(
+      (p) => p.status === 'DA_PAGARE' || (again && p.status === 'PAGATO'),
+    );
     const chosen = payable.filter((p) => iuds.includes(p.iud) || iuvs.includes(p.iuv));
     if (count > 0) chosen.push(...payable.filter((p) => !chosen.includes(p)).slice(0, count));
     return chosen.map((p) => {
-      const payment = { amountCents: Number.isInteger(amount) && amount > 0 ? amount : p.amountCents, paidOn, iur: `IUR${randomBytes(8).toString('hex').toUpperCase()}`, esito };
+      const payment = {
+        amountCents: Number.isInteger(amount) && amount > 0 ? amount : p.amountCents,
+        paidOn,
+        iur: `IUR${randomBytes(8).toString('hex').toUpperCase()}`,
+        esito,
+      };
       if (p.paid) (p.morePayments ??= []).push(payment);
       else p.paid = payment;
       p.status = 'PAGATO';
@@ -45,7 +57,12 @@ export function createAdmin(store: SimulatorStore, payments: { deliverReceipts()
       }
       json(res, 200, body);
     };
-    const times = (value: unknown): number | null => (value === 'always' || value === undefined || value === '' ? (value === 'always' ? null : 1) : Math.max(1, Number(value)));
+    const times = (value: unknown): number | null =>
+      value === 'always' || value === undefined || value === ''
+        ? value === 'always'
+          ? null
+          : 1
+        : Math.max(1, Number(value));
     if (req.method === 'GET' && action === 'state') return json(res, 200, { switches, ...state });
     if (req.method !== 'POST') return json(res, 405, { error: 'POST' });
     let body: Record<string, unknown>;
@@ -58,8 +75,10 @@ export function createAdmin(store: SimulatorStore, payments: { deliverReceipts()
       case 'faults': {
         const target = String(body.operation ?? body.target ?? '');
         const kind = String(body.kind ?? '') as FaultKind;
-        if (![...FAULT_TARGETS, '*'].includes(target as never)) return json(res, 400, { error: `operation: one of ${FAULT_TARGETS.join(', ')}, *` });
-        if (!['5xx', 'timeout', 'lost-answer'].includes(kind)) return json(res, 400, { error: 'kind: 5xx, timeout or lost-answer' });
+        if (![...FAULT_TARGETS, '*'].includes(target as never))
+          return json(res, 400, { error: `operation: one of ${FAULT_TARGETS.join(', ')}, *` });
+        if (!['5xx', 'timeout', 'lost-answer'].includes(kind))
+          return json(res, 400, { error: 'kind: 5xx, timeout or lost-answer' });
         switches.faults.push({ target, kind, remaining: times(body.times) });
         return done({ switches });
       }
@@ -69,7 +88,8 @@ export function createAdmin(store: SimulatorStore, payments: { deliverReceipts()
         if (mode === 'normal') switches.importMode = null;
         else if (mode === 'stuck') switches.importMode = { mode, remaining: times(body.times) };
         else if (mode === 'failed') {
-          if (!/^[A-Z0-9_]+(\(.*\))?\)?$/.test(code)) return json(res, 400, { error: 'code: an error code as MyPay sends it, e.g. PAA_IMPORT_NO_MATCH_MD5' });
+          if (!/^[A-Z0-9_]+(\(.*\))?\)?$/.test(code))
+            return json(res, 400, { error: 'code: an error code as MyPay sends it, e.g. PAA_IMPORT_NO_MATCH_MD5' });
           switches.importMode = { mode, code, remaining: times(body.times) };
         } else if (mode === 'release') {
           // pagoPA has synchronised the positions (GPD): the imports held in IMPORT_IN_ELAB end.
@@ -79,14 +99,17 @@ export function createAdmin(store: SimulatorStore, payments: { deliverReceipts()
         return done({ switches });
       }
       case 'reject': {
-        const iuds = (Array.isArray(body.iuds) ? body.iuds : String(body.iuds ?? '').split(/[\s,;]+/)).map(String).filter(Boolean);
+        const iuds = (Array.isArray(body.iuds) ? body.iuds : String(body.iuds ?? '').split(/[\s,;]+/))
+          .map(String)
+          .filter(Boolean);
         switches.reject = { iuds, count: Math.max(0, Number(body.count ?? 0) || 0) };
         return done({ switches });
       }
       case 'tipi-dovuto': {
         // The entity's tipi dovuto (MyPay's back office): a code added or made (in)active.
         const code = String(body.code ?? '').trim();
-        if (!/^[A-Za-z0-9_.-]{1,64}$/.test(code)) return json(res, 400, { error: 'code: the tipo dovuto, at most 64 characters' });
+        if (!/^[A-Za-z0-9_.-]{1,64}$/.test(code))
+          return json(res, 400, { error: 'code: the tipo dovuto, at most 64 characters' });
         for (const e of entities) e.tipiDovuto[code] = body.active !== false && body.active !== 'false';
         return done({ tipiDovuto: entities[0]!.tipiDovuto });
       }
@@ -150,7 +173,10 @@ export function createAdmin(store: SimulatorStore, payments: { deliverReceipts()
   }
 
   function home(res: ServerResponse) {
-    const imports = Object.values(state.imports).filter((i) => i.state !== 'AUTORIZZATO').slice(-50).reverse();
+    const imports = Object.values(state.imports)
+      .filter((i) => i.state !== 'AUTORIZZATO')
+      .slice(-50)
+      .reverse();
     const positions = Object.values(state.positions).slice(-100).reverse();
     const targets = FAULT_TARGETS.map((t) => `<option>${t}</option>`).join('');
     page(

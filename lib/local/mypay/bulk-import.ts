@@ -14,7 +14,16 @@ import { isMyPayFiscalCode } from './fiscal-code.ts';
 import { json, readBody } from './http.ts';
 import { TIPI_VERSAMENTO, type ImportRecord, type Position } from './model.ts';
 import { renderNotice } from './notice.ts';
-import { bilancioTotal, centsFromDouble, LAYOUTS, MAX_AMOUNT_CENTS, readImportLine, SUPPORTED_VERSIONS, validateRow, type RowRejection } from './rows.ts';
+import {
+  bilancioTotal,
+  centsFromDouble,
+  LAYOUTS,
+  MAX_AMOUNT_CENTS,
+  readImportLine,
+  SUPPORTED_VERSIONS,
+  validateRow,
+  type RowRejection,
+} from './rows.ts';
 import { entityChecker, SoapFault, str, withFaults } from './soap.ts';
 import type { SimulatorStore } from './store.ts';
 import { centsFromDecimal, childOf, decimalFromCents, isRealDate, localName, now, textOf, token } from './values.ts';
@@ -39,12 +48,16 @@ export function createBulkImport(store: SimulatorStore) {
     if (parts.length !== 3) return fail('PAA_IMPORT_NOME_FILE_ERR');
     const [codIpaOfFile, iuf, version] = parts as [string, string, string];
     record.iuf = iuf;
-    if (codIpaOfFile.toLowerCase() !== e.codIpa.toLowerCase()) return fail(`PAA_IMPORT_ENTE_ERR(${codIpaOfFile},${e.codIpa})`);
+    if (codIpaOfFile.toLowerCase() !== e.codIpa.toLowerCase())
+      return fail(`PAA_IMPORT_ENTE_ERR(${codIpaOfFile},${e.codIpa})`);
     if (!SUPPORTED_VERSIONS.includes(version)) return fail(`PAA_IMPORT_FILE_VERSIONE_ERR(${version})`);
     if (createHash('md5').update(zip).digest('hex') !== record.md5) return fail('PAA_IMPORT_NO_MATCH_MD5');
-    const sameIuf = Object.values(state.imports).filter((i) => i !== record && i.codIpa === record.codIpa && i.iuf === iuf);
+    const sameIuf = Object.values(state.imports).filter(
+      (i) => i !== record && i.codIpa === record.codIpa && i.iuf === iuf,
+    );
     if (sameIuf.some((i) => i.state === 'IMPORT_ESEGUITO' && !i.codErrore)) return fail('PAA_IMPORT_FLUSSO_DUPLICATO');
-    if (sameIuf.some((i) => i.state === 'LOAD_IMPORT' || i.state === 'IMPORT_IN_ELAB')) return fail('PAA_IMPORT_FLUSSO_IN_CARICAMENTO');
+    if (sameIuf.some((i) => i.state === 'LOAD_IMPORT' || i.state === 'IMPORT_IN_ELAB'))
+      return fail('PAA_IMPORT_FLUSSO_IN_CARICAMENTO');
     let csvText: string;
     try {
       const csv = Object.entries(unzipSync(zip)).find(([entry]) => entry === `${name}.csv`);
@@ -71,10 +84,20 @@ export function createBulkImport(store: SimulatorStore) {
       const { row, syntax } = readImportLine(line, version);
       const iud = row.IUD!;
       const key = positionKey(record.codIpa, iud);
-      let rejection: RowRejection | null = syntax.length ? { code: 'PAA_IMPORT_SINTASSI_CSV', reason: syntax.map((text) => `|${text}`).join('') } : null;
-      if (!rejection && loaded.has(iud)) rejection = { code: 'PAA_IMPORT_IUD_DUPLICATO', reason: "Errore IUD duplicato all''interno dello stesso flusso" };
+      let rejection: RowRejection | null = syntax.length
+        ? { code: 'PAA_IMPORT_SINTASSI_CSV', reason: syntax.map((text) => `|${text}`).join('') }
+        : null;
+      if (!rejection && loaded.has(iud))
+        rejection = {
+          code: 'PAA_IMPORT_IUD_DUPLICATO',
+          reason: "Errore IUD duplicato all''interno dello stesso flusso",
+        };
       if (!rejection && !['I', 'M', 'A'].includes(row.azione!)) {
-        rejection = { code: 'PAA_IMPORT_SINTASSI_CSV_AZIONE', reason: "Errore sintassi CSV campo azione. Per maggiori informazioni fare riferimento al manuale 'Integrazione Ente'" };
+        rejection = {
+          code: 'PAA_IMPORT_SINTASSI_CSV_AZIONE',
+          reason:
+            "Errore sintassi CSV campo azione. Per maggiori informazioni fare riferimento al manuale 'Integrazione Ente'",
+        };
       }
       rejection ??= validateRow(row, state.positions[key], e);
       if (!rejection && (switches.reject.iuds.includes(iud) || toReject > 0)) {
@@ -88,7 +111,8 @@ export function createBulkImport(store: SimulatorStore) {
       loaded.add(iud);
       const existing = state.positions[key];
       const azione = row.azione!;
-      const iuv = existing?.iuv ?? (row.flagGeneraIuv!.toLowerCase() === 'true' && !row.codIuv ? newIuv(e) : row.codIuv!);
+      const iuv =
+        existing?.iuv ?? (row.flagGeneraIuv!.toLowerCase() === 'true' && !row.codIuv ? newIuv(e) : row.codIuv!);
       const position: Position = {
         codIpa: record.codIpa,
         iud,
@@ -112,13 +136,41 @@ export function createBulkImport(store: SimulatorStore) {
       // creaRigaFileScartiOriIuv: the fields joined by ';' as they are, unquoted, the IUV filled in.
       const amount = (cents: number) => decimalFromCents(cents);
       accepted.push(
-        [iud, iuv, row.tipoIdentificativoUnivoco, row.codiceIdentificativoUnivoco, row.anagraficaPagatore, row.indirizzoPagatore, row.civicoPagatore, row.capPagatore, row.localitaPagatore, row.provinciaPagatore, row.nazionePagatore, row.mailPagatore, row.dataEsecuzionePagamento, amount(centsFromDouble(row.importoDovuto!)), row.commissioneCaricoPa ? amount(centsFromDouble(row.commissioneCaricoPa)) : '', row.tipoDovuto, row.tipoVersamento || 'ALL', row.causaleVersamento, row.datiSpecificiRiscossione, ...(LAYOUTS[version]!.bilancio ? [row.bilancio] : []), ...(LAYOUTS[version]!.flag ? [row.flagGeneraIuv] : []), azione].join(';'),
+        [
+          iud,
+          iuv,
+          row.tipoIdentificativoUnivoco,
+          row.codiceIdentificativoUnivoco,
+          row.anagraficaPagatore,
+          row.indirizzoPagatore,
+          row.civicoPagatore,
+          row.capPagatore,
+          row.localitaPagatore,
+          row.provinciaPagatore,
+          row.nazionePagatore,
+          row.mailPagatore,
+          row.dataEsecuzionePagamento,
+          amount(centsFromDouble(row.importoDovuto!)),
+          row.commissioneCaricoPa ? amount(centsFromDouble(row.commissioneCaricoPa)) : '',
+          row.tipoDovuto,
+          row.tipoVersamento || 'ALL',
+          row.causaleVersamento,
+          row.datiSpecificiRiscossione,
+          ...(LAYOUTS[version]!.bilancio ? [row.bilancio] : []),
+          ...(LAYOUTS[version]!.flag ? [row.flagGeneraIuv] : []),
+          azione,
+        ].join(';'),
       );
       if (azione !== 'A' && row.flagGeneraIuv!.toLowerCase() === 'true') notices.push(position);
     }
     const file = (lines_: string[], headerLine: string) => strToU8(`${headerLine}\n${lines_.join('\n')}\n`);
-    if (accepted.length) record.files.iuv = storeFile(`${name}_IUV.zip`, zipSync({ [`${name}_IUV.csv`]: file(accepted, header) }));
-    if (rejected.length) record.files.scarti = storeFile(`${name}_SCARTI.zip`, zipSync({ [`${name}_SCARTI.csv`]: file(rejected, `${header};cod_rifiuto;de_rifiuto`) }));
+    if (accepted.length)
+      record.files.iuv = storeFile(`${name}_IUV.zip`, zipSync({ [`${name}_IUV.csv`]: file(accepted, header) }));
+    if (rejected.length)
+      record.files.scarti = storeFile(
+        `${name}_SCARTI.zip`,
+        zipSync({ [`${name}_SCARTI.csv`]: file(rejected, `${header};cod_rifiuto;de_rifiuto`) }),
+      );
     // Notices only for layouts 1_3 and 1_4, for the rows whose IUV MyPay generated (elaboraCsv).
     if (notices.length && (version === '1_3' || version === '1_4')) {
       const pdfs: Record<string, Uint8Array> = {};
@@ -141,11 +193,23 @@ export function createBulkImport(store: SimulatorStore) {
         requestToken = used[used.length - 1].requestToken;
       } else {
         requestToken = randomUUID();
-        state.imports[requestToken] = { requestToken, codIpa: e.codIpa, createdAt: now(), state: 'AUTORIZZATO', mode: 'normal', files: {} };
+        state.imports[requestToken] = {
+          requestToken,
+          codIpa: e.codIpa,
+          createdAt: now(),
+          state: 'AUTORIZZATO',
+          mode: 'normal',
+          files: {},
+        };
       }
       state.authorizations[authorizationToken] = requestToken;
       await save();
-      return { uploadUrl: `${url}/mybox/uploadFlusso`, authorizationToken, requestToken, importPath: `${e.codIpa}/IMPORT` };
+      return {
+        uploadUrl: `${url}/mybox/uploadFlusso`,
+        authorizationToken,
+        requestToken,
+        importPath: `${e.codIpa}/IMPORT`,
+      };
     }),
 
     paaSILChiediStatoImportFlusso: withFaults(async (args, headers) => {
@@ -154,7 +218,11 @@ export function createBulkImport(store: SimulatorStore) {
       // MyPay4 knows an import from its upload on (ImportDovutiService.insert): before, or for another
       // entity, the token is unknown (PagamentiTelematiciDovutiPagatiHelper.verificaImportDovuti).
       if (!record || record.codIpa !== e.codIpa || record.state === 'AUTORIZZATO') {
-        throw new SoapFault('PAA_REQUEST_TOKEN_NON_VALIDO', 'Request token non valido', `nessun record trovato per Ente [${e.codIpa}] e requestToken [${str(args.requestToken) ?? ''}]`);
+        throw new SoapFault(
+          'PAA_REQUEST_TOKEN_NON_VALIDO',
+          'Request token non valido',
+          `nessun record trovato per Ente [${e.codIpa}] e requestToken [${str(args.requestToken) ?? ''}]`,
+        );
       }
       // A failed import answers its error code instead of a state.
       const answer = (stato: string) => {
@@ -195,12 +263,23 @@ export function createBulkImport(store: SimulatorStore) {
       let versamento: XmlElement;
       try {
         versamento = parseXml(Buffer.from(str(args.dovuto) ?? '', 'base64').toString('utf8')).root!;
-        if (localName(versamento.name) !== 'Versamento' || !textOf(versamento, 'versioneOggetto') || !childOf(versamento, 'datiVersamento') || !textOf(versamento, 'azione')) throw new Error('Versamento');
+        if (
+          localName(versamento.name) !== 'Versamento' ||
+          !textOf(versamento, 'versioneOggetto') ||
+          !childOf(versamento, 'datiVersamento') ||
+          !textOf(versamento, 'azione')
+        )
+          throw new Error('Versamento');
       } catch {
-        throw new SoapFault('PAA_XML_NON_VALIDO', 'XML dei dovuti non valido', `XML ricevuto per paaSILImportaDovuto non conforme all' XSD per ente [${e.codIpa}]`);
+        throw new SoapFault(
+          'PAA_XML_NON_VALIDO',
+          'XML dei dovuti non valido',
+          `XML ricevuto per paaSILImportaDovuto non conforme all' XSD per ente [${e.codIpa}]`,
+        );
       }
       const azione = textOf(versamento, 'azione');
-      if (!['I', 'M', 'A', 'S'].includes(azione)) throw new SoapFault('PAA_AZIONE_NON_VALIDO', `azione non valida [${azione}]`);
+      if (!['I', 'M', 'A', 'S'].includes(azione))
+        throw new SoapFault('PAA_AZIONE_NON_VALIDO', `azione non valida [${azione}]`);
       const dati = childOf(versamento, 'datiVersamento');
       const payer = childOf(versamento, 'soggettoPagatore');
       const id = childOf(payer, 'identificativoUnivocoPagatore');
@@ -227,34 +306,101 @@ export function createBulkImport(store: SimulatorStore) {
         flagGeneraIuv: String(generate),
         azione,
       };
-      if (row.dataEsecuzionePagamento && !isRealDate(row.dataEsecuzionePagamento)) throw new SoapFault('PAA_XML_NON_VALIDO', 'XML dei dovuti non valido', 'dataEsecuzionePagamento: xsd:date');
+      if (row.dataEsecuzionePagamento && !isRealDate(row.dataEsecuzionePagamento))
+        throw new SoapFault('PAA_XML_NON_VALIDO', 'XML dei dovuti non valido', 'dataEsecuzionePagamento: xsd:date');
       const amount = /^\d{1,9}\.\d{2}$/.test(row.importoDovuto) ? centsFromDecimal(row.importoDovuto) : Number.NaN;
       // The checks of DovutoService.importDovuto, in its order.
-      if (row.codIuv && (row.codIuv.length === 17 ? !generate && !row.codIuv.startsWith(e.segregationCode) : row.codIuv.length === 15 ? row.codIuv.startsWith('00') : row.codIuv.length !== 25)) {
-        throw new SoapFault('PAA_IUV_NON_VALIDO', `IdentificativoUnivocoVersamento non valido [${row.codIuv}] per ente [${e.codIpa}]`);
+      if (
+        row.codIuv &&
+        (row.codIuv.length === 17
+          ? !generate && !row.codIuv.startsWith(e.segregationCode)
+          : row.codIuv.length === 15
+            ? row.codIuv.startsWith('00')
+            : row.codIuv.length !== 25)
+      ) {
+        throw new SoapFault(
+          'PAA_IUV_NON_VALIDO',
+          `IdentificativoUnivocoVersamento non valido [${row.codIuv}] per ente [${e.codIpa}]`,
+        );
       }
-      if (!(amount > 0) || amount > MAX_AMOUNT_CENTS) throw new SoapFault('PAA_IMPORTO_SINGOLO_VERSAMENTO_NON_VALIDO', `ImportoSingoloVersamento non valido: ${row.importoDovuto}]`);
-      if (bilancio && bilancioTotal(bilancio) !== amount) throw new SoapFault('PAA_IMPORTO_BILANCIO_NON_VALIDO', `Importo bilancio non congruente per dovuto con importo [${row.importoDovuto}]`);
-      if (!row.tipoDovuto) throw new SoapFault('PAA_IDENT_TIPO_DOVUTO_NON_PRESENTE', 'paaSILImportaDovuto: identificativoTipoDovuto non specificato ');
-      if (e.tipiDovuto[row.tipoDovuto] === undefined) throw new SoapFault('PAA_IDENTIFICATIVO_TIPO_DOVUTO_NON_VALIDO', `Error tipo dovuto [${row.tipoDovuto}] non censito per ente [${e.codIpa}]`);
-      if (!e.tipiDovuto[row.tipoDovuto]) throw new SoapFault('PAA_IDENTIFICATIVO_TIPO_DOVUTO_NON_ABILITATO', `identificativoTipoDovuto [${row.tipoDovuto}] non abilitato`);
-      if (!payer) throw new SoapFault('PAA_SOGG_PAG_NON_VALORIZZATO', 'paaSILImportaDovuto: soggettoPagatore non valorizzato. ');
-      if (row.tipoVersamento && row.tipoVersamento.split('|').some((token) => !TIPI_VERSAMENTO.has(token.trim().toUpperCase()))) throw new SoapFault('PAA_TIPO_VERSAMENTO_NON_VALIDO', `paaSILImportaDovuto: Tipo versamento non valido: ${row.tipoVersamento}`);
-      if (!row.IUD || row.IUD.startsWith('000')) throw new SoapFault('PAA_IUD_NON_VALIDO', `paaSILImportaDovuto: IdentificativoUnivocoDovuto non valido: ${row.IUD}`);
-      if (!row.causaleVersamento.trim()) throw new SoapFault('PAA_CAUSALE_NON_PRESENTE', 'paaSILImportaDovuto: causaleVersamento non specificato ');
-      if (!/^[0129]\/\S{3,138}$/.test(row.datiSpecificiRiscossione)) throw new SoapFault('PAA_DATI_SPECIFICI_RISCOSSIONE_NON_VALIDO', `paaSILImportaDovuto: DatiSpecificiRiscossione non valido: ${row.datiSpecificiRiscossione}`);
-      if (row.tipoIdentificativoUnivoco === 'F' && !isMyPayFiscalCode(row.codiceIdentificativoUnivoco)) throw new SoapFault('PAA_CODICE_FISCALE_NON_VALIDO', `paaSILImportaDovuto: Codice fiscale non valido [${row.codiceIdentificativoUnivoco}]`);
-      if (row.tipoIdentificativoUnivoco === 'G' && !/^\d{11}$/.test(row.codiceIdentificativoUnivoco)) throw new SoapFault('PAA_P_IVA_NON_VALIDO', `paaSILImportaDovuto: P.IVA non valida [${row.codiceIdentificativoUnivoco}]`);
+      if (!(amount > 0) || amount > MAX_AMOUNT_CENTS)
+        throw new SoapFault(
+          'PAA_IMPORTO_SINGOLO_VERSAMENTO_NON_VALIDO',
+          `ImportoSingoloVersamento non valido: ${row.importoDovuto}]`,
+        );
+      if (bilancio && bilancioTotal(bilancio) !== amount)
+        throw new SoapFault(
+          'PAA_IMPORTO_BILANCIO_NON_VALIDO',
+          `Importo bilancio non congruente per dovuto con importo [${row.importoDovuto}]`,
+        );
+      if (!row.tipoDovuto)
+        throw new SoapFault(
+          'PAA_IDENT_TIPO_DOVUTO_NON_PRESENTE',
+          'paaSILImportaDovuto: identificativoTipoDovuto non specificato ',
+        );
+      if (e.tipiDovuto[row.tipoDovuto] === undefined)
+        throw new SoapFault(
+          'PAA_IDENTIFICATIVO_TIPO_DOVUTO_NON_VALIDO',
+          `Error tipo dovuto [${row.tipoDovuto}] non censito per ente [${e.codIpa}]`,
+        );
+      if (!e.tipiDovuto[row.tipoDovuto])
+        throw new SoapFault(
+          'PAA_IDENTIFICATIVO_TIPO_DOVUTO_NON_ABILITATO',
+          `identificativoTipoDovuto [${row.tipoDovuto}] non abilitato`,
+        );
+      if (!payer)
+        throw new SoapFault('PAA_SOGG_PAG_NON_VALORIZZATO', 'paaSILImportaDovuto: soggettoPagatore non valorizzato. ');
+      if (
+        row.tipoVersamento &&
+        row.tipoVersamento.split('|').some((token) => !TIPI_VERSAMENTO.has(token.trim().toUpperCase()))
+      )
+        throw new SoapFault(
+          'PAA_TIPO_VERSAMENTO_NON_VALIDO',
+          `paaSILImportaDovuto: Tipo versamento non valido: ${row.tipoVersamento}`,
+        );
+      if (!row.IUD || row.IUD.startsWith('000'))
+        throw new SoapFault(
+          'PAA_IUD_NON_VALIDO',
+          `paaSILImportaDovuto: IdentificativoUnivocoDovuto non valido: ${row.IUD}`,
+        );
+      if (!row.causaleVersamento.trim())
+        throw new SoapFault('PAA_CAUSALE_NON_PRESENTE', 'paaSILImportaDovuto: causaleVersamento non specificato ');
+      if (!/^[0129]\/\S{3,138}$/.test(row.datiSpecificiRiscossione))
+        throw new SoapFault(
+          'PAA_DATI_SPECIFICI_RISCOSSIONE_NON_VALIDO',
+          `paaSILImportaDovuto: DatiSpecificiRiscossione non valido: ${row.datiSpecificiRiscossione}`,
+        );
+      if (row.tipoIdentificativoUnivoco === 'F' && !isMyPayFiscalCode(row.codiceIdentificativoUnivoco))
+        throw new SoapFault(
+          'PAA_CODICE_FISCALE_NON_VALIDO',
+          `paaSILImportaDovuto: Codice fiscale non valido [${row.codiceIdentificativoUnivoco}]`,
+        );
+      if (row.tipoIdentificativoUnivoco === 'G' && !/^\d{11}$/.test(row.codiceIdentificativoUnivoco))
+        throw new SoapFault(
+          'PAA_P_IVA_NON_VALIDO',
+          `paaSILImportaDovuto: P.IVA non valida [${row.codiceIdentificativoUnivoco}]`,
+        );
       const key = positionKey(e.codIpa, row.IUD);
       const existing = state.positions[key];
       // The database functions' own refusals (insert_mygov_dovuto, modify_mygov_dovuto).
-      if (azione === 'I' && existing) throw new SoapFault('PAA_IMPORT_IUD_DUPLICATO', `paaSILImportaDovuto: Errore import dovuto IUV [${row.codIuv}] e IUD [${row.IUD}]: IUD attivo presente nel database, non si accettano dovuti duplicati`);
+      if (azione === 'I' && existing)
+        throw new SoapFault(
+          'PAA_IMPORT_IUD_DUPLICATO',
+          `paaSILImportaDovuto: Errore import dovuto IUV [${row.codIuv}] e IUD [${row.IUD}]: IUD attivo presente nel database, non si accettano dovuti duplicati`,
+        );
       if ((azione === 'M' || azione === 'A') && (!existing || existing.status !== 'DA_PAGARE')) {
-        throw new SoapFault('PAA_IMPORT_DOVUTO_NON_PRESENTE', `paaSILImportaDovuto: Errore import dovuto IUV [${row.codIuv}] e IUD [${row.IUD}]: Dovuto non presente o in pagamento nel database, impossibile modificarlo`);
+        throw new SoapFault(
+          'PAA_IMPORT_DOVUTO_NON_PRESENTE',
+          `paaSILImportaDovuto: Errore import dovuto IUV [${row.codIuv}] e IUD [${row.IUD}]: Dovuto non presente o in pagamento nel database, impossibile modificarlo`,
+        );
       }
       if (azione === 'S') {
         if (!existing) throw new SoapFault('PAA_IUV_NON_VALIDO', `Nessun dovuto con IUV [${row.codIuv}]`);
-        return { esito: 'OK', identificativoUnivocoVersamento: existing.iuv, urlFileAvviso: storeFile(`avviso_${existing.iuv}.pdf`, renderNotice(existing, e)) };
+        return {
+          esito: 'OK',
+          identificativoUnivocoVersamento: existing.iuv,
+          urlFileAvviso: storeFile(`avviso_${existing.iuv}.pdf`, renderNotice(existing, e)),
+        };
       }
       const iuv = existing?.iuv ?? (row.codIuv || (generate ? newIuv(e) : ''));
       const position: Position = {
@@ -277,7 +423,8 @@ export function createBulkImport(store: SimulatorStore) {
       };
       state.positions[key] = position;
       // A notice link when MyPay generated the IUV of a new or changed position (DovutoService, end of importDovuto).
-      const urlFileAvviso = iuv && generate && azione !== 'A' ? storeFile(`avviso_${iuv}.pdf`, renderNotice(position, e)) : undefined;
+      const urlFileAvviso =
+        iuv && generate && azione !== 'A' ? storeFile(`avviso_${iuv}.pdf`, renderNotice(position, e)) : undefined;
       await save();
       return { esito: 'OK', identificativoUnivocoVersamento: iuv, ...(urlFileAvviso ? { urlFileAvviso } : {}) };
     }),
@@ -294,39 +441,58 @@ export function createBulkImport(store: SimulatorStore) {
    * import (processImport), not here.
    */
   async function upload(req: IncomingMessage, res: ServerResponse) {
-    const refuse = (codice: string, descrizione: string) => json(res, 200, [{ codice, descrizione: `[${randomUUID().slice(0, 8)}] ${descrizione}` }]);
+    const refuse = (codice: string, descrizione: string) =>
+      json(res, 200, [{ codice, descrizione: `[${randomUUID().slice(0, 8)}] ${descrizione}` }]);
     let form: FormData;
     try {
       const body = await readBody(req);
-      form = await new Request(`${url}${req.url}`, { method: 'POST', headers: req.headers as Record<string, string>, body: new Uint8Array(body) }).formData();
+      form = await new Request(`${url}${req.url}`, {
+        method: 'POST',
+        headers: req.headers as Record<string, string>,
+        body: new Uint8Array(body),
+      }).formData();
     } catch {
       return refuse('400', 'request multipart non valida');
     }
     const query = new URL(req.url ?? '/', url).searchParams;
     const authorizationToken = String(form.get('authorizationToken') ?? query.get('authorizationToken') ?? '');
     const files = [...form.values()].filter((v): v is File => v instanceof File && v.size > 0);
-    if (files.length !== 1) return refuse('400', files.length ? `request multipart non valida, file presenti: ${files.length}` : 'request multipart non valida, file non presente');
+    if (files.length !== 1)
+      return refuse(
+        '400',
+        files.length
+          ? `request multipart non valida, file presenti: ${files.length}`
+          : 'request multipart non valida, file non presente',
+      );
     const file = files[0]!;
     const requestToken = state.authorizations[authorizationToken];
     const record = requestToken ? state.imports[requestToken] : undefined;
     if (!record) return refuse('500', 'Authorization token non valido');
     if (record.state !== 'AUTORIZZATO') return refuse('500', 'Request token già usato');
     const bytes = new Uint8Array(await file.arrayBuffer());
-    if (!file.name.toLowerCase().endsWith('.zip')) return refuse('400', `Il formato del file [${file.name}] deve essere lo zip.`);
+    if (!file.name.toLowerCase().endsWith('.zip'))
+      return refuse('400', `Il formato del file [${file.name}] deve essere lo zip.`);
     const base = file.name.slice(0, -4);
     try {
       for (const entry of Object.keys(unzipSync(bytes))) {
-        if (!entry.startsWith(`${base}.`)) return refuse('400', `Il nome del file contenuto [${entry}] deve essere uguale al nome dello zip [${base}.zip].`);
+        if (!entry.startsWith(`${base}.`))
+          return refuse(
+            '400',
+            `Il nome del file contenuto [${entry}] deve essere uguale al nome dello zip [${base}.zip].`,
+          );
       }
     } catch {
       return refuse('400', `Verificato un errore durante la lettura dello zip caricato [${file.name}].`);
     }
-    if (!file.name.startsWith(record.codIpa)) return refuse('400', `Il nome del file [${file.name}] deve iniziare col codice dell'ente.`);
+    if (!file.name.startsWith(record.codIpa))
+      return refuse('400', `Il nome del file [${file.name}] deve iniziare col codice dell'ente.`);
     const received = (state.fileNames[record.codIpa] ??= []);
     if (received.includes(file.name)) return refuse('400', `Lo stesso nome di file [${file.name}] esiste gia'.`);
     received.push(file.name);
     const md5 = createHash('md5').update(bytes).digest('hex');
-    const declared = String(form.get('md5') ?? '').trim().toLowerCase();
+    const declared = String(form.get('md5') ?? '')
+      .trim()
+      .toLowerCase();
     fs.writeFileSync(path.join(filesDirectory, `${record.requestToken}-${file.name}`), bytes);
     record.md5 = declared || md5;
     record.fileName = file.name;
@@ -338,7 +504,9 @@ export function createBulkImport(store: SimulatorStore) {
       if (switches.importMode.remaining !== null && --switches.importMode.remaining <= 0) switches.importMode = null;
     }
     await save();
-    json(res, 200, [{ fileName: file.name, fileSize: String(bytes.byteLength), fileType: file.type || 'application/zip' }]);
+    json(res, 200, [
+      { fileName: file.name, fileSize: String(bytes.byteLength), fileType: file.type || 'application/zip' },
+    ]);
     // The import runs in the background, as MyPay's batch does; the status polls report its progress.
     setImmediate(() => {
       processImport(record, bytes)

@@ -14,7 +14,19 @@ import { CART_EXPIRY_MS, DOVUTI_XSD_PATH, TIPI_VERSAMENTO, type Position, type S
 import { entityChecker, SoapFault, str, withFaults } from './soap.ts';
 import type { SimulatorStore } from './store.ts';
 import type { createVerificaAvviso } from './verifica-avviso.ts';
-import { centsFromDecimal, childOf, decimalFromCents, elementsOf, escapeHtml, euro, localName, now, textOf, today, token } from './values.ts';
+import {
+  centsFromDecimal,
+  childOf,
+  decimalFromCents,
+  elementsOf,
+  escapeHtml,
+  euro,
+  localName,
+  now,
+  textOf,
+  today,
+  token,
+} from './values.ts';
 
 let dovutiValidator: XsdValidator | undefined;
 /** The schema's first complaint about a Dovuti XML (libxml2's XSD validation), or null when it is valid. */
@@ -52,7 +64,8 @@ function dovutiXml(p: Position): string {
 
 /** A cart never started within MyPay4's 15 minutes is expired (ScadenzaCarrelloTaskService). */
 function expireIfStale(session: SessionRecord, at = Date.now()) {
-  if (session.status === 'NON_INIZIATO' && at - Date.parse(session.createdAt) > CART_EXPIRY_MS) session.status = 'SCADUTO';
+  if (session.status === 'NON_INIZIATO' && at - Date.parse(session.createdAt) > CART_EXPIRY_MS)
+    session.status = 'SCADUTO';
 }
 
 export function createCheckout(store: SimulatorStore, verifica: ReturnType<typeof createVerificaAvviso>) {
@@ -73,22 +86,31 @@ export function createCheckout(store: SimulatorStore, verifica: ReturnType<typeo
       if (invalid) throw new SoapFault('PAA_XML_NON_VALIDO', 'XML dei dovuti non valido', invalid);
       const dovuti = parseXml(xml).root!;
       const versamento = childOf(dovuti, 'datiVersamento');
-      if (textOf(versamento, 'identificativoUnivocoVersamento')) throw new SoapFault('PAA_IUV_NON_VALIDO', "l'inserimento dello IUV è deprecato");
+      if (textOf(versamento, 'identificativoUnivocoVersamento'))
+        throw new SoapFault('PAA_IUV_NON_VALIDO', "l'inserimento dello IUV è deprecato");
       const tipoVersamento = textOf(versamento, 'tipoVersamento');
-      if (!tipoVersamento.split('|').every((t) => TIPI_VERSAMENTO.has(t))) throw new SoapFault('PAA_TIPO_VERSAMENTO_NON_VALIDO', `Tipo versamento non valido [${tipoVersamento}]`);
+      if (!tipoVersamento.split('|').every((t) => TIPI_VERSAMENTO.has(t)))
+        throw new SoapFault('PAA_TIPO_VERSAMENTO_NON_VALIDO', `Tipo versamento non valido [${tipoVersamento}]`);
       const payer = childOf(dovuti, 'soggettoPagatore');
       const id = childOf(payer, 'identificativoUnivocoPagatore');
       const fiscalCode = textOf(id, 'codiceIdentificativoUnivoco').toUpperCase();
-      if (textOf(id, 'tipoIdentificativoUnivoco') === 'F' ? !isMyPayFiscalCode(fiscalCode) : !/^[0-9]{11}$/.test(fiscalCode)) {
+      if (
+        textOf(id, 'tipoIdentificativoUnivoco') === 'F'
+          ? !isMyPayFiscalCode(fiscalCode)
+          : !/^[0-9]{11}$/.test(fiscalCode)
+      ) {
         throw new SoapFault('PAA_CODICE_FISCALE_NON_VALIDO', `Codice fiscale non valido [${fiscalCode}]`);
       }
       const items = elementsOf(versamento).filter((c) => localName(c.name) === 'datiSingoloVersamento');
       const iuds: string[] = [];
       for (const item of items) {
         const iud = textOf(item, 'identificativoUnivocoDovuto');
-        if (state.positions[positionKey(e.codIpa, iud)] || iuds.includes(iud)) throw new SoapFault('PAA_IUD_DUPLICATO', `IUD [${iud}] già inviato`);
-        if (centsFromDecimal(textOf(item, 'importoSingoloVersamento')) <= 0) throw new SoapFault('PAA_IMPORTO_SINGOLO_VERSAMENTO_NON_VALIDO', 'ImportoSingoloVersamento non valido');
-        if (!textOf(item, 'causaleVersamento')) throw new SoapFault('PAA_CAUSALE_NON_PRESENTE', 'Causale versamento obbligatoria mancante');
+        if (state.positions[positionKey(e.codIpa, iud)] || iuds.includes(iud))
+          throw new SoapFault('PAA_IUD_DUPLICATO', `IUD [${iud}] già inviato`);
+        if (centsFromDecimal(textOf(item, 'importoSingoloVersamento')) <= 0)
+          throw new SoapFault('PAA_IMPORTO_SINGOLO_VERSAMENTO_NON_VALIDO', 'ImportoSingoloVersamento non valido');
+        if (!textOf(item, 'causaleVersamento'))
+          throw new SoapFault('PAA_CAUSALE_NON_PRESENTE', 'Causale versamento obbligatoria mancante');
         iuds.push(iud);
       }
       for (const item of items) {
@@ -111,7 +133,14 @@ export function createCheckout(store: SimulatorStore, verifica: ReturnType<typeo
         };
       }
       const idSession = randomUUID();
-      state.sessions[idSession] = { idSession, codIpa: e.codIpa, returnUrl: str(args.enteSILInviaRispostaPagamentoUrl) ?? '', iuds, status: 'NON_INIZIATO', createdAt: now() };
+      state.sessions[idSession] = {
+        idSession,
+        codIpa: e.codIpa,
+        returnUrl: str(args.enteSILInviaRispostaPagamentoUrl) ?? '',
+        iuds,
+        status: 'NON_INIZIATO',
+        createdAt: now(),
+      };
       await save();
       return { esito: 'OK', idSession, redirect: 1, url: `${url}/checkout/${idSession}` };
     }),
@@ -123,16 +152,27 @@ export function createCheckout(store: SimulatorStore, verifica: ReturnType<typeo
      */
     paaSILChiediPosizioniAperte: withFaults(async (args) => {
       const admin = entity(options.defaultEntity ?? entities[0]!.codIpa)!;
-      if (str(args.password) !== admin.password) throw new SoapFault('PAA_ENTE_NON_VALIDO', `Password non valida per ente [${admin.codIpa}]`);
+      if (str(args.password) !== admin.password)
+        throw new SoapFault('PAA_ENTE_NON_VALIDO', `Password non valida per ente [${admin.codIpa}]`);
       const codIpa = str(args.codIpaEnte);
-      if (codIpa && !entity(codIpa)) throw new SoapFault('PAA_ENTE_NON_VALIDO', `codice IPA Ente [${codIpa}] non valido`);
+      if (codIpa && !entity(codIpa))
+        throw new SoapFault('PAA_ENTE_NON_VALIDO', `codice IPA Ente [${codIpa}] non valido`);
       const person = (args.identificativoUnivocoPersonaFG ?? {}) as Record<string, unknown>;
       const kind = str(person.tipoIdentificativoUnivoco);
       const code = (str(person.codiceIdentificativoUnivoco) ?? '').toUpperCase();
       if (!(kind === 'F' ? isMyPayFiscalCode(code) : kind === 'G' && /^[0-9]{11}$/.test(code))) {
-        throw new SoapFault('PAA_IDENTIFICATIVO_UNIVOCO_PERSONA_NON_VALIDO', 'Identificativo univoco persona non valido');
+        throw new SoapFault(
+          'PAA_IDENTIFICATIVO_UNIVOCO_PERSONA_NON_VALIDO',
+          'Identificativo univoco persona non valido',
+        );
       }
-      const open = Object.values(state.positions).filter((p) => p.status === 'DA_PAGARE' && p.fiscalCode === code && p.tipoIdentificativoUnivoco === kind && (!codIpa || p.codIpa === codIpa));
+      const open = Object.values(state.positions).filter(
+        (p) =>
+          p.status === 'DA_PAGARE' &&
+          p.fiscalCode === code &&
+          p.tipoIdentificativoUnivoco === kind &&
+          (!codIpa || p.codIpa === codIpa),
+      );
       for (const p of open) p.idSession ??= randomUUID();
       if (open.length) await save();
       return {
@@ -157,10 +197,13 @@ export function createCheckout(store: SimulatorStore, verifica: ReturnType<typeo
       // No cart for the session (modello unico: none before the receipt): what the basket's age says.
       if (!session || session.codIpa !== e.codIpa || session.linked === false) throw verifica.noCartFault(idSession);
       expireIfStale(session);
-      if (session.status === 'NON_INIZIATO') throw new SoapFault('PAA_PAGAMENTO_NON_INIZIATO', 'Pagamento non iniziato');
+      if (session.status === 'NON_INIZIATO')
+        throw new SoapFault('PAA_PAGAMENTO_NON_INIZIATO', 'Pagamento non iniziato');
       if (session.status === 'IN_CORSO') throw new SoapFault('PAA_PAGAMENTO_IN_CORSO', 'Pagamento in corso');
-      if (session.status === 'ANNULLATO') throw new SoapFault('PAA_PAGAMENTO_ANNULLATO', 'Pagamento annullato dal cittadino');
-      if (session.status === 'SCADUTO') throw new SoapFault('PAA_PAGAMENTO_SCADUTO', 'Pagamento scaduto per idSession specificato');
+      if (session.status === 'ANNULLATO')
+        throw new SoapFault('PAA_PAGAMENTO_ANNULLATO', 'Pagamento annullato dal cittadino');
+      if (session.status === 'SCADUTO')
+        throw new SoapFault('PAA_PAGAMENTO_SCADUTO', 'Pagamento scaduto per idSession specificato');
       const positions = sessionPositions(session);
       const ok = session.status === 'PAGATO';
       const first = positions[0]!;
@@ -198,7 +241,12 @@ export function createCheckout(store: SimulatorStore, verifica: ReturnType<typeo
     session.payments = {};
     for (const p of sessionPositions(session)) {
       // A receipt through pagoPA's paSendRT: MyPay stores esitoSingoloPagamento '0' (SendRtOutcomeService.java).
-      const payment = { amountCents: p.amountCents, paidOn: today(), iur: `IUR${randomBytes(8).toString('hex').toUpperCase()}`, esito: '0' };
+      const payment = {
+        amountCents: p.amountCents,
+        paidOn: today(),
+        iur: `IUR${randomBytes(8).toString('hex').toUpperCase()}`,
+        esito: '0',
+      };
       if (p.paid) (p.morePayments ??= []).push(payment);
       else p.paid = payment;
       p.status = 'PAGATO';
@@ -215,7 +263,8 @@ export function createCheckout(store: SimulatorStore, verifica: ReturnType<typeo
     return delivered.map((s) => s.idSession);
   }
 
-  const sessionPositions = (session: SessionRecord) => session.iuds.map((iud) => state.positions[positionKey(session.codIpa, iud)]).filter(Boolean);
+  const sessionPositions = (session: SessionRecord) =>
+    session.iuds.map((iud) => state.positions[positionKey(session.codIpa, iud)]).filter(Boolean);
   function checkoutPage(res: ServerResponse, session: SessionRecord) {
     const positions = sessionPositions(session);
     const total = positions.reduce((s, p) => s + p.amountCents, 0);
@@ -296,7 +345,14 @@ export function createCheckout(store: SimulatorStore, verifica: ReturnType<typeo
     const current = state.sessions[id];
     if (current) expireIfStale(current);
     if (!current || !['NON_INIZIATO', 'IN_CORSO'].includes(current.status)) {
-      state.sessions[id] = { idSession: id, codIpa: position.codIpa, returnUrl: backUrl, iuds: [position.iud], status: 'NON_INIZIATO', createdAt: now() };
+      state.sessions[id] = {
+        idSession: id,
+        codIpa: position.codIpa,
+        returnUrl: backUrl,
+        iuds: [position.iud],
+        status: 'NON_INIZIATO',
+        createdAt: now(),
+      };
     } else current.returnUrl = backUrl;
     await save();
     res.writeHead(302, { location: `${url}/checkout/${id}` });

@@ -4,7 +4,9 @@ import type { FaultRule, Switches } from './model.ts';
 
 export function createFaults(switches: Pick<Switches, 'faults'>, holdMs: number) {
   const takeFault = (target: string): FaultRule | undefined => {
-    const rule = switches.faults.find((f) => (f.target === target || f.target === '*') && (f.remaining === null || f.remaining > 0));
+    const rule = switches.faults.find(
+      (f) => (f.target === target || f.target === '*') && (f.remaining === null || f.remaining > 0),
+    );
     if (rule && rule.remaining !== null) rule.remaining -= 1;
     switches.faults = switches.faults.filter((f) => f.remaining === null || f.remaining > 0);
     return rule;

@@ -7,7 +7,10 @@ function pdfText(value: string): string {
   let out = '';
   for (const char of value.normalize('NFC')) {
     const code = char === '€' ? 0x80 : char.charCodeAt(0);
-    const byte = char.length === 1 && (code < 0x80 ? code >= 0x20 : code === 0x80 || code >= 0xa0) && code <= 0xff ? String.fromCharCode(code) : '?';
+    const byte =
+      char.length === 1 && (code < 0x80 ? code >= 0x20 : code === 0x80 || code >= 0xa0) && code <= 0xff
+        ? String.fromCharCode(code)
+        : '?';
     out += byte === '(' || byte === ')' || byte === '\\' ? `\\${byte}` : byte;
   }
   return `(${out})`;
@@ -24,7 +27,11 @@ export function renderNotice(position: Position, entity: SimulatedEntity): Uint8
   const lines: [string, string, number][] = [
     ['Ente creditore', entity.name, 12],
     ['Destinatario', `${position.anagrafica} (${position.fiscalCode})`, 12],
-    ['Oggetto del pagamento', position.causale.length > 80 ? `${position.causale.slice(0, 77)}...` : position.causale, 11],
+    [
+      'Oggetto del pagamento',
+      position.causale.length > 80 ? `${position.causale.slice(0, 77)}...` : position.causale,
+      11,
+    ],
     ['Importo', euro.format(position.amountCents / 100), 16],
     ['Entro il', position.dueDate.split('-').reverse().join('/'), 12],
     ['Codice avviso', nav.replace(/(\d{4})(\d{4})(\d{4})(\d{4})(\d{2})/, '$1 $2 $3 $4 $5'), 14],

@@ -19,7 +19,8 @@ export function createReportingExport(store: SimulatorStore) {
       const e = checkEntity(headers?.intestazionePPT?.codIpaEnte, str(args.password));
       const from = String(str(args.dateFrom) ?? '').slice(0, 10);
       const to = String(str(args.dateTo) ?? '').slice(0, 10);
-      if (!isRealDate(from) || !isRealDate(to) || from > to) throw new SoapFault('PAA_DATE_NON_VALIDE', 'dateFrom/dateTo non validi');
+      if (!isRealDate(from) || !isRealDate(to) || from > to)
+        throw new SoapFault('PAA_DATE_NON_VALIDE', 'dateFrom/dateTo non validi');
       const requestToken = randomUUID();
       state.exports[requestToken] = { requestToken, codIpa: e.codIpa, from, to, polls: 0, state: 'LOAD_EXPORT' };
       await save();
@@ -29,14 +30,19 @@ export function createReportingExport(store: SimulatorStore) {
     paaSILChiediStatoExportFlusso: withFaults(async (args, headers) => {
       const e = checkEntity(headers?.intestazionePPT?.codIpaEnte, str(args.password));
       const record = state.exports[str(args.requestToken) ?? ''];
-      if (!record || record.codIpa !== e.codIpa) throw new SoapFault('PAA_REQUEST_TOKEN_NON_VALIDO', 'Request token non valido');
+      if (!record || record.codIpa !== e.codIpa)
+        throw new SoapFault('PAA_REQUEST_TOKEN_NON_VALIDO', 'Request token non valido');
       record.polls += 1;
       if (record.state === 'LOAD_EXPORT') record.state = 'EXPORT_IN_ELAB';
       else if (record.state === 'EXPORT_IN_ELAB') {
         // One row per payment (a position paid twice has two), as MyPay stores each receipt.
         const paid = Object.values(state.positions)
           .filter((p) => p.codIpa === e.codIpa)
-          .flatMap((p) => [p.paid, ...(p.morePayments ?? [])].filter((r): r is PaymentRecord => Boolean(r)).map((payment) => ({ p, payment })))
+          .flatMap((p) =>
+            [p.paid, ...(p.morePayments ?? [])]
+              .filter((r): r is PaymentRecord => Boolean(r))
+              .map((payment) => ({ p, payment })),
+          )
           .filter(({ payment }) => payment.paidOn >= record.from && payment.paidOn <= record.to);
         if (!paid.length) record.state = 'EXPORT_ESEGUITO_NESSUN_DOVUTO_TROVATO';
         else {

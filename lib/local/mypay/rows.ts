@@ -10,9 +10,11 @@ import { centsFromDecimal, elementsOf, localName, textOf, today } from './values
  * the provinces of before 2005 and a few more; no MB, BT nor SU.
  */
 export const MYPAY_PROVINCES: ReadonlySet<string> = new Set(
-  ('AG AL AN AO AP AQ AR AT AV BA BG BI BL BN BO BR BS BZ CA CB CE CH CI CL CN CO CR CS CT CZ EN FC FE FG FI FM FR GE GO ' +
+  (
+    'AG AL AN AO AP AQ AR AT AV BA BG BI BL BN BO BR BS BZ CA CB CE CH CI CL CN CO CR CS CT CZ EN FC FE FG FI FM FR GE GO ' +
     'GR IM IS KR LC LE LI LO LT LU MC ME MI MN MO MS MT NA NO NU OG OR OT PA PC PD PE PG PI PL PN PO PR PT PU PV PZ RA RC ' +
-    'RE RG RI RM RN RO SA SI SO SP SR SS SV TA TE TN TO TP TR TS TV UD UN VA VB VC VE VI VR VS VT VV ZA').split(' '),
+    'RE RG RI RM RN RO SA SI SO SP SR SS SV TA TE TN TO TP TR TS TV UD UN VA VB VC VE VI VR VS VT VV ZA'
+  ).split(' '),
 );
 
 /**
@@ -24,7 +26,8 @@ export function validaIuv(iuv: string, flagGeneraIuv: boolean, applicationCode: 
   if (!iuv) return true;
   if (iuv.length === 15) return !iuv.startsWith('00');
   if (iuv.length === 25) return iuv.endsWith('0000') ? iuv[6] === '9' && iuv[7] === '9' : true;
-  if (iuv.length === 17) return flagGeneraIuv || (iuv.startsWith(applicationCode) && (iuv[2] !== '0' || iuv[3] !== '0'));
+  if (iuv.length === 17)
+    return flagGeneraIuv || (iuv.startsWith(applicationCode) && (iuv[2] !== '0' || iuv[3] !== '0'));
   return false;
 }
 
@@ -55,37 +58,68 @@ export function readImportLine(line: string, version: string): { row: Record<str
   if (line.endsWith(';') && split.at(-1) !== '') split.push('');
   const data = split.map((field) => {
     const text = field.trim();
-    return (text.startsWith('"') && text.endsWith('"') && text.length > 1 ? text.slice(1, -1) : text).replaceAll('\\"', '"');
+    return (text.startsWith('"') && text.endsWith('"') && text.length > 1 ? text.slice(1, -1) : text).replaceAll(
+      '\\"',
+      '"',
+    );
   });
   const field = (index: number) => data[index] ?? '';
-  const row: Record<string, string> = Object.fromEntries(IMPORT_COLUMNS.slice(0, 19).map((column, index) => [column, field(index)]));
+  const row: Record<string, string> = Object.fromEntries(
+    IMPORT_COLUMNS.slice(0, 19).map((column, index) => [column, field(index)]),
+  );
   row.bilancio = layout.bilancio ? field(19) : '';
   row.flagGeneraIuv = layout.flag ? field(20) : '';
   row.azione = field(layout.azione);
   const syntax: string[] = [];
   if (data.length > layout.maxFields) syntax.push('Too many columns');
   if (data.length <= layout.azione) return { row, syntax: ['ERRORE GENERICO NELLA LETTURA DELLA RIGA DEL CSV'] };
-  const required: [string, string][] = [['IUD', 'IUD NON PRESENTE'], ['tipoIdentificativoUnivoco', 'TIPO_IDENTIFICATIVO_UNIVOCO NON PRESENTE'], ['codiceIdentificativoUnivoco', 'CODICE_IDENTIFICATIVO_UNIVOCO NON PRESENTE'], ['anagraficaPagatore', 'ANAGRAFICA_PAGATORE NON PRESENTE'], ['importoDovuto', 'IMPORTO_DOVUTO NON PRESENTE'], ['tipoDovuto', 'TIPO_DOVUTO NON PRESENTE'], ['causaleVersamento', 'CAUSALE_VERSAMENTO NON PRESENTE'], ['datiSpecificiRiscossione', 'DATI_SPECIFICI_RISCOSSIONE NON PRESENTE'], ['azione', 'AZIONE NON PRESENTE']];
+  const required: [string, string][] = [
+    ['IUD', 'IUD NON PRESENTE'],
+    ['tipoIdentificativoUnivoco', 'TIPO_IDENTIFICATIVO_UNIVOCO NON PRESENTE'],
+    ['codiceIdentificativoUnivoco', 'CODICE_IDENTIFICATIVO_UNIVOCO NON PRESENTE'],
+    ['anagraficaPagatore', 'ANAGRAFICA_PAGATORE NON PRESENTE'],
+    ['importoDovuto', 'IMPORTO_DOVUTO NON PRESENTE'],
+    ['tipoDovuto', 'TIPO_DOVUTO NON PRESENTE'],
+    ['causaleVersamento', 'CAUSALE_VERSAMENTO NON PRESENTE'],
+    ['datiSpecificiRiscossione', 'DATI_SPECIFICI_RISCOSSIONE NON PRESENTE'],
+    ['azione', 'AZIONE NON PRESENTE'],
+  ];
   for (const [column, reason] of required) if (!row[column]) syntax.push(reason);
   const limits: [string, number, string][] = [
-    ['IUD', 35, 'COD_IUD TROPPO GRANDE'], ['codIuv', 35, 'COD_IUV TROPPO GRANDE'], ['codiceIdentificativoUnivoco', 35, 'CODICE_IDENTIFICATIVO_UNIVOCO TROPPO GRANDE'],
-    ['anagraficaPagatore', 70, 'ANAGRAFICA_PAGATORE TROPPO GRANDE'], ['indirizzoPagatore', 70, 'INDIRIZZO_PAGATORE TROPPO GRANDE'], ['civicoPagatore', 16, 'CIVICO_PAGATORE TROPPO GRANDE'],
-    ['capPagatore', 16, 'CAP_PAGATORE TROPPO GRANDE'], ['localitaPagatore', 35, 'LOCALITA_PAGATORE TROPPO GRANDE'], ['provinciaPagatore', 2, 'PROVINCIA_PAGATORE TROPPO GRANDE'],
-    ['nazionePagatore', 2, 'NAZIONE_PAGATORE TROPPO GRANDE'], ['mailPagatore', 256, 'EMAIL_PAGATORE TROPPO GRANDE'], ['importoDovuto', 15, 'IMPORTO_DOVUTO TROPPO GRANDE'],
-    ['commissioneCaricoPa', 15, 'COMMISSIONE_CARICO_PA TROPPO GRANDE'], ['tipoDovuto', 64, 'TIPO_DOVUTO TROPPO GRANDE'], ['tipoVersamento', 32, 'TIPO_VERSAMENTO TROPPO GRANDE'],
-    ['causaleVersamento', version === '1_0' ? 140 : 1024, 'CAUSALE_VERSAMENTO TROPPO GRANDE'], ['datiSpecificiRiscossione', 140, 'DATI_SPECIFICI_RISCOSSIONE TROPPO GRANDE'],
+    ['IUD', 35, 'COD_IUD TROPPO GRANDE'],
+    ['codIuv', 35, 'COD_IUV TROPPO GRANDE'],
+    ['codiceIdentificativoUnivoco', 35, 'CODICE_IDENTIFICATIVO_UNIVOCO TROPPO GRANDE'],
+    ['anagraficaPagatore', 70, 'ANAGRAFICA_PAGATORE TROPPO GRANDE'],
+    ['indirizzoPagatore', 70, 'INDIRIZZO_PAGATORE TROPPO GRANDE'],
+    ['civicoPagatore', 16, 'CIVICO_PAGATORE TROPPO GRANDE'],
+    ['capPagatore', 16, 'CAP_PAGATORE TROPPO GRANDE'],
+    ['localitaPagatore', 35, 'LOCALITA_PAGATORE TROPPO GRANDE'],
+    ['provinciaPagatore', 2, 'PROVINCIA_PAGATORE TROPPO GRANDE'],
+    ['nazionePagatore', 2, 'NAZIONE_PAGATORE TROPPO GRANDE'],
+    ['mailPagatore', 256, 'EMAIL_PAGATORE TROPPO GRANDE'],
+    ['importoDovuto', 15, 'IMPORTO_DOVUTO TROPPO GRANDE'],
+    ['commissioneCaricoPa', 15, 'COMMISSIONE_CARICO_PA TROPPO GRANDE'],
+    ['tipoDovuto', 64, 'TIPO_DOVUTO TROPPO GRANDE'],
+    ['tipoVersamento', 32, 'TIPO_VERSAMENTO TROPPO GRANDE'],
+    ['causaleVersamento', version === '1_0' ? 140 : 1024, 'CAUSALE_VERSAMENTO TROPPO GRANDE'],
+    ['datiSpecificiRiscossione', 140, 'DATI_SPECIFICI_RISCOSSIONE TROPPO GRANDE'],
     ['bilancio', 4096, 'BILANCIO TROPPO GRANDE'],
   ];
   for (const [column, max, reason] of limits) if (row[column]!.length > max) syntax.push(reason);
-  if (row.tipoIdentificativoUnivoco && row.tipoIdentificativoUnivoco.length !== 1) syntax.push('TIPO_IDENTIFICATIVO_UNIVOCO TROPPO GRANDE');
+  if (row.tipoIdentificativoUnivoco && row.tipoIdentificativoUnivoco.length !== 1)
+    syntax.push('TIPO_IDENTIFICATIVO_UNIVOCO TROPPO GRANDE');
   if (row.azione && row.azione.length !== 1) syntax.push('AZIONE TROPPO GRANDE');
   // SimpleDateFormat("yyyy-MM-dd") is lenient: ten characters that parse (2026-13-01 rolls into 2027).
   const date = row.dataEsecuzionePagamento!;
-  if (date && (date.length !== 10 || !/^\d{4}-\d{1,2}-\d{1,2}$/.test(date))) syntax.push('dataScadenzaPagamento:wrong DATE pattern or wrong DATE data');
+  if (date && (date.length !== 10 || !/^\d{4}-\d{1,2}-\d{1,2}$/.test(date)))
+    syntax.push('dataScadenzaPagamento:wrong DATE pattern or wrong DATE data');
   if (!date && (version === '1_0' || version === '1_1')) syntax.push('DATA_SCADENZA_PAGAMENTO NON PRESENTE');
-  if (row.importoDovuto && !JAVA_DOUBLE.test(row.importoDovuto)) syntax.push(`IMPORTO_DOVUTO NON CONFROME: ${row.importoDovuto}`);
-  if (row.commissioneCaricoPa && !JAVA_DOUBLE.test(row.commissioneCaricoPa)) syntax.push(`COMMISSIONE_CARICO_PA NON CONFROME: ${row.commissioneCaricoPa}`);
-  if (layout.flag && row.flagGeneraIuv && !/^(true|false)$/i.test(row.flagGeneraIuv)) syntax.push(row.flagGeneraIuv.length > 5 ? 'FLAG_GENERA_IUV TROPPO GRANDE' : 'FLAG_GENERA_IUV NON CONFORME');
+  if (row.importoDovuto && !JAVA_DOUBLE.test(row.importoDovuto))
+    syntax.push(`IMPORTO_DOVUTO NON CONFROME: ${row.importoDovuto}`);
+  if (row.commissioneCaricoPa && !JAVA_DOUBLE.test(row.commissioneCaricoPa))
+    syntax.push(`COMMISSIONE_CARICO_PA NON CONFROME: ${row.commissioneCaricoPa}`);
+  if (layout.flag && row.flagGeneraIuv && !/^(true|false)$/i.test(row.flagGeneraIuv))
+    syntax.push(row.flagGeneraIuv.length > 5 ? 'FLAG_GENERA_IUV TROPPO GRANDE' : 'FLAG_GENERA_IUV NON CONFORME');
   row.tipoIdentificativoUnivoco = row.tipoIdentificativoUnivoco!.toUpperCase();
   row.codiceIdentificativoUnivoco = row.codiceIdentificativoUnivoco!.toUpperCase();
   return { row, syntax };
@@ -96,7 +130,8 @@ const JAVA_DOUBLE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[dDfF]?$/;
 /** MyPay4 util/Constants.java EMAIL_PATTERN. */
 const MYPAY_EMAIL = /^[a-zA-Z0-9_!#$%&'*+/=?`{|}~^.-]+@[a-zA-Z0-9.-]+$/;
 export const MAX_AMOUNT_CENTS = 99_999_999_999;
-const manuale = (field: string) => `Errore sintassi CSV campo ${field}. Per maggiori informazioni fare riferimento al manuale 'Integrazione Ente'`;
+const manuale = (field: string) =>
+  `Errore sintassi CSV campo ${field}. Per maggiori informazioni fare riferimento al manuale 'Integrazione Ente'`;
 
 /**
  * The checks of MyPay4's validaElabora (ImportFlussoTaskService.java; Utilities.java) on a row that read
@@ -108,48 +143,96 @@ const manuale = (field: string) => `Errore sintassi CSV campo ${field}. Per magg
  * (insert/modify functions): an IUD already held (I), one not held (M, A); a paid or cancelled one cannot
  * change (DovutoService: a ValidatorException, PAA_IMPORT_ERROR).
  */
-export function validateRow(row: Record<string, string>, held: Position | undefined, entity: SimulatedEntity): RowRejection | null {
+export function validateRow(
+  row: Record<string, string>,
+  held: Position | undefined,
+  entity: SimulatedEntity,
+): RowRejection | null {
   const codes: string[] = [];
   const reasons: string[] = [];
-  const fail = (code: string, reason: string, separator = '|') => (codes.push(`${separator}${code}`), reasons.push(`|${reason}`));
+  const fail = (code: string, reason: string, separator = '|') => (
+    codes.push(`${separator}${code}`),
+    reasons.push(`|${reason}`)
+  );
   const { IUD: iud = '', codIuv = '', azione = '' } = row;
   if (iud.startsWith('000')) fail('PAA_IMPORT_SINTASSI_CSV_IUD', manuale('IUD'));
   const generate = (row.flagGeneraIuv ?? '').toLowerCase() === 'true';
-  if (!validaIuv(codIuv, generate, entity.applicationCode ?? entity.segregationCode)) fail('PAA_IMPORT_SINTASSI_CSV_IUV', manuale('codIuv'));
+  if (!validaIuv(codIuv, generate, entity.applicationCode ?? entity.segregationCode))
+    fail('PAA_IMPORT_SINTASSI_CSV_IUV', manuale('codIuv'));
   const tipo = entity.tipiDovuto[row.tipoDovuto!];
-  if (tipo === undefined) fail('PAA_IMPORT_SINTASSI_CSV_TIPO_DOVUTO_INESISTENTE', 'Errore sintassi CSV campo tipoDovuto non presente in archivio');
-  else if (!tipo) fail('PAA_IMPORT_SINTASSI_CSV_TIPO_DOVUTO_NON_ATTIVO_PER_ENTE', 'Errore sintassi CSV campo tipoDovuto non attivo per ente');
+  if (tipo === undefined)
+    fail(
+      'PAA_IMPORT_SINTASSI_CSV_TIPO_DOVUTO_INESISTENTE',
+      'Errore sintassi CSV campo tipoDovuto non presente in archivio',
+    );
+  else if (!tipo)
+    fail(
+      'PAA_IMPORT_SINTASSI_CSV_TIPO_DOVUTO_NON_ATTIVO_PER_ENTE',
+      'Errore sintassi CSV campo tipoDovuto non attivo per ente',
+    );
   const payerType = row.tipoIdentificativoUnivoco;
   const payer = row.codiceIdentificativoUnivoco!;
   if (payerType === 'F' ? !isMyPayFiscalCode(payer) : payerType === 'G' ? !/^\d{11}$/.test(payer) : true) {
     // MyPay4 appends this one code without its '|' (ImportFlussoTaskService.validaElabora, as written there).
-    if (payerType === 'F') fail('PAA_IMPORT_SINTASSI_CSV_COD_FISC', "Errore sintassi CSV Codice fiscale non valido. Per maggiori informazioni fare riferimento al manuale 'Integrazione Ente'", '');
+    if (payerType === 'F')
+      fail(
+        'PAA_IMPORT_SINTASSI_CSV_COD_FISC',
+        "Errore sintassi CSV Codice fiscale non valido. Per maggiori informazioni fare riferimento al manuale 'Integrazione Ente'",
+        '',
+      );
     else if (payerType === 'G') fail('PAA_IMPORT_SINTASSI_CSV_P_IVA', manuale('P.IVA non valida'));
     else fail('PAA_IMPORT_SINTASSI_CSV_ID_UNIV_FG', manuale('tipoIdentificativoUnivoco'));
   }
-  if (row.civicoPagatore && !/^[\x20-\x7e]+$/.test(row.civicoPagatore)) fail('PAA_IMPORT_SINTASSI_CSV_CIVICO', manuale('civicoPagatore'));
+  if (row.civicoPagatore && !/^[\x20-\x7e]+$/.test(row.civicoPagatore))
+    fail('PAA_IMPORT_SINTASSI_CSV_CIVICO', manuale('civicoPagatore'));
   const nation = row.nazionePagatore!;
-  if (nation && !COUNTRY_CODES.has(nation.toUpperCase())) fail('PAA_IMPORT_SINTASSI_CSV_NAZ', manuale('nazionePagatore'));
-  if (row.provinciaPagatore && nation.toUpperCase() === 'IT' && !MYPAY_PROVINCES.has(row.provinciaPagatore.toUpperCase())) fail('PAA_IMPORT_SINTASSI_CSV_PROV', manuale('provinciaPagatore'));
-  if (row.capPagatore && !/^[a-zA-Z0-9]{1,16}$/.test(row.capPagatore)) fail('PAA_IMPORT_SINTASSI_CSV_CAP', manuale('capPagatore'));
-  if (row.mailPagatore && !MYPAY_EMAIL.test(row.mailPagatore)) fail('PAA_IMPORT_SINTASSI_CSV_EMAIL', manuale('emailPagatore'));
+  if (nation && !COUNTRY_CODES.has(nation.toUpperCase()))
+    fail('PAA_IMPORT_SINTASSI_CSV_NAZ', manuale('nazionePagatore'));
+  if (
+    row.provinciaPagatore &&
+    nation.toUpperCase() === 'IT' &&
+    !MYPAY_PROVINCES.has(row.provinciaPagatore.toUpperCase())
+  )
+    fail('PAA_IMPORT_SINTASSI_CSV_PROV', manuale('provinciaPagatore'));
+  if (row.capPagatore && !/^[a-zA-Z0-9]{1,16}$/.test(row.capPagatore))
+    fail('PAA_IMPORT_SINTASSI_CSV_CAP', manuale('capPagatore'));
+  if (row.mailPagatore && !MYPAY_EMAIL.test(row.mailPagatore))
+    fail('PAA_IMPORT_SINTASSI_CSV_EMAIL', manuale('emailPagatore'));
   const amount = centsFromDouble(row.importoDovuto!);
   if (amount === 0 || amount > MAX_AMOUNT_CENTS) fail('PAA_IMPORT_SINTASSI_CSV_IMPORTO', manuale('importoDovuto'));
-  if (row.commissioneCaricoPa && centsFromDouble(row.commissioneCaricoPa) > MAX_AMOUNT_CENTS) fail('PAA_IMPORT_SINTASSI_CSV_COMMISSIONI_PA', manuale('commissioneCaricoPa'));
-  if (row.tipoVersamento && row.tipoVersamento.split('|').some((token) => !TIPI_VERSAMENTO.has(token.trim().toUpperCase()))) fail('PAA_IMPORT_SINTASSI_CSV_TIPO_VERS', manuale('tipoVersamento'));
-  if (!/^[0129]\/\S{3,138}$/.test(row.datiSpecificiRiscossione!)) fail('PAA_IMPORT_SINTASSI_CSV_DATI_RISCOSS', manuale('datiSpecificiRiscossione'));
-  if (row.bilancio && bilancioTotal(row.bilancio) !== amount) fail('PAA_IMPORT_SINTASSI_CSV_BILANCIO', manuale('bilancio'));
+  if (row.commissioneCaricoPa && centsFromDouble(row.commissioneCaricoPa) > MAX_AMOUNT_CENTS)
+    fail('PAA_IMPORT_SINTASSI_CSV_COMMISSIONI_PA', manuale('commissioneCaricoPa'));
+  if (
+    row.tipoVersamento &&
+    row.tipoVersamento.split('|').some((token) => !TIPI_VERSAMENTO.has(token.trim().toUpperCase()))
+  )
+    fail('PAA_IMPORT_SINTASSI_CSV_TIPO_VERS', manuale('tipoVersamento'));
+  if (!/^[0129]\/\S{3,138}$/.test(row.datiSpecificiRiscossione!))
+    fail('PAA_IMPORT_SINTASSI_CSV_DATI_RISCOSS', manuale('datiSpecificiRiscossione'));
+  if (row.bilancio && bilancioTotal(row.bilancio) !== amount)
+    fail('PAA_IMPORT_SINTASSI_CSV_BILANCIO', manuale('bilancio'));
   // insert_mygov_dovuto / modify_mygov_dovuto (mypay4-db): a tipo dovuto with "scadenza obbligatoria" wants a due
   // date, not before today.
   const due = row.dataEsecuzionePagamento ?? '';
   if (!codes.length && azione !== 'A' && entity.scadenzaObbligatoria?.includes(row.tipoDovuto!)) {
-    if (!due) return { code: 'PAA_IMPORT_DATA_SCADENZA_PAGAMENTO_OBBLIGATORIA', reason: 'dataScadenzaPagamento deve essere valorizzata per questo tipo dovuto' };
-    if (due < today()) return { code: 'PAA_IMPORT_DATA_SCADENZA_PAGAMENTO_OBBLIGATORIA', reason: 'dataScadenzaPagamento deve essere maggiore uguale alla data attuale per questo tipo dovuto' };
+    if (!due)
+      return {
+        code: 'PAA_IMPORT_DATA_SCADENZA_PAGAMENTO_OBBLIGATORIA',
+        reason: 'dataScadenzaPagamento deve essere valorizzata per questo tipo dovuto',
+      };
+    if (due < today())
+      return {
+        code: 'PAA_IMPORT_DATA_SCADENZA_PAGAMENTO_OBBLIGATORIA',
+        reason: 'dataScadenzaPagamento deve essere maggiore uguale alla data attuale per questo tipo dovuto',
+      };
   }
-  if (!codes.length && azione === 'I' && held) fail('PAA_IMPORT_IUD_DUPLICATO', 'IUD attivo presente nel database, non si accettano dovuti duplicati');
-  if (!codes.length && (azione === 'M' || azione === 'A') && !held) fail('PAA_IMPORT_DOVUTO_NON_PRESENTE', 'Dovuto non presente o in pagamento nel database, impossibile modificarlo');
+  if (!codes.length && azione === 'I' && held)
+    fail('PAA_IMPORT_IUD_DUPLICATO', 'IUD attivo presente nel database, non si accettano dovuti duplicati');
+  if (!codes.length && (azione === 'M' || azione === 'A') && !held)
+    fail('PAA_IMPORT_DOVUTO_NON_PRESENTE', 'Dovuto non presente o in pagamento nel database, impossibile modificarlo');
   if (!codes.length && (azione === 'M' || azione === 'A') && held && held.status !== 'DA_PAGARE') {
-    const text = azione === 'A' ? 'Questo dovuto non può essere annullato.' : 'Questo dovuto non può essere modificato.';
+    const text =
+      azione === 'A' ? 'Questo dovuto non può essere annullato.' : 'Questo dovuto non può essere modificato.';
     return { code: 'PAA_IMPORT_ERROR', reason: `|CODICE PAA_IMPORT_ERROR DESCRIZIONE ${text}` };
   }
   return codes.length ? { code: codes.join(''), reason: reasons.join('') } : null;

@@ -3,7 +3,13 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { mypayIuv } from '../mypay-iuv.ts';
-import { DEFAULT_ENTITY, type MyPaySimulatorOptions, type SimulatedEntity, type State, type Switches } from './model.ts';
+import {
+  DEFAULT_ENTITY,
+  type MyPaySimulatorOptions,
+  type SimulatedEntity,
+  type State,
+  type Switches,
+} from './model.ts';
 import { token } from './values.ts';
 
 /** What every part of the simulator shares: its address, entities, state, switches and file store. */
@@ -44,9 +50,28 @@ export function createStore(options: MyPaySimulatorOptions): SimulatorStore {
   fs.mkdirSync(filesDirectory, { recursive: true });
   const stateFile = path.join(directory, 'state.json');
 
-  const empty = (): State => ({ nextIuv: {}, positions: {}, imports: {}, authorizations: {}, sessions: {}, exports: {}, downloads: {}, fileNames: {}, baskets: {}, basketOfSession: {} });
-  const state: State = fs.existsSync(stateFile) ? { ...empty(), ...JSON.parse(fs.readFileSync(stateFile, 'utf8')) } : empty();
-  const switches: Switches = { faults: [], importMode: null, reject: { iuds: [], count: 0 }, reuseToken: 0, holdReceipts: false };
+  const empty = (): State => ({
+    nextIuv: {},
+    positions: {},
+    imports: {},
+    authorizations: {},
+    sessions: {},
+    exports: {},
+    downloads: {},
+    fileNames: {},
+    baskets: {},
+    basketOfSession: {},
+  });
+  const state: State = fs.existsSync(stateFile)
+    ? { ...empty(), ...JSON.parse(fs.readFileSync(stateFile, 'utf8')) }
+    : empty();
+  const switches: Switches = {
+    faults: [],
+    importMode: null,
+    reject: { iuds: [], count: 0 },
+    reuseToken: 0,
+    holdReceipts: false,
+  };
 
   let saving: Promise<void> | null = null;
   let dirty = false;

@@ -8,7 +8,8 @@ export const now = () => new Date().toISOString();
 export const today = () => romeDay(new Date());
 export const token = () => randomBytes(18).toString('base64url');
 
-export const escapeHtml = (value: string) => value.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&#39;', '"': '&quot;' })[c]!);
+export const escapeHtml = (value: string) =>
+  value.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&#39;', '"': '&quot;' })[c]!);
 export const centsFromDecimal = (text: string) => {
   const [units, decimals = ''] = text.split('.');
   return Number(units) * 100 + Number(decimals.padEnd(2, '0'));
@@ -20,7 +21,9 @@ export const isRealDate = (text: string) => {
   return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
 };
 
-export const elementsOf = (element: XmlElement | undefined) => (element ? element.children.filter((c): c is XmlElement => c instanceof XmlElement) : []);
+export const elementsOf = (element: XmlElement | undefined) =>
+  element ? element.children.filter((c): c is XmlElement => c instanceof XmlElement) : [];
 export const localName = (name: string) => name.slice(name.indexOf(':') + 1);
-export const childOf = (element: XmlElement | undefined, name: string) => elementsOf(element).find((c) => localName(c.name) === name);
+export const childOf = (element: XmlElement | undefined, name: string) =>
+  elementsOf(element).find((c) => localName(c.name) === name);
 export const textOf = (element: XmlElement | undefined, name: string) => childOf(element, name)?.text.trim() ?? '';

@@ -19,7 +19,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { page } from './http.ts';
-import { BASKET_STORAGE_MS, SESSION_EXPIRY_GRACE_MS, type BasketRecord, type Position, type SimulatedEntity } from './model.ts';
+import {
+  BASKET_STORAGE_MS,
+  SESSION_EXPIRY_GRACE_MS,
+  type BasketRecord,
+  type Position,
+  type SimulatedEntity,
+} from './model.ts';
 import { SoapFault, entityChecker, str, withFaults } from './soap.ts';
 import type { SimulatorStore } from './store.ts';
 import { escapeHtml, now, today, token } from './values.ts';
@@ -36,12 +42,15 @@ export function timeOfSessionId(idSession: string): number | null {
   const hex = idSession.slice(idSession.lastIndexOf('-') + 1);
   if (!/^[0-9a-f]{1,16}$/.test(hex)) return null;
   const d = BigInt(`0x${hex}`).toString().padStart(15, '0');
-  const time = Date.parse(`20${d.slice(0, 2)}-${d.slice(2, 4)}-${d.slice(4, 6)}T${d.slice(6, 8)}:${d.slice(8, 10)}:${d.slice(10, 12)}.${d.slice(12, 15)}Z`);
+  const time = Date.parse(
+    `20${d.slice(0, 2)}-${d.slice(2, 4)}-${d.slice(4, 6)}T${d.slice(6, 8)}:${d.slice(8, 10)}:${d.slice(10, 12)}.${d.slice(12, 15)}Z`,
+  );
   return Number.isNaN(time) ? null : time;
 }
 
 const tipoActive = (e: SimulatedEntity, p: Position) => e.tipiDovuto[p.tipoDovuto] === true;
-const pastDue = (e: SimulatedEntity, p: Position) => (e.scadenzaObbligatoria ?? []).includes(p.tipoDovuto) && p.dueDate < today();
+const pastDue = (e: SimulatedEntity, p: Position) =>
+  (e.scadenzaObbligatoria ?? []).includes(p.tipoDovuto) && p.dueDate < today();
 
 export function createVerificaAvviso(store: SimulatorStore) {
   const { url, options, entity, state, save, positionKey } = store;
@@ -62,11 +71,18 @@ export function createVerificaAvviso(store: SimulatorStore) {
           disabled ??= `il dovuto [${p.tipoDovuto}] associato allo IUV risulta disabilitato o non presente`;
           continue;
         }
-        if (p.status !== 'DA_PAGARE') throw new SoapFault('PAA_IUV_NON_VALIDO', `non ci sono dovuti pagabili per il dato IUV [${iuv}]`);
-        if (pastDue(e, p)) throw new SoapFault('PAA_IUV_SCADUTO', `alcuni dovuti sono scaduti per il dato IUV [${iuv}]`);
+        if (p.status !== 'DA_PAGARE')
+          throw new SoapFault('PAA_IUV_NON_VALIDO', `non ci sono dovuti pagabili per il dato IUV [${iuv}]`);
+        if (pastDue(e, p))
+          throw new SoapFault('PAA_IUV_SCADUTO', `alcuni dovuti sono scaduti per il dato IUV [${iuv}]`);
         payable.push(p);
       }
-      if (!payable.length) throw new SoapFault('PAA_IUV_NON_VALIDO', `Error nessun dovuto trovato per IUV [${iuv}] ed ente [${e.codIpa}]`, disabled);
+      if (!payable.length)
+        throw new SoapFault(
+          'PAA_IUV_NON_VALIDO',
+          `Error nessun dovuto trovato per IUV [${iuv}] ed ente [${e.codIpa}]`,
+          disabled,
+        );
       const basket: BasketRecord = {
         token: token(),
         idSession: sessionIdWithTimestamp(),
@@ -78,7 +94,12 @@ export function createVerificaAvviso(store: SimulatorStore) {
       state.baskets[basket.token] = basket;
       state.basketOfSession[basket.idSession] = basket.token;
       await save();
-      return { esito: 'OK', idSession: basket.idSession, redirect: 1, url: `${url}/public/landing/inviaDovuti?id=${basket.token}` };
+      return {
+        esito: 'OK',
+        idSession: basket.idSession,
+        redirect: 1,
+        url: `${url}/public/landing/inviaDovuti?id=${basket.token}`,
+      };
     }),
   };
 
@@ -91,11 +112,14 @@ export function createVerificaAvviso(store: SimulatorStore) {
   function refusal(p: Position | undefined): string | null {
     if (!p) return 'Il dovuto è inesistente.';
     const flow = p.flow ? state.imports[p.flow] : undefined;
-    if (p.status !== 'DA_PAGARE' || (flow && (flow.state !== 'IMPORT_ESEGUITO' || flow.codErrore))) return 'Questo dovuto e´ gia´ stato pagato oppure e´ in corso di pagamento.';
+    if (p.status !== 'DA_PAGARE' || (flow && (flow.state !== 'IMPORT_ESEGUITO' || flow.codErrore)))
+      return 'Questo dovuto e´ gia´ stato pagato oppure e´ in corso di pagamento.';
     const e = entity(p.codIpa)!;
-    if (!tipoActive(e, p)) return 'Il dovuto selezionato e´ disabilitato, contatti l´ente beneficiario per capire come effettuare il pagamento';
+    if (!tipoActive(e, p))
+      return 'Il dovuto selezionato e´ disabilitato, contatti l´ente beneficiario per capire come effettuare il pagamento';
     if (pastDue(e, p)) return 'Il dovuto selezionato e´ scaduto.';
-    if (p.cap && (p.nazione || 'IT').toUpperCase() === 'IT' && !/^[0-9]{5}$/.test(p.cap)) return 'Il cap intestatario non è valido.';
+    if (p.cap && (p.nazione || 'IT').toUpperCase() === 'IT' && !/^[0-9]{5}$/.test(p.cap))
+      return 'Il cap intestatario non è valido.';
     return null;
   }
 
@@ -111,7 +135,8 @@ export function createVerificaAvviso(store: SimulatorStore) {
     const refused = positions.map(refusal).find(Boolean);
     if (refused) return errorPage(res, refused);
     const existing = state.sessions[basket.idSession];
-    if (existing?.status === 'PAGATO') return errorPage(res, 'Questo dovuto e´ gia´ stato pagato oppure e´ in corso di pagamento.');
+    if (existing?.status === 'PAGATO')
+      return errorPage(res, 'Questo dovuto e´ gia´ stato pagato oppure e´ in corso di pagamento.');
     // A new attempt after one that ended without a payment replaces it (CarrelloMultiBeneficiarioService).
     if (!existing || !['NON_INIZIATO', 'IN_CORSO'].includes(existing.status)) {
       state.sessions[basket.idSession] = {
@@ -136,9 +161,14 @@ export function createVerificaAvviso(store: SimulatorStore) {
    */
   function noCartFault(idSession: string): SoapFault {
     const basket = state.baskets[state.basketOfSession[idSession] ?? ''];
-    if (basket && basketAge(basket) <= BASKET_STORAGE_MS) return new SoapFault('PAA_PAGAMENTO_NON_INIZIATO', `Pagamento non iniziato per l'idSession specificato [${idSession}]`);
+    if (basket && basketAge(basket) <= BASKET_STORAGE_MS)
+      return new SoapFault(
+        'PAA_PAGAMENTO_NON_INIZIATO',
+        `Pagamento non iniziato per l'idSession specificato [${idSession}]`,
+      );
     const created = basket ? Date.parse(basket.createdAt) : timeOfSessionId(idSession);
-    if (created !== null && Date.now() - created > BASKET_STORAGE_MS + SESSION_EXPIRY_GRACE_MS) return new SoapFault('PAA_PAGAMENTO_SCADUTO', `Pagamento scaduto per l'idSession specificato [${idSession}]`);
+    if (created !== null && Date.now() - created > BASKET_STORAGE_MS + SESSION_EXPIRY_GRACE_MS)
+      return new SoapFault('PAA_PAGAMENTO_SCADUTO', `Pagamento scaduto per l'idSession specificato [${idSession}]`);
     return new SoapFault('PAA_ID_SESSION_NON_VALIDO', `idSession [${idSession}] non valido per l Ente specificato`);
   }
 

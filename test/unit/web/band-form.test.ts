@@ -18,7 +18,10 @@ describe('new and edit band form', () => {
   });
 
   it('converts the Italian texts into the amounts the API receives', () => {
-    expect(validateBandForm(filled)).toEqual({ ok: true, input: { name: 'Fascia A', min: 0, max: 10000.99, percent: 50, fixedCost: 12.5 } });
+    expect(validateBandForm(filled)).toEqual({
+      ok: true,
+      input: { name: 'Fascia A', min: 0, max: 10000.99, percent: 50, fixedCost: 12.5 },
+    });
   });
 
   it('sends no percentage as null', () => {
@@ -27,7 +30,10 @@ describe('new and edit band form', () => {
   });
 
   it('reports a minimum above the maximum on the maximum', () => {
-    expect(validateBandForm({ ...filled, min: '20000' })).toEqual({ ok: false, errors: { max: 'Il valore minimo non può superare il valore massimo.' } });
+    expect(validateBandForm({ ...filled, min: '20000' })).toEqual({
+      ok: false,
+      errors: { max: 'Il valore minimo non può superare il valore massimo.' },
+    });
   });
 
   it('rejects malformed amounts with the schema message', () => {
@@ -46,9 +52,20 @@ describe('new and edit band form', () => {
   });
 
   it('shows a saved band in the fields and validates it back unchanged', () => {
-    const band = { id: 'b1', name: 'Fascia B', min: 10000.01, max: 20000, percent: 12.5, fixedCost: 1234.5, hourlyQuota: 154.31 };
+    const band = {
+      id: 'b1',
+      name: 'Fascia B',
+      min: 10000.01,
+      max: 20000,
+      percent: 12.5,
+      fixedCost: 1234.5,
+      hourlyQuota: 154.31,
+    };
     const values = bandToForm(band);
     expect(values).toEqual({ name: 'Fascia B', min: '10000,01', max: '20000', percent: '12,5', fixedCost: '1234,50' });
-    expect(validateBandForm(values)).toEqual({ ok: true, input: { name: 'Fascia B', min: 10000.01, max: 20000, percent: 12.5, fixedCost: 1234.5 } });
+    expect(validateBandForm(values)).toEqual({
+      ok: true,
+      input: { name: 'Fascia B', min: 10000.01, max: 20000, percent: 12.5, fixedCost: 1234.5 },
+    });
   });
 });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { cursorPagesReducer, cursorPagesView, initialCursorPages, type CursorPagesAction, type CursorPagesState } from '@/components/cursor-pages';
+import {
+  cursorPagesReducer,
+  cursorPagesView,
+  initialCursorPages,
+  type CursorPagesAction,
+  type CursorPagesState,
+} from '@/components/cursor-pages';
 
-const run = (...actions: CursorPagesAction[]): CursorPagesState => actions.reduce(cursorPagesReducer, initialCursorPages);
+const run = (...actions: CursorPagesAction[]): CursorPagesState =>
+  actions.reduce(cursorPagesReducer, initialCursorPages);
 
 describe('cursor pagination', () => {
   it('starts on page 1 with no cursor, and offers a next page only when the API gave a cursor', () => {
@@ -18,7 +25,13 @@ describe('cursor pagination', () => {
   });
 
   it('goes back and forward again through the known cursors without growing the stack', () => {
-    const state = run({ type: 'next', nextCursor: 'c1' }, { type: 'next', nextCursor: 'c2' }, { type: 'previous' }, { type: 'previous' }, { type: 'next', nextCursor: 'other' });
+    const state = run(
+      { type: 'next', nextCursor: 'c1' },
+      { type: 'next', nextCursor: 'c2' },
+      { type: 'previous' },
+      { type: 'previous' },
+      { type: 'next', nextCursor: 'other' },
+    );
     expect(state.cursors).toEqual([null, 'c1', 'c2']);
     expect(state.index).toBe(1);
     // Not on the last known page: the control's next button works through totalPages.

@@ -3,17 +3,41 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { enrolmentStateCodes, type EnrolmentRow } from '../../../functions/domain/enrolment.ts';
-import { nextSubscriptionState, subscriptionStates, type SubscriptionState } from '../../../functions/domain/subscriptions.ts';
+import {
+  nextSubscriptionState,
+  subscriptionStates,
+  type SubscriptionState,
+} from '../../../functions/domain/subscriptions.ts';
 import { EnrolmentRowActions } from '@/features/enrolments/components/enrolment-row-actions';
 import { actionsFor, movesFrom, stateCodeFor } from '@/features/enrolments/utils/enrolment-actions';
 
 const row = (state: SubscriptionState, singlePaymentAllowed = true) =>
-  ({ id: 'c.u', userId: 'u', fiscalCode: 'RSSMRA85C52H501N', firstName: 'Maria', lastName: 'Rossi', state, singlePaymentAllowed, dataUpdate: '1' }) as unknown as EnrolmentRow;
+  ({
+    id: 'c.u',
+    userId: 'u',
+    fiscalCode: 'RSSMRA85C52H501N',
+    firstName: 'Maria',
+    lastName: 'Rossi',
+    state,
+    singlePaymentAllowed,
+    dataUpdate: '1',
+  }) as unknown as EnrolmentRow;
 
 /** The names of the buttons and links an operator finds on a row, in order. */
 function buttonsOn(state: SubscriptionState): string[] {
   const html = renderToStaticMarkup(
-    createElement(MemoryRouter, null, createElement(EnrolmentRowActions, { row: row(state), callId: 'c', onConfirm: () => undefined, onEdit: () => undefined, onAsk: () => undefined, startExport: async () => undefined })),
+    createElement(
+      MemoryRouter,
+      null,
+      createElement(EnrolmentRowActions, {
+        row: row(state),
+        callId: 'c',
+        onConfirm: () => undefined,
+        onEdit: () => undefined,
+        onAsk: () => undefined,
+        startExport: async () => undefined,
+      }),
+    ),
   );
   return [...html.matchAll(/aria-label="([^"]+)"/g)].map((match) => match[1]!.replace(/&#x27;|’/g, '’'));
 }

@@ -27,7 +27,9 @@ describe('the enrolled-users table reads as the spec says (part 2 §2.11)', () =
     expect(formatIsee(null)).toBe('ISEE non caricato');
     expect(formatIsee({ valueCents: 100, year: 1900, state: 'VALIDATED' })).toBe('Errore ISEE');
     expect(iseeYearHint(null)).toBe('Nessun ISEE dell’anno del bando');
-    expect(iseeYearHint({ valueCents: 100, year: 2025, state: 'VALIDATED' })).toBe('Anno dell’ultimo ISEE diverso dall’anno del bando');
+    expect(iseeYearHint({ valueCents: 100, year: 2025, state: 'VALIDATED' })).toBe(
+      'Anno dell’ultimo ISEE diverso dall’anno del bando',
+    );
   });
 
   it('cost: the fee in euro, or why there is none', () => {
@@ -36,10 +38,16 @@ describe('the enrolled-users table reads as the spec says (part 2 §2.11)', () =
     expect(formatFee({ kind: 'EXEMPT', amountCents: 0 })).toBe('Esente');
     expect(formatFee({ kind: 'NO_ISEE', amountCents: 0 })).toBe('ISEE scaduto o mancante');
     // The newest ISEE is waiting for an operator: no fee yet, but not a missing ISEE either.
-    expect(formatFee({ kind: 'NO_ISEE', amountCents: 0 }, { valueCents: 1_523_050, year: 2026, state: 'LOADED' })).toBe('ISEE da validare');
-    expect(formatFee({ kind: 'NO_ISEE', amountCents: 0 }, { valueCents: 1_523_050, year: 2026, state: 'REFUSED' })).toBe('ISEE scaduto o mancante');
+    expect(formatFee({ kind: 'NO_ISEE', amountCents: 0 }, { valueCents: 1_523_050, year: 2026, state: 'LOADED' })).toBe(
+      'ISEE da validare',
+    );
+    expect(
+      formatFee({ kind: 'NO_ISEE', amountCents: 0 }, { valueCents: 1_523_050, year: 2026, state: 'REFUSED' }),
+    ).toBe('ISEE scaduto o mancante');
     // A validated ISEE of last year does not bill this month: expired.
-    expect(formatFee({ kind: 'NO_ISEE', amountCents: 0 }, { valueCents: 1_523_050, year: 2025, state: 'VALIDATED' })).toBe('ISEE scaduto o mancante');
+    expect(
+      formatFee({ kind: 'NO_ISEE', amountCents: 0 }, { valueCents: 1_523_050, year: 2025, state: 'VALIDATED' }),
+    ).toBe('ISEE scaduto o mancante');
     expect(formatFee({ kind: 'NO_BAND', amountCents: 0 })).toBe('Fascia ISEE non trovata');
     expect(formatFee(null)).toBe('—');
   });
@@ -62,14 +70,16 @@ describe('the modals’ inputs (part 2 §5)', () => {
     expect(parseHoursInput('12,5')).toEqual({ value: 12.5 });
     expect(parseHoursInput('12.25')).toEqual({ value: 12.25 });
     expect(parseHoursInput('168')).toEqual({ value: 168 });
-    for (const bad of ['abc', '-3', '0', '0,00', '168,01', '200', '1,234', '1e3', '12,5,1']) expect(parseHoursInput(bad)).toHaveProperty('error');
+    for (const bad of ['abc', '-3', '0', '0,00', '168,01', '200', '1,234', '1e3', '12,5,1'])
+      expect(parseHoursInput(bad)).toHaveProperty('error');
   });
 
   it('ranking score: required integer', () => {
     expect(parseRankingInput('')).toEqual({ error: 'Il campo non può essere vuoto!' });
     expect(parseRankingInput('42')).toEqual({ value: 42 });
     expect(parseRankingInput(' 7 ')).toEqual({ value: 7 });
-    for (const bad of ['4,5', '4.5', 'dieci', '1e2']) expect(parseRankingInput(bad)).toEqual({ error: 'Il punteggio deve essere un numero intero.' });
+    for (const bad of ['4,5', '4.5', 'dieci', '1e2'])
+      expect(parseRankingInput(bad)).toEqual({ error: 'Il punteggio deve essere un numero intero.' });
   });
 
   it('ISEE filter typed the Italian way', () => {
@@ -88,33 +98,54 @@ describe('the modals’ inputs (part 2 §5)', () => {
     expect(csvFileProblem({ name: 'iscritti.csv', type: 'text/csv' })).toBeNull();
     expect(csvFileProblem({ name: 'iscritti.csv', type: 'application/vnd.ms-excel' })).toBeNull();
     expect(csvFileProblem({ name: 'iscritti.csv', type: '' })).toBeNull();
-    expect(csvFileProblem({ name: 'iscritti.xlsx', type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' })).toBe('Carica un file con un formato supportato');
-    expect(csvFileProblem({ name: 'iscritti.pdf', type: 'application/pdf' })).toBe('Carica un file con un formato supportato');
+    expect(
+      csvFileProblem({
+        name: 'iscritti.xlsx',
+        type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      }),
+    ).toBe('Carica un file con un formato supportato');
+    expect(csvFileProblem({ name: 'iscritti.pdf', type: 'application/pdf' })).toBe(
+      'Carica un file con un formato supportato',
+    );
     expect(csvFileProblem({ name: 'foto.png', type: '' })).toBe('Carica un file con un formato supportato');
     // The limit is the file's size, said beside the chosen file's, never the encoded request's.
     expect(csvFileProblem({ name: 'iscritti.csv', type: 'text/csv', size: 2 * 1024 * 1024 })).toBeNull();
-    expect(csvFileProblem({ name: 'iscritti.csv', type: 'text/csv', size: 2 * 1024 * 1024 + 1 })).toBe('Il file è troppo grande: la dimensione massima è 2 MB (il file scelto è di 2,01 MB).');
-    expect(csvFileProblem({ name: 'iscritti.csv', type: 'text/csv', size: 3_500_000 })).toBe('Il file è troppo grande: la dimensione massima è 2 MB (il file scelto è di 3,34 MB).');
+    expect(csvFileProblem({ name: 'iscritti.csv', type: 'text/csv', size: 2 * 1024 * 1024 + 1 })).toBe(
+      'Il file è troppo grande: la dimensione massima è 2 MB (il file scelto è di 2,01 MB).',
+    );
+    expect(csvFileProblem({ name: 'iscritti.csv', type: 'text/csv', size: 3_500_000 })).toBe(
+      'Il file è troppo grande: la dimensione massima è 2 MB (il file scelto è di 3,34 MB).',
+    );
   });
 });
 
 describe('filters, order and page size live in the address', () => {
   it('round-trips through the query string and keeps the page’s own parameters', () => {
     const view = {
-      filters: { fiscalCode: 'rssmra85c52h501n ', firstName: 'Maria', lastName: '', iseeAbove: '5.000', confirmed: true },
+      filters: {
+        fiscalCode: 'rssmra85c52h501n ',
+        firstName: 'Maria',
+        lastName: '',
+        iseeAbove: '5.000',
+        confirmed: true,
+      },
       sort: '-isee' as const,
       limit: 25 as const,
     };
     const params = paramsWithView(new URLSearchParams('id=abc&fiscalCode=OLD'), view);
     expect(params.get('id')).toBe('abc');
-    expect(params.toString()).toBe('id=abc&fiscalCode=RSSMRA85C52H501N&firstName=Maria&iseeAbove=5.000&confirmed=true&sort=-isee&limit=25');
+    expect(params.toString()).toBe(
+      'id=abc&fiscalCode=RSSMRA85C52H501N&firstName=Maria&iseeAbove=5.000&confirmed=true&sort=-isee&limit=25',
+    );
     expect(viewFromParams(params)).toEqual({ ...view, filters: { ...view.filters, fiscalCode: 'RSSMRA85C52H501N' } });
   });
 
   it('defaults: ranking order, 10 rows; unknown values fall back to them', () => {
     expect(viewFromParams(new URLSearchParams('id=x'))).toMatchObject({ sort: 'ranking', limit: 10 });
     expect(viewFromParams(new URLSearchParams('sort=name&limit=1000'))).toMatchObject({ sort: 'ranking', limit: 10 });
-    expect(paramsWithView(new URLSearchParams('id=x&sort=-ranking'), viewFromParams(new URLSearchParams())).toString()).toBe('id=x');
+    expect(
+      paramsWithView(new URLSearchParams('id=x&sort=-ranking'), viewFromParams(new URLSearchParams())).toString(),
+    ).toBe('id=x');
   });
 
   it('the ranking header toggles its order, the ISEE header too, and each says its direction', () => {

@@ -33,6 +33,12 @@ describe('the portal’s rough edges', () => {
       { label: 'Dettaglio ticket' },
     ]);
     // Without the citizen known (the ticket still loading) they are text, never a link without its id.
-    expect(trailFor('/lista_utenti/dati_utente/ticket/dettaglio', 'OPERATOR').map((c) => c.to)).toEqual(['/', '/lista_utenti', undefined, undefined, undefined]);
+    expect(trailFor('/lista_utenti/dati_utente/ticket/dettaglio', 'OPERATOR').map((c) => c.to)).toEqual([
+      '/',
+      '/lista_utenti',
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });

@@ -17,7 +17,14 @@ describe('new service form', () => {
   });
 
   it('sends the trimmed texts; no INPS benefit code chosen is the council’s default (null)', () => {
-    expect(validateServiceForm({ name: ' Assistenza domiciliare ', code: 'SAD-01', description: 'Aiuto a casa.', inpsBenefitCode: '' })).toEqual({
+    expect(
+      validateServiceForm({
+        name: ' Assistenza domiciliare ',
+        code: 'SAD-01',
+        description: 'Aiuto a casa.',
+        inpsBenefitCode: '',
+      }),
+    ).toEqual({
       ok: true,
       input: { name: 'Assistenza domiciliare', code: 'SAD-01', description: 'Aiuto a casa.', inpsBenefitCode: null },
     });
@@ -25,10 +32,15 @@ describe('new service form', () => {
 
   it('sends the INPS benefit code chosen, and refuses one that is not in INPS’s list with the message beside the field', () => {
     const values = { name: 'Asilo nido', code: 'NIDO', description: 'Asilo nido comunale.' };
-    expect(validateServiceForm({ ...values, inpsBenefitCode: 'A3.03' })).toEqual({ ok: true, input: { ...values, inpsBenefitCode: 'A3.03' } });
+    expect(validateServiceForm({ ...values, inpsBenefitCode: 'A3.03' })).toEqual({
+      ok: true,
+      input: { ...values, inpsBenefitCode: 'A3.03' },
+    });
     expect(validateServiceForm({ ...values, inpsBenefitCode: 'A9.99' })).toEqual({
       ok: false,
-      errors: { inpsBenefitCode: 'Il codice prestazione INPS deve essere uno dei codici dell’elenco INPS (da A1.01 a Z9.99).' },
+      errors: {
+        inpsBenefitCode: 'Il codice prestazione INPS deve essere uno dei codici dell’elenco INPS (da A1.01 a Z9.99).',
+      },
     });
   });
 });
@@ -41,7 +53,10 @@ describe('API failures on a form', () => {
 
   it('shows any other failure in the alert', () => {
     const error = new ApiError(409, 'Il servizio non può essere eliminato perché ha dei bandi associati.');
-    expect(splitApiError(error, serviceFields)).toEqual({ errors: {}, alert: 'Il servizio non può essere eliminato perché ha dei bandi associati.' });
+    expect(splitApiError(error, serviceFields)).toEqual({
+      errors: {},
+      alert: 'Il servizio non può essere eliminato perché ha dei bandi associati.',
+    });
   });
 
   it('keeps the alert when some field messages belong to no field of the form', () => {

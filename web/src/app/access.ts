@@ -62,7 +62,12 @@ export const routeRules: readonly RouteRule[] = [
   { path: '/visualizza_isee', roles: [OPERATOR], title: 'Visualizza ISEE', query: 'idIsee' },
   { path: '/lista_utenti/dati_utente/visualizza_isee', roles: [OPERATOR], title: 'Visualizza ISEE', query: 'idIsee' },
   { path: '/caricamento_ISEE_operatore', roles: [OPERATOR], title: 'Carica ISEE', query: 'userId' },
-  { path: '/lista_utenti/dati_utente/caricamento_ISEE_operatore', roles: [OPERATOR], title: 'Carica ISEE', query: 'userId' },
+  {
+    path: '/lista_utenti/dati_utente/caricamento_ISEE_operatore',
+    roles: [OPERATOR],
+    title: 'Carica ISEE',
+    query: 'userId',
+  },
 
   // Tickets, payments, bands, services (operator)
   { path: paths.tickets, roles: [OPERATOR], title: 'Lista ticket' },
@@ -80,7 +85,12 @@ export const routeRules: readonly RouteRule[] = [
   { path: '/servizi/visualizza_servizio/nuova_sessione', roles: [OPERATOR], title: 'Nuovo bando' },
   { path: paths.callDetail, roles: [OPERATOR], title: 'Dettaglio bando', query: 'id' },
   { path: '/servizi/visualizza_servizio/dettaglio_sessione', roles: [OPERATOR], title: 'Dettaglio bando', query: 'id' },
-  { path: '/lista_bandi/dettaglio_sessione/modifica_sessione', roles: [OPERATOR], title: 'Modifica bando', query: 'sessionId' },
+  {
+    path: '/lista_bandi/dettaglio_sessione/modifica_sessione',
+    roles: [OPERATOR],
+    title: 'Modifica bando',
+    query: 'sessionId',
+  },
   { path: paths.callPayments, roles: [OPERATOR, DELEGATE], title: 'Lista pagamenti', query: 'id' },
 
   // Payment flows and configuration (operator)

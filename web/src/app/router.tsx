@@ -40,7 +40,10 @@ const pages: PageMap = new Map<string, ComponentType>(
       [paths.editBand, page(bands, (m) => m.EditBandPage)],
       [paths.services, page(services, (m) => m.ServicesPage)],
       [paths.newService, page(services, (m) => m.NewServicePage)],
-      [paths.serviceDetail, lazy(() => import('./routes/service-detail').then((m) => ({ default: m.ServiceDetailPage })))],
+      [
+        paths.serviceDetail,
+        lazy(() => import('./routes/service-detail').then((m) => ({ default: m.ServiceDetailPage }))),
+      ],
       [paths.users, page(users, (m) => m.UsersPage)],
       [paths.newUser, page(users, (m) => m.NewUserPage)],
       [paths.userRecord, lazy(() => import('./routes/user-record').then((m) => ({ default: m.UserRecordPage })))],
@@ -61,7 +64,10 @@ const pages: PageMap = new Map<string, ComponentType>(
       [paths.editCall, page(callForms, (m) => m.EditCallRoute)],
       [paths.publicCall, citizenCall],
       [paths.subscriptionCall, citizenCall],
-      [paths.serviceCalls, lazy(() => import('./routes/service-open-calls').then((m) => ({ default: m.ServiceOpenCallsPage })))],
+      [
+        paths.serviceCalls,
+        lazy(() => import('./routes/service-open-calls').then((m) => ({ default: m.ServiceOpenCallsPage }))),
+      ],
       [paths.subscriptions, page(subscriptions, (m) => m.SubscriptionsPage)],
       [paths.configuration, page(configuration, (m) => m.ConfigurationPage)],
       [paths.flows, page(flows, (m) => m.FlowsPage)],

@@ -12,7 +12,11 @@ const changed = () => listeners.forEach((listener) => listener());
 
 /** Called by a page with the values it knows (a missing or empty one is left out). */
 export function useBreadcrumbQuery(values: Record<string, string | null | undefined>) {
-  const key = JSON.stringify(Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== ''));
+  const key = JSON.stringify(
+    Object.entries(values).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '',
+    ),
+  );
   useEffect(() => {
     known = Object.fromEntries(JSON.parse(key) as Array<[string, string]>);
     changed();
@@ -29,4 +33,9 @@ const subscribe = (listener: () => void) => {
 };
 
 /** The values the page shown published (read by the breadcrumbs). */
-export const useBreadcrumbQueryValues = () => useSyncExternalStore(subscribe, () => known, () => known);
+export const useBreadcrumbQueryValues = () =>
+  useSyncExternalStore(
+    subscribe,
+    () => known,
+    () => known,
+  );

@@ -23,7 +23,15 @@ export interface CursorPaginationProps {
  * Amplify's Pagination with Italian labels, for lists paged by cursor. It renders nothing when the
  * whole list fits in one page. Use it with `useCursorList`, which supplies every prop.
  */
-export function CursorPagination({ currentPage, totalPages, hasMorePages, onNext, onPrevious, onChange, label = 'Paginazione' }: CursorPaginationProps) {
+export function CursorPagination({
+  currentPage,
+  totalPages,
+  hasMorePages,
+  onNext,
+  onPrevious,
+  onChange,
+  label = 'Paginazione',
+}: CursorPaginationProps) {
   if (totalPages <= 1 && !hasMorePages) return null;
   return (
     <Pagination
@@ -62,7 +70,10 @@ export interface CursorList<T> extends Omit<AsyncState<Page<T>>, 'data'> {
  * the first page. A page past the first that comes back empty (the API offered a cursor but nothing
  * was left, or its rows were just deleted) sends the list back one page.
  */
-export function useCursorList<T>(fetchPage: (cursor: string | null) => Promise<Page<T>>, options: { resetKey?: string } = {}): CursorList<T> {
+export function useCursorList<T>(
+  fetchPage: (cursor: string | null) => Promise<Page<T>>,
+  options: { resetKey?: string } = {},
+): CursorList<T> {
   const [state, dispatch] = useReducer(cursorPagesReducer, initialCursorPages);
   const cursor = state.cursors[state.index] ?? null;
   const index = state.index;

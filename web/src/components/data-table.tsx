@@ -35,7 +35,15 @@ export interface DataTableProps<T> {
 }
 
 /** A plain data table: caption, column headers (<th scope="col">), one row per item, an empty text. */
-export function DataTable<T>({ caption, captionVisible = false, columns, rows, rowKey, emptyText, rowClassName }: DataTableProps<T>) {
+export function DataTable<T>({
+  caption,
+  captionVisible = false,
+  columns,
+  rows,
+  rowKey,
+  emptyText,
+  rowClassName,
+}: DataTableProps<T>) {
   if (rows.length === 0) {
     return (
       <Text as="p" className="data-table__empty" padding="medium">
@@ -47,7 +55,12 @@ export function DataTable<T>({ caption, captionVisible = false, columns, rows, r
     // The region scrolls sideways on narrow screens; it is focusable so the keyboard can scroll it too.
     // position: relative keeps absolutely positioned children (visually hidden labels) inside the scroll box.
     <View className="data-table" overflow="auto" position="relative" tabIndex={0} role="region" aria-label={caption}>
-      <Table caption={captionVisible ? caption : <VisuallyHidden>{caption}</VisuallyHidden>} variation="striped" highlightOnHover size="small">
+      <Table
+        caption={captionVisible ? caption : <VisuallyHidden>{caption}</VisuallyHidden>}
+        variation="striped"
+        highlightOnHover
+        size="small"
+      >
         <TableHead>
           <TableRow>
             {columns.map((column) => (

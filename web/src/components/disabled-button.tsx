@@ -15,7 +15,13 @@ export interface DisabledButtonProps {
  * A button shown disabled with its reason in a tooltip: it stays reachable by the keyboard (aria-disabled,
  * not disabled), so that the tooltip shows on focus as on hover, and a press does nothing.
  */
-export function DisabledButton({ children, reason, look, hostClassName, 'aria-label': accessibleName }: DisabledButtonProps) {
+export function DisabledButton({
+  children,
+  reason,
+  look,
+  hostClassName,
+  'aria-label': accessibleName,
+}: DisabledButtonProps) {
   const tipId = useId();
   return (
     <span className={hostClassName ? `tooltip-host ${hostClassName}` : 'tooltip-host'}>

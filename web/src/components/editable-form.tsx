@@ -6,9 +6,15 @@ import { ConfirmedForm } from './confirmed-form';
 import { useConfirmedForm, type ConfirmedFormOptions, type ConfirmedFormState } from './form-fields';
 
 /** The first field one can type in or choose from (read-only and disabled ones are skipped). */
-const EDITABLE_FIELD = 'input:not([readonly]):not([disabled]), select:not([disabled]), textarea:not([readonly]):not([disabled])';
+const EDITABLE_FIELD =
+  'input:not([readonly]):not([disabled]), select:not([disabled]), textarea:not([readonly]):not([disabled])';
 
-export interface EditableFormOptions<V extends Record<F, unknown>, F extends string, I, R> extends ConfirmedFormOptions<V, F, I, R> {
+export interface EditableFormOptions<V extends Record<F, unknown>, F extends string, I, R> extends ConfirmedFormOptions<
+  V,
+  F,
+  I,
+  R
+> {
   /** Open in edit mode (a profile that misses required data); read-only by default. */
   startInEditMode?: boolean;
 }
@@ -18,7 +24,10 @@ export interface EditableFormOptions<V extends Record<F, unknown>, F extends str
  * opens the fields and gives the first editable one the focus; 'Indietro' puts back the saved values,
  * closes the fields and gives the focus back to 'Modifica'; a save closes them too, then `onSaved` runs.
  */
-export function useEditableForm<V extends Record<F, unknown>, F extends string, I, R>({ startInEditMode = false, ...options }: EditableFormOptions<V, F, I, R>) {
+export function useEditableForm<V extends Record<F, unknown>, F extends string, I, R>({
+  startInEditMode = false,
+  ...options
+}: EditableFormOptions<V, F, I, R>) {
   const [editing, setEditing] = useState(startInEditMode);
   const editButtonRef = useRef<HTMLButtonElement>(null);
   const form = useConfirmedForm({
@@ -69,7 +78,16 @@ export interface EditableFormProps {
 }
 
 /** The buttons of a record's form: read-only ['Indietro'] [...] 'Modifica'; editing 'Indietro' 'Conferma'. */
-export function EditableForm({ form, label, confirmTitle, confirmMessage, backTo, readOnlyActions, canEdit = true, children }: EditableFormProps) {
+export function EditableForm({
+  form,
+  label,
+  confirmTitle,
+  confirmMessage,
+  backTo,
+  readOnlyActions,
+  canEdit = true,
+  children,
+}: EditableFormProps) {
   // Keys: React must not turn the clicked 'Modifica' button into the submit button (it would submit).
   const actions = form.editing ? (
     <>
@@ -94,7 +112,13 @@ export function EditableForm({ form, label, confirmTitle, confirmMessage, backTo
     </>
   );
   return (
-    <ConfirmedForm form={form} label={label} confirmTitle={confirmTitle} confirmMessage={confirmMessage} actions={actions}>
+    <ConfirmedForm
+      form={form}
+      label={label}
+      confirmTitle={confirmTitle}
+      confirmMessage={confirmMessage}
+      actions={actions}
+    >
       {children}
     </ConfirmedForm>
   );

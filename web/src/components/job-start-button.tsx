@@ -17,10 +17,22 @@ export interface JobStartButtonProps<S> {
 export function JobStartButton<S>({ job, label, runningLabel, question, colorTheme }: JobStartButtonProps<S>) {
   return (
     <>
-      <Button variation="primary" colorTheme={colorTheme} isDisabled={job.running || job.starting} onClick={() => job.setConfirming(true)}>
+      <Button
+        variation="primary"
+        colorTheme={colorTheme}
+        isDisabled={job.running || job.starting}
+        onClick={() => job.setConfirming(true)}
+      >
         {job.running ? runningLabel : label}
       </Button>
-      <ConfirmDialog open={job.confirming} title={label} message={question} busy={job.starting} onConfirm={() => void job.start()} onCancel={() => job.setConfirming(false)} />
+      <ConfirmDialog
+        open={job.confirming}
+        title={label}
+        message={question}
+        busy={job.starting}
+        onConfirm={() => void job.start()}
+        onCancel={() => job.setConfirming(false)}
+      />
     </>
   );
 }

@@ -33,7 +33,16 @@ export interface ListPageProps<T extends { id: string }> {
  * A list page: title and the new-item button, optional filters, the outcome of the last delete, the table
  * (or the spinner, or the error), the cursor pagination and the delete confirmation.
  */
-export function ListPage<T extends { id: string }>({ title, newItem, filters, list, deletion, table, paginationLabel, deleteDialog }: ListPageProps<T>) {
+export function ListPage<T extends { id: string }>({
+  title,
+  newItem,
+  filters,
+  list,
+  deletion,
+  table,
+  paginationLabel,
+  deleteDialog,
+}: ListPageProps<T>) {
   const dialog = deletion.toDelete ? deleteDialog(deletion.toDelete) : null;
   return (
     <Flex direction="column" gap="medium">
@@ -86,7 +95,15 @@ export interface RowActionsProps {
 }
 
 /** A row's 'Dettaglio' link and 'Elimina' button. */
-export function RowActions({ detailTo, detailLabel, detailText = 'Dettaglio', deleteLabel, onDelete, deleteDisabled = false, deleteBlockedReason }: RowActionsProps) {
+export function RowActions({
+  detailTo,
+  detailLabel,
+  detailText = 'Dettaglio',
+  deleteLabel,
+  onDelete,
+  deleteDisabled = false,
+  deleteBlockedReason,
+}: RowActionsProps) {
   return (
     <Flex gap="xs" justifyContent="flex-end">
       {detailTo !== undefined && (
@@ -119,5 +136,11 @@ export function RowActions({ detailTo, detailLabel, detailText = 'Dettaglio', de
 
 /** The last column of a list: the row's actions, right-aligned on one line. */
 export function rowActionsColumn<T>(actions: (row: T) => RowActionsProps): DataTableColumn<T> {
-  return { id: 'actions', header: 'Azioni', cell: (row) => <RowActions {...actions(row)} />, align: 'end', noWrap: true };
+  return {
+    id: 'actions',
+    header: 'Azioni',
+    cell: (row) => <RowActions {...actions(row)} />,
+    align: 'end',
+    noWrap: true,
+  };
 }

@@ -24,7 +24,15 @@ export interface NewItemPageProps {
  * A page that creates one item (a band, a service, a user...): title, the fields, 'Indietro' back to the
  * list and 'Conferma', which saves after the confirmation dialog.
  */
-export function NewItemPage({ title, backTo, form, confirmTitle, confirmMessage, maxWidth = '48rem', children }: NewItemPageProps) {
+export function NewItemPage({
+  title,
+  backTo,
+  form,
+  confirmTitle,
+  confirmMessage,
+  maxWidth = '48rem',
+  children,
+}: NewItemPageProps) {
   return (
     <Flex direction="column" gap="medium" maxWidth={maxWidth}>
       <Heading level={1}>{title}</Heading>

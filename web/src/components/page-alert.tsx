@@ -23,7 +23,14 @@ export interface PageAlertProps {
  * status (role="status") for the other variations. It hides itself after `autoHideMs`; the countdown
  * pauses while the pointer or the keyboard focus is on it, so it can be read and closed.
  */
-export function PageAlert({ message, variation = 'error', heading, autoHideMs = ALERT_AUTO_HIDE_MS, isDismissible = true, onDismiss }: PageAlertProps) {
+export function PageAlert({
+  message,
+  variation = 'error',
+  heading,
+  autoHideMs = ALERT_AUTO_HIDE_MS,
+  isDismissible = true,
+  onDismiss,
+}: PageAlertProps) {
   const [paused, setPaused] = useState(false);
   const dismissRef = useRef(onDismiss);
   dismissRef.current = onDismiss;
@@ -67,13 +74,20 @@ export interface FlashMessage {
  */
 export function useFlashMessage() {
   const [flash, setFlash] = useState<(FlashMessage & { key: number }) | null>(null);
-  const show = useCallback((text: string, variation: AlertVariations = 'error') => setFlash({ text, variation, key: Date.now() }), []);
+  const show = useCallback(
+    (text: string, variation: AlertVariations = 'error') => setFlash({ text, variation, key: Date.now() }),
+    [],
+  );
   const clear = useCallback(() => setFlash(null), []);
   return {
     show,
     clear,
     /** A fresh key per message makes React mount a fresh alert (a closed Amplify Alert stays hidden otherwise). */
     key: flash?.key ?? 0,
-    props: { message: flash?.text ?? null, variation: flash?.variation ?? 'error', onDismiss: clear } satisfies PageAlertProps,
+    props: {
+      message: flash?.text ?? null,
+      variation: flash?.variation ?? 'error',
+      onDismiss: clear,
+    } satisfies PageAlertProps,
   };
 }

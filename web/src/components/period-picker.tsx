@@ -13,14 +13,22 @@ export function PeriodPicker({ period, onChange, monthLabel, yearLabel }: Period
   const year = currentPeriod(new Date()).anno;
   return (
     <>
-      <SelectField label={monthLabel} value={String(period.mese)} onChange={(e) => onChange({ ...period, mese: Number(e.target.value) })}>
+      <SelectField
+        label={monthLabel}
+        value={String(period.mese)}
+        onChange={(e) => onChange({ ...period, mese: Number(e.target.value) })}
+      >
         {monthNames.map((name, i) => (
           <option key={name} value={i + 1}>
             {name}
           </option>
         ))}
       </SelectField>
-      <SelectField label={yearLabel} value={String(period.anno)} onChange={(e) => onChange({ ...period, anno: Number(e.target.value) })}>
+      <SelectField
+        label={yearLabel}
+        value={String(period.anno)}
+        onChange={(e) => onChange({ ...period, anno: Number(e.target.value) })}
+      >
         {[...new Set([year - 1, year, year + 1, period.anno])].sort().map((y) => (
           <option key={y} value={y}>
             {y}

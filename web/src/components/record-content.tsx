@@ -22,7 +22,14 @@ export interface RecordContentProps<T extends { id: string }> {
  * A page about one record: an error with a link back when the address names none or the API refuses it,
  * the spinner until the record of this id is in, then the record's content.
  */
-export function RecordContent<T extends { id: string }>({ id, record, missingMessage, backTo, backLabel, children }: RecordContentProps<T>) {
+export function RecordContent<T extends { id: string }>({
+  id,
+  record,
+  missingMessage,
+  backTo,
+  backLabel,
+  children,
+}: RecordContentProps<T>) {
   if (!id) return <ErrorState message={missingMessage} backTo={backTo} backLabel={backLabel} />;
   if (record.error) return <ErrorState message={record.error.message} backTo={backTo} backLabel={backLabel} />;
   if (!record.data || record.data.id !== id) return <LoadingState />;

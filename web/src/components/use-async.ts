@@ -22,7 +22,11 @@ function asApiError(error: unknown): ApiError {
  * superseded runs are dropped, so a slow first page cannot overwrite a quick second one.
  * Pass `enabled: false` to skip running (e.g. a missing id).
  */
-export function useAsync<T>(run: () => Promise<T>, deps: DependencyList, options: { enabled?: boolean } = {}): AsyncState<T> {
+export function useAsync<T>(
+  run: () => Promise<T>,
+  deps: DependencyList,
+  options: { enabled?: boolean } = {},
+): AsyncState<T> {
   const enabled = options.enabled ?? true;
   const [state, setState] = useState<{ data?: T; error?: ApiError; isLoading: boolean }>({ isLoading: enabled });
   const [generation, setGeneration] = useState(0);
@@ -38,7 +42,8 @@ export function useAsync<T>(run: () => Promise<T>, deps: DependencyList, options
     setState((previous) => ({ data: previous.data, isLoading: true }));
     runRef.current().then(
       (data) => current && setState({ data, isLoading: false }),
-      (error: unknown) => current && setState((previous) => ({ data: previous.data, error: asApiError(error), isLoading: false })),
+      (error: unknown) =>
+        current && setState((previous) => ({ data: previous.data, error: asApiError(error), isLoading: false })),
     );
     return () => {
       current = false;

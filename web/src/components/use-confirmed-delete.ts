@@ -7,7 +7,11 @@ import type { AsyncAction } from './use-async';
  * on success reload the list and give the focus to the page title (the row and its button are gone); on a
  * refusal (e.g. a 409) show the server's Italian message.
  */
-export function useConfirmedDelete<T extends { id: string }>(remove: AsyncAction<[string], unknown>, successMessage: string, reload: () => void) {
+export function useConfirmedDelete<T extends { id: string }>(
+  remove: AsyncAction<[string], unknown>,
+  successMessage: string,
+  reload: () => void,
+) {
   const flash = useFlashMessage();
   const [toDelete, setToDelete] = useState<T | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -34,7 +38,15 @@ export function useConfirmedDelete<T extends { id: string }>(remove: AsyncAction
     }
   };
 
-  return { flash, heading, toDelete, ask: setToDelete, cancel: () => setToDelete(null), confirm, busy: remove.isRunning };
+  return {
+    flash,
+    heading,
+    toDelete,
+    ask: setToDelete,
+    cancel: () => setToDelete(null),
+    confirm,
+    busy: remove.isRunning,
+  };
 }
 
 export type ConfirmedDelete<T extends { id: string }> = ReturnType<typeof useConfirmedDelete<T>>;

@@ -24,7 +24,16 @@ export interface JobStatusOptions<S> {
  * runs; a failed poll keeps waiting (the next one tries again; 'other failures: only logged', §8).
  * `setStatus` hands over the answer of the request that started the job.
  */
-export function useJobStatus<S>({ key, fetch, isRunning, pollMs, onEnd, askOnMount = true, enabled = true, initial = null }: JobStatusOptions<S>) {
+export function useJobStatus<S>({
+  key,
+  fetch,
+  isRunning,
+  pollMs,
+  onEnd,
+  askOnMount = true,
+  enabled = true,
+  initial = null,
+}: JobStatusOptions<S>) {
   const [status, setStatus] = useState<S | null>(initial);
   const latest = useRef({ fetch, isRunning, onEnd });
   latest.current = { fetch, isRunning, onEnd };

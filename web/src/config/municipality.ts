@@ -19,10 +19,7 @@ export const municipality = {
     number: '+39 0123 456789',
     /** For the tel: link. */
     dial: '+390123456789',
-    hours: [
-      'dal lunedì al venerdì, dalle 9:00 alle 12:30',
-      'martedì e giovedì anche dalle 14:30 alle 16:30',
-    ],
+    hours: ['dal lunedì al venerdì, dalle 9:00 alle 12:30', 'martedì e giovedì anche dalle 14:30 alle 16:30'],
   },
   email: 'servizisociali@comune.valleverde.example.it',
   pec: 'protocollo@pec.comune.valleverde.example.it',

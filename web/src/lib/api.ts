@@ -18,10 +18,12 @@ export class ApiError extends Error {
 }
 
 /** What to tell the user about a failure: the API's own message, else the generic one. */
-export const errorMessage = (failure: unknown): string => (failure instanceof ApiError ? failure.message : GENERIC_ERROR);
+export const errorMessage = (failure: unknown): string =>
+  failure instanceof ApiError ? failure.message : GENERIC_ERROR;
 
 /** A failure as an ApiError (an unexpected one carries the generic message), for forms that read its field errors. */
-export const toApiError = (failure: unknown): ApiError => (failure instanceof ApiError ? failure : new ApiError(0, GENERIC_ERROR));
+export const toApiError = (failure: unknown): ApiError =>
+  failure instanceof ApiError ? failure : new ApiError(0, GENERIC_ERROR);
 
 type TokenProvider = () => string | null;
 let currentToken: TokenProvider = () => null;
@@ -59,8 +61,14 @@ async function request<T>(method: string, path: string, body?: unknown, withToke
   const data = text ? safeJson(text) : undefined;
   if (!response.ok) {
     // The server's message is preferred, then the body text, then the generic message (spec part 2 §8).
-    const detail = (data as { detail?: string; message?: string } | undefined)?.detail ?? (data as { message?: string })?.message;
-    throw new ApiError(response.status, detail ?? (text || GENERIC_ERROR), (data as { errors?: Record<string, string> })?.errors ?? {}, detail !== undefined);
+    const detail =
+      (data as { detail?: string; message?: string } | undefined)?.detail ?? (data as { message?: string })?.message;
+    throw new ApiError(
+      response.status,
+      detail ?? (text || GENERIC_ERROR),
+      (data as { errors?: Record<string, string> })?.errors ?? {},
+      detail !== undefined,
+    );
   }
   return data as T;
 }
@@ -103,7 +111,11 @@ export interface Page<T> {
  * `onUploadProgress(fraction)` runs from 0 to 1 while the body is sent, then the server works on it.
  * Same token, same errors (ApiError with the server's Italian detail) as the other calls.
  */
-export function postWithUploadProgress<T>(path: string, body: unknown, onUploadProgress: (fraction: number) => void): Promise<T> {
+export function postWithUploadProgress<T>(
+  path: string,
+  body: unknown,
+  onUploadProgress: (fraction: number) => void,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     const token = currentToken();
@@ -121,8 +133,16 @@ export function postWithUploadProgress<T>(path: string, body: unknown, onUploadP
       const text = xhr.responseText;
       const data = text ? safeJson(text) : undefined;
       if (xhr.status >= 200 && xhr.status < 300) return resolve(data as T);
-      const detail = (data as { detail?: string; message?: string } | undefined)?.detail ?? (data as { message?: string })?.message;
-      reject(new ApiError(xhr.status, detail ?? (text || GENERIC_ERROR), (data as { errors?: Record<string, string> })?.errors ?? {}, detail !== undefined));
+      const detail =
+        (data as { detail?: string; message?: string } | undefined)?.detail ?? (data as { message?: string })?.message;
+      reject(
+        new ApiError(
+          xhr.status,
+          detail ?? (text || GENERIC_ERROR),
+          (data as { errors?: Record<string, string> })?.errors ?? {},
+          detail !== undefined,
+        ),
+      );
     };
     xhr.send(JSON.stringify(body));
   });

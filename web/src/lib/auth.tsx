@@ -1,6 +1,16 @@
 import type { Me } from '@domain/profile';
 import type { User, UserManager } from 'oidc-client-ts';
-import { createContext, startTransition, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  startTransition,
+  use,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { paths } from '@/config/paths';
 import { ApiError, api, onUnauthorized, setAccessTokenProvider } from './api';
 import type { RuntimeConfig } from './runtime-config';
@@ -70,8 +80,7 @@ export function cognitoLogoutUrl(logoutEndpoint: string, clientId: string, logou
 }
 
 /** oidc-client-ts keeps the signed-in user under "oidc.user:<issuer>:<client>" in the user store. */
-const holdsStoredUser = () =>
-  Object.keys(window.sessionStorage).some((key) => key.startsWith('oidc.user:'));
+const holdsStoredUser = () => Object.keys(window.sessionStorage).some((key) => key.startsWith('oidc.user:'));
 
 /** A signed-in user as this module uses it: its tokens (an oidc-client-ts User, or the same read from storage). */
 type SessionUser = Pick<User, 'access_token' | 'id_token'>;
@@ -84,12 +93,17 @@ type SessionUser = Pick<User, 'access_token' | 'id_token'>;
  */
 function storedUser(config: RuntimeConfig): SessionUser | null {
   try {
-    const stored = JSON.parse(window.sessionStorage.getItem(`oidc.user:${config.issuer}:${config.clientId}`) ?? 'null') as {
+    const stored = JSON.parse(
+      window.sessionStorage.getItem(`oidc.user:${config.issuer}:${config.clientId}`) ?? 'null',
+    ) as {
       access_token?: unknown;
       id_token?: unknown;
     } | null;
     if (typeof stored?.access_token !== 'string' || !stored.access_token) return null;
-    return { access_token: stored.access_token, id_token: typeof stored.id_token === 'string' ? stored.id_token : undefined };
+    return {
+      access_token: stored.access_token,
+      id_token: typeof stored.id_token === 'string' ? stored.id_token : undefined,
+    };
   } catch {
     return null;
   }
@@ -276,7 +290,9 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
         // renders nothing again.
         startTransition(() =>
           setState((previous) =>
-            previous.status === next.status && previous.me === next.me && previous.error === next.error ? previous : next,
+            previous.status === next.status && previous.me === next.me && previous.error === next.error
+              ? previous
+              : next,
           ),
         );
       });

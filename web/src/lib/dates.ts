@@ -7,7 +7,14 @@ import { italianDay } from '@domain/period';
 const timeZone = 'Europe/Rome';
 const dayFormat = new Intl.DateTimeFormat('it-IT', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric' });
 /** The year in full: dateStyle 'short' writes '25/11/26'. */
-const dateTimeFormat = new Intl.DateTimeFormat('it-IT', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+const dateTimeFormat = new Intl.DateTimeFormat('it-IT', {
+  timeZone,
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
 const longDayFormat = new Intl.DateTimeFormat('it-IT', { timeZone, day: 'numeric', month: 'long', year: 'numeric' });
 
 /** dd/mm/yyyy in Europe/Rome; a plain yyyy-mm-dd (a due date, an expiry) is shown as that very day; `empty` when there is none. */
@@ -26,4 +33,3 @@ export const formatTimestamp = (iso: string | Date) => new Date(iso).toLocaleStr
 
 /** '25 novembre 2026', as the citizen's cards read. */
 export const formatLongDay = (iso: string | Date) => longDayFormat.format(new Date(iso));
-

@@ -15,7 +15,11 @@ const POLL_MS = 1500;
  * reset: longer than an API request may last): the status the start answered, then the status asked every
  * 1.5 s until the job ends; its result, or its error (the job's own Italian line) thrown.
  */
-export async function jobResult<R>(started: ResultJobStatus<R>, status: () => Promise<ResultJobStatus<R>>, pollMs = POLL_MS): Promise<R> {
+export async function jobResult<R>(
+  started: ResultJobStatus<R>,
+  status: () => Promise<ResultJobStatus<R>>,
+  pollMs = POLL_MS,
+): Promise<R> {
   let current = started;
   while (current.isRunning) {
     await new Promise((resolve) => setTimeout(resolve, pollMs));

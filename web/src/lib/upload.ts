@@ -16,7 +16,12 @@ export function checkFile(file: File): string | null {
 export async function uploadFile(file: File, purpose: UploadPurpose): Promise<{ uploadKey: string; name: string }> {
   const problem = checkFile(file);
   if (problem) throw new ApiError(400, problem);
-  const ticket = await api.post<UploadTicket>('/api/uploads', { purpose, fileName: file.name, contentType: file.type, size: file.size });
+  const ticket = await api.post<UploadTicket>('/api/uploads', {
+    purpose,
+    fileName: file.name,
+    contentType: file.type,
+    size: file.size,
+  });
   const form = new FormData();
   for (const [name, value] of Object.entries(ticket.fields)) form.append(name, value);
   form.append('file', file);

@@ -21,7 +21,16 @@ export interface DashboardCardProps {
   icon?: ReactNode;
 }
 
-export function DashboardCard({ title, to, description, count, action = 'Visualizza', newTab, icon, disabledReason }: DashboardCardProps) {
+export function DashboardCard({
+  title,
+  to,
+  description,
+  count,
+  action = 'Visualizza',
+  newTab,
+  icon,
+  disabledReason,
+}: DashboardCardProps) {
   const accessibleName = `${action} ${title}${newTab ? ' (si apre in una nuova scheda)' : ''}`;
   return (
     <article className="dashboard-card">
@@ -42,11 +51,22 @@ export function DashboardCard({ title, to, description, count, action = 'Visuali
       </div>
       {description && <Text className="dashboard-card__text">{description}</Text>}
       {disabledReason ? (
-        <DisabledButton look="amplify-button--primary" hostClassName="tooltip-host--start dashboard-card__action" aria-label={accessibleName} reason={disabledReason}>
+        <DisabledButton
+          look="amplify-button--primary"
+          hostClassName="tooltip-host--start dashboard-card__action"
+          aria-label={accessibleName}
+          reason={disabledReason}
+        >
           {action}
         </DisabledButton>
       ) : newTab ? (
-        <a href={to} target="_blank" rel="noopener" className="amplify-button amplify-button--primary dashboard-card__action" aria-label={accessibleName}>
+        <a
+          href={to}
+          target="_blank"
+          rel="noopener"
+          className="amplify-button amplify-button--primary dashboard-card__action"
+          aria-label={accessibleName}
+        >
           {action}
         </a>
       ) : (

@@ -55,8 +55,18 @@ function inline(text: string): ReactNode[] {
     else {
       const [label, href] = [match[2], match[3]];
       if (!safeHref(href)) nodes.push(label);
-      else if (href.startsWith('/')) nodes.push(<Link key={key} to={href}>{label}</Link>);
-      else nodes.push(<a key={key} href={href} rel="noopener">{label}</a>);
+      else if (href.startsWith('/'))
+        nodes.push(
+          <Link key={key} to={href}>
+            {label}
+          </Link>,
+        );
+      else
+        nodes.push(
+          <a key={key} href={href} rel="noopener">
+            {label}
+          </a>,
+        );
     }
     last = match.index + match[0].length;
   }
@@ -86,4 +96,3 @@ export function Markdown({ source }: { source: string }) {
     </>
   );
 }
-

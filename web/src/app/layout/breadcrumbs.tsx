@@ -27,7 +27,10 @@ export function trailFor(pathname: string, audience: Audience, known: Readonly<R
     if (!rule) continue;
     const id = rule.query ? known[rule.query] : undefined;
     const linkable = canOpen(audience, prefix) && (!rule.query || id !== undefined);
-    crumbs.push({ label: rule.title, to: linkable ? (rule.query ? `${rule.path}?${rule.query}=${encodeURIComponent(id!)}` : rule.path) : undefined });
+    crumbs.push({
+      label: rule.title,
+      to: linkable ? (rule.query ? `${rule.path}?${rule.query}=${encodeURIComponent(id!)}` : rule.path) : undefined,
+    });
   }
   if (segments.length > 0) crumbs.push({ label: current.title });
   return crumbs;

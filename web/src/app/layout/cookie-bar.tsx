@@ -44,8 +44,8 @@ export function CookieBar({ onAccept }: { onAccept: () => void }) {
             Informativa sui cookie
           </h2>
           <p>
-            Questo portale utilizza solo cookie tecnici, necessari al suo funzionamento: nessun cookie di
-            profilazione o di terze parti. <Link to={paths.privacy}>Leggi l’informativa privacy</Link>.
+            Questo portale utilizza solo cookie tecnici, necessari al suo funzionamento: nessun cookie di profilazione o
+            di terze parti. <Link to={paths.privacy}>Leggi l’informativa privacy</Link>.
           </p>
         </div>
         <Button variation="primary" onClick={onAccept} className="portal-cookiebar__button">

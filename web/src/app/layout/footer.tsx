@@ -71,7 +71,13 @@ export function Footer() {
                 </a>
               </li>
             )}
-            <li>{citizen ? <Link to={reportForm}>Segnala un problema di accessibilità</Link> : <a href={reportMail}>Segnala un problema di accessibilità</a>}</li>
+            <li>
+              {citizen ? (
+                <Link to={reportForm}>Segnala un problema di accessibilità</Link>
+              ) : (
+                <a href={reportMail}>Segnala un problema di accessibilità</a>
+              )}
+            </li>
           </ul>
         </section>
       </div>

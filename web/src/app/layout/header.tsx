@@ -9,7 +9,14 @@ import { MainMenu } from './main-menu';
 /** The council's emblem: a plain shield, decorative (the council's name is written beside it). */
 function Emblem() {
   return (
-    <svg className="portal-brand__emblem" aria-hidden="true" focusable="false" viewBox="0 0 48 56" width="40" height="46">
+    <svg
+      className="portal-brand__emblem"
+      aria-hidden="true"
+      focusable="false"
+      viewBox="0 0 48 56"
+      width="40"
+      height="46"
+    >
       <path d="M24 2 4 9v17c0 13 8.6 22.8 20 28 11.4-5.2 20-15 20-28V9z" fill="#fff" />
       <path d="M24 7 9 12.3V26c0 10 6.3 17.9 15 22.2C32.7 43.9 39 36 39 26V12.3z" fill="#0066CC" />
       <path d="M14 30c4-7 7-10 10-10s6 3 10 10c-3.5-2.5-6.5-3.6-10-3.6S17.5 27.5 14 30z" fill="#fff" />
@@ -48,7 +55,11 @@ export function Header({ audience }: { audience: Audience }) {
                 </button>
               </>
             ) : (
-              <button type="button" className="portal-header__action portal-header__signin" onClick={() => void signIn()}>
+              <button
+                type="button"
+                className="portal-header__action portal-header__signin"
+                onClick={() => void signIn()}
+              >
                 <svg aria-hidden="true" focusable="false" width="20" height="20" viewBox="0 0 24 24">
                   <path
                     fill="currentColor"

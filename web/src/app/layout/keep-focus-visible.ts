@@ -21,7 +21,8 @@ export function revealAboveFloating(element: Element) {
   for (const floating of document.querySelectorAll(FLOATING)) {
     if (floating.contains(element)) return;
     const cover = floating.getBoundingClientRect();
-    const overlaps = cover.left < box.right && box.left < cover.right && cover.top < box.bottom && box.top < cover.bottom;
+    const overlaps =
+      cover.left < box.right && box.left < cover.right && cover.top < box.bottom && box.top < cover.bottom;
     if (overlaps) clearTop = Math.min(clearTop, cover.top);
   }
   if (clearTop === Infinity) return;

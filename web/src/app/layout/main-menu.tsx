@@ -16,11 +16,7 @@ export function MainMenu({ items }: { items: readonly MenuItem[] }) {
   useEffect(() => setOpen(false), [pathname, search, desktop]);
 
   const list = (
-    <ul
-      id={listId}
-      className={desktop ? 'portal-menu__bar' : 'portal-menu__list'}
-      hidden={!desktop && !open}
-    >
+    <ul id={listId} className={desktop ? 'portal-menu__bar' : 'portal-menu__list'} hidden={!desktop && !open}>
       {items.map((item) => (
         <li key={item.to}>
           <NavLink to={item.to} end={item.to === '/'} className="portal-menu__link">
@@ -54,7 +50,10 @@ export function MainMenu({ items }: { items: readonly MenuItem[] }) {
           >
             <svg aria-hidden="true" focusable="false" width="24" height="24" viewBox="0 0 24 24">
               {open ? (
-                <path fill="currentColor" d="M6.4 5 5 6.4 10.6 12 5 17.6 6.4 19l5.6-5.6 5.6 5.6 1.4-1.4-5.6-5.6L19 6.4 17.6 5 12 10.6z" />
+                <path
+                  fill="currentColor"
+                  d="M6.4 5 5 6.4 10.6 12 5 17.6 6.4 19l5.6-5.6 5.6 5.6 1.4-1.4-5.6-5.6L19 6.4 17.6 5 12 10.6z"
+                />
               ) : (
                 <path fill="currentColor" d="M3 6h18v2H3zm0 5h18v2H3zm0 5h18v2H3z" />
               )}

@@ -43,7 +43,8 @@ export function CallDetailPage() {
   const { me } = useAuth();
   const loaded = call.data && call.data.id === id ? call.data : undefined;
   const fromService = pathname.toLowerCase().startsWith(paths.serviceDetail);
-  const back = fromService && loaded ? `${paths.serviceDetail}?id=${encodeURIComponent(loaded.serviceId)}` : paths.calls;
+  const back =
+    fromService && loaded ? `${paths.serviceDetail}?id=${encodeURIComponent(loaded.serviceId)}` : paths.calls;
 
   const confirmDelete = async () => {
     if (!loaded) return;
@@ -54,7 +55,8 @@ export function CallDetailPage() {
   };
 
   if (!id) return <ErrorState message={messages.call.notFound} backTo={paths.calls} backLabel="Torna ai bandi" />;
-  if (call.error && !loaded) return <ErrorState message={call.error.message} backTo={paths.calls} backLabel="Torna ai bandi" />;
+  if (call.error && !loaded)
+    return <ErrorState message={call.error.message} backTo={paths.calls} backLabel="Torna ai bandi" />;
   if (!loaded) return <LoadingState />;
 
   const data: Array<[string, React.ReactNode]> = [
@@ -78,7 +80,10 @@ export function CallDetailPage() {
             onPositionsChanged={(period) => setPositionsChange((change) => ({ version: change.version + 1, period }))}
             onMessage={flash.show}
           />
-          <SendToMyPay callId={loaded.id} onPositionsChanged={(period) => setPositionsChange((change) => ({ version: change.version + 1, period }))} />
+          <SendToMyPay
+            callId={loaded.id}
+            onPositionsChanged={(period) => setPositionsChange((change) => ({ version: change.version + 1, period }))}
+          />
           <ButtonLink to={`${paths.editCall}?sessionId=${encodeURIComponent(loaded.id)}`} variation="primary">
             Modifica bando
           </ButtonLink>
@@ -120,12 +125,21 @@ export function CallDetailPage() {
         )}
       </section>
 
-      {me?.role === 'OPERATOR' && <CallPositionsSection callId={loaded.id} readOnly={false} changed={positionsChange} />}
+      {me?.role === 'OPERATOR' && (
+        <CallPositionsSection callId={loaded.id} readOnly={false} changed={positionsChange} />
+      )}
 
       {me?.role === 'OPERATOR' && <CallIseeRefresh callId={loaded.id} onDone={() => setIseeRuns((n) => n + 1)} />}
 
       <Suspense fallback={<LoadingState />}>
-        <EnrolmentsSection key={iseeRuns} call={loaded} readOnly={me?.role !== 'OPERATOR'} onChanged={call.reload} loadUsers={loadUsers} startExport={startExport} />
+        <EnrolmentsSection
+          key={iseeRuns}
+          call={loaded}
+          readOnly={me?.role !== 'OPERATOR'}
+          onChanged={call.reload}
+          loadUsers={loadUsers}
+          startExport={startExport}
+        />
       </Suspense>
 
       <ConfirmDialog

@@ -39,7 +39,8 @@ export function CallPage() {
   const backTo = paths.home;
 
   if (!id) return <ErrorState message={messages.call.notFound} backTo={backTo} backLabel="Torna alla home" />;
-  if (call.error && !loaded) return <ErrorState message={call.error.message} backTo={backTo} backLabel="Torna alla home" />;
+  if (call.error && !loaded)
+    return <ErrorState message={call.error.message} backTo={backTo} backLabel="Torna alla home" />;
   if (!loaded) return <LoadingState />;
   return auth.status === 'signed-in' ? <CitizenCall call={loaded} /> : <PublicCallView call={loaded} />;
 }
@@ -105,7 +106,10 @@ function CitizenCall({ call }: { call: PublicCall }) {
   const subscription: Subscription | null | undefined = mine.data ? mine.data.subscription : undefined;
   return (
     <Flex direction="column" gap="medium" maxWidth="56rem">
-      <CallHeader call={call} badge={subscription !== undefined && <SubscriptionBadge state={subscription?.state ?? null} />} />
+      <CallHeader
+        call={call}
+        badge={subscription !== undefined && <SubscriptionBadge state={subscription?.state ?? null} />}
+      />
       {subscription?.state === 'VALIDATED' && (
         <dl className="detail-list">
           <div className="detail-list__row">
@@ -123,8 +127,14 @@ function CitizenCall({ call }: { call: PublicCall }) {
         <Heading level={2} id="forms-title">
           Moduli del Comune
         </Heading>
-        {!subscription && <Text className="form-hint">Scarica i moduli, compilali e caricali con la tua richiesta.</Text>}
-        <FileList files={call.announcementFiles} label="Moduli del Comune" emptyText="Nessun modulo da scaricare per questo bando." />
+        {!subscription && (
+          <Text className="form-hint">Scarica i moduli, compilali e caricali con la tua richiesta.</Text>
+        )}
+        <FileList
+          files={call.announcementFiles}
+          label="Moduli del Comune"
+          emptyText="Nessun modulo da scaricare per questo bando."
+        />
       </section>
       {mine.error && <ErrorState message={mine.error.message} />}
       {mine.isLoading && subscription === undefined && <LoadingState />}
@@ -133,7 +143,11 @@ function CitizenCall({ call }: { call: PublicCall }) {
           <Heading level={2} id="my-files-title">
             I tuoi documenti
           </Heading>
-          <FileList files={subscription.subscriptionFiles} label="I tuoi documenti" emptyText="Non hai allegato documenti alla richiesta." />
+          <FileList
+            files={subscription.subscriptionFiles}
+            label="I tuoi documenti"
+            emptyText="Non hai allegato documenti alla richiesta."
+          />
         </section>
       )}
       {subscription && <MyPayments callId={call.id} />}
@@ -153,7 +167,8 @@ function RequestForm({ callId }: { callId: string }) {
   const add = (list: FileList | null) => {
     const next = [...files, ...Array.from(list ?? [])];
     if (input.current) input.current.value = '';
-    const problem = next.length > MAX_SUBSCRIPTION_FILES ? fileMessages.tooMany : next.map(checkFile).find(Boolean) ?? null;
+    const problem =
+      next.length > MAX_SUBSCRIPTION_FILES ? fileMessages.tooMany : (next.map(checkFile).find(Boolean) ?? null);
     setFileError(problem);
     if (!problem) setFiles(next);
   };
@@ -205,7 +220,11 @@ function RequestForm({ callId }: { callId: string }) {
             {files.map((file, index) => (
               <li key={`${file.name}-${index}`} className="file-list__item">
                 <span className="file-list__name">{file.name}</span>
-                <Button size="small" aria-label={`Togli ${file.name}`} onClick={() => setFiles(files.filter((_, i) => i !== index))}>
+                <Button
+                  size="small"
+                  aria-label={`Togli ${file.name}`}
+                  onClick={() => setFiles(files.filter((_, i) => i !== index))}
+                >
                   Togli
                 </Button>
               </li>
@@ -218,10 +237,20 @@ function RequestForm({ callId }: { callId: string }) {
           </Button>
         </Flex>
       </Flex>
-      <Dialog open={outcome?.kind === 'sent'} title="Richiesta inviata" onClose={reload} actions={<Button onClick={reload}>Chiudi</Button>}>
+      <Dialog
+        open={outcome?.kind === 'sent'}
+        title="Richiesta inviata"
+        onClose={reload}
+        actions={<Button onClick={reload}>Chiudi</Button>}
+      >
         <Text>La tua richiesta di iscrizione è stata inserita correttamente</Text>
       </Dialog>
-      <Dialog open={outcome?.kind === 'refused'} title="RICHIESTA RIFIUTATA" onClose={reload} actions={<Button onClick={reload}>Chiudi</Button>}>
+      <Dialog
+        open={outcome?.kind === 'refused'}
+        title="RICHIESTA RIFIUTATA"
+        onClose={reload}
+        actions={<Button onClick={reload}>Chiudi</Button>}
+      >
         <Text>{outcome?.kind === 'refused' ? outcome.text : ''}</Text>
       </Dialog>
     </section>

@@ -19,18 +19,41 @@ export function CitizenHome() {
     <section className="portal-page">
       <Heading level={1}>{name ? `Ciao, ${name}` : 'La tua area personale'}</Heading>
       <Text className="portal-page__lead">
-        Questa è la tua area personale dei servizi sociali: da qui segui le tue iscrizioni, carichi l’attestazione
-        ISEE e aggiorni i tuoi dati.
+        Questa è la tua area personale dei servizi sociali: da qui segui le tue iscrizioni, carichi l’attestazione ISEE
+        e aggiorni i tuoi dati.
       </Text>
       <ProfileBanner />
       <IseeBanner />
       <DashboardGrid
         variant="four"
         cards={[
-          { title: 'Iscrizioni', to: paths.subscriptions, description: 'Le tue richieste di iscrizione ai servizi e il loro stato.', icon: <Icon name="calls" /> },
-          { title: 'Caricamento ISEE', to: paths.citizenIseeUpload, action: 'Carica', description: 'Carica l’attestazione ISEE aggiornata: serve per iscriversi ai bandi.', icon: <Icon name="upload" /> },
-          { title: 'I miei ISEE', to: `${paths.profile}?scroll=true`, description: 'Il tuo profilo e le attestazioni ISEE che hai caricato.', icon: <Icon name="person" /> },
-          { title: 'Manuale d’uso', to: paths.manual, action: 'Apri', newTab: true, description: 'La guida al portale per i cittadini (PDF).', icon: <Icon name="book" /> },
+          {
+            title: 'Iscrizioni',
+            to: paths.subscriptions,
+            description: 'Le tue richieste di iscrizione ai servizi e il loro stato.',
+            icon: <Icon name="calls" />,
+          },
+          {
+            title: 'Caricamento ISEE',
+            to: paths.citizenIseeUpload,
+            action: 'Carica',
+            description: 'Carica l’attestazione ISEE aggiornata: serve per iscriversi ai bandi.',
+            icon: <Icon name="upload" />,
+          },
+          {
+            title: 'I miei ISEE',
+            to: `${paths.profile}?scroll=true`,
+            description: 'Il tuo profilo e le attestazioni ISEE che hai caricato.',
+            icon: <Icon name="person" />,
+          },
+          {
+            title: 'Manuale d’uso',
+            to: paths.manual,
+            action: 'Apri',
+            newTab: true,
+            description: 'La guida al portale per i cittadini (PDF).',
+            icon: <Icon name="book" />,
+          },
         ]}
       />
       <OpenCallsBoard />

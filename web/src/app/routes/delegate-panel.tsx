@@ -25,8 +25,21 @@ export function DelegatePanel({ counts: given }: { counts?: DelegateCounts }) {
       <DashboardGrid
         variant="two"
         cards={[
-          { title: 'ISEE', to: '/lista_ISEE', disabledReason: ISEE_LIST_FOR_OPERATORS, count: counts.isee, description: 'Attestazioni ISEE caricate dai cittadini.', icon: <Icon name="document" /> },
-          { title: 'UTENTI', to: paths.users, count: counts.loadedUsers, description: 'Anagrafica dei cittadini (sola consultazione).', icon: <Icon name="users" /> },
+          {
+            title: 'ISEE',
+            to: '/lista_ISEE',
+            disabledReason: ISEE_LIST_FOR_OPERATORS,
+            count: counts.isee,
+            description: 'Attestazioni ISEE caricate dai cittadini.',
+            icon: <Icon name="document" />,
+          },
+          {
+            title: 'UTENTI',
+            to: paths.users,
+            count: counts.loadedUsers,
+            description: 'Anagrafica dei cittadini (sola consultazione).',
+            icon: <Icon name="users" />,
+          },
         ]}
       />
     </section>

@@ -23,7 +23,14 @@ function preloadRoleHome() {
   } catch {
     return;
   }
-  const load = role === 'OPERATOR' ? operatorDashboard : role === 'DELEGATE' ? delegatePanel : role === 'CITIZEN' ? citizenHome : null;
+  const load =
+    role === 'OPERATOR'
+      ? operatorDashboard
+      : role === 'DELEGATE'
+        ? delegatePanel
+        : role === 'CITIZEN'
+          ? citizenHome
+          : null;
   void load?.().catch(() => undefined);
 }
 preloadRoleHome();

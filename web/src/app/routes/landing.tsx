@@ -10,7 +10,6 @@ import { OpenCallsBoard } from '@/features/calls/components/open-calls-board';
 import { getServices } from '@/features/services/api/get-services';
 import { ServiceCards } from '@/features/services/components/service-cards';
 
-
 interface ServicesState {
   items: Service[];
   nextCursor: string | null;
@@ -80,7 +79,12 @@ export function LandingPage() {
           <ServiceCards
             services={services.items}
             action={(service) => (
-              <Button variation="primary" className="service-card__action" aria-label={`Richiedi ${service.name}`} onClick={() => setLoginDialog(true)}>
+              <Button
+                variation="primary"
+                className="service-card__action"
+                aria-label={`Richiedi ${service.name}`}
+                onClick={() => setLoginDialog(true)}
+              >
                 Richiedi
               </Button>
             )}

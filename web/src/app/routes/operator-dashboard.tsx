@@ -21,11 +21,39 @@ export function OperatorDashboard({ counts: given }: { counts?: OperatorCounts }
       <Heading level={1}>PANNELLO OPERATORE</Heading>
       <DashboardGrid
         cards={[
-          { title: 'ISEE', to: paths.iseeList, count: counts.isee, description: 'Attestazioni ISEE caricate dai cittadini e da verificare.', icon: <Icon name="document" /> },
-          { title: 'UTENTI', to: usersTarget, count: counts.loadedUsers, description: 'Anagrafica dei cittadini, utenti da validare e nuovi utenti.', icon: <Icon name="users" /> },
-          { title: 'TICKET', to: paths.tickets, count: counts.openTickets, description: 'Richieste di assistenza aperte.', icon: <Icon name="ticket" /> },
-          { title: 'SERVIZI', to: paths.services, description: 'Servizi offerti dal Comune e relativi bandi.', icon: <Icon name="services" /> },
-          { title: 'BANDI', to: paths.calls, description: 'Bandi, iscrizioni, graduatorie e pagamenti.', icon: <Icon name="calls" /> },
+          {
+            title: 'ISEE',
+            to: paths.iseeList,
+            count: counts.isee,
+            description: 'Attestazioni ISEE caricate dai cittadini e da verificare.',
+            icon: <Icon name="document" />,
+          },
+          {
+            title: 'UTENTI',
+            to: usersTarget,
+            count: counts.loadedUsers,
+            description: 'Anagrafica dei cittadini, utenti da validare e nuovi utenti.',
+            icon: <Icon name="users" />,
+          },
+          {
+            title: 'TICKET',
+            to: paths.tickets,
+            count: counts.openTickets,
+            description: 'Richieste di assistenza aperte.',
+            icon: <Icon name="ticket" />,
+          },
+          {
+            title: 'SERVIZI',
+            to: paths.services,
+            description: 'Servizi offerti dal Comune e relativi bandi.',
+            icon: <Icon name="services" />,
+          },
+          {
+            title: 'BANDI',
+            to: paths.calls,
+            description: 'Bandi, iscrizioni, graduatorie e pagamenti.',
+            icon: <Icon name="calls" />,
+          },
         ]}
       />
     </section>

@@ -33,7 +33,8 @@ export function PrivacyPage() {
       .then(async (response) => {
         // A missing file comes back as the app's index.html from a single-page-app host: not the notice.
         const type = response.headers.get('content-type') ?? '';
-        if (!response.ok || type.includes('text/html')) throw new Error(`Informativa non disponibile (${response.status})`);
+        if (!response.ok || type.includes('text/html'))
+          throw new Error(`Informativa non disponibile (${response.status})`);
         setSource(fill(await response.text()));
       })
       .catch((error: unknown) => {

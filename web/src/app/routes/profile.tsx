@@ -25,7 +25,13 @@ export function ProfilePage() {
   return (
     <Flex direction="column" gap="large">
       <Heading level={1}>Profilo</Heading>
-      {profile.error ? <ErrorState message={profile.error.message} /> : !profile.data ? <LoadingState /> : <ProfileForm user={profile.data} />}
+      {profile.error ? (
+        <ErrorState message={profile.error.message} />
+      ) : !profile.data ? (
+        <LoadingState />
+      ) : (
+        <ProfileForm user={profile.data} />
+      )}
       <div ref={iseeCard} id="isee-caricati">
         <Card variation="outlined">
           <IseeTable title="ISEE caricati" />
@@ -52,10 +58,28 @@ function ProfileForm({ user }: { user: User }) {
   return (
     <Card variation="outlined">
       {!user.profileComplete && (
-        <PageAlert variation="info" heading="Completa il tuo profilo" message="Per usare i servizi del portale completa i tuoi dati: indirizzo, data di nascita ed e-mail." autoHideMs={null} isDismissible={false} />
+        <PageAlert
+          variation="info"
+          heading="Completa il tuo profilo"
+          message="Per usare i servizi del portale completa i tuoi dati: indirizzo, data di nascita ed e-mail."
+          autoHideMs={null}
+          isDismissible={false}
+        />
       )}
-      <EditableForm form={form} label="I tuoi dati" confirmTitle="Modifica profilo" confirmMessage="Confermi di voler salvare i tuoi dati?">
-        <UserFields values={form.values} errors={form.errors} readOnly={!form.editing} locked={['firstName', 'lastName', 'fiscalCode']} required={PROFILE_REQUIRED} onChange={form.setField} />
+      <EditableForm
+        form={form}
+        label="I tuoi dati"
+        confirmTitle="Modifica profilo"
+        confirmMessage="Confermi di voler salvare i tuoi dati?"
+      >
+        <UserFields
+          values={form.values}
+          errors={form.errors}
+          readOnly={!form.editing}
+          locked={['firstName', 'lastName', 'fiscalCode']}
+          required={PROFILE_REQUIRED}
+          onChange={form.setField}
+        />
       </EditableForm>
     </Card>
   );

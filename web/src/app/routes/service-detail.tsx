@@ -23,7 +23,13 @@ export function ServiceDetailPage() {
   return (
     <Flex direction="column" gap="medium" maxWidth="48rem">
       <Heading level={1}>{loaded?.name ?? 'Dettaglio servizio'}</Heading>
-      <RecordContent id={id} record={service} missingMessage={messages.service.notFound} backTo={paths.services} backLabel="Torna ai servizi">
+      <RecordContent
+        id={id}
+        record={service}
+        missingMessage={messages.service.notFound}
+        backTo={paths.services}
+        backLabel="Torna ai servizi"
+      >
         {(record) => (
           <>
             <ServiceForm key={record.id} service={record} />
@@ -45,7 +51,13 @@ function ServiceForm({ service }: { service: Service }) {
     onSaved: () => navigate(paths.services),
   });
   return (
-    <EditableForm form={form} label="Dati del servizio" backTo={paths.services} confirmTitle="Modifica servizio" confirmMessage="Confermi di voler modificare il servizio?">
+    <EditableForm
+      form={form}
+      label="Dati del servizio"
+      backTo={paths.services}
+      confirmTitle="Modifica servizio"
+      confirmMessage="Confermi di voler modificare il servizio?"
+    >
       <ServiceFields values={form.values} errors={form.errors} readOnly={!form.editing} onChange={form.setField} />
     </EditableForm>
   );

@@ -15,7 +15,14 @@ export function ServiceOpenCallsPage() {
   const service = useService(id || null);
   const calls = useServiceOpenCalls(id);
 
-  if (!id || service.error) return <ErrorState message={service.error?.message ?? messages.service.notFound} backTo={paths.home} backLabel="Torna alla home" />;
+  if (!id || service.error)
+    return (
+      <ErrorState
+        message={service.error?.message ?? messages.service.notFound}
+        backTo={paths.home}
+        backLabel="Torna alla home"
+      />
+    );
   return (
     <Flex direction="column" gap="medium">
       <Heading level={1}>{service.data?.name ?? 'Bandi del servizio'}</Heading>

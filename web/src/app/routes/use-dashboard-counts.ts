@@ -7,9 +7,17 @@ import { countLoadedUsers } from '@/features/users/api/count-loaded-users';
  * The badges of the operator dashboard and the delegate panel: ISEE to verify and users LOADED; with
  * `openTickets` (the operator's TICKET card; delegates have no ticket access) the open tickets too.
  */
-export function useDashboardCounts({ openTickets = false }: { openTickets?: boolean } = {}): { isee?: number; loadedUsers?: number; openTickets?: number } {
+export function useDashboardCounts({ openTickets = false }: { openTickets?: boolean } = {}): {
+  isee?: number;
+  loadedUsers?: number;
+  openTickets?: number;
+} {
   const counts = useAsync(async () => {
-    const [isee, users, tickets] = await Promise.all([countIseesToVerify(), countLoadedUsers(), openTickets ? countOpenTickets() : undefined]);
+    const [isee, users, tickets] = await Promise.all([
+      countIseesToVerify(),
+      countLoadedUsers(),
+      openTickets ? countOpenTickets() : undefined,
+    ]);
     return { isee: isee.count, loadedUsers: users.count, openTickets: tickets?.count };
   }, [openTickets]);
   return counts.data ?? {};

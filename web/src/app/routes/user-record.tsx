@@ -30,7 +30,13 @@ export function UserRecordPage() {
     <Flex direction="column" gap="medium">
       <Heading level={1}>Dati utente</Heading>
       {/* Without ?citizen= the access table sends the operator back to /lista_utenti. */}
-      <RecordContent id={id} record={user} missingMessage={messages.notFound} backTo={paths.users} backLabel="Torna alla lista utenti">
+      <RecordContent
+        id={id}
+        record={user}
+        missingMessage={messages.notFound}
+        backTo={paths.users}
+        backLabel="Torna alla lista utenti"
+      >
         {(loaded) => <UserRecord key={loaded.id} user={loaded} onChanged={user.reload} />}
       </RecordContent>
     </Flex>
@@ -84,7 +90,12 @@ function UserRecord({ user, onChanged }: { user: User; onChanged: () => void }) 
             confirmMessage="Confermi di voler modificare i dati dell’utente?"
             readOnlyActions={
               <>
-                <Button key="status" onClick={() => setConfirmStatus(true)} isDisabled={readOnly} colorTheme={toggle.suspend ? 'warning' : 'success'}>
+                <Button
+                  key="status"
+                  onClick={() => setConfirmStatus(true)}
+                  isDisabled={readOnly}
+                  colorTheme={toggle.suspend ? 'warning' : 'success'}
+                >
                   {toggle.label}
                 </Button>
                 {readOnly ? (
@@ -111,19 +122,35 @@ function UserRecord({ user, onChanged }: { user: User; onChanged: () => void }) 
                     Nuovo ISEE
                   </Button>
                 ) : (
-                  <ButtonLink key="isee" to={`/lista_utenti/dati_utente/caricamento_ISEE_operatore?userId=${encodeURIComponent(user.id)}`}>
+                  <ButtonLink
+                    key="isee"
+                    to={`/lista_utenti/dati_utente/caricamento_ISEE_operatore?userId=${encodeURIComponent(user.id)}`}
+                  >
                     Nuovo ISEE
                   </ButtonLink>
                 )}
               </>
             }
           >
-            <UserFields values={form.values} errors={form.errors} readOnly={!form.editing} required={EDIT_USER_REQUIRED} onChange={form.setField} />
+            <UserFields
+              values={form.values}
+              errors={form.errors}
+              readOnly={!form.editing}
+              required={EDIT_USER_REQUIRED}
+              onChange={form.setField}
+            />
           </EditableForm>
         </Flex>
       </Card>
       <Card variation="outlined">
-        <IseeTable key={inpsRun} title="ISEE" userId={user.id} linkBase="/lista_utenti/dati_utente" disabled={readOnly} onDeleted={onChanged} />
+        <IseeTable
+          key={inpsRun}
+          title="ISEE"
+          userId={user.id}
+          linkBase="/lista_utenti/dati_utente"
+          disabled={readOnly}
+          onDeleted={onChanged}
+        />
       </Card>
       {!readOnly && (
         <Card variation="outlined">
@@ -140,7 +167,10 @@ function UserRecord({ user, onChanged }: { user: User; onChanged: () => void }) 
         <Heading level={2} marginBottom="small">
           Pagamenti
         </Heading>
-        <UserPayments userId={user.id} actions={(position, reload) => <PositionActions position={position} reload={reload} readOnly={readOnly} />} />
+        <UserPayments
+          userId={user.id}
+          actions={(position, reload) => <PositionActions position={position} reload={reload} readOnly={readOnly} />}
+        />
       </Card>
       <ConfirmDialog
         open={confirmStatus}

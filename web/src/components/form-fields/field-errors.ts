@@ -21,7 +21,10 @@ export function pickFieldErrors<F extends string>(byField: Record<string, string
  * Splits an API failure between the fields and the form's alert: the fields get their messages; the
  * alert gets the ApiError's message when no field message could be placed (or some were unmatched).
  */
-export function splitApiError<F extends string>(error: ApiError, fields: readonly F[]): { errors: FieldErrors<F>; alert: string | null } {
+export function splitApiError<F extends string>(
+  error: ApiError,
+  fields: readonly F[],
+): { errors: FieldErrors<F>; alert: string | null } {
   const { errors, unmatched } = pickFieldErrors(error.fieldErrors, fields);
   const placed = Object.keys(errors).length;
   return { errors, alert: placed === 0 || unmatched > 0 ? error.message : null };

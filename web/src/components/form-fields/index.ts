@@ -14,6 +14,11 @@ export {
   parsePercentInput,
 } from './input-filters';
 export { pickFieldErrors, splitApiError, type FieldErrors } from './field-errors';
-export { useConfirmedForm, type ConfirmedFormOptions, type ConfirmedFormState, type FormValidation } from './use-confirmed-form';
+export {
+  useConfirmedForm,
+  type ConfirmedFormOptions,
+  type ConfirmedFormState,
+  type FormValidation,
+} from './use-confirmed-form';
 export { readOnlyFieldProps, readOnlyInputStyles } from './read-only';
 export { useFieldValues } from './use-field-values';

@@ -1,7 +1,10 @@
 import { TextField, type TextFieldProps } from '@aws-amplify/ui-react';
 import type { ChangeEvent } from 'react';
 
-export type RestrictedTextFieldProps = Omit<TextFieldProps, 'value' | 'defaultValue' | 'onChange' | 'type' | 'accept'> & {
+export type RestrictedTextFieldProps = Omit<
+  TextFieldProps,
+  'value' | 'defaultValue' | 'onChange' | 'type' | 'accept'
+> & {
   value: string;
   /** Called with the accepted text only: a rejected keystroke never reaches it. */
   onValueChange: (text: string) => void;

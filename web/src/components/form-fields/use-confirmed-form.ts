@@ -31,7 +31,9 @@ export interface ConfirmedFormState {
  * focus on the first invalid one) → confirmation dialog → API call → `onSaved`. Field messages the API
  * returns go beside the fields; any other failure goes to the form's 'Attenzione' alert.
  */
-export function useConfirmedForm<V extends Record<F, unknown>, F extends string, I, R>(options: ConfirmedFormOptions<V, F, I, R>) {
+export function useConfirmedForm<V extends Record<F, unknown>, F extends string, I, R>(
+  options: ConfirmedFormOptions<V, F, I, R>,
+) {
   const { initialValues, fields, validate, save, onSaved } = options;
   const [values, setValues] = useState<V>(initialValues);
   const [errors, setErrors] = useState<FieldErrors<F>>({});
@@ -42,7 +44,10 @@ export function useConfirmedForm<V extends Record<F, unknown>, F extends string,
 
   /** Changing a field clears its message. An update from the field's previous value sees every change before it (two quick clicks). */
   const setField = useCallback(<K extends F>(field: K, value: V[K] | ((previous: V[K]) => V[K])) => {
-    setValues((previous) => ({ ...previous, [field]: typeof value === 'function' ? (value as (previous: V[K]) => V[K])(previous[field]) : value }));
+    setValues((previous) => ({
+      ...previous,
+      [field]: typeof value === 'function' ? (value as (previous: V[K]) => V[K])(previous[field]) : value,
+    }));
     setErrors((previous) => (previous[field] ? { ...previous, [field]: undefined } : previous));
   }, []);
 

@@ -3,6 +3,7 @@ import { api } from '@/lib/api';
 import { useAsyncAction } from '@/components/use-async';
 
 /** PUT /api/bands/{id}: replaces the band, answers the saved band. */
-export const updateBand = (id: string, input: BandInput): Promise<Band> => api.put<Band>(`/api/bands/${encodeURIComponent(id)}`, input);
+export const updateBand = (id: string, input: BandInput): Promise<Band> =>
+  api.put<Band>(`/api/bands/${encodeURIComponent(id)}`, input);
 
 export const useUpdateBand = () => useAsyncAction(updateBand);

@@ -37,8 +37,24 @@ export function BandFields({ values, errors, readOnly = false, onChange }: BandF
           comma there ('1234,56' becomes 123456). These fields take only digits and a decimal comma, so
           nothing below 0 can be typed.
         */}
-        <AmountField {...common('min')} label="Valore minimo (€)" descriptiveText={hint} isRequired flex="1" value={values.min} onValueChange={(text) => onChange('min', text)} />
-        <AmountField {...common('max')} label="Valore massimo (€)" descriptiveText={hint} isRequired flex="1" value={values.max} onValueChange={(text) => onChange('max', text)} />
+        <AmountField
+          {...common('min')}
+          label="Valore minimo (€)"
+          descriptiveText={hint}
+          isRequired
+          flex="1"
+          value={values.min}
+          onValueChange={(text) => onChange('min', text)}
+        />
+        <AmountField
+          {...common('max')}
+          label="Valore massimo (€)"
+          descriptiveText={hint}
+          isRequired
+          flex="1"
+          value={values.max}
+          onValueChange={(text) => onChange('max', text)}
+        />
       </Flex>
       <Flex direction={{ base: 'column', medium: 'row' }} gap="medium">
         <PercentField

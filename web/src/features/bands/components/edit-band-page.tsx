@@ -23,7 +23,13 @@ export function EditBandPage() {
   return (
     <Flex direction="column" gap="medium" maxWidth="48rem">
       <Heading level={1}>{TITLE}</Heading>
-      <RecordContent id={id} record={band} missingMessage={messages.band.notFound} backTo={paths.bands} backLabel="Torna alle fasce ISEE">
+      <RecordContent
+        id={id}
+        record={band}
+        missingMessage={messages.band.notFound}
+        backTo={paths.bands}
+        backLabel="Torna alle fasce ISEE"
+      >
         {(loaded) => <EditBandForm key={loaded.id} band={loaded} />}
       </RecordContent>
     </Flex>
@@ -40,7 +46,13 @@ function EditBandForm({ band }: { band: Band }) {
     onSaved: () => navigate(paths.bands),
   });
   return (
-    <EditableForm form={form} label={TITLE} backTo={paths.bands} confirmTitle={TITLE} confirmMessage="Confermi di voler modificare la fascia ISEE?">
+    <EditableForm
+      form={form}
+      label={TITLE}
+      backTo={paths.bands}
+      confirmTitle={TITLE}
+      confirmMessage="Confermi di voler modificare la fascia ISEE?"
+    >
       <BandFields values={form.values} errors={form.errors} readOnly={!form.editing} onChange={form.setField} />
     </EditableForm>
   );

@@ -8,4 +8,5 @@ export const getCalls = (name: string, cursor: string | null): Promise<Page<Call
   api.get<Page<CallSummary>>(`/api/calls${query({ name, cursor, limit: CALLS_PAGE_SIZE })}`);
 
 /** The operator's calls list; a new `name` goes back to the first page. */
-export const useCalls = (name: string) => useCursorList<CallSummary>((cursor) => getCalls(name, cursor), { resetKey: name });
+export const useCalls = (name: string) =>
+  useCursorList<CallSummary>((cursor) => getCalls(name, cursor), { resetKey: name });

@@ -5,7 +5,9 @@ import { useCursorList } from '@/components/cursor-pagination';
 
 /** GET /api/services/{id}/calls: every call of a service (operators), 15 per page. */
 export const getServiceCalls = (serviceId: string, cursor: string | null): Promise<Page<CallSummary>> =>
-  api.get<Page<CallSummary>>(`/api/services/${encodeURIComponent(serviceId)}/calls${query({ cursor, limit: CALLS_PAGE_SIZE })}`);
+  api.get<Page<CallSummary>>(
+    `/api/services/${encodeURIComponent(serviceId)}/calls${query({ cursor, limit: CALLS_PAGE_SIZE })}`,
+  );
 
 export const useServiceCalls = (serviceId: string) =>
   useCursorList<CallSummary>((cursor) => getServiceCalls(serviceId, cursor), { resetKey: serviceId });

@@ -1,5 +1,15 @@
 import { bandLabel, type Band } from '@domain/bands';
-import { callInputSchema, callStateLabels, canMoveCall, callUpdateSchema, defaultCallName, remainingCallFiles, type Call, type CallInput, type CallUpdate } from '@domain/calls';
+import {
+  callInputSchema,
+  callStateLabels,
+  canMoveCall,
+  callUpdateSchema,
+  defaultCallName,
+  remainingCallFiles,
+  type Call,
+  type CallInput,
+  type CallUpdate,
+} from '@domain/calls';
 import { fileMessages } from '@domain/files';
 import { romeYear } from '@domain/period';
 import type { Service } from '@domain/services';
@@ -24,7 +34,17 @@ export interface CallFormValues {
   files: File[];
 }
 type Field = keyof CallFormValues;
-const fields: readonly Field[] = ['serviceId', 'name', 'year', 'state', 'codAccertamento', 'codCapitolo', 'nomeMyPay', 'bandsId', 'files'];
+const fields: readonly Field[] = [
+  'serviceId',
+  'name',
+  'year',
+  'state',
+  'codAccertamento',
+  'codCapitolo',
+  'nomeMyPay',
+  'bandsId',
+  'files',
+];
 
 const ACCEPT = '.pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png';
 
@@ -59,7 +79,11 @@ export const callToForm = (call: Call): CallFormValues => ({
 });
 
 /** The same schema the API applies; the files are checked here by type and size, then uploaded on save. */
-export function validateCallForm(values: CallFormValues, mode: 'new' | 'edit', attached: number): FormValidation<Field, CallInput | CallUpdate> {
+export function validateCallForm(
+  values: CallFormValues,
+  mode: 'new' | 'edit',
+  attached: number,
+): FormValidation<Field, CallInput | CallUpdate> {
   const candidate = {
     ...values,
     year: values.year.trim() === '' ? undefined : Number(values.year),
@@ -111,7 +135,11 @@ export function CallForm({ mode, initialValues, attached, save, onSaved, backTo,
   });
   const { values, errors, setField } = form;
 
-  const text = (field: 'name' | 'codAccertamento' | 'codCapitolo' | 'nomeMyPay', label: string, descriptiveText?: string) => (
+  const text = (
+    field: 'name' | 'codAccertamento' | 'codCapitolo' | 'nomeMyPay',
+    label: string,
+    descriptiveText?: string,
+  ) => (
     <TextField
       name={field}
       label={label}
@@ -147,7 +175,9 @@ export function CallForm({ mode, initialValues, attached, save, onSaved, backTo,
         form={form}
         label={mode === 'new' ? 'Nuovo bando' : 'Modifica bando'}
         confirmTitle={mode === 'new' ? 'Inserimento nuovo bando' : 'Modifica bando'}
-        confirmMessage={mode === 'new' ? 'Confermi di voler inserire il nuovo bando?' : 'Confermi di voler modificare il bando?'}
+        confirmMessage={
+          mode === 'new' ? 'Confermi di voler inserire il nuovo bando?' : 'Confermi di voler modificare il bando?'
+        }
         actions={<BackAndConfirmButtons backTo={backTo} isSaving={form.isSaving} />}
       >
         <SelectField
@@ -166,7 +196,11 @@ export function CallForm({ mode, initialValues, attached, save, onSaved, backTo,
             </option>
           ))}
         </SelectField>
-        {text('name', 'Nome del bando', mode === 'new' ? 'Proposto: il nome del servizio e l’anno in corso.' : undefined)}
+        {text(
+          'name',
+          'Nome del bando',
+          mode === 'new' ? 'Proposto: il nome del servizio e l’anno in corso.' : undefined,
+        )}
         <Flex gap="medium" wrap="wrap">
           <TextField
             name="year"
@@ -181,14 +215,22 @@ export function CallForm({ mode, initialValues, attached, save, onSaved, backTo,
             onChange={(event) => setField('year', event.target.value.replace(/\D/g, ''))}
           />
           {mode === 'edit' && (
-            <SelectField name="state" label="Stato" isRequired value={values.state} hasError={Boolean(errors.state)} errorMessage={errors.state} onChange={(event) => setField('state', event.target.value)}>
+            <SelectField
+              name="state"
+              label="Stato"
+              isRequired
+              value={values.state}
+              hasError={Boolean(errors.state)}
+              errorMessage={errors.state}
+              onChange={(event) => setField('state', event.target.value)}
+            >
               {Object.entries(callStateLabels)
                 .filter(([value]) => canMoveCall(Number(initialValues.state), Number(value)))
                 .map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
             </SelectField>
           )}
         </Flex>
@@ -208,7 +250,9 @@ export function CallForm({ mode, initialValues, attached, save, onSaved, backTo,
               checked={values.bandsId.includes(band.id)}
               onChange={(event) => {
                 const checked = event.target.checked;
-                setField('bandsId', (chosen) => (checked ? [...chosen, band.id] : chosen.filter((id) => id !== band.id)));
+                setField('bandsId', (chosen) =>
+                  checked ? [...chosen, band.id] : chosen.filter((id) => id !== band.id),
+                );
               }}
             />
           ))}
@@ -226,7 +270,10 @@ export function CallForm({ mode, initialValues, attached, save, onSaved, backTo,
           ) : (
             <>
               <Text className="form-hint" id="call-files-hint">
-                {mode === 'edit' ? `Puoi aggiungere ancora ${remaining} ${remaining === 1 ? 'modulo' : 'moduli'}` : 'Fino a 5 moduli'} in formato PDF, JPEG o PNG, di 10 MB al massimo ciascuno.
+                {mode === 'edit'
+                  ? `Puoi aggiungere ancora ${remaining} ${remaining === 1 ? 'modulo' : 'moduli'}`
+                  : 'Fino a 5 moduli'}{' '}
+                in formato PDF, JPEG o PNG, di 10 MB al massimo ciascuno.
               </Text>
               <input
                 ref={fileInput}
@@ -247,7 +294,16 @@ export function CallForm({ mode, initialValues, attached, save, onSaved, backTo,
               {values.files.map((file, index) => (
                 <li key={`${file.name}-${index}`} className="file-list__item">
                   <span className="file-list__name">{file.name}</span>
-                  <Button size="small" aria-label={`Togli ${file.name}`} onClick={() => setField('files', values.files.filter((_, i) => i !== index))}>
+                  <Button
+                    size="small"
+                    aria-label={`Togli ${file.name}`}
+                    onClick={() =>
+                      setField(
+                        'files',
+                        values.files.filter((_, i) => i !== index),
+                      )
+                    }
+                  >
                     Togli
                   </Button>
                 </li>

@@ -57,7 +57,11 @@ export function CallsPage() {
           Nuovo bando
         </ButtonLink>
       </Flex>
-      <PageAlert message={created ? `Il bando «${created}» è stato creato.` : null} variation="success" onDismiss={() => setCreated(null)} />
+      <PageAlert
+        message={created ? `Il bando «${created}» è stato creato.` : null}
+        variation="success"
+        onDismiss={() => setCreated(null)}
+      />
       <form
         role="search"
         aria-label="Cerca bandi"
@@ -93,7 +97,13 @@ export function CallsPage() {
       ) : !calls.isLoaded ? (
         <LoadingState />
       ) : (
-        <DataTable caption="Elenco dei bandi" columns={columns} rows={calls.items} rowKey={(call) => call.id} emptyText="Non sono presenti bandi" />
+        <DataTable
+          caption="Elenco dei bandi"
+          columns={columns}
+          rows={calls.items}
+          rowKey={(call) => call.id}
+          emptyText="Non sono presenti bandi"
+        />
       )}
       <CursorPagination {...calls.pagination} label="Paginazione dei bandi" />
     </Flex>

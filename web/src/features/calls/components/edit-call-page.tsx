@@ -42,7 +42,8 @@ export function EditCallPage({ loadChoices }: { loadChoices: LoadCallChoices }) 
 
   let content;
   if (!id) content = <ErrorState message={messages.call.notFound} backTo={paths.calls} backLabel="Torna ai bandi" />;
-  else if (call.error && !loaded) content = <ErrorState message={call.error.message} backTo={paths.calls} backLabel="Torna ai bandi" />;
+  else if (call.error && !loaded)
+    content = <ErrorState message={call.error.message} backTo={paths.calls} backLabel="Torna ai bandi" />;
   else if (!loaded) content = <LoadingState />;
   else
     content = (
@@ -56,7 +57,12 @@ export function EditCallPage({ loadChoices }: { loadChoices: LoadCallChoices }) 
             label="Moduli già allegati"
             emptyText="Nessun modulo allegato."
             actions={(file) => (
-              <Button size="small" colorTheme="error" aria-label={`Elimina ${file.name}`} onClick={() => setToDelete(file)}>
+              <Button
+                size="small"
+                colorTheme="error"
+                aria-label={`Elimina ${file.name}`}
+                onClick={() => setToDelete(file)}
+              >
                 Elimina
               </Button>
             )}

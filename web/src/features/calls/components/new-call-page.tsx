@@ -22,7 +22,9 @@ export function NewCallPage({ loadChoices }: { loadChoices: LoadCallChoices }) {
         initialValues={emptyCallForm(serviceId, serviceName)}
         attached={0}
         save={(input) => createCall(input as CallInput)}
-        onSaved={(call) => navigate(`${paths.calls}?id=${encodeURIComponent(call.id)}&name=${encodeURIComponent(call.name)}`)}
+        onSaved={(call) =>
+          navigate(`${paths.calls}?id=${encodeURIComponent(call.id)}&name=${encodeURIComponent(call.name)}`)
+        }
         loadChoices={loadChoices}
         backTo={serviceId ? `${paths.serviceDetail}?id=${encodeURIComponent(serviceId)}` : paths.calls}
       />

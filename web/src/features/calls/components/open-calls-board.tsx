@@ -8,7 +8,6 @@ import { errorMessage } from '@/lib/api';
 import { getOpenCalls } from '../api/get-open-calls';
 import { formatLongDay } from '@/lib/dates';
 
-
 /** Open calls as cards, each linking to its page. */
 export function CallCards({ calls, headingLevel = 3 }: { calls: CallSummary[]; headingLevel?: 2 | 3 }) {
   return (
@@ -20,7 +19,11 @@ export function CallCards({ calls, headingLevel = 3 }: { calls: CallSummary[]; h
           </Heading>
           <Text className="call-card__service">{call.serviceName}</Text>
           <Text className="call-card__meta">Pubblicato il {formatLongDay(call.dataInsert)}</Text>
-          <ButtonLink to={`${paths.publicCall}?id=${encodeURIComponent(call.id)}`} variation="primary" aria-label={`Dettaglio del bando ${call.name}`}>
+          <ButtonLink
+            to={`${paths.publicCall}?id=${encodeURIComponent(call.id)}`}
+            variation="primary"
+            aria-label={`Dettaglio del bando ${call.name}`}
+          >
             Dettaglio
           </ButtonLink>
         </li>
@@ -31,7 +34,10 @@ export function CallCards({ calls, headingLevel = 3 }: { calls: CallSummary[]; h
 
 /** 'Bacheca': the first three open calls, newest first (landing page and citizen home). */
 export function OpenCallsBoard() {
-  const [state, setState] = useState<{ calls: CallSummary[] | null; error: string | null }>({ calls: null, error: null });
+  const [state, setState] = useState<{ calls: CallSummary[] | null; error: string | null }>({
+    calls: null,
+    error: null,
+  });
   useEffect(() => {
     let current = true;
     getOpenCalls({ limit: BOARD_SIZE }).then(

@@ -20,7 +20,10 @@ export function ServiceCallsList({ serviceId, serviceName }: { serviceId: string
         <Heading level={2} id={headingId}>
           Bandi del servizio
         </Heading>
-        <ButtonLink to={`${paths.serviceNewCall}?id=${encodeURIComponent(serviceId)}&name=${encodeURIComponent(serviceName)}`} variation="primary">
+        <ButtonLink
+          to={`${paths.serviceNewCall}?id=${encodeURIComponent(serviceId)}&name=${encodeURIComponent(serviceName)}`}
+          variation="primary"
+        >
           Nuovo bando
         </ButtonLink>
       </Flex>
@@ -29,7 +32,13 @@ export function ServiceCallsList({ serviceId, serviceName }: { serviceId: string
       ) : !calls.isLoaded ? (
         <LoadingState />
       ) : (
-        <DataTable caption={`Bandi del servizio ${serviceName}`} columns={columns} rows={calls.items} rowKey={(call) => call.id} emptyText="Nessun bando disponibile per questo servizio." />
+        <DataTable
+          caption={`Bandi del servizio ${serviceName}`}
+          columns={columns}
+          rows={calls.items}
+          rowKey={(call) => call.id}
+          emptyText="Nessun bando disponibile per questo servizio."
+        />
       )}
       <CursorPagination {...calls.pagination} label="Paginazione dei bandi del servizio" />
     </Flex>

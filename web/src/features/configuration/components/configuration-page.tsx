@@ -7,7 +7,12 @@ import { LoadingState } from '@/components/loading-state';
 import { PageAlert, useFlashMessage } from '@/components/page-alert';
 import { useConfiguration } from '../api/get-configuration';
 import { updateConfiguration } from '../api/update-configuration';
-import { configurationToForm, validateConfigurationForm, type ConfigurationFormErrors, type ConfigurationFormValues } from '../utils/configuration-form';
+import {
+  configurationToForm,
+  validateConfigurationForm,
+  type ConfigurationFormErrors,
+  type ConfigurationFormValues,
+} from '../utils/configuration-form';
 
 const TITLE = 'Configurazione';
 export const CONFIGURATION_SAVED = 'Configurazione salvata correttamente.';
@@ -28,7 +33,10 @@ export function ConfigurationPage() {
     <Flex direction="column" gap="medium" maxWidth="56rem">
       <Heading level={1}>{TITLE}</Heading>
       <PageAlert key={flash.key} {...flash.props} />
-      <Text>Parametri della piattaforma di pagamento MyPay usati per generare le posizioni debitorie e il CSV di importazione.</Text>
+      <Text>
+        Parametri della piattaforma di pagamento MyPay usati per generare le posizioni debitorie e il CSV di
+        importazione.
+      </Text>
       {configuration.error && !configuration.data ? (
         <ErrorState message={configuration.error.message} />
       ) : !configuration.data ? (
@@ -52,10 +60,26 @@ function ConfigurationForm({ view, onSaved }: { view: ConfigurationView; onSaved
   return (
     <Card variation="outlined">
       {view.configuration === null && (
-        <PageAlert variation="info" heading="Configurazione mancante" message="Compila tutti i campi: senza configurazione non è possibile generare il CSV per MyPay." autoHideMs={null} isDismissible={false} />
+        <PageAlert
+          variation="info"
+          heading="Configurazione mancante"
+          message="Compila tutti i campi: senza configurazione non è possibile generare il CSV per MyPay."
+          autoHideMs={null}
+          isDismissible={false}
+        />
       )}
-      <EditableForm form={form} label="Configurazione MyPay" confirmTitle="Modifica configurazione" confirmMessage="Confermi di voler salvare la configurazione di MyPay?">
-        <ConfigurationFields values={form.values} errors={form.errors} readOnly={!form.editing} onChange={form.setField} />
+      <EditableForm
+        form={form}
+        label="Configurazione MyPay"
+        confirmTitle="Modifica configurazione"
+        confirmMessage="Confermi di voler salvare la configurazione di MyPay?"
+      >
+        <ConfigurationFields
+          values={form.values}
+          errors={form.errors}
+          readOnly={!form.editing}
+          onChange={form.setField}
+        />
       </EditableForm>
     </Card>
   );
@@ -77,7 +101,11 @@ function ConfigurationFields({ values, errors, readOnly, onChange }: FieldsProps
     value: values[field],
     onChange: (event: { target: { value: string } }) => onChange(field, event.target.value),
   });
-  const text = (field: ConfigurationField) => ({ ...common(field), ...readOnlyFieldProps(readOnly), autoComplete: 'off' });
+  const text = (field: ConfigurationField) => ({
+    ...common(field),
+    ...readOnlyFieldProps(readOnly),
+    autoComplete: 'off',
+  });
   const select = (field: ConfigurationField) => ({ ...common(field), isDisabled: readOnly });
   const row = { direction: { base: 'column', medium: 'row' }, gap: 'medium' } as const;
   return (
@@ -108,11 +136,21 @@ function ConfigurationFields({ values, errors, readOnly, onChange }: FieldsProps
         <TextField {...text('tipoVersamento')} label="Tipo versamento (tipoVersamento)" maxLength={64} flex="1" />
       </Flex>
       <Flex {...row}>
-        <SelectField {...select('tipoIdentificativoUnivoco')} label="Tipo identificativo univoco (tipoIdentificativoUnivoco)" placeholder="Seleziona" flex="1">
+        <SelectField
+          {...select('tipoIdentificativoUnivoco')}
+          label="Tipo identificativo univoco (tipoIdentificativoUnivoco)"
+          placeholder="Seleziona"
+          flex="1"
+        >
           <option value="F">F - Persona fisica</option>
           <option value="G">G - Persona giuridica</option>
         </SelectField>
-        <TextField {...text('datiSpecificiRiscossione')} label="Dati specifici riscossione (datiSpecificiRiscossione)" maxLength={140} flex="1" />
+        <TextField
+          {...text('datiSpecificiRiscossione')}
+          label="Dati specifici riscossione (datiSpecificiRiscossione)"
+          maxLength={140}
+          flex="1"
+        />
       </Flex>
     </Flex>
   );

@@ -1,4 +1,9 @@
-import { configurationFields, configurationSchema, type Configuration, type ConfigurationField } from '@domain/configuration';
+import {
+  configurationFields,
+  configurationSchema,
+  type Configuration,
+  type ConfigurationField,
+} from '@domain/configuration';
 import { fieldErrors } from '@domain/validation';
 import { pickFieldErrors, type FieldErrors } from '@/components/form-fields/field-errors';
 
@@ -6,18 +11,24 @@ import { pickFieldErrors, type FieldErrors } from '@/components/form-fields/fiel
 export type ConfigurationFormValues = Record<ConfigurationField, string>;
 export type ConfigurationFormErrors = FieldErrors<ConfigurationField>;
 
-export const emptyConfigurationForm = Object.fromEntries(configurationFields.map((field) => [field, ''])) as ConfigurationFormValues;
+export const emptyConfigurationForm = Object.fromEntries(
+  configurationFields.map((field) => [field, '']),
+) as ConfigurationFormValues;
 
 export function configurationToForm(configuration: Configuration | null): ConfigurationFormValues {
   if (!configuration) return emptyConfigurationForm;
   return { ...configuration, flgGeneraIuv: String(configuration.flgGeneraIuv) };
 }
 
-export type ConfigurationValidation = { ok: true; input: Configuration } | { ok: false; errors: ConfigurationFormErrors };
+export type ConfigurationValidation =
+  { ok: true; input: Configuration } | { ok: false; errors: ConfigurationFormErrors };
 
 /** Checks the form with `configurationSchema`, the very schema the API applies (part 2 §5: all eight non-empty). */
 export function validateConfigurationForm(values: ConfigurationFormValues): ConfigurationValidation {
-  const candidate = { ...values, flgGeneraIuv: values.flgGeneraIuv === '' ? undefined : values.flgGeneraIuv === 'true' };
+  const candidate = {
+    ...values,
+    flgGeneraIuv: values.flgGeneraIuv === '' ? undefined : values.flgGeneraIuv === 'true',
+  };
   const result = configurationSchema.safeParse(candidate);
   if (result.success) return { ok: true, input: result.data };
   return { ok: false, errors: pickFieldErrors(fieldErrors(result.error), configurationFields).errors };

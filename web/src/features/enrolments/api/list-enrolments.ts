@@ -10,7 +10,11 @@ export interface EnrolmentListQuery {
 }
 
 /** GET /api/calls/{id}/enrolments: one page of the call's enrolled users, filtered and sorted. */
-export function listEnrolments(callId: string, { filters, sort, limit }: EnrolmentListQuery, cursor: string | null): Promise<EnrolmentPage> {
+export function listEnrolments(
+  callId: string,
+  { filters, sort, limit }: EnrolmentListQuery,
+  cursor: string | null,
+): Promise<EnrolmentPage> {
   const iseeAbove = parseIseeAbove(filters.iseeAbove);
   return api.get<EnrolmentPage>(
     `/api/calls/${encodeURIComponent(callId)}/enrolments${query({
@@ -28,4 +32,6 @@ export function listEnrolments(callId: string, { filters, sort, limit }: Enrolme
 
 /** The call's enrolled users for the query; a new query goes back to the first page. */
 export const useEnrolments = (callId: string, listQuery: EnrolmentListQuery) =>
-  useCursorList((cursor) => listEnrolments(callId, listQuery, cursor), { resetKey: `${callId}|${JSON.stringify(listQuery)}` });
+  useCursorList((cursor) => listEnrolments(callId, listQuery, cursor), {
+    resetKey: `${callId}|${JSON.stringify(listQuery)}`,
+  });

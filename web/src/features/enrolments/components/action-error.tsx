@@ -36,12 +36,25 @@ export function ActionError({ state }: { state: ReturnType<typeof useActionError
   }, [error?.key]);
   return (
     <>
-      <Dialog open={state.dialogText !== null} title="Errore" onClose={state.closeDialog} actions={<Button onClick={state.closeDialog}>Chiudi</Button>}>
+      <Dialog
+        open={state.dialogText !== null}
+        title="Errore"
+        onClose={state.closeDialog}
+        actions={<Button onClick={state.closeDialog}>Chiudi</Button>}
+      >
         <Text>{state.dialogText}</Text>
       </Dialog>
       {error && (
         <div ref={corner} popover="manual" className="corner-alert" data-testid="action-error">
-          <Alert key={error.key} variation="error" heading="Errore" role="alert" isDismissible dismissButtonLabel="Chiudi avviso" onDismiss={clear}>
+          <Alert
+            key={error.key}
+            variation="error"
+            heading="Errore"
+            role="alert"
+            isDismissible
+            dismissButtonLabel="Chiudi avviso"
+            onDismiss={clear}
+          >
             {error.text}
           </Alert>
         </div>

@@ -28,7 +28,14 @@ export type LoadUsers = () => Promise<{
   getUser: (id: string) => Promise<User>;
 }>;
 
-const noFilters: UserSearch = { firstName: '', lastName: '', fiscalCode: '', email: '', phoneNumber: '', loaded: false };
+const noFilters: UserSearch = {
+  firstName: '',
+  lastName: '',
+  fiscalCode: '',
+  email: '',
+  phoneNumber: '',
+  loaded: false,
+};
 
 export interface EnrolUserDialogProps {
   open: boolean;
@@ -46,7 +53,15 @@ export interface EnrolUserDialogProps {
  * result; 'Nuovo utente' opens the new-user form in a new tab, which brings the operator back here with
  * the new user ready to enrol.
  */
-export function EnrolUserDialog({ open, callId, preselectedUserId, busy, onEnrol, onClose, loadUsers }: EnrolUserDialogProps) {
+export function EnrolUserDialog({
+  open,
+  callId,
+  preselectedUserId,
+  busy,
+  onEnrol,
+  onClose,
+  loadUsers,
+}: EnrolUserDialogProps) {
   const [draft, setDraft] = useState<UserSearch>(noFilters);
   const [results, setResults] = useState<User[] | null>(null);
   const [searching, setSearching] = useState(false);
@@ -56,10 +71,14 @@ export function EnrolUserDialog({ open, callId, preselectedUserId, busy, onEnrol
     if (!open || !preselectedUserId) return;
     let current = true;
     setSearching(true);
-    loadUsers().then(({ getUser }) => getUser(preselectedUserId)).then(
-      (user) => current && (setResults([user]), setSearching(false)),
-      (failure: unknown) => current && (setError(failure instanceof ApiError ? failure.message : 'Utente non trovato.'), setSearching(false)),
-    );
+    loadUsers()
+      .then(({ getUser }) => getUser(preselectedUserId))
+      .then(
+        (user) => current && (setResults([user]), setSearching(false)),
+        (failure: unknown) =>
+          current &&
+          (setError(failure instanceof ApiError ? failure.message : 'Utente non trovato.'), setSearching(false)),
+      );
     return () => {
       current = false;
     };
@@ -97,7 +116,13 @@ export function EnrolUserDialog({ open, callId, preselectedUserId, busy, onEnrol
       align: 'end',
       noWrap: true,
       cell: (u) => (
-        <Button size="small" variation="primary" isDisabled={busy} aria-label={`Iscrivi ${u.firstName} ${u.lastName}`} onClick={() => onEnrol(u)}>
+        <Button
+          size="small"
+          variation="primary"
+          isDisabled={busy}
+          aria-label={`Iscrivi ${u.firstName} ${u.lastName}`}
+          onClick={() => onEnrol(u)}
+        >
           Iscrivi
         </Button>
       ),
@@ -109,9 +134,23 @@ export function EnrolUserDialog({ open, callId, preselectedUserId, busy, onEnrol
     <Dialog open={open} title="Iscrivi utente" onClose={close} wide actions={<Button onClick={close}>Chiudi</Button>}>
       <Flex direction="column" gap="medium">
         <form onSubmit={(event) => void search(event)} role="search" aria-label="Ricerca utenti da iscrivere">
-          <Flex direction={{ base: 'column', medium: 'row' }} gap="small" alignItems={{ base: 'stretch', medium: 'flex-end' }} wrap="wrap">
+          <Flex
+            direction={{ base: 'column', medium: 'row' }}
+            gap="small"
+            alignItems={{ base: 'stretch', medium: 'flex-end' }}
+            wrap="wrap"
+          >
             {FIELDS.map(([key, label]) => (
-              <TextField key={key} name={key} label={label} size="small" autoComplete="off" value={draft[key]} onChange={(e) => setDraft({ ...draft, [key]: e.target.value })} flex="1" />
+              <TextField
+                key={key}
+                name={key}
+                label={label}
+                size="small"
+                autoComplete="off"
+                value={draft[key]}
+                onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
+                flex="1"
+              />
             ))}
             <Button type="submit" size="small" variation="primary">
               Cerca
@@ -128,7 +167,15 @@ export function EnrolUserDialog({ open, callId, preselectedUserId, busy, onEnrol
         {searching ? (
           <LoadingState label="Ricerca in corso..." />
         ) : (
-          results !== null && <DataTable caption="Utenti trovati" columns={columns} rows={results} rowKey={(u) => u.id} emptyText="Nessun utente trovato." />
+          results !== null && (
+            <DataTable
+              caption="Utenti trovati"
+              columns={columns}
+              rows={results}
+              rowKey={(u) => u.id}
+              emptyText="Nessun utente trovato."
+            />
+          )
         )}
       </Flex>
     </Dialog>

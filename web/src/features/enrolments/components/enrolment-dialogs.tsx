@@ -9,7 +9,19 @@ const fullName = (row: EnrolmentRow) => `${row.firstName} ${row.lastName}`;
 const hoursText = (value: number | null) => (value === null ? '' : formatHours(value).replace(/\./g, ''));
 
 /** The weekly hours (or rides) of a row, as both modals ask them. */
-function HoursField({ serviceName, value, onChange, error, autoFocus = false }: { serviceName: string; value: string; onChange: (text: string) => void; error?: string; autoFocus?: boolean }) {
+function HoursField({
+  serviceName,
+  value,
+  onChange,
+  error,
+  autoFocus = false,
+}: {
+  serviceName: string;
+  value: string;
+  onChange: (text: string) => void;
+  error?: string;
+  autoFocus?: boolean;
+}) {
   return (
     <TextField
       label={hoursQuestion(serviceName)}
@@ -40,7 +52,17 @@ function FormButtons({ submit, busy, onCancel }: { submit: string; busy: boolean
 }
 
 /** A modal about one row: open while there is a row, its form mounted afresh for each row. */
-function RowDialog({ row, title, onClose, children }: { row: EnrolmentRow | null; title: string; onClose: () => void; children: (row: EnrolmentRow) => ReactNode }) {
+function RowDialog({
+  row,
+  title,
+  onClose,
+  children,
+}: {
+  row: EnrolmentRow | null;
+  title: string;
+  onClose: () => void;
+  children: (row: EnrolmentRow) => ReactNode;
+}) {
   return (
     <Dialog open={row !== null} title={title} onClose={onClose}>
       {row && <Fragment key={row.id}>{children(row)}</Fragment>}
@@ -63,7 +85,13 @@ export const ConfirmEnrolmentDialog = ({ row, onCancel, ...props }: ConfirmEnrol
   </RowDialog>
 );
 
-function HoursForm({ row, serviceName, busy, onConfirm, onCancel }: Omit<ConfirmEnrolmentDialogProps, 'row'> & { row: EnrolmentRow }) {
+function HoursForm({
+  row,
+  serviceName,
+  busy,
+  onConfirm,
+  onCancel,
+}: Omit<ConfirmEnrolmentDialogProps, 'row'> & { row: EnrolmentRow }) {
   const [text, setText] = useState(hoursText(row.weeklyHour));
   const [error, setError] = useState<string | null>(null);
   const submit = (event: FormEvent) => {
@@ -101,7 +129,13 @@ export const EditEnrolmentDialog = ({ row, onCancel, ...props }: EditEnrolmentDi
   </RowDialog>
 );
 
-function EditForm({ row, serviceName, busy, onSave, onCancel }: Omit<EditEnrolmentDialogProps, 'row'> & { row: EnrolmentRow }) {
+function EditForm({
+  row,
+  serviceName,
+  busy,
+  onSave,
+  onCancel,
+}: Omit<EditEnrolmentDialogProps, 'row'> & { row: EnrolmentRow }) {
   const [ranking, setRanking] = useState(row.rankingScore === null ? '' : String(row.rankingScore));
   const [hours, setHours] = useState(hoursText(row.weeklyHour));
   const [errors, setErrors] = useState<{ ranking?: string; hours?: string }>({});
@@ -109,7 +143,10 @@ function EditForm({ row, serviceName, busy, onSave, onCancel }: Omit<EditEnrolme
     event.preventDefault();
     const score = parseRankingInput(ranking);
     const weekly = parseHoursInput(hours);
-    const found = { ranking: 'error' in score ? score.error : undefined, hours: 'error' in weekly ? weekly.error : undefined };
+    const found = {
+      ranking: 'error' in score ? score.error : undefined,
+      hours: 'error' in weekly ? weekly.error : undefined,
+    };
     setErrors(found);
     if ('error' in score || 'error' in weekly) return;
     const change: { rankingScore?: number; weeklyHour?: number } = {};

@@ -26,10 +26,36 @@ export function EnrolmentFilters({ filters, onSearch }: { filters: Filters; onSe
 
   return (
     <form onSubmit={search} role="search" aria-label="Filtra gli iscritti" className="filters">
-      <Flex direction={{ base: 'column', large: 'row' }} gap="small" alignItems={{ base: 'stretch', large: 'flex-end' }} wrap="wrap">
-        <TextField label="Codice fiscale" name="fiscalCode" size="small" autoComplete="off" value={draft.fiscalCode} onChange={(e) => setDraft({ ...draft, fiscalCode: e.target.value })} />
-        <TextField label="Nome" name="firstName" size="small" autoComplete="off" value={draft.firstName} onChange={(e) => setDraft({ ...draft, firstName: e.target.value })} />
-        <TextField label="Cognome" name="lastName" size="small" autoComplete="off" value={draft.lastName} onChange={(e) => setDraft({ ...draft, lastName: e.target.value })} />
+      <Flex
+        direction={{ base: 'column', large: 'row' }}
+        gap="small"
+        alignItems={{ base: 'stretch', large: 'flex-end' }}
+        wrap="wrap"
+      >
+        <TextField
+          label="Codice fiscale"
+          name="fiscalCode"
+          size="small"
+          autoComplete="off"
+          value={draft.fiscalCode}
+          onChange={(e) => setDraft({ ...draft, fiscalCode: e.target.value })}
+        />
+        <TextField
+          label="Nome"
+          name="firstName"
+          size="small"
+          autoComplete="off"
+          value={draft.firstName}
+          onChange={(e) => setDraft({ ...draft, firstName: e.target.value })}
+        />
+        <TextField
+          label="Cognome"
+          name="lastName"
+          size="small"
+          autoComplete="off"
+          value={draft.lastName}
+          onChange={(e) => setDraft({ ...draft, lastName: e.target.value })}
+        />
         <TextField
           label="ISEE maggiore di (€)"
           name="iseeAbove"
@@ -41,7 +67,13 @@ export function EnrolmentFilters({ filters, onSearch }: { filters: Filters; onSe
           hasError={iseeError !== null}
           errorMessage={iseeError ?? undefined}
         />
-        <CheckboxField name="confirmed" label="Confermati" value="true" checked={draft.confirmed} onChange={(e) => setDraft({ ...draft, confirmed: e.target.checked })} />
+        <CheckboxField
+          name="confirmed"
+          label="Confermati"
+          value="true"
+          checked={draft.confirmed}
+          onChange={(e) => setDraft({ ...draft, confirmed: e.target.checked })}
+        />
         <Button type="submit" variation="primary" size="small">
           Cerca
         </Button>

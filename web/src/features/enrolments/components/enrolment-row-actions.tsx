@@ -6,17 +6,38 @@ import { deleteEnrolment } from '../api/delete-enrolment';
 import { sendSinglePayment, type StartExport } from '../api/send-single-payment';
 import type { EnrolmentRow } from '../api/types';
 import { updateEnrolmentState } from '../api/update-enrolment-state';
-import { actionsFor, movesFrom, stateCodeFor, type EnrolmentAction, type EnrolmentMove } from '../utils/enrolment-actions';
+import {
+  actionsFor,
+  movesFrom,
+  stateCodeFor,
+  type EnrolmentAction,
+  type EnrolmentMove,
+} from '../utils/enrolment-actions';
 import { SINGLE_PAYMENT_EXEMPT } from '../utils/enrolment-format';
 
 /** A change waiting for 'Conferma'; `run` may return the success text, otherwise `done` shows. */
 export type Pending = { title: string; message: string; run: () => Promise<unknown>; done: string };
 
 /** The moves confirmed by a question alone (approving asks the hours in its own modal, editing too). */
-const questions: Record<Exclude<EnrolmentMove, 'confirm' | 'edit'>, { title: string; message: (who: string) => string; done: (who: string) => string }> = {
-  refuse: { title: 'Rifiuta iscrizione', message: (who) => `Confermi di voler rifiutare la richiesta di ${who}?`, done: (who) => `La richiesta di ${who} è stata rifiutata.` },
-  suspend: { title: 'Sospendi iscrizione', message: (who) => `Confermi di voler sospendere l’iscrizione di ${who}?`, done: (who) => `L’iscrizione di ${who} è stata sospesa.` },
-  reactivate: { title: 'Riattiva iscrizione', message: (who) => `Confermi di voler riattivare l’iscrizione di ${who}?`, done: (who) => `L’iscrizione di ${who} è stata riattivata.` },
+const questions: Record<
+  Exclude<EnrolmentMove, 'confirm' | 'edit'>,
+  { title: string; message: (who: string) => string; done: (who: string) => string }
+> = {
+  refuse: {
+    title: 'Rifiuta iscrizione',
+    message: (who) => `Confermi di voler rifiutare la richiesta di ${who}?`,
+    done: (who) => `La richiesta di ${who} è stata rifiutata.`,
+  },
+  suspend: {
+    title: 'Sospendi iscrizione',
+    message: (who) => `Confermi di voler sospendere l’iscrizione di ${who}?`,
+    done: (who) => `L’iscrizione di ${who} è stata sospesa.`,
+  },
+  reactivate: {
+    title: 'Riattiva iscrizione',
+    message: (who) => `Confermi di voler riattivare l’iscrizione di ${who}?`,
+    done: (who) => `L’iscrizione di ${who} è stata riattivata.`,
+  },
   reopen: {
     title: 'Riattiva richiesta',
     message: (who) => `Confermi di voler riportare in attesa la richiesta di ${who}? Andrà poi confermata di nuovo.`,
@@ -25,7 +46,10 @@ const questions: Record<Exclude<EnrolmentMove, 'confirm' | 'edit'>, { title: str
 };
 
 /** The buttons' look: the name of each ends with whose row it is ('Conferma Anna Bruno'). */
-const buttons: Record<Exclude<EnrolmentAction, 'view' | 'viewPayments' | 'singlePayment'>, { label: string; variation?: 'primary'; colorTheme?: 'error' }> = {
+const buttons: Record<
+  Exclude<EnrolmentAction, 'view' | 'viewPayments' | 'singlePayment'>,
+  { label: string; variation?: 'primary'; colorTheme?: 'error' }
+> = {
   confirm: { label: 'Conferma', variation: 'primary' },
   refuse: { label: 'Rifiuta', colorTheme: 'error' },
   edit: { label: 'Modifica' },
@@ -48,7 +72,11 @@ function SinglePaymentButton({ row, onSend }: { row: EnrolmentRow; onSend: () =>
     );
   }
   return (
-    <DisabledButton look="amplify-button--small" aria-label={`Pagamento singolo ${row.firstName} ${row.lastName}`} reason={SINGLE_PAYMENT_EXEMPT}>
+    <DisabledButton
+      look="amplify-button--small"
+      aria-label={`Pagamento singolo ${row.firstName} ${row.lastName}`}
+      reason={SINGLE_PAYMENT_EXEMPT}
+    >
       Pagamento singolo
     </DisabledButton>
   );
@@ -75,11 +103,21 @@ export function EnrolmentRowActions({ row, callId, onConfirm, onEdit, onAsk, sta
     if (action === 'confirm') return onConfirm(row);
     if (action === 'edit') return onEdit(row);
     if (action === 'delete') {
-      return onAsk({ title: 'Elimina iscrizione', message: `Confermi di voler eliminare l’iscrizione di ${who} dal bando?`, done: `L’iscrizione di ${who} è stata eliminata.`, run: () => deleteEnrolment(row.id) });
+      return onAsk({
+        title: 'Elimina iscrizione',
+        message: `Confermi di voler eliminare l’iscrizione di ${who} dal bando?`,
+        done: `L’iscrizione di ${who} è stata eliminata.`,
+        run: () => deleteEnrolment(row.id),
+      });
     }
     const to = moves.find((move) => move.action === action)!.to;
     const question = questions[action];
-    onAsk({ title: question.title, message: question.message(who), done: question.done(who), run: () => updateEnrolmentState(row, stateCodeFor(to)) });
+    onAsk({
+      title: question.title,
+      message: question.message(who),
+      done: question.done(who),
+      run: () => updateEnrolmentState(row, stateCodeFor(to)),
+    });
   };
   return (
     <Flex gap="xs" justifyContent="flex-end" wrap="wrap" className="enrolment-actions">
@@ -115,7 +153,14 @@ export function EnrolmentRowActions({ row, callId, onConfirm, onEdit, onAsk, sta
           default: {
             const { label, variation, colorTheme } = buttons[action];
             return (
-              <Button key={action} size="small" variation={variation} colorTheme={colorTheme} aria-label={`${label} ${who}`} onClick={() => click(action)}>
+              <Button
+                key={action}
+                size="small"
+                variation={variation}
+                colorTheme={colorTheme}
+                aria-label={`${label} ${who}`}
+                onClick={() => click(action)}
+              >
                 {label}
               </Button>
             );

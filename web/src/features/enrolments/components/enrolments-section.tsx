@@ -70,7 +70,8 @@ export function EnrolmentsSection({ call, readOnly, onChanged, loadUsers, startE
     !readOnly,
   );
 
-  const setView = (next: Partial<typeof view>) => setParams(paramsWithView(params, { ...view, ...next }), { replace: false });
+  const setView = (next: Partial<typeof view>) =>
+    setParams(paramsWithView(params, { ...view, ...next }), { replace: false });
 
   /** Runs a change; on success the table reloads and `done` shows, on failure the spec's error notice. */
   const act = async (run: () => Promise<unknown>, done: string): Promise<boolean> => {
@@ -111,7 +112,10 @@ export function EnrolmentsSection({ call, readOnly, onChanged, loadUsers, startE
     }
   };
   const enrol = async (user: User) => {
-    const ok = await act(() => enrolUser(call.id, user.id), `${user.firstName} ${user.lastName} è stato iscritto al bando.`);
+    const ok = await act(
+      () => enrolUser(call.id, user.id),
+      `${user.firstName} ${user.lastName} è stato iscritto al bando.`,
+    );
     if (ok) closeEnrol();
   };
 
@@ -158,8 +162,17 @@ export function EnrolmentsSection({ call, readOnly, onChanged, loadUsers, startE
       <EnrolmentFilters filters={view.filters} onSearch={(filters) => setView({ filters })} />
 
       <PageAlert key={flash.key} {...flash.props} />
-      {!readOnly && <ImportProgress status={importStatus.status} watched={importStatus.watched} onDismiss={importStatus.dismiss} />}
-      {noBand && <PageAlert variation="warning" autoHideMs={null} isDismissible={false} message={`${NO_BAND_TEXT} per alcuni iscritti: correggi le fasce ISEE del bando.`} />}
+      {!readOnly && (
+        <ImportProgress status={importStatus.status} watched={importStatus.watched} onDismiss={importStatus.dismiss} />
+      )}
+      {noBand && (
+        <PageAlert
+          variation="warning"
+          autoHideMs={null}
+          isDismissible={false}
+          message={`${NO_BAND_TEXT} per alcuni iscritti: correggi le fasce ISEE del bando.`}
+        />
+      )}
       {list.error ? (
         <ErrorState message={list.error.message} />
       ) : !list.isLoaded ? (
@@ -170,11 +183,26 @@ export function EnrolmentsSection({ call, readOnly, onChanged, loadUsers, startE
           serviceName={call.serviceName}
           sort={view.sort}
           onSort={(sort) => setView({ sort })}
-          actions={readOnly ? undefined : (row) => <EnrolmentRowActions row={row} callId={call.id} onConfirm={setConfirming} onEdit={setEditing} onAsk={setPending} startExport={startExport} />}
+          actions={
+            readOnly
+              ? undefined
+              : (row) => (
+                  <EnrolmentRowActions
+                    row={row}
+                    callId={call.id}
+                    onConfirm={setConfirming}
+                    onEdit={setEditing}
+                    onAsk={setPending}
+                    startExport={startExport}
+                  />
+                )
+          }
         />
       )}
       <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="small">
-        <Text role="status">{list.isLoaded && list.total !== undefined ? showingText(list.items.length, list.total) : ''}</Text>
+        <Text role="status">
+          {list.isLoaded && list.total !== undefined ? showingText(list.items.length, list.total) : ''}
+        </Text>
         <SelectField
           label="Righe per pagina"
           size="small"
@@ -198,7 +226,10 @@ export function EnrolmentsSection({ call, readOnly, onChanged, loadUsers, startE
             busy={busy}
             onCancel={() => setConfirming(null)}
             onConfirm={(row, weeklyHour) =>
-              void act(() => updateEnrolmentState(row, stateCodeFor('VALIDATED'), weeklyHour), `L’iscrizione di ${name(row)} è stata confermata.`).then(() => setConfirming(null))
+              void act(
+                () => updateEnrolmentState(row, stateCodeFor('VALIDATED'), weeklyHour),
+                `L’iscrizione di ${name(row)} è stata confermata.`,
+              ).then(() => setConfirming(null))
             }
           />
           <EditEnrolmentDialog
@@ -207,11 +238,16 @@ export function EnrolmentsSection({ call, readOnly, onChanged, loadUsers, startE
             busy={busy}
             onCancel={() => setEditing(null)}
             onSave={(row, change) =>
-              void act(async () => {
-                let current = row;
-                if (change.rankingScore !== undefined) current = await updateEnrolmentRanking(current, change.rankingScore);
-                if (change.weeklyHour !== undefined) await updateEnrolmentState(current, stateCodeFor('VALIDATED'), change.weeklyHour);
-              }, `L’iscrizione di ${name(row)} è stata aggiornata.`).then(() => setEditing(null))
+              void act(
+                async () => {
+                  let current = row;
+                  if (change.rankingScore !== undefined)
+                    current = await updateEnrolmentRanking(current, change.rankingScore);
+                  if (change.weeklyHour !== undefined)
+                    await updateEnrolmentState(current, stateCodeFor('VALIDATED'), change.weeklyHour);
+                },
+                `L’iscrizione di ${name(row)} è stata aggiornata.`,
+              ).then(() => setEditing(null))
             }
           />
           <ConfirmDialog
@@ -222,8 +258,22 @@ export function EnrolmentsSection({ call, readOnly, onChanged, loadUsers, startE
             onCancel={() => setPending(null)}
             onConfirm={() => pending && void act(pending.run, pending.done).then(() => setPending(null))}
           />
-          <EnrolUserDialog open={enrolOpen} callId={call.id} preselectedUserId={enrolUserId} busy={busy} onEnrol={(user) => void enrol(user)} onClose={closeEnrol} loadUsers={loadUsers} />
-          <ImportDialog open={importOpen} callId={call.id} serviceName={call.serviceName} onClose={() => setImportOpen(false)} onStarted={importStatus.started} />
+          <EnrolUserDialog
+            open={enrolOpen}
+            callId={call.id}
+            preselectedUserId={enrolUserId}
+            busy={busy}
+            onEnrol={(user) => void enrol(user)}
+            onClose={closeEnrol}
+            loadUsers={loadUsers}
+          />
+          <ImportDialog
+            open={importOpen}
+            callId={call.id}
+            serviceName={call.serviceName}
+            onClose={() => setImportOpen(false)}
+            onStarted={importStatus.started}
+          />
         </>
       )}
       <ActionError state={actionError} />

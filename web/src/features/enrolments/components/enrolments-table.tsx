@@ -3,7 +3,16 @@ import { subscriptionOperatorLabels, type SubscriptionState } from '@domain/subs
 import type { ReactNode } from 'react';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import type { EnrolmentRow, EnrolmentSort } from '../api/types';
-import { EMPTY_TABLE, formatFee, formatIsee, hoursHeader, iseeYearHint, NO_BAND_TEXT, sortDirection, toggleSort } from '../utils/enrolment-format';
+import {
+  EMPTY_TABLE,
+  formatFee,
+  formatIsee,
+  hoursHeader,
+  iseeYearHint,
+  NO_BAND_TEXT,
+  sortDirection,
+  toggleSort,
+} from '../utils/enrolment-format';
 import { formatHours } from '@domain/fee';
 
 const stateIcons: Record<SubscriptionState, string> = { ADDED: '○', VALIDATED: '✓', SUSPENDED: '‖', REFUSED: '✗' };

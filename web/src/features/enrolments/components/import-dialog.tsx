@@ -35,9 +35,20 @@ export interface ImportDialogProps {
 const rowColumns = (serviceName: string): DataTableColumn<ImportRow>[] => [
   { id: 'fiscalCode', header: 'Codice fiscale', cell: (r) => r.fiscalCode, isRowHeader: true, noWrap: true },
   { id: 'name', header: 'Cognome e nome', cell: (r) => `${r.lastName} ${r.firstName}` },
-  { id: 'ranking', header: 'Punteggio', cell: (r) => (r.rankingScore === null ? '—' : String(r.rankingScore)), align: 'end' },
+  {
+    id: 'ranking',
+    header: 'Punteggio',
+    cell: (r) => (r.rankingScore === null ? '—' : String(r.rankingScore)),
+    align: 'end',
+  },
   { id: 'hours', header: hoursHeader(serviceName), cell: (r) => formatHours(r.weeklyHour), align: 'end' },
-  { id: 'isee', header: 'ISEE', cell: (r) => (r.iseeValueCents === null ? '—' : `${formatEuroCents(r.iseeValueCents)}${r.iseeYear ? ` (${r.iseeYear})` : ''}`), noWrap: true },
+  {
+    id: 'isee',
+    header: 'ISEE',
+    cell: (r) =>
+      r.iseeValueCents === null ? '—' : `${formatEuroCents(r.iseeValueCents)}${r.iseeYear ? ` (${r.iseeYear})` : ''}`,
+    noWrap: true,
+  },
   { id: 'changes', header: 'Modifiche', cell: (r) => r.changes.join(', ') },
 ];
 
@@ -56,7 +67,19 @@ const differentNamesColumns: DataTableColumn<DifferentNames>[] = [
   { id: 'registered', header: 'In anagrafe', cell: (r) => r.registered },
 ];
 
-function PreviewList<T>({ title, rows, columns, rowKey, hint }: { title: string; rows: T[]; columns: DataTableColumn<T>[]; rowKey: (row: T, index: number) => string; hint?: string }) {
+function PreviewList<T>({
+  title,
+  rows,
+  columns,
+  rowKey,
+  hint,
+}: {
+  title: string;
+  rows: T[];
+  columns: DataTableColumn<T>[];
+  rowKey: (row: T, index: number) => string;
+  hint?: string;
+}) {
   const shown = rows.slice(0, PREVIEW_ROWS);
   return (
     <section className="import-preview__list">
@@ -64,8 +87,16 @@ function PreviewList<T>({ title, rows, columns, rowKey, hint }: { title: string;
       {hint && rows.length > 0 && <Text className="form-hint">{hint}</Text>}
       {rows.length > 0 && (
         <>
-          <DataTable caption={title} columns={columns} rows={shown} rowKey={(row) => rowKey(row, shown.indexOf(row))} emptyText="" />
-          {rows.length > PREVIEW_ROWS && <Text className="form-hint">{`Sono mostrate le prime ${PREVIEW_ROWS} righe su ${rows.length}.`}</Text>}
+          <DataTable
+            caption={title}
+            columns={columns}
+            rows={shown}
+            rowKey={(row) => rowKey(row, shown.indexOf(row))}
+            emptyText=""
+          />
+          {rows.length > PREVIEW_ROWS && (
+            <Text className="form-hint">{`Sono mostrate le prime ${PREVIEW_ROWS} righe su ${rows.length}.`}</Text>
+          )}
         </>
       )}
     </section>
@@ -80,7 +111,12 @@ function Preview({ preview, serviceName }: { preview: ImportPreview; serviceName
       <PreviewList title="Da aggiungere" rows={preview.add} columns={columns} rowKey={(r) => `a-${r.fiscalCode}`} />
       <PreviewList title="Da aggiornare" rows={preview.update} columns={columns} rowKey={(r) => `u-${r.fiscalCode}`} />
       <PreviewList title="Da rimuovere" rows={preview.remove} columns={columns} rowKey={(r) => `r-${r.fiscalCode}`} />
-      <PreviewList title="Righe scartate" rows={preview.rejected} columns={rejectedColumns} rowKey={(r, i) => `x-${r.line}-${i}`} />
+      <PreviewList
+        title="Righe scartate"
+        rows={preview.rejected}
+        columns={rejectedColumns}
+        rowKey={(r, i) => `x-${r.line}-${i}`}
+      />
       {preview.differentNames.length > 0 && (
         <PreviewList
           title="Nomi diversi dall’anagrafe"
@@ -165,7 +201,12 @@ export function ImportDialog({ open, callId, serviceName, onClose, onStarted }: 
         Annulla
       </Button>
       {(phase.kind === 'choose' || phase.kind === 'uploading' || phase.kind === 'analysing') && (
-        <Button variation="primary" onClick={() => void previewFile()} isLoading={working} loadingText="Anteprima in corso...">
+        <Button
+          variation="primary"
+          onClick={() => void previewFile()}
+          isLoading={working}
+          loadingText="Anteprima in corso..."
+        >
           Anteprima
         </Button>
       )}
@@ -174,7 +215,12 @@ export function ImportDialog({ open, callId, serviceName, onClose, onStarted }: 
           <Button onClick={reset} isDisabled={phase.kind === 'applying'}>
             Cambia file
           </Button>
-          <Button variation="primary" onClick={() => void apply()} isLoading={phase.kind === 'applying'} loadingText="Avvio dell’importazione...">
+          <Button
+            variation="primary"
+            onClick={() => void apply()}
+            isLoading={phase.kind === 'applying'}
+            loadingText="Avvio dell’importazione..."
+          >
             Applica
           </Button>
         </>
@@ -188,8 +234,9 @@ export function ImportDialog({ open, callId, serviceName, onClose, onStarted }: 
         {phase.kind === 'choose' || phase.kind === 'uploading' || phase.kind === 'analysing' ? (
           <>
             <Text className="form-hint">
-              Il file deve avere le colonne del template (codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee). Nulla viene salvato
-              prima di «Applica».
+              Il file deve avere le colonne del template
+              (codiceFiscale;cognome;nome;punteggio;oreSettimanali;valoreIsee;annoIsee). Nulla viene salvato prima di
+              «Applica».
             </Text>
             <Flex direction="column" gap="xxs">
               <label htmlFor="import-file" className="amplify-label">
@@ -214,7 +261,14 @@ export function ImportDialog({ open, callId, serviceName, onClose, onStarted }: 
                 </Text>
               )}
             </Flex>
-            <CheckboxField name="updateIsees" label="Aggiorna ISEE" value="true" checked={updateIsees} isDisabled={working} onChange={(e) => setUpdateIsees(e.target.checked)} />
+            <CheckboxField
+              name="updateIsees"
+              label="Aggiorna ISEE"
+              value="true"
+              checked={updateIsees}
+              isDisabled={working}
+              onChange={(e) => setUpdateIsees(e.target.checked)}
+            />
             <CheckboxField
               name="removeOldSubscriptions"
               label="Rimuovi iscrizioni non presenti nel file"
@@ -238,7 +292,10 @@ export function ImportDialog({ open, callId, serviceName, onClose, onStarted }: 
           </>
         ) : (
           <>
-            <Text>Anteprima: controlla le modifiche, poi premi «Applica» per salvarle. L’importazione prosegue anche se chiudi la pagina.</Text>
+            <Text>
+              Anteprima: controlla le modifiche, poi premi «Applica» per salvarle. L’importazione prosegue anche se
+              chiudi la pagina.
+            </Text>
             <Preview preview={phase.preview} serviceName={serviceName} />
           </>
         )}

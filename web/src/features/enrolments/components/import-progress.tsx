@@ -15,7 +15,8 @@ export const importDoneText = (summary: ImportStatus['summary']) =>
     : 'Importazione completata.';
 
 /** 'Importazione in corso: 1 riga applicata su 2'. */
-export const importProgressText = (done: number, total: number) => `Importazione in corso: ${counted(done, ['riga applicata', 'righe applicate'], count)} su ${count(total)}`;
+export const importProgressText = (done: number, total: number) =>
+  `Importazione in corso: ${counted(done, ['riga applicata', 'righe applicate'], count)} su ${count(total)}`;
 
 /**
  * The call's import, applied in the background (functions/jobs, kind 'enrolment-import'): its status is
@@ -47,7 +48,15 @@ export function useImportStatus(callId: string, onFinished: () => void, enabled 
   return { status, running, watched, started, dismiss: () => setWatched(false) };
 }
 
-export function ImportProgress({ status, watched, onDismiss }: { status: ImportStatus | null; watched: boolean; onDismiss: () => void }) {
+export function ImportProgress({
+  status,
+  watched,
+  onDismiss,
+}: {
+  status: ImportStatus | null;
+  watched: boolean;
+  onDismiss: () => void;
+}) {
   if (!status || !watched) return null;
   if (status.isRunning) {
     const total = status.total ?? 0;
@@ -59,7 +68,13 @@ export function ImportProgress({ status, watched, onDismiss }: { status: ImportS
       </Flex>
     );
   }
-  if (status.state === 'SUCCEEDED') return <PageAlert variation="success" autoHideMs={null} message={importDoneText(status.summary)} onDismiss={onDismiss} />;
-  if (status.state === 'FAILED') return <PageAlert autoHideMs={null} message={status.error ?? 'L’importazione non è riuscita.'} onDismiss={onDismiss} />;
+  if (status.state === 'SUCCEEDED')
+    return (
+      <PageAlert variation="success" autoHideMs={null} message={importDoneText(status.summary)} onDismiss={onDismiss} />
+    );
+  if (status.state === 'FAILED')
+    return (
+      <PageAlert autoHideMs={null} message={status.error ?? 'L’importazione non è riuscita.'} onDismiss={onDismiss} />
+    );
   return null;
 }

@@ -33,7 +33,18 @@ const otherActions: Record<SubscriptionState, readonly EnrolmentAction[]> = {
 };
 
 /** The order the buttons stand in a row. */
-const buttonOrder: readonly EnrolmentAction[] = ['confirm', 'refuse', 'edit', 'view', 'suspend', 'reactivate', 'viewPayments', 'singlePayment', 'delete', 'reopen'];
+const buttonOrder: readonly EnrolmentAction[] = [
+  'confirm',
+  'refuse',
+  'edit',
+  'view',
+  'suspend',
+  'reactivate',
+  'viewPayments',
+  'singlePayment',
+  'delete',
+  'reopen',
+];
 
 /** The moves out of a state, each with the state it leads to. */
 export const movesFrom = (state: SubscriptionState): { action: EnrolmentMove; to: SubscriptionState }[] =>

@@ -7,7 +7,13 @@ import { isRideService } from '@domain/fee';
 import { fileMessages } from '@domain/files';
 import { enrolmentMessages, MAX_IMPORT_FILE_BYTES, rankingScoreSchema, weeklyHourSchema } from '@domain/enrolment';
 import { formatEuroCents, parseEuroText } from '@domain/money';
-import { ENROLMENT_PAGE_SIZES, type EnrolmentFilters, type EnrolmentPageSize, type EnrolmentRow, type EnrolmentSort } from '../api/types';
+import {
+  ENROLMENT_PAGE_SIZES,
+  type EnrolmentFilters,
+  type EnrolmentPageSize,
+  type EnrolmentRow,
+  type EnrolmentSort,
+} from '../api/types';
 
 /** ISEE year 1900 marks an ISEE error (spec part 2 §9). */
 export const ISEE_ERROR_YEAR = 1900;
@@ -53,13 +59,17 @@ export function formatFee(fee: EnrolmentRow['fee'], isee: EnrolmentRow['isee'] =
 export const hoursHeader = (serviceName: string) => (isRideService(serviceName) ? 'Corse' : 'Ore');
 /** What the confirm modal asks, and the citizen's label. */
 export const hoursQuestion = (serviceName: string) => (isRideService(serviceName) ? 'Corse' : 'Ore settimanali');
-export const weeklyHoursLabel = (serviceName: string) => (isRideService(serviceName) ? 'Corse settimanali' : 'Ore settimanali');
-
+export const weeklyHoursLabel = (serviceName: string) =>
+  isRideService(serviceName) ? 'Corse settimanali' : 'Ore settimanali';
 
 type Read = { value: number } | { error: string };
 
 /** A modal's number read with the API's own schema; the message is the field's (an empty field is a missing one). */
-function readWith(schema: { safeParse(value: unknown): { success: true; data: number } | { success: false } }, text: string, invalid: string): Read {
+function readWith(
+  schema: { safeParse(value: unknown): { success: true; data: number } | { success: false } },
+  text: string,
+  invalid: string,
+): Read {
   const trimmed = text.trim();
   if (trimmed === '') return { error: enrolmentMessages.required };
   const parsed = schema.safeParse(trimmed);
@@ -70,7 +80,8 @@ function readWith(schema: { safeParse(value: unknown): { success: true; data: nu
 export const parseHoursInput = (text: string): Read => readWith(weeklyHourSchema, text, enrolmentMessages.weeklyHour);
 
 /** The ranking score (spec part 2 §5), as the API reads it (rankingScoreSchema). */
-export const parseRankingInput = (text: string): Read => readWith(rankingScoreSchema, text, enrolmentMessages.rankingScore);
+export const parseRankingInput = (text: string): Read =>
+  readWith(rankingScoreSchema, text, enrolmentMessages.rankingScore);
 
 /**
  * 'ISEE maggiore di', typed the Italian way: '' → null (no filter), '1.234,5' → 1234.5, '1234.50' → 1234.5
@@ -78,7 +89,13 @@ export const parseRankingInput = (text: string): Read => readWith(rankingScoreSc
  */
 export const parseIseeAbove = (text: string): number | null => (/^[\s€]*$/.test(text) ? null : parseEuroText(text));
 
-export const emptyFilters: EnrolmentFilters = { fiscalCode: '', firstName: '', lastName: '', iseeAbove: '', confirmed: false };
+export const emptyFilters: EnrolmentFilters = {
+  fiscalCode: '',
+  firstName: '',
+  lastName: '',
+  iseeAbove: '',
+  confirmed: false,
+};
 const SORTS: readonly EnrolmentSort[] = ['ranking', '-ranking', 'isee', '-isee'];
 export const DEFAULT_SORT: EnrolmentSort = 'ranking';
 export const DEFAULT_PAGE_SIZE: EnrolmentPageSize = 10;
@@ -102,14 +119,17 @@ export function viewFromParams(params: URLSearchParams): EnrolmentView {
       confirmed: params.get('confirmed') === 'true',
     },
     sort: sort && SORTS.includes(sort) ? sort : DEFAULT_SORT,
-    limit: (ENROLMENT_PAGE_SIZES as readonly number[]).includes(limit) ? (limit as EnrolmentPageSize) : DEFAULT_PAGE_SIZE,
+    limit: (ENROLMENT_PAGE_SIZES as readonly number[]).includes(limit)
+      ? (limit as EnrolmentPageSize)
+      : DEFAULT_PAGE_SIZE,
   };
 }
 
 /** Writes the view into the address, keeping the page's other parameters (id, ...); defaults are left out. */
 export function paramsWithView(params: URLSearchParams, view: EnrolmentView): URLSearchParams {
   const next = new URLSearchParams(params);
-  for (const key of ['fiscalCode', 'firstName', 'lastName', 'iseeAbove', 'confirmed', 'sort', 'limit']) next.delete(key);
+  for (const key of ['fiscalCode', 'firstName', 'lastName', 'iseeAbove', 'confirmed', 'sort', 'limit'])
+    next.delete(key);
   const { filters } = view;
   if (filters.fiscalCode.trim()) next.set('fiscalCode', filters.fiscalCode.trim().toUpperCase());
   if (filters.firstName.trim()) next.set('firstName', filters.firstName.trim());
@@ -134,7 +154,8 @@ export function sortDirection(current: EnrolmentSort, column: 'ranking' | 'isee'
 }
 
 /** Megabytes rounded up to the hundredth: a file just over the limit never reads as the limit itself. */
-const megabytes = (bytes: number) => new Intl.NumberFormat('it-IT', { maximumFractionDigits: 2 }).format(Math.ceil((bytes / 1024 / 1024) * 100) / 100);
+const megabytes = (bytes: number) =>
+  new Intl.NumberFormat('it-IT', { maximumFractionDigits: 2 }).format(Math.ceil((bytes / 1024 / 1024) * 100) / 100);
 
 /**
  * The CSV chosen for import: none → 'Nessun file caricato'; anything but a CSV → 'Carica un file con un
@@ -144,7 +165,9 @@ const megabytes = (bytes: number) => new Intl.NumberFormat('it-IT', { maximumFra
  */
 export function csvFileProblem(file: { name: string; type: string; size?: number } | null | undefined): string | null {
   if (!file) return NO_FILE;
-  const isCsv = file.type === 'text/csv' || (/\.csv$/i.test(file.name) && ['', 'application/vnd.ms-excel', 'text/plain'].includes(file.type));
+  const isCsv =
+    file.type === 'text/csv' ||
+    (/\.csv$/i.test(file.name) && ['', 'application/vnd.ms-excel', 'text/plain'].includes(file.type));
   if (!isCsv) return fileMessages.unsupported;
   if (file.size !== undefined && file.size > MAX_IMPORT_FILE_BYTES) {
     return `${enrolmentMessages.fileTooLarge.replace(/\.$/, '')} (il file scelto è di ${megabytes(file.size)} MB).`;

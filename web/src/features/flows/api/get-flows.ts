@@ -6,4 +6,5 @@ import { useCursorList } from '@/components/cursor-pagination';
 export const getFlows = (filter: { descrizione?: string; cursor?: string | null }): Promise<Page<Flow>> =>
   api.get<Page<Flow>>(`/api/flows${query({ descrizione: filter.descrizione, cursor: filter.cursor })}`);
 
-export const useFlows = (descrizione: string) => useCursorList<Flow>((cursor) => getFlows({ descrizione, cursor }), { resetKey: descrizione });
+export const useFlows = (descrizione: string) =>
+  useCursorList<Flow>((cursor) => getFlows({ descrizione, cursor }), { resetKey: descrizione });

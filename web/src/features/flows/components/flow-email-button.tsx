@@ -19,7 +19,11 @@ export const FLOW_EMAIL_POLL_MS = 3000;
 export function FlowEmailButton({ flow, onDone }: { flow: Flow; onDone: (result: FlowEmailResult | Error) => void }) {
   const [starting, setStarting] = useState(false);
   // Not asked on mount (one request per row of the flows page): a run started here is followed.
-  const { status: progress, running, setStatus: setProgress } = useJobStatus({
+  const {
+    status: progress,
+    running,
+    setStatus: setProgress,
+  } = useJobStatus({
     key: flow.id,
     fetch: () => getFlowEmail(flow.id),
     isRunning: (answer: FlowEmailResult) => !answer.done,
@@ -46,7 +50,11 @@ export function FlowEmailButton({ flow, onDone }: { flow: Flow; onDone: (result:
   };
 
   // The accessible name starts with the visible text (WCAG 2.5.3), then says which flow.
-  const text = running ? `Invio in corso... (${counted(progress?.sent ?? 0, ['inviata', 'inviate'])})` : flow.isEmailSent ? 'Reinvia email' : 'Invia email';
+  const text = running
+    ? `Invio in corso... (${counted(progress?.sent ?? 0, ['inviata', 'inviate'])})`
+    : flow.isEmailSent
+      ? 'Reinvia email'
+      : 'Invia email';
   return (
     <Button
       size="small"

@@ -24,14 +24,28 @@ const REFRESH_MS = 3000;
 
 function StateBadge({ flow }: { flow: Flow }) {
   // A suspended flow waits for MyPay: not an error.
-  const variation = flow.stato === 'IMPORT_ESEGUITO' ? 'success' : isFlowRunning(flow) ? 'info' : flow.step === 'SOSPESO' ? 'warning' : 'error';
+  const variation =
+    flow.stato === 'IMPORT_ESEGUITO'
+      ? 'success'
+      : isFlowRunning(flow)
+        ? 'info'
+        : flow.step === 'SOSPESO'
+          ? 'warning'
+          : 'error';
   return <Badge variation={variation}>{flow.statoLabel}</Badge>;
 }
 
 /** A button that cannot be used, and says why in a tooltip reachable from the keyboard. */
 function DisabledWithReason({ label, reason, text }: { label: string; reason: string; text: string }) {
   return (
-    <span className="tooltip-wrapper" role="button" aria-disabled="true" tabIndex={0} title={reason} aria-label={`${label}: ${reason}`}>
+    <span
+      className="tooltip-wrapper"
+      role="button"
+      aria-disabled="true"
+      tabIndex={0}
+      title={reason}
+      aria-label={`${label}: ${reason}`}
+    >
       <Button size="small" isDisabled tabIndex={-1} aria-hidden="true">
         {text}
       </Button>
@@ -49,7 +63,8 @@ const FILES: { kind: FlowFileKind; label: string }[] = [
 function FlowFiles({ flow, onError }: { flow: Flow; onError: (message: string) => void }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
-  if (!flow.available) return <DisabledWithReason label={`Esiti del flusso ${flow.announcement.name}`} reason={NO_LINK} text="Esiti" />;
+  if (!flow.available)
+    return <DisabledWithReason label={`Esiti del flusso ${flow.announcement.name}`} reason={NO_LINK} text="Esiti" />;
   const openFile = async (kind: FlowFileKind) => {
     try {
       const { url } = await getFlowFile(flow.id, kind);
@@ -67,11 +82,22 @@ function FlowFiles({ flow, onError }: { flow: Flow; onError: (message: string) =
         <Flex gap="xs" wrap="wrap" marginTop="xs">
           {FILES.map(({ kind, label }) =>
             flow.files[kind].available ? (
-              <Button key={kind} size="small" variation="link" onClick={() => void openFile(kind)} aria-label={`${label} del flusso ${flow.announcement.name}`}>
+              <Button
+                key={kind}
+                size="small"
+                variation="link"
+                onClick={() => void openFile(kind)}
+                aria-label={`${label} del flusso ${flow.announcement.name}`}
+              >
                 {label}
               </Button>
             ) : (
-              <DisabledWithReason key={kind} label={`${label} del flusso ${flow.announcement.name}`} reason={NO_LINK} text={label} />
+              <DisabledWithReason
+                key={kind}
+                label={`${label} del flusso ${flow.announcement.name}`}
+                reason={NO_LINK}
+                text={label}
+              />
             ),
           )}
         </Flex>
@@ -138,7 +164,11 @@ export function FlowsPage() {
     {
       id: 'email',
       header: 'Email',
-      cell: (f) => <Badge variation={f.isEmailSent ? 'success' : 'warning'}>{f.isEmailSent ? 'Email inviate' : 'Email non inviate'}</Badge>,
+      cell: (f) => (
+        <Badge variation={f.isEmailSent ? 'success' : 'warning'}>
+          {f.isEmailSent ? 'Email inviate' : 'Email non inviate'}
+        </Badge>
+      ),
     },
     { id: 'service', header: 'Servizio', cell: (f) => f.announcement.service.name, breakWords: true },
     { id: 'call', header: 'Bando', cell: (f) => f.announcement.name, isRowHeader: true, breakWords: true },
@@ -157,7 +187,9 @@ export function FlowsPage() {
       id: 'num',
       header: 'Numero',
       cell: (f) => (
-        <span aria-label={`${counted(f.num, ['posizione', 'posizioni'])}${f.accepted !== null ? `, ${counted(f.accepted, ['accettata', 'accettate'])}, ${counted(f.rejected ?? 0, ['scartata', 'scartate'])}` : ''}`}>
+        <span
+          aria-label={`${counted(f.num, ['posizione', 'posizioni'])}${f.accepted !== null ? `, ${counted(f.accepted, ['accettata', 'accettate'])}, ${counted(f.rejected ?? 0, ['scartata', 'scartate'])}` : ''}`}
+        >
           {f.num}
           {f.accepted !== null && (
             <span className="form-hint">
@@ -190,14 +222,27 @@ export function FlowsPage() {
           {f.step === 'COMPLETATO' ? (
             <FlowEmailButton flow={f} onDone={emailsDone} />
           ) : (
-            <DisabledWithReason label={`Invia email del flusso ${f.announcement.name}`} reason="Il flusso non è ancora completato." text="Invia email" />
+            <DisabledWithReason
+              label={`Invia email del flusso ${f.announcement.name}`}
+              reason="Il flusso non è ancora completato."
+              text="Invia email"
+            />
           )}
           {f.step === 'ERRORE' || f.step === 'SOSPESO' ? (
-            <Button size="small" isLoading={restarting === f.id} aria-label={`Rielabora il flusso ${f.announcement.name}`} onClick={() => void restart(f)}>
+            <Button
+              size="small"
+              isLoading={restarting === f.id}
+              aria-label={`Rielabora il flusso ${f.announcement.name}`}
+              onClick={() => void restart(f)}
+            >
               Rielabora
             </Button>
           ) : (
-            <DisabledWithReason label={`Rielabora il flusso ${f.announcement.name}`} reason="Il flusso non è interrotto." text="Rielabora" />
+            <DisabledWithReason
+              label={`Rielabora il flusso ${f.announcement.name}`}
+              reason="Il flusso non è interrotto."
+              text="Rielabora"
+            />
           )}
           <FlowFiles flow={f} onError={(message) => flash.show(message, 'error')} />
         </Flex>
@@ -210,7 +255,13 @@ export function FlowsPage() {
       <Heading level={1}>Flussi MyPay</Heading>
       <form onSubmit={search} role="search" aria-label="Ricerca dei flussi">
         <Flex gap="small" alignItems="flex-end" wrap="wrap">
-          <TextField label="Titolo" name="descrizione" value={text} onChange={(event) => setText(event.target.value)} maxLength={100} />
+          <TextField
+            label="Titolo"
+            name="descrizione"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            maxLength={100}
+          />
           <Button type="button" onClick={clear}>
             Annulla
           </Button>
@@ -225,7 +276,13 @@ export function FlowsPage() {
       ) : !flows.isLoaded ? (
         <LoadingState />
       ) : (
-        <DataTable caption="Flussi inviati a MyPay" columns={columns} rows={flows.items} rowKey={(f) => f.id} emptyText="Nessun flusso trovato." />
+        <DataTable
+          caption="Flussi inviati a MyPay"
+          columns={columns}
+          rows={flows.items}
+          rowKey={(f) => f.id}
+          emptyText="Nessun flusso trovato."
+        />
       )}
       <CursorPagination {...flows.pagination} label="Paginazione dei flussi" />
     </Flex>

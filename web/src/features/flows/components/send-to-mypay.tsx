@@ -55,10 +55,28 @@ export function ExportProgress({ flow }: { flow: Flow }) {
         <dd>{flow.rejected ?? '—'}</dd>
       </dl>
       {isFlowRunning(flow) && <progress aria-label="Invio a MyPay in corso" />}
-      {done && flow.num > 0 && <PageAlert message={flowMessages.started} variation="success" autoHideMs={null} isDismissible={false} />}
-      {done && flow.num === 0 && <PageAlert message={flow.error ?? flowMessages.nothingToSend} variation="info" autoHideMs={null} isDismissible={false} />}
-      {flow.step === 'SOSPESO' && <PageAlert message={flow.error ?? flowMessages.stillWaiting} variation="warning" autoHideMs={null} isDismissible={false} />}
-      {flow.step === 'ERRORE' && <PageAlert message={flow.error ?? flow.statoLabel} variation="error" autoHideMs={null} isDismissible={false} />}
+      {done && flow.num > 0 && (
+        <PageAlert message={flowMessages.started} variation="success" autoHideMs={null} isDismissible={false} />
+      )}
+      {done && flow.num === 0 && (
+        <PageAlert
+          message={flow.error ?? flowMessages.nothingToSend}
+          variation="info"
+          autoHideMs={null}
+          isDismissible={false}
+        />
+      )}
+      {flow.step === 'SOSPESO' && (
+        <PageAlert
+          message={flow.error ?? flowMessages.stillWaiting}
+          variation="warning"
+          autoHideMs={null}
+          isDismissible={false}
+        />
+      )}
+      {flow.step === 'ERRORE' && (
+        <PageAlert message={flow.error ?? flow.statoLabel} variation="error" autoHideMs={null} isDismissible={false} />
+      )}
       <HeldBackList flow={flow} />
     </Flex>
   );
@@ -69,7 +87,13 @@ export function ExportProgress({ flow }: { flow: Flow }) {
  * export's progress, polled until it ends. Closing the dialog does not stop it: the flow goes on and is
  * on the flows page.
  */
-export function SendToMyPay({ callId, onPositionsChanged }: { callId: string; onPositionsChanged?: (period: { mese: number; anno: number }) => void }) {
+export function SendToMyPay({
+  callId,
+  onPositionsChanged,
+}: {
+  callId: string;
+  onPositionsChanged?: (period: { mese: number; anno: number }) => void;
+}) {
   const [open, setOpen] = useState(false);
   const [period, setPeriod] = useState(currentMonth);
   const [flow, setFlow] = useState<Flow | null>(null);
@@ -81,11 +105,14 @@ export function SendToMyPay({ callId, onPositionsChanged }: { callId: string; on
   useEffect(() => {
     if (!flow || !isFlowRunning(flow)) return;
     const timer = window.setTimeout(() => {
-      getFlow(flow.id).then((next) => {
-        setFlow(next);
-        // The export ended: the call's positions now carry MyPay's IUV and notice number (or its refusal).
-        if (!isFlowRunning(next)) onPositionsChanged?.({ mese: next.mese, anno: next.anno });
-      }, (e: Error) => setError(e.message));
+      getFlow(flow.id).then(
+        (next) => {
+          setFlow(next);
+          // The export ended: the call's positions now carry MyPay's IUV and notice number (or its refusal).
+          if (!isFlowRunning(next)) onPositionsChanged?.({ mese: next.mese, anno: next.anno });
+        },
+        (e: Error) => setError(e.message),
+      );
     }, POLL_MS);
     return () => window.clearTimeout(timer);
   }, [flow]);
@@ -141,7 +168,10 @@ export function SendToMyPay({ callId, onPositionsChanged }: { callId: string; on
           <ExportProgress flow={flow} />
         ) : (
           <Flex direction="column" gap="small">
-            <Text>Le posizioni debitorie del mese scelto vengono inviate a MyPay; puoi seguire l’invio anche dalla pagina dei flussi.</Text>
+            <Text>
+              Le posizioni debitorie del mese scelto vengono inviate a MyPay; puoi seguire l’invio anche dalla pagina
+              dei flussi.
+            </Text>
             <Flex gap="small" wrap="wrap">
               <PeriodPicker period={period} onChange={setPeriod} monthLabel="Mese" yearLabel="Anno" />
             </Flex>

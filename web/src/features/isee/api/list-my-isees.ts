@@ -4,7 +4,8 @@ import { useAsync } from '@/components/use-async';
 import { useCursorList } from '@/components/cursor-pagination';
 
 /** The citizen's own ISEE, newest first. */
-export const useMyIsees = () => useCursorList<Isee>((cursor) => api.get<Page<Isee>>(`/api/me/isee${query({ limit: ISEE_PAGE_SIZE, cursor })}`));
+export const useMyIsees = () =>
+  useCursorList<Isee>((cursor) => api.get<Page<Isee>>(`/api/me/isee${query({ limit: ISEE_PAGE_SIZE, cursor })}`));
 
 /** The newest ISEE of the signed-in citizen (home banners), or null: the same endpoint, one item. */
 export const useNewestIsee = () =>

@@ -4,4 +4,8 @@ import { useCursorList } from '@/components/cursor-pagination';
 
 /** The ISEE of one user (operator's record), newest first. */
 export const useUserIsees = (userId: string) =>
-  useCursorList<Isee>((cursor) => api.get<Page<Isee>>(`/api/users/${encodeURIComponent(userId)}/isee${query({ limit: ISEE_PAGE_SIZE, cursor })}`), { resetKey: userId });
+  useCursorList<Isee>(
+    (cursor) =>
+      api.get<Page<Isee>>(`/api/users/${encodeURIComponent(userId)}/isee${query({ limit: ISEE_PAGE_SIZE, cursor })}`),
+    { resetKey: userId },
+  );

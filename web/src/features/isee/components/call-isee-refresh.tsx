@@ -9,7 +9,8 @@ import { formatTimestamp } from '@/lib/dates';
 import { euroOrDash } from '../utils/isee-form';
 
 const POLL_MS = 2000;
-export const REFRESH_QUESTION = 'Il Comune chiederà all’INPS, tramite PDND, l’ISEE valido oggi di ogni iscritto approvato del bando. Procedere?';
+export const REFRESH_QUESTION =
+  'Il Comune chiederà all’INPS, tramite PDND, l’ISEE valido oggi di ogni iscritto approvato del bando. Procedere?';
 
 /**
  * 'Aggiorna ISEE da INPS' on a call (operators): every approved subscriber's ISEE asked of INPS in a
@@ -31,7 +32,12 @@ export function CallIseeRefresh({ callId, onDone }: { callId: string; onDone?: (
       <Flex direction="column" gap="small">
         <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="small">
           <Heading level={2}>ISEE degli iscritti</Heading>
-          <JobStartButton job={job} label="Aggiorna ISEE da INPS" runningLabel="Aggiornamento ISEE in corso..." question={REFRESH_QUESTION} />
+          <JobStartButton
+            job={job}
+            label="Aggiorna ISEE da INPS"
+            runningLabel="Aggiornamento ISEE in corso..."
+            question={REFRESH_QUESTION}
+          />
         </Flex>
         <PageAlert message={job.error} autoHideMs={null} onDismiss={() => job.setError(null)} />
         {status && status.state !== 'NONE' && <RefreshReport status={status} />}
@@ -66,7 +72,9 @@ export function RefreshReport({ status }: { status: RefreshStatus }) {
             : `Ultimo aggiornamento completato${status.endedAt ? ` il ${formatTimestamp(status.endedAt)}` : ''}.`}
       </Text>
       <Text>
-        Nuovo valore: <strong>{counts.NEW}</strong> · Con omissioni: <strong>{counts.REVIEW}</strong> · Nessun ISEE: <strong>{counts.NONE}</strong> · Invariati: <strong>{counts.UNCHANGED}</strong> · Da riprovare: <strong>{counts.ERROR}</strong>
+        Nuovo valore: <strong>{counts.NEW}</strong> · Con omissioni: <strong>{counts.REVIEW}</strong> · Nessun ISEE:{' '}
+        <strong>{counts.NONE}</strong> · Invariati: <strong>{counts.UNCHANGED}</strong> · Da riprovare:{' '}
+        <strong>{counts.ERROR}</strong>
       </Text>
       {sections
         .filter(({ outcome }) => counts[outcome] > 0)
@@ -75,8 +83,16 @@ export function RefreshReport({ status }: { status: RefreshStatus }) {
             <summary>
               {title} ({counts[outcome]})
             </summary>
-            <DataTable caption={title} columns={columns} rows={status.lists[outcome]} rowKey={(r) => r.userId} emptyText="Nessuno." />
-            {counts[outcome] > status.lists[outcome].length && <Text fontSize="small">Sono mostrati i primi {status.lists[outcome].length}.</Text>}
+            <DataTable
+              caption={title}
+              columns={columns}
+              rows={status.lists[outcome]}
+              rowKey={(r) => r.userId}
+              emptyText="Nessuno."
+            />
+            {counts[outcome] > status.lists[outcome].length && (
+              <Text fontSize="small">Sono mostrati i primi {status.lists[outcome].length}.</Text>
+            )}
           </details>
         ))}
     </Flex>

@@ -77,7 +77,13 @@ function FromInps({ onDone }: { onDone: () => void }) {
           />
         )}
         <Flex>
-          <Button variation="primary" isLoading={busy} loadingText="Richiesta a INPS in corso..." isDisabled={!!found} onClick={() => void fetchFromInps()}>
+          <Button
+            variation="primary"
+            isLoading={busy}
+            loadingText="Richiesta a INPS in corso..."
+            isDisabled={!!found}
+            onClick={() => void fetchFromInps()}
+          >
             Recupera il mio ISEE da INPS
           </Button>
         </Flex>
@@ -102,7 +108,10 @@ function Upload({ done, onDone }: { done: boolean; onDone: () => void }) {
     const next: typeof errors = {};
     if (!file) next.document = fileMessages.missing;
     else next.document = checkFile(file) ?? undefined;
-    const parsed = citizenIseeUploadSchema.safeParse({ document: { uploadKey: 'x', name: 'x' }, value: valueFromText(value) });
+    const parsed = citizenIseeUploadSchema.safeParse({
+      document: { uploadKey: 'x', name: 'x' },
+      value: valueFromText(value),
+    });
     if (!parsed.success) next.value = fieldErrors(parsed.error).value;
     if (next.document || next.value) {
       setErrors(next);
@@ -129,12 +138,29 @@ function Upload({ done, onDone }: { done: boolean; onDone: () => void }) {
     <Card variation="outlined">
       <Flex direction="column" gap="medium">
         <Heading level={2}>Oppure carica l’attestazione</Heading>
-        <Text>Carica l’attestazione ISEE rilasciata dall’INPS (PDF o foto JPEG/PNG) e indica il valore dell’ISEE ordinario. Il nuovo ISEE sostituisce quello caricato in precedenza e sarà verificato dagli operatori.</Text>
+        <Text>
+          Carica l’attestazione ISEE rilasciata dall’INPS (PDF o foto JPEG/PNG) e indica il valore dell’ISEE ordinario.
+          Il nuovo ISEE sostituisce quello caricato in precedenza e sarà verificato dagli operatori.
+        </Text>
         <PageAlert message={alert} autoHideMs={null} onDismiss={() => setAlert(null)} />
-        {uploaded && <PageAlert variation="success" message="ISEE caricato correttamente: tra pochi secondi tornerai alla pagina iniziale." autoHideMs={null} isDismissible={false} />}
+        {uploaded && (
+          <PageAlert
+            variation="success"
+            message="ISEE caricato correttamente: tra pochi secondi tornerai alla pagina iniziale."
+            autoHideMs={null}
+            isDismissible={false}
+          />
+        )}
         <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate aria-label="Caricamento ISEE">
           <Flex direction="column" gap="medium">
-            <FileField error={errors.document} onChange={(f) => { setFile(f); setErrors((e) => ({ ...e, document: undefined })); }} disabled={busy || done} />
+            <FileField
+              error={errors.document}
+              onChange={(f) => {
+                setFile(f);
+                setErrors((e) => ({ ...e, document: undefined }));
+              }}
+              disabled={busy || done}
+            />
             <RestrictedTextField
               name="value"
               label="Valore ISEE (€)"
@@ -143,13 +169,22 @@ function Upload({ done, onDone }: { done: boolean; onDone: () => void }) {
               inputMode="decimal"
               value={value}
               filter={acceptCitizenValue}
-              onValueChange={(text) => { setValue(text); setErrors((e) => ({ ...e, value: undefined })); }}
+              onValueChange={(text) => {
+                setValue(text);
+                setErrors((e) => ({ ...e, value: undefined }));
+              }}
               hasError={Boolean(errors.value)}
               errorMessage={errors.value}
               isDisabled={done}
             />
             <Flex justifyContent="flex-end">
-              <Button type="submit" variation="primary" isLoading={busy} loadingText="Caricamento in corso..." isDisabled={done}>
+              <Button
+                type="submit"
+                variation="primary"
+                isLoading={busy}
+                loadingText="Caricamento in corso..."
+                isDisabled={done}
+              >
                 Carica
               </Button>
             </Flex>

@@ -2,7 +2,17 @@ import { Flex, Text } from '@aws-amplify/ui-react';
 import { useId } from 'react';
 
 /** A native file input for the ISEE document (jpeg, jpg, png, pdf), with its label and error. */
-export function FileField({ error, onChange, disabled, required = true }: { error?: string; onChange: (file: File | null) => void; disabled?: boolean; required?: boolean }) {
+export function FileField({
+  error,
+  onChange,
+  disabled,
+  required = true,
+}: {
+  error?: string;
+  onChange: (file: File | null) => void;
+  disabled?: boolean;
+  required?: boolean;
+}) {
   const id = useId();
   return (
     <Flex direction="column" gap="xxs" className={`amplify-field${error ? ' amplify-field--error' : ''}`}>

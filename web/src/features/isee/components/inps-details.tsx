@@ -12,7 +12,16 @@ import { formatTimestamp } from '@/lib/dates';
 import { euroOrDash } from '../utils/isee-form';
 
 const scale = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
-const RELATIONS: Record<string, string> = { D: 'Dichiarante', C: 'Coniuge', F: 'Figlio/a', FC: 'Figlio/a a carico', FNC: 'Figlio/a non convivente', MA: 'Altro componente', P: 'Persona a carico', GNC: 'Genitore non convivente' };
+const RELATIONS: Record<string, string> = {
+  D: 'Dichiarante',
+  C: 'Coniuge',
+  F: 'Figlio/a',
+  FC: 'Figlio/a a carico',
+  FNC: 'Figlio/a non convivente',
+  MA: 'Altro componente',
+  P: 'Persona a carico',
+  GNC: 'Genitore non convivente',
+};
 
 /** What INPS said of an ISEE fetched through PDND: the DSU, the values, the household, omissions and the reason for review. */
 export function InpsDetailsCard({ inps }: { inps: InpsDetails }) {
@@ -20,7 +29,15 @@ export function InpsDetailsCard({ inps }: { inps: InpsDetails }) {
     <Card variation="outlined">
       <Flex direction="column" gap="small">
         <Heading level={2}>Dati dell’attestazione INPS</Heading>
-        {inps.reviewReason && <PageAlert variation="warning" heading="Da verificare" message={inps.reviewReason} autoHideMs={null} isDismissible={false} />}
+        {inps.reviewReason && (
+          <PageAlert
+            variation="warning"
+            heading="Da verificare"
+            message={inps.reviewReason}
+            autoHideMs={null}
+            isDismissible={false}
+          />
+        )}
         <dl className="summary-list">
           <dt>Protocollo DSU</dt>
           <dd>{inps.protocolloDSU}</dd>
@@ -32,7 +49,8 @@ export function InpsDetailsCard({ inps }: { inps: InpsDetails }) {
             <>
               <dt>ISEE corrente</dt>
               <dd>
-                Protocollo {inps.corrente.protocolloDSU}, modulo sostitutivo presentato il {italianDay(inps.corrente.dataPresentazione)}, valido fino al{' '}
+                Protocollo {inps.corrente.protocolloDSU}, modulo sostitutivo presentato il{' '}
+                {italianDay(inps.corrente.dataPresentazione)}, valido fino al{' '}
                 <strong>{italianDay(inps.corrente.dataScadenza)}</strong>
               </dd>
             </>
@@ -59,7 +77,14 @@ export function InpsDetailsCard({ inps }: { inps: InpsDetails }) {
             { id: 'rel', header: 'Rapporto', cell: (m) => RELATIONS[m.relation] ?? m.relation, isRowHeader: true },
             { id: 'cf', header: 'Codice fiscale', cell: (m) => m.fiscalCode ?? 'non conservato', noWrap: true },
             ...(inps.household.some((m) => m.lastName)
-              ? [{ id: 'name', header: 'Componente', cell: (m: InpsDetails['household'][number]) => `${m.lastName ?? ''} ${m.firstName ?? ''}`.trim() || '—' }]
+              ? [
+                  {
+                    id: 'name',
+                    header: 'Componente',
+                    cell: (m: InpsDetails['household'][number]) =>
+                      `${m.lastName ?? ''} ${m.firstName ?? ''}`.trim() || '—',
+                  },
+                ]
               : []),
           ]}
           rows={inps.household.map((m, index) => ({ ...m, index }))}
@@ -68,11 +93,17 @@ export function InpsDetailsCard({ inps }: { inps: InpsDetails }) {
         />
         {inps.otherIndicators.length > 0 && (
           <Text fontSize="small">
-            Altri indicatori: {inps.otherIndicators.map((o) => `${o.kind.toLowerCase()} ${o.fiscalCode} ${euroOrDash(o.isee)}`).join('; ')}
+            Altri indicatori:{' '}
+            {inps.otherIndicators
+              .map((o) => `${o.kind.toLowerCase()} ${o.fiscalCode} ${euroOrDash(o.isee)}`)
+              .join('; ')}
           </Text>
         )}
         {inps.omissions.length > 0 && (
-          <Text fontSize="small">Omissioni o difformità: {inps.omissions.map((o) => `${o.label} (${o.fiscalCode}, ${italianDay(o.checkedOn)})`).join('; ')}</Text>
+          <Text fontSize="small">
+            Omissioni o difformità:{' '}
+            {inps.omissions.map((o) => `${o.label} (${o.fiscalCode}, ${italianDay(o.checkedOn)})`).join('; ')}
+          </Text>
         )}
       </Flex>
     </Card>
@@ -94,12 +125,21 @@ export function InpsCheckCard({ isee, onUseValue }: { isee: Isee; onUseValue: (v
     <Card variation="outlined">
       <Flex direction="column" gap="small">
         <Heading level={2}>Verifica con INPS</Heading>
-        <Text fontSize="small">Chiede all’INPS, tramite PDND, l’ISEE valido oggi per {isee.user.fiscalCode}: il valore dichiarato non cambia finché non confermi.</Text>
+        <Text fontSize="small">
+          Chiede all’INPS, tramite PDND, l’ISEE valido oggi per {isee.user.fiscalCode}: il valore dichiarato non cambia
+          finché non confermi.
+        </Text>
         <PageAlert message={check.error?.message} autoHideMs={null} onDismiss={check.clearError} />
         {result && (
           <div role="status" data-testid="inps-check">
             {!result.found || !result.inps ? (
-              <PageAlert variation="warning" heading="Nessun ISEE valido presso INPS" message={result.message} autoHideMs={null} isDismissible={false} />
+              <PageAlert
+                variation="warning"
+                heading="Nessun ISEE valido presso INPS"
+                message={result.message}
+                autoHideMs={null}
+                isDismissible={false}
+              />
             ) : (
               <Flex direction="column" gap="xs">
                 <Text className={result.agrees ? 'check--ok' : 'check--ko'}>
@@ -108,24 +148,37 @@ export function InpsCheckCard({ isee, onUseValue }: { isee: Isee; onUseValue: (v
                 <dl className="summary-list">
                   <dt>ISEE INPS</dt>
                   <dd>
-                    <strong>{formatEuro(result.inps.value)}</strong> (DSU {result.inps.protocolloDSU}, presentata il {italianDay(result.inps.dataPresentazione)})
+                    <strong>{formatEuro(result.inps.value)}</strong> (DSU {result.inps.protocolloDSU}, presentata il{' '}
+                    {italianDay(result.inps.dataPresentazione)})
                   </dd>
                   <dt>Valore dichiarato</dt>
                   <dd>
-                    {formatEuro(result.declared.value)} {result.declared.difference !== 0 && <span className="check--ko">({differenceFromInps(result.declared.difference)})</span>}
+                    {formatEuro(result.declared.value)}{' '}
+                    {result.declared.difference !== 0 && (
+                      <span className="check--ko">({differenceFromInps(result.declared.difference)})</span>
+                    )}
                   </dd>
                   <dt>Valore letto dal documento</dt>
                   <dd>
                     {result.read ? (
                       <>
-                        {formatEuro(result.read.value)} {result.read.difference !== 0 && <span className="check--ko">({differenceFromInps(result.read.difference)})</span>}
+                        {formatEuro(result.read.value)}{' '}
+                        {result.read.difference !== 0 && (
+                          <span className="check--ko">({differenceFromInps(result.read.difference)})</span>
+                        )}
                       </>
                     ) : (
                       '—'
                     )}
                   </dd>
                   <dt>Protocollo</dt>
-                  <dd>{result.protocolMatches === null ? 'non letto' : result.protocolMatches ? 'uguale a quello INPS' : 'diverso da quello INPS'}</dd>
+                  <dd>
+                    {result.protocolMatches === null
+                      ? 'non letto'
+                      : result.protocolMatches
+                        ? 'uguale a quello INPS'
+                        : 'diverso da quello INPS'}
+                  </dd>
                 </dl>
                 {!result.agrees && (
                   <Flex>
@@ -139,7 +192,12 @@ export function InpsCheckCard({ isee, onUseValue }: { isee: Isee; onUseValue: (v
           </div>
         )}
         <Flex>
-          <Button variation="primary" isLoading={check.isRunning} loadingText="Richiesta a INPS in corso..." onClick={() => void run()}>
+          <Button
+            variation="primary"
+            isLoading={check.isRunning}
+            loadingText="Richiesta a INPS in corso..."
+            onClick={() => void run()}
+          >
             Verifica con INPS
           </Button>
         </Flex>

@@ -7,7 +7,6 @@ import { LoadingState } from '@/components/loading-state';
 import { useMyInpsQueries, useUserInpsQueries } from '../api/inps';
 import { formatDateTime } from '@/lib/dates';
 
-
 /** On the citizen's profile: when the council asked INPS about them, why, and how it ended. */
 export function MyInpsQueries() {
   const list = useMyInpsQueries();
@@ -23,13 +22,22 @@ export function MyInpsQueries() {
       <Heading level={2} marginBottom="small">
         Richieste del Comune all’INPS
       </Heading>
-      <Text marginBottom="small">Ogni volta che il Comune chiede il tuo ISEE all’INPS, tramite la Piattaforma Digitale Nazionale Dati, la richiesta è registrata qui.</Text>
+      <Text marginBottom="small">
+        Ogni volta che il Comune chiede il tuo ISEE all’INPS, tramite la Piattaforma Digitale Nazionale Dati, la
+        richiesta è registrata qui.
+      </Text>
       {list.error ? (
         <ErrorState message={list.error.message} />
       ) : !list.isLoaded ? (
         <LoadingState />
       ) : (
-        <DataTable caption="Richieste del Comune all’INPS" columns={columns} rows={list.items} rowKey={(q) => q.id} emptyText="Il Comune non ha mai chiesto il tuo ISEE all’INPS." />
+        <DataTable
+          caption="Richieste del Comune all’INPS"
+          columns={columns}
+          rows={list.items}
+          rowKey={(q) => q.id}
+          emptyText="Il Comune non ha mai chiesto il tuo ISEE all’INPS."
+        />
       )}
       <CursorPagination {...list.pagination} label="Paginazione delle richieste all’INPS" />
     </>
@@ -42,7 +50,11 @@ export function UserInpsQueries({ userId, reloadKey }: { userId: string; reloadK
   const columns: DataTableColumn<InpsQuery>[] = [
     { id: 'at', header: 'Data', cell: (q) => formatDateTime(q.at), noWrap: true, isRowHeader: true },
     { id: 'reason', header: 'Motivo', cell: (q) => q.reasonLabel },
-    { id: 'who', header: 'Richiesta da', cell: (q) => `${q.who.fullName} (${q.who.role === 'CITIZEN' ? 'cittadino' : 'operatore'})` },
+    {
+      id: 'who',
+      header: 'Richiesta da',
+      cell: (q) => `${q.who.fullName} (${q.who.role === 'CITIZEN' ? 'cittadino' : 'operatore'})`,
+    },
     { id: 'result', header: 'Esito INPS', cell: (q) => `${q.resultLabel} (${q.esito})` },
     { id: 'id', header: 'IdRichiesta', cell: (q) => q.idRichiesta ?? '—', noWrap: true },
     { id: 'service', header: 'Servizio', cell: (q) => q.operation },
@@ -61,7 +73,13 @@ export function UserInpsQueries({ userId, reloadKey }: { userId: string; reloadK
       ) : !list.isLoaded ? (
         <LoadingState />
       ) : (
-        <DataTable caption="Interrogazioni INPS" columns={columns} rows={list.items} rowKey={(q) => q.id} emptyText="Nessuna interrogazione INPS per questo utente." />
+        <DataTable
+          caption="Interrogazioni INPS"
+          columns={columns}
+          rows={list.items}
+          rowKey={(q) => q.id}
+          emptyText="Nessuna interrogazione INPS per questo utente."
+        />
       )}
       <CursorPagination {...list.pagination} label="Paginazione delle interrogazioni INPS" />
     </>

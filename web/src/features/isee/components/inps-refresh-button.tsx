@@ -7,7 +7,15 @@ import { fetchUserIseeFromInps } from '../api/inps';
  * 'Aggiorna ISEE da INPS' on the user record (operators): asks INPS through PDND for the attestation valid
  * today; `onResult` gets INPS's answer in the operator's words (or the failure), to show and to reload.
  */
-export function InpsRefreshButton({ userId, disabled = false, onResult }: { userId: string; disabled?: boolean; onResult: (message: string, variation: 'success' | 'info' | 'warning' | 'error', result?: InpsFetchResult) => void }) {
+export function InpsRefreshButton({
+  userId,
+  disabled = false,
+  onResult,
+}: {
+  userId: string;
+  disabled?: boolean;
+  onResult: (message: string, variation: 'success' | 'info' | 'warning' | 'error', result?: InpsFetchResult) => void;
+}) {
   const action = useAsyncAction(fetchUserIseeFromInps);
   const run = async () => {
     const answer = await action.run(userId);
@@ -16,7 +24,12 @@ export function InpsRefreshButton({ userId, disabled = false, onResult }: { user
     onResult(message, outcome === 'NOT_FOUND' ? 'warning' : outcome === 'REVIEW' ? 'info' : 'success', answer.data);
   };
   return (
-    <Button isDisabled={disabled} isLoading={action.isRunning} loadingText="Richiesta a INPS in corso..." onClick={() => void run()}>
+    <Button
+      isDisabled={disabled}
+      isLoading={action.isRunning}
+      loadingText="Richiesta a INPS in corso..."
+      onClick={() => void run()}
+    >
       Aggiorna ISEE da INPS
     </Button>
   );

@@ -15,9 +15,37 @@ export function IseeBanner() {
   if (!banner) return null;
   const upload = <Link to={paths.citizenIseeUpload}>Carica l’ISEE</Link>;
   const content = {
-    waiting: { variation: 'warning' as const, heading: 'ISEE in attesa di validazione', text: <>Il tuo ISEE non è ancora stato validato: attendi la verifica degli operatori. {BLOCKED}</> },
-    refused: { variation: 'error' as const, heading: 'ISEE rifiutato', text: <>Il tuo ISEE è stato rifiutato: caricane uno nuovo. {BLOCKED} {upload}</> },
-    missing: { variation: 'info' as const, heading: 'ISEE non caricato', text: <>Non hai caricato nessun ISEE. {BLOCKED} {upload}</> },
+    waiting: {
+      variation: 'warning' as const,
+      heading: 'ISEE in attesa di validazione',
+      text: <>Il tuo ISEE non è ancora stato validato: attendi la verifica degli operatori. {BLOCKED}</>,
+    },
+    refused: {
+      variation: 'error' as const,
+      heading: 'ISEE rifiutato',
+      text: (
+        <>
+          Il tuo ISEE è stato rifiutato: caricane uno nuovo. {BLOCKED} {upload}
+        </>
+      ),
+    },
+    missing: {
+      variation: 'info' as const,
+      heading: 'ISEE non caricato',
+      text: (
+        <>
+          Non hai caricato nessun ISEE. {BLOCKED} {upload}
+        </>
+      ),
+    },
   }[banner];
-  return <PageAlert message={content.text} heading={content.heading} variation={content.variation} autoHideMs={null} isDismissible={false} />;
+  return (
+    <PageAlert
+      message={content.text}
+      heading={content.heading}
+      variation={content.variation}
+      autoHideMs={null}
+      isDismissible={false}
+    />
+  );
 }

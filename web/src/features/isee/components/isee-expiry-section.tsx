@@ -13,12 +13,14 @@ import { RefreshReport } from './call-isee-refresh';
 import { formatDay, formatTimestamp } from '@/lib/dates';
 
 const POLL_MS = 2000;
-const channel = (state: ReminderChannelState | null) => (state === 'SENT' ? 'inviato' : state === 'NO_CHANNEL' ? 'non disponibile' : state === 'FAILED' ? 'non riuscito' : '—');
+const channel = (state: ReminderChannelState | null) =>
+  state === 'SENT' ? 'inviato' : state === 'NO_CHANNEL' ? 'non disponibile' : state === 'FAILED' ? 'non riuscito' : '—';
 
 /** The expiry run's status line. From the click until the new run's status arrives, the previous run's time would read as this one's. */
 function expiryStatusLine(starting: boolean, job: ExpiryList['job'] | undefined): string {
   if (starting) return 'Avvio del controllo delle scadenze…';
-  if (job?.isUpdating) return job.total !== null ? `Controllo in corso: ${job.done} su ${job.total} iscrizioni.` : 'Controllo in corso…';
+  if (job?.isUpdating)
+    return job.total !== null ? `Controllo in corso: ${job.done} su ${job.total} iscrizioni.` : 'Controllo in corso…';
   return job?.endedAt ? `Elenco aggiornato il ${formatTimestamp(job.endedAt)}.` : '';
 }
 
@@ -58,19 +60,32 @@ export function IseeExpirySection() {
     {
       id: 'status',
       header: 'ISEE',
-      cell: (r) => (r.renewed ? <Badge variation="success">Rinnovato</Badge> : <Badge variation={r.status === 'IN_SCADENZA' || r.status === 'IN_VERIFICA' ? 'warning' : 'error'}>{r.statusLabel}</Badge>),
+      cell: (r) =>
+        r.renewed ? (
+          <Badge variation="success">Rinnovato</Badge>
+        ) : (
+          <Badge variation={r.status === 'IN_SCADENZA' || r.status === 'IN_VERIFICA' ? 'warning' : 'error'}>
+            {r.statusLabel}
+          </Badge>
+        ),
       noWrap: true,
     },
     { id: 'expiry', header: 'Scadenza', cell: (r) => italianDay(r.scadenza), noWrap: true },
-    { id: 'reminder', header: 'Promemoria', cell: (r) => (r.remindedAt ? `${formatDay(r.remindedAt)}: IO ${channel(r.io)}, e-mail ${channel(r.email)}` : '—') },
+    {
+      id: 'reminder',
+      header: 'Promemoria',
+      cell: (r) => (r.remindedAt ? `${formatDay(r.remindedAt)}: IO ${channel(r.io)}, e-mail ${channel(r.email)}` : '—'),
+    },
   ];
   const running = jobs.running || starting !== null;
   return (
     <Flex direction="column" gap="small">
       <Heading level={2}>ISEE in scadenza o scaduti degli iscritti</Heading>
       <Text>
-        Un ISEE vale fino al 31 dicembre dell’anno in cui è stata presentata la DSU: dal 1° gennaio la quota di un iscritto senza un ISEE valido non si calcola (ISEE scaduto o mancante).
-        {status && ` Dal ${italianDay(status.remindersFrom)} chi ha l’ISEE in scadenza riceve un promemoria sull’app IO e per e-mail, una volta sola.`}
+        Un ISEE vale fino al 31 dicembre dell’anno in cui è stata presentata la DSU: dal 1° gennaio la quota di un
+        iscritto senza un ISEE valido non si calcola (ISEE scaduto o mancante).
+        {status &&
+          ` Dal ${italianDay(status.remindersFrom)} chi ha l’ISEE in scadenza riceve un promemoria sull’app IO e per e-mail, una volta sola.`}
       </Text>
       <PageAlert message={error} autoHideMs={null} onDismiss={() => setError(null)} />
       <Flex gap="small" wrap="wrap">
@@ -81,7 +96,9 @@ export function IseeExpirySection() {
           {status?.newYearJob.isUpdating ? 'Recupero da INPS in corso...' : 'Recupera i nuovi ISEE da INPS'}
         </Button>
       </Flex>
-      {status?.job.state === 'FAILED' && <PageAlert message={status.job.error} autoHideMs={null} isDismissible={false} />}
+      {status?.job.state === 'FAILED' && (
+        <PageAlert message={status.job.error} autoHideMs={null} isDismissible={false} />
+      )}
       {(starting === 'expiry' || (status && status.job.state !== 'NONE')) && (
         <Text fontSize="small" role="status">
           {expiryStatusLine(starting === 'expiry', status?.job)}
@@ -93,7 +110,13 @@ export function IseeExpirySection() {
       ) : !list.isLoaded ? (
         <LoadingState />
       ) : (
-        <DataTable caption="ISEE in scadenza o scaduti degli iscritti" columns={columns} rows={list.items} rowKey={(r) => r.userId} emptyText="Nessun ISEE in scadenza o scaduto tra gli iscritti, all’ultimo controllo." />
+        <DataTable
+          caption="ISEE in scadenza o scaduti degli iscritti"
+          columns={columns}
+          rows={list.items}
+          rowKey={(r) => r.userId}
+          emptyText="Nessun ISEE in scadenza o scaduto tra gli iscritti, all’ultimo controllo."
+        />
       )}
       <CursorPagination {...list.pagination} label="Paginazione degli ISEE in scadenza" />
     </Flex>

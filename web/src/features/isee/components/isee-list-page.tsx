@@ -26,7 +26,11 @@ export function IseeListPage() {
       align: 'end',
       noWrap: true,
       cell: (i) => (
-        <ButtonLink size="small" to={`/lista_isee/verifica_isee?idIsee=${encodeURIComponent(i.id)}`} aria-label={`Dettaglio ISEE di ${i.user.firstName} ${i.user.lastName}`}>
+        <ButtonLink
+          size="small"
+          to={`/lista_isee/verifica_isee?idIsee=${encodeURIComponent(i.id)}`}
+          aria-label={`Dettaglio ISEE di ${i.user.firstName} ${i.user.lastName}`}
+        >
           Dettaglio
         </ButtonLink>
       ),
@@ -40,7 +44,13 @@ export function IseeListPage() {
       ) : !list.isLoaded ? (
         <LoadingState />
       ) : (
-        <DataTable caption="ISEE da verificare" columns={columns} rows={list.items} rowKey={(i) => i.id} emptyText="Non ci sono ISEE da verificare." />
+        <DataTable
+          caption="ISEE da verificare"
+          columns={columns}
+          rows={list.items}
+          rowKey={(i) => i.id}
+          emptyText="Non ci sono ISEE da verificare."
+        />
       )}
       <CursorPagination {...list.pagination} label="Paginazione degli ISEE" />
       <Card variation="outlined">

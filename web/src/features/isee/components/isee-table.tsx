@@ -97,7 +97,11 @@ function MyIsees({ title }: { title: string }) {
   const [open, setOpen] = useState<Isee | null>(null);
   const columns = baseColumns((i) =>
     i.hasFile ? (
-      <Button size="small" onClick={() => setOpen(i)} aria-label={`Visualizza documento dell'ISEE ${i.year} di ${formatEuro(i.value)} del ${formatDay(i.dataInsert)}`}>
+      <Button
+        size="small"
+        onClick={() => setOpen(i)}
+        aria-label={`Visualizza documento dell'ISEE ${i.year} di ${formatEuro(i.value)} del ${formatDay(i.dataInsert)}`}
+      >
         Visualizza documento
       </Button>
     ) : (
@@ -123,7 +127,13 @@ function Table({ list, columns }: { list: ReturnType<typeof useMyIsees>; columns
       ) : !list.isLoaded ? (
         <LoadingState />
       ) : (
-        <DataTable caption="ISEE caricati" columns={columns} rows={list.items} rowKey={(i) => i.id} emptyText="Non è stato caricato nessun ISEE." />
+        <DataTable
+          caption="ISEE caricati"
+          columns={columns}
+          rows={list.items}
+          rowKey={(i) => i.id}
+          emptyText="Non è stato caricato nessun ISEE."
+        />
       )}
       <CursorPagination {...list.pagination} label="Paginazione degli ISEE" />
     </>

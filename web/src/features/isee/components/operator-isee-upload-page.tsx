@@ -25,7 +25,14 @@ export function OperatorIseeUploadPage() {
   useBreadcrumbQuery({ citizen: userId });
   const navigate = useNavigate();
   const [file, setFile] = useState<File | null>(null);
-  const [values, setValues] = useState({ value: '', year: String(romeYear(new Date())), date: nowForInput(), protocollo: '', scadenza: '', exclude: false });
+  const [values, setValues] = useState({
+    value: '',
+    year: String(romeYear(new Date())),
+    date: nowForInput(),
+    protocollo: '',
+    scadenza: '',
+    exclude: false,
+  });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [alert, setAlert] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
@@ -86,17 +93,77 @@ export function OperatorIseeUploadPage() {
       <PageAlert message={alert} autoHideMs={null} onDismiss={() => setAlert(null)} />
       <form ref={formRef} onSubmit={submit} noValidate aria-label="Carica ISEE">
         <Flex direction="column" gap="medium">
-          <FileField error={errors.document} required={!values.exclude} onChange={(f) => { setFile(f); setErrors((e) => ({ ...e, document: undefined })); }} />
-          <CheckboxField name="excludeVerification" label="Escludi verifica ISEE" checked={values.exclude} onChange={(e) => set('exclude', e.target.checked)} />
+          <FileField
+            error={errors.document}
+            required={!values.exclude}
+            onChange={(f) => {
+              setFile(f);
+              setErrors((e) => ({ ...e, document: undefined }));
+            }}
+          />
+          <CheckboxField
+            name="excludeVerification"
+            label="Escludi verifica ISEE"
+            checked={values.exclude}
+            onChange={(e) => set('exclude', e.target.checked)}
+          />
           <Flex direction={{ base: 'column', medium: 'row' }} gap="medium">
-            <AmountField name="value" label="Valore (€)" isRequired flex="1" value={values.value} onValueChange={(t) => set('value', t)} hasError={Boolean(errors.value)} errorMessage={errors.value} />
-            <AmountField name="year" label="Anno" isRequired flex="1" value={values.year} onValueChange={(t) => set('year', t)} hasError={Boolean(errors.year)} errorMessage={errors.year} />
+            <AmountField
+              name="value"
+              label="Valore (€)"
+              isRequired
+              flex="1"
+              value={values.value}
+              onValueChange={(t) => set('value', t)}
+              hasError={Boolean(errors.value)}
+              errorMessage={errors.value}
+            />
+            <AmountField
+              name="year"
+              label="Anno"
+              isRequired
+              flex="1"
+              value={values.year}
+              onValueChange={(t) => set('year', t)}
+              hasError={Boolean(errors.year)}
+              errorMessage={errors.year}
+            />
           </Flex>
           <Flex direction={{ base: 'column', medium: 'row' }} gap="medium">
-            <TextField name="protocollo" label="Protocollo" isRequired flex="1" autoComplete="off" value={values.protocollo} onChange={(e) => set('protocollo', e.target.value)} hasError={Boolean(errors.protocollo)} errorMessage={errors.protocollo} descriptiveText="Es. INPS-ISEE-2026-00597381W-00" />
-            <TextField name="scadenza" label="Scadenza" type="date" isRequired flex="1" value={values.scadenza} onChange={(e) => set('scadenza', e.target.value)} hasError={Boolean(errors.scadenza)} errorMessage={errors.scadenza} />
+            <TextField
+              name="protocollo"
+              label="Protocollo"
+              isRequired
+              flex="1"
+              autoComplete="off"
+              value={values.protocollo}
+              onChange={(e) => set('protocollo', e.target.value)}
+              hasError={Boolean(errors.protocollo)}
+              errorMessage={errors.protocollo}
+              descriptiveText="Es. INPS-ISEE-2026-00597381W-00"
+            />
+            <TextField
+              name="scadenza"
+              label="Scadenza"
+              type="date"
+              isRequired
+              flex="1"
+              value={values.scadenza}
+              onChange={(e) => set('scadenza', e.target.value)}
+              hasError={Boolean(errors.scadenza)}
+              errorMessage={errors.scadenza}
+            />
           </Flex>
-          <TextField name="date" label="Data" type="datetime-local" isRequired value={values.date} onChange={(e) => set('date', e.target.value)} hasError={Boolean(errors.date)} errorMessage={errors.date} />
+          <TextField
+            name="date"
+            label="Data"
+            type="datetime-local"
+            isRequired
+            value={values.date}
+            onChange={(e) => set('date', e.target.value)}
+            hasError={Boolean(errors.date)}
+            errorMessage={errors.date}
+          />
           <Flex gap="small" justifyContent="flex-end" wrap="wrap">
             <ButtonLink to={`${paths.userRecord}?citizen=${encodeURIComponent(userId)}`}>Indietro</ButtonLink>
             <Button type="submit" variation="primary" isDisabled={busy}>
@@ -105,7 +172,14 @@ export function OperatorIseeUploadPage() {
           </Flex>
         </Flex>
       </form>
-      <ConfirmDialog open={asking} title="Caricamento ISEE" message="Confermi di voler caricare l'ISEE?" busy={busy} onConfirm={() => void save()} onCancel={() => setAsking(false)} />
+      <ConfirmDialog
+        open={asking}
+        title="Caricamento ISEE"
+        message="Confermi di voler caricare l'ISEE?"
+        busy={busy}
+        onConfirm={() => void save()}
+        onCancel={() => setAsking(false)}
+      />
     </Flex>
   );
 }

@@ -24,7 +24,8 @@ const percent = new Intl.NumberFormat('it-IT', { style: 'percent', maximumFracti
 const scale = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
 
 /** Where the review pages live: under /lista_isee or under the user record. */
-export const reviewBase = (pathname: string) => (pathname.toLowerCase().startsWith('/lista_utenti') ? '/lista_utenti/dati_utente' : '');
+export const reviewBase = (pathname: string) =>
+  pathname.toLowerCase().startsWith('/lista_utenti') ? '/lista_utenti/dati_utente' : '';
 
 /**
  * verifica_isee?idIsee=: the document on the left; on the right the user (with the check of the fiscal
@@ -47,9 +48,17 @@ export function VerifyIseePage() {
 
   const base = reviewBase(pathname);
   let content;
-  if (!id || isee.error) content = <ErrorState message={isee.error?.message ?? iseeMessages.notFound} backTo="/lista_isee" backLabel="Torna alla lista ISEE" />;
+  if (!id || isee.error)
+    content = (
+      <ErrorState
+        message={isee.error?.message ?? iseeMessages.notFound}
+        backTo="/lista_isee"
+        backLabel="Torna alla lista ISEE"
+      />
+    );
   else if (!isee.data || isee.data.id !== id) content = <LoadingState />;
-  else if (isee.data.state !== 'LOADED') return <Navigate to={`${base}/visualizza_isee?idIsee=${encodeURIComponent(id)}`} replace />;
+  else if (isee.data.state !== 'LOADED')
+    return <Navigate to={`${base}/visualizza_isee?idIsee=${encodeURIComponent(id)}`} replace />;
   else content = <Review key={isee.data.id} isee={isee.data} />;
   return (
     <Flex direction="column" gap="medium">
@@ -74,12 +83,24 @@ function Review({ isee }: { isee: Isee }) {
   // ISE or the scale unread: nothing confirms the ISEE read, whatever the reading's confidence.
   const unverified = extraction ? isUnverified(extraction) : false;
   const coherenceWarning = incoherent
-    ? { variation: 'error' as const, heading: incoherentValuesWarning, message: 'Controlla ISE, scala di equivalenza e ISEE sul documento prima di copiare o digitare il valore dichiarato.' }
+    ? {
+        variation: 'error' as const,
+        heading: incoherentValuesWarning,
+        message:
+          'Controlla ISE, scala di equivalenza e ISEE sul documento prima di copiare o digitare il valore dichiarato.',
+      }
     : unverified
-      ? { variation: 'warning' as const, heading: unverifiedValuesWarning, message: 'Il valore letto non ha potuto essere confrontato con ISE / scala di equivalenza: verificalo sul documento prima di copiarlo.' }
+      ? {
+          variation: 'warning' as const,
+          heading: unverifiedValuesWarning,
+          message:
+            'Il valore letto non ha potuto essere confrontato con ISE / scala di equivalenza: verificalo sul documento prima di copiarlo.',
+        }
       : null;
   const { pathname } = useLocation();
-  const back = reviewBase(pathname) ? `/lista_utenti/dati_utente?citizen=${encodeURIComponent(isee.userId)}` : '/lista_isee';
+  const back = reviewBase(pathname)
+    ? `/lista_utenti/dati_utente?citizen=${encodeURIComponent(isee.userId)}`
+    : '/lista_isee';
 
   const ask = (state: 1 | 2) => {
     const parsed = iseeDecisionSchema.safeParse({ state, value: valueFromText(value) });
@@ -196,19 +217,43 @@ function Review({ isee }: { isee: Isee }) {
                 </dl>
                 {coherenceWarning && (
                   <div id="coherence-warning">
-                    <PageAlert variation={coherenceWarning.variation} heading={coherenceWarning.heading} message={coherenceWarning.message} autoHideMs={null} isDismissible={false} />
+                    <PageAlert
+                      variation={coherenceWarning.variation}
+                      heading={coherenceWarning.heading}
+                      message={coherenceWarning.message}
+                      autoHideMs={null}
+                      isDismissible={false}
+                    />
                   </div>
                 )}
                 {extraction.warnings?.map((warning) => (
-                  <PageAlert key={warning} variation="warning" heading={warning} message="Il valore letto va controllato sul documento prima di copiarlo." autoHideMs={null} isDismissible={false} />
+                  <PageAlert
+                    key={warning}
+                    variation="warning"
+                    heading={warning}
+                    message="Il valore letto va controllato sul documento prima di copiarlo."
+                    autoHideMs={null}
+                    isDismissible={false}
+                  />
                 ))}
-                {extraction.omissionsNotice && <PageAlert variation="warning" heading="Omissioni o difformità" message={extraction.omissionsNotice} autoHideMs={null} isDismissible={false} />}
+                {extraction.omissionsNotice && (
+                  <PageAlert
+                    variation="warning"
+                    heading="Omissioni o difformità"
+                    message={extraction.omissionsNotice}
+                    autoHideMs={null}
+                    isDismissible={false}
+                  />
+                )}
                 <Flex>
                   <Button
                     size="small"
                     isDisabled={extraction.iseeOrdinario === null}
                     aria-describedby={coherenceWarning ? 'coherence-warning' : undefined}
-                    onClick={() => { setValue(valueToText(extraction.iseeOrdinario)); setValueError(undefined); }}
+                    onClick={() => {
+                      setValue(valueToText(extraction.iseeOrdinario));
+                      setValueError(undefined);
+                    }}
                   >
                     Copia valore
                   </Button>
@@ -225,7 +270,10 @@ function Review({ isee }: { isee: Isee }) {
               label="Valore dichiarato (€)"
               isRequired
               value={value}
-              onValueChange={(text) => { setValue(text); setValueError(undefined); }}
+              onValueChange={(text) => {
+                setValue(text);
+                setValueError(undefined);
+              }}
               hasError={Boolean(valueError)}
               errorMessage={valueError}
             />

@@ -20,9 +20,19 @@ export function ViewIseePage() {
   const isee = useIsee(id);
   const data = isee.data;
   useBreadcrumbQuery({ citizen: data?.userId });
-  const back = data && reviewBase(pathname) ? `/lista_utenti/dati_utente?citizen=${encodeURIComponent(data.userId)}` : '/lista_isee';
+  const back =
+    data && reviewBase(pathname)
+      ? `/lista_utenti/dati_utente?citizen=${encodeURIComponent(data.userId)}`
+      : '/lista_isee';
   let content;
-  if (!id || isee.error) content = <ErrorState message={isee.error?.message ?? iseeMessages.notFound} backTo="/lista_isee" backLabel="Torna alla lista ISEE" />;
+  if (!id || isee.error)
+    content = (
+      <ErrorState
+        message={isee.error?.message ?? iseeMessages.notFound}
+        backTo="/lista_isee"
+        backLabel="Torna alla lista ISEE"
+      />
+    );
   else if (!data || data.id !== id) content = <LoadingState />;
   else
     content = (

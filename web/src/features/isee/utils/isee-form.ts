@@ -5,7 +5,8 @@ const CITIZEN_VALUE = /^\+?[\d.]*(,\d{0,2})?$/;
 export const acceptCitizenValue = (next: string): string | null => (CITIZEN_VALUE.test(next) ? next : null);
 
 /** Before sending: dots dropped, the comma becomes the decimal point; '' → undefined (required), bad → NaN. */
-export const valueFromText = (text: string): number | undefined => (text.trim() === '' ? undefined : parseItalianAmount(text));
+export const valueFromText = (text: string): number | undefined =>
+  text.trim() === '' ? undefined : parseItalianAmount(text);
 export const yearFromText = (text: string): number | undefined => {
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
@@ -20,11 +21,13 @@ export function nowForInput(now = new Date()): string {
 }
 
 /** An ISEE figure as the pages show it, '—' when there is none. */
-export const euroOrDash = (value: number | null | undefined) => (value === null || value === undefined ? '—' : formatEuro(value));
+export const euroOrDash = (value: number | null | undefined) =>
+  value === null || value === undefined ? '—' : formatEuro(value);
 
 const euro = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false });
 /** The text an amount field shows for an amount: 12345.6 → '12345,60'. */
-export const valueToText = (value: number | null | undefined) => (value === null || value === undefined ? '' : euro.format(value));
+export const valueToText = (value: number | null | undefined) =>
+  value === null || value === undefined ? '' : euro.format(value);
 
 /** 'Rimozione ISEE': the question names the ISEE (year, value in euro, protocol when there is one). */
 export function deleteIseeQuestion(isee: { year: number; value: number; protocollo: string | null }): string {

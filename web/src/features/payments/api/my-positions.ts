@@ -17,8 +17,14 @@ export async function getMyPositions(callId: string): Promise<PositionView[]> {
  * POST /api/me/positions/{id}/pay: opens (or resumes) MyPay's checkout of the position; answers where to go.
  * The portal page to come back to is a path: the server puts it on the portal's own address.
  */
-export const payPosition = (iud: string, returnPath: string): Promise<{ url: string; idSession: string; resumed: boolean }> =>
-  api.post<{ url: string; idSession: string; resumed: boolean }>(`/api/me/positions/${encodeURIComponent(iud)}/pay`, { returnPath });
+export const payPosition = (
+  iud: string,
+  returnPath: string,
+): Promise<{ url: string; idSession: string; resumed: boolean }> =>
+  api.post<{ url: string; idSession: string; resumed: boolean }>(`/api/me/positions/${encodeURIComponent(iud)}/pay`, {
+    returnPath,
+  });
 
 /** POST /api/me/payments/return: MyPay's outcome of the session the citizen came back from. */
-export const paymentReturn = (idSession: string): Promise<PaymentReturn> => api.post<PaymentReturn>('/api/me/payments/return', { idSession });
+export const paymentReturn = (idSession: string): Promise<PaymentReturn> =>
+  api.post<PaymentReturn>('/api/me/payments/return', { idSession });

@@ -1,4 +1,11 @@
-import { DEBT_EXPORT_PAGE_SIZE, type DebtListResponse, type DebtSort, type DebtSummaryRow, type DebtTotalsResponse, type MissingIseeResponse } from '@domain/debt-summaries';
+import {
+  DEBT_EXPORT_PAGE_SIZE,
+  type DebtListResponse,
+  type DebtSort,
+  type DebtSummaryRow,
+  type DebtTotalsResponse,
+  type MissingIseeResponse,
+} from '@domain/debt-summaries';
 import { api, query } from '@/lib/api';
 
 export type { DebtListResponse, DebtSort, DebtSummaryRow, DebtTotalsResponse };
@@ -14,7 +21,13 @@ export interface PaymentFilters {
 }
 
 /** GET /api/calls/{id}/payment-list: one page of the call-year's rows, 'Record trovati' and the sum. */
-export const getPaymentList = (callId: string, filters: PaymentFilters, sort: DebtSort, limit: number, cursor: string | null): Promise<DebtListResponse> =>
+export const getPaymentList = (
+  callId: string,
+  filters: PaymentFilters,
+  sort: DebtSort,
+  limit: number,
+  cursor: string | null,
+): Promise<DebtListResponse> =>
   api.get<DebtListResponse>(
     `/api/calls/${encodeURIComponent(callId)}/payment-list${query({
       name: filters.name.trim() || undefined,
@@ -35,7 +48,12 @@ export const getPaymentTotals = (callId: string, anno: number): Promise<DebtTota
  * Every row of the filter, for 'Scarica Excel': pages of the export size followed to the end.
  * `onProgress` gets the rows read so far.
  */
-export async function getAllPayments(callId: string, filters: PaymentFilters, sort: DebtSort, onProgress?: (rows: number) => void): Promise<DebtSummaryRow[]> {
+export async function getAllPayments(
+  callId: string,
+  filters: PaymentFilters,
+  sort: DebtSort,
+  onProgress?: (rows: number) => void,
+): Promise<DebtSummaryRow[]> {
   const rows: DebtSummaryRow[] = [];
   let cursor: string | null = null;
   do {

@@ -9,9 +9,12 @@ export const PAYMENT_CARDS_PAGE_SIZE = 15;
 
 /** GET /api/users/{id}/positions: one user's positions (user record), newest month first. */
 export const getUserPositions = (userId: string, cursor: string | null): Promise<Page<PositionView>> =>
-  api.get<Page<PositionView>>(`/api/users/${encodeURIComponent(userId)}/positions${query({ cursor, limit: USER_RECORD_POSITIONS_PAGE_SIZE })}`);
+  api.get<Page<PositionView>>(
+    `/api/users/${encodeURIComponent(userId)}/positions${query({ cursor, limit: USER_RECORD_POSITIONS_PAGE_SIZE })}`,
+  );
 
-export const useUserPositions = (userId: string) => useCursorList<PositionView>((cursor) => getUserPositions(userId, cursor), { resetKey: userId });
+export const useUserPositions = (userId: string) =>
+  useCursorList<PositionView>((cursor) => getUserPositions(userId, cursor), { resetKey: userId });
 
 /** GET /api/positions?fiscalCode=: the 'Pagamenti' page's search. */
 export const getPositionsByFiscalCode = (fiscalCode: string, cursor: string | null): Promise<Page<PositionView>> =>

@@ -49,7 +49,15 @@ export function CallPaymentActions({ callId, onPositionsChanged, onMessage }: Ca
   );
 }
 
-function CsvDialog({ callId, onClose, onGenerated }: { callId: string; onClose: () => void; onGenerated: (period: Period) => void }) {
+function CsvDialog({
+  callId,
+  onClose,
+  onGenerated,
+}: {
+  callId: string;
+  onClose: () => void;
+  onGenerated: (period: Period) => void;
+}) {
   const now = currentPeriod(new Date());
   const [mese, setMese] = useState(String(now.mese));
   const [anno, setAnno] = useState(String(now.anno));
@@ -84,7 +92,13 @@ function CsvDialog({ callId, onClose, onGenerated }: { callId: string; onClose: 
           <Button onClick={onClose} isDisabled={action.isRunning}>
             {result ? 'Chiudi' : 'Annulla'}
           </Button>
-          <Button type="submit" form="positions-csv-form" variation="primary" isLoading={action.isRunning} loadingText="Generazione in corso...">
+          <Button
+            type="submit"
+            form="positions-csv-form"
+            variation="primary"
+            isLoading={action.isRunning}
+            loadingText="Generazione in corso..."
+          >
             Genera e scarica CSV
           </Button>
         </>
@@ -92,9 +106,20 @@ function CsvDialog({ callId, onClose, onGenerated }: { callId: string; onClose: 
     >
       <form id="positions-csv-form" onSubmit={(event) => void submit(event)} noValidate>
         <Flex direction="column" gap="medium">
-          <Text>Genera o aggiorna le posizioni debitorie del mese e scarica il CSV di importazione per MyPay, da verificare prima dell’invio.</Text>
+          <Text>
+            Genera o aggiorna le posizioni debitorie del mese e scarica il CSV di importazione per MyPay, da verificare
+            prima dell’invio.
+          </Text>
           <Flex direction={{ base: 'column', medium: 'row' }} gap="medium">
-            <SelectField label="Mese" name="mese" value={mese} onChange={(event) => setMese(event.target.value)} hasError={Boolean(errors.mese)} errorMessage={errors.mese} flex="1">
+            <SelectField
+              label="Mese"
+              name="mese"
+              value={mese}
+              onChange={(event) => setMese(event.target.value)}
+              hasError={Boolean(errors.mese)}
+              errorMessage={errors.mese}
+              flex="1"
+            >
               {monthNames.map((name, index) => (
                 <option key={name} value={String(index + 1)}>
                   {name}
@@ -136,7 +161,8 @@ function CsvSummary({ result }: { result: PositionsCsv }) {
         }.`}
       />
       <Text>
-        Posizioni create: {result.created} · aggiornate: {result.updated} · annullate: {result.cancelled} · invariate: {result.unchanged} · esenti (ISEE fino a 3.000 €): {result.exempt}
+        Posizioni create: {result.created} · aggiornate: {result.updated} · annullate: {result.cancelled} · invariate:{' '}
+        {result.unchanged} · esenti (ISEE fino a 3.000 €): {result.exempt}
       </Text>
       {result.heldBack.length > 0 && (
         <DataTable
@@ -171,7 +197,9 @@ function CsvSummary({ result }: { result: PositionsCsv }) {
           emptyText=""
         />
       )}
-      {result.skippedCount > result.skipped.length && <Text>… e altri {result.skippedCount - result.skipped.length} iscritti senza posizione.</Text>}
+      {result.skippedCount > result.skipped.length && (
+        <Text>… e altri {result.skippedCount - result.skipped.length} iscritti senza posizione.</Text>
+      )}
     </Flex>
   );
 }

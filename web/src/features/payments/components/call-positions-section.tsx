@@ -25,11 +25,21 @@ export interface PositionsChange {
   period?: Period;
 }
 
-export function CallPositionsSection({ callId, readOnly, changed }: { callId: string; readOnly: boolean; changed?: PositionsChange }) {
+export function CallPositionsSection({
+  callId,
+  readOnly,
+  changed,
+}: {
+  callId: string;
+  readOnly: boolean;
+  changed?: PositionsChange;
+}) {
   const [period, setPeriod] = useState<Period>(() => currentPeriod(new Date()));
   const [editing, setEditing] = useState<Position | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const list = useCursorList((cursor) => getPositions(callId, period, cursor ?? undefined), { resetKey: `${period.anno}-${period.mese}` });
+  const list = useCursorList((cursor) => getPositions(callId, period, cursor ?? undefined), {
+    resetKey: `${period.anno}-${period.mese}`,
+  });
 
   // An action elsewhere on the page ('Verifica / genera CSV', 'Rendicontazione') changed positions: show them as they are now.
   const { reload } = list;
@@ -51,7 +61,12 @@ export function CallPositionsSection({ callId, readOnly, changed }: { callId: st
         {!readOnly && <SyncPositionsButton callId={callId} onDone={list.reload} />}
       </Flex>
       <Flex gap="small" wrap="wrap" alignItems="flex-end">
-        <PeriodPicker period={period} onChange={setPeriod} monthLabel="Mese delle posizioni" yearLabel="Anno delle posizioni" />
+        <PeriodPicker
+          period={period}
+          onChange={setPeriod}
+          monthLabel="Mese delle posizioni"
+          yearLabel="Anno delle posizioni"
+        />
       </Flex>
       <PageAlert message={saved} variation="success" onDismiss={() => setSaved(null)} />
       <PageAlert message={list.error?.message} autoHideMs={null} isDismissible={false} />
@@ -60,7 +75,13 @@ export function CallPositionsSection({ callId, readOnly, changed }: { callId: st
         columns={[
           { id: 'name', header: 'Cognome e nome', cell: (p) => `${p.cognome} ${p.nome}`, isRowHeader: true },
           { id: 'cf', header: 'Codice fiscale', cell: (p) => p.fiscalCode, noWrap: true },
-          { id: 'amount', header: 'Importo', cell: (p) => formatEuroCents(p.importoDovuto), align: 'end', noWrap: true },
+          {
+            id: 'amount',
+            header: 'Importo',
+            cell: (p) => formatEuroCents(p.importoDovuto),
+            align: 'end',
+            noWrap: true,
+          },
           { id: 'description', header: 'Descrizione', cell: (p) => p.descrizione },
           {
             id: 'state',
@@ -76,7 +97,12 @@ export function CallPositionsSection({ callId, readOnly, changed }: { callId: st
                   headerHidden: true,
                   cell: (p: Position) => (
                     <Flex gap="xs" wrap="wrap" justifyContent="flex-end">
-                      <Button size="small" isDisabled={!isOpen(p)} onClick={() => setEditing(p)} aria-label={`Modifica pagamento di ${p.cognome} ${p.nome}`}>
+                      <Button
+                        size="small"
+                        isDisabled={!isOpen(p)}
+                        onClick={() => setEditing(p)}
+                        aria-label={`Modifica pagamento di ${p.cognome} ${p.nome}`}
+                      >
                         Modifica
                       </Button>
                       <NoticeButtons position={p} onSent={() => list.reload()} />

@@ -1,6 +1,11 @@
 import { Button, Flex, Text, TextAreaField } from '@aws-amplify/ui-react';
 import { formatEuroCents } from '@domain/money';
-import { RECONCILIATION_NOTE_MAX_LENGTH, reconciliationCloseSchema, reconciliationTexts, type Position } from '@domain/payments';
+import {
+  RECONCILIATION_NOTE_MAX_LENGTH,
+  reconciliationCloseSchema,
+  reconciliationTexts,
+  type Position,
+} from '@domain/payments';
 import { fieldErrors } from '@domain/validation';
 import { useState, type FormEvent } from 'react';
 import { Dialog } from '@/components/dialog';
@@ -14,7 +19,15 @@ import { closeReconciliation } from '../api/close-reconciliation';
  * with the API's own schema. The payments MyPay collected stay. A failure reads 'Attenzione.' and the
  * server's message.
  */
-export function CloseReconciliationDialog({ position, onClose, onClosed }: { position: Position; onClose: () => void; onClosed: (closed: Position) => void }) {
+export function CloseReconciliationDialog({
+  position,
+  onClose,
+  onClosed,
+}: {
+  position: Position;
+  onClose: () => void;
+  onClosed: (closed: Position) => void;
+}) {
   const [nota, setNota] = useState('');
   const [error, setError] = useState<string>();
   const save = useAsyncAction(closeReconciliation);
@@ -43,7 +56,13 @@ export function CloseReconciliationDialog({ position, onClose, onClosed }: { pos
           <Button onClick={onClose} isDisabled={save.isRunning}>
             Annulla
           </Button>
-          <Button type="submit" form="close-reconciliation-form" variation="primary" isLoading={save.isRunning} loadingText="Salvataggio...">
+          <Button
+            type="submit"
+            form="close-reconciliation-form"
+            variation="primary"
+            isLoading={save.isRunning}
+            loadingText="Salvataggio..."
+          >
             Conferma
           </Button>
         </>
@@ -56,8 +75,8 @@ export function CloseReconciliationDialog({ position, onClose, onClosed }: { pos
           </Text>
           {toReconcile && (
             <Text>
-              Motivo: {reconciliationTexts[toReconcile.motivo]}. Pagato {formatEuroCents(position.importoTotalePagato)}, differenza{' '}
-              {formatEuroCents(toReconcile.differenza)}. I pagamenti registrati restano.
+              Motivo: {reconciliationTexts[toReconcile.motivo]}. Pagato {formatEuroCents(position.importoTotalePagato)},
+              differenza {formatEuroCents(toReconcile.differenza)}. I pagamenti registrati restano.
             </Text>
           )}
           <TextAreaField
@@ -75,7 +94,12 @@ export function CloseReconciliationDialog({ position, onClose, onClosed }: { pos
             placeholder="Es. Rimborsati 10,00 € il 2/12 con bonifico"
             descriptiveText={`Come è stato riconciliato il pagamento (rimborso, differenza accettata). ${nota.length}/${RECONCILIATION_NOTE_MAX_LENGTH} caratteri`}
           />
-          <PageAlert heading="Attenzione." message={save.error?.message} autoHideMs={null} onDismiss={save.clearError} />
+          <PageAlert
+            heading="Attenzione."
+            message={save.error?.message}
+            autoHideMs={null}
+            onDismiss={save.clearError}
+          />
         </Flex>
       </form>
     </Dialog>

@@ -8,7 +8,8 @@ import { PageAlert } from '@/components/page-alert';
 import { useAsyncAction } from '@/components/use-async';
 import { editPosition } from '../api/edit-position';
 
-export const CANCEL_WARNING = 'Con importo 0 la posizione debitoria viene annullata definitivamente e non potrà essere riaperta. Confermi?';
+export const CANCEL_WARNING =
+  'Con importo 0 la posizione debitoria viene annullata definitivamente e non potrà essere riaperta. Confermi?';
 
 /**
  * The payment edit modal (operator-admin §5): description (required, at most 300 characters, with a
@@ -16,7 +17,15 @@ export const CANCEL_WARNING = 'Con importo 0 la posizione debitoria viene annull
  * the position for good: the dialog asks to confirm first. A failure reads 'Attenzione.' and the server's
  * message (§8).
  */
-export function EditPositionDialog({ position, onClose, onSaved }: { position: Position; onClose: () => void; onSaved: (saved: Position) => void }) {
+export function EditPositionDialog({
+  position,
+  onClose,
+  onSaved,
+}: {
+  position: Position;
+  onClose: () => void;
+  onSaved: (saved: Position) => void;
+}) {
   const [descrizione, setDescrizione] = useState(position.descrizione);
   const [importo, setImporto] = useState(centsToDecimal(position.importoDovuto));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -66,7 +75,13 @@ export function EditPositionDialog({ position, onClose, onSaved }: { position: P
           <Button onClick={confirmingCancel ? () => setConfirmingCancel(false) : onClose} isDisabled={save.isRunning}>
             Annulla
           </Button>
-          <Button type="submit" form="edit-position-form" variation="primary" isLoading={save.isRunning} loadingText="Salvataggio...">
+          <Button
+            type="submit"
+            form="edit-position-form"
+            variation="primary"
+            isLoading={save.isRunning}
+            loadingText="Salvataggio..."
+          >
             {confirmingCancel ? 'Conferma annullamento' : 'Salva'}
           </Button>
         </>
@@ -94,8 +109,21 @@ export function EditPositionDialog({ position, onClose, onSaved }: { position: P
             {...field('importo', importo, setImporto)}
             descriptiveText="0 annulla la posizione debitoria."
           />
-          {confirmingCancel && <PageAlert variation="warning" heading="Annullamento" message={CANCEL_WARNING} autoHideMs={null} isDismissible={false} />}
-          <PageAlert heading="Attenzione." message={save.error?.message} autoHideMs={null} onDismiss={save.clearError} />
+          {confirmingCancel && (
+            <PageAlert
+              variation="warning"
+              heading="Annullamento"
+              message={CANCEL_WARNING}
+              autoHideMs={null}
+              isDismissible={false}
+            />
+          )}
+          <PageAlert
+            heading="Attenzione."
+            message={save.error?.message}
+            autoHideMs={null}
+            onDismiss={save.clearError}
+          />
         </Flex>
       </form>
     </Dialog>

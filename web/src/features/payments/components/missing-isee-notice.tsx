@@ -24,13 +24,20 @@ export function MissingIseeNotice({ callId, anno }: { callId: string; anno: numb
       isDismissible={false}
       message={
         <Flex direction="column" gap="xs">
-          <Text>Questi iscritti approvati non hanno una posizione del mese perché il loro ISEE è scaduto o manca: quando arriva un ISEE valido, genera di nuovo il mese.</Text>
+          <Text>
+            Questi iscritti approvati non hanno una posizione del mese perché il loro ISEE è scaduto o manca: quando
+            arriva un ISEE valido, genera di nuovo il mese.
+          </Text>
           {months.map((month) => (
             <Text key={month.mese}>
               <strong>
                 {monthNames[month.mese - 1]} {anno}
               </strong>{' '}
-              ({month.count}): {month.people.slice(0, SHOWN).map((p) => `${p.cognome} ${p.nome} (${p.fiscalCode})`).join(', ')}
+              ({month.count}):{' '}
+              {month.people
+                .slice(0, SHOWN)
+                .map((p) => `${p.cognome} ${p.nome} (${p.fiscalCode})`)
+                .join(', ')}
               {month.count > SHOWN ? ` e altri ${month.count - SHOWN}` : ''}
             </Text>
           ))}

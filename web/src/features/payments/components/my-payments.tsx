@@ -71,7 +71,11 @@ export function MyPayments({ callId }: { callId: string }) {
             onDismiss={() => setOutcome(null)}
           />
         )}
-        <PageAlert message={back.error?.message ?? pay.error?.message} autoHideMs={null} onDismiss={() => (back.clearError(), pay.clearError())} />
+        <PageAlert
+          message={back.error?.message ?? pay.error?.message}
+          autoHideMs={null}
+          onDismiss={() => (back.clearError(), pay.clearError())}
+        />
         {positions.error ? (
           <ErrorState message={positions.error.message} />
         ) : !positions.data ? (
@@ -95,8 +99,8 @@ export function MyPayments({ callId }: { callId: string }) {
                 </Button>
               ) : p.inVerifica && p.checkoutUntil ? (
                 <span className="payment-hint">
-                  Pagamento in verifica: se hai pagato non pagare di nuovo, sarà registrato appena arriva l’esito. Se non hai completato il pagamento potrai pagare di nuovo dal{' '}
-                  {formatDateTime(p.checkoutUntil)}.
+                  Pagamento in verifica: se hai pagato non pagare di nuovo, sarà registrato appena arriva l’esito. Se
+                  non hai completato il pagamento potrai pagare di nuovo dal {formatDateTime(p.checkoutUntil)}.
                 </span>
               ) : p.badge === 'Da pagare' && !p.nav ? (
                 <span className="payment-hint">Avviso in preparazione</span>

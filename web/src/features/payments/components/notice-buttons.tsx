@@ -9,10 +9,23 @@ import { checkIoNotice, sendIoNotice } from '../api/send-io-notice';
 import { NoticeNumber } from './notice-number';
 import { formatDateTime } from '@/lib/dates';
 
-
 type NoticePosition = Pick<
   Position,
-  'iud' | 'cognome' | 'nome' | 'titolo' | 'nav' | 'codIuv' | 'isPagato' | 'annullato' | 'isEmailSent' | 'dataIsEmailSent' | 'ioId' | 'ioStatus' | 'importoDovuto' | 'dataScadenza' | 'descrizione'
+  | 'iud'
+  | 'cognome'
+  | 'nome'
+  | 'titolo'
+  | 'nav'
+  | 'codIuv'
+  | 'isPagato'
+  | 'annullato'
+  | 'isEmailSent'
+  | 'dataIsEmailSent'
+  | 'ioId'
+  | 'ioStatus'
+  | 'importoDovuto'
+  | 'dataScadenza'
+  | 'descrizione'
 > &
   Partial<Pick<Position, 'dataIoSent'>>;
 
@@ -50,7 +63,19 @@ export function NoticeBadges({ position }: { position: NoticePosition }) {
             ? `Email inviata${position.dataIsEmailSent ? ` il ${formatDateTime(position.dataIsEmailSent)}` : ''}`
             : 'Email non inviata'}
         </Badge>
-        <Badge variation={io.state === 'sent' ? 'success' : io.state === 'pending' ? 'info' : io.state === 'unconfirmed' ? 'warning' : notSent}>{io.label}</Badge>
+        <Badge
+          variation={
+            io.state === 'sent'
+              ? 'success'
+              : io.state === 'pending'
+                ? 'info'
+                : io.state === 'unconfirmed'
+                  ? 'warning'
+                  : notSent
+          }
+        >
+          {io.label}
+        </Badge>
       </Flex>
       {io.reason && <Text className="form-hint notice-badges__reason">IO: {io.reason}</Text>}
     </Flex>
@@ -69,7 +94,10 @@ function ioResendQuestion(position: NoticePosition, who: string): string {
     ? `Un invio su IO a ${who}${when} non è stato confermato: il messaggio potrebbe essere già arrivato. Hai verificato con il cittadino? Confermando, ${who} potrebbe ricevere un secondo messaggio.`
     : `L’avviso è già stato inviato su IO a ${who}${when}. Confermando, ${who} riceverà un secondo messaggio.`;
 }
-const channels: Record<Channel, { button: string; title: string; question: (who: string) => string; send: (iud: string) => Promise<Position> }> = {
+const channels: Record<
+  Channel,
+  { button: string; title: string; question: (who: string) => string; send: (iud: string) => Promise<Position> }
+> = {
   email: {
     button: 'Email',
     title: 'Invio avviso per email',
@@ -101,7 +129,13 @@ export function NoticeButtons({ position, onSent, readOnly = false }: NoticeButt
   const resend = ioSentBefore(position);
   const pending = ioBadge(position).state === 'pending';
   const who = `${position.cognome} ${position.nome}`;
-  const reason = !sendable ? (position.annullato ? 'Posizione annullata' : position.isPagato ? 'Posizione già pagata' : 'Avviso non ancora generato da MyPay') : undefined;
+  const reason = !sendable
+    ? position.annullato
+      ? 'Posizione annullata'
+      : position.isPagato
+        ? 'Posizione già pagata'
+        : 'Avviso non ancora generato da MyPay'
+    : undefined;
 
   const close = () => {
     if (busy) return;
@@ -113,7 +147,8 @@ export function NoticeButtons({ position, onSent, readOnly = false }: NoticeButt
     setBusy(true);
     setFailure(null);
     try {
-      const updated = open === 'io' ? await sendIoNotice(position.iud, resend) : await channels[open].send(position.iud);
+      const updated =
+        open === 'io' ? await sendIoNotice(position.iud, resend) : await channels[open].send(position.iud);
       setOpen(null);
       onSent?.(updated);
     } catch (error) {
@@ -153,7 +188,14 @@ export function NoticeButtons({ position, onSent, readOnly = false }: NoticeButt
           </Button>
         ))}
         {pending && sendable && !readOnly && (
-          <Button size="small" variation="link" onClick={() => void check()} isLoading={checking} loadingText="Verifica..." aria-label={`Verifica su IO: ${who}`}>
+          <Button
+            size="small"
+            variation="link"
+            onClick={() => void check()}
+            isLoading={checking}
+            loadingText="Verifica..."
+            aria-label={`Verifica su IO: ${who}`}
+          >
             Verifica
           </Button>
         )}
@@ -173,7 +215,13 @@ export function NoticeButtons({ position, onSent, readOnly = false }: NoticeButt
               <Button onClick={close} isDisabled={busy}>
                 Annulla
               </Button>
-              <Button variation="primary" onClick={() => void confirm()} isLoading={busy} loadingText="Invio in corso..." isDisabled={failure?.final}>
+              <Button
+                variation="primary"
+                onClick={() => void confirm()}
+                isLoading={busy}
+                loadingText="Invio in corso..."
+                isDisabled={failure?.final}
+              >
                 {open === 'io' && resend ? 'Conferma nuovo invio' : 'Conferma'}
               </Button>
             </>

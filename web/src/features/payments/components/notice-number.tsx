@@ -37,7 +37,13 @@ export function NoticeNumber({ nav }: { nav: string | null }) {
           <span key={i}>{group}</span>
         ))}
       </span>
-      <button type="button" className="notice-number__copy" aria-label={`Copia il numero avviso ${groupedNav(nav)}`} title="Copia il numero avviso" onClick={() => void copy()}>
+      <button
+        type="button"
+        className="notice-number__copy"
+        aria-label={`Copia il numero avviso ${groupedNav(nav)}`}
+        title="Copia il numero avviso"
+        onClick={() => void copy()}
+      >
         <svg aria-hidden="true" focusable="false" width="16" height="16" viewBox="0 0 24 24" fill="none">
           <path d="M9 9h11v11H9zM5 15H4V4h11v1" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" />
         </svg>

@@ -30,10 +30,15 @@ import { errorMessage, type Page } from '@/lib/api';
 import { useAuth } from '@/lib/auth';
 import { MissingIseeNotice } from './missing-isee-notice';
 import { SyncPositionsButton } from './sync-positions-button';
-import { getAllPayments, getPaymentList, getPaymentTotals, type PaymentFilters, type PaymentPageSize } from '../api/payment-list';
+import {
+  getAllPayments,
+  getPaymentList,
+  getPaymentTotals,
+  type PaymentFilters,
+  type PaymentPageSize,
+} from '../api/payment-list';
 import { saveBlob } from '@/lib/save-blob';
 import { formatDay } from '@/lib/dates';
-
 
 /**
  * 'Record trovati' and the sum. A text filter counts at most DEBT_FILTER_COUNT_CAP rows: beyond that
@@ -88,7 +93,8 @@ function paramsWithView(params: URLSearchParams, view: View): URLSearchParams {
 }
 
 /** Years offered: from the totals' start date (2025) to next year. */
-const years = () => Array.from({ length: thisYear() + 2 - DEBT_TOTALS_START_YEAR }, (_, i) => DEBT_TOTALS_START_YEAR + i);
+const years = () =>
+  Array.from({ length: thisYear() + 2 - DEBT_TOTALS_START_YEAR }, (_, i) => DEBT_TOTALS_START_YEAR + i);
 
 function Statistics({ totals }: { totals: DebtTotalsResponse }) {
   const entries: Array<[string, string]> = [
@@ -99,7 +105,12 @@ function Statistics({ totals }: { totals: DebtTotalsResponse }) {
     ['Posizioni', formatCount(totals.posizioni)],
     ['Pagate', formatCount(totals.pagate)],
     ['Annullate', formatCount(totals.annullate)],
-    [RECONCILE_LABEL, totals.daRiconciliare ? `${formatCount(totals.daRiconciliare)} (differenza ${formatEuroCents(totals.differenzaDaRiconciliare)})` : '0'],
+    [
+      RECONCILE_LABEL,
+      totals.daRiconciliare
+        ? `${formatCount(totals.daRiconciliare)} (differenza ${formatEuroCents(totals.differenzaDaRiconciliare)})`
+        : '0',
+    ],
   ];
   return (
     <section aria-labelledby="payment-stats-title" className="payment-stats" data-testid="payment-stats">
@@ -122,22 +133,45 @@ function Statistics({ totals }: { totals: DebtTotalsResponse }) {
 export type ListCalls = (cursor: string | null) => Promise<Page<{ id: string; name: string }>>;
 
 /** The call select: an operator switches call; a delegate (no calls list) sees the current one. */
-function CallSelect({ callId, callName, readOnly, listCalls, onChange }: { callId: string; callName: string | undefined; readOnly: boolean; listCalls: ListCalls; onChange: (id: string) => void }) {
-  const calls = useAsync(async () => {
-    const all: Array<{ id: string; name: string }> = [];
-    let cursor: string | null = null;
-    for (let page = 0; page < 7; page++) {
-      const found = await listCalls(cursor);
-      all.push(...found.items.map((c) => ({ id: c.id, name: c.name })));
-      cursor = found.nextCursor;
-      if (!cursor) break;
-    }
-    return all;
-  }, [], { enabled: !readOnly });
+function CallSelect({
+  callId,
+  callName,
+  readOnly,
+  listCalls,
+  onChange,
+}: {
+  callId: string;
+  callName: string | undefined;
+  readOnly: boolean;
+  listCalls: ListCalls;
+  onChange: (id: string) => void;
+}) {
+  const calls = useAsync(
+    async () => {
+      const all: Array<{ id: string; name: string }> = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < 7; page++) {
+        const found = await listCalls(cursor);
+        all.push(...found.items.map((c) => ({ id: c.id, name: c.name })));
+        cursor = found.nextCursor;
+        if (!cursor) break;
+      }
+      return all;
+    },
+    [],
+    { enabled: !readOnly },
+  );
   const options = readOnly || !calls.data ? (callId ? [{ id: callId, name: callName ?? callId }] : []) : calls.data;
   if (callId && !options.some((c) => c.id === callId)) options.unshift({ id: callId, name: callName ?? callId });
   return (
-    <SelectField label="Bando" size="small" value={callId} placeholder="Seleziona un bando" isDisabled={readOnly} onChange={(e) => e.target.value && onChange(e.target.value)}>
+    <SelectField
+      label="Bando"
+      size="small"
+      value={callId}
+      placeholder="Seleziona un bando"
+      isDisabled={readOnly}
+      onChange={(e) => e.target.value && onChange(e.target.value)}
+    >
       {options.map((c) => (
         <option key={c.id} value={c.id}>
           {c.name}
@@ -173,7 +207,9 @@ export function PaymentListPage({ listCalls }: { listCalls: ListCalls }) {
     },
     { resetKey: `${callId}|${JSON.stringify(view)}` },
   );
-  const totals = useAsync(() => getPaymentTotals(callId, view.filters.anno), [callId, view.filters.anno], { enabled: Boolean(callId) });
+  const totals = useAsync(() => getPaymentTotals(callId, view.filters.anno), [callId, view.filters.anno], {
+    enabled: Boolean(callId),
+  });
 
   const setView = (next: Partial<View>) => setParams(paramsWithView(params, { ...view, ...next }));
   const show = (message: string, variation: 'error' | 'info' | 'success') => {
@@ -184,7 +220,12 @@ export function PaymentListPage({ listCalls }: { listCalls: ListCalls }) {
   const search = (event: FormEvent) => {
     event.preventDefault();
     // The API's own schema: the same messages beside the field.
-    const parsed = debtListQuerySchema.safeParse({ name: draft.name, chkNoSendMail: String(draft.chkNoSendMail), chkDaRiconciliare: String(draft.chkDaRiconciliare), anno: String(draft.anno) });
+    const parsed = debtListQuerySchema.safeParse({
+      name: draft.name,
+      chkNoSendMail: String(draft.chkNoSendMail),
+      chkDaRiconciliare: String(draft.chkDaRiconciliare),
+      anno: String(draft.anno),
+    });
     if (!parsed.success) return setNameError(fieldErrors(parsed.error).name ?? debtListMessages.name);
     setNameError(null);
     setView({ filters: draft });
@@ -206,11 +247,18 @@ export function PaymentListPage({ listCalls }: { listCalls: ListCalls }) {
       if (!rows.length) return show(paymentListTexts.nothingToExport, 'info');
       const { paymentsWorkbook } = await import('../utils/payments-workbook');
       const now = new Date();
-      const blob = await paymentsWorkbook(rows, { callName: meta?.callName ?? '', anno: view.filters.anno, extractedAt: now });
+      const blob = await paymentsWorkbook(rows, {
+        callName: meta?.callName ?? '',
+        anno: view.filters.anno,
+        extractedAt: now,
+      });
       const today = romeDay(now);
       saveBlob(paymentsWorkbookName(meta?.callName, today), blob);
       // What the export took (read by the browser test): reading the rows, then writing the workbook.
-      Object.assign(document.body.dataset, { exportReadMs: String(Math.round(fetched - started)), exportWriteMs: String(Math.round(performance.now() - fetched)) });
+      Object.assign(document.body.dataset, {
+        exportReadMs: String(Math.round(fetched - started)),
+        exportWriteMs: String(Math.round(performance.now() - fetched)),
+      });
       show(`Excel scaricato: ${counted(rows.length, ['riga', 'righe'], formatCount)}.`, 'success');
     } catch (failure) {
       show(`Attenzione. ${errorMessage(failure)}`, 'error');
@@ -262,7 +310,12 @@ export function PaymentListPage({ listCalls }: { listCalls: ListCalls }) {
           className="payment-record-link"
         >
           Pagamenti{' '}
-          <Badge size="small" variation={r.paymentIds.length ? 'warning' : 'success'} data-testid="pending-badge" data-payment-ids={r.paymentIds.join(';')}>
+          <Badge
+            size="small"
+            variation={r.paymentIds.length ? 'warning' : 'success'}
+            data-testid="pending-badge"
+            data-payment-ids={r.paymentIds.join(';')}
+          >
             {r.paymentIds.length}
           </Badge>
         </ButtonLink>
@@ -280,7 +333,9 @@ export function PaymentListPage({ listCalls }: { listCalls: ListCalls }) {
           {/* The call detail is the operator's: a delegate has nowhere to go back to. */}
           {!readOnly && <ButtonLink to={`${paths.callDetail}?id=${encodeURIComponent(callId)}`}>Indietro</ButtonLink>}
           <Button onClick={() => void downloadExcel()} isDisabled={exporting !== null}>
-            {exporting === null ? 'Scarica Excel' : `Preparazione Excel… ${counted(exporting, ['riga', 'righe'], formatCount)}`}
+            {exporting === null
+              ? 'Scarica Excel'
+              : `Preparazione Excel… ${counted(exporting, ['riga', 'righe'], formatCount)}`}
           </Button>
           {!readOnly && (
             <SyncPositionsButton
@@ -295,10 +350,20 @@ export function PaymentListPage({ listCalls }: { listCalls: ListCalls }) {
       </Flex>
       {meta?.callName && <Text className="payment-list-page__call">Bando: {meta.callName}</Text>}
       <MissingIseeNotice callId={callId} anno={view.filters.anno} />
-      <PageAlert key={alertKey.current} message={alert?.message} variation={alert?.variation ?? 'info'} onDismiss={() => setAlert(null)} />
+      <PageAlert
+        key={alertKey.current}
+        message={alert?.message}
+        variation={alert?.variation ?? 'info'}
+        onDismiss={() => setAlert(null)}
+      />
 
       <form onSubmit={search} role="search" aria-label="Filtra i pagamenti" className="filters">
-        <Flex direction={{ base: 'column', large: 'row' }} gap="small" alignItems={{ base: 'stretch', large: 'flex-end' }} wrap="wrap">
+        <Flex
+          direction={{ base: 'column', large: 'row' }}
+          gap="small"
+          alignItems={{ base: 'stretch', large: 'flex-end' }}
+          wrap="wrap"
+        >
           <TextField
             label="Cerca per cognome e nome o codice fiscale"
             name="name"
@@ -310,16 +375,44 @@ export function PaymentListPage({ listCalls }: { listCalls: ListCalls }) {
             errorMessage={nameError ?? undefined}
             descriptiveText="Inizio del cognome (e del nome) o del codice fiscale"
           />
-          <CheckboxField name="chkNoSendMail" label="Email non inviata" value="true" checked={draft.chkNoSendMail} onChange={(e) => setDraft({ ...draft, chkNoSendMail: e.target.checked })} />
-          <CheckboxField name="chkDaRiconciliare" label={RECONCILE_LABEL} value="true" checked={draft.chkDaRiconciliare} onChange={(e) => setDraft({ ...draft, chkDaRiconciliare: e.target.checked })} />
-          <SelectField label="Anno" name="anno" size="small" value={String(draft.anno)} onChange={(e) => setDraft({ ...draft, anno: Number(e.target.value) })}>
+          <CheckboxField
+            name="chkNoSendMail"
+            label="Email non inviata"
+            value="true"
+            checked={draft.chkNoSendMail}
+            onChange={(e) => setDraft({ ...draft, chkNoSendMail: e.target.checked })}
+          />
+          <CheckboxField
+            name="chkDaRiconciliare"
+            label={RECONCILE_LABEL}
+            value="true"
+            checked={draft.chkDaRiconciliare}
+            onChange={(e) => setDraft({ ...draft, chkDaRiconciliare: e.target.checked })}
+          />
+          <SelectField
+            label="Anno"
+            name="anno"
+            size="small"
+            value={String(draft.anno)}
+            onChange={(e) => setDraft({ ...draft, anno: Number(e.target.value) })}
+          >
             {years().map((y) => (
               <option key={y} value={y}>
                 {y}
               </option>
             ))}
           </SelectField>
-          <CallSelect callId={callId} callName={meta?.callName} readOnly={readOnly} listCalls={listCalls} onChange={(id) => setParams(paramsWithView(new URLSearchParams({ id }), { ...view, filters: { ...view.filters, name: '' } }))} />
+          <CallSelect
+            callId={callId}
+            callName={meta?.callName}
+            readOnly={readOnly}
+            listCalls={listCalls}
+            onChange={(id) =>
+              setParams(
+                paramsWithView(new URLSearchParams({ id }), { ...view, filters: { ...view.filters, name: '' } }),
+              )
+            }
+          />
           <Button type="submit" variation="primary" size="small">
             Cerca
           </Button>
@@ -329,21 +422,39 @@ export function PaymentListPage({ listCalls }: { listCalls: ListCalls }) {
         </Flex>
       </form>
 
-      {totals.error ? <ErrorState message={totals.error.message} /> : totals.data ? <Statistics totals={totals.data} /> : <LoadingState />}
+      {totals.error ? (
+        <ErrorState message={totals.error.message} />
+      ) : totals.data ? (
+        <Statistics totals={totals.data} />
+      ) : (
+        <LoadingState />
+      )}
 
       <Flex justifyContent="space-between" alignItems="flex-end" wrap="wrap" gap="small">
         <Text role="status" data-testid="records-found">
-          {list.isLoaded && list.total !== undefined && meta ? recordsFound(list.total, meta.sum, meta.countCapped) : ''}
+          {list.isLoaded && list.total !== undefined && meta
+            ? recordsFound(list.total, meta.sum, meta.countCapped)
+            : ''}
         </Text>
         <Flex gap="small" wrap="wrap" alignItems="flex-end">
-          <SelectField label="Ordina per" size="small" value={view.sort} onChange={(e) => setView({ sort: e.target.value as DebtSort })}>
+          <SelectField
+            label="Ordina per"
+            size="small"
+            value={view.sort}
+            onChange={(e) => setView({ sort: e.target.value as DebtSort })}
+          >
             {debtSorts.map((sort) => (
               <option key={sort} value={sort}>
                 {sortLabels[sort]}
               </option>
             ))}
           </SelectField>
-          <SelectField label="Righe per pagina" size="small" value={String(view.limit)} onChange={(e) => setView({ limit: Number(e.target.value) as PaymentPageSize })}>
+          <SelectField
+            label="Righe per pagina"
+            size="small"
+            value={String(view.limit)}
+            onChange={(e) => setView({ limit: Number(e.target.value) as PaymentPageSize })}
+          >
             {DEBT_PAGE_SIZES.map((size) => (
               <option key={size} value={size}>
                 {size}
@@ -357,7 +468,13 @@ export function PaymentListPage({ listCalls }: { listCalls: ListCalls }) {
       ) : !list.isLoaded ? (
         <LoadingState />
       ) : (
-        <DataTable caption="Pagamenti del bando per cittadino" columns={columns} rows={list.items} rowKey={(r) => r.userId} emptyText={paymentListTexts.empty} />
+        <DataTable
+          caption="Pagamenti del bando per cittadino"
+          columns={columns}
+          rows={list.items}
+          rowKey={(r) => r.userId}
+          emptyText={paymentListTexts.empty}
+        />
       )}
       <CursorPagination {...list.pagination} label="Paginazione dei pagamenti" />
     </Flex>

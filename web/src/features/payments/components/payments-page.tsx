@@ -55,13 +55,19 @@ export function PaymentsPage() {
           </Button>
         </Flex>
       </form>
-      {fiscalCode ? <PaymentCards fiscalCode={fiscalCode} /> : <Text>Inserisci il codice fiscale del cittadino per vederne i pagamenti.</Text>}
+      {fiscalCode ? (
+        <PaymentCards fiscalCode={fiscalCode} />
+      ) : (
+        <Text>Inserisci il codice fiscale del cittadino per vederne i pagamenti.</Text>
+      )}
     </Flex>
   );
 }
 
 function PaymentCards({ fiscalCode }: { fiscalCode: string }) {
-  const list = useCursorList<PositionView>((cursor) => getPositionsByFiscalCode(fiscalCode, cursor), { resetKey: fiscalCode });
+  const list = useCursorList<PositionView>((cursor) => getPositionsByFiscalCode(fiscalCode, cursor), {
+    resetKey: fiscalCode,
+  });
   return (
     <>
       {list.error ? (

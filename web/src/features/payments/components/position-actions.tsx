@@ -11,7 +11,15 @@ import { NoticeButtons } from './notice-buttons';
  * e-mail and IO notices, and 'Chiudi riconciliazione' on a payment to reconcile (issue 21). Delegates see them all disabled (operator-admin §6: edit and IO disabled; hidden is
  * the citizen's rule).
  */
-export function PositionActions({ position, reload, readOnly = false }: { position: Position; reload: () => void; readOnly?: boolean }) {
+export function PositionActions({
+  position,
+  reload,
+  readOnly = false,
+}: {
+  position: Position;
+  reload: () => void;
+  readOnly?: boolean;
+}) {
   const [editing, setEditing] = useState(false);
   const [reconciling, setReconciling] = useState(false);
   // What the last save answered, shown until the reloaded list hands over a newer position: reopened at
@@ -24,12 +32,22 @@ export function PositionActions({ position, reload, readOnly = false }: { positi
   };
   return (
     <Flex gap="xs" wrap="wrap" justifyContent="flex-end" alignItems="flex-start">
-      <Button size="small" isDisabled={readOnly || !isOpen(current)} onClick={() => setEditing(true)} aria-label={`Modifica pagamento ${current.titolo} di ${current.cognome} ${current.nome}`}>
+      <Button
+        size="small"
+        isDisabled={readOnly || !isOpen(current)}
+        onClick={() => setEditing(true)}
+        aria-label={`Modifica pagamento ${current.titolo} di ${current.cognome} ${current.nome}`}
+      >
         Modifica
       </Button>
       <NoticeButtons position={current} onSent={reload} readOnly={readOnly} />
       {current.riconciliazione && (
-        <Button size="small" isDisabled={readOnly} onClick={() => setReconciling(true)} aria-label={`Chiudi riconciliazione ${current.titolo} di ${current.cognome} ${current.nome}`}>
+        <Button
+          size="small"
+          isDisabled={readOnly}
+          onClick={() => setReconciling(true)}
+          aria-label={`Chiudi riconciliazione ${current.titolo} di ${current.cognome} ${current.nome}`}
+        >
           Chiudi riconciliazione
         </Button>
       )}

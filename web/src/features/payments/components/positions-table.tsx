@@ -1,22 +1,37 @@
 import { Badge, Flex, type BadgeProps } from '@aws-amplify/ui-react';
 import { formatEuroCents } from '@domain/money';
-import { RECONCILE_LABEL, RECONCILED_LABEL, reconciliationTexts, type PaymentBadge as PaymentBadgeLabel } from '@domain/payments';
+import {
+  RECONCILE_LABEL,
+  RECONCILED_LABEL,
+  reconciliationTexts,
+  type PaymentBadge as PaymentBadgeLabel,
+} from '@domain/payments';
 import type { PositionView } from '@domain/position-payment';
 import type { ReactNode } from 'react';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { NoticeNumber } from './notice-number';
 import { formatDateTime, formatDay } from '@/lib/dates';
 
-
 /** The one colour of each payment badge, wherever a position is listed. */
-const badgeVariation: Record<PaymentBadgeLabel, BadgeProps['variation']> = { Pagato: 'success', 'Da pagare': 'warning', Annullato: undefined };
+const badgeVariation: Record<PaymentBadgeLabel, BadgeProps['variation']> = {
+  Pagato: 'success',
+  'Da pagare': 'warning',
+  Annullato: undefined,
+};
 
 /**
  * Operator-admin §4: 'Annullato', 'Pagato', 'Da pagare'; 'Pagamento in corso' while a checkout holds it.
  * `reconciliation` (operators): 'Pagamento da riconciliare' with its reason and difference, or 'Pagamento
  * riconciliato' with who closed it, when and the note (issue 21).
  */
-export function PaymentBadge({ position, reconciliation = false }: { position: Pick<PositionView, 'badge'> & Partial<Pick<PositionView, 'inCorso' | 'riconciliazione' | 'riconciliazioneChiusa'>>; reconciliation?: boolean }) {
+export function PaymentBadge({
+  position,
+  reconciliation = false,
+}: {
+  position: Pick<PositionView, 'badge'> &
+    Partial<Pick<PositionView, 'inCorso' | 'riconciliazione' | 'riconciliazioneChiusa'>>;
+  reconciliation?: boolean;
+}) {
   const variation = badgeVariation[position.badge];
   const toReconcile = reconciliation ? position.riconciliazione : null;
   const closed = reconciliation ? position.riconciliazioneChiusa : null;
@@ -46,7 +61,8 @@ export function PaymentBadge({ position, reconciliation = false }: { position: P
             {RECONCILED_LABEL}
           </Badge>
           <span className="reconcile-note">
-            {reconciliationTexts[closed.motivo]}, differenza {formatEuroCents(closed.differenza)}: riconciliato da {closed.chiusaDa} il {formatDateTime(closed.chiusaIl)}. Nota: {closed.nota}
+            {reconciliationTexts[closed.motivo]}, differenza {formatEuroCents(closed.differenza)}: riconciliato da{' '}
+            {closed.chiusaDa} il {formatDateTime(closed.chiusaIl)}. Nota: {closed.nota}
           </span>
         </>
       )}
@@ -55,7 +71,8 @@ export function PaymentBadge({ position, reconciliation = false }: { position: P
 }
 
 /** What was paid (the amount MyPay collected), or '—' while nothing was. */
-export const paidAmount = (p: Pick<PositionView, 'isPagato' | 'importoTotalePagato'>) => (p.isPagato && p.importoTotalePagato > 0 ? formatEuroCents(p.importoTotalePagato) : '—');
+export const paidAmount = (p: Pick<PositionView, 'isPagato' | 'importoTotalePagato'>) =>
+  p.isPagato && p.importoTotalePagato > 0 ? formatEuroCents(p.importoTotalePagato) : '—';
 
 /** The notice PDF, when the export brought it back (a link of a few minutes); nothing otherwise. */
 export function NoticeLink({ position }: { position: Pick<PositionView, 'noticeUrl' | 'titolo'> }) {
@@ -80,15 +97,29 @@ export interface PositionsTableProps {
 }
 
 /** Debt positions: period, amount, due date, notice number, badge and notice PDF, and the row's buttons. */
-export function PositionsTable({ caption, rows, emptyText, actions, showPayer = false, showReconciliation = false }: PositionsTableProps) {
+export function PositionsTable({
+  caption,
+  rows,
+  emptyText,
+  actions,
+  showPayer = false,
+  showReconciliation = false,
+}: PositionsTableProps) {
   const columns: DataTableColumn<PositionView>[] = [
     { id: 'title', header: 'Pagamento', cell: (p) => p.titolo, isRowHeader: true },
-    ...(showPayer ? [{ id: 'payer', header: 'Intestatario', cell: (p: PositionView) => `${p.cognome} ${p.nome}` }] : []),
+    ...(showPayer
+      ? [{ id: 'payer', header: 'Intestatario', cell: (p: PositionView) => `${p.cognome} ${p.nome}` }]
+      : []),
     { id: 'amount', header: 'Importo', cell: (p) => formatEuroCents(p.importoDovuto), align: 'end', noWrap: true },
     { id: 'paid', header: 'Importo pagato', cell: paidAmount, align: 'end', noWrap: true },
     { id: 'due', header: 'Scadenza', cell: (p) => formatDay(p.dataScadenza), noWrap: true },
     { id: 'nav', header: 'Numero avviso', cell: (p) => <NoticeNumber nav={p.nav} />, noWrap: true },
-    { id: 'state', header: 'Stato', cell: (p) => <PaymentBadge position={p} reconciliation={showReconciliation} />, noWrap: true },
+    {
+      id: 'state',
+      header: 'Stato',
+      cell: (p) => <PaymentBadge position={p} reconciliation={showReconciliation} />,
+      noWrap: true,
+    },
     { id: 'notice', header: 'Avviso', cell: (p) => <NoticeLink position={p} />, noWrap: true },
     ...(actions ? [{ id: 'actions', header: 'Azioni', headerHidden: true, cell: actions, noWrap: true }] : []),
   ];

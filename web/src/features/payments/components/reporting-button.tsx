@@ -12,7 +12,13 @@ export const REPORTING_BUTTON = 'Rendicontazione';
  * is still preparing its export), then how many were marked. The button stays in its row: the outcome goes
  * to the page (`onOutcome`), which shows it under the buttons and refreshes the positions it marked.
  */
-export function ReportingButton({ callId, onOutcome }: { callId: string; onOutcome: (result: ReportingResult | null, failure?: string) => void }) {
+export function ReportingButton({
+  callId,
+  onOutcome,
+}: {
+  callId: string;
+  onOutcome: (result: ReportingResult | null, failure?: string) => void;
+}) {
   const action = useAsyncAction(runReporting);
   const run = async () => {
     const answer = await action.run(callId);
@@ -20,7 +26,11 @@ export function ReportingButton({ callId, onOutcome }: { callId: string; onOutco
     else onOutcome(null, answer.error.message);
   };
   return (
-    <Button onClick={() => void run()} isLoading={action.isRunning} loadingText={paymentOutcomeMessages.reportingInProgress}>
+    <Button
+      onClick={() => void run()}
+      isLoading={action.isRunning}
+      loadingText={paymentOutcomeMessages.reportingInProgress}
+    >
       {REPORTING_BUTTON}
     </Button>
   );

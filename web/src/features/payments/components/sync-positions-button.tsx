@@ -28,7 +28,13 @@ export function SyncPositionsButton({ callId, onDone }: { callId: string; onDone
   });
   return (
     <>
-      <JobStartButton job={job} label="Sincronizza" runningLabel={SYNC_RUNNING_LABEL} question={SYNC_QUESTION} colorTheme="success" />
+      <JobStartButton
+        job={job}
+        label="Sincronizza"
+        runningLabel={SYNC_RUNNING_LABEL}
+        question={SYNC_QUESTION}
+        colorTheme="success"
+      />
       <PageAlert message={job.error} onDismiss={() => job.setError(null)} />
     </>
   );

@@ -12,7 +12,13 @@ import { PositionsTable } from './positions-table';
  * "Payments of one user"): the user's positions with their badges, or 'Non ci sono pagamenti per
  * l'utente selezionato.'. `actions` puts buttons in each row (notices, edit), for operators only.
  */
-export function UserPayments({ userId, actions }: { userId: string; actions?: (position: PositionView, reload: () => void) => ReactNode }) {
+export function UserPayments({
+  userId,
+  actions,
+}: {
+  userId: string;
+  actions?: (position: PositionView, reload: () => void) => ReactNode;
+}) {
   const list = useUserPositions(userId);
   return (
     <>

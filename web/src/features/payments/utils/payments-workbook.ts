@@ -22,7 +22,11 @@ export interface WorkbookInfo {
  * (payments-workbook.worker.ts), so the page never freezes while exceljs works; exceljs is in that
  * worker's chunk (or loaded on the press when no worker can start): it never weighs on the first load.
  */
-export async function writePaymentsWorkbook(Excel: typeof ExcelJS, rows: readonly DebtSummaryRow[], info: WorkbookInfo): Promise<ArrayBuffer> {
+export async function writePaymentsWorkbook(
+  Excel: typeof ExcelJS,
+  rows: readonly DebtSummaryRow[],
+  info: WorkbookInfo,
+): Promise<ArrayBuffer> {
   const workbook = new Excel.Workbook();
   workbook.creator = 'Portale dei servizi sociali';
   workbook.created = info.extractedAt;
@@ -63,7 +67,9 @@ export async function writePaymentsWorkbook(Excel: typeof ExcelJS, rows: readonl
   }
   // exceljs answers a Buffer (a view, maybe on a larger pool): the file's own bytes, transferable.
   const bytes = new Uint8Array(await workbook.xlsx.writeBuffer());
-  return bytes.buffer.byteLength === bytes.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
+  return bytes.buffer.byteLength === bytes.byteLength
+    ? (bytes.buffer as ArrayBuffer)
+    : (bytes.slice().buffer as ArrayBuffer);
 }
 
 type WorkerAnswer = { ok: true; buffer: ArrayBuffer } | { ok: false; message: string };
@@ -77,7 +83,10 @@ export async function paymentsWorkbook(rows: readonly DebtSummaryRow[], info: Wo
     const { default: Excel } = await import('exceljs');
     return new Blob([await writePaymentsWorkbook(Excel, rows, info)], { type: XLSX_TYPE });
   }
-  const worker = new Worker(new URL('./payments-workbook.worker.ts', import.meta.url), { type: 'module', name: 'excel-pagamenti' });
+  const worker = new Worker(new URL('./payments-workbook.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'excel-pagamenti',
+  });
   try {
     const answer = await new Promise<WorkerAnswer>((resolve, reject) => {
       worker.onmessage = (event: MessageEvent<WorkerAnswer>) => resolve(event.data);

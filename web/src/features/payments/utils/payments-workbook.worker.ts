@@ -15,6 +15,7 @@ const scope = globalThis as unknown as {
 scope.onmessage = (event) => {
   writePaymentsWorkbook(Excel, event.data.rows, event.data.info).then(
     (buffer) => scope.postMessage({ ok: true, buffer }, [buffer]),
-    (error: unknown) => scope.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) }),
+    (error: unknown) =>
+      scope.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) }),
   );
 };

@@ -11,7 +11,12 @@ export function ProfileBanner() {
     <PageAlert
       variation="info"
       heading="Completa il tuo profilo"
-      message={<>Mancano alcuni dati del tuo profilo (indirizzo, data di nascita, e-mail). <Link to={paths.profile}>Completa il profilo</Link></>}
+      message={
+        <>
+          Mancano alcuni dati del tuo profilo (indirizzo, data di nascita, e-mail).{' '}
+          <Link to={paths.profile}>Completa il profilo</Link>
+        </>
+      }
       autoHideMs={null}
       isDismissible={false}
     />

@@ -31,7 +31,12 @@ export function CitizenServices() {
         <ServiceCards
           services={state.items}
           action={(service) => (
-            <ButtonLink to={`${paths.serviceCalls}?id=${encodeURIComponent(service.id)}`} variation="primary" className="service-card__action" aria-label={`Vedi i bandi di ${service.name}`}>
+            <ButtonLink
+              to={`${paths.serviceCalls}?id=${encodeURIComponent(service.id)}`}
+              variation="primary"
+              className="service-card__action"
+              aria-label={`Vedi i bandi di ${service.name}`}
+            >
               Vedi i bandi
             </ButtonLink>
           )}

@@ -22,7 +22,12 @@ export function ServiceFields({ values, errors, readOnly = false, onChange }: Se
   });
   return (
     <Flex direction="column" gap="medium">
-      <TextField {...common('name')} label="Nome" value={values.name} onChange={(event) => onChange('name', event.target.value)} />
+      <TextField
+        {...common('name')}
+        label="Nome"
+        value={values.name}
+        onChange={(event) => onChange('name', event.target.value)}
+      />
       <TextField
         {...common('code')}
         label="Codice MyPay"
@@ -40,7 +45,11 @@ export function ServiceFields({ values, errors, readOnly = false, onChange }: Se
       <SelectField
         name="inpsBenefitCode"
         label="Prestazione INPS"
-        descriptiveText={readOnly ? undefined : 'Il codice della prestazione indicato a INPS quando il Comune consulta l’ISEE per questo servizio. Senza scelta vale quello predefinito del Comune.'}
+        descriptiveText={
+          readOnly
+            ? undefined
+            : 'Il codice della prestazione indicato a INPS quando il Comune consulta l’ISEE per questo servizio. Senza scelta vale quello predefinito del Comune.'
+        }
         isDisabled={readOnly}
         hasError={Boolean(errors.inpsBenefitCode)}
         errorMessage={errors.inpsBenefitCode}

@@ -9,7 +9,8 @@ import { useServices } from '../api/get-services';
 
 /** Long descriptions are cut in the table; the detail page shows them whole. */
 const DESCRIPTION_PREVIEW = 160;
-const preview = (text: string) => (text.length > DESCRIPTION_PREVIEW ? `${text.slice(0, DESCRIPTION_PREVIEW).trimEnd()}…` : text);
+const preview = (text: string) =>
+  text.length > DESCRIPTION_PREVIEW ? `${text.slice(0, DESCRIPTION_PREVIEW).trimEnd()}…` : text;
 
 /** /servizi: the services, twenty per page, with detail and delete. */
 export function ServicesPage() {
@@ -40,7 +41,10 @@ export function ServicesPage() {
         title: 'Elimina Servizio',
         message: (
           <>
-            <Text>Confermi di voler eliminare il servizio? L'operazione è possibile solo se non sono presenti bandi associati.</Text>
+            <Text>
+              Confermi di voler eliminare il servizio? L'operazione è possibile solo se non sono presenti bandi
+              associati.
+            </Text>
             <Text fontWeight="bold">{service.name}</Text>
           </>
         ),

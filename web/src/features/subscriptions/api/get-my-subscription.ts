@@ -6,4 +6,5 @@ import { useAsync } from '@/components/use-async';
 export const getMySubscription = (callId: string): Promise<{ subscription: Subscription | null }> =>
   api.get<{ subscription: Subscription | null }>(`/api/calls/${encodeURIComponent(callId)}/subscription`);
 
-export const useMySubscription = (callId: string | null) => useAsync(() => getMySubscription(callId!), [callId], { enabled: Boolean(callId) });
+export const useMySubscription = (callId: string | null) =>
+  useAsync(() => getMySubscription(callId!), [callId], { enabled: Boolean(callId) });

@@ -5,7 +5,9 @@ import { useCursorList } from '@/components/cursor-pagination';
 
 /** GET /api/users/{id}/subscriptions: a user's requests on the operator's user record, 3 per page. */
 export const getUserSubscriptions = (userId: string, cursor: string | null): Promise<Page<SubscriptionSummary>> =>
-  api.get<Page<SubscriptionSummary>>(`/api/users/${encodeURIComponent(userId)}/subscriptions${query({ cursor, limit: USER_RECORD_SUBSCRIPTIONS_PAGE_SIZE })}`);
+  api.get<Page<SubscriptionSummary>>(
+    `/api/users/${encodeURIComponent(userId)}/subscriptions${query({ cursor, limit: USER_RECORD_SUBSCRIPTIONS_PAGE_SIZE })}`,
+  );
 
 export const useUserSubscriptions = (userId: string) =>
   useCursorList<SubscriptionSummary>((cursor) => getUserSubscriptions(userId, cursor), { resetKey: userId });

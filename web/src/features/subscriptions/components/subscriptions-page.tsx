@@ -10,7 +10,6 @@ import { useMySubscriptions } from '../api/get-my-subscriptions';
 import { SubscriptionBadge } from './state-labels';
 import { formatLongDay } from '@/lib/dates';
 
-
 /** /iscrizioni: the citizen's requests as cards, 5 per page, with a state filter. */
 export function SubscriptionsPage() {
   const [state, setState] = useState<SubscriptionState | ''>('');
@@ -18,7 +17,12 @@ export function SubscriptionsPage() {
   return (
     <Flex direction="column" gap="medium">
       <Heading level={1}>Iscrizioni</Heading>
-      <SelectField label="Stato" value={state} onChange={(event) => setState(event.target.value as SubscriptionState | '')} width="20rem">
+      <SelectField
+        label="Stato"
+        value={state}
+        onChange={(event) => setState(event.target.value as SubscriptionState | '')}
+        width="20rem"
+      >
         <option value="">Tutti gli stati</option>
         {subscriptionStates.map((value) => (
           <option key={value} value={value}>
@@ -43,11 +47,18 @@ export function SubscriptionsPage() {
               <SubscriptionBadge state={item.state} list />
               <Text className="call-card__meta">Richiesta del {formatLongDay(item.dataInsert)}</Text>
               {(item.state === 'VALIDATED' || item.state === 'SUSPENDED') && (
-                <ButtonLink to={`${paths.subscriptionCall}?id=${encodeURIComponent(item.announcementId)}#pagamenti`} aria-label={`Pagamenti per ${item.announcement.name}`}>
+                <ButtonLink
+                  to={`${paths.subscriptionCall}?id=${encodeURIComponent(item.announcementId)}#pagamenti`}
+                  aria-label={`Pagamenti per ${item.announcement.name}`}
+                >
                   Pagamenti
                 </ButtonLink>
               )}
-              <ButtonLink to={`${paths.subscriptionCall}?id=${encodeURIComponent(item.announcementId)}`} variation="primary" aria-label={`Dettaglio della richiesta per ${item.announcement.name}`}>
+              <ButtonLink
+                to={`${paths.subscriptionCall}?id=${encodeURIComponent(item.announcementId)}`}
+                variation="primary"
+                aria-label={`Dettaglio della richiesta per ${item.announcement.name}`}
+              >
                 Dettaglio
               </ButtonLink>
             </li>

@@ -6,7 +6,6 @@ import { LoadingState } from '@/components/loading-state';
 import { useUserSubscriptions } from '../api/get-user-subscriptions';
 import { formatDay } from '@/lib/dates';
 
-
 /** The subscriptions of one user on the operator's user record, 3 per page, newest first. */
 export function UserSubscriptions({ userId }: { userId: string }) {
   const list = useUserSubscriptions(userId);
@@ -23,7 +22,13 @@ export function UserSubscriptions({ userId }: { userId: string }) {
       ) : !list.isLoaded ? (
         <LoadingState />
       ) : (
-        <DataTable caption="Iscrizioni dell’utente" columns={columns} rows={list.items} rowKey={(s) => s.id} emptyText="L’utente non è iscritto a nessun servizio." />
+        <DataTable
+          caption="Iscrizioni dell’utente"
+          columns={columns}
+          rows={list.items}
+          rowKey={(s) => s.id}
+          emptyText="L’utente non è iscritto a nessun servizio."
+        />
       )}
       <CursorPagination {...list.pagination} label="Paginazione delle iscrizioni" />
     </>

@@ -3,4 +3,7 @@ import { api, query, type Page } from '@/lib/api';
 import { useCursorList } from '@/components/cursor-pagination';
 
 /** GET /api/me/tickets: the citizen's own tickets, newest first. */
-export const useMyTickets = () => useCursorList<Ticket>((cursor) => api.get<Page<Ticket>>(`/api/me/tickets${query({ limit: TICKET_PAGE_SIZE, cursor })}`));
+export const useMyTickets = () =>
+  useCursorList<Ticket>((cursor) =>
+    api.get<Page<Ticket>>(`/api/me/tickets${query({ limit: TICKET_PAGE_SIZE, cursor })}`),
+  );

@@ -4,4 +4,5 @@ import { api } from '@/lib/api';
 /** POST /api/tickets: a new ticket for a user (it starts Aperto). */
 export const createTicket = (input: NewTicketInput) => api.post<Ticket>('/api/tickets', input);
 /** PUT /api/tickets/{id}/modifica. */
-export const updateTicket = (id: string, input: TicketUpdate) => api.put<Ticket>(`/api/tickets/${encodeURIComponent(id)}/modifica`, input);
+export const updateTicket = (id: string, input: TicketUpdate) =>
+  api.put<Ticket>(`/api/tickets/${encodeURIComponent(id)}/modifica`, input);

@@ -9,7 +9,11 @@ export function MyTicketsPage() {
   const list = useMyTickets();
   const columns = [
     ...ticketColumns({ withDetail: false, withRequester: false }).filter((c) => c.id !== 'assegnatoA'),
-    { id: 'dettagli', header: 'Messaggio', cell: (t: { dettagli: string }) => <Text className="ticket-message">{t.dettagli}</Text> },
+    {
+      id: 'dettagli',
+      header: 'Messaggio',
+      cell: (t: { dettagli: string }) => <Text className="ticket-message">{t.dettagli}</Text>,
+    },
   ];
   return (
     <Flex direction="column" gap="medium">
@@ -17,7 +21,12 @@ export function MyTicketsPage() {
         <Heading level={1}>Le mie segnalazioni</Heading>
         <ButtonLink to={paths.support}>Nuova segnalazione</ButtonLink>
       </Flex>
-      <TicketsTable list={list} caption="Le mie segnalazioni" columns={columns} emptyText="Non hai ancora inviato segnalazioni." />
+      <TicketsTable
+        list={list}
+        caption="Le mie segnalazioni"
+        columns={columns}
+        emptyText="Non hai ancora inviato segnalazioni."
+      />
     </Flex>
   );
 }

@@ -23,7 +23,11 @@ export function SupportPage() {
   const subjects = useAsync(listSupportSubjects, []);
   // ?oggetto=… chooses the subject (the footer's 'Segnala un problema di accessibilità').
   const [params] = useSearchParams();
-  const { values, setValues, setErrors, bind } = useFieldValues<Field>({ emailUser: me?.email ?? '', subject: params.get('oggetto') === ACCESSIBILITY_SUBJECT ? ACCESSIBILITY_SUBJECT : '', message: '' });
+  const { values, setValues, setErrors, bind } = useFieldValues<Field>({
+    emailUser: me?.email ?? '',
+    subject: params.get('oggetto') === ACCESSIBILITY_SUBJECT ? ACCESSIBILITY_SUBJECT : '',
+    message: '',
+  });
   const [alert, setAlert] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -70,19 +74,8 @@ export function SupportPage() {
       <PageAlert variation="success" message={success} autoHideMs={SUCCESS_MS} onDismiss={() => setSuccess(null)} />
       <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate aria-label="Modulo di contatto">
         <Flex direction="column" gap="medium">
-          <TextField
-            {...bind('emailUser')}
-            label="E-mail"
-            type="email"
-            autoComplete="email"
-            isRequired
-          />
-          <SelectField
-            {...bind('subject')}
-            label="Oggetto"
-            placeholder="Seleziona un servizio o Altro"
-            isRequired
-          >
+          <TextField {...bind('emailUser')} label="E-mail" type="email" autoComplete="email" isRequired />
+          <SelectField {...bind('subject')} label="Oggetto" placeholder="Seleziona un servizio o Altro" isRequired>
             {(subjects.data?.subjects ?? [ACCESSIBILITY_SUBJECT, OTHER_SUBJECT]).map((subject) => (
               <option key={subject} value={subject}>
                 {subject}
@@ -95,7 +88,10 @@ export function SupportPage() {
             rows={6}
             isRequired
             descriptiveText={
-              <span className={length > SUPPORT_MESSAGE_MAX ? 'char-counter char-counter--over' : 'char-counter'} aria-live="polite">
+              <span
+                className={length > SUPPORT_MESSAGE_MAX ? 'char-counter char-counter--over' : 'char-counter'}
+                aria-live="polite"
+              >
                 {length}/{SUPPORT_MESSAGE_MAX} caratteri
               </span>
             }

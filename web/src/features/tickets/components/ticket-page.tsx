@@ -1,5 +1,12 @@
 import { Button, Card, Flex, Heading, SelectField, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
-import { isTicketReadOnly, newTicketSchema, ticketMessages, ticketStateLabel, ticketUpdateSchema, type Ticket } from '@domain/tickets';
+import {
+  isTicketReadOnly,
+  newTicketSchema,
+  ticketMessages,
+  ticketStateLabel,
+  ticketUpdateSchema,
+  type Ticket,
+} from '@domain/tickets';
 import { fieldErrors } from '@domain/validation';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -86,7 +93,11 @@ function TicketForm({
     const common = { categoria: values.categoria, dettagli: values.dettagli, assegnatoA: values.assegnatoA };
     // An edit names the copy it was made on: if another operator saved since, the API refuses it (409).
     const parsed = ticket
-      ? ticketUpdateSchema.safeParse({ ...common, stato: Number(values.stato), ultimoAggiornamento: ticket.ultimoAggiornamento })
+      ? ticketUpdateSchema.safeParse({
+          ...common,
+          stato: Number(values.stato),
+          ultimoAggiornamento: ticket.ultimoAggiornamento,
+        })
       : newTicketSchema.safeParse({ ...common, userId: owner });
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error));
@@ -118,7 +129,9 @@ function TicketForm({
         <Heading level={1}>{ticket ? `Ticket ${ticket.id}` : 'Nuovo ticket'}</Heading>
         <Flex gap="small" wrap="wrap">
           <ButtonLink to={paths.tickets}>Lista ticket</ButtonLink>
-          <ButtonLink to={`/lista_utenti/dati_utente/ticket?userId=${encodeURIComponent(owner)}`}>Ticket dell’utente</ButtonLink>
+          <ButtonLink to={`/lista_utenti/dati_utente/ticket?userId=${encodeURIComponent(owner)}`}>
+            Ticket dell’utente
+          </ButtonLink>
         </Flex>
       </Flex>
       {ticket && (
@@ -142,10 +155,22 @@ function TicketForm({
           </dl>
         </Card>
       )}
-      {readOnly && <PageAlert variation="info" message="Il ticket è risolto o chiuso: è in sola lettura." autoHideMs={null} isDismissible={false} />}
+      {readOnly && (
+        <PageAlert
+          variation="info"
+          message="Il ticket è risolto o chiuso: è in sola lettura."
+          autoHideMs={null}
+          isDismissible={false}
+        />
+      )}
       <PageAlert message={alert} autoHideMs={null} onDismiss={() => setAlert(null)} />
       <PageAlert variation="success" message={saved} onDismiss={() => onDismissSaved?.()} />
-      <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate aria-label={ticket ? `Modifica ticket ${ticket.id}` : 'Nuovo ticket'}>
+      <form
+        ref={formRef}
+        onSubmit={(e) => void submit(e)}
+        noValidate
+        aria-label={ticket ? `Modifica ticket ${ticket.id}` : 'Nuovo ticket'}
+      >
         <Flex direction="column" gap="medium">
           {ticket && (
             <SelectField {...fieldProps('stato')} label="Stato" isDisabled={readOnly}>
@@ -189,7 +214,8 @@ function TicketHistory({ ticket }: { ticket: Ticket }) {
           {history.items.map((entry, index) => (
             <li key={`${entry.at}-${index}`}>
               <Text>
-                <strong>{formatDateTime(entry.at)}</strong> — {entry.who}: {entry.action === 'create' ? 'ha aperto il ticket' : 'ha modificato il ticket'}
+                <strong>{formatDateTime(entry.at)}</strong> — {entry.who}:{' '}
+                {entry.action === 'create' ? 'ha aperto il ticket' : 'ha modificato il ticket'}
               </Text>
               {entry.action !== 'create' && entry.changes.length > 0 && (
                 <ul>

@@ -36,7 +36,12 @@ export function TicketsPage() {
           />
           <Button type="submit">Cerca</Button>
           {q && (
-            <Button onClick={() => { setText(''); setParams({}); }}>
+            <Button
+              onClick={() => {
+                setText('');
+                setParams({});
+              }}
+            >
               Mostra i ticket aperti
             </Button>
           )}

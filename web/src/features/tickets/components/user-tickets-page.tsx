@@ -23,7 +23,12 @@ export function UserTicketsPage() {
           </ButtonLink>
         </Flex>
       </Flex>
-      <TicketsTable list={list} caption="Ticket dell’utente" columns={ticketColumns()} emptyText="L’utente non ha ticket." />
+      <TicketsTable
+        list={list}
+        caption="Ticket dell’utente"
+        columns={ticketColumns()}
+        emptyText="L’utente non ha ticket."
+      />
     </Flex>
   );
 }

@@ -16,7 +16,9 @@ export interface UserFilters {
 
 /** GET /api/users: one page of the users matching the filters ('Da validare' = state LOADED). */
 export const searchUsers = (filters: UserFilters, cursor: string | null): Promise<Page<User>> =>
-  api.get<Page<User>>(`/api/users${query({ ...filters, loaded: filters.loaded ? 'true' : undefined, limit: USERS_PAGE_SIZE, cursor })}`);
+  api.get<Page<User>>(
+    `/api/users${query({ ...filters, loaded: filters.loaded ? 'true' : undefined, limit: USERS_PAGE_SIZE, cursor })}`,
+  );
 
 /** The users list for the filters, fifteen per page; new filters go back to the first page. */
 export const useUsers = (filters: UserFilters) =>

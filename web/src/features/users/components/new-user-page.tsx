@@ -12,7 +12,8 @@ import { emptyUserForm, userFields, validateNewUser } from '../utils/user-form';
 import { NEW_USER_REQUIRED, UserFields } from './user-fields';
 
 /** A call id from the address (`?callId=`): only an id, never a URL, so the return address cannot lead off the portal. */
-export const returnCallId = (value: string | null): string | null => (value && /^[A-Za-z0-9_-]{1,64}$/.test(value) ? value : null);
+export const returnCallId = (value: string | null): string | null =>
+  value && /^[A-Za-z0-9_-]{1,64}$/.test(value) ? value : null;
 
 /**
  * /lista_utenti/nuovo_utente: the rules of part 2 §5 'New user', a confirmation, then the new user's record.
@@ -53,14 +54,21 @@ export function NewUserPage() {
           callId && (
             <>
               <ButtonLink to={recordOf(created)}>Vai alla scheda utente</ButtonLink>
-              <ButtonLink to={`${paths.callDetail}?id=${encodeURIComponent(callId)}&enrolUserId=${encodeURIComponent(created.id)}`} variation="primary">
+              <ButtonLink
+                to={`${paths.callDetail}?id=${encodeURIComponent(callId)}&enrolUserId=${encodeURIComponent(created.id)}`}
+                variation="primary"
+              >
                 Torna al bando e iscrivi l’utente
               </ButtonLink>
             </>
           )
         }
       >
-        <Text>{created ? `${created.firstName} ${created.lastName} è stato inserito. Puoi tornare al bando per iscriverlo.` : ''}</Text>
+        <Text>
+          {created
+            ? `${created.firstName} ${created.lastName} è stato inserito. Puoi tornare al bando per iscriverlo.`
+            : ''}
+        </Text>
       </Dialog>
     </>
   );

@@ -26,7 +26,12 @@ export function UserFields({ values, errors, readOnly = false, locked = [], requ
     value: values[field],
     onChange: (event: { target: { value: string } }) => onChange(field, event.target.value),
   });
-  const select = (field: UserField) => ({ ...common(field), isDisabled: readOnly || locked.includes(field), isReadOnly: undefined, inputStyles: undefined });
+  const select = (field: UserField) => ({
+    ...common(field),
+    isDisabled: readOnly || locked.includes(field),
+    isReadOnly: undefined,
+    inputStyles: undefined,
+  });
   const row = { direction: { base: 'column', medium: 'row' }, gap: 'medium' } as const;
   return (
     <Flex direction="column" gap="medium">
@@ -35,18 +40,42 @@ export function UserFields({ values, errors, readOnly = false, locked = [], requ
         <TextField {...common('lastName')} label="Cognome" autoComplete="family-name" flex="1" />
       </Flex>
       <Flex {...row}>
-        <TextField {...common('fiscalCode')} label="Codice fiscale" autoComplete="off" maxLength={16} flex="1" inputStyles={{ textTransform: 'uppercase', ...(readOnly || locked.includes('fiscalCode') ? readOnlyFieldProps(true).inputStyles : {}) }} />
+        <TextField
+          {...common('fiscalCode')}
+          label="Codice fiscale"
+          autoComplete="off"
+          maxLength={16}
+          flex="1"
+          inputStyles={{
+            textTransform: 'uppercase',
+            ...(readOnly || locked.includes('fiscalCode') ? readOnlyFieldProps(true).inputStyles : {}),
+          }}
+        />
         <TextField {...common('birthDate')} label="Data di nascita" type="date" autoComplete="bday" flex="1" />
       </Flex>
       <Flex {...row}>
         <TextField {...common('email')} label="E-mail" type="email" autoComplete="email" flex="1" />
         <TextField {...common('emailPec')} label="PEC" type="email" autoComplete="off" flex="1" />
-        <TextField {...common('phoneNumber')} label="Telefono" type="tel" autoComplete="tel" flex="1" descriptiveText={readOnly ? undefined : 'Es. +393331234567'} />
+        <TextField
+          {...common('phoneNumber')}
+          label="Telefono"
+          type="tel"
+          autoComplete="tel"
+          flex="1"
+          descriptiveText={readOnly ? undefined : 'Es. +393331234567'}
+        />
       </Flex>
       <Flex {...row}>
         <TextField {...common('address')} label="Indirizzo" autoComplete="address-line1" flex="3" />
         <TextField {...common('addressNumber')} label="Numero civico" autoComplete="off" flex="1" />
-        <TextField {...common('cap')} label="CAP" inputMode="numeric" maxLength={5} autoComplete="postal-code" flex="1" />
+        <TextField
+          {...common('cap')}
+          label="CAP"
+          inputMode="numeric"
+          maxLength={5}
+          autoComplete="postal-code"
+          flex="1"
+        />
       </Flex>
       <Flex {...row}>
         <TextField {...common('city')} label="Città" autoComplete="address-level2" flex="2" />
@@ -78,6 +107,29 @@ export function UserFields({ values, errors, readOnly = false, locked = [], requ
   );
 }
 
-export const NEW_USER_REQUIRED: readonly UserField[] = ['firstName', 'lastName', 'birthDate', 'fiscalCode', 'address', 'addressNumber', 'cap', 'city', 'country', 'nation', 'municipioId'];
-export const EDIT_USER_REQUIRED: readonly UserField[] = ['firstName', 'lastName', 'birthDate', 'fiscalCode', 'address', 'addressNumber', 'cap', 'city', 'country', 'nation'];
+export const NEW_USER_REQUIRED: readonly UserField[] = [
+  'firstName',
+  'lastName',
+  'birthDate',
+  'fiscalCode',
+  'address',
+  'addressNumber',
+  'cap',
+  'city',
+  'country',
+  'nation',
+  'municipioId',
+];
+export const EDIT_USER_REQUIRED: readonly UserField[] = [
+  'firstName',
+  'lastName',
+  'birthDate',
+  'fiscalCode',
+  'address',
+  'addressNumber',
+  'cap',
+  'city',
+  'country',
+  'nation',
+];
 export const PROFILE_REQUIRED: readonly UserField[] = [...EDIT_USER_REQUIRED, 'email'];

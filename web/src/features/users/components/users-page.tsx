@@ -22,7 +22,6 @@ const TEXT_FILTERS = [
   ['phoneNumber', 'Telefono'],
 ] as const;
 
-
 function filtersFrom(params: URLSearchParams): UserFilters {
   return {
     firstName: params.get('firstName') ?? '',
@@ -37,7 +36,10 @@ function filtersFrom(params: URLSearchParams): UserFilters {
 /** A ✓ or ✗ read as 'valido' / 'non valido'. */
 function ValidityIcon({ valid, what }: { valid: boolean; what: string }) {
   return (
-    <span className={valid ? 'validity validity--ok' : 'validity validity--ko'} title={`${what} ${valid ? 'valido' : 'non valido'}`}>
+    <span
+      className={valid ? 'validity validity--ok' : 'validity validity--ko'}
+      title={`${what} ${valid ? 'valido' : 'non valido'}`}
+    >
       <span aria-hidden="true">{valid ? '✓' : '✗'}</span>
       <VisuallyHidden>{`${what} ${valid ? 'valido' : 'non valido'}`}</VisuallyHidden>
     </span>
@@ -49,7 +51,8 @@ function LastIseeCell({ user }: { user: User }) {
   if (!isee) return <Text as="span">Nessun ISEE</Text>;
   return (
     <span className="last-isee">
-      {formatEuro(isee.value)} ({isee.year}) <span className={`isee-state isee-state--${isee.state.toLowerCase()}`}>{iseeStateShortLabel(isee.state)}</span>{' '}
+      {formatEuro(isee.value)} ({isee.year}){' '}
+      <span className={`isee-state isee-state--${isee.state.toLowerCase()}`}>{iseeStateShortLabel(isee.state)}</span>{' '}
       <AttachmentIcon hasFile={isee.hasFile} />
     </span>
   );
@@ -104,11 +107,31 @@ export function UsersPage() {
 
   const filters = (
     <form onSubmit={search} role="search" aria-label="Ricerca utenti" className="filters">
-      <Flex direction={{ base: 'column', large: 'row' }} gap="small" alignItems={{ base: 'stretch', large: 'flex-end' }} wrap="wrap">
+      <Flex
+        direction={{ base: 'column', large: 'row' }}
+        gap="small"
+        alignItems={{ base: 'stretch', large: 'flex-end' }}
+        wrap="wrap"
+      >
         {TEXT_FILTERS.map(([key, label]) => (
-          <TextField key={key} name={key} label={label} size="small" value={draft[key]} onChange={(e) => setDraft({ ...draft, [key]: e.target.value })} flex="1" autoComplete="off" />
+          <TextField
+            key={key}
+            name={key}
+            label={label}
+            size="small"
+            value={draft[key]}
+            onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
+            flex="1"
+            autoComplete="off"
+          />
         ))}
-        <CheckboxField name="loaded" label="Da validare" value="true" checked={draft.loaded} onChange={(e) => setDraft({ ...draft, loaded: e.target.checked })} />
+        <CheckboxField
+          name="loaded"
+          label="Da validare"
+          value="true"
+          checked={draft.loaded}
+          onChange={(e) => setDraft({ ...draft, loaded: e.target.checked })}
+        />
         <Button type="submit" variation="primary" size="small">
           Cerca
         </Button>
@@ -126,11 +149,15 @@ export function UsersPage() {
       table={{
         caption: 'Elenco degli utenti',
         columns,
-        rowClassName: (u) => (u.state === 'LOADED' ? 'row--loaded' : u.state === 'SUSPEND' ? 'row--suspended' : undefined),
+        rowClassName: (u) =>
+          u.state === 'LOADED' ? 'row--loaded' : u.state === 'SUSPEND' ? 'row--suspended' : undefined,
         emptyText: 'Nessun utente trovato.',
       }}
       paginationLabel="Paginazione degli utenti"
-      deleteDialog={(u) => ({ title: `Rimozione utente: ${u.firstName} ${u.lastName}`, message: 'Confermi di voler cancellare l’utente selezionato?' })}
+      deleteDialog={(u) => ({
+        title: `Rimozione utente: ${u.firstName} ${u.lastName}`,
+        message: 'Confermi di voler cancellare l’utente selezionato?',
+      })}
     />
   );
 }

@@ -24,14 +24,38 @@ export interface UserFormValues {
 }
 export type UserField = keyof UserFormValues;
 export const userFields: readonly UserField[] = [
-  'firstName', 'lastName', 'fiscalCode', 'birthDate', 'email', 'emailPec', 'phoneNumber',
-  'address', 'addressNumber', 'cap', 'city', 'country', 'nation', 'municipioId',
+  'firstName',
+  'lastName',
+  'fiscalCode',
+  'birthDate',
+  'email',
+  'emailPec',
+  'phoneNumber',
+  'address',
+  'addressNumber',
+  'cap',
+  'city',
+  'country',
+  'nation',
+  'municipioId',
 ];
 export type UserFormErrors = FieldErrors<UserField>;
 
 export const emptyUserForm: UserFormValues = {
-  firstName: '', lastName: '', fiscalCode: '', birthDate: '', email: '', emailPec: '', phoneNumber: '',
-  address: '', addressNumber: '', cap: '', city: '', country: '', nation: DEFAULT_NATION, municipioId: '',
+  firstName: '',
+  lastName: '',
+  fiscalCode: '',
+  birthDate: '',
+  email: '',
+  emailPec: '',
+  phoneNumber: '',
+  address: '',
+  addressNumber: '',
+  cap: '',
+  city: '',
+  country: '',
+  nation: DEFAULT_NATION,
+  municipioId: '',
 };
 
 export function userToForm(user: User): UserFormValues {
@@ -53,7 +77,10 @@ export function userToForm(user: User): UserFormValues {
   };
 }
 
-function validateWith<S extends z.ZodMiniType>(schema: S, values: UserFormValues): FormValidation<UserField, z.output<S>> {
+function validateWith<S extends z.ZodMiniType>(
+  schema: S,
+  values: UserFormValues,
+): FormValidation<UserField, z.output<S>> {
   const result = schema.safeParse(values);
   if (result.success) return { ok: true, input: result.data };
   return { ok: false, errors: pickFieldErrors(fieldErrors(result.error), userFields).errors };
