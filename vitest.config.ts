@@ -6,6 +6,24 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const resolve = { alias: { '@domain': here('./functions/domain'), '@': here('./web/src') } };
 const env = { ...untracedFunctionEnv, POWERTOOLS_LOG_LEVEL: 'SILENT' };
 
+/** The integration tier's settings, shared by its MyPay and GPD projects. */
+const integration = {
+  globalSetup: ['test/integration/global-setup.ts'],
+  setupFiles: ['test/support/stack-env.ts'],
+  // Two files at a time, each on its worker's own stack (test/support/stack-pool.ts): a test's data (a
+  // citizen's newest ISEE) stays its own, and one file's waits for MyPay or an index overlap the other's work.
+  maxWorkers: 2,
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  // A list read through a global index shows a write a moment later (global-setup.ts: the index lag):
+  // expect.poll reads it again, as a user reloads, for a few seconds at most.
+  expect: { poll: { interval: 50, timeout: 5_000 } },
+  env,
+};
+
+/** The money path's integration files that also run on pagoPA GPD (project integration-gpd). */
+const gpdMoneyPath = ['test/integration/iuv-sequence.test.ts'];
+
 /**
  * The four test tiers of design.md §5, each a vitest project. Unit, infra and integration run two files at a time
  * (vitest would take one worker on a 2-core machine, cores - 1): they wait on I/O (esbuild, a stack) as much as they compute.
@@ -13,28 +31,38 @@ const env = { ...untracedFunctionEnv, POWERTOOLS_LOG_LEVEL: 'SILENT' };
 export default defineConfig({
   test: {
     projects: [
-      { resolve, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], maxWorkers: 2, env: { ...env, TABLE_NAME: 'unit-test-table', CURSOR_SECRET: 'unit-test-cursor-secret', AWS_REGION: 'eu-south-1' } } },
-      // Infra files share their worker's modules (isolate: false): aws-cdk-lib loads once per worker, not once per file,
-      // and an app the files only read is synthesized once (test/support/portal-app.ts).
-      { resolve, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], maxWorkers: 2, isolate: false, testTimeout: 300_000, hookTimeout: 300_000, env } },
       {
         resolve,
         test: {
-          name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
-          globalSetup: ['test/integration/global-setup.ts'],
-          setupFiles: ['test/support/stack-env.ts'],
-          // Two files at a time, each on its worker's own stack (test/support/stack-pool.ts): a test's data (a
-          // citizen's newest ISEE) stays its own, and one file's waits for MyPay or an index overlap the other's work.
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
           maxWorkers: 2,
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          // A list read through a global index shows a write a moment later (global-setup.ts: the index lag):
-          // expect.poll reads it again, as a user reloads, for a few seconds at most.
-          expect: { poll: { interval: 50, timeout: 5_000 } },
+          env: {
+            ...env,
+            TABLE_NAME: 'unit-test-table',
+            CURSOR_SECRET: 'unit-test-cursor-secret',
+            AWS_REGION: 'eu-south-1',
+          },
+        },
+      },
+      // Infra files share their worker's modules (isolate: false): aws-cdk-lib loads once per worker, not once per file,
+      // and an app the files only read is synthesized once (test/support/portal-app.ts).
+      {
+        resolve,
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          maxWorkers: 2,
+          isolate: false,
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
           env,
         },
       },
+      { resolve, test: { ...integration, name: 'integration', include: ['test/integration/**/*.test.ts'] } },
+      // The money path again on pagoPA GPD (issue 37): the same files, on stacks started with PAYMENT_PLATFORM=gpd
+      // (test/support/stack-pool.ts platformEnv), so each passes on both platforms.
+      { resolve, test: { ...integration, name: 'integration-gpd', include: gpdMoneyPath, maxWorkers: 1 } },
       {
         resolve,
         test: {
@@ -50,7 +78,19 @@ export default defineConfig({
         },
       },
       // npm run bench:excel: browser timings, outside the test tiers, one file at a time on one stack.
-      { resolve, test: { name: 'bench-browser', include: ['test/bench/**/*.browser.ts'], maxWorkers: 1, globalSetup: ['test/e2e/global-setup.ts'], setupFiles: ['test/support/stack-env.ts'], testTimeout: 600_000, hookTimeout: 300_000, env } },
+      {
+        resolve,
+        test: {
+          name: 'bench-browser',
+          include: ['test/bench/**/*.browser.ts'],
+          maxWorkers: 1,
+          globalSetup: ['test/e2e/global-setup.ts'],
+          setupFiles: ['test/support/stack-env.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 300_000,
+          env,
+        },
+      },
     ],
   },
 });

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { provideStacks } from '../support/stack-pool.ts';
+import { platformEnv, provideStacks } from '../support/stack-pool.ts';
 
 /**
  * The global secondary indexes' lag of the integration tier: DynamoDB's GSIs are eventually consistent
@@ -14,6 +14,9 @@ export default async function setup(project: TestProject) {
   // How long the export waits for an import MyPay keeps in IMPORT_IN_ELAB before suspending the flow: short
   // here, so the test of that wait sees it end (the imports of the other tests take a few seconds).
   process.env.MYPAY_IMPORT_MAX_WAIT_MINUTES ||= '0.25';
-  const indexLagMs = process.env.DYNALITE_INDEX_LAG_MS === undefined ? INTEGRATION_INDEX_LAG_MS : Number(process.env.DYNALITE_INDEX_LAG_MS);
-  return provideStacks(project, { web: 'none', seed: false, indexLagMs });
+  const indexLagMs =
+    process.env.DYNALITE_INDEX_LAG_MS === undefined
+      ? INTEGRATION_INDEX_LAG_MS
+      : Number(process.env.DYNALITE_INDEX_LAG_MS);
+  return provideStacks(project, { web: 'none', seed: false, indexLagMs }, platformEnv(project));
 }

@@ -9,10 +9,10 @@ export type StackAddresses = Omit<TestStack, 'close'> & { env: Record<string, st
 
 const stackProcess = fileURLToPath(new URL('./stack-process.ts', import.meta.url));
 
-function startStackProcess(options: StartOptions, ports: TestStackPorts) {
+function startStackProcess(options: StartOptions, ports: TestStackPorts, env: Record<string, string>) {
   const child = fork(stackProcess, [], {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, TEST_STACK: JSON.stringify({ options, ports }) },
+    env: { ...process.env, TEST_STACK: JSON.stringify({ options, ports, env }) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const addresses = new Promise<StackAddresses>((resolve, reject) => {
@@ -33,15 +33,16 @@ function stopStackProcess(child: ChildProcess): Promise<void> {
 /**
  * One stack per worker of the project (its maxWorkers), each in its own process with its own data: test
  * files running side by side never see each other's citizens, ISEEs or flows. A test reaches its worker's
- * stack through test/support/stack-context.ts.
+ * stack through test/support/stack-context.ts. `env` is set in each stack process before it starts (e.g.
+ * PAYMENT_PLATFORM=gpd for the integration-gpd project), and in its tests' workers too.
  */
-export async function provideStacks(project: TestProject, options: StartOptions) {
+export async function provideStacks(project: TestProject, options: StartOptions, env: Record<string, string> = {}) {
   // A project that sets no maxWorkers of its own runs with the root's (vitest's default, cores - 1).
   const count = project.config.maxWorkers || project.vitest.config.maxWorkers;
   // The ports are chosen here, in one process, so no two stacks are handed the same one.
   const ports = [];
   for (let index = 0; index < count; index++) ports.push(await freeStackPorts());
-  const started = ports.map((stackPorts) => startStackProcess(options, stackPorts));
+  const started = ports.map((stackPorts) => startStackProcess(options, stackPorts, env));
   const stop = () => Promise.all(started.map(({ child }) => stopStackProcess(child))).then(() => undefined);
   try {
     project.provide('stacks', await Promise.all(started.map(({ addresses }) => addresses)));
@@ -51,6 +52,13 @@ export async function provideStacks(project: TestProject, options: StartOptions)
   }
   return stop;
 }
+
+/**
+ * The payment platform a project's stacks bill through (issue 37): the `-gpd` projects (integration-gpd, e2e-gpd in
+ * vitest.config.ts) run the money path on pagoPA GPD and its simulator, the others on MyPay.
+ */
+export const platformEnv = (project: TestProject): Record<string, string> =>
+  project.name.endsWith('-gpd') ? { PAYMENT_PLATFORM: 'gpd' } : {};
 
 declare module 'vitest' {
   export interface ProvidedContext {

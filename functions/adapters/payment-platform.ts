@@ -1,0 +1,38 @@
+import type { GpdCreditor } from '../domain/gpd.ts';
+import type { PaymentPlatformName } from '../domain/payment-platform.ts';
+import { makeGpdClient, type GpdConfig } from './gpd/client.ts';
+import { makeGpdPlatform } from './gpd/platform.ts';
+
+/**
+ * Which payment platform this deployment bills through (issue 37): PAYMENT_PLATFORM, set by the stage's
+ * paymentPlatform (lib/gpd-binding.ts) and locally by `PAYMENT_PLATFORM=gpd npm start`; MyPay when unset.
+ */
+export const paymentPlatformName = (env: NodeJS.ProcessEnv = process.env): PaymentPlatformName =>
+  env.PAYMENT_PLATFORM?.trim().toLowerCase() === 'gpd' ? 'gpd' : 'mypay';
+
+const required = (env: NodeJS.ProcessEnv, name: string): string => {
+  const value = env[name]?.trim();
+  if (!value) throw new Error(`Missing environment variable ${name} (paymentPlatform "gpd")`);
+  return value;
+};
+
+/** GPD's client settings: the stage's gpd* settings and the keys loadSecrets() read from GPD_SECRET_NAME. */
+export const gpdConfigFromEnv = (env: NodeJS.ProcessEnv = process.env): GpdConfig => ({
+  baseUrl: required(env, 'GPD_BASE_URL'),
+  organizationFiscalCode: required(env, 'GPD_ORGANIZATION_FISCAL_CODE'),
+  apiKey: required(env, 'GPD_API_KEY'),
+  receiptsKey: required(env, 'GPD_RECEIPTS_KEY'),
+  ...(env.GPD_CHECKOUT_KEY ? { checkoutKey: env.GPD_CHECKOUT_KEY } : {}),
+});
+
+/** The council as GPD's creditor: who it is and where the money goes. */
+export const gpdCreditorFromEnv = (env: NodeJS.ProcessEnv = process.env): GpdCreditor => ({
+  fiscalCode: required(env, 'GPD_ORGANIZATION_FISCAL_CODE'),
+  companyName: required(env, 'GPD_COMPANY_NAME'),
+  iban: required(env, 'GPD_IBAN'),
+  taxonomyCode: required(env, 'GPD_TAXONOMY_CODE'),
+});
+
+/** pagoPA GPD behind the payment-platform port, from the environment (made when first needed, after loadSecrets). */
+export const gpdPlatformFromEnv = (env: NodeJS.ProcessEnv = process.env) =>
+  makeGpdPlatform(makeGpdClient(gpdConfigFromEnv(env)), gpdCreditorFromEnv(env));
