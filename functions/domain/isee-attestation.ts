@@ -405,6 +405,9 @@ interface IseeValues {
   misaligned: boolean;
 }
 
+/** The foot of a page: "Pagina 1 di 2", "Pag. 1/2". */
+const PAGE_FOOTER = loose(/^\s*pag(?:ina|\.)?\s*\d+\s*(?:di|\/)\s*\d+\s*$/);
+
 /** A placeholder where an indicator does not apply ("-", "n.d."): a value slot with no value. */
 const PLACEHOLDERS = /(?<=^|\s)(?:[-–—]|n\.\s?d\.?)(?=\s|$)/giu;
 const isPlaceholder = (raw: string) => /^[\s:]*(?:[-–—]+|n\.\s?d\.?)[\s.]*$/iu.test(raw);
@@ -448,9 +451,10 @@ function findIseeValues(text: Line[]): IseeValues {
     const hits = labelsIn(line.folded);
     if (hits.length === 0) return;
     // The line below, skipping a speck of noise OCR may have read between label and value (a figure,
-    // 0,00 or 1,57, is never a speck).
+    // 0,00 or 1,57, is never a speck) or the foot of a page where a page break fell between them.
     const speck = (l: Line | undefined) =>
-      l !== undefined && !/[\p{L}\d]{3}|\d\s?[,.]\s?\d/u.test(l.raw) && !isPlaceholder(l.raw);
+      l !== undefined &&
+      ((!/[\p{L}\d]{3}|\d\s?[,.]\s?\d/u.test(l.raw) && !isPlaceholder(l.raw)) || PAGE_FOOTER.test(l.folded));
     const nextAt = speck(text[i + 1]) ? i + 2 : i + 1;
     const next = text[nextAt];
     const nextIsValues = next !== undefined && labelsIn(next.folded).length === 0;

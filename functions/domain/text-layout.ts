@@ -296,7 +296,37 @@ function matrix(
  * by column; blocks printed side by side read one column after the other.
  */
 export function pageLines(runs: PlacedText[]): TextLine[] {
-  const rows = rowsOf(level(runs.filter((r) => r.text.trim() && !isSpeck(r))));
+  return linesOf(rowsOf(level(runs.filter((r) => r.text.trim() && !isSpeck(r)))));
+}
+
+/** The foot of a page: "Pagina 1 di 2", "Pag. 1/2". */
+const PAGE_FOOTER = /^\s*pag(?:ina|\.)?\s*\d+\s*(?:di|\/)\s*\d+\s*$/i;
+
+/**
+ * The pages of one document as the parser's lines, read as one long page: each page levelled on its own, then put
+ * under the one before as the next row, its footer ("Pagina 1 di 2") kept for the end. A block the page break cut
+ * (two blocks side by side whose last rows are on the next page) is read as printed: each value under its own label.
+ */
+export function documentLines(pages: PlacedText[][]): TextLine[] {
+  const stacked: Placed[] = [];
+  const footers: Placed[] = [];
+  for (const page of pages) {
+    const placed = level(page.filter((r) => r.text.trim() && !isSpeck(r)));
+    footers.push(...placed.filter((r) => PAGE_FOOTER.test(r.text)));
+    const body = placed.filter((r) => !PAGE_FOOTER.test(r.text));
+    if (body.length === 0) continue;
+    const top = Math.min(...body.map((r) => r.top));
+    const gap = median(body.map((r) => r.bottom - r.top)) * 0.8;
+    const shift = stacked.length ? Math.max(...stacked.map((r) => r.bottom)) + gap - top : 0;
+    stacked.push(
+      ...body.map((r) => ({ ...r, top: r.top + shift, bottom: r.bottom + shift, middle: r.middle + shift })),
+    );
+  }
+  return [...linesOf(rowsOf(stacked)), ...rowsOf(footers).map(join)];
+}
+
+/** Rows as the parser's lines: a row of labels over a row of figures paired by column, blocks side by side one column after the other. */
+function linesOf(rows: Placed[][]): TextLine[] {
   const lines: TextLine[] = [];
   for (let i = 0; i < rows.length; i++) {
     const paired = rows[i + 1] ? labelsOverFigures(rows[i], rows[i + 1]) : null;

@@ -5,7 +5,7 @@ import {
   type TextractClient,
 } from '@aws-sdk/client-textract';
 import type { DocumentText } from '../domain/isee-attestation.ts';
-import { meanConfidence, pageLines, type PlacedText, type Point } from '../domain/text-layout.ts';
+import { documentLines, meanConfidence, type PlacedText, type Point } from '../domain/text-layout.ts';
 import type { TextLine } from '../domain/text-line.ts';
 
 /** One answer of DetectDocumentText (one page), or a page of an asynchronous result (its blocks carry `Page`). */
@@ -90,7 +90,8 @@ function wideApart(
 
 /**
  * Textract's answers as the parser's lines: each page's LINEs put back into printed rows by their geometry
- * (text-layout.ts), pages in order. An answer's blocks without `Page` (DetectDocumentText) are its own page.
+ * (text-layout.ts), pages in order and read as one, so that a block a page break cut stays one. An answer's blocks
+ * without `Page` (DetectDocumentText) are its own page.
  */
 export function textFromTextract(answers: TextractAnswer[]): TextractText {
   const pages = new Map<string, Block[]>();
@@ -100,7 +101,7 @@ export function textFromTextract(answers: TextractAnswer[]): TextractText {
       pages.set(page, [...(pages.get(page) ?? []), block]);
     }
   });
-  const lines = [...pages.values()].flatMap((blocks) => pageLines(placedLines(blocks)));
+  const lines = documentLines([...pages.values()].map(placedLines));
   return { lines, source: 'textract', quality: meanConfidence(lines) };
 }
 
