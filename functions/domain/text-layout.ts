@@ -165,7 +165,39 @@ function rowsOf(placed: Placed[]): Placed[][] {
       rows.push({ runs: [run], top: run.top, bottom: run.bottom, middle: run.middle });
     }
   }
-  return rows.map((r) => r.runs.sort((a, b) => a.left - b.left));
+  return rows.map((r) => joinWords(r.runs.sort((a, b) => a.left - b.left)));
+}
+
+/**
+ * Runs of words a space apart, as Textract sometimes cuts one label into two LINEs ("ISEE" "ristretto"): one run
+ * again, so that a label is not taken for two. A space is under two letters wide; labels set apart are wider apart.
+ */
+function joinWords(row: Placed[]): Placed[] {
+  const letter = (r: Placed) => (r.right - r.left) / Math.max(1, r.text.length);
+  return row.reduce<Placed[]>((joined, run) => {
+    const last = joined.at(-1);
+    const oneLabel =
+      last !== undefined &&
+      isLabel(last) &&
+      isLabel(run) &&
+      run.left - last.right <= 2 * Math.min(letter(last), letter(run)) &&
+      // Two labels each naming a value (a table's headings "ISE" "ISR" "ISP") stay apart, however close.
+      !(namesValue(last.text) && namesValue(run.text));
+    if (!oneLabel) return [...joined, run];
+    const text = `${last.text} ${run.text}`;
+    return [
+      ...joined.slice(0, -1),
+      {
+        text,
+        confidence: Math.min(last.confidence, run.confidence),
+        left: last.left,
+        right: run.right,
+        top: Math.min(last.top, run.top),
+        bottom: Math.max(last.bottom, run.bottom),
+        middle: (Math.min(last.top, run.top) + Math.max(last.bottom, run.bottom)) / 2,
+      },
+    ];
+  }, []);
 }
 
 const join = (runs: Placed[]): TextLine => ({
