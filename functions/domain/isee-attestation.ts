@@ -164,7 +164,7 @@ function fold(raw: string): string {
 
 /**
  * A pattern of folded words as OCR may misread them on a photo: an i or an l read as the other (or as a 1, which
- * fold makes an i), an e read as a c ("Scala dl equlvalenza", "prcsentata"). Letters inside a class stay as written.
+ * fold makes an i), an e read as a c ("Scala dl equlvalenza", "prcsentata", "statc rilevate"), in a class as well.
  */
 function loose(pattern: RegExp): RegExp {
   let source = '';
@@ -174,7 +174,7 @@ function loose(pattern: RegExp): RegExp {
     if (c === '\\') source += c + pattern.source[++i];
     else if (inClass) {
       inClass = c !== ']';
-      source += c;
+      source += c === 'i' || c === 'l' ? 'il' : c === 'e' ? 'ec' : c;
     } else {
       inClass = c === '[';
       source += c === 'i' || c === 'l' ? '[il]' : c === 'e' ? '[ec]' : c;
@@ -258,12 +258,12 @@ const AMOUNT = /(?<![\p{L}\d,.])(\d{1,3}(?:[.,' ]\d{3})+|\d+)\s?[,.;]\s?(\d{2})(
 const blankLeaders = (raw: string) => raw.replace(/(?:[.·…_]\s?){3,}/g, (leader) => ' '.repeat(leader.length));
 
 /**
- * The digits OCR reads as letters inside a figure: O for 0 (2,O4 · 1O.000,00), l or I for 1, also leading
+ * The digits OCR reads as letters inside a figure: O for 0 (2,O4 · 1O.000,00 · 4O 872,10), l or I for 1, also leading
  * (l2.345,67), where a letter cannot belong to a word.
  */
 const repairFigures = (raw: string) =>
   raw
-    .replace(/(?<=[\d.,])[Oo](?=[\d.,O]|$)|(?<=^|\s|€)[Oo](?=[\d.,])/g, '0')
+    .replace(/(?<=[\d.,])[Oo](?=[\d.,O]|\s\d{3}(?!\d)|$)|(?<=^|\s|€)[Oo](?=[\d.,])/g, '0')
     .replace(/(?<=\d)[lI](?=\d)|(?<=^|[\s€:])[lI|](?=\d)|(?<=\d[.,])[lI](?=\d|[.,]\d|\s|$)/g, '1');
 
 function amountsIn(raw: string): { value: number; index: number; end: number }[] {

@@ -75,9 +75,13 @@ function level(runs: PlacedText[]): Placed[] {
       weight: b.X - a.X,
     }));
   const rise = slopeField(sloped);
+  // A turned photo leans the columns too: a left edge moves sideways down the page by the rows' slope times the
+  // square of the page's height over its width (in fractions of each), an A4 sheet's 2 when the picture is the sheet.
+  // Put back, a column keeps its edge from one page to the next (a block a page break cut).
+  const lean = median(sloped.map((r) => r.slope)) * 2;
 
   return turned.map(({ run, corners }) => {
-    const level = corners.map((p) => ({ X: p.X, Y: p.Y - rise(p.X, p.Y) }));
+    const level = corners.map((p) => ({ X: p.X + lean * p.Y, Y: p.Y - rise(p.X, p.Y) }));
     const xs = level.map((p) => p.X);
     const top = (level[0].Y + level[1].Y) / 2;
     const bottom = (level[2].Y + level[3].Y) / 2;
@@ -101,7 +105,7 @@ function level(runs: PlacedText[]): Placed[] {
 function slopeField(runs: { x: number; y: number; slope: number; weight: number }[]): (x: number, y: number) => number {
   const flat = median(runs.map((r) => r.slope));
   const fallback = (x: number) => flat * x;
-  if (runs.length < 8) return fallback;
+  if (runs.length < 8) return runs.length >= 3 ? (bow(runs) ?? fallback) : fallback;
   const fit = (sample: typeof runs) =>
     leastSquares(
       sample.map((r) => [1, r.x, r.y, r.x * r.y]),
@@ -121,7 +125,24 @@ function slopeField(runs: { x: number; y: number; slope: number; weight: number 
   return (x, y) => a * x + (b * x * x) / 2 + c * y * x + (d * y * x * x) / 2;
 }
 
-/** Weighted least squares by the normal equations (4 unknowns): null when they have no single solution. */
+/**
+ * The rise of a page with few runs (the end of a block a page break carried over): the slope as a + b·x, a bow
+ * across the page that does not change down it, when the runs span enough of its width to show it.
+ */
+function bow(runs: { x: number; slope: number; weight: number }[]): ((x: number) => number) | null {
+  const xs = runs.map((r) => r.x);
+  if (Math.max(...xs) - Math.min(...xs) < 0.3) return null;
+  const fit = leastSquares(
+    runs.map((r) => [1, r.x]),
+    runs.map((r) => r.slope),
+    runs.map((r) => r.weight),
+  );
+  if (!fit || Math.abs(fit[1]) >= 0.5) return null;
+  const [a, b] = fit;
+  return (x) => a * x + (b * x * x) / 2;
+}
+
+/** Weighted least squares by the normal equations: null when they have no single solution. */
 function leastSquares(rows: number[][], values: number[], weights: number[]): number[] | null {
   const n = rows[0].length;
   const m = Array.from({ length: n }, () => new Array<number>(n + 1).fill(0));
