@@ -231,7 +231,11 @@ const FIGURE = /^[^\p{L}]*\d[\d.,;' /-]*[^\p{L}]*$|^[^\p{L}]*(€|eur|euro)?\s*\
 /** What a table prints under an indicator that does not apply: a dash, "n.d.", "non dovuto". */
 export const NO_VALUE = /^\s*(?:[-–—]+|n\.?\s?d\.?|n\/a|non\s+(?:dovut|presente|calcolat)\p{L}*)\s*$/iu;
 const isFigure = (run: Placed) => FIGURE.test(run.text) || NO_VALUE.test(run.text);
-const isLabel = (run: Placed) => /\p{L}{2}/u.test(run.text) && !/\d/.test(run.text);
+/** Words, with no figure: a digit OCR put inside a word ("Econom1ca", "0rdinario") does not make it one. */
+const isLabel = (run: Placed) => {
+  const words = run.text.replace(/(?<=\p{L})\d(?=\p{L})|(?<![\p{L}\d])[01](?=\p{L}{2})/gu, 'i');
+  return /\p{L}{2}/u.test(words) && !/\d/.test(words);
+};
 const overlap = (a: Placed, b: Placed) => Math.min(a.right, b.right) - Math.max(a.left, b.left);
 /** How far apart two runs are across the page: 0 when one stands over the other. */
 const apart = (a: Placed, b: Placed) => Math.max(0, -overlap(a, b));
