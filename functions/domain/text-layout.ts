@@ -356,8 +356,8 @@ export function pageLines(runs: PlacedText[]): TextLine[] {
   return linesOf(rowsOf(level(runs.filter((r) => r.text.trim() && !isSpeck(r)))));
 }
 
-/** The foot of a page: "Pagina 1 di 2", "Pag. 1/2". */
-const PAGE_FOOTER = /^\s*pag(?:ina|\.)?\s*\d+\s*(?:di|\/)\s*\d+\s*$/i;
+/** The foot of a page: "Pagina 1 di 2", "Pag. 1/2", also as OCR misreads it ("Paglna 1 dl 2"). */
+const PAGE_FOOTER = /^\s*pag(?:[il1|]na|\.)?\s*\d+\s*(?:d[il1|]|\/)\s*\d+\s*$/i;
 
 /**
  * The pages of one document as the parser's lines, read as one long page: each page levelled on its own, then put

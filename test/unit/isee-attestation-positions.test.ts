@@ -292,6 +292,44 @@ describe('rows as Textract cuts, joins and misreads them', () => {
     expect(reading).toMatchObject(ordinary);
   });
 
+  it('reads blocks side by side that a page break cut, the second page photographed turned as the first', () => {
+    const rows = sideBySide();
+    const onPage2 = (run: HandRun) => run.y >= 260 + 17 * 2;
+    const page1 = [...top, ...rows.filter((r) => !onPage2(r)), { text: 'Pagina 1 di 2', x: 270, y: 810, size: 8 }];
+    const page2 = [
+      ...rows.filter(onPage2).map((r) => ({ ...r, y: r.y - 200 })),
+      { text: 'Pagina 2 di 2', x: 270, y: 810, size: 8 },
+    ];
+    const text = textFromTextract([
+      handMadeAnswer(page1, { angle: 3, curl: 6 }),
+      handMadeAnswer(page2, { angle: 3, curl: 6 }),
+    ]);
+    expect(parseAttestation(text.lines, text.source, text.quality)).toMatchObject(ordinaryAndReduced);
+  });
+
+  it('reads a value whose label the page break left at the foot of the page before', () => {
+    const reading = parseAttestation(
+      [
+        'ISEE ordinario',
+        '€ 16.187,98',
+        'ISEE ristretto',
+        'Paglna 1 dl 2',
+        '€ 9.320,40',
+        'ISE 25.415,13',
+        'Scala di equivalenza 1,57',
+      ],
+      'ocr',
+      0.9,
+    );
+    expect(reading).toMatchObject({ ...ordinary, iseeRistretto: 9320.4 });
+  });
+
+  it('reads amounts grouped by spaces, one of whose zeros OCR took for an O', () => {
+    expect(
+      parseAttestation(['ISE 83 379,09', 'Scala di equivalenza 2,04', 'ISEE € 4O 872,10'], 'textract', 0.95),
+    ).toMatchObject({ ise: 83379.09, iseeOrdinario: 40872.1, coherent: true });
+  });
+
   it('reads the dates whose labels OCR misread', () => {
     const text = textFromTextract([
       handMadeAnswer([
