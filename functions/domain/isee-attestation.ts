@@ -349,7 +349,7 @@ function labelsIn(folded: string): Hit[] {
   return hits;
 }
 
-/** The text of a line with its figures (amounts, scales) blanked, and those figures. */
+/** The words of a line, its figures (amounts, scales) and currencies left out, and those figures. */
 function wordsAndFigures(raw: string): { words: string; figures: string } {
   let words = raw;
   const figures: string[] = [];
@@ -358,7 +358,9 @@ function wordsAndFigures(raw: string): { words: string; figures: string } {
     figures.push(raw.slice(m.index, m.end).trim());
     words = words.slice(0, m.index) + ' '.repeat(m.end - m.index) + words.slice(m.end);
   }
-  return { words: words.replace(/\s+/g, ' ').trim(), figures: figures.join(' ') };
+  // A currency beside a figure is no word of a label ("Indicatore della situazione  euro 1.301,84").
+  const bare = words.replace(/€|\beuro?\b/gi, ' ');
+  return { words: bare.replace(/\s+/g, ' ').trim(), figures: figures.join(' ') };
 }
 
 /**

@@ -232,7 +232,7 @@ describe('rows as Textract cuts, joins and misreads them', () => {
         ],
         [
           { text: 'Indicatore della situazione economica', x: 60, y: 313 },
-          { text: '16.187,98', x: 535, y: 313, align: 'right' },
+          { text: 'euro 16.187,98', x: 535, y: 313, align: 'right' },
           { text: 'equivalente (ISEE)', x: 60, y: 325 },
         ],
       ]),
