@@ -96,6 +96,7 @@ function textractFamilies(seed: number): TextractLikeOptions {
     wraps: rng.chance(0.3) ? 0.6 : 0,
     shuffle: rng.chance(0.3),
     pageBreak: rng.chance(0.2),
+    repeat: rng.chance(0.2),
   };
 }
 
