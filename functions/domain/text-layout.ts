@@ -75,13 +75,9 @@ function level(runs: PlacedText[]): Placed[] {
       weight: b.X - a.X,
     }));
   const rise = slopeField(sloped);
-  // A turned photo leans the columns too: a left edge moves sideways down the page by the rows' slope times the
-  // square of the page's height over its width (in fractions of each), an A4 sheet's 2 when the picture is the sheet.
-  // Put back, a column keeps its edge from one page to the next (a block a page break cut).
-  const lean = median(sloped.map((r) => r.slope)) * 2;
 
   return turned.map(({ run, corners }) => {
-    const level = corners.map((p) => ({ X: p.X + lean * p.Y, Y: p.Y - rise(p.X, p.Y) }));
+    const level = corners.map((p) => ({ X: p.X, Y: p.Y - rise(p.X, p.Y) }));
     const xs = level.map((p) => p.X);
     const top = (level[0].Y + level[1].Y) / 2;
     const bottom = (level[2].Y + level[3].Y) / 2;
