@@ -58,13 +58,14 @@ export function parseAttestation(
     .map((line) => (typeof line === 'string' ? { text: line, confidence: quality } : line))
     .map((line) => ({ raw: line.text.replace(/\s+/g, ' ').trim(), confidence: line.confidence }))
     .filter((line) => line.raw && !isSpeck({ text: line.raw, confidence: line.confidence }))
-    .map((line) => ({ ...line, folded: fold(line.raw) }));
+    .map((line) => ({ ...line, folded: fold(line.raw) }))
+    .reduce<Line[]>(joinWrapped, []);
 
   const protocollo = findProtocol(text.map((l) => l.raw));
   const { ordinario, ristretto, ise, scale, reduced, carriers, misaligned } = findIseeValues(text);
-  const presented = findDateAfter(text, /presentat|presentazion|sottoscrizion|sottoscritt/);
+  const presented = findDateAfter(text, PRESENTED);
   const released = findDateAfter(text, RELEASED);
-  const expiry = findDateAfter(text, /valid[ao]\s*(fino|sino)|scadenz|scade/);
+  const expiry = findDateAfter(text, EXPIRY);
   const dataRilascio = released ?? presented;
   const dsuYear = (presented ?? released)?.slice(0, 4) ?? protocollo?.slice(10, 14) ?? null;
   const dataFine = expiry ?? (dsuYear ? `${dsuYear}-12-31` : null);
@@ -161,6 +162,30 @@ function fold(raw: string): string {
     .join('');
 }
 
+/**
+ * A pattern of folded words as OCR may misread them on a photo: an i or an l read as the other (or as a 1, which
+ * fold makes an i), an e read as a c ("Scala dl equlvalenza", "prcsentata", "statc rilevate"), in a class as well.
+ */
+function loose(pattern: RegExp): RegExp {
+  let source = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.source.length; i++) {
+    const c = pattern.source[i];
+    if (c === '\\') source += c + pattern.source[++i];
+    else if (inClass) {
+      inClass = c !== ']';
+      source += c === 'i' || c === 'l' ? 'il' : c === 'e' ? 'ec' : c;
+    } else {
+      inClass = c === '[';
+      source += c === 'i' || c === 'l' ? '[il]' : c === 'e' ? '[ec]' : c;
+    }
+  }
+  return new RegExp(source, pattern.flags);
+}
+
+const loosely = <T extends { pattern: RegExp }>(rules: T[]) =>
+  rules.map((rule) => ({ ...rule, pattern: loose(rule.pattern) }));
+
 // --- Protocol -------------------------------------------------------------------------------------
 
 const PROTOCOL = /^INPS-ISEE-[0-9]{4}-[0-9]{8}[A-Z]-[0-9]{2}$/;
@@ -233,12 +258,12 @@ const AMOUNT = /(?<![\p{L}\d,.])(\d{1,3}(?:[.,' ]\d{3})+|\d+)\s?[,.;]\s?(\d{2})(
 const blankLeaders = (raw: string) => raw.replace(/(?:[.·…_]\s?){3,}/g, (leader) => ' '.repeat(leader.length));
 
 /**
- * The digits OCR reads as letters inside a figure: O for 0 (2,O4 · 1O.000,00), l or I for 1, also leading
+ * The digits OCR reads as letters inside a figure: O for 0 (2,O4 · 1O.000,00 · 4O 872,10), l or I for 1, also leading
  * (l2.345,67), where a letter cannot belong to a word.
  */
 const repairFigures = (raw: string) =>
   raw
-    .replace(/(?<=[\d.,])[Oo](?=[\d.,O]|$)|(?<=^|\s|€)[Oo](?=[\d.,])/g, '0')
+    .replace(/(?<=[\d.,])[Oo](?=[\d.,O]|\s\d{3}(?!\d)|$)|(?<=^|\s|€)[Oo](?=[\d.,])/g, '0')
     .replace(/(?<=\d)[lI](?=\d)|(?<=^|[\s€:])[lI|](?=\d)|(?<=\d[.,])[lI](?=\d|[.,]\d|\s|$)/g, '1');
 
 function amountsIn(raw: string): { value: number; index: number; end: number }[] {
@@ -266,7 +291,7 @@ type Indicator = 'ordinario' | 'ristretto' | 'other';
 
 // Folded text: OCR may read "i" as "l", "c" for "e"; labels are matched loosely.
 const SITUAZIONE = 'ind[il]cator[ec]\\W+(?:de[il]{1,2}[ae]\\W+)?s[il]tuaz[il]on[ec]\\W+';
-const LABELS: { label: Label; pattern: RegExp }[] = [
+const LABELS: { label: Label; pattern: RegExp }[] = loosely([
   {
     label: 'isee',
     pattern: new RegExp(`${SITUAZIONE}econom[il]ca\\W+equ[il]valent[ec]|(?<![a-z0-9-])[il]s[ec][ec](?![a-z-])`, 'g'),
@@ -275,12 +300,12 @@ const LABELS: { label: Label; pattern: RegExp }[] = [
   { label: 'isr', pattern: new RegExp(`${SITUAZIONE}redd[il]tual[ec]|(?<![a-z0-9])[il]sr(?![a-z])`, 'g') },
   { label: 'isp', pattern: new RegExp(`${SITUAZIONE}patr[il]mon[il]al[ec]|(?<![a-z0-9])[il]sp(?![a-z])`, 'g') },
   { label: 'scale', pattern: /scala\W+(?:d[il]\W+)?equ[il]valenz/g },
-];
-const QUALIFIERS: { indicator: Indicator; pattern: RegExp }[] = [
+]);
+const QUALIFIERS: { indicator: Indicator; pattern: RegExp }[] = loosely([
   { indicator: 'ristretto', pattern: /r[il]stre[tl]{2}|r[il]do[tl]{2}/ },
   { indicator: 'other', pattern: /m[il]norenn|un[il]vers|soc[il]o\W?san[il]tar|res[il]denz|corrent|dottorat|d[il]sab/ },
   { indicator: 'ordinario', pattern: /ord[il]nar|standard/ },
-];
+]);
 
 interface Hit {
   label: Label;
@@ -324,6 +349,42 @@ function labelsIn(folded: string): Hit[] {
   return hits;
 }
 
+/** The words of a line, its figures (amounts, scales) and currencies left out, and those figures. */
+function wordsAndFigures(raw: string): { words: string; figures: string } {
+  let words = raw;
+  const figures: string[] = [];
+  for (const m of [...amountsIn(raw), ...scalesIn(raw)].sort((a, b) => a.index - b.index)) {
+    if (words.slice(m.index, m.end).trim() === '') continue;
+    figures.push(raw.slice(m.index, m.end).trim());
+    words = words.slice(0, m.index) + ' '.repeat(m.end - m.index) + words.slice(m.end);
+  }
+  // A currency beside a figure is no word of a label ("Indicatore della situazione  euro 1.301,84").
+  const bare = words.replace(/€|\beuro?\b/gi, ' ');
+  return { words: bare.replace(/\s+/g, ' ').trim(), figures: figures.join(' ') };
+}
+
+/**
+ * A label printed on two rows ("Indicatore della situazione economica" / "equivalente (ISEE)", "ISEE SOCIOSANITARIO"
+ * / "RIDOTTO"), its value beside either row: one line, the label's words together and the value after them. Two rows
+ * are one label when the second names nothing alone and completes or qualifies what the first names (its words
+ * together with the first's name a value differently); never when both carry a value.
+ */
+function joinWrapped(lines: Line[], line: Line): Line[] {
+  const previous = lines.at(-1);
+  if (!previous) return [line];
+  const [a, b] = [wordsAndFigures(previous.raw), wordsAndFigures(line.raw)];
+  if (!a.words || !b.words || (a.figures && b.figures)) return [...lines, line];
+  const key = (words: string, offset: number) =>
+    labelsIn(fold(words)).map((h) => `${h.label} ${h.indicator} ${h.start + offset} ${h.end + offset}`);
+  const joined = `${a.words} ${b.words}`;
+  if (key(b.words, 0).length > 0 || key(joined, 0).join() === key(a.words, 0).join()) return [...lines, line];
+  const raw = `${joined} ${a.figures || b.figures}`.trim();
+  return [
+    ...lines.slice(0, -1),
+    { raw, folded: fold(raw), confidence: Math.min(previous.confidence, line.confidence) },
+  ];
+}
+
 /** An equivalence scale: 1,57 · 2.04 · 1 (a single person). */
 const SCALE = /(?<![\p{L}\d,.])([1-9])(?:\s?[,.;]\s?(\d{1,4})(?![\d,.]*\d)|(?=\s*$))/gu;
 const scalesIn = (raw: string) =>
@@ -345,6 +406,9 @@ interface IseeValues {
   /** Labels and values that do not line up (more labels than values, two values for one label): none was taken. */
   misaligned: boolean;
 }
+
+/** The foot of a page: "Pagina 1 di 2", "Pag. 1/2". */
+const PAGE_FOOTER = loose(/^\s*pag(?:ina|\.)?\s*\d+\s*(?:di|\/)\s*\d+\s*$/);
 
 /** A placeholder where an indicator does not apply ("-", "n.d."): a value slot with no value. */
 const PLACEHOLDERS = /(?<=^|\s)(?:[-–—]|n\.\s?d\.?)(?=\s|$)/giu;
@@ -389,9 +453,10 @@ function findIseeValues(text: Line[]): IseeValues {
     const hits = labelsIn(line.folded);
     if (hits.length === 0) return;
     // The line below, skipping a speck of noise OCR may have read between label and value (a figure,
-    // 0,00 or 1,57, is never a speck).
+    // 0,00 or 1,57, is never a speck) or the foot of a page where a page break fell between them.
     const speck = (l: Line | undefined) =>
-      l !== undefined && !/[\p{L}\d]{3}|\d\s?[,.]\s?\d/u.test(l.raw) && !isPlaceholder(l.raw);
+      l !== undefined &&
+      ((!/[\p{L}\d]{3}|\d\s?[,.]\s?\d/u.test(l.raw) && !isPlaceholder(l.raw)) || PAGE_FOOTER.test(l.folded));
     const nextAt = speck(text[i + 1]) ? i + 2 : i + 1;
     const next = text[nextAt];
     const nextIsValues = next !== undefined && labelsIn(next.folded).length === 0;
@@ -483,7 +548,9 @@ const startsLine = (raw: string, index: number) => !/[\p{L}\d]/u.test(raw.slice(
 // --- Dates ----------------------------------------------------------------------------------------
 
 /** "rilasciata il", "Data di rilascio", also as OCR damages it: "rllascio", "rilasclata", "riiascio". */
-const RELEASED = /r[il]{1,3}asc[il]|emess/;
+const RELEASED = loose(/r[il]{1,3}asc[il]|emess/);
+const PRESENTED = loose(/presentat|presentazion|sottoscrizion|sottoscritt/);
+const EXPIRY = loose(/valid[ao]\s*(fino|sino)|scadenz|scade/);
 
 const DATE =
   /(?<![\d])([0-3OoIl]?[\dOoIlS])\s?[/\-.]\s?([01Oo]?[\dOoIlS])\s?[/\-.]\s?((?:19|2[0O])[\dOoIlS]{2})(?![\d])/g;
@@ -607,18 +674,20 @@ function withoutDoubledCharacter(candidate: string): string | null {
 
 // --- Omissions ------------------------------------------------------------------------------------
 
-const OMISSIONS = /om[il]ss[il]on|d[il]fform[il]t/;
+const OMISSIONS = loose(/om[il]ss[il]on|d[il]fform[il]t/);
 // The box's answer when there are none: "NESSUNA", "assenti", "non rilevate", "non sono state rilevate
 // omissioni…", "non risultano…". Anything else it says (PRESENTI, a list, "sono state rilevate…") is a notice.
-const NONE_FOUND =
-  /nessun|assent|assenza|non\s+(sono\s+)?(stat[ei]\s+)?(r[il]levat|r[il]scontrat|present|emers|segnalat|ev[il]denz)|non\s+r[il]sult|^\W*(no|nulla|niente)\W*$/;
+const NONE_FOUND = loose(
+  /nessun|assent|assenza|non\s+(sono\s+)?(stat[ei]\s+)?(r[il]levat|r[il]scontrat|present|emers|segnalat|ev[il]denz)|non\s+r[il]sult|^\W*(no|nulla|niente)\W*$/,
+);
 // A sentence about omissions in general ("eventuali omissioni … sono riportate a pagina 2"), not the answer.
-const HYPOTHETICAL = /eventual|qualora|in\s+caso\s+d|in\s+presenza\s+d/;
+const HYPOTHETICAL = loose(/eventual|qualora|in\s+caso\s+d|in\s+presenza\s+d/);
 // The words of the box's title: a line with nothing else is a heading, the answer is on the next line.
-const TITLE_WORDS = /om[il]ss[il]on[il]|d[il]fform[il]ta|\be\/o\b|\b[eo]\b|[^a-z]/g;
+const TITLE_WORDS = loose(/om[il]ss[il]on[il]|d[il]fform[il]ta|\be\/o\b|\b[eo]\b|[^a-z]/g);
 // A line that starts another part of the attestation ends the notice.
-const SECTION =
-  /^(pag[il]na|pag\.|[il]s[ec]|[il]sr|[il]sp|protocollo|data|f[il]rma|quadro|s[ec]z[il]one|nucleo|scala|[il]nd[il]cator|valor[ec]|[il]l\s+present[ec]\s+attestaz)/;
+const SECTION = loose(
+  /^(pag[il]na|pag\.|[il]s[ec]|[il]sr|[il]sp|protocollo|data|f[il]rma|quadro|s[ec]z[il]one|nucleo|scala|[il]nd[il]cator|valor[ec]|[il]l\s+present[ec]\s+attestaz)/,
+);
 
 /** The omissions/discrepancies notice as the attestation words it; null when it says there are none. */
 function findOmissions(text: Line[]): string | null {

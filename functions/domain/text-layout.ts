@@ -101,7 +101,7 @@ function level(runs: PlacedText[]): Placed[] {
 function slopeField(runs: { x: number; y: number; slope: number; weight: number }[]): (x: number, y: number) => number {
   const flat = median(runs.map((r) => r.slope));
   const fallback = (x: number) => flat * x;
-  if (runs.length < 8) return fallback;
+  if (runs.length < 8) return runs.length >= 3 ? (bow(runs) ?? fallback) : fallback;
   const fit = (sample: typeof runs) =>
     leastSquares(
       sample.map((r) => [1, r.x, r.y, r.x * r.y]),
@@ -121,7 +121,24 @@ function slopeField(runs: { x: number; y: number; slope: number; weight: number 
   return (x, y) => a * x + (b * x * x) / 2 + c * y * x + (d * y * x * x) / 2;
 }
 
-/** Weighted least squares by the normal equations (4 unknowns): null when they have no single solution. */
+/**
+ * The rise of a page with few runs (the end of a block a page break carried over): the slope as a + b·x, a bow
+ * across the page that does not change down it, when the runs span enough of its width to show it.
+ */
+function bow(runs: { x: number; slope: number; weight: number }[]): ((x: number) => number) | null {
+  const xs = runs.map((r) => r.x);
+  if (Math.max(...xs) - Math.min(...xs) < 0.3) return null;
+  const fit = leastSquares(
+    runs.map((r) => [1, r.x]),
+    runs.map((r) => r.slope),
+    runs.map((r) => r.weight),
+  );
+  if (!fit || Math.abs(fit[1]) >= 0.5) return null;
+  const [a, b] = fit;
+  return (x) => a * x + (b * x * x) / 2;
+}
+
+/** Weighted least squares by the normal equations: null when they have no single solution. */
 function leastSquares(rows: number[][], values: number[], weights: number[]): number[] | null {
   const n = rows[0].length;
   const m = Array.from({ length: n }, () => new Array<number>(n + 1).fill(0));
@@ -165,7 +182,39 @@ function rowsOf(placed: Placed[]): Placed[][] {
       rows.push({ runs: [run], top: run.top, bottom: run.bottom, middle: run.middle });
     }
   }
-  return rows.map((r) => r.runs.sort((a, b) => a.left - b.left));
+  return rows.map((r) => joinWords(r.runs.sort((a, b) => a.left - b.left)));
+}
+
+/**
+ * Runs of words a space apart, as Textract sometimes cuts one label into two LINEs ("ISEE" "ristretto"): one run
+ * again, so that a label is not taken for two. A space is under two letters wide; labels set apart are wider apart.
+ */
+function joinWords(row: Placed[]): Placed[] {
+  const letter = (r: Placed) => (r.right - r.left) / Math.max(1, r.text.length);
+  return row.reduce<Placed[]>((joined, run) => {
+    const last = joined.at(-1);
+    const oneLabel =
+      last !== undefined &&
+      isLabel(last) &&
+      isLabel(run) &&
+      run.left - last.right <= 2 * Math.min(letter(last), letter(run)) &&
+      // Two labels each naming a value (a table's headings "ISE" "ISR" "ISP") stay apart, however close.
+      !(namesValue(last.text) && namesValue(run.text));
+    if (!oneLabel) return [...joined, run];
+    const text = `${last.text} ${run.text}`;
+    return [
+      ...joined.slice(0, -1),
+      {
+        text,
+        confidence: Math.min(last.confidence, run.confidence),
+        left: last.left,
+        right: run.right,
+        top: Math.min(last.top, run.top),
+        bottom: Math.max(last.bottom, run.bottom),
+        middle: (Math.min(last.top, run.top) + Math.max(last.bottom, run.bottom)) / 2,
+      },
+    ];
+  }, []);
 }
 
 const join = (runs: Placed[]): TextLine => ({
@@ -178,7 +227,11 @@ const FIGURE = /^[^\p{L}]*\d[\d.,;' /-]*[^\p{L}]*$|^[^\p{L}]*(€|eur|euro)?\s*\
 /** What a table prints under an indicator that does not apply: a dash, "n.d.", "non dovuto". */
 export const NO_VALUE = /^\s*(?:[-–—]+|n\.?\s?d\.?|n\/a|non\s+(?:dovut|presente|calcolat)\p{L}*)\s*$/iu;
 const isFigure = (run: Placed) => FIGURE.test(run.text) || NO_VALUE.test(run.text);
-const isLabel = (run: Placed) => /\p{L}{2}/u.test(run.text) && !/\d/.test(run.text);
+/** Words, with no figure: a digit OCR put inside a word ("Econom1ca", "0rdinario") does not make it one. */
+const isLabel = (run: Placed) => {
+  const words = run.text.replace(/(?<=\p{L})\d(?=\p{L})|(?<![\p{L}\d])[01](?=\p{L}{2})/gu, 'i');
+  return /\p{L}{2}/u.test(words) && !/\d/.test(words);
+};
 const overlap = (a: Placed, b: Placed) => Math.min(a.right, b.right) - Math.max(a.left, b.left);
 /** How far apart two runs are across the page: 0 when one stands over the other. */
 const apart = (a: Placed, b: Placed) => Math.max(0, -overlap(a, b));
@@ -296,7 +349,37 @@ function matrix(
  * by column; blocks printed side by side read one column after the other.
  */
 export function pageLines(runs: PlacedText[]): TextLine[] {
-  const rows = rowsOf(level(runs.filter((r) => r.text.trim() && !isSpeck(r))));
+  return linesOf(rowsOf(level(runs.filter((r) => r.text.trim() && !isSpeck(r)))));
+}
+
+/** The foot of a page: "Pagina 1 di 2", "Pag. 1/2", also as OCR misreads it ("Paglna 1 dl 2"). */
+const PAGE_FOOTER = /^\s*pag(?:[il1|]na|\.)?\s*\d+\s*(?:d[il1|]|\/)\s*\d+\s*$/i;
+
+/**
+ * The pages of one document as the parser's lines, read as one long page: each page levelled on its own, then put
+ * under the one before as the next row, its footer ("Pagina 1 di 2") kept for the end. A block the page break cut
+ * (two blocks side by side whose last rows are on the next page) is read as printed: each value under its own label.
+ */
+export function documentLines(pages: PlacedText[][]): TextLine[] {
+  const stacked: Placed[] = [];
+  const footers: Placed[] = [];
+  for (const page of pages) {
+    const placed = level(page.filter((r) => r.text.trim() && !isSpeck(r)));
+    footers.push(...placed.filter((r) => PAGE_FOOTER.test(r.text)));
+    const body = placed.filter((r) => !PAGE_FOOTER.test(r.text));
+    if (body.length === 0) continue;
+    const top = Math.min(...body.map((r) => r.top));
+    const gap = median(body.map((r) => r.bottom - r.top)) * 0.8;
+    const shift = stacked.length ? Math.max(...stacked.map((r) => r.bottom)) + gap - top : 0;
+    stacked.push(
+      ...body.map((r) => ({ ...r, top: r.top + shift, bottom: r.bottom + shift, middle: r.middle + shift })),
+    );
+  }
+  return [...linesOf(rowsOf(stacked)), ...rowsOf(footers).map(join)];
+}
+
+/** Rows as the parser's lines: a row of labels over a row of figures paired by column, blocks side by side one column after the other. */
+function linesOf(rows: Placed[][]): TextLine[] {
   const lines: TextLine[] = [];
   for (let i = 0; i < rows.length; i++) {
     const paired = rows[i + 1] ? labelsOverFigures(rows[i], rows[i + 1]) : null;

@@ -3,7 +3,7 @@ import { fileTypeOf } from '../domain/file-signature.ts';
 import type { DocumentText } from '../domain/isee-attestation.ts';
 import { meanConfidence } from '../domain/text-layout.ts';
 import type { TextLine } from '../domain/text-line.ts';
-import { detectText, textFromTextract } from './textract-text.ts';
+import { detectText, textFromTextract, type TextractAnswer } from './textract-text.ts';
 
 /**
  * Textract's answers that concern one page only (its picture is damaged, of a kind or size Textract
@@ -37,19 +37,27 @@ export function createCloudTextSource(textract: TextractClient) {
           return { lines: pages.flatMap((p) => ('lines' in p ? p.lines : [])), source: 'pdf-text', quality: 1 };
         const lines: TextLine[] = [];
         const refused: Error[] = [];
+        // Scanned pages in a row are read together: a block a page break cut is read as one.
+        let scanned: TextractAnswer[] = [];
+        const flush = () => {
+          if (scanned.length) lines.push(...textFromTextract(scanned).lines);
+          scanned = [];
+        };
         // One page at a time: Textract's synchronous calls have a per-second quota.
         for (const page of pages) {
           if ('lines' in page) {
+            flush();
             lines.push(...page.lines);
             continue;
           }
           try {
-            lines.push(...textFromTextract([await detectText(textract, await singlePagePdf(pdf, page.number))]).lines);
+            scanned.push(await detectText(textract, await singlePagePdf(pdf, page.number)));
           } catch (error) {
             if (!(error instanceof Error) || !PAGE_ERRORS.has(error.name)) throw error;
             refused.push(error);
           }
         }
+        flush();
         // Not one page could be read: the reading fails with Textract's own reason.
         if (lines.length === 0 && refused.length > 0) throw refused[0];
         return { lines, source: 'textract', quality: meanConfidence(lines) };

@@ -204,3 +204,143 @@ describe('labels as attestations spell them', () => {
     );
   });
 });
+
+/**
+ * What Textract does to the rows of a real page (its LINEs are cut where the gaps are, not where the labels end):
+ * the families of the tuned corpus (`--corpus variations`), each written by hand.
+ */
+describe('rows as Textract cuts, joins and misreads them', () => {
+  /** The ordinary block, one label and its value per row, the values right-aligned in a column. */
+  const block = (rows: HandRun[][]): HandRun[] => [
+    { text: 'ISEE ORDINARIO', x: 50, y: 250, size: 11 },
+    ...rows.flat(),
+    { text: 'Omissioni / difformità: NESSUNA', x: 50, y: 400 },
+  ];
+  const ordinary = { iseeOrdinario: 16187.98, ise: 25415.13, scalaEquivalenza: 1.57, coherent: true };
+
+  it('reads a label printed on two rows, its value beside the first row or beside the second', () => {
+    const reading = read(
+      block([
+        [
+          { text: 'Indicatore della situazione', x: 60, y: 267 },
+          { text: 'economica (ISE)', x: 60, y: 279 },
+          { text: '25.415,13', x: 535, y: 279, align: 'right' },
+        ],
+        [
+          { text: 'Valore della scala di equivalenza', x: 60, y: 296 },
+          { text: '1,57', x: 535, y: 296, align: 'right' },
+        ],
+        [
+          { text: 'Indicatore della situazione economica', x: 60, y: 313 },
+          { text: 'euro 16.187,98', x: 535, y: 313, align: 'right' },
+          { text: 'equivalente (ISEE)', x: 60, y: 325 },
+        ],
+      ]),
+      { angle: 1.5 },
+    );
+    expect(reading).toMatchObject(ordinary);
+    expect(reading.warnings ?? []).toEqual([]);
+  });
+
+  it('reads a heading printed on two rows as the indicator it names, never as the ordinary ISEE', () => {
+    const reading = read([
+      { text: 'ISEE ORDINARIO', x: 50, y: 250, size: 11 },
+      { text: 'ISEE', x: 60, y: 267 },
+      { text: '16.187,98', x: 535, y: 267, align: 'right' },
+      { text: 'ISEE SOCIOSANITARIO', x: 50, y: 290, size: 11 },
+      { text: 'RIDOTTO', x: 50, y: 303, size: 11 },
+      { text: 'ISE', x: 60, y: 320 },
+      { text: '9.320,40', x: 535, y: 320, align: 'right' },
+      { text: 'Scala di equivalenza', x: 60, y: 337 },
+      { text: '1,00', x: 535, y: 337, align: 'right' },
+      { text: 'ISEE', x: 60, y: 354 },
+      { text: '9.320,40', x: 535, y: 354, align: 'right' },
+    ]);
+    expect(reading).toMatchObject({ iseeOrdinario: 16187.98, iseeRistretto: 9320.4 });
+    expect(reading.ise ?? null).toBeNull();
+  });
+
+  it('reads side-by-side blocks when Textract joins a value of the left block with the label beside it', () => {
+    const joined = sideBySide().reduce<HandRun[]>((runs, run) => {
+      const last = runs.at(-1);
+      // The left value (right-aligned at 290) and the right block's label (at 315): one LINE, "16.187,98 ISEE".
+      if (last?.align === 'right' && last.x === 290 && run.x === 315)
+        return [...runs.slice(0, -1), { text: `${last.text} ${run.text}`, x: 0, y: run.y, parts: [last, run] }];
+      return [...runs, run];
+    }, []);
+    expect(joined.filter((r) => r.parts)).toHaveLength(3);
+    expect(read(joined, { curl: 6, angle: -1 })).toMatchObject(ordinaryAndReduced);
+  });
+
+  it('reads labels whose letters OCR misread (i as l or 1, l as 1, e as c)', () => {
+    const reading = read(
+      block([
+        [
+          { text: 'lSE - Indlcatore della Sltuazione Economlca', x: 60, y: 267 },
+          { text: '25.415,13', x: 535, y: 267, align: 'right' },
+        ],
+        [
+          { text: 'Sca1a dl equlvalcnza', x: 60, y: 284 },
+          { text: '1,57', x: 535, y: 284, align: 'right' },
+        ],
+        [
+          { text: 'Va1ore lSEE', x: 60, y: 301 },
+          { text: '16.187,98', x: 535, y: 301, align: 'right' },
+        ],
+      ]),
+    );
+    expect(reading).toMatchObject(ordinary);
+  });
+
+  it('reads blocks side by side that a page break cut, the second page photographed turned as the first', () => {
+    const rows = sideBySide();
+    const onPage2 = (run: HandRun) => run.y >= 260 + 17 * 2;
+    const page1 = [...top, ...rows.filter((r) => !onPage2(r)), { text: 'Pagina 1 di 2', x: 270, y: 810, size: 8 }];
+    const page2 = [
+      ...rows.filter(onPage2).map((r) => ({ ...r, y: r.y - 200 })),
+      { text: 'Pagina 2 di 2', x: 270, y: 810, size: 8 },
+    ];
+    const text = textFromTextract([
+      handMadeAnswer(page1, { angle: 3, curl: 6 }),
+      handMadeAnswer(page2, { angle: 3, curl: 6 }),
+    ]);
+    expect(parseAttestation(text.lines, text.source, text.quality)).toMatchObject(ordinaryAndReduced);
+  });
+
+  it('reads a value whose label the page break left at the foot of the page before', () => {
+    const reading = parseAttestation(
+      [
+        'ISEE ordinario',
+        '€ 16.187,98',
+        'ISEE ristretto',
+        'Paglna 1 dl 2',
+        '€ 9.320,40',
+        'ISE 25.415,13',
+        'Scala di equivalenza 1,57',
+      ],
+      'ocr',
+      0.9,
+    );
+    expect(reading).toMatchObject({ ...ordinary, iseeRistretto: 9320.4 });
+  });
+
+  it('reads amounts grouped by spaces, one of whose zeros OCR took for an O', () => {
+    expect(
+      parseAttestation(['ISE 83 379,09', 'Scala di equivalenza 2,04', 'ISEE € 4O 872,10'], 'textract', 0.95),
+    ).toMatchObject({ ise: 83379.09, iseeOrdinario: 40872.1, coherent: true });
+  });
+
+  it('reads the dates whose labels OCR misread', () => {
+    const text = textFromTextract([
+      handMadeAnswer([
+        { text: 'DSU prcsentata il 12/02/2025', x: 50, y: 150 },
+        { text: 'Attestazionc rilasciata il 14/02/2025', x: 50, y: 167 },
+        { text: 'Va1ida fino al 31/10/2025', x: 50, y: 184 },
+      ]),
+    ]);
+    expect(parseAttestation(text.lines, text.source, text.quality)).toMatchObject({
+      dataRilascio: '2025-02-14',
+      dataFine: '2025-10-31',
+    });
+  });
+});
