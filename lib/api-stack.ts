@@ -16,11 +16,14 @@ import { PaymentExport } from './payment-export.ts';
 import { PortalFunction } from './portal-function.ts';
 import { gpdBinder } from './gpd-binding.ts';
 import { openApiFileCommand } from './openapi-file.ts';
+import { ORIGIN_VERIFY_VARIABLE } from '../functions/adapters/origin-verify.ts';
 
 export interface ApiStackProps extends StackProps {
   /** The endpoint and its JWT authorizer, created by the web stack (see WebStack for why). */
   httpApi: apigwv2.IHttpApi;
   authorizer: apigwv2.IHttpRouteAuthorizer;
+  /** The origin-verify header's secret (the web stack's): every API function refuses a request without its value. */
+  originVerifySecret: secretsmanager.ISecret;
   data: Pick<DataStack, 'table' | 'documents' | 'exports' | 'pdndKey'>;
   /** The Secrets Manager secret with MyPay's endpoint, entity code and password (context mypaySecretName). */
   mypaySecretName: string;
@@ -182,6 +185,7 @@ export class ApiStack extends Stack {
             afterBundling: (outputDir: string) => [openApiFileCommand(path.join(outputDir, 'openapi.json'))],
           }),
         });
+        fn.bindSecret(ORIGIN_VERIFY_VARIABLE, props.originVerifySecret, props.originVerifySecret.secretArn);
         for (const [what, access] of Object.entries(functionAccess[resource]) as [keyof FunctionAccess, unknown][]) {
           (bind[what] as (fn: PortalFunction, access: unknown) => void)(fn, access);
         }

@@ -58,6 +58,13 @@ export interface PortalContext {
   certificateArn?: string;
   /** An existing WAF web ACL (CLOUDFRONT scope, us-east-1) for the distribution. */
   webAclArn?: string;
+  /**
+   * The API's own custom domain (e.g. api.servizisociali.comune.example.it) and its ACM certificate in the stage's
+   * region (a regional endpoint): CloudFront's origin for /api/*, so the API's execute-api address is turned off.
+   * Unset (a development copy): CloudFront reaches the API at its execute-api address, which stays on.
+   */
+  apiDomainName?: string;
+  apiCertificateArn?: string;
   /** Name of the Secrets Manager secret (JSON: endpoint, codIpa, password) with the council's MyPay access. */
   mypaySecretName: string;
   /**
@@ -298,6 +305,18 @@ export function portalContext(node: Node): PortalContext {
     throw new Error('webDomainName needs certificateArn (an ACM certificate in us-east-1 for CloudFront)');
   }
   if (certificateArn && !webDomainName) throw new Error('certificateArn is only used with webDomainName');
+  const region = text(node, 'region') ?? contextDefaults.region;
+  const apiDomainName = text(node, 'apiDomainName');
+  const apiCertificateArn = text(node, 'apiCertificateArn');
+  if (Boolean(apiDomainName) !== Boolean(apiCertificateArn))
+    throw new Error(
+      `apiDomainName and apiCertificateArn go together: the API's domain and its ACM certificate in ${region} (README, "From an empty account to a running portal")`,
+    );
+  // A regional API endpoint takes a certificate of its own region (API Gateway, "Custom domain names for HTTP APIs").
+  if (apiCertificateArn && apiCertificateArn.split(':')[3] !== region)
+    throw new Error(
+      `apiCertificateArn must be an ACM certificate in ${region}, the API's region (a regional custom domain), not in ${apiCertificateArn.split(':')[3]}`,
+    );
   if (text(node, 'ioPayeeFiscalCode')) {
     throw new Error(
       'ioPayeeFiscalCode is no longer a setting: IO refuses a payee from a key without the group ApiMessageWriteWithPayee and makes the IO service’s organisation the payee. Remove it from the context.',
@@ -390,7 +409,7 @@ export function portalContext(node: Node): PortalContext {
   if (!(Number.isInteger(dailyEstimate) && dailyEstimate > 0))
     throw new Error('inpsDailyEstimate must be the daily calls declared in the PDND purpose (a positive integer)');
   return {
-    region: text(node, 'region') ?? contextDefaults.region,
+    region,
     textractRegion,
     stackPrefix: stackPrefixOf(node),
     webAssetPath: text(node, 'webAssetPath'),
@@ -406,6 +425,8 @@ export function portalContext(node: Node): PortalContext {
     webDomainName,
     certificateArn,
     webAclArn: text(node, 'webAclArn'),
+    apiDomainName,
+    apiCertificateArn,
     mypaySecretName: text(node, 'mypaySecretName') ?? contextDefaults.mypaySecretName,
     paymentPlatform: text(node, 'paymentPlatform') === 'gpd' ? 'gpd' : 'mypay',
     gpd: gpdOf(node),

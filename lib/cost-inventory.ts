@@ -28,7 +28,8 @@ export function inventoryOf(portal: Pick<ScratchApp, 'app'>): Inventory {
   // A secret of the account is named by a dynamic reference or, read at run time, by the grant on it (its ARN ends in "-??????").
   for (const template of templates) {
     const text = JSON.stringify(template);
-    for (const [, name] of text.matchAll(/\{\{resolve:secretsmanager:([^:}]+)/g)) secretNames.add(name!);
+    // A reference joined with a Ref (the web stack's origin-verify secret) names a secret the templates create: counted below.
+    for (const [, name] of text.matchAll(/\{\{resolve:secretsmanager:([^:}"]+)/g)) secretNames.add(name!);
     for (const [, name] of text.matchAll(/:secret:([^"]+?)-\?{6}/g)) secretNames.add(name!);
   }
   const definitions: { description: string; dimension?: keyof typeof businessDimensions }[] =

@@ -44,6 +44,11 @@ export class DataMigrations extends Construct {
       timeout: Duration.seconds(MIGRATION_FUNCTION_TIMEOUT_SECONDS),
     });
     this.taskFunction.bindTable(props.table, 'RW');
+    // The TTL back-fill (retention-expiry-v1) finds the items without `expiresAt` with a Scan, page by page: this
+    // one-time migration is the only reader of the portal that scans, on the table itself (no index).
+    this.taskFunction.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:Scan'], resources: [props.table.tableArn] }),
+    );
 
     const logGroup = new logs.LogGroup(this, 'StateMachineLogs', { retention: logs.RetentionDays.SIX_MONTHS });
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {

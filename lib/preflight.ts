@@ -297,17 +297,29 @@ async function sesReady(
 const covers = (name: string, domain: string) =>
   name === domain || (name.startsWith('*.') && domain.split('.').slice(1).join('.') === name.slice(2));
 
-async function certificateValid(clients: PreflightClients, settings: PortalContext, now: Date): Promise<Check> {
-  const domain = settings.webDomainName!;
-  const title = `certificate for ${domain} in us-east-1 (CloudFront)`;
+/** A certificate to check: the site's (CloudFront's, in us-east-1) or the API's (in the stage's region). */
+interface WantedCertificate {
+  domain: string;
+  arn: string;
+  region: string;
+  /** Who uses it, for the title. */
+  user: string;
+  /** The setting that names it. */
+  setting: 'certificateArn' | 'apiCertificateArn';
+}
+
+async function certificateValid(
+  clients: PreflightClients,
+  { domain, arn, region, user, setting }: WantedCertificate,
+  now: Date,
+): Promise<Check> {
+  const title = `certificate for ${domain} in ${region} (${user})`;
   const request = [
-    `aws acm request-certificate --region us-east-1 --domain-name ${domain} --validation-method DNS`,
-    'publish the CNAME record it asks for (aws acm describe-certificate --region us-east-1 --certificate-arn <arn>), then set certificateArn to its ARN',
+    `aws acm request-certificate --region ${region} --domain-name ${domain} --validation-method DNS`,
+    `publish the CNAME record it asks for (aws acm describe-certificate --region ${region} --certificate-arn <arn>), then set ${setting} to its ARN`,
   ];
   try {
-    const { Certificate } = await clients
-      .acm('us-east-1')
-      .send(new DescribeCertificateCommand({ CertificateArn: settings.certificateArn }));
+    const { Certificate } = await clients.acm(region).send(new DescribeCertificateCommand({ CertificateArn: arn }));
     const names = [
       ...new Set(
         [Certificate?.DomainName, ...(Certificate?.SubjectAlternativeNames ?? [])].filter((n): n is string => !!n),
@@ -321,7 +333,7 @@ async function certificateValid(clients: PreflightClients, settings: PortalConte
         fix:
           Certificate?.Status === 'PENDING_VALIDATION'
             ? [
-                `publish the validation CNAME: aws acm describe-certificate --region us-east-1 --certificate-arn ${settings.certificateArn} --query Certificate.DomainValidationOptions`,
+                `publish the validation CNAME: aws acm describe-certificate --region ${region} --certificate-arn ${arn} --query Certificate.DomainValidationOptions`,
               ]
             : request,
       };
@@ -343,7 +355,7 @@ async function certificateValid(clients: PreflightClients, settings: PortalConte
     return { title, status: 'ok', detail: `issued for ${names.join(', ')}` };
   } catch (error) {
     if (errorName(error) !== 'ResourceNotFoundException' && errorName(error) !== 'InvalidArnException') throw error;
-    return { title, status: 'missing', detail: `no certificate ${settings.certificateArn} in us-east-1`, fix: request };
+    return { title, status: 'missing', detail: `no certificate ${arn} in ${region}`, fix: request };
   }
 }
 
@@ -497,7 +509,34 @@ export async function preflight(stage: Stage, clients: PreflightClients, now = n
   if (payee) checks.push(payee);
 
   checks.push(...(await sesReady(clients, region, settings, settings.webDomainName)));
-  if (settings.webDomainName) checks.push(await certificateValid(clients, settings, now));
+  if (settings.webDomainName && settings.certificateArn)
+    checks.push(
+      await certificateValid(
+        clients,
+        {
+          domain: settings.webDomainName,
+          arn: settings.certificateArn,
+          region: 'us-east-1',
+          user: 'CloudFront',
+          setting: 'certificateArn',
+        },
+        now,
+      ),
+    );
+  if (settings.apiDomainName && settings.apiCertificateArn)
+    checks.push(
+      await certificateValid(
+        clients,
+        {
+          domain: settings.apiDomainName,
+          arn: settings.apiCertificateArn,
+          region,
+          user: 'the API’s own domain, CloudFront’s origin',
+          setting: 'apiCertificateArn',
+        },
+        now,
+      ),
+    );
   if (settings.authDomainPrefix) checks.push(await cognitoDomainFree(clients, region, settings));
   checks.push(await lambdaConcurrency(clients, region));
   checks.push(await pdndKid(clients, region, settings, stage));

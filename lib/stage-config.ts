@@ -62,6 +62,17 @@ export const stageConfigSchema = z
       .string()
       .regex(/^arn:aws:acm:us-east-1:\d{12}:certificate\/[\w-]+$/, 'an ACM certificate in us-east-1 (CloudFront)')
       .optional(),
+    apiDomainName: z
+      .string()
+      .regex(/^(?!-)[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'a domain name in lowercase')
+      .optional(),
+    apiCertificateArn: z
+      .string()
+      .regex(
+        /^arn:aws:acm:[a-z0-9-]+:\d{12}:certificate\/[\w-]+$/,
+        'an ACM certificate in the stage’s region (the API)',
+      )
+      .optional(),
     webAclArn: z
       .string()
       .regex(/^arn:aws:wafv2:us-east-1:\d{12}:global\/webacl\//, 'a WAF web ACL of CLOUDFRONT scope (us-east-1)')
@@ -206,6 +217,9 @@ const placeholderText = /placeholder|^0{8}-0{4}-0{4}-0{4}-0{10}\d\d$|^0+$/i;
 export const requiredSettings: Record<string, string> = {
   webDomainName: 'the portal’s address (servizisociali.<comune>.it)',
   certificateArn: 'the ACM certificate for webDomainName, in us-east-1',
+  apiDomainName:
+    'the API’s own domain (api.<webDomainName>): CloudFront’s origin for /api/*, so the execute-api address is off',
+  apiCertificateArn: 'the ACM certificate for apiDomainName, in the stage’s region',
   authDomainPrefix: 'the Cognito domain prefix: it makes the SPID/CIE redirect URI known before the first deploy',
   mailFrom: 'the sender of every e-mail, an SES-verified identity',
   supportEmail: 'the council’s support office address',

@@ -8,6 +8,7 @@ import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
@@ -16,6 +17,8 @@ import { SESSION_LENGTH } from './auth-stack.ts';
 import { privateBucketDefaults } from './data-stack.ts';
 import { acknowledge, acknowledgeWildcardResource } from './nag.ts';
 import { spaRewriteCode } from './spa-rewrite.ts';
+import { secretsRevisionOf } from './context.ts';
+import { ORIGIN_VERIFY_HEADER } from '../functions/adapters/origin-verify.ts';
 
 export interface WebStackProps extends StackProps {
   /** Folder of the built web app (web/dist); tests pass a folder with a placeholder index.html. */
@@ -30,6 +33,12 @@ export interface WebStackProps extends StackProps {
   certificateArn?: string;
   /** An existing WAF web ACL (CLOUDFRONT scope, us-east-1) to attach to the distribution. */
   webAclArn?: string;
+  /**
+   * The API's custom domain and its certificate in this stack's region: CloudFront's origin for /api/*, and the
+   * execute-api address is turned off. Without them (a development copy) CloudFront goes to the execute-api address.
+   */
+  apiDomainName?: string;
+  apiCertificateArn?: string;
   /** The accessibility statement's address, for the footer (config.json). */
   accessibilityStatementUrl: string;
   /** The browser uploads to it (presigned POST) and opens files from it (presigned GET). */
@@ -61,11 +70,35 @@ export class WebStack extends Stack {
   readonly authorizer: HttpJwtAuthorizer;
   /** https://<web domain>, without a trailing slash. */
   readonly webUrl: string;
+  /**
+   * The value CloudFront sends the API in the X-Origin-Verify header, and the API functions check
+   * (functions/adapters/origin-verify.ts): a request that did not come through CloudFront (and its WAF) is refused.
+   */
+  readonly originVerifySecret: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props: WebStackProps) {
     super(scope, id, props);
 
-    ({ httpApi: this.httpApi, accessLogs: this.apiAccessLogs } = this.createHttpApi());
+    const apiDomain = props.apiDomainName && props.apiCertificateArn ? props.apiDomainName : undefined;
+    const created = this.createHttpApi(Boolean(apiDomain));
+    ({ httpApi: this.httpApi, accessLogs: this.apiAccessLogs } = created);
+    this.originVerifySecret = new secretsmanager.Secret(this, 'OriginVerifySecret', {
+      description: `The ${ORIGIN_VERIFY_HEADER} header CloudFront sends the API, which refuses a request without it`,
+      // { "current": <generated> }; a rotation adds "previous", which the API accepts until the next one.
+      generateSecretString: {
+        secretStringTemplate: '{}',
+        generateStringKey: 'current',
+        passwordLength: 48,
+        excludePunctuation: true,
+      },
+    });
+    acknowledge(this.originVerifySecret, {
+      'AwsSolutions-SMG4':
+        'Rotated by hand (docs/operations.md, "Rotating secrets"): the API accepts the current and the previous value, so a new value and then a deploy of the web stack change it with no refused request.',
+    });
+    const apiOriginDomain = apiDomain
+      ? this.createApiDomain(apiDomain, props.apiCertificateArn!, created.stage)
+      : Fn.select(2, Fn.split('/', this.httpApi.apiEndpoint));
 
     const logBucket = new s3.Bucket(this, 'Logs', {
       ...privateBucketDefaults,
@@ -83,7 +116,9 @@ export class WebStack extends Stack {
     const customDomain = props.webDomainName && props.certificateArn ? props.webDomainName : undefined;
     const securityHeaders = this.securityHeaders(props.authDomain, props.documentsBucket);
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
-      comment: 'Portale servizi sociali',
+      // A new secretsRevision changes the distribution, so CloudFormation resolves the origin-verify secret again
+      // (a dynamic reference is resolved only when its resource is updated).
+      comment: `Portale servizi sociali${secretsRevisionOf(this.node) ? ` (segreti ${secretsRevisionOf(this.node)})` : ''}`,
       defaultRootObject: 'index.html',
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
@@ -114,9 +149,13 @@ export class WebStack extends Stack {
       additionalBehaviors: {
         // Same origin for the app and its API: apiBaseUrl is '' and the browser needs no CORS.
         '/api/*': {
-          origin: new origins.HttpOrigin(Fn.select(2, Fn.split('/', this.httpApi.apiEndpoint)), {
+          origin: new origins.HttpOrigin(apiOriginDomain, {
             protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
             originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+            // Resolved by CloudFormation from Secrets Manager at deploy (a dynamic reference): not in the template.
+            customHeaders: {
+              [ORIGIN_VERIFY_HEADER]: this.originVerifySecret.secretValueFromJson('current').unsafeUnwrap(),
+            },
           }),
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
@@ -202,18 +241,48 @@ export class WebStack extends Stack {
     this.acknowledgeDeploymentHelper(deployment, site);
 
     new CfnOutput(this, 'WebUrl', { value: this.webUrl });
-    new CfnOutput(this, 'ApiEndpoint', { value: this.httpApi.apiEndpoint });
+    new CfnOutput(this, 'ApiEndpoint', { value: apiDomain ? `https://${apiDomain}` : this.httpApi.apiEndpoint });
     new CfnOutput(this, 'UserPoolClientId', { value: this.client.userPoolClientId });
   }
 
+  /**
+   * The API's custom domain (regional, TLS 1.2) mapped to its one stage. CloudFront connects to it by name, so the
+   * council's DNS must point apiDomainName at the output ApiDomainTarget (a CNAME) once this stack is deployed.
+   */
+  private createApiDomain(domainName: string, certificateArn: string, stage: apigwv2.IHttpStage): string {
+    const domain = new apigwv2.DomainName(this, 'ApiDomain', {
+      domainName,
+      certificate: acm.Certificate.fromCertificateArn(this, 'ApiCertificate', certificateArn),
+      endpointType: apigwv2.EndpointType.REGIONAL,
+      securityPolicy: apigwv2.SecurityPolicy.TLS_1_2,
+    });
+    new apigwv2.ApiMapping(this, 'ApiDomainMapping', {
+      api: this.httpApi,
+      domainName: domain,
+      stage,
+    });
+    new CfnOutput(this, 'ApiDomainTarget', {
+      description: `The CNAME target of ${domainName} (the council's DNS): CloudFront reaches the API there`,
+      value: domain.regionalDomainName,
+    });
+    return domainName;
+  }
+
   /** The API endpoint and its one stage; the routes come from the API stack. */
-  private createHttpApi(): { httpApi: apigwv2.HttpApi; accessLogs: logs.LogGroup } {
+  private createHttpApi(customDomain: boolean): {
+    httpApi: apigwv2.HttpApi;
+    accessLogs: logs.LogGroup;
+    stage: apigwv2.HttpStage;
+  } {
     const httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
       description: 'Portale servizi sociali: API (routes from functions/routes.ts)',
       createDefaultStage: false,
+      // With its own domain the API answers only there, i.e. to CloudFront (API Gateway, "Disable the default
+      // endpoint for HTTP APIs").
+      disableExecuteApiEndpoint: customDomain,
     });
     const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: logs.RetentionDays.SIX_MONTHS });
-    httpApi.addStage('DefaultStage', {
+    const stage = httpApi.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
       throttle: { rateLimit: 100, burstLimit: 200 },
@@ -236,7 +305,7 @@ export class WebStack extends Stack {
         ),
       },
     });
-    return { httpApi, accessLogs };
+    return { httpApi, accessLogs, stage };
   }
 
   private securityHeaders(

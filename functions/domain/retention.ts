@@ -48,3 +48,26 @@ export function expiresAfter(from: Date, years: number): number {
 /** `expiresAt` of a payment record of year `anno`: `years` after the end of that year (1 January of anno + 1 + years). */
 export const paymentRecordExpiry = (anno: number, years: number): number =>
   epochSeconds(new Date(Date.UTC(anno + 1 + years, 0, 1)));
+
+/** An item stored before the retention settings, as the TTL back-fill reads it (only what it needs). */
+export type StoredBeforeRetention =
+  | { kind: 'supportMessages'; dataApertura: string }
+  | { kind: 'paymentRecords'; anno: number }
+  | { kind: 'auditEntries'; at: string };
+
+/**
+ * The `expiresAt` an item would have had if it had been written under the retention settings: the same rule its
+ * repository applies to a new one (tickets/repository.ts, positions/repository.ts, adapters/audit-log.ts). An item
+ * already past its retention gets a moment in the past, and DynamoDB deletes it within days.
+ */
+export function retentionExpiry(item: StoredBeforeRetention, env: Record<string, string | undefined> = process.env) {
+  const years = retentionYears(item.kind, env);
+  switch (item.kind) {
+    case 'supportMessages':
+      return expiresAfter(new Date(item.dataApertura), years);
+    case 'paymentRecords':
+      return paymentRecordExpiry(item.anno, years);
+    case 'auditEntries':
+      return expiresAfter(new Date(item.at), years);
+  }
+}

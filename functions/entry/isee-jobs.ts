@@ -1,6 +1,6 @@
 import { ioConfigFromEnv, makeIo } from '../adapters/io.ts';
+import { clientFromSettings } from '../adapters/fresh-client.ts';
 import { sesMailer } from '../adapters/mail.ts';
-import type { IoMessages } from '../adapters/ports.ts';
 import { inpsMessages } from '../domain/inps.ts';
 import { CALL_REFRESH_JOB, EXPIRY_JOB, NEW_YEAR_JOB } from '../domain/isee-refresh.ts';
 import { getCall } from '../calls/repository.ts';
@@ -10,8 +10,9 @@ import type { JobKind } from '../jobs/use-cases.ts';
 import { jobTask } from './job-task.ts';
 import { iseeRefreshJobs } from './wired-isee.ts';
 
+// The December reminders' IO client, made at the first send and again when its key is rotated.
+const io = clientFromSettings(() => ioConfigFromEnv(), makeIo);
 /** The ISEE jobs (functions/jobs/job-functions.ts): a kind is a `slice` and the line shown when it fails. */
-let io: IoMessages | undefined;
 /** The benefit code of each call's service, read once per slice of a run (a slice asks INPS for many of its subscribers). */
 let benefitCodes = new Map<string, Promise<string | null>>();
 const benefitCodeOfCall = (callId: string) => {
@@ -25,7 +26,7 @@ const benefitCodeOfCall = (callId: string) => {
 const refresh = iseeRefreshJobs({
   benefitCodeOfCall,
   reminders: {
-    io: { sendMessage: (fiscalCode, content) => (io ??= makeIo(ioConfigFromEnv())).sendMessage(fiscalCode, content) },
+    io: { sendMessage: (fiscalCode, content) => io().sendMessage(fiscalCode, content) },
     mailer: sesMailer,
   },
 });

@@ -6,7 +6,9 @@ import { backfillEnrolmentSearchPage } from '../subscriptions/repository.ts';
 import { backfillUserNamesPage } from '../users/repository.ts';
 import { MIGRATION_IDS, type MigrationId } from '../migrations/ids.ts';
 import * as store from '../migrations/repository.ts';
-import { callIds } from '../migrations/repository.ts';
+import { callIds, itemsWithoutExpiryPage, setExpiryIfMissing } from '../migrations/repository.ts';
+import { retentionExpiry } from '../domain/retention.ts';
+import { mapAtMost } from '../domain/at-most.ts';
 import {
   makeMigrationRunner,
   walkPages,
@@ -36,6 +38,13 @@ async function auditDays() {
   return days;
 }
 
+/** One page of items without `expiresAt`: each gets the one its kind's retention gives it (20 writes at a time). */
+async function retentionExpiryPage(start: Record<string, unknown> | undefined) {
+  const { items, next } = await itemsWithoutExpiryPage(start);
+  const written = await mapAtMost(items, 20, (item) => setExpiryIfMissing(item.pk, item.sk, retentionExpiry(item)));
+  return { written: written.filter(Boolean).length, next };
+}
+
 /** What each migration of ids.ts does: a page of one list (or of one call, one call-year) a step. */
 const steps: Record<MigrationId, Omit<Migration, 'id'>> = {
   'users-search-item-v1': {
@@ -57,6 +66,11 @@ const steps: Record<MigrationId, Omit<Migration, 'id'>> = {
   'audit-day-shards-v1': {
     description: 'The audit entries of each day moved to their gsi1 shard (AUDIT#<day>#<shard>)',
     step: walkUnits(auditDays, async (day) => ({ written: await backfillAuditDay(day) })),
+  },
+  'retention-expiry-v1': {
+    description:
+      'The expiresAt (DynamoDB TTL) of the support messages, debt positions and audit entries stored before the retention settings',
+    step: walkPages(retentionExpiryPage),
   },
 };
 

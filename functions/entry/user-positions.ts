@@ -1,5 +1,6 @@
 import { recordAuditBatch } from '../adapters/audit-log.ts';
 import { makeMyPayCheckout, myPayConfigFromEnv } from '../adapters/mypay-soap.ts';
+import { clientFromSettings } from '../adapters/fresh-client.ts';
 import { makeNoticeLinks } from '../adapters/notice-links.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { makePaymentListRefresh } from './wired-payment-list.ts';
@@ -14,9 +15,9 @@ import { userPositionRoutes } from '../user-positions/routes.ts';
 import { makeUserPositionUseCases } from '../user-positions/use-cases.ts';
 import { putFollowUp } from '../reporting/repository.ts';
 
-// Made at the first payment: a missing MyPay setting fails that request (visibly), not the cold start.
-let checkout: ReturnType<typeof makeMyPayCheckout> | undefined;
-const mypay = () => (checkout ??= makeMyPayCheckout(myPayConfigFromEnv()));
+// Made at the first payment (a missing MyPay setting fails that request, visibly, not the cold start), and again
+// when the password is rotated.
+const mypay = clientFromSettings(() => myPayConfigFromEnv(), makeMyPayCheckout);
 
 /** The portal's own address (a deployment setting; locally the app URL): where MyPay sends citizens back. */
 const portalUrl = () => {

@@ -3,6 +3,7 @@ import { getExportRange, s3ExportFiles } from '../adapters/export-files.ts';
 import { isMissingObject } from '../adapters/s3-client.ts';
 import { makeNoticePdfs } from '../adapters/notice-pdf.ts';
 import { ioConfigFromEnv, makeIo } from '../adapters/io.ts';
+import { clientFromSettings } from '../adapters/fresh-client.ts';
 import { sesMailer } from '../adapters/mail.ts';
 import { systemClock, type IoMessages } from '../adapters/ports.ts';
 import { getFlow, updateFlow } from '../flows/repository.ts';
@@ -28,9 +29,9 @@ const noticePdfs = makeNoticePdfs({
   getRange: (key, start, end) => missing(getExportRange(key, start, end)),
 });
 
-// The IO client is made at the first send: a function deployed without the IO settings still e-mails.
-let ioClient: IoMessages | undefined;
-const client = () => (ioClient ??= makeIo(ioConfigFromEnv()));
+// The IO client is made at the first send (a function deployed without the IO settings still e-mails), and
+// again when its key is rotated.
+const client = clientFromSettings(() => ioConfigFromEnv(), makeIo);
 const io: IoMessages = {
   sendMessage: (fiscalCode, content, options) => client().sendMessage(fiscalCode, content, options),
   messageStatus: (fiscalCode, id, options) => client().messageStatus(fiscalCode, id, options),

@@ -1,5 +1,6 @@
 import { recordAuditBatch } from '../adapters/audit-log.ts';
 import { makeMyPay, myPayConfigFromEnv } from '../adapters/mypay.ts';
+import { clientFromSettings } from '../adapters/fresh-client.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { getCall } from '../calls/repository.ts';
 import { makePaymentListRefresh } from './wired-payment-list.ts';
@@ -16,19 +17,16 @@ import { makeReportingUseCases } from '../reporting/use-cases.ts';
  * answer is 'La rendicontazione è in corso' and the operator runs it again.
  */
 const WAIT_MS = 4 * 60_000;
-let client: ReturnType<typeof makeMyPay> | undefined;
-const mypay = () => {
-  if (!client) {
-    const config = myPayConfigFromEnv();
-    client = makeMyPay({
+const mypay = clientFromSettings(
+  () => myPayConfigFromEnv(),
+  (config) =>
+    makeMyPay({
       ...config,
       timeoutMs: Math.min(config.timeoutMs ?? 5000, 5000),
       exportPollMs: 1000,
       exportMaxPolls: WAIT_MS / 1000,
-    });
-  }
-  return client;
-};
+    }),
+);
 
 export const reporting = makeReportingUseCases({
   calls: { getCall },

@@ -20,6 +20,12 @@ import { declaredFields } from './declared-fields.ts';
 import { logger, metrics, tracer } from '../adapters/observability.ts';
 import { routeKey, type RouteDef } from './route.ts';
 import { secretsFromManager } from '../adapters/secrets.ts';
+import {
+  acceptedOriginValues,
+  ORIGIN_VERIFY_HEADER,
+  ORIGIN_VERIFY_VARIABLE,
+  sentByCloudFront,
+} from '../adapters/origin-verify.ts';
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 
@@ -89,6 +95,20 @@ const findRoute = (routes: readonly RouteDef[]): MiddlewareObj<ApiEvent> => {
       (request.context as ApiContext).api = { route, actor: null, input: { params: {}, query: {}, body: undefined } };
     },
   };
+};
+
+/**
+ * In the cloud only CloudFront may call the API: it adds the origin-verify header (lib/web-stack.ts), which a
+ * request sent straight to the API's domain lacks (HTTP APIs take no WAF nor resource policy, and a route has one
+ * authorizer, the JWT one). Locally no secret is named and nothing is checked.
+ */
+const originVerified: MiddlewareObj<ApiEvent> = {
+  before: async (request) => {
+    const secretId = process.env[ORIGIN_VERIFY_VARIABLE];
+    if (!secretId) return;
+    const header = request.event.headers?.[ORIGIN_VERIFY_HEADER];
+    if (!sentByCloudFront(header, await acceptedOriginValues(secretId))) throw new ForbiddenError();
+  },
 };
 
 /** The token was verified by the JWT authorizer; here the role is derived and checked against the route. */
@@ -231,6 +251,7 @@ export function resourceHandler<const T extends readonly RouteDef[]>(routes: T, 
     .use(captureLambdaHandler(tracer))
     .use(problemResponses)
     .use(secretsFromManager())
+    .use(originVerified)
     .use(findRoute(routes))
     .use(authorize)
     .use(parseAndValidate);

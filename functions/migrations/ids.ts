@@ -10,6 +10,7 @@ export const MIGRATION_IDS = [
   'enrolment-search-item-v1',
   'payment-list-shards-v1',
   'audit-day-shards-v1',
+  'retention-expiry-v1',
 ] as const;
 export type MigrationId = (typeof MIGRATION_IDS)[number];
 

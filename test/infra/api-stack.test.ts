@@ -178,9 +178,11 @@ describe('api stack: least privilege', () => {
 
   it('keeps the public function away from any data, and the profile function away from files', () => {
     const touched = statementsOf('public').flatMap(actions);
+    // Its one secret is the origin-verify header's (lib/web-stack.ts), which every API function checks.
     expect(touched.sort()).toEqual([
       'logs:CreateLogStream',
       'logs:PutLogEvents',
+      'secretsmanager:GetSecretValue',
       'xray:PutTelemetryRecords',
       'xray:PutTraceSegments',
     ]);
@@ -339,6 +341,11 @@ describe('api stack: secrets read at run time', () => {
         expect(variables.CURSOR_SECRET_ARN, id).toEqual({ Ref: cursorSecretId });
         expected.push(new RegExp(`^\\{"Ref":"${cursorSecretId}"\\}$`));
       }
+      // The origin-verify secret is the web stack's (lib/web-stack.ts): every API function checks the header.
+      if (variables.ORIGIN_VERIFY_SECRET_ARN) {
+        expect(JSON.stringify(variables.ORIGIN_VERIFY_SECRET_ARN), id).toContain('OriginVerifySecret');
+        expected.push(/OriginVerifySecret/);
+      }
       const statements = secretStatements(id);
       expect([...new Set(statements.flatMap(actions))], id).toEqual(
         expected.length ? ['secretsmanager:GetSecretValue'] : [],
@@ -366,7 +373,15 @@ describe('api stack: secrets read at run time', () => {
     expect(
       api.findResources('AWS::Lambda::Function')[functionOf('public')].Properties.Environment.Variables,
     ).not.toHaveProperty('CURSOR_SECRET_ARN');
-    expect(secretStatements(functionOf('public'))).toEqual([]);
+    // The public function reads no secret but the origin-verify one.
+    expect(
+      secretStatements(functionOf('public')).flatMap((statement) => [statement.Resource].flat().map(String)),
+    ).toHaveLength(1);
+    for (const resource of resources)
+      expect(
+        api.findResources('AWS::Lambda::Function')[functionOf(resource)].Properties.Environment.Variables,
+        resource,
+      ).toHaveProperty('ORIGIN_VERIFY_SECRET_ARN');
     expect(readers).toBeGreaterThan(3);
   });
 });

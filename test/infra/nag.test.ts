@@ -34,10 +34,12 @@ function acknowledgementsIn(app: App): Acknowledgement[] {
 describe.each([
   ['with no context', {}],
   [
-    'with a custom domain and a web ACL',
+    'with a custom domain, the API’s own domain and a web ACL',
     {
       webDomainName: 'servizisociali.comune.example.it',
       certificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/abc',
+      apiDomainName: 'api.servizisociali.comune.example.it',
+      apiCertificateArn: 'arn:aws:acm:eu-south-1:111111111111:certificate/api',
       webAclArn: 'arn:aws:wafv2:us-east-1:111111111111:global/webacl/portale/abc',
     },
   ],

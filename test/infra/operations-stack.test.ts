@@ -338,6 +338,10 @@ describe('alarms', () => {
     const web = Template.fromStack(s.portal.web);
     const accessLogs = s.portal.web.resolve((s.portal.web.apiAccessLogs.node.defaultChild as Json).logicalId);
     expect(target(s, filter.LogGroupName)).toBe(`${s.portal.web.stackName}/${accessLogs}`);
+    // Metric filters work on the Standard log class only (CloudWatch Logs, "Creating metrics from log events using filters").
+    expect(web.findResources('AWS::Logs::LogGroup')[accessLogs].Properties.LogGroupClass ?? 'STANDARD').toBe(
+      'STANDARD',
+    );
     const [stage] = Object.values(web.findResources('AWS::ApiGatewayV2::Stage')) as Json[];
     expect(
       JSON.parse(stage.Properties.AccessLogSettings.Format.replace('$context.responseLatency', '1234')).responseLatency,
@@ -506,6 +510,13 @@ describe('the dashboard', () => {
       'AWS/ApiGateway 4xx',
       'AWS/ApiGateway 5xx',
     ]);
+    // The latency is the fast routes' (the alarm's metric filter), not the whole API's.
+    const latency = widget(body, 'API HTTP: latenza delle route veloci (ms)').properties.metrics;
+    expect(latency.map((m: Json) => `${m[0]} ${m[1]} ${m.at(-1).stat}`)).toEqual([
+      'PortaleServiziSociali/Portale ApiFastRouteLatency p50',
+      'PortaleServiziSociali/Portale ApiFastRouteLatency p95',
+    ]);
+    expect(JSON.stringify(body)).not.toMatch(/"AWS\/ApiGateway","(Integration)?Latency"/);
     expect(api).toBeDefined();
   });
 

@@ -145,6 +145,8 @@ describe('a production stage', () => {
     for (const key of [
       'webDomainName',
       'certificateArn',
+      'apiDomainName',
+      'apiCertificateArn',
       'authDomainPrefix',
       'supportEmail',
       'alarmEmail',

@@ -163,6 +163,30 @@ describe('web stack: the API behind the same domain', () => {
     expect(origin.CustomOriginConfig).toEqual({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
   });
 
+  it('sends the API the origin-verify header, its value resolved from Secrets Manager at deploy (not in the template)', () => {
+    const config = distributionConfig();
+    const api = config.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === '/api/*');
+    const origin = config.Origins.find((o: { Id: string }) => o.Id === api.TargetOriginId);
+    const secret = only('AWS::SecretsManager::Secret');
+    expect(secret.GenerateSecretString).toMatchObject({ GenerateStringKey: 'current', PasswordLength: 48 });
+    expect(origin.OriginCustomHeaders).toEqual([
+      {
+        HeaderName: 'x-origin-verify',
+        HeaderValue: {
+          'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secret.id }, ':SecretString:current::}}']],
+        },
+      },
+    ]);
+    // The site's own origin (the bucket) gets no such header.
+    const site = config.Origins.find((o: { Id: string }) => o.Id === config.DefaultCacheBehavior.TargetOriginId);
+    expect(site.OriginCustomHeaders).toBeUndefined();
+  });
+
+  it('leaves the execute-api address on without an API domain (a development copy): CloudFront goes there', () => {
+    expect(only('AWS::ApiGatewayV2::Api').DisableExecuteApiEndpoint).toBeFalsy();
+    expect(web.findResources('AWS::ApiGatewayV2::DomainName')).toEqual({});
+  });
+
   it('logs every API request and throttles the stage', () => {
     const accessLogs = Object.keys(web.findResources('AWS::Logs::LogGroup')).find((id) =>
       id.startsWith('ApiAccessLogs'),
@@ -249,5 +273,88 @@ describe('web stack with a custom domain', () => {
       CallbackURLs: ['https://servizisociali.comune.example.it/auth/callback'],
       LogoutURLs: ['https://servizisociali.comune.example.it/'],
     });
+  });
+});
+
+describe('web stack with the API’s own domain (apiDomainName)', () => {
+  let custom: ScratchApp;
+  let template: Template;
+  const apiDomainName = 'api.servizisociali.comune.example.it';
+  const apiCertificateArn = 'arn:aws:acm:eu-south-1:111111111111:certificate/api';
+  beforeAll(() => {
+    custom = scratchApp({ bundle: false, context: { apiDomainName, apiCertificateArn } });
+    template = Template.fromStack(custom.web);
+  });
+  afterAll(() => custom.dispose());
+
+  it('turns the execute-api address off, so the API answers only at its domain', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { DisableExecuteApiEndpoint: true });
+  });
+
+  it('serves the API at its domain, regional, with the certificate of the stage’s region and TLS 1.2', () => {
+    const domains = Object.entries(template.findResources('AWS::ApiGatewayV2::DomainName'));
+    expect(domains).toHaveLength(1);
+    const [[domainId, domain]] = domains;
+    expect(domain.Properties).toEqual({
+      DomainName: apiDomainName,
+      DomainNameConfigurations: [
+        { CertificateArn: apiCertificateArn, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' },
+      ],
+    });
+    const [[apiId]] = Object.entries(template.findResources('AWS::ApiGatewayV2::Api'));
+    template.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', {
+      ApiId: { Ref: apiId },
+      DomainName: { Ref: domainId },
+      Stage: '$default',
+    });
+    // The council's DNS points the domain at this target (README, "From an empty account to a running portal").
+    template.hasOutput('ApiDomainTarget', { Value: { 'Fn::GetAtt': [domainId, 'RegionalDomainName'] } });
+  });
+
+  it('has CloudFront reach the API at that domain, with the origin-verify header', () => {
+    const config = Object.values(template.findResources('AWS::CloudFront::Distribution'))[0]!.Properties
+      .DistributionConfig;
+    const api = config.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === '/api/*');
+    const origin = config.Origins.find((o: { Id: string }) => o.Id === api.TargetOriginId);
+    expect(origin.DomainName).toBe(apiDomainName);
+    expect(origin.OriginCustomHeaders.map((h: { HeaderName: string }) => h.HeaderName)).toEqual(['x-origin-verify']);
+  });
+
+  it('gives every API function the secret’s ARN and the right to read that secret only', () => {
+    const api = Template.fromStack(custom.api);
+    const functions = Object.values(api.findResources('AWS::Lambda::Function')).filter((f) =>
+      String(f.Properties.Description ?? '').startsWith('API: '),
+    );
+    expect(functions.length).toBeGreaterThan(10);
+    const arns = functions.map((fn) => fn.Properties.Environment.Variables.ORIGIN_VERIFY_SECRET_ARN);
+    for (const arn of arns)
+      expect(arn).toEqual({
+        'Fn::GetStackOutput': expect.objectContaining({
+          StackName: custom.web.stackName,
+          OutputName: expect.stringContaining('OriginVerifySecret'),
+        }),
+      });
+    const list = (value: unknown) => (Array.isArray(value) ? value : [value]).map((v) => JSON.stringify(v));
+    const reading = Object.values(api.findResources('AWS::IAM::Policy')).filter((policy) =>
+      policy.Properties.PolicyDocument.Statement.some(
+        (statement: { Action: unknown; Resource: unknown }) =>
+          list(statement.Action).includes('"secretsmanager:GetSecretValue"') &&
+          list(statement.Resource).includes(JSON.stringify(arns[0])),
+      ),
+    );
+    expect(reading).toHaveLength(functions.length);
+  });
+
+  it('refuses an API certificate of another region, or a domain without its certificate', () => {
+    expect(() =>
+      scratchApp({
+        bundle: false,
+        nag: false,
+        context: { apiDomainName, apiCertificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/api' },
+      }),
+    ).toThrow(/apiCertificateArn must be an ACM certificate in eu-south-1, the API's region/);
+    expect(() => scratchApp({ bundle: false, nag: false, context: { apiDomainName } })).toThrow(
+      /apiDomainName and apiCertificateArn go together/,
+    );
   });
 });

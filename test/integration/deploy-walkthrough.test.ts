@@ -105,7 +105,10 @@ function standIn(account: Account): PreflightClients {
           return {
             Certificate: {
               Status: 'ISSUED',
-              DomainName: stageFile.webDomainName,
+              DomainName:
+                input.CertificateArn === stageFile.apiCertificateArn
+                  ? stageFile.apiDomainName
+                  : stageFile.webDomainName,
               NotAfter: new Date(Date.now() + 90 * 86_400_000),
             },
           };

@@ -4,6 +4,8 @@ export const completeProduction = {
   stackPrefix: 'PortaleProd',
   webDomainName: 'servizisociali.comune.fantasia.it',
   certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/3f8a1c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b',
+  apiDomainName: 'api.servizisociali.comune.fantasia.it',
+  apiCertificateArn: 'arn:aws:acm:eu-south-1:111122223333:certificate/9d0e1f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a',
   authDomainPrefix: 'servizisociali-fantasia',
   spidGatewayIssuer: 'https://login.comune.fantasia.it/oidc',
   spidGatewayClientId: 'servizi-sociali-prod',

@@ -37,6 +37,8 @@ const settings = {
   stackPrefix: 'PortaleProd',
   webDomainName: 'servizisociali.comune.fantasia.it',
   certificateArn: `arn:aws:acm:us-east-1:${ACCOUNT}:certificate/3f8a1c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b`,
+  apiDomainName: 'api.servizisociali.comune.fantasia.it',
+  apiCertificateArn: `arn:aws:acm:eu-south-1:${ACCOUNT}:certificate/9d0e1f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a`,
   authDomainPrefix: 'servizisociali-fantasia',
   mailFrom: 'noreply@comune.fantasia.it',
 };
@@ -114,6 +116,13 @@ function everythingPresent() {
       NotAfter: new Date('2027-06-01T00:00:00Z'),
     },
   });
+  acm.on(DescribeCertificateCommand, { CertificateArn: settings.apiCertificateArn }).resolves({
+    Certificate: {
+      Status: 'ISSUED',
+      DomainName: 'api.servizisociali.comune.fantasia.it',
+      NotAfter: new Date('2027-06-01T00:00:00Z'),
+    },
+  });
   cognito.on(DescribeUserPoolDomainCommand).resolves({ DomainDescription: {} });
   lambda.on(GetAccountSettingsCommand).resolves({ AccountLimit: { ConcurrentExecutions: 1000 } });
   kms.on(GetPublicKeyCommand).resolves({ PublicKey: new Uint8Array(der) });
@@ -146,6 +155,7 @@ describe('a ready account', () => {
       'SES identity comune.fantasia.it verified in eu-south-1 (sender noreply@comune.fantasia.it)',
       'SES account out of the sandbox in eu-south-1',
       'certificate for servizisociali.comune.fantasia.it in us-east-1 (CloudFront)',
+      'certificate for api.servizisociali.comune.fantasia.it in eu-south-1 (the API’s own domain, CloudFront’s origin)',
       "Cognito domain servizisociali-fantasia.auth.eu-south-1.amazoncognito.com free (or the stage's own)",
       'Lambda concurrency quota in eu-south-1 (at least 1000)',
       expect.stringMatching(/^PDND key's kid equal to pdndKid in .*prod\.json$/),
@@ -380,6 +390,29 @@ describe('each missing piece, with its fix', () => {
     expect(find(await run(), 'certificate').fix![0]).toBe(
       'aws acm request-certificate --region us-east-1 --domain-name servizisociali.comune.fantasia.it --validation-method DNS',
     );
+  });
+
+  it('the API’s certificate looked for in the stage’s region, and absent there', async () => {
+    acm
+      .on(DescribeCertificateCommand, { CertificateArn: settings.apiCertificateArn })
+      .rejects(notFound('ResourceNotFoundException'));
+    const checks = await run();
+    expect(find(checks, 'certificate for servizisociali')).toMatchObject({ status: 'ok' });
+    expect(find(checks, 'certificate for api.')).toMatchObject({
+      status: 'missing',
+      detail: `no certificate ${settings.apiCertificateArn} in eu-south-1`,
+      fix: [
+        'aws acm request-certificate --region eu-south-1 --domain-name api.servizisociali.comune.fantasia.it --validation-method DNS',
+        'publish the CNAME record it asks for (aws acm describe-certificate --region eu-south-1 --certificate-arn <arn>), then set apiCertificateArn to its ARN',
+      ],
+    });
+    expect(acm.commandCalls(DescribeCertificateCommand, { CertificateArn: settings.apiCertificateArn })).toHaveLength(
+      1,
+    );
+    const region = await acm
+      .commandCalls(DescribeCertificateCommand, { CertificateArn: settings.apiCertificateArn })[0]!
+      .thisValue.config.region();
+    expect(region).toBe('eu-south-1');
   });
 
   it('the Cognito domain prefix taken by another pool, and accepted when it is the stage’s own', async () => {
