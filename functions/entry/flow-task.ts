@@ -6,7 +6,10 @@ import { systemClock } from '../adapters/ports.ts';
 import { loadSecrets, secretsFromManager } from '../adapters/secrets.ts';
 import { DEFAULT_IMPORT_MAX_WAIT_MINUTES } from '../domain/flows.ts';
 import { businessMetrics, logger, tracer } from '../adapters/observability.ts';
-import { payments } from './wired-payments.ts';
+import { paymentUseCases } from './wired-payments.ts';
+import { gpdPlatformFromEnv, paymentPlatformName } from '../adapters/payment-platform.ts';
+import { PLATFORM_CAPABILITIES, type PaymentPlatform } from '../domain/payment-platform.ts';
+import { reserveIuvs } from '../positions/iuv-sequence.ts';
 import { myPayImport } from '../flows/mypay-import.ts';
 import * as flowRepository from '../flows/repository.ts';
 import type { FlowTaskStep } from '../flows/state-machine.ts';
@@ -19,10 +22,35 @@ export const importMaxWaitMinutes = (env: NodeJS.ProcessEnv = process.env) =>
 // The entity code (MyPay's secret in the cloud) names the flow files: read before the steps are made.
 await loadSecrets();
 
+/**
+ * The deployment's payment platform (PAYMENT_PLATFORM): on GPD the steps hand the positions to its export port, with
+ * IUVs from the council's sequence (GPD_SEGREGATION_CODE). Its client is made at the first step that needs it, after
+ * the secrets: a missing setting fails that step (visibly), not the cold start.
+ */
+const onGpd = paymentPlatformName() === 'gpd';
+let gpd: PaymentPlatform | undefined;
+const gpdPlatform = () => (gpd ??= gpdPlatformFromEnv());
+const platform: Pick<PaymentPlatform, 'name' | 'capabilities' | 'export'> | undefined = onGpd
+  ? {
+      name: 'gpd',
+      capabilities: PLATFORM_CAPABILITIES.gpd,
+      export: {
+        submit: (batch, options) => gpdPlatform().export.submit(batch, options),
+        progress: (ticket, options) => gpdPlatform().export.progress(ticket, options),
+      },
+    }
+  : undefined;
+
+const payments = paymentUseCases(
+  onGpd ? { iuvSequence: { reserveIuvs: (count) => reserveIuvs(process.env.GPD_SEGREGATION_CODE ?? '', count) } } : {},
+);
+
 const steps = makeExportSteps({
   flows: flowRepository,
+  platform,
   positions: {
     buildExport: (request, actor) => payments.exportCsv(request, actor),
+    buildPlatformExport: (request, actor) => payments.exportPlatformPositions(request, actor),
     markIsees: async (ids) => void (await payments.markIseesUsedForFee(ids)),
     recordResults: (request, results) => payments.recordExportResults(request, results),
   },
@@ -53,7 +81,7 @@ export interface ExecutionStatusChange {
 const isStatusChange = (event: FlowTaskEvent | ExecutionStatusChange): event is ExecutionStatusChange =>
   'detail' in event && (event as ExecutionStatusChange).source === 'aws.states';
 
-/** One step of the MyPay export (functions/flows/state-machine.ts): a thrown error keeps its name for Retry/Catch. */
+/** One step of the export to the payment platform (functions/flows/state-machine.ts): a thrown error keeps its name for Retry/Catch. */
 export async function runFlowStep(event: FlowTaskEvent | ExecutionStatusChange): Promise<unknown> {
   if (isStatusChange(event)) {
     const flowId = (JSON.parse(event.detail.input || '{}') as { flowId?: unknown }).flowId;
