@@ -1,4 +1,5 @@
 import {
+  gpdDueDay,
   gpdIupd,
   gpdNoticeNumber,
   gpdPaymentPosition,
@@ -60,7 +61,7 @@ export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): Payme
         email: p.email,
         amountCents: p.amountCents,
         description: p.description,
-        dueDay: p.dueDay,
+        dueDay: gpdDueDay(p.dueDay, romeDay(new Date())),
       },
       creditor,
     );
