@@ -189,6 +189,8 @@ export class ApiStack extends Stack {
         for (const [what, access] of Object.entries(functionAccess[resource]) as [keyof FunctionAccess, unknown][]) {
           (bind[what] as (fn: PortalFunction, access: unknown) => void)(fn, access);
         }
+        // The flows page says which platform the flows went to (its title, what a flow shows): the name only.
+        if (resource === 'flows' && props.paymentPlatform === 'gpd') fn.addEnvironment('PAYMENT_PLATFORM', 'gpd');
         return [resource, fn];
       }),
     ) as Record<Resource, PortalFunction>;

@@ -40,9 +40,12 @@ export class PaymentExport extends Construct {
   constructor(scope: Construct, id: string, props: PaymentExportProps) {
     super(scope, id);
     this.taskFunction = new PortalFunction(this, 'FlowTask', {
-      entry: 'functions/entry/flow-task.ts',
+      // One task function per platform, so neither bundle carries the other's client.
+      entry: props.bindGpd ? 'functions/entry/flow-task-gpd.ts' : 'functions/entry/flow-task.ts',
       serviceName: 'flows-export',
-      description: 'MyPay export: prepares, sends, follows and writes back one flow',
+      description: props.bindGpd
+        ? 'pagoPA GPD export: prepares, publishes and writes back one flow'
+        : 'MyPay export: prepares, sends, follows and writes back one flow',
       // An upload of a large ZIP or the write-back of thousands of IUVs; each Task state waits as long.
       timeout: Duration.seconds(TASK_TIMEOUT_SECONDS),
     });

@@ -1,14 +1,10 @@
 import type { GpdCreditor } from '../domain/gpd.ts';
-import type { PaymentPlatformName } from '../domain/payment-platform.ts';
 import { makeGpdClient, type GpdConfig } from './gpd/client.ts';
 import { makeGpdPlatform } from './gpd/platform.ts';
+import { readReceipt } from './gpd/receipt-xml.ts';
 
-/**
- * Which payment platform this deployment bills through (issue 37): PAYMENT_PLATFORM, set by the stage's
- * paymentPlatform (lib/gpd-binding.ts) and locally by `PAYMENT_PLATFORM=gpd npm start`; MyPay when unset.
- */
-export const paymentPlatformName = (env: NodeJS.ProcessEnv = process.env): PaymentPlatformName =>
-  env.PAYMENT_PLATFORM?.trim().toLowerCase() === 'gpd' ? 'gpd' : 'mypay';
+// In a file of its own, so a function that only needs the name (the flows API) bundles no GPD client.
+export { paymentPlatformName } from './payment-platform-name.ts';
 
 const required = (env: NodeJS.ProcessEnv, name: string): string => {
   const value = env[name]?.trim();
@@ -35,4 +31,11 @@ export const gpdCreditorFromEnv = (env: NodeJS.ProcessEnv = process.env): GpdCre
 
 /** pagoPA GPD behind the payment-platform port, from the environment (made when first needed, after loadSecrets). */
 export const gpdPlatformFromEnv = (env: NodeJS.ProcessEnv = process.env) =>
+  makeGpdPlatform(makeGpdClient({ ...gpdConfigFromEnv(env), readReceipt }), gpdCreditorFromEnv(env));
+
+/**
+ * GPD for the month's export only (functions/entry/flow-task-gpd.ts): the same platform without the receipts' XML
+ * reader, which the export never uses (it keeps the export's function within its bundle budget).
+ */
+export const gpdExportPlatformFromEnv = (env: NodeJS.ProcessEnv = process.env) =>
   makeGpdPlatform(makeGpdClient(gpdConfigFromEnv(env)), gpdCreditorFromEnv(env));

@@ -7,6 +7,7 @@ import type { InpsAnswer, InpsApplicationState, InpsAttestation, InpsIndicator }
 import type { IoMessageContent } from '../domain/notices.ts';
 import type { Period, Skipped } from '../domain/payments.ts';
 import type { Actor } from '../domain/roles.ts';
+import type { PlatformPosition } from '../domain/payment-platform.ts';
 import type { EnrolmentFilters, EnrolmentRecordPage, SubscriptionRecord } from '../domain/subscription-record.ts';
 import type { StoredUser, UserChanges, UserRecord } from '../domain/user-record.ts';
 import type { NewUserInput } from '../domain/user-input.ts';
@@ -290,6 +291,21 @@ export interface ExportPositions {
     },
     actor: Actor,
   ): Promise<{ csv: string; rows: number; heldBack?: readonly Skipped[]; iseeIds?: readonly string[] }>;
+  /**
+   * GPD: the call's month's pending positions as the payment-platform port sends them (one citizen only when
+   * fiscalCode is set), the IUVs of new ones reserved and saved on them first.
+   */
+  buildPlatformExport(
+    request: {
+      callId: string;
+      mese: number;
+      anno: number;
+      fiscalCode: string | null;
+      flowId: string;
+      underLock: boolean;
+    },
+    actor: Actor,
+  ): Promise<{ positions: PlatformPosition[]; iseeIds?: readonly string[] }>;
   /** Marks these ISEEs as used for a fee (the ISEEs the month's fees came from: they can no longer be deleted). */
   markIsees(ids: readonly string[]): Promise<void>;
   /** IUV and NAV onto each accepted position, the reason onto each rejected one (idempotent). */

@@ -40,6 +40,12 @@ export interface PositionRecord extends Position {
    * IMPORTO SINGOLO VERSAMENTO and BILANCIO), so the A row carries this, not the 0 the portal shows.
    */
   importoAnnullato?: number | null;
+  /**
+   * GPD (issue 37): the IUV the export reserved for the position from the council's sequence, saved BEFORE it is
+   * sent, so a retried step sends the same IUV (and GPD reads a 409 back by iupd). Once GPD accepts it, it is
+   * also codIuv. Never set on MyPay, which gives the IUV itself.
+   */
+  reservedIuv?: string | null;
 }
 
 /**
@@ -78,6 +84,7 @@ export function publicPosition(record: PositionRecord): Position {
     checkoutSession: _s,
     checkoutUrl: _u,
     importoAnnullato: _a,
+    reservedIuv: _ri,
     ...position
   } = record;
   return position;
@@ -153,9 +160,12 @@ export interface MonthPlan {
   skipped: Skipped[];
 }
 
-/** MyPay already holds this position (an import accepted it): changes must go as M / A. */
-export const knownToMyPay = (position: Pick<PositionRecord, 'exportedAt' | 'codIuv'>) =>
-  position.exportedAt !== null || position.codIuv !== null;
+/**
+ * The platform holds (or may hold) this position: an import accepted it, or (GPD) an export sent it with the IUV it
+ * reserved, whose answer may have been lost. Changes must go as M / A.
+ */
+export const knownToMyPay = (position: Pick<PositionRecord, 'exportedAt' | 'codIuv' | 'reservedIuv'>) =>
+  position.exportedAt !== null || position.codIuv !== null || Boolean(position.reservedIuv);
 
 const skip = (s: Pick<PlannedSubscription, 'fiscalCode' | 'firstName' | 'lastName'>, reason: string): Skipped => ({
   fiscalCode: s.fiscalCode,

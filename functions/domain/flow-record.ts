@@ -36,6 +36,12 @@ export interface FlowRecord {
    * result files are in the exports bucket, then the number of rows already written back.
    */
   collectCursor?: number | null;
+  /**
+   * GPD (a platform that takes the positions themselves): the positions to send, as the port sends them, in the
+   * exports bucket (Prepare writes it after saving their IUVs), and how many of them Send has handed over.
+   */
+  planKey?: string | null;
+  sendCursor?: number | null;
   /** The ISEEs the month generation used (a JSON list in the exports bucket), and how many MarkIsees has done. */
   iseeKey?: string | null;
   iseeCursor?: number | null;

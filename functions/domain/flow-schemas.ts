@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { flowFileKinds, flowSteps } from './flows.ts';
+import { PAYMENT_PLATFORMS } from './payment-platform.ts';
 import { skippedSchema } from './payments.ts';
 
 /** The flows' API payloads, apart from their rules (flows.ts), which the MyPay export's task applies without zod. */
@@ -50,6 +51,26 @@ export const flowSchema = z.object({
   heldBack: z.array(skippedSchema),
 });
 export type Flow = z.output<typeof flowSchema>;
+
+/** The payment platform the flows go to (issue 37): its name and what it has (MyPay's result files, GPD's publication). */
+export const platformInfoSchema = z.object({
+  name: z.enum(PAYMENT_PLATFORMS),
+  capabilities: z.object({
+    importFiles: z.boolean(),
+    publication: z.boolean(),
+    cartSize: z.number(),
+    batchSize: z.number(),
+    platformAssignsIuv: z.boolean(),
+  }),
+});
+
+/** A page of flows, with the platform they go to. */
+export const flowPageSchema = z.object({
+  items: z.array(flowSchema),
+  nextCursor: z.nullable(z.string()),
+  platform: platformInfoSchema,
+});
+export type FlowPage = z.output<typeof flowPageSchema>;
 
 export const flowListQuerySchema = z.object({
   descrizione: z.optional(z.string().check(z.trim(), z.maxLength(100))),

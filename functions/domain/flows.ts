@@ -22,11 +22,14 @@ export type FlowState = (typeof flowStates)[number];
 export const flowSteps = ['PREPARAZIONE', 'INVIO', 'ATTESA_ESITO', 'ESITI', 'COMPLETATO', 'ERRORE', 'SOSPESO'] as const;
 export type FlowStep = (typeof flowSteps)[number];
 
-/** Operator-admin §4: the badge of a flow. Any value the portal does not know reads 'Errore flusso'. */
-export function flowStateLabel(state: string): string {
+/**
+ * Operator-admin §4: the badge of a flow. Any value the portal does not know reads 'Errore flusso'. On pagoPA GPD
+ * (issue 37) the positions are published, not imported: a completed flow reads 'Posizioni pubblicate su pagoPA'.
+ */
+export function flowStateLabel(state: string, platform: 'mypay' | 'gpd' = 'mypay'): string {
   switch (state) {
     case 'IMPORT_ESEGUITO':
-      return 'Flusso approvato';
+      return platform === 'gpd' ? 'Posizioni pubblicate su pagoPA' : 'Flusso approvato';
     case 'LOAD_IMPORT':
       return 'Flusso caricato';
     case 'IMPORT_IN_ELAB':
@@ -48,6 +51,15 @@ export const flowStepLabels: Record<FlowStep, string> = {
   COMPLETATO: 'Completato',
   ERRORE: 'Interrotto',
   SOSPESO: 'In attesa dell’esito di MyPay',
+};
+
+/** The steps in the words of pagoPA GPD: the positions themselves are published, no file is imported. */
+export const gpdFlowStepLabels: Record<FlowStep, string> = {
+  ...flowStepLabels,
+  PREPARAZIONE: 'Preparazione delle posizioni',
+  INVIO: 'Pubblicazione su pagoPA',
+  ATTESA_ESITO: 'Pubblicazione su pagoPA',
+  ESITI: 'Aggiornamento delle posizioni',
 };
 
 /** A flow is running while the workflow still has work to do on it (a suspended one waits for 'Rielabora'). */

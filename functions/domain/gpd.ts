@@ -211,6 +211,19 @@ export function gpdDueDate(day: string): string {
   return end.toISOString().slice(0, 19);
 }
 
+/** Days a position sent once its month's due day has passed is given to be paid (GPD refuses a due date in the past). */
+export const GPD_LATE_DUE_DAYS = 30;
+
+/**
+ * The due day GPD gets: the month's (its last day) while it is still ahead, else GPD_LATE_DUE_DAYS from today (a
+ * month billed late, or changed after its end): GPD refuses a create or an update whose due date has passed
+ * (DebtPositionValidation.checkPaymentPositionDatesCongruency). Days are yyyy-MM-dd, Rome's.
+ */
+export function gpdDueDay(monthDueDay: string, today: string): string {
+  if (monthDueDay >= today) return monthDueDay;
+  return new Date(Date.parse(`${today}T00:00:00Z`) + GPD_LATE_DUE_DAYS * 86_400_000).toISOString().slice(0, 10);
+}
+
 /**
  * The GPD body of a portal position: one payment option (not partial), one transfer to the council's IBAN with
  * its taxonomy code, the option's amount the transfer's (GPD refuses them unequal), no validityDate (published

@@ -1,20 +1,16 @@
-import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import { s3ExportFiles } from '../adapters/export-files.ts';
 import { systemClock } from '../adapters/ports.ts';
-import { loadSecrets, secretsFromManager } from '../adapters/secrets.ts';
-import { DEFAULT_IMPORT_MAX_WAIT_MINUTES } from '../domain/flows.ts';
-import { businessMetrics, logger, tracer } from '../adapters/observability.ts';
+import { loadSecrets } from '../adapters/secrets.ts';
+import { businessMetrics } from '../adapters/observability.ts';
 import { payments } from './wired-payments.ts';
 import { myPayImport } from '../flows/mypay-import.ts';
 import * as flowRepository from '../flows/repository.ts';
-import type { FlowTaskStep } from '../flows/state-machine.ts';
 import { makeExportSteps } from '../flows/export-steps.ts';
+import { flowStepRunner, flowTaskHandler, importMaxWaitMinutes } from './flow-task-runner.ts';
 
-/** MYPAY_IMPORT_MAX_WAIT_MINUTES: how long MyPay may hold an import in LOAD_IMPORT / IMPORT_IN_ELAB (a deployment setting). */
-export const importMaxWaitMinutes = (env: NodeJS.ProcessEnv = process.env) =>
-  Number(env.MYPAY_IMPORT_MAX_WAIT_MINUTES) || DEFAULT_IMPORT_MAX_WAIT_MINUTES;
+/** The export's task function on MyPay (a stage with paymentPlatform "mypay"; flow-task-gpd.ts on pagoPA GPD). */
+
+export { importMaxWaitMinutes };
 
 // The entity code (MyPay's secret in the cloud) names the flow files: read before the steps are made.
 await loadSecrets();
@@ -34,49 +30,5 @@ const steps = makeExportSteps({
   importMaxWaitMinutes: importMaxWaitMinutes(),
 });
 
-export interface FlowTaskEvent {
-  step: FlowTaskStep;
-  flowId: string;
-  error?: { Error?: string; Cause?: string } | null;
-}
-
-/**
- * Step Functions' "Execution Status Change" event (EventBridge in the cloud, the local Step Functions here):
- * an execution of the export that ended FAILED, TIMED_OUT or ABORTED.
- */
-export interface ExecutionStatusChange {
-  source: 'aws.states';
-  'detail-type': 'Step Functions Execution Status Change';
-  detail: { executionArn: string; status: string; input?: string | null };
-}
-
-const isStatusChange = (event: FlowTaskEvent | ExecutionStatusChange): event is ExecutionStatusChange =>
-  'detail' in event && (event as ExecutionStatusChange).source === 'aws.states';
-
-/** One step of the MyPay export (functions/flows/state-machine.ts): a thrown error keeps its name for Retry/Catch. */
-export async function runFlowStep(event: FlowTaskEvent | ExecutionStatusChange): Promise<unknown> {
-  if (isStatusChange(event)) {
-    const flowId = (JSON.parse(event.detail.input || '{}') as { flowId?: unknown }).flowId;
-    if (typeof flowId !== 'string' || !flowId) return null;
-    return steps.executionEnded({ flowId, execution: event.detail.executionArn, status: event.detail.status });
-  }
-  switch (event.step) {
-    case 'Prepare':
-      return steps.prepare(event.flowId);
-    case 'MarkIsees':
-      return steps.markIsees(event.flowId);
-    case 'Send':
-      return steps.send(event.flowId);
-    case 'CheckImport':
-      return steps.checkImport(event.flowId);
-    case 'Collect':
-      return steps.collect(event.flowId);
-    case 'MarkFailed':
-      return steps.markFailed(event.flowId, event.error ?? null);
-  }
-}
-
-export const handler = middy(runFlowStep)
-  .use(injectLambdaContext(logger))
-  .use(captureLambdaHandler(tracer))
-  .use(secretsFromManager());
+export const runFlowStep = flowStepRunner(steps);
+export const handler = flowTaskHandler(runFlowStep);

@@ -13,6 +13,7 @@ import * as flowRepository from '../flows/repository.ts';
 import { flowRoutes } from '../flows/routes.ts';
 import { stepFunctionsRunner } from '../flows/runner.ts';
 import { makeFlowUseCases } from '../flows/use-cases.ts';
+import { paymentPlatformName } from '../adapters/payment-platform-name.ts';
 
 const flows = makeFlowUseCases({
   flows: flowRepository,
@@ -25,6 +26,7 @@ const flows = makeFlowUseCases({
   audit: dynamoAuditLog,
   clock: systemClock,
   ids: randomUUID,
+  platform: paymentPlatformName(),
 });
 
 export const handler = resourceHandler(flowRoutes, {

@@ -29,7 +29,7 @@ const monthSummaries = makeMonthSummaryRefresh({
 });
 
 /** The payments' use cases on the real adapters: the payments API and the MyPay export's steps share them. */
-export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs'> = {}) =>
+export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs' | 'iuvSequence'> = {}) =>
   makePaymentUseCases({
     positions: { ...positionRepository, hasLiveCheckouts },
     calls: { getCall },

@@ -15,8 +15,9 @@ import { ConflictError } from '../domain/errors.ts';
 import { navOfIuv } from '../domain/iuv.ts';
 import { messages } from '../domain/messages.ts';
 import { mypayImportZip } from '../adapters/mypay-zip.ts';
-import { noMetrics, type ExportResults } from '../adapters/ports.ts';
+import { noMetrics, type ExportPositions, type ExportResults } from '../adapters/ports.ts';
 import type { FlowRecord } from '../domain/flow-record.ts';
+import type { PlatformPosition } from '../domain/payment-platform.ts';
 import { noticeIuvs, rejectionOf, resultFileName, rowsOfResultZip } from './mypay-result-files.ts';
 import type { ExportStepDeps } from './ports.ts';
 import { requireFlowIn } from './use-cases.ts';
@@ -35,6 +36,13 @@ export const COLLECT_SLICE = 10_000;
 /** ISEEs marked per call of the MarkIsees step (one conditional write each). */
 export const ISEE_SLICE = 2500;
 
+/**
+ * Positions handed to the platform per call of the Send step when the platform takes them one by one (GPD): at
+ * most 10 bulk creates of 100, or 1,000 updates or cancellations one call each (100 s at GPD's 10 calls a
+ * second), well within the task's timeout. The step loops in the state machine from the flow's sendCursor.
+ */
+export const SEND_SLICE = 1000;
+
 /** The workflow's steps (functions/flows/state-machine.ts); each one is idempotent on the flow item. */
 export function makeExportSteps({
   flows,
@@ -45,10 +53,17 @@ export function makeExportSteps({
   codIpa,
   collectSlice = COLLECT_SLICE,
   iseeSlice = ISEE_SLICE,
+  sendSlice = SEND_SLICE,
   importMaxWaitMinutes = DEFAULT_IMPORT_MAX_WAIT_MINUTES,
   metrics = noMetrics,
+  platform,
 }: ExportStepDeps) {
   const requireFlow = requireFlowIn(flows);
+  /**
+   * The platform takes the positions themselves and answers at once (GPD): no import file, no import to wait
+   * for, no result files; Send hands them over in slices and writes the results back itself.
+   */
+  const direct = platform !== undefined && !platform.capabilities.importFiles;
   const now = () => clock.now().toISOString();
 
   /**
@@ -120,27 +135,28 @@ export function makeExportSteps({
     /** The CSV of the month's positions → the ZIP MyPay expects, with its MD5, in the exports bucket. */
     async prepare(flowId: string): Promise<{ rows: number }> {
       const flow = await leasedFlow(flowId);
-      if (flow.zipKey) return { rows: flow.num };
+      if (flow.zipKey || flow.planKey) return { rows: flow.num };
       // The call's export lock is this module's: another flow holding it stops this one; holding it, the
       // month's new positions go in batches (no other generation of the call can run).
       const holder = await flows.runningExportOf(flow.announcement.id);
       if (holder && holder !== flowId) throw new ConflictError(messages.positions.exportRunning);
+      const request = {
+        callId: flow.announcement.id,
+        mese: flow.mese,
+        anno: flow.anno,
+        fiscalCode: flow.fiscalCode,
+        flowId,
+        underLock: holder === flowId,
+      };
       const {
         csv,
         rows,
         heldBack = [],
         iseeIds = [],
-      } = await positions.buildExport(
-        {
-          callId: flow.announcement.id,
-          mese: flow.mese,
-          anno: flow.anno,
-          fiscalCode: flow.fiscalCode,
-          flowId,
-          underLock: holder === flowId,
-        },
-        flow.startedBy,
-      );
+        toSend,
+      } = direct
+        ? await platformExportOf(request, flow.startedBy)
+        : { ...(await positions.buildExport(request, flow.startedBy)), toSend: [] };
       if (heldBack.length) await flows.advanceFlow(flowId, { heldBack: heldBack.slice(0, HELD_BACK_KEPT) }, now());
       // The ISEEs to mark go to the bucket (10,000 ids would not fit in the flow item); MarkIsees marks them.
       const iseeKey = iseeIds.length ? `flows/${flowId}/isees.json` : null;
@@ -161,6 +177,13 @@ export function makeExportSteps({
         metrics.count('ExportsCompleted', 1);
         return { rows: 0 };
       }
+      if (direct) {
+        // The positions to send, their IUVs saved on them already: every slice of Send reads the same list.
+        const planKey = `flows/${flowId}/positions.json`;
+        await exportFiles.put(planKey, strToU8(JSON.stringify(toSend)), 'application/json');
+        await flows.advanceFlow(flowId, { planKey, sendCursor: 0, num: rows, step: 'INVIO' }, now());
+        return { rows };
+      }
       const zipName = flowFileName(codIpa, flowIuf(flowId, flow.attempt ?? 1));
       const { bytes: zip, md5 } = mypayImportZip(zipName, strToU8(csv));
       const zipKey = `flows/${flowId}/${zipName}`;
@@ -177,34 +200,12 @@ export function makeExportSteps({
     markIsees: (flowId: string) => markIseeSlice(flowId, iseeSlice),
 
     /**
-     * Authorise and upload. The one-use request token is saved BEFORE the upload: after a crash the
-     * restart asks MyPay about that token first and uploads again only if MyPay never received the file.
+     * Hands the flow's positions to the platform: MyPay's upload (uploadOf), or GPD's slices (sendSliceOf).
+     * `done` false: the state machine calls Send again; `completed`: the platform's answers are written back
+     * already (GPD), so there is no import to wait for nor files to collect.
      */
-    send: (flowId: string) =>
-      recordingRefusal(flowId, async () => {
-        const flow = await leasedFlow(flowId);
-        if (flow.uploadedAt) return;
-        if (flow.requestToken && (await mypay.importStatus(flow.requestToken)) !== null) {
-          await flows.advanceFlow(flowId, { uploadedAt: now(), pollingSince: now(), step: 'ATTESA_ESITO' }, now());
-          return;
-        }
-        const { zip, zipName } = await zipForAttempt(flow);
-        const authorization = await mypay.authorize();
-        await flows.advanceFlow(flowId, { requestToken: authorization.requestToken }, now());
-        try {
-          await mypay.upload(authorization, zip, zipName);
-        } catch (error) {
-          // MyPay answered and refused the file (e.g. a request token already used): the token is not this
-          // flow's, so a restart must not follow it. Any other failure keeps it: MyPay may have the file.
-          if ((error as Error).name === 'MyPayFault') await flows.advanceFlow(flowId, { requestToken: null }, now());
-          throw error;
-        }
-        await flows.advanceFlow(
-          flowId,
-          { uploadedAt: now(), pollingSince: now(), stato: 'LOAD_IMPORT', step: 'ATTESA_ESITO' },
-          now(),
-        );
-      }),
+    send: (flowId: string): Promise<SendAnswer> =>
+      direct ? sendSliceOf(flowId) : recordingRefusal(flowId, () => uploadOf(flowId)),
 
     /**
      * MyPay's import state, recorded on the flow: MyPay's error code when it failed the import (the flow's
@@ -240,6 +241,99 @@ export function makeExportSteps({
     markFailed,
     executionEnded,
   };
+
+  /** GPD's Prepare: the month's pending positions as the port sends them, their IUVs reserved and saved first. */
+  async function platformExportOf(
+    request: Parameters<ExportPositions['buildExport']>[0],
+    actor: FlowRecord['startedBy'],
+  ) {
+    if (!positions.buildPlatformExport) throw new Error('Export verso la piattaforma non collegato.');
+    const { positions: toSend, iseeIds } = await positions.buildPlatformExport(request, actor);
+    return { csv: '', rows: toSend.length, heldBack: [], iseeIds, toSend };
+  }
+
+  /**
+   * GPD's Send: the next slice of the flow's positions (SEND_SLICE, from sendCursor) to the platform, whose answers
+   * are final, written back with the same recordResults as MyPay's Collect (IUV and notice number onto each
+   * accepted position, the reason onto each refused one). The cursor moves with the slice's counts in one write;
+   * a slice retried after a fault or a crash is sent again as it was (same IUV and iupd: GPD reads a create back,
+   * an update or invalidate again is the same), so no position is created twice and none is lost.
+   */
+  async function sendSliceOf(flowId: string): Promise<SendAnswer> {
+    const flow = await leasedFlow(flowId);
+    if (flow.collectedAt) return { done: true, completed: true };
+    if (!flow.planKey) throw new Error('Le posizioni del flusso non sono state preparate.');
+    const toSend = JSON.parse(strFromU8(await exportFiles.get(flow.planKey))) as PlatformPosition[];
+    const from = flow.sendCursor ?? 0;
+    const to = Math.min(toSend.length, from + sendSlice);
+    const answer = await platform!.export.submit({
+      flowId,
+      attempt: flow.attempt ?? 1,
+      positions: toSend.slice(from, to),
+    });
+    if (!answer.results) throw new Error('La piattaforma non ha dato gli esiti dell’invio.');
+    const { results } = answer;
+    await positions.recordResults(
+      { callId: flow.announcement.id, mese: flow.mese, anno: flow.anno, flowId, noticeZip: null },
+      results,
+    );
+    const counts = {
+      accepted: (from > 0 ? (flow.accepted ?? 0) : 0) + results.accepted.length,
+      rejected: (from > 0 ? (flow.rejected ?? 0) : 0) + results.rejected.length,
+      sendCursor: to,
+    };
+    if (to < toSend.length) {
+      await flows.advanceFlow(flowId, counts, now());
+      return { done: false, completed: false };
+    }
+    await flows.advanceFlow(
+      flowId,
+      {
+        ...counts,
+        uploadedAt: flow.uploadedAt ?? now(),
+        stato: 'IMPORT_ESEGUITO',
+        step: 'COMPLETATO',
+        collectedAt: now(),
+        error: null,
+      },
+      now(),
+    );
+    await flows.releaseExportLock(flow.announcement.id, flowId);
+    metrics.count('ExportsCompleted', 1);
+    metrics.count('PositionsExported', counts.accepted);
+    return { done: true, completed: true };
+  }
+
+  /**
+   * MyPay's Send: authorise and upload. The one-use request token is saved BEFORE the upload: after a crash the
+   * restart asks MyPay about that token first and uploads again only if MyPay never received the file.
+   */
+  async function uploadOf(flowId: string): Promise<SendAnswer> {
+    const uploaded: SendAnswer = { done: true, completed: false };
+    const flow = await leasedFlow(flowId);
+    if (flow.uploadedAt) return uploaded;
+    if (flow.requestToken && (await mypay.importStatus(flow.requestToken)) !== null) {
+      await flows.advanceFlow(flowId, { uploadedAt: now(), pollingSince: now(), step: 'ATTESA_ESITO' }, now());
+      return uploaded;
+    }
+    const { zip, zipName } = await zipForAttempt(flow);
+    const authorization = await mypay.authorize();
+    await flows.advanceFlow(flowId, { requestToken: authorization.requestToken }, now());
+    try {
+      await mypay.upload(authorization, zip, zipName);
+    } catch (error) {
+      // MyPay answered and refused the file (e.g. a request token already used): the token is not this
+      // flow's, so a restart must not follow it. Any other failure keeps it: MyPay may have the file.
+      if ((error as Error).name === 'MyPayFault') await flows.advanceFlow(flowId, { requestToken: null }, now());
+      throw error;
+    }
+    await flows.advanceFlow(
+      flowId,
+      { uploadedAt: now(), pollingSince: now(), stato: 'LOAD_IMPORT', step: 'ATTESA_ESITO' },
+      now(),
+    );
+    return uploaded;
+  }
 
   async function collectSliceOf(flowId: string): Promise<{ done: boolean }> {
     const flow = await leasedFlow(flowId);
@@ -379,6 +473,7 @@ export function makeExportSteps({
 function describeFailure(error: { Error?: string; Cause?: string } | null): string {
   if (!error) return 'Errore interno durante l’invio.';
   if (error.Error === 'MyPayUnavailable') return 'MyPay non risponde: riprova più tardi con «Rielabora».';
+  if (error.Error === 'GpdUnavailable') return 'pagoPA non risponde: riprova più tardi con «Rielabora».';
   if (error.Error === 'ImportNotDone')
     return 'MyPay non ha più il file di questo invio: «Rielabora» lo invia di nuovo.';
   if (error.Error?.startsWith('Execution.')) return flowMessages.executionStopped;
@@ -389,6 +484,12 @@ function describeFailure(error: { Error?: string; Cause?: string } | null): stri
     // Not JSON: the cause as it is.
   }
   return `Errore interno durante l’invio${cause ? `: ${cause.slice(0, 300)}` : '.'}`;
+}
+
+/** What Send answers the state machine (state-machine.ts IsSent). */
+export interface SendAnswer {
+  done: boolean;
+  completed: boolean;
 }
 
 export type ExportSteps = ReturnType<typeof makeExportSteps>;

@@ -1,5 +1,6 @@
 import type { FlowRecord } from '../domain/flow-record.ts';
 import type { Page } from '../domain/validation.ts';
+import type { PaymentPlatform, PaymentPlatformName } from '../domain/payment-platform.ts';
 import type {
   AuditLog,
   BusinessMetrics,
@@ -72,13 +73,23 @@ export interface FlowDeps {
   audit: AuditLog;
   clock: Clock;
   ids: IdGenerator;
+  /** The deployment's payment platform (functions/adapters/payment-platform.ts paymentPlatformName); MyPay unless given. */
+  platform?: PaymentPlatformName;
 }
 
 /** What the export's steps need (functions/entry/flow-task.ts). */
 export interface ExportStepDeps {
   flows: FlowRepository;
-  positions: Pick<ExportPositions, 'buildExport' | 'markIsees' | 'recordResults'>;
+  positions: Pick<ExportPositions, 'buildExport' | 'markIsees' | 'recordResults'> &
+    Partial<Pick<ExportPositions, 'buildPlatformExport'>>;
   mypay: MyPayImport;
+  /**
+   * The deployment's payment platform (functions/adapters/payment-platform.ts). One without import files (GPD)
+   * takes the positions themselves through its export port; MyPay (or none given) goes by the import file above.
+   */
+  platform?: Pick<PaymentPlatform, 'name' | 'capabilities' | 'export'>;
+  /** Positions handed to such a platform per call of Send (SEND_SLICE unless a test sets another). */
+  sendSlice?: number;
   exportFiles: ExportFiles;
   clock: Clock;
   /** The council's entity code at MyPay: it names the ZIP. */

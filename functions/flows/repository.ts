@@ -41,6 +41,8 @@ const FIELDS = [
   'iseeKey',
   'iseeCursor',
   'collectCursor',
+  'planKey',
+  'sendCursor',
   'collectedAt',
   'startedBy',
   'dataIsEmailSent',

@@ -1,5 +1,11 @@
-import { idParamsSchema, pageOf } from '../domain/validation.ts';
-import { exportRequestSchema, flowFileParamsSchema, flowListQuerySchema, flowSchema } from '../domain/flow-schemas.ts';
+import { idParamsSchema } from '../domain/validation.ts';
+import {
+  exportRequestSchema,
+  flowFileParamsSchema,
+  flowListQuerySchema,
+  flowPageSchema,
+  flowSchema,
+} from '../domain/flow-schemas.ts';
 import { OPERATOR, type RouteDef } from '../http/route.ts';
 import * as z from 'zod/mini';
 
@@ -23,10 +29,11 @@ export const flowRoutes = [
     path: '/api/flows',
     resource: 'flows',
     access: OPERATOR,
-    summary: 'Flussi MyPay, dal più recente (100 per pagina, ricerca nel titolo)',
+    summary:
+      'Flussi MyPay o pagoPA, dal più recente (100 per pagina, ricerca nel titolo), e la piattaforma di pagamento',
     query: flowListQuerySchema,
     status: 200,
-    response: pageOf(flowSchema),
+    response: flowPageSchema,
   },
   {
     operationId: 'getFlow',

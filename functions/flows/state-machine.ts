@@ -10,10 +10,12 @@ import { DEFAULT_IMPORT_MAX_WAIT_MINUTES, IMPORT_POLL_SECONDS } from '../domain/
  * definition again and each step skips what is already done, so no file is sent twice and no position is
  * written twice.
  *
+ * On GPD (issue 37) Prepare saves the month's IUVs on the positions and lists them, and Send hands them over in
+ * slices, writing GPD's answers back itself: the flow is complete after Send. On MyPay:
  * Prepare (CSV → ZIP + MD5 in the exports bucket) → Send (one-use request token, upload) → wait and poll
  * the import state (CheckImport says how long to wait next, and whether to wait more) → Collect (IUV,
  * SCARTI and AVVISI files into the exports bucket; IUV and NAV, or the rejection, onto each position; in
- * slices, the step called again until it answers done). MyPay's 5xx and timeouts (MyPayUnavailable) are
+ * slices, the step called again until it answers done). The platform's 5xx and timeouts (MyPayUnavailable, GpdUnavailable) are
  * retried with backoff; anything else → MarkFailed (MyPay's failure, the portal's IMPORT_ERROR_SL, or the
  * flow suspended when MyPay still works on the import after the deployment's wait).
  *
@@ -36,8 +38,8 @@ export type FlowTaskStep = (typeof FLOW_STEPS)[number];
  */
 export const TASK_TIMEOUT_SECONDS = 300;
 
-const mypayUnavailable = {
-  ErrorEquals: ['MyPayUnavailable'],
+const platformUnavailable = {
+  ErrorEquals: ['MyPayUnavailable', 'GpdUnavailable'],
   IntervalSeconds: 5,
   MaxAttempts: 6,
   BackoffRate: 2,
@@ -62,7 +64,7 @@ const task = (taskFunction: string, step: FlowTaskStep, extra: Record<string, un
   Parameters: { FunctionName: taskFunction, Payload: { step, 'flowId.$': '$.flowId', ...extra } },
   ResultSelector: { 'value.$': '$.Payload' },
   TimeoutSeconds: TASK_TIMEOUT_SECONDS,
-  Retry: [mypayUnavailable, lambdaTransient],
+  Retry: [platformUnavailable, lambdaTransient],
 });
 
 export function exportDefinition(taskFunction: string, importMaxWaitMinutes: number = DEFAULT_IMPORT_MAX_WAIT_MINUTES) {
@@ -97,9 +99,19 @@ export function exportDefinition(taskFunction: string, importMaxWaitMinutes: num
       },
       Send: {
         ...task(taskFunction, 'Send'),
-        ResultPath: null,
+        ResultPath: '$.sent',
         Catch: catchAll,
-        Next: 'InitPolls',
+        Next: 'IsSent',
+      },
+      // GPD takes the positions in slices (SEND_SLICE) and answers at once: Send again until done, and then the
+      // flow is complete (no import to wait for, no files to collect). MyPay's upload is one call, then the wait.
+      IsSent: {
+        Type: 'Choice',
+        Choices: [
+          { Variable: '$.sent.value.done', BooleanEquals: false, Next: 'Send' },
+          { Variable: '$.sent.value.completed', BooleanEquals: true, Next: 'Collected' },
+        ],
+        Default: 'InitPolls',
       },
       InitPolls: {
         Type: 'Pass',

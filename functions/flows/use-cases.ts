@@ -6,24 +6,25 @@ import {
   flowMessages,
   flowStateLabel,
   flowStepLabels,
+  gpdFlowStepLabels,
   exportLeaseUntil,
   isMyPayFailure,
   type FlowFileKind,
 } from '../domain/flows.ts';
-import type { ExportRequest, Flow } from '../domain/flow-schemas.ts';
+import type { ExportRequest, Flow, FlowPage } from '../domain/flow-schemas.ts';
 import { messages, positionOpsMessages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
-import type { Page } from '../domain/validation.ts';
 import type { FlowRecord } from '../domain/flow-record.ts';
 import { resultFileName } from './mypay-result-files.ts';
 import type { FlowDeps, FlowRepository } from './ports.ts';
+import { PLATFORM_CAPABILITIES, type PaymentPlatformName } from '../domain/payment-platform.ts';
 
-export const toFlow = (record: FlowRecord): Flow => ({
+export const flowOf = (record: FlowRecord, platform: PaymentPlatformName = 'mypay'): Flow => ({
   id: record.id,
   stato: record.stato,
-  statoLabel: flowStateLabel(record.stato),
+  statoLabel: flowStateLabel(record.stato, platform),
   step: record.step,
-  stepLabel: flowStepLabels[record.step],
+  stepLabel: (platform === 'gpd' ? gpdFlowStepLabels : flowStepLabels)[record.step],
   dataInsert: record.dataInsert,
   dataUpdate: record.dataUpdate,
   announcement: record.announcement,
@@ -61,8 +62,10 @@ export function makeFlowUseCases({
   audit,
   clock,
   ids,
+  platform = 'mypay',
 }: FlowDeps) {
   const requireFlow = requireFlowIn(flows);
+  const toFlow = (record: FlowRecord) => flowOf(record, platform);
   const now = () => clock.now().toISOString();
 
   /**
@@ -150,9 +153,14 @@ export function makeFlowUseCases({
       return toFlow(await requireFlow(id));
     },
 
-    async listFlows(query: { descrizione?: string; cursor?: string }): Promise<Page<Flow>> {
+    /** A page of flows, and the platform they go to (the page's title and what a flow shows depend on it). */
+    async listFlows(query: { descrizione?: string; cursor?: string }): Promise<FlowPage> {
       const page = await flows.listFlows(query, FLOWS_PAGE_SIZE);
-      return { items: page.items.map(toFlow), nextCursor: page.nextCursor };
+      return {
+        items: page.items.map(toFlow),
+        nextCursor: page.nextCursor,
+        platform: { name: platform, capabilities: PLATFORM_CAPABILITIES[platform] },
+      };
     },
 
     /**
@@ -172,7 +180,7 @@ export function makeFlowUseCases({
       const waitAgain =
         before.step === 'SOSPESO'
           ? { step: 'ATTESA_ESITO' as const, pollingSince: now() }
-          : { step: before.zipKey ? ('INVIO' as const) : ('PREPARAZIONE' as const) };
+          : { step: before.zipKey || before.planKey ? ('INVIO' as const) : ('PREPARAZIONE' as const) };
       const after = await flows.updateFlow(id, { ...resend, ...waitAgain, error: null }, now());
       await audit.record({ actor, entity: 'flow', id, action: 'update', before, after }, clock.now());
       return toFlow(await run(id));

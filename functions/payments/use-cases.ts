@@ -12,6 +12,7 @@ import {
   planTransitions,
   publicPosition,
   recordExportOutcome,
+  reserveIuv,
   syncCandidateMonths,
   type ExportOutcome,
   type PaymentRecord,
@@ -41,6 +42,8 @@ import {
   type Payer,
 } from '../domain/mypay-csv.ts';
 import { myPayRowRulesFromEnv } from '../adapters/mypay-rules.ts';
+import type { PlatformPosition } from '../domain/payment-platform.ts';
+import { needsIuv, platformPositionOf } from '../domain/platform-export.ts';
 import type {
   PositionEdit,
   ReconciliationClose,
@@ -129,6 +132,8 @@ export interface PaymentDeps {
   mypayRules?: Omit<MyPayRowRules, 'today'>;
   /** PositionsGenerated (functions/domain/business-metrics.ts); none when not given. */
   metrics?: BusinessMetrics;
+  /** GPD: the council's IUV sequence (functions/positions/iuv-sequence.ts), for the export's new positions. */
+  iuvSequence?: { reserveIuvs(count: number): Promise<string[]> };
 }
 
 const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
@@ -373,10 +378,12 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     return { call, config, period, lockedBy };
   }
 
-  /** Generates the month, then the MyPay CSV of its positions with a pending action (of one citizen, if given). */
-  async function pendingCsv(
+  /**
+   * Generates the month, then its positions with a pending action (of one citizen, if given), in the file's
+   * order, with their citizens, and the ISEEs of the month's fees.
+   */
+  async function pendingOfMonth(
     call: CallRecord,
-    config: Configuration,
     period: Period,
     fiscalCode: string | null,
     actor: Actor,
@@ -393,6 +400,30 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       );
     const missing = pending.filter((p) => !usersById.has(p.userId)).map((p) => p.userId);
     if (missing.length) for (const [id, user] of await users.getUserItems(missing)) usersById.set(id, user);
+    // The ISEEs of the month's positions (not only those written now: a Prepare that stopped after its
+    // writes left its ISEEs unmarked); the export marks those not marked yet (MarkIsees).
+    const iseeIds = [...new Set(current.map((p) => p.iseeId).filter((id): id is string => Boolean(id)))];
+    return { result, pending, usersById, iseeIds };
+  }
+
+  /** Generates the month, then the MyPay CSV of its positions with a pending action (of one citizen, if given). */
+  async function pendingCsv(
+    call: CallRecord,
+    config: Configuration,
+    period: Period,
+    fiscalCode: string | null,
+    actor: Actor,
+    exportingFlow: string | null = null,
+    progress?: Progress,
+  ) {
+    const { result, pending, usersById, iseeIds } = await pendingOfMonth(
+      call,
+      period,
+      fiscalCode,
+      actor,
+      exportingFlow,
+      progress,
+    );
     // A row MyPay would refuse for the citizen's data, or with a text that would run as a formula, stays out
     // of the file with its reason: the operator fixes the record and sends it again (it stays pending).
     const rows: ReturnType<typeof mypayCsvRow>[] = [];
@@ -410,9 +441,6 @@ export function makePaymentUseCases(deps: PaymentDeps) {
         });
       else rows.push(row);
     }
-    // The ISEEs of the month's positions (not only those written now: a Prepare that stopped after its
-    // writes left its ISEEs unmarked); the export marks those not marked yet (MarkIsees).
-    const iseeIds = [...new Set(current.map((p) => p.iseeId).filter((id): id is string => Boolean(id)))];
     return { result, content: mypayCsv(rows), rows: rows.length, heldBack, iseeIds };
   }
 
@@ -708,6 +736,48 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       );
       // Without the lock the generation marked its ISEEs itself.
       return { csv: content, rows, heldBack, iseeIds: lockedBy ? iseeIds : [] };
+    },
+
+    /**
+     * The export's positions for a platform that takes them one by one (GPD, issue 37; step Prepare): the same
+     * month generation as exportCsv, then each pending position as the port sends it. The positions to create
+     * that have no IUV yet get one from the council's sequence (one block for the flow), saved on them through
+     * the one writer BEFORE anything is sent, so a retried step sends the same IUV and iupd.
+     */
+    async exportPlatformPositions(
+      request: {
+        callId: string;
+        mese: number;
+        anno: number;
+        fiscalCode: string | null;
+        flowId: string;
+        underLock: boolean;
+      },
+      actor: Actor,
+    ): Promise<{ positions: PlatformPosition[]; iseeIds: readonly string[] }> {
+      const { call, period, lockedBy } = await prepare(
+        request.callId,
+        { mese: request.mese, anno: request.anno },
+        { flowId: request.flowId, underLock: request.underLock },
+      );
+      const { pending, usersById, iseeIds } = await pendingOfMonth(call, period, request.fiscalCode, actor, lockedBy);
+      const without = pending.filter(needsIuv);
+      if (without.length) {
+        if (!deps.iuvSequence) throw new Error('La sequenza degli IUV dell’ente non è configurata (GPD).');
+        const iuvs = await deps.iuvSequence.reserveIuvs(without.length);
+        const at = clock.now().toISOString();
+        const saved = await positions.applyTransitions(
+          without.map((position, i) => reserveIuv(position, iuvs[i]!, at, lockedBy !== null)),
+        );
+        // A position whose IUV could not be saved (changed meanwhile: only without the lock) waits for the next export.
+        const byIud = new Map(saved.map((t) => [t.after.iud, t.after]));
+        const ready = pending.flatMap((p) => (needsIuv(p) ? (byIud.has(p.iud) ? [byIud.get(p.iud)!] : []) : [p]));
+        pending.splice(0, pending.length, ...ready);
+      }
+      return {
+        positions: pending.map((p) => platformPositionOf(p, usersById.get(p.userId)?.email ?? null)),
+        iseeIds: lockedBy ? iseeIds : [],
+      };
     },
 
     /** The export's step MarkIsees: one slice of the ISEEs its month generation used (see generate). */

@@ -98,7 +98,10 @@ async function startLocalExport(port: number) {
     { JOB_FUNCTIONS },
   ] = await Promise.all([
     import('../../functions/flows/state-machine.ts'),
-    import('../../functions/entry/flow-task.ts'),
+    // The task function of the platform this stack bills through (one bundle each in the cloud, lib/payment-export.ts).
+    process.env.PAYMENT_PLATFORM === 'gpd'
+      ? import('../../functions/entry/flow-task-gpd.ts')
+      : import('../../functions/entry/flow-task.ts'),
     import('../../functions/jobs/state-machine.ts'),
     import('../../functions/jobs/job-functions.ts'),
   ]);

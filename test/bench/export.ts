@@ -12,6 +12,8 @@
  *                                             (3,334 + 3,333 + 3,333 subscribers), another seed, names with
  *                                             accents and apostrophes, some exempt (ISEE ≤ 3000), other hours
  *   BENCH_EXPORT=2000 npm run bench:export    another size
+ *   PAYMENT_PLATFORM=gpd npm run bench:export the same on pagoPA GPD (its simulator): IUVs reserved and saved by
+ *                                             Prepare, bulk creates of 100; counts GPD's calls too
  *
  * Not part of npm test. Seeding goes straight to dynalite with BatchWrite (the export is what is measured).
  */
@@ -20,6 +22,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../functions/adapters/table.ts';
 import { isValidIuv } from '../../functions/domain/iuv.ts';
+import { gpdIupd } from '../../functions/domain/gpd.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { demoConfiguration } from '../../lib/local/demo-configuration.ts';
 import { identities } from '../../lib/local/identities.ts';
@@ -69,6 +72,18 @@ const FIRST = heldOut
 
 const ms = (value: number) => `${(value / 1000).toFixed(1)} s`;
 
+/** `PAYMENT_PLATFORM=gpd npm run bench:export`: the same export to pagoPA GPD (its simulator), checked against what GPD holds. */
+const onGpd = process.env.PAYMENT_PLATFORM === 'gpd';
+/** Calls to GPD's positions API, counted on the process's fetch (the stack is this process). */
+let gpdCalls = 0;
+if (onGpd) {
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (input, init) => {
+    if (String(input instanceof Request ? input.url : input).includes('/gpd/debt-positions-service/')) gpdCalls += 1;
+    return realFetch(input, init);
+  };
+}
+
 async function main() {
   const stack = await startTestStack({ web: 'none', seed: false });
   try {
@@ -82,7 +97,7 @@ async function main() {
     const { accessToken } = await signIn({ issuer: stack.issuer, appUrl: stack.appUrl, sub: identities[2].sub });
     const api = benchApi(stack.appUrl, accessToken);
     await api('PUT', '/api/configuration', demoConfiguration);
-    const simulatorAdmin = stack.myPayEndpoint.replace(/\/pa\/services.*$/, '/admin');
+    const simulatorAdmin = onGpd ? `${stack.gpdUrl}/admin` : stack.myPayEndpoint.replace(/\/pa\/services.*$/, '/admin');
 
     // --- seed: bands, calls, users with a validated ISEE (item + the user's copy), approved subscriptions
     const t0 = performance.now();
@@ -231,13 +246,18 @@ async function main() {
     const cpu = process.cpuUsage(cpuAtStart);
     const callsAtEnd = snapshot();
 
-    const STEP_NAMES: Record<string, string> = {
-      PREPARAZIONE: 'Prepare: month generation, CSV, ZIP + MD5, to the exports bucket',
-      INVIO: 'MarkIsees (ISEEs used for the fees) + Send: authorise, upload',
-      'ATTESA_ESITO LOAD_IMPORT': 'MyPay import (simulator: validation, IUVs, notice PDFs) + polling',
-      'ATTESA_ESITO IMPORT_IN_ELAB': 'MyPay import (simulator: validation, IUVs, notice PDFs) + polling',
-      'ATTESA_ESITO IMPORT_ESEGUITO': 'Collect: result files to the bucket, IUV + NAV on each position',
-    };
+    const STEP_NAMES: Record<string, string> = onGpd
+      ? {
+          PREPARAZIONE: 'Prepare: month generation, IUVs reserved and saved, the list to the bucket',
+          INVIO: 'MarkIsees + Send: bulk creates at GPD (≤ 100 a call), results written back',
+        }
+      : {
+          PREPARAZIONE: 'Prepare: month generation, CSV, ZIP + MD5, to the exports bucket',
+          INVIO: 'MarkIsees (ISEEs used for the fees) + Send: authorise, upload',
+          'ATTESA_ESITO LOAD_IMPORT': 'MyPay import (simulator: validation, IUVs, notice PDFs) + polling',
+          'ATTESA_ESITO IMPORT_IN_ELAB': 'MyPay import (simulator: validation, IUVs, notice PDFs) + polling',
+          'ATTESA_ESITO IMPORT_ESEGUITO': 'Collect: result files to the bucket, IUV + NAV on each position',
+        };
     const slowest: { name: string; ms: number }[] = [];
     for (const [index, flow] of finished.entries()) {
       console.log(
@@ -315,6 +335,33 @@ async function main() {
     const withIuv = positions.filter((p) => p.codIuv);
     const iuvs = new Set(withIuv.map((p) => p.codIuv));
     if (iuvs.size !== withIuv.length) problems.push(`${withIuv.length - iuvs.size} IUVs given twice`);
+    console.log(
+      onGpd
+        ? `GPD calls ${gpdCalls} (${(gpdCalls / Math.max(1, expected)).toFixed(3)} per position; the client paces them at 10 a second)`
+        : '',
+    );
+    if (onGpd) {
+      // GPD holds each position once, published (VALID), with the IUV the portal saved on it.
+      const state = (await (await fetch(`${simulatorAdmin}/state`)).json()) as {
+        positions: Record<string, { iupd: string; status: string; paymentOption: { iuv: string }[] }>;
+      };
+      const held = new Map(Object.values(state.positions).map((p) => [p.iupd, p]));
+      if (held.size !== positions.length)
+        problems.push(`GPD holds ${held.size} positions, the table ${positions.length}`);
+      const mismatched = positions.filter((p) => {
+        const at = held.get(gpdIupd(p.iud));
+        return at?.status !== 'VALID' || at.paymentOption[0]?.iuv !== p.codIuv;
+      });
+      if (mismatched.length) problems.push(`${mismatched.length} positions not VALID at GPD with the portal's IUV`);
+      if (finished.some((f) => f!.accepted !== f!.num || f!.rejected !== 0)) problems.push('a flow has rejected rows');
+      console.log(
+        problems.length
+          ? `\nCHECK FAILED:\n- ${problems.join('\n- ')}`
+          : `\ncheck: ${positions.length.toLocaleString('it-IT')} positions, each with one valid IUV of the council (all distinct), published once at GPD with it ✓`,
+      );
+      process.exitCode = problems.length || total > 60_000 ? 1 : 0;
+      return;
+    }
     const state = (await (await fetch(`${simulatorAdmin}/state`)).json()) as {
       imports: Record<string, { fileName?: string; state: string }>;
       positions: Record<string, { iud: string; iuv: string }>;

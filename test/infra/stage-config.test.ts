@@ -118,6 +118,9 @@ describe('a production stage', () => {
         expect(secrets.filter((arn) => arn.includes('secret:portale/gpd-??????'))).toHaveLength(1);
         expect(secrets.some((arn) => arn.includes('mypay'))).toBe(false);
       }
+      // The flows API learns only the platform's name (the flows page's title and what a flow shows), no secret.
+      expect(variablesOf(portal, portal.api.functions.flows)).toMatchObject({ PAYMENT_PLATFORM: 'gpd' });
+      expect(variablesOf(portal, portal.api.functions.flows)).not.toHaveProperty('GPD_SECRET_NAME');
       // A function that does not call the platform gets neither.
       expect(variablesOf(portal, portal.api.functions.tickets)).not.toHaveProperty('GPD_SECRET_NAME');
       expect(secretsReadBy(portal, portal.api.functions.tickets).some((arn) => arn.includes('portale/gpd'))).toBe(

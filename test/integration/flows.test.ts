@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inject } from '../support/stack-context.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { isValidIuv } from '../../functions/domain/iuv.ts';
+import { gpdIupd, gpdIuv, gpdPaymentPosition, isCouncilIuv } from '../../functions/domain/gpd.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
@@ -26,7 +27,14 @@ let operator: Client;
 let delegate: Client;
 let citizen: Client;
 const november = { mese: 11, anno: 2026 };
-const simulator = () => inject('myPayEndpoint').replace(/\/pa\/services.*$/, '');
+/**
+ * The stack's payment platform (issue 37): the project integration-gpd runs this file again on pagoPA GPD. The
+ * operator's side is the same; what only MyPay has (its import, its result files, its refusals) is asserted on MyPay,
+ * and GPD's own outcome (each position published with the IUV the portal saved) on GPD.
+ */
+const onGpd = process.env.PAYMENT_PLATFORM === 'gpd';
+const simulator = () => (onGpd ? inject('gpdUrl')! : inject('myPayEndpoint').replace(/\/pa\/services.*$/, ''));
+const approvedLabel = onGpd ? 'Posizioni pubblicate su pagoPA' : 'Flusso approvato';
 
 async function admin(action: string, body: object) {
   const response = await fetch(`${simulator()}/admin/${action}`, {
@@ -43,6 +51,70 @@ async function simulatorState() {
 }
 const importsOf = async (flowId: string) =>
   Object.values((await simulatorState()).imports).filter((i) => i.fileName?.includes(flowId));
+
+/** What GPD holds of these positions (by the iupd the portal derives from each IUD): state, IUV, amount. */
+async function gpdHeld(iuds: readonly string[]) {
+  const state = (await (await fetch(`${simulator()}/admin/state`)).json()) as {
+    positions: Record<string, { iupd: string; status: string; paymentOption: { iuv: string; amount: number }[] }>;
+  };
+  const wanted = new Map(iuds.map((iud) => [gpdIupd(iud), iud]));
+  return Object.values(state.positions)
+    .filter((p) => wanted.has(p.iupd))
+    .map((p) => ({
+      iud: wanted.get(p.iupd)!,
+      status: p.status,
+      iuv: p.paymentOption[0]!.iuv,
+      amount: p.paymentOption[0]!.amount,
+    }));
+}
+
+/**
+ * Each position sent exactly once, as the operator's flow says: on MyPay one import of the flow's file; on GPD each
+ * accepted position published once (VALID) with the IUV the portal saved on it.
+ */
+async function sentOnce(flowId: string, callId: string) {
+  if (!onGpd) return expect(await importsOf(flowId)).toHaveLength(1);
+  const exported = (await positionsOf(callId)).filter((p) => p.statoExport === 'ESPORTATA');
+  const held = await gpdHeld(exported.map((p) => p.iud));
+  expect(held.map((h) => [h.iud, h.status, h.iuv]).sort()).toEqual(
+    exported.map((p) => [p.iud, 'VALID', p.codIuv]).sort(),
+  );
+}
+
+/**
+ * GPD already holds a position of this IUD that cannot take the portal's (created elsewhere with another amount,
+ * then paid outside the portal): the portal's create meets a 409, reads it back, finds it different and refuses it.
+ */
+async function gpdHoldsPaid(iud: string) {
+  const org = process.env.GPD_ORGANIZATION_FISCAL_CODE!;
+  const body = gpdPaymentPosition(
+    {
+      iud,
+      iuv: gpdIuv(process.env.GPD_SEGREGATION_CODE!, 9_000_000_000_000 + Math.floor(Math.random() * 1e9)),
+      fiscalCode: 'RSSMRA80A01H501U',
+      fullName: 'Altro Debitore',
+      amountCents: 1,
+      description: 'Posizione creata fuori dal portale',
+      dueDay: '2099-12-31',
+    },
+    {
+      fiscalCode: org,
+      companyName: process.env.GPD_COMPANY_NAME!,
+      iban: process.env.GPD_IBAN!,
+      taxonomyCode: process.env.GPD_TAXONOMY_CODE!,
+    },
+  );
+  const created = await fetch(
+    `${simulator()}/gpd/debt-positions-service/v1/organizations/${org}/debtpositions?toPublish=true`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'ocp-apim-subscription-key': process.env.GPD_API_KEY! },
+      body: JSON.stringify(body),
+    },
+  );
+  expect(created.status).toBe(201);
+  await admin('paid', { iupds: [body.iupd] });
+}
 
 beforeAll(async () => {
   operator = await as('operator');
@@ -102,8 +174,10 @@ describe('Invia a MyPay', () => {
     const rejectedCf = people[1]!.fiscalCode;
     expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(3);
     const positions0 = await positionsOf(call.id);
-    // MyPay is told to refuse one of the three rows.
-    await admin('reject', { iuds: [positions0.find((p) => p.fiscalCode === rejectedCf)!.iud] });
+    // The platform is told to refuse one of the three: MyPay rejects its row; GPD already holds a paid position of it.
+    const refusedIud = positions0.find((p) => p.fiscalCode === rejectedCf)!.iud;
+    if (onGpd) await gpdHoldsPaid(refusedIud);
+    else await admin('reject', { iuds: [refusedIud] });
     const started = await operator.post(`/api/calls/${call.id}/exports`, november);
     expect(started.status).toBe(201);
     expect(started.json).toMatchObject({ step: 'PREPARAZIONE', statoLabel: 'In preparazione', mese: 11, anno: 2026 });
@@ -112,7 +186,7 @@ describe('Invia a MyPay', () => {
     expect(flow).toMatchObject({
       step: 'COMPLETATO',
       stato: 'IMPORT_ESEGUITO',
-      statoLabel: 'Flusso approvato',
+      statoLabel: approvedLabel,
       num: 3,
       accepted: 2,
       rejected: 1,
@@ -122,6 +196,7 @@ describe('Invia a MyPay', () => {
     for (const p of positions.filter((p) => p.fiscalCode !== rejectedCf)) {
       expect(p.statoExport).toBe('ESPORTATA');
       expect(isValidIuv(p.codIuv!)).toBe(true);
+      if (onGpd) expect(isCouncilIuv(p.codIuv!, process.env.GPD_SEGREGATION_CODE!)).toBe(true);
       expect(p.nav).toBe(`3${p.codIuv}`);
     }
     expect(positions.find((p) => p.fiscalCode === rejectedCf)).toMatchObject({
@@ -129,22 +204,32 @@ describe('Invia a MyPay', () => {
       statoExport: 'ERRORE',
       lastExportError: expect.stringMatching(/\S/),
     });
-    expect(await importsOf(started.json.id)).toHaveLength(1);
+    await sentOnce(started.json.id, call.id);
 
-    for (const kind of ['iuv', 'scarti', 'avvisi']) {
-      const link = await operator.get(`/api/flows/${flow.id}/files/${kind}`);
-      expect(link.status).toBe(200);
-      expect(link.json.url).toMatch(/X-Amz-Expires=300/);
-      const zip = new Uint8Array(await (await fetch(link.json.url)).arrayBuffer());
-      expect(Object.keys(unzipSync(zip)).length).toBeGreaterThan(0);
-    }
     const list = await operator.get(`/api/flows?descrizione=${encodeURIComponent(call.name.slice(-6))}`);
     expect(list.json.items.map((f: { id: string }) => f.id)).toContain(flow.id);
+    // The flows page learns the platform from the list: its title, and whether there are result files to link.
+    expect(list.json.platform).toMatchObject({
+      name: onGpd ? 'gpd' : 'mypay',
+      capabilities: { importFiles: !onGpd, publication: onGpd },
+    });
+    if (onGpd) {
+      // No result files on GPD: the positions themselves are published.
+      expect((await operator.get(`/api/flows/${flow.id}/files/iuv`)).status).toBe(404);
+      expect(positions.find((p) => p.fiscalCode === rejectedCf)!.lastExportError).toContain('pagoPA');
+    } else
+      for (const kind of ['iuv', 'scarti', 'avvisi']) {
+        const link = await operator.get(`/api/flows/${flow.id}/files/${kind}`);
+        expect(link.status).toBe(200);
+        expect(link.json.url).toMatch(/X-Amz-Expires=300/);
+        const zip = new Uint8Array(await (await fetch(link.json.url)).arrayBuffer());
+        expect(Object.keys(unzipSync(zip)).length).toBeGreaterThan(0);
+      }
     const audit = await localTable().auditOf('flow', flow.id);
     expect(audit[0]).toMatchObject({ action: 'create', who: { fiscalCode: 'BNCLRA79H61F205F' } });
 
-    // The month again: only the refused row goes, and it is accepted this time.
-    await admin('reset', {});
+    // The month again: only the refused one goes, and it is accepted this time (GPD: the paid one is gone).
+    await admin('reset', onGpd ? { state: true } : {});
     const again = await operator.post(`/api/calls/${call.id}/exports`, november);
     expect(await settled(again.json.id)).toMatchObject({ num: 1, accepted: 1, rejected: 0 });
     expect((await positionsOf(call.id)).every((p) => p.statoExport === 'ESPORTATA' && isValidIuv(p.codIuv!))).toBe(
@@ -152,43 +237,69 @@ describe('Invia a MyPay', () => {
     );
   });
 
-  it.each([
-    ['paaSILAutorizzaImportFlusso', '5xx'],
-    ['upload', '5xx'],
-    ['paaSILChiediStatoImportFlusso', '5xx'],
-    ['download', '5xx'],
-    ['upload', 'lost-answer'],
-  ])('%s answering %s twice: retried, sent once, every position exported once', async (operation, kind) => {
+  it.each(
+    onGpd
+      ? [
+          ['bulk-create', '5xx', 2],
+          // GPD created them and the answer never came: the retry meets 409, reads each back, finds it the same.
+          ['bulk-create', 'lost-answer', 1],
+          ['get', '5xx', 2],
+          // More than the client's own retries: the state machine retries the step (GpdUnavailable).
+          ['bulk-create', '5xx', 5],
+        ]
+      : [
+          ['paaSILAutorizzaImportFlusso', '5xx', 2],
+          ['upload', '5xx', 2],
+          ['paaSILChiediStatoImportFlusso', '5xx', 2],
+          ['download', '5xx', 2],
+          ['upload', 'lost-answer', 2],
+        ],
+  )('%s answering %s %i times: retried, sent once, every position exported once', async (operation, kind, times) => {
     const { call } = await callWithThreeDue();
-    await admin('faults', { operation, kind, times: 2 });
+    // A lost answer of a create is seen only by a create that follows it: the month's positions are made first.
+    if (operation === 'get') await admin('faults', { operation: 'bulk-create', kind: 'lost-answer', times: 1 });
+    await admin('faults', { operation, kind, times });
     const started = await operator.post(`/api/calls/${call.id}/exports`, november);
     expect(await settled(started.json.id)).toMatchObject({ step: 'COMPLETATO', accepted: 3, rejected: 0 });
-    expect(await importsOf(started.json.id)).toHaveLength(1);
+    await sentOnce(started.json.id, call.id);
     const positions = await positionsOf(call.id);
     expect(positions.every((p) => p.statoExport === 'ESPORTATA' && isValidIuv(p.codIuv!))).toBe(true);
     expect(new Set(positions.map((p) => p.codIuv)).size).toBe(3);
   });
 
-  it('MyPay down for good: "Errore flusso interno" with the reason; the call stays locked; Rielabora finishes it without sending twice', async () => {
+  it('the platform down for good: "Errore flusso interno" with the reason; Rielabora finishes it without sending twice', async () => {
     const { call } = await callWithThreeDue();
-    await admin('faults', { operation: 'paaSILChiediStatoImportFlusso', kind: '5xx', times: 'always' });
+    await admin(
+      'faults',
+      onGpd
+        ? { operation: 'bulk-create', kind: '5xx', times: 'always' }
+        : { operation: 'paaSILChiediStatoImportFlusso', kind: '5xx', times: 'always' },
+    );
     const started = await operator.post(`/api/calls/${call.id}/exports`, november);
-    const failed = await settled(started.json.id);
+    const failed = await settled(started.json.id, 60_000);
     expect(failed).toMatchObject({ step: 'ERRORE', stato: 'IMPORT_ERROR_SL', statoLabel: 'Errore flusso interno' });
-    expect(failed.error).toContain('MyPay non risponde');
-    expect((await operator.post(`/api/calls/${call.id}/exports`, november)).status).toBe(409);
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).status).toBe(409);
+    expect(failed.error).toContain(onGpd ? 'pagoPA non risponde' : 'MyPay non risponde');
+    // MyPay may hold the file: the call stays locked until Rielabora. GPD answered nothing: the call is free again,
+    // and the IUVs the flow saved stay on its positions.
+    if (!onGpd) {
+      expect((await operator.post(`/api/calls/${call.id}/exports`, november)).status).toBe(409);
+      expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).status).toBe(409);
+    }
+    const reserved = onGpd ? (await storedPositions(call.id, '2026-11')).map((p) => p.reservedIuv) : [];
+    if (onGpd) expect(reserved.every((iuv) => typeof iuv === 'string' && isValidIuv(iuv as string))).toBe(true);
 
     await admin('reset', {});
     const restarted = await operator.post(`/api/flows/${failed.id}/restart`, {});
     expect(restarted.status).toBe(200);
     expect(await settled(failed.id)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
-    expect(await importsOf(failed.id)).toHaveLength(1);
+    await sentOnce(failed.id, call.id);
+    // Rielabora sent the IUVs saved before the first attempt: none was reserved again.
+    if (onGpd) expect((await positionsOf(call.id)).map((p) => p.codIuv).sort()).toEqual(reserved.sort());
     expect((await positionsOf(call.id)).every((p) => p.statoExport === 'ESPORTATA')).toBe(true);
     expect((await operator.post(`/api/flows/${failed.id}/restart`, {})).status).toBe(409);
   });
 
-  it.each([
+  it.skipIf(onGpd).each([
     ['PAA_IMPORT_NO_MATCH_MD5', 'l’impronta MD5 non corrisponde'],
     ['PAA_IMPORT_FLUSSO_DUPLICATO', 'MyPay ha già caricato un flusso con questo identificativo'],
   ])(
@@ -218,55 +329,68 @@ describe('Invia a MyPay', () => {
     },
   );
 
-  it('a reused request token is refused by MyPay: "Errore flusso" with the reason in Italian, and Rielabora sends it with a fresh token', async () => {
-    const { call } = await callWithThreeDue();
-    await admin('reuse-token', { times: 1 });
-    const first = await operator.post(`/api/calls/${call.id}/exports`, november);
-    const settledFirst = await settled(first.json.id);
-    expect(settledFirst).toMatchObject({ step: 'ERRORE', statoLabel: 'Errore flusso' });
-    expect(settledFirst.error).toBe(
-      'MyPay ha rifiutato l’invio: l’autorizzazione ricevuta era già stata usata. «Rielabora» ne chiede una nuova e invia il file di nuovo.',
-    );
-    await operator.post(`/api/flows/${first.json.id}/restart`, {});
-    expect(await settled(first.json.id)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
-    const positions = await positionsOf(call.id);
-    expect(new Set(positions.map((p) => p.codIuv)).size).toBe(3);
-  });
+  it.skipIf(onGpd)(
+    'a reused request token is refused by MyPay: "Errore flusso" with the reason in Italian, and Rielabora sends it with a fresh token',
+    async () => {
+      const { call } = await callWithThreeDue();
+      await admin('reuse-token', { times: 1 });
+      const first = await operator.post(`/api/calls/${call.id}/exports`, november);
+      const settledFirst = await settled(first.json.id);
+      expect(settledFirst).toMatchObject({ step: 'ERRORE', statoLabel: 'Errore flusso' });
+      expect(settledFirst.error).toBe(
+        'MyPay ha rifiutato l’invio: l’autorizzazione ricevuta era già stata usata. «Rielabora» ne chiede una nuova e invia il file di nuovo.',
+      );
+      await operator.post(`/api/flows/${first.json.id}/restart`, {});
+      expect(await settled(first.json.id)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
+      const positions = await positionsOf(call.id);
+      expect(new Set(positions.map((p) => p.codIuv)).size).toBe(3);
+    },
+  );
 
-  it('an import MyPay keeps in IMPORT_IN_ELAB (GPD) reads as waiting, then suspended, never failed; Rielabora collects it without sending again', async () => {
-    const { call } = await callWithThreeDue();
-    await admin('import', { mode: 'stuck', times: 1 });
-    const started = await operator.post(`/api/calls/${call.id}/exports`, november);
-    const id = started.json.id as string;
-    const until = Date.now() + 20_000;
-    let seenWaiting = false;
-    for (;;) {
-      const flow = (await operator.get(`/api/flows/${id}`)).json;
-      if (flow.stato === 'IMPORT_IN_ELAB' && flow.step === 'ATTESA_ESITO') seenWaiting = true;
-      if (flow.step === 'SOSPESO' || flow.step === 'ERRORE' || flow.step === 'COMPLETATO' || Date.now() > until) break;
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
-    expect(seenWaiting).toBe(true);
-    // The wait set for this stack (MYPAY_IMPORT_MAX_WAIT_MINUTES) has passed: suspended, its badge still MyPay's state.
-    const waiting = await settledOrSuspended(id);
-    expect(waiting).toMatchObject({
-      step: 'SOSPESO',
-      stato: 'IMPORT_IN_ELAB',
-      statoLabel: 'In elaborazione...',
-      stepLabel: 'In attesa dell’esito di MyPay',
-    });
-    // MyPay holds the file: the call stays locked, the positions unchanged.
-    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).status).toBe(409);
-    await admin('import', { mode: 'release' });
-    expect((await operator.post(`/api/flows/${id}/restart`, {})).status).toBe(200);
-    expect(await settled(id, 45_000)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
-    expect(await importsOf(id)).toHaveLength(1);
-  }, 90_000);
+  it.skipIf(onGpd)(
+    'an import MyPay keeps in IMPORT_IN_ELAB (GPD) reads as waiting, then suspended, never failed; Rielabora collects it without sending again',
+    async () => {
+      const { call } = await callWithThreeDue();
+      await admin('import', { mode: 'stuck', times: 1 });
+      const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+      const id = started.json.id as string;
+      const until = Date.now() + 20_000;
+      let seenWaiting = false;
+      for (;;) {
+        const flow = (await operator.get(`/api/flows/${id}`)).json;
+        if (flow.stato === 'IMPORT_IN_ELAB' && flow.step === 'ATTESA_ESITO') seenWaiting = true;
+        if (flow.step === 'SOSPESO' || flow.step === 'ERRORE' || flow.step === 'COMPLETATO' || Date.now() > until)
+          break;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      expect(seenWaiting).toBe(true);
+      // The wait set for this stack (MYPAY_IMPORT_MAX_WAIT_MINUTES) has passed: suspended, its badge still MyPay's state.
+      const waiting = await settledOrSuspended(id);
+      expect(waiting).toMatchObject({
+        step: 'SOSPESO',
+        stato: 'IMPORT_IN_ELAB',
+        statoLabel: 'In elaborazione...',
+        stepLabel: 'In attesa dell’esito di MyPay',
+      });
+      // MyPay holds the file: the call stays locked, the positions unchanged.
+      expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).status).toBe(409);
+      await admin('import', { mode: 'release' });
+      expect((await operator.post(`/api/flows/${id}/restart`, {})).status).toBe(200);
+      expect(await settled(id, 45_000)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
+      expect(await importsOf(id)).toHaveLength(1);
+    },
+    90_000,
+  );
 
   it('an execution stopped outside any Catch (StopExecution) fails the flow cleanly: the call is free and Rielabora works', async () => {
     const { call } = await callWithThreeDue();
-    // MyPay down: the flow waits in the state machine's retries while the execution is stopped.
-    await admin('faults', { operation: 'paaSILAutorizzaImportFlusso', kind: '5xx', times: 'always' });
+    // The platform down: the flow waits in the state machine's retries while the execution is stopped.
+    await admin(
+      'faults',
+      onGpd
+        ? { operation: 'bulk-create', kind: '5xx', times: 'always' }
+        : { operation: 'paaSILAutorizzaImportFlusso', kind: '5xx', times: 'always' },
+    );
     const started = await operator.post(`/api/calls/${call.id}/exports`, november);
     const id = started.json.id as string;
     const execution = async () => (await localTable().item(keys.flow(id)))?.execution as string | undefined;
@@ -288,32 +412,38 @@ describe('Invia a MyPay', () => {
     await admin('reset', {});
     expect((await operator.post(`/api/flows/${id}/restart`, {})).status).toBe(200);
     expect(await settled(id, 45_000)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
-    expect(await importsOf(id)).toHaveLength(1);
+    await sentOnce(id, call.id);
   }, 90_000);
 
-  it('holds back a citizen MyPay would refuse (civic number not ASCII) or whose stored address would run as a formula; the others go', async () => {
-    const { call, people } = await callWithThreeDue();
-    const [civic, formula] = people;
-    const user = async (userId: string) => (await localTable().item(keys.user(userId)))!;
-    await localTable().putItem({ ...(await user(civic!.userId)), addressNumber: '12°' });
-    await localTable().putItem({ ...(await user(formula!.userId)), address: '=HYPERLINK("http://evil.example","x")' });
-    const started = await operator.post(`/api/calls/${call.id}/exports`, november);
-    const flow = await settled(started.json.id);
-    expect(flow).toMatchObject({ step: 'COMPLETATO', num: 1, accepted: 1 });
-    expect(flow.heldBack.map((h: { fiscalCode: string; reason: string }) => [h.fiscalCode, h.reason]).sort()).toEqual(
-      [
+  it.skipIf(onGpd)(
+    'holds back a citizen MyPay would refuse (civic number not ASCII) or whose stored address would run as a formula; the others go',
+    async () => {
+      const { call, people } = await callWithThreeDue();
+      const [civic, formula] = people;
+      const user = async (userId: string) => (await localTable().item(keys.user(userId)))!;
+      await localTable().putItem({ ...(await user(civic!.userId)), addressNumber: '12°' });
+      await localTable().putItem({
+        ...(await user(formula!.userId)),
+        address: '=HYPERLINK("http://evil.example","x")',
+      });
+      const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+      const flow = await settled(started.json.id);
+      expect(flow).toMatchObject({ step: 'COMPLETATO', num: 1, accepted: 1 });
+      expect(flow.heldBack.map((h: { fiscalCode: string; reason: string }) => [h.fiscalCode, h.reason]).sort()).toEqual(
         [
-          civic!.fiscalCode,
-          'il numero civico “12°” non è accettato da MyPay (solo caratteri senza accenti né simboli speciali, al massimo 16)',
-        ],
-        [formula!.fiscalCode, 'il campo indirizzo inizia con =, +, -, @, una tabulazione o un a capo'],
-      ].sort(),
-    );
-    const positions = await positionsOf(call.id);
-    expect(positions.filter((p) => p.statoExport === 'ESPORTATA').map((p) => p.fiscalCode)).toEqual([
-      people[2]!.fiscalCode,
-    ]);
-  });
+          [
+            civic!.fiscalCode,
+            'il numero civico “12°” non è accettato da MyPay (solo caratteri senza accenti né simboli speciali, al massimo 16)',
+          ],
+          [formula!.fiscalCode, 'il campo indirizzo inizia con =, +, -, @, una tabulazione o un a capo'],
+        ].sort(),
+      );
+      const positions = await positionsOf(call.id);
+      expect(positions.filter((p) => p.statoExport === 'ESPORTATA').map((p) => p.fiscalCode)).toEqual([
+        people[2]!.fiscalCode,
+      ]);
+    },
+  );
 
   it('the single payment sends one citizen of the month', async () => {
     const { call, people } = await callWithThreeDue();

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { GpdRefused, GpdUnavailable, makeGpdClient, type GpdConfig } from '../../functions/adapters/gpd/client.ts';
+import { readReceipt } from '../../functions/adapters/gpd/receipt-xml.ts';
 import { makePacer } from '../../functions/adapters/pacer.ts';
 import { gpdIupd, gpdIuv, gpdNoticeNumber, gpdPaymentPosition } from '../../functions/domain/gpd.ts';
 import {
@@ -57,6 +58,7 @@ async function setup(simOptions: Partial<GpdSimulatorOptions> = {}, clientOption
     timeoutMs: 500,
     backoffMs: 10,
     pacer: makePacer(1000),
+    readReceipt,
     ...clientOptions,
   });
   const admin = (action: string, body: unknown) =>

@@ -1,4 +1,3 @@
-import { parseXml, XmlElement } from '@rgrove/parse-xml';
 import * as z from 'zod/mini';
 import { GPD_STATUSES, sameGpdPosition, type GpdPaymentPosition } from '../../domain/gpd.ts';
 import { makePacer, type Pacer } from '../pacer.ts';
@@ -62,6 +61,11 @@ export interface GpdConfig {
   pacer?: Pacer;
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Reads a receipt's paSendRTV2 document (functions/adapters/gpd/receipt-xml.ts readReceipt): given by whoever reads
+   * receipts, so the export's function, which never does, bundles no XML parser.
+   */
+  readReceipt?: (xml: string) => GpdReceipt;
 }
 
 const transferSchema = z.looseObject({
@@ -459,7 +463,9 @@ export function makeGpdClient(config: GpdConfig) {
         return null;
       }
       if (response.status !== 200) return refused(response);
-      return readReceipt(await response.text());
+      if (!config.readReceipt)
+        throw new Error('GPD: manca il lettore delle ricevute (readReceipt, gpd/receipt-xml.ts)');
+      return config.readReceipt(await response.text());
     },
 
     /** POST /carts (checkout_v1.json): 302 with the Checkout address to send the citizen to. */
@@ -480,30 +486,3 @@ export function makeGpdClient(config: GpdConfig) {
 }
 
 export type GpdClient = ReturnType<typeof makeGpdClient>;
-
-const childElements = (element: XmlElement | undefined) =>
-  element ? element.children.filter((c): c is XmlElement => c instanceof XmlElement) : [];
-const local = (name: string) => name.slice(name.indexOf(':') + 1);
-const child = (element: XmlElement | undefined, name: string) =>
-  childElements(element).find((c) => local(c.name) === name);
-const text = (element: XmlElement | undefined, name: string) => child(element, name)?.text.trim() ?? '';
-
-/** The paSendRTV2 request the receipts service keeps as the receipt's document (paForNode.xsd). */
-export function readReceipt(xml: string): GpdReceipt {
-  const root = parseXml(xml.replace(/^<\?xml[^>]*\?>/, '').trim()).root ?? undefined;
-  const receipt = child(root, 'receipt');
-  const amount = text(receipt, 'paymentAmount');
-  if (!receipt || !/^\d+(\.\d{1,2})?$/.test(amount)) throw new GpdUnavailable('GPD: ricevuta illeggibile');
-  const [units, decimals = ''] = amount.split('.');
-  const debtorId = child(child(receipt, 'debtor'), 'uniqueIdentifier');
-  return {
-    receiptId: text(receipt, 'receiptId'),
-    noticeNumber: text(receipt, 'noticeNumber'),
-    iuv: text(receipt, 'creditorReferenceId'),
-    amountCents: Number(units) * 100 + Number(decimals.padEnd(2, '0')),
-    paymentDateTime: text(receipt, 'paymentDateTime'),
-    idPsp: text(receipt, 'idPSP'),
-    pspCompanyName: text(receipt, 'PSPCompanyName'),
-    debtorFiscalCode: text(debtorId, 'entityUniqueIdentifierValue'),
-  };
-}

@@ -1,4 +1,5 @@
 import {
+  gpdDueDay,
   gpdIupd,
   gpdNoticeNumber,
   gpdPaymentPosition,
@@ -17,9 +18,8 @@ import { romeDay } from '../../domain/period.ts';
 import { GpdRefused, type GpdClient, type GpdPosition } from './client.ts';
 
 /**
- * pagoPA GPD behind the payment-platform port (functions/domain/payment-platform.ts), over the GPD client. Not wired
- * into the export, 'Paga' or the reporting yet (issue 37): this is what they will call when the deployment's
- * paymentPlatform is 'gpd'.
+ * pagoPA GPD behind the payment-platform port (functions/domain/payment-platform.ts), over the GPD client: the
+ * export's steps call it when the deployment's paymentPlatform is 'gpd' (functions/entry/flow-task.ts).
  */
 
 /** Why GPD refused a position, for the operator (GPD's own title stays in `code`). */
@@ -61,7 +61,7 @@ export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): Payme
         email: p.email,
         amountCents: p.amountCents,
         description: p.description,
-        dueDay: p.dueDay,
+        dueDay: gpdDueDay(p.dueDay, romeDay(new Date())),
       },
       creditor,
     );
@@ -79,6 +79,15 @@ export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): Payme
           results.accepted.push({ iud: p.iud, iuv: p.iuv!, nav: gpdNoticeNumber(p.iuv!) });
         const reject = (p: PlatformPosition, error: GpdRefused) =>
           results.rejected.push({ iud: p.iud, code: `GPD_${error.status}`, reason: refusalReason(error) });
+        const updated = async (p: PlatformPosition) => {
+          try {
+            await client.updatePosition(bodyOf(p), options);
+            return true;
+          } catch (error) {
+            if (error instanceof GpdRefused) return false;
+            throw error;
+          }
+        };
         const creates = positions.filter((p) => p.action === 'create');
         for (let i = 0; i < creates.length; i += PLATFORM_CAPABILITIES.gpd.batchSize) {
           const batch = creates.slice(i, i + PLATFORM_CAPABILITIES.gpd.batchSize);
@@ -86,7 +95,11 @@ export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): Payme
           for (const p of batch) {
             const iupd = gpdIupd(p.iud, p.revision ?? 0);
             const no = refused.find((r) => r.iupd === iupd);
-            if (no) reject(p, no.error);
+            // GPD holds this iupd with other content: a create whose answer was lost, changed since (a new amount
+            // before the portal learnt it was created). Updating it makes it what the portal holds; if GPD will
+            // not (not updatable, or the clash was another position's IUV), the create's refusal stands.
+            if (no?.error.status === 409 && (await updated(p))) accept(p);
+            else if (no) reject(p, no.error);
             else if (created.includes(iupd)) accept(p);
           }
         }
@@ -96,7 +109,9 @@ export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): Payme
             else await client.invalidatePosition(gpdIupd(p.iud, p.revision ?? 0), options);
             accept(p);
           } catch (error) {
-            if (error instanceof GpdRefused) reject(p, error);
+            // A cancellation of a position GPD never received (its create never went through): nothing to invalidate.
+            if (error instanceof GpdRefused && error.status === 404 && p.action === 'cancel') accept(p);
+            else if (error instanceof GpdRefused) reject(p, error);
             else throw error;
           }
         }

@@ -23,6 +23,7 @@ export type TransitionName =
   | 'create'
   | 'edit'
   | 'cancel'
+  | 'reserve-iuv'
   | 'export-outcome'
   | 'hold'
   | 'verify'
@@ -113,6 +114,23 @@ export function withExportOutcome(position: PositionRecord, outcome: ExportOutco
     ...(outcome.noticeZip ? { noticeZip: outcome.noticeZip } : {}),
     updatedAt: outcome.at,
     version: position.version + 1,
+  };
+}
+
+/**
+ * GPD: the IUV an export reserved for a position it is about to create, saved on it before anything is sent (a
+ * retried step sends the same IUV and iupd). Under the call's export lock, on a position the platform does not
+ * know yet (no IUV: nothing can pay it, no checkout holds it, edits are refused), so without a condition, in
+ * batches (without the lock: on the version read); the version moves on, so an edit computed from an older read
+ * cannot drop it.
+ */
+export function reserveIuv(before: PositionRecord, iuv: string, now: string, underExportLock = true): Transition {
+  return {
+    name: 'reserve-iuv',
+    before,
+    after: { ...before, reservedIuv: iuv, updatedAt: now, version: before.version + 1 },
+    guard: underExportLock ? [{ kind: 'export-lock' }] : [{ kind: 'version', version: before.version }],
+    write: 'replace',
   };
 }
 

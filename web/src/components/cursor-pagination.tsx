@@ -51,7 +51,9 @@ export function CursorPagination({
   );
 }
 
-export interface CursorList<T> extends Omit<AsyncState<Page<T>>, 'data'> {
+export interface CursorList<T, E extends object = object> extends Omit<AsyncState<Page<T>>, 'data'> {
+  /** The current page's whole answer (what an API adds beside its items), undefined until the first answer. */
+  page: (Page<T> & E) | undefined;
   /** The items of the current page ([] until the first answer). */
   items: T[];
   /** True once the current page's answer is in (even if empty). */
@@ -70,10 +72,10 @@ export interface CursorList<T> extends Omit<AsyncState<Page<T>>, 'data'> {
  * the first page. A page past the first that comes back empty (the API offered a cursor but nothing
  * was left, or its rows were just deleted) sends the list back one page.
  */
-export function useCursorList<T>(
-  fetchPage: (cursor: string | null) => Promise<Page<T>>,
+export function useCursorList<T, E extends object = object>(
+  fetchPage: (cursor: string | null) => Promise<Page<T> & E>,
   options: { resetKey?: string } = {},
-): CursorList<T> {
+): CursorList<T, E> {
   const [state, dispatch] = useReducer(cursorPagesReducer, initialCursorPages);
   const cursor = state.cursors[state.index] ?? null;
   const index = state.index;
@@ -97,6 +99,7 @@ export function useCursorList<T>(
   const reset = useCallback(() => dispatch({ type: 'reset' }), []);
 
   return {
+    page: current,
     items: current?.items ?? [],
     isLoaded: current !== undefined && !isEmptyLaterPage,
     error: query.error,

@@ -107,8 +107,9 @@ function FlowFiles({ flow, onError }: { flow: Flow; onError: (message: string) =
 }
 
 /**
- * /flussi_mypay ('Flussi MyPay'): the exports sent to MyPay, newest first, one hundred per page; search by
- * title (kept in `descrizione`), each flow's state and files, 'Rielabora' for a flow that stopped.
+ * /flussi_mypay ('Flussi MyPay'; 'Flussi pagoPA' on pagoPA GPD, where the positions are published one by one and
+ * there are no result files): the exports, newest first, one hundred per page; search by title (kept in
+ * `descrizione`), each flow's state and files, 'Rielabora' for a flow that stopped.
  */
 export function FlowsPage() {
   const [params, setParams] = useSearchParams();
@@ -118,6 +119,10 @@ export function FlowsPage() {
   const flash = useFlashMessage();
   const [restarting, setRestarting] = useState<string | null>(null);
   const anyRunning = flows.items.some(isFlowRunning);
+  // The platform the flows go to, as the API says: MyPay's result files (Avvisi, IUV, Scartati) only on MyPay.
+  const platform = flows.page?.platform;
+  const importFiles = platform?.capabilities.importFiles ?? false;
+  const platformTitle = platform?.name === 'gpd' ? 'pagoPA' : 'MyPay';
   const { reload } = flows;
 
   useEffect(() => {
@@ -244,7 +249,7 @@ export function FlowsPage() {
               text="Rielabora"
             />
           )}
-          <FlowFiles flow={f} onError={(message) => flash.show(message, 'error')} />
+          {importFiles && <FlowFiles flow={f} onError={(message) => flash.show(message, 'error')} />}
         </Flex>
       ),
     },
@@ -252,7 +257,7 @@ export function FlowsPage() {
 
   return (
     <Flex direction="column" gap="medium">
-      <Heading level={1}>Flussi MyPay</Heading>
+      <Heading level={1}>Flussi {platformTitle}</Heading>
       <form onSubmit={search} role="search" aria-label="Ricerca dei flussi">
         <Flex gap="small" alignItems="flex-end" wrap="wrap">
           <TextField
@@ -277,7 +282,7 @@ export function FlowsPage() {
         <LoadingState />
       ) : (
         <DataTable
-          caption="Flussi inviati a MyPay"
+          caption={`Flussi inviati a ${platformTitle}`}
           columns={columns}
           rows={flows.items}
           rowKey={(f) => f.id}
