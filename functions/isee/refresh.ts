@@ -12,6 +12,7 @@ import {
   reminderContent,
   remindersDue,
   refreshOutcomeOf,
+  refreshStart,
   refreshOutcomes,
   shouldRemind,
   type ExpiryList,
@@ -165,17 +166,13 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
   }
 
   /**
-   * Starts a refresh job; a run that failed (INPS down, a refusal) is resumed: the new run keeps its report and
-   * starts from its cursor. 409 while one runs.
+   * Starts a refresh job; a run that did not finish (INPS down, a refusal, cut at a timeout or at the jobs'
+   * machine's limit) is resumed: the new run keeps its report and starts from its cursor. 409 while one runs.
    */
   async function start(kind: string, key: string, input: Record<string, unknown>, actor: Actor, running: string) {
     const jobs = await requireJobs();
     const { job: previous } = await jobs.status(kind, key);
-    const resume =
-      previous && previous.state === 'FAILED' && previous.cursor
-        ? { reportId: previous.input.reportId as string, resumeCursor: previous.cursor }
-        : { reportId: deps.ids() };
-    const job = await jobs.start(kind, key, { ...input, ...resume }, actor);
+    const job = await jobs.start(kind, key, { ...input, ...refreshStart(previous, clock.now(), deps.ids) }, actor);
     if (!job) throw new ConflictError(running);
     await deps.audit.record(
       { actor, entity: 'job', id: job.id, action: 'create', before: null, after: job },

@@ -5,7 +5,13 @@ import { openCall } from '../support/calls.ts';
 import { inbox } from '../support/mail.ts';
 import { jobAnswer } from '../support/jobs.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { SFNClient, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { romeYear } from '../../functions/domain/period.ts';
+import { CALL_REFRESH_JOB } from '../../functions/domain/isee-refresh.ts';
+import { JOB_INTERRUPTED } from '../../functions/domain/jobs.ts';
+import { keys } from '../../functions/adapters/table.ts';
+import { localStateMachineArn } from '../../lib/local/step-functions.ts';
+import { localTable } from '../support/dynamo.ts';
 
 /**
  * Keeping ISEE current across the new year, over the local stack and its simulators: a call's refresh from
@@ -206,6 +212,40 @@ describe('Aggiorna ISEE da INPS on a call', () => {
     expect(failed.state).toBe('FAILED');
     expect(failed.error).toMatch(/controlla la configurazione PDND/);
     expect((await operator.get(`/api/users/${fresh.userId}`)).json.lastIsee).toMatchObject({ value: 7000 });
+  });
+});
+
+describe('a refresh the jobs’ machine ends before it finishes (its two-hour limit, a stop)', () => {
+  it('reads failed at once, and started again it resumes: nobody INPS already answered is asked again', async () => {
+    const { call, fresh, omissions, none, same } = await callWithSubscribers();
+    const path = `/api/calls/${call.id}/isee-refresh`;
+    const answered = async () =>
+      Object.values((await operator.get(path)).json.counts as Record<string, number>).reduce((a, b) => a + b, 0);
+    // One answer is slow: the execution ends while it is on its way, three others already answered.
+    await inps('/admin/faults', { kind: 'slow', times: 1, ms: 4000 });
+    expect((await operator.post(path, {})).status).toBe(200);
+    await expect.poll(answered, { timeout: 20_000, interval: 100 }).toBeGreaterThanOrEqual(3);
+    // Ended outside every Catch, as Step Functions ends an execution at its TimeoutSeconds.
+    const job = await localTable().item(keys.job(CALL_REFRESH_JOB, call.id));
+    const machine = localStateMachineArn('BackgroundJobs').replace(':stateMachine:', ':execution:');
+    await new SFNClient({
+      endpoint: inject('stepFunctionsEndpoint'),
+      region: 'eu-south-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }).send(new StopExecutionCommand({ executionArn: `${machine}:${job!.id}` }));
+    const ended = await finished(path);
+    expect(ended).toMatchObject({ state: 'FAILED', error: JOB_INTERRUPTED });
+    // The slow answer still lands (the function runs on after the execution ends, as Lambda's does).
+    await expect.poll(answered, { timeout: 20_000 }).toBe(4);
+
+    expect((await operator.post(path, {})).status).toBe(200);
+    const resumed = await settledReport(path, { NEW: 1, REVIEW: 1, NONE: 1, UNCHANGED: 1, ERROR: 0 });
+    expect(resumed.state).toBe('SUCCEEDED');
+    // Each subscriber was asked once for the call: the resumed run kept the report and asked INPS for nobody.
+    for (const who of [fresh, omissions, none, same]) {
+      const queries = (await operator.get(`/api/users/${who.userId}/inps-queries`)).json.items;
+      expect(queries.filter((q: { reason: string }) => q.reason === 'CALL')).toHaveLength(1);
+    }
   });
 });
 
