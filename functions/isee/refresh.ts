@@ -27,6 +27,7 @@ import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
 import type { AuditEntry, BusinessMetrics, Clock, IdGenerator, IoMessages, Mailer } from '../adapters/ports.ts';
 import type { IoRefusalReason } from '../adapters/io.ts';
+import { makePacer } from '../adapters/pacer.ts';
 import type { SubscriptionRecord } from '../domain/subscription-record.ts';
 import type { StoredUser } from '../domain/user-record.ts';
 import { InpsQueryFailed, inpsFailure, type FetchOutcome, type QueryContext } from './inps-use-cases.ts';
@@ -471,6 +472,9 @@ export function makeIseeRefreshJobs(deps: IseeRefreshDeps) {
       const { reminderFrom, portalUrl } = deps.settings();
       const remind = remindersDue(day, reminderFrom);
       const from = await startAt(cursor, {}, () => calls.listActiveCallIds());
+      // The e-mails keep to the sending rate (SES refuses what goes past it): each waits its turn.
+      const rate = remind ? ((await requireReminders().mailer.maxSendRate?.()) ?? Infinity) : Infinity;
+      const mailTurn = rate > 0 && Number.isFinite(rate) ? makePacer(rate).pace : async () => undefined;
       const next = await walk(from, async (page) => {
         const found = await users.getUserItems([...new Set(page.map((p) => p.userId))]);
         await mapAtMost([...found.values()], IN_FLIGHT, async (user) => {
@@ -505,8 +509,8 @@ export function makeIseeRefreshJobs(deps: IseeRefreshDeps) {
               return 'FAILED';
             });
           const mail: ReminderChannelState = user.email
-            ? await channels.mailer
-                .send({ to: [user.email], subject: content.subject, text: content.text })
+            ? await mailTurn()
+                .then(() => channels.mailer.send({ to: [user.email!], subject: content.subject, text: content.text }))
                 .then((): ReminderChannelState => 'SENT')
                 .catch((): ReminderChannelState => 'FAILED')
             : 'NO_CHANNEL';
