@@ -117,6 +117,7 @@ export class ApiStack extends Stack {
       },
       mail: (fn) => {
         fn.addEnvironment('MAIL_FROM', props.mail.from).addEnvironment('SUPPORT_EMAIL', props.mail.supportAddress);
+        if (props.mail.sendRate) fn.addEnvironment('MAIL_SEND_RATE', String(props.mail.sendRate));
         // Least privilege: SendEmail only, on the one identity, and only from the configured sender.
         fn.addToRolePolicy(
           new iam.PolicyStatement({

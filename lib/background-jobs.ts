@@ -1,4 +1,6 @@
 import { Duration, Stack } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -125,6 +127,19 @@ export class BackgroundJobs extends Construct {
       this.stateMachine.grantStartExecution(starter);
       starter.addEnvironment('JOBS_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
     }
+
+    // The machine's own two-hour limit and a stop bypass every Catch: their status changes come to the scheduled
+    // jobs' function, which marks the run failed with its cursor kept, so it can be resumed at once.
+    new events.Rule(this, 'ExecutionEnded', {
+      description:
+        'Background jobs: an execution that timed out, was aborted or failed marks its run failed (resumable)',
+      eventPattern: {
+        source: ['aws.states'],
+        detailType: ['Step Functions Execution Status Change'],
+        detail: { stateMachineArn: [this.stateMachine.stateMachineArn], status: ['FAILED', 'TIMED_OUT', 'ABORTED'] },
+      },
+      targets: [new targets.LambdaFunction(this.scheduledJobs, { retryAttempts: 8, maxEventAge: Duration.hours(24) })],
+    });
 
     const schedulerRole = new iam.Role(this, 'SchedulerRole', {
       assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com'),

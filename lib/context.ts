@@ -153,6 +153,8 @@ export interface PortalContext {
     supportAddress: string;
     /** The SES identity the functions may send from; unset: the sender's domain in the stack's account and region. */
     identityArn?: string;
+    /** Messages a second the portal sends at most; unset: the account's SendQuota.MaxSendRate (GetAccount). */
+    sendRate?: number;
   };
   /**
    * Who gets the alarms by e-mail (an SNS subscription to confirm from the first message); unset: nobody yet,
@@ -473,6 +475,7 @@ export function portalContext(node: Node): PortalContext {
       from: text(node, 'mailFrom') ?? contextDefaults.mailFrom,
       supportAddress: text(node, 'supportEmail') ?? contextDefaults.supportEmail,
       identityArn: text(node, 'mailIdentityArn'),
+      sendRate: mailSendRate(text(node, 'mailSendRate')),
     },
     alarmEmail,
     accessibilityStatementUrl,
@@ -484,4 +487,13 @@ export function portalContext(node: Node): PortalContext {
       copyVaultArn: backupCopyVaultArn,
     },
   };
+}
+
+/** The context's mailSendRate: messages a second, above 0 and at most SES's largest quotas (unset: the account's own). */
+function mailSendRate(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const rate = Number(value);
+  if (!(rate > 0 && rate <= 1000))
+    throw new Error('mailSendRate must be a number of messages a second between 0 and 1000');
+  return rate;
 }

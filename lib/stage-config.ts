@@ -89,6 +89,7 @@ export const stageConfigSchema = z
     spidGatewayScopes: text.optional(),
     mailFrom: email.optional(),
     supportEmail: email.optional(),
+    mailSendRate: z.number().positive().max(1000).optional(),
     mailIdentityArn: z.string().startsWith('arn:aws:ses:').optional(),
     alarmEmail: email.optional(),
     mypaySecretName: text.optional(),

@@ -89,16 +89,45 @@ export const SES_SANDBOX_SEND_RATE = 1;
 const SEND_RATE_TTL_MS = 10 * 60_000;
 let sendRate: { value: number; until: number } | null = null;
 
+/**
+ * SES refusing a message for the sending rate: SES v2's TooManyRequestsException, SES v1's Throttling "Maximum
+ * sending rate exceeded". Nothing was sent: the message may go again after a pause.
+ */
+export const isThrottled = (error: unknown): boolean => {
+  const { name = '', message = '' } = (error ?? {}) as { name?: string; message?: string };
+  return (
+    ['TooManyRequestsException', 'Throttling', 'ThrottlingException'].includes(name) ||
+    /maximum sending rate exceeded/i.test(message)
+  );
+};
+/** A throttled message is sent again this many times, after 250 ms, 500 ms, 1 s, 2 s, 4 s (with jitter). */
+const THROTTLE_RETRIES = 5;
+const THROTTLE_FIRST_PAUSE_MS = 250;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export const sesMailer: Mailer = {
+  /** SendEmail; a message SES throttles is sent again after a growing pause, not given up as failed. */
   async send(message) {
-    const { MessageId } = await client.send(new SendEmailCommand(sendEmailInput(message, mailSettings().from)));
-    return { messageId: MessageId ?? '' };
+    const input = sendEmailInput(message, mailSettings().from);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { MessageId } = await client.send(new SendEmailCommand(input));
+        return { messageId: MessageId ?? '' };
+      } catch (error) {
+        if (!isThrottled(error) || attempt >= THROTTLE_RETRIES) throw error;
+        const backoff = THROTTLE_FIRST_PAUSE_MS * 2 ** attempt;
+        await pause(backoff / 2 + Math.random() * (backoff / 2));
+      }
+    }
   },
   /**
-   * The account's maximum sending rate (SES v2 GetAccount, SendQuota.MaxSendRate: messages a second); past
-   * it SES refuses messages (TooManyRequestsException). When it cannot be read, the sandbox's rate.
+   * The rate the portal sends at: the deployment's MAIL_SEND_RATE (CDK context mailSendRate) when set, else the
+   * account's maximum sending rate (SES v2 GetAccount, SendQuota.MaxSendRate: messages a second); past it SES
+   * refuses messages (TooManyRequestsException). When it cannot be read, the sandbox's rate.
    */
   async maxSendRate() {
+    const configured = Number(process.env.MAIL_SEND_RATE);
+    if (configured > 0) return configured;
     if (sendRate && sendRate.until > Date.now()) return sendRate.value;
     let value = SES_SANDBOX_SEND_RATE;
     try {

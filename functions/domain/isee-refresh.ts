@@ -4,6 +4,7 @@ import { validatedIsee } from './latest-isee.ts';
 import { italianDay } from './period.ts';
 import { jobStatusSchema } from './job-schemas.ts';
 import { pageOf } from './validation.ts';
+import { unfinishedRun, type JobRecord } from './jobs.ts';
 
 /**
  * Keeping ISEE current across the new year (issue 24): a call's 'Aggiorna ISEE da INPS' and the January job
@@ -17,6 +18,22 @@ import { pageOf } from './validation.ts';
 export const CALL_REFRESH_JOB = 'isee-refresh-call';
 export const NEW_YEAR_JOB = 'isee-new-year';
 export const EXPIRY_JOB = 'isee-expiry';
+
+/**
+ * A refresh's report and starting point: a run that ended without finishing (failed, cut at a timeout, ended by
+ * the jobs' machine at its two-hour limit, or dead) is resumed — its report, so whoever it has an answer for is
+ * not asked INPS again, and its cursor —; otherwise a new report.
+ */
+export function refreshStart(
+  previous: JobRecord | null,
+  now: Date,
+  newReportId: () => string,
+): { reportId: string; resumeCursor?: string } {
+  const unfinished = unfinishedRun(previous, now);
+  const reportId = unfinished?.input.reportId;
+  if (typeof reportId !== 'string') return { reportId: newReportId() };
+  return unfinished!.cursor ? { reportId, resumeCursor: unfinished!.cursor } : { reportId };
+}
 
 /** What a refresh found for one subscriber. */
 export const refreshOutcomes = ['NEW', 'REVIEW', 'UNCHANGED', 'NONE', 'ERROR'] as const;

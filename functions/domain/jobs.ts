@@ -48,6 +48,20 @@ export const isJobRunning = (job: Pick<JobRecord, 'state' | 'updatedAt'> | null,
   job !== null && job.state === 'RUNNING' && now.getTime() - Date.parse(job.updatedAt) < JOB_STALE_AFTER_MS;
 
 /**
+ * The previous run of a kind on a key when it ended without finishing: failed (a slice's error, or cut at its
+ * function's timeout), ended by the machine (its two-hour limit, a stop: functions/jobs/use-cases.ts
+ * executionEnded), or dead. A kind that resumes starts the new run from its checkpoint (its cursor, its report).
+ */
+export function unfinishedRun(job: JobRecord | null, now: Date): JobRecord | null {
+  if (!job) return null;
+  return job.state === 'FAILED' || (job.state === 'RUNNING' && !isJobRunning(job, now)) ? job : null;
+}
+
+/** What a run ended by the machine itself (outside every Catch: its time limit, a stop) records. */
+export const JOB_INTERRUPTED =
+  'Il lavoro si è interrotto prima di finire (limite di tempo). Avviandolo di nuovo riprende da dove si è fermato.';
+
+/**
  * A job's common status as the API answers it (NONE: never run); a run whose record stopped moving long ago
  * (dead) reads as failed, with `deadText`.
  */

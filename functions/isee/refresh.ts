@@ -12,6 +12,7 @@ import {
   reminderContent,
   remindersDue,
   refreshOutcomeOf,
+  refreshStart,
   refreshOutcomes,
   shouldRemind,
   type ExpiryList,
@@ -26,6 +27,7 @@ import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
 import type { AuditEntry, BusinessMetrics, Clock, IdGenerator, IoMessages, Mailer } from '../adapters/ports.ts';
 import type { IoRefusalReason } from '../adapters/io.ts';
+import { makePacer } from '../adapters/pacer.ts';
 import type { SubscriptionRecord } from '../domain/subscription-record.ts';
 import type { StoredUser } from '../domain/user-record.ts';
 import { InpsQueryFailed, inpsFailure, type FetchOutcome, type QueryContext } from './inps-use-cases.ts';
@@ -165,17 +167,13 @@ export function makeIseeRefresh(deps: IseeRefreshDeps) {
   }
 
   /**
-   * Starts a refresh job; a run that failed (INPS down, a refusal) is resumed: the new run keeps its report and
-   * starts from its cursor. 409 while one runs.
+   * Starts a refresh job; a run that did not finish (INPS down, a refusal, cut at a timeout or at the jobs'
+   * machine's limit) is resumed: the new run keeps its report and starts from its cursor. 409 while one runs.
    */
   async function start(kind: string, key: string, input: Record<string, unknown>, actor: Actor, running: string) {
     const jobs = await requireJobs();
     const { job: previous } = await jobs.status(kind, key);
-    const resume =
-      previous && previous.state === 'FAILED' && previous.cursor
-        ? { reportId: previous.input.reportId as string, resumeCursor: previous.cursor }
-        : { reportId: deps.ids() };
-    const job = await jobs.start(kind, key, { ...input, ...resume }, actor);
+    const job = await jobs.start(kind, key, { ...input, ...refreshStart(previous, clock.now(), deps.ids) }, actor);
     if (!job) throw new ConflictError(running);
     await deps.audit.record(
       { actor, entity: 'job', id: job.id, action: 'create', before: null, after: job },
@@ -474,6 +472,9 @@ export function makeIseeRefreshJobs(deps: IseeRefreshDeps) {
       const { reminderFrom, portalUrl } = deps.settings();
       const remind = remindersDue(day, reminderFrom);
       const from = await startAt(cursor, {}, () => calls.listActiveCallIds());
+      // The e-mails keep to the sending rate (SES refuses what goes past it): each waits its turn.
+      const rate = remind ? ((await requireReminders().mailer.maxSendRate?.()) ?? Infinity) : Infinity;
+      const mailTurn = rate > 0 && Number.isFinite(rate) ? makePacer(rate).pace : async () => undefined;
       const next = await walk(from, async (page) => {
         const found = await users.getUserItems([...new Set(page.map((p) => p.userId))]);
         await mapAtMost([...found.values()], IN_FLIGHT, async (user) => {
@@ -508,8 +509,8 @@ export function makeIseeRefreshJobs(deps: IseeRefreshDeps) {
               return 'FAILED';
             });
           const mail: ReminderChannelState = user.email
-            ? await channels.mailer
-                .send({ to: [user.email], subject: content.subject, text: content.text })
+            ? await mailTurn()
+                .then(() => channels.mailer.send({ to: [user.email!], subject: content.subject, text: content.text }))
                 .then((): ReminderChannelState => 'SENT')
                 .catch((): ReminderChannelState => 'FAILED')
             : 'NO_CHANNEL';

@@ -1,5 +1,5 @@
 import type { Clock, IdGenerator } from '../adapters/ports.ts';
-import { JOB_STALE_AFTER_MS, isJobRunning, jobFailureText, type JobRecord } from '../domain/jobs.ts';
+import { JOB_INTERRUPTED, JOB_STALE_AFTER_MS, isJobRunning, jobFailureText, type JobRecord } from '../domain/jobs.ts';
 import type { Actor } from '../domain/roles.ts';
 
 export interface JobRepository {
@@ -157,3 +157,21 @@ export function makeJobWorker({
 }
 
 export type JobWorker = ReturnType<typeof makeJobWorker>;
+
+/**
+ * An execution of the jobs' machine that ended outside every Catch (TIMED_OUT at its two-hour limit, ABORTED,
+ * FAILED: the Step Functions "Execution Status Change" event, an EventBridge rule in the cloud): its run is
+ * marked failed at once, keeping its cursor, so a new start resumes it instead of waiting for the record to go
+ * stale. A run that ended already (or was replaced) is left as it is.
+ */
+export function makeJobExecutionEnd({ jobs, clock }: { jobs: JobRepository; clock: Clock }) {
+  return async (run: Pick<JobRun, 'kind' | 'key' | 'jobId'>): Promise<boolean> => {
+    const at = clock.now().toISOString();
+    return jobs.updateJob(run.kind, run.key, run.jobId, {
+      state: 'FAILED',
+      error: JOB_INTERRUPTED,
+      endedAt: at,
+      updatedAt: at,
+    });
+  };
+}

@@ -8,7 +8,7 @@ import {
   type Mailer,
 } from '../adapters/ports.ts';
 import type { PaymentListRefresh, PositionRecord } from '../domain/debt-positions.ts';
-import { FLOW_EMAIL_JOB, jobStatusOf, type BackgroundJobs, type JobRecord } from '../domain/jobs.ts';
+import { FLOW_EMAIL_JOB, jobStatusOf, unfinishedRun, type BackgroundJobs, type JobRecord } from '../domain/jobs.ts';
 import { DomainError, ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { flowMessages } from '../domain/flows.ts';
 import { fill, messages, noticeMessages } from '../domain/messages.ts';
@@ -282,7 +282,7 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
    */
   async function sendFlowEmails(
     flowId: string,
-    options: { cursor: string | null; budgetMs: number },
+    options: { cursor: string | null; budgetMs: number; since?: string },
     actor: Actor,
   ): Promise<{ sent: number; skipped: number; failed: number; nextCursor: string | null }> {
     const found = await flows.getFlow(flowId);
@@ -292,7 +292,7 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
     const started = elapsed();
     let state: FlowEmailCursor = options.cursor
       ? decodeFlowCursor(options.cursor)
-      : { since: clock.now().toISOString(), page: null };
+      : { since: options.since ?? clock.now().toISOString(), page: null };
     const totals = { sent: 0, skipped: 0, failed: 0 };
     // SES refuses what goes past the account's sending rate: each message waits for its turn (1/rate apart).
     const rate = (await mailer.maxSendRate?.()) ?? Number.POSITIVE_INFINITY;
@@ -460,14 +460,24 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
      * POST /api/flows/{id}/email ('send or resend the e-mail for all notices'): starts the background job
      * that e-mails every notice of the flow (FLOW_EMAIL_JOB), or joins the one running on this flow; it goes
      * on if the browser closes. The answer is the run's progress (GET .../email polls it). A run started
-     * after a finished one sends everything again (a resend); within one run a position gets one e-mail.
+     * after a finished one sends everything again (a resend); within one run a position gets one e-mail. A run
+     * that did not finish (a slice failed or was cut at its timeout, the jobs' machine ended it at its two-hour
+     * limit) is resumed: same start, from its cursor, so whoever it e-mailed gets nothing twice.
      */
     async startFlowEmail(flowId: string, actor: Actor): Promise<FlowEmailResult> {
       const flow = await flows.getFlow(flowId);
       if (!flow) throw new NotFoundError(flowMessages.notFound);
       if (flow.step !== 'COMPLETATO') throw new ConflictError(noticeMessages.flowNotCollected);
       const jobs = requireJobs();
-      const job = await jobs.start(FLOW_EMAIL_JOB, flowId, { flowId }, actor);
+      const unfinished = unfinishedRun((await jobs.status(FLOW_EMAIL_JOB, flowId)).job, clock.now());
+      const input = unfinished
+        ? {
+            flowId,
+            since: typeof unfinished.input.since === 'string' ? unfinished.input.since : unfinished.startedAt,
+            ...(unfinished.cursor ? { resumeCursor: unfinished.cursor } : {}),
+          }
+        : { flowId, since: clock.now().toISOString() };
+      const job = await jobs.start(FLOW_EMAIL_JOB, flowId, input, actor);
       if (job)
         await audit.record(
           { actor, entity: 'job', id: job.id, action: 'create', before: null, after: job },
@@ -486,7 +496,7 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
     /**
      * One slice of the job 'flow-email': sendFlowEmails from the job's cursor for FLOW_EMAIL_SLICE_MS, its
      * counts added to the flow's run; the last one records isEmailSent on the flow (audited). A slice run
-     * twice sends nothing twice (positions e-mailed since the run began are skipped).
+     * twice, or a resumed run, sends nothing twice (positions e-mailed since the run began are skipped).
      */
     async flowEmailSlice(
       input: Record<string, unknown>,
@@ -496,10 +506,16 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
       const flowId = String(input.flowId ?? '');
       const before = await flows.getFlow(flowId);
       if (!before) throw new NotFoundError(flowMessages.notFound);
-      const slice = await sendFlowEmails(flowId, { cursor, budgetMs: FLOW_EMAIL_SLICE_MS }, actor);
+      const since = typeof input.since === 'string' ? input.since : undefined;
+      const from = cursor ?? (typeof input.resumeCursor === 'string' ? input.resumeCursor : null);
+      const slice = await sendFlowEmails(flowId, { cursor: from, since, budgetMs: FLOW_EMAIL_SLICE_MS }, actor);
       const nowDate = clock.now();
       const now = nowDate.toISOString();
-      const previous = cursor !== null ? (before.emailRun ?? null) : null;
+      // The counts so far of this run (a resumed run's too: its e-mails went since it began).
+      const previous =
+        cursor !== null || (since && before.emailRun && before.emailRun.startedAt >= since)
+          ? (before.emailRun ?? null)
+          : null;
       const next: FlowEmailRun = {
         startedAt: previous?.startedAt ?? now,
         cursor: slice.nextCursor,
@@ -534,7 +550,8 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
   function flowEmailProgress(status: { job: JobRecord | null; running: boolean }, flow: FlowRecord): FlowEmailResult {
     const { job } = status;
     const { state } = jobStatusOf(status, noticeMessages.flowEmailFailed);
-    const run = job && flow.emailRun && flow.emailRun.startedAt >= job.startedAt ? flow.emailRun : null;
+    const runStart = typeof job?.input.since === 'string' ? job.input.since : job?.startedAt;
+    const run = runStart && flow.emailRun && flow.emailRun.startedAt >= runStart ? flow.emailRun : null;
     const counts = { sent: run?.sent ?? 0, skipped: run?.skipped ?? 0, failed: run?.failed ?? 0 };
     const error = state === 'FAILED' ? (job?.error ?? noticeMessages.flowEmailFailed) : null;
     const done = state !== 'RUNNING';

@@ -96,6 +96,7 @@ async function startLocalExport(port: number) {
     { runFlowStep, importMaxWaitMinutes },
     { jobDefinition },
     { JOB_FUNCTIONS },
+    { runScheduled },
   ] = await Promise.all([
     import('../../functions/flows/state-machine.ts'),
     // The task function of the platform this stack bills through (one bundle each in the cloud, lib/payment-export.ts).
@@ -104,6 +105,7 @@ async function startLocalExport(port: number) {
       : import('../../functions/entry/flow-task.ts'),
     import('../../functions/jobs/state-machine.ts'),
     import('../../functions/jobs/job-functions.ts'),
+    import('../../functions/entry/scheduled-jobs.ts'),
   ]);
   // Each job function's ARN resolves to its own entry's handler, as the cloud's state machine invokes its own Lambda.
   const jobFunctions = await Promise.all(
@@ -117,6 +119,8 @@ async function startLocalExport(port: number) {
       name: JOBS_MACHINE,
       definition: jobDefinition(jobFunctions),
       functions: Object.fromEntries(jobFunctions.map((fn) => [fn.name, fn.runJobStep])),
+      // An execution that timed out or was stopped: the scheduled jobs' function, as the EventBridge rule in the cloud.
+      onExecutionEnd: runScheduled,
     },
     {
       name: EXPORT_MACHINE,

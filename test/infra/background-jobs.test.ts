@@ -1,5 +1,5 @@
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resources } from '../../functions/routes.ts';
 import type { PortalFunction } from '../../lib/portal-function.ts';
@@ -219,6 +219,28 @@ describe('background jobs (lib/background-jobs.ts)', () => {
     expect(statements.filter((s) => actions(s).some((a) => a.startsWith('states:'))).flatMap(actions)).toEqual([
       'states:StartExecution',
     ]);
+  });
+
+  it('sends every execution that timed out (its two-hour limit), was aborted or failed to the scheduled jobs’ function, which marks its run failed (no Catch sees those)', () => {
+    const scheduled = logicalId(portal.api.backgroundJobs.scheduledJobs);
+    api.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: {
+        source: ['aws.states'],
+        'detail-type': ['Step Functions Execution Status Change'],
+        detail: { stateMachineArn: [{ Ref: machineId() }], status: ['FAILED', 'TIMED_OUT', 'ABORTED'] },
+      },
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [scheduled, 'Arn'] },
+          RetryPolicy: Match.objectLike({ MaximumRetryAttempts: 8 }),
+        }),
+      ],
+    });
+    api.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'events.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [scheduled, 'Arn'] },
+    });
   });
 
   it('takes the first reminder day from context', () => {

@@ -5,7 +5,13 @@ import { openCall } from '../support/calls.ts';
 import { inbox } from '../support/mail.ts';
 import { jobAnswer } from '../support/jobs.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { SFNClient, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { romeYear } from '../../functions/domain/period.ts';
+import { CALL_REFRESH_JOB } from '../../functions/domain/isee-refresh.ts';
+import { JOB_INTERRUPTED } from '../../functions/domain/jobs.ts';
+import { keys } from '../../functions/adapters/table.ts';
+import { localStateMachineArn } from '../../lib/local/step-functions.ts';
+import { localTable } from '../support/dynamo.ts';
 
 /**
  * Keeping ISEE current across the new year, over the local stack and its simulators: a call's refresh from
@@ -209,6 +215,40 @@ describe('Aggiorna ISEE da INPS on a call', () => {
   });
 });
 
+describe('a refresh the jobs’ machine ends before it finishes (its two-hour limit, a stop)', () => {
+  it('reads failed at once, and started again it resumes: nobody INPS already answered is asked again', async () => {
+    const { call, fresh, omissions, none, same } = await callWithSubscribers();
+    const path = `/api/calls/${call.id}/isee-refresh`;
+    const answered = async () =>
+      Object.values((await operator.get(path)).json.counts as Record<string, number>).reduce((a, b) => a + b, 0);
+    // One answer is slow: the execution ends while it is on its way, three others already answered.
+    await inps('/admin/faults', { kind: 'slow', times: 1, ms: 10_000 });
+    expect((await operator.post(path, {})).status).toBe(200);
+    await expect.poll(answered, { timeout: 20_000, interval: 100 }).toBeGreaterThanOrEqual(3);
+    // Ended outside every Catch, as Step Functions ends an execution at its TimeoutSeconds.
+    const job = await localTable().item(keys.job(CALL_REFRESH_JOB, call.id));
+    const machine = localStateMachineArn('BackgroundJobs').replace(':stateMachine:', ':execution:');
+    await new SFNClient({
+      endpoint: inject('stepFunctionsEndpoint'),
+      region: 'eu-south-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }).send(new StopExecutionCommand({ executionArn: `${machine}:${job!.id}` }));
+    const ended = await finished(path);
+    expect(ended).toMatchObject({ state: 'FAILED', error: JOB_INTERRUPTED });
+    // The slow answer still lands (the function runs on after the execution ends, as Lambda's does).
+    await expect.poll(answered, { timeout: 30_000 }).toBe(4);
+
+    expect((await operator.post(path, {})).status).toBe(200);
+    const resumed = await settledReport(path, { NEW: 1, REVIEW: 1, NONE: 1, UNCHANGED: 1, ERROR: 0 });
+    expect(resumed.state).toBe('SUCCEEDED');
+    // Each subscriber was asked once for the call: the resumed run kept the report and asked INPS for nobody.
+    for (const who of [fresh, omissions, none, same]) {
+      const queries = (await operator.get(`/api/users/${who.userId}/inps-queries`)).json.items;
+      expect(queries.filter((q: { reason: string }) => q.reason === 'CALL')).toHaveLength(1);
+    }
+  });
+});
+
 describe('INPS’s daily limit', () => {
   it('a 429 without Retry-After stops the run for the day, with how many are left; started again, it resumes', async () => {
     const { call } = await callWithSubscribers();
@@ -371,6 +411,83 @@ describe('the December list and reminders', () => {
         (m) => m.destination.to.includes('scadenza@example.it') && m.subject === `Il tuo ISEE scade il 31/12/${year}`,
       ),
     ).toHaveLength(1);
+  });
+
+  it('keeps to SES’s sending rate: twenty reminders go out by e-mail, SES refuses none of them for the rate', async () => {
+    const { call } = await openCall(operator);
+    const people = [];
+    for (let i = 0; i < 20; i += 5)
+      people.push(
+        ...(await Promise.all(
+          Array.from({ length: 5 }, (_, j) =>
+            approvedSubscriber(operator, call, {
+              lastName: `Ritmo${String.fromCharCode(65 + i + j)}`,
+              iseeValue: 8000,
+              weeklyHour: 2,
+            }),
+          ),
+        )),
+      );
+    await expect
+      .poll(
+        async () =>
+          (await operator.get(`/api/calls?name=${encodeURIComponent(call.name)}`)).json.items.map(
+            (c: { id: string }) => c.id,
+          ),
+        { timeout: 10_000 },
+      )
+      .toContain(call.id);
+    const throttled = async () =>
+      ((await (await fetch(`${inject('sesEndpoint')}/throttled`)).json()) as { throttled: number }).throttled;
+    const before = await throttled();
+    expect((await operator.post('/api/isee-expiry', {})).status).toBe(200);
+    expect((await finished('/api/isee-expiry')).job.state).toBe('SUCCEEDED');
+    const rows = await allExpiryRows();
+    for (const person of people)
+      expect(rows.find((r) => r.userId === person.userId)).toMatchObject({ io: 'SENT', email: 'SENT' });
+    expect(await throttled()).toBe(before);
+  });
+
+  it('SES throttling (it keeps to a lower rate than the account says): the throttled reminders are sent again after a pause, none is recorded as failed', async () => {
+    const { call } = await openCall(operator);
+    const people = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        approvedSubscriber(operator, call, {
+          lastName: `Freno${String.fromCharCode(65 + i)}`,
+          iseeValue: 8000,
+          weeklyHour: 2,
+        }),
+      ),
+    );
+    await expect
+      .poll(
+        async () =>
+          (await operator.get(`/api/calls?name=${encodeURIComponent(call.name)}`)).json.items.map(
+            (c: { id: string }) => c.id,
+          ),
+        { timeout: 10_000 },
+      )
+      .toContain(call.id);
+    const ses = inject('sesEndpoint');
+    const throttled = async () => ((await (await fetch(`${ses}/throttled`)).json()) as { throttled: number }).throttled;
+    const before = await throttled();
+    await post(ses, '/admin/send-rate', { perSecond: 1 });
+    try {
+      expect((await operator.post('/api/isee-expiry', {})).status).toBe(200);
+      expect((await finished('/api/isee-expiry')).job.state).toBe('SUCCEEDED');
+    } finally {
+      await post(ses, '/admin/send-rate', {});
+    }
+    expect(await throttled()).toBeGreaterThan(before);
+    const rows = await allExpiryRows();
+    for (const person of people)
+      expect(rows.find((r) => r.userId === person.userId)).toMatchObject({ io: 'SENT', email: 'SENT' });
+    const reminders = (await inbox()).filter(
+      (m) =>
+        /^freno[a-h]@example\.it$/.test(m.destination.to[0] ?? '') &&
+        m.subject === `Il tuo ISEE scade il 31/12/${year}`,
+    );
+    expect(reminders).toHaveLength(8);
   });
 
   it('IO refusing the council itself (403: the portal’s IP not allowed) stops the reminders with the reason, instead of marking everyone ‘no IO’', async () => {

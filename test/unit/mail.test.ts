@@ -56,6 +56,41 @@ describe('mail adapter (SES v2)', () => {
     expect(ses.commandCalls(GetAccountCommand)).toHaveLength(1);
   });
 
+  it('a message SES throttles (its sending rate) is sent again after a pause, not given up; other refusals are not retried', async () => {
+    process.env.MAIL_FROM = 'noreply@comune.example.it';
+    process.env.SUPPORT_EMAIL = 'supporto@comune.example.it';
+    const throttled = () =>
+      Object.assign(new Error('Maximum sending rate exceeded.'), { name: 'TooManyRequestsException' });
+    ses
+      .on(SendEmailCommand)
+      .rejectsOnce(throttled())
+      .rejectsOnce(Object.assign(new Error('Maximum sending rate exceeded.'), { name: 'Throttling' }))
+      .resolves({ MessageId: 'm-2' });
+    expect(await sesMailer.send({ to: ['a@example.it'], subject: 'Promemoria', text: 'Testo' })).toEqual({
+      messageId: 'm-2',
+    });
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(3);
+
+    ses.reset();
+    ses
+      .on(SendEmailCommand)
+      .rejects(Object.assign(new Error('Email address is not verified.'), { name: 'MessageRejected' }));
+    await expect(sesMailer.send({ to: ['b@example.it'], subject: 'Promemoria', text: 'Testo' })).rejects.toMatchObject({
+      name: 'MessageRejected',
+    });
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(1);
+  });
+
+  it('keeps to the deployment’s sending rate when one is set (MAIL_SEND_RATE), without asking SES', async () => {
+    process.env.MAIL_SEND_RATE = '3';
+    try {
+      expect(await sesMailer.maxSendRate!()).toBe(3);
+      expect(ses.commandCalls(GetAccountCommand)).toHaveLength(0);
+    } finally {
+      delete process.env.MAIL_SEND_RATE;
+    }
+  });
+
   it('refuses to run without the sender or the support address', () => {
     expect(() => mailSettings({ SUPPORT_EMAIL: 'x@y.it' })).toThrow('MAIL_FROM');
     expect(() => mailSettings({ MAIL_FROM: 'x@y.it' })).toThrow('SUPPORT_EMAIL');

@@ -6,14 +6,14 @@ import { fill, noticeMessages } from '../../functions/domain/messages.ts';
 import { romeDateTime } from '../../functions/domain/notices.ts';
 import { ioBadge, noticePdfKey, type Position } from '../../functions/domain/payments.ts';
 import type { FlowRecord } from '../../functions/domain/flow-record.ts';
-import { makeJobs, makeJobWorker, type JobRun } from '../../functions/jobs/use-cases.ts';
+import { makeJobExecutionEnd, makeJobs, makeJobWorker, type JobRun } from '../../functions/jobs/use-cases.ts';
 import {
   FLOW_EMAIL_SLICE_MS,
   makeNoticeUseCases,
   type NoticePositions,
   type NoticeRecipient,
 } from '../../functions/notices/use-cases.ts';
-import { FLOW_EMAIL_JOB } from '../../functions/domain/jobs.ts';
+import { FLOW_EMAIL_JOB, JOB_INTERRUPTED } from '../../functions/domain/jobs.ts';
 import {
   actors,
   memoryAudit,
@@ -200,7 +200,8 @@ function setup(
     }
     throw new Error('never finished');
   }
-  return { useCases, stored, mailer, audit, metrics, flow, runs, runToEnd, worker, listRows };
+  const executionEnded = makeJobExecutionEnd({ jobs, clock });
+  return { useCases, stored, mailer, audit, metrics, flow, runs, runToEnd, worker, listRows, executionEnded, jobs };
 }
 
 describe('notice e-mail of one position', () => {
@@ -603,6 +604,30 @@ describe('flow e-mail in bounded slices', () => {
     const free = setup(records, { pageMs: 1 });
     await free.useCases.sendFlowEmails('flow-1', { cursor: null, budgetMs: 600_000 }, actors.operator);
     expect(free.mailer.sent).toHaveLength(30);
+  });
+
+  it('a run the jobs’ machine ended mid-way (its two-hour limit) reads failed and, started again, resumes: nobody is e-mailed twice', async () => {
+    const records = Array.from({ length: 30 }, (_, i) => position(i + 1));
+    const { useCases, mailer, runs, runToEnd, executionEnded, jobs } = setup(records, { pageMs: FLOW_EMAIL_SLICE_MS });
+    await useCases.startFlowEmail('flow-1', actors.operator);
+    // The first slice e-mails a page, then the execution ends before the slice's cursor is saved.
+    const input = jobs.all.get(`${FLOW_EMAIL_JOB}#flow-1`)!.input;
+    await useCases.flowEmailSlice(input, null, actors.operator);
+    expect(mailer.sent).toHaveLength(25);
+    expect(await executionEnded(runs[0]!)).toBe(true);
+    expect(await useCases.flowEmailStatus('flow-1')).toMatchObject({
+      done: true,
+      state: 'FAILED',
+      error: JOB_INTERRUPTED,
+    });
+
+    await useCases.startFlowEmail('flow-1', actors.operator);
+    await runToEnd(runs[1]!);
+    expect(mailer.sent).toHaveLength(30);
+    expect(new Set(mailer.sent.map((m) => m.to[0])).size).toBe(30);
+    expect(await useCases.flowEmailStatus('flow-1')).toMatchObject({ done: true, state: 'SUCCEEDED', sent: 30 });
+    // A run that finished is not touched by a late end of its execution.
+    expect(await executionEnded(runs[1]!)).toBe(false);
   });
 
   it('a slice run twice (a retried Lambda) e-mails nobody twice; a failed run says why; bad flows are refused', async () => {
