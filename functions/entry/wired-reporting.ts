@@ -2,10 +2,10 @@ import { recordAuditBatch } from '../adapters/audit-log.ts';
 import { makeMyPay, myPayConfigFromEnv } from '../adapters/mypay.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { getCall } from '../calls/repository.ts';
-import { makePaymentListRefresh } from './wired-payment-list.ts';
+import { positionWriter } from './wired-payment-list.ts';
 import { businessMetrics } from '../adapters/observability.ts';
 import { deleteCheckoutMarker } from '../payments/checkouts.ts';
-import { getPositionByIud, recordPayment } from '../positions/repository.ts';
+import { getPositionByIud } from '../positions/repository.ts';
 import { makePaymentSettlement } from '../positions/settlement.ts';
 import { getReportedThrough, putReportedThrough } from '../reporting/repository.ts';
 import { makeReportingUseCases } from '../reporting/use-cases.ts';
@@ -33,8 +33,7 @@ const mypay = () => {
 export const reporting = makeReportingUseCases({
   calls: { getCall },
   settlement: makePaymentSettlement({
-    positions: { getPositionByIud, recordPayment, deleteCheckoutMarker },
-    paymentList: makePaymentListRefresh(),
+    positions: { getPositionByIud, recordPayment: positionWriter().recordPayment, deleteCheckoutMarker },
     audit: { recordMany: recordAuditBatch },
     clock: systemClock,
     metrics: businessMetrics,
