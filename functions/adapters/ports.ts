@@ -1,6 +1,5 @@
 import type { BusinessMetric, DimensionOf } from '../domain/business-metrics.ts';
 import type { Configuration, StoredConfiguration } from '../domain/configuration.ts';
-import type { PositionRecord } from '../domain/debt-positions.ts';
 import type { summaryPersonOf } from '../domain/debt-summary-rules.ts';
 import type { UploadRequest, UploadTicket } from '../domain/files.ts';
 import type { InpsAnswer, InpsApplicationState, InpsAttestation, InpsIndicator } from '../domain/inps.ts';
@@ -376,8 +375,6 @@ export interface ConfigurationRepository {
 export interface MonthRefreshInput {
   callId: string;
   period: Period;
-  /** The month's positions as they now stand (all of them, not only the written ones); null: read them. */
-  month: readonly PositionRecord[] | null;
   /** The citizens whose position of the month was written. */
   userIds: readonly string[];
   /** Their user records (name, fiscal code, phone, e-mail on the row). */

@@ -46,7 +46,6 @@ export function makePaymentListProjection({ refresh, month, users }: PaymentList
         await month.refreshMonthSummaries({
           callId,
           period: { mese, anno },
-          month: null,
           userIds,
           people: await users.getUserItems(userIds),
         });

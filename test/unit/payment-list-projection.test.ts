@@ -66,7 +66,7 @@ describe('the payment list as a projection of the position writes', () => {
     const april = { before: null, after: position('anna', { mese: 4 }) };
     await port.positionsChanged([...many, april]);
     expect(months).toEqual([
-      { callId: 'call-1', period: { mese: 3, anno: 2026 }, month: null, userIds: many.map((c) => c.after.userId) },
+      { callId: 'call-1', period: { mese: 3, anno: 2026 }, userIds: many.map((c) => c.after.userId) },
     ]);
     expect(rows).toEqual(['anna']);
   });
