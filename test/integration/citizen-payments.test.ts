@@ -8,6 +8,7 @@ import { localTable } from '../support/dynamo.ts';
 import { randomFiscalCode } from '../support/isee.ts';
 import { approvedSubscriber, exportMonth, mypayConfiguration, storedPositions } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
+import { stackMyPay, switchStackMyPay } from '../support/mypay-simulator.ts';
 
 /**
  * A citizen pays a position through MyPay (the simulator, which follows MyPay4), over the real local stack;
@@ -21,16 +22,9 @@ let citizen: Client;
 let otherCitizen: Client;
 let mariaId: string;
 const november = { mese: 11, anno: 2026 };
-const simulator = () => inject('myPayEndpoint').replace(/\/pa\/services.*$/, '');
+const simulator = stackMyPay;
 
-async function admin(action: string, body: object) {
-  const response = await fetch(`${simulator()}/admin/${action}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-}
+const admin = switchStackMyPay;
 
 beforeAll(async () => {
   [operator, delegate, citizen, otherCitizen] = await Promise.all([

@@ -10,10 +10,12 @@ import { localTable } from '../support/dynamo.ts';
 import {
   approvedSubscriber,
   mypayConfiguration,
+  settledFlow,
   storedPositions,
   storeRawConfiguration,
 } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
+import { stackMyPay, switchStackMyPay } from '../support/mypay-simulator.ts';
 
 /**
  * 'Invia a MyPay' over the real local stack: the flows API starts the export through the local Step
@@ -26,16 +28,9 @@ let operator: Client;
 let delegate: Client;
 let citizen: Client;
 const november = { mese: 11, anno: 2026 };
-const simulator = () => inject('myPayEndpoint').replace(/\/pa\/services.*$/, '');
+const simulator = stackMyPay;
 
-async function admin(action: string, body: object) {
-  const response = await fetch(`${simulator()}/admin/${action}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-}
+const admin = switchStackMyPay;
 async function simulatorState() {
   return (await (await fetch(`${simulator()}/admin/state`)).json()) as {
     imports: Record<string, { fileName?: string; state: string; requestToken: string }>;
@@ -63,26 +58,11 @@ async function callWithThreeDue() {
 }
 
 /** Waits until the flow stops moving (completed or stopped on an error). */
-async function settled(flowId: string, timeoutMs = 25_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const flow = (await operator.get(`/api/flows/${flowId}`)).json;
-    if (flow.step === 'COMPLETATO' || flow.step === 'ERRORE') return flow;
-    if (Date.now() > until) throw new Error(`flow still at ${flow.step} (${flow.stato})`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}
+const settled = (flowId: string, timeoutMs = 25_000) => settledFlow(operator, flowId, { timeoutMs });
 
 /** Waits until the flow stops moving or is suspended (waiting for MyPay). */
-async function settledOrSuspended(flowId: string, timeoutMs = 40_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const flow = (await operator.get(`/api/flows/${flowId}`)).json;
-    if (flow.step === 'COMPLETATO' || flow.step === 'ERRORE' || flow.step === 'SOSPESO') return flow;
-    if (Date.now() > until) throw new Error(`flow still at ${flow.step} (${flow.stato})`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}
+const settledOrSuspended = (flowId: string, timeoutMs = 40_000) =>
+  settledFlow(operator, flowId, { timeoutMs, orSuspended: true });
 
 /** Every position of the month: each exported exactly once with a valid IUV, or failed with its reason. */
 async function positionsOf(callId: string) {

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from '../support/stack-context.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { runScheduled } from '../../functions/entry/scheduled-jobs.ts';
 import { as } from '../support/api.ts';
@@ -7,6 +6,7 @@ import { openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
 import { approvedSubscriber, exportMonth, mypayConfiguration, storedPositions } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
+import { switchStackMyPay } from '../support/mypay-simulator.ts';
 
 /**
  * What MyPay collected is recorded without anyone clicking 'Rendicontazione' (issue 34): the schedules' own
@@ -17,16 +17,8 @@ type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
 let citizen: Client;
 const november = { mese: 11, anno: 2026 };
-const simulator = () => inject('myPayEndpoint').replace(/\/pa\/services.*$/, '');
 
-async function admin(action: string, body: object) {
-  const response = await fetch(`${simulator()}/admin/${action}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-}
+const admin = switchStackMyPay;
 
 /** The call's reporting, as the operator's page reads it, once the run the schedule started has ended. */
 async function reportingEnded(callId: string) {

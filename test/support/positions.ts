@@ -136,3 +136,22 @@ export async function exportMonth(operator: Client, callId: string, period: { me
   }
   return { flowId: started.json.id as string };
 }
+
+/**
+ * Waits until a flow stops moving: COMPLETATO or ERRORE (or SOSPESO, waiting for MyPay, with `orSuspended`),
+ * read every 300 ms as the operator's page reads it; the flow then, or an error after `timeoutMs`.
+ */
+export async function settledFlow(
+  operator: Client,
+  flowId: string,
+  { timeoutMs = 30_000, orSuspended = false }: { timeoutMs?: number; orSuspended?: boolean } = {},
+) {
+  const stops = ['COMPLETATO', 'ERRORE', ...(orSuspended ? ['SOSPESO'] : [])];
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const flow = (await operator.get(`/api/flows/${flowId}`)).json;
+    if (stops.includes(flow.step)) return flow;
+    if (Date.now() > until) throw new Error(`flow still at ${flow.step} (${flow.stato})`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
