@@ -21,45 +21,11 @@ import type { PaymentSession } from '../../functions/user-positions/repository.t
 import { makeUserPositionUseCases, paymentReturnUrl } from '../../functions/user-positions/use-cases.ts';
 import type { StoredUser } from '../../functions/domain/user-record.ts';
 import { actors, memoryAudit, memoryMetrics, tickingClock } from '../support/in-memory.ts';
+import { exportedPosition } from '../support/position-records.ts';
 
 const NOW = '2026-03-10T10:00:00.000Z';
 
-function position(overrides: Partial<PositionRecord> = {}): PositionRecord {
-  const iud = overrides.iud ?? 'P202603AAAAAAAAAAAAAAAAAAAAAAAAAAAA';
-  return {
-    id: iud,
-    iud,
-    callId: 'call-1',
-    userId: 'user-maria',
-    fiscalCode: 'RSSMRA85C52H501N',
-    cognome: 'Rossi',
-    nome: 'Maria',
-    mese: 3,
-    anno: 2026,
-    titolo: 'Assistenza domiciliare – Marzo 2026',
-    descrizione: 'Quota Marzo 2026',
-    importoDovuto: 6643,
-    importoTotalePagato: 0,
-    isPagato: false,
-    annullato: false,
-    codIuv: '01000000001234519',
-    nav: '301000000001234519',
-    dataScadenza: '2026-03-31',
-    azione: 'I',
-    statoExport: 'ESPORTATA',
-    lastExportError: null,
-    isEmailSent: false,
-    dataIsEmailSent: null,
-    ioId: null,
-    dataEsitoSingoloPagamento: null,
-    createdAt: NOW,
-    updatedAt: NOW,
-    exportedAt: NOW,
-    iseeId: null,
-    version: 3,
-    ...overrides,
-  };
-}
+const position = (overrides: Partial<PositionRecord> = {}) => exportedPosition(NOW, overrides);
 const receiptFor = (p: PositionRecord, overrides: Partial<PaymentReceipt> = {}): PaymentReceipt => ({
   iud: p.iud,
   iuv: p.codIuv ?? '01000000009999911',
