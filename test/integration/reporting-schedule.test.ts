@@ -4,7 +4,13 @@ import { runScheduled } from '../../functions/entry/scheduled-jobs.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
-import { approvedSubscriber, exportMonth, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import {
+  approvedSubscriber,
+  exportMonth,
+  mariaWithPosition,
+  mypayConfiguration,
+  storedPositions,
+} from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
 import { switchStackMyPay } from '../support/mypay-simulator.ts';
 
@@ -71,23 +77,7 @@ describe('Rendicontazione by itself', () => {
   it('a checkout whose outcome the portal never learnt (the citizen did not come back): its call is reported a few minutes later', async () => {
     const mariaId = (await citizen.get('/api/me')).json.userId;
     const { call } = await openCall(operator);
-    expect(
-      (
-        await operator.post(`/api/users/${mariaId}/isee`, {
-          value: 8000,
-          year: 2026,
-          date: '2026-01-20T10:00:00.000Z',
-          protocollo: 'INPS-ISEE-2026-00000003C-00',
-          scadenza: '2026-12-31',
-          excludeVerification: true,
-        })
-      ).status,
-    ).toBe(201);
-    const enrolled = await operator.post(`/api/calls/${call.id}/enrolments`, { userId: mariaId });
-    expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(
-      200,
-    );
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
+    await mariaWithPosition(operator, call.id, mariaId, november);
     await exportMonth(operator, call.id, november);
     const [position] = await storedPositions(call.id, '2026-11');
 

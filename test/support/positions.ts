@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from './stack-context.ts';
@@ -6,6 +7,7 @@ import type { Configuration } from '../../functions/domain/configuration.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { as } from './api.ts';
 import { randomFiscalCode } from './isee.ts';
+import { jobAnswer } from './jobs.ts';
 
 type Client = Awaited<ReturnType<typeof as>>;
 
@@ -154,4 +156,31 @@ export async function settledFlow(
     if (Date.now() > until) throw new Error(`flow still at ${flow.step} (${flow.stato})`);
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
+}
+
+/**
+ * Maria Rossi (the 'citizen' persona, `mariaId`) on the call: her ISEE of 8,000 € entered by the operator,
+ * her enrolment approved with 2 hours a week, and her one position of `period` generated.
+ */
+export async function mariaWithPosition(
+  operator: Client,
+  callId: string,
+  mariaId: string,
+  period: { mese: number; anno: number },
+) {
+  const isee = await operator.post(`/api/users/${mariaId}/isee`, {
+    value: 8000,
+    year: 2026,
+    date: '2026-01-20T10:00:00.000Z',
+    protocollo: 'INPS-ISEE-2026-00000003C-00',
+    scadenza: '2026-12-31',
+    excludeVerification: true,
+  });
+  expect(isee.status).toBe(201);
+  const enrolled = await operator.post(`/api/calls/${callId}/enrolments`, { userId: mariaId });
+  expect(enrolled.status).toBe(201);
+  expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(
+    200,
+  );
+  expect((await jobAnswer(operator, `/api/calls/${callId}/positions/generate`, period)).json.created).toBe(1);
 }
