@@ -1,6 +1,5 @@
 import type { BusinessMetric, DimensionOf } from '../domain/business-metrics.ts';
 import type { Configuration, StoredConfiguration } from '../domain/configuration.ts';
-import type { PaymentListRefresh, PositionRecord } from '../domain/debt-positions.ts';
 import type { summaryPersonOf } from '../domain/debt-summary-rules.ts';
 import type { UploadRequest, UploadTicket } from '../domain/files.ts';
 import type { InpsAnswer, InpsApplicationState, InpsAttestation, InpsIndicator } from '../domain/inps.ts';
@@ -392,8 +391,6 @@ export interface ConfigurationRepository {
 export interface MonthRefreshInput {
   callId: string;
   period: Period;
-  /** The month's positions as they now stand (all of them, not only the written ones). */
-  month: readonly PositionRecord[];
   /** The citizens whose position of the month was written. */
   userIds: readonly string[];
   /** Their user records (name, fiscal code, phone, e-mail on the row). */
@@ -401,10 +398,9 @@ export interface MonthRefreshInput {
 }
 
 /**
- * The payment list's aggregates as the code that writes positions feeds them (functions/payment-list: its
- * refresh use cases and month refresh, wired by each entry).
+ * What 'Sincronizza' asks of the payment list (functions/payment-list/use-cases.ts): its totals recomputed
+ * from the rows. The rows follow the positions by themselves (functions/payment-list/projection.ts).
  */
-export interface PaymentListSummaries extends PaymentListRefresh {
+export interface PaymentListSummaries {
   reconcileDebtTotals(callId: string, anno: number): Promise<unknown>;
-  refreshMonthSummaries(input: MonthRefreshInput): Promise<unknown>;
 }

@@ -48,15 +48,6 @@ export interface PositionRecord extends Position {
   reservedIuv?: string | null;
 }
 
-/**
- * The payment list's refresh (payment-list/use-cases.ts refreshDebtSummaries): what a use case that writes
- * positions calls once they are written, with the (call, citizen, year) of each, so that the citizen's row
- * of the list and the call-year's totals follow. Each function's wiring hands its own (functions/entry/wired-payment-list.ts).
- */
-export interface PaymentListRefresh {
-  refreshDebtSummaries(changes: readonly Pick<PositionRecord, 'callId' | 'userId' | 'anno'>[]): Promise<unknown>;
-}
-
 /** One payment MyPay collected for a position (a receipt of paaSILChiediPagati or of the reporting). */
 export interface RecordedPayment {
   /** identificativoUnivocoRiscossione: pagoPA's id of the receipt (empty when MyPay gave none). */

@@ -89,20 +89,28 @@ export interface DebtSummaryRow {
 }
 
 /** What a summary needs of a position. */
-export type SummaryPosition = Pick<
-  Position,
-  | 'id'
-  | 'mese'
-  | 'importoDovuto'
-  | 'importoTotalePagato'
-  | 'isPagato'
-  | 'annullato'
-  | 'isEmailSent'
-  | 'cognome'
-  | 'nome'
-  | 'fiscalCode'
-  | 'riconciliazione'
->;
+const SUMMARY_FIELDS = [
+  'id',
+  'mese',
+  'importoDovuto',
+  'importoTotalePagato',
+  'isPagato',
+  'annullato',
+  'isEmailSent',
+  'cognome',
+  'nome',
+  'fiscalCode',
+  'riconciliazione',
+] as const satisfies readonly (keyof Position)[];
+export type SummaryPosition = Pick<Position, (typeof SUMMARY_FIELDS)[number]>;
+
+/**
+ * Whether a position's write can change its citizen's row of the payment list: a new position, or one
+ * whose fields a summary reads changed (a checkout's hold, an export's verdict or an IO status cannot).
+ */
+export function changesSummary({ before, after }: { before: SummaryPosition | null; after: SummaryPosition }) {
+  return !before || SUMMARY_FIELDS.some((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
+}
 /** What a summary shows of the citizen (the user record; the position's copy when the record is gone). */
 export interface SummaryPerson {
   cognome: string;

@@ -3,11 +3,11 @@ import { makeMyPayCheckout, myPayConfigFromEnv } from '../adapters/mypay-soap.ts
 import { clientFromSettings } from '../adapters/fresh-client.ts';
 import { makeNoticeLinks } from '../adapters/notice-links.ts';
 import { systemClock } from '../adapters/ports.ts';
-import { makePaymentListRefresh } from './wired-payment-list.ts';
+import { positionWriter } from './wired-payment-list.ts';
 import { resourceHandler } from '../http/handler.ts';
 import { businessMetrics } from '../adapters/observability.ts';
 import { deleteCheckoutMarker, putCheckoutMarker } from '../payments/checkouts.ts';
-import { applyTransition, getPositionByIud, listPositionsOfUser, recordPayment } from '../positions/repository.ts';
+import { getPositionByIud, listPositionsOfUser } from '../positions/repository.ts';
 import { makePaymentSettlement } from '../positions/settlement.ts';
 import { findUserIdByFiscalCode, getUserItem } from '../users/repository.ts';
 import * as sessions from '../user-positions/repository.ts';
@@ -26,9 +26,11 @@ const portalUrl = () => {
   return url;
 };
 
+// Every position write tells the payment list (the citizen's row follows a payment).
+const { applyTransition, recordPayment } = positionWriter();
+
 const settlement = makePaymentSettlement({
   positions: { getPositionByIud, recordPayment, deleteCheckoutMarker },
-  paymentList: makePaymentListRefresh(),
   audit: { recordMany: recordAuditBatch },
   clock: systemClock,
   metrics: businessMetrics,

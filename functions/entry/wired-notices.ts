@@ -7,20 +7,14 @@ import { clientFromSettings } from '../adapters/fresh-client.ts';
 import { sesMailer } from '../adapters/mail.ts';
 import { systemClock, type IoMessages } from '../adapters/ports.ts';
 import { getFlow, updateFlow } from '../flows/repository.ts';
-import { makePaymentListRefresh } from './wired-payment-list.ts';
-import {
-  getPositionByIud,
-  listPositions,
-  recordIoMessage,
-  recordIoStatus,
-  recordNoticeEmail,
-  restoreIoMessage,
-} from '../positions/repository.ts';
+import { positionWriter } from './wired-payment-list.ts';
+import { getPositionByIud, listPositions } from '../positions/repository.ts';
 import { getUserItems } from '../users/repository.ts';
 import { businessMetrics } from '../adapters/observability.ts';
 import { makeNoticeUseCases, type NoticeDeps } from '../notices/use-cases.ts';
 
-const paymentList = makePaymentListRefresh();
+// The notice writes tell the payment list (its 'Email non inviata' filter follows an e-mail sent).
+const { recordNoticeEmail, recordIoMessage, restoreIoMessage, recordIoStatus } = positionWriter();
 
 const missing = <T>(read: Promise<T>) =>
   read.catch((error: unknown) => (isMissingObject(error) ? null : Promise.reject(error)));
@@ -51,7 +45,6 @@ export const noticeUseCases = (extra: Pick<NoticeDeps, 'jobs'> = {}) =>
       restoreIoMessage,
       recordIoStatus,
     },
-    paymentList,
     users: { getUserItems },
     flows: { getFlow, updateFlow },
     // The flow's ZIP first (the flow e-mail), then the position's own (a position listed by page does not

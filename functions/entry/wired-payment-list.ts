@@ -1,6 +1,7 @@
 import { systemClock } from '../adapters/ports.ts';
 import { getUserItems } from '../users/repository.ts';
 import { positionsOfYears } from '../positions/payment-list-repository.ts';
+import { listPositionsOfMonth, makePositionWriter } from '../positions/repository.ts';
 import {
   addToDebtTotals,
   getDebtSummaries,
@@ -8,12 +9,15 @@ import {
   putDebtTotals,
   sumDebtSummaries,
 } from '../payment-list/repository.ts';
+import { makeMonthSummaryRefresh } from '../payment-list/month-refresh.ts';
+import { makePaymentListProjection } from '../payment-list/projection.ts';
+import { putDebtSummaries, summariesOfYear } from '../payment-list/summary-batch-repository.ts';
 import { makeDebtRefreshUseCases } from '../payment-list/use-cases.ts';
 
 /**
  * The payment list's aggregates on the real table: refreshed by every position write, reconciled by
- * 'Sincronizza'. Each function's wiring makes its own and hands it to the use cases that write positions
- * (it holds no state: a refresh reads and writes the table only).
+ * 'Sincronizza'. Each function's wiring makes its own (it holds no state: a refresh reads and writes the
+ * table only).
  */
 export const makePaymentListRefresh = () =>
   makeDebtRefreshUseCases({
@@ -22,3 +26,21 @@ export const makePaymentListRefresh = () =>
     users: { getUserItems },
     clock: systemClock,
   });
+
+/** The payment list as the projection of the positions' writes (payment-list/projection.ts). */
+export function makePaymentListProjectionOf(refresh = makePaymentListRefresh()) {
+  return makePaymentListProjection({
+    refresh,
+    month: makeMonthSummaryRefresh({
+      debts: { summariesOfYear, putDebtSummaries, addToDebtTotals },
+      positions: { listPositionsOfMonth },
+      refresh,
+      clock: systemClock,
+    }),
+    users: { getUserItems },
+  });
+}
+
+/** The one writer of positions, telling the payment list what it wrote: every function that writes positions takes this. */
+export const positionWriter = (refresh = makePaymentListRefresh()) =>
+  makePositionWriter(makePaymentListProjectionOf(refresh));

@@ -10,28 +10,17 @@ import { runningExportOf } from '../flows/repository.ts';
 import { markIseesUsedForFee } from '../isee/repository.ts';
 import { listApprovedSubscriptionsOfCall } from '../subscriptions/repository.ts';
 import { getUserItems } from '../users/repository.ts';
-import { makePaymentListRefresh } from './wired-payment-list.ts';
-import { addToDebtTotals } from '../payment-list/repository.ts';
-import { makeMonthSummaryRefresh } from '../payment-list/month-refresh.ts';
-import { putDebtSummaries, summariesOfYear } from '../payment-list/summary-batch-repository.ts';
+import { makePaymentListRefresh, positionWriter } from './wired-payment-list.ts';
 import * as positionRepository from '../positions/repository.ts';
 import { hasLiveCheckouts } from '../payments/checkouts.ts';
 import { makePaymentUseCases, type PaymentDeps } from '../payments/use-cases.ts';
 
 const debtSummaries = makePaymentListRefresh();
 
-/** A month generation's refresh of the payment list, all its citizens at once (payment-list/month-refresh.ts). */
-const monthSummaries = makeMonthSummaryRefresh({
-  debts: { summariesOfYear, putDebtSummaries, addToDebtTotals },
-  positions: { listPositionsOfMonth: positionRepository.listPositionsOfMonth },
-  refresh: debtSummaries,
-  clock: systemClock,
-});
-
 /** The payments' use cases on the real adapters: the payments API and the MyPay export's steps share them. */
 export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs' | 'iuvSequence'> = {}) =>
   makePaymentUseCases({
-    positions: { ...positionRepository, hasLiveCheckouts },
+    positions: { ...positionRepository, ...positionWriter(debtSummaries), hasLiveCheckouts },
     calls: { getCall },
     bands: { getBand },
     subscriptions: { listApprovedSubscriptionsOfCall },
@@ -40,7 +29,7 @@ export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs' | 'iuvSequence'>
     configuration: { getConfiguration },
     exports: { runningExportOf },
     exportFiles: s3ExportFiles,
-    summaries: { ...debtSummaries, ...monthSummaries },
+    summaries: debtSummaries,
     missingIsee: { putMissingIsee: positionRepository.putMissingIsee },
     audit: { recordMany: recordAuditBatch },
     clock: systemClock,

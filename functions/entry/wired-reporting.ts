@@ -3,10 +3,10 @@ import { makeMyPay, myPayConfigFromEnv } from '../adapters/mypay.ts';
 import { clientFromSettings } from '../adapters/fresh-client.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { getCall } from '../calls/repository.ts';
-import { makePaymentListRefresh } from './wired-payment-list.ts';
+import { positionWriter } from './wired-payment-list.ts';
 import { businessMetrics } from '../adapters/observability.ts';
 import { deleteCheckoutMarker } from '../payments/checkouts.ts';
-import { getPositionByIud, recordPayment } from '../positions/repository.ts';
+import { getPositionByIud } from '../positions/repository.ts';
 import { makePaymentSettlement } from '../positions/settlement.ts';
 import { getReportedThrough, putReportedThrough } from '../reporting/repository.ts';
 import { makeReportingUseCases } from '../reporting/use-cases.ts';
@@ -31,8 +31,7 @@ const mypay = clientFromSettings(
 export const reporting = makeReportingUseCases({
   calls: { getCall },
   settlement: makePaymentSettlement({
-    positions: { getPositionByIud, recordPayment, deleteCheckoutMarker },
-    paymentList: makePaymentListRefresh(),
+    positions: { getPositionByIud, recordPayment: positionWriter().recordPayment, deleteCheckoutMarker },
     audit: { recordMany: recordAuditBatch },
     clock: systemClock,
     metrics: businessMetrics,

@@ -7,7 +7,7 @@ import {
   type IoMessageStatus,
   type Mailer,
 } from '../adapters/ports.ts';
-import type { PaymentListRefresh, PositionRecord } from '../domain/debt-positions.ts';
+import type { PositionRecord } from '../domain/debt-positions.ts';
 import { FLOW_EMAIL_JOB, jobStatusOf, unfinishedRun, type BackgroundJobs, type JobRecord } from '../domain/jobs.ts';
 import { DomainError, ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { flowMessages } from '../domain/flows.ts';
@@ -37,7 +37,10 @@ export interface NoticePositions {
   getPositionByIud(iud: string): Promise<PositionRecord | null>;
   /** One page of a call's month (the flow e-mail walks it page by page). */
   listPositions(callId: string, period: Period, page: { limit?: number; cursor?: string }): Promise<Page<Position>>;
-  /** null when the position is gone, paid or cancelled meanwhile. */
+  /**
+   * null when the position is gone, paid or cancelled meanwhile. The citizen's row of the payment list
+   * follows (its 'Email non inviata' filter and totals: the writer's projection).
+   */
   recordNoticeEmail(position: PositionKey, at: string): Promise<PositionRecord | null>;
   /** The IO message id ('-1': none created) and its status; `keepDelivered` keeps a message IO delivered before. */
   recordIoMessage(
@@ -65,8 +68,6 @@ export interface NoticeRecipient {
 
 export interface NoticeDeps {
   positions: NoticePositions;
-  /** The citizen's row of the payment list follows a notice e-mailed (its 'Email non inviata' filter and totals). */
-  paymentList: PaymentListRefresh;
   users: { getUserItems(ids: readonly string[]): Promise<Map<string, NoticeRecipient>> };
   flows: {
     getFlow(id: string): Promise<FlowRecord | null>;
@@ -180,7 +181,7 @@ function ioProblem(
 }
 
 export function makeNoticeUseCases(deps: NoticeDeps) {
-  const { positions, paymentList, users, flows, noticePdf, mailer, io, audit, clock, metrics = noMetrics } = deps;
+  const { positions, users, flows, noticePdf, mailer, io, audit, clock, metrics = noMetrics } = deps;
   const elapsed = deps.elapsed ?? (() => Date.now());
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
@@ -228,7 +229,6 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
     const now = clock.now();
     const after = await positions.recordNoticeEmail(position, now.toISOString());
     if (!after) throw new ConflictError(noticeMessages.paid);
-    await paymentList.refreshDebtSummaries([after]);
     await audit.record({ actor, entity: 'position', id: position.iud, action: 'update', before: position, after }, now);
     return after;
   }

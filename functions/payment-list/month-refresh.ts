@@ -18,12 +18,12 @@ import type { StoredDebtSummary } from './repository.ts';
  * The payment list's rows after a month generation, for thousands of citizens at once (the export of a
  * month). The general refresh (functions/payment-list/use-cases.ts) reads twelve positions and the summary
  * of each citizen and writes each summary with a version condition: two or three DynamoDB calls per
- * citizen. Here the generation already holds the month it just wrote, so:
+ * citizen. Here (payment-list/projection.ts: a month written for many citizens at once):
  *
- * 1. one Query per other month of the year (positions) and one of the call-year's summaries;
+ * 1. one Query per month of the year (positions) and one of the call-year's summaries;
  * 2. each changed citizen's summary computed (domain summarize), written in batches of 25 without a
  *    condition, and the call-year's totals moved by the sum of the deltas (one ADD);
- * 3. the check: the same reads again (the month too, from the table this time) and every summary
+ * 3. the check: the same reads again and every summary
  *    recomputed. A concurrent refresh (a citizen paying an older month meanwhile) that wrote between the
  *    read of 1 and the batch of 2 was overwritten: its row no longer matches its positions and is repaired
  *    with the general, conditional refresh, and the totals are then recomputed from the rows (its delta
@@ -47,19 +47,10 @@ export interface MonthRefreshDeps {
 type Person = Parameters<typeof summaryPersonOf>[0];
 
 export function makeMonthSummaryRefresh({ debts, positions, refresh, clock }: MonthRefreshDeps) {
-  /** The year's positions of these citizens: `month` for the generated month, the table for the others. */
-  async function yearOf(
-    callId: string,
-    period: Period,
-    users: ReadonlySet<string>,
-    month: readonly PositionRecord[] | null,
-  ) {
+  /** The year's positions of these citizens, from the table. */
+  async function yearOf(callId: string, period: Period, users: ReadonlySet<string>) {
     const months = Array.from({ length: 12 }, (_, i) => ({ anno: period.anno, mese: i + 1 }));
-    const read = await Promise.all(
-      months.map((m) =>
-        month && m.mese === period.mese ? Promise.resolve(month) : positions.listPositionsOfMonth(callId, m),
-      ),
-    );
+    const read = await Promise.all(months.map((m) => positions.listPositionsOfMonth(callId, m)));
     const byUser = new Map<string, PositionRecord[]>();
     for (const position of read.flat())
       if (users.has(position.userId)) byUser.set(position.userId, [...(byUser.get(position.userId) ?? []), position]);
@@ -85,7 +76,6 @@ export function makeMonthSummaryRefresh({ debts, positions, refresh, clock }: Mo
     async refreshMonthSummaries({
       callId,
       period,
-      month,
       userIds,
       people,
     }: MonthRefreshInput): Promise<{ written: number; repaired: number }> {
@@ -93,10 +83,7 @@ export function makeMonthSummaryRefresh({ debts, positions, refresh, clock }: Mo
       if (!users.size) return { written: 0, repaired: 0 };
       const { anno } = period;
       const at = clock.now().toISOString();
-      const [stored, byUser] = await Promise.all([
-        debts.summariesOfYear(callId, anno),
-        yearOf(callId, period, users, month),
-      ]);
+      const [stored, byUser] = await Promise.all([debts.summariesOfYear(callId, anno), yearOf(callId, period, users)]);
       const writes: StoredDebtSummary[] = [];
       let delta: DebtTotals = zeroTotals();
       for (const userId of users) {
@@ -109,10 +96,10 @@ export function makeMonthSummaryRefresh({ debts, positions, refresh, clock }: Mo
       await debts.putDebtSummaries(writes);
       if (!isZeroDelta(delta)) await debts.addToDebtTotals(callId, anno, delta, at);
 
-      // The check (3. above): everything read again from the table.
+      // The check (3. above): everything read again.
       const [storedNow, byUserNow] = await Promise.all([
         debts.summariesOfYear(callId, anno),
-        yearOf(callId, period, users, null),
+        yearOf(callId, period, users),
       ]);
       const stale = [...users].filter((userId) => {
         const expected = next(callId, anno, userId, byUserNow, people);

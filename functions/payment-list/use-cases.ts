@@ -36,7 +36,8 @@ import type { DebtListFilter, StoredDebtSummary, SummaryKey } from './repository
  * - `refreshDebtSummaries(changes)` recomputes the summary of each (call, year, citizen) from that
  *   citizen's twelve positions of the year (read consistently by key) and writes it only if the stored
  *   one is still the version it read; the writer that wins adds the change's delta to the call-year's
- *   totals (ADD), a loser reads again and retries. EVERY path that writes a position calls it.
+ *   totals (ADD), a loser reads again and retries. The projection of the position writes calls it
+ *   (projection.ts: the one writer of positions tells it every write).
  * - `reconcileDebtTotals(callId, anno)` recomputes a call-year's totals exactly from its summaries (a
  *   crash between a summary's write and its ADD would otherwise leave the totals off): 'Sincronizza'.
  */

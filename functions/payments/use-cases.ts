@@ -125,7 +125,7 @@ export interface PaymentDeps {
   missingIsee?: {
     putMissingIsee(callId: string, period: Period, people: readonly Skipped[], at: string): Promise<void>;
   };
-  /** The payment list's aggregates (functions/payment-list/use-cases.ts): every position write refreshes them. */
+  /** The payment list's totals, reconciled by 'Sincronizza' (its rows follow the position writes by themselves). */
   summaries: PaymentListSummaries;
   clock: Clock;
   /** The entity's MyPay settings the rows depend on (functions/adapters/mypay-rules.ts; the environment unless given). */
@@ -155,13 +155,6 @@ function countingProgress(total: number, progress?: Progress) {
       await progress(done, total);
   };
 }
-
-/**
- * From this many written positions on, the payment list's rows are refreshed for the whole month at once
- * (a few Queries and batched writes: payment-list/month-refresh.ts) instead of citizen by citizen (two or
- * three DynamoDB calls each).
- */
-const MONTH_REFRESH_FROM = 200;
 
 /** The payer fields of the CSV from the user record (the subscription's copy of the name when the record is gone). */
 const payerOf = (position: PositionRecord, user: StoredUser | null): Payer => ({
@@ -292,22 +285,12 @@ export function makePaymentUseCases(deps: PaymentDeps) {
         before: t.before!,
         after: t.after,
       }));
+    // The payment list's rows followed the writes: the writer told its projection (payment-list/projection.ts).
     const written = applied.map((t) => t.after);
     const lost = transitions.length - applied.length;
     // The month as it now stands, without reading it again: what was there, with what this run wrote. A
     // write that lost a race leaves that position unknown here: then the caller reads the month again.
     const month = lost ? null : [...new Map([...existing, ...written].map((p) => [p.userId, p])).values()];
-    if (written.length >= MONTH_REFRESH_FROM) {
-      await summaries.refreshMonthSummaries({
-        callId: call.id,
-        period,
-        month: month ?? (await positions.listPositionsOfMonth(call.id, period)),
-        userIds: written.map((p) => p.userId),
-        people: usersById,
-      });
-    } else {
-      await summaries.refreshDebtSummaries(written.map((p) => ({ callId: p.callId, userId: p.userId, anno: p.anno })));
-    }
     // The export marks the ISEEs in a step of its own, in slices (MarkIsees): one conditional write each.
     if (!lock.exportingFlow)
       await markIseesUsedForFee(
@@ -592,7 +575,6 @@ export function makePaymentUseCases(deps: PaymentDeps) {
         if (current && isHeld(current, clock.now())) throw new ConflictError(positionOpsMessages.checkoutLive);
         throw new ConflictError(positionOpsMessages.staleCopy);
       }
-      await summaries.refreshDebtSummaries([{ callId: after.callId, userId: after.userId, anno: after.anno }]);
       await audit.recordMany([{ actor, entity: 'position', id: after.iud, action: 'update', before, after }], now);
       return publicPosition(after);
     },
@@ -623,7 +605,6 @@ export function makePaymentUseCases(deps: PaymentDeps) {
           current?.riconciliazione ? positionOpsMessages.staleCopy : positionOpsMessages.notToReconcile,
         );
       }
-      await summaries.refreshDebtSummaries([{ callId: after.callId, userId: after.userId, anno: after.anno }]);
       await audit.recordMany([{ actor, entity: 'position', id: after.iud, action: 'update', before, after }], now);
       return publicPosition(after);
     },

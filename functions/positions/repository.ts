@@ -3,11 +3,13 @@ import { MISSING_ISEE_NAMES } from '../domain/debt-summary-rules.ts';
 import { receiptOf, type PaymentRecord } from '../domain/payment-record.ts';
 import {
   isBatchable,
+  patchOf,
   publicPosition,
   restorePayment,
   type Guard,
   type GuardClause,
   type PositionRecord,
+  type PositionsChanged,
   type Transition,
 } from '../domain/positions/index.ts';
 
@@ -34,6 +36,7 @@ import { paymentRecordExpiry, retentionYears } from '../domain/retention.ts';
  * transition of the domain applied here, as one write whose condition is the transition's guard
  * (conditionOf), or in batches of 25 when the export's lock stands for the guard (applyTransitions). The
  * export's write-back fence (openWriteBack … closeWriteBack, recordPayment, repairPayment) is part of it.
+ * Its writes come from makePositionWriter only, which tells the "positions changed" port what each wrote.
  *
  * Debt positions. One item per call, month and citizen: pk "CALL#<callId>#POSITIONS#<yyyy-mm>",
  * sk "USER#<userId>" (so a month can never hold two positions of one citizen, whatever the timing);
@@ -157,7 +160,7 @@ const conditionParameters = (
  * that changed (removes those gone) and moves the version on by one when the transition did. False (nothing
  * written) when the stored position fails the guard.
  */
-export async function applyTransition(transition: Transition): Promise<boolean> {
+async function writeTransition(transition: Transition): Promise<boolean> {
   const condition = conditionOf(transition.guard);
   if (transition.write === 'replace' || !transition.before) {
     const written = await unlessConditionFails(
@@ -167,25 +170,9 @@ export async function applyTransition(transition: Transition): Promise<boolean> 
     );
     return written !== null;
   }
-  const { before, after } = transition;
-  const set: Record<string, unknown> = {};
-  const removed: string[] = [];
-  for (const [name, value] of Object.entries(after)) {
-    if (
-      name !== 'version' &&
-      value !== undefined &&
-      JSON.stringify(value) !== JSON.stringify((before as unknown as Record<string, unknown>)[name])
-    )
-      set[name] = value;
-  }
-  const gone = Object.keys(before).filter(
-    (name) =>
-      (before as unknown as Record<string, unknown>)[name] !== undefined &&
-      (after as unknown as Record<string, unknown>)[name] === undefined,
-  );
-  removed.push(...new Set([...gone, ...(transition.remove ?? [])]));
+  const { after } = transition;
+  const { set, remove: removed, movesVersion: moves } = patchOf({ ...transition, before: transition.before });
   const { clause, names, values } = assignments(set);
-  const moves = after.version !== before.version;
   const setClause = [clause, moves ? '#version = #version + :one' : ''].filter(Boolean).join(', ');
   const removeNames = Object.fromEntries(removed.map((name, i) => [`#r${i}`, name]));
   if (!setClause && !removed.length) return true;
@@ -213,7 +200,7 @@ const WRITES_AT_ONCE = 50;
  * Applies a month's transitions: those the export's lock guards in batches of 25 (BatchWriteItem: no
  * condition), each other one with its own condition. The transitions written, in their order.
  */
-export async function applyTransitions(
+async function writeTransitions(
   transitions: readonly Transition[],
   onWritten?: (count: number) => Promise<unknown>,
 ): Promise<Transition[]> {
@@ -225,11 +212,29 @@ export async function applyTransitions(
     transitions.filter((t) => !isBatchable(t.guard)),
     WRITES_AT_ONCE,
     async (t) => {
-      if (await applyTransition(t)) written.add(t);
+      if (await writeTransition(t)) written.add(t);
       await onWritten?.(1);
     },
   );
   return transitions.filter((t) => written.has(t));
+}
+
+/** writeTransition, then the port told of the position it changed. */
+async function applyTransition(changed: PositionsChanged, transition: Transition): Promise<boolean> {
+  if (!(await writeTransition(transition))) return false;
+  await changed.positionsChanged([transition]);
+  return true;
+}
+
+/** writeTransitions, then the port told of the positions they changed, at once. */
+async function applyTransitions(
+  changed: PositionsChanged,
+  transitions: readonly Transition[],
+  onWritten?: (count: number) => Promise<unknown>,
+): Promise<Transition[]> {
+  const written = await writeTransitions(transitions, onWritten);
+  if (written.length) await changed.positionsChanged(written);
+  return written;
 }
 
 /** Every position of a call's month (one partition, paged through to the end). */
@@ -408,7 +413,11 @@ async function leaveReceipt(month: MonthKey, receipt: PaymentRecord, now: number
  * write on the version read; read again when it loses a race. 'repaired' when it wrote, 'paid' when the
  * position had it already.
  */
-export async function repairPayment(month: MonthKey, receipt: PaymentRecord): Promise<'repaired' | 'paid' | 'none'> {
+async function repairPayment(
+  changed: PositionsChanged,
+  month: MonthKey,
+  receipt: PaymentRecord,
+): Promise<'repaired' | 'paid' | 'none'> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const { Item } = await documentClient.send(
       new GetCommand({
@@ -420,7 +429,7 @@ export async function repairPayment(month: MonthKey, receipt: PaymentRecord): Pr
     if (!Item || Item.iud !== receipt.iud) return 'none';
     const restore = restorePayment(toPositionRecord(Item), receipt);
     if (!restore) return 'paid';
-    if (await applyTransition(restore)) return 'repaired';
+    if (await applyTransition(changed, restore)) return 'repaired';
   }
   return 'none';
 }
@@ -436,23 +445,25 @@ export async function repairPayment(month: MonthKey, receipt: PaymentRecord): Pr
  * open (none yet: Collect will read this payment; or it has just closed), the payment checks that it is
  * still on the position and puts itself back if a batch overwrote it.
  */
-export async function recordPayment(settle: Transition): Promise<boolean> {
-  if (!(await applyTransition(settle))) return false;
+async function recordPayment(changed: PositionsChanged, settle: Transition): Promise<boolean> {
+  if (!(await applyTransition(changed, settle))) return false;
   const position = settle.after;
   const receipt = receiptOf(position);
   // A repair is a write like the payment's: it too may meet an open fence (the next slice of Collect).
   for (let attempt = 0; attempt < 5; attempt++) {
     if (await leaveReceipt(position, receipt, Date.now())) break;
-    if ((await repairPayment(position, receipt)) !== 'repaired') break;
+    if ((await repairPayment(changed, position, receipt)) !== 'repaired') break;
   }
   return true;
 }
 
 /**
  * Sets fields of a position and moves its version on (so that a month regeneration that read it before cannot
- * put the old fields back), if `condition` holds: the stored position after the write, null when it did not.
+ * put the old fields back), if `condition` holds: the stored position after the write (the port told of it),
+ * null when it did not.
  */
 async function updatePosition(
+  changed: PositionsChanged,
   position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>,
   set: Record<string, unknown>,
   { condition, values: conditionValues }: { condition: Condition; values: Record<string, unknown> },
@@ -467,22 +478,28 @@ async function updatePosition(
         ConditionExpression: condition.expression,
         ExpressionAttributeNames: { ...names, '#version': 'version', ...condition.names },
         ExpressionAttributeValues: { ...values, ':one': 1, ...condition.values, ...conditionValues },
-        ReturnValues: 'ALL_NEW',
+        // The item as it was (the port is told before and after): after is it with the write applied.
+        ReturnValues: 'ALL_OLD',
       }),
     ),
   );
-  return result?.Attributes ? toPositionRecord(result.Attributes) : null;
+  if (!result?.Attributes) return null;
+  const before = toPositionRecord(result.Attributes);
+  const after: PositionRecord = { ...before, ...set, version: before.version + 1 };
+  await changed.positionsChanged([{ before, after }]);
+  return after;
 }
 
 /** A notice write: on a position still there and open (null otherwise), and `extraCondition`. */
 const noticeGuard = conditionOf([{ kind: 'present' }, { kind: 'open' }]);
 const updateNoticeFields = (
+  changed: PositionsChanged,
   position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>,
   set: Record<string, unknown>,
   extraCondition = '',
   extraValues: Record<string, unknown> = {},
 ) =>
-  updatePosition(position, set, {
+  updatePosition(changed, position, set, {
     condition: { ...noticeGuard, expression: `${noticeGuard.expression}${extraCondition}` },
     values: extraValues,
   });
@@ -491,21 +508,26 @@ const updateNoticeFields = (
  * The notice e-mail went: isEmailSent and its date (a second send moves the date). The version moves too, so
  * a month regeneration that read the position before cannot put the old flags back.
  */
-export const recordNoticeEmail = (position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>, at: string) =>
-  updateNoticeFields(position, { isEmailSent: true, dataIsEmailSent: at, updatedAt: at });
+const recordNoticeEmail = (
+  changed: PositionsChanged,
+  position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>,
+  at: string,
+) => updateNoticeFields(changed, position, { isEmailSent: true, dataIsEmailSent: at, updatedAt: at });
 
 /**
  * What became of an IO notice: the message id (or '-1' when no message was created) and its status. With
  * `keepDelivered`, a message IO delivered before (PROCESSED, or an id recorded before statuses were) is kept:
  * a refused or rejected resend does not hide that the citizen has the notice in IO (null then).
  */
-export const recordIoMessage = (
+const recordIoMessage = (
+  changed: PositionsChanged,
   position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>,
   outcome: { ioId: string; ioStatus: IoStatus },
   at: string,
   keepDelivered = false,
 ) =>
   updateNoticeFields(
+    changed,
     position,
     { ioId: outcome.ioId, ioStatus: outcome.ioStatus, dataIoSent: at, updatedAt: at },
     keepDelivered
@@ -515,11 +537,12 @@ export const recordIoMessage = (
   );
 
 /** The IO fields as they were before a send IO refused outright (it created no message). */
-export const restoreIoMessage = (
+const restoreIoMessage = (
+  changed: PositionsChanged,
   position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>,
   fields: { ioId: string | null; ioStatus: IoStatus | null; dataIoSent: string | null },
   at: string,
-) => updateNoticeFields(position, { ...fields, updatedAt: at });
+) => updateNoticeFields(changed, position, { ...fields, updatedAt: at });
 
 /**
  * Who a month's generation left without a position for 'ISEE scaduto o mancante' (the payment list shows
@@ -560,9 +583,33 @@ export async function putMissingIsee(
 }
 
 /** IO's later status of the message `ioId` (null when the position now holds another message, or is paid or cancelled). */
-export const recordIoStatus = (
+const recordIoStatus = (
+  changed: PositionsChanged,
   position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'userId'>,
   ioId: string,
   ioStatus: IoStatus,
   at: string,
-) => updateNoticeFields(position, { ioStatus, updatedAt: at }, ' AND ioId = :ioId', { ':ioId': ioId });
+) => updateNoticeFields(changed, position, { ioStatus, updatedAt: at }, ' AND ioId = :ioId', { ':ioId': ioId });
+
+/**
+ * The writes of positions, each telling `changed` which positions it changed once it succeeded: in every
+ * function that writes positions, the payment list's projection (functions/entry/wired-payment-list.ts).
+ */
+export function makePositionWriter(changed: PositionsChanged) {
+  const told =
+    <A extends unknown[], R>(write: (changed: PositionsChanged, ...args: A) => R) =>
+    (...args: A) =>
+      write(changed, ...args);
+  return {
+    applyTransition: told(applyTransition),
+    applyTransitions: told(applyTransitions),
+    recordPayment: told(recordPayment),
+    repairPayment: told(repairPayment),
+    recordNoticeEmail: told(recordNoticeEmail),
+    recordIoMessage: told(recordIoMessage),
+    restoreIoMessage: told(restoreIoMessage),
+    recordIoStatus: told(recordIoStatus),
+  };
+}
+
+export type PositionWriter = ReturnType<typeof makePositionWriter>;

@@ -1,4 +1,3 @@
-import type { PaymentListRefresh } from '../domain/debt-positions.ts';
 import { settle, type PositionRecord, type Transition } from '../domain/positions/index.ts';
 import type { Reconciliation } from '../domain/payments.ts';
 import type { PaymentReceipt } from '../domain/payment-rules.ts';
@@ -15,13 +14,14 @@ import { noMetrics, type AuditEntry, type BusinessMetrics, type Clock } from '..
 export interface SettlementDeps {
   positions: {
     getPositionByIud(iud: string): Promise<PositionRecord | null>;
-    /** positions/repository.ts recordPayment: the transition settle on its guard (the version only), the export's fence included. */
+    /**
+     * positions/repository.ts recordPayment: the transition settle on its guard (the version only), the
+     * export's fence included; the citizen's row of the payment list follows (the writer's projection).
+     */
     recordPayment(settle: Transition): Promise<boolean>;
     /** The call-level marker of a checkout the payment ends (payments/checkouts.ts). */
     deleteCheckoutMarker(position: Pick<PositionRecord, 'callId' | 'mese' | 'anno' | 'iud'>): Promise<void>;
   };
-  /** The citizen's row of the payment list follows each payment recorded. */
-  paymentList: PaymentListRefresh;
   audit: { recordMany(entries: readonly AuditEntry[], at: Date): Promise<void> };
   clock: Clock;
   /** PaymentsRecorded and PaymentsToReconcile by channel (functions/domain/business-metrics.ts). */
@@ -41,7 +41,7 @@ export type Settled =
 const ATTEMPTS = 5;
 const AT_ONCE = 25;
 
-export function makePaymentSettlement({ positions, paymentList, audit, clock, metrics = noMetrics }: SettlementDeps) {
+export function makePaymentSettlement({ positions, audit, clock, metrics = noMetrics }: SettlementDeps) {
   async function settleOne(
     receipt: PaymentReceipt,
     at: string,
@@ -55,7 +55,6 @@ export function makePaymentSettlement({ positions, paymentList, audit, clock, me
       if (effect.kind === 'mismatch') return { kind: 'unknown' };
       if (effect.kind === 'already-recorded' || !transition) return { kind: 'already-recorded', position };
       if (await positions.recordPayment(transition)) {
-        await paymentList.refreshDebtSummaries([position]);
         if (position.checkoutSession) await positions.deleteCheckoutMarker(position);
         return { kind: 'recorded', position: effect.after, reconciliation: effect.reconciliation, before: position };
       }

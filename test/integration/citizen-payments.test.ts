@@ -6,8 +6,15 @@ import { as } from '../support/api.ts';
 import { callFields, openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
 import { randomFiscalCode } from '../support/isee.ts';
-import { approvedSubscriber, exportMonth, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import {
+  approvedSubscriber,
+  exportMonth,
+  mariaWithPosition,
+  mypayConfiguration,
+  storedPositions,
+} from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
+import { stackMyPay, switchStackMyPay } from '../support/mypay-simulator.ts';
 
 /**
  * A citizen pays a position through MyPay (the simulator, which follows MyPay4), over the real local stack;
@@ -21,16 +28,9 @@ let citizen: Client;
 let otherCitizen: Client;
 let mariaId: string;
 const november = { mese: 11, anno: 2026 };
-const simulator = () => inject('myPayEndpoint').replace(/\/pa\/services.*$/, '');
+const simulator = stackMyPay;
 
-async function admin(action: string, body: object) {
-  const response = await fetch(`${simulator()}/admin/${action}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-}
+const admin = switchStackMyPay;
 
 beforeAll(async () => {
   [operator, delegate, citizen, otherCitizen] = await Promise.all([
@@ -49,21 +49,7 @@ afterAll(() => admin('reset', {}));
 async function mariaOwes(period = november, options: { exported?: boolean } = { exported: true }) {
   const opened = await openCall(operator);
   const { call } = opened;
-  const isee = await operator.post(`/api/users/${mariaId}/isee`, {
-    value: 8000,
-    year: 2026,
-    date: '2026-01-20T10:00:00.000Z',
-    protocollo: 'INPS-ISEE-2026-00000003C-00',
-    scadenza: '2026-12-31',
-    excludeVerification: true,
-  });
-  expect(isee.status).toBe(201);
-  const enrolled = await operator.post(`/api/calls/${call.id}/enrolments`, { userId: mariaId });
-  expect(enrolled.status).toBe(201);
-  expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(
-    200,
-  );
-  expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, period)).json.created).toBe(1);
+  await mariaWithPosition(operator, call.id, mariaId, period);
   // Sent to MyPay first (IUV and notice number), as the council does every month: only then can it be paid.
   if (options.exported !== false) await exportMonth(operator, call.id, period);
   // Her list reads a global index: it shows the position (and the export's notice number) a moment later, as on a reload.

@@ -11,6 +11,7 @@ import { localTable } from '../support/dynamo.ts';
 import {
   approvedSubscriber,
   mypayConfiguration,
+  settledFlow,
   storedPositions,
   storeRawConfiguration,
 } from '../support/positions.ts';
@@ -135,26 +136,11 @@ async function callWithThreeDue() {
 }
 
 /** Waits until the flow stops moving (completed or stopped on an error). */
-async function settled(flowId: string, timeoutMs = 25_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const flow = (await operator.get(`/api/flows/${flowId}`)).json;
-    if (flow.step === 'COMPLETATO' || flow.step === 'ERRORE') return flow;
-    if (Date.now() > until) throw new Error(`flow still at ${flow.step} (${flow.stato})`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}
+const settled = (flowId: string, timeoutMs = 25_000) => settledFlow(operator, flowId, { timeoutMs });
 
 /** Waits until the flow stops moving or is suspended (waiting for MyPay). */
-async function settledOrSuspended(flowId: string, timeoutMs = 40_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const flow = (await operator.get(`/api/flows/${flowId}`)).json;
-    if (flow.step === 'COMPLETATO' || flow.step === 'ERRORE' || flow.step === 'SOSPESO') return flow;
-    if (Date.now() > until) throw new Error(`flow still at ${flow.step} (${flow.stato})`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}
+const settledOrSuspended = (flowId: string, timeoutMs = 40_000) =>
+  settledFlow(operator, flowId, { timeoutMs, orSuspended: true });
 
 /** Every position of the month: each exported exactly once with a valid IUV, or failed with its reason. */
 async function positionsOf(callId: string) {

@@ -14,6 +14,7 @@ import { mypayCsv, mypayCsvRow } from '../../functions/domain/mypay-csv.ts';
 import { DEFAULT_ENTITY, startMyPaySimulator, type MyPaySimulator } from '../../lib/local/mypay-simulator.ts';
 import { freePort } from '../support/ports.ts';
 import { mypayConfiguration } from '../support/positions.ts';
+import { mypayAdmin } from '../support/mypay-simulator.ts';
 
 /**
  * Contract tests of the payment side of MyPay (issue 26): the adapter (functions/adapters/mypay-soap.ts,
@@ -47,14 +48,7 @@ afterAll(async () => {
 });
 beforeEach(() => admin('reset', {}));
 
-async function admin(action: string, body: object) {
-  const response = await fetch(`${simulator.url}/admin/${action}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
+const admin = (action: string, body: object) => mypayAdmin(simulator.url, action, body);
 
 /** A month's position of one citizen as the portal plans it (domain planMonth), amount in cents. */
 function position(fiscalCode: string, amountCents: number, period = { mese: 1, anno: 2025 }): PositionRecord {

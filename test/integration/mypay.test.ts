@@ -15,6 +15,7 @@ import type { MyPay, MyPayImportStatus } from '../../functions/adapters/ports.ts
 import { isValidIuv } from '../../functions/domain/iuv.ts';
 import { DEFAULT_ENTITY, startMyPaySimulator, type MyPaySimulator } from '../../lib/local/mypay-simulator.ts';
 import { freePort } from '../support/ports.ts';
+import { mypayAdmin } from '../support/mypay-simulator.ts';
 
 /**
  * The MyPay adapter (functions/adapters/mypay.ts) against the simulator (lib/local/mypay-simulator.ts),
@@ -52,14 +53,7 @@ afterAll(async () => {
 });
 beforeEach(() => admin('reset', {}));
 
-async function admin(action: string, body: object) {
-  const response = await fetch(`${simulator.url}/admin/${action}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
+const admin = (action: string, body: object) => mypayAdmin(simulator.url, action, body);
 
 // ——— a small CSV builder of the test's own (the portal's builder belongs to the positions work) ———
 const COLUMNS = [

@@ -4,7 +4,7 @@ import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 import { inbox } from '../support/mail.ts';
-import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { approvedSubscriber, mypayConfiguration, settledFlow, storedPositions } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
 
 /**
@@ -44,14 +44,7 @@ beforeEach(async () => {
 });
 afterAll(() => post(io(), '/admin/reset', {}));
 
-async function settled(flowId: string) {
-  for (let i = 0; i < 100; i++) {
-    const flow = (await operator.get(`/api/flows/${flowId}`)).json;
-    if (flow.step === 'COMPLETATO' || flow.step === 'ERRORE') return flow;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  throw new Error('flow not settled');
-}
+const settled = (flowId: string) => settledFlow(operator, flowId);
 
 /** An open call with citizens approved and their November exported to MyPay: the flow and the positions. */
 async function exportedMonth(lastNames: string[]) {

@@ -8,7 +8,7 @@ import { subscriptionId } from '../../functions/domain/subscriptions.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
-import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { approvedSubscriber, mypayConfiguration, settledFlow, storedPositions } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
 
 /**
@@ -45,15 +45,6 @@ async function octoberPosition() {
 
 const stored = async (callId: string, iud: string) =>
   (await storedPositions(callId, '2026-10')).find((p) => p.iud === iud)!;
-
-async function settledFlow(flowId: string) {
-  for (let i = 0; i < 100; i++) {
-    const flow = (await operator.get(`/api/flows/${flowId}`)).json;
-    if (flow.step === 'COMPLETATO' || flow.step === 'ERRORE') return flow;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  throw new Error('flow never settled');
-}
 
 describe('editing a position (payment edit modal)', () => {
   it('refuses each bad input with its Italian message and changes nothing', async () => {
@@ -122,7 +113,7 @@ describe('editing a position (payment edit modal)', () => {
     const { call, position } = await octoberPosition();
     const exported = await operator.post(`/api/calls/${call.id}/exports`, october);
     expect(exported.status).toBe(201);
-    expect((await settledFlow(exported.json.id)).step).toBe('COMPLETATO');
+    expect((await settledFlow(operator, exported.json.id)).step).toBe('COMPLETATO');
     expect(await stored(call.id, position.iud)).toMatchObject({ statoExport: 'ESPORTATA', codIuv: expect.any(String) });
 
     const cancelled = await operator.put(`/api/positions/${position.iud}`, {
@@ -149,7 +140,12 @@ describe('editing a position (payment edit modal)', () => {
     // Sent to MyPay: accepted, and MyPay holds the position as cancelled.
     const resent = await operator.post(`/api/calls/${call.id}/exports`, october);
     expect(resent.status).toBe(201);
-    expect(await settledFlow(resent.json.id)).toMatchObject({ step: 'COMPLETATO', num: 1, accepted: 1, rejected: 0 });
+    expect(await settledFlow(operator, resent.json.id)).toMatchObject({
+      step: 'COMPLETATO',
+      num: 1,
+      accepted: 1,
+      rejected: 0,
+    });
     const state = (await (await fetch(`${simulator()}/admin/state`)).json()) as {
       positions: Record<string, { iud: string; status: string }>;
     };

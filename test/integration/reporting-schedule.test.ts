@@ -1,12 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from '../support/stack-context.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { runScheduled } from '../../functions/entry/scheduled-jobs.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
-import { approvedSubscriber, exportMonth, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import {
+  approvedSubscriber,
+  exportMonth,
+  mariaWithPosition,
+  mypayConfiguration,
+  storedPositions,
+} from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
+import { switchStackMyPay } from '../support/mypay-simulator.ts';
 
 /**
  * What MyPay collected is recorded without anyone clicking 'Rendicontazione' (issue 34): the schedules' own
@@ -17,16 +23,8 @@ type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
 let citizen: Client;
 const november = { mese: 11, anno: 2026 };
-const simulator = () => inject('myPayEndpoint').replace(/\/pa\/services.*$/, '');
 
-async function admin(action: string, body: object) {
-  const response = await fetch(`${simulator()}/admin/${action}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-}
+const admin = switchStackMyPay;
 
 /** The call's reporting, as the operator's page reads it, once the run the schedule started has ended. */
 async function reportingEnded(callId: string) {
@@ -79,23 +77,7 @@ describe('Rendicontazione by itself', () => {
   it('a checkout whose outcome the portal never learnt (the citizen did not come back): its call is reported a few minutes later', async () => {
     const mariaId = (await citizen.get('/api/me')).json.userId;
     const { call } = await openCall(operator);
-    expect(
-      (
-        await operator.post(`/api/users/${mariaId}/isee`, {
-          value: 8000,
-          year: 2026,
-          date: '2026-01-20T10:00:00.000Z',
-          protocollo: 'INPS-ISEE-2026-00000003C-00',
-          scadenza: '2026-12-31',
-          excludeVerification: true,
-        })
-      ).status,
-    ).toBe(201);
-    const enrolled = await operator.post(`/api/calls/${call.id}/enrolments`, { userId: mariaId });
-    expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(
-      200,
-    );
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
+    await mariaWithPosition(operator, call.id, mariaId, november);
     await exportMonth(operator, call.id, november);
     const [position] = await storedPositions(call.id, '2026-11');
 

@@ -2,8 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { responseSchema, servedDocument, undeclaredFields } from '../support/openapi-fields.ts';
-import { exportMonth, mypayConfiguration } from '../support/positions.ts';
-import { jobAnswer } from '../support/jobs.ts';
+import { exportMonth, mariaWithPosition, mypayConfiguration } from '../support/positions.ts';
 
 /**
  * Responses carry only the fields of their schema (issue 21). The route × role test checks every route's
@@ -62,25 +61,7 @@ describe('a response carries only what its schema declares', () => {
 
   it('a citizen’s position exported to MyPay has no notice ZIP key, for her or for the operators', async () => {
     const { call } = await openCall(operator);
-    expect(
-      (
-        await operator.post(`/api/users/${mariaId}/isee`, {
-          value: 8000,
-          year: 2026,
-          date: '2026-01-20T10:00:00.000Z',
-          protocollo: 'INPS-ISEE-2026-00000003C-00',
-          scadenza: '2026-12-31',
-          excludeVerification: true,
-        })
-      ).status,
-    ).toBe(201);
-    const enrolled = await operator.post(`/api/calls/${call.id}/enrolments`, { userId: mariaId });
-    expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(
-      200,
-    );
-    expect(
-      (await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 11, anno: 2026 })).json.created,
-    ).toBe(1);
+    await mariaWithPosition(operator, call.id, mariaId, { mese: 11, anno: 2026 });
     await exportMonth(operator, call.id, { mese: 11, anno: 2026 });
 
     // Her list reads a global index, which trails the export's write-back: reload until it shows the export.

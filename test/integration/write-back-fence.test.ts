@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from '../support/stack-context.ts';
 import {
   edit,
+  noPositionsListener,
   planMonth,
   planTransitions,
   settle,
@@ -21,6 +22,8 @@ import { localTable } from '../support/dynamo.ts';
  * come back (its receipt on the fence, put back before the fence closes). Nothing MyPay collected is lost.
  */
 let repository: typeof import('../../functions/positions/repository.ts');
+/** The one writer, with nothing following the positions (the fence is what is tested here). */
+let writer: import('../../functions/positions/repository.ts').PositionWriter;
 let makePaymentUseCases: typeof import('../../functions/payments/use-cases.ts').makePaymentUseCases;
 
 beforeAll(async () => {
@@ -33,6 +36,7 @@ beforeAll(async () => {
     AWS_SECRET_ACCESS_KEY: 'local',
   });
   repository = await import('../../functions/positions/repository.ts');
+  writer = repository.makePositionWriter(noPositionsListener);
   ({ makePaymentUseCases } = await import('../../functions/payments/use-cases.ts'));
 });
 
@@ -60,7 +64,7 @@ async function month() {
     })),
     now: '2026-03-10T09:00:00.000Z',
   });
-  await repository.applyTransitions(planTransitions(plan, '2026-03-10T09:00:00.000Z', true));
+  await writer.applyTransitions(planTransitions(plan, '2026-03-10T09:00:00.000Z', true));
   // A payment finds its position by IUD through a global index, which lags behind the write (as in DynamoDB).
   for (const position of plan.create) await expect.poll(() => repository.getPositionByIud(position.iud)).not.toBeNull();
   const results: ExportResults = {
@@ -78,9 +82,10 @@ function collect(race: () => Promise<void>, afterBatch: () => Promise<void> = as
   let checked = false;
   const positions = {
     ...repository,
+    ...writer,
     async applyTransitions(transitions: readonly Transition[]) {
       await race();
-      return repository.applyTransitions(transitions);
+      return writer.applyTransitions(transitions);
     },
     async writeBackReceipts(monthKey: Parameters<typeof repository.writeBackReceipts>[0]) {
       if (!checked) {
@@ -105,7 +110,7 @@ async function citizenPays(iud: string, iur: string) {
     new Date().toISOString(),
   );
   if (!transition) throw new Error(effect.kind);
-  expect(await repository.recordPayment(transition)).toBe(true);
+  expect(await writer.recordPayment(transition)).toBe(true);
 }
 
 const item = (p: PositionRecord) =>
@@ -179,7 +184,7 @@ describe('the write-back fence on DynamoDB', () => {
     const cancelled = positions[2]!;
     const before = (await repository.getPositionByIud(cancelled.iud))!;
     // The operator's 'Modifica' with amount 0, as the edit use case writes it.
-    expect(await repository.applyTransition(edit(before, 0, 'Annullata', new Date().toISOString()))).toBe(true);
+    expect(await writer.applyTransition(edit(before, 0, 'Annullata', new Date().toISOString()))).toBe(true);
     await collect(async () => {
       const now = (await repository.getPositionByIud(cancelled.iud))!;
       const { transition, effect } = settle(
@@ -188,7 +193,7 @@ describe('the write-back fence on DynamoDB', () => {
         new Date().toISOString(),
       );
       if (!transition) throw new Error(effect.kind);
-      expect(await repository.recordPayment(transition)).toBe(true);
+      expect(await writer.recordPayment(transition)).toBe(true);
     })(callId, results);
     expect(await item(cancelled)).toMatchObject({
       annullato: true,

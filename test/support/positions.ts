@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from './stack-context.ts';
@@ -6,6 +7,7 @@ import type { Configuration } from '../../functions/domain/configuration.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { as } from './api.ts';
 import { randomFiscalCode } from './isee.ts';
+import { jobAnswer } from './jobs.ts';
 
 type Client = Awaited<ReturnType<typeof as>>;
 
@@ -135,4 +137,50 @@ export async function exportMonth(operator: Client, callId: string, period: { me
     step = (await operator.get(`/api/flows/${started.json.id}`)).json.step;
   }
   return { flowId: started.json.id as string };
+}
+
+/**
+ * Waits until a flow stops moving: COMPLETATO or ERRORE (or SOSPESO, waiting for MyPay, with `orSuspended`),
+ * read every 300 ms as the operator's page reads it; the flow then, or an error after `timeoutMs`.
+ */
+export async function settledFlow(
+  operator: Client,
+  flowId: string,
+  { timeoutMs = 30_000, orSuspended = false }: { timeoutMs?: number; orSuspended?: boolean } = {},
+) {
+  const stops = ['COMPLETATO', 'ERRORE', ...(orSuspended ? ['SOSPESO'] : [])];
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const flow = (await operator.get(`/api/flows/${flowId}`)).json;
+    if (stops.includes(flow.step)) return flow;
+    if (Date.now() > until) throw new Error(`flow still at ${flow.step} (${flow.stato})`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
+/**
+ * Maria Rossi (the 'citizen' persona, `mariaId`) on the call: her ISEE of 8,000 € entered by the operator,
+ * her enrolment approved with 2 hours a week, and her one position of `period` generated.
+ */
+export async function mariaWithPosition(
+  operator: Client,
+  callId: string,
+  mariaId: string,
+  period: { mese: number; anno: number },
+) {
+  const isee = await operator.post(`/api/users/${mariaId}/isee`, {
+    value: 8000,
+    year: 2026,
+    date: '2026-01-20T10:00:00.000Z',
+    protocollo: 'INPS-ISEE-2026-00000003C-00',
+    scadenza: '2026-12-31',
+    excludeVerification: true,
+  });
+  expect(isee.status).toBe(201);
+  const enrolled = await operator.post(`/api/calls/${callId}/enrolments`, { userId: mariaId });
+  expect(enrolled.status).toBe(201);
+  expect((await operator.put(`/api/enrolments/${enrolled.json.id}/state`, { state: 2, weeklyHour: 2 })).status).toBe(
+    200,
+  );
+  expect((await jobAnswer(operator, `/api/calls/${callId}/positions/generate`, period)).json.created).toBe(1);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { makePaymentListProjection } from '../../functions/payment-list/projection.ts';
 import type { IoMessages } from '../../functions/adapters/ports.ts';
 import { IoRefused, IoUnavailable, IoUnconfirmed } from '../../functions/adapters/io.ts';
 import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
@@ -73,6 +74,14 @@ function setup(
   } = {},
 ) {
   const stored = new Map(records.map((p) => [p.iud, structuredClone(p)]));
+  // Each write tells the payment list as the real writer does (positions/repository.ts makePositionWriter).
+  const write = async (p: PositionRecord, fields: Partial<PositionRecord>) => {
+    const before = structuredClone(p);
+    Object.assign(p, fields);
+    const after = structuredClone(p);
+    await projection.positionsChanged([{ before, after }]);
+    return after;
+  };
   const positions: NoticePositions = {
     getPositionByIud: async (iud) => structuredClone(stored.get(iud) ?? null),
     async listPositions(_callId, _period, page) {
@@ -87,28 +96,24 @@ function setup(
     async recordNoticeEmail(key, at) {
       const p = [...stored.values()].find((x) => x.userId === key.userId)!;
       if (p.isPagato || p.annullato) return null;
-      Object.assign(p, { isEmailSent: true, dataIsEmailSent: at, version: p.version + 1 });
-      return structuredClone(p);
+      return write(p, { isEmailSent: true, dataIsEmailSent: at, version: p.version + 1 });
     },
     async recordIoMessage(key, outcome, at, keepDelivered) {
       const p = [...stored.values()].find((x) => x.userId === key.userId)!;
       if (p.isPagato || p.annullato) return null;
       if (keepDelivered && (p.ioStatus === 'PROCESSED' || (p.ioStatus === undefined && p.ioId && p.ioId !== '-1')))
         return null;
-      Object.assign(p, { ...outcome, dataIoSent: at, version: p.version + 1 });
-      return structuredClone(p);
+      return write(p, { ...outcome, dataIoSent: at, version: p.version + 1 });
     },
     async restoreIoMessage(key, fields) {
       const p = [...stored.values()].find((x) => x.userId === key.userId)!;
       if (p.isPagato || p.annullato) return null;
-      Object.assign(p, { ...fields, version: p.version + 1 });
-      return structuredClone(p);
+      return write(p, { ...fields, version: p.version + 1 });
     },
     async recordIoStatus(key, ioId, ioStatus) {
       const p = [...stored.values()].find((x) => x.userId === key.userId)!;
       if (p.isPagato || p.annullato || p.ioId !== ioId) return null;
-      Object.assign(p, { ioStatus, version: p.version + 1 });
-      return structuredClone(p);
+      return write(p, { ioStatus, version: p.version + 1 });
     },
   };
   const users = new Map<string, NoticeRecipient>(
@@ -159,9 +164,13 @@ function setup(
         })),
       ),
   };
+  const projection = makePaymentListProjection({
+    refresh: paymentList,
+    month: { refreshMonthSummaries: () => Promise.reject(new Error('no month is generated here')) },
+    users: { getUserItems: async () => new Map() },
+  });
   const useCases = makeNoticeUseCases({
     positions,
-    paymentList,
     users: {
       getUserItems: async (ids) => new Map(ids.filter((id) => users.has(id)).map((id) => [id, users.get(id)!])),
     },

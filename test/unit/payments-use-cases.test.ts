@@ -12,10 +12,17 @@ import type { StoredUser } from '../../functions/domain/user-record.ts';
 import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.ts';
 import { SKIPPED_SHOWN } from '../../functions/domain/position-rules.ts';
 import { makeMonthSummaryRefresh } from '../../functions/payment-list/month-refresh.ts';
+import { makePaymentListProjection } from '../../functions/payment-list/projection.ts';
 import { actors, memoryAudit, memoryMetrics, tickingClock } from '../support/in-memory.ts';
 import { memoryDebts } from '../support/in-memory-debts.ts';
 import { memoryPositionWriter } from '../support/in-memory-positions.ts';
-import { edit as editTransition, isBatchable, isOpen, settle } from '../../functions/domain/positions/index.ts';
+import {
+  edit as editTransition,
+  isBatchable,
+  isOpen,
+  settle,
+  type PositionsChanged,
+} from '../../functions/domain/positions/index.ts';
 
 const complete: Configuration = {
   azione: 'I',
@@ -59,14 +66,14 @@ const call: CallRecord = {
  * receipts) is tested on the local DynamoDB (test/integration/write-back-fence.test.ts): here it is always
  * closed and empty.
  */
-function memoryPositions(): PositionRepository & { all: Map<string, PositionRecord> } {
+function memoryPositions(changed: PositionsChanged): PositionRepository & { all: Map<string, PositionRecord> } {
   const all = new Map<string, PositionRecord>();
   const key = (p: { callId: string; userId: string } & Period) => `${p.callId}|${periodKey(p)}|${p.userId}`;
   const ofMonth = (callId: string, period: Period) =>
     [...all.values()].filter((p) => p.callId === callId && periodKey(p) === periodKey(period));
   const repository = {
     all,
-    ...memoryPositionWriter(all, key),
+    ...memoryPositionWriter(all, key, changed),
     openWriteBack: async () => undefined,
     writeBackReceipts: async () => ({ receipts: [], count: 0 }),
     closeWriteBack: async () => true,
@@ -130,7 +137,8 @@ const subscription = (
 });
 
 function setup(options: { configuration?: Partial<Configuration> | null; callState?: number } = {}) {
-  const positions = memoryPositions();
+  // The writer tells the payment list's projection, made below on the same positions.
+  const positions = memoryPositions({ positionsChanged: (changes) => projection.positionsChanged(changes) });
   const users = new Map<string, StoredUser>();
   const subscriptions: SubscriptionRecord[] = [];
   const marked = new Set<string>();
@@ -192,6 +200,11 @@ function setup(options: { configuration?: Partial<Configuration> | null; callSta
     positions,
     refresh: debtSummaries,
     clock,
+  });
+  const projection = makePaymentListProjection({
+    refresh: debtSummaries,
+    month: monthSummaries,
+    users: { getUserItems },
   });
   /** How many times a month was planned (each plan reads the call's approved subscriptions once). */
   const plans = { count: 0 };

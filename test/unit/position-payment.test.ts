@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
-import type { Transition } from '../../functions/domain/positions/index.ts';
+import type { PositionsChanged, Transition } from '../../functions/domain/positions/index.ts';
+import { makePaymentListProjection } from '../../functions/payment-list/projection.ts';
 import { memoryPositionWriter } from '../support/in-memory-positions.ts';
 import { messages, paymentOutcomeMessages } from '../../functions/domain/messages.ts';
 import { paymentBadge, reconciliationCloseSchema } from '../../functions/domain/payments.ts';
@@ -20,45 +21,11 @@ import type { PaymentSession } from '../../functions/user-positions/repository.t
 import { makeUserPositionUseCases, paymentReturnUrl } from '../../functions/user-positions/use-cases.ts';
 import type { StoredUser } from '../../functions/domain/user-record.ts';
 import { actors, memoryAudit, memoryMetrics, tickingClock } from '../support/in-memory.ts';
+import { exportedPosition } from '../support/position-records.ts';
 
 const NOW = '2026-03-10T10:00:00.000Z';
 
-function position(overrides: Partial<PositionRecord> = {}): PositionRecord {
-  const iud = overrides.iud ?? 'P202603AAAAAAAAAAAAAAAAAAAAAAAAAAAA';
-  return {
-    id: iud,
-    iud,
-    callId: 'call-1',
-    userId: 'user-maria',
-    fiscalCode: 'RSSMRA85C52H501N',
-    cognome: 'Rossi',
-    nome: 'Maria',
-    mese: 3,
-    anno: 2026,
-    titolo: 'Assistenza domiciliare – Marzo 2026',
-    descrizione: 'Quota Marzo 2026',
-    importoDovuto: 6643,
-    importoTotalePagato: 0,
-    isPagato: false,
-    annullato: false,
-    codIuv: '01000000001234519',
-    nav: '301000000001234519',
-    dataScadenza: '2026-03-31',
-    azione: 'I',
-    statoExport: 'ESPORTATA',
-    lastExportError: null,
-    isEmailSent: false,
-    dataIsEmailSent: null,
-    ioId: null,
-    dataEsitoSingoloPagamento: null,
-    createdAt: NOW,
-    updatedAt: NOW,
-    exportedAt: NOW,
-    iseeId: null,
-    version: 3,
-    ...overrides,
-  };
-}
+const position = (overrides: Partial<PositionRecord> = {}) => exportedPosition(NOW, overrides);
 const receiptFor = (p: PositionRecord, overrides: Partial<PaymentReceipt> = {}): PaymentReceipt => ({
   iud: p.iud,
   iuv: p.codIuv ?? '01000000009999911',
@@ -321,12 +288,11 @@ function fakeMyPay() {
   };
 }
 
-/** The positions as the payments repository keeps them: conditional on the version, a checkout's hold and its markers. */
 /** The payment list's refresh: each row it recomputes, with how many of that citizen's positions of the year were paid when it read them. */
-function paymentListOf(stored: Map<string, PositionRecord>) {
+function paymentListOf(stored: () => Map<string, PositionRecord>) {
   const rows: { callId: string; userId: string; anno: number; paid: number }[] = [];
   const paidOf = (c: Pick<PositionRecord, 'callId' | 'userId' | 'anno'>) =>
-    [...stored.values()].filter(
+    [...stored().values()].filter(
       (p) => p.callId === c.callId && p.userId === c.userId && p.anno === c.anno && p.isPagato,
     ).length;
   return {
@@ -336,12 +302,21 @@ function paymentListOf(stored: Map<string, PositionRecord>) {
   };
 }
 
-function memoryPositions(initial: PositionRecord[]) {
+/** The payment list as the projection of the positions' writes (payment-list/projection.ts), on that refresh. */
+const projectionOf = (paymentList: ReturnType<typeof paymentListOf>) =>
+  makePaymentListProjection({
+    refresh: paymentList,
+    month: { refreshMonthSummaries: () => Promise.reject(new Error('no month is generated here')) },
+    users: { getUserItems: async () => new Map() },
+  });
+
+/** The positions as the payments repository keeps them: conditional on the version, a checkout's hold and its markers. */
+function memoryPositions(initial: PositionRecord[], changed: PositionsChanged) {
   const stored = new Map(initial.map((p) => [p.iud, structuredClone(p)]));
   const markers = new Set<string>();
   let writes = 0;
   // The one writer on the map: each transition on its own guard (domain/positions guards.ts).
-  const { applyTransition } = memoryPositionWriter(stored, (p) => p.iud);
+  const { applyTransition } = memoryPositionWriter(stored, (p) => p.iud, changed);
   return {
     stored,
     markers,
@@ -369,7 +344,8 @@ function citizenPortal(options: { dueDateRequired?: boolean } = {}) {
     userId: 'user-giuseppe',
     fiscalCode: 'VRDGPP90P07F839R',
   });
-  const positions = memoryPositions([maria, giuseppe]);
+  const paymentList = paymentListOf(() => positions.stored);
+  const positions = memoryPositions([maria, giuseppe], projectionOf(paymentList));
   const paymentSessions = new Map<string, PaymentSession>();
   const users: Record<string, StoredUser> = {
     'user-maria': {
@@ -391,12 +367,10 @@ function citizenPortal(options: { dueDateRequired?: boolean } = {}) {
   const { mypay, settle } = fakeMyPay();
   const audit = memoryAudit();
   const clock = tickingClock(NOW);
-  const paymentList = paymentListOf(positions.stored);
   const useCases = makeUserPositionUseCases({
     positions,
     settlement: makePaymentSettlement({
       positions,
-      paymentList,
       audit: { recordMany: async (entries, at) => void (await Promise.all(entries.map((e) => audit.record(e, at)))) },
       clock,
     }),
@@ -637,17 +611,16 @@ describe('Rendicontazione', () => {
     const a = position({ iud: 'P202603A1A1A1A1A1A1A1A1A1A1A1A1A1A1' });
     const b = position({ iud: 'P202603B2B2B2B2B2B2B2B2B2B2B2B2B2B2', userId: 'user-b' });
     const otherCall = position({ iud: 'P202603C3C3C3C3C3C3C3C3C3C3C3C3C3C3', callId: 'call-2' });
-    const positions = memoryPositions([a, b, otherCall]);
+    const paymentList = paymentListOf(() => positions.stored);
+    const positions = memoryPositions([a, b, otherCall], projectionOf(paymentList));
     const asked: string[][] = [];
     const audit: unknown[] = [];
     const clock = { now: () => new Date(NOW) };
     const metrics = memoryMetrics();
-    const paymentList = paymentListOf(positions.stored);
     const useCases = makeReportingUseCases({
       calls: { getCall: async (id) => (id === call.id ? call : null) },
       settlement: makePaymentSettlement({
         positions,
-        paymentList,
         audit: { recordMany: async (entries) => void audit.push(...entries) },
         clock,
         metrics,

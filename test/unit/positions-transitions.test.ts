@@ -18,6 +18,7 @@ import {
 } from '../../functions/domain/positions/index.ts';
 import { conditionOf } from '../../functions/positions/repository.ts';
 import { applyToStored } from '../support/in-memory-positions.ts';
+import { exportedPosition } from '../support/position-records.ts';
 
 /**
  * The debt position's states and transitions (functions/domain/positions): each transition's guard, checked
@@ -26,42 +27,7 @@ import { applyToStored } from '../support/in-memory-positions.ts';
 const NOW = '2026-03-10T09:00:00.000Z';
 const LATER = '2026-03-10T09:10:00.000Z';
 
-function position(overrides: Partial<PositionRecord> = {}): PositionRecord {
-  const iud = overrides.iud ?? 'P202603AAAAAAAAAAAAAAAAAAAAAAAAAAAA';
-  return {
-    id: iud,
-    iud,
-    callId: 'call-1',
-    userId: 'user-maria',
-    fiscalCode: 'RSSMRA85C52H501N',
-    cognome: 'Rossi',
-    nome: 'Maria',
-    mese: 3,
-    anno: 2026,
-    titolo: 'Assistenza domiciliare – Marzo 2026',
-    descrizione: 'Quota Marzo 2026',
-    importoDovuto: 6643,
-    importoTotalePagato: 0,
-    isPagato: false,
-    annullato: false,
-    codIuv: '01000000001234519',
-    nav: '301000000001234519',
-    dataScadenza: '2026-03-31',
-    azione: 'I',
-    statoExport: 'ESPORTATA',
-    lastExportError: null,
-    isEmailSent: false,
-    dataIsEmailSent: null,
-    ioId: null,
-    dataEsitoSingoloPagamento: null,
-    createdAt: NOW,
-    updatedAt: NOW,
-    exportedAt: NOW,
-    iseeId: null,
-    version: 3,
-    ...overrides,
-  };
-}
+const position = (overrides: Partial<PositionRecord> = {}) => exportedPosition(NOW, overrides);
 const paid = (p = position()) => ({ ...p, isPagato: true, importoTotalePagato: p.importoDovuto });
 const cancelled = (p = position()) => ({ ...p, annullato: true, importoDovuto: 0 });
 const heldBy = (session: string, until = '2026-03-10T09:30:00.000Z', p = position()) => ({

@@ -43,6 +43,24 @@ export interface Transition {
   remove?: readonly (keyof PositionRecord)[];
 }
 
+/**
+ * What a 'patch' writes over the stored position: the fields of `after` that differ from `before` (set), the
+ * fields `after` no longer has and those the transition always removes (remove), and whether the stored
+ * version moves on by one. The repository turns it into its UpdateExpression; an in-memory store applies it.
+ */
+export function patchOf({ before, after, remove = [] }: Transition & { before: PositionRecord }) {
+  const was = before as unknown as Record<string, unknown>;
+  const next = after as unknown as Record<string, unknown>;
+  const set = Object.fromEntries(
+    Object.entries(next).filter(
+      ([name, value]) =>
+        name !== 'version' && value !== undefined && JSON.stringify(value) !== JSON.stringify(was[name]),
+    ),
+  );
+  const gone = Object.keys(was).filter((name) => was[name] !== undefined && next[name] === undefined);
+  return { set, remove: [...new Set([...gone, ...remove])], movesVersion: after.version !== before.version };
+}
+
 /** A citizen's checkout's hold on the position. */
 const CHECKOUT_FIELDS = ['checkoutSession', 'checkoutUrl', 'checkoutUntil', 'checkoutInVerifica'] as const;
 
