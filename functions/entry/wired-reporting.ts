@@ -1,6 +1,9 @@
 import { recordAuditBatch } from '../adapters/audit-log.ts';
 import { makeMyPay, myPayConfigFromEnv } from '../adapters/mypay.ts';
 import { systemClock } from '../adapters/ports.ts';
+import { myPayReporting } from '../adapters/mypay/platform.ts';
+import { gpdPlatformFromEnv, paymentPlatformName } from '../adapters/payment-platform.ts';
+import type { PlatformReporting } from '../domain/payment-platform.ts';
 import { getCall } from '../calls/repository.ts';
 import { makePaymentListRefresh } from './wired-payment-list.ts';
 import { businessMetrics } from '../adapters/observability.ts';
@@ -11,7 +14,8 @@ import { getReportedThrough, putReportedThrough } from '../reporting/repository.
 import { makeReportingUseCases } from '../reporting/use-cases.ts';
 
 /**
- * 'Rendicontazione' on the real adapters, for the job function (the kind 'reporting'): MyPay's export is polled
+ * 'Rendicontazione' on the real adapters, for the job function (the kind 'reporting'). On GPD the receipts and the
+ * positions paid are read page by page at once; on MyPay its export is polled
  * every second (calls of at most 5 s) for up to four minutes, within the job function's five; past it the
  * answer is 'La rendicontazione è in corso' and the operator runs it again.
  */
@@ -30,6 +34,9 @@ const mypay = () => {
   return client;
 };
 
+let gpdReporting: PlatformReporting | undefined;
+const gpd = () => (gpdReporting ??= gpdPlatformFromEnv().reporting);
+
 export const reporting = makeReportingUseCases({
   calls: { getCall },
   settlement: makePaymentSettlement({
@@ -39,7 +46,11 @@ export const reporting = makeReportingUseCases({
     clock: systemClock,
     metrics: businessMetrics,
   }),
-  mypay: { reportPaid: (from, to) => mypay().reportPaid(from, to) },
+  // The deployment's payment platform (PAYMENT_PLATFORM): MyPay's export of what was paid, or GPD's receipts.
+  platform: {
+    paidBetween: (from, to, options) =>
+      (paymentPlatformName() === 'gpd' ? gpd() : myPayReporting(mypay())).paidBetween(from, to, options),
+  },
   reported: { getReportedThrough, putReportedThrough },
   clock: systemClock,
   deadlineMs: WAIT_MS,

@@ -96,7 +96,7 @@ describe('GPD as the payment platform', () => {
     expect(refused.results!.rejected[0]).toMatchObject({ code: 'GPD_409' });
   });
 
-  it('pays two months in one Checkout cart: the return carries the correlation id only, and the outcome comes from the positions', async () => {
+  it('pays two months in one Checkout cart: the return carries the correlation id only, and the outcome comes from the receipts', async () => {
     const notices = [1, 3].map((n) => ({
       iud: position(n).iud,
       iuv: gpdIuv('01', n),
@@ -118,7 +118,7 @@ describe('GPD as the payment platform', () => {
       body: new URLSearchParams({ esito: 'OK' }),
       redirect: 'manual',
     });
-    expect(back.headers.get('location')).toBe('http://portal.test/pagamenti/esito?id=corr-1&esito=ok');
+    expect(back.headers.get('location')).toBe('http://portal.test/pagamenti/esito?idSession=corr-1&esito=ok');
     const outcome = await platform.checkout.outcome({ sessionId: session!.sessionId, notices });
     expect(outcome.status).toBe('PAID');
     expect(outcome.payments.map((p) => [p.iud, p.amountCents])).toEqual([

@@ -16,6 +16,8 @@ import type { MyPay, MyPayPaidRow, MyPayPaymentOutcome } from '../../functions/a
 import type { CallRecord } from '../../functions/domain/call-record.ts';
 import { makePaymentSettlement } from '../../functions/positions/settlement.ts';
 import { makeReportingUseCases } from '../../functions/reporting/use-cases.ts';
+import { myPayCheckout, myPayReporting } from '../../functions/adapters/mypay/platform.ts';
+import { PLATFORM_CAPABILITIES } from '../../functions/domain/payment-platform.ts';
 import type { PaymentSession } from '../../functions/user-positions/repository.ts';
 import { makeUserPositionUseCases, paymentReturnUrl } from '../../functions/user-positions/use-cases.ts';
 import type { StoredUser } from '../../functions/domain/user-record.ts';
@@ -410,7 +412,7 @@ function citizenPortal(options: { dueDateRequired?: boolean } = {}) {
       recordSessionOutcome: async (id, outcome, at) =>
         void Object.assign(paymentSessions.get(id)!, { outcome, resolvedAt: at }),
     },
-    mypay,
+    platform: { name: 'mypay', capabilities: PLATFORM_CAPABILITIES.mypay, checkout: myPayCheckout(mypay) },
     notices: { noticeUrl: async (p) => (p.iud === maria.iud ? `https://exports.test/${p.iud}.pdf` : null) },
     portalUrl: () => 'https://servizi.comune.example.it',
     dueDateRequired: () => options.dueDateRequired ?? false,
@@ -653,9 +655,9 @@ describe('Rendicontazione', () => {
         metrics,
       }),
       // MyPay reports the rows as paid today (NOW): in the run's last slice, the one that ends today.
-      mypay: {
+      platform: myPayReporting({
         reportPaid: reportPaid ?? (async (from, to) => (asked.push([from, to]), to === NOW.slice(0, 10) ? rows : [])),
-      },
+      }),
       clock,
       deadlineMs: 50,
     });

@@ -17,9 +17,9 @@ import { romeDay } from '../../domain/period.ts';
 import { GpdRefused, type GpdClient, type GpdPosition } from './client.ts';
 
 /**
- * pagoPA GPD behind the payment-platform port (functions/domain/payment-platform.ts), over the GPD client. Not wired
- * into the export, 'Paga' or the reporting yet (issue 37): this is what they will call when the deployment's
- * paymentPlatform is 'gpd'.
+ * pagoPA GPD behind the payment-platform port (functions/domain/payment-platform.ts), over the GPD client: 'Paga'
+ * (a Checkout cart) and the reporting call it when the deployment's paymentPlatform is 'gpd'. A payment counts once
+ * pagoPA's receipt has reached the council (the receipts service): never on the return from Checkout alone.
  */
 
 /** Why GPD refused a position, for the operator (GPD's own title stays in `code`). */
@@ -32,6 +32,10 @@ const refusalReason = (error: GpdRefused): string => {
   return `pagoPA ha rifiutato la posizione (${error.status} ${error.title})`;
 };
 
+/** A GPD LocalDateTime (UTC, no offset) or a date-time with an offset, as the Rome day the portal shows. */
+const dayOf = (dateTime: string) =>
+  romeDay(new Date(/[zZ]|[+-]\d\d:\d\d$/.test(dateTime) ? dateTime : `${dateTime.slice(0, 19)}Z`));
+
 const paymentsOf = (iud: string, position: GpdPosition): PlatformPayment[] =>
   position.paymentOption
     .filter((o) => o.status === 'PO_PAID' || o.status === 'PO_REPORTED' || o.status === 'PO_PARTIALLY_REPORTED')
@@ -40,7 +44,7 @@ const paymentsOf = (iud: string, position: GpdPosition): PlatformPayment[] =>
       iuv: o.iuv,
       amountCents: o.amount,
       // GPD's LocalDateTime is UTC: the day is Rome's, as every day the portal shows.
-      paidOn: romeDay(new Date(`${(o.paymentDate ?? position.paymentDate ?? '').slice(0, 19)}Z`)),
+      paidOn: dayOf(o.paymentDate ?? position.paymentDate ?? ''),
       receiptId: o.idReceipt ?? '',
       ...(o.pspCompany ? { psp: o.pspCompany } : {}),
     }));
@@ -108,13 +112,17 @@ export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): Payme
     },
 
     checkout: {
-      /** A Checkout cart (≤ 5 notices) whose three return addresses are `returnUrl` with the correlation id and the outcome. */
+      /**
+       * A Checkout cart (≤ 5 notices) whose three return addresses are `returnUrl` with the correlation id as
+       * `idSession` (the parameter the portal's page reads back on either platform) and Checkout's outcome as `esito`,
+       * which the portal never reads as proof.
+       */
       async open({ notices, returnUrl, correlationId, email }) {
         if (notices.length < 1 || notices.length > PLATFORM_CAPABILITIES.gpd.cartSize)
           throw new RangeError(`Checkout: da 1 a ${PLATFORM_CAPABILITIES.gpd.cartSize} avvisi`);
         const back = (esito: string) => {
           const url = new URL(returnUrl);
-          url.searchParams.set('id', correlationId);
+          url.searchParams.set('idSession', correlationId);
           url.searchParams.set('esito', esito);
           return url.toString();
         };
@@ -138,30 +146,52 @@ export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): Payme
           throw error;
         }
       },
-      /** What the positions say: paid (with GPD's receipt fields) or not yet known — the return never says. */
-      async outcome({ notices }) {
+      /**
+       * What pagoPA's receipts say (amount, date, PSP, receipt id from each paSendRTV2): paid once a receipt is there,
+       * otherwise not known yet — the return never says, and a receipt may reach the council minutes later.
+       */
+      async outcome({ notices }, options = {}) {
         const payments: PlatformPayment[] = [];
         for (const n of notices) {
-          const held = await client.getPosition(gpdIupd(n.iud, n.revision ?? 0));
-          if (held) payments.push(...paymentsOf(n.iud, held));
+          const receipt = await client.receipt(n.iuv, options);
+          if (receipt)
+            payments.push({
+              iud: n.iud,
+              iuv: receipt.iuv,
+              amountCents: receipt.amountCents,
+              paidOn: dayOf(receipt.paymentDateTime),
+              receiptId: receipt.receiptId,
+              psp: receipt.pspCompanyName || receipt.idPsp,
+            });
         }
         return { status: payments.length > 0 ? 'PAID' : 'UNKNOWN', payments };
       },
     },
 
     reporting: {
-      /** The council's positions paid between the two Rome days, read by payment-date windows of ≤ 30 days (UTC days, one more each side). */
+      /**
+       * The council's payments between the two Rome days, read by payment-date windows of ≤ 30 days (UTC days, one
+       * more each side): the receipts of those days (the list names the IUV only: pagopa-api issues 1024, 1077) and
+       * the positions paid then (their `iupd`, hence the IUD, and the receipt's fields on the option: amount,
+       * idReceipt, pspCompany). A position reading PAID whose receipt has not arrived yet waits for it; one paid
+       * outside pagoPA (paymentoptions/paids, no receipt ever) is recorded from the position.
+       */
       async paidBetween(from, to, options = {}) {
         const found: PlatformPayment[] = [];
         for (let start = addDays(from, -1); start <= addDays(to, 1); start = addDays(start, 30)) {
           const end = [addDays(start, 29), addDays(to, 1)].sort()[0]!;
+          const receipted = new Set((await client.receipts(start, end, options)).map((r) => r.iuv));
+          const arrived = (p: PlatformPayment) => receipted.has(p.iuv) || !p.receiptId;
           for (const status of ['PAID', 'REPORTED'] as const) {
             for (const position of await client.listPositions(
               { paymentDateFrom: start, paymentDateTo: end, status },
               options,
             )) {
               const own = iudOfIupd(position.iupd);
-              if (own) found.push(...paymentsOf(own.iud, position).filter((p) => p.paidOn >= from && p.paidOn <= to));
+              if (own)
+                found.push(
+                  ...paymentsOf(own.iud, position).filter((p) => arrived(p) && p.paidOn >= from && p.paidOn <= to),
+                );
             }
           }
         }
