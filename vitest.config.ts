@@ -22,7 +22,7 @@ const integration = {
 };
 
 /** The money path's integration files that also run on pagoPA GPD (project integration-gpd). */
-const gpdMoneyPath = ['test/integration/iuv-sequence.test.ts'];
+const gpdMoneyPath = ['test/integration/iuv-sequence.test.ts', 'test/integration/citizen-cart.test.ts'];
 
 /**
  * The four test tiers of design.md §5, each a vitest project. Unit, infra and integration run two files at a time
