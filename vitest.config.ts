@@ -77,6 +77,20 @@ export default defineConfig({
           env,
         },
       },
+      // The citizen's payments in the browser on pagoPA GPD (issue 37): the stack is started with PAYMENT_PLATFORM=gpd.
+      {
+        resolve,
+        test: {
+          name: 'e2e-gpd',
+          include: ['test/e2e-gpd/**/*.test.ts'],
+          globalSetup: ['test/e2e/global-setup.ts'],
+          setupFiles: ['test/support/stack-env.ts'],
+          maxWorkers: 1,
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          env,
+        },
+      },
       // npm run bench:excel: browser timings, outside the test tiers, one file at a time on one stack.
       {
         resolve,
