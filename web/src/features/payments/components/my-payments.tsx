@@ -1,4 +1,4 @@
-import { Button, CheckboxField, Flex, Heading, Text } from '@aws-amplify/ui-react';
+import { Button, CheckboxField, Flex, Heading, Text, VisuallyHidden } from '@aws-amplify/ui-react';
 import { fill, gpdPaymentMessages } from '@domain/messages';
 import type { PaymentReturn } from '@domain/position-payment';
 import { useEffect, useRef, useState } from 'react';
@@ -127,7 +127,12 @@ export function MyPayments({ callId }: { callId: string }) {
                     <CheckboxField
                       name="avvisi"
                       value={p.iud}
-                      label={`Seleziona ${p.titolo}`}
+                      // A short label in the table; its full name for a screen reader.
+                      label={
+                        <>
+                          Seleziona<VisuallyHidden> {p.titolo}</VisuallyHidden>
+                        </>
+                      }
                       checked={selected.includes(p.iud)}
                       onChange={(event) => toggle(p.iud, event.target.checked)}
                     />
