@@ -2,7 +2,9 @@ import { recordAuditBatch } from '../adapters/audit-log.ts';
 import { makeMyPay, myPayConfigFromEnv } from '../adapters/mypay.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { myPayReporting } from '../adapters/mypay/platform.ts';
-import { gpdPlatformFromEnv, paymentPlatformName } from '../adapters/payment-platform.ts';
+import { gpdConfigFromEnv, paymentPlatformName } from '../adapters/payment-platform.ts';
+import { makeGpdClient } from '../adapters/gpd/client.ts';
+import { gpdReporting } from '../adapters/gpd/reporting.ts';
 import type { PlatformReporting } from '../domain/payment-platform.ts';
 import { getCall } from '../calls/repository.ts';
 import { makePaymentListRefresh } from './wired-payment-list.ts';
@@ -34,8 +36,8 @@ const mypay = () => {
   return client;
 };
 
-let gpdReporting: PlatformReporting | undefined;
-const gpd = () => (gpdReporting ??= gpdPlatformFromEnv().reporting);
+let reportingOnGpd: PlatformReporting | undefined;
+const gpd = () => (reportingOnGpd ??= gpdReporting(makeGpdClient(gpdConfigFromEnv())));
 
 export const reporting = makeReportingUseCases({
   calls: { getCall },

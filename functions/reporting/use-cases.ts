@@ -9,7 +9,9 @@ import {
   sliceEnd,
   type ReportingCursor,
 } from '../domain/reporting.ts';
-import { receiptOfPayment, type PaymentReceipt, type ReportingResult } from '../domain/position-payment.ts';
+import type { ReportingResult } from '../domain/position-payment.ts';
+// The rules without zod (position-payment.ts adds the routes' schemas, which this function does not bundle).
+import { receiptOfPayment, type PaymentReceipt } from '../domain/payment-rules.ts';
 import type { PlatformReporting } from '../domain/payment-platform.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Clock } from '../adapters/ports.ts';
