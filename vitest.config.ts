@@ -22,7 +22,11 @@ const integration = {
 };
 
 /** The money path's integration files that also run on pagoPA GPD (project integration-gpd). */
-const gpdMoneyPath = ['test/integration/iuv-sequence.test.ts', 'test/integration/flows.test.ts'];
+const gpdMoneyPath = [
+  'test/integration/iuv-sequence.test.ts',
+  'test/integration/flows.test.ts',
+  'test/integration/citizen-cart.test.ts',
+];
 
 /**
  * The four test tiers of design.md §5, each a vitest project. Unit, infra and integration run two files at a time
@@ -72,6 +76,20 @@ export default defineConfig({
           setupFiles: ['test/support/stack-env.ts'],
           // Two files at a time too, each with its own stack and its own Chromium.
           maxWorkers: 2,
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          env,
+        },
+      },
+      // The citizen's payments in the browser on pagoPA GPD (issue 37): the stack is started with PAYMENT_PLATFORM=gpd.
+      {
+        resolve,
+        test: {
+          name: 'e2e-gpd',
+          include: ['test/e2e-gpd/**/*.test.ts'],
+          globalSetup: ['test/e2e/global-setup.ts'],
+          setupFiles: ['test/support/stack-env.ts'],
+          maxWorkers: 1,
           testTimeout: 90_000,
           hookTimeout: 120_000,
           env,

@@ -70,12 +70,16 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
 export const functionTimeoutSeconds: Partial<Record<Resource, number>> = { notices: 29, 'enrolment-csv': 29 };
 export const timeoutOf = (resource: Resource): number => functionTimeoutSeconds[resource] ?? 10;
 
-/** The routes that wait on INPS (through PDND) or MyPay while the user waits: their time is theirs, not the portal's. */
+/**
+ * The routes that wait on INPS (through PDND) or the payment platform (MyPay, pagoPA Checkout and receipts) while the
+ * user waits: their time is theirs, not the portal's.
+ */
 export const outsideServiceOperations = [
   'fetchMyIseeFromInps',
   'fetchUserIseeFromInps',
   'checkIseeWithInps',
   'payPosition',
+  'payCart',
   'paymentReturn',
 ] as const;
 

@@ -59,6 +59,8 @@ export interface RecordedPayment {
   data: string;
   /** When the portal recorded it (ISO). */
   registratoIl: string;
+  /** The PSP that collected it, when the platform says (GPD's receipt: PSPCompanyName). */
+  psp?: string;
 }
 
 export const IUD_MAX_LENGTH = 35;

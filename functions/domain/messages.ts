@@ -147,6 +147,28 @@ export const paymentOutcomeMessages = {
   reportingFailed: 'La rendicontazione non è riuscita: riprova più tardi.',
 } as const;
 
+/**
+ * The same answers on pagoPA GPD (issue 37), where the portal's positions are pagoPA's own notices and a payment is
+ * known from pagoPA's receipt; and the cart of several notices paid at once (Checkout, up to five).
+ */
+export const gpdPaymentMessages = {
+  mismatch: 'pagoPA ha registrato un pagamento diverso da quello richiesto: contatta il Comune.',
+  notIssued: 'L’avviso di pagamento non è ancora disponibile su pagoPA: potrai pagare quando il Comune lo avrà emesso.',
+  notOpen:
+    'pagoPA non riporta questo avviso come da pagare: potrebbe essere già stato pagato. Ricarica la pagina tra qualche minuto.',
+  verifying:
+    'Pagamento in verifica: la ricevuta di pagoPA non è ancora arrivata. Se hai pagato non pagare di nuovo: il pagamento sarà registrato appena arriva la ricevuta. Ricarica la pagina più tardi.',
+  verifyingNoPay:
+    'Pagamento in verifica: la ricevuta di pagoPA del pagamento avviato non è ancora arrivata. Se hai pagato non pagare di nuovo: il pagamento sarà registrato appena arriva la ricevuta. Se non hai completato il pagamento potrai pagare di nuovo dal {when}.',
+  cartEmpty: 'Seleziona almeno un avviso da pagare.',
+  cartTooMany: 'Puoi pagare al massimo {max} avvisi alla volta: selezionane di meno.',
+  /** MyPay pays one position per checkout. */
+  cartOne: 'Puoi pagare un avviso alla volta.',
+  cartRepeated: 'Lo stesso avviso è stato selezionato più volte.',
+  cartInCorso:
+    'Uno degli avvisi selezionati ha già un pagamento in corso: riprendi quel pagamento o attendi che termini.',
+} as const;
+
 /** The counts of reportingDone, singular and plural (apart: only the reporting function says them, not the web's first load). */
 export const reportingCountWords = {
   marked: ['posizione segnata come pagata', 'posizioni segnate come pagate'],

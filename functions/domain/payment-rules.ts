@@ -21,9 +21,28 @@ export interface PaymentReceipt {
   amountCents: number;
   /** yyyy-MM-dd (dataEsitoSingoloPagamento). */
   paidOn: string;
-  /** identificativoUnivocoRiscossione: pagoPA's id of the transaction. */
+  /** identificativoUnivocoRiscossione: pagoPA's id of the transaction (GPD: the receipt's receiptId). */
   iur: string;
+  /** The PSP that collected it, when the platform says. */
+  psp?: string;
 }
+
+/** A payment as the payment platform reports it (domain/payment-platform.ts), as the settlement reads it. */
+export const receiptOfPayment = (payment: {
+  iud: string;
+  iuv: string;
+  amountCents: number;
+  paidOn: string;
+  receiptId: string;
+  psp?: string;
+}): PaymentReceipt => ({
+  iud: payment.iud,
+  iuv: payment.iuv,
+  amountCents: payment.amountCents,
+  paidOn: payment.paidOn,
+  iur: payment.receiptId,
+  ...(payment.psp ? { psp: payment.psp } : {}),
+});
 
 /** The fields a payment writes on a position (a record keeps them; the API shows isPagato and the date). */
 export interface PaidFields {
@@ -162,6 +181,7 @@ export function settlePayment<P extends Payable>(
       importo: receipt.amountCents,
       data: receipt.paidOn,
       registratoIl: now,
+      ...(receipt.psp ? { psp: receipt.psp } : {}),
     },
   ];
   const first = pagamenti[0]!;

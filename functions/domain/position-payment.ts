@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { isValidFiscalCode } from './fiscal-code.ts';
 import { resultJobStatusSchema } from './job-schemas.ts';
-import { messages } from './messages.ts';
+import { gpdPaymentMessages, messages } from './messages.ts';
 import { paymentBadge, positionSchema, type Position } from './payments.ts';
 import { idParamsSchema, pageQuerySchema } from './validation.ts';
 
@@ -94,6 +94,18 @@ export const payBodySchema = z.object({
     z.refine((path) => paymentReturnPath(path) !== null, messages.payment.returnUrl),
   ),
 });
+/** POST /api/me/payments/cart: several positions paid at once (the platform's cart: up to five on GPD). */
+export const payCartBodySchema = z.object({
+  ids: z
+    .array(text(100, messages.payment.notFound), { error: gpdPaymentMessages.cartEmpty })
+    .check(
+      z.minLength(1, gpdPaymentMessages.cartEmpty),
+      z.maxLength(50, gpdPaymentMessages.cartTooMany.replace('{max}', '5')),
+    ),
+  returnPath: payBodySchema.shape.returnPath,
+});
+/** GET /api/me/payments/options: whether the citizen's page offers several notices at once. */
+export const paymentOptionsSchema = z.object({ platform: z.enum(['mypay', 'gpd']), cartSize: z.number() });
 export const checkoutSchema = z.object({ url: z.string(), idSession: z.string(), resumed: z.boolean() });
 
 /** POST /api/me/payments/return: the session the portal page read from MyPay's redirect. */

@@ -2,6 +2,9 @@ import { recordAuditBatch } from '../adapters/audit-log.ts';
 import { makeMyPayCheckout, myPayConfigFromEnv } from '../adapters/mypay-soap.ts';
 import { clientFromSettings } from '../adapters/fresh-client.ts';
 import { makeNoticeLinks } from '../adapters/notice-links.ts';
+import { myPayCheckout } from '../adapters/mypay/platform.ts';
+import { gpdConfigFromEnv, gpdPlatformFromEnv, paymentPlatformName } from '../adapters/payment-platform.ts';
+import { PLATFORM_CAPABILITIES, type PlatformCheckout } from '../domain/payment-platform.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { positionWriter } from './wired-payment-list.ts';
 import { resourceHandler } from '../http/handler.ts';
@@ -15,11 +18,15 @@ import { userPositionRoutes } from '../user-positions/routes.ts';
 import { makeUserPositionUseCases } from '../user-positions/use-cases.ts';
 import { putFollowUp } from '../reporting/repository.ts';
 
-// Made at the first payment (a missing MyPay setting fails that request, visibly, not the cold start), and again
-// when the password is rotated.
-const mypay = clientFromSettings(() => myPayConfigFromEnv(), makeMyPayCheckout);
+// Made at the first payment (a missing platform setting fails that request, visibly, not the cold start), and again
+// when a rotated key or password reaches the warm function.
+const platformName = paymentPlatformName();
+const platformCheckout: () => PlatformCheckout =
+  platformName === 'gpd'
+    ? clientFromSettings(gpdConfigFromEnv, () => gpdPlatformFromEnv().checkout)
+    : clientFromSettings(myPayConfigFromEnv, (config) => myPayCheckout(makeMyPayCheckout(config)));
 
-/** The portal's own address (a deployment setting; locally the app URL): where MyPay sends citizens back. */
+/** The portal's own address (a deployment setting; locally the app URL): where the platform sends citizens back. */
 const portalUrl = () => {
   const url = process.env.PORTAL_URL;
   if (!url) throw new Error('Missing environment variable PORTAL_URL');
@@ -41,9 +48,13 @@ const positions = makeUserPositionUseCases({
   settlement,
   users: { findUserIdByFiscalCode, getUserItem },
   sessions,
-  mypay: {
-    openPositionCheckout: (...args) => mypay().openPositionCheckout(...args),
-    paymentOutcome: (...args) => mypay().paymentOutcome(...args),
+  platform: {
+    name: platformName,
+    capabilities: PLATFORM_CAPABILITIES[platformName],
+    checkout: {
+      open: (...args) => platformCheckout().open(...args),
+      outcome: (...args) => platformCheckout().outcome(...args),
+    },
   },
   notices: makeNoticeLinks({ getPositionByIud }),
   portalUrl,
@@ -55,8 +66,10 @@ const positions = makeUserPositionUseCases({
 
 export const handler = resourceHandler(userPositionRoutes, {
   listMyPositions: ({ query, actor }) => positions.listMyPositions(query, actor),
-  // Where MyPay sends the citizen back is built from PORTAL_URL: no Origin, Host or X-Forwarded-Host is read.
+  // Where the platform sends the citizen back is built from PORTAL_URL: no Origin, Host or X-Forwarded-Host is read.
   payPosition: ({ params, body, actor, deadline }) => positions.pay(params.id, body, actor, deadline),
+  payCart: ({ body, actor, deadline }) => positions.payCart(body, actor, deadline),
+  paymentOptions: () => positions.paymentOptions(),
   paymentReturn: ({ body, actor, deadline }) => positions.paymentReturn(body, actor, deadline),
   listUserPositions: ({ params, query }) => positions.listUserPositions(params.id, query),
   listPositionsByFiscalCode: ({ query }) => positions.listPositionsByFiscalCode(query),

@@ -2,6 +2,11 @@ import { recordAuditBatch } from '../adapters/audit-log.ts';
 import { makeMyPay, myPayConfigFromEnv } from '../adapters/mypay.ts';
 import { clientFromSettings } from '../adapters/fresh-client.ts';
 import { systemClock } from '../adapters/ports.ts';
+import { myPayReporting } from '../adapters/mypay/platform.ts';
+import { gpdConfigFromEnv, paymentPlatformName } from '../adapters/payment-platform.ts';
+import { makeGpdClient } from '../adapters/gpd/client.ts';
+import { gpdReporting } from '../adapters/gpd/reporting.ts';
+import type { PlatformReporting } from '../domain/payment-platform.ts';
 import { getCall } from '../calls/repository.ts';
 import { positionWriter } from './wired-payment-list.ts';
 import { businessMetrics } from '../adapters/observability.ts';
@@ -12,7 +17,8 @@ import { getReportedThrough, putReportedThrough } from '../reporting/repository.
 import { makeReportingUseCases } from '../reporting/use-cases.ts';
 
 /**
- * 'Rendicontazione' on the real adapters, for the job function (the kind 'reporting'): MyPay's export is polled
+ * 'Rendicontazione' on the real adapters, for the job function (the kind 'reporting'). On GPD the receipts and the
+ * positions paid are read page by page at once; on MyPay its export is polled
  * every second (calls of at most 5 s) for up to four minutes, within the job function's five; past it the
  * answer is 'La rendicontazione è in corso' and the operator runs it again.
  */
@@ -28,6 +34,9 @@ const mypay = clientFromSettings(
     }),
 );
 
+let reportingOnGpd: PlatformReporting | undefined;
+const gpd = () => (reportingOnGpd ??= gpdReporting(makeGpdClient(gpdConfigFromEnv())));
+
 export const reporting = makeReportingUseCases({
   calls: { getCall },
   settlement: makePaymentSettlement({
@@ -36,7 +45,11 @@ export const reporting = makeReportingUseCases({
     clock: systemClock,
     metrics: businessMetrics,
   }),
-  mypay: { reportPaid: (from, to) => mypay().reportPaid(from, to) },
+  // The deployment's payment platform (PAYMENT_PLATFORM): MyPay's export of what was paid, or GPD's receipts.
+  platform: {
+    paidBetween: (from, to, options) =>
+      (paymentPlatformName() === 'gpd' ? gpd() : myPayReporting(mypay())).paidBetween(from, to, options),
+  },
   reported: { getReportedThrough, putReportedThrough },
   clock: systemClock,
   deadlineMs: WAIT_MS,

@@ -10,13 +10,17 @@ import {
   type ReportingCursor,
 } from '../domain/reporting.ts';
 import type { ReportingResult } from '../domain/position-payment.ts';
+// The rules without zod (position-payment.ts adds the routes' schemas, which this function does not bundle).
+import { receiptOfPayment, type PaymentReceipt } from '../domain/payment-rules.ts';
+import type { PlatformReporting } from '../domain/payment-platform.ts';
 import type { Actor } from '../domain/roles.ts';
-import type { Clock, MyPay, MyPayPaidRow } from '../adapters/ports.ts';
+import type { Clock } from '../adapters/ports.ts';
 import type { CallRecord } from '../domain/call-record.ts';
 import type { PaymentSettlement } from '../positions/settlement.ts';
 
 /**
- * 'Rendicontazione' (issue 8; calls-citizens-roles §2.11, §7 import-pagamenti): asks MyPay what was paid and
+ * 'Rendicontazione' (issue 8; calls-citizens-roles §2.11, §7 import-pagamenti): asks the payment platform what
+ * was paid (the port's reporting.paidBetween: MyPay's export of what was paid, or pagoPA GPD's receipts) and
  * records every payment of the call's positions through the same use case as the citizen's return
  * (positions/settlement.ts): the amount actually paid, the date, the IUR; one that differs from what was due
  * (or is for a cancelled position, or a second payment) is recorded too, marked for reconciliation.
@@ -28,7 +32,8 @@ import type { PaymentSettlement } from '../positions/settlement.ts';
 export interface ReportingDeps {
   calls: { getCall(id: string): Promise<CallRecord | null> };
   settlement: PaymentSettlement;
-  mypay: Pick<MyPay, 'reportPaid'>;
+  /** The deployment's payment platform's reporting (functions/adapters/payment-platform.ts). */
+  platform: PlatformReporting;
   clock: Clock;
   /** The call's last day reported (functions/reporting/repository.ts); without it every run starts at the call's start. */
   reported?: {
@@ -48,7 +53,7 @@ export { REPORTING_START };
 export function makeReportingUseCases({
   calls,
   settlement,
-  mypay,
+  platform,
   clock,
   reported,
   deadlineMs = 20_000,
@@ -67,19 +72,19 @@ export function makeReportingUseCases({
     return { ...window, start: window.from, marked: 0, alreadyPaid: 0, toReconcile: 0, unmatched: 0 };
   }
 
-  /** MyPay's paid rows of those days, or NOT_READY when its export is not ready within the deadline. */
-  async function paidRows(from: string, to: string): Promise<MyPayPaidRow[] | typeof NOT_READY> {
+  /** The platform's payments of those days, or NOT_READY when they are not ready within the deadline (MyPay's export). */
+  async function paidRows(from: string, to: string): Promise<PaymentReceipt[] | typeof NOT_READY> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       return await Promise.race([
-        mypay.reportPaid(from, to),
+        platform.paidBetween(from, to).then((payments) => payments.map(receiptOfPayment)),
         new Promise<typeof NOT_READY>((resolve) => (timer = setTimeout(() => resolve(NOT_READY), deadlineMs))),
       ]);
     } catch (error) {
       const name = (error as Error)?.name;
       // MyPay still preparing the export after the polls this run can afford: say so, don't time out.
       if (name === 'MyPayUnavailable' && /not ready/.test((error as Error).message)) return NOT_READY;
-      if (name === 'MyPayUnavailable' || name === 'MyPayFault')
+      if (name === 'MyPayUnavailable' || name === 'MyPayFault' || name === 'GpdUnavailable' || name === 'GpdRefused')
         throw new DomainError(503, 'Servizio non disponibile', paymentOutcomeMessages.unavailable);
       throw error;
     } finally {

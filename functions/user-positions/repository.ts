@@ -4,14 +4,17 @@ import { documentClient, tableName, unlessConditionFails } from '../adapters/dyn
 import { keys } from '../adapters/table.ts';
 
 /**
- * MyPay checkout sessions: pk "PAYSESSION#<idSession>", sk "PAYSESSION". One item per session: which
- * position and which citizen the session is for, so the return page's idSession is checked against the
+ * Checkout sessions (MyPay's idSession, or on GPD the portal's correlation id): pk "PAYSESSION#<idSession>", sk
+ * "PAYSESSION". One item per session: which positions and which citizen the session is for, so the return page's idSession is checked against the
  * citizen who comes back (another citizen's, or an unknown one, is a 404).
  */
 export interface PaymentSession {
   idSession: string;
   userId: string;
+  /** The position paid (the first of a cart). */
   iud: string;
+  /** Every position of a cart of several (GPD's Checkout); absent for one. */
+  iuds?: string[];
   createdAt: string;
   /** The last outcome MyPay gave for it (null until the citizen came back). */
   outcome: CheckoutStatus | null;

@@ -2,6 +2,8 @@ import {
   checkoutSchema,
   myPositionsQuerySchema,
   payBodySchema,
+  payCartBodySchema,
+  paymentOptionsSchema,
   paymentReturnBodySchema,
   paymentReturnSchema,
   positionsByFiscalCodeQuerySchema,
@@ -11,7 +13,7 @@ import { idParamsSchema, pageOf, pageQuerySchema } from '../domain/validation.ts
 import { OPERATOR, type RouteDef } from '../http/route.ts';
 
 /**
- * A citizen's debt positions and paying them through MyPay; one citizen's positions for operators and
+ * A citizen's debt positions and paying them through the payment platform (MyPay or pagoPA GPD); one citizen's positions for operators and
  * delegates (the user-positions function; the full table is functions/routes.ts).
  */
 export const userPositionRoutes = [
@@ -32,12 +34,34 @@ export const userPositionRoutes = [
     path: '/api/me/positions/{id}/pay',
     resource: 'user-positions',
     access: ['CITIZEN'],
-    summary: 'Paga su MyPay',
+    summary: 'Paga un avviso',
     params: idParamsSchema,
     body: payBodySchema,
     status: 200,
     response: checkoutSchema,
     problems: [409, 503],
+  },
+  {
+    operationId: 'payCart',
+    method: 'POST',
+    path: '/api/me/payments/cart',
+    resource: 'user-positions',
+    access: ['CITIZEN'],
+    summary: 'Paga più avvisi insieme',
+    body: payCartBodySchema,
+    status: 200,
+    response: checkoutSchema,
+    problems: [409, 503],
+  },
+  {
+    operationId: 'paymentOptions',
+    method: 'GET',
+    path: '/api/me/payments/options',
+    resource: 'user-positions',
+    access: ['CITIZEN'],
+    summary: 'Come si paga su questo portale',
+    status: 200,
+    response: paymentOptionsSchema,
   },
   {
     operationId: 'paymentReturn',

@@ -7,7 +7,7 @@ import {
   type Transition,
 } from '../domain/positions/index.ts';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../domain/errors.ts';
-import { fill, messages, paymentOutcomeMessages } from '../domain/messages.ts';
+import { fill, gpdPaymentMessages, messages, paymentOutcomeMessages } from '../domain/messages.ts';
 import type { Position } from '../domain/payments.ts';
 import { romeDateTime } from '../domain/notices.ts';
 import { romeDay } from '../domain/period.ts';
@@ -20,6 +20,7 @@ import {
   isVerifyingPayment,
   paymentReturnPath,
   verifyingUntil,
+  receiptOfPayment,
   toPositionView,
   type CheckoutStatus,
   type PaymentReturn,
@@ -29,16 +30,18 @@ import { followUpTimes } from '../domain/reporting.ts';
 import type { Actor } from '../domain/roles.ts';
 import { userMessages } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import type { Clock, MyPay } from '../adapters/ports.ts';
+import type { Clock } from '../adapters/ports.ts';
+import type { PayableNotice, PaymentPlatform } from '../domain/payment-platform.ts';
 import type { PaymentSettlement } from '../positions/settlement.ts';
 import type { StoredUser } from '../domain/user-record.ts';
 import type { PaymentSession } from './repository.ts';
 
 /**
- * A citizen's debt positions and paying them through MyPay (issues 9, 21, 26), and the operators' view of
- * one citizen's positions (user record, 'Pagamenti'). 'Paga' sends the citizen to pay MyPay's own record of
- * the position (the adapter's openPositionCheckout) and holds the position while the checkout lives; the
- * return settles what MyPay says was paid through positions/settlement.ts, the use case the reporting shares.
+ * A citizen's debt positions and paying them (issues 9, 21, 26, 37), and the operators' view of one citizen's
+ * positions (user record, 'Pagamenti'). 'Paga' sends the citizen to pay the payment platform's own record of the
+ * positions (the port's checkout: MyPay's landing for one, pagoPA Checkout's cart for up to five) and holds them
+ * while the checkout lives; the return settles what the platform says was paid through positions/settlement.ts,
+ * the use case the reporting shares.
  */
 export interface UserPositionDeps {
   positions: {
@@ -64,10 +67,13 @@ export interface UserPositionDeps {
     getPaymentSession(idSession: string): Promise<PaymentSession | null>;
     recordSessionOutcome(idSession: string, outcome: CheckoutStatus, at: string): Promise<void>;
   };
-  mypay: Pick<MyPay, 'openPositionCheckout' | 'paymentOutcome'>;
+  /** The deployment's payment platform (functions/adapters/payment-platform.ts): its checkout and its cart size. */
+  platform: Pick<PaymentPlatform, 'name' | 'capabilities' | 'checkout'>;
+  /** The portal's correlation id of a checkout (GPD: in Checkout's return addresses; MyPay makes its own session). */
+  newId?: () => string;
   /** A short-lived link to the position's notice PDF when the exports bucket has it; null otherwise. */
   notices: { noticeUrl(position: Pick<Position, 'iud' | 'nav'>): Promise<string | null> };
-  /** The portal's own address (the deployment setting PORTAL_URL): MyPay sends the citizen back there only. */
+  /** The portal's own address (the deployment setting PORTAL_URL): the platform sends the citizen back there only. */
   portalUrl: () => string;
   /** Whether MyPay's payment type requires a due date (MYPAY_SCADENZA_OBBLIGATORIA): then a past one cannot be paid. */
   dueDateRequired: () => boolean;
@@ -76,14 +82,14 @@ export interface UserPositionDeps {
   clock: Clock;
 }
 
-/** MyPay did not answer (or refused): the citizen is told to retry, nothing is written. */
+/** The platform did not answer (or refused): the citizen is told to retry, nothing is written. */
 const unavailable = (error: unknown): never => {
   if (error instanceof DomainError) throw error;
   const name = (error as Error)?.name;
   // paaSILVerificaAvviso: the due date passed on MyPay's record (its payment type requires one).
   if ((error as { faultCode?: string })?.faultCode === 'PAA_IUV_SCADUTO')
     throw new ConflictError(fill(paymentOutcomeMessages.blocked, { reasons: paymentOutcomeMessages.blockedPastDue }));
-  if (name === 'MyPayUnavailable' || name === 'MyPayFault')
+  if (name === 'MyPayUnavailable' || name === 'MyPayFault' || name === 'GpdUnavailable' || name === 'GpdRefused')
     throw new DomainError(503, 'Servizio non disponibile', paymentOutcomeMessages.unavailable);
   throw error;
 };
@@ -95,8 +101,29 @@ export function paymentReturnUrl(returnPath: string, portalUrl: string): string 
   return new URL(path, portalUrl).toString();
 }
 
+/** A position as the platform's checkout takes it: the notice the export gave it. */
+const noticeOf = (position: PositionRecord): PayableNotice => ({
+  iud: position.iud,
+  iuv: position.codIuv ?? position.nav?.slice(1) ?? '',
+  noticeNumber: position.nav ?? '',
+  amountCents: position.importoDovuto,
+  description: position.descrizione || position.titolo,
+});
+
 export function makeUserPositionUseCases(deps: UserPositionDeps) {
-  const { positions, settlement, users, sessions, mypay, notices, portalUrl, dueDateRequired, clock } = deps;
+  const { positions, settlement, users, sessions, platform, notices, portalUrl, dueDateRequired, clock } = deps;
+  const newId = deps.newId ?? (() => crypto.randomUUID());
+  /** What the citizen reads names the platform the council bills through. */
+  const words =
+    platform.name === 'gpd'
+      ? gpdPaymentMessages
+      : {
+          mismatch: paymentOutcomeMessages.mismatch,
+          notIssued: paymentOutcomeMessages.notIssued,
+          notOpen: paymentOutcomeMessages.notOpenOnMyPay,
+          verifying: paymentOutcomeMessages.verifying,
+          verifyingNoPay: paymentOutcomeMessages.verifyingNoPay,
+        };
 
   const view = async (position: Position): Promise<PositionView> =>
     toPositionView(position, await notices.noticeUrl(position), clock.now());
@@ -125,6 +152,101 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
       ? { url: position.checkoutUrl, idSession: position.checkoutSession, resumed: true }
       : null;
 
+  /**
+   * 'Paga' of one position or of several at once: sends the citizen to pay the platform's own record of them
+   * (exported: their notice numbers, amounts, due dates) and comes back to the named portal page. While the
+   * checkout lives (CHECKOUT_HOLD_MS, or until its outcome is known) the positions are held: a second 'Paga'
+   * resumes the same checkout, and no edit, recalculation or export touches them. Bad input (too many notices,
+   * one twice, another citizen's, a paid one) changes nothing.
+   */
+  async function openCheckout(
+    iuds: readonly string[],
+    returnPath: string,
+    actor: Actor,
+    deadline?: number,
+  ): Promise<{ url: string; idSession: string; resumed: boolean }> {
+    const max = platform.capabilities.cartSize;
+    if (!iuds.length) throw new ValidationError(gpdPaymentMessages.cartEmpty, { ids: gpdPaymentMessages.cartEmpty });
+    if (iuds.length > max) {
+      const tooMany = max === 1 ? gpdPaymentMessages.cartOne : fill(gpdPaymentMessages.cartTooMany, { max });
+      throw new ValidationError(tooMany, { ids: tooMany });
+    }
+    if (new Set(iuds).size !== iuds.length)
+      throw new ValidationError(gpdPaymentMessages.cartRepeated, { ids: gpdPaymentMessages.cartRepeated });
+    const owned: PositionRecord[] = [];
+    for (const iud of iuds) owned.push((await ownPosition(iud, actor)).position);
+    const userId = owned[0]!.userId;
+    const now = clock.now();
+    for (const position of owned) {
+      if (position.isPagato) throw new ConflictError(paymentOutcomeMessages.alreadyPaid);
+      if (!isPayable(position)) throw new ConflictError(paymentOutcomeMessages.cancelled);
+      // The last checkout's outcome is not known yet: the citizen may have paid, so no second payment starts.
+      if (isVerifyingPayment(position, now))
+        throw new ConflictError(fill(words.verifyingNoPay, { when: romeDateTime(position.checkoutUntil!) }));
+    }
+    const live = owned.map((p) => resume(p, now));
+    if (live.some(Boolean)) {
+      if (live.every((l) => l && l.idSession === live[0]!.idSession)) return live[0]!;
+      throw new ConflictError(gpdPaymentMessages.cartInCorso);
+    }
+    if (!owned.every(isPayableOnline)) throw new ConflictError(words.notIssued);
+    const returnUrl = paymentReturnUrl(returnPath, portalUrl());
+    const user = await users.getUserItem(userId);
+    // What MyPay's landing would refuse is said here, in words the office can act on, not on MyPay's error page.
+    if (platform.name === 'mypay')
+      for (const position of owned) {
+        const blockers = checkoutBlockers(user ?? {}, position, {
+          today: romeDay(now),
+          dueDateRequired: dueDateRequired(),
+        });
+        if (blockers.length)
+          throw new ConflictError(fill(paymentOutcomeMessages.blocked, { reasons: blockers.join('; ') }));
+      }
+    // The platform's answer within the function's time (deadline): a slow one is 'non raggiungibile', never a bare 5xx.
+    const session = await platform.checkout
+      .open(
+        { notices: owned.map(noticeOf), returnUrl, correlationId: newId(), email: user?.email ?? null },
+        { deadline },
+      )
+      .catch(unavailable);
+    if (!session) throw new ConflictError(words.notOpen);
+    const until = new Date(now.getTime() + CHECKOUT_HOLD_MS).toISOString();
+    const checkout = { session: session.sessionId, url: session.url, until, now: now.toISOString() };
+    const held: PositionRecord[] = [];
+    for (const position of owned) {
+      // The marker first: a recalculation that looks after the hold is taken sees it.
+      await positions.putCheckoutMarker(position, until);
+      if (await positions.applyTransition(hold(position, checkout))) {
+        held.push(position);
+        continue;
+      }
+      const current = await positions.getPositionByIud(position.iud);
+      const other = owned.length === 1 && current && resume(current, now);
+      if (other) return other;
+      await positions.deleteCheckoutMarker(position);
+      // Changed meanwhile: the ones already held are let go, nothing is paid.
+      for (const done of held) {
+        const again = await positions.getPositionByIud(done.iud);
+        if (again) await positions.applyTransition(release(again, session.sessionId));
+        await positions.deleteCheckoutMarker(done);
+      }
+      throw new ConflictError(paymentOutcomeMessages.positionChanged);
+    }
+    await sessions.createPaymentSession({
+      idSession: session.sessionId,
+      userId,
+      iud: owned[0]!.iud,
+      ...(owned.length > 1 ? { iuds: owned.map((p) => p.iud) } : {}),
+      createdAt: now.toISOString(),
+      outcome: null,
+      resolvedAt: null,
+    });
+    // Whether the citizen comes back or not, the call's reporting follows: what the platform collected is recorded.
+    for (const callId of new Set(owned.map((p) => p.callId)))
+      for (const dueAt of followUpTimes(now)) await deps.followUps?.putFollowUp(callId, dueAt);
+    return { url: session.url, idSession: session.sessionId, resumed: false };
+  }
+
   return {
     /** GET /api/me/positions: the citizen's own positions, newest month first (one call's, if asked). */
     async listMyPositions(
@@ -138,151 +260,102 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
     },
 
     /**
-     * POST /api/me/positions/{id}/pay ('Paga'): sends the citizen to pay MyPay's own record of the position
-     * (imported: its notice number, its amount, its due date) and comes back to the named portal page. While
-     * the checkout lives (CHECKOUT_HOLD_MS, or until its outcome is known) the position is held: a second
-     * 'Paga' resumes the same checkout, and no edit, recalculation or export touches the position.
+     * POST /api/me/positions/{id}/pay ('Paga'): one position in a checkout of its own (openCheckout). On MyPay
+     * this is the only way: MyPay pays one position per checkout.
      */
-    async pay(
-      iud: string,
-      body: { returnPath: string },
-      actor: Actor,
-      deadline?: number,
-    ): Promise<{ url: string; idSession: string; resumed: boolean }> {
-      const { userId, position } = await ownPosition(iud, actor);
-      const now = clock.now();
-      if (position.isPagato) throw new ConflictError(paymentOutcomeMessages.alreadyPaid);
-      if (!isPayable(position)) throw new ConflictError(paymentOutcomeMessages.cancelled);
-      // The last checkout's outcome is not known yet: the citizen may have paid, so no second payment starts.
-      if (isVerifyingPayment(position, now))
-        throw new ConflictError(
-          fill(paymentOutcomeMessages.verifyingNoPay, { when: romeDateTime(position.checkoutUntil!) }),
-        );
-      const live = resume(position, now);
-      if (live) return live;
-      if (!isPayableOnline(position)) throw new ConflictError(paymentOutcomeMessages.notIssued);
-      const returnUrl = paymentReturnUrl(body.returnPath, portalUrl());
-      // What MyPay's landing would refuse is said here, in words the office can act on, not on MyPay's error page.
-      const user = await users.getUserItem(userId);
-      const blockers = checkoutBlockers(user ?? {}, position, {
-        today: romeDay(now),
-        dueDateRequired: dueDateRequired(),
-      });
-      if (blockers.length)
-        throw new ConflictError(fill(paymentOutcomeMessages.blocked, { reasons: blockers.join('; ') }));
-      const iuv = position.codIuv ?? position.nav!.slice(1);
-      // MyPay's answer within the function's time (deadline): a slow MyPay is 'non raggiungibile', never a bare 5xx.
-      const session = await mypay.openPositionCheckout(iuv, returnUrl, deadline).catch(unavailable);
-      if (!session) throw new ConflictError(paymentOutcomeMessages.notOpenOnMyPay);
-      const until = new Date(now.getTime() + CHECKOUT_HOLD_MS).toISOString();
-      // The marker first: a recalculation that looks after the hold is taken sees it.
-      await positions.putCheckoutMarker(position, until);
-      if (
-        !(await positions.applyTransition(
-          hold(position, { session: session.idSession, url: session.url, until, now: now.toISOString() }),
-        ))
-      ) {
-        const current = await positions.getPositionByIud(iud);
-        const other = current && resume(current, now);
-        if (other) return other;
-        await positions.deleteCheckoutMarker(position);
-        throw new ConflictError(paymentOutcomeMessages.positionChanged);
-      }
-      await sessions.createPaymentSession({
-        idSession: session.idSession,
-        userId,
-        iud: position.iud,
-        createdAt: now.toISOString(),
-        outcome: null,
-        resolvedAt: null,
-      });
-      // Whether the citizen comes back or not, the call's reporting follows: what MyPay collected is recorded.
-      for (const dueAt of followUpTimes(now)) await deps.followUps?.putFollowUp(position.callId, dueAt);
-      return { url: session.url, idSession: session.idSession, resumed: false };
-    },
+    pay: (iud: string, body: { returnPath: string }, actor: Actor, deadline?: number) =>
+      openCheckout([iud], body.returnPath, actor, deadline),
 
     /**
-     * POST /api/me/payments/return: the portal page read idSession from MyPay's redirect. The outcome is
-     * MyPay's (paaSILChiediPagati), never the URL's esito: PAID records what was paid (once: a reload finds
-     * it recorded), FAILED / CANCELLED / EXPIRED free the position (payable again), PENDING keeps it held, and
-     * so does UNKNOWN ('Pagamento in verifica': with the modello unico MyPay knows only once pagoPA's receipt
-     * arrives), answered as PENDING.
+     * POST /api/me/payments/cart: several positions paid at once, as far as the platform's cart goes
+     * (capabilities.cartSize: pagoPA Checkout's five notices on GPD, one on MyPay).
+     */
+    payCart: (body: { ids: string[]; returnPath: string }, actor: Actor, deadline?: number) =>
+      openCheckout(body.ids, body.returnPath, actor, deadline),
+
+    /** GET /api/me/payments/options: what the citizen's page offers (several notices at once only where the cart allows). */
+    paymentOptions: async () => ({ platform: platform.name, cartSize: platform.capabilities.cartSize }),
+
+    /**
+     * POST /api/me/payments/return: the portal page read idSession from the platform's redirect (MyPay's session,
+     * or on GPD the portal's correlation id in Checkout's return address). The outcome is the platform's
+     * (paaSILChiediPagati; pagoPA's receipts), never the URL's esito: PAID records what was paid (once: a reload
+     * finds it recorded), FAILED / CANCELLED / EXPIRED free the positions (payable again), PENDING keeps them
+     * held, and so does UNKNOWN ('Pagamento in verifica': the receipt has not arrived yet), answered as PENDING.
+     * A cart's positions whose receipt has not arrived stay 'in verifica' while the others are recorded.
      */
     async paymentReturn(body: { idSession: string }, actor: Actor, deadline?: number): Promise<PaymentReturn> {
       const userId = await citizenId(actor);
       const session = userId ? await sessions.getPaymentSession(body.idSession) : null;
       if (!userId || !session || session.userId !== userId) throw new NotFoundError(messages.payment.sessionNotFound);
-      const outcome = await mypay.paymentOutcome(session.idSession, deadline).catch(unavailable);
+      const found = await Promise.all((session.iuds ?? [session.iud]).map((iud) => positions.getPositionByIud(iud)));
+      if (found.some((p) => !p || p.userId !== userId)) throw new NotFoundError(messages.payment.notFound);
+      const cart = found as PositionRecord[];
+      const outcome = await platform.checkout
+        .outcome({ sessionId: session.idSession, notices: cart.map(noticeOf) }, { deadline })
+        .catch(unavailable);
       const now = clock.now();
       await sessions.recordSessionOutcome(session.idSession, outcome.status, now.toISOString());
-      const current = await positions.getPositionByIud(session.iud);
-      if (!current || current.userId !== userId) throw new NotFoundError(messages.payment.notFound);
+      const first = cart[0]!;
+      const answer = async (esito: PaymentReturn['esito'], recorded: boolean, message: string) => ({
+        esito,
+        recorded,
+        message,
+        position: await citizenView(publicView((await positions.getPositionByIud(first.iud)) ?? first)),
+      });
+
+      /** 'Pagamento in verifica': the checkout keeps the position a while longer and 'Paga' is not offered. */
+      const markVerifying = async (current: PositionRecord) => {
+        if (current.isPagato || current.checkoutSession !== session.idSession || current.checkoutInVerifica)
+          return false;
+        const until = verifyingUntil(current, now);
+        await positions.putCheckoutMarker(current, until);
+        await positions.applyTransition(verify(current, session.idSession, until));
+        return true;
+      };
 
       if (outcome.status === 'PAID') {
-        const receipts = outcome.payments.filter((p) => p.iud === current.iud);
-        if (!receipts.length)
-          return {
-            esito: 'PAID',
-            recorded: false,
-            message: paymentOutcomeMessages.mismatch,
-            position: await citizenView(publicView(current)),
-          };
+        const receipts = outcome.payments.filter((p) => cart.some((c) => c.iud === p.iud)).map(receiptOfPayment);
+        if (!receipts.length) return answer('PAID', false, words.mismatch);
         const settled = await settlement.settle(receipts, actor, { channel: 'checkout' });
+        // Checkout pays the whole cart, but each notice's receipt arrives on its own.
+        for (const current of cart.filter((c) => !receipts.some((r) => r.iud === c.iud))) await markVerifying(current);
         const recorded = settled.filter((s) => s.kind === 'recorded');
-        const latest = (await positions.getPositionByIud(current.iud)) ?? current;
         const message = !recorded.length
           ? paymentOutcomeMessages.paidBefore
           : recorded.some((s) => s.kind === 'recorded' && s.reconciliation)
             ? paymentOutcomeMessages.paidToReconcile
             : paymentOutcomeMessages.paid;
-        return {
-          esito: 'PAID',
-          recorded: recorded.length > 0,
-          message,
-          position: await citizenView(publicView(latest)),
-        };
+        return answer('PAID', recorded.length > 0, message);
       }
-      // Not known yet (modello unico: the receipt has not reached MyPay): the hold stays, the outcome is asked again later.
+      // Not known yet (no receipt yet): the hold stays, the outcome is asked again later.
       if (outcome.status === 'PENDING' || outcome.status === 'UNKNOWN') {
-        // 'Pagamento in verifica': the checkout keeps the position a while longer and 'Paga' is not offered.
-        if (
-          outcome.status === 'UNKNOWN' &&
-          !current.isPagato &&
-          current.checkoutSession === session.idSession &&
-          !current.checkoutInVerifica
-        ) {
-          const until = verifyingUntil(current, now);
-          await positions.putCheckoutMarker(current, until);
-          await positions.applyTransition(verify(current, session.idSession, until));
-          const latest = (await positions.getPositionByIud(current.iud)) ?? current;
-          return {
-            esito: 'PENDING',
-            recorded: false,
-            message: paymentOutcomeMessages.verifying,
-            position: await citizenView(publicView(latest)),
-          };
-        }
-        const message = current.isPagato
+        let verifying = false;
+        if (outcome.status === 'UNKNOWN')
+          for (const current of cart) verifying = (await markVerifying(current)) || verifying;
+        if (verifying) return answer('PENDING', false, words.verifying);
+        const message = cart.every((c) => c.isPagato)
           ? paymentOutcomeMessages.paidBefore
           : outcome.status === 'UNKNOWN'
-            ? paymentOutcomeMessages.verifying
+            ? words.verifying
             : paymentOutcomeMessages.pending;
-        return { esito: 'PENDING', recorded: false, message, position: await citizenView(publicView(current)) };
+        return answer('PENDING', false, message);
       }
-      // The checkout ended without a payment: the position is free again.
-      if (current.checkoutSession === session.idSession) {
-        await positions.applyTransition(release(current, session.idSession));
-        await positions.deleteCheckoutMarker(current);
-      }
-      const latest = (await positions.getPositionByIud(current.iud)) ?? current;
-      const message = latest.isPagato
+      // The checkout ended without a payment: the positions are free again.
+      for (const current of cart)
+        if (current.checkoutSession === session.idSession) {
+          await positions.applyTransition(release(current, session.idSession));
+          await positions.deleteCheckoutMarker(current);
+        }
+      const latest = await Promise.all(cart.map(async (c) => (await positions.getPositionByIud(c.iud)) ?? c));
+      const message = latest.every((c) => c.isPagato)
         ? paymentOutcomeMessages.paidBefore
         : {
             FAILED: paymentOutcomeMessages.failed,
             CANCELLED: paymentOutcomeMessages.cancelledByCitizen,
             EXPIRED: paymentOutcomeMessages.expired,
           }[outcome.status];
-      return { esito: outcome.status, recorded: false, message, position: await citizenView(publicView(latest)) };
+      return answer(outcome.status, false, message);
     },
 
     /** GET /api/users/{id}/positions: the payments section of the user record (operators, delegates). */

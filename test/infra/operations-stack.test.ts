@@ -354,9 +354,14 @@ describe('alarms', () => {
       (r) =>
         r.resource === 'notices' ||
         r.resource === 'enrolment-csv' ||
-        ['fetchMyIseeFromInps', 'fetchUserIseeFromInps', 'checkIseeWithInps', 'payPosition', 'paymentReturn'].includes(
-          r.operationId,
-        ),
+        [
+          'fetchMyIseeFromInps',
+          'fetchUserIseeFromInps',
+          'checkIseeWithInps',
+          'payPosition',
+          'payCart',
+          'paymentReturn',
+        ].includes(r.operationId),
     );
     expect(excluded.sort()).toEqual(slow.map(routeKey).sort());
     expect(excluded).not.toContain('GET /api/me/positions');

@@ -172,6 +172,8 @@ const expected: Record<string, Row> = {
   'GET /api/me/positions': citizensOnly(200),
   'POST /api/me/positions/{id}/pay': citizensOnly(404),
   'POST /api/me/payments/return': citizensOnly(404),
+  'POST /api/me/payments/cart': citizensOnly(404),
+  'GET /api/me/payments/options': citizensOnly(200),
   'GET /api/users/{id}/positions': readers(200),
   'GET /api/positions': operatorsOnly(200),
   // Rendicontazione (issue 8): operators only.
@@ -246,6 +248,10 @@ const profileBody = {
 /** Bodies that depend on who sends them (a citizen's ISEE names a file that citizen uploaded). */
 const bodies: Record<string, (persona: Persona) => Promise<unknown>> = {
   'POST /api/me/payments/return': async () => ({ idSession: 'sessione-della-matrice' }),
+  'POST /api/me/payments/cart': async () => ({
+    ids: ['P2026030000000000000000000000000000'],
+    returnPath: '/iscrizioni/visualizza_servizio?id=matrice',
+  }),
   'POST /api/isee': async (persona) => {
     if (persona !== 'citizen' && persona !== 'newCitizen') return { value: 1 };
     const client = await as(persona);

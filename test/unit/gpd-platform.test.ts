@@ -96,7 +96,7 @@ describe('GPD as the payment platform', () => {
     expect(refused.results!.rejected[0]).toMatchObject({ code: 'GPD_409' });
   });
 
-  it('pays two months in one Checkout cart: the return carries the correlation id only, and the outcome comes from the positions', async () => {
+  it('pays two months in one Checkout cart: the return carries the correlation id only, and the outcome comes from the receipts', async () => {
     const notices = [1, 3].map((n) => ({
       iud: position(n).iud,
       iuv: gpdIuv('01', n),
@@ -118,7 +118,7 @@ describe('GPD as the payment platform', () => {
       body: new URLSearchParams({ esito: 'OK' }),
       redirect: 'manual',
     });
-    expect(back.headers.get('location')).toBe('http://portal.test/pagamenti/esito?id=corr-1&esito=ok');
+    expect(back.headers.get('location')).toBe('http://portal.test/pagamenti/esito?idSession=corr-1&esito=ok');
     const outcome = await platform.checkout.outcome({ sessionId: session!.sessionId, notices });
     expect(outcome.status).toBe('PAID');
     expect(outcome.payments.map((p) => [p.iud, p.amountCents])).toEqual([
@@ -141,5 +141,43 @@ describe('GPD as the payment platform', () => {
     expect(paid.map((p) => p.iud).sort()).toEqual([position(1).iud, position(3).iud, position(5).iud].sort());
     expect(paid.every((p) => p.paidOn === today)).toBe(true);
     expect(await platform.reporting.paidBetween('2025-01-01', '2025-03-15')).toEqual([]);
+  });
+
+  it('a receipt arriving late: the position reads PAID but neither the outcome nor the reporting count it until the receipt is there', async () => {
+    await platform.export.submit({ flowId: 'F5', attempt: 1, positions: [position(7)] });
+    const notice = {
+      iud: position(7).iud,
+      iuv: gpdIuv('01', 7),
+      noticeNumber: `3${gpdIuv('01', 7)}`,
+      amountCents: 4350,
+      description: 'Servizio pasti mese 7',
+    };
+    const admin = (body: object) =>
+      fetch(`${sim.url}/admin/receipts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    await admin({ hold: true });
+    const session = await platform.checkout.open({
+      notices: [notice],
+      returnUrl: 'http://portal.test/iscrizioni',
+      correlationId: 'corr-7',
+    });
+    await fetch(session!.url, { method: 'POST', body: new URLSearchParams({ esito: 'OK' }), redirect: 'manual' });
+    expect((await platform.positionState({ iud: notice.iud }))!.platformState).toBe('PAID');
+    expect(await platform.checkout.outcome({ sessionId: 'corr-7', notices: [notice] })).toEqual({
+      status: 'UNKNOWN',
+      payments: [],
+    });
+    const today = romeDay(new Date());
+    expect((await platform.reporting.paidBetween(today, today)).map((p) => p.iud)).not.toContain(notice.iud);
+    await admin({ hold: false });
+    const outcome = await platform.checkout.outcome({ sessionId: 'corr-7', notices: [notice] });
+    expect(outcome.status).toBe('PAID');
+    expect(outcome.payments[0]).toMatchObject({ iud: notice.iud, amountCents: 4350, psp: 'Banca Simulata S.p.A.' });
+    const reported = (await platform.reporting.paidBetween(today, today)).find((p) => p.iud === notice.iud);
+    // The same receipt either way: the settlement records it once.
+    expect(reported).toMatchObject({ receiptId: outcome.payments[0]!.receiptId, amountCents: 4350 });
   });
 });

@@ -3,7 +3,7 @@ import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
 import type { PositionsChanged, Transition } from '../../functions/domain/positions/index.ts';
 import { makePaymentListProjection } from '../../functions/payment-list/projection.ts';
 import { memoryPositionWriter } from '../support/in-memory-positions.ts';
-import { messages, paymentOutcomeMessages } from '../../functions/domain/messages.ts';
+import { gpdPaymentMessages, messages, paymentOutcomeMessages } from '../../functions/domain/messages.ts';
 import { paymentBadge, reconciliationCloseSchema } from '../../functions/domain/payments.ts';
 import {
   closeReconciliation,
@@ -17,6 +17,13 @@ import type { MyPay, MyPayPaidRow, MyPayPaymentOutcome } from '../../functions/a
 import type { CallRecord } from '../../functions/domain/call-record.ts';
 import { makePaymentSettlement } from '../../functions/positions/settlement.ts';
 import { makeReportingUseCases } from '../../functions/reporting/use-cases.ts';
+import { myPayCheckout, myPayReporting } from '../../functions/adapters/mypay/platform.ts';
+import {
+  PLATFORM_CAPABILITIES,
+  type PayableNotice,
+  type PaymentPlatform,
+  type PlatformPayment,
+} from '../../functions/domain/payment-platform.ts';
 import type { PaymentSession } from '../../functions/user-positions/repository.ts';
 import { makeUserPositionUseCases, paymentReturnUrl } from '../../functions/user-positions/use-cases.ts';
 import type { StoredUser } from '../../functions/domain/user-record.ts';
@@ -337,7 +344,13 @@ function memoryPositions(initial: PositionRecord[], changed: PositionsChanged) {
   };
 }
 
-function citizenPortal(options: { dueDateRequired?: boolean } = {}) {
+function citizenPortal(
+  options: {
+    dueDateRequired?: boolean;
+    platform?: Pick<PaymentPlatform, 'name' | 'capabilities' | 'checkout'>;
+    more?: PositionRecord[];
+  } = {},
+) {
   const maria = position();
   const giuseppe = position({
     iud: 'P202603CCCCCCCCCCCCCCCCCCCCCCCCCCCC',
@@ -345,7 +358,7 @@ function citizenPortal(options: { dueDateRequired?: boolean } = {}) {
     fiscalCode: 'VRDGPP90P07F839R',
   });
   const paymentList = paymentListOf(() => positions.stored);
-  const positions = memoryPositions([maria, giuseppe], projectionOf(paymentList));
+  const positions = memoryPositions([maria, giuseppe, ...(options.more ?? [])], projectionOf(paymentList));
   const paymentSessions = new Map<string, PaymentSession>();
   const users: Record<string, StoredUser> = {
     'user-maria': {
@@ -384,7 +397,11 @@ function citizenPortal(options: { dueDateRequired?: boolean } = {}) {
       recordSessionOutcome: async (id, outcome, at) =>
         void Object.assign(paymentSessions.get(id)!, { outcome, resolvedAt: at }),
     },
-    mypay,
+    platform: options.platform ?? {
+      name: 'mypay',
+      capabilities: PLATFORM_CAPABILITIES.mypay,
+      checkout: myPayCheckout(mypay),
+    },
     notices: { noticeUrl: async (p) => (p.iud === maria.iud ? `https://exports.test/${p.iud}.pdf` : null) },
     portalUrl: () => 'https://servizi.comune.example.it',
     dueDateRequired: () => options.dueDateRequired ?? false,
@@ -626,9 +643,9 @@ describe('Rendicontazione', () => {
         metrics,
       }),
       // MyPay reports the rows as paid today (NOW): in the run's last slice, the one that ends today.
-      mypay: {
+      platform: myPayReporting({
         reportPaid: reportPaid ?? (async (from, to) => (asked.push([from, to]), to === NOW.slice(0, 10) ? rows : [])),
-      },
+      }),
       clock,
       deadlineMs: 50,
     });
@@ -750,5 +767,153 @@ describe('Rendicontazione', () => {
     });
     expect([...stored.values()].some((p) => p.isPagato)).toBe(false);
     await expect(useCases.runReporting('nope', actors.operator)).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+/**
+ * pagoPA Checkout as GPD's adapter offers it behind the port: a cart of up to five notices, the portal's correlation
+ * id as the session, and an outcome that is PAID only for the notices whose receipt has arrived.
+ */
+function fakeGpdCheckout() {
+  const opened: { notices: readonly PayableNotice[]; returnUrl: string; correlationId: string }[] = [];
+  const receipts = new Map<string, PlatformPayment>();
+  const platform: Pick<PaymentPlatform, 'name' | 'capabilities' | 'checkout'> = {
+    name: 'gpd',
+    capabilities: PLATFORM_CAPABILITIES.gpd,
+    checkout: {
+      async open(request) {
+        opened.push(request);
+        return { sessionId: request.correlationId, url: `https://checkout.test/c/${request.correlationId}` };
+      },
+      async outcome({ notices }) {
+        const payments = notices.flatMap((n) => receipts.get(n.iud) ?? []);
+        return { status: payments.length ? 'PAID' : 'UNKNOWN', payments };
+      },
+    },
+  };
+  /** pagoPA's receipt of a notice reaches the council. */
+  const receive = (p: PositionRecord, amountCents = p.importoDovuto) =>
+    receipts.set(p.iud, {
+      iud: p.iud,
+      iuv: p.codIuv!,
+      amountCents,
+      paidOn: '2026-05-02',
+      receiptId: `rcpt-${p.iud}`,
+      psp: 'Banca Simulata S.p.A.',
+    });
+  return { platform, opened, receive };
+}
+
+describe('several months at once on pagoPA GPD (a Checkout cart)', () => {
+  const month = (mese: number, overrides: Partial<PositionRecord> = {}) =>
+    position({
+      iud: `P20260${mese}${String(mese).repeat(30)}`,
+      mese,
+      titolo: `Assistenza domiciliare – mese ${mese}`,
+      codIuv: `0100000000123450${mese}`,
+      nav: `30100000000123450${mese}`,
+      ...overrides,
+    });
+  const months = [4, 5, 6, 7, 8, 9].map((m) => month(m));
+  const gpdPortal = () => {
+    const gpd = fakeGpdCheckout();
+    const portal = citizenPortal({ platform: gpd.platform, more: months });
+    const cart = (ids: string[], actor = actors.citizen) =>
+      portal.useCases.payCart({ ids, returnPath: '/iscrizioni/visualizza_servizio?id=call-1' }, actor);
+    return { ...gpd, ...portal, cart };
+  };
+
+  it('pays three months in one cart: held as one checkout, in verifica until the receipts arrive, then paid with amount, date, PSP and receipt id', async () => {
+    const { cart, opened, receive, useCases, stored, markers, audit } = gpdPortal();
+    const three = months.slice(0, 3);
+    const checkout = await cart(three.map((p) => p.iud));
+    expect(opened).toHaveLength(1);
+    expect(opened[0]!.notices.map((n) => [n.noticeNumber, n.amountCents])).toEqual(
+      three.map((p) => [p.nav, p.importoDovuto]),
+    );
+    expect(opened[0]!.returnUrl).toBe('https://servizi.comune.example.it/iscrizioni/visualizza_servizio?id=call-1');
+    expect(opened[0]!.correlationId).toBe(checkout.idSession);
+    expect(three.map((p) => stored.get(p.iud)!.checkoutSession)).toEqual(three.map(() => checkout.idSession));
+    expect(three.every((p) => markers.has(p.iud))).toBe(true);
+
+    // Back from Checkout before pagoPA's receipts: the return proves nothing.
+    const back = await useCases.paymentReturn({ idSession: checkout.idSession }, actors.citizen);
+    expect(back).toMatchObject({ esito: 'PENDING', recorded: false, message: gpdPaymentMessages.verifying });
+    const mine = (await useCases.listMyPositions({}, actors.citizen)).items.filter((p) =>
+      three.some((t) => t.iud === p.iud),
+    );
+    expect(mine.map((p) => [p.badge, p.inVerifica, p.payable])).toEqual(three.map(() => ['Da pagare', true, false]));
+    await expect(cart([three[0]!.iud])).rejects.toMatchObject({ status: 409 });
+
+    // Two receipts arrive: those two are paid, the third stays in verifica.
+    receive(three[0]!);
+    receive(three[1]!);
+    const partly = await useCases.paymentReturn({ idSession: checkout.idSession }, actors.citizen);
+    expect(partly).toMatchObject({ esito: 'PAID', recorded: true, message: paymentOutcomeMessages.paid });
+    expect(three.map((p) => stored.get(p.iud)!.isPagato)).toEqual([true, true, false]);
+    expect(stored.get(three[2]!.iud)!.checkoutInVerifica).toBe(true);
+    receive(three[2]!);
+    await useCases.paymentReturn({ idSession: checkout.idSession }, actors.citizen);
+    for (const p of three)
+      expect(stored.get(p.iud)).toMatchObject({
+        isPagato: true,
+        importoTotalePagato: p.importoDovuto,
+        dataEsitoSingoloPagamento: '2026-05-02',
+        iur: `rcpt-${p.iud}`,
+        pagamenti: [expect.objectContaining({ iur: `rcpt-${p.iud}`, psp: 'Banca Simulata S.p.A.' })],
+      });
+    expect(three.some((p) => markers.has(p.iud))).toBe(false);
+    expect(audit.entries.filter((e) => e.entity === 'position')).toHaveLength(3);
+  });
+
+  it('a receipt of another amount is recorded and marked for reconciliation', async () => {
+    const { cart, receive, useCases, stored } = gpdPortal();
+    const { idSession } = await cart([months[0]!.iud]);
+    receive(months[0]!, 5000);
+    const answer = await useCases.paymentReturn({ idSession }, actors.citizen);
+    expect(answer.message).toBe(paymentOutcomeMessages.paidToReconcile);
+    expect(stored.get(months[0]!.iud)).toMatchObject({
+      importoTotalePagato: 5000,
+      riconciliazione: { motivo: 'IMPORTO_DIVERSO' },
+    });
+  });
+
+  it('bad carts change nothing: six notices, none, one twice, another citizen’s position, a paid one', async () => {
+    const { cart, opened, stored, markers, giuseppe } = gpdPortal();
+    const paid = month(8, { isPagato: true, importoTotalePagato: 6643 });
+    stored.set(paid.iud, paid);
+    const before = structuredClone([...stored.values()]);
+    await expect(cart(months.map((p) => p.iud))).rejects.toMatchObject({
+      status: 400,
+      message: 'Puoi pagare al massimo 5 avvisi alla volta: selezionane di meno.',
+    });
+    await expect(cart([])).rejects.toMatchObject({ status: 400, message: gpdPaymentMessages.cartEmpty });
+    await expect(cart([months[0]!.iud, months[0]!.iud])).rejects.toMatchObject({
+      status: 400,
+      message: gpdPaymentMessages.cartRepeated,
+    });
+    await expect(cart([months[0]!.iud, giuseppe.iud])).rejects.toMatchObject({
+      status: 404,
+      message: messages.payment.notFound,
+    });
+    await expect(cart([months[0]!.iud, paid.iud])).rejects.toMatchObject({
+      status: 409,
+      message: paymentOutcomeMessages.alreadyPaid,
+    });
+    expect(opened).toEqual([]);
+    expect([...stored.values()]).toEqual(before);
+    expect(markers.size).toBe(0);
+  });
+
+  it('on MyPay a cart is one notice: two are refused in Italian before anything is asked', async () => {
+    const { useCases, mypay, maria } = citizenPortal({ more: [months[0]!] });
+    await expect(
+      useCases.payCart(
+        { ids: [maria.iud, months[0]!.iud], returnPath: '/iscrizioni/visualizza_servizio?id=call-1' },
+        actors.citizen,
+      ),
+    ).rejects.toMatchObject({ status: 400, message: gpdPaymentMessages.cartOne });
+    expect(mypay.iuvs).toEqual([]);
+    expect(await useCases.paymentOptions()).toEqual({ platform: 'mypay', cartSize: 1 });
   });
 });

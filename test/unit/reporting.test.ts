@@ -7,6 +7,7 @@ import type { PaymentSettlement } from '../../functions/positions/settlement.ts'
 import { reportingSlice } from '../../functions/reporting/jobs.ts';
 import { makeReportingSchedule } from '../../functions/reporting/schedule.ts';
 import { makeReportingUseCases } from '../../functions/reporting/use-cases.ts';
+import { myPayReporting } from '../../functions/adapters/mypay/platform.ts';
 import { actors } from '../support/in-memory.ts';
 
 /**
@@ -33,13 +34,13 @@ function reportingOf(options: { notReadyFrom?: string } = {}) {
   const reporting = makeReportingUseCases({
     calls: { getCall: async (id) => (id === call.id ? call : null) },
     settlement,
-    mypay: {
+    platform: myPayReporting({
       reportPaid: async (from, to) => {
         asked.push([from, to]);
         if (options.notReadyFrom && from >= options.notReadyFrom) return new Promise(() => {});
         return [...paidOn].filter(([day]) => day >= from && day <= to).flatMap(([, rows]) => rows);
       },
-    },
+    }),
     clock: { now: () => now },
     reported: {
       getReportedThrough: async (id) => reportedThrough.get(id) ?? null,

@@ -3,7 +3,6 @@ import {
   gpdIupd,
   gpdNoticeNumber,
   gpdPaymentPosition,
-  iudOfIupd,
   portalStateOfGpd,
   type GpdCreditor,
 } from '../../domain/gpd.ts';
@@ -15,11 +14,14 @@ import {
   type PlatformPosition,
 } from '../../domain/payment-platform.ts';
 import { romeDay } from '../../domain/period.ts';
-import { GpdRefused, type GpdClient, type GpdPosition } from './client.ts';
+import { GpdRefused, type GpdClient } from './client.ts';
+import { dayOf, gpdReporting, paymentsOf } from './reporting.ts';
 
 /**
  * pagoPA GPD behind the payment-platform port (functions/domain/payment-platform.ts), over the GPD client: the
- * export's steps call it when the deployment's paymentPlatform is 'gpd' (functions/entry/flow-task.ts).
+ * export's steps (functions/entry/flow-task-gpd.ts), 'Paga' (a Checkout cart) and the reporting call it when the
+ * deployment's paymentPlatform is 'gpd'. A payment counts once pagoPA's receipt has reached the council (the receipts
+ * service): never on the return from Checkout alone.
  */
 
 /** Why GPD refused a position, for the operator (GPD's own title stays in `code`). */
@@ -31,22 +33,6 @@ const refusalReason = (error: GpdRefused): string => {
   if (error.status === 400) return `pagoPA ha rifiutato i dati della posizione: ${error.detail}`;
   return `pagoPA ha rifiutato la posizione (${error.status} ${error.title})`;
 };
-
-const paymentsOf = (iud: string, position: GpdPosition): PlatformPayment[] =>
-  position.paymentOption
-    .filter((o) => o.status === 'PO_PAID' || o.status === 'PO_REPORTED' || o.status === 'PO_PARTIALLY_REPORTED')
-    .map((o) => ({
-      iud,
-      iuv: o.iuv,
-      amountCents: o.amount,
-      // GPD's LocalDateTime is UTC: the day is Rome's, as every day the portal shows.
-      paidOn: romeDay(new Date(`${(o.paymentDate ?? position.paymentDate ?? '').slice(0, 19)}Z`)),
-      receiptId: o.idReceipt ?? '',
-      ...(o.pspCompany ? { psp: o.pspCompany } : {}),
-    }));
-
-const addDays = (day: string, days: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): PaymentPlatform {
   const bodyOf = (p: PlatformPosition) => {
@@ -123,13 +109,17 @@ export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): Payme
     },
 
     checkout: {
-      /** A Checkout cart (≤ 5 notices) whose three return addresses are `returnUrl` with the correlation id and the outcome. */
+      /**
+       * A Checkout cart (≤ 5 notices) whose three return addresses are `returnUrl` with the correlation id as
+       * `idSession` (the parameter the portal's page reads back on either platform) and Checkout's outcome as `esito`,
+       * which the portal never reads as proof.
+       */
       async open({ notices, returnUrl, correlationId, email }) {
         if (notices.length < 1 || notices.length > PLATFORM_CAPABILITIES.gpd.cartSize)
           throw new RangeError(`Checkout: da 1 a ${PLATFORM_CAPABILITIES.gpd.cartSize} avvisi`);
         const back = (esito: string) => {
           const url = new URL(returnUrl);
-          url.searchParams.set('id', correlationId);
+          url.searchParams.set('idSession', correlationId);
           url.searchParams.set('esito', esito);
           return url.toString();
         };
@@ -153,36 +143,29 @@ export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): Payme
           throw error;
         }
       },
-      /** What the positions say: paid (with GPD's receipt fields) or not yet known — the return never says. */
-      async outcome({ notices }) {
+      /**
+       * What pagoPA's receipts say (amount, date, PSP, receipt id from each paSendRTV2): paid once a receipt is there,
+       * otherwise not known yet — the return never says, and a receipt may reach the council minutes later.
+       */
+      async outcome({ notices }, options = {}) {
         const payments: PlatformPayment[] = [];
         for (const n of notices) {
-          const held = await client.getPosition(gpdIupd(n.iud, n.revision ?? 0));
-          if (held) payments.push(...paymentsOf(n.iud, held));
+          const receipt = await client.receipt(n.iuv, options);
+          if (receipt)
+            payments.push({
+              iud: n.iud,
+              iuv: receipt.iuv,
+              amountCents: receipt.amountCents,
+              paidOn: dayOf(receipt.paymentDateTime),
+              receiptId: receipt.receiptId,
+              psp: receipt.pspCompanyName || receipt.idPsp,
+            });
         }
         return { status: payments.length > 0 ? 'PAID' : 'UNKNOWN', payments };
       },
     },
 
-    reporting: {
-      /** The council's positions paid between the two Rome days, read by payment-date windows of ≤ 30 days (UTC days, one more each side). */
-      async paidBetween(from, to, options = {}) {
-        const found: PlatformPayment[] = [];
-        for (let start = addDays(from, -1); start <= addDays(to, 1); start = addDays(start, 30)) {
-          const end = [addDays(start, 29), addDays(to, 1)].sort()[0]!;
-          for (const status of ['PAID', 'REPORTED'] as const) {
-            for (const position of await client.listPositions(
-              { paymentDateFrom: start, paymentDateTo: end, status },
-              options,
-            )) {
-              const own = iudOfIupd(position.iupd);
-              if (own) found.push(...paymentsOf(own.iud, position).filter((p) => p.paidOn >= from && p.paidOn <= to));
-            }
-          }
-        }
-        return found;
-      },
-    },
+    reporting: gpdReporting(client),
 
     async positionState({ iud, revision }) {
       const held = await client.getPosition(gpdIupd(iud, revision ?? 0));
