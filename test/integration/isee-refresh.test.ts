@@ -413,41 +413,6 @@ describe('the December list and reminders', () => {
     ).toHaveLength(1);
   });
 
-  it('keeps to SES’s sending rate: twenty reminders go out by e-mail, SES refuses none of them for the rate', async () => {
-    const { call } = await openCall(operator);
-    const people = [];
-    for (let i = 0; i < 20; i += 5)
-      people.push(
-        ...(await Promise.all(
-          Array.from({ length: 5 }, (_, j) =>
-            approvedSubscriber(operator, call, {
-              lastName: `Ritmo${String.fromCharCode(65 + i + j)}`,
-              iseeValue: 8000,
-              weeklyHour: 2,
-            }),
-          ),
-        )),
-      );
-    await expect
-      .poll(
-        async () =>
-          (await operator.get(`/api/calls?name=${encodeURIComponent(call.name)}`)).json.items.map(
-            (c: { id: string }) => c.id,
-          ),
-        { timeout: 10_000 },
-      )
-      .toContain(call.id);
-    const throttled = async () =>
-      ((await (await fetch(`${inject('sesEndpoint')}/throttled`)).json()) as { throttled: number }).throttled;
-    const before = await throttled();
-    expect((await operator.post('/api/isee-expiry', {})).status).toBe(200);
-    expect((await finished('/api/isee-expiry')).job.state).toBe('SUCCEEDED');
-    const rows = await allExpiryRows();
-    for (const person of people)
-      expect(rows.find((r) => r.userId === person.userId)).toMatchObject({ io: 'SENT', email: 'SENT' });
-    expect(await throttled()).toBe(before);
-  });
-
   it('SES throttling (it keeps to a lower rate than the account says): the throttled reminders are sent again after a pause, none is recorded as failed', async () => {
     const { call } = await openCall(operator);
     const people = await Promise.all(
