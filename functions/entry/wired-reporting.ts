@@ -5,6 +5,7 @@ import { systemClock } from '../adapters/ports.ts';
 import { myPayReporting } from '../adapters/mypay/platform.ts';
 import { gpdConfigFromEnv, paymentPlatformName } from '../adapters/payment-platform.ts';
 import { makeGpdClient } from '../adapters/gpd/client.ts';
+import { readReceipt } from '../adapters/gpd/receipt-xml.ts';
 import { gpdReporting } from '../adapters/gpd/reporting.ts';
 import type { PlatformReporting } from '../domain/payment-platform.ts';
 import { getCall } from '../calls/repository.ts';
@@ -35,7 +36,8 @@ const mypay = clientFromSettings(
 );
 
 let reportingOnGpd: PlatformReporting | undefined;
-const gpd = () => (reportingOnGpd ??= gpdReporting(makeGpdClient(gpdConfigFromEnv())));
+// The receipts' documents carry the amount and receipt id the receipts list lacks: the client reads them.
+const gpd = () => (reportingOnGpd ??= gpdReporting(makeGpdClient({ ...gpdConfigFromEnv(), readReceipt })));
 
 export const reporting = makeReportingUseCases({
   calls: { getCall },

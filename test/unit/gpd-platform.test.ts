@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGpdClient } from '../../functions/adapters/gpd/client.ts';
+import { readReceipt } from '../../functions/adapters/gpd/receipt-xml.ts';
 import { makeGpdPlatform } from '../../functions/adapters/gpd/platform.ts';
 import { makePacer } from '../../functions/adapters/pacer.ts';
 import { gpdIuv } from '../../functions/domain/gpd.ts';
@@ -34,6 +35,7 @@ beforeAll(async () => {
     organizationFiscalCode: creditor.fiscalCode,
     apiKey: DEFAULT_API_KEY,
     receiptsKey: DEFAULT_RECEIPTS_KEY,
+    readReceipt,
     pacer: makePacer(1000),
     backoffMs: 10,
   });
