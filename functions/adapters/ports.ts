@@ -275,19 +275,22 @@ export interface InpsIsee {
  * pays one of the month's positions, what an export would send, what to send, and MyPay's verdict on each row.
  * The call's export lock is flows' own: it says whether this flow holds it (`underLock`), positions never read it.
  */
+/** What a flow asks of the month's export (one citizen only when fiscalCode is set; underLock: the flow holds the call's export lock). */
+export interface MonthExportRequest {
+  callId: string;
+  mese: number;
+  anno: number;
+  fiscalCode: string | null;
+  flowId: string;
+  underLock: boolean;
+}
+
 export interface ExportPositions {
   /** Whether a citizen's MyPay checkout holds a position of the call (of one month, when given) at `now`. */
   hasLiveCheckouts(callId: string, month: { mese: number; anno: number } | null, now: string): Promise<boolean>;
   /** The MyPay import CSV of the call's month (one citizen only when fiscalCode is set), and how many rows it has. */
   buildExport(
-    request: {
-      callId: string;
-      mese: number;
-      anno: number;
-      fiscalCode: string | null;
-      flowId: string;
-      underLock: boolean;
-    },
+    request: MonthExportRequest,
     actor: Actor,
   ): Promise<{ csv: string; rows: number; heldBack?: readonly Skipped[]; iseeIds?: readonly string[] }>;
   /**
@@ -295,14 +298,7 @@ export interface ExportPositions {
    * fiscalCode is set), the IUVs of new ones reserved and saved on them first.
    */
   buildPlatformExport(
-    request: {
-      callId: string;
-      mese: number;
-      anno: number;
-      fiscalCode: string | null;
-      flowId: string;
-      underLock: boolean;
-    },
+    request: MonthExportRequest,
     actor: Actor,
   ): Promise<{ positions: PlatformPosition[]; iseeIds?: readonly string[] }>;
   /** Marks these ISEEs as used for a fee (the ISEEs the month's fees came from: they can no longer be deleted). */

@@ -67,6 +67,7 @@ import {
   type ConfigurationRepository,
   type ExportFiles,
   type ExportResults,
+  type MonthExportRequest,
   noMetrics,
   type PaymentListSummaries,
 } from '../adapters/ports.ts';
@@ -690,17 +691,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      * 'Verifica / genera CSV', run by the flow that holds the call's export lock; one citizen only for the
      * single payment.
      */
-    async exportCsv(
-      request: {
-        callId: string;
-        mese: number;
-        anno: number;
-        fiscalCode: string | null;
-        flowId: string;
-        underLock: boolean;
-      },
-      actor: Actor,
-    ) {
+    async exportCsv(request: MonthExportRequest, actor: Actor) {
       const { call, config, period, lockedBy } = await prepare(
         request.callId,
         { mese: request.mese, anno: request.anno },
@@ -726,14 +717,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
      * the one writer BEFORE anything is sent, so a retried step sends the same IUV and iupd.
      */
     async exportPlatformPositions(
-      request: {
-        callId: string;
-        mese: number;
-        anno: number;
-        fiscalCode: string | null;
-        flowId: string;
-        underLock: boolean;
-      },
+      request: MonthExportRequest,
       actor: Actor,
     ): Promise<{ positions: PlatformPosition[]; iseeIds: readonly string[] }> {
       const { call, period, lockedBy } = await prepare(
