@@ -166,10 +166,14 @@ describe('Lambda bundles', () => {
     expect(new Set(names).size).toBe(names.length);
 
     const profile = portal.api.functions.profile;
-    // The cursor key is read from Secrets Manager at run time, which this machine cannot reach: its value is given
-    // the way the local stack gives it.
-    const { CURSOR_SECRET_ARN, ...configured } = environmentOf(profile) as Record<string, string>;
+    // The cursor key and the origin-verify value are read from Secrets Manager at run time, which this machine cannot
+    // reach: they are given the way the local stack gives them (the key in the environment, no origin check).
+    const { CURSOR_SECRET_ARN, ORIGIN_VERIFY_SECRET_ARN, ...configured } = environmentOf(profile) as Record<
+      string,
+      string
+    >;
     expect(CURSOR_SECRET_ARN).toBeTruthy();
+    expect(ORIGIN_VERIFY_SECRET_ARN).toBeTruthy();
     const env: Record<string, string> = {
       ...configured,
       CURSOR_SECRET: 'bundle-test-cursor-key',
