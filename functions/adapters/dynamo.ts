@@ -37,11 +37,25 @@ const dynamoClient = new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOIN
 // No SDK logger is configured, yet its middleware runs the sensitive-data filter over every request and
 // answer to build a log line nobody writes: 10–20% of a call's CPU (an export makes tens of thousands).
 dynamoClient.middlewareStack.remove('loggerMiddleware');
-
-/** Every call is a subsegment of the function's X-Ray trace. */
+/**
+ * Every call is a subsegment of the function's X-Ray trace. A call DynamoDB throttled is sent again after a
+ * growing pause (beyond the SDK's own three attempts, whose retry quota a storm of throttles spends): every
+ * repository's writes and reads alike, so that a month written under one partition key slows down to the
+ * partition's rate instead of failing.
+ */
 export const documentClient = DynamoDBDocumentClient.from(tracer.captureAWSv3Client(dynamoClient), {
   marshallOptions: { removeUndefinedValues: true },
 });
+documentClient.send = async function sendUntilNotThrottled(this: DynamoDBDocumentClient, ...args: unknown[]) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await (DynamoDBDocumentClient.prototype.send as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+    } catch (error) {
+      if (!isThrottled(error) || attempt >= THROTTLED_ATTEMPTS) throw error;
+      await backoff(attempt);
+    }
+  }
+} as typeof documentClient.send;
 
 /** What a cursor is bound to: the index and the key condition of the list (its partition key value). */
 export type CursorList = Pick<QueryCommandInput, 'IndexName' | 'KeyConditionExpression' | 'ExpressionAttributeValues'>;
@@ -264,24 +278,27 @@ const slices = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /**
- * A batch request refused whole: DynamoDB answers ProvisionedThroughputExceededException when none of its items
- * could be processed (provisioned capacity), ThrottlingException or RequestLimitExceeded when on-demand capacity
- * or the account's limit is exceeded (API Reference, BatchWriteItem and BatchGetItem; Developer Guide, "Error
- * handling with DynamoDB"). The SDK retries it three times at once-ish; past that, the batch helpers back off.
+ * A call DynamoDB throttled, and wrote or read nothing of: ProvisionedThroughputExceededException (provisioned
+ * capacity, or a partition key past its partition's 1,000 writes a second, in on-demand mode too),
+ * ThrottlingException or RequestLimitExceeded (on-demand or account limits) (API Reference, "Common errors",
+ * ThrottlingReason; Developer Guide, "Error handling with DynamoDB"). A month's generation writes thousands of
+ * positions under one partition key: past that rate, its writes are throttled.
  */
 const THROTTLED = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
 export const isThrottled = (error: unknown) => error instanceof Error && THROTTLED.has(error.name);
 
-/** Attempts of one batch request (the SDK's own three retries inside each): about 25 s of backoff in all. */
-const BATCH_ATTEMPTS = 12;
+/**
+ * Attempts of a throttled call (each with the SDK's own three inside, whose retry quota a storm of throttles
+ * spends): about 25 s of backoff in all, the time a partition takes to write 25,000 units.
+ */
+const THROTTLED_ATTEMPTS = 12;
 /** Exponential backoff with full jitter (50 ms × 2^attempt, at most 4 s). */
 const backoff = (attempt: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(4000, 50 * 2 ** attempt)));
 
 /**
- * Sends one batch request until nothing is left of it: what the answer leaves unprocessed is sent again, and a
- * request refused whole for throughput is sent again, both after a backoff; any other error, or still
- * throttled after BATCH_ATTEMPTS, goes on to the caller.
+ * Sends one batch request until nothing is left of it: what the answer leaves unprocessed (throttled items)
+ * is sent again after a backoff; a request refused whole was sent again by documentClient already.
  */
 async function untilProcessed<Request>(
   request: Request | undefined,
@@ -289,11 +306,7 @@ async function untilProcessed<Request>(
 ): Promise<void> {
   for (let attempt = 0; request; attempt++) {
     if (attempt) await backoff(attempt);
-    try {
-      request = await send(request);
-    } catch (error) {
-      if (!isThrottled(error) || attempt + 1 >= BATCH_ATTEMPTS) throw error;
-    }
+    request = await send(request);
   }
 }
 const leftOf = <T extends object>(left: T | undefined) => (left && Object.keys(left).length ? left : undefined);

@@ -7,10 +7,15 @@ import { startDynamo } from './stores.ts';
  * and every request the main thread passes answered by dynalite's own request handler.
  */
 const port = parentPort!;
-const { dataDir, dynamoPort, indexLagMs } = workerData as { dataDir: string; dynamoPort: number; indexLagMs?: number };
+const { dataDir, dynamoPort, indexLagMs, partitionWriteUnits } = workerData as {
+  dataDir: string;
+  dynamoPort: number;
+  indexLagMs?: number;
+  partitionWriteUnits?: number;
+};
 
 try {
-  const dynamo = await startDynamo(dataDir, dynamoPort, { inProcess: false, indexLagMs });
+  const dynamo = await startDynamo(dataDir, dynamoPort, { inProcess: false, indexLagMs, partitionWriteUnits });
   const listener = requestListenerOf(dynamo.server);
   port.on('message', (message: { id: number; request: DynaliteRequest } | { close: true }) => {
     if ('close' in message) {

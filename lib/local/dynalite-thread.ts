@@ -14,10 +14,15 @@ import { startDynamo, type Closable, type DynamoOptions } from './stores.ts';
 export async function startDynamoThread(
   dataDir: string,
   dynamoPort: number,
-  options: Pick<DynamoOptions, 'indexLagMs'> = {},
+  options: Pick<DynamoOptions, 'indexLagMs' | 'partitionWriteUnits'> = {},
 ): Promise<Closable> {
   const worker = new Worker(new URL('./dynalite-thread-entry.mjs', import.meta.url), {
-    workerData: { dataDir, dynamoPort, indexLagMs: options.indexLagMs },
+    workerData: {
+      dataDir,
+      dynamoPort,
+      indexLagMs: options.indexLagMs,
+      partitionWriteUnits: options.partitionWriteUnits,
+    },
   });
   const pending = new Map<number, { resolve: (response: DynaliteResponse) => void; reject: (error: Error) => void }>();
   let nextId = 0;
@@ -76,7 +81,7 @@ export async function startDynamoThread(
 export const startLocalDynamo = (
   dataDir: string,
   port: number,
-  options: Pick<DynamoOptions, 'indexLagMs'> = {},
+  options: Pick<DynamoOptions, 'indexLagMs' | 'partitionWriteUnits'> = {},
 ): Promise<Closable> =>
   process.env.DYNALITE_THREAD === 'off'
     ? startDynamo(dataDir, port, options)

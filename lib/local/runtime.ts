@@ -68,6 +68,12 @@ export interface StartOptions {
    * DYNALITE_INDEX_LAG_MS, else 0; lib/local/dynalite-index-lag.ts). The integration tests run with one.
    */
   indexLagMs?: number;
+  /**
+   * Write units a second a partition key value takes before it is throttled, as DynamoDB's 1,000 (default
+   * DYNALITE_PARTITION_WRITE_UNITS, else none; lib/local/dynalite-partition-limit.ts, switched at run time by
+   * `POST <dynamoEndpoint>/__local/partition-write-limit`).
+   */
+  partitionWriteUnits?: number;
 }
 
 /** The key that signs list cursors: made on first start and kept in <dataDir>/cursor-secret. */
@@ -225,7 +231,12 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     const stepFunctions = await startLocalExport(config.stepFunctionsPort);
     opened.push(stepFunctions);
 
-    opened.push(await startLocalDynamo(config.dataDir, config.dynamoPort, { indexLagMs: options.indexLagMs }));
+    opened.push(
+      await startLocalDynamo(config.dataDir, config.dynamoPort, {
+        indexLagMs: options.indexLagMs,
+        partitionWriteUnits: options.partitionWriteUnits,
+      }),
+    );
     const isNew = await ensureTable(dynamoEndpoint, TABLE_NAME);
     const storage = await startS3(config.dataDir, config.s3Port, Object.values(BUCKETS), app);
     opened.push(storage);

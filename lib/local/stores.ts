@@ -11,6 +11,7 @@ import {
 import { table } from '../../functions/adapters/table.ts';
 import { serveInProcess } from './dynalite-in-process.ts';
 import { lagGlobalIndexes } from './dynalite-index-lag.ts';
+import { limitPartitionWrites, type PartitionLimit } from './dynalite-partition-limit.ts';
 import {
   cacheTableDefinitions,
   tableCacheStats,
@@ -48,6 +49,22 @@ export interface DynamoOptions {
    * (lib/local/dynalite-index-lag.ts). Default DYNALITE_INDEX_LAG_MS, else 0 (dynalite's own: at once).
    */
   indexLagMs?: number;
+  /**
+   * Write units a second one partition key value takes before DynamoDB throttles it (DynamoDB's own: 1,000;
+   * lib/local/dynalite-partition-limit.ts). Default DYNALITE_PARTITION_WRITE_UNITS, else 0 (dynalite's own: no
+   * limit); a test switches it at run time too.
+   */
+  partitionWriteUnits?: number;
+}
+
+/** The per-partition write limit asked for by the environment (DYNALITE_PARTITION_WRITE_UNITS); 0 when unset. */
+export function partitionWriteUnitsFromEnv(): number {
+  const value = Number(process.env.DYNALITE_PARTITION_WRITE_UNITS ?? 0);
+  if (!Number.isFinite(value) || value < 0)
+    throw new Error(
+      `DYNALITE_PARTITION_WRITE_UNITS must be a number of write units a second, not "${process.env.DYNALITE_PARTITION_WRITE_UNITS}"`,
+    );
+  return value;
 }
 
 /** The index lag asked for by the environment (DYNALITE_INDEX_LAG_MS), in milliseconds; 0 when unset. */
@@ -65,7 +82,9 @@ export async function startDynamo(
   dataDir: string,
   port: number,
   options: DynamoOptions = {},
-): Promise<Closable & { server: Server; tableCacheStats: () => TableCacheStats | undefined }> {
+): Promise<
+  Closable & { server: Server; tableCacheStats: () => TableCacheStats | undefined; partitionLimit: PartitionLimit }
+> {
   const dynalite = require('dynalite');
   const directory = path.join(dataDir, 'dynamo');
   await fs.mkdir(directory, { recursive: true });
@@ -84,6 +103,11 @@ export async function startDynamo(
   }
   const lagMs = options.indexLagMs ?? indexLagFromEnv();
   const lag = lagMs > 0 ? lagGlobalIndexes(store!, lagMs) : null;
+  const partitionLimit = limitPartitionWrites(
+    server,
+    (name) => tableKeys(store!, name),
+    options.partitionWriteUnits ?? partitionWriteUnitsFromEnv(),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
@@ -97,8 +121,32 @@ export async function startDynamo(
     await lag?.flush();
     return closeServer(server);
   };
-  return { server, close, tableCacheStats: () => (cacheTables && store ? tableCacheStats(store) : undefined) };
+  return {
+    server,
+    close,
+    tableCacheStats: () => (cacheTables && store ? tableCacheStats(store) : undefined),
+    partitionLimit,
+  };
 }
+
+/** A table's partition key and its global indexes' (null when there is no such table). */
+const tableKeys = (store: DynaliteStore, name: string) =>
+  new Promise<{ partitionKey: string; indexes: { name: string; partitionKey: string }[] } | null>((resolve) =>
+    store.getTable(name, false, (error, table) => {
+      const hashOf = (schema: { AttributeName: string; KeyType: string }[]) =>
+        schema.find((key) => key.KeyType === 'HASH')!.AttributeName;
+      if (error || !table) return resolve(null);
+      resolve({
+        partitionKey: hashOf(table.KeySchema),
+        indexes: (table.GlobalSecondaryIndexes ?? []).map(
+          (index: { IndexName: string; KeySchema: { AttributeName: string; KeyType: string }[] }) => ({
+            name: index.IndexName,
+            partitionKey: hashOf(index.KeySchema),
+          }),
+        ),
+      });
+    }),
+  );
 
 /** Creates the portal's table as table.ts (and the CDK stack) define it; true when it was new. */
 export async function ensureTable(endpoint: string, tableName: string): Promise<boolean> {

@@ -15,7 +15,13 @@
  *   PAYMENT_PLATFORM=gpd npm run bench:export the same on pagoPA GPD (its simulator): IUVs reserved and saved by
  *                                             Prepare, bulk creates of 100; counts GPD's calls too
  *
- * Not part of npm test. Seeding goes straight to dynalite with BatchWrite (the export is what is measured).
+ * The local DynamoDB keeps DynamoDB's per-partition limit (1,000 write units a second per partition key,
+ * lib/local/dynalite-partition-limit.ts; DYNALITE_PARTITION_WRITE_UNITS=<n> another, 0 none): a month's positions
+ * and a call-year's payment-list rows each share one key, so the export runs at the pace DynamoDB would allow it;
+ * the writes it throttled are printed.
+ *
+ * Not part of npm test. Seeding goes straight to dynalite with BatchWrite (the export is what is measured), before
+ * the limit is switched on.
  */
 import os from 'node:os';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -29,6 +35,7 @@ import { identities } from '../../lib/local/identities.ts';
 import { signIn } from '../support/sign-in.ts';
 import { startTestStack } from '../support/stack.ts';
 import { timeoutOf } from '../../lib/function-access.ts';
+import { DYNAMODB_PARTITION_WRITE_UNITS, PARTITION_LIMIT_PATH } from '../../lib/local/dynalite-partition-limit.ts';
 import { benchApi } from './api.ts';
 import { writeAll } from './seed.ts';
 import { random } from '../fixtures/isee/people.ts';
@@ -84,8 +91,18 @@ if (onGpd) {
   };
 }
 
+const PARTITION_WRITE_UNITS = Number(process.env.DYNALITE_PARTITION_WRITE_UNITS ?? DYNAMODB_PARTITION_WRITE_UNITS);
+
 async function main() {
-  const stack = await startTestStack({ web: 'none', seed: false });
+  const stack = await startTestStack({ web: 'none', seed: false, partitionWriteUnits: 0 });
+  /** Switches the local DynamoDB's per-partition limit; its setting and how many writes it throttled so far. */
+  const partitionLimit = async (unitsPerSecond?: number) =>
+    (await (
+      await fetch(
+        `${stack.dynamoEndpoint}${PARTITION_LIMIT_PATH}`,
+        unitsPerSecond === undefined ? {} : { method: 'POST', body: JSON.stringify({ unitsPerSecond }) },
+      )
+    ).json()) as { unitsPerSecond: number; throttled: number };
   try {
     const client = DynamoDBDocumentClient.from(
       new DynamoDBClient({
@@ -218,6 +235,7 @@ async function main() {
     documentClient.middlewareStack.add(counter('dynamodb'), { step: 'initialize', name: 'benchCallCounter' });
     s3.middlewareStack.add(counter('s3'), { step: 'initialize', name: 'benchCallCounter' });
     const snapshot = () => new Map(calls);
+    await partitionLimit(PARTITION_WRITE_UNITS);
     const start = performance.now();
     const cpuAtStart = process.cpuUsage();
     const flows = await Promise.all(callIds.map((id) => api('POST', `/api/calls/${id}/exports`, MONTH)));
@@ -245,6 +263,7 @@ async function main() {
     const total = performance.now() - start;
     const cpu = process.cpuUsage(cpuAtStart);
     const callsAtEnd = snapshot();
+    const { throttled } = await partitionLimit(0);
 
     const STEP_NAMES: Record<string, string> = onGpd
       ? {
@@ -306,6 +325,9 @@ async function main() {
         .sort((a, b) => b[1] - a[1])
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')}`,
+    );
+    console.log(
+      `DynamoDB's per-partition limit: ${PARTITION_WRITE_UNITS ? `${PARTITION_WRITE_UNITS} write units a second per partition key` : 'off'}; writes throttled (and sent again) ${throttled}`,
     );
     const worst = slowest.sort((a, b) => b.ms - a.ms)[0];
     if (worst) console.log(`slowest step: ${worst.name} (${ms(worst.ms)})`);

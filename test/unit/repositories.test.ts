@@ -1,8 +1,8 @@
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { batchGet, batchPut } from '../../functions/adapters/dynamo.ts';
+import { batchGet, batchPut, documentClient } from '../../functions/adapters/dynamo.ts';
 
 /**
  * What DynamoDB does and the local one never does (unprocessed items, throttling): the batch helpers under a
@@ -77,5 +77,33 @@ describe('repositories', () => {
     dynamo.resetHistory();
     await expect(batchPut(items)).rejects.toThrow('parameter values');
     expect(dynamo.commandCalls(BatchWriteCommand)).toHaveLength(1);
+  });
+
+  /**
+   * One partition key serves at most 1,000 write units a second; past it DynamoDB refuses a write with
+   * ProvisionedThroughputExceededException (reason TableWriteKeyRangeThroughputExceeded), in on-demand mode too,
+   * and writes nothing: a month's generation writes its positions under one key, 50 conditional writes at once.
+   */
+  it('sends a throttled conditional write again after a backoff, until DynamoDB takes it; a refused condition is not retried', async () => {
+    const throttled = () =>
+      new ProvisionedThroughputExceededException({
+        message: 'You exceeded your maximum allowed provisioned throughput.',
+        $metadata: {},
+      });
+    dynamo.on(PutCommand).rejectsOnce(throttled()).rejectsOnce(throttled()).rejectsOnce(throttled()).resolves({});
+    const put = new PutCommand({
+      TableName: 'unit-test-table',
+      Item: { pk: 'CALL#c#POSITIONS#2026-03', sk: 'USER#u' },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
+    await documentClient.send(put);
+    expect(dynamo.commandCalls(PutCommand)).toHaveLength(4);
+
+    dynamo.reset();
+    dynamo
+      .on(PutCommand)
+      .rejects(Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' }));
+    await expect(documentClient.send(put)).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
+    expect(dynamo.commandCalls(PutCommand)).toHaveLength(1);
   });
 });

@@ -1,0 +1,104 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeIseeRefreshJobs, type IseeRefreshDeps } from '../../functions/isee/refresh.ts';
+
+/**
+ * The December reminders keep to SES's sending rate (SendQuota.MaxSendRate): SES refuses a message past it,
+ * 429 TooManyRequestsException "Maximum sending rate exceeded." (Developer Guide, "Managing your Amazon SES
+ * sending limits"). Here SES allows one message a second and twelve citizens are due a reminder, more than a
+ * second's worth: paced, none is refused and every one is sent; without the pacing, all of them go at once and
+ * SES refuses all but the first. The clock is vitest's fake one, so the seconds pass without waiting.
+ */
+const PEOPLE = 12;
+
+/** SES at `perSecond`: refuses (as it does, without sending) a message past the rate within the last second. */
+function sesAt(perSecond: number) {
+  const sentAt: number[] = [];
+  const refused: string[] = [];
+  const sent: string[] = [];
+  return {
+    sent,
+    refused,
+    mailer: {
+      async maxSendRate() {
+        return perSecond;
+      },
+      async send(message: { to: string[] }) {
+        const now = Date.now();
+        if (sentAt.filter((at) => now - at < 1000).length >= perSecond) {
+          refused.push(message.to[0]!);
+          throw Object.assign(new Error('Maximum sending rate exceeded.'), { name: 'TooManyRequestsException' });
+        }
+        sentAt.push(now);
+        sent.push(message.to[0]!);
+        return { messageId: `m-${sent.length}` };
+      },
+    },
+  };
+}
+
+function jobs(ses: ReturnType<typeof sesAt>) {
+  const people = Array.from({ length: PEOPLE }, (_, i) => ({
+    id: `u${i}`,
+    fiscalCode: `RSSMRA80A01H50${String(i).padStart(2, '0')}`,
+    firstName: 'Anna',
+    lastName: `Promemoria${i}`,
+    email: `promemoria${i}@example.it`,
+    lastIsee: { id: `isee-${i}`, valueCents: 800_000, year: 2026, state: 'VALIDATED', hasFile: false },
+  }));
+  const reminders = new Map<string, { io: string; mail: string }>();
+  const deps = {
+    fetchForUser: async () => {
+      throw new Error('not asked');
+    },
+    subscriptions: {
+      pageApprovedSubscriptionsOfCall: async () => ({
+        items: people.map((p) => ({ userId: p.id })),
+        nextCursor: null,
+      }),
+      countApprovedSubscriptions: async () => PEOPLE,
+    },
+    calls: { getCall: async () => null, listActiveCallIds: async () => ['c1'] },
+    users: {
+      getUserItems: async (ids: readonly string[]) =>
+        new Map(people.filter((p) => ids.includes(p.id)).map((p) => [p.id, p])),
+    },
+    results: {} as never,
+    expiry: {
+      putExpiry: async () => undefined,
+      claimReminder: async (_year: number, userId: string) => !reminders.has(userId),
+      recordReminder: async (_year: number, userId: string, outcome: { io: string; mail: string }) =>
+        void reminders.set(userId, outcome),
+      listExpiry: async () => ({ items: [], nextCursor: null }),
+    },
+    reminders: { io: { sendMessage: async () => ({ id: 'io' }) }, mailer: ses.mailer },
+    audit: { record: async () => undefined },
+    settings: () => ({ reminderFrom: '12-01', portalUrl: 'https://portale.example.it', sliceMs: 60_000 }),
+    pace: async () => undefined,
+    clock: { now: () => new Date() },
+    ids: { next: () => 'id' },
+  } as unknown as IseeRefreshDeps;
+  return { jobs: makeIseeRefreshJobs(deps), reminders };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(new Date('2026-12-03T09:00:00Z'));
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('the December reminders at SES’s sending rate', () => {
+  it('sends a batch larger than a second’s rate one message at a time: none refused by SES, every citizen reminded', async () => {
+    const ses = sesAt(1);
+    const { jobs: expiryJobs, reminders } = jobs(ses);
+    const slice = expiryJobs.expirySlice({ year: 2026 }, null);
+    await vi.runAllTimersAsync();
+    expect(await slice).toMatchObject({ cursor: null });
+
+    expect(ses.refused).toEqual([]);
+    expect(ses.sent).toHaveLength(PEOPLE);
+    expect(new Set(ses.sent).size).toBe(PEOPLE);
+    expect([...reminders.values()].map((r) => r.mail)).toEqual(Array(PEOPLE).fill('SENT'));
+  });
+});
