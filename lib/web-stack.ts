@@ -277,6 +277,8 @@ export class WebStack extends Stack {
         destination: new apigwv2.LogGroupLogDestination(accessLogs),
         format: AccessLogFormat.custom(
           // responseLatency is written as a number (not a string), so a metric filter can take its value (lib/alarms.ts).
+          // API Gateway writes '-' for a variable without a value: every other one is quoted, so such a line stays
+          // JSON; a line without a latency is not JSON, and the latency's filter (a JSON pattern) skips it.
           JSON.stringify({
             requestId: '$context.requestId',
             ip: '$context.identity.sourceIp',
