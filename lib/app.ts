@@ -54,9 +54,10 @@ function checkStage(app: App, stage: Stage): string[] {
   const placeholders = placeholdersOf(settings);
   if (placeholders.length === 0) return [];
   // npm run deploy -- <stage> --data-only, before PDND has given a kid for the key this stack makes: the data
-  // stack reads none of the placeholders but the domain (its uploads' CORS origin).
+  // stack reads none of the placeholders but the domains (its uploads' CORS origin, the API's own domain).
   const dataOnly = String(app.node.tryGetContext('dataOnly')) === 'true';
-  if (stage.production && !(dataOnly && !placeholders.some((p) => p.startsWith('webDomainName ')))) {
+  const readByData = ['webDomainName ', 'apiDomainName ', 'apiCertificateArn '];
+  if (stage.production && !(dataOnly && !placeholders.some((p) => readByData.some((key) => p.startsWith(key))))) {
     throw new Error(
       `${stage.file} is a production stage and still has placeholders; set them in ${stage.file}:\n${placeholders.map((p) => `  - ${p}`).join('\n')}`,
     );
@@ -96,6 +97,10 @@ export function buildApp(options: BuildAppOptions = {}) {
     uploadOrigins: context.webDomainName ? [`https://${context.webDomainName}`] : ['https://*.cloudfront.net'],
     backup: context.backup,
     iseeDocumentsYears: context.retention.iseeDocuments,
+    apiDomain:
+      context.apiDomainName && context.apiCertificateArn
+        ? { domainName: context.apiDomainName, certificateArn: context.apiCertificateArn }
+        : undefined,
   });
   const auth = new AuthStack(app, `${prefix}Auth`, {
     env,
@@ -126,8 +131,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     spidGatewayProviderName: context.spidGateway.providerName,
     webDomainName: context.webDomainName,
     certificateArn: context.certificateArn,
-    apiDomainName: context.apiDomainName,
-    apiCertificateArn: context.apiCertificateArn,
+    apiDomain: data.apiDomain && { domain: data.apiDomain, name: context.apiDomainName! },
     webAclArn: context.webAclArn ?? edge!.webAcl.attrArn,
     accessibilityStatementUrl: context.accessibilityStatementUrl,
     documentsBucket: data.documents,

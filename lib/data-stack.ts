@@ -1,4 +1,6 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -13,6 +15,12 @@ export interface DataStackProps extends StackProps {
   backup: BackupSettings;
   /** Years the ISEE attestations are kept (context retentionIseeDocumentsYears): the documents bucket deletes them after. */
   iseeDocumentsYears: number;
+  /**
+   * The API's own domain and its certificate in this stack's region (context apiDomainName, apiCertificateArn).
+   * Made here, before the web stack maps the API onto it, so its CNAME target (output ApiDomainTarget) is known,
+   * and published in the council's DNS, before the first full deploy: CloudFront reaches the API by that name.
+   */
+  apiDomain?: { domainName: string; certificateArn: string };
 }
 
 const stringKey = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
@@ -37,6 +45,8 @@ export class DataStack extends Stack {
   /** The PDND client's private key: it signs the client assertions and never leaves KMS. */
   readonly pdndKey: kms.Key;
   readonly backups: PortalBackups;
+  /** The API's regional custom domain (the web stack maps the API's stage onto it), when the stage has one. */
+  readonly apiDomain?: apigwv2.DomainName;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, { terminationProtection: true, ...props });
@@ -128,6 +138,8 @@ export class DataStack extends Stack {
       documents: this.documents,
     });
 
+    if (props.apiDomain) this.apiDomain = this.createApiDomain(props.apiDomain);
+
     this.exports = new s3.Bucket(this, 'Exports', {
       ...privateBucketDefaults,
       removalPolicy: RemovalPolicy.RETAIN,
@@ -136,5 +148,23 @@ export class DataStack extends Stack {
       // An export file matters until the payment platform has taken it in: a year leaves room for audits.
       lifecycleRules: [{ expiration: Duration.days(365), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
     });
+  }
+
+  /**
+   * The API's custom domain (regional, TLS 1.2). Long-lived like the data: its target (d-….execute-api…) is what the
+   * council's DNS points apiDomainName at, and it changes only if the domain is made again.
+   */
+  private createApiDomain({ domainName, certificateArn }: { domainName: string; certificateArn: string }) {
+    const domain = new apigwv2.DomainName(this, 'ApiDomain', {
+      domainName,
+      certificate: acm.Certificate.fromCertificateArn(this, 'ApiCertificate', certificateArn),
+      endpointType: apigwv2.EndpointType.REGIONAL,
+      securityPolicy: apigwv2.SecurityPolicy.TLS_1_2,
+    });
+    new CfnOutput(this, 'ApiDomainTarget', {
+      description: `The CNAME target of ${domainName} (the council's DNS): CloudFront reaches the API there`,
+      value: domain.regionalDomainName,
+    });
+    return domain;
   }
 }

@@ -1,4 +1,5 @@
 import { createPublicKey } from 'node:crypto';
+import { resolveCname } from 'node:dns/promises';
 import { AccountClient, GetRegionOptStatusCommand } from '@aws-sdk/client-account';
 import { ACMClient, DescribeCertificateCommand } from '@aws-sdk/client-acm';
 import {
@@ -48,6 +49,8 @@ export interface PreflightClients {
   cognito(region: string): CognitoIdentityProviderClient;
   lambda(region: string): LambdaClient;
   kms(region: string): KMSClient;
+  /** The public DNS: the CNAME records of a name (node:dns; tests give their own). */
+  dns(): { resolveCname(name: string): Promise<string[]> };
 }
 
 export function awsClients(): PreflightClients {
@@ -64,6 +67,7 @@ export function awsClients(): PreflightClients {
     cognito: (region) => once(`cognito:${region}`, () => new CognitoIdentityProviderClient({ region })),
     lambda: (region) => once(`lambda:${region}`, () => new LambdaClient({ region })),
     kms: (region) => once(`kms:${region}`, () => new KMSClient({ region })),
+    dns: () => ({ resolveCname }),
   };
 }
 
@@ -391,6 +395,48 @@ async function cognitoDomainFree(clients: PreflightClients, region: string, sett
   };
 }
 
+/**
+ * CloudFront reaches the API at apiDomainName, so the council's DNS must point it at the regional domain the data
+ * stack made (its output ApiDomainTarget) before the web stack is deployed: otherwise every API call is a 502.
+ */
+async function apiDomainPublished(
+  clients: PreflightClients,
+  region: string,
+  settings: PortalContext,
+  stage: Stage,
+): Promise<Check> {
+  const name = settings.apiDomainName!;
+  const dataStack = `${settings.stackPrefix}Data`;
+  const title = `DNS record ${name} → the API (CNAME to the output ApiDomainTarget of ${dataStack})`;
+  const data = await describeStack(clients.cloudFormation(region), dataStack);
+  const target = data?.Outputs?.find((o) => o.OutputKey === 'ApiDomainTarget')?.OutputValue;
+  if (!target)
+    return {
+      title,
+      status: 'missing',
+      detail: `the API's domain is made by ${dataStack}, not deployed yet (or deployed without apiDomainName)`,
+      fix: [
+        `npm run deploy -- ${stage.name} --data-only`,
+        `then in the council's DNS: ${name} CNAME <the output ApiDomainTarget of ${dataStack}> (aws cloudformation describe-stacks --region ${region} --stack-name ${dataStack} --query "Stacks[0].Outputs")`,
+      ],
+    };
+  const bare = (host: string) => host.toLowerCase().replace(/\.$/, '');
+  let found: string[] = [];
+  try {
+    found = (await clients.dns().resolveCname(name)).map(bare);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== 'ENODATA' && code !== 'ENOTFOUND') throw error;
+  }
+  if (found.includes(bare(target))) return { title, status: 'ok', detail: `CNAME ${target}` };
+  return {
+    title,
+    status: 'missing',
+    detail: found.length ? `${name} is a CNAME of ${found.join(', ')}, not ${target}` : `${name} has no CNAME record`,
+    fix: [`in the council's DNS: ${name} CNAME ${target}`, `then wait until it resolves: dig +short CNAME ${name}`],
+  };
+}
+
 async function lambdaConcurrency(clients: PreflightClients, region: string): Promise<Check> {
   const title = `Lambda concurrency quota in ${region} (at least ${MIN_LAMBDA_CONCURRENCY})`;
   const { AccountLimit } = await clients.lambda(region).send(new GetAccountSettingsCommand({}));
@@ -536,6 +582,7 @@ export async function preflight(stage: Stage, clients: PreflightClients, now = n
         },
         now,
       ),
+      await apiDomainPublished(clients, region, settings, stage),
     );
   if (settings.authDomainPrefix) checks.push(await cognitoDomainFree(clients, region, settings));
   checks.push(await lambdaConcurrency(clients, region));

@@ -34,11 +34,10 @@ export interface WebStackProps extends StackProps {
   /** An existing WAF web ACL (CLOUDFRONT scope, us-east-1) to attach to the distribution. */
   webAclArn?: string;
   /**
-   * The API's custom domain and its certificate in this stack's region: CloudFront's origin for /api/*, and the
-   * execute-api address is turned off. Without them (a development copy) CloudFront goes to the execute-api address.
+   * The API's custom domain (made by the data stack, in this stack's region): CloudFront's origin for /api/*, and the
+   * execute-api address is turned off. Without it (a development copy) CloudFront goes to the execute-api address.
    */
-  apiDomainName?: string;
-  apiCertificateArn?: string;
+  apiDomain?: { domain: apigwv2.IDomainName; name: string };
   /** The accessibility statement's address, for the footer (config.json). */
   accessibilityStatementUrl: string;
   /** The browser uploads to it (presigned POST) and opens files from it (presigned GET). */
@@ -79,7 +78,7 @@ export class WebStack extends Stack {
   constructor(scope: Construct, id: string, props: WebStackProps) {
     super(scope, id, props);
 
-    const apiDomain = props.apiDomainName && props.apiCertificateArn ? props.apiDomainName : undefined;
+    const apiDomain = props.apiDomain;
     const created = this.createHttpApi(Boolean(apiDomain));
     ({ httpApi: this.httpApi, accessLogs: this.apiAccessLogs } = created);
     this.originVerifySecret = new secretsmanager.Secret(this, 'OriginVerifySecret', {
@@ -97,7 +96,7 @@ export class WebStack extends Stack {
         'Rotated by hand (docs/operations.md, "Rotating secrets"): the API accepts the current and the previous value, so a new value and then a deploy of the web stack change it with no refused request.',
     });
     const apiOriginDomain = apiDomain
-      ? this.createApiDomain(apiDomain, props.apiCertificateArn!, created.stage)
+      ? this.mapApiDomain(apiDomain.domain, apiDomain.name, created.stage)
       : Fn.select(2, Fn.split('/', this.httpApi.apiEndpoint));
 
     const logBucket = new s3.Bucket(this, 'Logs', {
@@ -241,31 +240,19 @@ export class WebStack extends Stack {
     this.acknowledgeDeploymentHelper(deployment, site);
 
     new CfnOutput(this, 'WebUrl', { value: this.webUrl });
-    new CfnOutput(this, 'ApiEndpoint', { value: apiDomain ? `https://${apiDomain}` : this.httpApi.apiEndpoint });
+    new CfnOutput(this, 'ApiEndpoint', {
+      value: apiDomain ? `https://${apiDomain.name}` : this.httpApi.apiEndpoint,
+    });
     new CfnOutput(this, 'UserPoolClientId', { value: this.client.userPoolClientId });
   }
 
   /**
-   * The API's custom domain (regional, TLS 1.2) mapped to its one stage. CloudFront connects to it by name, so the
-   * council's DNS must point apiDomainName at the output ApiDomainTarget (a CNAME) once this stack is deployed.
+   * The API's one stage mapped onto its custom domain, which the data stack made: the council's DNS already points
+   * the domain at it (README, "From an empty account to a running portal"), so CloudFront reaches the API at once.
    */
-  private createApiDomain(domainName: string, certificateArn: string, stage: apigwv2.IHttpStage): string {
-    const domain = new apigwv2.DomainName(this, 'ApiDomain', {
-      domainName,
-      certificate: acm.Certificate.fromCertificateArn(this, 'ApiCertificate', certificateArn),
-      endpointType: apigwv2.EndpointType.REGIONAL,
-      securityPolicy: apigwv2.SecurityPolicy.TLS_1_2,
-    });
-    new apigwv2.ApiMapping(this, 'ApiDomainMapping', {
-      api: this.httpApi,
-      domainName: domain,
-      stage,
-    });
-    new CfnOutput(this, 'ApiDomainTarget', {
-      description: `The CNAME target of ${domainName} (the council's DNS): CloudFront reaches the API there`,
-      value: domain.regionalDomainName,
-    });
-    return domainName;
+  private mapApiDomain(domain: apigwv2.IDomainName, name: string, stage: apigwv2.IHttpStage): string {
+    new apigwv2.ApiMapping(this, 'ApiDomainMapping', { api: this.httpApi, domainName: domain, stage });
+    return name;
   }
 
   /** The API endpoint and its one stage; the routes come from the API stack. */
@@ -290,6 +277,8 @@ export class WebStack extends Stack {
         destination: new apigwv2.LogGroupLogDestination(accessLogs),
         format: AccessLogFormat.custom(
           // responseLatency is written as a number (not a string), so a metric filter can take its value (lib/alarms.ts).
+          // API Gateway writes '-' for a variable without a value: every other one is quoted, so such a line stays
+          // JSON; a line without a latency is not JSON, and the latency's filter (a JSON pattern) skips it.
           JSON.stringify({
             requestId: '$context.requestId',
             ip: '$context.identity.sourceIp',

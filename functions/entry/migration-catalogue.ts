@@ -4,6 +4,7 @@ import { backfillAuditDay } from '../adapters/audit-log.ts';
 import { backfillDebtListKeysPage } from '../payment-list/repository.ts';
 import { backfillEnrolmentSearchPage } from '../subscriptions/repository.ts';
 import { backfillUserNamesPage } from '../users/repository.ts';
+import { lockExpiryInSeconds } from '../flows/repository.ts';
 import { MIGRATION_IDS, type MigrationId } from '../migrations/ids.ts';
 import * as store from '../migrations/repository.ts';
 import { callIds, itemsWithoutExpiryPage, setExpiryIfMissing } from '../migrations/repository.ts';
@@ -71,6 +72,10 @@ const steps: Record<MigrationId, Omit<Migration, 'id'>> = {
     description:
       'The expiresAt (DynamoDB TTL) of the support messages, debt positions and audit entries stored before the retention settings',
     step: walkPages(retentionExpiryPage),
+  },
+  'export-lock-expiry-v1': {
+    description: 'The end of each call’s export lease (expiresAt) in epoch seconds, as DynamoDB’s TTL reads it',
+    step: walkUnits(callIds, async (callId) => ({ written: await lockExpiryInSeconds(callId) })),
   },
 };
 

@@ -15,7 +15,8 @@ import type { FlowRecord } from '../domain/flow-record.ts';
 /**
  * Payment flows. pk "FLOW#<id>", sk "FLOW"; gsi1 = "FLOWS" / insert time (the flows page, newest first).
  * The export lock of a call is pk "CALL#<callId>", sk "EXPORT_LOCK" with the flow that holds it and, while it
- * is a lease (domain/flows.ts EXPORT_LEASE_MS), when it expires (`expiresAt`, ISO): an expired lease is free.
+ * is a lease (domain/flows.ts EXPORT_LEASE_MS), when it expires (`expiresAt`, epoch seconds, the table's TTL
+ * attribute: DynamoDB deletes an expired lease within days, and an expired lease is free meanwhile).
  */
 const FIELDS = [
   'id',
@@ -137,6 +138,9 @@ async function writeFlow(
   return toRecord(Attributes!);
 }
 
+/** The lease's end as the table's TTL attribute wants it (epoch seconds: DynamoDB's TTL ignores a string). */
+const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
 /** Takes the call's export lock for the flow until `lease.until` (free, already the flow's, or an expired lease). */
 export async function takeExportLock(
   callId: string,
@@ -147,9 +151,9 @@ export async function takeExportLock(
     documentClient.send(
       new PutCommand({
         TableName: tableName,
-        Item: { ...keys.exportLock(callId), flowId, expiresAt: lease.until },
+        Item: { ...keys.exportLock(callId), flowId, expiresAt: epochSeconds(lease.until) },
         ConditionExpression: 'attribute_not_exists(pk) OR flowId = :flow OR expiresAt < :now',
-        ExpressionAttributeValues: { ':flow': flowId, ':now': lease.now },
+        ExpressionAttributeValues: { ':flow': flowId, ':now': epochSeconds(lease.now) },
       }),
     ),
   );
@@ -174,7 +178,7 @@ const setLockExpiry = (callId: string, flowId: string, until: string | null) =>
         Key: keys.exportLock(callId),
         UpdateExpression: until ? 'SET expiresAt = :until' : 'REMOVE expiresAt',
         ConditionExpression: 'flowId = :flow',
-        ExpressionAttributeValues: { ':flow': flowId, ...(until ? { ':until': until } : {}) },
+        ExpressionAttributeValues: { ':flow': flowId, ...(until ? { ':until': epochSeconds(until) } : {}) },
       }),
     ),
   );
@@ -197,8 +201,32 @@ export async function runningExportOf(callId: string, now: string = new Date().t
   const { Item } = await documentClient.send(
     new GetCommand({ TableName: tableName, Key: keys.exportLock(callId), ConsistentRead: true }),
   );
-  if (!Item || (typeof Item.expiresAt === 'string' && Item.expiresAt < now)) return null;
+  if (!Item || (typeof Item.expiresAt === 'number' && Item.expiresAt < epochSeconds(now))) return null;
   return (Item.flowId as string | undefined) ?? null;
+}
+
+/**
+ * Migration export-lock-expiry-v1: a lease written before the lock kept its end in epoch seconds has it as an
+ * ISO string, which DynamoDB's TTL ignores and the lock's conditions no longer compare (until then such a lease
+ * is held, never wrongly free). Rewritten in seconds, unless it changed meanwhile.
+ */
+export async function lockExpiryInSeconds(callId: string): Promise<number> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: keys.exportLock(callId), ConsistentRead: true }),
+  );
+  if (typeof Item?.expiresAt !== 'string') return 0;
+  const written = await unlessConditionFails(
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.exportLock(callId),
+        UpdateExpression: 'SET expiresAt = :seconds',
+        ConditionExpression: 'expiresAt = :iso',
+        ExpressionAttributeValues: { ':seconds': epochSeconds(Item.expiresAt), ':iso': Item.expiresAt },
+      }),
+    ),
+  );
+  return written === null ? 0 : 1;
 }
 
 /**

@@ -11,6 +11,7 @@ export const MIGRATION_IDS = [
   'payment-list-shards-v1',
   'audit-day-shards-v1',
   'retention-expiry-v1',
+  'export-lock-expiry-v1',
 ] as const;
 export type MigrationId = (typeof MIGRATION_IDS)[number];
 

@@ -343,9 +343,19 @@ describe('alarms', () => {
       'STANDARD',
     );
     const [stage] = Object.values(web.findResources('AWS::ApiGatewayV2::Stage')) as Json[];
-    expect(
-      JSON.parse(stage.Properties.AccessLogSettings.Format.replace('$context.responseLatency', '1234')).responseLatency,
-    ).toBe(1234);
+    const format: string = stage.Properties.AccessLogSettings.Format;
+    expect(JSON.parse(format.replace('$context.responseLatency', '1234')).responseLatency).toBe(1234);
+    // API Gateway writes '-' for a variable that has no value. Every other variable is quoted, so such a line stays
+    // JSON; the latency alone is a bare number, and a line without one is not JSON: the filter (a JSON pattern)
+    // skips it, so a request without a latency publishes no value rather than a wrong one.
+    const everyMissing = format.replace(/\$context\.[A-Za-z.]+/g, '-');
+    expect(() => JSON.parse(everyMissing)).toThrow();
+    expect(Object.values(JSON.parse(everyMissing.replace(':-', ':null')))).toEqual(
+      Object.keys(JSON.parse(everyMissing.replace(':-', ':null'))).map((key) =>
+        key === 'responseLatency' ? null : '-',
+      ),
+    );
+    expect(filter.FilterPattern).toContain('$.responseLatency >= 0');
     // Every route but the slow ones: the route keys are those of the route table.
     const pattern: string = filter.FilterPattern;
     expect(pattern.length).toBeLessThanOrEqual(1024);

@@ -194,6 +194,14 @@ describe('a production stage', () => {
       pdndKid: undefined,
     });
     expect(() => synth('prod-first-nodomain', { dataOnly: 'true' })).toThrow(/webDomainName is not set/);
+    // The data stack makes the API's own domain too, whose DNS target the council publishes before the full deploy.
+    write('prod-first-noapi', {
+      ...completeProduction,
+      apiDomainName: undefined,
+      apiCertificateArn: undefined,
+      pdndKid: undefined,
+    });
+    expect(() => synth('prod-first-noapi', { dataOnly: 'true' })).toThrow(/apiDomainName is not set/);
   });
 
   it('refuses a setting given on the command line against its file', () => {

@@ -37,7 +37,11 @@ interface Account {
   outOfSandbox: boolean;
   concurrency: number;
   dataStackDeployed: boolean;
+  /** The council's DNS: the CNAME records it publishes. */
+  cnames: Map<string, string>;
 }
+/** The regional domain the data stack's ApiDomain gets (its output ApiDomainTarget). */
+const API_DOMAIN_TARGET = 'd-abc123xyz.execute-api.eu-south-1.amazonaws.com';
 const readyAccount = (): Account => ({
   enabledRegions: new Set(['eu-south-1', 'eu-central-1', 'us-east-1']),
   bootstrapped: new Set(['eu-south-1', 'us-east-1']),
@@ -58,6 +62,7 @@ const readyAccount = (): Account => ({
   outOfSandbox: true,
   concurrency: 1000,
   dataStackDeployed: true,
+  cnames: new Map([[stageFile.apiDomainName, API_DOMAIN_TARGET]]),
 });
 
 const error = (name: string) => Object.assign(new Error(name), { name });
@@ -86,6 +91,7 @@ function standIn(account: Account): PreflightClients {
                   StackStatus: 'CREATE_COMPLETE',
                   Outputs: [
                     { OutputKey: 'PdndClientKeyArn', OutputValue: 'arn:aws:kms:eu-south-1:111122223333:key/k' },
+                    { OutputKey: 'ApiDomainTarget', OutputValue: API_DOMAIN_TARGET },
                   ],
                 },
               ],
@@ -134,6 +140,13 @@ function standIn(account: Account): PreflightClients {
     cognito: client,
     lambda: client,
     kms: client,
+    dns: () => ({
+      resolveCname: async (name: string) => {
+        const target = account.cnames.get(name);
+        if (!target) throw Object.assign(new Error(`queryCname ENODATA ${name}`), { code: 'ENODATA' });
+        return [target];
+      },
+    }),
   };
 }
 
@@ -203,6 +216,29 @@ describe('the README’s deploy section, step by step', () => {
     const problems = await missing(account);
     expect(problems.map((p) => p.title)).toEqual([
       'SES identity comune.fantasia.it verified in eu-south-1 (sender noreply@comune.fantasia.it)',
+    ]);
+  });
+
+  it('stops at the preflight until the API’s domain points at the data stack’s ApiDomainTarget (CloudFront’s origin)', async () => {
+    // A fresh account: the data stack (npm run deploy -- prod --data-only) makes the API's domain and its target.
+    const fresh = readyAccount();
+    fresh.dataStackDeployed = false;
+    fresh.cnames.clear();
+    const before = (await missing(fresh)).find((p) => p.title.startsWith('DNS record'))!;
+    expect(before.title).toBe(
+      `DNS record ${stageFile.apiDomainName} → the API (CNAME to the output ApiDomainTarget of PortaleProdData)`,
+    );
+    expect(before.fix![0]).toBe('npm run deploy -- prod --data-only');
+
+    // Deployed, but the council has not published the record yet: the preflight names the record to publish.
+    const deployed = readyAccount();
+    deployed.cnames.clear();
+    const problems = await missing(deployed);
+    expect(problems.map((p) => [p.detail, p.fix?.[0]])).toEqual([
+      [
+        `${stageFile.apiDomainName} has no CNAME record`,
+        `in the council's DNS: ${stageFile.apiDomainName} CNAME ${API_DOMAIN_TARGET}`,
+      ],
     ]);
   });
 

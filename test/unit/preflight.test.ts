@@ -94,7 +94,10 @@ function everythingPresent() {
         StackName: 'PortaleProdData',
         StackStatus: 'CREATE_COMPLETE',
         CreationTime: new Date(),
-        Outputs: [{ OutputKey: 'PdndClientKeyArn', OutputValue: `arn:aws:kms:eu-south-1:${ACCOUNT}:key/abc` }],
+        Outputs: [
+          { OutputKey: 'PdndClientKeyArn', OutputValue: `arn:aws:kms:eu-south-1:${ACCOUNT}:key/abc` },
+          { OutputKey: 'ApiDomainTarget', OutputValue: API_DOMAIN_TARGET },
+        ],
       },
     ],
   });
@@ -128,7 +131,24 @@ function everythingPresent() {
   kms.on(GetPublicKeyCommand).resolves({ PublicKey: new Uint8Array(der) });
 }
 
-const run = () => preflight(stage(), awsClients(), new Date('2026-11-28T12:00:00Z'));
+/** The council's DNS: the CNAME records it publishes (the API's domain points at the data stack's ApiDomainTarget). */
+const API_DOMAIN_TARGET = 'd-abc123xyz.execute-api.eu-south-1.amazonaws.com';
+const cnames = new Map<string, string>();
+beforeEach(() => {
+  cnames.clear();
+  cnames.set('api.servizisociali.comune.fantasia.it', `${API_DOMAIN_TARGET}.`);
+});
+const clients = () => ({
+  ...awsClients(),
+  dns: () => ({
+    resolveCname: async (name: string) => {
+      const target = cnames.get(name);
+      if (!target) throw Object.assign(new Error(`queryCname ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
+      return [target];
+    },
+  }),
+});
+const run = () => preflight(stage(), clients(), new Date('2026-11-28T12:00:00Z'));
 const find = (checks: Check[], start: string) => {
   const found = checks.find((c) => c.title.startsWith(start));
   if (!found) throw new Error(`no check "${start}" in:\n${report(checks)}`);
@@ -156,6 +176,7 @@ describe('a ready account', () => {
       'SES account out of the sandbox in eu-south-1',
       'certificate for servizisociali.comune.fantasia.it in us-east-1 (CloudFront)',
       'certificate for api.servizisociali.comune.fantasia.it in eu-south-1 (the API’s own domain, CloudFront’s origin)',
+      'DNS record api.servizisociali.comune.fantasia.it → the API (CNAME to the output ApiDomainTarget of PortaleProdData)',
       "Cognito domain servizisociali-fantasia.auth.eu-south-1.amazoncognito.com free (or the stage's own)",
       'Lambda concurrency quota in eu-south-1 (at least 1000)',
       expect.stringMatching(/^PDND key's kid equal to pdndKid in .*prod\.json$/),
@@ -286,7 +307,7 @@ describe('each missing piece, with its fix', () => {
       gpdTaxonomyCode: '9/0101108TS/',
     };
     writeFileSync(path.join(dir, 'prod-gpd.json'), JSON.stringify({ ...settings, pdndKid: kid, ...gpdSettings }));
-    const runGpd = () => preflight(loadStage('prod-gpd', dir), awsClients(), new Date('2026-11-28T12:00:00Z'));
+    const runGpd = () => preflight(loadStage('prod-gpd', dir), clients(), new Date('2026-11-28T12:00:00Z'));
     delete secretValues['portale-servizi-sociali/mypay'];
     secretValues['portale/gpd-uat'] = JSON.stringify({
       apiKey: 'gpd-key-0123456789',
@@ -413,6 +434,36 @@ describe('each missing piece, with its fix', () => {
       .commandCalls(DescribeCertificateCommand, { CertificateArn: settings.apiCertificateArn })[0]!
       .thisValue.config.region();
     expect(region).toBe('eu-south-1');
+  });
+
+  it('the API’s domain not pointed at the data stack’s ApiDomainTarget, or the data stack not deployed yet', async () => {
+    const title = 'DNS record api.';
+    cnames.set('api.servizisociali.comune.fantasia.it', 'servizisociali.comune.fantasia.it');
+    expect(find(await run(), title)).toMatchObject({
+      status: 'missing',
+      detail: `api.servizisociali.comune.fantasia.it is a CNAME of servizisociali.comune.fantasia.it, not ${API_DOMAIN_TARGET}`,
+      fix: [
+        `in the council's DNS: api.servizisociali.comune.fantasia.it CNAME ${API_DOMAIN_TARGET}`,
+        'then wait until it resolves: dig +short CNAME api.servizisociali.comune.fantasia.it',
+      ],
+    });
+    cnames.clear();
+    expect(find(await run(), title)).toMatchObject({
+      status: 'missing',
+      detail: 'api.servizisociali.comune.fantasia.it has no CNAME record',
+    });
+    cfn
+      .on(DescribeStacksCommand, { StackName: 'PortaleProdData' })
+      .rejects(notFound('ValidationError', 'Stack with id PortaleProdData does not exist'));
+    const checks = await run();
+    expect(find(checks, title)).toMatchObject({
+      status: 'missing',
+      fix: [
+        'npm run deploy -- prod --data-only',
+        expect.stringContaining("then in the council's DNS: api.servizisociali.comune.fantasia.it CNAME <the output"),
+      ],
+    });
+    expect(passed(checks)).toBe(false);
   });
 
   it('the Cognito domain prefix taken by another pool, and accepted when it is the stage’s own', async () => {
