@@ -125,6 +125,10 @@ export function parseAttestation(
 /** Whether a run of text names one of the attestation's values (ISE, ISR, ISP, scala, an ISEE, a heading). */
 export const namesValue = (raw: string) => labelsIn(fold(raw)).length > 0;
 
+/** Whether a run of text names one indicator ("ISEE ordinario", "ISEE minorenni", "ISEE ridotto"), not a value of it. */
+export const namesIndicator = (raw: string) =>
+  labelsIn(fold(raw)).some((hit) => hit.label === 'isee' && hit.indicator !== null);
+
 /** What OCR makes of dust or a shadow: a mark or a letter or two, read with little confidence. Never a word or a figure. */
 export const isSpeck = (run: { text: string; confidence: number }) =>
   run.confidence < 0.5 && !/[\p{L}\d]{3}|\d\s?[,.]\s?\d/u.test(run.text);
@@ -261,7 +265,7 @@ const blankLeaders = (raw: string) => raw.replace(/(?:[.·…_]\s?){3,}/g, (lead
  * The digits OCR reads as letters inside a figure: O for 0 (2,O4 · 1O.000,00 · 4O 872,10), l or I for 1, also leading
  * (l2.345,67), where a letter cannot belong to a word.
  */
-const repairFigures = (raw: string) =>
+export const repairFigures = (raw: string) =>
   raw
     .replace(/(?<=[\d.,])[Oo](?=[\d.,O]|\s\d{3}(?!\d)|$)|(?<=^|\s|€)[Oo](?=[\d.,])/g, '0')
     .replace(/(?<=\d)[lI](?=\d)|(?<=^|[\s€:])[lI|](?=\d)|(?<=\d[.,])[lI](?=\d|[.,]\d|\s|$)/g, '1');
@@ -299,7 +303,12 @@ const LABELS: { label: Label; pattern: RegExp }[] = loosely([
   { label: 'ise', pattern: new RegExp(`${SITUAZIONE}econom[il]ca|(?<![a-z0-9])[il]s[ec](?![a-z])`, 'g') },
   { label: 'isr', pattern: new RegExp(`${SITUAZIONE}redd[il]tual[ec]|(?<![a-z0-9])[il]sr(?![a-z])`, 'g') },
   { label: 'isp', pattern: new RegExp(`${SITUAZIONE}patr[il]mon[il]al[ec]|(?<![a-z0-9])[il]sp(?![a-z])`, 'g') },
-  { label: 'scale', pattern: /scala\W+(?:d[il]\W+)?equ[il]valenz/g },
+  // Also cut short where a column is narrow: "Scala di equiv.", "Scala eq.", "Param. scala", "Parametro scala".
+  {
+    label: 'scale',
+    pattern:
+      /(?:param[a-z]*\W+(?:de[il]{1,2}a\W+)?)?scala\W+(?:d[il]\W+)?eq(?:u[il]v[a-z]*)?(?![a-z])|param[a-z]*\W+scala(?![a-z])/g,
+  },
 ]);
 const QUALIFIERS: { indicator: Indicator; pattern: RegExp }[] = loosely([
   { indicator: 'ristretto', pattern: /r[il]stre[tl]{2}|r[il]do[tl]{2}/ },

@@ -32,6 +32,7 @@ import {
   layouts,
   makeAttestation,
   makeFixture,
+  summaryLayouts,
   variationLayouts,
   type Layout,
   type Phrasebook,
@@ -114,7 +115,7 @@ async function main() {
       const pool: Layout[] =
         args.corpus === 'variations-heldout'
           ? [...layouts, ...variationLayouts, ...heldoutLayouts, ...heldoutVariationLayouts, ...heldoutVariationLayouts]
-          : [...layouts, ...variationLayouts];
+          : [...layouts, ...variationLayouts, ...summaryLayouts];
       const phrasebook =
         args.corpus === 'variations-heldout' && rng.chance(0.5) ? 'heldout' : (args.phrasebook as Phrasebook);
       const attestation = makeAttestation(job.seed, rng.pick(pool), phrasebook);
