@@ -312,7 +312,10 @@ const LABELS: { label: Label; pattern: RegExp }[] = loosely([
 ]);
 const QUALIFIERS: { indicator: Indicator; pattern: RegExp }[] = loosely([
   { indicator: 'ristretto', pattern: /r[il]stre[tl]{2}|r[il]do[tl]{2}/ },
-  { indicator: 'other', pattern: /m[il]norenn|un[il]vers|soc[il]o\W?san[il]tar|res[il]denz|corrent|dottorat|d[il]sab/ },
+  {
+    indicator: 'other',
+    pattern: /m[il]nor(?:enn|i(?![a-z]))|un[il]vers|soc[il]o\W?san[il]tar|res[il]denz|corrent|dottorat|d[il]sab/,
+  },
   { indicator: 'ordinario', pattern: /ord[il]nar|standard/ },
 ]);
 

@@ -404,6 +404,18 @@ describe('tables and labels as summaries print them', () => {
     expect(reading.confidence).toBeLessThanOrEqual(UNVERIFIED_CONFIDENCE);
   });
 
+  it.each(['ISEE MINORI', 'ISEE per nuclei con minori'])(
+    'reads "%s" as another indicator, never its ISE and scale as the ordinary ones',
+    (heading) => {
+      const reading = parseAttestation(
+        ['ISEE ORDINARIO', 'ISEE 16.187,98', heading, 'ISE 30.000,00', 'Scala di equivalenza 1,92', 'ISEE 15.625,00'],
+        'textract',
+        0.95,
+      );
+      expect(reading).toMatchObject({ iseeOrdinario: 16187.98, ise: null, scalaEquivalenza: null, coherent: null });
+    },
+  );
+
   it.each(['Scala di equiv.', 'Scala eq.', 'Param. scala', 'Parametro scala'])(
     'reads the scale under a short label, "%s"',
     (label) => {
