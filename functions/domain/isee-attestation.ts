@@ -312,12 +312,28 @@ const LABELS: { label: Label; pattern: RegExp }[] = loosely([
 ]);
 const QUALIFIERS: { indicator: Indicator; pattern: RegExp }[] = loosely([
   { indicator: 'ristretto', pattern: /r[il]stre[tl]{2}|r[il]do[tl]{2}/ },
-  {
-    indicator: 'other',
-    pattern: /m[il]nor(?:enn|i(?![a-z]))|un[il]vers|soc[il]o\W?san[il]tar|res[il]denz|corrent|dottorat|d[il]sab/,
-  },
+  // The reduced ISEE is a social-health one ("ISEE sociosanitario ridotto"): these words go with "ridotto".
+  { indicator: 'other', pattern: /soc[il]o\W?san[il]tar|res[il]denz/ },
+  { indicator: 'other', pattern: /m[il]nor(?:enn|i(?![a-z]))|un[il]vers|corrent|dottorat|d[il]sab/ },
   { indicator: 'ordinario', pattern: /ord[il]nar|standard/ },
 ]);
+/**
+ * The indicator a label's words name: the first qualifier that matches, 'ristretto' before the social-health words
+ * that go with it. Words naming more than one indicator ("ISEE ISEE ISEE" over "ORDINARIO MINORENNI RIDOTTO" read as
+ * one heading) name none that can be trusted: 'other', so no value under them is taken for the ordinary or reduced one.
+ */
+function indicatorOf(qualifier: string): Indicator | null {
+  const named = QUALIFIERS.filter((q) => q.pattern.test(qualifier));
+  if (named.length === 0) return null;
+  return named.length === 1 || namedTogether(named) ? named[0].indicator : 'other';
+}
+const namedTogether = (named: typeof QUALIFIERS) =>
+  named.length === 2 && named[0] === QUALIFIERS[0] && named[1] === QUALIFIERS[1];
+/** Words naming several indicators and no value ("ORDINARIO  MINORENNI  RIDOTTO", a table's headings without "ISEE"). */
+const namesSeveral = (folded: string) => {
+  const named = QUALIFIERS.filter((q) => q.pattern.test(folded));
+  return named.length > 1 && !namedTogether(named);
+};
 
 interface Hit {
   label: Label;
@@ -356,7 +372,7 @@ function labelsIn(folded: string): Hit[] {
   hits.forEach((hit, k) => {
     if (hit.label !== 'isee') return;
     const qualifier = folded.slice(hit.start, hits[k + 1]?.start).split(/\d/)[0];
-    hit.indicator = QUALIFIERS.find((q) => q.pattern.test(qualifier))?.indicator ?? null;
+    hit.indicator = indicatorOf(qualifier);
   });
   return hits;
 }
@@ -463,6 +479,8 @@ function findIseeValues(text: Line[]): IseeValues {
 
   text.forEach((line, i) => {
     const hits = labelsIn(line.folded);
+    // Headings of several indicators at once: whose values follow cannot be told, so none is taken for the ordinary or reduced.
+    if (hits.length === 0 && namesSeveral(line.folded) && amountsIn(line.raw).length === 0) block = 'other';
     if (hits.length === 0) return;
     // The line below, skipping a speck of noise OCR may have read between label and value (a figure,
     // 0,00 or 1,57, is never a speck) or the foot of a page where a page break fell between them.

@@ -318,13 +318,34 @@ function sideBySide(rows: Placed[][], first: number): { lines: TextLine[]; rows:
 function matrix(
   rows: Placed[][],
   first: number,
-  heads: Placed[],
+  headings: Placed[],
   near: (i: number) => boolean,
   height: number,
 ): { lines: TextLine[]; rows: number } | null {
+  let heads = headings;
   const leftmost = Math.min(...heads.map((h) => h.left));
-  const body: { label: Placed[]; cells: Map<Placed, Placed[]> }[] = [];
   let i = first + 1;
+  // Headings a narrow column printed on two rows ("ISEE" over "ORDINARIO"): each second row's words under its heading.
+  const second = rows[i]?.length && near(i) ? rows[i] : [];
+  if (
+    second.length > 0 &&
+    second.every((r) => isLabel(r) && r.left >= leftmost - 0.02 && !namesValue(r.text)) &&
+    second.every((r) => heads.filter((h) => overlap(h, r) > 0).length === 1)
+  ) {
+    heads = heads.map((head) => {
+      const below = second.filter((r) => overlap(head, r) > 0);
+      if (!below.length) return head;
+      const text = [head.text, ...below.map((r) => r.text)].join(' ');
+      return {
+        ...head,
+        text,
+        left: Math.min(head.left, ...below.map((r) => r.left)),
+        right: Math.max(head.right, ...below.map((r) => r.right)),
+      };
+    });
+    i++;
+  }
+  const body: { label: Placed[]; cells: Map<Placed, Placed[]> }[] = [];
   for (; i < rows.length && near(i); i++) {
     const label = rows[i].filter((r) => r.right <= leftmost && !isFigure(r));
     const rest = rows[i].filter((r) => !label.includes(r));
@@ -335,7 +356,7 @@ function matrix(
       const [head, second] = [...heads].sort(
         (a, b) => apart(a, figure) - apart(b, figure) || overlap(b, figure) - overlap(a, figure),
       );
-      if (apart(head, figure) > 0 && apart(head, figure) * 2 >= apart(second, figure)) return null;
+      if (apart(head, figure) > 0 && apart(head, figure) * 1.5 >= apart(second, figure)) return null;
       cells.set(head, [...(cells.get(head) ?? []), figure]);
     }
     const above = body.at(-1);

@@ -404,6 +404,62 @@ describe('tables and labels as summaries print them', () => {
     expect(reading.confidence).toBeLessThanOrEqual(UNVERIFIED_CONFIDENCE);
   });
 
+  it('reads a table of indicators whose headings a narrow column printed on two rows ("ISEE" over "ORDINARIO")', () => {
+    const heads = [
+      ['ISEE', 'ORDINARIO'],
+      ['ISEE', 'MINORENNI'],
+      ['ISEE', 'RIDOTTO'],
+    ];
+    const cells = [
+      ['ISE', '25.415,13', '-', '9.320,40'],
+      ['Scala eq.', '1,57', '-', '1,00'],
+      ['ISEE', '16.187,98', '-', '9.320,40'],
+    ];
+    const table: HandRun[] = [
+      ...heads.flatMap(([a, b], k) => [
+        { text: a, x: 220 + k * 90, y: 260, size: 8 },
+        { text: b, x: 220 + k * 90, y: 270, size: 8 },
+      ]),
+      ...cells.flatMap(([label, ...values], i) => [
+        { text: label, x: 50, y: 288 + 16 * i, size: 9 },
+        ...values.map((text, k) => ({ text, x: 265 + k * 90, y: 288 + 16 * i, size: 9, align: 'right' as const })),
+      ]),
+    ];
+    expect(read(table)).toMatchObject(ordinaryAndReduced);
+    expect(read(table, { angle: 2, curl: 8 })).toMatchObject(ordinaryAndReduced);
+  });
+
+  it('takes no value for the ordinary or the reduced ISEE under a heading that names several indicators at once', () => {
+    // A table's headings on two rows, read as rows: "ISEE ISEE ISEE" then "ORDINARIO MINORENNI RIDOTTO".
+    const reading = parseAttestation(
+      [
+        'ISEE  ISEE  ISEE',
+        'ORDINARIO  MINORENNI  RIDOTTO',
+        'ISE  43.848,84  -  -',
+        'Scala eq.  1,57  -  -',
+        'ISEE  27.929,20  -  -',
+      ],
+      'textract',
+      0.95,
+    );
+    expect(reading).toMatchObject({ iseeRistretto: null, iseeOrdinario: null });
+    // The same headings without "ISEE", after the reduced block: its values are not the reduced ISEE's.
+    const repeated = parseAttestation(
+      [
+        'ISEE RIDOTTO',
+        'ISE -',
+        'ISEE -',
+        'ORDINARIO  MINORENNI  RIDOTTO',
+        'ISE  43.848,84  -  -',
+        'Scala eq.  1,57  -  -',
+        'ISEE  27.929,20  -  -',
+      ],
+      'textract',
+      0.95,
+    );
+    expect(repeated.iseeRistretto).toBeNull();
+  });
+
   it.each(['ISEE MINORI', 'ISEE per nuclei con minori'])(
     'reads "%s" as another indicator, never its ISE and scale as the ordinary ones',
     (heading) => {
