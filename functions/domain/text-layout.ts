@@ -352,12 +352,18 @@ function matrix(
     if (label.length === 0 || !rest.every(isFigure)) break;
     const cells = new Map<Placed, Placed[]>();
     for (const figure of rest) {
-      // The heading it stands under, or clearly nearest to (a value right-aligned past a short heading's end).
+      // The heading it stands under, or clearly nearest to (a value right-aligned past a short heading's end), or
+      // the one whose column it lies in, from that heading's left edge to the next one's (headings set flush left).
       const [head, second] = [...heads].sort(
         (a, b) => apart(a, figure) - apart(b, figure) || overlap(b, figure) - overlap(a, figure),
       );
-      if (apart(head, figure) > 0 && apart(head, figure) * 1.5 >= apart(second, figure)) return null;
-      cells.set(head, [...(cells.get(head) ?? []), figure]);
+      const column = heads.find(
+        (h, k) =>
+          figure.left >= h.left && figure.right <= (heads[k + 1]?.left ?? h.left + (h.left - heads[k - 1].left)),
+      );
+      const own = apart(head, figure) === 0 || apart(head, figure) * 1.5 < apart(second, figure) ? head : column;
+      if (!own) return null;
+      cells.set(own, [...(cells.get(own) ?? []), figure]);
     }
     const above = body.at(-1);
     if (!namesValue(label.map((r) => r.text).join(' '))) {

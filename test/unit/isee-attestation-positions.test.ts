@@ -427,6 +427,9 @@ describe('tables and labels as summaries print them', () => {
     ];
     expect(read(table)).toMatchObject(ordinaryAndReduced);
     expect(read(table, { angle: 2, curl: 8 })).toMatchObject(ordinaryAndReduced);
+    // Each value right-aligned well past its heading's end, a dash nearly halfway to the next heading.
+    const wide = table.map((run) => (run.align === 'right' ? { ...run, x: run.x + 20 } : run));
+    expect(read(wide, { angle: -1.5 })).toMatchObject(ordinaryAndReduced);
   });
 
   it('takes no value for the ordinary or the reduced ISEE under a heading that names several indicators at once', () => {
