@@ -125,6 +125,10 @@ export function parseAttestation(
 /** Whether a run of text names one of the attestation's values (ISE, ISR, ISP, scala, an ISEE, a heading). */
 export const namesValue = (raw: string) => labelsIn(fold(raw)).length > 0;
 
+/** Whether a run of text names one indicator ("ISEE ordinario", "ISEE minorenni", "ISEE ridotto"), not a value of it. */
+export const namesIndicator = (raw: string) =>
+  labelsIn(fold(raw)).some((hit) => hit.label === 'isee' && hit.indicator !== null);
+
 /** What OCR makes of dust or a shadow: a mark or a letter or two, read with little confidence. Never a word or a figure. */
 export const isSpeck = (run: { text: string; confidence: number }) =>
   run.confidence < 0.5 && !/[\p{L}\d]{3}|\d\s?[,.]\s?\d/u.test(run.text);
@@ -261,7 +265,7 @@ const blankLeaders = (raw: string) => raw.replace(/(?:[.·…_]\s?){3,}/g, (lead
  * The digits OCR reads as letters inside a figure: O for 0 (2,O4 · 1O.000,00 · 4O 872,10), l or I for 1, also leading
  * (l2.345,67), where a letter cannot belong to a word.
  */
-const repairFigures = (raw: string) =>
+export const repairFigures = (raw: string) =>
   raw
     .replace(/(?<=[\d.,])[Oo](?=[\d.,O]|\s\d{3}(?!\d)|$)|(?<=^|\s|€)[Oo](?=[\d.,])/g, '0')
     .replace(/(?<=\d)[lI](?=\d)|(?<=^|[\s€:])[lI|](?=\d)|(?<=\d[.,])[lI](?=\d|[.,]\d|\s|$)/g, '1');
@@ -299,13 +303,37 @@ const LABELS: { label: Label; pattern: RegExp }[] = loosely([
   { label: 'ise', pattern: new RegExp(`${SITUAZIONE}econom[il]ca|(?<![a-z0-9])[il]s[ec](?![a-z])`, 'g') },
   { label: 'isr', pattern: new RegExp(`${SITUAZIONE}redd[il]tual[ec]|(?<![a-z0-9])[il]sr(?![a-z])`, 'g') },
   { label: 'isp', pattern: new RegExp(`${SITUAZIONE}patr[il]mon[il]al[ec]|(?<![a-z0-9])[il]sp(?![a-z])`, 'g') },
-  { label: 'scale', pattern: /scala\W+(?:d[il]\W+)?equ[il]valenz/g },
+  // Also cut short where a column is narrow: "Scala di equiv.", "Scala eq.", "Param. scala", "Parametro scala".
+  {
+    label: 'scale',
+    pattern:
+      /(?:param[a-z]*\W+(?:de[il]{1,2}a\W+)?)?scala\W+(?:d[il]\W+)?eq(?:u[il]v[a-z]*)?(?![a-z])|param[a-z]*\W+scala(?![a-z])/g,
+  },
 ]);
 const QUALIFIERS: { indicator: Indicator; pattern: RegExp }[] = loosely([
   { indicator: 'ristretto', pattern: /r[il]stre[tl]{2}|r[il]do[tl]{2}/ },
-  { indicator: 'other', pattern: /m[il]norenn|un[il]vers|soc[il]o\W?san[il]tar|res[il]denz|corrent|dottorat|d[il]sab/ },
+  // The reduced ISEE is a social-health one ("ISEE sociosanitario ridotto"): these words go with "ridotto".
+  { indicator: 'other', pattern: /soc[il]o\W?san[il]tar|res[il]denz/ },
+  { indicator: 'other', pattern: /m[il]nor(?:enn|i(?![a-z]))|un[il]vers|corrent|dottorat|d[il]sab/ },
   { indicator: 'ordinario', pattern: /ord[il]nar|standard/ },
 ]);
+/**
+ * The indicator a label's words name: the first qualifier that matches, 'ristretto' before the social-health words
+ * that go with it. Words naming more than one indicator ("ISEE ISEE ISEE" over "ORDINARIO MINORENNI RIDOTTO" read as
+ * one heading) name none that can be trusted: 'other', so no value under them is taken for the ordinary or reduced one.
+ */
+function indicatorOf(qualifier: string): Indicator | null {
+  const named = QUALIFIERS.filter((q) => q.pattern.test(qualifier));
+  if (named.length === 0) return null;
+  return named.length === 1 || namedTogether(named) ? named[0].indicator : 'other';
+}
+const namedTogether = (named: typeof QUALIFIERS) =>
+  named.length === 2 && named[0] === QUALIFIERS[0] && named[1] === QUALIFIERS[1];
+/** Words naming several indicators and no value ("ORDINARIO  MINORENNI  RIDOTTO", a table's headings without "ISEE"). */
+const namesSeveral = (folded: string) => {
+  const named = QUALIFIERS.filter((q) => q.pattern.test(folded));
+  return named.length > 1 && !namedTogether(named);
+};
 
 interface Hit {
   label: Label;
@@ -344,7 +372,7 @@ function labelsIn(folded: string): Hit[] {
   hits.forEach((hit, k) => {
     if (hit.label !== 'isee') return;
     const qualifier = folded.slice(hit.start, hits[k + 1]?.start).split(/\d/)[0];
-    hit.indicator = QUALIFIERS.find((q) => q.pattern.test(qualifier))?.indicator ?? null;
+    hit.indicator = indicatorOf(qualifier);
   });
   return hits;
 }
@@ -451,6 +479,8 @@ function findIseeValues(text: Line[]): IseeValues {
 
   text.forEach((line, i) => {
     const hits = labelsIn(line.folded);
+    // Headings of several indicators at once: whose values follow cannot be told, so none is taken for the ordinary or reduced.
+    if (hits.length === 0 && namesSeveral(line.folded) && amountsIn(line.raw).length === 0) block = 'other';
     if (hits.length === 0) return;
     // The line below, skipping a speck of noise OCR may have read between label and value (a figure,
     // 0,00 or 1,57, is never a speck) or the foot of a page where a page break fell between them.

@@ -1,4 +1,4 @@
-import { isSpeck, namesValue } from './isee-attestation.ts';
+import { isSpeck, namesIndicator, namesValue, repairFigures } from './isee-attestation.ts';
 import type { TextLine } from './text-line.ts';
 
 /**
@@ -226,7 +226,8 @@ const join = (runs: Placed[]): TextLine => ({
 const FIGURE = /^[^\p{L}]*\d[\d.,;' /-]*[^\p{L}]*$|^[^\p{L}]*(€|eur|euro)?\s*\d[\d.,;' ]*\s*(€|eur|euro)?[^\p{L}]*$/iu;
 /** What a table prints under an indicator that does not apply: a dash, "n.d.", "non dovuto". */
 export const NO_VALUE = /^\s*(?:[-–—]+|n\.?\s?d\.?|n\/a|non\s+(?:dovut|presente|calcolat)\p{L}*)\s*$/iu;
-const isFigure = (run: Placed) => FIGURE.test(run.text) || NO_VALUE.test(run.text);
+// A figure OCR slipped in ("l15.485,28", "1,O0") is still a figure.
+const isFigure = (run: Placed) => FIGURE.test(repairFigures(run.text)) || NO_VALUE.test(run.text);
 /** Words, with no figure: a digit OCR put inside a word ("Econom1ca", "0rdinario") does not make it one. */
 const isLabel = (run: Placed) => {
   const words = run.text.replace(/(?<=\p{L})\d(?=\p{L})|(?<![\p{L}\d])[01](?=\p{L}{2})/gu, 'i');
@@ -266,7 +267,8 @@ function labelsOverFigures(labels: Placed[], figures: Placed[]): TextLine[] | nu
  *
  * A table of indicators (their headings across, the labels ISE, scala, ISEE down its first column, a value or
  * a dash in each cell) is read one indicator at a time: its heading, then each row's label with that
- * indicator's cell, the cell being the one under the heading it overlaps most (or clearly nearest to).
+ * indicator's cell, the cell being the one under the heading it overlaps most (or clearly nearest to). A table
+ * the other way round (ISE, scala, ISEE across, one indicator a row) is read a row at a time, as blocks.
  */
 function sideBySide(rows: Placed[][], first: number): { lines: TextLine[]; rows: number } | null {
   const heads = rows[first].filter((r) => namesValue(r.text));
@@ -274,7 +276,7 @@ function sideBySide(rows: Placed[][], first: number): { lines: TextLine[]; rows:
   const height = median(rows[first].map((r) => r.bottom - r.top));
   const near = (i: number) =>
     Math.min(...rows[i].map((r) => r.top)) - Math.max(...rows[i - 1].map((r) => r.bottom)) <= 2.5 * height;
-  const table = matrix(rows, first, heads, near);
+  const table = matrix(rows, first, heads, near, height);
   if (table) return table;
 
   // Where each column after the first starts: its head's left edge, give or take what a photo's slant moves a
@@ -316,32 +318,87 @@ function sideBySide(rows: Placed[][], first: number): { lines: TextLine[]; rows:
 function matrix(
   rows: Placed[][],
   first: number,
-  heads: Placed[],
+  headings: Placed[],
   near: (i: number) => boolean,
+  height: number,
 ): { lines: TextLine[]; rows: number } | null {
+  let heads = headings;
   const leftmost = Math.min(...heads.map((h) => h.left));
+  let i = first + 1;
+  // Headings a narrow column printed on two rows ("ISEE" over "ORDINARIO"): each second row's words under its heading.
+  const second = rows[i]?.length && near(i) ? rows[i] : [];
+  if (
+    second.length > 0 &&
+    second.every((r) => isLabel(r) && r.left >= leftmost - 0.02 && !namesValue(r.text)) &&
+    second.every((r) => heads.filter((h) => overlap(h, r) > 0).length === 1)
+  ) {
+    heads = heads.map((head) => {
+      const below = second.filter((r) => overlap(head, r) > 0);
+      if (!below.length) return head;
+      const text = [head.text, ...below.map((r) => r.text)].join(' ');
+      return {
+        ...head,
+        text,
+        left: Math.min(head.left, ...below.map((r) => r.left)),
+        right: Math.max(head.right, ...below.map((r) => r.right)),
+      };
+    });
+    i++;
+  }
   const body: { label: Placed[]; cells: Map<Placed, Placed[]> }[] = [];
-  for (let i = first + 1; i < rows.length && near(i); i++) {
+  for (; i < rows.length && near(i); i++) {
     const label = rows[i].filter((r) => r.right <= leftmost && !isFigure(r));
     const rest = rows[i].filter((r) => !label.includes(r));
-    if (label.length === 0 || !namesValue(label.map((r) => r.text).join(' ')) || !rest.every(isFigure)) break;
+    if (label.length === 0 || !rest.every(isFigure)) break;
     const cells = new Map<Placed, Placed[]>();
     for (const figure of rest) {
-      // The heading it stands under, or clearly nearest to (a value right-aligned past a short heading's end).
+      // The heading it stands under, or clearly nearest to (a value right-aligned past a short heading's end), or
+      // the one whose column it lies in, from that heading's left edge to the next one's (headings set flush left).
       const [head, second] = [...heads].sort(
         (a, b) => apart(a, figure) - apart(b, figure) || overlap(b, figure) - overlap(a, figure),
       );
-      if (apart(head, figure) > 0 && apart(head, figure) * 2 >= apart(second, figure)) return null;
-      cells.set(head, [...(cells.get(head) ?? []), figure]);
+      const column = heads.find(
+        (h, k) =>
+          figure.left >= h.left && figure.right <= (heads[k + 1]?.left ?? h.left + (h.left - heads[k - 1].left)),
+      );
+      const own = apart(head, figure) === 0 || apart(head, figure) * 1.5 < apart(second, figure) ? head : column;
+      if (!own) return null;
+      cells.set(own, [...(cells.get(own) ?? []), figure]);
+    }
+    const above = body.at(-1);
+    if (!namesValue(label.map((r) => r.text).join(' '))) {
+      // The second row of a label printed on two ("ISEE per" / "prestazioni universitarie"), the cells beside either.
+      const wrapped =
+        above !== undefined &&
+        (above.cells.size === 0 || cells.size === 0) &&
+        Math.abs(label[0].left - above.label[0].left) <= 0.02 &&
+        Math.min(...label.map((r) => r.top)) - Math.max(...above.label.map((r) => r.bottom)) <= 0.5 * height;
+      if (!wrapped) break;
+      above.label.push(...label);
+      cells.forEach((figures, head) => above.cells.set(head, figures));
+      continue;
     }
     body.push({ label, cells });
   }
   if (body.length === 0) return null;
+  const name = (row: (typeof body)[number]) => row.label.map((r) => r.text).join(' ');
+  // One indicator a row (its name first, ISE / scala / ISEE across): each row is an indicator's block. A row that
+  // names no indicator stays one line, its values after its label, for the parser to flag.
+  if (!heads.some((head) => namesIndicator(head.text)) && body.some((row) => namesIndicator(name(row))))
+    return {
+      lines: body.flatMap((row) => {
+        const cells = heads.filter((head) => row.cells.has(head));
+        return namesIndicator(name(row))
+          ? [join(row.label), ...cells.map((head) => join([head, ...row.cells.get(head)!]))]
+          : [join([...row.label, ...cells.flatMap((head) => row.cells.get(head)!)])];
+      }),
+      rows: i - first,
+    };
   const lines = heads.flatMap((head) => [
     join([head]),
     ...body.filter((row) => row.cells.has(head)).map((row) => join([...row.label, ...row.cells.get(head)!])),
   ]);
-  return { lines, rows: body.length + 1 };
+  return { lines, rows: i - first };
 }
 
 /**

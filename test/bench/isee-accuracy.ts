@@ -32,6 +32,7 @@ import {
   layouts,
   makeAttestation,
   makeFixture,
+  summaryLayouts,
   variationLayouts,
   type Layout,
   type Phrasebook,
@@ -50,6 +51,8 @@ const { values: args } = parseArgs({
     phrasebook: { type: 'string', default: 'main' },
     reader: { type: 'string', default: 'local' },
     corpus: { type: 'string', default: 'main' },
+    // With --corpus variations: one of textractFamilies' families on every page, the others off (curl, dust, slips, turns stay).
+    family: { type: 'string' },
     verbose: { type: 'boolean', default: false },
   },
 });
@@ -85,8 +88,25 @@ interface Outcome {
   ms: number;
 }
 
+/** Each family of textractFamilies at the strength it has on the pages it touches. */
+const FAMILY_STRENGTH: TextractLikeOptions = {
+  labelSlips: 0.1,
+  spacedThousands: true,
+  splits: 0.3,
+  merges: 0.6,
+  wraps: 0.6,
+  shuffle: true,
+  pageBreak: true,
+  repeat: true,
+};
+
 /** What else Textract does to a page (textract-like.ts, the options after `slips`), each family on 30% of the pages or fewer. */
 function textractFamilies(seed: number): TextractLikeOptions {
+  if (args.family) {
+    const family = args.family as keyof TextractLikeOptions;
+    if (!(family in FAMILY_STRENGTH)) throw new Error(`--family: one of ${Object.keys(FAMILY_STRENGTH).join(', ')}`);
+    return { [family]: FAMILY_STRENGTH[family] };
+  }
   const rng = random(seed * 61 + 29);
   return {
     labelSlips: rng.chance(0.3) ? 0.1 : 0,
@@ -114,7 +134,7 @@ async function main() {
       const pool: Layout[] =
         args.corpus === 'variations-heldout'
           ? [...layouts, ...variationLayouts, ...heldoutLayouts, ...heldoutVariationLayouts, ...heldoutVariationLayouts]
-          : [...layouts, ...variationLayouts];
+          : [...layouts, ...variationLayouts, ...summaryLayouts];
       const phrasebook =
         args.corpus === 'variations-heldout' && rng.chance(0.5) ? 'heldout' : (args.phrasebook as Phrasebook);
       const attestation = makeAttestation(job.seed, rng.pick(pool), phrasebook);

@@ -344,3 +344,143 @@ describe('rows as Textract cuts, joins and misreads them', () => {
     });
   });
 });
+
+/**
+ * Layouts and wordings of real attestations the parser was not written for (the tuned corpus's 'inps-rows' layout and
+ * short labels): a summary table with one indicator a row, and the scale's label cut short where a column is narrow.
+ */
+describe('tables and labels as summaries print them', () => {
+  /** One indicator a row, its name first; ISE, scale and ISEE across under their headings, a dash where none is printed. */
+  const rowsTable = (heads: [string, string, string], rows: [string, string, string, string][]): HandRun[] => [
+    { text: 'QUADRO RIEPILOGATIVO DEGLI INDICATORI', x: 50, y: 250, size: 11 },
+    { text: 'Tipo di indicatore', x: 50, y: 270, size: 8 },
+    ...heads.map((text, k) => ({ text, x: [350, 445, 535][k], y: 270, size: 8, align: 'right' as const })),
+    ...rows.flatMap(([name, ...cells], i) => [
+      { text: name, x: 50, y: 287 + 16 * i, size: 9 },
+      ...cells.map((text, k) => ({ text, x: [350, 445, 535][k], y: 287 + 16 * i, size: 9, align: 'right' as const })),
+    ]),
+    { text: 'Omissioni / difformità: NESSUNA', x: 50, y: 400 },
+  ];
+
+  it('reads each indicator of a table with one indicator a row, each value under its own heading', () => {
+    const table = rowsTable(
+      ['Valore ISE', 'Scala di equivalenza', 'Valore ISEE'],
+      [
+        ['ISEE ordinario', '25.415,13', '1,57', '16.187,98'],
+        ['ISEE minorenni', '27.300,00', '1,92', '14.218,75'],
+        ['ISEE sociosanitario ridotto', '9.320,40', '1,00', '9.320,40'],
+      ],
+    );
+    expect(read(table)).toMatchObject(ordinaryAndReduced);
+    expect(read(table, { angle: -2, curl: 10 })).toMatchObject(ordinaryAndReduced);
+  });
+
+  it("reads such a table when an indicator's name is printed on two rows, its values beside either", () => {
+    const table = rowsTable(
+      ['ISE', 'Scala eq.', 'ISEE'],
+      [
+        ['ISEE per', '27.300,00', '1,92', '14.218,75'],
+        ['ISEE ordinario', '25.415,13', '1,57', '16.187,98'],
+        ['ISEE sociosanitario ridotto', '9.320,40', '1,00', '9.320,40'],
+      ],
+    );
+    // "ISEE per" / "prestazioni universitarie": the second row of the name, right under the first.
+    table.push({ text: 'prestazioni universitarie', x: 50, y: 297, size: 9 });
+    for (const run of table) if (run.y >= 303 && run.y < 400) run.y += 10;
+    expect(read(table)).toMatchObject(ordinaryAndReduced);
+  });
+
+  it('reads the ordinary ISEE of such a table when its ISE and scale are dashes, and says it is not verified', () => {
+    const reading = read(
+      rowsTable(
+        ['ISE', 'Scala di equivalenza', 'ISEE'],
+        [
+          ['ISEE ordinario', '-', '-', '16.187,98'],
+          ['ISEE corrente', '20.000,00', '1,57', '12.738,85'],
+        ],
+      ),
+    );
+    expect(reading).toMatchObject({ iseeOrdinario: 16187.98, ise: null, scalaEquivalenza: null, coherent: null });
+    expect(reading.confidence).toBeLessThanOrEqual(UNVERIFIED_CONFIDENCE);
+  });
+
+  it('reads a table of indicators whose headings a narrow column printed on two rows ("ISEE" over "ORDINARIO")', () => {
+    const heads = [
+      ['ISEE', 'ORDINARIO'],
+      ['ISEE', 'MINORENNI'],
+      ['ISEE', 'RIDOTTO'],
+    ];
+    const cells = [
+      ['ISE', '25.415,13', '-', '9.320,40'],
+      ['Scala eq.', '1,57', '-', '1,00'],
+      ['ISEE', '16.187,98', '-', '9.320,40'],
+    ];
+    const table: HandRun[] = [
+      ...heads.flatMap(([a, b], k) => [
+        { text: a, x: 220 + k * 90, y: 260, size: 8 },
+        { text: b, x: 220 + k * 90, y: 270, size: 8 },
+      ]),
+      ...cells.flatMap(([label, ...values], i) => [
+        { text: label, x: 50, y: 288 + 16 * i, size: 9 },
+        ...values.map((text, k) => ({ text, x: 265 + k * 90, y: 288 + 16 * i, size: 9, align: 'right' as const })),
+      ]),
+    ];
+    expect(read(table)).toMatchObject(ordinaryAndReduced);
+    expect(read(table, { angle: 2, curl: 8 })).toMatchObject(ordinaryAndReduced);
+    // Each value right-aligned well past its heading's end, a dash nearly halfway to the next heading.
+    const wide = table.map((run) => (run.align === 'right' ? { ...run, x: run.x + 20 } : run));
+    expect(read(wide, { angle: -1.5 })).toMatchObject(ordinaryAndReduced);
+  });
+
+  it('takes no value for the ordinary or the reduced ISEE under a heading that names several indicators at once', () => {
+    // A table's headings on two rows, read as rows: "ISEE ISEE ISEE" then "ORDINARIO MINORENNI RIDOTTO".
+    const reading = parseAttestation(
+      [
+        'ISEE  ISEE  ISEE',
+        'ORDINARIO  MINORENNI  RIDOTTO',
+        'ISE  43.848,84  -  -',
+        'Scala eq.  1,57  -  -',
+        'ISEE  27.929,20  -  -',
+      ],
+      'textract',
+      0.95,
+    );
+    expect(reading).toMatchObject({ iseeRistretto: null, iseeOrdinario: null });
+    // The same headings without "ISEE", after the reduced block: its values are not the reduced ISEE's.
+    const repeated = parseAttestation(
+      [
+        'ISEE RIDOTTO',
+        'ISE -',
+        'ISEE -',
+        'ORDINARIO  MINORENNI  RIDOTTO',
+        'ISE  43.848,84  -  -',
+        'Scala eq.  1,57  -  -',
+        'ISEE  27.929,20  -  -',
+      ],
+      'textract',
+      0.95,
+    );
+    expect(repeated.iseeRistretto).toBeNull();
+  });
+
+  it.each(['ISEE MINORI', 'ISEE per nuclei con minori'])(
+    'reads "%s" as another indicator, never its ISE and scale as the ordinary ones',
+    (heading) => {
+      const reading = parseAttestation(
+        ['ISEE ORDINARIO', 'ISEE 16.187,98', heading, 'ISE 30.000,00', 'Scala di equivalenza 1,92', 'ISEE 15.625,00'],
+        'textract',
+        0.95,
+      );
+      expect(reading).toMatchObject({ iseeOrdinario: 16187.98, ise: null, scalaEquivalenza: null, coherent: null });
+    },
+  );
+
+  it.each(['Scala di equiv.', 'Scala eq.', 'Param. scala', 'Parametro scala'])(
+    'reads the scale under a short label, "%s"',
+    (label) => {
+      expect(
+        parseAttestation(['ISEE ORDINARIO', 'ISE 25.415,13', `${label} 1,57`, 'ISEE 16.187,98'], 'textract', 0.95),
+      ).toMatchObject({ scalaEquivalenza: 1.57, coherent: true, confidence: expect.any(Number) });
+    },
+  );
+});
