@@ -130,6 +130,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     apiCertificateArn: context.apiCertificateArn,
     webAclArn: context.webAclArn ?? edge!.webAcl.attrArn,
     accessibilityStatementUrl: context.accessibilityStatementUrl,
+    paymentPlatform: context.paymentPlatform,
     documentsBucket: data.documents,
   });
   const api = new ApiStack(app, `${prefix}Api`, {

@@ -41,6 +41,8 @@ export interface WebStackProps extends StackProps {
   apiCertificateArn?: string;
   /** The accessibility statement's address, for the footer (config.json). */
   accessibilityStatementUrl: string;
+  /** The platform the council bills through (context paymentPlatform), for the web's wording (config.json). */
+  paymentPlatform?: 'mypay' | 'gpd';
   /** The browser uploads to it (presigned POST) and opens files from it (presigned GET). */
   documentsBucket: s3.IBucket;
 }
@@ -211,6 +213,7 @@ export class WebStack extends Stack {
       // Straight to the SPID/CIE gateway, without Cognito's own sign-in page.
       identityProvider: props.spidGatewayProviderName,
       accessibilityStatementUrl: props.accessibilityStatementUrl,
+      paymentPlatform: props.paymentPlatform ?? 'mypay',
     };
     // Vite names every file under assets/ by its content: cached for a year and never pruned, so a tab opened
     // before a deployment still finds its chunks. index.html and config.json change under the same name: browsers

@@ -323,3 +323,25 @@ export const gpdSettingProblems = {
       ? null
       : `il codice tassonomico "${value}" non è nella forma 9/0101108TS/ (tassonomia dei servizi di pagamento pagoPA)`,
 };
+
+const GPD_EXPORT_SETTINGS = {
+  fiscalCode: "il codice fiscale dell'ente",
+  segregationCode: 'il codice di segregazione',
+  iban: "l'IBAN",
+  taxonomyCode: 'il codice tassonomico',
+} as const;
+
+/**
+ * What an export to GPD needs of the council (the stage's gpd* settings; MyPay's configuration page is not used on
+ * GPD): the Italian reason of each one missing or wrong, none when all are there.
+ */
+export function gpdExportSettingsProblems(
+  settings: Partial<Record<keyof typeof GPD_EXPORT_SETTINGS, string>>,
+): string[] {
+  return (Object.keys(GPD_EXPORT_SETTINGS) as (keyof typeof GPD_EXPORT_SETTINGS)[]).flatMap((key) => {
+    const value = settings[key]?.trim();
+    if (!value) return [`manca ${GPD_EXPORT_SETTINGS[key]}`];
+    const problem = gpdSettingProblems[key](value);
+    return problem ? [problem] : [];
+  });
+}
