@@ -26,6 +26,8 @@ const gpdMoneyPath = [
   'test/integration/iuv-sequence.test.ts',
   'test/integration/flows.test.ts',
   'test/integration/citizen-cart.test.ts',
+  'test/integration/gpd-sync.test.ts',
+  'test/integration/gpd-timeouts.test.ts',
 ];
 
 /**

@@ -14,7 +14,7 @@ import { functionAccess, timeoutOf, type FunctionAccess } from './function-acces
 import { BackgroundJobs } from './background-jobs.ts';
 import { PaymentExport } from './payment-export.ts';
 import { PortalFunction } from './portal-function.ts';
-import { gpdBinder } from './gpd-binding.ts';
+import { gpdBinder, gpdCouncilSettings } from './gpd-binding.ts';
 import { openApiFileCommand } from './openapi-file.ts';
 import { ORIGIN_VERIFY_VARIABLE } from '../functions/adapters/origin-verify.ts';
 
@@ -190,8 +190,12 @@ export class ApiStack extends Stack {
         for (const [what, access] of Object.entries(functionAccess[resource]) as [keyof FunctionAccess, unknown][]) {
           (bind[what] as (fn: PortalFunction, access: unknown) => void)(fn, access);
         }
-        // The flows page says which platform the flows went to (its title, what a flow shows): the name only.
-        if (resource === 'flows' && props.paymentPlatform === 'gpd') fn.addEnvironment('PAYMENT_PLATFORM', 'gpd');
+        // Every function knows the platform's name: the flows page says where the flows went (its title, what a flow
+        // shows), and every answer names pagoPA where the spec's text says MyPay (http/handler.ts).
+        if (props.paymentPlatform === 'gpd') fn.addEnvironment('PAYMENT_PLATFORM', 'gpd');
+        // 'Invia a pagoPA' checks the council's pagoPA settings before it starts (not MyPay's configuration page).
+        if (resource === 'flows' && props.paymentPlatform === 'gpd')
+          for (const [name, value] of Object.entries(gpdCouncilSettings(props.gpd!))) fn.addEnvironment(name, value);
         return [resource, fn];
       }),
     ) as Record<Resource, PortalFunction>;

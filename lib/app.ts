@@ -134,6 +134,7 @@ export function buildApp(options: BuildAppOptions = {}) {
     apiDomain: data.apiDomain && { domain: data.apiDomain, name: context.apiDomainName! },
     webAclArn: context.webAclArn ?? edge!.webAcl.attrArn,
     accessibilityStatementUrl: context.accessibilityStatementUrl,
+    paymentPlatform: context.paymentPlatform,
     documentsBucket: data.documents,
   });
   const api = new ApiStack(app, `${prefix}Api`, {

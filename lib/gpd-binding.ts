@@ -9,6 +9,17 @@ import type { PortalFunction } from './portal-function.ts';
  * local stack) and the subscription keys' secret named, read at run time (functions/adapters/secrets.ts
  * GPD_SECRET_NAME), with GetSecretValue on that one secret.
  */
+/**
+ * The council's own pagoPA settings an export checks before it starts (functions/adapters/platform-configuration.ts):
+ * the flows function gets them, without GPD's keys.
+ */
+export const gpdCouncilSettings = (gpd: PortalContext['gpd']): Record<string, string> => ({
+  GPD_ORGANIZATION_FISCAL_CODE: gpd.organizationFiscalCode ?? '',
+  GPD_SEGREGATION_CODE: gpd.segregationCode ?? '',
+  GPD_IBAN: gpd.iban ?? '',
+  GPD_TAXONOMY_CODE: gpd.taxonomyCode ?? '',
+});
+
 export function gpdBinder(scope: Construct, gpd: PortalContext['gpd']): (fn: PortalFunction) => void {
   const required = {
     gpdSecretName: gpd.secretName,
@@ -27,11 +38,8 @@ export function gpdBinder(scope: Construct, gpd: PortalContext['gpd']): (fn: Por
   const settings: Record<string, string> = {
     PAYMENT_PLATFORM: 'gpd',
     GPD_BASE_URL: gpd.baseUrl,
-    GPD_ORGANIZATION_FISCAL_CODE: gpd.organizationFiscalCode!,
+    ...gpdCouncilSettings(gpd),
     GPD_COMPANY_NAME: gpd.companyName!,
-    GPD_SEGREGATION_CODE: gpd.segregationCode!,
-    GPD_IBAN: gpd.iban!,
-    GPD_TAXONOMY_CODE: gpd.taxonomyCode!,
   };
   return (fn) => {
     for (const [name, value] of Object.entries(settings)) fn.addEnvironment(name, value);

@@ -40,6 +40,8 @@ export interface WebStackProps extends StackProps {
   apiDomain?: { domain: apigwv2.IDomainName; name: string };
   /** The accessibility statement's address, for the footer (config.json). */
   accessibilityStatementUrl: string;
+  /** The platform the council bills through (context paymentPlatform), for the web's wording (config.json). */
+  paymentPlatform?: 'mypay' | 'gpd';
   /** The browser uploads to it (presigned POST) and opens files from it (presigned GET). */
   documentsBucket: s3.IBucket;
 }
@@ -210,6 +212,7 @@ export class WebStack extends Stack {
       // Straight to the SPID/CIE gateway, without Cognito's own sign-in page.
       identityProvider: props.spidGatewayProviderName,
       accessibilityStatementUrl: props.accessibilityStatementUrl,
+      paymentPlatform: props.paymentPlatform ?? 'mypay',
     };
     // Vite names every file under assets/ by its content: cached for a year and never pruned, so a tab opened
     // before a deployment still finds its chunks. index.html and config.json change under the same name: browsers

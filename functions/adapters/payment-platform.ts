@@ -19,6 +19,8 @@ export const gpdConfigFromEnv = (env: NodeJS.ProcessEnv = process.env): GpdConfi
   apiKey: required(env, 'GPD_API_KEY'),
   receiptsKey: required(env, 'GPD_RECEIPTS_KEY'),
   ...(env.GPD_CHECKOUT_KEY ? { checkoutKey: env.GPD_CHECKOUT_KEY } : {}),
+  // One attempt's limit (the client's default, 10 s, when unset): a setting so a test of the timeouts need not wait.
+  ...(Number(env.GPD_TIMEOUT_MS) > 0 ? { timeoutMs: Number(env.GPD_TIMEOUT_MS) } : {}),
 });
 
 /** The council as GPD's creditor: who it is and where the money goes. */

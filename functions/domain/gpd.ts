@@ -323,3 +323,31 @@ export const gpdSettingProblems = {
       ? null
       : `il codice tassonomico "${value}" non è nella forma 9/0101108TS/ (tassonomia dei servizi di pagamento pagoPA)`,
 };
+
+const GPD_EXPORT_SETTINGS = {
+  fiscalCode: "il codice fiscale dell'ente",
+  segregationCode: 'il codice di segregazione',
+  iban: "l'IBAN",
+  taxonomyCode: 'il codice tassonomico',
+} as const;
+
+/**
+ * What an export to GPD needs of the council (the stage's gpd* settings; MyPay's configuration page is not used on
+ * GPD): the Italian reason of each one missing or wrong, none when all are there.
+ */
+export function gpdExportSettingsProblems(
+  settings: Partial<Record<keyof typeof GPD_EXPORT_SETTINGS, string>>,
+): string[] {
+  return (Object.keys(GPD_EXPORT_SETTINGS) as (keyof typeof GPD_EXPORT_SETTINGS)[]).flatMap((key) => {
+    const value = settings[key]?.trim();
+    if (!value) return [`manca ${GPD_EXPORT_SETTINGS[key]}`];
+    // The fiscal code's form only: pagoPA's own test councils (77777777777 in UAT, the simulator's) fail the check digit.
+    const problem =
+      key === 'fiscalCode'
+        ? COUNCIL_FISCAL_CODE.test(value)
+          ? null
+          : `il codice fiscale dell'ente deve essere di 11 cifre, non "${value}"`
+        : gpdSettingProblems[key](value);
+    return problem ? [problem] : [];
+  });
+}

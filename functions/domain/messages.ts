@@ -152,6 +152,8 @@ export const paymentOutcomeMessages = {
  * known from pagoPA's receipt; and the cart of several notices paid at once (Checkout, up to five).
  */
 export const gpdPaymentMessages = {
+  settingsIncomplete:
+    'Impostazioni pagoPA dell’ente incomplete: {problems}. Si indicano nelle impostazioni della piattaforma di pagamento (gpdOrganizationFiscalCode, gpdSegregationCode, gpdIban, gpdTaxonomyCode).',
   mismatch: 'pagoPA ha registrato un pagamento diverso da quello richiesto: contatta il Comune.',
   notIssued: 'L’avviso di pagamento non è ancora disponibile su pagoPA: potrai pagare quando il Comune lo avrà emesso.',
   notOpen:

@@ -170,3 +170,13 @@ export const PLATFORM_CAPABILITIES: Record<PaymentPlatformName, PlatformCapabili
   },
   gpd: { importFiles: false, publication: true, cartSize: 5, batchSize: 100, platformAssignsIuv: false },
 };
+
+/** How the portal names the platform to the operator: MyPay, or pagoPA for GPD. */
+export const platformLabel = (name: PaymentPlatformName): string => (name === 'gpd' ? 'pagoPA' : 'MyPay');
+
+/**
+ * A text that names MyPay as the platform the positions go to (the spec's words: 'Flussi MyPay', 'Flusso inviato
+ * correttamente a MyPay', 'invio a MyPay'), as it reads on the deployment's platform: unchanged on MyPay.
+ */
+export const onPlatform = (text: string, name: PaymentPlatformName): string =>
+  name === 'mypay' ? text : text.replaceAll('MyPay', platformLabel(name));

@@ -7,7 +7,7 @@ import { getConfiguration } from '../configuration/repository.ts';
 import { isJobRunning, SYNC_JOB } from '../domain/jobs.ts';
 import { getJob } from '../jobs/repository.ts';
 import { hasLiveCheckouts } from '../payments/checkouts.ts';
-import { completeConfiguration } from '../domain/configuration.ts';
+import { requirePlatformConfiguration } from '../adapters/platform-configuration.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as flowRepository from '../flows/repository.ts';
 import { flowRoutes } from '../flows/routes.ts';
@@ -17,7 +17,7 @@ import { paymentPlatformName } from '../adapters/payment-platform-name.ts';
 
 const flows = makeFlowUseCases({
   flows: flowRepository,
-  configuration: { requireComplete: async () => completeConfiguration(await getConfiguration()) },
+  configuration: { requireComplete: requirePlatformConfiguration(getConfiguration) },
   calls: { getCall },
   positions: { hasLiveCheckouts },
   exportFiles: s3ExportFiles,

@@ -1,11 +1,20 @@
 import { paymentOutcomeMessages, positionOpsMessages } from '../domain/messages.ts';
 import { CSV_JOB, GENERATE_JOB, REPORTING_JOB, SYNC_JOB } from '../domain/jobs.ts';
-import { payments } from './wired-payments.ts';
+import { paymentUseCases } from './wired-payments.ts';
 import { reportingSlice } from '../reporting/jobs.ts';
-import { reporting } from './wired-reporting.ts';
+import { gpdClient, reporting, settlement } from './wired-reporting.ts';
+import { paymentPlatformName } from '../adapters/payment-platform-name.ts';
+import { gpdPositionState } from '../adapters/gpd/reporting.ts';
 import type { KindsOf } from '../jobs/job-functions.ts';
 import { jobTask } from './job-task.ts';
 import type { JobKind } from '../jobs/use-cases.ts';
+
+// On GPD 'Sincronizza' also reads each sent position's state there (the client is made once the secrets are loaded).
+const payments = paymentUseCases(
+  paymentPlatformName() === 'gpd'
+    ? { platformSync: { positionState: (position) => gpdPositionState(gpdClient())(position), settlement } }
+    : {},
+);
 
 /** The debt positions' jobs (functions/jobs/job-functions.ts): a kind is a `slice` and the line shown when it fails. */
 const kinds: Record<KindsOf<'PaymentJobs'>, JobKind> = {

@@ -6,6 +6,7 @@ import { businessMetrics } from '../adapters/observability.ts';
 import { getBand } from '../bands/repository.ts';
 import { getCall } from '../calls/repository.ts';
 import { getConfiguration } from '../configuration/repository.ts';
+import { requirePlatformConfiguration } from '../adapters/platform-configuration.ts';
 import { runningExportOf } from '../flows/repository.ts';
 import { markIseesUsedForFee } from '../isee/repository.ts';
 import { listApprovedSubscriptionsOfCall } from '../subscriptions/repository.ts';
@@ -18,7 +19,7 @@ import { makePaymentUseCases, type PaymentDeps } from '../payments/use-cases.ts'
 const debtSummaries = makePaymentListRefresh();
 
 /** The payments' use cases on the real adapters: the payments API and the MyPay export's steps share them. */
-export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs' | 'iuvSequence'> = {}) =>
+export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs' | 'iuvSequence' | 'platformSync'> = {}) =>
   makePaymentUseCases({
     positions: { ...positionRepository, ...positionWriter(debtSummaries), hasLiveCheckouts },
     calls: { getCall },
@@ -27,6 +28,8 @@ export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs' | 'iuvSequence'>
     users: { getUserItems },
     isees: { markIseesUsedForFee },
     configuration: { getConfiguration },
+    // MyPay's configuration page, or on GPD the council's pagoPA settings (PAYMENT_PLATFORM).
+    requireConfiguration: requirePlatformConfiguration(getConfiguration),
     exports: { runningExportOf },
     exportFiles: s3ExportFiles,
     summaries: debtSummaries,

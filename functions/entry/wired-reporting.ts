@@ -4,7 +4,7 @@ import { clientFromSettings } from '../adapters/fresh-client.ts';
 import { systemClock } from '../adapters/ports.ts';
 import { myPayReporting } from '../adapters/mypay/platform.ts';
 import { gpdConfigFromEnv, paymentPlatformName } from '../adapters/payment-platform.ts';
-import { makeGpdClient } from '../adapters/gpd/client.ts';
+import { makeGpdClient, type GpdClient } from '../adapters/gpd/client.ts';
 import { readReceipt } from '../adapters/gpd/receipt-xml.ts';
 import { gpdReporting } from '../adapters/gpd/reporting.ts';
 import type { PlatformReporting } from '../domain/payment-platform.ts';
@@ -35,18 +35,23 @@ const mypay = clientFromSettings(
     }),
 );
 
+let clientOfGpd: GpdClient | undefined;
 let reportingOnGpd: PlatformReporting | undefined;
 // The receipts' documents carry the amount and receipt id the receipts list lacks: the client reads them.
-const gpd = () => (reportingOnGpd ??= gpdReporting(makeGpdClient({ ...gpdConfigFromEnv(), readReceipt })));
+export const gpdClient = () => (clientOfGpd ??= makeGpdClient({ ...gpdConfigFromEnv(), readReceipt }));
+const gpd = () => (reportingOnGpd ??= gpdReporting(gpdClient()));
+
+/** Payments recorded as the reporting records them ('Rendicontazione', and 'Sincronizza' on GPD). */
+export const settlement = makePaymentSettlement({
+  positions: { getPositionByIud, recordPayment: positionWriter().recordPayment, deleteCheckoutMarker },
+  audit: { recordMany: recordAuditBatch },
+  clock: systemClock,
+  metrics: businessMetrics,
+});
 
 export const reporting = makeReportingUseCases({
   calls: { getCall },
-  settlement: makePaymentSettlement({
-    positions: { getPositionByIud, recordPayment: positionWriter().recordPayment, deleteCheckoutMarker },
-    audit: { recordMany: recordAuditBatch },
-    clock: systemClock,
-    metrics: businessMetrics,
-  }),
+  settlement,
   // The deployment's payment platform (PAYMENT_PLATFORM): MyPay's export of what was paid, or GPD's receipts.
   platform: {
     paidBetween: (from, to, options) =>

@@ -17,7 +17,7 @@ import type { Actor } from '../domain/roles.ts';
 import type { FlowRecord } from '../domain/flow-record.ts';
 import { resultFileName } from './mypay-result-files.ts';
 import type { FlowDeps, FlowRepository } from './ports.ts';
-import { PLATFORM_CAPABILITIES, type PaymentPlatformName } from '../domain/payment-platform.ts';
+import { PLATFORM_CAPABILITIES, onPlatform, type PaymentPlatformName } from '../domain/payment-platform.ts';
 
 export const flowOf = (record: FlowRecord, platform: PaymentPlatformName = 'mypay'): Flow => ({
   id: record.id,
@@ -37,7 +37,7 @@ export const flowOf = (record: FlowRecord, platform: PaymentPlatformName = 'mypa
   isEmailSent: record.isEmailSent,
   emailJob: record.emailRun && !record.emailRun.finishedAt ? { sent: record.emailRun.sent } : null,
   available: Boolean(record.collectedAt),
-  error: record.error,
+  error: record.error && onPlatform(record.error, platform),
   files: {
     avvisi: { available: Boolean(record.files.avvisi) },
     iuv: { available: Boolean(record.files.iuv) },

@@ -14,6 +14,8 @@ import {
   ValidationError,
 } from '../domain/errors.ts';
 import { fill, messages } from '../domain/messages.ts';
+import { onPlatform } from '../domain/payment-platform.ts';
+import { paymentPlatformName } from '../adapters/payment-platform-name.ts';
 import { actorFromClaims, type Actor } from '../domain/roles.ts';
 import { parseOrThrow } from '../domain/validation.ts';
 import { declaredFields } from './declared-fields.ts';
@@ -177,7 +179,8 @@ const problemResponses: MiddlewareObj<ApiEvent> = {
       request.response = problem(
         error.status,
         error.title,
-        error.message,
+        // The spec's texts name MyPay; on pagoPA GPD they name pagoPA (e.g. 'È già in corso un invio a pagoPA …').
+        onPlatform(error.message, paymentPlatformName()),
         error.fieldErrors ? { errors: error.fieldErrors } : {},
       );
       return;

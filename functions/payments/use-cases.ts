@@ -42,8 +42,11 @@ import {
   type Payer,
 } from '../domain/mypay-csv.ts';
 import { myPayRowRulesFromEnv } from '../adapters/mypay-rules.ts';
-import type { PlatformPosition } from '../domain/payment-platform.ts';
+import type { PaymentPlatform, PlatformPosition } from '../domain/payment-platform.ts';
 import { needsIuv, platformPositionOf } from '../domain/platform-export.ts';
+import { platformSync, syncsWithPlatform } from '../domain/platform-sync.ts';
+import { receiptOfPayment } from '../domain/payment-rules.ts';
+import type { PaymentSettlement } from '../positions/settlement.ts';
 import type {
   PositionEdit,
   ReconciliationClose,
@@ -113,6 +116,12 @@ export interface PaymentDeps {
   /** The ISEEs a fee was computed from cannot be deleted: marked once, in batches (those already marked keep their time). */
   isees: { markIseesUsedForFee(ids: readonly string[], at: string): Promise<number> };
   configuration: Pick<ConfigurationRepository, 'getConfiguration'>;
+  /**
+   * What the deployment's platform needs before a month is generated, recalculated or sent
+   * (functions/adapters/platform-configuration.ts): MyPay's configuration page complete (the default), or on GPD the
+   * council's pagoPA settings (then null: MyPay's page is needed only by its CSV).
+   */
+  requireConfiguration?: () => Promise<Configuration | null>;
   /** One entry per changed position, written in batches. */
   audit: { recordMany(entries: readonly AuditEntry[], at: Date): Promise<void> };
   /** The flow exporting a call now, if any: its positions do not change while MyPay reads them. */
@@ -135,7 +144,15 @@ export interface PaymentDeps {
   metrics?: BusinessMetrics;
   /** GPD: the council's IUV sequence (functions/positions/iuv-sequence.ts), for the export's new positions. */
   iuvSequence?: { reserveIuvs(count: number): Promise<string[]> };
+  /**
+   * A platform that keeps each position's state (GPD): 'Sincronizza' reads the state of every position it was sent
+   * and records what happened there (domain/platform-sync.ts); the payments through the reporting's settlement.
+   */
+  platformSync?: Pick<PaymentPlatform, 'positionState'> & { settlement: Pick<PaymentSettlement, 'settle'> };
 }
+
+/** How many positions' states 'Sincronizza' asks the platform at once (the client paces the calls). */
+const STATES_AT_ONCE = 10;
 
 const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
@@ -247,6 +264,8 @@ export function makePaymentUseCases(deps: PaymentDeps) {
   const requireCall = async (id: string) =>
     (await calls.getCall(id)) ?? Promise.reject(new NotFoundError(messages.call.notFound));
   const { planOf } = makeMonthPlanner(deps);
+  const myPayConfiguration = async () => completeConfiguration(await configuration.getConfiguration());
+  const requireConfiguration = deps.requireConfiguration ?? myPayConfiguration;
 
   /** Marks these ISEEs as used for a fee (in batches; those already marked keep their time). */
   async function markIseesUsedForFee(ids: readonly (string | null)[], at: string): Promise<number> {
@@ -352,8 +371,8 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     if (!exportStep && call.state === CallState.ARCHIVED) throw new ConflictError(positionOpsMessages.archived);
     if (!exportStep && (await exports.runningExportOf(callId)))
       throw new ConflictError(messages.positions.exportRunning);
-    // Checked before anything is generated: the CSV and the export need every value.
-    const config: Configuration = completeConfiguration(await configuration.getConfiguration());
+    // Checked before anything is generated: the export needs every value (on MyPay, the CSV's).
+    const config = await requireConfiguration();
     // Not while a citizen pays a position of the month (each write's condition holds it anyway).
     if (!exportStep && (await positions.hasLiveCheckouts(call.id, period, clock.now().toISOString())))
       throw new ConflictError(positionOpsMessages.checkoutLiveMonth);
@@ -435,6 +454,39 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     ...jobStatusOf(status, positionOpsMessages.syncFailed),
   });
 
+  /**
+   * 'Sincronizza' on a platform that keeps each position's state (GPD): the month's positions it was sent, read
+   * there; payments made there are recorded (with the reporting's rules), a position invalidated there is cancelled,
+   * one no longer payable there is marked to send again. Before the month's recalculation, which then sees them.
+   */
+  async function syncMonthWithPlatform(callId: string, period: Period, actor: Actor): Promise<void> {
+    const platform = deps.platformSync;
+    if (!platform) return;
+    const sent = (await positions.listPositionsOfMonth(callId, period)).filter(syncsWithPlatform);
+    const now = clock.now().toISOString();
+    const found = await mapAtMost(sent, STATES_AT_ONCE, async (position) =>
+      platformSync(position, await platform.positionState({ iud: position.iud }), now),
+    );
+    const receipts = found.flatMap((f) => (f.kind === 'settle' ? f.payments.map(receiptOfPayment) : []));
+    if (receipts.length) await platform.settlement.settle(receipts, actor, { callId, channel: 'reporting' });
+    const written: Transition[] = [];
+    for (const f of found)
+      if ((f.kind === 'cancel' || f.kind === 'republish') && (await positions.applyTransition(f.transition)))
+        written.push(f.transition);
+    if (written.length)
+      await audit.recordMany(
+        written.map(({ before, after }) => ({
+          actor,
+          entity: 'position' as const,
+          id: after.iud,
+          action: 'update' as const,
+          before,
+          after,
+        })),
+        clock.now(),
+      );
+  }
+
   async function generatePositions(
     callId: string,
     input: PeriodInput,
@@ -453,7 +505,9 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     progress?: Progress,
   ): Promise<StoredCsv> {
     const { call, config, period } = await prepare(callId, input);
-    const { result, content, rows, heldBack } = await pendingCsv(call, config, period, null, actor, null, progress);
+    // MyPay's import file needs MyPay's configuration, whatever the platform.
+    const csvConfig = config ?? (await myPayConfiguration());
+    const { result, content, rows, heldBack } = await pendingCsv(call, csvConfig, period, null, actor, null, progress);
     const fileName = positionsCsvFileName(call.nomeMyPay, period);
     const key = `csv/${call.id}/${periodKey(period)}/${clock.now().toISOString()}/${fileName}`;
     await exportFiles.put(key, new TextEncoder().encode(content), CSV_CONTENT_TYPE);
@@ -619,7 +673,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       const call = await requireCall(callId);
       if (call.state === CallState.ARCHIVED) throw new ConflictError(positionOpsMessages.archived);
       if (await exports.runningExportOf(call.id)) throw new ConflictError(messages.positions.exportRunning);
-      completeConfiguration(await configuration.getConfiguration());
+      await requireConfiguration();
       if (await positions.hasLiveCheckouts(call.id, null, clock.now().toISOString()))
         throw new ConflictError(positionOpsMessages.checkoutLiveCall);
       const job = await (await requireJobs()).start(SYNC_JOB, call.id, { callId: call.id }, actor);
@@ -662,6 +716,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       }
       const { months, next } = parseSyncCursor(cursor);
       const [anno, mese] = months[next].split('-').map(Number);
+      await syncMonthWithPlatform(callId, { mese, anno }, actor);
       await generatePositions(callId, { mese, anno }, actor);
       const done = next + 1;
       // The last slice also recomputes the payment list's totals of those years from their rows (a write
@@ -700,7 +755,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       // Only a flow that holds the call's export lock may batch its creates (generate).
       const { content, rows, heldBack, iseeIds } = await pendingCsv(
         call,
-        config,
+        config ?? (await myPayConfiguration()),
         period,
         request.fiscalCode,
         actor,

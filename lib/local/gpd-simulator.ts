@@ -17,7 +17,7 @@
  * - The tester's switches (JSON under /admin, and the page at /): 5xx, timeout or lost answer on an operation
  *   (once, N times, always), a position paid outside the portal, receipts held back and delivered late.
  *
- * State in memory and in <dataDir>/gpd/state.json.
+ * State in memory and in <dataDir>/gpd/state.json (written within half a second of a change, and on close).
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -61,6 +61,7 @@ export interface GpdSimulator {
 }
 
 const RATE_WINDOW_MS = 10_000;
+const SAVE_AFTER_MS = 500;
 
 export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<GpdSimulator> {
   const host = options.host ?? '127.0.0.1';
@@ -82,7 +83,11 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
     : empty();
   const switches: Switches = { faults: [], holdReceipts: false };
   // state.json written atomically (temp file + rename); saves asked for during a write coalesce into one more.
+  // An API call does not wait for it: its change is written at most SAVE_AFTER_MS later (one write for every call of
+  // that time, not one per call: at 10,000 positions each write is megabytes), reads write nothing, close() writes
+  // what is left.
   let saving: Promise<void> | null = null;
+  let later: NodeJS.Timeout | null = null;
   let dirty = false;
   const save = async (): Promise<void> => {
     dirty = true;
@@ -95,6 +100,12 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
       }
     })().finally(() => (saving = null));
     return saving;
+  };
+  const saveSoon = () => {
+    later ??= setTimeout(() => {
+      later = null;
+      void save();
+    }, SAVE_AFTER_MS);
   };
 
   const positions = createPositions(state, now);
@@ -155,7 +166,7 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
       return json(res, 403, { statusCode: 403, message: 'You are not allowed to access this resource.' });
     if (applyFault(target, res)) return;
     const answer = await run();
-    await save();
+    if (req.method !== 'GET') saveSoon();
     if (status === 201 && answer === undefined) {
       res.writeHead(201);
       return res.end();
@@ -377,6 +388,11 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      if (later) {
+        clearTimeout(later);
+        later = null;
+        await save();
+      }
       await saving;
     },
   };

@@ -29,6 +29,7 @@ import { startLocalSchedules } from './schedules.ts';
 import { untracedFunctionEnv } from './untraced-env.ts';
 import { writeOpenApiFile } from '../openapi-file.ts';
 import { contextDefaults } from '../context.ts';
+import { paymentPlatformName } from '../../functions/adapters/payment-platform-name.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BUCKETS = { documents: 'portale-documents', exports: 'portale-exports' };
@@ -272,6 +273,8 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
       scope: 'openid profile email',
       // The cloud takes it from the deployment's settings (accessibilityStatementUrl).
       accessibilityStatementUrl: process.env.ACCESSIBILITY_STATEMENT_URL || contextDefaults.accessibilityStatementUrl,
+      // PAYMENT_PLATFORM=gpd npm start: the web names pagoPA where the spec says MyPay ('Flussi pagoPA').
+      paymentPlatform: paymentPlatformName(process.env),
     };
     const handleWeb = await webListener(options.web, runtimeConfig, s3Endpoint, opened, options.webDist);
     const server = http.createServer((req, res) => {

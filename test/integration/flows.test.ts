@@ -470,13 +470,32 @@ describe('flows: who and what', () => {
     expect((await operator.post('/api/calls/nope/exports', november)).status).toBe(404);
     expect((await operator.get('/api/flows/nope')).json.detail).toBe('Il flusso richiesto non esiste.');
     expect((await operator.get('/api/flows/nope/files/pdf')).status).toBe(400);
-    await storeRawConfiguration({ ...mypayConfiguration, tipoDovuto: '' });
-    const incomplete = await operator.post(`/api/calls/${call.id}/exports`, november);
-    expect(incomplete.status).toBe(400);
-    expect(incomplete.json.detail).toMatch(/Configurazione MyPay incompleta/);
-    expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
+    if (!onGpd) {
+      await storeRawConfiguration({ ...mypayConfiguration, tipoDovuto: '' });
+      const incomplete = await operator.post(`/api/calls/${call.id}/exports`, november);
+      expect(incomplete.status).toBe(400);
+      expect(incomplete.json.detail).toMatch(/Configurazione MyPay incompleta/);
+      expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
+    }
     expect((await operator.get('/api/flows')).json.items.length).toBe(before);
   });
+
+  it.skipIf(!onGpd)(
+    'on pagoPA the export needs the council’s pagoPA settings, not MyPay’s configuration page: sent with that page empty',
+    async () => {
+      await storeRawConfiguration(null);
+      try {
+        const { call } = await callWithThreeDue();
+        const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+        expect(started.status).toBe(201);
+        expect(await settled(started.json.id)).toMatchObject({ step: 'COMPLETATO', accepted: 3, rejected: 0 });
+        const sent = await positionsOf(call.id);
+        expect(sent.every((p) => p.statoExport === 'ESPORTATA' && p.nav)).toBe(true);
+      } finally {
+        expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
+      }
+    },
+  );
 
   it('a month with nothing new to send: the route only starts the work, whose flow says so and is not listed among the flows', async () => {
     const { call } = await openCall(operator);

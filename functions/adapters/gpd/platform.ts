@@ -1,11 +1,4 @@
-import {
-  gpdDueDay,
-  gpdIupd,
-  gpdNoticeNumber,
-  gpdPaymentPosition,
-  portalStateOfGpd,
-  type GpdCreditor,
-} from '../../domain/gpd.ts';
+import { gpdDueDay, gpdIupd, gpdNoticeNumber, gpdPaymentPosition, type GpdCreditor } from '../../domain/gpd.ts';
 import {
   PLATFORM_CAPABILITIES,
   type PaymentPlatform,
@@ -15,7 +8,7 @@ import {
 } from '../../domain/payment-platform.ts';
 import { romeDay } from '../../domain/period.ts';
 import { GpdRefused, type GpdClient } from './client.ts';
-import { dayOf, gpdReporting, paymentsOf } from './reporting.ts';
+import { dayOf, gpdPositionState, gpdReporting } from './reporting.ts';
 
 /**
  * pagoPA GPD behind the payment-platform port (functions/domain/payment-platform.ts), over the GPD client: the
@@ -167,10 +160,6 @@ export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): Payme
 
     reporting: gpdReporting(client),
 
-    async positionState({ iud, revision }) {
-      const held = await client.getPosition(gpdIupd(iud, revision ?? 0));
-      if (!held) return null;
-      return { iud, ...portalStateOfGpd(held.status), platformState: held.status, payments: paymentsOf(iud, held) };
-    },
+    positionState: gpdPositionState(client),
   };
 }

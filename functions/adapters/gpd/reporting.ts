@@ -1,5 +1,5 @@
-import { iudOfIupd } from '../../domain/gpd.ts';
-import type { PlatformPayment, PlatformReporting } from '../../domain/payment-platform.ts';
+import { gpdIupd, iudOfIupd, portalStateOfGpd } from '../../domain/gpd.ts';
+import type { PaymentPlatform, PlatformPayment, PlatformReporting } from '../../domain/payment-platform.ts';
 import { romeDay } from '../../domain/period.ts';
 import type { GpdClient, GpdPosition } from './client.ts';
 
@@ -59,3 +59,15 @@ export const gpdReporting = (client: Pick<GpdClient, 'receipts' | 'listPositions
     return found;
   },
 });
+
+/**
+ * GPD's state of one position as the portal's (the port's positionState): for 'Sincronizza' (domain/platform-sync.ts),
+ * here beside the reporting so the jobs' function, which bundles this file already, needs nothing more.
+ */
+export const gpdPositionState =
+  (client: Pick<GpdClient, 'getPosition'>): PaymentPlatform['positionState'] =>
+  async ({ iud, revision }) => {
+    const held = await client.getPosition(gpdIupd(iud, revision ?? 0));
+    if (!held) return null;
+    return { iud, ...portalStateOfGpd(held.status), platformState: held.status, payments: paymentsOf(iud, held) };
+  };

@@ -136,6 +136,15 @@ export function withExportOutcome(position: PositionRecord, outcome: ExportOutco
 }
 
 /**
+ * The platform cancelled the position outside the portal (GPD: invalidated in pagoPA's back office; INVALID is
+ * final there), read by 'Sincronizza': cancelled here too, with nothing left to send.
+ */
+export function cancelledAtPlatform(before: PositionRecord, now: string): Transition {
+  const { after } = withAmount(before, 0, {}, now);
+  return { ...change(before, after, now), after: { ...after, statoExport: 'ESPORTATA' } };
+}
+
+/**
  * GPD: the IUV an export reserved for a position it is about to create, saved on it before anything is sent (a
  * retried step sends the same IUV and iupd). Under the call's export lock, on a position the platform does not
  * know yet (no IUV: nothing can pay it, no checkout holds it, edits are refused), so without a condition, in

@@ -24,6 +24,8 @@ export interface RuntimeConfig {
   identityProvider?: string;
   /** The council's accessibility statement (AgID's form, published): the footer's 'Dichiarazione di accessibilità'. */
   accessibilityStatementUrl?: string;
+  /** The platform the council bills through (the stage's paymentPlatform): 'Flussi MyPay' reads 'Flussi pagoPA' on 'gpd'. */
+  paymentPlatform?: 'mypay' | 'gpd';
 }
 
 let loaded: RuntimeConfig | undefined;
@@ -43,3 +45,6 @@ export function runtimeConfig(): RuntimeConfig {
   if (!loaded) throw new Error('loadRuntimeConfig() must run before the app renders');
   return loaded;
 }
+
+/** The deployment's payment platform, as /config.json says (MyPay when it does not, or before it is loaded). */
+export const paymentPlatformOfConfig = (): 'mypay' | 'gpd' => (loaded?.paymentPlatform === 'gpd' ? 'gpd' : 'mypay');

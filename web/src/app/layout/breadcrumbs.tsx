@@ -2,6 +2,7 @@ import { Breadcrumbs } from '@aws-amplify/ui-react';
 import { Link, useLocation } from 'react-router';
 import { useBreadcrumbQueryValues } from '@/components/breadcrumb-query';
 import { paths } from '@/config/paths';
+import { onPlatform } from '@/lib/platform';
 import { canOpen, ruleFor, type Audience } from '../access';
 
 interface Crumb {
@@ -28,11 +29,11 @@ export function trailFor(pathname: string, audience: Audience, known: Readonly<R
     const id = rule.query ? known[rule.query] : undefined;
     const linkable = canOpen(audience, prefix) && (!rule.query || id !== undefined);
     crumbs.push({
-      label: rule.title,
+      label: onPlatform(rule.title),
       to: linkable ? (rule.query ? `${rule.path}?${rule.query}=${encodeURIComponent(id!)}` : rule.path) : undefined,
     });
   }
-  if (segments.length > 0) crumbs.push({ label: current.title });
+  if (segments.length > 0) crumbs.push({ label: onPlatform(current.title) });
   return crumbs;
 }
 

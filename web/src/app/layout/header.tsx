@@ -2,6 +2,7 @@ import { Link, useNavigate } from 'react-router';
 import { municipality } from '@/config/municipality';
 import { paths } from '@/config/paths';
 import { useAuth } from '@/lib/auth';
+import { onPlatform } from '@/lib/platform';
 import type { Audience } from '../access';
 import { menus } from '../menus';
 import { MainMenu } from './main-menu';
@@ -83,7 +84,7 @@ export function Header({ audience }: { audience: Audience }) {
           </Link>
         </div>
       </div>
-      <MainMenu items={menus[audience]} />
+      <MainMenu items={menus[audience].map((item) => ({ ...item, label: onPlatform(item.label) }))} />
     </header>
   );
 }

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useAuth } from '@/lib/auth';
+import { onPlatform } from '@/lib/platform';
 import { audienceOf, normalisePath, ruleFor } from '../access';
 import { useDocumentTitle } from '../hooks';
 import { PageLoader } from '../layout/page-loader';
@@ -20,7 +21,7 @@ export function RouteGate({ pages }: { pages: PageMap }) {
   const audience = audienceOf(auth);
   const loading = auth.status === 'loading';
   const allowed = !loading && rule !== undefined && rule.roles.includes(audience);
-  useDocumentTitle(loading ? null : allowed ? rule.title : 'Autorizzazione negata');
+  useDocumentTitle(loading ? null : allowed ? onPlatform(rule.title) : 'Autorizzazione negata');
 
   if (loading) return <PageLoader />;
   if (!allowed) return <DeniedPage />;
@@ -28,5 +29,5 @@ export function RouteGate({ pages }: { pages: PageMap }) {
     return <Navigate to={rule.withoutQueryGoTo} replace />;
   }
   const Page = pages.get(normalisePath(rule.path));
-  return Page ? <Page /> : <NotAvailablePage title={rule.title} />;
+  return Page ? <Page /> : <NotAvailablePage title={onPlatform(rule.title)} />;
 }

@@ -8,6 +8,7 @@ import { Dialog } from '@/components/dialog';
 import { PeriodPicker } from '@/components/period-picker';
 import { PageAlert } from '@/components/page-alert';
 import { paths } from '@/config/paths';
+import { onPlatform } from '@/lib/platform';
 import { getFlow } from '../api/get-flow';
 import { startExport } from '../api/start-export';
 
@@ -54,9 +55,14 @@ export function ExportProgress({ flow }: { flow: Flow }) {
         <dt>Scartate</dt>
         <dd>{flow.rejected ?? '—'}</dd>
       </dl>
-      {isFlowRunning(flow) && <progress aria-label="Invio a MyPay in corso" />}
+      {isFlowRunning(flow) && <progress aria-label={onPlatform('Invio a MyPay in corso')} />}
       {done && flow.num > 0 && (
-        <PageAlert message={flowMessages.started} variation="success" autoHideMs={null} isDismissible={false} />
+        <PageAlert
+          message={onPlatform(flowMessages.started)}
+          variation="success"
+          autoHideMs={null}
+          isDismissible={false}
+        />
       )}
       {done && flow.num === 0 && (
         <PageAlert
@@ -143,10 +149,10 @@ export function SendToMyPay({
 
   return (
     <>
-      <Button onClick={() => setOpen(true)}>Invia a MyPay</Button>
+      <Button onClick={() => setOpen(true)}>{onPlatform('Invia a MyPay')}</Button>
       <Dialog
         open={open}
-        title="Invia a MyPay"
+        title={onPlatform('Invia a MyPay')}
         onClose={close}
         actions={
           flow ? (
@@ -169,8 +175,9 @@ export function SendToMyPay({
         ) : (
           <Flex direction="column" gap="small">
             <Text>
-              Le posizioni debitorie del mese scelto vengono inviate a MyPay; puoi seguire l’invio anche dalla pagina
-              dei flussi.
+              {onPlatform(
+                'Le posizioni debitorie del mese scelto vengono inviate a MyPay; puoi seguire l’invio anche dalla pagina dei flussi.',
+              )}
             </Text>
             <Flex gap="small" wrap="wrap">
               <PeriodPicker period={period} onChange={setPeriod} monthLabel="Mese" yearLabel="Anno" />

@@ -1,0 +1,105 @@
+import { beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { inject } from '../support/stack-context.ts';
+import { gpdIupd } from '../../functions/domain/gpd.ts';
+import { as } from '../support/api.ts';
+import { openCall } from '../support/calls.ts';
+import { approvedSubscriber, exportMonth, mypayConfiguration, storedPositions } from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
+import { localTable } from '../support/dynamo.ts';
+import { gpdAdmin, gpdClient, onGpd } from '../support/gpd.ts';
+import { DEFAULT_API_KEY, DEFAULT_ORGANIZATION } from '../../lib/local/gpd/model.ts';
+
+/**
+ * 'Sincronizza' on pagoPA GPD (issue 37; project integration-gpd): what happened to the council's positions at GPD
+ * outside the portal reaches the portal. A position paid there (a bank's app, a counter with the notice) is
+ * recorded as paid, with GPD's receipt; one the council invalidated in pagoPA's back office is cancelled; one put
+ * back to DRAFT (an update without toPublish, unpayable) is sent again by the next export, which publishes it.
+ * MyPay has no reading of one position (its payments come from 'Rendicontazione'): the file runs only on GPD.
+ */
+type Client = Awaited<ReturnType<typeof as>>;
+let operator: Client;
+const october = { mese: 10, anno: 2026 };
+
+beforeAll(async () => {
+  operator = await as('operator');
+  expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
+});
+afterAll(async () => {
+  if (onGpd()) await gpdAdmin('reset', {});
+});
+
+async function syncDone(callId: string) {
+  expect((await operator.post(`/api/calls/${callId}/positions/sync`, {})).status).toBe(200);
+  for (let i = 0; i < 300; i++) {
+    const status = (await operator.get(`/api/calls/${callId}/positions/sync`)).json;
+    if (!status.isUpdating) return status;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('Sincronizza never ended');
+}
+
+describe.skipIf(!onGpd())('Sincronizza reads GPD’s state of each position', () => {
+  it('paid outside the portal → paid with GPD’s receipt; invalidated at GPD → cancelled; back in DRAFT → published again by the next export', async () => {
+    const { call } = await openCall(operator);
+    const people = ['Rossi', 'Bianchi', 'Verdi', 'Neri'];
+    for (const lastName of people)
+      await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 3 });
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, october)).json).toMatchObject({
+      created: 4,
+    });
+    await exportMonth(operator, call.id, october);
+    const byName = async () =>
+      Object.fromEntries((await storedPositions(call.id, '2026-10')).map((p) => [p.cognome as string, p]));
+    const sent = await byName();
+    for (const name of people) expect(sent[name]).toMatchObject({ statoExport: 'ESPORTATA', isPagato: false });
+
+    const gpd = gpdClient();
+    // Rossi pays at a counter with the notice; the council invalidates Bianchi's notice in pagoPA's back office;
+    // someone updates Verdi's without toPublish (GPD puts it back to DRAFT, where nobody can pay it). Neri: nothing.
+    await gpdAdmin('paid', { navs: [sent.Rossi!.nav] });
+    await gpd.invalidatePosition(gpdIupd(sent.Bianchi!.iud as string));
+    const verdi = gpdIupd(sent.Verdi!.iud as string);
+    const held = await (
+      await fetch(
+        `${inject('gpdUrl')}/gpd/debt-positions-service/v1/organizations/${DEFAULT_ORGANIZATION.fiscalCode}/debtpositions/${verdi}`,
+        { headers: { 'ocp-apim-subscription-key': DEFAULT_API_KEY } },
+      )
+    ).json();
+    const draft = await fetch(
+      `${inject('gpdUrl')}/gpd/debt-positions-service/v1/organizations/${DEFAULT_ORGANIZATION.fiscalCode}/debtpositions/${verdi}`,
+      {
+        method: 'PUT',
+        headers: { 'ocp-apim-subscription-key': DEFAULT_API_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify(held),
+      },
+    );
+    expect(draft.status).toBe(200);
+    expect((await gpd.getPosition(verdi))?.status).toBe('DRAFT');
+
+    const status = await syncDone(call.id);
+    expect(status).toMatchObject({ state: 'SUCCEEDED', error: null });
+    const after = await byName();
+    const paidAtGpd = await gpd.getPosition(gpdIupd(sent.Rossi!.iud as string));
+    expect(after.Rossi).toMatchObject({ isPagato: true, importoTotalePagato: sent.Rossi!.importoDovuto });
+    expect((after.Rossi!.pagamenti as { iur: string }[]).map((p) => p.iur)).toEqual([
+      paidAtGpd!.paymentOption[0]!.idReceipt,
+    ]);
+    expect(after.Bianchi).toMatchObject({ annullato: true, isPagato: false, statoExport: 'ESPORTATA' });
+    expect(after.Verdi).toMatchObject({ isPagato: false, annullato: false, statoExport: 'DA_ESPORTARE' });
+    expect(after.Neri).toMatchObject({ statoExport: 'ESPORTATA', version: sent.Neri!.version });
+    const audit = await localTable().auditOf('position', sent.Bianchi!.iud as string);
+    expect(audit.at(-1)).toMatchObject({ action: 'update', after: { annullato: true } });
+
+    // The next export publishes Verdi's again (payable), and sends nothing for the others.
+    await exportMonth(operator, call.id, october);
+    expect((await gpd.getPosition(verdi))?.status).toBe('VALID');
+    expect((await byName()).Verdi).toMatchObject({ statoExport: 'ESPORTATA' });
+    expect((await gpd.getPosition(gpdIupd(sent.Bianchi!.iud as string)))?.status).toBe('INVALID');
+
+    // A second Sincronizza finds nothing new: nothing changes.
+    const settled = await byName();
+    await syncDone(call.id);
+    const again = await byName();
+    for (const name of people) expect(again[name]!.version).toBe(settled[name]!.version);
+  });
+});

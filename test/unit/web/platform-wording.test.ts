@@ -1,0 +1,47 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { flowMessages } from '../../../functions/domain/flows.ts';
+import { onPlatform as onNamedPlatform } from '../../../functions/domain/payment-platform.ts';
+
+/**
+ * Issue 37: the spec's texts that name MyPay ('Flussi MyPay', 'Flusso inviato correttamente a MyPay', 'invio a MyPay')
+ * read pagoPA on a deployment on GPD (/config.json paymentPlatform), and exactly the spec's on MyPay.
+ */
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.resetModules();
+});
+
+/** The web's helpers with /config.json saying `paymentPlatform` (a fresh module each time: the config is loaded once). */
+async function webOn(paymentPlatform?: 'mypay' | 'gpd') {
+  vi.stubGlobal('fetch', async () =>
+    Response.json({ apiBaseUrl: '', issuer: 'x', clientId: 'y', scope: 'openid', paymentPlatform }),
+  );
+  const config = await import('../../../web/src/lib/runtime-config.ts');
+  await config.loadRuntimeConfig();
+  const { trailFor } = await import('../../../web/src/app/layout/breadcrumbs.tsx');
+  const { onPlatform } = await import('../../../web/src/lib/platform.ts');
+  return { trailFor, onPlatform };
+}
+
+// Each test imports the web's layout afresh (Amplify UI): seconds on a loaded machine.
+describe('the platform’s name in the spec’s texts', { timeout: 60_000 }, () => {
+  it('on MyPay (or when config.json does not say): the spec’s words, unchanged', async () => {
+    for (const platform of [undefined, 'mypay'] as const) {
+      const { trailFor, onPlatform } = await webOn(platform);
+      expect(trailFor('/flussi_mypay', 'OPERATOR').at(-1)).toEqual({ label: 'Flussi MyPay' });
+      expect(onPlatform(flowMessages.started)).toBe('Flusso inviato correttamente a MyPay');
+      vi.resetModules();
+    }
+  });
+
+  it('on pagoPA GPD: the breadcrumb, the send dialog and the lock message name pagoPA', async () => {
+    const { trailFor, onPlatform } = await webOn('gpd');
+    expect(trailFor('/flussi_mypay', 'OPERATOR').at(-1)).toEqual({ label: 'Flussi pagoPA' });
+    expect(onPlatform('Flussi MyPay')).toBe('Flussi pagoPA');
+    expect(onPlatform(flowMessages.started)).toBe('Flusso inviato correttamente a pagoPA');
+    expect(onNamedPlatform(flowMessages.exportRunning, 'gpd')).toBe(
+      'È già in corso un invio a pagoPA per questo bando: attendi che finisca.',
+    );
+    expect(onNamedPlatform(flowMessages.exportRunning, 'mypay')).toBe(flowMessages.exportRunning);
+  });
+});
