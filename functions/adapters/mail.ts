@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetAccountCommand, SESv2Client, SendEmailCommand, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
+import type { SESv2Client, SendEmailCommandInput } from '@aws-sdk/client-sesv2';
 import { tracer } from './observability.ts';
 import type { MailMessage, Mailer } from './ports.ts';
 
@@ -9,7 +9,16 @@ import type { MailMessage, Mailer } from './ports.ts';
  * (lib/local/mail.ts), whose inbox shows every message. A message without attachments goes as
  * Content.Simple; with attachments (payment notices) as Content.Raw, a MIME message built here.
  */
-const client = tracer.captureAWSv3Client(new SESv2Client({ endpoint: process.env.SES_ENDPOINT || undefined }));
+let ses: Promise<{ client: SESv2Client; sdk: typeof import('@aws-sdk/client-sesv2') }> | undefined;
+/**
+ * SES's client, loaded at the first message: the functions that import this adapter for a rare message (the ISEE
+ * jobs' December reminders) do not pay for it at every cold start.
+ */
+const sesClient = () =>
+  (ses ??= import('@aws-sdk/client-sesv2').then((sdk) => ({
+    sdk,
+    client: tracer.captureAWSv3Client(new sdk.SESv2Client({ endpoint: process.env.SES_ENDPOINT || undefined })),
+  })));
 
 /** The sender and the council's support address are deployment settings (README, "Configuration"). */
 export function mailSettings(env: NodeJS.ProcessEnv = process.env): { from: string; supportAddress: string } {
@@ -109,9 +118,10 @@ export const sesMailer: Mailer = {
   /** SendEmail; a message SES throttles is sent again after a growing pause, not given up as failed. */
   async send(message) {
     const input = sendEmailInput(message, mailSettings().from);
+    const { client, sdk } = await sesClient();
     for (let attempt = 0; ; attempt++) {
       try {
-        const { MessageId } = await client.send(new SendEmailCommand(input));
+        const { MessageId } = await client.send(new sdk.SendEmailCommand(input));
         return { messageId: MessageId ?? '' };
       } catch (error) {
         if (!isThrottled(error) || attempt >= THROTTLE_RETRIES) throw error;
@@ -131,7 +141,8 @@ export const sesMailer: Mailer = {
     if (sendRate && sendRate.until > Date.now()) return sendRate.value;
     let value = SES_SANDBOX_SEND_RATE;
     try {
-      value = (await client.send(new GetAccountCommand({}))).SendQuota?.MaxSendRate || SES_SANDBOX_SEND_RATE;
+      const { client, sdk } = await sesClient();
+      value = (await client.send(new sdk.GetAccountCommand({}))).SendQuota?.MaxSendRate || SES_SANDBOX_SEND_RATE;
     } catch {
       // Not allowed or not answered: send no faster than any SES account may.
     }

@@ -1,5 +1,5 @@
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
-import { KMSClient, SignCommand } from '@aws-sdk/client-kms';
+import type { KMSClient } from '@aws-sdk/client-kms';
 import type { JwsSigner } from './pdnd.ts';
 
 /**
@@ -8,10 +8,17 @@ import type { JwsSigner } from './pdnd.ts';
  *   RSASSA_PKCS1_V1_5_SHA_256 over the raw signing input, so the key never leaves KMS;
  * - locally a PEM kept in <DATA_DIR>/pdnd (lib/local/pdnd-simulator.ts makes it and registers its public key).
  */
-export function kmsSigner(keyId: string, client: Pick<KMSClient, 'send'> = new KMSClient({})): JwsSigner {
+export function kmsSigner(keyId: string, client?: Pick<KMSClient, 'send'>): JwsSigner {
+  // KMS's client is loaded at the first signature: the ISEE API's requests that never reach INPS do without it.
+  let kms: Promise<{ client: Pick<KMSClient, 'send'>; SignCommand: typeof import('@aws-sdk/client-kms').SignCommand }>;
   return {
     async sign(signingInput) {
-      const { Signature } = await client.send(
+      kms ??= import('@aws-sdk/client-kms').then((sdk) => ({
+        client: client ?? new sdk.KMSClient({}),
+        SignCommand: sdk.SignCommand,
+      }));
+      const { client: kmsClient, SignCommand } = await kms;
+      const { Signature } = await kmsClient.send(
         new SignCommand({
           KeyId: keyId,
           Message: signingInput,

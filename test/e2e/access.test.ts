@@ -2,7 +2,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from '../support/stack-context.ts';
 import { as } from '../support/api.ts';
-import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
+import {
+  expectAccessible,
+  launchBrowser,
+  newPage,
+  screenshot,
+  signInAs,
+  signInThroughProvider,
+} from '../support/browser.ts';
 
 /**
  * What each role sees (issues 21 and 23): the delegate's panel and user record, two operators saving the
@@ -162,7 +169,7 @@ describe('a reload with an expired token', () => {
 
   it('Login from the dialog signs in again through the identity provider', async () => {
     const page = await newPage(browser);
-    await signInAs(page, OPERATOR);
+    await signInThroughProvider(page, OPERATOR);
     await page.goto(`${appUrl()}/lista_utenti`);
     await page.getByRole('heading', { level: 1, name: 'Lista utenti' }).waitFor();
     await spoilToken(page);

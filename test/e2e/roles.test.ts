@@ -1,7 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from '../support/stack-context.ts';
-import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
+import {
+  expectAccessible,
+  launchBrowser,
+  newPage,
+  screenshot,
+  signInAs,
+  signInThroughProvider,
+} from '../support/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -84,7 +91,7 @@ describe('a citizen', () => {
 
   it('signs out and is anonymous again', async () => {
     const page = await newPage(browser);
-    await signInAs(page, 'Maria Rossi — Cittadina con profilo completo');
+    await signInThroughProvider(page, 'Maria Rossi — Cittadina con profilo completo');
     await page
       .getByRole('button', { name: 'Esci' })
       .or(page.getByRole('link', { name: 'Esci' }))

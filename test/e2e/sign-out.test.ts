@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from '../support/stack-context.ts';
-import { launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
+import { launchBrowser, newPage, screenshot, signInThroughProvider } from '../support/browser.ts';
 
 /**
  * Signing out and in as the cloud does it, in the built app. Cognito's /logout takes client_id and
@@ -60,7 +60,7 @@ describe('signing in and out against Cognito', () => {
 
   it('signs out at Cognito’s /logout with client_id and the encoded logout_uri, and comes back anonymous', async () => {
     const { page, cognito } = await cloudConfiguredPage();
-    await signInAs(page, 'Maria Rossi — Cittadina con profilo completo');
+    await signInThroughProvider(page, 'Maria Rossi — Cittadina con profilo completo');
     const clientId = (await (await page.request.get(`${appUrl()}/config.json`)).json()).clientId;
     await page
       .getByRole('button', { name: 'Esci' })
@@ -91,7 +91,7 @@ describe('signing in and out against Cognito', () => {
 
   it('signs out of the local provider by its standard end-session, and the next sign-in asks who you are', async () => {
     const page = await newPage(browser);
-    await signInAs(page, 'Maria Rossi — Cittadina con profilo completo');
+    await signInThroughProvider(page, 'Maria Rossi — Cittadina con profilo completo');
     const endSession = page.waitForRequest((request) => new URL(request.url()).pathname.includes('/session/end'));
     await page
       .getByRole('button', { name: 'Esci' })
