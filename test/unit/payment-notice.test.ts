@@ -160,7 +160,8 @@ describe('the small PDF writer', () => {
     ] as const) {
       const metrics = Font.load(name);
       const expected = [...sample].reduce(
-        (sum, c) => sum + metrics.getWidthOfGlyph(Encodings.WinAnsi.encodeUnicodeCodePoint(c.codePointAt(0)!).name),
+        (sum, c) =>
+          sum + (metrics.getWidthOfGlyph(Encodings.WinAnsi.encodeUnicodeCodePoint(c.codePointAt(0)!).name) as number),
         0,
       );
       expect(textWidth(sample, font, 1000)).toBeCloseTo(expected, 6);
