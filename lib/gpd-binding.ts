@@ -32,9 +32,24 @@ export function gpdBinder(scope: Construct, gpd: PortalContext['gpd']): (fn: Por
     GPD_SEGREGATION_CODE: gpd.segregationCode!,
     GPD_IBAN: gpd.iban!,
     GPD_TAXONOMY_CODE: gpd.taxonomyCode!,
+    ...(gpd.cbillCode ? { GPD_CBILL_CODE: gpd.cbillCode } : {}),
   };
   return (fn) => {
     for (const [name, value] of Object.entries(settings)) fn.addEnvironment(name, value);
     fn.bindSecret('GPD_SECRET_NAME', secret);
+  };
+}
+
+/**
+ * What the functions that print the council's pagoPA notices need on GPD (the notices API and the flow e-mail's job
+ * function: functions/adapters/gpd/notices.ts): the platform's name and the creditor the notice names. No key: they
+ * never call pagoPA.
+ */
+export function gpdNoticeBinder(gpd: PortalContext['gpd']): (fn: PortalFunction) => void {
+  return (fn) => {
+    fn.addEnvironment('PAYMENT_PLATFORM', 'gpd')
+      .addEnvironment('GPD_ORGANIZATION_FISCAL_CODE', gpd.organizationFiscalCode!)
+      .addEnvironment('GPD_COMPANY_NAME', gpd.companyName!);
+    if (gpd.cbillCode) fn.addEnvironment('GPD_CBILL_CODE', gpd.cbillCode);
   };
 }
