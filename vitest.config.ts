@@ -26,6 +26,7 @@ const gpdMoneyPath = [
   'test/integration/iuv-sequence.test.ts',
   'test/integration/flows.test.ts',
   'test/integration/citizen-cart.test.ts',
+  'test/integration/gpd-notice.test.ts',
 ];
 
 /**
