@@ -5,7 +5,7 @@ import type { PositionRecord } from '../domain/debt-positions.ts';
 import { NoticeDataError } from '../domain/payment-notice.ts';
 import type { PlatformNotices } from '../domain/payment-platform.ts';
 import { EXPORT_LINK_TTL_SECONDS, getExportRange } from './export-files.ts';
-import { platformNotices } from './platform-notices.ts';
+import { myPayNotices } from './mypay/notices.ts';
 import { isMissingObject, requireEnv, s3 } from './s3-client.ts';
 
 /**
@@ -13,7 +13,7 @@ import { isMissingObject, requireEnv, s3 } from './s3-client.ts';
  * deployment's notices give it (PlatformNotices.storedKey). The first time a link is asked for, the PDF is made
  * (MyPay: taken out of the flow's AVVISI ZIP, adapters/notice-pdf.ts; GPD: pagoPA's notice printed by the portal) and
  * left at that key, so the link can point at it. null (no link shown) when the position has no notice, or (GPD) its
- * data cannot make one: the operator learns why when sending it.
+ * data cannot make one: the operator learns why when sending it. `notices` defaults to MyPay's (see below).
  */
 export function makeNoticeLinks(
   positions: { getPositionByIud(iud: string): Promise<PositionRecord | null> },
@@ -37,7 +37,9 @@ export function makeNoticeLinks(
       throw error;
     }
   };
-  const source = notices ?? platformNotices({ get, getRange }, positions);
+  // Not GPD's printed notice by default: its QR encoder and PDF writer would take the user-positions function over its
+  // 150 KB budget (154.6 KB measured); on GPD the link stays '—' and the notice goes by e-mail (functions/notices).
+  const source = notices ?? myPayNotices({ get, getRange }, positions);
   const exists = async (key: string) => {
     try {
       await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));

@@ -1,8 +1,8 @@
 import type { PositionRecord } from '../domain/debt-positions.ts';
 import type { PaymentPlatformName, PlatformNotices } from '../domain/payment-platform.ts';
-import { noticePdfKey } from '../domain/position-rules.ts';
 import { gpdNotices, noticeCreditorFromEnv } from './gpd/notices.ts';
-import { makeNoticePdfs, type NoticePdfFiles } from './notice-pdf.ts';
+import { myPayNotices } from './mypay/notices.ts';
+import type { NoticePdfFiles } from './notice-pdf.ts';
 import { paymentPlatformName } from './payment-platform-name.ts';
 
 /**
@@ -16,18 +16,5 @@ export function platformNotices(
   name: PaymentPlatformName = paymentPlatformName(),
   creditor = () => noticeCreditorFromEnv(),
 ): PlatformNotices {
-  if (name === 'gpd') return gpdNotices(positions, creditor);
-  const zips = makeNoticePdfs(files);
-  return {
-    // The flow's ZIP first (the flow e-mail), then the position's own (a position listed by page does not carry it:
-    // read then), then the PDF an earlier export stored on its own.
-    async noticePdf(position, zipKey) {
-      const own = 'noticeZip' in position ? position.noticeZip : undefined;
-      const found = await zips.noticePdf(position, [zipKey, own]);
-      if (found || own !== undefined) return found;
-      const record = await positions.getPositionByIud(position.iud);
-      return record?.noticeZip ? zips.noticePdf(record) : null;
-    },
-    storedKey: (position) => (position.nav ? noticePdfKey(position.iud) : null),
-  };
+  return name === 'gpd' ? gpdNotices(positions, creditor) : myPayNotices(files, positions);
 }
