@@ -28,6 +28,7 @@ const gpdMoneyPath = [
   'test/integration/citizen-cart.test.ts',
   'test/integration/gpd-sync.test.ts',
   'test/integration/gpd-timeouts.test.ts',
+  'test/integration/gpd-notice.test.ts',
 ];
 
 /**

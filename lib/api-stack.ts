@@ -14,7 +14,7 @@ import { functionAccess, timeoutOf, type FunctionAccess } from './function-acces
 import { BackgroundJobs } from './background-jobs.ts';
 import { PaymentExport } from './payment-export.ts';
 import { PortalFunction } from './portal-function.ts';
-import { gpdBinder, gpdCouncilSettings } from './gpd-binding.ts';
+import { gpdBinder, gpdCouncilSettings, gpdNoticeBinder } from './gpd-binding.ts';
 import { openApiFileCommand } from './openapi-file.ts';
 import { ORIGIN_VERIFY_VARIABLE } from '../functions/adapters/origin-verify.ts';
 
@@ -81,6 +81,8 @@ export class ApiStack extends Stack {
     const ioSecret = secretsmanager.Secret.fromSecretNameV2(this, 'IoSecret', props.io.secretName);
     // On pagoPA GPD the functions that call the payment platform (functionAccess 'mypay', the export's task) get GPD's instead.
     const bindGpd = props.paymentPlatform === 'gpd' ? gpdBinder(this, props.gpd!) : undefined;
+    // The notices API and the flow e-mail print pagoPA's notices on GPD: they need the creditor, not the keys.
+    const bindGpdNotices = props.paymentPlatform === 'gpd' ? gpdNoticeBinder(props.gpd!) : undefined;
     const mailIdentityArn =
       props.mail.identityArn ??
       this.formatArn({
@@ -196,6 +198,7 @@ export class ApiStack extends Stack {
         // 'Invia a pagoPA' checks the council's pagoPA settings before it starts (not MyPay's configuration page).
         if (resource === 'flows' && props.paymentPlatform === 'gpd')
           for (const [name, value] of Object.entries(gpdCouncilSettings(props.gpd!))) fn.addEnvironment(name, value);
+        if (resource === 'notices') bindGpdNotices?.(fn);
         return [resource, fn];
       }),
     ) as Record<Resource, PortalFunction>;
@@ -239,6 +242,7 @@ export class ApiStack extends Stack {
     // The flow e-mail reads MyPay's PDFs and the list cursors of a month's positions, and sends through SES and IO.
     bind.exports(NoticeJobs, 'R');
     bind.mail(NoticeJobs, 'SEND');
+    bindGpdNotices?.(NoticeJobs);
     // The flow e-mail keeps to the account's sending rate, which it reads (SES v2 GetAccount: SendQuota).
     NoticeJobs.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:GetAccount'], resources: ['*'] }));
     acknowledge(NoticeJobs.role!, {

@@ -85,6 +85,8 @@ export interface PortalContext {
     segregationCode: string | undefined;
     iban: string | undefined;
     taxonomyCode: string | undefined;
+    /** The council's CBILL code, printed on its pagoPA notices when it has one (functions/domain/payment-notice.ts). */
+    cbillCode: string | undefined;
   };
   /**
    * MyPay's mode (its pa.modelloUnico): true with pagoPA's "modello unico" (the default), false with the older
@@ -251,6 +253,7 @@ function gpdOf(node: Node): PortalContext['gpd'] {
     segregationCode: text(node, 'gpdSegregationCode'),
     iban: text(node, 'gpdIban'),
     taxonomyCode: text(node, 'gpdTaxonomyCode'),
+    cbillCode: text(node, 'gpdCbillCode'),
   };
 }
 

@@ -4,12 +4,6 @@ import type { PortalContext } from './context.ts';
 import type { PortalFunction } from './portal-function.ts';
 
 /**
- * pagoPA's GPD for the functions that call the payment platform (a stage with paymentPlatform "gpd", README
- * "Piattaforma di pagamento"): the council's settings in the environment (the names lib/local/runtime.ts gives the
- * local stack) and the subscription keys' secret named, read at run time (functions/adapters/secrets.ts
- * GPD_SECRET_NAME), with GetSecretValue on that one secret.
- */
-/**
  * The council's own pagoPA settings an export checks before it starts (functions/adapters/platform-configuration.ts):
  * the flows function gets them, without GPD's keys.
  */
@@ -20,6 +14,12 @@ export const gpdCouncilSettings = (gpd: PortalContext['gpd']): Record<string, st
   GPD_TAXONOMY_CODE: gpd.taxonomyCode ?? '',
 });
 
+/**
+ * pagoPA's GPD for the functions that call the payment platform (a stage with paymentPlatform "gpd", README
+ * "Piattaforma di pagamento"): the council's settings in the environment (the names lib/local/runtime.ts gives the
+ * local stack) and the subscription keys' secret named, read at run time (functions/adapters/secrets.ts
+ * GPD_SECRET_NAME), with GetSecretValue on that one secret.
+ */
 export function gpdBinder(scope: Construct, gpd: PortalContext['gpd']): (fn: PortalFunction) => void {
   const required = {
     gpdSecretName: gpd.secretName,
@@ -40,9 +40,24 @@ export function gpdBinder(scope: Construct, gpd: PortalContext['gpd']): (fn: Por
     GPD_BASE_URL: gpd.baseUrl,
     ...gpdCouncilSettings(gpd),
     GPD_COMPANY_NAME: gpd.companyName!,
+    ...(gpd.cbillCode ? { GPD_CBILL_CODE: gpd.cbillCode } : {}),
   };
   return (fn) => {
     for (const [name, value] of Object.entries(settings)) fn.addEnvironment(name, value);
     fn.bindSecret('GPD_SECRET_NAME', secret);
+  };
+}
+
+/**
+ * What the functions that print the council's pagoPA notices need on GPD (the notices API and the flow e-mail's job
+ * function: functions/adapters/gpd/notices.ts): the platform's name and the creditor the notice names. No key: they
+ * never call pagoPA.
+ */
+export function gpdNoticeBinder(gpd: PortalContext['gpd']): (fn: PortalFunction) => void {
+  return (fn) => {
+    fn.addEnvironment('PAYMENT_PLATFORM', 'gpd')
+      .addEnvironment('GPD_ORGANIZATION_FISCAL_CODE', gpd.organizationFiscalCode!)
+      .addEnvironment('GPD_COMPANY_NAME', gpd.companyName!);
+    if (gpd.cbillCode) fn.addEnvironment('GPD_CBILL_CODE', gpd.cbillCode);
   };
 }

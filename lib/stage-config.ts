@@ -111,6 +111,12 @@ export const stageConfigSchema = z
     gpdSegregationCode: checked(gpdSettingProblems.segregationCode).optional(),
     gpdIban: checked(gpdSettingProblems.iban).optional(),
     gpdTaxonomyCode: checked(gpdSettingProblems.taxonomyCode).optional(),
+    /** The council's CBILL (interbank) code, printed on its pagoPA notices ('Cod. CBILL'); optional. */
+    gpdCbillCode: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9]{5}$/, 'il codice CBILL è di 5 caratteri, lettere e cifre (es. A0EDT)')
+      .optional(),
     ioBaseUrl: z.url({ protocol: /^https?$/ }).optional(),
     ioSecretName: text.optional(),
     pdndEnvironment: z.enum(['collaudo', 'produzione']).optional(),

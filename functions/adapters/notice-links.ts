@@ -1,20 +1,24 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { noticePdfKey, type Position } from '../domain/payments.ts';
+import type { Position } from '../domain/payments.ts';
 import type { PositionRecord } from '../domain/debt-positions.ts';
+import { NoticeDataError } from '../domain/payment-notice.ts';
+import type { PlatformNotices } from '../domain/payment-platform.ts';
 import { EXPORT_LINK_TTL_SECONDS, getExportRange } from './export-files.ts';
-import { makeNoticePdfs } from './notice-pdf.ts';
+import { myPayNotices } from './mypay/notices.ts';
 import { isMissingObject, requireEnv, s3 } from './s3-client.ts';
 
 /**
- * The notice PDF link of a position: a link of a few minutes to `noticePdfKey(iud)` in the exports bucket.
- * The export keeps MyPay's AVVISI ZIP whole; the first time a position's link is asked for, its PDF is taken
- * out of that ZIP (adapters/notice-pdf.ts) and left at that key, so the link can point at it. null (no link
- * shown) when the position has no notice yet.
+ * The notice PDF link of a position: a link of a few minutes to the PDF's copy in the exports bucket, at the key the
+ * deployment's notices give it (PlatformNotices.storedKey). The first time a link is asked for, the PDF is made
+ * (MyPay: taken out of the flow's AVVISI ZIP, adapters/notice-pdf.ts; GPD: pagoPA's notice printed by the portal) and
+ * left at that key, so the link can point at it. null (no link shown) when the position has no notice, or (GPD) its
+ * data cannot make one: the operator learns why when sending it. `notices` defaults to MyPay's (see below).
  */
 export function makeNoticeLinks(
   positions: { getPositionByIud(iud: string): Promise<PositionRecord | null> },
   bucket = requireEnv('EXPORTS_BUCKET'),
+  notices?: PlatformNotices,
 ) {
   const get = async (key: string) => {
     try {
@@ -33,7 +37,9 @@ export function makeNoticeLinks(
       throw error;
     }
   };
-  const noticePdfs = makeNoticePdfs({ get, getRange });
+  // Not GPD's printed notice by default: its QR encoder and PDF writer would take the user-positions function over its
+  // 150 KB budget (154.6 KB measured); on GPD the link stays '—' and the notice goes by e-mail (functions/notices).
+  const source = notices ?? myPayNotices({ get, getRange }, positions);
   const exists = async (key: string) => {
     try {
       await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
@@ -43,18 +49,26 @@ export function makeNoticeLinks(
       throw error;
     }
   };
+  const made = async (position: Position) => {
+    try {
+      return await source.noticePdf(position);
+    } catch (error) {
+      if (error instanceof NoticeDataError) return null;
+      throw error;
+    }
+  };
 
   return {
-    async noticeUrl(position: Pick<Position, 'iud' | 'nav'>): Promise<string | null> {
+    async noticeUrl(position: Position): Promise<string | null> {
       if (!position.nav) return null;
-      const key = noticePdfKey(position.iud);
+      const key = source.storedKey(position);
+      if (!key) return null;
       if (!(await exists(key))) {
-        const record = await positions.getPositionByIud(position.iud);
-        const pdf = record?.noticeZip ? await noticePdfs.noticePdf(record, [record.noticeZip]) : null;
+        const pdf = await made(position);
         if (!pdf) return null;
         await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: pdf, ContentType: 'application/pdf' }));
       }
-      const fileName = `avviso-${position.nav ?? position.iud}.pdf`;
+      const fileName = `avviso-${position.nav}.pdf`;
       return getSignedUrl(
         s3,
         new GetObjectCommand({

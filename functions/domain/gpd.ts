@@ -57,7 +57,9 @@ export function iudOfIupd(iupd: string): { iud: string; revision: number } | nul
 
 /**
  * The text of pagoPA's QR code on a payment notice: `PAGOPA|002|<notice number>|<creditor fiscal code>|<amount in
- * cents>` (pagoPA's notice guidelines; pagopa-print-payment-notice-generator builds the same string).
+ * cents>` (pagoPA's notice guidelines, "Codice QR"; pagopa-print-payment-notice-generator builds the same string). The
+ * guidelines give the amount 2 to 11 digits: under 10 cents it is written with a leading zero ("05"), which readers
+ * that also take one digit read the same (pagopa/io-pagopa-commons pagopa.ts, MIN_AMOUNT_DIGITS).
  */
 export function pagoPaQrText(notice: { noticeNumber: string; fiscalCode: string; amountCents: number }): string {
   if (!/^[0-9]{18}$/.test(notice.noticeNumber))
@@ -66,7 +68,8 @@ export function pagoPaQrText(notice: { noticeNumber: string; fiscalCode: string;
     throw new RangeError(`codice fiscale dell'ente non valido: "${notice.fiscalCode}" (11 cifre)`);
   if (!Number.isSafeInteger(notice.amountCents) || notice.amountCents < 1)
     throw new RangeError(`importo non valido: ${notice.amountCents}`);
-  return `PAGOPA|002|${notice.noticeNumber}|${notice.fiscalCode}|${notice.amountCents}`;
+  if (notice.amountCents > 99_999_999_999) throw new RangeError(`importo non valido: ${notice.amountCents}`);
+  return `PAGOPA|002|${notice.noticeNumber}|${notice.fiscalCode}|${String(notice.amountCents).padStart(2, '0')}`;
 }
 
 /** The notice code as printed on the notice: in groups of four digits. */

@@ -13,6 +13,8 @@
  *   `<Platform>Unavailable` (5xx, timeout, 429 past the deadline, connection refused): try again later;
  *   `<Platform>Refused` / `MyPayFault`: the platform said no to this request; the same request gets the same no.
  */
+import type { PositionRecord } from './debt-positions.ts';
+import type { Position } from './payments.ts';
 import type { PositionState } from './positions/states.ts';
 
 export type PaymentPlatformName = 'mypay' | 'gpd';
@@ -147,6 +149,27 @@ export interface PlatformPositionState {
   /** The platform's own word for it (GPD's status, MyPay's DA_PAGARE / PAGATO / ANNULLATO), for the operator. */
   platformState: string;
   payments: PlatformPayment[];
+}
+
+/**
+ * The payment notice PDF of a position the platform accepted ('Avviso' links, the notice e-mail's attachment, the
+ * citizen's download): MyPay makes it (its AVVISI ZIP, functions/adapters/notice-pdf.ts); on GPD the portal prints
+ * pagoPA's notice itself (domain/payment-notice.ts, functions/adapters/payment-notice-pdf.ts). Kept apart from
+ * PaymentPlatform so the functions that only link or mail a notice bundle no platform client
+ * (functions/adapters/platform-notices.ts).
+ */
+export interface PlatformNotices {
+  /**
+   * The PDF (`zipKey`: MyPay's flow ZIP to look in first); null when there is none (yet). Given a position as a list
+   * shows it, the adapter reads its record when it needs more (MyPay's ZIP, GPD's first export). GPD throws
+   * NoticeDataError (422, Italian) when the position's data cannot make a notice pagoPA's channels would read.
+   */
+  noticePdf(position: Position | PositionRecord, zipKey?: string | null): Promise<Uint8Array | null>;
+  /**
+   * Where a link's copy of the PDF is kept in the exports bucket (under NOTICE_PDF_PREFIX). MyPay: one per position;
+   * GPD: one per content, so a new amount or name gets a new PDF, never a stale one. null: no notice to link.
+   */
+  storedKey(position: Position): string | null;
 }
 
 /** The port: one per deployment, chosen by the setting paymentPlatform. */

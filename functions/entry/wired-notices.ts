@@ -1,7 +1,7 @@
 import { dynamoAuditLog } from '../adapters/audit-log.ts';
 import { getExportRange, s3ExportFiles } from '../adapters/export-files.ts';
 import { isMissingObject } from '../adapters/s3-client.ts';
-import { makeNoticePdfs } from '../adapters/notice-pdf.ts';
+import { platformNotices } from '../adapters/platform-notices.ts';
 import { ioConfigFromEnv, makeIo } from '../adapters/io.ts';
 import { clientFromSettings } from '../adapters/fresh-client.ts';
 import { sesMailer } from '../adapters/mail.ts';
@@ -18,10 +18,14 @@ const { recordNoticeEmail, recordIoMessage, restoreIoMessage, recordIoStatus } =
 
 const missing = <T>(read: Promise<T>) =>
   read.catch((error: unknown) => (isMissingObject(error) ? null : Promise.reject(error)));
-const noticePdfs = makeNoticePdfs({
-  get: (key) => missing(s3ExportFiles.get(key)),
-  getRange: (key, start, end) => missing(getExportRange(key, start, end)),
-});
+// The deployment's notices: MyPay's PDFs out of its ZIPs, or (GPD) pagoPA's notice printed by the portal.
+const notices = platformNotices(
+  {
+    get: (key) => missing(s3ExportFiles.get(key)),
+    getRange: (key, start, end) => missing(getExportRange(key, start, end)),
+  },
+  { getPositionByIud },
+);
 
 // The IO client is made at the first send (a function deployed without the IO settings still e-mails), and
 // again when its key is rotated.
@@ -47,15 +51,7 @@ export const noticeUseCases = (extra: Pick<NoticeDeps, 'jobs'> = {}) =>
     },
     users: { getUserItems },
     flows: { getFlow, updateFlow },
-    // The flow's ZIP first (the flow e-mail), then the position's own (a position listed by page does not
-    // carry it: read then), then the PDF an earlier export stored on its own.
-    async noticePdf(position, zipKey) {
-      const own = 'noticeZip' in position ? position.noticeZip : undefined;
-      const found = await noticePdfs.noticePdf(position, [zipKey, own]);
-      if (found || own !== undefined) return found;
-      const record = await getPositionByIud(position.iud);
-      return record?.noticeZip ? noticePdfs.noticePdf(record) : null;
-    },
+    noticePdf: (position, zipKey) => notices.noticePdf(position, zipKey),
     mailer: sesMailer,
     io,
     audit: dynamoAuditLog,

@@ -72,7 +72,7 @@ export interface UserPositionDeps {
   /** The portal's correlation id of a checkout (GPD: in Checkout's return addresses; MyPay makes its own session). */
   newId?: () => string;
   /** A short-lived link to the position's notice PDF when the exports bucket has it; null otherwise. */
-  notices: { noticeUrl(position: Pick<Position, 'iud' | 'nav'>): Promise<string | null> };
+  notices: { noticeUrl(position: Position): Promise<string | null> };
   /** The portal's own address (the deployment setting PORTAL_URL): the platform sends the citizen back there only. */
   portalUrl: () => string;
   /** Whether MyPay's payment type requires a due date (MYPAY_SCADENZA_OBBLIGATORIA): then a past one cannot be paid. */
