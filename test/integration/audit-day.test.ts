@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inject } from '../support/stack-context.ts';
-import { TABLE_NAME } from '../../lib/local/config.ts';
 import type { Actor } from '../../functions/domain/roles.ts';
-import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
+import { indexesCaughtUp, localTable, useLocalTable } from '../support/dynamo.ts';
 
 /**
  * A day's audit entries are write-sharded over gsi1 partitions ("AUDIT#<day>#<shard>"; a partition takes at
@@ -17,13 +15,7 @@ const day = '2031-05-05';
 const at = (time: string) => new Date(`${day}T${time}Z`);
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    TABLE_NAME,
-    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-    AWS_REGION: 'eu-south-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-  });
+  useLocalTable();
   process.env.CURSOR_SECRET ||= 'audit-day-test';
   audit = await import('../../functions/adapters/audit-log.ts');
 });

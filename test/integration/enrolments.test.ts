@@ -1,9 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inject } from '../support/stack-context.ts';
-import { TABLE_NAME } from '../../lib/local/config.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
-import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
+import { indexesCaughtUp, localTable, useLocalTable } from '../support/dynamo.ts';
 import { randomFiscalCode } from '../support/isee.ts';
 import { jobAnswer } from '../support/jobs.ts';
 import { romeYear } from '../../functions/domain/period.ts';
@@ -261,13 +259,7 @@ describe('the operator runs the enrolled users table', () => {
     // A subscription stored before the search items existed: found again once the back-fill (run at each local start) wrote it.
     await localTable().deleteItem({ pk: `CALL#${call.id}`, sk: `ENROLSEARCH#${first.id}` });
     expect(await names('sort=ranking')).toEqual({ total: 1, names: ['b'] });
-    Object.assign(process.env, {
-      TABLE_NAME,
-      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-      AWS_REGION: 'eu-south-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-    });
+    useLocalTable();
     const { runMigrationSteps } = await import('../../functions/entry/migration-catalogue.ts');
     expect(await runMigrationSteps('enrolment-search-item-v1')).toBeGreaterThanOrEqual(2);
     expect(await names('sort=ranking')).toEqual({ total: 2, names: ['b', 'a'] });
@@ -640,13 +632,7 @@ describe('a large call: audits that DynamoDB can hold', () => {
   };
 
   beforeAll(async () => {
-    Object.assign(process.env, {
-      TABLE_NAME,
-      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-      AWS_REGION: 'eu-south-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-    });
+    useLocalTable();
     const subscriptions = await import('../../functions/subscriptions/repository.ts');
     const { subscriptionItem, enrolmentSearchItem } = await import('../../functions/subscriptions/repository-items.ts');
     const { newSubscription } = await import('../../functions/domain/new-subscription.ts');

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../functions/adapters/table.ts';
-import { TABLE_NAME } from '../../lib/local/config.ts';
-import { localTable } from '../support/dynamo.ts';
-import { inject } from '../support/stack-context.ts';
+import { localTable, useLocalTable } from '../support/dynamo.ts';
 
 /**
  * The export lock's lease end is the table's TTL attribute (`expiresAt`): DynamoDB's TTL acts only on a number of
@@ -18,13 +16,7 @@ const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const run = randomUUID().slice(0, 8);
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    TABLE_NAME,
-    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-    AWS_REGION: 'eu-south-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-  });
+  useLocalTable();
   process.env.CURSOR_SECRET ||= 'export-lock-expiry-test';
   flows = await import('../../functions/flows/repository.ts');
   catalogue = await import('../../functions/entry/migration-catalogue.ts');

@@ -7,10 +7,8 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUDIT_DAY_SHARDS, keys, shardOf } from '../../functions/adapters/table.ts';
 import type { Actor } from '../../functions/domain/roles.ts';
-import { TABLE_NAME } from '../../lib/local/config.ts';
 import { as } from '../support/api.ts';
-import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
-import { inject } from '../support/stack-context.ts';
+import { indexesCaughtUp, localTable, useLocalTable } from '../support/dynamo.ts';
 
 /**
  * `npm run gdpr:export -- <fiscal code>` (docs/operations.md, a citizen's access request): the command itself, on
@@ -35,13 +33,7 @@ async function gdprExport(...args: string[]) {
 
 beforeAll(async () => {
   folder = await fs.mkdtemp(path.join(os.tmpdir(), 'gdpr-export-'));
-  Object.assign(process.env, {
-    TABLE_NAME,
-    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-    AWS_REGION: 'eu-south-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-  });
+  useLocalTable();
   env = { ...process.env };
 });
 

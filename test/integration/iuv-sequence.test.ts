@@ -1,7 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inject } from '../support/stack-context.ts';
-import { TABLE_NAME } from '../../lib/local/config.ts';
-import { localTable } from '../support/dynamo.ts';
+import { localTable, useLocalTable } from '../support/dynamo.ts';
 import { isCouncilIuv, MAX_IUV_BASE } from '../../functions/domain/gpd.ts';
 
 /**
@@ -12,13 +10,7 @@ import { isCouncilIuv, MAX_IUV_BASE } from '../../functions/domain/gpd.ts';
 let sequence: typeof import('../../functions/positions/iuv-sequence.ts');
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    TABLE_NAME,
-    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-    AWS_REGION: 'eu-south-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-  });
+  useLocalTable();
   sequence = await import('../../functions/positions/iuv-sequence.ts');
 });
 

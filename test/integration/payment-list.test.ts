@@ -8,7 +8,7 @@ import { debtSummaryItem } from '../../functions/payment-list/repository.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
-import { indexesCaughtUp } from '../support/dynamo.ts';
+import { indexesCaughtUp, useLocalTable } from '../support/dynamo.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
 
@@ -480,13 +480,7 @@ describe('rows stored before the list was spread over shards', () => {
     expect((await listOld('&sort=nome')).json.items.map((r: any) => r.cognome)).toEqual(['Bianchi', 'Neri', 'Rossi']);
     expect((await listOld('&name=rossi&sort=-importo')).json.items.map((r: any) => r.importoTotale)).toEqual([3000]);
 
-    Object.assign(process.env, {
-      TABLE_NAME,
-      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-      AWS_REGION: 'eu-south-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-    });
+    useLocalTable();
     const { runMigrationSteps } = await import('../../functions/entry/migration-catalogue.ts');
     expect(await runMigrationSteps('payment-list-shards-v1')).toBeGreaterThanOrEqual(3);
     await indexesCaughtUp();

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inject } from '../support/stack-context.ts';
-import { TABLE_NAME } from '../../lib/local/config.ts';
-import { localTable } from '../support/dynamo.ts';
+import { localTable, useLocalTable } from '../support/dynamo.ts';
 
 /**
  * The conditional writes that keep the rules true when two people act at once, on the local DynamoDB (not a
@@ -17,13 +15,7 @@ let tickets: typeof import('../../functions/tickets/repository.ts');
 
 beforeAll(async () => {
   // The repositories bind to their table when they load: the integration stack's.
-  Object.assign(process.env, {
-    TABLE_NAME,
-    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-    AWS_REGION: 'eu-south-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-  });
+  useLocalTable();
   [bands, calls, isees, users, tickets] = await Promise.all([
     import('../../functions/bands/repository.ts'),
     import('../../functions/calls/repository.ts'),

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TABLE_NAME } from '../../lib/local/config.ts';
-import { inject } from '../support/stack-context.ts';
-import { localTable } from '../support/dynamo.ts';
+import { localTable, useLocalTable } from '../support/dynamo.ts';
 
 /**
  * The TTL back-fill (migration retention-expiry-v1): support messages, debt positions and audit entries stored
@@ -18,13 +16,7 @@ const now = () => Math.floor(Date.now() / 1000);
 const run = randomUUID().slice(0, 8);
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    TABLE_NAME,
-    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-    AWS_REGION: 'eu-south-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-  });
+  useLocalTable();
   process.env.CURSOR_SECRET ||= 'retention-expiry-test';
   catalogue = await import('../../functions/entry/migration-catalogue.ts');
 });

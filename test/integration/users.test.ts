@@ -1,10 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inject } from '../support/stack-context.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { userItems } from '../../functions/users/repository.ts';
-import { TABLE_NAME } from '../../lib/local/config.ts';
 import { as } from '../support/api.ts';
-import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
+import { indexesCaughtUp, localTable, useLocalTable } from '../support/dynamo.ts';
 import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
 import { attestationPdf, randomFiscalCode, stageIseeFile } from '../support/isee.ts';
 
@@ -364,13 +362,7 @@ describe('users: new, search, edit, status, delete', () => {
     await localTable().deleteItem(keys.userNames(made[3]));
     await indexesCaughtUp();
     expect(await ids(`lastName=${lastName}&firstName=gianmaria 03`)).toEqual([]);
-    Object.assign(process.env, {
-      TABLE_NAME,
-      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-      AWS_REGION: 'eu-south-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-    });
+    useLocalTable();
     const { runMigrationSteps } = await import('../../functions/entry/migration-catalogue.ts');
     expect(await runMigrationSteps('users-search-item-v1')).toBeGreaterThanOrEqual(17);
     await indexesCaughtUp();

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inject } from '../support/stack-context.ts';
 import {
   edit,
   noPositionsListener,
@@ -12,8 +11,7 @@ import {
 } from '../../functions/domain/positions/index.ts';
 import type { ExportResults } from '../../functions/adapters/ports.ts';
 import type { PaymentDeps } from '../../functions/payments/use-cases.ts';
-import { TABLE_NAME } from '../../lib/local/config.ts';
-import { localTable } from '../support/dynamo.ts';
+import { localTable, useLocalTable } from '../support/dynamo.ts';
 
 /**
  * The export's write-back fence (functions/positions/repository.ts) against the local DynamoDB, not an
@@ -28,13 +26,7 @@ let makePaymentUseCases: typeof import('../../functions/payments/use-cases.ts').
 
 beforeAll(async () => {
   // The repository binds to its table when it loads: the integration stack's.
-  Object.assign(process.env, {
-    TABLE_NAME,
-    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-    AWS_REGION: 'eu-south-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-  });
+  useLocalTable();
   repository = await import('../../functions/positions/repository.ts');
   writer = repository.makePositionWriter(noPositionsListener);
   ({ makePaymentUseCases } = await import('../../functions/payments/use-cases.ts'));

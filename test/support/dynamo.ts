@@ -14,6 +14,17 @@ import { keys } from '../../functions/adapters/table.ts';
 import { ISEE_FEE_MARKER } from '../../functions/domain/isee.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 
+/** For a test that imports the repositories themselves: they use the local stack's table, with local credentials. */
+export function useLocalTable() {
+  Object.assign(process.env, {
+    TABLE_NAME,
+    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+    AWS_REGION: 'eu-south-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+  });
+}
+
 /** Direct access to the local table, to look at what the API stored (or did not). */
 export function localTable() {
   const client = DynamoDBDocumentClient.from(

@@ -1,3 +1,4 @@
+import { useLocalTable } from './dynamo.ts';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from './stack-context.ts';
@@ -7,13 +8,7 @@ import { randomFiscalCode } from './isee.ts';
 
 /** `count` (10,000 by default) payment-list rows of a call written straight into the table (with their totals), as the refresh would. */
 export async function seedBigPaymentList(callId: string, year: number, run: string, count = 10_000) {
-  Object.assign(process.env, {
-    TABLE_NAME,
-    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-    AWS_REGION: 'eu-south-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-  });
+  useLocalTable();
   const { debtSummaryItem } = await import('../../functions/payment-list/repository.ts');
   const { summarize, addTotals, zeroTotals } = await import('../../functions/domain/debt-summaries.ts');
   const client = DynamoDBDocumentClient.from(
