@@ -275,6 +275,15 @@ export interface InpsIsee {
  * pays one of the month's positions, what an export would send, what to send, and MyPay's verdict on each row.
  * The call's export lock is flows' own: it says whether this flow holds it (`underLock`), positions never read it.
  */
+/**
+ * Whether an export of a call runs now: payments and enrolments ask it, since a call's positions and subscriptions
+ * do not change while an export reads them. The call's export lock is flows' own (functions/flows/repository.ts):
+ * flows answers this (functions/flows/running-exports.ts), nothing else reads the lock.
+ */
+export interface RunningExports {
+  isRunning(callId: string): Promise<boolean>;
+}
+
 /** What a flow asks of the month's export (one citizen only when fiscalCode is set; underLock: the flow holds the call's export lock). */
 export interface MonthExportRequest {
   callId: string;

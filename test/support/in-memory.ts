@@ -53,6 +53,7 @@ import { isOpenTicket, searchKey } from '../../functions/domain/tickets.ts';
 import type { StoredTicket } from '../../functions/tickets/repository.ts';
 import { makeTicketUseCases, type TicketRepository } from '../../functions/tickets/use-cases.ts';
 import { makeEnsureCitizen, makeUserUseCases } from '../../functions/users/use-cases.ts';
+import { runningExportsOf } from '../../functions/flows/running-exports.ts';
 import { claimsOf } from './events.ts';
 
 export const actors = {
@@ -662,7 +663,9 @@ export function portal() {
     files: store.files,
     subscriptions: store.subscriptions,
   });
-  const exports = { runningExportOf: async (callId: string) => store.exportLocks.get(callId) ?? null };
+  const exports = runningExportsOf({
+    runningExportOf: async (callId: string) => store.exportLocks.get(callId) ?? null,
+  });
   const jobs = makeJobs({
     jobs: store.jobs,
     runner: { start: async (run) => void store.jobRuns.push(run) },
