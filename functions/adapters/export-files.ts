@@ -1,6 +1,6 @@
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { ExportFiles } from './ports.ts';
+import type { ExportFiles } from './ports/files.ts';
 import { requireEnv, s3 } from './s3-client.ts';
 
 /** The exports bucket: the files sent to MyPay and MyPay's result files (IUV, SCARTI, AVVISI). */

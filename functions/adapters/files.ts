@@ -11,7 +11,7 @@ import {
   type UploadRequest,
   type UploadTicket,
 } from '../domain/files.ts';
-import type { ClaimedFile, FileStore } from './ports.ts';
+import type { ClaimedFile, FileStore } from './ports/files.ts';
 import { isMissingObject, requireEnv, s3 } from './s3-client.ts';
 
 export { s3 };

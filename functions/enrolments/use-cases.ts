@@ -18,14 +18,11 @@ import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
 import { nextSubscriptionState, parseSubscriptionId } from '../domain/subscriptions.ts';
 import { laterThan } from '../domain/version-stamp.ts';
-import {
-  auditChunks,
-  type AuditLog,
-  type Clock,
-  type EnrolmentRepository,
-  type FileStore,
-  type RunningExports,
-} from '../adapters/ports.ts';
+import { auditChunks, type AuditLog } from '../adapters/ports/audit.ts';
+import type { Clock } from '../adapters/ports/clock.ts';
+import type { EnrolmentRepository } from '../adapters/ports/enrolments.ts';
+import type { RunningExports } from '../adapters/ports/export.ts';
+import type { FileStore } from '../adapters/ports/files.ts';
 import { deleteFiles } from '../adapters/kept-files.ts';
 import type { CallRecord } from '../domain/call-record.ts';
 import type { StoredUser } from '../domain/user-record.ts';

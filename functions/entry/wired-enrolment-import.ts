@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { dynamoAuditLog } from '../adapters/audit-log.ts';
 import { s3FileStore } from '../adapters/files.ts';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { getCall } from '../calls/repository.ts';
 import { runningExportOf } from '../flows/repository.ts';
 import { runningExportsOf } from '../flows/running-exports.ts';

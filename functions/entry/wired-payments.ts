@@ -1,6 +1,6 @@
 import { recordAuditBatch } from '../adapters/audit-log.ts';
 import { s3ExportFiles } from '../adapters/export-files.ts';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { businessMetrics } from '../adapters/observability.ts';
 // Named imports (not the whole modules): the bundle keeps only what the payments use.
 import { getBand } from '../bands/repository.ts';

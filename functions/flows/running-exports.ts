@@ -1,4 +1,4 @@
-import type { RunningExports } from '../adapters/ports.ts';
+import type { RunningExports } from '../adapters/ports/export.ts';
 import type { FlowRepository } from './ports.ts';
 
 /** What flows answers the others about its lock: an export runs while a flow holds the call's lock (an expired lease holds nothing). */

@@ -63,18 +63,13 @@ import { currentPeriod, periodKey, romeDay, type Period } from '../domain/period
 import { SKIPPED_SHOWN, positionsCsvFileName, resolvePeriod } from '../domain/position-rules.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
-import {
-  type AuditEntry,
-  type BusinessMetrics,
-  type Clock,
-  type ConfigurationRepository,
-  type ExportFiles,
-  type ExportResults,
-  type MonthExportRequest,
-  noMetrics,
-  type PaymentListSummaries,
-  type RunningExports,
-} from '../adapters/ports.ts';
+import type { AuditEntry } from '../adapters/ports/audit.ts';
+import type { Clock } from '../adapters/ports/clock.ts';
+import type { ConfigurationRepository } from '../adapters/ports/configuration.ts';
+import type { ExportResults, MonthExportRequest, RunningExports } from '../adapters/ports/export.ts';
+import type { ExportFiles } from '../adapters/ports/files.ts';
+import { type BusinessMetrics, noMetrics } from '../adapters/ports/metrics.ts';
+import type { PaymentListSummaries } from '../adapters/ports/payment-list.ts';
 import type { CallRecord } from '../domain/call-record.ts';
 import type { SubscriptionRecord } from '../domain/subscription-record.ts';
 import type { StoredUser } from '../domain/user-record.ts';

@@ -3,18 +3,13 @@
  * the S3 file store implement), and `portal()`, every use case wired on them. Use-case tests run on these:
  * no AWS, no mocks, and they assert what an operator or a citizen would notice.
  */
-import type {
-  AuditEntry,
-  AuditHistory,
-  AuditLog,
-  BusinessMetrics,
-  Clock,
-  EnrolmentRepository,
-  FileStore,
-  Mailer,
-  MailMessage,
-  UserRepository,
-} from '../../functions/adapters/ports.ts';
+import type { AuditEntry, AuditHistory, AuditLog } from '../../functions/adapters/ports/audit.ts';
+import type { Clock } from '../../functions/adapters/ports/clock.ts';
+import type { EnrolmentRepository } from '../../functions/adapters/ports/enrolments.ts';
+import type { FileStore } from '../../functions/adapters/ports/files.ts';
+import type { Mailer, MailMessage } from '../../functions/adapters/ports/mail.ts';
+import type { BusinessMetrics } from '../../functions/adapters/ports/metrics.ts';
+import type { UserRepository } from '../../functions/adapters/ports/users.ts';
 import type { BusinessMetric } from '../../functions/domain/business-metrics.ts';
 import type { Band } from '../../functions/domain/bands.ts';
 import { hourlyQuota } from '../../functions/domain/bands.ts';
