@@ -35,7 +35,7 @@ export default {
       comment:
         'A circle between folders of functions/ (issue 36): the folders import one way, domain <- adapters <- ' +
         'resource folders <- entry. A record, schema or port two folders share goes to the domain or ' +
-        'adapters/ports.ts; wiring goes to functions/entry/.',
+        'adapters/ports/; wiring goes to functions/entry/.',
       scope: 'folder',
       from: { path: '^functions/' },
       to: { path: '^functions/', circular: true },
@@ -54,7 +54,7 @@ export default {
       name: 'adapters-on-the-domain',
       severity: 'error',
       comment:
-        'functions/adapters (the clients of AWS and of the outside systems, observability, ports.ts) imports only the domain and itself.',
+        'functions/adapters (the clients of AWS and of the outside systems, observability, ports/) imports only the domain and itself.',
       from: { path: '^functions/adapters/' },
       to: { path: '^functions/', pathNot: ['^functions/adapters/', '^functions/domain/'] },
     },

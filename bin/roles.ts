@@ -90,7 +90,7 @@ const [{ DomainError }, { dynamoAuditLog }, { systemClock }, signIns, { cognitoU
   await Promise.all([
     import('../functions/domain/errors.ts'),
     import('../functions/adapters/audit-log.ts'),
-    import('../functions/adapters/ports.ts'),
+    import('../functions/adapters/ports/clock.ts'),
     import('../functions/users/sign-ins.ts'),
     import('../functions/adapters/user-pool.ts'),
     import('../functions/users/role-grants.ts'),

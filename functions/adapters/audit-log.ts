@@ -11,7 +11,7 @@ import {
   tableName,
   type CursorList,
 } from './dynamo.ts';
-import type { AuditEntry, AuditHistory, AuditLog, StoredAuditEntry } from './ports.ts';
+import type { AuditEntry, AuditHistory, AuditLog, StoredAuditEntry } from './ports/audit.ts';
 import { AUDIT_DAY_SHARDS, keys, shardOf } from './table.ts';
 import { expiresAfter, retentionYears } from '../domain/retention.ts';
 

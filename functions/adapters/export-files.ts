@@ -1,7 +1,5 @@
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { ExportFiles } from './ports.ts';
-import { requireEnv, s3 } from './s3-client.ts';
+import type { ExportFiles } from './ports/files.ts';
+import { requireEnv, s3Client, signedGetUrl } from './s3-client.ts';
 
 /** The exports bucket: the files sent to MyPay and MyPay's result files (IUV, SCARTI, AVVISI). */
 const exportsBucket = requireEnv('EXPORTS_BUCKET');
@@ -19,8 +17,9 @@ export async function getExportRange(
   end: number,
   bucket = exportsBucket,
 ): Promise<{ bytes: Uint8Array; size: number }> {
+  const { s3, sdk } = await s3Client();
   const object = await s3.send(
-    new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${Math.max(start, end - 1)}` }),
+    new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${Math.max(start, end - 1)}` }),
   );
   const size = Number(/\/(\d+)$/.exec(object.ContentRange ?? '')?.[1] ?? object.ContentLength ?? 0);
   return { bytes: await object.Body!.transformToByteArray(), size };
@@ -28,23 +27,24 @@ export async function getExportRange(
 
 export const s3ExportFiles: ExportFiles = {
   async put(key, body, contentType) {
-    await s3.send(new PutObjectCommand({ Bucket: exportsBucket, Key: key, Body: body, ContentType: contentType }));
+    const { s3, sdk } = await s3Client();
+    await s3.send(new sdk.PutObjectCommand({ Bucket: exportsBucket, Key: key, Body: body, ContentType: contentType }));
   },
   async get(key) {
-    const object = await s3.send(new GetObjectCommand({ Bucket: exportsBucket, Key: key }));
+    const { s3, sdk } = await s3Client();
+    const object = await s3.send(new sdk.GetObjectCommand({ Bucket: exportsBucket, Key: key }));
     return object.Body!.transformToByteArray();
   },
   downloadUrl(key, fileName, contentType = 'application/zip') {
     const safeName = fileName.replace(/["\\\r\n]/g, '_');
-    return getSignedUrl(
-      s3,
-      new GetObjectCommand({
+    return signedGetUrl(
+      {
         Bucket: exportsBucket,
         Key: key,
         ResponseContentType: contentType,
         ResponseContentDisposition: `attachment; filename="${safeName}"`,
-      }),
-      { expiresIn: EXPORT_LINK_TTL_SECONDS },
+      },
+      EXPORT_LINK_TTL_SECONDS,
     );
   },
 };

@@ -1,7 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
-import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { ValidationError } from '../domain/errors.ts';
 import { fileTypeOf } from '../domain/file-signature.ts';
 import {
@@ -11,10 +8,8 @@ import {
   type UploadRequest,
   type UploadTicket,
 } from '../domain/files.ts';
-import type { ClaimedFile, FileStore } from './ports.ts';
-import { isMissingObject, requireEnv, s3 } from './s3-client.ts';
-
-export { s3 };
+import type { ClaimedFile, FileStore } from './ports/files.ts';
+import { isMissingObject, requireEnv, s3Client, signedGetUrl } from './s3-client.ts';
 
 /**
  * Files live in S3 (the local stand-in is s3rver), never in DynamoDB. The browser uploads straight to the
@@ -46,6 +41,7 @@ const stagingPrefix = (ownerSub: string) => `staging/${ownerTag(ownerSub)}/`;
 
 export async function createUpload(ownerSub: string, request: UploadRequest): Promise<UploadTicket> {
   const uploadKey = `${stagingPrefix(ownerSub)}${request.purpose}/${randomUUID()}`;
+  const [{ s3 }, { createPresignedPost }] = await Promise.all([s3Client(), import('@aws-sdk/s3-presigned-post')]);
   const { url, fields } = await createPresignedPost(s3, {
     Bucket: documentsBucket,
     Key: uploadKey,
@@ -65,10 +61,11 @@ export async function createUpload(ownerSub: string, request: UploadRequest): Pr
 export async function claimUpload(ownerSub: string, uploadKey: string, finalKey: string): Promise<ClaimedFile> {
   if (!uploadKey.startsWith(stagingPrefix(ownerSub)) || uploadKey.includes('..'))
     throw new ValidationError(fileMessages.notFound);
+  const { s3, sdk } = await s3Client();
   let size: number;
   let declared: { type?: string; size?: string };
   try {
-    const head = await s3.send(new HeadObjectCommand({ Bucket: documentsBucket, Key: uploadKey }));
+    const head = await s3.send(new sdk.HeadObjectCommand({ Bucket: documentsBucket, Key: uploadKey }));
     size = head.ContentLength ?? 0;
     declared = { type: head.ContentType, size: head.Metadata?.[DECLARED_SIZE] };
   } catch (error) {
@@ -76,20 +73,22 @@ export async function claimUpload(ownerSub: string, uploadKey: string, finalKey:
     throw error;
   }
   const refuse = async (message: string) => {
-    await s3.send(new DeleteObjectCommand({ Bucket: documentsBucket, Key: uploadKey }));
+    await s3.send(new sdk.DeleteObjectCommand({ Bucket: documentsBucket, Key: uploadKey }));
     return new ValidationError(message);
   };
   if (size === 0) throw await refuse(fileMessages.empty);
   if (size > MAX_FILE_BYTES) throw await refuse(fileMessages.tooLarge);
 
-  const head = await s3.send(new GetObjectCommand({ Bucket: documentsBucket, Key: uploadKey, Range: 'bytes=0-15' }));
+  const head = await s3.send(
+    new sdk.GetObjectCommand({ Bucket: documentsBucket, Key: uploadKey, Range: 'bytes=0-15' }),
+  );
   const contentType = fileTypeOf(await head.Body!.transformToByteArray());
   if (!contentType || !isAcceptedType(contentType)) throw await refuse(fileMessages.unsupported);
   if (!sameType(declared.type, contentType)) throw await refuse(fileMessages.typeMismatch);
   if (declared.size !== String(size)) throw await refuse(fileMessages.sizeMismatch);
 
   await s3.send(
-    new CopyObjectCommand({
+    new sdk.CopyObjectCommand({
       Bucket: documentsBucket,
       Key: finalKey,
       CopySource: `${documentsBucket}/${encodeURIComponent(uploadKey).replace(/%2F/g, '/')}`,
@@ -97,7 +96,7 @@ export async function claimUpload(ownerSub: string, uploadKey: string, finalKey:
       MetadataDirective: 'REPLACE',
     }),
   );
-  await s3.send(new DeleteObjectCommand({ Bucket: documentsBucket, Key: uploadKey }));
+  await s3.send(new sdk.DeleteObjectCommand({ Bucket: documentsBucket, Key: uploadKey }));
   return { key: finalKey, contentType, size };
 }
 
@@ -111,24 +110,25 @@ export function downloadUrl(key: string, fileName: string, contentType?: string 
   const safeName = fileName.replace(/["\\\r\n]/g, '_');
   const verified = isAcceptedType(contentType ?? undefined) ? contentType! : 'application/octet-stream';
   const disposition = verified === 'application/octet-stream' ? 'attachment' : 'inline';
-  return getSignedUrl(
-    s3,
-    new GetObjectCommand({
+  return signedGetUrl(
+    {
       Bucket: documentsBucket,
       Key: key,
       ResponseContentType: verified,
       ResponseContentDisposition: `${disposition}; filename="${safeName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
-    }),
-    { expiresIn: DOWNLOAD_TTL_SECONDS },
+    },
+    DOWNLOAD_TTL_SECONDS,
   );
 }
 
 export async function deleteFile(key: string): Promise<void> {
-  await s3.send(new DeleteObjectCommand({ Bucket: documentsBucket, Key: key }));
+  const { s3, sdk } = await s3Client();
+  await s3.send(new sdk.DeleteObjectCommand({ Bucket: documentsBucket, Key: key }));
 }
 
 export async function readFile(key: string): Promise<Uint8Array> {
-  const object = await s3.send(new GetObjectCommand({ Bucket: documentsBucket, Key: key }));
+  const { s3, sdk } = await s3Client();
+  const object = await s3.send(new sdk.GetObjectCommand({ Bucket: documentsBucket, Key: key }));
   return object.Body!.transformToByteArray();
 }
 

@@ -3,7 +3,7 @@ import { INPS_BENEFIT_CODE, inpsAttestationOperations, type InpsAttestationOpera
 import { lazyClientCertificateFetch } from './client-certificate-fetch.ts';
 import { makeInpsIsee, type InpsSettings } from './inps-isee.ts';
 import { makePacer, type Pacer } from './pacer.ts';
-import type { InpsIsee } from './ports.ts';
+import type { InpsIsee } from './ports/inps.ts';
 import { makePdndClient, type PdndClient } from './pdnd.ts';
 import { kmsSigner, localKeySigner } from './pdnd-signers.ts';
 import { certificateFromSecret } from './secret-certificate.ts';

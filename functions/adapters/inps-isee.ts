@@ -13,7 +13,7 @@ import { inpsEsiti } from '../domain/inps.ts';
 import { child, children, childElements, escapeXml, localName, text } from './mypay-soap.ts';
 import { decimalToCents } from '../domain/money.ts';
 import { jwtPayload, type PdndClient, type Voucher } from './pdnd.ts';
-import type { InpsIsee, InpsRequest } from './ports.ts';
+import type { InpsIsee, InpsRequest } from './ports/inps.ts';
 import { isCertificateError } from './client-certificate-fetch.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { IoMessageContent } from '../domain/notices.ts';
-import type { IoMessages, IoMessageStatus } from './ports.ts';
+import type { IoMessages, IoMessageStatus } from './ports/io.ts';
 
 /**
  * The IO app's services API (reference.md "IO app messages"; pagopa/io-functions-services openapi/index.yaml),

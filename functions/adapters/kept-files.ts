@@ -1,6 +1,7 @@
 import type { LinkedFile } from '../domain/calls.ts';
 import type { KeptFile } from '../domain/files.ts';
-import type { FileStore, IdGenerator } from './ports.ts';
+import type { IdGenerator } from './ports/clock.ts';
+import type { FileStore } from './ports/files.ts';
 
 /** Short-lived links (5 minutes) to read the files: the API never sends the bytes. */
 export const linkFiles = (store: FileStore, files: KeptFile[]): Promise<LinkedFile[]> =>

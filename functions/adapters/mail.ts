@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SESv2Client, SendEmailCommandInput } from '@aws-sdk/client-sesv2';
 import { tracer } from './observability.ts';
-import type { MailMessage, Mailer } from './ports.ts';
+import type { MailMessage, Mailer } from './ports/mail.ts';
 
 /**
  * The mail adapter: SES v2 `SendEmail`. In the cloud the function's role may send only from the

@@ -5,7 +5,7 @@
  * citizen's positions) bundles neither the ZIP nor the CSV reader of the reporting.
  */
 import { parseXml, XmlElement } from '@rgrove/parse-xml';
-import type { MyPay, MyPayPaidItem, MyPayPaymentOutcome, MyPayPaymentSession } from './ports.ts';
+import type { MyPay, MyPayPaidItem, MyPayPaymentOutcome, MyPayPaymentSession } from './ports/mypay.ts';
 import { decimalToCents } from '../domain/money.ts';
 
 export const MYPAY_NAMESPACE = 'http://www.regione.veneto.it/pagamenti/ente/';

@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import { strFromU8, unzipSync } from 'fflate';
 import { dsvFormat } from 'd3-dsv';
-import type { MyPay, MyPayAuthorization, MyPayImportStatus, MyPayPaidRow } from './ports.ts';
+import type { MyPay, MyPayAuthorization, MyPayImportStatus, MyPayPaidRow } from './ports/mypay.ts';
 import {
   FAULT_TOKEN_ALREADY_USED,
   MyPayFault,

@@ -1,12 +1,10 @@
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Position } from '../domain/payments.ts';
 import type { PositionRecord } from '../domain/debt-positions.ts';
 import { NoticeDataError } from '../domain/payment-notice.ts';
 import type { PlatformNotices } from '../domain/payment-platform.ts';
 import { EXPORT_LINK_TTL_SECONDS, getExportRange } from './export-files.ts';
 import { myPayNotices } from './mypay/notices.ts';
-import { isMissingObject, requireEnv, s3 } from './s3-client.ts';
+import { isMissingObject, requireEnv, s3Client, signedGetUrl } from './s3-client.ts';
 
 /**
  * The notice PDF link of a position: a link of a few minutes to the PDF's copy in the exports bucket, at the key the
@@ -21,8 +19,9 @@ export function makeNoticeLinks(
   notices?: PlatformNotices,
 ) {
   const get = async (key: string) => {
+    const { s3, sdk } = await s3Client();
     try {
-      const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      const object = await s3.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
       return await object.Body!.transformToByteArray();
     } catch (error) {
       if (isMissingObject(error)) return null;
@@ -41,8 +40,9 @@ export function makeNoticeLinks(
   // 150 KB budget (154.6 KB measured); on GPD the link stays '—' and the notice goes by e-mail (functions/notices).
   const source = notices ?? myPayNotices({ get, getRange }, positions);
   const exists = async (key: string) => {
+    const { s3, sdk } = await s3Client();
     try {
-      await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      await s3.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key }));
       return true;
     } catch (error) {
       if (isMissingObject(error)) return false;
@@ -66,18 +66,20 @@ export function makeNoticeLinks(
       if (!(await exists(key))) {
         const pdf = await made(position);
         if (!pdf) return null;
-        await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: pdf, ContentType: 'application/pdf' }));
+        const { s3, sdk } = await s3Client();
+        await s3.send(
+          new sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: pdf, ContentType: 'application/pdf' }),
+        );
       }
       const fileName = `avviso-${position.nav}.pdf`;
-      return getSignedUrl(
-        s3,
-        new GetObjectCommand({
+      return signedGetUrl(
+        {
           Bucket: bucket,
           Key: key,
           ResponseContentType: 'application/pdf',
           ResponseContentDisposition: `attachment; filename="${fileName}"`,
-        }),
-        { expiresIn: EXPORT_LINK_TTL_SECONDS },
+        },
+        EXPORT_LINK_TTL_SECONDS,
       );
     },
   };

@@ -1,7 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { Tracer } from '@aws-lambda-powertools/tracer';
-import type { BusinessMetrics } from './ports.ts';
+import type { BusinessMetrics } from './ports/metrics.ts';
 import { BUSINESS_SERVICE } from '../domain/business-metrics.ts';
 
 /**

@@ -13,7 +13,7 @@ import {
   ListUsersCommand,
   paginateAdminListGroupsForUser,
 } from '@aws-sdk/client-cognito-identity-provider';
-import type { UserPoolAdmin } from './ports.ts';
+import type { UserPoolAdmin } from './ports/users.ts';
 
 /** A ListUsers filter value: quotation marks and backslashes escaped with a backslash (API_ListUsers, Filter). */
 const quoted = (value: string) => `"${value.replace(/[\\"]/g, '\\$&')}"`;

@@ -5,7 +5,9 @@ import {
   type StoredConfiguration,
 } from '../domain/configuration.ts';
 import type { Actor } from '../domain/roles.ts';
-import type { AuditLog, Clock, ConfigurationRepository } from '../adapters/ports.ts';
+import type { AuditLog } from '../adapters/ports/audit.ts';
+import type { Clock } from '../adapters/ports/clock.ts';
+import type { ConfigurationRepository } from '../adapters/ports/configuration.ts';
 
 export interface ConfigurationDeps {
   configuration: ConfigurationRepository;

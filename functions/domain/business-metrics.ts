@@ -1,6 +1,6 @@
 /**
  * The portal's business metrics: what the use cases count as they do the work (the `BusinessMetrics` port,
- * functions/adapters/ports.ts), published with Powertools Metrics (EMF) in the deployment's namespace
+ * functions/adapters/ports/metrics.ts), published with Powertools Metrics (EMF) in the deployment's namespace
  * (POWERTOOLS_METRICS_NAMESPACE), all with the dimension service = BUSINESS_SERVICE and, for some, one
  * dimension more. The alarms and the dashboard (lib/operations.ts) are built from this one list, so a name
  * is written once. Pure: no AWS, no Powertools (lib/ and the tests import it).

@@ -232,7 +232,7 @@ export function closeReconciliation<P extends Payable>(
   };
 }
 
-/** MyPay's answer to paaSILChiediPagati, as the adapter reads it (functions/adapters/ports.ts); UNKNOWN: not known yet. */
+/** MyPay's answer to paaSILChiediPagati, as the adapter reads it (functions/adapters/ports/mypay.ts); UNKNOWN: not known yet. */
 export type CheckoutStatus = 'PAID' | 'FAILED' | 'CANCELLED' | 'PENDING' | 'EXPIRED' | 'UNKNOWN';
 
 /**

@@ -9,7 +9,11 @@ import {
 import { ConflictError, NotFoundError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
-import { auditChunks, type AuditLog, type Clock, type EnrolmentRepository, type FileStore } from '../adapters/ports.ts';
+import { auditChunks, type AuditLog } from '../adapters/ports/audit.ts';
+import type { Clock } from '../adapters/ports/clock.ts';
+import type { EnrolmentRepository } from '../adapters/ports/enrolments.ts';
+import type { RunningExports } from '../adapters/ports/export.ts';
+import type { FileStore } from '../adapters/ports/files.ts';
 import { deleteFiles } from '../adapters/kept-files.ts';
 import type { CallRecord } from '../domain/call-record.ts';
 import type { NewIsee } from '../domain/isee-record.ts';
@@ -38,7 +42,7 @@ export interface ImportApplyDeps {
   isees: { recordIsee(input: NewIsee): Promise<unknown> };
   files: Pick<FileStore, 'deleteFile'>;
   /** The flow exporting a call to MyPay now, if any: the import waits until it ends. */
-  exports: { runningExportOf(callId: string): Promise<string | null> };
+  exports: RunningExports;
   audit: AuditLog;
   clock: Clock;
   ids: () => string;
@@ -114,7 +118,7 @@ export function makeImportApply({
       if (!plan) throw new NotFoundError(enrolmentMessages.previewNotFound);
       const callRecord = await calls.getCall(plan.callId);
       if (!callRecord) throw new NotFoundError(messages.call.notFound);
-      if (await exports.runningExportOf(callRecord.id)) throw new ConflictError(enrolmentMessages.importExportRunning);
+      if (await exports.isRunning(callRecord.id)) throw new ConflictError(enrolmentMessages.importExportRunning);
       const n = parseImportCursor(cursor);
       const done = Math.min(plan.total, (n + 1) * IMPORT_SLICE_ROWS);
       if (n < plan.slices) {

@@ -31,7 +31,10 @@ import { decimalComma } from '../domain/money.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
-import type { AuditLog, Clock, EnrolmentRepository } from '../adapters/ports.ts';
+import type { AuditLog } from '../adapters/ports/audit.ts';
+import type { Clock } from '../adapters/ports/clock.ts';
+import type { EnrolmentRepository } from '../adapters/ports/enrolments.ts';
+import type { RunningExports } from '../adapters/ports/export.ts';
 import type { CallRecord } from '../domain/call-record.ts';
 import type { StoredUser } from '../domain/user-record.ts';
 import type { ImportPlanRepository } from './import-apply.ts';
@@ -45,7 +48,7 @@ export interface EnrolmentCsvDeps {
   /** The background jobs (functions/jobs): the import is applied as the kind 'enrolment-import', keyed by call. */
   jobs: BackgroundJobs;
   /** The flow exporting a call to MyPay now, if any: no import is applied meanwhile. */
-  exports: { runningExportOf(callId: string): Promise<string | null> };
+  exports: RunningExports;
   audit: AuditLog;
   clock: Clock;
   ids: () => string;
@@ -186,7 +189,7 @@ export function makeEnrolmentCsvUseCases({
       if (!plan || plan.callId !== call.id) throw new NotFoundError(enrolmentMessages.previewNotFound);
       if (clock.now().getTime() - Date.parse(plan.createdAt) > IMPORT_PREVIEW_TTL_MS)
         throw new ConflictError(enrolmentMessages.previewExpired);
-      if (await exports.runningExportOf(call.id)) throw new ConflictError(enrolmentMessages.importExportRunning);
+      if (await exports.isRunning(call.id)) throw new ConflictError(enrolmentMessages.importExportRunning);
       const running = await jobs.status(IMPORT_JOB, call.id);
       if (running.running) throw new ConflictError(enrolmentMessages.importRunning);
       if (subscriptionsFingerprint(await subscriptions.listAllSubscriptionsOfCall(call.id)) !== plan.fingerprint)

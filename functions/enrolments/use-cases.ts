@@ -18,7 +18,11 @@ import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
 import { nextSubscriptionState, parseSubscriptionId } from '../domain/subscriptions.ts';
 import { laterThan } from '../domain/version-stamp.ts';
-import { auditChunks, type AuditLog, type Clock, type EnrolmentRepository, type FileStore } from '../adapters/ports.ts';
+import { auditChunks, type AuditLog } from '../adapters/ports/audit.ts';
+import type { Clock } from '../adapters/ports/clock.ts';
+import type { EnrolmentRepository } from '../adapters/ports/enrolments.ts';
+import type { RunningExports } from '../adapters/ports/export.ts';
+import type { FileStore } from '../adapters/ports/files.ts';
 import { deleteFiles } from '../adapters/kept-files.ts';
 import type { CallRecord } from '../domain/call-record.ts';
 import type { StoredUser } from '../domain/user-record.ts';
@@ -33,7 +37,7 @@ export interface EnrolmentDeps {
   users: { getUserItem(id: string): Promise<StoredUser | null> };
   files: Pick<FileStore, 'deleteFile'>;
   /** The flow exporting a call to MyPay now, if any: the hours stay as they are until it ends. */
-  exports: { runningExportOf(callId: string): Promise<string | null> };
+  exports: RunningExports;
   audit: AuditLog;
   clock: Clock;
   ids: () => string;
@@ -220,7 +224,7 @@ export function makeEnrolmentUseCases({
      */
     async startResetHours(callId: string, actor: Actor): Promise<ResetHoursStatus> {
       const call = await requireWritableCall(callId);
-      if (await exports.runningExportOf(call.id)) throw new ConflictError(enrolmentMessages.exportRunning);
+      if (await exports.isRunning(call.id)) throw new ConflictError(enrolmentMessages.exportRunning);
       const job = await requireJobs().start(RESET_HOURS_JOB, call.id, { callId: call.id }, actor);
       if (!job) throw new ConflictError(enrolmentMessages.resetRunning);
       await audit.record({ actor, entity: 'job', id: job.id, action: 'create', before: null, after: job }, clock.now());
@@ -240,7 +244,7 @@ export function makeEnrolmentUseCases({
      */
     async resetHoursSlice(input: Record<string, unknown>, cursor: string | null, actor: Actor) {
       const call = await requireWritableCall(String(input.callId ?? ''));
-      if (await exports.runningExportOf(call.id)) throw new ConflictError(enrolmentMessages.exportRunning);
+      if (await exports.isRunning(call.id)) throw new ConflictError(enrolmentMessages.exportRunning);
       const before = cursor ? (JSON.parse(cursor) as { reset: number; total: number }) : null;
       const now = clock.now();
       const targets = (await subscriptions.listAllSubscriptionsOfCall(call.id)).filter(

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { dynamoAuditLog } from '../adapters/audit-log.ts';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as callRepository from '../calls/repository.ts';
 import * as bandRepository from '../bands/repository.ts';

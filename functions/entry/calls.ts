@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { dynamoAuditLog } from '../adapters/audit-log.ts';
 import { s3FileStore } from '../adapters/files.ts';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as bandRepository from '../bands/repository.ts';
 import * as serviceRepository from '../services/repository.ts';

@@ -1,5 +1,5 @@
 import { dynamoAuditLog } from '../adapters/audit-log.ts';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as configurationRepository from '../configuration/repository.ts';
 import { configurationRoutes } from '../configuration/routes.ts';

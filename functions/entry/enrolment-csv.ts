@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { dynamoAuditLog } from '../adapters/audit-log.ts';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { resourceHandler } from '../http/handler.ts';
 import { getCall } from '../calls/repository.ts';
 import { runningExportOf } from '../flows/repository.ts';
+import { runningExportsOf } from '../flows/running-exports.ts';
 import * as jobRepository from '../jobs/repository.ts';
 import { stepFunctionsJobRunner } from '../jobs/runner.ts';
 import { makeJobs } from '../jobs/use-cases.ts';
@@ -24,7 +25,7 @@ const enrolmentCsv = makeEnrolmentCsvUseCases({
   users: { getUsersByFiscalCodes },
   plans: { savePlan, getPlan },
   jobs: makeJobs({ jobs: jobRepository, runner: stepFunctionsJobRunner, clock: systemClock, ids: randomUUID }),
-  exports: { runningExportOf },
+  exports: runningExportsOf({ runningExportOf }),
   audit: dynamoAuditLog,
   clock: systemClock,
   ids: randomUUID,

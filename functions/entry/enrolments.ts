@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as jobRepository from '../jobs/repository.ts';
 import { stepFunctionsJobRunner } from '../jobs/runner.ts';

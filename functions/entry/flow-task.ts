@@ -1,5 +1,5 @@
 import { s3ExportFiles } from '../adapters/export-files.ts';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { loadSecrets } from '../adapters/secrets.ts';
 import { businessMetrics } from '../adapters/observability.ts';
 import { payments } from './wired-payments.ts';

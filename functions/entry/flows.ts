@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { dynamoAuditLog } from '../adapters/audit-log.ts';
 import { s3ExportFiles } from '../adapters/export-files.ts';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { getCall } from '../calls/repository.ts';
 import { getConfiguration } from '../configuration/repository.ts';
 import { isJobRunning, SYNC_JOB } from '../domain/jobs.ts';

@@ -1,4 +1,4 @@
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { DEBT_TOTALS_START_YEAR } from '../domain/debt-summaries.ts';
 import { backfillAuditDay } from '../adapters/audit-log.ts';
 import { backfillDebtListKeysPage } from '../payment-list/repository.ts';

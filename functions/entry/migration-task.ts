@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { logger, tracer } from '../adapters/observability.ts';
 import * as jobRepository from '../jobs/repository.ts';
 import type { JobTaskEvent } from './job-task.ts';

@@ -1,4 +1,4 @@
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { getCall } from '../calls/repository.ts';
 import { resourceHandler } from '../http/handler.ts';
 import { listMissingIsee } from '../positions/payment-list-repository.ts';

@@ -1,7 +1,7 @@
 import { resourceHandler } from '../http/handler.ts';
 import { paymentRoutes } from '../payments/routes.ts';
 import { randomUUID } from 'node:crypto';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import * as jobRepository from '../jobs/repository.ts';
 import { stepFunctionsJobRunner } from '../jobs/runner.ts';
 import { makeJobs } from '../jobs/use-cases.ts';

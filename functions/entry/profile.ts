@@ -1,4 +1,4 @@
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as userRepository from '../users/repository.ts';
 import { ensureCitizen } from '../users/ensure-citizen.ts';

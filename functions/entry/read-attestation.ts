@@ -1,9 +1,8 @@
 import middy from '@middy/core';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { TextractClient } from '@aws-sdk/client-textract';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
-import { s3 } from '../adapters/s3-client.ts';
+import { s3Client } from '../adapters/s3-client.ts';
 import { businessMetrics, logger, tracer } from '../adapters/observability.ts';
 import { createCloudTextSource } from '../isee-extraction/cloud-text.ts';
 import { readAttestation } from '../isee-extraction/read-attestation.ts';
@@ -20,7 +19,8 @@ const text = createCloudTextSource(textract);
 /** ReadAttestation in the cloud: the document from the bucket (same region), its text, parsed. */
 export const handler = middy(
   readAttestation(async (input) => {
-    const object = await s3.send(new GetObjectCommand({ Bucket: input.bucket, Key: input.key }));
+    const { s3, sdk } = await s3Client();
+    const object = await s3.send(new sdk.GetObjectCommand({ Bucket: input.bucket, Key: input.key }));
     return text.read(await object.Body!.transformToByteArray());
   }, businessMetrics),
 )

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { dynamoAuditLog } from '../adapters/audit-log.ts';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { getCall } from '../calls/repository.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as jobRepository from '../jobs/repository.ts';

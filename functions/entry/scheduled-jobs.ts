@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import { randomUUID } from 'node:crypto';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { secretsFromManager } from '../adapters/secrets.ts';
 import { EXPIRY_JOB, NEW_YEAR_JOB, refreshStart } from '../domain/isee-refresh.ts';
 import { listCallStarts } from '../calls/repository.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DescribeExecutionCommand, SFNClient } from '@aws-sdk/client-sfn';
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { systemClock, type Clock } from '../adapters/ports.ts';
+import { systemClock, type Clock } from '../adapters/ports/clock.ts';
 import type { Actor } from '../domain/roles.ts';
 import { logger } from '../adapters/observability.ts';
 import * as jobRepository from '../jobs/repository.ts';

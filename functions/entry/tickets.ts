@@ -1,6 +1,6 @@
 import { dynamoAuditHistory, dynamoAuditLog } from '../adapters/audit-log.ts';
 import { mailSettings, sesMailer } from '../adapters/mail.ts';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { businessMetrics, logger } from '../adapters/observability.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as serviceRepository from '../services/repository.ts';

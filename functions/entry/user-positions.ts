@@ -5,7 +5,7 @@ import { makeNoticeLinks } from '../adapters/notice-links.ts';
 import { myPayCheckout } from '../adapters/mypay/platform.ts';
 import { gpdConfigFromEnv, gpdPlatformFromEnv, paymentPlatformName } from '../adapters/payment-platform.ts';
 import { PLATFORM_CAPABILITIES, type PlatformCheckout } from '../domain/payment-platform.ts';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { positionWriter } from './wired-payment-list.ts';
 import { resourceHandler } from '../http/handler.ts';
 import { businessMetrics } from '../adapters/observability.ts';

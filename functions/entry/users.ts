@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { dynamoAuditLog } from '../adapters/audit-log.ts';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { resourceHandler } from '../http/handler.ts';
 import * as iseeRepository from '../isee/repository.ts';
 // Only what it asks of the subscriptions: the rest of their repository (the enrolment table) stays out of this bundle.

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { dynamoAuditLog } from '../adapters/audit-log.ts';
 import { s3FileStore } from '../adapters/files.ts';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { getCall } from '../calls/repository.ts';
 import { runningExportOf } from '../flows/repository.ts';
+import { runningExportsOf } from '../flows/running-exports.ts';
 import * as iseeRepository from '../isee/repository.ts';
 import { makeIseeUseCases } from '../isee/use-cases.ts';
 import {
@@ -47,7 +48,7 @@ export const enrolmentImport = makeImportApply({
   users: { getUserItems },
   isees: { recordIsee: isee.recordIsee },
   files: s3FileStore,
-  exports: { runningExportOf },
+  exports: runningExportsOf({ runningExportOf }),
   audit: dynamoAuditLog,
   clock: systemClock,
   ids: randomUUID,

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { dynamoAuditLog } from '../adapters/audit-log.ts';
 import { s3FileStore } from '../adapters/files.ts';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { getBands } from '../bands/repository.ts';
 import { getCall } from '../calls/repository.ts';
 import { runningExportOf } from '../flows/repository.ts';
+import { runningExportsOf } from '../flows/running-exports.ts';
 import {
   deleteSubscription,
   getSubscription,
@@ -31,7 +32,7 @@ export const enrolmentUseCases = (extra: Pick<EnrolmentDeps, 'jobs'> = {}) =>
     bands: { getBands },
     users: { getUserItem },
     files: s3FileStore,
-    exports: { runningExportOf },
+    exports: runningExportsOf({ runningExportOf }),
     audit: dynamoAuditLog,
     clock: systemClock,
     ids: randomUUID,

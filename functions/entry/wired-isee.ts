@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { dynamoAuditLog } from '../adapters/audit-log.ts';
 import { inpsRuntime } from '../adapters/inps-config.ts';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { getCall, listActiveCallIds } from '../calls/repository.ts';
 import { DEFAULT_REMINDER_FROM, REMINDER_FROM } from '../domain/isee-refresh.ts';
 import {

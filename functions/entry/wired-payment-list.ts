@@ -1,4 +1,4 @@
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { getUserItems } from '../users/repository.ts';
 import { positionsOfYears } from '../positions/payment-list-repository.ts';
 import { listPositionsOfMonth, makePositionWriter } from '../positions/repository.ts';

@@ -1,6 +1,6 @@
 import { recordAuditBatch } from '../adapters/audit-log.ts';
 import { s3ExportFiles } from '../adapters/export-files.ts';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { businessMetrics } from '../adapters/observability.ts';
 // Named imports (not the whole modules): the bundle keeps only what the payments use.
 import { getBand } from '../bands/repository.ts';
@@ -8,6 +8,7 @@ import { getCall } from '../calls/repository.ts';
 import { getConfiguration } from '../configuration/repository.ts';
 import { requirePlatformConfiguration } from '../adapters/platform-configuration.ts';
 import { runningExportOf } from '../flows/repository.ts';
+import { runningExportsOf } from '../flows/running-exports.ts';
 import { markIseesUsedForFee } from '../isee/repository.ts';
 import { listApprovedSubscriptionsOfCall } from '../subscriptions/repository.ts';
 import { getUserItems } from '../users/repository.ts';
@@ -30,7 +31,7 @@ export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs' | 'iuvSequence' 
     configuration: { getConfiguration },
     // MyPay's configuration page, or on GPD the council's pagoPA settings (PAYMENT_PLATFORM).
     requireConfiguration: requirePlatformConfiguration(getConfiguration),
-    exports: { runningExportOf },
+    exports: runningExportsOf({ runningExportOf }),
     exportFiles: s3ExportFiles,
     summaries: debtSummaries,
     missingIsee: { putMissingIsee: positionRepository.putMissingIsee },

@@ -1,7 +1,7 @@
 import { recordAuditBatch } from '../adapters/audit-log.ts';
 import { makeMyPay, myPayConfigFromEnv } from '../adapters/mypay.ts';
 import { clientFromSettings } from '../adapters/fresh-client.ts';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 import { myPayReporting } from '../adapters/mypay/platform.ts';
 import { gpdConfigFromEnv, paymentPlatformName } from '../adapters/payment-platform.ts';
 import { makeGpdClient, type GpdClient } from '../adapters/gpd/client.ts';

@@ -1,16 +1,12 @@
 import type { FlowRecord } from '../domain/flow-record.ts';
 import type { Page } from '../domain/validation.ts';
 import type { PaymentPlatform, PaymentPlatformName } from '../domain/payment-platform.ts';
-import type {
-  AuditLog,
-  BusinessMetrics,
-  Clock,
-  ExportFiles,
-  ExportPositions,
-  IdGenerator,
-  MyPayAuthorization,
-  MyPayImportStatus,
-} from '../adapters/ports.ts';
+import type { AuditLog } from '../adapters/ports/audit.ts';
+import type { Clock, IdGenerator } from '../adapters/ports/clock.ts';
+import type { ExportPositions } from '../adapters/ports/export.ts';
+import type { ExportFiles } from '../adapters/ports/files.ts';
+import type { BusinessMetrics } from '../adapters/ports/metrics.ts';
+import type { MyPayAuthorization, MyPayImportStatus } from '../adapters/ports/mypay.ts';
 
 /** What the export of a month's positions to MyPay needs (its operator side in use-cases.ts, its steps in export-steps.ts). */
 

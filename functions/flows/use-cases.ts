@@ -17,6 +17,7 @@ import type { Actor } from '../domain/roles.ts';
 import type { FlowRecord } from '../domain/flow-record.ts';
 import { resultFileName } from './mypay-result-files.ts';
 import type { FlowDeps, FlowRepository } from './ports.ts';
+import { runningExportsOf } from './running-exports.ts';
 import { PLATFORM_CAPABILITIES, onPlatform, type PaymentPlatformName } from '../domain/payment-platform.ts';
 
 export const flowOf = (record: FlowRecord, platform: PaymentPlatformName = 'mypay'): Flow => ({
@@ -195,7 +196,7 @@ export function makeFlowUseCases({
     },
 
     /** Whether an export of the call is running (the hours reset waits for it). */
-    isExportRunning: async (callId: string) => (await flows.runningExportOf(callId)) !== null,
+    isExportRunning: runningExportsOf(flows).isRunning,
   };
 }
 

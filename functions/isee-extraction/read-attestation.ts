@@ -1,6 +1,6 @@
 import { hasReadableText, parseAttestation, type DocumentText } from '../domain/isee-attestation.ts';
 import type { IseeExtraction } from '../domain/isee-extraction.ts';
-import { noMetrics, type BusinessMetrics } from '../adapters/ports.ts';
+import { noMetrics, type BusinessMetrics } from '../adapters/ports/metrics.ts';
 
 /** What the state machine hands the ReadAttestation step. */
 export interface ReadInput {

@@ -1,5 +1,5 @@
 import type { IseeExtraction } from '../domain/isee-extraction.ts';
-import { noMetrics, type BusinessMetrics } from '../adapters/ports.ts';
+import { noMetrics, type BusinessMetrics } from '../adapters/ports/metrics.ts';
 import { updateExtraction } from './extraction-store.ts';
 
 /**

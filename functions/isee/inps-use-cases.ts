@@ -26,17 +26,11 @@ import type { Actor } from '../domain/roles.ts';
 import { userMessages } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
 import type { InpsQuery } from '../domain/inps.ts';
-import {
-  type AuditLog,
-  type BusinessMetrics,
-  type Clock,
-  type EnsureCitizen,
-  type IdGenerator,
-  type InpsIsee,
-  type InpsRequest,
-  noMetrics,
-  type UserRepository,
-} from '../adapters/ports.ts';
+import type { AuditLog } from '../adapters/ports/audit.ts';
+import type { Clock, IdGenerator } from '../adapters/ports/clock.ts';
+import type { InpsIsee, InpsRequest } from '../adapters/ports/inps.ts';
+import { type BusinessMetrics, noMetrics } from '../adapters/ports/metrics.ts';
+import type { EnsureCitizen, UserRepository } from '../adapters/ports/users.ts';
 import type { StoredInpsQuery } from './inps-queries-repository.ts';
 import type { StoredIsee } from './repository.ts';
 import type { NewIsee } from '../domain/isee-record.ts';

@@ -1,4 +1,4 @@
-import type { Clock, IdGenerator } from '../adapters/ports.ts';
+import type { Clock, IdGenerator } from '../adapters/ports/clock.ts';
 import { JOB_INTERRUPTED, JOB_STALE_AFTER_MS, isJobRunning, jobFailureText, type JobRecord } from '../domain/jobs.ts';
 import type { Actor } from '../domain/roles.ts';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../adapters/ports.ts';
+import type { Clock } from '../adapters/ports/clock.ts';
 import type { MigrationRecord } from '../domain/migration-record.ts';
 
 /**

@@ -1,12 +1,8 @@
-import {
-  noMetrics,
-  type AuditLog,
-  type BusinessMetrics,
-  type Clock,
-  type IoMessages,
-  type IoMessageStatus,
-  type Mailer,
-} from '../adapters/ports.ts';
+import type { AuditLog } from '../adapters/ports/audit.ts';
+import type { Clock } from '../adapters/ports/clock.ts';
+import type { IoMessages, IoMessageStatus } from '../adapters/ports/io.ts';
+import type { Mailer } from '../adapters/ports/mail.ts';
+import { noMetrics, type BusinessMetrics } from '../adapters/ports/metrics.ts';
 import type { PositionRecord } from '../domain/debt-positions.ts';
 import { FLOW_EMAIL_JOB, jobStatusOf, unfinishedRun, type BackgroundJobs, type JobRecord } from '../domain/jobs.ts';
 import { DomainError, ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';

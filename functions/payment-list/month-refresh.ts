@@ -11,7 +11,8 @@ import {
   type DebtTotals,
 } from '../domain/debt-summary-rules.ts';
 import type { Period } from '../domain/payments.ts';
-import type { Clock, MonthRefreshInput } from '../adapters/ports.ts';
+import type { Clock } from '../adapters/ports/clock.ts';
+import type { MonthRefreshInput } from '../adapters/ports/payment-list.ts';
 import type { StoredDebtSummary } from './repository.ts';
 
 /**

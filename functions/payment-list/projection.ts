@@ -1,7 +1,7 @@
 import type { PositionsChanged } from '../domain/positions/index.ts';
 import { changesSummary, type summaryPersonOf } from '../domain/debt-summary-rules.ts';
 import { periodKey } from '../domain/period.ts';
-import type { MonthRefreshInput } from '../adapters/ports.ts';
+import type { MonthRefreshInput } from '../adapters/ports/payment-list.ts';
 import type { DebtChange } from './use-cases.ts';
 
 /**

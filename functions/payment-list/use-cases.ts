@@ -24,7 +24,7 @@ import { NotFoundError } from '../domain/errors.ts';
 import { messages } from '../domain/messages.ts';
 import { currentPeriod } from '../domain/period.ts';
 import type { Page } from '../domain/validation.ts';
-import type { Clock } from '../adapters/ports.ts';
+import type { Clock } from '../adapters/ports/clock.ts';
 import type { CallRecord } from '../domain/call-record.ts';
 import type { StoredUser } from '../domain/user-record.ts';
 import type { DebtListFilter, StoredDebtSummary, SummaryKey } from './repository.ts';

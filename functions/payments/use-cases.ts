@@ -63,17 +63,13 @@ import { currentPeriod, periodKey, romeDay, type Period } from '../domain/period
 import { SKIPPED_SHOWN, positionsCsvFileName, resolvePeriod } from '../domain/position-rules.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Page } from '../domain/validation.ts';
-import {
-  type AuditEntry,
-  type BusinessMetrics,
-  type Clock,
-  type ConfigurationRepository,
-  type ExportFiles,
-  type ExportResults,
-  type MonthExportRequest,
-  noMetrics,
-  type PaymentListSummaries,
-} from '../adapters/ports.ts';
+import type { AuditEntry } from '../adapters/ports/audit.ts';
+import type { Clock } from '../adapters/ports/clock.ts';
+import type { ConfigurationRepository } from '../adapters/ports/configuration.ts';
+import type { ExportResults, MonthExportRequest, RunningExports } from '../adapters/ports/export.ts';
+import type { ExportFiles } from '../adapters/ports/files.ts';
+import { type BusinessMetrics, noMetrics } from '../adapters/ports/metrics.ts';
+import type { PaymentListSummaries } from '../adapters/ports/payment-list.ts';
 import type { CallRecord } from '../domain/call-record.ts';
 import type { SubscriptionRecord } from '../domain/subscription-record.ts';
 import type { StoredUser } from '../domain/user-record.ts';
@@ -125,7 +121,7 @@ export interface PaymentDeps {
   /** One entry per changed position, written in batches. */
   audit: { recordMany(entries: readonly AuditEntry[], at: Date): Promise<void> };
   /** The flow exporting a call now, if any: its positions do not change while MyPay reads them. */
-  exports: { runningExportOf(callId: string): Promise<string | null> };
+  exports: RunningExports;
   /** Only the API needs it (Sincronizza); the job's own slices do not. */
   /** The background jobs (functions/jobs): 'Sincronizza' runs as the kind 'sync-positions', keyed by call. */
   jobs?: BackgroundJobs;
@@ -369,8 +365,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     // An archived call is over: no new positions (a closed one keeps billing). The export's own step was
     // allowed when its flow started ('Invia a MyPay' checks it).
     if (!exportStep && call.state === CallState.ARCHIVED) throw new ConflictError(positionOpsMessages.archived);
-    if (!exportStep && (await exports.runningExportOf(callId)))
-      throw new ConflictError(messages.positions.exportRunning);
+    if (!exportStep && (await exports.isRunning(callId))) throw new ConflictError(messages.positions.exportRunning);
     // Checked before anything is generated: the export needs every value (on MyPay, the CSV's).
     const config = await requireConfiguration();
     // Not while a citizen pays a position of the month (each write's condition holds it anyway).
@@ -618,7 +613,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
       // The copy the operator edited is no longer the stored one: another operator saved in between.
       if (input.updatedAt && input.updatedAt !== before.updatedAt)
         throw new ConflictError(positionOpsMessages.staleCopy);
-      if (await exports.runningExportOf(before.callId)) throw new ConflictError(positionOpsMessages.exportRunningEdit);
+      if (await exports.isRunning(before.callId)) throw new ConflictError(positionOpsMessages.exportRunningEdit);
       if (before.importoDovuto === input.importoCents && before.descrizione === input.descrizione)
         return publicPosition(before);
       const change = edit(before, input.importoCents, input.descrizione, now.toISOString());
@@ -672,7 +667,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     async startSync(callId: string, actor: Actor): Promise<SyncStatus> {
       const call = await requireCall(callId);
       if (call.state === CallState.ARCHIVED) throw new ConflictError(positionOpsMessages.archived);
-      if (await exports.runningExportOf(call.id)) throw new ConflictError(messages.positions.exportRunning);
+      if (await exports.isRunning(call.id)) throw new ConflictError(messages.positions.exportRunning);
       await requireConfiguration();
       if (await positions.hasLiveCheckouts(call.id, null, clock.now().toISOString()))
         throw new ConflictError(positionOpsMessages.checkoutLiveCall);

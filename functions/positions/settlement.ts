@@ -2,7 +2,9 @@ import { settle, type PositionRecord, type Transition } from '../domain/position
 import type { Reconciliation } from '../domain/payments.ts';
 import type { PaymentReceipt } from '../domain/payment-rules.ts';
 import type { Actor } from '../domain/roles.ts';
-import { noMetrics, type AuditEntry, type BusinessMetrics, type Clock } from '../adapters/ports.ts';
+import type { AuditEntry } from '../adapters/ports/audit.ts';
+import type { Clock } from '../adapters/ports/clock.ts';
+import { noMetrics, type BusinessMetrics } from '../adapters/ports/metrics.ts';
 
 /**
  * Settling what MyPay says was paid (issue 21): ONE use case for the citizen's return from the checkout

@@ -3,7 +3,8 @@ import type { Me } from '../domain/profile.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { ProfileUpdateInput } from '../domain/user-input.ts';
 import { missingProfileFields, toUser, userMessages, type User } from '../domain/users.ts';
-import type { Clock, EnsureCitizen, UserRepository } from '../adapters/ports.ts';
+import type { Clock } from '../adapters/ports/clock.ts';
+import type { EnsureCitizen, UserRepository } from '../adapters/ports/users.ts';
 
 export interface ProfileDeps {
   users: Pick<UserRepository, 'getUserItem' | 'updateUserFields' | 'recordSignIn'>;

@@ -3,7 +3,8 @@ import { REPORTING_JOB, resultJobStatus, type JobRecord, type BackgroundJobs } f
 import { messages, paymentOutcomeMessages } from '../domain/messages.ts';
 import type { ReportingResult, ReportingStatus } from '../domain/position-payment.ts';
 import type { Actor } from '../domain/roles.ts';
-import type { AuditLog, Clock } from '../adapters/ports.ts';
+import type { AuditLog } from '../adapters/ports/audit.ts';
+import type { Clock } from '../adapters/ports/clock.ts';
 import type { CallRecord } from '../domain/call-record.ts';
 import type { ReportingCursor } from '../domain/reporting.ts';
 import type { ReportingUseCases } from './use-cases.ts';

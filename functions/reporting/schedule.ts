@@ -3,7 +3,7 @@ import type { DebtTotals } from '../domain/debt-summary-rules.ts';
 import { currentPeriod } from '../domain/period.ts';
 import { hasOpenPositions } from '../domain/reporting.ts';
 import type { Actor } from '../domain/roles.ts';
-import type { Clock } from '../adapters/ports.ts';
+import type { Clock } from '../adapters/ports/clock.ts';
 
 export interface ReportingScheduleDeps {
   calls: { listCallStarts(): Promise<{ id: string; dataInsert: string | null }[]> };

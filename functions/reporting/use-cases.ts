@@ -14,7 +14,7 @@ import type { ReportingResult } from '../domain/position-payment.ts';
 import { receiptOfPayment, type PaymentReceipt } from '../domain/payment-rules.ts';
 import type { PlatformReporting } from '../domain/payment-platform.ts';
 import type { Actor } from '../domain/roles.ts';
-import type { Clock } from '../adapters/ports.ts';
+import type { Clock } from '../adapters/ports/clock.ts';
 import type { CallRecord } from '../domain/call-record.ts';
 import type { PaymentSettlement } from '../positions/settlement.ts';
 

@@ -3,7 +3,8 @@ import { messages } from '../domain/messages.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { Service, ServiceInput } from '../domain/services.ts';
 import type { Page } from '../domain/validation.ts';
-import type { AuditLog, Clock, IdGenerator } from '../adapters/ports.ts';
+import type { AuditLog } from '../adapters/ports/audit.ts';
+import type { Clock, IdGenerator } from '../adapters/ports/clock.ts';
 
 export interface ServiceRepository {
   listServices(page: { limit?: number; cursor?: string }): Promise<Page<Service>>;

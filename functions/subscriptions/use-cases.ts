@@ -14,7 +14,10 @@ import {
 } from '../domain/subscriptions.ts';
 import { userMessages } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import type { AuditLog, Clock, EnsureCitizen, FileStore, IdGenerator } from '../adapters/ports.ts';
+import type { AuditLog } from '../adapters/ports/audit.ts';
+import type { Clock, IdGenerator } from '../adapters/ports/clock.ts';
+import type { FileStore } from '../adapters/ports/files.ts';
+import type { EnsureCitizen } from '../adapters/ports/users.ts';
 import { claimFiles, deleteFiles, linkFiles } from '../adapters/kept-files.ts';
 import type { CallRecord } from '../domain/call-record.ts';
 import type { SubscriptionRecord } from '../domain/subscription-record.ts';

@@ -18,16 +18,11 @@ import {
 } from '../domain/tickets.ts';
 import { userMessages } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import {
-  type AuditHistory,
-  type AuditLog,
-  type BusinessMetrics,
-  type Clock,
-  type EnsureCitizen,
-  type Mailer,
-  noMetrics,
-  type UserRepository,
-} from '../adapters/ports.ts';
+import type { AuditHistory, AuditLog } from '../adapters/ports/audit.ts';
+import type { Clock } from '../adapters/ports/clock.ts';
+import type { Mailer } from '../adapters/ports/mail.ts';
+import { type BusinessMetrics, noMetrics } from '../adapters/ports/metrics.ts';
+import type { EnsureCitizen, UserRepository } from '../adapters/ports/users.ts';
 import type { NewTicket, StoredTicket, TicketChanges } from './repository.ts';
 
 type PageQuery = { limit?: number; cursor?: string };

@@ -30,7 +30,7 @@ import { followUpTimes } from '../domain/reporting.ts';
 import type { Actor } from '../domain/roles.ts';
 import { userMessages } from '../domain/users.ts';
 import type { Page } from '../domain/validation.ts';
-import type { Clock } from '../adapters/ports.ts';
+import type { Clock } from '../adapters/ports/clock.ts';
 import type { PayableNotice, PaymentPlatform } from '../domain/payment-platform.ts';
 import type { PaymentSettlement } from '../positions/settlement.ts';
 import type { StoredUser } from '../domain/user-record.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { systemClock } from '../adapters/ports.ts';
+import { systemClock } from '../adapters/ports/clock.ts';
 // Only what a first sign-in needs: the users' search stays out of the bundles that use this.
 import { claimFiscalCode, findUserIdByFiscalCode, insertUser } from './repository.ts';
 import { makeEnsureCitizen } from './use-cases.ts';

@@ -5,7 +5,9 @@
  * person's Cognito users are found through the portal's own records of who signed in (their `sub`), then in the
  * pool by `sub`, the one way ListUsers can. Every change is audited (entity `roles`, the fiscal code).
  */
-import type { AuditLog, Clock, UserPoolAdmin } from '../adapters/ports.ts';
+import type { AuditLog } from '../adapters/ports/audit.ts';
+import type { Clock } from '../adapters/ports/clock.ts';
+import type { UserPoolAdmin } from '../adapters/ports/users.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { isValidFiscalCode } from '../domain/fiscal-code.ts';
 import { messages } from '../domain/messages.ts';

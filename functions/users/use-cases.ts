@@ -10,7 +10,9 @@ import {
   toUser,
 } from '../domain/users.ts';
 import type { NewUserInput, UserUpdateInput } from '../domain/user-input.ts';
-import type { AuditLog, Clock, IdGenerator, UserRepository } from '../adapters/ports.ts';
+import type { AuditLog } from '../adapters/ports/audit.ts';
+import type { Clock, IdGenerator } from '../adapters/ports/clock.ts';
+import type { UserRepository } from '../adapters/ports/users.ts';
 import type { StoredUser } from '../domain/user-record.ts';
 
 /** The other resources the delete rule asks about. */

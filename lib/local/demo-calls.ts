@@ -57,7 +57,8 @@ export async function seedDemoCalls(): Promise<void> {
   const { listBands } = await import('../../functions/bands/repository.ts');
   const { listServices } = await import('../../functions/services/repository.ts');
   const { putCall } = await import('../../functions/calls/repository.ts');
-  const { s3, documentsBucket } = await import('../../functions/adapters/files.ts');
+  const { documentsBucket } = await import('../../functions/adapters/files.ts');
+  const { s3 } = await (await import('../../functions/adapters/s3-client.ts')).s3Client();
   const bands = (await listBands({ limit: 100 })).items;
   const services = (await listServices({ limit: 100 })).items;
   const year = romeYear(new Date());

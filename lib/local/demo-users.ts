@@ -154,7 +154,8 @@ export async function seedDemoUsers(): Promise<void> {
   const users = await import('../../functions/users/repository.ts');
   const isee = await import('../../functions/isee/repository.ts');
   const { isee: iseeUseCases } = await import('../../functions/entry/isee.ts');
-  const { s3, documentsBucket } = await import('../../functions/adapters/files.ts');
+  const { documentsBucket } = await import('../../functions/adapters/files.ts');
+  const { s3 } = await (await import('../../functions/adapters/s3-client.ts')).s3Client();
   const year = romeYear(new Date());
   for (const { isee: demoIsee, ...input } of demoUsers) {
     const user = (await users.createUser(input))!;

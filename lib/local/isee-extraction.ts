@@ -21,6 +21,7 @@ export async function startIseeExtraction(storage: ObjectCreatedSource, document
     { StateMachine },
     { HeadObjectCommand },
     files,
+    { s3Client },
     { readAttestation },
     { writeExtraction },
     { extractionDefinition },
@@ -29,6 +30,7 @@ export async function startIseeExtraction(storage: ObjectCreatedSource, document
     import('aws-local-stepfunctions'),
     import('@aws-sdk/client-s3'),
     import('../../functions/adapters/files.ts'),
+    import('../../functions/adapters/s3-client.ts'),
     import('../../functions/isee-extraction/read-attestation.ts'),
     import('../../functions/isee-extraction/write-extraction.ts'),
     import('../../functions/isee-extraction/state-machine.ts'),
@@ -45,7 +47,8 @@ export async function startIseeExtraction(storage: ObjectCreatedSource, document
   type Json = any; // the steps' payloads, as the state machine passes them
   const taskResourceLocalHandlers = {
     HeadDocument: async (input: Json) => {
-      const head = await files.s3.send(new HeadObjectCommand({ Bucket: input.Bucket, Key: input.Key }));
+      const { s3 } = await s3Client();
+      const head = await s3.send(new HeadObjectCommand({ Bucket: input.Bucket, Key: input.Key }));
       return { ContentType: head.ContentType ?? 'application/octet-stream' };
     },
     ReadAttestation: async (input: Json) => ({ StatusCode: 200, Payload: await read(input.Payload) }),

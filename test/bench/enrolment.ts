@@ -493,7 +493,7 @@ async function runSeed(seed: number) {
     const { makeJobs, makeJobWorker } = await import('../../functions/jobs/use-cases.ts');
     const jobRepository = await import('../../functions/jobs/repository.ts');
     const { enrolmentImport } = await import('../../functions/entry/wired-enrolment-import.ts');
-    const { systemClock } = await import('../../functions/adapters/ports.ts');
+    const { systemClock } = await import('../../functions/adapters/ports/clock.ts');
     const { actorFromClaims } = await import('../../functions/domain/roles.ts');
     const runs: { kind: string; key: string; jobId: string; cursor: string | null }[] = [];
     const jobs = makeJobs({

@@ -226,7 +226,7 @@ async function main() {
     // per position, which does not depend on how busy the machine is.
     const calls = new Map<string, number>();
     const { documentClient } = await import('../../functions/adapters/dynamo.ts');
-    const { s3 } = await import('../../functions/adapters/s3-client.ts');
+    const { s3 } = await (await import('../../functions/adapters/s3-client.ts')).s3Client();
     const counter = (service: string) => (next: any, context: any) => (args: any) => {
       const name = `${service}.${String(context.commandName ?? '?').replace(/Command$/, '')}`;
       calls.set(name, (calls.get(name) ?? 0) + 1);

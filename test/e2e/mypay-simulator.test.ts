@@ -6,7 +6,7 @@ import { strToU8, zipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeMyPay } from '../../functions/adapters/mypay.ts';
-import type { MyPay } from '../../functions/adapters/ports.ts';
+import type { MyPay } from '../../functions/adapters/ports/mypay.ts';
 import {
   DEFAULT_ENTITY,
   IMPORT_COLUMNS,

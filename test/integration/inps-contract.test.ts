@@ -21,7 +21,7 @@ import {
   RATE_LIMIT_WAIT_MS,
   type InpsSettings,
 } from '../../functions/adapters/inps-isee.ts';
-import type { InpsRequest } from '../../functions/adapters/ports.ts';
+import type { InpsRequest } from '../../functions/adapters/ports/inps.ts';
 import { makePdndClient, PdndRefused, signJws } from '../../functions/adapters/pdnd.ts';
 import { localKeySigner } from '../../functions/adapters/pdnd-signers.ts';
 import { startInpsSimulator, type InpsSimulator } from '../../lib/local/inps-simulator.ts';

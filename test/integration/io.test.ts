@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { IoRefused, IoUnavailable, IoUnconfirmed, makeIo } from '../../functions/adapters/io.ts';
-import type { IoMessages } from '../../functions/adapters/ports.ts';
+import type { IoMessages } from '../../functions/adapters/ports/io.ts';
 import { fiscalCodeCheckCharacter } from '../../functions/domain/fiscal-code.ts';
 import { ioMessageContent } from '../../functions/domain/notices.ts';
 import { LOCAL_IO, startIoSimulator, type IoSimulator } from '../../lib/local/io-simulator.ts';

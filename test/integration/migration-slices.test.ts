@@ -36,7 +36,7 @@ let modules: {
   dynamo: typeof import('../../functions/adapters/dynamo.ts');
   jobs: typeof import('../../functions/jobs/repository.ts');
   runner: typeof import('../../functions/jobs/runner.ts');
-  ports: typeof import('../../functions/adapters/ports.ts');
+  ports: typeof import('../../functions/adapters/ports/clock.ts');
 };
 
 /** A migration writing ITEMS items of its own, PAGE a step; `onStep` sees each step's cursor before it runs. */
@@ -138,7 +138,7 @@ beforeAll(async () => {
     dynamo: await import('../../functions/adapters/dynamo.ts'),
     jobs: await import('../../functions/jobs/repository.ts'),
     runner: await import('../../functions/jobs/runner.ts'),
-    ports: await import('../../functions/adapters/ports.ts'),
+    ports: await import('../../functions/adapters/ports/clock.ts'),
   };
 });
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { isPaidRow, makeMyPay } from '../../functions/adapters/mypay.ts';
 import { strToU8 } from 'fflate';
 import { mypayImportZip } from '../../functions/adapters/mypay-zip.ts';
 import { flowFileName } from '../../functions/domain/flows.ts';
-import type { MyPay } from '../../functions/adapters/ports.ts';
+import type { MyPay } from '../../functions/adapters/ports/mypay.ts';
 import { planMonth, type PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { romeDay } from '../../functions/domain/period.ts';
 import { mypayCsv, mypayCsvRow } from '../../functions/domain/mypay-csv.ts';

@@ -11,7 +11,7 @@ import { getDocument } from '../../functions/isee-extraction/pdfjs.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inject } from '../support/stack-context.ts';
 import { FAULT_TOKEN_ALREADY_USED, MyPayFault, MyPayUnavailable, makeMyPay } from '../../functions/adapters/mypay.ts';
-import type { MyPay, MyPayImportStatus } from '../../functions/adapters/ports.ts';
+import type { MyPay, MyPayImportStatus } from '../../functions/adapters/ports/mypay.ts';
 import { isValidIuv } from '../../functions/domain/iuv.ts';
 import { DEFAULT_ENTITY, startMyPaySimulator, type MyPaySimulator } from '../../lib/local/mypay-simulator.ts';
 import { freePort } from '../support/ports.ts';

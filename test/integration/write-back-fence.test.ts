@@ -9,7 +9,7 @@ import {
   type PositionRecord,
   type Transition,
 } from '../../functions/domain/positions/index.ts';
-import type { ExportResults } from '../../functions/adapters/ports.ts';
+import type { ExportResults } from '../../functions/adapters/ports/export.ts';
 import type { PaymentDeps } from '../../functions/payments/use-cases.ts';
 import { localTable, useLocalTable } from '../support/dynamo.ts';
 

@@ -3,18 +3,13 @@
  * the S3 file store implement), and `portal()`, every use case wired on them. Use-case tests run on these:
  * no AWS, no mocks, and they assert what an operator or a citizen would notice.
  */
-import type {
-  AuditEntry,
-  AuditHistory,
-  AuditLog,
-  BusinessMetrics,
-  Clock,
-  EnrolmentRepository,
-  FileStore,
-  Mailer,
-  MailMessage,
-  UserRepository,
-} from '../../functions/adapters/ports.ts';
+import type { AuditEntry, AuditHistory, AuditLog } from '../../functions/adapters/ports/audit.ts';
+import type { Clock } from '../../functions/adapters/ports/clock.ts';
+import type { EnrolmentRepository } from '../../functions/adapters/ports/enrolments.ts';
+import type { FileStore } from '../../functions/adapters/ports/files.ts';
+import type { Mailer, MailMessage } from '../../functions/adapters/ports/mail.ts';
+import type { BusinessMetrics } from '../../functions/adapters/ports/metrics.ts';
+import type { UserRepository } from '../../functions/adapters/ports/users.ts';
 import type { BusinessMetric } from '../../functions/domain/business-metrics.ts';
 import type { Band } from '../../functions/domain/bands.ts';
 import { hourlyQuota } from '../../functions/domain/bands.ts';
@@ -53,6 +48,7 @@ import { isOpenTicket, searchKey } from '../../functions/domain/tickets.ts';
 import type { StoredTicket } from '../../functions/tickets/repository.ts';
 import { makeTicketUseCases, type TicketRepository } from '../../functions/tickets/use-cases.ts';
 import { makeEnsureCitizen, makeUserUseCases } from '../../functions/users/use-cases.ts';
+import { runningExportsOf } from '../../functions/flows/running-exports.ts';
 import { claimsOf } from './events.ts';
 
 export const actors = {
@@ -662,7 +658,9 @@ export function portal() {
     files: store.files,
     subscriptions: store.subscriptions,
   });
-  const exports = { runningExportOf: async (callId: string) => store.exportLocks.get(callId) ?? null };
+  const exports = runningExportsOf({
+    runningExportOf: async (callId: string) => store.exportLocks.get(callId) ?? null,
+  });
   const jobs = makeJobs({
     jobs: store.jobs,
     runner: { start: async (run) => void store.jobRuns.push(run) },

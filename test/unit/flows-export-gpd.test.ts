@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { makeExportSteps } from '../../functions/flows/export-steps.ts';
 import type { FlowRecord } from '../../functions/domain/flow-record.ts';
 import type { FlowRepository } from '../../functions/flows/ports.ts';
-import type { ExportPositions, ExportResults } from '../../functions/adapters/ports.ts';
+import type { ExportPositions, ExportResults } from '../../functions/adapters/ports/export.ts';
 import {
   PLATFORM_CAPABILITIES,
   type PlatformExport,

@@ -4,10 +4,10 @@ import { exportDefinition } from '../../functions/flows/state-machine.ts';
 import { EXPORT_LEASE_MS, isFlowRunning } from '../../functions/domain/flows.ts';
 import type { FlowRecord } from '../../functions/domain/flow-record.ts';
 import { makeExportSteps } from '../../functions/flows/export-steps.ts';
-import type { ExportPositions } from '../../functions/adapters/ports.ts';
+import type { ExportPositions } from '../../functions/adapters/ports/export.ts';
 import type { FlowRepository, MyPayImport } from '../../functions/flows/ports.ts';
 import { makeFlowUseCases } from '../../functions/flows/use-cases.ts';
-import type { Clock } from '../../functions/adapters/ports.ts';
+import type { Clock } from '../../functions/adapters/ports/clock.ts';
 import { actors, memoryAudit, memoryMetrics, sequentialIds } from '../support/in-memory.ts';
 
 /**

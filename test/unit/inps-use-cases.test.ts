@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { InpsMisconfigured, InpsUnavailable } from '../../functions/adapters/inps-isee.ts';
 import { PdndRefused } from '../../functions/adapters/pdnd.ts';
-import type { BusinessMetrics, InpsIsee, InpsRequest } from '../../functions/adapters/ports.ts';
+import type { InpsIsee, InpsRequest } from '../../functions/adapters/ports/inps.ts';
+import type { BusinessMetrics } from '../../functions/adapters/ports/metrics.ts';
 import {
   differenceFromInps,
   type InpsAnswer,

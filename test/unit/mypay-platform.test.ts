@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MyPayUnavailable } from '../../functions/adapters/mypay.ts';
 import { makeMyPayPlatform } from '../../functions/adapters/mypay/platform.ts';
-import type { MyPay, MyPayPaidRow, MyPayPaymentOutcome } from '../../functions/adapters/ports.ts';
+import type { MyPay, MyPayPaidRow, MyPayPaymentOutcome } from '../../functions/adapters/ports/mypay.ts';
 import {
   PLATFORM_CAPABILITIES,
   type PayableNotice,

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { makePaymentListProjection } from '../../functions/payment-list/projection.ts';
-import type { IoMessages } from '../../functions/adapters/ports.ts';
+import type { IoMessages } from '../../functions/adapters/ports/io.ts';
 import { IoRefused, IoUnavailable, IoUnconfirmed } from '../../functions/adapters/io.ts';
 import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { fill, noticeMessages } from '../../functions/domain/messages.ts';

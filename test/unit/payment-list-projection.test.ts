@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { hold, settle } from '../../functions/domain/positions/index.ts';
 import { makePaymentListProjection, MONTH_REFRESH_FROM } from '../../functions/payment-list/projection.ts';
-import type { MonthRefreshInput } from '../../functions/adapters/ports.ts';
+import type { MonthRefreshInput } from '../../functions/adapters/ports/payment-list.ts';
 
 const position = (userId: string, fields: Partial<PositionRecord> = {}) =>
   ({

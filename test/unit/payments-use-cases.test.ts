@@ -16,6 +16,7 @@ import { makePaymentListProjection } from '../../functions/payment-list/projecti
 import { actors, memoryAudit, memoryMetrics, tickingClock } from '../support/in-memory.ts';
 import { memoryDebts } from '../support/in-memory-debts.ts';
 import { memoryPositionWriter } from '../support/in-memory-positions.ts';
+import { runningExportsOf } from '../../functions/flows/running-exports.ts';
 import {
   edit as editTransition,
   isBatchable,
@@ -224,7 +225,7 @@ function setup(options: { configuration?: Partial<Configuration> | null; callSta
     isees: {
       markIseesUsedForFee: async (ids) => ids.filter((id) => !marked.has(id)).map((id) => marked.add(id)).length,
     },
-    exports: { runningExportOf: async (callId) => exportLocks.get(callId) ?? null },
+    exports: runningExportsOf({ runningExportOf: async (callId) => exportLocks.get(callId) ?? null }),
     exportFiles,
     configuration: configurationRepository,
     audit: {

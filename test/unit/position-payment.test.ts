@@ -13,7 +13,7 @@ import {
   settlePayment,
   type PaymentReceipt,
 } from '../../functions/domain/position-payment.ts';
-import type { MyPay, MyPayPaidRow, MyPayPaymentOutcome } from '../../functions/adapters/ports.ts';
+import type { MyPay, MyPayPaidRow, MyPayPaymentOutcome } from '../../functions/adapters/ports/mypay.ts';
 import type { CallRecord } from '../../functions/domain/call-record.ts';
 import { makePaymentSettlement } from '../../functions/positions/settlement.ts';
 import { makeReportingUseCases } from '../../functions/reporting/use-cases.ts';

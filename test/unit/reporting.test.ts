@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MyPayPaidRow } from '../../functions/adapters/ports.ts';
+import type { MyPayPaidRow } from '../../functions/adapters/ports/mypay.ts';
 import type { CallRecord } from '../../functions/domain/call-record.ts';
 import { REPORTING_JOB, type JobRecord } from '../../functions/domain/jobs.ts';
 import { followUpTimes } from '../../functions/domain/reporting.ts';

@@ -6,7 +6,7 @@ import {
   type PlatformPayment,
   type PlatformReporting,
 } from '../../domain/payment-platform.ts';
-import type { MyPay, MyPayPaidItem } from '../ports.ts';
+import type { MyPay, MyPayPaidItem } from '../ports/mypay.ts';
 
 /**
  * MyPay behind the payment-platform port (functions/domain/payment-platform.ts), over today's MyPay calls
