@@ -29,6 +29,12 @@ const gpdMoneyPath = [
   'test/integration/gpd-sync.test.ts',
   'test/integration/gpd-timeouts.test.ts',
   'test/integration/gpd-notice.test.ts',
+  'test/integration/payment-list.test.ts',
+  'test/integration/hot-partition.test.ts',
+  'test/integration/positions.test.ts',
+  'test/integration/position-edit-sync.test.ts',
+  'test/integration/reporting-schedule.test.ts',
+  'test/integration/notices.test.ts',
 ];
 
 /**

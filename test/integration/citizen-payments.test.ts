@@ -15,6 +15,8 @@ import {
 } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
 import { stackMyPay, switchStackMyPay } from '../support/mypay-simulator.ts';
+import { gpdAdmin, onGpd } from '../support/gpd.ts';
+import { paidOutsidePortal, payOnPlatformPage, platformText } from '../support/platform.ts';
 
 /**
  * A citizen pays a position through MyPay (the simulator, which follows MyPay4), over the real local stack;
@@ -30,7 +32,8 @@ let mariaId: string;
 const november = { mese: 11, anno: 2026 };
 const simulator = stackMyPay;
 
-const admin = switchStackMyPay;
+/** A switch of the stack's simulator (reset and receipts on both; paid again, age on MyPay). */
+const admin = (action: string, body: object) => (onGpd() ? gpdAdmin(action, body) : switchStackMyPay(action, body));
 
 beforeAll(async () => {
   [operator, delegate, citizen, otherCitizen] = await Promise.all([
@@ -63,22 +66,8 @@ async function mariaOwes(period = november, options: { exported?: boolean } = { 
 const monthKey = (period: { mese: number; anno: number }) => `${period.anno}-${String(period.mese).padStart(2, '0')}`;
 const returnPath = (callId: string) => `/iscrizioni/visualizza_servizio?id=${callId}`;
 
-/** What a browser does: MyPay's landing, the checkout page, one button, back to the portal. */
-async function checkout(url: string, esito: 'success' | 'failure' | 'cancel') {
-  const landing = await fetch(url, { redirect: 'manual' });
-  expect(landing.status).toBe(302);
-  const page = landing.headers.get('location')!;
-  const html = await (await fetch(page)).text();
-  expect(html).toContain(`value="${esito}"`);
-  const answer = await fetch(page, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ esito }),
-    redirect: 'manual',
-  });
-  expect(answer.status).toBe(303);
-  return new URL(answer.headers.get('location')!);
-}
+/** What a browser does: the platform's page (MyPay's landing and checkout page, or pagoPA Checkout), one button, back to the portal. */
+const checkout = payOnPlatformPage;
 
 /** The position item as stored (with what the API never shows). */
 const stored = async (callId: string, period = november) => (await storedPositions(callId, monthKey(period)))[0]!;
@@ -302,13 +291,16 @@ describe('a payment MyPay collected never disappears (issue 21)', () => {
     const before = await stored(call.id);
     for (const importo of [10, 0]) {
       const refused = await operator.put(`/api/positions/${position.iud}`, { descrizione: 'Quota rivista', importo });
-      expect([refused.status, refused.json.detail]).toEqual([409, positionOpsMessages.checkoutLive]);
+      expect([refused.status, refused.json.detail]).toEqual([409, platformText(positionOpsMessages.checkoutLive)]);
     }
     const sync = await operator.post(`/api/calls/${call.id}/positions/sync`, {});
-    expect([sync.status, sync.json.detail]).toEqual([409, positionOpsMessages.checkoutLiveCall]);
+    expect([sync.status, sync.json.detail]).toEqual([409, platformText(positionOpsMessages.checkoutLiveCall)]);
     for (const path of ['positions/generate', 'positions/csv', 'exports']) {
       const refused = await operator.post(`/api/calls/${call.id}/${path}`, november);
-      expect([refused.status, refused.json.detail], path).toEqual([409, positionOpsMessages.checkoutLiveMonth]);
+      expect([refused.status, refused.json.detail], path).toEqual([
+        409,
+        platformText(positionOpsMessages.checkoutLiveMonth),
+      ]);
     }
     const single = await operator.post(`/api/calls/${call.id}/exports`, {
       ...november,
@@ -462,7 +454,7 @@ describe('a payment MyPay collected never disappears (issue 21)', () => {
     });
 
     const again = await close(operator, { nota: 'Seconda chiusura' });
-    expect([again.status, again.json.detail]).toEqual([409, positionOpsMessages.notToReconcile]);
+    expect([again.status, again.json.detail]).toEqual([409, platformText(positionOpsMessages.notToReconcile)]);
     expect(await stored(call.id)).toEqual(after);
     // The reporting again: the same receipts, nothing reopens.
     expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({
@@ -544,7 +536,7 @@ describe('calls that are over are not billed (issue 21)', () => {
       ['positions/sync', {}],
     ] as const) {
       const refused = await operator.post(`/api/calls/${call.id}/${path}`, body);
-      expect([refused.status, refused.json.detail], path).toEqual([409, positionOpsMessages.archived]);
+      expect([refused.status, refused.json.detail], path).toEqual([409, platformText(positionOpsMessages.archived)]);
     }
     expect(await storedPositions(call.id, '2026-11')).toEqual([]);
     expect((await operator.get(`/api/flows?descrizione=${encodeURIComponent(call.name)}`)).json.items ?? []).toEqual(
@@ -589,7 +581,7 @@ describe('Rendicontazione', () => {
     await exportMonth(operator, call.id, november);
     const positions = await storedPositions(call.id, '2026-11');
     const chosen = positions.filter((p) => p.fiscalCode !== people[2]!.fiscalCode).map((p) => p.iud as string);
-    await admin('paid', { iuds: chosen });
+    await paidOutsidePortal(chosen);
 
     for (const other of [delegate, citizen])
       expect((await jobAnswer(other, `/api/calls/${call.id}/reporting`, {})).status).toBe(403);
