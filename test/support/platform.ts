@@ -21,7 +21,7 @@ export const resetPlatform = () => (onGpd() ? gpdAdmin('reset', {}) : switchStac
  */
 export async function paidOutsidePortal(iuds: string[]) {
   if (!onGpd()) return switchStackMyPay('paid', { iuds });
-  const { paid } = (await gpdAdmin('paid', { iupds: iuds.map(gpdIupd) })) as { paid: string[] };
+  const { paid } = (await gpdAdmin('paid', { iupds: iuds.map((iud) => gpdIupd(iud)) })) as { paid: string[] };
   expect(paid).toHaveLength(iuds.length);
 }
 
