@@ -21,7 +21,12 @@ const integration = {
   env,
 };
 
-/** The money path's integration files that also run on pagoPA GPD (project integration-gpd). */
+/**
+ * The money path's integration files that also run on pagoPA GPD (project integration-gpd). Left to the MyPay run:
+ * files that call the repositories themselves and never the stack's platform (write-back-fence, export-lock-expiry,
+ * repository-conditions: the same code on both), MyPay's own contracts (mypay, mypay-payments), and the notice ZIP's
+ * files (s3-missing-keys, response-fields: MyPay's ZIP; the citizen's notice on GPD is gpd-notice's).
+ */
 const gpdMoneyPath = [
   'test/integration/iuv-sequence.test.ts',
   'test/integration/flows.test.ts',
@@ -29,6 +34,13 @@ const gpdMoneyPath = [
   'test/integration/gpd-sync.test.ts',
   'test/integration/gpd-timeouts.test.ts',
   'test/integration/gpd-notice.test.ts',
+  'test/integration/payment-list.test.ts',
+  'test/integration/hot-partition.test.ts',
+  'test/integration/positions.test.ts',
+  'test/integration/position-edit-sync.test.ts',
+  'test/integration/reporting-schedule.test.ts',
+  'test/integration/notices.test.ts',
+  'test/integration/citizen-payments.test.ts',
 ];
 
 /**

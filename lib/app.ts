@@ -11,7 +11,14 @@ import { EdgeAlarmsStack } from './edge-alarms-stack.ts';
 import { EdgeStack } from './edge-stack.ts';
 import { OperationsStack } from './operations-stack.ts';
 import { repoRoot } from './portal-function.ts';
-import { loadStage, placeholdersOf, requiredSettings, stageContext, type Stage } from './stage-config.ts';
+import {
+  loadStage,
+  placeholdersOf,
+  requiredSettings,
+  stageContext,
+  stageWarnings,
+  type Stage,
+} from './stage-config.ts';
 import { WebStack } from './web-stack.ts';
 
 export interface BuildAppOptions {
@@ -77,7 +84,7 @@ function cdkJsonContext(): Record<string, unknown> {
 export function buildApp(options: BuildAppOptions = {}) {
   const app = new App({ outdir: options.outdir, context: { ...cdkJsonContext(), ...options.context } });
   const stage = applyStage(app, options.configDir);
-  const warnings = stage ? checkStage(app, stage) : [];
+  const warnings = stage ? [...checkStage(app, stage), ...stageWarnings(stage)] : [];
   const context = portalContext(app.node);
   // The region comes from context, not from CDK_DEFAULT_REGION: the CLI fills that with the profile's
   // region, or us-east-1 when there is none, and the portal's data must stay in Italy.

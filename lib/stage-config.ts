@@ -29,6 +29,14 @@ const checked = (problem: (value: string) => string | null) =>
       if (reason) ctx.addIssue({ code: 'custom', message: reason });
     });
 
+/**
+ * pagoPA's test council in its UAT (collaudo) environment: its fiscal code fails the check digit, as a made-up one
+ * would. A stage that is not production may bill it (with a warning, stageWarnings); production refuses it.
+ */
+export const PAGOPA_UAT_TEST_COUNCIL = '77777777777';
+const councilFiscalCodeProblem = (value: string) =>
+  value === PAGOPA_UAT_TEST_COUNCIL ? null : gpdSettingProblems.fiscalCode(value);
+
 /** GPD's settings a council on pagoPA GPD must give (README "Piattaforma di pagamento"). */
 export const GPD_REQUIRED_SETTINGS = [
   'gpdSecretName',
@@ -106,7 +114,7 @@ export const stageConfigSchema = z
     gpdBaseUrl: z.url({ protocol: /^https$/ }).optional(),
     /** The Secrets Manager secret with the subscription keys: { "apiKey", "receiptsKey", "checkoutKey"? } (one secret per stage). */
     gpdSecretName: text.optional(),
-    gpdOrganizationFiscalCode: checked(gpdSettingProblems.fiscalCode).optional(),
+    gpdOrganizationFiscalCode: checked(councilFiscalCodeProblem).optional(),
     gpdCompanyName: z.string().trim().min(1).max(140, 'al più 140 caratteri (companyName di GPD)').optional(),
     gpdSegregationCode: checked(gpdSettingProblems.segregationCode).optional(),
     gpdIban: checked(gpdSettingProblems.iban).optional(),
@@ -156,6 +164,12 @@ export const stageConfigSchema = z
   .catchall(z.union([z.string(), z.number(), z.boolean()]))
   // A council on GPD gives all of GPD's settings: without one, no position could be created or paid.
   .superRefine((settings, ctx) => {
+    if (settings.production === true && settings.gpdOrganizationFiscalCode === PAGOPA_UAT_TEST_COUNCIL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['gpdOrganizationFiscalCode'],
+        message: `${PAGOPA_UAT_TEST_COUNCIL} è l'ente di prova di pagoPA in collaudo (UAT): uno stage di produzione indica il codice fiscale del Comune`,
+      });
     if (settings.paymentPlatform !== 'gpd') return;
     for (const key of GPD_REQUIRED_SETTINGS)
       if (settings[key] === undefined)
@@ -203,6 +217,15 @@ export function loadStage(name: string, dir = CONFIG_DIR): Stage {
     throw new Error(`${file} has settings that are not valid:\n${problems.join('\n')}`);
   }
   return { name, file, settings: parsed.data, production: parsed.data.production === true };
+}
+
+/** What a stage that is not production may keep but should not (a production stage refuses it at load). */
+export function stageWarnings(stage: Stage): string[] {
+  return stage.settings.gpdOrganizationFiscalCode === PAGOPA_UAT_TEST_COUNCIL
+    ? [
+        `${stage.file} (stage ${stage.name}, not production): gpdOrganizationFiscalCode is pagoPA's UAT test council ${PAGOPA_UAT_TEST_COUNCIL}: positions go to pagoPA's test council, not to the Comune`,
+      ]
+    : [];
 }
 
 /** The settings as CDK context values (what `-c key=value` gives): `production` and `account` stay the stage's. */

@@ -15,7 +15,8 @@
  * - Header Ocp-Apim-Subscription-Key (401 without a known key, 403 for another EC); 100 calls per key in 10 s,
  *   then 429 without a body (pagoPA's APIM policy).
  * - The tester's switches (JSON under /admin, and the page at /): 5xx, timeout or lost answer on an operation
- *   (once, N times, always), a position paid outside the portal, receipts held back and delivered late.
+ *   (once, N times, always), the next N calls over the key's quota (429), a position paid outside the portal,
+ *   receipts held back and delivered late.
  *
  * State in memory and in <dataDir>/gpd/state.json (written within half a second of a change, and on close).
  */
@@ -81,7 +82,7 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
   const state: State = fs.existsSync(stateFile)
     ? { ...empty(), ...JSON.parse(fs.readFileSync(stateFile, 'utf8')) }
     : empty();
-  const switches: Switches = { faults: [], holdReceipts: false };
+  const switches: Switches = { faults: [], holdReceipts: false, rateLimited: 0 };
   // state.json written atomically (temp file + rename); saves asked for during a write coalesce into one more.
   // An API call does not wait for it: its change is written at most SAVE_AFTER_MS later (one write for every call of
   // that time, not one per call: at 10,000 positions each write is megabytes), reads write nothing, close() writes
@@ -117,7 +118,9 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
   const overLimit = (key: string) => {
     const t = Date.now();
     const recent = (calls.get(key) ?? []).filter((at) => at > t - rateWindowMs);
-    const over = recent.length >= rateLimit;
+    const spent = switches.rateLimited > 0;
+    if (spent) switches.rateLimited -= 1;
+    const over = spent || recent.length >= rateLimit;
     if (over) counters.rateLimited += 1;
     else recent.push(t);
     calls.set(key, recent);
@@ -327,9 +330,17 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
         const delivered = switches.holdReceipts ? [] : payments.deliverReceipts();
         return done({ switches, delivered });
       }
+      case 'rate-limited': {
+        // The key's quota spent by another of the council's systems: the next `times` calls get APIM's 429.
+        const times = Number(body.times ?? 1);
+        if (!Number.isInteger(times) || times < 0) return json(res, 400, { error: 'times: a whole number, 0 or more' });
+        switches.rateLimited = times;
+        return done({ switches });
+      }
       case 'reset': {
         switches.faults = [];
         switches.holdReceipts = false;
+        switches.rateLimited = 0;
         if (body.state === true || body.state === 'true') Object.assign(state, empty());
         return done({ switches });
       }
@@ -355,6 +366,8 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
         <label for="p-navs">Codici avviso</label><input id="p-navs" name="navs" size="60"><button>Segna pagate</button></fieldset></form>
       <form method="post" action="/admin/receipts"><fieldset><legend>Ricevute in ritardo</legend>
         <label for="r-hold">Trattieni le ricevute</label><select id="r-hold" name="hold"><option value="true">sì</option><option value="false">no, consegna quelle trattenute</option></select><button>Imposta</button></fieldset></form>
+      <form method="post" action="/admin/rate-limited"><fieldset><legend>Limite di chiamate superato (429)</legend>
+        <label for="l-times">Prossime chiamate rifiutate</label><input id="l-times" name="times" value="3" size="6"><button>Imposta</button></fieldset></form>
       <form method="post" action="/admin/reset"><button>Spegni tutti gli interruttori</button></form>
       <h2>Posizioni (ultime 100 di ${Object.keys(state.positions).length})</h2>
       <table><thead><tr><th scope="col">iupd</th><th scope="col">Codice avviso</th><th scope="col">Debitore</th><th scope="col">Importo (centesimi)</th><th scope="col">Scadenza</th><th scope="col">Stato</th></tr></thead><tbody>

@@ -50,6 +50,13 @@ async function simulatorState() {
     imports: Record<string, { fileName?: string; state: string; requestToken: string }>;
   };
 }
+/** The GPD simulator's switches as they are now (a fault's count goes down as it is met). */
+const gpdSwitches = async () =>
+  (
+    (await (await fetch(`${simulator()}/admin/state`)).json()) as {
+      switches: { faults: unknown[]; rateLimited: number };
+    }
+  ).switches;
 const importsOf = async (flowId: string) =>
   Object.values((await simulatorState()).imports).filter((i) => i.fileName?.includes(flowId));
 
@@ -232,6 +239,8 @@ describe('Invia a MyPay', () => {
           ['get', '5xx', 2],
           // More than the client's own retries: the state machine retries the step (GpdUnavailable).
           ['bulk-create', '5xx', 5],
+          // No answer within GPD_TIMEOUT_MS (10 s): GPD did nothing, the client tries again.
+          ['bulk-create', 'timeout', 1],
         ]
       : [
           ['paaSILAutorizzaImportFlusso', '5xx', 2],
@@ -251,7 +260,22 @@ describe('Invia a MyPay', () => {
     const positions = await positionsOf(call.id);
     expect(positions.every((p) => p.statoExport === 'ESPORTATA' && isValidIuv(p.codIuv!))).toBe(true);
     expect(new Set(positions.map((p) => p.codIuv)).size).toBe(3);
+    // Every fault the switch was given met the export.
+    if (onGpd) expect((await gpdSwitches()).faults).toEqual([]);
   });
+
+  it.runIf(onGpd)(
+    'GPD’s call quota spent by another system of the council (APIM’s 429 without a body, three times): waited out, sent once',
+    async () => {
+      const { call } = await callWithThreeDue();
+      await admin('rate-limited', { times: 3 });
+      const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+      expect(await settled(started.json.id)).toMatchObject({ step: 'COMPLETATO', accepted: 3, rejected: 0 });
+      await sentOnce(started.json.id, call.id);
+      // The three 429s were answered to the export, which waited and went on.
+      expect((await gpdSwitches()).rateLimited).toBe(0);
+    },
+  );
 
   it('the platform down for good: "Errore flusso interno" with the reason; Rielabora finishes it without sending twice', async () => {
     const { call } = await callWithThreeDue();

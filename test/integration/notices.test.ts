@@ -4,19 +4,20 @@ import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 import { inbox } from '../support/mail.ts';
+import { platformText, resetPlatform } from '../support/platform.ts';
 import { approvedSubscriber, mypayConfiguration, settledFlow, storedPositions } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * Payment notices over the real local stack: a month exported through 'Invia a MyPay' (MyPay simulator,
  * local Step Functions), then the notice e-mailed (aws-ses-v2-local: the mail with MyPay's PDF arrives) and
- * sent to IO (the IO simulator receives it), one position or a whole flow.
+ * sent to IO (the IO simulator receives it), one position or a whole flow. Project integration-gpd runs it on pagoPA
+ * GPD: the month published there, the notice the portal prints (gpd-notice.test.ts reads its QR code).
  */
 type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
 const november = { mese: 11, anno: 2026 };
 const io = () => inject('ioUrl');
-const mypay = () => inject('myPayEndpoint').replace(/\/pa\/services.*$/, '');
 
 async function post(base: string, path: string, body: object) {
   const response = await fetch(`${base}${path}`, {
@@ -40,7 +41,7 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   await post(io(), '/admin/reset', {});
-  await post(mypay(), '/admin/reset', {});
+  await resetPlatform();
 });
 afterAll(() => post(io(), '/admin/reset', {}));
 
@@ -132,7 +133,9 @@ describe('notice by e-mail', () => {
     const before = (await inbox()).length;
     const refused = await operator.post(`/api/positions/${pending!.iud}/email`, {});
     expect(refused.status).toBe(409);
-    expect(refused.json.detail).toBe('La posizione non ha ancora un avviso di pagamento: inviala prima a MyPay.');
+    expect(refused.json.detail).toBe(
+      platformText('La posizione non ha ancora un avviso di pagamento: inviala prima a MyPay.'),
+    );
     const io = await operator.post(`/api/positions/${pending!.iud}/io`, {});
     expect(io.status).toBe(409);
     expect((await inbox()).length).toBe(before);

@@ -10,10 +10,14 @@ import { openCall } from '../support/calls.ts';
 import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 import { approvedSubscriber, mypayConfiguration, settledFlow, storedPositions } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
+import { gpdClient, onGpd } from '../support/gpd.ts';
+import { platformText, resetPlatform } from '../support/platform.ts';
+import { gpdIupd } from '../../functions/domain/gpd.ts';
 
 /**
  * The payment edit modal (PUT /api/positions/{id}) and 'Sincronizza' (the background job 'sync-positions'
- * through the local Step Functions, POST/GET /api/calls/{id}/positions/sync) over the real local stack.
+ * through the local Step Functions, POST/GET /api/calls/{id}/positions/sync) over the real local stack, on MyPay
+ * and (project integration-gpd) on pagoPA GPD.
  */
 type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
@@ -28,9 +32,7 @@ beforeAll(async () => {
   citizen = await as('citizen');
   expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
 });
-afterAll(() =>
-  fetch(`${simulator()}/admin/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
-);
+afterAll(() => resetPlatform());
 
 /** An open call (7,20 €/h) with Rossi approved for 3 hours a week and October generated: Rossi's position. */
 async function octoberPosition() {
@@ -66,13 +68,13 @@ describe('editing a position (payment edit modal)', () => {
     }
     const unknown = await operator.put('/api/positions/P202610NONESISTE', { descrizione: 'Quota', importo: 10 });
     expect(unknown.status).toBe(404);
-    expect(unknown.json.detail).toBe(positionOpsMessages.notFound);
+    expect(unknown.json.detail).toBe(platformText(positionOpsMessages.notFound));
 
     // While an export of the call runs (its lock), the position does not change.
     await localTable().putItem({ ...keys.exportLock(call.id), flowId: 'flow-del-test' });
     const locked = await operator.put(path, { descrizione: 'Quota', importo: 10 });
     expect(locked.status).toBe(409);
-    expect(locked.json.detail).toBe(positionOpsMessages.exportRunningEdit);
+    expect(locked.json.detail).toBe(platformText(positionOpsMessages.exportRunningEdit));
     await localTable().deleteItem(keys.exportLock(call.id));
 
     for (const other of [delegate, citizen])
@@ -109,7 +111,7 @@ describe('editing a position (payment edit modal)', () => {
     });
   });
 
-  it('0 cancels a position MyPay holds, for good: the next export carries A with the amount MyPay holds, and MyPay cancels it', async () => {
+  it('0 cancels a position the platform holds, for good: the next export carries A with the amount MyPay holds (its CSV), and the platform cancels it', async () => {
     const { call, position } = await octoberPosition();
     const exported = await operator.post(`/api/calls/${call.id}/exports`, october);
     expect(exported.status).toBe(201);
@@ -128,16 +130,18 @@ describe('editing a position (payment edit modal)', () => {
       statoExport: 'DA_ESPORTARE',
     });
 
-    const csv = await jobAnswer(operator, `/api/calls/${call.id}/positions/csv`, october);
-    expect(csv.status).toBe(200);
-    const content = await (await fetch(csv.json.url as string)).text();
-    const row = content.split('\r\n').find((line) => line.includes(position.iud as string));
-    expect(row).toBeDefined();
-    expect(row!.split(';')).toContain('A');
-    // MyPay4 refuses 0.00 for every action (validaElabora): the row carries the amount the position had.
-    expect(row!.split(';')).toContain((position.importoDovuto / 100).toFixed(2));
+    if (!onGpd()) {
+      const csv = await jobAnswer(operator, `/api/calls/${call.id}/positions/csv`, october);
+      expect(csv.status).toBe(200);
+      const content = await (await fetch(csv.json.url as string)).text();
+      const row = content.split('\r\n').find((line) => line.includes(position.iud as string));
+      expect(row).toBeDefined();
+      expect(row!.split(';')).toContain('A');
+      // MyPay4 refuses 0.00 for every action (validaElabora): the row carries the amount the position had.
+      expect(row!.split(';')).toContain((position.importoDovuto / 100).toFixed(2));
+    }
 
-    // Sent to MyPay: accepted, and MyPay holds the position as cancelled.
+    // Sent to the platform: accepted, and the platform holds the position as cancelled (GPD: INVALID, for good).
     const resent = await operator.post(`/api/calls/${call.id}/exports`, october);
     expect(resent.status).toBe(201);
     expect(await settledFlow(operator, resent.json.id)).toMatchObject({
@@ -146,15 +150,20 @@ describe('editing a position (payment edit modal)', () => {
       accepted: 1,
       rejected: 0,
     });
-    const state = (await (await fetch(`${simulator()}/admin/state`)).json()) as {
-      positions: Record<string, { iud: string; status: string }>;
-    };
-    expect(Object.values(state.positions).find((p) => p.iud === position.iud)).toMatchObject({ status: 'ANNULLATO' });
+    if (onGpd()) expect(await gpdClient().getPosition(gpdIupd(position.iud))).toMatchObject({ status: 'INVALID' });
+    else {
+      const state = (await (await fetch(`${simulator()}/admin/state`)).json()) as {
+        positions: Record<string, { iud: string; status: string }>;
+      };
+      expect(Object.values(state.positions).find((p) => p.iud === position.iud)).toMatchObject({
+        status: 'ANNULLATO',
+      });
+    }
     expect(await stored(call.id, position.iud)).toMatchObject({ annullato: true, statoExport: 'ESPORTATA' });
 
     const again = await operator.put(`/api/positions/${position.iud}`, { descrizione: 'Riapro', importo: 10 });
     expect(again.status).toBe(409);
-    expect(again.json.detail).toBe(positionOpsMessages.final);
+    expect(again.json.detail).toBe(platformText(positionOpsMessages.final));
     expect(await stored(call.id, position.iud)).toMatchObject({ annullato: true, importoDovuto: 0 });
   });
 });
@@ -192,7 +201,7 @@ describe('Sincronizza (background job sync-positions)', () => {
     ]);
     expect([one.status, two.status].sort()).toEqual([200, 409]);
     const refused = one.status === 409 ? one : two;
-    expect(refused.json.detail).toBe(positionOpsMessages.syncRunning);
+    expect(refused.json.detail).toBe(platformText(positionOpsMessages.syncRunning));
     expect((one.status === 200 ? one : two).json).toMatchObject({ isUpdating: true, state: 'RUNNING' });
 
     const done = await waitUntilDone(call.id);
@@ -219,7 +228,7 @@ describe('Sincronizza (background job sync-positions)', () => {
     await localTable().putItem({ ...keys.exportLock(call.id), flowId: 'flow-del-test' });
     const locked = await operator.post(`/api/calls/${call.id}/positions/sync`, {});
     expect(locked.status).toBe(409);
-    expect(locked.json.detail).toBe(messages.positions.exportRunning);
+    expect(locked.json.detail).toBe(platformText(messages.positions.exportRunning));
     expect((await operator.get(`/api/calls/${call.id}/positions/sync`)).json).toMatchObject({
       isUpdating: false,
       state: 'NONE',
@@ -245,7 +254,7 @@ describe('Sincronizza (background job sync-positions)', () => {
       endedAt: null,
     });
     const export_ = await operator.post(`/api/calls/${call.id}/exports`, october);
-    expect([export_.status, export_.json.detail]).toEqual([409, positionOpsMessages.syncRunning]);
+    expect([export_.status, export_.json.detail]).toEqual([409, platformText(positionOpsMessages.syncRunning)]);
     expect(await localTable().item(keys.exportLock(call.id))).toBeUndefined();
     await localTable().putItem({
       ...keys.job(SYNC_JOB, call.id),

@@ -12,19 +12,18 @@ import {
   storedPositions,
 } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
-import { switchStackMyPay } from '../support/mypay-simulator.ts';
+import { paidOutsidePortal, payOnPlatformPage, resetPlatform } from '../support/platform.ts';
 
 /**
  * What MyPay collected is recorded without anyone clicking 'Rendicontazione' (issue 34): the schedules' own
  * entry point (functions/entry/scheduled-jobs.ts, which EventBridge Scheduler invokes in the cloud and the local
- * stack's timers here) over the real local stack and the MyPay simulator.
+ * stack's timers here) over the real local stack and the MyPay simulator; in project integration-gpd the same on
+ * pagoPA GPD, whose receipts the reporting reads (issue 37).
  */
 type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
 let citizen: Client;
 const november = { mese: 11, anno: 2026 };
-
-const admin = switchStackMyPay;
 
 /** The call's reporting, as the operator's page reads it, once the run the schedule started has ended. */
 async function reportingEnded(callId: string) {
@@ -45,16 +44,16 @@ beforeAll(async () => {
   [operator, citizen] = await Promise.all([as('operator'), as('citizen')]);
   expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
 });
-afterAll(() => admin('reset', {}));
+afterAll(() => resetPlatform());
 
 describe('Rendicontazione by itself', () => {
-  it('the daily run records a payment MyPay collected: the position reads paid, no operator action', async () => {
+  it('the daily run records a payment the platform collected: the position reads paid, no operator action', async () => {
     const { call } = await openCall(operator);
     await approvedSubscriber(operator, call, { lastName: 'Pianificati', iseeValue: 8000, weeklyHour: 2 });
     expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
     await exportMonth(operator, call.id, november);
     const [position] = await storedPositions(call.id, '2026-11');
-    await admin('paid', { iuds: [position!.iud] });
+    await paidOutsidePortal([position!.iud as string]);
     expect((await storedPositions(call.id, '2026-11'))[0]).toMatchObject({ isPagato: false });
 
     const outcome = JSON.parse(await runScheduled({ kind: 'reporting-daily' }));
@@ -85,16 +84,8 @@ describe('Rendicontazione by itself', () => {
       returnPath: `/iscrizioni/visualizza_servizio?id=${call.id}`,
     });
     expect(paying.status).toBe(200);
-    // She pays on MyPay's page and closes the browser: the portal never hears the outcome.
-    const landing = await fetch(paying.json.url, { redirect: 'manual' });
-    const page = landing.headers.get('location')!;
-    const paid = await fetch(page, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ esito: 'success' }),
-      redirect: 'manual',
-    });
-    expect(paid.status).toBe(303);
+    // She pays on the platform's page and closes the browser: the portal never hears the outcome.
+    await payOnPlatformPage(paying.json.url);
 
     // The checkout asked for its call's reporting: five minutes, then half an hour later.
     const followUps = (await localTable().partition(keys.reportingFollowUp('', '').pk)).filter(

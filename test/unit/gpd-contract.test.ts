@@ -264,6 +264,19 @@ describe('faults, rate limit and deadline', () => {
     expect(ctx.sim.counters.rateLimited).toBeGreaterThan(0);
   });
 
+  it('the quota spent by another system (switch rate-limited): the next calls get 429 without a body, then GPD answers; bad input changes nothing', async () => {
+    const ctx = await setup();
+    const p = position();
+    await ctx.client.createPosition(p);
+    expect(await ctx.admin('rate-limited', { times: 'tre' })).toEqual({ error: 'times: a whole number, 0 or more' });
+    expect((await ctx.raw('GET', `${v1}/debtpositions/${p.iupd}`)).status).toBe(200);
+    expect((await ctx.admin('rate-limited', { times: 2 })).switches.rateLimited).toBe(2);
+    const first = await ctx.raw('GET', `${v1}/debtpositions/${p.iupd}`);
+    expect([first.status, await first.text()]).toEqual([429, '']);
+    expect((await ctx.client.getPosition(p.iupd))?.iupd).toBe(p.iupd);
+    expect(ctx.sim.counters.rateLimited).toBe(2);
+  });
+
   it('refuses a wrong key with 401', async () => {
     const ctx = await setup({}, { apiKey: 'wrong' });
     expect(await refusal(ctx.client.getPosition(gpdIupd('X1')))).toMatchObject({ name: 'GpdRefused', status: 401 });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gpdSettingProblems } from '../../functions/domain/gpd.ts';
-import { loadStage } from '../../lib/stage-config.ts';
+import { loadStage, stageWarnings } from '../../lib/stage-config.ts';
 
 /** The deployment's payment platform and GPD's settings (lib/stage-config.ts, README "Piattaforma di pagamento"). */
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gpd-stages-'));
@@ -58,6 +58,26 @@ describe('the payment platform setting', () => {
     );
     expect(stage('bad-taxonomy', { ...gpd, gpdTaxonomyCode: 'servizi sociali' })).toThrow(
       /- gpdTaxonomyCode: il codice tassonomico/,
+    );
+  });
+});
+
+describe('pagoPA’s UAT test council (77777777777)', () => {
+  it('a staging stage keeps it, with a warning naming the setting and the file; production refuses it; a real council warns nothing', () => {
+    const staging = stage('uat-staging', { ...gpd, gpdOrganizationFiscalCode: '77777777777' })();
+    expect(staging.settings.gpdOrganizationFiscalCode).toBe('77777777777');
+    expect(stageWarnings(staging)).toEqual([
+      expect.stringMatching(
+        /uat-staging\.json \(stage uat-staging, not production\): gpdOrganizationFiscalCode is pagoPA's UAT test council 77777777777/,
+      ),
+    ]);
+    expect(stage('uat-production', { ...gpd, production: true, gpdOrganizationFiscalCode: '77777777777' })).toThrow(
+      /- gpdOrganizationFiscalCode: 77777777777 è l'ente di prova di pagoPA in collaudo \(UAT\): uno stage di produzione indica il codice fiscale del Comune/,
+    );
+    expect(stageWarnings(stage('real-council', gpd)())).toEqual([]);
+    // Any other code failing the check digit is still refused, on staging too.
+    expect(stage('uat-other', { ...gpd, gpdOrganizationFiscalCode: '77777777778' })).toThrow(
+      /- gpdOrganizationFiscalCode: .*cifra di controllo sbagliata/,
     );
   });
 });

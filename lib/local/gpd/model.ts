@@ -190,4 +190,6 @@ export interface Switches {
   faults: { target: string; kind: FaultKind; remaining: number | null }[];
   /** Paid carts' receipts wait for POST /admin/receipts (a receipt arriving late). */
   holdReceipts: boolean;
+  /** The next calls answered 429 as past the key's quota (another system of the council spent it: /admin/rate-limited). */
+  rateLimited: number;
 }
