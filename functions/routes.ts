@@ -5,6 +5,7 @@ import { configurationRoutes } from './configuration/routes.ts';
 import { enrolmentCsvRoutes } from './enrolment-csv/routes.ts';
 import { enrolmentRoutes } from './enrolments/routes.ts';
 import { iseeRoutes } from './isee/routes.ts';
+import { noticeDownloadRoutes } from './notice-downloads/routes.ts';
 import { noticeRoutes } from './notices/routes.ts';
 import { paymentListRoutes } from './payment-list/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
@@ -47,6 +48,7 @@ export const routes = [
   ...userPositionRoutes,
   ...reportingRoutes,
   ...paymentListRoutes,
+  ...noticeDownloadRoutes,
 ] as const satisfies readonly RouteDef[];
 
 export type Route = (typeof routes)[number];

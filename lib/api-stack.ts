@@ -81,7 +81,7 @@ export class ApiStack extends Stack {
     const ioSecret = secretsmanager.Secret.fromSecretNameV2(this, 'IoSecret', props.io.secretName);
     // On pagoPA GPD the functions that call the payment platform (functionAccess 'mypay', the export's task) get GPD's instead.
     const bindGpd = props.paymentPlatform === 'gpd' ? gpdBinder(this, props.gpd!) : undefined;
-    // The notices API and the flow e-mail print pagoPA's notices on GPD: they need the creditor, not the keys.
+    // The notices API, 'Avviso PDF' and the flow e-mail print pagoPA's notices on GPD: they need the creditor, not the keys.
     const bindGpdNotices = props.paymentPlatform === 'gpd' ? gpdNoticeBinder(props.gpd!) : undefined;
     const mailIdentityArn =
       props.mail.identityArn ??
@@ -198,7 +198,7 @@ export class ApiStack extends Stack {
         // 'Invia a pagoPA' checks the council's pagoPA settings before it starts (not MyPay's configuration page).
         if (resource === 'flows' && props.paymentPlatform === 'gpd')
           for (const [name, value] of Object.entries(gpdCouncilSettings(props.gpd!))) fn.addEnvironment(name, value);
-        if (resource === 'notices') bindGpdNotices?.(fn);
+        if (resource === 'notices' || resource === 'notice-downloads') bindGpdNotices?.(fn);
         return [resource, fn];
       }),
     ) as Record<Resource, PortalFunction>;

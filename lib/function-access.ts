@@ -56,6 +56,9 @@ export const functionAccess: Record<Resource, FunctionAccess> = {
   // 'Paga' and the return from MyPay; the notice PDFs are read (links) from the exports bucket, and the first
   // link of a position leaves its PDF there.
   'user-positions': { table: 'RW', exports: 'R', noticePdfs: 'WRITE', mypay: true, portal: true },
+  // 'Avviso PDF' where the list cannot link it (GPD's notices, printed here): reads the position, and leaves the PDF it
+  // makes in the exports bucket for the link.
+  'notice-downloads': { table: 'R', exports: 'R', noticePdfs: 'WRITE' },
   // 'Rendicontazione': starts the background job that asks MyPay what was paid (the job function holds MyPay's settings).
   reporting: { table: 'RW' },
 };

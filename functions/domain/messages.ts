@@ -246,3 +246,21 @@ export const noticeMessages = {
   flowSent: ['inviata', 'inviate'],
   flowEmailFailed: 'L’invio delle e-mail del flusso non è riuscito: riprova.',
 } as const;
+
+/**
+ * The notice refusals whose advice depends on the platform: on pagoPA GPD the portal prints the notice itself, so
+ * there is no MyPay flow to process again (domain/notices.ts noticeWords).
+ */
+export const gpdNoticeMessages = {
+  notExported: 'La posizione non ha ancora un avviso di pagamento: inviala prima a pagoPA.',
+  noPdf:
+    'L’avviso pagoPA non può essere generato: la posizione non ha più un codice avviso (potrebbe essere stata modificata nel frattempo). Ricarica la pagina e riprova.',
+} as const;
+
+/** 'Avviso PDF' (the citizen's payments, the operators' view of a citizen's positions): why a notice is not given. */
+export const noticeDownloadMessages = {
+  notExported: 'L’avviso di pagamento non è ancora disponibile: la posizione non è ancora stata inviata a MyPay.',
+  cancelled: 'La posizione è annullata: il suo avviso di pagamento non è più valido.',
+  paid: 'La posizione risulta già pagata: l’avviso di pagamento non serve più.',
+  noPdf: 'Il PDF dell’avviso non è ancora disponibile: riprova più tardi.',
+} as const;

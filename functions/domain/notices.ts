@@ -1,6 +1,7 @@
 import { ConflictError } from './errors.ts';
-import { counted, fill, noticeMessages } from './messages.ts';
+import { counted, fill, gpdNoticeMessages, noticeDownloadMessages, noticeMessages } from './messages.ts';
 import { formatEuro, toEuros } from './money.ts';
+import type { PaymentPlatformName } from './payment-platform.ts';
 import type { Position } from './payments.ts';
 import { italianDay } from './period.ts';
 import { isOpen } from './positions/states.ts';
@@ -16,18 +17,38 @@ type NoticePosition = Pick<
   'iud' | 'titolo' | 'descrizione' | 'importoDovuto' | 'dataScadenza' | 'nav' | 'codIuv' | 'isPagato' | 'annullato'
 >;
 
+/** The notice refusals as they read on the deployment's platform (the advice differs on GPD: gpdNoticeMessages). */
+export const noticeWords = (platform: PaymentPlatformName) =>
+  platform === 'gpd' ? gpdNoticeMessages : { notExported: noticeMessages.notExported, noPdf: noticeMessages.noPdf };
+
 /**
- * A notice exists once MyPay accepted the position (it has a notice number); a paid or cancelled position
+ * A notice exists once the platform accepted the position (it has a notice number); a paid or cancelled position
  * gets none. 409 otherwise, with the reason.
  */
-export function assertNoticeSendable(position: NoticePosition): asserts position is NoticePosition & { nav: string } {
+export function assertNoticeSendable(
+  position: NoticePosition,
+  words: { notExported: string } = noticeMessages,
+): asserts position is NoticePosition & { nav: string } {
   if (position.annullato) throw new ConflictError(noticeMessages.cancelled);
   if (position.isPagato) throw new ConflictError(noticeMessages.paid);
-  if (!position.nav) throw new ConflictError(noticeMessages.notExported);
+  if (!position.nav) throw new ConflictError(words.notExported);
 }
 
-/** Whether a position is one the flow e-mail sends (the same rule, as a test). */
-export const isNoticeSendable = (position: NoticePosition) => isOpen(position) && Boolean(position.nav);
+/**
+ * 'Avviso PDF': the notice of an open position the platform accepted. A cancelled one is no longer valid and a paid
+ * one needs no paying: 409 with the reason, as for one not sent yet.
+ */
+export function assertNoticeDownloadable<P extends Pick<Position, 'nav' | 'isPagato' | 'annullato'>>(
+  position: P,
+): asserts position is P & { nav: string } {
+  if (position.annullato) throw new ConflictError(noticeDownloadMessages.cancelled);
+  if (position.isPagato) throw new ConflictError(noticeDownloadMessages.paid);
+  if (!position.nav) throw new ConflictError(noticeDownloadMessages.notExported);
+}
+
+/** Whether a position is one the flow e-mail sends, and whose 'Avviso PDF' is offered (the same rule, as a test). */
+export const isNoticeSendable = (position: Pick<Position, 'nav' | 'isPagato' | 'annullato'>) =>
+  isOpen(position) && Boolean(position.nav);
 
 /** An instant as Rome reads it: "2026-11-28T20:30:00Z" → "28/11/2026 alle 21:30". */
 export function romeDateTime(iso: string): string {
@@ -74,9 +95,11 @@ export function iuvOfNoticeFile(fileName: string): string | null {
 export function noticeEmail(
   position: NoticePosition & { nav: string },
   recipient: { firstName: string; lastName: string },
+  /** The due day the attached notice prints (PrintedNotice.dueDay), yyyy-MM-dd. */
+  dueDay: string,
 ) {
   const amount = formatEuro(toEuros(position.importoDovuto));
-  const due = italianDay(position.dataScadenza);
+  const due = italianDay(dueDay);
   const subject = `Avviso di pagamento: ${position.titolo}`;
   const lines = [
     `Gentile ${recipient.firstName} ${recipient.lastName},`,

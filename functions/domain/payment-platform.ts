@@ -152,6 +152,16 @@ export interface PlatformPositionState {
 }
 
 /**
+ * A notice as the citizen gets it: the PDF, and the due day (yyyy-MM-dd) it prints, which the notice e-mail's text
+ * repeats (MyPay prints the position's dataScadenza; GPD the day the export gave GPD, domain/payment-notice.ts
+ * noticeDueDay).
+ */
+export interface PrintedNotice {
+  pdf: Uint8Array;
+  dueDay: string;
+}
+
+/**
  * The payment notice PDF of a position the platform accepted ('Avviso' links, the notice e-mail's attachment, the
  * citizen's download): MyPay makes it (its AVVISI ZIP, functions/adapters/notice-pdf.ts); on GPD the portal prints
  * pagoPA's notice itself (domain/payment-notice.ts, functions/adapters/payment-notice-pdf.ts). Kept apart from
@@ -160,11 +170,11 @@ export interface PlatformPositionState {
  */
 export interface PlatformNotices {
   /**
-   * The PDF (`zipKey`: MyPay's flow ZIP to look in first); null when there is none (yet). Given a position as a list
-   * shows it, the adapter reads its record when it needs more (MyPay's ZIP, GPD's first export). GPD throws
+   * The notice (`zipKey`: MyPay's flow ZIP to look in first); null when there is none (yet). Given a position as a
+   * list shows it, the adapter reads its record when it needs more (MyPay's ZIP, GPD's first export). GPD throws
    * NoticeDataError (422, Italian) when the position's data cannot make a notice pagoPA's channels would read.
    */
-  noticePdf(position: Position | PositionRecord, zipKey?: string | null): Promise<Uint8Array | null>;
+  notice(position: Position | PositionRecord, zipKey?: string | null): Promise<PrintedNotice | null>;
   /**
    * Where a link's copy of the PDF is kept in the exports bucket (under NOTICE_PDF_PREFIX). MyPay: one per position;
    * GPD: one per content, so a new amount or name gets a new PDF, never a stale one. null: no notice to link.

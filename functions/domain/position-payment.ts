@@ -31,6 +31,11 @@ export const positionViewSchema = z.extend(positionSchema, {
   badge: z.enum(['Annullato', 'Pagato', 'Da pagare']),
   /** The notice PDF (a link of a few minutes), when the export brought it back; null otherwise. */
   noticeUrl: z.nullable(z.string()),
+  /**
+   * 'Avviso PDF' is asked for on request (GET /api/positions/{id}/notice): on pagoPA GPD, where the portal prints the
+   * notice of an open position it exported (notices.ts isNoticeSendable). False on MyPay, whose notices are linked.
+   */
+  noticeDownload: z.boolean(),
   /** 'Paga' is offered: payable, and MyPay holds the position as shown (isPayableOnline). */
   payable: z.boolean(),
   /** A citizen's payment of it is in progress on MyPay ('Pagamento in corso'; 'Paga' resumes it). */
@@ -40,13 +45,18 @@ export const positionViewSchema = z.extend(positionSchema, {
 });
 export type PositionView = z.output<typeof positionViewSchema>;
 
-export const toPositionView = (position: Position, noticeUrl: string | null, now: Date): PositionView => {
+export const toPositionView = (
+  position: Position,
+  notice: { url: string | null; download?: boolean },
+  now: Date,
+): PositionView => {
   const inCorso = hasLiveCheckout(position, now);
   const inVerifica = isVerifyingPayment(position, now);
   return {
     ...position,
     badge: paymentBadge(position),
-    noticeUrl,
+    noticeUrl: notice.url,
+    noticeDownload: notice.download ?? false,
     payable: isPayableOnline(position) && !inVerifica,
     inCorso,
     inVerifica,

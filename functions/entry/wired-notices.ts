@@ -2,6 +2,7 @@ import { dynamoAuditLog } from '../adapters/audit-log.ts';
 import { getExportRange, s3ExportFiles } from '../adapters/export-files.ts';
 import { isMissingObject } from '../adapters/s3-client.ts';
 import { platformNotices } from '../adapters/platform-notices.ts';
+import { paymentPlatformName } from '../adapters/payment-platform-name.ts';
 import { ioConfigFromEnv, makeIo } from '../adapters/io.ts';
 import { clientFromSettings } from '../adapters/fresh-client.ts';
 import { sesMailer } from '../adapters/mail.ts';
@@ -52,7 +53,8 @@ export const noticeUseCases = (extra: Pick<NoticeDeps, 'jobs'> = {}) =>
     },
     users: { getUserItems },
     flows: { getFlow, updateFlow },
-    noticePdf: (position, zipKey) => notices.noticePdf(position, zipKey),
+    notice: (position, zipKey) => notices.notice(position, zipKey),
+    platform: paymentPlatformName(),
     mailer: sesMailer,
     io,
     audit: dynamoAuditLog,

@@ -22,6 +22,7 @@ export const resources = [
   'user-positions',
   'reporting',
   'payment-list',
+  'notice-downloads',
 ] as const;
 export type Resource = (typeof resources)[number];
 

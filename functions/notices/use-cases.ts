@@ -19,7 +19,9 @@ import {
   isNoticeSendable,
   noticeEmail,
   noticePdfFileName,
+  noticeWords,
 } from '../domain/notices.ts';
+import type { PaymentPlatformName, PrintedNotice } from '../domain/payment-platform.ts';
 import type { FlowEmailResult } from '../domain/notice-schemas.ts';
 import { formatEuro, toEuros } from '../domain/money.ts';
 import type { IoStatus, Period, Position } from '../domain/payments.ts';
@@ -70,10 +72,12 @@ export interface NoticeDeps {
     updateFlow(id: string, fields: Partial<FlowRecord>, now: string): Promise<FlowRecord>;
   };
   /**
-   * MyPay's notice PDF of a position (adapters/notice-pdf.ts: out of its flow's AVVISI ZIP, `zipKey` first
-   * when given); null when there is none.
+   * The notice of a position, its PDF and the due day it prints (the deployment's PlatformNotices: MyPay's PDF out of
+   * its flow's AVVISI ZIP, `zipKey` first when given; GPD's printed by the portal); null when there is none.
    */
-  noticePdf(position: Position | PositionRecord, zipKey?: string | null): Promise<Uint8Array | null>;
+  notice(position: Position | PositionRecord, zipKey?: string | null): Promise<PrintedNotice | null>;
+  /** The platform the positions went to: what the refusals tell the operator to do (MyPay by default). */
+  platform?: PaymentPlatformName;
   mailer: Mailer;
   io: IoMessages;
   audit: AuditLog;
@@ -177,7 +181,8 @@ function ioProblem(
 }
 
 export function makeNoticeUseCases(deps: NoticeDeps) {
-  const { positions, users, flows, noticePdf, mailer, io, audit, clock, metrics = noMetrics } = deps;
+  const { positions, users, flows, notice, mailer, io, audit, clock, metrics = noMetrics } = deps;
+  const words = noticeWords(deps.platform ?? 'mypay');
   const elapsed = deps.elapsed ?? (() => Date.now());
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
@@ -204,18 +209,21 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
     actor: Actor,
     zipKey: string | null = null,
   ): Promise<PositionRecord> {
-    assertNoticeSendable(position);
+    assertNoticeSendable(position, words);
     const email = recipient?.email?.trim();
     if (!recipient || !email) throw new ConflictError(noticeMessages.noEmail);
-    const pdf = await noticePdf(position, zipKey);
-    if (!pdf) throw new ConflictError(noticeMessages.noPdf);
-    const { subject, text } = noticeEmail(position, recipient);
+    const printed = await notice(position, zipKey);
+    if (!printed) throw new ConflictError(words.noPdf);
+    // The text's due date is the one the attached notice prints.
+    const { subject, text } = noticeEmail(position, recipient, printed.dueDay);
     try {
       await mailer.send({
         to: [email],
         subject,
         text,
-        attachments: [{ fileName: noticePdfFileName(position.nav), contentType: 'application/pdf', content: pdf }],
+        attachments: [
+          { fileName: noticePdfFileName(position.nav), contentType: 'application/pdf', content: printed.pdf },
+        ],
       });
     } catch {
       metrics.count('NoticesFailed', 1, { notice: 'email' });
@@ -335,7 +343,7 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
     /** POST /api/positions/{id}/email: the notice e-mail of one position, with MyPay's PDF attached. */
     async emailNotice(iud: string, actor: Actor): Promise<Position> {
       const position = await requirePosition(iud);
-      assertNoticeSendable(position);
+      assertNoticeSendable(position, words);
       const recipient = (await users.getUserItems([position.userId])).get(position.userId);
       return publicView(await mailOne(position, recipient, actor));
     },
@@ -357,7 +365,7 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
      */
     async sendToIo(iud: string, actor: Actor, options: { resend?: boolean } = {}): Promise<Position> {
       const position = await requirePosition(iud);
-      assertNoticeSendable(position);
+      assertNoticeSendable(position, words);
       if (!IO_NOTICE_NUMBER.test(position.nav))
         throw new ConflictError(fill(noticeMessages.ioInvalidNotice, { nav: position.nav }));
       // IO has no idempotency key: a second message is the operator's choice, made knowing the first.

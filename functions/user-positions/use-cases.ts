@@ -9,7 +9,7 @@ import {
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { fill, gpdPaymentMessages, messages, paymentOutcomeMessages } from '../domain/messages.ts';
 import type { Position } from '../domain/payments.ts';
-import { romeDateTime } from '../domain/notices.ts';
+import { isNoticeSendable, romeDateTime } from '../domain/notices.ts';
 import { romeDay } from '../domain/period.ts';
 import {
   CHECKOUT_HOLD_MS,
@@ -125,8 +125,11 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
           verifyingNoPay: paymentOutcomeMessages.verifyingNoPay,
         };
 
+  // On GPD the notice is printed on request ('Avviso PDF' asks functions/notice-downloads): nothing to look up here.
   const view = async (position: Position): Promise<PositionView> =>
-    toPositionView(position, await notices.noticeUrl(position), clock.now());
+    platform.name === 'gpd'
+      ? toPositionView(position, { url: null, download: isNoticeSendable(position) }, clock.now())
+      : toPositionView(position, { url: await notices.noticeUrl(position) }, clock.now());
   /** The citizen's own view: the operators' note on a closed reconciliation (and who wrote it) is the office's. */
   const citizenView = ({ riconciliazioneChiusa: _closed, ...position }: Position) => view(position);
   const views = async (page: Page<Position>, toView = view): Promise<Page<PositionView>> => ({

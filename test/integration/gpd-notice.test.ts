@@ -1,6 +1,7 @@
 import decodeQR from 'qr/decode.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION } from '../../lib/local/gpd/model.ts';
+import { noticeDownloadMessages } from '../../functions/domain/messages.ts';
 import { noticeDataMessages } from '../../functions/domain/payment-notice.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
@@ -8,7 +9,15 @@ import { localTable } from '../support/dynamo.ts';
 import { gpdAdmin, onGpd } from '../support/gpd.ts';
 import { inbox } from '../support/mail.ts';
 import { renderFirstPage } from '../support/pdf-render.ts';
-import { approvedSubscriber, mypayConfiguration, settledFlow, storedPositions } from '../support/positions.ts';
+import {
+  approveUser,
+  approvedSubscriber,
+  exportMonth,
+  mypayConfiguration,
+  settledFlow,
+  storedPositions,
+} from '../support/positions.ts';
+import { jobAnswer } from '../support/jobs.ts';
 
 /**
  * pagoPA's notice on GPD (issue 37), over the real local stack started with PAYMENT_PLATFORM=gpd (project
@@ -29,13 +38,13 @@ afterAll(async () => {
   if (onGpd()) await gpdAdmin('reset', {});
 });
 
-async function exportedPosition(lastName: string) {
+async function exportedPosition(lastName: string, period = november) {
   const { call } = await openCall(operator);
   const person = await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 });
-  const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+  const started = await operator.post(`/api/calls/${call.id}/exports`, period);
   expect(started.status).toBe(201);
   expect(await settledFlow(operator, started.json.id)).toMatchObject({ step: 'COMPLETATO', accepted: 1 });
-  const [position] = await storedPositions(call.id, '2026-11');
+  const [position] = await storedPositions(call.id, `${period.anno}-${String(period.mese).padStart(2, '0')}`);
   expect(position!.nav).toMatch(/^3\d{17}$/);
   return { call, person, position: position! };
 }
@@ -66,6 +75,22 @@ describe.runIf(onGpd())('pagoPA notice on GPD', { timeout: 120_000 }, () => {
     expect(attached.text).toContain(String(position.titolo));
   });
 
+  it('gives the e-mail’s due date as the notice prints it: for a month sent late, the day the export gave GPD', async () => {
+    const { call, position } = await exportedPosition('Ritardo', { mese: 10, anno: 2026 });
+    expect(position.dataScadenza).toBe('2026-10-31');
+    const sent = await operator.post(`/api/positions/${position.iud}/email`, {});
+    expect(sent.status, JSON.stringify(sent.json)).toBe(200);
+    const mail = (await inbox()).find(
+      (m) => m.destination.to.some((to) => to.includes('ritardo@example.it')) && m.subject.includes(call.name),
+    ) as unknown as { body: { text: string }; attachments: { content: string }[] };
+    const printed = await renderFirstPage(new Uint8Array(Buffer.from(mail.attachments[0]!.content, 'base64')), 0);
+    const printedDay = /entro il (\d{2}\/\d{2}\/\d{4})/.exec(printed.text)?.[1];
+    // Sent after the month's end: GPD took a later day than the month's last, and the e-mail says that day.
+    expect(printedDay).toBeDefined();
+    expect(printedDay).not.toBe('31/10/2026');
+    expect(mail.body.text).toContain(`Scadenza: ${printedDay}`);
+  });
+
   it('refuses, in Italian, a notice whose debtor has no fiscal code: no e-mail, nothing recorded', async () => {
     const { call, position } = await exportedPosition('Senzacodice');
     await localTable().putItem({ ...position, fiscalCode: '' });
@@ -80,5 +105,83 @@ describe.runIf(onGpd())('pagoPA notice on GPD', { timeout: 120_000 }, () => {
     ).toEqual([]);
     const [after] = await storedPositions(call.id, '2026-11');
     expect(after).toMatchObject({ isEmailSent: false, dataIsEmailSent: null });
+  });
+});
+
+describe.runIf(onGpd())('pagoPA notice on GPD: ‘Avviso PDF’', { timeout: 120_000 }, () => {
+  let citizen: Client;
+  let mariaId: string;
+  beforeAll(async () => {
+    if (!onGpd()) return;
+    citizen = await as('citizen');
+    mariaId = (await citizen.get('/api/me')).json.userId as string;
+  });
+
+  /** Maria Rossi's month of a new call, sent to GPD. */
+  async function mariasExportedMonth() {
+    const { call } = await openCall(operator);
+    await approveUser(operator, call.id, mariaId, { iseeValue: 8000, weeklyHour: 2 });
+    await exportMonth(operator, call.id, november);
+    const [position] = await storedPositions(call.id, '2026-11');
+    expect(position!.nav).toMatch(/^3\d{17}$/);
+    return { call, position: position! };
+  }
+
+  it('gives the citizen her own month’s notice, a PDF with its notice number and QR code; operators and delegates too, never another citizen', async () => {
+    const { call, position } = await mariasExportedMonth();
+    const [listed] = (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items;
+    expect(listed).toMatchObject({ iud: position.iud, noticeDownload: true, noticeUrl: null });
+
+    const link = await citizen.get(`/api/positions/${position.iud}/notice`);
+    expect(link.status, JSON.stringify(link.json)).toBe(200);
+    const pdf = await fetch(link.json.url);
+    expect([pdf.status, pdf.headers.get('content-type')]).toEqual([200, 'application/pdf']);
+    expect(pdf.headers.get('content-disposition')).toContain(`avviso-${position.nav}.pdf`);
+    const page = await renderFirstPage(new Uint8Array(await pdf.arrayBuffer()));
+    expect(page.text).toContain(
+      `Cod. Avviso ${String(position.nav)
+        .match(/.{1,4}/g)!
+        .join(' ')}`,
+    );
+    expect(decodeQR(page.image!)).toBe(payload(position));
+
+    // Another citizen learns nothing of it: the same 404 as a position that does not exist.
+    const other = await (await as('newCitizen')).get(`/api/positions/${position.iud}/notice`);
+    expect([other.status, other.json.detail]).toEqual([404, 'La posizione debitoria selezionata non esiste.']);
+    expect((await (await as('anonymous')).get(`/api/positions/${position.iud}/notice`)).status).toBe(401);
+
+    const [operatorsView] = (await operator.get(`/api/users/${mariaId}/positions?limit=50`)).json.items.filter(
+      (p: { iud: string }) => p.iud === position.iud,
+    );
+    expect(operatorsView).toMatchObject({ noticeDownload: true });
+    for (const persona of ['operator', 'delegate'] as const) {
+      const got = await (await as(persona)).get(`/api/positions/${position.iud}/notice`);
+      expect(got.status, persona).toBe(200);
+      expect((await fetch(got.json.url)).status).toBe(200);
+    }
+  });
+
+  it('refuses, in Italian, the notice of a month not sent to pagoPA, cancelled or paid, and offers none on the page', async () => {
+    const { call } = await openCall(operator);
+    await approveUser(operator, call.id, mariaId, { iseeValue: 8000, weeklyHour: 2 });
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).status).toBe(200);
+    const [unsent] = await storedPositions(call.id, '2026-11');
+    const notYet = await citizen.get(`/api/positions/${unsent!.iud}/notice`);
+    expect([notYet.status, notYet.json.detail]).toEqual([
+      409,
+      'L’avviso di pagamento non è ancora disponibile: la posizione non è ancora stata inviata a pagoPA.',
+    ]);
+
+    const { call: other, position } = await mariasExportedMonth();
+    for (const [fields, detail] of [
+      [{ annullato: true, importoDovuto: 0 }, noticeDownloadMessages.cancelled],
+      [{ isPagato: true, importoTotalePagato: position.importoDovuto }, noticeDownloadMessages.paid],
+    ] as const) {
+      await localTable().putItem({ ...position, ...fields });
+      const refused = await citizen.get(`/api/positions/${position.iud}/notice`);
+      expect([refused.status, refused.json.detail]).toEqual([409, detail]);
+      const [listed] = (await citizen.get(`/api/me/positions?callId=${other.id}`)).json.items;
+      expect(listed).toMatchObject({ noticeDownload: false, noticeUrl: null });
+    }
   });
 });

@@ -176,6 +176,8 @@ const expected: Record<string, Row> = {
   'GET /api/me/payments/options': citizensOnly(200),
   'GET /api/users/{id}/positions': readers(200),
   'GET /api/positions': operatorsOnly(200),
+  // 'Avviso PDF' (issue 37): citizens (their own only), operators and delegates; the matrix's position is no one's.
+  'GET /api/positions/{id}/notice': { ...everyone(404), anonymous: 401 },
   // Rendicontazione (issue 8): operators only.
   'POST /api/calls/{id}/reporting': operatorsOnly(200),
   // The ISEE from INPS (issue 24): the citizen for themself only, operators for anyone; delegates never.
@@ -400,6 +402,7 @@ const setups: Record<string, (operator: Client) => Promise<string>> = {
   'POST /api/positions/{id}/io': async () => '/api/positions/P202611NESSUNAPOSIZIONE/io',
   'POST /api/positions/{id}/reconciliation': async () => '/api/positions/P202611NESSUNAPOSIZIONE/reconciliation',
   'POST /api/positions/{id}/io/status': async () => '/api/positions/P202611NESSUNAPOSIZIONE/io/status',
+  'GET /api/positions/{id}/notice': async () => '/api/positions/P202611NESSUNAPOSIZIONE/notice',
   'GET /api/flows/{id}/files/{kind}': async (operator) => `/api/flows/${await matrixFlow(operator)}/files/iuv`,
   'POST /api/calls/{id}/positions/generate': positionsPath('/generate'),
   'GET /api/calls/{id}/positions/generate': positionsPath('/generate'),

@@ -3,7 +3,8 @@ import { makePaymentListProjection } from '../../functions/payment-list/projecti
 import type { IoMessages } from '../../functions/adapters/ports/io.ts';
 import { IoRefused, IoUnavailable, IoUnconfirmed } from '../../functions/adapters/io.ts';
 import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
-import { fill, noticeMessages } from '../../functions/domain/messages.ts';
+import { fill, gpdNoticeMessages, noticeMessages } from '../../functions/domain/messages.ts';
+import type { PaymentPlatformName } from '../../functions/domain/payment-platform.ts';
 import { romeDateTime } from '../../functions/domain/notices.ts';
 import { ioBadge, noticePdfKey, type Position } from '../../functions/domain/payments.ts';
 import type { FlowRecord } from '../../functions/domain/flow-record.ts';
@@ -71,6 +72,9 @@ function setup(
     flowStep?: string;
     pageMs?: number;
     sendRate?: number;
+    /** The due day the notice prints (PrintedNotice.dueDay); the position's dataScadenza by default. */
+    printedDueDay?: string;
+    platform?: PaymentPlatformName;
   } = {},
 ) {
   const stored = new Map(records.map((p) => [p.iud, structuredClone(p)]));
@@ -178,10 +182,14 @@ function setup(
       getFlow: async (id) => (id === flow.id ? structuredClone(flow) : null),
       updateFlow: async (_id, fields) => Object.assign(flow, fields),
     },
-    noticePdf: async (position) =>
+    notice: async (position) =>
       options.withoutPdf?.includes(position.iud)
         ? null
-        : new TextEncoder().encode(`%PDF-1.4 ${noticePdfKey(position.iud)}`),
+        : {
+            pdf: new TextEncoder().encode(`%PDF-1.4 ${noticePdfKey(position.iud)}`),
+            dueDay: options.printedDueDay ?? position.dataScadenza,
+          },
+    platform: options.platform,
     mailer,
     io: options.io ?? { sendMessage: async () => ({ id: 'IO-1' }), messageStatus: async () => 'PROCESSED' },
     audit,
@@ -261,6 +269,52 @@ describe('notice e-mail of one position', () => {
     expect(ok.stored.get(position(3).iud)!.isEmailSent).toBe(false);
     expect(mailer.sent).toHaveLength(0);
     expect([...stored.values()].every((p) => !p.isEmailSent)).toBe(true);
+  });
+});
+
+describe('the notice e-mail on the platform the positions went to', () => {
+  it('gives the due date the attached notice prints, not the month’s when they differ (a month billed late on GPD)', async () => {
+    const { useCases, mailer } = setup([position(1)], { printedDueDay: '2026-12-29', platform: 'gpd' });
+    await useCases.emailNotice(position(1).iud, actors.operator);
+    const { text } = mailer.sent[0]!;
+    expect(text).toContain('Scadenza: 29/12/2026');
+    expect(text).not.toContain('30/11/2026');
+  });
+
+  it('on GPD, tells the operator to send the position to pagoPA, and a notice that cannot be made names pagoPA, not MyPay', async () => {
+    const { useCases, mailer } = setup([position(1, { nav: null, codIuv: null }), position(2)], {
+      withoutPdf: [position(2).iud],
+      platform: 'gpd',
+    });
+    const refused = (attempt: Promise<unknown>) =>
+      attempt.then(
+        () => ({ status: 200, message: 'sent' }),
+        (error: { status: number; message: string }) => error,
+      );
+    const refusals = [
+      await refused(useCases.emailNotice(position(1).iud, actors.operator)),
+      await refused(useCases.emailNotice(position(2).iud, actors.operator)),
+      await refused(useCases.sendToIo(position(1).iud, actors.operator)),
+    ];
+    expect(refusals.map((error) => error.status)).toEqual([409, 409, 409]);
+    expect(refusals.map((error) => error.message)).toEqual([
+      gpdNoticeMessages.notExported,
+      gpdNoticeMessages.noPdf,
+      gpdNoticeMessages.notExported,
+    ]);
+    for (const { message } of refusals) {
+      expect(message).toContain('pagoPA');
+      expect(message).not.toContain('MyPay');
+    }
+    expect(mailer.sent).toHaveLength(0);
+  });
+
+  it('on MyPay, keeps MyPay’s words', async () => {
+    const { useCases } = setup([position(1, { nav: null, codIuv: null }), position(2)], {
+      withoutPdf: [position(2).iud],
+    });
+    await expect(useCases.emailNotice(position(1).iud, actors.operator)).rejects.toThrow(noticeMessages.notExported);
+    await expect(useCases.emailNotice(position(2).iud, actors.operator)).rejects.toThrow(noticeMessages.noPdf);
   });
 });
 

@@ -11,6 +11,9 @@ import {
   type NoticeCreditor,
 } from '../../functions/domain/payment-notice.ts';
 import { renderFirstPage } from '../support/pdf-render.ts';
+import { gpdNotices } from '../../functions/adapters/gpd/notices.ts';
+import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
+import type { Position } from '../../functions/domain/payments.ts';
 
 const creditor: NoticeCreditor = { fiscalCode: '00123456789', name: 'Comune di Esempio', cbill: 'a0edt' };
 const position = {
@@ -122,6 +125,22 @@ describe('the pagoPA notice of a GPD position', { timeout: 60_000 }, () => {
   it('prints the due date GPD was given: the month’s last day, or 30 days after a send past it', () => {
     expect(pagoPaNotice(position, creditor).dueDate).toBe('30/11/2026');
     expect(pagoPaNotice({ ...position, exportedAt: '2026-12-10T09:00:00.000Z' }, creditor).dueDate).toBe('09/01/2027');
+  });
+
+  it('gives the PDF with the due day it prints, for the notice e-mail to repeat (a month sent late: 30 days on)', async () => {
+    const october = {
+      ...position,
+      iud: 'P-OTTOBRE',
+      dataScadenza: '2026-10-31',
+      exportedAt: '2026-11-20T10:00:00.000Z',
+    };
+    const records = new Map([[october.iud, october as unknown as PositionRecord]]);
+    const notices = gpdNotices({ getPositionByIud: async (iud) => records.get(iud) ?? null }, () => creditor);
+    // As a list shows it (no exportedAt): the adapter reads the record for the day GPD was given.
+    const { exportedAt: _sent, ...listed } = october;
+    const printed = (await notices.notice(listed as unknown as Position))!;
+    expect(printed.dueDay).toBe('2026-12-20');
+    expect((await renderFirstPage(printed.pdf, 0)).text).toContain('entro il 20/12/2026');
   });
 
   it('refuses, in Italian, a notice pagoPA’s channels could not read', () => {

@@ -823,6 +823,30 @@ describe('several months at once on pagoPA GPD (a Checkout cart)', () => {
     return { ...gpd, ...portal, cart };
   };
 
+  it('offers each open sent month’s notice on request (the portal prints it), none for a paid, cancelled or unsent one', async () => {
+    const gpd = fakeGpdCheckout();
+    const { useCases } = citizenPortal({
+      platform: gpd.platform,
+      more: [
+        month(4),
+        month(5, { isPagato: true, importoTotalePagato: 1000 }),
+        month(6, { annullato: true }),
+        month(7, { nav: null, codIuv: null }),
+      ],
+    });
+    const page = await useCases.listMyPositions({}, actors.citizen);
+    expect(Object.fromEntries(page.items.map((p) => [p.titolo, [p.noticeDownload, p.noticeUrl]]))).toEqual({
+      'Assistenza domiciliare – Marzo 2026': [true, null],
+      'Assistenza domiciliare – mese 4': [true, null],
+      'Assistenza domiciliare – mese 5': [false, null],
+      'Assistenza domiciliare – mese 6': [false, null],
+      'Assistenza domiciliare – mese 7': [false, null],
+    });
+    // On MyPay the list links MyPay's PDF itself, and asks for nothing on request.
+    const myPay = await citizenPortal().useCases.listMyPositions({}, actors.citizen);
+    expect(myPay.items.map((p) => [p.noticeDownload, p.noticeUrl !== null])).toEqual([[false, true]]);
+  });
+
   it('pays three months in one cart: held as one checkout, in verifica until the receipts arrive, then paid with amount, date, PSP and receipt id', async () => {
     const { cart, opened, receive, useCases, stored, markers, audit } = gpdPortal();
     const three = months.slice(0, 3);

@@ -6,6 +6,8 @@
  * - data-portal-home="CITIZEN" | "OPERATOR" on the home page of a tab that holds a session: the role of its
  *   last profile (a hint kept by web/src/lib/auth.tsx), so that the role's heading shows before any script
  *   of the app has run. Only a picture: the app decides what the user sees and may do (from /api/me).
+ * - data-portal-platform="gpd" there too, when the app last read paymentPlatform "gpd" in /config.json: the
+ *   operator's menu reads 'Flussi pagoPA' instead of 'Flussi MyPay' (the shell carries both).
  * Nothing here is trusted for access, and nothing is read but this tab's own storage.
  */
 (function () {
@@ -41,6 +43,8 @@
     var role = storage.getItem('portale.role');
     if (role !== 'CITIZEN' && role !== 'OPERATOR') return;
     root.setAttribute('data-portal-home', role);
+    // The operator's menu names the deployment's payment platform ('Flussi pagoPA' on GPD), as /config.json told the app.
+    if (storage.getItem('portale.platform') === 'gpd') root.setAttribute('data-portal-platform', 'gpd');
     var greeting = storage.getItem('portale.greeting');
     if (role === 'CITIZEN' && greeting) {
       // The heading is parsed after this script: fill it in once the document is parsed (before the app runs).

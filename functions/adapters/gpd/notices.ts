@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PositionRecord } from '../../domain/debt-positions.ts';
 import { NOTICE_PDF_PREFIX } from '../../domain/position-rules.ts';
-import { pagoPaNotice, type NoticeCreditor } from '../../domain/payment-notice.ts';
+import { noticeDueDay, pagoPaNotice, type NoticeCreditor } from '../../domain/payment-notice.ts';
 import type { PlatformNotices } from '../../domain/payment-platform.ts';
 import { paymentNoticePdf } from '../payment-notice-pdf.ts';
 
@@ -15,11 +15,12 @@ export function gpdNotices(
   creditor: () => NoticeCreditor,
 ): PlatformNotices {
   return {
-    async noticePdf(position) {
+    async notice(position) {
       if (!position.nav) return null;
       // The printed due date comes from when GPD first took the position (exportedAt): a listed position lacks it.
       const record = 'exportedAt' in position ? position : await positions.getPositionByIud(position.iud);
-      return record?.nav ? paymentNoticePdf(pagoPaNotice(record, creditor())) : null;
+      if (!record?.nav) return null;
+      return { pdf: paymentNoticePdf(pagoPaNotice(record, creditor())), dueDay: noticeDueDay(record) };
     },
     storedKey(position) {
       if (!position.nav) return null;

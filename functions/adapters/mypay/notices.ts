@@ -15,12 +15,15 @@ export function myPayNotices(
   return {
     // The flow's ZIP first (the flow e-mail), then the position's own (a position listed by page does not carry it:
     // read then), then the PDF an earlier export stored on its own.
-    async noticePdf(position, zipKey) {
+    async notice(position, zipKey) {
       const own = 'noticeZip' in position ? position.noticeZip : undefined;
-      const found = await zips.noticePdf(position, [zipKey, own]);
-      if (found || own !== undefined) return found;
-      const record = await positions.getPositionByIud(position.iud);
-      return record?.noticeZip ? zips.noticePdf(record) : null;
+      let pdf = await zips.noticePdf(position, [zipKey, own]);
+      if (!pdf && own === undefined) {
+        const record = await positions.getPositionByIud(position.iud);
+        pdf = record?.noticeZip ? await zips.noticePdf(record) : null;
+      }
+      // MyPay prints the due date the export sent it (dataEsecuzionePagamento: the position's dataScadenza).
+      return pdf && { pdf, dueDay: position.dataScadenza };
     },
     storedKey: (position) => (position.nav ? noticePdfKey(position.iud) : null),
   };

@@ -145,6 +145,8 @@ const sessionToFind = () =>
  */
 export const ROLE_HINT_KEY = 'portale.role';
 export const GREETING_HINT_KEY = 'portale.greeting';
+/** The deployment's payment platform (/config.json): the shell's operator menu reads 'Flussi pagoPA' on GPD. */
+export const PLATFORM_HINT_KEY = 'portale.platform';
 /** This tab's last profile (/api/me), to keep the page drawn behind 'SESSIONE SCADUTA' after a reload. */
 const LAST_PROFILE_KEY = 'portale.lastProfile';
 
@@ -262,6 +264,7 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
           const me = await (takeEarlyProfile(user.access_token) ?? api.get<Me>('/api/me'));
           try {
             window.sessionStorage.setItem(ROLE_HINT_KEY, me.role);
+            window.sessionStorage.setItem(PLATFORM_HINT_KEY, config.paymentPlatform === 'gpd' ? 'gpd' : 'mypay');
             window.sessionStorage.setItem(LAST_PROFILE_KEY, JSON.stringify(me));
             const greeting = me.firstName || me.fullName;
             if (greeting) window.sessionStorage.setItem(GREETING_HINT_KEY, greeting);

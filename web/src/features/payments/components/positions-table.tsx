@@ -1,4 +1,4 @@
-import { Badge, Flex, type BadgeProps } from '@aws-amplify/ui-react';
+import { Badge, Button, Flex, type BadgeProps } from '@aws-amplify/ui-react';
 import { formatEuroCents } from '@domain/money';
 import {
   RECONCILE_LABEL,
@@ -7,10 +7,12 @@ import {
   type PaymentBadge as PaymentBadgeLabel,
 } from '@domain/payments';
 import type { PositionView } from '@domain/position-payment';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { DataTable, type DataTableColumn } from '@/components/data-table';
 import { NoticeNumber } from './notice-number';
 import { formatDateTime, formatDay } from '@/lib/dates';
+import { errorMessage } from '@/lib/api';
+import { getNoticeLink } from '../api/notice-link';
 
 /** The one colour of each payment badge, wherever a position is listed. */
 const badgeVariation: Record<PaymentBadgeLabel, BadgeProps['variation']> = {
@@ -74,13 +76,50 @@ export function PaymentBadge({
 export const paidAmount = (p: Pick<PositionView, 'isPagato' | 'importoTotalePagato'>) =>
   p.isPagato && p.importoTotalePagato > 0 ? formatEuroCents(p.importoTotalePagato) : '—';
 
-/** The notice PDF, when the export brought it back (a link of a few minutes); nothing otherwise. */
-export function NoticeLink({ position }: { position: Pick<PositionView, 'noticeUrl' | 'titolo'> }) {
-  if (!position.noticeUrl) return <>—</>;
+/** The browser downloads the notice from the API's short-lived link (an attachment named avviso-<numero>.pdf). */
+const download = (url: string) => window.location.assign(url);
+
+/**
+ * The notice PDF: a link of a few minutes when the export brought it back (MyPay), or (pagoPA GPD) the same words
+ * asking the API for the notice the portal prints; nothing otherwise. A refusal is shown beside it, in the API's words.
+ */
+export function NoticeLink({
+  position,
+}: {
+  position: Pick<PositionView, 'iud' | 'noticeUrl' | 'noticeDownload' | 'titolo'>;
+}) {
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const label = `Avviso PDF: ${position.titolo}`;
+  if (position.noticeUrl)
+    return (
+      <a href={position.noticeUrl} aria-label={label}>
+        Avviso PDF
+      </a>
+    );
+  if (!position.noticeDownload) return <>—</>;
+  const open = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      download((await getNoticeLink(position.iud)).url);
+    } catch (error) {
+      setFailure(errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
-    <a href={position.noticeUrl} aria-label={`Avviso PDF: ${position.titolo}`}>
-      Avviso PDF
-    </a>
+    <Flex direction="column" gap="xxs" alignItems="flex-start">
+      <Button size="small" variation="link" aria-label={label} isDisabled={busy} onClick={() => void open()}>
+        Avviso PDF
+      </Button>
+      {failure && (
+        <span role="alert" className="notice-link__error">
+          {failure}
+        </span>
+      )}
+    </Flex>
   );
 }
 
