@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGpdClient } from '../../functions/adapters/gpd/client.ts';
 import { readReceipt } from '../../functions/adapters/gpd/receipt-xml.ts';
 import { makeGpdPlatform } from '../../functions/adapters/gpd/platform.ts';
+import { dueDateWindows } from '../../functions/adapters/gpd/reporting.ts';
 import { makePacer } from '../../functions/adapters/pacer.ts';
 import { gpdIuv } from '../../functions/domain/gpd.ts';
 import type { PaymentPlatform, PlatformPosition } from '../../functions/domain/payment-platform.ts';
@@ -236,5 +237,19 @@ describe('GPD as the payment platform', () => {
     const few = await platform.positionStates([sent(position(219))]);
     expect(callsSince(fewBefore)).toEqual({ list: 1, get: 1 });
     expect(few.get(position(219).iud)).toMatchObject({ state: 'paid' });
+  });
+
+  it('covers the due days with windows GPD accepts: at most 30 days from first to last, a day of margin each side', () => {
+    expect(dueDateWindows([])).toEqual([]);
+    expect(dueDateWindows(['2026-03-31', '2026-03-31'])).toEqual([{ from: '2026-03-30', to: '2026-04-01' }]);
+    // A month billed late: its positions due 30 days after each send, a window apart from the month's own day.
+    expect(dueDateWindows(['2026-12-29', '2026-03-31', '2026-12-01'])).toEqual([
+      { from: '2026-03-30', to: '2026-04-01' },
+      { from: '2026-11-30', to: '2026-12-30' },
+    ]);
+    expect(dueDateWindows(['2026-12-01', '2026-12-30'])).toEqual([
+      { from: '2026-11-30', to: '2026-12-02' },
+      { from: '2026-12-29', to: '2026-12-31' },
+    ]);
   });
 });
