@@ -32,6 +32,7 @@ const gpdMoneyPath = [
   'test/integration/flows.test.ts',
   'test/integration/citizen-cart.test.ts',
   'test/integration/gpd-sync.test.ts',
+  'test/integration/gpd-sync-list.test.ts',
   'test/integration/gpd-timeouts.test.ts',
   'test/integration/gpd-notice.test.ts',
   'test/integration/payment-list.test.ts',

@@ -1,5 +1,6 @@
 import { checkDigits, isValidIuv, navOfIuv } from './iuv.ts';
 import type { PositionState } from './positions/states.ts';
+import { romeDay } from './period.ts';
 
 /**
  * pagoPA's "Gestione Posizioni Debitorie" (GPD) as the portal sees it (reference.md "pagoPA GPD"; the contract is
@@ -226,6 +227,15 @@ export function gpdDueDay(monthDueDay: string, today: string): string {
   if (monthDueDay >= today) return monthDueDay;
   return new Date(Date.parse(`${today}T00:00:00Z`) + GPD_LATE_DUE_DAYS * 86_400_000).toISOString().slice(0, 10);
 }
+
+/**
+ * The due day GPD was given when it first took a position (gpdDueDay on the day of its first export, `exportedAt`):
+ * the month's last day, or 30 days after a late send. An update sent later can only have moved GPD's date further on.
+ */
+export const gpdFirstDueDay = (position: { dataScadenza: string; exportedAt: string | null }): string =>
+  position.exportedAt
+    ? gpdDueDay(position.dataScadenza, romeDay(new Date(position.exportedAt)))
+    : position.dataScadenza;
 
 /**
  * The GPD body of a portal position: one payment option (not partial), one transfer to the council's IBAN with

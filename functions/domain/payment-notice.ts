@@ -1,7 +1,7 @@
 import { DomainError } from './errors.ts';
-import { COUNCIL_FISCAL_CODE, gpdDueDay, pagoPaQrText, printedNoticeNumber } from './gpd.ts';
+import { COUNCIL_FISCAL_CODE, gpdFirstDueDay, pagoPaQrText, printedNoticeNumber } from './gpd.ts';
 import { fill } from './messages.ts';
-import { italianDay, romeDay } from './period.ts';
+import { italianDay } from './period.ts';
 import type { PositionRecord } from './debt-positions.ts';
 
 /**
@@ -112,9 +112,7 @@ export function noticeAmount(cents: number): string {
  * only have moved GPD's date further on, so the printed one is never later than GPD's.
  */
 export const noticeDueDay = (position: Pick<PositionRecord, 'dataScadenza' | 'exportedAt'>): string =>
-  position.exportedAt
-    ? gpdDueDay(position.dataScadenza, romeDay(new Date(position.exportedAt)))
-    : position.dataScadenza;
+  gpdFirstDueDay(position);
 
 /**
  * The notice of a position GPD accepted, every field checked: a notice that pagoPA's channels could not read (no

@@ -189,9 +189,15 @@ export interface PaymentPlatform {
   readonly export: PlatformExport;
   readonly checkout: PlatformCheckout;
   readonly reporting: PlatformReporting;
-  /** The platform's state of one position (null: the platform does not know it). */
-  positionState(position: { iud: string; revision?: number }): Promise<PlatformPositionState | null>;
+  /**
+   * The platform's states of positions it was sent ('Sincronizza', a month at a time), by IUD; a position the platform
+   * does not know is absent. Read in as few calls as the platform allows (GPD: its list, a page of 50 a call).
+   */
+  positionStates(positions: readonly PlatformSyncPosition[]): Promise<Map<string, PlatformPositionState>>;
 }
+
+/** What 'Sincronizza' tells the platform of a position it reads: which one, and what its due day was when sent. */
+export type PlatformSyncPosition = Pick<PositionRecord, 'iud' | 'dataScadenza' | 'exportedAt'> & { revision?: number };
 
 export const PLATFORM_CAPABILITIES: Record<PaymentPlatformName, PlatformCapabilities> = {
   mypay: {

@@ -4,15 +4,15 @@ import { paymentUseCases } from './wired-payments.ts';
 import { reportingSlice } from '../reporting/jobs.ts';
 import { gpdClient, reporting, settlement } from './wired-reporting.ts';
 import { paymentPlatformName } from '../adapters/payment-platform-name.ts';
-import { gpdPositionState } from '../adapters/gpd/reporting.ts';
+import { gpdPositionStates } from '../adapters/gpd/reporting.ts';
 import type { KindsOf } from '../jobs/job-functions.ts';
 import { jobTask } from './job-task.ts';
 import type { JobKind } from '../jobs/use-cases.ts';
 
-// On GPD 'Sincronizza' also reads each sent position's state there (the client is made once the secrets are loaded).
+// On GPD 'Sincronizza' also reads the sent positions' states there (GPD's list) (the client is made once the secrets are loaded).
 const payments = paymentUseCases(
   paymentPlatformName() === 'gpd'
-    ? { platformSync: { positionState: (position) => gpdPositionState(gpdClient())(position), settlement } }
+    ? { platformSync: { positionStates: (positions) => gpdPositionStates(gpdClient())(positions), settlement } }
     : {},
 );
 

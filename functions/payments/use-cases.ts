@@ -144,11 +144,8 @@ export interface PaymentDeps {
    * A platform that keeps each position's state (GPD): 'Sincronizza' reads the state of every position it was sent
    * and records what happened there (domain/platform-sync.ts); the payments through the reporting's settlement.
    */
-  platformSync?: Pick<PaymentPlatform, 'positionState'> & { settlement: Pick<PaymentSettlement, 'settle'> };
+  platformSync?: Pick<PaymentPlatform, 'positionStates'> & { settlement: Pick<PaymentSettlement, 'settle'> };
 }
-
-/** How many positions' states 'Sincronizza' asks the platform at once (the client paces the calls). */
-const STATES_AT_ONCE = 10;
 
 const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
@@ -459,9 +456,8 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     if (!platform) return;
     const sent = (await positions.listPositionsOfMonth(callId, period)).filter(syncsWithPlatform);
     const now = clock.now().toISOString();
-    const found = await mapAtMost(sent, STATES_AT_ONCE, async (position) =>
-      platformSync(position, await platform.positionState({ iud: position.iud }), now),
-    );
+    const states = await platform.positionStates(sent);
+    const found = sent.map((position) => platformSync(position, states.get(position.iud) ?? null, now));
     const receipts = found.flatMap((f) => (f.kind === 'settle' ? f.payments.map(receiptOfPayment) : []));
     if (receipts.length) await platform.settlement.settle(receipts, actor, { callId, channel: 'reporting' });
     const written: Transition[] = [];

@@ -13,7 +13,8 @@
  * - Checkout: POST /checkout/ec/v1/carts → 302 to /c/<id>, a page standing for pagoPA's where the tester pays,
  *   cancels or fails; the citizen goes back to returnOkUrl, returnCancelUrl or returnErrorUrl, as given.
  * - Header Ocp-Apim-Subscription-Key (401 without a known key, 403 for another EC); 100 calls per key in 10 s,
- *   then 429 without a body (pagoPA's APIM policy).
+ *   then 429 without a body (pagoPA's APIM policy). The calls let through are counted by operation (`counters`,
+ *   also in GET /admin/state), as the benches and tests count what the portal asks of GPD.
  * - The tester's switches (JSON under /admin, and the page at /): 5xx, timeout or lost answer on an operation
  *   (once, N times, always), the next N calls over the key's quota (429), a position paid outside the portal,
  *   receipts held back and delivered late.
@@ -56,10 +57,13 @@ export interface GpdSimulator {
   url: string;
   switches: Switches;
   state: State;
-  /** Calls answered 429 so far. */
-  counters: { rateLimited: number };
+  /** Calls answered 429 so far, and the calls let through by operation (what a bench or a test counts). */
+  counters: Counters;
   close(): Promise<void>;
 }
+
+type Operation = (typeof FAULT_TARGETS)[number];
+type Counters = { rateLimited: number; calls: Partial<Record<Operation, number>> };
 
 const RATE_WINDOW_MS = 10_000;
 const SAVE_AFTER_MS = 500;
@@ -73,7 +77,7 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
   const receiptsKey = options.receiptsKey ?? DEFAULT_RECEIPTS_KEY;
   const rateLimit = options.rateLimit ?? 100;
   const rateWindowMs = options.rateWindowMs ?? RATE_WINDOW_MS;
-  const counters = { rateLimited: 0 };
+  const counters: Counters = { rateLimited: 0, calls: {} };
   const now = options.now ?? (() => new Date());
   const directory = path.join(options.dataDir, 'gpd');
   fs.mkdirSync(directory, { recursive: true });
@@ -145,7 +149,7 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
     res: http.ServerResponse,
     service: 'positions' | 'receipts',
     fiscalCode: string,
-    target: string,
+    target: Operation,
     run: () => Promise<unknown> | unknown,
     status = 200,
   ) {
@@ -167,6 +171,7 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
     const organization = organizations.find((o) => o.fiscalCode === fiscalCode);
     if (!organization)
       return json(res, 403, { statusCode: 403, message: 'You are not allowed to access this resource.' });
+    counters.calls[target] = (counters.calls[target] ?? 0) + 1;
     if (applyFault(target, res)) return;
     const answer = await run();
     if (req.method !== 'GET') saveSoon();
@@ -282,7 +287,7 @@ export async function startGpdSimulator(options: GpdSimulatorOptions): Promise<G
   }
 
   async function admin(req: http.IncomingMessage, res: http.ServerResponse, action: string) {
-    if (req.method === 'GET' && action === 'state') return json(res, 200, { switches, ...state });
+    if (req.method === 'GET' && action === 'state') return json(res, 200, { switches, counters, ...state });
     if (req.method !== 'POST') return json(res, 405, { error: 'POST' });
     const fromForm = !(req.headers['content-type'] ?? '').includes('application/json');
     const raw = (await readBody(req)).toString('utf8');

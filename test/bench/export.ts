@@ -12,8 +12,10 @@
  *                                             (3,334 + 3,333 + 3,333 subscribers), another seed, names with
  *                                             accents and apostrophes, some exempt (ISEE ≤ 3000), other hours
  *   BENCH_EXPORT=2000 npm run bench:export    another size
- *   PAYMENT_PLATFORM=gpd npm run bench:export the same on pagoPA GPD (its simulator): IUVs reserved and saved by
- *                                             Prepare, bulk creates of 100; counts GPD's calls too
+ *   PAYMENT_PLATFORM=gpd npm run bench:export the same on pagoPA GPD (its simulator, with GPD's limit of 100 calls in
+ *                                             10 s per key, 429 past it): IUVs reserved and saved by Prepare, bulk
+ *                                             creates of 100; then 'Sincronizza' of the month, one position in ten
+ *                                             paid at GPD outside the portal (GPD's list, pages of 50)
  *
  * The local DynamoDB keeps DynamoDB's per-partition limit (1,000 write units a second per partition key,
  * lib/local/dynalite-partition-limit.ts; DYNALITE_PARTITION_WRITE_UNITS=<n> another, 0 none): a month's positions
@@ -81,15 +83,23 @@ const ms = (value: number) => `${(value / 1000).toFixed(1)} s`;
 
 /** `PAYMENT_PLATFORM=gpd npm run bench:export`: the same export to pagoPA GPD (its simulator), checked against what GPD holds. */
 const onGpd = process.env.PAYMENT_PLATFORM === 'gpd';
-/** Calls to GPD's positions API, counted on the process's fetch (the stack is this process). */
-let gpdCalls = 0;
-if (onGpd) {
+/**
+ * Calls to the payment platform's simulator (GPD's API, or MyPay's SOAP service and its upload), counted on the
+ * process's fetch (the stack is this process); the bench's own look at the simulator's state (/admin/) is not counted.
+ */
+let platformCalls = 0;
+let platformOrigin: string | null = null;
+{
   const realFetch = globalThis.fetch;
   globalThis.fetch = (input, init) => {
-    if (String(input instanceof Request ? input.url : input).includes('/gpd/debt-positions-service/')) gpdCalls += 1;
+    const url = String(input instanceof Request ? input.url : input);
+    if (platformOrigin && url.startsWith(platformOrigin) && !url.includes('/admin/')) platformCalls += 1;
     return realFetch(input, init);
   };
 }
+
+/** The GPD simulator's counters (lib/local/gpd-simulator.ts): calls let through by operation, and 429s. */
+type SimulatorCounters = { rateLimited: number; calls: Record<string, number> };
 
 const PARTITION_WRITE_UNITS = Number(process.env.DYNALITE_PARTITION_WRITE_UNITS ?? DYNAMODB_PARTITION_WRITE_UNITS);
 
@@ -115,6 +125,7 @@ async function main() {
     const api = benchApi(stack.appUrl, accessToken);
     await api('PUT', '/api/configuration', demoConfiguration);
     const simulatorAdmin = onGpd ? `${stack.gpdUrl}/admin` : stack.myPayEndpoint.replace(/\/pa\/services.*$/, '/admin');
+    platformOrigin = new URL(onGpd ? stack.gpdUrl! : stack.myPayEndpoint).origin;
 
     // --- seed: bands, calls, users with a validated ISEE (item + the user's copy), approved subscriptions
     const t0 = performance.now();
@@ -261,6 +272,7 @@ async function main() {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const total = performance.now() - start;
+    const platformCallsOfExport = platformCalls;
     const cpu = process.cpuUsage(cpuAtStart);
     const callsAtEnd = snapshot();
     const { throttled } = await partitionLimit(0);
@@ -332,10 +344,69 @@ async function main() {
     const worst = slowest.sort((a, b) => b.ms - a.ms)[0];
     if (worst) console.log(`slowest step: ${worst.name} (${ms(worst.ms)})`);
 
+    /**
+     * GPD: 'Sincronizza' of the exported month at this size, as the operator starts it on each call: one position in
+     * ten paid at GPD outside the portal (a counter with the notice) beforehand; the job reads GPD's list (pages of 50)
+     * and records those payments. Timed, with GPD's calls by operation and the DynamoDB calls; checks that exactly the
+     * positions paid there read paid.
+     */
+    async function syncAtScale(countersBefore: SimulatorCounters): Promise<string[]> {
+      const problems: string[] = [];
+      const months = await Promise.all(callIds.map(async (id) => [id, await listMonth(id)] as const));
+      const all = months.flatMap(([, ps]) => ps).sort((a, b) => a.iud.localeCompare(b.iud));
+      const paidThere = new Set(all.filter((_, i) => i % 10 === 0).map((p) => p.iud));
+      const navs = all.filter((p) => paidThere.has(p.iud)).map((p) => p.nav);
+      for (let i = 0; i < navs.length; i += 500)
+        await fetch(`${simulatorAdmin}/paid`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ navs: navs.slice(i, i + 500) }),
+        });
+      const dynamoBefore = snapshot();
+      const t = performance.now();
+      await Promise.all(callIds.map((id) => api('POST', `/api/calls/${id}/positions/sync`, {})));
+      for (const id of callIds)
+        for (;;) {
+          if (performance.now() - t > DEADLINE_MS) throw new Error('Sincronizza did not finish in 15 minutes');
+          const status = await api('GET', `/api/calls/${id}/positions/sync`);
+          if (!status.isUpdating) {
+            if (status.state !== 'SUCCEEDED') problems.push(`Sincronizza of ${id}: ${status.state} ${status.error}`);
+            break;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      const elapsed = performance.now() - t;
+      const { counters } = (await (await fetch(`${simulatorAdmin}/state`)).json()) as { counters: SimulatorCounters };
+      const byOperation = Object.entries(counters.calls)
+        .map(([op, n]) => [op, n - (countersBefore.calls[op] ?? 0)] as const)
+        .filter(([, n]) => n > 0);
+      const gpd = byOperation.reduce((sum, [, n]) => sum + n, 0);
+      const dynamo = [...snapshot()]
+        .filter(([k]) => k.startsWith('dynamodb.'))
+        .reduce((sum, [k, v]) => sum + v - (dynamoBefore.get(k) ?? 0), 0);
+      const after = (await Promise.all(callIds.map(listMonth))).flat();
+      const wrong = after.filter((p) => p.isPagato !== paidThere.has(p.iud));
+      if (wrong.length)
+        problems.push(`${wrong.length} positions whose paid state differs from GPD's after Sincronizza`);
+      console.log(
+        `\n'Sincronizza' of the month on ${callIds.length} call(s), ${paidThere.size.toLocaleString('it-IT')} of ${all.length.toLocaleString('it-IT')} positions paid at GPD outside the portal: ${ms(elapsed)} (the job's slice has 300 s a month)`,
+      );
+      console.log(
+        `  GPD calls ${gpd} (${byOperation.map(([op, n]) => `${op} ${n}`).join(', ') || '–'}; ${(gpd / Math.max(1, all.length)).toFixed(3)} per position), 429s ${counters.rateLimited - countersBefore.rateLimited}; DynamoDB calls ${dynamo} (${(dynamo / Math.max(1, all.length)).toFixed(2)} per position, the month's generation and the totals' reconcile included)`,
+      );
+      console.log(
+        problems.length
+          ? `CHECK FAILED:\n- ${problems.join('\n- ')}`
+          : `check: the ${paidThere.size.toLocaleString('it-IT')} positions paid at GPD read paid, the other ${(all.length - paidThere.size).toLocaleString('it-IT')} do not ✓`,
+      );
+      return problems;
+    }
+
     // --- every position got its IUV exactly once
     const problems: string[] = [];
     const { listPositionsOfMonth } = await import('../../functions/positions/repository.ts');
-    const positions = (await Promise.all(callIds.map((id) => listPositionsOfMonth(id, MONTH)))).flat();
+    const listMonth = (id: string) => listPositionsOfMonth(id, MONTH);
+    const positions = (await Promise.all(callIds.map(listMonth))).flat();
     if (positions.length !== expected) problems.push(`${positions.length} positions stored, ${expected} expected`);
     const notExported = positions.filter(
       (p) => p.statoExport !== 'ESPORTATA' || !p.codIuv || !isValidIuv(p.codIuv) || p.nav !== `3${p.codIuv}`,
@@ -358,15 +429,17 @@ async function main() {
     const iuvs = new Set(withIuv.map((p) => p.codIuv));
     if (iuvs.size !== withIuv.length) problems.push(`${withIuv.length - iuvs.size} IUVs given twice`);
     console.log(
-      onGpd
-        ? `GPD calls ${gpdCalls} (${(gpdCalls / Math.max(1, expected)).toFixed(3)} per position; the client paces them at 10 a second)`
-        : '',
+      `${onGpd ? 'GPD' : 'MyPay'} calls ${platformCallsOfExport} (${(platformCallsOfExport / Math.max(1, expected)).toFixed(3)} per position${onGpd ? '; the client paces them at 10 a second, GPD allows 100 in 10 s' : ''})`,
     );
     if (onGpd) {
       // GPD holds each position once, published (VALID), with the IUV the portal saved on it.
       const state = (await (await fetch(`${simulatorAdmin}/state`)).json()) as {
         positions: Record<string, { iupd: string; status: string; paymentOption: { iuv: string }[] }>;
+        counters: SimulatorCounters;
       };
+      console.log(
+        `GPD's rate limit (100 calls in 10 s per key): ${state.counters.rateLimited} calls answered 429 during the export`,
+      );
       const held = new Map(Object.values(state.positions).map((p) => [p.iupd, p]));
       if (held.size !== positions.length)
         problems.push(`GPD holds ${held.size} positions, the table ${positions.length}`);
@@ -381,7 +454,8 @@ async function main() {
           ? `\nCHECK FAILED:\n- ${problems.join('\n- ')}`
           : `\ncheck: ${positions.length.toLocaleString('it-IT')} positions, each with one valid IUV of the council (all distinct), published once at GPD with it ✓`,
       );
-      process.exitCode = problems.length || total > 60_000 ? 1 : 0;
+      const syncProblems = await syncAtScale(state.counters);
+      process.exitCode = problems.length || syncProblems.length || total > 60_000 ? 1 : 0;
       return;
     }
     const state = (await (await fetch(`${simulatorAdmin}/state`)).json()) as {

@@ -12,9 +12,11 @@
  * the rows from the same `summarize` the refresh uses, the totals by `reconcileDebtTotals`, checked against
  * a sum made here. The seeded data directory is kept (BENCH_DATA_DIR, default /tmp/bench-payments-data,
  * keyed by format, seed and size) and reused by later runs. BENCH_SEEDS = seed:citizens pairs, default
- * 42:50000 (the one the code was looked at with) and 7:10000, held out. BENCH_RUNS (default 60).
+ * 42:50000 (the one the code was looked at with) and 7:10000, held out. BENCH_RUNS (default 60). PAYMENT_PLATFORM=gpd:
+ * the positions as pagoPA GPD's export leaves them (see onGpd).
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,6 +34,7 @@ import {
   type DebtTotals,
 } from '../../functions/domain/debt-summaries.ts';
 import { monthlyFee, type FeeBand } from '../../functions/domain/fee.ts';
+import { gpdIuv, gpdNoticeNumber } from '../../functions/domain/gpd.ts';
 import { randomFiscalCodeFrom } from '../support/fiscal-codes.ts';
 import { periodKey } from '../../functions/domain/payments.ts';
 import { settlePayment } from '../../functions/domain/position-payment.ts';
@@ -47,6 +50,15 @@ const RUNS = Math.max(20, Number(process.env.BENCH_RUNS ?? 60));
 /** Seed 42 at full size, tuned on; seed 7 at 10,000 citizens, held out (never looked at while tuning). */
 const SEEDS = (process.env.BENCH_SEEDS ?? `42:${CITIZENS},7:10000`).split(',');
 const YEAR = 2026;
+/**
+ * PAYMENT_PLATFORM=gpd: the same positions as pagoPA GPD's export leaves them (the portal's IUVs, aux digit 3 with the
+ * council's segregation code, and their notice numbers; payments with pagoPA's receipt id and PSP), in a data
+ * directory of their own. The payment list reads only the table: the platform changes what its rows hold, not how
+ * they are read.
+ */
+const onGpd = process.env.PAYMENT_PLATFORM === 'gpd';
+const GPD_SEGREGATION_CODE = '01';
+let gpdSequence = 0;
 
 const FIRST = [
   'Maria',
@@ -229,7 +241,7 @@ async function startDynamoProcess(directory: string, port: number) {
 
 async function runSeed(seed: number, citizens: number) {
   const dataRoot = process.env.BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'bench-payments-data');
-  const dataDir = path.join(dataRoot, `v${SEED_FORMAT}-seed${seed}-${citizens}`);
+  const dataDir = path.join(dataRoot, `v${SEED_FORMAT}-seed${seed}-${citizens}${onGpd ? '-gpd' : ''}`);
   const marker = path.join(dataDir, 'seeded.json');
   const seededBefore = JSON.parse(await fs.readFile(marker, 'utf8').catch(() => 'null')) as {
     seconds: number;
@@ -292,7 +304,7 @@ async function runSeed(seed: number, citizens: number) {
     let reconciled: DebtTotals;
     if (seededBefore) {
       console.log(
-        `\nSeed ${seed}: ${(citizens * 12).toLocaleString('it-IT')} positions of ${citizens.toLocaleString('it-IT')} citizens reused from ${dataDir} (seeded once in ${seededBefore.seconds.toFixed(0)} s, ${seededBefore.items.toLocaleString('it-IT')} items, load average ${seededBefore.loadAverage.toFixed(1)}).`,
+        `\nSeed ${seed} (${onGpd ? 'pagoPA GPD' : 'MyPay'}): ${(citizens * 12).toLocaleString('it-IT')} positions of ${citizens.toLocaleString('it-IT')} citizens reused from ${dataDir} (seeded once in ${seededBefore.seconds.toFixed(0)} s, ${seededBefore.items.toLocaleString('it-IT')} items, load average ${seededBefore.loadAverage.toFixed(1)}).`,
       );
       reconciled = await debtSummaries.reconcileDebtTotals(callId, YEAR);
       // Rows seeded before their present keys (gsi6, the shards) get them once, as the portal's rows do.
@@ -351,12 +363,15 @@ async function runSeed(seed: number, citizens: number) {
           }));
           const plan = planMonth({ call, period, existing: [], subscriptions, now });
           for (const created of plan.create) {
+            // The same draw on either platform, so that both seed the same people, amounts and payments.
+            const myPayIuv = `0${String(g.random()).slice(2, 16).padEnd(16, '0')}`;
+            const iuv = onGpd ? gpdIuv(GPD_SEGREGATION_CODE, (gpdSequence += 1)) : myPayIuv;
             let position: PositionRecord = {
               ...created,
               statoExport: 'ESPORTATA',
               exportedAt: now,
-              codIuv: `0${String(g.random()).slice(2, 16).padEnd(16, '0')}`,
-              nav: null,
+              codIuv: iuv,
+              nav: onGpd ? gpdNoticeNumber(iuv) : null,
             };
             if (g.random() < 0.02) position = withAmount(position, 0, {}, now).after;
             else if (mese <= 9 && g.random() < 0.85) {
@@ -367,7 +382,10 @@ async function runSeed(seed: number, citizens: number) {
                   iuv: position.codIuv!,
                   amountCents: position.importoDovuto,
                   paidOn: `${periodKey(period)}-20`,
-                  iur: `IUR${position.iud}`,
+                  // GPD: the receipt's id (paSendRTV2 receiptId, 32 hex digits) and its PSP, as the reporting records them.
+                  ...(onGpd
+                    ? { iur: createHash('md5').update(position.iud).digest('hex'), psp: 'Banca Simulata S.p.A.' }
+                    : { iur: `IUR${position.iud}` }),
                 },
                 now,
               );
@@ -416,7 +434,7 @@ async function runSeed(seed: number, citizens: number) {
       reconciled = await debtSummaries.reconcileDebtTotals(callId, YEAR);
       const seconds = (performance.now() - started) / 1000;
       console.log(
-        `\nSeed ${seed}: ${(citizens * 12).toLocaleString('it-IT')} positions of ${citizens.toLocaleString('it-IT')} citizens, their rows, user items and the reconciled totals seeded in ${seconds.toFixed(0)} s (${written.toLocaleString('it-IT')} items, ${(written / seconds).toFixed(0)} items/s, load average ${os.loadavg()[0].toFixed(1)}); kept in ${dataDir}.`,
+        `\nSeed ${seed} (${onGpd ? 'pagoPA GPD' : 'MyPay'}): ${(citizens * 12).toLocaleString('it-IT')} positions of ${citizens.toLocaleString('it-IT')} citizens, their rows, user items and the reconciled totals seeded in ${seconds.toFixed(0)} s (${written.toLocaleString('it-IT')} items, ${(written / seconds).toFixed(0)} items/s, load average ${os.loadavg()[0].toFixed(1)}); kept in ${dataDir}.`,
       );
       console.log(
         `Totals reconciled from the rows ${debtTotalKeys.every((k) => reconciled[k] === expected.totals[k]) ? 'equal the sum made while seeding' : 'DIFFER from the sum made while seeding'}.`,

@@ -237,6 +237,49 @@ describe('list by date window (openapi_external_v1.json getOrganizationDebtPosit
   });
 });
 
+describe('list in pages (DebtPositionController.getOrganizationDebtPositions, CommonUtil.buildPageInfo, ExclusiveParamGroup)', () => {
+  it('pages of at most 50 in the order asked, page_info as GPD fills it; the client follows every page', async () => {
+    const ctx = await setup();
+    const batch = Array.from({ length: 105 }, () => position());
+    await ctx.client.createPositions(batch.slice(0, 100));
+    await ctx.client.createPositions(batch.slice(100));
+    const list = (query: string) =>
+      ctx.raw(
+        'GET',
+        `/gpd/debt-positions-service/v1/organizations/${DEFAULT_ORGANIZATION.fiscalCode}/debtpositions?${query}`,
+      );
+    const day = dueDay;
+    const last = await list(`limit=50&page=2&orderby=IUPD&ordering=ASC&due_date_from=${day}&due_date_to=${day}`);
+    expect(last.status).toBe(200);
+    const body = await last.json();
+    // items_found is the number on this page (Page.getNumberOfElements), not the total.
+    expect(body.page_info).toEqual({ page: 2, limit: 50, items_found: 5, total_pages: 3 });
+    expect(body.payment_position_list.map((p: { iupd: string }) => p.iupd)).toEqual(
+      batch
+        .map((p) => p.iupd)
+        .sort()
+        .slice(100),
+    );
+    const descending = await (await list('limit=3&orderby=IUPD&ordering=DESC')).json();
+    expect(descending.payment_position_list.map((p: { iupd: string }) => p.iupd)).toEqual(
+      batch
+        .map((p) => p.iupd)
+        .sort()
+        .reverse()
+        .slice(0, 3),
+    );
+    // Default: 10 a page.
+    expect((await (await list('')).json()).page_info).toMatchObject({ limit: 10, items_found: 10, total_pages: 11 });
+    expect((await list('limit=51')).status).toBe(400);
+    expect((await list(`due_date_from=${day}&payment_date_from=${day}`)).status).toBe(400);
+
+    const before = ctx.sim.counters.calls.list ?? 0;
+    const all = await ctx.client.listPositions({ dueDateFrom: day, dueDateTo: day });
+    expect(all.map((p) => p.iupd).sort()).toEqual(batch.map((p) => p.iupd).sort());
+    expect((ctx.sim.counters.calls.list ?? 0) - before).toBe(3);
+  });
+});
+
 describe('faults, rate limit and deadline', () => {
   it('retries a 5xx and gets through; a 5xx that lasts is GpdUnavailable', async () => {
     const ctx = await setup();

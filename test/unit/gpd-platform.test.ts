@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGpdClient } from '../../functions/adapters/gpd/client.ts';
 import { readReceipt } from '../../functions/adapters/gpd/receipt-xml.ts';
 import { makeGpdPlatform } from '../../functions/adapters/gpd/platform.ts';
+import { dueDateWindows } from '../../functions/adapters/gpd/reporting.ts';
 import { makePacer } from '../../functions/adapters/pacer.ts';
 import { gpdIuv } from '../../functions/domain/gpd.ts';
 import type { PaymentPlatform, PlatformPosition } from '../../functions/domain/payment-platform.ts';
@@ -59,6 +60,21 @@ const position = (n: number, overrides: Partial<PlatformPosition> = {}): Platfor
   ...overrides,
 });
 
+/** A position the portal sent today, due at the month's `dueDay`, as 'Sincronizza' names it to the port. */
+const sent = (p: Pick<PlatformPosition, 'iud'>) => ({
+  iud: p.iud,
+  dataScadenza: dueDay,
+  exportedAt: new Date().toISOString(),
+});
+const stateAtGpd = async (iud: string) => (await platform.positionStates([sent({ iud })])).get(iud);
+/** The simulator's calls by operation since `before`. */
+const callsSince = (before: Record<string, number | undefined>) =>
+  Object.fromEntries(
+    Object.entries(sim.counters.calls)
+      .map(([operation, n]) => [operation, n! - (before[operation] ?? 0)] as const)
+      .filter(([, n]) => n > 0),
+  );
+
 describe('GPD as the payment platform', () => {
   it('exports a batch: creates are accepted with IUV and notice number; a refused one says why in Italian; a second submit of the same batch creates nothing twice', async () => {
     const batch = [position(1), position(2), position(3), position(4, { iuv: gpdIuv('02', 4) })];
@@ -80,12 +96,12 @@ describe('GPD as the payment platform', () => {
       attempt: 1,
       positions: [position(1, { action: 'update', amountCents: 5000 }), position(2, { action: 'cancel' })],
     });
-    expect(await platform.positionState({ iud: position(1).iud })).toMatchObject({
+    expect(await stateAtGpd(position(1).iud)).toMatchObject({
       state: 'open',
       payable: true,
       platformState: 'VALID',
     });
-    expect(await platform.positionState({ iud: position(2).iud })).toMatchObject({
+    expect(await stateAtGpd(position(2).iud)).toMatchObject({
       state: 'cancelled',
       payable: false,
       platformState: 'INVALID',
@@ -167,7 +183,7 @@ describe('GPD as the payment platform', () => {
       correlationId: 'corr-7',
     });
     await fetch(session!.url, { method: 'POST', body: new URLSearchParams({ esito: 'OK' }), redirect: 'manual' });
-    expect((await platform.positionState({ iud: notice.iud }))!.platformState).toBe('PAID');
+    expect((await stateAtGpd(notice.iud))!.platformState).toBe('PAID');
     expect(await platform.checkout.outcome({ sessionId: 'corr-7', notices: [notice] })).toEqual({
       status: 'UNKNOWN',
       payments: [],
@@ -181,5 +197,59 @@ describe('GPD as the payment platform', () => {
     const reported = (await platform.reporting.paidBetween(today, today)).find((p) => p.iud === notice.iud);
     // The same receipt either way: the settlement records it once.
     expect(reported).toMatchObject({ receiptId: outcome.payments[0]!.receiptId, amountCents: 4350 });
+  });
+
+  it('reads the states of a month’s positions from GPD’s list, page after page, not one call per position', async () => {
+    const month = Array.from({ length: 120 }, (_, i) => position(100 + i));
+    await platform.export.submit({ flowId: 'F6', attempt: 1, positions: month });
+    // Paid at a counter with the notice: the last by iupd, on the list's third page. Invalidated: one on the second.
+    await fetch(`${sim.url}/admin/paid`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ navs: [`3${gpdIuv('01', 219)}`] }),
+    });
+    await platform.export.submit({ flowId: 'F7', attempt: 1, positions: [position(160, { action: 'cancel' })] });
+    // Changed after the month's end: GPD's due date moved on, out of the month's window; read by its iupd.
+    const later = `${new Date().getUTCFullYear() + 1}-04-30`;
+    await platform.export.submit({
+      flowId: 'F8',
+      attempt: 1,
+      positions: [position(170, { action: 'update', amountCents: 5100, dueDay: later })],
+    });
+    const before = { ...sim.counters.calls };
+    const never = position(999);
+    const states = await platform.positionStates([...month, never].map(sent));
+    // 125 positions due that day at GPD (these 120 but the moved one, and 6 of the tests above): 3 pages of 50.
+    expect(callsSince(before)).toEqual({ list: 3, get: 2 });
+    expect(states.size).toBe(120);
+    expect(states.has(never.iud)).toBe(false);
+    expect(states.get(position(219).iud)).toMatchObject({
+      state: 'paid',
+      platformState: 'PAID',
+      payments: [{ iud: position(219).iud, iuv: gpdIuv('01', 219), amountCents: 4350 }],
+    });
+    expect(states.get(position(160).iud)).toMatchObject({ state: 'cancelled', platformState: 'INVALID' });
+    expect(states.get(position(170).iud)).toMatchObject({ state: 'open', payable: true, platformState: 'VALID' });
+    expect(states.get(position(100).iud)).toMatchObject({ state: 'open', payable: true, payments: [] });
+
+    // A few positions in a long list: once the pages left outnumber them, each is read by its iupd instead.
+    const fewBefore = { ...sim.counters.calls };
+    const few = await platform.positionStates([sent(position(219))]);
+    expect(callsSince(fewBefore)).toEqual({ list: 1, get: 1 });
+    expect(few.get(position(219).iud)).toMatchObject({ state: 'paid' });
+  });
+
+  it('covers the due days with windows GPD accepts: at most 30 days from first to last, a day of margin each side', () => {
+    expect(dueDateWindows([])).toEqual([]);
+    expect(dueDateWindows(['2026-03-31', '2026-03-31'])).toEqual([{ from: '2026-03-30', to: '2026-04-01' }]);
+    // A month billed late: its positions due 30 days after each send, a window apart from the month's own day.
+    expect(dueDateWindows(['2026-12-29', '2026-03-31', '2026-12-01'])).toEqual([
+      { from: '2026-03-30', to: '2026-04-01' },
+      { from: '2026-11-30', to: '2026-12-30' },
+    ]);
+    expect(dueDateWindows(['2026-12-01', '2026-12-30'])).toEqual([
+      { from: '2026-11-30', to: '2026-12-02' },
+      { from: '2026-12-29', to: '2026-12-31' },
+    ]);
   });
 });

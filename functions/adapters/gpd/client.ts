@@ -148,6 +148,16 @@ export interface GpdCartRequest {
 }
 
 type Options = { deadline?: number };
+/** The list's filters (yyyy-MM-dd days): a due-date window or a payment-date window, and a status. */
+export interface PositionsQuery {
+  paymentDateFrom?: string;
+  paymentDateTo?: string;
+  dueDateFrom?: string;
+  dueDateTo?: string;
+  status?: GpdPosition['status'];
+}
+/** The most positions GPD gives in one page of its list (openapi_external_v1.json: limit ≤ 50). */
+export const LIST_PAGE_SIZE = 50;
 type Service = 'positions' | 'receipts' | 'checkout';
 
 export function makeGpdClient(config: GpdConfig) {
@@ -287,6 +297,41 @@ export function makeGpdClient(config: GpdConfig) {
     return { position: await read(response, gpdPositionSchema, [201]), created: true };
   }
 
+  /**
+   * GET …/debtpositions (openapi_external_v1.json getOrganizationDebtPositions), page after page of GPD's largest
+   * (50), ordered by iupd so that the pages stay put while GPD inserts; each with how many pages there are in all, so
+   * that a reader can stop early. Due-date and payment-date windows are each at most 30 days, and not both at once.
+   */
+  async function* positionPages(
+    query: PositionsQuery,
+    options: Options = {},
+  ): AsyncGenerator<{ positions: GpdPosition[]; page: number; totalPages: number }> {
+    for (let page = 0; ; page += 1) {
+      const params = new URLSearchParams({
+        limit: String(LIST_PAGE_SIZE),
+        page: String(page),
+        orderby: 'IUPD',
+        ordering: 'ASC',
+      });
+      if (query.paymentDateFrom) params.set('payment_date_from', query.paymentDateFrom);
+      if (query.paymentDateTo) params.set('payment_date_to', query.paymentDateTo);
+      if (query.dueDateFrom) params.set('due_date_from', query.dueDateFrom);
+      if (query.dueDateTo) params.set('due_date_to', query.dueDateTo);
+      if (query.status) params.set('status', query.status);
+      const result = await read(
+        await call(
+          'positions',
+          'GET',
+          `/gpd/debt-positions-service/v1/organizations/${org}/debtpositions?${params}`,
+          options,
+        ),
+        positionsPageSchema,
+      );
+      yield { positions: result.payment_position_list, page, totalPages: result.page_info.total_pages };
+      if (page + 1 >= result.page_info.total_pages) return;
+    }
+  }
+
   return {
     getPosition,
     createPosition,
@@ -388,37 +433,13 @@ export function makeGpdClient(config: GpdConfig) {
       return read(response, gpdPositionSchema);
     },
 
-    /** GET …/debtpositions (pages of 50): the positions paid between two days (≤ 30 days apart), or due between them. */
-    async listPositions(
-      query: {
-        paymentDateFrom?: string;
-        paymentDateTo?: string;
-        dueDateFrom?: string;
-        dueDateTo?: string;
-        status?: GpdPosition['status'];
-      },
-      options: Options = {},
-    ): Promise<GpdPosition[]> {
+    positionPages,
+
+    /** GET …/debtpositions, every page: the positions paid between two days (≤ 30 days apart), or due between them. */
+    async listPositions(query: PositionsQuery, options: Options = {}): Promise<GpdPosition[]> {
       const found: GpdPosition[] = [];
-      for (let page = 0; ; page += 1) {
-        const params = new URLSearchParams({ limit: '50', page: String(page), orderby: 'IUPD', ordering: 'ASC' });
-        if (query.paymentDateFrom) params.set('payment_date_from', query.paymentDateFrom);
-        if (query.paymentDateTo) params.set('payment_date_to', query.paymentDateTo);
-        if (query.dueDateFrom) params.set('due_date_from', query.dueDateFrom);
-        if (query.dueDateTo) params.set('due_date_to', query.dueDateTo);
-        if (query.status) params.set('status', query.status);
-        const result = await read(
-          await call(
-            'positions',
-            'GET',
-            `/gpd/debt-positions-service/v1/organizations/${org}/debtpositions?${params}`,
-            options,
-          ),
-          positionsPageSchema,
-        );
-        found.push(...result.payment_position_list);
-        if (page + 1 >= result.page_info.total_pages) return found;
-      }
+      for await (const page of positionPages(query, options)) found.push(...page.positions);
+      return found;
     },
 
     /** GET /payments/{cf}/receipts (gpd_payments.json): every receipt of the days from–to (yyyy-MM-dd), pages of 100. */

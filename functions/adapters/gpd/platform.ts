@@ -8,7 +8,7 @@ import {
 } from '../../domain/payment-platform.ts';
 import { romeDay } from '../../domain/period.ts';
 import { GpdRefused, type GpdClient } from './client.ts';
-import { dayOf, gpdPositionState, gpdReporting } from './reporting.ts';
+import { dayOf, gpdPositionStates, gpdReporting } from './reporting.ts';
 
 /**
  * pagoPA GPD behind the payment-platform port (functions/domain/payment-platform.ts), over the GPD client: the
@@ -160,6 +160,6 @@ export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): Payme
 
     reporting: gpdReporting(client),
 
-    positionState: gpdPositionState(client),
+    positionStates: gpdPositionStates(client),
   };
 }

@@ -58,8 +58,8 @@ export function makeMyPayPlatform(
     checkout: myPayCheckout(mypay),
     reporting: myPayReporting(mypay),
 
-    /** MyPay has no reading of one position: its state comes from the reporting ('Rendicontazione'). */
-    async positionState() {
+    /** MyPay has no reading of positions: their state comes from the reporting ('Rendicontazione'). */
+    async positionStates() {
       throw new Error(
         'MyPay non offre la lettura di una singola posizione: lo stato dei pagamenti viene dalla rendicontazione',
       );

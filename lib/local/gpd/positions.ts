@@ -164,6 +164,9 @@ function published(position: DebtPosition, toPublish: boolean, now: Date): DebtP
   return { ...position, status: 'VALID', publishDate: nowLocal, validityDate: position.validityDate ?? nowLocal };
 }
 
+/** PaymentPositionOrder: what the list can be ordered by. */
+const ORDER_BY = ['INSERTED_DATE', 'IUPD', 'STATUS', 'COMPANY_NAME'] as const;
+
 export function createPositions(state: State, now: () => Date) {
   const key = (org: string, iupd: string) => `${org}|${iupd}`;
   const allOf = (org: string) => Object.values(state.positions).filter((p) => p.organizationFiscalCode === org);
@@ -260,7 +263,13 @@ export function createPositions(state: State, now: () => Date) {
       held.lastUpdatedDate = now().toISOString().slice(0, 19);
       return held;
     },
-    /** GET …/debtpositions: due-date or payment-date windows of at most 30 days, pages of at most 50. */
+    /**
+     * GET …/debtpositions (DebtPositionController.getOrganizationDebtPositions, PaymentPositionCRUDService): due-date
+     * or payment-date windows of at most 30 days (one of the two, not both: ExclusiveParamGroup), a missing end set 30
+     * days from the other; pages of at most 50 (default 10) ordered by `orderby` (INSERTED_DATE, IUPD, STATUS,
+     * COMPANY_NAME; default INSERTED_DATE) and `ordering` (default DESC); page_info as CommonUtil.buildPageInfo fills
+     * it: items_found is the number of positions on this page, total_pages the number of pages.
+     */
     list(org: string, query: URLSearchParams) {
       const limit = Number(query.get('limit') ?? 10);
       const page = Number(query.get('page') ?? 0);
@@ -268,6 +277,13 @@ export function createPositions(state: State, now: () => Date) {
         badRequest('getOrganizationDebtPositions.limit: must be less than or equal to 50');
       if (!Number.isInteger(page) || page < 0)
         badRequest('getOrganizationDebtPositions.page: must be greater than or equal to 0');
+      const has = (...names: string[]) => names.some((n) => query.has(n));
+      if (has('due_date_from', 'due_date_to') && has('payment_date_from', 'payment_date_to'))
+        badRequest('Parameters due_date_to, due_date_from and payment_date_from, payment_date_to are mutual exclusive');
+      const orderBy = query.get('orderby') ?? 'INSERTED_DATE';
+      const ordering = query.get('ordering') ?? 'DESC';
+      if (!ORDER_BY.includes(orderBy as never)) badRequest(`orderby: must be one of ${ORDER_BY.join(', ')}`);
+      if (!['ASC', 'DESC'].includes(ordering)) badRequest('ordering: must be ASC or DESC');
       const window = (fromName: string, toName: string) => {
         const from = query.get(fromName);
         const to = query.get(toName);
@@ -287,13 +303,24 @@ export function createPositions(state: State, now: () => Date) {
       const status = query.get('status') as Status | null;
       const within = (value: string | undefined, range: readonly [number, number] | null) =>
         !range || (value !== undefined && utc(value) >= range[0] && utc(value) < range[1]);
+      const sortKey = (p: DebtPosition) =>
+        orderBy === 'IUPD'
+          ? p.iupd
+          : orderBy === 'STATUS'
+            ? p.status
+            : orderBy === 'COMPANY_NAME'
+              ? p.companyName
+              : p.insertedDate;
+      const direction = ordering === 'ASC' ? 1 : -1;
+      // Ties (the same inserted date, a bulk's hundred) in the database's order: by id, here by iupd.
       const found = allOf(org)
         .filter((p) => !status || p.status === status)
         .filter((p) => (!due || p.paymentOption.some((o) => within(o.dueDate, due))) && within(p.paymentDate, paid))
-        .sort((a, b) => b.insertedDate.localeCompare(a.insertedDate) || a.iupd.localeCompare(b.iupd));
+        .sort((a, b) => direction * sortKey(a).localeCompare(sortKey(b)) || a.iupd.localeCompare(b.iupd));
+      const shown = found.slice(page * limit, page * limit + limit);
       return {
-        payment_position_list: found.slice(page * limit, page * limit + limit),
-        page_info: { page, limit, items_found: found.length, total_pages: Math.ceil(found.length / limit) },
+        payment_position_list: shown,
+        page_info: { page, limit, items_found: shown.length, total_pages: Math.ceil(found.length / limit) },
       };
     },
   };
