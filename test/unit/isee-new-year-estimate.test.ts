@@ -6,7 +6,7 @@ import type { Actor } from '../../functions/domain/roles.ts';
 /**
  * Issue 35: the January job is sized against the daily estimate declared in the PDND purpose. With five subscribers
  * to ask for and an estimate of two a day, INPS is asked twice a day: the run stops with how many are left and, started
- * again the next day, asks only those not asked yet.
+ * again the same day, asks nobody more, and the next day only those not asked yet.
  */
 const PEOPLE = 5;
 const job: Actor = {
@@ -56,6 +56,7 @@ function january(estimate: number | null) {
       countRefreshResults: async (_report: string, outcome: string) =>
         report.filter((r) => r.outcome === outcome).length,
       listRefreshResults: async () => [],
+      countAskedOn: async (_report: string, day: string) => report.filter((r) => r.askedOn === day).length,
     },
     expiry: {} as never,
     audit: { record: async () => undefined },
@@ -82,6 +83,10 @@ describe('the January refresh and the daily estimate of the PDND purpose', () =>
     await expect(jobs.newYearSlice({ reportId: 'r1' }, null, job)).rejects.toThrow(
       'Raggiunta la stima giornaliera di richieste dichiarata nella finalità PDND (2): restano 3 iscritti da aggiornare.',
     );
+    expect(asked).toHaveLength(2);
+
+    // Started again the same day (the job's last cursor is older than its stop): nobody more is asked.
+    await expect(jobs.newYearSlice({ reportId: 'r1' }, null, job)).rejects.toThrow('restano 3');
     expect(asked).toHaveLength(2);
 
     nextDay();
