@@ -262,12 +262,12 @@ const AMOUNT = /(?<![\p{L}\d,.])(\d{1,3}(?:[.,' ]\d{3})+|\d+)\s?[,.;]\s?(\d{2})(
 const blankLeaders = (raw: string) => raw.replace(/(?:[.·…_]\s?){3,}/g, (leader) => ' '.repeat(leader.length));
 
 /**
- * The digits OCR reads as letters inside a figure: O for 0 (2,O4 · 1O.000,00 · 4O 872,10), l or I for 1, also leading
+ * The digits OCR reads as letters inside a figure: O for 0 (2,O4 · 1O.000,00 · 4O 872,10 · 26.697,1O euro), l or I for 1, also leading
  * (l2.345,67), where a letter cannot belong to a word.
  */
 export const repairFigures = (raw: string) =>
   raw
-    .replace(/(?<=[\d.,])[Oo](?=[\d.,O]|\s\d{3}(?!\d)|$)|(?<=^|\s|€)[Oo](?=[\d.,])/g, '0')
+    .replace(/(?<=[\d.,])[Oo](?=[\d.,O]|\s\d{3}(?!\d)|\s*(?:€|eur(?:o)?\b)|$)|(?<=^|\s|€)[Oo](?=[\d.,])/gi, '0')
     .replace(/(?<=\d)[lI](?=\d)|(?<=^|[\s€:])[lI|](?=\d)|(?<=\d[.,])[lI](?=\d|[.,]\d|\s|$)/g, '1');
 
 function amountsIn(raw: string): { value: number; index: number; end: number }[] {
@@ -311,10 +311,13 @@ const LABELS: { label: Label; pattern: RegExp }[] = loosely([
   },
 ]);
 const QUALIFIERS: { indicator: Indicator; pattern: RegExp }[] = loosely([
-  { indicator: 'ristretto', pattern: /r[il]stre[tl]{2}|r[il]do[tl]{2}/ },
+  // Also cut short where a narrow column clips the heading ("ISEE socio-sanitario (nucleo ristr"): at its very end,
+  // "ristr…" and "ridot…" can be no other word.
+  { indicator: 'ristretto', pattern: /r[il]stre[tl]{2}|r[il]do[tl]{2}|r[il]str(?:e[tl]?)?\W*$|r[il]dot\W*$/ },
   // The reduced ISEE is a social-health one ("ISEE sociosanitario ridotto"): these words go with "ridotto".
   { indicator: 'other', pattern: /soc[il]o\W?san[il]tar|res[il]denz/ },
-  { indicator: 'other', pattern: /m[il]nor(?:enn|i(?![a-z]))|un[il]vers|corrent|dottorat|d[il]sab/ },
+  // "conto corrente" is a bank account (a DSU's "saldo … del conto corrente"), not the ISEE corrente.
+  { indicator: 'other', pattern: /m[il]nor(?:enn|i(?![a-z]))|un[il]vers|(?<!conto\W+)corrent|dottorat|d[il]sab/ },
   { indicator: 'ordinario', pattern: /ord[il]nar|standard/ },
 ]);
 /**
@@ -401,7 +404,8 @@ function joinWrapped(lines: Line[], line: Line): Line[] {
   const previous = lines.at(-1);
   if (!previous) return [line];
   const [a, b] = [wordsAndFigures(previous.raw), wordsAndFigures(line.raw)];
-  if (!a.words || !b.words || (a.figures && b.figures)) return [...lines, line];
+  // A row opening with a bullet ("- saldo … non dichiarati") is an item of a list, never the rest of a label.
+  if (!a.words || !b.words || (a.figures && b.figures) || /^\s*[-–—•*]\s/.test(line.raw)) return [...lines, line];
   const key = (words: string, offset: number) =>
     labelsIn(fold(words)).map((h) => `${h.label} ${h.indicator} ${h.start + offset} ${h.end + offset}`);
   const joined = `${a.words} ${b.words}`;
@@ -725,11 +729,14 @@ function findOmissions(text: Line[]): string | null {
   if (at < 0) return null;
   const heading = text[at];
   const titleOnly = heading.folded.replace(TITLE_WORDS, '') === '';
-  const answer = titleOnly ? text[at + 1] : heading;
+  // A title alone: its answer is the next line, past the rows of a block read in between (a column beside the box).
+  let answerAt = at + 1;
+  while (titleOnly && answerAt < at + 12 && text[answerAt] && labelsIn(text[answerAt].folded).length > 0) answerAt++;
+  const answer = titleOnly ? text[answerAt] : heading;
   if (answer && NONE_FOUND.test(answer.folded)) return null;
 
   const notice = titleOnly ? [] : [heading.raw];
-  for (let i = at + 1; i < text.length && notice.length < 8; i++) {
+  for (let i = titleOnly ? answerAt : at + 1; i < text.length && notice.length < 8; i++) {
     if (SECTION.test(text[i].folded) || labelsIn(text[i].folded).length > 0) break;
     notice.push(text[i].raw);
   }

@@ -9,7 +9,15 @@ import {
 } from '../domain/isee-refresh.ts';
 import { toEuros } from '../domain/money.ts';
 import type { Page } from '../domain/validation.ts';
-import { batchGet, countUnder, documentClient, queryPage, tableName, type StoredItem } from '../adapters/dynamo.ts';
+import {
+  batchGet,
+  countUnder,
+  documentClient,
+  queryCount,
+  queryPage,
+  tableName,
+  type StoredItem,
+} from '../adapters/dynamo.ts';
 
 /** The keys of these items (here, not in adapters/table.ts: only the ISEE function and the jobs use them). */
 const keys = {
@@ -36,6 +44,8 @@ export interface RefreshResult {
   valueCents: number | null;
   detail: string | null;
   at: string;
+  /** The day (Europe/Rome) INPS was asked: the January job counts a day's queries against the PDND purpose's estimate. */
+  askedOn?: string;
 }
 
 const sortName = (r: Pick<RefreshResult, 'lastName' | 'firstName' | 'userId'>) =>
@@ -81,6 +91,14 @@ const toRow = (item: StoredItem): RefreshRow => ({
   value: item.valueCents === null || item.valueCents === undefined ? null : toEuros(item.valueCents),
   detail: item.detail ?? null,
 });
+
+/** How many of the report's citizens INPS was asked for on this day (a run started again the same day included). */
+export const countAskedOn = (reportId: string, day: string) =>
+  queryCount({
+    KeyConditionExpression: 'pk = :pk',
+    FilterExpression: 'askedOn = :day',
+    ExpressionAttributeValues: { ':pk': keys.inpsRefreshResults(reportId), ':day': day },
+  });
 
 export const countRefreshResults = (reportId: string, outcome: RefreshOutcome) =>
   countUnder('gsi1', 'gsi1pk', outcomePartition(reportId, outcome));

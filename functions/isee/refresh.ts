@@ -65,6 +65,7 @@ export interface IseeRefreshDeps {
     putRefreshResult(result: RefreshResult): Promise<void>;
     refreshedAlready(reportId: string, userIds: readonly string[]): Promise<Set<string>>;
     countRefreshResults(reportId: string, outcome: RefreshOutcome): Promise<number>;
+    countAskedOn(reportId: string, day: string): Promise<number>;
     listRefreshResults(reportId: string, outcome: RefreshOutcome): Promise<RefreshStatus['lists']['NEW']>;
   };
   expiry: {
@@ -378,6 +379,7 @@ export function makeIseeRefreshJobs(deps: IseeRefreshDeps) {
         firstName: user.firstName ?? '',
         lastName: user.lastName ?? '',
         at: clock.now().toISOString(),
+        askedOn: today(),
       };
       if (failuresInARow >= FAILURES_TO_STOP || stopped) return;
       if (budget.left <= 0) {
@@ -450,8 +452,15 @@ export function makeIseeRefreshJobs(deps: IseeRefreshDeps) {
       const needsNew = (user: StoredUser) => iseeForMonth(user.lastIsee, year, month) === null;
       // Sized against the daily estimate declared in the PDND purpose: at most that many queries a day.
       const day = today();
-      const asked = from.asked?.day === day ? from.asked : { day, count: 0 };
       const estimate = deps.settings().dailyEstimate ?? Infinity;
+      // A run started again the same day (its last cursor older than its stop) counts what it asked today from its report.
+      const asked = {
+        day,
+        count: Math.max(
+          from.asked?.day === day ? from.asked.count : 0,
+          Number.isFinite(estimate) ? await results.countAskedOn(reportId, day) : 0,
+        ),
+      };
       const budget = {
         get left() {
           return estimate - asked.count;

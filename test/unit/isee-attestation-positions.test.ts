@@ -484,3 +484,65 @@ describe('tables and labels as summaries print them', () => {
     },
   );
 });
+
+describe('headings a column clips, and rows that only look like the rest of a label', () => {
+  const ordinary = ['ISEE ORDINARIO', 'ISE 25.415,13', 'Scala di equivalenza 1,57', 'ISEE 16.187,98'];
+  const reduced = ['Indicatore ISE  9.320,40 euro', 'Parametro scala  1,00', 'ISEE (euro)  9.320,40 euro'];
+
+  it.each(['ISEE socio-sanitario (nucleo ristr', 'ISEE sociosanitario ristre', 'ISEE RIDOT'])(
+    'reads the reduced ISEE under a heading its narrow column cut short, "%s"',
+    (heading) => {
+      const reading = parseAttestation([...ordinary, heading, ...reduced], 'textract', 0.95);
+      expect(reading).toMatchObject({ iseeOrdinario: 16187.98, iseeRistretto: 9320.4, coherent: true });
+      expect(reading.warnings).toBeUndefined();
+    },
+  );
+
+  it('never takes a cut word that could be another for the reduced ISEE ("ISEE RI", "ISEE per la ricerca")', () => {
+    for (const heading of ['ISEE RI', 'ISEE per la ricerca']) {
+      expect(parseAttestation([...ordinary, heading, ...reduced], 'textract', 0.95).iseeRistretto).toBeNull();
+    }
+  });
+
+  it('keeps the reduced ISEE when the omissions list below it speaks of a "conto corrente"', () => {
+    const reading = parseAttestation(
+      [
+        ...ordinary,
+        'ISEE socio-sanitario (nucleo ristretto)',
+        ...reduced,
+        '- saldo e giacenza media del conto corrente non dichiarati',
+      ],
+      'textract',
+      0.95,
+    );
+    expect(reading).toMatchObject({ iseeRistretto: 9320.4, coherent: true });
+  });
+
+  it('reads a figure whose last zero OCR took for an O before "euro"', () => {
+    expect(
+      parseAttestation(
+        ['ISEE ORDINARIO', 'ISE 54.462,08 euro', 'Scala di equivalenza 2,04', 'ISEE 26.697,1O euro'],
+        'textract',
+        0.95,
+      ),
+    ).toMatchObject({ iseeOrdinario: 26697.1, coherent: true });
+  });
+
+  it('finds the omissions box’s answer past a block that a column beside it put in between', () => {
+    const box = (answer: string) => [
+      ...ordinary,
+      'OMISSIONI E/O DIFFORMITÀ',
+      'ISEE socio-sanitario (nucleo ristretto)',
+      ...reduced,
+      answer,
+    ];
+    const none = parseAttestation(
+      box('Dai controlli effettuati non risultano omissioni né difformità.'),
+      'textract',
+      0.95,
+    );
+    expect(none).toMatchObject({ omissionsNotice: null, iseeRistretto: 9320.4 });
+    const present = parseAttestation(box('PRESENTI: reddito da lavoro dipendente'), 'textract', 0.95);
+    expect(present.omissionsNotice).toContain('reddito da lavoro dipendente');
+  });
+});
