@@ -162,8 +162,12 @@ export class DataStack extends Stack {
       securityPolicy: apigwv2.SecurityPolicy.TLS_1_2,
     });
     new CfnOutput(this, 'ApiDomainTarget', {
-      description: `The CNAME target of ${domainName} (the council's DNS): CloudFront reaches the API there`,
+      description: `The CNAME (or Route 53 alias) target of ${domainName} (the council's DNS): CloudFront reaches the API there`,
       value: domain.regionalDomainName,
+    });
+    new CfnOutput(this, 'ApiDomainHostedZoneId', {
+      description: `The hosted zone a Route 53 alias record of ${domainName} names, beside ApiDomainTarget`,
+      value: domain.regionalHostedZoneId,
     });
     return domain;
   }

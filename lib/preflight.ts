@@ -1,5 +1,5 @@
 import { createPublicKey } from 'node:crypto';
-import { resolveCname } from 'node:dns/promises';
+import { resolveCname, resolveNs } from 'node:dns/promises';
 import { AccountClient, GetRegionOptStatusCommand } from '@aws-sdk/client-account';
 import { ACMClient, DescribeCertificateCommand } from '@aws-sdk/client-acm';
 import {
@@ -14,10 +14,18 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { GetPublicKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { GetAccountSettingsCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import {
+  GetHostedZoneCommand,
+  ListHostedZonesCommand,
+  ListResourceRecordSetsCommand,
+  Route53Client,
+  type HostedZone,
+} from '@aws-sdk/client-route-53';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetAccountCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { App } from 'aws-cdk-lib';
+import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { portalContext, type PortalContext } from './context.ts';
 import { stageContext, type Stage } from './stage-config.ts';
@@ -49,8 +57,10 @@ export interface PreflightClients {
   cognito(region: string): CognitoIdentityProviderClient;
   lambda(region: string): LambdaClient;
   kms(region: string): KMSClient;
-  /** The public DNS: the CNAME records of a name (node:dns; tests give their own). */
-  dns(): { resolveCname(name: string): Promise<string[]> };
+  /** Route 53 (global): the account's own hosted zones, where an alias record is read. */
+  route53(): Route53Client;
+  /** The public DNS: the CNAME and NS records of a name (node:dns; tests give their own). */
+  dns(): { resolveCname(name: string): Promise<string[]>; resolveNs(name: string): Promise<string[]> };
 }
 
 export function awsClients(): PreflightClients {
@@ -67,7 +77,8 @@ export function awsClients(): PreflightClients {
     cognito: (region) => once(`cognito:${region}`, () => new CognitoIdentityProviderClient({ region })),
     lambda: (region) => once(`lambda:${region}`, () => new LambdaClient({ region })),
     kms: (region) => once(`kms:${region}`, () => new KMSClient({ region })),
-    dns: () => ({ resolveCname }),
+    route53: () => once('route53', () => new Route53Client({ region: 'us-east-1' })),
+    dns: () => ({ resolveCname, resolveNs }),
   };
 }
 
@@ -395,6 +406,118 @@ async function cognitoDomainFree(clients: PreflightClients, region: string, sett
   };
 }
 
+const bare = (host = '') => host.toLowerCase().replace(/\.$/, '');
+
+/** A DNS query that finds nothing answers an empty list, not an error. */
+async function lookup(query: () => Promise<string[]>): Promise<string[]> {
+  try {
+    return (await query()).map(bare);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ENODATA' || code === 'ENOTFOUND') return [];
+    throw error;
+  }
+}
+
+/** The account's public hosted zone that holds `name` (the longest suffix of it), if there is one. */
+async function hostedZoneOf(route53: Route53Client, name: string): Promise<HostedZone | undefined> {
+  const zones: HostedZone[] = [];
+  let Marker: string | undefined;
+  do {
+    const page = await route53.send(new ListHostedZonesCommand({ Marker }));
+    zones.push(...(page.HostedZones ?? []));
+    Marker = page.IsTruncated ? page.NextMarker : undefined;
+  } while (Marker);
+  return zones
+    .filter((zone) => !zone.Config?.PrivateZone && (name === bare(zone.Name) || name.endsWith(`.${bare(zone.Name)}`)))
+    .sort((a, b) => bare(b.Name).length - bare(a.Name).length)[0];
+}
+
+/** A name the council publishes, where it must lead, and the target's own hosted zone (what a Route 53 alias names). */
+interface DnsTarget {
+  name: string;
+  target: string;
+  targetZoneId: string;
+}
+
+/**
+ * Does the public DNS lead `name` to `target`? A CNAME is read from the public DNS. A Route 53 alias is an A record
+ * that resolves to addresses, not to a name, so it is read from the account's hosted zone through Route 53's API;
+ * it counts only if that zone is the one the internet asks (delegated to the zone's name servers).
+ */
+async function dnsLeadsTo(
+  clients: PreflightClients,
+  { name, target, targetZoneId }: DnsTarget,
+): Promise<Pick<Check, 'status' | 'detail' | 'fix'>> {
+  const cname = [
+    `in the council's DNS: ${name} CNAME ${target}`,
+    `then wait until it resolves: dig +short CNAME ${name}`,
+  ];
+  const found = await lookup(() => clients.dns().resolveCname(name));
+  if (found.includes(bare(target))) return { status: 'ok', detail: `CNAME ${target}` };
+  if (found.length > 0)
+    return { status: 'missing', detail: `${name} is a CNAME of ${found.join(', ')}, not ${target}`, fix: cname };
+  const route53 = clients.route53();
+  const zone = await hostedZoneOf(route53, bare(name));
+  if (!zone)
+    return {
+      status: 'missing',
+      detail: `${name} has no CNAME record, and no Route 53 hosted zone of this account holds it`,
+      fix: cname,
+    };
+  const zoneId = (zone.Id ?? '').replace(/^\/hostedzone\//, '');
+  const zoneName = bare(zone.Name);
+  const { ResourceRecordSets = [] } = await route53.send(
+    new ListResourceRecordSetsCommand({ HostedZoneId: zoneId, StartRecordName: name, MaxItems: 10 }),
+  );
+  const records = ResourceRecordSets.filter((record) => bare(record.Name) === bare(name));
+  const leads = records.find(
+    (record) =>
+      ((record.Type === 'A' || record.Type === 'AAAA') && bare(record.AliasTarget?.DNSName) === bare(target)) ||
+      (record.Type === 'CNAME' && record.ResourceRecords?.some((r) => bare(r.Value) === bare(target))),
+  );
+  if (!leads) {
+    const alias = {
+      Changes: [
+        {
+          Action: 'UPSERT',
+          ResourceRecordSet: {
+            Name: name,
+            Type: 'A',
+            AliasTarget: { HostedZoneId: targetZoneId, DNSName: target, EvaluateTargetHealth: false },
+          },
+        },
+      ],
+    };
+    const held = records.map((r) =>
+      r.AliasTarget ? `an alias ${r.Type} to ${bare(r.AliasTarget.DNSName)}` : `a ${r.Type}`,
+    );
+    return {
+      status: 'missing',
+      detail: `${name} has no CNAME record, and the Route 53 zone ${zoneName} (${zoneId}) of this account has ${held.length ? `${held.join(', ')} for it, not one to ${target}` : 'no alias record for it'}`,
+      fix: [
+        `aws route53 change-resource-record-sets --hosted-zone-id ${zoneId} --change-batch '${JSON.stringify(alias)}'`,
+      ],
+    };
+  }
+  const kind = leads.Type === 'CNAME' ? 'CNAME' : `alias ${leads.Type} record`;
+  const { DelegationSet } = await route53.send(new GetHostedZoneCommand({ Id: zoneId }));
+  const servers = (DelegationSet?.NameServers ?? []).map(bare);
+  const asked = await lookup(() => clients.dns().resolveNs(zoneName));
+  if (asked.some((server) => servers.includes(server)))
+    return { status: 'ok', detail: `Route 53 ${kind} in the zone ${zoneName} → ${target}` };
+  return {
+    status: 'missing',
+    detail: `the Route 53 zone ${zoneName} (${zoneId}) has the ${kind}, but the internet asks other name servers for ${zoneName} (${asked.join(', ') || 'none'})`,
+    fix: [
+      `delegate ${zoneName} to the zone's name servers (NS records at its parent or registrar): ${servers.join(' ')}`,
+    ],
+  };
+}
+
+const output = (stack: CfnStack | undefined, key: string) =>
+  stack?.Outputs?.find((o) => o.OutputKey === key)?.OutputValue;
+
 /**
  * CloudFront reaches the API at apiDomainName, so the council's DNS must point it at the regional domain the data
  * stack made (its output ApiDomainTarget) before the web stack is deployed: otherwise every API call is a 502.
@@ -407,9 +530,9 @@ async function apiDomainPublished(
 ): Promise<Check> {
   const name = settings.apiDomainName!;
   const dataStack = `${settings.stackPrefix}Data`;
-  const title = `DNS record ${name} → the API (CNAME to the output ApiDomainTarget of ${dataStack})`;
+  const title = `DNS record ${name} → the API (CNAME or Route 53 alias to the output ApiDomainTarget of ${dataStack})`;
   const data = await describeStack(clients.cloudFormation(region), dataStack);
-  const target = data?.Outputs?.find((o) => o.OutputKey === 'ApiDomainTarget')?.OutputValue;
+  const target = output(data, 'ApiDomainTarget');
   if (!target)
     return {
       title,
@@ -420,20 +543,36 @@ async function apiDomainPublished(
         `then in the council's DNS: ${name} CNAME <the output ApiDomainTarget of ${dataStack}> (aws cloudformation describe-stacks --region ${region} --stack-name ${dataStack} --query "Stacks[0].Outputs")`,
       ],
     };
-  const bare = (host: string) => host.toLowerCase().replace(/\.$/, '');
-  let found: string[] = [];
-  try {
-    found = (await clients.dns().resolveCname(name)).map(bare);
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code !== 'ENODATA' && code !== 'ENOTFOUND') throw error;
-  }
-  if (found.includes(bare(target))) return { title, status: 'ok', detail: `CNAME ${target}` };
+  const targetZoneId = output(data, 'ApiDomainHostedZoneId') ?? `<the output ApiDomainHostedZoneId of ${dataStack}>`;
+  return { title, ...(await dnsLeadsTo(clients, { name, target, targetZoneId })) };
+}
+
+/**
+ * The portal's own domain must lead to the distribution. It exists from the first full deploy on: before it the
+ * check is for later, after it (a redeploy, a rollback) it is checked like the API's.
+ */
+async function webDomainPublished(
+  clients: PreflightClients,
+  region: string,
+  settings: PortalContext,
+  stage: Stage,
+): Promise<Check> {
+  const name = settings.webDomainName!;
+  const webStack = `${settings.stackPrefix}Web`;
+  const title = `DNS record ${name} → the site (CNAME or Route 53 alias to the output DistributionDomainName of ${webStack})`;
+  const target = output(await describeStack(clients.cloudFormation(region), webStack), 'DistributionDomainName');
+  if (!target)
+    return {
+      title,
+      status: 'later',
+      detail: `the distribution is made by ${webStack}, not deployed yet`,
+      fix: [
+        `after npm run deploy -- ${stage.name}: in the council's DNS, ${name} CNAME <the output DistributionDomainName of ${webStack}> (or a Route 53 alias A record to it, hosted zone ${CloudFrontTarget.CLOUDFRONT_ZONE_ID})`,
+      ],
+    };
   return {
     title,
-    status: 'missing',
-    detail: found.length ? `${name} is a CNAME of ${found.join(', ')}, not ${target}` : `${name} has no CNAME record`,
-    fix: [`in the council's DNS: ${name} CNAME ${target}`, `then wait until it resolves: dig +short CNAME ${name}`],
+    ...(await dnsLeadsTo(clients, { name, target, targetZoneId: CloudFrontTarget.CLOUDFRONT_ZONE_ID })),
   };
 }
 
@@ -468,7 +607,7 @@ async function pdndKid(
 ): Promise<Check> {
   const title = `PDND key's kid equal to pdndKid in ${stage.file}`;
   const data = await describeStack(clients.cloudFormation(region), `${settings.stackPrefix}Data`);
-  const keyArn = data?.Outputs?.find((o) => o.OutputKey === 'PdndClientKeyArn')?.OutputValue;
+  const keyArn = output(data, 'PdndClientKeyArn');
   if (!keyArn) {
     return {
       title,
@@ -568,6 +707,7 @@ export async function preflight(stage: Stage, clients: PreflightClients, now = n
         },
         now,
       ),
+      await webDomainPublished(clients, region, settings, stage),
     );
   if (settings.apiDomainName && settings.apiCertificateArn)
     checks.push(

@@ -243,6 +243,10 @@ export class WebStack extends Stack {
     this.acknowledgeDeploymentHelper(deployment, site);
 
     new CfnOutput(this, 'WebUrl', { value: this.webUrl });
+    new CfnOutput(this, 'DistributionDomainName', {
+      description: 'Where the council’s DNS points webDomainName (a CNAME, or a Route 53 alias)',
+      value: this.distribution.distributionDomainName,
+    });
     new CfnOutput(this, 'ApiEndpoint', {
       value: apiDomain ? `https://${apiDomain.name}` : this.httpApi.apiEndpoint,
     });

@@ -6,7 +6,11 @@ import { AUDIT_DAY_SHARDS, keys, table } from '../../functions/adapters/table.ts
 import { MIGRATIONS_JOB, MIGRATIONS_JOB_KEY, MIGRATIONS_PARTITION } from '../../functions/migrations/ids.ts';
 import { MIGRATION_DEPLOY_WAIT_MS } from '../../functions/migrations/state-machine.ts';
 import { resources } from '../../functions/routes.ts';
+import { secretsOf, settingsOf } from '../../lib/preflight.ts';
 import type { ScratchApp } from '../../lib/scratch-app.ts';
+import { loadStage } from '../../lib/stage-config.ts';
+import operationsJson from '../fixtures/aws-cli/operations.json' with { type: 'json' };
+import { cliCommands, type CliCommand } from '../support/cli-commands.ts';
 import { sharedPortal } from '../support/portal-app.ts';
 
 /**
@@ -176,5 +180,137 @@ describe('the runbook (docs/operations.md)', () => {
       const section = String(resource.Properties.AlarmDescription).match(/Cosa fare: [^«]*«([^»]+)»\.$/)?.[1];
       expect(sections, resource.Properties.AlarmName).toContain(section);
     }
+  });
+});
+
+/**
+ * Every `aws …` an engineer is told to run (docs/operations.md, and the README's deploy section) against the AWS
+ * CLI's own description of it: botocore's service models (test/fixtures/aws-cli/operations.json, made by
+ * generate.ts beside it), where an operation's input member `FooBar` is the option `--foo-bar`. An operation that
+ * does not exist, an option it does not take, a required one left out, a JSON value that does not parse, or a
+ * secret written without the fields the code reads, fails here.
+ */
+const cli = operationsJson as {
+  botocore: string;
+  services: Record<string, { operations: Record<string, { options: Record<string, string>; required: string[] }> }>;
+};
+/** The AWS CLI v2's global options that take a value (`aws help`, "Global Options"), and their allowed values where fixed. */
+const GLOBAL_OPTIONS: Record<string, readonly string[] | undefined> = {
+  '--region': undefined,
+  '--profile': undefined,
+  '--endpoint-url': undefined,
+  '--query': undefined,
+  '--output': ['json', 'text', 'table', 'yaml', 'yaml-stream'],
+  '--cli-read-timeout': undefined,
+  '--cli-connect-timeout': undefined,
+  '--cli-binary-format': ['base64', 'raw-in-base64-out'],
+};
+/** Positional arguments the CLI's customizations take: `aws lambda invoke … <outfile>`, `aws s3 cp <from> <to>`. */
+const POSITIONALS: Record<string, number> = { 'lambda invoke': 1, 's3 cp': 2 };
+/** Written as a mention (`aws sns subscribe`, above), not as a command to run: nothing after the operation. */
+const mention = (command: CliCommand) => command.words.length === 0;
+
+/** The command's options and their values, and its positional arguments; a problem found on the way is thrown. */
+function parse(command: CliCommand): { options: Map<string, string | true>; positionals: string[] } {
+  const known = cli.services[command.service]?.operations[command.operation]?.options;
+  const options = new Map<string, string | true>();
+  const positionals: string[] = [];
+  for (let i = 0; i < command.words.length; i += 1) {
+    const word = command.words[i]!;
+    if (!word.startsWith('--')) {
+      positionals.push(word);
+      continue;
+    }
+    if (word in GLOBAL_OPTIONS) {
+      const value = command.words[++i];
+      const allowed = GLOBAL_OPTIONS[word];
+      if (value === undefined || (allowed && !allowed.includes(value)))
+        throw new Error(`${word} ${value ?? '(no value)'}: not one of ${allowed?.join(', ') ?? 'a value'}`);
+      options.set(word, value);
+      continue;
+    }
+    const flag = word.replace(/^--no-/, '--');
+    const type = known?.[word] ?? (known?.[flag] === 'boolean' ? 'boolean' : undefined);
+    if (!type) throw new Error(`${word} is not an option of aws ${command.service} ${command.operation}`);
+    if (type === 'boolean') {
+      options.set(flag, true);
+      continue;
+    }
+    const value = command.words[++i];
+    if (value === undefined || value.startsWith('--')) throw new Error(`${word} has no value`);
+    if (/^[[{]/.test(value)) JSON.parse(value); // a JSON value (a shorthand or file:// is the CLI's to read)
+    options.set(word, value);
+  }
+  return { options, positionals };
+}
+
+describe('the AWS CLI commands of the runbook and the README’s deploy section', () => {
+  const commands = cliCommands();
+
+  it('are found in both documents', () => {
+    expect(commands.filter((c) => c.source === 'docs/operations.md').length).toBeGreaterThan(20);
+    expect(commands.filter((c) => c.source === 'README.md').length).toBeGreaterThan(10);
+  });
+
+  it(`are operations of the CLI, with its options and every required one (botocore ${cli.botocore})`, () => {
+    const problems: string[] = [];
+    for (const command of commands) {
+      const name = `${command.service} ${command.operation}`;
+      try {
+        if (command.service === 's3') {
+          // The CLI's own high-level S3 commands.
+          expect(['cp', 'sync', 'ls', 'rm', 'mv'], name).toContain(command.operation);
+          if (!mention(command)) expect(parse(command).positionals, command.text).toHaveLength(POSITIONALS[name]!);
+          continue;
+        }
+        const operation = cli.services[command.service]?.operations[command.operation];
+        if (!operation)
+          throw new Error(
+            'not an operation of the CLI, or not in test/fixtures/aws-cli/operations.json (run its generate.ts)',
+          );
+        if (mention(command)) continue;
+        const { options, positionals } = parse(command);
+        const left = operation.required.filter((option) => !options.has(option));
+        if (left.length) throw new Error(`required: ${left.join(', ')}`);
+        if (positionals.length !== (POSITIONALS[name] ?? 0))
+          throw new Error(`unexpected argument(s): ${positionals.join(' ')}`);
+      } catch (error) {
+        problems.push(`${command.source}: ${command.text}\n    ${(error as Error).message}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('write each secret with the fields the code and the preflight read', () => {
+    const secrets = secretsOf(settingsOf(loadStage('example', 'config')));
+    const written = commands.filter(
+      (c) => c.service === 'secretsmanager' && ['create-secret', 'put-secret-value'].includes(c.operation),
+    );
+    let checked = 0;
+    for (const command of written) {
+      if (mention(command)) continue;
+      const { options } = parse(command);
+      const secret = secrets.find((s) => s.name === (options.get('--name') ?? options.get('--secret-id')));
+      if (!secret) continue;
+      const value = String(options.get('--secret-string'));
+      if (secret.fields === 'plain') expect(value.startsWith('{'), command.text).toBe(false);
+      else expect(Object.keys(JSON.parse(value)).sort(), command.text).toEqual([...secret.fields].sort());
+      checked += 1;
+    }
+    // The three of the deploy section, and the MyPay rotation of the runbook.
+    expect(checked).toBeGreaterThanOrEqual(4);
+  });
+
+  it('start a missed schedule with the very input its schedule sends', () => {
+    const inputs = everywhere('AWS::Scheduler::Schedule').map((s) => JSON.parse(s.resource.Properties.Target.Input));
+    const payloads = commands
+      .filter((c) => c.service === 'lambda' && c.operation === 'invoke')
+      .map((c) => parse(c).options.get('--payload'))
+      .filter((p): p is string => typeof p === 'string');
+    expect(payloads.length).toBeGreaterThan(0);
+    for (const payload of payloads) expect(inputs).toContainEqual(JSON.parse(payload));
+    // "(`isee-new-year` for the January refresh …)": the other kind it names is a schedule's too.
+    for (const [, kind] of runbook.matchAll(/\(`([a-z-]+)` for the January refresh/g))
+      expect(inputs).toContainEqual({ kind });
   });
 });

@@ -268,6 +268,11 @@ describe('web stack with a custom domain', () => {
     });
   });
 
+  it('gives the distribution’s domain, where the council’s DNS points the portal’s domain (checked by the preflight)', () => {
+    const [distributionId] = Object.keys(template.findResources('AWS::CloudFront::Distribution'));
+    template.hasOutput('DistributionDomainName', { Value: { 'Fn::GetAtt': [distributionId, 'DomainName'] } });
+  });
+
   it('sends Cognito back to the custom domain', () => {
     template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
       CallbackURLs: ['https://servizisociali.comune.example.it/auth/callback'],
@@ -306,6 +311,8 @@ describe('web stack with the API’s own domain (apiDomainName)', () => {
     // The council's DNS points the domain at this target after `npm run deploy -- <stage> --data-only` (README,
     // "From an empty account to a running portal"); the preflight checks the record before the full deploy.
     data.hasOutput('ApiDomainTarget', { Value: { 'Fn::GetAtt': [domainId, 'RegionalDomainName'] } });
+    // A Route 53 alias record names the target's hosted zone as well (the preflight's fix prints it).
+    data.hasOutput('ApiDomainHostedZoneId', { Value: { 'Fn::GetAtt': [domainId, 'RegionalHostedZoneId'] } });
 
     // The web stack maps the API's one stage onto that domain, read from the data stack.
     const [[apiId]] = Object.entries(template.findResources('AWS::ApiGatewayV2::Api'));

@@ -39,7 +39,10 @@ interface Account {
   dataStackDeployed: boolean;
   /** The council's DNS: the CNAME records it publishes. */
   cnames: Map<string, string>;
+  /** Or a hosted zone of the account's in Route 53: its alias records (name → target), and whether it is delegated. */
+  zone?: { name: string; aliases: Map<string, string>; delegated: boolean };
 }
+const ZONE_SERVERS = ['ns-1.awsdns-01.org', 'ns-2.awsdns-02.net'];
 /** The regional domain the data stack's ApiDomain gets (its output ApiDomainTarget). */
 const API_DOMAIN_TARGET = 'd-abc123xyz.execute-api.eu-south-1.amazonaws.com';
 const readyAccount = (): Account => ({
@@ -122,6 +125,22 @@ function standIn(account: Account): PreflightClients {
           return { DomainDescription: {} };
         case 'GetAccountSettingsCommand':
           return { AccountLimit: { ConcurrentExecutions: account.concurrency } };
+        case 'ListHostedZonesCommand':
+          return {
+            HostedZones: account.zone
+              ? [{ Id: '/hostedzone/ZCOUNCIL', Name: `${account.zone.name}.`, Config: {} }]
+              : [],
+          };
+        case 'ListResourceRecordSetsCommand':
+          return {
+            ResourceRecordSets: [...account.zone!.aliases].map(([name, target]) => ({
+              Name: `${name}.`,
+              Type: 'A',
+              AliasTarget: { DNSName: `${target}.`, HostedZoneId: 'ZAPIGW', EvaluateTargetHealth: false },
+            })),
+          };
+        case 'GetHostedZoneCommand':
+          return { DelegationSet: { NameServers: ZONE_SERVERS } };
         case 'GetPublicKeyCommand':
           return { PublicKey: new Uint8Array(publicKey.export({ type: 'spki', format: 'der' })) };
         default:
@@ -140,11 +159,17 @@ function standIn(account: Account): PreflightClients {
     cognito: client,
     lambda: client,
     kms: client,
+    route53: client,
     dns: () => ({
       resolveCname: async (name: string) => {
         const target = account.cnames.get(name);
         if (!target) throw Object.assign(new Error(`queryCname ENODATA ${name}`), { code: 'ENODATA' });
         return [target];
+      },
+      resolveNs: async (name: string) => {
+        if (account.zone?.name !== name || !account.zone.delegated)
+          throw Object.assign(new Error(`queryNs ENODATA ${name}`), { code: 'ENODATA' });
+        return ZONE_SERVERS;
       },
     }),
   };
@@ -175,7 +200,13 @@ const missing = async (account: Account) =>
 describe('the README’s deploy section, step by step', () => {
   it('goes through: the file, the preflight, the synth, the smoke test', async () => {
     const checks = await preflight(stage(), standIn(readyAccount()));
-    expect(checks.filter((c) => c.status !== 'ok')).toEqual([]);
+    // The one piece for after the deploy: the portal's domain, which leads to a distribution not made yet.
+    expect(checks.filter((c) => c.status !== 'ok').map((c) => [c.status, c.title])).toEqual([
+      [
+        'later',
+        `DNS record ${stageFile.webDomainName} → the site (CNAME or Route 53 alias to the output DistributionDomainName of PortaleProdWeb)`,
+      ],
+    ]);
     expect(passed(checks)).toBe(true);
 
     const portal = scratchApp({ bundle: false, nag: false, configDir: dir, context: { stage: 'prod' } });
@@ -226,7 +257,7 @@ describe('the README’s deploy section, step by step', () => {
     fresh.cnames.clear();
     const before = (await missing(fresh)).find((p) => p.title.startsWith('DNS record'))!;
     expect(before.title).toBe(
-      `DNS record ${stageFile.apiDomainName} → the API (CNAME to the output ApiDomainTarget of PortaleProdData)`,
+      `DNS record ${stageFile.apiDomainName} → the API (CNAME or Route 53 alias to the output ApiDomainTarget of PortaleProdData)`,
     );
     expect(before.fix![0]).toBe('npm run deploy -- prod --data-only');
 
@@ -236,10 +267,24 @@ describe('the README’s deploy section, step by step', () => {
     const problems = await missing(deployed);
     expect(problems.map((p) => [p.detail, p.fix?.[0]])).toEqual([
       [
-        `${stageFile.apiDomainName} has no CNAME record`,
+        `${stageFile.apiDomainName} has no CNAME record, and no Route 53 hosted zone of this account holds it`,
         `in the council's DNS: ${stageFile.apiDomainName} CNAME ${API_DOMAIN_TARGET}`,
       ],
     ]);
+
+    // The council's zone in Route 53 instead: an alias record, which counts once the zone is delegated.
+    const route53 = readyAccount();
+    route53.cnames.clear();
+    route53.zone = {
+      name: 'comune.fantasia.it',
+      aliases: new Map([[stageFile.apiDomainName, API_DOMAIN_TARGET]]),
+      delegated: false,
+    };
+    expect((await missing(route53)).map((p) => p.fix?.[0])).toEqual([
+      `delegate comune.fantasia.it to the zone's name servers (NS records at its parent or registrar): ${ZONE_SERVERS.join(' ')}`,
+    ]);
+    route53.zone.delegated = true;
+    expect(await missing(route53)).toEqual([]);
   });
 
   it('stops at the synth on a placeholder in production', async () => {

@@ -15,6 +15,12 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { GetPublicKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { GetAccountSettingsCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import {
+  GetHostedZoneCommand,
+  ListHostedZonesCommand,
+  ListResourceRecordSetsCommand,
+  Route53Client,
+} from '@aws-sdk/client-route-53';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetAccountCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
@@ -60,6 +66,7 @@ const acm = mockClient(ACMClient);
 const cognito = mockClient(CognitoIdentityProviderClient);
 const lambda = mockClient(LambdaClient);
 const kms = mockClient(KMSClient);
+const route53 = mockClient(Route53Client);
 
 const notFound = (name: string, message = 'not found') => Object.assign(new Error(message), { name });
 const secretValues: Record<string, string> = {
@@ -75,7 +82,7 @@ const secretValues: Record<string, string> = {
 
 /** An account where everything the portal needs is in place. */
 function everythingPresent() {
-  for (const mock of [sts, account, cfn, secrets, ses, acm, cognito, lambda, kms]) mock.reset();
+  for (const mock of [sts, account, cfn, secrets, ses, acm, cognito, lambda, kms, route53]) mock.reset();
   sts.on(GetCallerIdentityCommand).resolves({ Account: ACCOUNT });
   account.on(GetRegionOptStatusCommand).resolves({ RegionOptStatus: 'ENABLED' });
   cfn.on(DescribeStacksCommand, { StackName: 'CDKToolkit' }).resolves({
@@ -97,10 +104,24 @@ function everythingPresent() {
         Outputs: [
           { OutputKey: 'PdndClientKeyArn', OutputValue: `arn:aws:kms:eu-south-1:${ACCOUNT}:key/abc` },
           { OutputKey: 'ApiDomainTarget', OutputValue: API_DOMAIN_TARGET },
+          { OutputKey: 'ApiDomainHostedZoneId', OutputValue: API_DOMAIN_ZONE },
         ],
       },
     ],
   });
+  // A redeploy: the web stack is there, its distribution the target of the portal's domain.
+  cfn.on(DescribeStacksCommand, { StackName: 'PortaleProdWeb' }).resolves({
+    Stacks: [
+      {
+        StackName: 'PortaleProdWeb',
+        StackStatus: 'UPDATE_COMPLETE',
+        CreationTime: new Date(),
+        Outputs: [{ OutputKey: 'DistributionDomainName', OutputValue: DISTRIBUTION }],
+      },
+    ],
+  });
+  // No hosted zone in the account: the council's DNS is elsewhere.
+  route53.on(ListHostedZonesCommand).resolves({ HostedZones: [], IsTruncated: false, Marker: '', MaxItems: 100 });
   cfn
     .on(DescribeStackResourcesCommand)
     .rejects(notFound('ValidationError', 'Stack with id PortaleProdAuth does not exist'));
@@ -133,20 +154,26 @@ function everythingPresent() {
 
 /** The council's DNS: the CNAME records it publishes (the API's domain points at the data stack's ApiDomainTarget). */
 const API_DOMAIN_TARGET = 'd-abc123xyz.execute-api.eu-south-1.amazonaws.com';
+/** API Gateway's regional hosted zone in eu-south-1, as the data stack's output ApiDomainHostedZoneId gives it. */
+const API_DOMAIN_ZONE = 'Z3BT4WSQ9TDYZV';
+const DISTRIBUTION = 'd111111abcdef8.cloudfront.net';
 const cnames = new Map<string, string>();
+/** The public DNS's name servers of each zone. */
+const nameServers = new Map<string, string[]>();
 beforeEach(() => {
   cnames.clear();
+  nameServers.clear();
   cnames.set('api.servizisociali.comune.fantasia.it', `${API_DOMAIN_TARGET}.`);
+  cnames.set('servizisociali.comune.fantasia.it', DISTRIBUTION);
 });
+const answer = (records: Map<string, string | string[]>, query: string) => async (name: string) => {
+  const found = records.get(name);
+  if (!found) throw Object.assign(new Error(`${query} ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
+  return [found].flat();
+};
 const clients = () => ({
   ...awsClients(),
-  dns: () => ({
-    resolveCname: async (name: string) => {
-      const target = cnames.get(name);
-      if (!target) throw Object.assign(new Error(`queryCname ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
-      return [target];
-    },
-  }),
+  dns: () => ({ resolveCname: answer(cnames, 'queryCname'), resolveNs: answer(nameServers, 'queryNs') }),
 });
 const run = () => preflight(stage(), clients(), new Date('2026-11-28T12:00:00Z'));
 const find = (checks: Check[], start: string) => {
@@ -175,8 +202,9 @@ describe('a ready account', () => {
       'SES identity comune.fantasia.it verified in eu-south-1 (sender noreply@comune.fantasia.it)',
       'SES account out of the sandbox in eu-south-1',
       'certificate for servizisociali.comune.fantasia.it in us-east-1 (CloudFront)',
+      'DNS record servizisociali.comune.fantasia.it → the site (CNAME or Route 53 alias to the output DistributionDomainName of PortaleProdWeb)',
       'certificate for api.servizisociali.comune.fantasia.it in eu-south-1 (the API’s own domain, CloudFront’s origin)',
-      'DNS record api.servizisociali.comune.fantasia.it → the API (CNAME to the output ApiDomainTarget of PortaleProdData)',
+      'DNS record api.servizisociali.comune.fantasia.it → the API (CNAME or Route 53 alias to the output ApiDomainTarget of PortaleProdData)',
       "Cognito domain servizisociali-fantasia.auth.eu-south-1.amazoncognito.com free (or the stage's own)",
       'Lambda concurrency quota in eu-south-1 (at least 1000)',
       expect.stringMatching(/^PDND key's kid equal to pdndKid in .*prod\.json$/),
@@ -450,7 +478,8 @@ describe('each missing piece, with its fix', () => {
     cnames.clear();
     expect(find(await run(), title)).toMatchObject({
       status: 'missing',
-      detail: 'api.servizisociali.comune.fantasia.it has no CNAME record',
+      detail:
+        'api.servizisociali.comune.fantasia.it has no CNAME record, and no Route 53 hosted zone of this account holds it',
     });
     cfn
       .on(DescribeStacksCommand, { StackName: 'PortaleProdData' })
@@ -464,6 +493,131 @@ describe('each missing piece, with its fix', () => {
       ],
     });
     expect(passed(checks)).toBe(false);
+  });
+
+  it('the API’s domain as a Route 53 alias (an A record: no CNAME in the public DNS), read from the account’s hosted zone', async () => {
+    const title = 'DNS record api.';
+    cnames.delete('api.servizisociali.comune.fantasia.it');
+    const zone = (Id: string, Name: string, PrivateZone = false) => ({
+      Id: `/hostedzone/${Id}`,
+      Name,
+      CallerReference: Id,
+      Config: { PrivateZone },
+    });
+    // The longest public zone that holds the name is the one read; a private zone of that name never is.
+    route53.on(ListHostedZonesCommand).resolves({
+      HostedZones: [
+        zone('ZPARENT', 'fantasia.it.'),
+        zone('ZCOMUNE', 'comune.fantasia.it.'),
+        zone('ZPRIVATE', 'servizisociali.comune.fantasia.it.', true),
+      ],
+      IsTruncated: false,
+      Marker: '',
+      MaxItems: 100,
+    });
+    const aliasTo = (DNSName: string) => ({
+      ResourceRecordSets: [
+        {
+          Name: 'api.servizisociali.comune.fantasia.it.',
+          Type: 'A' as const,
+          AliasTarget: { HostedZoneId: API_DOMAIN_ZONE, DNSName, EvaluateTargetHealth: false },
+        },
+        {
+          Name: 'b.servizisociali.comune.fantasia.it.',
+          Type: 'A' as const,
+          AliasTarget: { HostedZoneId: API_DOMAIN_ZONE, DNSName: `${API_DOMAIN_TARGET}.`, EvaluateTargetHealth: false },
+        },
+      ],
+      IsTruncated: false,
+      MaxItems: 10,
+    });
+    route53
+      .on(ListResourceRecordSetsCommand, { HostedZoneId: 'ZCOMUNE' })
+      .resolves(aliasTo(`${API_DOMAIN_TARGET.toUpperCase()}.`));
+    const servers = ['ns-1.awsdns-01.org', 'ns-2.awsdns-02.net'];
+    route53.on(GetHostedZoneCommand, { Id: 'ZCOMUNE' }).resolves({
+      HostedZone: zone('ZCOMUNE', 'comune.fantasia.it.'),
+      DelegationSet: { NameServers: servers },
+    });
+    // Delegated: the internet asks the zone's name servers.
+    nameServers.set('comune.fantasia.it', [`${servers[1]}.`]);
+    expect(find(await run(), title)).toMatchObject({
+      status: 'ok',
+      detail: `Route 53 alias A record in the zone comune.fantasia.it → ${API_DOMAIN_TARGET}`,
+    });
+    expect(route53.commandCalls(ListResourceRecordSetsCommand)[0]!.args[0].input).toMatchObject({
+      HostedZoneId: 'ZCOMUNE',
+      StartRecordName: 'api.servizisociali.comune.fantasia.it',
+    });
+
+    // The zone is in the account, but the domain's registrar still sends the internet elsewhere.
+    nameServers.set('comune.fantasia.it', ['dns1.provider.example']);
+    expect(find(await run(), title)).toMatchObject({
+      status: 'missing',
+      detail:
+        'the Route 53 zone comune.fantasia.it (ZCOMUNE) has the alias A record, but the internet asks other name servers for comune.fantasia.it (dns1.provider.example)',
+      fix: [
+        `delegate comune.fantasia.it to the zone's name servers (NS records at its parent or registrar): ${servers.join(' ')}`,
+      ],
+    });
+
+    // An alias to something else (the distribution: CloudFront would ask itself), and none at all.
+    nameServers.set('comune.fantasia.it', servers);
+    route53.on(ListResourceRecordSetsCommand, { HostedZoneId: 'ZCOMUNE' }).resolves(aliasTo(`${DISTRIBUTION}.`));
+    const wrong = find(await run(), title);
+    expect(wrong).toMatchObject({
+      status: 'missing',
+      detail: `api.servizisociali.comune.fantasia.it has no CNAME record, and the Route 53 zone comune.fantasia.it (ZCOMUNE) of this account has an alias A to ${DISTRIBUTION} for it, not one to ${API_DOMAIN_TARGET}`,
+    });
+    route53
+      .on(ListResourceRecordSetsCommand, { HostedZoneId: 'ZCOMUNE' })
+      .resolves({ ResourceRecordSets: [], IsTruncated: false, MaxItems: 10 });
+    const none = find(await run(), title);
+    expect(none.detail).toBe(
+      'api.servizisociali.comune.fantasia.it has no CNAME record, and the Route 53 zone comune.fantasia.it (ZCOMUNE) of this account has no alias record for it',
+    );
+    // The fix makes the alias with the target's own hosted zone (the data stack's output ApiDomainHostedZoneId).
+    const command = none.fix![0]!;
+    expect(command.startsWith('aws route53 change-resource-record-sets --hosted-zone-id ZCOMUNE --change-batch ')).toBe(
+      true,
+    );
+    expect(JSON.parse(command.match(/--change-batch '(.+)'$/)![1]!)).toEqual({
+      Changes: [
+        {
+          Action: 'UPSERT',
+          ResourceRecordSet: {
+            Name: 'api.servizisociali.comune.fantasia.it',
+            Type: 'A',
+            AliasTarget: { HostedZoneId: API_DOMAIN_ZONE, DNSName: API_DOMAIN_TARGET, EvaluateTargetHealth: false },
+          },
+        },
+      ],
+    });
+    expect(passed(await run())).toBe(false);
+  });
+
+  it('the portal’s domain: for later before the first deploy, then a CNAME or an alias to the distribution', async () => {
+    const title = 'DNS record servizisociali.';
+    cfn
+      .on(DescribeStacksCommand, { StackName: 'PortaleProdWeb' })
+      .rejects(notFound('ValidationError', 'Stack with id PortaleProdWeb does not exist'));
+    const first = await run();
+    expect(find(first, title)).toMatchObject({
+      status: 'later',
+      fix: [
+        "after npm run deploy -- prod: in the council's DNS, servizisociali.comune.fantasia.it CNAME <the output DistributionDomainName of PortaleProdWeb> (or a Route 53 alias A record to it, hosted zone Z2FDTNDATAQYW2)",
+      ],
+    });
+    expect(passed(first)).toBe(true);
+
+    everythingPresent();
+    cnames.set('servizisociali.comune.fantasia.it', 'old-portal.comune.fantasia.it');
+    const redeploy = await run();
+    expect(find(redeploy, title)).toMatchObject({
+      status: 'missing',
+      detail: `servizisociali.comune.fantasia.it is a CNAME of old-portal.comune.fantasia.it, not ${DISTRIBUTION}`,
+    });
+    expect(passed(redeploy)).toBe(false);
   });
 
   it('the Cognito domain prefix taken by another pool, and accepted when it is the stage’s own', async () => {
