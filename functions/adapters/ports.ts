@@ -5,6 +5,7 @@ import type { UploadRequest, UploadTicket } from '../domain/files.ts';
 import type { InpsAnswer, InpsApplicationState, InpsAttestation, InpsIndicator } from '../domain/inps.ts';
 import type { IoMessageContent } from '../domain/notices.ts';
 import type { Period, Skipped } from '../domain/payments.ts';
+import type { MyPayCsvRow } from '../domain/mypay-csv.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { PlatformPosition } from '../domain/payment-platform.ts';
 import type { EnrolmentFilters, EnrolmentRecordPage, SubscriptionRecord } from '../domain/subscription-record.ts';
@@ -212,6 +213,8 @@ export interface MyPay {
     files?: { scarti?: boolean; iuv?: boolean; avvisi?: boolean },
   ): Promise<MyPayImportStatus>;
   download(url: string): Promise<Uint8Array>;
+  /** One position through paaSILImportaDovuto: the IUV MyPay generated (null if it generated none); a refusal is a MyPayFault. */
+  importDovuto(row: MyPayCsvRow): Promise<{ iuv: string | null }>;
   /** A new checkout of a position MyPay holds (imported), by its IUV, back to `returnUrl`; null when MyPay has nothing payable for it. */
   /** `deadline` (epoch ms): the call ends before it (the caller's remaining time), as MyPayUnavailable. */
   openPositionCheckout(iuv: string, returnUrl: string, deadline?: number): Promise<MyPayPaymentSession | null>;

@@ -334,6 +334,27 @@ export function heldBackCsv(heldBack: readonly Skipped[]): string {
 }
 const heldBackFormat = dsvFormat(';');
 
+/**
+ * The rows of a CSV mypayCsv wrote (its header skipped): each field bare, or in quotes with `\"` for a quote,
+ * as MyPay reads them (ImportFlussoTaskService.java:138-149).
+ */
+export function mypayCsvRows(text: string): MyPayCsvRow[] {
+  const field = /("(?:\\"|[^"])*"|[^;]*)(;|$)/g;
+  return text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .slice(1)
+    .filter((line) => line.trim())
+    .map((line) => {
+      const values: string[] = [];
+      for (const [, raw = ''] of line.matchAll(field)) {
+        values.push(raw.startsWith('"') ? raw.slice(1, -1).replace(/\\"/g, '"') : raw);
+        if (values.length === MYPAY_CSV_COLUMNS.length) break;
+      }
+      return Object.fromEntries(MYPAY_CSV_COLUMNS.map((column, i) => [column, values[i] ?? ''])) as MyPayCsvRow;
+    });
+}
+
 /** The CSV text (header + rows); a row that MyPay would refuse is a 400 listing every problem. */
 export function mypayCsv(rows: readonly MyPayCsvRow[]): string {
   const errors = csvRowErrors(rows);

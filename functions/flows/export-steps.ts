@@ -15,12 +15,13 @@ import { ConflictError } from '../domain/errors.ts';
 import { navOfIuv } from '../domain/iuv.ts';
 import { messages } from '../domain/messages.ts';
 import { mypayImportZip } from '../adapters/mypay-zip.ts';
+import { mypayCsv, mypayCsvRows, type MyPayCsvRow } from '../domain/mypay-csv.ts';
 import { noMetrics, type ExportPositions, type ExportResults } from '../adapters/ports.ts';
 import type { FlowRecord } from '../domain/flow-record.ts';
 import type { PlatformPosition } from '../domain/payment-platform.ts';
 import { noticeIuvs, rejectionOf, resultFileName, rowsOfResultZip } from './mypay-result-files.ts';
 import type { ExportStepDeps } from './ports.ts';
-import { requireFlowIn } from './use-cases.ts';
+import { holdsMyPayRows, requireFlowIn } from './use-cases.ts';
 
 /** Held-back positions kept on the flow item (each a few hundred bytes: far from DynamoDB's 400 KB). */
 export const HELD_BACK_KEPT = 200;
@@ -43,6 +44,12 @@ export const ISEE_SLICE = 2500;
  */
 export const SEND_SLICE = 1000;
 
+/**
+ * New rows asked about one by one per call of Send when 'Rielabora' reconciles an import MyPay failed (one or two
+ * paaSILImportaDovuto each): 200 at a few hundred ms a call stay well inside the task's timeout.
+ */
+export const RECONCILE_SLICE = 200;
+
 /** The workflow's steps (functions/flows/state-machine.ts); each one is idempotent on the flow item. */
 export function makeExportSteps({
   flows,
@@ -54,6 +61,7 @@ export function makeExportSteps({
   collectSlice = COLLECT_SLICE,
   iseeSlice = ISEE_SLICE,
   sendSlice = SEND_SLICE,
+  reconcileSlice = RECONCILE_SLICE,
   importMaxWaitMinutes = DEFAULT_IMPORT_MAX_WAIT_MINUTES,
   metrics = noMetrics,
   platform,
@@ -316,6 +324,7 @@ export function makeExportSteps({
       await flows.advanceFlow(flowId, { uploadedAt: now(), pollingSince: now(), step: 'ATTESA_ESITO' }, now());
       return uploaded;
     }
+    if (flow.reconcile && !flow.reconcile.doneAt) return reconcileSliceOf(flow);
     const { zip, zipName } = await zipForAttempt(flow);
     const authorization = await mypay.authorize();
     await flows.advanceFlow(flowId, { requestToken: authorization.requestToken }, now());
@@ -333,6 +342,143 @@ export function makeExportSteps({
       now(),
     );
     return uploaded;
+  }
+
+  /**
+   * 'Rielabora' after MyPay failed an import once its rows were in (domain/flows.ts mayHoldRowsAfter), before the
+   * file goes again: which of its rows MyPay holds, so none comes back PAA_IMPORT_IUD_DUPLICATO and no IUV is lost.
+   * First what the failed import's own files say (MyPay4 still offers them: the import is IMPORT_ESEGUITO with the
+   * code, and its IUV file is whole when only the notices failed); then each new row ('I') they do not settle, one
+   * by one through paaSILImportaDovuto, RECONCILE_SLICE a call (the state machine calls Send again). Inserted now:
+   * its IUV. PAA_IMPORT_IUD_DUPLICATO: MyPay holds it, with the IUV the row carried, or, when MyPay generated one
+   * the portal never learnt, with a new one an 'M' asks it for (DovutoService.importDovuto generates it for an 'M'
+   * without IUV; modify_mygov_dovuto puts it in place of the old). Any other refusal is the row's, as in SCARTI.
+   * The rows left (changes, cancellations) go again in the file under the attempt's new name; none left ends the
+   * flow. Each row is written back as it is settled, so a crash mid-slice asks again and lands the same.
+   */
+  async function reconcileSliceOf(flow: FlowRecord): Promise<SendAnswer> {
+    let reconcile = flow.reconcile!;
+    const request = {
+      callId: flow.announcement.id,
+      mese: flow.mese,
+      anno: flow.anno,
+      flowId: flow.id,
+      noticeZip: null,
+    };
+    const csv = Object.entries(unzipSync(await exportFiles.get(flow.zipKey!))).find(([name]) =>
+      name.toLowerCase().endsWith('.csv'),
+    )?.[1];
+    if (!csv) throw new Error('Il file del flusso non contiene il CSV.');
+    const rows = mypayCsvRows(strFromU8(csv));
+    if (!reconcile.planKey) {
+      const results = await resultsOfFailedImport(reconcile.requestToken);
+      await positions.recordResults(request, results);
+      const known = [...results.accepted, ...results.rejected].map((row) => row.iud);
+      const settled = new Set(known);
+      const ask = rows.filter((row) => row.azione === 'I' && !settled.has(row.IUD)).map((row) => row.IUD);
+      const planKey = `flows/${flow.id}/reconcile-${flow.attempt ?? 1}.json`;
+      await exportFiles.put(planKey, strToU8(JSON.stringify({ known, ask })), 'application/json');
+      reconcile = {
+        ...reconcile,
+        planKey,
+        accepted: reconcile.accepted + results.accepted.length,
+        rejected: reconcile.rejected + results.rejected.length,
+      };
+      await flows.advanceFlow(flow.id, { reconcile }, now());
+    }
+    const plan = JSON.parse(strFromU8(await exportFiles.get(reconcile.planKey!))) as { known: string[]; ask: string[] };
+    const byIud = new Map(rows.map((row) => [row.IUD, row]));
+    const to = Math.min(plan.ask.length, reconcile.cursor + reconcileSlice);
+    const results: ExportResults = { accepted: [], rejected: [] };
+    for (const iud of plan.ask.slice(reconcile.cursor, to)) {
+      const outcome = await heldByMyPay(byIud.get(iud)!);
+      if ('iuv' in outcome) results.accepted.push({ iud, iuv: outcome.iuv, nav: navOfIuv(outcome.iuv), notice: false });
+      else results.rejected.push({ iud, ...outcome });
+    }
+    await positions.recordResults(request, results);
+    reconcile = {
+      ...reconcile,
+      cursor: to,
+      accepted: reconcile.accepted + results.accepted.length,
+      rejected: reconcile.rejected + results.rejected.length,
+    };
+    if (to < plan.ask.length) {
+      await flows.advanceFlow(flow.id, { reconcile }, now());
+      return { done: false, completed: false };
+    }
+    reconcile = { ...reconcile, doneAt: now() };
+    const settled = new Set([...plan.known, ...plan.ask]);
+    const left = rows.filter((row) => !settled.has(row.IUD));
+    if (!left.length) {
+      await flows.advanceFlow(
+        flow.id,
+        {
+          reconcile,
+          accepted: reconcile.accepted,
+          rejected: reconcile.rejected,
+          stato: 'IMPORT_ESEGUITO',
+          step: 'COMPLETATO',
+          collectedAt: now(),
+          error: null,
+        },
+        now(),
+      );
+      await flows.releaseExportLock(flow.announcement.id, flow.id);
+      metrics.count('ExportsCompleted', 1);
+      metrics.count('PositionsExported', reconcile.accepted);
+      return { done: true, completed: true };
+    }
+    const zipName = flowFileName(codIpa, flowIuf(flow.id, flow.attempt ?? 1));
+    const { bytes: zip, md5 } = mypayImportZip(zipName, strToU8(mypayCsv(left)));
+    const zipKey = `flows/${flow.id}/${zipName}`;
+    await exportFiles.put(zipKey, zip, 'application/zip');
+    await flows.advanceFlow(flow.id, { reconcile, zipKey, zipName, md5 }, now());
+    return { done: false, completed: false };
+  }
+
+  /** The rows a failed import's own files settle: the IUV file's (with their IUV) and the SCARTI's; a file MyPay deleted settles none. */
+  async function resultsOfFailedImport(requestToken: string): Promise<ExportResults> {
+    const results: ExportResults = { accepted: [], rejected: [] };
+    const status = await mypay.importStatus(requestToken);
+    const fileAt = async (url: string | null | undefined) => {
+      if (!url) return null;
+      try {
+        return await mypay.download(url);
+      } catch (error) {
+        if ((error as Error).name === 'MyPayFault') return null;
+        throw error;
+      }
+    };
+    const iuvZip = await fileAt(status?.urlFileIUV);
+    for (const [iud, iuv] of iuvZip ? rowsOfResultZip(iuvZip) : [])
+      if (iud && iuv) results.accepted.push({ iud, iuv, nav: navOfIuv(iuv), notice: false });
+    const scartiZip = await fileAt(status?.urlFileScarti);
+    for (const row of scartiZip ? rowsOfResultZip(scartiZip) : [])
+      if (row[0]) results.rejected.push({ iud: row[0], ...rejectionOf(row) });
+    return results;
+  }
+
+  /** Whether MyPay holds a new row, and with which IUV (reconcileSliceOf): its IUV, or its refusal. */
+  async function heldByMyPay(row: MyPayCsvRow): Promise<{ iuv: string } | { code: string; reason: string }> {
+    try {
+      const { iuv } = await mypay.importDovuto(row);
+      const held = iuv ?? row.codIuv;
+      if (!held) throw new Error(`MyPay non ha dato lo IUV della posizione ${row.IUD}.`);
+      return { iuv: held };
+    } catch (error) {
+      if ((error as Error).name !== 'MyPayFault') throw error;
+      const { faultCode, faultString, description } = error as Error & {
+        faultCode: string;
+        faultString?: string;
+        description?: string;
+      };
+      if (faultCode !== 'PAA_IMPORT_IUD_DUPLICATO')
+        return { code: faultCode, reason: description || faultString || faultCode };
+      if (row.codIuv) return { iuv: row.codIuv };
+      const { iuv } = await mypay.importDovuto({ ...row, azione: 'M', flagGeneraIuv: 'true' });
+      if (!iuv) throw new Error(`MyPay non ha dato lo IUV della posizione ${row.IUD}.`);
+      return { iuv };
+    }
   }
 
   async function collectSliceOf(flowId: string): Promise<{ done: boolean }> {
@@ -399,8 +545,9 @@ export function makeExportSteps({
       flowId,
       {
         files,
-        accepted: results.accepted.length,
-        rejected: results.rejected.length,
+        // The rows 'Rielabora' settled before this file went (reconcileSliceOf) count with its own.
+        accepted: results.accepted.length + (flow.reconcile?.accepted ?? 0),
+        rejected: results.rejected.length + (flow.reconcile?.rejected ?? 0),
         stato: 'IMPORT_ESEGUITO',
         step: 'COMPLETATO',
         collectedAt: now(),
@@ -443,8 +590,9 @@ export function makeExportSteps({
           ? flow.error
           : mypayFailureReason(stato);
     await flows.updateFlow(flowId, { step: 'ERRORE', stato, error: reason }, now());
-    // MyPay may hold the file (a request token): the lock stays with the flow, without expiry, until 'Rielabora'.
-    if (!flow.requestToken) await flows.releaseExportLock(flow.announcement.id, flowId);
+    // MyPay may hold the file (a request token) or rows of it: the lock stays with the flow, without expiry, until
+    // 'Rielabora'.
+    if (!holdsMyPayRows(flow)) await flows.releaseExportLock(flow.announcement.id, flowId);
     else await flows.keepExportLock(flow.announcement.id, flowId);
     metrics.count('ExportsFailed', 1);
     return { suspended: false };
