@@ -624,7 +624,8 @@ function describeFailure(error: { Error?: string; Cause?: string } | null): stri
   if (error.Error === 'GpdUnavailable') return 'pagoPA non risponde: riprova più tardi con «Rielabora».';
   if (error.Error === 'ImportNotDone')
     return 'MyPay non ha più il file di questo invio: «Rielabora» lo invia di nuovo.';
-  if (error.Error?.startsWith('Execution.')) return flowMessages.executionStopped;
+  // A step cut at its function's timeout (Lambda.Unknown, "Task timed out after …"): every step resumes.
+  if (error.Error?.startsWith('Execution.') || error.Error === 'Lambda.Unknown') return flowMessages.executionStopped;
   let cause = error.Cause ?? '';
   try {
     cause = JSON.parse(cause).errorMessage ?? cause;

@@ -16,6 +16,8 @@ import {
   storeRawConfiguration,
 } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
+import { flowMessages } from '../../functions/domain/flows.ts';
+import { FUNCTION_TIMEOUT_PATH } from '../../lib/local/step-functions.ts';
 
 /**
  * 'Invia a MyPay' over the real local stack: the flows API starts the export through the local Step
@@ -50,6 +52,15 @@ async function simulatorState() {
     imports: Record<string, { fileName?: string; state: string; requestToken: string; rejected?: number }>;
   };
 }
+/** Cuts a task function's invocations after `seconds` on the local Step Functions (null: its deployed timeout). */
+async function functionTimeout(name: string, seconds: number | null) {
+  const response = await fetch(`${inject('stepFunctionsEndpoint')}${FUNCTION_TIMEOUT_PATH}`, {
+    method: 'POST',
+    body: JSON.stringify({ function: name, seconds }),
+  });
+  expect(response.status).toBe(200);
+}
+
 /** What MyPay holds of these IUDs (its DA_PAGARE positions): IUD and IUV. */
 async function mypayHeld(iuds: readonly string[]) {
   const { positions } = (await (await fetch(`${simulator()}/admin/state`)).json()) as {
@@ -359,6 +370,40 @@ describe('Invia a MyPay', () => {
       );
       expect(positions.every((p) => isValidIuv(p.codIuv!))).toBe(true);
       expect((await importsOf(started.json.id)).every((i) => !i.rejected)).toBe(true);
+    },
+  );
+
+  it.skipIf(onGpd)(
+    'a step cut at its function’s timeout, as Lambda cuts it, stops the flow with the reason in Italian; Rielabora resumes it and every position is exported once with its IUV',
+    async () => {
+      const { call } = await callWithThreeDue();
+      // FlowTask is cut after 2 s instead of its deployed 300; MyPay holds the result file's download past that.
+      await functionTimeout('FlowTask', 2);
+      await admin('faults', { operation: 'download', kind: 'timeout', times: 1 });
+      const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+      let failed;
+      try {
+        failed = await settled(started.json.id, 60_000);
+      } finally {
+        await functionTimeout('FlowTask', null);
+      }
+      expect(failed).toMatchObject({
+        step: 'ERRORE',
+        stato: 'IMPORT_ERROR_SL',
+        statoLabel: 'Errore flusso interno',
+        error: flowMessages.executionStopped,
+      });
+      expect((await positionsOf(call.id)).every((p) => p.codIuv === null)).toBe(true);
+
+      expect((await operator.post(`/api/flows/${started.json.id}/restart`, {})).status).toBe(200);
+      const done = await settled(started.json.id);
+      expect(done).toMatchObject({ step: 'COMPLETATO', accepted: 3, rejected: 0, error: null });
+      await sentOnce(started.json.id, call.id);
+      const positions = await positionsOf(call.id);
+      const held = await mypayHeld(positions.map((p) => p.iud));
+      expect(positions.map((p) => [p.iud, p.statoExport, p.codIuv]).sort()).toEqual(
+        held.map((h) => [h.iud, 'ESPORTATA', h.iuv]).sort(),
+      );
     },
   );
 
