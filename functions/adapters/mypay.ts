@@ -29,7 +29,7 @@ import {
   text,
   type MyPayConfig,
 } from './mypay-soap.ts';
-import type { MyPayCsvRow } from '../domain/mypay-csv.ts';
+import type { MyPayCsvRow } from '../domain/mypay-csv-format.ts';
 
 export {
   FAULT_TOKEN_ALREADY_USED,

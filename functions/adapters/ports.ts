@@ -5,7 +5,7 @@ import type { UploadRequest, UploadTicket } from '../domain/files.ts';
 import type { InpsAnswer, InpsApplicationState, InpsAttestation, InpsIndicator } from '../domain/inps.ts';
 import type { IoMessageContent } from '../domain/notices.ts';
 import type { Period, Skipped } from '../domain/payments.ts';
-import type { MyPayCsvRow } from '../domain/mypay-csv.ts';
+import type { MyPayCsvRow } from '../domain/mypay-csv-format.ts';
 import type { Actor } from '../domain/roles.ts';
 import type { PlatformPosition } from '../domain/payment-platform.ts';
 import type { EnrolmentFilters, EnrolmentRecordPage, SubscriptionRecord } from '../domain/subscription-record.ts';

@@ -1,4 +1,5 @@
 import { dsvFormat } from 'd3-dsv';
+import { MYPAY_CSV_COLUMNS, type MyPayCsvColumn, type MyPayCsvRow } from './mypay-csv-format.ts';
 import type { Configuration } from './configuration.ts';
 import type { PositionRecord } from './debt-positions.ts';
 import { ValidationError } from './errors.ts';
@@ -10,37 +11,7 @@ import { neutraliseCell, startsLikeFormula } from './spreadsheet-cells.ts';
 import type { Skipped } from './payments.ts';
 import type { PostalAddress } from './user-rules.ts';
 
-/**
- * The MyPay bulk-import CSV (reference.md, "Import CSV", version 1_3): `;` separator, a header line,
- * UTF-8, quotes only where a value needs them, amounts with a dot, dates yyyy-MM-dd. Pure: the export
- * workflow zips what this returns (functions/adapters/mypay-zip.ts).
- */
-export const MYPAY_CSV_COLUMNS = [
-  'IUD',
-  'codIuv',
-  'tipoIdentificativoUnivoco',
-  'codiceIdentificativoUnivoco',
-  'anagraficaPagatore',
-  'indirizzoPagatore',
-  'civicoPagatore',
-  'capPagatore',
-  'localitaPagatore',
-  'provinciaPagatore',
-  'nazionePagatore',
-  'mailPagatore',
-  'dataEsecuzionePagamento',
-  'importoDovuto',
-  'commissioneCaricoPa',
-  'tipoDovuto',
-  'tipoVersamento',
-  'causaleVersamento',
-  'datiSpecificiRiscossione',
-  'bilancio',
-  'flagGeneraIuv',
-  'azione',
-] as const;
-export type MyPayCsvColumn = (typeof MYPAY_CSV_COLUMNS)[number];
-export type MyPayCsvRow = Record<MyPayCsvColumn, string>;
+export { MYPAY_CSV_COLUMNS, type MyPayCsvColumn, type MyPayCsvRow };
 
 /**
  * Length limits: MyPay's (reference.md) where it states them; the payer's address fields use pagoPA's
@@ -333,27 +304,6 @@ export function heldBackCsv(heldBack: readonly Skipped[]): string {
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
 const heldBackFormat = dsvFormat(';');
-
-/**
- * The rows of a CSV mypayCsv wrote (its header skipped): each field bare, or in quotes with `\"` for a quote,
- * as MyPay reads them (ImportFlussoTaskService.java:138-149).
- */
-export function mypayCsvRows(text: string): MyPayCsvRow[] {
-  const field = /("(?:\\"|[^"])*"|[^;]*)(;|$)/g;
-  return text
-    .replace(/^\uFEFF/, '')
-    .split(/\r?\n/)
-    .slice(1)
-    .filter((line) => line.trim())
-    .map((line) => {
-      const values: string[] = [];
-      for (const [, raw = ''] of line.matchAll(field)) {
-        values.push(raw.startsWith('"') ? raw.slice(1, -1).replace(/\\"/g, '"') : raw);
-        if (values.length === MYPAY_CSV_COLUMNS.length) break;
-      }
-      return Object.fromEntries(MYPAY_CSV_COLUMNS.map((column, i) => [column, values[i] ?? ''])) as MyPayCsvRow;
-    });
-}
 
 /** The CSV text (header + rows); a row that MyPay would refuse is a 400 listing every problem. */
 export function mypayCsv(rows: readonly MyPayCsvRow[]): string {

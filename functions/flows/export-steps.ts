@@ -15,7 +15,7 @@ import { ConflictError } from '../domain/errors.ts';
 import { navOfIuv } from '../domain/iuv.ts';
 import { messages } from '../domain/messages.ts';
 import { mypayImportZip } from '../adapters/mypay-zip.ts';
-import { mypayCsv, mypayCsvRows, type MyPayCsvRow } from '../domain/mypay-csv.ts';
+import { mypayCsvLine, mypayCsvLines, type MyPayCsvRow } from '../domain/mypay-csv-format.ts';
 import { noMetrics, type ExportPositions, type ExportResults } from '../adapters/ports.ts';
 import type { FlowRecord } from '../domain/flow-record.ts';
 import type { PlatformPosition } from '../domain/payment-platform.ts';
@@ -100,9 +100,7 @@ export function makeExportSteps({
     const zipName = flowFileName(codIpa, flowIuf(flow.id, flow.attempt ?? 1));
     const stored = await exportFiles.get(flow.zipKey);
     if (zipName === flow.zipName) return { zip: stored, zipName };
-    const csv = Object.entries(unzipSync(stored)).find(([name]) => name.toLowerCase().endsWith('.csv'))?.[1];
-    if (!csv) throw new Error('Il file del flusso non contiene il CSV.');
-    const { bytes: zip, md5 } = mypayImportZip(zipName, csv);
+    const { bytes: zip, md5 } = mypayImportZip(zipName, csvOf(stored));
     const zipKey = `flows/${flow.id}/${zipName}`;
     await exportFiles.put(zipKey, zip, 'application/zip');
     await flows.advanceFlow(flow.id, { zipKey, zipName, md5 }, now());
@@ -118,6 +116,18 @@ export function makeExportSteps({
     if (await flows.renewExportLock(flow.announcement.id, flow.id, exportLeaseUntil(clock.now()))) return;
     const holder = await flows.runningExportOf(flow.announcement.id);
     if (holder && holder !== flow.id) throw new ConflictError(messages.positions.exportRunning);
+  }
+
+  /** The flow's positions are all settled: it reads approved, the call is free, the dashboard counts it. */
+  async function completed(flow: FlowRecord, fields: Partial<FlowRecord> & { accepted: number }): Promise<void> {
+    await flows.advanceFlow(
+      flow.id,
+      { ...fields, stato: 'IMPORT_ESEGUITO', step: 'COMPLETATO', collectedAt: now(), error: null },
+      now(),
+    );
+    await flows.releaseExportLock(flow.announcement.id, flow.id);
+    metrics.count('ExportsCompleted', 1);
+    metrics.count('PositionsExported', fields.accepted);
   }
 
   /** The flow of a step, its lease renewed. */
@@ -294,21 +304,7 @@ export function makeExportSteps({
       await flows.advanceFlow(flowId, counts, now());
       return { done: false, completed: false };
     }
-    await flows.advanceFlow(
-      flowId,
-      {
-        ...counts,
-        uploadedAt: flow.uploadedAt ?? now(),
-        stato: 'IMPORT_ESEGUITO',
-        step: 'COMPLETATO',
-        collectedAt: now(),
-        error: null,
-      },
-      now(),
-    );
-    await flows.releaseExportLock(flow.announcement.id, flowId);
-    metrics.count('ExportsCompleted', 1);
-    metrics.count('PositionsExported', counts.accepted);
+    await completed(flow, { ...counts, uploadedAt: flow.uploadedAt ?? now() });
     return { done: true, completed: true };
   }
 
@@ -365,11 +361,8 @@ export function makeExportSteps({
       flowId: flow.id,
       noticeZip: null,
     };
-    const csv = Object.entries(unzipSync(await exportFiles.get(flow.zipKey!))).find(([name]) =>
-      name.toLowerCase().endsWith('.csv'),
-    )?.[1];
-    if (!csv) throw new Error('Il file del flusso non contiene il CSV.');
-    const rows = mypayCsvRows(strFromU8(csv));
+    const { header, lines } = mypayCsvLines(strFromU8(csvOf(await exportFiles.get(flow.zipKey!))));
+    const rows = lines.map(mypayCsvLine);
     if (!reconcile.planKey) {
       const results = await resultsOfFailedImport(reconcile.requestToken);
       await positions.recordResults(request, results);
@@ -408,28 +401,13 @@ export function makeExportSteps({
     }
     reconcile = { ...reconcile, doneAt: now() };
     const settled = new Set([...plan.known, ...plan.ask]);
-    const left = rows.filter((row) => !settled.has(row.IUD));
+    const left = lines.filter((_, index) => !settled.has(rows[index]!.IUD));
     if (!left.length) {
-      await flows.advanceFlow(
-        flow.id,
-        {
-          reconcile,
-          accepted: reconcile.accepted,
-          rejected: reconcile.rejected,
-          stato: 'IMPORT_ESEGUITO',
-          step: 'COMPLETATO',
-          collectedAt: now(),
-          error: null,
-        },
-        now(),
-      );
-      await flows.releaseExportLock(flow.announcement.id, flow.id);
-      metrics.count('ExportsCompleted', 1);
-      metrics.count('PositionsExported', reconcile.accepted);
+      await completed(flow, { reconcile, accepted: reconcile.accepted, rejected: reconcile.rejected });
       return { done: true, completed: true };
     }
     const zipName = flowFileName(codIpa, flowIuf(flow.id, flow.attempt ?? 1));
-    const { bytes: zip, md5 } = mypayImportZip(zipName, strToU8(mypayCsv(left)));
+    const { bytes: zip, md5 } = mypayImportZip(zipName, strToU8(`${[header, ...left].join('\r\n')}\r\n`));
     const zipKey = `flows/${flow.id}/${zipName}`;
     await exportFiles.put(zipKey, zip, 'application/zip');
     await flows.advanceFlow(flow.id, { reconcile, zipKey, zipName, md5 }, now());
@@ -460,11 +438,9 @@ export function makeExportSteps({
 
   /** Whether MyPay holds a new row, and with which IUV (reconcileSliceOf): its IUV, or its refusal. */
   async function heldByMyPay(row: MyPayCsvRow): Promise<{ iuv: string } | { code: string; reason: string }> {
+    let iuv: string | null;
     try {
-      const { iuv } = await mypay.importDovuto(row);
-      const held = iuv ?? row.codIuv;
-      if (!held) throw new Error(`MyPay non ha dato lo IUV della posizione ${row.IUD}.`);
-      return { iuv: held };
+      iuv = (await mypay.importDovuto(row)).iuv ?? row.codIuv;
     } catch (error) {
       if ((error as Error).name !== 'MyPayFault') throw error;
       const { faultCode, faultString, description } = error as Error & {
@@ -474,11 +450,10 @@ export function makeExportSteps({
       };
       if (faultCode !== 'PAA_IMPORT_IUD_DUPLICATO')
         return { code: faultCode, reason: description || faultString || faultCode };
-      if (row.codIuv) return { iuv: row.codIuv };
-      const { iuv } = await mypay.importDovuto({ ...row, azione: 'M', flagGeneraIuv: 'true' });
-      if (!iuv) throw new Error(`MyPay non ha dato lo IUV della posizione ${row.IUD}.`);
-      return { iuv };
+      iuv = row.codIuv || (await mypay.importDovuto({ ...row, azione: 'M', flagGeneraIuv: 'true' })).iuv;
     }
+    if (!iuv) throw new Error(`MyPay non ha dato lo IUV della posizione ${row.IUD}.`);
+    return { iuv };
   }
 
   async function collectSliceOf(flowId: string): Promise<{ done: boolean }> {
@@ -541,24 +516,13 @@ export function makeExportSteps({
       await flows.advanceFlow(flowId, { collectCursor: end }, now());
       return { done: false };
     }
-    await flows.advanceFlow(
-      flowId,
-      {
-        files,
-        // The rows 'Rielabora' settled before this file went (reconcileSliceOf) count with its own.
-        accepted: results.accepted.length + (flow.reconcile?.accepted ?? 0),
-        rejected: results.rejected.length + (flow.reconcile?.rejected ?? 0),
-        stato: 'IMPORT_ESEGUITO',
-        step: 'COMPLETATO',
-        collectedAt: now(),
-        collectCursor: end,
-        error: null,
-      },
-      now(),
-    );
-    await flows.releaseExportLock(flow.announcement.id, flowId);
-    metrics.count('ExportsCompleted', 1);
-    metrics.count('PositionsExported', results.accepted.length);
+    await completed(flow, {
+      files,
+      // The rows 'Rielabora' settled before this file went (reconcileSliceOf) count with its own.
+      accepted: results.accepted.length + (flow.reconcile?.accepted ?? 0),
+      rejected: results.rejected.length + (flow.reconcile?.rejected ?? 0),
+      collectCursor: end,
+    });
     metrics.count('MyPayRowsRejected', results.rejected.length);
     return { done: true };
   }
@@ -615,6 +579,13 @@ export function makeExportSteps({
     }
     await markFailed(event.flowId, { Error: `Execution.${event.status}`, Cause: flowMessages.executionStopped });
   }
+}
+
+/** The CSV inside the flow's ZIP. */
+function csvOf(zip: Uint8Array): Uint8Array {
+  const csv = Object.entries(unzipSync(zip)).find(([name]) => name.toLowerCase().endsWith('.csv'))?.[1];
+  if (!csv) throw new Error('Il file del flusso non contiene il CSV.');
+  return csv;
 }
 
 /** An Italian line for the operator out of a Step Functions error ({ Error, Cause }). */

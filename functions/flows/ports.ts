@@ -1,5 +1,5 @@
 import type { FlowRecord } from '../domain/flow-record.ts';
-import type { MyPayCsvRow } from '../domain/mypay-csv.ts';
+import type { MyPayCsvRow } from '../domain/mypay-csv-format.ts';
 import type { Page } from '../domain/validation.ts';
 import type { PaymentPlatform, PaymentPlatformName } from '../domain/payment-platform.ts';
 import type {

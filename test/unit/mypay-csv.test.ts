@@ -16,8 +16,8 @@ import {
   mypayCsv,
   mypayCsvRow,
   type Payer,
-  mypayCsvRows,
 } from '../../functions/domain/mypay-csv.ts';
+import { mypayCsvRows } from '../../functions/domain/mypay-csv-format.ts';
 import { checkDigits } from '../../functions/domain/iuv.ts';
 import { mypayIuv } from '../../lib/local/mypay-iuv.ts';
 import { DEFAULT_ENTITY } from '../../lib/local/mypay/model.ts';
