@@ -20,13 +20,16 @@ import { dsvFormat } from 'd3-dsv';
 import type { MyPay, MyPayAuthorization, MyPayImportStatus, MyPayPaidRow } from './ports/mypay.ts';
 import {
   FAULT_TOKEN_ALREADY_USED,
+  MYPAY_SCHEMA_NAMESPACE,
   MyPayFault,
   MyPayUnavailable,
   checkoutOperations,
+  elements,
   makeSoapClient,
   text,
   type MyPayConfig,
 } from './mypay-soap.ts';
+import type { MyPayCsvRow } from '../domain/mypay-csv-format.ts';
 
 export {
   FAULT_TOKEN_ALREADY_USED,
@@ -119,6 +122,21 @@ export function makeMyPay(config: MyPayConfig, fetchImpl: typeof fetch = fetch):
 
     download: (url) => bytes('download', url),
 
+    /**
+     * One position through paaSILImportaDovuto (MyPay4 DovutoService.importDovuto): the row as a Base64
+     * `Versamento` (PagInf_Dovuti_Pagati_6_2_0.xsd), flagGeneraIuv beside it. Answers the IUV MyPay generated,
+     * if it did; a refusal is the MyPayFault with MyPay's code (PAA_IMPORT_IUD_DUPLICATO for an IUD it holds).
+     */
+    async importDovuto(row) {
+      const operation = 'paaSILImportaDovuto';
+      const answer = await soap(operation, [
+        ['password', await password()],
+        ['dovuto', Buffer.from(versamentoXml(row), 'utf8').toString('base64')],
+        ['flagGeneraIuv', row.flagGeneraIuv === 'true'],
+      ]);
+      return { iuv: text(answer, 'identificativoUnivocoVersamento') ?? null };
+    },
+
     async reportPaid(from, to) {
       const book = 'paaSILPrenotaExportFlusso';
       const booked = await soap(book, [
@@ -151,6 +169,52 @@ export function makeMyPay(config: MyPayConfig, fetchImpl: typeof fetch = fetch):
 }
 
 const semicolonSeparated = dsvFormat(';');
+
+/** A row of the import CSV as the `Versamento` paaSILImportaDovuto takes (ctVersamento, in the schema's order). */
+export function versamentoXml(row: MyPayCsvRow): string {
+  const optional = (value: string) => value || undefined;
+  const payer = elements([
+    [
+      'identificativoUnivocoPagatore',
+      {
+        xml: elements([
+          ['tipoIdentificativoUnivoco', row.tipoIdentificativoUnivoco],
+          ['codiceIdentificativoUnivoco', row.codiceIdentificativoUnivoco],
+        ]),
+      },
+    ],
+    ['anagraficaPagatore', row.anagraficaPagatore],
+    ['indirizzoPagatore', optional(row.indirizzoPagatore)],
+    ['civicoPagatore', optional(row.civicoPagatore)],
+    ['capPagatore', optional(row.capPagatore)],
+    ['localitaPagatore', optional(row.localitaPagatore)],
+    ['provinciaPagatore', optional(row.provinciaPagatore)],
+    ['nazionePagatore', optional(row.nazionePagatore)],
+    ['e-mailPagatore', optional(row.mailPagatore)],
+  ]);
+  const dati = elements([
+    ['dataEsecuzionePagamento', optional(row.dataEsecuzionePagamento)],
+    ['tipoVersamento', optional(row.tipoVersamento)],
+    ['identificativoUnivocoVersamento', optional(row.codIuv)],
+    ['identificativoUnivocoDovuto', row.IUD],
+    ['importoSingoloVersamento', row.importoDovuto],
+    ['commissioneCaricoPA', optional(row.commissioneCaricoPa)],
+    ['identificativoTipoDovuto', row.tipoDovuto],
+    ['causaleVersamento', row.causaleVersamento],
+    ['datiSpecificiRiscossione', row.datiSpecificiRiscossione],
+    ['bilancio', row.bilancio ? { xml: row.bilancio.replace(/^<bilancio>|<\/bilancio>$/g, '') } : undefined],
+  ]);
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?><Versamento xmlns="${MYPAY_SCHEMA_NAMESPACE}">` +
+    elements([
+      ['versioneOggetto', '6.2.0'],
+      ['soggettoPagatore', { xml: payer }],
+      ['datiVersamento', { xml: dati }],
+      ['azione', row.azione],
+    ]) +
+    `</Versamento>`
+  );
+}
 
 /**
  * Whether a row of MyPay's export is a payment. MyPay writes esitoSingoloPagamento as it got the receipt:

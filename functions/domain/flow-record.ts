@@ -54,6 +54,19 @@ export interface FlowRecord {
   attempt?: number | null;
   /** The Step Functions execution running the flow now: the end of an older one changes nothing. */
   execution?: string | null;
+  /**
+   * 'Rielabora' after MyPay failed an import that may have inserted rows (domain/flows.ts mayHoldRowsAfter): the
+   * failed import's request token, the rows' plan in the exports bucket, how many of the rows to ask about are
+   * done, and what was settled before the file goes again (added to the counts at the end).
+   */
+  reconcile?: {
+    requestToken: string;
+    planKey: string | null;
+    cursor: number;
+    accepted: number;
+    rejected: number;
+    doneAt: string | null;
+  } | null;
   /** Since when the portal asks MyPay about the import (the upload, or the 'Rielabora' of a suspended flow). */
   pollingSince?: string | null;
   /** When the notices of the flow were last e-mailed, and the progress of the e-mail run (functions/notices). */

@@ -87,6 +87,20 @@ const PORTAL_STATES: ReadonlySet<string> = new Set([
 export const isMyPayFailure = (stato: string) => !PORTAL_STATES.has(stato);
 
 /**
+ * MyPay failed the import after its elaboration had inserted rows: elaboraCsv's PAA_IMPORT_ERROR (writing the
+ * SCARTI or IUV file or the notices, or reading the CSV) and the updates after it (ImportFlussoTaskService.java:
+ * 574-690, 873-981; some written with a stray ')'). Before the file goes again, 'Rielabora' finds out which of
+ * its rows MyPay holds (export-steps.ts reconcile).
+ */
+export const mayHoldRowsAfter = (stato: string) =>
+  [
+    'PAA_IMPORT_ERROR',
+    'PAA_IMPORT_ERRORE_GENERICO',
+    'PAA_IMPORT_ERROR_UPDATE_FLUSSO',
+    'PAA_IMPORT_ERROR_UPDATE_IMPORT_DOVUTI',
+  ].includes(stato.replace(/\)+$/, ''));
+
+/**
  * MyPay's failure in Italian, without its code. The import's codes are MyPay4's
  * (scheduled/importflusso/ImportFlussoTaskService.java: validaFlusso, verificaNomeVersioneFile; some carry
  * their values in brackets, e.g. PAA_IMPORT_ENTE_ERR(C_X,C_Y)); the refusals are the faults of the SOAP

@@ -1,4 +1,5 @@
 import { dsvFormat } from 'd3-dsv';
+import { MYPAY_CSV_COLUMNS, type MyPayCsvColumn, type MyPayCsvRow } from './mypay-csv-format.ts';
 import type { Configuration } from './configuration.ts';
 import type { PositionRecord } from './debt-positions.ts';
 import { ValidationError } from './errors.ts';
@@ -10,37 +11,7 @@ import { neutraliseCell, startsLikeFormula } from './spreadsheet-cells.ts';
 import type { Skipped } from './payments.ts';
 import type { PostalAddress } from './user-rules.ts';
 
-/**
- * The MyPay bulk-import CSV (reference.md, "Import CSV", version 1_3): `;` separator, a header line,
- * UTF-8, quotes only where a value needs them, amounts with a dot, dates yyyy-MM-dd. Pure: the export
- * workflow zips what this returns (functions/adapters/mypay-zip.ts).
- */
-export const MYPAY_CSV_COLUMNS = [
-  'IUD',
-  'codIuv',
-  'tipoIdentificativoUnivoco',
-  'codiceIdentificativoUnivoco',
-  'anagraficaPagatore',
-  'indirizzoPagatore',
-  'civicoPagatore',
-  'capPagatore',
-  'localitaPagatore',
-  'provinciaPagatore',
-  'nazionePagatore',
-  'mailPagatore',
-  'dataEsecuzionePagamento',
-  'importoDovuto',
-  'commissioneCaricoPa',
-  'tipoDovuto',
-  'tipoVersamento',
-  'causaleVersamento',
-  'datiSpecificiRiscossione',
-  'bilancio',
-  'flagGeneraIuv',
-  'azione',
-] as const;
-export type MyPayCsvColumn = (typeof MYPAY_CSV_COLUMNS)[number];
-export type MyPayCsvRow = Record<MyPayCsvColumn, string>;
+export { MYPAY_CSV_COLUMNS, type MyPayCsvColumn, type MyPayCsvRow };
 
 /**
  * Length limits: MyPay's (reference.md) where it states them; the payer's address fields use pagoPA's

@@ -47,7 +47,7 @@ const steps = makeExportSteps({
     markIsees: async (ids) => void (await payments.markIseesUsedForFee(ids)),
     recordResults: (request, results) => payments.recordExportResults(request, results),
   },
-  mypay: { authorize: noMyPay, upload: noMyPay, importStatus: noMyPay, download: noMyPay },
+  mypay: { authorize: noMyPay, upload: noMyPay, importStatus: noMyPay, download: noMyPay, importDovuto: noMyPay },
   exportFiles: s3ExportFiles,
   clock: systemClock,
   codIpa: '',

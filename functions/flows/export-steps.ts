@@ -17,11 +17,12 @@ import { messages } from '../domain/messages.ts';
 import { mypayImportZip } from '../adapters/mypay-zip.ts';
 import type { ExportPositions, ExportResults } from '../adapters/ports/export.ts';
 import { noMetrics } from '../adapters/ports/metrics.ts';
+import { mypayCsvLine, mypayCsvLines, type MyPayCsvRow } from '../domain/mypay-csv-format.ts';
 import type { FlowRecord } from '../domain/flow-record.ts';
 import type { PlatformPosition } from '../domain/payment-platform.ts';
 import { noticeIuvs, rejectionOf, resultFileName, rowsOfResultZip } from './mypay-result-files.ts';
 import type { ExportStepDeps } from './ports.ts';
-import { requireFlowIn } from './use-cases.ts';
+import { holdsMyPayRows, requireFlowIn } from './use-cases.ts';
 
 /** Held-back positions kept on the flow item (each a few hundred bytes: far from DynamoDB's 400 KB). */
 export const HELD_BACK_KEPT = 200;
@@ -44,6 +45,12 @@ export const ISEE_SLICE = 2500;
  */
 export const SEND_SLICE = 1000;
 
+/**
+ * New rows asked about one by one per call of Send when 'Rielabora' reconciles an import MyPay failed (one or two
+ * paaSILImportaDovuto each): 200 at a few hundred ms a call stay well inside the task's timeout.
+ */
+export const RECONCILE_SLICE = 200;
+
 /** The workflow's steps (functions/flows/state-machine.ts); each one is idempotent on the flow item. */
 export function makeExportSteps({
   flows,
@@ -55,6 +62,7 @@ export function makeExportSteps({
   collectSlice = COLLECT_SLICE,
   iseeSlice = ISEE_SLICE,
   sendSlice = SEND_SLICE,
+  reconcileSlice = RECONCILE_SLICE,
   importMaxWaitMinutes = DEFAULT_IMPORT_MAX_WAIT_MINUTES,
   metrics = noMetrics,
   platform,
@@ -93,9 +101,7 @@ export function makeExportSteps({
     const zipName = flowFileName(codIpa, flowIuf(flow.id, flow.attempt ?? 1));
     const stored = await exportFiles.get(flow.zipKey);
     if (zipName === flow.zipName) return { zip: stored, zipName };
-    const csv = Object.entries(unzipSync(stored)).find(([name]) => name.toLowerCase().endsWith('.csv'))?.[1];
-    if (!csv) throw new Error('Il file del flusso non contiene il CSV.');
-    const { bytes: zip, md5 } = mypayImportZip(zipName, csv);
+    const { bytes: zip, md5 } = mypayImportZip(zipName, csvOf(stored));
     const zipKey = `flows/${flow.id}/${zipName}`;
     await exportFiles.put(zipKey, zip, 'application/zip');
     await flows.advanceFlow(flow.id, { zipKey, zipName, md5 }, now());
@@ -111,6 +117,18 @@ export function makeExportSteps({
     if (await flows.renewExportLock(flow.announcement.id, flow.id, exportLeaseUntil(clock.now()))) return;
     const holder = await flows.runningExportOf(flow.announcement.id);
     if (holder && holder !== flow.id) throw new ConflictError(messages.positions.exportRunning);
+  }
+
+  /** The flow's positions are all settled: it reads approved, the call is free, the dashboard counts it. */
+  async function completed(flow: FlowRecord, fields: Partial<FlowRecord> & { accepted: number }): Promise<void> {
+    await flows.advanceFlow(
+      flow.id,
+      { ...fields, stato: 'IMPORT_ESEGUITO', step: 'COMPLETATO', collectedAt: now(), error: null },
+      now(),
+    );
+    await flows.releaseExportLock(flow.announcement.id, flow.id);
+    metrics.count('ExportsCompleted', 1);
+    metrics.count('PositionsExported', fields.accepted);
   }
 
   /** The flow of a step, its lease renewed. */
@@ -287,21 +305,7 @@ export function makeExportSteps({
       await flows.advanceFlow(flowId, counts, now());
       return { done: false, completed: false };
     }
-    await flows.advanceFlow(
-      flowId,
-      {
-        ...counts,
-        uploadedAt: flow.uploadedAt ?? now(),
-        stato: 'IMPORT_ESEGUITO',
-        step: 'COMPLETATO',
-        collectedAt: now(),
-        error: null,
-      },
-      now(),
-    );
-    await flows.releaseExportLock(flow.announcement.id, flowId);
-    metrics.count('ExportsCompleted', 1);
-    metrics.count('PositionsExported', counts.accepted);
+    await completed(flow, { ...counts, uploadedAt: flow.uploadedAt ?? now() });
     return { done: true, completed: true };
   }
 
@@ -317,6 +321,7 @@ export function makeExportSteps({
       await flows.advanceFlow(flowId, { uploadedAt: now(), pollingSince: now(), step: 'ATTESA_ESITO' }, now());
       return uploaded;
     }
+    if (flow.reconcile && !flow.reconcile.doneAt) return reconcileSliceOf(flow);
     const { zip, zipName } = await zipForAttempt(flow);
     const authorization = await mypay.authorize();
     await flows.advanceFlow(flowId, { requestToken: authorization.requestToken }, now());
@@ -334,6 +339,122 @@ export function makeExportSteps({
       now(),
     );
     return uploaded;
+  }
+
+  /**
+   * 'Rielabora' after MyPay failed an import once its rows were in (domain/flows.ts mayHoldRowsAfter), before the
+   * file goes again: which of its rows MyPay holds, so none comes back PAA_IMPORT_IUD_DUPLICATO and no IUV is lost.
+   * First what the failed import's own files say (MyPay4 still offers them: the import is IMPORT_ESEGUITO with the
+   * code, and its IUV file is whole when only the notices failed); then each new row ('I') they do not settle, one
+   * by one through paaSILImportaDovuto, RECONCILE_SLICE a call (the state machine calls Send again). Inserted now:
+   * its IUV. PAA_IMPORT_IUD_DUPLICATO: MyPay holds it, with the IUV the row carried, or, when MyPay generated one
+   * the portal never learnt, with a new one an 'M' asks it for (DovutoService.importDovuto generates it for an 'M'
+   * without IUV; modify_mygov_dovuto puts it in place of the old). Any other refusal is the row's, as in SCARTI.
+   * The rows left (changes, cancellations) go again in the file under the attempt's new name; none left ends the
+   * flow. Each row is written back as it is settled, so a crash mid-slice asks again and lands the same.
+   */
+  async function reconcileSliceOf(flow: FlowRecord): Promise<SendAnswer> {
+    let reconcile = flow.reconcile!;
+    const request = {
+      callId: flow.announcement.id,
+      mese: flow.mese,
+      anno: flow.anno,
+      flowId: flow.id,
+      noticeZip: null,
+    };
+    const { header, lines } = mypayCsvLines(strFromU8(csvOf(await exportFiles.get(flow.zipKey!))));
+    const rows = lines.map(mypayCsvLine);
+    if (!reconcile.planKey) {
+      const results = await resultsOfFailedImport(reconcile.requestToken);
+      await positions.recordResults(request, results);
+      const known = [...results.accepted, ...results.rejected].map((row) => row.iud);
+      const settled = new Set(known);
+      const ask = rows.filter((row) => row.azione === 'I' && !settled.has(row.IUD)).map((row) => row.IUD);
+      const planKey = `flows/${flow.id}/reconcile-${flow.attempt ?? 1}.json`;
+      await exportFiles.put(planKey, strToU8(JSON.stringify({ known, ask })), 'application/json');
+      reconcile = {
+        ...reconcile,
+        planKey,
+        accepted: reconcile.accepted + results.accepted.length,
+        rejected: reconcile.rejected + results.rejected.length,
+      };
+      await flows.advanceFlow(flow.id, { reconcile }, now());
+    }
+    const plan = JSON.parse(strFromU8(await exportFiles.get(reconcile.planKey!))) as { known: string[]; ask: string[] };
+    const byIud = new Map(rows.map((row) => [row.IUD, row]));
+    const to = Math.min(plan.ask.length, reconcile.cursor + reconcileSlice);
+    const results: ExportResults = { accepted: [], rejected: [] };
+    for (const iud of plan.ask.slice(reconcile.cursor, to)) {
+      const outcome = await heldByMyPay(byIud.get(iud)!);
+      if ('iuv' in outcome) results.accepted.push({ iud, iuv: outcome.iuv, nav: navOfIuv(outcome.iuv), notice: false });
+      else results.rejected.push({ iud, ...outcome });
+    }
+    await positions.recordResults(request, results);
+    reconcile = {
+      ...reconcile,
+      cursor: to,
+      accepted: reconcile.accepted + results.accepted.length,
+      rejected: reconcile.rejected + results.rejected.length,
+    };
+    if (to < plan.ask.length) {
+      await flows.advanceFlow(flow.id, { reconcile }, now());
+      return { done: false, completed: false };
+    }
+    reconcile = { ...reconcile, doneAt: now() };
+    const settled = new Set([...plan.known, ...plan.ask]);
+    const left = lines.filter((_, index) => !settled.has(rows[index]!.IUD));
+    if (!left.length) {
+      await completed(flow, { reconcile, accepted: reconcile.accepted, rejected: reconcile.rejected });
+      return { done: true, completed: true };
+    }
+    const zipName = flowFileName(codIpa, flowIuf(flow.id, flow.attempt ?? 1));
+    const { bytes: zip, md5 } = mypayImportZip(zipName, strToU8(`${[header, ...left].join('\r\n')}\r\n`));
+    const zipKey = `flows/${flow.id}/${zipName}`;
+    await exportFiles.put(zipKey, zip, 'application/zip');
+    await flows.advanceFlow(flow.id, { reconcile, zipKey, zipName, md5 }, now());
+    return { done: false, completed: false };
+  }
+
+  /** The rows a failed import's own files settle: the IUV file's (with their IUV) and the SCARTI's; a file MyPay deleted settles none. */
+  async function resultsOfFailedImport(requestToken: string): Promise<ExportResults> {
+    const results: ExportResults = { accepted: [], rejected: [] };
+    const status = await mypay.importStatus(requestToken);
+    const fileAt = async (url: string | null | undefined) => {
+      if (!url) return null;
+      try {
+        return await mypay.download(url);
+      } catch (error) {
+        if ((error as Error).name === 'MyPayFault') return null;
+        throw error;
+      }
+    };
+    const iuvZip = await fileAt(status?.urlFileIUV);
+    for (const [iud, iuv] of iuvZip ? rowsOfResultZip(iuvZip) : [])
+      if (iud && iuv) results.accepted.push({ iud, iuv, nav: navOfIuv(iuv), notice: false });
+    const scartiZip = await fileAt(status?.urlFileScarti);
+    for (const row of scartiZip ? rowsOfResultZip(scartiZip) : [])
+      if (row[0]) results.rejected.push({ iud: row[0], ...rejectionOf(row) });
+    return results;
+  }
+
+  /** Whether MyPay holds a new row, and with which IUV (reconcileSliceOf): its IUV, or its refusal. */
+  async function heldByMyPay(row: MyPayCsvRow): Promise<{ iuv: string } | { code: string; reason: string }> {
+    let iuv: string | null;
+    try {
+      iuv = (await mypay.importDovuto(row)).iuv ?? row.codIuv;
+    } catch (error) {
+      if ((error as Error).name !== 'MyPayFault') throw error;
+      const { faultCode, faultString, description } = error as Error & {
+        faultCode: string;
+        faultString?: string;
+        description?: string;
+      };
+      if (faultCode !== 'PAA_IMPORT_IUD_DUPLICATO')
+        return { code: faultCode, reason: description || faultString || faultCode };
+      iuv = row.codIuv || (await mypay.importDovuto({ ...row, azione: 'M', flagGeneraIuv: 'true' })).iuv;
+    }
+    if (!iuv) throw new Error(`MyPay non ha dato lo IUV della posizione ${row.IUD}.`);
+    return { iuv };
   }
 
   async function collectSliceOf(flowId: string): Promise<{ done: boolean }> {
@@ -396,23 +517,13 @@ export function makeExportSteps({
       await flows.advanceFlow(flowId, { collectCursor: end }, now());
       return { done: false };
     }
-    await flows.advanceFlow(
-      flowId,
-      {
-        files,
-        accepted: results.accepted.length,
-        rejected: results.rejected.length,
-        stato: 'IMPORT_ESEGUITO',
-        step: 'COMPLETATO',
-        collectedAt: now(),
-        collectCursor: end,
-        error: null,
-      },
-      now(),
-    );
-    await flows.releaseExportLock(flow.announcement.id, flowId);
-    metrics.count('ExportsCompleted', 1);
-    metrics.count('PositionsExported', results.accepted.length);
+    await completed(flow, {
+      files,
+      // The rows 'Rielabora' settled before this file went (reconcileSliceOf) count with its own.
+      accepted: results.accepted.length + (flow.reconcile?.accepted ?? 0),
+      rejected: results.rejected.length + (flow.reconcile?.rejected ?? 0),
+      collectCursor: end,
+    });
     metrics.count('MyPayRowsRejected', results.rejected.length);
     return { done: true };
   }
@@ -444,8 +555,9 @@ export function makeExportSteps({
           ? flow.error
           : mypayFailureReason(stato);
     await flows.updateFlow(flowId, { step: 'ERRORE', stato, error: reason }, now());
-    // MyPay may hold the file (a request token): the lock stays with the flow, without expiry, until 'Rielabora'.
-    if (!flow.requestToken) await flows.releaseExportLock(flow.announcement.id, flowId);
+    // MyPay may hold the file (a request token) or rows of it: the lock stays with the flow, without expiry, until
+    // 'Rielabora'.
+    if (!holdsMyPayRows(flow)) await flows.releaseExportLock(flow.announcement.id, flowId);
     else await flows.keepExportLock(flow.announcement.id, flowId);
     metrics.count('ExportsFailed', 1);
     return { suspended: false };
@@ -470,6 +582,13 @@ export function makeExportSteps({
   }
 }
 
+/** The CSV inside the flow's ZIP. */
+function csvOf(zip: Uint8Array): Uint8Array {
+  const csv = Object.entries(unzipSync(zip)).find(([name]) => name.toLowerCase().endsWith('.csv'))?.[1];
+  if (!csv) throw new Error('Il file del flusso non contiene il CSV.');
+  return csv;
+}
+
 /** An Italian line for the operator out of a Step Functions error ({ Error, Cause }). */
 function describeFailure(error: { Error?: string; Cause?: string } | null): string {
   if (!error) return 'Errore interno durante l’invio.';
@@ -477,7 +596,8 @@ function describeFailure(error: { Error?: string; Cause?: string } | null): stri
   if (error.Error === 'GpdUnavailable') return 'pagoPA non risponde: riprova più tardi con «Rielabora».';
   if (error.Error === 'ImportNotDone')
     return 'MyPay non ha più il file di questo invio: «Rielabora» lo invia di nuovo.';
-  if (error.Error?.startsWith('Execution.')) return flowMessages.executionStopped;
+  // A step cut at its function's timeout (Lambda.Unknown, "Task timed out after …"): every step resumes.
+  if (error.Error?.startsWith('Execution.') || error.Error === 'Lambda.Unknown') return flowMessages.executionStopped;
   let cause = error.Cause ?? '';
   try {
     cause = JSON.parse(cause).errorMessage ?? cause;

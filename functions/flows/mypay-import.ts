@@ -28,5 +28,6 @@ export function myPayImport(): MyPayImport {
       }
     },
     download: (url) => mypay().download(url),
+    importDovuto: (row) => mypay().importDovuto(row),
   };
 }

@@ -1,4 +1,5 @@
 import type { FlowRecord } from '../domain/flow-record.ts';
+import type { MyPayCsvRow } from '../domain/mypay-csv-format.ts';
 import type { Page } from '../domain/validation.ts';
 import type { PaymentPlatform, PaymentPlatformName } from '../domain/payment-platform.ts';
 import type { AuditLog } from '../adapters/ports/audit.ts';
@@ -43,6 +44,8 @@ export interface MyPayImport {
   /** null when MyPay has no file for the token (the upload never reached it). */
   importStatus(requestToken: string): Promise<MyPayImportStatus | null>;
   download(url: string): Promise<Uint8Array>;
+  /** One row through paaSILImportaDovuto: the IUV MyPay generated, if any; a refusal is a MyPayFault. */
+  importDovuto(row: MyPayCsvRow): Promise<{ iuv: string | null }>;
 }
 
 /** Starts the export state machine for a flow (Step Functions in the cloud, aws-local-stepfunctions here). */
@@ -90,6 +93,8 @@ export interface ExportStepDeps {
   clock: Clock;
   /** The council's entity code at MyPay: it names the ZIP. */
   codIpa: string;
+  /** Rows asked about one by one per call of Send when 'Rielabora' reconciles a failed import (RECONCILE_SLICE unless a test sets another). */
+  reconcileSlice?: number;
   /** Rows written back per call of Collect (COLLECT_SLICE unless a test sets another). */
   collectSlice?: number;
   /** ISEEs marked per call of MarkIsees (ISEE_SLICE unless a test sets another). */

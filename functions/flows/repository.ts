@@ -52,6 +52,7 @@ const FIELDS = [
   'attempt',
   'execution',
   'pollingSince',
+  'reconcile',
 ] as const;
 
 const toRecord = (item: StoredItem): FlowRecord =>

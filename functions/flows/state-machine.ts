@@ -104,7 +104,8 @@ export function exportDefinition(taskFunction: string, importMaxWaitMinutes: num
         Next: 'IsSent',
       },
       // GPD takes the positions in slices (SEND_SLICE) and answers at once: Send again until done, and then the
-      // flow is complete (no import to wait for, no files to collect). MyPay's upload is one call, then the wait.
+      // flow is complete (no import to wait for, no files to collect). MyPay's upload is one call, then the wait;
+      // after a PAA_IMPORT_ERROR, 'Rielabora' first settles the rows MyPay holds, in slices too (export-steps.ts).
       IsSent: {
         Type: 'Choice',
         Choices: [

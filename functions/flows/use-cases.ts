@@ -9,6 +9,7 @@ import {
   gpdFlowStepLabels,
   exportLeaseUntil,
   isMyPayFailure,
+  mayHoldRowsAfter,
   type FlowFileKind,
 } from '../domain/flows.ts';
 import type { ExportRequest, Flow, FlowPage } from '../domain/flow-schemas.ts';
@@ -45,6 +46,26 @@ export const flowOf = (record: FlowRecord, platform: PaymentPlatformName = 'mypa
     scarti: { available: Boolean(record.files.scarti) },
   },
   heldBack: record.heldBack ?? [],
+});
+
+/** MyPay may hold the flow's file (a request token) or rows of a failed import not yet reconciled. */
+export const holdsMyPayRows = (flow: FlowRecord) =>
+  flow.requestToken !== null || Boolean(flow.reconcile && !flow.reconcile.doneAt);
+
+/**
+ * 'Rielabora' after an import MyPay failed once its rows were in: before the file goes again, Send asks MyPay which
+ * rows it holds (export-steps.ts). The counts of an earlier reconciliation of the same flow carry on.
+ */
+const newReconcile = (
+  requestToken: string,
+  earlier: FlowRecord['reconcile'],
+): NonNullable<FlowRecord['reconcile']> => ({
+  requestToken,
+  planKey: null,
+  cursor: 0,
+  accepted: earlier?.accepted ?? 0,
+  rejected: earlier?.rejected ?? 0,
+  doneAt: null,
 });
 
 /** The flow of an id, or the 404 of a missing one. */
@@ -173,10 +194,18 @@ export function makeFlowUseCases({
     async restartFlow(id: string, actor: Actor): Promise<Flow> {
       const before = await requireFlow(id);
       assertRestartable(before);
-      // markFailed kept the lock exactly when MyPay may hold the file (a request token).
-      await lockCallForExport(before.announcement.id, id, before.requestToken !== null);
+      // markFailed kept the lock exactly when MyPay may hold the file (a request token) or rows of it.
+      await lockCallForExport(before.announcement.id, id, holdsMyPayRows(before));
       const resend = isMyPayFailure(before.stato)
-        ? { requestToken: null, uploadedAt: null, attempt: (before.attempt ?? 1) + 1, stato: 'IN_PREPARAZIONE' }
+        ? {
+            requestToken: null,
+            uploadedAt: null,
+            attempt: (before.attempt ?? 1) + 1,
+            stato: 'IN_PREPARAZIONE',
+            ...(before.requestToken && mayHoldRowsAfter(before.stato)
+              ? { reconcile: newReconcile(before.requestToken, before.reconcile) }
+              : {}),
+          }
         : {};
       const waitAgain =
         before.step === 'SOSPESO'

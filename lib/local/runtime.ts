@@ -99,9 +99,9 @@ const JOBS_MACHINE = 'BackgroundJobs';
  */
 async function startLocalExport(port: number) {
   const [
-    { exportDefinition, FLOW_STEPS },
+    { exportDefinition, FLOW_STEPS, TASK_TIMEOUT_SECONDS },
     { runFlowStep, importMaxWaitMinutes },
-    { jobDefinition },
+    { jobDefinition, JOB_SLICE_TIMEOUT_SECONDS },
     { JOB_FUNCTIONS },
     { runScheduled },
   ] = await Promise.all([
@@ -126,6 +126,7 @@ async function startLocalExport(port: number) {
       name: JOBS_MACHINE,
       definition: jobDefinition(jobFunctions),
       functions: Object.fromEntries(jobFunctions.map((fn) => [fn.name, fn.runJobStep])),
+      timeoutSeconds: Object.fromEntries(jobFunctions.map((fn) => [fn.name, JOB_SLICE_TIMEOUT_SECONDS])),
       // An execution that timed out or was stopped: the scheduled jobs' function, as the EventBridge rule in the cloud.
       onExecutionEnd: runScheduled,
     },
@@ -133,6 +134,7 @@ async function startLocalExport(port: number) {
       name: EXPORT_MACHINE,
       definition: exportDefinition(localFunctionArn('FlowTask'), importMaxWaitMinutes()),
       functions: { FlowTask: runFlowStep },
+      timeoutSeconds: { FlowTask: TASK_TIMEOUT_SECONDS },
       waitTimeOverrides: { WaitForImport: LOCAL_IMPORT_POLL_MS },
       // Retries after a MyPay fault: half a second apart here, seconds with backoff in the cloud.
       retryIntervalOverrides: Object.fromEntries(FLOW_STEPS.map((step) => [step, 500])),

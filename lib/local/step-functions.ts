@@ -19,7 +19,26 @@ export interface LocalStateMachine {
    * Status Change" event an EventBridge rule delivers in the cloud (lib/payment-export.ts).
    */
   onExecutionEnd?: TaskFunction;
+  /**
+   * Each function's deployed timeout in seconds (its CDK `timeout`): an invocation still running then is cut, as
+   * Lambda cuts it, and its task fails with `Lambda.Unknown` ("Task timed out after …"), the error Step Functions
+   * reports for a function timeout (Step Functions guide, "Handle Lambda service exceptions"). Lowered at run time
+   * through FUNCTION_TIMEOUT_PATH.
+   */
+  timeoutSeconds?: Record<string, number>;
 }
+
+/**
+ * The switch: `POST <endpoint>/__local/function-timeout` with `{ "function": "FlowTask", "seconds": n }` cuts that
+ * function's invocations after n seconds instead of its deployed timeout (no `seconds`: the deployed one again).
+ * Unlike Lambda, this machine cannot freeze the cut invocation: its code runs on, and what it writes after the
+ * cut still lands (a test of the cut makes the invocation wait on a partner that does not answer).
+ */
+export const FUNCTION_TIMEOUT_PATH = '/__local/function-timeout';
+
+/** Lambda's answer to an invocation cut at its timeout, as the task sees it. */
+export const functionTimedOut = (seconds: number) =>
+  Object.assign(new Error(`Task timed out after ${seconds.toFixed(2)} seconds`), { name: 'Lambda.Unknown' });
 
 /** Step Functions' "Execution Status Change" event, as EventBridge delivers it (the fields the portal reads). */
 export const executionStatusChange = (execution: {
@@ -86,6 +105,8 @@ export async function startStepFunctions(
     ]),
   );
   const executions = new Map<string, Execution>();
+  /** Functions whose invocations are cut sooner than their deployed timeout (FUNCTION_TIMEOUT_PATH). */
+  const timeoutOverrides = new Map<string, number>();
   const running = new Map<Promise<unknown>, () => void>();
   const stops = new Map<string, () => void>();
 
@@ -104,7 +125,20 @@ export async function startStepFunctions(
       handlers[stateName] = async (input) => {
         if (execution.stopping || execution.status !== 'RUNNING')
           throw Object.assign(new Error('Execution stopped'), { name: 'States.Runtime' });
-        return { StatusCode: 200, Payload: (await fn(input.Payload)) ?? null };
+        const seconds = timeoutOverrides.get(functionName) ?? machine.timeoutSeconds?.[functionName];
+        const invocation = Promise.resolve(fn(input.Payload));
+        if (!seconds) return { StatusCode: 200, Payload: (await invocation) ?? null };
+        let timer: NodeJS.Timeout | undefined;
+        const cut = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(functionTimedOut(seconds)), seconds * 1000);
+        });
+        // The cut invocation runs on unobserved: its own later failure must not crash the stack.
+        invocation.catch(() => undefined);
+        try {
+          return { StatusCode: 200, Payload: (await Promise.race([invocation, cut])) ?? null };
+        } finally {
+          clearTimeout(timer);
+        }
       };
     }
     return handlers;
@@ -202,6 +236,23 @@ export async function startStepFunctions(
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (req.url === FUNCTION_TIMEOUT_PATH) {
+        try {
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
+            function?: string;
+            seconds?: number;
+          };
+          if (!body.function) throw new Error('function: the name of a task function, e.g. FlowTask');
+          if (body.seconds === undefined || body.seconds === null) timeoutOverrides.delete(body.function);
+          else if (!(Number(body.seconds) > 0)) throw new Error('seconds: a number above 0');
+          else timeoutOverrides.set(body.function, Number(body.seconds));
+          res.writeHead(200, { 'content-type': 'application/json' });
+          return res.end(JSON.stringify(Object.fromEntries(timeoutOverrides)));
+        } catch (error) {
+          res.writeHead(400, { 'content-type': 'application/json' });
+          return res.end(JSON.stringify({ error: (error as Error).message }));
+        }
+      }
       const target = String(req.headers['x-amz-target'] ?? '')
         .split('.')
         .at(-1);

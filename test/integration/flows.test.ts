@@ -16,6 +16,8 @@ import {
   storeRawConfiguration,
 } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
+import { flowMessages } from '../../functions/domain/flows.ts';
+import { FUNCTION_TIMEOUT_PATH } from '../../lib/local/step-functions.ts';
 
 /**
  * 'Invia a MyPay' over the real local stack: the flows API starts the export through the local Step
@@ -47,7 +49,7 @@ async function admin(action: string, body: object) {
 }
 async function simulatorState() {
   return (await (await fetch(`${simulator()}/admin/state`)).json()) as {
-    imports: Record<string, { fileName?: string; state: string; requestToken: string }>;
+    imports: Record<string, { fileName?: string; state: string; requestToken: string; rejected?: number }>;
   };
 }
 /** The GPD simulator's switches as they are now (a fault's count goes down as it is met). */
@@ -57,6 +59,25 @@ const gpdSwitches = async () =>
       switches: { faults: unknown[]; rateLimited: number };
     }
   ).switches;
+
+/** Cuts a task function's invocations after `seconds` on the local Step Functions (null: its deployed timeout). */
+async function functionTimeout(name: string, seconds: number | null) {
+  const response = await fetch(`${inject('stepFunctionsEndpoint')}${FUNCTION_TIMEOUT_PATH}`, {
+    method: 'POST',
+    body: JSON.stringify({ function: name, seconds }),
+  });
+  expect(response.status).toBe(200);
+}
+
+/** What MyPay holds of these IUDs (its DA_PAGARE positions): IUD and IUV. */
+async function mypayHeld(iuds: readonly string[]) {
+  const { positions } = (await (await fetch(`${simulator()}/admin/state`)).json()) as {
+    positions: Record<string, { iud: string; iuv: string; status: string }>;
+  };
+  return Object.values(positions)
+    .filter((p) => iuds.includes(p.iud) && p.status === 'DA_PAGARE')
+    .map((p) => ({ iud: p.iud, iuv: p.iuv }));
+}
 const importsOf = async (flowId: string) =>
   Object.values((await simulatorState()).imports).filter((i) => i.fileName?.includes(flowId));
 
@@ -336,6 +357,78 @@ describe('Invia a MyPay', () => {
         `C_DEMO-${started.json.id}_2-1_3.zip`,
       ]);
       expect(new Set(imports.map((i) => i.requestToken)).size).toBe(2);
+    },
+  );
+
+  it.skipIf(onGpd).each([
+    ['avvisi', 'its IUV file whole: every row settled from it'],
+    ['iuv', 'its IUV file deleted: every row asked one by one'],
+    ['righe', 'the first two rows in, the third never read'],
+  ])(
+    'MyPay failing the import with PAA_IMPORT_ERROR after inserting rows (%s: %s): Rielabora finds which rows MyPay holds; none comes back PAA_IMPORT_IUD_DUPLICATO and each position gets the IUV MyPay holds (MyPay4 ImportFlussoTaskService.java:873-981)',
+    async (stage) => {
+      const { call } = await callWithThreeDue();
+      await admin('import', { mode: 'failed', code: 'PAA_IMPORT_ERROR', stage, afterRows: 2, times: 1 });
+      const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+      const failed = await settled(started.json.id);
+      expect(failed).toMatchObject({ step: 'ERRORE', stato: 'PAA_IMPORT_ERROR', statoLabel: 'Errore flusso' });
+      const iuds = (await positionsOf(call.id)).map((p) => p.iud);
+      // As MyPay4 does, the failed import left its rows in.
+      const heldBefore = await mypayHeld(iuds);
+      expect(heldBefore).toHaveLength(stage === 'righe' ? 2 : 3);
+
+      expect((await operator.post(`/api/flows/${started.json.id}/restart`, {})).status).toBe(200);
+      const done = await settled(started.json.id);
+      const positions = await positionsOf(call.id);
+      expect(done, JSON.stringify(positions)).toMatchObject({
+        step: 'COMPLETATO',
+        stato: 'IMPORT_ESEGUITO',
+        accepted: 3,
+        rejected: 0,
+        error: null,
+      });
+      // Each position exported once, with the IUV MyPay holds for its IUD, and no row refused as a duplicate.
+      const held = await mypayHeld(iuds);
+      expect(held).toHaveLength(3);
+      expect(positions.map((p) => [p.iud, p.statoExport, p.codIuv, p.lastExportError]).sort()).toEqual(
+        held.map((h) => [h.iud, 'ESPORTATA', h.iuv, null]).sort(),
+      );
+      expect(positions.every((p) => isValidIuv(p.codIuv!))).toBe(true);
+      expect((await importsOf(started.json.id)).every((i) => !i.rejected)).toBe(true);
+    },
+  );
+
+  it.skipIf(onGpd)(
+    'a step cut at its function’s timeout, as Lambda cuts it, stops the flow with the reason in Italian; Rielabora resumes it and every position is exported once with its IUV',
+    async () => {
+      const { call } = await callWithThreeDue();
+      // FlowTask is cut after 2 s instead of its deployed 300; MyPay holds the result file's download past that.
+      await functionTimeout('FlowTask', 2);
+      await admin('faults', { operation: 'download', kind: 'timeout', times: 1 });
+      const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+      let failed;
+      try {
+        failed = await settled(started.json.id, 60_000);
+      } finally {
+        await functionTimeout('FlowTask', null);
+      }
+      expect(failed).toMatchObject({
+        step: 'ERRORE',
+        stato: 'IMPORT_ERROR_SL',
+        statoLabel: 'Errore flusso interno',
+        error: flowMessages.executionStopped,
+      });
+      expect((await positionsOf(call.id)).every((p) => p.codIuv === null)).toBe(true);
+
+      expect((await operator.post(`/api/flows/${started.json.id}/restart`, {})).status).toBe(200);
+      const done = await settled(started.json.id);
+      expect(done).toMatchObject({ step: 'COMPLETATO', accepted: 3, rejected: 0, error: null });
+      await sentOnce(started.json.id, call.id);
+      const positions = await positionsOf(call.id);
+      const held = await mypayHeld(positions.map((p) => p.iud));
+      expect(positions.map((p) => [p.iud, p.statoExport, p.codIuv]).sort()).toEqual(
+        held.map((h) => [h.iud, 'ESPORTATA', h.iuv]).sort(),
+      );
     },
   );
 

@@ -110,6 +110,9 @@ function fakeMyPay() {
         urlFileAvvisi: `avvisi:${token}`,
       };
     },
+    async importDovuto() {
+      throw new Error('paaSILImportaDovuto: not asked in these tests');
+    },
     async download(url) {
       fail('download');
       const [kind, token] = url.split(':');

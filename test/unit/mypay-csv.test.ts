@@ -17,6 +17,7 @@ import {
   mypayCsvRow,
   type Payer,
 } from '../../functions/domain/mypay-csv.ts';
+import { mypayCsvRows } from '../../functions/domain/mypay-csv-format.ts';
 import { checkDigits } from '../../functions/domain/iuv.ts';
 import { mypayIuv } from '../../lib/local/mypay-iuv.ts';
 import { DEFAULT_ENTITY } from '../../lib/local/mypay/model.ts';
@@ -126,6 +127,15 @@ describe('MyPay import CSV (reference.md)', () => {
     expect(syntax).toEqual([]);
     expect(row.anagraficaPagatore).toBe('D’Amico; detta "Nina" Niccolò');
     expect(row.indirizzoPagatore).toBe('Via dell’Università');
+  });
+
+  it('reads back the rows of its own CSV as written, quotes and separators inside a value included (the rows Rielabora asks MyPay about one by one)', () => {
+    const odd = { ...payer, lastName: 'D’Amico; detta "Nina"', firstName: 'Niccolò', address: 'Via "Roma"; 3' };
+    const rows = [
+      mypayCsvRow(position(), odd, call, configuration),
+      mypayCsvRow(position(1234, { iud: 'P2026031B' }), payer, call, configuration),
+    ];
+    expect(mypayCsvRows(mypayCsv(rows))).toEqual(rows);
   });
 
   it('a call named Nido "Il Girasole" reaches MyPay as named, every field in its place', () => {

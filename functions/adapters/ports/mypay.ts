@@ -1,3 +1,5 @@
+import type { MyPayCsvRow } from '../../domain/mypay-csv-format.ts';
+
 /**
  * MyPay, the council's pagoPA intermediary (reference.md: SIL bulk import, payment redirect, reporting).
  * The adapter is functions/adapters/mypay.ts; locally it talks to lib/local/mypay-simulator.ts.
@@ -62,6 +64,8 @@ export interface MyPay {
     files?: { scarti?: boolean; iuv?: boolean; avvisi?: boolean },
   ): Promise<MyPayImportStatus>;
   download(url: string): Promise<Uint8Array>;
+  /** One position through paaSILImportaDovuto: the IUV MyPay generated (null if it generated none); a refusal is a MyPayFault. */
+  importDovuto(row: MyPayCsvRow): Promise<{ iuv: string | null }>;
   /** A new checkout of a position MyPay holds (imported), by its IUV, back to `returnUrl`; null when MyPay has nothing payable for it. */
   /** `deadline` (epoch ms): the call ends before it (the caller's remaining time), as MyPayUnavailable. */
   openPositionCheckout(iuv: string, returnUrl: string, deadline?: number): Promise<MyPayPaymentSession | null>;

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { formOrJson, json, page } from './http.ts';
-import { FAULT_TARGETS, SOAP_PATH, type FaultKind } from './model.ts';
+import { FAULT_TARGETS, IMPORT_FAIL_STAGES, SOAP_PATH, type FaultKind, type ImportFailStage } from './model.ts';
 import type { SimulatorStore } from './store.ts';
 import { escapeHtml, euro, isRealDate, today } from './values.ts';
 
@@ -90,7 +90,17 @@ export function createAdmin(
         else if (mode === 'failed') {
           if (!/^[A-Z0-9_]+(\(.*\))?\)?$/.test(code))
             return json(res, 400, { error: 'code: an error code as MyPay sends it, e.g. PAA_IMPORT_NO_MATCH_MD5' });
-          switches.importMode = { mode, code, remaining: times(body.times) };
+          const stage = body.stage === undefined ? undefined : String(body.stage);
+          if (stage !== undefined && !IMPORT_FAIL_STAGES.includes(stage as ImportFailStage))
+            return json(res, 400, { error: `stage: one of ${IMPORT_FAIL_STAGES.join(', ')}` });
+          switches.importMode = {
+            mode,
+            code,
+            ...(stage
+              ? { stage: stage as ImportFailStage, afterRows: Math.max(0, Number(body.afterRows ?? 0) || 0) }
+              : {}),
+            remaining: times(body.times),
+          };
         } else if (mode === 'release') {
           // pagoPA has synchronised the positions (GPD): the imports held in IMPORT_IN_ELAB end.
           for (const held of Object.values(state.imports)) if (held.mode === 'stuck') held.mode = 'normal';

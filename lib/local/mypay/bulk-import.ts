@@ -30,6 +30,8 @@ import { centsFromDecimal, childOf, decimalFromCents, isRealDate, localName, now
 
 export function createBulkImport(store: SimulatorStore) {
   const { url, entity, state, switches, save, positionKey, newIuv, storeFile, filesDirectory } = store;
+  /** A download link to a file MyPay deleted: refused as any unknown file. */
+  const missingFile = (name: string) => `${url}/mybox/download/${token()}/${encodeURIComponent(name)}`;
   const checkEntity = entityChecker(entity);
 
   // ——— the import ———
@@ -66,7 +68,12 @@ export function createBulkImport(store: SimulatorStore) {
     } catch {
       return fail('PAA_IMPORT_NO_CSV');
     }
-    if (record.mode === 'failed') return fail(record.failWith ?? 'PAA_IMPORT_ERROR');
+    // A PAA_IMPORT_ERROR comes from elaboraCsv, after the rows went in (failStage); any other code fails the
+    // import before its first row (validaFlusso), as before.
+    const failsAfterRows = record.mode === 'failed' && record.failStage !== undefined;
+    if (record.mode === 'failed' && !failsAfterRows) return fail(record.failWith ?? 'PAA_IMPORT_ERROR');
+    const failAt = (stage: string) => failsAfterRows && record.failStage === stage;
+    record.rowsInserted = true;
 
     // BufferedReader.readLine: one record per line; the first line is the header, written back as it is.
     const [header = '', ...lines] = csvText.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
@@ -79,6 +86,11 @@ export function createBulkImport(store: SimulatorStore) {
     let index = 0;
     for (const line of lines) {
       if (!line.trim()) continue;
+      // elaboraCsv's generic catch (ImportFlussoTaskService.java:883): the rows before it stay inserted.
+      if (failAt('righe') && loaded.size >= (record.failAfterRows ?? 0)) {
+        record.codErrore = 'PAA_IMPORT_ERROR';
+        break;
+      }
       // Let status polls and other requests in while a large file is processed.
       if (++index % 250 === 0) await new Promise((resolve) => setImmediate(resolve));
       const { row, syntax } = readImportLine(line, version);
@@ -164,18 +176,36 @@ export function createBulkImport(store: SimulatorStore) {
       if (azione !== 'A' && row.flagGeneraIuv!.toLowerCase() === 'true') notices.push(position);
     }
     const file = (lines_: string[], headerLine: string) => strToU8(`${headerLine}\n${lines_.join('\n')}\n`);
+    // MyPay4 writes each file after the rows are in (elaboraCsv:873-981). A file whose writing failed is deleted,
+    // but the status still offers it as the counts say (paaSILChiediStatoImportFlusso): its download is refused.
+    const failed = (stage: string, fileName: string) => {
+      record.codErrore = 'PAA_IMPORT_ERROR';
+      record.failedFiles = [...(record.failedFiles ?? []), stage];
+      return missingFile(fileName);
+    };
+    const readAll = !record.codErrore;
+    if (rejected.length && readAll)
+      record.files.scarti = failAt('scarti')
+        ? failed('scarti', `${name}_SCARTI.zip`)
+        : storeFile(
+            `${name}_SCARTI.zip`,
+            zipSync({ [`${name}_SCARTI.csv`]: file(rejected, `${header};cod_rifiuto;de_rifiuto`) }),
+          );
+    // The IUV file's rows are written only while no error was met before it: after one, the header alone.
     if (accepted.length)
-      record.files.iuv = storeFile(`${name}_IUV.zip`, zipSync({ [`${name}_IUV.csv`]: file(accepted, header) }));
-    if (rejected.length)
-      record.files.scarti = storeFile(
-        `${name}_SCARTI.zip`,
-        zipSync({ [`${name}_SCARTI.csv`]: file(rejected, `${header};cod_rifiuto;de_rifiuto`) }),
-      );
+      record.files.iuv = failAt('iuv')
+        ? failed('iuv', `${name}_IUV.zip`)
+        : storeFile(
+            `${name}_IUV.zip`,
+            zipSync({ [`${name}_IUV.csv`]: file(record.codErrore ? [] : accepted, header) }),
+          );
     // Notices only for layouts 1_3 and 1_4, for the rows whose IUV MyPay generated (elaboraCsv).
     if (notices.length && (version === '1_3' || version === '1_4')) {
       const pdfs: Record<string, Uint8Array> = {};
       for (const position of notices) pdfs[`avviso_${position.iuv}.pdf`] = renderNotice(position, e);
-      record.files.avvisi = storeFile(`${name}_AVVISI_PDF.zip`, zipSync(pdfs, { level: 0 }));
+      record.files.avvisi = failAt('avvisi')
+        ? failed('avvisi', `${name}_AVVISI_PDF.zip`)
+        : storeFile(`${name}_AVVISI_PDF.zip`, zipSync(pdfs, { level: 0 }));
     }
     record.rows = accepted.length + rejected.length;
     record.accepted = accepted.length;
@@ -246,7 +276,9 @@ export function createBulkImport(store: SimulatorStore) {
       }
       // 'stuck' stands for an entity with GPD enabled: IMPORT_IN_ELAB until pagoPA has the positions.
       if (record.state === 'IMPORT_IN_ELAB' && record.processed && record.mode !== 'stuck') {
-        record.state = record.codErrore ? 'IMPORT_ABORTITO' : 'IMPORT_ESEGUITO';
+        // A failure before the rows aborts the import; one after them (PAA_IMPORT_ERROR) leaves it IMPORT_ESEGUITO
+        // with its code (validaFlusso:650-660: IMPORT_ABORTITO only when the elaboration never ran).
+        record.state = record.codErrore && !record.rowsInserted ? 'IMPORT_ABORTITO' : 'IMPORT_ESEGUITO';
         await save();
       }
       return answer(record.state);
@@ -402,7 +434,10 @@ export function createBulkImport(store: SimulatorStore) {
           urlFileAvviso: storeFile(`avviso_${existing.iuv}.pdf`, renderNotice(existing, e)),
         };
       }
-      const iuv = existing?.iuv ?? (row.codIuv || (generate ? newIuv(e) : ''));
+      // DovutoService.importDovuto: 'I' and 'M' without an IUV and with flagGeneraIuv get a new one, which
+      // modify_mygov_dovuto puts in place of the old (mypay4-db: "SE HO NEW E <> OLD"); 'M' without either keeps it.
+      const generated = generate && !row.codIuv && azione !== 'A' ? newIuv(e) : null;
+      const iuv = generated ?? (row.codIuv || existing?.iuv || '');
       const position: Position = {
         codIpa: e.codIpa,
         iud: row.IUD,
@@ -501,6 +536,10 @@ export function createBulkImport(store: SimulatorStore) {
     if (switches.importMode && (switches.importMode.remaining === null || switches.importMode.remaining > 0)) {
       record.mode = switches.importMode.mode;
       if (switches.importMode.code) record.failWith = switches.importMode.code;
+      if (switches.importMode.stage) {
+        record.failStage = switches.importMode.stage;
+        record.failAfterRows = switches.importMode.afterRows;
+      }
       if (switches.importMode.remaining !== null && --switches.importMode.remaining <= 0) switches.importMode = null;
     }
     await save();

@@ -221,6 +221,9 @@ export interface PaymentRecord {
   esito?: string;
 }
 export type ImportState = 'AUTORIZZATO' | 'LOAD_IMPORT' | 'IMPORT_IN_ELAB' | 'IMPORT_ESEGUITO' | 'IMPORT_ABORTITO';
+export const IMPORT_FAIL_STAGES = ['scarti', 'iuv', 'avvisi', 'righe'] as const;
+export type ImportFailStage = (typeof IMPORT_FAIL_STAGES)[number];
+
 export interface ImportRecord {
   requestToken: string;
   codIpa: string;
@@ -229,6 +232,14 @@ export interface ImportRecord {
   /** 'stuck': kept in IMPORT_IN_ELAB (an entity with GPD enabled); 'failed': ends with `failWith`. */
   mode: 'normal' | 'stuck' | 'failed';
   failWith?: string;
+  /**
+   * Where a PAA_IMPORT_ERROR strikes. MyPay4 sets it inside elaboraCsv (ImportFlussoTaskService.java:873-981),
+   * after the rows were inserted: writing the SCARTI file, the IUV file or the notice PDFs, or reading the CSV
+   * (`righe`: after `failAfterRows` rows). The import then ends IMPORT_ESEGUITO with the code
+   * (validaFlusso:650-660), and its files are offered as the counts say, even one MyPay deleted.
+   */
+  failStage?: ImportFailStage;
+  failAfterRows?: number;
   fileName?: string;
   /** The flow's IUF (the second part of the name). */
   iuf?: string;
@@ -244,6 +255,10 @@ export interface ImportRecord {
    * it instead of the state (PagamentiTelematiciDovutiPagatiImpl.paaSILChiediStatoImportFlusso).
    */
   codErrore?: string;
+  /** The elaboration ran (rows may be inserted): a failure then leaves the import IMPORT_ESEGUITO. */
+  rowsInserted?: boolean;
+  /** The result files whose writing failed (failStage): offered, but deleted. */
+  failedFiles?: string[];
   /** The MD5 MyPay keeps beside the file (`<name>.md5`), compared when the import is processed. */
   md5?: string;
 }
@@ -300,7 +315,13 @@ export interface FaultRule {
 export interface Switches {
   faults: FaultRule[];
   /** The next imports uploaded stay in IMPORT_IN_ELAB ('stuck', as with GPD) or fail with MyPay's `code`. */
-  importMode: { mode: 'stuck' | 'failed'; code?: string; remaining: number | null } | null;
+  importMode: {
+    mode: 'stuck' | 'failed';
+    code?: string;
+    stage?: ImportFailStage;
+    afterRows?: number;
+    remaining: number | null;
+  } | null;
   /** Rows rejected by the next import: these IUDs (every import while set) and/or the first `count` valid rows (once). */
   reject: { iuds: string[]; count: number };
   /** The next authorisations hand out a request token that was already used. */
