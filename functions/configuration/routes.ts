@@ -1,4 +1,4 @@
-import { configurationSchema, configurationViewSchema } from '../domain/configuration.ts';
+import { configurationSchema, configurationViewSchema } from '../domain/configuration-schemas.ts';
 import { OPERATOR, type RouteDef } from '../http/route.ts';
 
 /** The MyPay configuration (/configurazione, part 2 §2.15): operators only (delegates are denied the page). */

@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import { strToU8, unzipSync } from 'fflate';
 import { mypayImportZip } from '../../functions/adapters/mypay-zip.ts';
 import { flowFileName } from '../../functions/domain/flows.ts';
-import { checkConfiguration, configurationSchema, type Configuration } from '../../functions/domain/configuration.ts';
+import { checkConfiguration, type Configuration } from '../../functions/domain/configuration.ts';
+import { configurationSchema } from '../../functions/domain/configuration-schemas.ts';
 import { planMonth, withAmount, type PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { ValidationError } from '../../functions/domain/errors.ts';
 import { centsToDecimal } from '../../functions/domain/money.ts';
@@ -445,5 +446,27 @@ describe('configuration schema (part 2 §5: all eight required)', () => {
   it('lists what is missing from a stored configuration', () => {
     expect(checkConfiguration(null)).toMatchObject({ ok: false });
     expect(checkConfiguration({ ...configuration, tipoDovuto: '' })).toEqual({ ok: false, missing: ['tipoDovuto'] });
+  });
+
+  it('the export reads a stored configuration as the form and the API check it (the same fields refused, the same values trimmed)', () => {
+    const candidates: Record<string, unknown>[] = [
+      configuration,
+      { ...configuration, codUfficio: '  UFF1  ', azione: ' M ' },
+      { ...configuration, azione: 'X', tipoIdentificativoUnivoco: 'P' },
+      { ...configuration, datiSpecificiRiscossione: 'x'.repeat(141), tipoDovuto: 'x'.repeat(64) },
+      { ...configuration, flgGeneraIuv: 'true', tipoVersamento: '   ' },
+      { ...configuration, codeConfig: 12 },
+      {},
+    ];
+    for (const candidate of candidates) {
+      const schema = configurationSchema.safeParse(candidate);
+      const checked = checkConfiguration(candidate);
+      if (schema.success) expect(checked).toEqual({ ok: true, configuration: schema.data });
+      else {
+        expect(checked.ok).toBe(false);
+        const refused = new Set(schema.error.issues.map((issue) => issue.path[0]));
+        expect(new Set(checked.ok ? [] : checked.missing)).toEqual(refused);
+      }
+    }
   });
 });

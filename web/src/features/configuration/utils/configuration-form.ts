@@ -1,9 +1,5 @@
-import {
-  configurationFields,
-  configurationSchema,
-  type Configuration,
-  type ConfigurationField,
-} from '@domain/configuration';
+import { configurationFields, type Configuration, type ConfigurationField } from '@domain/configuration';
+import { configurationSchema } from '@domain/configuration-schemas';
 import { fieldErrors } from '@domain/validation';
 import { pickFieldErrors, type FieldErrors } from '@/components/form-fields/field-errors';
 
