@@ -3,7 +3,8 @@ import path from 'node:path';
 import { confirm, cdk, deployStacks, plainErrors, preflightOrStop, synth } from '../lib/deploy-steps.ts';
 import { settingsOf } from '../lib/preflight.ts';
 import { repoRoot } from '../lib/portal-function.ts';
-import { loadStage, stackNamesOf } from '../lib/stage-config.ts';
+import { deployPlan } from '../lib/deploy-plan.ts';
+import { loadStage } from '../lib/stage-config.ts';
 
 plainErrors();
 
@@ -18,17 +19,9 @@ if (!name) {
 const dataOnly = args.includes('--data-only');
 const stage = loadStage(name);
 const settings = settingsOf(stage);
-const stacks = dataOnly
-  ? [`${settings.stackPrefix}Data`]
-  : stackNamesOf(settings.stackPrefix, { edge: !settings.webAclArn, edgeAlarms: true });
+const { stacks, needs } = deployPlan(settings, dataOnly);
 
-// The data stack alone needs only the account, the region, the bootstrap and the API domain's certificate.
-await preflightOrStop(
-  stage,
-  dataOnly
-    ? (c) => /^(credentials|region|CDK bootstrap)/.test(c.title) || c.title.includes('the API’s own domain')
-    : undefined,
-);
+await preflightOrStop(stage, needs);
 const assembly = path.join(repoRoot, 'cdk.out', stage.name);
 synth(repoRoot, stage, assembly, dataOnly ? ['dataOnly=true'] : []);
 cdk(repoRoot, ['diff', '--app', assembly, ...stacks]);

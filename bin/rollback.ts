@@ -6,7 +6,8 @@ import path from 'node:path';
 import { cdk, confirm, deployStacks, preflightOrStop, run, synth } from '../lib/deploy-steps.ts';
 import { settingsOf } from '../lib/preflight.ts';
 import { repoRoot } from '../lib/portal-function.ts';
-import { loadStage, stackNamesOf } from '../lib/stage-config.ts';
+import { rollbackDecision, rollbackStacks, stageStacks } from '../lib/deploy-plan.ts';
+import { loadStage } from '../lib/stage-config.ts';
 
 // npm run rollback -- <stage> <tag> [--include-stateful] [--yes]: the code of <tag> with the stage's settings of
 // today (its config/<stage>.json), deploying only the stacks whose template changes. What it cannot undo (a
@@ -40,29 +41,25 @@ try {
   const assembly = path.join(work, 'cdk.out');
   synth(checkout, stage, assembly);
 
-  // A stack the tag does not have yet (one added since, e.g. PortaleEdgeAlarms) stays as it is deployed.
-  const stacks = stackNamesOf(settings.stackPrefix, { edge: !settings.webAclArn, edgeAlarms: true });
-  const inTag = stacks.filter((stack) => existsSync(path.join(assembly, `${stack}.template.json`)));
-  if (inTag.length < stacks.length)
-    console.log(`\n${tag} has no ${stacks.filter((s) => !inTag.includes(s)).join(', ')}: left as deployed.`);
+  const { compare, left } = rollbackStacks(stageStacks(settings), (stack) =>
+    existsSync(path.join(assembly, `${stack}.template.json`)),
+  );
+  if (left.length > 0) console.log(`\n${tag} has no ${left.join(', ')}: left as deployed.`);
   // cdk diff --fail exits 1 when the deployed stack differs from the tag's template.
-  const changed = inTag.filter((stack) => cdk(checkout, ['diff', '--app', assembly, '--fail', stack]) !== 0);
-  if (changed.length === 0) {
+  const changed = compare.filter((stack) => cdk(checkout, ['diff', '--app', assembly, '--fail', stack]) !== 0);
+  const decision = rollbackDecision(changed, args.includes('--include-stateful'));
+  if (decision.kind === 'nothing') {
     console.log(`\nNothing to roll back: every stack of ${stage.name} already matches ${tag}.`);
+  } else if (decision.kind === 'refuse') {
+    throw new Error(decision.message);
   } else {
-    const stateful = changed.filter((stack) => stack.endsWith('Data') || stack.endsWith('Auth'));
-    if (stateful.length > 0 && !args.includes('--include-stateful')) {
-      throw new Error(
-        `${stateful.join(', ')} would change too (above): a rollback of the table, buckets or user pool is not automatic. Read docs/operations.md, "Rolling back", then add --include-stateful if it is safe.`,
-      );
-    }
     await confirm(
       stage,
-      `Roll ${changed.join(', ')} of ${stage.name} back to ${tag} (${commit.slice(0, 12)})?`,
+      `Roll ${decision.stacks.join(', ')} of ${stage.name} back to ${tag} (${commit.slice(0, 12)})?`,
       args.includes('--yes'),
     );
-    deployStacks(checkout, assembly, changed);
-    console.log(`\nRolled back ${changed.join(', ')} to ${tag}. Now: npm run smoke -- ${stage.name}`);
+    deployStacks(checkout, assembly, decision.stacks);
+    console.log(`\nRolled back ${decision.stacks.join(', ')} to ${tag}. Now: npm run smoke -- ${stage.name}`);
   }
 } catch (error) {
   console.error(`\n${(error as Error).message}`);

@@ -27,6 +27,7 @@ import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { deployPlan } from '../../lib/deploy-plan.ts';
 import { awsClients, passed, preflight, report, type Check } from '../../lib/preflight.ts';
 import { loadStage } from '../../lib/stage-config.ts';
 
@@ -215,6 +216,34 @@ describe('a ready account', () => {
     const printed = report(checks);
     for (const value of [PASSWORD, IO_KEY, 'Sp1dCl13ntS3cr3tValue', '80012340123', 'C_F999'])
       expect(printed).not.toContain(value);
+  });
+});
+
+describe('npm run deploy -- <stage> --data-only (the first deploy, before the PDND kid and the secrets exist)', () => {
+  const { needs } = deployPlan({ stackPrefix: 'PortaleProd' }, true);
+
+  it('needs only the account, the regions, the bootstrap and the API domain’s certificate', async () => {
+    expect((await run()).filter(needs!).map((c) => c.title)).toEqual([
+      `credentials for account ${ACCOUNT}`,
+      'region eu-south-1 enabled (every stack)',
+      'region eu-central-1 enabled (Textract for scanned attestations)',
+      'CDK bootstrap in eu-south-1 (every stack)',
+      'CDK bootstrap in us-east-1 (CloudFront: its certificate, web ACL and alarms)',
+      'certificate for api.servizisociali.comune.fantasia.it in eu-south-1 (the API’s own domain, CloudFront’s origin)',
+    ]);
+  });
+
+  it('goes on without the MyPay secret, and stops without the bootstrap', async () => {
+    delete secretValues['portale-servizi-sociali/mypay'];
+    try {
+      const checks = await run();
+      expect(passed(checks)).toBe(false);
+      expect(passed(checks.filter(needs!))).toBe(true);
+    } finally {
+      everythingPresentSecrets();
+    }
+    cfn.on(DescribeStacksCommand, { StackName: 'CDKToolkit' }).rejects(notFound('ValidationError', 'no CDKToolkit'));
+    expect(passed((await run()).filter(needs!))).toBe(false);
   });
 });
 
