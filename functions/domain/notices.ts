@@ -174,9 +174,10 @@ export interface IoMessageContent {
   payment_data?: { amount: number; notice_number: string; invalid_after_due_date: boolean };
 }
 
-export function ioMessageContent(position: NoticePosition & { nav: string }): IoMessageContent {
+/** `dueDay`: the day the notice prints (PlatformNotices.dueDay), which on GPD may be later than the month's. */
+export function ioMessageContent(position: NoticePosition & { nav: string }, dueDay: string): IoMessageContent {
   const amount = formatEuro(toEuros(position.importoDovuto));
-  const due = italianDay(position.dataScadenza);
+  const due = italianDay(dueDay);
   const subject = clip(`Avviso di pagamento: ${position.titolo}`, IO_SUBJECT.max).padEnd(IO_SUBJECT.min, '.');
   const lines = (title: string, causale: string) =>
     [
@@ -197,7 +198,7 @@ export function ioMessageContent(position: NoticePosition & { nav: string }): Io
   return {
     subject,
     markdown,
-    due_date: endOfDayInRome(position.dataScadenza),
+    due_date: endOfDayInRome(dueDay),
     payment_data: {
       amount: position.importoDovuto,
       notice_number: position.nav,

@@ -180,6 +180,11 @@ export interface PlatformNotices {
    * GPD: one per content, so a new amount or name gets a new PDF, never a stale one. null: no notice to link.
    */
   storedKey(position: Position): string | null;
+  /**
+   * The due day (yyyy-MM-dd) the notice prints and the platform holds, which every message about it repeats: MyPay
+   * the position's dataScadenza; GPD the day its first export gave GPD (domain/payment-notice.ts noticeDueDay).
+   */
+  dueDay(position: Pick<PositionRecord, 'dataScadenza' | 'exportedAt'>): string;
 }
 
 /** The port: one per deployment, chosen by the setting paymentPlatform. */

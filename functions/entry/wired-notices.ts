@@ -54,6 +54,7 @@ export const noticeUseCases = (extra: Pick<NoticeDeps, 'jobs'> = {}) =>
     users: { getUserItems },
     flows: { getFlow, updateFlow },
     notice: (position, zipKey) => notices.notice(position, zipKey),
+    noticeDueDay: (position) => notices.dueDay(position),
     platform: paymentPlatformName(),
     mailer: sesMailer,
     io,

@@ -76,6 +76,8 @@ export interface NoticeDeps {
    * its flow's AVVISI ZIP, `zipKey` first when given; GPD's printed by the portal); null when there is none.
    */
   notice(position: Position | PositionRecord, zipKey?: string | null): Promise<PrintedNotice | null>;
+  /** The due day the notice prints (PlatformNotices.dueDay): the IO message gives the same day as the PDF. */
+  noticeDueDay(position: PositionRecord): string;
   /** The platform the positions went to: what the refusals tell the operator to do (MyPay by default). */
   platform?: PaymentPlatformName;
   mailer: Mailer;
@@ -181,7 +183,7 @@ function ioProblem(
 }
 
 export function makeNoticeUseCases(deps: NoticeDeps) {
-  const { positions, users, flows, notice, mailer, io, audit, clock, metrics = noMetrics } = deps;
+  const { positions, users, flows, notice, noticeDueDay, mailer, io, audit, clock, metrics = noMetrics } = deps;
   const words = noticeWords(deps.platform ?? 'mypay');
   const elapsed = deps.elapsed ?? (() => Date.now());
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
@@ -384,7 +386,7 @@ export function makeNoticeUseCases(deps: NoticeDeps) {
       let attempt: PositionRecord | null = null;
       let id: string;
       try {
-        ({ id } = await io.sendMessage(position.fiscalCode, ioMessageContent(position), {
+        ({ id } = await io.sendMessage(position.fiscalCode, ioMessageContent(position, noticeDueDay(position)), {
           deadline,
           // Recorded before the message is posted: if the answer never comes (or this function dies), the
           // position reads 'Invio non confermato', never 'not sent'.

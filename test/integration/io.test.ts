@@ -26,7 +26,7 @@ const position = {
   isPagato: false,
   annullato: false,
 };
-const content = ioMessageContent(position);
+const content = ioMessageContent(position, position.dataScadenza);
 
 async function admin(path: string, body: object) {
   const response = await fetch(`${simulator.url}${path}`, {

@@ -64,7 +64,7 @@ const position = {
   isPagato: false,
   annullato: false,
 };
-const content = ioMessageContent(position);
+const content = ioMessageContent(position, position.dataScadenza);
 const CF = 'RSSMRA85C52H501N';
 
 describe('IO adapter', () => {
@@ -318,7 +318,10 @@ describe('IO message content and notice files', () => {
   });
 
   it('keeps subject and markdown within IO’s limits for very long titles', () => {
-    const long = ioMessageContent({ ...position, titolo: 'T'.repeat(500), descrizione: '*'.repeat(20000) });
+    const long = ioMessageContent(
+      { ...position, titolo: 'T'.repeat(500), descrizione: '*'.repeat(20000) },
+      position.dataScadenza,
+    );
     expect(long.subject.length).toBe(120);
     expect(long.markdown.length).toBeLessThanOrEqual(10000);
     expect(long.markdown.length).toBeGreaterThan(9000);
@@ -347,11 +350,14 @@ describe('IO message content and notice files', () => {
   });
 
   it('escapes what the app would read as markup in titles and descriptions', () => {
-    const tricky = ioMessageContent({
-      ...position,
-      titolo: 'Centro *estivo* _2026_ #1',
-      descrizione: '[clicca](http://x.it) <b>Rossi</b> & C.\nseconda riga',
-    });
+    const tricky = ioMessageContent(
+      {
+        ...position,
+        titolo: 'Centro *estivo* _2026_ #1',
+        descrizione: '[clicca](http://x.it) <b>Rossi</b> & C.\nseconda riga',
+      },
+      position.dataScadenza,
+    );
     expect(tricky.markdown).toContain('**Centro \\*estivo\\* \\_2026\\_ \\#1**');
     expect(tricky.markdown).toContain(
       '**Beneficiario e causale**: \\[clicca\\](http://x.it) \\<b\\>Rossi\\</b\\> \\& C. seconda riga',

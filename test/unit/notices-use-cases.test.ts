@@ -5,7 +5,7 @@ import { IoRefused, IoUnavailable, IoUnconfirmed } from '../../functions/adapter
 import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
 import { fill, gpdNoticeMessages, noticeMessages } from '../../functions/domain/messages.ts';
 import type { PaymentPlatformName } from '../../functions/domain/payment-platform.ts';
-import { romeDateTime } from '../../functions/domain/notices.ts';
+import { romeDateTime, type IoMessageContent } from '../../functions/domain/notices.ts';
 import { ioBadge, noticePdfKey, type Position } from '../../functions/domain/payments.ts';
 import type { FlowRecord } from '../../functions/domain/flow-record.ts';
 import { makeJobExecutionEnd, makeJobs, makeJobWorker, type JobRun } from '../../functions/jobs/use-cases.ts';
@@ -189,6 +189,7 @@ function setup(
             pdf: new TextEncoder().encode(`%PDF-1.4 ${noticePdfKey(position.iud)}`),
             dueDay: options.printedDueDay ?? position.dataScadenza,
           },
+    noticeDueDay: (position) => options.printedDueDay ?? position.dataScadenza,
     platform: options.platform,
     mailer,
     io: options.io ?? { sendMessage: async () => ({ id: 'IO-1' }), messageStatus: async () => 'PROCESSED' },
@@ -279,6 +280,21 @@ describe('the notice e-mail on the platform the positions went to', () => {
     const { text } = mailer.sent[0]!;
     expect(text).toContain('Scadenza: 29/12/2026');
     expect(text).not.toContain('30/11/2026');
+  });
+
+  it('the IO message gives the due date the notice prints, in its text and as IO’s due date (a month billed late on GPD)', async () => {
+    const sent: IoMessageContent[] = [];
+    const { useCases } = setup([position(1)], {
+      printedDueDay: '2026-12-29',
+      platform: 'gpd',
+      io: {
+        sendMessage: async (_fiscalCode, content) => (sent.push(content), { id: 'IO-1' }),
+        messageStatus: async () => 'PROCESSED',
+      },
+    });
+    await useCases.sendToIo(position(1).iud, actors.operator);
+    expect(sent[0]!.markdown).toContain('**Scadenza**: 29/12/2026');
+    expect(sent[0]!.due_date).toBe('2026-12-29T22:59:59.000Z');
   });
 
   it('on GPD, tells the operator to send the position to pagoPA, and a notice that cannot be made names pagoPA, not MyPay', async () => {

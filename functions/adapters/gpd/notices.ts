@@ -22,6 +22,7 @@ export function gpdNotices(
       if (!record?.nav) return null;
       return { pdf: paymentNoticePdf(pagoPaNotice(record, creditor())), dueDay: noticeDueDay(record) };
     },
+    dueDay: noticeDueDay,
     storedKey(position) {
       if (!position.nav) return null;
       const { fiscalCode, name, cbill } = creditor();

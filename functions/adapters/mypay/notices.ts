@@ -26,5 +26,6 @@ export function myPayNotices(
       return pdf && { pdf, dueDay: position.dataScadenza };
     },
     storedKey: (position) => (position.nav ? noticePdfKey(position.iud) : null),
+    dueDay: (position) => position.dataScadenza,
   };
 }
