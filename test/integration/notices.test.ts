@@ -7,6 +7,10 @@ import { inbox } from '../support/mail.ts';
 import { platformText, resetPlatform } from '../support/platform.ts';
 import { approvedSubscriber, mypayConfiguration, settledFlow, storedPositions } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
+import { endOfDayInRome } from '../../functions/domain/notices.ts';
+import { noticeDueDay } from '../../functions/domain/payment-notice.ts';
+import { italianDay } from '../../functions/domain/period.ts';
+import { onGpd } from '../support/gpd.ts';
 
 /**
  * Payment notices over the real local stack: a month exported through 'Invia a MyPay' (MyPay simulator,
@@ -48,6 +52,12 @@ afterAll(() => post(io(), '/admin/reset', {}));
 const settled = (flowId: string) => settledFlow(operator, flowId);
 
 /** An open call with citizens approved and their November exported to MyPay: the flow and the positions. */
+/** The due day a notice prints: the month's own on MyPay, the one the export gave GPD on GPD (a late month's is later). */
+const printedDueDay = (position: Record<string, unknown>) =>
+  onGpd()
+    ? noticeDueDay(position as { dataScadenza: string; exportedAt: string | null })
+    : (position.dataScadenza as string);
+
 async function exportedMonth(lastNames: string[]) {
   const { call } = await openCall(operator);
   const people = [];
@@ -94,7 +104,7 @@ describe('notice by e-mail', () => {
     expect(text).toContain(
       `Importo: ${new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' }).format(position.importoDovuto / 100)}`,
     );
-    expect(text).toContain('30/11/2026');
+    expect(text).toContain(italianDay(printedDueDay(position)));
     expect(text.replace(/\s/g, '')).toContain(position.nav);
     expect(text).toContain(`Gialli`);
     expect(text).toContain(people[0]!.fiscalCode);
@@ -178,7 +188,9 @@ describe('notice to the IO app', () => {
       payee: { fiscal_code: '80012340123' },
     });
     expect(Number.isInteger(message!.content.payment_data.amount)).toBe(true);
-    expect(message!.content.due_date).toBe('2026-11-30T22:59:59.000Z');
+    // November's last day; on GPD, for a month sent after it, the day the export gave GPD (the one its notice prints).
+    expect(message!.content.due_date).toBe(endOfDayInRome(printedDueDay(position)));
+    if (!onGpd()) expect(message!.content.due_date).toBe('2026-11-30T22:59:59.000Z');
     expect((await localTable().auditOf('position', position.iud)).at(-1)).toMatchObject({
       after: { ioId: message!.id, ioStatus: 'PROCESSED' },
     });
