@@ -180,8 +180,10 @@ describe.runIf(onGpd())('pagoPA notice on GPD: ‘Avviso PDF’', { timeout: 120
       await localTable().putItem({ ...position, ...fields });
       const refused = await citizen.get(`/api/positions/${position.iud}/notice`);
       expect([refused.status, refused.json.detail]).toEqual([409, detail]);
-      const [listed] = (await citizen.get(`/api/me/positions?callId=${other.id}`)).json.items;
-      expect(listed).toMatchObject({ noticeDownload: false, noticeUrl: null });
+      // The citizen's list reads an index, which (as on AWS) may show the change a moment later: she reloads.
+      await expect
+        .poll(async () => (await citizen.get(`/api/me/positions?callId=${other.id}`)).json.items[0])
+        .toMatchObject({ noticeDownload: false, noticeUrl: null });
     }
   });
 });
