@@ -6,7 +6,7 @@ import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { approvedSubscriber, exportMonth, mypayConfiguration, storedPositions } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
-import { gpdAdmin, gpdClient, onGpd } from '../support/gpd.ts';
+import { gpdAdmin, gpdClient, onGpd, syncDone } from '../support/gpd.ts';
 import { DEFAULT_ORGANIZATION } from '../../lib/local/gpd/model.ts';
 
 /**
@@ -31,16 +31,6 @@ afterAll(async () => {
 /** The simulator's calls let through so far, by operation (lib/local/gpd-simulator.ts counters). */
 const gpdCalls = async (): Promise<Record<string, number>> =>
   (await (await fetch(`${inject('gpdUrl')}/admin/state`)).json()).counters.calls;
-
-async function syncDone(callId: string) {
-  expect((await operator.post(`/api/calls/${callId}/positions/sync`, {})).status).toBe(200);
-  for (let i = 0; i < 300; i++) {
-    const status = (await operator.get(`/api/calls/${callId}/positions/sync`)).json;
-    if (!status.isUpdating) return status;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('Sincronizza never ended');
-}
 
 describe.skipIf(!onGpd())('Sincronizza reads GPD’s list, page after page', () => {
   it('finds the positions paid or invalidated at GPD past the first pages, without one GET per position', async () => {
@@ -86,7 +76,7 @@ describe.skipIf(!onGpd())('Sincronizza reads GPD’s list, page after page', () 
     await gpd.invalidatePosition(gpdIupd(sent.Mancini!.iud as string));
 
     const before = await gpdCalls();
-    expect(await syncDone(call.id)).toMatchObject({ state: 'SUCCEEDED', error: null });
+    expect(await syncDone(operator, call.id)).toMatchObject({ state: 'SUCCEEDED', error: null });
     const after = await gpdCalls();
     const calls = (operation: string) => (after[operation] ?? 0) - (before[operation] ?? 0);
     // How many pages GPD lists for that due date (the portal's 3, the other office's 120, other tests' positions).

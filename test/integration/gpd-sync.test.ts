@@ -6,7 +6,7 @@ import { openCall } from '../support/calls.ts';
 import { approvedSubscriber, exportMonth, mypayConfiguration, storedPositions } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
 import { localTable } from '../support/dynamo.ts';
-import { gpdAdmin, gpdClient, onGpd } from '../support/gpd.ts';
+import { gpdAdmin, gpdClient, onGpd, syncDone } from '../support/gpd.ts';
 import { DEFAULT_API_KEY, DEFAULT_ORGANIZATION } from '../../lib/local/gpd/model.ts';
 
 /**
@@ -27,16 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   if (onGpd()) await gpdAdmin('reset', {});
 });
-
-async function syncDone(callId: string) {
-  expect((await operator.post(`/api/calls/${callId}/positions/sync`, {})).status).toBe(200);
-  for (let i = 0; i < 300; i++) {
-    const status = (await operator.get(`/api/calls/${callId}/positions/sync`)).json;
-    if (!status.isUpdating) return status;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('Sincronizza never ended');
-}
 
 describe.skipIf(!onGpd())('Sincronizza reads GPD’s state of each position', () => {
   it('paid outside the portal → paid with GPD’s receipt; invalidated at GPD → cancelled; back in DRAFT → published again by the next export', async () => {
@@ -76,7 +66,7 @@ describe.skipIf(!onGpd())('Sincronizza reads GPD’s state of each position', ()
     expect(draft.status).toBe(200);
     expect((await gpd.getPosition(verdi))?.status).toBe('DRAFT');
 
-    const status = await syncDone(call.id);
+    const status = await syncDone(operator, call.id);
     expect(status).toMatchObject({ state: 'SUCCEEDED', error: null });
     const after = await byName();
     const paidAtGpd = await gpd.getPosition(gpdIupd(sent.Rossi!.iud as string));
@@ -98,7 +88,7 @@ describe.skipIf(!onGpd())('Sincronizza reads GPD’s state of each position', ()
 
     // A second Sincronizza finds nothing new: nothing changes.
     const settled = await byName();
-    await syncDone(call.id);
+    await syncDone(operator, call.id);
     const again = await byName();
     for (const name of people) expect(again[name]!.version).toBe(settled[name]!.version);
   });

@@ -7,7 +7,7 @@ import { localFunctionArn, localStateMachineArn, startStepFunctions } from '../.
 import { migrationDefinition } from '../../functions/migrations/state-machine.ts';
 import type { Migration } from '../../functions/migrations/use-cases.ts';
 import { freePort } from '../support/ports.ts';
-import { inject } from '../support/stack-context.ts';
+import { useLocalTable } from '../support/dynamo.ts';
 
 /**
  * The data migrations as the deployment runs them: the start (the trigger's function) takes the run's lock and
@@ -121,12 +121,8 @@ beforeAll(async () => {
     },
   ]);
   sfnEndpoint = stepFunctions.endpoint;
+  useLocalTable();
   Object.assign(process.env, {
-    TABLE_NAME,
-    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-    AWS_REGION: 'eu-south-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
     SFN_ENDPOINT: sfnEndpoint,
     JOBS_STATE_MACHINE_ARN: localStateMachineArn(machine),
   });

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { inject } from './stack-context.ts';
 import { exportMonth, storedPositions } from './positions.ts';
 import { as } from './api.ts';
@@ -45,4 +46,15 @@ export async function publishMonth(operator: Client, callId: string, period: { m
     if (held?.status !== 'VALID' || held.paymentOption[0]?.iuv !== item.codIuv)
       throw new Error(`the export left ${item.iud} ${held ? `${held.status} at GPD` : 'unknown to GPD'}`);
   }
+}
+
+/** 'Sincronizza' of a call, pressed and followed until it ends: its last status. */
+export async function syncDone(operator: Client, callId: string) {
+  expect((await operator.post(`/api/calls/${callId}/positions/sync`, {})).status).toBe(200);
+  for (let i = 0; i < 300; i++) {
+    const status = (await operator.get(`/api/calls/${callId}/positions/sync`)).json;
+    if (!status.isUpdating) return status;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('Sincronizza never ended');
 }
