@@ -125,7 +125,9 @@ export function makeMyPay(config: MyPayConfig, fetchImpl: typeof fetch = fetch):
     /**
      * One position through paaSILImportaDovuto (MyPay4 DovutoService.importDovuto): the row as a Base64
      * `Versamento` (PagInf_Dovuti_Pagati_6_2_0.xsd), flagGeneraIuv beside it. Answers the IUV MyPay generated,
-     * if it did; a refusal is the MyPayFault with MyPay's code (PAA_IMPORT_IUD_DUPLICATO for an IUD it holds).
+     * if it did, and the link to that notice's PDF MyPay gives with it (urlFileAvviso: MyPay4 DovutoService.importDovuto
+     * answers one for an 'I' or 'M' whose IUV it generated); a refusal is the MyPayFault with MyPay's code
+     * (PAA_IMPORT_IUD_DUPLICATO for an IUD it holds).
      */
     async importDovuto(row) {
       const operation = 'paaSILImportaDovuto';
@@ -134,7 +136,10 @@ export function makeMyPay(config: MyPayConfig, fetchImpl: typeof fetch = fetch):
         ['dovuto', Buffer.from(versamentoXml(row), 'utf8').toString('base64')],
         ['flagGeneraIuv', row.flagGeneraIuv === 'true'],
       ]);
-      return { iuv: text(answer, 'identificativoUnivocoVersamento') ?? null };
+      return {
+        iuv: text(answer, 'identificativoUnivocoVersamento') ?? null,
+        noticeUrl: text(answer, 'urlFileAvviso') ?? null,
+      };
     },
 
     async reportPaid(from, to) {

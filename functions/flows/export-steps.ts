@@ -13,6 +13,7 @@ import {
 } from '../domain/flows.ts';
 import { ConflictError } from '../domain/errors.ts';
 import { navOfIuv } from '../domain/iuv.ts';
+import { noticePdfKey } from '../domain/position-rules.ts';
 import { messages } from '../domain/messages.ts';
 import { mypayImportZip } from '../adapters/mypay-zip.ts';
 import type { ExportPositions, ExportResults } from '../adapters/ports/export.ts';
@@ -351,7 +352,9 @@ export function makeExportSteps({
    * the portal never learnt, with a new one an 'M' asks it for (DovutoService.importDovuto generates it for an 'M'
    * without IUV; modify_mygov_dovuto puts it in place of the old). Any other refusal is the row's, as in SCARTI.
    * The rows left (changes, cancellations) go again in the file under the attempt's new name; none left ends the
-   * flow. Each row is written back as it is settled, so a crash mid-slice asks again and lands the same.
+   * flow. Each row is written back as it is settled, so a crash mid-slice asks again and lands the same. A row
+   * settled so has no notice in an AVVISI ZIP: the PDF MyPay links with the IUV it generated (urlFileAvviso) is kept
+   * where a position's own notice is read (noticePdfKey), so the citizen and the e-mail get MyPay's PDF as for the rest.
    */
   async function reconcileSliceOf(flow: FlowRecord): Promise<SendAnswer> {
     let reconcile = flow.reconcile!;
@@ -386,8 +389,13 @@ export function makeExportSteps({
     const results: ExportResults = { accepted: [], rejected: [] };
     for (const iud of plan.ask.slice(reconcile.cursor, to)) {
       const outcome = await heldByMyPay(byIud.get(iud)!);
-      if ('iuv' in outcome) results.accepted.push({ iud, iuv: outcome.iuv, nav: navOfIuv(outcome.iuv), notice: false });
-      else results.rejected.push({ iud, ...outcome });
+      if (!('iuv' in outcome)) {
+        results.rejected.push({ iud, ...outcome });
+        continue;
+      }
+      if (outcome.noticeUrl)
+        await exportFiles.put(noticePdfKey(iud), await mypay.download(outcome.noticeUrl), 'application/pdf');
+      results.accepted.push({ iud, iuv: outcome.iuv, nav: navOfIuv(outcome.iuv), notice: Boolean(outcome.noticeUrl) });
     }
     await positions.recordResults(request, results);
     reconcile = {
@@ -438,10 +446,14 @@ export function makeExportSteps({
   }
 
   /** Whether MyPay holds a new row, and with which IUV (reconcileSliceOf): its IUV, or its refusal. */
-  async function heldByMyPay(row: MyPayCsvRow): Promise<{ iuv: string } | { code: string; reason: string }> {
+  async function heldByMyPay(
+    row: MyPayCsvRow,
+  ): Promise<{ iuv: string; noticeUrl: string | null } | { code: string; reason: string }> {
     let iuv: string | null;
+    let noticeUrl: string | null = null;
     try {
-      iuv = (await mypay.importDovuto(row)).iuv ?? row.codIuv;
+      ({ iuv, noticeUrl = null } = await mypay.importDovuto(row));
+      iuv ??= row.codIuv;
     } catch (error) {
       if ((error as Error).name !== 'MyPayFault') throw error;
       const { faultCode, faultString, description } = error as Error & {
@@ -451,10 +463,11 @@ export function makeExportSteps({
       };
       if (faultCode !== 'PAA_IMPORT_IUD_DUPLICATO')
         return { code: faultCode, reason: description || faultString || faultCode };
-      iuv = row.codIuv || (await mypay.importDovuto({ ...row, azione: 'M', flagGeneraIuv: 'true' })).iuv;
+      if (row.codIuv) iuv = row.codIuv;
+      else ({ iuv, noticeUrl = null } = await mypay.importDovuto({ ...row, azione: 'M', flagGeneraIuv: 'true' }));
     }
     if (!iuv) throw new Error(`MyPay non ha dato lo IUV della posizione ${row.IUD}.`);
-    return { iuv };
+    return { iuv, noticeUrl };
   }
 
   async function collectSliceOf(flowId: string): Promise<{ done: boolean }> {

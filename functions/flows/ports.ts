@@ -44,8 +44,11 @@ export interface MyPayImport {
   /** null when MyPay has no file for the token (the upload never reached it). */
   importStatus(requestToken: string): Promise<MyPayImportStatus | null>;
   download(url: string): Promise<Uint8Array>;
-  /** One row through paaSILImportaDovuto: the IUV MyPay generated, if any; a refusal is a MyPayFault. */
-  importDovuto(row: MyPayCsvRow): Promise<{ iuv: string | null }>;
+  /**
+   * One row through paaSILImportaDovuto: the IUV MyPay generated, if any, and the link to its notice PDF MyPay gives
+   * with a generated IUV (urlFileAvviso); a refusal is a MyPayFault.
+   */
+  importDovuto(row: MyPayCsvRow): Promise<{ iuv: string | null; noticeUrl?: string | null }>;
 }
 
 /** Starts the export state machine for a flow (Step Functions in the cloud, aws-local-stepfunctions here). */

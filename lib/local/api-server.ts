@@ -86,10 +86,28 @@ export interface ApiServerOptions {
   issuer: string;
   audience: string;
   handlers: Record<Resource, LambdaHandler>;
+  /**
+   * Each resource's function timeout in seconds (lib/function-access.ts timeoutOf, the one the CDK deploys). Always
+   * the handler's `getRemainingTimeInMillis`; with `cutAtTimeout` an invocation still running then is also cut, as
+   * Lambda cuts it, and API Gateway answers 500 (a function error). Unlike Lambda this process cannot freeze the
+   * cut invocation: its code runs on, and what it writes afterwards still lands.
+   */
+  timeoutSeconds?: (resource: Resource) => number;
+  cutAtTimeout?: boolean;
 }
 
+/** Lambda's error for an invocation cut at its timeout, as its log shows it. */
+export const invocationTimedOut = (seconds: number) =>
+  Object.assign(new Error(`Task timed out after ${seconds.toFixed(2)} seconds`), { name: 'Sandbox.Timedout' });
+
 /** A request listener for /api/*; mount it on any node http server. */
-export function createApiListener({ issuer, audience, handlers }: ApiServerOptions) {
+export function createApiListener({
+  issuer,
+  audience,
+  handlers,
+  timeoutSeconds = timeoutOf,
+  cutAtTimeout = false,
+}: ApiServerOptions) {
   const jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));
 
   async function verify(authorization: string | undefined): Promise<JWTPayload | null> {
@@ -168,7 +186,8 @@ export function createApiListener({ issuer, audience, handlers }: ApiServerOptio
     } as ApiEvent;
 
     const handler = handlers[found.route.resource];
-    const deadline = Date.now() + timeoutOf(found.route.resource) * 1000;
+    const seconds = timeoutSeconds(found.route.resource);
+    const deadline = Date.now() + seconds * 1000;
     const context = {
       awsRequestId: requestId,
       functionName: `local-${found.route.resource}`,
@@ -184,16 +203,31 @@ export function createApiListener({ issuer, audience, handlers }: ApiServerOptio
       succeed: () => undefined,
     } as Context;
 
+    let timer: NodeJS.Timeout | undefined;
     try {
-      const result = await handler(event, context);
+      const invocation = handler(event, context);
+      const result = cutAtTimeout
+        ? await Promise.race([
+            invocation,
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(() => reject(invocationTimedOut(seconds)), seconds * 1000);
+              // The cut invocation runs on unobserved: its own later failure must not crash the stack.
+              invocation.catch(() => undefined);
+            }),
+          ])
+        : await invocation;
       const structured = typeof result === 'string' ? { statusCode: 200, body: result } : result;
       const responseHeaders: Record<string, string | number | boolean> = { ...(structured.headers ?? {}) };
       res.writeHead(structured.statusCode ?? 200, responseHeaders as Record<string, string>);
       const payload = structured.body ?? '';
       res.end(structured.isBase64Encoded ? Buffer.from(payload, 'base64') : payload);
-    } catch {
+    } catch (error) {
       // API Gateway answers 500 when the integration fails; the handler itself maps every known error.
+      if ((error as Error).name === 'Sandbox.Timedout')
+        console.warn(`${requestId} ${found.route.resource}: ${(error as Error).message}`);
       sendProblem(res, 500, 'Errore interno', messages.generic);
+    } finally {
+      clearTimeout(timer);
     }
   };
 }

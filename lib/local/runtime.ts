@@ -75,6 +75,12 @@ export interface StartOptions {
    * `POST <dynamoEndpoint>/__local/partition-write-limit`).
    */
   partitionWriteUnits?: number;
+  /**
+   * Cut an API function's invocation at its deployed timeout (lib/function-access.ts timeoutOf), as Lambda does:
+   * API Gateway then answers 500 (default LOCAL_FUNCTION_TIMEOUTS=on, else off). The Step Functions tasks are always
+   * cut at theirs (lib/local/step-functions.ts). The integration tests run with it.
+   */
+  functionTimeouts?: boolean;
 }
 
 /** The key that signs list cursors: made on first start and kept in <dataDir>/cursor-secret. */
@@ -267,7 +273,12 @@ export async function startLocalStack(config: LocalConfig, options: StartOptions
     // The reporting schedules the cloud runs with EventBridge Scheduler: daily, and after checkouts of unknown outcome.
     opened.push(startLocalSchedules());
 
-    const handleApi = createApiListener({ issuer, audience: API_AUDIENCE, handlers });
+    const handleApi = createApiListener({
+      issuer,
+      audience: API_AUDIENCE,
+      handlers,
+      cutAtTimeout: options.functionTimeouts ?? process.env.LOCAL_FUNCTION_TIMEOUTS === 'on',
+    });
     const runtimeConfig = {
       apiBaseUrl: '',
       issuer,

@@ -16,6 +16,7 @@ import {
   storeRawConfiguration,
 } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
+import { renderFirstPage } from '../support/pdf-render.ts';
 import { flowMessages } from '../../functions/domain/flows.ts';
 import { FUNCTION_TIMEOUT_PATH } from '../../lib/local/step-functions.ts';
 
@@ -180,6 +181,15 @@ async function positionsOf(callId: string) {
     statoExport: p.statoExport as string,
     lastExportError: p.lastExportError as string | null,
   }));
+}
+
+/** The text of the notice PDF the operator opens ('Avviso PDF') on a citizen's record; null when none is offered. */
+async function noticeText(userId: string, iud: string): Promise<string | null> {
+  const { json } = await operator.get(`/api/users/${userId}/positions`);
+  const item = (json.items as { iud: string; noticeUrl: string | null }[]).find((p) => p.iud === iud);
+  if (!item?.noticeUrl) return null;
+  const pdf = new Uint8Array(await (await fetch(item.noticeUrl)).arrayBuffer());
+  return (await renderFirstPage(pdf, 0)).text;
 }
 
 describe('Invia a MyPay', () => {
@@ -367,7 +377,7 @@ describe('Invia a MyPay', () => {
   ])(
     'MyPay failing the import with PAA_IMPORT_ERROR after inserting rows (%s: %s): Rielabora finds which rows MyPay holds; none comes back PAA_IMPORT_IUD_DUPLICATO and each position gets the IUV MyPay holds (MyPay4 ImportFlussoTaskService.java:873-981)',
     async (stage) => {
-      const { call } = await callWithThreeDue();
+      const { call, people } = await callWithThreeDue();
       await admin('import', { mode: 'failed', code: 'PAA_IMPORT_ERROR', stage, afterRows: 2, times: 1 });
       const started = await operator.post(`/api/calls/${call.id}/exports`, november);
       const failed = await settled(started.json.id);
@@ -395,6 +405,13 @@ describe('Invia a MyPay', () => {
       );
       expect(positions.every((p) => isValidIuv(p.codIuv!))).toBe(true);
       expect((await importsOf(started.json.id)).every((i) => !i.rejected)).toBe(true);
+      // Rows settled one by one (paaSILImportaDovuto) are in no AVVISI ZIP: the operator still opens MyPay's notice
+      // for each, the one for its IUV, as for a row the import settled. (With 'avvisi' the failed import made none.)
+      if (stage !== 'avvisi')
+        for (const position of positions) {
+          const userId = people.find((p) => p.fiscalCode === position.fiscalCode)!.userId;
+          expect(await noticeText(userId, position.iud), position.iud).toContain(`IUV ${position.codIuv}`);
+        }
     },
   );
 

@@ -64,8 +64,11 @@ export interface MyPay {
     files?: { scarti?: boolean; iuv?: boolean; avvisi?: boolean },
   ): Promise<MyPayImportStatus>;
   download(url: string): Promise<Uint8Array>;
-  /** One position through paaSILImportaDovuto: the IUV MyPay generated (null if it generated none); a refusal is a MyPayFault. */
-  importDovuto(row: MyPayCsvRow): Promise<{ iuv: string | null }>;
+  /**
+   * One position through paaSILImportaDovuto: the IUV MyPay generated (null if it generated none) and, with it, the
+   * link to its notice PDF (urlFileAvviso); a refusal is a MyPayFault.
+   */
+  importDovuto(row: MyPayCsvRow): Promise<{ iuv: string | null; noticeUrl: string | null }>;
   /** A new checkout of a position MyPay holds (imported), by its IUV, back to `returnUrl`; null when MyPay has nothing payable for it. */
   /** `deadline` (epoch ms): the call ends before it (the caller's remaining time), as MyPayUnavailable. */
   openPositionCheckout(iuv: string, returnUrl: string, deadline?: number): Promise<MyPayPaymentSession | null>;
