@@ -81,8 +81,10 @@ export default defineConfig({
       },
       { resolve, test: { ...integration, name: 'integration', include: ['test/integration/**/*.test.ts'] } },
       // The money path again on pagoPA GPD (issue 37): the same files, on stacks started with PAYMENT_PLATFORM=gpd
-      // (test/support/stack-pool.ts platformEnv), so each passes on both platforms.
-      { resolve, test: { ...integration, name: 'integration-gpd', include: gpdMoneyPath, maxWorkers: 1 } },
+      // (test/support/stack-pool.ts platformEnv), so each passes on both platforms. Two workers as the MyPay run:
+      // vitest then runs both projects' files in one queue, two at a time, instead of the GPD files one by one
+      // after all the others (a project with maxWorkers 1 gets a sequential group of its own).
+      { resolve, test: { ...integration, name: 'integration-gpd', include: gpdMoneyPath } },
       {
         resolve,
         test: {
