@@ -92,8 +92,12 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/global-setup.ts'],
           setupFiles: ['test/support/stack-env.ts'],
-          // Two files at a time too, each with its own stack and its own Chromium.
+          // Two files at a time too, each worker with its own stack, each file with its own Chromium.
           maxWorkers: 2,
+          // A worker runs its files one after another in one process (it keeps playwright, axe and the product
+          // modules loaded, and the tokens of test/support/sign-in.ts, all for its own stack): no file sets
+          // process.env or mocks a module, and each launches and closes its own browser.
+          isolate: false,
           testTimeout: 90_000,
           hookTimeout: 120_000,
           env,
@@ -107,7 +111,8 @@ export default defineConfig({
           include: ['test/e2e-gpd/**/*.test.ts'],
           globalSetup: ['test/e2e/global-setup.ts'],
           setupFiles: ['test/support/stack-env.ts'],
-          maxWorkers: 1,
+          // As e2e's: its files share e2e's queue, two at a time, rather than running alone after it.
+          maxWorkers: 2,
           testTimeout: 90_000,
           hookTimeout: 120_000,
           env,
