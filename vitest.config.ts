@@ -81,8 +81,10 @@ export default defineConfig({
       },
       { resolve, test: { ...integration, name: 'integration', include: ['test/integration/**/*.test.ts'] } },
       // The money path again on pagoPA GPD (issue 37): the same files, on stacks started with PAYMENT_PLATFORM=gpd
-      // (test/support/stack-pool.ts platformEnv), so each passes on both platforms.
-      { resolve, test: { ...integration, name: 'integration-gpd', include: gpdMoneyPath, maxWorkers: 1 } },
+      // (test/support/stack-pool.ts platformEnv), so each passes on both platforms. Two workers as the MyPay run:
+      // vitest then runs both projects' files in one queue, two at a time, instead of the GPD files one by one
+      // after all the others (a project with maxWorkers 1 gets a sequential group of its own).
+      { resolve, test: { ...integration, name: 'integration-gpd', include: gpdMoneyPath } },
       {
         resolve,
         test: {
@@ -90,8 +92,12 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/global-setup.ts'],
           setupFiles: ['test/support/stack-env.ts'],
-          // Two files at a time too, each with its own stack and its own Chromium.
+          // Two files at a time too, each worker with its own stack, each file with its own Chromium.
           maxWorkers: 2,
+          // A worker runs its files one after another in one process (it keeps playwright, axe and the product
+          // modules loaded, and the tokens of test/support/sign-in.ts, all for its own stack): no file sets
+          // process.env or mocks a module, and each launches and closes its own browser.
+          isolate: false,
           testTimeout: 90_000,
           hookTimeout: 120_000,
           env,
@@ -105,7 +111,8 @@ export default defineConfig({
           include: ['test/e2e-gpd/**/*.test.ts'],
           globalSetup: ['test/e2e/global-setup.ts'],
           setupFiles: ['test/support/stack-env.ts'],
-          maxWorkers: 1,
+          // As e2e's: its files share e2e's queue, two at a time, rather than running alone after it.
+          maxWorkers: 2,
           testTimeout: 90_000,
           hookTimeout: 120_000,
           env,

@@ -129,8 +129,10 @@ describe.runIf(onGpd())('pagoPA notice on GPD: ‘Avviso PDF’', { timeout: 120
 
   it('gives the citizen her own month’s notice, a PDF with its notice number and QR code; operators and delegates too, never another citizen', async () => {
     const { call, position } = await mariasExportedMonth();
-    const [listed] = (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items;
-    expect(listed).toMatchObject({ iud: position.iud, noticeDownload: true, noticeUrl: null });
+    // Her list reads an index, which shows the export's write a moment later: she reloads until it does.
+    await expect
+      .poll(async () => (await citizen.get(`/api/me/positions?callId=${call.id}`)).json.items[0])
+      .toMatchObject({ iud: position.iud, noticeDownload: true, noticeUrl: null });
 
     const link = await citizen.get(`/api/positions/${position.iud}/notice`);
     expect(link.status, JSON.stringify(link.json)).toBe(200);
