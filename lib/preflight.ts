@@ -518,61 +518,75 @@ async function dnsLeadsTo(
 const output = (stack: CfnStack | undefined, key: string) =>
   stack?.Outputs?.find((o) => o.OutputKey === key)?.OutputValue;
 
+/** A name the council publishes for the portal, and the stack output it must lead to. */
+interface PublishedDomain {
+  name: string;
+  /** What the name reaches, for the title ('the API', 'the site'). */
+  reaches: string;
+  stack: string;
+  /** The stack output holding the target's domain name. */
+  targetOutput: string;
+  /** The target's own hosted zone (what a Route 53 alias names), from the stack's outputs. */
+  targetZoneId: (stack: CfnStack | undefined) => string;
+  /** What the check says while the stack has no target yet. */
+  beforeTarget: Pick<Check, 'status' | 'detail' | 'fix'>;
+}
+
+/** Does the published name lead to its stack's output? Checked once that stack has made the target. */
+async function domainPublished(clients: PreflightClients, region: string, domain: PublishedDomain): Promise<Check> {
+  const { name, reaches, stack, targetOutput } = domain;
+  const title = `DNS record ${name} → ${reaches} (CNAME or Route 53 alias to the output ${targetOutput} of ${stack})`;
+  const deployed = await describeStack(clients.cloudFormation(region), stack);
+  const target = output(deployed, targetOutput);
+  if (!target) return { title, ...domain.beforeTarget };
+  return { title, ...(await dnsLeadsTo(clients, { name, target, targetZoneId: domain.targetZoneId(deployed) })) };
+}
+
 /**
  * CloudFront reaches the API at apiDomainName, so the council's DNS must point it at the regional domain the data
  * stack made (its output ApiDomainTarget) before the web stack is deployed: otherwise every API call is a 502.
  */
-async function apiDomainPublished(
-  clients: PreflightClients,
-  region: string,
-  settings: PortalContext,
-  stage: Stage,
-): Promise<Check> {
+function apiDomain(settings: PortalContext, region: string, stage: Stage): PublishedDomain {
   const name = settings.apiDomainName!;
   const dataStack = `${settings.stackPrefix}Data`;
-  const title = `DNS record ${name} → the API (CNAME or Route 53 alias to the output ApiDomainTarget of ${dataStack})`;
-  const data = await describeStack(clients.cloudFormation(region), dataStack);
-  const target = output(data, 'ApiDomainTarget');
-  if (!target)
-    return {
-      title,
+  return {
+    name,
+    reaches: 'the API',
+    stack: dataStack,
+    targetOutput: 'ApiDomainTarget',
+    targetZoneId: (data) =>
+      output(data, 'ApiDomainHostedZoneId') ?? `<the output ApiDomainHostedZoneId of ${dataStack}>`,
+    beforeTarget: {
       status: 'missing',
       detail: `the API's domain is made by ${dataStack}, not deployed yet (or deployed without apiDomainName)`,
       fix: [
         `npm run deploy -- ${stage.name} --data-only`,
         `then in the council's DNS: ${name} CNAME <the output ApiDomainTarget of ${dataStack}> (aws cloudformation describe-stacks --region ${region} --stack-name ${dataStack} --query "Stacks[0].Outputs")`,
       ],
-    };
-  const targetZoneId = output(data, 'ApiDomainHostedZoneId') ?? `<the output ApiDomainHostedZoneId of ${dataStack}>`;
-  return { title, ...(await dnsLeadsTo(clients, { name, target, targetZoneId })) };
+    },
+  };
 }
 
 /**
  * The portal's own domain must lead to the distribution. It exists from the first full deploy on: before it the
  * check is for later, after it (a redeploy, a rollback) it is checked like the API's.
  */
-async function webDomainPublished(
-  clients: PreflightClients,
-  region: string,
-  settings: PortalContext,
-  stage: Stage,
-): Promise<Check> {
+function webDomain(settings: PortalContext, stage: Stage): PublishedDomain {
   const name = settings.webDomainName!;
   const webStack = `${settings.stackPrefix}Web`;
-  const title = `DNS record ${name} → the site (CNAME or Route 53 alias to the output DistributionDomainName of ${webStack})`;
-  const target = output(await describeStack(clients.cloudFormation(region), webStack), 'DistributionDomainName');
-  if (!target)
-    return {
-      title,
+  return {
+    name,
+    reaches: 'the site',
+    stack: webStack,
+    targetOutput: 'DistributionDomainName',
+    targetZoneId: () => CloudFrontTarget.CLOUDFRONT_ZONE_ID,
+    beforeTarget: {
       status: 'later',
       detail: `the distribution is made by ${webStack}, not deployed yet`,
       fix: [
         `after npm run deploy -- ${stage.name}: in the council's DNS, ${name} CNAME <the output DistributionDomainName of ${webStack}> (or a Route 53 alias A record to it, hosted zone ${CloudFrontTarget.CLOUDFRONT_ZONE_ID})`,
       ],
-    };
-  return {
-    title,
-    ...(await dnsLeadsTo(clients, { name, target, targetZoneId: CloudFrontTarget.CLOUDFRONT_ZONE_ID })),
+    },
   };
 }
 
@@ -707,7 +721,7 @@ export async function preflight(stage: Stage, clients: PreflightClients, now = n
         },
         now,
       ),
-      await webDomainPublished(clients, region, settings, stage),
+      await domainPublished(clients, region, webDomain(settings, stage)),
     );
   if (settings.apiDomainName && settings.apiCertificateArn)
     checks.push(
@@ -722,7 +736,7 @@ export async function preflight(stage: Stage, clients: PreflightClients, now = n
         },
         now,
       ),
-      await apiDomainPublished(clients, region, settings, stage),
+      await domainPublished(clients, region, apiDomain(settings, region, stage)),
     );
   if (settings.authDomainPrefix) checks.push(await cognitoDomainFree(clients, region, settings));
   checks.push(await lambdaConcurrency(clients, region));

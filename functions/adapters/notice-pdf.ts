@@ -1,6 +1,6 @@
 import { inflateRawSync } from 'node:zlib';
 import { iuvOfNoticeFile } from '../domain/notices.ts';
-import { noticePdfKey } from '../domain/payments.ts';
+import { noticePdfKey } from '../domain/position-rules.ts';
 
 /** What the notice PDF of a position is looked up by. */
 export interface NoticePdfPosition {

@@ -19,11 +19,12 @@ import {
   type InpsFetchOutcome,
   type InpsQueryReason,
 } from '../domain/inps.ts';
-import { iseeMessages, toIsee, type InpsFetchResult, type Isee } from '../domain/isee.ts';
+import { iseeMessages, toIsee } from '../domain/isee-rules.ts';
+import type { InpsFetchResult, Isee } from '../domain/isee.ts';
 import { toEuros } from '../domain/money.ts';
 import { romeDay } from '../domain/period.ts';
 import type { Actor } from '../domain/roles.ts';
-import { userMessages } from '../domain/users.ts';
+import { userMessages } from '../domain/user-rules.ts';
 import type { Page } from '../domain/validation.ts';
 import type { InpsQuery } from '../domain/inps.ts';
 import type { AuditLog } from '../adapters/ports/audit.ts';

@@ -1,20 +1,17 @@
 import { ConflictError, NotFoundError } from '../domain/errors.ts';
+// Rules from the zod-free modules, payload types from the schemas': the background jobs build no API schema.
 import {
   assertIseeDeletable,
   decidedState,
+  iseeDocumentKey,
   iseeMessages,
   supersededState,
   toIsee,
-  type CitizenIseeUpload,
-  type Isee,
-  type IseeDecision,
-  type IseeState,
-  type OperatorIseeUpload,
-} from '../domain/isee.ts';
-import { iseeDocumentKey } from '../domain/isee-extraction.ts';
+} from '../domain/isee-rules.ts';
+import type { CitizenIseeUpload, Isee, IseeDecision, IseeState, OperatorIseeUpload } from '../domain/isee.ts';
 import { toCents } from '../domain/money.ts';
 import type { Actor } from '../domain/roles.ts';
-import { userMessages, userStateAfterIsee, type LastIsee } from '../domain/users.ts';
+import { userMessages, userStateAfterIsee, type LastIsee } from '../domain/user-rules.ts';
 import type { Page } from '../domain/validation.ts';
 import type { AuditLog } from '../adapters/ports/audit.ts';
 import type { Clock, IdGenerator } from '../adapters/ports/clock.ts';

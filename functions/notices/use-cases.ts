@@ -8,7 +8,7 @@ import { FLOW_EMAIL_JOB, jobStatusOf, unfinishedRun, type BackgroundJobs, type J
 import { DomainError, ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { flowMessages } from '../domain/flows.ts';
 import { fill, messages, noticeMessages } from '../domain/messages.ts';
-import { ioSentBefore } from '../domain/payments.ts';
+import { ioSentBefore } from '../domain/position-rules.ts';
 import {
   IO_NOT_DELIVERED,
   IO_NOTICE_NUMBER,

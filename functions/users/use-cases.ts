@@ -5,10 +5,9 @@ import {
   assertUserDeletable,
   userMessages,
   userStateAfterToggle,
-  type User,
-  type UserSearch,
   toUser,
-} from '../domain/users.ts';
+} from '../domain/user-rules.ts';
+import type { User, UserSearch } from '../domain/users.ts';
 import type { NewUserInput, UserUpdateInput } from '../domain/user-input.ts';
 import type { AuditLog } from '../adapters/ports/audit.ts';
 import type { Clock, IdGenerator } from '../adapters/ports/clock.ts';
