@@ -314,7 +314,7 @@ export const listPositionsOfUser = (
   userId: string,
   filter: { callId?: string },
   page: { limit?: number; cursor?: string },
-): Promise<Page<Position>> =>
+): Promise<Page<PositionRecord>> =>
   queryPage(
     {
       IndexName: 'gsi1',
@@ -328,7 +328,7 @@ export const listPositionsOfUser = (
       ScanIndexForward: false,
     },
     page,
-    toPosition,
+    toPositionRecord,
     POSITIONS_PAGE_SIZE,
   );
 

@@ -10,6 +10,7 @@ import { ConflictError, DomainError, NotFoundError, ValidationError } from '../d
 import { fill, gpdPaymentMessages, messages, paymentOutcomeMessages } from '../domain/messages.ts';
 import type { Position } from '../domain/payments.ts';
 import { isNoticeSendable, romeDateTime } from '../domain/notices.ts';
+import { gpdFirstDueDay } from '../domain/gpd.ts';
 import { romeDay } from '../domain/period.ts';
 import {
   CHECKOUT_HOLD_MS,
@@ -50,7 +51,7 @@ export interface UserPositionDeps {
       userId: string,
       filter: { callId?: string },
       page: { limit?: number; cursor?: string },
-    ): Promise<Page<Position>>;
+    ): Promise<Page<PositionRecord>>;
     /** positions/repository.ts: the one writer (the checkout's hold and its release are transitions of the position). */
     applyTransition(transition: Transition): Promise<boolean>;
     /** payments/checkouts.ts: the call-level marker of a checkout. */
@@ -132,11 +133,16 @@ export function makeUserPositionUseCases(deps: UserPositionDeps) {
       : toPositionView(position, { url: await notices.noticeUrl(position) }, clock.now());
   /** The citizen's own view: the operators' note on a closed reconciliation (and who wrote it) is the office's. */
   const citizenView = ({ riconciliazioneChiusa: _closed, ...position }: Position) => view(position);
-  const views = async (page: Page<Position>, toView = view): Promise<Page<PositionView>> => ({
-    items: await Promise.all(page.items.map((p) => toView(p))),
+  /**
+   * What the API shows of a stored position. On GPD its 'Scadenza' is the day pagoPA holds and the notice prints
+   * (gpdFirstDueDay: 30 days after the send of a month sent late), as the e-mail and the IO message say.
+   */
+  const publicView = (record: PositionRecord): Position =>
+    publicPosition(platform.name === 'gpd' ? { ...record, dataScadenza: gpdFirstDueDay(record) } : record);
+  const views = async (page: Page<PositionRecord>, toView = view): Promise<Page<PositionView>> => ({
+    items: await Promise.all(page.items.map((p) => toView(publicView(p)))),
     nextCursor: page.nextCursor,
   });
-  const publicView = publicPosition;
 
   /** The signed-in citizen's user id, or null when the portal has no record of them (then they own nothing). */
   const citizenId = async (actor: Actor) => (actor.fiscalCode ? users.findUserIdByFiscalCode(actor.fiscalCode) : null);

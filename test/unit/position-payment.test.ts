@@ -847,6 +847,31 @@ describe('several months at once on pagoPA GPD (a Checkout cart)', () => {
     expect(myPay.items.map((p) => [p.noticeDownload, p.noticeUrl !== null])).toEqual([[false, true]]);
   });
 
+  it('shows as ‘Scadenza’ the day pagoPA holds and the notice prints: the month’s last day, or 30 days after a late send', async () => {
+    const gpd = fakeGpdCheckout();
+    const late = month(1, { dataScadenza: '2026-01-31', exportedAt: '2026-03-10T10:00:00.000Z' });
+    const notSent = month(4, { dataScadenza: '2026-04-30', exportedAt: null, nav: null, codIuv: null });
+    const onTime = month(5, { dataScadenza: '2026-05-31', exportedAt: '2026-03-10T10:00:00.000Z' });
+    const more = [late, notSent, onTime];
+    const dueDays = async (portal: ReturnType<typeof citizenPortal>) =>
+      Object.fromEntries(
+        (await portal.useCases.listMyPositions({}, actors.citizen)).items
+          .filter((p) => more.some((m) => m.iud === p.iud))
+          .map((p) => [p.mese, p.dataScadenza]),
+      );
+    expect(await dueDays(citizenPortal({ platform: gpd.platform, more }))).toEqual({
+      1: '2026-04-09',
+      4: '2026-04-30',
+      5: '2026-05-31',
+    });
+    // The operators' view of a citizen's positions says the same; MyPay keeps the month's own day.
+    const operatorPage = await citizenPortal({ platform: gpd.platform, more }).useCases.listPositionsByFiscalCode({
+      fiscalCode: 'RSSMRA85C52H501N',
+    });
+    expect(operatorPage.items.find((p) => p.iud === late.iud)?.dataScadenza).toBe('2026-04-09');
+    expect(await dueDays(citizenPortal({ more }))).toEqual({ 1: '2026-01-31', 4: '2026-04-30', 5: '2026-05-31' });
+  });
+
   it('pays three months in one cart: held as one checkout, in verifica until the receipts arrive, then paid with amount, date, PSP and receipt id', async () => {
     const { cart, opened, receive, useCases, stored, markers, audit } = gpdPortal();
     const three = months.slice(0, 3);

@@ -20,7 +20,11 @@ async function webOn(paymentPlatform?: 'mypay' | 'gpd') {
   await config.loadRuntimeConfig();
   const { trailFor } = await import('../../../web/src/app/layout/breadcrumbs.tsx');
   const { onPlatform } = await import('../../../web/src/lib/platform.ts');
-  return { trailFor, onPlatform };
+  const { singlePaymentTexts } = await import('../../../web/src/features/enrolments/utils/single-payment-texts.ts');
+  const { noticeUnavailableReason, positionsCsvIntro } =
+    await import('../../../web/src/features/payments/utils/platform-texts.ts');
+  const { configurationIntro } = await import('../../../web/src/features/configuration/utils/configuration-texts.ts');
+  return { trailFor, onPlatform, singlePaymentTexts, noticeUnavailableReason, positionsCsvIntro, configurationIntro };
 }
 
 // Each test imports the web's layout afresh (Amplify UI): seconds on a loaded machine.
@@ -43,5 +47,39 @@ describe('the platform’s name in the spec’s texts', { timeout: 60_000 }, () 
       'È già in corso un invio a pagoPA per questo bando: attendi che finisca.',
     );
     expect(onNamedPlatform(flowMessages.exportRunning, 'mypay')).toBe(flowMessages.exportRunning);
+  });
+
+  it('on pagoPA GPD no MyPay-only word on the call’s and the citizen’s money screens; on MyPay the same texts as before', async () => {
+    const open = { annullato: false, isPagato: false };
+    const gpd = await webOn('gpd');
+    expect(gpd.singlePaymentTexts('Rossi Maria')).toEqual({
+      message: 'Confermi di inviare a pagoPA la posizione di questo mese di Rossi Maria?',
+      done: 'Invio a pagoPA avviato: l’avanzamento è in Flussi pagoPA.',
+    });
+    expect(gpd.noticeUnavailableReason(open)).toBe('Posizione non ancora inviata a pagoPA');
+    expect(gpd.noticeUnavailableReason({ ...open, annullato: true })).toBe('Posizione annullata');
+    expect(gpd.noticeUnavailableReason({ ...open, isPagato: true })).toBe('Posizione già pagata');
+    expect(gpd.positionsCsvIntro()).toContain('prima dell’invio a pagoPA');
+    expect(gpd.configurationIntro()).toMatch(/^Questo ente riceve i pagamenti con pagoPA/);
+    for (const text of [
+      ...Object.values(gpd.singlePaymentTexts('Rossi Maria')),
+      gpd.noticeUnavailableReason(open),
+      gpd.positionsCsvIntro(),
+    ])
+      expect(text).not.toContain('MyPay');
+    vi.resetModules();
+
+    const mypay = await webOn('mypay');
+    expect(mypay.singlePaymentTexts('Rossi Maria')).toEqual({
+      message: 'Confermi di inviare a MyPay la posizione di questo mese di Rossi Maria?',
+      done: 'Invio a MyPay avviato: l’avanzamento è in Flussi MyPay.',
+    });
+    expect(mypay.noticeUnavailableReason(open)).toBe('Avviso non ancora generato da MyPay');
+    expect(mypay.positionsCsvIntro()).toBe(
+      'Genera o aggiorna le posizioni debitorie del mese e scarica il CSV di importazione per MyPay, da verificare prima dell’invio.',
+    );
+    expect(mypay.configurationIntro()).toBe(
+      'Parametri della piattaforma di pagamento MyPay usati per generare le posizioni debitorie e il CSV di importazione.',
+    );
   });
 });

@@ -13,6 +13,7 @@ import {
   type ConfigurationFormErrors,
   type ConfigurationFormValues,
 } from '../utils/configuration-form';
+import { configurationIntro } from '../utils/configuration-texts';
 
 const TITLE = 'Configurazione';
 export const CONFIGURATION_SAVED = 'Configurazione salvata correttamente.';
@@ -33,10 +34,7 @@ export function ConfigurationPage() {
     <Flex direction="column" gap="medium" maxWidth="56rem">
       <Heading level={1}>{TITLE}</Heading>
       <PageAlert key={flash.key} {...flash.props} />
-      <Text>
-        Parametri della piattaforma di pagamento MyPay usati per generare le posizioni debitorie e il CSV di
-        importazione.
-      </Text>
+      <Text>{configurationIntro()}</Text>
       {configuration.error && !configuration.data ? (
         <ErrorState message={configuration.error.message} />
       ) : !configuration.data ? (

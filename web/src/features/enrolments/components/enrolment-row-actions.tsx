@@ -14,6 +14,7 @@ import {
   type EnrolmentMove,
 } from '../utils/enrolment-actions';
 import { SINGLE_PAYMENT_EXEMPT } from '../utils/enrolment-format';
+import { singlePaymentTexts } from '../utils/single-payment-texts';
 
 /** A change waiting for 'Conferma'; `run` may return the success text, otherwise `done` shows. */
 export type Pending = { title: string; message: string; run: () => Promise<unknown>; done: string };
@@ -143,8 +144,7 @@ export function EnrolmentRowActions({ row, callId, onConfirm, onEdit, onAsk, sta
                 onSend={() =>
                   onAsk({
                     title: 'Pagamento singolo',
-                    message: `Confermi di inviare a MyPay la posizione di questo mese di ${who}?`,
-                    done: 'Invio a MyPay avviato: l’avanzamento è in Flussi MyPay.',
+                    ...singlePaymentTexts(who),
                     run: () => sendSinglePayment(startExport, callId, row.fiscalCode),
                   })
                 }

@@ -9,6 +9,7 @@ import { PageAlert } from '@/components/page-alert';
 import { useAsyncAction } from '@/components/use-async';
 import { positionsCsv } from '../api/positions-csv';
 import { ReportingButton } from './reporting-button';
+import { positionsCsvIntro } from '../utils/platform-texts';
 
 export const CSV_BUTTON = 'Verifica / genera CSV';
 
@@ -106,10 +107,7 @@ function CsvDialog({
     >
       <form id="positions-csv-form" onSubmit={(event) => void submit(event)} noValidate>
         <Flex direction="column" gap="medium">
-          <Text>
-            Genera o aggiorna le posizioni debitorie del mese e scarica il CSV di importazione per MyPay, da verificare
-            prima dell’invio.
-          </Text>
+          <Text>{positionsCsvIntro()}</Text>
           <Flex direction={{ base: 'column', medium: 'row' }} gap="medium">
             <SelectField
               label="Mese"

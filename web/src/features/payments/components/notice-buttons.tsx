@@ -7,6 +7,7 @@ import { ApiError } from '@/lib/api';
 import { emailNotice } from '../api/email-notice';
 import { checkIoNotice, sendIoNotice } from '../api/send-io-notice';
 import { NoticeNumber } from './notice-number';
+import { noticeUnavailableReason } from '../utils/platform-texts';
 import { formatDateTime } from '@/lib/dates';
 
 type NoticePosition = Pick<
@@ -129,13 +130,7 @@ export function NoticeButtons({ position, onSent, readOnly = false }: NoticeButt
   const resend = ioSentBefore(position);
   const pending = ioBadge(position).state === 'pending';
   const who = `${position.cognome} ${position.nome}`;
-  const reason = !sendable
-    ? position.annullato
-      ? 'Posizione annullata'
-      : position.isPagato
-        ? 'Posizione già pagata'
-        : 'Avviso non ancora generato da MyPay'
-    : undefined;
+  const reason = !sendable ? noticeUnavailableReason(position) : undefined;
 
   const close = () => {
     if (busy) return;
