@@ -9,6 +9,7 @@ import type { FlowRepository, MyPayImport } from '../../functions/flows/ports.ts
 import { makeFlowUseCases } from '../../functions/flows/use-cases.ts';
 import type { Clock } from '../../functions/adapters/ports/clock.ts';
 import { actors, memoryAudit, memoryMetrics, sequentialIds } from '../support/in-memory.ts';
+import { MYPAY_CSV_COLUMNS } from '../../functions/domain/mypay-csv-format.ts';
 
 /**
  * The export workflow end to end at unit level: the real state-machine definition runs in
@@ -56,6 +57,13 @@ function fakeMyPay() {
   let stuck = false;
   let refuseUpload: { code: string; description: string } | null = null;
   const rejectIuds = new Set<string>();
+  /** The rows MyPay holds, IUD → IUV, and each paaSILImportaDovuto asked (its IUD and azione). */
+  const held = new Map<string, string>();
+  const importedOneByOne: { iud: string; azione: string }[] = [];
+  /** A failed import (PAA_IMPORT_ERROR) that inserted its first rows before failing, as MyPay4 may (ImportFlussoTaskService.java:873-981). */
+  let insertedBeforeFailure = 0;
+  let generated = 0;
+  const newIuv = () => `0200000000${String(++generated).padStart(3, '0')}0000`;
   const fail = (op: string) => {
     const fault = faults.find((f) => f.op === op && f.times > 0);
     if (fault) {
@@ -100,7 +108,11 @@ function fakeMyPay() {
       const entry = imports.get(token);
       if (!entry?.uploaded) return null;
       entry.polls += 1;
-      if (failure) return { stato: failure };
+      if (failure) {
+        for (const row of entry.rows.slice(0, insertedBeforeFailure))
+          if (!held.has(row.IUD)) held.set(row.IUD, newIuv());
+        return { stato: failure };
+      }
       if (stuck) return { stato: 'IMPORT_IN_ELAB' };
       if (entry.polls < 3) return { stato: entry.polls === 1 ? 'LOAD_IMPORT' : 'IMPORT_IN_ELAB' };
       return {
@@ -110,8 +122,15 @@ function fakeMyPay() {
         urlFileAvvisi: `avvisi:${token}`,
       };
     },
-    async importDovuto() {
-      throw new Error('paaSILImportaDovuto: not asked in these tests');
+    // paaSILImportaDovuto (DovutoService.importDovuto): an 'I' MyPay holds is PAA_IMPORT_IUD_DUPLICATO; an 'M'
+    // without IUV asks for a new one in place of the old.
+    async importDovuto(row) {
+      fail('importaDovuto');
+      importedOneByOne.push({ iud: row.IUD, azione: row.azione });
+      if (row.azione === 'I' && held.has(row.IUD)) throw new MyPayFault('PAA_IMPORT_IUD_DUPLICATO');
+      const iuv = newIuv();
+      held.set(row.IUD, iuv);
+      return { iuv, noticeUrl: null };
     },
     async download(url) {
       fail('download');
@@ -133,7 +152,12 @@ function fakeMyPay() {
     mypay,
     failNext: (op: string, times = 1) => faults.push({ op, times }),
     clearFaults: () => void faults.splice(0),
-    failImports: (code: string | null) => (failure = code),
+    failImports: (code: string | null, rowsInserted = 0) => {
+      failure = code;
+      insertedBeforeFailure = rowsInserted;
+    },
+    held,
+    importedOneByOne,
     refuseUploads: (refusal: { code: string; description: string } | null) => (refuseUpload = refusal),
     setStuck: (value: boolean) => (stuck = value),
     reject: (iud: string) => rejectIuds.add(iud),
@@ -167,7 +191,15 @@ function fakePositions(iuds: string[]) {
       builds += 1;
       const rows = due(fiscalCode).filter(([iud]) => !heldBack.has(iud));
       return {
-        csv: ['IUD;importoDovuto', ...rows.map(([iud]) => `${iud};10.00`)].join('\n'),
+        // MyPay's columns ('Rielabora' reads the rows back from the file): a new row 'I' of 10 € each.
+        csv: [
+          MYPAY_CSV_COLUMNS.join(';'),
+          ...rows.map(([iud]) =>
+            MYPAY_CSV_COLUMNS.map((c) => ({ IUD: iud, importoDovuto: '10.00', azione: 'I' })[c as string] ?? '').join(
+              ';',
+            ),
+          ),
+        ].join('\n'),
         rows: rows.length,
         heldBack: due(fiscalCode)
           .filter(([iud]) => heldBack.has(iud))
@@ -268,6 +300,7 @@ function setup(
   iuds = ['C1-RSSMRA85C52H501N-202611', 'C1-VRDGPP90P07F839R-202611', 'C1-BNCLRA79H61F205F-202611'],
   collectSlice?: number,
   iseeSlice?: number,
+  reconcileSlice?: number,
 ) {
   const mypay = fakeMyPay();
   const positions = fakePositions(iuds);
@@ -342,6 +375,7 @@ function setup(
     codIpa: 'C_X999',
     collectSlice,
     iseeSlice,
+    reconcileSlice,
     metrics,
     importMaxWaitMinutes: IMPORT_MAX_WAIT_MINUTES,
   });
@@ -535,6 +569,37 @@ describe('the export of a month to MyPay', () => {
       if (iud === 'C1-POS5-202611') expect(p).toMatchObject({ iuv: null, writes: 0, rejection: expect.any(String) });
       else expect(p).toMatchObject({ writes: 1, iuv: expect.stringMatching(/^\d{17}$/) });
     }
+  });
+
+  it('Rielabora after PAA_IMPORT_ERROR past one slice: the rows MyPay inserted and the rest are settled one by one in slices, a crash mid-way resumes, each position gets one IUV and nothing is sent twice', async () => {
+    const iuds = Array.from({ length: 7 }, (_, i) => `C1-POS${i}-202611`);
+    const t = setup(iuds, undefined, undefined, 3);
+    // MyPay failed the import after inserting its first 4 rows, and deleted its IUV file (MyPay4 stage 'iuv').
+    t.mypay.failImports('PAA_IMPORT_ERROR', 4);
+    const { id } = await t.useCases.startExport('C1', month, actors.operator);
+    await t.settle();
+    expect(await t.useCases.getFlow(id)).toMatchObject({ step: 'ERRORE', stato: 'PAA_IMPORT_ERROR' });
+    expect([...t.positions.positions.values()].every((p) => p.iuv === null)).toBe(true);
+    expect(t.mypay.held.size).toBe(4);
+
+    t.mypay.failImports(null);
+    t.positions.crashAtCall(3); // the second slice of 3 rows is cut once while it writes back
+    await t.useCases.restartFlow(id, actors.operator);
+    await t.settle();
+    expect((await t.useCases.getFlow(id)).step).toBe('ERRORE');
+    await t.useCases.restartFlow(id, actors.operator);
+    await t.settle();
+    expect(await t.useCases.getFlow(id)).toMatchObject({ step: 'COMPLETATO', accepted: 7, rejected: 0, error: null });
+
+    // Every position holds the IUV MyPay now holds for it, written once; no file went again.
+    for (const [iud, p] of t.positions.positions)
+      expect(p, iud).toMatchObject({ iuv: t.mypay.held.get(iud), writes: 1 });
+    expect(t.mypay.uploads()).toHaveLength(1);
+    // MyPay holds each IUD once. The write-backs: none from the failed import's files (MyPay deleted them), then
+    // slices of 3 (3 + 3 + 1), the cut one asked again.
+    expect([...t.mypay.held.keys()].sort()).toEqual([...iuds].sort());
+    expect(new Set(t.mypay.importedOneByOne.map((r) => r.iud))).toEqual(new Set(iuds));
+    expect(t.positions.calls.map((c) => c.length)).toEqual([0, 3, 3, 3, 1]);
   });
 
   it.each([
