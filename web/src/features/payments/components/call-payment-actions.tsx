@@ -7,6 +7,7 @@ import { DataTable } from '@/components/data-table';
 import { Dialog } from '@/components/dialog';
 import { PageAlert } from '@/components/page-alert';
 import { useAsyncAction } from '@/components/use-async';
+import { paymentPlatformOfConfig } from '@/lib/runtime-config';
 import { positionsCsv } from '../api/positions-csv';
 import { ReportingButton } from './reporting-button';
 
@@ -29,7 +30,8 @@ export interface CallPaymentActionsProps {
 /**
  * The payment buttons of the operator's call detail (part 2 §2.11). 'Verifica / genera CSV' asks for the
  * month and year (the current ones by default), generates that month's debt positions and downloads the
- * MyPay import CSV, then tells what changed and which citizens were skipped and why.
+ * MyPay import CSV (on pagoPA GPD, the list of what the export will send there), then tells what changed and which
+ * citizens were skipped and why.
  */
 export function CallPaymentActions({ callId, onPositionsChanged, onMessage }: CallPaymentActionsProps) {
   const [open, setOpen] = useState(false);
@@ -107,8 +109,9 @@ function CsvDialog({
       <form id="positions-csv-form" onSubmit={(event) => void submit(event)} noValidate>
         <Flex direction="column" gap="medium">
           <Text>
-            Genera o aggiorna le posizioni debitorie del mese e scarica il CSV di importazione per MyPay, da verificare
-            prima dell’invio.
+            {paymentPlatformOfConfig() === 'gpd'
+              ? 'Genera o aggiorna le posizioni debitorie del mese e scarica il CSV delle posizioni da inviare a pagoPA, da verificare prima dell’invio.'
+              : 'Genera o aggiorna le posizioni debitorie del mese e scarica il CSV di importazione per MyPay, da verificare prima dell’invio.'}
           </Text>
           <Flex direction={{ base: 'column', medium: 'row' }} gap="medium">
             <SelectField
