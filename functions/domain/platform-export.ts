@@ -1,5 +1,10 @@
+import { dsvFormat } from 'd3-dsv';
 import type { PositionRecord } from './debt-positions.ts';
+import { gpdDueDay } from './gpd.ts';
+import { centsToDecimal } from './money.ts';
 import type { PlatformPosition } from './payment-platform.ts';
+import { italianDay } from './period.ts';
+import { neutraliseCell } from './spreadsheet-cells.ts';
 
 /**
  * A month's export to a platform that takes positions one by one (GPD, issue 37): what the platform must do with
@@ -39,4 +44,52 @@ export function platformPositionOf(position: PositionRecord, email: string | nul
     description: position.descrizione,
     dueDay: position.dataScadenza,
   };
+}
+
+/** The columns of the month's check file on GPD ('Verifica / genera CSV', platformCheckCsv). */
+export const PLATFORM_CHECK_COLUMNS = [
+  'azione',
+  'iud',
+  'codiceFiscale',
+  'anagrafica',
+  'email',
+  'importo',
+  'causale',
+  'scadenza',
+  'iuv',
+] as const;
+
+/** What the export will do at pagoPA with a position, as the file names it. */
+export const platformCheckActions: Record<PlatformPosition['action'], string> = {
+  create: 'nuova',
+  update: 'modifica',
+  cancel: 'annullamento',
+};
+
+const checkFormat = dsvFormat(';');
+
+/**
+ * 'Verifica / genera CSV' on pagoPA GPD (issue 37): MyPay's import file means nothing to pagoPA, so the file lists
+ * what the next export will do there with each of the month's pending positions, for the operator to check before
+ * sending: the action, the debtor, the amount (a decimal comma), the causale, the due day GPD will get (the month's
+ * last, or GPD_LATE_DUE_DAYS from `today` once it has passed) and the IUV (empty for a new position: the export
+ * gives it). UTF-8 with BOM, `;`, CRLF, as a spreadsheet with Italian settings opens it; no cell runs as a formula.
+ */
+export function platformCheckCsv(positions: readonly PlatformPosition[], today: string): string {
+  const cell = (text: string) => checkFormat.formatValue(neutraliseCell(text));
+  const lines = [
+    [...PLATFORM_CHECK_COLUMNS],
+    ...positions.map((p) => [
+      platformCheckActions[p.action],
+      p.iud,
+      p.fiscalCode,
+      p.fullName,
+      p.email ?? '',
+      centsToDecimal(p.amountCents).replace('.', ','),
+      p.description,
+      italianDay(gpdDueDay(p.dueDay, today)),
+      p.iuv ?? '',
+    ]),
+  ].map((row) => row.map(cell).join(';'));
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
 }

@@ -7,6 +7,7 @@ import { getBand } from '../bands/repository.ts';
 import { getCall } from '../calls/repository.ts';
 import { getConfiguration } from '../configuration/repository.ts';
 import { requirePlatformConfiguration } from '../adapters/platform-configuration.ts';
+import { paymentPlatformName } from '../adapters/payment-platform-name.ts';
 import { runningExportOf } from '../flows/repository.ts';
 import { runningExportsOf } from '../flows/running-exports.ts';
 import { markIseesUsedForFee } from '../isee/repository.ts';
@@ -38,6 +39,7 @@ export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs' | 'iuvSequence' 
     audit: { recordMany: recordAuditBatch },
     clock: systemClock,
     metrics: businessMetrics,
+    platformName: paymentPlatformName(),
     ...extra,
   });
 

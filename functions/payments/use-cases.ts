@@ -42,8 +42,8 @@ import {
   type Payer,
 } from '../domain/mypay-csv.ts';
 import { myPayRowRulesFromEnv } from '../adapters/mypay-rules.ts';
-import type { PaymentPlatform, PlatformPosition } from '../domain/payment-platform.ts';
-import { needsIuv, platformPositionOf } from '../domain/platform-export.ts';
+import type { PaymentPlatform, PaymentPlatformName, PlatformPosition } from '../domain/payment-platform.ts';
+import { needsIuv, platformCheckCsv, platformPositionOf } from '../domain/platform-export.ts';
 import { platformSync, syncsWithPlatform } from '../domain/platform-sync.ts';
 import { receiptOfPayment } from '../domain/payment-rules.ts';
 import type { PaymentSettlement } from '../positions/settlement.ts';
@@ -145,6 +145,8 @@ export interface PaymentDeps {
    * and records what happened there (domain/platform-sync.ts); the payments through the reporting's settlement.
    */
   platformSync?: Pick<PaymentPlatform, 'positionStates'> & { settlement: Pick<PaymentSettlement, 'settle'> };
+  /** The deployment's platform (MyPay unless given): on GPD 'Verifica / genera CSV' lists what the export will send. */
+  platformName?: PaymentPlatformName;
 }
 
 const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
@@ -439,6 +441,13 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     return { result, content: mypayCsv(rows), rows: rows.length, heldBack, iseeIds };
   }
 
+  /** Generates the month, then the file of what the export will do at pagoPA with its pending positions (GPD). */
+  async function pendingCheckCsv(call: CallRecord, period: Period, actor: Actor, progress?: Progress) {
+    const { result, pending, usersById } = await pendingOfMonth(call, period, null, actor, null, progress);
+    const sent = pending.map((p) => platformPositionOf(p, usersById.get(p.userId)?.email ?? null));
+    return { result, content: platformCheckCsv(sent, romeDay(clock.now())), rows: sent.length, heldBack: [] };
+  }
+
   const requireJobs = () => jobs ?? Promise.reject(new Error('Background jobs are not wired here'));
 
   const syncStatusOf = (status: { job: JobRecord | null; running: boolean }): SyncStatus => ({
@@ -496,9 +505,11 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     progress?: Progress,
   ): Promise<StoredCsv> {
     const { call, config, period } = await prepare(callId, input);
-    // MyPay's import file needs MyPay's configuration, whatever the platform.
-    const csvConfig = config ?? (await myPayConfiguration());
-    const { result, content, rows, heldBack } = await pendingCsv(call, csvConfig, period, null, actor, null, progress);
+    const { result, content, rows, heldBack } =
+      deps.platformName === 'gpd'
+        ? await pendingCheckCsv(call, period, actor, progress)
+        : // MyPay's import file needs MyPay's configuration.
+          await pendingCsv(call, config ?? (await myPayConfiguration()), period, null, actor, null, progress);
     const fileName = positionsCsvFileName(call.nomeMyPay, period);
     const key = `csv/${call.id}/${periodKey(period)}/${clock.now().toISOString()}/${fileName}`;
     await exportFiles.put(key, new TextEncoder().encode(content), CSV_CONTENT_TYPE);

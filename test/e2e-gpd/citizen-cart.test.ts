@@ -7,6 +7,7 @@ import { openCall } from '../support/calls.ts';
 import { approveUser, operatorWithMyPay } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
 import { gpdAdmin, publishMonth } from '../support/gpd.ts';
+import { monthFromNow } from '../support/months.ts';
 
 /**
  * Issue 37 in the browser, on a portal billing through pagoPA GPD: Maria Rossi ticks three months on her payments
@@ -27,11 +28,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const months = [
-  { mese: 9, anno: 2026, name: 'Settembre 2026' },
-  { mese: 10, anno: 2026, name: 'Ottobre 2026' },
-  { mese: 11, anno: 2026, name: 'Novembre 2026' },
-];
+// The current month and the two before it, by their names on the citizen's rows.
+const months = [-2, -1, 0]
+  .map((offset) => monthFromNow(offset))
+  .map(({ mese, anno, label }) => ({ mese, anno, name: label }));
 
 describe('the citizen pays several months at once on pagoPA', () => {
   it('ticks three months, pays them in one Checkout cart, reads ‘Pagamento in verifica’ until the receipts arrive, then sees them paid', async () => {

@@ -11,6 +11,7 @@ import { approveUser, operatorWithMyPay, storedPositions } from '../support/posi
 import { jobAnswer } from '../support/jobs.ts';
 import { gpdAdmin, publishMonth } from '../support/gpd.ts';
 import { renderFirstPage } from '../support/pdf-render.ts';
+import { billedMonth } from '../support/months.ts';
 
 /**
  * Issue 37 in the browser, on a portal billing through pagoPA GPD: Maria Rossi downloads the pagoPA notice of a month
@@ -27,7 +28,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const november = { mese: 11, anno: 2026 };
+const month = billedMonth();
 
 /** The notice code as pagoPA prints it, in groups of four. */
 const grouped = (nav: string) => nav.match(/.{1,4}/g)!.join(' ');
@@ -47,16 +48,16 @@ describe('the pagoPA notice of a month, in the browser', () => {
   let titolo: string;
   let importoDovuto: number;
   let callId: string;
-  // Maria Rossi's November of a new call, sent to GPD by the export, as the council does every month.
+  // Maria Rossi's month of a new call, sent to GPD by the export, as the council does every month.
   beforeAll(async () => {
     const operator = await operatorWithMyPay();
     mariaId = (await (await as('citizen')).get('/api/me')).json.userId as string;
     const { call } = await openCall(operator, `Bando avviso pagoPA ${Date.now().toString(36)}`);
     callId = call.id;
     await approveUser(operator, call.id, mariaId, { iseeValue: 8000, weeklyHour: 2 });
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).status).toBe(200);
-    await publishMonth(operator, call.id, november);
-    const [position] = await storedPositions(call.id, '2026-11');
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, month.period)).status).toBe(200);
+    await publishMonth(operator, call.id, month.period);
+    const [position] = await storedPositions(call.id, month.key);
     nav = position!.nav as string;
     titolo = position!.titolo as string;
     importoDovuto = position!.importoDovuto as number;
@@ -67,7 +68,7 @@ describe('the pagoPA notice of a month, in the browser', () => {
     await signInAs(page, 'Maria Rossi — Cittadina con profilo completo');
     await page.goto(`${inject('appUrl')}/iscrizioni/visualizza_servizio?id=${callId}`);
     const table = page.getByRole('table', { name: 'I tuoi pagamenti per questo servizio' });
-    const row = table.getByRole('row', { name: /Novembre 2026/ });
+    const row = table.getByRole('row', { name: new RegExp(month.label) });
     await row.getByText('Da pagare').waitFor();
     const cookies = page.getByRole('button', { name: 'Ho capito' });
     if (await cookies.isVisible()) await cookies.click();

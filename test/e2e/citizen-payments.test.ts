@@ -5,6 +5,7 @@ import { as } from '../support/api.ts';
 import { expectAccessible, launchBrowser, newPage, screenshot, signInAs } from '../support/browser.ts';
 import { openCall } from '../support/calls.ts';
 import { approveUser, exportMonth, operatorWithMyPay } from '../support/positions.ts';
+import { billedMonth, euroDigits, pastMonth, type TestMonth } from '../support/months.ts';
 import { jobAnswer } from '../support/jobs.ts';
 
 /**
@@ -28,8 +29,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** An open call on which Maria is approved, with her November position exported to MyPay. */
-async function mariasPosition(months = [{ mese: 11, anno: 2026 }]) {
+const month = billedMonth();
+/** Maria's fee for a month: 2 hours a week at 7,20 € an hour (40% of 18 €), times the month's days / 7 (design §4). */
+const feeCents = (m: TestMonth) => Math.round(((7.2 * 2 * m.days) / 7) * 100);
+
+/** An open call on which Maria is approved, with her position of this month exported to MyPay. */
+async function mariasPosition(months = [month.period]) {
   const operator = await operatorWithMyPay();
   const mariaId = (await (await as('citizen')).get('/api/me')).json.userId as string;
   const { call } = await openCall(operator, `Bando pagamenti ${Date.now().toString(36)}`);
@@ -54,9 +59,11 @@ describe('the citizen pays a position', () => {
     await citizenPage.getByRole('link', { name: `Pagamenti per ${call.name}` }).click();
     await citizenPage.getByRole('heading', { level: 1, name: call.name }).waitFor();
     const table = citizenPage.getByRole('table', { name: 'I tuoi pagamenti per questo servizio' });
-    const row = table.getByRole('row', { name: /Novembre 2026/ });
+    const row = table.getByRole('row', { name: new RegExp(month.label) });
     await row.getByText('Da pagare').waitFor();
-    expect(await row.innerText()).toMatch(/61,71\s€[\s\S]*30\/11\/2026[\s\S]*3\d{17}/);
+    expect(await row.innerText()).toMatch(
+      new RegExp(`${euroDigits(feeCents(month))}\\s€[\\s\\S]*${month.dueDayItalian}[\\s\\S]*3\\d{17}`),
+    );
     await screenshot(citizenPage, 'citizen-payments-to-pay');
     await expectAccessible(citizenPage);
 
@@ -77,12 +84,12 @@ describe('the citizen pays a position', () => {
 
     // The operator's user record and 'Pagamenti' page show it paid.
     await operatorPage.goto(`${inject('appUrl')}/lista_utenti/dati_utente?citizen=${mariaId}`);
-    // Maria may owe other November positions made by other browser tests: this call's row is the one named
+    // Maria may owe other positions of this month made by other browser tests: this call's row is the one named
     // after its service ('Servizio <call name> – Novembre 2026').
     const recordRow = operatorPage
       .getByRole('table', { name: 'Pagamenti dell’utente' })
       .getByRole('row')
-      .filter({ hasText: `${call.name} – Novembre 2026` });
+      .filter({ hasText: `${call.name} – ${month.label}` });
     await recordRow.getByText('Pagato', { exact: true }).waitFor();
     await screenshot(operatorPage, 'user-record-payments');
     await expectAccessible(operatorPage);
@@ -95,7 +102,7 @@ describe('the citizen pays a position', () => {
     const cards = operatorPage.getByRole('list', { name: 'Pagamenti di RSSMRA85C52H501N' });
     await cards
       .getByRole('listitem')
-      .filter({ hasText: `${call.name} – Novembre 2026` })
+      .filter({ hasText: `${call.name} – ${month.label}` })
       .getByText('Pagato', { exact: true })
       .waitFor();
     await screenshot(operatorPage, 'payments-page');
@@ -124,16 +131,16 @@ describe('the citizen pays a position', () => {
   });
 
   it('shows a payment to reconcile and a late one: the payment list (badge, filter, statistics), the user record and the citizen’s page, at 1280 and 390 px', async () => {
-    const august = { mese: 8, anno: 2026 };
-    const november = { mese: 11, anno: 2026 };
-    const { call, mariaId, operator } = await mariasPosition([august, november]);
+    const pastDue = pastMonth();
+    const { call, mariaId, operator } = await mariasPosition([pastDue.period, month.period]);
     const mine = (await (await as('citizen')).get(`/api/me/positions?callId=${call.id}`)).json.items as Array<{
       iud: string;
       mese: number;
       importoDovuto: number;
     }>;
-    const [late, odd] = [mine.find((p) => p.mese === 8)!, mine.find((p) => p.mese === 11)!];
-    // August paid late, as due; November paid at a counter with another amount: the reporting records both.
+    const [late, odd] = [mine.find((p) => p.mese === pastDue.mese)!, mine.find((p) => p.mese === month.mese)!];
+    // Last month paid late, as due; this month paid at a counter with another amount: the reporting records both.
+    const difference = `-${euroDigits(feeCents(month) - 5000)}\\s€`;
     expect((await simulatorAdmin('paid', { iuds: [late.iud] })).status).toBe(200);
     expect((await simulatorAdmin('paid', { iuds: [odd.iud], amountCents: 5000 })).status).toBe(200);
     expect((await jobAnswer(operator, `/api/calls/${call.id}/reporting`)).json).toMatchObject({
@@ -146,7 +153,7 @@ describe('the citizen pays a position', () => {
       await signInAs(page, 'Laura Bianchi — Operatrice');
       await page.getByRole('button', { name: 'Ho capito' }).click();
       await page.goto(
-        `${inject('appUrl')}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${encodeURIComponent(call.id)}&anno=2026`,
+        `${inject('appUrl')}/lista_bandi/dettaglio_sessione/lista_pagamenti?id=${encodeURIComponent(call.id)}&anno=${month.anno}`,
       );
       await page.getByRole('heading', { level: 1, name: 'Lista pagamenti' }).waitFor();
       const rossi = page
@@ -155,7 +162,7 @@ describe('the citizen pays a position', () => {
       await rossi.getByTestId('reconcile-badge').waitFor();
       await page
         .getByTestId('payment-stats')
-        .getByText(/^1 \(differenza -11,71\s€\)$/)
+        .getByText(new RegExp(`^1 \\(differenza ${difference}\\)$`))
         .waitFor();
       await page
         .getByRole('search', { name: 'Filtra i pagamenti' })
@@ -173,13 +180,15 @@ describe('the citizen pays a position', () => {
 
       await page.goto(`${inject('appUrl')}/lista_utenti/dati_utente?citizen=${mariaId}`);
       const record = page.getByRole('table', { name: 'Pagamenti dell’utente' });
-      const oddRow = record.getByRole('row').filter({ hasText: `${call.name} – Novembre 2026` });
+      const oddRow = record.getByRole('row').filter({ hasText: `${call.name} – ${month.label}` });
       await oddRow.getByText('Pagamento da riconciliare').waitFor();
       expect(await oddRow.innerText()).toMatch(
-        /61,71\s€[\s\S]*50,00\s€[\s\S]*Pagato[\s\S]*importo pagato diverso dal dovuto: differenza -11,71\s€/,
+        new RegExp(
+          `${euroDigits(feeCents(month))}\\s€[\\s\\S]*50,00\\s€[\\s\\S]*Pagato[\\s\\S]*importo pagato diverso dal dovuto: differenza ${difference}`,
+        ),
       );
-      const lateRow = record.getByRole('row').filter({ hasText: `${call.name} – Agosto 2026` });
-      expect(await lateRow.innerText()).toMatch(/31\/08\/2026[\s\S]*Pagato/);
+      const lateRow = record.getByRole('row').filter({ hasText: `${call.name} – ${pastDue.label}` });
+      expect(await lateRow.innerText()).toMatch(new RegExp(`${pastDue.dueDayItalian}[\\s\\S]*Pagato`));
       expect(await lateRow.getByText('Pagamento da riconciliare').count()).toBe(0);
       await screenshot(page, `reconcile-user-record-${width}`);
       await expectAccessible(page);
@@ -190,14 +199,14 @@ describe('the citizen pays a position', () => {
       await citizen.getByRole('button', { name: 'Ho capito' }).click();
       await citizen.goto(`${inject('appUrl')}/iscrizioni/visualizza_servizio?id=${encodeURIComponent(call.id)}`);
       const table = citizen.getByRole('table', { name: 'I tuoi pagamenti per questo servizio' });
-      const paidOdd = table.getByRole('row', { name: /Novembre 2026/ });
+      const paidOdd = table.getByRole('row', { name: new RegExp(month.label) });
       await paidOdd.getByText('Pagato', { exact: true }).waitFor();
       expect(await paidOdd.innerText()).toMatch(/50,00\s€/);
       // The citizen is not told about the council's reconciliation, and has nothing left to pay.
       expect(await table.getByText('Pagamento da riconciliare').count()).toBe(0);
       expect(await table.getByRole('button', { name: /^Paga / }).count()).toBe(0);
       await table
-        .getByRole('row', { name: /Agosto 2026/ })
+        .getByRole('row', { name: new RegExp(pastDue.label) })
         .getByText('Pagato', { exact: true })
         .waitFor();
       await screenshot(citizen, `reconcile-citizen-${width}`);
@@ -222,7 +231,7 @@ describe('the citizen pays a position', () => {
     const row = page
       .getByRole('table', { name: 'Pagamenti dell’utente' })
       .getByRole('row')
-      .filter({ hasText: `${call.name} – Novembre 2026` });
+      .filter({ hasText: `${call.name} – ${month.label}` });
     await row.getByTestId('reconcile-badge').waitFor();
     await row.getByRole('button', { name: /^Chiudi riconciliazione / }).click();
     const dialog = page.getByRole('dialog', { name: 'Chiudi riconciliazione' });
@@ -253,7 +262,9 @@ describe('the citizen pays a position', () => {
     await screenshot(page, 'reconcile-closed-user-record');
     await expectAccessible(page);
     // The payment list's filter no longer finds it.
-    const filtered = (await operator.get(`/api/calls/${call.id}/payment-list?anno=2026&chkDaRiconciliare=true`)).json;
+    const filtered = (
+      await operator.get(`/api/calls/${call.id}/payment-list?anno=${month.anno}&chkDaRiconciliare=true`)
+    ).json;
     expect(filtered.count).toBe(0);
     await page.context().close();
   }, 120_000);

@@ -8,6 +8,9 @@ import { keys } from '../../functions/adapters/table.ts';
 import { localTable } from '../support/dynamo.ts';
 import { approvedSubscriber, mypayConfiguration, storedPositions } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
+import { billedMonth } from '../support/months.ts';
+
+const month = billedMonth();
 
 /**
  * Issue 8's path in the browser: the operator sends a call's month to MyPay (the simulator) and watches
@@ -50,8 +53,8 @@ async function sendFromCallDetail(call: { id: string; name: string }) {
   await page.getByRole('heading', { level: 1, name: call.name }).waitFor();
   await page.getByRole('button', { name: 'Invia a MyPay' }).click();
   const dialog = page.getByRole('dialog', { name: 'Invia a MyPay' });
-  await dialog.getByLabel('Mese').selectOption('11');
-  await dialog.getByLabel('Anno').selectOption('2026');
+  await dialog.getByLabel('Mese').selectOption(String(month.mese));
+  await dialog.getByLabel('Anno').selectOption(String(month.anno));
   await dialog.getByRole('button', { name: 'Invia' }).click();
   return dialog;
 }
@@ -60,10 +63,8 @@ describe('Invia a MyPay and Flussi MyPay', () => {
   it('sends a month, shows it advance to approval with one rejected row, and lists the flow with its files', async () => {
     const call = await callToExport(`Bando MyPay ${Date.now().toString(36)}`);
     const operator = await as('operator');
-    expect(
-      (await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, { mese: 11, anno: 2026 })).json.created,
-    ).toBe(3);
-    const [toReject] = await storedPositions(call.id, '2026-11');
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, month.period)).json.created).toBe(3);
+    const [toReject] = await storedPositions(call.id, month.key);
     await admin('reject', { iuds: [toReject!.iud] });
 
     const dialog = await sendFromCallDetail(call);
@@ -115,7 +116,7 @@ describe('Invia a MyPay and Flussi MyPay', () => {
     await row.getByRole('button', { name: `Rielabora il flusso ${call.name}` }).click();
     await page.getByText('Rielaborazione avvenuta con successo.').waitFor();
     await row.getByText('Flusso approvato').waitFor({ timeout: 30_000 });
-    const positions = await storedPositions(call.id, '2026-11');
+    const positions = await storedPositions(call.id, month.key);
     expect(positions.map((p) => p.statoExport)).toEqual(['ESPORTATA', 'ESPORTATA', 'ESPORTATA']);
     await screenshot(page, 'flows-restarted');
   });
@@ -179,8 +180,8 @@ describe('Invia a MyPay and Flussi MyPay', () => {
     await page.goto(`${inject('appUrl')}/lista_bandi/dettaglio_sessione?id=${call.id}`);
     await page.getByRole('button', { name: 'Verifica / genera CSV' }).click();
     const check = page.getByRole('dialog', { name: 'Verifica / genera CSV' });
-    await check.getByLabel('Mese').selectOption('11');
-    await check.getByLabel('Anno').fill('2026');
+    await check.getByLabel('Mese').selectOption(String(month.mese));
+    await check.getByLabel('Anno').fill(String(month.anno));
     await Promise.all([
       page.waitForEvent('download'),
       check.getByRole('button', { name: 'Genera e scarica CSV' }).click(),

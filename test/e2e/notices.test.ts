@@ -10,6 +10,7 @@ import { localTable } from '../support/dynamo.ts';
 import { inbox } from '../support/mail.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { approvedSubscriber, exportMonth, operatorWithMyPay } from '../support/positions.ts';
+import { billedMonth } from '../support/months.ts';
 
 /**
  * Issue 9's flow e-mail in the browser: on 'Flussi MyPay' the operator sends the notices of a completed
@@ -47,7 +48,7 @@ describe('Flussi MyPay: Invia email', () => {
     const surnames = ['Marini', 'Fontana'];
     for (const lastName of surnames)
       await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 });
-    const { flowId } = await exportMonth(operator, call.id, { mese: 11, anno: 2026 });
+    const { flowId } = await exportMonth(operator, call.id, billedMonth().period);
 
     await page.goto(`${inject('appUrl')}/flussi_mypay?descrizione=${encodeURIComponent(name)}`);
     const row = page.getByRole('row', { name: new RegExp(name) });
@@ -107,7 +108,8 @@ describe('Flussi MyPay: Invia email', () => {
  * groups of four and copies as 18 digits.
  */
 describe('IO notices on the payment rows', () => {
-  const period = { mese: 11, anno: 2026 };
+  const month = billedMonth();
+  const period = month.period;
   let people: Record<
     'noIo' | 'delivered' | 'rejected' | 'slow',
     { userId: string; fiscalCode: string; lastName: string }
@@ -133,7 +135,7 @@ describe('IO notices on the payment rows', () => {
 
   const openRecord = async (target: Page, userId: string) => {
     await target.goto(`${inject('appUrl')}/lista_utenti/dati_utente?citizen=${encodeURIComponent(userId)}`);
-    const row = target.getByRole('row', { name: /Novembre 2026/ });
+    const row = target.getByRole('row', { name: new RegExp(month.label) });
     await row.getByRole('button', { name: /^Invio avviso su IO/ }).waitFor();
     return row;
   };

@@ -6,6 +6,7 @@ import { openCall } from '../support/calls.ts';
 import { mypayConfiguration, storedPositions } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
 import { gpdAdmin, onGpd, publishMonth } from '../support/gpd.ts';
+import { iseeDates, monthFromNow } from '../support/months.ts';
 
 /**
  * The citizen pays several months at once (issue 37), over the real local stack, on either payment platform (this
@@ -18,7 +19,8 @@ let operator: Client;
 let citizen: Client;
 let otherCitizen: Client;
 let mariaId: string;
-const months = [9, 10, 11].map((mese) => ({ mese, anno: 2026 }));
+// The current month and the two before it (test/support/months.ts).
+const months = [-2, -1, 0].map((offset) => monthFromNow(offset).period);
 const key = (p: { mese: number; anno: number }) => `${p.anno}-${String(p.mese).padStart(2, '0')}`;
 
 beforeAll(async () => {
@@ -30,15 +32,13 @@ afterAll(async () => {
   if (onGpd()) await gpdAdmin('reset', {});
 });
 
-/** Maria Rossi approved on a new call, with her positions of September, October and November exported. */
+/** Maria Rossi approved on a new call, with her positions of this month and the two before exported. */
 async function mariaOwesThreeMonths() {
   const { call } = await openCall(operator);
   const isee = await operator.post(`/api/users/${mariaId}/isee`, {
     value: 8000,
-    year: 2026,
-    date: '2026-01-20T10:00:00.000Z',
+    ...iseeDates(),
     protocollo: 'INPS-ISEE-2026-00000003C-00',
-    scadenza: '2026-12-31',
     excludeVerification: true,
   });
   expect(isee.status).toBe(201);

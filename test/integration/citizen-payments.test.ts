@@ -11,6 +11,7 @@ import { jobAnswer } from '../support/jobs.ts';
 import { stackMyPay, switchStackMyPay } from '../support/mypay-simulator.ts';
 import { gpdAdmin, onGpd, publishMonth } from '../support/gpd.ts';
 import { paidOutsidePortal, payOnPlatformPage, platformText } from '../support/platform.ts';
+import { billedMonth, pastMonth } from '../support/months.ts';
 
 /**
  * A citizen pays a position through MyPay (the simulator, which follows MyPay4), over the real local stack;
@@ -25,7 +26,8 @@ let delegate: Client;
 let citizen: Client;
 let otherCitizen: Client;
 let mariaId: string;
-const november = { mese: 11, anno: 2026 };
+const month = billedMonth();
+const billed = month.period;
 const simulator = stackMyPay;
 
 /** A switch of the stack's simulator (reset and receipts on both; paid again, age on MyPay). */
@@ -45,7 +47,7 @@ beforeAll(async () => {
 afterAll(() => admin('reset', {}));
 
 /** An open call on which Maria Rossi (the 'citizen' persona) is approved with 2 hours, and her position of `period` (November by default). */
-async function mariaOwes(period = november, options: { exported?: boolean } = { exported: true }) {
+async function mariaOwes(period = billed, options: { exported?: boolean } = { exported: true }) {
   const opened = await openCall(operator);
   const { call } = opened;
   await mariaWithPosition(operator, call.id, mariaId, period);
@@ -66,10 +68,10 @@ const returnPath = (callId: string) => `/iscrizioni/visualizza_servizio?id=${cal
 const checkout = payOnPlatformPage;
 
 /** The position item as stored (with what the API never shows). */
-const stored = async (callId: string, period = november) => (await storedPositions(callId, monthKey(period)))[0]!;
+const stored = async (callId: string, period = billed) => (await storedPositions(callId, monthKey(period)))[0]!;
 
 /** Half an hour goes by: the portal's hold on the position lapses while the citizen is still on MyPay's page. */
-async function holdLapses(callId: string, period = november) {
+async function holdLapses(callId: string, period = billed) {
   const item = await stored(callId, period);
   await localTable().putItem({ ...item, checkoutUntil: '2000-01-01T00:00:00.000Z' });
   await localTable().deleteItem(paymentKeys.checkoutMarker(callId, monthKey(period), item.iud as string));
@@ -79,7 +81,7 @@ describe('the citizen pays a position', () => {
   // MyPay's landing, its notice ZIP and its answer on the return; on GPD citizen-cart.test.ts pays through Checkout.
   it.skipIf(onGpd())('lists her own position, pays it on MyPay, and a second return pays nothing twice', async () => {
     const { call, position } = await mariaOwes();
-    expect(position).toMatchObject({ badge: 'Da pagare', payable: true, inCorso: false, dataScadenza: '2026-11-30' });
+    expect(position).toMatchObject({ badge: 'Da pagare', payable: true, inCorso: false, dataScadenza: month.dueDay });
     expect(position.nav).toMatch(/^3\d{17}$/);
     // The export brought MyPay's notice back: a short-lived link to this position's PDF.
     const notice = await fetch(position.noticeUrl as string);
@@ -281,7 +283,7 @@ describe('the citizen pays a position', () => {
       recorded: true,
     });
 
-    const notSent = await mariaOwes({ mese: 10, anno: 2026 }, { exported: false });
+    const notSent = await mariaOwes(pastMonth().period, { exported: false });
     expect(notSent.position).toMatchObject({ payable: false, nav: null });
     const early = await citizen.post(`/api/me/positions/${notSent.position.iud}/pay`, {
       returnPath: returnPath(notSent.call.id),
@@ -303,14 +305,14 @@ describe('a payment MyPay collected never disappears (issue 21)', () => {
     const sync = await operator.post(`/api/calls/${call.id}/positions/sync`, {});
     expect([sync.status, sync.json.detail]).toEqual([409, platformText(positionOpsMessages.checkoutLiveCall)]);
     for (const path of ['positions/generate', 'positions/csv', 'exports']) {
-      const refused = await operator.post(`/api/calls/${call.id}/${path}`, november);
+      const refused = await operator.post(`/api/calls/${call.id}/${path}`, billed);
       expect([refused.status, refused.json.detail], path).toEqual([
         409,
         platformText(positionOpsMessages.checkoutLiveMonth),
       ]);
     }
     const single = await operator.post(`/api/calls/${call.id}/exports`, {
-      ...november,
+      ...billed,
       fiscalCode: 'RSSMRA85C52H501N',
     });
     expect(single.status).toBe(409);
@@ -355,14 +357,14 @@ describe('a payment MyPay collected never disappears (issue 21)', () => {
     await expect.poll(mine).toMatchObject({ badge: 'Pagato', riconciliazione: { motivo: 'ANNULLATA' } });
     // The payment list: the row, its filter and the statistics box.
     for (const query of ['&chkDaRiconciliare=true', '', '&sort=-importo']) {
-      const list = (await operator.get(`/api/calls/${call.id}/payment-list?anno=2026${query}`)).json;
+      const list = (await operator.get(`/api/calls/${call.id}/payment-list?anno=${billed.anno}${query}`)).json;
       expect(
         list.items.map((r: { userId: string; daRiconciliare: number }) => [r.userId, r.daRiconciliare]),
         query,
       ).toEqual([[mariaId, 1]]);
       expect(list.count).toBe(1);
     }
-    expect((await operator.get(`/api/calls/${call.id}/payment-totals?anno=2026`)).json).toMatchObject({
+    expect((await operator.get(`/api/calls/${call.id}/payment-totals?anno=${billed.anno}`)).json).toMatchObject({
       daRiconciliare: 1,
       cittadiniDaRiconciliare: 1,
       differenzaDaRiconciliare: position.importoDovuto,
@@ -422,7 +424,7 @@ describe('a payment MyPay collected never disappears (issue 21)', () => {
     const paidInAll = (onGpd() ? 1 : 2) * position.importoDovuto;
     const toReconcile = await stored(call.id);
     const filtered = async () =>
-      (await operator.get(`/api/calls/${call.id}/payment-list?anno=2026&chkDaRiconciliare=true`)).json;
+      (await operator.get(`/api/calls/${call.id}/payment-list?anno=${billed.anno}&chkDaRiconciliare=true`)).json;
     expect((await filtered()).count).toBe(1);
     const close = (client: Client, body: object) => client.post(`/api/positions/${position.iud}/reconciliation`, body);
 
@@ -451,7 +453,7 @@ describe('a payment MyPay collected never disappears (issue 21)', () => {
     expect(after.pagamenti).toEqual(toReconcile.pagamenti);
     // The filter no longer finds it; the statistics box drops it; the user record says who closed it, when and why.
     expect(await filtered()).toMatchObject({ items: [], count: 0 });
-    expect((await operator.get(`/api/calls/${call.id}/payment-totals?anno=2026`)).json).toMatchObject({
+    expect((await operator.get(`/api/calls/${call.id}/payment-totals?anno=${billed.anno}`)).json).toMatchObject({
       daRiconciliare: 0,
       cittadiniDaRiconciliare: 0,
       differenzaDaRiconciliare: 0,
@@ -489,17 +491,17 @@ describe('a payment MyPay collected never disappears (issue 21)', () => {
 
   // What MyPay holds of a position paid late (its simulator's state).
   it.skipIf(onGpd())('a past-due position paid late keeps its own due date in what MyPay holds', async () => {
-    const august = { mese: 8, anno: 2026 };
-    const { call, position } = await mariaOwes(august);
-    expect(position.dataScadenza).toBe('2026-08-31');
+    const late = pastMonth(3);
+    const { call, position } = await mariaOwes(late.period);
+    expect(position.dataScadenza).toBe(late.dueDay);
     const paying = await citizen.post(`/api/me/positions/${position.iud}/pay`, { returnPath: returnPath(call.id) });
     await checkout(paying.json.url, 'success');
     const mypay = (await (await fetch(`${simulator()}/admin/state`)).json()).positions[`C_DEMO|${position.iud}`];
-    expect(mypay).toMatchObject({ status: 'PAGATO', dueDate: '2026-08-31' });
+    expect(mypay).toMatchObject({ status: 'PAGATO', dueDate: late.dueDay });
   });
 
   it('the second operator saving on a stale copy gets 409 and changes nothing', async () => {
-    const { position } = await mariaOwes(november, { exported: false });
+    const { position } = await mariaOwes(billed, { exported: false });
     const read = position.updatedAt;
     expect(
       (await operator.put(`/api/positions/${position.iud}`, { descrizione: 'Prima', importo: 12, updatedAt: read }))
@@ -553,16 +555,16 @@ describe('calls that are over are not billed (issue 21)', () => {
   it('an ARCHIVED call: generate, CSV, Invia a MyPay, the single payment and Sincronizza answer 409 and write nothing', async () => {
     const call = await callIn(3);
     for (const [path, body] of [
-      ['positions/generate', november],
-      ['positions/csv', november],
-      ['exports', november],
-      ['exports', { ...november, fiscalCode: 'RSSMRA85C52H501N' }],
+      ['positions/generate', billed],
+      ['positions/csv', billed],
+      ['exports', billed],
+      ['exports', { ...billed, fiscalCode: 'RSSMRA85C52H501N' }],
       ['positions/sync', {}],
     ] as const) {
       const refused = await operator.post(`/api/calls/${call.id}/${path}`, body);
       expect([refused.status, refused.json.detail], path).toEqual([409, platformText(positionOpsMessages.archived)]);
     }
-    expect(await storedPositions(call.id, '2026-11')).toEqual([]);
+    expect(await storedPositions(call.id, month.key)).toEqual([]);
     expect((await operator.get(`/api/flows?descrizione=${encodeURIComponent(call.name)}`)).json.items ?? []).toEqual(
       [],
     );
@@ -570,7 +572,7 @@ describe('calls that are over are not billed (issue 21)', () => {
 
   it('a CLOSED call keeps billing its approved subscriptions', async () => {
     const call = await callIn(2);
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, billed)).json.created).toBe(1);
   });
 });
 
@@ -601,9 +603,9 @@ describe('Rendicontazione', () => {
     const people: { fiscalCode: string }[] = [];
     for (const lastName of ['Neri', 'Gialli', 'Blu'])
       people.push(await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 }));
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(3);
-    await publishMonth(operator, call.id, november);
-    const positions = await storedPositions(call.id, '2026-11');
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, billed)).json.created).toBe(3);
+    await publishMonth(operator, call.id, billed);
+    const positions = await storedPositions(call.id, month.key);
     const chosen = positions.filter((p) => p.fiscalCode !== people[2]!.fiscalCode).map((p) => p.iud as string);
     await paidOutsidePortal(chosen);
 
@@ -613,7 +615,7 @@ describe('Rendicontazione', () => {
     expect(first.status).toBe(200);
     expect(first.json).toMatchObject({ inProgress: false, marked: 2, alreadyPaid: 0 });
     expect(first.json.message).toContain('2 posizioni segnate come pagate');
-    const after = await storedPositions(call.id, '2026-11');
+    const after = await storedPositions(call.id, month.key);
     expect(
       after
         .filter((p) => p.isPagato)

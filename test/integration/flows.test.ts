@@ -19,6 +19,7 @@ import { jobAnswer } from '../support/jobs.ts';
 import { renderFirstPage } from '../support/pdf-render.ts';
 import { flowMessages } from '../../functions/domain/flows.ts';
 import { FUNCTION_TIMEOUT_PATH } from '../../lib/local/step-functions.ts';
+import { billedMonth } from '../support/months.ts';
 
 /**
  * 'Invia a MyPay' over the real local stack: the flows API starts the export through the local Step
@@ -30,7 +31,8 @@ type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
 let delegate: Client;
 let citizen: Client;
-const november = { mese: 11, anno: 2026 };
+const month = billedMonth();
+const billed = month.period;
 /**
  * The stack's payment platform (issue 37): the project integration-gpd runs this file again on pagoPA GPD. The
  * operator's side is the same; what only MyPay has (its import, its result files, its refusals) is asserted on MyPay,
@@ -173,7 +175,7 @@ const settledOrSuspended = (flowId: string, timeoutMs = 40_000) =>
 
 /** Every position of the month: each exported exactly once with a valid IUV, or failed with its reason. */
 async function positionsOf(callId: string) {
-  return (await storedPositions(callId, '2026-11')).map((p) => ({
+  return (await storedPositions(callId, month.key)).map((p) => ({
     iud: p.iud as string,
     fiscalCode: p.fiscalCode as string,
     codIuv: p.codIuv as string | null,
@@ -196,15 +198,15 @@ describe('Invia a MyPay', () => {
   it('exports the month: IUV and notice number on each accepted position, the rejected row with its reason, files to open', async () => {
     const { call, people } = await callWithThreeDue();
     const rejectedCf = people[1]!.fiscalCode;
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(3);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, billed)).json.created).toBe(3);
     const positions0 = await positionsOf(call.id);
     // The platform is told to refuse one of the three: MyPay rejects its row; GPD already holds a paid position of it.
     const refusedIud = positions0.find((p) => p.fiscalCode === rejectedCf)!.iud;
     if (onGpd) await gpdHoldsPaid(refusedIud);
     else await admin('reject', { iuds: [refusedIud] });
-    const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+    const started = await operator.post(`/api/calls/${call.id}/exports`, billed);
     expect(started.status).toBe(201);
-    expect(started.json).toMatchObject({ step: 'PREPARAZIONE', statoLabel: 'In preparazione', mese: 11, anno: 2026 });
+    expect(started.json).toMatchObject({ step: 'PREPARAZIONE', statoLabel: 'In preparazione', ...billed });
 
     const flow = await settled(started.json.id);
     expect(flow).toMatchObject({
@@ -254,7 +256,7 @@ describe('Invia a MyPay', () => {
 
     // The month again: only the refused one goes, and it is accepted this time (GPD: the paid one is gone).
     await admin('reset', onGpd ? { state: true } : {});
-    const again = await operator.post(`/api/calls/${call.id}/exports`, november);
+    const again = await operator.post(`/api/calls/${call.id}/exports`, billed);
     expect(await settled(again.json.id)).toMatchObject({ num: 1, accepted: 1, rejected: 0 });
     expect((await positionsOf(call.id)).every((p) => p.statoExport === 'ESPORTATA' && isValidIuv(p.codIuv!))).toBe(
       true,
@@ -285,7 +287,7 @@ describe('Invia a MyPay', () => {
     // A lost answer of a create is seen only by a create that follows it: the month's positions are made first.
     if (operation === 'get') await admin('faults', { operation: 'bulk-create', kind: 'lost-answer', times: 1 });
     await admin('faults', { operation, kind, times });
-    const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+    const started = await operator.post(`/api/calls/${call.id}/exports`, billed);
     expect(await settled(started.json.id)).toMatchObject({ step: 'COMPLETATO', accepted: 3, rejected: 0 });
     await sentOnce(started.json.id, call.id);
     const positions = await positionsOf(call.id);
@@ -300,7 +302,7 @@ describe('Invia a MyPay', () => {
     async () => {
       const { call } = await callWithThreeDue();
       await admin('rate-limited', { times: 3 });
-      const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+      const started = await operator.post(`/api/calls/${call.id}/exports`, billed);
       expect(await settled(started.json.id)).toMatchObject({ step: 'COMPLETATO', accepted: 3, rejected: 0 });
       await sentOnce(started.json.id, call.id);
       // The three 429s were answered to the export, which waited and went on.
@@ -316,17 +318,17 @@ describe('Invia a MyPay', () => {
         ? { operation: 'bulk-create', kind: '5xx', times: 'always' }
         : { operation: 'paaSILChiediStatoImportFlusso', kind: '5xx', times: 'always' },
     );
-    const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+    const started = await operator.post(`/api/calls/${call.id}/exports`, billed);
     const failed = await settled(started.json.id, 60_000);
     expect(failed).toMatchObject({ step: 'ERRORE', stato: 'IMPORT_ERROR_SL', statoLabel: 'Errore flusso interno' });
     expect(failed.error).toContain(onGpd ? 'pagoPA non risponde' : 'MyPay non risponde');
     // MyPay may hold the file: the call stays locked until Rielabora. GPD answered nothing: the call is free again,
     // and the IUVs the flow saved stay on its positions.
     if (!onGpd) {
-      expect((await operator.post(`/api/calls/${call.id}/exports`, november)).status).toBe(409);
-      expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).status).toBe(409);
+      expect((await operator.post(`/api/calls/${call.id}/exports`, billed)).status).toBe(409);
+      expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, billed)).status).toBe(409);
     }
-    const reserved = onGpd ? (await storedPositions(call.id, '2026-11')).map((p) => p.reservedIuv) : [];
+    const reserved = onGpd ? (await storedPositions(call.id, month.key)).map((p) => p.reservedIuv) : [];
     if (onGpd) expect(reserved.every((iuv) => typeof iuv === 'string' && isValidIuv(iuv as string))).toBe(true);
 
     await admin('reset', {});
@@ -348,7 +350,7 @@ describe('Invia a MyPay', () => {
     async (code, meaning) => {
       const { call } = await callWithThreeDue();
       await admin('import', { mode: 'failed', code, times: 1 });
-      const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+      const started = await operator.post(`/api/calls/${call.id}/exports`, billed);
       const failed = await settled(started.json.id);
       expect(failed).toMatchObject({ step: 'ERRORE', stato: code, statoLabel: 'Errore flusso' });
       expect(failed.error).toContain(meaning);
@@ -379,7 +381,7 @@ describe('Invia a MyPay', () => {
     async (stage) => {
       const { call, people } = await callWithThreeDue();
       await admin('import', { mode: 'failed', code: 'PAA_IMPORT_ERROR', stage, afterRows: 2, times: 1 });
-      const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+      const started = await operator.post(`/api/calls/${call.id}/exports`, billed);
       const failed = await settled(started.json.id);
       expect(failed).toMatchObject({ step: 'ERRORE', stato: 'PAA_IMPORT_ERROR', statoLabel: 'Errore flusso' });
       const iuds = (await positionsOf(call.id)).map((p) => p.iud);
@@ -422,7 +424,7 @@ describe('Invia a MyPay', () => {
       // FlowTask is cut after 2 s instead of its deployed 300; MyPay holds the result file's download past that.
       await functionTimeout('FlowTask', 2);
       await admin('faults', { operation: 'download', kind: 'timeout', times: 1 });
-      const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+      const started = await operator.post(`/api/calls/${call.id}/exports`, billed);
       let failed;
       try {
         failed = await settled(started.json.id, 60_000);
@@ -454,7 +456,7 @@ describe('Invia a MyPay', () => {
     async () => {
       const { call } = await callWithThreeDue();
       await admin('reuse-token', { times: 1 });
-      const first = await operator.post(`/api/calls/${call.id}/exports`, november);
+      const first = await operator.post(`/api/calls/${call.id}/exports`, billed);
       const settledFirst = await settled(first.json.id);
       expect(settledFirst).toMatchObject({ step: 'ERRORE', statoLabel: 'Errore flusso' });
       expect(settledFirst.error).toBe(
@@ -472,7 +474,7 @@ describe('Invia a MyPay', () => {
     async () => {
       const { call } = await callWithThreeDue();
       await admin('import', { mode: 'stuck', times: 1 });
-      const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+      const started = await operator.post(`/api/calls/${call.id}/exports`, billed);
       const id = started.json.id as string;
       const until = Date.now() + 20_000;
       let seenWaiting = false;
@@ -493,7 +495,7 @@ describe('Invia a MyPay', () => {
         stepLabel: 'In attesa dell’esito di MyPay',
       });
       // MyPay holds the file: the call stays locked, the positions unchanged.
-      expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).status).toBe(409);
+      expect((await operator.post(`/api/calls/${call.id}/positions/generate`, billed)).status).toBe(409);
       await admin('import', { mode: 'release' });
       expect((await operator.post(`/api/flows/${id}/restart`, {})).status).toBe(200);
       expect(await settled(id, 45_000)).toMatchObject({ step: 'COMPLETATO', accepted: 3 });
@@ -511,7 +513,7 @@ describe('Invia a MyPay', () => {
         ? { operation: 'bulk-create', kind: '5xx', times: 'always' }
         : { operation: 'paaSILAutorizzaImportFlusso', kind: '5xx', times: 'always' },
     );
-    const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+    const started = await operator.post(`/api/calls/${call.id}/exports`, billed);
     const id = started.json.id as string;
     const execution = async () => (await localTable().item(keys.flow(id)))?.execution as string | undefined;
     await expect.poll(execution, { timeout: 10_000 }).toMatch(/execution/);
@@ -546,7 +548,7 @@ describe('Invia a MyPay', () => {
         ...(await user(formula!.userId)),
         address: '=HYPERLINK("http://evil.example","x")',
       });
-      const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+      const started = await operator.post(`/api/calls/${call.id}/exports`, billed);
       const flow = await settled(started.json.id);
       expect(flow).toMatchObject({ step: 'COMPLETATO', num: 1, accepted: 1 });
       expect(flow.heldBack.map((h: { fiscalCode: string; reason: string }) => [h.fiscalCode, h.reason]).sort()).toEqual(
@@ -568,7 +570,7 @@ describe('Invia a MyPay', () => {
   it('the single payment sends one citizen of the month', async () => {
     const { call, people } = await callWithThreeDue();
     const one = await operator.post(`/api/calls/${call.id}/exports`, {
-      ...november,
+      ...billed,
       fiscalCode: people[2]!.fiscalCode,
     });
     expect(await settled(one.json.id)).toMatchObject({ num: 1, accepted: 1, fiscalCode: people[2]!.fiscalCode });
@@ -583,7 +585,7 @@ describe('flows: who and what', () => {
   it('refuses delegates and citizens (403) on every flows route', async () => {
     const { call } = await openCall(operator);
     for (const client of [delegate, citizen]) {
-      expect((await client.post(`/api/calls/${call.id}/exports`, november)).status).toBe(403);
+      expect((await client.post(`/api/calls/${call.id}/exports`, billed)).status).toBe(403);
       expect((await client.get('/api/flows')).status).toBe(403);
       expect((await client.get('/api/flows/x')).status).toBe(403);
       expect((await client.post('/api/flows/x/restart', {})).status).toBe(403);
@@ -594,19 +596,19 @@ describe('flows: who and what', () => {
   it('answers bad input with an Italian 400/404 and starts nothing', async () => {
     const { call } = await openCall(operator);
     const before = (await operator.get('/api/flows')).json.items.length;
-    expect((await operator.post(`/api/calls/${call.id}/exports`, { mese: 13, anno: 2026 })).json.detail).toBe(
+    expect((await operator.post(`/api/calls/${call.id}/exports`, { mese: 13, anno: billed.anno })).json.detail).toBe(
       'Il mese non è valido.',
     );
     expect((await operator.post(`/api/calls/${call.id}/exports`, { mese: 1, anno: 'duemila' })).status).toBe(400);
-    expect(
-      (await operator.post(`/api/calls/${call.id}/exports`, { ...november, fiscalCode: 'NONVALIDO' })).status,
-    ).toBe(400);
-    expect((await operator.post('/api/calls/nope/exports', november)).status).toBe(404);
+    expect((await operator.post(`/api/calls/${call.id}/exports`, { ...billed, fiscalCode: 'NONVALIDO' })).status).toBe(
+      400,
+    );
+    expect((await operator.post('/api/calls/nope/exports', billed)).status).toBe(404);
     expect((await operator.get('/api/flows/nope')).json.detail).toBe('Il flusso richiesto non esiste.');
     expect((await operator.get('/api/flows/nope/files/pdf')).status).toBe(400);
     if (!onGpd) {
       await storeRawConfiguration({ ...mypayConfiguration, tipoDovuto: '' });
-      const incomplete = await operator.post(`/api/calls/${call.id}/exports`, november);
+      const incomplete = await operator.post(`/api/calls/${call.id}/exports`, billed);
       expect(incomplete.status).toBe(400);
       expect(incomplete.json.detail).toMatch(/Configurazione MyPay incompleta/);
       expect((await operator.put('/api/configuration', mypayConfiguration)).status).toBe(200);
@@ -620,7 +622,7 @@ describe('flows: who and what', () => {
       await storeRawConfiguration(null);
       try {
         const { call } = await callWithThreeDue();
-        const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+        const started = await operator.post(`/api/calls/${call.id}/exports`, billed);
         expect(started.status).toBe(201);
         expect(await settled(started.json.id)).toMatchObject({ step: 'COMPLETATO', accepted: 3, rejected: 0 });
         const sent = await positionsOf(call.id);
@@ -634,7 +636,7 @@ describe('flows: who and what', () => {
   it('a month with nothing new to send: the route only starts the work, whose flow says so and is not listed among the flows', async () => {
     const { call } = await openCall(operator);
     const before = (await operator.get(`/api/flows?descrizione=${encodeURIComponent(call.name)}`)).json.items.length;
-    const nothing = await operator.post(`/api/calls/${call.id}/exports`, november);
+    const nothing = await operator.post(`/api/calls/${call.id}/exports`, billed);
     expect(nothing.status).toBe(201);
     expect(await settled(nothing.json.id)).toMatchObject({
       step: 'COMPLETATO',
@@ -643,11 +645,11 @@ describe('flows: who and what', () => {
     });
     // A month already sent whole: nothing new either.
     const { call: sent } = await callWithThreeDue();
-    expect(await settled((await operator.post(`/api/calls/${sent.id}/exports`, november)).json.id)).toMatchObject({
+    expect(await settled((await operator.post(`/api/calls/${sent.id}/exports`, billed)).json.id)).toMatchObject({
       step: 'COMPLETATO',
       accepted: 3,
     });
-    expect(await settled((await operator.post(`/api/calls/${sent.id}/exports`, november)).json.id)).toMatchObject({
+    expect(await settled((await operator.post(`/api/calls/${sent.id}/exports`, billed)).json.id)).toMatchObject({
       num: 0,
       error: 'Nessuna posizione da inviare per questo mese.',
     });
@@ -656,6 +658,6 @@ describe('flows: who and what', () => {
     );
     expect((await operator.get(`/api/flows?descrizione=${encodeURIComponent(sent.name)}`)).json.items).toHaveLength(1);
     // …and the call is free: nothing was left locked.
-    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, november)).status).toBe(200);
+    expect((await operator.post(`/api/calls/${call.id}/positions/generate`, billed)).status).toBe(200);
   });
 });

@@ -18,6 +18,7 @@ import {
   storedPositions,
 } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
+import { billedMonth, pastMonth } from '../support/months.ts';
 
 /**
  * pagoPA's notice on GPD (issue 37), over the real local stack started with PAYMENT_PLATFORM=gpd (project
@@ -27,7 +28,8 @@ import { jobAnswer } from '../support/jobs.ts';
  */
 type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
-const november = { mese: 11, anno: 2026 };
+const month = billedMonth();
+const billed = month.period;
 
 beforeAll(async () => {
   if (!onGpd()) return;
@@ -38,7 +40,7 @@ afterAll(async () => {
   if (onGpd()) await gpdAdmin('reset', {});
 });
 
-async function exportedPosition(lastName: string, period = november) {
+async function exportedPosition(lastName: string, period = billed) {
   const { call } = await openCall(operator);
   const person = await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 });
   const started = await operator.post(`/api/calls/${call.id}/exports`, period);
@@ -76,8 +78,9 @@ describe.runIf(onGpd())('pagoPA notice on GPD', { timeout: 120_000 }, () => {
   });
 
   it('gives the e-mail’s due date as the notice prints it: for a month sent late, the day the export gave GPD', async () => {
-    const { call, position } = await exportedPosition('Ritardo', { mese: 10, anno: 2026 });
-    expect(position.dataScadenza).toBe('2026-10-31');
+    const late = pastMonth();
+    const { call, position } = await exportedPosition('Ritardo', late.period);
+    expect(position.dataScadenza).toBe(late.dueDay);
     const sent = await operator.post(`/api/positions/${position.iud}/email`, {});
     expect(sent.status, JSON.stringify(sent.json)).toBe(200);
     const mail = (await inbox()).find(
@@ -87,7 +90,7 @@ describe.runIf(onGpd())('pagoPA notice on GPD', { timeout: 120_000 }, () => {
     const printedDay = /entro il (\d{2}\/\d{2}\/\d{4})/.exec(printed.text)?.[1];
     // Sent after the month's end: GPD took a later day than the month's last, and the e-mail says that day.
     expect(printedDay).toBeDefined();
-    expect(printedDay).not.toBe('31/10/2026');
+    expect(printedDay).not.toBe(late.dueDayItalian);
     expect(mail.body.text).toContain(`Scadenza: ${printedDay}`);
   });
 
@@ -103,7 +106,7 @@ describe.runIf(onGpd())('pagoPA notice on GPD', { timeout: 120_000 }, () => {
         (m) => m.destination.to.some((to) => to.includes('senzacodice@example.it')) && m.subject.includes(call.name),
       ),
     ).toEqual([]);
-    const [after] = await storedPositions(call.id, '2026-11');
+    const [after] = await storedPositions(call.id, month.key);
     expect(after).toMatchObject({ isEmailSent: false, dataIsEmailSent: null });
   });
 });
@@ -121,8 +124,8 @@ describe.runIf(onGpd())('pagoPA notice on GPD: ‘Avviso PDF’', { timeout: 120
   async function mariasExportedMonth() {
     const { call } = await openCall(operator);
     await approveUser(operator, call.id, mariaId, { iseeValue: 8000, weeklyHour: 2 });
-    await exportMonth(operator, call.id, november);
-    const [position] = await storedPositions(call.id, '2026-11');
+    await exportMonth(operator, call.id, billed);
+    const [position] = await storedPositions(call.id, month.key);
     expect(position!.nav).toMatch(/^3\d{17}$/);
     return { call, position: position! };
   }
@@ -166,8 +169,8 @@ describe.runIf(onGpd())('pagoPA notice on GPD: ‘Avviso PDF’', { timeout: 120
   it('refuses, in Italian, the notice of a month not sent to pagoPA, cancelled or paid, and offers none on the page', async () => {
     const { call } = await openCall(operator);
     await approveUser(operator, call.id, mariaId, { iseeValue: 8000, weeklyHour: 2 });
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).status).toBe(200);
-    const [unsent] = await storedPositions(call.id, '2026-11');
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, billed)).status).toBe(200);
+    const [unsent] = await storedPositions(call.id, month.key);
     const notYet = await citizen.get(`/api/positions/${unsent!.iud}/notice`);
     expect([notYet.status, notYet.json.detail]).toEqual([
       409,

@@ -8,6 +8,7 @@ import { approvedSubscriber, exportMonth, mypayConfiguration, storedPositions } 
 import { jobAnswer } from '../support/jobs.ts';
 import { gpdAdmin, gpdClient, onGpd, syncDone } from '../support/gpd.ts';
 import { DEFAULT_ORGANIZATION } from '../../lib/local/gpd/model.ts';
+import { billedMonth } from '../support/months.ts';
 
 /**
  * 'Sincronizza' on pagoPA GPD reads the month's states from GPD's list (GET …/debtpositions by due date, pages of 50),
@@ -17,7 +18,8 @@ import { DEFAULT_ORGANIZATION } from '../../lib/local/gpd/model.ts';
  */
 type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
-const november = { mese: 11, anno: 2026 };
+const month = billedMonth();
+const billed = month.period;
 const OTHERS = 120;
 
 beforeAll(async () => {
@@ -38,12 +40,12 @@ describe.skipIf(!onGpd())('Sincronizza reads GPD’s list, page after page', () 
     const people = ['Galli', 'Longo', 'Mancini'];
     for (const lastName of people)
       await approvedSubscriber(operator, call, { lastName, iseeValue: 9000, weeklyHour: 2 });
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json).toMatchObject({
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, billed)).json).toMatchObject({
       created: 3,
     });
-    await exportMonth(operator, call.id, november);
+    await exportMonth(operator, call.id, billed);
     const byName = async () =>
-      Object.fromEntries((await storedPositions(call.id, '2026-11')).map((p) => [p.cognome as string, p]));
+      Object.fromEntries((await storedPositions(call.id, month.key)).map((p) => [p.cognome as string, p]));
     const sent = await byName();
 
     // Another office of the council bills 120 positions through GPD with the same due date: by iupd ('ALTRO-…'

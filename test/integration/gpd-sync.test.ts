@@ -8,6 +8,7 @@ import { jobAnswer } from '../support/jobs.ts';
 import { localTable } from '../support/dynamo.ts';
 import { gpdAdmin, gpdClient, onGpd, syncDone } from '../support/gpd.ts';
 import { DEFAULT_API_KEY, DEFAULT_ORGANIZATION } from '../../lib/local/gpd/model.ts';
+import { pastMonth } from '../support/months.ts';
 
 /**
  * 'Sincronizza' on pagoPA GPD (issue 37; project integration-gpd): what happened to the council's positions at GPD
@@ -18,7 +19,9 @@ import { DEFAULT_API_KEY, DEFAULT_ORGANIZATION } from '../../lib/local/gpd/model
  */
 type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
-const october = { mese: 10, anno: 2026 };
+// A month already past (its due day gone), of the call's year so that 'Sincronizza' looks at it.
+const late = pastMonth();
+const pastPeriod = late.period;
 
 beforeAll(async () => {
   operator = await as('operator');
@@ -30,16 +33,16 @@ afterAll(async () => {
 
 describe.skipIf(!onGpd())('Sincronizza reads GPD’s state of each position', () => {
   it('paid outside the portal → paid with GPD’s receipt; invalidated at GPD → cancelled; back in DRAFT → published again by the next export', async () => {
-    const { call } = await openCall(operator);
+    const { call } = await openCall(operator, undefined, { year: late.anno });
     const people = ['Rossi', 'Bianchi', 'Verdi', 'Neri'];
     for (const lastName of people)
       await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 3 });
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, october)).json).toMatchObject({
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, pastPeriod)).json).toMatchObject({
       created: 4,
     });
-    await exportMonth(operator, call.id, october);
+    await exportMonth(operator, call.id, pastPeriod);
     const byName = async () =>
-      Object.fromEntries((await storedPositions(call.id, '2026-10')).map((p) => [p.cognome as string, p]));
+      Object.fromEntries((await storedPositions(call.id, late.key)).map((p) => [p.cognome as string, p]));
     const sent = await byName();
     for (const name of people) expect(sent[name]).toMatchObject({ statoExport: 'ESPORTATA', isPagato: false });
 
@@ -81,7 +84,7 @@ describe.skipIf(!onGpd())('Sincronizza reads GPD’s state of each position', ()
     expect(audit.at(-1)).toMatchObject({ action: 'update', after: { annullato: true } });
 
     // The next export publishes Verdi's again (payable), and sends nothing for the others.
-    await exportMonth(operator, call.id, october);
+    await exportMonth(operator, call.id, pastPeriod);
     expect((await gpd.getPosition(verdi))?.status).toBe('VALID');
     expect((await byName()).Verdi).toMatchObject({ statoExport: 'ESPORTATA' });
     expect((await gpd.getPosition(gpdIupd(sent.Bianchi!.iud as string)))?.status).toBe('INVALID');

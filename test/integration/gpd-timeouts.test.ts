@@ -6,6 +6,7 @@ import { makeGpdPlatform } from '../../functions/adapters/gpd/platform.ts';
 import { gpdIupd, gpdIuv } from '../../functions/domain/gpd.ts';
 import { DEFAULT_API_KEY, DEFAULT_ORGANIZATION, DEFAULT_RECEIPTS_KEY } from '../../lib/local/gpd/model.ts';
 import { gpdAdmin, gpdClient, onGpd } from '../support/gpd.ts';
+import { billedMonth } from '../support/months.ts';
 
 /**
  * The GPD client's timeout against the stack's GPD simulator (issue 37; project integration-gpd): the simulator's
@@ -36,8 +37,8 @@ const position = (n: number) => ({
   fullName: 'Rossi Maria',
   email: null,
   amountCents: 6643,
-  description: 'Quota Novembre 2026',
-  dueDay: '2026-12-31',
+  description: `Quota ${billedMonth().label}`,
+  dueDay: billedMonth().dueDay,
 });
 
 describe.skipIf(!onGpd())('the GPD client’s timeout', () => {

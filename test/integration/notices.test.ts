@@ -11,6 +11,7 @@ import { endOfDayInRome } from '../../functions/domain/notices.ts';
 import { noticeDueDay } from '../../functions/domain/payment-notice.ts';
 import { italianDay } from '../../functions/domain/period.ts';
 import { onGpd } from '../support/gpd.ts';
+import { billedMonth } from '../support/months.ts';
 
 /**
  * Payment notices over the real local stack: a month exported through 'Invia a MyPay' (MyPay simulator,
@@ -20,7 +21,8 @@ import { onGpd } from '../support/gpd.ts';
  */
 type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
-const november = { mese: 11, anno: 2026 };
+const month = billedMonth();
+const billed = month.period;
 const io = () => inject('ioUrl');
 
 async function post(base: string, path: string, body: object) {
@@ -66,11 +68,11 @@ async function exportedMonth(lastNames: string[]) {
       lastName,
       ...(await approvedSubscriber(operator, call, { lastName, iseeValue: 8000, weeklyHour: 2 })),
     });
-  const started = await operator.post(`/api/calls/${call.id}/exports`, november);
+  const started = await operator.post(`/api/calls/${call.id}/exports`, billed);
   expect(started.status).toBe(201);
   const flow = await settled(started.json.id);
   expect(flow).toMatchObject({ step: 'COMPLETATO', accepted: lastNames.length });
-  const positions = await storedPositions(call.id, '2026-11');
+  const positions = await storedPositions(call.id, month.key);
   return { call, flow, people, positions };
 }
 
@@ -136,8 +138,8 @@ describe('notice by e-mail', () => {
 
     const { call } = await openCall(operator);
     await approvedSubscriber(operator, call, { lastName: 'Neri', iseeValue: 8000, weeklyHour: 2 });
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
-    const [pending] = await storedPositions(call.id, '2026-11');
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, billed)).json.created).toBe(1);
+    const [pending] = await storedPositions(call.id, month.key);
     // A position is found by its IUD through gsi2, which lists it a moment after the generation.
     await indexesCaughtUp();
     const before = (await inbox()).length;
@@ -149,7 +151,7 @@ describe('notice by e-mail', () => {
     const io = await operator.post(`/api/positions/${pending!.iud}/io`, {});
     expect(io.status).toBe(409);
     expect((await inbox()).length).toBe(before);
-    expect((await storedPositions(call.id, '2026-11'))[0]).toMatchObject({ isEmailSent: false, ioId: null });
+    expect((await storedPositions(call.id, month.key))[0]).toMatchObject({ isEmailSent: false, ioId: null });
 
     // A citizen whose record has no e-mail.
     const { positions, people } = await exportedMonth(['Senzamail']);
@@ -188,9 +190,9 @@ describe('notice to the IO app', () => {
       payee: { fiscal_code: '80012340123' },
     });
     expect(Number.isInteger(message!.content.payment_data.amount)).toBe(true);
-    // November's last day; on GPD, for a month sent after it, the day the export gave GPD (the one its notice prints).
+    // The month's last day; on GPD, for a month sent after it, the day the export gave GPD (the one its notice prints).
     expect(message!.content.due_date).toBe(endOfDayInRome(printedDueDay(position)));
-    if (!onGpd()) expect(message!.content.due_date).toBe('2026-11-30T22:59:59.000Z');
+    if (!onGpd()) expect(message!.content.due_date).toBe(month.dueDayEnd);
     expect((await localTable().auditOf('position', position.iud)).at(-1)).toMatchObject({
       after: { ioId: message!.id, ioStatus: 'PROCESSED' },
     });
@@ -207,7 +209,7 @@ describe('notice to the IO app', () => {
     );
     const [message] = await ioMessages(position.fiscalCode);
     expect(message).toMatchObject({ status: 'REJECTED' });
-    expect((await storedPositions(position.callId, '2026-11'))[0]).toMatchObject({
+    expect((await storedPositions(position.callId, month.key))[0]).toMatchObject({
       ioId: message!.id,
       ioStatus: 'REJECTED',
     });
@@ -226,7 +228,7 @@ describe('notice to the IO app', () => {
     const checked = await operator.post(`/api/positions/${position.iud}/io/status`, {});
     expect(checked.status).toBe(200);
     expect(checked.json).toMatchObject({ ioId: sent.json.ioId, ioStatus: 'PROCESSED' });
-    expect((await storedPositions(position.callId, '2026-11'))[0]!.ioStatus).toBe('PROCESSED');
+    expect((await storedPositions(position.callId, month.key))[0]!.ioStatus).toBe('PROCESSED');
     // Nothing sent, nothing to check.
     const { positions: others } = await exportedMonth(['Maisentito']);
     expect((await operator.post(`/api/positions/${others[0]!.iud}/io/status`, {})).status).toBe(409);
@@ -264,7 +266,7 @@ describe('notice to the IO app', () => {
     expect(await attempt()).toMatchObject({ status: 503, detail: expect.stringContaining('attendere 60 secondi') });
 
     expect(await ioMessages(position.fiscalCode)).toHaveLength(0);
-    expect((await storedPositions(position.callId, '2026-11'))[0]).toMatchObject({ ioId: null });
+    expect((await storedPositions(position.callId, month.key))[0]).toMatchObject({ ioId: null });
   });
 
   it('a citizen without IO is reported (409), the position gets ioId -1; one who blocks the council likewise; no message', async () => {
@@ -278,7 +280,7 @@ describe('notice to the IO app', () => {
     const blocked = await operator.post(`/api/positions/${second!.iud}/io`, {});
     expect(blocked.status).toBe(409);
     expect(blocked.json.detail).toContain('disattivato');
-    const stored = await storedPositions(positions[0]!.callId, '2026-11');
+    const stored = await storedPositions(positions[0]!.callId, month.key);
     expect(stored.map((p) => p.ioId)).toEqual(['-1', '-1']);
     expect(stored.map((p) => p.ioStatus).sort()).toEqual(['NO_PROFILE', 'SENDER_NOT_ALLOWED']);
     expect(await ioMessages(first!.fiscalCode)).toHaveLength(0);
@@ -294,7 +296,7 @@ describe('notice to the IO app', () => {
     expect((await operator.post(`/api/positions/${first!.iud}/io?resend=true`, {})).json.detail).toBe(
       'Il cittadino non ha attivato l’app IO: il messaggio non può essere inviato.',
     );
-    const kept = (await storedPositions(first!.callId, '2026-11')).find((p) => p.iud === first!.iud);
+    const kept = (await storedPositions(first!.callId, month.key)).find((p) => p.iud === first!.iud);
     expect(kept).toMatchObject({ ioId: ok.json.ioId, ioStatus: 'PROCESSED' });
   });
 
@@ -308,7 +310,7 @@ describe('notice to the IO app', () => {
     expect(lost.status).toBe(409);
     expect(lost.json.detail).toMatch(/^Invio non confermato: /);
     expect(await ioMessages(position.fiscalCode)).toHaveLength(1);
-    const unconfirmed = (await storedPositions(position.callId, '2026-11'))[0]!;
+    const unconfirmed = (await storedPositions(position.callId, month.key))[0]!;
     expect(unconfirmed).toMatchObject({ ioStatus: 'UNCONFIRMED', dataIoSent: expect.any(String) });
     expect((await localTable().auditOf('position', position.iud)).at(-1)).toMatchObject({
       after: { ioStatus: 'UNCONFIRMED' },
@@ -336,7 +338,7 @@ describe('notice to the IO app', () => {
     const down = await operator.post(`/api/positions/${position.iud}/io?resend=true`, {});
     expect(down.status).toBe(503);
     expect(down.json.detail).toBe('L’app IO non risponde: riprova più tardi.');
-    expect((await storedPositions(position.callId, '2026-11'))[0]!.ioId).toBe(confirmed.json.ioId);
+    expect((await storedPositions(position.callId, month.key))[0]!.ioId).toBe(confirmed.json.ioId);
   });
 
   it('refuses bad input and changes nothing: resend must be true or false (400)', async () => {
@@ -381,7 +383,7 @@ describe('flow e-mail (a background job)', () => {
       expect((mails[0] as unknown as { attachments: unknown[] }).attachments).toHaveLength(1);
     }
     expect((await operator.get(`/api/flows/${flow.id}`)).json.isEmailSent).toBe(true);
-    expect((await storedPositions(positions[0]!.callId, '2026-11')).every((p) => p.isEmailSent)).toBe(true);
+    expect((await storedPositions(positions[0]!.callId, month.key)).every((p) => p.isEmailSent)).toBe(true);
 
     const again = await operator.post(`/api/flows/${flow.id}/email`, {});
     expect(again.status).toBe(202);

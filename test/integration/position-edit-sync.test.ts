@@ -13,6 +13,7 @@ import { jobAnswer } from '../support/jobs.ts';
 import { gpdClient, onGpd } from '../support/gpd.ts';
 import { platformText, resetPlatform } from '../support/platform.ts';
 import { gpdIupd } from '../../functions/domain/gpd.ts';
+import { pastMonth } from '../support/months.ts';
 
 /**
  * The payment edit modal (PUT /api/positions/{id}) and 'Sincronizza' (the background job 'sync-positions'
@@ -23,7 +24,9 @@ type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
 let delegate: Client;
 let citizen: Client;
-const october = { mese: 10, anno: 2026 };
+// A month already past (its due day gone), of the call's year so that 'Sincronizza' looks at it.
+const late = pastMonth();
+const pastPeriod = late.period;
 const simulator = () => inject('myPayEndpoint').replace(/\/pa\/services.*$/, '');
 
 beforeAll(async () => {
@@ -34,23 +37,23 @@ beforeAll(async () => {
 });
 afterAll(() => resetPlatform());
 
-/** An open call (7,20 €/h) with Rossi approved for 3 hours a week and October generated: Rossi's position. */
-async function octoberPosition() {
-  const { call } = await openCall(operator);
+/** An open call (7,20 €/h) with Rossi approved for 3 hours a week and a past month generated: Rossi's position. */
+async function latePosition() {
+  const { call } = await openCall(operator, undefined, { year: late.anno });
   const rossi = await approvedSubscriber(operator, call, { lastName: 'Rossi', iseeValue: 8000, weeklyHour: 3 });
-  expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, october)).status).toBe(200);
-  const [position] = await storedPositions(call.id, '2026-10');
+  expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, pastPeriod)).status).toBe(200);
+  const [position] = await storedPositions(call.id, late.key);
   // A position is found by its IUD through gsi2, which lists it a moment after the generation.
   await indexesCaughtUp();
   return { call, rossi, position: position! };
 }
 
 const stored = async (callId: string, iud: string) =>
-  (await storedPositions(callId, '2026-10')).find((p) => p.iud === iud)!;
+  (await storedPositions(callId, late.key)).find((p) => p.iud === iud)!;
 
 describe('editing a position (payment edit modal)', () => {
   it('refuses each bad input with its Italian message and changes nothing', async () => {
-    const { call, position } = await octoberPosition();
+    const { call, position } = await latePosition();
     const path = `/api/positions/${position.iud}`;
     const cases: Array<[unknown, number, string]> = [
       [{ descrizione: '', importo: 10 }, 400, 'Il campo descrizione è obbligatorio!'],
@@ -84,7 +87,7 @@ describe('editing a position (payment edit modal)', () => {
   });
 
   it('changes description and amount (euro → cents), audited with before and after', async () => {
-    const { call, position } = await octoberPosition();
+    const { call, position } = await latePosition();
     const answer = await operator.put(`/api/positions/${position.iud}`, {
       descrizione: 'Quota ottobre rivista',
       importo: 50.5,
@@ -112,8 +115,8 @@ describe('editing a position (payment edit modal)', () => {
   });
 
   it('0 cancels a position the platform holds, for good: the next export carries A with the amount MyPay holds (its CSV), and the platform cancels it', async () => {
-    const { call, position } = await octoberPosition();
-    const exported = await operator.post(`/api/calls/${call.id}/exports`, october);
+    const { call, position } = await latePosition();
+    const exported = await operator.post(`/api/calls/${call.id}/exports`, pastPeriod);
     expect(exported.status).toBe(201);
     expect((await settledFlow(operator, exported.json.id)).step).toBe('COMPLETATO');
     expect(await stored(call.id, position.iud)).toMatchObject({ statoExport: 'ESPORTATA', codIuv: expect.any(String) });
@@ -131,7 +134,7 @@ describe('editing a position (payment edit modal)', () => {
     });
 
     if (!onGpd()) {
-      const csv = await jobAnswer(operator, `/api/calls/${call.id}/positions/csv`, october);
+      const csv = await jobAnswer(operator, `/api/calls/${call.id}/positions/csv`, pastPeriod);
       expect(csv.status).toBe(200);
       const content = await (await fetch(csv.json.url as string)).text();
       const row = content.split('\r\n').find((line) => line.includes(position.iud as string));
@@ -142,7 +145,7 @@ describe('editing a position (payment edit modal)', () => {
     }
 
     // Sent to the platform: accepted, and the platform holds the position as cancelled (GPD: INVALID, for good).
-    const resent = await operator.post(`/api/calls/${call.id}/exports`, october);
+    const resent = await operator.post(`/api/calls/${call.id}/exports`, pastPeriod);
     expect(resent.status).toBe(201);
     expect(await settledFlow(operator, resent.json.id)).toMatchObject({
       step: 'COMPLETATO',
@@ -180,7 +183,7 @@ describe('Sincronizza (background job sync-positions)', () => {
   }
 
   it('recalculates the call’s unpaid positions from the current hours in the background; two starts run one job', async () => {
-    const { call, rossi, position } = await octoberPosition();
+    const { call, rossi, position } = await latePosition();
     expect((await operator.get(`/api/calls/${call.id}/positions/sync`)).json).toMatchObject({
       isUpdating: false,
       state: 'NONE',
@@ -206,7 +209,7 @@ describe('Sincronizza (background job sync-positions)', () => {
 
     const done = await waitUntilDone(call.id);
     expect(done).toMatchObject({ isUpdating: false, state: 'SUCCEEDED', error: null });
-    expect(done.total).toBeGreaterThanOrEqual(2); // October and the current month
+    expect(done.total).toBeGreaterThanOrEqual(2); // the past month and the current one
     expect(done.done).toBe(done.total);
     expect(await stored(call.id, position.iud)).toMatchObject({ importoDovuto: 15943, version: position.version + 1 });
     const current = periodKey(currentPeriod(new Date()));
@@ -253,7 +256,7 @@ describe('Sincronizza (background job sync-positions)', () => {
       updatedAt: now,
       endedAt: null,
     });
-    const export_ = await operator.post(`/api/calls/${call.id}/exports`, october);
+    const export_ = await operator.post(`/api/calls/${call.id}/exports`, pastPeriod);
     expect([export_.status, export_.json.detail]).toEqual([409, platformText(positionOpsMessages.syncRunning)]);
     expect(await localTable().item(keys.exportLock(call.id))).toBeUndefined();
     await localTable().putItem({

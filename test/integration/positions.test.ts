@@ -13,6 +13,7 @@ import {
 } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
 import { onGpd } from '../support/gpd.ts';
+import { billedMonth } from '../support/months.ts';
 
 type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
@@ -238,6 +239,48 @@ describe('debt positions of a month', () => {
       const again = await jobAnswer(operator, `/api/calls/${call.id}/positions/csv`, march);
       expect(await (await fetch(again.json.url)).text()).toBe(content);
       expect(again.json).toMatchObject({ created: 0, unchanged: 1 });
+    },
+  );
+
+  // On pagoPA GPD MyPay's import file means nothing: the file lists what the export will do there (issue 37).
+  it.runIf(onGpd())(
+    'Verifica / genera CSV on pagoPA: the month’s positions the export will send, with the action, amount and due day, no MyPay column',
+    async () => {
+      const month = billedMonth();
+      const { call, rossi } = await callWithSubscribers();
+      const response = await jobAnswer(operator, `/api/calls/${call.id}/positions/csv`, month.period);
+      expect(response.status).toBe(200);
+      expect(response.json).toMatchObject({ rows: 1, created: 1, heldBackCount: 0 });
+      const file = await fetch(response.json.url);
+      expect(file.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      const [header, row, ...rest] = Papa.parse<string[]>((await file.text()).replace(/^\uFEFF/, '').trim(), {
+        delimiter: ';',
+      }).data;
+      expect(header).toEqual([
+        'azione',
+        'iud',
+        'codiceFiscale',
+        'anagrafica',
+        'email',
+        'importo',
+        'causale',
+        'scadenza',
+        'iuv',
+      ]);
+      expect(rest).toEqual([]);
+      const [position] = (await operator.get(`/api/calls/${call.id}/positions?mese=${month.mese}&anno=${month.anno}`))
+        .json.items;
+      expect(row).toEqual([
+        'nuova',
+        positionIud(call.id, rossi.userId, month.period),
+        rossi.fiscalCode,
+        'Rossi Anna',
+        'rossi@example.it',
+        (position.importoDovuto / 100).toFixed(2).replace('.', ','),
+        position.descrizione,
+        month.dueDayItalian,
+        '',
+      ]);
     },
   );
 

@@ -13,6 +13,7 @@ import {
 } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
 import { paidOutsidePortal, payOnPlatformPage, resetPlatform } from '../support/platform.ts';
+import { billedMonth } from '../support/months.ts';
 
 /**
  * What MyPay collected is recorded without anyone clicking 'Rendicontazione' (issue 34): the schedules' own
@@ -23,7 +24,8 @@ import { paidOutsidePortal, payOnPlatformPage, resetPlatform } from '../support/
 type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
 let citizen: Client;
-const november = { mese: 11, anno: 2026 };
+const month = billedMonth();
+const billed = month.period;
 
 /** The call's reporting, as the operator's page reads it, once the run the schedule started has ended. */
 async function reportingEnded(callId: string) {
@@ -50,17 +52,17 @@ describe('Rendicontazione by itself', () => {
   it('the daily run records a payment the platform collected: the position reads paid, no operator action', async () => {
     const { call } = await openCall(operator);
     await approvedSubscriber(operator, call, { lastName: 'Pianificati', iseeValue: 8000, weeklyHour: 2 });
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
-    await exportMonth(operator, call.id, november);
-    const [position] = await storedPositions(call.id, '2026-11');
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, billed)).json.created).toBe(1);
+    await exportMonth(operator, call.id, billed);
+    const [position] = await storedPositions(call.id, month.key);
     await paidOutsidePortal([position!.iud as string]);
-    expect((await storedPositions(call.id, '2026-11'))[0]).toMatchObject({ isPagato: false });
+    expect((await storedPositions(call.id, month.key))[0]).toMatchObject({ isPagato: false });
 
     const outcome = JSON.parse(await runScheduled({ kind: 'reporting-daily' }));
     expect(outcome.started).toBeGreaterThanOrEqual(1);
     const status = await reportingEnded(call.id);
     expect(status.result).toMatchObject({ marked: 1, inProgress: false });
-    expect((await storedPositions(call.id, '2026-11'))[0]).toMatchObject({
+    expect((await storedPositions(call.id, month.key))[0]).toMatchObject({
       isPagato: true,
       importoTotalePagato: position!.importoDovuto,
     });
@@ -68,7 +70,7 @@ describe('Rendicontazione by itself', () => {
     // The next run: the call has nothing left to pay, or its reporting finds the payment recorded; never twice.
     await runScheduled({ kind: 'reporting-daily' });
     await reportingEnded(call.id);
-    const after = (await storedPositions(call.id, '2026-11'))[0]!;
+    const after = (await storedPositions(call.id, month.key))[0]!;
     expect(after).toMatchObject({ isPagato: true, importoTotalePagato: position!.importoDovuto });
     expect(after.pagamenti).toHaveLength(1);
   }, 120_000);
@@ -76,9 +78,9 @@ describe('Rendicontazione by itself', () => {
   it('a checkout whose outcome the portal never learnt (the citizen did not come back): its call is reported a few minutes later', async () => {
     const mariaId = (await citizen.get('/api/me')).json.userId;
     const { call } = await openCall(operator);
-    await mariaWithPosition(operator, call.id, mariaId, november);
-    await exportMonth(operator, call.id, november);
-    const [position] = await storedPositions(call.id, '2026-11');
+    await mariaWithPosition(operator, call.id, mariaId, billed);
+    await exportMonth(operator, call.id, billed);
+    const [position] = await storedPositions(call.id, month.key);
 
     const paying = await citizen.post(`/api/me/positions/${position!.iud}/pay`, {
       returnPath: `/iscrizioni/visualizza_servizio?id=${call.id}`,
@@ -102,6 +104,6 @@ describe('Rendicontazione by itself', () => {
 
     await runScheduled({ kind: 'reporting-follow-ups' });
     expect((await reportingEnded(call.id)).result).toMatchObject({ marked: 1 });
-    expect((await storedPositions(call.id, '2026-11'))[0]).toMatchObject({ isPagato: true });
+    expect((await storedPositions(call.id, month.key))[0]).toMatchObject({ isPagato: true });
   }, 120_000);
 });

@@ -3,6 +3,7 @@ import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { responseSchema, servedDocument, undeclaredFields } from '../support/openapi-fields.ts';
 import { exportMonth, mariaWithPosition, mypayConfiguration } from '../support/positions.ts';
+import { billedMonth } from '../support/months.ts';
 
 /**
  * Responses carry only the fields of their schema (issue 21). The route × role test checks every route's
@@ -61,8 +62,8 @@ describe('a response carries only what its schema declares', () => {
 
   it('a citizen’s position exported to MyPay has no notice ZIP key, for her or for the operators', async () => {
     const { call } = await openCall(operator);
-    await mariaWithPosition(operator, call.id, mariaId, { mese: 11, anno: 2026 });
-    await exportMonth(operator, call.id, { mese: 11, anno: 2026 });
+    await mariaWithPosition(operator, call.id, mariaId, billedMonth().period);
+    await exportMonth(operator, call.id, billedMonth().period);
 
     // Her list reads a global index, which trails the export's write-back: reload until it shows the export.
     await expect

@@ -10,6 +10,7 @@ import { openCall } from '../support/calls.ts';
 import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 import { approveUser, exportMonth, operatorWithMyPay, storedPositions } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
+import { billedMonth, monthFromNow } from '../support/months.ts';
 
 /**
  * S3 answers a read of a key that is not there with 404 NoSuchKey only to a caller allowed s3:ListBucket on
@@ -24,7 +25,8 @@ type Client = Awaited<ReturnType<typeof as>>;
 let operator: Client;
 let citizen: Client;
 let mariaId: string;
-const november = { mese: 11, anno: 2026 };
+const month = billedMonth();
+const billed = month.period;
 
 const setMissingKey = async (answer: MissingKeyAnswer) => {
   const response = await fetch(`${inject('s3Endpoint')}${S3_SWITCH_PATH}`, { method: 'PUT', body: answer });
@@ -74,8 +76,8 @@ describe.each(['AccessDenied', 'NoSuchKey'] as const)('with S3 answering a missi
     await setMissingKey(answer);
     ({ call } = await openCall(operator));
     await approveUser(operator, call.id, mariaId, { iseeValue: 8000, weeklyHour: 2 });
-    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, november)).json.created).toBe(1);
-    await exportMonth(operator, call.id, november);
+    expect((await jobAnswer(operator, `/api/calls/${call.id}/positions/generate`, billed)).json.created).toBe(1);
+    await exportMonth(operator, call.id, billed);
     // Her list and the IUD lookup read global indexes, which show the export's writes a moment later.
     await indexesCaughtUp();
   });
@@ -92,25 +94,26 @@ describe.each(['AccessDenied', 'NoSuchKey'] as const)('with S3 answering a missi
   });
 
   it('a notice e-mail of a position whose PDF is in no ZIP reads the stored one, and says there is none when it is not there', async () => {
-    const [position] = await storedPositions(call.id, '2026-11');
-    const key = keys.position(call.id, '2026-11', mariaId);
+    const [position] = await storedPositions(call.id, month.key);
+    const key = keys.position(call.id, month.key, mariaId);
     // A position exported before the ZIP was kept: its PDF only at notices/<iud>.pdf, where the citizen's link left it.
     const item = (await localTable().item(key))!;
     await localTable().putItem({ ...item, noticeZip: null });
     const sent = await operator.post(`/api/positions/${position!.iud}/email`, {});
     expect(sent.status, JSON.stringify(sent.json)).toBe(200);
     // Another one with no PDF anywhere (its IUD's key never written): 409 with the reason, not a failure.
-    const december = position!.iud.replace('P202611', 'P202612');
+    const next = monthFromNow(1);
+    const nextMonth = position!.iud.replace(`P${month.key.replace('-', '')}`, `P${next.key.replace('-', '')}`);
     await localTable().putItem({
       ...item,
-      ...keys.position(call.id, '2026-12', mariaId),
-      iud: december,
-      gsi2pk: keys.positionByIud(december),
-      gsi1sk: `2026-12#${call.id}`,
+      ...keys.position(call.id, next.key, mariaId),
+      iud: nextMonth,
+      gsi2pk: keys.positionByIud(nextMonth),
+      gsi1sk: `${next.key}#${call.id}`,
       noticeZip: null,
     });
     await indexesCaughtUp();
-    const none = await operator.post(`/api/positions/${december}/email`, {});
+    const none = await operator.post(`/api/positions/${nextMonth}/email`, {});
     expect([none.status, none.json.detail]).toEqual([409, noticeMessages.noPdf]);
   });
 

@@ -30,8 +30,12 @@ export const callFields = (serviceId: string, name = 'Bando di prova') => ({
   nomeMyPay: 'SERVIZI_SOCIALI',
 });
 
-/** A service, a band and an OPEN call with one form, made by the operator through the API. */
-export async function openCall(operator: Client, name = `Bando aperto ${Math.random().toString(36).slice(2, 8)}`) {
+/** A service, a band and an OPEN call with one form, made by the operator through the API (of `year`, else the current one). */
+export async function openCall(
+  operator: Client,
+  name = `Bando aperto ${Math.random().toString(36).slice(2, 8)}`,
+  { year }: { year?: number } = {},
+) {
   const service = (
     await operator.post('/api/services', {
       code: 'TEST',
@@ -51,7 +55,7 @@ export async function openCall(operator: Client, name = `Bando aperto ${Math.ran
   if (created.status !== 201) throw new Error(`call not created: ${JSON.stringify(created.json)}`);
   const opened = await operator.put(`/api/calls/${created.json.id}`, {
     ...callFields(service.id, name),
-    year: created.json.year,
+    year: year ?? created.json.year,
     state: 1,
     bandsId: [band.id],
     files: [],

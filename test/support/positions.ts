@@ -8,6 +8,7 @@ import { TABLE_NAME } from '../../lib/local/config.ts';
 import { as } from './api.ts';
 import { randomFiscalCode } from './isee.ts';
 import { jobAnswer } from './jobs.ts';
+import { iseeDates } from './months.ts';
 
 type Client = Awaited<ReturnType<typeof as>>;
 
@@ -74,10 +75,8 @@ export async function approveUser(
   if (input.iseeValue !== null) {
     const isee = await operator.post(`/api/users/${userId}/isee`, {
       value: input.iseeValue,
-      year: 2026,
-      date: '2026-01-20T10:00:00.000Z',
+      ...iseeDates(),
       protocollo: 'INPS-ISEE-2026-00000003C-00',
-      scadenza: '2026-12-31',
       excludeVerification: true,
     });
     if (isee.status !== 201) throw new Error(`ISEE not created: ${JSON.stringify(isee.json)}`);
@@ -170,10 +169,8 @@ export async function mariaWithPosition(
 ) {
   const isee = await operator.post(`/api/users/${mariaId}/isee`, {
     value: 8000,
-    year: 2026,
-    date: '2026-01-20T10:00:00.000Z',
+    ...iseeDates(),
     protocollo: 'INPS-ISEE-2026-00000003C-00',
-    scadenza: '2026-12-31',
     excludeVerification: true,
   });
   expect(isee.status).toBe(201);

@@ -137,7 +137,9 @@ const subscription = (
   files: [],
 });
 
-function setup(options: { configuration?: Partial<Configuration> | null; callState?: number } = {}) {
+function setup(
+  options: { configuration?: Partial<Configuration> | null; callState?: number; platformName?: 'gpd' } = {},
+) {
   // The writer tells the payment list's projection, made below on the same positions.
   const positions = memoryPositions({ positionsChanged: (changes) => projection.positionsChanged(changes) });
   const users = new Map<string, StoredUser>();
@@ -234,6 +236,8 @@ function setup(options: { configuration?: Partial<Configuration> | null; callSta
     summaries: { ...debtSummaries, ...monthSummaries },
     clock,
     metrics,
+    // On GPD the council's pagoPA settings stand in for MyPay's configuration page (none stored here).
+    ...(options.platformName ? { platformName: options.platformName, requireConfiguration: async () => null } : {}),
   });
   const configuration = makeConfigurationUseCases({ configuration: configurationRepository, audit, clock });
   const enrol = (u: StoredUser, hours: number | null, state: SubscriptionRecord['state'] = 'VALIDATED') => {
@@ -390,6 +394,71 @@ describe('generating the positions of a month', () => {
     await expect(
       setup({ configuration: null }).payments.generatePositions(call.id, march, actors.operator),
     ).rejects.toMatchObject({ status: 400 });
+  });
+});
+
+describe('Verifica / genera CSV on pagoPA GPD', () => {
+  const readCsv = async (t: ReturnType<typeof setup>, url: string) =>
+    new TextDecoder().decode(t.files.get(new URL(url).pathname.slice(1))!.body);
+
+  it('lists what the export will do at pagoPA with each pending position, without MyPay’s configuration or columns', async () => {
+    const t = setup({ configuration: null, platformName: 'gpd' });
+    t.enrol(user('u1', 8000), 3); // 66,43 € in March
+    t.enrol(user('u2', 8000), 2); // 44,29 €
+    const answer = await t.payments.positionsCsv(call.id, march, actors.operator);
+    expect(answer).toMatchObject({ fileName: 'SERVIZI_SOCIALI_2026_03.csv', rows: 2, created: 2, heldBackCount: 0 });
+    const [header, ...rows] = (await readCsv(t, answer.url))
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(header).toBe('azione;iud;codiceFiscale;anagrafica;email;importo;causale;scadenza;iuv');
+    const [first] = [...t.positions.all.values()].filter((p) => p.userId === 'u1');
+    expect(rows).toHaveLength(2);
+    // New positions: the export gives them their IUV; the month's last day is still ahead on 10 March.
+    expect(rows[0]!.split(';')).toEqual([
+      'nuova',
+      first!.iud,
+      'CFU1XXXXXXXXXXXX',
+      'Cognome u1 Nome',
+      'u1@example.it',
+      '66,43',
+      first!.descrizione,
+      '31/03/2026',
+      '',
+    ]);
+  });
+
+  it('gives a month already past the due day GPD will get (30 days on), and a cancelled sent position as annullamento', async () => {
+    const t = setup({ configuration: null, platformName: 'gpd' });
+    t.enrol(user('u1', 8000), 3);
+    const february = { mese: 2, anno: 2026 };
+    await t.payments.generatePositions(call.id, february, actors.operator);
+    // Sent to GPD once (as the export records it), then cancelled by a new ISEE under 3.000 €.
+    const [key, sent] = [...t.positions.all.entries()][0]!;
+    t.positions.all.set(key, {
+      ...sent,
+      statoExport: 'ESPORTATA',
+      exportedAt: '2026-03-01T08:00:00.000Z',
+      codIuv: '01000000000000123',
+    });
+    const answer = await t.payments.positionsCsv(call.id, february, actors.operator);
+    const [, row] = (await readCsv(t, answer.url)).trim().split('\r\n');
+    expect(row).toBe(undefined); // sent and unchanged: nothing to do at pagoPA
+    t.users.set('u1', user('u1', 2000));
+    const cancelled = await t.payments.positionsCsv(call.id, february, actors.operator);
+    const [, again] = (await readCsv(t, cancelled.url)).trim().split('\r\n');
+    // 10 March + 30 days; the amount it had, as the invalidation carries it.
+    expect(again!.split(';')).toEqual([
+      'annullamento',
+      sent.iud,
+      sent.fiscalCode,
+      'Cognome u1 Nome',
+      'u1@example.it',
+      (sent.importoDovuto / 100).toFixed(2).replace('.', ','),
+      expect.any(String),
+      '09/04/2026',
+      '01000000000000123',
+    ]);
   });
 });
 

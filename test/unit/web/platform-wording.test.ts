@@ -59,7 +59,7 @@ describe('the platform’s name in the spec’s texts', { timeout: 60_000 }, () 
     expect(gpd.noticeUnavailableReason(open)).toBe('Posizione non ancora inviata a pagoPA');
     expect(gpd.noticeUnavailableReason({ ...open, annullato: true })).toBe('Posizione annullata');
     expect(gpd.noticeUnavailableReason({ ...open, isPagato: true })).toBe('Posizione già pagata');
-    expect(gpd.positionsCsvIntro()).toContain('prima dell’invio a pagoPA');
+    expect(gpd.positionsCsvIntro()).toContain('il CSV delle posizioni da inviare a pagoPA');
     expect(gpd.configurationIntro()).toMatch(/^Questo ente riceve i pagamenti con pagoPA/);
     for (const text of [
       ...Object.values(gpd.singlePaymentTexts('Rossi Maria')),

@@ -30,7 +30,8 @@ export interface CallPaymentActionsProps {
 /**
  * The payment buttons of the operator's call detail (part 2 §2.11). 'Verifica / genera CSV' asks for the
  * month and year (the current ones by default), generates that month's debt positions and downloads the
- * MyPay import CSV, then tells what changed and which citizens were skipped and why.
+ * MyPay import CSV (on pagoPA GPD, the list of what the export will send there), then tells what changed and which
+ * citizens were skipped and why.
  */
 export function CallPaymentActions({ callId, onPositionsChanged, onMessage }: CallPaymentActionsProps) {
   const [open, setOpen] = useState(false);

@@ -11,9 +11,9 @@ export function noticeUnavailableReason(position: Pick<Position, 'annullato' | '
     : 'Avviso non ancora generato da MyPay';
 }
 
-/** 'Verifica / genera CSV': what the dialog does. The file is MyPay's import layout on either platform. */
+/** 'Verifica / genera CSV': what the dialog does. On GPD the file lists what the export will do at pagoPA (platformCheckCsv). */
 export function positionsCsvIntro(): string {
   return paymentPlatformOfConfig() === 'gpd'
-    ? 'Genera o aggiorna le posizioni debitorie del mese e scarica il CSV per verificarle prima dell’invio a pagoPA (con ‘Invia a pagoPA’).'
+    ? 'Genera o aggiorna le posizioni debitorie del mese e scarica il CSV delle posizioni da inviare a pagoPA, da verificare prima dell’invio.'
     : 'Genera o aggiorna le posizioni debitorie del mese e scarica il CSV di importazione per MyPay, da verificare prima dell’invio.';
 }
