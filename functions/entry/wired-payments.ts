@@ -21,7 +21,9 @@ import { makePaymentUseCases, type PaymentDeps } from '../payments/use-cases.ts'
 const debtSummaries = makePaymentListRefresh();
 
 /** The payments' use cases on the real adapters: the payments API and the MyPay export's steps share them. */
-export const paymentUseCases = (extra: Pick<PaymentDeps, 'jobs' | 'iuvSequence' | 'platformSync'> = {}) =>
+export const paymentUseCases = (
+  extra: Pick<PaymentDeps, 'jobs' | 'iuvSequence' | 'platformSync' | 'syncBudget'> = {},
+) =>
   makePaymentUseCases({
     positions: { ...positionRepository, ...positionWriter(debtSummaries), hasLiveCheckouts },
     calls: { getCall },

@@ -147,7 +147,21 @@ export interface PaymentDeps {
   platformSync?: Pick<PaymentPlatform, 'positionStates'> & { settlement: Pick<PaymentSettlement, 'settle'> };
   /** The deployment's platform (MyPay unless given): on GPD 'Verifica / genera CSV' lists what the export will send. */
   platformName?: PaymentPlatformName;
+  /** How much of a month one slice of 'Sincronizza' writes (SYNC_SLICE_BUDGET unless a test sets another). */
+  syncBudget?: SyncSliceBudget;
 }
+
+/**
+ * One slice of 'Sincronizza' writes a month's changes in chunks of `chunk` positions while less than `ms` has passed
+ * since it started (always one chunk at least); a month with more (a new month of 10,000 subscribers: 10,000
+ * creates, each a conditional write with its payment-list row) goes on in the next slice. The job function has 300 s
+ * (JOB_SLICE_TIMEOUT_SECONDS): the budget leaves room for the month's planning before and the slower chunk.
+ */
+export interface SyncSliceBudget {
+  chunk: number;
+  ms: number;
+}
+export const SYNC_SLICE_BUDGET: SyncSliceBudget = { chunk: 500, ms: 120_000 };
 
 const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
@@ -274,6 +288,7 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     actor: Actor,
     lock: { exportingFlow: string | null } = { exportingFlow: null },
     progress?: Progress,
+    budget?: { chunk: number; until: number },
   ) {
     const now = clock.now();
     const at = now.toISOString();
@@ -290,63 +305,62 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     // unchanged: running twice, or twice at once, never makes a second position. The export holding the
     // call's lock creates in batches of 25 (no other generation of the call can run).
     const transitions = planTransitions(plan, at, lock.exportingFlow !== null);
-    const applied = await positions.applyTransitions(transitions, countingProgress(transitions.length, progress));
+    const report = countingProgress(transitions.length, progress);
+    /** What a chunk wrote, recorded at once: a slice cut after it leaves no write without its audit entry. */
+    async function recordWritten(written: readonly Transition[]) {
+      // The export marks the ISEEs in a step of its own, in slices (MarkIsees): one conditional write each.
+      if (!lock.exportingFlow)
+        await markIseesUsedForFee(
+          written.map((t) => t.after.iseeId),
+          at,
+        );
+      await audit.recordMany(
+        written.map((t) => ({
+          actor,
+          entity: 'position',
+          id: t.after.iud,
+          action: t.name === 'create' ? ('create' as const) : ('update' as const),
+          before: t.name === 'create' ? null : t.before!,
+          after: t.after,
+        })),
+        now,
+      );
+      metrics.count('PositionsGenerated', written.filter((t) => t.name === 'create').length);
+    }
+    // With a budget ('Sincronizza'), a big month is written in chunks until the slice's time is up (at least one
+    // chunk, so every slice moves on); the next slice plans the month again and finds these writes unchanged.
+    const chunk = budget ? Math.max(1, budget.chunk) : Math.max(1, transitions.length);
+    const applied: Transition[] = [];
+    let taken = 0;
+    do {
+      const written = await positions.applyTransitions(transitions.slice(taken, taken + chunk), report);
+      taken = Math.min(transitions.length, taken + chunk);
+      await recordWritten(written);
+      applied.push(...written);
+    } while (taken < transitions.length && budget && clock.now().getTime() < budget.until);
+    const remaining = transitions.length - taken;
 
-    const writtenCreates = applied.filter((t) => t.name === 'create').map((t) => t.after);
-    const writtenChanges = applied
-      .filter((t) => t.name !== 'create')
-      .map((t) => ({
-        kind: t.name === 'cancel' ? ('cancel' as const) : ('update' as const),
-        before: t.before!,
-        after: t.after,
-      }));
+    const writtenChanges = applied.filter((t) => t.name !== 'create');
     // The payment list's rows followed the writes: the writer told its projection (payment-list/projection.ts).
     const written = applied.map((t) => t.after);
-    const lost = transitions.length - applied.length;
+    const lost = taken - applied.length;
     // The month as it now stands, without reading it again: what was there, with what this run wrote. A
-    // write that lost a race leaves that position unknown here: then the caller reads the month again.
-    const month = lost ? null : [...new Map([...existing, ...written].map((p) => [p.userId, p])).values()];
-    // The export marks the ISEEs in a step of its own, in slices (MarkIsees): one conditional write each.
-    if (!lock.exportingFlow)
-      await markIseesUsedForFee(
-        written.map((p) => p.iseeId),
-        at,
-      );
-    await audit.recordMany(
-      [
-        ...writtenCreates.map((after) => ({
-          actor,
-          entity: 'position',
-          id: after.iud,
-          action: 'create' as const,
-          before: null,
-          after,
-        })),
-        ...writtenChanges.map((c) => ({
-          actor,
-          entity: 'position',
-          id: c.after.iud,
-          action: 'update' as const,
-          before: c.before,
-          after: c.after,
-        })),
-      ],
-      now,
-    );
-    metrics.count('PositionsGenerated', writtenCreates.length);
+    // write that lost a race (or one left to the next slice) leaves that position unknown here: then the
+    // caller reads the month again.
+    const month = lost || remaining ? null : [...new Map([...existing, ...written].map((p) => [p.userId, p])).values()];
 
     const result: GenerationResult = {
       mese: period.mese,
       anno: period.anno,
-      created: writtenCreates.length,
-      updated: writtenChanges.filter((c) => c.kind === 'update').length,
-      cancelled: writtenChanges.filter((c) => c.kind === 'cancel').length,
+      created: applied.length - writtenChanges.length,
+      updated: writtenChanges.filter((t) => t.name !== 'cancel').length,
+      cancelled: writtenChanges.filter((t) => t.name === 'cancel').length,
       unchanged: plan.unchanged.length + lost,
       exempt: plan.exempt,
       skipped: plan.skipped.slice(0, SKIPPED_SHOWN),
       skippedCount: plan.skipped.length,
     };
-    return { result, usersById, month };
+    return { result, usersById, month, remaining };
   }
 
   /**
@@ -696,9 +710,10 @@ export function makePaymentUseCases(deps: PaymentDeps) {
     /**
      * One slice of 'Sincronizza' (the job kind 'sync-positions'). The first finds the months to recalculate:
      * those with a position neither paid nor cancelled, and the current month; each next one regenerates one
-     * month with the month's generation (generatePositions: current hours and ISEE, the same rules, the same
-     * audit). The cursor is the list of months and the next one; regenerating is idempotent, so a slice run
-     * twice changes nothing more.
+     * month with the month's generation (current hours and ISEE, the same rules, the same audit), as much of it
+     * as its budget allows (syncBudget): a month left unfinished is the next slice's too (`resume`: its platform
+     * states were read already). The cursor is the list of months and the next one; regenerating is idempotent,
+     * so a slice run twice changes nothing more.
      */
     async syncSlice(
       input: Record<string, unknown>,
@@ -716,10 +731,16 @@ export function makePaymentUseCases(deps: PaymentDeps) {
         const months = [...new Set([...open.filter((m): m is string => m !== null), periodKey(current)])].sort();
         return { cursor: JSON.stringify({ months, next: 0 }), done: 0, total: months.length };
       }
-      const { months, next } = parseSyncCursor(cursor);
+      const { months, next, resume } = parseSyncCursor(cursor);
       const [anno, mese] = months[next].split('-').map(Number);
-      await syncMonthWithPlatform(callId, { mese, anno }, actor);
-      await generatePositions(callId, { mese, anno }, actor);
+      const { ms, chunk } = deps.syncBudget ?? SYNC_SLICE_BUDGET;
+      const until = clock.now().getTime() + ms;
+      // A month resumed was read at the platform by the slice that began it.
+      if (!resume) await syncMonthWithPlatform(callId, { mese, anno }, actor);
+      const { call, period } = await prepare(callId, { mese, anno });
+      const { remaining } = await generate(call, period, actor, undefined, undefined, { chunk, until });
+      if (remaining > 0)
+        return { cursor: JSON.stringify({ months, next, resume: true }), done: next, total: months.length };
       const done = next + 1;
       // The last slice also recomputes the payment list's totals of those years from their rows (a write
       // interrupted between a row and its totals is repaired here).
@@ -871,15 +892,15 @@ export function makePaymentUseCases(deps: PaymentDeps) {
   };
 }
 
-function parseSyncCursor(cursor: string): { months: string[]; next: number } {
-  const parsed = JSON.parse(cursor) as { months?: unknown; next?: unknown };
+function parseSyncCursor(cursor: string): { months: string[]; next: number; resume: boolean } {
+  const parsed = JSON.parse(cursor) as { months?: unknown; next?: unknown; resume?: unknown };
   const months = Array.isArray(parsed.months)
     ? parsed.months.filter((m): m is string => typeof m === 'string' && /^\d{4}-\d{2}$/.test(m))
     : [];
   const next = typeof parsed.next === 'number' ? parsed.next : -1;
   if (!months.length || next < 0 || next >= months.length)
     throw new ValidationError('Cursore del ricalcolo non valido.');
-  return { months, next };
+  return { months, next, resume: parsed.resume === true };
 }
 
 export type PaymentUseCases = ReturnType<typeof makePaymentUseCases>;

@@ -6,7 +6,11 @@ import { positionIud, syncCandidateMonths, type PositionRecord } from '../../fun
 import { periodKey, positionEditSchema, type Period } from '../../functions/domain/payments.ts';
 import type { CallRecord } from '../../functions/domain/call-record.ts';
 import { makeConfigurationUseCases } from '../../functions/configuration/use-cases.ts';
-import { makePaymentUseCases, type PositionRepository } from '../../functions/payments/use-cases.ts';
+import {
+  makePaymentUseCases,
+  type PositionRepository,
+  type SyncSliceBudget,
+} from '../../functions/payments/use-cases.ts';
 import type { SubscriptionRecord } from '../../functions/domain/subscription-record.ts';
 import type { StoredUser } from '../../functions/domain/user-record.ts';
 import { makeDebtSummaryUseCases } from '../../functions/payment-list/use-cases.ts';
@@ -138,7 +142,12 @@ const subscription = (
 });
 
 function setup(
-  options: { configuration?: Partial<Configuration> | null; callState?: number; platformName?: 'gpd' } = {},
+  options: {
+    configuration?: Partial<Configuration> | null;
+    callState?: number;
+    platformName?: 'gpd';
+    syncBudget?: SyncSliceBudget;
+  } = {},
 ) {
   // The writer tells the payment list's projection, made below on the same positions.
   const positions = memoryPositions({ positionsChanged: (changes) => projection.positionsChanged(changes) });
@@ -236,6 +245,7 @@ function setup(
     summaries: { ...debtSummaries, ...monthSummaries },
     clock,
     metrics,
+    syncBudget: options.syncBudget,
     // On GPD the council's pagoPA settings stand in for MyPay's configuration page (none stored here).
     ...(options.platformName ? { platformName: options.platformName, requireConfiguration: async () => null } : {}),
   });
@@ -1145,6 +1155,39 @@ describe('Sincronizza: the job’s slices', () => {
     await expect(
       t.payments.syncSlice({ callId: call.id }, '{"months":[],"next":0}', actors.operator),
     ).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('a month bigger than a slice’s budget goes on in the next slices, each position written and audited once', async () => {
+    // Two positions a chunk, and no time left after the first chunk: each slice writes two of March's five.
+    const t = setup({ syncBudget: { chunk: 2, ms: 0 } });
+    for (const id of ['u1', 'u2', 'u3', 'u4', 'u5']) t.enrol(user(id, 8000), 3);
+    const march = () => [...t.positions.all.values()].filter((p) => p.mese === 3);
+
+    const first = await t.payments.syncSlice({ callId: call.id }, null, actors.operator);
+    const second = await t.payments.syncSlice({ callId: call.id }, first.cursor, actors.operator);
+    expect(march()).toHaveLength(2);
+    expect(second).toMatchObject({ done: 0, total: 1 });
+    expect(JSON.parse(second.cursor!)).toEqual({ months: ['2026-03'], next: 0, resume: true });
+    const third = await t.payments.syncSlice({ callId: call.id }, second.cursor, actors.operator);
+    expect(march()).toHaveLength(4);
+    // The same slice run again (a Lambda retried after its answer was lost) writes only what is still missing.
+    const again = await t.payments.syncSlice({ callId: call.id }, second.cursor, actors.operator);
+    expect(again).toEqual({ cursor: null, done: 1, total: 1 });
+    const last = await t.payments.syncSlice({ callId: call.id }, third.cursor, actors.operator);
+    expect(last).toEqual({ cursor: null, done: 1, total: 1 });
+
+    expect(
+      march()
+        .map((p) => p.userId)
+        .sort(),
+    ).toEqual(['u1', 'u2', 'u3', 'u4', 'u5']);
+    expect(march().every((p) => p.version === 1 && p.importoDovuto === 6643)).toBe(true);
+    const audited = t.audit.entries.filter((e) => e.entity === 'position' && e.action === 'create');
+    expect(audited.map((e) => e.id).sort()).toEqual(
+      march()
+        .map((p) => p.iud)
+        .sort(),
+    );
   });
 
   it('lists the call’s year, or up to the current month, at most 36 months', () => {
