@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeIseeRefreshJobs, type IseeRefreshDeps } from '../../functions/isee/refresh.ts';
+import { IoRefused, type IoRefusalReason } from '../../functions/adapters/io.ts';
 
 /**
  * The December reminders keep to SES's sending rate (SendQuota.MaxSendRate): SES refuses a message past it,
@@ -36,7 +37,22 @@ function sesAt(perSecond: number) {
   };
 }
 
-function jobs(ses: ReturnType<typeof sesAt>) {
+/** IO answering every message with `refusal` (the adapter's IoRefused), or accepting it. */
+function ioRefusing(refusal: IoRefusalReason | null) {
+  const asked: string[] = [];
+  return {
+    asked,
+    io: {
+      sendMessage: async (message: { fiscalCode: string }) => {
+        asked.push(message.fiscalCode);
+        if (refusal) throw new IoRefused(refusal);
+        return { id: 'io' };
+      },
+    },
+  };
+}
+
+function jobs(ses: ReturnType<typeof sesAt>, io = ioRefusing(null).io) {
   const people = Array.from({ length: PEOPLE }, (_, i) => ({
     id: `u${i}`,
     fiscalCode: `RSSMRA80A01H50${String(i).padStart(2, '0')}`,
@@ -70,7 +86,7 @@ function jobs(ses: ReturnType<typeof sesAt>) {
         void reminders.set(userId, outcome),
       listExpiry: async () => ({ items: [], nextCursor: null }),
     },
-    reminders: { io: { sendMessage: async () => ({ id: 'io' }) }, mailer: ses.mailer },
+    reminders: { io, mailer: ses.mailer },
     audit: { record: async () => undefined },
     settings: () => ({ reminderFrom: '12-01', portalUrl: 'https://portale.example.it', sliceMs: 60_000 }),
     pace: async () => undefined,
@@ -100,5 +116,37 @@ describe('the December reminders at SES’s sending rate', () => {
     expect(ses.sent).toHaveLength(PEOPLE);
     expect(new Set(ses.sent).size).toBe(PEOPLE);
     expect([...reminders.values()].map((r) => r.mail)).toEqual(Array(PEOPLE).fill('SENT'));
+  });
+});
+
+describe('the December reminders when IO refuses', () => {
+  it.each([
+    ['UNAUTHORIZED', '401: a wrong key', 'la chiave del servizio non è riconosciuta'],
+    ['FORBIDDEN', '403: the portal’s IP or the key’s groups', 'indirizzo IP del portale'],
+  ] as const)(
+    'IO refusing the council (%s, %s) stops the run with the reason for the operators, and nobody is marked as a citizen without IO',
+    async (refusal, _why, reason) => {
+      const ses = sesAt(100);
+      const io = ioRefusing(refusal);
+      const { jobs: expiryJobs, reminders } = jobs(ses, io.io);
+      const slice = expiryJobs.expirySlice({ year: 2026 }, null);
+      const outcome = expect(slice).rejects.toThrow(/Promemoria ISEE interrotti/);
+      await vi.runAllTimersAsync();
+      await outcome;
+      await expect(slice).rejects.toThrow(reason);
+      expect(io.asked.length).toBeLessThan(PEOPLE);
+      expect([...reminders.values()].filter((r) => r.io === 'NO_CHANNEL')).toEqual([]);
+    },
+  );
+
+  it('a citizen without an IO profile (IO’s ‘Profile not found’) is marked without IO, and the others are still reminded', async () => {
+    const ses = sesAt(100);
+    const io = ioRefusing('NO_PROFILE');
+    const { jobs: expiryJobs, reminders } = jobs(ses, io.io);
+    const slice = expiryJobs.expirySlice({ year: 2026 }, null);
+    await vi.runAllTimersAsync();
+    expect(await slice).toMatchObject({ cursor: null });
+    expect([...reminders.values()].map((r) => r.io)).toEqual(Array(PEOPLE).fill('NO_CHANNEL'));
+    expect(ses.sent).toHaveLength(PEOPLE);
   });
 });
