@@ -150,7 +150,8 @@ export const gpdPositionStates =
       for (const { iupds: run, interleaved } of iupdRuns(inWindow.map(iupdOfPosition))) {
         const missing = () => run.filter((iupd) => !seen(iupd)).length;
         const total = (await pageAt(0)).totalPages;
-        if (total === 0 || missing() <= Math.ceil(Math.log2(total)) + Math.ceil(run.length / LIST_PAGE_SIZE)) continue;
+        // By count: finding the run costs about log2 of the pages, then its own pages; reading by iupd, a call each.
+        if (total === 0 || missing() < Math.ceil(Math.log2(total)) + Math.ceil(run.length / LIST_PAGE_SIZE)) continue;
         const lastOf = (page: ListPage) => page.positions.at(-1)?.iupd;
         // The first page whose last iupd reaches the run's first (an empty page: GPD's list shrank meanwhile).
         let [low, high] = [0, total - 1];
