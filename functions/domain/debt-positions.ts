@@ -46,6 +46,12 @@ export interface PositionRecord extends Position {
    * also codIuv. Never set on MyPay, which gives the IUV itself.
    */
   reservedIuv?: string | null;
+  /**
+   * GPD: the iupd the position was created with at GPD, chosen with its reserved IUV (domain/gpd.ts gpdCallIupd, so
+   * that a call's positions sit together in GPD's list). Absent on positions reserved before it existed: GPD knows
+   * those by the iupd derived from the IUD (gpdIupd), and they keep it. Never changed once set.
+   */
+  iupd?: string | null;
 }
 
 /** One payment MyPay collected for a position (a receipt of paaSILChiediPagati or of the reporting). */
@@ -78,6 +84,7 @@ export function publicPosition(record: PositionRecord): Position {
     checkoutUrl: _u,
     importoAnnullato: _a,
     reservedIuv: _ri,
+    iupd: _iupd,
     ...position
   } = record;
   return position;

@@ -1,6 +1,7 @@
 import { checkDigits, isValidIuv, navOfIuv } from './iuv.ts';
 import type { PositionState } from './positions/states.ts';
 import { romeDay } from './period.ts';
+import { iupdOfPosition } from './gpd-iupd.ts';
 
 /**
  * pagoPA's "Gestione Posizioni Debitorie" (GPD) as the portal sees it (reference.md "pagoPA GPD"; the contract is
@@ -38,23 +39,7 @@ export const isCouncilIuv = (iuv: string, segregationCode: string): boolean =>
 /** The notice number (NAV, "codice avviso") of a GPD IUV: "3" + IUV, 18 digits. */
 export const gpdNoticeNumber = (iuv: string): string => navOfIuv(iuv);
 
-/**
- * The iupd of a portal position at GPD: unique for the council (the creditor), derived from the IUD alone, so a
- * retried create names the same position and a 409 can be read back. A position restored after a cancellation is
- * a new GPD position (INVALID is final): `revision` 1, 2, … gives it a new iupd. The IUD is at most 35 characters
- * of [A-Za-z0-9_-] (debt-positions.ts), so the iupd stays URL-safe.
- */
-export function gpdIupd(iud: string, revision = 0): string {
-  if (!/^[A-Za-z0-9_-]{1,35}$/.test(iud)) throw new RangeError(`IUD non valido per GPD: "${iud}"`);
-  if (!Number.isSafeInteger(revision) || revision < 0) throw new RangeError(`revisione non valida: ${revision}`);
-  return revision === 0 ? `PSS-${iud}` : `PSS-${iud}-R${revision}`;
-}
-
-/** The IUD and revision an iupd was made from (gpdIupd), or null for a position the portal did not create. */
-export function iudOfIupd(iupd: string): { iud: string; revision: number } | null {
-  const match = /^PSS-([A-Za-z0-9_-]{1,35}?)(?:-R([1-9][0-9]*))?$/.exec(iupd);
-  return match ? { iud: match[1]!, revision: match[2] ? Number(match[2]) : 0 } : null;
-}
+export { gpdCallIupd, gpdCallIupdPrefix, gpdIupd, iudOfIupd, iupdOfPosition } from './gpd-iupd.ts';
 
 /**
  * The text of pagoPA's QR code on a payment notice: `PAGOPA|002|<notice number>|<creditor fiscal code>|<amount in
@@ -153,6 +138,8 @@ export interface GpdCreditor {
 /** What the portal sends of one of its positions. */
 export interface GpdPositionInput {
   iud: string;
+  /** The iupd stored on the position (gpdCallIupd); without it, the one derived from the IUD (gpdIupd). */
+  iupd?: string | null;
   revision?: number;
   iuv: string;
   /** The debtor: a natural person (type F), with the fiscal code and name the portal holds. */
@@ -248,7 +235,7 @@ export function gpdPaymentPosition(input: GpdPositionInput, creditor: GpdCredito
   if (!isValidIuv(input.iuv)) throw new RangeError(`IUV non valido: "${input.iuv}"`);
   const description = cut(input.description);
   return {
-    iupd: gpdIupd(input.iud, input.revision ?? 0),
+    iupd: iupdOfPosition(input),
     type: 'F',
     fiscalCode: input.fiscalCode.toUpperCase(),
     fullName: cut(input.fullName),

@@ -42,6 +42,8 @@ export interface PlatformPosition {
   iuv: string | null;
   /** GPD only: the restoration count of a position cancelled before (a new iupd and IUV each time). */
   revision?: number;
+  /** GPD only: the iupd stored with the reserved IUV (domain/gpd-iupd.ts); without it, the one derived from the IUD. */
+  iupd?: string | null;
   fiscalCode: string;
   /** "Cognome Nome". */
   fullName: string;
@@ -202,7 +204,9 @@ export interface PaymentPlatform {
 }
 
 /** What 'Sincronizza' tells the platform of a position it reads: which one, and what its due day was when sent. */
-export type PlatformSyncPosition = Pick<PositionRecord, 'iud' | 'dataScadenza' | 'exportedAt'> & { revision?: number };
+export type PlatformSyncPosition = Pick<PositionRecord, 'iud' | 'dataScadenza' | 'exportedAt' | 'iupd'> & {
+  revision?: number;
+};
 
 export const PLATFORM_CAPABILITIES: Record<PaymentPlatformName, PlatformCapabilities> = {
   mypay: {

@@ -34,6 +34,7 @@ export function platformPositionOf(position: PositionRecord, email: string | nul
   const action = platformAction(position);
   return {
     iud: position.iud,
+    ...(position.iupd ? { iupd: position.iupd } : {}),
     action,
     iuv: iuvOf(position),
     fiscalCode: position.fiscalCode,

@@ -30,7 +30,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../functions/adapters/table.ts';
 import { isValidIuv } from '../../functions/domain/iuv.ts';
-import { gpdIupd } from '../../functions/domain/gpd.ts';
+import { iupdOfPosition } from '../../functions/domain/gpd.ts';
 import { TABLE_NAME } from '../../lib/local/config.ts';
 import { demoConfiguration } from '../../lib/local/demo-configuration.ts';
 import { identities } from '../../lib/local/identities.ts';
@@ -466,7 +466,7 @@ async function main() {
       if (held.size !== positions.length)
         problems.push(`GPD holds ${held.size} positions, the table ${positions.length}`);
       const mismatched = positions.filter((p) => {
-        const at = held.get(gpdIupd(p.iud));
+        const at = held.get(iupdOfPosition(p));
         return at?.status !== 'VALID' || at.paymentOption[0]?.iuv !== p.codIuv;
       });
       if (mismatched.length) problems.push(`${mismatched.length} positions not VALID at GPD with the portal's IUV`);

@@ -7,6 +7,7 @@ import { mypayConfiguration, storedPositions } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
 import { gpdAdmin, onGpd, publishMonth } from '../support/gpd.ts';
 import { iseeDates, monthFromNow } from '../support/months.ts';
+import { municipality } from '../../web/src/config/municipality.ts';
 
 /**
  * The citizen pays several months at once (issue 37), over the real local stack, on either payment platform (this
@@ -95,7 +96,10 @@ describe('several months at once', () => {
       await gpdAdmin('receipts', { hold: true });
       const cart = await citizen.post('/api/me/payments/cart', { ids, returnPath });
       expect(cart.status).toBe(200);
-      // pagoPA Checkout's page: the citizen pays; Checkout sends her back to the portal's own page, as given.
+      // pagoPA Checkout's page names the council the citizen sees on the portal; she pays, and Checkout sends her
+      // back to the portal's own page, as given.
+      const checkoutPage = await (await fetch(cart.json.url)).text();
+      expect(checkoutPage).toContain(municipality.name);
       const paid = await fetch(cart.json.url, {
         method: 'POST',
         body: new URLSearchParams({ esito: 'OK' }),

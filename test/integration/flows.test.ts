@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inject } from '../support/stack-context.ts';
 import { keys } from '../../functions/adapters/table.ts';
 import { isValidIuv } from '../../functions/domain/iuv.ts';
-import { gpdIupd, gpdIuv, gpdPaymentPosition, isCouncilIuv } from '../../functions/domain/gpd.ts';
+import { gpdIuv, gpdPaymentPosition, iudOfIupd, isCouncilIuv } from '../../functions/domain/gpd.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { localTable } from '../support/dynamo.ts';
@@ -84,16 +84,16 @@ async function mypayHeld(iuds: readonly string[]) {
 const importsOf = async (flowId: string) =>
   Object.values((await simulatorState()).imports).filter((i) => i.fileName?.includes(flowId));
 
-/** What GPD holds of these positions (by the iupd the portal derives from each IUD): state, IUV, amount. */
+/** What GPD holds of these positions (by the IUD each iupd names): state, IUV, amount. */
 async function gpdHeld(iuds: readonly string[]) {
   const state = (await (await fetch(`${simulator()}/admin/state`)).json()) as {
     positions: Record<string, { iupd: string; status: string; paymentOption: { iuv: string; amount: number }[] }>;
   };
-  const wanted = new Map(iuds.map((iud) => [gpdIupd(iud), iud]));
+  const wanted = new Set(iuds);
   return Object.values(state.positions)
-    .filter((p) => wanted.has(p.iupd))
+    .filter((p) => wanted.has(iudOfIupd(p.iupd)?.iud ?? ''))
     .map((p) => ({
-      iud: wanted.get(p.iupd)!,
+      iud: iudOfIupd(p.iupd)!.iud,
       status: p.status,
       iuv: p.paymentOption[0]!.iuv,
       amount: p.paymentOption[0]!.amount,

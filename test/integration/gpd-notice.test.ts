@@ -1,6 +1,6 @@
 import decodeQR from 'qr/decode.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ORGANIZATION } from '../../lib/local/gpd/model.ts';
+import { municipality } from '../../web/src/config/municipality.ts';
 import { noticeDownloadMessages } from '../../functions/domain/messages.ts';
 import { noticeDataMessages } from '../../functions/domain/payment-notice.ts';
 import { as } from '../support/api.ts';
@@ -52,7 +52,7 @@ async function exportedPosition(lastName: string, period = billed) {
 }
 
 const payload = (position: Record<string, unknown>) =>
-  `PAGOPA|002|${position.nav}|${DEFAULT_ORGANIZATION.fiscalCode}|${String(position.importoDovuto).padStart(2, '0')}`;
+  `PAGOPA|002|${position.nav}|${municipality.fiscalCode}|${String(position.importoDovuto).padStart(2, '0')}`;
 
 describe.runIf(onGpd())('pagoPA notice on GPD', { timeout: 120_000 }, () => {
   it('e-mails the notice printed by the portal, with pagoPA’s QR code', async () => {
@@ -73,7 +73,9 @@ describe.runIf(onGpd())('pagoPA notice on GPD', { timeout: 120_000 }, () => {
     const attached = await renderFirstPage(new Uint8Array(Buffer.from(mail.attachments[0]!.content, 'base64')));
     expect(decodeQR(attached.image!)).toBe(payload(position));
     expect(attached.text).toContain(`Cod. Fiscale ${person.fiscalCode}`);
-    expect(attached.text).toContain(DEFAULT_ORGANIZATION.companyName);
+    // The council the citizen sees on the portal (web/src/config/municipality.ts), not a name of the simulator's.
+    expect(attached.text).toContain(municipality.name);
+    expect(attached.text).toContain(`Cod. Fiscale Ente ${municipality.fiscalCode}`);
     expect(attached.text).toContain(String(position.titolo));
   });
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from '../support/stack-context.ts';
-import { gpdIupd, gpdIuv, gpdPaymentPosition } from '../../functions/domain/gpd.ts';
+import { gpdIuv, gpdPaymentPosition } from '../../functions/domain/gpd.ts';
 import { romeDay } from '../../functions/domain/period.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { approvedSubscriber, exportMonth, mypayConfiguration, storedPositions } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
-import { gpdAdmin, gpdClient, onGpd, syncDone } from '../support/gpd.ts';
+import { gpdAdmin, gpdClient, gpdIupdOf, onGpd, syncDone } from '../support/gpd.ts';
 import { DEFAULT_ORGANIZATION } from '../../lib/local/gpd/model.ts';
 import { billedMonth } from '../support/months.ts';
 
@@ -51,7 +51,7 @@ describe.skipIf(!onGpd())('Sincronizza reads GPD’s list, page after page', () 
     // Another office of the council bills 120 positions through GPD with the same due date: by iupd ('ALTRO-…'
     // before 'PSS-…') they take the list's first pages.
     const gpd = gpdClient();
-    const held = await gpd.getPosition(gpdIupd(sent.Galli!.iud as string));
+    const held = await gpd.getPosition(gpdIupdOf(sent.Galli!));
     const dueDay = romeDay(new Date(`${held!.paymentOption[0]!.dueDate}Z`));
     const others = Array.from({ length: OTHERS }, (_, i) =>
       gpdPaymentPosition(
@@ -75,7 +75,7 @@ describe.skipIf(!onGpd())('Sincronizza reads GPD’s list, page after page', () 
     for (let i = 0; i < OTHERS; i += 100) await gpd.createPositions(others.slice(i, i + 100));
     // Longo pays at a counter with the notice; the council invalidates Mancini's in pagoPA's back office.
     await gpdAdmin('paid', { navs: [sent.Longo!.nav] });
-    await gpd.invalidatePosition(gpdIupd(sent.Mancini!.iud as string));
+    await gpd.invalidatePosition(gpdIupdOf(sent.Mancini!));
 
     const before = await gpdCalls();
     expect(await syncDone(operator, call.id)).toMatchObject({ state: 'SUCCEEDED', error: null });

@@ -1,12 +1,11 @@
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { inject } from '../support/stack-context.ts';
-import { gpdIupd } from '../../functions/domain/gpd.ts';
 import { as } from '../support/api.ts';
 import { openCall } from '../support/calls.ts';
 import { approvedSubscriber, exportMonth, mypayConfiguration, storedPositions } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
 import { localTable } from '../support/dynamo.ts';
-import { gpdAdmin, gpdClient, onGpd, syncDone } from '../support/gpd.ts';
+import { gpdAdmin, gpdClient, gpdIupdOf, onGpd, syncDone } from '../support/gpd.ts';
 import { DEFAULT_API_KEY, DEFAULT_ORGANIZATION } from '../../lib/local/gpd/model.ts';
 import { pastMonth } from '../support/months.ts';
 
@@ -50,8 +49,8 @@ describe.skipIf(!onGpd())('Sincronizza reads GPD’s state of each position', ()
     // Rossi pays at a counter with the notice; the council invalidates Bianchi's notice in pagoPA's back office;
     // someone updates Verdi's without toPublish (GPD puts it back to DRAFT, where nobody can pay it). Neri: nothing.
     await gpdAdmin('paid', { navs: [sent.Rossi!.nav] });
-    await gpd.invalidatePosition(gpdIupd(sent.Bianchi!.iud as string));
-    const verdi = gpdIupd(sent.Verdi!.iud as string);
+    await gpd.invalidatePosition(gpdIupdOf(sent.Bianchi!));
+    const verdi = gpdIupdOf(sent.Verdi!);
     const held = await (
       await fetch(
         `${inject('gpdUrl')}/gpd/debt-positions-service/v1/organizations/${DEFAULT_ORGANIZATION.fiscalCode}/debtpositions/${verdi}`,
@@ -72,7 +71,7 @@ describe.skipIf(!onGpd())('Sincronizza reads GPD’s state of each position', ()
     const status = await syncDone(operator, call.id);
     expect(status).toMatchObject({ state: 'SUCCEEDED', error: null });
     const after = await byName();
-    const paidAtGpd = await gpd.getPosition(gpdIupd(sent.Rossi!.iud as string));
+    const paidAtGpd = await gpd.getPosition(gpdIupdOf(sent.Rossi!));
     expect(after.Rossi).toMatchObject({ isPagato: true, importoTotalePagato: sent.Rossi!.importoDovuto });
     expect((after.Rossi!.pagamenti as { iur: string }[]).map((p) => p.iur)).toEqual([
       paidAtGpd!.paymentOption[0]!.idReceipt,
@@ -87,7 +86,7 @@ describe.skipIf(!onGpd())('Sincronizza reads GPD’s state of each position', ()
     await exportMonth(operator, call.id, pastPeriod);
     expect((await gpd.getPosition(verdi))?.status).toBe('VALID');
     expect((await byName()).Verdi).toMatchObject({ statoExport: 'ESPORTATA' });
-    expect((await gpd.getPosition(gpdIupd(sent.Bianchi!.iud as string)))?.status).toBe('INVALID');
+    expect((await gpd.getPosition(gpdIupdOf(sent.Bianchi!)))?.status).toBe('INVALID');
 
     // A second Sincronizza finds nothing new: nothing changes.
     const settled = await byName();

@@ -10,9 +10,8 @@ import { openCall } from '../support/calls.ts';
 import { indexesCaughtUp, localTable } from '../support/dynamo.ts';
 import { approvedSubscriber, mypayConfiguration, settledFlow, storedPositions } from '../support/positions.ts';
 import { jobAnswer } from '../support/jobs.ts';
-import { gpdClient, onGpd } from '../support/gpd.ts';
+import { gpdClient, gpdIupdOf, onGpd } from '../support/gpd.ts';
 import { platformText, resetPlatform } from '../support/platform.ts';
-import { gpdIupd } from '../../functions/domain/gpd.ts';
 import { pastMonth } from '../support/months.ts';
 
 /**
@@ -153,7 +152,7 @@ describe('editing a position (payment edit modal)', () => {
       accepted: 1,
       rejected: 0,
     });
-    if (onGpd()) expect(await gpdClient().getPosition(gpdIupd(position.iud))).toMatchObject({ status: 'INVALID' });
+    if (onGpd()) expect(await gpdClient().getPosition(gpdIupdOf(position))).toMatchObject({ status: 'INVALID' });
     else {
       const state = (await (await fetch(`${simulator()}/admin/state`)).json()) as {
         positions: Record<string, { iud: string; status: string }>;

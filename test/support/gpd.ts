@@ -3,7 +3,7 @@ import { inject } from './stack-context.ts';
 import { exportMonth, storedPositions } from './positions.ts';
 import { as } from './api.ts';
 import { makeGpdClient } from '../../functions/adapters/gpd/client.ts';
-import { gpdIupd } from '../../functions/domain/gpd.ts';
+import { iudOfIupd, iupdOfPosition } from '../../functions/domain/gpd.ts';
 import { DEFAULT_API_KEY, DEFAULT_ORGANIZATION, DEFAULT_RECEIPTS_KEY } from '../../lib/local/gpd/model.ts';
 
 type Client = Awaited<ReturnType<typeof as>>;
@@ -42,10 +42,23 @@ export async function publishMonth(operator: Client, callId: string, period: { m
   const client = gpdClient();
   const month = `${period.anno}-${String(period.mese).padStart(2, '0')}`;
   for (const item of await storedPositions(callId, month)) {
-    const held = await client.getPosition(gpdIupd(item.iud as string));
+    const held = await client.getPosition(gpdIupdOf(item));
     if (held?.status !== 'VALID' || held.paymentOption[0]?.iuv !== item.codIuv)
       throw new Error(`the export left ${item.iud} ${held ? `${held.status} at GPD` : 'unknown to GPD'}`);
   }
+}
+
+/** The iupd GPD knows a stored position by: the one saved with its IUV (call-first), else the one its IUD gives. */
+export const gpdIupdOf = (stored: Record<string, unknown>): string =>
+  iupdOfPosition(stored as { iud: string; iupd?: string | null });
+
+/** The iupds the GPD simulator holds for these IUDs (whatever form each took: iudOfIupd reads both). */
+export async function gpdIupdsOf(iuds: readonly string[]): Promise<string[]> {
+  const state = (await (await fetch(`${inject('gpdUrl')}/admin/state`)).json()) as {
+    positions: Record<string, { iupd: string }>;
+  };
+  const byIud = new Map(Object.values(state.positions).map((p) => [iudOfIupd(p.iupd)?.iud, p.iupd]));
+  return iuds.map((iud) => byIud.get(iud) ?? `PSS-${iud}`);
 }
 
 /** 'Sincronizza' of a call, pressed and followed until it ends: its last status. */

@@ -1,7 +1,6 @@
 import { expect } from 'vitest';
 import { onPlatform } from '../../functions/domain/payment-platform.ts';
-import { gpdIupd } from '../../functions/domain/gpd.ts';
-import { gpdAdmin, onGpd } from './gpd.ts';
+import { gpdAdmin, gpdIupdsOf, onGpd } from './gpd.ts';
 import { switchStackMyPay } from './mypay-simulator.ts';
 
 /**
@@ -17,11 +16,11 @@ export const resetPlatform = () => (onGpd() ? gpdAdmin('reset', {}) : switchStac
 
 /**
  * Positions paid outside the portal (a bank's app, a counter with the notice), as each platform then reports them:
- * MyPay in its export of paid positions, GPD with a receipt (its `paid` switch, by the iupd the portal derives).
+ * MyPay in its export of paid positions, GPD with a receipt (its `paid` switch, by the iupd GPD holds each by).
  */
 export async function paidOutsidePortal(iuds: string[]) {
   if (!onGpd()) return switchStackMyPay('paid', { iuds });
-  const { paid } = (await gpdAdmin('paid', { iupds: iuds.map((iud) => gpdIupd(iud)) })) as { paid: string[] };
+  const { paid } = (await gpdAdmin('paid', { iupds: await gpdIupdsOf(iuds) })) as { paid: string[] };
   expect(paid).toHaveLength(iuds.length);
 }
 

@@ -8,7 +8,7 @@ import {
   type PlatformExport,
   type PlatformPosition,
 } from '../../functions/domain/payment-platform.ts';
-import { gpdDueDay, gpdIuv } from '../../functions/domain/gpd.ts';
+import { gpdCallIupd, gpdDueDay, gpdIupd, gpdIuv, iupdOfPosition } from '../../functions/domain/gpd.ts';
 import { iuvOf, needsIuv, platformAction, platformPositionOf } from '../../functions/domain/platform-export.ts';
 import { reserveIuv } from '../../functions/domain/positions/transitions.ts';
 import type { PositionRecord } from '../../functions/domain/debt-positions.ts';
@@ -205,6 +205,7 @@ describe('the export on pagoPA GPD', () => {
 describe('what a pending position is at the platform', () => {
   const base = {
     iud: 'P2026110001',
+    callId: 'bando-1',
     fiscalCode: 'RSSMRA80A01H501U',
     cognome: 'Rossi',
     nome: 'Mario',
@@ -223,12 +224,18 @@ describe('what a pending position is at the platform', () => {
     expect(platformAction(base)).toBe('create');
     expect(needsIuv(base)).toBe(true);
     const reserved = reserveIuv(base, gpdIuv('47', 12), '2026-11-02T10:00:00.000Z');
-    expect(reserved.after).toMatchObject({ reservedIuv: gpdIuv('47', 12), version: 4 });
+    // The iupd GPD will know it by goes with the IUV: call-first, so that the call's positions sit together at GPD.
+    expect(reserved.after).toMatchObject({
+      reservedIuv: gpdIuv('47', 12),
+      iupd: gpdCallIupd('bando-1', 'P2026110001'),
+      version: 4,
+    });
     expect(reserved.guard).toEqual([{ kind: 'export-lock' }]);
     expect(reserveIuv(base, gpdIuv('47', 12), 'x', false).guard).toEqual([{ kind: 'version', version: 3 }]);
     expect(needsIuv(reserved.after)).toBe(false);
     expect(platformPositionOf(reserved.after, 'mario@example.it')).toMatchObject({
       action: 'create',
+      iupd: gpdCallIupd('bando-1', 'P2026110001'),
       iuv: gpdIuv('47', 12),
       fullName: 'Rossi Mario',
       email: 'mario@example.it',
@@ -241,6 +248,8 @@ describe('what a pending position is at the platform', () => {
     const accepted = { ...base, exportedAt: '2026-11-01', codIuv: gpdIuv('47', 5), reservedIuv: gpdIuv('47', 5) };
     expect(platformAction(accepted)).toBe('update');
     expect(iuvOf(accepted)).toBe(gpdIuv('47', 5));
+    // Reserved before iupds were stored: GPD knows it by the iupd derived from its IUD, and keeps it.
+    expect(iupdOfPosition(platformPositionOf(accepted, null))).toBe(gpdIupd('P2026110001'));
     const cancelled = { ...accepted, annullato: true, importoDovuto: 0, importoAnnullato: 4350 };
     expect(platformPositionOf(cancelled, null)).toMatchObject({ action: 'cancel', amountCents: 4350 });
     expect(needsIuv(cancelled)).toBe(false);

@@ -7,7 +7,7 @@ import { readReceipt } from '../../functions/adapters/gpd/receipt-xml.ts';
 import { makeGpdPlatform } from '../../functions/adapters/gpd/platform.ts';
 import { dueDateWindows } from '../../functions/adapters/gpd/reporting.ts';
 import { makePacer } from '../../functions/adapters/pacer.ts';
-import { gpdIuv } from '../../functions/domain/gpd.ts';
+import { gpdCallIupd, gpdIuv } from '../../functions/domain/gpd.ts';
 import type { PaymentPlatform, PlatformPosition } from '../../functions/domain/payment-platform.ts';
 import { romeDay } from '../../functions/domain/period.ts';
 import {
@@ -237,6 +237,52 @@ describe('GPD as the payment platform', () => {
     const few = await platform.positionStates([sent(position(219))]);
     expect(callsSince(fewBefore)).toEqual({ list: 1, get: 1 });
     expect(few.get(position(219).iud)).toMatchObject({ state: 'paid' });
+  });
+
+  it('reads one call’s positions with call-first iupds from its own pages, not those of every call and office due that day', async () => {
+    // Another due day, its window to itself: three calls of 60 positions and another office's 500, all due then.
+    const day = `${new Date().getUTCFullYear() + 1}-02-28`;
+    const ofCall = (callId: string, first: number) =>
+      Array.from({ length: 60 }, (_, i) => {
+        const iud = `P2027${String(first + i).padStart(6, '0')}`;
+        return position(first + i, { iud, iupd: gpdCallIupd(callId, iud), dueDay: day });
+      });
+    const calls = [ofCall('bando-mensa', 1000), ofCall('bando-trasporto', 2000), ofCall('bando-centro', 3000)];
+    const office = Array.from({ length: 500 }, (_, i) =>
+      position(5000 + i, { iud: `ALTRO${String(i).padStart(4, '0')}`, dueDay: day }),
+    );
+    for (const [i, batch] of [...calls, office].entries())
+      await platform.export.submit({ flowId: `F9-${i}`, attempt: 1, positions: batch });
+    const trasporto = calls[1]!;
+    await fetch(`${sim.url}/admin/paid`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ navs: [`3${trasporto[59]!.iuv}`] }),
+    });
+    await platform.export.submit({ flowId: 'F10', attempt: 1, positions: [{ ...trasporto[7]!, action: 'cancel' }] });
+
+    const before = { ...sim.counters.calls };
+    const asSent = (p: PlatformPosition) => ({
+      iud: p.iud,
+      iupd: p.iupd,
+      dataScadenza: day,
+      exportedAt: new Date().toISOString(),
+    });
+    const states = await platform.positionStates(trasporto.map(asSent));
+    const pages = Math.ceil((3 * 60 + 500) / 50);
+    const made = callsSince(before);
+    // 14 pages due that day; the call's 60 span two or three of them, found by halving the pages (about log2 14).
+    expect(made.get).toBeUndefined();
+    expect(made.list).toBeLessThanOrEqual(1 + Math.ceil(Math.log2(pages)) + 3);
+    expect(made.list).toBeLessThan(pages / 2);
+    expect(states.size).toBe(60);
+    expect(states.get(trasporto[59]!.iud)).toMatchObject({ state: 'paid', platformState: 'PAID' });
+    expect(states.get(trasporto[7]!.iud)).toMatchObject({ state: 'cancelled', platformState: 'INVALID' });
+    expect(states.get(trasporto[0]!.iud)).toMatchObject({ state: 'open', payable: true, payments: [] });
+
+    // The reporting still names them by their IUD.
+    const paid = await platform.reporting.paidBetween(romeDay(new Date()), romeDay(new Date()));
+    expect(paid.filter((p) => p.iud === trasporto[59]!.iud)).toHaveLength(1);
   });
 
   it('covers the due days with windows GPD accepts: at most 30 days from first to last, a day of margin each side', () => {

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   GPD_STATUSES,
+  gpdCallIupd,
+  gpdCallIupdPrefix,
   gpdDueDate,
   gpdIupd,
   gpdIuv,
   gpdNoticeNumber,
   gpdPaymentPosition,
   iudOfIupd,
+  iupdOfPosition,
   isCouncilIuv,
   pagoPaQrText,
   portalStateOfGpd,
@@ -58,6 +61,21 @@ describe('iupd', () => {
     expect(iudOfIupd(gpdIupd(iud))).toEqual({ iud, revision: 0 });
     expect(iudOfIupd(gpdIupd(iud, 2))).toEqual({ iud, revision: 2 });
     expect(iudOfIupd('77777777777-other')).toBeNull();
+  });
+
+  it('call-first (stored with the reserved IUV): the same call shares a prefix another call does not, and still names its IUD', () => {
+    const iud = 'P2026031A2B3C4D5E6F708192A3B4C5D6E';
+    const iupd = gpdCallIupd('bando-trasporto', iud);
+    expect(iupd).toMatch(/^PSS-C[0-9A-F]{10}-P2026031A2B3C4D5E6F708192A3B4C5D6E$/);
+    expect(iupd.length).toBeLessThanOrEqual(51);
+    expect(gpdCallIupd('bando-trasporto', 'P202604FFFF')).toMatch(
+      new RegExp(`^${gpdCallIupdPrefix('bando-trasporto')}`),
+    );
+    expect(gpdCallIupdPrefix('bando-mensa')).not.toBe(gpdCallIupdPrefix('bando-trasporto'));
+    expect(iudOfIupd(iupd)).toEqual({ iud, revision: 0 });
+    // Stored, it wins; without it (reserved before), the iupd derived from the IUD, which GPD knows it by.
+    expect(iupdOfPosition({ iud, iupd })).toBe(iupd);
+    expect(iupdOfPosition({ iud, iupd: null })).toBe(gpdIupd(iud));
   });
 });
 

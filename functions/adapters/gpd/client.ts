@@ -298,37 +298,48 @@ export function makeGpdClient(config: GpdConfig) {
   }
 
   /**
-   * GET …/debtpositions (openapi_external_v1.json getOrganizationDebtPositions), page after page of GPD's largest
-   * (50), ordered by iupd so that the pages stay put while GPD inserts; each with how many pages there are in all, so
-   * that a reader can stop early. Due-date and payment-date windows are each at most 30 days, and not both at once.
+   * One page of GET …/debtpositions (openapi_external_v1.json getOrganizationDebtPositions): GPD's largest (50),
+   * ordered by iupd (ascending), so that the pages stay put while GPD inserts and a reader can go straight to the
+   * iupds it wants; with how many pages there are in all. Due-date and payment-date windows are each at most 30 days,
+   * and not both at once.
    */
+  async function positionPage(
+    query: PositionsQuery,
+    page: number,
+    options: Options = {},
+  ): Promise<{ positions: GpdPosition[]; page: number; totalPages: number }> {
+    const params = new URLSearchParams({
+      limit: String(LIST_PAGE_SIZE),
+      page: String(page),
+      orderby: 'IUPD',
+      ordering: 'ASC',
+    });
+    if (query.paymentDateFrom) params.set('payment_date_from', query.paymentDateFrom);
+    if (query.paymentDateTo) params.set('payment_date_to', query.paymentDateTo);
+    if (query.dueDateFrom) params.set('due_date_from', query.dueDateFrom);
+    if (query.dueDateTo) params.set('due_date_to', query.dueDateTo);
+    if (query.status) params.set('status', query.status);
+    const result = await read(
+      await call(
+        'positions',
+        'GET',
+        `/gpd/debt-positions-service/v1/organizations/${org}/debtpositions?${params}`,
+        options,
+      ),
+      positionsPageSchema,
+    );
+    return { positions: result.payment_position_list, page, totalPages: result.page_info.total_pages };
+  }
+
+  /** Every page of the list (positionPage), from the first. */
   async function* positionPages(
     query: PositionsQuery,
     options: Options = {},
   ): AsyncGenerator<{ positions: GpdPosition[]; page: number; totalPages: number }> {
     for (let page = 0; ; page += 1) {
-      const params = new URLSearchParams({
-        limit: String(LIST_PAGE_SIZE),
-        page: String(page),
-        orderby: 'IUPD',
-        ordering: 'ASC',
-      });
-      if (query.paymentDateFrom) params.set('payment_date_from', query.paymentDateFrom);
-      if (query.paymentDateTo) params.set('payment_date_to', query.paymentDateTo);
-      if (query.dueDateFrom) params.set('due_date_from', query.dueDateFrom);
-      if (query.dueDateTo) params.set('due_date_to', query.dueDateTo);
-      if (query.status) params.set('status', query.status);
-      const result = await read(
-        await call(
-          'positions',
-          'GET',
-          `/gpd/debt-positions-service/v1/organizations/${org}/debtpositions?${params}`,
-          options,
-        ),
-        positionsPageSchema,
-      );
-      yield { positions: result.payment_position_list, page, totalPages: result.page_info.total_pages };
-      if (page + 1 >= result.page_info.total_pages) return;
+      const result = await positionPage(query, page, options);
+      yield result;
+      if (page + 1 >= result.totalPages) return;
     }
   }
 
@@ -433,6 +444,7 @@ export function makeGpdClient(config: GpdConfig) {
       return read(response, gpdPositionSchema);
     },
 
+    positionPage,
     positionPages,
 
     /** GET …/debtpositions, every page: the positions paid between two days (≤ 30 days apart), or due between them. */

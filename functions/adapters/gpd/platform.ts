@@ -1,4 +1,4 @@
-import { gpdDueDay, gpdIupd, gpdNoticeNumber, gpdPaymentPosition, type GpdCreditor } from '../../domain/gpd.ts';
+import { gpdDueDay, gpdNoticeNumber, iupdOfPosition, gpdPaymentPosition, type GpdCreditor } from '../../domain/gpd.ts';
 import {
   PLATFORM_CAPABILITIES,
   type PaymentPlatform,
@@ -33,6 +33,7 @@ export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): Payme
     return gpdPaymentPosition(
       {
         iud: p.iud,
+        iupd: p.iupd ?? null,
         revision: p.revision,
         iuv: p.iuv,
         fiscalCode: p.fiscalCode,
@@ -72,7 +73,7 @@ export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): Payme
           const batch = creates.slice(i, i + PLATFORM_CAPABILITIES.gpd.batchSize);
           const { created, refused } = await client.createPositions(batch.map(bodyOf), options);
           for (const p of batch) {
-            const iupd = gpdIupd(p.iud, p.revision ?? 0);
+            const iupd = iupdOfPosition(p);
             const no = refused.find((r) => r.iupd === iupd);
             // GPD holds this iupd with other content: a create whose answer was lost, changed since (a new amount
             // before the portal learnt it was created). Updating it makes it what the portal holds; if GPD will
@@ -85,7 +86,7 @@ export function makeGpdPlatform(client: GpdClient, creditor: GpdCreditor): Payme
         for (const p of positions.filter((x) => x.action !== 'create')) {
           try {
             if (p.action === 'update') await client.updatePosition(bodyOf(p), options);
-            else await client.invalidatePosition(gpdIupd(p.iud, p.revision ?? 0), options);
+            else await client.invalidatePosition(iupdOfPosition(p), options);
             accept(p);
           } catch (error) {
             // A cancellation of a position GPD never received (its create never went through): nothing to invalidate.

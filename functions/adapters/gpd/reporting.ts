@@ -1,5 +1,5 @@
 import { mapAtMost } from '../../domain/at-most.ts';
-import { gpdFirstDueDay, gpdIupd, iudOfIupd, portalStateOfGpd } from '../../domain/gpd.ts';
+import { gpdFirstDueDay, iudOfIupd, iupdOfPosition, portalStateOfGpd } from '../../domain/gpd.ts';
 import type {
   PaymentPlatform,
   PlatformPayment,
@@ -7,7 +7,7 @@ import type {
   PlatformReporting,
 } from '../../domain/payment-platform.ts';
 import { romeDay } from '../../domain/period.ts';
-import type { GpdClient, GpdPosition } from './client.ts';
+import { LIST_PAGE_SIZE, type GpdClient, type GpdPosition } from './client.ts';
 
 /**
  * GPD's reporting behind the port (reporting.paidBetween), on its own so that the reporting job, which needs only
@@ -92,29 +92,83 @@ export function dueDateWindows(days: readonly string[]): { from: string; to: str
   return windows;
 }
 
+/** A page of GPD's list, ordered by iupd (client.ts positionPage). */
+type ListPage = { positions: GpdPosition[]; page: number; totalPages: number };
+
+/**
+ * The runs of iupds that sit together in GPD's list ordered by iupd: a call's call-first iupds (gpdCallIupdPrefix)
+ * in one run; the iupds derived from IUDs alone (positions reserved before) interleave the calls, in one run of their
+ * own. Each run sorted.
+ */
+export function iupdRuns(iupds: readonly string[]): { iupds: string[]; interleaved: boolean }[] {
+  const runs = new Map<string, Set<string>>();
+  for (const iupd of iupds) {
+    const key = /^PSS-C[0-9A-F]{10}-/.exec(iupd)?.[0] ?? '';
+    runs.set(key, (runs.get(key) ?? new Set()).add(iupd));
+  }
+  return [...runs].map(([key, run]) => ({ iupds: [...run].sort(), interleaved: key === '' }));
+}
+
 /**
  * GPD's states of the positions 'Sincronizza' reads (the port's positionStates, domain/platform-sync.ts), from GPD's
  * list by due date, not one GET each: a month's 10,000 positions in about 200 calls (pages of 50) where they took
  * 10,000, paced at GPD's 10 a second. The list is read in the windows of the due days GPD was given when it first took
- * them (gpdFirstDueDay); a position it does not show there (an update after the month's end moved its due date on)
- * is read by its iupd. The window also lists the council's other positions due then (other calls, other offices):
- * when the pages left would be more calls than reading the positions not found yet one by one, the list stops there.
+ * them (gpdFirstDueDay), ordered by iupd. The window also lists the council's other positions due then (other calls,
+ * other offices); GPD filters by nothing else, so each run of the call's iupds (iupdRuns) is found by halving the
+ * pages (about log2 of them) and read from there to its last iupd: a call's positions reserved with call-first iupds
+ * cost their own pages, not the other calls'. When reading a run would take more calls than its positions, or the
+ * pages left outnumber the ones not found yet, those are read one by one by iupd instead; so is any position the list
+ * did not show (an update after the month's end moved its due date on, or GPD's pages moved while read).
  * Here beside the reporting so the jobs' function, which bundles this file already, needs nothing more.
  */
 export const gpdPositionStates =
-  (client: Pick<GpdClient, 'getPosition' | 'positionPages'>): PaymentPlatform['positionStates'] =>
+  (client: Pick<GpdClient, 'getPosition' | 'positionPage'>): PaymentPlatform['positionStates'] =>
   async (positions) => {
-    const wanted = new Map(positions.map((p) => [gpdIupd(p.iud, p.revision ?? 0), p.iud]));
+    const wanted = new Map(positions.map((p) => [iupdOfPosition(p), p.iud]));
     const found = new Map<string, PlatformPositionState>();
     const take = (held: GpdPosition) => {
       const iud = wanted.get(held.iupd);
       if (iud !== undefined) found.set(iud, stateOf(iud, held));
     };
-    windows: for (const { from, to } of dueDateWindows(positions.map(gpdFirstDueDay)))
-      for await (const page of client.positionPages({ dueDateFrom: from, dueDateTo: to })) {
-        page.positions.forEach(take);
-        if (found.size === wanted.size || page.totalPages - page.page - 1 > wanted.size - found.size) break windows;
+    const seen = (iupd: string) => found.has(wanted.get(iupd)!);
+
+    for (const window of dueDateWindows(positions.map(gpdFirstDueDay))) {
+      const pages = new Map<number, ListPage>();
+      const pageAt = async (n: number) => {
+        let page = pages.get(n);
+        if (!page) {
+          page = await client.positionPage({ dueDateFrom: window.from, dueDateTo: window.to }, n);
+          page.positions.forEach(take);
+          pages.set(n, page);
+        }
+        return page;
+      };
+      const inWindow = positions.filter((p) => {
+        const day = gpdFirstDueDay(p);
+        return day >= window.from && day <= window.to;
+      });
+      for (const { iupds: run, interleaved } of iupdRuns(inWindow.map(iupdOfPosition))) {
+        const missing = () => run.filter((iupd) => !seen(iupd)).length;
+        const total = (await pageAt(0)).totalPages;
+        // By count: finding the run costs about log2 of the pages, then its own pages; reading by iupd, a call each.
+        if (total === 0 || missing() < Math.ceil(Math.log2(total)) + Math.ceil(run.length / LIST_PAGE_SIZE)) continue;
+        const lastOf = (page: ListPage) => page.positions.at(-1)?.iupd;
+        // The first page whose last iupd reaches the run's first (an empty page: GPD's list shrank meanwhile).
+        let [low, high] = [0, total - 1];
+        while (low < high) {
+          const middle = Math.floor((low + high) / 2);
+          const last = lastOf(await pageAt(middle));
+          if (last !== undefined && last < run[0]!) low = middle + 1;
+          else high = middle;
+        }
+        for (let n = low; n < total && missing() > 0; n += 1) {
+          // Interleaved iupds may sit on any page left: once those outnumber the ones missing, GET these instead.
+          if (interleaved && total - n > missing()) break;
+          const last = lastOf(await pageAt(n));
+          if (last === undefined || last >= run.at(-1)!) break;
+        }
       }
+    }
     const unseen = [...wanted].filter(([, iud]) => !found.has(iud));
     await mapAtMost(unseen, READS_AT_ONCE, async ([iupd]) => {
       const held = await client.getPosition(iupd);

@@ -1,4 +1,5 @@
 import type { PositionRecord } from '../debt-positions.ts';
+import { gpdCallIupd } from '../gpd-iupd.ts';
 import { withAmount, type MonthPlan } from '../debt-positions.ts';
 import type { ExportOutcome, PaymentRecord } from '../payment-record.ts';
 import {
@@ -145,8 +146,8 @@ export function cancelledAtPlatform(before: PositionRecord, now: string): Transi
 }
 
 /**
- * GPD: the IUV an export reserved for a position it is about to create, saved on it before anything is sent (a
- * retried step sends the same IUV and iupd). Under the call's export lock, on a position the platform does not
+ * GPD: the IUV an export reserved for a position it is about to create, saved on it with its iupd (gpdCallIupd)
+ * before anything is sent (a retried step sends the same IUV and iupd). Under the call's export lock, on a position the platform does not
  * know yet (no IUV: nothing can pay it, no checkout holds it, edits are refused), so without a condition, in
  * batches (without the lock: on the version read); the version moves on, so an edit computed from an older read
  * cannot drop it.
@@ -155,7 +156,14 @@ export function reserveIuv(before: PositionRecord, iuv: string, now: string, und
   return {
     name: 'reserve-iuv',
     before,
-    after: { ...before, reservedIuv: iuv, updatedAt: now, version: before.version + 1 },
+    // The iupd goes with the IUV: from then on GPD knows the position by it, whatever changes in the code.
+    after: {
+      ...before,
+      reservedIuv: iuv,
+      iupd: before.iupd ?? gpdCallIupd(before.callId, before.iud),
+      updatedAt: now,
+      version: before.version + 1,
+    },
     guard: underExportLock ? [{ kind: 'export-lock' }] : [{ kind: 'version', version: before.version }],
     write: 'replace',
   };

@@ -1,3 +1,4 @@
+import { municipality } from '../../../web/src/config/municipality.ts';
 /**
  * The GPD simulator's records and the rules it takes from pagoPA's code, written here from upstream and not from
  * the portal's domain (functions/domain/gpd.ts), so that the simulator checks the portal's adapter instead of
@@ -82,9 +83,13 @@ export interface GpdSimulatorOptions {
   now?: () => Date;
 }
 
+/**
+ * The council the simulator serves: the deployment's own (web/src/config/municipality.ts, the name and fiscal code the
+ * portal shows), so Checkout's cart and the notice name the council the citizen sees on the portal.
+ */
 export const DEFAULT_ORGANIZATION: GpdOrganization = {
-  fiscalCode: '00123456789',
-  companyName: 'Comune di Esempio',
+  fiscalCode: municipality.fiscalCode,
+  companyName: municipality.name,
   segregationCodes: ['01'],
 };
 export const DEFAULT_API_KEY = 'gpd-local-key';

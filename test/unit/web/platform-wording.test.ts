@@ -24,23 +24,38 @@ async function webOn(paymentPlatform?: 'mypay' | 'gpd') {
   const { noticeUnavailableReason, positionsCsvIntro } =
     await import('../../../web/src/features/payments/utils/platform-texts.ts');
   const { configurationIntro } = await import('../../../web/src/features/configuration/utils/configuration-texts.ts');
-  return { trailFor, onPlatform, singlePaymentTexts, noticeUnavailableReason, positionsCsvIntro, configurationIntro };
+  const { platformFieldLabels } = await import('../../../web/src/lib/platform.ts');
+  return {
+    trailFor,
+    onPlatform,
+    singlePaymentTexts,
+    noticeUnavailableReason,
+    positionsCsvIntro,
+    configurationIntro,
+    platformFieldLabels,
+  };
 }
 
 // Each test imports the web's layout afresh (Amplify UI): seconds on a loaded machine.
 describe('the platform’s name in the spec’s texts', { timeout: 60_000 }, () => {
   it('on MyPay (or when config.json does not say): the spec’s words, unchanged', async () => {
     for (const platform of [undefined, 'mypay'] as const) {
-      const { trailFor, onPlatform } = await webOn(platform);
+      const { trailFor, onPlatform, platformFieldLabels } = await webOn(platform);
       expect(trailFor('/flussi_mypay', 'OPERATOR').at(-1)).toEqual({ label: 'Flussi MyPay' });
+      expect(platformFieldLabels()).toEqual({ callName: 'Nome MyPay', serviceCode: 'Codice MyPay' });
       expect(onPlatform(flowMessages.started)).toBe('Flusso inviato correttamente a MyPay');
       vi.resetModules();
     }
   });
 
   it('on pagoPA GPD: the breadcrumb, the send dialog and the lock message name pagoPA', async () => {
-    const { trailFor, onPlatform } = await webOn('gpd');
+    const { trailFor, onPlatform, platformFieldLabels } = await webOn('gpd');
     expect(trailFor('/flussi_mypay', 'OPERATOR').at(-1)).toEqual({ label: 'Flussi pagoPA' });
+    // The call's nomeMyPay and the service's code: the spec's "payment-platform name", no MyPay on GPD.
+    expect(platformFieldLabels()).toEqual({
+      callName: 'Nome sulla piattaforma dei pagamenti',
+      serviceCode: 'Codice sulla piattaforma dei pagamenti',
+    });
     expect(onPlatform('Flussi MyPay')).toBe('Flussi pagoPA');
     expect(onPlatform(flowMessages.started)).toBe('Flusso inviato correttamente a pagoPA');
     expect(onNamedPlatform(flowMessages.exportRunning, 'gpd')).toBe(

@@ -6,3 +6,12 @@ import { paymentPlatformOfConfig } from './runtime-config';
  * read on this deployment's platform (/config.json paymentPlatform): 'pagoPA' on GPD, unchanged on MyPay.
  */
 export const onPlatform = (text: string): string => onNamedPlatform(text, paymentPlatformOfConfig());
+
+/**
+ * The labels of the call's nomeMyPay and of the service's code: MyPay's words on MyPay; on GPD, where nothing is
+ * called so, the spec's own description of the field ("payment-platform name").
+ */
+export const platformFieldLabels = (): { callName: string; serviceCode: string } =>
+  paymentPlatformOfConfig() === 'gpd'
+    ? { callName: 'Nome sulla piattaforma dei pagamenti', serviceCode: 'Codice sulla piattaforma dei pagamenti' }
+    : { callName: 'Nome MyPay', serviceCode: 'Codice MyPay' };

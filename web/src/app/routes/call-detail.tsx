@@ -10,6 +10,7 @@ import { LoadingState } from '@/components/loading-state';
 import { PageAlert, useFlashMessage } from '@/components/page-alert';
 import { useAsyncAction } from '@/components/use-async';
 import { useAuth } from '@/lib/auth';
+import { platformFieldLabels } from '@/lib/platform';
 import { paths } from '@/config/paths';
 import { CallPaymentActions, CallPositionsSection, type PositionsChange } from '@/features/payments';
 import { SendToMyPay, startExport } from '@/features/flows';
@@ -63,7 +64,7 @@ export function CallDetailPage() {
     ['Servizio', loaded.serviceName],
     ['Stato', <CallStateBadge key="state" state={loaded.state} />],
     ['Anno', loaded.year],
-    ['Nome MyPay', loaded.nomeMyPay],
+    [platformFieldLabels().callName, loaded.nomeMyPay],
     ['Codice accertamento', loaded.codAccertamento],
     ['Codice capitolo', loaded.codCapitolo],
   ];

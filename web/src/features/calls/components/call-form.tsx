@@ -20,6 +20,7 @@ import { BackAndConfirmButtons, ConfirmedForm } from '@/components/confirmed-for
 import { pickFieldErrors, useConfirmedForm, type FormValidation } from '@/components/form-fields';
 import { PageAlert } from '@/components/page-alert';
 import { useAsync } from '@/components/use-async';
+import { platformFieldLabels } from '@/lib/platform';
 import { checkFile, uploadFile } from '@/lib/upload';
 
 export interface CallFormValues {
@@ -236,7 +237,7 @@ export function CallForm({ mode, initialValues, attached, save, onSaved, backTo,
         </Flex>
         {text('codAccertamento', 'Codice accertamento')}
         {text('codCapitolo', 'Codice capitolo')}
-        {text('nomeMyPay', 'Nome MyPay', 'Il nome del bando sulla piattaforma dei pagamenti.')}
+        {text('nomeMyPay', platformFieldLabels().callName, 'Il nome del bando sulla piattaforma dei pagamenti.')}
 
         <fieldset className="form-fieldset" aria-describedby={errors.bandsId ? `${bandsLegend}-error` : undefined}>
           <legend id={bandsLegend}>Fasce ISEE del bando</legend>

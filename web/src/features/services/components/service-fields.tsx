@@ -1,6 +1,7 @@
 import { Flex, SelectField, TextAreaField, TextField } from '@aws-amplify/ui-react';
 import { inpsBenefits } from '@domain/inps-benefits';
 import { readOnlyFieldProps } from '@/components/form-fields';
+import { platformFieldLabels } from '@/lib/platform';
 import type { ServiceField, ServiceFormErrors, ServiceFormValues } from '../utils/service-form';
 
 export interface ServiceFieldsProps {
@@ -30,7 +31,7 @@ export function ServiceFields({ values, errors, readOnly = false, onChange }: Se
       />
       <TextField
         {...common('code')}
-        label="Codice MyPay"
+        label={platformFieldLabels().serviceCode}
         descriptiveText={readOnly ? undefined : 'Il codice del servizio sulla piattaforma dei pagamenti.'}
         value={values.code}
         onChange={(event) => onChange('code', event.target.value)}
